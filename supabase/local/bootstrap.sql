@@ -1,0 +1,174 @@
+-- Local-only bootstrap: gives a plain PostgreSQL what a hosted Supabase project already has,
+-- so that supabase/migrations/*.sql run unchanged on both. Never pushed to a Supabase project.
+-- Idempotent: applied on every start before the migrations.
+
+do $$
+begin
+  if not exists (select from pg_roles where rolname = 'anon') then
+    create role anon nologin noinherit;
+  end if;
+  if not exists (select from pg_roles where rolname = 'authenticated') then
+    create role authenticated nologin noinherit;
+  end if;
+  if not exists (select from pg_roles where rolname = 'service_role') then
+    create role service_role nologin noinherit bypassrls;
+  end if;
+  if not exists (select from pg_roles where rolname = 'authenticator') then
+    create role authenticator login noinherit;
+  end if;
+  -- the role the auth server and realtime connect as on hosted Supabase
+  if not exists (select from pg_roles where rolname = 'supabase_auth_admin') then
+    create role supabase_auth_admin login noinherit createrole;
+  end if;
+end
+$$;
+
+grant anon, authenticated, service_role to authenticator;
+
+create schema if not exists extensions;
+create extension if not exists pgcrypto with schema extensions;
+create extension if not exists citext with schema extensions;
+grant usage on schema extensions to anon, authenticated, service_role;
+
+-- auth schema: the subset of GoTrue's tables the local auth server uses
+create schema if not exists auth authorization supabase_auth_admin;
+grant usage on schema auth to anon, authenticated, service_role;
+
+create table if not exists auth.users (
+  instance_id uuid,
+  id uuid primary key,
+  aud varchar(255),
+  role varchar(255),
+  email varchar(255),
+  encrypted_password varchar(255),
+  email_confirmed_at timestamptz,
+  invited_at timestamptz,
+  confirmation_token varchar(255),
+  recovery_token varchar(255),
+  last_sign_in_at timestamptz,
+  raw_app_meta_data jsonb not null default '{}'::jsonb,
+  raw_user_meta_data jsonb not null default '{}'::jsonb,
+  is_super_admin boolean,
+  created_at timestamptz not null default now(),
+  updated_at timestamptz not null default now(),
+  phone text unique,
+  phone_confirmed_at timestamptz,
+  banned_until timestamptz,
+  is_sso_user boolean not null default false,
+  deleted_at timestamptz,
+  is_anonymous boolean not null default false
+);
+create unique index if not exists users_email_partial_key on auth.users (lower(email))
+  where is_sso_user = false and email is not null;
+
+create table if not exists auth.identities (
+  id uuid primary key default gen_random_uuid(),
+  provider_id text not null,
+  user_id uuid not null references auth.users (id) on delete cascade,
+  identity_data jsonb not null,
+  provider text not null,
+  last_sign_in_at timestamptz,
+  created_at timestamptz not null default now(),
+  updated_at timestamptz not null default now(),
+  email text generated always as (lower(identity_data ->> 'email')) stored,
+  unique (provider_id, provider)
+);
+create index if not exists identities_user_id_idx on auth.identities (user_id);
+
+create table if not exists auth.sessions (
+  id uuid primary key,
+  user_id uuid not null references auth.users (id) on delete cascade,
+  created_at timestamptz not null default now(),
+  updated_at timestamptz not null default now(),
+  aal text not null default 'aal1',
+  not_after timestamptz
+);
+create index if not exists sessions_user_id_idx on auth.sessions (user_id);
+
+create table if not exists auth.refresh_tokens (
+  id bigserial primary key,
+  token varchar(255) not null unique,
+  user_id uuid not null references auth.users (id) on delete cascade,
+  session_id uuid not null references auth.sessions (id) on delete cascade,
+  revoked boolean not null default false,
+  parent varchar(255),
+  created_at timestamptz not null default now(),
+  updated_at timestamptz not null default now()
+);
+
+-- PKCE flow state between /authorize and /token?grant_type=pkce
+create table if not exists auth.flow_state (
+  id uuid primary key,
+  user_id uuid references auth.users (id) on delete cascade,
+  auth_code text not null unique,
+  code_challenge_method text not null,
+  code_challenge text not null,
+  provider_type text not null,
+  authentication_method text not null,
+  redirect_to text,
+  created_at timestamptz not null default now(),
+  auth_code_issued_at timestamptz
+);
+
+-- The helpers hosted Supabase defines; PostgREST sets request.jwt.claims per request.
+create or replace function auth.jwt() returns jsonb
+language sql stable
+as $$
+  select coalesce(
+    nullif(current_setting('request.jwt.claim', true), ''),
+    nullif(current_setting('request.jwt.claims', true), '')
+  )::jsonb
+$$;
+
+create or replace function auth.uid() returns uuid
+language sql stable
+as $$
+  select coalesce(
+    nullif(current_setting('request.jwt.claim.sub', true), ''),
+    (nullif(current_setting('request.jwt.claims', true), '')::jsonb ->> 'sub')
+  )::uuid
+$$;
+
+create or replace function auth.role() returns text
+language sql stable
+as $$
+  select coalesce(
+    nullif(current_setting('request.jwt.claim.role', true), ''),
+    (nullif(current_setting('request.jwt.claims', true), '')::jsonb ->> 'role')
+  )::text
+$$;
+
+create or replace function auth.email() returns text
+language sql stable
+as $$
+  select (nullif(current_setting('request.jwt.claims', true), '')::jsonb ->> 'email')::text
+$$;
+
+grant execute on function auth.jwt(), auth.uid(), auth.role(), auth.email()
+  to anon, authenticated, service_role;
+
+-- Hosted Supabase grants the API roles full table privileges in public and relies on RLS.
+grant usage on schema public to anon, authenticated, service_role;
+alter default privileges in schema public grant all on tables to anon, authenticated, service_role;
+alter default privileges in schema public grant all on sequences to anon, authenticated, service_role;
+alter default privileges in schema public grant all on functions to anon, authenticated, service_role;
+
+-- service_role reads auth tables on hosted Supabase through the admin API only; here too.
+grant all on all tables in schema auth to supabase_auth_admin;
+
+-- Realtime's publication exists on every hosted project.
+do $$
+begin
+  if not exists (select from pg_publication where pubname = 'supabase_realtime') then
+    create publication supabase_realtime;
+  end if;
+end
+$$;
+
+-- Bookkeeping of applied migrations, as the Supabase CLI keeps it.
+create schema if not exists supabase_migrations;
+create table if not exists supabase_migrations.schema_migrations (
+  version text primary key,
+  name text,
+  statements text[]
+);
