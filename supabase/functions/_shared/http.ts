@@ -1,0 +1,82 @@
+// The shape every edge function shares: CORS preflight, a zod-validated JSON body, the caller's
+// user from the Authorization header, and `{ data }` or `{ error: { code, message } }`.
+import type { z } from 'zod';
+import type { SupabaseClient, User } from '@supabase/supabase-js';
+import { userClient } from './clients.ts';
+
+export const corsHeaders: Record<string, string> = {
+  'access-control-allow-origin': '*',
+  'access-control-allow-headers': 'authorization, x-client-info, apikey, content-type',
+  'access-control-allow-methods': 'POST, OPTIONS',
+};
+
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export function json(status: number, body: unknown): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { ...corsHeaders, 'content-type': 'application/json' },
+  });
+}
+
+export interface Context<T> {
+  body: T;
+  user: User;
+  /** A client acting as the caller: row-level security applies. */
+  db: SupabaseClient;
+}
+
+export interface HandlerOptions {
+  /** Refuse anonymous (guest) users and users without an email: owners only. */
+  ownersOnly?: boolean;
+}
+
+export function handler<S extends z.ZodType>(
+  schema: S,
+  run: (ctx: Context<z.infer<S>>) => Promise<unknown>,
+  options: HandlerOptions = {},
+): (req: Request) => Promise<Response> {
+  return async (req) => {
+    if (req.method === 'OPTIONS') return new Response(null, { status: 204, headers: corsHeaders });
+    if (req.method !== 'POST') return json(405, { error: { code: 'method_not_allowed', message: 'Use POST' } });
+    try {
+      const authorization = req.headers.get('authorization');
+      if (!authorization) throw new HttpError(401, 'unauthorized', 'Sign in first');
+      const db = userClient(authorization);
+      const { data: auth, error: authError } = await db.auth.getUser(authorization.replace(/^Bearer\s+/i, ''));
+      if (authError || !auth.user) throw new HttpError(401, 'unauthorized', 'Sign in first');
+      if (options.ownersOnly && (auth.user.is_anonymous || !auth.user.email)) {
+        throw new HttpError(403, 'forbidden', 'Sign in with Google or Apple first');
+      }
+      let raw: unknown = {};
+      const text = await req.text();
+      if (text.trim() !== '') {
+        try {
+          raw = JSON.parse(text);
+        } catch {
+          throw new HttpError(400, 'invalid_json', 'The request body is not valid JSON');
+        }
+      }
+      const parsed = schema.safeParse(raw);
+      if (!parsed.success) {
+        const issue = parsed.error.issues[0];
+        const field = issue?.path.join('.');
+        throw new HttpError(400, 'invalid_input', issue ? `${issue.message}${field ? ` (${field})` : ''}` : 'Invalid input');
+      }
+      const data = await run({ body: parsed.data, user: auth.user, db });
+      return json(200, { data });
+    } catch (err) {
+      if (err instanceof HttpError) return json(err.status, { error: { code: err.code, message: err.message } });
+      console.error(err);
+      return json(500, { error: { code: 'internal_error', message: 'Something went wrong' } });
+    }
+  };
+}

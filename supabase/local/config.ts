@@ -1,0 +1,90 @@
+// Configuration of the local stack: ports, secrets and the API keys derived from them.
+// Every value can be overridden by an environment variable of the same name.
+import { SignJWT } from 'jose';
+import { createServer } from 'node:net';
+
+/** Supabase CLI's well-known local secret: fine for a machine-local stack, never for production. */
+export const DEFAULT_JWT_SECRET = 'super-secret-jwt-token-with-at-least-32-characters-long';
+
+export interface Ports {
+  api: number;
+  db: number;
+  postgrest: number;
+  postgrestAdmin: number;
+  functions: number;
+  web: number;
+}
+
+export const DEFAULT_PORTS: Ports = {
+  api: 54321,
+  db: 54322,
+  web: 54323,
+  postgrest: 54324,
+  postgrestAdmin: 54325,
+  functions: 54326,
+};
+
+export function portsFromEnv(env: NodeJS.ProcessEnv = process.env): Ports {
+  const pick = (name: string, fallback: number) => {
+    const raw = env[name];
+    if (raw === undefined || raw === '') return fallback;
+    const port = Number(raw);
+    if (!Number.isInteger(port) || port < 1 || port > 65535) {
+      throw new Error(`${name} must be a TCP port number, got "${raw}"`);
+    }
+    return port;
+  };
+  return {
+    api: pick('API_PORT', DEFAULT_PORTS.api),
+    db: pick('DB_PORT', DEFAULT_PORTS.db),
+    web: pick('WEB_PORT', DEFAULT_PORTS.web),
+    postgrest: pick('POSTGREST_PORT', DEFAULT_PORTS.postgrest),
+    postgrestAdmin: pick('POSTGREST_ADMIN_PORT', DEFAULT_PORTS.postgrestAdmin),
+    functions: pick('FUNCTIONS_PORT', DEFAULT_PORTS.functions),
+  };
+}
+
+/** Asks the kernel for ports nobody is listening on (tests run beside a developer's stack). */
+export async function freePorts(): Promise<Ports> {
+  const one = () =>
+    new Promise<{ port: number; close: () => void }>((resolve, reject) => {
+      const srv = createServer();
+      srv.once('error', reject);
+      srv.listen(0, '127.0.0.1', () => {
+        const addr = srv.address();
+        if (addr === null || typeof addr === 'string') return reject(new Error('no port'));
+        resolve({ port: addr.port, close: () => srv.close() });
+      });
+    });
+  // hold all of them open at once so the kernel hands out six different ports
+  const held = await Promise.all(Array.from({ length: 6 }, one));
+  held.forEach((h) => h.close());
+  const [api, db, web, postgrest, postgrestAdmin, functions] = held.map((h) => h.port) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
+  return { api, db, web, postgrest, postgrestAdmin, functions };
+}
+
+export interface Keys {
+  jwtSecret: string;
+  anonKey: string;
+  serviceRoleKey: string;
+}
+
+/** The anon and service-role keys are long-lived JWTs signed with the project's secret, as on Supabase. */
+export async function makeKeys(jwtSecret: string): Promise<Keys> {
+  const secret = new TextEncoder().encode(jwtSecret);
+  // fixed iat/exp so the keys stay the same across restarts
+  const sign = (role: string) =>
+    new SignJWT({ iss: 'supabase-demo', role })
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setIssuedAt(1_700_000_000)
+      .setExpirationTime(2_000_000_000)
+      .sign(secret);
+  return { jwtSecret, anonKey: await sign('anon'), serviceRoleKey: await sign('service_role') };
+}

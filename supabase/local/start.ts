@@ -1,0 +1,93 @@
+// `npm start`: the whole stack on this machine, no Docker. Ctrl-C or SIGTERM stops every process.
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { takeLock } from './lock.ts';
+import { DEFAULT_JWT_SECRET, portsFromEnv } from './config.ts';
+import { paths } from './paths.ts';
+import { startStack } from './stack.ts';
+
+const DEMO_EMAIL = 'demo@reaction-blocks.local';
+
+/** Builds the browser parts once if they have never been built (npm run build rebuilds them). */
+function buildMissing(): void {
+  const parts: Array<[string, string]> = [
+    ['@reaction-blocks/sdk', join(paths.root, 'sdk')],
+    ['@reaction-blocks/dashboard', join(paths.root, 'dashboard')],
+    ['@reaction-blocks/example-react', join(paths.root, 'examples', 'react')],
+  ];
+  for (const [name, dir] of parts) {
+    const pkgFile = join(dir, 'package.json');
+    if (!existsSync(pkgFile) || existsSync(join(dir, 'dist'))) continue;
+    const pkg = JSON.parse(readFileSync(pkgFile, 'utf8')) as { scripts?: Record<string, string> };
+    if (!pkg.scripts?.build) continue;
+    console.log(`Building ${name} (first start)...`);
+    execFileSync('npm', ['run', 'build', '-w', name], { cwd: paths.root, stdio: 'inherit' });
+  }
+}
+
+async function main() {
+  const dataDir = process.env.DATA_DIR ? join(process.cwd(), process.env.DATA_DIR) : paths.dataDir;
+  const releaseLock = takeLock(join(dataDir, '..', 'stack.lock'));
+  const startedAt = Date.now();
+  const verbose = process.env.LOG_LEVEL === 'debug';
+  try {
+    if (process.env.SKIP_BUILD !== '1') buildMissing();
+  } catch {
+    releaseLock();
+    console.error('Build failed; fix it or start with SKIP_BUILD=1 to serve only the API.');
+    process.exit(1);
+  }
+
+  let stack: Awaited<ReturnType<typeof startStack>>;
+  try {
+    stack = await startStack({
+      ports: portsFromEnv(),
+      dataDir,
+      databaseUrl: process.env.DATABASE_URL || undefined,
+      jwtSecret: process.env.JWT_SECRET || DEFAULT_JWT_SECRET,
+      web: true,
+      log: (service, line) => {
+        if (verbose || /error|fatal|panic/i.test(line)) console.log(`[${service}] ${line}`);
+      },
+    });
+  } catch (err) {
+    releaseLock();
+    console.error(`Could not start: ${(err as Error).message}`);
+    process.exit(1);
+  }
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`\n${signal}: stopping...`);
+    await stack.stop();
+    releaseLock();
+    console.log('Stopped.');
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGHUP', () => void shutdown('SIGHUP'));
+
+  const ms = Date.now() - startedAt;
+  console.log(`
+Reaction Blocks is running (ready in ${ms} ms${stack.migrated.applied.length ? `, applied ${stack.migrated.applied.length} migration(s)` : ''}).
+
+  Dashboard      ${stack.webUrl}/
+  Examples       ${stack.webUrl}/examples/html/   ${stack.webUrl}/examples/react/dist/
+  SDK (CDN)      ${stack.webUrl}/sdk/cdn/reaction.js
+  API URL        ${stack.apiUrl}        (/rest/v1 /auth/v1 /functions/v1 /realtime/v1)
+  Database       ${stack.dbUrl}
+  JWT secret     ${stack.jwtSecret}
+  anon key       ${stack.anonKey}
+  service_role   ${stack.serviceRoleKey}
+
+  Demo owner: sign in with Google on the local sign-in page as ${DEMO_EMAIL}
+  (paid plan, one block of each of the nine types).
+
+Ctrl-C stops everything.`);
+}
+
+void main();

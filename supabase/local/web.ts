@@ -1,0 +1,84 @@
+// Static file server for the dashboard (single-page app), the examples and the SDK's CDN build.
+//   /                 dashboard/dist (index.html for every unknown path)
+//   /examples/...     examples/ (html page; react app's dist)
+//   /sdk/...          sdk/dist (the CDN script is /sdk/cdn/reaction.js)
+//   /env.js           window.__REACTION_ENV__ with the project URL and anon key
+import http from 'node:http';
+import { createReadStream, existsSync, statSync } from 'node:fs';
+import { extname, join, normalize, sep } from 'node:path';
+import { paths } from './paths.ts';
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json',
+  '.map': 'application/json',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.ico': 'image/x-icon',
+  '.webmanifest': 'application/manifest+json',
+  '.csv': 'text/csv; charset=utf-8',
+  '.txt': 'text/plain; charset=utf-8',
+  '.woff2': 'font/woff2',
+};
+
+export interface WebOptions {
+  port: number;
+  apiUrl: string;
+  anonKey: string;
+}
+
+/** Resolves `rel` inside `root`, refusing anything that climbs out of it. */
+function inside(root: string, rel: string): string | undefined {
+  const full = normalize(join(root, decodeURIComponent(rel)));
+  return full === root || full.startsWith(root + sep) ? full : undefined;
+}
+
+function fileAt(path: string | undefined): string | undefined {
+  if (!path || !existsSync(path)) return undefined;
+  const st = statSync(path);
+  if (st.isFile()) return path;
+  const index = join(path, 'index.html');
+  return existsSync(index) ? index : undefined;
+}
+
+export function startWeb(opts: WebOptions): Promise<http.Server> {
+  const envJs = `window.__REACTION_ENV__ = ${JSON.stringify({ supabaseUrl: opts.apiUrl, anonKey: opts.anonKey })};\n`;
+  const server = http.createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://web');
+    const send = (file: string, status = 200) => {
+      res.writeHead(status, {
+        'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
+        'cache-control': 'no-cache',
+      });
+      createReadStream(file).pipe(res);
+    };
+    if (url.pathname === '/env.js') {
+      res.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-cache' });
+      res.end(envJs);
+      return;
+    }
+    let file: string | undefined;
+    if (url.pathname.startsWith('/examples/')) {
+      file = fileAt(inside(paths.examples, url.pathname.slice('/examples/'.length)));
+    } else if (url.pathname.startsWith('/sdk/')) {
+      file = fileAt(inside(paths.sdkDist, url.pathname.slice('/sdk/'.length)));
+    } else {
+      file = fileAt(inside(paths.dashboardDist, url.pathname.slice(1)));
+      // single-page app: every route that is not a file gets index.html
+      if (!file && !extname(url.pathname)) file = fileAt(join(paths.dashboardDist, 'index.html'));
+    }
+    if (file) return send(file);
+    res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' });
+    res.end(
+      existsSync(paths.dashboardDist) ? 'Not found' : 'Not found (the dashboard is not built: npm run build)',
+    );
+  });
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port, '127.0.0.1', () => resolve(server));
+  });
+}
