@@ -2,7 +2,7 @@
 // Postgres refuses to run as root, so under root the server runs as the `postgres` system user
 // (created when missing) and owns its data directory.
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, chownSync, readdirSync, statSync, writeFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, chmodSync, chownSync, readdirSync, statSync, writeFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { tmpdir } from 'node:os';
@@ -69,7 +69,12 @@ export async function startPostgres(opts: PostgresOptions): Promise<RunningPostg
   if (!existsSync(join(opts.dataDir, 'PG_VERSION'))) {
     rmSync(opts.dataDir, { recursive: true, force: true });
     mkdirSync(opts.dataDir, { recursive: true });
-    if (owner) chownTree(opts.dataDir, owner);
+    if (owner) {
+      // the server user must be able to reach the directory (mkdtemp parents are 0700)
+      const parent = dirname(opts.dataDir);
+      chmodSync(parent, statSync(parent).mode | 0o011);
+      chownTree(opts.dataDir, owner);
+    }
     const pwFile = join(tmpdir(), `rb-pgpass-${process.pid}-${Date.now()}`);
     writeFileSync(pwFile, `${opts.password}\n`, { mode: 0o644 });
     try {

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# `npm test`: everything, on a fresh machine. Installs what is missing (Chromium from Debian's
+# packages, node_modules), then: types, lint, generated types up to date, build, unit tests,
+# integration tests against a throwaway stack, browser tests, end-to-end journeys.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+step() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
+
+if ! command -v chromium >/dev/null 2>&1; then
+  step "installing Chromium (Debian package)"
+  if [ "$(id -u)" = 0 ]; then
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+  else
+    echo "Chromium is missing: run 'sudo apt-get install chromium' and retry." >&2
+    exit 1
+  fi
+fi
+export CHROME_PATH="${CHROME_PATH:-$(command -v chromium)}"
+
+if [ ! -d node_modules ]; then
+  step "installing npm packages"
+  npm ci
+fi
+
+step "type check"
+npm run typecheck
+step "lint"
+npm run lint
+step "generated database types are up to date"
+npm run gen:types -- --check
+step "build"
+npm run build
+step "tests"
+npm run test --workspaces --if-present

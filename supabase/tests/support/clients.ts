@@ -1,0 +1,76 @@
+// Clients for the integration tests: the official supabase-js, as users would use it.
+import { createClient, type SupabaseClient } from '@supabase/supabase-js';
+import { randomUUID } from 'node:crypto';
+import pg from 'pg';
+import { inject } from 'vitest';
+
+export const stack = () => inject('stack');
+
+const noPersist = { auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false } };
+
+export function anonClient(): SupabaseClient {
+  return createClient(stack().apiUrl, stack().anonKey, noPersist);
+}
+
+export function serviceClient(): SupabaseClient {
+  return createClient(stack().apiUrl, stack().serviceRoleKey, noPersist);
+}
+
+export interface TestUser {
+  id: string;
+  email: string;
+  client: SupabaseClient;
+  accessToken: string;
+}
+
+/** A signed-in owner: signs up with email and password (the local auth confirms at once). */
+export async function newUser(label = 'user'): Promise<TestUser> {
+  const client = anonClient();
+  const email = `${label}-${randomUUID().slice(0, 8)}@test.local`;
+  const { data, error } = await client.auth.signUp({
+    email,
+    password: 'correct horse battery staple',
+    options: { data: { full_name: `Test ${label}` } },
+  });
+  if (error || !data.session || !data.user) throw new Error(`sign up failed: ${error?.message}`);
+  return { id: data.user.id, email, client, accessToken: data.session.access_token };
+}
+
+/** A visitor: an anonymous Supabase user, as the SDK creates on a first write. */
+export async function newGuest(): Promise<TestUser> {
+  const client = anonClient();
+  const { data, error } = await client.auth.signInAnonymously();
+  if (error || !data.session || !data.user) throw new Error(`anonymous sign-in failed: ${error?.message}`);
+  return { id: data.user.id, email: '', client, accessToken: data.session.access_token };
+}
+
+/** Direct SQL as the superuser, for assertions and set-up the API must not allow. */
+export async function sql<T extends pg.QueryResultRow = Record<string, unknown>>(
+  text: string,
+  params: unknown[] = [],
+): Promise<T[]> {
+  const client = new pg.Client({ connectionString: stack().dbUrl });
+  await client.connect();
+  try {
+    return (await client.query<T>(text, params)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
+/** Calls an edge function with raw fetch, so tests can send malformed bodies and tokens. */
+export async function callFunction(
+  name: string,
+  body: unknown,
+  token: string | undefined,
+  opts: { raw?: boolean } = {},
+): Promise<{ status: number; json: { data?: unknown; error?: { code: string; message: string } } }> {
+  const headers: Record<string, string> = { apikey: stack().anonKey, 'content-type': 'application/json' };
+  if (token) headers.authorization = `Bearer ${token}`;
+  const res = await fetch(`${stack().apiUrl}/functions/v1/${name}`, {
+    method: 'POST',
+    headers,
+    body: opts.raw ? (body as string) : JSON.stringify(body),
+  });
+  return { status: res.status, json: (await res.json()) as never };
+}

@@ -1,0 +1,56 @@
+// Starts one throwaway stack for the integration tests: free ports, a temporary data directory,
+// so tests never touch the developer's data and can run beside `npm start`.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { TestProject } from 'vitest/node';
+import { DEFAULT_JWT_SECRET, freePorts } from '../../local/config.ts';
+import { startStack, type Stack } from '../../local/stack.ts';
+
+export interface StackInfo {
+  apiUrl: string;
+  dbUrl: string;
+  anonKey: string;
+  serviceRoleKey: string;
+  jwtSecret: string;
+}
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    stack: StackInfo;
+  }
+}
+
+let stack: Stack | undefined;
+let dataDir: string | undefined;
+
+export async function setup(project: TestProject) {
+  dataDir = mkdtempSync(join(tmpdir(), 'rb-test-'));
+  const logs: string[] = [];
+  try {
+    stack = await startStack({
+      ports: await freePorts(),
+      dataDir: join(dataDir, 'pg'),
+      jwtSecret: DEFAULT_JWT_SECRET,
+      log: (service, line) => {
+        logs.push(`[${service}] ${line}`);
+        if (process.env.STACK_LOG === '1') console.log(`[${service}] ${line}`);
+      },
+    });
+  } catch (err) {
+    console.error(logs.slice(-50).join('\n'));
+    throw err;
+  }
+  project.provide('stack', {
+    apiUrl: stack.apiUrl,
+    dbUrl: stack.dbUrl,
+    anonKey: stack.anonKey,
+    serviceRoleKey: stack.serviceRoleKey,
+    jwtSecret: stack.jwtSecret,
+  });
+}
+
+export async function teardown() {
+  await stack?.stop();
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+}
