@@ -1,0 +1,87 @@
+// HS256 JWTs: the access tokens (with GoTrue's claims) and the signed OAuth `state`.
+import { SignJWT, jwtVerify, errors, type JWTPayload } from 'jose';
+import { unauthorized } from './http.ts';
+
+export interface AccessTokenClaims extends JWTPayload {
+  sub: string;
+  aud: string;
+  role: string;
+  email: string;
+  phone: string;
+  app_metadata: Record<string, unknown>;
+  user_metadata: Record<string, unknown>;
+  aal: string;
+  amr: { method: string; timestamp: number }[];
+  session_id: string;
+  is_anonymous: boolean;
+}
+
+export class Jwt {
+  private readonly key: Uint8Array;
+
+  constructor(
+    secret: string,
+    private readonly issuer: string,
+  ) {
+    this.key = new TextEncoder().encode(secret);
+  }
+
+  async signAccessToken(
+    claims: Omit<AccessTokenClaims, 'iss' | 'iat' | 'exp'>,
+    expiresAt: number,
+    issuedAt: number,
+  ) {
+    return new SignJWT({ ...claims, iss: this.issuer })
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setIssuedAt(issuedAt)
+      .setExpirationTime(expiresAt)
+      .sign(this.key);
+  }
+
+  /** Verifies signature and expiry; any failure is GoTrue's 401 bad_jwt. */
+  async verify(token: string): Promise<JWTPayload> {
+    try {
+      const { payload } = await jwtVerify(token, this.key, { algorithms: ['HS256'] });
+      return payload;
+    } catch (err) {
+      const reason =
+        err instanceof errors.JWTExpired
+          ? 'token has invalid claims: token is expired'
+          : 'unable to parse or verify signature, token signature is invalid';
+      throw unauthorized('bad_jwt', `invalid JWT: ${reason}`);
+    }
+  }
+
+  /** The OAuth `state`: a short-lived JWT carrying where the flow goes back to. */
+  async signState(state: OAuthState): Promise<string> {
+    return new SignJWT({ ...state, purpose: 'oauth_state' })
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setIssuedAt()
+      .setExpirationTime('10m')
+      .sign(this.key);
+  }
+
+  async verifyState(token: string): Promise<OAuthState | undefined> {
+    try {
+      const { payload } = await jwtVerify(token, this.key, { algorithms: ['HS256'] });
+      if (payload.purpose !== 'oauth_state') return undefined;
+      const { provider, referrer, flow_state_id } = payload as Record<string, unknown>;
+      if (typeof provider !== 'string' || typeof referrer !== 'string') return undefined;
+      return {
+        provider,
+        referrer,
+        flow_state_id: typeof flow_state_id === 'string' ? flow_state_id : '',
+      };
+    } catch {
+      return undefined;
+    }
+  }
+}
+
+export interface OAuthState {
+  provider: string;
+  /** the validated redirect_to */
+  referrer: string;
+  /** empty for the implicit flow */
+  flow_state_id: string;
+}

@@ -1,0 +1,651 @@
+// The local auth server driven by the unmodified @supabase/supabase-js, against a real PostgreSQL
+// (throwaway data directory, free ports), with the Google PKCE flow completed in headless Chromium.
+import { createServer, type Server } from 'node:http';
+import { createServer as createNetServer } from 'node:net';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createClient, type SupabaseClient } from '@supabase/supabase-js';
+import { SignJWT, decodeJwt } from 'jose';
+import { chromium, type Browser } from 'playwright-core';
+import AxeBuilder from '@axe-core/playwright';
+import pg from 'pg';
+import WebSocket from 'ws';
+import { startPostgres, type RunningPostgres } from '../local/postgres.ts';
+import { migrate } from '../local/migrate.ts';
+import { createAuthServer, type AuthServer } from '../local/auth/server.ts';
+
+const JWT_SECRET = 'test-secret-with-at-least-32-characters!!';
+const REUSE_INTERVAL_S = 1;
+
+let dataDir: string;
+let postgres: RunningPostgres;
+let db: pg.Pool;
+let auth: AuthServer;
+let server: Server;
+let baseUrl: string;
+let anonKey: string;
+let serviceKey: string;
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createNetServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+const sign = (
+  claims: Record<string, unknown>,
+  secret = JWT_SECRET,
+  expiresIn: string | number = '1h',
+) =>
+  new SignJWT(claims)
+    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+    .setIssuedAt()
+    .setExpirationTime(expiresIn)
+    .sign(new TextEncoder().encode(secret));
+
+/** A client as an app would make it; `storage` keeps the PKCE code verifier between calls. */
+function client(key = anonKey, opts: { pkce?: boolean } = {}): SupabaseClient {
+  const store = new Map<string, string>();
+  return createClient(baseUrl, key, {
+    // Node 20 has no global WebSocket; supabase-js builds its realtime client eagerly
+    realtime: { transport: WebSocket as never },
+    auth: {
+      autoRefreshToken: false,
+      persistSession: true,
+      detectSessionInUrl: false,
+      flowType: opts.pkce ? 'pkce' : 'implicit',
+      storage: {
+        getItem: (k) => store.get(k) ?? null,
+        setItem: (k, v) => void store.set(k, v),
+        removeItem: (k) => void store.delete(k),
+      },
+    },
+  });
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function waitForNoOtherClients(url: string): Promise<void> {
+  const probe = new pg.Client({ connectionString: url });
+  await probe.connect();
+  try {
+    for (let i = 0; i < 50; i++) {
+      const { rows } = await probe.query<{ n: number }>(
+        `select count(*)::int as n from pg_stat_activity where backend_type = 'client backend' and pid <> pg_backend_pid()`,
+      );
+      if (rows[0]?.n === 0) return;
+      await sleep(50);
+    }
+  } finally {
+    await probe.end();
+  }
+}
+
+let counter = 0;
+const uniqueEmail = (tag: string) => `${tag}-${Date.now()}-${counter++}@example.com`;
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(join(tmpdir(), 'rb-auth-test-'));
+  postgres = await startPostgres({ dataDir, port: await freePort(), password: 'postgres' });
+  await migrate(postgres.url, { seed: false });
+  db = new pg.Pool({ connectionString: postgres.url, max: 2 });
+
+  const port = await freePort();
+  baseUrl = `http://127.0.0.1:${port}`;
+  anonKey = await sign({ role: 'anon', iss: 'supabase-demo' }, JWT_SECRET, '10y');
+  serviceKey = await sign({ role: 'service_role', iss: 'supabase-demo' }, JWT_SECRET, '10y');
+  auth = createAuthServer({
+    databaseUrl: postgres.url,
+    jwtSecret: JWT_SECRET,
+    externalUrl: `${baseUrl}/auth/v1`,
+    siteUrl: baseUrl,
+    anonKey,
+    serviceRoleKey: serviceKey,
+    refreshTokenReuseInterval: REUSE_INTERVAL_S,
+  });
+  // the gateway's job, reduced to the prefix strip, plus the app page OAuth returns to
+  server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', baseUrl);
+    if (url.pathname.startsWith('/auth/v1/') || url.pathname === '/auth/v1') {
+      void auth.handle(req, res, url.pathname.slice('/auth/v1'.length) || '/', url.searchParams);
+    } else if (url.pathname === '/app/callback') {
+      res.writeHead(200, { 'Content-Type': 'text/html' });
+      res.end(
+        '<!doctype html><html lang="en"><title>Back in the app</title><p>Signed in</p></html>',
+      );
+    } else {
+      res.writeHead(404);
+      res.end();
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+}, 120_000);
+
+afterAll(async () => {
+  await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+  await auth?.close();
+  await db?.end();
+  if (postgres) {
+    // pool.end() resolves before the sockets close; stopping Postgres under a still-open
+    // connection would surface as an unhandled "terminating connection" error
+    await waitForNoOtherClients(postgres.url);
+    await postgres.stop();
+  }
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+}, 60_000);
+
+describe('auth server through supabase-js', () => {
+  it('publishes settings with the enabled providers', async () => {
+    const res = await fetch(`${baseUrl}/auth/v1/settings`);
+    expect(res.status).toBe(200);
+    const body = await res.json();
+    expect(body.external).toMatchObject({
+      google: true,
+      apple: true,
+      email: true,
+      anonymous_users: true,
+    });
+    expect(body).toMatchObject({ disable_signup: false, mailer_autoconfirm: true });
+  });
+
+  it('signs up with email and password and returns a session with GoTrue claims', async () => {
+    const supabase = client();
+    const email = uniqueEmail('signup');
+    const { data, error } = await supabase.auth.signUp({
+      email,
+      password: 'correct horse',
+      options: { data: { full_name: 'Sign Up' } },
+    });
+    expect(error).toBeNull();
+    expect(data.session).not.toBeNull();
+    expect(data.user).toMatchObject({
+      email,
+      aud: 'authenticated',
+      role: 'authenticated',
+      is_anonymous: false,
+      app_metadata: { provider: 'email', providers: ['email'] },
+      user_metadata: { full_name: 'Sign Up' },
+    });
+    expect(data.user?.email_confirmed_at).toBeTruthy();
+    expect(data.user?.identities?.[0]).toMatchObject({
+      provider: 'email',
+      identity_data: { email },
+    });
+
+    const claims = decodeJwt(data.session!.access_token);
+    expect(claims).toMatchObject({
+      sub: data.user!.id,
+      aud: 'authenticated',
+      role: 'authenticated',
+      email,
+      phone: '',
+      iss: `${baseUrl}/auth/v1`,
+      aal: 'aal1',
+      is_anonymous: false,
+      app_metadata: { provider: 'email' },
+      user_metadata: { full_name: 'Sign Up' },
+    });
+    expect(claims.session_id).toMatch(/^[0-9a-f-]{36}$/);
+    expect((claims.amr as { method: string }[])[0]?.method).toBe('password');
+    expect(data.session!.expires_in).toBe(3600);
+    expect(data.session!.token_type).toBe('bearer');
+
+    const again = await client().auth.signUp({ email, password: 'another one' });
+    expect(again.error?.status).toBe(422);
+    expect(again.error?.code).toBe('user_already_exists');
+
+    const weak = await client().auth.signUp({ email: uniqueEmail('weak'), password: '123' });
+    expect(weak.error?.status).toBe(422);
+    expect(weak.error?.code).toBe('weak_password');
+
+    const badEmail = await client().auth.signUp({ email: 'not-an-email', password: 'long enough' });
+    expect(badEmail.error?.status).toBe(400);
+  });
+
+  it('signs in with a password and refuses a wrong one', async () => {
+    const email = uniqueEmail('signin');
+    await client().auth.signUp({ email, password: 'right password' });
+
+    const wrong = await client().auth.signInWithPassword({ email, password: 'wrong password' });
+    expect(wrong.error?.status).toBe(400);
+    expect(wrong.error?.code).toBe('invalid_credentials');
+
+    const supabase = client();
+    const { data, error } = await supabase.auth.signInWithPassword({
+      email: email.toUpperCase(),
+      password: 'right password',
+    });
+    expect(error).toBeNull();
+    expect(data.user?.email).toBe(email);
+    expect(data.user?.last_sign_in_at).toBeTruthy();
+  });
+
+  it('rotates refresh tokens, tolerates a concurrent reuse briefly, then revokes the family', async () => {
+    const email = uniqueEmail('refresh');
+    const { data: signedUp } = await client().auth.signUp({ email, password: 'refresh me' });
+    const first = signedUp.session!;
+
+    const { data: r1, error: e1 } = await client().auth.refreshSession({
+      refresh_token: first.refresh_token,
+    });
+    expect(e1).toBeNull();
+    expect(r1.session!.refresh_token).not.toBe(first.refresh_token);
+    expect(decodeJwt(r1.session!.access_token).session_id).toBe(
+      decodeJwt(first.access_token).session_id,
+    );
+
+    // a second tab refreshing with the same token at the same moment gets the current token
+    const { data: r1b, error: e1b } = await client().auth.refreshSession({
+      refresh_token: first.refresh_token,
+    });
+    expect(e1b).toBeNull();
+    expect(r1b.session!.refresh_token).toBe(r1.session!.refresh_token);
+
+    await sleep(REUSE_INTERVAL_S * 1000 + 300);
+    const reused = await client().auth.refreshSession({ refresh_token: first.refresh_token });
+    expect(reused.error?.status).toBe(400);
+    expect(reused.error?.code).toBe('refresh_token_already_used');
+    // reuse after the interval looks like theft: the whole session's tokens are revoked
+    const child = await client().auth.refreshSession({ refresh_token: r1.session!.refresh_token });
+    expect(child.error?.status).toBe(400);
+
+    const unknown = await client().auth.refreshSession({ refresh_token: 'no-such-token' });
+    expect(unknown.error?.status).toBe(400);
+    expect(unknown.error?.code).toBe('refresh_token_not_found');
+  });
+
+  it('gets and updates the user (metadata merge, password, email)', async () => {
+    const email = uniqueEmail('update');
+    const supabase = client();
+    await supabase.auth.signUp({
+      email,
+      password: 'first password',
+      options: { data: { full_name: 'Old', keep: 1 } },
+    });
+
+    const { data: got, error: getError } = await supabase.auth.getUser();
+    expect(getError).toBeNull();
+    expect(got.user?.email).toBe(email);
+
+    const newEmail = uniqueEmail('updated');
+    const { data: updated, error } = await supabase.auth.updateUser({
+      email: newEmail,
+      password: 'second password',
+      data: { full_name: 'New Name', avatar_url: 'https://example.com/a.png' },
+    });
+    expect(error).toBeNull();
+    expect(updated.user).toMatchObject({
+      email: newEmail,
+      user_metadata: { full_name: 'New Name', keep: 1, avatar_url: 'https://example.com/a.png' },
+    });
+
+    const same = await supabase.auth.updateUser({ password: 'second password' });
+    expect(same.error?.code).toBe('same_password');
+
+    const old = await client().auth.signInWithPassword({
+      email: newEmail,
+      password: 'first password',
+    });
+    expect(old.error?.code).toBe('invalid_credentials');
+    const fresh = await client().auth.signInWithPassword({
+      email: newEmail,
+      password: 'second password',
+    });
+    expect(fresh.error).toBeNull();
+    expect(decodeJwt(fresh.data.session!.access_token).user_metadata).toMatchObject({
+      full_name: 'New Name',
+    });
+  });
+
+  it('signs out: the refresh token is then refused and the access token no longer finds its session', async () => {
+    const email = uniqueEmail('logout');
+    const supabase = client();
+    const { data } = await supabase.auth.signUp({ email, password: 'sign me out' });
+    const { access_token, refresh_token } = data.session!;
+
+    const { error } = await supabase.auth.signOut();
+    expect(error).toBeNull();
+
+    const refreshed = await client().auth.refreshSession({ refresh_token });
+    expect(refreshed.error?.status).toBe(400);
+    expect(refreshed.error?.code).toBe('refresh_token_not_found');
+
+    const res = await fetch(`${baseUrl}/auth/v1/user`, {
+      headers: { apikey: anonKey, Authorization: `Bearer ${access_token}` },
+    });
+    expect(res.status).toBe(403);
+    expect(await res.json()).toMatchObject({ code: 403, error_code: 'session_not_found' });
+  });
+
+  it('signs out locally without ending the other sessions', async () => {
+    const email = uniqueEmail('local');
+    await client().auth.signUp({ email, password: 'two devices' });
+    const phone = client();
+    const laptop = client();
+    const { data: p } = await phone.auth.signInWithPassword({ email, password: 'two devices' });
+    const { data: l } = await laptop.auth.signInWithPassword({ email, password: 'two devices' });
+    expect((await phone.auth.signOut({ scope: 'local' })).error).toBeNull();
+    expect(
+      (await client().auth.refreshSession({ refresh_token: p.session!.refresh_token })).error?.code,
+    ).toBe('refresh_token_not_found');
+    expect(
+      (await client().auth.refreshSession({ refresh_token: l.session!.refresh_token })).error,
+    ).toBeNull();
+  });
+
+  it('signs in anonymously with is_anonymous in the JWT', async () => {
+    const supabase = client();
+    const { data, error } = await supabase.auth.signInAnonymously({
+      options: { data: { theme: 'dark' } },
+    });
+    expect(error).toBeNull();
+    expect(data.user).toMatchObject({
+      is_anonymous: true,
+      email: '',
+      app_metadata: { provider: 'anonymous', providers: ['anonymous'] },
+      user_metadata: { theme: 'dark' },
+    });
+    const claims = decodeJwt(data.session!.access_token);
+    expect(claims).toMatchObject({ is_anonymous: true, role: 'authenticated', sub: data.user!.id });
+    expect((claims.amr as { method: string }[])[0]?.method).toBe('anonymous');
+
+    // adding an email makes the anonymous user permanent (emails are auto-confirmed locally)
+    const email = uniqueEmail('converted');
+    const { data: converted, error: convertError } = await supabase.auth.updateUser({ email });
+    expect(convertError).toBeNull();
+    expect(converted.user).toMatchObject({ email, is_anonymous: false });
+  });
+
+  it('lets the service role create, read, list and delete users, and nobody else', async () => {
+    const admin = client(serviceKey).auth.admin;
+    const email = uniqueEmail('admin');
+    const { data: created, error } = await admin.createUser({
+      email,
+      password: 'made by admin',
+      email_confirm: true,
+      user_metadata: { full_name: 'Admin Made' },
+    });
+    expect(error).toBeNull();
+    const id = created.user!.id;
+    expect(created.user).toMatchObject({ email, user_metadata: { full_name: 'Admin Made' } });
+
+    const { data: byId } = await admin.getUserById(id);
+    expect(byId.user?.email).toBe(email);
+    const { data: list, error: listError } = await admin.listUsers({ page: 1, perPage: 1000 });
+    expect(listError).toBeNull();
+    expect(list.users.some((u) => u.id === id)).toBe(true);
+
+    const notAdmin = await client().auth.admin.deleteUser(id);
+    expect(notAdmin.error?.status).toBe(403);
+
+    const { data: session } = await client().auth.signInWithPassword({
+      email,
+      password: 'made by admin',
+    });
+    expect(session.session).not.toBeNull();
+
+    const { error: deleteError } = await admin.deleteUser(id);
+    expect(deleteError).toBeNull();
+    const gone = await admin.getUserById(id);
+    expect(gone.error?.status).toBe(404);
+    const rows = await db.query('select 1 from auth.users where id = $1', [id]);
+    expect(rows.rowCount).toBe(0);
+    // sessions and refresh tokens went with the user
+    const refreshed = await client().auth.refreshSession({
+      refresh_token: session.session!.refresh_token,
+    });
+    expect(refreshed.error?.status).toBe(400);
+    const signIn = await client().auth.signInWithPassword({ email, password: 'made by admin' });
+    expect(signIn.error?.code).toBe('invalid_credentials');
+  });
+
+  it('refuses forged, expired and unsigned JWTs with 401', async () => {
+    const { data } = await client().auth.signUp({
+      email: uniqueEmail('jwt'),
+      password: 'jwt checks',
+    });
+    const real = decodeJwt(data.session!.access_token);
+
+    const forged = await sign(
+      { ...real, exp: undefined, iat: undefined },
+      'some-other-secret-of-enough-length!!',
+    );
+    const expired = await sign(
+      { ...real, exp: undefined, iat: undefined },
+      JWT_SECRET,
+      Math.floor(Date.now() / 1000) - 60,
+    );
+    const header = Buffer.from(JSON.stringify({ alg: 'none', typ: 'JWT' })).toString('base64url');
+    const unsigned = `${header}.${Buffer.from(JSON.stringify(real)).toString('base64url')}.`;
+
+    for (const token of [forged, expired, unsigned, 'not-a-jwt']) {
+      const { error } = await client().auth.getUser(token);
+      expect(error?.status, token).toBe(401);
+      expect(error?.code).toBe('bad_jwt');
+    }
+    const forgedAdmin = await sign(
+      { role: 'service_role' },
+      'some-other-secret-of-enough-length!!',
+    );
+    const { error } = await client(forgedAdmin).auth.admin.listUsers();
+    expect(error?.status).toBe(401);
+  });
+
+  it('answers malformed requests with GoTrue-shaped 4xx errors', async () => {
+    const post = (path: string, body: string) =>
+      fetch(`${baseUrl}/auth/v1${path}`, {
+        method: 'POST',
+        headers: { apikey: anonKey, 'Content-Type': 'application/json' },
+        body,
+      });
+    const badJson = await post('/signup', '{"email":');
+    expect(badJson.status).toBe(400);
+    expect(await badJson.json()).toMatchObject({ code: 400, error_code: 'bad_json' });
+
+    const grant = await post('/token?grant_type=magic', '{}');
+    expect(grant.status).toBe(400);
+    expect(await grant.json()).toMatchObject({
+      error_code: 'unsupported_grant_type',
+      error: 'unsupported_grant_type',
+    });
+
+    const pkce = await post(
+      '/token?grant_type=pkce',
+      JSON.stringify({ auth_code: 'nope', code_verifier: 'x'.repeat(56) }),
+    );
+    expect(pkce.status).toBe(404);
+    expect(await pkce.json()).toMatchObject({
+      error_code: 'flow_state_not_found',
+      error: 'invalid_grant',
+    });
+
+    const provider = await fetch(`${baseUrl}/auth/v1/authorize?provider=myspace`);
+    expect(provider.status).toBe(400);
+  });
+
+  it('escapes what it echoes and never redirects to a foreign origin', async () => {
+    const hint = '"><script>alert(1)</script>';
+    const res = await fetch(
+      `${baseUrl}/auth/v1/authorize?provider=google&redirect_to=${encodeURIComponent('https://evil.example/steal')}` +
+        `&login_hint=${encodeURIComponent(hint)}`,
+    );
+    expect(res.status).toBe(200);
+    const html = await res.text();
+    expect(html).not.toContain('<script>');
+    expect(html).toContain('&quot;&gt;&lt;script&gt;');
+    expect(html).not.toContain('evil.example');
+    expect(html).toContain('Local development sign-in');
+  });
+
+  it('completes the implicit Apple flow and finds the same user on the next sign-in', async () => {
+    const email = uniqueEmail('apple');
+    const signInOnce = async () => {
+      const page = await fetch(
+        `${baseUrl}/auth/v1/authorize?provider=apple&redirect_to=${encodeURIComponent(`${baseUrl}/app/callback`)}`,
+      );
+      const state = /name="state" value="([^"]+)"/.exec(await page.text())?.[1];
+      expect(state).toBeTruthy();
+      const res = await fetch(`${baseUrl}/auth/v1/callback`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({
+          state: state!,
+          email,
+          name: 'Apple Person',
+          decision: 'allow',
+        }),
+      });
+      expect(res.status).toBe(303);
+      const location = new URL(res.headers.get('location')!);
+      expect(location.origin + location.pathname).toBe(`${baseUrl}/app/callback`);
+      const fragment = new URLSearchParams(location.hash.slice(1));
+      const { data, error } = await client().auth.getUser(fragment.get('access_token')!);
+      expect(error).toBeNull();
+      expect(fragment.get('refresh_token')).toBeTruthy();
+      return data.user!;
+    };
+    const first = await signInOnce();
+    expect(first).toMatchObject({
+      email,
+      app_metadata: { provider: 'apple', providers: ['apple'] },
+    });
+    expect(first.user_metadata).toMatchObject({
+      full_name: 'Apple Person',
+      name: 'Apple Person',
+      email,
+    });
+    const second = await signInOnce();
+    expect(second.id).toBe(first.id);
+  });
+
+  describe('Google PKCE flow in headless Chromium', () => {
+    let browser: Browser;
+    beforeAll(async () => {
+      browser = await chromium.launch({
+        executablePath: '/usr/bin/chromium',
+        args: [
+          '--headless=new',
+          '--no-sandbox',
+          '--disable-gpu',
+          '--disable-background-networking',
+          '--disable-component-update',
+          '--disable-sync',
+          '--no-first-run',
+        ],
+      });
+    }, 60_000);
+    afterAll(async () => {
+      await browser?.close();
+    });
+
+    it('signs in through the local consent page and exchanges the code for a session', async () => {
+      const supabase = client(anonKey, { pkce: true });
+      const redirectTo = `${baseUrl}/app/callback`;
+      const { data, error } = await supabase.auth.signInWithOAuth({
+        provider: 'google',
+        options: { skipBrowserRedirect: true, redirectTo },
+      });
+      expect(error).toBeNull();
+      expect(data.url).toContain('code_challenge=');
+
+      const context = await browser.newContext();
+      const page = await context.newPage();
+      try {
+        await page.goto(data.url!);
+        expect(await page.getByRole('note').textContent()).toMatch(
+          /Local development sign-in\s+— stands in for Google\/Apple/,
+        );
+        expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe(
+          'Sign in with Google',
+        );
+        expect(await page.getByLabel('Email address').inputValue()).toBe(
+          'demo@reaction-blocks.local',
+        );
+        const axe = await new AxeBuilder({ page }).analyze();
+        expect(axe.violations.map((v) => v.id)).toEqual([]);
+
+        const email = uniqueEmail('google');
+        await page.getByLabel('Email address').fill(email);
+        await page.getByLabel('Full name').fill('Grace Hopper');
+        await page
+          .getByLabel('Profile picture URL (optional)')
+          .fill('https://example.com/grace.png');
+        await Promise.all([
+          page.waitForURL(/\/app\/callback\?code=/),
+          page.getByRole('button', { name: 'Continue' }).click(),
+        ]);
+        const code = new URL(page.url()).searchParams.get('code');
+        expect(code).toBeTruthy();
+
+        const exchanged = await supabase.auth.exchangeCodeForSession(code!);
+        expect(exchanged.error).toBeNull();
+        const user = exchanged.data.user!;
+        expect(user).toMatchObject({
+          email,
+          app_metadata: { provider: 'google', providers: ['google'] },
+          user_metadata: {
+            full_name: 'Grace Hopper',
+            name: 'Grace Hopper',
+            email,
+            avatar_url: 'https://example.com/grace.png',
+            picture: 'https://example.com/grace.png',
+          },
+        });
+        expect(user.identities?.[0]?.provider).toBe('google');
+        const claims = decodeJwt(exchanged.data.session!.access_token);
+        expect(claims).toMatchObject({ sub: user.id, app_metadata: { provider: 'google' } });
+        expect((claims.amr as { method: string }[])[0]?.method).toBe('oauth');
+
+        // the session is stored and usable
+        const { data: me } = await supabase.auth.getUser();
+        expect(me.user?.id).toBe(user.id);
+
+        // a code is good once
+        const replay = await fetch(`${baseUrl}/auth/v1/token?grant_type=pkce`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify({ auth_code: code, code_verifier: 'x'.repeat(56) }),
+        });
+        expect(replay.status).toBe(404);
+      } finally {
+        await context.close();
+      }
+    }, 60_000);
+
+    it('rejects a code exchanged with the wrong verifier', async () => {
+      const supabase = client(anonKey, { pkce: true });
+      const { data } = await supabase.auth.signInWithOAuth({
+        provider: 'google',
+        options: { skipBrowserRedirect: true, redirectTo: `${baseUrl}/app/callback` },
+      });
+      const context = await browser.newContext();
+      const page = await context.newPage();
+      try {
+        await page.goto(data.url!);
+        await Promise.all([
+          page.waitForURL(/\/app\/callback\?code=/),
+          page.getByRole('button', { name: 'Continue' }).click(),
+        ]);
+        const code = new URL(page.url()).searchParams.get('code');
+        const res = await fetch(`${baseUrl}/auth/v1/token?grant_type=pkce`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify({ auth_code: code, code_verifier: 'y'.repeat(56) }),
+        });
+        expect(res.status).toBe(403);
+        expect(await res.json()).toMatchObject({ error_code: 'bad_code_verifier' });
+      } finally {
+        await context.close();
+      }
+    }, 60_000);
+  });
+});
