@@ -1,0 +1,87 @@
+// `npm start` as a user runs it: comes up on the configured ports, refuses a second copy on the
+// same data, and on SIGTERM stops every process it started, leaving nothing listening.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { freePorts, type Ports } from '../local/config.ts';
+import { paths } from '../local/paths.ts';
+
+function startCli(ports: Ports, dataDir: string): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
+  let out = '';
+  const child = spawn(process.execPath, ['--import', 'tsx', join(paths.local, 'start.ts')], {
+    cwd: paths.root,
+    env: {
+      ...process.env,
+      SKIP_BUILD: '1',
+      DATA_DIR: dataDir,
+      API_PORT: String(ports.api),
+      DB_PORT: String(ports.db),
+      WEB_PORT: String(ports.web),
+      POSTGREST_PORT: String(ports.postgrest),
+      POSTGREST_ADMIN_PORT: String(ports.postgrestAdmin),
+      FUNCTIONS_PORT: String(ports.functions),
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return { child, output: () => out, exited };
+}
+
+async function until(check: () => boolean, ms = 60_000) {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+function listening(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'rb-start-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('npm start', () => {
+  it('serves, refuses a second copy, and stops everything on SIGTERM', async () => {
+    const ports = await freePorts();
+    const dataDir = join(dir, 'data', 'postgres');
+    const first = startCli(ports, dataDir);
+    try {
+      await until(() => first.output().includes('is running') || first.output().includes('Could not start'));
+      expect(first.output()).toContain('is running');
+      expect(first.output()).toContain(`http://127.0.0.1:${ports.api}`);
+      expect(first.output()).toMatch(/anon key\s+eyJ/);
+      expect(first.output()).toContain('demo@reaction-blocks.local');
+
+      const health = await fetch(`http://127.0.0.1:${ports.api}/rest/v1/`, { headers: { apikey: 'wrong' } });
+      expect(health.status).toBe(401);
+
+      const second = startCli(ports, dataDir);
+      expect(await second.exited).toBe(1);
+      expect(second.output()).toContain('already running');
+      // the first one is untouched
+      expect(await listening(ports.api)).toBe(true);
+
+      first.child.kill('SIGTERM');
+      expect(await first.exited).toBe(0);
+      for (const [service, port] of Object.entries(ports)) {
+        expect(await listening(port), `${service} port ${port} still listening`).toBe(false);
+      }
+    } finally {
+      first.child.kill('SIGKILL');
+    }
+  });
+});
