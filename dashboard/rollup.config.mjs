@@ -1,0 +1,129 @@
+// Builds the dashboard SPA into dist/: index.html, hashed ESM chunks (one per lazy route
+// module) and one stylesheet. The landing pages never load the signed-in app's chunks.
+import { readFileSync, readdirSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import commonjs from '@rollup/plugin-commonjs';
+import { nodeResolve } from '@rollup/plugin-node-resolve';
+import replace from '@rollup/plugin-replace';
+import terser from '@rollup/plugin-terser';
+import esbuild from 'rollup-plugin-esbuild';
+
+const root = dirname(fileURLToPath(import.meta.url));
+const production = process.env.NODE_ENV !== 'development';
+
+/** Emits the stylesheet and the index.html that loads /env.js before the app. */
+function html() {
+  let cssFile = '';
+  return {
+    name: 'dashboard-html',
+    buildStart() {
+      rmSync(join(root, 'dist'), { recursive: true, force: true });
+      const dir = join(root, 'src/styles');
+      const files = readdirSync(dir)
+        .filter((f) => f.endsWith('.css'))
+        .sort();
+      for (const f of files) this.addWatchFile(join(dir, f));
+      const css = files.map((f) => readFileSync(join(dir, f), 'utf8')).join('\n');
+      const ref = this.emitFile({ type: 'asset', name: 'app.css', source: minifyCss(css) });
+      cssFile = ref;
+    },
+    generateBundle(_options, bundle) {
+      const entry = Object.values(bundle).find((c) => c.type === 'chunk' && c.isEntry);
+      const preload = entry.imports
+        .map((f) => `<link rel="modulepreload" href="/${f}" />`)
+        .join('\n    ');
+      const template = readFileSync(join(root, 'index.html'), 'utf8');
+      const source = template
+        .replace(
+          '<!-- styles -->',
+          `<link rel="stylesheet" href="/${this.getFileName(cssFile)}" />`,
+        )
+        .replace(
+          '<!-- scripts -->',
+          `${preload}\n    <script type="module" src="/${entry.fileName}"></script>`,
+        );
+      this.emitFile({ type: 'asset', fileName: 'index.html', source });
+      for (const f of readdirSync(join(root, 'public'))) {
+        this.emitFile({
+          type: 'asset',
+          fileName: f,
+          source: readFileSync(join(root, 'public', f)),
+        });
+      }
+    },
+  };
+}
+
+function minifyCss(css) {
+  return css
+    .replace(/\/\*[\s\S]*?\*\//g, '')
+    .replace(/\s+/g, ' ')
+    .replace(/\s*([{};,>])\s*/g, '$1')
+    .trim();
+}
+
+/** @type {import('rollup').RollupOptions[]} */
+export default [
+  {
+    input: { main: join(root, 'src/main.tsx') },
+    output: {
+      dir: join(root, 'dist'),
+      format: 'es',
+      entryFileNames: 'assets/[name]-[hash].js',
+      chunkFileNames: 'assets/[name]-[hash].js',
+      assetFileNames: 'assets/[name]-[hash][extname]',
+      sourcemap: !production,
+      manualChunks(id) {
+        // Shared vendor code of the landing, split so it caches across deploys.
+        if (/node_modules\/(react|react-dom|scheduler|react-router|react-router-dom)\//.test(id))
+          return 'react';
+        if (id.includes('node_modules/@supabase/')) return 'supabase';
+        if (/node_modules\/(i18next|react-i18next)\//.test(id)) return 'i18n';
+        return undefined;
+      },
+    },
+    preserveEntrySignatures: false,
+    plugins: [
+      replace({
+        preventAssignment: true,
+        values: {
+          'process.env.NODE_ENV': JSON.stringify(production ? 'production' : 'development'),
+          'process.env.SUPABASE_URL': JSON.stringify(
+            process.env.SUPABASE_URL ?? 'http://127.0.0.1:54321',
+          ),
+          'process.env.SUPABASE_ANON_KEY': JSON.stringify(process.env.SUPABASE_ANON_KEY ?? ''),
+          'process.env.SDK_URL': JSON.stringify(process.env.SDK_URL ?? ''),
+        },
+      }),
+      nodeResolve({
+        browser: true,
+        exportConditions: [production ? 'production' : 'development'],
+        extensions: ['.mjs', '.js', '.json', '.ts', '.tsx'],
+      }),
+      commonjs(),
+      esbuild({
+        include: /\.[jt]sx?$/,
+        target: 'es2022',
+        jsx: 'automatic',
+        tsconfig: join(root, 'tsconfig.json'),
+      }),
+      production && terser({ format: { comments: false } }),
+      html(),
+    ],
+    onwarn(warning, warn) {
+      // supabase-js ships `this` at module top level in a CJS shim; harmless.
+      if (warning.code === 'THIS_IS_UNDEFINED') return;
+      // Third-party packages: annotations rollup drops and cycles inside one package.
+      const inDependency = (warning.id ?? warning.ids?.[0] ?? '').includes('node_modules');
+      if (
+        inDependency &&
+        ['INVALID_ANNOTATION', 'CIRCULAR_DEPENDENCY', 'MODULE_LEVEL_DIRECTIVE'].includes(
+          warning.code,
+        )
+      )
+        return;
+      warn(warning);
+    },
+  },
+];

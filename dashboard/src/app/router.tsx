@@ -1,0 +1,123 @@
+// The route table. Every screen module is lazy, so the landing never loads the signed-in app.
+import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
+import { Navigate, Route, Routes, useLocation, useParams } from 'react-router-dom';
+import { useTranslation } from 'react-i18next';
+import { Spinner } from '../components/ui/spinner';
+import { paths } from '../config/paths';
+import { isReactionType } from '../lib/db-types';
+import { isEligibleUser, useSession } from '../lib/session';
+import { isLocalStorageAvailable } from '../lib/storage';
+
+const landing = () => import('./routes/landing');
+const LandingLayout = lazy(() => landing().then((m) => ({ default: m.LandingLayout })));
+const HomePage = lazy(() => landing().then((m) => ({ default: m.HomePage })));
+const ReactionPage = lazy(() => landing().then((m) => ({ default: m.ReactionPage })));
+const SendPage = lazy(() => landing().then((m) => ({ default: m.SendPage })));
+const ShowcasePage = lazy(() => landing().then((m) => ({ default: m.ShowcasePage })));
+const PricingPage = lazy(() => landing().then((m) => ({ default: m.PricingPage })));
+const HelpPage = lazy(() => landing().then((m) => ({ default: m.HelpPage })));
+
+const public_ = () => import('./routes/public');
+const LoginPage = lazy(() => public_().then((m) => ({ default: m.LoginPage })));
+const NotSupportedPage = lazy(() => public_().then((m) => ({ default: m.NotSupportedPage })));
+
+const SignedInLayout = lazy(() => import('./routes/signed-in'));
+const DashboardPage = lazy(() => import('./routes/dashboard'));
+const ProfilePage = lazy(() => import('./routes/profile'));
+
+function PageLoading() {
+  const { t } = useTranslation();
+  return (
+    <div className="page-loading">
+      <Spinner label={t('common.loading')} />
+    </div>
+  );
+}
+
+function ScrollToTop() {
+  const { pathname } = useLocation();
+  useEffect(() => {
+    window.scrollTo?.(0, 0);
+  }, [pathname]);
+  return null;
+}
+
+/** Landing screens: a signed-in user goes to the dashboard. */
+function RedirectSignedIn({ children }: { children: ReactNode }) {
+  const { user } = useSession();
+  if (isEligibleUser(user)) return <Navigate to={paths.dashboard} replace />;
+  return <>{children}</>;
+}
+
+/** Signed-in area: only non-anonymous users with an email; others see the login screen. */
+function RequireUser({ children }: { children: ReactNode }) {
+  const { status, user } = useSession();
+  if (status === 'loading') return <PageLoading />;
+  if (!isEligibleUser(user)) return <LoginPage />;
+  return <>{children}</>;
+}
+
+function LoginRoute() {
+  const { user } = useSession();
+  if (isEligibleUser(user)) return <Navigate to={paths.dashboardReaction} replace />;
+  return <LoginPage />;
+}
+
+/** /dashboard/reaction/{type}: a known type filters the list, anything else goes back to all. */
+function DashboardTypeRoute() {
+  const { type } = useParams();
+  if (!isReactionType(type)) return <Navigate to={paths.dashboardReaction} replace />;
+  return <DashboardPage />;
+}
+
+/** Redirects every path to /not_supported when local storage does not work. */
+function StorageCheck({ children }: { children: ReactNode }) {
+  const [available] = useState(isLocalStorageAvailable);
+  const { pathname } = useLocation();
+  if (!available && pathname !== paths.notSupported) {
+    return <Navigate to={paths.notSupported} replace />;
+  }
+  return <>{children}</>;
+}
+
+export function AppRoutes() {
+  return (
+    <StorageCheck>
+      <ScrollToTop />
+      <Suspense fallback={<PageLoading />}>
+        <Routes>
+          <Route path={paths.notSupported} element={<NotSupportedPage />} />
+          <Route path={paths.login} element={<LoginRoute />} />
+          <Route
+            element={
+              <RequireUser>
+                <SignedInLayout />
+              </RequireUser>
+            }
+          >
+            <Route path="dashboard" element={<Navigate to={paths.dashboardReaction} replace />} />
+            <Route path="dashboard/reaction" element={<DashboardPage />} />
+            <Route path="dashboard/reaction/:type" element={<DashboardTypeRoute />} />
+            <Route path="dashboard/*" element={<Navigate to={paths.dashboardReaction} replace />} />
+            <Route path="profile" element={<ProfilePage />} />
+          </Route>
+          <Route
+            element={
+              <RedirectSignedIn>
+                <LandingLayout />
+              </RedirectSignedIn>
+            }
+          >
+            <Route index element={<HomePage />} />
+            <Route path="reaction/*" element={<ReactionPage />} />
+            <Route path="send/*" element={<SendPage />} />
+            <Route path="showcase/*" element={<ShowcasePage />} />
+            <Route path="pricing" element={<PricingPage />} />
+            <Route path="help" element={<HelpPage />} />
+            <Route path="*" element={<HomePage />} />
+          </Route>
+        </Routes>
+      </Suspense>
+    </StorageCheck>
+  );
+}

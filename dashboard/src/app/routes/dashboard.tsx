@@ -1,0 +1,3 @@
+import { BlockDashboard } from '../../features/blocks';
+
+export default BlockDashboard;

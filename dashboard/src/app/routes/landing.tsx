@@ -1,0 +1,9 @@
+export {
+  LandingLayout,
+  HomePage,
+  ReactionPage,
+  SendPage,
+  ShowcasePage,
+  PricingPage,
+  HelpPage,
+} from '../../features/landing';

@@ -1,0 +1,1 @@
+export { LoginPage, NotSupportedPage } from '../../features/auth';

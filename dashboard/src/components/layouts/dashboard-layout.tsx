@@ -1,0 +1,133 @@
+// The signed-in shell: top bar (logo or back button), user menu, side menu, help widget.
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, NavLink, useLocation, useNavigate } from 'react-router-dom';
+import { paths } from '../../config/paths';
+import { REACTION_TYPES } from '../../lib/db-types';
+import { useSession } from '../../lib/session';
+import { breakpoints, useMediaQuery } from '../../lib/use-media-query';
+import { Logo } from '../ui/logo';
+import { Menu } from '../ui/menu';
+import { HelpWidget } from './help-widget';
+
+function UserMenu() {
+  const { t } = useTranslation();
+  const { user, profile, signOut } = useSession();
+  const navigate = useNavigate();
+  const mobile = useMediaQuery(`(max-width: ${breakpoints.mobile}px)`);
+  const name = profile?.name || user?.email || '';
+  const photo = profile?.photo_url || (user?.user_metadata?.avatar_url as string | undefined);
+  const items = [
+    ...(mobile
+      ? []
+      : [{ id: 'profile', label: t('shell.profile'), onSelect: () => navigate(paths.profile) }]),
+    {
+      id: 'logout',
+      label: t('shell.logout'),
+      onSelect: () => {
+        void signOut().then(() => navigate(paths.home));
+      },
+    },
+  ];
+  return (
+    <Menu
+      label={t('shell.userMenu')}
+      className="user-menu"
+      button={
+        photo ? (
+          <img className="avatar" src={photo} alt="" width={32} height={32} />
+        ) : (
+          <span className="avatar avatar-initial" aria-hidden="true">
+            {name.slice(0, 1).toUpperCase() || '?'}
+          </span>
+        )
+      }
+      items={items}
+    />
+  );
+}
+
+export function TopBar() {
+  const { t } = useTranslation();
+  const { pathname } = useLocation();
+  const onDashboard = pathname === paths.dashboard || pathname.startsWith(`${paths.dashboard}/`);
+  return (
+    <header className="top-bar">
+      {onDashboard ? (
+        <Logo />
+      ) : (
+        <Link to={paths.dashboardReaction} className="button button-ghost back-button">
+          <span aria-hidden="true">←</span> {t('shell.back')}
+        </Link>
+      )}
+      <UserMenu />
+    </header>
+  );
+}
+
+export function SideMenu() {
+  const { t } = useTranslation();
+  const { pathname } = useLocation();
+  const reactionActive = pathname.startsWith(paths.dashboardReaction);
+  return (
+    <nav className="side-menu" aria-label={t('shell.sideMenu')}>
+      <ul>
+        <li>
+          <NavLink to={paths.dashboardReaction} end className="side-link">
+            {t('shell.reaction')}
+          </NavLink>
+          {reactionActive ? (
+            <ul className="side-sub">
+              {REACTION_TYPES.map((type) => (
+                <li key={type}>
+                  <NavLink
+                    to={paths.dashboardReactionType(type)}
+                    className="side-link side-sub-link"
+                  >
+                    {t(`blockTypes.${type}`)}
+                  </NavLink>
+                </li>
+              ))}
+            </ul>
+          ) : null}
+        </li>
+      </ul>
+    </nav>
+  );
+}
+
+export function ProfileMenu() {
+  const { t } = useTranslation();
+  return (
+    <nav className="side-menu" aria-label={t('shell.profile')}>
+      <ul>
+        <li>
+          <NavLink to={paths.profile} end className="side-link">
+            {t('profile.title')}
+          </NavLink>
+        </li>
+      </ul>
+    </nav>
+  );
+}
+
+export function DashboardLayout({ children }: { children: ReactNode }) {
+  const { t } = useTranslation();
+  const { pathname } = useLocation();
+  const onProfile = pathname.startsWith(paths.profile);
+  return (
+    <div className="app-shell">
+      <a className="skip-link" href="#main">
+        {t('common.skipToContent')}
+      </a>
+      <TopBar />
+      <div className="app-body">
+        {onProfile ? <ProfileMenu /> : <SideMenu />}
+        <main id="main" className="app-main" tabIndex={-1}>
+          {children}
+        </main>
+      </div>
+      <HelpWidget />
+    </div>
+  );
+}

@@ -1,0 +1,99 @@
+// Modal dialog: focus moves in and is trapped, Escape closes, focus returns to the opener.
+import { useEffect, useId, useRef, type KeyboardEvent, type ReactNode } from 'react';
+import { createPortal } from 'react-dom';
+import { focusableWithin } from './focusable';
+
+export interface DialogProps {
+  open: boolean;
+  title: ReactNode;
+  onClose: () => void;
+  children: ReactNode;
+  /** Footer actions (buttons). */
+  actions?: ReactNode;
+  /** When false, Escape and backdrop clicks do nothing (e.g. a required consent). */
+  dismissible?: boolean;
+  className?: string;
+  /** Role alertdialog for confirmations. */
+  role?: 'dialog' | 'alertdialog';
+}
+
+export function Dialog({
+  open,
+  title,
+  onClose,
+  children,
+  actions,
+  dismissible = true,
+  className,
+  role = 'dialog',
+}: DialogProps) {
+  const titleId = useId();
+  const panel = useRef<HTMLDivElement>(null);
+
+  useEffect(() => {
+    if (!open) return;
+    const opener = document.activeElement as HTMLElement | null;
+    const node = panel.current;
+    if (node) {
+      const first = node.querySelector<HTMLElement>('[data-autofocus]') ?? focusableWithin(node)[0];
+      (first ?? node).focus();
+    }
+    return () => {
+      if (opener && document.contains(opener)) opener.focus();
+    };
+  }, [open]);
+
+  if (!open) return null;
+
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    if (event.key === 'Escape') {
+      event.stopPropagation();
+      if (dismissible) onClose();
+      return;
+    }
+    if (event.key !== 'Tab' || !panel.current) return;
+    const items = focusableWithin(panel.current);
+    if (items.length === 0) {
+      event.preventDefault();
+      return;
+    }
+    const first = items[0]!;
+    const last = items[items.length - 1]!;
+    if (
+      event.shiftKey &&
+      (document.activeElement === first || document.activeElement === panel.current)
+    ) {
+      event.preventDefault();
+      last.focus();
+    } else if (!event.shiftKey && document.activeElement === last) {
+      event.preventDefault();
+      first.focus();
+    }
+  };
+
+  return createPortal(
+    <div
+      className="dialog-backdrop"
+      onMouseDown={(event) => {
+        if (event.target === event.currentTarget && dismissible) onClose();
+      }}
+    >
+      <div
+        ref={panel}
+        role={role}
+        aria-modal="true"
+        aria-labelledby={titleId}
+        className={['dialog', className].filter(Boolean).join(' ')}
+        tabIndex={-1}
+        onKeyDown={onKeyDown}
+      >
+        <h2 id={titleId} className="dialog-title">
+          {title}
+        </h2>
+        <div className="dialog-body">{children}</div>
+        {actions ? <div className="dialog-actions">{actions}</div> : null}
+      </div>
+    </div>,
+    document.body,
+  );
+}

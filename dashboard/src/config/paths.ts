@@ -1,0 +1,21 @@
+// Route paths of the dashboard, in one place.
+import type { ReactionType } from '../lib/db-types';
+
+export const paths = {
+  home: '/',
+  reaction: '/reaction',
+  send: '/send',
+  showcase: '/showcase',
+  pricing: '/pricing',
+  login: '/login',
+  help: '/help',
+  notSupported: '/not_supported',
+  dashboard: '/dashboard',
+  dashboardReaction: '/dashboard/reaction',
+  dashboardReactionType: (type: ReactionType) => `/dashboard/reaction/${type}`,
+  profile: '/profile',
+  profilePlan: '/profile/plan',
+  work: (blockId: string) => `/work/${blockId}`,
+  publicBlock: (origin: string, ownerId: string, blockId: string) =>
+    `${origin}/block/?id=${encodeURIComponent(ownerId)}&block_id=${encodeURIComponent(blockId)}`,
+} as const;

@@ -1,0 +1,73 @@
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router-dom';
+import { Logo } from '../../../components/ui/logo';
+import { paths } from '../../../config/paths';
+import { useSession } from '../../../lib/session';
+import { signInWithProvider, type TOAuthProvider } from '../api/sign-in-with-provider';
+
+export function LoginPage() {
+  const { t } = useTranslation();
+  const { user } = useSession();
+  const [pending, setPending] = useState<TOAuthProvider | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  const start = async (provider: TOAuthProvider) => {
+    if (pending) return;
+    setPending(provider);
+    setError(null);
+    try {
+      await signInWithProvider(provider);
+      // The browser is now leaving for the provider's page.
+    } catch (cause) {
+      setError(cause instanceof Error ? cause.message : String(cause));
+      setPending(null);
+    }
+  };
+
+  return (
+    <main id="main" className="login-page">
+      <div className="login-card">
+        <Logo />
+        <h1>{t('login.title')}</h1>
+        {user && (user.is_anonymous || !user.email) ? (
+          <p className="notice">{t('login.notEligible')}</p>
+        ) : null}
+        <div className="login-buttons">
+          <button
+            type="button"
+            className="button button-provider button-google"
+            onClick={() => void start('google')}
+            aria-busy={pending === 'google'}
+            disabled={pending !== null}
+          >
+            <span className="provider-icon" aria-hidden="true">
+              G
+            </span>
+            {t('login.google')}
+          </button>
+          <button
+            type="button"
+            className="button button-provider button-apple"
+            onClick={() => void start('apple')}
+            aria-busy={pending === 'apple'}
+            disabled={pending !== null}
+          >
+            <span className="provider-icon" aria-hidden="true">
+              A
+            </span>
+            {t('login.apple')}
+          </button>
+        </div>
+        {error ? (
+          <p className="error-text" role="alert">
+            {t('login.error', { message: error })}
+          </p>
+        ) : null}
+        <Link to={paths.help} className="login-help">
+          {t('login.help')}
+        </Link>
+      </div>
+    </main>
+  );
+}

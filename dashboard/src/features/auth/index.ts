@@ -1,0 +1,2 @@
+export { LoginPage } from './components/login-page';
+export { NotSupportedPage } from './components/not-supported-page';

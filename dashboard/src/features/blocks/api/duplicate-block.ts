@@ -1,0 +1,13 @@
+import { z } from 'zod';
+import { supabase } from '../../../lib/supabase';
+
+export const ZDuplicateBlockInput = z.object({ blockId: z.string().min(1) });
+export type TDuplicateBlockInput = z.infer<typeof ZDuplicateBlockInput>;
+
+/** Copies a block (name + " Copy", counters reset) in one database call. */
+export async function duplicateBlock(input: TDuplicateBlockInput): Promise<unknown> {
+  const { blockId } = ZDuplicateBlockInput.parse(input);
+  const { data, error } = await supabase.rpc('duplicate_block', { p_block_id: blockId });
+  if (error) throw error;
+  return data;
+}

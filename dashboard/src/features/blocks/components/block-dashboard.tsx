@@ -1,0 +1,181 @@
+// /dashboard/reaction and /dashboard/reaction/{type}: create control, block cards, tag bar.
+import { useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate, useParams } from 'react-router-dom';
+import { Spinner } from '../../../components/ui/spinner';
+import { paths } from '../../../config/paths';
+import { isReactionType, type BlockRow, type ReactionType } from '../../../lib/db-types';
+import { useSession } from '../../../lib/session';
+import { breakpoints, useMediaQuery } from '../../../lib/use-media-query';
+import { createBlock } from '../api/create-block';
+import { deleteBlock } from '../api/delete-block';
+import { duplicateBlock } from '../api/duplicate-block';
+import { useBlocks } from '../api/list-blocks';
+import { updateBlockTags } from '../api/update-block-tags';
+import { createUserTag, useUserTags } from '../api/user-tags';
+import { blockName, filterBlocks, sortBlocks } from '../utils/block-utils';
+import { copyText } from '../utils/embed';
+import type { CardAction } from './block-card';
+import { BlockLinkDialog } from './block-link-dialog';
+import { BlockList } from './block-list';
+import { CreateBlockControl } from './create-block-control';
+import { DeleteBlockDialog } from './delete-block-dialog';
+import { TagBar } from './tag-bar';
+import { TagDialog } from './tag-dialog';
+
+type DialogState =
+  | { kind: 'delete'; block: BlockRow }
+  | { kind: 'tag'; block: BlockRow }
+  | { kind: 'link'; block: BlockRow }
+  | null;
+
+export function BlockDashboard() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const { type } = useParams();
+  const filterType: ReactionType | undefined = isReactionType(type) ? type : undefined;
+  const { user, profile, refreshProfile } = useSession();
+  const { blocks, error, reload } = useBlocks(user?.id);
+  const { tags, reload: reloadTags, toggle } = useUserTags(user?.id);
+  const mobile = useMediaQuery(`(max-width: ${breakpoints.mobile}px)`);
+  const [selectedId, setSelectedId] = useState<string | null>(null);
+  const [dialog, setDialog] = useState<DialogState>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+
+  const remaining = profile ? profile.block_limit - profile.block_count : null;
+  const activeTags = useMemo(
+    () => tags.filter((tag) => tag.active).map((tag) => tag.label),
+    [tags],
+  );
+  const visible = useMemo(
+    () => sortBlocks(filterBlocks(blocks ?? [], filterType, activeTags)),
+    [blocks, filterType, activeTags],
+  );
+
+  const publicUrl = (block: BlockRow) =>
+    paths.publicBlock(window.location.origin, block.owner_id, block.id);
+
+  const onActivate = (block: BlockRow) => {
+    if (mobile) {
+      window.open(publicUrl(block), '_blank', 'noopener');
+      setNotice(t('shell.mobileMessage'));
+      return;
+    }
+    if (selectedId !== block.id) {
+      setSelectedId(block.id);
+      return;
+    }
+    if (!block.deactivated) navigate(paths.work(block.id));
+  };
+
+  const onAction = async (action: CardAction, block: BlockRow) => {
+    setNotice(null);
+    try {
+      switch (action) {
+        case 'open':
+          if (!block.deactivated) navigate(paths.work(block.id));
+          break;
+        case 'openNewTab':
+          window.open(paths.work(block.id), '_blank', 'noopener');
+          break;
+        case 'copyLink':
+          await copyText(publicUrl(block));
+          setNotice(t('blocks.linkCopied'));
+          break;
+        case 'openPublic':
+          window.open(publicUrl(block), '_blank', 'noopener');
+          break;
+        case 'changeTag':
+          setDialog({ kind: 'tag', block });
+          break;
+        case 'blockLink':
+          setDialog({ kind: 'link', block });
+          break;
+        case 'duplicate':
+          if (remaining !== null && remaining < 1) return;
+          await duplicateBlock({ blockId: block.id });
+          await Promise.all([reload(), refreshProfile()]);
+          break;
+        case 'delete':
+          setDialog({ kind: 'delete', block });
+          break;
+      }
+    } catch (cause) {
+      setNotice(
+        t('blocks.actionError', {
+          message: cause instanceof Error ? cause.message : String(cause),
+        }),
+      );
+    }
+  };
+
+  const onCreate = async (blockType: ReactionType) => {
+    const { blockId } = await createBlock({ blockType });
+    void refreshProfile();
+    navigate(paths.work(blockId));
+  };
+
+  return (
+    <div className="block-dashboard">
+      <div className="dashboard-head">
+        <h1>{filterType ? t(`blockTypes.${filterType}`) : t('shell.reaction')}</h1>
+        <CreateBlockControl remaining={remaining} onCreate={onCreate} />
+      </div>
+      <p className="mobile-message">{t('shell.mobileMessage')}</p>
+      {notice ? (
+        <p className="notice" role="status">
+          {notice}
+        </p>
+      ) : null}
+      {error ? (
+        <p className="error-text" role="alert">
+          {t('blocks.loadError', { message: error })}
+        </p>
+      ) : null}
+      {blocks === null ? (
+        <Spinner label={t('common.loading')} />
+      ) : (
+        <BlockList
+          blocks={visible}
+          filtered={!!filterType || activeTags.length > 0}
+          selectedId={selectedId}
+          canDuplicate={remaining === null || remaining >= 1}
+          onActivate={onActivate}
+          onAction={(action, block) => void onAction(action, block)}
+        />
+      )}
+      <TagBar tags={tags} onToggle={(tag) => void toggle(tag)} />
+      <DeleteBlockDialog
+        name={dialog?.kind === 'delete' ? blockName(dialog.block, t) : null}
+        onClose={() => setDialog(null)}
+        onConfirm={async () => {
+          if (dialog?.kind !== 'delete') return;
+          await deleteBlock({ id: dialog.block.id });
+          await Promise.all([reload(), refreshProfile()]);
+        }}
+      />
+      {dialog?.kind === 'tag' ? (
+        <TagDialog
+          open
+          blockName={blockName(dialog.block, t)}
+          initial={dialog.block.tags ?? []}
+          tags={tags}
+          onCreateTag={async (label) => {
+            if (!user) return;
+            await createUserTag({ userId: user.id, label });
+            await reloadTags();
+          }}
+          onSave={async (next) => {
+            await updateBlockTags({ id: dialog.block.id, tags: next });
+            await reload();
+          }}
+          onClose={() => setDialog(null)}
+        />
+      ) : null}
+      <BlockLinkDialog
+        block={dialog?.kind === 'link' ? dialog.block : null}
+        onClose={() => setDialog(null)}
+      />
+    </div>
+  );
+}

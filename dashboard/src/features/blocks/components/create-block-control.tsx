@@ -1,0 +1,98 @@
+// Create button toggling a type picker; remaining blocks as a number; upgrade when none remain.
+import { useId, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router-dom';
+import { Spinner } from '../../../components/ui/spinner';
+import { paths } from '../../../config/paths';
+import { REACTION_TYPES, type ReactionType } from '../../../lib/db-types';
+
+export interface CreateBlockControlProps {
+  /** Blocks left (block_limit - block_count); null while the profile loads. */
+  remaining: number | null;
+  onCreate: (type: ReactionType) => Promise<void>;
+}
+
+export function CreateBlockControl({ remaining, onCreate }: CreateBlockControlProps) {
+  const { t } = useTranslation();
+  const pickerId = useId();
+  const [open, setOpen] = useState(false);
+  const [creating, setCreating] = useState<ReactionType | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  if (remaining !== null && remaining < 1) {
+    return (
+      <div className="create-block create-block-limit">
+        <p className="limit-message" role="status">
+          {t('create.limitReached')}
+        </p>
+        <Link to={paths.profilePlan} className="button button-primary">
+          {t('create.upgrade')}
+        </Link>
+      </div>
+    );
+  }
+
+  const choose = async (type: ReactionType) => {
+    if (creating) return;
+    setCreating(type);
+    setError(null);
+    try {
+      await onCreate(type);
+      setOpen(false);
+    } catch (cause) {
+      console.error('[reaction-dashboard] create block failed', cause);
+      setError(cause instanceof Error ? cause.message : String(cause));
+    } finally {
+      setCreating(null);
+    }
+  };
+
+  return (
+    <div className="create-block">
+      <div className="create-block-row">
+        <button
+          type="button"
+          className="button button-primary"
+          aria-expanded={open}
+          aria-controls={pickerId}
+          onClick={() => setOpen((value) => !value)}
+          disabled={creating !== null}
+        >
+          {open ? t('create.close') : t('create.button')}
+        </button>
+        {remaining !== null ? (
+          <span className="create-remaining" data-testid="remaining">
+            {t('create.remaining', { count: remaining })}
+          </span>
+        ) : null}
+      </div>
+      {open ? (
+        <div
+          id={pickerId}
+          role="group"
+          aria-label={t('create.pickerLabel')}
+          className="type-picker"
+        >
+          {REACTION_TYPES.map((type) => (
+            <button
+              key={type}
+              type="button"
+              className="type-picker-item"
+              disabled={creating !== null}
+              onClick={() => void choose(type)}
+            >
+              <span className={`type-icon type-icon-${type}`} aria-hidden="true" />
+              {t(`blockTypes.${type}`)}
+            </button>
+          ))}
+        </div>
+      ) : null}
+      {creating ? <Spinner label={t('create.creating')} /> : null}
+      {error ? (
+        <p className="error-text" role="alert">
+          {t('create.error', { message: error })}
+        </p>
+      ) : null}
+    </div>
+  );
+}

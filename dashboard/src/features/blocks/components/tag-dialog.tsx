@@ -1,0 +1,122 @@
+import { useId, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Dialog } from '../../../components/ui/dialog';
+import type { UserTagRow } from '../../../lib/db-types';
+
+export interface TagDialogProps {
+  open: boolean;
+  blockName: string;
+  initial: readonly string[];
+  tags: readonly UserTagRow[];
+  onCreateTag: (label: string) => Promise<void>;
+  onSave: (tags: string[]) => Promise<void>;
+  onClose: () => void;
+}
+
+export function TagDialog({
+  open,
+  blockName,
+  initial,
+  tags,
+  onCreateTag,
+  onSave,
+  onClose,
+}: TagDialogProps) {
+  const { t } = useTranslation();
+  const inputId = useId();
+  const [chosen, setChosen] = useState<string[]>([...initial]);
+  const [label, setLabel] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  const guard = async (work: () => Promise<void>) => {
+    if (busy) return;
+    setBusy(true);
+    setError(null);
+    try {
+      await work();
+    } catch (cause) {
+      setError(cause instanceof Error ? cause.message : String(cause));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const add = (event: FormEvent) => {
+    event.preventDefault();
+    const value = label.trim();
+    if (!value) return;
+    void guard(async () => {
+      if (!tags.some((tag) => tag.label === value)) await onCreateTag(value);
+      setChosen((list) => (list.includes(value) ? list : [...list, value]));
+      setLabel('');
+    });
+  };
+
+  return (
+    <Dialog
+      open={open}
+      title={t('blocks.tagDialog.title')}
+      onClose={onClose}
+      actions={
+        <>
+          <button type="button" className="button button-ghost" onClick={onClose}>
+            {t('common.cancel')}
+          </button>
+          <button
+            type="button"
+            className="button button-primary"
+            disabled={busy}
+            onClick={() =>
+              void guard(async () => {
+                await onSave(chosen);
+                onClose();
+              })
+            }
+          >
+            {t('common.save')}
+          </button>
+        </>
+      }
+    >
+      <p>{t('blocks.tagDialog.text', { name: blockName })}</p>
+      {tags.length === 0 ? <p>{t('blocks.tagDialog.none')}</p> : null}
+      <fieldset className="tag-options">
+        <legend className="visually-hidden">{t('shell.tags')}</legend>
+        {tags.map((tag) => (
+          <label key={tag.id} className="checkbox-row">
+            <input
+              type="checkbox"
+              checked={chosen.includes(tag.label)}
+              onChange={(event) =>
+                setChosen((list) =>
+                  event.target.checked
+                    ? [...list, tag.label]
+                    : list.filter((item) => item !== tag.label),
+                )
+              }
+            />
+            {tag.label}
+          </label>
+        ))}
+      </fieldset>
+      <form className="inline-form" onSubmit={add}>
+        <label htmlFor={inputId}>{t('blocks.tagDialog.newTag')}</label>
+        <input
+          id={inputId}
+          value={label}
+          maxLength={50}
+          onChange={(event) => setLabel(event.target.value)}
+        />
+        <button type="submit" className="button button-ghost" disabled={busy || !label.trim()}>
+          {t('blocks.tagDialog.add')}
+        </button>
+      </form>
+      {error ? (
+        <p className="error-text" role="alert">
+          {t('blocks.actionError', { message: error })}
+        </p>
+      ) : null}
+    </Dialog>
+  );
+}

@@ -1,0 +1,1 @@
+export { BlockDashboard } from './components/block-dashboard';

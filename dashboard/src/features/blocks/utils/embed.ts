@@ -1,0 +1,74 @@
+import type { BlockRow } from '../../../lib/db-types';
+import type { ReactionEnv } from '../../../lib/env';
+
+/** Where the SDK bundle is served when /env.js does not say (documented in docs/dashboard.md). */
+export const DEFAULT_SDK_URL = 'https://cdn.jsdelivr.net/npm/@reaction-blocks/sdk/dist/reaction.js';
+
+export function escapeHtml(value: string) {
+  return value
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;');
+}
+
+/** The snippet a site owner pastes into a page: the SDK script and the block's element. */
+export function embedSnippet(block: Pick<BlockRow, 'id' | 'owner_id' | 'type'>, env: ReactionEnv) {
+  const tag = `reaction-${block.type}`;
+  const attrs = [
+    ['project-url', env.supabaseUrl],
+    ['anon-key', env.anonKey],
+    ['owner-id', block.owner_id],
+    ['block-id', block.id],
+  ]
+    .map(([name, value]) => `${name}="${escapeHtml(value ?? '')}"`)
+    .join(' ');
+  return [
+    `<script type="module" src="${escapeHtml(env.sdkUrl || DEFAULT_SDK_URL)}"></script>`,
+    `<${tag} ${attrs}></${tag}>`,
+  ].join('\n');
+}
+
+/** A small standalone HTML page with the link and the snippet, for handing to a web editor. */
+export function handoutHtml(input: {
+  title: string;
+  blockName: string;
+  publicUrl: string;
+  snippet: string;
+  snippetHelp: string;
+}) {
+  return `<!doctype html>
+<html><head><meta charset="utf-8"><title>${escapeHtml(input.title)}</title></head>
+<body style="font-family:system-ui,sans-serif;max-width:40rem;margin:2rem auto;line-height:1.5">
+<h1>${escapeHtml(input.title)}</h1>
+<h2>${escapeHtml(input.blockName)}</h2>
+<p><a href="${escapeHtml(input.publicUrl)}">${escapeHtml(input.publicUrl)}</a></p>
+<p>${escapeHtml(input.snippetHelp)}</p>
+<pre style="white-space:pre-wrap;background:#f4f4f5;padding:1rem">${escapeHtml(input.snippet)}</pre>
+</body></html>
+`;
+}
+
+export function downloadFile(fileName: string, content: string, type: string) {
+  const url = URL.createObjectURL(new Blob([content], { type }));
+  const anchor = document.createElement('a');
+  anchor.href = url;
+  anchor.download = fileName;
+  document.body.appendChild(anchor);
+  anchor.click();
+  anchor.remove();
+  window.setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+export async function copyText(text: string) {
+  if (navigator.clipboard?.writeText) {
+    await navigator.clipboard.writeText(text);
+    return;
+  }
+  const area = document.createElement('textarea');
+  area.value = text;
+  document.body.appendChild(area);
+  area.select();
+  document.execCommand('copy');
+  area.remove();
+}

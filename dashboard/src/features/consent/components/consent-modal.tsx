@@ -1,0 +1,94 @@
+// Consent to the terms: Agree is enabled only when the box is ticked; Decline deletes the account.
+import { useId, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Dialog } from '../../../components/ui/dialog';
+import { Spinner } from '../../../components/ui/spinner';
+
+export interface ConsentModalProps {
+  open: boolean;
+  onAgree: () => Promise<void>;
+  onDecline: () => Promise<void>;
+}
+
+export function ConsentModal({ open, onAgree, onDecline }: ConsentModalProps) {
+  const { t } = useTranslation();
+  const checkboxId = useId();
+  const [checked, setChecked] = useState(false);
+  const [busy, setBusy] = useState<'agree' | 'decline' | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  const run = async (kind: 'agree' | 'decline') => {
+    if (busy) return; // ignore clicks while an action is in progress
+    if (kind === 'agree' && !checked) return;
+    setBusy(kind);
+    setError(null);
+    try {
+      await (kind === 'agree' ? onAgree() : onDecline());
+    } catch (cause) {
+      setError(cause instanceof Error ? cause.message : String(cause));
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  const terms = t('consent.terms', { returnObjects: true }) as string[];
+
+  return (
+    <Dialog
+      open={open}
+      title={t('consent.title')}
+      onClose={() => {}}
+      dismissible={false}
+      className="consent-dialog"
+      actions={
+        <>
+          <button
+            type="button"
+            className="button button-ghost"
+            onClick={() => void run('decline')}
+            aria-disabled={busy !== null}
+          >
+            {t('consent.decline')}
+          </button>
+          <button
+            type="button"
+            className="button button-primary"
+            onClick={() => void run('agree')}
+            disabled={!checked}
+            aria-disabled={!checked || busy !== null}
+            aria-busy={busy === 'agree'}
+          >
+            {t('consent.agree')}
+          </button>
+        </>
+      }
+    >
+      <p>{t('consent.intro')}</p>
+      <div className="consent-terms" tabIndex={0} aria-label={t('consent.title')}>
+        <ol>
+          {terms.map((line) => (
+            <li key={line}>{line}</li>
+          ))}
+        </ol>
+      </div>
+      <p className="checkbox-row">
+        <input
+          id={checkboxId}
+          type="checkbox"
+          checked={checked}
+          onChange={(event) => {
+            if (busy) return; // the checkbox is ignored while an action is in progress
+            setChecked(event.target.checked);
+          }}
+        />
+        <label htmlFor={checkboxId}>{t('consent.checkbox')}</label>
+      </p>
+      {busy ? <Spinner label={t('common.loading')} /> : null}
+      {error ? (
+        <p className="error-text" role="alert">
+          {t('consent.error', { message: error })}
+        </p>
+      ) : null}
+    </Dialog>
+  );
+}

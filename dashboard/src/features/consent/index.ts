@@ -1,0 +1,1 @@
+export { ConsentGate } from './components/consent-gate';

@@ -1,0 +1,47 @@
+// A live demo block: the SDK's custom element, with a fallback text shown until the element is
+// defined (an undefined custom element renders its light DOM children).
+import { createElement, useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { ReactionType } from '../../../lib/db-types';
+import { env } from '../../../lib/env';
+
+let sdkRequested = false;
+
+/** Loads the SDK bundle once when its URL is configured. */
+function useSdkScript() {
+  useEffect(() => {
+    if (sdkRequested || !env.sdkUrl || typeof document === 'undefined') return;
+    sdkRequested = true;
+    const script = document.createElement('script');
+    script.type = 'module';
+    script.src = env.sdkUrl;
+    script.onerror = () => console.warn('[reaction-dashboard] could not load the SDK', env.sdkUrl);
+    document.head.appendChild(script);
+  }, []);
+}
+
+export function demoTag(type: ReactionType) {
+  return `reaction-${type}`;
+}
+
+export function DemoBlock({ type }: { type: ReactionType }) {
+  const { t } = useTranslation();
+  useSdkScript();
+  const ownerId = env.demo?.ownerId ?? '';
+  const blockId = env.demo?.blocks[type] ?? '';
+  return createElement(
+    demoTag(type),
+    {
+      class: 'demo-block',
+      'project-url': env.supabaseUrl,
+      'anon-key': env.anonKey,
+      'owner-id': ownerId,
+      'block-id': blockId,
+    },
+    createElement(
+      'p',
+      { className: 'demo-block-fallback' },
+      t('reaction.demoFallback', { type: t(`blockTypes.${type}`) }),
+    ),
+  );
+}

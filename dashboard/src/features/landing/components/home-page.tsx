@@ -1,0 +1,73 @@
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router-dom';
+import { paths } from '../../../config/paths';
+import { REACTION_TYPES } from '../../../lib/db-types';
+import { ProductDemo } from './product-demo';
+
+export function HomePage() {
+  const { t } = useTranslation();
+  return (
+    <>
+      <section className="hero">
+        <div className="hero-text">
+          <h1>{t('home.heroTitle')}</h1>
+          <p>{t('home.heroText')}</p>
+          <Link to={paths.login} className="button button-primary button-large">
+            {t('home.heroCta')}
+          </Link>
+        </div>
+        <ProductDemo />
+      </section>
+
+      <section className="section" aria-labelledby="steps-title">
+        <h2 id="steps-title">{t('home.stepsTitle')}</h2>
+        <ol className="steps">
+          {([1, 2, 3] as const).map((n) => (
+            <li key={n} className="step">
+              <h3>{t(`home.step${n}Title`)}</h3>
+              <p>{t(`home.step${n}Text`)}</p>
+            </li>
+          ))}
+        </ol>
+      </section>
+
+      <section className="section" aria-labelledby="blocks-title">
+        <h2 id="blocks-title">{t('home.blocksTitle')}</h2>
+        <ul className="block-grid">
+          {REACTION_TYPES.map((type) => (
+            <li key={type}>
+              <Link className="block-grid-item" to={`${paths.reaction}?focus=${type}`}>
+                <span className={`type-icon type-icon-${type}`} aria-hidden="true" />
+                <strong>{t(`blockTypes.${type}`)}</strong>
+                <span>{t(`home.blockText.${type}`)}</span>
+              </Link>
+            </li>
+          ))}
+        </ul>
+      </section>
+
+      <section className="section feature-split" aria-labelledby="history-title">
+        <div>
+          <h2 id="history-title">{t('home.historyTitle')}</h2>
+          <p>{t('home.historyText')}</p>
+        </div>
+        <ul className="history-mock" aria-hidden="true">
+          {REACTION_TYPES.slice(0, 4).map((type, i) => (
+            <li key={type}>
+              <span className="demo-avatar" />
+              <span>{t(`blockTypes.${type}`)}</span>
+              <time>{`24.0${i + 1}.1${i}`}</time>
+            </li>
+          ))}
+        </ul>
+      </section>
+
+      <section className="section cta-section">
+        <h2>{t('home.ctaTitle')}</h2>
+        <Link to={paths.login} className="button button-primary button-large">
+          {t('home.ctaButton')}
+        </Link>
+      </section>
+    </>
+  );
+}

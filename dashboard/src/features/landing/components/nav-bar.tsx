@@ -1,0 +1,102 @@
+import { useEffect, useId, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, NavLink, useLocation } from 'react-router-dom';
+import { Logo } from '../../../components/ui/logo';
+import { paths } from '../../../config/paths';
+
+/** Scroll offset after which the bar gets its background (px). */
+export const NAV_BACKGROUND_THRESHOLD = 120;
+
+export function NavBar() {
+  const { t } = useTranslation();
+  const [scrolled, setScrolled] = useState(false);
+  const [menuOpen, setMenuOpen] = useState(false);
+  const menuId = useId();
+  const toggle = useRef<HTMLButtonElement>(null);
+  const location = useLocation();
+  const [lastPath, setLastPath] = useState(location.pathname);
+
+  // Close the hamburger menu on navigation.
+  if (lastPath !== location.pathname) {
+    setLastPath(location.pathname);
+    setMenuOpen(false);
+  }
+
+  useEffect(() => {
+    const onScroll = () => setScrolled(window.scrollY > NAV_BACKGROUND_THRESHOLD);
+    onScroll();
+    window.addEventListener('scroll', onScroll, { passive: true });
+    return () => window.removeEventListener('scroll', onScroll);
+  }, []);
+
+  const links = [
+    { to: paths.reaction, label: t('nav.reaction') },
+    { to: paths.showcase, label: t('nav.showcase') },
+    { to: paths.pricing, label: t('nav.pricing') },
+  ];
+  const mobileLinks = [
+    { to: paths.reaction, label: t('nav.reaction') },
+    { to: paths.send, label: t('nav.send') },
+    { to: paths.pricing, label: t('nav.pricing') },
+  ];
+
+  return (
+    <header
+      className={['nav-bar', scrolled || menuOpen ? 'nav-bar-solid' : ''].join(' ')}
+      data-scrolled={scrolled}
+    >
+      <nav className="nav-inner" aria-label={t('nav.label')}>
+        <Logo />
+        <ul className="nav-links">
+          {links.map((link) => (
+            <li key={link.to}>
+              <NavLink to={link.to} className="nav-link">
+                {link.label}
+              </NavLink>
+            </li>
+          ))}
+        </ul>
+        <Link to={paths.login} className="button button-primary nav-start">
+          {t('nav.start')}
+        </Link>
+        <button
+          ref={toggle}
+          type="button"
+          className="nav-hamburger"
+          aria-expanded={menuOpen}
+          aria-controls={menuId}
+          aria-label={menuOpen ? t('nav.closeMenu') : t('nav.openMenu')}
+          onClick={() => setMenuOpen((open) => !open)}
+        >
+          <span aria-hidden="true" className="hamburger-icon" />
+        </button>
+      </nav>
+      <div
+        id={menuId}
+        className="nav-mobile"
+        hidden={!menuOpen}
+        onKeyDown={(event) => {
+          if (event.key === 'Escape') {
+            setMenuOpen(false);
+            toggle.current?.focus();
+          }
+        }}
+      >
+        <ul>
+          {mobileLinks.map((link) => (
+            <li key={link.to}>
+              <NavLink to={link.to} className="nav-link">
+                {link.label}
+              </NavLink>
+            </li>
+          ))}
+          <li>
+            <Link to={paths.login} className="button button-primary">
+              {t('nav.start')}
+            </Link>
+          </li>
+        </ul>
+      </div>
+    </header>
+  );
+}

@@ -1,0 +1,75 @@
+import { fireEvent, screen } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { REACTION_TYPES } from '../../../lib/db-types';
+import { renderWithProviders } from '../../../test/utils';
+import { parseFocus } from '../hooks/use-focus-param';
+import { ReactionPage } from './reaction-page';
+import { SendPage } from './send-page';
+
+const labels: Record<string, string> = {
+  comment: 'Comment',
+  qna: 'Q&A',
+  like: 'Like',
+  button: 'Button',
+  ab: 'A/B',
+  form: 'Form',
+};
+
+function selectedTab() {
+  return screen.getAllByRole('tab').find((tab) => tab.getAttribute('aria-selected') === 'true');
+}
+
+describe('parseFocus', () => {
+  it('matches every allowed value, including button, and trims stray spaces', () => {
+    for (const type of REACTION_TYPES)
+      expect(parseFocus(type, REACTION_TYPES, 'comment')).toBe(type);
+    expect(parseFocus(' button', REACTION_TYPES, 'comment')).toBe('button');
+    expect(parseFocus('BUTTON ', REACTION_TYPES, 'comment')).toBe('button');
+  });
+
+  it('falls back for missing or unknown values', () => {
+    expect(parseFocus(null, REACTION_TYPES, 'comment')).toBe('comment');
+    expect(parseFocus('letter', REACTION_TYPES, 'comment')).toBe('comment');
+  });
+});
+
+describe('ReactionPage focus preselection', () => {
+  it.each(REACTION_TYPES)('focus=%s selects its tab and shows its demo element', (type) => {
+    const { container } = renderWithProviders(<ReactionPage />, {
+      route: `/reaction?focus=${type}`,
+    });
+    expect(selectedTab()?.textContent).toBe(labels[type]);
+    const element = container.querySelector(`reaction-${type}`);
+    expect(element).not.toBeNull();
+    expect(element?.getAttribute('project-url')).toBe('http://127.0.0.1:54321');
+    expect(element?.hasAttribute('block-id')).toBe(true);
+    expect(element?.hasAttribute('owner-id')).toBe(true);
+    expect(element?.hasAttribute('anon-key')).toBe(true);
+  });
+
+  it('selects button even with the old stray leading space in the URL', () => {
+    renderWithProviders(<ReactionPage />, { route: '/reaction?focus=%20button' });
+    expect(selectedTab()?.textContent).toBe('Button');
+  });
+
+  it('defaults to comment without focus and switches tabs on click and arrow keys', () => {
+    renderWithProviders(<ReactionPage />, { route: '/reaction' });
+    expect(selectedTab()?.textContent).toBe('Comment');
+    fireEvent.click(screen.getByRole('tab', { name: 'Form' }));
+    expect(selectedTab()?.textContent).toBe('Form');
+    expect(screen.getByTestId('location').textContent).toBe('/reaction?focus=form');
+    fireEvent.keyDown(screen.getByRole('tablist'), { key: 'ArrowRight' });
+    expect(selectedTab()?.textContent).toBe('Comment');
+  });
+});
+
+describe('SendPage focus preselection', () => {
+  it.each([
+    ['notion_letter', 'Notion'],
+    ['typedream', 'Typedream'],
+    ['brunch_letter', 'Brunch'],
+  ])('focus=%s selects %s', (focus, label) => {
+    renderWithProviders(<SendPage />, { route: `/send?focus=${focus}` });
+    expect(selectedTab()?.textContent).toBe(label);
+  });
+});

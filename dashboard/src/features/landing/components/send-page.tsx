@@ -1,0 +1,115 @@
+import { useRef, type UIEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router-dom';
+import { tabIds, Tabs } from '../../../components/ui/tabs';
+import { paths } from '../../../config/paths';
+import { LETTER_TYPES, type LetterType } from '../../../lib/db-types';
+import { useFocusParam } from '../hooks/use-focus-param';
+
+const FEATURES = ['page', 'audience', 'manual', 'stats', 'cta', 'history'] as const;
+const ALIASES: Partial<Record<string, LetterType>> = {
+  notion: 'notion_letter',
+  typedream: 'typedream_letter',
+  brunch: 'brunch_letter',
+};
+
+/** Scrolls `target` to the same relative position as `source`. */
+export function syncScroll(source: HTMLElement, target: HTMLElement) {
+  const range = source.scrollHeight - source.clientHeight;
+  const ratio = range > 0 ? source.scrollTop / range : 0;
+  target.scrollTop = ratio * (target.scrollHeight - target.clientHeight);
+}
+
+function SamplePage({ variant, kind }: { variant: LetterType; kind: 'before' | 'after' }) {
+  const { t } = useTranslation();
+  return (
+    <div className={`sample sample-${variant} sample-${kind}`}>
+      <h3>{t('send.sample.title')}</h3>
+      {Array.from({ length: 6 }, (_, i) => (
+        <p key={i}>{t('send.sample.paragraph')}</p>
+      ))}
+      {kind === 'after' ? <p className="sample-footer">{t('send.sample.footer')}</p> : null}
+    </div>
+  );
+}
+
+export function SendPage() {
+  const { t } = useTranslation();
+  const [selected, select] = useFocusParam(LETTER_TYPES, 'notion_letter', ALIASES);
+  const ids = tabIds('send', selected);
+  const before = useRef<HTMLDivElement>(null);
+  const after = useRef<HTMLDivElement>(null);
+  // The pane being scrolled by the user leads; the other follows (avoids feedback loops).
+  const leader = useRef<'before' | 'after' | null>(null);
+
+  const onScroll = (from: 'before' | 'after', event: UIEvent<HTMLDivElement>) => {
+    if (leader.current && leader.current !== from) return;
+    leader.current = from;
+    const target = from === 'before' ? after.current : before.current;
+    if (target) syncScroll(event.currentTarget, target);
+    window.requestAnimationFrame(() => {
+      leader.current = null;
+    });
+  };
+
+  return (
+    <>
+      <section className="section page-head">
+        <h1>{t('send.title')}</h1>
+        <p>{t('send.text')}</p>
+      </section>
+      <section className="section">
+        <Tabs
+          label={t('send.tabsLabel')}
+          idPrefix="send"
+          items={LETTER_TYPES.map((type) => ({ id: type, label: t(`send.tabs.${type}`) }))}
+          selected={selected}
+          onSelect={select}
+        />
+        <div role="tabpanel" id={ids.panel} aria-labelledby={ids.tab} className="tab-panel">
+          <div className="before-after">
+            <div>
+              <h2 className="pane-title">{t('send.before')}</h2>
+              <div
+                ref={before}
+                className="pane"
+                tabIndex={0}
+                aria-label={t('send.before')}
+                onScroll={(event) => onScroll('before', event)}
+              >
+                <SamplePage variant={selected} kind="before" />
+              </div>
+            </div>
+            <div>
+              <h2 className="pane-title">{t('send.after')}</h2>
+              <div
+                ref={after}
+                className="pane pane-mail"
+                tabIndex={0}
+                aria-label={t('send.after')}
+                onScroll={(event) => onScroll('after', event)}
+              >
+                <SamplePage variant={selected} kind="after" />
+              </div>
+            </div>
+          </div>
+        </div>
+      </section>
+      <section className="section" aria-labelledby="send-features">
+        <h2 id="send-features">{t('send.featuresTitle')}</h2>
+        <ul className="feature-grid">
+          {FEATURES.map((feature) => (
+            <li key={feature} className="feature">
+              {t(`send.features.${feature}`)}
+            </li>
+          ))}
+        </ul>
+      </section>
+      <section className="section cta-section">
+        <Link to={paths.login} className="button button-primary button-large">
+          {t('send.cta')}
+        </Link>
+      </section>
+    </>
+  );
+}

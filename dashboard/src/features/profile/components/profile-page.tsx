@@ -1,0 +1,46 @@
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router-dom';
+import { Spinner } from '../../../components/ui/spinner';
+import { paths } from '../../../config/paths';
+import { deleteUser } from '../../../lib/delete-user';
+import { currentLanguage, setLanguage, toLanguage } from '../../../lib/i18n';
+import { useSession } from '../../../lib/session';
+import { updateProfile } from '../api/update-profile';
+import { ProfileForm } from './profile-form';
+
+export function ProfilePage() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const { user, profile, refreshProfile, signOut } = useSession();
+  if (!user || !profile) return <Spinner label={t('common.loading')} />;
+  const metadata = user.user_metadata as { avatar_url?: string; picture?: string } | undefined;
+  return (
+    <section className="profile-page">
+      <h1>{t('profile.title')}</h1>
+      <ProfileForm
+        key={profile.id}
+        email={profile.email ?? user.email ?? ''}
+        initial={{
+          name: profile.name ?? '',
+          // The sign-in photo is the fallback when no profile image is set.
+          photoUrl: profile.photo_url ?? metadata?.avatar_url ?? metadata?.picture ?? '',
+          homeUrl: profile.home_url ?? '',
+          language: toLanguage(profile.language) ?? currentLanguage(),
+        }}
+        onSave={async (values) => {
+          await updateProfile(values);
+          await setLanguage(values.language, false);
+          await refreshProfile();
+        }}
+        onRemoveAccount={async () => {
+          try {
+            await deleteUser();
+          } finally {
+            await signOut();
+            navigate(paths.home);
+          }
+        }}
+      />
+    </section>
+  );
+}

@@ -1,0 +1,66 @@
+// i18next setup: en and ko, en fallback. The `locale` query parameter, then the remembered
+// choice, then the browser language pick the first language; a signed-in user's saved language
+// replaces it once the profile loads (see session.tsx).
+import i18next from 'i18next';
+import { initReactI18next } from 'react-i18next';
+import en from '../locales/en';
+import ko from '../locales/ko';
+import { readStored, writeStored } from './storage';
+
+export const LANGUAGES = ['en', 'ko'] as const;
+export type Language = (typeof LANGUAGES)[number];
+const STORAGE_KEY = 'reaction.language';
+
+export function toLanguage(value: string | null | undefined): Language | null {
+  if (!value) return null;
+  const short = value.toLowerCase().slice(0, 2);
+  return (LANGUAGES as readonly string[]).includes(short) ? (short as Language) : null;
+}
+
+export function detectLanguage(
+  search: string,
+  stored: string | null,
+  browser: string | undefined,
+): Language {
+  const fromQuery = toLanguage(new URLSearchParams(search).get('locale'));
+  return fromQuery ?? toLanguage(stored) ?? toLanguage(browser) ?? 'en';
+}
+
+export function initI18n(lng?: Language) {
+  const language =
+    lng ??
+    (typeof window === 'undefined'
+      ? 'en'
+      : detectLanguage(window.location.search, readStored(STORAGE_KEY), navigator.language));
+  if (!i18next.isInitialized) {
+    void i18next.use(initReactI18next).init({
+      resources: { en: { translation: en }, ko: { translation: ko } },
+      lng: language,
+      fallbackLng: 'en',
+      supportedLngs: [...LANGUAGES],
+      interpolation: { escapeValue: false },
+      returnObjects: false,
+      react: { useSuspense: false },
+      initAsync: false,
+      showSupportNotice: false,
+    });
+  } else if (i18next.language !== language) {
+    void i18next.changeLanguage(language);
+  }
+  syncDocumentLanguage(language);
+  return i18next;
+}
+
+export function setLanguage(lng: Language, remember = true) {
+  if (remember) writeStored(STORAGE_KEY, lng);
+  syncDocumentLanguage(lng);
+  return i18next.changeLanguage(lng);
+}
+
+function syncDocumentLanguage(lng: string) {
+  if (typeof document !== 'undefined') document.documentElement.lang = lng;
+}
+
+export function currentLanguage(): Language {
+  return toLanguage(i18next.language) ?? 'en';
+}

@@ -1,0 +1,112 @@
+// Sign-in state for the whole app: the Supabase session, the user's profile row, and sign-out.
+import type { User } from '@supabase/supabase-js';
+import {
+  createContext,
+  useCallback,
+  useContext,
+  useEffect,
+  useMemo,
+  useState,
+  type ReactNode,
+} from 'react';
+import type { ProfileRow } from './db-types';
+import { setLanguage, toLanguage } from './i18n';
+import { supabase } from './supabase';
+
+export type SessionStatus = 'loading' | 'signedOut' | 'signedIn';
+
+export interface SessionValue {
+  status: SessionStatus;
+  user: User | null;
+  profile: ProfileRow | null;
+  profileLoading: boolean;
+  refreshProfile: () => Promise<void>;
+  signOut: () => Promise<void>;
+}
+
+export const SessionContext = createContext<SessionValue | null>(null);
+
+/** Only non-anonymous users with an email enter the signed-in area. */
+export function isEligibleUser(user: User | null | undefined): user is User {
+  return !!user && !user.is_anonymous && !!user.email;
+}
+
+async function fetchProfile(userId: string): Promise<ProfileRow | null> {
+  const { data, error } = await supabase
+    .from('profiles')
+    .select('*')
+    .eq('id', userId)
+    .maybeSingle();
+  if (error) throw error;
+  return (data as ProfileRow | null) ?? null;
+}
+
+export function SessionProvider({ children }: { children: ReactNode }) {
+  const [status, setStatus] = useState<SessionStatus>('loading');
+  const [user, setUser] = useState<User | null>(null);
+  const [profile, setProfile] = useState<ProfileRow | null>(null);
+  const [profileLoading, setProfileLoading] = useState(false);
+
+  useEffect(() => {
+    let alive = true;
+    void supabase.auth.getSession().then(({ data }) => {
+      if (!alive) return;
+      setUser(data.session?.user ?? null);
+      setStatus(data.session ? 'signedIn' : 'signedOut');
+    });
+    const { data } = supabase.auth.onAuthStateChange((_event, session) => {
+      if (!alive) return;
+      setUser(session?.user ?? null);
+      setStatus(session ? 'signedIn' : 'signedOut');
+      if (!session) setProfile(null);
+    });
+    return () => {
+      alive = false;
+      data.subscription.unsubscribe();
+    };
+  }, []);
+
+  const userId = isEligibleUser(user) ? user.id : null;
+
+  const refreshProfile = useCallback(async () => {
+    if (!userId) return;
+    setProfileLoading(true);
+    try {
+      const row = await fetchProfile(userId);
+      setProfile(row);
+      const lng = toLanguage(row?.language);
+      if (lng) void setLanguage(lng, false);
+    } catch (error) {
+      console.error('[reaction-dashboard] profile load failed', error);
+    } finally {
+      setProfileLoading(false);
+    }
+  }, [userId]);
+
+  useEffect(() => {
+    if (!userId) return;
+    // Loading the profile is this effect's job: it syncs with the signed-in user.
+    // eslint-disable-next-line react-hooks/set-state-in-effect
+    void refreshProfile();
+  }, [userId, refreshProfile]);
+
+  const signOut = useCallback(async () => {
+    const { error } = await supabase.auth.signOut();
+    if (error) console.error('[reaction-dashboard] sign-out failed', error);
+    setUser(null);
+    setProfile(null);
+    setStatus('signedOut');
+  }, []);
+
+  const value = useMemo<SessionValue>(
+    () => ({ status, user, profile, profileLoading, refreshProfile, signOut }),
+    [status, user, profile, profileLoading, refreshProfile, signOut],
+  );
+  return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
+}
+
+export function useSession(): SessionValue {
+  const value = useContext(SessionContext);
+  if (!value) throw new Error('useSession must be used inside SessionProvider');
+  return value;
+}

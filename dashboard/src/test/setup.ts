@@ -1,0 +1,11 @@
+import { cleanup } from '@testing-library/react';
+import { afterEach } from 'vitest';
+import { initI18n, setLanguage } from '../lib/i18n';
+
+initI18n('en');
+
+afterEach(async () => {
+  cleanup();
+  await setLanguage('en', false);
+  window.localStorage.clear();
+});

@@ -1,0 +1,100 @@
+import type { User } from '@supabase/supabase-js';
+import { render } from '@testing-library/react';
+import i18next from 'i18next';
+import type { ReactElement } from 'react';
+import { I18nextProvider } from 'react-i18next';
+import { MemoryRouter, useLocation } from 'react-router-dom';
+import type { ProfileRow } from '../lib/db-types';
+import { SessionContext, type SessionValue } from '../lib/session';
+
+export function fakeUser(overrides: Partial<User> = {}): User {
+  return {
+    id: 'user-1',
+    email: 'owner@example.com',
+    is_anonymous: false,
+    app_metadata: {},
+    user_metadata: {},
+    aud: 'authenticated',
+    created_at: '2024-01-01T00:00:00Z',
+    ...overrides,
+  } as User;
+}
+
+export function fakeProfile(overrides: Partial<ProfileRow> = {}): ProfileRow {
+  return {
+    id: 'user-1',
+    name: 'Owner',
+    email: 'owner@example.com',
+    photo_url: null,
+    home_url: null,
+    language: 'en',
+    agree: true,
+    paid: false,
+    block_limit: 3,
+    block_count: 1,
+    ...overrides,
+  };
+}
+
+export function fakeSession(overrides: Partial<SessionValue> = {}): SessionValue {
+  return {
+    status: 'signedOut',
+    user: null,
+    profile: null,
+    profileLoading: false,
+    refreshProfile: async () => {},
+    signOut: async () => {},
+    ...overrides,
+  };
+}
+
+export function signedInSession(overrides: Partial<SessionValue> = {}): SessionValue {
+  return fakeSession({
+    status: 'signedIn',
+    user: fakeUser(),
+    profile: fakeProfile(),
+    ...overrides,
+  });
+}
+
+/** Prints the current location so tests can assert redirects. */
+export function LocationProbe() {
+  const location = useLocation();
+  return <output data-testid="location">{location.pathname + location.search}</output>;
+}
+
+export function renderWithProviders(
+  ui: ReactElement,
+  { route = '/', session = fakeSession() }: { route?: string; session?: SessionValue } = {},
+) {
+  return render(
+    <I18nextProvider i18n={i18next}>
+      <SessionContext.Provider value={session}>
+        <MemoryRouter initialEntries={[route]}>
+          {ui}
+          <LocationProbe />
+        </MemoryRouter>
+      </SessionContext.Provider>
+    </I18nextProvider>,
+  );
+}
+
+/** A stand-in for a PostgREST query builder: every method chains, awaiting gives the result. */
+export function fakeQuery<T>(data: T, error: unknown = null) {
+  const result = { data, error };
+  const builder: Record<string, unknown> = {};
+  for (const name of [
+    'select',
+    'eq',
+    'order',
+    'update',
+    'delete',
+    'insert',
+    'single',
+    'maybeSingle',
+  ]) {
+    builder[name] = () => builder;
+  }
+  builder.then = (resolve: (value: typeof result) => unknown) => Promise.resolve(resolve(result));
+  return builder;
+}

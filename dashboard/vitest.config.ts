@@ -1,0 +1,16 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  esbuild: { jsx: 'automatic' },
+  define: {
+    'process.env.SUPABASE_URL': JSON.stringify('http://127.0.0.1:54321'),
+    'process.env.SUPABASE_ANON_KEY': JSON.stringify('test-anon-key'),
+    'process.env.SDK_URL': JSON.stringify(''),
+  },
+  test: {
+    environment: 'jsdom',
+    include: ['src/**/*.test.{ts,tsx}'],
+    setupFiles: ['src/test/setup.ts'],
+    restoreMocks: true,
+  },
+});
