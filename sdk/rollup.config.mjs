@@ -1,0 +1,59 @@
+// Two outputs: the npm package (ESM modules, dependencies external) and the CDN bundles
+// (reaction.js loader + one self-contained chunk per element, block.js holding all of them).
+import { nodeResolve } from '@rollup/plugin-node-resolve';
+import replace from '@rollup/plugin-replace';
+import terser from '@rollup/plugin-terser';
+import { existsSync } from 'node:fs';
+import esbuild from 'rollup-plugin-esbuild';
+
+const ELEMENTS = ['comment', 'qna', 'like', 'button', 'ab', 'form', 'block'].filter((e) => existsSync(`src/components/${e}/${e}.ts`));
+const define = {
+  preventAssignment: true,
+  values: {
+    __RB_PROJECT_URL__: JSON.stringify(process.env.RB_PROJECT_URL || ''),
+    __RB_ANON_KEY__: JSON.stringify(process.env.RB_ANON_KEY || ''),
+  },
+};
+const min = () => terser({ ecma: 2020, module: true, compress: { passes: 2 }, format: { comments: false } });
+// Lit templates keep their source whitespace; collapse it in css`` and html`` of our own sources.
+const minifyTemplates = () => ({
+  name: 'minify-templates',
+  transform(code, id) {
+    if (!id.includes('/sdk/src/') || id.endsWith('.test.ts')) return null;
+    return {
+      code: code
+        .replace(/\bcss`([^`]*)`/g, (_, c) => 'css`' + c.replace(/\/\*[^]*?\*\//g, '').replace(/\s+/g, ' ').replace(/\s*([{}:;,>])\s*/g, '$1').replace(/;}/g, '}').trim() + '`')
+        .replace(/\b(html|svg)`([^`]*)`/g, (_, t, c) => t + '`' + c.replace(/\s+/g, ' ') + '`'),
+      map: null,
+    };
+  },
+});
+const quiet = (w, warn) => (w.code === 'THIS_IS_UNDEFINED' ? undefined : warn(w));
+
+const npmInputs = { index: 'src/index.ts', 'react/index': 'src/react/index.ts' };
+for (const e of ELEMENTS) {
+  npmInputs[`components/${e}/${e}`] = `src/components/${e}/${e}.ts`;
+  npmInputs[`components/${e}/${e}.component`] = `src/components/${e}/${e}.component.ts`;
+}
+
+export default [
+  {
+    input: Object.fromEntries(Object.entries(npmInputs).filter(([, f]) => existsSync(f))),
+    external: (id) => /^(lit|@lit|@supabase|react)(\/|$)/.test(id),
+    plugins: [esbuild({ target: 'es2022', tsconfig: 'tsconfig.json' })],
+    output: { dir: 'dist', format: 'es', preserveModules: true, preserveModulesRoot: 'src', sourcemap: true },
+    onwarn: quiet,
+  },
+  ...ELEMENTS.map((e) => ({
+    input: { [e]: `src/components/${e}/${e}.ts` },
+    plugins: [replace(define), minifyTemplates(), nodeResolve({ browser: true }), esbuild({ target: 'es2022', tsconfig: 'tsconfig.json' })],
+    preserveEntrySignatures: false,
+    output: { dir: 'dist/cdn', format: 'es', chunkFileNames: 'chunks/[name]-[hash].js', plugins: [min()] },
+    onwarn: quiet,
+  })),
+  {
+    input: 'src/cdn/loader.ts',
+    plugins: [esbuild({ target: 'es2020', tsconfig: 'tsconfig.json' })],
+    output: { file: 'dist/cdn/reaction.js', format: 'iife', plugins: [min()] },
+  },
+];

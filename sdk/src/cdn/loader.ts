@@ -1,0 +1,51 @@
+/**
+ * The CDN script: `<script src=".../reaction.js" data-project-url=".." data-anon-key=".." defer>`.
+ * It holds no element code. It looks for reaction-* tags and imports a chunk only for the tags the
+ * page uses: one tag type loads that element's self-contained chunk; several (or reaction-block)
+ * load block.js, which holds all of them with one copy of Lit. Safe when loaded twice.
+ */
+interface LoaderWindow extends Window {
+  __reactionBlocksLoader?: boolean;
+}
+
+(() => {
+  const w = window as LoaderWindow;
+  if (w.__reactionBlocksLoader) return;
+  w.__reactionBlocksLoader = true;
+  const script = document.currentScript as HTMLScriptElement | null;
+  const base = script ? script.src.replace(/[^/]*$/, '') : '';
+  const data = script ? script.dataset : {};
+  const cfg = (w.ReactionBlocks = w.ReactionBlocks || {});
+  if (data.projectUrl) cfg.projectUrl = data.projectUrl;
+  if (data.anonKey) cfg.anonKey = data.anonKey;
+  if (data.dashboardUrl) cfg.dashboardUrl = data.dashboardUrl;
+
+  const TAGS = ['comment', 'qna', 'like', 'button', 'ab', 'form', 'block'];
+  const started: Record<string, 1> = {};
+  const load = (file: string) => {
+    started[file] = 1;
+    import(base + file + '.js').catch((e) => console.warn('[reaction-blocks]', e));
+  };
+  const scan = () => {
+    if (started.block) return;
+    const need = TAGS.filter((t) => !started[t] && !customElements.get('reaction-' + t) && document.querySelector('reaction-' + t));
+    if (need.length > 1 || need.includes('block')) load('block');
+    else if (need[0]) load(need[0]);
+  };
+  const watch = () => {
+    scan();
+    let queued = 0;
+    new MutationObserver(() => {
+      if (!queued) {
+        queued = 1;
+        setTimeout(() => {
+          queued = 0;
+          scan();
+        });
+      }
+    }).observe(document.documentElement, { childList: true, subtree: true });
+  };
+  // While the page is still parsing, wait: seeing all tags at once avoids loading Lit twice.
+  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', watch);
+  else watch();
+})();

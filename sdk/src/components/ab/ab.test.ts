@@ -1,0 +1,57 @@
+import { expect, fixture, html } from '@open-wc/testing';
+import './ab.js';
+import type ReactionAb from './ab.component.js';
+import { $$, ApiError, KEY, PROJECT, block, mockApi, reset, until } from '../../test/mock-api.js';
+
+const view = () => ({
+  block: block({ type: 'ab' }),
+  questions: [{ id: 'q1', type: 'ab', title: 'Which one?', index: 0, required: true, options: [{ id: 'o1', value: 'Good', index: 0, response_count: 3 }, { id: 'o2', value: 'Bad', index: 1, response_count: 1 }] }],
+  endings: [],
+});
+
+describe('reaction-ab', () => {
+  let api: ReturnType<typeof mockApi>;
+  beforeEach(reset);
+  afterEach(() => api.restore());
+
+  async function mount(submit: (b: Record<string, unknown>) => unknown) {
+    api = mockApi({ get_block_view: view, submit_response: submit });
+    const el = await fixture<ReactionAb>(html`<reaction-ab block-id="b1" project-url=${PROJECT} anon-key=${KEY}></reaction-ab>`);
+    await until(() => el.status === 'ready');
+    await el.updateComplete;
+    return el;
+  }
+
+  it('is accessible', async () => {
+    await expect(await mount(() => ({}))).to.be.accessible();
+  });
+
+  it('submits on click with one option and then shows counts', async () => {
+    const el = await mount(() => ({ id: 'r1', response_count: 5, options: [{ id: 'o1', response_count: 3 }, { id: 'o2', response_count: 2 }] }));
+    const [good, bad] = $$(el, '[part=option]');
+    expect(good!.textContent).to.contain('Good');
+    expect(el.shadowRoot!.querySelector('[part=result]')).to.equal(null);
+    bad!.click();
+    await until(() => el.chosen === 'o2');
+    await el.updateComplete;
+    const body = api.rpcCalls().find((c) => c.name === 'submit_response')!.body;
+    expect(body.p_answers).to.deep.equal({ q1: 'o2' });
+    expect(bad!.getAttribute('aria-pressed')).to.equal('true');
+    expect(bad!.textContent).to.contain('2 votes · 40%');
+    expect(good!.textContent).to.contain('3 votes · 60%');
+    good!.click(); // a second vote is not sent
+    await el.updateComplete;
+    expect(api.rpcCalls().filter((c) => c.name === 'submit_response').length).to.equal(1);
+  });
+
+  it('shows the server message on failure', async () => {
+    const el = await mount(() => {
+      throw new ApiError(400, 'monthly response limit reached');
+    });
+    $$(el, '[part=option]')[0]!.click();
+    await until(() => el.error);
+    await el.updateComplete;
+    expect(el.shadowRoot!.querySelector('[role=alert]')!.textContent).to.equal('monthly response limit reached');
+    expect(el.chosen).to.equal('');
+  });
+});

@@ -1,0 +1,56 @@
+import { html, nothing } from 'lit';
+import { BlockElement } from '../../core/base.js';
+import { log } from '../../core/log.js';
+import { baseStyles } from '../../core/theme.js';
+import '../comment/comment.js';
+import '../qna/qna.js';
+import '../like/like.js';
+import '../button/button.js';
+import '../ab/ab.js';
+import '../form/form.js';
+
+/**
+ * @tag reaction-block
+ *
+ * @summary The viewer page: loads a block and renders the element for its type
+ * (comment, qna, like, button, ab or form).
+ *
+ * @event reaction-load - The block view loaded; detail { view }.
+ * @event reaction-error - A load or write failed; detail { message, code }.
+ *
+ * @csspart base - Wrapper for the loading, error and unsupported states.
+ * @csspart block - The rendered element (comment, qna, like, button, ab or form).
+ */
+export default class ReactionBlock extends BlockElement {
+  static override styles = [baseStyles];
+
+  protected override render(): unknown {
+    if (this.status !== 'ready' || !this.view) return super.render();
+    try {
+      const v = this.view;
+      const theme = this.theme || nothing;
+      const lang = this.lang || nothing;
+      const p = this.project;
+      const d = this.dummy;
+      switch (v.block.type) {
+        case 'comment':
+          return html`<reaction-comment part="block" .view=${v} project-url=${p.url} anon-key=${p.key} theme=${theme} lang=${lang} ?dummy=${d}></reaction-comment>`;
+        case 'qna':
+          return html`<reaction-qna part="block" .view=${v} project-url=${p.url} anon-key=${p.key} theme=${theme} lang=${lang} ?dummy=${d}></reaction-qna>`;
+        case 'like':
+          return html`<reaction-like part="block" .view=${v} project-url=${p.url} anon-key=${p.key} theme=${theme} lang=${lang} ?dummy=${d}></reaction-like>`;
+        case 'button':
+          return html`<reaction-button part="block" .view=${v} project-url=${p.url} anon-key=${p.key} theme=${theme} lang=${lang} ?dummy=${d}></reaction-button>`;
+        case 'ab':
+          return html`<reaction-ab part="block" .view=${v} project-url=${p.url} anon-key=${p.key} theme=${theme} lang=${lang} ?dummy=${d}></reaction-ab>`;
+        case 'form':
+          return html`<reaction-form part="block" .view=${v} project-url=${p.url} anon-key=${p.key} theme=${theme} lang=${lang} ?dummy=${d}></reaction-form>`;
+        default:
+          return html`<div part="base" class="muted">${this.t('notValidType')}</div>`;
+      }
+    } catch (e) {
+      log('render failed', e);
+      return nothing;
+    }
+  }
+}

@@ -1,0 +1,66 @@
+import { html } from 'lit';
+import { BlockElement } from '../../core/base.js';
+import { baseStyles } from '../../core/theme.js';
+import { safeUrl } from '../../core/text.js';
+import styles from './button.styles.js';
+
+/**
+ * @tag reaction-button
+ *
+ * @summary A call-to-action button: opens the block's link in a new tab and records the click.
+ *
+ * @event reaction-click - The visitor clicked; detail { url }.
+ * @event reaction-load - The block view loaded; detail { view }.
+ * @event reaction-error - A load or write failed; detail { message, code }.
+ *
+ * @csspart base - The themed wrapper.
+ * @csspart row - The aligned row.
+ * @csspart button - The button (a link when the block has a URL).
+ * @csspart count - Click count (when the block shows counts).
+ *
+ * @cssproperty --reaction-primary - Button colour (custom theme: --PRIMARY).
+ * @cssproperty --reaction-secondary - Secondary colour (custom theme: --SECONDARY, default #FFFFFF).
+ * @cssproperty --reaction-radius - Corner radius.
+ */
+export default class ReactionButton extends BlockElement {
+  static override styles = [baseStyles, styles];
+  static override properties = { ...BlockElement.properties, count: { state: true } };
+
+  declare count: number;
+
+  constructor() {
+    super();
+    this.count = 0;
+  }
+
+  protected override viewChanged(): void {
+    this.count = this.view?.block.response_count ?? 0;
+  }
+
+  private async click_(e?: Event): Promise<void> {
+    const b = this.view?.block;
+    if (!b) return;
+    const url = safeUrl(b.url_to_open, true);
+    if (!this.emit('reaction-click', { url })) e?.preventDefault();
+    if (this.isDummy) return;
+    this.count++;
+    try {
+      const r = await this.write<{ response_count: number }>('record_button_click', { p_block_id: b.id, ...this.writer() });
+      this.count = r.response_count;
+    } catch (err) {
+      this.fail(err);
+    }
+  }
+
+  protected override renderBlock() {
+    const b = this.view!.block;
+    const url = safeUrl(b.url_to_open, true);
+    const text = b.button_text || this.t('button');
+    return html`<div part="row" style="--reaction-align:${(({ left: 'flex-start', right: 'flex-end' }) as Record<string, string>)[b.align || ''] || 'center'}">
+      ${url
+        ? html`<a part="button" class="btn" href=${url} target="_blank" rel="noopener noreferrer" @click=${this.click_}>${text}</a>`
+        : html`<button part="button" class="btn" @click=${this.click_}>${text}</button>`}
+      ${b.show_count ? html`<span part="count" class="muted">${this.count}</span>` : ''}
+    </div>`;
+  }
+}

@@ -1,0 +1,45 @@
+import { expect, fixture, html } from '@open-wc/testing';
+import './button.js';
+import type ReactionButton from './button.component.js';
+import { $, KEY, PROJECT, block, mockApi, reset, until } from '../../test/mock-api.js';
+
+describe('reaction-button', () => {
+  let api: ReturnType<typeof mockApi>;
+  beforeEach(reset);
+  afterEach(() => api.restore());
+
+  async function mount(over = {}) {
+    api = mockApi({
+      get_block_view: () => ({ block: block({ type: 'button', button_text: 'Visit', url_to_open: 'example.com/x', response_count: 4, ...over }) }),
+      record_button_click: () => ({ response_count: 5 }),
+    });
+    const el = await fixture<ReactionButton>(html`<reaction-button block-id="b1" project-url=${PROJECT} anon-key=${KEY}></reaction-button>`);
+    await until(() => el.status === 'ready');
+    await el.updateComplete;
+    return el;
+  }
+
+  it('is accessible', async () => {
+    await expect(await mount()).to.be.accessible();
+  });
+
+  it('links safely to urlToOpen and records the click', async () => {
+    const el = await mount({ show_count: true });
+    const a = $<HTMLAnchorElement>(el, 'a[part=button]');
+    expect(a.textContent!.trim()).to.equal('Visit');
+    expect(a.href).to.equal('https://example.com/x');
+    expect(a.target).to.equal('_blank');
+    expect(a.rel).to.contain('noopener');
+    el.addEventListener('reaction-click', (e) => e.preventDefault()); // keep the test page
+    a.click();
+    await until(() => api.rpcCalls().some((c) => c.name === 'record_button_click'));
+    await until(() => $(el, '[part=count]').textContent === '5');
+  });
+
+  it('uses the default text, refuses javascript: URLs and custom secondary defaults to white', async () => {
+    const el = await mount({ button_text: null, url_to_open: 'javascript:alert(1)', theme: 'custom' });
+    expect($(el, 'a')).to.equal(null);
+    expect($(el, 'button[part=button]').textContent!.trim()).to.equal('Button');
+    expect(getComputedStyle($(el, '[part=base]')).getPropertyValue('--reaction-secondary').trim().toLowerCase()).to.equal('#ffffff');
+  });
+});

@@ -1,0 +1,441 @@
+import { html, nothing, type TemplateResult } from 'lit';
+import { displayUser, ensureSession, isSignedIn, signInWithPopup, signOut } from '../../core/auth.js';
+import { BlockElement, type ReactionEventMap } from '../../core/base.js';
+import { dashboardUrl } from '../../core/config.js';
+import { getIdentity, setIdentityName } from '../../core/identity.js';
+import { rpc, timezone } from '../../core/api.js';
+import { baseStyles } from '../../core/theme.js';
+import { fill, linkify, safeUrl, shortDate } from '../../core/text.js';
+import type { Message } from '../../core/types.js';
+import { EMAIL_RE } from '../../core/validate.js';
+import type { Change } from '../../core/live.js';
+import styles from './comment.styles.js';
+
+/** Spec section 9. */
+export const MESSAGE_MAX = 500;
+export const NAME_MAX = 100;
+export const PAGE_SIZE = 5;
+export const MESSAGE_TERM_MS = 3000;
+export const DEBOUNCE_MS = 500;
+
+const IN_APP = /\bwv\b|WebView|FBA[NV]|Instagram|KAKAOTALK|Line\//i;
+
+/**
+ * @tag reaction-comment
+ *
+ * @summary Comments: a composer and a live list of messages with one level of replies.
+ *
+ * @event reaction-message - A message was posted, edited, deleted, liked or resolved; detail { action, id }.
+ * @event reaction-sign-in - The visitor signed in or out; detail { userId }.
+ * @event reaction-load - The block view loaded; detail { view }.
+ * @event reaction-error - A load or write failed; detail { message, code }.
+ *
+ * @csspart base - The themed wrapper.
+ * @csspart header - Q&A header (owner profile and subject).
+ * @csspart subject - Q&A subject.
+ * @csspart toolbar - Count and menu button row.
+ * @csspart count - Message count (when the block shows counts).
+ * @csspart menu-button - Opens the menu panel.
+ * @csspart menu - Menu panel: To Block setting, log out, sign-in.
+ * @csspart composer - The new-message form.
+ * @csspart welcome - Welcome message.
+ * @csspart name - Writer name input.
+ * @csspart textarea - Message inputs.
+ * @csspart email - Notification email input.
+ * @csspart submit - Send buttons.
+ * @csspart overlay - "Please sign in" overlay when anonymous writing is blocked.
+ * @csspart list - Scrollable message list; more load at 90% scroll.
+ * @csspart message - One message.
+ * @csspart message-header - Avatar, name, labels and date.
+ * @csspart avatar - Writer avatar.
+ * @csspart author - Writer name.
+ * @csspart label - Admin / Me label.
+ * @csspart date - Message date (YY.MM.DD).
+ * @csspart content - Message text.
+ * @csspart actions - Like, reply, edit, delete, resolve.
+ * @csspart replies - Reply list.
+ * @csspart load-more - Load more button.
+ * @csspart error - Error messages.
+ *
+ * @cssproperty --reaction-primary - Main colour.
+ * @cssproperty --reaction-secondary - Borders.
+ * @cssproperty --reaction-background - Background.
+ * @cssproperty --reaction-text - Text colour.
+ * @cssproperty --reaction-admin-label - Owner label colour (custom theme: --ADMIN_LABEL).
+ * @cssproperty --reaction-me-label - Own label colour (custom theme: --ME_LABEL).
+ * @cssproperty --reaction-list-max-height - Height of the scrolling list (default 480px).
+ */
+export default class ReactionComment extends BlockElement {
+  static override styles = [baseStyles, styles];
+  static override properties = {
+    ...BlockElement.properties,
+    messages: { state: true },
+    draft: { state: true },
+    sending: { state: true },
+    error: { state: true },
+    name: { state: true },
+    email: { state: true },
+    emailBad: { state: true },
+    mode: { state: true },
+    menuOpen: { state: true },
+    hasMore: { state: true },
+  };
+
+  declare messages: Message[];
+  declare draft: string;
+  declare sending: boolean;
+  declare error: string;
+  declare name: string;
+  declare email: string;
+  declare emailBad: boolean;
+  /** Message modes: `edit:<id>`, `reply:<id>`, `delete:<id>` or ''. */
+  declare mode: string;
+  declare menuOpen: boolean;
+  declare hasMore: boolean;
+
+  protected qna = false;
+  private liked = new Set<string>();
+  private lastSent = 0;
+  private loadingMore = false;
+  private emailTimer?: ReturnType<typeof setTimeout>;
+  private unsubscribe?: () => void;
+  private liveFor = '';
+  private seq = 0;
+
+  constructor() {
+    super();
+    this.messages = [];
+    this.draft = this.error = this.email = this.mode = '';
+    this.sending = this.emailBad = this.menuOpen = this.hasMore = false;
+    this.name = getIdentity().name;
+  }
+
+  protected override viewChanged(): void {
+    const v = this.view!;
+    this.messages = (v.messages || []).map((m) => ({ ...m, replies: m.replies || [] }));
+    this.liked = new Set(v.me?.liked_message_ids || []);
+    this.hasMore = this.messages.length >= PAGE_SIZE;
+    const n = displayUser(this.session).name;
+    if (isSignedIn(this.session) && n) this.name = n;
+    void this.goLive();
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    this.unsubscribe?.();
+    this.unsubscribe = undefined;
+    this.liveFor = '';
+  }
+
+  /** Realtime is loaded after the first data shows, so it never delays it. */
+  private async goLive(): Promise<void> {
+    const id = this.view?.block.id;
+    if (!id || this.isDummy || this.liveFor === id || !this.project.url) return;
+    this.liveFor = id;
+    this.unsubscribe?.();
+    try {
+      const [{ subscribeMessages }, s] = await Promise.all([import('../../core/live.js'), ensureSession(this.project, false)]);
+      if (this.liveFor === id) this.unsubscribe = subscribeMessages(this.project, s?.access_token || this.project.key, id, (c) => this.apply(c));
+    } catch (e) {
+      this.fail(e);
+    }
+  }
+
+  /** Applies a change from the server (live or our own write); duplicates are ignored. */
+  apply(c: Change): void {
+    const row = c.row as Message;
+    const list = this.messages.map((m) => ({ ...m, replies: [...(m.replies || [])] }));
+    const parent = row.parent_id ? list.find((m) => m.id === row.parent_id) : undefined;
+    const where = (parent ? parent.replies : list) as Message[];
+    const i = where.findIndex((m) => m.id === row.id);
+    if (c.type === 'DELETE') {
+      // A delete may carry only the id: look in every list.
+      const drop = (l: Message[]) => {
+        const k = l.findIndex((m) => m.id === row.id);
+        if (k >= 0) l.splice(k, 1);
+        return k >= 0;
+      };
+      if (!drop(list)) for (const m of list) if (drop(m.replies!)) m.reply_count = Math.max(0, (m.reply_count || 1) - 1);
+    } else if (i >= 0) where[i] = { ...where[i], ...row, replies: where[i]!.replies };
+    else if (c.type === 'INSERT' && (!row.parent_id || parent)) {
+      if (parent) {
+        where.push(row);
+        parent.reply_count = (parent.reply_count || 0) + 1;
+      } else where.unshift({ ...row, replies: row.replies || [] });
+    }
+    this.messages = list;
+  }
+
+  private get signedIn(): boolean {
+    return isSignedIn(this.session);
+  }
+
+  private canReply(m: Message): boolean {
+    const b = this.view!.block;
+    return b.allow_reply !== false && !m.parent_id && (!b.block_anonymous || this.signedIn) && (!b.admin_only_reply || this.isOwner);
+  }
+
+  /** Posts a message or a reply. A resubmission within the message term is ignored. */
+  async post(content: string, parentId: string | null = null): Promise<boolean> {
+    const text = content.trim();
+    const b = this.view?.block;
+    if (!b || !text || this.sending || Date.now() - this.lastSent < MESSAGE_TERM_MS) return false;
+    if (text.length > MESSAGE_MAX) return !(this.error = this.t('lengthError', { max: MESSAGE_MAX }));
+    this.sending = true;
+    this.error = '';
+    try {
+      const id = getIdentity();
+      const email = !parentId && b.allow_creator_email && EMAIL_RE.test(this.email) ? this.email : null;
+      const row: Message = this.isDummy
+        ? { id: 'dummy-' + ++this.seq, block_id: b.id, parent_id: parentId, creator_id: this.userId || 'dummy', creator_name: this.name, color: id.color, content: text, created_at: new Date().toISOString() }
+        : await this.write<Message>('post_message', {
+            p_block_id: b.id,
+            p_parent_id: parentId,
+            p_content: text,
+            p_creator_name: this.name.trim() || id.name,
+            p_color: id.color,
+            p_creator_photo_url: (this.signedIn && displayUser(this.session).photo) || null,
+            p_home_url: null,
+            p_creator_email: email,
+            p_timezone: timezone(),
+          });
+      this.lastSent = Date.now();
+      this.apply({ type: 'INSERT', row });
+      this.emit('reaction-message', { action: 'post', id: row.id });
+      return true;
+    } catch (e) {
+      this.error = this.fail(e);
+      return false;
+    } finally {
+      this.sending = false;
+    }
+  }
+
+  private async act(action: ReactionEventMap['reaction-message']['action'], m: Message, name: string, body: object, local: () => void): Promise<void> {
+    this.error = '';
+    try {
+      if (!this.isDummy) {
+        const r = await this.write<Message | null>(name, body);
+        if (r && (r as Message).id) this.apply({ type: 'UPDATE', row: { ...(r as Message), parent_id: m.parent_id } });
+      }
+      local();
+      this.mode = '';
+      this.emit('reaction-message', { action, id: m.id });
+    } catch (e) {
+      this.error = this.fail(e);
+    }
+  }
+
+  private edit(m: Message, content: string) {
+    const text = content.trim();
+    if (!text) return;
+    if (text.length > MESSAGE_MAX) return void (this.error = this.t('lengthError', { max: MESSAGE_MAX }));
+    return this.act('edit', m, 'edit_message', { p_message_id: m.id, p_content: text }, () =>
+      this.apply({ type: 'UPDATE', row: { ...m, content: text, is_edited: true } }),
+    );
+  }
+
+  private removeMessage(m: Message) {
+    return this.act('delete', m, 'delete_message', { p_message_id: m.id }, () => this.apply({ type: 'DELETE', row: m }));
+  }
+
+  private resolve(m: Message) {
+    return this.act('resolve', m, 'set_message_resolved', { p_message_id: m.id, p_resolved: !m.resolved }, () =>
+      this.apply({ type: 'UPDATE', row: { ...m, resolved: !m.resolved } }),
+    );
+  }
+
+  private async like(m: Message) {
+    const was = this.liked.has(m.id);
+    const set = (on: boolean, count: number) => {
+      this.liked[on ? 'add' : 'delete'](m.id);
+      this.apply({ type: 'UPDATE', row: { ...m, like_count: Math.max(0, count) } });
+    };
+    set(!was, (m.like_count || 0) + (was ? -1 : 1));
+    if (this.isDummy) return;
+    try {
+      const r = await this.write<{ liked: boolean; like_count: number }>('toggle_message_like', { p_message_id: m.id });
+      set(r.liked, r.like_count);
+      this.emit('reaction-message', { action: 'like', id: m.id });
+    } catch (e) {
+      set(was, m.like_count || 0);
+      this.error = this.fail(e);
+    }
+  }
+
+  /** Loads the next page of older top-level messages. */
+  async loadMore(): Promise<void> {
+    const last = this.messages[this.messages.length - 1];
+    if (!this.hasMore || this.loadingMore || !last) return;
+    this.loadingMore = true;
+    try {
+      const page = await rpc<Message[]>(this.project, 'list_messages', { p_block_id: this.view!.block.id, p_before: last.created_at, p_limit: PAGE_SIZE });
+      const seen = new Set(this.messages.map((m) => m.id));
+      this.messages = [...this.messages, ...page.filter((m) => !seen.has(m.id)).map((m) => ({ ...m, replies: m.replies || [] }))];
+      this.hasMore = page.length >= PAGE_SIZE;
+    } catch (e) {
+      this.error = this.fail(e);
+    } finally {
+      this.loadingMore = false;
+    }
+  }
+
+  private onScroll(e: Event) {
+    const l = e.target as HTMLElement;
+    if (l.scrollTop + l.clientHeight >= l.scrollHeight * 0.9) void this.loadMore();
+  }
+
+  private onEmail(e: Event) {
+    this.email = (e.target as HTMLInputElement).value.trim();
+    clearTimeout(this.emailTimer);
+    this.emailTimer = setTimeout(() => (this.emailBad = !!this.email && !EMAIL_RE.test(this.email)), DEBOUNCE_MS);
+  }
+
+  private async signIn(provider: 'google' | 'apple') {
+    const s = await signInWithPopup(this.project, provider);
+    if (s) {
+      this.emit('reaction-sign-in', { userId: s.user.id });
+      if (this.blockId) await this.load();
+      else this.viewChanged();
+    }
+  }
+
+  private async logOut() {
+    signOut(this.project);
+    this.menuOpen = false;
+    this.emit('reaction-sign-in', { userId: null });
+    if (this.blockId) await this.load();
+  }
+
+  private async submit(e: Event) {
+    e.preventDefault();
+    if (await this.post(this.draft)) this.draft = '';
+  }
+
+  private signInButtons(): TemplateResult | typeof nothing {
+    if (IN_APP.test(navigator.userAgent)) return nothing;
+    return html`<button type="button" class="btn ghost" @click=${() => this.signIn('google')}>${this.t('google')}</button>
+      <button type="button" class="btn ghost" @click=${() => this.signIn('apple')}>${this.t('apple')}</button>`;
+  }
+
+  private renderMenu() {
+    const dash = dashboardUrl();
+    return html`<div part="menu" id="menu" role="group" aria-label=${this.t('menu')}>
+      ${this.isOwner && dash ? html`<a class="btn link" href="${dash}/work/${this.view!.block.id}" target="_blank" rel="noopener">${this.t('toBlock')}</a>` : nothing}
+      ${this.signedIn ? html`<button type="button" class="btn link" @click=${this.logOut}>${this.t('logout')}</button>` : this.signInButtons()}
+    </div>`;
+  }
+
+  private renderComposer() {
+    const b = this.view!.block;
+    const blocked = b.block_anonymous && !this.signedIn;
+    const empty = !this.draft.trim();
+    return html`<form part="composer" @submit=${this.submit} novalidate>
+      ${b.welcome_message ? html`<p part="welcome">${fill(b.welcome_message, b.response_count)}</p>` : nothing}
+      <input part="name" class="input" aria-label=${this.t('writerName')} maxlength=${NAME_MAX} .value=${this.name}
+        @change=${(e: Event) => (this.name = setIdentityName((e.target as HTMLInputElement).value.trim() || getIdentity().name).name)} />
+      <textarea part="textarea" class="input" aria-label=${this.t('message')} maxlength=${MESSAGE_MAX}
+        placeholder=${fill(b.placeholder, b.response_count) || this.t(this.qna ? 'qnaPlaceholder' : 'placeholder')}
+        .value=${this.draft} @input=${(e: Event) => (this.draft = (e.target as HTMLTextAreaElement).value)}></textarea>
+      ${b.allow_creator_email
+        ? html`<input part="email" class="input" type="email" aria-label=${this.t('notifyEmail')} placeholder=${this.t('notifyEmail')}
+              aria-invalid=${this.emailBad ? 'true' : 'false'} @input=${this.onEmail} />
+            ${this.emailBad ? html`<p part="error" class="err">${this.t('emailError')}</p>` : nothing}`
+        : nothing}
+      <div class="row">
+        <span class="muted" aria-hidden="true">${this.draft.length}/${MESSAGE_MAX}</span>
+        <button part="submit" class="btn" type="submit" ?disabled=${empty || this.sending}>
+          ${this.sending ? html`<span class="spin" role="status" aria-label=${this.t('sending')}></span>` : nothing}${this.t('send')}
+        </button>
+      </div>
+      ${blocked ? html`<div part="overlay"><p>${this.t('signInPrompt')}</p>${this.signInButtons()}</div>` : nothing}
+    </form>`;
+  }
+
+  private renderMessage(m: Message): TemplateResult {
+    const b = this.view!.block;
+    const labels = b.custom_label_name || {};
+    const mine = !!this.userId && m.creator_id === this.userId;
+    const home = safeUrl(m.home_url, true);
+    const [mode, id] = this.mode.split(':');
+    const here = id === m.id;
+    const top = !m.parent_id;
+    const replyMode = here && mode === 'reply';
+    let draft = '';
+    const name = m.creator_name || '?';
+    return html`<li part="message" id="m-${m.id}">
+      <div part="message-header">
+        ${m.creator_photo_url && safeUrl(m.creator_photo_url)
+          ? html`<img part="avatar" src=${safeUrl(m.creator_photo_url)} alt="" />`
+          : html`<span part="avatar" aria-hidden="true" style="background:${/^#[0-9a-f]{3,8}$/i.test(m.color || '') ? m.color : '#5f5f5f'}">${name[0]}</span>`}
+        <span part="author">${home ? html`<a href=${home} target="_blank" rel="noopener noreferrer nofollow ugc">${name}</a>` : name}</span>
+        ${m.creator_id === b.owner_id ? html`<span part="label" class="admin">${labels.admin || this.t('admin')}</span>` : nothing}
+        ${mine ? html`<span part="label">${labels.me || this.t('me')}</span>` : nothing}
+        <time part="date" class="muted" datetime=${m.created_at}>${shortDate(m.created_at)}</time>
+        ${m.is_edited ? html`<span class="muted">(${this.t('edited')})</span>` : nothing}
+        ${this.qna && top && m.resolved ? html`<span part="label" class="admin">${this.t('resolved')}</span>` : nothing}
+      </div>
+      ${here && mode === 'edit'
+        ? html`<textarea part="textarea" class="input" aria-label=${this.t('edit')} maxlength=${MESSAGE_MAX} .value=${m.content}
+              @input=${(e: Event) => (draft = (e.target as HTMLTextAreaElement).value)}></textarea>
+            <div class="row">
+              <button class="btn" @click=${() => this.edit(m, draft || m.content)}>${this.t('save')}</button>
+              <button class="btn ghost" @click=${() => (this.mode = '')}>${this.t('discard')}</button>
+            </div>`
+        : html`<p part="content">${linkify(m.content)}</p>`}
+      ${here && mode === 'delete'
+        ? html`<div class="row" role="group" aria-label=${this.t('confirmDelete')}>
+            <span>${this.t('confirmDelete')}</span>
+            <button class="btn" @click=${() => this.removeMessage(m)}>${this.t('delete')}</button>
+            <button class="btn ghost" @click=${() => (this.mode = '')}>${this.t('cancel')}</button>
+          </div>`
+        : html`<div part="actions">
+            ${b.allow_reaction !== false
+              ? html`<button class="btn link" aria-pressed=${this.liked.has(m.id) ? 'true' : 'false'} @click=${() => this.like(m)}>
+                  ${this.t('likeThis')} ${m.like_count || 0}
+                </button>`
+              : nothing}
+            ${this.canReply(m) ? html`<button class="btn link" aria-expanded=${replyMode ? 'true' : 'false'} @click=${() => (this.mode = replyMode ? '' : 'reply:' + m.id)}>${this.t('reply')}${m.reply_count ? ` ${m.reply_count}` : ''}</button>` : nothing}
+            ${mine ? html`<button class="btn link" @click=${() => (this.mode = 'edit:' + m.id)}>${this.t('edit')}</button>` : nothing}
+            ${mine || this.isOwner ? html`<button class="btn link" @click=${() => (this.mode = 'delete:' + m.id)}>${this.t('delete')}</button>` : nothing}
+            ${this.qna && top && this.isOwner
+              ? html`<button class="btn link" aria-pressed=${m.resolved ? 'true' : 'false'} @click=${() => this.resolve(m)}>${this.t(m.resolved ? 'unresolve' : 'resolve')}</button>`
+              : nothing}
+          </div>`}
+      ${replyMode
+        ? html`<form class="row" @submit=${async (e: Event) => {
+            e.preventDefault();
+            const ta = (e.target as HTMLFormElement).querySelector('textarea')!;
+            if (await this.post(ta.value, m.id)) this.mode = '';
+          }}>
+            <textarea part="textarea" class="input" aria-label=${this.t('replyTo', { name })} maxlength=${MESSAGE_MAX}></textarea>
+            <button part="submit" class="btn" type="submit" ?disabled=${this.sending}>${this.t('send')}</button>
+            <button class="btn ghost" type="button" @click=${() => (this.mode = '')}>${this.t('close')}</button>
+          </form>`
+        : nothing}
+      ${m.replies?.length ? html`<ul part="replies">${m.replies.map((r) => this.renderMessage(r))}</ul>` : nothing}
+    </li>`;
+  }
+
+  protected renderHeader(): TemplateResult | typeof nothing {
+    return nothing;
+  }
+
+  protected override renderBlock() {
+    const b = this.view!.block;
+    return html`${this.renderHeader()}
+      <div part="toolbar">
+        ${b.show_count ? html`<span part="count">${this.t('messages', { count: b.response_count ?? this.messages.length })}</span>` : html`<span></span>`}
+        <button part="menu-button" class="btn link" aria-expanded=${this.menuOpen ? 'true' : 'false'} aria-controls="menu" @click=${() => (this.menuOpen = !this.menuOpen)}>
+          ${this.t('menu')}
+        </button>
+      </div>
+      ${this.menuOpen ? this.renderMenu() : nothing}
+      ${this.renderComposer()}
+      ${this.error ? html`<p part="error" class="err" role="alert">${this.error}</p>` : nothing}
+      <ul part="list" aria-label=${this.t('messageList')} @scroll=${this.onScroll}>
+        ${this.messages.map((m) => this.renderMessage(m))}
+      </ul>
+      ${this.hasMore ? html`<button part="load-more" class="btn ghost" @click=${this.loadMore}>${this.t('loadMore')}</button>` : nothing}`;
+  }
+}

@@ -1,0 +1,115 @@
+import { css } from 'lit';
+
+export default css`
+  [part~='header'],
+  [part~='toolbar'],
+  [part~='message-header'],
+  [part~='actions'],
+  .row {
+    display: flex;
+    align-items: center;
+    gap: 8px;
+    flex-wrap: wrap;
+  }
+  [part~='toolbar'] {
+    justify-content: space-between;
+    margin-bottom: 8px;
+  }
+  [part~='header'] {
+    margin-bottom: 12px;
+  }
+  [part~='subject'] {
+    font-size: 16px;
+    font-weight: 600;
+    margin: 0;
+  }
+  [part~='menu'] {
+    border: 1px solid var(--reaction-secondary);
+    border-radius: var(--reaction-radius);
+    padding: 8px;
+    margin-bottom: 8px;
+    display: flex;
+    flex-direction: column;
+    align-items: flex-start;
+    gap: 4px;
+  }
+  [part~='composer'] {
+    position: relative;
+    display: grid;
+    gap: 8px;
+    margin-bottom: 12px;
+  }
+  [part~='welcome'] {
+    margin: 0;
+  }
+  textarea.input {
+    resize: vertical;
+    min-height: 64px;
+  }
+  [part~='overlay'] {
+    position: absolute;
+    inset: 0;
+    display: flex;
+    flex-direction: column;
+    align-items: center;
+    justify-content: center;
+    gap: 8px;
+    background: var(--reaction-background);
+    opacity: 0.96;
+    border-radius: var(--reaction-radius);
+  }
+  ul {
+    list-style: none;
+    margin: 0;
+    padding: 0;
+  }
+  [part~='list'] {
+    max-height: var(--reaction-list-max-height, 480px);
+    overflow: auto;
+  }
+  [part~='message'] {
+    padding: 10px 0;
+    border-top: 1px solid var(--reaction-secondary);
+  }
+  [part~='replies'] {
+    margin: 8px 0 0 28px;
+  }
+  [part~='replies'] [part~='message'] {
+    padding: 6px 0;
+  }
+  [part~='avatar'] {
+    width: 24px;
+    height: 24px;
+    border-radius: 50%;
+    display: inline-grid;
+    place-items: center;
+    color: #fff;
+    font-size: 12px;
+    object-fit: cover;
+  }
+  [part~='author'] {
+    font-weight: 600;
+  }
+  [part~='label'] {
+    font-size: 11px;
+    padding: 0 6px;
+    border-radius: 999px;
+    color: var(--reaction-background);
+    background: var(--reaction-me-label);
+  }
+  [part~='label'].admin {
+    background: var(--reaction-admin-label);
+  }
+  [part~='content'] {
+    margin: 4px 0;
+    white-space: pre-wrap;
+    overflow-wrap: anywhere;
+  }
+  [part~='content'] a {
+    color: inherit;
+  }
+  .btn.link[aria-pressed='true'] {
+    color: var(--reaction-text);
+    font-weight: 600;
+  }
+`;

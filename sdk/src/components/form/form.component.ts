@@ -1,0 +1,237 @@
+import { html, nothing, type TemplateResult } from 'lit';
+import { unsafeHTML } from 'lit/directives/unsafe-html.js';
+import { timezone } from '../../core/api.js';
+import { BlockElement } from '../../core/base.js';
+import { sanitize } from '../../core/html.js';
+import { baseStyles } from '../../core/theme.js';
+import { safeUrl } from '../../core/text.js';
+import type { Answers, Ending, Question } from '../../core/types.js';
+import { checkAnswer } from '../../core/validate.js';
+import { pickEnding } from './endings.js';
+import styles from './form.styles.js';
+
+/** Spec: checks run after a 500 ms pause (200 ms for long text); long text grows to 360 px. */
+export const DEBOUNCE_MS = 500;
+export const LONG_TEXT_DEBOUNCE_MS = 200;
+export const LONG_TEXT_MAX_HEIGHT = 360;
+
+const PLACEHOLDER_IMG =
+  'data:image/svg+xml,%3Csvg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 4 3"%3E%3Crect width="4" height="3" fill="%23e4e4e4"/%3E%3C/svg%3E';
+
+/**
+ * @tag reaction-form
+ *
+ * @summary A form: poll, A/B, short and long text, number, phone, mail, description and image
+ * questions with the spec's checks, then the ending whose conditions hold.
+ *
+ * @event reaction-submit - The response was recorded; detail { answers, response }.
+ * @event reaction-load - The block view loaded; detail { view }.
+ * @event reaction-error - A load or write failed; detail { message, code }.
+ *
+ * @csspart base - The themed wrapper.
+ * @csspart form - The form.
+ * @csspart question - One question.
+ * @csspart question-title - A question's title.
+ * @csspart input - Text inputs.
+ * @csspart choice - A poll or A/B option.
+ * @csspart description - Description content.
+ * @csspart image - Image question.
+ * @csspart field-error - 'Required' or a pattern message under a question.
+ * @csspart invalid - 'Please check response' note.
+ * @csspart submit - Submit button.
+ * @csspart error - The server's message after a failed submit.
+ * @csspart ending - The ending view.
+ * @csspart ending-title - The ending's title.
+ * @csspart open-link - The ending's link button.
+ * @csspart resubmit - Submit again button.
+ *
+ * @cssproperty --reaction-primary - Buttons and focus.
+ * @cssproperty --reaction-secondary - Borders.
+ * @cssproperty --reaction-error - Error colour.
+ */
+export default class ReactionForm extends BlockElement {
+  static override styles = [baseStyles, styles];
+  static override properties = {
+    ...BlockElement.properties,
+    answers: { state: true },
+    errors: { state: true },
+    invalid: { state: true },
+    submitting: { state: true },
+    error: { state: true },
+    ending: { state: true },
+  };
+
+  declare answers: Answers;
+  declare errors: Record<string, string>;
+  declare invalid: boolean;
+  declare submitting: boolean;
+  declare error: string;
+  /** The ending shown after a valid submit (mode "ending"), or null while answering. */
+  declare ending: Ending | null;
+  private timers: Record<string, ReturnType<typeof setTimeout>> = {};
+
+  constructor() {
+    super();
+    this.answers = {};
+    this.errors = {};
+    this.invalid = this.submitting = false;
+    this.error = '';
+    this.ending = null;
+  }
+
+  get questions(): Question[] {
+    return [...(this.view?.questions || [])].sort((a, b) => a.index - b.index);
+  }
+
+  protected override viewChanged(): void {
+    this.reset();
+  }
+
+  /** Clears answers and returns to answering. */
+  reset(): void {
+    this.answers = {};
+    this.errors = {};
+    this.invalid = false;
+    this.error = '';
+    this.ending = null;
+  }
+
+  private message(q: Question): string {
+    const r = checkAnswer(q, this.answers[q.id]);
+    return r ? this.t(r[0], r[1]) : '';
+  }
+
+  private setAnswer(q: Question, value: string | string[], delay = 0) {
+    this.answers = { ...this.answers, [q.id]: value };
+    this.invalid = false;
+    clearTimeout(this.timers[q.id]);
+    const run = () => (this.errors = { ...this.errors, [q.id]: this.message(q) });
+    if (delay) this.timers[q.id] = setTimeout(run, delay);
+    else run();
+  }
+
+  /** Validates every question now; true when all pass. */
+  validate(): boolean {
+    const errors: Record<string, string> = {};
+    for (const q of this.questions) errors[q.id] = this.message(q);
+    this.errors = errors;
+    return !Object.values(errors).some(Boolean);
+  }
+
+  async submit(e?: Event): Promise<void> {
+    e?.preventDefault();
+    if (this.submitting) return;
+    Object.values(this.timers).forEach(clearTimeout);
+    if (!this.validate()) {
+      this.invalid = true;
+      await this.updateComplete;
+      (this.renderRoot.querySelector('[aria-invalid=true]') as HTMLElement | null)?.focus();
+      return;
+    }
+    const answers: Answers = {};
+    for (const [k, v] of Object.entries(this.answers)) if (Array.isArray(v) ? v.length : v.trim()) answers[k] = Array.isArray(v) ? v : v.trim();
+    this.submitting = true;
+    this.error = '';
+    try {
+      const response = this.isDummy
+        ? { id: 'dummy' }
+        : await this.write<unknown>('submit_response', { p_block_id: this.view!.block.id, p_answers: answers, ...this.writer(), p_timezone: timezone() });
+      const ending = pickEnding(this.view!.endings || [], this.questions, answers);
+      const url = safeUrl(ending.open_url, true);
+      if (url && ending.open_link_type === 'submit') window.open(url, '_blank', 'noopener');
+      this.ending = ending;
+      this.emit('reaction-submit', { answers, response });
+    } catch (err) {
+      this.error = this.fail(err);
+    } finally {
+      this.submitting = false;
+    }
+  }
+
+  private grow(e: Event) {
+    const t = e.target as HTMLTextAreaElement;
+    t.style.height = 'auto';
+    t.style.height = Math.min(t.scrollHeight + 2, LONG_TEXT_MAX_HEIGHT) + 'px';
+  }
+
+  private renderQuestion(q: Question): TemplateResult {
+    const err = this.errors[q.id] || '';
+    const id = 'q-' + q.id;
+    const described = err ? id + '-err' : nothing;
+    const title = html`${q.title}${q.required ? html`<span class="req" aria-hidden="true"> *</span>` : nothing}`;
+    const errEl = err ? html`<p part="field-error" class="err" id="${id}-err">${err}</p>` : nothing;
+    const value = this.answers[q.id];
+    if (q.type === 'description')
+      return html`<div part="question"><p part="question-title">${q.title}</p><div part="description">${unsafeHTML(sanitize(q.content))}</div></div>`;
+    if (q.type === 'image')
+      return html`<div part="question">
+        ${q.title ? html`<p part="question-title">${q.title}</p>` : nothing}
+        <img part="image" src=${safeUrl(q.image_src) || PLACEHOLDER_IMG} alt=${q.title || ''} @error=${(e: Event) => ((e.target as HTMLImageElement).src = PLACEHOLDER_IMG)} />
+      </div>`;
+    if (q.type === 'poll' || q.type === 'ab') {
+      const multi = q.type === 'poll' && !!q.allow_multi_select;
+      const chosen = Array.isArray(value) ? value : value ? [value] : [];
+      const opts = [...(q.options || [])].sort((a, b) => a.index - b.index);
+      return html`<fieldset part="question" role=${multi ? 'group' : 'radiogroup'} aria-describedby=${described} aria-invalid=${err ? 'true' : 'false'}
+        aria-required=${q.required && !multi ? 'true' : nothing}>
+        <legend>${title}</legend>
+        ${opts.map(
+          (o) => html`<label part="choice">
+            <input type=${multi ? 'checkbox' : 'radio'} name=${id} .checked=${chosen.includes(o.id)}
+              @change=${(e: Event) => {
+                const on = (e.target as HTMLInputElement).checked;
+                this.setAnswer(q, multi ? (on ? [...chosen, o.id] : chosen.filter((c) => c !== o.id)) : [o.id]);
+              }} />
+            ${o.value}
+          </label>`,
+        )}
+        ${errEl}
+      </fieldset>`;
+    }
+    const long = q.type === 'long_text';
+    const delay = long ? LONG_TEXT_DEBOUNCE_MS : DEBOUNCE_MS;
+    const onInput = (e: Event) => {
+      if (long) this.grow(e);
+      this.setAnswer(q, (e.target as HTMLInputElement).value, delay);
+    };
+    const v = typeof value === 'string' ? value : '';
+    const type = q.type === 'mail' ? 'email' : q.type === 'phone' ? 'tel' : 'text';
+    return html`<div part="question">
+      <label part="question-title" for=${id}>${title}</label>
+      ${long
+        ? html`<textarea part="input" class="input" id=${id} rows="3" placeholder=${q.placeholder || ''} .value=${v}
+            aria-invalid=${err ? 'true' : 'false'} aria-required=${q.required ? 'true' : 'false'} aria-describedby=${described} @input=${onInput}></textarea>`
+        : html`<input part="input" class="input" id=${id} type=${type} inputmode=${q.type === 'number' ? 'numeric' : nothing}
+            autocomplete=${q.type === 'mail' ? 'email' : q.type === 'phone' ? 'tel' : 'off'} placeholder=${q.placeholder || ''} .value=${v}
+            aria-invalid=${err ? 'true' : 'false'} aria-required=${q.required ? 'true' : 'false'} aria-describedby=${described} @input=${onInput} />`}
+      ${errEl}
+    </div>`;
+  }
+
+  private renderEnding(e: Ending) {
+    const url = safeUrl(e.open_url, true);
+    return html`<div part="ending" role="status">
+      <h2 part="ending-title">${e.title || this.t('thankYou')}</h2>
+      ${e.closing_text ? html`<div part="description">${unsafeHTML(sanitize(e.closing_text))}</div>` : nothing}
+      ${url && e.open_link_type !== 'submit'
+        ? html`<a part="open-link" class="btn" href=${url} target="_blank" rel="noopener noreferrer">${e.open_url_text || this.t('openLink')}</a>`
+        : nothing}
+      ${e.block_submit_another ? nothing : html`<button part="resubmit" class="btn ghost" @click=${this.reset}>${e.resubmit_text || this.t('submitAgain')}</button>`}
+    </div>`;
+  }
+
+  protected override renderBlock() {
+    if (this.ending) return this.renderEnding(this.ending);
+    const b = this.view!.block;
+    return html`<form part="form" novalidate @submit=${this.submit} aria-label=${b.name || this.t('submit')}>
+      ${this.questions.map((q) => this.renderQuestion(q))}
+      ${this.invalid ? html`<p part="invalid" class="err" role="alert">${this.t('checkResponse')}</p>` : nothing}
+      ${this.error ? html`<p part="error" class="err" role="alert">${this.error}</p>` : nothing}
+      <div>
+        <button part="submit" class="btn" type="submit" ?disabled=${this.submitting} aria-busy=${this.submitting ? 'true' : 'false'}>
+          ${this.submitting ? html`<span class="spin" aria-hidden="true"></span>` : nothing}${b.submit_button_text || this.t('submit')}
+        </button>
+      </div>
+    </form>`;
+  }
+}

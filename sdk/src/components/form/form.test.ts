@@ -1,0 +1,183 @@
+import { expect, fixture, html } from '@open-wc/testing';
+import './form.js';
+import type ReactionForm from './form.component.js';
+import { pickEnding } from './endings.js';
+import type { BlockView, Question } from '../../core/types.js';
+import { $, $$, ApiError, KEY, PROJECT, block, mockApi, reset, type, until, wait } from '../../test/mock-api.js';
+
+const questions: Question[] = [
+  { id: 'poll', type: 'poll', title: 'Pick', index: 0, required: true, options: [{ id: 'a', value: 'Apple', index: 0 }, { id: 'b', value: 'Banana', index: 1 }] },
+  { id: 'short', type: 'short_text', title: 'Short', index: 1, required: false },
+  { id: 'long', type: 'long_text', title: 'Long', index: 2, required: false },
+  { id: 'num', type: 'number', title: 'Number', index: 3, required: false },
+  { id: 'phone', type: 'phone', title: 'Phone', index: 4, required: false },
+  { id: 'mail', type: 'mail', title: 'Mail', index: 5, required: false },
+  { id: 'desc', type: 'description', title: 'About', index: 6, content: '<p>Hi <b>there</b><script>window.__x=1</script><a href="javascript:alert(1)">bad</a> <img src=x onerror="window.__x=1"></p>' },
+  { id: 'img', type: 'image', title: 'A picture', index: 7, image_src: 'https://invalid.test/none.png' },
+];
+const view = (over: Partial<BlockView> = {}): BlockView => ({
+  block: block({ type: 'form', name: 'Survey', submit_button_text: 'Send it' }),
+  questions,
+  endings: [
+    { id: 'e0', is_default: true, index: 0, title: 'Thanks!', closing_text: '<p>Bye</p>' },
+    { id: 'e1', index: 1, title: 'Banana fan', conditions: [{ index: 0, question_id: 'poll', type: 'equal', value: 'b' }], block_submit_another: true, open_url: 'example.com', open_link_type: 'button', open_url_text: 'Go' },
+  ],
+  ...over,
+});
+
+describe('reaction-form', () => {
+  let api: ReturnType<typeof mockApi>;
+  beforeEach(reset);
+  afterEach(() => api.restore());
+
+  async function mount(submit: (b: Record<string, unknown>) => unknown = () => ({ id: 'r1' }), v = view()) {
+    api = mockApi({ get_block_view: () => v, submit_response: submit });
+    const el = await fixture<ReactionForm>(html`<reaction-form block-id="b1" project-url=${PROJECT} anon-key=${KEY}></reaction-form>`);
+    await until(() => el.status === 'ready');
+    await el.updateComplete;
+    return el;
+  }
+  const input = (el: ReactionForm, id: string) => $<HTMLInputElement>(el, '#q-' + id);
+  const errorOf = (el: ReactionForm, id: string) => $(el, `#q-${id}-err`)?.textContent;
+
+  it('is accessible', async () => {
+    await expect(await mount()).to.be.accessible();
+  });
+
+  it('renders every question type, sanitised HTML and the submit text', async () => {
+    const el = await mount();
+    expect($$(el, '[part~=question]').length).to.equal(8);
+    expect($$(el, 'input[type=radio]').length).to.equal(2);
+    expect($(el, 'textarea#q-long')).to.not.equal(null);
+    const desc = $(el, '[part=description]');
+    expect(desc.innerHTML).to.contain('<b>there</b>');
+    expect(desc.querySelector('script,img,[onerror]')).to.equal(null);
+    expect(desc.querySelector('a')!.hasAttribute('href')).to.equal(false);
+    expect((window as { __x?: number }).__x).to.equal(undefined);
+    expect($(el, '[part=submit]').textContent!.trim()).to.equal('Send it');
+    await until(() => $<HTMLImageElement>(el, '[part=image]').src.startsWith('data:'));
+  });
+
+  it('shows Required and Please check response on an empty required answer, and clears the note on change', async () => {
+    const el = await mount();
+    $(el, '[part=submit]').click();
+    await el.updateComplete;
+    expect(errorOf(el, 'poll')).to.equal('Required');
+    expect($(el, '[part=invalid]').textContent).to.equal('Please check response');
+    expect(api.rpcCalls().filter((c) => c.name === 'submit_response')).to.have.length(0);
+    $<HTMLInputElement>(el, 'input[type=radio]').click();
+    await el.updateComplete;
+    expect($(el, '[part=invalid]')).to.equal(null);
+    expect(errorOf(el, 'poll')).to.equal(undefined);
+  });
+
+  it('checks patterns after the 500 ms pause', async () => {
+    const el = await mount();
+    type(input(el, 'mail'), 'not-an-email');
+    await wait(250);
+    expect(errorOf(el, 'mail')).to.equal(undefined);
+    await wait(350);
+    await el.updateComplete;
+    expect(errorOf(el, 'mail')).to.equal('Please enter a valid email address');
+    expect(input(el, 'mail').getAttribute('aria-invalid')).to.equal('true');
+    type(input(el, 'phone'), '010-12a');
+    type(input(el, 'num'), '1.5');
+    type(input(el, 'short'), 'x'.repeat(301));
+    await wait(600);
+    await el.updateComplete;
+    expect(errorOf(el, 'phone')).to.equal('Use digits, spaces and hyphens only (up to 20 characters)');
+    expect(errorOf(el, 'num')).to.equal('Please enter a whole number');
+    expect(errorOf(el, 'short')).to.equal('Please enter up to 300 characters');
+    type(input(el, 'phone'), '010 1234-5678');
+    type(input(el, 'mail'), 'a'.repeat(45) + '@x.com');
+    await wait(600);
+    await el.updateComplete;
+    expect(errorOf(el, 'phone')).to.equal(undefined);
+    expect(errorOf(el, 'mail')).to.equal('Please enter up to 50 characters');
+  });
+
+  it('checks long text after 200 ms and grows it up to 360 px', async () => {
+    const el = await mount();
+    const ta = $<HTMLTextAreaElement>(el, '#q-long');
+    type(ta, 'x'.repeat(1001));
+    await wait(260);
+    await el.updateComplete;
+    expect(errorOf(el, 'long')).to.equal('Please enter up to 1000 characters');
+    type(ta, 'line\n'.repeat(200));
+    expect(parseInt(ta.style.height)).to.equal(360);
+  });
+
+  it('submits, shows the default ending, and Submit again returns to answering', async () => {
+    const el = await mount();
+    $$<HTMLInputElement>(el, 'input[type=radio]')[0]!.click();
+    type(input(el, 'short'), '  hello ');
+    $(el, '[part=submit]').click();
+    await until(() => el.ending);
+    await el.updateComplete;
+    const call = api.rpcCalls().find((c) => c.name === 'submit_response')!;
+    expect(call.body.p_answers).to.deep.equal({ poll: ['a'], short: 'hello' });
+    expect(call.body.p_timezone).to.be.a('string');
+    expect($(el, '[part=ending-title]').textContent).to.equal('Thanks!');
+    $(el, '[part=resubmit]').click();
+    await el.updateComplete;
+    expect(el.ending).to.equal(null);
+    expect($<HTMLInputElement>(el, 'input[type=radio]').checked).to.equal(false);
+  });
+
+  it('shows the ending whose conditions hold, with its link button and no Submit again', async () => {
+    const el = await mount();
+    $$<HTMLInputElement>(el, 'input[type=radio]')[1]!.click();
+    $(el, '[part=submit]').click();
+    await until(() => el.ending);
+    await el.updateComplete;
+    expect($(el, '[part=ending-title]').textContent).to.equal('Banana fan');
+    expect($<HTMLAnchorElement>(el, '[part=open-link]').href).to.equal('https://example.com/');
+    expect($(el, '[part=resubmit]')).to.equal(null);
+    await expect(el).to.be.accessible();
+  });
+
+  it('keeps the answers and shows the server message when submit fails', async () => {
+    const el = await mount(() => {
+      throw new ApiError(400, 'Required: Pick');
+    });
+    $$<HTMLInputElement>(el, 'input[type=radio]')[0]!.click();
+    type(input(el, 'short'), 'keep me');
+    $(el, '[part=submit]').click();
+    await until(() => el.error);
+    await el.updateComplete;
+    expect($(el, '[part=error]').textContent).to.equal('Required: Pick');
+    expect(el.ending).to.equal(null);
+    expect(input(el, 'short').value).to.equal('keep me');
+  });
+
+  it('writes nothing in dummy mode and speaks Korean', async () => {
+    const v = view();
+    v.block.language = 'ko';
+    const el = await mount(undefined, v);
+    el.dummy = true;
+    await until(() => $(el, '[part=submit]').textContent!.includes('Send it'));
+    $(el, '[part=submit]').click();
+    await el.updateComplete;
+    expect(errorOf(el, 'poll')).to.equal('필수 항목입니다');
+    expect($(el, '[part=invalid]').textContent).to.equal('응답을 확인해 주세요');
+    $$<HTMLInputElement>(el, 'input[type=radio]')[0]!.click();
+    $(el, '[part=submit]').click();
+    await until(() => el.ending);
+    expect(api.rpcCalls().map((c) => c.name)).to.deep.equal(['get_block_view']);
+  });
+
+  it('evaluates conditions: equal, include, empty, not_empty', () => {
+    const qs = questions;
+    const e = (type: 'equal' | 'include' | 'empty' | 'not_empty', question_id: string, value?: string) => [
+      { id: 'd', is_default: true, index: 0 },
+      { id: 'x', index: 1, conditions: [{ index: 0, question_id, type, value }] },
+    ];
+    expect(pickEnding(e('equal', 'poll', 'Banana'), qs, { poll: ['b'] }).id).to.equal('x');
+    expect(pickEnding(e('equal', 'poll', 'b'), qs, { poll: ['a', 'b'] }).id).to.equal('d');
+    expect(pickEnding(e('include', 'poll', 'b'), qs, { poll: ['a', 'b'] }).id).to.equal('x');
+    expect(pickEnding(e('include', 'short', 'ell'), qs, { short: 'hello' }).id).to.equal('x');
+    expect(pickEnding(e('empty', 'short'), qs, {}).id).to.equal('x');
+    expect(pickEnding(e('not_empty', 'short'), qs, {}).id).to.equal('d');
+    expect(pickEnding([], qs, {}).title).to.equal(undefined);
+  });
+});

@@ -1,0 +1,90 @@
+import { html, svg } from 'lit';
+import { BlockElement } from '../../core/base.js';
+import { baseStyles } from '../../core/theme.js';
+import styles from './like.styles.js';
+
+export const heart = (filled: boolean) =>
+  svg`<svg part="icon" viewBox="0 0 24 24" aria-hidden="true"><path fill=${filled ? 'currentColor' : 'none'} stroke="currentColor" stroke-width="2" d="M12 21s-7-4.4-9.3-9A5.3 5.3 0 0 1 12 6a5.3 5.3 0 0 1 9.3 6c-2.3 4.6-9.3 9-9.3 9z"/></svg>`;
+
+/**
+ * @tag reaction-like
+ *
+ * @summary A like toggle with its count ("n Like" / "n Likes"), aligned as the block says.
+ *
+ * @event reaction-like - The visitor liked or unliked; detail { liked, likeCount }.
+ * @event reaction-load - The block view loaded; detail { view }.
+ * @event reaction-error - A load or write failed; detail { message, code }.
+ *
+ * @csspart base - The themed wrapper.
+ * @csspart row - The aligned row.
+ * @csspart button - The toggle button.
+ * @csspart icon - The heart icon.
+ * @csspart count - The count text.
+ * @csspart error - The error message.
+ *
+ * @cssproperty --reaction-primary - Main colour (liked button, focus ring).
+ * @cssproperty --reaction-secondary - Border colour.
+ * @cssproperty --reaction-background - Background.
+ * @cssproperty --reaction-text - Text colour.
+ * @cssproperty --reaction-radius - Corner radius.
+ * @cssproperty --reaction-font - Font family.
+ */
+export default class ReactionLike extends BlockElement {
+  static override styles = [baseStyles, styles];
+  static override properties = { ...BlockElement.properties, liked: { state: true }, count: { state: true }, error: { state: true } };
+
+  declare liked: boolean;
+  declare count: number;
+  declare error: string;
+  private busy = false;
+
+  constructor() {
+    super();
+    this.liked = false;
+    this.count = 0;
+    this.error = '';
+  }
+
+  protected override viewChanged(): void {
+    this.liked = !!this.view?.me?.liked;
+    this.count = this.view?.block.like_count ?? 0;
+  }
+
+  /** Toggles the like; the screen updates at once and is corrected by the server's answer. */
+  async toggle(): Promise<void> {
+    if (this.busy || !this.view) return;
+    const was = { liked: this.liked, count: this.count };
+    this.liked = !was.liked;
+    this.count = Math.max(0, was.count + (this.liked ? 1 : -1));
+    this.error = '';
+    if (!this.isDummy) {
+      this.busy = true;
+      try {
+        const r = await this.write<{ liked: boolean; like_count: number }>('toggle_block_like', {
+          p_block_id: this.view.block.id,
+          ...this.writer(),
+        });
+        this.liked = r.liked;
+        this.count = r.like_count;
+      } catch (e) {
+        this.liked = was.liked;
+        this.count = was.count;
+        this.error = this.fail(e);
+        return;
+      } finally {
+        this.busy = false;
+      }
+    }
+    this.emit('reaction-like', { liked: this.liked, likeCount: this.count });
+  }
+
+  protected override renderBlock() {
+    const align = { left: 'flex-start', center: 'center', right: 'flex-end' }[this.view?.block.align || 'left'];
+    return html`<div part="row" style="--reaction-align:${align}">
+        <button part="button" class="btn" aria-pressed=${this.liked ? 'true' : 'false'} @click=${this.toggle}>
+          ${heart(this.liked)}<span part="count">${this.t('like', { count: this.count })}</span>
+        </button>
+      </div>
+      ${this.error ? html`<p part="error" class="err" role="alert">${this.error}</p>` : ''}`;
+  }
+}

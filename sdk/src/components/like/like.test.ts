@@ -1,0 +1,112 @@
+import { expect, fixture, html } from '@open-wc/testing';
+import './like.js';
+import type ReactionLike from './like.component.js';
+import { ApiError, KEY, PROJECT, block, mockApi, reset, until } from '../../test/mock-api.js';
+
+async function mount(view: Parameters<typeof mockApi>[0]['get_block_view'], extra = {}) {
+  const api = mockApi({
+    get_block_view: view,
+    toggle_block_like: () => ({ liked: true, like_count: 8 }),
+    ...extra,
+  });
+  const el = await fixture<ReactionLike>(html`<reaction-like block-id="b1" project-url=${PROJECT} anon-key=${KEY}></reaction-like>`);
+  await until(() => el.status === 'ready' || el.status === 'error');
+  await el.updateComplete;
+  return { el, api };
+}
+
+describe('reaction-like', () => {
+  let api: ReturnType<typeof mockApi> | undefined;
+  beforeEach(reset);
+  afterEach(() => api?.restore());
+
+  it('is accessible', async () => {
+    const m = await mount(() => ({ block: block({ like_count: 7 }), me: { liked: false } }));
+    api = m.api;
+    await expect(m.el).to.be.accessible();
+  });
+
+  it('renders the count with one RPC and no sign-up on view', async () => {
+    const m = await mount(() => ({ block: block({ like_count: 1 }), me: { liked: true } }));
+    api = m.api;
+    const btn = m.el.shadowRoot!.querySelector('button')!;
+    expect(btn.textContent!.trim()).to.equal('1 Like');
+    expect(btn.getAttribute('aria-pressed')).to.equal('true');
+    expect(m.api.calls.map((c) => c.name)).to.deep.equal(['get_block_view']);
+    expect(m.api.calls[0]!.auth).to.equal('Bearer ' + KEY);
+  });
+
+  it('toggles at once, signs up anonymously on first write, then takes the server count', async () => {
+    const m = await mount(() => ({ block: block({ like_count: 7 }), me: { liked: false } }));
+    api = m.api;
+    const events: boolean[] = [];
+    m.el.addEventListener('reaction-like', (e) => events.push(e.detail.liked));
+    const btn = m.el.shadowRoot!.querySelector('button')!;
+    btn.click();
+    await m.el.updateComplete;
+    expect(btn.textContent!.trim()).to.equal('8 Likes');
+    expect(btn.getAttribute('aria-pressed')).to.equal('true');
+    await until(() => events.length === 1);
+    expect(m.api.calls.map((c) => c.name)).to.deep.equal(['get_block_view', '/auth/v1/signup', 'toggle_block_like']);
+    const write = m.api.calls[2]!;
+    expect(write.auth).to.match(/^Bearer .+\..+\./);
+    expect(write.body.p_block_id).to.equal('b1');
+    expect(String(write.body.p_creator_name).length).to.be.greaterThan(0);
+    expect(write.body.p_color).to.match(/^#[0-9a-f]{6}$/i);
+  });
+
+  it('reverts and shows the server message when the write fails', async () => {
+    const m = await mount(() => ({ block: block({ like_count: 3 }), me: { liked: false } }), {
+      toggle_block_like: () => {
+        throw new ApiError(400, 'block is deactivated');
+      },
+    });
+    api = m.api;
+    m.el.shadowRoot!.querySelector('button')!.click();
+    await until(() => m.el.shadowRoot!.querySelector('[role=alert]'));
+    expect(m.el.shadowRoot!.querySelector('[role=alert]')!.textContent).to.equal('block is deactivated');
+    expect(m.el.shadowRoot!.querySelector('button')!.textContent!.trim()).to.equal('3 Likes');
+  });
+
+  it('writes nothing in dummy mode', async () => {
+    const m = await mount(() => ({ block: block({ like_count: 0 }), me: { liked: false } }));
+    api = m.api;
+    m.el.dummy = true;
+    m.el.shadowRoot!.querySelector('button')!.click();
+    await m.el.updateComplete;
+    expect(m.el.shadowRoot!.querySelector('button')!.textContent!.trim()).to.equal('1 Like');
+    expect(m.api.calls.length).to.equal(1);
+  });
+
+  it('renders dark theme, custom colours and Korean', async () => {
+    const m = await mount(() => ({
+      block: block({ like_count: 2, theme: 'custom', language: 'ko', custom_color: { '--PRIMARY': '#ff0000', '--BAD': 'x;y' } }),
+      me: { liked: true },
+    }));
+    api = m.api;
+    await until(() => m.el.shadowRoot!.querySelector('button')!.textContent!.includes('좋아요'));
+    expect(m.el.dataset.theme).to.equal('custom');
+    const base = m.el.shadowRoot!.querySelector('[part=base]')!;
+    expect(base.getAttribute('style')).to.equal('--PRIMARY:#ff0000');
+    expect(getComputedStyle(m.el.shadowRoot!.querySelector('button')!).backgroundColor).to.equal('rgb(255, 0, 0)');
+    m.el.theme = 'dark';
+    m.el.lang = 'en';
+    await m.el.updateComplete;
+    expect(m.el.dataset.theme).to.equal('dark');
+    expect(m.el.shadowRoot!.querySelector('button')!.textContent!.trim()).to.equal('2 Likes');
+    await expect(m.el).to.be.accessible();
+  });
+
+  it('aligns as the block says and shows the load error', async () => {
+    const m = await mount(() => ({ block: block({ align: 'right' }), me: {} }));
+    api = m.api;
+    expect(getComputedStyle(m.el.shadowRoot!.querySelector('[part=row]')!).justifyContent).to.equal('flex-end');
+    api.restore();
+    const m2 = await mount(() => {
+      throw new ApiError(404, "block doesn't exists");
+    });
+    api = m2.api;
+    expect(m2.el.status).to.equal('error');
+    expect(m2.el.shadowRoot!.textContent).to.contain('Failed to load');
+  });
+});

@@ -1,0 +1,44 @@
+import { html } from 'lit';
+import ReactionComment from '../comment/comment.component.js';
+import { fill, safeUrl } from '../../core/text.js';
+
+/**
+ * @tag reaction-qna
+ *
+ * @summary Q&A: the comment list with a header (owner profile and subject); the owner resolves
+ * and unresolves top-level questions.
+ *
+ * @event reaction-message - A question or answer was posted, edited, deleted, liked or resolved; detail { action, id }.
+ * @event reaction-sign-in - The visitor signed in or out; detail { userId }.
+ * @event reaction-load - The block view loaded; detail { view }.
+ * @event reaction-error - A load or write failed; detail { message, code }.
+ *
+ * @csspart base - The themed wrapper.
+ * @csspart header - Owner profile and subject.
+ * @csspart owner - Owner name.
+ * @csspart subject - The Q&A subject.
+ * @csspart composer - The question form.
+ * @csspart list - Scrollable question list.
+ * @csspart message - One question or answer.
+ *
+ * @cssproperty --reaction-primary - Main colour.
+ * @cssproperty --reaction-list-max-height - Height of the scrolling list (default 480px).
+ */
+export default class ReactionQna extends ReactionComment {
+  constructor() {
+    super();
+    this.qna = true;
+  }
+
+  protected override renderHeader() {
+    const b = this.view!.block;
+    const photo = b.show_profile !== false ? safeUrl(b.owner_photo_url) : '';
+    return html`<header part="header">
+      ${photo ? html`<img part="avatar" src=${photo} alt="" />` : ''}
+      <div>
+        <div part="owner" class="muted">${b.owner_name || ''}</div>
+        <h2 part="subject">${fill(b.qna_subject, b.response_count) || b.name || ''}</h2>
+      </div>
+    </header>`;
+  }
+}

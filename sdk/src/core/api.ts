@@ -1,0 +1,55 @@
+import { ensureSession } from './auth.js';
+import type { Project } from './config.js';
+
+/** A PostgREST error ({code, message, details, hint}) or a network failure. */
+export class ApiError extends Error {
+  constructor(
+    message: string,
+    public code = '',
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * Calls POST {project}/rest/v1/rpc/{name}. Reads use the visitor's session when there is one
+ * (so `me` is right) and the anon key otherwise; writes create the anonymous user first.
+ */
+export async function rpc<T>(p: Project, name: string, body: object, write = false): Promise<T> {
+  if (!p.url || !p.key) throw new ApiError('Missing project-url or anon-key', 'config');
+  const s = await ensureSession(p, write);
+  let res: Response;
+  try {
+    res = await fetch(`${p.url}/rest/v1/rpc/${name}`, {
+      method: 'POST',
+      headers: {
+        apikey: p.key,
+        Authorization: 'Bearer ' + (s?.access_token || p.key),
+        'Content-Type': 'application/json',
+      },
+      body: JSON.stringify(body),
+    });
+  } catch {
+    throw new ApiError('Network error', 'network');
+  }
+  const text = await res.text();
+  let json: unknown = null;
+  try {
+    json = text ? JSON.parse(text) : null;
+  } catch {
+    /* not JSON */
+  }
+  if (!res.ok) {
+    const e = (json || {}) as { message?: string; code?: string };
+    throw new ApiError(e.message || res.statusText || 'Request failed', e.code || String(res.status));
+  }
+  return json as T;
+}
+
+export const timezone = (): string => {
+  try {
+    return Intl.DateTimeFormat().resolvedOptions().timeZone;
+  } catch {
+    return 'UTC';
+  }
+};

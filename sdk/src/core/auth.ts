@@ -1,0 +1,181 @@
+import type { Project } from './config.js';
+import { log } from './log.js';
+import { readJson, writeJson } from './storage.js';
+
+/** The GoTrue session as returned by /auth/v1/signup and /auth/v1/token, trimmed to what we use. */
+export interface Session {
+  access_token: string;
+  refresh_token: string;
+  /** Seconds since the epoch. */
+  expires_at: number;
+  user: SessionUser;
+}
+
+export interface SessionUser {
+  id: string;
+  is_anonymous?: boolean;
+  email?: string;
+  user_metadata?: { full_name?: string; name?: string; avatar_url?: string; picture?: string };
+}
+
+const key = (p: Project) => 'reaction-blocks.session:' + p.url;
+/** The popup window name; the returning page recognises itself by it. */
+export const POPUP_NAME = 'reaction-blocks-auth';
+export const AUTH_MESSAGE = 'reaction-blocks:auth';
+
+const pending = new Map<string, Promise<Session | null>>();
+const listeners = new Set<() => void>();
+
+export const onAuthChange = (fn: () => void): (() => void) => {
+  listeners.add(fn);
+  return () => listeners.delete(fn);
+};
+const notify = () => listeners.forEach((fn) => fn());
+
+export function getSession(p: Project): Session | null {
+  const s = readJson<Session>(key(p));
+  return s && typeof s.access_token === 'string' && s.user && typeof s.user.id === 'string' ? s : null;
+}
+
+export function saveSession(p: Project, s: Session | null): void {
+  writeJson(key(p), s);
+  notify();
+}
+
+/** Signed in with a provider (not the anonymous stand-in). */
+export const isSignedIn = (s: Session | null): boolean => !!s && !s.user.is_anonymous;
+
+function decode(token: string): Record<string, unknown> {
+  try {
+    const part = token.split('.')[1] ?? '';
+    return JSON.parse(atob(part.replace(/-/g, '+').replace(/_/g, '/')));
+  } catch {
+    return {};
+  }
+}
+
+/** Builds a session from the tokens in a redirect fragment (implicit flow). */
+export function sessionFromTokens(access: string, refresh: string, expiresIn?: number): Session {
+  const c = decode(access) as { sub?: string; exp?: number; email?: string; is_anonymous?: boolean; user_metadata?: SessionUser['user_metadata'] };
+  return {
+    access_token: access,
+    refresh_token: refresh,
+    expires_at: c.exp ?? Math.floor(Date.now() / 1000) + (expiresIn ?? 3600),
+    user: { id: c.sub ?? '', email: c.email, is_anonymous: !!c.is_anonymous, user_metadata: c.user_metadata },
+  };
+}
+
+async function authCall(p: Project, path: string, body: object): Promise<Session> {
+  const res = await fetch(p.url + '/auth/v1/' + path, {
+    method: 'POST',
+    headers: { apikey: p.key, Authorization: 'Bearer ' + p.key, 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  const json = await res.json().catch(() => ({}));
+  if (!res.ok) throw new Error(json.msg || json.message || json.error_description || 'Auth failed');
+  const s = json as Session;
+  if (!s.expires_at) s.expires_at = Math.floor(Date.now() / 1000) + (json.expires_in ?? 3600);
+  return s;
+}
+
+function once(p: Project, tag: string, fn: () => Promise<Session | null>): Promise<Session | null> {
+  const k = tag + p.url;
+  let pr = pending.get(k);
+  if (!pr) {
+    pr = fn().finally(() => pending.delete(k));
+    pending.set(k, pr);
+  }
+  return pr;
+}
+
+/**
+ * The current session with a fresh access token, or null. With `create`, an anonymous user is
+ * signed up first (what signInAnonymously does); that happens on the first write, never on view.
+ */
+export function ensureSession(p: Project, create: boolean): Promise<Session | null> {
+  const s = getSession(p);
+  if (s && s.expires_at - 60 > Date.now() / 1000) return Promise.resolve(s);
+  if (s)
+    return once(p, 'r', () =>
+      authCall(p, 'token?grant_type=refresh_token', { refresh_token: s.refresh_token }).then(
+        (n) => (saveSession(p, n), n),
+        (e) => {
+          log('session refresh failed', e);
+          saveSession(p, null);
+          return create ? ensureSession(p, true) : null;
+        },
+      ),
+    );
+  if (!create) return Promise.resolve(null);
+  return once(p, 's', () => authCall(p, 'signup', {}).then((n) => (saveSession(p, n), n)));
+}
+
+export function signOut(p: Project): void {
+  const s = getSession(p);
+  if (s)
+    fetch(p.url + '/auth/v1/logout', {
+      method: 'POST',
+      headers: { apikey: p.key, Authorization: 'Bearer ' + s.access_token },
+    }).catch(() => {});
+  saveSession(p, null);
+}
+
+/**
+ * Popup handshake: open {project}/auth/v1/authorize?provider=..&redirect_to=<this page> in a
+ * window named POPUP_NAME. Auth redirects back to the host page with the tokens in the fragment;
+ * the SDK on that page (see handleAuthReturn) stores the session (same origin, same storage),
+ * posts AUTH_MESSAGE to its opener and closes. The opener resolves on the message or on the
+ * storage event, whichever comes first.
+ */
+export function signInWithPopup(p: Project, provider: 'google' | 'apple'): Promise<Session | null> {
+  const back = location.origin + location.pathname + location.search;
+  const url = `${p.url}/auth/v1/authorize?provider=${provider}&redirect_to=${encodeURIComponent(back)}`;
+  const w = window.open(url, POPUP_NAME, 'width=480,height=640');
+  if (!w) {
+    log('popup blocked');
+    return Promise.resolve(null);
+  }
+  return new Promise((resolve) => {
+    const done = () => {
+      clearInterval(timer);
+      removeEventListener('message', onMsg);
+      removeEventListener('storage', onStore);
+      const s = getSession(p);
+      notify();
+      resolve(isSignedIn(s) ? s : null);
+    };
+    const onMsg = (e: MessageEvent) => {
+      if (e.origin === location.origin && e.data && e.data.type === AUTH_MESSAGE) done();
+    };
+    const onStore = (e: StorageEvent) => {
+      if (e.key === key(p)) done();
+    };
+    addEventListener('message', onMsg);
+    addEventListener('storage', onStore);
+    const timer = setInterval(() => w.closed && done(), 500);
+  });
+}
+
+/** Runs in the popup when Auth has redirected back to the host page. */
+export function handleAuthReturn(p: Project): boolean {
+  if (typeof window === 'undefined' || window.name !== POPUP_NAME || !location.hash) return false;
+  const q = new URLSearchParams(location.hash.slice(1));
+  const access = q.get('access_token');
+  const refresh = q.get('refresh_token');
+  if (!access && !q.get('error')) return false;
+  if (access && refresh) saveSession(p, sessionFromTokens(access, refresh, Number(q.get('expires_in')) || undefined));
+  else log('sign-in failed', q.get('error_description') || q.get('error'));
+  history.replaceState(null, '', location.pathname + location.search);
+  try {
+    window.opener?.postMessage({ type: AUTH_MESSAGE, ok: !!access }, location.origin);
+  } catch {
+    /* opener gone (cross-origin-opener-policy): the storage event still reaches it */
+  }
+  window.close();
+  return true;
+}
+
+export function displayUser(s: Session | null): { name?: string; photo?: string } {
+  const m = s?.user.user_metadata || {};
+  return { name: m.full_name || m.name, photo: m.avatar_url || m.picture };
+}

@@ -1,0 +1,223 @@
+import { LitElement, html, nothing, type PropertyValues, type TemplateResult } from 'lit';
+import { rpc } from './api.js';
+import { displayUser, getSession, handleAuthReturn, onAuthChange, type Session } from './auth.js';
+import { resolveProject, type Project } from './config.js';
+import { getIdentity } from './identity.js';
+import { isLoaded, loadLang, normalizeLang, translator, type Translate } from './i18n.js';
+import { log } from './log.js';
+import { customStyle } from './theme.js';
+import type { BlockView, Theme } from './types.js';
+
+/** Detail of every reaction-* event. */
+export interface ReactionEventMap {
+  'reaction-load': { view: BlockView };
+  'reaction-error': { message: string; code?: string };
+  'reaction-like': { liked: boolean; likeCount: number };
+  'reaction-click': { url: string };
+  'reaction-submit': { answers: Record<string, string | string[]>; response?: unknown };
+  'reaction-message': { action: 'post' | 'edit' | 'delete' | 'resolve' | 'like'; id: string };
+  'reaction-sign-in': { userId: string | null };
+}
+
+declare global {
+  interface GlobalEventHandlersEventMap {
+    'reaction-load': CustomEvent<ReactionEventMap['reaction-load']>;
+    'reaction-error': CustomEvent<ReactionEventMap['reaction-error']>;
+    'reaction-like': CustomEvent<ReactionEventMap['reaction-like']>;
+    'reaction-click': CustomEvent<ReactionEventMap['reaction-click']>;
+    'reaction-submit': CustomEvent<ReactionEventMap['reaction-submit']>;
+    'reaction-message': CustomEvent<ReactionEventMap['reaction-message']>;
+    'reaction-sign-in': CustomEvent<ReactionEventMap['reaction-sign-in']>;
+  }
+}
+
+/** Base of every element: a repeat-safe define() and a typed emit(). */
+export class ReactionElement extends LitElement {
+  /** Defines the tag once; a second definition (script loaded twice) is a no-op. */
+  static define(tag: string): void {
+    try {
+      if (!customElements.get(tag)) customElements.define(tag, this);
+    } catch (e) {
+      log('could not define', tag, e);
+    }
+  }
+
+  emit<K extends keyof ReactionEventMap>(name: K, detail: ReactionEventMap[K]): boolean {
+    return this.dispatchEvent(new CustomEvent(name, { detail, bubbles: true, composed: true, cancelable: true }));
+  }
+}
+
+/** Paths of the dashboard preview run in dummy mode: nothing is written. */
+export const isWorkPath = (): boolean => typeof location !== 'undefined' && location.pathname.includes('work');
+
+/**
+ * A block element: loads the block view with one RPC (get_block_view) and renders it with the
+ * block's theme and language. Subclasses implement renderBlock().
+ */
+export class BlockElement extends ReactionElement {
+  static override properties = {
+    ownerId: { attribute: 'owner-id' },
+    blockId: { attribute: 'block-id' },
+    projectUrl: { attribute: 'project-url' },
+    anonKey: { attribute: 'anon-key' },
+    theme: {},
+    lang: {},
+    dummy: { type: Boolean },
+    view: { attribute: false },
+    status: { state: true },
+    session: { state: true },
+  };
+
+  /** Owner's user id, as in the public URL `?id=`; checked against the block. */
+  declare ownerId: string;
+  /** The block id, as in the public URL `&block_id=`. */
+  declare blockId: string;
+  /** Supabase project URL; defaults to window.ReactionBlocks or the build default. */
+  declare projectUrl: string;
+  /** Supabase anon key; defaults to window.ReactionBlocks or the build default. */
+  declare anonKey: string;
+  /** Theme override: light, dark or custom. Defaults to the block's theme. */
+  declare theme: Theme | '';
+  /** Language override: en or ko. Defaults to the block's language. */
+  declare lang: string;
+  /** Dummy mode: nothing is written (also on when the page path contains "work"). */
+  declare dummy: boolean;
+  /** The block view; set it to render without a fetch (previews, server rendering). */
+  declare view: BlockView | null;
+  declare status: 'idle' | 'loading' | 'ready' | 'error';
+  declare session: Session | null;
+
+  private ownView = false;
+  private offAuth?: () => void;
+
+  constructor() {
+    super();
+    this.ownerId = this.blockId = this.projectUrl = this.anonKey = this.theme = '';
+    this.dummy = false;
+    this.view = null;
+    this.status = 'idle';
+    this.session = null;
+  }
+
+  get project(): Project {
+    return resolveProject(this.projectUrl, this.anonKey);
+  }
+
+  get isDummy(): boolean {
+    return this.dummy || isWorkPath();
+  }
+
+  get language(): string {
+    return normalizeLang(this.lang || this.view?.block.language);
+  }
+
+  get t(): Translate {
+    return translator(this.language);
+  }
+
+  /** Signed-in (or anonymous) user id, if any session exists. */
+  get userId(): string | null {
+    return this.session?.user.id || null;
+  }
+
+  get isOwner(): boolean {
+    return !!this.view && !!this.session && !this.session.user.is_anonymous && this.session.user.id === this.view.block.owner_id;
+  }
+
+  /** Name and colour sent with every write. */
+  protected writer(): { p_creator_name: string; p_color: string } {
+    const id = getIdentity();
+    return { p_creator_name: (this.session && !this.session.user.is_anonymous && displayUser(this.session).name) || id.name, p_color: id.color };
+  }
+
+  /** Calls a write RPC (the caller skips it in dummy mode). */
+  protected write<T>(name: string, body: object): Promise<T> {
+    return rpc<T>(this.project, name, body, true).finally(() => (this.session = getSession(this.project)));
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    const sync = () => (this.session = getSession(this.project));
+    sync();
+    this.offAuth = onAuthChange(sync);
+    try {
+      handleAuthReturn(this.project);
+    } catch (e) {
+      log(e);
+    }
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    this.offAuth?.();
+  }
+
+  protected override willUpdate(changed: PropertyValues<this>): void {
+    if (changed.has('view') && this.view && !this.ownView) {
+      this.status = 'ready';
+      this.viewChanged();
+    }
+    if ((changed.has('blockId') || changed.has('projectUrl') || changed.has('anonKey')) && this.blockId && (!this.view || this.ownView))
+      void this.load();
+    const lang = this.language;
+    if (!isLoaded(lang)) void loadLang(lang).then(() => this.requestUpdate());
+  }
+
+  /** (Re)loads the block view. */
+  async load(): Promise<void> {
+    this.status = 'loading';
+    try {
+      const view = await rpc<BlockView>(this.project, 'get_block_view', { p_block_id: this.blockId });
+      if (!view || !view.block) throw new Error("block doesn't exists");
+      if (this.ownerId && view.block.owner_id !== this.ownerId) log('owner-id does not match the block', this.blockId);
+      await loadLang(normalizeLang(this.lang || view.block.language));
+      this.ownView = true;
+      this.view = view;
+      this.status = 'ready';
+      this.viewChanged();
+      await this.updateComplete;
+      this.ownView = false;
+      this.emit('reaction-load', { view });
+    } catch (e) {
+      this.fail(e);
+      this.status = 'error';
+    }
+  }
+
+  /** Logs and announces an error; returns its message for display. */
+  protected fail(e: unknown): string {
+    const message = e instanceof Error ? e.message : String(e);
+    log(message);
+    this.emit('reaction-error', { message, code: (e as { code?: string })?.code });
+    return message;
+  }
+
+  /** Called when a new view arrives (fetched or set). */
+  protected viewChanged(): void {}
+
+  protected override updated(): void {
+    const theme = this.theme || this.view?.block.theme || 'light';
+    if (this.dataset.theme !== theme) this.dataset.theme = theme;
+  }
+
+  protected override render(): unknown {
+    try {
+      if (this.status === 'loading') return html`<div part="base" aria-busy="true" class="muted">${this.t('loading')}</div>`;
+      if (this.status === 'error') return html`<div part="base" role="alert" class="err">${this.t('failed')}</div>`;
+      const block = this.view?.block;
+      if (!block) return nothing;
+      if (block.deactivated) return html`<div part="base" class="muted">${this.t('unavailable')}</div>`;
+      const theme = (this.theme || block.theme || 'light') as Theme;
+      return html`<div part="base" class=${theme} lang=${this.language} style=${customStyle(block, theme)}>
+        ${this.renderBlock()}
+      </div>`;
+    } catch (e) {
+      log('render failed', e);
+      return nothing;
+    }
+  }
+
+  protected renderBlock(): TemplateResult | typeof nothing {
+    return nothing;
+  }
+}

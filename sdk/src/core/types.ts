@@ -1,0 +1,115 @@
+/** Shapes returned by the public RPCs (see docs/embedding.md, "Server contract"). */
+export type BlockType = 'comment' | 'qna' | 'like' | 'button' | 'ab' | 'form' | string;
+export type Theme = 'light' | 'dark' | 'custom';
+
+export interface Block {
+  id: string;
+  owner_id: string;
+  type: BlockType;
+  name?: string;
+  theme?: Theme | null;
+  custom_color?: Record<string, string> | null;
+  custom_label_color?: Record<string, string> | null;
+  custom_label_name?: { admin?: string; me?: string } | null;
+  welcome_message?: string | null;
+  placeholder?: string | null;
+  submit_button_text?: string | null;
+  language?: string | null;
+  block_anonymous?: boolean;
+  allow_reaction?: boolean;
+  allow_reply?: boolean;
+  admin_only_reply?: boolean;
+  show_count?: boolean;
+  show_profile?: boolean;
+  owner_name?: string | null;
+  owner_photo_url?: string | null;
+  qna_subject?: string | null;
+  response_count?: number;
+  like_count?: number;
+  align?: 'left' | 'center' | 'right' | null;
+  button_text?: string | null;
+  url_to_open?: string | null;
+  allow_creator_email?: boolean;
+  deactivated?: boolean;
+}
+
+export interface Option {
+  id: string;
+  value: string;
+  index: number;
+  response_count?: number;
+}
+
+export type QuestionType =
+  | 'poll'
+  | 'ab'
+  | 'short_text'
+  | 'long_text'
+  | 'number'
+  | 'phone'
+  | 'mail'
+  | 'description'
+  | 'image';
+
+export interface Question {
+  id: string;
+  type: QuestionType;
+  title: string;
+  required?: boolean;
+  index: number;
+  placeholder?: string | null;
+  allow_multi_select?: boolean;
+  as_visitor_info?: string | null;
+  content?: string | null;
+  image_src?: string | null;
+  options?: Option[];
+}
+
+export interface Condition {
+  index: number;
+  question_id: string;
+  type: 'equal' | 'empty' | 'not_empty' | 'notEmpty' | 'include';
+  value?: string | null;
+}
+
+export interface Ending {
+  id: string;
+  is_default?: boolean;
+  index: number;
+  title?: string | null;
+  closing_text?: string | null;
+  open_url?: string | null;
+  open_link_type?: 'submit' | 'button' | null;
+  open_url_text?: string | null;
+  resubmit_text?: string | null;
+  block_submit_another?: boolean;
+  conditions?: Condition[];
+}
+
+export interface Message {
+  id: string;
+  block_id: string;
+  parent_id: string | null;
+  creator_id: string;
+  creator_name: string;
+  creator_photo_url?: string | null;
+  color?: string | null;
+  home_url?: string | null;
+  content: string;
+  is_edited?: boolean;
+  resolved?: boolean;
+  like_count?: number;
+  reply_count?: number;
+  created_at: string;
+  replies?: Message[];
+}
+
+export interface BlockView {
+  block: Block;
+  questions?: Question[];
+  endings?: Ending[];
+  messages?: Message[];
+  me?: { liked?: boolean; liked_message_ids?: string[] };
+}
+
+export type Answers = Record<string, string | string[]>;

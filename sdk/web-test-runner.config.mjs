@@ -1,0 +1,28 @@
+import { esbuildPlugin } from '@web/dev-server-esbuild';
+import { chromeLauncher } from '@web/test-runner-chrome';
+import { fileURLToPath } from 'node:url';
+
+export default {
+  rootDir: fileURLToPath(new URL('..', import.meta.url)),
+  files: [fileURLToPath(new URL('./src/**/*.test.ts', import.meta.url))],
+  nodeResolve: true,
+  concurrency: 4,
+  testFramework: { config: { timeout: 5000 } },
+  plugins: [esbuildPlugin({ ts: true, target: 'es2022', tsconfig: fileURLToPath(new URL('./tsconfig.json', import.meta.url)) })],
+  browsers: [
+    chromeLauncher({
+      launchOptions: {
+        executablePath: '/usr/bin/chromium',
+        args: [
+          '--headless=new',
+          '--no-sandbox',
+          '--disable-gpu',
+          '--disable-background-networking',
+          '--disable-component-update',
+          '--disable-sync',
+          '--no-first-run',
+        ],
+      },
+    }),
+  ],
+};
