@@ -527,6 +527,49 @@ describe('auth server through supabase-js', () => {
     expect(second.id).toBe(first.id);
   });
 
+  it('links Google to an anonymous user (linkIdentity), who becomes permanent and gets a profile', async () => {
+    const supabase = client(anonKey, { pkce: true });
+    const { data: anon } = await supabase.auth.signInAnonymously();
+    const anonId = anon.user!.id;
+    const profileBefore = await db.query('select 1 from public.profiles where id = $1', [anonId]);
+    expect(profileBefore.rowCount).toBe(0);
+
+    const { data, error } = await supabase.auth.linkIdentity({
+      provider: 'google',
+      options: { skipBrowserRedirect: true, redirectTo: `${baseUrl}/app/callback` },
+    });
+    expect(error).toBeNull();
+    // the stand-in consent page, filled in without a browser this time
+    const page = await fetch(data.url!);
+    expect(page.status).toBe(200);
+    const state = /name="state" value="([^"]+)"/.exec(await page.text())?.[1];
+    const email = uniqueEmail('linked');
+    const res = await fetch(`${baseUrl}/auth/v1/callback`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ state: state!, email, name: 'Linked Person', decision: 'allow' }),
+    });
+    expect(res.status).toBe(303);
+    const code = new URL(res.headers.get('location')!).searchParams.get('code');
+    const { data: linked, error: linkError } = await supabase.auth.exchangeCodeForSession(code!);
+    expect(linkError).toBeNull();
+    expect(linked.user).toMatchObject({
+      id: anonId,
+      email,
+      is_anonymous: false,
+      app_metadata: { provider: 'google', providers: ['google'] },
+      user_metadata: { full_name: 'Linked Person' },
+    });
+    expect(decodeJwt(linked.session!.access_token).is_anonymous).toBe(false);
+    // the schema's trigger made the profile when the user stopped being anonymous
+    const profile = await db.query<{ name: string; email: string }>(
+      'select name, email from public.profiles where id = $1',
+      [anonId],
+    );
+    expect(profile.rows[0]).toMatchObject({ name: 'Linked Person', email });
+  });
+
   describe('Google PKCE flow in headless Chromium', () => {
     let browser: Browser;
     beforeAll(async () => {

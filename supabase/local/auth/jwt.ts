@@ -65,12 +65,16 @@ export class Jwt {
     try {
       const { payload } = await jwtVerify(token, this.key, { algorithms: ['HS256'] });
       if (payload.purpose !== 'oauth_state') return undefined;
-      const { provider, referrer, flow_state_id } = payload as Record<string, unknown>;
+      const { provider, referrer, flow_state_id, linking_target_id } = payload as Record<
+        string,
+        unknown
+      >;
       if (typeof provider !== 'string' || typeof referrer !== 'string') return undefined;
       return {
         provider,
         referrer,
         flow_state_id: typeof flow_state_id === 'string' ? flow_state_id : '',
+        linking_target_id: typeof linking_target_id === 'string' ? linking_target_id : '',
       };
     } catch {
       return undefined;
@@ -84,4 +88,6 @@ export interface OAuthState {
   referrer: string;
   /** empty for the implicit flow */
   flow_state_id: string;
+  /** the signed-in user an identity is being linked to (linkIdentity); empty for a sign-in */
+  linking_target_id: string;
 }

@@ -185,7 +185,9 @@ export function createAuthServer(opts: AuthOptions): AuthServer {
     }
     for (const entry of allowList) {
       if (entry.includes('*') || entry.includes('?')) {
-        if (globToRegExp(entry).test(raw)) return raw;
+        // a pattern without a path ("http://localhost:*") allows any path on the origins it matches
+        const originOnly = !entry.replace(/^[a-z][a-z0-9+.-]*:\/\//i, '').includes('/');
+        if (globToRegExp(entry).test(originOnly && webScheme ? url.origin : raw)) return raw;
         continue;
       }
       if (raw === entry) return raw;
@@ -726,7 +728,12 @@ export function createAuthServer(opts: AuthOptions): AuthServer {
 
   // ---- OAuth: /authorize (with the stand-in consent page) and /callback ---------------------
 
-  async function authorize(res: ServerResponse, query: URLSearchParams): Promise<void> {
+  /**
+   * The first half of an OAuth flow (sign-in or linkIdentity): validates the provider and the
+   * PKCE parameters, stores the flow state, signs the `state`, and returns the provider's URL,
+   * which here is the stand-in consent page at GET /callback?state=...
+   */
+  async function providerFlowUrl(query: URLSearchParams, linkingTargetId = ''): Promise<string> {
     const provider = query.get('provider') ?? '';
     if (!(PROVIDERS as readonly string[]).includes(provider)) {
       throw badRequest(
@@ -762,20 +769,89 @@ export function createAuthServer(opts: AuthOptions): AuthServer {
         [flowStateId, randomUUID(), method, codeChallenge, provider, referrer],
       );
     }
-    const state = await jwt.signState({ provider, referrer, flow_state_id: flowStateId });
-    // Where the real GoTrue redirects to Google or Apple, the stand-in provider page is served here.
+    const state = await jwt.signState({
+      provider,
+      referrer,
+      flow_state_id: flowStateId,
+      linking_target_id: linkingTargetId,
+    });
+    const url = new URL(`${externalUrl}/callback`);
+    url.searchParams.set('state', state);
+    // Google's login_hint prefills the account, here the email field
+    const hint = query.get('login_hint');
+    if (hint) url.searchParams.set('login_hint', hint);
+    return url.toString();
+  }
+
+  /** GET /authorize: where GoTrue redirects to Google or Apple, we redirect to the stand-in. */
+  async function authorize(res: ServerResponse, query: URLSearchParams): Promise<void> {
+    redirect(res, 302, await providerFlowUrl(query));
+  }
+
+  /** GET /user/identities/authorize (linkIdentity): the provider URL as JSON, as GoTrue answers. */
+  async function linkIdentityStart(
+    req: IncomingMessage,
+    res: ServerResponse,
+    query: URLSearchParams,
+  ): Promise<void> {
+    const { user } = await requireUser(req);
+    sendJson(res, 200, { url: await providerFlowUrl(query, user.id) });
+  }
+
+  const expiredStatePage = () =>
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Sign-in expired</title></head>` +
+    `<body><main><h1>Sign-in link expired or invalid</h1><p>Start the sign-in again from the app.</p></main></body></html>`;
+
+  /** GET /callback?state=...: the local stand-in for the provider's consent screen. */
+  async function consentPage(res: ServerResponse, query: URLSearchParams): Promise<void> {
+    const stateToken = query.get('state') ?? '';
+    const state = await jwt.verifyState(stateToken);
+    if (!state) {
+      sendHtml(res, 400, expiredStatePage());
+      return;
+    }
     sendHtml(
       res,
       200,
       renderConsentPage({
-        provider,
-        state,
+        provider: state.provider,
+        state: stateToken,
         callbackUrl: `${externalUrl}/callback`,
         email: query.get('login_hint') ?? DEFAULT_CONSENT_EMAIL,
         name: DEFAULT_CONSENT_NAME,
-        redirectTo: referrer,
+        redirectTo: state.referrer,
       }),
     );
+  }
+
+  async function unlinkIdentity(
+    req: IncomingMessage,
+    res: ServerResponse,
+    identityId: string,
+  ): Promise<void> {
+    const { user } = await requireUser(req);
+    const identities = await identitiesOf(pool, user.id);
+    const identity = identities.find((i) => i.id === identityId);
+    if (!identity) throw unprocessable('identity_not_found', "Identity doesn't exist");
+    if (identities.length <= 1) {
+      throw unprocessable(
+        'single_identity_not_deletable',
+        'User must have at least 1 identity after unlinking',
+      );
+    }
+    await tx(async (db) => {
+      await db.query('delete from auth.identities where id = $1', [identity.id]);
+      await syncProviders(db, user.id);
+      const { rows } = await db.query<{ providers: string[] }>(
+        `select raw_app_meta_data -> 'providers' as providers from auth.users where id = $1`,
+        [user.id],
+      );
+      const remaining = rows[0]?.providers ?? [];
+      if (user.raw_app_meta_data?.provider === identity.provider && remaining[0]) {
+        await mergeAppMetadata(db, user.id, { provider: remaining[0] });
+      }
+    });
+    sendJson(res, 200, {});
   }
 
   function providerSubject(provider: string, email: string): string {
@@ -795,6 +871,7 @@ export function createAuthServer(opts: AuthOptions): AuthServer {
     email: string,
     name: string,
     picture: string,
+    linkingTargetId: string,
   ): Promise<UserRow> {
     const sub = providerSubject(provider, email);
     const identityData: JsonObject = {
@@ -812,6 +889,8 @@ export function createAuthServer(opts: AuthOptions): AuthServer {
       'select * from auth.identities where provider = $1 and provider_id = $2 for update',
       [provider, sub],
     );
+    if (linkingTargetId)
+      return linkToUser(db, linkingTargetId, provider, sub, email, identityData, existing.rows[0]);
     let user: UserRow | undefined;
     if (existing.rows[0]) {
       user = await findUserById(db, existing.rows[0].user_id, true);
@@ -844,16 +923,62 @@ export function createAuthServer(opts: AuthOptions): AuthServer {
     return created;
   }
 
+  /** linkIdentity's second half; an anonymous user who links a provider becomes permanent. */
+  async function linkToUser(
+    db: Queryable,
+    targetId: string,
+    provider: string,
+    sub: string,
+    email: string,
+    identityData: JsonObject,
+    existing: IdentityRow | undefined,
+  ): Promise<UserRow> {
+    const target = await findUserById(db, targetId, true);
+    if (!target) throw notFound('user_not_found', 'User not found');
+    if (existing && existing.user_id !== target.id) {
+      throw unprocessable('identity_already_exists', 'Identity is already linked to another user');
+    }
+    if (existing) {
+      await db.query(
+        `update auth.identities set identity_data = $2, last_sign_in_at = now(), updated_at = now() where id = $1`,
+        [existing.id, JSON.stringify(identityData)],
+      );
+    } else {
+      await insertIdentity(db, target.id, provider, sub, identityData);
+    }
+    await mergeUserMetadata(db, target.id, identityData);
+    if (!target.email) {
+      const other = await findUserByEmail(db, email);
+      if (other && other.id !== target.id) {
+        throw unprocessable(
+          'email_exists',
+          'A user with this email address has already been registered',
+        );
+      }
+      await db.query(
+        `update auth.users set email = $2, email_confirmed_at = coalesce(email_confirmed_at, now()),
+           updated_at = now() where id = $1`,
+        [target.id, email],
+      );
+    }
+    if (target.is_anonymous) {
+      // metadata and email are in place before the flip: the profiles trigger fires on it
+      await db.query(
+        `update auth.users set is_anonymous = false,
+           raw_app_meta_data = raw_app_meta_data || jsonb_build_object('provider', $2::text)
+         where id = $1`,
+        [target.id, provider],
+      );
+    }
+    await syncProviders(db, target.id);
+    return (await findUserById(db, target.id))!;
+  }
+
   async function callback(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const form = await readForm(req);
     const state = await jwt.verifyState(form.get('state') ?? '');
     if (!state) {
-      sendHtml(
-        res,
-        400,
-        `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Sign-in expired</title></head>` +
-          `<body><main><h1>Sign-in link expired or invalid</h1><p>Start the sign-in again from the app.</p></main></body></html>`,
-      );
+      sendHtml(res, 400, expiredStatePage());
       return;
     }
     const pkce = state.flow_state_id !== '';
@@ -903,7 +1028,14 @@ export function createAuthServer(opts: AuthOptions): AuthServer {
     let result: { code: string } | { session: SessionResponse } | { error: AuthError };
     try {
       result = await tx(async (db) => {
-        const user = await userFromProvider(db, state.provider, email!, name, picture);
+        const user = await userFromProvider(
+          db,
+          state.provider,
+          email!,
+          name,
+          picture,
+          state.linking_target_id,
+        );
         if (isBanned(user)) throw forbidden('user_banned', 'User is banned');
         if (pkce) {
           const { rows } = await db.query<{ auth_code: string }>(
@@ -1128,12 +1260,22 @@ export function createAuthServer(opts: AuthOptions): AuthServer {
       case '/authorize':
         return method === 'GET' ? authorize(res, query) : methodNotAllowed();
       case '/callback':
-        return method === 'POST' ? callback(req, res) : methodNotAllowed();
+        if (method === 'GET') return consentPage(res, query);
+        if (method === 'POST') return callback(req, res);
+        return methodNotAllowed();
+      case '/user/identities/authorize':
+        return method === 'GET' ? linkIdentityStart(req, res, query) : methodNotAllowed();
       case '/admin/users':
         await requireAdmin(req);
         if (method === 'GET') return adminListUsers(res, query);
         if (method === 'POST') return adminCreateUser(req, res);
         return methodNotAllowed();
+    }
+    const identity = /^\/user\/identities\/([^/]+)$/.exec(p);
+    if (identity) {
+      return method === 'DELETE'
+        ? unlinkIdentity(req, res, decodeURIComponent(identity[1]!))
+        : methodNotAllowed();
     }
     const adminUser = /^\/admin\/users\/([^/]+)$/.exec(p);
     if (adminUser) {
