@@ -262,6 +262,22 @@ describe('auth server through supabase-js', () => {
     expect(unknown.error?.code).toBe('refresh_token_not_found');
   });
 
+  it('gives two concurrent refreshes of one token the same new token', async () => {
+    const { data } = await client().auth.signUp({
+      email: uniqueEmail('race'),
+      password: 'two tabs at once',
+    });
+    const token = data.session!.refresh_token;
+    const [a, b] = await Promise.all([
+      client().auth.refreshSession({ refresh_token: token }),
+      client().auth.refreshSession({ refresh_token: token }),
+    ]);
+    expect(a.error).toBeNull();
+    expect(b.error).toBeNull();
+    expect(a.data.session!.refresh_token).toBe(b.data.session!.refresh_token);
+    expect(a.data.session!.refresh_token).not.toBe(token);
+  });
+
   it('gets and updates the user (metadata merge, password, email)', async () => {
     const email = uniqueEmail('update');
     const supabase = client();
