@@ -9,3 +9,6 @@ afterEach(async () => {
   await setLanguage('en', false);
   window.localStorage.clear();
 });
+
+// jsdom does not implement scrolling; the router scrolls to the top on navigation.
+window.scrollTo = (() => {}) as typeof window.scrollTo;

@@ -60,7 +60,7 @@ export function signedInSession(overrides: Partial<SessionValue> = {}): SessionV
 /** Prints the current location so tests can assert redirects. */
 export function LocationProbe() {
   const location = useLocation();
-  return <output data-testid="location">{location.pathname + location.search}</output>;
+  return <div data-testid="location">{location.pathname + location.search}</div>;
 }
 
 export function renderWithProviders(

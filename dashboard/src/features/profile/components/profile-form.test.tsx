@@ -1,0 +1,93 @@
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import { renderWithProviders } from '../../../test/utils';
+import { PROFILE_LIMITS, ZUpdateProfileInput } from '../api/update-profile';
+import { ProfileForm } from './profile-form';
+
+const initial = { name: 'Owner', photoUrl: '', homeUrl: '', language: 'en' as const };
+
+function setup(onSave = vi.fn(() => Promise.resolve())) {
+  renderWithProviders(
+    <ProfileForm
+      initial={initial}
+      email="owner@example.com"
+      onSave={onSave}
+      onRemoveAccount={vi.fn()}
+    />,
+  );
+  return onSave;
+}
+
+const save = () => screen.getByRole('button', { name: 'Save' }) as HTMLButtonElement;
+
+describe('profile field limits', () => {
+  it('uses the spec limits: name 100, image URL 500, homepage URL 500', () => {
+    expect(PROFILE_LIMITS).toEqual({ name: 100, photoUrl: 500, homeUrl: 500 });
+    setup();
+    expect(screen.getByLabelText('Name').getAttribute('maxlength')).toBe('100');
+    expect(screen.getByLabelText('Profile image URL').getAttribute('maxlength')).toBe('500');
+    expect(screen.getByLabelText('Homepage URL').getAttribute('maxlength')).toBe('500');
+    expect((screen.getByLabelText('Email') as HTMLInputElement).readOnly).toBe(true);
+  });
+
+  it('accepts a 100 character name and refuses 101', () => {
+    setup();
+    const name = screen.getByLabelText('Name');
+    fireEvent.change(name, { target: { value: 'a'.repeat(100) } });
+    expect(save().disabled).toBe(false);
+    expect(screen.queryByText('Too long message')).toBeNull();
+    fireEvent.change(name, { target: { value: 'a'.repeat(101) } });
+    expect(save().disabled).toBe(true);
+    expect(screen.getByText('Too long message')).toBeTruthy();
+    expect(name.getAttribute('aria-invalid')).toBe('true');
+  });
+
+  it('refuses a homepage URL over 500 characters and one that is not a URL', () => {
+    setup();
+    const home = screen.getByLabelText('Homepage URL');
+    fireEvent.change(home, { target: { value: `https://e.com/${'a'.repeat(486)}` } });
+    expect(save().disabled).toBe(false);
+    fireEvent.change(home, { target: { value: `https://e.com/${'a'.repeat(487)}` } });
+    expect(save().disabled).toBe(true);
+    fireEvent.change(home, { target: { value: 'not a url' } });
+    expect(screen.getByText('Enter a full URL starting with http:// or https://')).toBeTruthy();
+  });
+
+  it('sends name, photoUrl, homeUrl and language', async () => {
+    const onSave = setup();
+    fireEvent.change(screen.getByLabelText('Name'), { target: { value: '  New name ' } });
+    fireEvent.change(screen.getByLabelText('Language'), { target: { value: 'ko' } });
+    fireEvent.click(save());
+    await waitFor(() =>
+      expect(onSave).toHaveBeenCalledWith({
+        name: 'New name',
+        photoUrl: '',
+        homeUrl: '',
+        language: 'ko',
+      }),
+    );
+    expect(await screen.findByText('Saved')).toBeTruthy();
+  });
+
+  it('schema refuses an unknown language', () => {
+    expect(ZUpdateProfileInput.safeParse({ ...initial, language: 'fr' }).success).toBe(false);
+  });
+
+  it('asks for confirmation before removing the account', () => {
+    const onRemove = vi.fn(() => Promise.resolve());
+    renderWithProviders(
+      <ProfileForm initial={initial} email="o@e.com" onSave={vi.fn()} onRemoveAccount={onRemove} />,
+    );
+    fireEvent.click(screen.getByRole('button', { name: 'Remove account' }));
+    const dialog = screen.getByRole('alertdialog', { name: 'Remove account' });
+    expect(onRemove).not.toHaveBeenCalled();
+    fireEvent.keyDown(dialog, { key: 'Escape' });
+    expect(screen.queryByRole('alertdialog')).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Remove account' }));
+    const confirm = screen
+      .getAllByRole('button', { name: 'Remove account' })
+      .find((b) => b.closest('[role="alertdialog"]'));
+    fireEvent.click(confirm!);
+    expect(onRemove).toHaveBeenCalledTimes(1);
+  });
+});
