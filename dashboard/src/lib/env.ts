@@ -4,7 +4,7 @@
 export interface ReactionEnv {
   supabaseUrl: string;
   anonKey: string;
-  /** URL of the SDK bundle that defines the <reaction-*> elements (optional). */
+  /** URL of the SDK's CDN loader (a classic script) that defines the <reaction-*> elements. */
   sdkUrl?: string;
   /** Owner and block ids of the public demo blocks shown on /reaction (optional). */
   demo?: { ownerId: string; blocks: Partial<Record<string, string>> };
@@ -16,13 +16,30 @@ declare global {
   }
 }
 
+/** The demo owner and blocks of supabase/seed.sql; production sets `demo` in /env.js. */
+export const DEFAULT_DEMO: NonNullable<ReactionEnv['demo']> = {
+  ownerId: '00000000-0000-4000-8000-000000000001',
+  blocks: {
+    comment: '00000000-0000-4000-8000-000000000101',
+    qna: '00000000-0000-4000-8000-000000000102',
+    like: '00000000-0000-4000-8000-000000000103',
+    button: '00000000-0000-4000-8000-000000000104',
+    ab: '00000000-0000-4000-8000-000000000105',
+    form: '00000000-0000-4000-8000-000000000106',
+  },
+};
+
 export function readEnv(): ReactionEnv {
   const runtime = (typeof window !== 'undefined' && window.__REACTION_ENV__) || {};
   return {
     supabaseUrl: runtime.supabaseUrl || process.env.SUPABASE_URL || 'http://127.0.0.1:54321',
     anonKey: runtime.anonKey || process.env.SUPABASE_ANON_KEY || '',
-    sdkUrl: runtime.sdkUrl || process.env.SDK_URL || undefined,
-    demo: runtime.demo,
+    // The local stack serves the SDK's CDN loader at /sdk/cdn/reaction.js.
+    sdkUrl:
+      runtime.sdkUrl ||
+      process.env.SDK_URL ||
+      (typeof window !== 'undefined' ? `${window.location.origin}/sdk/cdn/reaction.js` : undefined),
+    demo: runtime.demo ?? DEFAULT_DEMO,
   };
 }
 

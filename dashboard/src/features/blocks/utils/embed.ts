@@ -1,9 +1,6 @@
 import type { BlockRow } from '../../../lib/db-types';
 import type { ReactionEnv } from '../../../lib/env';
 
-/** Where the SDK bundle is served when /env.js does not say (documented in docs/dashboard.md). */
-export const DEFAULT_SDK_URL = 'https://cdn.jsdelivr.net/npm/@reaction-blocks/sdk/dist/reaction.js';
-
 export function escapeHtml(value: string) {
   return value
     .replace(/&/g, '&amp;')
@@ -24,7 +21,7 @@ export function embedSnippet(block: Pick<BlockRow, 'id' | 'owner_id' | 'type'>, 
     .map(([name, value]) => `${name}="${escapeHtml(value ?? '')}"`)
     .join(' ');
   return [
-    `<script type="module" src="${escapeHtml(env.sdkUrl || DEFAULT_SDK_URL)}"></script>`,
+    `<script src="${escapeHtml(env.sdkUrl ?? `${window.location.origin}/sdk/cdn/reaction.js`)}" defer></script>`,
     `<${tag} ${attrs}></${tag}>`,
   ].join('\n');
 }

@@ -12,9 +12,10 @@ function useSdkScript() {
   useEffect(() => {
     if (sdkRequested || !env.sdkUrl || typeof document === 'undefined') return;
     sdkRequested = true;
+    // The CDN loader is a classic script: it finds its chunks next to document.currentScript.
     const script = document.createElement('script');
-    script.type = 'module';
     script.src = env.sdkUrl;
+    script.defer = true;
     script.onerror = () => console.warn('[reaction-dashboard] could not load the SDK', env.sdkUrl);
     document.head.appendChild(script);
   }, []);
