@@ -7,7 +7,10 @@ import { startPostgres } from './postgres.ts';
 import { migrate } from './migrate.ts';
 
 const { values } = parseArgs({
-  options: { port: { type: 'string', default: '54329' }, 'data-dir': { type: 'string', default: '.tmp/pg' } },
+  options: {
+    port: { type: 'string', default: '54329' },
+    'data-dir': { type: 'string', default: '.tmp/pg' },
+  },
 });
 const pgServer = await startPostgres({
   dataDir: resolve(values['data-dir']!),

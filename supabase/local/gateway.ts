@@ -15,7 +15,12 @@ export interface GatewayOptions {
   postgrestPort: number;
   functionsPort: number;
   auth: {
-    handle(req: IncomingMessage, res: ServerResponse, path: string, query: URLSearchParams): Promise<void>;
+    handle(
+      req: IncomingMessage,
+      res: ServerResponse,
+      path: string,
+      query: URLSearchParams,
+    ): Promise<void>;
   };
   realtime?: {
     upgrade(req: IncomingMessage, socket: Duplex, head: Buffer, path: string): void;
@@ -29,7 +34,8 @@ const CORS_HEADERS: Record<string, string> = {
   'access-control-allow-methods': 'GET, POST, PUT, PATCH, DELETE, OPTIONS, HEAD',
   'access-control-allow-headers':
     'authorization, x-client-info, apikey, content-type, prefer, range, accept, accept-profile, content-profile, x-supabase-api-version, x-region',
-  'access-control-expose-headers': 'content-range, content-location, x-supabase-api-version, location',
+  'access-control-expose-headers':
+    'content-range, content-location, x-supabase-api-version, location',
   'access-control-max-age': '86400',
 };
 
@@ -44,7 +50,13 @@ function sendJson(res: ServerResponse, status: number, body: unknown): void {
 // reuse upstream connections: a new TCP connection per request would dominate hot-path latency
 const upstreamAgent = new http.Agent({ keepAlive: true, maxSockets: 64 });
 
-function proxy(req: IncomingMessage, res: ServerResponse, port: number, path: string, headers: http.OutgoingHttpHeaders) {
+function proxy(
+  req: IncomingMessage,
+  res: ServerResponse,
+  port: number,
+  path: string,
+  headers: http.OutgoingHttpHeaders,
+) {
   delete headers.connection;
   const upstream = http.request(
     { host: '127.0.0.1', port, method: req.method, path, headers, agent: upstreamAgent },
@@ -67,14 +79,17 @@ export function startGateway(opts: GatewayOptions): Promise<http.Server> {
 
   const server = http.createServer((req, res) => {
     void handle(req, res).catch((err: unknown) => {
-      if (!res.headersSent) sendJson(res, 500, { message: `gateway error: ${(err as Error).message}` });
+      if (!res.headersSent)
+        sendJson(res, 500, { message: `gateway error: ${(err as Error).message}` });
       else res.destroy();
     });
   });
 
   function apikeyOf(req: IncomingMessage, url: URL): string | undefined {
     const header = req.headers['apikey'];
-    return (Array.isArray(header) ? header[0] : header) ?? url.searchParams.get('apikey') ?? undefined;
+    return (
+      (Array.isArray(header) ? header[0] : header) ?? url.searchParams.get('apikey') ?? undefined
+    );
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse) {
@@ -87,7 +102,8 @@ export function startGateway(opts: GatewayOptions): Promise<http.Server> {
     const [, service, version, ...rest] = url.pathname.split('/');
     const subPath = '/' + rest.join('/');
     if (version !== 'v1' || !service) {
-      if (url.pathname === '/' || url.pathname === '/health') return sendJson(res, 200, { status: 'ok' });
+      if (url.pathname === '/' || url.pathname === '/health')
+        return sendJson(res, 200, { status: 'ok' });
       return sendJson(res, 404, { message: 'no Route matched with those values' });
     }
     const apikey = apikeyOf(req, url);
@@ -96,13 +112,20 @@ export function startGateway(opts: GatewayOptions): Promise<http.Server> {
 
     switch (service) {
       case 'rest': {
-        if (!keyOk) return sendJson(res, 401, { message: 'Invalid API key', hint: 'Double check your Supabase `anon` or `service_role` API key.' });
+        if (!keyOk)
+          return sendJson(res, 401, {
+            message: 'Invalid API key',
+            hint: 'Double check your Supabase `anon` or `service_role` API key.',
+          });
         if (!headers.authorization) headers.authorization = `Bearer ${apikey}`;
         return proxy(req, res, opts.postgrestPort, subPath + url.search, headers);
       }
       case 'auth': {
         if (!keyOk && !OPEN_AUTH_PATHS.has(subPath)) {
-          return sendJson(res, 401, { message: 'Invalid API key', hint: 'Double check your Supabase `anon` or `service_role` API key.' });
+          return sendJson(res, 401, {
+            message: 'Invalid API key',
+            hint: 'Double check your Supabase `anon` or `service_role` API key.',
+          });
         }
         for (const [k, v] of Object.entries(CORS_HEADERS)) res.setHeader(k, v);
         return opts.auth.handle(req, res, subPath, url.searchParams);
@@ -112,7 +135,8 @@ export function startGateway(opts: GatewayOptions): Promise<http.Server> {
         if (!opts.publicFunctions?.has(name)) {
           const auth = req.headers.authorization ?? '';
           const token = /^Bearer\s+(.+)$/i.exec(auth)?.[1];
-          if (!token) return sendJson(res, 401, { code: 401, message: 'Missing authorization header' });
+          if (!token)
+            return sendJson(res, 401, { code: 401, message: 'Missing authorization header' });
           try {
             await jwtVerify(token, secret, { algorithms: ['HS256'] });
           } catch {
@@ -129,7 +153,12 @@ export function startGateway(opts: GatewayOptions): Promise<http.Server> {
   server.on('upgrade', (req, socket, head) => {
     const url = new URL(req.url ?? '/', 'http://gateway');
     const apikey = url.searchParams.get('apikey') ?? req.headers['apikey'];
-    if (!url.pathname.startsWith('/realtime/v1/') || !opts.realtime || typeof apikey !== 'string' || !validKeys.has(apikey)) {
+    if (
+      !url.pathname.startsWith('/realtime/v1/') ||
+      !opts.realtime ||
+      typeof apikey !== 'string' ||
+      !validKeys.has(apikey)
+    ) {
       socket.end('HTTP/1.1 401 Unauthorized\r\nconnection: close\r\n\r\n');
       return;
     }

@@ -10,7 +10,10 @@ export interface MigrateResult {
   fresh: boolean;
 }
 
-export async function migrate(databaseUrl: string, opts: { seed?: boolean } = {}): Promise<MigrateResult> {
+export async function migrate(
+  databaseUrl: string,
+  opts: { seed?: boolean } = {},
+): Promise<MigrateResult> {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
@@ -22,9 +25,11 @@ export async function migrate(databaseUrl: string, opts: { seed?: boolean } = {}
     );
     await client.query(readFileSync(join(paths.local, 'bootstrap.sql'), 'utf8'));
     const done = new Set(
-      (await client.query<{ version: string }>('select version from supabase_migrations.schema_migrations')).rows.map(
-        (r) => r.version,
-      ),
+      (
+        await client.query<{ version: string }>(
+          'select version from supabase_migrations.schema_migrations',
+        )
+      ).rows.map((r) => r.version),
     );
     const fresh = hadTable.rowCount === 0 || done.size === 0;
     const files = existsSync(paths.migrations)

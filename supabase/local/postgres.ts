@@ -2,7 +2,16 @@
 // Postgres refuses to run as root, so under root the server runs as the `postgres` system user
 // (created when missing) and owns its data directory.
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, chmodSync, chownSync, readdirSync, statSync, writeFileSync, rmSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  chmodSync,
+  chownSync,
+  readdirSync,
+  statSync,
+  writeFileSync,
+  rmSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { tmpdir } from 'node:os';

@@ -8,7 +8,9 @@ import { startPostgres } from './postgres.ts';
 import { portsFromEnv } from './config.ts';
 
 if (process.env.DATABASE_URL) {
-  console.error('db:reset only resets the embedded database; it never wipes a DATABASE_URL database.');
+  console.error(
+    'db:reset only resets the embedded database; it never wipes a DATABASE_URL database.',
+  );
   process.exit(1);
 }
 const dataDir = process.env.DATA_DIR ? join(process.cwd(), process.env.DATA_DIR) : paths.dataDir;

@@ -57,7 +57,10 @@ export function startWeb(opts: WebOptions): Promise<http.Server> {
       createReadStream(file).pipe(res);
     };
     if (url.pathname === '/env.js') {
-      res.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-cache' });
+      res.writeHead(200, {
+        'content-type': 'text/javascript; charset=utf-8',
+        'cache-control': 'no-cache',
+      });
       res.end(envJs);
       return;
     }
@@ -74,7 +77,9 @@ export function startWeb(opts: WebOptions): Promise<http.Server> {
     if (file) return send(file);
     res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' });
     res.end(
-      existsSync(paths.dashboardDist) ? 'Not found' : 'Not found (the dashboard is not built: npm run build)',
+      existsSync(paths.dashboardDist)
+        ? 'Not found'
+        : 'Not found (the dashboard is not built: npm run build)',
     );
   });
   return new Promise((resolve, reject) => {

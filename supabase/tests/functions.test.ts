@@ -16,12 +16,19 @@ describe('create-block', () => {
     const owner = await newUser('creator');
     await sql('update public.profiles set block_limit = 20 where id = $1', [owner.id]);
     for (const blockType of ['comment', 'qna', 'like', 'button', 'ab', 'form']) {
-      const { data, error } = await owner.client.functions.invoke('create-block', { body: { blockType } });
+      const { data, error } = await owner.client.functions.invoke('create-block', {
+        body: { blockType },
+      });
       expect(error).toBeNull();
-      const answer = (data as { data: { blockId: string; blockPath: string; status: boolean } }).data;
+      const answer = (data as { data: { blockId: string; blockPath: string; status: boolean } })
+        .data;
       expect(answer.status).toBe(true);
       expect(answer.blockPath).toBe(`/work/${answer.blockId}`);
-      const { data: block } = await owner.client.from('blocks').select('type, owner_id').eq('id', answer.blockId).single();
+      const { data: block } = await owner.client
+        .from('blocks')
+        .select('type, owner_id')
+        .eq('id', answer.blockId)
+        .single();
       expect(block).toEqual({ type: blockType, owner_id: owner.id });
     }
     expect(await blockCount(owner.id)).toEqual({ counter: 6, rows: 6 });
@@ -42,7 +49,9 @@ describe('create-block', () => {
 
   it('refuses a body that is not JSON', async () => {
     const owner = await newUser();
-    const res = await callFunction('create-block', '{"blockType":', owner.accessToken, { raw: true });
+    const res = await callFunction('create-block', '{"blockType":', owner.accessToken, {
+      raw: true,
+    });
     expect(res.status).toBe(400);
     expect(res.json.error?.code).toBe('invalid_json');
   });
@@ -67,7 +76,9 @@ describe('create-block', () => {
   it('stops at the block limit with "Block limit reached!"', async () => {
     const owner = await newUser();
     for (let i = 0; i < 3; i++) {
-      expect((await callFunction('create-block', { blockType: 'like' }, owner.accessToken)).status).toBe(200);
+      expect(
+        (await callFunction('create-block', { blockType: 'like' }, owner.accessToken)).status,
+      ).toBe(200);
     }
     const res = await callFunction('create-block', { blockType: 'like' }, owner.accessToken);
     expect(res.status).toBe(403);
@@ -79,7 +90,9 @@ describe('create-block', () => {
     const owner = await newUser();
     await sql('update public.profiles set block_limit = 10 where id = $1', [owner.id]);
     const results = await Promise.all(
-      Array.from({ length: 20 }, () => callFunction('create-block', { blockType: 'comment' }, owner.accessToken)),
+      Array.from({ length: 20 }, () =>
+        callFunction('create-block', { blockType: 'comment' }, owner.accessToken),
+      ),
     );
     expect(results.filter((r) => r.status === 200)).toHaveLength(10);
     expect(results.filter((r) => r.status === 403)).toHaveLength(10);
@@ -109,23 +122,37 @@ describe('duplicate and delete', () => {
     );
     await sql('update public.options set response_count = 3 where block_id = $1', [blockId]);
 
-    const { data: copy, error: dupError } = await owner.client.rpc('duplicate_block', { p_block_id: blockId });
+    const { data: copy, error: dupError } = await owner.client.rpc('duplicate_block', {
+      p_block_id: blockId,
+    });
     expect(dupError).toBeNull();
-    const c = copy as { id: string; name: string; response_count: number; new_response_count: number };
+    const c = copy as {
+      id: string;
+      name: string;
+      response_count: number;
+      new_response_count: number;
+    };
     expect(c.name).toBe('Survey Copy');
     expect(c.response_count).toBe(0);
     expect(c.new_response_count).toBe(0);
-    const { data: questions } = await owner.client.from('questions').select('title, options(value, response_count)').eq('block_id', c.id);
+    const { data: questions } = await owner.client
+      .from('questions')
+      .select('title, options(value, response_count)')
+      .eq('block_id', c.id);
     expect(questions).toHaveLength(1);
     expect(questions![0]!.title).toBe('Pick one');
-    expect((questions![0]!.options as Array<{ value: string; response_count: number }>).map((o) => [o.value, o.response_count]).sort()).toEqual([
+    expect(
+      (questions![0]!.options as Array<{ value: string; response_count: number }>)
+        .map((o) => [o.value, o.response_count])
+        .sort(),
+    ).toEqual([
       ['A', 0],
       ['B', 0],
     ]);
     expect(await blockCount(owner.id)).toEqual({ counter: 2, rows: 2 });
   });
 
-  it('refuses to duplicate at the limit and to duplicate another owner\'s block', async () => {
+  it("refuses to duplicate at the limit and to duplicate another owner's block", async () => {
     const owner = await newUser();
     const other = await newUser();
     const { data: block } = await owner.client.rpc('create_block', { p_block_type: 'like' });
@@ -143,7 +170,10 @@ describe('duplicate and delete', () => {
     const owner = await newUser();
     const { data: block } = await owner.client.rpc('create_block', { p_block_type: 'button' });
     expect(await blockCount(owner.id)).toEqual({ counter: 1, rows: 1 });
-    const { error } = await owner.client.from('blocks').delete().eq('id', (block as { id: string }).id);
+    const { error } = await owner.client
+      .from('blocks')
+      .delete()
+      .eq('id', (block as { id: string }).id);
     expect(error).toBeNull();
     expect(await blockCount(owner.id)).toEqual({ counter: 0, rows: 0 });
   });
@@ -152,17 +182,38 @@ describe('duplicate and delete', () => {
 describe('update-profile', () => {
   it('saves name, image URL, homepage URL and language', async () => {
     const owner = await newUser();
-    const body = { name: 'Kim', photoUrl: 'https://example.com/me.png', homeUrl: 'https://example.com', language: 'ko' };
+    const body = {
+      name: 'Kim',
+      photoUrl: 'https://example.com/me.png',
+      homeUrl: 'https://example.com',
+      language: 'ko',
+    };
     const res = await callFunction('update-profile', body, owner.accessToken);
     expect(res.status).toBe(200);
-    const [row] = await sql('select name, photo_url, home_url, language from public.profiles where id = $1', [owner.id]);
-    expect(row).toEqual({ name: 'Kim', photo_url: body.photoUrl, home_url: body.homeUrl, language: 'ko' });
+    const [row] = await sql(
+      'select name, photo_url, home_url, language from public.profiles where id = $1',
+      [owner.id],
+    );
+    expect(row).toEqual({
+      name: 'Kim',
+      photo_url: body.photoUrl,
+      home_url: body.homeUrl,
+      language: 'ko',
+    });
   });
 
   it.each([
     ['a name over 100 characters', { name: 'n'.repeat(101) }, 'Too long message'],
-    ['an image URL over 500 characters', { photoUrl: `https://e.com/${'p'.repeat(500)}` }, 'Too long message'],
-    ['a homepage URL over 500 characters', { homeUrl: `https://e.com/${'h'.repeat(500)}` }, 'Too long message'],
+    [
+      'an image URL over 500 characters',
+      { photoUrl: `https://e.com/${'p'.repeat(500)}` },
+      'Too long message',
+    ],
+    [
+      'a homepage URL over 500 characters',
+      { homeUrl: `https://e.com/${'h'.repeat(500)}` },
+      'Too long message',
+    ],
     ['a homepage that is not a URL', { homeUrl: 'javascript:alert(1)' }, 'Invalid URL'],
     ['a name of the wrong type', { name: 42 }, 'Must be text'],
     ['an unknown language', { language: 'fr' }, 'Language must be en or ko'],
@@ -182,7 +233,9 @@ describe('update-profile', () => {
     for (const token of [await forgedToken(owner.id), await expiredToken(owner.id)]) {
       expect((await callFunction('update-profile', { name: 'Mallory' }, token)).status).toBe(401);
     }
-    const [row] = await sql<{ name: string }>('select name from public.profiles where id = $1', [owner.id]);
+    const [row] = await sql<{ name: string }>('select name from public.profiles where id = $1', [
+      owner.id,
+    ]);
     expect(row?.name).not.toBe('Mallory');
   });
 });
@@ -193,30 +246,42 @@ describe('submit-agreement', () => {
     const other = await newUser();
     const res = await callFunction('submit-agreement', {}, owner.accessToken);
     expect(res.status).toBe(200);
-    const rows = await sql<{ id: string; agree: boolean }>('select id, agree from public.profiles where id = any($1)', [
-      [owner.id, other.id],
-    ]);
-    expect(Object.fromEntries(rows.map((r) => [r.id, r.agree]))).toEqual({ [owner.id]: true, [other.id]: false });
+    const rows = await sql<{ id: string; agree: boolean }>(
+      'select id, agree from public.profiles where id = any($1)',
+      [[owner.id, other.id]],
+    );
+    expect(Object.fromEntries(rows.map((r) => [r.id, r.agree]))).toEqual({
+      [owner.id]: true,
+      [other.id]: false,
+    });
   });
 
   it('refuses unexpected fields and bad tokens', async () => {
     const owner = await newUser();
-    expect((await callFunction('submit-agreement', { agree: true, id: 'x' }, owner.accessToken)).status).toBe(400);
-    expect((await callFunction('submit-agreement', {}, await forgedToken(owner.id))).status).toBe(401);
-    const [row] = await sql<{ agree: boolean }>('select agree from public.profiles where id = $1', [owner.id]);
+    expect(
+      (await callFunction('submit-agreement', { agree: true, id: 'x' }, owner.accessToken)).status,
+    ).toBe(400);
+    expect((await callFunction('submit-agreement', {}, await forgedToken(owner.id))).status).toBe(
+      401,
+    );
+    const [row] = await sql<{ agree: boolean }>('select agree from public.profiles where id = $1', [
+      owner.id,
+    ]);
     expect(row?.agree).toBe(false);
   });
 
   it('cannot be bypassed by writing agree directly', async () => {
     const owner = await newUser();
     await owner.client.from('profiles').update({ agree: true }).eq('id', owner.id);
-    const [row] = await sql<{ agree: boolean }>('select agree from public.profiles where id = $1', [owner.id]);
+    const [row] = await sql<{ agree: boolean }>('select agree from public.profiles where id = $1', [
+      owner.id,
+    ]);
     expect(row?.agree).toBe(false);
   });
 });
 
 describe('delete-user', () => {
-  it('removes the auth user and all their data, and nobody else\'s', async () => {
+  it("removes the auth user and all their data, and nobody else's", async () => {
     const owner = await newUser();
     const other = await newUser();
     await owner.client.rpc('create_block', { p_block_type: 'comment' });
@@ -226,14 +291,20 @@ describe('delete-user', () => {
     const { data } = await serviceClient().auth.admin.getUserById(owner.id);
     expect(data.user).toBeNull();
     expect(await sql('select 1 from public.profiles where id = $1', [owner.id])).toHaveLength(0);
-    expect(await sql('select 1 from public.blocks where owner_id = $1', [owner.id])).toHaveLength(0);
-    expect(await sql('select 1 from public.blocks where owner_id = $1', [other.id])).toHaveLength(1);
+    expect(await sql('select 1 from public.blocks where owner_id = $1', [owner.id])).toHaveLength(
+      0,
+    );
+    expect(await sql('select 1 from public.blocks where owner_id = $1', [other.id])).toHaveLength(
+      1,
+    );
   });
 
   it('refuses forged tokens and leaves the account in place', async () => {
     const owner = await newUser();
     expect((await callFunction('delete-user', {}, await forgedToken(owner.id))).status).toBe(401);
-    expect((await callFunction('delete-user', { id: 'someone-else' }, owner.accessToken)).status).toBe(400);
+    expect(
+      (await callFunction('delete-user', { id: 'someone-else' }, owner.accessToken)).status,
+    ).toBe(400);
     expect(await sql('select 1 from auth.users where id = $1', [owner.id])).toHaveLength(1);
   });
 });

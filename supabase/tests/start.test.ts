@@ -9,7 +9,10 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { freePorts, type Ports } from '../local/config.ts';
 import { paths } from '../local/paths.ts';
 
-function startCli(ports: Ports, dataDir: string): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
+function startCli(
+  ports: Ports,
+  dataDir: string,
+): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
   let out = '';
   const child = spawn(process.execPath, ['--import', 'tsx', join(paths.local, 'start.ts')], {
     cwd: paths.root,
@@ -28,7 +31,9 @@ function startCli(ports: Ports, dataDir: string): { child: ChildProcess; output:
   });
   child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const exited = new Promise<number | null>((resolve) =>
+    child.once('exit', (code) => resolve(code)),
+  );
   return { child, output: () => out, exited };
 }
 
@@ -60,13 +65,17 @@ describe('npm start', () => {
     const dataDir = join(dir, 'data', 'postgres');
     const first = startCli(ports, dataDir);
     try {
-      await until(() => first.output().includes('is running') || first.output().includes('Could not start'));
+      await until(
+        () => first.output().includes('is running') || first.output().includes('Could not start'),
+      );
       expect(first.output()).toContain('is running');
       expect(first.output()).toContain(`http://127.0.0.1:${ports.api}`);
       expect(first.output()).toMatch(/anon key\s+eyJ/);
       expect(first.output()).toContain('demo@reaction-blocks.local');
 
-      const health = await fetch(`http://127.0.0.1:${ports.api}/rest/v1/`, { headers: { apikey: 'wrong' } });
+      const health = await fetch(`http://127.0.0.1:${ports.api}/rest/v1/`, {
+        headers: { apikey: 'wrong' },
+      });
       expect(health.status).toBe(401);
 
       const second = startCli(ports, dataDir);

@@ -8,7 +8,9 @@ function env(name: string): string {
   return value;
 }
 
-const noSession = { auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false } };
+const noSession = {
+  auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
+};
 
 export function userClient(authorization: string): SupabaseClient {
   return createClient(env('SUPABASE_URL'), env('SUPABASE_ANON_KEY'), {

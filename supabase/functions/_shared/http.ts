@@ -46,12 +46,15 @@ export function handler<S extends z.ZodType>(
 ): (req: Request) => Promise<Response> {
   return async (req) => {
     if (req.method === 'OPTIONS') return new Response(null, { status: 204, headers: corsHeaders });
-    if (req.method !== 'POST') return json(405, { error: { code: 'method_not_allowed', message: 'Use POST' } });
+    if (req.method !== 'POST')
+      return json(405, { error: { code: 'method_not_allowed', message: 'Use POST' } });
     try {
       const authorization = req.headers.get('authorization');
       if (!authorization) throw new HttpError(401, 'unauthorized', 'Sign in first');
       const db = userClient(authorization);
-      const { data: auth, error: authError } = await db.auth.getUser(authorization.replace(/^Bearer\s+/i, ''));
+      const { data: auth, error: authError } = await db.auth.getUser(
+        authorization.replace(/^Bearer\s+/i, ''),
+      );
       if (authError || !auth.user) throw new HttpError(401, 'unauthorized', 'Sign in first');
       if (options.ownersOnly && (auth.user.is_anonymous || !auth.user.email)) {
         throw new HttpError(403, 'forbidden', 'Sign in with Google or Apple first');
@@ -69,12 +72,17 @@ export function handler<S extends z.ZodType>(
       if (!parsed.success) {
         const issue = parsed.error.issues[0];
         const field = issue?.path.join('.');
-        throw new HttpError(400, 'invalid_input', issue ? `${issue.message}${field ? ` (${field})` : ''}` : 'Invalid input');
+        throw new HttpError(
+          400,
+          'invalid_input',
+          issue ? `${issue.message}${field ? ` (${field})` : ''}` : 'Invalid input',
+        );
       }
       const data = await run({ body: parsed.data, user: auth.user, db });
       return json(200, { data });
     } catch (err) {
-      if (err instanceof HttpError) return json(err.status, { error: { code: err.code, message: err.message } });
+      if (err instanceof HttpError)
+        return json(err.status, { error: { code: err.code, message: err.message } });
       console.error(err);
       return json(500, { error: { code: 'internal_error', message: 'Something went wrong' } });
     }

@@ -46,7 +46,10 @@ const optionalUrl = (max: number) =>
 
 export const ZUpdateProfile = z
   .strictObject({
-    name: z.string({ error: 'Must be text' }).trim().max(LIMITS.profileName, { error: MESSAGES.tooLong }),
+    name: z
+      .string({ error: 'Must be text' })
+      .trim()
+      .max(LIMITS.profileName, { error: MESSAGES.tooLong }),
     photoUrl: optionalUrl(LIMITS.photoUrl),
     homeUrl: optionalUrl(LIMITS.homeUrl),
     language: z.enum(['en', 'ko'], { error: 'Language must be en or ko' }),

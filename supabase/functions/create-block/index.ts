@@ -12,11 +12,18 @@ Deno.serve(
         if (error.message === MESSAGES.blockLimitReached) {
           throw new HttpError(403, 'block_limit_reached', MESSAGES.blockLimitReached);
         }
-        if (error.message === MESSAGES.invalidBlock) throw new HttpError(400, 'invalid_block', MESSAGES.invalidBlock);
+        if (error.message === MESSAGES.invalidBlock)
+          throw new HttpError(400, 'invalid_block', MESSAGES.invalidBlock);
         throw new HttpError(400, 'create_failed', error.message);
       }
       const block = data as { id: string };
-      return { status: true, message: 'created', blockId: block.id, blockPath: `/work/${block.id}`, fields: block };
+      return {
+        status: true,
+        message: 'created',
+        blockId: block.id,
+        blockPath: `/work/${block.id}`,
+        fields: block,
+      };
     },
     { ownersOnly: true },
   ),

@@ -7,7 +7,8 @@ import { ZEmpty } from '../_shared/schemas.ts';
 Deno.serve(
   handler(ZEmpty, async ({ user }) => {
     const { error } = await serviceClient().auth.admin.deleteUser(user.id);
-    if (error) throw new HttpError(500, 'delete_failed', `Could not delete the account: ${error.message}`);
+    if (error)
+      throw new HttpError(500, 'delete_failed', `Could not delete the account: ${error.message}`);
     return { status: true };
   }),
 );

@@ -8,13 +8,19 @@ const handlers = new Map<string, Promise<Handler | undefined>>();
 const realServe = Deno.serve.bind(Deno);
 let capture: ((h: Handler) => void) | undefined;
 
-// deno-lint-ignore no-explicit-any
-(Deno as any).serve = (...args: unknown[]) => {
+(Deno as unknown as { serve: (...args: unknown[]) => unknown }).serve = (...args: unknown[]) => {
   const handler = args.find((a) => typeof a === 'function') as Handler | undefined;
-  const opts = args.find((a) => typeof a === 'object' && a !== null) as { handler?: Handler } | undefined;
+  const opts = args.find((a) => typeof a === 'object' && a !== null) as
+    { handler?: Handler } | undefined;
   const h = handler ?? opts?.handler;
   if (h && capture) capture(h);
-  return { finished: Promise.resolve(), shutdown: async () => {}, ref() {}, unref() {}, addr: null };
+  return {
+    finished: Promise.resolve(),
+    shutdown: async () => {},
+    ref() {},
+    unref() {},
+    addr: null,
+  };
 };
 
 let importChain: Promise<unknown> = Promise.resolve();
@@ -43,23 +49,30 @@ const json = (status: number, body: unknown) =>
   new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
 const port = Number(Deno.env.get('FUNCTIONS_PORT') ?? '54326');
-realServe({ hostname: '127.0.0.1', port, onListen: () => console.log(`functions listening on ${port}`) }, async (req, info) => {
-  const url = new URL(req.url);
-  const name = url.pathname.split('/')[1] ?? '';
-  if (url.pathname === '/_health') return new Response('ok');
-  if (!/^[a-z0-9][a-z0-9-]*$/.test(name)) return json(404, { error: { code: 'not_found', message: 'Function not found' } });
-  try {
-    await Deno.stat(new URL(`${name}/index.ts`, functionsDir));
-  } catch {
-    return json(404, { error: { code: 'not_found', message: `Function ${name} not found` } });
-  }
-  try {
-    const handler = await load(name);
-    if (!handler) return json(500, { error: { code: 'no_handler', message: `Function ${name} did not call Deno.serve` } });
-    return await handler(req, info);
-  } catch (err) {
-    handlers.delete(name);
-    console.error(`function ${name} failed:`, err);
-    return json(500, { error: { code: 'internal_error', message: 'Function failed' } });
-  }
-});
+realServe(
+  { hostname: '127.0.0.1', port, onListen: () => console.log(`functions listening on ${port}`) },
+  async (req, info) => {
+    const url = new URL(req.url);
+    const name = url.pathname.split('/')[1] ?? '';
+    if (url.pathname === '/_health') return new Response('ok');
+    if (!/^[a-z0-9][a-z0-9-]*$/.test(name))
+      return json(404, { error: { code: 'not_found', message: 'Function not found' } });
+    try {
+      await Deno.stat(new URL(`${name}/index.ts`, functionsDir));
+    } catch {
+      return json(404, { error: { code: 'not_found', message: `Function ${name} not found` } });
+    }
+    try {
+      const handler = await load(name);
+      if (!handler)
+        return json(500, {
+          error: { code: 'no_handler', message: `Function ${name} did not call Deno.serve` },
+        });
+      return await handler(req, info);
+    } catch (err) {
+      handlers.delete(name);
+      console.error(`function ${name} failed:`, err);
+      return json(500, { error: { code: 'internal_error', message: 'Function failed' } });
+    }
+  },
+);

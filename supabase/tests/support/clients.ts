@@ -45,7 +45,8 @@ export async function newUser(label = 'user'): Promise<TestUser> {
 export async function newGuest(): Promise<TestUser> {
   const client = anonClient();
   const { data, error } = await client.auth.signInAnonymously();
-  if (error || !data.session || !data.user) throw new Error(`anonymous sign-in failed: ${error?.message}`);
+  if (error || !data.session || !data.user)
+    throw new Error(`anonymous sign-in failed: ${error?.message}`);
   return { id: data.user.id, email: '', client, accessToken: data.session.access_token };
 }
 
@@ -69,8 +70,14 @@ export async function callFunction(
   body: unknown,
   token: string | undefined,
   opts: { raw?: boolean } = {},
-): Promise<{ status: number; json: { data?: unknown; error?: { code: string; message: string } } }> {
-  const headers: Record<string, string> = { apikey: stack().anonKey, 'content-type': 'application/json' };
+): Promise<{
+  status: number;
+  json: { data?: unknown; error?: { code: string; message: string } };
+}> {
+  const headers: Record<string, string> = {
+    apikey: stack().anonKey,
+    'content-type': 'application/json',
+  };
   if (token) headers.authorization = `Bearer ${token}`;
   const res = await fetch(`${stack().apiUrl}/functions/v1/${name}`, {
     method: 'POST',

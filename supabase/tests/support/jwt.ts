@@ -2,9 +2,18 @@ import { SignJWT } from 'jose';
 import { stack } from './clients.ts';
 
 /** A token shaped like a user's, signed with `secret` and expiring at `exp` (seconds). */
-export function userToken(sub: string, opts: { secret?: string; exp?: number } = {}): Promise<string> {
+export function userToken(
+  sub: string,
+  opts: { secret?: string; exp?: number } = {},
+): Promise<string> {
   const now = Math.floor(Date.now() / 1000);
-  return new SignJWT({ sub, role: 'authenticated', aud: 'authenticated', email: 'x@test.local', is_anonymous: false })
+  return new SignJWT({
+    sub,
+    role: 'authenticated',
+    aud: 'authenticated',
+    email: 'x@test.local',
+    is_anonymous: false,
+  })
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
     .setIssuedAt(now - 7200)
     .setExpirationTime(opts.exp ?? now + 3600)
@@ -13,4 +22,5 @@ export function userToken(sub: string, opts: { secret?: string; exp?: number } =
 
 export const forgedToken = (sub: string) =>
   userToken(sub, { secret: 'not-the-project-secret-but-long-enough-to-sign' });
-export const expiredToken = (sub: string) => userToken(sub, { exp: Math.floor(Date.now() / 1000) - 60 });
+export const expiredToken = (sub: string) =>
+  userToken(sub, { exp: Math.floor(Date.now() / 1000) - 60 });
