@@ -164,11 +164,3 @@ begin
   end if;
 end
 $$;
-
--- Bookkeeping of applied migrations, as the Supabase CLI keeps it.
-create schema if not exists supabase_migrations;
-create table if not exists supabase_migrations.schema_migrations (
-  version text primary key,
-  name text,
-  statements text[]
-);

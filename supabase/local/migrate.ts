@@ -23,7 +23,18 @@ export async function migrate(
       `select 1 from information_schema.tables
        where table_schema = 'supabase_migrations' and table_name = 'schema_migrations'`,
     );
-    await client.query(readFileSync(join(paths.local, 'bootstrap.sql'), 'utf8'));
+    // A Supabase project already has everything bootstrap.sql provides (and its own auth.uid()
+    // and friends, which must not be replaced); `supabase_admin` exists only there.
+    const isSupabase = await client.query(`select 1 from pg_roles where rolname = 'supabase_admin'`);
+    if (isSupabase.rowCount === 0) {
+      await client.query(readFileSync(join(paths.local, 'bootstrap.sql'), 'utf8'));
+    }
+    // the Supabase CLI's bookkeeping of applied migrations
+    await client.query(`
+      create schema if not exists supabase_migrations;
+      create table if not exists supabase_migrations.schema_migrations (
+        version text primary key, name text, statements text[]
+      )`);
     const done = new Set(
       (
         await client.query<{ version: string }>(
