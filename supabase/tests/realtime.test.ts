@@ -1,0 +1,489 @@
+// The local Realtime server driven by the unmodified @supabase/realtime-js, against a real
+// PostgreSQL (throwaway data directory, free port): postgres_changes with RLS and filters,
+// UPDATE/DELETE, broadcast, presence, token refusal and refresh, heartbeats and bad frames.
+import { createServer, type Server } from 'node:http';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RealtimeClient, type RealtimeChannel, type RealtimePostgresChangesPayload } from '@supabase/realtime-js';
+import { createClient } from '@supabase/supabase-js';
+import { SignJWT } from 'jose';
+import pg from 'pg';
+import WebSocket from 'ws';
+import { freePorts } from '../local/config.ts';
+import { startPostgres, type RunningPostgres } from '../local/postgres.ts';
+import { migrate } from '../local/migrate.ts';
+import { createRealtimeServer, type RealtimeServer } from '../local/realtime/server.ts';
+
+const JWT_SECRET = 'realtime-test-secret-with-at-least-32-chars';
+
+let dataDir: string;
+let postgres: RunningPostgres;
+let db: pg.Pool;
+let realtime: RealtimeServer;
+let http: Server;
+let baseUrl: string;
+let anonKey: string;
+let serviceKey: string;
+const logs: string[] = [];
+const clients: RealtimeClient[] = [];
+
+type Note = { id: number; owner: string; body: string | null; room: string | null };
+
+function sign(claims: Record<string, unknown>, opts: { secret?: string; exp?: number } = {}): Promise<string> {
+  const now = Math.floor(Date.now() / 1000);
+  return new SignJWT(claims)
+    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+    .setIssuedAt(now - 60)
+    .setExpirationTime(opts.exp ?? now + 3600)
+    .sign(new TextEncoder().encode(opts.secret ?? JWT_SECRET));
+}
+
+const userToken = (sub: string, opts: { secret?: string; exp?: number } = {}) =>
+  sign({ sub, role: 'authenticated', aud: 'authenticated' }, opts);
+
+async function client(token?: string, options: { vsn?: string } = {}): Promise<RealtimeClient> {
+  const c = new RealtimeClient(`${baseUrl}/realtime/v1`, {
+    params: { apikey: anonKey },
+    transport: WebSocket as never,
+    ...(options.vsn ? { vsn: options.vsn } : {}),
+  });
+  if (token) await c.setAuth(token);
+  clients.push(c);
+  return c;
+}
+
+function subscribed(channel: RealtimeChannel): Promise<void> {
+  return new Promise((resolve, reject) => {
+    channel.subscribe((status, err) => {
+      if (status === 'SUBSCRIBED') resolve();
+      else reject(new Error(`${status}: ${err?.message ?? ''}`));
+    });
+  });
+}
+
+function refused(channel: RealtimeChannel): Promise<string> {
+  return new Promise((resolve, reject) => {
+    channel.subscribe((status, err) => {
+      if (status === 'SUBSCRIBED') reject(new Error('joined although it should have been refused'));
+      else resolve(`${status}: ${err?.message ?? ''}`);
+    });
+  });
+}
+
+/** Collects postgres_changes payloads on one channel; `next` waits for the next one that matches. */
+function collect(c: RealtimeClient, topic: string, filter: { event: '*' | 'INSERT' | 'UPDATE' | 'DELETE'; filter?: string }) {
+  const got: RealtimePostgresChangesPayload<Note>[] = [];
+  const waiters: Array<{ test: (p: RealtimePostgresChangesPayload<Note>) => boolean; resolve: (p: RealtimePostgresChangesPayload<Note>) => void }> = [];
+  const channel = c.channel(topic).on(
+    'postgres_changes' as never,
+    { event: filter.event, schema: 'rt_test', table: 'notes', ...(filter.filter ? { filter: filter.filter } : {}) } as never,
+    ((p: RealtimePostgresChangesPayload<Note>) => {
+      got.push(p);
+      for (const w of [...waiters]) {
+        if (w.test(p)) {
+          waiters.splice(waiters.indexOf(w), 1);
+          w.resolve(p);
+        }
+      }
+    }) as never,
+  );
+  const next = (test: (p: RealtimePostgresChangesPayload<Note>) => boolean, ms = 5000) =>
+    new Promise<RealtimePostgresChangesPayload<Note>>((resolve, reject) => {
+      const seen = got.find(test);
+      if (seen) return resolve(seen);
+      const timer = setTimeout(() => reject(new Error(`no matching event on ${topic}; got ${JSON.stringify(got)}`)), ms);
+      waiters.push({
+        test,
+        resolve: (p) => {
+          clearTimeout(timer);
+          resolve(p);
+        },
+      });
+    });
+  return { channel, got, next };
+}
+
+const newRow = (p: RealtimePostgresChangesPayload<Note>) => p.new as Partial<Note>;
+const oldRow = (p: RealtimePostgresChangesPayload<Note>) => p.old as Partial<Note>;
+
+async function insert(owner: string, body: string, room = 'r'): Promise<Note> {
+  const r = await db.query<Note>('insert into rt_test.notes (owner, body, room) values ($1, $2, $3) returning *', [owner, body, room]);
+  const row = r.rows[0]!;
+  return { ...row, id: Number(row.id) }; // bigserial arrives as a string from pg, as a number over realtime
+}
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(join(tmpdir(), 'rb-realtime-'));
+  const ports = await freePorts();
+  postgres = await startPostgres({ dataDir: join(dataDir, 'pg'), port: ports.db, password: 'postgres' });
+  await migrate(postgres.url, { seed: false });
+  db = new pg.Pool({ connectionString: postgres.url, max: 4 });
+  db.on('error', () => {}); // idle connections hear Postgres stop at the end
+  anonKey = await sign({ role: 'anon', iss: 'supabase-demo' });
+  serviceKey = await sign({ role: 'service_role', iss: 'supabase-demo' });
+
+  realtime = await createRealtimeServer({
+    databaseUrl: postgres.url,
+    jwtSecret: JWT_SECRET,
+    log: (service, line) => logs.push(`[${service}] ${line}`),
+  });
+  http = createServer((_req, res) => res.writeHead(404).end());
+  http.on('upgrade', (req, socket, head) => {
+    const url = new URL(req.url ?? '/', 'http://test');
+    if (!url.pathname.startsWith('/realtime/v1/')) return socket.end('HTTP/1.1 404 Not Found\r\n\r\n');
+    realtime.upgrade(req, socket, head, url.pathname.slice('/realtime/v1'.length));
+  });
+  await new Promise<void>((resolve) => http.listen(ports.api, '127.0.0.1', () => resolve()));
+  baseUrl = `http://127.0.0.1:${ports.api}`;
+
+  // created after the server started: the first subscription naming it makes the server re-read the publication
+  await db.query(`
+    create schema rt_test;
+    grant usage on schema rt_test to anon, authenticated, service_role;
+    create table rt_test.notes (
+      id bigserial primary key,
+      owner uuid not null,
+      body text,
+      room text
+    );
+    alter table rt_test.notes enable row level security;
+    create policy "owners read their notes" on rt_test.notes for select to authenticated using (owner = auth.uid());
+    grant select, insert, update, delete on rt_test.notes to anon, authenticated, service_role;
+    create table rt_test.unpublished (id int primary key);
+    grant select on rt_test.unpublished to anon, authenticated;
+    alter publication supabase_realtime add table rt_test.notes;
+  `);
+}, 120_000);
+
+afterAll(async () => {
+  for (const c of clients) {
+    await c.removeAllChannels().catch(() => {});
+    await c.disconnect().catch(() => {});
+  }
+  await realtime?.close();
+  await new Promise<void>((resolve) => (http ? http.close(() => resolve()) : resolve()));
+  await db?.end();
+  await postgres?.stop();
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe('postgres_changes', () => {
+  it('delivers an INSERT to the subscriber RLS allows and not to the one it refuses', async () => {
+    const alice = randomUUID();
+    const bob = randomUUID();
+    const a = collect(await client(await userToken(alice)), 'notes-a', { event: 'INSERT' });
+    const b = collect(await client(await userToken(bob)), 'notes-b', { event: 'INSERT' });
+    await Promise.all([subscribed(a.channel), subscribed(b.channel)]);
+
+    const row = await insert(alice, 'hello from alice');
+    const got = await a.next((p) => newRow(p).id === row.id);
+    expect(got.eventType).toBe('INSERT');
+    expect(got.schema).toBe('rt_test');
+    expect(got.table).toBe('notes');
+    expect(typeof got.commit_timestamp).toBe('string');
+    expect(newRow(got)).toMatchObject({ id: row.id, owner: alice, body: 'hello from alice' });
+
+    // events go out in commit order: once bob sees his own later row, alice's was already decided
+    const bobs = await insert(bob, 'bob');
+    await b.next((p) => newRow(p).id === bobs.id);
+    expect(b.got.map((p) => newRow(p).id)).not.toContain(row.id);
+    await a.next((p) => newRow(p).id === row.id);
+    expect(a.got.map((p) => newRow(p).id)).not.toContain(bobs.id);
+  });
+
+  it('sends nothing to an anonymous subscriber the policy does not cover, everything to service_role', async () => {
+    const anon = collect(await client(), 'notes-anon', { event: '*' });
+    const service = collect(await client(serviceKey), 'notes-service', { event: '*' });
+    await Promise.all([subscribed(anon.channel), subscribed(service.channel)]);
+    const row = await insert(randomUUID(), 'secret');
+    await service.next((p) => newRow(p).id === row.id);
+    const marker = await insert(randomUUID(), 'marker');
+    await service.next((p) => newRow(p).id === marker.id);
+    expect(anon.got).toHaveLength(0);
+  });
+
+  it('applies an eq filter', async () => {
+    const owner = randomUUID();
+    const c = collect(await client(await userToken(owner)), 'notes-filter', { event: 'INSERT', filter: 'body=eq.wanted' });
+    const all = collect(await client(await userToken(owner)), 'notes-unfiltered', { event: 'INSERT' });
+    await Promise.all([subscribed(c.channel), subscribed(all.channel)]);
+    await insert(owner, 'unwanted');
+    const wanted = await insert(owner, 'wanted');
+    await c.next((p) => newRow(p).id === wanted.id);
+    await all.next((p) => newRow(p).id === wanted.id);
+    expect(c.got.map((p) => newRow(p).body)).toEqual(['wanted']);
+  });
+
+  it('applies in, neq and combined filters', async () => {
+    const owner = randomUUID();
+    const token = await userToken(owner);
+    const inF = collect(await client(token), 'notes-in', { event: 'INSERT', filter: 'room=in.(kitchen,"hall, big")' });
+    const both = collect(await client(token), 'notes-and', { event: 'INSERT', filter: 'room=eq.kitchen,body=neq.skip' });
+    await Promise.all([subscribed(inF.channel), subscribed(both.channel)]);
+    await insert(owner, 'a', 'garden');
+    await insert(owner, 'skip', 'kitchen');
+    const hall = await insert(owner, 'b', 'hall, big');
+    const kitchen = await insert(owner, 'c', 'kitchen');
+    await inF.next((p) => newRow(p).id === kitchen.id);
+    await both.next((p) => newRow(p).id === kitchen.id);
+    expect(inF.got.map((p) => newRow(p).body)).toEqual(['skip', 'b', 'c']);
+    expect(both.got.map((p) => newRow(p).id)).toEqual([kitchen.id]);
+    expect(hall.room).toBe('hall, big');
+  });
+
+  it('delivers UPDATE with the new row and DELETE with the primary key only', async () => {
+    const owner = randomUUID();
+    const c = collect(await client(await userToken(owner)), 'notes-ud', { event: '*' });
+    await subscribed(c.channel);
+    const row = await insert(owner, 'before');
+    await c.next((p) => p.eventType === 'INSERT' && newRow(p).id === row.id);
+
+    await db.query('update rt_test.notes set body = $1 where id = $2', ['after', row.id]);
+    const upd = await c.next((p) => p.eventType === 'UPDATE' && newRow(p).id === row.id);
+    expect(newRow(upd)).toMatchObject({ id: row.id, body: 'after', owner });
+    expect(oldRow(upd)).toEqual({ id: row.id });
+
+    await db.query('delete from rt_test.notes where id = $1', [row.id]);
+    const del = await c.next((p) => p.eventType === 'DELETE' && oldRow(p).id === row.id);
+    expect(oldRow(del)).toEqual({ id: row.id });
+    expect(del.new).toEqual({});
+  });
+
+  it('stops an UPDATE that moves the row out of the subscriber’s sight', async () => {
+    const alice = randomUUID();
+    const c = collect(await client(await userToken(alice)), 'notes-move', { event: 'UPDATE' });
+    await subscribed(c.channel);
+    const row = await insert(alice, 'mine');
+    await db.query('update rt_test.notes set owner = $1 where id = $2', [randomUUID(), row.id]);
+    const marker = await insert(alice, 'marker');
+    await db.query('update rt_test.notes set body = $1 where id = $2', ['marker 2', marker.id]);
+    await c.next((p) => newRow(p).id === marker.id);
+    expect(c.got.map((p) => newRow(p).id)).toEqual([marker.id]);
+  });
+
+  it('re-reads rows too big for a notification', async () => {
+    const owner = randomUUID();
+    const c = collect(await client(await userToken(owner)), 'notes-big', { event: 'INSERT' });
+    await subscribed(c.channel);
+    const body = 'x'.repeat(20_000);
+    const row = await insert(owner, body);
+    const got = await c.next((p) => newRow(p).id === row.id);
+    expect(newRow(got).body).toHaveLength(20_000);
+  });
+
+  it('follows access_token updates', async () => {
+    const alice = randomUUID();
+    const c = await client(await userToken(randomUUID()));
+    const sub = collect(c, 'notes-token', { event: 'INSERT' });
+    await subscribed(sub.channel);
+    const before = await insert(alice, 'not yet');
+    await c.setAuth(await userToken(alice));
+    // the access_token push and the next insert race; poll until the new identity sees a row
+    let after: Note | undefined;
+    for (let i = 0; i < 20 && !after; i++) {
+      const row = await insert(alice, `now ${i}`);
+      try {
+        await sub.next((p) => newRow(p).id === row.id, 500);
+        after = row;
+      } catch {
+        // not switched yet
+      }
+    }
+    expect(after).toBeDefined();
+    expect(sub.got.map((p) => newRow(p).id)).not.toContain(before.id);
+  });
+
+  it('reports a table that is not in the publication in a system message', async () => {
+    const c = await client(serviceKey);
+    const messages: Array<{ status: string; message: string; extension: string }> = [];
+    const ch = c
+      .channel('unpublished')
+      .on('postgres_changes' as never, { event: '*', schema: 'rt_test', table: 'unpublished' } as never, (() => {}) as never)
+      .on('system', {}, (m: { status: string; message: string; extension: string }) => messages.push(m));
+    await subscribed(ch);
+    await expect.poll(() => messages.length).toBeGreaterThan(0);
+    expect(messages[0]).toMatchObject({ extension: 'postgres_changes', status: 'error' });
+    expect(messages[0]!.message).toContain('table: unpublished');
+  });
+
+  it('works through supabase-js with protocol 1.0.0 too', async () => {
+    const owner = randomUUID();
+    const c = await client(await userToken(owner), { vsn: '1.0.0' });
+    const sub = collect(c, 'notes-v1', { event: 'INSERT' });
+    await subscribed(sub.channel);
+    const row = await insert(owner, 'v1');
+    await sub.next((p) => newRow(p).id === row.id);
+
+    // supabase-js hands realtime its key as the token when nobody is signed in: service_role sees every row
+    const supabase = createClient(baseUrl, serviceKey, {
+      auth: { persistSession: false, autoRefreshToken: false },
+      realtime: { transport: WebSocket as never },
+    });
+    const got: unknown[] = [];
+    const ch = supabase
+      .channel('sb-js')
+      .on('postgres_changes', { event: 'INSERT', schema: 'rt_test', table: 'notes' }, (p) => got.push(p.new));
+    await subscribed(ch);
+    const second = await insert(owner, 'via supabase-js');
+    await expect.poll(() => got.some((r) => (r as Note).id === second.id), { timeout: 5000 }).toBe(true);
+    await supabase.removeAllChannels();
+  });
+});
+
+describe('tokens', () => {
+  it('refuses an expired token', async () => {
+    const c = await client(await userToken(randomUUID(), { exp: Math.floor(Date.now() / 1000) - 60 }));
+    const reason = await refused(c.channel('expired'));
+    expect(reason).toMatch(/CHANNEL_ERROR.*expired/i);
+  });
+
+  it('refuses a token signed with another secret', async () => {
+    const c = await client(await userToken(randomUUID(), { secret: 'a-different-secret-that-is-long-enough-too' }));
+    const reason = await refused(c.channel('forged'));
+    expect(reason).toMatch(/CHANNEL_ERROR.*signature/i);
+  });
+
+  it('refuses garbage', async () => {
+    const c = await client('not-a-jwt');
+    const reason = await refused(c.channel('garbage'));
+    expect(reason).toMatch(/CHANNEL_ERROR.*not a valid JWT/i);
+  });
+
+  it('closes the channel when a refreshed token is bad', async () => {
+    const c = await client(await userToken(randomUUID()));
+    const messages: Array<{ status: string; message: string }> = [];
+    let closed = false;
+    const ch = c.channel('refresh-bad').on('system', {}, (m: { status: string; message: string }) => messages.push(m));
+    await new Promise<void>((resolve) =>
+      ch.subscribe((status) => {
+        if (status === 'SUBSCRIBED') resolve();
+        if (status === 'CLOSED') closed = true;
+      }),
+    );
+    await c.setAuth(await userToken(randomUUID(), { exp: Math.floor(Date.now() / 1000) - 5 }));
+    await expect.poll(() => closed).toBe(true);
+    expect(messages.some((m) => m.status === 'error' && /expired/.test(m.message))).toBe(true);
+  });
+});
+
+describe('broadcast and presence', () => {
+  it('fans a broadcast out to the other members, not back to the sender', async () => {
+    const [c1, c2] = [await client(), await client()];
+    const got1: unknown[] = [];
+    const got2: unknown[] = [];
+    const ch1 = c1.channel('room-1').on('broadcast', { event: 'cursor' }, (m) => got1.push(m));
+    const ch2 = c2.channel('room-1').on('broadcast', { event: 'cursor' }, (m) => got2.push(m));
+    await Promise.all([subscribed(ch1), subscribed(ch2)]);
+    expect(await ch1.send({ type: 'broadcast', event: 'cursor', payload: { x: 1, note: 'é 🎉' } })).toBe('ok');
+    await expect.poll(() => got2.length).toBe(1);
+    expect(got2[0]).toMatchObject({ type: 'broadcast', event: 'cursor', payload: { x: 1, note: 'é 🎉' } });
+    expect(got1).toHaveLength(0);
+  });
+
+  it('echoes to the sender with self and acknowledges with ack; v1 clients get it as JSON', async () => {
+    const c1 = await client();
+    const c2 = await client(undefined, { vsn: '1.0.0' });
+    const got1: unknown[] = [];
+    const got2: unknown[] = [];
+    const ch1 = c1.channel('room-2', { config: { broadcast: { self: true, ack: true } } }).on('broadcast', { event: '*' }, (m) => got1.push(m));
+    const ch2 = c2.channel('room-2').on('broadcast', { event: 'ping' }, (m) => got2.push(m));
+    await Promise.all([subscribed(ch1), subscribed(ch2)]);
+    expect(await ch1.send({ type: 'broadcast', event: 'ping', payload: { n: 1 } })).toBe('ok');
+    expect(await ch2.send({ type: 'broadcast', event: 'ping', payload: { n: 2 } })).toBe('ok');
+    await expect.poll(() => got1.length).toBe(2);
+    await expect.poll(() => got2.length).toBe(1);
+    expect(got2[0]).toMatchObject({ event: 'ping', payload: { n: 1 } });
+  });
+
+  it('keeps presence state in sync across members', async () => {
+    const [c1, c2] = [await client(), await client()];
+    const ch1 = c1.channel('lobby', { config: { presence: { key: 'one' } } }).on('presence', { event: 'sync' }, () => {});
+    const ch2 = c2.channel('lobby', { config: { presence: { key: 'two' } } }).on('presence', { event: 'sync' }, () => {});
+    await Promise.all([subscribed(ch1), subscribed(ch2)]);
+    expect(await ch1.track({ name: 'Ann' })).toBe('ok');
+    expect(await ch2.track({ name: 'Ben' })).toBe('ok');
+    await expect.poll(() => Object.keys(ch1.presenceState()).sort()).toEqual(['one', 'two']);
+    await expect.poll(() => Object.keys(ch2.presenceState()).sort()).toEqual(['one', 'two']);
+    expect(ch1.presenceState().two?.[0]).toMatchObject({ name: 'Ben' });
+    await ch2.untrack();
+    await expect.poll(() => Object.keys(ch1.presenceState())).toEqual(['one']);
+    await c1.removeChannel(ch1);
+    await expect.poll(() => Object.keys(ch2.presenceState())).toEqual([]);
+  });
+});
+
+describe('socket', () => {
+  function raw(vsn = '2.0.0'): Promise<{ ws: WebSocket; next: () => Promise<unknown> }> {
+    return new Promise((resolve, reject) => {
+      const ws = new WebSocket(`${baseUrl.replace('http', 'ws')}/realtime/v1/websocket?apikey=${anonKey}&vsn=${vsn}`);
+      const inbox: unknown[] = [];
+      const waiting: Array<(m: unknown) => void> = [];
+      ws.on('message', (data) => {
+        const m = JSON.parse(String(data)) as unknown;
+        const w = waiting.shift();
+        if (w) w(m);
+        else inbox.push(m);
+      });
+      ws.once('error', reject);
+      ws.once('open', () =>
+        resolve({
+          ws,
+          next: () =>
+            new Promise((res, rej) => {
+              if (inbox.length) return res(inbox.shift());
+              const t = setTimeout(() => rej(new Error('no message')), 3000);
+              waiting.push((m) => {
+                clearTimeout(t);
+                res(m);
+              });
+            }),
+        }),
+      );
+    });
+  }
+
+  it('answers heartbeats and survives bad frames', async () => {
+    const { ws, next } = await raw();
+    ws.send('this is not json');
+    ws.send(JSON.stringify({ nonsense: true }));
+    ws.send(Buffer.from([3, 200, 1, 2]), { binary: true });
+    ws.send(JSON.stringify([null, '7', 'realtime:nowhere', 'broadcast', 'x']));
+    expect(await next()).toEqual([null, '7', 'realtime:nowhere', 'phx_reply', { status: 'error', response: { reason: 'unmatched topic' } }]);
+    ws.send(JSON.stringify([null, '8', 'phoenix', 'heartbeat', {}]));
+    expect(await next()).toEqual([null, '8', 'phoenix', 'phx_reply', { status: 'ok', response: {} }]);
+    ws.close();
+  });
+
+  it('joins, replies with postgres_changes ids, and closes on leave (1.0.0 objects)', async () => {
+    const { ws, next } = await raw('1.0.0');
+    ws.send(
+      JSON.stringify({
+        join_ref: '1',
+        ref: '1',
+        topic: 'realtime:raw',
+        event: 'phx_join',
+        payload: { config: { postgres_changes: [{ event: 'INSERT', schema: 'rt_test', table: 'notes' }] }, access_token: serviceKey },
+      }),
+    );
+    const joined = (await next()) as { event: string; payload: { status: string; response: { postgres_changes: Array<{ id: number }> } } };
+    expect(joined.event).toBe('phx_reply');
+    expect(joined.payload.status).toBe('ok');
+    expect(joined.payload.response.postgres_changes[0]).toMatchObject({ event: 'INSERT', schema: 'rt_test', table: 'notes' });
+    expect(typeof joined.payload.response.postgres_changes[0]!.id).toBe('number');
+    expect(await next()).toMatchObject({ event: 'system', payload: { status: 'ok', message: 'Subscribed to PostgreSQL' } });
+    const row = await insert(randomUUID(), 'raw');
+    const change = (await next()) as { event: string; payload: { ids: number[]; data: Record<string, unknown> } };
+    expect(change.event).toBe('postgres_changes');
+    expect(change.payload.ids).toEqual([joined.payload.response.postgres_changes[0]!.id]);
+    expect(change.payload.data).toMatchObject({ schema: 'rt_test', table: 'notes', type: 'INSERT', errors: null, record: { id: row.id } });
+    expect(change.payload.data.columns).toContainEqual({ name: 'owner', type: 'uuid' });
+    ws.send(JSON.stringify({ join_ref: '1', ref: '2', topic: 'realtime:raw', event: 'phx_leave', payload: {} }));
+    expect(await next()).toMatchObject({ ref: '2', event: 'phx_reply', payload: { status: 'ok' } });
+    expect(await next()).toMatchObject({ event: 'phx_close' });
+    ws.close();
+    expect(logs.join('\n')).not.toMatch(/failed/);
+  });
+});
