@@ -1,6 +1,6 @@
 // The local Realtime server driven by the unmodified @supabase/realtime-js, against a real
 // PostgreSQL (throwaway data directory, free port): postgres_changes with RLS and filters,
-// UPDATE/DELETE, broadcast, presence, token refusal and refresh, heartbeats and bad frames.
+// UPDATE/DELETE, broadcast (WebSocket and HTTP), presence, token refusal and refresh, heartbeats and bad frames.
 import { createServer, type Server } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -130,7 +130,11 @@ beforeAll(async () => {
     jwtSecret: JWT_SECRET,
     log: (service, line) => logs.push(`[${service}] ${line}`),
   });
-  http = createServer((_req, res) => res.writeHead(404).end());
+  http = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://test');
+    if (!url.pathname.startsWith('/realtime/v1/')) return res.writeHead(404).end();
+    void realtime.handle(req, res, url.pathname.slice('/realtime/v1'.length));
+  });
   http.on('upgrade', (req, socket, head) => {
     const url = new URL(req.url ?? '/', 'http://test');
     if (!url.pathname.startsWith('/realtime/v1/')) return socket.end('HTTP/1.1 404 Not Found\r\n\r\n');
@@ -396,6 +400,30 @@ describe('broadcast and presence', () => {
     await expect.poll(() => got1.length).toBe(2);
     await expect.poll(() => got2.length).toBe(1);
     expect(got2[0]).toMatchObject({ event: 'ping', payload: { n: 1 } });
+  });
+
+  it('accepts broadcasts over HTTP (httpSend and the batch endpoint)', async () => {
+    const c = await client();
+    const got: Array<{ event: string; payload: unknown }> = [];
+    const ch = c.channel('room-http').on('broadcast', { event: '*' }, (m) => got.push(m as never));
+    await subscribed(ch);
+    const sender = (await client()).channel('room-http');
+    await expect(sender.httpSend('hello', { via: 'httpSend' })).resolves.toEqual({ success: true });
+    const res = await fetch(`${baseUrl}/realtime/v1/api/broadcast`, {
+      method: 'POST',
+      headers: { apikey: anonKey, 'content-type': 'application/json' },
+      body: JSON.stringify({ messages: [{ topic: 'room-http', event: 'batch', payload: { n: 1 } }] }),
+    });
+    expect(res.status).toBe(202);
+    await expect.poll(() => got.length).toBe(2);
+    expect(got[0]).toMatchObject({ event: 'hello', payload: { via: 'httpSend' } });
+    expect(got[1]).toMatchObject({ event: 'batch', payload: { n: 1 } });
+    const bad = await fetch(`${baseUrl}/realtime/v1/api/broadcast`, {
+      method: 'POST',
+      headers: { apikey: await userToken(randomUUID(), { secret: 'a-different-secret-that-is-long-enough-too' }), 'content-type': 'application/json' },
+      body: '{"messages":[]}',
+    });
+    expect(bad.status).toBe(401);
   });
 
   it('keeps presence state in sync across members', async () => {

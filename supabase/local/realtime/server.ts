@@ -3,7 +3,7 @@
 // subscriber), broadcast (self/ack, JSON and binary frames) and presence (track/untrack,
 // presence_state/presence_diff). Production uses hosted Supabase Realtime.
 import { randomUUID } from 'node:crypto';
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { errors as joseErrors, jwtVerify, type JWTPayload } from 'jose';
 import { WebSocketServer, WebSocket, type RawData } from 'ws';
@@ -29,6 +29,13 @@ export interface RealtimeServerOptions {
 
 export interface RealtimeServer {
   upgrade(req: IncomingMessage, socket: Duplex, head: Buffer, path: string): void;
+  /**
+   * HTTP broadcast, as realtime-js uses for `httpSend()` and for `send()` before a channel is joined:
+   * POST /api/broadcast {messages: [{topic, event, payload, private?}]} and
+   * POST /api/broadcast/:topic/events/:event (body = payload; JSON or application/octet-stream).
+   * `path` is the part after /realtime/v1. Answers 202 when accepted.
+   */
+  handle(req: IncomingMessage, res: ServerResponse, path: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -512,6 +519,97 @@ export async function createRealtimeServer(opts: RealtimeServerOptions): Promise
     });
   }
 
+  // ---- HTTP broadcast -------------------------------------------------------------------------
+
+  function json(res: ServerResponse, status: number, body: unknown) {
+    res.writeHead(status, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(body));
+  }
+
+  function readBody(req: IncomingMessage, limit = 1024 * 1024): Promise<Buffer> {
+    return new Promise((resolve, reject) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      req.on('data', (c: Buffer) => {
+        size += c.length;
+        if (size > limit) {
+          reject(new Error('payload too large'));
+          req.destroy();
+        } else chunks.push(c);
+      });
+      req.on('end', () => resolve(Buffer.concat(chunks)));
+      req.on('error', reject);
+    });
+  }
+
+  /** A broadcast sent by the server side (HTTP): everyone on the topic gets it, no sender to skip. */
+  function serverBroadcast(topic: string, isPrivate: boolean, event: string, payload: unknown, bytes?: Buffer) {
+    const fullTopic = `realtime:${topic}`;
+    for (const ch of groups.get(groupKey({ private: isPrivate, topic: fullTopic })) ?? []) {
+      if (bytes) {
+        if (ch.conn.vsn !== '2.0.0') continue; // v1 cannot carry binary payloads
+        const frame = encodeUserBroadcast(ch.topic, { joinRef: null, ref: null, topic: fullTopic, event, encoding: 0, metadata: '', payload: bytes });
+        if (frame && ch.conn.ws.readyState === WebSocket.OPEN) ch.conn.ws.send(frame);
+      } else {
+        push(ch, 'broadcast', { type: 'broadcast', event, payload }, null);
+      }
+    }
+  }
+
+  async function handleHttp(req: IncomingMessage, res: ServerResponse, path: string) {
+    const clean = path.replace(/\/+$/, '');
+    const single = /^\/api\/broadcast\/([^/]+)\/events\/([^/]+)$/.exec(clean);
+    if (clean !== '/api/broadcast' && !single) return json(res, 404, { message: 'Not found' });
+    if (req.method !== 'POST') return json(res, 405, { message: 'Method not allowed' });
+    const url = new URL(req.url ?? '/', 'http://realtime');
+    const bearer = /^Bearer\s+(.+)$/i.exec(req.headers.authorization ?? '')?.[1];
+    const header = req.headers['apikey'];
+    const apikey = (Array.isArray(header) ? header[0] : header) ?? url.searchParams.get('apikey') ?? undefined;
+    const verified = await verify(bearer && !bearer.startsWith('sb_') ? bearer : apikey);
+    if (!verified.ok) return json(res, 401, { message: verified.reason });
+    let body: Buffer;
+    try {
+      body = await readBody(req);
+    } catch {
+      return json(res, 413, { message: 'Payload too large' });
+    }
+    if (single) {
+      const isPrivate = url.searchParams.get('private') === 'true';
+      if (isPrivate && verified.role === 'anon') return json(res, 403, { message: 'You do not have permissions to write to this Channel topic' });
+      const topic = decodeURIComponent(single[1]!);
+      const event = decodeURIComponent(single[2]!);
+      if (/^application\/octet-stream/i.test(req.headers['content-type'] ?? '')) {
+        serverBroadcast(topic, isPrivate, event, undefined, body);
+      } else {
+        let payload: unknown;
+        try {
+          payload = JSON.parse(body.toString('utf8'));
+        } catch {
+          return json(res, 400, { message: 'The body must be JSON' });
+        }
+        serverBroadcast(topic, isPrivate, event, payload);
+      }
+      res.writeHead(202).end();
+      return;
+    }
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(body.toString('utf8'));
+    } catch {
+      return json(res, 400, { message: 'The body must be JSON' });
+    }
+    const messages = isObject(parsed) && Array.isArray(parsed.messages) ? parsed.messages : undefined;
+    if (!messages || !messages.every((m) => isObject(m) && typeof m.topic === 'string' && typeof m.event === 'string')) {
+      return json(res, 422, { message: 'Expected {messages: [{topic, event, payload, private?}]}' });
+    }
+    const list = messages as Array<{ topic: string; event: string; payload?: unknown; private?: unknown }>;
+    if (verified.role === 'anon' && list.some((m) => m.private === true)) {
+      return json(res, 403, { message: 'You do not have permissions to write to this Channel topic' });
+    }
+    for (const m of list) serverBroadcast(m.topic, m.private === true, m.event, m.payload ?? {});
+    res.writeHead(202).end();
+  }
+
   // ---- socket ---------------------------------------------------------------------------------
 
   function handle(conn: Conn, msg: Message) {
@@ -597,6 +695,15 @@ export async function createRealtimeServer(opts: RealtimeServerOptions): Promise
       const header = req.headers['apikey'];
       const apikey = url.searchParams.get('apikey') ?? (Array.isArray(header) ? header[0] : header);
       wss.handleUpgrade(req, socket, head, (ws) => onConnection(ws, vsn, apikey));
+    },
+    async handle(req, res, path) {
+      try {
+        await handleHttp(req, res, path);
+      } catch (err) {
+        log(`http ${path} failed: ${(err as Error).message}`);
+        if (!res.headersSent) json(res, 500, { message: 'Internal error' });
+        else res.destroy();
+      }
     },
     async close() {
       closing = true;
