@@ -24,6 +24,8 @@ export interface GatewayOptions {
   };
   realtime?: {
     upgrade(req: IncomingMessage, socket: Duplex, head: Buffer, path: string): void;
+    /** HTTP broadcast (`/realtime/v1/api/broadcast`), used by realtime-js before a channel joins. */
+    handle(req: IncomingMessage, res: ServerResponse, path: string): Promise<void>;
   };
   /** Functions that accept calls without a user JWT (config.toml `verify_jwt = false`). */
   publicFunctions?: Set<string>;
@@ -144,6 +146,11 @@ export function startGateway(opts: GatewayOptions): Promise<http.Server> {
           }
         }
         return proxy(req, res, opts.functionsPort, subPath + url.search, headers);
+      }
+      case 'realtime': {
+        if (!keyOk || !opts.realtime) return sendJson(res, 401, { message: 'Invalid API key' });
+        for (const [k, v] of Object.entries(CORS_HEADERS)) res.setHeader(k, v);
+        return opts.realtime.handle(req, res, subPath);
       }
       default:
         return sendJson(res, 404, { message: 'no Route matched with those values' });

@@ -14,6 +14,7 @@ import { startFunctions } from './functions.ts';
 import { startGateway } from './gateway.ts';
 import { startWeb } from './web.ts';
 import { createAuthServer } from './auth/server.ts';
+import { createRealtimeServer } from './realtime/server.ts';
 import type { Log, Managed } from './process.ts';
 import { paths } from './paths.ts';
 
@@ -131,6 +132,13 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
       });
       stops.push(() => auth.close());
 
+      // Realtime only on the embedded database: a Supabase project has its own Realtime, and
+      // the local stand-in installs capture triggers in the database it serves.
+      const realtime = opts.databaseUrl
+        ? undefined
+        : await createRealtimeServer({ databaseUrl: dbUrl, jwtSecret: opts.jwtSecret, log });
+      if (realtime) stops.push(() => realtime.close());
+
       const gateway: Server = await startGateway({
         port: opts.ports.api,
         anonKey: keys.anonKey,
@@ -139,6 +147,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
         postgrestPort: opts.ports.postgrest,
         functionsPort: opts.ports.functions,
         auth,
+        realtime,
         publicFunctions: publicFunctions(),
       });
       stops.push(() => closeServer(gateway));

@@ -1,0 +1,85 @@
+// The gateway as browsers and clients meet it: CORS, the apikey check, and Realtime through it.
+import { describe, expect, it } from 'vitest';
+import { anonClient, newGuest, newUser, stack } from './support/clients.ts';
+
+describe('gateway', () => {
+  it('answers CORS preflights for every service', async () => {
+    for (const path of ['/rest/v1/blocks', '/auth/v1/token', '/functions/v1/create-block']) {
+      const res = await fetch(`${stack().apiUrl}${path}`, {
+        method: 'OPTIONS',
+        headers: {
+          origin: 'https://site.example',
+          'access-control-request-method': 'POST',
+          'access-control-request-headers': 'apikey, authorization, content-type, x-client-info',
+        },
+      });
+      expect(res.status).toBe(204);
+      expect(res.headers.get('access-control-allow-origin')).toBe('*');
+      expect(res.headers.get('access-control-allow-headers')).toContain('apikey');
+    }
+  });
+
+  it('refuses REST and auth calls without a valid apikey', async () => {
+    for (const apikey of [undefined, 'not-a-key', stack().anonKey.slice(0, -2) + 'xx']) {
+      const headers: Record<string, string> = apikey ? { apikey } : {};
+      expect((await fetch(`${stack().apiUrl}/rest/v1/blocks`, { headers })).status).toBe(401);
+      expect((await fetch(`${stack().apiUrl}/auth/v1/settings`, { headers })).status).toBe(401);
+    }
+    const ok = await fetch(`${stack().apiUrl}/rest/v1/blocks?limit=1`, {
+      headers: { apikey: stack().anonKey },
+    });
+    expect(ok.status).toBe(200);
+    expect(ok.headers.get('access-control-allow-origin')).toBe('*');
+  });
+
+  it('carries Realtime: a new comment reaches a subscribed client', async () => {
+    const owner = await newUser('rt-owner');
+    const { data: block, error } = await owner.client.rpc('create_block', {
+      p_block_type: 'comment',
+    });
+    expect(error).toBeNull();
+    const blockId = (block as { id: string }).id;
+
+    const viewer = anonClient();
+    const received: Array<{ content: string }> = [];
+    const subscribed = new Promise<void>((resolve, reject) => {
+      viewer
+        .channel(`block:${blockId}`)
+        .on(
+          'postgres_changes',
+          {
+            event: 'INSERT',
+            schema: 'public',
+            table: 'messages',
+            filter: `block_id=eq.${blockId}`,
+          },
+          (payload) => received.push(payload.new as { content: string }),
+        )
+        .subscribe((status, err) => {
+          if (status === 'SUBSCRIBED') resolve();
+          if (status === 'CHANNEL_ERROR' || status === 'TIMED_OUT')
+            reject(err ?? new Error(status));
+        });
+    });
+    await subscribed;
+
+    const guest = await newGuest();
+    const posted = await guest.client.rpc('post_message', {
+      p_block_id: blockId,
+      p_parent_id: null,
+      p_content: 'hello from a visitor',
+      p_creator_name: 'Quiet Otter',
+      p_color: '#336699',
+      p_creator_photo_url: null,
+      p_home_url: null,
+      p_creator_email: null,
+      p_timezone: 'UTC',
+    });
+    expect(posted.error).toBeNull();
+    const deadline = Date.now() + 10_000;
+    while (received.length === 0 && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 50));
+    expect(received.map((m) => m.content)).toEqual(['hello from a visitor']);
+    await viewer.removeAllChannels();
+  });
+});
