@@ -58,7 +58,13 @@ describe('catalogue: what client roles are granted', () => {
   });
 
   it('every policy is for anon or authenticated, one operation each, with (select auth.uid())', async () => {
-    const policies = await sql<{ tablename: string; policyname: string; roles: string[]; cmd: string; uses: string }>(
+    const policies = await sql<{
+      tablename: string;
+      policyname: string;
+      roles: string[];
+      cmd: string;
+      uses: string;
+    }>(
       `select tablename, policyname, roles::text[] as roles, cmd,
               coalesce(qual, '') || ' ' || coalesce(with_check, '') as uses
        from pg_policies where schemaname = 'public'`,
@@ -68,36 +74,45 @@ describe('catalogue: what client roles are granted', () => {
       expect(p.roles.length, `${p.tablename}: ${p.policyname}`).toBe(1);
       expect(CLIENT_ROLES, `${p.tablename}: ${p.policyname}`).toContain(p.roles[0]);
       expect(p.cmd, `${p.tablename}: ${p.policyname}`).not.toBe('ALL');
-      expect(p.uses.replaceAll('SELECT auth.uid()', ''), `${p.tablename}: ${p.policyname}`).not.toMatch(/auth\.uid\(\)/);
+      expect(
+        p.uses.replaceAll('SELECT auth.uid()', ''),
+        `${p.tablename}: ${p.policyname}`,
+      ).not.toMatch(/auth\.uid\(\)/);
     }
   });
 
   it('schema private is not usable by client roles and its tables grant them nothing', async () => {
     for (const role of CLIENT_ROLES) {
-      const [row] = await sql<{ usage: boolean }>("select has_schema_privilege($1, 'private', 'usage') as usage", [role]);
+      const [row] = await sql<{ usage: boolean }>(
+        "select has_schema_privilege($1, 'private', 'usage') as usage",
+        [role],
+      );
       expect(row?.usage, role).toBe(false);
     }
   });
 
-  it.each(['private', 'auth'])('tables in schema %s grant anon and authenticated nothing', async (schema) => {
-    const grants = await sql(
-      `select table_name, grantee, privilege_type from information_schema.role_table_grants
+  it.each(['private', 'auth'])(
+    'tables in schema %s grant anon and authenticated nothing',
+    async (schema) => {
+      const grants = await sql(
+        `select table_name, grantee, privilege_type from information_schema.role_table_grants
        where table_schema = $1 and grantee in ('anon', 'authenticated', 'PUBLIC')`,
-      [schema],
-    );
-    expect(grants).toEqual([]);
-    const privileges = await sql(
-      `select c.relname, r.role, p.privilege
+        [schema],
+      );
+      expect(grants).toEqual([]);
+      const privileges = await sql(
+        `select c.relname, r.role, p.privilege
        from pg_class c join pg_namespace n on n.oid = c.relnamespace
        cross join unnest(array['anon', 'authenticated']) as r(role)
        cross join unnest(array['SELECT', 'INSERT', 'UPDATE', 'DELETE', 'TRUNCATE', 'REFERENCES', 'TRIGGER']) as p(privilege)
        where n.nspname = $1 and c.relkind in ('r', 'p', 'v', 'm')
          and (has_table_privilege(r.role, c.oid, p.privilege)
               or (p.privilege in ('SELECT', 'INSERT', 'UPDATE') and has_any_column_privilege(r.role, c.oid, p.privilege)))`,
-      [schema],
-    );
-    expect(privileges).toEqual([]);
-  });
+        [schema],
+      );
+      expect(privileges).toEqual([]);
+    },
+  );
 
   it('the integration tokens table exists only in schema private', async () => {
     const rows = await sql<{ schema: string }>(
@@ -115,11 +130,29 @@ describe('catalogue: what client roles are granted', () => {
     const visitorReads = ['get_block_view', 'list_messages'];
     const signedIn = [
       ...visitorReads,
-      'create_block', 'duplicate_block', 'post_message', 'edit_message', 'delete_message', 'toggle_message_like',
-      'set_message_resolved', 'toggle_block_like', 'record_button_click', 'submit_response',
+      'create_block',
+      'duplicate_block',
+      'post_message',
+      'edit_message',
+      'delete_message',
+      'toggle_message_like',
+      'set_message_resolved',
+      'toggle_block_like',
+      'record_button_click',
+      'submit_response',
     ];
-    expect(rows.filter((r) => r.anon).map((r) => r.name).sort()).toEqual([...visitorReads].sort());
-    expect(rows.filter((r) => r.authenticated).map((r) => r.name).sort()).toEqual([...signedIn].sort());
+    expect(
+      rows
+        .filter((r) => r.anon)
+        .map((r) => r.name)
+        .sort(),
+    ).toEqual([...visitorReads].sort());
+    expect(
+      rows
+        .filter((r) => r.authenticated)
+        .map((r) => r.name)
+        .sort(),
+    ).toEqual([...signedIn].sort());
   });
 
   it('every function in public and private pins search_path', async () => {
@@ -131,10 +164,9 @@ describe('catalogue: what client roles are granted', () => {
     expect(rows).toEqual([]);
   });
 
-  // TRUNCATE ignores RLS. PostgREST cannot send it, so this is defence in depth: the other
-  // tables revoke it, user_tags and letter_templates keep the default grant from the bootstrap
-  // (and from hosted Supabase's default privileges).
-  it.fails('no client role holds TRUNCATE on a public table (known gap: user_tags, letter_templates)', async () => {
+  // TRUNCATE ignores RLS. PostgREST cannot send it, so this is defence in depth
+  // (migration 20261121000700 revokes it everywhere, default privileges included).
+  it('no client role holds TRUNCATE on a public table', async () => {
     const rows = await sql(
       `select c.relname, r.role from pg_class c join pg_namespace n on n.oid = c.relnamespace
        cross join unnest(array['anon', 'authenticated']) as r(role)
@@ -155,10 +187,10 @@ describe('secrets through the API', () => {
       "insert into public.integrations (user_id, provider) values ($1, 'notion') returning id",
       [owner.id],
     );
-    await sql('insert into private.integration_tokens (integration_id, access_token) values ($1, $2)', [
-      integration!.id,
-      'top-secret-token',
-    ]);
+    await sql(
+      'insert into private.integration_tokens (integration_id, access_token) values ($1, $2)',
+      [integration!.id, 'top-secret-token'],
+    );
     for (const client of [anonClient(), owner.client]) {
       const { data, error } = await client.schema('private').from('integration_tokens').select('*');
       expect(data).toBeNull();
@@ -181,7 +213,12 @@ describe('secrets through the API', () => {
 
   it('functions in schema private cannot be called as RPCs', async () => {
     const owner = await newUser();
-    for (const fn of ['handle_new_user', 'record_audience_event', 'visible_block', 'bump_audience_group']) {
+    for (const fn of [
+      'handle_new_user',
+      'record_audience_event',
+      'visible_block',
+      'bump_audience_group',
+    ]) {
       const { error } = await owner.client.rpc(fn, {});
       expect(error?.code, fn).toBe('PGRST202');
     }
@@ -210,9 +247,11 @@ describe('published blocks and private fields', () => {
     const other = await newUser('other');
     const email = uniqueEmail('commenter');
     const messageId = await postAsGuest(author, commentBlock, email);
-    expect(await sql('select creator_email from public.message_private where message_id = $1', [messageId])).toEqual([
-      { creator_email: email },
-    ]);
+    expect(
+      await sql('select creator_email from public.message_private where message_id = $1', [
+        messageId,
+      ]),
+    ).toEqual([{ creator_email: email }]);
 
     const read = (client: typeof owner.client) =>
       client.from('message_private').select('creator_email').eq('message_id', messageId);
@@ -244,7 +283,10 @@ describe('published blocks and private fields', () => {
     for (const client of [anonClient(), other.client]) {
       expect((await client.from('profiles').select('*').eq('id', owner.id)).data).toEqual([]);
       // embedding the owner's profile in a readable block gives nothing either
-      const { data } = await client.from('blocks').select('id, owner:profiles(email, paid, block_limit)').eq('id', formBlock);
+      const { data } = await client
+        .from('blocks')
+        .select('id, owner:profiles(email, paid, block_limit)')
+        .eq('id', formBlock);
       expect(JSON.stringify(data)).not.toContain(owner.email);
       const view = await client.rpc('get_block_view', { p_block_id: formBlock });
       expect(view.error).toBeNull();
@@ -259,7 +301,13 @@ describe('published blocks and private fields', () => {
     const email = uniqueEmail('respondent');
     const { data: question } = await owner.client
       .from('questions')
-      .insert({ block_id: formBlock, type: 'mail', title: 'Email', required: true, as_visitor_info: 'email' })
+      .insert({
+        block_id: formBlock,
+        type: 'mail',
+        title: 'Email',
+        required: true,
+        as_visitor_info: 'email',
+      })
       .select('id')
       .single();
     const submitted = await visitor.client.rpc('submit_response', {
@@ -267,33 +315,59 @@ describe('published blocks and private fields', () => {
       p_answers: { [question!.id as string]: email },
     });
     expect(submitted.error).toBeNull();
-    await sql("insert into public.payments (user_id, type, provider_payment_id) values ($1, 'basic', 'PAY-XYZ')", [owner.id]);
+    await sql(
+      "insert into public.payments (user_id, type, provider_payment_id) values ($1, 'basic', 'PAY-XYZ')",
+      [owner.id],
+    );
 
     // the owner sees the response and the visitor in their audience
-    expect((await owner.client.from('responses').select('id').eq('block_id', formBlock)).data).toHaveLength(1);
-    expect((await owner.client.from('audience_members').select('email').eq('user_id', owner.id)).data).toEqual([{ email }]);
+    expect(
+      (await owner.client.from('responses').select('id').eq('block_id', formBlock)).data,
+    ).toHaveLength(1);
+    expect(
+      (await owner.client.from('audience_members').select('email').eq('user_id', owner.id)).data,
+    ).toEqual([{ email }]);
 
-    for (const [who, client] of [['anon', anonClient()], ['other', other.client], ['the visitor', visitor.client]] as const) {
-      expect((await client.from('responses').select('*').eq('block_id', formBlock)).data, who).toEqual([]);
+    for (const [who, client] of [
+      ['anon', anonClient()],
+      ['other', other.client],
+      ['the visitor', visitor.client],
+    ] as const) {
+      expect(
+        (await client.from('responses').select('*').eq('block_id', formBlock)).data,
+        who,
+      ).toEqual([]);
       const embedded = await client.from('blocks').select('id, responses(*)').eq('id', formBlock);
       expect(JSON.stringify(embedded.data), who).not.toContain(email);
-      expect((await client.from('audience_members').select('*').eq('user_id', owner.id)).data, who).toEqual([]);
-      expect((await client.from('payments').select('*').eq('user_id', owner.id)).data, who).toEqual([]);
-      expect((await client.from('audience_groups').select('*').eq('user_id', owner.id)).data, who).toEqual([]);
+      expect(
+        (await client.from('audience_members').select('*').eq('user_id', owner.id)).data,
+        who,
+      ).toEqual([]);
+      expect((await client.from('payments').select('*').eq('user_id', owner.id)).data, who).toEqual(
+        [],
+      );
+      expect(
+        (await client.from('audience_groups').select('*').eq('user_id', owner.id)).data,
+        who,
+      ).toEqual([]);
       const view = await client.rpc('get_block_view', { p_block_id: formBlock });
       expect(JSON.stringify(view.data), who).not.toContain(email);
     }
   });
 
-  it('a visitor reads their own like and nobody else\'s', async () => {
+  it("a visitor reads their own like and nobody else's", async () => {
     const { owner, likeBlock } = await ownerWithBlocks();
     const [a, b] = await Promise.all([newGuest(), newGuest()]);
     expect((await a.client.rpc('toggle_block_like', { p_block_id: likeBlock })).error).toBeNull();
     expect((await b.client.rpc('toggle_block_like', { p_block_id: likeBlock })).error).toBeNull();
     const mine = await a.client.from('responses').select('creator_id').eq('block_id', likeBlock);
     expect(mine.data).toEqual([{ creator_id: a.id }]);
-    expect((await anonClient().from('responses').select('*').eq('block_id', likeBlock)).data).toEqual([]);
-    expect((await owner.client.from('responses').select('id').eq('block_id', likeBlock)).data).toHaveLength(2);
+    expect(
+      (await anonClient().from('responses').select('*').eq('block_id', likeBlock)).data,
+    ).toEqual([]);
+    expect(
+      (await owner.client.from('responses').select('id').eq('block_id', likeBlock)).data,
+    ).toHaveLength(2);
   });
 
   it('deactivated blocks and their content are hidden from anon and other users, not from the owner', async () => {
@@ -301,41 +375,67 @@ describe('published blocks and private fields', () => {
     const other = await newUser('other');
     const guest = await newGuest();
     await postAsGuest(guest, commentBlock, '');
-    await owner.client.from('questions').insert({ block_id: formBlock, type: 'poll', title: 'Pick' });
-    await sql('update public.blocks set deactivated = true where id = any($1)', [[formBlock, commentBlock]]);
+    await owner.client
+      .from('questions')
+      .insert({ block_id: formBlock, type: 'poll', title: 'Pick' });
+    await sql('update public.blocks set deactivated = true where id = any($1)', [
+      [formBlock, commentBlock],
+    ]);
     const ids = [formBlock, commentBlock];
 
-    for (const [who, client] of [['anon', anonClient()], ['other', other.client], ['guest', guest.client]] as const) {
+    for (const [who, client] of [
+      ['anon', anonClient()],
+      ['other', other.client],
+      ['guest', guest.client],
+    ] as const) {
       expect((await client.from('blocks').select('id').in('id', ids)).data, who).toEqual([]);
       for (const table of ['questions', 'options', 'endings', 'ending_conditions', 'messages']) {
-        expect((await client.from(table).select('*').in('block_id', ids)).data, `${who} ${table}`).toEqual([]);
+        expect(
+          (await client.from(table).select('*').in('block_id', ids)).data,
+          `${who} ${table}`,
+        ).toEqual([]);
       }
       for (const blockId of ids) {
         const view = await client.rpc('get_block_view', { p_block_id: blockId });
         expect(view.data, who).toBeNull();
         expect(view.error?.message, who).toBe("block doesn't exists");
       }
-      expect((await client.rpc('list_messages', { p_block_id: commentBlock })).error, who).not.toBeNull();
+      expect(
+        (await client.rpc('list_messages', { p_block_id: commentBlock })).error,
+        who,
+      ).not.toBeNull();
     }
     expect((await owner.client.from('blocks').select('id').in('id', ids)).data).toHaveLength(2);
-    expect((await owner.client.from('questions').select('id').eq('block_id', formBlock)).data).toHaveLength(1);
-    expect((await owner.client.from('messages').select('id').eq('block_id', commentBlock)).data).toHaveLength(1);
+    expect(
+      (await owner.client.from('questions').select('id').eq('block_id', formBlock)).data,
+    ).toHaveLength(1);
+    expect(
+      (await owner.client.from('messages').select('id').eq('block_id', commentBlock)).data,
+    ).toHaveLength(1);
   });
 
   it('anonymous visitors cannot write to a deactivated block', async () => {
     const { likeBlock, commentBlock, formBlock } = await ownerWithBlocks();
     const guest = await newGuest();
-    await sql('update public.blocks set deactivated = true where owner_id = (select owner_id from public.blocks where id = $1)', [
-      likeBlock,
-    ]);
+    await sql(
+      'update public.blocks set deactivated = true where owner_id = (select owner_id from public.blocks where id = $1)',
+      [likeBlock],
+    );
     const calls = [
       guest.client.rpc('toggle_block_like', { p_block_id: likeBlock }),
       guest.client.rpc('post_message', { p_block_id: commentBlock, p_content: 'hi' }),
       guest.client.rpc('submit_response', { p_block_id: formBlock, p_answers: {} }),
     ];
-    for (const res of await Promise.all(calls)) expect(res.error?.message).toBe("block doesn't exists");
-    expect(await sql('select 1 from public.responses where block_id = any($1)', [[likeBlock, formBlock]])).toEqual([]);
-    expect(await sql('select 1 from public.messages where block_id = $1', [commentBlock])).toEqual([]);
+    for (const res of await Promise.all(calls))
+      expect(res.error?.message).toBe("block doesn't exists");
+    expect(
+      await sql('select 1 from public.responses where block_id = any($1)', [
+        [likeBlock, formBlock],
+      ]),
+    ).toEqual([]);
+    expect(await sql('select 1 from public.messages where block_id = $1', [commentBlock])).toEqual(
+      [],
+    );
   });
 });
 
@@ -348,7 +448,10 @@ describe('RPCs', () => {
     const { owner, commentBlock, formBlock, likeBlock } = await ownerWithBlocks();
     const guest = await newGuest();
     const messageId = await postAsGuest(guest, commentBlock, '');
-    const before = await sql('select response_count, like_count from public.blocks where owner_id = $1 order by id', [owner.id]);
+    const before = await sql(
+      'select response_count, like_count from public.blocks where owner_id = $1 order by id',
+      [owner.id],
+    );
     const anon = anonClient();
     const calls: Array<[string, Record<string, unknown>]> = [
       ['create_block', { p_block_type: 'like' }],
@@ -366,20 +469,29 @@ describe('RPCs', () => {
       const { error } = await anon.rpc(fn, args);
       expect(error?.code, fn).toBe('42501');
     }
-    expect(await sql('select response_count, like_count from public.blocks where owner_id = $1 order by id', [owner.id])).toEqual(
-      before,
-    );
-    expect(await sql('select content, resolved, like_count from public.messages where id = $1', [messageId])).toEqual([
-      expect.objectContaining({ resolved: false, like_count: 0 }),
+    expect(
+      await sql(
+        'select response_count, like_count from public.blocks where owner_id = $1 order by id',
+        [owner.id],
+      ),
+    ).toEqual(before);
+    expect(
+      await sql('select content, resolved, like_count from public.messages where id = $1', [
+        messageId,
+      ]),
+    ).toEqual([expect.objectContaining({ resolved: false, like_count: 0 })]);
+    expect(await sql('select block_count from public.profiles where id = $1', [owner.id])).toEqual([
+      { block_count: 3 },
     ]);
-    expect(await sql('select block_count from public.profiles where id = $1', [owner.id])).toEqual([{ block_count: 3 }]);
   });
 
   it('anonymous visitors cannot create or duplicate blocks', async () => {
     const { formBlock } = await ownerWithBlocks();
     const guest = await newGuest();
     expect((await guest.client.rpc('create_block', { p_block_type: 'like' })).error).not.toBeNull();
-    expect((await guest.client.rpc('duplicate_block', { p_block_id: formBlock })).error).not.toBeNull();
+    expect(
+      (await guest.client.rpc('duplicate_block', { p_block_id: formBlock })).error,
+    ).not.toBeNull();
     const direct = await guest.client.from('blocks').insert({ type: 'like' });
     expect(direct.error).not.toBeNull();
     expect(await sql('select 1 from public.blocks where owner_id = $1', [guest.id])).toEqual([]);
@@ -394,17 +506,29 @@ describe('RPCs', () => {
 
     const dup = await other.client.rpc('duplicate_block', { p_block_id: formBlock });
     expect(dup.error?.message).toBe("block doesn't exists");
-    const edit = await other.client.rpc('edit_message', { p_message_id: messageId, p_content: 'hijacked' });
+    const edit = await other.client.rpc('edit_message', {
+      p_message_id: messageId,
+      p_content: 'hijacked',
+    });
     expect(edit.error?.message).toBe('Only the author can edit this message');
-    const resolve = await other.client.rpc('set_message_resolved', { p_message_id: messageId, p_resolved: true });
+    const resolve = await other.client.rpc('set_message_resolved', {
+      p_message_id: messageId,
+      p_resolved: true,
+    });
     expect(resolve.error?.message).toBe('Only the block owner can resolve messages');
     const del = await other.client.rpc('delete_message', { p_message_id: messageId });
     expect(del.error?.message).toBe('Only the author or the block owner can delete this message');
     // the author may not resolve on the owner's block either
-    const authorResolve = await author.client.rpc('set_message_resolved', { p_message_id: messageId, p_resolved: true });
+    const authorResolve = await author.client.rpc('set_message_resolved', {
+      p_message_id: messageId,
+      p_resolved: true,
+    });
     expect(authorResolve.error).not.toBeNull();
     // the block owner may not rewrite a visitor's words
-    const ownerEdit = await owner.client.rpc('edit_message', { p_message_id: messageId, p_content: 'put words in mouth' });
+    const ownerEdit = await owner.client.rpc('edit_message', {
+      p_message_id: messageId,
+      p_content: 'put words in mouth',
+    });
     expect(ownerEdit.error?.message).toBe('Only the author can edit this message');
 
     expect(await sql('select * from public.messages where id = $1', [messageId])).toEqual([before]);
@@ -416,14 +540,21 @@ describe('RPCs', () => {
     const author = await newGuest();
     const first = await postAsGuest(author, commentBlock, '');
     const second = await postAsGuest(author, commentBlock, '');
-    expect((await author.client.rpc('edit_message', { p_message_id: first, p_content: 'edited' })).error).toBeNull();
-    expect((await owner.client.rpc('set_message_resolved', { p_message_id: first, p_resolved: true })).error).toBeNull();
-    expect(await sql('select content, is_edited, resolved from public.messages where id = $1', [first])).toEqual([
-      { content: 'edited', is_edited: true, resolved: true },
-    ]);
+    expect(
+      (await author.client.rpc('edit_message', { p_message_id: first, p_content: 'edited' })).error,
+    ).toBeNull();
+    expect(
+      (await owner.client.rpc('set_message_resolved', { p_message_id: first, p_resolved: true }))
+        .error,
+    ).toBeNull();
+    expect(
+      await sql('select content, is_edited, resolved from public.messages where id = $1', [first]),
+    ).toEqual([{ content: 'edited', is_edited: true, resolved: true }]);
     expect((await author.client.rpc('delete_message', { p_message_id: first })).error).toBeNull();
     expect((await owner.client.rpc('delete_message', { p_message_id: second })).error).toBeNull();
-    expect(await sql('select 1 from public.messages where id = any($1)', [[first, second]])).toEqual([]);
+    expect(
+      await sql('select 1 from public.messages where id = any($1)', [[first, second]]),
+    ).toEqual([]);
   });
 
   it("a stranger's refused block insert leaves the owner's block count alone", async () => {
@@ -432,15 +563,17 @@ describe('RPCs', () => {
     const other = await newUser('other');
     const res = await other.client.from('blocks').insert({ owner_id: owner.id, type: 'like' });
     expect(res.error?.code).toBe('42501');
-    expect(await sql('select block_count from public.profiles where id = $1', [owner.id])).toEqual([{ block_count: 3 }]);
-    expect(await sql('select count(*)::int as n from public.blocks where owner_id = $1', [owner.id])).toEqual([{ n: 3 }]);
+    expect(await sql('select block_count from public.profiles where id = $1', [owner.id])).toEqual([
+      { block_count: 3 },
+    ]);
+    expect(
+      await sql('select count(*)::int as n from public.blocks where owner_id = $1', [owner.id]),
+    ).toEqual([{ n: 3 }]);
   });
 
-  // Known gap: private.blocks_before_insert (security definer, a BEFORE trigger) runs before the
-  // RLS check, so a stranger inserting a block with someone else's owner_id is told "Block limit
-  // reached!" when that user is at their limit (and 42501 otherwise): it reveals another user's
-  // plan state, and the refused insert locks and updates the victim's profile row until rollback.
-  it.fails("a stranger's block insert for a user at their limit is refused like any other (no plan leak)", async () => {
+  // private.blocks_before_insert (a BEFORE trigger) runs before the RLS check; it must refuse a
+  // stranger's row itself, or "Block limit reached!" would reveal another user's plan state.
+  it("a stranger's block insert for a user at their limit is refused like any other (no plan leak)", async () => {
     const { owner } = await ownerWithBlocks();
     const other = await newUser('other');
     const res = await other.client.from('blocks').insert({ owner_id: owner.id, type: 'like' });
@@ -451,16 +584,22 @@ describe('RPCs', () => {
   it('the owner may reset new_response_count to 0 but not set it', async () => {
     const { owner, formBlock } = await ownerWithBlocks();
     await sql('update public.blocks set new_response_count = 4 where id = $1', [formBlock]);
-    const raise = await owner.client.from('blocks').update({ new_response_count: 9 }).eq('id', formBlock);
+    const raise = await owner.client
+      .from('blocks')
+      .update({ new_response_count: 9 })
+      .eq('id', formBlock);
     expect(raise.error?.code).toBe('42501');
-    expect(await sql('select new_response_count from public.blocks where id = $1', [formBlock])).toEqual([
-      { new_response_count: 4 },
-    ]);
-    const reset = await owner.client.from('blocks').update({ new_response_count: 0 }).eq('id', formBlock);
+    expect(
+      await sql('select new_response_count from public.blocks where id = $1', [formBlock]),
+    ).toEqual([{ new_response_count: 4 }]);
+    const reset = await owner.client
+      .from('blocks')
+      .update({ new_response_count: 0 })
+      .eq('id', formBlock);
     expect(reset.error).toBeNull();
-    expect(await sql('select new_response_count from public.blocks where id = $1', [formBlock])).toEqual([
-      { new_response_count: 0 },
-    ]);
+    expect(
+      await sql('select new_response_count from public.blocks where id = $1', [formBlock]),
+    ).toEqual([{ new_response_count: 0 }]);
   });
 
   it('the reserved audience groups and the default ending cannot be renamed or deleted by the owner', async () => {
@@ -477,16 +616,47 @@ describe('RPCs', () => {
       .eq('user_id', owner.id)
       .in('name', ['activated', 'deactivated']);
     expect(del.count ?? 0).toBe(0);
-    expect(await sql('select name from public.audience_groups where user_id = $1 order by name', [owner.id])).toEqual([
-      { name: 'activated' },
-      { name: 'deactivated' },
-    ]);
+    expect(
+      await sql('select name from public.audience_groups where user_id = $1 order by name', [
+        owner.id,
+      ]),
+    ).toEqual([{ name: 'activated' }, { name: 'deactivated' }]);
     const endingDelete = await owner.client
       .from('endings')
       .delete({ count: 'exact' })
       .eq('block_id', formBlock)
       .eq('is_default', true);
     expect(endingDelete.count ?? 0).toBe(0);
-    expect(await sql('select 1 from public.endings where block_id = $1 and is_default', [formBlock])).toHaveLength(1);
+    expect(
+      await sql('select 1 from public.endings where block_id = $1 and is_default', [formBlock]),
+    ).toHaveLength(1);
   });
+});
+
+describe('references across owners', () => {
+  // Known gap: questions.trigger_letter_block is a plain foreign key to blocks, and foreign keys
+  // are checked without RLS, so an owner can point their form at another user's letter block
+  // (also a deactivated one). Whatever later sends that letter would act on someone else's
+  // block; the policy on questions should also require the referenced block to be the caller's.
+  it.fails(
+    "an owner cannot point a question's trigger_letter_block at another user's letter block",
+    async () => {
+      const { owner, formBlock } = await ownerWithBlocks();
+      const other = await newUser('other');
+      const letter = await other.client.rpc('create_block', { p_block_type: 'notion_letter' });
+      const letterBlock = (letter.data as { id: string }).id;
+      const res = await owner.client
+        .from('questions')
+        .insert({
+          block_id: formBlock,
+          type: 'mail',
+          title: 'Email',
+          trigger_letter_block: letterBlock,
+        });
+      expect(res.error).not.toBeNull();
+      expect(
+        await sql('select 1 from public.questions where trigger_letter_block = $1', [letterBlock]),
+      ).toEqual([]);
+    },
+  );
 });
