@@ -11,7 +11,10 @@ import {
 } from 'react';
 import type { ProfileRow } from './db-types';
 import { setLanguage, toLanguage } from './i18n';
-import { supabase } from './supabase';
+
+// The client (and supabase-js, the largest dependency) loads after the first paint, so the
+// landing pages render without waiting for it.
+const loadClient = () => import('./supabase').then((m) => m.supabase);
 
 export type SessionStatus = 'loading' | 'signedOut' | 'signedIn';
 
@@ -32,6 +35,7 @@ export function isEligibleUser(user: User | null | undefined): user is User {
 }
 
 async function fetchProfile(userId: string): Promise<ProfileRow | null> {
+  const supabase = await loadClient();
   const { data, error } = await supabase
     .from('profiles')
     .select('*')
@@ -49,20 +53,24 @@ export function SessionProvider({ children }: { children: ReactNode }) {
 
   useEffect(() => {
     let alive = true;
-    void supabase.auth.getSession().then(({ data }) => {
+    let unsubscribe = () => {};
+    void loadClient().then(async (supabase) => {
       if (!alive) return;
-      setUser(data.session?.user ?? null);
-      setStatus(data.session ? 'signedIn' : 'signedOut');
-    });
-    const { data } = supabase.auth.onAuthStateChange((_event, session) => {
+      const { data } = supabase.auth.onAuthStateChange((_event, session) => {
+        if (!alive) return;
+        setUser(session?.user ?? null);
+        setStatus(session ? 'signedIn' : 'signedOut');
+        if (!session) setProfile(null);
+      });
+      unsubscribe = () => data.subscription.unsubscribe();
+      const { data: current } = await supabase.auth.getSession();
       if (!alive) return;
-      setUser(session?.user ?? null);
-      setStatus(session ? 'signedIn' : 'signedOut');
-      if (!session) setProfile(null);
+      setUser(current.session?.user ?? null);
+      setStatus(current.session ? 'signedIn' : 'signedOut');
     });
     return () => {
       alive = false;
-      data.subscription.unsubscribe();
+      unsubscribe();
     };
   }, []);
 
@@ -91,6 +99,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   }, [userId, refreshProfile]);
 
   const signOut = useCallback(async () => {
+    const supabase = await loadClient();
     const { error } = await supabase.auth.signOut();
     if (error) console.error('[reaction-dashboard] sign-out failed', error);
     setUser(null);
