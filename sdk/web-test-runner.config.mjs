@@ -6,8 +6,10 @@ export default {
   rootDir: fileURLToPath(new URL('..', import.meta.url)),
   files: [fileURLToPath(new URL('./src/**/*.test.ts', import.meta.url))],
   nodeResolve: true,
-  concurrency: 4,
+  // One page at a time: test pages share one origin, so they would share localStorage.
+  concurrency: 1,
   testFramework: { config: { timeout: 5000 } },
+  testsFinishTimeout: 60000,
   plugins: [esbuildPlugin({ ts: true, target: 'es2022', tsconfig: fileURLToPath(new URL('./tsconfig.json', import.meta.url)) })],
   browsers: [
     chromeLauncher({

@@ -25,7 +25,7 @@ export default class ReactionBlock extends BlockElement {
   static override styles = [baseStyles];
 
   protected override render(): unknown {
-    if (this.status !== 'ready' || !this.view) return super.render();
+    if (this.status !== 'ready' || !this.view || this.view.block.deactivated) return super.render();
     try {
       const v = this.view;
       const theme = this.theme || nothing;

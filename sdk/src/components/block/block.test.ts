@@ -1,0 +1,49 @@
+import { expect, fixture, html } from '@open-wc/testing';
+import './block.js';
+import type ReactionBlock from './block.component.js';
+import { KEY, PROJECT, block, mockApi, reset, until } from '../../test/mock-api.js';
+
+describe('reaction-block', () => {
+  let api: ReturnType<typeof mockApi>;
+  beforeEach(reset);
+  afterEach(() => api.restore());
+
+  async function mount(type: string, over = {}) {
+    api = mockApi({ get_block_view: () => ({ block: block({ type, ...over }), questions: [], endings: [], messages: [], me: {} }) });
+    const el = await fixture<ReactionBlock>(html`<reaction-block block-id="b1" project-url=${PROJECT} anon-key=${KEY} theme="dark"></reaction-block>`);
+    await until(() => el.status === 'ready' || el.status === 'error');
+    await el.updateComplete;
+    return el;
+  }
+
+  it('is accessible', async () => {
+    await expect(await mount('like')).to.be.accessible();
+  });
+
+  for (const type of ['comment', 'qna', 'like', 'button', 'ab', 'form'])
+    it(`renders a ${type} block with one API call and passes the theme override`, async () => {
+      const el = await mount(type);
+      const inner = el.shadowRoot!.querySelector('reaction-' + type) as HTMLElement & { updateComplete: Promise<unknown> };
+      expect(inner, type).to.not.equal(null);
+      await inner.updateComplete;
+      expect(inner.dataset.theme).to.equal('dark');
+      expect(inner.shadowRoot!.querySelector('[part=base]')).to.not.equal(null);
+      expect(api.rpcCalls().map((c) => c.name)).to.deep.equal(['get_block_view']);
+    });
+
+  it('says Not valid type for letters and unknown types, and hides deactivated blocks', async () => {
+    let el = await mount('notion_letter');
+    expect(el.shadowRoot!.textContent).to.contain('Not valid type');
+    api.restore();
+    el = await mount('like', { deactivated: true });
+    expect(el.shadowRoot!.querySelector('reaction-like')).to.equal(null);
+    expect(el.shadowRoot!.textContent).to.contain('This block is not available.');
+  });
+
+  it('never throws into the page when the project is not configured', async () => {
+    api = mockApi({});
+    const el = await fixture<ReactionBlock>(html`<reaction-block block-id="b1"></reaction-block>`);
+    await until(() => el.status === 'error');
+    expect(el.shadowRoot!.textContent).to.contain('Failed to load');
+  });
+});

@@ -1,0 +1,292 @@
+import { expect, fixture, html } from '@open-wc/testing';
+import './comment.js';
+import '../qna/qna.js';
+import type ReactionComment from './comment.component.js';
+import type { BlockView, Message } from '../../core/types.js';
+import { $, $$, ApiError, KEY, PROJECT, block, fakeJwt, mockApi, reset, type, until, wait } from '../../test/mock-api.js';
+
+let clock = Date.parse('2024-05-06T10:00:00Z');
+const msg = (id: string, over: Partial<Message> = {}): Message => ({
+  id,
+  block_id: 'b1',
+  parent_id: null,
+  creator_id: 'someone',
+  creator_name: 'Someone',
+  color: '#1565c0',
+  content: 'message ' + id,
+  like_count: 0,
+  reply_count: 0,
+  created_at: new Date((clock -= 60000)).toISOString(),
+  replies: [],
+  ...over,
+});
+
+function signIn(id: string) {
+  localStorage.setItem(
+    'reaction-blocks.session:' + PROJECT,
+    JSON.stringify({ access_token: fakeJwt(id), refresh_token: 'r', expires_at: Date.now() / 1000 + 3600, user: { id, is_anonymous: false, user_metadata: { full_name: 'Signed ' + id } } }),
+  );
+}
+
+describe('reaction-comment', () => {
+  let api: ReturnType<typeof mockApi>;
+  beforeEach(reset);
+  afterEach(() => api.restore());
+
+  async function mount(v: Partial<BlockView> = {}, handlers: Parameters<typeof mockApi>[0] = {}, tag = 'comment') {
+    const page1 = [msg('m1', { replies: [msg('r1', { parent_id: 'm1', creator_id: 'owner-1', creator_name: 'Owner' })], reply_count: 1 }), msg('m2', { content: 'see https://example.com/a, and javascript:alert(1) <b>bold</b>' }), msg('m3'), msg('m4'), msg('m5')];
+    let n = 0;
+    api = mockApi({
+      get_block_view: () => ({ block: block({ type: tag, welcome_message: 'Welcome! $responseCount$ so far', response_count: 12, placeholder: 'Say something', ...v.block }), messages: page1, me: { liked_message_ids: ['m2'] }, ...v, ...(v.block ? {} : {}) }),
+      list_messages: () => [msg('m6'), msg('m7')],
+      post_message: (b) => msg('new' + ++n, { parent_id: (b.p_parent_id as string) || null, content: b.p_content as string, creator_id: 'anon-user-1', creator_name: b.p_creator_name as string, created_at: new Date().toISOString() }),
+      edit_message: (b) => msg(b.p_message_id as string, { content: b.p_content as string, is_edited: true, creator_id: 'anon-user-1' }),
+      delete_message: () => null,
+      toggle_message_like: () => ({ liked: true, like_count: 1 }),
+      set_message_resolved: (b) => msg(b.p_message_id as string, { resolved: b.p_resolved as boolean }),
+      ...handlers,
+    });
+    const el = (await fixture(
+      tag === 'qna'
+        ? html`<reaction-qna block-id="b1" project-url=${PROJECT} anon-key=${KEY}></reaction-qna>`
+        : html`<reaction-comment block-id="b1" project-url=${PROJECT} anon-key=${KEY}></reaction-comment>`,
+    )) as ReactionComment;
+    await until(() => el.status === 'ready');
+    await el.updateComplete;
+    return el;
+  }
+  const textarea = (el: Element) => $<HTMLTextAreaElement>(el, '[part=composer] textarea');
+  const send = (el: Element) => $<HTMLButtonElement>(el, '[part=composer] [part=submit]');
+  const item = (el: Element, id: string) => $(el, '#m-' + id);
+  // Only the message's own buttons (not its replies'); compare booleans so a failure never dumps a DOM tree.
+  const button = (root: Element, text: string) =>
+    [...(root.matches('[part=message]') ? root.querySelectorAll(':scope > [part=actions] button, :scope > .row button, :scope > form button') : root.querySelectorAll('button'))].find((b) =>
+      b.textContent!.trim().startsWith(text),
+    ) as HTMLButtonElement;
+  const has = (root: Element, text: string) => !!button(root, text);
+
+  it('is accessible', async () => {
+    await expect(await mount()).to.be.accessible();
+  });
+
+  it('renders messages newest first with replies, labels, welcome text and safe links', async () => {
+    const el = await mount({ block: block({ type: 'comment', custom_label_name: { admin: 'Host' }, welcome_message: 'Welcome! $responseCount$ so far', response_count: 12 }) });
+    expect($(el, '[part=welcome]').textContent).to.equal('Welcome! 12 so far');
+    expect($$(el, '[part=list] > [part=message]').map((m) => m.id)).to.deep.equal(['m-m1', 'm-m2', 'm-m3', 'm-m4', 'm-m5']);
+    expect(item(el, 'r1').querySelector('.admin')!.textContent).to.equal('Host');
+    const content = item(el, 'm2').querySelector('[part=content]')!;
+    expect(content.querySelector('b')).to.equal(null);
+    expect(content.textContent).to.contain('<b>bold</b>');
+    const links = content.querySelectorAll('a');
+    expect(links.length).to.equal(1);
+    expect(links[0]!.href).to.equal('https://example.com/a');
+    expect(links[0]!.rel).to.equal('noopener noreferrer nofollow ugc');
+    expect(links[0]!.target).to.equal('_blank');
+    expect(button(item(el, 'm2'), 'Like').getAttribute('aria-pressed')).to.equal('true');
+    expect(item(el, 'm1').querySelector('[part=date]')!.textContent).to.match(/^\d\d\.\d\d\.\d\d$/);
+  });
+
+  it('posts with one write after the anonymous sign-up, clears the text, marks it Me and ignores a resubmission within 3000 ms', async () => {
+    const el = await mount();
+    expect(send(el).disabled).to.equal(true);
+    type(textarea(el), 'Hello there');
+    await el.updateComplete;
+    expect(send(el).disabled).to.equal(false);
+    send(el).click();
+    await until(() => item(el, 'new1'));
+    expect(api.calls.map((c) => c.name)).to.deep.equal(['get_block_view', '/auth/v1/signup', 'post_message']);
+    const body = api.calls[2]!.body;
+    expect(body).to.include({ p_block_id: 'b1', p_parent_id: null, p_content: 'Hello there', p_creator_email: null });
+    expect(body.p_timezone).to.be.a('string');
+    expect(textarea(el).value).to.equal('');
+    expect(item(el, 'new1').querySelector('[part=label]')!.textContent).to.equal('Me');
+    expect($$(el, '[part=list] > [part=message]')[0]!.id).to.equal('m-new1');
+    type(textarea(el), 'Hello again');
+    await el.updateComplete;
+    send(el).click();
+    await wait(50);
+    expect(api.rpcCalls().filter((c) => c.name === 'post_message')).to.have.length(1);
+  });
+
+  it('keeps the text and shows the server message when posting fails', async () => {
+    const el = await mount({}, { post_message: () => { throw new ApiError(400, 'message too long'); } });
+    type(textarea(el), 'keep me');
+    await el.updateComplete;
+    send(el).click();
+    await until(() => $(el, '[part=error][role=alert]'));
+    expect($(el, '[part=error][role=alert]').textContent).to.equal('message too long');
+    expect(textarea(el).value).to.equal('keep me');
+  });
+
+  it('replies, edits (edited) and deletes after confirmation', async () => {
+    const el = await mount();
+    button(item(el, 'm3'), 'Reply').click();
+    await el.updateComplete;
+    const reply = item(el, 'm3').querySelector('form textarea') as HTMLTextAreaElement;
+    expect(reply.getAttribute('aria-label')).to.equal('Reply to Someone');
+    reply.value = 'A reply';
+    (item(el, 'm3').querySelector('form [type=submit]') as HTMLButtonElement).click();
+    await until(() => item(el, 'new1'));
+    expect(api.rpcCalls().find((c) => c.name === 'post_message')!.body.p_parent_id).to.equal('m3');
+    expect(item(el, 'new1').parentElement!.getAttribute('part')).to.equal('replies');
+    expect(has(item(el, 'new1'), 'Reply')).to.equal(false); // one level only
+    expect(has(item(el, 'm1'), 'Edit')).to.equal(false); // not the author
+
+    button(item(el, 'new1'), 'Edit').click();
+    await el.updateComplete;
+    type(item(el, 'new1').querySelector('textarea')!, 'Edited reply');
+    button(item(el, 'new1'), 'Save').click();
+    await until(() => item(el, 'new1').querySelector('[part=content]')?.textContent === 'Edited reply');
+    expect(item(el, 'new1').textContent).to.contain('(edited)');
+    expect(api.rpcCalls().find((c) => c.name === 'edit_message')!.body).to.deep.equal({ p_message_id: 'new1', p_content: 'Edited reply' });
+
+    button(item(el, 'new1'), 'Delete').click();
+    await el.updateComplete;
+    expect(item(el, 'new1').textContent).to.contain('Delete this message?');
+    button(item(el, 'new1'), 'Delete').click();
+    await until(() => !item(el, 'new1'));
+    expect(api.rpcCalls().find((c) => c.name === 'delete_message')!.body).to.deep.equal({ p_message_id: 'new1' });
+  });
+
+  it('likes a message at once', async () => {
+    const el = await mount();
+    const like = button(item(el, 'm3'), 'Like');
+    like.click();
+    await el.updateComplete;
+    expect(like.getAttribute('aria-pressed')).to.equal('true');
+    expect(like.textContent!.trim()).to.equal('Like 1');
+    await until(() => api.rpcCalls().some((c) => c.name === 'toggle_message_like'));
+  });
+
+  it('hides reactions and replies when the block disallows them', async () => {
+    const el = await mount({ block: block({ type: 'comment', allow_reaction: false, allow_reply: false }) });
+    expect(has(item(el, 'm1'), 'Like')).to.equal(false);
+    expect(has(item(el, 'm1'), 'Reply')).to.equal(false);
+  });
+
+  it('loads 5 more at the Load more button and stops when a page is short', async () => {
+    const el = await mount();
+    $(el, '[part=load-more]').click();
+    await until(() => item(el, 'm7'));
+    const call = api.rpcCalls().find((c) => c.name === 'list_messages')!;
+    expect(call.body.p_limit).to.equal(5);
+    expect(call.body.p_before).to.equal(el.messages[4]!.created_at);
+    await el.updateComplete;
+    expect($(el, '[part=load-more]')).to.equal(null);
+  });
+
+  it('loads more when the list is scrolled to 90%', async () => {
+    const el = await mount();
+    el.style.setProperty('--reaction-list-max-height', '120px');
+    await el.updateComplete;
+    const list = $(el, '[part=list]');
+    list.scrollTop = list.scrollHeight;
+    list.dispatchEvent(new Event('scroll'));
+    await until(() => item(el, 'm6'));
+  });
+
+  it('blocks anonymous writers with the sign-in overlay', async () => {
+    const el = await mount({ block: block({ type: 'comment', block_anonymous: true }) });
+    expect($(el, '[part=overlay]').textContent).to.contain('Please sign in to leave a message.');
+    expect(has($(el, '[part=overlay]'), 'Sign in with Google')).to.equal(true);
+    expect(has(item(el, 'm1'), 'Reply')).to.equal(false);
+  });
+
+  it('validates the notification email after 500 ms and attaches it only to top-level messages', async () => {
+    const el = await mount({ block: block({ type: 'comment', allow_creator_email: true }) });
+    const email = $<HTMLInputElement>(el, '[part=email]');
+    type(email, 'bad@');
+    await wait(600);
+    await el.updateComplete;
+    expect(email.getAttribute('aria-invalid')).to.equal('true');
+    expect($(el, '[part=composer] [part=error]').textContent).to.equal('Please enter a valid email address');
+    type(email, 'me@example.com');
+    await wait(600);
+    await el.updateComplete;
+    expect(email.getAttribute('aria-invalid')).to.equal('false');
+    type(textarea(el), 'notify me');
+    await el.updateComplete;
+    send(el).click();
+    await until(() => item(el, 'new1'));
+    expect(api.rpcCalls().find((c) => c.name === 'post_message')!.body.p_creator_email).to.equal('me@example.com');
+  });
+
+  it('gives the owner delete on any message, the admin label and the menu without sign-in buttons', async () => {
+    signIn('owner-1');
+    const el = await mount();
+    expect(has(item(el, 'm1'), 'Delete')).to.equal(true);
+    expect(has(item(el, 'm1'), 'Edit')).to.equal(false);
+    $(el, '[part=menu-button]').click();
+    await el.updateComplete;
+    expect($(el, '[part=menu-button]').getAttribute('aria-expanded')).to.equal('true');
+    expect(has($(el, '[part=menu]'), 'Log out')).to.equal(true);
+    expect(has($(el, '[part=menu]'), 'Sign in with Google')).to.equal(false);
+    expect(api.calls[0]!.auth).to.equal('Bearer ' + fakeJwt('owner-1').replace(/\.sig$/, '') + '.sig');
+  });
+
+  it('offers admin-only replies to the owner only', async () => {
+    const el = await mount({ block: block({ type: 'comment', admin_only_reply: true }) });
+    expect(has(item(el, 'm1'), 'Reply')).to.equal(false);
+  });
+
+  it('applies live changes once (insert, update, delete)', async () => {
+    const el = await mount();
+    el.apply({ type: 'INSERT', row: msg('live', { created_at: new Date().toISOString() }) });
+    el.apply({ type: 'INSERT', row: msg('live') });
+    el.apply({ type: 'INSERT', row: msg('lr', { parent_id: 'm2' }) });
+    el.apply({ type: 'UPDATE', row: msg('m3', { content: 'changed' }) });
+    el.apply({ type: 'DELETE', row: { id: 'r1' } });
+    await el.updateComplete;
+    expect(el.messages.filter((m) => m.id === 'live')).to.have.length(1);
+    expect(el.messages[0]!.id).to.equal('live');
+    expect(el.messages.find((m) => m.id === 'm2')!.replies!.map((r) => r.id)).to.deep.equal(['lr']);
+    expect(item(el, 'm3').querySelector('[part=content]')!.textContent).to.equal('changed');
+    expect(item(el, 'r1')).to.equal(null);
+  });
+
+  it('renders dark theme and Korean', async () => {
+    const el = await mount({ block: block({ type: 'comment', theme: 'dark', language: 'ko', show_count: true, response_count: 3 }) });
+    await until(() => send(el).textContent!.includes('보내기'));
+    expect(el.dataset.theme).to.equal('dark');
+    expect($(el, '[part=count]').textContent).to.equal('메시지 3개');
+    expect(getComputedStyle($(el, '[part=base]')).backgroundColor).to.equal('rgb(18, 18, 18)');
+    await expect(el).to.be.accessible();
+  });
+});
+
+describe('reaction-qna', () => {
+  let api: ReturnType<typeof mockApi>;
+  beforeEach(reset);
+  afterEach(() => api.restore());
+
+  async function mount() {
+    api = mockApi({
+      get_block_view: () => ({ block: block({ type: 'qna', owner_name: 'Jane', qna_subject: 'Ask me ($responseCount$)', response_count: 2 }), messages: [msg('q1'), msg('q2', { resolved: true })], me: {} }),
+      set_message_resolved: (b) => msg(b.p_message_id as string, { resolved: b.p_resolved as boolean }),
+    });
+    const el = await fixture<ReactionComment>(html`<reaction-qna block-id="b1" project-url=${PROJECT} anon-key=${KEY}></reaction-qna>`);
+    await until(() => el.status === 'ready');
+    await el.updateComplete;
+    return el;
+  }
+
+  it('is accessible', async () => {
+    await expect(await mount()).to.be.accessible();
+  });
+
+  it('shows the header, resolved label and lets only the owner resolve', async () => {
+    let el = await mount();
+    expect($(el, '[part=subject]').textContent).to.equal('Ask me (2)');
+    expect($(el, '[part=owner]').textContent).to.equal('Jane');
+    expect($(el, '[part=composer] textarea').getAttribute('placeholder')).to.equal('Ask a question');
+    expect($(el, '#m-q2').textContent).to.contain('Resolved');
+    expect($(el, '#m-q1').textContent).not.to.contain('Mark resolved');
+    api.restore();
+    signIn('owner-1');
+    el = await mount();
+    const resolve = [...$(el, '#m-q1').querySelectorAll('button')].find((b) => b.textContent!.includes('Mark resolved'))!;
+    resolve.click();
+    await until(() => el.messages[0]!.resolved);
+    expect(api.rpcCalls().find((c) => c.name === 'set_message_resolved')!.body).to.deep.equal({ p_message_id: 'q1', p_resolved: true });
+  });
+});

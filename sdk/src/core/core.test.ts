@@ -1,0 +1,125 @@
+import { expect } from '@open-wc/testing';
+import { render } from 'lit';
+import { getIdentity, IDENTITY_KEY, setIdentityName } from './identity.js';
+import { fill, linkify, safeUrl, shortDate } from './text.js';
+import { sanitize } from './html.js';
+import { checkAnswer } from './validate.js';
+import { ReactionElement } from './base.js';
+import { translator, loadLang } from './i18n.js';
+import { ensureSession, getSession, handleAuthReturn, POPUP_NAME } from './auth.js';
+import { fakeJwt, KEY, mockApi, PROJECT, reset } from '../test/mock-api.js';
+
+describe('core', () => {
+  beforeEach(reset);
+
+  it('keeps a random animal identity and replaces a corrupt one', () => {
+    const a = getIdentity();
+    expect(a.name).to.match(/^[A-Z][a-z]+$/);
+    expect(a.color).to.match(/^#[0-9a-f]{6}$/);
+    expect(getIdentity()).to.deep.equal(a);
+    localStorage.setItem(IDENTITY_KEY, '{not json');
+    const b = getIdentity();
+    expect(b.name).to.be.a('string');
+    expect(JSON.parse(localStorage.getItem(IDENTITY_KEY)!)).to.deep.equal(b);
+    localStorage.setItem(IDENTITY_KEY, JSON.stringify({ name: 5, color: 'red' }));
+    expect(getIdentity().color).to.match(/^#/);
+    expect(setIdentityName('Zed').name).to.equal('Zed');
+    expect(getIdentity().name).to.equal('Zed');
+  });
+
+  it('makes only http(s) links clickable', () => {
+    const el = document.createElement('p');
+    render(linkify('a http://x.test/1. b javascript:alert(1) c https://y.test/?q=<b> d'), el);
+    const links = [...el.querySelectorAll('a')];
+    expect(links.map((a) => a.getAttribute('href'))).to.deep.equal(['http://x.test/1', 'https://y.test/?q=']);
+    expect(el.querySelector('b')).to.equal(null);
+    expect(safeUrl('javascript:alert(1)')).to.equal('');
+    expect(safeUrl('example.com', true)).to.equal('https://example.com/');
+    expect(safeUrl('data:text/html,x', true)).to.equal('');
+    expect(fill('$responseCount$ answers', 4)).to.equal('4 answers');
+    expect(shortDate('2024-03-05T12:00:00')).to.equal('24.03.05');
+  });
+
+  it('sanitises owner HTML', () => {
+    expect(sanitize('<p onclick="x()">a<script>b</script><iframe src=x></iframe><a href="javascript:x">c</a><a href="https://ok.test">d</a></p>')).to.equal(
+      '<p>a<a>c</a><a href="https://ok.test/" target="_blank" rel="noopener noreferrer nofollow">d</a></p>',
+    );
+  });
+
+  it('validates answers like the spec', () => {
+    const q = (type: string, required = false) => ({ id: 'q', type, title: 't', index: 0, required }) as Parameters<typeof checkAnswer>[0];
+    expect(checkAnswer(q('short_text', true), '  ')).to.deep.equal(['required']);
+    expect(checkAnswer(q('poll', true), [])).to.deep.equal(['required']);
+    expect(checkAnswer(q('short_text'), 'x'.repeat(300))).to.equal(null);
+    expect(checkAnswer(q('short_text'), 'x'.repeat(301))).to.deep.equal(['lengthError', { max: 300 }]);
+    expect(checkAnswer(q('long_text'), 'x'.repeat(1001))).to.deep.equal(['lengthError', { max: 1000 }]);
+    expect(checkAnswer(q('phone'), '1'.repeat(21))).to.deep.equal(['phoneError']);
+    expect(checkAnswer(q('number'), '12')).to.equal(null);
+    expect(checkAnswer(q('number'), '1e3')).to.deep.equal(['numberError']);
+    expect(checkAnswer(q('mail'), 'a@b')).to.deep.equal(['emailError']);
+  });
+
+  it('translates with plurals, English fallback and lazy Korean', async () => {
+    const en = translator('en');
+    expect(en('like', { count: 1 })).to.equal('1 Like');
+    expect(en('like', { count: 2 })).to.equal('2 Likes');
+    expect(en('nope')).to.equal('nope');
+    await loadLang('ko');
+    const ko = translator('ko');
+    expect(ko('required')).to.equal('필수 항목입니다');
+    expect(ko('like', { count: 1 })).to.equal('좋아요 1');
+  });
+
+  it('define() is repeat-safe', () => {
+    class X extends ReactionElement {}
+    class Y extends ReactionElement {}
+    X.define('reaction-test-x');
+    Y.define('reaction-test-x');
+    expect(customElements.get('reaction-test-x')).to.equal(X);
+  });
+
+  it('signs up anonymously once for concurrent writes and refreshes an expired session', async () => {
+    const api = mockApi({});
+    const p = { url: PROJECT, key: KEY };
+    expect(await ensureSession(p, false)).to.equal(null);
+    const [a, b] = await Promise.all([ensureSession(p, true), ensureSession(p, true)]);
+    expect(a!.access_token).to.equal(b!.access_token);
+    expect(api.calls.filter((c) => c.name === '/auth/v1/signup')).to.have.length(1);
+    expect(api.calls[0]!.body).to.deep.equal({});
+    localStorage.setItem('reaction-blocks.session:' + PROJECT, JSON.stringify({ ...a, expires_at: 1 }));
+    api.restore();
+    const api2 = mockApi({});
+    const real = window.fetch;
+    window.fetch = async (u, i) =>
+      String(u).includes('grant_type=refresh_token')
+        ? (api2.calls.push({ name: 'refresh', body: JSON.parse(String(i!.body)), auth: '' }), Response.json({ access_token: fakeJwt('u2'), refresh_token: 'n', expires_in: 3600, user: { id: 'u2' } }))
+        : real(u, i);
+    const s = await ensureSession(p, false);
+    expect(s!.user.id).to.equal('u2');
+    expect(api2.calls[0]!.body).to.deep.equal({ refresh_token: a!.refresh_token });
+    window.fetch = real;
+    api2.restore();
+  });
+
+  it('stores the session from the popup redirect', () => {
+    const name = window.name;
+    const hash = location.hash;
+    const close = window.close;
+    let closed = false;
+    window.close = () => (closed = true);
+    window.name = POPUP_NAME;
+    history.replaceState(null, '', location.pathname + location.search + '#access_token=' + fakeJwt('g-user', { user_metadata: { full_name: 'Gina' } }) + '&refresh_token=rt&expires_in=3600');
+    try {
+      expect(handleAuthReturn({ url: PROJECT, key: KEY })).to.equal(true);
+      const s = getSession({ url: PROJECT, key: KEY })!;
+      expect(s.user.id).to.equal('g-user');
+      expect(s.user.user_metadata!.full_name).to.equal('Gina');
+      expect(closed).to.equal(true);
+      expect(location.hash).to.equal('');
+    } finally {
+      window.name = name;
+      window.close = close;
+      history.replaceState(null, '', location.pathname + location.search + hash);
+    }
+  });
+});
