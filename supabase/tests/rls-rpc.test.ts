@@ -114,6 +114,13 @@ describe('catalogue: what client roles are granted', () => {
     },
   );
 
+  it('Realtime publishes only messages (never private fields)', async () => {
+    const rows = await sql<{ table: string }>(
+      "select schemaname || '.' || tablename as table from pg_publication_tables where pubname = 'supabase_realtime'",
+    );
+    expect(rows.map((r) => r.table).sort()).toEqual(['public.messages']);
+  });
+
   it('the integration tokens table exists only in schema private', async () => {
     const rows = await sql<{ schema: string }>(
       "select table_schema as schema from information_schema.tables where table_name = 'integration_tokens'",
@@ -269,9 +276,27 @@ describe('published blocks and private fields', () => {
     const view = await asAnon.rpc('get_block_view', { p_block_id: commentBlock });
     const list = await asAnon.rpc('list_messages', { p_block_id: commentBlock });
     const otherView = await other.client.rpc('get_block_view', { p_block_id: commentBlock });
+    // embedding the private rows in readable ones goes through their RLS too
+    const embedded = await asAnon
+      .from('messages')
+      .select('*, message_private(*)')
+      .eq('id', messageId);
+    const embeddedByOther = await other.client
+      .from('blocks')
+      .select('id, block_private(*), messages(*, message_private(*))')
+      .eq('id', commentBlock);
     expect(view.error).toBeNull();
     expect(list.error).toBeNull();
-    for (const payload of [viaTable.data, view.data, list.data, otherView.data]) {
+    expect(embedded.error).toBeNull();
+    expect(embeddedByOther.error).toBeNull();
+    for (const payload of [
+      viaTable.data,
+      view.data,
+      list.data,
+      otherView.data,
+      embedded.data,
+      embeddedByOther.data,
+    ]) {
       expect(JSON.stringify(payload)).toContain(messageId);
       expect(JSON.stringify(payload)).not.toContain(email);
     }
@@ -442,6 +467,39 @@ describe('published blocks and private fields', () => {
 // ---------------------------------------------------------------------------------------------
 // RPCs
 // ---------------------------------------------------------------------------------------------
+
+describe('anonymous visitors own nothing', () => {
+  it('cannot create tags, audience, groups, templates or private settings for themselves', async () => {
+    const guest = await newGuest();
+    const { formBlock } = await ownerWithBlocks();
+    const attempts: Array<[string, Record<string, unknown>]> = [
+      ['user_tags', { user_id: guest.id, label: 'mine' }],
+      ['audience_groups', { user_id: guest.id, name: 'mine' }],
+      ['audience_members', { user_id: guest.id, email: 'someone@example.com' }],
+      ['letter_templates', { block_id: formBlock, user_id: guest.id, mail_title: 'mine' }],
+      ['block_private', { block_id: formBlock, owner_id: guest.id }],
+      ['blocks', { owner_id: guest.id, type: 'like' }],
+    ];
+    for (const [table, row] of attempts) {
+      const res = await guest.client.from(table).insert(row);
+      expect(res.error, table).not.toBeNull();
+    }
+    expect(await sql('select 1 from public.profiles where id = $1', [guest.id])).toEqual([]);
+    for (const [table, column] of [
+      ['user_tags', 'user_id'],
+      ['audience_groups', 'user_id'],
+      ['audience_members', 'user_id'],
+      ['letter_templates', 'user_id'],
+      ['block_private', 'owner_id'],
+      ['blocks', 'owner_id'],
+    ]) {
+      expect(
+        await sql(`select 1 from public.${table} where ${column} = $1`, [guest.id]),
+        table,
+      ).toEqual([]);
+    }
+  });
+});
 
 describe('RPCs', () => {
   it('every write RPC is refused with the anon key alone, and nothing is written', async () => {
@@ -645,14 +703,12 @@ describe('references across owners', () => {
       const other = await newUser('other');
       const letter = await other.client.rpc('create_block', { p_block_type: 'notion_letter' });
       const letterBlock = (letter.data as { id: string }).id;
-      const res = await owner.client
-        .from('questions')
-        .insert({
-          block_id: formBlock,
-          type: 'mail',
-          title: 'Email',
-          trigger_letter_block: letterBlock,
-        });
+      const res = await owner.client.from('questions').insert({
+        block_id: formBlock,
+        type: 'mail',
+        title: 'Email',
+        trigger_letter_block: letterBlock,
+      });
       expect(res.error).not.toBeNull();
       expect(
         await sql('select 1 from public.questions where trigger_letter_block = $1', [letterBlock]),

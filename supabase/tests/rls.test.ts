@@ -67,7 +67,11 @@ async function makeWorld(): Promise<World> {
     };
     await db.query('update public.profiles set block_limit = 10 where id = $1', [owner.id]);
     const block = (type: string) =>
-      one('insert into public.blocks (owner_id, type, name) values ($1, $2, $3) returning id', [owner.id, type, `${type} block`]);
+      one('insert into public.blocks (owner_id, type, name) values ($1, $2, $3) returning id', [
+        owner.id,
+        type,
+        `${type} block`,
+      ]);
     const formBlock = await block('form');
     const commentBlock = await block('comment');
     const letterBlock = await block('notion_letter');
@@ -75,7 +79,10 @@ async function makeWorld(): Promise<World> {
       "insert into public.blocks (owner_id, type, name) values ($1, 'form', 'their block') returning id",
       [other.id],
     );
-    const tag = await one('insert into public.user_tags (user_id, label) values ($1, $2) returning id', [owner.id, 'mine']);
+    const tag = await one(
+      'insert into public.user_tags (user_id, label) values ($1, $2) returning id',
+      [owner.id, 'mine'],
+    );
     const question = await one(
       "insert into public.questions (block_id, type, title) values ($1, 'poll', 'Pick') returning id",
       [formBlock],
@@ -88,7 +95,10 @@ async function makeWorld(): Promise<World> {
       "insert into public.endings (block_id, index, title) values ($1, 1, 'Custom') returning id",
       [formBlock],
     );
-    const defaultEnding = await one('select id from public.endings where block_id = $1 and is_default', [formBlock]);
+    const defaultEnding = await one(
+      'select id from public.endings where block_id = $1 and is_default',
+      [formBlock],
+    );
     const condition = await one(
       "insert into public.ending_conditions (ending_id, block_id, question_id, type, value) values ($1, $2, $3, 'equal', 'A') returning id",
       [ending, formBlock, question],
@@ -101,12 +111,14 @@ async function makeWorld(): Promise<World> {
       "insert into public.messages (block_id, creator_id, creator_name, content) values ($1, $2, 'Visitor', 'hello') returning id",
       [commentBlock, guest.id],
     );
-    await db.query('insert into public.message_private (message_id, block_id, creator_email) values ($1, $2, $3)', [
+    await db.query(
+      'insert into public.message_private (message_id, block_id, creator_email) values ($1, $2, $3)',
+      [message, commentBlock, COMMENTER_EMAIL],
+    );
+    await db.query('insert into public.message_likes (message_id, user_id) values ($1, $2)', [
       message,
-      commentBlock,
-      COMMENTER_EMAIL,
+      owner.id,
     ]);
-    await db.query('insert into public.message_likes (message_id, user_id) values ($1, $2)', [message, owner.id]);
     const senderEmail = await one(
       "insert into public.sender_emails (user_id, email) values ($1, 'letters@example.com') returning id",
       [owner.id],
@@ -115,25 +127,26 @@ async function makeWorld(): Promise<World> {
       "insert into public.integrations (user_id, provider) values ($1, 'notion') returning id",
       [owner.id],
     );
-    await db.query('insert into private.integration_tokens (integration_id, access_token, refresh_token) values ($1, $2, $3)', [
-      integration,
-      INTEGRATION_TOKEN,
-      'secret-refresh-token',
-    ]);
+    await db.query(
+      'insert into private.integration_tokens (integration_id, access_token, refresh_token) values ($1, $2, $3)',
+      [integration, INTEGRATION_TOKEN, 'secret-refresh-token'],
+    );
     const payment = await one(
       "insert into public.payments (user_id, type, method, provider_payment_id) values ($1, 'basic', 'paypal', 'PAY-SECRET') returning id",
       [owner.id],
     );
-    const coupon = await one("insert into public.coupons (code, content) values ($1, '{\"blockLimit\": 8}') returning id", [
-      `CODE-${randomUUID()}`,
-    ]);
+    const coupon = await one(
+      'insert into public.coupons (code, content) values ($1, \'{"blockLimit": 8}\') returning id',
+      [`CODE-${randomUUID()}`],
+    );
     const couponRedemption = await one(
       'insert into public.coupon_redemptions (coupon_id, user_id, payment_id) values ($1, $2, $3) returning id',
       [coupon, owner.id, payment],
     );
-    const audienceGroup = await one("insert into public.audience_groups (user_id, name) values ($1, 'fans') returning id", [
-      owner.id,
-    ]);
+    const audienceGroup = await one(
+      "insert into public.audience_groups (user_id, name) values ($1, 'fans') returning id",
+      [owner.id],
+    );
     const reservedGroup = await one(
       "select id from public.audience_groups where user_id = $1 and name = 'activated'",
       [owner.id],
@@ -159,9 +172,33 @@ async function makeWorld(): Promise<World> {
       [owner.id, letterBlock],
     );
     return {
-      owner, other, guest, formBlock, otherBlock, commentBlock, letterBlock, tag, question, option, ending, defaultEnding,
-      condition, response, message, senderEmail, integration, payment, coupon, couponRedemption, audienceGroup,
-      reservedGroup, audienceMember, letterTemplate, publish, delivery, unsubscribe,
+      owner,
+      other,
+      guest,
+      formBlock,
+      otherBlock,
+      commentBlock,
+      letterBlock,
+      tag,
+      question,
+      option,
+      ending,
+      defaultEnding,
+      condition,
+      response,
+      message,
+      senderEmail,
+      integration,
+      payment,
+      coupon,
+      couponRedemption,
+      audienceGroup,
+      reservedGroup,
+      audienceMember,
+      letterTemplate,
+      publish,
+      delivery,
+      unsubscribe,
     };
   });
 }
@@ -263,7 +300,11 @@ const TABLES: TableCase[] = [
     readers: ['owner'],
     // the row is created with the block; the dashboard saves it with an upsert
     ownerInsert: {
-      row: (w) => ({ block_id: w.commentBlock, owner_id: w.owner.id, mail_to: 'upserted@example.com' }),
+      row: (w) => ({
+        block_id: w.commentBlock,
+        owner_id: w.owner.id,
+        mail_to: 'upserted@example.com',
+      }),
       allowed: true,
       via: 'upsert',
     },
@@ -276,44 +317,72 @@ const TABLES: TableCase[] = [
       ["move to another user's block", (w) => ({ block_id: w.otherBlock })],
     ],
     forbiddenInserts: [
-      ["settings for another user's block as themselves", (w) => ({ block_id: w.otherBlock, owner_id: w.owner.id, mail_to: 'steal@example.com' })],
-      ["settings for another user's block as them", (w) => ({ block_id: w.otherBlock, owner_id: w.other.id, mail_to: 'steal@example.com' })],
+      [
+        "settings for another user's block as themselves",
+        (w) => ({ block_id: w.otherBlock, owner_id: w.owner.id, mail_to: 'steal@example.com' }),
+      ],
+      [
+        "settings for another user's block as them",
+        (w) => ({ block_id: w.otherBlock, owner_id: w.other.id, mail_to: 'steal@example.com' }),
+      ],
     ],
   },
   {
     table: 'questions',
     key: (w) => ({ id: w.question }),
     readers: ['owner', 'anon', 'other', 'guest'],
-    ownerInsert: { row: (w) => ({ block_id: w.formBlock, type: 'short_text', title: 'New question' }), allowed: true },
+    ownerInsert: {
+      row: (w) => ({ block_id: w.formBlock, type: 'short_text', title: 'New question' }),
+      allowed: true,
+    },
     strangerInsert: (w) => ({ block_id: w.formBlock, type: 'short_text', title: 'planted' }),
     update: { patch: { title: 'Retitled' }, ownerMay: true },
     ownerMayDelete: true,
     upsert: (w) => ({ id: w.question, block_id: w.formBlock, type: 'poll', title: 'Upserted' }),
     forbiddenUpdates: [["move to another user's block", (w) => ({ block_id: w.otherBlock })]],
-    forbiddenInserts: [["a question in another user's block", (w) => ({ block_id: w.otherBlock, type: 'short_text', title: 'planted' })]],
+    forbiddenInserts: [
+      [
+        "a question in another user's block",
+        (w) => ({ block_id: w.otherBlock, type: 'short_text', title: 'planted' }),
+      ],
+    ],
   },
   {
     table: 'options',
     key: (w) => ({ id: w.option }),
     readers: ['owner', 'anon', 'other', 'guest'],
-    ownerInsert: { row: (w) => ({ question_id: w.question, block_id: w.formBlock, value: 'B', index: 1 }), allowed: true },
+    ownerInsert: {
+      row: (w) => ({ question_id: w.question, block_id: w.formBlock, value: 'B', index: 1 }),
+      allowed: true,
+    },
     strangerInsert: (w) => ({ question_id: w.question, block_id: w.formBlock, value: 'planted' }),
     update: { patch: { value: 'A2' }, ownerMay: true },
     ownerMayDelete: true,
-    upsert: (w) => ({ id: w.option, question_id: w.question, block_id: w.formBlock, value: 'Upserted' }),
+    upsert: (w) => ({
+      id: w.option,
+      question_id: w.question,
+      block_id: w.formBlock,
+      value: 'Upserted',
+    }),
     forbiddenUpdates: [
       ['set response_count', () => ({ response_count: 42 })],
       ["move to another user's block", (w) => ({ block_id: w.otherBlock })],
     ],
     forbiddenInserts: [
-      ['an option with a count', (w) => ({ question_id: w.question, block_id: w.formBlock, value: 'C', response_count: 9 })],
+      [
+        'an option with a count',
+        (w) => ({ question_id: w.question, block_id: w.formBlock, value: 'C', response_count: 9 }),
+      ],
     ],
   },
   {
     table: 'endings',
     key: (w) => ({ id: w.ending }),
     readers: ['owner', 'anon', 'other', 'guest'],
-    ownerInsert: { row: (w) => ({ block_id: w.formBlock, index: 2, title: 'Another ending' }), allowed: true },
+    ownerInsert: {
+      row: (w) => ({ block_id: w.formBlock, index: 2, title: 'Another ending' }),
+      allowed: true,
+    },
     strangerInsert: (w) => ({ block_id: w.formBlock, index: 2, title: 'planted' }),
     update: { patch: { title: 'Retitled ending' }, ownerMay: true },
     ownerMayDelete: true,
@@ -322,20 +391,44 @@ const TABLES: TableCase[] = [
       ['make it the default', () => ({ is_default: true })],
       ["move to another user's block", (w) => ({ block_id: w.otherBlock })],
     ],
-    forbiddenInserts: [['a second default ending', (w) => ({ block_id: w.formBlock, is_default: true, title: 'Default 2' })]],
+    forbiddenInserts: [
+      [
+        'a second default ending',
+        (w) => ({ block_id: w.formBlock, is_default: true, title: 'Default 2' }),
+      ],
+    ],
   },
   {
     table: 'ending_conditions',
     key: (w) => ({ id: w.condition }),
     readers: ['owner', 'anon', 'other', 'guest'],
     ownerInsert: {
-      row: (w) => ({ ending_id: w.ending, block_id: w.formBlock, question_id: w.question, type: 'empty', index: 1 }),
+      row: (w) => ({
+        ending_id: w.ending,
+        block_id: w.formBlock,
+        question_id: w.question,
+        type: 'empty',
+        index: 1,
+      }),
       allowed: true,
     },
-    strangerInsert: (w) => ({ ending_id: w.ending, block_id: w.formBlock, question_id: w.question, type: 'empty', index: 7 }),
+    strangerInsert: (w) => ({
+      ending_id: w.ending,
+      block_id: w.formBlock,
+      question_id: w.question,
+      type: 'empty',
+      index: 7,
+    }),
     update: { patch: { value: 'B' }, ownerMay: true },
     ownerMayDelete: true,
-    upsert: (w) => ({ id: w.condition, ending_id: w.ending, block_id: w.formBlock, question_id: w.question, type: 'equal', value: 'Up' }),
+    upsert: (w) => ({
+      id: w.condition,
+      ending_id: w.ending,
+      block_id: w.formBlock,
+      question_id: w.question,
+      type: 'equal',
+      value: 'Up',
+    }),
     forbiddenUpdates: [["move to another user's block", (w) => ({ block_id: w.otherBlock })]],
   },
   {
@@ -343,8 +436,16 @@ const TABLES: TableCase[] = [
     key: (w) => ({ id: w.response }),
     readers: ['owner'],
     // visitors respond through submit_response; nobody inserts rows directly
-    ownerInsert: { row: (w) => ({ block_id: w.formBlock, kind: 'form', creator_id: w.owner.id, answers: {} }), allowed: false },
-    strangerInsert: (w) => ({ block_id: w.formBlock, kind: 'form', creator_id: uid(), answers: { forged: true } }),
+    ownerInsert: {
+      row: (w) => ({ block_id: w.formBlock, kind: 'form', creator_id: w.owner.id, answers: {} }),
+      allowed: false,
+    },
+    strangerInsert: (w) => ({
+      block_id: w.formBlock,
+      kind: 'form',
+      creator_id: uid(),
+      answers: { forged: true },
+    }),
     update: { patch: { creator_name: 'Edited' }, ownerMay: false },
     ownerMayDelete: true,
   },
@@ -353,8 +454,15 @@ const TABLES: TableCase[] = [
     key: (w) => ({ id: w.message }),
     readers: ['owner', 'anon', 'other', 'guest'],
     // written through post_message / edit_message / delete_message only
-    ownerInsert: { row: (w) => ({ block_id: w.commentBlock, creator_id: w.owner.id, content: 'direct' }), allowed: false },
-    strangerInsert: (w) => ({ block_id: w.commentBlock, creator_id: w.guest.id, content: 'planted' }),
+    ownerInsert: {
+      row: (w) => ({ block_id: w.commentBlock, creator_id: w.owner.id, content: 'direct' }),
+      allowed: false,
+    },
+    strangerInsert: (w) => ({
+      block_id: w.commentBlock,
+      creator_id: w.guest.id,
+      content: 'planted',
+    }),
     update: { patch: { content: 'edited' }, ownerMay: false },
     ownerMayDelete: false,
     forbiddenUpdates: [['set like_count', () => ({ like_count: 99 })]],
@@ -364,8 +472,19 @@ const TABLES: TableCase[] = [
     key: (w) => ({ message_id: w.message }),
     // the block owner, and the guest because they wrote the message (their own address)
     readers: ['owner', 'guest'],
-    ownerInsert: { row: (w) => ({ message_id: w.message, block_id: w.commentBlock, creator_email: 'x@example.com' }), allowed: false },
-    strangerInsert: (w) => ({ message_id: w.message, block_id: w.commentBlock, creator_email: 'planted@example.com' }),
+    ownerInsert: {
+      row: (w) => ({
+        message_id: w.message,
+        block_id: w.commentBlock,
+        creator_email: 'x@example.com',
+      }),
+      allowed: false,
+    },
+    strangerInsert: (w) => ({
+      message_id: w.message,
+      block_id: w.commentBlock,
+      creator_email: 'planted@example.com',
+    }),
     update: { patch: { creator_email: 'changed@example.com' }, ownerMay: false },
     ownerMayDelete: false,
   },
@@ -386,7 +505,10 @@ const TABLES: TableCase[] = [
     // added and verified by the mail edge functions
     ownerInsert: { row: () => ({ email: 'mine@example.com', status: 'verified' }), allowed: false },
     strangerInsert: (w) => ({ user_id: w.owner.id, email: 'planted@example.com' }),
-    update: { patch: { status: 'verified', spf_verified: true, dkim_verified: true }, ownerMay: false },
+    update: {
+      patch: { status: 'verified', spf_verified: true, dkim_verified: true },
+      ownerMay: false,
+    },
     ownerMayDelete: true,
   },
   {
@@ -402,7 +524,10 @@ const TABLES: TableCase[] = [
     table: 'payments',
     key: (w) => ({ id: w.payment }),
     readers: ['owner'],
-    ownerInsert: { row: (w) => ({ user_id: w.owner.id, type: 'custom', price: 0 }), allowed: false },
+    ownerInsert: {
+      row: (w) => ({ user_id: w.owner.id, type: 'custom', price: 0 }),
+      allowed: false,
+    },
     strangerInsert: (w) => ({ user_id: w.owner.id, type: 'custom', price: 0 }),
     update: { patch: { end_date: '2999-12-31' }, ownerMay: false },
     ownerMayDelete: false,
@@ -448,7 +573,14 @@ const TABLES: TableCase[] = [
     table: 'audience_members',
     key: (w) => ({ id: w.audienceMember }),
     readers: ['owner'],
-    ownerInsert: { row: (w) => ({ user_id: w.owner.id, email: 'imported@example.com', creator_name: 'Imported' }), allowed: true },
+    ownerInsert: {
+      row: (w) => ({
+        user_id: w.owner.id,
+        email: 'imported@example.com',
+        creator_name: 'Imported',
+      }),
+      allowed: true,
+    },
     strangerInsert: (w) => ({ user_id: w.owner.id, email: 'planted@example.com' }),
     update: { patch: { creator_name: 'Renamed fan' }, ownerMay: true },
     ownerMayDelete: true,
@@ -459,7 +591,10 @@ const TABLES: TableCase[] = [
       ['move to another user', (w) => ({ user_id: w.other.id })],
     ],
     forbiddenInserts: [
-      ['a member with mail counts', (w) => ({ user_id: w.owner.id, email: 'counted@example.com', delivered_count: 3 })],
+      [
+        'a member with mail counts',
+        (w) => ({ user_id: w.owner.id, email: 'counted@example.com', delivered_count: 3 }),
+      ],
       ['a member of another user', (w) => ({ user_id: w.other.id, email: 'gift@example.com' })],
     ],
   },
@@ -467,24 +602,42 @@ const TABLES: TableCase[] = [
     table: 'letter_templates',
     key: (w) => ({ id: w.letterTemplate }),
     readers: ['owner'],
-    ownerInsert: { row: (w) => ({ block_id: w.letterBlock, mail_title: 'Second template' }), allowed: true },
-    strangerInsert: (w) => ({ block_id: w.letterBlock, user_id: w.owner.id, mail_title: 'planted' }),
+    ownerInsert: {
+      row: (w) => ({ block_id: w.letterBlock, mail_title: 'Second template' }),
+      allowed: true,
+    },
+    strangerInsert: (w) => ({
+      block_id: w.letterBlock,
+      user_id: w.owner.id,
+      mail_title: 'planted',
+    }),
     update: { patch: { mail_title: 'Retitled template' }, ownerMay: true },
     ownerMayDelete: true,
-    upsert: (w) => ({ id: w.letterTemplate, block_id: w.letterBlock, user_id: w.owner.id, mail_title: 'Upserted' }),
+    upsert: (w) => ({
+      id: w.letterTemplate,
+      block_id: w.letterBlock,
+      user_id: w.owner.id,
+      mail_title: 'Upserted',
+    }),
     forbiddenUpdates: [
       ['move to another user', (w) => ({ user_id: w.other.id })],
       ["move to another user's block", (w) => ({ block_id: w.otherBlock })],
     ],
     forbiddenInserts: [
-      ["a template on another user's block", (w) => ({ block_id: w.otherBlock, user_id: w.owner.id, mail_title: 'planted' })],
+      [
+        "a template on another user's block",
+        (w) => ({ block_id: w.otherBlock, user_id: w.owner.id, mail_title: 'planted' }),
+      ],
     ],
   },
   {
     table: 'publishes',
     key: (w) => ({ id: w.publish }),
     readers: ['owner'],
-    ownerInsert: { row: (w) => ({ block_id: w.letterBlock, user_id: w.owner.id, subject: 'Direct' }), allowed: false },
+    ownerInsert: {
+      row: (w) => ({ block_id: w.letterBlock, user_id: w.owner.id, subject: 'Direct' }),
+      allowed: false,
+    },
     strangerInsert: (w) => ({ block_id: w.letterBlock, user_id: w.owner.id, subject: 'planted' }),
     update: { patch: { opened_count: 1000 }, ownerMay: false },
     ownerMayDelete: false,
@@ -493,8 +646,15 @@ const TABLES: TableCase[] = [
     table: 'deliveries',
     key: (w) => ({ id: w.delivery }),
     readers: ['owner'],
-    ownerInsert: { row: (w) => ({ publish_id: w.publish, user_id: w.owner.id, email: 'direct@example.com' }), allowed: false },
-    strangerInsert: (w) => ({ publish_id: w.publish, user_id: w.owner.id, email: 'planted@example.com' }),
+    ownerInsert: {
+      row: (w) => ({ publish_id: w.publish, user_id: w.owner.id, email: 'direct@example.com' }),
+      allowed: false,
+    },
+    strangerInsert: (w) => ({
+      publish_id: w.publish,
+      user_id: w.owner.id,
+      email: 'planted@example.com',
+    }),
     update: { patch: { status: 'opened' }, ownerMay: false },
     ownerMayDelete: false,
   },
@@ -503,7 +663,10 @@ const TABLES: TableCase[] = [
     key: (w) => ({ id: w.unsubscribe }),
     readers: ['owner'],
     // written by the unsubscribe edge function; the owner may not unsubscribe or resubscribe people
-    ownerInsert: { row: (w) => ({ user_id: w.owner.id, email: 'direct@example.com' }), allowed: false },
+    ownerInsert: {
+      row: (w) => ({ user_id: w.owner.id, email: 'direct@example.com' }),
+      allowed: false,
+    },
     strangerInsert: (w) => ({ user_id: w.owner.id, email: 'planted@example.com' }),
     update: { patch: { email: 'changed@example.com' }, ownerMay: false },
     ownerMayDelete: false,
@@ -521,9 +684,10 @@ function clientOf(w: World, role: Role): SupabaseClient {
 
 /** The rows of `table` that contain `match` (as jsonb), read as the superuser. */
 async function rowsMatching(table: string, match: Row): Promise<Row[]> {
-  const rows = await sql<{ row: Row }>(`select to_jsonb(t) as row from public.${table} t where to_jsonb(t) @> $1::jsonb`, [
-    JSON.stringify(match),
-  ]);
+  const rows = await sql<{ row: Row }>(
+    `select to_jsonb(t) as row from public.${table} t where to_jsonb(t) @> $1::jsonb`,
+    [JSON.stringify(match)],
+  );
   return rows.map((r) => r.row);
 }
 
@@ -553,7 +717,9 @@ function expectRefusedInsert(res: ApiResult, what: string) {
 
 describe('RLS matrix', () => {
   it('covers exactly the tables of the public schema', async () => {
-    const rows = await sql<{ tablename: string }>("select tablename from pg_tables where schemaname = 'public' order by 1");
+    const rows = await sql<{ tablename: string }>(
+      "select tablename from pg_tables where schemaname = 'public' order by 1",
+    );
     expect(TABLES.map((t) => t.table).sort()).toEqual(rows.map((r) => r.tablename).sort());
   });
 
@@ -581,7 +747,9 @@ describe('RLS matrix', () => {
         const before = (await rowsMatching(tc.table, row)).length;
         const res = await clientOf(w, role).from(tc.table).insert(row);
         expectRefusedInsert(res, `${role} inserts into ${tc.table}`);
-        expect(await rowsMatching(tc.table, row), `${role} wrote into ${tc.table}`).toHaveLength(before);
+        expect(await rowsMatching(tc.table, row), `${role} wrote into ${tc.table}`).toHaveLength(
+          before,
+        );
       }
       const row = tc.ownerInsert.row(w);
       const before = (await rowsMatching(tc.table, row)).length;
@@ -589,7 +757,9 @@ describe('RLS matrix', () => {
       const res = await (tc.ownerInsert.via === 'upsert' ? table.upsert(row) : table.insert(row));
       if (tc.ownerInsert.allowed) {
         expect(res.error, `owner inserts into ${tc.table}`).toBeNull();
-        expect(await rowsMatching(tc.table, row)).toHaveLength(tc.ownerInsert.via === 'upsert' ? 1 : before + 1);
+        expect(await rowsMatching(tc.table, row)).toHaveLength(
+          tc.ownerInsert.via === 'upsert' ? 1 : before + 1,
+        );
       } else {
         expectRefusedInsert(res, `owner inserts into ${tc.table}`);
         expect(await rowsMatching(tc.table, row)).toHaveLength(before);
@@ -610,7 +780,10 @@ describe('RLS matrix', () => {
       const [original] = await rowsMatching(tc.table, key);
       expect(original).toBeDefined();
       for (const role of STRANGERS) {
-        const res = await clientOf(w, role).from(tc.table).update(tc.update.patch, { count: 'exact' }).match(key);
+        const res = await clientOf(w, role)
+          .from(tc.table)
+          .update(tc.update.patch, { count: 'exact' })
+          .match(key);
         expectRefusedWrite(res, `${role} updates ${tc.table}`);
         expect(await rowsMatching(tc.table, key)).toEqual([original]);
       }
@@ -619,9 +792,15 @@ describe('RLS matrix', () => {
         const [current] = await rowsMatching(tc.table, key);
         const patch = make(w);
         for (const column of Object.keys(patch)) {
-          expect(current![column], `${what}: the patch must differ from the stored row`).not.toEqual(patch[column]);
+          expect(
+            current![column],
+            `${what}: the patch must differ from the stored row`,
+          ).not.toEqual(patch[column]);
         }
-        const res = await w.owner.client.from(tc.table).update(patch, { count: 'exact' }).match(key);
+        const res = await w.owner.client
+          .from(tc.table)
+          .update(patch, { count: 'exact' })
+          .match(key);
         const rows = await rowsMatching(tc.table, key);
         if (res.error || !res.count) {
           // refused: the row is untouched
@@ -635,7 +814,10 @@ describe('RLS matrix', () => {
         }
       }
       const [beforeOwner] = await rowsMatching(tc.table, key);
-      const res = await w.owner.client.from(tc.table).update(tc.update.patch, { count: 'exact' }).match(key);
+      const res = await w.owner.client
+        .from(tc.table)
+        .update(tc.update.patch, { count: 'exact' })
+        .match(key);
       if (tc.update.ownerMay) {
         expect(res.error, `owner updates ${tc.table}`).toBeNull();
         expect(res.count).toBe(1);
@@ -648,20 +830,21 @@ describe('RLS matrix', () => {
     });
 
     const upsert = tc.upsert;
-    if (upsert) it('upsert: the owner saves their row; strangers cannot take it over', async () => {
-      const w = await makeWorld();
-      const key = tc.key(w);
-      const [original] = await rowsMatching(tc.table, key);
-      const row = upsert(w);
-      for (const role of STRANGERS) {
-        const res = await clientOf(w, role).from(tc.table).upsert(row);
-        expect(res.error, `${role} upserts into ${tc.table}`).not.toBeNull();
-        expect(await rowsMatching(tc.table, key)).toEqual([original]);
-      }
-      const res = await w.owner.client.from(tc.table).upsert(row);
-      expect(res.error, `owner upserts into ${tc.table}`).toBeNull();
-      expect(await rowsMatching(tc.table, row)).toHaveLength(1);
-    });
+    if (upsert)
+      it('upsert: the owner saves their row; strangers cannot take it over', async () => {
+        const w = await makeWorld();
+        const key = tc.key(w);
+        const [original] = await rowsMatching(tc.table, key);
+        const row = upsert(w);
+        for (const role of STRANGERS) {
+          const res = await clientOf(w, role).from(tc.table).upsert(row);
+          expect(res.error, `${role} upserts into ${tc.table}`).not.toBeNull();
+          expect(await rowsMatching(tc.table, key)).toEqual([original]);
+        }
+        const res = await w.owner.client.from(tc.table).upsert(row);
+        expect(res.error, `owner upserts into ${tc.table}`).toBeNull();
+        expect(await rowsMatching(tc.table, row)).toHaveLength(1);
+      });
 
     it('delete: strangers delete nothing; the owner only as listed', async () => {
       const w = await makeWorld();
