@@ -61,6 +61,20 @@ try {
   }
   await axe(page, 'landing');
 
+  // Tablet width: the hamburger replaces the links and opens Reaction, Send, Pricing, Start.
+  await page.setViewportSize({ width: 768, height: 900 });
+  assert.equal(await page.getByRole('link', { name: 'Showcase' }).isVisible(), false);
+  await page.getByRole('button', { name: 'Open menu' }).focus();
+  await page.keyboard.press('Enter');
+  assert.deepEqual(await page.locator('.nav-mobile a').allTextContents(), [
+    'Reaction',
+    'Send',
+    'Pricing',
+    'Start',
+  ]);
+  if (process.env.E2E_SHOTS) await page.screenshot({ path: `${process.env.E2E_SHOTS}/tablet.png` });
+  await page.setViewportSize({ width: 1280, height: 900 });
+
   // focus=button preselects Button and the SDK defines the live demo element.
   await page.goto(`${base}/reaction?focus=button`);
   assert.equal(await page.locator('[role=tab][aria-selected=true]').textContent(), 'Button');
@@ -87,6 +101,15 @@ try {
   assert.equal(await page.getByTestId('remaining').textContent(), '3 blocks left');
   await page.getByText('No blocks yet. Create your first block.').waitFor();
   await axe(page, 'dashboard');
+
+  // Mobile width: the not-supported message shows, the tag bar hides, Profile leaves the menu.
+  await page.setViewportSize({ width: 375, height: 800 });
+  await page.getByText('Block management is not supported on mobile.').waitFor();
+  await page.getByRole('button', { name: 'Account menu' }).click();
+  assert.deepEqual(await page.getByRole('menuitem').allTextContents(), ['Logout']);
+  await page.keyboard.press('Escape');
+  if (process.env.E2E_SHOTS) await page.screenshot({ path: `${process.env.E2E_SHOTS}/mobile.png` });
+  await page.setViewportSize({ width: 1280, height: 900 });
 
   // Create a like block; the app goes to /work/{id}.
   await page.getByRole('button', { name: 'Create block' }).click();
