@@ -6,7 +6,9 @@ import terser from '@rollup/plugin-terser';
 import { existsSync } from 'node:fs';
 import esbuild from 'rollup-plugin-esbuild';
 
-const ELEMENTS = ['comment', 'qna', 'like', 'button', 'ab', 'form', 'block'].filter((e) => existsSync(`src/components/${e}/${e}.ts`));
+const ELEMENTS = ['comment', 'qna', 'like', 'button', 'ab', 'form', 'block'].filter((e) =>
+  existsSync(`src/components/${e}/${e}.ts`),
+);
 const define = {
   preventAssignment: true,
   values: {
@@ -14,7 +16,8 @@ const define = {
     __RB_ANON_KEY__: JSON.stringify(process.env.RB_ANON_KEY || ''),
   },
 };
-const min = () => terser({ ecma: 2020, module: true, compress: { passes: 2 }, format: { comments: false } });
+const min = () =>
+  terser({ ecma: 2020, module: true, compress: { passes: 2 }, format: { comments: false } });
 // Lit templates keep their source whitespace; collapse it in css`` and html`` of our own sources.
 const minifyTemplates = () => ({
   name: 'minify-templates',
@@ -22,7 +25,18 @@ const minifyTemplates = () => ({
     if (!id.includes('/sdk/src/') || id.endsWith('.test.ts')) return null;
     return {
       code: code
-        .replace(/\bcss`([^`]*)`/g, (_, c) => 'css`' + c.replace(/\/\*[^]*?\*\//g, '').replace(/\s+/g, ' ').replace(/\s*([{}:;,>])\s*/g, '$1').replace(/;}/g, '}').trim() + '`')
+        .replace(
+          /\bcss`([^`]*)`/g,
+          (_, c) =>
+            'css`' +
+            c
+              .replace(/\/\*[^]*?\*\//g, '')
+              .replace(/\s+/g, ' ')
+              .replace(/\s*([{}:;,>])\s*/g, '$1')
+              .replace(/;}/g, '}')
+              .trim() +
+            '`',
+        )
         .replace(/\b(html|svg)`([^`]*)`/g, (_, t, c) => t + '`' + c.replace(/\s+/g, ' ') + '`'),
       map: null,
     };
@@ -41,14 +55,30 @@ export default [
     input: Object.fromEntries(Object.entries(npmInputs).filter(([, f]) => existsSync(f))),
     external: (id) => /^(lit|@lit|@supabase|react)(\/|$)/.test(id),
     plugins: [esbuild({ target: 'es2022', tsconfig: 'tsconfig.json' })],
-    output: { dir: 'dist', format: 'es', preserveModules: true, preserveModulesRoot: 'src', sourcemap: true },
+    output: {
+      dir: 'dist',
+      format: 'es',
+      preserveModules: true,
+      preserveModulesRoot: 'src',
+      sourcemap: true,
+    },
     onwarn: quiet,
   },
   ...ELEMENTS.map((e) => ({
     input: { [e]: `src/components/${e}/${e}.ts` },
-    plugins: [replace(define), minifyTemplates(), nodeResolve({ browser: true }), esbuild({ target: 'es2022', tsconfig: 'tsconfig.json' })],
+    plugins: [
+      replace(define),
+      minifyTemplates(),
+      nodeResolve({ browser: true }),
+      esbuild({ target: 'es2022', tsconfig: 'tsconfig.json' }),
+    ],
     preserveEntrySignatures: false,
-    output: { dir: 'dist/cdn', format: 'es', chunkFileNames: 'chunks/[name]-[hash].js', plugins: [min()] },
+    output: {
+      dir: 'dist/cdn',
+      format: 'es',
+      chunkFileNames: 'chunks/[name]-[hash].js',
+      plugins: [min()],
+    },
     onwarn: quiet,
   })),
   {

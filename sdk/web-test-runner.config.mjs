@@ -10,7 +10,13 @@ export default {
   concurrency: 1,
   testFramework: { config: { timeout: 5000 } },
   testsFinishTimeout: 60000,
-  plugins: [esbuildPlugin({ ts: true, target: 'es2022', tsconfig: fileURLToPath(new URL('./tsconfig.json', import.meta.url)) })],
+  plugins: [
+    esbuildPlugin({
+      ts: true,
+      target: 'es2022',
+      tsconfig: fileURLToPath(new URL('./tsconfig.json', import.meta.url)),
+    }),
+  ],
   browsers: [
     chromeLauncher({
       launchOptions: {

@@ -1,7 +1,10 @@
 import { expect } from '@open-wc/testing';
 import { until } from '../test/mock-api.js';
 
-type W = Window & { __reactionBlocksLoader?: boolean; ReactionBlocks?: { projectUrl?: string; anonKey?: string } };
+type W = Window & {
+  __reactionBlocksLoader?: boolean;
+  ReactionBlocks?: { projectUrl?: string; anonKey?: string };
+};
 
 // The loader is served as a classic script; the element chunks it asks for do not exist next to
 // the source, so each import fails and is logged (never thrown): the log tells which chunk it chose.
@@ -29,7 +32,10 @@ describe('cdn loader', () => {
       const w = window as W;
       expect(w.ReactionBlocks).to.deep.equal({ projectUrl: 'http://cfg.test', anonKey: 'k' });
       // Two new tag types at once: one bundle with all of them.
-      document.body.append(document.createElement('reaction-form'), document.createElement('reaction-comment'));
+      document.body.append(
+        document.createElement('reaction-form'),
+        document.createElement('reaction-comment'),
+      );
       await until(() => logged.length > 1);
       await new Promise((r) => setTimeout(r, 100));
       expect(logged.length).to.equal(2);

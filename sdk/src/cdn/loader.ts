@@ -28,7 +28,12 @@ interface LoaderWindow extends Window {
   };
   const scan = () => {
     if (started.block) return;
-    const need = TAGS.filter((t) => !started[t] && !customElements.get('reaction-' + t) && document.querySelector('reaction-' + t));
+    const need = TAGS.filter(
+      (t) =>
+        !started[t] &&
+        !customElements.get('reaction-' + t) &&
+        document.querySelector('reaction-' + t),
+    );
     if (need.length > 1 || need.includes('block')) load('block');
     else if (need[0]) load(need[0]);
   };

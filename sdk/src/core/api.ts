@@ -41,7 +41,10 @@ export async function rpc<T>(p: Project, name: string, body: object, write = fal
   }
   if (!res.ok) {
     const e = (json || {}) as { message?: string; code?: string };
-    throw new ApiError(e.message || res.statusText || 'Request failed', e.code || String(res.status));
+    throw new ApiError(
+      e.message || res.statusText || 'Request failed',
+      e.code || String(res.status),
+    );
   }
   return json as T;
 }

@@ -34,7 +34,9 @@ const notify = () => listeners.forEach((fn) => fn());
 
 export function getSession(p: Project): Session | null {
   const s = readJson<Session>(key(p));
-  return s && typeof s.access_token === 'string' && s.user && typeof s.user.id === 'string' ? s : null;
+  return s && typeof s.access_token === 'string' && s.user && typeof s.user.id === 'string'
+    ? s
+    : null;
 }
 
 export function saveSession(p: Project, s: Session | null): void {
@@ -56,19 +58,34 @@ function decode(token: string): Record<string, unknown> {
 
 /** Builds a session from the tokens in a redirect fragment (implicit flow). */
 export function sessionFromTokens(access: string, refresh: string, expiresIn?: number): Session {
-  const c = decode(access) as { sub?: string; exp?: number; email?: string; is_anonymous?: boolean; user_metadata?: SessionUser['user_metadata'] };
+  const c = decode(access) as {
+    sub?: string;
+    exp?: number;
+    email?: string;
+    is_anonymous?: boolean;
+    user_metadata?: SessionUser['user_metadata'];
+  };
   return {
     access_token: access,
     refresh_token: refresh,
     expires_at: c.exp ?? Math.floor(Date.now() / 1000) + (expiresIn ?? 3600),
-    user: { id: c.sub ?? '', email: c.email, is_anonymous: !!c.is_anonymous, user_metadata: c.user_metadata },
+    user: {
+      id: c.sub ?? '',
+      email: c.email,
+      is_anonymous: !!c.is_anonymous,
+      user_metadata: c.user_metadata,
+    },
   };
 }
 
 async function authCall(p: Project, path: string, body: object): Promise<Session> {
   const res = await fetch(p.url + '/auth/v1/' + path, {
     method: 'POST',
-    headers: { apikey: p.key, Authorization: 'Bearer ' + p.key, 'Content-Type': 'application/json' },
+    headers: {
+      apikey: p.key,
+      Authorization: 'Bearer ' + p.key,
+      'Content-Type': 'application/json',
+    },
     body: JSON.stringify(body),
   });
   const json = await res.json().catch(() => ({}));
@@ -163,7 +180,8 @@ export function handleAuthReturn(p: Project): boolean {
   const access = q.get('access_token');
   const refresh = q.get('refresh_token');
   if (!access && !q.get('error')) return false;
-  if (access && refresh) saveSession(p, sessionFromTokens(access, refresh, Number(q.get('expires_in')) || undefined));
+  if (access && refresh)
+    saveSession(p, sessionFromTokens(access, refresh, Number(q.get('expires_in')) || undefined));
   else log('sign-in failed', q.get('error_description') || q.get('error'));
   history.replaceState(null, '', location.pathname + location.search);
   try {

@@ -43,12 +43,15 @@ export class ReactionElement extends LitElement {
   }
 
   emit<K extends keyof ReactionEventMap>(name: K, detail: ReactionEventMap[K]): boolean {
-    return this.dispatchEvent(new CustomEvent(name, { detail, bubbles: true, composed: true, cancelable: true }));
+    return this.dispatchEvent(
+      new CustomEvent(name, { detail, bubbles: true, composed: true, cancelable: true }),
+    );
   }
 }
 
 /** Paths of the dashboard preview run in dummy mode: nothing is written. */
-export const isWorkPath = (): boolean => typeof location !== 'undefined' && location.pathname.includes('work');
+export const isWorkPath = (): boolean =>
+  typeof location !== 'undefined' && location.pathname.includes('work');
 
 /**
  * A block element: loads the block view with one RPC (get_block_view) and renders it with the
@@ -121,18 +124,30 @@ export class BlockElement extends ReactionElement {
   }
 
   get isOwner(): boolean {
-    return !!this.view && !!this.session && !this.session.user.is_anonymous && this.session.user.id === this.view.block.owner_id;
+    return (
+      !!this.view &&
+      !!this.session &&
+      !this.session.user.is_anonymous &&
+      this.session.user.id === this.view.block.owner_id
+    );
   }
 
   /** Name and colour sent with every write. */
   protected writer(): { p_creator_name: string; p_color: string } {
     const id = getIdentity();
-    return { p_creator_name: (this.session && !this.session.user.is_anonymous && displayUser(this.session).name) || id.name, p_color: id.color };
+    return {
+      p_creator_name:
+        (this.session && !this.session.user.is_anonymous && displayUser(this.session).name) ||
+        id.name,
+      p_color: id.color,
+    };
   }
 
   /** Calls a write RPC (the caller skips it in dummy mode). */
   protected write<T>(name: string, body: object): Promise<T> {
-    return rpc<T>(this.project, name, body, true).finally(() => (this.session = getSession(this.project)));
+    return rpc<T>(this.project, name, body, true).finally(
+      () => (this.session = getSession(this.project)),
+    );
   }
 
   override connectedCallback(): void {
@@ -157,7 +172,11 @@ export class BlockElement extends ReactionElement {
       this.status = 'ready';
       this.viewChanged();
     }
-    if ((changed.has('blockId') || changed.has('projectUrl') || changed.has('anonKey')) && this.blockId && (!this.view || this.ownView))
+    if (
+      (changed.has('blockId') || changed.has('projectUrl') || changed.has('anonKey')) &&
+      this.blockId &&
+      (!this.view || this.ownView)
+    )
       void this.load();
     const lang = this.language;
     if (!isLoaded(lang)) void loadLang(lang).then(() => this.requestUpdate());
@@ -167,9 +186,12 @@ export class BlockElement extends ReactionElement {
   async load(): Promise<void> {
     this.status = 'loading';
     try {
-      const view = await rpc<BlockView>(this.project, 'get_block_view', { p_block_id: this.blockId });
+      const view = await rpc<BlockView>(this.project, 'get_block_view', {
+        p_block_id: this.blockId,
+      });
       if (!view || !view.block) throw new Error("block doesn't exists");
-      if (this.ownerId && view.block.owner_id !== this.ownerId) log('owner-id does not match the block', this.blockId);
+      if (this.ownerId && view.block.owner_id !== this.ownerId)
+        log('owner-id does not match the block', this.blockId);
       await loadLang(normalizeLang(this.lang || view.block.language));
       this.ownView = true;
       this.view = view;
@@ -202,13 +224,21 @@ export class BlockElement extends ReactionElement {
 
   protected override render(): unknown {
     try {
-      if (this.status === 'loading') return html`<div part="base" aria-busy="true" class="muted">${this.t('loading')}</div>`;
-      if (this.status === 'error') return html`<div part="base" role="alert" class="err">${this.t('failed')}</div>`;
+      if (this.status === 'loading')
+        return html`<div part="base" aria-busy="true" class="muted">${this.t('loading')}</div>`;
+      if (this.status === 'error')
+        return html`<div part="base" role="alert" class="err">${this.t('failed')}</div>`;
       const block = this.view?.block;
       if (!block) return nothing;
-      if (block.deactivated) return html`<div part="base" class="muted">${this.t('unavailable')}</div>`;
+      if (block.deactivated)
+        return html`<div part="base" class="muted">${this.t('unavailable')}</div>`;
       const theme = (this.theme || block.theme || 'light') as Theme;
-      return html`<div part="base" class=${theme} lang=${this.language} style=${customStyle(block, theme)}>
+      return html`<div
+        part="base"
+        class=${theme}
+        lang=${this.language}
+        style=${customStyle(block, theme)}
+      >
         ${this.renderBlock()}
       </div>`;
     } catch (e) {

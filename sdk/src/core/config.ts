@@ -32,4 +32,7 @@ export function resolveProject(url?: string | null, key?: string | null): Projec
 }
 
 export const dashboardUrl = (): string =>
-  ((typeof window !== 'undefined' && window.ReactionBlocks?.dashboardUrl) || '').replace(/\/+$/, '');
+  ((typeof window !== 'undefined' && window.ReactionBlocks?.dashboardUrl) || '').replace(
+    /\/+$/,
+    '',
+  );

@@ -31,7 +31,10 @@ describe('core', () => {
     const el = document.createElement('p');
     render(linkify('a http://x.test/1. b javascript:alert(1) c https://y.test/?q=<b> d'), el);
     const links = [...el.querySelectorAll('a')];
-    expect(links.map((a) => a.getAttribute('href'))).to.deep.equal(['http://x.test/1', 'https://y.test/?q=']);
+    expect(links.map((a) => a.getAttribute('href'))).to.deep.equal([
+      'http://x.test/1',
+      'https://y.test/?q=',
+    ]);
     expect(el.querySelector('b')).to.equal(null);
     expect(safeUrl('javascript:alert(1)')).to.equal('');
     expect(safeUrl('example.com', true)).to.equal('https://example.com/');
@@ -41,18 +44,29 @@ describe('core', () => {
   });
 
   it('sanitises owner HTML', () => {
-    expect(sanitize('<p onclick="x()">a<script>b</script><iframe src=x></iframe><a href="javascript:x">c</a><a href="https://ok.test">d</a></p>')).to.equal(
+    expect(
+      sanitize(
+        '<p onclick="x()">a<script>b</script><iframe src=x></iframe><a href="javascript:x">c</a><a href="https://ok.test">d</a></p>',
+      ),
+    ).to.equal(
       '<p>a<a>c</a><a href="https://ok.test/" target="_blank" rel="noopener noreferrer nofollow">d</a></p>',
     );
   });
 
   it('validates answers like the spec', () => {
-    const q = (type: string, required = false) => ({ id: 'q', type, title: 't', index: 0, required }) as Parameters<typeof checkAnswer>[0];
+    const q = (type: string, required = false) =>
+      ({ id: 'q', type, title: 't', index: 0, required }) as Parameters<typeof checkAnswer>[0];
     expect(checkAnswer(q('short_text', true), '  ')).to.deep.equal(['required']);
     expect(checkAnswer(q('poll', true), [])).to.deep.equal(['required']);
     expect(checkAnswer(q('short_text'), 'x'.repeat(300))).to.equal(null);
-    expect(checkAnswer(q('short_text'), 'x'.repeat(301))).to.deep.equal(['lengthError', { max: 300 }]);
-    expect(checkAnswer(q('long_text'), 'x'.repeat(1001))).to.deep.equal(['lengthError', { max: 1000 }]);
+    expect(checkAnswer(q('short_text'), 'x'.repeat(301))).to.deep.equal([
+      'lengthError',
+      { max: 300 },
+    ]);
+    expect(checkAnswer(q('long_text'), 'x'.repeat(1001))).to.deep.equal([
+      'lengthError',
+      { max: 1000 },
+    ]);
     expect(checkAnswer(q('phone'), '1'.repeat(21))).to.deep.equal(['phoneError']);
     expect(checkAnswer(q('number'), '12')).to.equal(null);
     expect(checkAnswer(q('number'), '1e3')).to.deep.equal(['numberError']);
@@ -86,13 +100,22 @@ describe('core', () => {
     expect(a!.access_token).to.equal(b!.access_token);
     expect(api.calls.filter((c) => c.name === '/auth/v1/signup')).to.have.length(1);
     expect(api.calls[0]!.body).to.deep.equal({});
-    localStorage.setItem('reaction-blocks.session:' + PROJECT, JSON.stringify({ ...a, expires_at: 1 }));
+    localStorage.setItem(
+      'reaction-blocks.session:' + PROJECT,
+      JSON.stringify({ ...a, expires_at: 1 }),
+    );
     api.restore();
     const api2 = mockApi({});
     const real = window.fetch;
     window.fetch = async (u, i) =>
       String(u).includes('grant_type=refresh_token')
-        ? (api2.calls.push({ name: 'refresh', body: JSON.parse(String(i!.body)), auth: '' }), Response.json({ access_token: fakeJwt('u2'), refresh_token: 'n', expires_in: 3600, user: { id: 'u2' } }))
+        ? (api2.calls.push({ name: 'refresh', body: JSON.parse(String(i!.body)), auth: '' }),
+          Response.json({
+            access_token: fakeJwt('u2'),
+            refresh_token: 'n',
+            expires_in: 3600,
+            user: { id: 'u2' },
+          }))
         : real(u, i);
     const s = await ensureSession(p, false);
     expect(s!.user.id).to.equal('u2');
@@ -108,7 +131,15 @@ describe('core', () => {
     let closed = false;
     window.close = () => (closed = true);
     window.name = POPUP_NAME;
-    history.replaceState(null, '', location.pathname + location.search + '#access_token=' + fakeJwt('g-user', { user_metadata: { full_name: 'Gina' } }) + '&refresh_token=rt&expires_in=3600');
+    history.replaceState(
+      null,
+      '',
+      location.pathname +
+        location.search +
+        '#access_token=' +
+        fakeJwt('g-user', { user_metadata: { full_name: 'Gina' } }) +
+        '&refresh_token=rt&expires_in=3600',
+    );
     try {
       expect(handleAuthReturn({ url: PROJECT, key: KEY })).to.equal(true);
       const s = getSession({ url: PROJECT, key: KEY })!;

@@ -1,7 +1,13 @@
 import { safeUrl } from './text.js';
 
-const ALLOWED = new Set('P BR B STRONG I EM U S A UL OL LI H1 H2 H3 H4 SPAN BLOCKQUOTE CODE PRE DIV HR'.split(' '));
-const DROP = new Set('SCRIPT STYLE IFRAME OBJECT EMBED TEMPLATE SVG MATH FORM INPUT TEXTAREA SELECT BUTTON LINK META'.split(' '));
+const ALLOWED = new Set(
+  'P BR B STRONG I EM U S A UL OL LI H1 H2 H3 H4 SPAN BLOCKQUOTE CODE PRE DIV HR'.split(' '),
+);
+const DROP = new Set(
+  'SCRIPT STYLE IFRAME OBJECT EMBED TEMPLATE SVG MATH FORM INPUT TEXTAREA SELECT BUTTON LINK META'.split(
+    ' ',
+  ),
+);
 
 /**
  * Owner-written HTML (descriptions, ending texts) reduced to a small allow-list: no attributes but

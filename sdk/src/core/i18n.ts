@@ -16,7 +16,8 @@ const loaders: Record<string, () => Promise<{ default: Partial<Texts> }>> = {
 };
 const loading: Record<string, Promise<void>> = {};
 
-export const normalizeLang = (lang?: string | null): string => ((lang || 'en').toLowerCase().startsWith('ko') ? 'ko' : 'en');
+export const normalizeLang = (lang?: string | null): string =>
+  (lang || 'en').toLowerCase().startsWith('ko') ? 'ko' : 'en';
 
 export const isLoaded = (lang: string): boolean => !!dicts[lang];
 

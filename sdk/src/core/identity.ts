@@ -12,7 +12,8 @@ const ANIMALS =
     ' ',
   );
 // Colours dark enough for white initials (contrast >= 4.5:1).
-const COLORS = '#1565c0 #2e7d32 #6a1b9a #ad1457 #c62828 #00695c #4e342e #37474f #283593 #d84315'.split(' ');
+const COLORS =
+  '#1565c0 #2e7d32 #6a1b9a #ad1457 #c62828 #00695c #4e342e #37474f #283593 #d84315'.split(' ');
 const pick = <T>(list: T[]): T => list[Math.floor(Math.random() * list.length)] as T;
 
 const valid = (v: unknown): v is Identity =>

@@ -8,7 +8,10 @@ const PHONE_RE = /^[\d\s-]*$/;
 const INT_RE = /^[-+]?\d+$/;
 
 /** The i18n key (and vars) of a field error, or null. Mirrors the server's checks. */
-export function checkAnswer(q: Question, value: string | string[] | undefined): [string, Record<string, number>?] | null {
+export function checkAnswer(
+  q: Question,
+  value: string | string[] | undefined,
+): [string, Record<string, number>?] | null {
   const v = Array.isArray(value) ? value : (value ?? '').trim();
   if (!v.length) return q.required ? ['required'] : null;
   if (Array.isArray(v)) return null;

@@ -22,10 +22,45 @@ const messages = {
 const submit = { ...common, onReactionSubmit: 'reaction-submit' as Ev<'reaction-submit'> };
 
 /** React wrappers (@lit/react): props are the element properties; events are onReaction<Name> callbacks. */
-export const Comment = createComponent({ react: React, tagName: 'reaction-comment', elementClass: ReactionComment, events: messages });
-export const Qna = createComponent({ react: React, tagName: 'reaction-qna', elementClass: ReactionQna, events: messages });
-export const Like = createComponent({ react: React, tagName: 'reaction-like', elementClass: ReactionLike, events: { ...common, onReactionLike: 'reaction-like' as Ev<'reaction-like'> } });
-export const Button = createComponent({ react: React, tagName: 'reaction-button', elementClass: ReactionButton, events: { ...common, onReactionClick: 'reaction-click' as Ev<'reaction-click'> } });
-export const Ab = createComponent({ react: React, tagName: 'reaction-ab', elementClass: ReactionAb, events: submit });
-export const Form = createComponent({ react: React, tagName: 'reaction-form', elementClass: ReactionForm, events: submit });
-export const Block = createComponent({ react: React, tagName: 'reaction-block', elementClass: ReactionBlock, events: { ...messages, ...submit } });
+export const Comment = createComponent({
+  react: React,
+  tagName: 'reaction-comment',
+  elementClass: ReactionComment,
+  events: messages,
+});
+export const Qna = createComponent({
+  react: React,
+  tagName: 'reaction-qna',
+  elementClass: ReactionQna,
+  events: messages,
+});
+export const Like = createComponent({
+  react: React,
+  tagName: 'reaction-like',
+  elementClass: ReactionLike,
+  events: { ...common, onReactionLike: 'reaction-like' as Ev<'reaction-like'> },
+});
+export const Button = createComponent({
+  react: React,
+  tagName: 'reaction-button',
+  elementClass: ReactionButton,
+  events: { ...common, onReactionClick: 'reaction-click' as Ev<'reaction-click'> },
+});
+export const Ab = createComponent({
+  react: React,
+  tagName: 'reaction-ab',
+  elementClass: ReactionAb,
+  events: submit,
+});
+export const Form = createComponent({
+  react: React,
+  tagName: 'reaction-form',
+  elementClass: ReactionForm,
+  events: submit,
+});
+export const Block = createComponent({
+  react: React,
+  tagName: 'reaction-block',
+  elementClass: ReactionBlock,
+  events: { ...messages, ...submit },
+});

@@ -38,14 +38,24 @@ export function mockApi(handlers: Record<string, Handler>) {
     await new Promise((r) => setTimeout(r, 1));
     if (name === '/auth/v1/signup') {
       const id = 'anon-user-' + ++n;
-      return Response.json({ access_token: fakeJwt(id, { is_anonymous: true }), refresh_token: 'r' + n, expires_in: 3600, user: { id, is_anonymous: true } });
+      return Response.json({
+        access_token: fakeJwt(id, { is_anonymous: true }),
+        refresh_token: 'r' + n,
+        expires_in: 3600,
+        user: { id, is_anonymous: true },
+      });
     }
     const h = handlers[name];
-    if (!h) return Response.json({ code: 'PGRST202', message: 'no function ' + name }, { status: 404 });
+    if (!h)
+      return Response.json({ code: 'PGRST202', message: 'no function ' + name }, { status: 404 });
     try {
       return Response.json(await h(body));
     } catch (e) {
-      if (e instanceof ApiError) return Response.json({ code: 'P0001', message: e.message, details: null, hint: null }, { status: e.status });
+      if (e instanceof ApiError)
+        return Response.json(
+          { code: 'P0001', message: e.message, details: null, hint: null },
+          { status: e.status },
+        );
       throw e;
     }
   };
@@ -87,8 +97,10 @@ export function reset(): void {
 }
 
 export const shadow = (el: Element) => el.shadowRoot!;
-export const $ = <T extends Element = HTMLElement>(el: Element, sel: string) => el.shadowRoot!.querySelector(sel) as T;
-export const $$ = <T extends Element = HTMLElement>(el: Element, sel: string) => [...el.shadowRoot!.querySelectorAll(sel)] as T[];
+export const $ = <T extends Element = HTMLElement>(el: Element, sel: string) =>
+  el.shadowRoot!.querySelector(sel) as T;
+export const $$ = <T extends Element = HTMLElement>(el: Element, sel: string) =>
+  [...el.shadowRoot!.querySelectorAll(sel)] as T[];
 
 export function type(input: HTMLInputElement | HTMLTextAreaElement, value: string): void {
   input.value = value;

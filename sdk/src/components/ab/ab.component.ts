@@ -26,7 +26,13 @@ import styles from './ab.styles.js';
  */
 export default class ReactionAb extends BlockElement {
   static override styles = [baseStyles, styles];
-  static override properties = { ...BlockElement.properties, chosen: { state: true }, options: { state: true }, busy: { state: true }, error: { state: true } };
+  static override properties = {
+    ...BlockElement.properties,
+    chosen: { state: true },
+    options: { state: true },
+    busy: { state: true },
+    error: { state: true },
+  };
 
   declare chosen: string;
   declare options: Option[];
@@ -46,7 +52,9 @@ export default class ReactionAb extends BlockElement {
   }
 
   protected override viewChanged(): void {
-    this.options = [...(this.question?.options || [])].sort((a, b) => a.index - b.index).slice(0, 2);
+    this.options = [...(this.question?.options || [])]
+      .sort((a, b) => a.index - b.index)
+      .slice(0, 2);
     this.chosen = '';
   }
 
@@ -59,15 +67,26 @@ export default class ReactionAb extends BlockElement {
     this.error = '';
     try {
       const response = this.isDummy
-        ? { options: this.options.map((o) => ({ id: o.id, response_count: (o.response_count || 0) + (o.id === option.id ? 1 : 0) })) }
-        : await this.write<{ options?: { id: string; response_count: number }[] }>('submit_response', {
-            p_block_id: this.view!.block.id,
-            p_answers: answers,
-            ...this.writer(),
-            p_timezone: timezone(),
-          });
+        ? {
+            options: this.options.map((o) => ({
+              id: o.id,
+              response_count: (o.response_count || 0) + (o.id === option.id ? 1 : 0),
+            })),
+          }
+        : await this.write<{ options?: { id: string; response_count: number }[] }>(
+            'submit_response',
+            {
+              p_block_id: this.view!.block.id,
+              p_answers: answers,
+              ...this.writer(),
+              p_timezone: timezone(),
+            },
+          );
       const counts = new Map((response.options || []).map((o) => [o.id, o.response_count]));
-      this.options = this.options.map((o) => ({ ...o, response_count: counts.get(o.id) ?? o.response_count }));
+      this.options = this.options.map((o) => ({
+        ...o,
+        response_count: counts.get(o.id) ?? o.response_count,
+      }));
       this.chosen = option.id;
       this.emit('reaction-submit', { answers, response });
     } catch (e) {
@@ -85,7 +104,13 @@ export default class ReactionAb extends BlockElement {
       <div part="options" role="group" aria-labelledby="t">
         ${this.options.map((o) => {
           const n = o.response_count || 0;
-          return html`<button part="option" class="btn" aria-pressed=${this.chosen === o.id ? 'true' : 'false'} ?disabled=${this.busy} @click=${() => this.vote(o)}>
+          return html`<button
+            part="option"
+            class="btn"
+            aria-pressed=${this.chosen === o.id ? 'true' : 'false'}
+            ?disabled=${this.busy}
+            @click=${() => this.vote(o)}
+          >
             <span>${o.value}</span>
             ${this.chosen ? html`<span part="result">${this.t('votes', { count: n })} · ${total ? Math.round((n * 100) / total) : 0}%</span>` : nothing}
           </button>`;

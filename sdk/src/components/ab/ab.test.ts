@@ -5,7 +5,19 @@ import { $$, ApiError, KEY, PROJECT, block, mockApi, reset, until } from '../../
 
 const view = () => ({
   block: block({ type: 'ab' }),
-  questions: [{ id: 'q1', type: 'ab', title: 'Which one?', index: 0, required: true, options: [{ id: 'o1', value: 'Good', index: 0, response_count: 3 }, { id: 'o2', value: 'Bad', index: 1, response_count: 1 }] }],
+  questions: [
+    {
+      id: 'q1',
+      type: 'ab',
+      title: 'Which one?',
+      index: 0,
+      required: true,
+      options: [
+        { id: 'o1', value: 'Good', index: 0, response_count: 3 },
+        { id: 'o2', value: 'Bad', index: 1, response_count: 1 },
+      ],
+    },
+  ],
   endings: [],
 });
 
@@ -16,7 +28,9 @@ describe('reaction-ab', () => {
 
   async function mount(submit: (b: Record<string, unknown>) => unknown) {
     api = mockApi({ get_block_view: view, submit_response: submit });
-    const el = await fixture<ReactionAb>(html`<reaction-ab block-id="b1" project-url=${PROJECT} anon-key=${KEY}></reaction-ab>`);
+    const el = await fixture<ReactionAb>(
+      html`<reaction-ab block-id="b1" project-url=${PROJECT} anon-key=${KEY}></reaction-ab>`,
+    );
     await until(() => el.status === 'ready');
     await el.updateComplete;
     return el;
@@ -27,7 +41,14 @@ describe('reaction-ab', () => {
   });
 
   it('submits on click with one option and then shows counts', async () => {
-    const el = await mount(() => ({ id: 'r1', response_count: 5, options: [{ id: 'o1', response_count: 3 }, { id: 'o2', response_count: 2 }] }));
+    const el = await mount(() => ({
+      id: 'r1',
+      response_count: 5,
+      options: [
+        { id: 'o1', response_count: 3 },
+        { id: 'o2', response_count: 2 },
+      ],
+    }));
     const [good, bad] = $$(el, '[part=option]');
     expect(good!.textContent).to.contain('Good');
     expect(el.shadowRoot!.querySelector('[part=result]')).to.equal(null);
@@ -51,7 +72,9 @@ describe('reaction-ab', () => {
     $$(el, '[part=option]')[0]!.click();
     await until(() => el.error);
     await el.updateComplete;
-    expect(el.shadowRoot!.querySelector('[role=alert]')!.textContent).to.equal('monthly response limit reached');
+    expect(el.shadowRoot!.querySelector('[role=alert]')!.textContent).to.equal(
+      'monthly response limit reached',
+    );
     expect(el.chosen).to.equal('');
   });
 });

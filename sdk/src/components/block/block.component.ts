@@ -34,17 +34,65 @@ export default class ReactionBlock extends BlockElement {
       const d = this.dummy;
       switch (v.block.type) {
         case 'comment':
-          return html`<reaction-comment part="block" .view=${v} project-url=${p.url} anon-key=${p.key} theme=${theme} lang=${lang} ?dummy=${d}></reaction-comment>`;
+          return html`<reaction-comment
+            part="block"
+            .view=${v}
+            project-url=${p.url}
+            anon-key=${p.key}
+            theme=${theme}
+            lang=${lang}
+            ?dummy=${d}
+          ></reaction-comment>`;
         case 'qna':
-          return html`<reaction-qna part="block" .view=${v} project-url=${p.url} anon-key=${p.key} theme=${theme} lang=${lang} ?dummy=${d}></reaction-qna>`;
+          return html`<reaction-qna
+            part="block"
+            .view=${v}
+            project-url=${p.url}
+            anon-key=${p.key}
+            theme=${theme}
+            lang=${lang}
+            ?dummy=${d}
+          ></reaction-qna>`;
         case 'like':
-          return html`<reaction-like part="block" .view=${v} project-url=${p.url} anon-key=${p.key} theme=${theme} lang=${lang} ?dummy=${d}></reaction-like>`;
+          return html`<reaction-like
+            part="block"
+            .view=${v}
+            project-url=${p.url}
+            anon-key=${p.key}
+            theme=${theme}
+            lang=${lang}
+            ?dummy=${d}
+          ></reaction-like>`;
         case 'button':
-          return html`<reaction-button part="block" .view=${v} project-url=${p.url} anon-key=${p.key} theme=${theme} lang=${lang} ?dummy=${d}></reaction-button>`;
+          return html`<reaction-button
+            part="block"
+            .view=${v}
+            project-url=${p.url}
+            anon-key=${p.key}
+            theme=${theme}
+            lang=${lang}
+            ?dummy=${d}
+          ></reaction-button>`;
         case 'ab':
-          return html`<reaction-ab part="block" .view=${v} project-url=${p.url} anon-key=${p.key} theme=${theme} lang=${lang} ?dummy=${d}></reaction-ab>`;
+          return html`<reaction-ab
+            part="block"
+            .view=${v}
+            project-url=${p.url}
+            anon-key=${p.key}
+            theme=${theme}
+            lang=${lang}
+            ?dummy=${d}
+          ></reaction-ab>`;
         case 'form':
-          return html`<reaction-form part="block" .view=${v} project-url=${p.url} anon-key=${p.key} theme=${theme} lang=${lang} ?dummy=${d}></reaction-form>`;
+          return html`<reaction-form
+            part="block"
+            .view=${v}
+            project-url=${p.url}
+            anon-key=${p.key}
+            theme=${theme}
+            lang=${lang}
+            ?dummy=${d}
+          ></reaction-form>`;
         default:
           return html`<div part="base" class="muted">${this.t('notValidType')}</div>`;
       }

@@ -9,8 +9,23 @@ describe('reaction-block', () => {
   afterEach(() => api.restore());
 
   async function mount(type: string, over = {}) {
-    api = mockApi({ get_block_view: () => ({ block: block({ type, ...over }), questions: [], endings: [], messages: [], me: {} }) });
-    const el = await fixture<ReactionBlock>(html`<reaction-block block-id="b1" project-url=${PROJECT} anon-key=${KEY} theme="dark"></reaction-block>`);
+    api = mockApi({
+      get_block_view: () => ({
+        block: block({ type, ...over }),
+        questions: [],
+        endings: [],
+        messages: [],
+        me: {},
+      }),
+    });
+    const el = await fixture<ReactionBlock>(
+      html`<reaction-block
+        block-id="b1"
+        project-url=${PROJECT}
+        anon-key=${KEY}
+        theme="dark"
+      ></reaction-block>`,
+    );
     await until(() => el.status === 'ready' || el.status === 'error');
     await el.updateComplete;
     return el;
@@ -23,7 +38,9 @@ describe('reaction-block', () => {
   for (const type of ['comment', 'qna', 'like', 'button', 'ab', 'form'])
     it(`renders a ${type} block with one API call and passes the theme override`, async () => {
       const el = await mount(type);
-      const inner = el.shadowRoot!.querySelector('reaction-' + type) as HTMLElement & { updateComplete: Promise<unknown> };
+      const inner = el.shadowRoot!.querySelector('reaction-' + type) as HTMLElement & {
+        updateComplete: Promise<unknown>;
+      };
       expect(inner, type).to.not.equal(null);
       await inner.updateComplete;
       expect(inner.dataset.theme).to.equal('dark');

@@ -45,7 +45,10 @@ export default class ReactionButton extends BlockElement {
     if (this.isDummy) return;
     this.count++;
     try {
-      const r = await this.write<{ response_count: number }>('record_button_click', { p_block_id: b.id, ...this.writer() });
+      const r = await this.write<{ response_count: number }>('record_button_click', {
+        p_block_id: b.id,
+        ...this.writer(),
+      });
       this.count = r.response_count;
     } catch (err) {
       this.fail(err);
@@ -56,10 +59,23 @@ export default class ReactionButton extends BlockElement {
     const b = this.view!.block;
     const url = safeUrl(b.url_to_open, true);
     const text = b.button_text || this.t('button');
-    return html`<div part="row" style="--reaction-align:${(({ left: 'flex-start', right: 'flex-end' }) as Record<string, string>)[b.align || ''] || 'center'}">
-      ${url
-        ? html`<a part="button" class="btn" href=${url} target="_blank" rel="noopener noreferrer" @click=${this.click_}>${text}</a>`
-        : html`<button part="button" class="btn" @click=${this.click_}>${text}</button>`}
+    return html`<div
+      part="row"
+      style="--reaction-align:${({ left: 'flex-start', right: 'flex-end' } as Record<string, string>)[b.align || ''] || 'center'}"
+    >
+      ${
+        url
+          ? html`<a
+              part="button"
+              class="btn"
+              href=${url}
+              target="_blank"
+              rel="noopener noreferrer"
+              @click=${this.click_}
+              >${text}</a
+            >`
+          : html`<button part="button" class="btn" @click=${this.click_}>${text}</button>`
+      }
       ${b.show_count ? html`<span part="count" class="muted">${this.count}</span>` : ''}
     </div>`;
   }

@@ -10,10 +10,24 @@ describe('reaction-button', () => {
 
   async function mount(over = {}) {
     api = mockApi({
-      get_block_view: () => ({ block: block({ type: 'button', button_text: 'Visit', url_to_open: 'example.com/x', response_count: 4, ...over }) }),
+      get_block_view: () => ({
+        block: block({
+          type: 'button',
+          button_text: 'Visit',
+          url_to_open: 'example.com/x',
+          response_count: 4,
+          ...over,
+        }),
+      }),
       record_button_click: () => ({ response_count: 5 }),
     });
-    const el = await fixture<ReactionButton>(html`<reaction-button block-id="b1" project-url=${PROJECT} anon-key=${KEY}></reaction-button>`);
+    const el = await fixture<ReactionButton>(
+      html`<reaction-button
+        block-id="b1"
+        project-url=${PROJECT}
+        anon-key=${KEY}
+      ></reaction-button>`,
+    );
     await until(() => el.status === 'ready');
     await el.updateComplete;
     return el;
@@ -37,9 +51,18 @@ describe('reaction-button', () => {
   });
 
   it('uses the default text, refuses javascript: URLs and custom secondary defaults to white', async () => {
-    const el = await mount({ button_text: null, url_to_open: 'javascript:alert(1)', theme: 'custom' });
+    const el = await mount({
+      button_text: null,
+      url_to_open: 'javascript:alert(1)',
+      theme: 'custom',
+    });
     expect($(el, 'a')).to.equal(null);
     expect($(el, 'button[part=button]').textContent!.trim()).to.equal('Button');
-    expect(getComputedStyle($(el, '[part=base]')).getPropertyValue('--reaction-secondary').trim().toLowerCase()).to.equal('#ffffff');
+    expect(
+      getComputedStyle($(el, '[part=base]'))
+        .getPropertyValue('--reaction-secondary')
+        .trim()
+        .toLowerCase(),
+    ).to.equal('#ffffff');
   });
 });

@@ -1,5 +1,11 @@
 import { html, nothing, type TemplateResult } from 'lit';
-import { displayUser, ensureSession, isSignedIn, signInWithPopup, signOut } from '../../core/auth.js';
+import {
+  displayUser,
+  ensureSession,
+  isSignedIn,
+  signInWithPopup,
+  signOut,
+} from '../../core/auth.js';
 import { BlockElement, type ReactionEventMap } from '../../core/base.js';
 import { dashboardUrl } from '../../core/config.js';
 import { getIdentity, setIdentityName } from '../../core/identity.js';
@@ -134,8 +140,17 @@ export default class ReactionComment extends BlockElement {
     this.liveFor = id;
     this.unsubscribe?.();
     try {
-      const [{ subscribeMessages }, s] = await Promise.all([import('../../core/live.js'), ensureSession(this.project, false)]);
-      if (this.liveFor === id) this.unsubscribe = subscribeMessages(this.project, s?.access_token || this.project.key, id, (c) => this.apply(c));
+      const [{ subscribeMessages }, s] = await Promise.all([
+        import('../../core/live.js'),
+        ensureSession(this.project, false),
+      ]);
+      if (this.liveFor === id)
+        this.unsubscribe = subscribeMessages(
+          this.project,
+          s?.access_token || this.project.key,
+          id,
+          (c) => this.apply(c),
+        );
     } catch (e) {
       this.fail(e);
     }
@@ -155,7 +170,9 @@ export default class ReactionComment extends BlockElement {
         if (k >= 0) l.splice(k, 1);
         return k >= 0;
       };
-      if (!drop(list)) for (const m of list) if (drop(m.replies!)) m.reply_count = Math.max(0, (m.reply_count || 1) - 1);
+      if (!drop(list))
+        for (const m of list)
+          if (drop(m.replies!)) m.reply_count = Math.max(0, (m.reply_count || 1) - 1);
     } else if (i >= 0) where[i] = { ...where[i], ...row, replies: where[i]!.replies };
     else if (c.type === 'INSERT' && (!row.parent_id || parent)) {
       if (parent) {
@@ -172,7 +189,12 @@ export default class ReactionComment extends BlockElement {
 
   private canReply(m: Message): boolean {
     const b = this.view!.block;
-    return b.allow_reply !== false && !m.parent_id && (!b.block_anonymous || this.signedIn) && (!b.admin_only_reply || this.isOwner);
+    return (
+      b.allow_reply !== false &&
+      !m.parent_id &&
+      (!b.block_anonymous || this.signedIn) &&
+      (!b.admin_only_reply || this.isOwner)
+    );
   }
 
   /** Posts a message or a reply. A resubmission within the message term is ignored. */
@@ -180,14 +202,25 @@ export default class ReactionComment extends BlockElement {
     const text = content.trim();
     const b = this.view?.block;
     if (!b || !text || this.sending || Date.now() - this.lastSent < MESSAGE_TERM_MS) return false;
-    if (text.length > MESSAGE_MAX) return !(this.error = this.t('lengthError', { max: MESSAGE_MAX }));
+    if (text.length > MESSAGE_MAX)
+      return !(this.error = this.t('lengthError', { max: MESSAGE_MAX }));
     this.sending = true;
     this.error = '';
     try {
       const id = getIdentity();
-      const email = !parentId && b.allow_creator_email && EMAIL_RE.test(this.email) ? this.email : null;
+      const email =
+        !parentId && b.allow_creator_email && EMAIL_RE.test(this.email) ? this.email : null;
       const row: Message = this.isDummy
-        ? { id: 'dummy-' + ++this.seq, block_id: b.id, parent_id: parentId, creator_id: this.userId || 'dummy', creator_name: this.name, color: id.color, content: text, created_at: new Date().toISOString() }
+        ? {
+            id: 'dummy-' + ++this.seq,
+            block_id: b.id,
+            parent_id: parentId,
+            creator_id: this.userId || 'dummy',
+            creator_name: this.name,
+            color: id.color,
+            content: text,
+            created_at: new Date().toISOString(),
+          }
         : await this.write<Message>('post_message', {
             p_block_id: b.id,
             p_parent_id: parentId,
@@ -211,12 +244,19 @@ export default class ReactionComment extends BlockElement {
     }
   }
 
-  private async act(action: ReactionEventMap['reaction-message']['action'], m: Message, name: string, body: object, local: () => void): Promise<void> {
+  private async act(
+    action: ReactionEventMap['reaction-message']['action'],
+    m: Message,
+    name: string,
+    body: object,
+    local: () => void,
+  ): Promise<void> {
     this.error = '';
     try {
       if (!this.isDummy) {
         const r = await this.write<Message | null>(name, body);
-        if (r && (r as Message).id) this.apply({ type: 'UPDATE', row: { ...(r as Message), parent_id: m.parent_id } });
+        if (r && (r as Message).id)
+          this.apply({ type: 'UPDATE', row: { ...(r as Message), parent_id: m.parent_id } });
       }
       local();
       this.mode = '';
@@ -229,19 +269,26 @@ export default class ReactionComment extends BlockElement {
   private edit(m: Message, content: string) {
     const text = content.trim();
     if (!text) return;
-    if (text.length > MESSAGE_MAX) return void (this.error = this.t('lengthError', { max: MESSAGE_MAX }));
+    if (text.length > MESSAGE_MAX)
+      return void (this.error = this.t('lengthError', { max: MESSAGE_MAX }));
     return this.act('edit', m, 'edit_message', { p_message_id: m.id, p_content: text }, () =>
       this.apply({ type: 'UPDATE', row: { ...m, content: text, is_edited: true } }),
     );
   }
 
   private removeMessage(m: Message) {
-    return this.act('delete', m, 'delete_message', { p_message_id: m.id }, () => this.apply({ type: 'DELETE', row: m }));
+    return this.act('delete', m, 'delete_message', { p_message_id: m.id }, () =>
+      this.apply({ type: 'DELETE', row: m }),
+    );
   }
 
   private resolve(m: Message) {
-    return this.act('resolve', m, 'set_message_resolved', { p_message_id: m.id, p_resolved: !m.resolved }, () =>
-      this.apply({ type: 'UPDATE', row: { ...m, resolved: !m.resolved } }),
+    return this.act(
+      'resolve',
+      m,
+      'set_message_resolved',
+      { p_message_id: m.id, p_resolved: !m.resolved },
+      () => this.apply({ type: 'UPDATE', row: { ...m, resolved: !m.resolved } }),
     );
   }
 
@@ -254,7 +301,9 @@ export default class ReactionComment extends BlockElement {
     set(!was, (m.like_count || 0) + (was ? -1 : 1));
     if (this.isDummy) return;
     try {
-      const r = await this.write<{ liked: boolean; like_count: number }>('toggle_message_like', { p_message_id: m.id });
+      const r = await this.write<{ liked: boolean; like_count: number }>('toggle_message_like', {
+        p_message_id: m.id,
+      });
       set(r.liked, r.like_count);
       this.emit('reaction-message', { action: 'like', id: m.id });
     } catch (e) {
@@ -269,9 +318,16 @@ export default class ReactionComment extends BlockElement {
     if (!this.hasMore || this.loadingMore || !last) return;
     this.loadingMore = true;
     try {
-      const page = await rpc<Message[]>(this.project, 'list_messages', { p_block_id: this.view!.block.id, p_before: last.created_at, p_limit: PAGE_SIZE });
+      const page = await rpc<Message[]>(this.project, 'list_messages', {
+        p_block_id: this.view!.block.id,
+        p_before: last.created_at,
+        p_limit: PAGE_SIZE,
+      });
       const seen = new Set(this.messages.map((m) => m.id));
-      this.messages = [...this.messages, ...page.filter((m) => !seen.has(m.id)).map((m) => ({ ...m, replies: m.replies || [] }))];
+      this.messages = [
+        ...this.messages,
+        ...page.filter((m) => !seen.has(m.id)).map((m) => ({ ...m, replies: m.replies || [] })),
+      ];
       this.hasMore = page.length >= PAGE_SIZE;
     } catch (e) {
       this.error = this.fail(e);
@@ -288,7 +344,10 @@ export default class ReactionComment extends BlockElement {
   private onEmail(e: Event) {
     this.email = (e.target as HTMLInputElement).value.trim();
     clearTimeout(this.emailTimer);
-    this.emailTimer = setTimeout(() => (this.emailBad = !!this.email && !EMAIL_RE.test(this.email)), DEBOUNCE_MS);
+    this.emailTimer = setTimeout(
+      () => (this.emailBad = !!this.email && !EMAIL_RE.test(this.email)),
+      DEBOUNCE_MS,
+    );
   }
 
   private async signIn(provider: 'google' | 'apple') {
@@ -314,8 +373,12 @@ export default class ReactionComment extends BlockElement {
 
   private signInButtons(): TemplateResult | typeof nothing {
     if (IN_APP.test(navigator.userAgent)) return nothing;
-    return html`<button type="button" class="btn ghost" @click=${() => this.signIn('google')}>${this.t('google')}</button>
-      <button type="button" class="btn ghost" @click=${() => this.signIn('apple')}>${this.t('apple')}</button>`;
+    return html`<button type="button" class="btn ghost" @click=${() => this.signIn('google')}>
+        ${this.t('google')}
+      </button>
+      <button type="button" class="btn ghost" @click=${() => this.signIn('apple')}>
+        ${this.t('apple')}
+      </button>`;
   }
 
   private renderMenu() {
@@ -332,23 +395,51 @@ export default class ReactionComment extends BlockElement {
     const empty = !this.draft.trim();
     return html`<form part="composer" @submit=${this.submit} novalidate>
       ${b.welcome_message ? html`<p part="welcome">${fill(b.welcome_message, b.response_count)}</p>` : nothing}
-      <input part="name" class="input" aria-label=${this.t('writerName')} maxlength=${NAME_MAX} .value=${this.name}
-        @change=${(e: Event) => (this.name = setIdentityName((e.target as HTMLInputElement).value.trim() || getIdentity().name).name)} />
-      <textarea part="textarea" class="input" aria-label=${this.t('message')} maxlength=${MESSAGE_MAX}
+      <input
+        part="name"
+        class="input"
+        aria-label=${this.t('writerName')}
+        maxlength=${NAME_MAX}
+        .value=${this.name}
+        @change=${(e: Event) => (this.name = setIdentityName((e.target as HTMLInputElement).value.trim() || getIdentity().name).name)}
+      />
+      <textarea
+        part="textarea"
+        class="input"
+        aria-label=${this.t('message')}
+        maxlength=${MESSAGE_MAX}
         placeholder=${fill(b.placeholder, b.response_count) || this.t(this.qna ? 'qnaPlaceholder' : 'placeholder')}
-        .value=${this.draft} @input=${(e: Event) => (this.draft = (e.target as HTMLTextAreaElement).value)}></textarea>
-      ${b.allow_creator_email
-        ? html`<input part="email" class="input" type="email" aria-label=${this.t('notifyEmail')} placeholder=${this.t('notifyEmail')}
-              aria-invalid=${this.emailBad ? 'true' : 'false'} @input=${this.onEmail} />
-            ${this.emailBad ? html`<p part="error" class="err">${this.t('emailError')}</p>` : nothing}`
-        : nothing}
+        .value=${this.draft}
+        @input=${(e: Event) => (this.draft = (e.target as HTMLTextAreaElement).value)}
+      ></textarea>
+      ${
+        b.allow_creator_email
+          ? html`<input
+                part="email"
+                class="input"
+                type="email"
+                aria-label=${this.t('notifyEmail')}
+                placeholder=${this.t('notifyEmail')}
+                aria-invalid=${this.emailBad ? 'true' : 'false'}
+                @input=${this.onEmail}
+              />
+              ${this.emailBad ? html`<p part="error" class="err">${this.t('emailError')}</p>` : nothing}`
+          : nothing
+      }
       <div class="row">
         <span class="muted" aria-hidden="true">${this.draft.length}/${MESSAGE_MAX}</span>
         <button part="submit" class="btn" type="submit" ?disabled=${empty || this.sending}>
           ${this.sending ? html`<span class="spin" role="status" aria-label=${this.t('sending')}></span>` : nothing}${this.t('send')}
         </button>
       </div>
-      ${blocked ? html`<div part="overlay"><p>${this.t('signInPrompt')}</p>${this.signInButtons()}</div>` : nothing}
+      ${
+        blocked
+          ? html`<div part="overlay">
+              <p>${this.t('signInPrompt')}</p>
+              ${this.signInButtons()}
+            </div>`
+          : nothing
+      }
     </form>`;
   }
 
@@ -365,55 +456,114 @@ export default class ReactionComment extends BlockElement {
     const name = m.creator_name || '?';
     return html`<li part="message" id="m-${m.id}">
       <div part="message-header">
-        ${m.creator_photo_url && safeUrl(m.creator_photo_url)
-          ? html`<img part="avatar" src=${safeUrl(m.creator_photo_url)} alt="" />`
-          : html`<span part="avatar" aria-hidden="true" style="background:${/^#[0-9a-f]{3,8}$/i.test(m.color || '') ? m.color : '#5f5f5f'}">${name[0]}</span>`}
-        <span part="author">${home ? html`<a href=${home} target="_blank" rel="noopener noreferrer nofollow ugc">${name}</a>` : name}</span>
+        ${
+          m.creator_photo_url && safeUrl(m.creator_photo_url)
+            ? html`<img part="avatar" src=${safeUrl(m.creator_photo_url)} alt="" />`
+            : html`<span
+                part="avatar"
+                aria-hidden="true"
+                style="background:${/^#[0-9a-f]{3,8}$/i.test(m.color || '') ? m.color : '#5f5f5f'}"
+                >${name[0]}</span
+              >`
+        }
+        <span part="author"
+          >${home ? html`<a href=${home} target="_blank" rel="noopener noreferrer nofollow ugc">${name}</a>` : name}</span
+        >
         ${m.creator_id === b.owner_id ? html`<span part="label" class="admin">${labels.admin || this.t('admin')}</span>` : nothing}
         ${mine ? html`<span part="label">${labels.me || this.t('me')}</span>` : nothing}
         <time part="date" class="muted" datetime=${m.created_at}>${shortDate(m.created_at)}</time>
         ${m.is_edited ? html`<span class="muted">(${this.t('edited')})</span>` : nothing}
         ${this.qna && top && m.resolved ? html`<span part="label" class="admin">${this.t('resolved')}</span>` : nothing}
       </div>
-      ${here && mode === 'edit'
-        ? html`<textarea part="textarea" class="input" aria-label=${this.t('edit')} maxlength=${MESSAGE_MAX} .value=${m.content}
-              @input=${(e: Event) => (draft = (e.target as HTMLTextAreaElement).value)}></textarea>
-            <div class="row">
-              <button class="btn" @click=${() => this.edit(m, draft || m.content)}>${this.t('save')}</button>
-              <button class="btn ghost" @click=${() => (this.mode = '')}>${this.t('discard')}</button>
+      ${
+        here && mode === 'edit'
+          ? html`<textarea
+                part="textarea"
+                class="input"
+                aria-label=${this.t('edit')}
+                maxlength=${MESSAGE_MAX}
+                .value=${m.content}
+                @input=${(e: Event) => (draft = (e.target as HTMLTextAreaElement).value)}
+              ></textarea>
+              <div class="row">
+                <button class="btn" @click=${() => this.edit(m, draft || m.content)}>
+                  ${this.t('save')}
+                </button>
+                <button class="btn ghost" @click=${() => (this.mode = '')}>
+                  ${this.t('discard')}
+                </button>
+              </div>`
+          : html`<p part="content">${linkify(m.content)}</p>`
+      }
+      ${
+        here && mode === 'delete'
+          ? html`<div class="row" role="group" aria-label=${this.t('confirmDelete')}>
+              <span>${this.t('confirmDelete')}</span>
+              <button class="btn" @click=${() => this.removeMessage(m)}>${this.t('delete')}</button>
+              <button class="btn ghost" @click=${() => (this.mode = '')}>
+                ${this.t('cancel')}
+              </button>
             </div>`
-        : html`<p part="content">${linkify(m.content)}</p>`}
-      ${here && mode === 'delete'
-        ? html`<div class="row" role="group" aria-label=${this.t('confirmDelete')}>
-            <span>${this.t('confirmDelete')}</span>
-            <button class="btn" @click=${() => this.removeMessage(m)}>${this.t('delete')}</button>
-            <button class="btn ghost" @click=${() => (this.mode = '')}>${this.t('cancel')}</button>
-          </div>`
-        : html`<div part="actions">
-            ${b.allow_reaction !== false
-              ? html`<button class="btn link" aria-pressed=${this.liked.has(m.id) ? 'true' : 'false'} @click=${() => this.like(m)}>
-                  ${this.t('likeThis')} ${m.like_count || 0}
-                </button>`
-              : nothing}
-            ${this.canReply(m) ? html`<button class="btn link" aria-expanded=${replyMode ? 'true' : 'false'} @click=${() => (this.mode = replyMode ? '' : 'reply:' + m.id)}>${this.t('reply')}${m.reply_count ? ` ${m.reply_count}` : ''}</button>` : nothing}
-            ${mine ? html`<button class="btn link" @click=${() => (this.mode = 'edit:' + m.id)}>${this.t('edit')}</button>` : nothing}
-            ${mine || this.isOwner ? html`<button class="btn link" @click=${() => (this.mode = 'delete:' + m.id)}>${this.t('delete')}</button>` : nothing}
-            ${this.qna && top && this.isOwner
-              ? html`<button class="btn link" aria-pressed=${m.resolved ? 'true' : 'false'} @click=${() => this.resolve(m)}>${this.t(m.resolved ? 'unresolve' : 'resolve')}</button>`
-              : nothing}
-          </div>`}
-      ${replyMode
-        ? html`<form class="row" @submit=${async (e: Event) => {
-            e.preventDefault();
-            const ta = (e.target as HTMLFormElement).querySelector('textarea')!;
-            if (await this.post(ta.value, m.id)) this.mode = '';
-          }}>
-            <textarea part="textarea" class="input" aria-label=${this.t('replyTo', { name })} maxlength=${MESSAGE_MAX}></textarea>
-            <button part="submit" class="btn" type="submit" ?disabled=${this.sending}>${this.t('send')}</button>
-            <button class="btn ghost" type="button" @click=${() => (this.mode = '')}>${this.t('close')}</button>
-          </form>`
-        : nothing}
-      ${m.replies?.length ? html`<ul part="replies">${m.replies.map((r) => this.renderMessage(r))}</ul>` : nothing}
+          : html`<div part="actions">
+              ${
+                b.allow_reaction !== false
+                  ? html`<button
+                      class="btn link"
+                      aria-pressed=${this.liked.has(m.id) ? 'true' : 'false'}
+                      @click=${() => this.like(m)}
+                    >
+                      ${this.t('likeThis')} ${m.like_count || 0}
+                    </button>`
+                  : nothing
+              }
+              ${this.canReply(m) ? html`<button class="btn link" aria-expanded=${replyMode ? 'true' : 'false'} @click=${() => (this.mode = replyMode ? '' : 'reply:' + m.id)}>${this.t('reply')}${m.reply_count ? ` ${m.reply_count}` : ''}</button>` : nothing}
+              ${mine ? html`<button class="btn link" @click=${() => (this.mode = 'edit:' + m.id)}>${this.t('edit')}</button>` : nothing}
+              ${mine || this.isOwner ? html`<button class="btn link" @click=${() => (this.mode = 'delete:' + m.id)}>${this.t('delete')}</button>` : nothing}
+              ${
+                this.qna && top && this.isOwner
+                  ? html`<button
+                      class="btn link"
+                      aria-pressed=${m.resolved ? 'true' : 'false'}
+                      @click=${() => this.resolve(m)}
+                    >
+                      ${this.t(m.resolved ? 'unresolve' : 'resolve')}
+                    </button>`
+                  : nothing
+              }
+            </div>`
+      }
+      ${
+        replyMode
+          ? html`<form
+              class="row"
+              @submit=${async (e: Event) => {
+                e.preventDefault();
+                const ta = (e.target as HTMLFormElement).querySelector('textarea')!;
+                if (await this.post(ta.value, m.id)) this.mode = '';
+              }}
+            >
+              <textarea
+                part="textarea"
+                class="input"
+                aria-label=${this.t('replyTo', { name })}
+                maxlength=${MESSAGE_MAX}
+              ></textarea>
+              <button part="submit" class="btn" type="submit" ?disabled=${this.sending}>
+                ${this.t('send')}
+              </button>
+              <button class="btn ghost" type="button" @click=${() => (this.mode = '')}>
+                ${this.t('close')}
+              </button>
+            </form>`
+          : nothing
+      }
+      ${
+        m.replies?.length
+          ? html`<ul part="replies">
+              ${m.replies.map((r) => this.renderMessage(r))}
+            </ul>`
+          : nothing
+      }
     </li>`;
   }
 
@@ -426,12 +576,17 @@ export default class ReactionComment extends BlockElement {
     return html`${this.renderHeader()}
       <div part="toolbar">
         ${b.show_count ? html`<span part="count">${this.t('messages', { count: b.response_count ?? this.messages.length })}</span>` : html`<span></span>`}
-        <button part="menu-button" class="btn link" aria-expanded=${this.menuOpen ? 'true' : 'false'} aria-controls="menu" @click=${() => (this.menuOpen = !this.menuOpen)}>
+        <button
+          part="menu-button"
+          class="btn link"
+          aria-expanded=${this.menuOpen ? 'true' : 'false'}
+          aria-controls="menu"
+          @click=${() => (this.menuOpen = !this.menuOpen)}
+        >
           ${this.t('menu')}
         </button>
       </div>
-      ${this.menuOpen ? this.renderMenu() : nothing}
-      ${this.renderComposer()}
+      ${this.menuOpen ? this.renderMenu() : nothing} ${this.renderComposer()}
       ${this.error ? html`<p part="error" class="err" role="alert">${this.error}</p>` : nothing}
       <ul part="list" aria-label=${this.t('messageList')} @scroll=${this.onScroll}>
         ${this.messages.map((m) => this.renderMessage(m))}

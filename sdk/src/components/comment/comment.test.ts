@@ -3,7 +3,20 @@ import './comment.js';
 import '../qna/qna.js';
 import type ReactionComment from './comment.component.js';
 import type { BlockView, Message } from '../../core/types.js';
-import { $, $$, ApiError, KEY, PROJECT, block, fakeJwt, mockApi, reset, type, until, wait } from '../../test/mock-api.js';
+import {
+  $,
+  $$,
+  ApiError,
+  KEY,
+  PROJECT,
+  block,
+  fakeJwt,
+  mockApi,
+  reset,
+  type,
+  until,
+  wait,
+} from '../../test/mock-api.js';
 
 let clock = Date.parse('2024-05-06T10:00:00Z');
 const msg = (id: string, over: Partial<Message> = {}): Message => ({
@@ -24,7 +37,12 @@ const msg = (id: string, over: Partial<Message> = {}): Message => ({
 function signIn(id: string) {
   localStorage.setItem(
     'reaction-blocks.session:' + PROJECT,
-    JSON.stringify({ access_token: fakeJwt(id), refresh_token: 'r', expires_at: Date.now() / 1000 + 3600, user: { id, is_anonymous: false, user_metadata: { full_name: 'Signed ' + id } } }),
+    JSON.stringify({
+      access_token: fakeJwt(id),
+      refresh_token: 'r',
+      expires_at: Date.now() / 1000 + 3600,
+      user: { id, is_anonymous: false, user_metadata: { full_name: 'Signed ' + id } },
+    }),
   );
 }
 
@@ -33,23 +51,65 @@ describe('reaction-comment', () => {
   beforeEach(reset);
   afterEach(() => api.restore());
 
-  async function mount(v: Partial<BlockView> = {}, handlers: Parameters<typeof mockApi>[0] = {}, tag = 'comment') {
-    const page1 = [msg('m1', { replies: [msg('r1', { parent_id: 'm1', creator_id: 'owner-1', creator_name: 'Owner' })], reply_count: 1 }), msg('m2', { content: 'see https://example.com/a, and javascript:alert(1) <b>bold</b>' }), msg('m3'), msg('m4'), msg('m5')];
+  async function mount(
+    v: Partial<BlockView> = {},
+    handlers: Parameters<typeof mockApi>[0] = {},
+    tag = 'comment',
+  ) {
+    const page1 = [
+      msg('m1', {
+        replies: [msg('r1', { parent_id: 'm1', creator_id: 'owner-1', creator_name: 'Owner' })],
+        reply_count: 1,
+      }),
+      msg('m2', { content: 'see https://example.com/a, and javascript:alert(1) <b>bold</b>' }),
+      msg('m3'),
+      msg('m4'),
+      msg('m5'),
+    ];
     let n = 0;
     api = mockApi({
-      get_block_view: () => ({ block: block({ type: tag, welcome_message: 'Welcome! $responseCount$ so far', response_count: 12, placeholder: 'Say something', ...v.block }), messages: page1, me: { liked_message_ids: ['m2'] }, ...v, ...(v.block ? {} : {}) }),
+      get_block_view: () => ({
+        block: block({
+          type: tag,
+          welcome_message: 'Welcome! $responseCount$ so far',
+          response_count: 12,
+          placeholder: 'Say something',
+          ...v.block,
+        }),
+        messages: page1,
+        me: { liked_message_ids: ['m2'] },
+        ...v,
+        ...(v.block ? {} : {}),
+      }),
       list_messages: () => [msg('m6'), msg('m7')],
-      post_message: (b) => msg('new' + ++n, { parent_id: (b.p_parent_id as string) || null, content: b.p_content as string, creator_id: 'anon-user-1', creator_name: b.p_creator_name as string, created_at: new Date().toISOString() }),
-      edit_message: (b) => msg(b.p_message_id as string, { content: b.p_content as string, is_edited: true, creator_id: 'anon-user-1' }),
+      post_message: (b) =>
+        msg('new' + ++n, {
+          parent_id: (b.p_parent_id as string) || null,
+          content: b.p_content as string,
+          creator_id: 'anon-user-1',
+          creator_name: b.p_creator_name as string,
+          created_at: new Date().toISOString(),
+        }),
+      edit_message: (b) =>
+        msg(b.p_message_id as string, {
+          content: b.p_content as string,
+          is_edited: true,
+          creator_id: 'anon-user-1',
+        }),
       delete_message: () => null,
       toggle_message_like: () => ({ liked: true, like_count: 1 }),
-      set_message_resolved: (b) => msg(b.p_message_id as string, { resolved: b.p_resolved as boolean }),
+      set_message_resolved: (b) =>
+        msg(b.p_message_id as string, { resolved: b.p_resolved as boolean }),
       ...handlers,
     });
     const el = (await fixture(
       tag === 'qna'
         ? html`<reaction-qna block-id="b1" project-url=${PROJECT} anon-key=${KEY}></reaction-qna>`
-        : html`<reaction-comment block-id="b1" project-url=${PROJECT} anon-key=${KEY}></reaction-comment>`,
+        : html`<reaction-comment
+            block-id="b1"
+            project-url=${PROJECT}
+            anon-key=${KEY}
+          ></reaction-comment>`,
     )) as ReactionComment;
     await until(() => el.status === 'ready');
     await el.updateComplete;
@@ -60,9 +120,13 @@ describe('reaction-comment', () => {
   const item = (el: Element, id: string) => $(el, '#m-' + id);
   // Only the message's own buttons (not its replies'); compare booleans so a failure never dumps a DOM tree.
   const button = (root: Element, text: string) =>
-    [...(root.matches('[part=message]') ? root.querySelectorAll(':scope > [part=actions] button, :scope > .row button, :scope > form button') : root.querySelectorAll('button'))].find((b) =>
-      b.textContent!.trim().startsWith(text),
-    ) as HTMLButtonElement;
+    [
+      ...(root.matches('[part=message]')
+        ? root.querySelectorAll(
+            ':scope > [part=actions] button, :scope > .row button, :scope > form button',
+          )
+        : root.querySelectorAll('button')),
+    ].find((b) => b.textContent!.trim().startsWith(text)) as HTMLButtonElement;
   const has = (root: Element, text: string) => !!button(root, text);
 
   it('is accessible', async () => {
@@ -70,9 +134,22 @@ describe('reaction-comment', () => {
   });
 
   it('renders messages newest first with replies, labels, welcome text and safe links', async () => {
-    const el = await mount({ block: block({ type: 'comment', custom_label_name: { admin: 'Host' }, welcome_message: 'Welcome! $responseCount$ so far', response_count: 12 }) });
+    const el = await mount({
+      block: block({
+        type: 'comment',
+        custom_label_name: { admin: 'Host' },
+        welcome_message: 'Welcome! $responseCount$ so far',
+        response_count: 12,
+      }),
+    });
     expect($(el, '[part=welcome]').textContent).to.equal('Welcome! 12 so far');
-    expect($$(el, '[part=list] > [part=message]').map((m) => m.id)).to.deep.equal(['m-m1', 'm-m2', 'm-m3', 'm-m4', 'm-m5']);
+    expect($$(el, '[part=list] > [part=message]').map((m) => m.id)).to.deep.equal([
+      'm-m1',
+      'm-m2',
+      'm-m3',
+      'm-m4',
+      'm-m5',
+    ]);
     expect(item(el, 'r1').querySelector('.admin')!.textContent).to.equal('Host');
     const content = item(el, 'm2').querySelector('[part=content]')!;
     expect(content.querySelector('b')).to.equal(null);
@@ -94,9 +171,18 @@ describe('reaction-comment', () => {
     expect(send(el).disabled).to.equal(false);
     send(el).click();
     await until(() => item(el, 'new1'));
-    expect(api.calls.map((c) => c.name)).to.deep.equal(['get_block_view', '/auth/v1/signup', 'post_message']);
+    expect(api.calls.map((c) => c.name)).to.deep.equal([
+      'get_block_view',
+      '/auth/v1/signup',
+      'post_message',
+    ]);
     const body = api.calls[2]!.body;
-    expect(body).to.include({ p_block_id: 'b1', p_parent_id: null, p_content: 'Hello there', p_creator_email: null });
+    expect(body).to.include({
+      p_block_id: 'b1',
+      p_parent_id: null,
+      p_content: 'Hello there',
+      p_creator_email: null,
+    });
     expect(body.p_timezone).to.be.a('string');
     expect(textarea(el).value).to.equal('');
     expect(item(el, 'new1').querySelector('[part=label]')!.textContent).to.equal('Me');
@@ -109,7 +195,14 @@ describe('reaction-comment', () => {
   });
 
   it('keeps the text and shows the server message when posting fails', async () => {
-    const el = await mount({}, { post_message: () => { throw new ApiError(400, 'message too long'); } });
+    const el = await mount(
+      {},
+      {
+        post_message: () => {
+          throw new ApiError(400, 'message too long');
+        },
+      },
+    );
     type(textarea(el), 'keep me');
     await el.updateComplete;
     send(el).click();
@@ -136,16 +229,23 @@ describe('reaction-comment', () => {
     await el.updateComplete;
     type(item(el, 'new1').querySelector('textarea')!, 'Edited reply');
     button(item(el, 'new1'), 'Save').click();
-    await until(() => item(el, 'new1').querySelector('[part=content]')?.textContent === 'Edited reply');
+    await until(
+      () => item(el, 'new1').querySelector('[part=content]')?.textContent === 'Edited reply',
+    );
     expect(item(el, 'new1').textContent).to.contain('(edited)');
-    expect(api.rpcCalls().find((c) => c.name === 'edit_message')!.body).to.deep.equal({ p_message_id: 'new1', p_content: 'Edited reply' });
+    expect(api.rpcCalls().find((c) => c.name === 'edit_message')!.body).to.deep.equal({
+      p_message_id: 'new1',
+      p_content: 'Edited reply',
+    });
 
     button(item(el, 'new1'), 'Delete').click();
     await el.updateComplete;
     expect(item(el, 'new1').textContent).to.contain('Delete this message?');
     button(item(el, 'new1'), 'Delete').click();
     await until(() => !item(el, 'new1'));
-    expect(api.rpcCalls().find((c) => c.name === 'delete_message')!.body).to.deep.equal({ p_message_id: 'new1' });
+    expect(api.rpcCalls().find((c) => c.name === 'delete_message')!.body).to.deep.equal({
+      p_message_id: 'new1',
+    });
   });
 
   it('likes a message at once', async () => {
@@ -159,7 +259,9 @@ describe('reaction-comment', () => {
   });
 
   it('hides reactions and replies when the block disallows them', async () => {
-    const el = await mount({ block: block({ type: 'comment', allow_reaction: false, allow_reply: false }) });
+    const el = await mount({
+      block: block({ type: 'comment', allow_reaction: false, allow_reply: false }),
+    });
     expect(has(item(el, 'm1'), 'Like')).to.equal(false);
     expect(has(item(el, 'm1'), 'Reply')).to.equal(false);
   });
@@ -199,7 +301,9 @@ describe('reaction-comment', () => {
     await wait(600);
     await el.updateComplete;
     expect(email.getAttribute('aria-invalid')).to.equal('true');
-    expect($(el, '[part=composer] [part=error]').textContent).to.equal('Please enter a valid email address');
+    expect($(el, '[part=composer] [part=error]').textContent).to.equal(
+      'Please enter a valid email address',
+    );
     type(email, 'me@example.com');
     await wait(600);
     await el.updateComplete;
@@ -208,7 +312,9 @@ describe('reaction-comment', () => {
     await el.updateComplete;
     send(el).click();
     await until(() => item(el, 'new1'));
-    expect(api.rpcCalls().find((c) => c.name === 'post_message')!.body.p_creator_email).to.equal('me@example.com');
+    expect(api.rpcCalls().find((c) => c.name === 'post_message')!.body.p_creator_email).to.equal(
+      'me@example.com',
+    );
   });
 
   it('gives the owner delete on any message, the admin label and the menu without sign-in buttons', async () => {
@@ -221,7 +327,9 @@ describe('reaction-comment', () => {
     expect($(el, '[part=menu-button]').getAttribute('aria-expanded')).to.equal('true');
     expect(has($(el, '[part=menu]'), 'Log out')).to.equal(true);
     expect(has($(el, '[part=menu]'), 'Sign in with Google')).to.equal(false);
-    expect(api.calls[0]!.auth).to.equal('Bearer ' + fakeJwt('owner-1').replace(/\.sig$/, '') + '.sig');
+    expect(api.calls[0]!.auth).to.equal(
+      'Bearer ' + fakeJwt('owner-1').replace(/\.sig$/, '') + '.sig',
+    );
   });
 
   it('offers admin-only replies to the owner only', async () => {
@@ -245,7 +353,15 @@ describe('reaction-comment', () => {
   });
 
   it('renders dark theme and Korean', async () => {
-    const el = await mount({ block: block({ type: 'comment', theme: 'dark', language: 'ko', show_count: true, response_count: 3 }) });
+    const el = await mount({
+      block: block({
+        type: 'comment',
+        theme: 'dark',
+        language: 'ko',
+        show_count: true,
+        response_count: 3,
+      }),
+    });
     await until(() => send(el).textContent!.includes('보내기'));
     expect(el.dataset.theme).to.equal('dark');
     expect($(el, '[part=count]').textContent).to.equal('메시지 3개');
@@ -261,10 +377,22 @@ describe('reaction-qna', () => {
 
   async function mount() {
     api = mockApi({
-      get_block_view: () => ({ block: block({ type: 'qna', owner_name: 'Jane', qna_subject: 'Ask me ($responseCount$)', response_count: 2 }), messages: [msg('q1'), msg('q2', { resolved: true })], me: {} }),
-      set_message_resolved: (b) => msg(b.p_message_id as string, { resolved: b.p_resolved as boolean }),
+      get_block_view: () => ({
+        block: block({
+          type: 'qna',
+          owner_name: 'Jane',
+          qna_subject: 'Ask me ($responseCount$)',
+          response_count: 2,
+        }),
+        messages: [msg('q1'), msg('q2', { resolved: true })],
+        me: {},
+      }),
+      set_message_resolved: (b) =>
+        msg(b.p_message_id as string, { resolved: b.p_resolved as boolean }),
     });
-    const el = await fixture<ReactionComment>(html`<reaction-qna block-id="b1" project-url=${PROJECT} anon-key=${KEY}></reaction-qna>`);
+    const el = await fixture<ReactionComment>(
+      html`<reaction-qna block-id="b1" project-url=${PROJECT} anon-key=${KEY}></reaction-qna>`,
+    );
     await until(() => el.status === 'ready');
     await el.updateComplete;
     return el;
@@ -278,15 +406,22 @@ describe('reaction-qna', () => {
     let el = await mount();
     expect($(el, '[part=subject]').textContent).to.equal('Ask me (2)');
     expect($(el, '[part=owner]').textContent).to.equal('Jane');
-    expect($(el, '[part=composer] textarea').getAttribute('placeholder')).to.equal('Ask a question');
+    expect($(el, '[part=composer] textarea').getAttribute('placeholder')).to.equal(
+      'Ask a question',
+    );
     expect($(el, '#m-q2').textContent).to.contain('Resolved');
     expect($(el, '#m-q1').textContent).not.to.contain('Mark resolved');
     api.restore();
     signIn('owner-1');
     el = await mount();
-    const resolve = [...$(el, '#m-q1').querySelectorAll('button')].find((b) => b.textContent!.includes('Mark resolved'))!;
+    const resolve = [...$(el, '#m-q1').querySelectorAll('button')].find((b) =>
+      b.textContent!.includes('Mark resolved'),
+    )!;
     resolve.click();
     await until(() => el.messages[0]!.resolved);
-    expect(api.rpcCalls().find((c) => c.name === 'set_message_resolved')!.body).to.deep.equal({ p_message_id: 'q1', p_resolved: true });
+    expect(api.rpcCalls().find((c) => c.name === 'set_message_resolved')!.body).to.deep.equal({
+      p_message_id: 'q1',
+      p_resolved: true,
+    });
   });
 });

@@ -1,6 +1,7 @@
 import type { Answers, Condition, Ending, Question } from '../../core/types.js';
 
-const asList = (v: string | string[] | undefined): string[] => (Array.isArray(v) ? v : v && v.trim() ? [v.trim()] : []);
+const asList = (v: string | string[] | undefined): string[] =>
+  Array.isArray(v) ? v : v && v.trim() ? [v.trim()] : [];
 
 /** Values a condition may name for an answer: option ids and their labels, or the text. */
 function values(q: Question | undefined, answer: string | string[] | undefined): string[] {
@@ -23,7 +24,9 @@ export function holds(c: Condition, questions: Question[], answers: Answers): bo
     case 'equal':
       return given.length === 1 && values(q, answer).includes(want);
     case 'include':
-      return Array.isArray(answer) ? values(q, answer).includes(want) : !!want && values(q, answer).some((v) => v.includes(want));
+      return Array.isArray(answer)
+        ? values(q, answer).includes(want)
+        : !!want && values(q, answer).some((v) => v.includes(want));
     default:
       return false;
   }
@@ -32,6 +35,13 @@ export function holds(c: Condition, questions: Question[], answers: Answers): bo
 /** The first custom ending (by index) whose conditions all hold, else the default ending. */
 export function pickEnding(endings: Ending[], questions: Question[], answers: Answers): Ending {
   const sorted = [...endings].sort((a, b) => a.index - b.index);
-  const custom = sorted.find((e) => !e.is_default && (e.conditions || []).length > 0 && e.conditions!.every((c) => holds(c, questions, answers)));
-  return custom || sorted.find((e) => e.is_default) || { id: 'default', index: 0, is_default: true };
+  const custom = sorted.find(
+    (e) =>
+      !e.is_default &&
+      (e.conditions || []).length > 0 &&
+      e.conditions!.every((c) => holds(c, questions, answers)),
+  );
+  return (
+    custom || sorted.find((e) => e.is_default) || { id: 'default', index: 0, is_default: true }
+  );
 }

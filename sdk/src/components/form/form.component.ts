@@ -129,13 +129,19 @@ export default class ReactionForm extends BlockElement {
       return;
     }
     const answers: Answers = {};
-    for (const [k, v] of Object.entries(this.answers)) if (Array.isArray(v) ? v.length : v.trim()) answers[k] = Array.isArray(v) ? v : v.trim();
+    for (const [k, v] of Object.entries(this.answers))
+      if (Array.isArray(v) ? v.length : v.trim()) answers[k] = Array.isArray(v) ? v : v.trim();
     this.submitting = true;
     this.error = '';
     try {
       const response = this.isDummy
         ? { id: 'dummy' }
-        : await this.write<unknown>('submit_response', { p_block_id: this.view!.block.id, p_answers: answers, ...this.writer(), p_timezone: timezone() });
+        : await this.write<unknown>('submit_response', {
+            p_block_id: this.view!.block.id,
+            p_answers: answers,
+            ...this.writer(),
+            p_timezone: timezone(),
+          });
       const ending = pickEnding(this.view!.endings || [], this.questions, answers);
       const url = safeUrl(ending.open_url, true);
       if (url && ending.open_link_type === 'submit') window.open(url, '_blank', 'noopener');
@@ -162,28 +168,49 @@ export default class ReactionForm extends BlockElement {
     const errEl = err ? html`<p part="field-error" class="err" id="${id}-err">${err}</p>` : nothing;
     const value = this.answers[q.id];
     if (q.type === 'description')
-      return html`<div part="question"><p part="question-title">${q.title}</p><div part="description">${unsafeHTML(sanitize(q.content))}</div></div>`;
+      return html`<div part="question">
+        <p part="question-title">${q.title}</p>
+        <div part="description">${unsafeHTML(sanitize(q.content))}</div>
+      </div>`;
     if (q.type === 'image')
       return html`<div part="question">
         ${q.title ? html`<p part="question-title">${q.title}</p>` : nothing}
-        <img part="image" src=${safeUrl(q.image_src) || PLACEHOLDER_IMG} alt=${q.title || ''} @error=${(e: Event) => ((e.target as HTMLImageElement).src = PLACEHOLDER_IMG)} />
+        <img
+          part="image"
+          src=${safeUrl(q.image_src) || PLACEHOLDER_IMG}
+          alt=${q.title || ''}
+          @error=${(e: Event) => ((e.target as HTMLImageElement).src = PLACEHOLDER_IMG)}
+        />
       </div>`;
     if (q.type === 'poll' || q.type === 'ab') {
       const multi = q.type === 'poll' && !!q.allow_multi_select;
       const chosen = Array.isArray(value) ? value : value ? [value] : [];
       const opts = [...(q.options || [])].sort((a, b) => a.index - b.index);
-      return html`<fieldset part="question" role=${multi ? 'group' : 'radiogroup'} aria-describedby=${described} aria-invalid=${err ? 'true' : 'false'}
-        aria-required=${q.required && !multi ? 'true' : nothing}>
+      return html`<fieldset
+        part="question"
+        role=${multi ? 'group' : 'radiogroup'}
+        aria-describedby=${described}
+        aria-invalid=${err ? 'true' : 'false'}
+        aria-required=${q.required && !multi ? 'true' : nothing}
+      >
         <legend>${title}</legend>
         ${opts.map(
-          (o) => html`<label part="choice">
-            <input type=${multi ? 'checkbox' : 'radio'} name=${id} .checked=${chosen.includes(o.id)}
-              @change=${(e: Event) => {
-                const on = (e.target as HTMLInputElement).checked;
-                this.setAnswer(q, multi ? (on ? [...chosen, o.id] : chosen.filter((c) => c !== o.id)) : [o.id]);
-              }} />
-            ${o.value}
-          </label>`,
+          (o) =>
+            html`<label part="choice">
+              <input
+                type=${multi ? 'checkbox' : 'radio'}
+                name=${id}
+                .checked=${chosen.includes(o.id)}
+                @change=${(e: Event) => {
+                  const on = (e.target as HTMLInputElement).checked;
+                  this.setAnswer(
+                    q,
+                    multi ? (on ? [...chosen, o.id] : chosen.filter((c) => c !== o.id)) : [o.id],
+                  );
+                }}
+              />
+              ${o.value}
+            </label>`,
         )}
         ${errEl}
       </fieldset>`;
@@ -198,12 +225,35 @@ export default class ReactionForm extends BlockElement {
     const type = q.type === 'mail' ? 'email' : q.type === 'phone' ? 'tel' : 'text';
     return html`<div part="question">
       <label part="question-title" for=${id}>${title}</label>
-      ${long
-        ? html`<textarea part="input" class="input" id=${id} rows="3" placeholder=${q.placeholder || ''} .value=${v}
-            aria-invalid=${err ? 'true' : 'false'} aria-required=${q.required ? 'true' : 'false'} aria-describedby=${described} @input=${onInput}></textarea>`
-        : html`<input part="input" class="input" id=${id} type=${type} inputmode=${q.type === 'number' ? 'numeric' : nothing}
-            autocomplete=${q.type === 'mail' ? 'email' : q.type === 'phone' ? 'tel' : 'off'} placeholder=${q.placeholder || ''} .value=${v}
-            aria-invalid=${err ? 'true' : 'false'} aria-required=${q.required ? 'true' : 'false'} aria-describedby=${described} @input=${onInput} />`}
+      ${
+        long
+          ? html`<textarea
+              part="input"
+              class="input"
+              id=${id}
+              rows="3"
+              placeholder=${q.placeholder || ''}
+              .value=${v}
+              aria-invalid=${err ? 'true' : 'false'}
+              aria-required=${q.required ? 'true' : 'false'}
+              aria-describedby=${described}
+              @input=${onInput}
+            ></textarea>`
+          : html`<input
+              part="input"
+              class="input"
+              id=${id}
+              type=${type}
+              inputmode=${q.type === 'number' ? 'numeric' : nothing}
+              autocomplete=${q.type === 'mail' ? 'email' : q.type === 'phone' ? 'tel' : 'off'}
+              placeholder=${q.placeholder || ''}
+              .value=${v}
+              aria-invalid=${err ? 'true' : 'false'}
+              aria-required=${q.required ? 'true' : 'false'}
+              aria-describedby=${described}
+              @input=${onInput}
+            />`
+      }
       ${errEl}
     </div>`;
   }
@@ -213,9 +263,18 @@ export default class ReactionForm extends BlockElement {
     return html`<div part="ending" role="status">
       <h2 part="ending-title">${e.title || this.t('thankYou')}</h2>
       ${e.closing_text ? html`<div part="description">${unsafeHTML(sanitize(e.closing_text))}</div>` : nothing}
-      ${url && e.open_link_type !== 'submit'
-        ? html`<a part="open-link" class="btn" href=${url} target="_blank" rel="noopener noreferrer">${e.open_url_text || this.t('openLink')}</a>`
-        : nothing}
+      ${
+        url && e.open_link_type !== 'submit'
+          ? html`<a
+              part="open-link"
+              class="btn"
+              href=${url}
+              target="_blank"
+              rel="noopener noreferrer"
+              >${e.open_url_text || this.t('openLink')}</a
+            >`
+          : nothing
+      }
       ${e.block_submit_another ? nothing : html`<button part="resubmit" class="btn ghost" @click=${this.reset}>${e.resubmit_text || this.t('submitAgain')}</button>`}
     </div>`;
   }
@@ -223,12 +282,23 @@ export default class ReactionForm extends BlockElement {
   protected override renderBlock() {
     if (this.ending) return this.renderEnding(this.ending);
     const b = this.view!.block;
-    return html`<form part="form" novalidate @submit=${this.submit} aria-label=${b.name || this.t('submit')}>
+    return html`<form
+      part="form"
+      novalidate
+      @submit=${this.submit}
+      aria-label=${b.name || this.t('submit')}
+    >
       ${this.questions.map((q) => this.renderQuestion(q))}
       ${this.invalid ? html`<p part="invalid" class="err" role="alert">${this.t('checkResponse')}</p>` : nothing}
       ${this.error ? html`<p part="error" class="err" role="alert">${this.error}</p>` : nothing}
       <div>
-        <button part="submit" class="btn" type="submit" ?disabled=${this.submitting} aria-busy=${this.submitting ? 'true' : 'false'}>
+        <button
+          part="submit"
+          class="btn"
+          type="submit"
+          ?disabled=${this.submitting}
+          aria-busy=${this.submitting ? 'true' : 'false'}
+        >
           ${this.submitting ? html`<span class="spin" aria-hidden="true"></span>` : nothing}${b.submit_button_text || this.t('submit')}
         </button>
       </div>

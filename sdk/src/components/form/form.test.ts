@@ -3,24 +3,68 @@ import './form.js';
 import type ReactionForm from './form.component.js';
 import { pickEnding } from './endings.js';
 import type { BlockView, Question } from '../../core/types.js';
-import { $, $$, ApiError, KEY, PROJECT, block, mockApi, reset, type, until, wait } from '../../test/mock-api.js';
+import {
+  $,
+  $$,
+  ApiError,
+  KEY,
+  PROJECT,
+  block,
+  mockApi,
+  reset,
+  type,
+  until,
+  wait,
+} from '../../test/mock-api.js';
 
 const questions: Question[] = [
-  { id: 'poll', type: 'poll', title: 'Pick', index: 0, required: true, options: [{ id: 'a', value: 'Apple', index: 0 }, { id: 'b', value: 'Banana', index: 1 }] },
+  {
+    id: 'poll',
+    type: 'poll',
+    title: 'Pick',
+    index: 0,
+    required: true,
+    options: [
+      { id: 'a', value: 'Apple', index: 0 },
+      { id: 'b', value: 'Banana', index: 1 },
+    ],
+  },
   { id: 'short', type: 'short_text', title: 'Short', index: 1, required: false },
   { id: 'long', type: 'long_text', title: 'Long', index: 2, required: false },
   { id: 'num', type: 'number', title: 'Number', index: 3, required: false },
   { id: 'phone', type: 'phone', title: 'Phone', index: 4, required: false },
   { id: 'mail', type: 'mail', title: 'Mail', index: 5, required: false },
-  { id: 'desc', type: 'description', title: 'About', index: 6, content: '<p>Hi <b>there</b><script>window.__x=1</script><a href="javascript:alert(1)">bad</a> <img src=x onerror="window.__x=1"></p>' },
-  { id: 'img', type: 'image', title: 'A picture', index: 7, image_src: 'https://invalid.test/none.png' },
+  {
+    id: 'desc',
+    type: 'description',
+    title: 'About',
+    index: 6,
+    content:
+      '<p>Hi <b>there</b><script>window.__x=1</script><a href="javascript:alert(1)">bad</a> <img src=x onerror="window.__x=1"></p>',
+  },
+  {
+    id: 'img',
+    type: 'image',
+    title: 'A picture',
+    index: 7,
+    image_src: 'https://invalid.test/none.png',
+  },
 ];
 const view = (over: Partial<BlockView> = {}): BlockView => ({
   block: block({ type: 'form', name: 'Survey', submit_button_text: 'Send it' }),
   questions,
   endings: [
     { id: 'e0', is_default: true, index: 0, title: 'Thanks!', closing_text: '<p>Bye</p>' },
-    { id: 'e1', index: 1, title: 'Banana fan', conditions: [{ index: 0, question_id: 'poll', type: 'equal', value: 'b' }], block_submit_another: true, open_url: 'example.com', open_link_type: 'button', open_url_text: 'Go' },
+    {
+      id: 'e1',
+      index: 1,
+      title: 'Banana fan',
+      conditions: [{ index: 0, question_id: 'poll', type: 'equal', value: 'b' }],
+      block_submit_another: true,
+      open_url: 'example.com',
+      open_link_type: 'button',
+      open_url_text: 'Go',
+    },
   ],
   ...over,
 });
@@ -30,9 +74,14 @@ describe('reaction-form', () => {
   beforeEach(reset);
   afterEach(() => api.restore());
 
-  async function mount(submit: (b: Record<string, unknown>) => unknown = () => ({ id: 'r1' }), v = view()) {
+  async function mount(
+    submit: (b: Record<string, unknown>) => unknown = () => ({ id: 'r1' }),
+    v = view(),
+  ) {
     api = mockApi({ get_block_view: () => v, submit_response: submit });
-    const el = await fixture<ReactionForm>(html`<reaction-form block-id="b1" project-url=${PROJECT} anon-key=${KEY}></reaction-form>`);
+    const el = await fixture<ReactionForm>(
+      html`<reaction-form block-id="b1" project-url=${PROJECT} anon-key=${KEY}></reaction-form>`,
+    );
     await until(() => el.status === 'ready');
     await el.updateComplete;
     return el;
@@ -85,7 +134,9 @@ describe('reaction-form', () => {
     type(input(el, 'short'), 'x'.repeat(301));
     await wait(600);
     await el.updateComplete;
-    expect(errorOf(el, 'phone')).to.equal('Use digits, spaces and hyphens only (up to 20 characters)');
+    expect(errorOf(el, 'phone')).to.equal(
+      'Use digits, spaces and hyphens only (up to 20 characters)',
+    );
     expect(errorOf(el, 'num')).to.equal('Please enter a whole number');
     expect(errorOf(el, 'short')).to.equal('Please enter up to 300 characters');
     type(input(el, 'phone'), '010 1234-5678');
@@ -168,7 +219,11 @@ describe('reaction-form', () => {
 
   it('evaluates conditions: equal, include, empty, not_empty', () => {
     const qs = questions;
-    const e = (type: 'equal' | 'include' | 'empty' | 'not_empty', question_id: string, value?: string) => [
+    const e = (
+      type: 'equal' | 'include' | 'empty' | 'not_empty',
+      question_id: string,
+      value?: string,
+    ) => [
       { id: 'd', is_default: true, index: 0 },
       { id: 'x', index: 1, conditions: [{ index: 0, question_id, type, value }] },
     ];

@@ -31,7 +31,12 @@ export const heart = (filled: boolean) =>
  */
 export default class ReactionLike extends BlockElement {
   static override styles = [baseStyles, styles];
-  static override properties = { ...BlockElement.properties, liked: { state: true }, count: { state: true }, error: { state: true } };
+  static override properties = {
+    ...BlockElement.properties,
+    liked: { state: true },
+    count: { state: true },
+    error: { state: true },
+  };
 
   declare liked: boolean;
   declare count: number;
@@ -79,9 +84,16 @@ export default class ReactionLike extends BlockElement {
   }
 
   protected override renderBlock() {
-    const align = { left: 'flex-start', center: 'center', right: 'flex-end' }[this.view?.block.align || 'left'];
+    const align = { left: 'flex-start', center: 'center', right: 'flex-end' }[
+      this.view?.block.align || 'left'
+    ];
     return html`<div part="row" style="--reaction-align:${align}">
-        <button part="button" class="btn" aria-pressed=${this.liked ? 'true' : 'false'} @click=${this.toggle}>
+        <button
+          part="button"
+          class="btn"
+          aria-pressed=${this.liked ? 'true' : 'false'}
+          @click=${this.toggle}
+        >
           ${heart(this.liked)}<span part="count">${this.t('like', { count: this.count })}</span>
         </button>
       </div>

@@ -9,7 +9,9 @@ async function mount(view: Parameters<typeof mockApi>[0]['get_block_view'], extr
     toggle_block_like: () => ({ liked: true, like_count: 8 }),
     ...extra,
   });
-  const el = await fixture<ReactionLike>(html`<reaction-like block-id="b1" project-url=${PROJECT} anon-key=${KEY}></reaction-like>`);
+  const el = await fixture<ReactionLike>(
+    html`<reaction-like block-id="b1" project-url=${PROJECT} anon-key=${KEY}></reaction-like>`,
+  );
   await until(() => el.status === 'ready' || el.status === 'error');
   await el.updateComplete;
   return { el, api };
@@ -47,7 +49,11 @@ describe('reaction-like', () => {
     expect(btn.textContent!.trim()).to.equal('8 Likes');
     expect(btn.getAttribute('aria-pressed')).to.equal('true');
     await until(() => events.length === 1);
-    expect(m.api.calls.map((c) => c.name)).to.deep.equal(['get_block_view', '/auth/v1/signup', 'toggle_block_like']);
+    expect(m.api.calls.map((c) => c.name)).to.deep.equal([
+      'get_block_view',
+      '/auth/v1/signup',
+      'toggle_block_like',
+    ]);
     const write = m.api.calls[2]!;
     expect(write.auth).to.match(/^Bearer .+\..+\./);
     expect(write.body.p_block_id).to.equal('b1');
@@ -64,7 +70,9 @@ describe('reaction-like', () => {
     api = m.api;
     m.el.shadowRoot!.querySelector('button')!.click();
     await until(() => m.el.shadowRoot!.querySelector('[role=alert]'));
-    expect(m.el.shadowRoot!.querySelector('[role=alert]')!.textContent).to.equal('block is deactivated');
+    expect(m.el.shadowRoot!.querySelector('[role=alert]')!.textContent).to.equal(
+      'block is deactivated',
+    );
     expect(m.el.shadowRoot!.querySelector('button')!.textContent!.trim()).to.equal('3 Likes');
   });
 
@@ -80,7 +88,12 @@ describe('reaction-like', () => {
 
   it('renders dark theme, custom colours and Korean', async () => {
     const m = await mount(() => ({
-      block: block({ like_count: 2, theme: 'custom', language: 'ko', custom_color: { '--PRIMARY': '#ff0000', '--BAD': 'x;y' } }),
+      block: block({
+        like_count: 2,
+        theme: 'custom',
+        language: 'ko',
+        custom_color: { '--PRIMARY': '#ff0000', '--BAD': 'x;y' },
+      }),
       me: { liked: true },
     }));
     api = m.api;
@@ -88,7 +101,9 @@ describe('reaction-like', () => {
     expect(m.el.dataset.theme).to.equal('custom');
     const base = m.el.shadowRoot!.querySelector('[part=base]')!;
     expect(base.getAttribute('style')).to.equal('--PRIMARY:#ff0000');
-    expect(getComputedStyle(m.el.shadowRoot!.querySelector('button')!).backgroundColor).to.equal('rgb(255, 0, 0)');
+    expect(getComputedStyle(m.el.shadowRoot!.querySelector('button')!).backgroundColor).to.equal(
+      'rgb(255, 0, 0)',
+    );
     m.el.theme = 'dark';
     m.el.lang = 'en';
     await m.el.updateComplete;
@@ -100,7 +115,9 @@ describe('reaction-like', () => {
   it('aligns as the block says and shows the load error', async () => {
     const m = await mount(() => ({ block: block({ align: 'right' }), me: {} }));
     api = m.api;
-    expect(getComputedStyle(m.el.shadowRoot!.querySelector('[part=row]')!).justifyContent).to.equal('flex-end');
+    expect(getComputedStyle(m.el.shadowRoot!.querySelector('[part=row]')!).justifyContent).to.equal(
+      'flex-end',
+    );
     api.restore();
     const m2 = await mount(() => {
       throw new ApiError(404, "block doesn't exists");

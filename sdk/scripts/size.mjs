@@ -1,0 +1,85 @@
+// npm run size: gzip sizes of the CDN loader and of each element with everything it loads
+// (static and dynamic chunks; the Korean texts are listed apart since English pages never load them).
+// Writes the "SDK sizes" section of docs/benchmarks.md and exits 1 when a budget is exceeded.
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const cdn = join(root, 'dist/cdn');
+const docs = resolve(root, '../docs/benchmarks.md');
+if (!existsSync(join(cdn, 'reaction.js'))) {
+  console.error('[size] run `npm run build` first');
+  process.exit(1);
+}
+
+const gz = (f) => gzipSync(readFileSync(f), { level: 9 }).length;
+const kb = (n) => (n / 1024).toFixed(2) + ' KB';
+const isLocale = (f) => /\/chunks\/ko-/.test(f);
+
+/** The file and every chunk it imports, statically or dynamically. */
+function closure(file, seen = new Set()) {
+  if (seen.has(file)) return seen;
+  seen.add(file);
+  const src = readFileSync(file, 'utf8');
+  for (const m of src.matchAll(/(?:from|import)\s*\(?\s*["'](\.{1,2}\/[^"']+\.js)["']/g))
+    closure(resolve(dirname(file), m[1]), seen);
+  return seen;
+}
+
+function measure(entry) {
+  const files = [...closure(join(cdn, entry))];
+  const first = files.filter((f) => !/\/chunks\/live-/.test(f) && !isLocale(f));
+  const total = files.filter((f) => !isLocale(f)).reduce((n, f) => n + gz(f), 0);
+  return {
+    initial: first.reduce((n, f) => n + gz(f), 0),
+    total,
+    ko: files.filter(isLocale).reduce((n, f) => n + gz(f), 0),
+  };
+}
+
+const KB = 1024;
+const rows = [
+  [
+    'CDN loader (reaction.js)',
+    { initial: gz(join(cdn, 'reaction.js')), total: gz(join(cdn, 'reaction.js')), ko: 0 },
+    1 * KB,
+  ],
+  ['like (like.js)', measure('like.js'), 12 * KB],
+  ['button (button.js)', measure('button.js'), 12 * KB],
+  ['ab (ab.js)', measure('ab.js'), null],
+  ['form (form.js)', measure('form.js'), null],
+  ['comment with realtime (comment.js)', measure('comment.js'), 30 * KB],
+  ['qna with realtime (qna.js)', measure('qna.js'), 30 * KB],
+  ['all six + viewer (block.js)', measure('block.js'), 40 * KB],
+];
+
+let failed = false;
+const lines = rows.map(([name, s, budget]) => {
+  const ok = budget == null || s.total <= budget;
+  if (!ok) failed = true;
+  return `| ${name} | ${kb(s.initial)} | ${kb(s.total)} | ${s.ko ? '+' + kb(s.ko) : '-'} | ${budget ? '<= ' + kb(budget) : '-'} | ${budget ? (ok ? 'ok' : '**over**') : ''} |`;
+});
+const section = `## SDK sizes
+
+Measured by \`npm run size -w @reaction-blocks/sdk\` on ${new Date().toISOString().slice(0, 10)} from \`sdk/dist/cdn\` (rollup + terser, gzip -9).
+"Before data" is what loads before the first data shows (one script besides the loader); "total"
+adds what loads after (the realtime chunk of comment/qna). Korean texts are a separate chunk.
+
+| bundle | before data (gzip) | total (gzip) | Korean | budget | |
+|---|---|---|---|---|---|
+${lines.join('\n')}
+
+Lit alone is about 6 KB gzip; \`@supabase/realtime-js\` 2.119 (with \`@supabase/phoenix\`) is about 17 KB gzip.
+`;
+
+let doc = existsSync(docs) ? readFileSync(docs, 'utf8') : '# Benchmarks\n';
+const re = /## SDK sizes\n[\s\S]*?(?=\n## |$)/;
+doc = re.test(doc) ? doc.replace(re, section) : doc.trimEnd() + '\n\n' + section;
+writeFileSync(docs, doc);
+console.log(section);
+if (failed) {
+  console.error('[size] a budget is exceeded');
+  process.exit(1);
+}
