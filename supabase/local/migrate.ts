@@ -25,7 +25,9 @@ export async function migrate(
     );
     // A Supabase project already has everything bootstrap.sql provides (and its own auth.uid()
     // and friends, which must not be replaced); `supabase_admin` exists only there.
-    const isSupabase = await client.query(`select 1 from pg_roles where rolname = 'supabase_admin'`);
+    const isSupabase = await client.query(
+      `select 1 from pg_roles where rolname = 'supabase_admin'`,
+    );
     if (isSupabase.rowCount === 0) {
       await client.query(readFileSync(join(paths.local, 'bootstrap.sql'), 'utf8'));
     }

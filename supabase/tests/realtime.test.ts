@@ -7,7 +7,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RealtimeClient, type RealtimeChannel, type RealtimePostgresChangesPayload } from '@supabase/realtime-js';
+import {
+  RealtimeClient,
+  type RealtimeChannel,
+  type RealtimePostgresChangesPayload,
+} from '@supabase/realtime-js';
 import { createClient } from '@supabase/supabase-js';
 import { SignJWT } from 'jose';
 import pg from 'pg';
@@ -32,7 +36,10 @@ const clients: RealtimeClient[] = [];
 
 type Note = { id: number; owner: string; body: string | null; room: string | null };
 
-function sign(claims: Record<string, unknown>, opts: { secret?: string; exp?: number } = {}): Promise<string> {
+function sign(
+  claims: Record<string, unknown>,
+  opts: { secret?: string; exp?: number } = {},
+): Promise<string> {
   const now = Math.floor(Date.now() / 1000);
   return new SignJWT(claims)
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
@@ -74,12 +81,24 @@ function refused(channel: RealtimeChannel): Promise<string> {
 }
 
 /** Collects postgres_changes payloads on one channel; `next` waits for the next one that matches. */
-function collect(c: RealtimeClient, topic: string, filter: { event: '*' | 'INSERT' | 'UPDATE' | 'DELETE'; filter?: string }) {
+function collect(
+  c: RealtimeClient,
+  topic: string,
+  filter: { event: '*' | 'INSERT' | 'UPDATE' | 'DELETE'; filter?: string },
+) {
   const got: RealtimePostgresChangesPayload<Note>[] = [];
-  const waiters: Array<{ test: (p: RealtimePostgresChangesPayload<Note>) => boolean; resolve: (p: RealtimePostgresChangesPayload<Note>) => void }> = [];
+  const waiters: Array<{
+    test: (p: RealtimePostgresChangesPayload<Note>) => boolean;
+    resolve: (p: RealtimePostgresChangesPayload<Note>) => void;
+  }> = [];
   const channel = c.channel(topic).on(
     'postgres_changes' as never,
-    { event: filter.event, schema: 'rt_test', table: 'notes', ...(filter.filter ? { filter: filter.filter } : {}) } as never,
+    {
+      event: filter.event,
+      schema: 'rt_test',
+      table: 'notes',
+      ...(filter.filter ? { filter: filter.filter } : {}),
+    } as never,
     ((p: RealtimePostgresChangesPayload<Note>) => {
       got.push(p);
       for (const w of [...waiters]) {
@@ -94,7 +113,10 @@ function collect(c: RealtimeClient, topic: string, filter: { event: '*' | 'INSER
     new Promise<RealtimePostgresChangesPayload<Note>>((resolve, reject) => {
       const seen = got.find(test);
       if (seen) return resolve(seen);
-      const timer = setTimeout(() => reject(new Error(`no matching event on ${topic}; got ${JSON.stringify(got)}`)), ms);
+      const timer = setTimeout(
+        () => reject(new Error(`no matching event on ${topic}; got ${JSON.stringify(got)}`)),
+        ms,
+      );
       waiters.push({
         test,
         resolve: (p) => {
@@ -110,7 +132,10 @@ const newRow = (p: RealtimePostgresChangesPayload<Note>) => p.new as Partial<Not
 const oldRow = (p: RealtimePostgresChangesPayload<Note>) => p.old as Partial<Note>;
 
 async function insert(owner: string, body: string, room = 'r'): Promise<Note> {
-  const r = await db.query<Note>('insert into rt_test.notes (owner, body, room) values ($1, $2, $3) returning *', [owner, body, room]);
+  const r = await db.query<Note>(
+    'insert into rt_test.notes (owner, body, room) values ($1, $2, $3) returning *',
+    [owner, body, room],
+  );
   const row = r.rows[0]!;
   return { ...row, id: Number(row.id) }; // bigserial arrives as a string from pg, as a number over realtime
 }
@@ -118,7 +143,11 @@ async function insert(owner: string, body: string, room = 'r'): Promise<Note> {
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'rb-realtime-'));
   const ports = await freePorts();
-  postgres = await startPostgres({ dataDir: join(dataDir, 'pg'), port: ports.db, password: 'postgres' });
+  postgres = await startPostgres({
+    dataDir: join(dataDir, 'pg'),
+    port: ports.db,
+    password: 'postgres',
+  });
   await migrate(postgres.url, { seed: false });
   db = new pg.Pool({ connectionString: postgres.url, max: 4 });
   db.on('error', () => {}); // idle connections hear Postgres stop at the end
@@ -137,7 +166,8 @@ beforeAll(async () => {
   });
   http.on('upgrade', (req, socket, head) => {
     const url = new URL(req.url ?? '/', 'http://test');
-    if (!url.pathname.startsWith('/realtime/v1/')) return socket.end('HTTP/1.1 404 Not Found\r\n\r\n');
+    if (!url.pathname.startsWith('/realtime/v1/'))
+      return socket.end('HTTP/1.1 404 Not Found\r\n\r\n');
     realtime.upgrade(req, socket, head, url.pathname.slice('/realtime/v1'.length));
   });
   await new Promise<void>((resolve) => http.listen(ports.api, '127.0.0.1', () => resolve()));
@@ -211,8 +241,13 @@ describe('postgres_changes', () => {
 
   it('applies an eq filter', async () => {
     const owner = randomUUID();
-    const c = collect(await client(await userToken(owner)), 'notes-filter', { event: 'INSERT', filter: 'body=eq.wanted' });
-    const all = collect(await client(await userToken(owner)), 'notes-unfiltered', { event: 'INSERT' });
+    const c = collect(await client(await userToken(owner)), 'notes-filter', {
+      event: 'INSERT',
+      filter: 'body=eq.wanted',
+    });
+    const all = collect(await client(await userToken(owner)), 'notes-unfiltered', {
+      event: 'INSERT',
+    });
     await Promise.all([subscribed(c.channel), subscribed(all.channel)]);
     await insert(owner, 'unwanted');
     const wanted = await insert(owner, 'wanted');
@@ -224,8 +259,14 @@ describe('postgres_changes', () => {
   it('applies in, neq and combined filters', async () => {
     const owner = randomUUID();
     const token = await userToken(owner);
-    const inF = collect(await client(token), 'notes-in', { event: 'INSERT', filter: 'room=in.(kitchen,"hall, big")' });
-    const both = collect(await client(token), 'notes-and', { event: 'INSERT', filter: 'room=eq.kitchen,body=neq.skip' });
+    const inF = collect(await client(token), 'notes-in', {
+      event: 'INSERT',
+      filter: 'room=in.(kitchen,"hall, big")',
+    });
+    const both = collect(await client(token), 'notes-and', {
+      event: 'INSERT',
+      filter: 'room=eq.kitchen,body=neq.skip',
+    });
     await Promise.all([subscribed(inF.channel), subscribed(both.channel)]);
     await insert(owner, 'a', 'garden');
     await insert(owner, 'skip', 'kitchen');
@@ -305,8 +346,14 @@ describe('postgres_changes', () => {
     const messages: Array<{ status: string; message: string; extension: string }> = [];
     const ch = c
       .channel('unpublished')
-      .on('postgres_changes' as never, { event: '*', schema: 'rt_test', table: 'unpublished' } as never, (() => {}) as never)
-      .on('system', {}, (m: { status: string; message: string; extension: string }) => messages.push(m));
+      .on(
+        'postgres_changes' as never,
+        { event: '*', schema: 'rt_test', table: 'unpublished' } as never,
+        (() => {}) as never,
+      )
+      .on('system', {}, (m: { status: string; message: string; extension: string }) =>
+        messages.push(m),
+      );
     await subscribed(ch);
     await expect.poll(() => messages.length).toBeGreaterThan(0);
     expect(messages[0]).toMatchObject({ extension: 'postgres_changes', status: 'error' });
@@ -329,23 +376,31 @@ describe('postgres_changes', () => {
     const got: unknown[] = [];
     const ch = supabase
       .channel('sb-js')
-      .on('postgres_changes', { event: 'INSERT', schema: 'rt_test', table: 'notes' }, (p) => got.push(p.new));
+      .on('postgres_changes', { event: 'INSERT', schema: 'rt_test', table: 'notes' }, (p) =>
+        got.push(p.new),
+      );
     await subscribed(ch);
     const second = await insert(owner, 'via supabase-js');
-    await expect.poll(() => got.some((r) => (r as Note).id === second.id), { timeout: 5000 }).toBe(true);
+    await expect
+      .poll(() => got.some((r) => (r as Note).id === second.id), { timeout: 5000 })
+      .toBe(true);
     await supabase.removeAllChannels();
   });
 });
 
 describe('tokens', () => {
   it('refuses an expired token', async () => {
-    const c = await client(await userToken(randomUUID(), { exp: Math.floor(Date.now() / 1000) - 60 }));
+    const c = await client(
+      await userToken(randomUUID(), { exp: Math.floor(Date.now() / 1000) - 60 }),
+    );
     const reason = await refused(c.channel('expired'));
     expect(reason).toMatch(/CHANNEL_ERROR.*expired/i);
   });
 
   it('refuses a token signed with another secret', async () => {
-    const c = await client(await userToken(randomUUID(), { secret: 'a-different-secret-that-is-long-enough-too' }));
+    const c = await client(
+      await userToken(randomUUID(), { secret: 'a-different-secret-that-is-long-enough-too' }),
+    );
     const reason = await refused(c.channel('forged'));
     expect(reason).toMatch(/CHANNEL_ERROR.*signature/i);
   });
@@ -360,7 +415,9 @@ describe('tokens', () => {
     const c = await client(await userToken(randomUUID()));
     const messages: Array<{ status: string; message: string }> = [];
     let closed = false;
-    const ch = c.channel('refresh-bad').on('system', {}, (m: { status: string; message: string }) => messages.push(m));
+    const ch = c
+      .channel('refresh-bad')
+      .on('system', {}, (m: { status: string; message: string }) => messages.push(m));
     await new Promise<void>((resolve) =>
       ch.subscribe((status) => {
         if (status === 'SUBSCRIBED') resolve();
@@ -381,9 +438,15 @@ describe('broadcast and presence', () => {
     const ch1 = c1.channel('room-1').on('broadcast', { event: 'cursor' }, (m) => got1.push(m));
     const ch2 = c2.channel('room-1').on('broadcast', { event: 'cursor' }, (m) => got2.push(m));
     await Promise.all([subscribed(ch1), subscribed(ch2)]);
-    expect(await ch1.send({ type: 'broadcast', event: 'cursor', payload: { x: 1, note: 'é 🎉' } })).toBe('ok');
+    expect(
+      await ch1.send({ type: 'broadcast', event: 'cursor', payload: { x: 1, note: 'é 🎉' } }),
+    ).toBe('ok');
     await expect.poll(() => got2.length).toBe(1);
-    expect(got2[0]).toMatchObject({ type: 'broadcast', event: 'cursor', payload: { x: 1, note: 'é 🎉' } });
+    expect(got2[0]).toMatchObject({
+      type: 'broadcast',
+      event: 'cursor',
+      payload: { x: 1, note: 'é 🎉' },
+    });
     expect(got1).toHaveLength(0);
   });
 
@@ -392,7 +455,9 @@ describe('broadcast and presence', () => {
     const c2 = await client(undefined, { vsn: '1.0.0' });
     const got1: unknown[] = [];
     const got2: unknown[] = [];
-    const ch1 = c1.channel('room-2', { config: { broadcast: { self: true, ack: true } } }).on('broadcast', { event: '*' }, (m) => got1.push(m));
+    const ch1 = c1
+      .channel('room-2', { config: { broadcast: { self: true, ack: true } } })
+      .on('broadcast', { event: '*' }, (m) => got1.push(m));
     const ch2 = c2.channel('room-2').on('broadcast', { event: 'ping' }, (m) => got2.push(m));
     await Promise.all([subscribed(ch1), subscribed(ch2)]);
     expect(await ch1.send({ type: 'broadcast', event: 'ping', payload: { n: 1 } })).toBe('ok');
@@ -412,7 +477,9 @@ describe('broadcast and presence', () => {
     const res = await fetch(`${baseUrl}/realtime/v1/api/broadcast`, {
       method: 'POST',
       headers: { apikey: anonKey, 'content-type': 'application/json' },
-      body: JSON.stringify({ messages: [{ topic: 'room-http', event: 'batch', payload: { n: 1 } }] }),
+      body: JSON.stringify({
+        messages: [{ topic: 'room-http', event: 'batch', payload: { n: 1 } }],
+      }),
     });
     expect(res.status).toBe(202);
     await expect.poll(() => got.length).toBe(2);
@@ -420,7 +487,12 @@ describe('broadcast and presence', () => {
     expect(got[1]).toMatchObject({ event: 'batch', payload: { n: 1 } });
     const bad = await fetch(`${baseUrl}/realtime/v1/api/broadcast`, {
       method: 'POST',
-      headers: { apikey: await userToken(randomUUID(), { secret: 'a-different-secret-that-is-long-enough-too' }), 'content-type': 'application/json' },
+      headers: {
+        apikey: await userToken(randomUUID(), {
+          secret: 'a-different-secret-that-is-long-enough-too',
+        }),
+        'content-type': 'application/json',
+      },
       body: '{"messages":[]}',
     });
     expect(bad.status).toBe(401);
@@ -428,8 +500,12 @@ describe('broadcast and presence', () => {
 
   it('keeps presence state in sync across members', async () => {
     const [c1, c2] = [await client(), await client()];
-    const ch1 = c1.channel('lobby', { config: { presence: { key: 'one' } } }).on('presence', { event: 'sync' }, () => {});
-    const ch2 = c2.channel('lobby', { config: { presence: { key: 'two' } } }).on('presence', { event: 'sync' }, () => {});
+    const ch1 = c1
+      .channel('lobby', { config: { presence: { key: 'one' } } })
+      .on('presence', { event: 'sync' }, () => {});
+    const ch2 = c2
+      .channel('lobby', { config: { presence: { key: 'two' } } })
+      .on('presence', { event: 'sync' }, () => {});
     await Promise.all([subscribed(ch1), subscribed(ch2)]);
     expect(await ch1.track({ name: 'Ann' })).toBe('ok');
     expect(await ch2.track({ name: 'Ben' })).toBe('ok');
@@ -446,7 +522,9 @@ describe('broadcast and presence', () => {
 describe('socket', () => {
   function raw(vsn = '2.0.0'): Promise<{ ws: WebSocket; next: () => Promise<unknown> }> {
     return new Promise((resolve, reject) => {
-      const ws = new WebSocket(`${baseUrl.replace('http', 'ws')}/realtime/v1/websocket?apikey=${anonKey}&vsn=${vsn}`);
+      const ws = new WebSocket(
+        `${baseUrl.replace('http', 'ws')}/realtime/v1/websocket?apikey=${anonKey}&vsn=${vsn}`,
+      );
       const inbox: unknown[] = [];
       const waiting: Array<(m: unknown) => void> = [];
       ws.on('message', (data) => {
@@ -479,9 +557,21 @@ describe('socket', () => {
     ws.send(JSON.stringify({ nonsense: true }));
     ws.send(Buffer.from([3, 200, 1, 2]), { binary: true });
     ws.send(JSON.stringify([null, '7', 'realtime:nowhere', 'broadcast', 'x']));
-    expect(await next()).toEqual([null, '7', 'realtime:nowhere', 'phx_reply', { status: 'error', response: { reason: 'unmatched topic' } }]);
+    expect(await next()).toEqual([
+      null,
+      '7',
+      'realtime:nowhere',
+      'phx_reply',
+      { status: 'error', response: { reason: 'unmatched topic' } },
+    ]);
     ws.send(JSON.stringify([null, '8', 'phoenix', 'heartbeat', {}]));
-    expect(await next()).toEqual([null, '8', 'phoenix', 'phx_reply', { status: 'ok', response: {} }]);
+    expect(await next()).toEqual([
+      null,
+      '8',
+      'phoenix',
+      'phx_reply',
+      { status: 'ok', response: {} },
+    ]);
     ws.close();
   });
 
@@ -493,22 +583,52 @@ describe('socket', () => {
         ref: '1',
         topic: 'realtime:raw',
         event: 'phx_join',
-        payload: { config: { postgres_changes: [{ event: 'INSERT', schema: 'rt_test', table: 'notes' }] }, access_token: serviceKey },
+        payload: {
+          config: { postgres_changes: [{ event: 'INSERT', schema: 'rt_test', table: 'notes' }] },
+          access_token: serviceKey,
+        },
       }),
     );
-    const joined = (await next()) as { event: string; payload: { status: string; response: { postgres_changes: Array<{ id: number }> } } };
+    const joined = (await next()) as {
+      event: string;
+      payload: { status: string; response: { postgres_changes: Array<{ id: number }> } };
+    };
     expect(joined.event).toBe('phx_reply');
     expect(joined.payload.status).toBe('ok');
-    expect(joined.payload.response.postgres_changes[0]).toMatchObject({ event: 'INSERT', schema: 'rt_test', table: 'notes' });
+    expect(joined.payload.response.postgres_changes[0]).toMatchObject({
+      event: 'INSERT',
+      schema: 'rt_test',
+      table: 'notes',
+    });
     expect(typeof joined.payload.response.postgres_changes[0]!.id).toBe('number');
-    expect(await next()).toMatchObject({ event: 'system', payload: { status: 'ok', message: 'Subscribed to PostgreSQL' } });
+    expect(await next()).toMatchObject({
+      event: 'system',
+      payload: { status: 'ok', message: 'Subscribed to PostgreSQL' },
+    });
     const row = await insert(randomUUID(), 'raw');
-    const change = (await next()) as { event: string; payload: { ids: number[]; data: Record<string, unknown> } };
+    const change = (await next()) as {
+      event: string;
+      payload: { ids: number[]; data: Record<string, unknown> };
+    };
     expect(change.event).toBe('postgres_changes');
     expect(change.payload.ids).toEqual([joined.payload.response.postgres_changes[0]!.id]);
-    expect(change.payload.data).toMatchObject({ schema: 'rt_test', table: 'notes', type: 'INSERT', errors: null, record: { id: row.id } });
+    expect(change.payload.data).toMatchObject({
+      schema: 'rt_test',
+      table: 'notes',
+      type: 'INSERT',
+      errors: null,
+      record: { id: row.id },
+    });
     expect(change.payload.data.columns).toContainEqual({ name: 'owner', type: 'uuid' });
-    ws.send(JSON.stringify({ join_ref: '1', ref: '2', topic: 'realtime:raw', event: 'phx_leave', payload: {} }));
+    ws.send(
+      JSON.stringify({
+        join_ref: '1',
+        ref: '2',
+        topic: 'realtime:raw',
+        event: 'phx_leave',
+        payload: {},
+      }),
+    );
     expect(await next()).toMatchObject({ ref: '2', event: 'phx_reply', payload: { status: 'ok' } });
     expect(await next()).toMatchObject({ event: 'phx_close' });
     ws.close();

@@ -716,3 +716,54 @@ describe('references across owners', () => {
     },
   );
 });
+
+describe('Realtime follows RLS', () => {
+  it('anon subscribers get messages of published blocks only, and never a commenter email', async () => {
+    const { owner, commentBlock } = await ownerWithBlocks();
+    await sql('update public.profiles set block_limit = 10 where id = $1', [owner.id]);
+    const hidden = await owner.client.rpc('create_block', { p_block_type: 'qna' });
+    expect(hidden.error).toBeNull();
+    const hiddenBlock = (hidden.data as { id: string }).id;
+    await sql('update public.blocks set deactivated = true where id = $1', [hiddenBlock]);
+
+    const viewer = anonClient();
+    const received: Array<Record<string, unknown>> = [];
+    const subscribe = (table: string) =>
+      new Promise<void>((resolve, reject) => {
+        viewer
+          .channel(`rls-${table}-${randomUUID()}`)
+          .on('postgres_changes', { event: '*', schema: 'public', table }, (payload) =>
+            received.push({ table, ...(payload.new as Record<string, unknown>) }),
+          )
+          .subscribe((status, err) => {
+            if (status === 'SUBSCRIBED') resolve();
+            if (status === 'CHANNEL_ERROR' || status === 'TIMED_OUT')
+              reject(err ?? new Error(status));
+          });
+      });
+    await subscribe('messages');
+    // not published: subscribing may be accepted or refused, but nothing may arrive
+    await subscribe('message_private').catch(() => undefined);
+
+    const secret = `hidden-${randomUUID()}`;
+    await sql('insert into public.messages (block_id, creator_id, content) values ($1, $2, $3)', [
+      hiddenBlock,
+      randomUUID(),
+      secret,
+    ]);
+    const guest = await newGuest();
+    const email = uniqueEmail('rt-commenter');
+    const markerId = await postAsGuest(guest, commentBlock, email);
+
+    const deadline = Date.now() + 10_000;
+    while (!received.some((m) => m.id === markerId) && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    await new Promise((r) => setTimeout(r, 300));
+    await viewer.removeAllChannels();
+    expect(received.map((m) => m.id)).toContain(markerId);
+    expect(received.map((m) => m.content)).not.toContain(secret);
+    expect(received.filter((m) => m.table !== 'messages')).toEqual([]);
+    expect(JSON.stringify(received)).not.toContain(email);
+  });
+});

@@ -141,7 +141,11 @@ export async function startCapture(opts: {
   onChange: (event: ChangeEvent) => void;
   log: (line: string) => void;
 }): Promise<Capture> {
-  const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 6, idleTimeoutMillis: 30_000 });
+  const pool = new pg.Pool({
+    connectionString: opts.databaseUrl,
+    max: 6,
+    idleTimeoutMillis: 30_000,
+  });
   pool.on('error', (err) => opts.log(`pool error: ${err.message}`));
   // a connection the pool already let go of may still hear the server shut down: never an uncaught error
   pool.on('connect', (client) => client.on('error', () => {}));
@@ -177,7 +181,8 @@ export async function startCapture(opts: {
           opts.log(`capturing changes of ${r.schema}.${r.table}`);
         }
       }
-      for (const r of (await client.query<{ schema: string; table: string }>(STALE_TRIGGERS_SQL)).rows) {
+      for (const r of (await client.query<{ schema: string; table: string }>(STALE_TRIGGERS_SQL))
+        .rows) {
         await client.query(`drop trigger if exists ${TRIGGER} on ${qualified(r.schema, r.table)}`);
         opts.log(`stopped capturing ${r.schema}.${r.table} (left the publication)`);
       }
@@ -294,17 +299,21 @@ export async function startCapture(opts: {
     throw err;
   }
 
-  async function checkOne(info: TableInfo, type: ChangeType, row: Row, viewer: Viewer): Promise<boolean> {
+  async function checkOne(
+    info: TableInfo,
+    type: ChangeType,
+    row: Row,
+    viewer: Viewer,
+  ): Promise<boolean> {
     if (!ALLOWED_ROLES.has(viewer.role)) return false;
     const client = await pool.connect();
     try {
       if (type === 'DELETE') {
         // the row is gone: RLS cannot be asked (as on Supabase); the role must still be able to read the table
-        const r = await client.query<{ ok: boolean }>('select has_table_privilege($1, $2::oid, $3) as ok', [
-          viewer.role,
-          info.oid,
-          'select',
-        ]);
+        const r = await client.query<{ ok: boolean }>(
+          'select has_table_privilege($1, $2::oid, $3) as ok',
+          [viewer.role, info.oid, 'select'],
+        );
         return r.rows[0]?.ok === true;
       }
       const where = pkWhere(info, row);
@@ -320,7 +329,8 @@ export async function startCapture(opts: {
       } catch (err) {
         await client.query('rollback').catch(() => {});
         const message = (err as Error).message;
-        if (!/permission denied/.test(message)) opts.log(`visibility check on ${info.schema}.${info.table} failed: ${message}`);
+        if (!/permission denied/.test(message))
+          opts.log(`visibility check on ${info.schema}.${info.table} failed: ${message}`);
         return false;
       }
     } finally {
@@ -331,7 +341,8 @@ export async function startCapture(opts: {
   return {
     tables: () => known,
     refresh,
-    visible: (info, type, row, viewers) => Promise.all(viewers.map((v) => checkOne(info, type, row, v))),
+    visible: (info, type, row, viewers) =>
+      Promise.all(viewers.map((v) => checkOne(info, type, row, v))),
     async readRow(info, keys) {
       const where = pkWhere(info, keys);
       if (!where) return null;

@@ -2,7 +2,20 @@
 // (AND), values PostgREST-quoted when they contain `,()"\` or surrounding spaces, `not.` prefix.
 // Operators: eq neq lt lte gt gte in is like ilike match imatch isdistinct.
 
-export type FilterOp = 'eq' | 'neq' | 'lt' | 'lte' | 'gt' | 'gte' | 'in' | 'is' | 'like' | 'ilike' | 'match' | 'imatch' | 'isdistinct';
+export type FilterOp =
+  | 'eq'
+  | 'neq'
+  | 'lt'
+  | 'lte'
+  | 'gt'
+  | 'gte'
+  | 'in'
+  | 'is'
+  | 'like'
+  | 'ilike'
+  | 'match'
+  | 'imatch'
+  | 'isdistinct';
 
 export interface Condition {
   column: string;
@@ -13,7 +26,21 @@ export interface Condition {
   values: Array<string | null>;
 }
 
-const OPS = new Set<FilterOp>(['eq', 'neq', 'lt', 'lte', 'gt', 'gte', 'in', 'is', 'like', 'ilike', 'match', 'imatch', 'isdistinct']);
+const OPS = new Set<FilterOp>([
+  'eq',
+  'neq',
+  'lt',
+  'lte',
+  'gt',
+  'gte',
+  'in',
+  'is',
+  'like',
+  'ilike',
+  'match',
+  'imatch',
+  'isdistinct',
+]);
 
 /** Splits on `sep` outside double quotes and parentheses. */
 function splitTop(text: string, sep: string): string[] {
@@ -86,7 +113,13 @@ function asText(v: unknown): string | null {
 
 function compare(a: unknown, b: string): number | undefined {
   if (a === null || a === undefined) return undefined;
-  if (typeof a === 'number' || (typeof a === 'string' && a.trim() !== '' && !Number.isNaN(Number(a)) && !Number.isNaN(Number(b)))) {
+  if (
+    typeof a === 'number' ||
+    (typeof a === 'string' &&
+      a.trim() !== '' &&
+      !Number.isNaN(Number(a)) &&
+      !Number.isNaN(Number(b)))
+  ) {
     const x = Number(a);
     const y = Number(b);
     if (!Number.isNaN(x) && !Number.isNaN(y)) return x === y ? 0 : x < y ? -1 : 1;
@@ -128,7 +161,13 @@ function test(cond: Condition, record: Record<string, unknown>): boolean {
       if (b === null) return false;
       const c = compare(v, b);
       if (c === undefined) return false;
-      return cond.op === 'lt' ? c < 0 : cond.op === 'lte' ? c <= 0 : cond.op === 'gt' ? c > 0 : c >= 0;
+      return cond.op === 'lt'
+        ? c < 0
+        : cond.op === 'lte'
+          ? c <= 0
+          : cond.op === 'gt'
+            ? c > 0
+            : c >= 0;
     }
     case 'in':
       return v !== null && v !== undefined && cond.values.some((x) => x !== null && equals(v, x));
@@ -141,7 +180,9 @@ function test(cond: Condition, record: Record<string, unknown>): boolean {
       return false;
     }
     case 'isdistinct':
-      return b === null || b.toLowerCase() === 'null' ? v !== null && v !== undefined : !equals(v, b);
+      return b === null || b.toLowerCase() === 'null'
+        ? v !== null && v !== undefined
+        : !equals(v, b);
     case 'like':
     case 'ilike':
       if (typeof v !== 'string' || b === null) return false;
@@ -158,7 +199,10 @@ function test(cond: Condition, record: Record<string, unknown>): boolean {
 }
 
 /** True when the record satisfies every condition (an empty filter matches everything). */
-export function matches(conditions: Condition[], record: Record<string, unknown> | null | undefined): boolean {
+export function matches(
+  conditions: Condition[],
+  record: Record<string, unknown> | null | undefined,
+): boolean {
   if (conditions.length === 0) return true;
   if (!record) return false;
   return conditions.every((c) => {

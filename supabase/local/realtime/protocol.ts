@@ -30,7 +30,8 @@ const KIND_USER_BROADCAST_PUSH = 3;
 const KIND_USER_BROADCAST = 4;
 export const JSON_ENCODING = 1;
 
-const str = (v: unknown): string | null => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : null);
+const str = (v: unknown): string | null =>
+  typeof v === 'string' ? v : typeof v === 'number' ? String(v) : null;
 
 /** Parses a text frame (array or object form); undefined when it is not a Phoenix message. */
 export function decodeText(text: string): Message | undefined {
@@ -49,7 +50,13 @@ export function decodeText(text: string): Message | undefined {
   if (raw && typeof raw === 'object') {
     const o = raw as Record<string, unknown>;
     if (typeof o.topic !== 'string' || typeof o.event !== 'string') return undefined;
-    return { join_ref: str(o.join_ref), ref: str(o.ref), topic: o.topic, event: o.event, payload: o.payload };
+    return {
+      join_ref: str(o.join_ref),
+      ref: str(o.ref),
+      topic: o.topic,
+      event: o.event,
+      payload: o.payload,
+    };
   }
   return undefined;
 }
@@ -57,7 +64,14 @@ export function decodeText(text: string): Message | undefined {
 /** Parses a binary frame; only the user broadcast push is defined for client -> server. */
 export function decodeBinary(buf: Buffer): BinaryBroadcast | undefined {
   if (buf.length < 7 || buf[0] !== KIND_USER_BROADCAST_PUSH) return undefined;
-  const [joinRefLen, refLen, topicLen, eventLen, metaLen, encoding] = [buf[1]!, buf[2]!, buf[3]!, buf[4]!, buf[5]!, buf[6]!];
+  const [joinRefLen, refLen, topicLen, eventLen, metaLen, encoding] = [
+    buf[1]!,
+    buf[2]!,
+    buf[3]!,
+    buf[4]!,
+    buf[5]!,
+    buf[6]!,
+  ];
   let offset = 7;
   const take = (n: number) => {
     if (offset + n > buf.length) throw new RangeError('truncated frame');

@@ -7,7 +7,15 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { errors as joseErrors, jwtVerify, type JWTPayload } from 'jose';
 import { WebSocketServer, WebSocket, type RawData } from 'ws';
-import { ALLOWED_ROLES, startCapture, type Capture, type ChangeEvent, type Row, type TableInfo, type Viewer } from './changes.ts';
+import {
+  ALLOWED_ROLES,
+  startCapture,
+  type Capture,
+  type ChangeEvent,
+  type Row,
+  type TableInfo,
+  type Viewer,
+} from './changes.ts';
 import { matches, parseFilter, type Condition } from './filters.ts';
 import {
   broadcastAsJson,
@@ -81,9 +89,12 @@ interface Channel {
   presenceRef: string | undefined;
 }
 
-type Verified = { ok: true; claims: JWTPayload & Record<string, unknown>; role: string; exp: number } | { ok: false; reason: string };
+type Verified =
+  | { ok: true; claims: JWTPayload & Record<string, unknown>; role: string; exp: number }
+  | { ok: false; reason: string };
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Stable small integer for a subscription's params (the real server uses :erlang.phash2). */
 function phash(text: string): number {
@@ -141,29 +152,50 @@ export async function createRealtimeServer(opts: RealtimeServerOptions): Promise
     if (conn.ws.readyState === WebSocket.OPEN) conn.ws.send(encodeText(conn.vsn, msg));
   }
 
-  function reply(conn: Conn, msg: { join_ref: string | null; ref: string | null; topic: string }, status: 'ok' | 'error', response: unknown = {}) {
-    send(conn, { join_ref: msg.join_ref, ref: msg.ref, topic: msg.topic, event: 'phx_reply', payload: { status, response } });
+  function reply(
+    conn: Conn,
+    msg: { join_ref: string | null; ref: string | null; topic: string },
+    status: 'ok' | 'error',
+    response: unknown = {},
+  ) {
+    send(conn, {
+      join_ref: msg.join_ref,
+      ref: msg.ref,
+      topic: msg.topic,
+      event: 'phx_reply',
+      payload: { status, response },
+    });
   }
 
   function push(ch: Channel, event: string, payload: unknown, joinRef: string | null = ch.joinRef) {
     send(ch.conn, { join_ref: joinRef, ref: null, topic: ch.topic, event, payload });
   }
 
-  function system(ch: Channel, extension: 'system' | 'postgres_changes', status: 'ok' | 'error', message: string) {
+  function system(
+    ch: Channel,
+    extension: 'system' | 'postgres_changes',
+    status: 'ok' | 'error',
+    message: string,
+  ) {
     push(ch, 'system', { extension, status, message, channel: ch.subTopic });
   }
 
   // ---- tokens ---------------------------------------------------------------------------------
 
   async function verify(token: string | undefined): Promise<Verified> {
-    if (!token) return { ok: false, reason: 'InvalidJWTToken: The token provided is not a valid JWT' };
+    if (!token)
+      return { ok: false, reason: 'InvalidJWTToken: The token provided is not a valid JWT' };
     let claims: JWTPayload;
     try {
       claims = (await jwtVerify(token, secret, { algorithms: ['HS256'] })).payload;
     } catch (err) {
       if (err instanceof joseErrors.JWTExpired) {
-        const exp = typeof err.payload.exp === 'number' ? err.payload.exp : Math.floor(Date.now() / 1000);
-        return { ok: false, reason: `InvalidJWTToken: Token has expired ${Math.floor(Date.now() / 1000) - exp} seconds ago` };
+        const exp =
+          typeof err.payload.exp === 'number' ? err.payload.exp : Math.floor(Date.now() / 1000);
+        return {
+          ok: false,
+          reason: `InvalidJWTToken: Token has expired ${Math.floor(Date.now() / 1000) - exp} seconds ago`,
+        };
       }
       if (err instanceof joseErrors.JWSSignatureVerificationFailed) {
         return { ok: false, reason: 'JwtSignatureError: Failed to validate JWT signature' };
@@ -175,9 +207,17 @@ export async function createRealtimeServer(opts: RealtimeServerOptions): Promise
       return { ok: false, reason: 'InvalidJWTToken: Fields `role` and `exp` are required in JWT' };
     }
     if (!ALLOWED_ROLES.has(role)) {
-      return { ok: false, reason: `Unauthorized: the local Realtime accepts the roles anon, authenticated and service_role, not "${role}"` };
+      return {
+        ok: false,
+        reason: `Unauthorized: the local Realtime accepts the roles anon, authenticated and service_role, not "${role}"`,
+      };
     }
-    return { ok: true, claims: claims as JWTPayload & Record<string, unknown>, role, exp: claims.exp };
+    return {
+      ok: true,
+      claims: claims as JWTPayload & Record<string, unknown>,
+      role,
+      exp: claims.exp,
+    };
   }
 
   function scheduleExpiry(ch: Channel) {
@@ -193,7 +233,8 @@ export async function createRealtimeServer(opts: RealtimeServerOptions): Promise
 
   // ---- channels -------------------------------------------------------------------------------
 
-  const groupKey = (ch: Pick<Channel, 'private' | 'topic'>) => `${ch.private ? 'private' : 'public'}|${ch.topic}`;
+  const groupKey = (ch: Pick<Channel, 'private' | 'topic'>) =>
+    `${ch.private ? 'private' : 'public'}|${ch.topic}`;
 
   function removeChannel(ch: Channel) {
     if (ch.expiryTimer) clearTimeout(ch.expiryTimer);
@@ -221,23 +262,40 @@ export async function createRealtimeServer(opts: RealtimeServerOptions): Promise
       const event = typeof p.event === 'string' ? p.event.toUpperCase() : '*';
       if (!EVENTS.has(event)) throw new Error(`unsupported event "${String(p.event)}"`);
       const schema = typeof p.schema === 'string' && p.schema !== '' ? p.schema : 'public';
-      const table = typeof p.table === 'string' && p.table !== '' && p.table !== '*' ? p.table : undefined;
+      const table =
+        typeof p.table === 'string' && p.table !== '' && p.table !== '*' ? p.table : undefined;
       const filter = typeof p.filter === 'string' ? p.filter : undefined;
       if (filter && !table) throw new Error('a filter needs a table');
-      subs.push({ id: phash(JSON.stringify(p)), params: p, event, schema, table, conditions: parseFilter(filter) });
+      subs.push({
+        id: phash(JSON.stringify(p)),
+        params: p,
+        event,
+        schema,
+        table,
+        conditions: parseFilter(filter),
+      });
     }
     return subs;
   }
 
   async function join(conn: Conn, msg: Message) {
     const { topic } = msg;
-    if (!topic.startsWith('realtime:')) return reply(conn, msg, 'error', { reason: 'unmatched topic' });
+    if (!topic.startsWith('realtime:'))
+      return reply(conn, msg, 'error', { reason: 'unmatched topic' });
     const subTopic = topic.slice('realtime:'.length);
-    if (subTopic === '') return reply(conn, msg, 'error', { reason: 'TopicNameRequired: You must provide a topic name' });
+    if (subTopic === '')
+      return reply(conn, msg, 'error', {
+        reason: 'TopicNameRequired: You must provide a topic name',
+      });
     const payload = isObject(msg.payload) ? msg.payload : {};
     const config = isObject(payload.config) ? payload.config : {};
 
-    let token = typeof payload.access_token === 'string' ? payload.access_token : typeof payload.user_token === 'string' ? payload.user_token : conn.apikey;
+    let token =
+      typeof payload.access_token === 'string'
+        ? payload.access_token
+        : typeof payload.user_token === 'string'
+          ? payload.user_token
+          : conn.apikey;
     // new-style publishable keys carry no claims: the connection's apikey decides
     if (token?.startsWith('sb_')) token = conn.apikey;
     const verified = await verify(token);
@@ -248,7 +306,9 @@ export async function createRealtimeServer(opts: RealtimeServerOptions): Promise
     const isPrivate = config.private === true;
     if (isPrivate && verified.role === 'anon') {
       // hosted Supabase asks RLS policies on realtime.messages; locally only signed-in users may join
-      return reply(conn, msg, 'error', { reason: `Unauthorized: You do not have permissions to read from this Channel topic: ${subTopic}` });
+      return reply(conn, msg, 'error', {
+        reason: `Unauthorized: You do not have permissions to read from this Channel topic: ${subTopic}`,
+      });
     }
 
     let subs: Subscription[];
@@ -262,7 +322,9 @@ export async function createRealtimeServer(opts: RealtimeServerOptions): Promise
 
     let tables = capture.tables();
     const missing = (s: Subscription) =>
-      s.table === undefined ? s.schema === '*' || ![...tables.values()].some((t) => t.schema === s.schema) : !tables.has(`${s.schema}.${s.table}`);
+      s.table === undefined
+        ? s.schema === '*' || ![...tables.values()].some((t) => t.schema === s.schema)
+        : !tables.has(`${s.schema}.${s.table}`);
     if (subs.some(missing)) {
       try {
         tables = await capture.refresh();
@@ -294,7 +356,10 @@ export async function createRealtimeServer(opts: RealtimeServerOptions): Promise
       ack: broadcast.ack === true,
       private: isPrivate,
       presenceEnabled: presenceConfig.enabled === true,
-      presenceKey: typeof presenceConfig.key === 'string' && presenceConfig.key !== '' ? presenceConfig.key : randomUUID(),
+      presenceKey:
+        typeof presenceConfig.key === 'string' && presenceConfig.key !== ''
+          ? presenceConfig.key
+          : randomUUID(),
       presenceRef: undefined,
     };
     conn.channels.set(topic, ch);
@@ -305,7 +370,9 @@ export async function createRealtimeServer(opts: RealtimeServerOptions): Promise
     reply(conn, msg, 'ok', { postgres_changes: subs.map((s) => ({ ...s.params, id: s.id })) });
     if (ch.presenceEnabled) push(ch, 'presence_state', presenceState(key));
     if (subs.length > 0) {
-      const unknown = subs.filter((s) => s.table !== undefined && !tables.has(`${s.schema}.${s.table}`));
+      const unknown = subs.filter(
+        (s) => s.table !== undefined && !tables.has(`${s.schema}.${s.table}`),
+      );
       if (unknown.length > 0) {
         for (const s of unknown) {
           const message =
@@ -352,7 +419,10 @@ export async function createRealtimeServer(opts: RealtimeServerOptions): Promise
   function broadcastBinary(conn: Conn, b: BinaryBroadcast) {
     const ch = conn.channels.get(b.topic);
     if (!ch) {
-      if (b.ref) reply(conn, { join_ref: b.joinRef, ref: b.ref, topic: b.topic }, 'error', { reason: 'unmatched topic' });
+      if (b.ref)
+        reply(conn, { join_ref: b.joinRef, ref: b.ref, topic: b.topic }, 'error', {
+          reason: 'unmatched topic',
+        });
       return;
     }
     let json: Record<string, unknown> | undefined;
@@ -379,7 +449,11 @@ export async function createRealtimeServer(opts: RealtimeServerOptions): Promise
     return state;
   }
 
-  function presenceDiff(ch: Channel, diff: { joins: Record<string, unknown>; leaves: Record<string, unknown> }, except?: Channel) {
+  function presenceDiff(
+    ch: Channel,
+    diff: { joins: Record<string, unknown>; leaves: Record<string, unknown> },
+    except?: Channel,
+  ) {
     for (const other of groups.get(groupKey(ch)) ?? []) {
       if (other === except || !other.presenceEnabled) continue;
       push(other, 'presence_diff', diff, null);
@@ -404,13 +478,17 @@ export async function createRealtimeServer(opts: RealtimeServerOptions): Promise
       untrack(ch);
       return reply(ch.conn, msg, 'ok');
     }
-    if (payload.event !== 'track') return reply(ch.conn, msg, 'error', { reason: 'unknown presence event' });
+    if (payload.event !== 'track')
+      return reply(ch.conn, msg, 'error', { reason: 'unknown presence event' });
     const userMeta = payload.payload ?? {};
-    if (!isObject(userMeta)) return reply(ch.conn, msg, 'error', { reason: 'Presence track payload must be a map' });
+    if (!isObject(userMeta))
+      return reply(ch.conn, msg, 'error', { reason: 'Presence track payload must be a map' });
     const key = groupKey(ch);
     const leaves: Record<string, unknown> = {};
     const previousRef = ch.presenceRef;
-    const previousMeta = previousRef ? presence.get(key)?.get(ch.presenceKey)?.get(previousRef) : undefined;
+    const previousMeta = previousRef
+      ? presence.get(key)?.get(ch.presenceKey)?.get(previousRef)
+      : undefined;
     if (previousRef) presence.get(key)?.get(ch.presenceKey)?.delete(previousRef);
     if (previousMeta) leaves[ch.presenceKey] = { metas: [previousMeta] };
     const ref = randomUUID().replace(/-/g, '').slice(0, 16);
@@ -441,7 +519,9 @@ export async function createRealtimeServer(opts: RealtimeServerOptions): Promise
       try {
         await deliver(event);
       } catch (err) {
-        log(`delivering a ${event.type} on ${event.schema}.${event.table} failed: ${(err as Error).message}`);
+        log(
+          `delivering a ${event.type} on ${event.schema}.${event.table} failed: ${(err as Error).message}`,
+        );
       }
     }
   }
@@ -494,11 +574,19 @@ export async function createRealtimeServer(opts: RealtimeServerOptions): Promise
       entries.map((e) => e.viewer),
     );
 
-    if (record && info.columns.length > 0 && Object.keys(record).some((k) => !info.columns.some((c) => c.name === k))) {
+    if (
+      record &&
+      info.columns.length > 0 &&
+      Object.keys(record).some((k) => !info.columns.some((c) => c.name === k))
+    ) {
       void capture.refresh().catch(() => {}); // columns changed: re-read the table's description
     }
     // old values: the whole row only with REPLICA IDENTITY FULL and no RLS, else the primary key
-    const old = ev.old_record ? (info.replicaFull && !info.rls && !ev.truncated ? ev.old_record : pick(ev.old_record, info.pk)) : null;
+    const old = ev.old_record
+      ? info.replicaFull && !info.rls && !ev.truncated
+        ? ev.old_record
+        : pick(ev.old_record, info.pk)
+      : null;
     const data: Record<string, unknown> = {
       schema: ev.schema,
       table: ev.table,
@@ -543,12 +631,26 @@ export async function createRealtimeServer(opts: RealtimeServerOptions): Promise
   }
 
   /** A broadcast sent by the server side (HTTP): everyone on the topic gets it, no sender to skip. */
-  function serverBroadcast(topic: string, isPrivate: boolean, event: string, payload: unknown, bytes?: Buffer) {
+  function serverBroadcast(
+    topic: string,
+    isPrivate: boolean,
+    event: string,
+    payload: unknown,
+    bytes?: Buffer,
+  ) {
     const fullTopic = `realtime:${topic}`;
     for (const ch of groups.get(groupKey({ private: isPrivate, topic: fullTopic })) ?? []) {
       if (bytes) {
         if (ch.conn.vsn !== '2.0.0') continue; // v1 cannot carry binary payloads
-        const frame = encodeUserBroadcast(ch.topic, { joinRef: null, ref: null, topic: fullTopic, event, encoding: 0, metadata: '', payload: bytes });
+        const frame = encodeUserBroadcast(ch.topic, {
+          joinRef: null,
+          ref: null,
+          topic: fullTopic,
+          event,
+          encoding: 0,
+          metadata: '',
+          payload: bytes,
+        });
         if (frame && ch.conn.ws.readyState === WebSocket.OPEN) ch.conn.ws.send(frame);
       } else {
         push(ch, 'broadcast', { type: 'broadcast', event, payload }, null);
@@ -564,7 +666,8 @@ export async function createRealtimeServer(opts: RealtimeServerOptions): Promise
     const url = new URL(req.url ?? '/', 'http://realtime');
     const bearer = /^Bearer\s+(.+)$/i.exec(req.headers.authorization ?? '')?.[1];
     const header = req.headers['apikey'];
-    const apikey = (Array.isArray(header) ? header[0] : header) ?? url.searchParams.get('apikey') ?? undefined;
+    const apikey =
+      (Array.isArray(header) ? header[0] : header) ?? url.searchParams.get('apikey') ?? undefined;
     const verified = await verify(bearer && !bearer.startsWith('sb_') ? bearer : apikey);
     if (!verified.ok) return json(res, 401, { message: verified.reason });
     let body: Buffer;
@@ -575,7 +678,10 @@ export async function createRealtimeServer(opts: RealtimeServerOptions): Promise
     }
     if (single) {
       const isPrivate = url.searchParams.get('private') === 'true';
-      if (isPrivate && verified.role === 'anon') return json(res, 403, { message: 'You do not have permissions to write to this Channel topic' });
+      if (isPrivate && verified.role === 'anon')
+        return json(res, 403, {
+          message: 'You do not have permissions to write to this Channel topic',
+        });
       const topic = decodeURIComponent(single[1]!);
       const event = decodeURIComponent(single[2]!);
       if (/^application\/octet-stream/i.test(req.headers['content-type'] ?? '')) {
@@ -598,13 +704,28 @@ export async function createRealtimeServer(opts: RealtimeServerOptions): Promise
     } catch {
       return json(res, 400, { message: 'The body must be JSON' });
     }
-    const messages = isObject(parsed) && Array.isArray(parsed.messages) ? parsed.messages : undefined;
-    if (!messages || !messages.every((m) => isObject(m) && typeof m.topic === 'string' && typeof m.event === 'string')) {
-      return json(res, 422, { message: 'Expected {messages: [{topic, event, payload, private?}]}' });
+    const messages =
+      isObject(parsed) && Array.isArray(parsed.messages) ? parsed.messages : undefined;
+    if (
+      !messages ||
+      !messages.every(
+        (m) => isObject(m) && typeof m.topic === 'string' && typeof m.event === 'string',
+      )
+    ) {
+      return json(res, 422, {
+        message: 'Expected {messages: [{topic, event, payload, private?}]}',
+      });
     }
-    const list = messages as Array<{ topic: string; event: string; payload?: unknown; private?: unknown }>;
+    const list = messages as Array<{
+      topic: string;
+      event: string;
+      payload?: unknown;
+      private?: unknown;
+    }>;
     if (verified.role === 'anon' && list.some((m) => m.private === true)) {
-      return json(res, 403, { message: 'You do not have permissions to write to this Channel topic' });
+      return json(res, 403, {
+        message: 'You do not have permissions to write to this Channel topic',
+      });
     }
     for (const m of list) serverBroadcast(m.topic, m.private === true, m.event, m.payload ?? {});
     res.writeHead(202).end();
@@ -627,7 +748,12 @@ export async function createRealtimeServer(opts: RealtimeServerOptions): Promise
     const ch = conn.channels.get(msg.topic);
     if (!ch) {
       // leaving a channel the server no longer has still succeeds, so the client can close it
-      reply(conn, msg, msg.event === 'phx_leave' ? 'ok' : 'error', msg.event === 'phx_leave' ? {} : { reason: 'unmatched topic' });
+      reply(
+        conn,
+        msg,
+        msg.event === 'phx_leave' ? 'ok' : 'error',
+        msg.event === 'phx_leave' ? {} : { reason: 'unmatched topic' },
+      );
       return;
     }
     switch (msg.event) {
@@ -637,7 +763,9 @@ export async function createRealtimeServer(opts: RealtimeServerOptions): Promise
         push(ch, 'phx_close', {});
         return;
       case 'access_token':
-        void accessToken(ch, isObject(msg.payload) ? msg.payload : {}).catch((err: Error) => log(`access_token: ${err.message}`));
+        void accessToken(ch, isObject(msg.payload) ? msg.payload : {}).catch((err: Error) =>
+          log(`access_token: ${err.message}`),
+        );
         return;
       case 'broadcast':
         return broadcastJson(ch, msg);
@@ -649,12 +777,23 @@ export async function createRealtimeServer(opts: RealtimeServerOptions): Promise
   }
 
   function onConnection(ws: WebSocket, vsn: Vsn, apikey: string | undefined) {
-    const conn: Conn = { ws, vsn, apikey, channels: new Map(), lastSeen: Date.now(), closed: false };
+    const conn: Conn = {
+      ws,
+      vsn,
+      apikey,
+      channels: new Map(),
+      lastSeen: Date.now(),
+      closed: false,
+    };
     conns.add(conn);
     ws.on('message', (data: RawData, isBinary: boolean) => {
       conn.lastSeen = Date.now();
       try {
-        const buf = Array.isArray(data) ? Buffer.concat(data) : Buffer.isBuffer(data) ? data : Buffer.from(data);
+        const buf = Array.isArray(data)
+          ? Buffer.concat(data)
+          : Buffer.isBuffer(data)
+            ? data
+            : Buffer.from(data);
         if (isBinary) {
           const b = decodeBinary(buf);
           if (b) broadcastBinary(conn, b);
@@ -687,7 +826,11 @@ export async function createRealtimeServer(opts: RealtimeServerOptions): Promise
       }
       const url = new URL(req.url ?? '/', 'http://realtime');
       const requested = url.searchParams.get('vsn') ?? '1.0.0';
-      const vsn: Vsn | undefined = requested.startsWith('2.') ? '2.0.0' : requested.startsWith('1.') ? '1.0.0' : undefined;
+      const vsn: Vsn | undefined = requested.startsWith('2.')
+        ? '2.0.0'
+        : requested.startsWith('1.')
+          ? '1.0.0'
+          : undefined;
       if (!vsn) {
         socket.end('HTTP/1.1 403 Forbidden\r\nconnection: close\r\ncontent-length: 0\r\n\r\n');
         return;
