@@ -1,0 +1,29 @@
+import type { User } from '@supabase/supabase-js';
+import { describe, expect, it } from 'vitest';
+import { detectLanguage, toLanguage } from './i18n';
+import { isEligibleUser } from './session';
+
+describe('detectLanguage', () => {
+  it('prefers the locale parameter, then the stored choice, then the browser, then en', () => {
+    expect(detectLanguage('?locale=ko', 'en', 'en-US')).toBe('ko');
+    expect(detectLanguage('?locale=fr', 'ko', 'en-US')).toBe('ko');
+    expect(detectLanguage('', null, 'ko-KR')).toBe('ko');
+    expect(detectLanguage('', null, 'de-DE')).toBe('en');
+    expect(detectLanguage('?locale=', null, undefined)).toBe('en');
+  });
+
+  it('accepts only en and ko', () => {
+    expect(toLanguage('KO')).toBe('ko');
+    expect(toLanguage('ja')).toBeNull();
+  });
+});
+
+describe('isEligibleUser', () => {
+  const user = (fields: Partial<User>) => ({ id: 'u', ...fields }) as User;
+  it('admits only non-anonymous users with an email', () => {
+    expect(isEligibleUser(user({ email: 'a@b.c', is_anonymous: false }))).toBe(true);
+    expect(isEligibleUser(user({ email: 'a@b.c', is_anonymous: true }))).toBe(false);
+    expect(isEligibleUser(user({ email: '' }))).toBe(false);
+    expect(isEligibleUser(null)).toBe(false);
+  });
+});
