@@ -185,6 +185,8 @@ export class BlockElement extends ReactionElement {
   /** (Re)loads the block view. */
   async load(): Promise<void> {
     this.status = 'loading';
+    // A known non-English page starts its texts' chunk alongside the API call, not after it.
+    void loadLang(normalizeLang(this.lang || document.documentElement.lang));
     try {
       const view = await rpc<BlockView>(this.project, 'get_block_view', {
         p_block_id: this.blockId,
