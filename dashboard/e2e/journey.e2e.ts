@@ -85,6 +85,14 @@ try {
   // Sign in through the local Google stand-in page.
   await page.goto(`${base}/login`);
   await axe(page, 'login');
+  // Cancelling on the provider page comes back with a visible error.
+  await page.getByRole('button', { name: 'Continue with Google' }).click();
+  await page.getByRole('button', { name: 'Cancel' }).click();
+  await page.waitForURL(/\/dashboard\/reaction\?error=/);
+  assert.equal(
+    await page.getByRole('alert').textContent(),
+    'Sign-in failed: Google sign-in was cancelled',
+  );
   await page.getByRole('button', { name: 'Continue with Google' }).click();
   await page.locator('#email').fill('e2e-owner@example.com');
   await page.locator('#name').fill('E2E Owner');

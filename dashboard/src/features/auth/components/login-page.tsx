@@ -1,16 +1,29 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router-dom';
+import { Link, useLocation } from 'react-router-dom';
 import { Logo } from '../../../components/ui/logo';
 import { paths } from '../../../config/paths';
 import { useSession } from '../../../lib/session';
 import { signInWithProvider, type TOAuthProvider } from '../api/sign-in-with-provider';
 
+/** An OAuth error the provider sent back (query for PKCE, hash for the implicit flow). */
+export function oauthErrorFrom(search: string, hash: string): string | null {
+  for (const source of [search, hash.replace(/^#/, '')]) {
+    const params = new URLSearchParams(source);
+    const message = params.get('error_description') ?? params.get('error');
+    if (message) return message;
+  }
+  return null;
+}
+
 export function LoginPage() {
   const { t } = useTranslation();
   const { user } = useSession();
+  const location = useLocation();
   const [pending, setPending] = useState<TOAuthProvider | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(() =>
+    oauthErrorFrom(location.search, location.hash),
+  );
 
   const start = async (provider: TOAuthProvider) => {
     if (pending) return;

@@ -1,0 +1,52 @@
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import { renderWithProviders } from '../../../test/utils';
+import { LoginPage, oauthErrorFrom } from './login-page';
+
+const signInWithOAuth = vi.fn();
+vi.mock('../../../lib/supabase', () => ({
+  supabase: { auth: { signInWithOAuth: (...args: unknown[]) => signInWithOAuth(...args) } },
+}));
+
+describe('LoginPage', () => {
+  it('starts Google sign-in with the dashboard as the return address', async () => {
+    signInWithOAuth.mockResolvedValue({ data: {}, error: null });
+    renderWithProviders(<LoginPage />, { route: '/login' });
+    fireEvent.click(screen.getByRole('button', { name: 'Continue with Google' }));
+    await waitFor(() =>
+      expect(signInWithOAuth).toHaveBeenCalledWith({
+        provider: 'google',
+        options: { redirectTo: `${window.location.origin}/dashboard/reaction` },
+      }),
+    );
+    expect(screen.getByRole('link', { name: 'Reaction Blocks home' }).getAttribute('href')).toBe(
+      '/',
+    );
+    expect(screen.getByRole('link', { name: 'Need help signing in?' })).toBeTruthy();
+  });
+
+  it('asks Apple for email and name, and shows a failure', async () => {
+    signInWithOAuth.mockResolvedValue({ data: {}, error: new Error('provider is not enabled') });
+    renderWithProviders(<LoginPage />, { route: '/login' });
+    fireEvent.click(screen.getByRole('button', { name: 'Continue with Apple' }));
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      'Sign-in failed: provider is not enabled',
+    );
+    expect(signInWithOAuth.mock.calls.at(-1)?.[0]).toMatchObject({
+      provider: 'apple',
+      options: { scopes: 'email name' },
+    });
+    expect(
+      (screen.getByRole('button', { name: 'Continue with Apple' }) as HTMLButtonElement).disabled,
+    ).toBe(false);
+  });
+
+  it('shows an error the provider sent back', () => {
+    renderWithProviders(<LoginPage />, {
+      route: '/dashboard/reaction?error=access_denied&error_description=The+user+cancelled',
+    });
+    expect(screen.getByRole('alert').textContent).toBe('Sign-in failed: The user cancelled');
+    expect(oauthErrorFrom('', '#error=server_error')).toBe('server_error');
+    expect(oauthErrorFrom('?code=abc', '')).toBeNull();
+  });
+});
