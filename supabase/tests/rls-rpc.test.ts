@@ -121,6 +121,27 @@ describe('catalogue: what client roles are granted', () => {
     expect(rows.map((r) => r.table).sort()).toEqual(['public.messages']);
   });
 
+  it('client roles use only schemas public, auth and extensions', async () => {
+    for (const role of CLIENT_ROLES) {
+      const rows = await sql<{ name: string }>(
+        `select nspname as name from pg_namespace
+         where nspname not like 'pg\\_%' and nspname <> 'information_schema'
+           and has_schema_privilege($1, oid, 'usage')`,
+        [role],
+      );
+      expect(rows.map((r) => r.name).sort(), role).toEqual(['auth', 'extensions', 'public']);
+    }
+  });
+
+  it('no table outside public grants anything to anon, authenticated or PUBLIC', async () => {
+    const grants = await sql(
+      `select table_schema, table_name, grantee, privilege_type from information_schema.role_table_grants
+       where grantee in ('anon', 'authenticated', 'PUBLIC')
+         and table_schema not in ('public', 'pg_catalog', 'information_schema')`,
+    );
+    expect(grants).toEqual([]);
+  });
+
   it('the integration tokens table exists only in schema private', async () => {
     const rows = await sql<{ schema: string }>(
       "select table_schema as schema from information_schema.tables where table_name = 'integration_tokens'",
