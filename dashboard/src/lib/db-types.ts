@@ -1,5 +1,8 @@
-// Row shapes the dashboard reads. Replace with the generated supabase/types/database.ts
-// (`npm run gen:types`) once the migrations land; these mirror the columns it relies on.
+// Row shapes the dashboard reads, picked from the generated database types
+// (supabase/types/database.ts, `npm run gen:types`).
+import type { Database } from '../../../supabase/types/database';
+
+export type { Database };
 
 export const REACTION_TYPES = ['comment', 'qna', 'like', 'button', 'ab', 'form'] as const;
 export type ReactionType = (typeof REACTION_TYPES)[number];
@@ -15,34 +18,34 @@ export function isLetterType(value: string): value is LetterType {
   return (LETTER_TYPES as readonly string[]).includes(value);
 }
 
-export interface BlockRow {
-  id: string;
-  owner_id: string;
-  type: BlockType;
-  name: string | null;
-  created_at: string;
-  response_count: number;
-  new_response_count: number;
-  tags: string[] | null;
-  deactivated: boolean;
-}
+type Tables = Database['public']['Tables'];
 
-export interface ProfileRow {
-  id: string;
-  name: string | null;
-  email: string | null;
-  photo_url: string | null;
-  home_url: string | null;
-  language: string | null;
-  agree: boolean;
-  paid: boolean;
-  block_limit: number;
-  block_count: number;
-}
+/** The block columns the dashboard reads (see BLOCK_COLUMNS in features/blocks/api). */
+export type BlockRow = Pick<
+  Tables['blocks']['Row'],
+  | 'id'
+  | 'owner_id'
+  | 'type'
+  | 'name'
+  | 'created_at'
+  | 'response_count'
+  | 'new_response_count'
+  | 'tags'
+  | 'deactivated'
+>;
 
-export interface UserTagRow {
-  id: string;
-  user_id: string;
-  label: string;
-  active: boolean;
-}
+export type ProfileRow = Pick<
+  Tables['profiles']['Row'],
+  | 'id'
+  | 'name'
+  | 'email'
+  | 'photo_url'
+  | 'home_url'
+  | 'language'
+  | 'agree'
+  | 'paid'
+  | 'block_limit'
+  | 'block_count'
+>;
+
+export type UserTagRow = Pick<Tables['user_tags']['Row'], 'id' | 'user_id' | 'label' | 'active'>;

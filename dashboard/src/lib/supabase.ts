@@ -1,5 +1,6 @@
 // The one Supabase client of the dashboard.
 import { createClient } from '@supabase/supabase-js';
+import type { Database } from './db-types';
 import { env } from './env';
 
 if (!env.anonKey) {
@@ -8,7 +9,7 @@ if (!env.anonKey) {
   );
 }
 
-export const supabase = createClient(env.supabaseUrl, env.anonKey || 'missing-anon-key', {
+export const supabase = createClient<Database>(env.supabaseUrl, env.anonKey || 'missing-anon-key', {
   auth: { flowType: 'pkce', persistSession: true, detectSessionInUrl: true },
 });
 
