@@ -1,11 +1,10 @@
 import { z } from 'zod';
-import { LETTER_TYPES, REACTION_TYPES } from '../../../lib/db-types';
+import { ZCreateBlock, type TCreateBlock } from '../../../../../supabase/functions/_shared/schemas';
 import { invokeFunction } from '../../../lib/supabase';
 
-export const ZCreateBlockInput = z.object({
-  blockType: z.enum([...REACTION_TYPES, ...LETTER_TYPES], { message: 'Invalid block' }),
-});
-export type TCreateBlockInput = z.infer<typeof ZCreateBlockInput>;
+/** The payload schema shared with the edge function create-block. */
+export const ZCreateBlockInput = ZCreateBlock;
+export type TCreateBlockInput = TCreateBlock;
 
 export const ZCreateBlockResult = z.object({ blockId: z.string().min(1) }).loose();
 export type TCreateBlockResult = z.infer<typeof ZCreateBlockResult>;

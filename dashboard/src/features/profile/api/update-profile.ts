@@ -1,20 +1,30 @@
 import { z } from 'zod';
+import {
+  LIMITS,
+  MESSAGES,
+  ZUpdateProfile,
+} from '../../../../../supabase/functions/_shared/schemas';
 import { invokeFunction } from '../../../lib/supabase';
 
 /** Account limits of the specification: name 100, homepage URL 500, profile image URL 500. */
-export const PROFILE_LIMITS = { name: 100, photoUrl: 500, homeUrl: 500 } as const;
-export const TOO_LONG = 'Too long message';
-export const INVALID_URL = 'invalid_url';
+export const PROFILE_LIMITS = {
+  name: LIMITS.profileName,
+  photoUrl: LIMITS.photoUrl,
+  homeUrl: LIMITS.homeUrl,
+} as const;
+export const TOO_LONG = MESSAGES.tooLong;
+export const INVALID_URL = MESSAGES.invalidUrl;
 
 const optionalUrl = (max: number) =>
   z
     .string()
     .trim()
-    .max(max, { message: TOO_LONG })
-    .refine((value) => value === '' || /^https?:\/\/\S+$/i.test(value), { message: INVALID_URL });
+    .max(max, { error: TOO_LONG })
+    .refine((value) => value === '' || /^https?:\/\/[^\s]+$/i.test(value), { error: INVALID_URL });
 
+/** The Account form: every field present (the function's schema, ZUpdateProfile, allows a subset). */
 export const ZUpdateProfileInput = z.object({
-  name: z.string().trim().max(PROFILE_LIMITS.name, { message: TOO_LONG }),
+  name: z.string().trim().max(PROFILE_LIMITS.name, { error: TOO_LONG }),
   photoUrl: optionalUrl(PROFILE_LIMITS.photoUrl),
   homeUrl: optionalUrl(PROFILE_LIMITS.homeUrl),
   language: z.enum(['en', 'ko']),
@@ -23,6 +33,7 @@ export type TUpdateProfileInput = z.infer<typeof ZUpdateProfileInput>;
 
 /** Saves the account fields through the edge function update-profile. */
 export async function updateProfile(input: TUpdateProfileInput) {
-  const body = ZUpdateProfileInput.parse(input);
+  // The same schema the edge function validates with, so both give the same messages.
+  const body = ZUpdateProfile.parse(ZUpdateProfileInput.parse(input));
   return invokeFunction<unknown>('update-profile', body);
 }
