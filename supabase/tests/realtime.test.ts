@@ -324,7 +324,12 @@ describe('postgres_changes', () => {
     const c = await client(await userToken(randomUUID()));
     const sub = collect(c, 'notes-token', { event: 'INSERT' });
     await subscribed(sub.channel);
+    // a service-role subscriber sees every row: once it has the first row, the server has
+    // judged that row for every subscriber, so switching identity afterwards cannot race it
+    const all = collect(await client(serviceKey), 'notes-token-all', { event: 'INSERT' });
+    await subscribed(all.channel);
     const before = await insert(alice, 'not yet');
+    await all.next((p) => newRow(p).id === before.id, 5000);
     await c.setAuth(await userToken(alice));
     // the access_token push and the next insert race; poll until the new identity sees a row
     let after: Note | undefined;

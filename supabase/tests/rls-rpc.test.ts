@@ -717,25 +717,22 @@ describe('references across owners', () => {
   // are checked without RLS, so an owner can point their form at another user's letter block
   // (also a deactivated one). Whatever later sends that letter would act on someone else's
   // block; the policy on questions should also require the referenced block to be the caller's.
-  it.fails(
-    "an owner cannot point a question's trigger_letter_block at another user's letter block",
-    async () => {
-      const { owner, formBlock } = await ownerWithBlocks();
-      const other = await newUser('other');
-      const letter = await other.client.rpc('create_block', { p_block_type: 'notion_letter' });
-      const letterBlock = (letter.data as { id: string }).id;
-      const res = await owner.client.from('questions').insert({
-        block_id: formBlock,
-        type: 'mail',
-        title: 'Email',
-        trigger_letter_block: letterBlock,
-      });
-      expect(res.error).not.toBeNull();
-      expect(
-        await sql('select 1 from public.questions where trigger_letter_block = $1', [letterBlock]),
-      ).toEqual([]);
-    },
-  );
+  it("an owner cannot point a question's trigger_letter_block at another user's letter block", async () => {
+    const { owner, formBlock } = await ownerWithBlocks();
+    const other = await newUser('other');
+    const letter = await other.client.rpc('create_block', { p_block_type: 'notion_letter' });
+    const letterBlock = (letter.data as { id: string }).id;
+    const res = await owner.client.from('questions').insert({
+      block_id: formBlock,
+      type: 'mail',
+      title: 'Email',
+      trigger_letter_block: letterBlock,
+    });
+    expect(res.error).not.toBeNull();
+    expect(
+      await sql('select 1 from public.questions where trigger_letter_block = $1', [letterBlock]),
+    ).toEqual([]);
+  });
 });
 
 describe('Realtime follows RLS', () => {
