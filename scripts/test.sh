@@ -34,3 +34,5 @@ step "build"
 npm run build
 step "tests"
 npm run test --workspaces --if-present
+step "end-to-end journeys (Chromium)"
+npm run e2e -w @reaction-blocks/dashboard
