@@ -100,6 +100,8 @@ export interface Message {
   resolved?: boolean;
   like_count?: number;
   reply_count?: number;
+  /** Whether the caller likes it (list_messages / get_block_view). */
+  liked?: boolean;
   created_at: string;
   replies?: Message[];
 }

@@ -120,6 +120,7 @@ export default class ReactionComment extends BlockElement {
     const v = this.view!;
     this.messages = (v.messages || []).map((m) => ({ ...m, replies: m.replies || [] }));
     this.liked = new Set(v.me?.liked_message_ids || []);
+    this.markLiked(this.messages);
     this.hasMore = this.messages.length >= PAGE_SIZE;
     const n = displayUser(this.session).name;
     if (isSignedIn(this.session) && n) this.name = n;
@@ -333,6 +334,14 @@ export default class ReactionComment extends BlockElement {
       this.error = this.fail(e);
     } finally {
       this.loadingMore = false;
+    }
+  }
+
+  /** Messages from the server carry the caller's `liked`. */
+  private markLiked(list: Message[]) {
+    for (const m of list) {
+      if (m.liked) this.liked.add(m.id);
+      this.markLiked(m.replies || []);
     }
   }
 

@@ -68,6 +68,8 @@ export default class ReactionLike extends BlockElement {
         const r = await this.write<{ liked: boolean; like_count: number }>('toggle_block_like', {
           p_block_id: this.view.block.id,
           ...this.writer(),
+          // The wanted state, not a toggle: a repeated request cannot flip it back.
+          p_liked: this.liked,
         });
         this.liked = r.liked;
         this.count = r.like_count;

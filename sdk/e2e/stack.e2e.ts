@@ -1,0 +1,300 @@
+// End-to-end: the built CDN bundle against the real local stack (PostgREST RPCs, local Auth,
+// Realtime), driven in Chromium. Run: npm run build && npm run e2e (in sdk/).
+// Starts its own stack on free ports with a throwaway data directory.
+import { createServer, type Server } from 'node:http';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import assert from 'node:assert/strict';
+import pg from 'pg';
+import { chromium, type Page } from 'playwright-core';
+import { startStack } from '../../supabase/local/stack.ts';
+import { DEFAULT_JWT_SECRET, freePorts } from '../../supabase/local/config.ts';
+
+const repo = resolve(import.meta.dirname, '../..');
+const dataDir = mkdtempSync(join(tmpdir(), 'rb-e2e-'));
+const results: Array<[string, string]> = [];
+let failed = 0;
+
+async function step(name: string, fn: () => Promise<void>) {
+  try {
+    await fn();
+    results.push(['ok', name]);
+  } catch (e) {
+    failed++;
+    results.push(['FAIL', `${name}: ${(e as Error).message.split('\n')[0]}`]);
+  }
+}
+
+const stack = await startStack({
+  ports: await freePorts(),
+  dataDir,
+  jwtSecret: DEFAULT_JWT_SECRET,
+  web: false,
+});
+let web: Server | undefined;
+const browser = await chromium.launch({
+  executablePath: '/usr/bin/chromium',
+  args: [
+    '--headless=new',
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    '--no-first-run',
+  ],
+});
+try {
+  const db = new pg.Client({ connectionString: stack.dbUrl });
+  db.on('error', () => {});
+  await db.connect();
+  const q = async <T = Record<string, unknown>>(text: string, params: unknown[] = []) =>
+    (await db.query(text, params)).rows as T[];
+
+  // The owner signs up with the local auth; blocks are set up directly in SQL.
+  const signup = await fetch(stack.apiUrl + '/auth/v1/signup', {
+    method: 'POST',
+    headers: { apikey: stack.anonKey, 'content-type': 'application/json' },
+    body: JSON.stringify({
+      email: `owner-${Date.now()}@test.local`,
+      password: 'correct horse battery staple',
+      data: { full_name: 'Olivia Owner' },
+    }),
+  });
+  const owner = (await signup.json()) as { user: { id: string } };
+  assert.ok(owner.user?.id, 'owner sign-up');
+  await q('update public.profiles set paid = true, block_limit = 100 where id = $1', [
+    owner.user.id,
+  ]);
+  const block = async (type: string, extra: Record<string, unknown> = {}) => {
+    const cols = ['owner_id', 'type', ...Object.keys(extra)];
+    const vals = [owner.user.id, type, ...Object.values(extra)];
+    const [row] = await q<{ id: string }>(
+      `insert into public.blocks (${cols.join(',')}) values (${cols.map((_, i) => '$' + (i + 1)).join(',')}) returning id`,
+      vals,
+    );
+    return row!.id;
+  };
+  const ids = {
+    comment: await block('comment', { welcome_message: 'Say hi' }),
+    qna: await block('qna', { qna_subject: 'Ask me', owner_name: 'Olivia' }),
+    like: await block('like'),
+    button: await block('button', {
+      button_text: 'Visit',
+      url_to_open: 'https://example.com',
+      show_count: true,
+    }),
+    ab: await block('ab'),
+    form: await block('form', { submit_button_text: 'Send' }),
+  };
+  const question = async (
+    blockId: string,
+    type: string,
+    title: string,
+    index: number,
+    required = true,
+  ) =>
+    (
+      await q<{ id: string }>(
+        'insert into public.questions (block_id, type, title, index, required) values ($1,$2,$3,$4,$5) returning id',
+        [blockId, type, title, index, required],
+      )
+    )[0]!.id;
+  const option = async (blockId: string, questionId: string, value: string, index: number) =>
+    (
+      await q<{ id: string }>(
+        'insert into public.options (block_id, question_id, value, index) values ($1,$2,$3,$4) returning id',
+        [blockId, questionId, value, index],
+      )
+    )[0]!.id;
+  // An ab block is created with its question and the options Good and Bad.
+  await q("update public.questions set title = 'Cats or dogs?' where block_id = $1", [ids.ab]);
+  const [bad] = await q<{ id: string }>(
+    "select o.id from public.options o where o.block_id = $1 and o.value = 'Bad'",
+    [ids.ab],
+  );
+  const pollQ = await question(ids.form, 'poll', 'Pick one', 0);
+  await option(ids.form, pollQ, 'Red', 0);
+  const blue = await option(ids.form, pollQ, 'Blue', 1);
+  await question(ids.form, 'mail', 'Email', 1, false);
+  const [ending] = await q<{ id: string }>(
+    "insert into public.endings (block_id, title, index) values ($1, 'Blue it is', 1) returning id",
+    [ids.form],
+  );
+  await q(
+    "insert into public.ending_conditions (ending_id, block_id, question_id, type, value) values ($1,$2,$3,'equal',$4)",
+    [ending!.id, ids.form, pollQ, blue],
+  );
+
+  // A static page per block with the CDN script tag, served with the built bundle.
+  const pageFor = (
+    tag: string,
+    id: string,
+  ) => `<!doctype html><html lang="en"><head><title>${tag}</title>
+    <script src="/sdk/dist/cdn/reaction.js" data-project-url="${stack.apiUrl}" data-anon-key="${stack.anonKey}" defer></script></head>
+    <body><${tag} owner-id="${owner.user.id}" block-id="${id}"></${tag}></body></html>`;
+  web = createServer((req, res) => {
+    const url = new URL(req.url!, 'http://x');
+    if (url.pathname === '/page')
+      return res.end(pageFor(url.searchParams.get('tag')!, url.searchParams.get('id')!));
+    const file = join(repo, url.pathname);
+    if (url.pathname.startsWith('/sdk/dist/') && existsSync(file)) {
+      res.setHeader('content-type', 'text/javascript');
+      return res.end(readFileSync(file));
+    }
+    res.statusCode = 404;
+    res.end();
+  });
+  await new Promise<void>((r) => web!.listen(0, '127.0.0.1', r));
+  const origin = `http://127.0.0.1:${(web.address() as { port: number }).port}`;
+
+  const open = async (tag: string, id: string): Promise<Page> => {
+    const ctx = await browser.newContext();
+    const page = await ctx.newPage();
+    page.on('pageerror', (e) => console.error(tag, 'pageerror', e.message));
+    await page.goto(`${origin}/page?tag=${tag}&id=${id}`);
+    await page.locator(`${tag} [part~=base]`).first().waitFor();
+    return page;
+  };
+
+  await step('like: toggles, writes once per visitor, survives reload', async () => {
+    const page = await open('reaction-like', ids.like);
+    const btn = page.locator('reaction-like [part=button]');
+    await btn.click();
+    await page.waitForFunction(() =>
+      document.querySelector('reaction-like')!.shadowRoot!.textContent!.includes('1 Like'),
+    );
+    await page.reload();
+    await page.locator('reaction-like [part=button][aria-pressed=true]').waitFor();
+    assert.equal(
+      (
+        await q<{ like_count: number }>('select like_count from public.blocks where id=$1', [
+          ids.like,
+        ])
+      )[0]!.like_count,
+      1,
+    );
+    await page.locator('reaction-like [part=button]').click();
+    await page.waitForFunction(() =>
+      document.querySelector('reaction-like')!.shadowRoot!.textContent!.includes('0 Likes'),
+    );
+    await page.context().close();
+  });
+
+  await step('button: records the click', async () => {
+    const page = await open('reaction-button', ids.button);
+    await page.evaluate(() =>
+      document.addEventListener('reaction-click', (e) => e.preventDefault()),
+    );
+    await page.locator('reaction-button [part=button]').click();
+    await page.locator('reaction-button [part=count]', { hasText: '1' }).waitFor();
+    await page.context().close();
+  });
+
+  await step(
+    'ab: a click votes and shows counts; option count in the same transaction',
+    async () => {
+      const page = await open('reaction-ab', ids.ab);
+      await page.locator('reaction-ab [part=option]', { hasText: 'Bad' }).click();
+      await page.locator('reaction-ab [part=result]').first().waitFor();
+      assert.equal(
+        (
+          await q<{ response_count: number }>(
+            'select response_count from public.options where id=$1',
+            [bad!.id],
+          )
+        )[0]!.response_count,
+        1,
+      );
+      await page.context().close();
+    },
+  );
+
+  await step('form: Required, then the ending whose condition holds', async () => {
+    const page = await open('reaction-form', ids.form);
+    await page.locator('reaction-form [part=submit]').click();
+    await page.locator('reaction-form [part=field-error]', { hasText: 'Required' }).waitFor();
+    await page
+      .locator('reaction-form [part=invalid]', { hasText: 'Please check response' })
+      .waitFor();
+    await page.locator('reaction-form [part=choice]', { hasText: 'Blue' }).click();
+    await page.locator('reaction-form [part=submit]').click();
+    await page.locator('reaction-form [part=ending-title]', { hasText: 'Blue it is' }).waitFor();
+    const [r] = await q<{ n: number }>(
+      "select count(*)::int n from public.responses where block_id=$1 and kind='form'",
+      [ids.form],
+    );
+    assert.equal(r!.n, 1);
+    await page.context().close();
+  });
+
+  await step('comment: post appears live in a second viewer; HTML stays text', async () => {
+    const a = await open('reaction-comment', ids.comment);
+    const b = await open('reaction-comment', ids.comment);
+    await b.waitForTimeout(500); // realtime joined
+    await a
+      .locator('reaction-comment [part=composer] textarea')
+      .fill('<b>hi</b> from A https://example.com');
+    await a.locator('reaction-comment [part=composer] [part=submit]').click();
+    await a.locator('reaction-comment [part=message] [part=label]', { hasText: 'Me' }).waitFor();
+    await b
+      .locator('reaction-comment [part=content]', { hasText: '<b>hi</b> from A' })
+      .waitFor({ timeout: 5000 });
+    assert.equal(await b.locator('reaction-comment [part=content] b').count(), 0);
+    assert.equal(
+      await b
+        .locator('reaction-comment [part=content] a[rel="noopener noreferrer nofollow ugc"]')
+        .count(),
+      1,
+    );
+    // B replies; A sees the reply live
+    await b.locator('reaction-comment [part=actions] button', { hasText: 'Reply' }).first().click();
+    await b.locator('reaction-comment [part=message] form textarea').fill('reply from B');
+    await b.locator('reaction-comment [part=message] form [type=submit]').click();
+    await a
+      .locator('reaction-comment [part=replies] [part=content]', { hasText: 'reply from B' })
+      .waitFor({ timeout: 5000 });
+    // A edits its message; B cannot edit it
+    assert.equal(
+      await b.locator('reaction-comment [part=actions] button', { hasText: 'Edit' }).count(),
+      1,
+    ); // its own reply only
+    await a.context().close();
+    await b.context().close();
+  });
+
+  await step('qna: header and subject render', async () => {
+    const page = await open('reaction-qna', ids.qna);
+    await page.locator('reaction-qna [part=subject]', { hasText: 'Ask me' }).waitFor();
+    await page.context().close();
+  });
+
+  await step('first data: 2 script requests and 1 API call', async () => {
+    const ctx = await browser.newContext();
+    const page = await ctx.newPage();
+    const seen: string[] = [];
+    page.on('request', (r) => seen.push(r.url()));
+    await page.goto(`${origin}/page?tag=reaction-like&id=${ids.like}`);
+    await page.locator('reaction-like [part=button]').waitFor();
+    const scripts = seen.filter((u) => u.endsWith('.js'));
+    const api = seen.filter((u) => u.startsWith(stack.apiUrl));
+    assert.deepEqual(
+      scripts.map((u) => u.replace(origin, '')),
+      ['/sdk/dist/cdn/reaction.js', '/sdk/dist/cdn/like.js'],
+    );
+    assert.equal(api.length, 1, api.join(', '));
+    await ctx.close();
+  });
+  await db.end();
+} catch (e) {
+  failed++;
+  console.error('e2e setup failed:', e);
+} finally {
+  await browser.close();
+  web?.close();
+  await stack.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+}
+for (const [s, n] of results) console.log(`${s.padEnd(4)} ${n}`);
+process.exit(failed ? 1 : 0);
