@@ -161,7 +161,9 @@ try {
   await step('like: toggles, writes once per visitor, survives reload', async () => {
     const page = await open('reaction-like', ids.like);
     const btn = page.locator('reaction-like [part=button]');
+    const written = page.waitForResponse((r) => r.url().endsWith('/rpc/toggle_block_like'));
     await btn.click();
+    assert.equal((await written).status(), 200);
     await page.waitForFunction(() =>
       document.querySelector('reaction-like')!.shadowRoot!.textContent!.includes('1 Like'),
     );

@@ -141,17 +141,12 @@ export default class ReactionComment extends BlockElement {
     this.liveFor = id;
     this.unsubscribe?.();
     try {
-      const [{ subscribeMessages }, s] = await Promise.all([
-        import('../../core/live.js'),
-        ensureSession(this.project, false),
-      ]);
+      const { subscribeMessages } = await import('../../core/live.js');
+      // Asked on every (re)connect, so a refreshed session is used.
+      const token = () =>
+        ensureSession(this.project, false).then((s) => s?.access_token || this.project.key);
       if (this.liveFor === id)
-        this.unsubscribe = subscribeMessages(
-          this.project,
-          s?.access_token || this.project.key,
-          id,
-          (c) => this.apply(c),
-        );
+        this.unsubscribe = subscribeMessages(this.project, token, id, (c) => this.apply(c));
     } catch (e) {
       this.fail(e);
     }
