@@ -62,7 +62,12 @@ try {
       data: { full_name: 'Olivia Owner' },
     }),
   });
-  const owner = (await signup.json()) as { user: { id: string } };
+  const owner = (await signup.json()) as {
+    user: { id: string };
+    access_token: string;
+    refresh_token: string;
+    expires_at: number;
+  };
   assert.ok(owner.user?.id, 'owner sign-up');
   await q('update public.profiles set paid = true, block_limit = 100 where id = $1', [
     owner.user.id,
@@ -78,6 +83,7 @@ try {
   };
   const ids = {
     comment: await block('comment', { welcome_message: 'Say hi' }),
+    members: await block('comment', { block_anonymous: true }),
     qna: await block('qna', { qna_subject: 'Ask me', owner_name: 'Olivia' }),
     like: await block('like'),
     button: await block('button', {
@@ -149,8 +155,16 @@ try {
   await new Promise<void>((r) => web!.listen(0, '127.0.0.1', r));
   const origin = `http://127.0.0.1:${(web.address() as { port: number }).port}`;
 
-  const open = async (tag: string, id: string): Promise<Page> => {
+  const open = async (tag: string, id: string, asOwner = false): Promise<Page> => {
     const ctx = await browser.newContext();
+    if (asOwner)
+      await ctx.addInitScript(
+        ([key, session]) => localStorage.setItem(key, session),
+        [
+          'reaction-blocks.session:' + stack.apiUrl,
+          JSON.stringify({ ...owner, user: { ...owner.user, is_anonymous: false } }),
+        ],
+      );
     const page = await ctx.newPage();
     page.on('pageerror', (e) => console.error(tag, 'pageerror', e.message));
     await page.goto(`${origin}/page?tag=${tag}&id=${id}`);
@@ -266,11 +280,77 @@ try {
     await b.context().close();
   });
 
-  await step('qna: header and subject render', async () => {
-    const page = await open('reaction-qna', ids.qna);
-    await page.locator('reaction-qna [part=subject]', { hasText: 'Ask me' }).waitFor();
-    await page.context().close();
-  });
+  await step(
+    'sign-in popup: Google through the local consent page returns to the host page',
+    async () => {
+      const page = await open('reaction-comment', ids.members);
+      await page
+        .locator('reaction-comment [part=overlay]', {
+          hasText: 'Please sign in to leave a message.',
+        })
+        .waitFor();
+      const [popup] = await Promise.all([
+        page.waitForEvent('popup'),
+        page
+          .locator('reaction-comment [part=overlay] button', { hasText: 'Sign in with Google' })
+          .click(),
+      ]);
+      await popup.locator('button[value=allow]').click();
+      await popup.waitForEvent('close', { timeout: 10000 });
+      await page.locator('reaction-comment [part=overlay]').waitFor({ state: 'detached' });
+      const session = await page.evaluate(() =>
+        Object.keys(localStorage).find((k) => k.startsWith('reaction-blocks.session:')),
+      );
+      assert.ok(session, 'session stored');
+      await page.locator('reaction-comment [part=composer] textarea').fill('signed-in message');
+      await page.locator('reaction-comment [part=composer] [part=submit]').click();
+      await page
+        .locator('reaction-comment [part=content]', { hasText: 'signed-in message' })
+        .waitFor();
+      const [m] = await q<{ creator_name: string }>(
+        'select creator_name from public.messages where block_id = $1',
+        [ids.members],
+      );
+      assert.notEqual(m!.creator_name, '');
+      await page.context().close();
+    },
+  );
+
+  await step(
+    'qna: a visitor asks, the owner sees it live, resolves it and deletes it',
+    async () => {
+      const ownerPage = await open('reaction-qna', ids.qna, true);
+      await ownerPage.locator('reaction-qna [part=subject]', { hasText: 'Ask me' }).waitFor();
+      const visitor = await open('reaction-qna', ids.qna);
+      await ownerPage.waitForTimeout(500);
+      await visitor.locator('reaction-qna [part=composer] textarea').fill('Is it free?');
+      await visitor.locator('reaction-qna [part=composer] [part=submit]').click();
+      const question = ownerPage.locator('reaction-qna [part=message]', { hasText: 'Is it free?' });
+      await question.waitFor({ timeout: 5000 });
+      assert.equal(
+        await visitor
+          .locator('reaction-qna [part=actions] button', { hasText: 'Mark resolved' })
+          .count(),
+        0,
+      );
+      await question.locator('[part=actions] button', { hasText: 'Mark resolved' }).click();
+      await visitor
+        .locator('reaction-qna [part=message] [part=label]', { hasText: 'Resolved' })
+        .waitFor({ timeout: 5000 });
+      const [row] = await q<{ resolved: boolean }>(
+        'select resolved from public.messages where block_id = $1',
+        [ids.qna],
+      );
+      assert.equal(row!.resolved, true);
+      await question.locator('[part=actions] button', { hasText: 'Delete' }).click();
+      await question.locator('button', { hasText: 'Delete' }).click();
+      await visitor
+        .locator('reaction-qna [part=message]', { hasText: 'Is it free?' })
+        .waitFor({ state: 'detached', timeout: 5000 });
+      await ownerPage.context().close();
+      await visitor.context().close();
+    },
+  );
 
   await step('first data: 2 script requests and 1 API call', async () => {
     const ctx = await browser.newContext();
