@@ -5,6 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+started=$SECONDS
 step() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
 
 if ! command -v chromium >/dev/null 2>&1; then
@@ -36,3 +37,5 @@ step "tests"
 npm run test --workspaces --if-present
 step "end-to-end journeys (Chromium)"
 npm run e2e -w @reaction-blocks/dashboard
+
+printf '\nnpm test: everything passed in %ss\n' "$((SECONDS - started))"
