@@ -32,7 +32,7 @@ export default class ReactionQna extends ReactionComment {
 
   protected override renderHeader() {
     const b = this.view!.block;
-    const photo = b.show_profile !== false ? safeUrl(b.owner_photo_url) : '';
+    const photo = safeUrl(b.owner_photo_url);
     return html`<header part="header">
       ${photo ? html`<img part="avatar" src=${photo} alt="" />` : ''}
       <div>
