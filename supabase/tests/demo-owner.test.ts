@@ -54,9 +54,6 @@ describe('demo owner', () => {
     expect(session.user.id).toBe(DEMO_ID);
 
     const client = anonClient();
-    await client.auth
-      .setSession({ access_token: session.access_token, refresh_token: 'unused' })
-      .catch(() => {});
     const { data: blocks } = await client
       .from('blocks')
       .select('type')
