@@ -30,7 +30,7 @@ const stack = await startStack({
   ports: await freePorts(),
   dataDir,
   jwtSecret: DEFAULT_JWT_SECRET,
-  web: false,
+  web: true,
 });
 let web: Server | undefined;
 const browser = await chromium.launch({
@@ -349,6 +349,28 @@ try {
         .waitFor({ state: 'detached', timeout: 5000 });
       await ownerPage.context().close();
       await visitor.context().close();
+    },
+  );
+
+  await step(
+    'examples/html: the six seeded demo blocks render through the CDN script',
+    async () => {
+      const ctx = await browser.newContext();
+      const page = await ctx.newPage();
+      const errors: string[] = [];
+      page.on('pageerror', (e) => errors.push(e.message));
+      await page.goto(stack.webUrl + '/examples/html/index.html');
+      for (const tag of ['comment', 'qna', 'like', 'button', 'ab', 'form'])
+        await page.locator(`reaction-${tag} [part~=base]`).first().waitFor({ timeout: 10000 });
+      await page.locator('reaction-button [part=button]', { hasText: 'Read the docs' }).waitFor();
+      await page.locator('reaction-form [part=submit]', { hasText: 'Send feedback' }).waitFor();
+      await page
+        .locator('reaction-qna [part=subject]', {
+          hasText: 'Ask me anything about Reaction Blocks',
+        })
+        .waitFor();
+      assert.deepEqual(errors, []);
+      await ctx.close();
     },
   );
 
