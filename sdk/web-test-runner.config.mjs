@@ -1,6 +1,48 @@
 import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { chromeLauncher } from '@web/test-runner-chrome';
+import { buildSync } from 'esbuild';
+import * as React from 'react';
+import * as ReactDOMClient from 'react-dom/client';
 import { fileURLToPath } from 'node:url';
+
+// React is CommonJS. For the wrapper test, esbuild bundles react and react-dom/client once (one
+// copy of React) into /__shim/all.js; bare 'react' and 'react-dom/client' resolve to shims that
+// re-export their members by name.
+const root = fileURLToPath(new URL('..', import.meta.url));
+const SHIMS = { react: 'React', 'react-dom/client': 'ReactDOMClient' };
+let bundle;
+const reactShims = {
+  name: 'react-shims',
+  resolveImport({ source }) {
+    if (source in SHIMS) return '/__shim/' + source + '.js';
+  },
+  serve(context) {
+    if (context.path === '/__shim/all.js') {
+      bundle ??= buildSync({
+        stdin: {
+          contents:
+            "import * as React from 'react'; import * as ReactDOMClient from 'react-dom/client'; export { React, ReactDOMClient };",
+          resolveDir: root,
+        },
+        bundle: true,
+        format: 'esm',
+        write: false,
+        define: { 'process.env.NODE_ENV': '"development"' },
+      }).outputFiles[0].text;
+      return { body: bundle, type: 'js' };
+    }
+    const m = /^\/__shim\/(.+)\.js$/.exec(context.path);
+    const name = m && SHIMS[m[1]];
+    if (!name) return;
+    const members = Object.keys(name === 'React' ? React : ReactDOMClient).filter(
+      (k) => /^[A-Za-z_$][\w$]*$/.test(k) && k !== 'default',
+    );
+    return {
+      body: `import { ${name} as M } from '/__shim/all.js';\nexport default M;\nexport const { ${members.join(', ')} } = M;\n`,
+      type: 'js',
+    };
+  },
+};
 
 export default {
   rootDir: fileURLToPath(new URL('..', import.meta.url)),
@@ -11,6 +53,7 @@ export default {
   testFramework: { config: { timeout: 5000 } },
   testsFinishTimeout: 60000,
   plugins: [
+    reactShims,
     esbuildPlugin({
       ts: true,
       target: 'es2022',

@@ -370,6 +370,9 @@ try {
         })
         .waitFor();
       assert.deepEqual(errors, []);
+      // E2E_SCREENSHOT=file.png keeps a picture of the page, for a look at the styling.
+      if (process.env.E2E_SCREENSHOT)
+        await page.screenshot({ path: process.env.E2E_SCREENSHOT, fullPage: true });
       await ctx.close();
     },
   );

@@ -39,6 +39,9 @@ export default css`
     gap: 8px;
     margin-bottom: 12px;
   }
+  [part~='composer'] .row {
+    justify-content: space-between;
+  }
   [part~='welcome'] {
     margin: 0;
   }
