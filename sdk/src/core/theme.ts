@@ -139,7 +139,8 @@ export const baseStyles = css`
   }
 `;
 
-const SAFE_VALUE = /^[#\w(),.%\s-]{1,40}$/;
+// Colours only: no url() (it would fetch from the host page).
+const SAFE_VALUE = /^(?!.*url)[#\w(),.%\s-]{1,40}$/i;
 
 /** Inline custom properties from the block's custom colours (keys like --PRIMARY only). */
 export function customStyle(block: Block | undefined, theme: Theme): string {

@@ -92,7 +92,7 @@ describe('reaction-like', () => {
         like_count: 2,
         theme: 'custom',
         language: 'ko',
-        custom_color: { '--PRIMARY': '#ff0000', '--BAD': 'x;y' },
+        custom_color: { '--PRIMARY': '#ff0000', '--BAD': 'x;y', '--SECONDARY': 'url(x)' },
       }),
       me: { liked: true },
     }));
