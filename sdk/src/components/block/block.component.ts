@@ -13,7 +13,8 @@ import '../form/form.js';
  * @tag reaction-block
  *
  * @summary The viewer page: loads a block and renders the element for its type
- * (comment, qna, like, button, ab or form).
+ * (comment, qna, like, button, ab or form). Without `block-id` it reads `block_id` (and `id`, the
+ * owner) from the page URL, as in /block/?id={uid}&block_id={blockId}.
  *
  * @event reaction-load - The block view loaded; detail { view }.
  * @event reaction-error - A load or write failed; detail { message, code }.
@@ -23,6 +24,16 @@ import '../form/form.js';
  */
 export default class ReactionBlock extends BlockElement {
   static override styles = [baseStyles];
+
+  /** On the viewer page (/block/?id={uid}&block_id={blockId}) the ids may come from the URL. */
+  override connectedCallback(): void {
+    if (!this.blockId && !this.view) {
+      const q = new URLSearchParams(location.search);
+      this.ownerId ||= q.get('id') || '';
+      this.blockId = q.get('block_id') || '';
+    }
+    super.connectedCallback();
+  }
 
   protected override render(): unknown {
     if (this.status !== 'ready' || !this.view || this.view.block.deactivated) return super.render();

@@ -57,6 +57,25 @@ describe('reaction-block', () => {
     expect(el.shadowRoot!.textContent).to.contain('This block is not available.');
   });
 
+  it('takes the ids from the public URL when it has no block-id', async () => {
+    api = mockApi({
+      get_block_view: () => ({ block: block({ type: 'like', owner_id: 'u1' }), me: {} }),
+    });
+    const before = location.href;
+    history.replaceState(null, '', location.pathname + '?id=u1&block_id=from-url');
+    try {
+      const el = await fixture<ReactionBlock>(
+        html`<reaction-block project-url=${PROJECT} anon-key=${KEY}></reaction-block>`,
+      );
+      await until(() => el.status === 'ready');
+      expect(el.blockId).to.equal('from-url');
+      expect(el.ownerId).to.equal('u1');
+      expect(api.rpcCalls()[0]!.body).to.deep.equal({ p_block_id: 'from-url' });
+    } finally {
+      history.replaceState(null, '', before);
+    }
+  });
+
   it('never throws into the page when the project is not configured', async () => {
     api = mockApi({});
     const el = await fixture<ReactionBlock>(html`<reaction-block block-id="b1"></reaction-block>`);
