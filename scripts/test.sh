@@ -35,7 +35,10 @@ step "build"
 npm run build
 step "tests"
 npm run test --workspaces --if-present
+step "SDK size budgets (writes docs/benchmarks.md)"
+npm run size -w @reaction-blocks/sdk
 step "end-to-end journeys (Chromium)"
+npm run e2e -w @reaction-blocks/sdk
 npm run e2e -w @reaction-blocks/dashboard
 
 printf '\nnpm test: everything passed in %ss\n' "$((SECONDS - started))"
