@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePorts } from '../supabase/local/config.ts';
+import { freePorts, portsToEnv } from '../supabase/local/config.ts';
 import { paths } from '../supabase/local/paths.ts';
 import { writeBenchmarkSection } from './docs-section.ts';
 
@@ -21,12 +21,7 @@ async function once(dataDir: string): Promise<number> {
       ...process.env,
       SKIP_BUILD: '1',
       DATA_DIR: dataDir,
-      API_PORT: String(ports.api),
-      DB_PORT: String(ports.db),
-      WEB_PORT: String(ports.web),
-      POSTGREST_PORT: String(ports.postgrest),
-      POSTGREST_ADMIN_PORT: String(ports.postgrestAdmin),
-      FUNCTIONS_PORT: String(ports.functions),
+      ...portsToEnv(ports),
     },
     stdio: ['ignore', 'pipe', 'inherit'],
   });

@@ -4,6 +4,7 @@ import { buildSync } from 'esbuild';
 import * as React from 'react';
 import * as ReactDOMClient from 'react-dom/client';
 import { fileURLToPath } from 'node:url';
+import { chromiumLaunchOptions } from '../scripts/chromium.mjs';
 
 // React is CommonJS. For the wrapper test, esbuild bundles react and react-dom/client once (one
 // copy of React) into /__shim/all.js; bare 'react' and 'react-dom/client' resolve to shims that
@@ -62,18 +63,7 @@ export default {
   ],
   browsers: [
     chromeLauncher({
-      launchOptions: {
-        executablePath: '/usr/bin/chromium',
-        args: [
-          '--headless=new',
-          '--no-sandbox',
-          '--disable-gpu',
-          '--disable-background-networking',
-          '--disable-component-update',
-          '--disable-sync',
-          '--no-first-run',
-        ],
-      },
+      launchOptions: chromiumLaunchOptions,
     }),
   ],
 };

@@ -11,6 +11,7 @@ import { AxeBuilder } from '@axe-core/playwright';
 import { chromium, type Page } from 'playwright-core';
 import { DEFAULT_JWT_SECRET, freePorts } from '../../supabase/local/config.ts';
 import { startStack } from '../../supabase/local/stack.ts';
+import { chromiumLaunchOptions } from '../../scripts/chromium.mjs';
 
 async function axe(page: Page, label: string) {
   const result = await new AxeBuilder({ page }).analyze();
@@ -29,18 +30,7 @@ const stack = await startStack({
   web: true,
 });
 const base = stack.webUrl.replace(/\/$/, '');
-const browser = await chromium.launch({
-  executablePath: '/usr/bin/chromium',
-  args: [
-    '--headless',
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-    '--no-first-run',
-  ],
-});
+const browser = await chromium.launch(chromiumLaunchOptions);
 
 try {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });

@@ -10,6 +10,7 @@ import pg from 'pg';
 import { chromium, type Page } from 'playwright-core';
 import { startStack } from '../../supabase/local/stack.ts';
 import { DEFAULT_JWT_SECRET, freePorts } from '../../supabase/local/config.ts';
+import { chromiumLaunchOptions } from '../../scripts/chromium.mjs';
 
 const repo = resolve(import.meta.dirname, '../..');
 const dataDir = mkdtempSync(join(tmpdir(), 'rb-e2e-'));
@@ -33,18 +34,7 @@ const stack = await startStack({
   web: true,
 });
 let web: Server | undefined;
-const browser = await chromium.launch({
-  executablePath: '/usr/bin/chromium',
-  args: [
-    '--headless=new',
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-    '--no-first-run',
-  ],
-});
+const browser = await chromium.launch(chromiumLaunchOptions);
 try {
   const db = new pg.Client({ connectionString: stack.dbUrl });
   db.on('error', () => {});

@@ -44,6 +44,18 @@ export function portsFromEnv(env: NodeJS.ProcessEnv = process.env): Ports {
   };
 }
 
+/** The environment variables that make `npm start` use these ports (the inverse of portsFromEnv). */
+export function portsToEnv(ports: Ports): Record<string, string> {
+  return {
+    API_PORT: String(ports.api),
+    DB_PORT: String(ports.db),
+    WEB_PORT: String(ports.web),
+    POSTGREST_PORT: String(ports.postgrest),
+    POSTGREST_ADMIN_PORT: String(ports.postgrestAdmin),
+    FUNCTIONS_PORT: String(ports.functions),
+  };
+}
+
 /** Asks the kernel for ports nobody is listening on (tests run beside a developer's stack). */
 export async function freePorts(): Promise<Ports> {
   const one = () =>

@@ -15,6 +15,7 @@ import WebSocket from 'ws';
 import { startPostgres, type RunningPostgres } from '../local/postgres.ts';
 import { migrate } from '../local/migrate.ts';
 import { createAuthServer, type AuthServer } from '../local/auth/server.ts';
+import { chromiumLaunchOptions } from '../../scripts/chromium.mjs';
 
 const JWT_SECRET = 'test-secret-with-at-least-32-characters!!';
 const REUSE_INTERVAL_S = 1;
@@ -589,18 +590,7 @@ describe('auth server through supabase-js', () => {
   describe('Google PKCE flow in headless Chromium', () => {
     let browser: Browser;
     beforeAll(async () => {
-      browser = await chromium.launch({
-        executablePath: '/usr/bin/chromium',
-        args: [
-          '--headless=new',
-          '--no-sandbox',
-          '--disable-gpu',
-          '--disable-background-networking',
-          '--disable-component-update',
-          '--disable-sync',
-          '--no-first-run',
-        ],
-      });
+      browser = await chromium.launch(chromiumLaunchOptions);
     }, 60_000);
     afterAll(async () => {
       await browser?.close();

@@ -6,7 +6,7 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { freePorts, type Ports } from '../local/config.ts';
+import { freePorts, portsToEnv, type Ports } from '../local/config.ts';
 import { paths } from '../local/paths.ts';
 
 function startCli(
@@ -20,12 +20,7 @@ function startCli(
       ...process.env,
       SKIP_BUILD: '1',
       DATA_DIR: dataDir,
-      API_PORT: String(ports.api),
-      DB_PORT: String(ports.db),
-      WEB_PORT: String(ports.web),
-      POSTGREST_PORT: String(ports.postgrest),
-      POSTGREST_ADMIN_PORT: String(ports.postgrestAdmin),
-      FUNCTIONS_PORT: String(ports.functions),
+      ...portsToEnv(ports),
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
