@@ -4,8 +4,9 @@
 //   /functions/v1/*  -> Deno edge runtime (a valid JWT required unless verify_jwt = false)
 //   /realtime/v1/*   -> local realtime server (websocket; apikey in the query)
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
-import type { Duplex } from 'node:stream';
 import { jwtVerify } from 'jose';
+import type { AuthServer } from './auth/server.ts';
+import type { RealtimeServer } from './realtime/server.ts';
 
 export interface GatewayOptions {
   port: number;
@@ -14,19 +15,8 @@ export interface GatewayOptions {
   jwtSecret: string;
   postgrestPort: number;
   functionsPort: number;
-  auth: {
-    handle(
-      req: IncomingMessage,
-      res: ServerResponse,
-      path: string,
-      query: URLSearchParams,
-    ): Promise<void>;
-  };
-  realtime?: {
-    upgrade(req: IncomingMessage, socket: Duplex, head: Buffer, path: string): void;
-    /** HTTP broadcast (`/realtime/v1/api/broadcast`), used by realtime-js before a channel joins. */
-    handle(req: IncomingMessage, res: ServerResponse, path: string): Promise<void>;
-  };
+  auth: Pick<AuthServer, 'handle'>;
+  realtime?: Pick<RealtimeServer, 'upgrade' | 'handle'>;
   /** Functions that accept calls without a user JWT (config.toml `verify_jwt = false`). */
   publicFunctions?: Set<string>;
 }

@@ -69,10 +69,12 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
   try {
     let dbUrl: string;
     let postgrestUri: string;
+    let migrated: { applied: string[]; fresh: boolean };
     if (opts.databaseUrl) {
       dbUrl = opts.databaseUrl;
       // on a Supabase project the connecting role can switch to anon/authenticated itself
       postgrestUri = opts.databaseUrl;
+      migrated = await migrate(dbUrl);
     } else {
       const password = 'postgres';
       const server: RunningPostgres = await startPostgres({
@@ -86,88 +88,84 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
       // PostgREST logs in as `authenticator` with a password made for this run only
       const authenticatorPassword = randomBytes(18).toString('base64url');
       postgrestUri = `postgresql://authenticator:${authenticatorPassword}@127.0.0.1:${opts.ports.db}/postgres`;
-      const migrated = await migrate(dbUrl);
+      migrated = await migrate(dbUrl);
       const client = new pg.Client({ connectionString: dbUrl });
       await client.connect();
       await client.query(`alter role authenticator with login password '${authenticatorPassword}'`);
       await client.end();
-      return await finish(migrated);
     }
-    return await finish(await migrate(dbUrl));
 
-    async function finish(migrated: { applied: string[]; fresh: boolean }): Promise<Stack> {
-      const apiUrl = `http://127.0.0.1:${opts.ports.api}`;
-      const webUrl = `http://127.0.0.1:${opts.ports.web}`;
+    const apiUrl = `http://127.0.0.1:${opts.ports.api}`;
+    const webUrl = `http://127.0.0.1:${opts.ports.web}`;
 
-      const [postgrest, functions]: Managed[] = await Promise.all([
-        startPostgrest({
-          dbUri: postgrestUri,
-          jwtSecret: opts.jwtSecret,
-          port: opts.ports.postgrest,
-          adminPort: opts.ports.postgrestAdmin,
-          log,
-        }),
-        startFunctions({
-          port: opts.ports.functions,
-          log,
-          env: {
-            SUPABASE_URL: apiUrl,
-            SUPABASE_ANON_KEY: keys.anonKey,
-            SUPABASE_SERVICE_ROLE_KEY: keys.serviceRoleKey,
-            SUPABASE_DB_URL: dbUrl,
-          },
-        }),
-      ]);
-      stops.push(() => postgrest!.stop());
-      stops.push(() => functions!.stop());
-
-      const auth = createAuthServer({
-        databaseUrl: dbUrl,
+    const [postgrest, functions]: Managed[] = await Promise.all([
+      startPostgrest({
+        dbUri: postgrestUri,
         jwtSecret: opts.jwtSecret,
-        externalUrl: `${apiUrl}/auth/v1`,
-        siteUrl: webUrl,
-        additionalRedirectUrls: [apiUrl, webUrl, 'http://localhost:*', 'http://127.0.0.1:*'],
-        anonKey: keys.anonKey,
-        serviceRoleKey: keys.serviceRoleKey,
-      });
-      stops.push(() => auth.close());
+        port: opts.ports.postgrest,
+        adminPort: opts.ports.postgrestAdmin,
+        log,
+      }),
+      startFunctions({
+        port: opts.ports.functions,
+        log,
+        env: {
+          SUPABASE_URL: apiUrl,
+          SUPABASE_ANON_KEY: keys.anonKey,
+          SUPABASE_SERVICE_ROLE_KEY: keys.serviceRoleKey,
+          SUPABASE_DB_URL: dbUrl,
+        },
+      }),
+    ]);
+    stops.push(() => postgrest!.stop());
+    stops.push(() => functions!.stop());
 
-      // Realtime only on the embedded database: a Supabase project has its own Realtime, and
-      // the local stand-in installs capture triggers in the database it serves.
-      const realtime = opts.databaseUrl
-        ? undefined
-        : await createRealtimeServer({ databaseUrl: dbUrl, jwtSecret: opts.jwtSecret, log });
-      if (realtime) stops.push(() => realtime.close());
+    const auth = createAuthServer({
+      databaseUrl: dbUrl,
+      jwtSecret: opts.jwtSecret,
+      externalUrl: `${apiUrl}/auth/v1`,
+      siteUrl: webUrl,
+      additionalRedirectUrls: [apiUrl, webUrl, 'http://localhost:*', 'http://127.0.0.1:*'],
+      anonKey: keys.anonKey,
+      serviceRoleKey: keys.serviceRoleKey,
+    });
+    stops.push(() => auth.close());
 
-      const gateway: Server = await startGateway({
-        port: opts.ports.api,
-        anonKey: keys.anonKey,
-        serviceRoleKey: keys.serviceRoleKey,
-        jwtSecret: opts.jwtSecret,
-        postgrestPort: opts.ports.postgrest,
-        functionsPort: opts.ports.functions,
-        auth,
-        realtime,
-        publicFunctions: publicFunctions(),
-      });
-      stops.push(() => closeServer(gateway));
+    // Realtime only on the embedded database: a Supabase project has its own Realtime, and
+    // the local stand-in installs capture triggers in the database it serves.
+    const realtime = opts.databaseUrl
+      ? undefined
+      : await createRealtimeServer({ databaseUrl: dbUrl, jwtSecret: opts.jwtSecret, log });
+    if (realtime) stops.push(() => realtime.close());
 
-      if (opts.web) {
-        const web = await startWeb({ port: opts.ports.web, apiUrl, anonKey: keys.anonKey });
-        stops.push(() => closeServer(web));
-      }
+    const gateway: Server = await startGateway({
+      port: opts.ports.api,
+      anonKey: keys.anonKey,
+      serviceRoleKey: keys.serviceRoleKey,
+      jwtSecret: opts.jwtSecret,
+      postgrestPort: opts.ports.postgrest,
+      functionsPort: opts.ports.functions,
+      auth,
+      realtime,
+      publicFunctions: publicFunctions(),
+    });
+    stops.push(() => closeServer(gateway));
 
-      return {
-        apiUrl,
-        webUrl,
-        dbUrl,
-        anonKey: keys.anonKey,
-        serviceRoleKey: keys.serviceRoleKey,
-        jwtSecret: opts.jwtSecret,
-        migrated,
-        stop: stopAll,
-      };
+    if (opts.web) {
+      const web = await startWeb({ port: opts.ports.web, apiUrl, anonKey: keys.anonKey });
+      stops.push(() => closeServer(web));
     }
+
+    return {
+      apiUrl,
+      webUrl,
+      dbUrl,
+      anonKey: keys.anonKey,
+      serviceRoleKey: keys.serviceRoleKey,
+      jwtSecret: opts.jwtSecret,
+      migrated,
+      stop: stopAll,
+    };
   } catch (err) {
     await stopAll();
     throw err;
