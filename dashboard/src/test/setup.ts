@@ -1,8 +1,10 @@
 import { cleanup } from '@testing-library/react';
 import { afterEach } from 'vitest';
+import { registerWorkspaceTranslations } from '../features/workspace/locales';
 import { initI18n, setLanguage } from '../lib/i18n';
 
 initI18n('en');
+registerWorkspaceTranslations();
 
 afterEach(async () => {
   cleanup();

@@ -60,3 +60,217 @@ export type TUpdateProfile = z.infer<typeof ZUpdateProfile>;
 
 /** Calls without a body (submit-agreement, delete-user) accept only an empty object. */
 export const ZEmpty = z.strictObject({});
+
+// ---------------------------------------------------------------------------------------------
+// Saving a block from the workspace (save-block function). Field names are the database
+// columns, so a draft is the row the dashboard read, edited. One call saves the settings, the
+// private settings and, for form and ab, the whole question and ending lists in one transaction.
+
+export const QUESTION_TYPES = [
+  'poll',
+  'ab',
+  'short_text',
+  'long_text',
+  'number',
+  'phone',
+  'mail',
+  'description',
+  'image',
+] as const;
+export type TQuestionType = (typeof QUESTION_TYPES)[number];
+
+export const CONDITION_TYPES = ['equal', 'empty', 'not_empty', 'include'] as const;
+export type TConditionType = (typeof CONDITION_TYPES)[number];
+
+/** Limits of block content (spec section 9; the database checks the same numbers). */
+export const BLOCK_LIMITS = {
+  blockName: 200,
+  labelName: 100,
+  welcomeMessage: 1000,
+  placeholder: 500,
+  submitButtonText: 100,
+  ownerName: 100,
+  qnaSubject: 500,
+  buttonText: 100,
+  url: 2000,
+  photoUrl: 500,
+  openGraphTitle: 99,
+  openGraphDescription: 499,
+  openGraphImageUrl: 499,
+  mailTo: 100,
+  questionTitle: 500,
+  optionValue: 500,
+  descriptionContent: 10000,
+  endingTitle: 200,
+  closingText: 1000,
+  openUrlText: 99,
+  resubmitText: 100,
+  conditionValue: 1000,
+  questionCountFree: 5,
+  questionCountMax: 20,
+  optionsPerQuestion: 50,
+  conditionsPerEnding: 20,
+  endingsMax: 30,
+} as const;
+
+export const BLOCK_MESSAGES = {
+  notValidType: 'Not valid type',
+  blockNotFound: "block doesn't exists",
+  invalidColor: 'Invalid color',
+  invalidEmail: 'Invalid email address.',
+  incompleteCondition: 'Please complete the condition',
+} as const;
+
+const text = (max: number) =>
+  z.string({ error: 'Must be text' }).max(max, { error: MESSAGES.tooLong });
+const httpUrl = (max: number) =>
+  text(max).refine((v) => v === '' || /^https?:\/\/[^\s]+$/i.test(v), {
+    error: MESSAGES.invalidUrl,
+  });
+const color = z
+  .string({ error: BLOCK_MESSAGES.invalidColor })
+  .regex(/^#(?:[0-9a-f]{3}|[0-9a-f]{6})$/i, { error: BLOCK_MESSAGES.invalidColor });
+const index = z.int({ error: 'Invalid index' }).min(0).max(10000);
+const id = z.uuid({ error: 'Invalid id' });
+
+/** Public block settings an owner may change (never counters, owner, type or deactivated). */
+export const ZBlockSettings = z
+  .strictObject({
+    name: text(BLOCK_LIMITS.blockName),
+    theme: z.enum(['light', 'dark', 'custom']),
+    custom_color: z
+      .strictObject({
+        '--PRIMARY': color,
+        '--SECONDARY': color,
+        '--TERTIARY': color,
+        '--BACKGROUND': color,
+      })
+      .partial()
+      .nullable(),
+    custom_label_color: z
+      .strictObject({ '--ADMIN_LABEL': color, '--ME_LABEL': color })
+      .partial()
+      .nullable(),
+    custom_label_name: z.strictObject({
+      admin: text(BLOCK_LIMITS.labelName),
+      me: text(BLOCK_LIMITS.labelName),
+    }),
+    embeded_url: httpUrl(BLOCK_LIMITS.url).nullable(),
+    welcome_message: text(BLOCK_LIMITS.welcomeMessage).nullable(),
+    placeholder: text(BLOCK_LIMITS.placeholder).nullable(),
+    submit_button_text: text(BLOCK_LIMITS.submitButtonText).nullable(),
+    language: z.enum(['en', 'ko'], { error: 'Language must be en or ko' }),
+    block_anonymous: z.boolean(),
+    allow_reaction: z.boolean(),
+    allow_reply: z.boolean(),
+    admin_only_reply: z.boolean(),
+    show_count: z.boolean(),
+    show_profile: z.boolean(),
+    owner_name: text(BLOCK_LIMITS.ownerName).nullable(),
+    owner_photo_url: httpUrl(BLOCK_LIMITS.photoUrl).nullable(),
+    qna_subject: text(BLOCK_LIMITS.qnaSubject).nullable(),
+    align: z.enum(['left', 'center', 'right']),
+    button_text: text(BLOCK_LIMITS.buttonText).nullable(),
+    url_to_open: httpUrl(BLOCK_LIMITS.url).nullable(),
+    open_graph: z
+      .strictObject({
+        title: text(BLOCK_LIMITS.openGraphTitle),
+        description: text(BLOCK_LIMITS.openGraphDescription),
+        image_url: httpUrl(BLOCK_LIMITS.openGraphImageUrl),
+      })
+      .partial()
+      .nullable(),
+    allow_creator_email: z.boolean(),
+  })
+  .partial();
+export type TBlockSettings = z.infer<typeof ZBlockSettings>;
+
+/** Owner-only settings kept in block_private (notification address, Notion target). */
+export const ZBlockPrivateSettings = z
+  .strictObject({
+    mail_to: z
+      .union([z.literal(''), z.email({ error: BLOCK_MESSAGES.invalidEmail })])
+      .refine((v) => v.length <= BLOCK_LIMITS.mailTo, { error: MESSAGES.tooLong })
+      .nullable(),
+    notion_database: text(100).nullable(),
+    notion_page: text(100).nullable(),
+    notion_database_title: z.enum(['response_id', 'block_name', 'creator', 'content']),
+  })
+  .partial();
+export type TBlockPrivateSettings = z.infer<typeof ZBlockPrivateSettings>;
+
+export const ZOptionDraft = z.strictObject({
+  id,
+  value: text(BLOCK_LIMITS.optionValue),
+  index,
+  deleted: z.boolean(),
+});
+export type TOptionDraft = z.infer<typeof ZOptionDraft>;
+
+export const ZQuestionDraft = z.strictObject({
+  id,
+  type: z.enum(QUESTION_TYPES, { error: BLOCK_MESSAGES.notValidType }),
+  title: text(BLOCK_LIMITS.questionTitle),
+  required: z.boolean(),
+  index,
+  placeholder: text(BLOCK_LIMITS.placeholder).nullable(),
+  allow_multi_select: z.boolean(),
+  as_visitor_info: z.enum(['email', 'name']).nullable(),
+  trigger_letter_block: id.nullable(),
+  content: text(BLOCK_LIMITS.descriptionContent).nullable(),
+  image_src: httpUrl(BLOCK_LIMITS.url).nullable(),
+  deleted: z.boolean(),
+  options: z.array(ZOptionDraft).max(BLOCK_LIMITS.optionsPerQuestion),
+});
+export type TQuestionDraft = z.infer<typeof ZQuestionDraft>;
+
+export const ZConditionDraft = z
+  .strictObject({
+    id,
+    index,
+    question_id: id,
+    type: z.enum(CONDITION_TYPES, { error: BLOCK_MESSAGES.notValidType }),
+    value: text(BLOCK_LIMITS.conditionValue).nullable(),
+  })
+  .refine((c) => c.type === 'empty' || c.type === 'not_empty' || (c.value ?? '') !== '', {
+    error: BLOCK_MESSAGES.incompleteCondition,
+  });
+export type TConditionDraft = z.infer<typeof ZConditionDraft>;
+
+export const ZEndingDraft = z.strictObject({
+  id,
+  is_default: z.boolean(),
+  index,
+  title: text(BLOCK_LIMITS.endingTitle),
+  closing_text: text(BLOCK_LIMITS.closingText),
+  open_url: httpUrl(BLOCK_LIMITS.url).nullable(),
+  open_link_type: z.enum(['submit', 'button']),
+  open_url_text: text(BLOCK_LIMITS.openUrlText).nullable(),
+  resubmit_text: text(BLOCK_LIMITS.resubmitText).nullable(),
+  block_submit_another: z.boolean(),
+  conditions: z.array(ZConditionDraft).max(BLOCK_LIMITS.conditionsPerEnding),
+});
+export type TEndingDraft = z.infer<typeof ZEndingDraft>;
+
+/**
+ * One workspace save. `questions` and `endings`, when present, are the complete lists: soft
+ * deleted questions and options are sent with `deleted: true`; custom endings and conditions
+ * missing from the list are deleted; the default ending cannot be removed.
+ */
+export const ZSaveBlock = z
+  .strictObject({
+    blockId: id,
+    settings: ZBlockSettings.optional(),
+    privateSettings: ZBlockPrivateSettings.optional(),
+    questions: z.array(ZQuestionDraft).max(100).optional(),
+    endings: z.array(ZEndingDraft).max(BLOCK_LIMITS.endingsMax).optional(),
+  })
+  .refine(
+    (v) =>
+      Object.keys(v.settings ?? {}).length > 0 ||
+      Object.keys(v.privateSettings ?? {}).length > 0 ||
+      v.questions !== undefined ||
+      v.endings !== undefined,
+    { error: MESSAGES.nothingToUpdate },
+  );
+export type TSaveBlock = z.infer<typeof ZSaveBlock>;

@@ -1,0 +1,22 @@
+// The workspace's texts load with the workspace route, not with the landing: each area owns one
+// file and they are merged into the app's single `translation` namespace under their prefix.
+import i18next from 'i18next';
+import * as editor from './editor';
+import * as results from './results';
+import * as workspace from './workspace';
+
+let registered = false;
+
+export function registerWorkspaceTranslations(i18n = i18next) {
+  if (registered && i18n === i18next) return;
+  registered = true;
+  for (const lng of ['en', 'ko'] as const) {
+    i18n.addResourceBundle(
+      lng,
+      'translation',
+      { workspace: workspace[lng], editor: editor[lng], results: results[lng] },
+      true,
+      true,
+    );
+  }
+}
