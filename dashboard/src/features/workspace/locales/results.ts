@@ -1,3 +1,83 @@
-// results texts of the workspace (en, ko), under the `results.` key prefix. Spec wording verbatim.
-export const en = {};
-export const ko: typeof en = {};
+// results texts of the workspace (en, ko), under the `results.` key prefix. Spec wording verbatim
+// where the spec has any ('Failed to load'); the rest is ours.
+export const en = {
+  label: 'Responses',
+  count_one: '{{count}} response',
+  count_other: '{{count}} responses',
+  loading: 'Loading responses…',
+  loadingMore: 'Loading more responses…',
+  loadError: 'Failed to load: {{message}}',
+  retry: 'Try again',
+  loadMore: 'Load more',
+  allShown: 'All responses are shown.',
+  empty: 'No responses yet',
+  emptyHint: 'Share the block link. Responses appear here as visitors react.',
+  anonymous: 'Anonymous',
+  liked: 'Liked this block',
+  clicked: 'Clicked the button',
+  noAnswer: 'No answer',
+  deletedQuestion: '{{title}} (deleted question)',
+  showDetails: 'Show details',
+  hideDetails: 'Hide details',
+  delete: 'Delete',
+  details: {
+    answers: 'Answers',
+    submitted: 'Submitted',
+    timezone: 'Time zone',
+    visitor: 'Visitor ID',
+  },
+  deleteDialog: {
+    title: 'Delete this response?',
+    text: 'The response from {{name}} ({{time}}) will be deleted. This cannot be undone.',
+    cancel: 'Cancel',
+    confirm: 'Delete',
+    error: 'The response could not be deleted: {{message}}',
+  },
+  deleted: 'Response deleted',
+  notFound: 'The response no longer exists or you may not delete it.',
+  export: {
+    readError: 'Could not read the responses for the CSV file: {{message}}',
+    writeError: 'Could not create the CSV file: {{message}}',
+  },
+};
+
+export const ko: typeof en = {
+  label: '응답',
+  count_one: '응답 {{count}}개',
+  count_other: '응답 {{count}}개',
+  loading: '응답을 불러오는 중…',
+  loadingMore: '응답을 더 불러오는 중…',
+  loadError: '불러오지 못했습니다: {{message}}',
+  retry: '다시 시도',
+  loadMore: '더 보기',
+  allShown: '모든 응답을 표시했습니다.',
+  empty: '아직 응답이 없습니다',
+  emptyHint: '블록 링크를 공유해 보세요. 방문자가 반응하면 여기에 응답이 표시됩니다.',
+  anonymous: '익명',
+  liked: '이 블록에 좋아요를 눌렀습니다',
+  clicked: '버튼을 눌렀습니다',
+  noAnswer: '답변 없음',
+  deletedQuestion: '{{title}} (삭제된 질문)',
+  showDetails: '자세히 보기',
+  hideDetails: '자세히 닫기',
+  delete: '삭제',
+  details: {
+    answers: '답변',
+    submitted: '제출 시각',
+    timezone: '시간대',
+    visitor: '방문자 ID',
+  },
+  deleteDialog: {
+    title: '이 응답을 삭제할까요?',
+    text: '{{name}} 님의 응답({{time}})이 삭제됩니다. 되돌릴 수 없습니다.',
+    cancel: '취소',
+    confirm: '삭제',
+    error: '응답을 삭제하지 못했습니다: {{message}}',
+  },
+  deleted: '응답을 삭제했습니다',
+  notFound: '응답이 이미 없거나 삭제할 권한이 없습니다.',
+  export: {
+    readError: 'CSV 파일에 넣을 응답을 불러오지 못했습니다: {{message}}',
+    writeError: 'CSV 파일을 만들지 못했습니다: {{message}}',
+  },
+};

@@ -1,0 +1,12 @@
+// The data calls of the results area in one injectable object, so the list and the export can
+// be tested (and reused) without the network.
+import type { ResponseRow } from '../types';
+import { deleteResponse, type TDeleteResponseInput } from './delete-response';
+import { listResponses, type TListResponsesInput } from './list-responses';
+
+export interface ResultsApi {
+  listResponses: (input: TListResponsesInput) => Promise<ResponseRow[]>;
+  deleteResponse: (input: TDeleteResponseInput) => Promise<void>;
+}
+
+export const supabaseResultsApi: ResultsApi = { listResponses, deleteResponse };

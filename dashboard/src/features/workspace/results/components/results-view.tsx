@@ -1,0 +1,153 @@
+// /work/{id}/result: the block's responses, newest first, 10 at a time. More load when the
+// scroll reaches 90% of the list (or when the list does not fill its scroll area yet), and
+// with the "Load more" button for keyboard and screen-reader users.
+import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Spinner } from '../../../../components/ui/spinner';
+import { supabaseResultsApi, type ResultsApi } from '../api/results-api';
+import { useResponses } from '../hooks/use-responses';
+import type { ResponseRow, ResultsBlock, ResultsQuestion } from '../types';
+import { reachedScrollEnd } from '../utils/scroll';
+import { DeleteResponseDialog } from './delete-response-dialog';
+import { ResultRow } from './result-row';
+
+export interface ResultsViewProps {
+  block: ResultsBlock;
+  questions: readonly ResultsQuestion[];
+  /** The data calls; the Supabase ones unless a test or a story passes others. */
+  api?: ResultsApi;
+  /** Told after a response was deleted, e.g. to lower a response count shown elsewhere. */
+  onDeleted?: (row: ResponseRow) => void;
+}
+
+export function ResultsView({
+  block,
+  questions,
+  api = supabaseResultsApi,
+  onDeleted,
+}: ResultsViewProps) {
+  const { t } = useTranslation();
+  const headingId = useId();
+  const root = useRef<HTMLElement>(null);
+  const heading = useRef<HTMLHeadingElement>(null);
+  const { rows, status, hasMore, error, loadMore, remove } = useResponses(block.id, api);
+  const [target, setTarget] = useState<ResponseRow | null>(null);
+  const [deletedCount, setDeletedCount] = useState(0);
+  const [announcement, setAnnouncement] = useState('');
+  const total = Math.max(0, (block.response_count ?? 0) - deletedCount);
+  const canAutoLoad = hasMore && status === 'ready' && !error;
+
+  // Scroll events do not bubble, so listen in the capture phase on the document: that covers
+  // this section scrolling itself, any scrolling ancestor the workspace puts around it, and the
+  // page. Only scrollers that contain the list count.
+  useEffect(() => {
+    if (!canAutoLoad) return;
+    const onScroll = (event: Event) => {
+      const node = root.current;
+      if (!node) return;
+      const scroller =
+        event.target === document ? document.scrollingElement : (event.target as Element | null);
+      if (scroller instanceof Element && scroller.contains(node) && reachedScrollEnd(scroller)) {
+        void loadMore();
+      }
+    };
+    document.addEventListener('scroll', onScroll, { capture: true, passive: true });
+    return () => document.removeEventListener('scroll', onScroll, { capture: true });
+  }, [canAutoLoad, loadMore]);
+
+  // A page that does not fill the scroll area cannot be scrolled to 90%: keep reading until it
+  // does or the responses run out.
+  useEffect(() => {
+    if (!canAutoLoad || rows.length === 0 || !root.current) return;
+    if (reachedScrollEnd(scrollParent(root.current))) void loadMore();
+  }, [canAutoLoad, rows.length, loadMore]);
+
+  const confirmDelete = useCallback(
+    async (row: ResponseRow) => {
+      await api.deleteResponse({ id: row.id });
+      remove(row.id);
+      setDeletedCount((n) => n + 1);
+      setTarget(null);
+      setAnnouncement(t('results.deleted'));
+      // The row (and its Delete button, the dialog's opener) is gone: land on the heading.
+      heading.current?.focus();
+      onDeleted?.(row);
+    },
+    [api, remove, t, onDeleted],
+  );
+
+  const list = useMemo(
+    () =>
+      rows.map((row) => (
+        <ResultRow
+          key={row.id}
+          row={row}
+          questions={questions}
+          onDelete={(r) => {
+            setAnnouncement('');
+            setTarget(r);
+          }}
+        />
+      )),
+    [rows, questions],
+  );
+
+  const initialLoading = status === 'loading' && rows.length === 0;
+
+  return (
+    <section className="results" ref={root} aria-labelledby={headingId} aria-busy={status !== 'ready'}>
+      <h2 className="results-heading" id={headingId} ref={heading} tabIndex={-1}>
+        <span className="visually-hidden">{t('results.label')}: </span>
+        {t('results.count', { count: total })}
+      </h2>
+      <p className="visually-hidden" role="status">
+        {announcement}
+      </p>
+      {initialLoading ? <Spinner label={t('results.loading')} /> : null}
+      {!initialLoading && rows.length === 0 && !error ? (
+        <div className="results-empty">
+          <p className="results-empty-title">{t('results.empty')}</p>
+          <p className="hint">{t('results.emptyHint')}</p>
+        </div>
+      ) : null}
+      {rows.length > 0 ? <ul className="results-list">{list}</ul> : null}
+      {error ? (
+        <div className="results-error" role="alert">
+          <p className="error-text">{t('results.loadError', { message: error })}</p>
+          <button type="button" className="button" onClick={() => void loadMore()}>
+            {t('results.retry')}
+          </button>
+        </div>
+      ) : null}
+      {status === 'loadingMore' ? <Spinner label={t('results.loadingMore')} /> : null}
+      {rows.length > 0 && hasMore && !error ? (
+        <button
+          type="button"
+          className="button results-more"
+          onClick={() => void loadMore()}
+          disabled={status !== 'ready'}
+        >
+          {t('results.loadMore')}
+        </button>
+      ) : null}
+      {rows.length > 0 && !hasMore ? <p className="hint results-end">{t('results.allShown')}</p> : null}
+      <DeleteResponseDialog
+        key={target?.id ?? 'none'}
+        row={target}
+        onClose={() => setTarget(null)}
+        onConfirm={confirmDelete}
+      />
+    </section>
+  );
+}
+
+/** The nearest ancestor that scrolls its content, else the page. */
+function scrollParent(node: Element): Element {
+  for (let el: Element | null = node; el; el = el.parentElement) {
+    const { overflowY } = getComputedStyle(el);
+    if ((overflowY === 'auto' || overflowY === 'scroll') && el.scrollHeight > el.clientHeight) {
+      return el;
+    }
+  }
+  return document.scrollingElement ?? document.documentElement;
+}
