@@ -1,0 +1,1227 @@
+// What a hostile visitor would try, one attack per test, each through the official supabase-js
+// client as a real visitor would call the API: anonymous Supabase users
+// (auth.signInAnonymously()), signed-in users, or the anon key alone. Every attack asserts that
+// the server refuses it AND that nothing changed (rows and counters read back with SQL).
+//
+// The catalogue of grants and the RLS table matrix are in rls.test.ts and rls-rpc.test.ts; some
+// cases appear there too, here they are written as attacks on the visitor write paths.
+//
+// HTML and script are stored and returned verbatim: the API is not an HTML sanitizer, the
+// elements render every visitor string as text. That half is proven in the SDK's browser tests:
+// sdk/src/components/comment/comment.test.ts ("renders messages ... safe links": `<b>bold</b>`
+// in a message shows as text, `javascript:` is never a link) and
+// sdk/src/components/form/form.test.ts (the owner's description HTML loses script, handlers and
+// javascript: links).
+import type { SupabaseClient } from '@supabase/supabase-js';
+import { createClient } from '@supabase/supabase-js';
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import {
+  anonClient,
+  newGuest,
+  newUser,
+  serviceClient,
+  sql,
+  stack,
+  type TestUser,
+} from './support/clients.ts';
+import { forgedToken, userToken } from './support/jwt.ts';
+
+// ---------------------------------------------------------------------------------------------
+// set-up helpers
+// ---------------------------------------------------------------------------------------------
+
+type BlockType = 'comment' | 'qna' | 'like' | 'button' | 'ab' | 'form';
+
+/** An owner (with room for many blocks) and one block per requested type. */
+async function ownerWith<T extends BlockType>(
+  ...types: T[]
+): Promise<{ owner: TestUser; blocks: Record<T, string> }> {
+  const owner = await newUser('owner');
+  // a paid owner: room for many blocks and for more than five questions per form
+  await sql('update public.profiles set block_limit = 20, paid = true where id = $1', [owner.id]);
+  const blocks = {} as Record<T, string>;
+  for (const type of types) {
+    const { data, error } = await owner.client.rpc('create_block', { p_block_type: type });
+    expect(error).toBeNull();
+    blocks[type] = (data as { id: string }).id;
+  }
+  return { owner, blocks };
+}
+
+async function addQuestion(
+  owner: TestUser,
+  blockId: string,
+  question: Record<string, unknown>,
+  options: string[] = [],
+): Promise<{ id: string; options: string[] }> {
+  const { data, error } = await owner.client
+    .from('questions')
+    .insert({ block_id: blockId, title: 'Question', ...question })
+    .select('id')
+    .single();
+  expect(error).toBeNull();
+  const id = (data as { id: string }).id;
+  const optionIds: string[] = [];
+  for (const [index, value] of options.entries()) {
+    const res = await owner.client
+      .from('options')
+      .insert({ question_id: id, block_id: blockId, value, index })
+      .select('id')
+      .single();
+    expect(res.error).toBeNull();
+    optionIds.push((res.data as { id: string }).id);
+  }
+  return { id, options: optionIds };
+}
+
+/** The ab block's question and its two options (Good, Bad), created with the block. */
+async function abQuestion(blockId: string): Promise<{ id: string; options: string[] }> {
+  const rows = await sql<{ question_id: string; option_id: string }>(
+    `select q.id as question_id, o.id as option_id from public.questions q
+     join public.options o on o.question_id = q.id where q.block_id = $1 order by o.index`,
+    [blockId],
+  );
+  return { id: rows[0]!.question_id, options: rows.map((r) => r.option_id) };
+}
+
+/** A form with one question of each validated kind; only the short text is required. */
+async function formWithQuestions(owner: TestUser, blockId: string) {
+  const add = (q: Record<string, unknown>, options?: string[]) =>
+    addQuestion(owner, blockId, q, options);
+  return {
+    short: await add({ type: 'short_text', index: 0, required: true }),
+    long: await add({ type: 'long_text', index: 1, required: false }),
+    mail: await add({ type: 'mail', index: 2, required: false }),
+    phone: await add({ type: 'phone', index: 3, required: false }),
+    number: await add({ type: 'number', index: 4, required: false }),
+    poll: await add({ type: 'poll', index: 5, required: false }, ['Red', 'Blue']),
+  };
+}
+
+async function post(
+  visitor: TestUser,
+  blockId: string,
+  fields: Record<string, unknown> = {},
+): Promise<string> {
+  const { data, error } = await visitor.client.rpc('post_message', {
+    p_block_id: blockId,
+    p_content: `hello ${randomUUID()}`,
+    p_creator_name: 'Quiet Otter',
+    ...fields,
+  });
+  expect(error).toBeNull();
+  return (data as { id: string }).id;
+}
+
+/** Everything a visitor write could change on a block: its rows and every counter. */
+async function stateOf(blockId: string): Promise<Record<string, unknown>> {
+  const [row] = await sql(
+    `select b.response_count, b.new_response_count, b.like_count, b.deactivated,
+       p.response_monthly_count, p.response_month,
+       (select coalesce(jsonb_agg(to_jsonb(r) order by r.id), '[]') from public.responses r
+         where r.block_id = b.id) as responses,
+       (select coalesce(jsonb_agg(to_jsonb(m) order by m.id), '[]') from public.messages m
+         where m.block_id = b.id) as messages,
+       (select coalesce(jsonb_agg(to_jsonb(l) order by l.message_id, l.user_id), '[]')
+         from public.message_likes l join public.messages m on m.id = l.message_id
+         where m.block_id = b.id) as message_likes,
+       (select coalesce(jsonb_agg(to_jsonb(x) order by x.message_id), '[]')
+         from public.message_private x where x.block_id = b.id) as message_private,
+       (select coalesce(jsonb_agg(jsonb_build_object('id', o.id, 'count', o.response_count)
+                                  order by o.id), '[]')
+         from public.options o where o.block_id = b.id) as options
+     from public.blocks b join public.profiles p on p.id = b.owner_id where b.id = $1`,
+    [blockId],
+  );
+  return row!;
+}
+
+interface RpcResult {
+  error: { message: string; code?: string; details?: string } | null;
+  status: number;
+}
+
+/** Runs `attack` and asserts the blocks' rows and counters are exactly as before it. */
+async function unchanged<R>(blockIds: string | string[], attack: () => PromiseLike<R>): Promise<R> {
+  const ids = Array.isArray(blockIds) ? blockIds : [blockIds];
+  const before = await Promise.all(ids.map(stateOf));
+  const res = await attack();
+  expect(await Promise.all(ids.map(stateOf))).toEqual(before);
+  return res;
+}
+
+/**
+ * Runs an attack and asserts the server refused it with `message` (and `status` when given)
+ * and that nothing changed.
+ */
+async function refused(
+  blockIds: string | string[],
+  attack: () => PromiseLike<RpcResult>,
+  message: string | RegExp,
+  status?: number,
+): Promise<RpcResult> {
+  const res = await unchanged(blockIds, attack);
+  expect(res.error, 'the server must refuse').not.toBeNull();
+  if (typeof message === 'string') expect(res.error?.message).toBe(message);
+  else expect(res.error?.message).toMatch(message);
+  if (status !== undefined) expect(res.status).toBe(status);
+  return res;
+}
+
+const count = async (query: string, params: unknown[]): Promise<number> =>
+  (await sql<{ n: number }>(`select count(*)::int as n from (${query}) q`, params))[0]!.n;
+
+/** A supabase-js client that sends `token` as the user JWT, like a page with a stolen session. */
+function clientWithToken(token: string, apikey = stack().anonKey): SupabaseClient {
+  return createClient(stack().apiUrl, apikey, {
+    auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
+    global: { headers: { Authorization: `Bearer ${token}` } },
+    // Node 20 has no global WebSocket; realtime-js is never used here but wants one
+    realtime: { transport: WebSocket as never },
+  });
+}
+
+const b64url = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+
+// ---------------------------------------------------------------------------------------------
+// likes
+// ---------------------------------------------------------------------------------------------
+
+describe('likes', () => {
+  it('liking a block twice counts one like, and like_count is exact', async () => {
+    const { blocks } = await ownerWith('like');
+    const visitor = await newGuest();
+    for (let i = 0; i < 2; i++) {
+      const { data, error } = await visitor.client.rpc('toggle_block_like', {
+        p_block_id: blocks.like,
+        p_liked: true,
+      });
+      expect(error).toBeNull();
+      expect(data).toEqual({ liked: true, like_count: 1 });
+    }
+    const state = await stateOf(blocks.like);
+    expect(state).toMatchObject({ like_count: 1, response_count: 1, new_response_count: 1 });
+    expect(state.responses).toHaveLength(1);
+    // toggling (no p_liked) from the liked state unlikes: back to zero, never negative
+    await visitor.client.rpc('toggle_block_like', { p_block_id: blocks.like });
+    const { data } = await visitor.client.rpc('toggle_block_like', {
+      p_block_id: blocks.like,
+      p_liked: false,
+    });
+    expect(data).toEqual({ liked: false, like_count: 0 });
+    expect(await stateOf(blocks.like)).toMatchObject({ like_count: 0, responses: [] });
+  });
+
+  it('20 concurrent likes from the same visitor still count one', async () => {
+    const { blocks } = await ownerWith('like');
+    const visitor = await newGuest();
+    const results = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        visitor.client.rpc('toggle_block_like', { p_block_id: blocks.like, p_liked: true }),
+      ),
+    );
+    expect(results.map((r) => r.error)).toEqual(Array(20).fill(null));
+    const state = await stateOf(blocks.like);
+    expect(state).toMatchObject({ like_count: 1, response_count: 1 });
+    expect(state.responses).toHaveLength(1);
+  });
+
+  it('concurrent toggles never let like_count drift from the like rows', async () => {
+    const { blocks } = await ownerWith('like');
+    const [a, b] = await Promise.all([newGuest(), newGuest()]);
+    await Promise.all(
+      Array.from({ length: 15 }, (_, i) =>
+        (i % 2 ? a : b).client.rpc('toggle_block_like', { p_block_id: blocks.like }),
+      ),
+    );
+    const rows = await count(
+      "select 1 from public.responses where block_id = $1 and kind = 'like'",
+      [blocks.like],
+    );
+    expect(rows).toBeLessThanOrEqual(2);
+    expect(await stateOf(blocks.like)).toMatchObject({ like_count: rows, response_count: rows });
+  });
+
+  it("unliking someone else's like changes nothing", async () => {
+    const { blocks } = await ownerWith('like');
+    const [liker, attacker] = await Promise.all([newGuest(), newGuest()]);
+    await liker.client.rpc('toggle_block_like', { p_block_id: blocks.like, p_liked: true });
+    const before = await stateOf(blocks.like);
+    // p_liked false acts on the caller's own like only: the attacker has none
+    const { data } = await attacker.client.rpc('toggle_block_like', {
+      p_block_id: blocks.like,
+      p_liked: false,
+    });
+    expect(data).toEqual({ liked: false, like_count: 1 });
+    // deleting the like row directly finds nothing the attacker may delete
+    const del = await attacker.client
+      .from('responses')
+      .delete({ count: 'exact' })
+      .eq('block_id', blocks.like);
+    expect(del.count ?? 0).toBe(0);
+    expect(await stateOf(blocks.like)).toEqual(before);
+  });
+
+  it("liking a message twice (also concurrently) counts one; unliking another's like does nothing", async () => {
+    const { blocks } = await ownerWith('comment');
+    const [author, liker, attacker] = await Promise.all([newGuest(), newGuest(), newGuest()]);
+    const message = await post(author, blocks.comment);
+    const results = await Promise.all(
+      Array.from({ length: 10 }, () =>
+        liker.client.rpc('toggle_message_like', { p_message_id: message, p_liked: true }),
+      ),
+    );
+    expect(results.map((r) => r.error)).toEqual(Array(10).fill(null));
+    expect(await sql('select like_count from public.messages where id = $1', [message])).toEqual([
+      { like_count: 1 },
+    ]);
+    const before = await stateOf(blocks.comment);
+    await attacker.client.rpc('toggle_message_like', { p_message_id: message, p_liked: false });
+    const del = await attacker.client
+      .from('message_likes')
+      .delete({ count: 'exact' })
+      .eq('message_id', message);
+    expect(del.count ?? 0).toBe(0);
+    expect(await stateOf(blocks.comment)).toEqual(before);
+  });
+
+  it('liking a message when the owner turned reactions off is refused', async () => {
+    const { owner, blocks } = await ownerWith('comment');
+    const visitor = await newGuest();
+    const message = await post(visitor, blocks.comment);
+    await owner.client.from('blocks').update({ allow_reaction: false }).eq('id', blocks.comment);
+    await refused(
+      blocks.comment,
+      () => visitor.client.rpc('toggle_message_like', { p_message_id: message, p_liked: true }),
+      'Reactions are turned off',
+      403,
+    );
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// votes (ab) and form answers
+// ---------------------------------------------------------------------------------------------
+
+describe('ab votes', () => {
+  it('voting for both options at once is refused', async () => {
+    const { blocks } = await ownerWith('ab');
+    const question = await abQuestion(blocks.ab);
+    const visitor = await newGuest();
+    await refused(
+      blocks.ab,
+      () =>
+        visitor.client.rpc('submit_response', {
+          p_block_id: blocks.ab,
+          p_answers: { [question.id]: question.options },
+        }),
+      'Choose one option',
+      400,
+    );
+  });
+
+  it('a second vote (for the other option) is refused', async () => {
+    const { blocks } = await ownerWith('ab');
+    const question = await abQuestion(blocks.ab);
+    const visitor = await newGuest();
+    const first = await visitor.client.rpc('submit_response', {
+      p_block_id: blocks.ab,
+      p_answers: { [question.id]: question.options[0] },
+    });
+    expect(first.error).toBeNull();
+    for (const option of question.options) {
+      await refused(
+        blocks.ab,
+        () =>
+          visitor.client.rpc('submit_response', {
+            p_block_id: blocks.ab,
+            p_answers: { [question.id]: option },
+          }),
+        'Already voted',
+      );
+    }
+    expect(await stateOf(blocks.ab)).toMatchObject({
+      response_count: 1,
+      options: expect.arrayContaining([{ id: question.options[0], count: 1 }]),
+    });
+  });
+
+  it('20 concurrent votes from one visitor count exactly one', async () => {
+    const { owner, blocks } = await ownerWith('ab');
+    const question = await abQuestion(blocks.ab);
+    const visitor = await newGuest();
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        visitor.client.rpc('submit_response', {
+          p_block_id: blocks.ab,
+          p_answers: { [question.id]: question.options[i % 2] },
+        }),
+      ),
+    );
+    expect(results.filter((r) => r.error === null)).toHaveLength(1);
+    expect(results.filter((r) => r.error?.message === 'Already voted')).toHaveLength(19);
+    const state = await stateOf(blocks.ab);
+    expect(state.responses).toHaveLength(1);
+    expect(state).toMatchObject({ response_count: 1, new_response_count: 1 });
+    const counts = (state.options as Array<{ count: number }>).map((o) => o.count);
+    expect(counts.reduce((a, b) => a + b, 0)).toBe(1);
+    // refused votes did not use up the owner's monthly quota
+    expect(
+      await sql('select response_monthly_count from public.profiles where id = $1', [owner.id]),
+    ).toEqual([{ response_monthly_count: 1 }]);
+  });
+
+  it('voting with an option of another question or another block is refused', async () => {
+    const { owner, blocks } = await ownerWith('ab', 'form');
+    const other = await ownerWith('ab');
+    const question = await abQuestion(blocks.ab);
+    const foreign = await abQuestion(other.blocks.ab);
+    const poll = await addQuestion(owner, blocks.form, { type: 'poll', required: false }, ['X']);
+    const visitor = await newGuest();
+    for (const option of [foreign.options[0], poll.options[0], randomUUID()]) {
+      await refused(
+        [blocks.ab, other.blocks.ab, blocks.form],
+        () =>
+          visitor.client.rpc('submit_response', {
+            p_block_id: blocks.ab,
+            p_answers: { [question.id]: option },
+          }),
+        'Invalid option',
+      );
+    }
+    // a question of another block is not a question of this one
+    await refused(
+      [blocks.ab, other.blocks.ab],
+      () =>
+        visitor.client.rpc('submit_response', {
+          p_block_id: blocks.ab,
+          p_answers: { [foreign.id]: foreign.options[0] },
+        }),
+      'Not valid question',
+    );
+  });
+
+  it('a deleted option cannot be chosen', async () => {
+    const { owner, blocks } = await ownerWith('ab');
+    const question = await abQuestion(blocks.ab);
+    await owner.client.from('options').update({ deleted: true }).eq('id', question.options[1]!);
+    const visitor = await newGuest();
+    await refused(
+      blocks.ab,
+      () =>
+        visitor.client.rpc('submit_response', {
+          p_block_id: blocks.ab,
+          p_answers: { [question.id]: question.options[1] },
+        }),
+      'Invalid option',
+    );
+  });
+});
+
+describe('form answers', () => {
+  it('missing required answers are refused, whatever shape "nothing" takes', async () => {
+    const { owner, blocks } = await ownerWith('form');
+    const q = await formWithQuestions(owner, blocks.form);
+    const requiredPoll = await addQuestion(
+      owner,
+      blocks.form,
+      { type: 'poll', index: 6, required: true },
+      ['Yes', 'No'],
+    );
+    const visitor = await newGuest();
+    const valid = { [q.short.id]: 'fine', [requiredPoll.id]: requiredPoll.options[0] };
+    const blanks: Array<[string, unknown]> = [
+      [q.short.id, undefined],
+      [q.short.id, null],
+      [q.short.id, ''],
+      [q.short.id, '     '],
+      [q.short.id, '\n\t \r\n'],
+      [q.short.id, '\u00a0\u3000\u2003\ufeff'],
+      [q.short.id, { value: null }],
+      [requiredPoll.id, []],
+      [requiredPoll.id, null],
+    ];
+    for (const [questionId, blank] of blanks) {
+      const answers: Record<string, unknown> = { ...valid };
+      if (blank === undefined) delete answers[questionId];
+      else answers[questionId] = blank;
+      const res = await refused(
+        blocks.form,
+        () =>
+          visitor.client.rpc('submit_response', { p_block_id: blocks.form, p_answers: answers }),
+        'Required',
+        400,
+      );
+      // the element shows the message under this question
+      expect(res.error?.details, JSON.stringify(blank)).toBe(questionId);
+    }
+  });
+
+  it('answers over every length limit are refused (and the limits themselves accepted)', async () => {
+    const { owner, blocks } = await ownerWith('form');
+    const q = await formWithQuestions(owner, blocks.form);
+    const visitor = await newGuest();
+    const mail = (length: number) => `${'a'.repeat(length - '@example.com'.length)}@example.com`;
+    const over: Array<[string, string]> = [
+      [q.short.id, 'x'.repeat(301)],
+      [q.long.id, 'x'.repeat(1001)],
+      [q.mail.id, mail(51)],
+    ];
+    for (const [questionId, value] of over) {
+      await refused(
+        blocks.form,
+        () =>
+          visitor.client.rpc('submit_response', {
+            p_block_id: blocks.form,
+            p_answers: { [q.short.id]: 'ok', [questionId]: value },
+          }),
+        'Too long message',
+        400,
+      );
+    }
+    await refused(
+      blocks.form,
+      () =>
+        visitor.client.rpc('submit_response', {
+          p_block_id: blocks.form,
+          p_answers: { [q.short.id]: 'ok' },
+          p_creator_name: 'n'.repeat(101),
+        }),
+      'Too long name',
+    );
+    const atLimit = await visitor.client.rpc('submit_response', {
+      p_block_id: blocks.form,
+      p_answers: {
+        [q.short.id]: '가'.repeat(300),
+        [q.long.id]: 'x'.repeat(1000),
+        [q.mail.id]: mail(50),
+      },
+      p_creator_name: 'n'.repeat(100),
+    });
+    expect(atLimit.error).toBeNull();
+  });
+
+  it('invalid email, phone and number answers are refused', async () => {
+    const { owner, blocks } = await ownerWith('form');
+    const q = await formWithQuestions(owner, blocks.form);
+    const visitor = await newGuest();
+    const bad: Array<[string, unknown, string]> = [
+      [q.mail.id, 'not-an-email', 'Invalid email address.'],
+      [q.mail.id, 'a@b', 'Invalid email address.'],
+      [q.mail.id, '<script>@x.com', 'Invalid email address.'],
+      [q.phone.id, '010-1234-abcd', 'Invalid phone number'],
+      [q.phone.id, '1'.repeat(21), 'Invalid phone number'],
+      [q.phone.id, '<b>1</b>', 'Invalid phone number'],
+      [q.number.id, '1.5', 'Not a number'],
+      [q.number.id, '1e3', 'Not a number'],
+      [q.number.id, 'NaN', 'Not a number'],
+      [q.number.id, '9'.repeat(40), 'Not a number'],
+      [q.short.id, ['an', 'array'], 'Please check response'],
+    ];
+    for (const [questionId, value, message] of bad) {
+      const res = await refused(
+        blocks.form,
+        () =>
+          visitor.client.rpc('submit_response', {
+            p_block_id: blocks.form,
+            p_answers: { [q.short.id]: 'ok', [questionId]: value },
+          }),
+        message,
+        400,
+      );
+      expect(res.error?.details).toBe(questionId);
+    }
+    for (const answers of [null, [], 'text', 42]) {
+      await refused(
+        blocks.form,
+        () =>
+          visitor.client.rpc('submit_response', { p_block_id: blocks.form, p_answers: answers }),
+        'Please check response',
+      );
+    }
+    await refused(
+      blocks.form,
+      () =>
+        visitor.client.rpc('submit_response', {
+          p_block_id: blocks.form,
+          p_answers: { [q.short.id]: 'ok', [randomUUID()]: 'stowaway' },
+        }),
+      'Not valid question',
+    );
+  });
+
+  it('several options for a single-select poll are refused', async () => {
+    const { owner, blocks } = await ownerWith('form');
+    const q = await formWithQuestions(owner, blocks.form);
+    const visitor = await newGuest();
+    await refused(
+      blocks.form,
+      () =>
+        visitor.client.rpc('submit_response', {
+          p_block_id: blocks.form,
+          p_answers: { [q.short.id]: 'ok', [q.poll.id]: q.poll.options },
+        }),
+      'Choose one option',
+    );
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// messages
+// ---------------------------------------------------------------------------------------------
+
+describe('messages', () => {
+  it("editing and deleting someone else's message is refused", async () => {
+    const { blocks } = await ownerWith('comment');
+    const [author, attacker] = await Promise.all([newGuest(), newUser('attacker')]);
+    const message = await post(author, blocks.comment);
+    await refused(
+      blocks.comment,
+      () => attacker.client.rpc('edit_message', { p_message_id: message, p_content: 'pwned' }),
+      'Only the author can edit this message',
+      403,
+    );
+    await refused(
+      blocks.comment,
+      () => attacker.client.rpc('delete_message', { p_message_id: message }),
+      'Only the author or the block owner can delete this message',
+      403,
+    );
+  });
+
+  it('resolving a question as anyone but the block owner is refused', async () => {
+    const { blocks } = await ownerWith('qna');
+    const [author, stranger] = await Promise.all([newGuest(), newUser('stranger')]);
+    const message = await post(author, blocks.qna);
+    for (const who of [author, stranger]) {
+      await refused(
+        blocks.qna,
+        () => who.client.rpc('set_message_resolved', { p_message_id: message, p_resolved: true }),
+        'Only the block owner can resolve messages',
+        403,
+      );
+    }
+  });
+
+  it('replying when replies are off, or owner-only, is refused', async () => {
+    const { owner, blocks } = await ownerWith('comment');
+    const visitor = await newGuest();
+    const parent = await post(visitor, blocks.comment);
+    await owner.client.from('blocks').update({ allow_reply: false }).eq('id', blocks.comment);
+    await refused(
+      blocks.comment,
+      () =>
+        visitor.client.rpc('post_message', {
+          p_block_id: blocks.comment,
+          p_parent_id: parent,
+          p_content: 'a reply',
+        }),
+      'Replies are turned off',
+      403,
+    );
+    await owner.client
+      .from('blocks')
+      .update({ allow_reply: true, admin_only_reply: true })
+      .eq('id', blocks.comment);
+    await refused(
+      blocks.comment,
+      () =>
+        visitor.client.rpc('post_message', {
+          p_block_id: blocks.comment,
+          p_parent_id: parent,
+          p_content: 'a reply',
+        }),
+      'Only the owner can reply',
+      403,
+    );
+    // the owner still can
+    await post(owner, blocks.comment, { p_parent_id: parent });
+  });
+
+  it('replying to a reply (nesting) or to a message of another block is refused', async () => {
+    const { blocks } = await ownerWith('comment', 'qna');
+    const visitor = await newGuest();
+    const parent = await post(visitor, blocks.comment);
+    const reply = await post(visitor, blocks.comment, { p_parent_id: parent });
+    await refused(
+      blocks.comment,
+      () =>
+        visitor.client.rpc('post_message', {
+          p_block_id: blocks.comment,
+          p_parent_id: reply,
+          p_content: 'deeper',
+        }),
+      'Replies nest one level only',
+      400,
+    );
+    await refused(
+      [blocks.comment, blocks.qna],
+      () =>
+        visitor.client.rpc('post_message', {
+          p_block_id: blocks.qna,
+          p_parent_id: parent,
+          p_content: 'across blocks',
+        }),
+      "message doesn't exists",
+      404,
+    );
+  });
+
+  it('empty and whitespace-only messages are refused, also as an edit', async () => {
+    const { blocks } = await ownerWith('comment');
+    const visitor = await newGuest();
+    const message = await post(visitor, blocks.comment);
+    for (const blank of [null, '', '   ', '\n\n\t', ' \r\n ', '\u00a0\u2003\u3000\ufeff']) {
+      await refused(
+        blocks.comment,
+        () => visitor.client.rpc('post_message', { p_block_id: blocks.comment, p_content: blank }),
+        'Message cannot be empty',
+        400,
+      );
+      await refused(
+        blocks.comment,
+        () => visitor.client.rpc('edit_message', { p_message_id: message, p_content: blank }),
+        'Message cannot be empty',
+        400,
+      );
+    }
+  });
+
+  it('every length limit of a message is enforced (and the limit itself accepted)', async () => {
+    const { blocks } = await ownerWith('comment');
+    const visitor = await newGuest();
+    const message = await post(visitor, blocks.comment);
+    const longUrl = `https://example.com/${'a'.repeat(481)}`;
+    const attempts: Array<[Record<string, unknown>, string]> = [
+      [{ p_content: 'x'.repeat(501) }, 'Too long message'],
+      [{ p_content: '가'.repeat(501) }, 'Too long message'],
+      [{ p_creator_name: 'n'.repeat(101) }, 'Too long name'],
+      [{ p_home_url: longUrl }, 'Too long URL'],
+      [{ p_creator_photo_url: longUrl }, 'Too long URL'],
+      [{ p_color: '#'.repeat(33) }, 'Invalid color'],
+      [{ p_timezone: 'T'.repeat(65) }, 'Invalid timezone'],
+    ];
+    for (const [fields, error] of attempts) {
+      await refused(
+        blocks.comment,
+        () =>
+          visitor.client.rpc('post_message', {
+            p_block_id: blocks.comment,
+            p_content: 'hi',
+            ...fields,
+          }),
+        error,
+        400,
+      );
+    }
+    await refused(
+      blocks.comment,
+      () =>
+        visitor.client.rpc('edit_message', { p_message_id: message, p_content: 'x'.repeat(501) }),
+      'Too long message',
+    );
+    // a notification email over 50 characters is dropped silently, never stored
+    await sql('update public.blocks set allow_creator_email = true where id = $1', [
+      blocks.comment,
+    ]);
+    const longMail = await post(visitor, blocks.comment, {
+      p_creator_email: `${'a'.repeat(39)}@example.com`,
+    });
+    expect(
+      await sql('select 1 from public.message_private where message_id = $1', [longMail]),
+    ).toEqual([]);
+    // exactly at the limits is fine
+    await post(visitor, blocks.comment, {
+      p_content: '가'.repeat(500),
+      p_creator_name: 'n'.repeat(100),
+      p_home_url: longUrl.slice(0, 500),
+    });
+  });
+
+  it('writing to a block of the wrong type is refused', async () => {
+    const { blocks } = await ownerWith('like', 'button', 'form');
+    const visitor = await newGuest();
+    for (const blockId of [blocks.like, blocks.button, blocks.form]) {
+      await refused(
+        blockId,
+        () => visitor.client.rpc('post_message', { p_block_id: blockId, p_content: 'hi' }),
+        'Not supported block',
+      );
+    }
+    await refused(
+      blocks.form,
+      () => visitor.client.rpc('toggle_block_like', { p_block_id: blocks.form }),
+      'Not supported block',
+    );
+    await refused(
+      blocks.like,
+      () => visitor.client.rpc('record_button_click', { p_block_id: blocks.like }),
+      'Not supported block',
+    );
+    await refused(
+      blocks.like,
+      () => visitor.client.rpc('submit_response', { p_block_id: blocks.like, p_answers: {} }),
+      'Not supported block',
+    );
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// markup is data
+// ---------------------------------------------------------------------------------------------
+
+describe('HTML and script from visitors', () => {
+  const content = `<script>alert("x")</script><img src=x onerror="alert(1)"> & <b>bold</b> "quoted"`;
+  const name = `<img src=x onerror=alert(1)><b onmouseover="steal()">Eve</b>`;
+
+  it('are stored and returned verbatim as text in messages and names', async () => {
+    const { blocks } = await ownerWith('comment');
+    const visitor = await newGuest();
+    const posted = await visitor.client.rpc('post_message', {
+      p_block_id: blocks.comment,
+      p_content: content,
+      p_creator_name: name,
+    });
+    expect(posted.error).toBeNull();
+    const id = (posted.data as { id: string }).id;
+    expect(posted.data).toMatchObject({ content, creator_name: name });
+    expect(
+      await sql('select content, creator_name from public.messages where id = $1', [id]),
+    ).toEqual([{ content, creator_name: name }]);
+    const anon = anonClient();
+    const view = await anon.rpc('get_block_view', { p_block_id: blocks.comment });
+    const list = await anon.rpc('list_messages', { p_block_id: blocks.comment });
+    const table = await anon.from('messages').select('content, creator_name').eq('id', id);
+    expect((view.data as { messages: unknown[] }).messages[0]).toMatchObject({
+      content,
+      creator_name: name,
+    });
+    expect((list.data as unknown[])[0]).toMatchObject({ content, creator_name: name });
+    expect(table.data).toEqual([{ content, creator_name: name }]);
+    // an edit keeps markup verbatim too
+    const edited = await visitor.client.rpc('edit_message', {
+      p_message_id: id,
+      p_content: `${content}!`,
+    });
+    expect(edited.data).toMatchObject({ content: `${content}!`, is_edited: true });
+  });
+
+  it('are stored verbatim in form answers and the responder name', async () => {
+    const { owner, blocks } = await ownerWith('form');
+    const q = await formWithQuestions(owner, blocks.form);
+    const visitor = await newGuest();
+    const res = await visitor.client.rpc('submit_response', {
+      p_block_id: blocks.form,
+      p_answers: { [q.short.id]: content },
+      p_creator_name: name,
+    });
+    expect(res.error).toBeNull();
+    const rows = await owner.client
+      .from('responses')
+      .select('creator_name, answers')
+      .eq('block_id', blocks.form);
+    expect(rows.data).toEqual([
+      {
+        creator_name: name,
+        answers: { [q.short.id]: expect.objectContaining({ value: content }) },
+      },
+    ]);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// around the RPCs
+// ---------------------------------------------------------------------------------------------
+
+describe('bypassing the RPCs', () => {
+  it('inserting messages, responses, likes or emails directly is refused', async () => {
+    const { blocks } = await ownerWith('comment', 'like', 'form');
+    const visitor = await newGuest();
+    const message = await post(visitor, blocks.comment);
+    const ids = [blocks.comment, blocks.like, blocks.form];
+    const attempts: Array<[string, Record<string, unknown>]> = [
+      ['messages', { block_id: blocks.comment, creator_id: visitor.id, content: 'direct' }],
+      ['responses', { block_id: blocks.like, kind: 'like', creator_id: visitor.id, is_like: true }],
+      ['responses', { block_id: blocks.form, kind: 'form', creator_id: visitor.id, answers: {} }],
+      ['message_likes', { message_id: message, user_id: visitor.id }],
+      [
+        'message_private',
+        { message_id: message, block_id: blocks.comment, creator_email: 'x@example.com' },
+      ],
+    ];
+    for (const [table, row] of attempts) {
+      for (const client of [visitor.client, anonClient()]) {
+        await refused(ids, () => client.from(table).insert(row), /permission denied|violates/);
+      }
+    }
+  });
+
+  it('updating counters on blocks, options or messages directly is refused or ignored', async () => {
+    const { owner, blocks } = await ownerWith('ab', 'comment');
+    const question = await abQuestion(blocks.ab);
+    const visitor = await newGuest();
+    const message = await post(visitor, blocks.comment);
+    const ids = [blocks.ab, blocks.comment];
+    for (const client of [visitor.client, anonClient()]) {
+      for (const counters of [{ like_count: 1000 }, { response_count: 1000 }]) {
+        await refused(
+          ids,
+          () => client.from('blocks').update(counters).eq('id', blocks.ab),
+          /permission denied/,
+        );
+      }
+      await refused(
+        ids,
+        () => client.from('messages').update({ like_count: 99, content: 'x' }).eq('id', message),
+        /permission denied/,
+      );
+      // a visitor's update matches no row they may change (RLS), or is not granted at all
+      const options = await unchanged(ids, () =>
+        client
+          .from('options')
+          .update({ response_count: 99 }, { count: 'exact' })
+          .eq('block_id', blocks.ab),
+      );
+      expect(options.count ?? 0).toBe(0);
+    }
+    // even the owner cannot inflate their own counters
+    await refused(
+      ids,
+      () => owner.client.from('blocks').update({ response_count: 1000 }).eq('id', blocks.ab),
+      /permission denied/,
+    );
+    const before = await stateOf(blocks.ab);
+    const ownerOption = await owner.client
+      .from('options')
+      .update({ response_count: 1000 })
+      .eq('id', question.options[0]!);
+    expect(ownerOption.error).toBeNull(); // accepted for batch saves, but the count is kept
+    expect(await stateOf(blocks.ab)).toEqual(before);
+  });
+
+  it('deleting messages or responses directly deletes nothing', async () => {
+    const { blocks } = await ownerWith('comment', 'like');
+    const [author, attacker] = await Promise.all([newGuest(), newGuest()]);
+    await post(author, blocks.comment);
+    await author.client.rpc('toggle_block_like', { p_block_id: blocks.like, p_liked: true });
+    const before = await Promise.all([stateOf(blocks.comment), stateOf(blocks.like)]);
+    for (const client of [author.client, attacker.client, anonClient()]) {
+      const messages = await client
+        .from('messages')
+        .delete({ count: 'exact' })
+        .eq('block_id', blocks.comment);
+      expect(messages.error?.message ?? '').toMatch(/^$|permission denied/);
+      expect(messages.count ?? 0).toBe(0);
+      const responses = await client
+        .from('responses')
+        .delete({ count: 'exact' })
+        .eq('block_id', blocks.like);
+      expect(responses.count ?? 0).toBe(0);
+    }
+    expect(await Promise.all([stateOf(blocks.comment), stateOf(blocks.like)])).toEqual(before);
+  });
+
+  it('forging creator_id is impossible: the author is always the JWT subject', async () => {
+    const { owner, blocks } = await ownerWith('comment', 'like');
+    const visitor = await newGuest();
+    // the RPCs take no creator id: an extra parameter matches no function
+    await refused(
+      blocks.comment,
+      () =>
+        visitor.client.rpc('post_message', {
+          p_block_id: blocks.comment,
+          p_content: 'as the owner',
+          p_creator_id: owner.id,
+        }),
+      /Could not find the function/,
+      404,
+    );
+    await refused(
+      blocks.like,
+      () =>
+        visitor.client.rpc('toggle_block_like', {
+          p_block_id: blocks.like,
+          creator_id: owner.id,
+        }),
+      /Could not find the function/,
+    );
+    // a direct insert under the owner's id is refused like any other
+    await refused(
+      blocks.comment,
+      () =>
+        visitor.client
+          .from('messages')
+          .insert({ block_id: blocks.comment, creator_id: owner.id, content: 'owner says' }),
+      /permission denied/,
+    );
+    // claiming the owner's name does not make the message the owner's
+    const id = await post(visitor, blocks.comment, { p_creator_name: 'Admin' });
+    expect(await sql('select creator_id from public.messages where id = $1', [id])).toEqual([
+      { creator_id: visitor.id },
+    ]);
+  });
+});
+
+describe('closed doors', () => {
+  it('writing to a deactivated block is refused on every write path', async () => {
+    const { owner, blocks } = await ownerWith('comment', 'qna', 'like', 'button', 'ab', 'form');
+    const visitor = await newGuest();
+    const message = await post(visitor, blocks.comment);
+    const question = await abQuestion(blocks.ab);
+    const ids = Object.values(blocks);
+    const service = serviceClient();
+    const off = await service.from('blocks').update({ deactivated: true }).in('id', ids);
+    expect(off.error).toBeNull();
+    const attacks: Array<[() => PromiseLike<RpcResult>, string]> = [
+      [
+        () => visitor.client.rpc('post_message', { p_block_id: blocks.comment, p_content: 'hi' }),
+        "block doesn't exists",
+      ],
+      [
+        () =>
+          visitor.client.rpc('post_message', {
+            p_block_id: blocks.comment,
+            p_parent_id: message,
+            p_content: 'reply',
+          }),
+        "block doesn't exists",
+      ],
+      [
+        () => visitor.client.rpc('post_message', { p_block_id: blocks.qna, p_content: 'q?' }),
+        "block doesn't exists",
+      ],
+      [
+        () => visitor.client.rpc('edit_message', { p_message_id: message, p_content: 'x' }),
+        "message doesn't exists",
+      ],
+      [
+        () => visitor.client.rpc('toggle_message_like', { p_message_id: message }),
+        "message doesn't exists",
+      ],
+      [
+        () => owner.client.rpc('set_message_resolved', { p_message_id: message, p_resolved: true }),
+        "message doesn't exists",
+      ],
+      [
+        () => visitor.client.rpc('delete_message', { p_message_id: message }),
+        "message doesn't exists",
+      ],
+      [
+        () => visitor.client.rpc('toggle_block_like', { p_block_id: blocks.like }),
+        "block doesn't exists",
+      ],
+      [
+        () => visitor.client.rpc('record_button_click', { p_block_id: blocks.button }),
+        "block doesn't exists",
+      ],
+      [
+        () =>
+          visitor.client.rpc('submit_response', {
+            p_block_id: blocks.ab,
+            p_answers: { [question.id]: question.options[0] },
+          }),
+        "block doesn't exists",
+      ],
+      [
+        () => visitor.client.rpc('submit_response', { p_block_id: blocks.form, p_answers: {} }),
+        "block doesn't exists",
+      ],
+    ];
+    for (const [attack, expected] of attacks) await refused(ids, attack, expected, 404);
+  });
+
+  it('blockAnonymous: an anonymous visitor cannot post or reply; a signed-in one can', async () => {
+    const { owner, blocks } = await ownerWith('comment');
+    const member = await newUser('member');
+    const parent = await post(member, blocks.comment);
+    await owner.client.from('blocks').update({ block_anonymous: true }).eq('id', blocks.comment);
+    const guest = await newGuest();
+    for (const parentId of [null, parent]) {
+      await refused(
+        blocks.comment,
+        () =>
+          guest.client.rpc('post_message', {
+            p_block_id: blocks.comment,
+            p_parent_id: parentId,
+            p_content: 'let me in',
+          }),
+        'Please sign in to leave a message.',
+        403,
+      );
+    }
+    // a forged token claiming not to be anonymous is refused for its signature
+    const claims = JSON.parse(
+      Buffer.from(guest.accessToken.split('.')[1]!, 'base64url').toString(),
+    ) as Record<string, unknown>;
+    const [header, , signature] = guest.accessToken.split('.');
+    const tampered = `${header}.${b64url({ ...claims, is_anonymous: false })}.${signature}`;
+    await refused(
+      blocks.comment,
+      () =>
+        clientWithToken(tampered).rpc('post_message', {
+          p_block_id: blocks.comment,
+          p_content: 'let me in',
+        }),
+      /JWS|JWT|signature/i,
+      401,
+    );
+    await post(member, blocks.comment, { p_parent_id: parent });
+  });
+
+  it("the owner's monthly quota stops submits, and the count restarts in a new month", async () => {
+    const { owner, blocks } = await ownerWith('form', 'ab');
+    const service = serviceClient();
+    const limit = await service
+      .from('profiles')
+      .update({ response_monthly_limit: 2 })
+      .eq('id', owner.id);
+    expect(limit.error).toBeNull();
+    const q = await formWithQuestions(owner, blocks.form);
+    const ab = await abQuestion(blocks.ab);
+    const visitors = await Promise.all(Array.from({ length: 5 }, () => newGuest()));
+    const submit = (v: TestUser) =>
+      v.client.rpc('submit_response', {
+        p_block_id: blocks.form,
+        p_answers: { [q.short.id]: 'ok' },
+      });
+    // five visitors at once against a limit of 2: exactly two get through
+    const results = await Promise.all(visitors.map(submit));
+    expect(results.filter((r) => r.error === null)).toHaveLength(2);
+    for (const r of results.filter((r) => r.error)) {
+      expect(r.error?.message).toBe('Monthly response limit reached');
+      expect(r.status).toBe(429);
+    }
+    expect(await stateOf(blocks.form)).toMatchObject({
+      response_count: 2,
+      response_monthly_count: 2,
+    });
+    // the quota is the owner's, across blocks
+    await refused(
+      [blocks.form, blocks.ab],
+      () =>
+        visitors[4]!.client.rpc('submit_response', {
+          p_block_id: blocks.ab,
+          p_answers: { [ab.id]: ab.options[0] },
+        }),
+      'Monthly response limit reached',
+      429,
+    );
+
+    // a new month: last month's count no longer counts
+    const lastMonth = await service
+      .from('profiles')
+      .update({ response_month: '2000-01-01' })
+      .eq('id', owner.id);
+    expect(lastMonth.error).toBeNull();
+    expect((await submit(visitors[4]!)).error).toBeNull();
+    const [profile] = await sql<{ response_monthly_count: number; fresh: boolean }>(
+      `select response_monthly_count, response_month = date_trunc('month', now())::date as fresh
+       from public.profiles where id = $1`,
+      [owner.id],
+    );
+    expect(profile).toEqual({ response_monthly_count: 1, fresh: true });
+  });
+
+  it('the visitor cannot raise the quota or reset the count themselves', async () => {
+    const { owner, blocks } = await ownerWith('form');
+    const visitor = await newGuest();
+    for (const client of [visitor.client, owner.client]) {
+      await refused(
+        blocks.form,
+        () =>
+          client
+            .from('profiles')
+            .update({ response_monthly_limit: 1_000_000, response_monthly_count: 0 })
+            .eq('id', owner.id),
+        /permission denied/,
+      );
+    }
+  });
+});
+
+describe('tokens', () => {
+  it('a JWT of another project, a tampered one, an unsigned one or an expired one is refused', async () => {
+    const { owner, blocks } = await ownerWith('comment', 'like');
+    const guest = await newGuest();
+    const [header, payload, signature] = guest.accessToken.split('.') as [string, string, string];
+    const claims = JSON.parse(Buffer.from(payload, 'base64url').toString()) as Record<
+      string,
+      unknown
+    >;
+    const tokens: Record<string, string> = {
+      'another project': await forgedToken(guest.id),
+      'posing as the owner': `${header}.${b64url({ ...claims, sub: owner.id })}.${signature}`,
+      'claiming service_role': `${header}.${b64url({ ...claims, role: 'service_role' })}.${signature}`,
+      unsigned: `${b64url({ alg: 'none', typ: 'JWT' })}.${payload}.`,
+      expired: await userToken(guest.id, { exp: Math.floor(Date.now() / 1000) - 60 }),
+    };
+    for (const [label, token] of Object.entries(tokens)) {
+      const client = clientWithToken(token);
+      const res = await refused(
+        [blocks.comment, blocks.like],
+        () => client.rpc('post_message', { p_block_id: blocks.comment, p_content: label }),
+        /JW|expired|signature/i,
+        401,
+      );
+      expect(res.error?.code, label).toMatch(/^PGRST30/);
+      await refused(
+        [blocks.comment, blocks.like],
+        () => client.rpc('toggle_block_like', { p_block_id: blocks.like }),
+        /JW|expired|signature/i,
+        401,
+      );
+    }
+  });
+
+  it("another project's anon key is refused by the gateway before anything runs", async () => {
+    const { blocks } = await ownerWith('like');
+    const guest = await newGuest();
+    const otherKey = await forgedToken('anon');
+    const res = await refused(
+      blocks.like,
+      () =>
+        clientWithToken(guest.accessToken, otherKey).rpc('toggle_block_like', {
+          p_block_id: blocks.like,
+        }),
+      'Invalid API key',
+      401,
+    );
+    expect(res.error).not.toBeNull();
+  });
+
+  it('the anon key alone may read but never write', async () => {
+    const { blocks } = await ownerWith('like', 'comment');
+    const anon = anonClient();
+    expect((await anon.rpc('get_block_view', { p_block_id: blocks.like })).error).toBeNull();
+    await refused(
+      [blocks.like, blocks.comment],
+      () => anon.rpc('toggle_block_like', { p_block_id: blocks.like }),
+      /permission denied/,
+      401,
+    );
+    await refused(
+      [blocks.like, blocks.comment],
+      () => anon.rpc('post_message', { p_block_id: blocks.comment, p_content: 'anon' }),
+      /permission denied/,
+      401,
+    );
+  });
+
+  it('list_messages cannot be made to return more than 50 threads at once', async () => {
+    const { blocks } = await ownerWith('comment');
+    const visitor = await newGuest();
+    await sql(
+      `insert into public.messages (block_id, creator_id, content, created_at)
+       select $1, $2, 'm' || i, now() - make_interval(secs => i) from generate_series(1, 60) i`,
+      [blocks.comment, visitor.id],
+    );
+    const { data, error } = await anonClient().rpc('list_messages', {
+      p_block_id: blocks.comment,
+      p_limit: 100000,
+    });
+    expect(error).toBeNull();
+    expect(data).toHaveLength(50);
+  });
+});
