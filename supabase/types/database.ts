@@ -1354,6 +1354,10 @@ export type Database = {
         Args: { p_block_id: string; p_color?: string; p_creator_name?: string };
         Returns: Json;
       };
+      save_block: {
+        Args: { p_block_id: string; p_owner_id: string; p_payload: Json };
+        Returns: Json;
+      };
       set_message_resolved: { Args: { p_message_id: string; p_resolved: boolean }; Returns: Json };
       submit_response: {
         Args: {

@@ -119,7 +119,13 @@ export const BLOCK_MESSAGES = {
   invalidColor: 'Invalid color',
   invalidEmail: 'Invalid email address.',
   incompleteCondition: 'Please complete the condition',
+  abTwoOptions: 'An A/B question has exactly two options',
+  defaultEndingDeleted: 'The default ending cannot be deleted',
+  paidPlanRequired: 'Paid plan required',
 } as const;
+
+/** The question-count message of the spec's limits (the database trigger says the same). */
+export const tooManyQuestions = (max: number) => `Too many questions (at most ${max})`;
 
 const text = (max: number) =>
   z.string({ error: 'Must be text' }).max(max, { error: MESSAGES.tooLong });
@@ -253,6 +259,29 @@ export const ZEndingDraft = z.strictObject({
 export type TEndingDraft = z.infer<typeof ZEndingDraft>;
 
 /**
+ * A complete question list: at most 20 questions that are not deleted (the free plan's 5 is the
+ * server's check, it depends on the owner), and every live ab question with exactly two live
+ * options. The save_block SQL function checks the same again.
+ */
+export const ZQuestionList = z
+  .array(ZQuestionDraft)
+  .max(100)
+  .superRefine((list, ctx) => {
+    if (list.filter((q) => !q.deleted).length > BLOCK_LIMITS.questionCountMax) {
+      ctx.addIssue({ code: 'custom', message: tooManyQuestions(BLOCK_LIMITS.questionCountMax) });
+    }
+    list.forEach((q, i) => {
+      if (q.type === 'ab' && !q.deleted && q.options.filter((o) => !o.deleted).length !== 2) {
+        ctx.addIssue({
+          code: 'custom',
+          message: BLOCK_MESSAGES.abTwoOptions,
+          path: [i, 'options'],
+        });
+      }
+    });
+  });
+
+/**
  * One workspace save. `questions` and `endings`, when present, are the complete lists: soft
  * deleted questions and options are sent with `deleted: true`; custom endings and conditions
  * missing from the list are deleted; the default ending cannot be removed.
@@ -262,7 +291,7 @@ export const ZSaveBlock = z
     blockId: id,
     settings: ZBlockSettings.optional(),
     privateSettings: ZBlockPrivateSettings.optional(),
-    questions: z.array(ZQuestionDraft).max(100).optional(),
+    questions: ZQuestionList.optional(),
     endings: z.array(ZEndingDraft).max(BLOCK_LIMITS.endingsMax).optional(),
   })
   .refine(

@@ -1,0 +1,739 @@
+// The workspace's save path: the save-block edge function (validated with ZSaveBlock) and the
+// public.save_block SQL function behind it (service role only, one transaction). Through the
+// official supabase-js client, as the dashboard calls it; the database is read back directly to
+// prove that refused saves change nothing.
+import { randomUUID } from 'node:crypto';
+import type { SupabaseClient } from '@supabase/supabase-js';
+import { FunctionsHttpError } from '@supabase/supabase-js';
+import { describe, expect, it } from 'vitest';
+import type {
+  TConditionDraft,
+  TEndingDraft,
+  TOptionDraft,
+  TQuestionDraft,
+} from '../functions/_shared/schemas.ts';
+import {
+  anonClient,
+  newGuest,
+  newUser,
+  serviceClient,
+  sql,
+  type TestUser,
+} from './support/clients.ts';
+
+// ---------------------------------------------------------------------------------------------
+// helpers
+// ---------------------------------------------------------------------------------------------
+
+interface SaveAnswer {
+  status: number;
+  message?: string;
+  data?: {
+    status: boolean;
+    block: Record<string, unknown>;
+    private: Record<string, unknown>;
+    questions: (Record<string, unknown> & { id: string; options: { id: string }[] })[];
+    endings: (Record<string, unknown> & { id: string; conditions: { id: string }[] })[];
+  };
+}
+
+/** Calls save-block through supabase-js and unwraps `{ data }` / `{ error }`. */
+async function save(client: SupabaseClient, body: unknown): Promise<SaveAnswer> {
+  const { data, error } = await client.functions.invoke('save-block', {
+    body: body as Record<string, unknown>,
+  });
+  if (error) {
+    if (error instanceof FunctionsHttpError) {
+      const res = error.context as Response;
+      const payload = (await res.json()) as { error?: { message?: string } };
+      return { status: res.status, message: payload.error?.message };
+    }
+    return { status: 0, message: error.message };
+  }
+  return { status: 200, data: (data as { data: SaveAnswer['data'] }).data };
+}
+
+async function owner(paid = false): Promise<TestUser> {
+  const user = await newUser(paid ? 'paid' : 'free');
+  await sql('update public.profiles set paid = $2, block_limit = 20 where id = $1', [
+    user.id,
+    paid,
+  ]);
+  return user;
+}
+
+async function block(user: TestUser, type: string): Promise<string> {
+  const { data, error } = await user.client.rpc('create_block', { p_block_type: type });
+  expect(error).toBeNull();
+  return (data as { id: string }).id;
+}
+
+/** Everything stored for a block, to compare before and after a refused save. */
+async function snapshot(blockId: string): Promise<unknown> {
+  const [row] = await sql<{ s: unknown }>(
+    `select jsonb_build_object(
+       'block', (select to_jsonb(b) from public.blocks b where b.id = $1),
+       'private', (select to_jsonb(p) from public.block_private p where p.block_id = $1),
+       'questions', (select coalesce(jsonb_agg(to_jsonb(q) order by q.id), '[]') from public.questions q where q.block_id = $1),
+       'options', (select coalesce(jsonb_agg(to_jsonb(o) order by o.id), '[]') from public.options o where o.block_id = $1),
+       'endings', (select coalesce(jsonb_agg(to_jsonb(e) order by e.id), '[]') from public.endings e where e.block_id = $1),
+       'conditions', (select coalesce(jsonb_agg(to_jsonb(c) order by c.id), '[]') from public.ending_conditions c where c.block_id = $1)
+     ) as s`,
+    [blockId],
+  );
+  return row?.s;
+}
+
+const option = (value: string, index: number, over: Partial<TOptionDraft> = {}): TOptionDraft => ({
+  id: randomUUID(),
+  value,
+  index,
+  deleted: false,
+  ...over,
+});
+
+const question = (over: Partial<TQuestionDraft> = {}): TQuestionDraft => ({
+  id: randomUUID(),
+  type: 'short_text',
+  title: 'Question',
+  required: true,
+  index: 0,
+  placeholder: null,
+  allow_multi_select: false,
+  as_visitor_info: null,
+  trigger_letter_block: null,
+  content: null,
+  image_src: null,
+  deleted: false,
+  options: [],
+  ...over,
+});
+
+const ending = (over: Partial<TEndingDraft> = {}): TEndingDraft => ({
+  id: randomUUID(),
+  is_default: false,
+  index: 1,
+  title: '',
+  closing_text: 'Bye',
+  open_url: null,
+  open_link_type: 'button',
+  open_url_text: null,
+  resubmit_text: null,
+  block_submit_another: false,
+  conditions: [],
+  ...over,
+});
+
+const condition = (questionId: string, over: Partial<TConditionDraft> = {}): TConditionDraft => ({
+  id: randomUUID(),
+  index: 0,
+  question_id: questionId,
+  type: 'not_empty',
+  value: null,
+  ...over,
+});
+
+/** The block's default ending as a draft (it is created with every form and ab block). */
+async function defaultEnding(user: TestUser, blockId: string): Promise<TEndingDraft> {
+  const { data, error } = await user.client
+    .from('endings')
+    .select(
+      'id, is_default, index, title, closing_text, open_url, open_link_type, open_url_text, resubmit_text, block_submit_another',
+    )
+    .eq('block_id', blockId)
+    .eq('is_default', true)
+    .single();
+  expect(error).toBeNull();
+  return { ...(data as Omit<TEndingDraft, 'conditions'>), conditions: [] };
+}
+
+/** The ab block's own question as a draft. */
+async function abQuestion(user: TestUser, blockId: string): Promise<TQuestionDraft> {
+  const { data, error } = await user.client
+    .from('questions')
+    .select(
+      'id, type, title, required, index, placeholder, allow_multi_select, as_visitor_info, trigger_letter_block, content, image_src, deleted, options(id, value, index, deleted)',
+    )
+    .eq('block_id', blockId)
+    .single();
+  expect(error).toBeNull();
+  return data as unknown as TQuestionDraft;
+}
+
+// ---------------------------------------------------------------------------------------------
+// the owner saves and reads back
+// ---------------------------------------------------------------------------------------------
+
+describe('save-block: the owner', () => {
+  it('saves settings and private settings of a comment block and reads them back', async () => {
+    const user = await owner();
+    const blockId = await block(user, 'comment');
+    const res = await save(user.client, {
+      blockId,
+      settings: {
+        name: 'Guest book',
+        welcome_message: 'Say hi ($responseCount$ so far)',
+        placeholder: 'Your words',
+        language: 'ko',
+        admin_only_reply: true,
+        custom_label_name: { admin: 'Host', me: 'You' },
+      },
+      privateSettings: { mail_to: 'notify@example.com' },
+    });
+    expect(res.status).toBe(200);
+    expect(res.data?.block).toMatchObject({ name: 'Guest book', language: 'ko' });
+    expect(res.data?.private).toMatchObject({ mail_to: 'notify@example.com' });
+
+    const { data: stored } = await user.client
+      .from('blocks')
+      .select('name, welcome_message, placeholder, language, admin_only_reply, custom_label_name')
+      .eq('id', blockId)
+      .single();
+    expect(stored).toEqual({
+      name: 'Guest book',
+      welcome_message: 'Say hi ($responseCount$ so far)',
+      placeholder: 'Your words',
+      language: 'ko',
+      admin_only_reply: true,
+      custom_label_name: { admin: 'Host', me: 'You' },
+    });
+    const { data: priv } = await user.client
+      .from('block_private')
+      .select('mail_to')
+      .eq('block_id', blockId)
+      .single();
+    expect(priv).toEqual({ mail_to: 'notify@example.com' });
+
+    // an empty notification address clears it
+    const cleared = await save(user.client, { blockId, privateSettings: { mail_to: '' } });
+    expect(cleared.status).toBe(200);
+    expect(cleared.data?.private).toMatchObject({ mail_to: null });
+  });
+
+  it('saves a form: questions with options, a custom ending with a condition, in one call', async () => {
+    const user = await owner(true);
+    const blockId = await block(user, 'form');
+    const fallback = await defaultEnding(user, blockId);
+    const poll = question({
+      type: 'poll',
+      title: 'Pick one',
+      index: 0,
+      options: [option('Red', 0), option('Blue', 1)],
+    });
+    const name = question({ title: 'Your name', index: 1, as_visitor_info: 'name' });
+    const custom = ending({
+      index: 1,
+      title: 'Blue fans',
+      closing_text: '<b>Blue!</b>',
+      conditions: [condition(poll.id, { type: 'equal', value: 'Blue' })],
+    });
+    const res = await save(user.client, {
+      blockId,
+      settings: { submit_button_text: 'Send it' },
+      questions: [poll, name],
+      endings: [{ ...fallback, closing_text: 'Thanks a lot' }, custom],
+    });
+    expect(res.status).toBe(200);
+    expect(res.data?.questions.map((q) => q.id)).toEqual([poll.id, name.id]);
+    expect(res.data?.questions[0]?.options.map((o) => o.id)).toEqual(poll.options.map((o) => o.id));
+    expect(res.data?.endings.map((e) => e.id)).toEqual([fallback.id, custom.id]);
+
+    // what a visitor's element reads
+    const view = await anonClient().rpc('get_block_view', { p_block_id: blockId });
+    expect(view.error).toBeNull();
+    const v = view.data as {
+      block: { submit_button_text: string };
+      questions: { title: string; options: { value: string }[] }[];
+      endings: { closing_text: string; conditions: { question_id: string; value: string }[] }[];
+    };
+    expect(v.block.submit_button_text).toBe('Send it');
+    expect(v.questions.map((q) => q.title)).toEqual(['Pick one', 'Your name']);
+    expect(v.questions[0]?.options.map((o) => o.value)).toEqual(['Red', 'Blue']);
+    expect(v.endings.map((e) => e.closing_text)).toEqual(['Thanks a lot', '<b>Blue!</b>']);
+    expect(v.endings[1]?.conditions).toMatchObject([{ question_id: poll.id, value: 'Blue' }]);
+  });
+
+  it('soft deletes questions and options, removes options of text questions, deletes absent custom endings', async () => {
+    const user = await owner(true);
+    const blockId = await block(user, 'form');
+    const fallback = await defaultEnding(user, blockId);
+    const poll = question({ type: 'poll', index: 0, options: [option('A', 0), option('B', 1)] });
+    const text = question({ index: 1, title: 'Tell us' });
+    const extra = question({ index: 2, title: 'Gone soon' });
+    const custom = ending({ conditions: [condition(text.id)] });
+    expect(
+      (
+        await save(user.client, {
+          blockId,
+          questions: [poll, text, extra],
+          endings: [fallback, custom],
+        })
+      ).status,
+    ).toBe(200);
+    // a visitor answered the poll: its count must survive the save
+    await sql('update public.options set response_count = 3 where id = $1', [poll.options[0]!.id]);
+
+    const res = await save(user.client, {
+      blockId,
+      questions: [
+        // poll becomes a text question: its options go
+        { ...poll, type: 'short_text', index: 1 },
+        { ...text, index: 0, options: [] },
+        { ...extra, deleted: true, index: 9999 },
+      ],
+      endings: [fallback],
+    });
+    expect(res.status).toBe(200);
+    expect(res.data?.questions.map((q) => q.id)).toEqual([text.id, poll.id]);
+    const rows = await sql<{ id: string; deleted: boolean; type: string }>(
+      'select id, deleted, type from public.questions where block_id = $1 order by index',
+      [blockId],
+    );
+    expect(rows).toEqual([
+      { id: text.id, deleted: false, type: 'short_text' },
+      { id: poll.id, deleted: false, type: 'short_text' },
+      { id: extra.id, deleted: true, type: 'short_text' },
+    ]);
+    expect(await sql('select id from public.options where block_id = $1', [blockId])).toEqual([]);
+    expect(
+      await sql<{ id: string }>('select id from public.endings where block_id = $1', [blockId]),
+    ).toEqual([{ id: fallback.id }]);
+    expect(
+      await sql('select id from public.ending_conditions where block_id = $1', [blockId]),
+    ).toEqual([]);
+
+    // a soft delete is final: sending the question again as not deleted keeps it deleted
+    const again = await save(user.client, {
+      blockId,
+      questions: [
+        { ...text, index: 0 },
+        { ...poll, type: 'short_text', index: 1 },
+        { ...extra, index: 2 },
+      ],
+    });
+    expect(again.status).toBe(200);
+    const [kept] = await sql<{ deleted: boolean }>(
+      'select deleted from public.questions where id = $1',
+      [extra.id],
+    );
+    expect(kept?.deleted).toBe(true);
+  });
+
+  it('keeps option counts, and soft deletes an option missing from the list', async () => {
+    const user = await owner();
+    const blockId = await block(user, 'form');
+    const poll = question({
+      type: 'poll',
+      options: [option('A', 0), option('B', 1), option('C', 2)],
+    });
+    expect((await save(user.client, { blockId, questions: [poll] })).status).toBe(200);
+    const [a, b, c] = poll.options;
+    await sql('update public.options set response_count = 4 where id = $1', [a!.id]);
+    const res = await save(user.client, {
+      blockId,
+      questions: [
+        {
+          ...poll,
+          options: [
+            { ...a!, value: 'Apple' },
+            { ...c!, index: 1 },
+          ],
+        },
+      ],
+    });
+    expect(res.status).toBe(200);
+    const rows = await sql<{ id: string; value: string; response_count: number; deleted: boolean }>(
+      'select id, value, response_count, deleted from public.options where question_id = $1 order by value',
+      [poll.id],
+    );
+    expect(rows).toEqual([
+      { id: a!.id, value: 'Apple', response_count: 4, deleted: false },
+      { id: b!.id, value: 'B', response_count: 0, deleted: true },
+      { id: c!.id, value: 'C', response_count: 0, deleted: false },
+    ]);
+  });
+
+  it('saves the ab block question with its two options', async () => {
+    const user = await owner();
+    const blockId = await block(user, 'ab');
+    const ab = await abQuestion(user, blockId);
+    const res = await save(user.client, {
+      blockId,
+      questions: [
+        {
+          ...ab,
+          title: 'Cats or dogs?',
+          options: ab.options.map((o, i) => ({ ...o, value: i === 0 ? 'Cats' : 'Dogs' })),
+        },
+      ],
+    });
+    expect(res.status).toBe(200);
+    expect(res.data?.questions[0]).toMatchObject({ title: 'Cats or dogs?' });
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// who may save
+// ---------------------------------------------------------------------------------------------
+
+describe('save-block: only the owner', () => {
+  it('another user cannot save the block ("block doesn\'t exists") and nothing changes', async () => {
+    const user = await owner(true);
+    const stranger = await owner(true);
+    const blockId = await block(user, 'form');
+    const before = await snapshot(blockId);
+    const res = await save(stranger.client, {
+      blockId,
+      settings: { name: 'Hijacked' },
+      questions: [question()],
+    });
+    expect(res).toMatchObject({ status: 404, message: "block doesn't exists" });
+    expect(await snapshot(blockId)).toEqual(before);
+  });
+
+  it('an anonymous visitor cannot save it', async () => {
+    const user = await owner();
+    const blockId = await block(user, 'like');
+    const guest = await newGuest();
+    const before = await snapshot(blockId);
+    const res = await save(guest.client, { blockId, settings: { name: 'Guest was here' } });
+    expect(res.status).toBe(403);
+    expect(await snapshot(blockId)).toEqual(before);
+  });
+
+  it('the anon key alone cannot save it', async () => {
+    const user = await owner();
+    const blockId = await block(user, 'like');
+    const before = await snapshot(blockId);
+    const res = await save(anonClient(), { blockId, settings: { name: 'Nobody' } });
+    expect(res.status).toBe(401);
+    expect(await snapshot(blockId)).toEqual(before);
+  });
+
+  it('client roles cannot call the SQL function directly, not even for their own block', async () => {
+    const user = await owner();
+    const blockId = await block(user, 'like');
+    const before = await snapshot(blockId);
+    const args = {
+      p_owner_id: user.id,
+      p_block_id: blockId,
+      p_payload: { settings: { name: 'Direct' } },
+    };
+    const direct = await user.client.rpc('save_block', args);
+    expect(direct.error).not.toBeNull();
+    const anon = await anonClient().rpc('save_block', args);
+    expect(anon.error).not.toBeNull();
+    expect(await snapshot(blockId)).toEqual(before);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// refused saves change nothing
+// ---------------------------------------------------------------------------------------------
+
+describe('save-block: bad payloads fail with the right message and change nothing', () => {
+  async function expectRefused(
+    user: TestUser,
+    blockId: string,
+    body: Record<string, unknown>,
+    status: number,
+    message: string | RegExp,
+  ) {
+    const before = await snapshot(blockId);
+    const res = await save(user.client, { blockId, ...body });
+    expect(res.status).toBe(status);
+    if (typeof message === 'string') expect(res.message).toBe(message);
+    else expect(res.message).toMatch(message);
+    expect(await snapshot(blockId)).toEqual(before);
+  }
+
+  it('nothing to update', async () => {
+    const user = await owner();
+    const blockId = await block(user, 'like');
+    await expectRefused(user, blockId, {}, 400, 'nothing to update');
+    await expectRefused(user, blockId, { settings: {} }, 400, 'nothing to update');
+  });
+
+  it('a question type outside the list: "Not valid type"', async () => {
+    const user = await owner();
+    const blockId = await block(user, 'form');
+    await expectRefused(
+      user,
+      blockId,
+      { settings: { name: 'Changed' }, questions: [{ ...question(), type: 'video' }] },
+      400,
+      /^Not valid type/,
+    );
+  });
+
+  it('a too long question title: "Too long message"', async () => {
+    const user = await owner();
+    const blockId = await block(user, 'form');
+    await expectRefused(
+      user,
+      blockId,
+      { questions: [question({ title: 'x'.repeat(501) })] },
+      400,
+      /^Too long message/,
+    );
+  });
+
+  it('settings that are not settings, and bad values', async () => {
+    const user = await owner();
+    const blockId = await block(user, 'like');
+    await expectRefused(user, blockId, { settings: { response_count: 99 } }, 400, /.+/);
+    await expectRefused(user, blockId, { settings: { owner_id: randomUUID() } }, 400, /.+/);
+    await expectRefused(user, blockId, { settings: { theme: 'neon' } }, 400, /.+/);
+    await expectRefused(
+      user,
+      blockId,
+      { privateSettings: { mail_to: 'not an address' } },
+      400,
+      /^Invalid email address\./,
+    );
+  });
+
+  it('a condition naming a question of another block: "Not valid question"', async () => {
+    const user = await owner(true);
+    const blockId = await block(user, 'form');
+    const otherBlock = await block(user, 'form');
+    const foreign = question();
+    expect((await save(user.client, { blockId: otherBlock, questions: [foreign] })).status).toBe(
+      200,
+    );
+    const fallback = await defaultEnding(user, blockId);
+    await expectRefused(
+      user,
+      blockId,
+      {
+        questions: [question()],
+        endings: [fallback, ending({ conditions: [condition(foreign.id)] })],
+      },
+      400,
+      'Not valid question',
+    );
+    // nor may a question id of another block be taken over
+    await expectRefused(user, blockId, { questions: [{ ...foreign }] }, 400, 'Not valid question');
+  });
+
+  it('deleting the default ending, or making another ending the default', async () => {
+    const user = await owner(true);
+    const blockId = await block(user, 'form');
+    const fallback = await defaultEnding(user, blockId);
+    await expectRefused(
+      user,
+      blockId,
+      { endings: [ending()] },
+      400,
+      'The default ending cannot be deleted',
+    );
+    await expectRefused(
+      user,
+      blockId,
+      { endings: [{ ...fallback, is_default: false }, ending({ is_default: true })] },
+      400,
+      'The default ending cannot be changed',
+    );
+  });
+
+  it('an ab question with three options', async () => {
+    const user = await owner();
+    const blockId = await block(user, 'ab');
+    const ab = await abQuestion(user, blockId);
+    const three = { ...ab, options: [...ab.options, option('Maybe', 2)] };
+    await expectRefused(
+      user,
+      blockId,
+      { questions: [three] },
+      400,
+      /^An A\/B question has exactly two options/,
+    );
+    // the SQL function says the same when called past the schema (service role)
+    const before = await snapshot(blockId);
+    const direct = await serviceClient().rpc('save_block', {
+      p_owner_id: user.id,
+      p_block_id: blockId,
+      p_payload: { questions: [three] },
+    });
+    expect(direct.error?.message).toBe('An A/B question has exactly two options');
+    expect(await snapshot(blockId)).toEqual(before);
+  });
+
+  it('more than 5 questions for a free owner, and the settings of that save are not kept', async () => {
+    const user = await owner(false);
+    const blockId = await block(user, 'form');
+    const six = Array.from({ length: 6 }, (_, index) => question({ index }));
+    await expectRefused(
+      user,
+      blockId,
+      { settings: { name: 'Six questions' }, questions: six },
+      400,
+      'Too many questions (at most 5)',
+    );
+    expect((await save(user.client, { blockId, questions: six.slice(0, 5) })).status).toBe(200);
+  });
+
+  it('more than 20 questions for a paid owner', async () => {
+    const user = await owner(true);
+    const blockId = await block(user, 'form');
+    const many = Array.from({ length: 21 }, (_, index) => question({ index }));
+    await expectRefused(
+      user,
+      blockId,
+      { questions: many },
+      400,
+      /^Too many questions \(at most 20\)/,
+    );
+    // and the database trigger when the schema is bypassed
+    const before = await snapshot(blockId);
+    const direct = await serviceClient().rpc('save_block', {
+      p_owner_id: user.id,
+      p_block_id: blockId,
+      p_payload: { questions: many },
+    });
+    expect(direct.error?.message).toBe('Too many questions (at most 20)');
+    expect(await snapshot(blockId)).toEqual(before);
+    expect((await save(user.client, { blockId, questions: many.slice(0, 20) })).status).toBe(200);
+  });
+
+  it('questions for a block type without questions', async () => {
+    const user = await owner();
+    const blockId = await block(user, 'comment');
+    await expectRefused(user, blockId, { questions: [question()] }, 400, 'Not supported block');
+  });
+
+  it("a letter trigger that is not one of the owner's letter blocks", async () => {
+    const user = await owner(true);
+    const stranger = await owner(true);
+    const blockId = await block(user, 'form');
+    const theirLetter = await block(stranger, 'notion_letter');
+    await expectRefused(
+      user,
+      blockId,
+      { questions: [question({ trigger_letter_block: theirLetter })] },
+      400,
+      'Not valid letter block',
+    );
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// paid-only features
+// ---------------------------------------------------------------------------------------------
+
+describe('save-block: paid-only features', () => {
+  it('are refused for a free owner with "Paid plan required (...)" and nothing changes', async () => {
+    const user = await owner(false);
+    const comment = await block(user, 'comment');
+    const form = await block(user, 'form');
+    const cases: [string, Record<string, unknown>][] = [
+      [comment, { settings: { theme: 'custom' } }],
+      [comment, { settings: { custom_color: { '--PRIMARY': '#ff0000' } } }],
+      [comment, { settings: { open_graph: { title: 'Mine' } } }],
+      [comment, { settings: { block_anonymous: true } }],
+      [comment, { settings: { allow_reply: false } }],
+      [comment, { settings: { show_count: true } }],
+      [comment, { settings: { allow_creator_email: true } }],
+      [comment, { privateSettings: { notion_database: 'db-1' } }],
+      [form, { questions: [question({ as_visitor_info: 'email', type: 'mail' })] }],
+    ];
+    for (const [blockId, body] of cases) {
+      const before = await snapshot(blockId);
+      const res = await save(user.client, { blockId, ...body });
+      expect(res.status, JSON.stringify(body)).toBe(403);
+      expect(res.message, JSON.stringify(body)).toMatch(/^Paid plan required \(\w+\)$/);
+      expect(await snapshot(blockId)).toEqual(before);
+    }
+    const fallback = await defaultEnding(user, form);
+    const res = await save(user.client, { blockId: form, endings: [fallback, ending()] });
+    expect(res).toMatchObject({ status: 403, message: 'Paid plan required (endings)' });
+    // free settings still save, and so does switching a paid feature back off
+    expect(
+      (await save(user.client, { blockId: comment, settings: { theme: 'dark' } })).status,
+    ).toBe(200);
+  });
+
+  it('are saved for a paid owner, and kept (not refused) after the plan ends', async () => {
+    const user = await owner(true);
+    const blockId = await block(user, 'comment');
+    const settings = {
+      theme: 'custom',
+      custom_color: { '--PRIMARY': '#112233', '--BACKGROUND': '#ffffff' },
+      open_graph: { title: 'OG', description: 'Desc', image_url: 'https://example.com/og.png' },
+      allow_reply: false,
+    };
+    expect((await save(user.client, { blockId, settings })).status).toBe(200);
+    await sql('update public.profiles set paid = false where id = $1', [user.id]);
+    // resending the stored values with a free change is fine
+    const res = await save(user.client, { blockId, settings: { ...settings, name: 'Renamed' } });
+    expect(res.status).toBe(200);
+    expect(res.data?.block).toMatchObject({ name: 'Renamed', theme: 'custom', allow_reply: false });
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// concurrency
+// ---------------------------------------------------------------------------------------------
+
+describe('save-block: concurrent saves', () => {
+  it('run one after the other: the result is exactly one of the saves, never a mix', async () => {
+    const user = await owner(true);
+    const blockId = await block(user, 'form');
+    const fallback = await defaultEnding(user, blockId);
+    const lists = Array.from({ length: 6 }, (_, n) =>
+      Array.from({ length: 4 }, (_, index) =>
+        question({
+          index,
+          title: `save ${n}`,
+          type: 'poll',
+          options: [option(`a${n}`, 0), option(`b${n}`, 1)],
+        }),
+      ),
+    );
+    const results = await Promise.all(
+      lists.map((questions, n) =>
+        save(user.client, {
+          blockId,
+          settings: { name: `save ${n}` },
+          questions,
+          endings: [
+            fallback,
+            ending({ title: `save ${n}`, conditions: [condition(questions[0]!.id)] }),
+          ],
+        }),
+      ),
+    );
+    expect(results.map((r) => r.status)).toEqual(lists.map(() => 200));
+
+    const [{ name } = { name: '' }] = await sql<{ name: string }>(
+      'select name from public.blocks where id = $1',
+      [blockId],
+    );
+    const live = await sql<{ title: string }>(
+      'select title from public.questions where block_id = $1 and not deleted',
+      [blockId],
+    );
+    const endings = await sql<{ title: string; is_default: boolean }>(
+      'select title, is_default from public.endings where block_id = $1 order by is_default desc',
+      [blockId],
+    );
+    const options = await sql<{ value: string }>(
+      `select o.value from public.options o join public.questions q on q.id = o.question_id
+       where o.block_id = $1 and not o.deleted and not q.deleted`,
+      [blockId],
+    );
+    expect(live).toHaveLength(4);
+    expect(new Set(live.map((q) => q.title))).toEqual(new Set([name]));
+    expect(endings).toHaveLength(2);
+    expect(endings[1]?.title).toBe(name);
+    const n = name.replace('save ', '');
+    expect(new Set(options.map((o) => o.value))).toEqual(new Set([`a${n}`, `b${n}`]));
+    expect(options).toHaveLength(8);
+    // every other save's questions are soft deleted, none lost
+    const [{ count } = { count: '0' }] = await sql<{ count: string }>(
+      'select count(*) from public.questions where block_id = $1',
+      [blockId],
+    );
+    expect(Number(count)).toBe(24);
+  });
+});
