@@ -77,7 +77,7 @@ async function main() {
 Reaction Blocks is running (ready in ${ms} ms${stack.migrated.applied.length ? `, applied ${stack.migrated.applied.length} migration(s)` : ''}).
 
   Dashboard      ${stack.webUrl}/
-  Examples       ${stack.webUrl}/examples/html/${reactExample ? `   ${stack.webUrl}/examples/react/dist/` : ''}
+  Examples       ${stack.webUrl}/examples/html/${reactExample ? `   ${stack.webUrl}/examples/react/` : ''}
   SDK (CDN)      ${stack.webUrl}/sdk/cdn/reaction.js
   API URL        ${stack.apiUrl}        (/rest/v1 /auth/v1 /functions/v1 /realtime/v1)
   Database       ${stack.dbUrl}

@@ -1,6 +1,7 @@
 // Static file server for the dashboard (single-page app), the examples and the SDK's CDN build.
 //   /                 dashboard/dist (index.html for every unknown path)
-//   /examples/...     examples/ (html page; react app's dist)
+//   /examples/react/  examples/react/dist (the React app's build)
+//   /examples/...     examples/ (the html page)
 //   /sdk/...          sdk/dist (the CDN script is /sdk/cdn/reaction.js)
 //   /env.js           window.__REACTION_ENV__ with the project URL and anon key
 import http from 'node:http';
@@ -45,6 +46,8 @@ function fileAt(path: string | undefined): string | undefined {
   return existsSync(index) ? index : undefined;
 }
 
+const reactExampleDist = join(paths.examples, 'react', 'dist');
+
 export function startWeb(opts: WebOptions): Promise<http.Server> {
   const envJs = `window.__REACTION_ENV__ = ${JSON.stringify({ supabaseUrl: opts.apiUrl, anonKey: opts.anonKey })};\n`;
   const server = http.createServer((req, res) => {
@@ -64,8 +67,17 @@ export function startWeb(opts: WebOptions): Promise<http.Server> {
       res.end(envJs);
       return;
     }
+    if (url.pathname === '/examples/react') {
+      // the app's scripts are relative to the directory
+      res.writeHead(301, { location: '/examples/react/' });
+      res.end();
+      return;
+    }
     let file: string | undefined;
-    if (url.pathname.startsWith('/examples/')) {
+    if (url.pathname.startsWith('/examples/react/')) {
+      // the React example is served from its build, never its sources
+      file = fileAt(inside(reactExampleDist, url.pathname.slice('/examples/react/'.length)));
+    } else if (url.pathname.startsWith('/examples/')) {
       file = fileAt(inside(paths.examples, url.pathname.slice('/examples/'.length)));
     } else if (url.pathname.startsWith('/sdk/')) {
       file = fileAt(inside(paths.sdkDist, url.pathname.slice('/sdk/'.length)));
@@ -76,11 +88,10 @@ export function startWeb(opts: WebOptions): Promise<http.Server> {
     }
     if (file) return send(file);
     res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' });
-    res.end(
-      existsSync(paths.dashboardDist)
-        ? 'Not found'
-        : 'Not found (the dashboard is not built: npm run build)',
-    );
+    const unbuilt = url.pathname.startsWith('/examples/react/')
+      ? !existsSync(reactExampleDist) && 'the React example'
+      : !existsSync(paths.dashboardDist) && 'the dashboard';
+    res.end(unbuilt ? `Not found (${unbuilt} is not built: npm run build)` : 'Not found');
   });
   return new Promise((resolve, reject) => {
     server.once('error', reject);

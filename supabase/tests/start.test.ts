@@ -1,7 +1,7 @@
 // `npm start` as a user runs it: comes up on the configured ports, refuses a second copy on the
 // same data, and on SIGTERM stops every process it started, leaving nothing listening.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -72,6 +72,20 @@ describe('npm start', () => {
         headers: { apikey: 'wrong' },
       });
       expect(health.status).toBe(401);
+
+      // The React example is printed and served from its build when it has been built.
+      const reactBuilt = existsSync(join(paths.examples, 'react', 'dist', 'index.html'));
+      const reactUrl = `http://127.0.0.1:${ports.web}/examples/react/`;
+      const react = await fetch(reactUrl);
+      if (reactBuilt) {
+        expect(first.output()).toContain(reactUrl);
+        expect(react.status).toBe(200);
+        expect(await react.text()).toContain('src="./app.js"');
+      } else {
+        expect(first.output()).not.toContain(reactUrl);
+        expect(react.status).toBe(404);
+        expect(await react.text()).toContain('the React example is not built');
+      }
 
       const second = startCli(ports, dataDir);
       expect(await second.exited).toBe(1);
