@@ -1,0 +1,179 @@
+// Dashboard performance benchmark. Builds nothing: run `npm run build -w @reaction-blocks/dashboard`
+// first. Starts a throwaway local stack (free ports, temporary database) that serves dashboard/dist,
+// puts a gzip proxy in front of it, and drives the local Chromium to measure
+//   - the gzip JS/CSS/HTML each page actually requests: landing home, /login, and, signed in
+//     through the local Google page, the block dashboard and the block workspace;
+//   - Lighthouse-style figures of the landing home (FCP, LCP, TBT, CLS), median of cold loads
+//     under slow 4G and a 4x slower CPU.
+// Then writes the "Dashboard" section of docs/benchmarks.md.
+//   npm run bench -w @reaction-blocks/dashboard [-- --runs 3] [-- --save-baseline]
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { DEFAULT_JWT_SECRET, freePorts } from '../../supabase/local/config.ts';
+import { startStack } from '../../supabase/local/stack.ts';
+import { chromiumLaunchOptions } from '../../scripts/chromium.mjs';
+import { writeBenchmarkSection } from '../../scripts/docs-section.ts';
+import { startGzipProxy } from './bench/gzip-proxy.ts';
+import { renderReport, type BenchResult } from './bench/report.ts';
+import { recordTransfer, type Transfer } from './bench/transfer.ts';
+import { measureColdLoad, type Vitals } from './bench/web-vitals.ts';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const dist = join(here, '..', 'dist');
+const baselineFile = join(here, 'bench-baseline.json');
+
+const args = process.argv.slice(2);
+const runsArg = args.indexOf('--runs');
+const runs = runsArg >= 0 ? Number(args[runsArg + 1]) : 3;
+const saveBaseline = args.includes('--save-baseline');
+if (!Number.isInteger(runs) || runs < 1) throw new Error('--runs needs a positive whole number');
+if (!existsSync(join(dist, 'index.html'))) {
+  console.error('dashboard/dist is missing: run `npm run build -w @reaction-blocks/dashboard`');
+  process.exit(1);
+}
+
+const DESKTOP = { viewport: { width: 1280, height: 900 } };
+
+/** A page in a fresh context: empty cache, no session. */
+async function coldPage(browser: Browser): Promise<Page> {
+  const context = await browser.newContext(DESKTOP);
+  return context.newPage();
+}
+
+async function measurePublicPage(
+  browser: Browser,
+  base: string,
+  path: string,
+  ready: (page: Page) => Promise<void>,
+): Promise<Transfer> {
+  const page = await coldPage(browser);
+  try {
+    return await recordTransfer(page, base, async () => {
+      await page.goto(`${base}${path}`);
+      await ready(page);
+    });
+  } finally {
+    await page.context().close();
+  }
+}
+
+/** Signs in through the local Google stand-in page and accepts the terms. */
+async function signIn(page: Page, base: string) {
+  await page.goto(`${base}/login`);
+  await page.getByRole('button', { name: 'Continue with Google' }).click();
+  await page.locator('#email').fill('bench-owner@example.com');
+  await page.locator('#name').fill('Bench Owner');
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await page.waitForURL(/\/dashboard\/reaction/);
+  await page.getByRole('checkbox').check();
+  await page.getByRole('button', { name: 'Agree' }).click();
+  await page.getByRole('dialog', { name: 'Terms of Service' }).waitFor({ state: 'detached' });
+}
+
+/** A cold reload of `path` in a signed-in context (cache off, session kept). */
+async function measureSignedInPage(
+  page: Page,
+  base: string,
+  path: string,
+  ready: (page: Page) => Promise<void>,
+): Promise<Transfer> {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Network.enable');
+  await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
+  try {
+    return await recordTransfer(page, base, async () => {
+      await page.goto(`${base}${path}`);
+      await ready(page);
+    });
+  } finally {
+    await cdp.detach();
+  }
+}
+
+async function measureSignedIn(browser: Browser, base: string) {
+  const context = await browser.newContext(DESKTOP);
+  const page = await context.newPage();
+  try {
+    await signIn(page, base);
+    const dashboard = await measureSignedInPage(page, base, '/dashboard/reaction', (p) =>
+      p.getByTestId('remaining').waitFor(),
+    );
+
+    // Create a form block (the type with the most editors); the app then opens /work/{id}.
+    const visited: string[] = [];
+    page.on('framenavigated', (frame) => {
+      if (frame === page.mainFrame()) visited.push(frame.url());
+    });
+    await page.getByRole('button', { name: 'Create block' }).click();
+    await page.getByRole('button', { name: 'Form', exact: true }).click();
+    const findWork = () =>
+      visited.map((u) => new URL(u)).find((u) => u.pathname.startsWith('/work/'));
+    for (let waited = 0; !findWork() && waited < 15000; waited += 100)
+      await page.waitForTimeout(100);
+    await page.waitForLoadState('networkidle');
+    const workUrl = findWork();
+    if (!workUrl) return { dashboard, workspace: null };
+    const workspace = await measureSignedInPage(page, base, workUrl.pathname, async () => {});
+    // Without a /work route the app falls back to the dashboard: no workspace to report.
+    if (!new URL(page.url()).pathname.startsWith('/work/')) return { dashboard, workspace: null };
+    return { dashboard, workspace };
+  } finally {
+    await context.close();
+  }
+}
+
+const dataDir = mkdtempSync(join(tmpdir(), 'rb-dashboard-bench-'));
+const stack = await startStack({
+  ports: await freePorts(),
+  dataDir,
+  jwtSecret: DEFAULT_JWT_SECRET,
+  web: true,
+});
+const proxy = await startGzipProxy(stack.webUrl);
+const browser = await chromium.launch(chromiumLaunchOptions);
+try {
+  const base = proxy.url;
+  const heroReady = (page: Page) => page.getByRole('heading', { level: 1 }).first().waitFor();
+  // Warm the server's file cache so the first measured load is not the odd one out.
+  await measurePublicPage(browser, base, '/', heroReady);
+
+  const landing = await measurePublicPage(browser, base, '/', heroReady);
+  const login = await measurePublicPage(browser, base, '/login', (page) =>
+    page.getByRole('button', { name: 'Continue with Google' }).waitFor(),
+  );
+  const signedIn = await measureSignedIn(browser, base);
+
+  const vitals: Vitals[] = [];
+  for (let i = 0; i < runs; i++) {
+    vitals.push(await measureColdLoad(browser, `${base}/`));
+    console.log(`landing cold load ${i + 1}/${runs}:`, vitals.at(-1));
+  }
+
+  const result: BenchResult = {
+    date: new Date().toISOString().slice(0, 10),
+    cores: cpus().length,
+    landing,
+    login,
+    dashboard: signedIn.dashboard,
+    workspace: signedIn.workspace,
+    vitals,
+  };
+  const baseline = existsSync(baselineFile)
+    ? (JSON.parse(readFileSync(baselineFile, 'utf8')) as BenchResult & { label: string })
+    : null;
+  if (saveBaseline) {
+    writeFileSync(baselineFile, `${JSON.stringify({ label: 'before', ...result }, null, 2)}\n`);
+    console.log(`saved ${baselineFile}`);
+  }
+  const report = renderReport(result, saveBaseline ? null : baseline, runs);
+  writeBenchmarkSection('Dashboard', report);
+  console.log(report);
+} finally {
+  await browser.close();
+  await proxy.close();
+  await stack.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+}
