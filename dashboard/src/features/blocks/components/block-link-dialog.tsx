@@ -1,11 +1,46 @@
-import { useId, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Dialog } from '../../../components/ui/dialog';
+import { Spinner } from '../../../components/ui/spinner';
 import { paths } from '../../../config/paths';
 import type { BlockRow } from '../../../lib/db-types';
 import { env } from '../../../lib/env';
 import { blockName } from '../utils/block-utils';
-import { copyText, downloadFile, embedSnippet, handoutHtml } from '../utils/embed';
+import {
+  copyText,
+  downloadDataUrl,
+  downloadFile,
+  embedSnippet,
+  handoutHtml,
+  QR_CODE_SIZE,
+  qrCodeDataUrl,
+  qrCodeFileName,
+} from '../utils/embed';
+
+type QrState = { url: string; dataUrl: string | null; failed: boolean };
+
+/** The QR code PNG of `url` (null while it is made or without a url). */
+function useQrCode(url: string | null): { dataUrl: string | null; failed: boolean } {
+  const [state, setState] = useState<QrState | null>(null);
+  useEffect(() => {
+    if (!url) return;
+    let current = true;
+    qrCodeDataUrl(url).then(
+      (dataUrl) => {
+        if (current) setState({ url, dataUrl, failed: false });
+      },
+      (cause: unknown) => {
+        console.error('[reaction-dashboard] QR code failed', cause);
+        if (current) setState({ url, dataUrl: null, failed: true });
+      },
+    );
+    return () => {
+      current = false;
+    };
+  }, [url]);
+  // A result made for an earlier url is never shown for this one.
+  return state && state.url === url ? state : { dataUrl: null, failed: false };
+}
 
 export function BlockLinkDialog({
   block,
@@ -18,9 +53,12 @@ export function BlockLinkDialog({
   const urlId = useId();
   const snippetId = useId();
   const [copied, setCopied] = useState<'url' | 'snippet' | null>(null);
-  if (!block) return null;
+  const publicUrl = block
+    ? paths.publicBlock(window.location.origin, block.owner_id, block.id)
+    : null;
+  const qr = useQrCode(publicUrl);
+  if (!block || !publicUrl) return null;
   const name = blockName(block, t);
-  const publicUrl = paths.publicBlock(window.location.origin, block.owner_id, block.id);
   const snippet = embedSnippet(block, env);
 
   const copy = async (kind: 'url' | 'snippet') => {
@@ -71,6 +109,35 @@ export function BlockLinkDialog({
         <button type="button" className="button button-ghost" onClick={() => void copy('url')}>
           {copied === 'url' ? t('common.copied') : t('common.copy')}
         </button>
+      </div>
+      <div className="qr-code">
+        <div className="qr-code-image">
+          {qr.dataUrl ? (
+            <img
+              src={qr.dataUrl}
+              width={QR_CODE_SIZE}
+              height={QR_CODE_SIZE}
+              alt={t('blocks.linkDialog.qrAlt', { name })}
+            />
+          ) : qr.failed ? null : (
+            <Spinner label={t('blocks.linkDialog.qrLoading')} />
+          )}
+        </div>
+        <div>
+          <button
+            type="button"
+            className="button button-ghost"
+            disabled={!qr.dataUrl}
+            onClick={() => qr.dataUrl && downloadDataUrl(qrCodeFileName(block.name), qr.dataUrl)}
+          >
+            {t('blocks.linkDialog.qrDownload')}
+          </button>
+          {qr.failed ? (
+            <p className="error-text" role="alert">
+              {t('blocks.linkDialog.qrError')}
+            </p>
+          ) : null}
+        </div>
       </div>
       <label htmlFor={snippetId}>{t('blocks.linkDialog.snippet')}</label>
       <p className="hint">{t('blocks.linkDialog.snippetHelp')}</p>

@@ -69,3 +69,46 @@ export async function copyText(text: string) {
   document.execCommand('copy');
   area.remove();
 }
+
+/**
+ * A block name made safe inside a file name on Windows, macOS and Linux: `<>:"/\|?*` and
+ * control characters become `_`, leading and trailing dots and spaces go, at most 100
+ * characters; letters of any script (Korean too) and inner spaces stay. Empty gives "Untitled".
+ * (The workspace's CSV export applies the same rule to its file name.)
+ */
+export function fileNamePart(name: string | null | undefined): string {
+  const cleaned = Array.from(
+    // eslint-disable-next-line no-control-regex -- control characters are exactly what we remove
+    (name ?? '').normalize('NFC').replace(/[<>:"/\\|?*\u0000-\u001f\u007f]/g, '_'),
+  )
+    .slice(0, 100)
+    .join('')
+    .replace(/^[\s.]+|[\s.]+$/g, '');
+  return cleaned || 'Untitled';
+}
+
+/** The QR code's PNG file: `qrcode_{blockName}.png`. */
+export function qrCodeFileName(name: string | null | undefined) {
+  return `qrcode_${fileNamePart(name)}.png`;
+}
+
+/** QR code edge in CSS pixels, and of the downloaded PNG (spec: size 128). */
+export const QR_CODE_SIZE = 128;
+
+/** The PNG data URL of a QR code for `text`; the qrcode package loads on first use. */
+export async function qrCodeDataUrl(text: string): Promise<string> {
+  const mod = await import('qrcode');
+  // A CommonJS package: bundlers put its exports either on the namespace or on `default`.
+  const qrcode = 'toDataURL' in mod ? mod : (mod as unknown as { default: typeof mod }).default;
+  return qrcode.toDataURL(text, { width: QR_CODE_SIZE, errorCorrectionLevel: 'M' });
+}
+
+/** Saves a data URL (the QR code PNG) under a file name. */
+export function downloadDataUrl(fileName: string, dataUrl: string) {
+  const anchor = document.createElement('a');
+  anchor.href = dataUrl;
+  anchor.download = fileName;
+  document.body.appendChild(anchor);
+  anchor.click();
+  anchor.remove();
+}

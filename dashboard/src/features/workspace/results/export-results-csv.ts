@@ -21,7 +21,7 @@ export interface ExportDeps {
  * the responses or writing the file) in the current language; nothing is downloaded then.
  */
 export async function exportResultsCsv(
-  block: Pick<ResultsBlock, 'id' | 'name'>,
+  block: Pick<ResultsBlock, 'id'> & { name: string | null },
   questions: readonly ResultsQuestion[],
   { api = supabaseResultsApi, save = saveBlob, now = () => new Date() }: ExportDeps = {},
 ): Promise<void> {

@@ -95,9 +95,13 @@ export function ResultsView({
   const initialLoading = status === 'loading' && rows.length === 0;
 
   return (
-    <section className="results" ref={root} aria-labelledby={headingId} aria-busy={status !== 'ready'}>
+    <section
+      className="results"
+      ref={root}
+      aria-labelledby={headingId}
+      aria-busy={status !== 'ready'}
+    >
       <h2 className="results-heading" id={headingId} ref={heading} tabIndex={-1}>
-        <span className="visually-hidden">{t('results.label')}: </span>
         {t('results.count', { count: total })}
       </h2>
       <p className="visually-hidden" role="status">
@@ -130,7 +134,9 @@ export function ResultsView({
           {t('results.loadMore')}
         </button>
       ) : null}
-      {rows.length > 0 && !hasMore ? <p className="hint results-end">{t('results.allShown')}</p> : null}
+      {rows.length > 0 && !hasMore ? (
+        <p className="hint results-end">{t('results.allShown')}</p>
+      ) : null}
       <DeleteResponseDialog
         key={target?.id ?? 'none'}
         row={target}

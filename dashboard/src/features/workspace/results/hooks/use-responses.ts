@@ -68,7 +68,6 @@ export function useResponses(blockId: string, api: Pick<ResultsApi, 'listRespons
     busy.current = false;
     cursor.current = undefined;
     hasMore.current = true;
-    // eslint-disable-next-line react-hooks/set-state-in-effect -- resets and loads for this block
     setState(initial);
     void load();
   }, [load]);

@@ -59,7 +59,12 @@ export function displayAnswers(
   }
   const rest = [...stored.values()].sort((a, b) => a.index - b.index);
   for (const answer of rest) {
-    list.push({ questionId: answer.questionId, title: answer.title, value: answer.value, orphan: true });
+    list.push({
+      questionId: answer.questionId,
+      title: answer.title,
+      value: answer.value,
+      orphan: true,
+    });
   }
   return list;
 }

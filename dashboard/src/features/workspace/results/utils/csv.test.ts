@@ -64,7 +64,7 @@ describe('buildResultsCsv', () => {
       responseRow({ answers: { [Q1]: answer(0, 'Your name', 'short_text', '+82 10 1234 5678') } }),
     ];
     const lines = parse(buildResultsCsv(rows, questions)).slice(1);
-    expect(lines.map((line) => line[3])).toEqual(["'=HYPERLINK(\"x\")", '-42', '+82 10 1234 5678']);
+    expect(lines.map((line) => line[3])).toEqual(['\'=HYPERLINK("x")', '-42', '+82 10 1234 5678']);
   });
 
   it('has only the three fixed columns for blocks without questions (like, button)', () => {
