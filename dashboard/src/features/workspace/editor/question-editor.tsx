@@ -1,0 +1,181 @@
+// The editor of the selected question: title, the fields of its type, options, settings, and
+// (in a form) move and delete.
+import { useId } from 'react';
+import { useTranslation } from 'react-i18next';
+import {
+  BLOCK_LIMITS,
+  type TQuestionDraft,
+  type TQuestionType,
+} from '../../../../../supabase/functions/_shared/schemas';
+import { CheckboxField, TextField, UpgradeHint } from './fields';
+import {
+  DISPLAY_ONLY_TYPES,
+  OPTION_TYPES,
+  visitorInfoFor,
+  type EditorBlockType,
+  type QuestionPatch,
+} from './model';
+import { OptionsEditor } from './options-editor';
+import { translateMessage, type QuestionField } from './validation';
+
+const PLACEHOLDER_TYPES: readonly TQuestionType[] = [
+  'short_text',
+  'long_text',
+  'number',
+  'phone',
+  'mail',
+];
+
+export interface QuestionEditorProps {
+  blockType: EditorBlockType;
+  question: TQuestionDraft;
+  /** 0-based position in the list and the number of live questions. */
+  position: number;
+  count: number;
+  paid: boolean;
+  errors: Partial<Record<QuestionField, string>>;
+  onPatch: (patch: QuestionPatch) => void;
+  onOptionsChange: (question: TQuestionDraft) => void;
+  onRenameOption: (optionId: string, value: string) => void;
+  onMove: (to: number) => void;
+  onDelete: () => void;
+}
+
+export function QuestionEditor({
+  blockType,
+  question,
+  position,
+  count,
+  paid,
+  errors,
+  onPatch,
+  onOptionsChange,
+  onRenameOption,
+  onMove,
+  onDelete,
+}: QuestionEditorProps) {
+  const { t } = useTranslation();
+  const headingId = useId();
+  const paidHintId = useId();
+  const type = question.type;
+  const typeName = t(`editor.types.${type}`);
+  const error = (field: QuestionField) =>
+    errors[field] ? translateMessage(t, errors[field]) : undefined;
+  const capture = visitorInfoFor(type);
+  const inForm = blockType === 'form';
+
+  return (
+    <section className="question-editor" aria-labelledby={headingId}>
+      <div className="question-editor-head">
+        <h3 id={headingId}>
+          {inForm
+            ? t('editor.question.heading', { position: position + 1, type: typeName })
+            : t('editor.question.abTitle')}
+        </h3>
+        {inForm ? (
+          <div className="question-editor-tools">
+            <button
+              type="button"
+              className="button button-ghost"
+              disabled={position === 0}
+              onClick={() => onMove(position - 1)}
+            >
+              {t('editor.moveUp')}
+            </button>
+            <button
+              type="button"
+              className="button button-ghost"
+              disabled={position >= count - 1}
+              onClick={() => onMove(position + 1)}
+            >
+              {t('editor.moveDown')}
+            </button>
+            <button type="button" className="button button-ghost danger-text" onClick={onDelete}>
+              {t('editor.question.delete')}
+            </button>
+          </div>
+        ) : null}
+      </div>
+
+      <TextField
+        label={t('editor.question.title')}
+        value={question.title}
+        max={BLOCK_LIMITS.questionTitle}
+        error={error('title')}
+        hint={type === 'image' ? t('editor.question.imageTitleHint') : undefined}
+        onChange={(title) => onPatch({ title })}
+      />
+
+      {type === 'description' ? (
+        <TextField
+          label={t('editor.question.content')}
+          value={question.content ?? ''}
+          max={BLOCK_LIMITS.descriptionContent}
+          multiline
+          hint={t('editor.question.contentHint')}
+          error={error('content')}
+          onChange={(content) => onPatch({ content })}
+        />
+      ) : null}
+
+      {type === 'image' ? (
+        <TextField
+          label={t('editor.question.imageUrl')}
+          type="url"
+          value={question.image_src ?? ''}
+          max={BLOCK_LIMITS.url}
+          placeholder="https://"
+          error={error('image_src')}
+          onChange={(value) => onPatch({ image_src: value.trim() === '' ? null : value })}
+        />
+      ) : null}
+
+      {PLACEHOLDER_TYPES.includes(type) ? (
+        <TextField
+          label={t('editor.question.placeholder')}
+          value={question.placeholder ?? ''}
+          max={BLOCK_LIMITS.placeholder}
+          error={error('placeholder')}
+          onChange={(value) => onPatch({ placeholder: value === '' ? null : value })}
+        />
+      ) : null}
+
+      {OPTION_TYPES.includes(type) ? (
+        <OptionsEditor question={question} onChange={onOptionsChange} onRename={onRenameOption} />
+      ) : null}
+
+      {inForm && !DISPLAY_ONLY_TYPES.includes(type) ? (
+        <CheckboxField
+          label={t('editor.question.required')}
+          checked={question.required}
+          onChange={(required) => onPatch({ required })}
+        />
+      ) : null}
+
+      {type === 'poll' ? (
+        <CheckboxField
+          label={t('editor.question.multiSelect')}
+          checked={question.allow_multi_select}
+          onChange={(allow_multi_select) => onPatch({ allow_multi_select })}
+        />
+      ) : null}
+
+      {capture ? (
+        <>
+          <CheckboxField
+            label={
+              capture === 'email'
+                ? t('editor.question.captureEmail')
+                : t('editor.question.captureName')
+            }
+            checked={question.as_visitor_info === capture}
+            disabled={!paid}
+            describedBy={paid ? undefined : paidHintId}
+            onChange={(on) => onPatch({ as_visitor_info: on ? capture : null })}
+          />
+          {!paid ? <UpgradeHint id={paidHintId} /> : null}
+        </>
+      ) : null}
+    </section>
+  );
+}
