@@ -480,7 +480,8 @@ export function updateCondition(
     conditions: ending.conditions.map((c) => {
       if (c.id !== conditionId) return c;
       const next = { ...c, ...patch };
-      if (patch.question_id !== undefined && patch.question_id !== c.question_id) next.value = '';
+      const otherQuestion = patch.question_id !== undefined && patch.question_id !== c.question_id;
+      if (otherQuestion && patch.value === undefined) next.value = '';
       if (!conditionNeedsValue(next.type)) next.value = null;
       else if (next.value === null) next.value = '';
       return next;
