@@ -14,7 +14,10 @@ import { ResultRow } from './result-row';
 export interface ResultsViewProps {
   block: ResultsBlock;
   questions: readonly ResultsQuestion[];
-  /** The data calls; the Supabase ones unless a test or a story passes others. */
+  /**
+   * The data calls; the Supabase ones unless a test or a story passes others. Keep it the same
+   * object across renders: a new one starts the list over.
+   */
   api?: ResultsApi;
   /** Told after a response was deleted, e.g. to lower a response count shown elsewhere. */
   onDeleted?: (row: ResponseRow) => void;
