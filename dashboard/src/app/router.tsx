@@ -1,5 +1,5 @@
 // The route table. Every screen module is lazy, so the landing never loads the signed-in app.
-import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState, type ReactNode } from 'react';
 import { Navigate, Route, Routes, useLocation, useParams } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { Spinner } from '../components/ui/spinner';
@@ -24,6 +24,7 @@ const NotSupportedPage = lazy(() => public_().then((m) => ({ default: m.NotSuppo
 const SignedInLayout = lazy(() => import('./routes/signed-in'));
 const DashboardPage = lazy(() => import('./routes/dashboard'));
 const ProfilePage = lazy(() => import('./routes/profile'));
+const WorkPage = lazy(() => import('./routes/work'));
 
 function PageLoading() {
   const { t } = useTranslation();
@@ -36,7 +37,12 @@ function PageLoading() {
 
 function ScrollToTop() {
   const { pathname } = useLocation();
+  // Only on a change: on load the browser places the page, and a prerendered page may already
+  // have been scrolled by the time it hydrates.
+  const shown = useRef(pathname);
   useEffect(() => {
+    if (shown.current === pathname) return;
+    shown.current = pathname;
     window.scrollTo?.(0, 0);
   }, [pathname]);
   return null;
@@ -72,7 +78,9 @@ function DashboardTypeRoute() {
 
 /** Redirects every path to /not_supported when local storage does not work. */
 function StorageCheck({ children }: { children: ReactNode }) {
-  const [available] = useState(isLocalStorageAvailable);
+  // Prerendering (no window) renders as if storage works; in the browser the boot script in
+  // index.html does not hydrate a prerendered page when it does not.
+  const [available] = useState(() => typeof window === 'undefined' || isLocalStorageAvailable());
   const { pathname } = useLocation();
   if (!available && pathname !== paths.notSupported) {
     return <Navigate to={paths.notSupported} replace />;
@@ -101,6 +109,14 @@ export function AppRoutes() {
             <Route path="dashboard/*" element={<Navigate to={paths.dashboardReaction} replace />} />
             <Route path="profile" element={<ProfilePage />} />
           </Route>
+          <Route
+            path="work/:blockId/:mode?"
+            element={
+              <RequireUser>
+                <WorkPage />
+              </RequireUser>
+            }
+          />
           <Route
             element={
               <RedirectSignedIn>

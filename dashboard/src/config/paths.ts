@@ -16,6 +16,9 @@ export const paths = {
   profile: '/profile',
   profilePlan: '/profile/plan',
   work: (blockId: string) => `/work/${blockId}`,
+  /** A workspace mode: edit is /work/{id} itself, the others /work/{id}/{mode}. */
+  workMode: (blockId: string, mode: 'edit' | 'preview' | 'result') =>
+    mode === 'edit' ? `/work/${blockId}` : `/work/${blockId}/${mode}`,
   publicBlock: (origin: string, ownerId: string, blockId: string) =>
     `${origin}/block/?id=${encodeURIComponent(ownerId)}&block_id=${encodeURIComponent(blockId)}`,
 } as const;

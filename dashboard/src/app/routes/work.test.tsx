@@ -1,0 +1,58 @@
+// /work/{id} through the app's route table: the lazy workspace module, the signed-in guard, the
+// owner filter of the load, and the redirect when the block is not found.
+import { screen, waitFor } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import { BLOCK_ID, workspaceData } from '../../features/workspace/test/fixtures';
+import { fakeQuery, fakeSession, renderWithProviders, signedInSession } from '../../test/utils';
+import { AppRoutes } from '../router';
+
+const tables: Record<string, unknown> = {};
+const eq = vi.fn();
+vi.mock('../../lib/supabase', () => ({
+  supabase: {
+    from: (table: string) => {
+      const query = fakeQuery(tables[table] ?? null);
+      const chained = query.eq as () => unknown;
+      query.eq = (column: string, value: unknown) => {
+        eq(table, column, value);
+        return chained();
+      };
+      return query;
+    },
+    rpc: vi.fn(),
+    functions: { invoke: vi.fn() },
+  },
+  invokeFunction: vi.fn(),
+}));
+
+const location = () => screen.getByTestId('location').textContent;
+
+describe('/work/{blockId}', () => {
+  it('shows the login screen when signed out', async () => {
+    renderWithProviders(<AppRoutes />, { route: `/work/${BLOCK_ID}`, session: fakeSession() });
+    expect(await screen.findByRole('button', { name: /Google/ })).toBeTruthy();
+  });
+
+  it("loads the signed-in owner's block (filtered by owner) into the workspace", async () => {
+    const data = workspaceData('like');
+    tables.blocks = data.block;
+    tables.block_private = data.private;
+    tables.questions = [];
+    tables.endings = [];
+    renderWithProviders(<AppRoutes />, {
+      route: `/work/${BLOCK_ID}`,
+      session: signedInSession(),
+    });
+    expect(await screen.findByRole('link', { name: 'Result' }, { timeout: 5000 })).toBeTruthy();
+    expect(eq).toHaveBeenCalledWith('blocks', 'owner_id', 'user-1');
+    expect(eq).toHaveBeenCalledWith('blocks', 'id', BLOCK_ID);
+    expect(screen.getByRole('textbox', { name: 'Block name' })).toHaveProperty('value', 'My block');
+    expect(location()).toBe(`/work/${BLOCK_ID}`);
+  });
+
+  it('goes to /dashboard/reaction when no block of the owner has that id', async () => {
+    tables.blocks = null;
+    renderWithProviders(<AppRoutes />, { route: `/work/${BLOCK_ID}`, session: signedInSession() });
+    await waitFor(() => expect(location()).toBe('/dashboard/reaction'), { timeout: 5000 });
+  });
+});

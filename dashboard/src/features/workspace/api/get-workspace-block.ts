@@ -1,0 +1,59 @@
+// Loads a block for the workspace: the row, its private settings, its questions with options and
+// its endings with conditions. The block must be the signed-in owner's: any signed-in user can
+// read published blocks, so the owner filter is what keeps others' blocks out of the workspace.
+import { z } from 'zod';
+import { supabase } from '../../../lib/supabase';
+import type {
+  WorkspaceData,
+  WorkspaceEndingRow,
+  WorkspacePrivateRow,
+  WorkspaceQuestionRow,
+} from './types';
+
+export const ZGetWorkspaceBlockInput = z.object({
+  blockId: z.uuid(),
+  ownerId: z.string().min(1),
+});
+export type TGetWorkspaceBlockInput = z.infer<typeof ZGetWorkspaceBlockInput>;
+
+const byIndex = <T extends { index: number; created_at: string }>(a: T, b: T) =>
+  a.index - b.index || a.created_at.localeCompare(b.created_at);
+
+/** The block, or null when it does not exist or is not the owner's. */
+export async function getWorkspaceBlock(
+  input: TGetWorkspaceBlockInput,
+): Promise<WorkspaceData | null> {
+  const parsed = ZGetWorkspaceBlockInput.safeParse(input);
+  if (!parsed.success) return null;
+  const { blockId, ownerId } = parsed.data;
+  // Four reads in parallel rather than one embedded select: questions reference blocks twice
+  // (block_id and trigger_letter_block), which would make the embedding ambiguous.
+  const [block, priv, questions, endings] = await Promise.all([
+    supabase.from('blocks').select('*').eq('id', blockId).eq('owner_id', ownerId).maybeSingle(),
+    supabase.from('block_private').select('*').eq('block_id', blockId).maybeSingle(),
+    supabase
+      .from('questions')
+      .select('*, options(*)')
+      .eq('block_id', blockId)
+      .eq('deleted', false)
+      .order('index'),
+    supabase
+      .from('endings')
+      .select('*, conditions:ending_conditions(*)')
+      .eq('block_id', blockId)
+      .order('index'),
+  ]);
+  const error = block.error ?? priv.error ?? questions.error ?? endings.error;
+  if (error) throw error;
+  if (!block.data) return null;
+  return {
+    block: block.data,
+    private: (priv.data as WorkspacePrivateRow | null) ?? null,
+    questions: ((questions.data ?? []) as unknown as WorkspaceQuestionRow[])
+      .map((q) => ({ ...q, options: (q.options ?? []).filter((o) => !o.deleted).sort(byIndex) }))
+      .sort(byIndex),
+    endings: ((endings.data ?? []) as unknown as WorkspaceEndingRow[])
+      .map((e) => ({ ...e, conditions: [...(e.conditions ?? [])].sort(byIndex) }))
+      .sort(byIndex),
+  };
+}

@@ -1,0 +1,192 @@
+// The main settings of each block type (spec: Block entity fields; workspace section 3).
+import { useTranslation } from 'react-i18next';
+import { BLOCK_LIMITS } from '../../../../../../supabase/functions/_shared/schemas';
+import type { ReactionType } from '../../../../lib/db-types';
+import { isPaidSetting } from '../../model/paid';
+import {
+  defaultCustomColors,
+  textOrNull,
+  type FieldErrors,
+  type SettingKey,
+  type SettingsDraft,
+} from '../../model/settings';
+import { ColorField, SelectField, TextField, ToggleField } from './fields';
+
+export interface MainSettingsProps {
+  type: ReactionType;
+  settings: SettingsDraft;
+  errors: FieldErrors;
+  paid: boolean;
+  onChange: <K extends SettingKey>(key: K, value: SettingsDraft[K]) => void;
+}
+
+const COLOR_KEYS = ['--PRIMARY', '--SECONDARY', '--TERTIARY', '--BACKGROUND'] as const;
+const LABEL_COLOR_KEYS = ['--ADMIN_LABEL', '--ME_LABEL'] as const;
+
+export function MainSettings({ type, settings, errors, paid, onChange }: MainSettingsProps) {
+  const { t } = useTranslation();
+  const f = (key: string) => t(`workspace.fields.${key}`);
+  /** Paid-only and the owner has no plan: shown, disabled, with the upgrade hint. */
+  const locked = (key: SettingKey) => !paid && isPaidSetting(type, key);
+  const text = (
+    key: Extract<
+      SettingKey,
+      | 'welcome_message'
+      | 'placeholder'
+      | 'owner_name'
+      | 'owner_photo_url'
+      | 'qna_subject'
+      | 'button_text'
+      | 'url_to_open'
+      | 'submit_button_text'
+    >,
+    max: number,
+    options: { multiline?: boolean; url?: boolean; hint?: string } = {},
+  ) => (
+    <TextField
+      label={f(key)}
+      value={settings[key] ?? ''}
+      onChange={(value) => onChange(key, textOrNull(value))}
+      max={max}
+      multiline={options.multiline}
+      type={options.url ? 'url' : 'text'}
+      placeholder={options.url ? 'https://' : undefined}
+      hint={options.hint}
+      error={errors[key]}
+    />
+  );
+  const toggle = (
+    key: Extract<
+      SettingKey,
+      | 'block_anonymous'
+      | 'allow_reaction'
+      | 'allow_reply'
+      | 'admin_only_reply'
+      | 'show_count'
+      | 'show_profile'
+      | 'allow_creator_email'
+    >,
+  ) => (
+    <ToggleField
+      label={f(key)}
+      checked={settings[key]}
+      onChange={(value) => onChange(key, value)}
+      locked={locked(key)}
+    />
+  );
+
+  const language = (
+    <SelectField
+      label={f('language')}
+      value={settings.language}
+      options={[
+        { value: 'en', label: t('languages.en') },
+        { value: 'ko', label: t('languages.ko') },
+      ]}
+      onChange={(value) => onChange('language', value)}
+    />
+  );
+  const align = (
+    <SelectField
+      label={f('align')}
+      value={settings.align}
+      options={(['left', 'center', 'right'] as const).map((value) => ({
+        value,
+        label: f(`align_${value}`),
+      }))}
+      onChange={(value) => onChange('align', value)}
+      locked={locked('align')}
+    />
+  );
+
+  const messages = type === 'comment' || type === 'qna';
+  const colors = settings.custom_color ?? {};
+  const defaults = defaultCustomColors(type);
+  const labelColors = settings.custom_label_color ?? {};
+
+  return (
+    <div className="settings-fields">
+      {type === 'qna'
+        ? text('qna_subject', BLOCK_LIMITS.qnaSubject, { multiline: true, hint: f('tokenHint') })
+        : null}
+      {messages ? (
+        <>
+          {type === 'comment'
+            ? text('welcome_message', BLOCK_LIMITS.welcomeMessage, {
+                multiline: true,
+                hint: f('tokenHint'),
+              })
+            : null}
+          {text('placeholder', BLOCK_LIMITS.placeholder, { hint: f('tokenHint') })}
+          {text('owner_name', BLOCK_LIMITS.ownerName)}
+          {text('owner_photo_url', BLOCK_LIMITS.photoUrl, { url: true })}
+          {type === 'qna' ? toggle('show_profile') : null}
+          <fieldset className="settings-group">
+            <legend>{f('labels')}</legend>
+            <TextField
+              label={f('adminLabel')}
+              value={settings.custom_label_name.admin}
+              onChange={(admin) =>
+                onChange('custom_label_name', { ...settings.custom_label_name, admin })
+              }
+              max={BLOCK_LIMITS.labelName}
+              error={errors['custom_label_name.admin']}
+            />
+            <TextField
+              label={f('meLabel')}
+              value={settings.custom_label_name.me}
+              onChange={(me) =>
+                onChange('custom_label_name', { ...settings.custom_label_name, me })
+              }
+              max={BLOCK_LIMITS.labelName}
+              error={errors['custom_label_name.me']}
+            />
+            {LABEL_COLOR_KEYS.map((key) => (
+              <ColorField
+                key={key}
+                label={f(key === '--ADMIN_LABEL' ? 'adminLabelColor' : 'meLabelColor')}
+                value={labelColors[key] ?? (key === '--ADMIN_LABEL' ? '#3B5BDB' : '#4C4C4C')}
+                onChange={(value) =>
+                  onChange('custom_label_color', { ...labelColors, [key]: value })
+                }
+                error={errors[`custom_label_color.${key}`]}
+                locked={locked('custom_label_color')}
+              />
+            ))}
+          </fieldset>
+          {type === 'comment' ? toggle('block_anonymous') : null}
+          {type === 'comment' ? toggle('allow_reaction') : null}
+          {type === 'comment' ? toggle('allow_reply') : null}
+          {toggle('admin_only_reply')}
+          {toggle('show_count')}
+          {toggle('allow_creator_email')}
+        </>
+      ) : null}
+      {type === 'button' ? (
+        <>
+          {text('button_text', BLOCK_LIMITS.buttonText)}
+          {text('url_to_open', BLOCK_LIMITS.url, { url: true })}
+        </>
+      ) : null}
+      {type === 'like' || type === 'button' ? align : null}
+      {language}
+      {settings.theme === 'custom' ? (
+        <fieldset className="settings-group">
+          <legend>{f('customColors')}</legend>
+          {COLOR_KEYS.map((key) => (
+            <ColorField
+              key={key}
+              label={f(key.slice(2).toLowerCase())}
+              value={colors[key] ?? defaults[key]}
+              onChange={(value) =>
+                onChange('custom_color', { ...defaults, ...colors, [key]: value })
+              }
+              error={errors[`custom_color.${key}`]}
+              locked={locked('custom_color')}
+            />
+          ))}
+        </fieldset>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,396 @@
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { Route, Routes } from 'react-router-dom';
+import { describe, expect, it, vi } from 'vitest';
+import type { ReactionType } from '../../../lib/db-types';
+import { fakeProfile, renderWithProviders, signedInSession } from '../../../test/utils';
+import type { WorkspaceApi, WorkspaceData } from '../api';
+import type { FormEditorProps } from '../editor';
+import { BLOCK_ID, workspaceData } from '../test/fixtures';
+import { WorkspacePage } from './workspace-page';
+
+vi.mock('../../../lib/supabase', () => ({
+  supabase: { from: vi.fn(), rpc: vi.fn() },
+  invokeFunction: vi.fn(),
+}));
+
+// The results area and the form editor are other engineers' parts with their own tests: here
+// they are stand-ins that show where they plug in and let the page's own behaviour be driven.
+const exportResultsCsv = vi.fn(async () => {});
+vi.mock('../results', () => ({
+  ResultsView: ({ block }: { block: { name: string } }) => <p>results of {block.name}</p>,
+  exportResultsCsv: (...args: unknown[]) => exportResultsCsv(...(args as [])),
+}));
+vi.mock('../editor', async (importOriginal) => {
+  const real = await importOriginal<typeof import('../editor')>();
+  return {
+    ...real,
+    FormEditor: ({ draft, onChange, onSelectEnding, selectedEnding }: FormEditorProps) => (
+      <div>
+        <p>editor with {draft.questions.length} questions</p>
+        <button
+          type="button"
+          onClick={() =>
+            onChange({
+              ...draft,
+              questions: draft.questions.map((q) => ({ ...q, title: 'Renamed question' })),
+            })
+          }
+        >
+          rename question
+        </button>
+        <button type="button" onClick={() => onSelectEnding(selectedEnding === null ? 0 : null)}>
+          toggle ending
+        </button>
+      </div>
+    ),
+  };
+});
+
+function fakeApi(data: WorkspaceData | null | Error, save?: WorkspaceApi['save']): WorkspaceApi {
+  return {
+    load: vi.fn(async () => {
+      if (data instanceof Error) throw data;
+      return data;
+    }),
+    save: vi.fn(save ?? (async () => (data instanceof Error || !data ? null! : data))),
+  };
+}
+
+function renderWorkspace(api: WorkspaceApi, { route = `/work/${BLOCK_ID}`, paid = false } = {}) {
+  return renderWithProviders(
+    <Routes>
+      <Route
+        path="/work/:blockId/:mode?"
+        element={
+          <WorkspacePage
+            api={api}
+            renderBlockLink={(block, onClose) => (
+              <div role="dialog" aria-label="link dialog">
+                link to {block.id}
+                <button type="button" onClick={onClose}>
+                  close link
+                </button>
+              </div>
+            )}
+          />
+        }
+      />
+      <Route path="/dashboard/reaction" element={<p>dashboard</p>} />
+    </Routes>,
+    { route, session: signedInSession({ profile: fakeProfile({ paid }) }) },
+  );
+}
+
+const location = () => screen.getByTestId('location').textContent;
+const modeTabs = (nav = 'Workspace modes') =>
+  within(screen.getByRole('navigation', { name: nav }))
+    .getAllByRole('link')
+    .map((link) => link.textContent);
+
+describe('mode tabs per type', () => {
+  it.each<[ReactionType, string[]]>([
+    ['comment', ['Edit']],
+    ['qna', ['Edit']],
+    ['like', ['Edit', 'Result']],
+    ['button', ['Edit', 'Preview', 'Result']],
+    ['ab', ['Edit', 'Preview', 'Result']],
+    ['form', ['Edit', 'Preview', 'Result']],
+  ])('%s: %j', async (type, tabs) => {
+    renderWorkspace(fakeApi(workspaceData(type)));
+    expect(await screen.findByRole('textbox', { name: 'Block name' })).toHaveProperty(
+      'value',
+      'My block',
+    );
+    expect(modeTabs()).toEqual(tabs);
+    expect(screen.getByRole('link', { name: 'Edit' }).getAttribute('aria-current')).toBe('page');
+    for (const tab of tabs.slice(1)) {
+      expect(screen.getByRole('link', { name: tab }).getAttribute('aria-current')).toBeNull();
+    }
+  });
+
+  it('links each mode and marks the current one', async () => {
+    renderWorkspace(fakeApi(workspaceData('form')), { route: `/work/${BLOCK_ID}/result` });
+    const result = await screen.findByRole('link', { name: 'Result' });
+    expect(result.getAttribute('aria-current')).toBe('page');
+    expect(result.getAttribute('href')).toBe(`/work/${BLOCK_ID}/result`);
+    expect(screen.getByRole('link', { name: 'Preview' }).getAttribute('href')).toBe(
+      `/work/${BLOCK_ID}/preview`,
+    );
+    expect(screen.getByRole('link', { name: 'Edit' }).getAttribute('href')).toBe(
+      `/work/${BLOCK_ID}`,
+    );
+    // result: the name is read-only, Export CSV instead of Save / Block link
+    expect(screen.queryByRole('textbox', { name: 'Block name' })).toBeNull();
+    expect(screen.getByText('results of My block')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Export CSV' }));
+    await waitFor(() => expect(exportResultsCsv).toHaveBeenCalledTimes(1));
+    expect(screen.queryByRole('button', { name: 'Block link' })).toBeNull();
+  });
+});
+
+describe('redirects', () => {
+  it.each<[ReactionType, string]>([
+    ['comment', 'preview'],
+    ['comment', 'result'],
+    ['qna', 'result'],
+    ['like', 'preview'],
+    ['form', 'history'],
+    ['form', 'edit'],
+  ])('%s /%s goes to the edit view', async (type, mode) => {
+    renderWorkspace(fakeApi(workspaceData(type)), { route: `/work/${BLOCK_ID}/${mode}` });
+    await waitFor(() => expect(location()).toBe(`/work/${BLOCK_ID}`));
+    expect(await screen.findByRole('textbox', { name: 'Block name' })).toBeTruthy();
+  });
+
+  it.each([
+    ['a block that is not the owner’s (or missing)', null],
+    ['a failed load', new Error('network down')],
+    ['a letter block (later work)', workspaceData('like', { type: 'notion_letter' })],
+  ])('%s goes to /dashboard/reaction', async (_, data) => {
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    renderWorkspace(fakeApi(data));
+    await waitFor(() => expect(location()).toBe('/dashboard/reaction'));
+  });
+});
+
+describe('saving', () => {
+  it('shows Save once something changed, then the saved state with Block link', async () => {
+    const data = workspaceData('like');
+    let finish: (value: WorkspaceData) => void = () => {};
+    const api = fakeApi(data, () => new Promise((resolve) => (finish = resolve)));
+    renderWorkspace(api);
+    const name = await screen.findByRole('textbox', { name: 'Block name' });
+    expect(screen.queryByRole('button', { name: 'Save' })).toBeNull();
+    expect(screen.getByRole('button', { name: 'Block link' })).toBeTruthy();
+
+    fireEvent.change(name, { target: { value: 'Like this' } });
+    const save = screen.getByRole('button', { name: 'Save' });
+    expect(screen.queryByRole('button', { name: 'Block link' })).toBeNull();
+    fireEvent.click(save);
+    expect(api.save).toHaveBeenCalledWith({ blockId: BLOCK_ID, settings: { name: 'Like this' } });
+    await waitFor(() => expect(save).toHaveProperty('disabled', true));
+    expect(save.getAttribute('aria-busy')).toBe('true');
+    expect(screen.getByRole('status', { name: '' }).textContent).toContain('Saving');
+
+    await act(async () => finish({ ...data, block: { ...data.block, name: 'Like this' } }));
+    expect(screen.queryByRole('button', { name: 'Save' })).toBeNull();
+    expect(screen.getByText('Saved')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Block link' }));
+    expect(screen.getByRole('dialog', { name: 'link dialog' }).textContent).toContain(BLOCK_ID);
+  });
+
+  it('keeps the draft and shows the server message when the save fails', async () => {
+    const api = fakeApi(workspaceData('comment'), async () => {
+      throw new Error("block doesn't exists");
+    });
+    renderWorkspace(api);
+    const name = await screen.findByRole('textbox', { name: 'Block name' });
+    fireEvent.change(name, { target: { value: 'Guest book' } });
+    fireEvent.change(screen.getByRole('textbox', { name: 'Placeholder' }), {
+      target: { value: 'Say something' },
+    });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      "Could not save: block doesn't exists",
+    );
+    expect(name).toHaveProperty('value', 'Guest book');
+    expect(screen.getByRole('textbox', { name: 'Placeholder' })).toHaveProperty(
+      'value',
+      'Say something',
+    );
+    expect(screen.getByRole('button', { name: 'Save' })).toHaveProperty('disabled', false);
+    expect(api.save).toHaveBeenCalledWith({
+      blockId: BLOCK_ID,
+      settings: { name: 'Guest book', placeholder: 'Say something' },
+    });
+  });
+
+  it('sends the settings and the form lists in one call for a form', async () => {
+    const data = workspaceData('form');
+    const api = fakeApi(data);
+    renderWorkspace(api, { paid: true });
+    await screen.findByText('editor with 1 questions');
+    fireEvent.click(screen.getByRole('button', { name: 'rename question' }));
+    fireEvent.change(screen.getByRole('textbox', { name: 'Block name' }), {
+      target: { value: 'Survey' },
+    });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(api.save).toHaveBeenCalledTimes(1));
+    const body = vi.mocked(api.save).mock.calls[0]![0];
+    expect(body.settings).toEqual({ name: 'Survey' });
+    expect(body.questions?.map((q) => q.title)).toEqual(['Renamed question']);
+    expect(body.endings?.map((e) => e.is_default)).toEqual([true]);
+  });
+
+  it('does not send a settings change that was undone', async () => {
+    renderWorkspace(fakeApi(workspaceData('like')));
+    const name = await screen.findByRole('textbox', { name: 'Block name' });
+    fireEvent.change(name, { target: { value: 'Other' } });
+    expect(screen.getByRole('button', { name: 'Save' })).toBeTruthy();
+    fireEvent.change(name, { target: { value: 'My block' } });
+    expect(screen.queryByRole('button', { name: 'Save' })).toBeNull();
+  });
+});
+
+describe('paid-only controls', () => {
+  it('are disabled for a free owner, with the upgrade link to /profile/plan', async () => {
+    renderWorkspace(fakeApi(workspaceData('comment')));
+    const anonymous = await screen.findByRole('switch', { name: 'Block anonymous users' });
+    expect(anonymous).toHaveProperty('disabled', true);
+    const hintId = anonymous.getAttribute('aria-describedby')!;
+    const hint = document.getElementById(hintId)!;
+    expect(hint.textContent).toContain('Start a subscription to use this feature.');
+    expect(within(hint).getByRole('link', { name: 'Upgrade' }).getAttribute('href')).toBe(
+      '/profile/plan',
+    );
+    for (const label of [
+      'Allow likes',
+      'Allow replies',
+      'Show count',
+      "Ask for the writer's email",
+    ]) {
+      expect(screen.getByRole('switch', { name: label })).toHaveProperty('disabled', true);
+    }
+    // a free setting stays usable
+    expect(screen.getByRole('switch', { name: 'Only the owner can reply' })).toHaveProperty(
+      'disabled',
+      false,
+    );
+    expect(screen.getByRole('radio', { name: 'Custom' })).toHaveProperty('disabled', true);
+    fireEvent.click(screen.getByRole('button', { name: /Open graph/ }));
+    expect(screen.getByRole('textbox', { name: 'Title' })).toHaveProperty('disabled', true);
+  });
+
+  it('are enabled for a paid owner', async () => {
+    renderWorkspace(fakeApi(workspaceData('comment')), { paid: true });
+    expect(await screen.findByRole('switch', { name: 'Block anonymous users' })).toHaveProperty(
+      'disabled',
+      false,
+    );
+    expect(screen.getByRole('radio', { name: 'Custom' })).toHaveProperty('disabled', false);
+    expect(screen.queryByRole('link', { name: 'Upgrade' })).toBeNull();
+  });
+
+  it('like position is paid only on like blocks', async () => {
+    renderWorkspace(fakeApi(workspaceData('like')));
+    expect(await screen.findByRole('combobox', { name: 'Position' })).toHaveProperty(
+      'disabled',
+      true,
+    );
+  });
+});
+
+describe('settings validation', () => {
+  it('shows the schema messages under the field and refuses to send', async () => {
+    const api = fakeApi(workspaceData('comment'));
+    renderWorkspace(api);
+    const photo = await screen.findByRole('textbox', { name: 'Owner photo URL' });
+    fireEvent.change(photo, { target: { value: 'not a url' } });
+    expect(photo.getAttribute('aria-invalid')).toBe('true');
+    expect(document.getElementById(photo.getAttribute('aria-describedby')!)!.textContent).toBe(
+      'Invalid URL',
+    );
+    const placeholder = screen.getByRole('textbox', { name: 'Placeholder' });
+    fireEvent.change(placeholder, { target: { value: 'x'.repeat(501) } });
+    expect(placeholder.getAttribute('aria-invalid')).toBe('true');
+    expect(screen.getByText('Too long message')).toBeTruthy();
+
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect((await screen.findByRole('alert')).textContent).toMatch(/^Could not save: /);
+    expect(api.save).not.toHaveBeenCalled();
+  });
+
+  it('checks the notification email after a pause in typing', async () => {
+    renderWorkspace(fakeApi(workspaceData('form')));
+    fireEvent.click(await screen.findByRole('button', { name: 'Notification' }));
+    const mail = screen.getByRole('textbox', { name: 'Notification email' });
+    fireEvent.change(mail, { target: { value: 'owner@' } });
+    expect(screen.queryByText('Invalid email address.')).toBeNull();
+    expect(await screen.findByText('Invalid email address.', {}, { timeout: 2000 })).toBeTruthy();
+    fireEvent.change(mail, { target: { value: 'owner@example.com' } });
+    await waitFor(() => expect(screen.queryByText('Invalid email address.')).toBeNull());
+  });
+
+  it('in Korean', async () => {
+    const { setLanguage } = await import('../../../lib/i18n');
+    await setLanguage('ko', false);
+    renderWorkspace(fakeApi(workspaceData('comment')));
+    const photo = await screen.findByRole('textbox', { name: '소유자 사진 URL' });
+    fireEvent.change(photo, { target: { value: 'nope' } });
+    expect(screen.getByText('올바르지 않은 URL입니다')).toBeTruthy();
+    expect(modeTabs('작업 모드')).toEqual(['편집']);
+  });
+});
+
+describe('preview', () => {
+  it('feeds the unsaved draft to the real element through its view property', async () => {
+    renderWorkspace(fakeApi(workspaceData('button')));
+    fireEvent.change(await screen.findByRole('textbox', { name: 'Button text' }), {
+      target: { value: 'Visit us' },
+    });
+    const element = document.querySelector('reaction-button') as HTMLElement & {
+      view?: { block: { button_text: string; theme: string } };
+      dummy?: boolean;
+    };
+    expect(element).toBeTruthy();
+    expect(element.dummy).toBe(true);
+    expect(element.getAttribute('block-id')).toBeNull();
+    expect(element.view?.block.button_text).toBe('Visit us');
+    fireEvent.click(screen.getByRole('radio', { name: 'Dark' }));
+    expect(element.view?.block.theme).toBe('dark');
+  });
+
+  it('shows the ending the editor selects (form element, mode ending)', async () => {
+    renderWorkspace(fakeApi(workspaceData('ab')));
+    await screen.findByText('editor with 1 questions');
+    expect(document.querySelector('reaction-ab')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'toggle ending' }));
+    const form = document.querySelector('reaction-form') as HTMLElement & {
+      view?: { block: { mode: string | null; ending_mode: string | null } };
+    };
+    expect(form.view?.block).toMatchObject({ mode: 'ending', ending_mode: '0' });
+    expect(document.querySelector('reaction-ab')).toBeNull();
+  });
+});
+
+describe('leaving with unsaved changes', () => {
+  it('asks before the back link leaves, and stays or leaves as told', async () => {
+    renderWorkspace(fakeApi(workspaceData('like')));
+    fireEvent.change(await screen.findByRole('textbox', { name: 'Block name' }), {
+      target: { value: 'Unsaved' },
+    });
+    const back = screen.getByRole('link', { name: 'Back to dashboard' });
+    fireEvent.click(back);
+    const dialog = screen.getByRole('alertdialog', { name: 'Leave without saving?' });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Stay' }));
+    expect(location()).toBe(`/work/${BLOCK_ID}`);
+    expect(screen.getByRole('textbox', { name: 'Block name' })).toHaveProperty('value', 'Unsaved');
+
+    fireEvent.click(back);
+    fireEvent.click(screen.getByRole('button', { name: 'Leave' }));
+    expect(location()).toBe('/dashboard/reaction');
+  });
+
+  it('asks the browser before the tab closes', async () => {
+    renderWorkspace(fakeApi(workspaceData('like')));
+    const name = await screen.findByRole('textbox', { name: 'Block name' });
+    const clean = new Event('beforeunload', { cancelable: true });
+    window.dispatchEvent(clean);
+    expect(clean.defaultPrevented).toBe(false);
+    fireEvent.change(name, { target: { value: 'Unsaved' } });
+    const dirty = new Event('beforeunload', { cancelable: true });
+    window.dispatchEvent(dirty);
+    expect(dirty.defaultPrevented).toBe(true);
+  });
+
+  it('switching modes keeps the draft', async () => {
+    renderWorkspace(fakeApi(workspaceData('form')));
+    fireEvent.change(await screen.findByRole('textbox', { name: 'Block name' }), {
+      target: { value: 'Kept' },
+    });
+    fireEvent.click(screen.getByRole('link', { name: 'Preview' }));
+    expect(location()).toBe(`/work/${BLOCK_ID}/preview`);
+    fireEvent.click(screen.getByRole('link', { name: 'Edit' }));
+    expect(screen.getByRole('textbox', { name: 'Block name' })).toHaveProperty('value', 'Kept');
+  });
+});

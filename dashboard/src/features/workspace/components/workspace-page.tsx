@@ -1,0 +1,195 @@
+// /work/{blockId}[/{mode}]: the block workspace. Loads the owner's block (anything else, or a
+// failed load, goes back to /dashboard/reaction), keeps the draft across the modes, and saves
+// settings, private settings and the form lists in one save-block call.
+import { useCallback, useMemo, useState, type MouseEvent, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Navigate, useNavigate, useParams } from 'react-router-dom';
+import { Dialog } from '../../../components/ui/dialog';
+import { Spinner } from '../../../components/ui/spinner';
+import { paths } from '../../../config/paths';
+import type { BlockRow, ReactionType } from '../../../lib/db-types';
+import { useSession } from '../../../lib/session';
+import { supabaseWorkspaceApi, type WorkspaceApi, type WorkspaceBlockRow } from '../api';
+import { FormEditor } from '../editor';
+import { useLeaveGuard } from '../hooks/use-leave-guard';
+import { useWorkspace } from '../hooks/use-workspace';
+import { parseMode } from '../model/modes';
+import { previewView } from '../model/preview';
+import { exportResultsCsv, ResultsView } from '../results';
+import { PreviewFrame, ThemeSwitch } from './preview-frame';
+import { BlockPreview } from './block-preview';
+import { SettingsPanel } from './settings/settings-panel';
+import { WorkspaceTopBar } from './workspace-top-bar';
+
+export interface WorkspacePageProps {
+  /** The server calls; the Supabase ones unless a test passes others. */
+  api?: WorkspaceApi;
+  /**
+   * The block link dialog (public URL, embed snippet, QR code). It belongs to the blocks
+   * feature, so the app's route module passes it in rather than this feature importing it.
+   */
+  renderBlockLink?: (block: BlockRow, onClose: () => void) => ReactNode;
+}
+
+export function WorkspacePage({ api = supabaseWorkspaceApi, renderBlockLink }: WorkspacePageProps) {
+  const { t } = useTranslation();
+  const { blockId = '', mode: segment } = useParams();
+  const navigate = useNavigate();
+  const { user, profile } = useSession();
+  const paid = profile?.paid === true;
+  const ws = useWorkspace(blockId, user?.id, api);
+  const { saved, draft } = ws;
+  const [selectedEnding, setSelectedEnding] = useState<number | null>(null);
+  const [linkOpen, setLinkOpen] = useState(false);
+  const inside = useCallback(
+    (pathname: string) =>
+      pathname === paths.work(blockId) || pathname.startsWith(`${paths.work(blockId)}/`),
+    [blockId],
+  );
+  const guard = useLeaveGuard(ws.dirty, inside);
+
+  const type = saved?.block.type as ReactionType | undefined;
+  const mode = type ? parseMode(type, segment) : null;
+  const view = useMemo(
+    () =>
+      saved && draft
+        ? previewView({
+            block: saved.block,
+            settings: draft.settings,
+            questions: draft.form?.questions,
+            endings: draft.form?.endings,
+            endingIndex: mode === 'edit' ? selectedEnding : null,
+          })
+        : null,
+    [saved, draft, mode, selectedEnding],
+  );
+
+  if (ws.status === 'missing') return <Navigate to={paths.dashboardReaction} replace />;
+  if (ws.status === 'loading' || !saved || !draft || !type || !view) {
+    return (
+      <div className="page-loading">
+        <Spinner label={t('workspace.loading')} />
+      </div>
+    );
+  }
+  // a mode the type does not have, and the spelled-out /edit, go to the edit view
+  if (mode === null || segment === 'edit') return <Navigate to={paths.work(blockId)} replace />;
+
+  const block: WorkspaceBlockRow = saved.block;
+  const name = draft.settings.name;
+  const leave = (event: MouseEvent<HTMLAnchorElement>) => {
+    if (!ws.dirty) return;
+    event.preventDefault();
+    guard.confirmLeave(() => navigate(paths.dashboardReaction));
+  };
+  const savedQuestions = saved.questions.map((q) => ({
+    id: q.id,
+    index: q.index,
+    title: q.title,
+    type: q.type,
+    deleted: q.deleted,
+  }));
+
+  return (
+    <div className="workspace" data-mode={mode}>
+      <a className="skip-link" href="#workspace-main">
+        {t('common.skipToContent')}
+      </a>
+      <WorkspaceTopBar
+        blockId={blockId}
+        type={type}
+        mode={mode}
+        name={name}
+        nameError={ws.errors.name}
+        onNameChange={(value) => ws.setSetting('name', value)}
+        dirty={ws.dirty}
+        saveStatus={ws.saveStatus}
+        saveError={ws.saveError}
+        onSave={() => void ws.save()}
+        onBlockLink={() => setLinkOpen(true)}
+        onExportCsv={() => exportResultsCsv(block, savedQuestions)}
+        onLeave={leave}
+      />
+      <main id="workspace-main" className="workspace-main" tabIndex={-1}>
+        <h1 className="visually-hidden">
+          {t('workspace.heading', {
+            name: (mode === 'result' ? block.name : name) || t('common.untitled'),
+            type: t(`blockTypes.${type}`),
+          })}
+        </h1>
+        {mode === 'edit' ? (
+          <div className="workspace-edit" data-editor={draft.form ? 'form' : undefined}>
+            <SettingsPanel
+              type={type}
+              settings={draft.settings}
+              privateSettings={draft.private}
+              errors={ws.errors}
+              paid={paid}
+              onChange={ws.setSetting}
+              onPrivateChange={ws.setPrivate}
+            />
+            {draft.form && (type === 'form' || type === 'ab') ? (
+              <div className="workspace-editor">
+                <FormEditor
+                  blockType={type}
+                  draft={draft.form}
+                  onChange={ws.setForm}
+                  paid={paid}
+                  submitButtonText={draft.settings.submit_button_text}
+                  onSubmitButtonTextChange={(value) =>
+                    ws.setSetting('submit_button_text', value === '' ? null : value)
+                  }
+                  selectedEnding={selectedEnding}
+                  onSelectEnding={setSelectedEnding}
+                />
+              </div>
+            ) : null}
+            <PreviewFrame
+              type={type}
+              view={view}
+              theme={draft.settings.theme}
+              onThemeChange={(theme) => ws.setSetting('theme', theme)}
+              paid={paid}
+            />
+          </div>
+        ) : null}
+        {mode === 'preview' ? (
+          <section className="workspace-full-preview" aria-label={t('workspace.preview.title')}>
+            <ThemeSwitch
+              value={draft.settings.theme}
+              onChange={(theme) => ws.setSetting('theme', theme)}
+              paid={paid}
+            />
+            <div className="workspace-full-preview-frame" data-theme={draft.settings.theme}>
+              <BlockPreview type={type} view={view} />
+            </div>
+          </section>
+        ) : null}
+        {mode === 'result' ? (
+          <div className="workspace-results">
+            <ResultsView block={block} questions={savedQuestions} />
+          </div>
+        ) : null}
+      </main>
+      {linkOpen && renderBlockLink ? renderBlockLink(block, () => setLinkOpen(false)) : null}
+      <Dialog
+        open={guard.confirming}
+        role="alertdialog"
+        title={t('workspace.leave.title')}
+        onClose={guard.stay}
+        actions={
+          <>
+            <button type="button" className="button" onClick={guard.stay} data-autofocus>
+              {t('workspace.leave.stay')}
+            </button>
+            <button type="button" className="button button-danger" onClick={guard.leave}>
+              {t('workspace.leave.leave')}
+            </button>
+          </>
+        }
+      >
+        <p>{t('workspace.leave.text')}</p>
+      </Dialog>
+    </div>
+  );
+}

@@ -1,0 +1,156 @@
+// The workspace's own top bar (spec: workspace section 2): back to the dashboard, the block name
+// (editable on edit, at most 150 px wide; read-only on result), the mode tabs, and on the right
+// Save when changed, Block link when saved, Export CSV on result.
+import { useId, useState, type MouseEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router-dom';
+import { paths } from '../../../config/paths';
+import type { ReactionType } from '../../../lib/db-types';
+import type { SaveStatus } from '../hooks/use-workspace';
+import { modesFor, type WorkspaceMode } from '../model/modes';
+import { useFieldMessage } from './settings/fields';
+
+export interface WorkspaceTopBarProps {
+  blockId: string;
+  type: ReactionType;
+  mode: WorkspaceMode;
+  name: string;
+  nameError?: string;
+  onNameChange: (name: string) => void;
+  dirty: boolean;
+  saveStatus: SaveStatus;
+  saveError: string | null;
+  onSave: () => void;
+  onBlockLink: () => void;
+  onExportCsv: () => Promise<void>;
+  /** Leaving the workspace: asks first when there are unsaved changes. */
+  onLeave: (event: MouseEvent<HTMLAnchorElement>) => void;
+}
+
+export function WorkspaceTopBar(props: WorkspaceTopBarProps) {
+  const { blockId, type, mode, name, dirty, saveStatus, saveError } = props;
+  const { t } = useTranslation();
+  const fieldMessage = useFieldMessage();
+  const nameErrorId = useId();
+  const [exporting, setExporting] = useState(false);
+  const [exportError, setExportError] = useState<string | null>(null);
+  const nameError = fieldMessage(props.nameError);
+
+  const exportCsv = async () => {
+    setExporting(true);
+    setExportError(null);
+    try {
+      await props.onExportCsv();
+    } catch (cause) {
+      setExportError(cause instanceof Error ? cause.message : String(cause));
+    } finally {
+      setExporting(false);
+    }
+  };
+
+  return (
+    <header className="workspace-top-bar">
+      <Link
+        to={paths.dashboardReaction}
+        className="button button-ghost back-button"
+        onClick={props.onLeave}
+        aria-label={t('workspace.back')}
+      >
+        <span aria-hidden="true">←</span>
+        <span className="back-button-text">{t('common.dashboard')}</span>
+      </Link>
+
+      <div className="workspace-name">
+        {mode === 'edit' ? (
+          <>
+            <input
+              className="workspace-name-input"
+              value={name}
+              placeholder={t('common.untitled')}
+              aria-label={t('workspace.blockName')}
+              aria-invalid={nameError ? true : undefined}
+              aria-describedby={nameError ? nameErrorId : undefined}
+              onChange={(e) => props.onNameChange(e.target.value)}
+            />
+            {nameError ? (
+              <span id={nameErrorId} className="error-text workspace-name-error">
+                {nameError}
+              </span>
+            ) : null}
+          </>
+        ) : (
+          <span className="workspace-name-text">{name || t('common.untitled')}</span>
+        )}
+      </div>
+
+      <nav className="workspace-modes" aria-label={t('workspace.modes.label')}>
+        <ul>
+          {modesFor(type).map((m) => (
+            <li key={m}>
+              <Link
+                to={paths.workMode(blockId, m)}
+                className="workspace-mode-link"
+                aria-current={m === mode ? 'page' : undefined}
+              >
+                {t(`workspace.modes.${m}`)}
+              </Link>
+            </li>
+          ))}
+        </ul>
+      </nav>
+
+      <div className="workspace-actions">
+        <span className="workspace-save-status" role="status">
+          {saveStatus === 'saving'
+            ? t('workspace.saving')
+            : saveStatus === 'saved' && !dirty
+              ? t('workspace.saved')
+              : dirty
+                ? t('workspace.unsaved')
+                : exporting
+                  ? t('workspace.exporting')
+                  : ''}
+        </span>
+        {mode === 'result' ? (
+          <button
+            type="button"
+            className="button"
+            onClick={() => void exportCsv()}
+            disabled={exporting}
+            aria-busy={exporting || undefined}
+          >
+            {exporting ? <span className="spinner-ring" aria-hidden="true" /> : null}
+            {t('workspace.exportCsv')}
+          </button>
+        ) : null}
+        {mode !== 'result' && dirty ? (
+          <button
+            type="button"
+            className="button button-primary"
+            onClick={props.onSave}
+            disabled={saveStatus === 'saving'}
+            aria-busy={saveStatus === 'saving' || undefined}
+          >
+            {saveStatus === 'saving' ? <span className="spinner-ring" aria-hidden="true" /> : null}
+            {t('workspace.save')}
+          </button>
+        ) : null}
+        {mode !== 'result' && !dirty ? (
+          <button type="button" className="button" onClick={props.onBlockLink}>
+            {t('workspace.blockLink')}
+          </button>
+        ) : null}
+      </div>
+      {saveStatus === 'error' && saveError ? (
+        <p className="workspace-save-error error-text" role="alert">
+          {t('workspace.saveFailed', { message: fieldMessage(saveError) })}
+        </p>
+      ) : null}
+      {exportError ? (
+        <p className="workspace-save-error error-text" role="alert">
+          {exportError}
+        </p>
+      ) : null}
+    </header>
+  );
+}

@@ -1,0 +1,170 @@
+// The workspace's state: the block as last saved, the owner's draft of it (settings, private
+// settings, form questions and endings), what changed, and Save. A failed save keeps the draft
+// as it is, so nothing the owner typed is lost.
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import type { TSaveBlock } from '../../../../../supabase/functions/_shared/schemas';
+import { isReactionType } from '../../../lib/db-types';
+import type { WorkspaceApi, WorkspaceData } from '../api';
+import { saveBlockProblem } from '../api';
+import { formDraftFromView, formDraftToSave, type FormDraft } from '../editor';
+import {
+  changedFields,
+  privateErrors,
+  privateFromRow,
+  sameValue,
+  settingsErrors,
+  settingsFromBlock,
+  type FieldErrors,
+  type PrivateDraft,
+  type SettingsDraft,
+} from '../model/settings';
+
+export type LoadStatus = 'loading' | 'ready' | 'missing';
+export type SaveStatus = 'idle' | 'saving' | 'saved' | 'error';
+
+const hasForm = (type: string) => type === 'form' || type === 'ab';
+
+interface Draft {
+  settings: SettingsDraft;
+  private: PrivateDraft;
+  form: FormDraft | null;
+}
+
+function draftOf(data: WorkspaceData): Draft {
+  return {
+    settings: settingsFromBlock(data.block),
+    private: privateFromRow(data.private),
+    form: hasForm(data.block.type) ? formDraftFromView(data.questions, data.endings) : null,
+  };
+}
+
+export function useWorkspace(blockId: string, ownerId: string | undefined, api: WorkspaceApi) {
+  const [status, setStatus] = useState<LoadStatus>('loading');
+  const [saved, setSaved] = useState<WorkspaceData | null>(null);
+  const [base, setBase] = useState<Draft | null>(null);
+  const [draft, setDraft] = useState<Draft | null>(null);
+  const [saveStatus, setSaveStatus] = useState<SaveStatus>('idle');
+  const [saveError, setSaveError] = useState<string | null>(null);
+
+  useEffect(() => {
+    if (!ownerId) return;
+    let alive = true;
+    api
+      .load({ blockId, ownerId })
+      .then((data) => {
+        if (!alive) return;
+        // letter blocks have their own workspace (later work)
+        if (!data || !isReactionType(data.block.type)) {
+          setStatus('missing');
+          return;
+        }
+        const start = draftOf(data);
+        setSaved(data);
+        setBase(start);
+        setDraft(start);
+        setStatus('ready');
+      })
+      .catch((cause: unknown) => {
+        console.error('[reaction-dashboard] workspace load failed', cause);
+        if (alive) setStatus('missing');
+      });
+    return () => {
+      alive = false;
+    };
+  }, [api, blockId, ownerId]);
+
+  const changedSettings = useMemo(
+    () => (base && draft ? changedFields(base.settings, draft.settings) : {}),
+    [base, draft],
+  );
+  const changedPrivate = useMemo(
+    () => (base && draft ? changedFields(base.private, draft.private) : {}),
+    [base, draft],
+  );
+  // Compared in their save form, so edits that cancel out do not count as changes.
+  const formChanged = useMemo(
+    () =>
+      !!base?.form &&
+      !!draft?.form &&
+      !sameValue(formDraftToSave(base.form), formDraftToSave(draft.form)),
+    [base, draft],
+  );
+  const dirty =
+    Object.keys(changedSettings).length > 0 ||
+    Object.keys(changedPrivate).length > 0 ||
+    formChanged;
+
+  const errors: FieldErrors = useMemo(
+    () => ({
+      ...settingsErrors(changedSettings),
+      ...Object.fromEntries(
+        Object.entries(privateErrors(changedPrivate)).map(([k, v]) => [`private.${k}`, v]),
+      ),
+    }),
+    [changedSettings, changedPrivate],
+  );
+
+  const setSetting = useCallback(
+    <K extends keyof SettingsDraft>(key: K, value: SettingsDraft[K]) => {
+      setDraft((d) => (d ? { ...d, settings: { ...d.settings, [key]: value } } : d));
+      setSaveStatus((s) => (s === 'saved' ? 'idle' : s));
+    },
+    [],
+  );
+  const setPrivate = useCallback(<K extends keyof PrivateDraft>(key: K, value: PrivateDraft[K]) => {
+    setDraft((d) => (d ? { ...d, private: { ...d.private, [key]: value } } : d));
+    setSaveStatus((s) => (s === 'saved' ? 'idle' : s));
+  }, []);
+  const setForm = useCallback((form: FormDraft) => {
+    setDraft((d) => (d ? { ...d, form } : d));
+    setSaveStatus((s) => (s === 'saved' ? 'idle' : s));
+  }, []);
+
+  /** Saves what changed; true when it was stored. */
+  const save = useCallback(async (): Promise<boolean> => {
+    if (!draft || !dirty || saveStatus === 'saving') return false;
+    const body: TSaveBlock = { blockId };
+    if (Object.keys(changedSettings).length > 0) body.settings = changedSettings;
+    if (Object.keys(changedPrivate).length > 0) body.privateSettings = changedPrivate;
+    if (formChanged && draft.form) Object.assign(body, formDraftToSave(draft.form));
+    const problem = saveBlockProblem(body);
+    if (problem) {
+      setSaveError(problem);
+      setSaveStatus('error');
+      return false;
+    }
+    setSaveStatus('saving');
+    setSaveError(null);
+    const sent = draft;
+    try {
+      const data = await api.save(body);
+      const next = draftOf(data);
+      setSaved(data);
+      setBase(next);
+      // Edits made while the save was on its way stay in the draft (and stay unsaved).
+      setDraft((current) => (current === sent ? next : current));
+      setSaveStatus('saved');
+      return true;
+    } catch (cause) {
+      setSaveError(cause instanceof Error ? cause.message : String(cause));
+      setSaveStatus('error');
+      return false;
+    }
+  }, [api, blockId, changedPrivate, changedSettings, dirty, draft, formChanged, saveStatus]);
+
+  return {
+    status,
+    saved,
+    draft,
+    dirty,
+    errors,
+    saveStatus,
+    saveError,
+    setSetting,
+    setPrivate,
+    setForm,
+    save,
+  };
+}
+
+export type WorkspaceState = ReturnType<typeof useWorkspace>;

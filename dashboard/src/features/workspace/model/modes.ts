@@ -1,0 +1,29 @@
+// The workspace's modes per block type (spec: workspace section 2, "Mode tabs by type").
+import type { ReactionType } from '../../../lib/db-types';
+
+export const WORKSPACE_MODES = ['edit', 'preview', 'result'] as const;
+export type WorkspaceMode = (typeof WORKSPACE_MODES)[number];
+
+const MODES_BY_TYPE: Record<ReactionType, readonly WorkspaceMode[]> = {
+  comment: ['edit'],
+  qna: ['edit'],
+  like: ['edit', 'result'],
+  button: ['edit', 'preview', 'result'],
+  ab: ['edit', 'preview', 'result'],
+  form: ['edit', 'preview', 'result'],
+};
+
+export function modesFor(type: ReactionType): readonly WorkspaceMode[] {
+  return MODES_BY_TYPE[type];
+}
+
+/**
+ * The mode a URL segment stands for: none is edit; a mode the type does not have is null (the
+ * page then redirects to edit).
+ */
+export function parseMode(type: ReactionType, segment: string | undefined): WorkspaceMode | null {
+  if (segment === undefined || segment === '') return 'edit';
+  return (modesFor(type) as readonly string[]).includes(segment)
+    ? (segment as WorkspaceMode)
+    : null;
+}
