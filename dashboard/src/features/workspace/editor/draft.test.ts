@@ -181,6 +181,25 @@ describe('formDraftToSave', () => {
     expect(parseSave(payload).success).toBe(true);
   });
 
+  it('applies the option rules on load, so the same draft always gives the same payload', () => {
+    const draft = formDraftFromView(
+      [
+        questionRow({ type: 'poll', title: 'Empty poll', index: 0 }),
+        questionRow({
+          type: 'ab',
+          index: 1,
+          options: [{ id: uuid(), value: 'Only', index: 0, deleted: false }],
+        }),
+        questionRow({ type: 'poll', index: 9999, deleted: true, options: [] }),
+      ],
+      [endingRow({ is_default: true })],
+    );
+    expect(draft.questions[0]!.options.map((o) => o.value)).toEqual(['']);
+    expect(draft.questions[1]!.options.map((o) => o.value)).toEqual(['Only', 'Bad']);
+    expect(formDraftToSave(draft)).toEqual(formDraftToSave(draft));
+    expect(parseSave(formDraftToSave(draft)).success).toBe(true);
+  });
+
   it('sends no value for empty and not empty conditions', () => {
     let draft = sample();
     const name = liveQuestions(draft.questions)[0]!;

@@ -15,6 +15,7 @@ import {
   DELETED_INDEX,
   liveQuestions,
   normalizeOptions,
+  OPTION_TYPES,
   orderEndings,
   type FormDraft,
 } from './model';
@@ -128,11 +129,19 @@ function endingFromRow(row: EndingRowWithConditions): TEndingDraft {
 export function formDraftFromView(
   questions: readonly QuestionRowWithOptions[],
   endings: readonly EndingRowWithConditions[],
+  abOptions: readonly [string, string] = DEFAULT_AB_OPTIONS,
 ): FormDraft {
   const all = questions
     .filter((q) => (QUESTION_TYPES as readonly string[]).includes(q.type))
     .map(questionFromRow);
-  const live = liveQuestions(all).map((q, index) => ({ ...q, index }));
+  // The option rules hold from the start (a poll with no option gets one, ab gets two), so
+  // formDraftToSave never has to invent options with fresh ids: the same draft always gives
+  // the same payload, which the workspace compares to know whether anything changed.
+  const live = liveQuestions(all).map((q, index) => ({
+    ...q,
+    index,
+    options: normalizeOptions(q, abOptions),
+  }));
   const deleted = all.filter((q) => q.deleted).map((q) => ({ ...q, index: DELETED_INDEX }));
   return {
     questions: [...live, ...deleted],
@@ -181,7 +190,11 @@ export function formDraftToSave(
   ).map((q) => ({
     ...q,
     allow_multi_select: q.type === 'poll' && q.allow_multi_select,
-    options: keepDeleted(normalizeOptions(q, abOptions), BLOCK_LIMITS.optionsPerQuestion),
+    // A deleted question is never shown again: its options go back as they are.
+    options: keepDeleted(
+      q.deleted ? (OPTION_TYPES.includes(q.type) ? q.options : []) : normalizeOptions(q, abOptions),
+      BLOCK_LIMITS.optionsPerQuestion,
+    ),
   }));
   const endings = orderEndings(draft.endings).map((e) => ({
     ...e,

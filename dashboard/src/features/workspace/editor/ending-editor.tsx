@@ -145,7 +145,6 @@ function EndingFields({
         value={ending.closing_text}
         max={BLOCK_LIMITS.closingText}
         multiline
-        placeholder={t('editor.ending.closingTextPlaceholder')}
         error={error('closing_text')}
         onChange={(closing_text) => onChange({ closing_text })}
       />
@@ -155,7 +154,7 @@ function EndingFields({
         disabled={!paid}
         aria-describedby={paid ? undefined : paidHintId}
       >
-        <legend>{t('editor.ending.openUrl')}</legend>
+        <legend>{t('editor.ending.linkGroup')}</legend>
         {!paid ? <UpgradeHint id={paidHintId} text={t('editor.ending.openLinkPaid')} /> : null}
         <TextField
           label={t('editor.ending.openUrl')}
