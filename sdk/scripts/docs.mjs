@@ -1,12 +1,173 @@
-// Writes docs/elements/<tag>.md from custom-elements.json (npm run docs).
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+// Writes docs/elements/<name>.md from custom-elements.json (npm run docs), checked against the
+// code: a part is listed only when the element's templates render it, React props come from the
+// wrappers in src/react/index.ts, and a hand-written example and notes come from this file.
+// `npm run docs -- --check` writes nothing and exits 1 when a page is stale or the JSDoc and the
+// templates disagree.
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const out = resolve(root, '../docs/elements');
+const check = process.argv.includes('--check');
 const manifest = JSON.parse(readFileSync(resolve(root, 'custom-elements.json'), 'utf8'));
-mkdirSync(out, { recursive: true });
+const read = (rel) =>
+  readFileSync(resolve(root, rel.replace(/^\//, '').replace(/\.js$/, '.ts')), 'utf8');
+
+const OWNER = '00000000-0000-4000-8000-000000000001';
+const DEMO = {
+  comment: '0101',
+  qna: '0102',
+  like: '0103',
+  button: '0104',
+  ab: '0105',
+  form: '0106',
+};
+const blockId = (name) => `00000000-0000-4000-8000-00000000${DEMO[name] ?? '0101'}`;
+
+/** Hand-written parts of each page: what the tables cannot say. Checked against the code. */
+const PAGES = {
+  comment: {
+    css: `reaction-comment {
+  --reaction-list-max-height: 320px;
+}
+reaction-comment::part(submit) {
+  font-weight: 600;
+}`,
+    listen: ['reaction-message', (e) => `console.log(${e}.detail.action, ${e}.detail.id)`],
+    notes: [
+      'The list shows the newest messages first, 5 at a time; scrolling past 90% of the list (or the "Load more" button) loads the next 5. New messages, edits, deletions and replies from other viewers appear live: after the first data shows, a small Realtime client subscribes to the block\'s messages (RLS applies).',
+      'Messages are at most 500 characters; a second send within 3 seconds is ignored. The name field is prefilled with the visitor\'s random animal name (kept in `localStorage`, with any change) or, once signed in, the account name. Messages and names render as text; `http`/`https` links become links with `rel="noopener noreferrer nofollow ugc"`.',
+      "One level of replies. Authors edit and delete their own messages; the block's owner deletes any message, and with `adminOnlyReply` only the owner replies. `allowReaction`, `allowReply` and `showCount` turn message likes, replies and the count on or off. The owner's and the visitor's own messages carry the block's label names (default Admin and Me).",
+      'When the block has `allowCreatorEmail`, an optional email field asks where to send reply notifications (checked after a 500 ms pause). When it has `blockAnonymous`, an overlay asks visitors to sign in with Google or Apple (popup, see [embedding](../embedding.md#6-visitors-sessions-and-sign-in)).',
+      'The menu offers log out, sign-in, and for the owner "To Block setting", a link to the dashboard when `window.ReactionBlocks.dashboardUrl` (or the script tag\'s `data-dashboard-url`) is set.',
+      'Dummy mode: posts, likes and edits happen on screen only (ids `dummy-1`, …), with no live connection.',
+    ],
+  },
+  qna: {
+    listen: [
+      'reaction-message',
+      (e) => `${e}.detail.action === 'resolve' && console.log('resolved', ${e}.detail.id)`,
+    ],
+    notes: [
+      "Everything the comment element does (see [comment](comment.md)), plus a header with the owner's photo and name and the Q&A subject (`$responseCount$` replaced by the block's response count).",
+      'The owner marks top-level questions resolved or unresolved; a "Resolved" label shows to everyone, live.',
+    ],
+  },
+  like: {
+    css: `reaction-like::part(button) {
+  padding: 4px 18px;
+}`,
+    listen: ['reaction-like', (e) => `console.log(${e}.detail.liked, ${e}.detail.likeCount)`],
+    notes: [
+      "The visitor's own state (liked or not) is read with the block on load. A click updates the screen at once and sends the wanted state (not a flip), so a repeated request cannot undo it; the server's count then replaces the local one, and a failure restores the previous state and shows the error.",
+      'Aligned left, center or right as the block says. The button is always pill-shaped; restyle it through `::part(button)`.',
+      'Dummy mode: the toggle works on screen only and `reaction-like` still fires.',
+    ],
+  },
+  button: {
+    listen: ['reaction-click', (e) => `console.log('clicked', ${e}.detail.url)`],
+    notes: [
+      'The button shows the block\'s button text (default "Button"). When the block has a URL (`https://` is added when it has no scheme; only `http`/`https` are accepted) it is a link opening in a new tab with `rel="noopener noreferrer"`, otherwise a plain button. Every click is recorded; the count shows when the block has `showCount`.',
+      '`reaction-click` is cancelable: `event.preventDefault()` keeps the link from opening (the click is still recorded), for sites that route it themselves.',
+      'Dummy mode: nothing is recorded.',
+    ],
+  },
+  ab: {
+    listen: ['reaction-submit', (e) => `console.log('voted', ${e}.detail.answers)`],
+    notes: [
+      "Two options side by side (the block's A/B question). One click votes: the server keeps one choice per visitor and increments the option's count in the same transaction, then both options show their votes and percentages.",
+      'Dummy mode: the counts change on screen only.',
+    ],
+  },
+  form: {
+    listen: ['reaction-submit', (e) => `console.log(${e}.detail.answers)`],
+    notes: [
+      'Question types: poll (single or multi select), A/B, short text (300 characters), long text (1000, grows to 360 px), number, phone, mail (50), description and image. Each field is checked after a 500 ms pause (200 ms for long text) with the spec\'s messages; Submit checks them all, shows "Please check response" and focuses the first invalid field.',
+      "The server checks everything again (required questions, lengths, the owner's monthly quota). A failed submit shows the server's message and keeps the answers.",
+      'After a submit the form shows the first ending whose conditions all hold (equal, empty, notEmpty, include), or the default ending; its link opens on submit or from a button, and "Submit again" shows unless the ending blocks it.',
+      'Dummy mode: nothing is written and the ending still shows.',
+    ],
+  },
+  block: {
+    listen: ['reaction-load', (e) => `console.log(${e}.detail.view.block.type)`],
+    notes: [
+      'Renders the element for the block\'s type with one API call. Without `block-id` it reads `block_id` and `id` (the owner) from the page URL, as the public viewer page `/block/?id={uid}&block_id={blockId}` does. Letter types are not rendered ("Not valid type").',
+      '`theme`, `lang`, `dummy` and the project are passed on to the rendered element. Its events bubble out of `<reaction-block>` (they are composed), so listen on `<reaction-block>` for `reaction-like`, `reaction-submit`, `reaction-message`, …',
+      "The rendered element's own parts are not forwarded: `::part(block)` styles the rendered element as a whole, and the shared `--reaction-*` tokens set on `<reaction-block>` reach it through inheritance.",
+    ],
+  },
+};
+
+// ---- facts from the code ------------------------------------------------------------------
+
+/** Declarations by class name, for walking up to the base classes. */
+const classes = new Map();
+for (const mod of manifest.modules)
+  for (const d of mod.declarations || []) classes.set(d.name, { mod: mod.path, d });
+
+/** The source files of a class and its superclasses in this package. */
+function chain(name) {
+  const files = [];
+  for (let c = classes.get(name); c; c = c.d.superclass && classes.get(c.d.superclass.name))
+    files.push(c.mod);
+  return files;
+}
+
+/** Parts the templates of a class chain render. */
+const renderedParts = (name) =>
+  new Set(
+    chain(name).flatMap((f) =>
+      [...read(f).matchAll(/\bpart="([^"$]+)"/g)].flatMap((m) => m[1].split(/\s+/)),
+    ),
+  );
+
+/** Lit reactive state (`{ state: true }`) is internal, whatever the JSDoc says. */
+const stateFields = new Set(
+  [
+    ...['src/core/base.ts'],
+    ...readdirSync(resolve(root, 'src/components')).flatMap((d) =>
+      readdirSync(resolve(root, 'src/components', d))
+        .filter((f) => f.endsWith('.component.ts'))
+        .map((f) => `src/components/${d}/${f}`),
+    ),
+  ].flatMap((f) => [...read(f).matchAll(/(\w+): \{ state: true \}/g)].map((m) => m[1])),
+);
+
+/** Custom properties any stylesheet reads or the theme defines. */
+const styleSources = [
+  'src/core/theme.ts',
+  ...readdirSync(resolve(root, 'src/components')).flatMap((d) =>
+    readdirSync(resolve(root, 'src/components', d))
+      .filter((f) => f.endsWith('.styles.ts'))
+      .map((f) => `src/components/${d}/${f}`),
+  ),
+]
+  .map(read)
+  .join('\n');
+
+/** React wrappers: tag -> { name, events: { 'reaction-x': 'onReactionX' } }, read from src/react. */
+function reactWrappers() {
+  const src = read('src/react/index.ts');
+  const objects = new Map();
+  for (const m of src.matchAll(/const (\w+) = (\{[^}]*\});/g)) objects.set(m[1], m[2]);
+  const events = (text) => {
+    const found = {};
+    for (const s of text.matchAll(/\.\.\.(\w+)/g))
+      Object.assign(found, events(objects.get(s[1]) || ''));
+    for (const p of text.matchAll(/(on\w+): '([\w-]+)'/g)) found[p[2]] = p[1];
+    return found;
+  };
+  const wrappers = {};
+  for (const m of src.matchAll(
+    /export const (\w+) = createComponent\(\{[^]*?tagName: '([\w-]+)'[^]*?events: (\w+|\{[^}]*\}),?\s*\}\);/g,
+  ))
+    wrappers[m[2]] = { name: m[1], events: events(/^\w+$/.test(m[3]) ? objects.get(m[3]) : m[3]) };
+  return wrappers;
+}
+
+// ---- rendering ------------------------------------------------------------------------------
+
 const cell = (s) =>
   String(s ?? '')
     .replace(/\|/g, '\\|')
@@ -15,54 +176,209 @@ const table = (head, rows) =>
   rows.length
     ? `| ${head.join(' | ')} |\n|${head.map(() => '---').join('|')}|\n${rows.map((r) => `| ${r.map(cell).join(' | ')} |`).join('\n')}\n`
     : '_none_\n';
+const code = (s) => '`' + s + '`';
+
+const problems = [];
+const react = reactWrappers();
+const pages = {};
 
 for (const mod of manifest.modules)
   for (const d of mod.declarations || []) {
     if (!d.tagName) continue;
-    const attrs = (d.attributes || []).filter((a) => a.name && a.description);
-    const props = (d.members || []).filter(
-      (m) => m.kind === 'field' && !m.privacy && !m.static && m.description,
+    const tag = d.tagName;
+    const name = tag.replace('reaction-', '');
+    const page = PAGES[name] || {};
+    const wrapper = react[tag];
+    if (!wrapper) problems.push(`${tag}: no React wrapper in src/react/index.ts`);
+
+    const attrs = (d.attributes || []).filter(
+      (a) => a.name && a.description && !stateFields.has(a.fieldName),
     );
-    const md = `# \`<${d.tagName}>\`
+    const attrFields = new Set(attrs.map((a) => a.fieldName));
+    const props = (d.members || []).filter(
+      (m) =>
+        m.kind === 'field' &&
+        m.privacy !== 'private' &&
+        m.privacy !== 'protected' &&
+        !m.static &&
+        m.description &&
+        !attrFields.has(m.name) &&
+        !stateFields.has(m.name),
+    );
+    const methods = (d.members || []).filter(
+      (m) => m.kind === 'method' && !m.privacy && !m.static && m.description,
+    );
 
-${d.summary || d.description || ''}
+    const rendered = renderedParts(d.name);
+    const documented = (d.cssParts || []).filter((p) => p.name);
+    for (const p of documented)
+      if (!rendered.has(p.name))
+        problems.push(`${tag}: part "${p.name}" is documented but never rendered`);
+    for (const p of rendered)
+      if (!documented.some((x) => x.name === p))
+        problems.push(`${tag}: part "${p}" is rendered but not documented`);
+    const parts = documented.filter((p) => rendered.has(p.name));
 
-\`import '@reaction-blocks/sdk/${d.tagName.replace('reaction-', '')}';\` — or the CDN script tag (see [embedding](../embedding.md)).
+    const cssProps = (d.cssProperties || []).filter((p) => p.name);
+    for (const p of cssProps)
+      if (!styleSources.includes(p.name))
+        problems.push(`${tag}: ${p.name} is not used by any style`);
+
+    const events = (d.events || []).filter((e) => e.name && e.description);
+    const [listenTo, handler] = page.listen || ['reaction-load', (e) => `console.log(${e}.detail)`];
+    const reactProp = wrapper?.events[listenTo];
+    if (page.listen && !events.some((e) => e.name === listenTo))
+      problems.push(`${tag}: the example listens to ${listenTo}, which it does not fire`);
+
+    const html = `<reaction-${name}
+  owner-id="${OWNER}"
+  block-id="${blockId(name)}"
+></reaction-${name}>
+<script>
+  document
+    .querySelector('reaction-${name}')
+    .addEventListener('${listenTo}', (e) => ${handler('e')});
+</script>${page.css ? `\n<style>\n${page.css.replace(/^/gm, '  ')}\n</style>` : ''}`;
+    const jsx = wrapper
+      ? `import { ${wrapper.name} } from '@reaction-blocks/sdk/react';
+
+export function ${wrapper.name}Block({ theme }: { theme: 'light' | 'dark' }) {
+  return (
+    <${wrapper.name}
+      ownerId="${OWNER}"
+      blockId="${blockId(name)}"
+      theme={theme}${reactProp ? `\n      ${reactProp}={(e) => ${handler('e')}}` : ''}
+    />
+  );
+}`
+      : '';
+
+    const md = `# \`<${tag}>\`
+
+${(d.summary || d.description || '').replace(/\n/g, ' ')}
+
+| load it with | |
+|---|---|
+| npm | \`import '@reaction-blocks/sdk/${name}';\` (defines the tag) |
+| React | ${wrapper ? `\`import { ${wrapper.name} } from '@reaction-blocks/sdk/react';\`` : '–'} |
+| CDN | the script tag; see [embedding](../embedding.md#1-script-tag-cdn) |
+
+## Behaviour
+
+${(page.notes || []).map((n) => `- ${n}`).join('\n')}
+
+## Example
+
+With the CDN script tag or the npm import on the page (ids: the local stack's demo blocks):
+
+\`\`\`html
+${html}
+\`\`\`
+${
+  jsx
+    ? `
+In React (props are the element's properties; events are \`onReaction…\` props):
+
+\`\`\`tsx
+${jsx}
+\`\`\`
+`
+    : ''
+}
 
 ## Attributes
 
+Every block element takes these; the project falls back to \`window.ReactionBlocks\`, then the
+build-time default ([embedding](../embedding.md#1-script-tag-cdn)).
+
 ${table(
   ['attribute', 'property', 'description'],
-  attrs.map((a) => [`\`${a.name}\``, a.fieldName ? `\`${a.fieldName}\`` : '', a.description]),
+  attrs.map((a) => [code(a.name), a.fieldName ? code(a.fieldName) : '', a.description]),
 )}
 ## Properties
 
+JavaScript only (no attribute).
+
 ${table(
   ['property', 'type', 'description'],
-  props.map((p) => [`\`${p.name}\``, p.type?.text ?? '', p.description]),
+  props.map((p) => [
+    code(p.name),
+    (p.type?.text ?? '') + (p.readonly ? ' (read-only)' : ''),
+    p.description,
+  ]),
+)}
+## Methods
+
+${table(
+  ['method', 'description'],
+  methods.map((m) => [
+    code(`${m.name}(${(m.parameters || []).map((p) => p.name).join(', ')})`),
+    m.description,
+  ]),
 )}
 ## Events
 
+All bubble out of the shadow root (\`composed\`), typed in \`GlobalEventHandlersEventMap\`.
+
 ${table(
-  ['event', 'description'],
-  (d.events || [])
-    .filter((e) => e.name && e.description)
-    .map((e) => [`\`${e.name}\``, e.description]),
+  ['event', 'React prop', 'description'],
+  [
+    ...events.map((e) => [
+      code(e.name),
+      wrapper?.events[e.name] ? code(wrapper.events[e.name]) : '–',
+      e.description,
+    ]),
+    // reaction-block's wrapper also maps events that bubble up from the element it renders
+    ...Object.entries(wrapper?.events || {})
+      .filter(([ev]) => !events.some((e) => e.name === ev))
+      .map(([ev, prop]) => [
+        code(ev),
+        code(prop),
+        'Fired by the rendered element; bubbles out of this one.',
+      ]),
+  ],
 )}
+## Slots
+
+_none_: everything shown comes from the block's settings.
+
 ## CSS parts
+
+Style them with \`${tag}::part(name)\`.
 
 ${table(
   ['part', 'description'],
-  (d.cssParts || []).map((p) => [`\`${p.name}\``, p.description]),
+  parts.map((p) => [code(p.name), p.description]),
 )}
 ## CSS custom properties
 
+The ones this element's design leans on; every shared \`--reaction-*\` token, with its light and
+dark defaults, is listed in [embedding](../embedding.md#5-theming).
+
 ${table(
   ['property', 'description'],
-  (d.cssProperties || []).map((p) => [`\`${p.name}\``, p.description]),
+  cssProps.map((p) => [code(p.name), p.description]),
 )}
-Generated from \`sdk/custom-elements.json\` by \`npm run docs -w @reaction-blocks/sdk\`.
+Generated from \`sdk/custom-elements.json\` and the sources by \`npm run docs -w @reaction-blocks/sdk\`.
 `;
-    writeFileSync(resolve(out, d.tagName.replace('reaction-', '') + '.md'), md);
-    console.log('wrote', d.tagName);
+    pages[name] = md;
   }
+
+mkdirSync(out, { recursive: true });
+let stale = 0;
+for (const [name, md] of Object.entries(pages)) {
+  const file = join(out, name + '.md');
+  if (check) {
+    if (!existsSync(file) || readFileSync(file, 'utf8') !== md) {
+      stale++;
+      console.error(
+        `docs/elements/${name}.md is out of date: npm run docs -w @reaction-blocks/sdk`,
+      );
+    }
+  } else {
+    writeFileSync(file, md);
+    console.log('wrote', `docs/elements/${name}.md`);
+  }
+}
+for (const p of problems) console.warn('[docs]', p);
+if (check && (stale || problems.length)) process.exit(1);
