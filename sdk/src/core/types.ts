@@ -31,6 +31,9 @@ export interface Block {
   url_to_open?: string | null;
   allow_creator_email?: boolean;
   deactivated?: boolean;
+  /** Editor preview only (dummy mode): "ending" shows the ending whose index is ending_mode. */
+  mode?: string | null;
+  ending_mode?: string | null;
 }
 
 export interface Option {

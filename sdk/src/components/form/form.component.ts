@@ -85,6 +85,12 @@ export default class ReactionForm extends BlockElement {
 
   protected override viewChanged(): void {
     this.reset();
+    // The dashboard's editor preview shows one ending (block mode "ending", ending_mode its
+    // index as text); only in dummy mode, so a published block always starts with the form.
+    const b = this.view?.block;
+    if (this.isDummy && b?.mode === 'ending')
+      this.ending =
+        (this.view?.endings || []).find((e) => String(e.index) === b.ending_mode) || null;
   }
 
   /** Clears answers and returns to answering. */

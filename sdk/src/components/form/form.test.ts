@@ -217,6 +217,29 @@ describe('reaction-form', () => {
     expect(api.rpcCalls().map((c) => c.name)).to.deep.equal(['get_block_view']);
   });
 
+  it('shows the ending the dashboard preview picks (dummy mode, mode ending), never when published', async () => {
+    const preview = (mode: string | null, ending_mode: string | null): BlockView => ({
+      ...view(),
+      block: { ...view().block, mode, ending_mode },
+    });
+    const el = await fixture<ReactionForm>(html`<reaction-form dummy></reaction-form>`);
+    el.view = preview('ending', '1');
+    await el.updateComplete;
+    expect($(el, '[part=ending-title]').textContent).to.equal('Banana fan');
+    el.view = preview('ending', '0');
+    await el.updateComplete;
+    expect($(el, '[part=ending-title]').textContent).to.equal('Thanks!');
+    el.view = preview(null, null);
+    await el.updateComplete;
+    expect($(el, '[part=ending]')).to.equal(null);
+    expect($(el, '[part=form]')).to.not.equal(null);
+
+    const live = await fixture<ReactionForm>(html`<reaction-form></reaction-form>`);
+    live.view = preview('ending', '1');
+    await live.updateComplete;
+    expect($(live, '[part=ending]')).to.equal(null);
+  });
+
   it('evaluates conditions: equal, include, empty, not_empty', () => {
     const qs = questions;
     const e = (
