@@ -307,6 +307,49 @@ describe('FormEditor endings', () => {
     expect(onSelectEnding).toHaveBeenLastCalledWith(null);
   });
 
+  it('reorders custom endings with Alt+Arrow keys and keeps the previewed one selected', () => {
+    const onSelectEnding = vi.fn();
+    const { last } = setup([question('Name', 0)], { paid: true, onSelectEnding });
+    for (const title of ['First', 'Second']) {
+      fireEvent.click(screen.getByRole('button', { name: 'Add ending' }));
+      const dialog = screen.getByRole('dialog', { name: 'Ending settings' });
+      fireEvent.change(within(dialog).getByLabelText('Title'), { target: { value: title } });
+      fireEvent.click(within(dialog).getByRole('button', { name: 'Add condition' }));
+      fireEvent.change(within(dialog).getByLabelText('Question'), {
+        target: { value: last().questions[0]!.id },
+      });
+      fireEvent.change(within(dialog).getByLabelText('Type'), { target: { value: 'not_empty' } });
+      fireEvent.click(within(dialog).getByRole('button', { name: 'Done' }));
+    }
+    // Closing the dialog focuses the new ending in the list (Add ending may be disabled).
+    expect(document.activeElement?.textContent).toContain('Second');
+    expect(onSelectEnding).toHaveBeenLastCalledWith(2);
+    const list = screen.getByRole('list', { name: 'Form view and endings' });
+    const names = () =>
+      within(list)
+        .getAllByRole('button')
+        .map((b) => b.querySelector('.editor-list-title')?.textContent)
+        .filter(Boolean);
+    fireEvent.keyDown(within(list).getByRole('button', { name: /Second/ }), {
+      key: 'ArrowUp',
+      altKey: true,
+    });
+    expect(names()).toEqual(['Questions', 'Default ending', 'Second', 'First']);
+    expect(onSelectEnding).toHaveBeenLastCalledWith(1);
+    expect(screen.getByRole('status').textContent).toBe('Second moved to position 1 of 2');
+    // The default ending stays first.
+    fireEvent.keyDown(within(list).getByRole('button', { name: /Second/ }), {
+      key: 'ArrowUp',
+      altKey: true,
+    });
+    fireEvent.keyDown(within(list).getByRole('button', { name: /Default ending/ }), {
+      key: 'ArrowDown',
+      altKey: true,
+    });
+    expect(names()).toEqual(['Questions', 'Default ending', 'Second', 'First']);
+    expect(last().endings.map((e) => e.index)).toEqual([0, 1, 2]);
+  });
+
   it('refuses a bad open URL with the schema message', () => {
     setup([question('Name', 0)], { paid: true });
     fireEvent.click(screen.getByRole('button', { name: /Default ending/ }));

@@ -341,7 +341,11 @@ export function FormEditor({
           onSelectEnding(null);
           focusTarget.current = 'endings';
         }}
-        onClose={() => setEditingEndingId(null)}
+        onClose={() => {
+          setEditingEndingId(null);
+          // The opener may be Add ending, now disabled until the new ending is complete.
+          focusTarget.current = 'endings';
+        }}
       />
     </div>
   );
