@@ -1,5 +1,6 @@
 // Static file server for the dashboard (single-page app), the examples and the SDK's CDN build.
-//   /                 dashboard/dist (index.html for every unknown path)
+//   /                 dashboard/dist (prerendered pages as <path>/index.html; the app shell
+//                     200.html, or index.html in an older build, for every other path)
 //   /examples/react/  examples/react/dist (the React app's build)
 //   /examples/...     examples/ (the html page)
 //   /sdk/...          sdk/dist (the CDN script is /sdk/cdn/reaction.js)
@@ -83,8 +84,12 @@ export function startWeb(opts: WebOptions): Promise<http.Server> {
       file = fileAt(inside(paths.sdkDist, url.pathname.slice('/sdk/'.length)));
     } else {
       file = fileAt(inside(paths.dashboardDist, url.pathname.slice(1)));
-      // single-page app: every route that is not a file gets index.html
-      if (!file && !extname(url.pathname)) file = fileAt(join(paths.dashboardDist, 'index.html'));
+      // single-page app: every route that is not a file gets the app shell
+      if (!file && !extname(url.pathname)) {
+        file =
+          fileAt(join(paths.dashboardDist, '200.html')) ??
+          fileAt(join(paths.dashboardDist, 'index.html'));
+      }
     }
     if (file) return send(file);
     res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' });
