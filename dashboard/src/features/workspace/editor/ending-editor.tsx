@@ -162,6 +162,7 @@ function EndingFields({
           value={ending.open_url ?? ''}
           max={BLOCK_LIMITS.url}
           placeholder="https://"
+          disabled={!paid}
           error={error('open_url')}
           onChange={(value) => onChange({ open_url: value.trim() === '' ? null : value })}
         />
@@ -176,6 +177,7 @@ function EndingFields({
                 name={`${base}-link-type`}
                 value={type}
                 checked={linkType === type}
+                disabled={!paid}
                 aria-describedby={`${base}-link-${type}-hint`}
                 onChange={() => onChange({ open_link_type: type })}
               />
@@ -195,6 +197,7 @@ function EndingFields({
             value={ending.open_url_text ?? ''}
             max={BLOCK_LIMITS.openUrlText}
             placeholder={t('editor.ending.buttonTextPlaceholder')}
+            disabled={!paid}
             error={error('open_url_text')}
             onChange={(value) => onChange({ open_url_text: value === '' ? null : value })}
           />

@@ -388,6 +388,19 @@ describe('FormEditor on the free plan', () => {
     const links = screen.getAllByRole('link', { name: 'Upgrade' });
     expect(links.length).toBeGreaterThanOrEqual(2);
     for (const link of links) expect(link.getAttribute('href')).toBe('/profile/plan');
+
+    // The default ending stays editable; opening a link after submit is paid.
+    fireEvent.click(screen.getByRole('button', { name: /Default ending/ }));
+    fireEvent.click(screen.getByRole('button', { name: 'Edit ending' }));
+    const dialog = screen.getByRole('dialog', { name: 'Default ending settings' });
+    expect((within(dialog).getByLabelText('Title') as HTMLInputElement).disabled).toBe(false);
+    expect((within(dialog).getByLabelText('Open URL') as HTMLInputElement).disabled).toBe(true);
+    expect(
+      within(dialog).getByText(/Opening a link on submit is a paid plan feature/),
+    ).toBeTruthy();
+    expect(within(dialog).getByRole('link', { name: 'Upgrade' }).getAttribute('href')).toBe(
+      '/profile/plan',
+    );
   });
 
   it('allows 5 questions on the free plan', () => {

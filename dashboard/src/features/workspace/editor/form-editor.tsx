@@ -119,6 +119,7 @@ export function FormEditor({
     const question = createQuestion(type, abOptions);
     onChange(appendQuestion(draft, question));
     setSelectedId(question.id);
+    if (selectedEnding !== null) onSelectEnding(null);
     focusTarget.current = 'title';
   };
 
