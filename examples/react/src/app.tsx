@@ -13,7 +13,8 @@ const MAX_DETAIL = 160;
 
 function summary(detail: unknown): string {
   // A submit's `response` is the server's whole answer; the answers say enough here.
-  const text = JSON.stringify(detail, (key, value) => (key === 'response' ? undefined : value));
+  const text =
+    JSON.stringify(detail, (key, value) => (key === 'response' ? undefined : value)) ?? '';
   return text.length > MAX_DETAIL ? text.slice(0, MAX_DETAIL - 1) + '…' : text;
 }
 
