@@ -39,6 +39,7 @@ step "SDK size budgets (writes docs/benchmarks.md)"
 npm run size -w @reaction-blocks/sdk
 step "end-to-end journeys (Chromium)"
 npm run e2e -w @reaction-blocks/sdk
+npm run e2e -w @reaction-blocks/example-react
 npm run e2e -w @reaction-blocks/dashboard
 
 printf '\nnpm test: everything passed in %ss\n' "$((SECONDS - started))"
