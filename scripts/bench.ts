@@ -1,0 +1,473 @@
+// `npm run bench`: a load benchmark of the visitor hot paths against a throwaway local stack.
+//
+// This process starts the stack (free ports, a temporary data directory; the gateway runs in
+// this process), seeds an owner with the blocks the hot paths need and signs up anonymous
+// visitors through the auth API as the SDK does; a second Node process
+// (scripts/bench-load.ts) then sends the load, once through the gateway (api port, apikey +
+// the visitor's JWT) and once straight to PostgREST (its own port, the same JWT). The figures go
+// to the "Load benchmark" section of docs/benchmarks.md. Not part of `npm test`.
+//
+//   npm run bench
+//   npm run bench -- --no-write          (print the figures only)
+//   BENCH_CONNECTIONS=32 BENCH_PEAK_SECONDS=5 BENCH_RATE=200 BENCH_RATE_SECONDS=10 npm run bench
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { DEFAULT_JWT_SECRET, freePorts } from '../supabase/local/config.ts';
+import { paths } from '../supabase/local/paths.ts';
+import { startStack, type Stack } from '../supabase/local/stack.ts';
+import { requestMaker } from './bench-load.ts';
+import type {
+  LoadPlan,
+  LoadResult,
+  PathData,
+  PathName,
+  PathResult,
+  Stats,
+  TargetName,
+} from './bench-load.ts';
+import { writeBenchmarkSection } from './docs-section.ts';
+
+const setting = (name: string, fallback: number): number => {
+  const raw = process.env[name];
+  const value = raw === undefined || raw === '' ? fallback : Number(raw);
+  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number`);
+  return value;
+};
+
+const SETTINGS = {
+  connections: setting('BENCH_CONNECTIONS', 32),
+  warmupSeconds: 1,
+  peakSeconds: setting('BENCH_PEAK_SECONDS', 5),
+  rate: setting('BENCH_RATE', 200),
+  rateSeconds: setting('BENCH_RATE_SECONDS', 10),
+  visitors: setting('BENCH_VISITORS', 400),
+  /** like blocks per target: visitors x like blocks distinct likes before any repeats */
+  likeBlocks: setting('BENCH_LIKE_BLOCKS', 40),
+};
+
+const ALL_PATHS: Array<{ name: PathName; rpc: string; what: string }> = [
+  { name: 'read', rpc: 'get_block_view', what: 'read a comment block with its messages' },
+  { name: 'comment', rpc: 'post_message', what: 'post a comment' },
+  { name: 'like', rpc: 'toggle_block_like', what: 'like a like block' },
+  { name: 'submit', rpc: 'submit_response', what: 'submit a 3-question form' },
+];
+/** BENCH_PATHS=read,like measures only those (for profiling; the docs want all four) */
+const PATHS = ALL_PATHS.filter(
+  (p) => !process.env.BENCH_PATHS || process.env.BENCH_PATHS.split(',').includes(p.name),
+);
+
+// ---------------------------------------------------------------------------------------------
+// talking to the stack as its clients do
+// ---------------------------------------------------------------------------------------------
+
+interface Session {
+  access_token: string;
+  user: { id: string };
+}
+
+async function api<T>(
+  stack: Stack,
+  method: string,
+  path: string,
+  body: unknown,
+  token: string,
+  prefer?: string,
+): Promise<T> {
+  const res = await fetch(`${stack.apiUrl}${path}`, {
+    method,
+    headers: {
+      apikey: stack.anonKey,
+      authorization: `Bearer ${token}`,
+      'content-type': 'application/json',
+      ...(prefer ? { prefer } : {}),
+    },
+    body: JSON.stringify(body),
+  });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text}`);
+  return (text ? JSON.parse(text) : null) as T;
+}
+
+/** Runs `task` over `items` with at most `limit` at a time, keeping the order of results. */
+async function pool<I, O>(items: I[], limit: number, task: (item: I) => Promise<O>): Promise<O[]> {
+  const out = new Array<O>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await task(items[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: limit }, worker));
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// seed
+// ---------------------------------------------------------------------------------------------
+
+async function seed(
+  stack: Stack,
+): Promise<{ visitors: string[]; perTarget: LoadPlan['perTarget'] }> {
+  const owner = await api<Session>(
+    stack,
+    'POST',
+    '/auth/v1/signup',
+    {
+      email: `bench-owner-${Date.now()}@bench.local`,
+      password: 'correct horse battery staple',
+      data: { full_name: 'Bench Owner' },
+    },
+    stack.anonKey,
+  );
+  const ownerId = owner.user.id;
+  const db = new pg.Client({ connectionString: stack.dbUrl });
+  await db.connect();
+  try {
+    // room for the blocks below (plan limits are for the service role, as on a paid plan)
+    await db.query('update public.profiles set block_limit = 1000, paid = true where id = $1', [
+      ownerId,
+    ]);
+  } finally {
+    await db.end();
+  }
+  // no quota in the way of thousands of form submits
+  await api(
+    stack,
+    'PATCH',
+    `/rest/v1/profiles?id=eq.${ownerId}`,
+    { response_monthly_limit: 1_000_000_000 },
+    stack.serviceRoleKey,
+  );
+
+  const rpc = <T>(fn: string, args: unknown, token = owner.access_token) =>
+    api<T>(stack, 'POST', `/rest/v1/rpc/${fn}`, args, token);
+  const createBlock = async (type: string) =>
+    (await rpc<{ id: string }>('create_block', { p_block_type: type })).id;
+
+  process.stderr.write(`signing up ${SETTINGS.visitors} anonymous visitors...\n`);
+  const visitors = await pool(
+    Array.from({ length: SETTINGS.visitors }, (_, i) => i),
+    16,
+    async () =>
+      (await api<Session>(stack, 'POST', '/auth/v1/signup', { data: {} }, stack.anonKey))
+        .access_token,
+  );
+
+  // the block every read hits: 20 comments, the newest five with two replies each
+  const readBlock = await createBlock('comment');
+  for (let i = 0; i < 20; i++) {
+    const thread = await rpc<{ id: string }>(
+      'post_message',
+      {
+        p_block_id: readBlock,
+        p_content: `Seed comment ${i}: a message of ordinary length, with a link https://example.com/${i}`,
+        p_creator_name: `Seed Visitor ${i}`,
+        p_color: '#336699',
+      },
+      visitors[i % visitors.length],
+    );
+    if (i >= 15) {
+      for (let r = 0; r < 2; r++) {
+        await rpc(
+          'post_message',
+          { p_block_id: readBlock, p_parent_id: thread.id, p_content: `Reply ${r} to ${i}` },
+          visitors[(i + r + 1) % visitors.length],
+        );
+      }
+    }
+  }
+
+  const perTarget = {} as LoadPlan['perTarget'];
+  for (const target of ['gateway', 'postgrest'] as TargetName[]) {
+    const [comment, form] = [await createBlock('comment'), await createBlock('form')];
+    const likeBlockIds = await pool(
+      Array.from({ length: SETTINGS.likeBlocks }, () => 'like'),
+      4,
+      createBlock,
+    );
+    const question = (q: Record<string, unknown>) =>
+      api<Array<{ id: string }>>(
+        stack,
+        'POST',
+        '/rest/v1/questions',
+        { block_id: form, ...q },
+        owner.access_token,
+        'return=representation',
+      ).then((rows) => rows[0]!.id);
+    const name = await question({ type: 'short_text', title: 'Your name', index: 0 });
+    const poll = await question({ type: 'poll', title: 'Pick one', index: 1 });
+    const mail = await question({ type: 'mail', title: 'Email', index: 2, required: false });
+    const options = await api<Array<{ id: string }>>(
+      stack,
+      'POST',
+      '/rest/v1/options',
+      ['Red', 'Green', 'Blue'].map((value, index) => ({
+        question_id: poll,
+        block_id: form,
+        value,
+        index,
+      })),
+      owner.access_token,
+      'return=representation',
+    );
+    const data: PathData = {
+      read: { blockId: readBlock },
+      comment: { blockId: comment },
+      like: { likeBlockIds },
+      submit: {
+        blockId: form,
+        answers: { [name]: 'Ada Lovelace', [poll]: options[1]!.id, [mail]: 'ada@example.com' },
+      },
+    };
+    perTarget[target] = data;
+  }
+  return { visitors, perTarget };
+}
+
+// ---------------------------------------------------------------------------------------------
+// database time per call
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * Milliseconds per call of each hot path's RPC inside Postgres, sequential in one session: what
+ * PostgREST runs for a request (a transaction that sets the role and the visitor's JWT claims,
+ * then the call), rolled back so nothing is written. Measured before the load, so the like pairs
+ * are still new. Cores / this time bounds what any HTTP layer in front can reach.
+ */
+async function databaseTime(stack: Stack, plan: LoadPlan): Promise<Record<PathName, number>> {
+  const db = new pg.Client({ connectionString: stack.dbUrl });
+  await db.connect();
+  const literal = (v: unknown) =>
+    v === null || v === undefined
+      ? 'null'
+      : db.escapeLiteral(typeof v === 'object' ? JSON.stringify(v) : String(v));
+  const out = {} as Record<PathName, number>;
+  try {
+    for (const path of PATHS) {
+      const { next } = requestMaker(plan, path.name, plan.perTarget.gateway);
+      const statement = () => {
+        const [fn, token, body] = next();
+        const claims = Buffer.from(token.split('.')[1] ?? '', 'base64url').toString();
+        const args = Object.entries(JSON.parse(body) as Record<string, unknown>)
+          .map(([name, value]) => `${name} => ${literal(value)}`)
+          .join(', ');
+        return `begin;
+          select set_config('role', 'authenticated', true),
+                 set_config('request.jwt.claims', ${db.escapeLiteral(claims)}, true);
+          select public.${fn}(${args});
+          rollback;`;
+      };
+      for (let i = 0; i < 20; i++) await db.query(statement());
+      const runs = 200;
+      const t0 = performance.now();
+      for (let i = 0; i < runs; i++) await db.query(statement());
+      out[path.name] = (performance.now() - t0) / runs;
+    }
+  } finally {
+    await db.end();
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// the load process
+// ---------------------------------------------------------------------------------------------
+
+function runLoad(plan: LoadPlan): Promise<LoadResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', join(paths.root, 'scripts', 'bench-load.ts')],
+      { cwd: paths.root, stdio: ['pipe', 'pipe', 'inherit', 'ipc'] },
+    );
+    // the load process asks for this process's CPU time at the start and end of every phase
+    child.on('message', () => {
+      const used = process.cpuUsage();
+      child.send((used.user + used.system) / 1000);
+    });
+    const { stdin, stdout } = child;
+    if (!stdin || !stdout) return reject(new Error('the load process has no stdio'));
+    let out = '';
+    stdout.on('data', (d: Buffer) => (out += d));
+    child.once('error', reject);
+    child.once('exit', (code) => {
+      if (code !== 0) return reject(new Error(`the load process exited with ${code}`));
+      try {
+        resolve(JSON.parse(out) as LoadResult);
+      } catch (err) {
+        reject(err);
+      }
+    });
+    stdin.end(JSON.stringify(plan));
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// report
+// ---------------------------------------------------------------------------------------------
+
+const ms = (v: number) => (Number.isFinite(v) ? v.toFixed(1) : '-');
+const int = (v: number) => Math.round(v).toLocaleString('en-US');
+const errors = (s: Stats) =>
+  s.non2xx === 0
+    ? '0'
+    : `${s.non2xx} (${Object.entries(s.failures)
+        .map(([k, v]) => `${k}: ${v}`)
+        .join(', ')})`;
+
+/** Microseconds of CPU the gateway spent per request at peak (see the table's caption). */
+function gatewayCpuPerRequest(g: PathResult, d: PathResult): number {
+  const perRequest = (s: Stats) => (s.sent > 0 ? (s.parentCpuMs * 1000) / s.sent : 0);
+  return perRequest(g.peak) - perRequest(d.peak);
+}
+
+interface Meta {
+  pgVersion: string;
+  /** load average of the machine before the run */
+  load: string;
+  /** seconds the whole benchmark took */
+  took: number;
+  /** Postgres milliseconds per call, per path */
+  dbMs: Record<PathName, number>;
+}
+
+function report(results: LoadResult, meta: Meta) {
+  const find = (path: PathName, target: TargetName) =>
+    results.find((r) => r.path === path && r.target === target)!;
+  const rows: string[] = [];
+  const cost: string[] = [];
+  for (const p of PATHS) {
+    for (const target of ['gateway', 'postgrest'] as TargetName[]) {
+      const r = find(p.name, target);
+      rows.push(
+        `| ${p.what} (\`${p.rpc}\`) | ${target === 'gateway' ? 'gateway' : 'PostgREST direct'} | ${int(r.peak.rate)} | ${ms(r.peak.p50)} / ${ms(r.peak.p99)} | ${int(r.fixed.rate)} | ${ms(r.fixed.p50)} | ${ms(r.fixed.p99)} | ${errors(r.peak)} / ${errors(r.fixed)} |`,
+      );
+    }
+    const g = find(p.name, 'gateway');
+    const d = find(p.name, 'postgrest');
+    const share = d.peak.rate > 0 ? Math.round((g.peak.rate / d.peak.rate) * 100) : 0;
+    const ceiling = (cpus().length * 1000) / meta.dbMs[p.name];
+    cost.push(
+      `| ${p.name} | ${meta.dbMs[p.name].toFixed(2)} ms (${int(ceiling)}/s) | ${share} % | ${ms(g.fixed.p50 - d.fixed.p50)} ms | ${ms(g.fixed.p99 - d.fixed.p99)} ms | ${int(gatewayCpuPerRequest(g, d))} µs |`,
+    );
+  }
+  const repeated = results.reduce((n, r) => n + r.repeatedLikes, 0);
+  const failures = results
+    .flatMap((r) =>
+      [r.peak, r.fixed].map((s) => s.firstFailure && `${r.path}/${r.target}: ${s.firstFailure}`),
+    )
+    .filter(Boolean);
+
+  const throughGateway = PATHS.map((p) => `${p.name} ${int(find(p.name, 'gateway').peak.rate)}/s`);
+  const cpu = cpus();
+  const date = new Date().toISOString().slice(0, 10);
+  const { connections, peakSeconds, warmupSeconds, rate, rateSeconds, visitors, likeBlocks } =
+    SETTINGS;
+
+  return `Measured by \`npm run bench\` on ${date}: ${cpu.length} cores (${cpu[0]?.model.trim() ?? 'unknown CPU'}),
+Node ${process.version}, ${meta.pgVersion}, PostgREST 12 (pool 20), load average before the run
+${meta.load}. Everything shares the same cores: Postgres, PostgREST, the gateway (in the benchmark's
+own process) and the load generator (a second Node process, plain \`node:http\` with keep-alive).
+The whole run took ${Math.round(meta.took)} s.
+
+Each request is what the SDK sends (\`sdk/src/core/api.ts\`): \`POST /rest/v1/rpc/<name>\` with
+\`apikey\` and the visitor's JWT (${visitors} anonymous visitors signed up through the auth API before the
+run), once through the gateway (api port) and once straight to PostgREST (its own port, same JWT).
+Peak: ${connections} connections in a closed loop for ${peakSeconds} s after ${warmupSeconds} s of warm-up. Fixed rate:
+${rate} requests/s for ${rateSeconds} s in an open loop, latency from the scheduled send time. Reads hit one
+comment block (20 threads, the newest five with two replies each; \`get_block_view\` returns five
+threads with replies and the visitor's likes). Writes go to their own blocks per target: every
+comment is new text, every like a new (visitor, block) pair over ${likeBlocks} like blocks (${repeated} repeats),
+every submit answers a short text, a poll and an email question of one form (so all submits
+count against one owner's monthly quota row and one block's counters, as on a popular form).
+
+| hot path | via | peak req/s | peak p50 / p99 ms | fixed: achieved req/s | p50 ms | p99 ms | non-2xx (peak / fixed) |
+|---|---|---|---|---|---|---|---|
+${rows.join('\n')}
+
+Where the time goes. "Postgres per call": the RPC alone against Postgres, one session, sequential,
+each call in a rolled-back transaction that sets the role and JWT claims as PostgREST does,
+round trip included (in brackets: the cores divided by it, roughly the most Postgres alone could
+answer here with nothing else running). Then the gateway's cost: its peak as a share of direct PostgREST's, the latency it adds at
+the fixed rate, and the CPU it spends per request (the benchmark process's CPU time per request in
+the gateway's peak run minus the same in the direct run, where only the auth and realtime servers
+beside it are busy):
+
+| path | Postgres per call | gateway / direct peak | extra p50 | extra p99 | gateway CPU per request |
+|---|---|---|---|---|---|
+${cost.join('\n')}
+
+For scale, the issue's reference is PostgREST on 2 vCPU at about 2,600 reads/s and 1,500 single-row
+inserts/s with the load generated elsewhere. Here, through the gateway: ${throughGateway.join(', ')}.
+${failures.length ? `\nFirst failures: ${failures.join('; ')}\n` : ''}`;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+const started = performance.now();
+const dir = mkdtempSync(join(tmpdir(), 'rb-bench-'));
+const logs: string[] = [];
+const loadBefore = loadavg()
+  .map((l) => l.toFixed(2))
+  .join(' / ');
+let stack: Stack | undefined;
+try {
+  const ports = await freePorts();
+  stack = await startStack({
+    ports,
+    dataDir: join(dir, 'pg'),
+    jwtSecret: DEFAULT_JWT_SECRET,
+    log: (service, line) => logs.push(`[${service}] ${line}`),
+  });
+  process.stderr.write(`stack up on ${stack.apiUrl} (PostgREST on ${ports.postgrest})\n`);
+  const { visitors, perTarget } = await seed(stack);
+  const db = new pg.Client({ connectionString: stack.dbUrl });
+  await db.connect();
+  const pgVersion = (
+    (await db.query<{ v: string }>("select current_setting('server_version') as v")).rows[0]?.v ??
+    '?'
+  ).split(' ')[0];
+  await db.end();
+
+  const plan: LoadPlan = {
+    anonKey: stack.anonKey,
+    visitors,
+    targets: [
+      { name: 'gateway', port: ports.api, rpcPrefix: '/rest/v1/rpc/' },
+      { name: 'postgrest', port: ports.postgrest, rpcPrefix: '/rpc/' },
+    ],
+    perTarget,
+    paths: PATHS.map((p) => p.name),
+    peak: {
+      connections: SETTINGS.connections,
+      warmupMs: SETTINGS.warmupSeconds * 1000,
+      durationMs: SETTINGS.peakSeconds * 1000,
+    },
+    fixed: { rate: SETTINGS.rate, durationMs: SETTINGS.rateSeconds * 1000 },
+  };
+  process.stderr.write('Postgres time per call...\n');
+  const dbMs = await databaseTime(stack, plan);
+  process.stderr.write('load (a second process):\n');
+  const results = await runLoad(plan);
+  const body = report(results, {
+    pgVersion: `PostgreSQL ${pgVersion}`,
+    load: loadBefore,
+    took: (performance.now() - started) / 1000,
+    dbMs,
+  });
+  process.stdout.write(`${body}\n`);
+  if (!process.argv.includes('--no-write')) {
+    writeBenchmarkSection('Load benchmark', body);
+    process.stdout.write('written to docs/benchmarks.md ("Load benchmark")\n');
+  }
+} catch (err) {
+  process.stderr.write(`${logs.slice(-40).join('\n')}\n`);
+  throw err;
+} finally {
+  await stack?.stop();
+  rmSync(dir, { recursive: true, force: true });
+}
