@@ -1,7 +1,10 @@
-// Builds the dashboard SPA into dist/: index.html, hashed ESM chunks (one per lazy route
-// module) and one stylesheet. The landing pages never load the signed-in app's chunks.
+// Builds the dashboard SPA into dist/: hashed ESM chunks (one per lazy route module), one
+// stylesheet, the app shell (200.html, the answer for every path that is not a file) and the
+// landing routes prerendered to static HTML (index.html for /, <route>/index.html for the rest;
+// scripts/prerender.tsx). The landing pages never load the signed-in app's chunks.
+import { spawnSync } from 'node:child_process';
 import { readFileSync, readdirSync, rmSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import commonjs from '@rollup/plugin-commonjs';
 import { nodeResolve } from '@rollup/plugin-node-resolve';
@@ -12,9 +15,11 @@ import esbuild from 'rollup-plugin-esbuild';
 const root = dirname(fileURLToPath(import.meta.url));
 const production = process.env.NODE_ENV !== 'development';
 
-/** Emits the stylesheet and the index.html that loads /env.js before the app. */
+/** Emits the stylesheet and the app shell that loads /env.js before the app. */
 function html() {
   let cssFile = '';
+  /** What scripts/prerender.tsx needs to know about the chunks (passed on its stdin). */
+  let manifest = null;
   return {
     name: 'dashboard-html',
     buildStart() {
@@ -34,6 +39,7 @@ function html() {
         .map((f) => `<link rel="modulepreload" href="/${f}" />`)
         .join('\n    ');
       const template = readFileSync(join(root, 'index.html'), 'utf8');
+      // Comments are for whoever reads index.html, not for every visitor's download.
       const source = template
         .replace(
           '<!-- styles -->',
@@ -42,8 +48,25 @@ function html() {
         .replace(
           '<!-- scripts -->',
           `${preload}\n    <script type="module" src="/${entry.fileName}"></script>`,
-        );
+        )
+        .replace(/<!--[\s\S]*?-->\s*/g, '')
+        .replace(/^\s*\/\/.*\n/gm, '');
+      // The shell twice: 200.html stays the single-page fallback, index.html is replaced by
+      // the prerendered home page (and stays the shell if prerendering is skipped).
+      this.emitFile({ type: 'asset', fileName: '200.html', source });
       this.emitFile({ type: 'asset', fileName: 'index.html', source });
+      manifest = {
+        entry: entry.fileName,
+        chunks: Object.values(bundle)
+          .filter((c) => c.type === 'chunk')
+          .map((c) => ({
+            fileName: c.fileName,
+            facadeModuleId: c.facadeModuleId
+              ? relative(root, c.facadeModuleId).split(sep).join('/')
+              : null,
+            imports: c.imports,
+          })),
+      };
       for (const f of readdirSync(join(root, 'public'))) {
         this.emitFile({
           type: 'asset',
@@ -52,7 +75,41 @@ function html() {
         });
       }
     },
+    writeBundle() {
+      if (process.env.PRERENDER === '0') return;
+      // The app's TSX runs in Node through tsx, with a tsconfig that covers src/ and scripts/
+      // (tsx compiles JSX only for files its tsconfig includes). React's production build gives
+      // the same markup as the browser's.
+      const run = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/prerender.tsx'], {
+        cwd: root,
+        input: JSON.stringify(manifest),
+        stdio: ['pipe', 'inherit', 'inherit'],
+        env: {
+          ...process.env,
+          NODE_ENV: 'production',
+          TSX_TSCONFIG_PATH: join(root, 'scripts/tsconfig.json'),
+        },
+      });
+      if (run.status !== 0) this.error('prerendering the landing pages failed (see above)');
+    },
   };
+}
+
+/**
+ * The footer's SITE_* settings (src/config/site.ts names each one): their build-time values, or
+ * undefined when unset, so the bundle never reads `process`.
+ */
+function siteEnvValues() {
+  const source = readFileSync(join(root, 'src/config/site.ts'), 'utf8');
+  const keys = new Set(
+    Array.from(source.matchAll(/process\.env\.(SITE_[A-Z0-9_]+)/g), (m) => m[1]),
+  );
+  return Object.fromEntries(
+    [...keys].map((key) => [
+      `process.env.${key}`,
+      process.env[key] === undefined ? 'undefined' : JSON.stringify(process.env[key]),
+    ]),
+  );
 }
 
 function minifyCss(css) {
@@ -94,6 +151,7 @@ export default [
           ),
           'process.env.SUPABASE_ANON_KEY': JSON.stringify(process.env.SUPABASE_ANON_KEY ?? ''),
           'process.env.SDK_URL': JSON.stringify(process.env.SDK_URL ?? ''),
+          ...siteEnvValues(),
         },
       }),
       nodeResolve({

@@ -37,10 +37,21 @@ if (!existsSync(join(dist, 'index.html'))) {
 
 const DESKTOP = { viewport: { width: 1280, height: 900 } };
 
+/** Prints what a page logs as an error (a hydration mismatch would show here). */
+function reportErrors(page: Page) {
+  page.on('pageerror', (error) => console.warn(`page error on ${page.url()}: ${error.message}`));
+  page.on('console', (message) => {
+    if (message.type() === 'error')
+      console.warn(`console error on ${page.url()}: ${message.text()}`);
+  });
+}
+
 /** A page in a fresh context: empty cache, no session. */
 async function coldPage(browser: Browser): Promise<Page> {
   const context = await browser.newContext(DESKTOP);
-  return context.newPage();
+  const page = await context.newPage();
+  reportErrors(page);
+  return page;
 }
 
 async function measurePublicPage(
@@ -96,6 +107,7 @@ async function measureSignedInPage(
 async function measureSignedIn(browser: Browser, base: string) {
   const context = await browser.newContext(DESKTOP);
   const page = await context.newPage();
+  reportErrors(page);
   try {
     await signIn(page, base);
     const dashboard = await measureSignedInPage(page, base, '/dashboard/reaction', (p) =>

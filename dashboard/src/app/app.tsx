@@ -1,13 +1,22 @@
+import type { ComponentType, ReactNode } from 'react';
 import { BrowserRouter } from 'react-router-dom';
 import { AppProviders } from './providers';
 import { AppRoutes } from './router';
 
-export function App() {
+export interface AppProps {
+  /**
+   * The router around the routes: the browser's history by default; the build's prerender step
+   * passes a static router for the path it renders (scripts/prerender.tsx).
+   */
+  Router?: ComponentType<{ children: ReactNode }>;
+}
+
+export function App({ Router = BrowserRouter }: AppProps) {
   return (
     <AppProviders>
-      <BrowserRouter>
+      <Router>
         <AppRoutes />
-      </BrowserRouter>
+      </Router>
     </AppProviders>
   );
 }

@@ -1,29 +1,153 @@
-// Outside links and business details shown on the landing. Values marked TODO must be filled
-// in by the operator before production; they are not known to the code.
+// The operator's details shown in the landing footer: policy pages, contact links and, in Korean,
+// the business registration information. They are build-time settings (SITE_* environment
+// variables, replaced into the bundle by rollup.config.mjs and read the same way by the prerender
+// step), documented in docs/self-hosting.md. Without them the footer links to pages this app
+// serves (/help) and shows no business information, never made-up addresses.
+import type { Language } from '../lib/i18n';
+import { paths } from './paths';
 
-export const policyLinks = {
-  en: {
-    terms: 'https://reactionblocks.notion.site/terms-en',
-    cookie: 'https://reactionblocks.notion.site/cookie-policy-en',
-  },
-  ko: {
-    terms: 'https://reactionblocks.notion.site/terms-ko',
-    cookie: 'https://reactionblocks.notion.site/cookie-policy-ko',
-  },
-} as const;
+export interface SiteLink {
+  label: string;
+  href: string;
+}
 
-export const socialLinks = [
-  { id: 'email', label: 'Email', href: 'mailto:hello@reactionblocks.com' },
-  { id: 'x', label: 'X', href: 'https://x.com/reactionblocks' },
-  { id: 'instagram', label: 'Instagram', href: 'https://www.instagram.com/reactionblocks' },
-] as const;
+export interface KoreanBusinessInfo {
+  company: string;
+  representative?: string;
+  registrationNumber?: string;
+  mailOrderNumber?: string;
+  address?: string;
+  contact?: string;
+}
 
-/** Korean business registration information (shown only in ko). TODO: real values. */
-export const koreanBusinessInfo = {
-  company: '리액션블록스',
-  representative: '—',
-  registrationNumber: '—',
-  mailOrderNumber: '—',
-  address: '—',
-  contact: 'hello@reactionblocks.com',
-} as const;
+export interface SiteConfig {
+  /** Terms & Privacy and Cookie policy per language. */
+  policies: Record<Language, { terms: string; cookie: string }>;
+  /** Contact address shown as a mailto link, when set. */
+  contactEmail?: string;
+  /** Social profiles, in the order given. */
+  social: SiteLink[];
+  /** Shown in Korean only, and only when at least the company name is set. */
+  koreanBusiness?: KoreanBusinessInfo;
+}
+
+/** The raw settings, as the environment gives them (unset or blank means "not configured"). */
+export interface SiteEnv {
+  SITE_TERMS_URL?: string;
+  SITE_TERMS_URL_KO?: string;
+  SITE_COOKIE_URL?: string;
+  SITE_COOKIE_URL_KO?: string;
+  SITE_CONTACT_EMAIL?: string;
+  /** `Label=https://...` pairs separated by commas, e.g. `X=https://x.com/me,Instagram=https://...`. */
+  SITE_SOCIAL_LINKS?: string;
+  SITE_KR_COMPANY?: string;
+  SITE_KR_REPRESENTATIVE?: string;
+  SITE_KR_REGISTRATION_NUMBER?: string;
+  SITE_KR_MAIL_ORDER_NUMBER?: string;
+  SITE_KR_ADDRESS?: string;
+  SITE_KR_CONTACT?: string;
+}
+
+export const DEFAULT_POLICY_URL = paths.help;
+
+/** Paths of this app, or absolute http(s) URLs; anything else (javascript:, data:) is refused. */
+export function isSafeUrl(value: string): boolean {
+  if (value.startsWith('/') && !value.startsWith('//')) return true;
+  try {
+    const url = new URL(value);
+    return url.protocol === 'https:' || url.protocol === 'http:';
+  } catch {
+    return false;
+  }
+}
+
+const EMAIL = /^[^\s@<>"]+@[^\s@<>"]+\.[^\s@<>"]+$/;
+
+/**
+ * Turns the SITE_* settings into the footer's configuration. Invalid values are dropped (the
+ * default is used) and reported in `problems`, which the build turns into an error.
+ */
+export function parseSiteConfig(env: SiteEnv): { config: SiteConfig; problems: string[] } {
+  const problems: string[] = [];
+  const text = (key: keyof SiteEnv) => env[key]?.trim() || undefined;
+  const url = (key: keyof SiteEnv) => {
+    const value = text(key);
+    if (value === undefined) return undefined;
+    if (isSafeUrl(value)) return value;
+    problems.push(`${key}: "${value}" is not an http(s) URL or a path starting with /`);
+    return undefined;
+  };
+
+  const terms = url('SITE_TERMS_URL');
+  const cookie = url('SITE_COOKIE_URL');
+  const policies: SiteConfig['policies'] = {
+    en: { terms: terms ?? DEFAULT_POLICY_URL, cookie: cookie ?? DEFAULT_POLICY_URL },
+    // Korean pages when given, else the English ones.
+    ko: {
+      terms: url('SITE_TERMS_URL_KO') ?? terms ?? DEFAULT_POLICY_URL,
+      cookie: url('SITE_COOKIE_URL_KO') ?? cookie ?? DEFAULT_POLICY_URL,
+    },
+  };
+
+  let contactEmail = text('SITE_CONTACT_EMAIL');
+  if (contactEmail && !EMAIL.test(contactEmail)) {
+    problems.push(`SITE_CONTACT_EMAIL: "${contactEmail}" is not an email address`);
+    contactEmail = undefined;
+  }
+
+  const social: SiteLink[] = [];
+  for (const entry of (text('SITE_SOCIAL_LINKS') ?? '').split(',')) {
+    if (!entry.trim()) continue;
+    const at = entry.indexOf('=');
+    const label = at > 0 ? entry.slice(0, at).trim() : '';
+    const href = at > 0 ? entry.slice(at + 1).trim() : '';
+    if (!label || !isSafeUrl(href)) {
+      problems.push(`SITE_SOCIAL_LINKS: "${entry.trim()}" is not Label=https://...`);
+      continue;
+    }
+    social.push({ label, href });
+  }
+
+  const company = text('SITE_KR_COMPANY');
+  const koreanBusiness: KoreanBusinessInfo | undefined = company
+    ? {
+        company,
+        representative: text('SITE_KR_REPRESENTATIVE'),
+        registrationNumber: text('SITE_KR_REGISTRATION_NUMBER'),
+        mailOrderNumber: text('SITE_KR_MAIL_ORDER_NUMBER'),
+        address: text('SITE_KR_ADDRESS'),
+        contact: text('SITE_KR_CONTACT'),
+      }
+    : undefined;
+  if (!company) {
+    for (const key of [
+      'SITE_KR_REPRESENTATIVE',
+      'SITE_KR_REGISTRATION_NUMBER',
+      'SITE_KR_MAIL_ORDER_NUMBER',
+      'SITE_KR_ADDRESS',
+      'SITE_KR_CONTACT',
+    ] as const) {
+      if (text(key)) problems.push(`${key} is set but SITE_KR_COMPANY is not`);
+    }
+  }
+
+  return { config: { policies, contactEmail, social, koreanBusiness }, problems };
+}
+
+// Each variable is named in full so the bundler can replace it with its build-time value.
+export const siteEnv: SiteEnv = {
+  SITE_TERMS_URL: process.env.SITE_TERMS_URL,
+  SITE_TERMS_URL_KO: process.env.SITE_TERMS_URL_KO,
+  SITE_COOKIE_URL: process.env.SITE_COOKIE_URL,
+  SITE_COOKIE_URL_KO: process.env.SITE_COOKIE_URL_KO,
+  SITE_CONTACT_EMAIL: process.env.SITE_CONTACT_EMAIL,
+  SITE_SOCIAL_LINKS: process.env.SITE_SOCIAL_LINKS,
+  SITE_KR_COMPANY: process.env.SITE_KR_COMPANY,
+  SITE_KR_REPRESENTATIVE: process.env.SITE_KR_REPRESENTATIVE,
+  SITE_KR_REGISTRATION_NUMBER: process.env.SITE_KR_REGISTRATION_NUMBER,
+  SITE_KR_MAIL_ORDER_NUMBER: process.env.SITE_KR_MAIL_ORDER_NUMBER,
+  SITE_KR_ADDRESS: process.env.SITE_KR_ADDRESS,
+  SITE_KR_CONTACT: process.env.SITE_KR_CONTACT,
+};
+
+export const site: SiteConfig = parseSiteConfig(siteEnv).config;

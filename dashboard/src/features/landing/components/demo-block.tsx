@@ -4,6 +4,7 @@ import { createElement, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ReactionType } from '../../../lib/db-types';
 import { env } from '../../../lib/env';
+import { useHydrated } from '../hooks/use-hydrated';
 
 let sdkRequested = false;
 
@@ -28,17 +29,22 @@ export function demoTag(type: ReactionType) {
 export function DemoBlock({ type }: { type: ReactionType }) {
   const { t } = useTranslation();
   useSdkScript();
+  // The project and demo ids come from /env.js at run time; a prerendered page gets them right
+  // after hydrating (React then sets the attributes), never the build machine's values.
+  const hydrated = useHydrated();
   const ownerId = env.demo?.ownerId ?? '';
   const blockId = env.demo?.blocks[type] ?? '';
+  const config = hydrated
+    ? {
+        'project-url': env.supabaseUrl,
+        'anon-key': env.anonKey,
+        'owner-id': ownerId,
+        'block-id': blockId,
+      }
+    : {};
   return createElement(
     demoTag(type),
-    {
-      class: 'demo-block',
-      'project-url': env.supabaseUrl,
-      'anon-key': env.anonKey,
-      'owner-id': ownerId,
-      'block-id': blockId,
-    },
+    { class: 'demo-block', ...config },
     createElement(
       'p',
       { className: 'demo-block-fallback' },

@@ -1,8 +1,8 @@
-import { useId } from 'react';
+import { useId, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { paths } from '../../../config/paths';
-import { koreanBusinessInfo, policyLinks, socialLinks } from '../../../config/site';
+import { site, type KoreanBusinessInfo, type SiteConfig } from '../../../config/site';
 import { LANGUAGES, setLanguage, toLanguage, type Language } from '../../../lib/i18n';
 
 export function LanguagePicker() {
@@ -27,10 +27,46 @@ export function LanguagePicker() {
   );
 }
 
-export function Footer() {
+/** A path of this app through the router; an outside page in a new tab. */
+function FooterLink({ href, children }: { href: string; children: ReactNode }) {
+  if (href.startsWith('/')) return <Link to={href}>{children}</Link>;
+  return (
+    <a href={href} target="_blank" rel="noreferrer noopener">
+      {children}
+    </a>
+  );
+}
+
+/** Korean business registration details (labels are Korean: the section only shows in ko). */
+function KoreanBusiness({ info, label }: { info: KoreanBusinessInfo; label: string }) {
+  const rows: [string, string | undefined][] = [
+    ['상호', info.company],
+    ['대표', info.representative],
+    ['사업자등록번호', info.registrationNumber],
+    ['통신판매업 신고번호', info.mailOrderNumber],
+    ['주소', info.address],
+    ['문의', info.contact],
+  ];
+  return (
+    <section className="footer-business" aria-label={label}>
+      <dl>
+        {rows
+          .filter((row): row is [string, string] => !!row[1])
+          .map(([term, value]) => (
+            <div key={term}>
+              <dt>{term}</dt>
+              <dd>{value}</dd>
+            </div>
+          ))}
+      </dl>
+    </section>
+  );
+}
+
+export function Footer({ config = site }: { config?: SiteConfig }) {
   const { t, i18n } = useTranslation();
   const lng = toLanguage(i18n.language) ?? 'en';
-  const policies = policyLinks[lng];
+  const policies = config.policies[lng];
   return (
     <footer className="footer">
       <div className="footer-inner">
@@ -51,44 +87,38 @@ export function Footer() {
         <nav className="footer-column" aria-label={t('footer.contact')}>
           <h2 className="footer-heading">{t('footer.contact')}</h2>
           <ul>
-            {socialLinks.map((link) => (
-              <li key={link.id}>
-                <a href={link.href} target="_blank" rel="noreferrer noopener">
-                  {link.label}
-                </a>
+            {config.contactEmail ? (
+              <li>
+                <a href={`mailto:${config.contactEmail}`}>{config.contactEmail}</a>
+              </li>
+            ) : null}
+            {config.social.map((link) => (
+              <li key={link.href}>
+                <FooterLink href={link.href}>{link.label}</FooterLink>
               </li>
             ))}
+            <li>
+              <Link to={paths.help}>{t('help.title')}</Link>
+            </li>
           </ul>
         </nav>
         <nav className="footer-column" aria-label={t('footer.policies')}>
           <h2 className="footer-heading">{t('footer.policies')}</h2>
           <ul>
             <li>
-              <a href={policies.terms} target="_blank" rel="noreferrer noopener">
-                {t('footer.terms')}
-              </a>
+              <FooterLink href={policies.terms}>{t('footer.terms')}</FooterLink>
             </li>
             <li>
-              <a href={policies.cookie} target="_blank" rel="noreferrer noopener">
-                {t('footer.cookie')}
-              </a>
+              <FooterLink href={policies.cookie}>{t('footer.cookie')}</FooterLink>
             </li>
           </ul>
         </nav>
       </div>
-      {lng === 'ko' ? (
-        <section className="footer-business" aria-label={t('footer.business')}>
-          <p>
-            상호: {koreanBusinessInfo.company} · 대표: {koreanBusinessInfo.representative} ·
-            사업자등록번호: {koreanBusinessInfo.registrationNumber} · 통신판매업 신고번호:{' '}
-            {koreanBusinessInfo.mailOrderNumber}
-          </p>
-          <p>
-            주소: {koreanBusinessInfo.address} · 문의: {koreanBusinessInfo.contact}
-          </p>
-        </section>
+      {lng === 'ko' && config.koreanBusiness ? (
+        <KoreanBusiness info={config.koreanBusiness} label={t('footer.business')} />
       ) : null}
-      <p className="footer-copyright">
+      {/* The year is the visitor's; a prerendered page may carry the build's. */}
+      <p className="footer-copyright" suppressHydrationWarning>
         {t('footer.copyright', { year: new Date().getFullYear() })}
       </p>
     </footer>

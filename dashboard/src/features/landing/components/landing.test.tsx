@@ -1,5 +1,6 @@
 import { act, fireEvent, screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import { parseSiteConfig } from '../../../config/site';
 import { setLanguage } from '../../../lib/i18n';
 import { renderWithProviders } from '../../../test/utils';
 import { Footer } from './footer';
@@ -55,17 +56,59 @@ describe('NavBar', () => {
 });
 
 describe('Footer', () => {
+  const configured = parseSiteConfig({
+    SITE_TERMS_URL: 'https://example.com/terms',
+    SITE_TERMS_URL_KO: 'https://example.com/ko/terms',
+    SITE_COOKIE_URL: 'https://example.com/cookies',
+    SITE_CONTACT_EMAIL: 'hello@example.com',
+    SITE_SOCIAL_LINKS: 'X=https://x.com/example',
+    SITE_KR_COMPANY: '리액션블록스',
+    SITE_KR_REGISTRATION_NUMBER: '123-45-67890',
+  }).config;
+
   it('shows Korean business information only in Korean, with locale policy links', async () => {
-    renderWithProviders(<Footer />);
+    renderWithProviders(<Footer config={configured} />);
     expect(screen.queryByRole('region', { name: 'Business information' })).toBeNull();
-    const enTerms = screen.getByRole('link', { name: 'Terms & Privacy' }).getAttribute('href');
+    const enTerms = screen.getByRole('link', { name: 'Terms & Privacy' });
+    expect(enTerms.getAttribute('href')).toBe('https://example.com/terms');
+    expect(enTerms.getAttribute('target')).toBe('_blank');
+    expect(screen.getByRole('link', { name: 'hello@example.com' }).getAttribute('href')).toBe(
+      'mailto:hello@example.com',
+    );
+    expect(screen.getByRole('link', { name: 'X' }).getAttribute('href')).toBe(
+      'https://x.com/example',
+    );
     fireEvent.change(screen.getByLabelText('Language'), { target: { value: 'ko' } });
-    expect(await screen.findByRole('region', { name: '사업자 정보' })).toBeTruthy();
-    const koTerms = screen
-      .getByRole('link', { name: '이용약관 및 개인정보처리방침' })
-      .getAttribute('href');
-    expect(koTerms).not.toBe(enTerms);
+    const business = await screen.findByRole('region', { name: '사업자 정보' });
+    // Only the configured fields, each with its label.
+    expect(Array.from(business.querySelectorAll('dt')).map((dt) => dt.textContent)).toEqual([
+      '상호',
+      '사업자등록번호',
+    ]);
+    expect(within(business).getByText('123-45-67890')).toBeTruthy();
+    expect(
+      screen.getByRole('link', { name: '이용약관 및 개인정보처리방침' }).getAttribute('href'),
+    ).toBe('https://example.com/ko/terms');
+    expect(screen.getByRole('link', { name: '쿠키 정책' }).getAttribute('href')).toBe(
+      'https://example.com/cookies',
+    );
     expect(document.documentElement.lang).toBe('ko');
+  });
+
+  it('without settings links policies to the help page and shows no business information', async () => {
+    renderWithProviders(<Footer config={parseSiteConfig({}).config} />);
+    expect(screen.getByRole('link', { name: 'Terms & Privacy' }).getAttribute('href')).toBe(
+      '/help',
+    );
+    expect(screen.getByRole('link', { name: 'Cookie policy' }).getAttribute('target')).toBeNull();
+    const contact = screen.getByRole('navigation', { name: 'Contact' });
+    expect(
+      within(contact)
+        .getAllByRole('link')
+        .map((a) => a.getAttribute('href')),
+    ).toEqual(['/help']);
+    await act(() => setLanguage('ko', false));
+    expect(screen.queryByRole('region', { name: '사업자 정보' })).toBeNull();
   });
 });
 

@@ -1,5 +1,6 @@
 import { useCallback } from 'react';
 import { useSearchParams } from 'react-router-dom';
+import { useHydrated } from './use-hydrated';
 
 /**
  * Reads the `focus` query parameter as one of `allowed`. The value is trimmed and compared
@@ -17,14 +18,18 @@ export function parseFocus<T extends string>(
   return aliases[key] ?? fallback;
 }
 
-/** The selected tab lives in the URL (?focus=), so links and reloads keep it. */
+/**
+ * The selected tab lives in the URL (?focus=), so links and reloads keep it. A prerendered page
+ * shows the fallback tab until it has hydrated (the build cannot know the query).
+ */
 export function useFocusParam<T extends string>(
   allowed: readonly T[],
   fallback: T,
   aliases?: Partial<Record<string, T>>,
 ) {
   const [params, setParams] = useSearchParams();
-  const selected = parseFocus(params.get('focus'), allowed, fallback, aliases);
+  const hydrated = useHydrated();
+  const selected = parseFocus(hydrated ? params.get('focus') : null, allowed, fallback, aliases);
   const select = useCallback(
     (next: T) => {
       setParams(
