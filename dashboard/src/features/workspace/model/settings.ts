@@ -28,7 +28,7 @@ export function defaultCustomColors(type: ReactionType): Required<CustomColors> 
   return {
     '--PRIMARY': '#4C4C4C',
     '--SECONDARY': type === 'button' ? '#FFFFFF' : '#E4E4E4',
-    '--TERTIARY': '#F4F4F4',
+    '--TERTIARY': '#FFFFFF',
     '--BACKGROUND': '#FFFFFF',
   };
 }

@@ -145,7 +145,7 @@ export function MainSettings({ type, settings, errors, paid, onChange }: MainSet
               <ColorField
                 key={key}
                 label={f(key === '--ADMIN_LABEL' ? 'adminLabelColor' : 'meLabelColor')}
-                value={labelColors[key] ?? (key === '--ADMIN_LABEL' ? '#3B5BDB' : '#4C4C4C')}
+                value={labelColors[key] ?? '#4C4C4C'}
                 onChange={(value) =>
                   onChange('custom_label_color', { ...labelColors, [key]: value })
                 }
