@@ -58,7 +58,18 @@ export async function renderAll(): Promise<Record<string, string>> {
       throw new Error('prerender: no WebSocket while rendering');
     }
   } as unknown as typeof WebSocket;
-  const { renderPage } = await import('./render-page');
+  // Importing the app in Node makes supabase-js warn about Node 20 and the client about the
+  // build's missing anon key; neither concerns the pages (the browser gets its key from /env.js).
+  const consoleWarn = console.warn;
+  console.warn = (...args: unknown[]) => {
+    const text = String(args[0]);
+    if (!text.includes('Node.js 20 and below') && !text.includes('no anon key')) {
+      consoleWarn(...args);
+    }
+  };
+  const { renderPage } = await import('./render-page').finally(() => {
+    console.warn = consoleWarn;
+  });
   const problems: unknown[][] = [];
   const consoleError = console.error;
   console.error = (...args: unknown[]) => problems.push(args);
