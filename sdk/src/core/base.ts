@@ -49,9 +49,16 @@ export class ReactionElement extends LitElement {
   }
 }
 
-/** Paths of the dashboard preview run in dummy mode: nothing is written. */
+/**
+ * The dashboard's workspace pages (`/work/{blockId}`) run every element in dummy mode: nothing is
+ * written. Only a first path segment of exactly `work` counts; the old rule (any path containing
+ * "work") silently stopped writes on host pages such as `/network/` or `/homework/`.
+ */
 export const isWorkPath = (): boolean =>
-  typeof location !== 'undefined' && location.pathname.includes('work');
+  typeof location !== 'undefined' && location.pathname.split('/')[1] === 'work';
+
+/** Properties that name the block to load: a change reloads it. */
+const SOURCE_PROPS = ['blockId', 'ownerId', 'projectUrl', 'anonKey'] as const;
 
 /**
  * A block element: loads the block view with one RPC (get_block_view) and renders it with the
@@ -83,14 +90,23 @@ export class BlockElement extends ReactionElement {
   declare theme: Theme | '';
   /** Language override: en or ko. Defaults to the block's language. */
   declare lang: string;
-  /** Dummy mode: nothing is written (also on when the page path contains "work"). */
+  /**
+   * Dummy mode: nothing is written. Also on when the page's first path segment is exactly `work`
+   * (the dashboard's /work/{blockId} pages); a deliberate fix of the old rule, any path containing
+   * "work", which also caught host pages such as /network/ or /homework/.
+   */
   declare dummy: boolean;
-  /** The block view; set it to render without a fetch (previews, server rendering). */
+  /**
+   * The block view (what get_block_view returns). Set it to render without a fetch, e.g. a
+   * preview or a view the page already holds.
+   */
   declare view: BlockView | null;
   declare status: 'idle' | 'loading' | 'ready' | 'error';
   declare session: Session | null;
 
   private ownView = false;
+  /** Bumped by every load and every view set from outside; a load whose number is stale is dropped. */
+  private loadSeq = 0;
   private offAuth?: () => void;
 
   constructor() {
@@ -168,15 +184,15 @@ export class BlockElement extends ReactionElement {
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
-    if (changed.has('view') && this.view && !this.ownView) {
+    const viewFromOutside = changed.has('view') && !!this.view && !this.ownView;
+    if (viewFromOutside) {
+      this.loadSeq++; // a load still in flight must not replace the view just given
       this.status = 'ready';
       this.viewChanged();
     }
-    if (
-      (changed.has('blockId') || changed.has('projectUrl') || changed.has('anonKey')) &&
-      this.blockId &&
-      (!this.view || this.ownView)
-    )
+    // Another block (or project) reloads, so a React prop change shows the new block; a view
+    // given in the same update wins, so `.view=${v} block-id=${id}` never fetches.
+    if (SOURCE_PROPS.some((k) => changed.has(k)) && this.blockId && !viewFromOutside)
       void this.load();
     const lang = this.language;
     if (!isLoaded(lang)) void loadLang(lang).then(() => this.requestUpdate());
@@ -184,6 +200,8 @@ export class BlockElement extends ReactionElement {
 
   /** (Re)loads the block view. */
   async load(): Promise<void> {
+    const seq = ++this.loadSeq;
+    const stale = () => seq !== this.loadSeq;
     this.status = 'loading';
     // A known non-English page starts its texts' chunk alongside the API call, not after it.
     void loadLang(normalizeLang(this.lang || document.documentElement.lang));
@@ -191,10 +209,12 @@ export class BlockElement extends ReactionElement {
       const view = await rpc<BlockView>(this.project, 'get_block_view', {
         p_block_id: this.blockId,
       });
+      if (stale()) return;
       if (!view || !view.block) throw new Error("block doesn't exists");
       if (this.ownerId && view.block.owner_id !== this.ownerId)
         log('owner-id does not match the block', this.blockId);
       await loadLang(normalizeLang(this.lang || view.block.language));
+      if (stale()) return;
       this.ownView = true;
       this.view = view;
       this.status = 'ready';
@@ -203,6 +223,7 @@ export class BlockElement extends ReactionElement {
       this.ownView = false;
       this.emit('reaction-load', { view });
     } catch (e) {
+      if (stale()) return;
       this.fail(e);
       this.status = 'error';
     }

@@ -20,6 +20,10 @@ const messages = {
   onReactionSignIn: 'reaction-sign-in' as Ev<'reaction-sign-in'>,
 };
 const submit = { ...common, onReactionSubmit: 'reaction-submit' as Ev<'reaction-submit'> };
+const like = { ...common, onReactionLike: 'reaction-like' as Ev<'reaction-like'> };
+const click = { ...common, onReactionClick: 'reaction-click' as Ev<'reaction-click'> };
+// <reaction-block> renders any of the six, whose events are composed and bubble out of it.
+const every = { ...messages, ...submit, ...like, ...click };
 
 /** React wrappers (@lit/react): props are the element properties; events are onReaction<Name> callbacks. */
 export const Comment = createComponent({
@@ -38,13 +42,13 @@ export const Like = createComponent({
   react: React,
   tagName: 'reaction-like',
   elementClass: ReactionLike,
-  events: { ...common, onReactionLike: 'reaction-like' as Ev<'reaction-like'> },
+  events: like,
 });
 export const Button = createComponent({
   react: React,
   tagName: 'reaction-button',
   elementClass: ReactionButton,
-  events: { ...common, onReactionClick: 'reaction-click' as Ev<'reaction-click'> },
+  events: click,
 });
 export const Ab = createComponent({
   react: React,
@@ -62,5 +66,5 @@ export const Block = createComponent({
   react: React,
   tagName: 'reaction-block',
   elementClass: ReactionBlock,
-  events: { ...messages, ...submit },
+  events: every,
 });

@@ -1,8 +1,9 @@
 import { expect } from '@open-wc/testing';
 import { createElement } from 'react';
 import { createRoot } from 'react-dom/client';
-import { Like } from './index.js';
+import { Block, Like } from './index.js';
 import { KEY, PROJECT, block, mockApi, reset, until } from '../test/mock-api.js';
+import type ReactionBlock from '../components/block/block.component.js';
 import type ReactionLike from '../components/like/like.component.js';
 
 describe('react wrappers', () => {
@@ -35,6 +36,83 @@ describe('react wrappers', () => {
     await until(() => liked.length === 1);
     expect(liked).to.deep.equal([true]);
     root.unmount();
+    host.remove();
+    api.restore();
+  });
+
+  it('shows the new block when the blockId prop changes', async () => {
+    const api = mockApi({
+      get_block_view: (b) => ({
+        block: block({ id: String(b.p_block_id), like_count: b.p_block_id === 'b2' ? 2 : 1 }),
+        me: { liked: false },
+      }),
+    });
+    const host = document.createElement('div');
+    document.body.append(host);
+    const root = createRoot(host);
+    const render = (blockId: string) =>
+      root.render(createElement(Like, { blockId, projectUrl: PROJECT, anonKey: KEY }));
+    render('b1');
+    const el = () => host.querySelector('reaction-like') as ReactionLike | null;
+    await until(() => el()?.status === 'ready');
+    const first = el();
+    render('b2');
+    await until(() => el()?.view?.block.id === 'b2' && el()?.status === 'ready');
+    await el()!.updateComplete;
+    expect(el(), 'same element, new block').to.equal(first);
+    expect(el()!.shadowRoot!.querySelector('button')!.textContent!.trim()).to.equal('2 Likes');
+    root.unmount();
+    host.remove();
+    api.restore();
+  });
+
+  it('maps the events that bubble out of <reaction-block>: like and click too', async () => {
+    let type = 'like';
+    const api = mockApi({
+      get_block_view: () => ({
+        block: block({ type, button_text: 'Go', url_to_open: 'https://example.com/go' }),
+        me: { liked: false },
+      }),
+      toggle_block_like: () => ({ liked: true, like_count: 1 }),
+      record_button_click: () => ({ response_count: 1 }),
+    });
+    const host = document.createElement('div');
+    document.body.append(host);
+    const seen: string[] = [];
+    const props = {
+      blockId: 'b1',
+      projectUrl: PROJECT,
+      anonKey: KEY,
+      onReactionLoad: () => seen.push('load'),
+      onReactionLike: (e: CustomEvent<{ liked: boolean }>) => seen.push('like ' + e.detail.liked),
+      onReactionClick: (e: CustomEvent<{ url: string }>) => {
+        e.preventDefault(); // keep the test page from opening the link
+        seen.push('click ' + e.detail.url);
+      },
+    };
+    const root = createRoot(host);
+    const inner = async (tag: string) => {
+      await until(
+        () => (host.querySelector('reaction-block') as ReactionBlock)?.status === 'ready',
+      );
+      const el = host.querySelector('reaction-block')!.shadowRoot!.querySelector(tag) as
+        (HTMLElement & { updateComplete: Promise<unknown> }) | null;
+      await until(() => el?.shadowRoot?.querySelector('[part~=button]'));
+      return el!.shadowRoot!.querySelector('[part~=button]') as HTMLElement;
+    };
+
+    root.render(createElement(Block, props));
+    (await inner('reaction-like')).click();
+    await until(() => seen.includes('like true'));
+    root.unmount();
+
+    type = 'button';
+    const root2 = createRoot(host);
+    root2.render(createElement(Block, props));
+    (await inner('reaction-button')).click();
+    await until(() => seen.includes('click https://example.com/go'));
+    expect(seen).to.deep.equal(['load', 'like true', 'load', 'click https://example.com/go']);
+    root2.unmount();
     host.remove();
     api.restore();
   });

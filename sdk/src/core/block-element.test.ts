@@ -1,0 +1,184 @@
+// What every block element inherits from BlockElement: which block it shows when its ids change,
+// and when the page path puts it in dummy mode. Exercised through <reaction-like>, the smallest.
+import { expect, fixture, html } from '@open-wc/testing';
+import '../components/like/like.js';
+import type ReactionLike from '../components/like/like.component.js';
+import { isWorkPath } from './base.js';
+import type { BlockView } from './types.js';
+import { KEY, PROJECT, block, mockApi, reset, until, wait } from '../test/mock-api.js';
+
+/** A view per block id, so what the element shows tells which block it loaded. */
+const viewOf = (id: string, likes = 0): BlockView => ({
+  block: block({ id, like_count: likes, owner_id: 'owner-' + id }),
+  me: { liked: false },
+});
+const text = (el: ReactionLike) => el.shadowRoot!.querySelector('button')?.textContent?.trim();
+
+describe('block elements: loading', () => {
+  let api: ReturnType<typeof mockApi>;
+  beforeEach(reset);
+  afterEach(() => api.restore());
+
+  async function mount(blockId = 'b1') {
+    const el = await fixture<ReactionLike>(
+      html`<reaction-like
+        block-id=${blockId}
+        project-url=${PROJECT}
+        anon-key=${KEY}
+      ></reaction-like>`,
+    );
+    await until(() => el.status === 'ready');
+    await el.updateComplete;
+    return el;
+  }
+
+  it('loads the other block when block-id changes', async () => {
+    api = mockApi({
+      get_block_view: (b) => viewOf(String(b.p_block_id), b.p_block_id === 'b2' ? 2 : 1),
+    });
+    const el = await mount();
+    expect(text(el)).to.equal('1 Like');
+    const loads: string[] = [];
+    el.addEventListener('reaction-load', (e) => loads.push(e.detail.view.block.id));
+    el.setAttribute('block-id', 'b2');
+    await until(() => el.view?.block.id === 'b2' && el.status === 'ready');
+    await el.updateComplete;
+    expect(text(el)).to.equal('2 Likes');
+    expect(loads).to.deep.equal(['b2']);
+    expect(api.rpcCalls().map((c) => c.body.p_block_id)).to.deep.equal(['b1', 'b2']);
+  });
+
+  it('loads again when owner-id changes', async () => {
+    api = mockApi({ get_block_view: (b) => viewOf(String(b.p_block_id)) });
+    const el = await mount();
+    el.ownerId = 'owner-b1';
+    await until(() => api.rpcCalls().length === 2);
+    await until(() => el.status === 'ready');
+    expect(api.rpcCalls()[1]!.body).to.deep.equal({ p_block_id: 'b1' });
+  });
+
+  it('shows the newest block when an older answer arrives last', async () => {
+    // b1 answers after b2 was asked for: its late answer must not replace b2.
+    let releaseB1!: () => void;
+    const b1 = new Promise<void>((r) => (releaseB1 = r));
+    api = mockApi({
+      get_block_view: async (b) => {
+        if (b.p_block_id === 'slow') await b1;
+        return viewOf(String(b.p_block_id), b.p_block_id === 'slow' ? 1 : 2);
+      },
+    });
+    const el = await fixture<ReactionLike>(
+      html`<reaction-like block-id="slow" project-url=${PROJECT} anon-key=${KEY}></reaction-like>`,
+    );
+    await until(() => api.rpcCalls().length === 1);
+    el.blockId = 'fast';
+    await until(() => el.view?.block.id === 'fast');
+    releaseB1();
+    await wait(30);
+    await el.updateComplete;
+    expect(el.view!.block.id).to.equal('fast');
+    expect(el.status).to.equal('ready');
+    expect(text(el)).to.equal('2 Likes');
+  });
+
+  it('renders a view given with block-id in the same update without fetching', async () => {
+    api = mockApi({ get_block_view: (b) => viewOf(String(b.p_block_id), 9) });
+    const given = viewOf('given', 4);
+    const el = await fixture<ReactionLike>(
+      html`<reaction-like
+        .view=${given}
+        block-id="given"
+        project-url=${PROJECT}
+        anon-key=${KEY}
+      ></reaction-like>`,
+    );
+    expect(el.status).to.equal('ready');
+    expect(text(el)).to.equal('4 Likes');
+    // Both change together (as React props do): still no fetch, the new view shows.
+    el.view = viewOf('other', 5);
+    el.blockId = 'other';
+    await el.updateComplete;
+    expect(text(el)).to.equal('5 Likes');
+    await wait(20);
+    expect(api.rpcCalls()).to.have.length(0);
+  });
+
+  it('keeps a view given while a load is in flight', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    api = mockApi({
+      get_block_view: async (b) => {
+        await gate;
+        return viewOf(String(b.p_block_id), 1);
+      },
+    });
+    const el = await fixture<ReactionLike>(
+      html`<reaction-like block-id="b1" project-url=${PROJECT} anon-key=${KEY}></reaction-like>`,
+    );
+    await until(() => api.rpcCalls().length === 1);
+    el.view = viewOf('preview', 3);
+    await el.updateComplete;
+    release();
+    await wait(30);
+    await el.updateComplete;
+    expect(el.view!.block.id).to.equal('preview');
+    expect(text(el)).to.equal('3 Likes');
+  });
+});
+
+describe('block elements: dummy mode from the page path', () => {
+  let api: ReturnType<typeof mockApi> | undefined;
+  const before = location.href;
+  beforeEach(reset);
+  afterEach(() => {
+    history.replaceState(null, '', before);
+    api?.restore();
+  });
+
+  const at = (path: string) => {
+    history.replaceState(null, '', path);
+    return isWorkPath();
+  };
+
+  it('is on only when the first path segment is exactly "work"', () => {
+    expect(at('/work/b1')).to.equal(true);
+    expect(at('/work')).to.equal(true);
+    expect(at('/work/')).to.equal(true);
+    expect(at('/network/')).to.equal(false);
+    expect(at('/homework')).to.equal(false);
+    expect(at('/workshop/x')).to.equal(false);
+    expect(at('/blog/work/x')).to.equal(false);
+    expect(at('/')).to.equal(false);
+  });
+
+  async function clickLike(path: string) {
+    history.replaceState(null, '', path);
+    api = mockApi({
+      get_block_view: () => viewOf('b1'),
+      toggle_block_like: () => ({ liked: true, like_count: 1 }),
+    });
+    const el = await fixture<ReactionLike>(
+      html`<reaction-like block-id="b1" project-url=${PROJECT} anon-key=${KEY}></reaction-like>`,
+    );
+    await until(() => el.status === 'ready');
+    await el.updateComplete;
+    const liked = new Promise((r) => el.addEventListener('reaction-like', r, { once: true }));
+    el.shadowRoot!.querySelector('button')!.click();
+    await liked;
+    const writes = api.rpcCalls().filter((c) => c.name === 'toggle_block_like').length;
+    api.restore();
+    api = undefined;
+    return { el, writes };
+  }
+
+  it('writes on host pages whose path merely contains "work"', async () => {
+    for (const path of ['/network/', '/homework'])
+      expect((await clickLike(path)).writes, path).to.equal(1);
+  });
+
+  it('writes nothing on the dashboard path /work/{id}', async () => {
+    const { el, writes } = await clickLike('/work/x');
+    expect(el.isDummy).to.equal(true);
+    expect(writes).to.equal(0);
+  });
+});
