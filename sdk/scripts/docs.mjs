@@ -94,7 +94,8 @@ reaction-comment::part(submit) {
     notes: [
       'Renders the element for the block\'s type with one API call. Without `block-id` it reads `block_id` and `id` (the owner) from the page URL, as the public viewer page `/block/?id={uid}&block_id={blockId}` does. Letter types are not rendered ("Not valid type").',
       '`theme`, `lang`, `dummy` and the project are passed on to the rendered element. Its events bubble out of `<reaction-block>` (they are composed), so listen on `<reaction-block>` for `reaction-like`, `reaction-submit`, `reaction-message`, …',
-      "The rendered element's own parts are not forwarded: `::part(block)` styles the rendered element as a whole, and the shared `--reaction-*` tokens set on `<reaction-block>` reach it through inheritance.",
+      "The rendered element's parts are forwarded under their own names (`exportparts`, listed below), so `reaction-block::part(submit)` styles the comment's send button or the form's Submit button; `::part(block)` styles the rendered element as a whole, and the shared `--reaction-*` tokens set on `<reaction-block>` reach it through inheritance.",
+      'Changing `block-id` loads and shows the other block (the React `Block` wrapper too); its events reach every `onReaction…` prop of the wrapper.',
     ],
   },
 };
@@ -182,55 +183,88 @@ const problems = [];
 const react = reactWrappers();
 const pages = {};
 
-for (const mod of manifest.modules)
-  for (const d of mod.declarations || []) {
-    if (!d.tagName) continue;
-    const tag = d.tagName;
-    const name = tag.replace('reaction-', '');
-    const page = PAGES[name] || {};
-    const wrapper = react[tag];
-    if (!wrapper) problems.push(`${tag}: no React wrapper in src/react/index.ts`);
+const elements = manifest.modules.flatMap((mod) =>
+  (mod.declarations || []).filter((d) => d.tagName),
+);
 
-    const attrs = (d.attributes || []).filter(
-      (a) => a.name && a.description && !stateFields.has(a.fieldName),
-    );
-    const attrFields = new Set(attrs.map((a) => a.fieldName));
-    const props = (d.members || []).filter(
-      (m) =>
-        m.kind === 'field' &&
-        m.privacy !== 'private' &&
-        m.privacy !== 'protected' &&
-        !m.static &&
-        m.description &&
-        !attrFields.has(m.name) &&
-        !stateFields.has(m.name),
-    );
-    const methods = (d.members || []).filter(
-      (m) => m.kind === 'method' && !m.privacy && !m.static && m.description,
-    );
+/** Parts <reaction-block> forwards (its FORWARDED_PARTS list), checked against the others' JSDoc. */
+function forwardedParts() {
+  const list = /const FORWARDED_PARTS = \[([^\]]*)\]/.exec(
+    read('src/components/block/block.component.ts'),
+  );
+  if (!list) {
+    problems.push('reaction-block: FORWARDED_PARTS not found in block.component.ts');
+    return [];
+  }
+  const names = [...list[1].matchAll(/'([\w-]+)'/g)].map((m) => m[1]);
+  const from = new Map();
+  for (const d of elements)
+    if (d.tagName !== 'reaction-block')
+      for (const p of d.cssParts || [])
+        if (p.name) from.set(p.name, [...(from.get(p.name) || []), { tag: d.tagName, p }]);
+  for (const n of from.keys())
+    if (!names.includes(n)) problems.push(`reaction-block: part "${n}" is not forwarded`);
+  for (const n of names)
+    if (!from.has(n)) problems.push(`reaction-block: forwards "${n}", which no element documents`);
+  return names.filter((n) => from.has(n)).map((n) => ({ name: n, from: from.get(n) }));
+}
+const forwarded = forwardedParts();
 
-    const rendered = renderedParts(d.name);
-    const documented = (d.cssParts || []).filter((p) => p.name);
-    for (const p of documented)
-      if (!rendered.has(p.name))
-        problems.push(`${tag}: part "${p.name}" is documented but never rendered`);
-    for (const p of rendered)
-      if (!documented.some((x) => x.name === p))
-        problems.push(`${tag}: part "${p}" is rendered but not documented`);
-    const parts = documented.filter((p) => rendered.has(p.name));
+// <reaction-block> renders any element, and their events bubble out of it: its wrapper maps all.
+const blockEvents = react['reaction-block']?.events || {};
+for (const d of elements)
+  for (const e of d.events || [])
+    if (e.name && e.description && !blockEvents[e.name])
+      problems.push(
+        `reaction-block: the React Block wrapper lacks ${e.name} (fired by ${d.tagName})`,
+      );
 
-    const cssProps = (d.cssProperties || []).filter((p) => p.name);
-    for (const p of cssProps)
-      if (!styleSources.includes(p.name))
-        problems.push(`${tag}: ${p.name} is not used by any style`);
+for (const d of elements) {
+  const tag = d.tagName;
+  const name = tag.replace('reaction-', '');
+  const page = PAGES[name] || {};
+  const wrapper = react[tag];
+  if (!wrapper) problems.push(`${tag}: no React wrapper in src/react/index.ts`);
 
-    const events = (d.events || []).filter((e) => e.name && e.description);
-    const [listenTo, handler] = page.listen || ['reaction-load', (e) => `console.log(${e}.detail)`];
-    const reactProp = wrapper?.events[listenTo];
-    if (page.listen && !events.some((e) => e.name === listenTo))
-      problems.push(`${tag}: the example listens to ${listenTo}, which it does not fire`);
+  const attrs = (d.attributes || []).filter(
+    (a) => a.name && a.description && !stateFields.has(a.fieldName),
+  );
+  const attrFields = new Set(attrs.map((a) => a.fieldName));
+  const props = (d.members || []).filter(
+    (m) =>
+      m.kind === 'field' &&
+      m.privacy !== 'private' &&
+      m.privacy !== 'protected' &&
+      !m.static &&
+      m.description &&
+      !attrFields.has(m.name) &&
+      !stateFields.has(m.name),
+  );
+  const methods = (d.members || []).filter(
+    (m) => m.kind === 'method' && !m.privacy && !m.static && m.description,
+  );
 
-    const html = `<reaction-${name}
+  const rendered = renderedParts(d.name);
+  const documented = (d.cssParts || []).filter((p) => p.name);
+  for (const p of documented)
+    if (!rendered.has(p.name))
+      problems.push(`${tag}: part "${p.name}" is documented but never rendered`);
+  for (const p of rendered)
+    if (!documented.some((x) => x.name === p))
+      problems.push(`${tag}: part "${p}" is rendered but not documented`);
+  const parts = documented.filter((p) => rendered.has(p.name));
+
+  const cssProps = (d.cssProperties || []).filter((p) => p.name);
+  for (const p of cssProps)
+    if (!styleSources.includes(p.name)) problems.push(`${tag}: ${p.name} is not used by any style`);
+
+  const events = (d.events || []).filter((e) => e.name && e.description);
+  const [listenTo, handler] = page.listen || ['reaction-load', (e) => `console.log(${e}.detail)`];
+  const reactProp = wrapper?.events[listenTo];
+  if (page.listen && !events.some((e) => e.name === listenTo))
+    problems.push(`${tag}: the example listens to ${listenTo}, which it does not fire`);
+
+  const html = `<reaction-${name}
   owner-id="${OWNER}"
   block-id="${blockId(name)}"
 ></reaction-${name}>
@@ -239,8 +273,8 @@ for (const mod of manifest.modules)
     .querySelector('reaction-${name}')
     .addEventListener('${listenTo}', (e) => ${handler('e')});
 </script>${page.css ? `\n<style>\n${page.css.replace(/^/gm, '  ')}\n</style>` : ''}`;
-    const jsx = wrapper
-      ? `import { ${wrapper.name} } from '@reaction-blocks/sdk/react';
+  const jsx = wrapper
+    ? `import { ${wrapper.name} } from '@reaction-blocks/sdk/react';
 
 export function ${wrapper.name}Block({ theme }: { theme: 'light' | 'dark' }) {
   return (
@@ -251,9 +285,9 @@ export function ${wrapper.name}Block({ theme }: { theme: 'light' | 'dark' }) {
     />
   );
 }`
-      : '';
+    : '';
 
-    const md = `# \`<${tag}>\`
+  const md = `# \`<${tag}>\`
 
 ${(d.summary || d.description || '').replace(/\n/g, ' ')}
 
@@ -349,7 +383,23 @@ Style them with \`${tag}::part(name)\`.
 ${table(
   ['part', 'description'],
   parts.map((p) => [code(p.name), p.description]),
-)}
+)}${
+    tag === 'reaction-block'
+      ? `
+Forwarded from the rendered element under the same names, e.g. \`reaction-block::part(submit)\`
+(the element pages describe each one):
+
+${table(
+  ['part', 'rendered by'],
+  forwarded.map((f) => [
+    code(f.name),
+    f.from
+      .map((x) => `[${x.tag.replace('reaction-', '')}](${x.tag.replace('reaction-', '')}.md)`)
+      .join(', '),
+  ]),
+)}`
+      : ''
+  }
 ## CSS custom properties
 
 The ones this element's design leans on; every shared \`--reaction-*\` token, with its light and
@@ -361,8 +411,8 @@ ${table(
 )}
 Generated from \`sdk/custom-elements.json\` and the sources by \`npm run docs -w @reaction-blocks/sdk\`.
 `;
-    pages[name] = md;
-  }
+  pages[name] = md;
+}
 
 mkdirSync(out, { recursive: true });
 let stale = 0;

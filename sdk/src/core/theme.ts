@@ -3,7 +3,11 @@ import type { Block, Theme } from './types.js';
 
 /**
  * Design tokens. Site owners override any --reaction-* token on the element; the custom theme maps
- * the spec's --PRIMARY, --SECONDARY, --TERTIARY, --BACKGROUND, --ADMIN_LABEL and --ME_LABEL.
+ * the spec's --PRIMARY, --SECONDARY, --TERTIARY and --BACKGROUND. Label colours (every theme) come
+ * from --ADMIN_LABEL and --ME_LABEL (the block's custom label colours, set inline on the base part)
+ * and from the page's --reaction-admin-label / --reaction-me-label, which have no default here so
+ * that a value set by the page can be told apart; the styles read the resolved --_admin-label and
+ * --_me-label.
  */
 export const baseStyles = css`
   :host {
@@ -16,8 +20,6 @@ export const baseStyles = css`
     --reaction-muted: #5f5f5f;
     --reaction-on-primary: #ffffff;
     --reaction-error: #c5221f;
-    --reaction-admin-label: #4c4c4c;
-    --reaction-me-label: #4c4c4c;
     --reaction-radius: 8px;
     --reaction-font: system-ui, -apple-system, 'Segoe UI', sans-serif;
   }
@@ -30,8 +32,6 @@ export const baseStyles = css`
     --reaction-muted: #b5b5b5;
     --reaction-on-primary: #121212;
     --reaction-error: #ff8a80;
-    --reaction-admin-label: #e4e4e4;
-    --reaction-me-label: #e4e4e4;
   }
   :host([hidden]) {
     display: none;
@@ -43,14 +43,20 @@ export const baseStyles = css`
     --reaction-background: var(--BACKGROUND, #ffffff);
   }
   [part~='base'] {
-    --reaction-admin-label: var(--ADMIN_LABEL, var(--reaction-primary));
-    --reaction-me-label: var(--ME_LABEL, var(--reaction-primary));
+    /* Light and dark: the page's label token wins, like every --reaction-* token there. */
+    --_admin-label: var(--reaction-admin-label, var(--ADMIN_LABEL, var(--reaction-primary)));
+    --_me-label: var(--reaction-me-label, var(--ME_LABEL, var(--reaction-primary)));
     box-sizing: border-box;
     font: 14px/1.5 var(--reaction-font);
     color: var(--reaction-text);
     background: var(--reaction-background);
     border-radius: var(--reaction-radius);
     padding: 12px;
+  }
+  /* Custom theme: the block's colours win; the page fills in the ones it leaves out. */
+  [part~='base'].custom {
+    --_admin-label: var(--ADMIN_LABEL, var(--reaction-admin-label, var(--reaction-primary)));
+    --_me-label: var(--ME_LABEL, var(--reaction-me-label, var(--reaction-primary)));
   }
   *,
   *::before,

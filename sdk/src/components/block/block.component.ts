@@ -10,6 +10,62 @@ import '../ab/ab.js';
 import '../form/form.js';
 
 /**
+ * Every part of the six elements this one may render, forwarded under the same name (exportparts),
+ * so `reaction-block::part(submit)` styles what `reaction-comment::part(submit)` does. One list for
+ * all types: a name the rendered element lacks matches nothing. `npm run docs -- --check` fails
+ * when it differs from the parts those elements document.
+ */
+const FORWARDED_PARTS = [
+  'actions',
+  'author',
+  'avatar',
+  'base',
+  'button',
+  'choice',
+  'composer',
+  'content',
+  'count',
+  'date',
+  'description',
+  'email',
+  'ending',
+  'ending-title',
+  'error',
+  'field-error',
+  'form',
+  'header',
+  'icon',
+  'image',
+  'input',
+  'invalid',
+  'label',
+  'list',
+  'load-more',
+  'menu',
+  'menu-button',
+  'message',
+  'message-header',
+  'name',
+  'open-link',
+  'option',
+  'options',
+  'overlay',
+  'owner',
+  'question',
+  'question-title',
+  'replies',
+  'result',
+  'resubmit',
+  'row',
+  'subject',
+  'submit',
+  'textarea',
+  'title',
+  'toolbar',
+  'welcome',
+].join(', ');
+
+/**
  * @tag reaction-block
  *
  * @summary The viewer page: loads a block and renders the element for its type
@@ -19,7 +75,8 @@ import '../form/form.js';
  * @event reaction-load - The block view loaded; detail { view }.
  * @event reaction-error - A load or write failed; detail { message, code }.
  *
- * @csspart base - Wrapper for the loading, error and unsupported states.
+ * @csspart base - Wrapper for the loading, error and unsupported states (and, forwarded, the
+ * rendered element's themed wrapper).
  * @csspart block - The rendered element (comment, qna, like, button, ab or form).
  */
 export default class ReactionBlock extends BlockElement {
@@ -47,6 +104,7 @@ export default class ReactionBlock extends BlockElement {
         case 'comment':
           return html`<reaction-comment
             part="block"
+            exportparts=${FORWARDED_PARTS}
             .view=${v}
             project-url=${p.url}
             anon-key=${p.key}
@@ -57,6 +115,7 @@ export default class ReactionBlock extends BlockElement {
         case 'qna':
           return html`<reaction-qna
             part="block"
+            exportparts=${FORWARDED_PARTS}
             .view=${v}
             project-url=${p.url}
             anon-key=${p.key}
@@ -67,6 +126,7 @@ export default class ReactionBlock extends BlockElement {
         case 'like':
           return html`<reaction-like
             part="block"
+            exportparts=${FORWARDED_PARTS}
             .view=${v}
             project-url=${p.url}
             anon-key=${p.key}
@@ -77,6 +137,7 @@ export default class ReactionBlock extends BlockElement {
         case 'button':
           return html`<reaction-button
             part="block"
+            exportparts=${FORWARDED_PARTS}
             .view=${v}
             project-url=${p.url}
             anon-key=${p.key}
@@ -87,6 +148,7 @@ export default class ReactionBlock extends BlockElement {
         case 'ab':
           return html`<reaction-ab
             part="block"
+            exportparts=${FORWARDED_PARTS}
             .view=${v}
             project-url=${p.url}
             anon-key=${p.key}
@@ -97,6 +159,7 @@ export default class ReactionBlock extends BlockElement {
         case 'form':
           return html`<reaction-form
             part="block"
+            exportparts=${FORWARDED_PARTS}
             .view=${v}
             project-url=${p.url}
             anon-key=${p.key}

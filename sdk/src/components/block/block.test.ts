@@ -8,11 +8,11 @@ describe('reaction-block', () => {
   beforeEach(reset);
   afterEach(() => api.restore());
 
-  async function mount(type: string, over = {}) {
+  async function mount(type: string, over = {}, questions: unknown[] = []) {
     api = mockApi({
       get_block_view: () => ({
         block: block({ type, ...over }),
-        questions: [],
+        questions,
         endings: [],
         messages: [],
         me: {},
@@ -46,6 +46,51 @@ describe('reaction-block', () => {
       expect(inner.dataset.theme).to.equal('dark');
       expect(inner.shadowRoot!.querySelector('[part=base]')).to.not.equal(null);
       expect(api.rpcCalls().map((c) => c.name)).to.deep.equal(['get_block_view']);
+    });
+
+  it("forwards the rendered element's parts under their own names", async () => {
+    const style = document.createElement('style');
+    style.textContent = `reaction-block::part(button) { letter-spacing: 3px }
+      reaction-block::part(submit) { word-spacing: 7px }`;
+    document.head.append(style);
+    try {
+      const like = await mount('like');
+      const button = like
+        .shadowRoot!.querySelector('reaction-like')!
+        .shadowRoot!.querySelector('[part~=button]')!;
+      expect(getComputedStyle(button).letterSpacing).to.equal('3px');
+      api.restore();
+      const comment = await mount('comment');
+      const send = comment
+        .shadowRoot!.querySelector('reaction-comment')!
+        .shadowRoot!.querySelector('[part~=submit]')!;
+      expect(getComputedStyle(send).wordSpacing).to.equal('7px');
+    } finally {
+      style.remove();
+    }
+  });
+
+  const question = (type: string) => ({
+    id: 'q1',
+    type,
+    title: 'Which one?',
+    index: 0,
+    required: false,
+    options: [
+      { id: 'o1', value: 'A', index: 0, response_count: 1 },
+      { id: 'o2', value: 'B', index: 1, response_count: 0 },
+    ],
+  });
+  for (const type of ['comment', 'qna', 'like', 'button', 'ab', 'form'])
+    it(`forwards every part a ${type} block renders`, async () => {
+      const el = await mount(type, { show_count: true }, [question(type === 'ab' ? 'ab' : 'poll')]);
+      const inner = el.shadowRoot!.querySelector('reaction-' + type)!;
+      const forwarded = inner.getAttribute('exportparts')!.split(/,\s*/);
+      const rendered = [...inner.shadowRoot!.querySelectorAll('[part]')].flatMap((p) =>
+        p.getAttribute('part')!.split(/\s+/),
+      );
+      expect(rendered.length, type).to.be.greaterThan(1);
+      expect(rendered.filter((p) => !forwarded.includes(p))).to.deep.equal([]);
     });
 
   it('says Not valid type for letters and unknown types, and hides deactivated blocks', async () => {

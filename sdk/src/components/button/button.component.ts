@@ -19,7 +19,7 @@ import styles from './button.styles.js';
  * @csspart count - Click count (when the block shows counts).
  *
  * @cssproperty --reaction-primary - Button colour (custom theme: --PRIMARY).
- * @cssproperty --reaction-secondary - Secondary colour (custom theme: --SECONDARY, default #FFFFFF).
+ * @cssproperty --reaction-on-primary - Button text colour (custom theme: --SECONDARY, default #FFFFFF).
  * @cssproperty --reaction-radius - Corner radius.
  */
 export default class ReactionButton extends BlockElement {

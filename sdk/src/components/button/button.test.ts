@@ -50,19 +50,24 @@ describe('reaction-button', () => {
     await until(() => $(el, '[part=count]').textContent === '5');
   });
 
-  it('uses the default text, refuses javascript: URLs and custom secondary defaults to white', async () => {
-    const el = await mount({
-      button_text: null,
-      url_to_open: 'javascript:alert(1)',
-      theme: 'custom',
-    });
+  it('uses the default text and refuses javascript: URLs', async () => {
+    const el = await mount({ button_text: null, url_to_open: 'javascript:alert(1)' });
     expect($(el, 'a')).to.equal(null);
     expect($(el, 'button[part=button]').textContent!.trim()).to.equal('Button');
-    expect(
-      getComputedStyle($(el, '[part=base]'))
-        .getPropertyValue('--reaction-secondary')
-        .trim()
-        .toLowerCase(),
-    ).to.equal('#ffffff');
+  });
+
+  it("writes its text in the custom theme's secondary colour, white by default", async () => {
+    const colour = (el: ReactionButton) => getComputedStyle($(el, '[part=button]'));
+    let el = await mount({ theme: 'custom', custom_color: { '--PRIMARY': '#000080' } });
+    expect(colour(el).backgroundColor).to.equal('rgb(0, 0, 128)');
+    expect(colour(el).color, 'default #FFFFFF').to.equal('rgb(255, 255, 255)');
+    api.restore();
+    el = await mount({ theme: 'custom', custom_color: { '--SECONDARY': '#ffd700' } });
+    expect(colour(el).color, '--SECONDARY').to.equal('rgb(255, 215, 0)');
+    expect(colour(el).backgroundColor, 'default primary').to.equal('rgb(76, 76, 76)');
+    // Light and dark keep the usual text on primary.
+    el.theme = 'dark';
+    await el.updateComplete;
+    expect(colour(el).color).to.equal('rgb(18, 18, 18)');
   });
 });

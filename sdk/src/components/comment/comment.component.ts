@@ -37,8 +37,6 @@ const IN_APP = /\bwv\b|WebView|FBA[NV]|Instagram|KAKAOTALK|Line\//i;
  * @event reaction-error - A load or write failed; detail { message, code }.
  *
  * @csspart base - The themed wrapper.
- * @csspart header - Q&A header (owner profile and subject).
- * @csspart subject - Q&A subject.
  * @csspart toolbar - Count and menu button row.
  * @csspart count - Message count (when the block shows counts).
  * @csspart menu-button - Opens the menu panel.
@@ -67,8 +65,10 @@ const IN_APP = /\bwv\b|WebView|FBA[NV]|Instagram|KAKAOTALK|Line\//i;
  * @cssproperty --reaction-secondary - Borders.
  * @cssproperty --reaction-background - Background.
  * @cssproperty --reaction-text - Text colour.
- * @cssproperty --reaction-admin-label - Owner label colour (custom theme: --ADMIN_LABEL).
- * @cssproperty --reaction-me-label - Own label colour (custom theme: --ME_LABEL).
+ * @cssproperty --reaction-admin-label - Owner label colour. Light and dark: wins over the block's
+ * label colour; custom theme: used when the block sets no --ADMIN_LABEL. Default: primary.
+ * @cssproperty --reaction-me-label - The visitor's own label colour, like --reaction-admin-label
+ * (block: --ME_LABEL).
  * @cssproperty --reaction-list-max-height - Height of the scrolling list (default 480px).
  */
 export default class ReactionComment extends BlockElement {

@@ -98,10 +98,10 @@ export default css`
     padding: 0 6px;
     border-radius: 999px;
     color: var(--reaction-background);
-    background: var(--reaction-me-label);
+    background: var(--_me-label);
   }
   [part~='label'].admin {
-    background: var(--reaction-admin-label);
+    background: var(--_admin-label);
   }
   [part~='content'] {
     margin: 4px 0;

@@ -2,7 +2,7 @@ import { expect, fixture, html } from '@open-wc/testing';
 import './comment.js';
 import '../qna/qna.js';
 import type ReactionComment from './comment.component.js';
-import type { BlockView, Message } from '../../core/types.js';
+import type { BlockView, Message, Theme } from '../../core/types.js';
 import {
   $,
   $$,
@@ -350,6 +350,39 @@ describe('reaction-comment', () => {
     expect(el.messages.find((m) => m.id === 'm2')!.replies!.map((r) => r.id)).to.deep.equal(['lr']);
     expect(item(el, 'm3').querySelector('[part=content]')!.textContent).to.equal('changed');
     expect(item(el, 'r1')).to.equal(null);
+  });
+
+  it("colours the labels: the page's token wins in light and dark, the block's in custom", async () => {
+    const RED = 'rgb(255, 0, 0)';
+    const GREEN = 'rgb(0, 128, 0)';
+    const BLUE = 'rgb(0, 0, 255)';
+    const admin = (el: Element) => getComputedStyle(item(el, 'r1').querySelector('.admin')!);
+    const me = (el: Element) =>
+      getComputedStyle(item(el, 'm3').querySelector('[part=label]:not(.admin)')!);
+    const labelled = (theme: Theme, colours?: Record<string, string>) =>
+      block({ type: 'comment', theme, custom_label_color: colours });
+    signIn('someone'); // every message but the owner's reply is the visitor's own: "Me"
+
+    let el = await mount({ block: labelled('light') });
+    expect(admin(el).backgroundColor, 'default: primary').to.equal('rgb(76, 76, 76)');
+    api.restore();
+
+    el = await mount({ block: labelled('light', { '--ADMIN_LABEL': 'red', '--ME_LABEL': 'red' }) });
+    expect(admin(el).backgroundColor, "the block's colour").to.equal(RED);
+    el.style.setProperty('--reaction-admin-label', 'green');
+    el.style.setProperty('--reaction-me-label', 'blue');
+    expect(admin(el).backgroundColor, 'page over block (light)').to.equal(GREEN);
+    expect(me(el).backgroundColor, 'page over block (light)').to.equal(BLUE);
+    el.theme = 'dark';
+    await el.updateComplete;
+    expect(admin(el).backgroundColor, 'page over block (dark)').to.equal(GREEN);
+    api.restore();
+
+    el = await mount({ block: labelled('custom', { '--ADMIN_LABEL': 'red' }) });
+    el.style.setProperty('--reaction-admin-label', 'green');
+    el.style.setProperty('--reaction-me-label', 'blue');
+    expect(admin(el).backgroundColor, 'block over page (custom)').to.equal(RED);
+    expect(me(el).backgroundColor, 'page fills what the block leaves out').to.equal(BLUE);
   });
 
   it('renders dark theme and Korean', async () => {
