@@ -37,6 +37,8 @@ step "tests"
 npm run test --workspaces --if-present
 step "SDK size budgets (writes docs/benchmarks.md)"
 npm run size -w @reaction-blocks/sdk
+step "SDK element docs match the code"
+npm run docs -w @reaction-blocks/sdk -- --check
 step "end-to-end journeys (Chromium)"
 npm run e2e -w @reaction-blocks/sdk
 npm run e2e -w @reaction-blocks/example-react

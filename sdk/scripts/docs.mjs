@@ -183,9 +183,10 @@ const problems = [];
 const react = reactWrappers();
 const pages = {};
 
-const elements = manifest.modules.flatMap((mod) =>
-  (mod.declarations || []).filter((d) => d.tagName),
-);
+// Sorted: the analyzer's module order is not always the same, the generated pages must be.
+const elements = manifest.modules
+  .flatMap((mod) => (mod.declarations || []).filter((d) => d.tagName))
+  .sort((a, b) => a.tagName.localeCompare(b.tagName));
 
 /** Parts <reaction-block> forwards (its FORWARDED_PARTS list), checked against the others' JSDoc. */
 function forwardedParts() {
