@@ -58,7 +58,7 @@ export async function renderAll(): Promise<Record<string, string>> {
       throw new Error('prerender: no WebSocket while rendering');
     }
   } as unknown as typeof WebSocket;
-  // Importing the app in Node makes supabase-js warn about Node 20 and the client about the
+  // Rendering /login in Node makes supabase-js warn about Node 20 and the client about the
   // build's missing anon key; neither concerns the pages (the browser gets its key from /env.js).
   const consoleWarn = console.warn;
   console.warn = (...args: unknown[]) => {
@@ -67,13 +67,11 @@ export async function renderAll(): Promise<Record<string, string>> {
       consoleWarn(...args);
     }
   };
-  const { renderPage } = await import('./render-page').finally(() => {
-    console.warn = consoleWarn;
-  });
   const problems: unknown[][] = [];
   const consoleError = console.error;
   console.error = (...args: unknown[]) => problems.push(args);
   try {
+    const { renderPage } = await import('./render-page');
     const pages: Record<string, string> = {};
     for (const path of Object.keys(PRERENDERED_ROUTES)) {
       const markup = await renderPage(path);
@@ -84,6 +82,7 @@ export async function renderAll(): Promise<Record<string, string>> {
     return pages;
   } finally {
     console.error = consoleError;
+    console.warn = consoleWarn;
   }
 }
 
