@@ -58,7 +58,14 @@ export async function recordTransfer(
   page.on('response', onResponse);
   try {
     await run();
-    await page.waitForLoadState('networkidle');
+    // Network idle alone can come too early: a prerendered page is idle while the CPU hydrates,
+    // before the session check asks for supabase-js. Wait until nothing new came for 2 s.
+    let seen = -1;
+    while (seen !== pending.length) {
+      seen = pending.length;
+      await page.waitForLoadState('networkidle');
+      await page.waitForTimeout(2000);
+    }
   } finally {
     page.off('response', onResponse);
   }

@@ -9,7 +9,12 @@ import { fileURLToPath } from 'node:url';
 import { StrictMode } from 'react';
 import { hydrateRoot, type Root } from 'react-dom/client';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { pageHtml, routePreloads, type ChunkManifest } from '../../../scripts/prerender';
+import {
+  inlineStylesheet,
+  pageHtml,
+  routePreloads,
+  type ChunkManifest,
+} from '../../../scripts/prerender';
 import { PRERENDERED_ROUTES } from '../../../scripts/prerender-routes';
 import { App } from '../../app/app';
 import { env } from '../../lib/env';
@@ -145,5 +150,13 @@ describe('prerendered page files', () => {
       /<link rel="modulepreload" href="\/assets\/landing.js" \/>\s*<script type="module"/,
     );
     expect(() => pageHtml('<html><body></body></html>', '/', '', [])).toThrow(/app shell/);
+  });
+
+  it('inline the stylesheet', () => {
+    const page = '<head><link rel="stylesheet" href="/assets/app-1.css" /></head>';
+    const read = (file: string) => (file === 'assets/app-1.css' ? 'a{color:red}$&' : '');
+    expect(inlineStylesheet(page, read)).toBe('<head><style>a{color:red}$&</style></head>');
+    expect(() => inlineStylesheet(page, () => 'a{}</style><script>')).toThrow(/cannot be inlined/);
+    expect(() => inlineStylesheet('<head></head>', read)).toThrow(/no stylesheet/);
   });
 });

@@ -101,9 +101,21 @@ export function ProductDemo() {
           <span className="demo-line" />
           <span className="demo-line demo-line-short" />
         </div>
-        <div className="demo-stage" key={type}>
-          <span className="demo-type-label">{t(`blockTypes.${type}`)}</span>
-          <DemoScene type={type} />
+        {/* Every scene is laid out, invisibly, in the same grid cell as the playing one, so the
+            stage is always as tall as the tallest scene and the page below never moves when
+            the demo moves on (no layout shift). The playing scene remounts to replay its
+            animation. */}
+        <div className="demo-stages">
+          {REACTION_TYPES.map((item) => (
+            <div key={item} className="demo-stage demo-stage-sizer" aria-hidden="true">
+              <span className="demo-type-label">{t(`blockTypes.${item}`)}</span>
+              <DemoScene type={item} />
+            </div>
+          ))}
+          <div className="demo-stage" key={type}>
+            <span className="demo-type-label">{t(`blockTypes.${type}`)}</span>
+            <DemoScene type={type} />
+          </div>
         </div>
       </div>
       <figcaption className="demo-controls">
