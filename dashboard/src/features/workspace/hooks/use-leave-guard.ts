@@ -2,33 +2,44 @@
 // blocker, so three ways out are covered here:
 // - closing or reloading the tab, or typing another address: the browser's beforeunload prompt;
 // - the workspace's own links out (back to the dashboard): `confirmLeave(go)` asks first;
-// - the browser's Back and Forward buttons: the popstate is caught before the router sees it
-//   (a capturing listener on window runs first), the history step is undone, and the same
-//   question is asked; leaving replays the step.
+// - the browser's Back button: the router handles popstate before any listener added later
+//   (Chromium runs window listeners in the order they were added, capture or not), so it cannot
+//   be stopped. Instead, once there are unsaved changes, a copy of the current history entry is
+//   pushed (a "guard entry"). Back then lands on the same workspace page, the router stays, and
+//   the question is asked: Stay pushes the guard entry again, Leave goes back to the entry
+//   before the workspace was opened (react-router numbers its entries in history.state.idx).
 // Moving between the workspace's modes is not leaving: the draft lives above them.
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { useLocation } from 'react-router-dom';
 
-/** The router's history index (react-router keeps `idx` in history.state). */
+const GUARD_KEY = 'reactionLeaveGuard';
+
+const isGuardEntry = (state: unknown) =>
+  !!state && typeof state === 'object' && (state as Record<string, unknown>)[GUARD_KEY] === true;
+
 function historyIndex(state: unknown): number | null {
   const idx = (state as { idx?: unknown } | null)?.idx;
   return typeof idx === 'number' ? idx : null;
 }
 
+function pushGuardEntry() {
+  const state: unknown = window.history.state;
+  // keep the router's own fields (key, idx) so it reads the copy as the same location
+  const base = state && typeof state === 'object' ? (state as Record<string, unknown>) : {};
+  window.history.pushState({ ...base, [GUARD_KEY]: true }, '', window.location.href);
+}
+
 export function useLeaveGuard(dirty: boolean, stayInside: (pathname: string) => boolean) {
   const [pending, setPending] = useState<(() => void) | null>(null);
-  const { key } = useLocation();
   const dirtyRef = useRef(dirty);
   const stayRef = useRef(stayInside);
-  // the history index of the location the router shows
-  const currentRef = useRef<number | null>(null);
+  /** A guard entry sits at or below the current history entry. */
+  const guarded = useRef(false);
+  /** The history entry the workspace was opened at. */
+  const [openedAt] = useState(() => historyIndex(window.history.state));
   useEffect(() => {
     dirtyRef.current = dirty;
     stayRef.current = stayInside;
   });
-  useEffect(() => {
-    currentRef.current = historyIndex(window.history.state);
-  }, [key]);
 
   useEffect(() => {
     if (!dirty) return;
@@ -38,40 +49,31 @@ export function useLeaveGuard(dirty: boolean, stayInside: (pathname: string) => 
       event.returnValue = '';
     };
     window.addEventListener('beforeunload', onBeforeUnload);
+    if (!guarded.current) {
+      pushGuardEntry();
+      guarded.current = true;
+    }
     return () => window.removeEventListener('beforeunload', onBeforeUnload);
   }, [dirty]);
 
   useEffect(() => {
-    // set while we undo a step (its popstate is ours) or replay it (the router's)
-    let undoing = false;
     let leaving = false;
     const onPopState = (event: PopStateEvent) => {
-      const next = historyIndex(event.state);
-      if (undoing) {
-        undoing = false;
-        event.stopImmediatePropagation();
-        return;
-      }
-      const current = currentRef.current;
-      if (leaving || !dirtyRef.current || stayRef.current(window.location.pathname)) {
-        leaving = false;
-        return;
-      }
-      if (current === null || next === null) return;
-      event.stopImmediatePropagation();
-      const delta = current - next;
-      undoing = true;
-      window.history.go(delta);
+      if (leaving || isGuardEntry(event.state) || !guarded.current) return;
+      if (!stayRef.current(window.location.pathname)) return;
+      // stepped back off the guard entry onto the page it copies
+      guarded.current = false;
+      if (!dirtyRef.current) return;
       setPending(() => () => {
         leaving = true;
-        window.history.go(-delta);
+        const now = historyIndex(window.history.state);
+        const steps = now !== null && openedAt !== null ? Math.max(1, now - openedAt + 1) : 1;
+        window.history.go(-steps);
       });
     };
-    window.addEventListener('popstate', onPopState, { capture: true });
-    return () => {
-      window.removeEventListener('popstate', onPopState, { capture: true });
-    };
-  }, []);
+    window.addEventListener('popstate', onPopState);
+    return () => window.removeEventListener('popstate', onPopState);
+  }, [openedAt]);
 
   /** Runs `go` at once when nothing is unsaved, else after the owner confirms. */
   const confirmLeave = useCallback((go: () => void) => {
@@ -79,7 +81,14 @@ export function useLeaveGuard(dirty: boolean, stayInside: (pathname: string) => 
     else go();
   }, []);
 
-  const stay = useCallback(() => setPending(null), []);
+  const stay = useCallback(() => {
+    setPending(null);
+    // a Back that was answered with Stay needs a new guard entry for the next one
+    if (dirtyRef.current && !guarded.current) {
+      pushGuardEntry();
+      guarded.current = true;
+    }
+  }, []);
   const leave = useCallback(() => {
     const go = pending;
     setPending(null);
