@@ -4,10 +4,12 @@
 //
 // Plain node:http with keep-alive agents (no load-testing package is installed):
 // - peak: a closed loop, `connections` requests in flight at all times; throughput counts the
-//   responses that arrive inside the measured window (after a warm-up).
+//   responses that arrive inside the measured windows.
 // - fixed rate: an open loop that sends on a fixed schedule whether or not earlier requests
 //   have answered; latency is measured from the scheduled send time, so a stalled server shows
 //   up as latency instead of silently lowering the rate (no coordinated omission).
+// The two targets take turns in short slices (gateway, direct, direct, gateway, ...) so that
+// other work on a shared machine weighs on both alike; each target's slices are pooled.
 import http from 'node:http';
 import { fileURLToPath } from 'node:url';
 
@@ -82,6 +84,10 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 interface Recorder {
   sent: number;
+  /** milliseconds measured, over all slices */
+  windowMs: number;
+  /** the parent's CPU milliseconds over all slices */
+  parentCpuMs: number;
   latencies: number[];
   failures: Record<string, number>;
   firstFailure?: string;
@@ -149,15 +155,23 @@ function percentile(sorted: Float64Array, p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!;
 }
 
-function stats(rec: Recorder, windowMs: number, parentCpuMs: number): Stats {
+const recorder = (): Recorder => ({
+  sent: 0,
+  windowMs: 0,
+  parentCpuMs: 0,
+  latencies: [],
+  failures: {},
+});
+
+function stats(rec: Recorder): Stats {
   const sorted = Float64Array.from(rec.latencies).sort();
   const non2xx = Object.values(rec.failures).reduce((a, b) => a + b, 0);
   const round = (ms: number) => Math.round(ms * 100) / 100;
   return {
     requests: sorted.length,
     sent: rec.sent,
-    parentCpuMs: Math.round(parentCpuMs),
-    rate: Math.round((sorted.length / windowMs) * 1000),
+    parentCpuMs: Math.round(rec.parentCpuMs),
+    rate: Math.round((sorted.length / rec.windowMs) * 1000),
     p50: round(percentile(sorted, 0.5)),
     p99: round(percentile(sorted, 0.99)),
     max: round(sorted[sorted.length - 1] ?? NaN),
@@ -238,35 +252,48 @@ function parentCpu(): Promise<number> {
   });
 }
 
-async function peak(plan: LoadPlan, target: Target, next: () => Request): Promise<Stats> {
-  const { connections, warmupMs, durationMs } = plan.peak;
-  const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
-  const rec: Recorder = { sent: 0, latencies: [], failures: {} };
+/** Sends requests in a closed loop for `ms`; responses after `rampMs` count. */
+async function closedLoop(
+  plan: LoadPlan,
+  target: Target,
+  agent: http.Agent,
+  next: () => Request,
+  ms: number,
+  rampMs: number,
+  rec?: Recorder,
+): Promise<void> {
   const cpuBefore = await parentCpu();
-  const from = now() + warmupMs;
-  const until = from + durationMs;
+  const from = now() + rampMs;
+  const until = from + ms - rampMs;
   // responses that arrive inside [from, until] count, whenever they were sent
   const worker = async () => {
     while (now() < until) {
       const sent = now();
       const outcome = await send(agent, target, plan.anonKey, next());
       const done = now();
+      if (!rec) continue;
       rec.sent++;
       if (done >= from && done <= until) record(rec, outcome, done - sent);
     }
   };
-  await Promise.all(Array.from({ length: connections }, worker));
-  agent.destroy();
-  return stats(rec, durationMs, (await parentCpu()) - cpuBefore);
+  await Promise.all(Array.from({ length: plan.peak.connections }, worker));
+  if (!rec) return;
+  rec.windowMs += until - from;
+  rec.parentCpuMs += (await parentCpu()) - cpuBefore;
 }
 
-async function fixedRate(plan: LoadPlan, target: Target, next: () => Request): Promise<Stats> {
-  const { rate, durationMs } = plan.fixed;
-  const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
-  const rec: Recorder = { sent: 0, latencies: [], failures: {} };
+/** Sends `rate` requests per second on schedule for `ms`, waiting for the last answer. */
+async function openLoop(
+  plan: LoadPlan,
+  target: Target,
+  agent: http.Agent,
+  next: () => Request,
+  ms: number,
+  rec: Recorder,
+): Promise<void> {
   const cpuBefore = await parentCpu();
-  const total = Math.round((rate * durationMs) / 1000);
-  const interval = 1000 / rate;
+  const total = Math.round((plan.fixed.rate * ms) / 1000);
+  const interval = 1000 / plan.fixed.rate;
   const pending: Array<Promise<void>> = [];
   const start = now();
   for (let i = 0; i < total; i++) {
@@ -281,10 +308,56 @@ async function fixedRate(plan: LoadPlan, target: Target, next: () => Request): P
     );
   }
   await Promise.all(pending);
-  agent.destroy();
   // the achieved rate: everything sent over the time it took to answer all of it
-  const took = now() - start;
-  return stats(rec, Math.max(durationMs, took), (await parentCpu()) - cpuBefore);
+  rec.windowMs += Math.max(ms, now() - start);
+  rec.parentCpuMs += (await parentCpu()) - cpuBefore;
+}
+
+/** gateway, direct, direct, gateway, ...: neither target always goes first */
+const turn = <T>(targets: T[], slice: number): T[] =>
+  slice % 2 === 0 ? targets : [...targets].reverse();
+
+async function measurePath(plan: LoadPlan, path: PathName): Promise<PathResult[]> {
+  const { connections, warmupMs, durationMs } = plan.peak;
+  const slices = Math.max(1, Math.round(durationMs / 1000));
+  const runs = plan.targets.map((target) => ({
+    target,
+    ...requestMaker(plan, path, plan.perTarget[target.name]),
+    peakAgent: new http.Agent({ keepAlive: true, maxSockets: connections }),
+    fixedAgent: new http.Agent({ keepAlive: true, maxSockets: 256 }),
+    peak: recorder(),
+    fixed: recorder(),
+  }));
+  for (const r of runs) await closedLoop(plan, r.target, r.peakAgent, r.next, warmupMs, 0);
+  // the pipeline refills at the start of every slice; skip its first 100 ms
+  for (let slice = 0; slice < slices; slice++) {
+    for (const r of turn(runs, slice))
+      await closedLoop(plan, r.target, r.peakAgent, r.next, durationMs / slices, 100, r.peak);
+  }
+  const fixedSlices = Math.max(1, Math.round(plan.fixed.durationMs / 2000));
+  for (let slice = 0; slice < fixedSlices; slice++) {
+    for (const r of turn(runs, slice))
+      await openLoop(
+        plan,
+        r.target,
+        r.fixedAgent,
+        r.next,
+        plan.fixed.durationMs / fixedSlices,
+        r.fixed,
+      );
+  }
+  return runs.map((r) => {
+    r.peakAgent.destroy();
+    r.fixedAgent.destroy();
+    const peak = stats(r.peak);
+    const fixed = stats(r.fixed);
+    const cpu = Math.round((peak.parentCpuMs * 1000) / Math.max(1, peak.sent));
+    process.stderr.write(
+      `  ${path} via ${r.target.name}: peak ${peak.rate}/s (parent CPU ${cpu} µs/request); ` +
+        `${plan.fixed.rate}/s p50 ${fixed.p50} ms p99 ${fixed.p99} ms\n`,
+    );
+    return { path, target: r.target.name, peak, fixed, repeatedLikes: r.counters.repeatedLikes };
+  });
 }
 
 async function main(): Promise<void> {
@@ -292,24 +365,7 @@ async function main(): Promise<void> {
   for await (const chunk of process.stdin) input += chunk;
   const plan = JSON.parse(input) as LoadPlan;
   const results: LoadResult = [];
-  for (const path of plan.paths) {
-    for (const target of plan.targets) {
-      const { next, counters } = requestMaker(plan, path, plan.perTarget[target.name]);
-      process.stderr.write(`  ${path} via ${target.name}: peak`);
-      const p = await peak(plan, target, next);
-      const cpu = Math.round((p.parentCpuMs * 1000) / Math.max(1, p.sent));
-      process.stderr.write(` ${p.rate}/s (parent CPU ${cpu} µs/request); ${plan.fixed.rate}/s`);
-      const f = await fixedRate(plan, target, next);
-      process.stderr.write(` p50 ${f.p50} ms p99 ${f.p99} ms\n`);
-      results.push({
-        path,
-        target: target.name,
-        peak: p,
-        fixed: f,
-        repeatedLikes: counters.repeatedLikes,
-      });
-    }
-  }
+  for (const path of plan.paths) results.push(...(await measurePath(plan, path)));
   process.stdout.write(JSON.stringify(results));
   process.disconnect?.();
 }
