@@ -296,7 +296,11 @@ describe('settings validation', () => {
     expect(screen.getByText('Too long message')).toBeTruthy();
 
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
-    expect((await screen.findByRole('alert')).textContent).toMatch(/^Could not save: /);
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      'Please check the highlighted fields.',
+    );
+    // the first field that needs fixing, in page order
+    await waitFor(() => expect(document.activeElement).toBe(placeholder));
     expect(api.save).not.toHaveBeenCalled();
   });
 

@@ -105,7 +105,12 @@ export function WorkspacePage({ api = supabaseWorkspaceApi, renderBlockLink }: W
         dirty={ws.dirty}
         saveStatus={ws.saveStatus}
         saveError={ws.saveError}
-        onSave={() => void ws.save()}
+        onSave={() => {
+          void ws.save().then(() => {
+            // keyboard users land on the first field that needs fixing
+            document.querySelector<HTMLElement>('.workspace-main [aria-invalid="true"]')?.focus();
+          });
+        }}
         onBlockLink={() => setLinkOpen(true)}
         onExportCsv={() => exportResultsCsv(block, savedQuestions)}
         onLeave={leave}

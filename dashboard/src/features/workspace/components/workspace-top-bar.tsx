@@ -141,6 +141,11 @@ export function WorkspaceTopBar(props: WorkspaceTopBarProps) {
           </button>
         ) : null}
       </div>
+      {saveStatus === 'invalid' ? (
+        <p className="workspace-save-error error-text" role="alert">
+          {t('workspace.fixErrors')}
+        </p>
+      ) : null}
       {saveStatus === 'error' && saveError ? (
         <p className="workspace-save-error error-text" role="alert">
           {t('workspace.saveFailed', { message: fieldMessage(saveError) })}

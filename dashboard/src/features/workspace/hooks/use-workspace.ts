@@ -6,7 +6,7 @@ import type { TSaveBlock } from '../../../../../supabase/functions/_shared/schem
 import { isReactionType } from '../../../lib/db-types';
 import type { WorkspaceApi, WorkspaceData } from '../api';
 import { saveBlockProblem } from '../api';
-import { formDraftFromView, formDraftToSave, type FormDraft } from '../editor';
+import { formDraftFromView, formDraftIssues, formDraftToSave, type FormDraft } from '../editor';
 import {
   changedFields,
   privateErrors,
@@ -20,7 +20,8 @@ import {
 } from '../model/settings';
 
 export type LoadStatus = 'loading' | 'ready' | 'missing';
-export type SaveStatus = 'idle' | 'saving' | 'saved' | 'error';
+/** invalid: Save was pressed while fields have problems (shown under them); nothing sent. */
+export type SaveStatus = 'idle' | 'saving' | 'saved' | 'error' | 'invalid';
 
 const hasForm = (type: string) => type === 'form' || type === 'ab';
 
@@ -107,17 +108,17 @@ export function useWorkspace(blockId: string, ownerId: string | undefined, api: 
   const setSetting = useCallback(
     <K extends keyof SettingsDraft>(key: K, value: SettingsDraft[K]) => {
       setDraft((d) => (d ? { ...d, settings: { ...d.settings, [key]: value } } : d));
-      setSaveStatus((s) => (s === 'saved' ? 'idle' : s));
+      setSaveStatus((s) => (s === 'saved' || s === 'invalid' ? 'idle' : s));
     },
     [],
   );
   const setPrivate = useCallback(<K extends keyof PrivateDraft>(key: K, value: PrivateDraft[K]) => {
     setDraft((d) => (d ? { ...d, private: { ...d.private, [key]: value } } : d));
-    setSaveStatus((s) => (s === 'saved' ? 'idle' : s));
+    setSaveStatus((s) => (s === 'saved' || s === 'invalid' ? 'idle' : s));
   }, []);
   const setForm = useCallback((form: FormDraft) => {
     setDraft((d) => (d ? { ...d, form } : d));
-    setSaveStatus((s) => (s === 'saved' ? 'idle' : s));
+    setSaveStatus((s) => (s === 'saved' || s === 'invalid' ? 'idle' : s));
   }, []);
 
   /** Saves what changed; true when it was stored. */
@@ -127,6 +128,14 @@ export function useWorkspace(blockId: string, ownerId: string | undefined, api: 
     if (Object.keys(changedSettings).length > 0) body.settings = changedSettings;
     if (Object.keys(changedPrivate).length > 0) body.privateSettings = changedPrivate;
     if (formChanged && draft.form) Object.assign(body, formDraftToSave(draft.form));
+    if (
+      Object.keys(errors).length > 0 ||
+      (formChanged && draft.form && formDraftIssues(draft.form).length > 0)
+    ) {
+      setSaveError(null);
+      setSaveStatus('invalid');
+      return false;
+    }
     const problem = saveBlockProblem(body);
     if (problem) {
       setSaveError(problem);
@@ -150,7 +159,17 @@ export function useWorkspace(blockId: string, ownerId: string | undefined, api: 
       setSaveStatus('error');
       return false;
     }
-  }, [api, blockId, changedPrivate, changedSettings, dirty, draft, formChanged, saveStatus]);
+  }, [
+    api,
+    blockId,
+    changedPrivate,
+    changedSettings,
+    dirty,
+    draft,
+    errors,
+    formChanged,
+    saveStatus,
+  ]);
 
   return {
     status,
