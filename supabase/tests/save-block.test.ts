@@ -736,4 +736,22 @@ describe('save-block: concurrent saves', () => {
     );
     expect(Number(count)).toBe(24);
   });
+
+  it('question lists alone (no settings to update first) do not mix either', async () => {
+    const user = await owner(true);
+    const blockId = await block(user, 'form');
+    const lists = Array.from({ length: 6 }, (_, n) =>
+      Array.from({ length: 3 }, (_, index) => question({ index, title: `list ${n}` })),
+    );
+    const results = await Promise.all(
+      lists.map((questions) => save(user.client, { blockId, questions })),
+    );
+    expect(results.map((r) => r.status)).toEqual(lists.map(() => 200));
+    const live = await sql<{ title: string }>(
+      'select title from public.questions where block_id = $1 and not deleted',
+      [blockId],
+    );
+    expect(live).toHaveLength(3);
+    expect(new Set(live.map((q) => q.title)).size).toBe(1);
+  });
 });
