@@ -552,6 +552,22 @@ describe('form answers', () => {
     );
   });
 
+  it('a text answer padded with whitespace is stored trimmed, as the SDK trims it', async () => {
+    const { owner, blocks } = await ownerWith('form');
+    const q = await formWithQuestions(owner, blocks.form);
+    const visitor = await newGuest();
+    const res = await visitor.client.rpc('submit_response', {
+      p_block_id: blocks.form,
+      p_answers: { [q.short.id]: '\u3000\n  Ada  \u00a0\t' },
+    });
+    expect(res.error).toBeNull();
+    const [row] = await sql<{ value: string }>(
+      "select answers -> $2 ->> 'value' as value from public.responses where block_id = $1",
+      [blocks.form, q.short.id],
+    );
+    expect(row?.value).toBe('Ada');
+  });
+
   it('several options for a single-select poll are refused', async () => {
     const { owner, blocks } = await ownerWith('form');
     const q = await formWithQuestions(owner, blocks.form);
@@ -738,6 +754,22 @@ describe('messages', () => {
       p_creator_name: 'n'.repeat(100),
       p_home_url: longUrl.slice(0, 500),
     });
+  });
+
+  it('list_messages cannot be made to return more than 50 threads at once', async () => {
+    const { blocks } = await ownerWith('comment');
+    const visitor = await newGuest();
+    await sql(
+      `insert into public.messages (block_id, creator_id, content, created_at)
+       select $1, $2, 'm' || i, now() - make_interval(secs => i) from generate_series(1, 60) i`,
+      [blocks.comment, visitor.id],
+    );
+    const { data, error } = await anonClient().rpc('list_messages', {
+      p_block_id: blocks.comment,
+      p_limit: 100000,
+    });
+    expect(error).toBeNull();
+    expect(data).toHaveLength(50);
   });
 
   it('writing to a block of the wrong type is refused', async () => {
@@ -1207,21 +1239,5 @@ describe('tokens', () => {
       /permission denied/,
       401,
     );
-  });
-
-  it('list_messages cannot be made to return more than 50 threads at once', async () => {
-    const { blocks } = await ownerWith('comment');
-    const visitor = await newGuest();
-    await sql(
-      `insert into public.messages (block_id, creator_id, content, created_at)
-       select $1, $2, 'm' || i, now() - make_interval(secs => i) from generate_series(1, 60) i`,
-      [blocks.comment, visitor.id],
-    );
-    const { data, error } = await anonClient().rpc('list_messages', {
-      p_block_id: blocks.comment,
-      p_limit: 100000,
-    });
-    expect(error).toBeNull();
-    expect(data).toHaveLength(50);
   });
 });
