@@ -74,6 +74,14 @@ function html() {
           source: readFileSync(join(root, 'public', f)),
         });
       }
+      // The public page of one block (/block/?id=&block_id=): no React, only the SDK's loader.
+      this.emitFile({
+        type: 'asset',
+        fileName: 'block/index.html',
+        source: readFileSync(join(root, 'viewer/index.html'), 'utf8')
+          .replace('%SDK_URL%', process.env.SDK_URL || '/sdk/cdn/reaction.js')
+          .replace(/<!--[\s\S]*?-->\s*/g, ''),
+      });
     },
     writeBundle() {
       if (process.env.PRERENDER === '0') return;
