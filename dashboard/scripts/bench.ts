@@ -12,6 +12,7 @@ import { cpus, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { format } from 'prettier';
 import { DEFAULT_JWT_SECRET, freePorts } from '../../supabase/local/config.ts';
 import { startStack } from '../../supabase/local/stack.ts';
 import { chromiumLaunchOptions } from '../../scripts/chromium.mjs';
@@ -177,7 +178,9 @@ try {
     ? (JSON.parse(readFileSync(baselineFile, 'utf8')) as BenchResult & { label: string })
     : null;
   if (saveBaseline) {
-    writeFileSync(baselineFile, `${JSON.stringify({ label: 'before', ...result }, null, 2)}\n`);
+    // Formatted as the repository's Prettier check expects.
+    const json = JSON.stringify({ label: 'before', ...result }, null, 2);
+    writeFileSync(baselineFile, await format(json, { parser: 'json' }));
     console.log(`saved ${baselineFile}`);
   }
   const report = renderReport(result, saveBaseline ? null : baseline, runs);
