@@ -19,8 +19,9 @@ export function parseFocus<T extends string>(
 }
 
 /**
- * The selected tab lives in the URL (?focus=), so links and reloads keep it. A prerendered page
- * shows the fallback tab until it has hydrated (the build cannot know the query).
+ * The selected tab lives in the URL (?focus=), so links and reloads keep it. The build renders
+ * the fallback tab (it cannot know the query); index.html's boot script does not reuse that page
+ * for a visit with ?focus=, and should one hydrate anyway the tab follows right after.
  */
 export function useFocusParam<T extends string>(
   allowed: readonly T[],
