@@ -1,5 +1,6 @@
 import type { User } from '@supabase/supabase-js';
 import { describe, expect, it } from 'vitest';
+import { AUTH_STORAGE_KEY, mayHaveSession } from './auth-storage';
 import { detectLanguage, toLanguage } from './i18n';
 import { isEligibleUser } from './session';
 
@@ -25,5 +26,20 @@ describe('isEligibleUser', () => {
     expect(isEligibleUser(user({ email: 'a@b.c', is_anonymous: true }))).toBe(false);
     expect(isEligibleUser(user({ email: '' }))).toBe(false);
     expect(isEligibleUser(null)).toBe(false);
+  });
+});
+
+describe('mayHaveSession', () => {
+  it('is false for a first visit, so the landing skips supabase-js', () => {
+    expect(mayHaveSession('', '')).toBe(false);
+    expect(mayHaveSession('?locale=ko&focus=button', '#top')).toBe(false);
+  });
+
+  it('is true with a stored session or on the return from a provider', () => {
+    expect(mayHaveSession('?code=abc', '')).toBe(true);
+    expect(mayHaveSession('?error=access_denied', '')).toBe(true);
+    expect(mayHaveSession('', '#access_token=x&refresh_token=y')).toBe(true);
+    window.localStorage.setItem(AUTH_STORAGE_KEY, '{"access_token":"x"}');
+    expect(mayHaveSession('', '')).toBe(true);
   });
 });

@@ -9,11 +9,12 @@ import {
   useState,
   type ReactNode,
 } from 'react';
+import { AUTH_STORAGE_KEY, mayHaveSession } from './auth-storage';
 import type { ProfileRow } from './db-types';
 import { setLanguage, toLanguage } from './i18n';
 
 // The client (and supabase-js, the largest dependency) loads after the first paint, so the
-// landing pages render without waiting for it.
+// landing pages render without waiting for it, and only when the visit may carry a session.
 const loadClient = () => import('./supabase').then((m) => m.supabase);
 
 export type SessionStatus = 'loading' | 'signedOut' | 'signedIn';
@@ -54,23 +55,43 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   useEffect(() => {
     let alive = true;
     let unsubscribe = () => {};
-    void loadClient().then(async (supabase) => {
-      if (!alive) return;
-      const { data } = supabase.auth.onAuthStateChange((_event, session) => {
+    const connect = () =>
+      void loadClient().then(async (supabase) => {
         if (!alive) return;
-        setUser(session?.user ?? null);
-        setStatus(session ? 'signedIn' : 'signedOut');
-        if (!session) setProfile(null);
+        const { data } = supabase.auth.onAuthStateChange((_event, session) => {
+          if (!alive) return;
+          setUser(session?.user ?? null);
+          setStatus(session ? 'signedIn' : 'signedOut');
+          if (!session) setProfile(null);
+        });
+        unsubscribe = () => data.subscription.unsubscribe();
+        const { data: current } = await supabase.auth.getSession();
+        if (!alive) return;
+        setUser(current.session?.user ?? null);
+        setStatus(current.session ? 'signedIn' : 'signedOut');
       });
-      unsubscribe = () => data.subscription.unsubscribe();
-      const { data: current } = await supabase.auth.getSession();
-      if (!alive) return;
-      setUser(current.session?.user ?? null);
-      setStatus(current.session ? 'signedIn' : 'signedOut');
-    });
+    if (mayHaveSession(window.location.search, window.location.hash)) {
+      connect();
+      return () => {
+        alive = false;
+        unsubscribe();
+      };
+    }
+    // No stored session and no provider return: signed out without downloading the client,
+    // until another tab signs in. (Set here, not as the initial state, so the prerendered landing
+    // and its hydration agree.)
+    // eslint-disable-next-line react-hooks/set-state-in-effect
+    setStatus('signedOut');
+    const onStorage = (event: StorageEvent) => {
+      if (event.key !== AUTH_STORAGE_KEY || !event.newValue) return;
+      window.removeEventListener('storage', onStorage);
+      connect();
+    };
+    window.addEventListener('storage', onStorage);
     return () => {
       alive = false;
       unsubscribe();
+      window.removeEventListener('storage', onStorage);
     };
   }, []);
 

@@ -1,5 +1,6 @@
 // The one Supabase client of the dashboard.
 import { createClient } from '@supabase/supabase-js';
+import { AUTH_STORAGE_KEY } from './auth-storage';
 import type { Database } from './db-types';
 import { env } from './env';
 
@@ -10,7 +11,12 @@ if (!env.anonKey) {
 }
 
 export const supabase = createClient<Database>(env.supabaseUrl, env.anonKey || 'missing-anon-key', {
-  auth: { flowType: 'pkce', persistSession: true, detectSessionInUrl: true },
+  auth: {
+    flowType: 'pkce',
+    persistSession: true,
+    detectSessionInUrl: true,
+    storageKey: AUTH_STORAGE_KEY,
+  },
 });
 
 /**
