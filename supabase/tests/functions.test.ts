@@ -1,4 +1,5 @@
 // The account-area edge functions through the gateway: good input, bad input, bad tokens.
+import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { callFunction, newGuest, newUser, serviceClient, sql } from './support/clients.ts';
 import { expiredToken, forgedToken } from './support/jwt.ts';
@@ -106,16 +107,38 @@ describe('duplicate and delete', () => {
     const { data: block, error } = await owner.client.rpc('create_block', { p_block_type: 'form' });
     expect(error).toBeNull();
     const blockId = (block as { id: string }).id;
-    const { data: q } = await owner.client
-      .from('questions')
-      .insert({ block_id: blockId, type: 'poll', title: 'Pick one', index: 0, required: true })
-      .select()
-      .single();
-    await owner.client.from('options').insert([
-      { question_id: q!.id, block_id: blockId, value: 'A', index: 0 },
-      { question_id: q!.id, block_id: blockId, value: 'B', index: 1 },
-    ]);
-    await owner.client.from('blocks').update({ name: 'Survey' }).eq('id', blockId);
+    // the workspace's save path: owners hold no direct write rights on block content
+    const saved = await callFunction(
+      'save-block',
+      {
+        blockId,
+        settings: { name: 'Survey' },
+        questions: [
+          {
+            id: randomUUID(),
+            type: 'poll',
+            title: 'Pick one',
+            required: true,
+            index: 0,
+            placeholder: null,
+            allow_multi_select: false,
+            as_visitor_info: null,
+            trigger_letter_block: null,
+            content: null,
+            image_src: null,
+            deleted: false,
+            options: ['A', 'B'].map((value, index) => ({
+              id: randomUUID(),
+              value,
+              index,
+              deleted: false,
+            })),
+          },
+        ],
+      },
+      owner.accessToken,
+    );
+    expect(saved.status).toBe(200);
     await sql(
       'update public.blocks set response_count = 5, new_response_count = 2 where id = $1; ',
       [blockId],
@@ -149,6 +172,13 @@ describe('duplicate and delete', () => {
       ['A', 0],
       ['B', 0],
     ]);
+    // copied by the definer function although owners may not write these tables
+    expect(await sql('select is_default from public.endings where block_id = $1', [c.id])).toEqual([
+      { is_default: true },
+    ]);
+    expect(
+      await sql('select count(*)::int as n from public.block_private where block_id = $1', [c.id]),
+    ).toEqual([{ n: 1 }]);
     expect(await blockCount(owner.id)).toEqual({ counter: 2, rows: 2 });
   });
 

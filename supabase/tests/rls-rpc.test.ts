@@ -5,7 +5,15 @@
 // and for users acting on someone else's data.
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { anonClient, newGuest, newUser, sql, stack, type TestUser } from './support/clients.ts';
+import {
+  anonClient,
+  newGuest,
+  newUser,
+  serviceClient,
+  sql,
+  stack,
+  type TestUser,
+} from './support/clients.ts';
 
 const CLIENT_ROLES = ['anon', 'authenticated'];
 
@@ -202,6 +210,31 @@ describe('catalogue: what client roles are granted', () => {
     );
     expect(rows).toEqual([]);
   });
+
+  // Block settings and content are written by save_block (behind the save-block edge function's
+  // zod validation and plan checks); migration 20261121001100 took the direct rights away. A new
+  // grant here would reopen that bypass.
+  it('client roles write blocks only as delete, tags and the new-response reset; block content not at all', async () => {
+    const rows = await sql<{ grant: string }>(
+      `select c.relname || ' ' || r.role || ' ' || p.privilege ||
+              coalesce(' ' || a.attname, '') as grant
+       from pg_class c join pg_namespace n on n.oid = c.relnamespace
+       cross join unnest(array['anon', 'authenticated']) as r(role)
+       cross join unnest(array['INSERT', 'UPDATE', 'DELETE']) as p(privilege)
+       left join pg_attribute a on a.attrelid = c.oid and a.attnum > 0 and not a.attisdropped
+         and p.privilege <> 'DELETE' and has_column_privilege(r.role, c.oid, a.attnum, p.privilege)
+         and not has_table_privilege(r.role, c.oid, p.privilege)
+       where n.nspname = 'public'
+         and c.relname in ('blocks', 'block_private', 'questions', 'options', 'endings', 'ending_conditions')
+         and (has_table_privilege(r.role, c.oid, p.privilege) or a.attname is not null)
+       order by 1`,
+    );
+    expect(rows.map((r) => r.grant)).toEqual([
+      'blocks authenticated DELETE',
+      'blocks authenticated UPDATE new_response_count',
+      'blocks authenticated UPDATE tags',
+    ]);
+  });
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -345,7 +378,8 @@ describe('published blocks and private fields', () => {
     const visitor = await newGuest();
     const other = await newUser('other');
     const email = uniqueEmail('respondent');
-    const { data: question } = await owner.client
+    // set-up with the service role: an email question is paid-only on the save path
+    const { data: question } = await serviceClient()
       .from('questions')
       .insert({
         block_id: formBlock,
@@ -421,9 +455,10 @@ describe('published blocks and private fields', () => {
     const other = await newUser('other');
     const guest = await newGuest();
     await postAsGuest(guest, commentBlock, '');
-    await owner.client
+    const added = await serviceClient()
       .from('questions')
       .insert({ block_id: formBlock, type: 'poll', title: 'Pick' });
+    expect(added.error).toBeNull();
     await sql('update public.blocks set deactivated = true where id = any($1)', [
       [formBlock, commentBlock],
     ]);
@@ -713,10 +748,10 @@ describe('RPCs', () => {
 });
 
 describe('references across owners', () => {
-  // Known gap: questions.trigger_letter_block is a plain foreign key to blocks, and foreign keys
-  // are checked without RLS, so an owner can point their form at another user's letter block
-  // (also a deactivated one). Whatever later sends that letter would act on someone else's
-  // block; the policy on questions should also require the referenced block to be the caller's.
+  // questions.trigger_letter_block is a plain foreign key to blocks, and foreign keys are checked
+  // without RLS. Owners write questions through save-block only (no table rights since
+  // 20261121001100), and save_block checks that the letter block is the owner's
+  // (save-block.test.ts, "a letter trigger that is not one of the owner's letter blocks").
   it("an owner cannot point a question's trigger_letter_block at another user's letter block", async () => {
     const { owner, formBlock } = await ownerWithBlocks();
     const other = await newUser('other');

@@ -275,9 +275,12 @@ const TABLES: TableCase[] = [
     table: 'blocks',
     key: (w) => ({ id: w.formBlock }),
     readers: ['owner', 'anon', 'other', 'guest'],
-    ownerInsert: { row: () => ({ type: 'like', name: `direct ${uid()}` }), allowed: true },
+    // created by create_block and duplicate_block only, so no block starts with settings that
+    // skipped save-block's schema and plan checks
+    ownerInsert: { row: () => ({ type: 'like', name: `direct ${uid()}` }), allowed: false },
     strangerInsert: (w) => ({ owner_id: w.owner.id, type: 'like', name: 'planted' }),
-    update: { patch: { name: 'Renamed' }, ownerMay: true },
+    // the block list's tag dialog; every other setting goes through save-block
+    update: { patch: { tags: ['renamed'] }, ownerMay: true },
     ownerMayDelete: true,
     forbiddenUpdates: [
       ['give the block away', (w) => ({ owner_id: w.other.id })],
@@ -287,36 +290,49 @@ const TABLES: TableCase[] = [
       ['raise new_response_count', () => ({ new_response_count: 5 })],
       ['reactivate / deactivate', () => ({ deactivated: true })],
       ['change created_at', () => ({ created_at: '2000-01-01T00:00:00Z' })],
+      ['rename it past save-block', () => ({ name: 'Renamed' })],
+      ['change a setting past save-block', () => ({ welcome_message: 'direct' })],
+      ['turn on the custom theme past save-block', () => ({ theme: 'custom' })],
+      ['set an Open Graph override past save-block', () => ({ open_graph: { title: 'Mine' } })],
+      ['set the preview mode', () => ({ mode: 'ending', ending_mode: '0' })],
+      ['tag with a blank label', () => ({ tags: [' '] })],
+      ['tag with an untrimmed label', () => ({ tags: ['padded\n'] })],
+      ['tag longer than 50 characters', () => ({ tags: ['x'.repeat(51)] })],
     ],
     forbiddenInserts: [
       ['a block for another user', (w) => ({ owner_id: w.other.id, type: 'like' })],
       ['a block with counters', () => ({ type: 'like', response_count: 50, like_count: 50 })],
       ['a deactivated block', () => ({ type: 'like', deactivated: true })],
+      ['a block with the custom theme', () => ({ type: 'comment', theme: 'custom' })],
     ],
   },
   {
     table: 'block_private',
     key: (w) => ({ block_id: w.formBlock }),
     readers: ['owner'],
-    // the row is created with the block; the dashboard saves it with an upsert
+    // created with the block (a definer trigger), written by save_block only
     ownerInsert: {
       row: (w) => ({
         block_id: w.commentBlock,
         owner_id: w.owner.id,
         mail_to: 'upserted@example.com',
       }),
-      allowed: true,
+      allowed: false,
       via: 'upsert',
     },
     strangerInsert: (w) => ({ block_id: w.formBlock, owner_id: w.owner.id }),
-    update: { patch: { mail_to: 'notify@example.com' }, ownerMay: true },
+    update: { patch: { mail_to: 'notify@example.com' }, ownerMay: false },
     ownerMayDelete: false,
-    upsert: (w) => ({ block_id: w.formBlock, owner_id: w.owner.id, notion_page: 'upserted page' }),
     forbiddenUpdates: [
       ['change owner_id', (w) => ({ owner_id: w.other.id })],
       ["move to another user's block", (w) => ({ block_id: w.otherBlock })],
+      ['connect Notion past save-block', () => ({ notion_database: 'db', notion_page: 'page' })],
     ],
     forbiddenInserts: [
+      [
+        'an upsert of the existing row',
+        (w) => ({ block_id: w.formBlock, owner_id: w.owner.id, notion_page: 'upserted page' }),
+      ],
       [
         "settings for another user's block as themselves",
         (w) => ({ block_id: w.otherBlock, owner_id: w.owner.id, mail_to: 'steal@example.com' }),
@@ -327,20 +343,29 @@ const TABLES: TableCase[] = [
       ],
     ],
   },
+  // Form content: read with the block, written by save_block only (the save-block edge function
+  // validates with ZSaveBlock and refuses paid-only features). Owners hold no write rights.
   {
     table: 'questions',
     key: (w) => ({ id: w.question }),
     readers: ['owner', 'anon', 'other', 'guest'],
     ownerInsert: {
       row: (w) => ({ block_id: w.formBlock, type: 'short_text', title: 'New question' }),
-      allowed: true,
+      allowed: false,
     },
     strangerInsert: (w) => ({ block_id: w.formBlock, type: 'short_text', title: 'planted' }),
-    update: { patch: { title: 'Retitled' }, ownerMay: true },
-    ownerMayDelete: true,
-    upsert: (w) => ({ id: w.question, block_id: w.formBlock, type: 'poll', title: 'Upserted' }),
-    forbiddenUpdates: [["move to another user's block", (w) => ({ block_id: w.otherBlock })]],
+    update: { patch: { title: 'Retitled' }, ownerMay: false },
+    ownerMayDelete: false,
+    forbiddenUpdates: [
+      ["move to another user's block", (w) => ({ block_id: w.otherBlock })],
+      ["capture the respondent's email past save-block", () => ({ as_visitor_info: 'email' })],
+      ['soft delete', () => ({ deleted: true })],
+    ],
     forbiddenInserts: [
+      [
+        'an upsert of the existing row',
+        (w) => ({ id: w.question, block_id: w.formBlock, type: 'poll', title: 'Upserted' }),
+      ],
       [
         "a question in another user's block",
         (w) => ({ block_id: w.otherBlock, type: 'short_text', title: 'planted' }),
@@ -353,22 +378,25 @@ const TABLES: TableCase[] = [
     readers: ['owner', 'anon', 'other', 'guest'],
     ownerInsert: {
       row: (w) => ({ question_id: w.question, block_id: w.formBlock, value: 'B', index: 1 }),
-      allowed: true,
+      allowed: false,
     },
     strangerInsert: (w) => ({ question_id: w.question, block_id: w.formBlock, value: 'planted' }),
-    update: { patch: { value: 'A2' }, ownerMay: true },
-    ownerMayDelete: true,
-    upsert: (w) => ({
-      id: w.option,
-      question_id: w.question,
-      block_id: w.formBlock,
-      value: 'Upserted',
-    }),
+    update: { patch: { value: 'A2' }, ownerMay: false },
+    ownerMayDelete: false,
     forbiddenUpdates: [
       ['set response_count', () => ({ response_count: 42 })],
       ["move to another user's block", (w) => ({ block_id: w.otherBlock })],
     ],
     forbiddenInserts: [
+      [
+        'an upsert of the existing row',
+        (w) => ({
+          id: w.option,
+          question_id: w.question,
+          block_id: w.formBlock,
+          value: 'Upserted',
+        }),
+      ],
       [
         'an option with a count',
         (w) => ({ question_id: w.question, block_id: w.formBlock, value: 'C', response_count: 9 }),
@@ -379,19 +407,24 @@ const TABLES: TableCase[] = [
     table: 'endings',
     key: (w) => ({ id: w.ending }),
     readers: ['owner', 'anon', 'other', 'guest'],
+    // a new custom ending is paid-only (save_block checks the plan)
     ownerInsert: {
       row: (w) => ({ block_id: w.formBlock, index: 2, title: 'Another ending' }),
-      allowed: true,
+      allowed: false,
     },
     strangerInsert: (w) => ({ block_id: w.formBlock, index: 2, title: 'planted' }),
-    update: { patch: { title: 'Retitled ending' }, ownerMay: true },
-    ownerMayDelete: true,
-    upsert: (w) => ({ id: w.ending, block_id: w.formBlock, title: 'Upserted ending' }),
+    update: { patch: { title: 'Retitled ending' }, ownerMay: false },
+    ownerMayDelete: false,
     forbiddenUpdates: [
       ['make it the default', () => ({ is_default: true })],
       ["move to another user's block", (w) => ({ block_id: w.otherBlock })],
+      ['open a link on submit past save-block', () => ({ open_url: 'https://example.com' })],
     ],
     forbiddenInserts: [
+      [
+        'an upsert of the existing row',
+        (w) => ({ id: w.ending, block_id: w.formBlock, title: 'Upserted ending' }),
+      ],
       [
         'a second default ending',
         (w) => ({ block_id: w.formBlock, is_default: true, title: 'Default 2' }),
@@ -410,7 +443,7 @@ const TABLES: TableCase[] = [
         type: 'empty',
         index: 1,
       }),
-      allowed: true,
+      allowed: false,
     },
     strangerInsert: (w) => ({
       ending_id: w.ending,
@@ -419,17 +452,22 @@ const TABLES: TableCase[] = [
       type: 'empty',
       index: 7,
     }),
-    update: { patch: { value: 'B' }, ownerMay: true },
-    ownerMayDelete: true,
-    upsert: (w) => ({
-      id: w.condition,
-      ending_id: w.ending,
-      block_id: w.formBlock,
-      question_id: w.question,
-      type: 'equal',
-      value: 'Up',
-    }),
+    update: { patch: { value: 'B' }, ownerMay: false },
+    ownerMayDelete: false,
     forbiddenUpdates: [["move to another user's block", (w) => ({ block_id: w.otherBlock })]],
+    forbiddenInserts: [
+      [
+        'an upsert of the existing row',
+        (w) => ({
+          id: w.condition,
+          ending_id: w.ending,
+          block_id: w.formBlock,
+          question_id: w.question,
+          type: 'equal',
+          value: 'Up',
+        }),
+      ],
+    ],
   },
   {
     table: 'responses',

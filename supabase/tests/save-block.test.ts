@@ -672,6 +672,191 @@ describe('save-block: paid-only features', () => {
 });
 
 // ---------------------------------------------------------------------------------------------
+// no way around the save path
+// ---------------------------------------------------------------------------------------------
+
+describe('save-block is the only write path for block settings and content', () => {
+  /** A free owner's form with a poll question, an option and a condition on the default ending. */
+  async function savedForm(user: TestUser) {
+    const blockId = await block(user, 'form');
+    const poll = question({ type: 'poll', options: [option('Red', 0), option('Blue', 1)] });
+    const fallback = await defaultEnding(user, blockId);
+    const res = await save(user.client, {
+      blockId,
+      questions: [poll],
+      endings: [{ ...fallback, conditions: [condition(poll.id)] }],
+    });
+    expect(res.status).toBe(200);
+    const saved = res.data!;
+    return {
+      blockId,
+      question: poll.id,
+      option: poll.options[0]!.id,
+      ending: fallback.id,
+      condition: saved.endings[0]!.conditions[0]!.id,
+    };
+  }
+
+  /** Refused by the missing table rights (42501), and nothing stored changed. */
+  async function expectDenied(
+    blockId: string,
+    what: string,
+    write: () => PromiseLike<{ error: { code?: string } | null }>,
+  ) {
+    const before = await snapshot(blockId);
+    const { error } = await write();
+    expect(error?.code, what).toBe('42501');
+    expect(await snapshot(blockId), what).toEqual(before);
+  }
+
+  it("a free owner's direct update of paid-only (or any) block settings is refused", async () => {
+    const user = await owner(false);
+    const comment = await block(user, 'comment');
+    const blocks = () => user.client.from('blocks');
+    const patches: Record<string, unknown>[] = [
+      { theme: 'custom' },
+      { custom_color: { '--PRIMARY': '#ff0000' } },
+      { open_graph: { title: 'Mine' } },
+      { allow_creator_email: true },
+      { block_anonymous: true },
+      { allow_reply: false },
+      { show_count: true },
+      // free settings too: the schema's checks (lengths, URLs) live in save-block
+      { name: 'Renamed' },
+      { owner_photo_url: 'javascript:alert(1)' },
+      { mode: 'ending' },
+    ];
+    for (const patch of patches) {
+      await expectDenied(comment, JSON.stringify(patch), () =>
+        blocks().update(patch).eq('id', comment),
+      );
+    }
+    // the same change through the save path is refused for the plan, not for the route
+    const res = await save(user.client, { blockId: comment, settings: { theme: 'custom' } });
+    expect(res).toMatchObject({ status: 403, message: 'Paid plan required (theme)' });
+  });
+
+  it('direct inserts, updates, upserts and deletes of questions, options, endings, conditions and private settings are refused', async () => {
+    const user = await owner(false);
+    const ids = await savedForm(user);
+    const { blockId } = ids;
+    const table = (name: string) => user.client.from(name);
+    const rows: [string, string, Record<string, unknown>][] = [
+      [
+        'questions',
+        ids.question,
+        { block_id: blockId, type: 'mail', title: 'Email', as_visitor_info: 'email' },
+      ],
+      ['options', ids.option, { question_id: ids.question, block_id: blockId, value: 'Green' }],
+      [
+        'endings',
+        ids.ending,
+        { block_id: blockId, index: 1, open_url: 'https://example.com', open_link_type: 'submit' },
+      ],
+      [
+        'ending_conditions',
+        ids.condition,
+        { ending_id: ids.ending, block_id: blockId, question_id: ids.question, type: 'empty' },
+      ],
+    ];
+    for (const [name, id, row] of rows) {
+      await expectDenied(blockId, `insert ${name}`, () => table(name).insert(row));
+      await expectDenied(blockId, `upsert ${name}`, () => table(name).upsert({ id, ...row }));
+      await expectDenied(blockId, `update ${name}`, () =>
+        table(name).update({ index: 9 }).eq('id', id),
+      );
+      await expectDenied(blockId, `delete ${name}`, () => table(name).delete().eq('id', id));
+    }
+    await expectDenied(blockId, 'update block_private', () =>
+      table('block_private').update({ notion_database: 'db-1' }).eq('block_id', blockId),
+    );
+    await expectDenied(blockId, 'upsert block_private', () =>
+      table('block_private').upsert({
+        block_id: blockId,
+        owner_id: user.id,
+        mail_to: 'not-an-address',
+      }),
+    );
+    await expectDenied(blockId, 'delete block_private', () =>
+      table('block_private').delete().eq('block_id', blockId),
+    );
+    // and the owner still reads all of it
+    const { data } = await table('questions').select('id, options(id)').eq('block_id', blockId);
+    expect(data).toEqual([{ id: ids.question, options: expect.any(Array) }]);
+  });
+
+  it('blocks are created through create_block only, which still adds the private row and the defaults', async () => {
+    const user = await owner(false);
+    const direct = await user.client.from('blocks').insert({ type: 'comment', theme: 'custom' });
+    expect(direct.error?.code).toBe('42501');
+    expect(await sql('select 1 from public.blocks where owner_id = $1', [user.id])).toEqual([]);
+
+    const ab = await block(user, 'ab');
+    const [row] = await sql<{ private: number; endings: unknown; options: unknown }>(
+      `select (select count(*)::int from public.block_private where block_id = $1) as private,
+              (select jsonb_agg(jsonb_build_object('is_default', is_default, 'closing_text', closing_text))
+                 from public.endings where block_id = $1) as endings,
+              (select jsonb_agg(o.value order by o.index) from public.options o
+                 join public.questions q on q.id = o.question_id
+                 where q.block_id = $1 and q.type = 'ab') as options`,
+      [ab],
+    );
+    expect(row).toEqual({
+      private: 1,
+      endings: [{ is_default: true, closing_text: 'Thank you' }],
+      options: ['Good', 'Bad'],
+    });
+    expect(await sql('select block_count from public.profiles where id = $1', [user.id])).toEqual([
+      { block_count: 1 },
+    ]);
+  });
+
+  it('the direct writes the block list needs still work: tags, the new-response reset, delete', async () => {
+    const user = await owner(false);
+    const { blockId } = await savedForm(user);
+    const blocks = () => user.client.from('blocks');
+
+    expect(
+      (
+        await blocks()
+          .update({ tags: ['news', 'spring'] })
+          .eq('id', blockId)
+      ).error,
+    ).toBeNull();
+    // held to the dashboard's tag rule (ZUpdateBlockTagsInput): 1..50 characters, trimmed
+    for (const tags of [[''], [' padded'], ['x'.repeat(51)]]) {
+      const bad = await blocks().update({ tags }).eq('id', blockId);
+      expect(bad.error, JSON.stringify(tags)).not.toBeNull();
+    }
+    expect(await sql('select tags from public.blocks where id = $1', [blockId])).toEqual([
+      { tags: ['news', 'spring'] },
+    ]);
+
+    await sql('update public.blocks set new_response_count = 3 where id = $1', [blockId]);
+    expect((await blocks().update({ new_response_count: 0 }).eq('id', blockId)).error).toBeNull();
+    expect(
+      await sql('select new_response_count from public.blocks where id = $1', [blockId]),
+    ).toEqual([{ new_response_count: 0 }]);
+
+    // deleting the block takes its content along, though owners may not delete those rows
+    const del = await blocks().delete({ count: 'exact' }).eq('id', blockId);
+    expect(del.error).toBeNull();
+    expect(del.count).toBe(1);
+    expect(await snapshot(blockId)).toEqual({
+      block: null,
+      private: null,
+      questions: [],
+      options: [],
+      endings: [],
+      conditions: [],
+    });
+    expect(await sql('select block_count from public.profiles where id = $1', [user.id])).toEqual([
+      { block_count: 0 },
+    ]);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
 // concurrency
 // ---------------------------------------------------------------------------------------------
 
