@@ -189,13 +189,15 @@ async function seed(
       4,
       createBlock,
     );
+    // form content is written by save-block only (no owner table rights); set up with the
+    // service role, like the plan limits above
     const question = (q: Record<string, unknown>) =>
       api<Array<{ id: string }>>(
         stack,
         'POST',
         '/rest/v1/questions',
         { block_id: form, ...q },
-        owner.access_token,
+        stack.serviceRoleKey,
         'return=representation',
       ).then((rows) => rows[0]!.id);
     const name = await question({ type: 'short_text', title: 'Your name', index: 0 });
@@ -211,7 +213,7 @@ async function seed(
         value,
         index,
       })),
-      owner.access_token,
+      stack.serviceRoleKey,
       'return=representation',
     );
     const data: PathData = {

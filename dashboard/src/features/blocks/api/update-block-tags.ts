@@ -1,9 +1,11 @@
 import { z } from 'zod';
 import { supabase } from '../../../lib/supabase';
 
+// Tags are the one block setting written straight through PostgREST (everything else goes through
+// save-block); the database holds them to this same rule (blocks.tags check constraints).
 export const ZUpdateBlockTagsInput = z.object({
   id: z.string().min(1),
-  tags: z.array(z.string().trim().min(1).max(50)),
+  tags: z.array(z.string().trim().min(1).max(50)).max(50),
 });
 export type TUpdateBlockTagsInput = z.infer<typeof ZUpdateBlockTagsInput>;
 
