@@ -103,7 +103,9 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     try {
       const row = await fetchProfile(userId);
       setProfile(row);
-      const lng = toLanguage(row?.language);
+      // Before consent the account is brand new and its language is only the database's
+      // default (en): keep the language the visitor signed up in (agreeing saves it).
+      const lng = row?.agree ? toLanguage(row.language) : null;
       if (lng) void setLanguage(lng, false);
     } catch (error) {
       console.error('[reaction-dashboard] profile load failed', error);

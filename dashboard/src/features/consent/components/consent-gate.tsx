@@ -7,14 +7,14 @@ import { submitAgreement } from '../api/submit-agreement';
 import { ConsentModal } from './consent-modal';
 
 export function ConsentGate() {
-  const { profile, refreshProfile, signOut } = useSession();
+  const { user, profile, refreshProfile, signOut } = useSession();
   const navigate = useNavigate();
   const open = !!profile && profile.agree === false;
   return (
     <ConsentModal
       open={open}
       onAgree={async () => {
-        await submitAgreement();
+        if (user) await submitAgreement(user.id);
         await refreshProfile();
       }}
       onDecline={async () => {
