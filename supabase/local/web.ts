@@ -57,6 +57,9 @@ export function startWeb(opts: WebOptions): Promise<http.Server> {
       res.writeHead(status, {
         'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
         'cache-control': 'no-cache',
+        // The SDK is the embed snippet's CDN: other sites import its chunks as ES modules,
+        // which browsers load cross-origin only with CORS.
+        ...(url.pathname.startsWith('/sdk/') ? { 'access-control-allow-origin': '*' } : {}),
       });
       createReadStream(file).pipe(res);
     };
