@@ -1,27 +1,47 @@
 // End-to-end journey of the dashboard in Chromium against a throwaway local stack:
-// landing (no signed-in code loaded), focus=button, sign-in through the local Google page,
-// consent, create, duplicate, tag, block link, delete, profile save in ko, sign-out, and an axe
-// check (no serious or critical violations) of the landing, login and dashboard.
-// Run: npm run build -w @reaction-blocks/dashboard && npm run e2e -w @reaction-blocks/dashboard
+// - the landing (no signed-in code loaded), the tablet menu, /reaction?focus=button;
+// - the first screens in Korean, up to a new Korean user's consent;
+// - the owner: sign-in through the local Google page (a cancelled try first), consent, blocks
+//   through the type picker until "Block limit reached!" (the database refuses too), then paid
+//   with a higher limit, all six types;
+// - each type's workspace: modes, rename, a setting, Save, reload; the leave guard; the form
+//   editor (questions, one added and reordered by keyboard only, options, capture, submit text,
+//   a custom ending with a condition); preview with the theme switch; the block link dialog;
+// - a visitor on the public block pages (comment, like, A/B vote, form with the required
+//   check and the matching ending) and the copied snippet embedded on another site;
+// - the owner again: response counts, result rows, details, Export CSV, deleting a response;
+//   duplicate, tag, delete; profile saved in Korean; sign-out;
+// - axe (no serious or critical violations) on the landing, login, dashboard and the form's
+//   workspace edit and result pages.
+// Run: npm run build -w @reaction-blocks/sdk && npm run build -w @reaction-blocks/dashboard &&
+//      npm run e2e -w @reaction-blocks/dashboard
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AxeBuilder } from '@axe-core/playwright';
+import pg from 'pg';
 import { chromium, type Page } from 'playwright-core';
 import { DEFAULT_JWT_SECRET, freePorts } from '../../supabase/local/config.ts';
 import { startStack } from '../../supabase/local/stack.ts';
 import { chromiumLaunchOptions } from '../../scripts/chromium.mjs';
+import { blockLimitReached, cardMenuActions, createThroughPicker, upgradeOwner } from './blocks.ts';
+import { editForm } from './form.ts';
+import { firstScreensInKorean, landingInEnglish } from './landing.ts';
+import { signInOwner } from './owner.ts';
+import { formResults, likeResult, responseCounts } from './results.ts';
+import { type BlockType, type Journey, step, TYPES, watchErrors } from './support.ts';
+import { embedOnAnotherSite, visitorReacts } from './visitor.ts';
+import {
+  blockLinkDialog,
+  editBlock,
+  leaveGuard,
+  NAMES,
+  openWorkspace,
+  previewMode,
+} from './workspace.ts';
 
-async function axe(page: Page, label: string) {
-  const result = await new AxeBuilder({ page }).analyze();
-  const serious = result.violations.filter(
-    (v) => v.impact === 'serious' || v.impact === 'critical',
-  );
-  for (const v of serious) console.error(`axe ${label}: ${v.id} ${v.help}`, v.nodes[0]?.target);
-  assert.equal(serious.length, 0, `${label}: serious accessibility violations`);
-}
-
+const TIME_ZONE = 'Asia/Seoul';
+const t0 = Date.now();
 const dataDir = mkdtempSync(join(tmpdir(), 'rb-dashboard-e2e-'));
 const stack = await startStack({
   ports: await freePorts(),
@@ -29,149 +49,103 @@ const stack = await startStack({
   jwtSecret: DEFAULT_JWT_SECRET,
   web: true,
 });
-const base = stack.webUrl.replace(/\/$/, '');
 const browser = await chromium.launch(chromiumLaunchOptions);
+const db = new pg.Client({ connectionString: stack.dbUrl });
+db.on('error', () => {});
+await db.connect();
+const journey: Journey = {
+  base: stack.webUrl.replace(/\/$/, ''),
+  apiUrl: stack.apiUrl,
+  anonKey: stack.anonKey,
+  browser,
+  db,
+};
+console.log(`dashboard e2e journey (stack up in ${((Date.now() - t0) / 1000).toFixed(1)} s)`);
 
+/** The owner's page, for a screenshot when something fails. */
+let failurePage: Page | undefined;
 try {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  const page = await context.newPage();
   const errors: string[] = [];
-  page.on('pageerror', (error) => errors.push(error.message));
-  const scripts: string[] = [];
-  page.on('request', (r) => {
-    if (r.resourceType() === 'script') scripts.push(new URL(r.url()).pathname);
+  const context = await browser.newContext({
+    viewport: { width: 1280, height: 900 },
+    timezoneId: TIME_ZONE,
+  });
+  const page = await context.newPage();
+  failurePage = page;
+  watchErrors(page, errors, 'owner');
+
+  await step('landing', () => landingInEnglish(page, journey));
+  await step('first screens in Korean', () => firstScreensInKorean(journey, errors));
+  const ownerId = await step('sign-in and consent', () => signInOwner(page, journey));
+
+  const ids = {} as Record<BlockType, string>;
+  await step('free blocks up to the limit', async () => {
+    for (const type of TYPES.slice(0, 3))
+      ids[type] = await createThroughPicker(page, journey, type);
+    await blockLimitReached(page, journey, ownerId);
+  });
+  await step('paid: the other types', async () => {
+    await upgradeOwner(page, journey, ownerId);
+    for (const type of TYPES.slice(3)) ids[type] = await createThroughPicker(page, journey, type);
   });
 
-  // Landing: the signed-in app's chunks are not loaded.
-  await page.goto(`${base}/`);
-  await page.getByRole('heading', { level: 1, name: 'Reactions for every page' }).waitFor();
-  assert.ok(scripts.includes('/env.js'));
-  for (const chunk of ['signed-in', 'dashboard', 'profile']) {
-    assert.ok(!scripts.some((s) => s.startsWith(`/assets/${chunk}-`)), `landing loaded ${chunk}`);
-  }
-  await axe(page, 'landing');
-
-  // Tablet width: the hamburger replaces the links and opens Reaction, Send, Pricing, Start.
-  await page.setViewportSize({ width: 768, height: 900 });
-  assert.equal(await page.getByRole('link', { name: 'Showcase' }).isVisible(), false);
-  await page.getByRole('button', { name: 'Open menu' }).focus();
-  await page.keyboard.press('Enter');
-  assert.deepEqual(await page.locator('.nav-mobile a').allTextContents(), [
-    'Reaction',
-    'Send',
-    'Pricing',
-    'Start',
-  ]);
-  if (process.env.E2E_SHOTS) await page.screenshot({ path: `${process.env.E2E_SHOTS}/tablet.png` });
-  await page.setViewportSize({ width: 1280, height: 900 });
-
-  // focus=button preselects Button and the SDK defines the live demo element.
-  await page.goto(`${base}/reaction?focus=button`);
-  assert.equal(await page.locator('[role=tab][aria-selected=true]').textContent(), 'Button');
-  await page.waitForFunction(() => !!customElements.get('reaction-button'), null, {
-    timeout: 10000,
+  await step('workspaces', async () => {
+    for (const type of ['comment', 'qna', 'like', 'button', 'ab'] as const) {
+      await editBlock(page, journey, type, ids[type]);
+    }
+    await leaveGuard(page, journey, ids.comment);
+    await previewMode(page, journey, 'button', ids.button, 'Visit us');
+  });
+  await step('form editor', () => editForm(page, journey, ids.form));
+  await step('form preview', () => previewMode(page, journey, 'form', ids.form, 'Send answers'));
+  const snippet = await step('block link', async () => {
+    await openWorkspace(page, journey, ids.form);
+    return blockLinkDialog(page, journey, ownerId, ids.form, NAMES.form);
   });
 
-  // Sign in through the local Google stand-in page.
-  await page.goto(`${base}/login`);
-  await axe(page, 'login');
-  // Cancelling on the provider page comes back with a visible error.
-  await page.getByRole('button', { name: 'Continue with Google' }).click();
-  await page.getByRole('button', { name: 'Cancel' }).click();
-  await page.waitForURL(/\/dashboard\/reaction\?error=/);
-  assert.equal(
-    await page.getByRole('alert').textContent(),
-    'Sign-in failed: Google sign-in was cancelled',
+  await step('visitor', () =>
+    visitorReacts(
+      journey,
+      ownerId,
+      { comment: ids.comment, like: ids.like, ab: ids.ab, form: ids.form },
+      errors,
+    ),
   );
-  await page.getByRole('button', { name: 'Continue with Google' }).click();
-  await page.locator('#email').fill('e2e-owner@example.com');
-  await page.locator('#name').fill('E2E Owner');
-  await page.getByRole('button', { name: 'Continue' }).click();
-  await page.waitForURL(/\/dashboard\/reaction/);
+  await step('embedded on another site', () => embedOnAnotherSite(journey, snippet, errors));
 
-  // Consent: Agree is enabled only when ticked.
-  const consent = page.getByRole('dialog', { name: 'Terms of Service' });
-  await consent.waitFor();
-  assert.equal(await page.getByRole('button', { name: 'Agree' }).isDisabled(), true);
-  await page.getByRole('checkbox').check();
-  await page.getByRole('button', { name: 'Agree' }).click();
-  await consent.waitFor({ state: 'detached' });
-  assert.equal(await page.getByTestId('remaining').textContent(), '3 blocks left');
-  await page.getByText('No blocks yet. Create your first block.').waitFor();
-  await axe(page, 'dashboard');
+  await step('response counts', () => responseCounts(page, journey));
+  await step('like result', () => likeResult(page, journey, ids.like));
+  await step('form results and CSV', () => formResults(page, journey, ids.form, TIME_ZONE));
+  await step('card menu', () => cardMenuActions(page, journey, NAMES.like));
 
-  // Mobile width: the not-supported message shows, the tag bar hides, Profile leaves the menu.
-  await page.setViewportSize({ width: 375, height: 800 });
-  await page.getByText('Block management is not supported on mobile.').waitFor();
-  await page.getByRole('button', { name: 'Account menu' }).click();
-  assert.deepEqual(await page.getByRole('menuitem').allTextContents(), ['Logout']);
-  await page.keyboard.press('Escape');
-  if (process.env.E2E_SHOTS) await page.screenshot({ path: `${process.env.E2E_SHOTS}/mobile.png` });
-  await page.setViewportSize({ width: 1280, height: 900 });
-
-  // Create a like block; the app goes to /work/{id}.
-  await page.getByRole('button', { name: 'Create block' }).click();
-  await page.getByRole('button', { name: 'Like' }).click();
-  await page.waitForURL(/\/work\/[0-9a-f-]{36}/);
-  await page.goto(`${base}/dashboard/reaction`);
-  await page.getByTestId('block-card').first().waitFor();
-  assert.equal(await page.getByTestId('remaining').textContent(), '2 blocks left');
-
-  // Duplicate.
-  await page.getByRole('button', { name: 'Block menu for Untitled' }).click();
-  await page.getByRole('menuitem', { name: 'Duplicate' }).click();
-  await page.getByText('Untitled Copy').waitFor();
-  assert.equal(await page.getByTestId('block-card').count(), 2);
-
-  // Tag the copy and filter by the chip.
-  await page.getByRole('button', { name: 'Block menu for Untitled Copy' }).click();
-  await page.getByRole('menuitem', { name: 'Change tag' }).click();
-  await page.getByLabel('New tag').fill('news');
-  await page.getByRole('button', { name: 'Add' }).click();
-  await page.getByRole('checkbox', { name: 'news' }).waitFor();
-  await page.getByRole('button', { name: 'Save' }).click();
-  await page.getByText('#news', { exact: true }).first().waitFor();
-  await page.getByRole('button', { name: '#news', exact: true }).click();
-  await page.waitForFunction(
-    () => document.querySelectorAll('[data-testid=block-card]').length === 1,
-  );
-  await page.getByRole('button', { name: '#news', exact: true }).click();
-
-  // Block link: the embed snippet names the element and the block.
-  await page.getByRole('button', { name: 'Block menu for Untitled Copy' }).click();
-  await page.getByRole('menuitem', { name: 'Block link' }).click();
-  const snippet = await page.locator('textarea.code').inputValue();
-  assert.match(snippet, /<script src="[^"]+\/sdk\/cdn\/reaction\.js" defer><\/script>/);
-  assert.match(
-    snippet,
-    /<reaction-like project-url="[^"]+" anon-key="[^"]+" owner-id="[0-9a-f-]{36}" block-id="[0-9a-f-]{36}"><\/reaction-like>/,
-  );
-  await page.keyboard.press('Escape');
-
-  // Delete the copy.
-  await page.getByRole('button', { name: 'Block menu for Untitled Copy' }).click();
-  await page.getByRole('menuitem', { name: 'Delete' }).click();
-  await page.getByRole('alertdialog').getByRole('button', { name: 'Delete' }).click();
-  await page.waitForFunction(
-    () => document.querySelectorAll('[data-testid=block-card]').length === 1,
-  );
-
-  // Profile: save in Korean.
-  await page.goto(`${base}/profile`);
-  await page.getByLabel('Name').fill('Renamed Owner');
-  await page.getByLabel('Language').selectOption('ko');
-  await page.getByRole('button', { name: 'Save' }).click();
-  await page.getByRole('heading', { level: 1, name: '계정' }).waitFor();
-
-  // Sign out in Korean.
-  await page.goto(`${base}/dashboard/reaction`);
-  await page.getByRole('button', { name: '계정 메뉴' }).click();
-  await page.getByRole('menuitem', { name: '로그아웃' }).click();
-  await page.waitForURL(`${base}/`);
+  await step('profile in Korean and sign-out', async () => {
+    await page.goto(`${journey.base}/profile`);
+    await page.getByLabel('Name').fill('Renamed Owner');
+    await page.getByLabel('Language').selectOption('ko');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('heading', { level: 1, name: '계정' }).waitFor();
+    await page.goto(`${journey.base}/dashboard/reaction`);
+    await page.getByRole('button', { name: '계정 메뉴' }).click();
+    await page.getByRole('menuitem', { name: '로그아웃' }).click();
+    await page.waitForURL(`${journey.base}/`);
+  });
 
   assert.deepEqual(errors, []);
-  console.log('dashboard e2e journey: ok');
+  console.log(`dashboard e2e journey: ok in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+} catch (error) {
+  // Where the owner's page was when it failed, for whoever reads the log.
+  const shot = join(tmpdir(), 'rb-dashboard-e2e-failure.png');
+  if (
+    await failurePage?.screenshot({ path: shot }).then(
+      () => true,
+      () => false,
+    )
+  ) {
+    console.error(`failed at ${failurePage?.url()} (screenshot: ${shot})`);
+  }
+  throw error;
 } finally {
+  await db.end().catch(() => {});
   await browser.close();
   await stack.stop();
   rmSync(dataDir, { recursive: true, force: true });

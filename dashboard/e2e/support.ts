@@ -1,0 +1,92 @@
+// Shared pieces of the dashboard journey: the run's context (stack, browser, database), the axe
+// check, step timing, and small waits on the page.
+import assert from 'node:assert/strict';
+import { AxeBuilder } from '@axe-core/playwright';
+import type pg from 'pg';
+import type { Browser, Locator, Page } from 'playwright-core';
+
+/** What every part of the journey gets. */
+export interface Journey {
+  /** The dashboard's origin, without a trailing slash. */
+  base: string;
+  apiUrl: string;
+  anonKey: string;
+  browser: Browser;
+  /** The stack's database as its superuser: for what the product has no screen for yet. */
+  db: pg.Client;
+}
+
+/** The six reaction block types, in the order the journey creates them. */
+export const TYPES = ['comment', 'like', 'form', 'qna', 'button', 'ab'] as const;
+export type BlockType = (typeof TYPES)[number];
+
+/** The type picker's and the cards' label of each type (en). */
+export const TYPE_LABELS: Record<BlockType, string> = {
+  comment: 'Comment',
+  qna: 'Q&A',
+  like: 'Like',
+  button: 'Button',
+  ab: 'A/B',
+  form: 'Form',
+};
+
+/** No serious or critical axe violation on the page as it is now. */
+export async function axe(page: Page, label: string) {
+  const result = await new AxeBuilder({ page }).analyze();
+  const serious = result.violations.filter(
+    (v) => v.impact === 'serious' || v.impact === 'critical',
+  );
+  for (const v of serious) console.error(`axe ${label}: ${v.id} ${v.help}`, v.nodes[0]?.target);
+  assert.equal(serious.length, 0, `${label}: serious accessibility violations`);
+}
+
+const started = Date.now();
+
+/** Runs one named part of the journey and logs how long it took (for finding slow parts). */
+export async function step<T>(name: string, fn: () => Promise<T>): Promise<T> {
+  const t0 = Date.now();
+  try {
+    return await fn();
+  } finally {
+    const total = ((Date.now() - started) / 1000).toFixed(1);
+    console.log(`  ${name}: ${((Date.now() - t0) / 1000).toFixed(1)} s (at ${total} s)`);
+  }
+}
+
+/** Collects uncaught page errors, which must stay empty. */
+export function watchErrors(page: Page, errors: string[], label: string) {
+  page.on('pageerror', (error) => errors.push(`${label}: ${error.message}`));
+}
+
+/** Waits until the input value of `locator` is `expected`, then returns it. */
+export async function waitForValue(locator: Locator, expected: string, timeout = 10000) {
+  const handle = await locator.elementHandle({ timeout });
+  assert.ok(handle, 'no element for the value');
+  await locator
+    .page()
+    .waitForFunction(
+      ([el, value]) => (el as HTMLInputElement).value === value,
+      [handle, expected] as const,
+      { timeout },
+    )
+    .catch(async () => assert.equal(await locator.inputValue(), expected));
+}
+
+/** The block id of the workspace the page shows (/work/{id}...). */
+export function workspaceBlockId(page: Page): string {
+  const match = /\/work\/([0-9a-f-]{36})/.exec(page.url());
+  assert.ok(match, `not a workspace URL: ${page.url()}`);
+  return match[1]!;
+}
+
+/** The date as the CSV file name writes it (YYMMDD) in a time zone. */
+export function yymmdd(date: Date, timeZone: string) {
+  const parts = new Intl.DateTimeFormat('en-CA', {
+    timeZone,
+    year: '2-digit',
+    month: '2-digit',
+    day: '2-digit',
+  }).formatToParts(date);
+  const part = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
+  return `${part('year')}${part('month')}${part('day')}`;
+}

@@ -1,0 +1,235 @@
+// The block workspace of each type: the mode tabs, renaming, one setting per type, Save, and
+// that a reload shows what was saved; the leave guard; the preview mode with the theme switch;
+// and the block link dialog (public URL, QR code, copied embed snippet).
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import type { Page } from 'playwright-core';
+import { type BlockType, type Journey, waitForValue } from './support.ts';
+
+/** The modes each type has (spec: workspace section 2). */
+export const MODES: Record<BlockType, string[]> = {
+  comment: ['Edit'],
+  qna: ['Edit'],
+  like: ['Edit', 'Result'],
+  button: ['Edit', 'Preview', 'Result'],
+  ab: ['Edit', 'Preview', 'Result'],
+  form: ['Edit', 'Preview', 'Result'],
+};
+
+/** The names the journey gives the blocks. */
+export const NAMES: Record<BlockType, string> = {
+  comment: 'E2E Comment',
+  qna: 'E2E Q&A',
+  like: 'E2E Like',
+  button: 'E2E Button',
+  ab: 'E2E A/B',
+  form: 'E2E Form',
+};
+
+export async function openWorkspace(page: Page, { base }: Journey, id: string, mode = '') {
+  await page.goto(`${base}/work/${id}${mode ? `/${mode}` : ''}`);
+  await page.getByRole('navigation', { name: 'Workspace modes' }).waitFor();
+}
+
+export async function expectModes(page: Page, type: BlockType, current: string) {
+  const nav = page.getByRole('navigation', { name: 'Workspace modes' });
+  assert.deepEqual(await nav.getByRole('link').allTextContents(), MODES[type], `${type} modes`);
+  assert.equal(await nav.locator('[aria-current=page]').textContent(), current);
+}
+
+/** Saves and waits for the saved state: Save gone, Block link back. */
+export async function save(page: Page) {
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
+  await page.getByRole('button', { name: 'Block link' }).waitFor();
+  assert.equal(await page.getByRole('button', { name: 'Save', exact: true }).count(), 0);
+  await page
+    .getByRole('status')
+    .filter({ hasText: /^Saved$/ })
+    .waitFor();
+}
+
+/** The shadow DOM text of the first element matching `selector` (waits until it has some). */
+export async function shadowText(page: Page, selector: string, contains: string) {
+  await page.waitForFunction(
+    ([sel, text]) => {
+      const el = document.querySelector(sel);
+      return !!el?.shadowRoot && (el.shadowRoot.textContent ?? '').includes(text);
+    },
+    [selector, contains] as const,
+    { timeout: 10000 },
+  );
+}
+
+interface SimpleEdit {
+  /** Changes one setting of the type (the name is changed for every type). */
+  change: (page: Page) => Promise<void>;
+  /** After the reload: the setting is what was saved. */
+  check: (page: Page) => Promise<void>;
+}
+
+const EDITS: Record<Exclude<BlockType, 'form'>, SimpleEdit> = {
+  comment: {
+    change: (page) => page.getByLabel('Welcome message').fill('Welcome, visitors!'),
+    check: (page) => waitForValue(page.getByLabel('Welcome message'), 'Welcome, visitors!'),
+  },
+  qna: {
+    change: (page) => page.getByLabel('Q&A subject').fill('Ask me anything'),
+    check: (page) => waitForValue(page.getByLabel('Q&A subject'), 'Ask me anything'),
+  },
+  like: {
+    // Position is paid: the owner pays by now.
+    change: async (page) => {
+      await page.getByLabel('Position').selectOption('right');
+    },
+    check: (page) => waitForValue(page.getByLabel('Position'), 'right'),
+  },
+  button: {
+    change: async (page) => {
+      await page.getByLabel('Button text').fill('Visit us');
+      await page.getByLabel('URL to open').fill('https://example.com/visit');
+    },
+    check: async (page) => {
+      await waitForValue(page.getByLabel('Button text'), 'Visit us');
+      await waitForValue(page.getByLabel('URL to open'), 'https://example.com/visit');
+    },
+  },
+  ab: {
+    change: async (page) => {
+      await page.getByLabel('Question title').fill('Cats or dogs?');
+      await page.getByLabel('Option 1', { exact: true }).fill('Cats');
+      await page.getByLabel('Option 2', { exact: true }).fill('Dogs');
+    },
+    check: async (page) => {
+      await waitForValue(page.getByLabel('Question title'), 'Cats or dogs?');
+      await waitForValue(page.getByLabel('Option 1', { exact: true }), 'Cats');
+      await waitForValue(page.getByLabel('Option 2', { exact: true }), 'Dogs');
+    },
+  },
+};
+
+/** Modes, rename, one setting, Save, reload: everything is as saved. */
+export async function editBlock(
+  page: Page,
+  journey: Journey,
+  type: Exclude<BlockType, 'form'>,
+  id: string,
+) {
+  await openWorkspace(page, journey, id);
+  await expectModes(page, type, 'Edit');
+  const name = page.getByRole('textbox', { name: 'Block name' });
+  await name.fill(NAMES[type]);
+  await page.getByRole('status').filter({ hasText: 'Unsaved changes' }).waitFor();
+  await EDITS[type].change(page);
+  await save(page);
+  await page.reload();
+  await waitForValue(page.getByRole('textbox', { name: 'Block name' }), NAMES[type]);
+  await EDITS[type].check(page);
+  assert.equal(await page.getByRole('button', { name: 'Save', exact: true }).count(), 0);
+}
+
+/** Unsaved changes: the back link asks first; Stay keeps the page and the draft. */
+export async function leaveGuard(page: Page, journey: Journey, id: string) {
+  await openWorkspace(page, journey, id);
+  const name = page.getByRole('textbox', { name: 'Block name' });
+  const saved = await name.inputValue();
+  await name.fill(`${saved} (draft)`);
+  await page.getByRole('link', { name: 'Back to dashboard' }).click();
+  const dialog = page.getByRole('alertdialog', { name: 'Leave without saving?' });
+  await dialog.waitFor();
+  await dialog.getByRole('button', { name: 'Stay' }).click();
+  await dialog.waitFor({ state: 'detached' });
+  assert.match(page.url(), new RegExp(`/work/${id}$`));
+  assert.equal(await name.inputValue(), `${saved} (draft)`);
+  // Typing the saved name back is no change at all.
+  await name.fill(saved);
+  await page.getByRole('button', { name: 'Block link' }).waitFor();
+}
+
+/**
+ * Preview mode: the real element with the draft, and the theme switch (Light, Dark, Custom —
+ * Custom is enabled for a paying owner); the chosen theme is saved with the block.
+ */
+export async function previewMode(
+  page: Page,
+  journey: Journey,
+  type: 'button' | 'ab' | 'form',
+  id: string,
+  shows: string,
+) {
+  await openWorkspace(page, journey, id, 'preview');
+  await expectModes(page, type, 'Preview');
+  const tag = `reaction-${type}`;
+  const element = page.locator(`.workspace-full-preview-frame ${tag}`);
+  await shadowText(page, `.workspace-full-preview-frame ${tag}`, shows);
+  const theme = page.getByRole('group', { name: 'Theme' });
+  assert.equal(await theme.getByRole('radio', { name: 'Light' }).isChecked(), true);
+  assert.equal(await theme.getByRole('radio', { name: 'Custom' }).isEnabled(), true);
+  await theme.getByRole('radio', { name: 'Dark' }).check();
+  await page.waitForFunction(
+    (sel) => document.querySelector(sel)?.getAttribute('data-theme') === 'dark',
+    `.workspace-full-preview-frame ${tag}`,
+  );
+  await theme.getByRole('radio', { name: 'Custom' }).check();
+  await page.waitForFunction(
+    (sel) => document.querySelector(sel)?.getAttribute('data-theme') === 'custom',
+    `.workspace-full-preview-frame ${tag}`,
+  );
+  await theme.getByRole('radio', { name: 'Dark' }).check();
+  await save(page);
+  await page.reload();
+  await page.getByRole('group', { name: 'Theme' }).getByRole('radio', { name: 'Dark' }).waitFor();
+  assert.equal(
+    await page
+      .getByRole('group', { name: 'Theme' })
+      .getByRole('radio', { name: 'Dark' })
+      .isChecked(),
+    true,
+  );
+  assert.equal(await element.getAttribute('data-theme'), 'dark');
+}
+
+/**
+ * The workspace's Block link dialog: the public URL, the QR code (and its PNG download), and
+ * the embed snippet through the clipboard. Returns the snippet.
+ */
+export async function blockLinkDialog(
+  page: Page,
+  journey: Journey,
+  ownerId: string,
+  id: string,
+  name: string,
+): Promise<string> {
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], {
+    origin: journey.base,
+  });
+  await page.getByRole('button', { name: 'Block link' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Block link' });
+  await dialog.waitFor();
+  assert.equal(
+    await dialog.getByLabel('Public link').inputValue(),
+    `${journey.base}/block/?id=${ownerId}&block_id=${id}`,
+  );
+  const qr = dialog.getByRole('img', { name: `QR code of the public link of ${name}` });
+  await qr.waitFor();
+  assert.match((await qr.getAttribute('src')) ?? '', /^data:image\/png;base64,/);
+  const [png] = await Promise.all([
+    page.waitForEvent('download'),
+    dialog.getByRole('button', { name: 'Download QR code' }).click(),
+  ]);
+  assert.equal(png.suggestedFilename(), `qrcode_${name}.png`);
+  const bytes = await readFile((await png.path())!);
+  assert.equal(bytes.subarray(1, 4).toString('latin1'), 'PNG');
+
+  // The second Copy is the snippet's.
+  const snippetField = dialog.getByLabel('Embed code');
+  const shown = await snippetField.inputValue();
+  await dialog.getByRole('button', { name: 'Copy' }).nth(1).click();
+  await dialog.getByRole('button', { name: 'Copied' }).waitFor();
+  const copied = await page.evaluate(() => navigator.clipboard.readText());
+  assert.equal(copied, shown);
+  assert.ok(copied.includes(`<script src="${journey.base}/sdk/cdn/reaction.js" defer></script>`));
+  assert.ok(copied.includes(`owner-id="${ownerId}" block-id="${id}"`));
+  await dialog.getByRole('button', { name: 'Close' }).click();
+  await dialog.waitFor({ state: 'detached' });
+  return copied;
+}
