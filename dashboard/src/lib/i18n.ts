@@ -27,6 +27,12 @@ export function detectLanguage(
 }
 
 export function initI18n(lng?: Language) {
+  const fromQuery =
+    typeof window === 'undefined'
+      ? null
+      : toLanguage(new URLSearchParams(window.location.search).get('locale'));
+  // A `locale` link is a choice: remember it, so it survives the sign-in redirect.
+  if (!lng && fromQuery) writeStored(STORAGE_KEY, fromQuery);
   const language =
     lng ??
     (typeof window === 'undefined'

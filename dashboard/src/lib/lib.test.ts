@@ -1,7 +1,7 @@
 import type { User } from '@supabase/supabase-js';
 import { describe, expect, it } from 'vitest';
 import { AUTH_STORAGE_KEY, mayHaveSession } from './auth-storage';
-import { detectLanguage, toLanguage } from './i18n';
+import { detectLanguage, initI18n, toLanguage } from './i18n';
 import { isEligibleUser } from './session';
 
 describe('detectLanguage', () => {
@@ -41,5 +41,17 @@ describe('mayHaveSession', () => {
     expect(mayHaveSession('', '#access_token=x&refresh_token=y')).toBe(true);
     window.localStorage.setItem(AUTH_STORAGE_KEY, '{"access_token":"x"}');
     expect(mayHaveSession('', '')).toBe(true);
+  });
+});
+
+describe('initI18n', () => {
+  it('remembers a ?locale= choice so it survives the sign-in redirect', () => {
+    window.history.replaceState(null, '', '/login?locale=ko');
+    try {
+      initI18n();
+      expect(window.localStorage.getItem('reaction.language')).toBe('ko');
+    } finally {
+      window.history.replaceState(null, '', '/');
+    }
   });
 });
