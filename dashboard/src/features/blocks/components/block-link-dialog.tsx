@@ -4,12 +4,11 @@ import { Dialog } from '../../../components/ui/dialog';
 import { Spinner } from '../../../components/ui/spinner';
 import { paths } from '../../../config/paths';
 import type { BlockRow } from '../../../lib/db-types';
+import { saveBlob, saveUrl } from '../../../lib/download';
 import { env } from '../../../lib/env';
 import { blockName } from '../utils/block-utils';
 import {
   copyText,
-  downloadDataUrl,
-  downloadFile,
   embedSnippet,
   handoutHtml,
   QR_CODE_SIZE,
@@ -70,6 +69,20 @@ export function BlockLinkDialog({
     }
   };
 
+  const saveHandout = () => {
+    const html = handoutHtml({
+      title: t('blocks.linkDialog.handoutTitle'),
+      blockName: name,
+      publicUrl,
+      snippet,
+      snippetHelp: t('blocks.linkDialog.snippetHelp'),
+    });
+    saveBlob(
+      new Blob([html], { type: 'text/html' }),
+      `reaction-block-${name.replace(/[^\p{L}\p{N}_-]+/gu, '_')}.html`,
+    );
+  };
+
   return (
     <Dialog
       open
@@ -78,23 +91,7 @@ export function BlockLinkDialog({
       className="link-dialog"
       actions={
         <>
-          <button
-            type="button"
-            className="button button-ghost"
-            onClick={() =>
-              downloadFile(
-                `reaction-block-${name.replace(/[^\p{L}\p{N}_-]+/gu, '_')}.html`,
-                handoutHtml({
-                  title: t('blocks.linkDialog.handoutTitle'),
-                  blockName: name,
-                  publicUrl,
-                  snippet,
-                  snippetHelp: t('blocks.linkDialog.snippetHelp'),
-                }),
-                'text/html',
-              )
-            }
-          >
+          <button type="button" className="button button-ghost" onClick={saveHandout}>
             {t('blocks.linkDialog.handout')}
           </button>
           <button type="button" className="button button-primary" onClick={onClose}>
@@ -128,7 +125,7 @@ export function BlockLinkDialog({
             type="button"
             className="button button-ghost"
             disabled={!qr.dataUrl}
-            onClick={() => qr.dataUrl && downloadDataUrl(qrCodeFileName(block.name), qr.dataUrl)}
+            onClick={() => qr.dataUrl && saveUrl(qr.dataUrl, qrCodeFileName(block.name))}
           >
             {t('blocks.linkDialog.qrDownload')}
           </button>

@@ -1,5 +1,6 @@
 import type { BlockRow } from '../../../lib/db-types';
 import type { ReactionEnv } from '../../../lib/env';
+import { safeFileNamePart } from '../../../lib/file-name';
 
 export function escapeHtml(value: string) {
   return value
@@ -46,17 +47,6 @@ export function handoutHtml(input: {
 `;
 }
 
-export function downloadFile(fileName: string, content: string, type: string) {
-  const url = URL.createObjectURL(new Blob([content], { type }));
-  const anchor = document.createElement('a');
-  anchor.href = url;
-  anchor.download = fileName;
-  document.body.appendChild(anchor);
-  anchor.click();
-  anchor.remove();
-  window.setTimeout(() => URL.revokeObjectURL(url), 1000);
-}
-
 export async function copyText(text: string) {
   if (navigator.clipboard?.writeText) {
     await navigator.clipboard.writeText(text);
@@ -70,26 +60,9 @@ export async function copyText(text: string) {
   area.remove();
 }
 
-/**
- * A block name made safe inside a file name on Windows, macOS and Linux: `<>:"/\|?*` and
- * control characters become `_`, leading and trailing dots and spaces go, at most 100
- * characters; letters of any script (Korean too) and inner spaces stay. Empty gives "Untitled".
- * (The workspace's CSV export applies the same rule to its file name.)
- */
-export function fileNamePart(name: string | null | undefined): string {
-  const cleaned = Array.from(
-    // eslint-disable-next-line no-control-regex -- control characters are exactly what we remove
-    (name ?? '').normalize('NFC').replace(/[<>:"/\\|?*\u0000-\u001f\u007f]/g, '_'),
-  )
-    .slice(0, 100)
-    .join('')
-    .replace(/^[\s.]+|[\s.]+$/g, '');
-  return cleaned || 'Untitled';
-}
-
 /** The QR code's PNG file: `qrcode_{blockName}.png`. */
 export function qrCodeFileName(name: string | null | undefined) {
-  return `qrcode_${fileNamePart(name)}.png`;
+  return `qrcode_${safeFileNamePart(name)}.png`;
 }
 
 /** QR code edge in CSS pixels, and of the downloaded PNG (spec: size 128). */
@@ -101,14 +74,4 @@ export async function qrCodeDataUrl(text: string): Promise<string> {
   // A CommonJS package: bundlers put its exports either on the namespace or on `default`.
   const qrcode = 'toDataURL' in mod ? mod : (mod as unknown as { default: typeof mod }).default;
   return qrcode.toDataURL(text, { width: QR_CODE_SIZE, errorCorrectionLevel: 'M' });
-}
-
-/** Saves a data URL (the QR code PNG) under a file name. */
-export function downloadDataUrl(fileName: string, dataUrl: string) {
-  const anchor = document.createElement('a');
-  anchor.href = dataUrl;
-  anchor.download = fileName;
-  document.body.appendChild(anchor);
-  anchor.click();
-  anchor.remove();
 }

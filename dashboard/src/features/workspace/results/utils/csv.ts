@@ -2,7 +2,7 @@
 import Papa from 'papaparse';
 import type { ResponseRow, ResultsQuestion } from '../types';
 import { answerText, currentQuestions, readAnswers } from './answers';
-import { safeFileNamePart } from './file-name';
+import { safeFileNamePart } from '../../../../lib/file-name';
 
 /** Excel only reads a CSV as UTF-8 (Korean text) when the file starts with a byte order mark. */
 export const UTF8_BOM = '\uFEFF';
