@@ -1,6 +1,7 @@
-import { fireEvent, render, screen } from '@testing-library/react';
+import { act, fireEvent, render, screen, within } from '@testing-library/react';
 import { useState } from 'react';
 import { describe, expect, it, vi } from 'vitest';
+import { ConfirmDialog } from './confirm-dialog';
 import { Dialog } from './dialog';
 import { Menu } from './menu';
 
@@ -50,6 +51,81 @@ describe('Dialog', () => {
     expect(onClose).toHaveBeenCalledTimes(1);
     expect(screen.queryByRole('dialog')).toBeNull();
     expect(document.activeElement).toBe(opener);
+  });
+});
+
+function ConfirmHarness({ action }: { action: () => Promise<void> }) {
+  const [open, setOpen] = useState(false);
+  return (
+    <>
+      <button onClick={() => setOpen(true)}>Delete it</button>
+      <ConfirmDialog
+        open={open}
+        title="Delete?"
+        cancelLabel="Keep"
+        confirmLabel="Delete"
+        onCancel={() => setOpen(false)}
+        onConfirm={async () => {
+          await action();
+          setOpen(false);
+        }}
+        errorText={(cause) => `Failed: ${(cause as Error).message}`}
+      >
+        <p>It is gone for good.</p>
+      </ConfirmDialog>
+    </>
+  );
+}
+
+describe('ConfirmDialog', () => {
+  it('is an alertdialog with the safe choice focused; Escape cancels', () => {
+    const action = vi.fn(async () => {});
+    render(<ConfirmHarness action={action} />);
+    fireEvent.click(screen.getByRole('button', { name: 'Delete it' }));
+    const dialog = screen.getByRole('alertdialog', { name: 'Delete?' });
+    expect(document.activeElement).toBe(within(dialog).getByRole('button', { name: 'Keep' }));
+    fireEvent.keyDown(dialog, { key: 'Escape' });
+    expect(screen.queryByRole('alertdialog')).toBeNull();
+    expect(action).not.toHaveBeenCalled();
+  });
+
+  it('runs the action once while busy, cannot be dismissed meanwhile, and closes when done', async () => {
+    let finish = () => {};
+    const action = vi.fn(() => new Promise<void>((resolve) => (finish = resolve)));
+    render(<ConfirmHarness action={action} />);
+    fireEvent.click(screen.getByRole('button', { name: 'Delete it' }));
+    const dialog = screen.getByRole('alertdialog');
+    const confirm = within(dialog).getByRole('button', { name: 'Delete' });
+    fireEvent.click(confirm);
+    fireEvent.click(confirm);
+    expect(action).toHaveBeenCalledTimes(1);
+    expect(confirm.getAttribute('aria-busy')).toBe('true');
+    expect((confirm as HTMLButtonElement).disabled).toBe(true);
+    fireEvent.keyDown(dialog, { key: 'Escape' });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Keep' }));
+    expect(screen.getByRole('alertdialog')).toBe(dialog);
+    await act(async () => finish());
+    expect(screen.queryByRole('alertdialog')).toBeNull();
+  });
+
+  it('keeps the dialog open with the reason on failure, and a new opening starts clean', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    const action = vi.fn(async () => {
+      throw new Error('offline');
+    });
+    render(<ConfirmHarness action={action} />);
+    fireEvent.click(screen.getByRole('button', { name: 'Delete it' }));
+    const dialog = screen.getByRole('alertdialog');
+    await act(async () => {
+      fireEvent.click(within(dialog).getByRole('button', { name: 'Delete' }));
+    });
+    expect(within(dialog).getByRole('alert').textContent).toBe('Failed: offline');
+    expect(
+      (within(dialog).getByRole('button', { name: 'Delete' }) as HTMLButtonElement).disabled,
+    ).toBe(false);
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Keep' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Delete it' }));
+    expect(within(screen.getByRole('alertdialog')).queryByRole('alert')).toBeNull();
   });
 });
 

@@ -1,6 +1,5 @@
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Dialog } from '../../../components/ui/dialog';
+import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 
 export interface DeleteBlockDialogProps {
   name: string | null;
@@ -10,50 +9,24 @@ export interface DeleteBlockDialogProps {
 
 export function DeleteBlockDialog({ name, onClose, onConfirm }: DeleteBlockDialogProps) {
   const { t } = useTranslation();
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const confirm = async () => {
-    if (busy) return;
-    setBusy(true);
-    setError(null);
-    try {
-      await onConfirm();
-      onClose();
-    } catch (cause) {
-      setError(cause instanceof Error ? cause.message : String(cause));
-    } finally {
-      setBusy(false);
-    }
-  };
   return (
-    <Dialog
+    <ConfirmDialog
       open={name !== null}
-      role="alertdialog"
       title={t('blocks.deleteDialog.title')}
-      onClose={onClose}
-      actions={
-        <>
-          <button type="button" className="button button-ghost" onClick={onClose} data-autofocus>
-            {t('blocks.deleteDialog.back')}
-          </button>
-          <button
-            type="button"
-            className="button button-danger"
-            onClick={() => void confirm()}
-            aria-busy={busy}
-            disabled={busy}
-          >
-            {t('blocks.deleteDialog.confirm')}
-          </button>
-        </>
+      cancelLabel={t('blocks.deleteDialog.back')}
+      confirmLabel={t('blocks.deleteDialog.confirm')}
+      onCancel={onClose}
+      onConfirm={async () => {
+        await onConfirm();
+        onClose();
+      }}
+      errorText={(cause) =>
+        t('blocks.actionError', {
+          message: cause instanceof Error ? cause.message : String(cause),
+        })
       }
     >
       <p>{t('blocks.deleteDialog.text', { name })}</p>
-      {error ? (
-        <p className="error-text" role="alert">
-          {t('blocks.actionError', { message: error })}
-        </p>
-      ) : null}
-    </Dialog>
+    </ConfirmDialog>
   );
 }

@@ -1,7 +1,7 @@
 // /profile Account: image URL, name, email (read-only), homepage URL, language; remove account.
 import { useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Dialog } from '../../../components/ui/dialog';
+import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { LANGUAGES } from '../../../lib/i18n';
 import {
   INVALID_URL,
@@ -27,7 +27,6 @@ export function ProfileForm({ initial, email, onSave, onRemoveAccount }: Profile
   const [status, setStatus] = useState<'idle' | 'saving' | 'saved' | 'error'>('idle');
   const [serverError, setServerError] = useState<string | null>(null);
   const [confirmRemove, setConfirmRemove] = useState(false);
-  const [removing, setRemoving] = useState(false);
 
   const parsed = ZUpdateProfileInput.safeParse(values);
   const errors: Partial<Record<Field, string>> = {};
@@ -144,38 +143,16 @@ export function ProfileForm({ initial, email, onSave, onRemoveAccount }: Profile
           {t('profile.removeAccount')}
         </button>
       </section>
-      <Dialog
+      <ConfirmDialog
         open={confirmRemove}
-        role="alertdialog"
         title={t('profile.removeTitle')}
-        onClose={() => setConfirmRemove(false)}
-        actions={
-          <>
-            <button
-              type="button"
-              className="button button-ghost"
-              onClick={() => setConfirmRemove(false)}
-              data-autofocus
-            >
-              {t('profile.removeBack')}
-            </button>
-            <button
-              type="button"
-              className="button button-danger"
-              disabled={removing}
-              onClick={() => {
-                if (removing) return;
-                setRemoving(true);
-                void onRemoveAccount().finally(() => setRemoving(false));
-              }}
-            >
-              {t('profile.removeConfirm')}
-            </button>
-          </>
-        }
+        cancelLabel={t('profile.removeBack')}
+        confirmLabel={t('profile.removeConfirm')}
+        onCancel={() => setConfirmRemove(false)}
+        onConfirm={onRemoveAccount}
       >
         <p>{t('profile.removeText')}</p>
-      </Dialog>
+      </ConfirmDialog>
     </>
   );
 }

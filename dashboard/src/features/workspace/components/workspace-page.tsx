@@ -4,7 +4,7 @@
 import { useCallback, useMemo, useState, type MouseEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useNavigate, useParams } from 'react-router-dom';
-import { Dialog } from '../../../components/ui/dialog';
+import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { Spinner } from '../../../components/ui/spinner';
 import { paths } from '../../../config/paths';
 import type { BlockRow, ReactionType } from '../../../lib/db-types';
@@ -177,24 +177,16 @@ export function WorkspacePage({ api = supabaseWorkspaceApi, renderBlockLink }: W
         ) : null}
       </main>
       {linkOpen && renderBlockLink ? renderBlockLink(block, () => setLinkOpen(false)) : null}
-      <Dialog
+      <ConfirmDialog
         open={guard.confirming}
-        role="alertdialog"
         title={t('workspace.leave.title')}
-        onClose={guard.stay}
-        actions={
-          <>
-            <button type="button" className="button" onClick={guard.stay} data-autofocus>
-              {t('workspace.leave.stay')}
-            </button>
-            <button type="button" className="button button-danger" onClick={guard.leave}>
-              {t('workspace.leave.leave')}
-            </button>
-          </>
-        }
+        cancelLabel={t('workspace.leave.stay')}
+        confirmLabel={t('workspace.leave.leave')}
+        onCancel={guard.stay}
+        onConfirm={guard.leave}
       >
         <p>{t('workspace.leave.text')}</p>
-      </Dialog>
+      </ConfirmDialog>
     </div>
   );
 }

@@ -10,7 +10,7 @@ import {
   type TQuestionDraft,
   type TQuestionType,
 } from '../../../../../supabase/functions/_shared/schemas';
-import { Dialog } from '../../../components/ui/dialog';
+import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { EndingEditor } from './ending-editor';
 import { EndingList } from './ending-list';
 import { TextField, UpgradeHint } from './fields';
@@ -302,30 +302,17 @@ export function FormEditor({
         onClose={() => setPickerOpen(false)}
       />
 
-      <Dialog
+      <ConfirmDialog
         open={deleting !== undefined}
-        role="alertdialog"
         title={t('editor.question.deleteTitle')}
-        onClose={() => setDeleteId(null)}
-        actions={
-          <>
-            <button
-              type="button"
-              className="button button-ghost"
-              data-autofocus
-              onClick={() => setDeleteId(null)}
-            >
-              {t('common.cancel')}
-            </button>
-            <button type="button" className="button button-danger" onClick={confirmDelete}>
-              {t('editor.question.deleteConfirm')}
-            </button>
-          </>
-        }
+        cancelLabel={t('common.cancel')}
+        confirmLabel={t('editor.question.deleteConfirm')}
+        onCancel={() => setDeleteId(null)}
+        onConfirm={confirmDelete}
       >
         <p>{t('editor.question.deleteText')}</p>
         {deletingUsedInConditions ? <p>{t('editor.question.deleteConditions')}</p> : null}
-      </Dialog>
+      </ConfirmDialog>
 
       <EndingEditor
         ending={editingEnding}

@@ -1,8 +1,7 @@
 // Confirmation before a response is deleted. A failure is shown in the dialog, which stays open
 // so the owner can retry or cancel; the list is untouched until the delete succeeded.
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Dialog } from '../../../../components/ui/dialog';
+import { ConfirmDialog } from '../../../../components/ui/confirm-dialog';
 import type { ResponseRow } from '../types';
 import { messageOf } from '../utils/errors';
 import { formatTime, respondentName } from './result-row';
@@ -15,51 +14,16 @@ export interface DeleteResponseDialogProps {
 
 export function DeleteResponseDialog({ row, onClose, onConfirm }: DeleteResponseDialogProps) {
   const { t, i18n } = useTranslation();
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
   if (!row) return null;
-
-  const close = () => {
-    if (busy) return;
-    setError(null);
-    onClose();
-  };
-  const confirm = async () => {
-    if (busy) return;
-    setBusy(true);
-    setError(null);
-    try {
-      await onConfirm(row);
-    } catch (cause) {
-      console.error('[reaction-dashboard] response delete failed', cause);
-      setError(messageOf(cause));
-    } finally {
-      setBusy(false);
-    }
-  };
-
   return (
-    <Dialog
+    <ConfirmDialog
       open
-      role="alertdialog"
       title={t('results.deleteDialog.title')}
-      onClose={close}
-      actions={
-        <>
-          <button type="button" className="button button-ghost" onClick={close} data-autofocus>
-            {t('results.deleteDialog.cancel')}
-          </button>
-          <button
-            type="button"
-            className="button button-danger"
-            onClick={() => void confirm()}
-            aria-busy={busy}
-            disabled={busy}
-          >
-            {t('results.deleteDialog.confirm')}
-          </button>
-        </>
-      }
+      cancelLabel={t('results.deleteDialog.cancel')}
+      confirmLabel={t('results.deleteDialog.confirm')}
+      onCancel={onClose}
+      onConfirm={() => onConfirm(row)}
+      errorText={(cause) => t('results.deleteDialog.error', { message: messageOf(cause) })}
     >
       <p>
         {t('results.deleteDialog.text', {
@@ -67,11 +31,6 @@ export function DeleteResponseDialog({ row, onClose, onConfirm }: DeleteResponse
           time: formatTime(row.created_at, i18n.language),
         })}
       </p>
-      {error ? (
-        <p className="error-text" role="alert">
-          {t('results.deleteDialog.error', { message: error })}
-        </p>
-      ) : null}
-    </Dialog>
+    </ConfirmDialog>
   );
 }

@@ -1,0 +1,89 @@
+// A confirmation before something that cannot be taken back (deleting a block, a response or a
+// question, leaving with unsaved changes, removing the account): an alertdialog whose safe
+// choice has the focus. While an asynchronous confirm runs, the confirm button is busy and the
+// dialog cannot be dismissed; a failure stays in the dialog with its reason, so the user can
+// retry or cancel and nothing is lost.
+import { useState, type ReactNode } from 'react';
+import { Dialog } from './dialog';
+
+export interface ConfirmDialogProps {
+  open: boolean;
+  title: ReactNode;
+  /** What will happen. */
+  children: ReactNode;
+  cancelLabel: string;
+  confirmLabel: string;
+  /** Cancel, Escape or a click outside. */
+  onCancel: () => void;
+  /** The action. Closing the dialog after it is the caller's: it knows what is left to show. */
+  onConfirm: () => void | Promise<void>;
+  /** A failure of onConfirm in the reader's language, shown in the dialog. */
+  errorText?: (cause: unknown) => string;
+}
+
+export function ConfirmDialog({ open, ...props }: ConfirmDialogProps) {
+  // Mounted only while open, so every opening starts without the last one's error.
+  return open ? <OpenConfirmDialog {...props} /> : null;
+}
+
+function OpenConfirmDialog({
+  title,
+  children,
+  cancelLabel,
+  confirmLabel,
+  onCancel,
+  onConfirm,
+  errorText,
+}: Omit<ConfirmDialogProps, 'open'>) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  const cancel = () => {
+    if (!busy) onCancel();
+  };
+  const confirm = async () => {
+    if (busy) return;
+    setBusy(true);
+    setError(null);
+    try {
+      await onConfirm();
+    } catch (cause) {
+      console.error('[reaction-dashboard] confirmed action failed', cause);
+      if (errorText) setError(errorText(cause));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Dialog
+      open
+      role="alertdialog"
+      title={title}
+      onClose={cancel}
+      actions={
+        <>
+          <button type="button" className="button button-ghost" onClick={cancel} data-autofocus>
+            {cancelLabel}
+          </button>
+          <button
+            type="button"
+            className="button button-danger"
+            onClick={() => void confirm()}
+            aria-busy={busy}
+            disabled={busy}
+          >
+            {confirmLabel}
+          </button>
+        </>
+      }
+    >
+      {children}
+      {error ? (
+        <p className="error-text" role="alert">
+          {error}
+        </p>
+      ) : null}
+    </Dialog>
+  );
+}
