@@ -1,6 +1,7 @@
 import type { User } from '@supabase/supabase-js';
 import { describe, expect, it } from 'vitest';
 import { AUTH_STORAGE_KEY, mayHaveSession } from './auth-storage';
+import { messageOf } from './errors';
 import { detectLanguage, initI18n, toLanguage } from './i18n';
 import { isEligibleUser } from './session';
 
@@ -16,6 +17,15 @@ describe('detectLanguage', () => {
   it('accepts only en and ko', () => {
     expect(toLanguage('KO')).toBe('ko');
     expect(toLanguage('ja')).toBeNull();
+  });
+});
+
+describe('messageOf', () => {
+  it('reads the message of an Error, of an error object (PostgREST) and of anything else', () => {
+    expect(messageOf(new Error('permission denied'))).toBe('permission denied');
+    expect(messageOf({ message: 'duplicate key', code: '23505' })).toBe('duplicate key');
+    expect(messageOf('offline')).toBe('offline');
+    expect(messageOf(undefined)).toBe('undefined');
   });
 });
 

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router-dom';
 import { Logo } from '../../../components/ui/logo';
 import { paths } from '../../../config/paths';
+import { messageOf } from '../../../lib/errors';
 import { useSession } from '../../../lib/session';
 import { signInWithProvider, type TOAuthProvider } from '../api/sign-in-with-provider';
 
@@ -33,7 +34,7 @@ export function LoginPage() {
       await signInWithProvider(provider);
       // The browser is now leaving for the provider's page.
     } catch (cause) {
-      setError(cause instanceof Error ? cause.message : String(cause));
+      setError(messageOf(cause));
       setPending(null);
     }
   };

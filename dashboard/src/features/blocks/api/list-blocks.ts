@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { BlockRow } from '../../../lib/db-types';
+import { messageOf } from '../../../lib/errors';
 import { supabase } from '../../../lib/supabase';
 
 export const BLOCK_COLUMNS =
@@ -27,7 +28,7 @@ export function useBlocks(ownerId: string | undefined) {
       setError(null);
     } catch (cause) {
       console.error('[reaction-dashboard] block list failed', cause);
-      setError(cause instanceof Error ? cause.message : String(cause));
+      setError(messageOf(cause));
       setBlocks((current) => current ?? []);
     }
   }, [ownerId]);

@@ -5,6 +5,7 @@ import { useNavigate, useParams } from 'react-router-dom';
 import { Spinner } from '../../../components/ui/spinner';
 import { paths } from '../../../config/paths';
 import { isReactionType, type BlockRow, type ReactionType } from '../../../lib/db-types';
+import { messageOf } from '../../../lib/errors';
 import { useSession } from '../../../lib/session';
 import { breakpoints, useMediaQuery } from '../../../lib/use-media-query';
 import { createBlock } from '../api/create-block';
@@ -103,7 +104,7 @@ export function BlockDashboard() {
     } catch (cause) {
       setNotice(
         t('blocks.actionError', {
-          message: cause instanceof Error ? cause.message : String(cause),
+          message: messageOf(cause),
         }),
       );
     }

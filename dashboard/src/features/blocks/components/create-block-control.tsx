@@ -5,6 +5,7 @@ import { Link } from 'react-router-dom';
 import { Spinner } from '../../../components/ui/spinner';
 import { paths } from '../../../config/paths';
 import { REACTION_TYPES, type ReactionType } from '../../../lib/db-types';
+import { messageOf } from '../../../lib/errors';
 
 export interface CreateBlockControlProps {
   /** Blocks left (block_limit - block_count); null while the profile loads. */
@@ -41,7 +42,7 @@ export function CreateBlockControl({ remaining, onCreate }: CreateBlockControlPr
       setOpen(false);
     } catch (cause) {
       console.error('[reaction-dashboard] create block failed', cause);
-      setError(cause instanceof Error ? cause.message : String(cause));
+      setError(messageOf(cause));
     } finally {
       setCreating(null);
     }

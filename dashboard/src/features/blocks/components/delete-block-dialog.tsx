@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
+import { messageOf } from '../../../lib/errors';
 
 export interface DeleteBlockDialogProps {
   name: string | null;
@@ -22,7 +23,7 @@ export function DeleteBlockDialog({ name, onClose, onConfirm }: DeleteBlockDialo
       }}
       errorText={(cause) =>
         t('blocks.actionError', {
-          message: cause instanceof Error ? cause.message : String(cause),
+          message: messageOf(cause),
         })
       }
     >

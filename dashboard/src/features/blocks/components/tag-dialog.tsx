@@ -2,6 +2,7 @@ import { useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Dialog } from '../../../components/ui/dialog';
 import type { UserTagRow } from '../../../lib/db-types';
+import { messageOf } from '../../../lib/errors';
 
 export interface TagDialogProps {
   open: boolean;
@@ -36,7 +37,7 @@ export function TagDialog({
     try {
       await work();
     } catch (cause) {
-      setError(cause instanceof Error ? cause.message : String(cause));
+      setError(messageOf(cause));
     } finally {
       setBusy(false);
     }

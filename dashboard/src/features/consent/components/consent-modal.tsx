@@ -3,6 +3,7 @@ import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Dialog } from '../../../components/ui/dialog';
 import { Spinner } from '../../../components/ui/spinner';
+import { messageOf } from '../../../lib/errors';
 
 export interface ConsentModalProps {
   open: boolean;
@@ -25,7 +26,7 @@ export function ConsentModal({ open, onAgree, onDecline }: ConsentModalProps) {
     try {
       await (kind === 'agree' ? onAgree() : onDecline());
     } catch (cause) {
-      setError(cause instanceof Error ? cause.message : String(cause));
+      setError(messageOf(cause));
     } finally {
       setBusy(null);
     }

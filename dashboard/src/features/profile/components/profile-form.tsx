@@ -2,6 +2,7 @@
 import { useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
+import { messageOf } from '../../../lib/errors';
 import { LANGUAGES } from '../../../lib/i18n';
 import {
   INVALID_URL,
@@ -56,7 +57,7 @@ export function ProfileForm({ initial, email, onSave, onRemoveAccount }: Profile
       await onSave(parsed.data);
       setStatus('saved');
     } catch (cause) {
-      setServerError(cause instanceof Error ? cause.message : String(cause));
+      setServerError(messageOf(cause));
       setStatus('error');
     }
   };

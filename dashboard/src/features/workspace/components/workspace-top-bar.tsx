@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { paths } from '../../../config/paths';
 import type { ReactionType } from '../../../lib/db-types';
+import { messageOf } from '../../../lib/errors';
 import type { SaveStatus } from '../hooks/use-workspace';
 import { modesFor, type WorkspaceMode } from '../model/modes';
 import { useFieldMessage } from './settings/fields';
@@ -42,7 +43,7 @@ export function WorkspaceTopBar(props: WorkspaceTopBarProps) {
     try {
       await props.onExportCsv();
     } catch (cause) {
-      setExportError(cause instanceof Error ? cause.message : String(cause));
+      setExportError(messageOf(cause));
     } finally {
       setExporting(false);
     }

@@ -4,6 +4,7 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { TSaveBlock } from '../../../../../supabase/functions/_shared/schemas';
 import { isReactionType } from '../../../lib/db-types';
+import { messageOf } from '../../../lib/errors';
 import type { WorkspaceApi, WorkspaceData } from '../api';
 import { saveBlockProblem } from '../api';
 import { formDraftFromView, formDraftIssues, formDraftToSave, type FormDraft } from '../editor';
@@ -155,7 +156,7 @@ export function useWorkspace(blockId: string, ownerId: string | undefined, api: 
       setSaveStatus('saved');
       return true;
     } catch (cause) {
-      setSaveError(cause instanceof Error ? cause.message : String(cause));
+      setSaveError(messageOf(cause));
       setSaveStatus('error');
       return false;
     }

@@ -1,11 +1,11 @@
 // "Export CSV": reads every response of the block and downloads {blockName}_result_{YYMMDD}.csv.
 import i18next from 'i18next';
 import { saveBlob } from '../../../lib/download';
+import { messageOf } from '../../../lib/errors';
 import { listAllResponses } from './api/list-responses';
 import { supabaseResultsApi, type ResultsApi } from './api/results-api';
 import type { ResultsBlock, ResultsQuestion } from './types';
 import { buildResultsCsv, csvFileName, UTF8_BOM } from './utils/csv';
-import { messageOf } from './utils/errors';
 
 /** Rows per request: large blocks are read in several requests (PostgREST caps a response). */
 export const EXPORT_PAGE_SIZE = 1000;

@@ -2,8 +2,8 @@
 // so the owner can retry or cancel; the list is untouched until the delete succeeded.
 import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '../../../../components/ui/confirm-dialog';
+import { messageOf } from '../../../../lib/errors';
 import type { ResponseRow } from '../types';
-import { messageOf } from '../utils/errors';
 import { formatTime, respondentName } from './result-row';
 
 export interface DeleteResponseDialogProps {

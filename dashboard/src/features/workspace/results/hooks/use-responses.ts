@@ -1,8 +1,8 @@
 // The results list's data: pages of 10, newest first, with load more, retry and local removal.
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { messageOf } from '../../../../lib/errors';
 import type { ResultsApi } from '../api/results-api';
 import type { ResponseRow, ResponsesCursor } from '../types';
-import { messageOf } from '../utils/errors';
 
 /** Results page size (spec section 9). */
 export const RESULTS_PAGE_SIZE = 10;

@@ -1,3 +1,5 @@
+// The reason of a failure, for the error lines that show it ("Could not save: {reason}").
+
 /** A readable message from anything thrown (Error, PostgREST error object, string). */
 export function messageOf(cause: unknown): string {
   if (cause instanceof Error) return cause.message;
