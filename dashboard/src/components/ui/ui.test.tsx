@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { describe, expect, it, vi } from 'vitest';
 import { ConfirmDialog } from './confirm-dialog';
 import { Dialog } from './dialog';
+import { CheckboxField, SelectField, TextField } from './fields';
 import { Menu } from './menu';
 
 function DialogHarness({ onClose = () => {} }: { onClose?: () => void }) {
@@ -126,6 +127,73 @@ describe('ConfirmDialog', () => {
     fireEvent.click(within(dialog).getByRole('button', { name: 'Keep' }));
     fireEvent.click(screen.getByRole('button', { name: 'Delete it' }));
     expect(within(screen.getByRole('alertdialog')).queryByRole('alert')).toBeNull();
+  });
+});
+
+describe('fields', () => {
+  it('reads the hint, the error and added text with a text field, counts and stops at max', () => {
+    const onChange = vi.fn();
+    render(
+      <TextField
+        label="Name"
+        value="Kim"
+        max={10}
+        hint="Shown to visitors"
+        error="Too long message"
+        describedBy="extra"
+        onChange={onChange}
+      >
+        <p id="extra">Paid plan feature.</p>
+      </TextField>,
+    );
+    const input = screen.getByRole('textbox', { name: 'Name' });
+    expect(input.getAttribute('aria-invalid')).toBe('true');
+    expect(input.getAttribute('maxlength')).toBe('10');
+    const described = input
+      .getAttribute('aria-describedby')!
+      .split(' ')
+      .map((id) => document.getElementById(id)!.textContent);
+    expect(described).toEqual(['Shown to visitors', 'Too long message', 'Paid plan feature.']);
+    expect(screen.getByText('3/10')).toBeTruthy();
+    fireEvent.change(input, { target: { value: 'Lee' } });
+    expect(onChange).toHaveBeenCalledWith('Lee');
+  });
+
+  it('lets a text area take more than max when asked, and is valid without an error', () => {
+    render(<TextField label="Text" value="" max={5} multiline stopAtMax={false} />);
+    const area = screen.getByRole('textbox', { name: 'Text' });
+    expect(area.tagName).toBe('TEXTAREA');
+    expect(area.hasAttribute('maxlength')).toBe(false);
+    expect(area.hasAttribute('aria-invalid')).toBe(false);
+    expect(area.hasAttribute('aria-describedby')).toBe(false);
+  });
+
+  it('has a checkbox or a switch, and a select of its options', () => {
+    const onCheck = vi.fn();
+    const onSelect = vi.fn();
+    render(
+      <>
+        <CheckboxField label="Required" checked={false} onChange={onCheck} />
+        <CheckboxField label="Allow replies" checked asSwitch onChange={() => {}} />
+        <SelectField
+          label="Language"
+          value="en"
+          options={[
+            { value: 'en', label: 'English', lang: 'en' },
+            { value: 'ko', label: '한국어', lang: 'ko' },
+          ]}
+          onChange={onSelect}
+        />
+      </>,
+    );
+    fireEvent.click(screen.getByRole('checkbox', { name: 'Required' }));
+    expect(onCheck).toHaveBeenCalledWith(true);
+    expect(screen.getByRole('switch', { name: 'Allow replies' })).toBeTruthy();
+    expect(screen.getByRole('option', { name: '한국어' }).getAttribute('lang')).toBe('ko');
+    fireEvent.change(screen.getByRole('combobox', { name: 'Language' }), {
+      target: { value: 'ko' },
+    });
+    expect(onSelect).toHaveBeenCalledWith('ko');
   });
 });
 

@@ -1,7 +1,8 @@
 // /profile Account: image URL, name, email (read-only), homepage URL, language; remove account.
-import { useId, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
+import { SelectField, TextField } from '../../../components/ui/fields';
 import { messageOf } from '../../../lib/errors';
 import { LANGUAGES } from '../../../lib/i18n';
 import {
@@ -23,7 +24,6 @@ type Field = keyof TUpdateProfileInput;
 
 export function ProfileForm({ initial, email, onSave, onRemoveAccount }: ProfileFormProps) {
   const { t } = useTranslation();
-  const base = useId();
   const [values, setValues] = useState<TUpdateProfileInput>(initial);
   const [status, setStatus] = useState<'idle' | 'saving' | 'saved' | 'error'>('idle');
   const [serverError, setServerError] = useState<string | null>(null);
@@ -62,33 +62,17 @@ export function ProfileForm({ initial, email, onSave, onRemoveAccount }: Profile
     }
   };
 
-  const textField = (field: 'photoUrl' | 'name' | 'homeUrl', type: 'url' | 'text', max: number) => {
-    const id = `${base}-${field}`;
-    const error = errors[field];
-    return (
-      <div className="field">
-        <label htmlFor={id}>{t(`profile.${field}`)}</label>
-        <input
-          id={id}
-          name={field}
-          type={type}
-          value={values[field]}
-          maxLength={max}
-          aria-invalid={error ? true : undefined}
-          aria-describedby={error ? `${id}-error` : undefined}
-          onChange={(event) => set(field)(event.target.value)}
-        />
-        <span className="field-count" aria-hidden="true">
-          {values[field].length}/{max}
-        </span>
-        {error ? (
-          <span id={`${id}-error`} className="error-text">
-            {error}
-          </span>
-        ) : null}
-      </div>
-    );
-  };
+  const textField = (field: 'photoUrl' | 'name' | 'homeUrl', type: 'url' | 'text', max: number) => (
+    <TextField
+      label={t(`profile.${field}`)}
+      name={field}
+      type={type}
+      value={values[field]}
+      max={max}
+      error={errors[field]}
+      onChange={set(field)}
+    />
+  );
 
   return (
     <>
@@ -98,25 +82,18 @@ export function ProfileForm({ initial, email, onSave, onRemoveAccount }: Profile
         ) : null}
         {textField('photoUrl', 'url', PROFILE_LIMITS.photoUrl)}
         {textField('name', 'text', PROFILE_LIMITS.name)}
-        <div className="field">
-          <label htmlFor={`${base}-email`}>{t('profile.email')}</label>
-          <input id={`${base}-email`} type="email" value={email} readOnly />
-        </div>
+        <TextField label={t('profile.email')} type="email" value={email} readOnly />
         {textField('homeUrl', 'url', PROFILE_LIMITS.homeUrl)}
-        <div className="field">
-          <label htmlFor={`${base}-language`}>{t('profile.language')}</label>
-          <select
-            id={`${base}-language`}
-            value={values.language}
-            onChange={(event) => set('language')(event.target.value)}
-          >
-            {LANGUAGES.map((lng) => (
-              <option key={lng} value={lng} lang={lng}>
-                {t(`languages.${lng}`)}
-              </option>
-            ))}
-          </select>
-        </div>
+        <SelectField
+          label={t('profile.language')}
+          value={values.language}
+          options={LANGUAGES.map((lng) => ({
+            value: lng,
+            label: t(`languages.${lng}`),
+            lang: lng,
+          }))}
+          onChange={set('language')}
+        />
         <div className="form-actions">
           <button
             type="submit"

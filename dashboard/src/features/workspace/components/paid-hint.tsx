@@ -5,11 +5,12 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { paths } from '../../../config/paths';
 
-export function PaidHint({ id }: { id: string }) {
+/** `text` says what the plan would allow, where the general sentence is not enough. */
+export function PaidHint({ id, text }: { id: string; text?: string }) {
   const { t } = useTranslation();
   return (
     <p id={id} className="paid-hint">
-      {t('workspace.paid.hint')}{' '}
+      {text ?? t('workspace.paid.hint')}{' '}
       <Link to={paths.profilePlan} className="paid-hint-link">
         {t('workspace.paid.upgrade')}
       </Link>

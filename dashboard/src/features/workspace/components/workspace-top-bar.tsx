@@ -8,8 +8,8 @@ import { paths } from '../../../config/paths';
 import type { ReactionType } from '../../../lib/db-types';
 import { messageOf } from '../../../lib/errors';
 import type { SaveStatus } from '../hooks/use-workspace';
+import { translateMessage } from '../model/messages';
 import { modesFor, type WorkspaceMode } from '../model/modes';
-import { useFieldMessage } from './settings/fields';
 
 export interface WorkspaceTopBarProps {
   blockId: string;
@@ -31,11 +31,10 @@ export interface WorkspaceTopBarProps {
 export function WorkspaceTopBar(props: WorkspaceTopBarProps) {
   const { blockId, type, mode, name, dirty, saveStatus, saveError } = props;
   const { t } = useTranslation();
-  const fieldMessage = useFieldMessage();
   const nameErrorId = useId();
   const [exporting, setExporting] = useState(false);
   const [exportError, setExportError] = useState<string | null>(null);
-  const nameError = fieldMessage(props.nameError);
+  const nameError = props.nameError ? translateMessage(t, props.nameError) : undefined;
 
   const exportCsv = async () => {
     setExporting(true);
@@ -149,7 +148,7 @@ export function WorkspaceTopBar(props: WorkspaceTopBarProps) {
       ) : null}
       {saveStatus === 'error' && saveError ? (
         <p className="workspace-save-error error-text" role="alert">
-          {t('workspace.saveFailed', { message: fieldMessage(saveError) })}
+          {t('workspace.saveFailed', { message: translateMessage(t, saveError) })}
         </p>
       ) : null}
       {exportError ? (

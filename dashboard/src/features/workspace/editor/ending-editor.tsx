@@ -9,8 +9,11 @@ import {
   type TQuestionDraft,
 } from '../../../../../supabase/functions/_shared/schemas';
 import { Dialog } from '../../../components/ui/dialog';
+import { CheckboxField } from '../../../components/ui/fields';
+import { PaidHint } from '../components/paid-hint';
+import { translateMessage } from '../model/messages';
 import { ConditionEditor } from './condition-editor';
-import { CheckboxField, TextField, UpgradeHint } from './fields';
+import { TextField } from './fields';
 import {
   addCondition,
   canAddCondition,
@@ -20,7 +23,7 @@ import {
   updateCondition,
   type EndingPatch,
 } from './model';
-import { endingErrors, translateMessage, type EndingField } from './validation';
+import { endingErrors, type EndingField } from './validation';
 
 export interface EndingEditorProps {
   /** The ending being edited; the dialog is closed when null. */
@@ -155,7 +158,7 @@ function EndingFields({
         aria-describedby={paid ? undefined : paidHintId}
       >
         <legend>{t('editor.ending.linkGroup')}</legend>
-        {!paid ? <UpgradeHint id={paidHintId} text={t('editor.ending.openLinkPaid')} /> : null}
+        {!paid ? <PaidHint id={paidHintId} text={t('editor.ending.openLinkPaid')} /> : null}
         <TextField
           label={t('editor.ending.openUrl')}
           type="url"

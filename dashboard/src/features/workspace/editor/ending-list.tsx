@@ -7,7 +7,7 @@ import {
   type TEndingDraft,
   type TQuestionDraft,
 } from '../../../../../supabase/functions/_shared/schemas';
-import { UpgradeHint } from './fields';
+import { PaidHint } from '../components/paid-hint';
 import { isEndingComplete } from './model';
 import { useReorder } from './use-reorder';
 
@@ -119,7 +119,7 @@ export function EndingList({
         {t('editor.endings.add')}
       </button>
       {addBlocker === 'paid' ? (
-        <UpgradeHint id={addHintId} text={t('editor.endings.paidHint')} />
+        <PaidHint id={addHintId} text={t('editor.endings.paidHint')} />
       ) : addBlocker === 'incomplete' ? (
         <p id={addHintId} className="hint">
           {t('editor.endings.incompleteHint')}

@@ -11,9 +11,10 @@ import {
   type TQuestionType,
 } from '../../../../../supabase/functions/_shared/schemas';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
+import { PaidHint } from '../components/paid-hint';
 import { EndingEditor } from './ending-editor';
 import { EndingList } from './ending-list';
-import { TextField, UpgradeHint } from './fields';
+import { TextField } from './fields';
 import {
   appendQuestion,
   createEnding,
@@ -260,7 +261,7 @@ export function FormEditor({
           </p>
         ) : null}
         {limitReason === 'free' ? (
-          <UpgradeHint
+          <PaidHint
             id={limitId}
             text={t('editor.limitFree', { count: BLOCK_LIMITS.questionCountFree })}
           />

@@ -7,7 +7,10 @@ import {
   type TQuestionDraft,
   type TQuestionType,
 } from '../../../../../supabase/functions/_shared/schemas';
-import { CheckboxField, TextField, UpgradeHint } from './fields';
+import { CheckboxField } from '../../../components/ui/fields';
+import { PaidHint } from '../components/paid-hint';
+import { translateMessage } from '../model/messages';
+import { TextField } from './fields';
 import {
   DISPLAY_ONLY_TYPES,
   OPTION_TYPES,
@@ -16,7 +19,7 @@ import {
   type QuestionPatch,
 } from './model';
 import { OptionsEditor } from './options-editor';
-import { translateMessage, type QuestionField } from './validation';
+import type { QuestionField } from './validation';
 
 const PLACEHOLDER_TYPES: readonly TQuestionType[] = [
   'short_text',
@@ -173,7 +176,7 @@ export function QuestionEditor({
             describedBy={paid ? undefined : paidHintId}
             onChange={(on) => onPatch({ as_visitor_info: on ? capture : null })}
           />
-          {!paid ? <UpgradeHint id={paidHintId} /> : null}
+          {!paid ? <PaidHint id={paidHintId} text={t('editor.paidFeature')} /> : null}
         </>
       ) : null}
     </section>

@@ -1,9 +1,7 @@
 // Validation of the draft with the shared schemas (the same ones save-block parses), so the
 // editor shows the server's messages before the owner presses Save.
-import type { TFunction } from 'i18next';
 import {
   BLOCK_MESSAGES,
-  MESSAGES,
   ZEndingDraft,
   ZQuestionDraft,
   type TEndingDraft,
@@ -95,20 +93,4 @@ export function formDraftIssues(draft: FormDraft): DraftIssue[] {
     }
   }
   return issues;
-}
-
-/** The schema's English messages in the interface language. */
-export function translateMessage(t: TFunction, message: string): string {
-  switch (message) {
-    case MESSAGES.tooLong:
-      return t('common.tooLong');
-    case MESSAGES.invalidUrl:
-      return t('editor.errors.invalidUrl');
-    case BLOCK_MESSAGES.incompleteCondition:
-      return t('editor.errors.incompleteCondition');
-    case BLOCK_MESSAGES.notValidType:
-      return t('editor.errors.notValidType');
-    default:
-      return message;
-  }
 }

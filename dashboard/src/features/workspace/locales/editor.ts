@@ -10,7 +10,6 @@ export const en = {
   moveUp: 'Move up',
   moveDown: 'Move down',
   moved: '{{title}} moved to position {{position}} of {{count}}',
-  upgrade: 'Upgrade',
   limitFree: 'The free plan allows up to {{count}} questions.',
   limitMax: 'A form can have at most {{count}} questions.',
   paidFeature: 'Paid plan feature.',
@@ -137,7 +136,6 @@ export const en = {
     keep: 'Keep',
   },
   errors: {
-    invalidUrl: 'Invalid URL',
     incompleteCondition: 'Please complete the condition',
     notValidType: 'Not valid type',
     tooManyQuestions: 'Too many questions (at most {{count}})',
@@ -155,7 +153,6 @@ export const ko: typeof en = {
   moveUp: '위로 이동',
   moveDown: '아래로 이동',
   moved: '{{title}}: {{count}}개 중 {{position}}번째로 이동했습니다',
-  upgrade: '업그레이드',
   limitFree: '무료 플랜에서는 질문을 {{count}}개까지 만들 수 있습니다.',
   limitMax: '폼 하나에 질문은 최대 {{count}}개입니다.',
   paidFeature: '유료 플랜 기능입니다.',
@@ -281,7 +278,6 @@ export const ko: typeof en = {
     keep: '유지',
   },
   errors: {
-    invalidUrl: '올바르지 않은 URL입니다',
     incompleteCondition: '조건을 완성해 주세요',
     notValidType: '올바르지 않은 유형입니다',
     tooManyQuestions: '질문이 너무 많습니다 (최대 {{count}}개)',

@@ -81,7 +81,6 @@ export const en = {
     upgrade: 'Upgrade',
   },
   errors: {
-    tooLong: 'Too long message',
     invalidUrl: 'Invalid URL',
     invalidColor: 'Invalid color',
     invalidEmail: 'Invalid email address.',
@@ -179,7 +178,6 @@ export const ko: typeof en = {
     upgrade: '업그레이드',
   },
   errors: {
-    tooLong: '메시지가 너무 깁니다',
     invalidUrl: '올바르지 않은 URL입니다',
     invalidColor: '올바르지 않은 색상입니다',
     invalidEmail: '올바르지 않은 이메일 주소입니다.',

@@ -1,77 +1,46 @@
-// Labelled form controls of the settings panel: every one has a visible label, shows its
-// problem under it (announced through aria-describedby), and a paid-only one is disabled with
-// the upgrade hint for owners without a paid plan.
+// The settings panel's controls: the dashboard's labelled fields (components/ui/fields) with the
+// schema's messages in the owner's language, and `locked` for a paid-only control, which is then
+// disabled and reads the upgrade hint under it.
 import { useId, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { BLOCK_MESSAGES, MESSAGES } from '../../../../../../supabase/functions/_shared/schemas';
+import {
+  CheckboxField,
+  SelectField as UiSelectField,
+  TextField as UiTextField,
+  useFieldDescription,
+  type FieldDescription,
+  type SelectOption,
+} from '../../../../components/ui/fields';
+import { translateMessage } from '../../model/messages';
 import { PaidHint } from '../paid-hint';
-
-/** The schema's messages in the owner's language (the server words them the same in English). */
-export function useFieldMessage() {
-  const { t } = useTranslation();
-  return (message: string | undefined): string | undefined => {
-    if (!message) return undefined;
-    switch (message) {
-      case MESSAGES.tooLong:
-        return t('workspace.errors.tooLong');
-      case MESSAGES.invalidUrl:
-        return t('workspace.errors.invalidUrl');
-      case BLOCK_MESSAGES.invalidColor:
-        return t('workspace.errors.invalidColor');
-      case BLOCK_MESSAGES.invalidEmail:
-        return t('workspace.errors.invalidEmail');
-      default:
-        return message;
-    }
-  };
-}
 
 interface Described {
   /** Disabled with the upgrade hint (a paid-only control for an owner without a plan). */
   locked?: boolean;
   hint?: ReactNode;
-  error?: string;
+  /** A schema message (English), shown in the owner's language. */
+  error?: string | undefined;
 }
 
-function useDescription({ locked, hint, error }: Described) {
-  const message = useFieldMessage()(error);
-  const hintId = useId();
-  const errorId = useId();
+/** The shared field's description props for a settings control. */
+function useDescription({ locked, hint, error }: Described): FieldDescription {
+  const { t } = useTranslation();
   const paidId = useId();
-  const ids = [hint ? hintId : null, message ? errorId : null, locked ? paidId : null].filter(
-    Boolean,
-  );
   return {
-    describedBy: ids.length > 0 ? ids.join(' ') : undefined,
-    after: (
-      <>
-        {hint ? (
-          <span id={hintId} className="hint">
-            {hint}
-          </span>
-        ) : null}
-        {message ? (
-          <span id={errorId} className="error-text">
-            {message}
-          </span>
-        ) : null}
-        {locked ? <PaidHint id={paidId} /> : null}
-      </>
-    ),
-    invalid: !!message,
+    hint,
+    error: error ? translateMessage(t, error) : undefined,
+    disabled: locked,
+    describedBy: locked ? paidId : undefined,
+    children: locked ? <PaidHint id={paidId} /> : null,
   };
 }
 
 export function TextField({
-  label,
-  value,
-  onChange,
-  max,
-  multiline = false,
-  type = 'text',
-  placeholder,
   ignoreLonger = false,
-  ...described
+  locked,
+  hint,
+  error,
+  ...props
 }: Described & {
   label: string;
   value: string;
@@ -84,91 +53,34 @@ export function TextField({
   type?: 'text' | 'url' | 'email';
   placeholder?: string;
 }) {
-  const id = useId();
-  const { describedBy, after, invalid } = useDescription(described);
-  const common = {
-    id,
-    value,
-    disabled: described.locked,
-    placeholder,
-    maxLength: ignoreLonger ? max : undefined,
-    'aria-invalid': invalid || undefined,
-    'aria-describedby': describedBy,
-  };
-  return (
-    <div className="field">
-      <label htmlFor={id}>{label}</label>
-      {multiline ? (
-        <textarea {...common} rows={3} onChange={(e) => onChange(e.target.value)} />
-      ) : (
-        <input {...common} type={type} onChange={(e) => onChange(e.target.value)} />
-      )}
-      <span className="field-count" aria-hidden="true">
-        {value.length}/{max}
-      </span>
-      {after}
-    </div>
-  );
+  const description = useDescription({ locked, hint, error });
+  return <UiTextField {...props} {...description} stopAtMax={ignoreLonger} />;
 }
 
+/** An on/off setting: a switch before its label. */
 export function ToggleField({
-  label,
-  checked,
-  onChange,
-  ...described
+  locked,
+  hint,
+  error,
+  ...props
 }: Described & { label: string; checked: boolean; onChange: (checked: boolean) => void }) {
-  const id = useId();
-  const { describedBy, after } = useDescription(described);
-  return (
-    <div className="field field-toggle">
-      <input
-        id={id}
-        type="checkbox"
-        role="switch"
-        checked={checked}
-        disabled={described.locked}
-        aria-describedby={describedBy}
-        onChange={(e) => onChange(e.target.checked)}
-      />
-      <label htmlFor={id}>{label}</label>
-      {after}
-    </div>
-  );
+  const description = useDescription({ locked, hint, error });
+  return <CheckboxField {...props} {...description} asSwitch className="field field-toggle" />;
 }
 
 export function SelectField<T extends string>({
-  label,
-  value,
-  options,
-  onChange,
-  ...described
+  locked,
+  hint,
+  error,
+  ...props
 }: Described & {
   label: string;
   value: T;
-  options: readonly { value: T; label: string }[];
+  options: readonly SelectOption<T>[];
   onChange: (value: T) => void;
 }) {
-  const id = useId();
-  const { describedBy, after } = useDescription(described);
-  return (
-    <div className="field">
-      <label htmlFor={id}>{label}</label>
-      <select
-        id={id}
-        value={value}
-        disabled={described.locked}
-        aria-describedby={describedBy}
-        onChange={(e) => onChange(e.target.value as T)}
-      >
-        {options.map((o) => (
-          <option key={o.value} value={o.value}>
-            {o.label}
-          </option>
-        ))}
-      </select>
-      {after}
-    </div>
-  );
+  const description = useDescription({ locked, hint, error });
+  return <UiSelectField {...props} {...description} />;
 }
 
 /** #abc → #aabbcc: the colour input takes six digits only. */
@@ -187,7 +99,8 @@ export function ColorField({
 }: Described & { label: string; value: string; onChange: (value: string) => void }) {
   const { t } = useTranslation();
   const id = useId();
-  const { describedBy, after, invalid } = useDescription(described);
+  const description = useDescription(described);
+  const { describedBy, invalid, lines } = useFieldDescription(description);
   return (
     <div className="field field-color">
       <label htmlFor={id}>{label}</label>
@@ -196,7 +109,7 @@ export function ColorField({
           id={id}
           type="color"
           value={sixDigits(value)}
-          disabled={described.locked}
+          disabled={description.disabled}
           aria-describedby={describedBy}
           onChange={(e) => onChange(e.target.value.toUpperCase())}
         />
@@ -204,14 +117,14 @@ export function ColorField({
           type="text"
           value={value}
           maxLength={7}
-          disabled={described.locked}
+          disabled={description.disabled}
           aria-label={t('workspace.fields.hexOf', { name: label })}
           aria-invalid={invalid || undefined}
           aria-describedby={describedBy}
           onChange={(e) => onChange(e.target.value.trim())}
         />
       </div>
-      {after}
+      {lines}
     </div>
   );
 }
