@@ -1,11 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ZSaveBlock } from '../../../../../supabase/functions/_shared/schemas';
-import {
-  formDraftFromView,
-  formDraftToSave,
-  type EndingRowWithConditions,
-  type QuestionRowWithOptions,
-} from './draft';
+import { BLOCK_ID, defaultEndingRow, endingRow, optionRow, questionRow } from '../test/fixtures';
+import { formDraftFromView, formDraftToSave } from './draft';
 import {
   addCondition,
   appendQuestion,
@@ -18,48 +14,9 @@ import {
 } from './model';
 import { formDraftIssues } from './validation';
 
-const uuid = () => crypto.randomUUID();
-const BLOCK = uuid();
-
-function questionRow(overrides: Partial<QuestionRowWithOptions>): QuestionRowWithOptions {
-  return {
-    id: uuid(),
-    type: 'short_text',
-    title: '',
-    required: true,
-    index: 0,
-    placeholder: null,
-    allow_multi_select: false,
-    as_visitor_info: null,
-    trigger_letter_block: null,
-    content: null,
-    image_src: null,
-    deleted: false,
-    options: [],
-    ...overrides,
-  };
-}
-
-function endingRow(overrides: Partial<EndingRowWithConditions>): EndingRowWithConditions {
-  return {
-    id: uuid(),
-    is_default: false,
-    index: 0,
-    title: '',
-    closing_text: '',
-    open_url: null,
-    open_link_type: 'submit',
-    open_url_text: null,
-    resubmit_text: null,
-    block_submit_another: false,
-    conditions: [],
-    ...overrides,
-  };
-}
-
 /** Parses a save payload exactly as save-block does. */
 const parseSave = (payload: ReturnType<typeof formDraftToSave>) =>
-  ZSaveBlock.safeParse({ blockId: BLOCK, ...payload });
+  ZSaveBlock.safeParse({ blockId: BLOCK_ID, ...payload });
 
 describe('formDraftFromView', () => {
   it('sorts by index, keeps deleted rows last, puts the default ending first', () => {
@@ -67,16 +24,12 @@ describe('formDraftFromView', () => {
       type: 'poll',
       title: 'Second',
       index: 5,
-      options: [
-        { id: uuid(), value: 'B', index: 1, deleted: false },
-        { id: uuid(), value: 'gone', index: 0, deleted: true },
-        { id: uuid(), value: 'A', index: 0, deleted: false },
-      ],
+      options: [optionRow('B', 1), optionRow('gone', 0, { deleted: true }), optionRow('A', 0)],
     });
     const first = questionRow({ title: 'First', index: 2 });
     const old = questionRow({ title: 'Old', index: 9999, deleted: true });
     const custom = endingRow({ title: 'Custom', index: 0 });
-    const fallback = endingRow({ is_default: true, index: 3, closing_text: 'Thank you' });
+    const fallback = defaultEndingRow({ index: 3 });
     const draft = formDraftFromView([poll, old, first], [custom, fallback]);
     expect(draft.questions.map((q) => [q.title, q.index, q.deleted])).toEqual([
       ['First', 0, false],
@@ -95,15 +48,9 @@ describe('formDraftFromView', () => {
   });
 
   it('ignores extra columns and coerces free-text columns to the schema', () => {
-    const row = {
-      ...questionRow({ as_visitor_info: 'phone', options: null }),
-      block_id: BLOCK,
-      created_at: '2024-01-01',
-    };
-    const ending = {
-      ...endingRow({ is_default: true, open_link_type: 'other', conditions: null }),
-      block_id: BLOCK,
-    };
+    // Rows as `*` selects them (block_id, created_at, ...), lists missing where nothing joined.
+    const row = { ...questionRow({ as_visitor_info: 'phone' }), options: null };
+    const ending = { ...defaultEndingRow({ open_link_type: 'other' }), conditions: null };
     const draft = formDraftFromView([row], [ending]);
     expect(draft.questions[0]).not.toHaveProperty('block_id');
     expect(draft.questions[0]!.as_visitor_info).toBeNull();
@@ -121,11 +68,11 @@ describe('formDraftToSave', () => {
           type: 'poll',
           title: 'Pick',
           index: 1,
-          options: [{ id: uuid(), value: 'Yes', index: 0, deleted: false }],
+          options: [optionRow('Yes', 0)],
         }),
         questionRow({ type: 'mail', title: 'Mail', index: 2 }),
       ],
-      [endingRow({ is_default: true, closing_text: 'Thank you' })],
+      [defaultEndingRow()],
     );
     return appendQuestion(view, createQuestion('ab'));
   }
@@ -165,7 +112,10 @@ describe('formDraftToSave', () => {
       ...draft,
       questions: draft.questions.map((q) =>
         q.id === mail.id
-          ? { ...q, options: [{ id: uuid(), value: 'stray', index: 0, deleted: false }] }
+          ? {
+              ...q,
+              options: [{ id: crypto.randomUUID(), value: 'stray', index: 0, deleted: false }],
+            }
           : q.id === ab.id
             ? { ...q, options: q.options.slice(0, 1) }
             : q,
@@ -188,11 +138,11 @@ describe('formDraftToSave', () => {
         questionRow({
           type: 'ab',
           index: 1,
-          options: [{ id: uuid(), value: 'Only', index: 0, deleted: false }],
+          options: [optionRow('Only', 0)],
         }),
         questionRow({ type: 'poll', index: 9999, deleted: true, options: [] }),
       ],
-      [endingRow({ is_default: true })],
+      [defaultEndingRow()],
     );
     expect(draft.questions[0]!.options.map((o) => o.value)).toEqual(['']);
     expect(draft.questions[1]!.options.map((o) => o.value)).toEqual(['Only', 'Bad']);
@@ -231,7 +181,7 @@ describe('formDraftToSave', () => {
     );
     let draft = formDraftFromView(
       [...rows, ...Array.from({ length: 8 }, (_, i) => questionRow({ title: `q${i}`, index: i }))],
-      [endingRow({ is_default: true })],
+      [defaultEndingRow()],
     );
     draft = softDeleteQuestion(draft, liveQuestions(draft.questions)[0]!.id);
     const payload = formDraftToSave(draft);

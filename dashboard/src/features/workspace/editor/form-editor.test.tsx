@@ -3,55 +3,21 @@ import { useState } from 'react';
 import { describe, expect, it, vi } from 'vitest';
 import { setLanguage } from '../../../lib/i18n';
 import { renderWithProviders } from '../../../test/utils';
-import { formDraftFromView, type QuestionRowWithOptions } from './draft';
+import type { WorkspaceQuestionRow } from '../api/types';
+import { formDraft, optionRow, questionRow } from '../test/fixtures';
 import { FormEditor } from './form-editor';
 import { liveOptions, liveQuestions, type FormDraft } from './model';
 
-const uuid = () => crypto.randomUUID();
-
-function question(
-  title: string,
-  index: number,
-  type: QuestionRowWithOptions['type'] = 'short_text',
-) {
-  return {
-    id: uuid(),
-    type,
-    title,
-    required: true,
-    index,
-    placeholder: null,
-    allow_multi_select: false,
-    as_visitor_info: null,
-    trigger_letter_block: null,
-    content: null,
-    image_src: null,
-    deleted: false,
-    options:
-      type === 'ab'
-        ? [
-            { id: uuid(), value: 'Good', index: 0, deleted: false },
-            { id: uuid(), value: 'Bad', index: 1, deleted: false },
-          ]
-        : type === 'poll'
-          ? [{ id: uuid(), value: 'Yes', index: 0, deleted: false }]
-          : [],
-  };
+/** A question row; poll gets the option Yes, ab its Good and Bad. */
+function question(title: string, index: number, type: WorkspaceQuestionRow['type'] = 'short_text') {
+  const options =
+    type === 'ab'
+      ? [optionRow('Good', 0), optionRow('Bad', 1)]
+      : type === 'poll'
+        ? [optionRow('Yes', 0)]
+        : [];
+  return questionRow({ title, index, type, options });
 }
-
-const defaultEnding = {
-  id: uuid(),
-  is_default: true,
-  index: 0,
-  title: '',
-  closing_text: 'Thank you',
-  open_url: null,
-  open_link_type: 'submit',
-  open_url_text: null,
-  resubmit_text: null,
-  block_submit_another: false,
-  conditions: [],
-};
 
 interface HarnessProps {
   initial: FormDraft;
@@ -91,9 +57,9 @@ function Harness({
   );
 }
 
-function setup(questions: QuestionRowWithOptions[], props: Omit<HarnessProps, 'initial'> = {}) {
+function setup(questions: WorkspaceQuestionRow[], props: Omit<HarnessProps, 'initial'> = {}) {
   const onDraft = vi.fn<(draft: FormDraft) => void>();
-  const initial = formDraftFromView(questions, [defaultEnding]);
+  const initial = formDraft(...questions);
   renderWithProviders(<Harness initial={initial} onDraft={onDraft} {...props} />);
   const last = () => onDraft.mock.lastCall?.[0] ?? initial;
   return { onDraft, last };

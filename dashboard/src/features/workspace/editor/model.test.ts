@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import {
   ZEndingDraft,
   ZQuestionDraft,
-  type TEndingDraft,
   type TQuestionDraft,
 } from '../../../../../supabase/functions/_shared/schemas';
+import { formDraft } from '../test/fixtures';
 import {
   addCondition,
   addOption,
@@ -32,24 +32,8 @@ import {
   type FormDraft,
 } from './model';
 
-function defaultEnding(): TEndingDraft {
-  return {
-    id: crypto.randomUUID(),
-    is_default: true,
-    index: 0,
-    title: '',
-    closing_text: 'Thank you',
-    open_url: null,
-    open_link_type: 'submit',
-    open_url_text: null,
-    resubmit_text: null,
-    block_submit_another: false,
-    conditions: [],
-  };
-}
-
 function draftWith(...types: TQuestionDraft['type'][]): FormDraft {
-  let draft: FormDraft = { questions: [], endings: [defaultEnding()] };
+  let draft = formDraft();
   types.forEach((type, i) => {
     draft = appendQuestion(draft, { ...createQuestion(type), title: `Q${i + 1}` });
   });

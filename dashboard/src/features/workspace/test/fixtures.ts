@@ -1,13 +1,19 @@
-// Rows as the workspace reads them, for the component tests.
+// Rows as the workspace reads them, and the editor's draft of them, for the workspace's tests.
+// Questions, options and endings get their own ids, so a test can make as many as it needs.
 import type { ReactionType } from '../../../lib/db-types';
 import type {
   WorkspaceBlockRow,
   WorkspaceData,
   WorkspaceEndingRow,
+  WorkspaceOptionRow,
   WorkspaceQuestionRow,
 } from '../api/types';
+import { formDraftFromView } from '../editor/draft';
+import type { FormDraft } from '../editor/model';
 
 export const BLOCK_ID = '11111111-1111-4111-8111-111111111111';
+const CREATED_AT = '2026-01-01T00:00:00Z';
+const uuid = () => crypto.randomUUID();
 
 export function blockRow(
   type: ReactionType,
@@ -18,8 +24,8 @@ export function blockRow(
     owner_id: 'user-1',
     type,
     name: 'My block',
-    created_at: '2026-01-01T00:00:00Z',
-    updated_at: '2026-01-01T00:00:00Z',
+    created_at: CREATED_AT,
+    updated_at: CREATED_AT,
     response_count: 0,
     new_response_count: 0,
     like_count: 0,
@@ -54,27 +60,53 @@ export function blockRow(
   };
 }
 
-export function defaultEndingRow(): WorkspaceEndingRow {
+/** A custom ending as the database creates it (no title, no text, no conditions). */
+export function endingRow(overrides: Partial<WorkspaceEndingRow> = {}): WorkspaceEndingRow {
   return {
-    id: '22222222-2222-4222-8222-222222222222',
+    id: uuid(),
     block_id: BLOCK_ID,
-    is_default: true,
+    is_default: false,
     index: 0,
     title: '',
-    closing_text: 'Thank you',
+    closing_text: '',
     open_url: null,
     open_link_type: 'submit',
     open_url_text: null,
     resubmit_text: null,
     block_submit_another: false,
-    created_at: '2026-01-01T00:00:00Z',
+    created_at: CREATED_AT,
     conditions: [],
+    ...overrides,
+  };
+}
+
+/** The ending every form has: shown when no custom ending matches. */
+export function defaultEndingRow(overrides: Partial<WorkspaceEndingRow> = {}): WorkspaceEndingRow {
+  return endingRow({ is_default: true, closing_text: 'Thank you', ...overrides });
+}
+
+/** An option of a poll or ab question; questionRow sets its question_id. */
+export function optionRow(
+  value: string,
+  index: number,
+  overrides: Partial<WorkspaceOptionRow> = {},
+): WorkspaceOptionRow {
+  return {
+    id: uuid(),
+    block_id: BLOCK_ID,
+    question_id: '',
+    value,
+    index,
+    deleted: false,
+    response_count: 0,
+    created_at: CREATED_AT,
+    ...overrides,
   };
 }
 
 export function questionRow(overrides: Partial<WorkspaceQuestionRow> = {}): WorkspaceQuestionRow {
-  return {
-    id: '33333333-3333-4333-8333-333333333333',
+  const row: WorkspaceQuestionRow = {
+    id: uuid(),
     block_id: BLOCK_ID,
     type: 'short_text',
     title: 'Your name?',
@@ -87,10 +119,16 @@ export function questionRow(overrides: Partial<WorkspaceQuestionRow> = {}): Work
     content: null,
     image_src: null,
     deleted: false,
-    created_at: '2026-01-01T00:00:00Z',
+    created_at: CREATED_AT,
     options: [],
     ...overrides,
   };
+  return { ...row, options: row.options.map((o) => ({ ...o, question_id: row.id })) };
+}
+
+/** The editor's draft of a form with these questions and only the default ending. */
+export function formDraft(...questions: WorkspaceQuestionRow[]): FormDraft {
+  return formDraftFromView(questions, [defaultEndingRow()]);
 }
 
 export function workspaceData(
@@ -113,7 +151,7 @@ export function workspaceData(
       template_mode: 'default',
       brunch_profile_page: null,
       publish_mode: null,
-      updated_at: '2026-01-01T00:00:00Z',
+      updated_at: CREATED_AT,
     },
     questions: form ? [questionRow()] : [],
     endings: form ? [defaultEndingRow()] : [],
