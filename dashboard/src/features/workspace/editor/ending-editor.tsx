@@ -23,6 +23,7 @@ import {
   updateCondition,
   type EndingPatch,
 } from './model';
+import { MoveButtons } from './move-buttons';
 import { endingErrors, type EndingField } from './validation';
 
 export interface EndingEditorProps {
@@ -233,22 +234,7 @@ function EndingFields({
                   count: count - firstCustom,
                 })}
               </span>
-              <button
-                type="button"
-                className="button button-ghost"
-                disabled={index <= firstCustom}
-                onClick={() => onMove(index - 1)}
-              >
-                {t('editor.moveUp')}
-              </button>
-              <button
-                type="button"
-                className="button button-ghost"
-                disabled={index >= count - 1}
-                onClick={() => onMove(index + 1)}
-              >
-                {t('editor.moveDown')}
-              </button>
+              <MoveButtons index={index} first={firstCustom} last={count - 1} onMove={onMove} />
             </div>
           ) : null}
           {confirmDelete ? (

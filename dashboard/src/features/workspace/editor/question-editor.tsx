@@ -18,6 +18,7 @@ import {
   type EditorBlockType,
   type QuestionPatch,
 } from './model';
+import { MoveButtons } from './move-buttons';
 import { OptionsEditor } from './options-editor';
 import type { QuestionField } from './validation';
 
@@ -77,22 +78,7 @@ export function QuestionEditor({
         </h3>
         {inForm ? (
           <div className="question-editor-tools">
-            <button
-              type="button"
-              className="button button-ghost"
-              disabled={position === 0}
-              onClick={() => onMove(position - 1)}
-            >
-              {t('editor.moveUp')}
-            </button>
-            <button
-              type="button"
-              className="button button-ghost"
-              disabled={position >= count - 1}
-              onClick={() => onMove(position + 1)}
-            >
-              {t('editor.moveDown')}
-            </button>
+            <MoveButtons index={position} first={0} last={count - 1} onMove={onMove} />
             <button type="button" className="button button-ghost danger-text" onClick={onDelete}>
               {t('editor.question.delete')}
             </button>

@@ -22,11 +22,17 @@ interface Described {
   error?: string | undefined;
 }
 
-/** The shared field's description props for a settings control. */
-function useDescription({ locked, hint, error }: Described): FieldDescription {
+/** A settings control's props as the shared field takes them. */
+function useSettingsField<P extends Described>({
+  locked,
+  hint,
+  error,
+  ...rest
+}: P): Omit<P, keyof Described> & FieldDescription {
   const { t } = useTranslation();
   const paidId = useId();
   return {
+    ...rest,
     hint,
     error: error ? translateMessage(t, error) : undefined,
     disabled: locked,
@@ -37,9 +43,6 @@ function useDescription({ locked, hint, error }: Described): FieldDescription {
 
 export function TextField({
   ignoreLonger = false,
-  locked,
-  hint,
-  error,
   ...props
 }: Described & {
   label: string;
@@ -53,34 +56,25 @@ export function TextField({
   type?: 'text' | 'url' | 'email';
   placeholder?: string;
 }) {
-  const description = useDescription({ locked, hint, error });
-  return <UiTextField {...props} {...description} stopAtMax={ignoreLonger} />;
+  return <UiTextField {...useSettingsField(props)} stopAtMax={ignoreLonger} />;
 }
 
 /** An on/off setting: a switch before its label. */
-export function ToggleField({
-  locked,
-  hint,
-  error,
-  ...props
-}: Described & { label: string; checked: boolean; onChange: (checked: boolean) => void }) {
-  const description = useDescription({ locked, hint, error });
-  return <CheckboxField {...props} {...description} asSwitch className="field field-toggle" />;
+export function ToggleField(
+  props: Described & { label: string; checked: boolean; onChange: (checked: boolean) => void },
+) {
+  return <CheckboxField {...useSettingsField(props)} asSwitch className="field field-toggle" />;
 }
 
-export function SelectField<T extends string>({
-  locked,
-  hint,
-  error,
-  ...props
-}: Described & {
-  label: string;
-  value: T;
-  options: readonly SelectOption<T>[];
-  onChange: (value: T) => void;
-}) {
-  const description = useDescription({ locked, hint, error });
-  return <UiSelectField {...props} {...description} />;
+export function SelectField<T extends string>(
+  props: Described & {
+    label: string;
+    value: T;
+    options: readonly SelectOption<T>[];
+    onChange: (value: T) => void;
+  },
+) {
+  return <UiSelectField {...useSettingsField(props)} />;
 }
 
 /** #abc → #aabbcc: the colour input takes six digits only. */
@@ -99,7 +93,7 @@ export function ColorField({
 }: Described & { label: string; value: string; onChange: (value: string) => void }) {
   const { t } = useTranslation();
   const id = useId();
-  const description = useDescription(described);
+  const description = useSettingsField(described);
   const { describedBy, invalid, lines } = useFieldDescription(description);
   return (
     <div className="field field-color">
