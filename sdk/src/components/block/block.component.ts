@@ -1,4 +1,5 @@
 import { html, nothing } from 'lit';
+import { literal, html as staticHtml, type StaticValue } from 'lit/static-html.js';
 import { BlockElement } from '../../core/base.js';
 import { log } from '../../core/log.js';
 import { baseStyles } from '../../core/theme.js';
@@ -65,6 +66,16 @@ const FORWARDED_PARTS = [
   'welcome',
 ].join(', ');
 
+/** The element each block type renders as (one template serves all six). */
+const ELEMENT_TAGS = new Map<string, StaticValue>([
+  ['comment', literal`reaction-comment`],
+  ['qna', literal`reaction-qna`],
+  ['like', literal`reaction-like`],
+  ['button', literal`reaction-button`],
+  ['ab', literal`reaction-ab`],
+  ['form', literal`reaction-form`],
+]);
+
 /**
  * @tag reaction-block
  *
@@ -100,76 +111,18 @@ export default class ReactionBlock extends BlockElement {
       const lang = this.lang || nothing;
       const p = this.project;
       const d = this.dummy;
-      switch (v.block.type) {
-        case 'comment':
-          return html`<reaction-comment
-            part="block"
-            exportparts=${FORWARDED_PARTS}
-            .view=${v}
-            project-url=${p.url}
-            anon-key=${p.key}
-            theme=${theme}
-            lang=${lang}
-            ?dummy=${d}
-          ></reaction-comment>`;
-        case 'qna':
-          return html`<reaction-qna
-            part="block"
-            exportparts=${FORWARDED_PARTS}
-            .view=${v}
-            project-url=${p.url}
-            anon-key=${p.key}
-            theme=${theme}
-            lang=${lang}
-            ?dummy=${d}
-          ></reaction-qna>`;
-        case 'like':
-          return html`<reaction-like
-            part="block"
-            exportparts=${FORWARDED_PARTS}
-            .view=${v}
-            project-url=${p.url}
-            anon-key=${p.key}
-            theme=${theme}
-            lang=${lang}
-            ?dummy=${d}
-          ></reaction-like>`;
-        case 'button':
-          return html`<reaction-button
-            part="block"
-            exportparts=${FORWARDED_PARTS}
-            .view=${v}
-            project-url=${p.url}
-            anon-key=${p.key}
-            theme=${theme}
-            lang=${lang}
-            ?dummy=${d}
-          ></reaction-button>`;
-        case 'ab':
-          return html`<reaction-ab
-            part="block"
-            exportparts=${FORWARDED_PARTS}
-            .view=${v}
-            project-url=${p.url}
-            anon-key=${p.key}
-            theme=${theme}
-            lang=${lang}
-            ?dummy=${d}
-          ></reaction-ab>`;
-        case 'form':
-          return html`<reaction-form
-            part="block"
-            exportparts=${FORWARDED_PARTS}
-            .view=${v}
-            project-url=${p.url}
-            anon-key=${p.key}
-            theme=${theme}
-            lang=${lang}
-            ?dummy=${d}
-          ></reaction-form>`;
-        default:
-          return html`<div part="base" class="muted">${this.t('notValidType')}</div>`;
-      }
+      const tag = ELEMENT_TAGS.get(v.block.type);
+      if (!tag) return html`<div part="base" class="muted">${this.t('notValidType')}</div>`;
+      return staticHtml`<${tag}
+        part="block"
+        exportparts=${FORWARDED_PARTS}
+        .view=${v}
+        project-url=${p.url}
+        anon-key=${p.key}
+        theme=${theme}
+        lang=${lang}
+        ?dummy=${d}
+      ></${tag}>`;
     } catch (e) {
       log('render failed', e);
       return nothing;
