@@ -1,0 +1,521 @@
+// The jobs queue (20261123110000_jobs_queue.sql) and the notification jobs the visitor writes
+// enqueue (20261123110100_mail_and_notifications.sql), through the functions the worker calls
+// with the service role. The worker itself (jobs-worker) is tested in mail.test.ts.
+import { randomUUID } from 'node:crypto';
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  anonClient,
+  newGuest,
+  newUser,
+  serviceClient,
+  sql,
+  type TestUser,
+} from './support/clients.ts';
+
+interface ClaimedJob {
+  id: number;
+  kind: string;
+  payload: Record<string, unknown>;
+  attempts: number;
+  max_attempts: number;
+  group_key: string | null;
+}
+
+/** Each test uses its own job kind, so parallel test files never claim each other's jobs. */
+const kindOf = () => `test.${randomUUID().slice(0, 8)}`;
+
+async function enqueue(kind: string, fields: Record<string, unknown> = {}): Promise<number | null> {
+  const { data, error } = await serviceClient().rpc('enqueue_job', { p_kind: kind, ...fields });
+  expect(error).toBeNull();
+  return data as number | null;
+}
+
+/** Claims due jobs of one kind (the worker and other tests never claim these kinds). */
+async function claim(kind: string, limit = 50, lockSeconds = 60): Promise<ClaimedJob[]> {
+  const { data, error } = await serviceClient().rpc('claim_jobs', {
+    p_limit: limit,
+    p_lock_seconds: lockSeconds,
+    p_kinds: [kind],
+  });
+  expect(error).toBeNull();
+  return data as ClaimedJob[];
+}
+
+async function finish(outcomes: Array<Record<string, unknown>>) {
+  const { data, error } = await serviceClient().rpc('finish_jobs', { p_outcomes: outcomes });
+  expect(error).toBeNull();
+  return data as Record<string, number>;
+}
+
+async function jobRow(id: number) {
+  const rows = await sql<{
+    status: string;
+    attempts: number;
+    run_at: Date;
+    last_error: string | null;
+    result: unknown;
+    locked_until: Date | null;
+  }>('select status, attempts, run_at, last_error, result, locked_until from private.jobs where id = $1', [id]);
+  return rows[0]!;
+}
+
+afterEach(async () => {
+  await sql(`delete from private.settings where key like 'rate.test%'`);
+});
+
+describe('jobs queue', () => {
+  it('claims a due job once, and finishing it keeps the result', async () => {
+    const kind = kindOf();
+    const id = await enqueue(kind, { p_payload: { n: 1 } });
+    expect(id).toEqual(expect.any(Number));
+    const first = await claim(kind);
+    expect(first.map((j) => j.id)).toEqual([id]);
+    expect(first[0]).toMatchObject({ payload: { n: 1 }, attempts: 1 });
+    expect(await claim(kind)).toEqual([]);
+    expect(await finish([{ id, status: 'done', result: { ok: true } }])).toMatchObject({ done: 1 });
+    expect(await jobRow(id!)).toMatchObject({ status: 'done', result: { ok: true }, locked_until: null });
+    // a finished job cannot be finished again
+    expect(await finish([{ id, status: 'failed', error: 'late' }])).toMatchObject({ failed: 0, done: 0 });
+  });
+
+  it('does not run a job before its time', async () => {
+    const kind = kindOf();
+    const later = new Date(Date.now() + 60_000).toISOString();
+    await enqueue(kind, { p_run_at: later });
+    expect(await claim(kind)).toEqual([]);
+  });
+
+  it('adds nothing for a dedupe key already used', async () => {
+    const kind = kindOf();
+    const key = `dedupe:${randomUUID()}`;
+    const first = await enqueue(kind, { p_dedupe_key: key });
+    const second = await enqueue(kind, { p_dedupe_key: key });
+    expect(first).toEqual(expect.any(Number));
+    expect(second).toBeNull();
+    const rows = await sql('select id from private.jobs where dedupe_key = $1', [key]);
+    expect(rows).toHaveLength(1);
+  });
+
+  it('never gives one job to two workers claiming at the same time', async () => {
+    const kind = kindOf();
+    const ids = new Set<number>();
+    for (let i = 0; i < 10; i++) {
+      const payloads = Array.from({ length: 30 }, (_, n) => ({ n: i * 30 + n }));
+      await sql(
+        `insert into private.jobs (kind, payload) select $1, p from jsonb_array_elements($2::jsonb) p`,
+        [kind, JSON.stringify(payloads)],
+      );
+    }
+    for (const row of await sql<{ id: string }>('select id from private.jobs where kind = $1', [kind])) {
+      ids.add(Number(row.id));
+    }
+    expect(ids.size).toBe(300);
+    const seen: number[] = [];
+    const worker = async () => {
+      for (;;) {
+        const jobs = await claim(kind, 17);
+        if (jobs.length === 0) return;
+        seen.push(...jobs.map((j) => j.id));
+        await finish(jobs.map((j) => ({ id: j.id, status: 'done' })));
+      }
+    };
+    await Promise.all(Array.from({ length: 6 }, worker));
+    expect(seen).toHaveLength(300);
+    expect(new Set(seen).size).toBe(300);
+    const [counts] = await sql<{ done: string; attempts: number }>(
+      `select count(*) filter (where status = 'done') as done, max(attempts) as attempts from private.jobs where kind = $1`,
+      [kind],
+    );
+    expect(counts).toEqual({ done: '300', attempts: 1 });
+  });
+
+  it('retries with a growing backoff and fails after the last attempt, keeping the error', async () => {
+    const kind = kindOf();
+    const id = (await enqueue(kind, { p_max_attempts: 3 }))!;
+    const delays: number[] = [];
+    for (let attempt = 1; attempt <= 3; attempt++) {
+      const [job] = await claim(kind);
+      expect(job).toMatchObject({ id, attempts: attempt });
+      const before = Date.now();
+      await finish([{ id, status: 'retry', error: `provider down (${attempt})` }]);
+      const row = await jobRow(id);
+      if (attempt < 3) {
+        expect(row.status).toBe('queued');
+        delays.push(row.run_at.getTime() - before);
+        await sql('update private.jobs set run_at = now() where id = $1', [id]);
+      } else {
+        expect(row).toMatchObject({ status: 'failed', last_error: 'provider down (3)' });
+      }
+    }
+    // 5 s then 10 s, each within the 20% jitter
+    expect(delays[0]).toBeGreaterThan(3_500);
+    expect(delays[0]).toBeLessThan(6_500);
+    expect(delays[1]).toBeGreaterThan(7_500);
+    expect(delays[1]).toBeLessThan(12_500);
+  });
+
+  it('defer puts a job back without counting the attempt; retry_in overrides the backoff', async () => {
+    const kind = kindOf();
+    const id = (await enqueue(kind))!;
+    await claim(kind);
+    const at = new Date(Date.now() + 30_000).toISOString();
+    expect(await finish([{ id, status: 'defer', run_at: at }])).toMatchObject({ deferred: 1 });
+    expect(await jobRow(id)).toMatchObject({ status: 'queued', attempts: 0 });
+    await sql('update private.jobs set run_at = now() where id = $1', [id]);
+    await claim(kind);
+    const before = Date.now();
+    await finish([{ id, status: 'retry', error: 'slow down', retry_in: 120 }]);
+    const row = await jobRow(id);
+    expect(row.run_at.getTime() - before).toBeGreaterThan(110_000);
+  });
+
+  it('claims a job again when its worker vanished before calling the provider', async () => {
+    const kind = kindOf();
+    const id = (await enqueue(kind))!;
+    await claim(kind, 1, 30);
+    await sql(`update private.jobs set locked_until = now() - interval '1 second' where id = $1`, [id]);
+    const [again] = await claim(kind);
+    expect(again).toMatchObject({ id, attempts: 2 });
+    expect((await jobRow(id)).last_error).toMatch(/stopped before finishing/);
+  });
+
+  it('marks a job unknown, never re-sent, when its worker vanished after calling the provider', async () => {
+    const kind = kindOf();
+    const id = (await enqueue(kind))!;
+    await claim(kind, 1, 30);
+    const { error } = await serviceClient().rpc('mark_jobs_sending', { p_ids: [id] });
+    expect(error).toBeNull();
+    await sql(`update private.jobs set locked_until = now() - interval '1 second' where id = $1`, [id]);
+    expect(await claim(kind)).toEqual([]);
+    const row = await jobRow(id);
+    expect(row.status).toBe('unknown');
+    expect(row.last_error).toMatch(/not re-sent/);
+  });
+
+  it('runs one job of a group at a time and merges the queued ones into it', async () => {
+    const kind = kindOf();
+    const group = `group:${randomUUID()}`;
+    for (let n = 0; n < 5; n++) await enqueue(kind, { p_payload: { n }, p_group_key: group });
+    const claimed = await claim(kind);
+    expect(claimed).toHaveLength(1);
+    // a second worker gets nothing of the group while it runs
+    expect(await claim(kind)).toEqual([]);
+    const { data, error } = await serviceClient().rpc('merge_job_group', {
+      p_job_id: claimed[0]!.id,
+      p_window_seconds: 60,
+    });
+    expect(error).toBeNull();
+    const merged = data as { payloads: Array<{ n: number }>; defer_until: string | null };
+    expect(merged.defer_until).toBeNull();
+    expect(merged.payloads.map((p) => p.n).sort()).toEqual([0, 1, 2, 3, 4]);
+    await finish([{ id: claimed[0]!.id, status: 'done' }]);
+    const states = await sql<{ status: string; n: string }>(
+      `select status, count(*) as n from private.jobs where group_key = $1 group by status order by status`,
+      [group],
+    );
+    expect(states).toEqual([
+      { status: 'done', n: '1' },
+      { status: 'merged', n: '4' },
+    ]);
+
+    // within the window the next job of the group waits, and so do the ones queued after it
+    await enqueue(kind, { p_payload: { n: 5 }, p_group_key: group });
+    await enqueue(kind, { p_payload: { n: 6 }, p_group_key: group });
+    const [next] = await claim(kind);
+    const res = await serviceClient().rpc('merge_job_group', { p_job_id: next!.id, p_window_seconds: 60 });
+    const deferred = res.data as { payloads: unknown[]; defer_until: string };
+    expect(deferred.payloads).toEqual([]);
+    expect(new Date(deferred.defer_until).getTime()).toBeGreaterThan(Date.now() + 50_000);
+    await finish([{ id: next!.id, status: 'defer', run_at: deferred.defer_until }]);
+    const waiting = await sql<{ due: boolean }>(
+      `select run_at > now() + interval '50 seconds' as due from private.jobs where group_key = $1 and status = 'queued'`,
+      [group],
+    );
+    expect(waiting).toEqual([{ due: true }, { due: true }]);
+  });
+
+  it('claims no more jobs of a rate bucket than it has tokens', async () => {
+    const kind = kindOf();
+    const bucket = `test${randomUUID().slice(0, 8)}`;
+    await sql(
+      `insert into private.settings (key, value) values ($1, '3'), ($2, '3')`,
+      [`rate.${bucket}.per_second`, `rate.${bucket}.burst`],
+    );
+    for (let n = 0; n < 10; n++) await enqueue(kind, { p_rate_bucket: bucket });
+    const first = await claim(kind, 10);
+    expect(first).toHaveLength(3);
+    // the ones left over were not touched: no attempt counted
+    const [left] = await sql<{ queued: string; attempts: string }>(
+      `select count(*) as queued, sum(attempts) as attempts from private.jobs where kind = $1 and status = 'queued'`,
+      [kind],
+    );
+    expect(left).toEqual({ queued: '7', attempts: '0' });
+  });
+
+  it('is out of reach of client roles', async () => {
+    const guest = await newGuest();
+    for (const client of [anonClient(), guest.client]) {
+      for (const [fn, args] of [
+        ['claim_jobs', { p_limit: 1 }],
+        ['enqueue_job', { p_kind: 'x' }],
+        ['finish_jobs', { p_outcomes: [] }],
+        ['mark_jobs_sending', { p_ids: [] }],
+        ['merge_job_group', { p_job_id: 1 }],
+        ['record_mail_event', { p_event: {} }],
+        ['notification_context', { p_kind: 'notify.owner', p_payloads: [] }],
+        ['record_mail_optout', { p_email: 'a@b.co', p_scope: 'owner', p_block_id: randomUUID() }],
+        ['mail_sender_status', { p_user_id: randomUUID() }],
+      ] as const) {
+        const { error } = await client.rpc(fn, args);
+        expect(error?.message, fn).toMatch(/permission denied/);
+      }
+      const { error } = await client.schema('private' as never).from('jobs').select('*');
+      expect(error).not.toBeNull();
+    }
+    // even as a role inside the database
+    for (const role of ['anon', 'authenticated']) {
+      await expect(sql(`set role ${role}; select * from private.jobs`)).rejects.toThrow(/permission denied/);
+    }
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// notification jobs: written in the visitor's transaction
+// ---------------------------------------------------------------------------------------------
+
+async function ownerBlock(type: 'comment' | 'form', settings: Record<string, unknown> = {}, mailTo?: string) {
+  const owner = await newUser('owner');
+  await sql('update public.profiles set paid = true where id = $1', [owner.id]);
+  const { data, error } = await owner.client.rpc('create_block', { p_block_type: type });
+  expect(error).toBeNull();
+  const blockId = (data as { id: string }).id;
+  const body: Record<string, unknown> = { blockId };
+  if (Object.keys(settings).length) body.settings = settings;
+  if (mailTo) body.privateSettings = { mail_to: mailTo };
+  if (body.settings || body.privateSettings) {
+    const res = await owner.client.functions.invoke('save-block', { body });
+    expect(res.error).toBeNull();
+  }
+  return { owner, blockId };
+}
+
+async function jobsOf(blockId: string) {
+  return sql<{ kind: string; payload: Record<string, string>; group_key: string; rate_bucket: string }>(
+    `select kind, payload, group_key, rate_bucket from private.jobs where payload ->> 'block_id' = $1 order by id`,
+    [blockId],
+  );
+}
+
+function postAs(visitor: TestUser, blockId: string, content: string, extra: Record<string, unknown> = {}) {
+  return visitor.client.rpc('post_message', {
+    p_block_id: blockId,
+    p_content: content,
+    p_creator_name: 'Visitor',
+    p_color: '#336699',
+    ...extra,
+  });
+}
+
+describe('notification jobs', () => {
+  it('a comment on a block with a notification address enqueues the owner digest job, in its transaction', async () => {
+    const { blockId } = await ownerBlock('comment', {}, 'owner-inbox@example.com');
+    const visitor = await newGuest();
+    const ok = await postAs(visitor, blockId, 'Hello there');
+    expect(ok.error).toBeNull();
+    const failed = await postAs(visitor, blockId, 'x'.repeat(501));
+    expect(failed.error?.message).toBe('Too long message');
+    const jobs = await jobsOf(blockId);
+    expect(jobs).toHaveLength(1);
+    expect(jobs[0]).toMatchObject({
+      kind: 'notify.owner',
+      payload: { block_id: blockId, message_id: (ok.data as { id: string }).id },
+      group_key: `notify.owner:${blockId}`,
+      rate_bucket: 'mail',
+    });
+  });
+
+  it('no job without a notification address, and none for the owner writing on their own block', async () => {
+    const plain = await ownerBlock('comment');
+    const visitor = await newGuest();
+    expect((await postAs(visitor, plain.blockId, 'Hi')).error).toBeNull();
+    expect(await jobsOf(plain.blockId)).toEqual([]);
+
+    const { owner, blockId } = await ownerBlock('comment', {}, 'owner-inbox@example.com');
+    expect((await postAs(owner, blockId, 'A note from the owner')).error).toBeNull();
+    expect(await jobsOf(blockId)).toEqual([]);
+  });
+
+  it('a form response enqueues the owner job', async () => {
+    const { blockId } = await ownerBlock('form', {}, 'forms@example.com');
+    const visitor = await newGuest();
+    const { error } = await visitor.client.rpc('submit_response', { p_block_id: blockId, p_answers: {} });
+    expect(error).toBeNull();
+    const jobs = await jobsOf(blockId);
+    expect(jobs.map((j) => j.kind)).toEqual(['notify.owner']);
+    expect(jobs[0]!.payload.response_id).toEqual(expect.any(String));
+  });
+
+  it("a reply enqueues the commenter's job when they left an email and the block asks for it", async () => {
+    const { owner, blockId } = await ownerBlock('comment', { allow_creator_email: true });
+    const commenter = await newGuest();
+    const top = await postAs(commenter, blockId, 'Please tell me when someone answers', {
+      p_creator_email: 'commenter@example.com',
+    });
+    expect(top.error).toBeNull();
+    const parentId = (top.data as { id: string }).id;
+    // the commenter replying to themselves is no news to them
+    expect((await postAs(commenter, blockId, 'bump', { p_parent_id: parentId })).error).toBeNull();
+    expect(await jobsOf(blockId)).toEqual([]);
+    const reply = await postAs(owner, blockId, 'Thanks, answered!', { p_parent_id: parentId });
+    expect(reply.error).toBeNull();
+    const jobs = await jobsOf(blockId);
+    expect(jobs).toHaveLength(1);
+    expect(jobs[0]).toMatchObject({
+      kind: 'notify.reply',
+      payload: { parent_id: parentId, message_id: (reply.data as { id: string }).id },
+      group_key: `notify.reply:${parentId}`,
+    });
+  });
+
+  it('notification_context gathers the items and skips what must not be sent', async () => {
+    const { owner, blockId } = await ownerBlock('comment', {}, 'ctx@example.com');
+    const visitor = await newGuest();
+    const first = await postAs(visitor, blockId, 'First <b>message</b>');
+    const second = await postAs(visitor, blockId, 'Second');
+    const payloads = [first, second].map((r) => ({
+      block_id: blockId,
+      message_id: (r.data as { id: string }).id,
+    }));
+    const context = async () => {
+      const { data, error } = await serviceClient().rpc('notification_context', {
+        p_kind: 'notify.owner',
+        p_payloads: payloads,
+      });
+      expect(error).toBeNull();
+      return data as Record<string, unknown>;
+    };
+    const ctx = await context();
+    expect(ctx).toMatchObject({ to: 'ctx@example.com', scope: 'owner', language: 'en', total: 2 });
+    expect((ctx.items as Array<{ content: string }>).map((i) => i.content)).toEqual([
+      'First <b>message</b>',
+      'Second',
+    ]);
+
+    await serviceClient().rpc('record_mail_optout', {
+      p_email: 'CTX@example.com',
+      p_scope: 'owner',
+      p_block_id: blockId,
+    });
+    expect(await context()).toEqual({ skip: 'the address unsubscribed' });
+    await sql('delete from private.mail_optouts where block_id = $1', [blockId]);
+
+    await sql(`insert into private.mail_suppressions (email, reason) values ('ctx@example.com', 'bounce')`);
+    expect(await context()).toEqual({ skip: 'the address is suppressed (bounce or complaint)' });
+    await sql(`delete from private.mail_suppressions where email = 'ctx@example.com'`);
+
+    const res = await owner.client.functions.invoke('save-block', {
+      body: { blockId, privateSettings: { mail_to: '' } },
+    });
+    expect(res.error).toBeNull();
+    expect(await context()).toEqual({ skip: 'notifications were turned off' });
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// provider events
+// ---------------------------------------------------------------------------------------------
+
+describe('mail events', () => {
+  async function sentMail(to = `${randomUUID().slice(0, 8)}@example.com`, extra: Record<string, unknown> = {}) {
+    const kind = kindOf();
+    const id = (await enqueue(kind))!;
+    await claim(kind);
+    const messageId = `msg-${randomUUID()}`;
+    await finish([
+      {
+        id,
+        status: 'done',
+        mail: { to, from: 'notify@example.com', subject: 'Hi', kind: 'test', provider_message_id: messageId, ...extra },
+      },
+    ]);
+    return { messageId, to };
+  }
+
+  const event = (fields: Record<string, unknown>) =>
+    serviceClient()
+      .rpc('record_mail_event', { p_event: { event_id: randomUUID(), ...fields } })
+      .then(({ data, error }) => {
+        expect(error).toBeNull();
+        return data as { applied: boolean; reason?: string };
+      });
+
+  const state = async (messageId: string) =>
+    (
+      await sql<{ status: string; opened: boolean }>(
+        'select status, opened from private.outbound_mails where provider_message_id = $1',
+        [messageId],
+      )
+    )[0];
+
+  it('applies each event once and never lets a late delivery undo a bounce', async () => {
+    const { messageId } = await sentMail();
+    expect(await state(messageId)).toEqual({ status: 'sent', opened: false });
+    const eventId = randomUUID();
+    const once = { event_id: eventId, type: 'delivery', message_id: messageId };
+    const first = await serviceClient().rpc('record_mail_event', { p_event: once });
+    const again = await serviceClient().rpc('record_mail_event', { p_event: once });
+    expect(first.data).toEqual({ applied: true });
+    expect(again.data).toEqual({ applied: false, reason: 'duplicate' });
+    expect(await state(messageId)).toEqual({ status: 'delivered', opened: false });
+    await event({ type: 'open', message_id: messageId });
+    expect(await state(messageId)).toEqual({ status: 'delivered', opened: true });
+
+    const other = await sentMail();
+    await event({ type: 'bounce', message_id: other.messageId, bounce_type: 'Transient' });
+    await event({ type: 'delivery', message_id: other.messageId });
+    expect((await state(other.messageId))!.status).toBe('bounced');
+    // a transient bounce does not suppress the address
+    expect(await sql('select 1 from private.mail_suppressions where email = $1', [other.to])).toEqual([]);
+    expect(await event({ type: 'delivery', message_id: 'nobody-sent-this' })).toEqual({
+      applied: false,
+      reason: 'unknown message',
+    });
+  });
+
+  it('suppresses an address after a permanent bounce or a complaint', async () => {
+    const bounced = await sentMail();
+    await event({ type: 'bounce', message_id: bounced.messageId, bounce_type: 'Permanent', recipients: [bounced.to] });
+    const complained = await sentMail();
+    await event({ type: 'complaint', message_id: complained.messageId });
+    const rows = await sql<{ email: string; reason: string }>(
+      'select email, reason from private.mail_suppressions where email = any($1) order by reason',
+      [[bounced.to, complained.to]],
+    );
+    expect(rows).toEqual([
+      { email: bounced.to, reason: 'bounce' },
+      { email: complained.to, reason: 'complaint' },
+    ]);
+  });
+
+  it("stops a sender whose bounce rate climbs over the threshold", async () => {
+    const owner = await newUser('sender');
+    const status = async () =>
+      (await serviceClient().rpc('mail_sender_status', { p_user_id: owner.id })).data as {
+        sent: number;
+        bounced: number;
+        suspended: boolean;
+      };
+    await sql(
+      `insert into private.outbound_mails (kind, sender_user_id, to_email, from_email, status)
+       select 'letter', $1, 'r' || n || '@example.com', 'me@example.com', 'delivered' from generate_series(1, 60) n`,
+      [owner.id],
+    );
+    expect(await status()).toMatchObject({ sent: 60, bounced: 0, suspended: false });
+    await sql(
+      `update private.outbound_mails set status = 'bounced'
+       where id in (select id from private.outbound_mails where sender_user_id = $1 limit 4)`,
+      [owner.id],
+    );
+    expect(await status()).toMatchObject({ bounced: 4, suspended: true });
+  });
+});
