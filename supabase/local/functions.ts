@@ -32,6 +32,8 @@ export async function startFunctions(opts: FunctionsOptions): Promise<Managed> {
       '--allow-net',
       '--allow-env',
       '--allow-read',
+      // the AWS SDK reads the OS release for its user agent; Supabase's runtime allows it
+      '--allow-sys',
       '--config',
       join(paths.functions, 'deno.json'),
       join(paths.local, 'deno', 'functions-main.ts'),

@@ -1,7 +1,7 @@
 // The whole local Supabase stack in one call: PostgreSQL (embedded, or DATABASE_URL), migrations,
 // PostgREST, the auth server, the Deno edge runtime, the gateway and the static web server.
 // Used by `npm start` and by the tests (free ports, throwaway data directory).
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Server } from 'node:http';
@@ -40,6 +40,21 @@ export interface Stack {
   /** Migrations applied by this start, and whether the database was new (seeded). */
   migrated: { applied: string[]; fresh: boolean };
   stop(): Promise<void>;
+}
+
+/**
+ * Secrets and settings of background work and mail for the functions. The secrets derive from the
+ * JWT secret, so they stay the same across restarts (unsubscribe links in mails keep working).
+ */
+export function backgroundEnv(jwtSecret: string, webUrl: string): Record<string, string> {
+  const derive = (purpose: string) => createHmac('sha256', jwtSecret).update(purpose).digest('base64url');
+  return {
+    JOBS_WORKER_SECRET: derive('jobs-worker'),
+    UNSUBSCRIBE_SECRET: derive('unsubscribe'),
+    SITE_URL: webUrl,
+    MAIL_FROM: 'notify@reaction-blocks.local',
+    MAIL_FROM_NAME: 'Reaction Blocks',
+  };
 }
 
 /** Functions whose config.toml section says `verify_jwt = false`. */
@@ -114,6 +129,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
           SUPABASE_ANON_KEY: keys.anonKey,
           SUPABASE_SERVICE_ROLE_KEY: keys.serviceRoleKey,
           SUPABASE_DB_URL: dbUrl,
+          ...backgroundEnv(opts.jwtSecret, webUrl),
         },
       }),
     ]);

@@ -340,9 +340,10 @@ $$;
 
 -- For a digest: the claimed job takes over the queued jobs of its group (their payloads go into
 -- its payload's `merged` array, they become `merged`). When the group ran within
--- p_window_seconds, nothing is merged and the answer names when to run instead, and the
--- group's queued jobs move to that time too. Answers {payloads: [...], defer_until}.
-create function public.merge_job_group(p_job_id bigint, p_window_seconds integer default 60)
+-- p_window_seconds (default: setting jobs.group_window_seconds, 60), nothing is merged, the
+-- answer names when to run instead, and the group's queued jobs move to that time too.
+-- Answers {payloads: [...], defer_until}.
+create function public.merge_job_group(p_job_id bigint, p_window_seconds integer default null)
 returns jsonb
 language plpgsql
 security definer
@@ -362,7 +363,8 @@ begin
     return jsonb_build_object('payloads', jsonb_build_array(v_job.payload), 'defer_until', null);
   end if;
   select last_done_at into v_last from private.job_groups where group_key = v_job.group_key;
-  v_until := v_last + make_interval(secs => greatest(p_window_seconds, 0));
+  v_until := v_last + make_interval(secs => greatest(coalesce(p_window_seconds,
+    (private.setting('jobs.group_window_seconds', '60'::jsonb))::text::integer), 0));
   if v_until is not null and v_until > now() then
     update private.jobs set run_at = greatest(run_at, v_until), updated_at = now()
       where group_key = v_job.group_key and status = 'queued';

@@ -5,7 +5,7 @@
 -- Notifications are jobs (see 20261123110000_jobs_queue.sql) enqueued by triggers in the
 -- visitor's transaction: one job per new message or response, grouped per block (owner) or per
 -- thread (commenter), so the worker sends the first at once and folds a burst into one digest
--- per window (setting notify.digest_seconds, default 60).
+-- per window (setting jobs.group_window_seconds, default 60).
 
 -- ---------------------------------------------------------------------------------------------
 -- outbound mails and provider events

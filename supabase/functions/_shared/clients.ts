@@ -1,12 +1,7 @@
 // The two Supabase clients a function may use. The service-role client bypasses row-level
 // security: it lives here only, and only functions that must act beyond the caller's rights use it.
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
-
-function env(name: string): string {
-  const value = Deno.env.get(name);
-  if (!value) throw new Error(`${name} is not set`);
-  return value;
-}
+import { env } from './env.ts';
 
 const noSession = {
   auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },

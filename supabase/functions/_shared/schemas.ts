@@ -303,3 +303,28 @@ export const ZSaveBlock = z
     { error: MESSAGES.nothingToUpdate },
   );
 export type TSaveBlock = z.infer<typeof ZSaveBlock>;
+
+// ---------------------------------------------------------------------------------------------
+// Sender emails (/profile/email): requestMailVerify, checkMailVerified, checkSpfDkim,
+// deleteMailVerified. The spec's payload names; one address each.
+
+export const SENDER_EMAIL_MAX = 60;
+
+const senderEmail = z
+  .string({ error: BLOCK_MESSAGES.invalidEmail })
+  .trim()
+  .max(SENDER_EMAIL_MAX, { error: MESSAGES.tooLong })
+  .pipe(z.email({ error: BLOCK_MESSAGES.invalidEmail }))
+  .transform((v) => v.toLowerCase());
+
+export const ZMailVerify = z.strictObject({ emailToVerify: senderEmail });
+export type TMailVerify = z.infer<typeof ZMailVerify>;
+
+export const ZMailDelete = z.strictObject({ emailToDelete: senderEmail });
+export type TMailDelete = z.infer<typeof ZMailDelete>;
+
+/** The unsubscribe page and one-click POSTs carry the signed token of the mail's link. */
+export const ZUnsubscribe = z.strictObject({
+  token: z.string({ error: 'Invalid link' }).min(10, { error: 'Invalid link' }).max(2000, { error: 'Invalid link' }),
+});
+export type TUnsubscribe = z.infer<typeof ZUnsubscribe>;

@@ -4,6 +4,15 @@
 type Handler = (req: Request, info: Deno.ServeHandlerInfo) => Response | Promise<Response>;
 
 const functionsDir = new URL('../../functions/', import.meta.url);
+
+// Supabase's edge runtime keeps a worker alive until the promises given to
+// EdgeRuntime.waitUntil settle; this process lives on anyway, so the promise only has to run
+// (and its failure be logged rather than crash the runner).
+(globalThis as unknown as { EdgeRuntime: { waitUntil(p: Promise<unknown>): void } }).EdgeRuntime = {
+  waitUntil(promise) {
+    promise.catch((err) => console.error('EdgeRuntime.waitUntil:', err));
+  },
+};
 const handlers = new Map<string, Promise<Handler | undefined>>();
 const realServe = Deno.serve.bind(Deno);
 let capture: ((h: Handler) => void) | undefined;

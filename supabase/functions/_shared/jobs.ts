@@ -1,0 +1,178 @@
+// The worker side of the jobs queue (supabase/migrations/20261123110000_jobs_queue.sql): claim a
+// batch, prepare each job (database reads, no side effects), mark the ones about to call a
+// provider as `sending` in one call, deliver them with bounded concurrency, and record every
+// outcome in one call. A worker that dies between `sending` and the record leaves jobs that the
+// next claim marks `unknown` instead of sending them again.
+import type { SupabaseClient } from '@supabase/supabase-js';
+import type { Mailer } from './mail.ts';
+
+export interface ClaimedJob {
+  id: number;
+  kind: string;
+  payload: Record<string, unknown>;
+  attempts: number;
+  max_attempts: number;
+  group_key: string | null;
+}
+
+/** What finish_jobs records of a mail handed to the provider (private.outbound_mails). */
+export interface MailRecord {
+  to: string;
+  from: string;
+  subject: string;
+  kind: string;
+  provider_message_id?: string;
+  user_id?: string;
+  sender_user_id?: string;
+  block_id?: string;
+  delivery_id?: string;
+}
+
+export type Outcome =
+  | { status: 'done'; result?: unknown; mail?: MailRecord }
+  | { status: 'retry'; error: string; retry_in?: number }
+  | { status: 'failed'; error: string }
+  | { status: 'unknown'; error: string; mail?: MailRecord }
+  | { status: 'defer'; run_at: string };
+
+/** A job ready to call its provider: `deliver` is the side effect, run after `sending` is recorded. */
+export interface Delivery {
+  deliver(): Promise<Outcome>;
+}
+
+export interface WorkerDeps {
+  db: SupabaseClient;
+  mailer: Mailer;
+}
+
+export interface JobHandler {
+  /** Reads what the job needs; answers a final outcome (skip, defer) or a delivery. */
+  prepare(job: ClaimedJob, deps: WorkerDeps): Promise<Outcome | Delivery>;
+}
+
+export interface DrainOptions {
+  /** Stop claiming new batches after this much wall time (edge functions have a few seconds of CPU). */
+  budgetMs: number;
+  batchSize: number;
+  concurrency: number;
+  lockSeconds: number;
+}
+
+export interface DrainSummary {
+  batches: number;
+  claimed: number;
+  done: number;
+  retried: number;
+  failed: number;
+  unknown: number;
+  deferred: number;
+  /** The last batch was full when the budget ran out: more work is probably waiting. */
+  more: boolean;
+}
+
+const isDelivery = (p: Outcome | Delivery): p is Delivery => 'deliver' in p;
+
+/** Runs fn over items, at most `limit` at a time, keeping the order of results. */
+export async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  const lanes = Array.from({ length: Math.min(limit, items.length) }, async () => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await fn(items[index]!);
+    }
+  });
+  await Promise.all(lanes);
+  return results;
+}
+
+async function rpc<T>(db: SupabaseClient, name: string, args: Record<string, unknown>): Promise<T> {
+  const { data, error } = await db.rpc(name, args);
+  if (error) throw new Error(`${name}: ${error.message}`);
+  return data as T;
+}
+
+export async function drain(
+  handlers: Record<string, JobHandler>,
+  deps: WorkerDeps,
+  options: DrainOptions,
+): Promise<DrainSummary> {
+  const started = Date.now();
+  const summary: DrainSummary = {
+    batches: 0,
+    claimed: 0,
+    done: 0,
+    retried: 0,
+    failed: 0,
+    unknown: 0,
+    deferred: 0,
+    more: false,
+  };
+  const kinds = Object.keys(handlers);
+  while (Date.now() - started < options.budgetMs) {
+    const jobs = await rpc<ClaimedJob[]>(deps.db, 'claim_jobs', {
+      p_limit: options.batchSize,
+      p_lock_seconds: options.lockSeconds,
+      p_kinds: kinds,
+    });
+    if (jobs.length === 0) {
+      summary.more = false;
+      break;
+    }
+    summary.batches++;
+    summary.claimed += jobs.length;
+
+    const prepared = await mapLimit(jobs, options.concurrency, async (job) => {
+      try {
+        return await handlers[job.kind]!.prepare(job, deps);
+      } catch (err) {
+        // nothing left the building: safe to try again later
+        console.error(`[jobs] prepare ${job.kind} #${job.id}:`, err);
+        return { status: 'retry', error: `prepare failed: ${(err as Error).message}`.slice(0, 500) } as Outcome;
+      }
+    });
+
+    const sendingIds = jobs.filter((_, i) => isDelivery(prepared[i]!)).map((j) => j.id);
+    let markedSending = true;
+    if (sendingIds.length > 0) {
+      try {
+        await rpc(deps.db, 'mark_jobs_sending', { p_ids: sendingIds });
+      } catch (err) {
+        // without the mark a crash could re-send: do not call the provider this round
+        console.error('[jobs] mark_jobs_sending failed:', err);
+        markedSending = false;
+      }
+    }
+
+    const pairs = jobs.map((job, i) => ({ job, p: prepared[i]! }));
+    const outcomes = await mapLimit(pairs, options.concurrency, async ({ job, p }) => {
+      if (!isDelivery(p)) return p;
+      if (!markedSending) return { status: 'retry', error: 'could not record the send; not sent' } as Outcome;
+      try {
+        return await p.deliver();
+      } catch (err) {
+        console.error(`[jobs] deliver ${job.kind} #${job.id}:`, err);
+        return { status: 'unknown', error: `deliver failed: ${(err as Error).message}`.slice(0, 500) } as Outcome;
+      }
+    });
+
+    const payload = jobs.map((job, i) => ({ id: job.id, ...outcomes[i] }));
+    let counts: Record<string, number> | undefined;
+    for (let attempt = 0; attempt < 3 && !counts; attempt++) {
+      try {
+        counts = await rpc<Record<string, number>>(deps.db, 'finish_jobs', { p_outcomes: payload });
+      } catch (err) {
+        console.error('[jobs] finish_jobs failed:', err);
+        await new Promise((r) => setTimeout(r, 200 * (attempt + 1)));
+      }
+    }
+    if (!counts) throw new Error('could not record the outcomes of a batch');
+    summary.done += counts.done ?? 0;
+    summary.retried += counts.retried ?? 0;
+    summary.failed += counts.failed ?? 0;
+    summary.unknown += counts.unknown ?? 0;
+    summary.deferred += counts.deferred ?? 0;
+    summary.more = jobs.length === options.batchSize;
+  }
+  return summary;
+}

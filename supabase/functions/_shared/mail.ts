@@ -1,0 +1,240 @@
+// The mail path, narrowed to what the product needs: send a mail, manage sender identities, and
+// read the provider's events. One implementation, Amazon SES v2 through its official client; the
+// endpoint is configurable (SES_ENDPOINT), so locally and in tests it is the providers server's
+// SES fake (supabase/local/providers/). SES is the provider because its model is the spec's:
+// an email-address identity verified by a link is the sender verification, and its event types
+// (send, delivery, open, bounce, reject, complaint) are the spec's delivery counts.
+import {
+  CreateEmailIdentityCommand,
+  DeleteEmailIdentityCommand,
+  GetEmailIdentityCommand,
+  SendEmailCommand,
+  SESv2Client,
+} from '@aws-sdk/client-sesv2';
+import { convert } from 'html-to-text';
+import { optionalEnv } from './env.ts';
+
+export interface OutgoingMail {
+  /** The From address; `fromName` is its display name. */
+  from: string;
+  fromName?: string;
+  to: string[];
+  replyTo?: string[];
+  subject: string;
+  html: string;
+  /** The text part; made from the HTML when absent. Every mail has one. */
+  text?: string;
+  headers?: Record<string, string>;
+  /** Provider tags, echoed in its events (delivery id, kind). Values [A-Za-z0-9_.-@]. */
+  tags?: Record<string, string>;
+}
+
+export interface Identity {
+  verified: boolean;
+  /** DKIM signing state as SES reports it (SUCCESS, PENDING, FAILED, ...), if any. */
+  dkimStatus?: string;
+}
+
+/**
+ * Why a call failed, which decides what the queue does:
+ * - `retry`: the provider certainly did not take it (refused connection, 5xx, throttled): send later;
+ * - `rejected`: the provider refused it for good (unverified sender, bad address): do not retry;
+ * - `unknown`: it may have been taken (timeout after the request went out): never re-send blindly.
+ */
+export class MailError extends Error {
+  constructor(
+    message: string,
+    readonly outcome: 'retry' | 'rejected' | 'unknown',
+    readonly retryAfterSeconds?: number,
+  ) {
+    super(message);
+  }
+}
+
+export interface Mailer {
+  send(mail: OutgoingMail): Promise<{ messageId: string }>;
+  /** Starts verification of an email address: the provider mails it a link. */
+  createIdentity(email: string): Promise<void>;
+  /** null when the provider has no such identity. */
+  getIdentity(emailOrDomain: string): Promise<Identity | null>;
+  deleteIdentity(email: string): Promise<void>;
+}
+
+/** The text part of a mail from its HTML: links as "text [url]", images dropped. */
+export function textOf(html: string): string {
+  return convert(html, {
+    wordwrap: 78,
+    selectors: [
+      { selector: 'img', format: 'skip' },
+      { selector: 'a', options: { hideLinkHrefIfSameAsText: true } },
+    ],
+  });
+}
+
+/** `"Name" <addr>` with the name quoted as RFC 5322 wants. */
+export function formatAddress(address: string, name?: string): string {
+  if (!name) return address;
+  const quoted = name.replace(/[\r\n]+/g, ' ').replace(/(["\\])/g, '\\$1');
+  return `"${quoted}" <${address}>`;
+}
+
+interface AwsError {
+  name?: string;
+  code?: string;
+  message?: string;
+  $metadata?: { httpStatusCode?: number };
+  $retryable?: unknown;
+  $response?: { headers?: Record<string, string> };
+}
+
+const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+const REJECTED = new Set([
+  'MessageRejected',
+  'MailFromDomainNotVerifiedException',
+  'BadRequestException',
+  'NotFoundException',
+  'AccountSuspendedException',
+]);
+
+/** Maps an SDK failure to what the queue should do with the mail. */
+export function classify(err: unknown): MailError {
+  const e = err as AwsError;
+  const status = e.$metadata?.httpStatusCode;
+  const name = e.name ?? 'Error';
+  const message = `${name}: ${e.message ?? String(err)}`.slice(0, 500);
+  if (status === 429 || name === 'TooManyRequestsException' || name === 'LimitExceededException') {
+    const retryAfter = Number(e.$response?.headers?.['retry-after']);
+    return new MailError(message, 'retry', Number.isFinite(retryAfter) ? retryAfter : undefined);
+  }
+  if (name === 'SendingPausedException') return new MailError(message, 'retry', 600);
+  if (status !== undefined && status >= 500) return new MailError(message, 'retry');
+  if (REJECTED.has(name) || (status !== undefined && status >= 400)) {
+    return new MailError(message, 'rejected');
+  }
+  if (e.code && NOT_SENT_CODES.has(e.code)) return new MailError(message, 'retry');
+  // a timeout or a connection dropped after the request was written: the provider may have it
+  return new MailError(message, 'unknown');
+}
+
+let client: SESv2Client | undefined;
+
+function ses(): SESv2Client {
+  client ??= new SESv2Client({
+    region: optionalEnv('AWS_REGION', 'us-east-1'),
+    endpoint: Deno.env.get('SES_ENDPOINT') || undefined,
+    // our queue retries with its own backoff and knows what may not be re-sent; the SDK's own
+    // retries would re-send after a timeout
+    maxAttempts: 1,
+    requestHandler: { connectionTimeout: 3_000, requestTimeout: 15_000 },
+  });
+  return client;
+}
+
+/** Tags SES accepts: letters, digits, _ - . @ only. */
+function tagValue(value: string): string {
+  return value.replace(/[^A-Za-z0-9_.@-]/g, '_').slice(0, 256);
+}
+
+export function sesMailer(): Mailer {
+  const configurationSet = Deno.env.get('SES_CONFIGURATION_SET') || undefined;
+  return {
+    async send(mail) {
+      const headers = Object.entries(mail.headers ?? {}).map(([Name, Value]) => ({ Name, Value }));
+      try {
+        const out = await ses().send(
+          new SendEmailCommand({
+            FromEmailAddress: formatAddress(mail.from, mail.fromName),
+            Destination: { ToAddresses: mail.to },
+            ReplyToAddresses: mail.replyTo,
+            ConfigurationSetName: configurationSet,
+            EmailTags: Object.entries(mail.tags ?? {}).map(([Name, Value]) => ({
+              Name,
+              Value: tagValue(Value),
+            })),
+            Content: {
+              Simple: {
+                Subject: { Data: mail.subject, Charset: 'UTF-8' },
+                Body: {
+                  Html: { Data: mail.html, Charset: 'UTF-8' },
+                  Text: { Data: mail.text ?? textOf(mail.html), Charset: 'UTF-8' },
+                },
+                Headers: headers.length ? headers : undefined,
+              },
+            },
+          }),
+        );
+        if (!out.MessageId) throw new MailError('SES answered without a MessageId', 'unknown');
+        return { messageId: out.MessageId };
+      } catch (err) {
+        throw err instanceof MailError ? err : classify(err);
+      }
+    },
+    async createIdentity(email) {
+      try {
+        await ses().send(
+          new CreateEmailIdentityCommand({ EmailIdentity: email, ConfigurationSetName: configurationSet }),
+        );
+      } catch (err) {
+        if ((err as AwsError).name === 'AlreadyExistsException') return;
+        throw classify(err);
+      }
+    },
+    async getIdentity(emailOrDomain) {
+      try {
+        const out = await ses().send(new GetEmailIdentityCommand({ EmailIdentity: emailOrDomain }));
+        return {
+          verified: out.VerifiedForSendingStatus === true,
+          dkimStatus: out.DkimAttributes?.Status,
+        };
+      } catch (err) {
+        if ((err as AwsError).name === 'NotFoundException') return null;
+        throw classify(err);
+      }
+    },
+    async deleteIdentity(email) {
+      try {
+        await ses().send(new DeleteEmailIdentityCommand({ EmailIdentity: email }));
+      } catch (err) {
+        if ((err as AwsError).name === 'NotFoundException') return;
+        throw classify(err);
+      }
+    },
+  };
+}
+
+/** A provider event, as the database applies it (public.record_mail_event). */
+export interface MailEvent {
+  type: 'send' | 'delivery' | 'open' | 'bounce' | 'complaint' | 'reject' | 'other';
+  messageId: string;
+  bounceType?: string;
+  recipients?: string[];
+}
+
+/**
+ * Reads an SES event: the JSON that a configuration set's SNS destination puts in the SNS
+ * message (`eventType`), or an identity notification (`notificationType`). null when it is not one.
+ */
+export function parseSesEvent(message: string): MailEvent | null {
+  let raw: Record<string, unknown>;
+  try {
+    raw = JSON.parse(message) as Record<string, unknown>;
+  } catch {
+    return null;
+  }
+  const kind = String(raw.eventType ?? raw.notificationType ?? '').toLowerCase();
+  const mail = raw.mail as { messageId?: unknown } | undefined;
+  if (!kind || typeof mail?.messageId !== 'string') return null;
+  const known = ['send', 'delivery', 'open', 'bounce', 'complaint', 'reject'] as const;
+  const type = (known as readonly string[]).includes(kind) ? (kind as MailEvent['type']) : 'other';
+  const event: MailEvent = { type, messageId: mail.messageId };
+  const bounce = raw.bounce as { bounceType?: string; bouncedRecipients?: Array<{ emailAddress?: string }> } | undefined;
+  const complaint = raw.complaint as { complainedRecipients?: Array<{ emailAddress?: string }> } | undefined;
+  if (type === 'bounce' && bounce) {
+    event.bounceType = bounce.bounceType;
+    event.recipients = (bounce.bouncedRecipients ?? []).map((r) => r.emailAddress).filter((a): a is string => !!a);
+  }
+  if (type === 'complaint' && complaint) {
+    event.recipients = (complaint.complainedRecipients ?? []).map((r) => r.emailAddress).filter((a): a is string => !!a);
+  }
+  return event;
+}
