@@ -47,7 +47,8 @@ export interface Stack {
  * JWT secret, so they stay the same across restarts (unsubscribe links in mails keep working).
  */
 export function backgroundEnv(jwtSecret: string, webUrl: string): Record<string, string> {
-  const derive = (purpose: string) => createHmac('sha256', jwtSecret).update(purpose).digest('base64url');
+  const derive = (purpose: string) =>
+    createHmac('sha256', jwtSecret).update(purpose).digest('base64url');
   return {
     JOBS_WORKER_SECRET: derive('jobs-worker'),
     UNSUBSCRIBE_SECRET: derive('unsubscribe'),

@@ -55,7 +55,10 @@ async function jobRow(id: number) {
     last_error: string | null;
     result: unknown;
     locked_until: Date | null;
-  }>('select status, attempts, run_at, last_error, result, locked_until from private.jobs where id = $1', [id]);
+  }>(
+    'select status, attempts, run_at, last_error, result, locked_until from private.jobs where id = $1',
+    [id],
+  );
   return rows[0]!;
 }
 
@@ -73,9 +76,16 @@ describe('jobs queue', () => {
     expect(first[0]).toMatchObject({ payload: { n: 1 }, attempts: 1 });
     expect(await claim(kind)).toEqual([]);
     expect(await finish([{ id, status: 'done', result: { ok: true } }])).toMatchObject({ done: 1 });
-    expect(await jobRow(id!)).toMatchObject({ status: 'done', result: { ok: true }, locked_until: null });
+    expect(await jobRow(id!)).toMatchObject({
+      status: 'done',
+      result: { ok: true },
+      locked_until: null,
+    });
     // a finished job cannot be finished again
-    expect(await finish([{ id, status: 'failed', error: 'late' }])).toMatchObject({ failed: 0, done: 0 });
+    expect(await finish([{ id, status: 'failed', error: 'late' }])).toMatchObject({
+      failed: 0,
+      done: 0,
+    });
   });
 
   it('does not run a job before its time', async () => {
@@ -106,7 +116,9 @@ describe('jobs queue', () => {
         [kind, JSON.stringify(payloads)],
       );
     }
-    for (const row of await sql<{ id: string }>('select id from private.jobs where kind = $1', [kind])) {
+    for (const row of await sql<{ id: string }>('select id from private.jobs where kind = $1', [
+      kind,
+    ])) {
       ids.add(Number(row.id));
     }
     expect(ids.size).toBe(300);
@@ -173,7 +185,9 @@ describe('jobs queue', () => {
     const kind = kindOf();
     const id = (await enqueue(kind))!;
     await claim(kind, 1, 30);
-    await sql(`update private.jobs set locked_until = now() - interval '1 second' where id = $1`, [id]);
+    await sql(`update private.jobs set locked_until = now() - interval '1 second' where id = $1`, [
+      id,
+    ]);
     const [again] = await claim(kind);
     expect(again).toMatchObject({ id, attempts: 2 });
     expect((await jobRow(id)).last_error).toMatch(/stopped before finishing/);
@@ -185,7 +199,9 @@ describe('jobs queue', () => {
     await claim(kind, 1, 30);
     const { error } = await serviceClient().rpc('mark_jobs_sending', { p_ids: [id] });
     expect(error).toBeNull();
-    await sql(`update private.jobs set locked_until = now() - interval '1 second' where id = $1`, [id]);
+    await sql(`update private.jobs set locked_until = now() - interval '1 second' where id = $1`, [
+      id,
+    ]);
     expect(await claim(kind)).toEqual([]);
     const row = await jobRow(id);
     expect(row.status).toBe('unknown');
@@ -222,7 +238,10 @@ describe('jobs queue', () => {
     await enqueue(kind, { p_payload: { n: 5 }, p_group_key: group });
     await enqueue(kind, { p_payload: { n: 6 }, p_group_key: group });
     const [next] = await claim(kind);
-    const res = await serviceClient().rpc('merge_job_group', { p_job_id: next!.id, p_window_seconds: 60 });
+    const res = await serviceClient().rpc('merge_job_group', {
+      p_job_id: next!.id,
+      p_window_seconds: 60,
+    });
     const deferred = res.data as { payloads: unknown[]; defer_until: string };
     expect(deferred.payloads).toEqual([]);
     expect(new Date(deferred.defer_until).getTime()).toBeGreaterThan(Date.now() + 50_000);
@@ -237,10 +256,10 @@ describe('jobs queue', () => {
   it('claims no more jobs of a rate bucket than it has tokens', async () => {
     const kind = kindOf();
     const bucket = `test${randomUUID().slice(0, 8)}`;
-    await sql(
-      `insert into private.settings (key, value) values ($1, '3'), ($2, '3')`,
-      [`rate.${bucket}.per_second`, `rate.${bucket}.burst`],
-    );
+    await sql(`insert into private.settings (key, value) values ($1, '3'), ($2, '3')`, [
+      `rate.${bucket}.per_second`,
+      `rate.${bucket}.burst`,
+    ]);
     for (let n = 0; n < 10; n++) await enqueue(kind, { p_rate_bucket: bucket });
     const first = await claim(kind, 10);
     expect(first).toHaveLength(3);
@@ -269,12 +288,17 @@ describe('jobs queue', () => {
         const { error } = await client.rpc(fn, args);
         expect(error?.message, fn).toMatch(/permission denied/);
       }
-      const { error } = await client.schema('private' as never).from('jobs').select('*');
+      const { error } = await client
+        .schema('private' as never)
+        .from('jobs')
+        .select('*');
       expect(error).not.toBeNull();
     }
     // even as a role inside the database
     for (const role of ['anon', 'authenticated']) {
-      await expect(sql(`set role ${role}; select * from private.jobs`)).rejects.toThrow(/permission denied/);
+      await expect(sql(`set role ${role}; select * from private.jobs`)).rejects.toThrow(
+        /permission denied/,
+      );
     }
   });
 });
@@ -283,7 +307,11 @@ describe('jobs queue', () => {
 // notification jobs: written in the visitor's transaction
 // ---------------------------------------------------------------------------------------------
 
-async function ownerBlock(type: 'comment' | 'form', settings: Record<string, unknown> = {}, mailTo?: string) {
+async function ownerBlock(
+  type: 'comment' | 'form',
+  settings: Record<string, unknown> = {},
+  mailTo?: string,
+) {
   const owner = await newUser('owner');
   await sql('update public.profiles set paid = true where id = $1', [owner.id]);
   const { data, error } = await owner.client.rpc('create_block', { p_block_type: type });
@@ -300,13 +328,23 @@ async function ownerBlock(type: 'comment' | 'form', settings: Record<string, unk
 }
 
 async function jobsOf(blockId: string) {
-  return sql<{ kind: string; payload: Record<string, string>; group_key: string; rate_bucket: string }>(
+  return sql<{
+    kind: string;
+    payload: Record<string, string>;
+    group_key: string;
+    rate_bucket: string;
+  }>(
     `select kind, payload, group_key, rate_bucket from private.jobs where payload ->> 'block_id' = $1 order by id`,
     [blockId],
   );
 }
 
-function postAs(visitor: TestUser, blockId: string, content: string, extra: Record<string, unknown> = {}) {
+function postAs(
+  visitor: TestUser,
+  blockId: string,
+  content: string,
+  extra: Record<string, unknown> = {},
+) {
   return visitor.client.rpc('post_message', {
     p_block_id: blockId,
     p_content: content,
@@ -348,7 +386,10 @@ describe('notification jobs', () => {
   it('a form response enqueues the owner job', async () => {
     const { blockId } = await ownerBlock('form', {}, 'forms@example.com');
     const visitor = await newGuest();
-    const { error } = await visitor.client.rpc('submit_response', { p_block_id: blockId, p_answers: {} });
+    const { error } = await visitor.client.rpc('submit_response', {
+      p_block_id: blockId,
+      p_answers: {},
+    });
     expect(error).toBeNull();
     const jobs = await jobsOf(blockId);
     expect(jobs.map((j) => j.kind)).toEqual(['notify.owner']);
@@ -409,7 +450,9 @@ describe('notification jobs', () => {
     expect(await context()).toEqual({ skip: 'the address unsubscribed' });
     await sql('delete from private.mail_optouts where block_id = $1', [blockId]);
 
-    await sql(`insert into private.mail_suppressions (email, reason) values ('ctx@example.com', 'bounce')`);
+    await sql(
+      `insert into private.mail_suppressions (email, reason) values ('ctx@example.com', 'bounce')`,
+    );
     expect(await context()).toEqual({ skip: 'the address is suppressed (bounce or complaint)' });
     await sql(`delete from private.mail_suppressions where email = 'ctx@example.com'`);
 
@@ -426,7 +469,10 @@ describe('notification jobs', () => {
 // ---------------------------------------------------------------------------------------------
 
 describe('mail events', () => {
-  async function sentMail(to = `${randomUUID().slice(0, 8)}@example.com`, extra: Record<string, unknown> = {}) {
+  async function sentMail(
+    to = `${randomUUID().slice(0, 8)}@example.com`,
+    extra: Record<string, unknown> = {},
+  ) {
     const kind = kindOf();
     const id = (await enqueue(kind))!;
     await claim(kind);
@@ -435,7 +481,14 @@ describe('mail events', () => {
       {
         id,
         status: 'done',
-        mail: { to, from: 'notify@example.com', subject: 'Hi', kind: 'test', provider_message_id: messageId, ...extra },
+        mail: {
+          to,
+          from: 'notify@example.com',
+          subject: 'Hi',
+          kind: 'test',
+          provider_message_id: messageId,
+          ...extra,
+        },
       },
     ]);
     return { messageId, to };
@@ -475,7 +528,9 @@ describe('mail events', () => {
     await event({ type: 'delivery', message_id: other.messageId });
     expect((await state(other.messageId))!.status).toBe('bounced');
     // a transient bounce does not suppress the address
-    expect(await sql('select 1 from private.mail_suppressions where email = $1', [other.to])).toEqual([]);
+    expect(
+      await sql('select 1 from private.mail_suppressions where email = $1', [other.to]),
+    ).toEqual([]);
     expect(await event({ type: 'delivery', message_id: 'nobody-sent-this' })).toEqual({
       applied: false,
       reason: 'unknown message',
@@ -484,7 +539,12 @@ describe('mail events', () => {
 
   it('suppresses an address after a permanent bounce or a complaint', async () => {
     const bounced = await sentMail();
-    await event({ type: 'bounce', message_id: bounced.messageId, bounce_type: 'Permanent', recipients: [bounced.to] });
+    await event({
+      type: 'bounce',
+      message_id: bounced.messageId,
+      bounce_type: 'Permanent',
+      recipients: [bounced.to],
+    });
     const complained = await sentMail();
     await event({ type: 'complaint', message_id: complained.messageId });
     const rows = await sql<{ email: string; reason: string }>(
@@ -497,7 +557,7 @@ describe('mail events', () => {
     ]);
   });
 
-  it("stops a sender whose bounce rate climbs over the threshold", async () => {
+  it('stops a sender whose bounce rate climbs over the threshold', async () => {
     const owner = await newUser('sender');
     const status = async () =>
       (await serviceClient().rpc('mail_sender_status', { p_user_id: owner.id })).data as {

@@ -1114,8 +1114,10 @@ export type Database = {
       };
       sender_emails: {
         Row: {
+          checked_at: string | null;
           created_at: string;
           dkim_verified: boolean;
+          dmarc_policy: string | null;
           email: string;
           id: string;
           spf_verified: boolean;
@@ -1125,8 +1127,10 @@ export type Database = {
         };
         ComputedFields: never;
         Insert: {
+          checked_at?: string | null;
           created_at?: string;
           dkim_verified?: boolean;
+          dmarc_policy?: string | null;
           email: string;
           id?: string;
           spf_verified?: boolean;
@@ -1135,8 +1139,10 @@ export type Database = {
           user_id?: string;
         };
         Update: {
+          checked_at?: string | null;
           created_at?: string;
           dkim_verified?: boolean;
+          dmarc_policy?: string | null;
           email?: string;
           id?: string;
           spf_verified?: boolean;
@@ -1235,6 +1241,10 @@ export type Database = {
       [_ in never]: never;
     };
     Functions: {
+      claim_jobs: {
+        Args: { p_kinds?: string[]; p_limit?: number; p_lock_seconds?: number };
+        Returns: Json;
+      };
       create_block: {
         Args: { p_block_type: string };
         Returns: {
@@ -1331,11 +1341,29 @@ export type Database = {
         };
       };
       edit_message: { Args: { p_content: string; p_message_id: string }; Returns: Json };
+      enqueue_job: {
+        Args: {
+          p_dedupe_key?: string;
+          p_group_key?: string;
+          p_kind: string;
+          p_max_attempts?: number;
+          p_payload?: Json;
+          p_rate_bucket?: string;
+          p_run_at?: string;
+        };
+        Returns: number;
+      };
+      finish_jobs: { Args: { p_outcomes: Json }; Returns: Json };
       get_block_view: { Args: { p_block_id: string }; Returns: Json };
       list_messages: {
         Args: { p_before?: string; p_block_id: string; p_limit?: number };
         Returns: Json;
       };
+      mail_sender_status: { Args: { p_user_id: string }; Returns: Json };
+      mail_suppressed: { Args: { p_emails: string[] }; Returns: string[] };
+      mark_jobs_sending: { Args: { p_ids: number[] }; Returns: undefined };
+      merge_job_group: { Args: { p_job_id: number; p_window_seconds?: number }; Returns: Json };
+      notification_context: { Args: { p_kind: string; p_payloads: Json }; Returns: Json };
       post_message: {
         Args: {
           p_block_id: string;
@@ -1353,6 +1381,11 @@ export type Database = {
       record_button_click: {
         Args: { p_block_id: string; p_color?: string; p_creator_name?: string };
         Returns: Json;
+      };
+      record_mail_event: { Args: { p_event: Json }; Returns: Json };
+      record_mail_optout: {
+        Args: { p_block_id: string; p_email: string; p_scope: string };
+        Returns: undefined;
       };
       save_block: {
         Args: { p_block_id: string; p_owner_id: string; p_payload: Json };

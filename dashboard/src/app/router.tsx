@@ -20,10 +20,14 @@ const HelpPage = lazy(() => landing().then((m) => ({ default: m.HelpPage })));
 const public_ = () => import('./routes/public');
 const LoginPage = lazy(() => public_().then((m) => ({ default: m.LoginPage })));
 const NotSupportedPage = lazy(() => public_().then((m) => ({ default: m.NotSupportedPage })));
+const UnsubscribePage = lazy(() => public_().then((m) => ({ default: m.UnsubscribePage })));
 
 const SignedInLayout = lazy(() => import('./routes/signed-in'));
 const DashboardPage = lazy(() => import('./routes/dashboard'));
 const ProfilePage = lazy(() => import('./routes/profile'));
+const SenderEmailsPage = lazy(() =>
+  import('./routes/profile').then((m) => ({ default: m.SenderEmailsPage })),
+);
 const WorkPage = lazy(() => import('./routes/work'));
 
 function PageLoading() {
@@ -95,6 +99,7 @@ export function AppRoutes() {
       <Suspense fallback={<PageLoading />}>
         <Routes>
           <Route path={paths.notSupported} element={<NotSupportedPage />} />
+          <Route path={paths.unsubscribe} element={<UnsubscribePage />} />
           <Route path={paths.login} element={<LoginRoute />} />
           <Route
             element={
@@ -108,6 +113,7 @@ export function AppRoutes() {
             <Route path="dashboard/reaction/:type" element={<DashboardTypeRoute />} />
             <Route path="dashboard/*" element={<Navigate to={paths.dashboardReaction} replace />} />
             <Route path="profile" element={<ProfilePage />} />
+            <Route path="profile/email" element={<SenderEmailsPage />} />
           </Route>
           <Route
             path="work/:blockId/:mode?"

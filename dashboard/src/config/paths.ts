@@ -14,7 +14,9 @@ export const paths = {
   dashboardReaction: '/dashboard/reaction',
   dashboardReactionType: (type: ReactionType) => `/dashboard/reaction/${type}`,
   profile: '/profile',
+  profileEmail: '/profile/email',
   profilePlan: '/profile/plan',
+  unsubscribe: '/unsubscribe',
   work: (blockId: string) => `/work/${blockId}`,
   /** A workspace mode: edit is /work/{id} itself, the others /work/{id}/{mode}. */
   workMode: (blockId: string, mode: 'edit' | 'preview' | 'result') =>

@@ -40,7 +40,9 @@ export type DmarcPolicy = 'none' | 'quarantine' | 'reject';
 
 /** The domain's DMARC policy (p=), or null without a DMARC record. */
 export async function dmarcPolicy(domain: string): Promise<DmarcPolicy | null> {
-  const records = (await txtRecords(`_dmarc.${domain}`)).filter((r) => /^v=DMARC1\s*(;|$)/i.test(r.trim()));
+  const records = (await txtRecords(`_dmarc.${domain}`)).filter((r) =>
+    /^v=DMARC1\s*(;|$)/i.test(r.trim()),
+  );
   if (records.length !== 1) return null;
   const policy = /(?:^|;)\s*p\s*=\s*(none|quarantine|reject)\s*(?:;|$)/i.exec(records[0]!);
   return policy ? (policy[1]!.toLowerCase() as DmarcPolicy) : null;

@@ -32,7 +32,8 @@ export function mailDelivery(
         };
       } catch (err) {
         const e = err instanceof MailError ? err : new MailError(String(err), 'unknown');
-        if (e.outcome === 'retry') return { status: 'retry', error: e.message, retry_in: e.retryAfterSeconds };
+        if (e.outcome === 'retry')
+          return { status: 'retry', error: e.message, retry_in: e.retryAfterSeconds };
         if (e.outcome === 'rejected') return { status: 'failed', error: e.message };
         return { status: 'unknown', error: e.message, mail: record };
       }
@@ -44,7 +45,10 @@ const notification: JobHandler = {
   async prepare(job, { db, mailer }) {
     const merged = await db.rpc('merge_job_group', { p_job_id: job.id });
     if (merged.error) throw new Error(merged.error.message);
-    const { payloads, defer_until } = merged.data as { payloads: unknown[]; defer_until: string | null };
+    const { payloads, defer_until } = merged.data as {
+      payloads: unknown[];
+      defer_until: string | null;
+    };
     if (defer_until) return { status: 'defer', run_at: defer_until };
 
     const res = await db.rpc('notification_context', { p_kind: job.kind, p_payloads: payloads });

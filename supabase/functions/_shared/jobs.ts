@@ -73,7 +73,11 @@ export interface DrainSummary {
 const isDelivery = (p: Outcome | Delivery): p is Delivery => 'deliver' in p;
 
 /** Runs fn over items, at most `limit` at a time, keeping the order of results. */
-export async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+export async function mapLimit<T, R>(
+  items: T[],
+  limit: number,
+  fn: (item: T) => Promise<R>,
+): Promise<R[]> {
   const results = new Array<R>(items.length);
   let next = 0;
   const lanes = Array.from({ length: Math.min(limit, items.length) }, async () => {
@@ -128,7 +132,10 @@ export async function drain(
       } catch (err) {
         // nothing left the building: safe to try again later
         console.error(`[jobs] prepare ${job.kind} #${job.id}:`, err);
-        return { status: 'retry', error: `prepare failed: ${(err as Error).message}`.slice(0, 500) } as Outcome;
+        return {
+          status: 'retry',
+          error: `prepare failed: ${(err as Error).message}`.slice(0, 500),
+        } as Outcome;
       }
     });
 
@@ -147,12 +154,16 @@ export async function drain(
     const pairs = jobs.map((job, i) => ({ job, p: prepared[i]! }));
     const outcomes = await mapLimit(pairs, options.concurrency, async ({ job, p }) => {
       if (!isDelivery(p)) return p;
-      if (!markedSending) return { status: 'retry', error: 'could not record the send; not sent' } as Outcome;
+      if (!markedSending)
+        return { status: 'retry', error: 'could not record the send; not sent' } as Outcome;
       try {
         return await p.deliver();
       } catch (err) {
         console.error(`[jobs] deliver ${job.kind} #${job.id}:`, err);
-        return { status: 'unknown', error: `deliver failed: ${(err as Error).message}`.slice(0, 500) } as Outcome;
+        return {
+          status: 'unknown',
+          error: `deliver failed: ${(err as Error).message}`.slice(0, 500),
+        } as Outcome;
       }
     });
 

@@ -87,7 +87,13 @@ interface AwsError {
   $response?: { headers?: Record<string, string> };
 }
 
-const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+const NOT_SENT_CODES = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+]);
 const REJECTED = new Set([
   'MessageRejected',
   'MailFromDomainNotVerifiedException',
@@ -172,7 +178,10 @@ export function sesMailer(): Mailer {
     async createIdentity(email) {
       try {
         await ses().send(
-          new CreateEmailIdentityCommand({ EmailIdentity: email, ConfigurationSetName: configurationSet }),
+          new CreateEmailIdentityCommand({
+            EmailIdentity: email,
+            ConfigurationSetName: configurationSet,
+          }),
         );
       } catch (err) {
         if ((err as AwsError).name === 'AlreadyExistsException') return;
@@ -227,14 +236,20 @@ export function parseSesEvent(message: string): MailEvent | null {
   const known = ['send', 'delivery', 'open', 'bounce', 'complaint', 'reject'] as const;
   const type = (known as readonly string[]).includes(kind) ? (kind as MailEvent['type']) : 'other';
   const event: MailEvent = { type, messageId: mail.messageId };
-  const bounce = raw.bounce as { bounceType?: string; bouncedRecipients?: Array<{ emailAddress?: string }> } | undefined;
-  const complaint = raw.complaint as { complainedRecipients?: Array<{ emailAddress?: string }> } | undefined;
+  const bounce = raw.bounce as
+    { bounceType?: string; bouncedRecipients?: Array<{ emailAddress?: string }> } | undefined;
+  const complaint = raw.complaint as
+    { complainedRecipients?: Array<{ emailAddress?: string }> } | undefined;
   if (type === 'bounce' && bounce) {
     event.bounceType = bounce.bounceType;
-    event.recipients = (bounce.bouncedRecipients ?? []).map((r) => r.emailAddress).filter((a): a is string => !!a);
+    event.recipients = (bounce.bouncedRecipients ?? [])
+      .map((r) => r.emailAddress)
+      .filter((a): a is string => !!a);
   }
   if (type === 'complaint' && complaint) {
-    event.recipients = (complaint.complainedRecipients ?? []).map((r) => r.emailAddress).filter((a): a is string => !!a);
+    event.recipients = (complaint.complainedRecipients ?? [])
+      .map((r) => r.emailAddress)
+      .filter((a): a is string => !!a);
   }
   return event;
 }

@@ -65,15 +65,19 @@ const TEXTS = {
     subjectOne: (what: string, block: string) => `${what} on “${block}”`,
     subjectMany: (n: number, block: string) => `${n} new responses on “${block}”`,
     replySubject: (n: number, block: string) =>
-      n === 1 ? `New reply to your comment on “${block}”` : `${n} new replies to your comment on “${block}”`,
-    intro: (n: number) => (n === 1 ? 'Your block has a new response.' : `Your block has ${n} new responses.`),
+      n === 1
+        ? `New reply to your comment on “${block}”`
+        : `${n} new replies to your comment on “${block}”`,
+    intro: (n: number) =>
+      n === 1 ? 'Your block has a new response.' : `Your block has ${n} new responses.`,
     more: (n: number) => `and ${n} more`,
     open: 'Open in the dashboard',
     replyIntro: 'Someone replied to what you wrote:',
     openPage: 'See the conversation',
     whyOwner: (to: string, block: string) =>
       `You get this mail because ${to} is the notification address of “${block}”.`,
-    whyReply: (block: string) => `You get this mail because you left your address with a comment on “${block}”.`,
+    whyReply: (block: string) =>
+      `You get this mail because you left your address with a comment on “${block}”.`,
     unsubscribe: 'Unsubscribe',
     vote: 'Voted',
     clicked: 'Clicked the button',
@@ -93,13 +97,16 @@ const TEXTS = {
     subjectMany: (n: number, block: string) => `“${block}”에 새 응답 ${n}개`,
     replySubject: (n: number, block: string) =>
       n === 1 ? `“${block}”에 남긴 댓글에 새 답글` : `“${block}”에 남긴 댓글에 새 답글 ${n}개`,
-    intro: (n: number) => (n === 1 ? '블록에 새 응답이 있습니다.' : `블록에 새 응답이 ${n}개 있습니다.`),
+    intro: (n: number) =>
+      n === 1 ? '블록에 새 응답이 있습니다.' : `블록에 새 응답이 ${n}개 있습니다.`,
     more: (n: number) => `외 ${n}개`,
     open: '대시보드에서 보기',
     replyIntro: '남기신 글에 답글이 달렸습니다:',
     openPage: '대화 보기',
-    whyOwner: (to: string, block: string) => `${to} 주소가 “${block}”의 알림 이메일로 설정되어 있어 이 메일을 보냅니다.`,
-    whyReply: (block: string) => `“${block}”에 댓글을 남기며 이메일 주소를 알려 주셔서 이 메일을 보냅니다.`,
+    whyOwner: (to: string, block: string) =>
+      `${to} 주소가 “${block}”의 알림 이메일로 설정되어 있어 이 메일을 보냅니다.`,
+    whyReply: (block: string) =>
+      `“${block}”에 댓글을 남기며 이메일 주소를 알려 주셔서 이 메일을 보냅니다.`,
     unsubscribe: '수신 거부',
     vote: '투표함',
     clicked: '버튼을 누름',
@@ -112,7 +119,8 @@ type Texts = (typeof TEXTS)[Lang];
 export const langOf = (value: string | undefined): Lang => (value === 'ko' ? 'ko' : 'en');
 
 function itemLabel(t: Texts, item: NotificationItem, blockType: string): string {
-  if (item.item === 'message') return item.is_reply ? t.reply : blockType === 'qna' ? t.question : t.message;
+  if (item.item === 'message')
+    return item.is_reply ? t.reply : blockType === 'qna' ? t.question : t.message;
   return t[item.kind ?? 'form'];
 }
 
@@ -167,7 +175,10 @@ export function renderNotification(ctx: NotificationContext, links: Links): Rend
   const items = ctx.items;
   const more = ctx.total - items.length;
   const list = items.map((item) => itemHtml(t, item, ctx.block.type)).join('');
-  const moreRow = more > 0 ? `<tr><td style="padding:8px 0;color:#6b6b6b;font-size:13px">${escapeHtml(t.more(more))}</td></tr>` : '';
+  const moreRow =
+    more > 0
+      ? `<tr><td style="padding:8px 0;color:#6b6b6b;font-size:13px">${escapeHtml(t.more(more))}</td></tr>`
+      : '';
   const unsubscribe = `<a href="${escapeHtml(links.unsubscribe)}" style="color:#8a8a8a">${escapeHtml(t.unsubscribe)}</a>`;
 
   if (ctx.scope === 'reply') {
@@ -176,11 +187,25 @@ export function renderNotification(ctx: NotificationContext, links: Links): Rend
       ? `<p style="margin:0 0 12px;padding:10px 12px;background:#f7f7f7;border-radius:6px;font-size:14px;color:#444">${paragraph(ctx.parent.content)}</p>`
       : '';
     const inner = `<h1 style="margin:0 0 12px;font-size:18px;color:#1f1f1f">${escapeHtml(subject)}</h1><p style="margin:0 0 8px;font-size:14px;color:#444">${escapeHtml(t.replyIntro)}</p>${parent}<table role="presentation" width="100%" cellpadding="0" cellspacing="0">${list}${moreRow}</table>${button(links.open, t.openPage)}`;
-    return { subject, html: layout(lang, subject, inner, `${escapeHtml(t.whyReply(blockName))} ${unsubscribe}`) };
+    return {
+      subject,
+      html: layout(lang, subject, inner, `${escapeHtml(t.whyReply(blockName))} ${unsubscribe}`),
+    };
   }
 
   const first = items[items.length - 1]!;
-  const subject = ctx.total === 1 ? t.subjectOne(itemLabel(t, first, ctx.block.type), blockName) : t.subjectMany(ctx.total, blockName);
+  const subject =
+    ctx.total === 1
+      ? t.subjectOne(itemLabel(t, first, ctx.block.type), blockName)
+      : t.subjectMany(ctx.total, blockName);
   const inner = `<h1 style="margin:0 0 6px;font-size:18px;color:#1f1f1f">${escapeHtml(subject)}</h1><p style="margin:0 0 8px;font-size:14px;color:#444">${escapeHtml(t.intro(ctx.total))}</p><table role="presentation" width="100%" cellpadding="0" cellspacing="0">${list}${moreRow}</table>${button(links.open, t.open)}`;
-  return { subject, html: layout(lang, subject, inner, `${escapeHtml(t.whyOwner(ctx.to, blockName))} ${unsubscribe}`) };
+  return {
+    subject,
+    html: layout(
+      lang,
+      subject,
+      inner,
+      `${escapeHtml(t.whyOwner(ctx.to, blockName))} ${unsubscribe}`,
+    ),
+  };
 }

@@ -325,6 +325,9 @@ export type TMailDelete = z.infer<typeof ZMailDelete>;
 
 /** The unsubscribe page and one-click POSTs carry the signed token of the mail's link. */
 export const ZUnsubscribe = z.strictObject({
-  token: z.string({ error: 'Invalid link' }).min(10, { error: 'Invalid link' }).max(2000, { error: 'Invalid link' }),
+  token: z
+    .string({ error: 'Invalid link' })
+    .min(10, { error: 'Invalid link' })
+    .max(2000, { error: 'Invalid link' }),
 });
 export type TUnsubscribe = z.infer<typeof ZUnsubscribe>;

@@ -14,7 +14,11 @@ export interface SenderEmailRow {
 }
 
 /** The caller's row for this address, or 404. */
-export async function ownSenderEmail(db: SupabaseClient, userId: string, email: string): Promise<SenderEmailRow> {
+export async function ownSenderEmail(
+  db: SupabaseClient,
+  userId: string,
+  email: string,
+): Promise<SenderEmailRow> {
   const { data, error } = await db
     .from('sender_emails')
     .select('id, user_id, email, status, spf_verified, dkim_verified, dmarc_policy')
@@ -32,7 +36,11 @@ export function providerError(err: unknown, what: string): HttpError {
     return new HttpError(400, 'provider_rejected', err.message);
   }
   console.error(`[${what}]`, err);
-  return new HttpError(503, 'provider_unavailable', 'The mail service is not available; try again in a moment');
+  return new HttpError(
+    503,
+    'provider_unavailable',
+    'The mail service is not available; try again in a moment',
+  );
 }
 
 /** The domain part of an address. */

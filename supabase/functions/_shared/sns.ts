@@ -31,8 +31,24 @@ export class SnsError extends Error {
 
 const FIELDS: Record<SnsMessage['Type'], Array<keyof SnsMessage>> = {
   Notification: ['Message', 'MessageId', 'Subject', 'Timestamp', 'TopicArn', 'Type'],
-  SubscriptionConfirmation: ['Message', 'MessageId', 'SubscribeURL', 'Timestamp', 'Token', 'TopicArn', 'Type'],
-  UnsubscribeConfirmation: ['Message', 'MessageId', 'SubscribeURL', 'Timestamp', 'Token', 'TopicArn', 'Type'],
+  SubscriptionConfirmation: [
+    'Message',
+    'MessageId',
+    'SubscribeURL',
+    'Timestamp',
+    'Token',
+    'TopicArn',
+    'Type',
+  ],
+  UnsubscribeConfirmation: [
+    'Message',
+    'MessageId',
+    'SubscribeURL',
+    'Timestamp',
+    'Token',
+    'TopicArn',
+    'Type',
+  ],
 };
 
 /** The string SNS signs: "Name\nvalue\n" for each field present, in this order. */
@@ -97,15 +113,31 @@ function base64Bytes(text: string): Uint8Array<ArrayBuffer> | null {
 }
 
 /** Parses and checks an SNS post; throws SnsError with the status to answer. */
-export async function verifySnsMessage(body: string, policy: SnsPolicy, now = Date.now()): Promise<SnsMessage> {
+export async function verifySnsMessage(
+  body: string,
+  policy: SnsPolicy,
+  now = Date.now(),
+): Promise<SnsMessage> {
   let message: SnsMessage;
   try {
     message = JSON.parse(body) as SnsMessage;
   } catch {
     throw new SnsError(400, 'Not an SNS message');
   }
-  const strings: Array<keyof SnsMessage> = ['Type', 'MessageId', 'TopicArn', 'Message', 'Timestamp', 'Signature', 'SigningCertURL'];
-  if (typeof message !== 'object' || message === null || strings.some((k) => typeof message[k] !== 'string')) {
+  const strings: Array<keyof SnsMessage> = [
+    'Type',
+    'MessageId',
+    'TopicArn',
+    'Message',
+    'Timestamp',
+    'Signature',
+    'SigningCertURL',
+  ];
+  if (
+    typeof message !== 'object' ||
+    message === null ||
+    strings.some((k) => typeof message[k] !== 'string')
+  ) {
     throw new SnsError(400, 'Not an SNS message');
   }
   if (!(message.Type in FIELDS)) throw new SnsError(400, 'Unknown SNS message type');
@@ -126,7 +158,12 @@ export async function verifySnsMessage(body: string, policy: SnsPolicy, now = Da
         hash: message.SignatureVersion === '2' ? 'SHA-256' : 'SHA-1',
       };
       const key = await crypto.subtle.importKey('spki', spki, algorithm, false, ['verify']);
-      valid = await crypto.subtle.verify(algorithm, key, signature, new TextEncoder().encode(canonicalString(message)));
+      valid = await crypto.subtle.verify(
+        algorithm,
+        key,
+        signature,
+        new TextEncoder().encode(canonicalString(message)),
+      );
     } catch {
       valid = false;
     }

@@ -65,7 +65,11 @@ export async function verifyUnsubscribe(token: string): Promise<UnsubscribeClaim
   if (!bytes) return null;
   try {
     const claim = JSON.parse(new TextDecoder().decode(bytes)) as UnsubscribeClaim;
-    if (!['owner', 'reply', 'letter'].includes(claim.s) || typeof claim.e !== 'string' || typeof claim.b !== 'string') {
+    if (
+      !['owner', 'reply', 'letter'].includes(claim.s) ||
+      typeof claim.e !== 'string' ||
+      typeof claim.b !== 'string'
+    ) {
       return null;
     }
     return claim;
@@ -75,7 +79,9 @@ export async function verifyUnsubscribe(token: string): Promise<UnsubscribeClaim
 }
 
 /** The page a person opens from the mail's link, and the one-click POST target (RFC 8058). */
-export async function unsubscribeLinks(claim: UnsubscribeClaim): Promise<{ page: string; oneClick: string }> {
+export async function unsubscribeLinks(
+  claim: UnsubscribeClaim,
+): Promise<{ page: string; oneClick: string }> {
   const token = encodeURIComponent(await signUnsubscribe(claim));
   return {
     page: `${siteUrl()}/unsubscribe?token=${token}`,

@@ -30,7 +30,7 @@ function readTlv(der: Uint8Array, offset: number): Tlv {
 
 function children(der: Uint8Array, parent: Tlv): Tlv[] {
   const out: Tlv[] = [];
-  for (let at = parent.body; at < parent.end; ) {
+  for (let at = parent.body; at < parent.end;) {
     const child = readTlv(der, at);
     out.push(child);
     at = child.end;

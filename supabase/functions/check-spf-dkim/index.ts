@@ -26,7 +26,10 @@ Deno.serve(
       } catch (err) {
         throw providerError(err, 'check-spf-dkim');
       }
-      const [spfVerified, policy] = await Promise.all([spfAllowsProvider(domain), dmarcPolicy(domain)]);
+      const [spfVerified, policy] = await Promise.all([
+        spfAllowsProvider(domain),
+        dmarcPolicy(domain),
+      ]);
       const { error } = await db
         .from('sender_emails')
         .update({

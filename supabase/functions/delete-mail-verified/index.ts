@@ -28,7 +28,11 @@ Deno.serve(
       }
       const { error } = await db.from('sender_emails').delete().eq('id', row.id);
       if (error) throw new Error(error.message);
-      await db.from('block_private').update({ mail_from: null }).eq('owner_id', user.id).eq('mail_from', row.email);
+      await db
+        .from('block_private')
+        .update({ mail_from: null })
+        .eq('owner_id', user.id)
+        .eq('mail_from', row.email);
       return { status: true };
     },
     { ownersOnly: true },

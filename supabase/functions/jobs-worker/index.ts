@@ -30,7 +30,8 @@ const numberEnv = (name: string, fallback: number) => {
 };
 
 Deno.serve(async (req) => {
-  if (req.method !== 'POST') return json(405, { error: { code: 'method_not_allowed', message: 'Use POST' } });
+  if (req.method !== 'POST')
+    return json(405, { error: { code: 'method_not_allowed', message: 'Use POST' } });
   const presented = /^Bearer\s+(.+)$/i.exec(req.headers.get('authorization') ?? '')?.[1] ?? '';
   if (!presented || !(await sameSecret(presented, env('JOBS_WORKER_SECRET')))) {
     return json(401, { error: { code: 'unauthorized', message: 'Not the scheduler' } });

@@ -22,15 +22,23 @@ Deno.serve(
         .select('id, email, status, updated_at')
         .eq('user_id', user.id);
       if (error) throw new Error(error.message);
-      const existing = (rows as Array<SenderEmailRow & { updated_at: string }>).find((r) => r.email === email);
+      const existing = (rows as Array<SenderEmailRow & { updated_at: string }>).find(
+        (r) => r.email === email,
+      );
       if (existing?.status === 'verified') return { status: true, email, state: 'verified' };
       if (!existing && rows.length >= MAX_ADDRESSES) {
         throw new HttpError(400, 'too_many', `You can add up to ${MAX_ADDRESSES} sender emails`);
       }
       const hourAgo = Date.now() - 3_600_000;
-      const recent = (rows as Array<{ updated_at: string }>).filter((r) => Date.parse(r.updated_at) > hourAgo);
+      const recent = (rows as Array<{ updated_at: string }>).filter(
+        (r) => Date.parse(r.updated_at) > hourAgo,
+      );
       if (recent.length >= MAX_REQUESTS_PER_HOUR) {
-        throw new HttpError(429, 'too_many_requests', 'Too many verification requests; try again in an hour');
+        throw new HttpError(
+          429,
+          'too_many_requests',
+          'Too many verification requests; try again in an hour',
+        );
       }
 
       const mailer = sesMailer();

@@ -23,7 +23,8 @@ function policy(): SnsPolicy {
   };
 }
 
-const fail = (status: number, code: string, message: string) => json(status, { error: { code, message } });
+const fail = (status: number, code: string, message: string) =>
+  json(status, { error: { code, message } });
 
 Deno.serve(async (req) => {
   if (req.method !== 'POST') return fail(405, 'method_not_allowed', 'Use POST');
@@ -33,8 +34,12 @@ Deno.serve(async (req) => {
     const rules = policy();
     const message = await verifySnsMessage(body, rules);
     if (message.Type === 'SubscriptionConfirmation') {
-      if (!isSnsUrl(message.SubscribeURL, rules)) return fail(403, 'forbidden', 'The subscribe URL is not on an SNS host');
-      const res = await fetch(message.SubscribeURL!, { redirect: 'error', signal: AbortSignal.timeout(5_000) });
+      if (!isSnsUrl(message.SubscribeURL, rules))
+        return fail(403, 'forbidden', 'The subscribe URL is not on an SNS host');
+      const res = await fetch(message.SubscribeURL!, {
+        redirect: 'error',
+        signal: AbortSignal.timeout(5_000),
+      });
       await res.body?.cancel();
       if (!res.ok) return fail(502, 'confirm_failed', 'Could not confirm the subscription');
       return json(200, { data: { confirmed: true } });
@@ -61,7 +66,8 @@ Deno.serve(async (req) => {
     }
     return json(200, { data });
   } catch (err) {
-    if (err instanceof SnsError) return fail(err.status, err.status === 403 ? 'forbidden' : 'invalid_message', err.message);
+    if (err instanceof SnsError)
+      return fail(err.status, err.status === 403 ? 'forbidden' : 'invalid_message', err.message);
     console.error('[ses-events]', err);
     return fail(500, 'internal_error', 'Something went wrong');
   }

@@ -11,7 +11,8 @@ import { ZUnsubscribe } from '../_shared/schemas.ts';
 import { verifyUnsubscribe, type UnsubscribeClaim } from '../_shared/unsubscribe-token.ts';
 
 const cors = { ...corsHeaders, 'access-control-allow-methods': 'GET, POST, OPTIONS' };
-const fail = (status: number, code: string, message: string) => json(status, { error: { code, message } });
+const fail = (status: number, code: string, message: string) =>
+  json(status, { error: { code, message } });
 
 /** a***@example.com: enough for its owner to recognise, little for anyone else. */
 function masked(email: string): string {
@@ -39,26 +40,42 @@ async function record(claim: UnsubscribeClaim): Promise<void> {
     if (!claim.u) throw new Error('a letter token names its owner');
     const { error } = await db
       .from('unsubscribes')
-      .upsert({ user_id: claim.u, block_id: claim.b, email: claim.e }, { onConflict: 'user_id,email', ignoreDuplicates: true });
+      .upsert(
+        { user_id: claim.u, block_id: claim.b, email: claim.e },
+        { onConflict: 'user_id,email', ignoreDuplicates: true },
+      );
     if (error) throw new Error(error.message);
     return;
   }
-  const { error } = await db.rpc('record_mail_optout', { p_email: claim.e, p_scope: claim.s, p_block_id: claim.b });
+  const { error } = await db.rpc('record_mail_optout', {
+    p_email: claim.e,
+    p_scope: claim.s,
+    p_block_id: claim.b,
+  });
   if (error) throw new Error(error.message);
 }
 
 Deno.serve(async (req) => {
   if (req.method === 'OPTIONS') return new Response(null, { status: 204, headers: cors });
-  if (req.method !== 'GET' && req.method !== 'POST') return fail(405, 'method_not_allowed', 'Use GET or POST');
+  if (req.method !== 'GET' && req.method !== 'POST')
+    return fail(405, 'method_not_allowed', 'Use GET or POST');
   const url = new URL(req.url);
   const token = await tokenOf(req, url);
   const parsed = ZUnsubscribe.safeParse({ token });
   const claim = parsed.success ? await verifyUnsubscribe(parsed.data.token) : null;
   if (!claim) return fail(400, 'invalid_link', 'Invalid link');
   if (req.method === 'GET') {
-    const { data } = await serviceClient().from('blocks').select('name').eq('id', claim.b).maybeSingle();
+    const { data } = await serviceClient()
+      .from('blocks')
+      .select('name')
+      .eq('id', claim.b)
+      .maybeSingle();
     return json(200, {
-      data: { scope: claim.s, email: masked(claim.e), blockName: (data as { name?: string } | null)?.name ?? null },
+      data: {
+        scope: claim.s,
+        email: masked(claim.e),
+        blockName: (data as { name?: string } | null)?.name ?? null,
+      },
     });
   }
   try {

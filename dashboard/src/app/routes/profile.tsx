@@ -1,3 +1,4 @@
 import { ProfilePage } from '../../features/profile';
 
+export { SenderEmailsPage } from '../../features/sender-emails';
 export default ProfilePage;

@@ -1,1 +1,2 @@
 export { LoginPage, NotSupportedPage } from '../../features/auth';
+export { UnsubscribePage } from '../../features/unsubscribe';

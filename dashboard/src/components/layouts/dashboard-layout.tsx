@@ -106,6 +106,11 @@ export function ProfileMenu() {
             {t('profile.title')}
           </NavLink>
         </li>
+        <li>
+          <NavLink to={paths.profileEmail} end className="side-link">
+            {t('shell.senderEmails')}
+          </NavLink>
+        </li>
       </ul>
     </nav>
   );

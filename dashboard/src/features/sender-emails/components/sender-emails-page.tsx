@@ -1,0 +1,267 @@
+// /profile/email: the owner's sender emails. Add (verification link mailed by the provider),
+// the automatic check of every unverified address when the list loads (spec), SPF and DKIM, the
+// DMARC note when letters will go from the platform address, delete with confirmation.
+import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
+import { TextField } from '../../../components/ui/fields';
+import { Spinner } from '../../../components/ui/spinner';
+import { messageOf } from '../../../lib/errors';
+import { useQuery } from '../../../lib/use-query';
+import {
+  checkMailVerified,
+  checkSpfDkim,
+  deleteMailVerified,
+  listSenderEmails,
+  requestMailVerify,
+  SENDER_EMAIL_MAX,
+  withResult,
+  ZMailVerify,
+  type SenderEmail,
+} from '../api/sender-emails';
+import { registerSenderEmailTranslations } from '../locales';
+
+registerSenderEmailTranslations();
+
+const domainOf = (email: string) => email.slice(email.lastIndexOf('@') + 1);
+
+/** Asks whether an address got verified; a newly verified one also gets its SPF/DKIM check. */
+async function checkRow(row: SenderEmail): Promise<SenderEmail> {
+  const verified = await checkMailVerified(row.email);
+  if (!verified) return { ...row, status: 'not_verified' };
+  return withResult({ ...row, status: 'verified' }, await checkSpfDkim(row.email));
+}
+
+/** The list, with every address not verified yet checked as it loads (spec). */
+async function listWithChecks(): Promise<SenderEmail[]> {
+  const rows = await listSenderEmails();
+  return Promise.all(
+    rows.map((row) => (row.status === 'verified' ? row : checkRow(row).catch(() => row))),
+  );
+}
+
+export function SenderEmailsPage() {
+  const { t } = useTranslation();
+  const s = (key: string, options?: Record<string, unknown>) => t(`senderEmails.${key}`, options);
+  const list = useQuery('sender-emails', listWithChecks);
+  const [address, setAddress] = useState('');
+  const [addError, setAddError] = useState<string | null>(null);
+  const [adding, setAdding] = useState(false);
+  const [busy, setBusy] = useState<Record<string, boolean>>({});
+  const [announcement, setAnnouncement] = useState('');
+  const [rowError, setRowError] = useState<string | null>(null);
+  const [toDelete, setToDelete] = useState<SenderEmail | null>(null);
+
+  const rows = list.data ?? [];
+  const replaceRow = (row: SenderEmail) =>
+    list.setData((current) => current?.map((r) => (r.id === row.id ? row : r)));
+
+  const run = async (email: string, action: () => Promise<void>) => {
+    setBusy((b) => ({ ...b, [email]: true }));
+    setRowError(null);
+    try {
+      await action();
+    } catch (cause) {
+      setRowError(s('failed', { reason: messageOf(cause) }));
+    } finally {
+      setBusy((b) => ({ ...b, [email]: false }));
+    }
+  };
+
+  const check = (row: SenderEmail) =>
+    run(row.email, async () => {
+      const checked = await checkRow(row);
+      replaceRow(checked);
+      setAnnouncement(
+        s(checked.status === 'verified' ? 'nowVerified' : 'stillNotVerified', { email: row.email }),
+      );
+    });
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const parsed = ZMailVerify.safeParse({ emailToVerify: address });
+    if (!parsed.success) {
+      setAddError(parsed.error.issues[0]?.message ?? 'Invalid email address.');
+      return;
+    }
+    setAddError(null);
+    setAdding(true);
+    try {
+      const email = parsed.data.emailToVerify;
+      const answer = await requestMailVerify(email);
+      setAddress('');
+      setAnnouncement(
+        answer.state === 'verified' ? s('nowVerified', { email }) : s('linkSent', { email }),
+      );
+      await list.reload();
+    } catch (cause) {
+      setAddError(messageOf(cause));
+    } finally {
+      setAdding(false);
+    }
+  };
+
+  const statusText = (row: SenderEmail) =>
+    busy[row.email]
+      ? s('checking')
+      : row.status === 'verified'
+        ? s('verified')
+        : row.status === 'pending'
+          ? s('pending')
+          : s('notVerified');
+  const flag = (row: SenderEmail, value: boolean) =>
+    row.checked_at ? s(value ? 'yes' : 'no') : s('notChecked');
+
+  return (
+    <section className="sender-emails-page" aria-labelledby="sender-emails-title">
+      <h1 id="sender-emails-title" tabIndex={-1}>
+        {s('title')}
+      </h1>
+      <p className="hint">{s('intro')}</p>
+
+      <form className="sender-emails-add" onSubmit={(e) => void submit(e)} noValidate>
+        <TextField
+          label={s('addLabel')}
+          type="email"
+          name="email"
+          value={address}
+          max={SENDER_EMAIL_MAX}
+          onChange={(value) => {
+            setAddress(value);
+            setAddError(null);
+          }}
+          error={addError ?? undefined}
+        />
+        <button
+          type="submit"
+          className="button button-primary"
+          disabled={adding || address.trim() === ''}
+        >
+          {adding ? s('adding') : s('add')}
+        </button>
+      </form>
+
+      <p className="visually-hidden" role="status" aria-live="polite">
+        {announcement}
+      </p>
+      {announcement ? <p className="notice">{announcement}</p> : null}
+      {rowError ? (
+        <p className="error-text" role="alert">
+          {rowError}
+        </p>
+      ) : null}
+
+      {list.loading && !list.data ? <Spinner label={t('common.loading')} /> : null}
+      {list.error ? (
+        <p className="error-text" role="alert">
+          {s('loadFailed', { reason: list.error })}{' '}
+          <button type="button" className="button button-ghost" onClick={() => void list.reload()}>
+            {s('retry')}
+          </button>
+        </p>
+      ) : null}
+      {list.data && rows.length === 0 ? <p className="empty-state">{s('empty')}</p> : null}
+
+      {rows.length > 0 ? (
+        <div className="table-scroll">
+          <table className="sender-emails-table">
+            <caption className="visually-hidden">{s('listLabel')}</caption>
+            <thead>
+              <tr>
+                <th scope="col">{s('address')}</th>
+                <th scope="col">{s('status')}</th>
+                <th scope="col">
+                  <abbr title={s('spfHelp')}>{s('spf')}</abbr>
+                </th>
+                <th scope="col">
+                  <abbr title={s('dkimHelp')}>{s('dkim')}</abbr>
+                </th>
+                <th scope="col">{s('actions')}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((row) => {
+                const strict =
+                  (row.dmarc_policy === 'reject' || row.dmarc_policy === 'quarantine') &&
+                  !row.dkim_verified;
+                return (
+                  <tr key={row.id}>
+                    <th scope="row" className="sender-email-address">
+                      {row.email}
+                      {strict ? (
+                        <span className="hint sender-email-dmarc">
+                          {s('dmarcPlatform', {
+                            domain: domainOf(row.email),
+                            policy: row.dmarc_policy,
+                            email: row.email,
+                          })}
+                        </span>
+                      ) : null}
+                    </th>
+                    <td>
+                      <span className={`status-chip status-${row.status}`}>{statusText(row)}</span>
+                    </td>
+                    <td>{flag(row, row.spf_verified)}</td>
+                    <td>{flag(row, row.dkim_verified)}</td>
+                    <td className="sender-email-actions">
+                      {row.status !== 'verified' ? (
+                        <button
+                          type="button"
+                          className="button"
+                          disabled={busy[row.email]}
+                          onClick={() => void check(row)}
+                        >
+                          {s('checkAgain')}
+                        </button>
+                      ) : (
+                        <button
+                          type="button"
+                          className="button"
+                          disabled={busy[row.email]}
+                          onClick={() =>
+                            void run(row.email, async () =>
+                              replaceRow(withResult(row, await checkSpfDkim(row.email))),
+                            )
+                          }
+                        >
+                          {s('checkSpfDkim')}
+                        </button>
+                      )}
+                      <button
+                        type="button"
+                        className="button button-danger"
+                        disabled={busy[row.email]}
+                        aria-label={`${s('delete')} ${row.email}`}
+                        onClick={() => setToDelete(row)}
+                      >
+                        {s('delete')}
+                      </button>
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
+      ) : null}
+
+      <ConfirmDialog
+        open={toDelete !== null}
+        title={s('deleteTitle', { email: toDelete?.email })}
+        cancelLabel={t('common.cancel')}
+        confirmLabel={s('delete')}
+        onCancel={() => setToDelete(null)}
+        errorText={(cause) => s('failed', { reason: messageOf(cause) })}
+        onConfirm={async () => {
+          if (!toDelete) return;
+          await deleteMailVerified(toDelete.email);
+          list.setData((current) => current?.filter((r) => r.id !== toDelete.id));
+          setAnnouncement(s('deleted', { email: toDelete.email }));
+          setToDelete(null);
+        }}
+      >
+        <p>{s('deleteText')}</p>
+      </ConfirmDialog>
+    </section>
+  );
+}

@@ -1,0 +1,1 @@
+export { SenderEmailsPage } from './components/sender-emails-page';

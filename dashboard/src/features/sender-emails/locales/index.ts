@@ -1,0 +1,91 @@
+// Texts of /profile/email, loaded with the profile route.
+import i18next from 'i18next';
+
+export const en = {
+  title: 'Sender emails',
+  intro:
+    'Letters are sent from these addresses. Add one, open the link we mail to it, and it is verified.',
+  addLabel: 'Email address',
+  add: 'Verify',
+  adding: 'Sending the link…',
+  linkSent: 'We mailed a verification link to {{email}}. Open it, then come back here.',
+  empty: 'No sender email yet.',
+  listLabel: 'Your sender emails',
+  address: 'Address',
+  status: 'Status',
+  spf: 'SPF',
+  dkim: 'DKIM',
+  actions: 'Actions',
+  verified: 'Verified',
+  notVerified: 'Not verified',
+  pending: 'Waiting for the link',
+  checking: 'Checking…',
+  yes: 'Yes',
+  no: 'No',
+  notChecked: 'Not checked',
+  checkAgain: 'Check again',
+  checkSpfDkim: 'Check SPF and DKIM',
+  delete: 'Delete',
+  deleteTitle: 'Delete {{email}}?',
+  deleteText: 'Letters can no longer be sent from this address. You can add it again later.',
+  deleted: '{{email}} was deleted.',
+  nowVerified: '{{email}} is verified.',
+  stillNotVerified: '{{email}} is not verified yet. Open the link we mailed to it.',
+  spfHelp:
+    'SPF: your domain’s DNS allows our mail provider to send for it (a TXT record with include:amazonses.com).',
+  dkimHelp: 'DKIM: mails from your domain are signed with its key.',
+  dmarcPlatform:
+    '{{domain}} asks receivers to reject or quarantine mail it did not sign (DMARC p={{policy}}). Until DKIM is set up, letters go out from our address with replies going to {{email}}, so they still arrive.',
+  failed: 'Could not do that: {{reason}}',
+  loadFailed: 'Could not load your sender emails: {{reason}}',
+  retry: 'Try again',
+};
+
+export const ko: typeof en = {
+  title: '발신 이메일',
+  intro:
+    '레터는 이 주소로 발송됩니다. 주소를 추가하고, 그 주소로 보낸 인증 링크를 열면 인증이 끝납니다.',
+  addLabel: '이메일 주소',
+  add: '인증하기',
+  adding: '링크를 보내는 중…',
+  linkSent: '{{email}}로 인증 링크를 보냈습니다. 링크를 연 뒤 이 페이지로 돌아오세요.',
+  empty: '아직 발신 이메일이 없습니다.',
+  listLabel: '내 발신 이메일',
+  address: '주소',
+  status: '상태',
+  spf: 'SPF',
+  dkim: 'DKIM',
+  actions: '작업',
+  verified: '인증됨',
+  notVerified: '인증 안 됨',
+  pending: '링크 확인 대기 중',
+  checking: '확인 중…',
+  yes: '예',
+  no: '아니요',
+  notChecked: '확인 전',
+  checkAgain: '다시 확인',
+  checkSpfDkim: 'SPF·DKIM 확인',
+  delete: '삭제',
+  deleteTitle: '{{email}}을(를) 삭제할까요?',
+  deleteText: '이 주소로 더 이상 레터를 보낼 수 없습니다. 나중에 다시 추가할 수 있습니다.',
+  deleted: '{{email}}을(를) 삭제했습니다.',
+  nowVerified: '{{email}} 인증이 완료되었습니다.',
+  stillNotVerified: '{{email}}은(는) 아직 인증되지 않았습니다. 메일로 보낸 링크를 열어 주세요.',
+  spfHelp:
+    'SPF: 도메인 DNS가 메일 발송 서비스의 발송을 허용합니다(include:amazonses.com이 있는 TXT 레코드).',
+  dkimHelp: 'DKIM: 도메인에서 보내는 메일이 도메인 키로 서명됩니다.',
+  dmarcPlatform:
+    '{{domain}}은(는) 서명되지 않은 메일을 거부하거나 격리하도록 요청합니다(DMARC p={{policy}}). DKIM을 설정하기 전까지 레터는 저희 주소에서 발송되고, 답장은 {{email}}(으)로 갑니다.',
+  failed: '처리하지 못했습니다: {{reason}}',
+  loadFailed: '발신 이메일을 불러오지 못했습니다: {{reason}}',
+  retry: '다시 시도',
+};
+
+let registered = false;
+
+export function registerSenderEmailTranslations(i18n = i18next) {
+  if (registered && i18n === i18next) return;
+  registered = true;
+  i18n.addResourceBundle('en', 'translation', { senderEmails: en }, true, true);
+  i18n.addResourceBundle('ko', 'translation', { senderEmails: ko }, true, true);
+}
