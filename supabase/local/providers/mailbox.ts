@@ -23,11 +23,13 @@ export interface MailInput {
   headers: Record<string, string>;
   /** Which fake sent it, e.g. "ses". */
   source: string;
+  /** Whom it was delivered to (the envelope); default To, Cc and Bcc. `?to=` filters on these. */
+  recipients?: string[];
   /** The fake's own bookkeeping, never exposed by the JSON API. */
   meta?: unknown;
 }
 
-export interface MailMessage extends Required<Omit<MailInput, 'meta'>> {
+export interface MailMessage extends Required<Omit<MailInput, 'meta' | 'recipients'>> {
   sentAt: string;
 }
 
@@ -35,6 +37,8 @@ interface Entry {
   message: MailMessage;
   meta: unknown;
   size: number;
+  /** Bare addresses, lower-case. */
+  recipients: string[];
 }
 
 export interface MailboxOptions {
@@ -44,9 +48,6 @@ export interface MailboxOptions {
   maxBytes?: number;
 }
 
-/** Every address a message went to (To, Cc and Bcc), lower-cased. */
-const recipientsOf = (m: MailMessage) =>
-  [...m.to, ...m.cc, ...m.bcc].map((a) => bareAddress(a).toLowerCase());
 
 /** `"Name" <a@b>` -> `a@b`. */
 export function bareAddress(address: string): string {
@@ -83,11 +84,14 @@ export class Mailbox {
       sentAt: new Date().toISOString(),
     };
     const meta = input.meta;
+    const recipients = (input.recipients ?? [...message.to, ...message.cc, ...message.bcc]).map((a) =>
+      bareAddress(a).toLowerCase(),
+    );
     let size = (message.html?.length ?? 0) + (message.text?.length ?? 0) + 512;
     for (const [k, v] of Object.entries(message.headers)) size += k.length + v.length;
     if (this.count === this.ring.length) this.dropOldest();
     while (this.count > 0 && this.bytes + size > this.maxBytes) this.dropOldest();
-    const entry: Entry = { message, meta, size };
+    const entry: Entry = { message, meta, size, recipients };
     this.ring[this.head] = entry;
     this.head = (this.head + 1) % this.ring.length;
     this.count++;
@@ -105,21 +109,21 @@ export class Mailbox {
   }
 
   /** Newest first. */
-  *newest(): Generator<MailMessage> {
+  private *entries(): Generator<Entry> {
     for (let i = 1; i <= this.count; i++) {
       const entry = this.ring[(this.head - i + this.ring.length) % this.ring.length];
-      if (entry) yield entry.message;
+      if (entry) yield entry;
     }
   }
 
   list(opts: { to?: string; limit?: number } = {}): MailMessage[] {
-    const to = opts.to?.toLowerCase();
+    const to = opts.to ? bareAddress(opts.to).toLowerCase() : undefined;
     const limit = opts.limit ?? Infinity;
     const out: MailMessage[] = [];
-    for (const m of this.newest()) {
+    for (const entry of this.entries()) {
       if (out.length >= limit) break;
-      if (to && !recipientsOf(m).includes(to)) continue;
-      out.push(m);
+      if (to && !entry.recipients.includes(to)) continue;
+      out.push(entry.message);
     }
     return out;
   }
@@ -130,8 +134,9 @@ export class Mailbox {
 
   /** Removes every message (or only those sent to `to`); returns how many. */
   clear(to?: string): number {
-    const keep = to ? [...this.newest()].filter((m) => !recipientsOf(m).includes(to.toLowerCase())) : [];
-    const entries = keep.reverse().map((m) => this.byId.get(m.id)!);
+    const entries = to
+      ? [...this.entries()].filter((e) => !e.recipients.includes(bareAddress(to).toLowerCase())).reverse()
+      : [];
     const removed = this.count - entries.length;
     this.ring.fill(undefined);
     this.byId.clear();

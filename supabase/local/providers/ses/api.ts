@@ -295,6 +295,7 @@ export async function sendEmail(
     text,
     headers: headerMap,
     source: 'ses',
+    recipients,
     meta: sent,
   });
   account.sent++;
