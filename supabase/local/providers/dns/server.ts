@@ -103,8 +103,11 @@ export function answer(zone: Zone, query: Message): Message {
   return { ...reply, rcode: RCODE.SERVFAIL, answers: [] };
 }
 
-/** Answers one wire-format query; undefined when it is not worth an answer (not even a header). */
-export function respond(zone: Zone, packet: Buffer, maxSize: number): Buffer | undefined {
+/**
+ * Answers one wire-format query; undefined when it is not worth an answer (not even a header).
+ * Over UDP an answer is at most 512 bytes, or the size the query's EDNS0 OPT record offers.
+ */
+export function respond(zone: Zone, packet: Buffer, transport: 'udp' | 'tcp'): Buffer | undefined {
   let query: Message;
   try {
     query = decode(packet);
@@ -130,7 +133,7 @@ export function respond(zone: Zone, packet: Buffer, maxSize: number): Buffer | u
   if (query.response) return undefined;
   const reply = answer(zone, query);
   const opt = query.additionals.find((r) => r.type === TYPE.OPT);
-  const limit = Math.min(maxSize, opt ? Math.max(512, opt.class) : 512);
+  const limit = transport === 'tcp' ? 65_535 : Math.min(4096, opt ? Math.max(512, opt.class) : 512);
   const wire = encode(reply);
   if (wire.length <= limit) return wire;
   // too big for UDP: say so, the resolver retries over TCP
@@ -152,7 +155,7 @@ export async function startDnsServer(opts: {
   const log = opts.log ?? (() => {});
   const udp = dgram.createSocket('udp4');
   udp.on('message', (packet, peer) => {
-    const out = respond(opts.zone, packet, 4096);
+    const out = respond(opts.zone, packet, 'udp');
     if (out) udp.send(out, peer.port, peer.address);
   });
   udp.on('error', (err) => log('dns', `udp error: ${err.message}`));
@@ -178,7 +181,7 @@ export async function startDnsServer(opts: {
       while (pending.length >= 2) {
         const length = pending.readUInt16BE(0);
         if (pending.length < 2 + length) break;
-        const out = respond(opts.zone, pending.subarray(2, 2 + length), 65_535);
+        const out = respond(opts.zone, pending.subarray(2, 2 + length), 'tcp');
         pending = pending.subarray(2 + length);
         if (!out) continue;
         const framed = Buffer.alloc(2 + out.length);
