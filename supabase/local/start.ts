@@ -49,7 +49,9 @@ async function main() {
       web: true,
       sesEventsWebhook: process.env.SES_EVENTS_WEBHOOK,
       sesVerifiedIdentities: process.env.SES_VERIFIED_IDENTITIES
-        ? process.env.SES_VERIFIED_IDENTITIES.split(',').map((s) => s.trim()).filter(Boolean)
+        ? process.env.SES_VERIFIED_IDENTITIES.split(',')
+            .map((s) => s.trim())
+            .filter(Boolean)
         : undefined,
       log: (service, line) => {
         if (verbose || /error|fatal|panic/i.test(line)) console.log(`[${service}] ${line}`);

@@ -51,7 +51,9 @@ function simple(to: string, subject = `Hello ${randomUUID().slice(0, 6)}`): Send
 }
 
 /** The error an SDK call throws (fails the test if it resolves). */
-async function failure(p: Promise<unknown>): Promise<Error & { $metadata: { httpStatusCode?: number; attempts?: number } }> {
+async function failure(
+  p: Promise<unknown>,
+): Promise<Error & { $metadata: { httpStatusCode?: number; attempts?: number } }> {
   try {
     await p;
   } catch (err) {
@@ -100,7 +102,9 @@ describe('SES fake: sending', () => {
       'MIME-Version': '1.0',
       'Message-ID': `<${MessageId}@email.amazonses.com>`,
     });
-    expect(mail!.headers.Subject).toBe(`=?UTF-8?B?${Buffer.from('Café & <b>news</b>').toString('base64')}?=`);
+    expect(mail!.headers.Subject).toBe(
+      `=?UTF-8?B?${Buffer.from('Café & <b>news</b>').toString('base64')}?=`,
+    );
     expect(Object.keys(mail!.headers).map((h) => h.toLowerCase())).not.toContain('bcc');
     // every recipient finds it, and the filter is exact
     expect((await mailbox(bcc)).map((m) => m.id)).toEqual([MessageId]);
@@ -134,7 +138,9 @@ describe('SES fake: sending', () => {
       '--part--',
       '',
     ].join('\r\n');
-    const { MessageId } = await ses.send(new SendEmailCommand({ Content: { Raw: { Data: Buffer.from(raw) } } }));
+    const { MessageId } = await ses.send(
+      new SendEmailCommand({ Content: { Raw: { Data: Buffer.from(raw) } } }),
+    );
     const [mail] = await mailbox(to);
     expect(mail).toMatchObject({
       id: MessageId,
@@ -155,10 +161,18 @@ describe('SES fake: sending', () => {
     const actual = rcpt('actual');
     const raw = `From: ${FROM}\r\nTo: ${listed}\r\nSubject: envelope\r\n\r\nbody\r\n`;
     await ses.send(
-      new SendEmailCommand({ Destination: { ToAddresses: [actual] }, Content: { Raw: { Data: Buffer.from(raw) } } }),
+      new SendEmailCommand({
+        Destination: { ToAddresses: [actual] },
+        Content: { Raw: { Data: Buffer.from(raw) } },
+      }),
     );
     const [mail] = await mailbox(actual);
-    expect(mail).toMatchObject({ to: [listed], bcc: [actual], subject: 'envelope', text: 'body\n' });
+    expect(mail).toMatchObject({
+      to: [listed],
+      bcc: [actual],
+      subject: 'envelope',
+      text: 'body\n',
+    });
     expect(await mailbox(listed)).toHaveLength(0);
   });
 
@@ -167,15 +181,30 @@ describe('SES fake: sending', () => {
     const cases: Array<[SendEmailCommandInput, string, number, RegExp]> = [
       [{ ...simple(to), Destination: undefined }, 'BadRequestException', 400, /recipients/],
       [{ ...simple(to), Content: {} }, 'BadRequestException', 400, /Simple, Raw or Template/],
-      [{ ...simple(to), FromEmailAddress: undefined }, 'BadRequestException', 400, /FromEmailAddress/],
-      [{ ...simple(to), FromEmailAddress: 'not an address' }, 'BadRequestException', 400, /Illegal address/],
+      [
+        { ...simple(to), FromEmailAddress: undefined },
+        'BadRequestException',
+        400,
+        /FromEmailAddress/,
+      ],
+      [
+        { ...simple(to), FromEmailAddress: 'not an address' },
+        'BadRequestException',
+        400,
+        /Illegal address/,
+      ],
       [
         { ...simple(to), Content: { Template: { TemplateName: 't', TemplateData: '{}' } } },
         'BadRequestException',
         400,
         /templates/,
       ],
-      [{ ...simple(to), ConfigurationSetName: 'no-such-set' }, 'NotFoundException', 404, /no-such-set/],
+      [
+        { ...simple(to), ConfigurationSetName: 'no-such-set' },
+        'NotFoundException',
+        404,
+        /no-such-set/,
+      ],
       [
         { ...simple(to), Destination: { ToAddresses: Array.from({ length: 51 }, () => rcpt()) } },
         'BadRequestException',
@@ -212,7 +241,9 @@ describe('SES fake: sending', () => {
     expect(await mailbox(to)).toEqual([]);
 
     // a verified parent domain covers its subdomains, as on SES
-    await client.send(new SendEmailCommand({ ...simple(to), FromEmailAddress: `news@mail.${SENDER_DOMAIN}` }));
+    await client.send(
+      new SendEmailCommand({ ...simple(to), FromEmailAddress: `news@mail.${SENDER_DOMAIN}` }),
+    );
 
     await sesControl('', { verifyFrom: false }, key);
     await client.send(new SendEmailCommand(input));
@@ -245,11 +276,15 @@ describe('SES fake: sending', () => {
     expect(down.$metadata.attempts).toBe(3); // the SDK's standard retries, all refused
 
     await sesControl('', { outage: 'throttle' }, key);
-    const throttled = await failure(sesClient(key, { maxAttempts: 2 }).send(new SendEmailCommand(simple(to))));
+    const throttled = await failure(
+      sesClient(key, { maxAttempts: 2 }).send(new SendEmailCommand(simple(to))),
+    );
     expect(throttled.name).toBe('TooManyRequestsException');
     expect(throttled.$metadata.httpStatusCode).toBe(429);
     expect(throttled.$metadata.attempts).toBe(2);
-    const identity = await failure(client.send(new GetEmailIdentityCommand({ EmailIdentity: SENDER_DOMAIN })));
+    const identity = await failure(
+      client.send(new GetEmailIdentityCommand({ EmailIdentity: SENDER_DOMAIN })),
+    );
     expect(identity.name).toBe('TooManyRequestsException');
     expect(await mailbox(to)).toEqual([]);
 
@@ -264,8 +299,12 @@ describe('SES fake: sending', () => {
     await sesControl('', { maxSendRate: 1 }, key);
     const to = rcpt('rate');
     // three sends span at most two seconds, so at most two get through
-    const results = await Promise.allSettled([1, 2, 3].map(() => client.send(new SendEmailCommand(simple(to)))));
-    const refused = results.filter((r) => r.status === 'rejected').map((r) => (r as PromiseRejectedResult).reason as Error);
+    const results = await Promise.allSettled(
+      [1, 2, 3].map(() => client.send(new SendEmailCommand(simple(to)))),
+    );
+    const refused = results
+      .filter((r) => r.status === 'rejected')
+      .map((r) => (r as PromiseRejectedResult).reason as Error);
     expect(refused.length).toBeGreaterThanOrEqual(1);
     for (const err of refused) {
       expect(err.name).toBe('TooManyRequestsException');
@@ -290,16 +329,23 @@ describe('SES fake: identities', () => {
     const ses = sesClient(newAccessKeyId());
     const address = rcpt('sender');
     const created = await ses.send(new CreateEmailIdentityCommand({ EmailIdentity: address }));
-    expect(created).toMatchObject({ IdentityType: 'EMAIL_ADDRESS', VerifiedForSendingStatus: false });
+    expect(created).toMatchObject({
+      IdentityType: 'EMAIL_ADDRESS',
+      VerifiedForSendingStatus: false,
+    });
     expect(await ses.send(new GetEmailIdentityCommand({ EmailIdentity: address }))).toMatchObject({
       VerificationStatus: 'PENDING',
       VerifiedForSendingStatus: false,
     });
-    const again = await failure(ses.send(new CreateEmailIdentityCommand({ EmailIdentity: address })));
+    const again = await failure(
+      ses.send(new CreateEmailIdentityCommand({ EmailIdentity: address })),
+    );
     expect(again.name).toBe('AlreadyExistsException');
 
     // not yet verified: it cannot send
-    const blocked = await failure(ses.send(new SendEmailCommand({ ...simple(rcpt()), FromEmailAddress: address })));
+    const blocked = await failure(
+      ses.send(new SendEmailCommand({ ...simple(rcpt()), FromEmailAddress: address })),
+    );
     expect(blocked.name).toBe('MessageRejected');
 
     const mail = await waitForMail(address);
@@ -334,9 +380,9 @@ describe('SES fake: identities', () => {
     const gone = await failure(ses.send(new GetEmailIdentityCommand({ EmailIdentity: address })));
     expect(gone.name).toBe('NotFoundException');
     expect(gone.$metadata.httpStatusCode).toBe(404);
-    expect((await failure(ses.send(new DeleteEmailIdentityCommand({ EmailIdentity: address })))).name).toBe(
-      'NotFoundException',
-    );
+    expect(
+      (await failure(ses.send(new DeleteEmailIdentityCommand({ EmailIdentity: address })))).name,
+    ).toBe('NotFoundException');
   });
 
   it('gives a domain DKIM tokens and verifies it once the zone publishes the CNAMEs', async () => {
@@ -349,12 +395,27 @@ describe('SES fake: identities', () => {
     expect(tokens).toHaveLength(3);
     for (const t of tokens) expect(t).toMatch(/^[a-z2-7]{32}$/);
 
-    for (const t of tokens.slice(0, 2)) await addRecord(`${t}._domainkey.${domain}`, 'CNAME', `${t}.dkim.amazonses.com`);
-    expect((await ses.send(new GetEmailIdentityCommand({ EmailIdentity: domain }))).DkimAttributes?.Status).toBe('PENDING');
-    await addRecord(`${tokens[2]}._domainkey.${domain}`, 'CNAME', `${tokens[2]}.dkim.amazonses.com`);
+    for (const t of tokens.slice(0, 2))
+      await addRecord(`${t}._domainkey.${domain}`, 'CNAME', `${t}.dkim.amazonses.com`);
+    expect(
+      (await ses.send(new GetEmailIdentityCommand({ EmailIdentity: domain }))).DkimAttributes
+        ?.Status,
+    ).toBe('PENDING');
+    await addRecord(
+      `${tokens[2]}._domainkey.${domain}`,
+      'CNAME',
+      `${tokens[2]}.dkim.amazonses.com`,
+    );
     const verified = await ses.send(new GetEmailIdentityCommand({ EmailIdentity: domain }));
-    expect(verified).toMatchObject({ VerificationStatus: 'SUCCESS', VerifiedForSendingStatus: true });
-    expect(verified.DkimAttributes).toMatchObject({ Status: 'SUCCESS', SigningEnabled: true, Tokens: tokens });
+    expect(verified).toMatchObject({
+      VerificationStatus: 'SUCCESS',
+      VerifiedForSendingStatus: true,
+    });
+    expect(verified.DkimAttributes).toMatchObject({
+      Status: 'SUCCESS',
+      SigningEnabled: true,
+      Tokens: tokens,
+    });
     const to = rcpt();
     await ses.send(new SendEmailCommand({ ...simple(to), FromEmailAddress: `hello@${domain}` }));
     expect(await mailbox(to)).toHaveLength(1);
@@ -363,14 +424,20 @@ describe('SES fake: identities', () => {
   it('verifies the seeded ses-ready.example at once, and lets tests set a status', async () => {
     const key = newAccessKeyId();
     const ses = sesClient(key);
-    const created = await ses.send(new CreateEmailIdentityCommand({ EmailIdentity: 'ses-ready.example' }));
+    const created = await ses.send(
+      new CreateEmailIdentityCommand({ EmailIdentity: 'ses-ready.example' }),
+    );
     expect(created.DkimAttributes?.Status).toBe('SUCCESS');
     await sesControl('/identities', { identity: 'ses-ready.example', status: 'FAILED' }, key);
-    expect(await ses.send(new GetEmailIdentityCommand({ EmailIdentity: 'ses-ready.example' }))).toMatchObject({
+    expect(
+      await ses.send(new GetEmailIdentityCommand({ EmailIdentity: 'ses-ready.example' })),
+    ).toMatchObject({
       VerificationStatus: 'FAILED',
       VerifiedForSendingStatus: false,
     });
-    const err = await failure(ses.send(new CreateEmailIdentityCommand({ EmailIdentity: 'not a domain' })));
+    const err = await failure(
+      ses.send(new CreateEmailIdentityCommand({ EmailIdentity: 'not a domain' })),
+    );
     expect(err.name).toBe('BadRequestException');
   });
 });
@@ -391,11 +458,20 @@ describe('SES fake: events through SNS', () => {
   let certPem: string;
   const notifications = (messageId: string) =>
     receiver.posts.filter(
-      (p) => p.body.Type === 'Notification' && (JSON.parse(p.body.Message!) as { mail: { messageId: string } }).mail.messageId === messageId,
+      (p) =>
+        p.body.Type === 'Notification' &&
+        (JSON.parse(p.body.Message!) as { mail: { messageId: string } }).mail.messageId ===
+          messageId,
     );
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- read through, checked by toMatchObject
   const event = (p: SnsPost) => JSON.parse(p.body.Message!) as Record<string, any>;
   const waitForEvent = (messageId: string, type: string) =>
-    receiver.waitFor((p) => p.body.Type === 'Notification' && event(p).eventType === type && event(p).mail.messageId === messageId);
+    receiver.waitFor(
+      (p) =>
+        p.body.Type === 'Notification' &&
+        event(p).eventType === type &&
+        event(p).mail.messageId === messageId,
+    );
   const send = async (extra: Partial<SendEmailCommandInput> = {}) => {
     const to = rcpt('events');
     const { MessageId } = await ses.send(
@@ -413,13 +489,21 @@ describe('SES fake: events through SNS', () => {
     receiver = await snsReceiver();
     key = newAccessKeyId();
     ses = sesClient(key);
-    await sesControl('', { deliveryDelayMs: 0, retry: { numRetries: 3, minDelayMs: 20, maxDelayMs: 100 } }, key);
+    await sesControl(
+      '',
+      { deliveryDelayMs: 0, retry: { numRetries: 3, minDelayMs: 20, maxDelayMs: 100 } },
+      key,
+    );
   });
   afterAll(() => receiver.close());
 
   it('confirms the subscription first; until then events are dropped, as SNS does', async () => {
     const early = await send();
-    const state = await sesControl<{ subscription: { status: string } }>('/webhook', { url: receiver.url }, key);
+    const state = await sesControl<{ subscription: { status: string } }>(
+      '/webhook',
+      { url: receiver.url },
+      key,
+    );
     expect(state.subscription.status).toBe('PendingConfirmation');
 
     const confirmation = await receiver.waitFor((p) => p.body.Type === 'SubscriptionConfirmation');
@@ -445,7 +529,8 @@ describe('SES fake: events through SNS', () => {
     expect(confirmed.status).toBe(200);
     expect(await confirmed.text()).toContain('<SubscriptionArn>');
     expect(
-      (await (await fetch(`${providersUrl()}/ses/_control/state?account=${key}`)).json()).subscription.status,
+      (await (await fetch(`${providersUrl()}/ses/_control/state?account=${key}`)).json())
+        .subscription.status,
     ).toBe('Confirmed');
 
     const after = await send();
@@ -464,7 +549,9 @@ describe('SES fake: events through SNS', () => {
         'x-amz-sns-message-id': post.body.MessageId,
         'x-amz-sns-topic-arn': post.body.TopicArn,
       });
-      expect(post.headers['x-amz-sns-subscription-arn']).toMatch(new RegExp(`^${post.body.TopicArn}:`));
+      expect(post.headers['x-amz-sns-subscription-arn']).toMatch(
+        new RegExp(`^${post.body.TopicArn}:`),
+      );
       expect(post.body).toMatchObject({ Type: 'Notification', SignatureVersion: '1' });
       expect(post.body.UnsubscribeURL).toContain('Action=Unsubscribe');
       expect(snsSignatureValid(post.body, certPem)).toBe(true);
@@ -486,7 +573,10 @@ describe('SES fake: events through SNS', () => {
     });
     expect(record.mail.timestamp).toMatch(/^\d{4}-\d\d-\d\dT/);
     expect(record.mail.headers).toEqual(expect.arrayContaining([{ name: 'To', value: to }]));
-    expect(record.delivery).toMatchObject({ recipients: [to], smtpResponse: '250 2.6.0 Message received' });
+    expect(record.delivery).toMatchObject({
+      recipients: [to],
+      smtpResponse: '250 2.6.0 Message received',
+    });
   });
 
   it('publishes Open when the tracking pixel is fetched, and Bounce, Complaint, Reject on demand', async () => {
@@ -499,7 +589,10 @@ describe('SES fake: events through SNS', () => {
     const open = event(await waitForEvent(messageId, 'Open'));
     expect(open.open).toMatchObject({ userAgent: 'TestMail/1.0', ipAddress: '127.0.0.1' });
 
-    const bounced = await sesControl<{ snsMessageId: string }>('/bounce', { messageId, type: 'Permanent' });
+    const bounced = await sesControl<{ snsMessageId: string }>('/bounce', {
+      messageId,
+      type: 'Permanent',
+    });
     expect(bounced.snsMessageId).toMatch(/^[0-9a-f-]{36}$/);
     const bounce = event(await waitForEvent(messageId, 'Bounce')).bounce;
     expect(bounce).toMatchObject({
@@ -513,17 +606,22 @@ describe('SES fake: events through SNS', () => {
       complaintFeedbackType: 'abuse',
     });
     await sesControl('/reject', { messageId });
-    expect(event(await waitForEvent(messageId, 'Reject')).reject).toEqual({ reason: 'Bad content' });
-    for (const post of notifications(messageId)) expect(snsSignatureValid(post.body, certPem)).toBe(true);
+    expect(event(await waitForEvent(messageId, 'Reject')).reject).toEqual({
+      reason: 'Bad content',
+    });
+    for (const post of notifications(messageId))
+      expect(snsSignatureValid(post.body, certPem)).toBe(true);
   });
 
   it("bounces and complains for the mailbox simulator's addresses by itself", async () => {
     const { messageId } = await send({
-      Destination: { ToAddresses: ['bounce@simulator.amazonses.com', 'complaint@simulator.amazonses.com'] },
+      Destination: {
+        ToAddresses: ['bounce@simulator.amazonses.com', 'complaint@simulator.amazonses.com'],
+      },
     });
-    expect(event(await waitForEvent(messageId, 'Bounce')).bounce.bouncedRecipients[0].emailAddress).toBe(
-      'bounce@simulator.amazonses.com',
-    );
+    expect(
+      event(await waitForEvent(messageId, 'Bounce')).bounce.bouncedRecipients[0].emailAddress,
+    ).toBe('bounce@simulator.amazonses.com');
     expect(event(await waitForEvent(messageId, 'Delivery')).delivery.recipients).toEqual([
       'complaint@simulator.amazonses.com',
     ]);
@@ -540,9 +638,15 @@ describe('SES fake: events through SNS', () => {
     expect(snsSignatureValid({ ...post.body, SignatureVersion: '1' }, certPem)).toBe(false);
     const tampered = { ...post.body, Message: post.body.Message!.replace('Delivery', 'Bounce') };
     expect(snsSignatureValid(tampered, certPem)).toBe(false);
-    expect(snsSignatureValid({ ...post.body, TopicArn: `${post.body.TopicArn}x` }, certPem)).toBe(false);
-    const v1 = receiver.posts.find((p) => p.body.SignatureVersion === '1' && p.body.Type === 'Notification')!;
-    expect(snsSignatureValid({ ...v1.body, Timestamp: new Date().toISOString() }, certPem)).toBe(false);
+    expect(snsSignatureValid({ ...post.body, TopicArn: `${post.body.TopicArn}x` }, certPem)).toBe(
+      false,
+    );
+    const v1 = receiver.posts.find(
+      (p) => p.body.SignatureVersion === '1' && p.body.Type === 'Notification',
+    )!;
+    expect(snsSignatureValid({ ...v1.body, Timestamp: new Date().toISOString() }, certPem)).toBe(
+      false,
+    );
     await sesControl('', { signatureVersion: '1' }, key);
   });
 
@@ -556,14 +660,21 @@ describe('SES fake: events through SNS', () => {
     });
     try {
       const { messageId } = await send();
-      await eventually(() => notifications(messageId).filter((p) => event(p).eventType === 'Delivery').length === 3);
+      await eventually(
+        () =>
+          notifications(messageId).filter((p) => event(p).eventType === 'Delivery').length === 3,
+      );
       const deliveries = notifications(messageId).filter((p) => event(p).eventType === 'Delivery');
       expect(new Set(deliveries.map((p) => p.body.MessageId)).size).toBe(1);
       expect(new Set(deliveries.map((p) => p.raw)).size).toBe(1);
-      const state = (await (await fetch(`${providersUrl()}/ses/_control/state?account=${key}`)).json()) as {
+      const state = (await (
+        await fetch(`${providersUrl()}/ses/_control/state?account=${key}`)
+      ).json()) as {
         deliveries: Array<{ snsMessageId: string; status: string; attempts: number }>;
       };
-      expect(state.deliveries.find((d) => d.snsMessageId === deliveries[0]!.body.MessageId)).toMatchObject({
+      expect(
+        state.deliveries.find((d) => d.snsMessageId === deliveries[0]!.body.MessageId),
+      ).toMatchObject({
         status: 'delivered',
         attempts: 3,
       });
@@ -573,7 +684,9 @@ describe('SES fake: events through SNS', () => {
 
     await sesControl('', { duplicates: true }, key);
     const { messageId } = await send();
-    await eventually(() => notifications(messageId).filter((p) => event(p).eventType === 'Delivery').length === 2);
+    await eventually(
+      () => notifications(messageId).filter((p) => event(p).eventType === 'Delivery').length === 2,
+    );
     const twice = notifications(messageId).filter((p) => event(p).eventType === 'Delivery');
     expect(twice[0]!.body.MessageId).toBe(twice[1]!.body.MessageId);
     await sesControl('', { duplicates: false }, key);
@@ -598,7 +711,10 @@ describe('SES fake: events through SNS', () => {
     expect(event(await waitForEvent(messageId, 'Subscription')).subscription).toMatchObject({
       contactList: 'letters',
       source: 'UnsubscribeHeader',
-      newTopicPreferences: { unsubscribeAll: true, topicSubscriptionStatus: [{ topicName: 'weekly', subscriptionStatus: 'OptOut' }] },
+      newTopicPreferences: {
+        unsubscribeAll: true,
+        topicSubscriptionStatus: [{ topicName: 'weekly', subscriptionStatus: 'OptOut' }],
+      },
     });
   });
 
@@ -610,7 +726,9 @@ describe('SES fake: events through SNS', () => {
     const bye = await receiver.waitFor((p) => p.body.Type === 'UnsubscribeConfirmation');
     expect(snsSignatureValid(bye.body, certPem)).toBe(true);
     const later = await send();
-    const state = (await (await fetch(`${providersUrl()}/ses/_control/state?account=${key}`)).json()) as {
+    const state = (await (
+      await fetch(`${providersUrl()}/ses/_control/state?account=${key}`)
+    ).json()) as {
       subscription: unknown;
     };
     expect(state.subscription).toBeNull();
@@ -624,19 +742,25 @@ describe('mailbox', () => {
     const to = rcpt('page');
     const subject = `<script>alert(1)</script> ${randomUUID().slice(0, 6)}`;
     const input = simple(to, subject);
-    input.Content!.Simple!.Body = { Html: { Data: '<p>Body <script>alert(2)</script><a href="https://example.com/x">x</a></p>' } };
+    input.Content!.Simple!.Body = {
+      Html: { Data: '<p>Body <script>alert(2)</script><a href="https://example.com/x">x</a></p>' },
+    };
     const { MessageId } = await ses.send(new SendEmailCommand(input));
 
     const index = await fetch(`${providersUrl()}/`);
     expect(index.headers.get('content-security-policy')).toContain("default-src 'none'");
     const html = await index.text();
-    expect(html).toContain(subject.replace('<script>', '&lt;script&gt;').replace('</script>', '&lt;/script&gt;'));
+    expect(html).toContain(
+      subject.replace('<script>', '&lt;script&gt;').replace('</script>', '&lt;/script&gt;'),
+    );
     expect(html).not.toContain('<script>');
     expect(html).toContain(`href="/mailbox/${MessageId}"`);
 
     const view = await (await fetch(`${providersUrl()}/mailbox/${MessageId}`)).text();
     expect(view).not.toContain('<script>');
-    expect(view).toContain(`<iframe title="HTML part of the mail" sandbox="allow-popups allow-popups-to-escape-sandbox allow-top-navigation-by-user-activation" src="/mailbox/messages/${MessageId}/html">`);
+    expect(view).toContain(
+      `<iframe title="HTML part of the mail" sandbox="allow-popups allow-popups-to-escape-sandbox allow-top-navigation-by-user-activation" src="/mailbox/messages/${MessageId}/html">`,
+    );
     const frame = await fetch(`${providersUrl()}/mailbox/messages/${MessageId}/html`);
     const csp = frame.headers.get('content-security-policy')!;
     expect(csp).toContain("default-src 'none'");
@@ -655,7 +779,9 @@ describe('mailbox', () => {
     const b = rcpt('b');
     await ses.send(new SendEmailCommand(simple(a)));
     await ses.send(new SendEmailCommand(simple(b)));
-    const res = await fetch(`${providersUrl()}/mailbox/messages?to=${encodeURIComponent(a)}`, { method: 'DELETE' });
+    const res = await fetch(`${providersUrl()}/mailbox/messages?to=${encodeURIComponent(a)}`, {
+      method: 'DELETE',
+    });
     expect(await res.json()).toEqual({ deleted: 1 });
     expect(await mailbox(a)).toEqual([]);
     expect(await mailbox(b)).toHaveLength(1);
@@ -678,7 +804,12 @@ describe('SES fake from Deno', () => {
       ['eval', '--config', join(paths.functions, 'deno.json'), script],
       {
         cwd: paths.root,
-        env: { PATH: process.env.PATH, HOME: process.env.HOME, DENO_NO_UPDATE_CHECK: '1', SES_ENDPOINT: `${providersUrl()}/ses` },
+        env: {
+          PATH: process.env.PATH,
+          HOME: process.env.HOME,
+          DENO_NO_UPDATE_CHECK: '1',
+          SES_ENDPOINT: `${providersUrl()}/ses`,
+        },
         timeout: 60_000,
       },
     );

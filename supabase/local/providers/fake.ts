@@ -30,12 +30,7 @@ export interface ProviderFake {
    * `path` is the rest of the path (starting with `/`, or '' for the prefix itself).
    * Throw an `HttpError` for a plain error answer; anything else thrown becomes a 500.
    */
-  handle(
-    req: IncomingMessage,
-    res: ServerResponse,
-    path: string,
-    url: URL,
-  ): void | Promise<void>;
+  handle(req: IncomingMessage, res: ServerResponse, path: string, url: URL): void | Promise<void>;
   /** HTML (already escaped) for the fake's section of the developer page at `/`. */
   section?(): string;
   /**

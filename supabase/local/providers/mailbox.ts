@@ -48,7 +48,6 @@ export interface MailboxOptions {
   maxBytes?: number;
 }
 
-
 /** `"Name" <a@b>` -> `a@b`. */
 export function bareAddress(address: string): string {
   const match = /<([^<>]*)>\s*$/.exec(address);
@@ -84,8 +83,8 @@ export class Mailbox {
       sentAt: new Date().toISOString(),
     };
     const meta = input.meta;
-    const recipients = (input.recipients ?? [...message.to, ...message.cc, ...message.bcc]).map((a) =>
-      bareAddress(a).toLowerCase(),
+    const recipients = (input.recipients ?? [...message.to, ...message.cc, ...message.bcc]).map(
+      (a) => bareAddress(a).toLowerCase(),
     );
     let size = (message.html?.length ?? 0) + (message.text?.length ?? 0) + 512;
     for (const [k, v] of Object.entries(message.headers)) size += k.length + v.length;
@@ -135,7 +134,9 @@ export class Mailbox {
   /** Removes every message (or only those sent to `to`); returns how many. */
   clear(to?: string): number {
     const entries = to
-      ? [...this.entries()].filter((e) => !e.recipients.includes(bareAddress(to).toLowerCase())).reverse()
+      ? [...this.entries()]
+          .filter((e) => !e.recipients.includes(bareAddress(to).toLowerCase()))
+          .reverse()
       : [];
     const removed = this.count - entries.length;
     this.ring.fill(undefined);
@@ -248,7 +249,10 @@ ${
 function renderMessage(m: MailMessage): string {
   const id = encodeURIComponent(m.id);
   const headerRows = Object.entries(m.headers)
-    .map(([k, v]) => `<tr><th scope="row">${escapeHtml(k)}</th><td class="wrap">${escapeHtml(v)}</td></tr>`)
+    .map(
+      ([k, v]) =>
+        `<tr><th scope="row">${escapeHtml(k)}</th><td class="wrap">${escapeHtml(v)}</td></tr>`,
+    )
     .join('');
   const field = (label: string, value: string) =>
     value ? `<tr><th scope="row">${label}</th><td class="wrap">${value}</td></tr>` : '';

@@ -75,7 +75,11 @@ export async function startProviders(opts: ProvidersOptions): Promise<Providers>
   }
   const prefixes = new Set<string>();
   for (const fake of fakes) {
-    if (!/^\/[a-z0-9-]+$/.test(fake.prefix) || prefixes.has(fake.prefix) || fake.prefix === '/mailbox') {
+    if (
+      !/^\/[a-z0-9-]+$/.test(fake.prefix) ||
+      prefixes.has(fake.prefix) ||
+      fake.prefix === '/mailbox'
+    ) {
       throw new Error(`fake prefix ${fake.prefix} is invalid or taken`);
     }
     prefixes.add(fake.prefix);
@@ -110,8 +114,11 @@ export async function startProviders(opts: ProvidersOptions): Promise<Providers>
         reset();
         return sendJson(res, 200, { ok: true });
       }
-      if (target.pathname.startsWith('/mailbox/') && handleMailbox(mailbox, req, res, target)) return;
-      const fake = fakes.find((f) => target.pathname === f.prefix || target.pathname.startsWith(`${f.prefix}/`));
+      if (target.pathname.startsWith('/mailbox/') && handleMailbox(mailbox, req, res, target))
+        return;
+      const fake = fakes.find(
+        (f) => target.pathname === f.prefix || target.pathname.startsWith(`${f.prefix}/`),
+      );
       if (fake) return fake.handle(req, res, target.pathname.slice(fake.prefix.length), target);
       throw new HttpError(404, 'Not found');
     };
@@ -121,7 +128,10 @@ export async function startProviders(opts: ProvidersOptions): Promise<Providers>
         return;
       }
       if (err instanceof HttpError) return sendJson(res, err.status, { error: err.message });
-      log('providers', `error on ${req.method} ${target.pathname}: ${(err as Error).stack ?? String(err)}`);
+      log(
+        'providers',
+        `error on ${req.method} ${target.pathname}: ${(err as Error).stack ?? String(err)}`,
+      );
       sendJson(res, 500, { error: 'Internal error in the providers server' });
     });
   });

@@ -25,13 +25,18 @@ export interface Mail {
 
 /** The mailbox, newest first (only mail to `to` when given). */
 export async function mailbox(to?: string): Promise<Mail[]> {
-  const res = await fetch(`${providersUrl()}/mailbox/messages${to ? `?to=${encodeURIComponent(to)}` : ''}`);
+  const res = await fetch(
+    `${providersUrl()}/mailbox/messages${to ? `?to=${encodeURIComponent(to)}` : ''}`,
+  );
   if (!res.ok) throw new Error(`mailbox: ${res.status}`);
   return (await res.json()) as Mail[];
 }
 
 /** Polls until `check` returns a value (not undefined/false) or the time runs out. */
-export async function eventually<T>(check: () => T | undefined | false | Promise<T | undefined | false>, ms = 10_000): Promise<T> {
+export async function eventually<T>(
+  check: () => T | undefined | false | Promise<T | undefined | false>,
+  ms = 10_000,
+): Promise<T> {
   const end = Date.now() + ms;
   for (;;) {
     const value = await check();
@@ -46,7 +51,8 @@ export const waitForMail = (to: string, match: (m: Mail) => boolean = () => true
   eventually(async () => (await mailbox(to)).find(match));
 
 /** An access key id of its own: an account of its own in the SES fake. */
-export const newAccessKeyId = () => `AKIATEST${randomUUID().replace(/-/g, '').slice(0, 12).toUpperCase()}`;
+export const newAccessKeyId = () =>
+  `AKIATEST${randomUUID().replace(/-/g, '').slice(0, 12).toUpperCase()}`;
 
 /** The unmodified SDK client pointed at the fake. */
 export function sesClient(accessKeyId: string, opts: { maxAttempts?: number } = {}): SESv2Client {
@@ -96,7 +102,11 @@ export async function snsReceiver(): Promise<{
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const raw = Buffer.concat(chunks).toString('utf8');
-      const post: SnsPost = { headers: req.headers, raw, body: JSON.parse(raw) as Record<string, string> };
+      const post: SnsPost = {
+        headers: req.headers,
+        raw,
+        body: JSON.parse(raw) as Record<string, string>,
+      };
       posts.push(post);
       res.writeHead(typeof status === 'function' ? status(post) : status);
       res.end();
@@ -136,5 +146,7 @@ export function snsSignatureValid(message: Record<string, string>, certPem: stri
     .join('');
   const algorithm = { '1': 'RSA-SHA1', '2': 'RSA-SHA256' }[message.SignatureVersion ?? ''];
   if (!algorithm) return false;
-  return createVerify(algorithm).update(text, 'utf8').verify(certPem, message.Signature ?? '', 'base64');
+  return createVerify(algorithm)
+    .update(text, 'utf8')
+    .verify(certPem, message.Signature ?? '', 'base64');
 }

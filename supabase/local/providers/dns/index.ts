@@ -23,9 +23,12 @@ export function seedRecords(): ZoneRecord[] {
   const ready = SEED_DOMAINS.ready;
   return [
     { name: ready, type: 'TXT', value: 'v=spf1 include:amazonses.com ~all', ttl: 0 },
-    ...dkimTokens(ready).map(
-      (t): ZoneRecord => ({ name: dkimRecordName(ready, t), type: 'CNAME', value: dkimTarget(t), ttl: 0 }),
-    ),
+    ...dkimTokens(ready).map((t): ZoneRecord => ({
+      name: dkimRecordName(ready, t),
+      type: 'CNAME',
+      value: dkimTarget(t),
+      ttl: 0,
+    })),
     { name: SEED_DOMAINS.reject, type: 'TXT', value: 'v=spf1 ip4:192.0.2.0/24 -all', ttl: 0 },
     {
       name: `_dmarc.${SEED_DOMAINS.reject}`,
@@ -106,7 +109,9 @@ export function createDnsFake(ctx: FakeContext): ProviderFake {
       const rows = zone
         .list()
         .map(
-          (r) => `<tr><td class="wrap">${escapeHtml(r.name)}</td><td>${r.type}</td><td class="wrap">${escapeHtml(r.value)}</td>
+          (
+            r,
+          ) => `<tr><td class="wrap">${escapeHtml(r.name)}</td><td>${r.type}</td><td class="wrap">${escapeHtml(r.value)}</td>
 <td><form method="post" action="/dns/records/delete"><input type="hidden" name="name" value="${escapeHtml(r.name)}"><input type="hidden" name="type" value="${r.type}"><input type="hidden" name="value" value="${escapeHtml(r.value)}"><button type="submit" aria-label="Delete ${escapeHtml(`${r.type} ${r.name}`)}">Delete</button></form></td></tr>`,
         )
         .join('\n');

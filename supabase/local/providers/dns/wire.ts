@@ -99,7 +99,7 @@ function readRecord(buf: Uint8Array, at: number): { record: ResourceRecord; next
   let data: ResourceRecord['data'] = new Uint8Array(raw);
   if (type === TYPE.TXT) {
     const strings: string[] = [];
-    for (let i = 0; i < raw.length; ) {
+    for (let i = 0; i < raw.length;) {
       const n = raw[i]!;
       if (i + 1 + n > raw.length) throw new DnsFormatError('TXT string runs past its record');
       strings.push(Buffer.from(raw.subarray(i + 1, i + 1 + n)).toString('utf8'));

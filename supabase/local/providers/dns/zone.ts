@@ -14,7 +14,8 @@ export interface ZoneRecord {
   ttl: number;
 }
 
-const NAME = /^(?=.{1,253}$)([a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?)(\.[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?)*$/;
+const NAME =
+  /^(?=.{1,253}$)([a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?)(\.[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?)*$/;
 
 export function normaliseName(raw: string): string {
   const name = raw.trim().toLowerCase().replace(/\.$/, '');

@@ -91,12 +91,14 @@ export async function sendEmail(
   const content = body.Content;
   if (!isObject(content)) throw badRequest('Content is required');
   const kinds = (['Simple', 'Raw', 'Template'] as const).filter((k) => content[k] != null);
-  if (kinds.length !== 1) throw badRequest('Content must have exactly one of Simple, Raw or Template');
+  if (kinds.length !== 1)
+    throw badRequest('Content must have exactly one of Simple, Raw or Template');
   if (kinds[0] === 'Template') {
     throw badRequest('The local SES fake does not render templates: send Simple or Raw content');
   }
   const destination = body.Destination;
-  if (destination != null && !isObject(destination)) throw badRequest('Destination must be an object');
+  if (destination != null && !isObject(destination))
+    throw badRequest('Destination must be an object');
   const fromGiven = string(body.FromEmailAddress, 'FromEmailAddress', false);
   const replyTo = addresses(body.ReplyToAddresses, 'ReplyToAddresses');
 
@@ -114,6 +116,11 @@ export async function sendEmail(
       if (!isObject(p)) throw badRequest(`Content.Simple.Body.${key} must be an object`);
       return string(p.Data, `Content.Simple.Body.${key}.Data`)!;
     };
+    if (simple.Attachments != null) {
+      throw badRequest(
+        'The local SES fake does not take attachments in Simple content: send Raw content',
+      );
+    }
     const html = part('Html');
     const text = part('Text');
     if (html === null && text === null) throw badRequest('Content.Simple.Body needs Html or Text');
@@ -143,7 +150,11 @@ export async function sendEmail(
     const data = string(raw.Data, 'Content.Raw.Data')!;
     const bytes = Buffer.from(data, 'base64');
     if (bytes.length > MAX_MESSAGE_BYTES) {
-      throw new SesError(400, 'MessageRejected', `Message length is more than ${MAX_MESSAGE_BYTES} bytes long: '${bytes.length}'.`);
+      throw new SesError(
+        400,
+        'MessageRejected',
+        `Message length is more than ${MAX_MESSAGE_BYTES} bytes long: '${bytes.length}'.`,
+      );
     }
     let parsed: Awaited<ReturnType<typeof parseRaw>>;
     try {
@@ -153,7 +164,12 @@ export async function sendEmail(
       throw err;
     }
     const from = fromGiven ? parseAddress(fromGiven) : parsed.fromHeader;
-    if (!from) throw badRequest(fromGiven ? `Illegal address: ${fromGiven}` : 'Missing From address: give FromEmailAddress or a From header');
+    if (!from)
+      throw badRequest(
+        fromGiven
+          ? `Illegal address: ${fromGiven}`
+          : 'Missing From address: give FromEmailAddress or a From header',
+      );
     envelope = destination
       ? {
           to: addresses(destination.ToAddresses, 'Destination.ToAddresses'),
@@ -165,11 +181,16 @@ export async function sendEmail(
   }
 
   const recipients = [...envelope.to, ...envelope.cc, ...envelope.bcc].map((m) => m.address);
-  if (recipients.length === 0) throw badRequest('Missing required header: no recipients (Destination)');
-  if (recipients.length > MAX_RECIPIENTS) throw badRequest(`Recipient count exceeds ${MAX_RECIPIENTS}.`);
+  if (recipients.length === 0)
+    throw badRequest('Missing required header: no recipients (Destination)');
+  if (recipients.length > MAX_RECIPIENTS)
+    throw badRequest(`Recipient count exceeds ${MAX_RECIPIENTS}.`);
 
   const configurationSet = string(body.ConfigurationSetName, 'ConfigurationSetName', false);
-  if (configurationSet !== undefined && !account.settings.configurationSets.includes(configurationSet)) {
+  if (
+    configurationSet !== undefined &&
+    !account.settings.configurationSets.includes(configurationSet)
+  ) {
     throw notFound(`Configuration set <${configurationSet}> does not exist.`);
   }
   const tagList = body.EmailTags ?? [];
@@ -238,11 +259,14 @@ export async function sendEmail(
     html = withPixel(html, `${ctx.baseUrl}/ses/open/${token}`);
   }
   const has = (name: string) => mailboxHeaders.some((h) => h.name.toLowerCase() === name);
-  if (!has('date')) mailboxHeaders.push({ name: 'Date', value: timestamp.toUTCString().replace('GMT', '+0000') });
-  if (!has('message-id')) mailboxHeaders.push({ name: 'Message-ID', value: `<${messageId}@email.amazonses.com>` });
+  if (!has('date'))
+    mailboxHeaders.push({ name: 'Date', value: timestamp.toUTCString().replace('GMT', '+0000') });
+  if (!has('message-id'))
+    mailboxHeaders.push({ name: 'Message-ID', value: `<${messageId}@email.amazonses.com>` });
   const headerMap: Record<string, string> = {};
   for (const h of mailboxHeaders) {
-    headerMap[h.name] = headerMap[h.name] === undefined ? h.value : `${headerMap[h.name]}, ${h.value}`;
+    headerMap[h.name] =
+      headerMap[h.name] === undefined ? h.value : `${headerMap[h.name]}, ${h.value}`;
   }
   const listed = new Set([...mail.to, ...mail.cc].map((m) => m.address.toLowerCase()));
 
@@ -311,7 +335,8 @@ function rejectedIdentities(region: string, failed: string[]): SesError {
   );
 }
 
-const DOMAIN = /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+$/;
+const DOMAIN =
+  /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+$/;
 
 /** Normalises the name of an email identity; a BadRequestException when it is neither kind. */
 export function identityName(raw: unknown): { name: string; type: Identity['type'] } {
@@ -344,7 +369,9 @@ export function identityView(account: Account, identity: Identity) {
     MailFromAttributes: { BehaviorOnMxFailure: 'USE_DEFAULT_VALUE' },
     Policies: {},
     Tags: identity.tags,
-    ...(identity.configurationSetName ? { ConfigurationSetName: identity.configurationSetName } : {}),
+    ...(identity.configurationSetName
+      ? { ConfigurationSetName: identity.configurationSetName }
+      : {}),
     VerificationStatus: status,
   };
 }
@@ -362,7 +389,10 @@ export function createEmailIdentity(ctx: IdentityContext, account: Account, body
     throw new SesError(400, 'AlreadyExistsException', `Email identity ${name} already exist.`);
   }
   const tags = body.Tags ?? [];
-  if (!Array.isArray(tags) || !tags.every((t) => isObject(t) && typeof t.Key === 'string' && typeof t.Value === 'string')) {
+  if (
+    !Array.isArray(tags) ||
+    !tags.every((t) => isObject(t) && typeof t.Key === 'string' && typeof t.Value === 'string')
+  ) {
     throw badRequest('Tags must be a list of {Key, Value}');
   }
   if (body.DkimSigningAttributes != null) {
@@ -441,7 +471,11 @@ export function deleteEmailIdentity(account: Account, rawName: string) {
   return {};
 }
 
-export function listEmailIdentities(account: Account, pageSize: number | undefined, nextToken: string | undefined) {
+export function listEmailIdentities(
+  account: Account,
+  pageSize: number | undefined,
+  nextToken: string | undefined,
+) {
   const all = [...account.identities.values()].sort((a, b) => a.name.localeCompare(b.name));
   const start = nextToken ? Number(nextToken) : 0;
   if (!Number.isInteger(start) || start < 0 || start > all.length) {

@@ -7,7 +7,9 @@ const ALPHABET = 'abcdefghijklmnopqrstuvwxyz234567';
 
 export function dkimTokens(domain: string): string[] {
   return [0, 1, 2].map((i) => {
-    const digest = createHash('sha256').update(`local-ses-dkim:${domain.toLowerCase()}:${i}`).digest();
+    const digest = createHash('sha256')
+      .update(`local-ses-dkim:${domain.toLowerCase()}:${i}`)
+      .digest();
     let token = '';
     for (let j = 0; j < 32; j++) token += ALPHABET[digest[j]! % 32];
     return token;

@@ -81,7 +81,11 @@ export type BounceType = 'Permanent' | 'Transient' | 'Undetermined';
 export function bounceDetail(
   recipients: string[],
   bounceType: BounceType = 'Permanent',
-  bounceSubType = bounceType === 'Permanent' ? 'General' : bounceType === 'Transient' ? 'General' : 'Undetermined',
+  bounceSubType = bounceType === 'Permanent'
+    ? 'General'
+    : bounceType === 'Transient'
+      ? 'General'
+      : 'Undetermined',
 ) {
   const permanent = bounceType === 'Permanent';
   return {
@@ -91,7 +95,9 @@ export function bounceDetail(
       emailAddress,
       action: 'failed',
       status: permanent ? '5.1.1' : '4.4.7',
-      diagnosticCode: permanent ? 'smtp; 550 5.1.1 user unknown' : 'smtp; 421 4.4.7 message expired',
+      diagnosticCode: permanent
+        ? 'smtp; 550 5.1.1 user unknown'
+        : 'smtp; 421 4.4.7 message expired',
     })),
     timestamp: new Date().toISOString(),
     feedbackId: feedbackId(),

@@ -51,7 +51,6 @@ import {
   SesState,
   VERIFICATION_STATUSES,
   type Account,
-  type SesFakeOptions,
   type Settings,
   type VerificationStatus,
 } from './state.ts';
@@ -69,10 +68,15 @@ const GIF = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA
 const BOUNCE_TYPES: BounceType[] = ['Permanent', 'Transient', 'Undetermined'];
 
 function sendSesError(res: ServerResponse, err: SesError): void {
-  sendJson(res, err.status, { message: err.message }, {
-    'x-amzn-errortype': err.code,
-    'x-amzn-requestid': randomUUID(),
-  });
+  sendJson(
+    res,
+    err.status,
+    { message: err.message },
+    {
+      'x-amzn-errortype': err.code,
+      'x-amzn-requestid': randomUUID(),
+    },
+  );
 }
 
 /** The access key id of a SigV4-signed request (header or presigned query). */
@@ -111,7 +115,8 @@ function validateSettings(input: JsonObject): Partial<Settings> {
     }
     return value as number;
   };
-  if (input.maxSendRate !== undefined) out.maxSendRate = int(input.maxSendRate, 'maxSendRate', 100_000);
+  if (input.maxSendRate !== undefined)
+    out.maxSendRate = int(input.maxSendRate, 'maxSendRate', 100_000);
   if (input.deliveryDelayMs !== undefined) {
     out.deliveryDelayMs = int(input.deliveryDelayMs, 'deliveryDelayMs', 60_000);
   }
@@ -169,7 +174,9 @@ export async function createSesFake(ctx: FakeContext): Promise<SesFake> {
 
   /** The account of a control call: `account` in the query or body, else the stack's own. */
   const controlAccount = (url: URL, body: JsonObject = {}): Account => {
-    const id = url.searchParams.get('account') ?? (typeof body.account === 'string' ? body.account : undefined);
+    const id =
+      url.searchParams.get('account') ??
+      (typeof body.account === 'string' ? body.account : undefined);
     return state.account(id || state.defaultAccessKeyId);
   };
 
@@ -180,7 +187,12 @@ export async function createSesFake(ctx: FakeContext): Promise<SesFake> {
     return account;
   };
 
-  const publish = (account: Account, mail: SentMail, type: EventType, detail: Record<string, unknown>) =>
+  const publish = (
+    account: Account,
+    mail: SentMail,
+    type: EventType,
+    detail: Record<string, unknown>,
+  ) =>
     account.topic.publish(JSON.stringify(eventRecord(mail, type, detail)), {
       eventType: type,
       messageId: mail.messageId,
@@ -192,14 +204,20 @@ export async function createSesFake(ctx: FakeContext): Promise<SesFake> {
     if (!mail.configurationSet || !account.topic.listening) return;
     setImmediate(() => publish(account, mail, 'Send', {}));
     later(account.settings.deliveryDelayMs, () => {
-      const is = (box: string) => (r: string) => r.toLowerCase() === `${box}@simulator.amazonses.com`;
+      const is = (box: string) => (r: string) =>
+        r.toLowerCase() === `${box}@simulator.amazonses.com`;
       const bounced = recipients.filter(is('bounce'));
       const suppressed = recipients.filter(is('suppressionlist'));
       const delivered = recipients.filter((r) => !bounced.includes(r) && !suppressed.includes(r));
       if (delivered.length) publish(account, mail, 'Delivery', deliveryDetail(mail, delivered));
       if (bounced.length) publish(account, mail, 'Bounce', bounceDetail(bounced));
       if (suppressed.length) {
-        publish(account, mail, 'Bounce', bounceDetail(suppressed, 'Permanent', 'OnAccountSuppressionList'));
+        publish(
+          account,
+          mail,
+          'Bounce',
+          bounceDetail(suppressed, 'Permanent', 'OnAccountSuppressionList'),
+        );
       }
       const complained = delivered.filter(is('complaint'));
       if (complained.length) publish(account, mail, 'Complaint', complaintDetail(complained));
@@ -227,7 +245,11 @@ export async function createSesFake(ctx: FakeContext): Promise<SesFake> {
       snsMessageId: record?.snsMessageId ?? null,
       ...(record
         ? {}
-        : { reason: sub ? 'the subscription is not confirmed yet' : 'no events webhook is subscribed' }),
+        : {
+            reason: sub
+              ? 'the subscription is not confirmed yet'
+              : 'no events webhook is subscribed',
+          }),
     });
   };
 
@@ -245,7 +267,10 @@ export async function createSesFake(ctx: FakeContext): Promise<SesFake> {
           confirmationDelivered: account.topic.subscription.confirmationDelivered,
         }
       : null,
-    identities: [...account.identities.values()].map((i) => ({ name: i.name, ...identityView(account, i) })),
+    identities: [...account.identities.values()].map((i) => ({
+      name: i.name,
+      ...identityView(account, i),
+    })),
     deliveries: account.topic.deliveries.slice(-200),
     signingCertUrl: `${ctx.baseUrl}/ses${certPath}`,
   });
@@ -253,17 +278,32 @@ export async function createSesFake(ctx: FakeContext): Promise<SesFake> {
   async function api(req: IncomingMessage, res: ServerResponse, path: string, url: URL) {
     const accessKeyId = accessKeyOf(req, url);
     if (!accessKeyId) {
-      throw new SesError(403, 'MissingAuthenticationTokenException', 'Missing Authentication Token');
+      throw new SesError(
+        403,
+        'MissingAuthenticationTokenException',
+        'Missing Authentication Token',
+      );
     }
     const account =
       accessKeyId === state.defaultAccessKeyId ? defaultAccount() : state.account(accessKeyId);
     // the body is read before answering, as a real endpoint does, even during an outage
-    const raw = req.method === 'POST' || req.method === 'PUT' ? await readBody(req, Math.ceil(MAX_MESSAGE_BYTES * 1.4)) : Buffer.alloc(0);
+    const raw =
+      req.method === 'POST' || req.method === 'PUT'
+        ? await readBody(req, Math.ceil(MAX_MESSAGE_BYTES * 1.4))
+        : Buffer.alloc(0);
     if (account.settings.outage === true) {
-      throw new SesError(503, 'ServiceUnavailable', 'Service is unavailable. Please try again later.');
+      throw new SesError(
+        503,
+        'ServiceUnavailable',
+        'Service is unavailable. Please try again later.',
+      );
     }
     if (account.settings.outage === 'throttle') {
-      throw new SesError(429, 'TooManyRequestsException', 'Too many requests have been made to the operation.');
+      throw new SesError(
+        429,
+        'TooManyRequestsException',
+        'Too many requests have been made to the operation.',
+      );
     }
     let body: JsonObject = {};
     if (raw.length) {
@@ -294,7 +334,11 @@ export async function createSesFake(ctx: FakeContext): Promise<SesFake> {
     if (path === '/v2/email/identities' && req.method === 'GET') {
       const size = url.searchParams.get('PageSize');
       return reply(
-        listEmailIdentities(account, size ? Number(size) : undefined, url.searchParams.get('NextToken') ?? undefined),
+        listEmailIdentities(
+          account,
+          size ? Number(size) : undefined,
+          url.searchParams.get('NextToken') ?? undefined,
+        ),
       );
     }
     if (path === '/v2/email/list-identities' && req.method === 'POST') {
@@ -303,11 +347,16 @@ export async function createSesFake(ctx: FakeContext): Promise<SesFake> {
       return reply(listEmailIdentities(account, size, next));
     }
     if (path === '/v2/email/account' && req.method === 'GET') return reply(getAccount(account));
-    throw new SesError(404, 'UnknownOperationException', `The local SES fake does not implement ${req.method} ${path}`);
+    throw new SesError(
+      404,
+      'UnknownOperationException',
+      `The local SES fake does not implement ${req.method} ${path}`,
+    );
   }
 
   async function control(req: IncomingMessage, res: ServerResponse, path: string, url: URL) {
-    if (path === '/state' && req.method === 'GET') return sendJson(res, 200, accountState(controlAccount(url)));
+    if (path === '/state' && req.method === 'GET')
+      return sendJson(res, 200, accountState(controlAccount(url)));
     if (req.method !== 'POST') throw new HttpError(405, 'POST');
     const body = await readJson(req);
     switch (path) {
@@ -319,7 +368,10 @@ export async function createSesFake(ctx: FakeContext): Promise<SesFake> {
       case '/reset': {
         const account = controlAccount(url, body);
         state.accounts.delete(account.accessKeyId);
-        const fresh = account.accessKeyId === state.defaultAccessKeyId ? defaultAccount() : state.account(account.accessKeyId);
+        const fresh =
+          account.accessKeyId === state.defaultAccessKeyId
+            ? defaultAccount()
+            : state.account(account.accessKeyId);
         return sendJson(res, 200, accountState(fresh));
       }
       case '/webhook': {
@@ -342,14 +394,24 @@ export async function createSesFake(ctx: FakeContext): Promise<SesFake> {
         const { name, type } = identityName(body.identity);
         let identity = account.identities.get(name);
         if (!identity) {
-          createEmailIdentity({ state, mailbox: ctx.mailbox, baseUrl: ctx.baseUrl, region }, account, {
-            EmailIdentity: name,
-          });
+          createEmailIdentity(
+            { state, mailbox: ctx.mailbox, baseUrl: ctx.baseUrl, region },
+            account,
+            {
+              EmailIdentity: name,
+            },
+          );
           identity = account.identities.get(name)!;
         }
         if (body.status !== undefined) {
-          if (body.status !== null && !VERIFICATION_STATUSES.includes(body.status as VerificationStatus)) {
-            throw new HttpError(400, `status must be one of ${VERIFICATION_STATUSES.join(', ')} or null`);
+          if (
+            body.status !== null &&
+            !VERIFICATION_STATUSES.includes(body.status as VerificationStatus)
+          ) {
+            throw new HttpError(
+              400,
+              `status must be one of ${VERIFICATION_STATUSES.join(', ')} or null`,
+            );
           }
           identity.statusOverride = (body.status ?? undefined) as VerificationStatus | undefined;
         }
@@ -359,14 +421,28 @@ export async function createSesFake(ctx: FakeContext): Promise<SesFake> {
       case '/bounce': {
         const { mail, account } = sentMail(body.messageId);
         const type = (body.type ?? 'Permanent') as BounceType;
-        if (!BOUNCE_TYPES.includes(type)) throw new HttpError(400, `type must be one of ${BOUNCE_TYPES.join(', ')}`);
+        if (!BOUNCE_TYPES.includes(type))
+          throw new HttpError(400, `type must be one of ${BOUNCE_TYPES.join(', ')}`);
         const subType = typeof body.subType === 'string' ? body.subType : undefined;
-        return published(res, account, publish(account, mail, 'Bounce', bounceDetail(recipientsFrom(body, mail), type, subType)));
+        return published(
+          res,
+          account,
+          publish(account, mail, 'Bounce', bounceDetail(recipientsFrom(body, mail), type, subType)),
+        );
       }
       case '/complaint': {
         const { mail, account } = sentMail(body.messageId);
         const feedback = typeof body.feedbackType === 'string' ? body.feedbackType : 'abuse';
-        return published(res, account, publish(account, mail, 'Complaint', complaintDetail(recipientsFrom(body, mail), feedback)));
+        return published(
+          res,
+          account,
+          publish(
+            account,
+            mail,
+            'Complaint',
+            complaintDetail(recipientsFrom(body, mail), feedback),
+          ),
+        );
       }
       case '/reject': {
         const { mail, account } = sentMail(body.messageId);
@@ -375,7 +451,11 @@ export async function createSesFake(ctx: FakeContext): Promise<SesFake> {
       }
       case '/delivery-delay': {
         const { mail, account } = sentMail(body.messageId);
-        return published(res, account, publish(account, mail, 'DeliveryDelay', deliveryDelayDetail(recipientsFrom(body, mail))));
+        return published(
+          res,
+          account,
+          publish(account, mail, 'DeliveryDelay', deliveryDelayDetail(recipientsFrom(body, mail))),
+        );
       }
       default:
         throw new HttpError(404, 'Not found');
@@ -385,7 +465,9 @@ export async function createSesFake(ctx: FakeContext): Promise<SesFake> {
   function sns(req: IncomingMessage, res: ServerResponse, url: URL) {
     const action = url.searchParams.get('Action');
     const arnOf = (value: string | null) =>
-      [...state.accounts.values()].find((a) => value !== null && value.startsWith(a.topic.topicArn));
+      [...state.accounts.values()].find(
+        (a) => value !== null && value.startsWith(a.topic.topicArn),
+      );
     if (action === 'ConfirmSubscription') {
       const account = arnOf(url.searchParams.get('TopicArn'));
       const sub = account?.topic.confirm(url.searchParams.get('Token') ?? '');
@@ -414,12 +496,16 @@ export async function createSesFake(ctx: FakeContext): Promise<SesFake> {
   function verify(res: ServerResponse, url: URL) {
     const token = url.searchParams.get('token') ?? '';
     const pending = state.verifications.get(token);
-    const identity = pending && state.accounts.get(pending.accessKeyId)?.identities.get(pending.identity);
+    const identity =
+      pending && state.accounts.get(pending.accessKeyId)?.identities.get(pending.identity);
     if (!pending || !identity || pending.expires < Date.now()) {
       return sendHtml(
         res,
         400,
-        page('Verification failed', '<h1>Verification failed</h1><p>This link is not valid or has expired (links work for 24 hours). Ask for a new verification mail.</p>'),
+        page(
+          'Verification failed',
+          '<h1>Verification failed</h1><p>This link is not valid or has expired (links work for 24 hours). Ask for a new verification mail.</p>',
+        ),
       );
     }
     identity.verified = true;
@@ -435,13 +521,22 @@ export async function createSesFake(ctx: FakeContext): Promise<SesFake> {
   }
 
   function open(req: IncomingMessage, res: ServerResponse, token: string) {
-    res.writeHead(200, { 'content-type': 'image/gif', 'content-length': GIF.length, 'cache-control': 'no-store' });
+    res.writeHead(200, {
+      'content-type': 'image/gif',
+      'content-length': GIF.length,
+      'cache-control': 'no-store',
+    });
     res.end(GIF);
     const messageId = state.pixels.get(token);
     const mail = messageId ? (ctx.mailbox.meta(messageId) as SentMail | undefined) : undefined;
     if (!mail?.accessKeyId) return;
     const account = state.account(mail.accessKeyId);
-    publish(account, mail, 'Open', openDetail(req.socket.remoteAddress ?? '127.0.0.1', req.headers['user-agent'] ?? ''));
+    publish(
+      account,
+      mail,
+      'Open',
+      openDetail(req.socket.remoteAddress ?? '127.0.0.1', req.headers['user-agent'] ?? ''),
+    );
   }
 
   async function unsubscribe(req: IncomingMessage, res: ServerResponse, token: string) {
@@ -453,13 +548,21 @@ export async function createSesFake(ctx: FakeContext): Promise<SesFake> {
       const mail = ctx.mailbox.meta(entry.messageId) as SentMail | undefined;
       if (mail?.accessKeyId) {
         const source = req.method === 'POST' ? 'UnsubscribeHeader' : 'UnsubscribeLink';
-        publish(state.account(mail.accessKeyId), mail, 'Subscription', subscriptionDetail(entry.contactList, entry.topic, source));
+        publish(
+          state.account(mail.accessKeyId),
+          mail,
+          'Subscription',
+          subscriptionDetail(entry.contactList, entry.topic, source),
+        );
       }
     }
     sendHtml(
       res,
       200,
-      page('Unsubscribed', `<h1>Unsubscribed</h1><p>${escapeHtml(entry.recipient)} will no longer get mail from the list <strong>${escapeHtml(entry.contactList)}</strong>${entry.topic ? ` (topic ${escapeHtml(entry.topic)})` : ''}.</p>`),
+      page(
+        'Unsubscribed',
+        `<h1>Unsubscribed</h1><p>${escapeHtml(entry.recipient)} will no longer get mail from the list <strong>${escapeHtml(entry.contactList)}</strong>${entry.topic ? ` (topic ${escapeHtml(entry.topic)})` : ''}.</p>`,
+      ),
     );
   }
 
@@ -477,7 +580,14 @@ export async function createSesFake(ctx: FakeContext): Promise<SesFake> {
       } catch (err) {
         if (err instanceof SesError) return sendSesError(res, err);
         if (err instanceof HttpError) {
-          return sendSesError(res, new SesError(err.status, err.status === 413 ? 'MessageRejected' : 'BadRequestException', err.message));
+          return sendSesError(
+            res,
+            new SesError(
+              err.status,
+              err.status === 413 ? 'MessageRejected' : 'BadRequestException',
+              err.message,
+            ),
+          );
         }
         throw err;
       }
@@ -492,7 +602,8 @@ export async function createSesFake(ctx: FakeContext): Promise<SesFake> {
       const pixel = /^\/open\/([\w-]+)$/.exec(path);
       if (pixel && req.method === 'GET') return open(req, res, pixel[1]!);
       const unsub = /^\/unsubscribe\/([\w-]+)$/.exec(path);
-      if (unsub && (req.method === 'GET' || req.method === 'POST')) return unsubscribe(req, res, unsub[1]!);
+      if (unsub && (req.method === 'GET' || req.method === 'POST'))
+        return unsubscribe(req, res, unsub[1]!);
       throw new HttpError(404, 'Not found');
     },
     section() {
@@ -500,14 +611,16 @@ export async function createSesFake(ctx: FakeContext): Promise<SesFake> {
       const s = accountState(account);
       const identities = s.identities
         .map(
-          (i) => `<tr><td class="wrap">${escapeHtml(i.name)}</td><td>${i.IdentityType}</td><td class="${i.VerifiedForSendingStatus ? 'ok' : 'bad'}">${i.VerificationStatus}</td><td>${i.DkimAttributes.Status}</td></tr>`,
+          (i) =>
+            `<tr><td class="wrap">${escapeHtml(i.name)}</td><td>${i.IdentityType}</td><td class="${i.VerifiedForSendingStatus ? 'ok' : 'bad'}">${i.VerificationStatus}</td><td>${i.DkimAttributes.Status}</td></tr>`,
         )
         .join('');
       const deliveries = s.deliveries
         .slice(-15)
         .reverse()
         .map(
-          (d) => `<tr><td>${escapeHtml(d.at.slice(11, 19))}</td><td>${escapeHtml(d.type)}</td><td>${escapeHtml(d.summary.eventType ?? '')}</td><td>${d.status}</td><td>${d.attempts}</td><td>${escapeHtml(d.last ?? '')}</td></tr>`,
+          (d) =>
+            `<tr><td>${escapeHtml(d.at.slice(11, 19))}</td><td>${escapeHtml(d.type)}</td><td>${escapeHtml(d.summary.eventType ?? '')}</td><td>${d.status}</td><td>${d.attempts}</td><td>${escapeHtml(d.last ?? '')}</td></tr>`,
         )
         .join('');
       const sub = s.subscription;

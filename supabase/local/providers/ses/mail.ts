@@ -22,7 +22,8 @@ export function parseAddress(raw: string): Mailbox | undefined {
   return { name: decodeWords(name), address };
 }
 
-export const domainOf = (address: string) => address.slice(address.lastIndexOf('@') + 1).toLowerCase();
+export const domainOf = (address: string) =>
+  address.slice(address.lastIndexOf('@') + 1).toLowerCase();
 
 /** How a mailbox reads in a header: `Name <a@b>` or `a@b`. */
 export function formatAddress(m: Mailbox): string {
@@ -40,7 +41,9 @@ export const displayAddress = (m: Mailbox) => (m.name ? `${m.name} <${m.address}
 
 /** RFC 2047 B-encoding for a header value that is not plain ASCII. */
 export function encodeWord(value: string): string {
-  return /^[\x20-\x7e]*$/.test(value) ? value : `=?UTF-8?B?${Buffer.from(value, 'utf8').toString('base64')}?=`;
+  return /^[\x20-\x7e]*$/.test(value)
+    ? value
+    : `=?UTF-8?B?${Buffer.from(value, 'utf8').toString('base64')}?=`;
 }
 
 export interface BuiltMail {
@@ -74,7 +77,8 @@ export function buildSimple(input: SimpleInput): BuiltMail {
   const headers: Array<{ name: string; value: string }> = [
     { name: 'From', value: formatAddress(input.from) },
   ];
-  if (input.replyTo.length) headers.push({ name: 'Reply-To', value: input.replyTo.map(formatAddress).join(', ') });
+  if (input.replyTo.length)
+    headers.push({ name: 'Reply-To', value: input.replyTo.map(formatAddress).join(', ') });
   if (input.to.length) headers.push({ name: 'To', value: input.to.map(formatAddress).join(', ') });
   if (input.cc.length) headers.push({ name: 'Cc', value: input.cc.map(formatAddress).join(', ') });
   headers.push({ name: 'Subject', value: encodeWord(input.subject) });
@@ -111,11 +115,18 @@ export async function parseRaw(data: Uint8Array): Promise<BuiltMail & { fromHead
     throw new MimeError(`could not parse the raw message: ${(err as Error).message}`);
   }
   if (!email.headers.length) throw new MimeError('the raw message has no headers');
-  const flat = (list: Array<{ name: string; address?: string; group?: Array<{ name: string; address: string }> }> | undefined): Mailbox[] =>
-    (list ?? []).flatMap((a) => (a.group ? a.group : a.address ? [{ name: a.name, address: a.address }] : []));
-  const from = email.from && 'address' in email.from && email.from.address
-    ? { name: email.from.name, address: email.from.address }
-    : undefined;
+  const flat = (
+    list:
+      | Array<{ name: string; address?: string; group?: Array<{ name: string; address: string }> }>
+      | undefined,
+  ): Mailbox[] =>
+    (list ?? []).flatMap((a) =>
+      a.group ? a.group : a.address ? [{ name: a.name, address: a.address }] : [],
+    );
+  const from =
+    email.from && 'address' in email.from && email.from.address
+      ? { name: email.from.name, address: email.from.address }
+      : undefined;
   return {
     headers: email.headers
       .filter((h) => h.key !== 'bcc')

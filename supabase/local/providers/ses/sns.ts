@@ -38,12 +38,30 @@ export interface SnsMessage {
 /** The fields signed, in SNS's order, for each message type. */
 const SIGNED_FIELDS: Record<SnsMessage['Type'], Array<keyof SnsMessage>> = {
   Notification: ['Message', 'MessageId', 'Subject', 'Timestamp', 'TopicArn', 'Type'],
-  SubscriptionConfirmation: ['Message', 'MessageId', 'SubscribeURL', 'Timestamp', 'Token', 'TopicArn', 'Type'],
-  UnsubscribeConfirmation: ['Message', 'MessageId', 'SubscribeURL', 'Timestamp', 'Token', 'TopicArn', 'Type'],
+  SubscriptionConfirmation: [
+    'Message',
+    'MessageId',
+    'SubscribeURL',
+    'Timestamp',
+    'Token',
+    'TopicArn',
+    'Type',
+  ],
+  UnsubscribeConfirmation: [
+    'Message',
+    'MessageId',
+    'SubscribeURL',
+    'Timestamp',
+    'Token',
+    'TopicArn',
+    'Type',
+  ],
 };
 
 /** "Name\nvalue\n" for each signed field present. */
-export function stringToSign(m: Omit<SnsMessage, 'Signature' | 'SignatureVersion' | 'SigningCertURL'>): string {
+export function stringToSign(
+  m: Omit<SnsMessage, 'Signature' | 'SignatureVersion' | 'SigningCertURL'>,
+): string {
   let out = '';
   for (const key of SIGNED_FIELDS[m.Type]) {
     const value = m[key as keyof typeof m];
@@ -153,7 +171,10 @@ export class Dispatcher {
     const retry = job.tries; // 1 for the first retry
     if (retry > job.policy.numRetries) {
       record.status = 'failed';
-      this.log('providers', `sns: gave up on ${record.snsMessageId} to ${job.url} (${record.last})`);
+      this.log(
+        'providers',
+        `sns: gave up on ${record.snsMessageId} to ${job.url} (${record.last})`,
+      );
       job.onDone?.(false);
       return;
     }
@@ -207,7 +228,9 @@ export class SnsTopic {
     },
   ) {}
 
-  private signed(fields: Omit<SnsMessage, 'Signature' | 'SignatureVersion' | 'SigningCertURL'>): SnsMessage {
+  private signed(
+    fields: Omit<SnsMessage, 'Signature' | 'SignatureVersion' | 'SigningCertURL'>,
+  ): SnsMessage {
     const version = this.env.settings().signatureVersion;
     const signature = sign(
       version === '1' ? 'sha1' : 'sha256',

@@ -9,7 +9,8 @@ import { domainOf } from './mail.ts';
 import { Dispatcher, SnsTopic, type DeliveryPolicy, type SignatureVersion } from './sns.ts';
 import type { SigningIdentity } from './x509.ts';
 
-export type VerificationStatus = 'PENDING' | 'SUCCESS' | 'FAILED' | 'TEMPORARY_FAILURE' | 'NOT_STARTED';
+export type VerificationStatus =
+  'PENDING' | 'SUCCESS' | 'FAILED' | 'TEMPORARY_FAILURE' | 'NOT_STARTED';
 export const VERIFICATION_STATUSES: VerificationStatus[] = [
   'PENDING',
   'SUCCESS',
@@ -144,7 +145,9 @@ export class Account {
     const domain = identity.type === 'DOMAIN' ? identity.name : domainOf(identity.name);
     const tokens = identity.dkimTokens ?? dkimTokens(domain);
     const published = tokens.every((t) =>
-      this.env.zone.at(dkimRecordName(domain, t)).some((r) => r.type === 'CNAME' && r.value === dkimTarget(t)),
+      this.env.zone
+        .at(dkimRecordName(domain, t))
+        .some((r) => r.type === 'CNAME' && r.value === dkimTarget(t)),
     );
     return published ? 'SUCCESS' : identity.type === 'DOMAIN' ? 'PENDING' : 'NOT_STARTED';
   }

@@ -12,7 +12,8 @@ function length(n: number): Buffer {
   return Buffer.from([0x80 | bytes.length, ...bytes]);
 }
 
-const tlv = (tag: number, content: Buffer) => Buffer.concat([Buffer.from([tag]), length(content.length), content]);
+const tlv = (tag: number, content: Buffer) =>
+  Buffer.concat([Buffer.from([tag]), length(content.length), content]);
 const sequence = (...items: Buffer[]) => tlv(0x30, Buffer.concat(items));
 const set = (...items: Buffer[]) => tlv(0x31, Buffer.concat(items));
 const explicit = (n: number, content: Buffer) => tlv(0xa0 | n, content);
@@ -105,7 +106,10 @@ export function selfSignedCertificate(
     integer(serial),
     algorithm,
     subject, // issuer: self-signed
-    sequence(time(new Date(now - 86_400_000)), time(new Date(now + (opts.days ?? 3650) * 86_400_000))),
+    sequence(
+      time(new Date(now - 86_400_000)),
+      time(new Date(now + (opts.days ?? 3650) * 86_400_000)),
+    ),
     subject,
     publicKey.export({ type: 'spki', format: 'der' }),
     extensions,
@@ -122,7 +126,9 @@ export const toPem = (der: Buffer) =>
 
 /** A new RSA-2048 key and its self-signed certificate (made at every start, never stored). */
 export async function makeSigningIdentity(opts: CertOptions): Promise<SigningIdentity> {
-  const { privateKey, publicKey } = await promisify(generateKeyPair)('rsa', { modulusLength: 2048 });
+  const { privateKey, publicKey } = await promisify(generateKeyPair)('rsa', {
+    modulusLength: 2048,
+  });
   const certDer = selfSignedCertificate(privateKey, publicKey, opts);
   return { privateKey, publicKey, certDer, certPem: toPem(certDer) };
 }
