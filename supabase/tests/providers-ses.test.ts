@@ -16,9 +16,10 @@ import {
   type SendEmailCommandInput,
   type SESv2Client,
 } from '@aws-sdk/client-sesv2';
-import { randomUUID } from 'node:crypto';
+import { randomUUID, X509Certificate } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { denoBinary } from '../local/functions.ts';
+import { Mailbox } from '../local/providers/mailbox.ts';
 import { paths } from '../local/paths.ts';
 import { SENDER_DOMAIN } from '../local/stack.ts';
 import {
@@ -212,6 +213,21 @@ describe('SES fake: sending', () => {
         /exceeds 50/,
       ],
       [
+        {
+          ...simple(to),
+          Content: {
+            Simple: {
+              Subject: { Data: 's' },
+              Body: { Text: { Data: 't' } },
+              Attachments: [{ FileName: 'a.txt', RawContent: Buffer.from('a') }],
+            },
+          },
+        },
+        'BadRequestException',
+        400,
+        /attachments/,
+      ],
+      [
         { ...simple(to), EmailTags: [{ Name: 'bad tag', Value: 'x' }] },
         'BadRequestException',
         400,
@@ -321,6 +337,28 @@ describe('SES fake: sending', () => {
     });
     expect(res.status).toBe(403);
     expect(res.headers.get('x-amzn-errortype')).toBe('MissingAuthenticationTokenException');
+  });
+});
+
+describe('SES fake: control API', () => {
+  it('resets one account, leaving the others', async () => {
+    const key = newAccessKeyId();
+    const other = newAccessKeyId();
+    const domain = `reset-${randomUUID().slice(0, 8)}.example`;
+    await sesClient(key).send(new CreateEmailIdentityCommand({ EmailIdentity: domain }));
+    await sesClient(other).send(new CreateEmailIdentityCommand({ EmailIdentity: domain }));
+    await sesControl('', { outage: true, sandbox: true }, key);
+    const fresh = await sesControl<{
+      settings: { outage: boolean; sandbox: boolean };
+      identities: Array<{ name: string }>;
+    }>('/reset', {}, key);
+    expect(fresh.settings).toMatchObject({ outage: false, sandbox: false });
+    expect(fresh.identities.map((i) => i.name)).toEqual([SENDER_DOMAIN]);
+    expect(
+      (await sesClient(other).send(new GetEmailIdentityCommand({ EmailIdentity: domain })))
+        .IdentityType,
+    ).toBe('DOMAIN');
+    await expect(sesControl('', { outage: 'sometimes' }, key)).rejects.toThrow(/400/);
   });
 });
 
@@ -520,11 +558,27 @@ describe('SES fake: events through SNS', () => {
     expect(certUrl.startsWith(`${providersUrl()}/`)).toBe(true);
     expect(certUrl).toMatch(/\/SimpleNotificationService-[0-9a-f]+\.pem$/);
     certPem = await (await fetch(certUrl)).text();
-    expect(certPem).toContain('-----BEGIN CERTIFICATE-----');
+    // a well-formed X.509 certificate, self-signed, valid now
+    const cert = new X509Certificate(certPem);
+    expect(cert.subject).toContain('CN=sns.amazonaws.com');
+    expect(cert.verify(cert.publicKey)).toBe(true);
+    expect(Date.parse(cert.validFrom)).toBeLessThan(Date.now());
+    expect(Date.parse(cert.validTo)).toBeGreaterThan(Date.now());
     expect(snsSignatureValid(confirmation.body, certPem)).toBe(true);
 
-    // a send while pending: its events are not delivered
+    // a send while pending: its events are dropped
     const pending = await send();
+    await eventually(async () => {
+      const { deliveries } = (await (
+        await fetch(`${providersUrl()}/ses/_control/state?account=${key}`)
+      ).json()) as { deliveries: Array<{ status: string; summary: Record<string, string> }> };
+      return deliveries.some(
+        (d) =>
+          d.status === 'dropped' &&
+          d.summary.messageId === pending.messageId &&
+          d.summary.eventType === 'Delivery',
+      );
+    });
     const confirmed = await fetch(confirmation.body.SubscribeURL!);
     expect(confirmed.status).toBe(200);
     expect(await confirmed.text()).toContain('<SubscriptionArn>');
@@ -771,6 +825,29 @@ describe('mailbox', () => {
     const one = await (await fetch(`${providersUrl()}/mailbox/messages/${MessageId}`)).json();
     expect(one).toMatchObject({ id: MessageId, subject, to: [to] });
     expect((await fetch(`${providersUrl()}/mailbox/messages/nope`)).status).toBe(404);
+  });
+
+  it('keeps a bounded number of messages and bytes, dropping the oldest', () => {
+    const box = new Mailbox({ maxMessages: 3, maxBytes: 4000 });
+    const add = (id: string, size = 10) =>
+      box.add({
+        id,
+        from: 'a@x.example',
+        to: [`T <${id}@x.example>`],
+        subject: id,
+        html: 'h'.repeat(size),
+        text: null,
+        headers: {},
+        source: 'test',
+      });
+    for (const id of ['m1', 'm2', 'm3', 'm4', 'm5']) add(id);
+    expect(box.list().map((m) => m.id)).toEqual(['m5', 'm4', 'm3']);
+    expect(box.get('m1')).toBeUndefined();
+    expect(box.list({ to: 'M4@x.example' }).map((m) => m.id)).toEqual(['m4']);
+    add('big', 3000); // with the 512-byte allowance per mail, only it and one more fit
+    expect(box.list().map((m) => m.id)).toEqual(['big']);
+    expect(box.clear()).toBe(1);
+    expect(box.size).toBe(0);
   });
 
   it('clears one recipient’s mail with DELETE ?to=, leaving the rest', async () => {

@@ -76,7 +76,8 @@ export interface DeliveryRecord {
   /** What was in it, e.g. the SES eventType and messageId. */
   summary: Record<string, string>;
   endpoint: string;
-  status: 'pending' | 'delivered' | 'failed';
+  /** dropped: published while the subscription was not confirmed (never sent, as on SNS). */
+  status: 'pending' | 'delivered' | 'failed' | 'dropped';
   attempts: number;
   /** HTTP status of the last attempt, or its error. */
   last?: string;
@@ -262,8 +263,7 @@ export class SnsTopic {
       attempts: 0,
       at: new Date().toISOString(),
     };
-    this.deliveries.push(record);
-    if (this.deliveries.length > 500) this.deliveries.splice(0, this.deliveries.length - 500);
+    this.remember(record);
     const headers: Record<string, string> = {
       'content-type': 'text/plain; charset=UTF-8',
       'user-agent': 'Amazon Simple Notification Service Agent',
@@ -285,6 +285,11 @@ export class SnsTopic {
       onDone,
     });
     return record;
+  }
+
+  private remember(record: DeliveryRecord): void {
+    this.deliveries.push(record);
+    if (this.deliveries.length > 500) this.deliveries.splice(0, this.deliveries.length - 500);
   }
 
   /** Subscribes `endpoint` (replacing any subscription) and sends its confirmation; null unsubscribes. */
@@ -363,6 +368,16 @@ export class SnsTopic {
     const sub = this.subscription;
     if (!sub) return undefined;
     if (sub.status !== 'Confirmed') {
+      this.remember({
+        snsMessageId: '',
+        type: 'Notification',
+        summary,
+        endpoint: sub.endpoint,
+        status: 'dropped',
+        attempts: 0,
+        last: 'subscription not confirmed',
+        at: new Date().toISOString(),
+      });
       if (!sub.confirmationDelivered) this.sendConfirmation();
       return undefined;
     }
