@@ -4,6 +4,7 @@
 // messages checked with an implementation of AWS's documented verification algorithm.
 // Every test uses an access key id of its own: an account of its own in the fake.
 import { execFile } from 'node:child_process';
+import { request } from 'node:http';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import {
@@ -327,6 +328,42 @@ describe('SES fake: sending', () => {
       expect(err.message).toBe('Maximum sending rate exceeded.');
     }
     expect(await mailbox(to)).toHaveLength(3 - refused.length);
+  });
+
+  it('refuses other sites and other host names (cross-site forms, DNS rebinding)', async () => {
+    const crossSite = await fetch(`${providersUrl()}/ses/_control`, {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain', origin: 'https://evil.example' },
+      body: JSON.stringify({ outage: true }),
+    });
+    expect(crossSite.status).toBe(403);
+    const state = await (await fetch(`${providersUrl()}/ses/_control/state`)).json();
+    expect(state.settings.outage).toBe(false);
+    const own = await fetch(`${providersUrl()}/dns/records`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: providersUrl() },
+      body: `name=form-${randomUUID().slice(0, 8)}.example&type=TXT&value=v%3Dspf1+-all`,
+      redirect: 'manual',
+    });
+    expect(own.status).toBe(303);
+    const status = await new Promise<number>((resolve, reject) => {
+      const url = new URL(`${providersUrl()}/mailbox/messages`);
+      request(
+        {
+          host: url.hostname,
+          port: url.port,
+          path: url.pathname,
+          headers: { host: `rebound.example:${url.port}` },
+        },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        },
+      )
+        .on('error', reject)
+        .end();
+    });
+    expect(status).toBe(403);
   });
 
   it('refuses an unsigned request', async () => {

@@ -5,7 +5,8 @@
 //   /<prefix>/...               one fake per prefix (fakes.ts): /ses, /dns, ...
 //   POST /_control/reset        every fake, the mailbox and the zone back to their start state
 //   GET  /_health               200 once listening
-// Listens on 127.0.0.1 only: the control endpoints have no authentication.
+// Listens on 127.0.0.1 only and answers only requests for 127.0.0.1/localhost from no other
+// site (the control endpoints have no authentication).
 import http, { type Server } from 'node:http';
 import type { Log } from '../process.ts';
 import { startDnsServer, type DnsServer } from './dns/server.ts';
@@ -63,6 +64,8 @@ export async function startProviders(opts: ProvidersOptions): Promise<Providers>
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : opts.port;
   const url = `http://${HOST}:${port}`;
+  const allowedHosts = new Set([`${HOST}:${port}`, `localhost:${port}`]);
+  const allowedOrigins = new Set([...allowedHosts].map((h) => `http://${h}`));
 
   const ctx: FakeContext = { baseUrl: url, mailbox, zone, dnsAddress, options: opts, log };
   const fakes: ProviderFake[] = [];
@@ -108,6 +111,14 @@ export async function startProviders(opts: ProvidersOptions): Promise<Providers>
   server.on('request', (req, res) => {
     const target = new URL(req.url ?? '/', url);
     const respond = async () => {
+      // Only this machine's clients: a Host of another name is a DNS-rebinding page, an Origin
+      // of another site a cross-site form trying to change the fakes' state.
+      const host = (req.headers.host ?? '').toLowerCase();
+      if (!allowedHosts.has(host)) throw new HttpError(403, 'Unknown Host');
+      const origin = req.headers.origin;
+      if (req.method !== 'GET' && req.method !== 'HEAD' && origin && !allowedOrigins.has(origin)) {
+        throw new HttpError(403, 'Cross-site request refused');
+      }
       if (target.pathname === '/' && req.method === 'GET') return sendHtml(res, 200, indexPage());
       if (target.pathname === '/_health') return sendJson(res, 200, { ok: true });
       if (target.pathname === '/_control/reset' && req.method === 'POST') {
