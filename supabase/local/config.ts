@@ -1,6 +1,7 @@
 // Configuration of the local stack: ports, secrets and the API keys derived from them.
 // Every value can be overridden by an environment variable of the same name.
 import { SignJWT } from 'jose';
+import { createSocket } from 'node:dgram';
 import { createServer } from 'node:net';
 
 /** Supabase CLI's well-known local secret: fine for a machine-local stack, never for production. */
@@ -13,6 +14,10 @@ export interface Ports {
   postgrestAdmin: number;
   functions: number;
   web: number;
+  /** The providers server (fakes of SES and the other outside providers, the mailbox). */
+  providers: number;
+  /** The local DNS zone's server, UDP and TCP. */
+  providersDns: number;
 }
 
 export const DEFAULT_PORTS: Ports = {
@@ -22,6 +27,8 @@ export const DEFAULT_PORTS: Ports = {
   postgrest: 54324,
   postgrestAdmin: 54325,
   functions: 54326,
+  providers: 54327,
+  providersDns: 54328,
 };
 
 export function portsFromEnv(env: NodeJS.ProcessEnv = process.env): Ports {
@@ -41,6 +48,8 @@ export function portsFromEnv(env: NodeJS.ProcessEnv = process.env): Ports {
     postgrest: pick('POSTGREST_PORT', DEFAULT_PORTS.postgrest),
     postgrestAdmin: pick('POSTGREST_ADMIN_PORT', DEFAULT_PORTS.postgrestAdmin),
     functions: pick('FUNCTIONS_PORT', DEFAULT_PORTS.functions),
+    providers: pick('PROVIDERS_PORT', DEFAULT_PORTS.providers),
+    providersDns: pick('PROVIDERS_DNS_PORT', DEFAULT_PORTS.providersDns),
   };
 }
 
@@ -53,6 +62,8 @@ export function portsToEnv(ports: Ports): Record<string, string> {
     POSTGREST_PORT: String(ports.postgrest),
     POSTGREST_ADMIN_PORT: String(ports.postgrestAdmin),
     FUNCTIONS_PORT: String(ports.functions),
+    PROVIDERS_PORT: String(ports.providers),
+    PROVIDERS_DNS_PORT: String(ports.providersDns),
   };
 }
 
@@ -68,18 +79,45 @@ export async function freePorts(): Promise<Ports> {
         resolve({ port: addr.port, close: () => srv.close() });
       });
     });
-  // hold all of them open at once so the kernel hands out six different ports
-  const held = await Promise.all(Array.from({ length: 6 }, one));
+  // hold all of them open at once so the kernel hands out different ports
+  const held = await Promise.all(Array.from({ length: 7 }, one));
+  const [api, db, web, postgrest, postgrestAdmin, functions, providers] = held.map(
+    (h) => h.port,
+  ) as [number, number, number, number, number, number, number];
+  const providersDns = await freeUdpAndTcpPort();
   held.forEach((h) => h.close());
-  const [api, db, web, postgrest, postgrestAdmin, functions] = held.map((h) => h.port) as [
-    number,
-    number,
-    number,
-    number,
-    number,
-    number,
-  ];
-  return { api, db, web, postgrest, postgrestAdmin, functions };
+  return { api, db, web, postgrest, postgrestAdmin, functions, providers, providersDns };
+}
+
+/** A port free for both TCP and UDP (DNS answers over both on one port). */
+async function freeUdpAndTcpPort(): Promise<number> {
+  for (let attempt = 0; attempt < 20; attempt++) {
+    const tcp = createServer();
+    const port = await new Promise<number>((resolve, reject) => {
+      tcp.once('error', reject);
+      tcp.listen(0, '127.0.0.1', () => {
+        const addr = tcp.address();
+        if (addr === null || typeof addr === 'string') return reject(new Error('no port'));
+        resolve(addr.port);
+      });
+    });
+    const udp = createSocket('udp4');
+    const ok = await new Promise<boolean>((resolve) => {
+      udp.once('error', () => resolve(false));
+      udp.bind(port, '127.0.0.1', () => resolve(true));
+    });
+    await new Promise<void>((resolve) => tcp.close(() => resolve()));
+    if (ok) {
+      await new Promise<void>((resolve) => udp.close(() => resolve()));
+      return port;
+    }
+    try {
+      udp.close();
+    } catch {
+      // never bound
+    }
+  }
+  throw new Error('no port free for both TCP and UDP');
 }
 
 export interface Keys {

@@ -1,5 +1,6 @@
 // The whole local Supabase stack in one call: PostgreSQL (embedded, or DATABASE_URL), migrations,
-// PostgREST, the auth server, the Deno edge runtime, the gateway and the static web server.
+// PostgREST, the auth server, the Deno edge runtime, the gateway, the static web server and the
+// providers server (fakes of SES and the other outside providers, the mailbox, a DNS zone).
 // Used by `npm start` and by the tests (free ports, throwaway data directory).
 import { createHmac, randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
@@ -15,6 +16,7 @@ import { startGateway } from './gateway.ts';
 import { startWeb } from './web.ts';
 import { createAuthServer } from './auth/server.ts';
 import { createRealtimeServer } from './realtime/server.ts';
+import { startProviders } from './providers/server.ts';
 import type { Log, Managed } from './process.ts';
 import { paths } from './paths.ts';
 
@@ -27,12 +29,23 @@ export interface StackOptions {
   jwtSecret: string;
   /** Serve dashboard, examples and SDK on ports.web. */
   web?: boolean;
+  /**
+   * Where the SES fake's event destination (SNS) POSTs; default the `ses-events` function,
+   * '' for nowhere.
+   */
+  sesEventsWebhook?: string;
+  /** Identities verified in the SES fake from the start; default the platform's sender domain. */
+  sesVerifiedIdentities?: string[];
   log?: Log;
 }
 
 export interface Stack {
   apiUrl: string;
   webUrl: string;
+  /** The providers server: fakes at /ses, ..., the mailbox at / and /mailbox/messages. */
+  providersUrl: string;
+  /** `127.0.0.1:<port>` of the local DNS zone (DNS_NAMESERVER). */
+  dnsNameserver: string;
   dbUrl: string;
   anonKey: string;
   serviceRoleKey: string;
@@ -57,6 +70,23 @@ export function backgroundEnv(jwtSecret: string, webUrl: string): Record<string,
     MAIL_FROM_NAME: 'Reaction Blocks',
   };
 }
+
+/**
+ * The AWS settings the functions get locally. The keys are AWS's documented example
+ * credentials: dummies the SES fake accepts (it reads the access key id to tell accounts
+ * apart, and does not check signatures).
+ */
+export const LOCAL_AWS = {
+  region: 'us-east-1',
+  accessKeyId: 'AKIAIOSFODNN7EXAMPLE',
+  secretAccessKey: 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY',
+  configurationSet: 'reaction-blocks',
+  /** The SNS topic of the fake's default account, where SES events are published. */
+  snsTopicArn: 'arn:aws:sns:us-east-1:123456789012:ses-events',
+};
+
+/** The platform's own sender domain, verified in the SES fake from the start. */
+export const SENDER_DOMAIN = 'reaction-blocks.local';
 
 /** Functions whose config.toml section says `verify_jwt = false`. */
 function publicFunctions(): Set<string> {
@@ -114,6 +144,20 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     const apiUrl = `http://127.0.0.1:${opts.ports.api}`;
     const webUrl = `http://127.0.0.1:${opts.ports.web}`;
 
+    const providers = await startProviders({
+      port: opts.ports.providers,
+      dnsPort: opts.ports.providersDns,
+      log,
+      ses: {
+        region: LOCAL_AWS.region,
+        defaultAccessKeyId: LOCAL_AWS.accessKeyId,
+        configurationSets: [LOCAL_AWS.configurationSet],
+        verifiedIdentities: opts.sesVerifiedIdentities ?? [SENDER_DOMAIN],
+        eventsWebhook: opts.sesEventsWebhook ?? `${apiUrl}/functions/v1/ses-events`,
+      },
+    });
+    stops.push(() => providers.close());
+
     const [postgrest, functions]: Managed[] = await Promise.all([
       startPostgrest({
         dbUri: postgrestUri,
@@ -131,6 +175,15 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
           SUPABASE_SERVICE_ROLE_KEY: keys.serviceRoleKey,
           SUPABASE_DB_URL: dbUrl,
           ...backgroundEnv(opts.jwtSecret, webUrl),
+          // outside providers: the local fakes (see docs/getting-started.md)
+          SES_ENDPOINT: `${providers.url}/ses`,
+          AWS_REGION: LOCAL_AWS.region,
+          AWS_ACCESS_KEY_ID: LOCAL_AWS.accessKeyId,
+          AWS_SECRET_ACCESS_KEY: LOCAL_AWS.secretAccessKey,
+          SES_CONFIGURATION_SET: LOCAL_AWS.configurationSet,
+          SNS_CERT_HOSTS: providers.url,
+          SNS_TOPIC_ARNS: LOCAL_AWS.snsTopicArn,
+          DNS_NAMESERVER: providers.dnsAddress,
         },
       }),
     ]);
@@ -173,9 +226,14 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
       stops.push(() => closeServer(web));
     }
 
+    // everything answers now: fakes may send their first webhooks (SNS subscription confirmation)
+    providers.start();
+
     return {
       apiUrl,
       webUrl,
+      providersUrl: providers.url,
+      dnsNameserver: providers.dnsAddress,
       dbUrl,
       anonKey: keys.anonKey,
       serviceRoleKey: keys.serviceRoleKey,

@@ -47,6 +47,12 @@ async function main() {
       databaseUrl: process.env.DATABASE_URL || undefined,
       jwtSecret: process.env.JWT_SECRET || DEFAULT_JWT_SECRET,
       web: true,
+      sesEventsWebhook: process.env.SES_EVENTS_WEBHOOK,
+      sesVerifiedIdentities: process.env.SES_VERIFIED_IDENTITIES
+        ? process.env.SES_VERIFIED_IDENTITIES.split(',')
+            .map((s) => s.trim())
+            .filter(Boolean)
+        : undefined,
       log: (service, line) => {
         if (verbose || /error|fatal|panic/i.test(line)) console.log(`[${service}] ${line}`);
       },
@@ -80,6 +86,7 @@ Reaction Blocks is running (ready in ${ms} ms${stack.migrated.applied.length ? `
   Examples       ${stack.webUrl}/examples/html/${reactExample ? `   ${stack.webUrl}/examples/react/` : ''}
   SDK (CDN)      ${stack.webUrl}/sdk/cdn/reaction.js
   API URL        ${stack.apiUrl}        (/rest/v1 /auth/v1 /functions/v1 /realtime/v1)
+  Mailbox        ${stack.providersUrl}/        (mail sent through the SES fake; other provider fakes)
   Database       ${stack.dbUrl}
   JWT secret     ${stack.jwtSecret}
   anon key       ${stack.anonKey}

@@ -67,6 +67,11 @@ describe('npm start', () => {
       expect(first.output()).toContain(`http://127.0.0.1:${ports.api}`);
       expect(first.output()).toMatch(/anon key\s+eyJ/);
       expect(first.output()).toContain('demo@reaction-blocks.local');
+      // the providers server: the mailbox page and its JSON
+      expect(first.output()).toMatch(new RegExp(`Mailbox\\s+http://127.0.0.1:${ports.providers}/`));
+      expect((await fetch(`http://127.0.0.1:${ports.providers}/mailbox/messages`)).status).toBe(
+        200,
+      );
 
       const health = await fetch(`http://127.0.0.1:${ports.api}/rest/v1/`, {
         headers: { apikey: 'wrong' },

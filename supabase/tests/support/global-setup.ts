@@ -9,6 +9,10 @@ import { startStack, type Stack } from '../../local/stack.ts';
 
 export interface StackInfo {
   apiUrl: string;
+  /** The providers server (SES fake at /ses, mailbox at /mailbox/messages). */
+  providersUrl: string;
+  /** `127.0.0.1:<port>` of the local DNS zone. */
+  dnsNameserver: string;
   dbUrl: string;
   anonKey: string;
   serviceRoleKey: string;
@@ -43,6 +47,8 @@ export async function setup(project: TestProject) {
   }
   project.provide('stack', {
     apiUrl: stack.apiUrl,
+    providersUrl: stack.providersUrl,
+    dnsNameserver: stack.dnsNameserver,
     dbUrl: stack.dbUrl,
     anonKey: stack.anonKey,
     serviceRoleKey: stack.serviceRoleKey,

@@ -1,0 +1,104 @@
+// The in-memory zone the local DNS server answers from: TXT and CNAME records by name.
+import { HttpError } from '../http.ts';
+
+export const RECORD_TYPES = ['TXT', 'CNAME'] as const;
+export type RecordType = (typeof RECORD_TYPES)[number];
+
+export interface ZoneRecord {
+  /** Lower-case, no trailing dot, e.g. `_dmarc.example.com`. */
+  name: string;
+  type: RecordType;
+  /** TXT: the text (split into 255-byte strings on the wire); CNAME: the target name. */
+  value: string;
+  /** Seconds; 0 by default so a record edited while developing is seen at once. */
+  ttl: number;
+}
+
+const NAME =
+  /^(?=.{1,253}$)([a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?)(\.[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?)*$/;
+
+export function normaliseName(raw: string): string {
+  const name = raw.trim().toLowerCase().replace(/\.$/, '');
+  if (!NAME.test(name)) throw new HttpError(400, `"${raw}" is not a domain name`);
+  return name;
+}
+
+export class Zone {
+  private readonly byName = new Map<string, ZoneRecord[]>();
+
+  constructor(private readonly seed: ZoneRecord[] = []) {
+    this.reset();
+  }
+
+  reset(): void {
+    this.byName.clear();
+    for (const r of this.seed) this.add(r);
+  }
+
+  /**
+   * Adds a record. A CNAME is the only record at its name (RFC 1034 3.6.2): adding one
+   * replaces it, adding anything beside one is refused. The same TXT value twice is kept once.
+   */
+  add(input: { name: string; type: string; value: string; ttl?: number }): ZoneRecord {
+    const name = normaliseName(input.name);
+    const type = String(input.type).toUpperCase() as RecordType;
+    if (!RECORD_TYPES.includes(type)) throw new HttpError(400, 'type must be TXT or CNAME');
+    if (typeof input.value !== 'string' || input.value === '') {
+      throw new HttpError(400, 'value must be a non-empty string');
+    }
+    const value = type === 'CNAME' ? normaliseName(input.value) : input.value;
+    if (type === 'TXT' && Buffer.byteLength(value) > 4000) {
+      throw new HttpError(400, 'TXT value longer than 4000 bytes');
+    }
+    const ttl = input.ttl ?? 0;
+    if (!Number.isInteger(ttl) || ttl < 0 || ttl > 86_400) {
+      throw new HttpError(400, 'ttl must be an integer between 0 and 86400');
+    }
+    const record: ZoneRecord = { name, type, value, ttl };
+    const existing = this.byName.get(name) ?? [];
+    if (type === 'CNAME') {
+      if (existing.some((r) => r.type !== 'CNAME')) {
+        throw new HttpError(409, `${name} has other records; a CNAME must stand alone`);
+      }
+      this.byName.set(name, [record]);
+      return record;
+    }
+    if (existing.some((r) => r.type === 'CNAME')) {
+      throw new HttpError(409, `${name} is a CNAME; it can have no other records`);
+    }
+    if (!existing.some((r) => r.type === type && r.value === value)) {
+      this.byName.set(name, [...existing, record]);
+    }
+    return record;
+  }
+
+  /** Removes the records at `name` (only of `type`, only with `value` when given); returns how many. */
+  remove(rawName: string, type?: string, value?: string): number {
+    const name = normaliseName(rawName);
+    const existing = this.byName.get(name) ?? [];
+    const keep = existing.filter(
+      (r) =>
+        (type !== undefined && r.type !== type.toUpperCase()) ||
+        (value !== undefined && r.value !== value),
+    );
+    if (keep.length) this.byName.set(name, keep);
+    else this.byName.delete(name);
+    return existing.length - keep.length;
+  }
+
+  at(name: string): ZoneRecord[] {
+    return this.byName.get(name.toLowerCase().replace(/\.$/, '')) ?? [];
+  }
+
+  /** Whether the name exists: records at it or below it (an empty non-terminal, RFC 8020). */
+  exists(name: string): boolean {
+    const n = name.toLowerCase().replace(/\.$/, '');
+    if (this.byName.has(n)) return true;
+    for (const key of this.byName.keys()) if (key.endsWith(`.${n}`)) return true;
+    return false;
+  }
+
+  list(): ZoneRecord[] {
+    return [...this.byName.values()].flat().sort((a, b) => a.name.localeCompare(b.name));
+  }
+}

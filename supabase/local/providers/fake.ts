@@ -1,0 +1,47 @@
+// What a provider fake is: one module, one path prefix. See README.md in this folder.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Log } from '../process.ts';
+import type { Mailbox } from './mailbox.ts';
+import type { Zone } from './dns/zone.ts';
+import type { ProvidersOptions } from './server.ts';
+
+/** What the providers server hands every fake when it creates it. */
+export interface FakeContext {
+  /** The providers server's origin, e.g. http://127.0.0.1:54327 (no trailing slash). */
+  baseUrl: string;
+  /** The local mailbox: fakes that "send" mail put it here. */
+  mailbox: Mailbox;
+  /** The local DNS zone (what the DNS server answers). */
+  zone: Zone;
+  /** Where the DNS server listens, `127.0.0.1:<port>`. */
+  dnsAddress: string;
+  /** The server's options; each fake reads its own part (e.g. `options.ses`). */
+  options: ProvidersOptions;
+  log: Log;
+}
+
+export interface ProviderFake {
+  /** Path prefix without a trailing slash, e.g. `/ses`. Must be unique. */
+  prefix: string;
+  /** Shown as the heading of the fake's section on the index page. */
+  title: string;
+  /**
+   * Handles every request whose path is the prefix or starts with `prefix + '/'`.
+   * `path` is the rest of the path (starting with `/`, or '' for the prefix itself).
+   * Throw an `HttpError` for a plain error answer; anything else thrown becomes a 500.
+   */
+  handle(req: IncomingMessage, res: ServerResponse, path: string, url: URL): void | Promise<void>;
+  /** HTML (already escaped) for the fake's section of the developer page at `/`. */
+  section?(): string;
+  /**
+   * Called once the whole local stack is up (the gateway and functions answer): the moment to
+   * send the first webhooks, e.g. SNS's SubscriptionConfirmation.
+   */
+  start?(): void;
+  /** Back to the state after start (tests: `POST /_control/reset`). */
+  reset?(): void;
+  /** Stops timers and outgoing requests when the stack stops. */
+  close?(): void | Promise<void>;
+}
+
+export type FakeFactory = (ctx: FakeContext) => ProviderFake | Promise<ProviderFake>;

@@ -1,0 +1,170 @@
+// The local providers server: our fakes of outside providers' HTTP APIs on one port (the way
+// stripe-mock stands in for Stripe), the mailbox, and a small authoritative DNS server.
+//   GET  /                      the developer's page: the mailbox first, then each fake's section
+//   /mailbox/...                the local mailbox (mailbox.ts)
+//   /<prefix>/...               one fake per prefix (fakes.ts): /ses, /dns, ...
+//   POST /_control/reset        every fake, the mailbox and the zone back to their start state
+//   GET  /_health               200 once listening
+// Listens on 127.0.0.1 only and answers only requests for 127.0.0.1/localhost from no other
+// site (the control endpoints have no authentication).
+import http, { type Server } from 'node:http';
+import type { Log } from '../process.ts';
+import { startDnsServer, type DnsServer } from './dns/server.ts';
+import { seedRecords } from './dns/index.ts';
+import { Zone } from './dns/zone.ts';
+import type { FakeContext, ProviderFake } from './fake.ts';
+import { FAKES } from './fakes.ts';
+import { escapeHtml, HttpError, page, sendHtml, sendJson } from './http.ts';
+import { handleMailbox, Mailbox, renderMailboxSection } from './mailbox.ts';
+import type { SesFake, SesFakeOptions } from './ses/index.ts';
+
+export interface ProvidersOptions {
+  port: number;
+  /** UDP and TCP port of the DNS server (0: any free one). */
+  dnsPort: number;
+  log?: Log;
+  ses: SesFakeOptions;
+}
+
+export interface Providers {
+  /** e.g. http://127.0.0.1:54327 */
+  url: string;
+  /** `127.0.0.1:<port>` of the DNS server (DNS_NAMESERVER). */
+  dnsAddress: string;
+  mailbox: Mailbox;
+  zone: Zone;
+  fakes: ProviderFake[];
+  ses: SesFake;
+  /** Tells every fake the whole stack is up (first webhooks go out now). */
+  start(): void;
+  reset(): void;
+  close(): Promise<void>;
+}
+
+const HOST = '127.0.0.1';
+
+export async function startProviders(opts: ProvidersOptions): Promise<Providers> {
+  const log: Log = opts.log ?? (() => {});
+  const zone = new Zone(seedRecords());
+  const mailbox = new Mailbox();
+  const dns: DnsServer = await startDnsServer({ zone, port: opts.dnsPort, host: HOST, log });
+  const dnsAddress = `${HOST}:${dns.port}`;
+
+  const server: Server = http.createServer();
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port, HOST, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  }).catch(async (err: Error) => {
+    await dns.close();
+    throw new Error(`providers port ${opts.port}: ${err.message}`);
+  });
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : opts.port;
+  const url = `http://${HOST}:${port}`;
+  const allowedHosts = new Set([`${HOST}:${port}`, `localhost:${port}`]);
+  const allowedOrigins = new Set([...allowedHosts].map((h) => `http://${h}`));
+
+  const ctx: FakeContext = { baseUrl: url, mailbox, zone, dnsAddress, options: opts, log };
+  const fakes: ProviderFake[] = [];
+  try {
+    for (const factory of FAKES) fakes.push(await factory(ctx));
+  } catch (err) {
+    server.close();
+    await dns.close();
+    throw err;
+  }
+  const prefixes = new Set<string>();
+  for (const fake of fakes) {
+    if (
+      !/^\/[a-z0-9-]+$/.test(fake.prefix) ||
+      prefixes.has(fake.prefix) ||
+      fake.prefix === '/mailbox'
+    ) {
+      throw new Error(`fake prefix ${fake.prefix} is invalid or taken`);
+    }
+    prefixes.add(fake.prefix);
+  }
+
+  const reset = () => {
+    mailbox.clear();
+    zone.reset();
+    for (const fake of fakes) fake.reset?.();
+  };
+
+  const indexPage = () => {
+    const sections = fakes
+      .filter((f) => f.section)
+      .map((f) => {
+        const id = f.prefix.slice(1);
+        return `<section id="${id}" aria-labelledby="${id}-h"><h2 id="${id}-h">${escapeHtml(f.title)}</h2>${f.section!()}</section>`;
+      })
+      .join('\n');
+    return page(
+      'Local providers',
+      `<h1>Local providers</h1><p class="muted">Fakes of outside providers for this machine: nothing here reaches the Internet. Reload to see new mail.</p>${renderMailboxSection(mailbox)}${sections}`,
+    );
+  };
+
+  server.on('request', (req, res) => {
+    const target = new URL(req.url ?? '/', url);
+    const respond = async () => {
+      // Only this machine's clients: a Host of another name is a DNS-rebinding page, an Origin
+      // of another site a cross-site form trying to change the fakes' state.
+      const host = (req.headers.host ?? '').toLowerCase();
+      if (!allowedHosts.has(host)) throw new HttpError(403, 'Unknown Host');
+      const origin = req.headers.origin;
+      if (req.method !== 'GET' && req.method !== 'HEAD' && origin && !allowedOrigins.has(origin)) {
+        throw new HttpError(403, 'Cross-site request refused');
+      }
+      if (target.pathname === '/' && req.method === 'GET') return sendHtml(res, 200, indexPage());
+      if (target.pathname === '/_health') return sendJson(res, 200, { ok: true });
+      if (target.pathname === '/_control/reset' && req.method === 'POST') {
+        reset();
+        return sendJson(res, 200, { ok: true });
+      }
+      if (target.pathname.startsWith('/mailbox/') && handleMailbox(mailbox, req, res, target))
+        return;
+      const fake = fakes.find(
+        (f) => target.pathname === f.prefix || target.pathname.startsWith(`${f.prefix}/`),
+      );
+      if (fake) return fake.handle(req, res, target.pathname.slice(fake.prefix.length), target);
+      throw new HttpError(404, 'Not found');
+    };
+    respond().catch((err: unknown) => {
+      if (res.headersSent) {
+        res.destroy();
+        return;
+      }
+      if (err instanceof HttpError) return sendJson(res, err.status, { error: err.message });
+      log(
+        'providers',
+        `error on ${req.method} ${target.pathname}: ${(err as Error).stack ?? String(err)}`,
+      );
+      sendJson(res, 500, { error: 'Internal error in the providers server' });
+    });
+  });
+
+  return {
+    url,
+    dnsAddress,
+    mailbox,
+    zone,
+    fakes,
+    ses: fakes.find((f) => f.prefix === '/ses') as SesFake,
+    start: () => {
+      for (const fake of fakes) fake.start?.();
+    },
+    reset,
+    close: async () => {
+      for (const fake of fakes) await fake.close?.();
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      await dns.close();
+    },
+  };
+}

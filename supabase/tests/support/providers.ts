@@ -1,0 +1,152 @@
+// Helpers for tests of code that reaches outside providers through the local fakes: the
+// mailbox, the SES fake's control API, an SNS endpoint that records what it is sent, and an
+// SNS signature check written from AWS's documentation (independent of the fake's code).
+import { createVerify, randomUUID } from 'node:crypto';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import { SESv2Client } from '@aws-sdk/client-sesv2';
+import { stack } from './clients.ts';
+
+export const providersUrl = () => stack().providersUrl;
+
+export interface Mail {
+  id: string;
+  from: string;
+  to: string[];
+  cc: string[];
+  bcc: string[];
+  replyTo: string[];
+  subject: string;
+  html: string | null;
+  text: string | null;
+  headers: Record<string, string>;
+  source: string;
+  sentAt: string;
+}
+
+/** The mailbox, newest first (only mail to `to` when given). */
+export async function mailbox(to?: string): Promise<Mail[]> {
+  const res = await fetch(
+    `${providersUrl()}/mailbox/messages${to ? `?to=${encodeURIComponent(to)}` : ''}`,
+  );
+  if (!res.ok) throw new Error(`mailbox: ${res.status}`);
+  return (await res.json()) as Mail[];
+}
+
+/** Polls until `check` returns a value (not undefined/false) or the time runs out. */
+export async function eventually<T>(
+  check: () => T | undefined | false | Promise<T | undefined | false>,
+  ms = 10_000,
+): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() > end) throw new Error('timed out waiting');
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+/** Waits for mail to `to` (matching `match`) and returns the newest such. */
+export const waitForMail = (to: string, match: (m: Mail) => boolean = () => true) =>
+  eventually(async () => (await mailbox(to)).find(match));
+
+/** An access key id of its own: an account of its own in the SES fake. */
+export const newAccessKeyId = () =>
+  `AKIATEST${randomUUID().replace(/-/g, '').slice(0, 12).toUpperCase()}`;
+
+/** The unmodified SDK client pointed at the fake. */
+export function sesClient(accessKeyId: string, opts: { maxAttempts?: number } = {}): SESv2Client {
+  return new SESv2Client({
+    endpoint: `${providersUrl()}/ses`,
+    region: 'us-east-1',
+    credentials: { accessKeyId, secretAccessKey: 'local-test-secret' },
+    ...opts,
+  });
+}
+
+/** POSTs to the SES fake's control API (`/ses/_control<path>`) for `account`. */
+export async function sesControl<T = Record<string, unknown>>(
+  path: string,
+  body: Record<string, unknown>,
+  account?: string,
+): Promise<T> {
+  const res = await fetch(`${providersUrl()}/ses/_control${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(account ? { account, ...body } : body),
+  });
+  const json = (await res.json()) as T;
+  if (!res.ok) throw new Error(`ses control ${path}: ${res.status} ${JSON.stringify(json)}`);
+  return json;
+}
+
+export interface SnsPost {
+  headers: IncomingHttpHeaders;
+  raw: string;
+  body: Record<string, string>;
+}
+
+/** An HTTP endpoint standing in for an SNS subscriber: records every POST. */
+export async function snsReceiver(): Promise<{
+  url: string;
+  posts: SnsPost[];
+  /** Status to answer with (default 200); a function sees how many posts came before. */
+  respond: (status: number | ((post: SnsPost) => number)) => void;
+  waitFor: (match: (p: SnsPost) => boolean, ms?: number) => Promise<SnsPost>;
+  close: () => Promise<void>;
+}> {
+  const posts: SnsPost[] = [];
+  let status: number | ((post: SnsPost) => number) = 200;
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const raw = Buffer.concat(chunks).toString('utf8');
+      const post: SnsPost = {
+        headers: req.headers,
+        raw,
+        body: JSON.parse(raw) as Record<string, string>,
+      };
+      posts.push(post);
+      res.writeHead(typeof status === 'function' ? status(post) : status);
+      res.end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  return {
+    url: `http://127.0.0.1:${port}/sns`,
+    posts,
+    respond: (s) => (status = s),
+    waitFor: (match, ms) => eventually(() => posts.find(match), ms),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+/**
+ * Verifies an SNS message's signature as AWS documents it ("Verifying the signatures of Amazon
+ * SNS messages"): the string to sign is "Key\nValue\n" for Message, MessageId, Subject (if
+ * present), Timestamp, TopicArn, Type for a Notification, and Message, MessageId, SubscribeURL,
+ * Timestamp, Token, TopicArn, Type for (Un)SubscriptionConfirmation; the signature is
+ * base64 SHA1withRSA (SignatureVersion 1) or SHA256withRSA (2) by the certificate's key.
+ */
+export function snsSignatureValid(message: Record<string, string>, certPem: string): boolean {
+  const keys =
+    message.Type === 'Notification'
+      ? ['Message', 'MessageId', 'Subject', 'Timestamp', 'TopicArn', 'Type']
+      : ['Message', 'MessageId', 'SubscribeURL', 'Timestamp', 'Token', 'TopicArn', 'Type'];
+  const text = keys
+    .filter((k) => message[k] !== undefined)
+    .map((k) => `${k}\n${message[k]}\n`)
+    .join('');
+  const algorithm = { '1': 'RSA-SHA1', '2': 'RSA-SHA256' }[message.SignatureVersion ?? ''];
+  if (!algorithm) return false;
+  return createVerify(algorithm)
+    .update(text, 'utf8')
+    .verify(certPem, message.Signature ?? '', 'base64');
+}
