@@ -105,7 +105,7 @@ as $$
 declare
   v_rate double precision := (private.setting('rate.' || p_name || '.per_second', '14'::jsonb))::text::double precision;
   v_burst double precision := coalesce(
-    (private.setting('rate.' || p_name || '.burst', 'null'::jsonb))::text::double precision, v_rate);
+    nullif((private.setting('rate.' || p_name || '.burst', 'null'::jsonb))::text, 'null')::double precision, v_rate);
   v_now timestamptz := clock_timestamp();
   v_tokens double precision;
   v_granted integer;

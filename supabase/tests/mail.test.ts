@@ -1,0 +1,600 @@
+// Mail end to end through the real pieces: a visitor's write through supabase-js enqueues a job
+// in its transaction, the jobs-worker edge function sends it with the official SES v2 client to
+// the providers server's SES fake, the mail lands in the local mailbox, and the fake's signed SNS
+// events come back through the ses-events function. Also the sender-email functions, the
+// one-click unsubscribe, provider outages and forged or replayed SNS posts.
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { backgroundEnv } from '../local/stack.ts';
+import { verifySnsMessage } from '../functions/_shared/sns.ts';
+import {
+  callFunction,
+  newGuest,
+  newUser,
+  serviceClient,
+  sql,
+  stack,
+  type TestUser,
+} from './support/clients.ts';
+import {
+  eventually,
+  mailbox,
+  providersUrl,
+  sesControl,
+  snsReceiver,
+  waitForMail,
+  type Mail,
+} from './support/providers.ts';
+
+const workerSecret = () => backgroundEnv(stack().jwtSecret, '').JOBS_WORKER_SECRET;
+
+/** Runs the worker now, as the schedule or a kick would. */
+async function runWorker(secret = workerSecret()) {
+  const res = await fetch(`${stack().apiUrl}/functions/v1/jobs-worker`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' },
+    body: '{}',
+  });
+  return { status: res.status, json: (await res.json()) as { data?: Record<string, number> } };
+}
+
+const inbox = () => `inbox-${randomUUID().slice(0, 8)}@example.com`;
+
+async function ownerBlock(
+  type: 'comment' | 'qna' | 'form',
+  opts: { mailTo?: string; settings?: Record<string, unknown>; language?: 'en' | 'ko' } = {},
+) {
+  const owner = await newUser('owner');
+  await sql('update public.profiles set paid = true, language = $2 where id = $1', [
+    owner.id,
+    opts.language ?? 'en',
+  ]);
+  const { data, error } = await owner.client.rpc('create_block', { p_block_type: type });
+  expect(error).toBeNull();
+  const blockId = (data as { id: string }).id;
+  const body: Record<string, unknown> = {
+    blockId,
+    settings: { name: `Block ${blockId.slice(0, 4)} <b>&</b>`, ...opts.settings },
+  };
+  if (opts.mailTo) body.privateSettings = { mail_to: opts.mailTo };
+  const res = await owner.client.functions.invoke('save-block', { body });
+  expect(res.error).toBeNull();
+  return { owner, blockId };
+}
+
+function post(
+  visitor: TestUser,
+  blockId: string,
+  content: string,
+  extra: Record<string, unknown> = {},
+) {
+  return visitor.client.rpc('post_message', {
+    p_block_id: blockId,
+    p_content: content,
+    p_creator_name: 'Visitor <i>',
+    p_color: '#336699',
+    ...extra,
+  });
+}
+
+/** Runs the worker until a mail to `to` shows up (the schedule may also be running it). */
+async function deliveredTo(to: string, match: (m: Mail) => boolean = () => true): Promise<Mail> {
+  return eventually(async () => {
+    await runWorker();
+    return (await mailbox(to)).find(match);
+  }, 15_000);
+}
+
+const jobsOfBlock = (blockId: string) =>
+  sql<{ kind: string; status: string; attempts: number; last_error: string | null }>(
+    `select kind, status, attempts, last_error from private.jobs where payload ->> 'block_id' = $1 order by id`,
+    [blockId],
+  );
+
+describe('the jobs worker', () => {
+  it('answers only the scheduler', async () => {
+    expect((await runWorker('wrong')).status).toBe(401);
+    const res = await fetch(`${stack().apiUrl}/functions/v1/jobs-worker`, { method: 'POST' });
+    expect(res.status).toBe(401);
+    const guest = await newGuest();
+    expect((await runWorker(guest.accessToken)).status).toBe(401);
+  });
+});
+
+describe('notification mails', () => {
+  it("a visitor's comment reaches the owner's notification address, escaped, with a text part and one-click unsubscribe", async () => {
+    const to = inbox();
+    const { blockId } = await ownerBlock('comment', { mailTo: to });
+    const visitor = await newGuest();
+    const { error } = await post(visitor, blockId, 'Hello <script>alert(1)</script>\nsecond line');
+    expect(error).toBeNull();
+    const mail = await deliveredTo(to);
+    expect(mail.from).toContain('notify@reaction-blocks.local');
+    expect(mail.subject).toMatch(/^New comment on “Block .{4} <b>&<\/b>”$/);
+    expect(mail.html).toContain('Hello &lt;script&gt;alert(1)&lt;/script&gt;<br>second line');
+    expect(mail.html).not.toContain('<script>');
+    expect(mail.html).toContain('Visitor &lt;i&gt;');
+    expect(mail.html).toContain(`/work/${blockId}`);
+    expect(mail.text).toContain('Hello <script>alert(1)</script>');
+    const headers = Object.fromEntries(
+      Object.entries(mail.headers).map(([k, v]) => [k.toLowerCase(), v]),
+    );
+    expect(headers['list-unsubscribe']).toMatch(
+      /^<http:\/\/127\.0\.0\.1:\d+\/functions\/v1\/unsubscribe\?token=.+>$/,
+    );
+    expect(headers['list-unsubscribe-post']).toBe('List-Unsubscribe=One-Click');
+
+    // the job is done, the mail recorded with the provider's id, and the Delivery event applied
+    expect(await jobsOfBlock(blockId)).toMatchObject([{ kind: 'notify.owner', status: 'done' }]);
+    const state = await eventually(async () => {
+      const [row] = await sql<{ status: string; provider_message_id: string }>(
+        'select status, provider_message_id from private.outbound_mails where block_id = $1',
+        [blockId],
+      );
+      return row?.status === 'delivered' ? row : undefined;
+    });
+    expect(state.provider_message_id).toBe(mail.id);
+  });
+
+  it('a form response is mailed with its answers, in Korean for a Korean owner', async () => {
+    const to = inbox();
+    const { blockId } = await ownerBlock('form', { mailTo: to, language: 'ko' });
+    const { data: question } = await serviceClient()
+      .from('questions')
+      .insert({
+        block_id: blockId,
+        type: 'short_text',
+        title: '이름이 무엇인가요?',
+        index: 0,
+        required: true,
+      })
+      .select('id')
+      .single();
+    const visitor = await newGuest();
+    const { error } = await visitor.client.rpc('submit_response', {
+      p_block_id: blockId,
+      p_answers: { [(question as { id: string }).id]: '홍길동' },
+    });
+    expect(error).toBeNull();
+    const mail = await deliveredTo(to);
+    expect(mail.subject).toContain('새 응답');
+    expect(mail.html).toContain('이름이 무엇인가요?');
+    expect(mail.html).toContain('홍길동');
+    expect(mail.html).toContain(`/work/${blockId}/result`);
+  });
+
+  it('a burst becomes a digest: the first mail at once, the rest in one mail after the window, nothing twice', async () => {
+    const to = inbox();
+    const { blockId } = await ownerBlock('comment', { mailTo: to });
+    const visitor = await newGuest();
+    expect((await post(visitor, blockId, 'burst 0')).error).toBeNull();
+    await deliveredTo(to);
+    for (let n = 1; n <= 6; n++)
+      expect((await post(visitor, blockId, `burst ${n}`)).error).toBeNull();
+    // within the window nothing more is sent, however often the worker runs
+    for (let i = 0; i < 3; i++) await runWorker();
+    expect(await mailbox(to)).toHaveLength(1);
+    // the window passes
+    await sql(
+      `update private.job_groups set last_done_at = now() - interval '2 minutes' where group_key = $1`,
+      [`notify.owner:${blockId}`],
+    );
+    await sql(`update private.jobs set run_at = now() where group_key = $1 and status = 'queued'`, [
+      `notify.owner:${blockId}`,
+    ]);
+    const digest = await deliveredTo(to, (m) => m.subject.startsWith('6 new responses'));
+    for (let n = 1; n <= 6; n++) expect(digest.html).toContain(`burst ${n}`);
+    expect(digest.html).not.toContain('burst 0');
+    for (let i = 0; i < 2; i++) await runWorker();
+    expect(await mailbox(to)).toHaveLength(2);
+    const states = await jobsOfBlock(blockId);
+    expect(states.filter((s) => s.status === 'done')).toHaveLength(2);
+    expect(states.filter((s) => s.status === 'merged')).toHaveLength(5);
+  });
+
+  it('tells a commenter who left an email about replies, and honours their unsubscribe from then on', async () => {
+    const { owner, blockId } = await ownerBlock('comment', {
+      settings: { allow_creator_email: true },
+    });
+    const commenter = await newGuest();
+    const email = inbox();
+    const top = await post(commenter, blockId, 'Tell me when you answer', {
+      p_creator_email: email,
+    });
+    expect(top.error).toBeNull();
+    const parentId = (top.data as { id: string }).id;
+    expect(
+      (await post(owner, blockId, 'Here is the answer', { p_parent_id: parentId })).error,
+    ).toBeNull();
+    const mail = await deliveredTo(email);
+    expect(mail.subject).toMatch(/^New reply to your comment/);
+    expect(mail.html).toContain('Tell me when you answer');
+    expect(mail.html).toContain('Here is the answer');
+
+    // one-click unsubscribe as a mail client does it (RFC 8058)
+    const link = /<([^>]+)>/.exec(
+      Object.entries(mail.headers).find(([k]) => k.toLowerCase() === 'list-unsubscribe')![1],
+    )![1]!;
+    const info = await fetch(link);
+    expect(await info.json()).toMatchObject({
+      data: { scope: 'reply', email: expect.stringMatching(/^i\*\*\*@example\.com$/) },
+    });
+    const click = await fetch(link, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'List-Unsubscribe=One-Click',
+    });
+    expect(click.status).toBe(200);
+
+    await sql(
+      `update private.job_groups set last_done_at = now() - interval '2 minutes' where group_key = $1`,
+      [`notify.reply:${parentId}`],
+    );
+    expect(
+      (await post(owner, blockId, 'Another answer', { p_parent_id: parentId })).error,
+    ).toBeNull();
+    await eventually(async () => {
+      await runWorker();
+      const jobs = await sql<{ status: string; result: { skipped?: string } | null }>(
+        `select status, result from private.jobs where kind = 'notify.reply' and payload ->> 'parent_id' = $1 order by id desc limit 1`,
+        [parentId],
+      );
+      return jobs[0]?.status === 'done' ? jobs[0] : undefined;
+    }).then((job) => expect(job.result?.skipped).toBe('the address unsubscribed'));
+    expect(await mailbox(email)).toHaveLength(1);
+  });
+
+  it('refuses forged and tampered unsubscribe links and writes nothing', async () => {
+    const url = `${stack().apiUrl}/functions/v1/unsubscribe`;
+    for (const token of ['nonsense-token-value', `${'a'.repeat(40)}.${'b'.repeat(43)}`]) {
+      const res = await fetch(`${url}?token=${token}`, { method: 'POST' });
+      expect(res.status).toBe(400);
+      expect(((await res.json()) as { error: { message: string } }).error.message).toBe(
+        'Invalid link',
+      );
+    }
+    // a real token with another address put in: the signature no longer matches
+    const to = inbox();
+    const { blockId } = await ownerBlock('comment', { mailTo: to });
+    const visitor = await newGuest();
+    await post(visitor, blockId, 'hi');
+    const mail = await deliveredTo(to);
+    const token = /token=([^>]+)>/.exec(
+      Object.entries(mail.headers).find(([k]) => k.toLowerCase() === 'list-unsubscribe')![1],
+    )![1]!;
+    const [body, mac] = decodeURIComponent(token).split('.');
+    const claim = JSON.parse(Buffer.from(body!, 'base64url').toString()) as Record<string, string>;
+    const forged = `${Buffer.from(JSON.stringify({ ...claim, e: 'victim@example.com' })).toString('base64url')}.${mac}`;
+    const res = await fetch(`${url}?token=${encodeURIComponent(forged)}`, { method: 'POST' });
+    expect(res.status).toBe(400);
+    expect(await sql('select 1 from private.mail_optouts where block_id = $1', [blockId])).toEqual(
+      [],
+    );
+  });
+
+  it('a visitor write succeeds while the mail provider is down, and the mail leaves exactly once when it is back', async () => {
+    const to = inbox();
+    const { blockId } = await ownerBlock('comment', { mailTo: to });
+    const visitor = await newGuest();
+    await sesControl('', { outage: true });
+    try {
+      const { error } = await post(visitor, blockId, 'written during the outage');
+      expect(error).toBeNull();
+      const job = await eventually(async () => {
+        await runWorker();
+        const [row] = await jobsOfBlock(blockId);
+        return row && row.attempts >= 1 && row.status === 'queued' ? row : undefined;
+      });
+      expect(job.last_error).toMatch(/ServiceUnavailable|503/);
+      expect(await mailbox(to)).toEqual([]);
+    } finally {
+      await sesControl('', { outage: false });
+    }
+    await sql(
+      `update private.jobs set run_at = now() where payload ->> 'block_id' = $1 and status = 'queued'`,
+      [blockId],
+    );
+    await deliveredTo(to);
+    for (let i = 0; i < 2; i++) await runWorker();
+    expect(await mailbox(to)).toHaveLength(1);
+    expect(await jobsOfBlock(blockId)).toMatchObject([{ status: 'done', attempts: 2 }]);
+  });
+
+  it('a permanent bounce suppresses the address: later notifications to it are skipped', async () => {
+    const to = inbox();
+    const { blockId } = await ownerBlock('comment', { mailTo: to });
+    const visitor = await newGuest();
+    await post(visitor, blockId, 'first');
+    const mail = await deliveredTo(to);
+    await sesControl('/bounce', { messageId: mail.id, type: 'Permanent' });
+    await eventually(
+      async () =>
+        (await sql('select 1 from private.mail_suppressions where email = $1', [to])).length > 0,
+    );
+    await sql(
+      `update private.job_groups set last_done_at = now() - interval '2 minutes' where group_key = $1`,
+      [`notify.owner:${blockId}`],
+    );
+    await post(visitor, blockId, 'second');
+    await eventually(async () => {
+      await runWorker();
+      const rows = await jobsOfBlock(blockId);
+      return rows.length === 2 && rows[1]!.status === 'done';
+    });
+    expect(await mailbox(to)).toHaveLength(1);
+  });
+
+  it('many workers at once never send a mail twice', async () => {
+    const addresses: string[] = [];
+    for (let i = 0; i < 8; i++) {
+      const to = inbox();
+      addresses.push(to);
+      const { blockId } = await ownerBlock('comment', { mailTo: to });
+      const visitor = await newGuest();
+      await post(visitor, blockId, `parallel ${i}`);
+    }
+    await Promise.all(Array.from({ length: 6 }, () => runWorker()));
+    for (const to of addresses) await deliveredTo(to);
+    await Promise.all(Array.from({ length: 3 }, () => runWorker()));
+    for (const to of addresses) expect(await mailbox(to)).toHaveLength(1);
+  });
+});
+
+describe('SNS posts to ses-events', () => {
+  let receiver: Awaited<ReturnType<typeof snsReceiver>>;
+  const url = () => `${stack().apiUrl}/functions/v1/ses-events`;
+  const postRaw = (body: string) =>
+    fetch(url(), {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain; charset=UTF-8' },
+      body,
+    });
+
+  beforeAll(async () => {
+    receiver = await snsReceiver();
+  });
+  afterAll(async () => {
+    await sesControl('/webhook', { url: `${stack().apiUrl}/functions/v1/ses-events` });
+    await receiver.close();
+  });
+
+  /** A genuine Delivery notification of our topic that ses-events has not seen yet. */
+  async function capturedDelivery(): Promise<{
+    body: Record<string, string>;
+    raw: string;
+    to: string;
+  }> {
+    const to = inbox();
+    const { blockId } = await ownerBlock('comment', { mailTo: to });
+    const visitor = await newGuest();
+    const since = receiver.posts.length;
+    const next = (match: (p: (typeof receiver.posts)[number]) => boolean) =>
+      eventually(() => receiver.posts.slice(since).find(match));
+    await sesControl('/webhook', { url: receiver.url });
+    try {
+      const confirmation = await next((p) => p.body.Type === 'SubscriptionConfirmation');
+      await fetch(confirmation.body.SubscribeURL!);
+      await post(visitor, blockId, 'for the SNS tests');
+      const mail = await deliveredTo(to);
+      const delivery = await next(
+        (p) =>
+          p.body.Type === 'Notification' &&
+          p.body.Message!.includes(mail.id) &&
+          p.body.Message!.includes('"Delivery"'),
+      );
+      return { body: delivery.body, raw: delivery.raw, to };
+    } finally {
+      await sesControl('/webhook', { url: url() });
+    }
+  }
+
+  it('applies a genuine event once; a replay changes nothing; tampering, a foreign certificate host or topic are refused', async () => {
+    const { body, raw } = await capturedDelivery();
+    const messageId = (JSON.parse(body.Message!) as { mail: { messageId: string } }).mail.messageId;
+    const status = async () =>
+      (
+        await sql<{ status: string }>(
+          'select status from private.outbound_mails where provider_message_id = $1',
+          [messageId],
+        )
+      )[0]?.status;
+    expect(await status()).toBe('sent');
+
+    const first = await postRaw(raw);
+    expect(first.status).toBe(200);
+    expect(await first.json()).toEqual({ data: { applied: true } });
+    expect(await status()).toBe('delivered');
+    const replay = await postRaw(raw);
+    expect(await replay.json()).toEqual({ data: { applied: false, reason: 'duplicate' } });
+
+    const tampered = {
+      ...body,
+      Message: body.Message!.replace('"Delivery"', '"Complaint"'),
+      MessageId: randomUUID(),
+    };
+    const bad = await postRaw(JSON.stringify(tampered));
+    expect(bad.status).toBe(403);
+    expect(((await bad.json()) as { error: { message: string } }).error.message).toBe(
+      'Bad signature',
+    );
+
+    const foreignCert = { ...body, SigningCertURL: 'https://evil.example.com/cert.pem' };
+    expect((await postRaw(JSON.stringify(foreignCert))).status).toBe(403);
+    const lookalike = {
+      ...body,
+      SigningCertURL: 'https://sns.us-east-1.amazonaws.com.evil.example/cert.pem',
+    };
+    expect((await postRaw(JSON.stringify(lookalike))).status).toBe(403);
+    const otherTopic = { ...body, TopicArn: 'arn:aws:sns:us-east-1:999999999999:other' };
+    const topicRes = await postRaw(JSON.stringify(otherTopic));
+    expect(topicRes.status).toBe(403);
+    expect(((await topicRes.json()) as { error: { message: string } }).error.message).toBe(
+      'Not our topic',
+    );
+    expect(await status()).toBe('delivered');
+
+    expect((await postRaw('not json')).status).toBe(400);
+    expect((await fetch(url())).status).toBe(405);
+  });
+
+  it('refuses a genuinely signed message that is too old (replay after the window)', async () => {
+    const { raw } = await capturedDelivery();
+    const policy = {
+      extraOrigins: [providersUrl()],
+      topics: ['arn:aws:sns:us-east-1:123456789012:ses-events'],
+      maxAgeSeconds: 3600,
+    };
+    await expect(verifySnsMessage(raw, policy)).resolves.toMatchObject({ Type: 'Notification' });
+    await expect(verifySnsMessage(raw, policy, Date.now() + 2 * 3600_000)).rejects.toThrow(
+      'The message is too old',
+    );
+  });
+});
+
+describe('sender emails', () => {
+  const verifyLink = (mail: Mail) =>
+    /https?:\/\/[^\s"<>]+\/ses\/verify\?[^\s"<>]+/.exec(mail.text ?? mail.html ?? '')?.[0];
+
+  it('request, the verification mail, its link, check, SPF/DKIM, delete', async () => {
+    const owner = await newUser('sender');
+    const address = `me-${randomUUID().slice(0, 6)}@ses-ready.example`;
+    const requested = await callFunction(
+      'request-mail-verify',
+      { emailToVerify: ` ${address.toUpperCase()} ` },
+      owner.accessToken,
+    );
+    expect(requested).toMatchObject({
+      status: 200,
+      json: { data: { status: true, email: address, state: 'pending' } },
+    });
+    const { data: rows } = await owner.client.from('sender_emails').select('email, status');
+    expect(rows).toEqual([{ email: address, status: 'pending' }]);
+
+    const before = await callFunction(
+      'check-mail-verified',
+      { emailToVerify: address },
+      owner.accessToken,
+    );
+    expect(before.json.data).toEqual({ status: true, result: false });
+
+    const mail = await waitForMail(address);
+    const link = verifyLink(mail);
+    expect(link).toBeTruthy();
+    expect((await fetch(link!)).status).toBe(200);
+    const after = await callFunction(
+      'check-mail-verified',
+      { emailToVerify: address },
+      owner.accessToken,
+    );
+    expect(after.json.data).toEqual({ status: true, result: true });
+
+    const checks = await callFunction(
+      'check-spf-dkim',
+      { emailToVerify: address },
+      owner.accessToken,
+    );
+    expect(checks.json.data).toEqual({
+      status: true,
+      result: { spfVerified: true, dkimVerified: true, dmarcPolicy: null, sendsAs: 'own' },
+    });
+    const { data: checked } = await owner.client
+      .from('sender_emails')
+      .select('status, spf_verified, dkim_verified')
+      .single();
+    expect(checked).toEqual({ status: 'verified', spf_verified: true, dkim_verified: true });
+
+    // another user sees none of it and cannot touch it
+    const other = await newUser('other');
+    expect((await other.client.from('sender_emails').select('*')).data).toEqual([]);
+    const stranger = await callFunction(
+      'delete-mail-verified',
+      { emailToDelete: address },
+      other.accessToken,
+    );
+    expect(stranger.status).toBe(404);
+    const removed = await other.client.from('sender_emails').delete().eq('email', address).select();
+    expect(removed.data).toEqual([]);
+
+    const deleted = await callFunction(
+      'delete-mail-verified',
+      { emailToDelete: address },
+      owner.accessToken,
+    );
+    expect(deleted.status).toBe(200);
+    expect((await owner.client.from('sender_emails').select('*')).data).toEqual([]);
+    const state = await fetch(`${providersUrl()}/ses/_control/state`).then(
+      (r) => r.json() as Promise<{ identities?: Array<{ name: string }> }>,
+    );
+    expect(JSON.stringify(state)).not.toContain(address);
+  });
+
+  it('a DMARC reject domain sends from the platform address; a bare domain has no SPF', async () => {
+    const owner = await newUser('dmarc');
+    for (const [address, expected] of [
+      [
+        `a-${randomUUID().slice(0, 6)}@reject.example`,
+        { spfVerified: false, dkimVerified: false, dmarcPolicy: 'reject', sendsAs: 'platform' },
+      ],
+      [
+        `b-${randomUUID().slice(0, 6)}@bare.example`,
+        { spfVerified: false, dkimVerified: false, dmarcPolicy: null, sendsAs: 'own' },
+      ],
+    ] as const) {
+      expect(
+        (await callFunction('request-mail-verify', { emailToVerify: address }, owner.accessToken))
+          .status,
+      ).toBe(200);
+      const res = await callFunction(
+        'check-spf-dkim',
+        { emailToVerify: address },
+        owner.accessToken,
+      );
+      expect(res.json.data).toEqual({ status: true, result: expected });
+    }
+  });
+
+  it.each([
+    ['an invalid address', { emailToVerify: 'not-an-email' }, 400, 'Invalid email address.'],
+    ['61 characters', { emailToVerify: `${'a'.repeat(49)}@example.com` }, 400, 'Too long message'],
+    ['a missing field', {}, 400, /Invalid email address/],
+    ['an unknown field', { emailToVerify: 'a@example.com', extra: 1 }, 400, /extra|Unrecognized/i],
+  ])('refuses %s with a clear 400 and writes nothing', async (_, body, status, message) => {
+    const owner = await newUser('bad');
+    const res = await callFunction('request-mail-verify', body, owner.accessToken);
+    expect(res.status).toBe(status);
+    expect(res.json.error?.message).toMatch(message);
+    expect((await owner.client.from('sender_emails').select('*')).data).toEqual([]);
+  });
+
+  it('refuses guests and missing tokens, and says when the provider is down, writing nothing', async () => {
+    const guest = await newGuest();
+    expect(
+      (
+        await callFunction(
+          'request-mail-verify',
+          { emailToVerify: 'g@example.com' },
+          guest.accessToken,
+        )
+      ).status,
+    ).toBe(403);
+    expect(
+      (await callFunction('request-mail-verify', { emailToVerify: 'g@example.com' }, undefined))
+        .status,
+    ).toBe(401);
+    const owner = await newUser('outage');
+    await sesControl('', { outage: true });
+    try {
+      const res = await callFunction(
+        'request-mail-verify',
+        { emailToVerify: 'down@example.com' },
+        owner.accessToken,
+      );
+      expect(res.status).toBe(503);
+      expect(res.json.error?.message).toMatch(/not available/);
+    } finally {
+      await sesControl('', { outage: false });
+    }
+    expect((await owner.client.from('sender_emails').select('*')).data).toEqual([]);
+    expect(await mailbox('down@example.com')).toEqual([]);
+  });
+});
