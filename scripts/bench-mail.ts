@@ -1,0 +1,169 @@
+// `npm run bench:mail` (also run by `npm run bench`): how fast mail leaves, from enqueue to the
+// SES fake's mailbox, through the real path: visitor-write triggers enqueue notification jobs in
+// one transaction, the jobs-worker edge function (kicked as the schedule and functions do)
+// claims them, renders each mail, sends it with the official SES v2 client to the providers
+// server, records the outcome; the fake then posts its signed SNS delivery events to the
+// ses-events function, which applies them. Reports mails per second and the memory of the Deno
+// process that runs the worker. Not part of `npm test`.
+//
+//   npm run bench:mail
+//   BENCH_MAILS=2000 BENCH_WORKERS=2 npm run bench:mail -- --no-write
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { DEFAULT_JWT_SECRET, freePorts } from '../supabase/local/config.ts';
+import { backgroundEnv, startStack, type Stack } from '../supabase/local/stack.ts';
+import { writeBenchmarkSection } from './docs-section.ts';
+
+const MAILS = Number(process.env.BENCH_MAILS ?? 2000);
+const WORKERS = Number(process.env.BENCH_WORKERS ?? 2);
+
+/** The Deno process serving this stack's functions (its FUNCTIONS_PORT names it). */
+function functionsPid(port: number): number | undefined {
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const cmd = readFileSync(`/proc/${entry}/cmdline`, 'utf8');
+      if (!cmd.includes('functions-main.ts')) continue;
+      const env = readFileSync(`/proc/${entry}/environ`, 'utf8').split('\0');
+      if (env.includes(`FUNCTIONS_PORT=${port}`)) return Number(entry);
+    } catch {
+      // a process that ended meanwhile
+    }
+  }
+  return undefined;
+}
+
+function rssMb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+  return kb / 1024;
+}
+
+/** Mails the SES fake accepted for the functions' account (each also lands in the mailbox). */
+async function mailboxCount(providersUrl: string): Promise<number> {
+  const state = (await (await fetch(`${providersUrl}/ses/_control/state`)).json()) as { sent?: number };
+  return state.sent ?? 0;
+}
+
+async function kick(stack: Stack): Promise<void> {
+  const secret = backgroundEnv(stack.jwtSecret, '').JOBS_WORKER_SECRET;
+  const res = await fetch(`${stack.apiUrl}/functions/v1/jobs-worker`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' },
+    body: '{"source":"bench"}',
+  });
+  await res.body?.cancel();
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'rb-bench-mail-'));
+let stack: Stack | undefined;
+const logs: string[] = [];
+const load = loadavg()
+  .map((l) => l.toFixed(2))
+  .join(' / ');
+try {
+  const ports = await freePorts();
+  stack = await startStack({
+    ports,
+    dataDir: join(dir, 'pg'),
+    jwtSecret: DEFAULT_JWT_SECRET,
+    log: (service, line) => logs.push(`[${service}] ${line}`),
+  });
+  const db = new pg.Client({ connectionString: stack.dbUrl });
+  await db.connect();
+  // measure the pipeline, not the quota: no sending-rate limit for the run
+  await db.query(
+    `insert into private.settings (key, value) values ('rate.mail.per_second', '100000')
+     on conflict (key) do update set value = excluded.value`,
+  );
+  // one owner with MAILS comment blocks, each notifying its own address (one mail per block:
+  // a digest group each), and one visitor message per block, all in one transaction
+  const owner = (
+    await db.query<{ id: string }>(
+      `insert into auth.users (id, email, raw_user_meta_data, raw_app_meta_data, is_anonymous)
+       values (gen_random_uuid(), 'bench-owner@example.com', '{"full_name":"Bench"}', '{}', false) returning id`,
+    )
+  ).rows[0]!.id;
+  await db.query('update public.profiles set block_limit = $2, paid = true where id = $1', [owner, MAILS + 10]);
+  await db.query(`select set_config('request.jwt.claims', json_build_object('sub', $1::text, 'role', 'authenticated')::text, false)`, [owner]);
+  await db.query(
+    `insert into public.blocks (owner_id, type, name) select $1, 'comment', 'Bench ' || n from generate_series(1, $2) n`,
+    [owner, MAILS],
+  );
+  await db.query(
+    `update public.block_private set mail_to = 'inbox-' || left(block_id::text, 8) || '@example.com' where owner_id = $1`,
+    [owner],
+  );
+  await db.query(`select set_config('request.jwt.claims', '', false)`);
+  const visitor = '00000000-0000-4000-8000-00000000beef';
+  const enqueueStart = performance.now();
+  await db.query(
+    `insert into public.messages (block_id, creator_id, creator_name, content)
+     select id, $2, 'Visitor', 'A comment from the benchmark' from public.blocks where owner_id = $1`,
+    [owner, visitor],
+  );
+  const enqueueMs = performance.now() - enqueueStart;
+  const queued = Number(
+    (await db.query<{ n: string }>(`select count(*) as n from private.jobs where kind = 'notify.owner' and status = 'queued'`))
+      .rows[0]!.n,
+  );
+  const pid = functionsPid(ports.functions);
+  const rssBefore = pid ? rssMb(pid) : NaN;
+  let rssPeak = rssBefore;
+  const sentBefore = await mailboxCount(stack.providersUrl);
+
+  const started = performance.now();
+  const kicks = Array.from({ length: WORKERS }, () => kick(stack!));
+  let sent = 0;
+  for (;;) {
+    sent = (await mailboxCount(stack.providersUrl)) - sentBefore;
+    if (pid) rssPeak = Math.max(rssPeak, rssMb(pid));
+    if (sent >= queued) break;
+    if (performance.now() - started > 300_000) throw new Error(`only ${sent} of ${queued} mails after 5 minutes`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  const seconds = (performance.now() - started) / 1000;
+  await Promise.allSettled(kicks);
+  const delivered = Number(
+    (
+      await db.query<{ n: string }>(
+        `select count(*) as n from private.outbound_mails where kind = 'notify.owner' and status = 'delivered'`,
+      )
+    ).rows[0]!.n,
+  );
+  const duplicates = Number(
+    (
+      await db.query<{ n: string }>(
+        `select count(*) - count(distinct to_email) as n from private.outbound_mails where kind = 'notify.owner'`,
+      )
+    ).rows[0]!.n,
+  );
+  await db.end();
+
+  const rate = queued / seconds;
+  const body = `Measured by \`npm run bench:mail\` (scripts/bench-mail.ts) on ${new Date().toISOString().slice(0, 10)}: ${cpus().length} cores, load average before ${load}.
+
+${queued} notification jobs enqueued by the message trigger in one transaction (${enqueueMs.toFixed(0)} ms), then ${WORKERS} worker calls kicked at once (as the schedule and a function's kick would). Each mail goes the whole way: claim (batches of 50), render, SES v2 \`SendEmail\` with the official client to the providers server's fake, \`finish_jobs\` recording the outbound mail; the fake then posts a signed SNS Delivery event per mail to \`ses-events\`, which checks it and applies it, in the same Deno process.
+
+| figure | value |
+| --- | --- |
+| mails from enqueue to the mailbox | ${queued} in ${seconds.toFixed(2)} s: **${rate.toFixed(0)} mails/s** |
+| Delivery events applied by the end | ${delivered} |
+| mails sent twice | ${duplicates} |
+| Deno functions process RSS (worker + ses-events) | ${rssBefore.toFixed(0)} MB before, ${rssPeak.toFixed(0)} MB at the peak |
+
+The sending-rate bucket was lifted for the run (\`rate.mail.per_second\`); in production it is the SES account's quota (14/s by default here), which the worker honours whatever its speed.`;
+  process.stdout.write(`${body}\n`);
+  if (!process.argv.includes('--no-write')) {
+    writeBenchmarkSection('Mail', body);
+    process.stdout.write('written to docs/benchmarks.md ("Mail")\n');
+  }
+} catch (err) {
+  process.stderr.write(`${logs.slice(-40).join('\n')}\n`);
+  throw err;
+} finally {
+  await stack?.stop();
+  rmSync(dir, { recursive: true, force: true });
+}
