@@ -1,5 +1,6 @@
 // The whole local Supabase stack in one call: PostgreSQL (embedded, or DATABASE_URL), migrations,
-// PostgREST, the auth server, the Deno edge runtime, the gateway and the static web server.
+// PostgREST, the auth server, the Deno edge runtime, the gateway, the static web server, and the
+// workers of the local pg_cron and pg_net stand-ins.
 // Used by `npm start` and by the tests (free ports, throwaway data directory).
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
@@ -15,6 +16,7 @@ import { startGateway } from './gateway.ts';
 import { startWeb } from './web.ts';
 import { createAuthServer } from './auth/server.ts';
 import { createRealtimeServer } from './realtime/server.ts';
+import { startBackgroundWorkers } from './background/index.ts';
 import type { Log, Managed } from './process.ts';
 import { paths } from './paths.ts';
 
@@ -137,6 +139,13 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
       ? undefined
       : await createRealtimeServer({ databaseUrl: dbUrl, jwtSecret: opts.jwtSecret, log });
     if (realtime) stops.push(() => realtime.close());
+
+    // pg_cron's and pg_net's workers, for the local stand-ins of those extensions: embedded
+    // database only (a Supabase project runs the real ones), after the migrations created them.
+    if (!opts.databaseUrl) {
+      const background = await startBackgroundWorkers({ databaseUrl: dbUrl, log });
+      stops.push(() => background.close());
+    }
 
     const gateway: Server = await startGateway({
       port: opts.ports.api,
