@@ -75,27 +75,39 @@ export async function startCron(opts: CronWorkerOptions): Promise<CronWorker> {
   let reloading = false;
   let reloadAgain = false;
   let lastPurge = 0;
+  let ready = false;
 
   const admin = new Listener({
     databaseUrl: opts.databaseUrl,
     applicationName: 'pg_cron launcher',
     channels: [CHANNEL],
     onNotification: () => reload(),
+    // after a lost connection: changes may have been missed
     onConnect: () => reload(),
     log,
   });
   await admin.start();
-  const { rows: self } = await admin.query<{ database: string; user: string }>(
-    'select current_database() as database, current_user as user',
-  );
-  const { database, user } = self[0]!;
-  // as pg_cron does at start: runs cut off by the previous stop did not finish
-  await admin
-    .query(
-      `update cron.job_run_details set status = 'failed', return_message = 'server restarted'
-       where status in ('starting', 'running')`,
-    )
-    .catch(() => {}); // pg_cron not installed yet
+  let database: string;
+  let user: string;
+  try {
+    const { rows } = await admin.query<{ database: string; user: string }>(
+      'select current_database() as database, current_user as user',
+    );
+    ({ database, user } = rows[0]!);
+    // as pg_cron does at start: runs cut off by the previous stop did not finish
+    await admin
+      .query(
+        `update cron.job_run_details set status = 'failed', return_message = 'server restarted'
+         where status in ('starting', 'running')`,
+      )
+      .catch(() => {}); // pg_cron not installed yet
+  } catch (err) {
+    await admin.close();
+    await pool.end();
+    throw err;
+  }
+  ready = true;
+  reload();
 
   async function load(): Promise<void> {
     const { rows: installed } = await admin.query<{ ok: boolean }>(
@@ -133,6 +145,7 @@ export async function startCron(opts: CronWorkerOptions): Promise<CronWorker> {
 
   /** Reloads the jobs (coalescing bursts of notifications), then evaluates them. */
   function reload(): void {
+    if (!ready || closed) return;
     if (reloading) {
       reloadAgain = true;
       return;
