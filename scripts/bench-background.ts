@@ -205,7 +205,8 @@ and all backends), and queries per second the workers send.
 ${rows}
 
 With no job the workers set no timer: they wait on LISTEN, plus one poll of the pg_net queue every
-10 s. A job costs its own command plus four queries per run (record start, \`discard all\`,
-record end; the first run on a connection also reads its backend pid).`;
+10 s. A job costs its own command plus three queries per run (record the start, \`discard all\`,
+record the end; the first run on a connection also reads its backend pid); a request sent by
+pg_net two (take it from the queue, record the response).`;
 writeBenchmarkSection('Background workers (local pg_cron and pg_net)', body);
 console.log(body);

@@ -743,6 +743,60 @@ describe('supabase_vault stand-in', () => {
 });
 
 // ---------------------------------------------------------------------------------------------
+// enabling them
+// ---------------------------------------------------------------------------------------------
+
+describe('enabling the extensions', () => {
+  it("accepts the statements of Supabase's docs, with or without a schema, and drops cleanly", async () => {
+    const database = `rb_ext_${randomUUID().slice(0, 8)}`;
+    await sql(`create database ${database}`);
+    const url = new URL(stack().dbUrl);
+    url.pathname = `/${database}`;
+    const client = new pg.Client({ connectionString: url.toString() });
+    await client.connect();
+    const installed = async () =>
+      (
+        await client.query(
+          `select extname, extversion from pg_extension
+           where extname in ('pg_cron', 'pg_net', 'supabase_vault') order by 1`,
+        )
+      ).rows;
+    try {
+      // what a Supabase project has before its own migrations
+      await client.query(`create schema extensions;
+        create extension pgcrypto with schema extensions;
+        create extension supabase_vault`);
+      for (const statement of [
+        'create extension if not exists pg_cron with schema pg_catalog',
+        'create extension if not exists pg_net with schema extensions',
+        'create extension if not exists supabase_vault with schema vault',
+        'create extension if not exists supabase_vault',
+        'create extension if not exists pg_cron',
+      ]) {
+        await client.query(statement);
+      }
+      expect(await installed()).toEqual([
+        { extname: 'pg_cron', extversion: '1.6' },
+        { extname: 'pg_net', extversion: '0.19.5' },
+        { extname: 'supabase_vault', extversion: '0.3.1' },
+      ]);
+      await client.query('drop extension pg_cron, pg_net');
+      await client.query('create extension pg_cron; create extension pg_net');
+      expect(await installed()).toHaveLength(3);
+      await client.query('drop extension pg_cron, pg_net, supabase_vault');
+      expect(await installed()).toEqual([]);
+      const { rows } = await client.query(
+        `select nspname from pg_namespace where nspname in ('cron', 'net')`,
+      );
+      expect(rows).toEqual([]);
+    } finally {
+      await client.end();
+      await sql(`drop database ${database} with (force)`);
+    }
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
 // client roles
 // ---------------------------------------------------------------------------------------------
 
