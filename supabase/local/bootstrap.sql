@@ -30,6 +30,16 @@ create extension if not exists pgcrypto with schema extensions;
 create extension if not exists citext with schema extensions;
 grant usage on schema extensions to anon, authenticated, service_role;
 
+-- Vault is installed on every hosted project. Locally it is the SQL stand-in of
+-- local/extensions/ (found through extension_control_path when the embedded server runs).
+do $$
+begin
+  if exists (select from pg_available_extensions where name = 'supabase_vault') then
+    create extension if not exists supabase_vault;
+  end if;
+end
+$$;
+
 -- auth schema: the subset of GoTrue's tables the local auth server uses
 create schema if not exists auth authorization supabase_auth_admin;
 grant usage on schema auth to anon, authenticated, service_role;

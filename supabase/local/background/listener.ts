@@ -1,0 +1,80 @@
+// A connection that LISTENs on some channels and comes back after it is lost (a terminated backend,
+// a restarted server), calling onConnect each time so that its owner re-reads what it may have
+// missed while it was away.
+import pg from 'pg';
+
+export interface ListenerOptions {
+  databaseUrl: string;
+  /** shown in pg_stat_activity (net.check_worker_is_up looks for 'pg_net worker') */
+  applicationName: string;
+  channels: string[];
+  onNotification: (channel: string) => void;
+  onConnect: () => void;
+  log: (line: string) => void;
+}
+
+const RETRY_MS = 1_000;
+
+export class Listener {
+  private client: pg.Client | undefined;
+  private retry: NodeJS.Timeout | undefined;
+  private closed = false;
+
+  constructor(private readonly opts: ListenerOptions) {}
+
+  /** Connects once; throws if the database cannot be reached now. */
+  async start(): Promise<void> {
+    await this.connect();
+  }
+
+  query<R extends pg.QueryResultRow = pg.QueryResultRow>(
+    text: string,
+    values?: unknown[],
+  ): Promise<pg.QueryResult<R>> {
+    if (!this.client) return Promise.reject(new Error('not connected to the database'));
+    return this.client.query<R>(text, values);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    clearTimeout(this.retry);
+    const client = this.client;
+    this.client = undefined;
+    await client?.end().catch(() => {});
+  }
+
+  private async connect(): Promise<void> {
+    const client = new pg.Client({
+      connectionString: this.opts.databaseUrl,
+      application_name: this.opts.applicationName,
+    });
+    client.on('notification', (n) => this.opts.onNotification(n.channel));
+    client.on('error', (err) => this.lost(client, err.message));
+    client.on('end', () => this.lost(client, 'connection closed'));
+    await client.connect();
+    for (const channel of this.opts.channels) await client.query(`listen ${channel}`);
+    if (this.closed) {
+      await client.end();
+      return;
+    }
+    this.client = client;
+    this.opts.onConnect();
+  }
+
+  private lost(client: pg.Client, reason: string): void {
+    if (this.client !== client || this.closed) return;
+    this.client = undefined;
+    this.opts.log(`lost the database connection (${reason}); reconnecting`);
+    void client.end().catch(() => {});
+    this.reconnectLater();
+  }
+
+  private reconnectLater(): void {
+    clearTimeout(this.retry);
+    this.retry = setTimeout(() => {
+      this.connect().catch(() => {
+        if (!this.closed) this.reconnectLater();
+      });
+    }, RETRY_MS);
+  }
+}
