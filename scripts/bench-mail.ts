@@ -43,7 +43,9 @@ function rssMb(pid: number): number {
 
 /** Mails the SES fake accepted for the functions' account (each also lands in the mailbox). */
 async function mailboxCount(providersUrl: string): Promise<number> {
-  const state = (await (await fetch(`${providersUrl}/ses/_control/state`)).json()) as { sent?: number };
+  const state = (await (await fetch(`${providersUrl}/ses/_control/state`)).json()) as {
+    sent?: number;
+  };
   return state.sent ?? 0;
 }
 
@@ -86,14 +88,20 @@ try {
        values (gen_random_uuid(), 'bench-owner@example.com', '{"full_name":"Bench"}', '{}', false) returning id`,
     )
   ).rows[0]!.id;
-  await db.query('update public.profiles set block_limit = $2, paid = true where id = $1', [owner, MAILS + 10]);
-  await db.query(`select set_config('request.jwt.claims', json_build_object('sub', $1::text, 'role', 'authenticated')::text, false)`, [owner]);
+  await db.query('update public.profiles set block_limit = $2, paid = true where id = $1', [
+    owner,
+    MAILS + 10,
+  ]);
+  await db.query(
+    `select set_config('request.jwt.claims', json_build_object('sub', $1::text, 'role', 'authenticated')::text, false)`,
+    [owner],
+  );
   await db.query(
     `insert into public.blocks (owner_id, type, name) select $1, 'comment', 'Bench ' || n from generate_series(1, $2) n`,
     [owner, MAILS],
   );
   await db.query(
-    `update public.block_private set mail_to = 'inbox-' || left(block_id::text, 8) || '@example.com' where owner_id = $1`,
+    `update public.block_private set mail_to = 'inbox-' || block_id || '@example.com' where owner_id = $1`,
     [owner],
   );
   await db.query(`select set_config('request.jwt.claims', '', false)`);
@@ -106,8 +114,11 @@ try {
   );
   const enqueueMs = performance.now() - enqueueStart;
   const queued = Number(
-    (await db.query<{ n: string }>(`select count(*) as n from private.jobs where kind = 'notify.owner' and status = 'queued'`))
-      .rows[0]!.n,
+    (
+      await db.query<{ n: string }>(
+        `select count(*) as n from private.jobs where kind = 'notify.owner' and status = 'queued'`,
+      )
+    ).rows[0]!.n,
   );
   const pid = functionsPid(ports.functions);
   const rssBefore = pid ? rssMb(pid) : NaN;
@@ -121,7 +132,8 @@ try {
     sent = (await mailboxCount(stack.providersUrl)) - sentBefore;
     if (pid) rssPeak = Math.max(rssPeak, rssMb(pid));
     if (sent >= queued) break;
-    if (performance.now() - started > 300_000) throw new Error(`only ${sent} of ${queued} mails after 5 minutes`);
+    if (performance.now() - started > 300_000)
+      throw new Error(`only ${sent} of ${queued} mails after 5 minutes`);
     await new Promise((r) => setTimeout(r, 50));
   }
   const seconds = (performance.now() - started) / 1000;
@@ -136,7 +148,7 @@ try {
   const duplicates = Number(
     (
       await db.query<{ n: string }>(
-        `select count(*) - count(distinct to_email) as n from private.outbound_mails where kind = 'notify.owner'`,
+        `select count(*) - count(distinct block_id) as n from private.outbound_mails where kind = 'notify.owner'`,
       )
     ).rows[0]!.n,
   );

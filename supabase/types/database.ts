@@ -1378,6 +1378,7 @@ export type Database = {
         };
         Returns: Json;
       };
+      prepare_notification_jobs: { Args: { p_job_ids: number[] }; Returns: Json };
       record_button_click: {
         Args: { p_block_id: string; p_color?: string; p_creator_name?: string };
         Returns: Json;

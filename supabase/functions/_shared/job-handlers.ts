@@ -1,6 +1,6 @@
 // The handler of each job kind the worker knows. A kind without a handler here is never claimed
 // by this worker (claim_jobs takes the list of kinds).
-import type { Delivery, JobHandler, MailRecord, Outcome } from './jobs.ts';
+import type { ClaimedJob, Delivery, JobHandler, MailRecord, Outcome } from './jobs.ts';
 import { MailError, type OutgoingMail } from './mail.ts';
 import { optionalEnv, siteUrl } from './env.ts';
 import { renderNotification, type NotificationContext } from './notification-mail.ts';
@@ -41,50 +41,73 @@ export function mailDelivery(
   };
 }
 
+interface PreparedNotification {
+  id: number;
+  defer_until?: string;
+  context?: NotificationContext & { skip?: string };
+}
+
+/** Where a notification's button leads: the workspace (owner) or the page (commenter). */
+function openLink(ctx: NotificationContext): string {
+  if (ctx.scope === 'owner') {
+    const results = ['form', 'ab', 'like', 'button'].includes(ctx.block.type) ? '/result' : '';
+    return `${siteUrl()}/work/${ctx.block.id}${results}`;
+  }
+  return ctx.block.embeded_url && /^https?:\/\//i.test(ctx.block.embeded_url)
+    ? ctx.block.embeded_url
+    : `${siteUrl()}/block/?id=${ctx.block.owner_id}&block_id=${ctx.block.id}`;
+}
+
+async function notificationMail(
+  job: ClaimedJob,
+  ctx: NotificationContext,
+  send: (mail: OutgoingMail) => Promise<{ messageId: string }>,
+): Promise<Delivery> {
+  const links = await unsubscribeLinks({ s: ctx.scope, e: ctx.to, b: ctx.block.id });
+  const rendered = renderNotification(ctx, { open: openLink(ctx), unsubscribe: links.page });
+  const sender = platformSender();
+  return mailDelivery(
+    send,
+    {
+      from: sender.address,
+      fromName: sender.name,
+      to: [ctx.to],
+      subject: rendered.subject,
+      html: rendered.html,
+      headers: listUnsubscribeHeaders(links.oneClick),
+      tags: { kind: job.kind.replace('.', '_'), job: String(job.id) },
+    },
+    {
+      to: ctx.to,
+      from: sender.address,
+      subject: rendered.subject,
+      kind: job.kind,
+      user_id: ctx.owner_id,
+      block_id: ctx.block.id,
+    },
+    { items: ctx.total },
+  );
+}
+
+/** notify.owner and notify.reply: digests of new messages and responses (one call per batch). */
 const notification: JobHandler = {
-  async prepare(job, { db, mailer }) {
-    const merged = await db.rpc('merge_job_group', { p_job_id: job.id });
-    if (merged.error) throw new Error(merged.error.message);
-    const { payloads, defer_until } = merged.data as {
-      payloads: unknown[];
-      defer_until: string | null;
-    };
-    if (defer_until) return { status: 'defer', run_at: defer_until };
-
-    const res = await db.rpc('notification_context', { p_kind: job.kind, p_payloads: payloads });
-    if (res.error) throw new Error(res.error.message);
-    const ctx = res.data as NotificationContext & { skip?: string };
-    if (ctx.skip) return { status: 'done', result: { skipped: ctx.skip } };
-
-    const links = await unsubscribeLinks({ s: ctx.scope, e: ctx.to, b: ctx.block.id });
-    const open =
-      ctx.scope === 'owner'
-        ? `${siteUrl()}/work/${ctx.block.id}${['form', 'ab', 'like', 'button'].includes(ctx.block.type) ? '/result' : ''}`
-        : ctx.block.embeded_url && /^https?:\/\//i.test(ctx.block.embeded_url)
-          ? ctx.block.embeded_url
-          : `${siteUrl()}/block/?id=${ctx.block.owner_id}&block_id=${ctx.block.id}`;
-    const rendered = renderNotification(ctx, { open, unsubscribe: links.page });
-    const sender = platformSender();
-    return mailDelivery(
-      (mail) => mailer.send(mail),
-      {
-        from: sender.address,
-        fromName: sender.name,
-        to: [ctx.to],
-        subject: rendered.subject,
-        html: rendered.html,
-        headers: listUnsubscribeHeaders(links.oneClick),
-        tags: { kind: job.kind.replace('.', '_'), job: String(job.id) },
-      },
-      {
-        to: ctx.to,
-        from: sender.address,
-        subject: rendered.subject,
-        kind: job.kind,
-        user_id: ctx.owner_id,
-        block_id: ctx.block.id,
-      },
-      { items: ctx.total },
+  async prepare(jobs, { db, mailer }) {
+    const { data, error } = await db.rpc('prepare_notification_jobs', {
+      p_job_ids: jobs.map((j) => j.id),
+    });
+    if (error) throw new Error(error.message);
+    const byId = new Map((data as PreparedNotification[]).map((p) => [p.id, p]));
+    const send = (mail: OutgoingMail) => mailer.send(mail);
+    return Promise.all(
+      jobs.map(async (job): Promise<Outcome | Delivery> => {
+        const prepared = byId.get(job.id);
+        // the lease was lost meanwhile: finish_jobs ignores whatever we answer
+        if (!prepared) return { status: 'retry', error: 'the job was no longer running' };
+        if (prepared.defer_until) return { status: 'defer', run_at: prepared.defer_until };
+        const ctx = prepared.context!;
+        if (ctx.skip) return { status: 'done', result: { skipped: ctx.skip } };
+        return notificationMail(job, ctx, send);
+      }),
     );
   },
 };

@@ -46,8 +46,12 @@ export interface WorkerDeps {
 }
 
 export interface JobHandler {
-  /** Reads what the job needs; answers a final outcome (skip, defer) or a delivery. */
-  prepare(job: ClaimedJob, deps: WorkerDeps): Promise<Outcome | Delivery>;
+  /**
+   * Reads what the jobs need (the claimed jobs of the handler's kinds in one batch, so one
+   * database call can serve them all); answers, per job and in order, a final outcome (skip,
+   * defer) or a delivery.
+   */
+  prepare(jobs: ClaimedJob[], deps: WorkerDeps): Promise<Array<Outcome | Delivery>>;
 }
 
 export interface DrainOptions {
@@ -126,18 +130,27 @@ export async function drain(
     summary.batches++;
     summary.claimed += jobs.length;
 
-    const prepared = await mapLimit(jobs, options.concurrency, async (job) => {
-      try {
-        return await handlers[job.kind]!.prepare(job, deps);
-      } catch (err) {
-        // nothing left the building: safe to try again later
-        console.error(`[jobs] prepare ${job.kind} #${job.id}:`, err);
-        return {
-          status: 'retry',
-          error: `prepare failed: ${(err as Error).message}`.slice(0, 500),
-        } as Outcome;
-      }
+    // one prepare call per handler for all its jobs in the batch
+    const prepared = new Array<Outcome | Delivery>(jobs.length);
+    const byHandler = new Map<JobHandler, number[]>();
+    jobs.forEach((job, i) => {
+      const handler = handlers[job.kind]!;
+      byHandler.set(handler, [...(byHandler.get(handler) ?? []), i]);
     });
+    await Promise.all(
+      [...byHandler].map(async ([handler, indexes]) => {
+        const mine = indexes.map((i) => jobs[i]!);
+        try {
+          const answers = await handler.prepare(mine, deps);
+          indexes.forEach((i, n) => (prepared[i] = answers[n]!));
+        } catch (err) {
+          // nothing left the building: safe to try again later
+          console.error(`[jobs] prepare ${mine[0]!.kind} (${mine.length} jobs):`, err);
+          const error = `prepare failed: ${(err as Error).message}`.slice(0, 500);
+          for (const i of indexes) prepared[i] = { status: 'retry', error };
+        }
+      }),
+    );
 
     const sendingIds = jobs.filter((_, i) => isDelivery(prepared[i]!)).map((j) => j.id);
     let markedSending = true;
