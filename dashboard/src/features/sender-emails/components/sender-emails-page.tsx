@@ -25,11 +25,15 @@ registerSenderEmailTranslations();
 
 const domainOf = (email: string) => email.slice(email.lastIndexOf('@') + 1);
 
-/** Asks whether an address got verified; a newly verified one also gets its SPF/DKIM check. */
+/**
+ * Asks whether an address got verified. SPF, DKIM and DMARC are read when it becomes verified
+ * and for an address never checked, so a DMARC reject domain is explained before verification.
+ */
 async function checkRow(row: SenderEmail): Promise<SenderEmail> {
   const verified = await checkMailVerified(row.email);
-  if (!verified) return { ...row, status: 'not_verified' };
-  return withResult({ ...row, status: 'verified' }, await checkSpfDkim(row.email));
+  const checked: SenderEmail = { ...row, status: verified ? 'verified' : 'not_verified' };
+  if (!verified && row.checked_at) return checked;
+  return withResult(checked, await checkSpfDkim(row.email));
 }
 
 /** The list, with every address not verified yet checked as it loads (spec). */
@@ -198,44 +202,46 @@ export function SenderEmailsPage() {
                         </span>
                       ) : null}
                     </th>
-                    <td>
+                    <td data-label={s('status')}>
                       <span className={`status-chip status-${row.status}`}>{statusText(row)}</span>
                     </td>
-                    <td>{flag(row, row.spf_verified)}</td>
-                    <td>{flag(row, row.dkim_verified)}</td>
-                    <td className="sender-email-actions">
-                      {row.status !== 'verified' ? (
+                    <td data-label={s('spf')}>{flag(row, row.spf_verified)}</td>
+                    <td data-label={s('dkim')}>{flag(row, row.dkim_verified)}</td>
+                    <td>
+                      <div className="sender-email-actions">
+                        {row.status !== 'verified' ? (
+                          <button
+                            type="button"
+                            className="button"
+                            disabled={busy[row.email]}
+                            onClick={() => void check(row)}
+                          >
+                            {s('checkAgain')}
+                          </button>
+                        ) : (
+                          <button
+                            type="button"
+                            className="button"
+                            disabled={busy[row.email]}
+                            onClick={() =>
+                              void run(row.email, async () =>
+                                replaceRow(withResult(row, await checkSpfDkim(row.email))),
+                              )
+                            }
+                          >
+                            {s('checkSpfDkim')}
+                          </button>
+                        )}
                         <button
                           type="button"
-                          className="button"
+                          className="button button-danger"
                           disabled={busy[row.email]}
-                          onClick={() => void check(row)}
+                          aria-label={`${s('delete')} ${row.email}`}
+                          onClick={() => setToDelete(row)}
                         >
-                          {s('checkAgain')}
+                          {s('delete')}
                         </button>
-                      ) : (
-                        <button
-                          type="button"
-                          className="button"
-                          disabled={busy[row.email]}
-                          onClick={() =>
-                            void run(row.email, async () =>
-                              replaceRow(withResult(row, await checkSpfDkim(row.email))),
-                            )
-                          }
-                        >
-                          {s('checkSpfDkim')}
-                        </button>
-                      )}
-                      <button
-                        type="button"
-                        className="button button-danger"
-                        disabled={busy[row.email]}
-                        aria-label={`${s('delete')} ${row.email}`}
-                        onClick={() => setToDelete(row)}
-                      >
-                        {s('delete')}
-                      </button>
+                      </div>
                     </td>
                   </tr>
                 );
