@@ -3,6 +3,7 @@ import { Link } from 'react-router-dom';
 import { paths } from '../../../config/paths';
 import { REACTION_TYPES } from '../../../lib/db-types';
 import { ProductDemo } from './product-demo';
+import { PageHeading } from '../../../components/ui/page-heading';
 
 export function HomePage() {
   const { t } = useTranslation();
@@ -10,7 +11,7 @@ export function HomePage() {
     <>
       <section className="hero">
         <div className="hero-text">
-          <h1>{t('home.heroTitle')}</h1>
+          <PageHeading>{t('home.heroTitle')}</PageHeading>
           <p>{t('home.heroText')}</p>
           <Link to={paths.login} className="button button-primary button-large">
             {t('home.heroCta')}

@@ -2,6 +2,8 @@
 export const en = {
   loading: 'Loading block…',
   heading: '{{name}} ({{type}} block)',
+  /** The h1 where the type has several modes, so moving between them announces which. */
+  headingMode: '{{name}} ({{type}} block): {{mode}}',
   back: 'Back to dashboard',
   blockName: 'Block name',
   modes: {
@@ -99,6 +101,7 @@ export const en = {
 export const ko: typeof en = {
   loading: '블록을 불러오는 중…',
   heading: '{{name}} ({{type}} 블록)',
+  headingMode: '{{name}} ({{type}} 블록): {{mode}}',
   back: '대시보드로 돌아가기',
   blockName: '블록 이름',
   modes: {
