@@ -20,6 +20,7 @@ import {
 } from './model';
 import { MoveButtons } from './move-buttons';
 import { OptionsEditor } from './options-editor';
+import { RichTextEditor } from './rich-text/rich-text-editor';
 import type { QuestionField } from './validation';
 
 const PLACEHOLDER_TYPES: readonly TQuestionType[] = [
@@ -96,11 +97,11 @@ export function QuestionEditor({
       />
 
       {type === 'description' ? (
-        <TextField
+        // keyed by question: each description has its own undo history and caret
+        <RichTextEditor
+          key={question.id}
           label={t('editor.question.content')}
           value={question.content ?? ''}
-          max={BLOCK_LIMITS.descriptionContent}
-          multiline
           hint={t('editor.question.contentHint')}
           error={error('content')}
           onChange={(content) => onPatch({ content })}
