@@ -35,14 +35,14 @@ export async function signInOwner(page: Page, { base, db }: Journey): Promise<st
   await page.goto(`${base}/login`);
   await axe(page, 'login');
   // Cancelling on the provider page comes back with a visible error.
-  await page.getByRole('button', { name: 'Continue with Google' }).click();
+  await page.getByRole('button', { name: 'Sign in with Google' }).click();
   await page.getByRole('button', { name: 'Cancel' }).click();
   await page.waitForURL(/\/dashboard\/reaction\?error=/);
   assert.equal(
     await page.getByRole('alert').textContent(),
     'Sign-in failed: Google sign-in was cancelled',
   );
-  await signInWithGoogle(page, 'Continue with Google', OWNER);
+  await signInWithGoogle(page, 'Sign in with Google', OWNER);
 
   // Consent: Agree is enabled only when ticked.
   const consent = page.getByRole('dialog', { name: 'Terms of Service' });

@@ -197,8 +197,8 @@ const en = {
   },
   login: {
     title: 'Sign in to Reaction Blocks',
-    google: 'Continue with Google',
-    apple: 'Continue with Apple',
+    google: 'Sign in with Google',
+    apple: 'Sign in with Apple',
     help: 'Need help signing in?',
     error: 'Sign-in failed: {{message}}',
     notEligible: 'Sign in with an account that has an email address to continue.',

@@ -205,8 +205,8 @@ const ko: Shape<Resources> = {
   },
   login: {
     title: '리액션 블록스에 로그인',
-    google: 'Google로 계속하기',
-    apple: 'Apple로 계속하기',
+    google: 'Google로 로그인',
+    apple: 'Apple로 로그인',
     help: '로그인에 도움이 필요하신가요?',
     error: '로그인하지 못했습니다: {{message}}',
     notEligible: '이메일 주소가 있는 계정으로 로그인해 주세요.',

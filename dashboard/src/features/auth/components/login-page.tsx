@@ -6,6 +6,7 @@ import { paths } from '../../../config/paths';
 import { messageOf } from '../../../lib/errors';
 import { useSession } from '../../../lib/session';
 import { signInWithProvider, type TOAuthProvider } from '../api/sign-in-with-provider';
+import { AppleMark, GoogleMark } from './provider-marks';
 import { PageHeading } from '../../../components/ui/page-heading';
 
 /** An OAuth error the provider sent back (query for PKCE, hash for the implicit flow). */
@@ -56,9 +57,7 @@ export function LoginPage() {
             aria-busy={pending === 'google'}
             disabled={pending !== null}
           >
-            <span className="provider-icon" aria-hidden="true">
-              G
-            </span>
+            <GoogleMark />
             {t('login.google')}
           </button>
           <button
@@ -68,9 +67,7 @@ export function LoginPage() {
             aria-busy={pending === 'apple'}
             disabled={pending !== null}
           >
-            <span className="provider-icon" aria-hidden="true">
-              A
-            </span>
+            <AppleMark />
             {t('login.apple')}
           </button>
         </div>

@@ -10,6 +10,7 @@
 import { useId, useState, type MouseEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
+import { BlockTypeIcon } from '../../../components/ui/block-type-icon';
 import { paths } from '../../../config/paths';
 import type { ReactionType } from '../../../lib/db-types';
 import { messageOf } from '../../../lib/errors';
@@ -66,6 +67,12 @@ export function WorkspaceTopBar(props: WorkspaceTopBarProps) {
         <span className="back-button-text">{t('common.dashboard')}</span>
       </Link>
 
+      <BlockTypeIcon
+        type={type}
+        label={t('workspace.typeIcon', { type: t(`blockTypes.${type}`) })}
+        size={32}
+        className="workspace-type-icon"
+      />
       <div className="workspace-name">
         {mode === 'edit' ? (
           <>

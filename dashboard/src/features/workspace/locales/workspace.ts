@@ -5,6 +5,7 @@ export const en = {
   /** The h1 where the type has several modes, so moving between them announces which. */
   headingMode: '{{name}} ({{type}} block): {{mode}}',
   back: 'Back to dashboard',
+  typeIcon: '{{type}} block',
   blockName: 'Block name',
   modes: {
     label: 'Workspace modes',
@@ -103,6 +104,7 @@ export const ko: typeof en = {
   heading: '{{name}} ({{type}} 블록)',
   headingMode: '{{name}} ({{type}} 블록): {{mode}}',
   back: '대시보드로 돌아가기',
+  typeIcon: '{{type}} 블록',
   blockName: '블록 이름',
   modes: {
     label: '작업 모드',
