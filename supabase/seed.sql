@@ -152,7 +152,7 @@ $$;
 -- A moment in the last six weeks, more of them recent than old.
 create function pg_temp.some_time_ago() returns timestamptz
 language sql volatile as $$
-  select now() - power(random(), 1.7) * interval '42 days' - interval '20 minutes';
+  select now() - power(random(), 1.7) * interval '42 days' - (10 + random() * 80) * interval '1 minute';
 $$;
 
 do $$
@@ -181,19 +181,20 @@ declare
   zones constant text[] := array['Asia/Seoul', 'Asia/Seoul', 'Asia/Seoul', 'America/New_York',
     'America/Los_Angeles', 'Europe/Berlin', 'Europe/London', 'Asia/Tokyo', 'America/Chicago',
     'Australia/Sydney', 'Asia/Singapore', 'Europe/Paris'];
-  -- (given name, family name, email local part)
-  people_en constant text[][] := array[
-    ['Emma', 'Wilson', 'emma.w'], ['Liam', 'Chen', 'liamchen'], ['Olivia', 'Garcia', 'olivia.g'],
-    ['Noah', 'Patel', 'noah.p'], ['Ava', 'Johnson', 'ava.j'], ['Lucas', 'Martin', 'lucas.m'],
-    ['Mia', 'Rossi', 'mia.rossi'], ['Ethan', 'Brown', 'ethanb'], ['Sofia', 'Silva', 'sofia.s'],
-    ['James', 'Nguyen', 'james.n'], ['Chloe', 'Dubois', 'chloe.d'], ['Daniel', 'Kim', 'dan.kim'],
-    ['Hannah', 'Schmidt', 'hannah.s'], ['Leo', 'Tanaka', 'leo.t'], ['Grace', 'Okafor', 'grace.o'],
-    ['Oscar', 'Larsen', 'oscar.l']];
-  people_ko constant text[][] := array[
-    ['민지', '김', 'minji.kim'], ['서준', '이', 'seojun.lee'], ['지우', '박', 'jiwoo.park'],
-    ['하은', '최', 'haeun.choi'], ['도윤', '정', 'doyun.jung'], ['서연', '강', 'seoyeon.kang'],
-    ['예준', '조', 'yejun.cho'], ['수아', '윤', 'sua.yoon'], ['시우', '장', 'siwoo.jang'],
-    ['지호', '임', 'jiho.lim']];
+  -- names are a given name and a family name picked apart, so few visitors share one
+  given_en constant text[] := array['Emma', 'Liam', 'Olivia', 'Noah', 'Ava', 'Lucas', 'Mia', 'Ethan',
+    'Sofia', 'James', 'Chloe', 'Daniel', 'Hannah', 'Leo', 'Grace', 'Oscar', 'Isla', 'Mateo', 'Zoe',
+    'Samuel'];
+  family_en constant text[] := array['Wilson', 'Chen', 'Garcia', 'Patel', 'Johnson', 'Martin', 'Rossi',
+    'Brown', 'Silva', 'Nguyen', 'Dubois', 'Kim', 'Schmidt', 'Tanaka', 'Okafor', 'Larsen', 'Novak'];
+  given_ko constant text[] := array['민지', '서준', '지우', '하은', '도윤', '서연', '예준', '수아', '시우',
+    '지호', '유나', '현우'];
+  family_ko constant text[] := array['김', '이', '박', '최', '정', '강', '조', '윤', '장', '임', '한'];
+  -- romanised for email addresses, in the same order
+  given_ko_latin constant text[] := array['minji', 'seojun', 'jiwoo', 'haeun', 'doyun', 'seoyeon',
+    'yejun', 'sua', 'siwoo', 'jiho', 'yuna', 'hyunwoo'];
+  family_ko_latin constant text[] := array['kim', 'lee', 'park', 'choi', 'jung', 'kang', 'cho',
+    'yoon', 'jang', 'lim', 'han'];
   feedback_en constant text[] := array[
     'Setup took two minutes. The snippet just worked on my Hugo blog.',
     'Would love a way to export comments too, not only form answers.',
@@ -250,7 +251,9 @@ declare
 
   v_uid uuid;
   v_kor boolean;
-  v_person text[];
+  v_given integer;
+  v_family integer;
+  v_mail text;
   v_name text;
   v_alias text;
   v_color text;
@@ -275,16 +278,23 @@ begin
   for n in 1..260 loop
     v_uid := pg_temp.visitor(n);
     v_kor := n % 4 = 0;
-    v_person := case when v_kor then people_ko[1 + n % array_length(people_ko, 1):1 + n % array_length(people_ko, 1)]
-                     else people_en[1 + n % array_length(people_en, 1):1 + n % array_length(people_en, 1)] end;
-    v_name := case when v_kor then v_person[1][2] || v_person[1][1] else v_person[1][1] || ' ' || v_person[1][2] end;
+    if v_kor then
+      v_given := 1 + n % array_length(given_ko, 1);
+      v_family := 1 + (n * 7) % array_length(family_ko, 1);
+      v_name := family_ko[v_family] || given_ko[v_given];
+      v_mail := given_ko_latin[v_given] || '.' || family_ko_latin[v_family] || n || '@example.kr';
+    else
+      v_given := 1 + n % array_length(given_en, 1);
+      v_family := 1 + (n * 7) % array_length(family_en, 1);
+      v_name := given_en[v_given] || ' ' || family_en[v_family];
+      v_mail := lower(given_en[v_given] || '.' || family_en[v_family]) || n || '@example.com';
+    end if;
     v_alias := animals[1 + n % array_length(animals, 1)];
     v_color := colors[1 + n % array_length(colors, 1)];
     v_zone := case when v_kor then 'Asia/Seoul' else zones[1 + (n * 7) % array_length(zones, 1)] end;
     v_answers := jsonb_build_object(q_name, v_name);
     if random() < 0.45 then
-      v_answers := v_answers || jsonb_build_object(q_mail,
-        v_person[1][3] || n || case when v_kor then '@example.kr' else '@example.com' end);
+      v_answers := v_answers || jsonb_build_object(q_mail, v_mail);
     end if;
     v_options := '[]'::jsonb;
     if random() < 0.7 then v_options := v_options || to_jsonb(poll_options[1]); end if;
@@ -349,8 +359,8 @@ begin
     v_text := case when v_kor then comments_ko[1 + i % array_length(comments_ko, 1)]
                    else comments_en[1 + i % array_length(comments_en, 1)] end;
     v_name := case when i % 3 = 0 then animals[1 + n % array_length(animals, 1)]
-                   when v_kor then people_ko[1 + i % array_length(people_ko, 1)][2] || people_ko[1 + i % array_length(people_ko, 1)][1]
-                   else people_en[1 + i % array_length(people_en, 1)][1] end;
+                   when v_kor then family_ko[1 + i % array_length(family_ko, 1)] || given_ko[1 + i % array_length(given_ko, 1)]
+                   else given_en[1 + i % array_length(given_en, 1)] end;
     perform pg_temp.act_as(pg_temp.visitor(n));
     v_result := public.post_message(v_comment, null, v_text, v_name, colors[1 + n % array_length(colors, 1)],
                                     null, null, null, case when v_kor then 'Asia/Seoul' else zones[1 + n % array_length(zones, 1)] end);

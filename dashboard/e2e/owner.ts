@@ -51,6 +51,9 @@ export async function signInOwner(page: Page, { base, db }: Journey): Promise<st
   await page.getByRole('checkbox').check();
   await page.getByRole('button', { name: 'Agree' }).click();
   await consent.waitFor({ state: 'detached' });
+  // focus goes to the page's heading, not <body>, so a screen reader says where it is
+  await page.waitForFunction(() => document.activeElement?.hasAttribute('data-page-heading'));
+  assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'Reaction');
   assert.equal(await page.getByTestId('remaining').textContent(), '3 blocks left');
   await page.getByText('No blocks yet. Create your first block.').waitFor();
   await axe(page, 'dashboard');

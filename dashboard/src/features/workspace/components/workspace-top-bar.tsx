@@ -67,41 +67,43 @@ export function WorkspaceTopBar(props: WorkspaceTopBarProps) {
         <span className="back-button-text">{t('common.dashboard')}</span>
       </Link>
 
-      <BlockTypeIcon
-        type={type}
-        label={t('workspace.typeIcon', { type: t(`blockTypes.${type}`) })}
-        size={32}
-        className="workspace-type-icon"
-      />
-      <div className="workspace-name">
-        {mode === 'edit' ? (
-          <>
-            <span className="workspace-name-sizer" aria-hidden="true" data-testid="name-sizer">
+      <div className="workspace-title">
+        <BlockTypeIcon
+          type={type}
+          label={t('workspace.typeIcon', { type: t(`blockTypes.${type}`) })}
+          size={32}
+          className="workspace-type-icon"
+        />
+        <div className="workspace-name">
+          {mode === 'edit' ? (
+            <>
+              <span className="workspace-name-sizer" aria-hidden="true" data-testid="name-sizer">
+                {name || t('common.untitled')}
+              </span>
+              <input
+                className="workspace-name-input"
+                value={name}
+                title={name || undefined}
+                // the sizer sets the width; size 1 keeps the input's own default width out of it
+                size={1}
+                placeholder={t('common.untitled')}
+                aria-label={t('workspace.blockName')}
+                aria-invalid={nameError ? true : undefined}
+                aria-describedby={nameError ? nameErrorId : undefined}
+                onChange={(e) => props.onNameChange(e.target.value)}
+              />
+              {nameError ? (
+                <span id={nameErrorId} className="error-text workspace-name-error">
+                  {nameError}
+                </span>
+              ) : null}
+            </>
+          ) : (
+            <span className="workspace-name-text" title={name || undefined}>
               {name || t('common.untitled')}
             </span>
-            <input
-              className="workspace-name-input"
-              value={name}
-              title={name || undefined}
-              // the sizer sets the width; size 1 keeps the input's own default width out of it
-              size={1}
-              placeholder={t('common.untitled')}
-              aria-label={t('workspace.blockName')}
-              aria-invalid={nameError ? true : undefined}
-              aria-describedby={nameError ? nameErrorId : undefined}
-              onChange={(e) => props.onNameChange(e.target.value)}
-            />
-            {nameError ? (
-              <span id={nameErrorId} className="error-text workspace-name-error">
-                {nameError}
-              </span>
-            ) : null}
-          </>
-        ) : (
-          <span className="workspace-name-text" title={name || undefined}>
-            {name || t('common.untitled')}
-          </span>
-        )}
+          )}
+        </div>
       </div>
 
       <nav className="workspace-modes" aria-label={t('workspace.modes.label')}>
