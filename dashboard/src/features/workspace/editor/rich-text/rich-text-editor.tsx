@@ -482,7 +482,7 @@ export function RichTextEditor({ label, value, onChange, hint, error }: RichText
       </div>
       {linkOpen ? (
         <div
-          className="rich-text-link"
+          className="rich-text-link-form"
           role="group"
           aria-label={t('editor.richText.linkTitle')}
           onKeyDown={(event) => {
