@@ -41,6 +41,8 @@ const workspace = (page: Page) =>
 
 const SHOTS: Shot[] = [
   { name: 'login', path: '/login', public: true, prepare: (page) => settle(page) },
+  { name: 'terms', path: '/terms', public: true, prepare: (page) => settle(page) },
+  { name: 'cookies', path: '/cookies', public: true, prepare: (page) => settle(page) },
   {
     name: 'home-footer',
     path: '/',

@@ -175,6 +175,7 @@ const en = {
   policies: {
     terms: {
       title: 'Terms & Privacy',
+      termsTitle: 'The terms',
       intro:
         'The terms you agree to when you sign in to Reaction Blocks, and what happens to the data it keeps.',
       sections: [

@@ -183,6 +183,7 @@ const ko: Shape<Resources> = {
   policies: {
     terms: {
       title: '이용약관 및 개인정보처리방침',
+      termsTitle: '약관',
       intro:
         '리액션 블록스에 로그인할 때 동의하는 약관과, 서비스가 보관하는 데이터가 어떻게 다뤄지는지 안내합니다.',
       sections: [

@@ -35,6 +35,15 @@ export function TermsPage() {
     <article className="section page-head policy-page">
       <PageHeading>{t('policies.terms.title')}</PageHeading>
       <p>{t('policies.terms.intro')}</p>
+      {/* the same terms the consent step shows */}
+      <section className="policy-section">
+        <h2>{t('policies.terms.termsTitle')}</h2>
+        <ol>
+          {(t('consent.terms', { returnObjects: true }) as string[]).map((line) => (
+            <li key={line}>{line}</li>
+          ))}
+        </ol>
+      </section>
       <Sections prefix="policies.terms" />
       <p>
         <Link to={paths.cookies}>{t('footer.cookie')}</Link>
