@@ -12,7 +12,9 @@
 // - the owner again: response counts, result rows, details, Export CSV, deleting a response;
 //   duplicate, tag, delete; profile saved in Korean; sign-out;
 // - axe (no serious or critical violations) on the landing, login, dashboard and the form's
-//   workspace edit and result pages.
+//   workspace edit and result pages;
+// - the seeded demo owner: result pages and CSV not empty, focus on arrival, long names and
+//   texts at 1280 and 375 px, the description's rich-text editor (demo-owner.ts).
 // Run: npm run build -w @reaction-blocks/sdk && npm run build -w @reaction-blocks/dashboard &&
 //      npm run e2e -w @reaction-blocks/dashboard
 import assert from 'node:assert/strict';
@@ -25,6 +27,7 @@ import { DEFAULT_JWT_SECRET, freePorts } from '../../supabase/local/config.ts';
 import { startStack } from '../../supabase/local/stack.ts';
 import { chromiumLaunchOptions } from '../../scripts/chromium.mjs';
 import { blockLimitReached, cardMenuActions, createThroughPicker, upgradeOwner } from './blocks.ts';
+import { demoOwner } from './demo-owner.ts';
 import { editForm } from './form.ts';
 import { firstScreensInKorean, landingInEnglish } from './landing.ts';
 import { signInOwner } from './owner.ts';
@@ -117,6 +120,9 @@ try {
   await step('like result', () => likeResult(page, journey, ids.like));
   await step('form results and CSV', () => formResults(page, journey, ids.form, TIME_ZONE));
   await step('card menu', () => cardMenuActions(page, journey, NAMES.like));
+  await step('demo owner: seeded results, focus, long texts, description editor', () =>
+    demoOwner(journey, errors),
+  );
 
   await step('profile in Korean and sign-out', async () => {
     await page.goto(`${journey.base}/profile`);

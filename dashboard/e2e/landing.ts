@@ -64,7 +64,7 @@ export async function firstScreensInKorean(journey: Journey, errors: string[]) {
     await page.goto(`${base}/login?locale=ko`);
     await page.getByRole('heading', { level: 1, name: '리액션 블록스에 로그인' }).waitFor();
     await page.getByRole('link', { name: '로그인에 도움이 필요하신가요?' }).waitFor();
-    await signInWithGoogle(page, 'Google로 계속하기', {
+    await signInWithGoogle(page, 'Google로 로그인', {
       email: 'e2e-korean@example.com',
       name: '한국 사용자',
     });

@@ -35,14 +35,14 @@ export async function signInOwner(page: Page, { base, db }: Journey): Promise<st
   await page.goto(`${base}/login`);
   await axe(page, 'login');
   // Cancelling on the provider page comes back with a visible error.
-  await page.getByRole('button', { name: 'Continue with Google' }).click();
+  await page.getByRole('button', { name: 'Sign in with Google' }).click();
   await page.getByRole('button', { name: 'Cancel' }).click();
   await page.waitForURL(/\/dashboard\/reaction\?error=/);
   assert.equal(
     await page.getByRole('alert').textContent(),
     'Sign-in failed: Google sign-in was cancelled',
   );
-  await signInWithGoogle(page, 'Continue with Google', OWNER);
+  await signInWithGoogle(page, 'Sign in with Google', OWNER);
 
   // Consent: Agree is enabled only when ticked.
   const consent = page.getByRole('dialog', { name: 'Terms of Service' });
@@ -51,6 +51,9 @@ export async function signInOwner(page: Page, { base, db }: Journey): Promise<st
   await page.getByRole('checkbox').check();
   await page.getByRole('button', { name: 'Agree' }).click();
   await consent.waitFor({ state: 'detached' });
+  // focus goes to the page's heading, not <body>, so a screen reader says where it is
+  await page.waitForFunction(() => document.activeElement?.hasAttribute('data-page-heading'));
+  assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'Reaction');
   assert.equal(await page.getByTestId('remaining').textContent(), '3 blocks left');
   await page.getByText('No blocks yet. Create your first block.').waitFor();
   await axe(page, 'dashboard');

@@ -185,7 +185,14 @@ export async function previewMode(
       .isChecked(),
     true,
   );
-  assert.equal(await element.getAttribute('data-theme'), 'dark');
+  // the element sets its theme attribute once it has upgraded and rendered
+  await page
+    .waitForFunction(
+      (sel) => document.querySelector(sel)?.getAttribute('data-theme') === 'dark',
+      `.workspace-full-preview-frame ${tag}`,
+      { timeout: 5000 },
+    )
+    .catch(async () => assert.equal(await element.getAttribute('data-theme'), 'dark'));
 }
 
 /**

@@ -75,7 +75,7 @@ async function measurePublicPage(
 /** Signs in through the local Google stand-in page and accepts the terms. */
 async function signIn(page: Page, base: string) {
   await page.goto(`${base}/login`);
-  await page.getByRole('button', { name: 'Continue with Google' }).click();
+  await page.getByRole('button', { name: 'Sign in with Google' }).click();
   await page.locator('#email').fill('bench-owner@example.com');
   await page.locator('#name').fill('Bench Owner');
   await page.getByRole('button', { name: 'Continue' }).click();
@@ -155,7 +155,7 @@ try {
 
   const landing = await measurePublicPage(browser, base, '/', heroReady);
   const login = await measurePublicPage(browser, base, '/login', (page) =>
-    page.getByRole('button', { name: 'Continue with Google' }).waitFor(),
+    page.getByRole('button', { name: 'Sign in with Google' }).waitFor(),
   );
   const signedIn = await measureSignedIn(browser, base);
 

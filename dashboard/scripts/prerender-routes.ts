@@ -7,6 +7,8 @@ export const PRERENDERED_ROUTES = {
   '/showcase': 'src/app/routes/landing.tsx',
   '/pricing': 'src/app/routes/landing.tsx',
   '/help': 'src/app/routes/landing.tsx',
+  '/terms': 'src/app/routes/landing.tsx',
+  '/cookies': 'src/app/routes/landing.tsx',
   '/login': 'src/app/routes/public.tsx',
 } as const;
 

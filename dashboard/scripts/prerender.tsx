@@ -100,14 +100,16 @@ async function renderAll(): Promise<Record<string, string>> {
   }
 }
 
-/** Refuses invalid SITE_* settings and says which footer links fall back to /help. */
+/** Refuses invalid SITE_* settings and says which footer links go to the app's own pages. */
 async function checkSiteSettings() {
   const { parseSiteConfig, siteEnv } = await import('../src/config/site');
   const { problems } = parseSiteConfig(siteEnv);
   if (problems.length) throw new Error(`invalid footer settings:\n  ${problems.join('\n  ')}`);
   const unset = (['SITE_TERMS_URL', 'SITE_COOKIE_URL'] as const).filter((key) => !siteEnv[key]);
   if (unset.length) {
-    process.stdout.write(`footer: ${unset.join(', ')} not set; those links lead to /help\n`);
+    process.stdout.write(
+      `footer: ${unset.join(', ')} not set; those links lead to this app's /terms and /cookies pages\n`,
+    );
   }
 }
 

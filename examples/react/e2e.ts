@@ -46,6 +46,20 @@ const stack = await startStack({
   web: true,
 });
 const browser = await chromium.launch(chromiumLaunchOptions);
+
+/** The demo like block's count, as a visitor's element reads it. */
+async function likeCount(): Promise<number> {
+  const view = await fetch(`${stack.apiUrl}/rest/v1/rpc/get_block_view`, {
+    method: 'POST',
+    headers: {
+      apikey: stack.anonKey,
+      authorization: `Bearer ${stack.anonKey}`,
+      'content-type': 'application/json',
+    },
+    body: JSON.stringify({ p_block_id: LIKE_BLOCK }),
+  });
+  return ((await view.json()) as { block: { like_count: number } }).block.like_count;
+}
 try {
   const page = await (await browser.newContext()).newPage();
   const problems: string[] = [];
@@ -53,6 +67,8 @@ try {
   // The SDK reports every problem with this prefix instead of throwing into the page.
   page.on('console', (m) => m.text().startsWith('[reaction-blocks]') && problems.push(m.text()));
   // Without the trailing slash the server redirects, so the app's relative scripts resolve.
+  // The seed gives the demo like block its likes (supabase/seed.sql): counts are relative to them.
+  const seededLikes = await likeCount();
   await page.goto(stack.webUrl + '/examples/react');
 
   await step('the six wrappers render the seeded demo blocks', async () => {
@@ -63,7 +79,9 @@ try {
     await page
       .locator('reaction-qna [part=subject]', { hasText: 'Ask me anything about Reaction Blocks' })
       .waitFor();
-    await page.locator('reaction-like [part=count]', { hasText: /^0 Likes$/ }).waitFor();
+    await page
+      .locator('reaction-like [part=count]', { hasText: new RegExp(`^${seededLikes} Likes?$`) })
+      .waitFor();
     await page.locator('reaction-button [part=button]', { hasText: 'Read the docs' }).waitFor();
     assert.equal(await page.locator('reaction-ab [part=option]').count(), 2);
     await page.locator('reaction-form [part=submit]', { hasText: 'Send feedback' }).waitFor();
@@ -73,23 +91,18 @@ try {
     const written = page.waitForResponse((r) => r.url().endsWith('/rpc/toggle_block_like'));
     await page.locator('reaction-like [part=button]').click();
     assert.equal((await written).status(), 200);
-    await page.locator('reaction-like [part=count]', { hasText: /^1 Like$/ }).waitFor();
+    await page
+      .locator('reaction-like [part=count]', { hasText: new RegExp(`^${seededLikes + 1} Likes?$`) })
+      .waitFor();
     // React state set by the handler, rendered by React outside the element
-    await page.locator('[data-like-seen="true"]', { hasText: 'liked, 1 in total' }).waitFor();
+    await page
+      .locator('[data-like-seen="true"]', { hasText: `liked, ${seededLikes + 1} in total` })
+      .waitFor();
     assert.deepEqual(await logged(page, 'reaction-like'), [
-      'reaction-like {"liked":true,"likeCount":1}',
+      `reaction-like {"liked":true,"likeCount":${seededLikes + 1}}`,
     ]);
     // and the server agrees
-    const view = await fetch(`${stack.apiUrl}/rest/v1/rpc/get_block_view`, {
-      method: 'POST',
-      headers: {
-        apikey: stack.anonKey,
-        authorization: `Bearer ${stack.anonKey}`,
-        'content-type': 'application/json',
-      },
-      body: JSON.stringify({ p_block_id: LIKE_BLOCK }),
-    });
-    assert.equal(((await view.json()) as { block: { like_count: number } }).block.like_count, 1);
+    assert.equal(await likeCount(), seededLikes + 1);
   });
 
   await step('comment: a post reaches the onReactionMessage handler', async () => {
@@ -114,7 +127,9 @@ try {
     );
     await page.getByLabel('Language').selectOption('ko');
     await page.getByRole('heading', { level: 1, name: 'React에서 쓰는 Reaction Blocks' }).waitFor();
-    await page.locator('reaction-like [part=count]', { hasText: '좋아요 1' }).waitFor();
+    await page
+      .locator('reaction-like [part=count]', { hasText: `좋아요 ${seededLikes + 1}` })
+      .waitFor();
     await page.locator('reaction-comment [part=submit]', { hasText: '보내기' }).first().waitFor();
   });
 

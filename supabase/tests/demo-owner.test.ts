@@ -2,7 +2,7 @@
 // email, on a paid plan, owning one block of each of the nine types.
 import { createHash, randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { anonClient, stack } from './support/clients.ts';
+import { anonClient, sql, stack } from './support/clients.ts';
 
 const DEMO_ID = '00000000-0000-4000-8000-000000000001';
 
@@ -77,5 +77,160 @@ describe('demo owner', () => {
       .setHeader('Authorization', `Bearer ${session.access_token}`)
       .single();
     expect(profile).toEqual({ paid: true, agree: true });
+  });
+});
+
+// The seed's generated history (supabase/seed.sql): believable, and every counter the product
+// keeps equals the rows it counts, as if the visitors had used the SDK.
+describe('demo data', () => {
+  const DEMO_BLOCKS = `(select id from public.blocks where owner_id = '${DEMO_ID}')`;
+
+  it('gives every reaction block of the demo owner responses to show', async () => {
+    const rows = await sql<{ type: string; rows: number }>(
+      `select b.type, (select count(*) from public.responses r where r.block_id = b.id)
+                    + (select count(*) from public.messages m where m.block_id = b.id) as rows
+       from public.blocks b where b.owner_id = $1 and b.type in ('comment', 'qna', 'like', 'button', 'ab', 'form')
+       order by b.type`,
+      [DEMO_ID],
+    );
+    const byType = Object.fromEntries(rows.map((r) => [r.type, Number(r.rows)]));
+    expect(byType.form).toBeGreaterThanOrEqual(200);
+    expect(byType.ab).toBeGreaterThanOrEqual(200);
+    expect(byType.like).toBeGreaterThanOrEqual(100);
+    expect(byType.button).toBeGreaterThanOrEqual(100);
+    expect(byType.comment).toBeGreaterThanOrEqual(20);
+    expect(byType.qna).toBeGreaterThanOrEqual(10);
+    const [mix] = await sql<{
+      ko: number;
+      en: number;
+      zones: number;
+      replies: number;
+      resolved: number;
+    }>(
+      `select (select count(*) from public.responses where block_id in ${DEMO_BLOCKS}
+                 and answers::text ~ '[가-힣]') as ko,
+              (select count(*) from public.responses where block_id in ${DEMO_BLOCKS}
+                 and kind = 'form' and answers::text !~ '[가-힣]') as en,
+              (select count(distinct timezone) from public.responses where block_id in ${DEMO_BLOCKS}) as zones,
+              (select count(*) from public.messages where block_id in ${DEMO_BLOCKS} and parent_id is not null
+                 and creator_id = $1) as replies,
+              (select count(*) from public.messages where block_id in ${DEMO_BLOCKS} and resolved) as resolved`,
+      [DEMO_ID],
+    );
+    expect(Number(mix!.ko)).toBeGreaterThan(20);
+    expect(Number(mix!.en)).toBeGreaterThan(100);
+    expect(Number(mix!.zones)).toBeGreaterThan(5);
+    expect(Number(mix!.replies)).toBeGreaterThan(5);
+    expect(Number(mix!.resolved)).toBeGreaterThanOrEqual(1);
+    // spread over weeks, not all at once
+    const [span] = await sql<{ days: number }>(
+      `select extract(day from max(created_at) - min(created_at)) as days from public.responses
+       where block_id in ${DEMO_BLOCKS}`,
+    );
+    expect(Number(span!.days)).toBeGreaterThan(21);
+  });
+
+  it('keeps the block counters equal to the rows', async () => {
+    const blocks = await sql<{
+      id: string;
+      response_count: number;
+      new_response_count: number;
+      like_count: number;
+      rows: number;
+      likes: number;
+    }>(
+      `select b.id, b.response_count, b.new_response_count, b.like_count,
+              (select count(*) from public.responses r where r.block_id = b.id)
+                + (select count(*) from public.messages m where m.block_id = b.id) as rows,
+              (select count(*) from public.responses r where r.block_id = b.id and r.kind = 'like') as likes
+       from public.blocks b where b.owner_id = $1`,
+      [DEMO_ID],
+    );
+    expect(blocks).toHaveLength(9);
+    for (const b of blocks) {
+      expect(b.response_count, b.id).toBe(Number(b.rows));
+      expect(b.like_count, b.id).toBe(Number(b.likes));
+      expect(b.new_response_count, b.id).toBeLessThanOrEqual(b.response_count);
+    }
+  });
+
+  it('keeps option, reply and message like counts equal to the rows', async () => {
+    const options = await sql<{ value: string; response_count: number; chosen: number }>(
+      `select o.value, o.response_count,
+              (select count(*) from public.responses r, jsonb_each(r.answers) a
+               where r.block_id = o.block_id and a.value -> 'option_ids' ? o.id::text) as chosen
+       from public.options o where o.block_id in ${DEMO_BLOCKS}`,
+    );
+    expect(options.length).toBeGreaterThanOrEqual(5);
+    for (const o of options) expect(o.response_count, o.value).toBe(Number(o.chosen));
+    expect(options.every((o) => o.response_count > 0)).toBe(true);
+
+    const messages = await sql<{
+      id: string;
+      reply_count: number;
+      replies: number;
+      like_count: number;
+      likes: number;
+    }>(
+      `select m.id, m.reply_count, m.like_count,
+              (select count(*) from public.messages r where r.parent_id = m.id) as replies,
+              (select count(*) from public.message_likes l where l.message_id = m.id) as likes
+       from public.messages m where m.block_id in ${DEMO_BLOCKS}`,
+    );
+    expect(messages.some((m) => m.like_count > 0)).toBe(true);
+    for (const m of messages) {
+      expect(m.reply_count, m.id).toBe(Number(m.replies));
+      expect(m.like_count, m.id).toBe(Number(m.likes));
+    }
+  });
+
+  it('has real visitors: anonymous auth users, one audience member each, the monthly quota counted', async () => {
+    const [who] = await sql<{
+      creators: number;
+      anonymous: number;
+      owner: number;
+      members: number;
+      strays: number;
+    }>(
+      `with creators as (
+         select creator_id from public.responses where block_id in ${DEMO_BLOCKS}
+         union select creator_id from public.messages where block_id in ${DEMO_BLOCKS}
+         union select user_id from public.message_likes
+           where message_id in (select id from public.messages where block_id in ${DEMO_BLOCKS}))
+       select (select count(*) from creators) as creators,
+              (select count(*) from creators c join auth.users u on u.id = c.creator_id
+               where u.is_anonymous) as anonymous,
+              (select count(*) from creators where creator_id = $1) as owner,
+              (select count(*) from public.audience_members a where a.user_id = $1
+               and a.creator_id in (select creator_id from creators where creator_id <> $1)) as members,
+              (select count(*) from public.audience_members a where a.user_id = $1
+               and a.creator_id not in (select creator_id from creators)) as strays`,
+      [DEMO_ID],
+    );
+    const creators = Number(who!.creators);
+    expect(creators).toBeGreaterThan(250);
+    // everyone but the owner (who answers questions) is an anonymous auth user
+    expect(Number(who!.anonymous)).toBe(creators - Number(who!.owner));
+    // the visitor functions add a member for whoever reacts (liking a message is not a reaction
+    // to the block, so likers who did nothing else have none)
+    const [reacted] = await sql<{ n: number }>(
+      `select count(distinct creator_id) as n from (
+         select creator_id from public.responses where block_id in ${DEMO_BLOCKS}
+         union select creator_id from public.messages where block_id in ${DEMO_BLOCKS}) c
+       where creator_id <> $1`,
+      [DEMO_ID],
+    );
+    expect(Number(who!.members)).toBe(Number(reacted!.n));
+    expect(Number(who!.strays)).toBe(0);
+
+    const [quota] = await sql<{ counted: number; rows: number }>(
+      `select p.response_monthly_count as counted,
+              (select count(*) from public.responses r where r.block_id in ${DEMO_BLOCKS}
+               and r.kind in ('form', 'ab') and r.created_at >= p.response_month
+               and r.created_at < p.response_month + interval '1 month') as rows
+       from public.profiles p where p.id = $1`,
+      [DEMO_ID],
+    );
+    expect(quota!.counted).toBe(Number(quota!.rows));
   });
 });

@@ -66,7 +66,7 @@ describe('routes and redirects', () => {
     ['without email', fakeSession({ status: 'signedIn', user: fakeUser({ email: '' }) })],
   ])('shows the login screen in the signed-in area when %s', async (_label, session) => {
     renderWithProviders(<AppRoutes />, { route: '/dashboard/reaction', session });
-    expect(await screen.findByRole('button', { name: 'Continue with Google' })).toBeTruthy();
+    expect(await screen.findByRole('button', { name: 'Sign in with Google' })).toBeTruthy();
     expect(screen.queryByRole('navigation', { name: 'Dashboard menu' })).toBeNull();
   });
 

@@ -16,6 +16,8 @@ const SendPage = lazy(() => landing().then((m) => ({ default: m.SendPage })));
 const ShowcasePage = lazy(() => landing().then((m) => ({ default: m.ShowcasePage })));
 const PricingPage = lazy(() => landing().then((m) => ({ default: m.PricingPage })));
 const HelpPage = lazy(() => landing().then((m) => ({ default: m.HelpPage })));
+const TermsPage = lazy(() => landing().then((m) => ({ default: m.TermsPage })));
+const CookiePage = lazy(() => landing().then((m) => ({ default: m.CookiePage })));
 
 const public_ = () => import('./routes/public');
 const LoginPage = lazy(() => public_().then((m) => ({ default: m.LoginPage })));
@@ -136,6 +138,8 @@ export function AppRoutes() {
             <Route path="showcase/*" element={<ShowcasePage />} />
             <Route path="pricing" element={<PricingPage />} />
             <Route path="help" element={<HelpPage />} />
+            <Route path="terms" element={<TermsPage />} />
+            <Route path="cookies" element={<CookiePage />} />
             <Route path="*" element={<HomePage />} />
           </Route>
         </Routes>

@@ -9,6 +9,8 @@ export const paths = {
   pricing: '/pricing',
   login: '/login',
   help: '/help',
+  terms: '/terms',
+  cookies: '/cookies',
   notSupported: '/not_supported',
   dashboard: '/dashboard',
   dashboardReaction: '/dashboard/reaction',

@@ -1,18 +1,43 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_POLICY_URL, isSafeUrl, parseSiteConfig } from './site';
+import { DEFAULT_COOKIE_URL, DEFAULT_TERMS_URL, isSafeUrl, parseSiteConfig } from './site';
 
 describe('parseSiteConfig', () => {
-  it('falls back to /help for the policies and shows no business information when unset', () => {
+  it("links the policies to the app's own pages and shows no business information when unset", () => {
     const { config, problems } = parseSiteConfig({});
     expect(problems).toEqual([]);
-    expect(DEFAULT_POLICY_URL).toBe('/help');
-    expect(config.policies).toEqual({
-      en: { terms: '/help', cookie: '/help' },
-      ko: { terms: '/help', cookie: '/help' },
-    });
-    expect(config.contactEmail).toBeUndefined();
-    expect(config.social).toEqual([]);
+    expect([DEFAULT_TERMS_URL, DEFAULT_COOKIE_URL]).toEqual(['/terms', '/cookies']);
+    const unset = { terms: '/terms', cookie: '/cookies', contactEmail: undefined, social: [] };
+    expect(config.locales).toEqual({ en: unset, ko: unset });
     expect(config.koreanBusiness).toBeUndefined();
+  });
+
+  it('takes every link setting per language, Korean falling back to English', () => {
+    const { config, problems } = parseSiteConfig({
+      SITE_TERMS_URL: 'https://example.com/terms',
+      SITE_COOKIE_URL_KO: 'https://example.com/ko/cookies',
+      SITE_CONTACT_EMAIL: 'hello@example.com',
+      SITE_CONTACT_EMAIL_KO: '안녕@example.kr',
+      SITE_SOCIAL_LINKS: 'X=https://x.com/example',
+      SITE_SOCIAL_LINKS_KO: 'Naver Blog=https://blog.naver.com/example',
+    });
+    expect(problems).toEqual([]);
+    expect(config.locales.en).toEqual({
+      terms: 'https://example.com/terms',
+      cookie: '/cookies',
+      contactEmail: 'hello@example.com',
+      social: [{ label: 'X', href: 'https://x.com/example' }],
+    });
+    expect(config.locales.ko).toEqual({
+      terms: 'https://example.com/terms',
+      cookie: 'https://example.com/ko/cookies',
+      contactEmail: '안녕@example.kr',
+      social: [{ label: 'Naver Blog', href: 'https://blog.naver.com/example' }],
+    });
+    // a Korean list left blank is unset: the English links show
+    expect(
+      parseSiteConfig({ SITE_SOCIAL_LINKS: 'X=https://x.com/e', SITE_SOCIAL_LINKS_KO: ' ' }).config
+        .locales.ko.social,
+    ).toEqual([{ label: 'X', href: 'https://x.com/e' }]);
   });
 
   it('uses Korean policy pages in ko, the English ones when only those are set', () => {
@@ -21,8 +46,11 @@ describe('parseSiteConfig', () => {
       SITE_TERMS_URL_KO: 'https://example.com/ko/terms',
       SITE_COOKIE_URL: ' /cookies ',
     });
-    expect(config.policies.en).toEqual({ terms: 'https://example.com/terms', cookie: '/cookies' });
-    expect(config.policies.ko).toEqual({
+    expect(config.locales.en).toMatchObject({
+      terms: 'https://example.com/terms',
+      cookie: '/cookies',
+    });
+    expect(config.locales.ko).toMatchObject({
       terms: 'https://example.com/ko/terms',
       cookie: '/cookies',
     });
@@ -34,8 +62,8 @@ describe('parseSiteConfig', () => {
       SITE_SOCIAL_LINKS: 'X=https://x.com/example, Instagram = https://instagram.com/example,',
     });
     expect(problems).toEqual([]);
-    expect(config.contactEmail).toBe('hello@example.com');
-    expect(config.social).toEqual([
+    expect(config.locales.en.contactEmail).toBe('hello@example.com');
+    expect(config.locales.en.social).toEqual([
       { label: 'X', href: 'https://x.com/example' },
       { label: 'Instagram', href: 'https://instagram.com/example' },
     ]);
@@ -49,9 +77,12 @@ describe('parseSiteConfig', () => {
       SITE_SOCIAL_LINKS: 'X=data:text/html;hi,https://no-label.example',
       SITE_KR_ADDRESS: '서울',
     });
-    expect(config.policies.en).toEqual({ terms: '/help', cookie: '/help' });
-    expect(config.contactEmail).toBeUndefined();
-    expect(config.social).toEqual([]);
+    expect(config.locales.en).toEqual({
+      terms: '/terms',
+      cookie: '/cookies',
+      contactEmail: undefined,
+      social: [],
+    });
     expect(config.koreanBusiness).toBeUndefined();
     expect(problems).toHaveLength(6);
     expect(problems.join('\n')).toMatch(/SITE_TERMS_URL: "javascript:alert\(1\)"/);

@@ -1,8 +1,10 @@
 // The operator's details shown in the landing footer: policy pages, contact links and, in Korean,
 // the business registration information. They are build-time settings (SITE_* environment
 // variables, replaced into the bundle by rollup.config.mjs and read the same way by the prerender
-// step), documented in docs/self-hosting.md. Without them the footer links to pages this app
-// serves (/help) and shows no business information, never made-up addresses.
+// step), documented in docs/self-hosting.md. Each link setting has a Korean variant (…_KO) used
+// when the page is in Korean, falling back to the English one. Without them the policy links go
+// to this app's own /terms and /cookies pages (in the reader's language), there are no social
+// links, and no business information: never made-up addresses.
 import type { Language } from '../lib/i18n';
 import { paths } from './paths';
 
@@ -20,13 +22,20 @@ export interface KoreanBusinessInfo {
   contact?: string;
 }
 
-export interface SiteConfig {
-  /** Terms & Privacy and Cookie policy per language. */
-  policies: Record<Language, { terms: string; cookie: string }>;
+/** What the footer links to in one language. */
+export interface SiteLocale {
+  /** Terms & Privacy. */
+  terms: string;
+  /** Cookie policy. */
+  cookie: string;
   /** Contact address shown as a mailto link, when set. */
   contactEmail?: string;
   /** Social profiles, in the order given. */
   social: SiteLink[];
+}
+
+export interface SiteConfig {
+  locales: Record<Language, SiteLocale>;
   /** Shown in Korean only, and only when at least the company name is set. */
   koreanBusiness?: KoreanBusinessInfo;
 }
@@ -38,8 +47,10 @@ export interface SiteEnv {
   SITE_COOKIE_URL?: string;
   SITE_COOKIE_URL_KO?: string;
   SITE_CONTACT_EMAIL?: string;
+  SITE_CONTACT_EMAIL_KO?: string;
   /** `Label=https://...` pairs separated by commas, e.g. `X=https://x.com/me,Instagram=https://...`. */
   SITE_SOCIAL_LINKS?: string;
+  SITE_SOCIAL_LINKS_KO?: string;
   SITE_KR_COMPANY?: string;
   SITE_KR_REPRESENTATIVE?: string;
   SITE_KR_REGISTRATION_NUMBER?: string;
@@ -48,7 +59,9 @@ export interface SiteEnv {
   SITE_KR_CONTACT?: string;
 }
 
-export const DEFAULT_POLICY_URL = paths.help;
+/** This app's own pages, in the reader's language, until the operator publishes theirs. */
+export const DEFAULT_TERMS_URL = paths.terms;
+export const DEFAULT_COOKIE_URL = paths.cookies;
 
 /** Paths of this app, or absolute http(s) URLs; anything else (javascript:, data:) is refused. */
 export function isSafeUrl(value: string): boolean {
@@ -78,35 +91,44 @@ export function parseSiteConfig(env: SiteEnv): { config: SiteConfig; problems: s
     return undefined;
   };
 
-  const terms = url('SITE_TERMS_URL');
-  const cookie = url('SITE_COOKIE_URL');
-  const policies: SiteConfig['policies'] = {
-    en: { terms: terms ?? DEFAULT_POLICY_URL, cookie: cookie ?? DEFAULT_POLICY_URL },
-    // Korean pages when given, else the English ones.
-    ko: {
-      terms: url('SITE_TERMS_URL_KO') ?? terms ?? DEFAULT_POLICY_URL,
-      cookie: url('SITE_COOKIE_URL_KO') ?? cookie ?? DEFAULT_POLICY_URL,
-    },
+  const email = (key: 'SITE_CONTACT_EMAIL' | 'SITE_CONTACT_EMAIL_KO') => {
+    const value = text(key);
+    if (value === undefined || EMAIL.test(value)) return value;
+    problems.push(`${key}: "${value}" is not an email address`);
+    return undefined;
+  };
+  const socialLinks = (key: 'SITE_SOCIAL_LINKS' | 'SITE_SOCIAL_LINKS_KO') => {
+    const value = text(key);
+    if (value === undefined) return undefined;
+    const links: SiteLink[] = [];
+    for (const entry of value.split(',')) {
+      if (!entry.trim()) continue;
+      const at = entry.indexOf('=');
+      const label = at > 0 ? entry.slice(0, at).trim() : '';
+      const href = at > 0 ? entry.slice(at + 1).trim() : '';
+      if (!label || !isSafeUrl(href)) {
+        problems.push(`${key}: "${entry.trim()}" is not Label=https://...`);
+        continue;
+      }
+      links.push({ label, href });
+    }
+    return links;
   };
 
-  let contactEmail = text('SITE_CONTACT_EMAIL');
-  if (contactEmail && !EMAIL.test(contactEmail)) {
-    problems.push(`SITE_CONTACT_EMAIL: "${contactEmail}" is not an email address`);
-    contactEmail = undefined;
-  }
-
-  const social: SiteLink[] = [];
-  for (const entry of (text('SITE_SOCIAL_LINKS') ?? '').split(',')) {
-    if (!entry.trim()) continue;
-    const at = entry.indexOf('=');
-    const label = at > 0 ? entry.slice(0, at).trim() : '';
-    const href = at > 0 ? entry.slice(at + 1).trim() : '';
-    if (!label || !isSafeUrl(href)) {
-      problems.push(`SITE_SOCIAL_LINKS: "${entry.trim()}" is not Label=https://...`);
-      continue;
-    }
-    social.push({ label, href });
-  }
+  const en: SiteLocale = {
+    terms: url('SITE_TERMS_URL') ?? DEFAULT_TERMS_URL,
+    cookie: url('SITE_COOKIE_URL') ?? DEFAULT_COOKIE_URL,
+    contactEmail: email('SITE_CONTACT_EMAIL'),
+    social: socialLinks('SITE_SOCIAL_LINKS') ?? [],
+  };
+  // Korean settings where given, else the English ones (an empty SITE_SOCIAL_LINKS_KO, like any
+  // blank value, counts as unset)
+  const ko: SiteLocale = {
+    terms: url('SITE_TERMS_URL_KO') ?? en.terms,
+    cookie: url('SITE_COOKIE_URL_KO') ?? en.cookie,
+    contactEmail: email('SITE_CONTACT_EMAIL_KO') ?? en.contactEmail,
+    social: socialLinks('SITE_SOCIAL_LINKS_KO') ?? en.social,
+  };
 
   const company = text('SITE_KR_COMPANY');
   const koreanBusiness: KoreanBusinessInfo | undefined = company
@@ -131,7 +153,7 @@ export function parseSiteConfig(env: SiteEnv): { config: SiteConfig; problems: s
     }
   }
 
-  return { config: { policies, contactEmail, social, koreanBusiness }, problems };
+  return { config: { locales: { en, ko }, koreanBusiness }, problems };
 }
 
 // Each variable is named in full so the bundler can replace it with its build-time value.
@@ -141,7 +163,9 @@ export const siteEnv: SiteEnv = {
   SITE_COOKIE_URL: process.env.SITE_COOKIE_URL,
   SITE_COOKIE_URL_KO: process.env.SITE_COOKIE_URL_KO,
   SITE_CONTACT_EMAIL: process.env.SITE_CONTACT_EMAIL,
+  SITE_CONTACT_EMAIL_KO: process.env.SITE_CONTACT_EMAIL_KO,
   SITE_SOCIAL_LINKS: process.env.SITE_SOCIAL_LINKS,
+  SITE_SOCIAL_LINKS_KO: process.env.SITE_SOCIAL_LINKS_KO,
   SITE_KR_COMPANY: process.env.SITE_KR_COMPANY,
   SITE_KR_REPRESENTATIVE: process.env.SITE_KR_REPRESENTATIVE,
   SITE_KR_REGISTRATION_NUMBER: process.env.SITE_KR_REGISTRATION_NUMBER,

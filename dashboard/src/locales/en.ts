@@ -172,6 +172,61 @@ const en = {
       ],
     },
   },
+  policies: {
+    terms: {
+      title: 'Terms & Privacy',
+      termsTitle: 'The terms',
+      intro:
+        'The terms you agree to when you sign in to Reaction Blocks, and what happens to the data it keeps.',
+      sections: [
+        {
+          title: 'What we keep about owners',
+          items: [
+            'Your name, email address and profile picture from Google or Apple, your language and your plan.',
+            'The blocks you create, their settings and the responses they collect.',
+          ],
+        },
+        {
+          title: 'What we keep about visitors',
+          items: [
+            'Visitors react as anonymous users: the name and colour they choose (or a random animal name), what they write or choose, the time and their time zone.',
+            'An email address only when a visitor gives one, for reply notifications or in a form that asks for it.',
+            'The owner of a block sees the responses to it and can export and delete them.',
+          ],
+        },
+        {
+          title: 'Removing data',
+          items: [
+            'You can remove your account on your profile page; your blocks and all their responses are deleted with it.',
+            'You can delete single responses on a block’s result page.',
+          ],
+        },
+      ],
+    },
+    cookies: {
+      title: 'Cookie policy',
+      intro:
+        'Reaction Blocks sets no advertising or tracking cookies. It keeps a few values in your browser’s local storage so that it works.',
+      sections: [
+        {
+          title: 'On this site',
+          items: ['Your sign-in session, so that you stay signed in.', 'The language you chose.'],
+        },
+        {
+          title: 'In embedded blocks',
+          items: [
+            'A visitor’s anonymous session and the name and colour shown with their reactions, kept in the local storage of the site the block is embedded on.',
+          ],
+        },
+        {
+          title: 'Removing them',
+          items: [
+            'Signing out removes the session. Clearing this site’s data in your browser removes everything listed here.',
+          ],
+        },
+      ],
+    },
+  },
   help: {
     title: 'Help',
     open: 'Help',
@@ -197,8 +252,8 @@ const en = {
   },
   login: {
     title: 'Sign in to Reaction Blocks',
-    google: 'Continue with Google',
-    apple: 'Continue with Apple',
+    google: 'Sign in with Google',
+    apple: 'Sign in with Apple',
     help: 'Need help signing in?',
     error: 'Sign-in failed: {{message}}',
     notEligible: 'Sign in with an account that has an email address to continue.',

@@ -1,5 +1,6 @@
 import { cleanup } from '@testing-library/react';
 import { afterEach } from 'vitest';
+import { resetNavigation } from '../components/ui/page-heading';
 import { registerWorkspaceTranslations } from '../features/workspace/locales';
 import { initI18n, setLanguage } from '../lib/i18n';
 
@@ -8,6 +9,7 @@ registerWorkspaceTranslations();
 
 afterEach(async () => {
   cleanup();
+  resetNavigation();
   await setLanguage('en', false);
   window.localStorage.clear();
 });

@@ -6,4 +6,6 @@ export {
   ShowcasePage,
   PricingPage,
   HelpPage,
+  TermsPage,
+  CookiePage,
 } from '../../features/landing';

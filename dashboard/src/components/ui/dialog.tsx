@@ -2,6 +2,7 @@
 import { useEffect, useId, useRef, type KeyboardEvent, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
 import { focusableWithin } from './focusable';
+import { focusPageHeading } from './page-heading';
 
 export interface DialogProps {
   open: boolean;
@@ -39,7 +40,10 @@ export function Dialog({
       (first ?? node).focus();
     }
     return () => {
-      if (opener && document.contains(opener)) opener.focus();
+      // Back to what opened the dialog; when that was nothing (a dialog that opened by itself,
+      // like the consent modal) or it has gone, to the page's heading rather than <body>.
+      if (opener && opener !== document.body && document.contains(opener)) opener.focus();
+      else focusPageHeading();
     };
   }, [open]);
 

@@ -5,3 +5,4 @@ export { SendPage } from './components/send-page';
 export { ShowcasePage } from './components/showcase-page';
 export { PricingPage } from './components/pricing-page';
 export { HelpPage } from './components/help-page';
+export { CookiePage, TermsPage } from './components/policy-pages';

@@ -1,5 +1,6 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
+import { setLanguage } from '../../../lib/i18n';
 import { renderWithProviders } from '../../../test/utils';
 import { LoginPage, oauthErrorFrom } from './login-page';
 
@@ -12,7 +13,7 @@ describe('LoginPage', () => {
   it('starts Google sign-in with the dashboard as the return address', async () => {
     signInWithOAuth.mockResolvedValue({ data: {}, error: null });
     renderWithProviders(<LoginPage />, { route: '/login' });
-    fireEvent.click(screen.getByRole('button', { name: 'Continue with Google' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Sign in with Google' }));
     await waitFor(() =>
       expect(signInWithOAuth).toHaveBeenCalledWith({
         provider: 'google',
@@ -28,7 +29,7 @@ describe('LoginPage', () => {
   it('asks Apple for email and name, and shows a failure', async () => {
     signInWithOAuth.mockResolvedValue({ data: {}, error: new Error('provider is not enabled') });
     renderWithProviders(<LoginPage />, { route: '/login' });
-    fireEvent.click(screen.getByRole('button', { name: 'Continue with Apple' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Sign in with Apple' }));
     expect((await screen.findByRole('alert')).textContent).toBe(
       'Sign-in failed: provider is not enabled',
     );
@@ -37,8 +38,26 @@ describe('LoginPage', () => {
       options: { scopes: 'email name' },
     });
     expect(
-      (screen.getByRole('button', { name: 'Continue with Apple' }) as HTMLButtonElement).disabled,
+      (screen.getByRole('button', { name: 'Sign in with Apple' }) as HTMLButtonElement).disabled,
     ).toBe(false);
+  });
+
+  it("shows the providers' marks beside their names, as their guidelines ask", async () => {
+    renderWithProviders(<LoginPage />, { route: '/login' });
+    const google = screen.getByRole('button', { name: 'Sign in with Google' });
+    const apple = screen.getByRole('button', { name: 'Sign in with Apple' });
+    // the four colours of the G, and no letter standing in for a logo
+    const fills = Array.from(google.querySelectorAll('svg path'), (p) => p.getAttribute('fill'));
+    expect(new Set(fills)).toEqual(new Set(['#EA4335', '#FBBC05', '#34A853', '#4285F4']));
+    expect(google.querySelector('svg')!.getAttribute('aria-hidden')).toBe('true');
+    expect(google.textContent).toBe('Sign in with Google');
+    expect(apple.querySelector('svg path')!.getAttribute('fill')).toBe('currentColor');
+    expect(apple.textContent).toBe('Sign in with Apple');
+    expect(google.className).toContain('button-google');
+    expect(apple.className).toContain('button-apple');
+    await setLanguage('ko', false);
+    expect(await screen.findByRole('button', { name: 'Google로 로그인' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Apple로 로그인' })).toBeTruthy();
   });
 
   it('shows an error the provider sent back', () => {

@@ -6,6 +6,8 @@ import { paths } from '../../../config/paths';
 import { messageOf } from '../../../lib/errors';
 import { useSession } from '../../../lib/session';
 import { signInWithProvider, type TOAuthProvider } from '../api/sign-in-with-provider';
+import { AppleMark, GoogleMark } from './provider-marks';
+import { PageHeading } from '../../../components/ui/page-heading';
 
 /** An OAuth error the provider sent back (query for PKCE, hash for the implicit flow). */
 export function oauthErrorFrom(search: string, hash: string): string | null {
@@ -43,7 +45,7 @@ export function LoginPage() {
     <main id="main" className="login-page">
       <div className="login-card">
         <Logo />
-        <h1>{t('login.title')}</h1>
+        <PageHeading>{t('login.title')}</PageHeading>
         {user && (user.is_anonymous || !user.email) ? (
           <p className="notice">{t('login.notEligible')}</p>
         ) : null}
@@ -55,9 +57,7 @@ export function LoginPage() {
             aria-busy={pending === 'google'}
             disabled={pending !== null}
           >
-            <span className="provider-icon" aria-hidden="true">
-              G
-            </span>
+            <GoogleMark />
             {t('login.google')}
           </button>
           <button
@@ -67,9 +67,7 @@ export function LoginPage() {
             aria-busy={pending === 'apple'}
             disabled={pending !== null}
           >
-            <span className="provider-icon" aria-hidden="true">
-              A
-            </span>
+            <AppleMark />
             {t('login.apple')}
           </button>
         </div>

@@ -1,11 +1,12 @@
 import { useTranslation } from 'react-i18next';
+import { PageHeading } from '../../../components/ui/page-heading';
 
 export function NotSupportedPage() {
   const { t } = useTranslation();
   return (
     <main id="main" className="login-page">
       <div className="login-card">
-        <h1>{t('notSupported.title')}</h1>
+        <PageHeading>{t('notSupported.title')}</PageHeading>
         <p>{t('notSupported.text')}</p>
         <button
           type="button"

@@ -2,6 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { Menu, type MenuItem } from '../../../components/ui/menu';
 import type { BlockRow } from '../../../lib/db-types';
 import { blockName, responseLine } from '../utils/block-utils';
+import { BlockTypeIcon } from '../../../components/ui/block-type-icon';
 
 export type CardAction =
   | 'open'
@@ -49,7 +50,7 @@ export function BlockCard({ block, selected, canDuplicate, onActivate, onAction 
         aria-pressed={selected}
         onClick={() => onActivate(block)}
       >
-        <span className={`type-icon type-icon-${block.type}`} aria-hidden="true" />
+        <BlockTypeIcon type={block.type} />
         <span className="block-card-name">{name}</span>
         <span className="block-card-type">{t(`blockTypes.${block.type}`)}</span>
         <span className="block-card-responses" data-new={fresh}>

@@ -23,6 +23,7 @@ import { CreateBlockControl } from './create-block-control';
 import { DeleteBlockDialog } from './delete-block-dialog';
 import { TagBar } from './tag-bar';
 import { TagDialog } from './tag-dialog';
+import { PageHeading } from '../../../components/ui/page-heading';
 
 type DialogState =
   | { kind: 'delete'; block: BlockRow }
@@ -119,7 +120,9 @@ export function BlockDashboard() {
   return (
     <div className="block-dashboard">
       <div className="dashboard-head">
-        <h1>{filterType ? t(`blockTypes.${filterType}`) : t('shell.reaction')}</h1>
+        <PageHeading>
+          {filterType ? t(`blockTypes.${filterType}`) : t('shell.reaction')}
+        </PageHeading>
         <CreateBlockControl remaining={remaining} onCreate={onCreate} />
       </div>
       <p className="mobile-message">{t('shell.mobileMessage')}</p>

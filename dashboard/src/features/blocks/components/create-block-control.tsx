@@ -6,6 +6,7 @@ import { Spinner } from '../../../components/ui/spinner';
 import { paths } from '../../../config/paths';
 import { REACTION_TYPES, type ReactionType } from '../../../lib/db-types';
 import { messageOf } from '../../../lib/errors';
+import { BlockTypeIcon } from '../../../components/ui/block-type-icon';
 
 export interface CreateBlockControlProps {
   /** Blocks left (block_limit - block_count); null while the profile loads. */
@@ -82,7 +83,7 @@ export function CreateBlockControl({ remaining, onCreate }: CreateBlockControlPr
               disabled={creating !== null}
               onClick={() => void choose(type)}
             >
-              <span className={`type-icon type-icon-${type}`} aria-hidden="true" />
+              <BlockTypeIcon type={type} />
               {t(`blockTypes.${type}`)}
             </button>
           ))}

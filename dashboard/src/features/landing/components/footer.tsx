@@ -66,7 +66,7 @@ function KoreanBusiness({ info, label }: { info: KoreanBusinessInfo; label: stri
 export function Footer({ config = site }: { config?: SiteConfig }) {
   const { t, i18n } = useTranslation();
   const lng = toLanguage(i18n.language) ?? 'en';
-  const policies = config.policies[lng];
+  const links = config.locales[lng];
   return (
     <footer className="footer">
       <div className="footer-inner">
@@ -87,12 +87,12 @@ export function Footer({ config = site }: { config?: SiteConfig }) {
         <nav className="footer-column" aria-label={t('footer.contact')}>
           <h2 className="footer-heading">{t('footer.contact')}</h2>
           <ul>
-            {config.contactEmail ? (
+            {links.contactEmail ? (
               <li>
-                <a href={`mailto:${config.contactEmail}`}>{config.contactEmail}</a>
+                <a href={`mailto:${links.contactEmail}`}>{links.contactEmail}</a>
               </li>
             ) : null}
-            {config.social.map((link) => (
+            {links.social.map((link) => (
               <li key={link.href}>
                 <FooterLink href={link.href}>{link.label}</FooterLink>
               </li>
@@ -106,10 +106,10 @@ export function Footer({ config = site }: { config?: SiteConfig }) {
           <h2 className="footer-heading">{t('footer.policies')}</h2>
           <ul>
             <li>
-              <FooterLink href={policies.terms}>{t('footer.terms')}</FooterLink>
+              <FooterLink href={links.terms}>{t('footer.terms')}</FooterLink>
             </li>
             <li>
-              <FooterLink href={policies.cookie}>{t('footer.cookie')}</FooterLink>
+              <FooterLink href={links.cookie}>{t('footer.cookie')}</FooterLink>
             </li>
           </ul>
         </nav>

@@ -1,11 +1,12 @@
 import { useTranslation } from 'react-i18next';
 import { HelpContent } from '../../../components/help/help-content';
+import { PageHeading } from '../../../components/ui/page-heading';
 
 export function HelpPage() {
   const { t } = useTranslation();
   return (
     <section className="section page-head">
-      <h1>{t('help.title')}</h1>
+      <PageHeading>{t('help.title')}</PageHeading>
       <HelpContent />
     </section>
   );

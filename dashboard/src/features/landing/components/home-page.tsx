@@ -3,6 +3,8 @@ import { Link } from 'react-router-dom';
 import { paths } from '../../../config/paths';
 import { REACTION_TYPES } from '../../../lib/db-types';
 import { ProductDemo } from './product-demo';
+import { PageHeading } from '../../../components/ui/page-heading';
+import { BlockTypeIcon } from '../../../components/ui/block-type-icon';
 
 export function HomePage() {
   const { t } = useTranslation();
@@ -10,7 +12,7 @@ export function HomePage() {
     <>
       <section className="hero">
         <div className="hero-text">
-          <h1>{t('home.heroTitle')}</h1>
+          <PageHeading>{t('home.heroTitle')}</PageHeading>
           <p>{t('home.heroText')}</p>
           <Link to={paths.login} className="button button-primary button-large">
             {t('home.heroCta')}
@@ -37,7 +39,7 @@ export function HomePage() {
           {REACTION_TYPES.map((type) => (
             <li key={type}>
               <Link className="block-grid-item" to={`${paths.reaction}?focus=${type}`}>
-                <span className={`type-icon type-icon-${type}`} aria-hidden="true" />
+                <BlockTypeIcon type={type} />
                 <strong>{t(`blockTypes.${type}`)}</strong>
                 <span>{t(`home.blockText.${type}`)}</span>
               </Link>

@@ -4,6 +4,7 @@ import { parseSiteConfig } from '../../../config/site';
 import { setLanguage } from '../../../lib/i18n';
 import { renderWithProviders } from '../../../test/utils';
 import { Footer } from './footer';
+import { CookiePage, TermsPage } from './policy-pages';
 import { NavBar } from './nav-bar';
 import { PricingPage } from './pricing-page';
 
@@ -62,6 +63,7 @@ describe('Footer', () => {
     SITE_COOKIE_URL: 'https://example.com/cookies',
     SITE_CONTACT_EMAIL: 'hello@example.com',
     SITE_SOCIAL_LINKS: 'X=https://x.com/example',
+    SITE_SOCIAL_LINKS_KO: 'Naver Blog=https://blog.naver.com/example,X=https://x.com/example_kr',
     SITE_KR_COMPANY: '리액션블록스',
     SITE_KR_REGISTRATION_NUMBER: '123-45-67890',
   }).config;
@@ -92,13 +94,28 @@ describe('Footer', () => {
     expect(screen.getByRole('link', { name: '쿠키 정책' }).getAttribute('href')).toBe(
       'https://example.com/cookies',
     );
+    // Korean social links replace the English ones; the contact address falls back to English
+    const contact = screen.getByRole('navigation', { name: '문의' });
+    expect(
+      within(contact)
+        .getAllByRole('link')
+        .map((a) => `${a.textContent} ${a.getAttribute('href')}`),
+    ).toEqual([
+      'hello@example.com mailto:hello@example.com',
+      'Naver Blog https://blog.naver.com/example',
+      'X https://x.com/example_kr',
+      '도움말 /help',
+    ]);
     expect(document.documentElement.lang).toBe('ko');
   });
 
-  it('without settings links policies to the help page and shows no business information', async () => {
+  it("without settings links policies to the app's own pages and shows no business information", async () => {
     renderWithProviders(<Footer config={parseSiteConfig({}).config} />);
     expect(screen.getByRole('link', { name: 'Terms & Privacy' }).getAttribute('href')).toBe(
-      '/help',
+      '/terms',
+    );
+    expect(screen.getByRole('link', { name: 'Cookie policy' }).getAttribute('href')).toBe(
+      '/cookies',
     );
     expect(screen.getByRole('link', { name: 'Cookie policy' }).getAttribute('target')).toBeNull();
     const contact = screen.getByRole('navigation', { name: 'Contact' });
@@ -109,6 +126,31 @@ describe('Footer', () => {
     ).toEqual(['/help']);
     await act(() => setLanguage('ko', false));
     expect(screen.queryByRole('region', { name: '사업자 정보' })).toBeNull();
+    expect(
+      screen.getByRole('link', { name: '이용약관 및 개인정보처리방침' }).getAttribute('href'),
+    ).toBe('/terms');
+  });
+});
+
+describe('policy pages', () => {
+  it('say what the app keeps and stores, in English and Korean', async () => {
+    renderWithProviders(
+      <>
+        <TermsPage />
+        <CookiePage />
+      </>,
+    );
+    expect(screen.getByRole('heading', { level: 1, name: 'Terms & Privacy' })).toBeTruthy();
+    expect(
+      screen.getByRole('heading', { level: 2, name: 'What we keep about visitors' }),
+    ).toBeTruthy();
+    expect(screen.getByRole('heading', { level: 1, name: 'Cookie policy' })).toBeTruthy();
+    expect(screen.getByText(/sets no advertising or tracking cookies/)).toBeTruthy();
+    await act(() => setLanguage('ko', false));
+    expect(
+      screen.getByRole('heading', { level: 1, name: '이용약관 및 개인정보처리방침' }),
+    ).toBeTruthy();
+    expect(screen.getByRole('heading', { level: 1, name: '쿠키 정책' })).toBeTruthy();
   });
 });
 

@@ -2,6 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { paths } from '../../../config/paths';
 import { toLanguage } from '../../../lib/i18n';
+import { PageHeading } from '../../../components/ui/page-heading';
 
 /** Plan prices of the specification (section 9), in dollars; ko shows {price}000 won. */
 export const PLAN_PRICES = { basic: 3, customMinimum: 3 } as const;
@@ -36,7 +37,7 @@ export function PricingPage() {
   return (
     <>
       <section className="section page-head">
-        <h1>{t('pricing.title')}</h1>
+        <PageHeading>{t('pricing.title')}</PageHeading>
       </section>
       <section className="section">
         <ul className="plans">

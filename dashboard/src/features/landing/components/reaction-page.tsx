@@ -5,6 +5,7 @@ import { paths } from '../../../config/paths';
 import { REACTION_TYPES } from '../../../lib/db-types';
 import { useFocusParam } from '../hooks/use-focus-param';
 import { DemoBlock } from './demo-block';
+import { PageHeading } from '../../../components/ui/page-heading';
 
 const FEATURES = ['unlimited', 'notification', 'notion', 'audience', 'style', 'openGraph'] as const;
 
@@ -15,7 +16,7 @@ export function ReactionPage() {
   return (
     <>
       <section className="section page-head">
-        <h1>{t('reaction.title')}</h1>
+        <PageHeading>{t('reaction.title')}</PageHeading>
         <p>{t('reaction.text')}</p>
       </section>
       <section className="section">

@@ -5,6 +5,7 @@ import { tabIds, Tabs } from '../../../components/ui/tabs';
 import { paths } from '../../../config/paths';
 import { LETTER_TYPES, type LetterType } from '../../../lib/db-types';
 import { useFocusParam } from '../hooks/use-focus-param';
+import { PageHeading } from '../../../components/ui/page-heading';
 
 const FEATURES = ['page', 'audience', 'manual', 'stats', 'cta', 'history'] as const;
 const ALIASES: Partial<Record<string, LetterType>> = {
@@ -55,7 +56,7 @@ export function SendPage() {
   return (
     <>
       <section className="section page-head">
-        <h1>{t('send.title')}</h1>
+        <PageHeading>{t('send.title')}</PageHeading>
         <p>{t('send.text')}</p>
       </section>
       <section className="section">

@@ -1,10 +1,11 @@
 import { useTranslation } from 'react-i18next';
+import { PageHeading } from '../../../components/ui/page-heading';
 
 export function ShowcasePage() {
   const { t } = useTranslation();
   return (
     <section className="section page-head showcase">
-      <h1>{t('showcase.title')}</h1>
+      <PageHeading>{t('showcase.title')}</PageHeading>
       <p>{t('showcase.text')}</p>
     </section>
   );

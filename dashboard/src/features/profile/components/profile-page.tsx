@@ -7,6 +7,7 @@ import { currentLanguage, setLanguage, toLanguage } from '../../../lib/i18n';
 import { useSession } from '../../../lib/session';
 import { updateProfile } from '../api/update-profile';
 import { ProfileForm } from './profile-form';
+import { PageHeading } from '../../../components/ui/page-heading';
 
 export function ProfilePage() {
   const { t } = useTranslation();
@@ -16,7 +17,7 @@ export function ProfilePage() {
   const metadata = user.user_metadata as { avatar_url?: string; picture?: string } | undefined;
   return (
     <section className="profile-page">
-      <h1>{t('profile.title')}</h1>
+      <PageHeading>{t('profile.title')}</PageHeading>
       <ProfileForm
         key={profile.id}
         email={profile.email ?? user.email ?? ''}

@@ -1,6 +1,7 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { Route, Routes } from 'react-router-dom';
+import { Link, Route, Routes } from 'react-router-dom';
 import { describe, expect, it, vi } from 'vitest';
+import { PageHeading, resetNavigation } from '../../../components/ui/page-heading';
 import type { ReactionType } from '../../../lib/db-types';
 import { fakeProfile, renderWithProviders, signedInSession } from '../../../test/utils';
 import type { WorkspaceApi, WorkspaceData } from '../api';
@@ -396,5 +397,63 @@ describe('leaving with unsaved changes', () => {
     expect(location()).toBe(`/work/${BLOCK_ID}/preview`);
     fireEvent.click(screen.getByRole('link', { name: 'Edit' }));
     expect(screen.getByRole('textbox', { name: 'Block name' })).toHaveProperty('value', 'Kept');
+  });
+});
+
+describe('focus', () => {
+  it('moves to the page heading on arrival from the dashboard and on a change of mode', async () => {
+    resetNavigation();
+    renderWithProviders(
+      <Routes>
+        <Route
+          path="/work/:blockId/:mode?"
+          element={<WorkspacePage api={fakeApi(workspaceData('form'))} />}
+        />
+        <Route
+          path="/dashboard/reaction"
+          element={
+            <main>
+              <PageHeading>Reaction</PageHeading>
+              <Link to={`/work/${BLOCK_ID}`}>open the block</Link>
+            </main>
+          }
+        />
+      </Routes>,
+      { route: '/dashboard/reaction', session: signedInSession() },
+    );
+    const card = screen.getByRole('link', { name: 'open the block' });
+    card.focus();
+    fireEvent.click(card);
+    const heading = await screen.findByRole('heading', {
+      level: 1,
+      name: 'My block (Form block): Edit',
+    });
+    await waitFor(() => expect(document.activeElement).toBe(heading));
+    fireEvent.click(screen.getByRole('link', { name: 'Result' }));
+    expect(heading.textContent).toBe('My block (Form block): Result');
+    expect(document.activeElement).toBe(heading);
+  });
+});
+
+describe('block name', () => {
+  // The spec's 150 px input cut "Demo feedback form" to "Demo feedbac": the input now grows
+  // with a hidden copy of the name (its width is Chromium's to check: the e2e journey) and the
+  // whole name is in its tooltip and the heading.
+  it('is never cut: the sizer holds the name, the tooltip and the heading show all of it', async () => {
+    const long = 'Customer feedback for the spring launch campaign 2026';
+    renderWorkspace(fakeApi(workspaceData('form')));
+    const input = await screen.findByRole('textbox', { name: 'Block name' });
+    fireEvent.change(input, { target: { value: long } });
+    expect(input.getAttribute('title')).toBe(long);
+    expect(screen.getByTestId('name-sizer').textContent).toBe(long);
+    expect(screen.getByRole('heading', { level: 1 }).textContent).toBe(
+      `${long} (Form block): Edit`,
+    );
+  });
+
+  it('is shown whole, with its tooltip, where it is read-only', async () => {
+    renderWorkspace(fakeApi(workspaceData('form')), { route: `/work/${BLOCK_ID}/result` });
+    const name = await screen.findByText('My block', { selector: '.workspace-name-text' });
+    expect(name.getAttribute('title')).toBe('My block');
   });
 });

@@ -5,6 +5,7 @@ import { useCallback, useMemo, useState, type MouseEvent, type ReactNode } from 
 import { useTranslation } from 'react-i18next';
 import { Navigate, useNavigate, useParams } from 'react-router-dom';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
+import { PageHeading } from '../../../components/ui/page-heading';
 import { Spinner } from '../../../components/ui/spinner';
 import { paths } from '../../../config/paths';
 import type { BlockRow, ReactionType } from '../../../lib/db-types';
@@ -13,7 +14,7 @@ import { supabaseWorkspaceApi, type WorkspaceApi, type WorkspaceBlockRow } from 
 import { FormEditor } from '../editor';
 import { useLeaveGuard } from '../hooks/use-leave-guard';
 import { useWorkspace } from '../hooks/use-workspace';
-import { parseMode } from '../model/modes';
+import { modesFor, parseMode } from '../model/modes';
 import { previewView } from '../model/preview';
 import { exportResultsCsv, ResultsView } from '../results';
 import { PreviewFrame, ThemeSwitch } from './preview-frame';
@@ -116,12 +117,15 @@ export function WorkspacePage({ api = supabaseWorkspaceApi, renderBlockLink }: W
         onLeave={leave}
       />
       <main id="workspace-main" className="workspace-main" tabIndex={-1}>
-        <h1 className="visually-hidden">
-          {t('workspace.heading', {
+        {/* takes focus on arrival and on a change of mode (PageHeading), so a screen reader
+            announces the block and the mode rather than nothing */}
+        <PageHeading className="visually-hidden">
+          {t(modesFor(type).length > 1 ? 'workspace.headingMode' : 'workspace.heading', {
             name: (mode === 'result' ? block.name : name) || t('common.untitled'),
             type: t(`blockTypes.${type}`),
+            mode: t(`workspace.modes.${mode}`),
           })}
-        </h1>
+        </PageHeading>
         {mode === 'edit' ? (
           <div className="workspace-edit" data-editor={draft.form ? 'form' : undefined}>
             <SettingsPanel

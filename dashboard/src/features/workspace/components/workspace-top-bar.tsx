@@ -1,9 +1,16 @@
 // The workspace's own top bar (spec: workspace section 2): back to the dashboard, the block name
-// (editable on edit, at most 150 px wide; read-only on result), the mode tabs, and on the right
-// Save when changed, Block link when saved, Export CSV on result.
+// (editable on edit, read-only on result), the mode tabs, and on the right Save when changed,
+// Block link when saved, Export CSV on result.
+//
+// The spec's name input is at most 150 px wide, which cut names as short as "Demo feedback form".
+// The input now grows with the name (a hidden copy of the text sizes it) from 150 px up to a
+// cap (workspace.css); a name longer than that scrolls inside the focused input and is always
+// readable in full in the tooltip and in the page's heading. On result the name wraps instead
+// of being cut.
 import { useId, useState, type MouseEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
+import { BlockTypeIcon } from '../../../components/ui/block-type-icon';
 import { paths } from '../../../config/paths';
 import type { ReactionType } from '../../../lib/db-types';
 import { messageOf } from '../../../lib/errors';
@@ -60,27 +67,43 @@ export function WorkspaceTopBar(props: WorkspaceTopBarProps) {
         <span className="back-button-text">{t('common.dashboard')}</span>
       </Link>
 
-      <div className="workspace-name">
-        {mode === 'edit' ? (
-          <>
-            <input
-              className="workspace-name-input"
-              value={name}
-              placeholder={t('common.untitled')}
-              aria-label={t('workspace.blockName')}
-              aria-invalid={nameError ? true : undefined}
-              aria-describedby={nameError ? nameErrorId : undefined}
-              onChange={(e) => props.onNameChange(e.target.value)}
-            />
-            {nameError ? (
-              <span id={nameErrorId} className="error-text workspace-name-error">
-                {nameError}
+      <div className="workspace-title">
+        <BlockTypeIcon
+          type={type}
+          label={t('workspace.typeIcon', { type: t(`blockTypes.${type}`) })}
+          size={32}
+          className="workspace-type-icon"
+        />
+        <div className="workspace-name">
+          {mode === 'edit' ? (
+            <>
+              <span className="workspace-name-sizer" aria-hidden="true" data-testid="name-sizer">
+                {name || t('common.untitled')}
               </span>
-            ) : null}
-          </>
-        ) : (
-          <span className="workspace-name-text">{name || t('common.untitled')}</span>
-        )}
+              <input
+                className="workspace-name-input"
+                value={name}
+                title={name || undefined}
+                // the sizer sets the width; size 1 keeps the input's own default width out of it
+                size={1}
+                placeholder={t('common.untitled')}
+                aria-label={t('workspace.blockName')}
+                aria-invalid={nameError ? true : undefined}
+                aria-describedby={nameError ? nameErrorId : undefined}
+                onChange={(e) => props.onNameChange(e.target.value)}
+              />
+              {nameError ? (
+                <span id={nameErrorId} className="error-text workspace-name-error">
+                  {nameError}
+                </span>
+              ) : null}
+            </>
+          ) : (
+            <span className="workspace-name-text" title={name || undefined}>
+              {name || t('common.untitled')}
+            </span>
+          )}
+        </div>
       </div>
 
       <nav className="workspace-modes" aria-label={t('workspace.modes.label')}>

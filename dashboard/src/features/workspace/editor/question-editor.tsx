@@ -1,6 +1,6 @@
 // The editor of the selected question: title, the fields of its type, options, settings, and
 // (in a form) move and delete.
-import { useId } from 'react';
+import { lazy, Suspense, useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
   BLOCK_LIMITS,
@@ -8,6 +8,7 @@ import {
   type TQuestionType,
 } from '../../../../../supabase/functions/_shared/schemas';
 import { CheckboxField } from '../../../components/ui/fields';
+import { Spinner } from '../../../components/ui/spinner';
 import { PaidHint } from '../components/paid-hint';
 import { translateMessage } from '../model/messages';
 import { TextField } from './fields';
@@ -21,6 +22,11 @@ import {
 import { MoveButtons } from './move-buttons';
 import { OptionsEditor } from './options-editor';
 import type { QuestionField } from './validation';
+
+// Its own chunk: only description questions need it (about 7 KB gzip).
+const RichTextEditor = lazy(() =>
+  import('./rich-text/rich-text-editor').then((m) => ({ default: m.RichTextEditor })),
+);
 
 const PLACEHOLDER_TYPES: readonly TQuestionType[] = [
   'short_text',
@@ -96,15 +102,17 @@ export function QuestionEditor({
       />
 
       {type === 'description' ? (
-        <TextField
-          label={t('editor.question.content')}
-          value={question.content ?? ''}
-          max={BLOCK_LIMITS.descriptionContent}
-          multiline
-          hint={t('editor.question.contentHint')}
-          error={error('content')}
-          onChange={(content) => onPatch({ content })}
-        />
+        <Suspense fallback={<Spinner label={t('common.loading')} />}>
+          {/* keyed by question: each description has its own undo history and caret */}
+          <RichTextEditor
+            key={question.id}
+            label={t('editor.question.content')}
+            value={question.content ?? ''}
+            hint={t('editor.question.contentHint')}
+            error={error('content')}
+            onChange={(content) => onPatch({ content })}
+          />
+        </Suspense>
       ) : null}
 
       {type === 'image' ? (

@@ -42,7 +42,11 @@ export function QuestionList({ questions, selectedId, onSelect, onMove }: Questi
                 onClick={() => onSelect(question.id)}
                 {...handleProps(position, question.id)}
               >
-                <span className="editor-list-title">
+                {/* cut with an ellipsis in a narrow column: the tooltip has all of it */}
+                <span
+                  className="editor-list-title"
+                  title={question.title.trim() || t('editor.untitledQuestion')}
+                >
                   {position + 1}. {question.title.trim() || t('editor.untitledQuestion')}
                 </span>{' '}
                 <span className="editor-list-meta">{t(`editor.types.${question.type}`)}</span>

@@ -2,7 +2,10 @@
 export const en = {
   loading: 'Loading block…',
   heading: '{{name}} ({{type}} block)',
+  /** The h1 where the type has several modes, so moving between them announces which. */
+  headingMode: '{{name}} ({{type}} block): {{mode}}',
   back: 'Back to dashboard',
+  typeIcon: '{{type}} block',
   blockName: 'Block name',
   modes: {
     label: 'Workspace modes',
@@ -99,7 +102,9 @@ export const en = {
 export const ko: typeof en = {
   loading: '블록을 불러오는 중…',
   heading: '{{name}} ({{type}} 블록)',
+  headingMode: '{{name}} ({{type}} 블록): {{mode}}',
   back: '대시보드로 돌아가기',
+  typeIcon: '{{type}} 블록',
   blockName: '블록 이름',
   modes: {
     label: '작업 모드',

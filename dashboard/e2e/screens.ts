@@ -1,0 +1,184 @@
+// Screenshots of the owner's screens as their users see them: the demo owner (the seed) signed in,
+// at 1440 and 375 px, in English and Korean. For looking, not asserting: read the PNGs.
+//   npm run screens -w @reaction-blocks/dashboard -- [out-dir]      (its own throwaway stack)
+//   SCREENS_BASE=http://127.0.0.1:54323 SCREENS_DB=postgresql://... npm run screens ...
+//                                                                  (a running `npm start`)
+// Build the SDK and the dashboard first. Korean needs a CJK font (Debian: fonts-noto-cjk).
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import pg from 'pg';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromiumLaunchOptions } from '../../scripts/chromium.mjs';
+import { DEFAULT_JWT_SECRET, freePorts } from '../../supabase/local/config.ts';
+import { startStack } from '../../supabase/local/stack.ts';
+
+const DEMO = { email: 'demo@reaction-blocks.local', name: 'Demo Owner' };
+const DEMO_ID = '00000000-0000-4000-8000-000000000001';
+const block = (nn: string) => `00000000-0000-4000-8000-0000000001${nn}`;
+const LONG_NAME = 'Customer feedback for the spring launch campaign 2026';
+const LONG_URL = `https://example.com/${'very-long-path-segment-'.repeat(8)}end?utm_source=newsletter`;
+const LONG_WORD = 'Supercalifragilisticexpialidocious'.repeat(4);
+const WIDTHS = [1440, 375] as const;
+const LOCALES = ['en', 'ko'] as const;
+
+/** What to capture: a name, a path, and what to do on the page before the picture. */
+interface Shot {
+  name: string;
+  path: string;
+  /** Waits for the page to be ready and sets it up (menus open, a question selected...). */
+  prepare?: (page: Page) => Promise<void>;
+  fullPage?: boolean;
+  /** Taken before signing in (the landing sends a signed-in owner to the dashboard). */
+  public?: boolean;
+}
+
+const workspace = (page: Page) =>
+  page
+    .locator('.workspace-top-bar')
+    .waitFor({ timeout: 15000 })
+    .then(() => settle(page));
+
+const SHOTS: Shot[] = [
+  { name: 'login', path: '/login', public: true, prepare: (page) => settle(page) },
+  { name: 'terms', path: '/terms', public: true, prepare: (page) => settle(page) },
+  { name: 'cookies', path: '/cookies', public: true, prepare: (page) => settle(page) },
+  {
+    name: 'home-footer',
+    path: '/',
+    public: true,
+    prepare: async (page) => {
+      await page.locator('footer').scrollIntoViewIfNeeded();
+      await settle(page);
+    },
+  },
+  {
+    name: 'dashboard',
+    path: '/dashboard/reaction',
+    fullPage: true,
+    prepare: async (page) => {
+      await page.getByTestId('block-card').first().waitFor({ state: 'attached' });
+      await page
+        .locator('.create-block button')
+        .first()
+        .click()
+        .catch(() => {});
+      await settle(page);
+    },
+  },
+  { name: 'work-comment', path: `/work/${block('01')}`, prepare: workspace },
+  { name: 'work-qna', path: `/work/${block('02')}`, prepare: workspace },
+  {
+    name: 'work-form',
+    path: `/work/${block('06')}`,
+    fullPage: true,
+    prepare: async (page) => {
+      await workspace(page);
+      await page.locator('.question-list .editor-list-item').first().click();
+      await settle(page);
+    },
+  },
+  {
+    // a long word or URL in a setting must not push the top bar or Save off screen
+    name: 'work-comment-long',
+    path: `/work/${block('01')}`,
+    prepare: async (page) => {
+      await workspace(page);
+      await page.locator('.workspace-name-input').fill(LONG_NAME);
+      await page.locator('.workspace-settings textarea').first().fill(LONG_URL);
+      await page.locator('.workspace-settings input[type=text]').first().fill(LONG_WORD);
+      await settle(page);
+    },
+  },
+  {
+    name: 'work-form-long',
+    path: `/work/${block('06')}`,
+    fullPage: true,
+    prepare: async (page) => {
+      await workspace(page);
+      await page.locator('.question-list .editor-list-item').nth(3).click();
+      await page.locator('.question-editor input').first().fill(LONG_WORD);
+      await page.locator('.options-editor input').first().fill(LONG_URL);
+      await settle(page);
+    },
+  },
+  { name: 'result-form', path: `/work/${block('06')}/result`, prepare: workspace },
+  { name: 'result-ab', path: `/work/${block('05')}/result`, prepare: workspace },
+  { name: 'result-like', path: `/work/${block('03')}/result`, prepare: workspace },
+  { name: 'result-button', path: `/work/${block('04')}/result`, prepare: workspace },
+];
+
+async function settle(page: Page) {
+  await page.evaluate(() => document.fonts.ready);
+  await page.waitForTimeout(400);
+}
+
+async function run(base: string, db: pg.Client, browser: Browser, out: string) {
+  const only = process.env.SCREENS_ONLY?.split(',');
+  for (const locale of LOCALES) {
+    await db.query('update public.profiles set language = $1 where id = $2', [locale, DEMO_ID]);
+    const context = await browser.newContext({ locale: locale === 'ko' ? 'ko-KR' : 'en-US' });
+    const page = await context.newPage();
+    page.on('pageerror', (error) => console.error(`page error: ${error.message}`));
+    const shoot = async (shot: Shot) => {
+      if (only && !only.includes(shot.name)) return;
+      for (const width of WIDTHS) {
+        await page.setViewportSize({ width, height: width > 800 ? 900 : 812 });
+        await page.goto(
+          `${base}${shot.path}${shot.path.includes('?') ? '&' : '?'}locale=${locale}`,
+        );
+        await shot.prepare?.(page).catch(async (error: unknown) => {
+          await page.screenshot({ path: join(out, `${shot.name}-${locale}-${width}-FAILED.png`) });
+          throw error;
+        });
+        const file = join(out, `${shot.name}-${locale}-${width}.png`);
+        await page.screenshot({ path: file, fullPage: shot.fullPage ?? false });
+        console.log(file);
+      }
+    };
+    for (const shot of SHOTS.filter((s) => s.public)) await shoot(shot);
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await page.goto(`${base}/login?locale=${locale}`);
+    await page.getByRole('button', { name: /Google/ }).click();
+    await page.locator('#email').fill(DEMO.email);
+    await page.locator('#name').fill(DEMO.name);
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await page.waitForURL(/\/dashboard\/reaction/);
+    // the code exchange finishes after the redirect: wait for the signed-in screen
+    await page.getByTestId('block-card').first().waitFor();
+    for (const shot of SHOTS.filter((s) => !s.public)) await shoot(shot);
+    await context.close();
+  }
+  await db.query("update public.profiles set language = 'en' where id = $1", [DEMO_ID]);
+}
+
+const out = resolve(process.argv[2] ?? join(tmpdir(), 'rb-screens'));
+mkdirSync(out, { recursive: true });
+const browser = await chromium.launch(chromiumLaunchOptions);
+let stop = async () => {};
+let base = process.env.SCREENS_BASE;
+let dbUrl = process.env.SCREENS_DB;
+if (!base || !dbUrl) {
+  const dataDir = mkdtempSync(join(tmpdir(), 'rb-screens-'));
+  const stack = await startStack({
+    ports: await freePorts(),
+    dataDir,
+    jwtSecret: DEFAULT_JWT_SECRET,
+    web: true,
+  });
+  base = stack.webUrl.replace(/\/$/, '');
+  dbUrl = stack.dbUrl;
+  stop = async () => {
+    await stack.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+}
+const db = new pg.Client({ connectionString: dbUrl });
+await db.connect();
+try {
+  await run(base, db, browser, out);
+} finally {
+  await db.end().catch(() => {});
+  await browser.close();
+  await stop();
+}
