@@ -182,7 +182,7 @@ describe('notification mails', () => {
     await sql(`update private.jobs set run_at = now() where group_key = $1 and status = 'queued'`, [
       `notify.owner:${blockId}`,
     ]);
-    const digest = await deliveredTo(to, (m) => m.subject.startsWith('6 new responses'));
+    const digest = await deliveredTo(to, (m) => m.subject.startsWith('6 new comments'));
     for (let n = 1; n <= 6; n++) expect(digest.html).toContain(`burst ${n}`);
     expect(digest.html).not.toContain('burst 0');
     for (let i = 0; i < 2; i++) await runWorker();

@@ -51,6 +51,15 @@ export function formatTime(iso: string): string {
   return `${two(d.getUTCFullYear() % 100)}.${two(d.getUTCMonth() + 1)}.${two(d.getUTCDate())} ${two(d.getUTCHours())}:${two(d.getUTCMinutes())} UTC`;
 }
 
+/** What a digest counts: comments (and replies), questions, or responses of any kind. */
+type Noun = 'comments' | 'questions' | 'responses';
+const KO_NOUN: Record<Noun, string> = { comments: '댓글', questions: '질문', responses: '응답' };
+
+function nounOf(items: NotificationItem[], blockType: string): Noun {
+  if (items.some((i) => i.item !== 'message')) return 'responses';
+  return blockType === 'qna' ? 'questions' : 'comments';
+}
+
 const TEXTS = {
   en: {
     anonymous: 'Someone',
@@ -63,13 +72,13 @@ const TEXTS = {
     like: 'New like',
     button: 'New click',
     subjectOne: (what: string, block: string) => `${what} on “${block}”`,
-    subjectMany: (n: number, block: string) => `${n} new responses on “${block}”`,
+    subjectMany: (n: number, block: string, noun: Noun) => `${n} new ${noun} on “${block}”`,
     replySubject: (n: number, block: string) =>
       n === 1
         ? `New reply to your comment on “${block}”`
         : `${n} new replies to your comment on “${block}”`,
-    intro: (n: number) =>
-      n === 1 ? 'Your block has a new response.' : `Your block has ${n} new responses.`,
+    intro: (n: number, noun: Noun) =>
+      n === 1 ? 'Your block has a new response.' : `Your block has ${n} new ${noun}.`,
     more: (n: number) => `and ${n} more`,
     open: 'Open in the dashboard',
     replyIntro: 'Someone replied to what you wrote:',
@@ -94,11 +103,12 @@ const TEXTS = {
     like: '새 좋아요',
     button: '새 클릭',
     subjectOne: (what: string, block: string) => `“${block}”에 ${what}`,
-    subjectMany: (n: number, block: string) => `“${block}”에 새 응답 ${n}개`,
+    subjectMany: (n: number, block: string, noun: Noun) =>
+      `“${block}”에 새 ${KO_NOUN[noun]} ${n}개`,
     replySubject: (n: number, block: string) =>
       n === 1 ? `“${block}”에 남긴 댓글에 새 답글` : `“${block}”에 남긴 댓글에 새 답글 ${n}개`,
-    intro: (n: number) =>
-      n === 1 ? '블록에 새 응답이 있습니다.' : `블록에 새 응답이 ${n}개 있습니다.`,
+    intro: (n: number, noun: Noun) =>
+      n === 1 ? '블록에 새 응답이 있습니다.' : `블록에 새 ${KO_NOUN[noun]}이 ${n}개 있습니다.`,
     more: (n: number) => `외 ${n}개`,
     open: '대시보드에서 보기',
     replyIntro: '남기신 글에 답글이 달렸습니다:',
@@ -194,11 +204,12 @@ export function renderNotification(ctx: NotificationContext, links: Links): Rend
   }
 
   const first = items[items.length - 1]!;
+  const noun = nounOf(items, ctx.block.type);
   const subject =
     ctx.total === 1
       ? t.subjectOne(itemLabel(t, first, ctx.block.type), blockName)
-      : t.subjectMany(ctx.total, blockName);
-  const inner = `<h1 style="margin:0 0 6px;font-size:18px;color:#1f1f1f">${escapeHtml(subject)}</h1><p style="margin:0 0 8px;font-size:14px;color:#444">${escapeHtml(t.intro(ctx.total))}</p><table role="presentation" width="100%" cellpadding="0" cellspacing="0">${list}${moreRow}</table>${button(links.open, t.open)}`;
+      : t.subjectMany(ctx.total, blockName, noun);
+  const inner = `<h1 style="margin:0 0 6px;font-size:18px;color:#1f1f1f">${escapeHtml(subject)}</h1><p style="margin:0 0 8px;font-size:14px;color:#444">${escapeHtml(t.intro(ctx.total, noun))}</p><table role="presentation" width="100%" cellpadding="0" cellspacing="0">${list}${moreRow}</table>${button(links.open, t.open)}`;
   return {
     subject,
     html: layout(
