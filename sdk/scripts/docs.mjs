@@ -123,7 +123,7 @@ const renderedParts = (name) =>
     ),
   );
 
-/** Lit reactive state (`{ state: true }`) is internal, whatever the JSDoc says. */
+/** Lit reactive state (`{ state: true }`): internal, never public API. */
 const stateFields = new Set(
   [
     ...['src/core/base.ts'],
@@ -227,9 +227,16 @@ for (const d of elements) {
   const wrapper = react[tag];
   if (!wrapper) problems.push(`${tag}: no React wrapper in src/react/index.ts`);
 
-  const attrs = (d.attributes || []).filter(
-    (a) => a.name && a.description && !stateFields.has(a.fieldName),
-  );
+  // Internal state is private reactive state: the manifest (read by editors and docs tools) must
+  // not offer it as an attribute or a public property.
+  for (const a of d.attributes || [])
+    if (stateFields.has(a.fieldName))
+      problems.push(`${tag}: internal state "${a.fieldName}" is listed as an attribute`);
+  for (const m of d.members || [])
+    if (m.kind === 'field' && !m.static && (m.privacy ?? 'public') === 'public' && stateFields.has(m.name))
+      problems.push(`${tag}: internal state "${m.name}" is a public property`);
+
+  const attrs = (d.attributes || []).filter((a) => a.name && a.description);
   const attrFields = new Set(attrs.map((a) => a.fieldName));
   const props = (d.members || []).filter(
     (m) =>
@@ -238,8 +245,7 @@ for (const d of elements) {
       m.privacy !== 'protected' &&
       !m.static &&
       m.description &&
-      !attrFields.has(m.name) &&
-      !stateFields.has(m.name),
+      !attrFields.has(m.name),
   );
   const methods = (d.members || []).filter(
     (m) => m.kind === 'method' && !m.privacy && !m.static && m.description,

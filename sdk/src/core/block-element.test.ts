@@ -27,7 +27,7 @@ describe('block elements: loading', () => {
         anon-key=${KEY}
       ></reaction-like>`,
     );
-    await until(() => el.status === 'ready');
+    await until(() => el['_status'] === 'ready');
     await el.updateComplete;
     return el;
   }
@@ -41,7 +41,7 @@ describe('block elements: loading', () => {
     const loads: string[] = [];
     el.addEventListener('reaction-load', (e) => loads.push(e.detail.view.block.id));
     el.setAttribute('block-id', 'b2');
-    await until(() => el.view?.block.id === 'b2' && el.status === 'ready');
+    await until(() => el.view?.block.id === 'b2' && el['_status'] === 'ready');
     await el.updateComplete;
     expect(text(el)).to.equal('2 Likes');
     expect(loads).to.deep.equal(['b2']);
@@ -53,7 +53,7 @@ describe('block elements: loading', () => {
     const el = await mount();
     el.ownerId = 'owner-b1';
     await until(() => api.rpcCalls().length === 2);
-    await until(() => el.status === 'ready');
+    await until(() => el['_status'] === 'ready');
     expect(api.rpcCalls()[1]!.body).to.deep.equal({ p_block_id: 'b1' });
   });
 
@@ -77,7 +77,7 @@ describe('block elements: loading', () => {
     await wait(30);
     await el.updateComplete;
     expect(el.view!.block.id).to.equal('fast');
-    expect(el.status).to.equal('ready');
+    expect(el['_status']).to.equal('ready');
     expect(text(el)).to.equal('2 Likes');
   });
 
@@ -92,7 +92,7 @@ describe('block elements: loading', () => {
         anon-key=${KEY}
       ></reaction-like>`,
     );
-    expect(el.status).to.equal('ready');
+    expect(el['_status']).to.equal('ready');
     expect(text(el)).to.equal('4 Likes');
     // Both change together (as React props do): still no fetch, the new view shows.
     el.view = viewOf('other', 5);
@@ -160,7 +160,7 @@ describe('block elements: dummy mode from the page path', () => {
     const el = await fixture<ReactionLike>(
       html`<reaction-like block-id="b1" project-url=${PROJECT} anon-key=${KEY}></reaction-like>`,
     );
-    await until(() => el.status === 'ready');
+    await until(() => el['_status'] === 'ready');
     await el.updateComplete;
     const liked = new Promise((r) => el.addEventListener('reaction-like', r, { once: true }));
     el.shadowRoot!.querySelector('button')!.click();
@@ -178,7 +178,7 @@ describe('block elements: dummy mode from the page path', () => {
 
   it('writes nothing on the dashboard path /work/{id}', async () => {
     const { el, writes } = await clickLike('/work/x');
-    expect(el.isDummy).to.equal(true);
+    expect(el['isDummy']).to.equal(true);
     expect(writes).to.equal(0);
   });
 });

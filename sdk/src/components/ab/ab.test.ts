@@ -31,7 +31,7 @@ describe('reaction-ab', () => {
     const el = await fixture<ReactionAb>(
       html`<reaction-ab block-id="b1" project-url=${PROJECT} anon-key=${KEY}></reaction-ab>`,
     );
-    await until(() => el.status === 'ready');
+    await until(() => el['_status'] === 'ready');
     await el.updateComplete;
     return el;
   }
@@ -53,7 +53,7 @@ describe('reaction-ab', () => {
     expect(good!.textContent).to.contain('Good');
     expect(el.shadowRoot!.querySelector('[part=result]')).to.equal(null);
     bad!.click();
-    await until(() => el.chosen === 'o2');
+    await until(() => el['_chosen'] === 'o2');
     await el.updateComplete;
     const body = api.rpcCalls().find((c) => c.name === 'submit_response')!.body;
     expect(body.p_answers).to.deep.equal({ q1: 'o2' });
@@ -70,11 +70,11 @@ describe('reaction-ab', () => {
       throw new ApiError(400, 'monthly response limit reached');
     });
     $$(el, '[part=option]')[0]!.click();
-    await until(() => el.error);
+    await until(() => el['_error']);
     await el.updateComplete;
     expect(el.shadowRoot!.querySelector('[role=alert]')!.textContent).to.equal(
       'monthly response limit reached',
     );
-    expect(el.chosen).to.equal('');
+    expect(el['_chosen']).to.equal('');
   });
 });

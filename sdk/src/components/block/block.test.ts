@@ -26,7 +26,7 @@ describe('reaction-block', () => {
         theme="dark"
       ></reaction-block>`,
     );
-    await until(() => el.status === 'ready' || el.status === 'error');
+    await until(() => el['_status'] === 'ready' || el['_status'] === 'error');
     await el.updateComplete;
     return el;
   }
@@ -112,7 +112,7 @@ describe('reaction-block', () => {
       const el = await fixture<ReactionBlock>(
         html`<reaction-block project-url=${PROJECT} anon-key=${KEY}></reaction-block>`,
       );
-      await until(() => el.status === 'ready');
+      await until(() => el['_status'] === 'ready');
       expect(el.blockId).to.equal('from-url');
       expect(el.ownerId).to.equal('u1');
       expect(api.rpcCalls()[0]!.body).to.deep.equal({ p_block_id: 'from-url' });
@@ -124,7 +124,7 @@ describe('reaction-block', () => {
   it('never throws into the page when the project is not configured', async () => {
     api = mockApi({});
     const el = await fixture<ReactionBlock>(html`<reaction-block block-id="b1"></reaction-block>`);
-    await until(() => el.status === 'error');
+    await until(() => el['_status'] === 'error');
     expect(el.shadowRoot!.textContent).to.contain('Failed to load');
   });
 });

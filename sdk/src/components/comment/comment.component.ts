@@ -75,29 +75,29 @@ export default class ReactionComment extends BlockElement {
   static override styles = [baseStyles, styles];
   static override properties = {
     ...BlockElement.properties,
-    messages: { state: true },
-    draft: { state: true },
-    sending: { state: true },
-    error: { state: true },
-    name: { state: true },
-    email: { state: true },
-    emailBad: { state: true },
-    mode: { state: true },
-    menuOpen: { state: true },
-    hasMore: { state: true },
+    _messages: { state: true },
+    _draft: { state: true },
+    _sending: { state: true },
+    _error: { state: true },
+    _name: { state: true },
+    _email: { state: true },
+    _emailBad: { state: true },
+    _mode: { state: true },
+    _menuOpen: { state: true },
+    _hasMore: { state: true },
   };
 
-  declare messages: Message[];
-  declare draft: string;
-  declare sending: boolean;
-  declare error: string;
-  declare name: string;
-  declare email: string;
-  declare emailBad: boolean;
+  declare private _messages: Message[];
+  declare private _draft: string;
+  declare private _sending: boolean;
+  declare private _error: string;
+  declare private _name: string;
+  declare private _email: string;
+  declare private _emailBad: boolean;
   /** Message modes: `edit:<id>`, `reply:<id>`, `delete:<id>` or ''. */
-  declare mode: string;
-  declare menuOpen: boolean;
-  declare hasMore: boolean;
+  declare private _mode: string;
+  declare private _menuOpen: boolean;
+  declare private _hasMore: boolean;
 
   protected qna = false;
   private liked = new Set<string>();
@@ -110,20 +110,20 @@ export default class ReactionComment extends BlockElement {
 
   constructor() {
     super();
-    this.messages = [];
-    this.draft = this.error = this.email = this.mode = '';
-    this.sending = this.emailBad = this.menuOpen = this.hasMore = false;
-    this.name = getIdentity().name;
+    this._messages = [];
+    this._draft = this._error = this._email = this._mode = '';
+    this._sending = this._emailBad = this._menuOpen = this._hasMore = false;
+    this._name = getIdentity().name;
   }
 
   protected override viewChanged(): void {
     const v = this.view!;
-    this.messages = (v.messages || []).map((m) => ({ ...m, replies: m.replies || [] }));
+    this._messages = (v.messages || []).map((m) => ({ ...m, replies: m.replies || [] }));
     this.liked = new Set(v.me?.liked_message_ids || []);
-    this.markLiked(this.messages);
-    this.hasMore = this.messages.length >= PAGE_SIZE;
-    const n = displayUser(this.session).name;
-    if (isSignedIn(this.session) && n) this.name = n;
+    this.markLiked(this._messages);
+    this._hasMore = this._messages.length >= PAGE_SIZE;
+    const n = displayUser(this._session).name;
+    if (isSignedIn(this._session) && n) this._name = n;
     void this.goLive();
   }
 
@@ -146,16 +146,16 @@ export default class ReactionComment extends BlockElement {
       const token = () =>
         ensureSession(this.project, false).then((s) => s?.access_token || this.project.key);
       if (this.liveFor === id)
-        this.unsubscribe = subscribeMessages(this.project, token, id, (c) => this.apply(c));
+        this.unsubscribe = subscribeMessages(this.project, token, id, (c) => this.applyChange(c));
     } catch (e) {
       this.fail(e);
     }
   }
 
   /** Applies a change from the server (live or our own write); duplicates are ignored. */
-  apply(c: Change): void {
+  private applyChange(c: Change): void {
     const row = c.row as Message;
-    const list = this.messages.map((m) => ({ ...m, replies: [...(m.replies || [])] }));
+    const list = this._messages.map((m) => ({ ...m, replies: [...(m.replies || [])] }));
     const parent = row.parent_id ? list.find((m) => m.id === row.parent_id) : undefined;
     const where = (parent ? parent.replies : list) as Message[];
     const i = where.findIndex((m) => m.id === row.id);
@@ -176,11 +176,11 @@ export default class ReactionComment extends BlockElement {
         parent.reply_count = (parent.reply_count || 0) + 1;
       } else where.unshift({ ...row, replies: row.replies || [] });
     }
-    this.messages = list;
+    this._messages = list;
   }
 
   private get signedIn(): boolean {
-    return isSignedIn(this.session);
+    return isSignedIn(this._session);
   }
 
   private canReply(m: Message): boolean {
@@ -194,25 +194,25 @@ export default class ReactionComment extends BlockElement {
   }
 
   /** Posts a message or a reply. A resubmission within the message term is ignored. */
-  async post(content: string, parentId: string | null = null): Promise<boolean> {
+  private async post(content: string, parentId: string | null = null): Promise<boolean> {
     const text = content.trim();
     const b = this.view?.block;
-    if (!b || !text || this.sending || Date.now() - this.lastSent < MESSAGE_TERM_MS) return false;
+    if (!b || !text || this._sending || Date.now() - this.lastSent < MESSAGE_TERM_MS) return false;
     if (text.length > MESSAGE_MAX)
-      return !(this.error = this.t('lengthError', { max: MESSAGE_MAX }));
-    this.sending = true;
-    this.error = '';
+      return !(this._error = this.t('lengthError', { max: MESSAGE_MAX }));
+    this._sending = true;
+    this._error = '';
     try {
       const id = getIdentity();
       const email =
-        !parentId && b.allow_creator_email && EMAIL_RE.test(this.email) ? this.email : null;
+        !parentId && b.allow_creator_email && EMAIL_RE.test(this._email) ? this._email : null;
       const row: Message = this.isDummy
         ? {
             id: 'dummy-' + ++this.seq,
             block_id: b.id,
             parent_id: parentId,
             creator_id: this.userId || 'dummy',
-            creator_name: this.name,
+            creator_name: this._name,
             color: id.color,
             content: text,
             created_at: new Date().toISOString(),
@@ -221,22 +221,22 @@ export default class ReactionComment extends BlockElement {
             p_block_id: b.id,
             p_parent_id: parentId,
             p_content: text,
-            p_creator_name: this.name.trim() || id.name,
+            p_creator_name: this._name.trim() || id.name,
             p_color: id.color,
-            p_creator_photo_url: (this.signedIn && displayUser(this.session).photo) || null,
+            p_creator_photo_url: (this.signedIn && displayUser(this._session).photo) || null,
             p_home_url: null,
             p_creator_email: email,
             p_timezone: timezone(),
           });
       this.lastSent = Date.now();
-      this.apply({ type: 'INSERT', row });
+      this.applyChange({ type: 'INSERT', row });
       this.emit('reaction-message', { action: 'post', id: row.id });
       return true;
     } catch (e) {
-      this.error = this.fail(e);
+      this._error = this.fail(e);
       return false;
     } finally {
-      this.sending = false;
+      this._sending = false;
     }
   }
 
@@ -247,18 +247,18 @@ export default class ReactionComment extends BlockElement {
     body: object,
     local: () => void,
   ): Promise<void> {
-    this.error = '';
+    this._error = '';
     try {
       if (!this.isDummy) {
         const r = await this.write<Message | null>(name, body);
         if (r && (r as Message).id)
-          this.apply({ type: 'UPDATE', row: { ...(r as Message), parent_id: m.parent_id } });
+          this.applyChange({ type: 'UPDATE', row: { ...(r as Message), parent_id: m.parent_id } });
       }
       local();
-      this.mode = '';
+      this._mode = '';
       this.emit('reaction-message', { action, id: m.id });
     } catch (e) {
-      this.error = this.fail(e);
+      this._error = this.fail(e);
     }
   }
 
@@ -266,15 +266,15 @@ export default class ReactionComment extends BlockElement {
     const text = content.trim();
     if (!text) return;
     if (text.length > MESSAGE_MAX)
-      return void (this.error = this.t('lengthError', { max: MESSAGE_MAX }));
+      return void (this._error = this.t('lengthError', { max: MESSAGE_MAX }));
     return this.act('edit', m, 'edit_message', { p_message_id: m.id, p_content: text }, () =>
-      this.apply({ type: 'UPDATE', row: { ...m, content: text, is_edited: true } }),
+      this.applyChange({ type: 'UPDATE', row: { ...m, content: text, is_edited: true } }),
     );
   }
 
   private removeMessage(m: Message) {
     return this.act('delete', m, 'delete_message', { p_message_id: m.id }, () =>
-      this.apply({ type: 'DELETE', row: m }),
+      this.applyChange({ type: 'DELETE', row: m }),
     );
   }
 
@@ -284,7 +284,7 @@ export default class ReactionComment extends BlockElement {
       m,
       'set_message_resolved',
       { p_message_id: m.id, p_resolved: !m.resolved },
-      () => this.apply({ type: 'UPDATE', row: { ...m, resolved: !m.resolved } }),
+      () => this.applyChange({ type: 'UPDATE', row: { ...m, resolved: !m.resolved } }),
     );
   }
 
@@ -292,7 +292,7 @@ export default class ReactionComment extends BlockElement {
     const was = this.liked.has(m.id);
     const set = (on: boolean, count: number) => {
       this.liked[on ? 'add' : 'delete'](m.id);
-      this.apply({ type: 'UPDATE', row: { ...m, like_count: Math.max(0, count) } });
+      this.applyChange({ type: 'UPDATE', row: { ...m, like_count: Math.max(0, count) } });
     };
     set(!was, (m.like_count || 0) + (was ? -1 : 1));
     if (this.isDummy) return;
@@ -304,14 +304,14 @@ export default class ReactionComment extends BlockElement {
       this.emit('reaction-message', { action: 'like', id: m.id });
     } catch (e) {
       set(was, m.like_count || 0);
-      this.error = this.fail(e);
+      this._error = this.fail(e);
     }
   }
 
   /** Loads the next page of older top-level messages. */
   async loadMore(): Promise<void> {
-    const last = this.messages[this.messages.length - 1];
-    if (!this.hasMore || this.loadingMore || !last) return;
+    const last = this._messages[this._messages.length - 1];
+    if (!this._hasMore || this.loadingMore || !last) return;
     this.loadingMore = true;
     try {
       const page = await rpc<Message[]>(this.project, 'list_messages', {
@@ -319,14 +319,14 @@ export default class ReactionComment extends BlockElement {
         p_before: last.created_at,
         p_limit: PAGE_SIZE,
       });
-      const seen = new Set(this.messages.map((m) => m.id));
-      this.messages = [
-        ...this.messages,
+      const seen = new Set(this._messages.map((m) => m.id));
+      this._messages = [
+        ...this._messages,
         ...page.filter((m) => !seen.has(m.id)).map((m) => ({ ...m, replies: m.replies || [] })),
       ];
-      this.hasMore = page.length >= PAGE_SIZE;
+      this._hasMore = page.length >= PAGE_SIZE;
     } catch (e) {
-      this.error = this.fail(e);
+      this._error = this.fail(e);
     } finally {
       this.loadingMore = false;
     }
@@ -346,10 +346,10 @@ export default class ReactionComment extends BlockElement {
   }
 
   private onEmail(e: Event) {
-    this.email = (e.target as HTMLInputElement).value.trim();
+    this._email = (e.target as HTMLInputElement).value.trim();
     clearTimeout(this.emailTimer);
     this.emailTimer = setTimeout(
-      () => (this.emailBad = !!this.email && !EMAIL_RE.test(this.email)),
+      () => (this._emailBad = !!this._email && !EMAIL_RE.test(this._email)),
       DEBOUNCE_MS,
     );
   }
@@ -365,14 +365,14 @@ export default class ReactionComment extends BlockElement {
 
   private async logOut() {
     signOut(this.project);
-    this.menuOpen = false;
+    this._menuOpen = false;
     this.emit('reaction-sign-in', { userId: null });
     if (this.blockId) await this.load();
   }
 
   private async submit(e: Event) {
     e.preventDefault();
-    if (await this.post(this.draft)) this.draft = '';
+    if (await this.post(this._draft)) this._draft = '';
   }
 
   private signInButtons(): TemplateResult | typeof nothing {
@@ -396,7 +396,7 @@ export default class ReactionComment extends BlockElement {
   private renderComposer() {
     const b = this.view!.block;
     const blocked = b.block_anonymous && !this.signedIn;
-    const empty = !this.draft.trim();
+    const empty = !this._draft.trim();
     return html`<form part="composer" @submit=${this.submit} novalidate>
       ${b.welcome_message ? html`<p part="welcome">${fill(b.welcome_message, b.response_count)}</p>` : nothing}
       <input
@@ -404,8 +404,8 @@ export default class ReactionComment extends BlockElement {
         class="input"
         aria-label=${this.t('writerName')}
         maxlength=${NAME_MAX}
-        .value=${this.name}
-        @change=${(e: Event) => (this.name = setIdentityName((e.target as HTMLInputElement).value.trim() || getIdentity().name).name)}
+        .value=${this._name}
+        @change=${(e: Event) => (this._name = setIdentityName((e.target as HTMLInputElement).value.trim() || getIdentity().name).name)}
       />
       <textarea
         part="textarea"
@@ -413,8 +413,8 @@ export default class ReactionComment extends BlockElement {
         aria-label=${this.t('message')}
         maxlength=${MESSAGE_MAX}
         placeholder=${fill(b.placeholder, b.response_count) || this.t(this.qna ? 'qnaPlaceholder' : 'placeholder')}
-        .value=${this.draft}
-        @input=${(e: Event) => (this.draft = (e.target as HTMLTextAreaElement).value)}
+        .value=${this._draft}
+        @input=${(e: Event) => (this._draft = (e.target as HTMLTextAreaElement).value)}
       ></textarea>
       ${
         b.allow_creator_email
@@ -424,16 +424,16 @@ export default class ReactionComment extends BlockElement {
                 type="email"
                 aria-label=${this.t('notifyEmail')}
                 placeholder=${this.t('notifyEmail')}
-                aria-invalid=${this.emailBad ? 'true' : 'false'}
+                aria-invalid=${this._emailBad ? 'true' : 'false'}
                 @input=${this.onEmail}
               />
-              ${this.emailBad ? html`<p part="error" class="err">${this.t('emailError')}</p>` : nothing}`
+              ${this._emailBad ? html`<p part="error" class="err">${this.t('emailError')}</p>` : nothing}`
           : nothing
       }
       <div class="row">
-        <span class="muted" aria-hidden="true">${this.draft.length}/${MESSAGE_MAX}</span>
-        <button part="submit" class="btn" type="submit" ?disabled=${empty || this.sending}>
-          ${this.sending ? html`<span class="spin" role="status" aria-label=${this.t('sending')}></span>` : nothing}${this.t('send')}
+        <span class="muted" aria-hidden="true">${this._draft.length}/${MESSAGE_MAX}</span>
+        <button part="submit" class="btn" type="submit" ?disabled=${empty || this._sending}>
+          ${this._sending ? html`<span class="spin" role="status" aria-label=${this.t('sending')}></span>` : nothing}${this.t('send')}
         </button>
       </div>
       ${
@@ -452,7 +452,7 @@ export default class ReactionComment extends BlockElement {
     const labels = b.custom_label_name || {};
     const mine = !!this.userId && m.creator_id === this.userId;
     const home = safeUrl(m.home_url, true);
-    const [mode, id] = this.mode.split(':');
+    const [mode, id] = this._mode.split(':');
     const here = id === m.id;
     const top = !m.parent_id;
     const replyMode = here && mode === 'reply';
@@ -493,7 +493,7 @@ export default class ReactionComment extends BlockElement {
                 <button class="btn" @click=${() => this.edit(m, draft || m.content)}>
                   ${this.t('save')}
                 </button>
-                <button class="btn ghost" @click=${() => (this.mode = '')}>
+                <button class="btn ghost" @click=${() => (this._mode = '')}>
                   ${this.t('discard')}
                 </button>
               </div>`
@@ -504,7 +504,7 @@ export default class ReactionComment extends BlockElement {
           ? html`<div class="row" role="group" aria-label=${this.t('confirmDelete')}>
               <span>${this.t('confirmDelete')}</span>
               <button class="btn" @click=${() => this.removeMessage(m)}>${this.t('delete')}</button>
-              <button class="btn ghost" @click=${() => (this.mode = '')}>
+              <button class="btn ghost" @click=${() => (this._mode = '')}>
                 ${this.t('cancel')}
               </button>
             </div>`
@@ -520,9 +520,9 @@ export default class ReactionComment extends BlockElement {
                     </button>`
                   : nothing
               }
-              ${this.canReply(m) ? html`<button class="btn link" aria-expanded=${replyMode ? 'true' : 'false'} @click=${() => (this.mode = replyMode ? '' : 'reply:' + m.id)}>${this.t('reply')}${m.reply_count ? ` ${m.reply_count}` : ''}</button>` : nothing}
-              ${mine ? html`<button class="btn link" @click=${() => (this.mode = 'edit:' + m.id)}>${this.t('edit')}</button>` : nothing}
-              ${mine || this.isOwner ? html`<button class="btn link" @click=${() => (this.mode = 'delete:' + m.id)}>${this.t('delete')}</button>` : nothing}
+              ${this.canReply(m) ? html`<button class="btn link" aria-expanded=${replyMode ? 'true' : 'false'} @click=${() => (this._mode = replyMode ? '' : 'reply:' + m.id)}>${this.t('reply')}${m.reply_count ? ` ${m.reply_count}` : ''}</button>` : nothing}
+              ${mine ? html`<button class="btn link" @click=${() => (this._mode = 'edit:' + m.id)}>${this.t('edit')}</button>` : nothing}
+              ${mine || this.isOwner ? html`<button class="btn link" @click=${() => (this._mode = 'delete:' + m.id)}>${this.t('delete')}</button>` : nothing}
               ${
                 this.qna && top && this.isOwner
                   ? html`<button
@@ -543,7 +543,7 @@ export default class ReactionComment extends BlockElement {
               @submit=${async (e: Event) => {
                 e.preventDefault();
                 const ta = (e.target as HTMLFormElement).querySelector('textarea')!;
-                if (await this.post(ta.value, m.id)) this.mode = '';
+                if (await this.post(ta.value, m.id)) this._mode = '';
               }}
             >
               <textarea
@@ -552,10 +552,10 @@ export default class ReactionComment extends BlockElement {
                 aria-label=${this.t('replyTo', { name })}
                 maxlength=${MESSAGE_MAX}
               ></textarea>
-              <button part="submit" class="btn" type="submit" ?disabled=${this.sending}>
+              <button part="submit" class="btn" type="submit" ?disabled=${this._sending}>
                 ${this.t('send')}
               </button>
-              <button class="btn ghost" type="button" @click=${() => (this.mode = '')}>
+              <button class="btn ghost" type="button" @click=${() => (this._mode = '')}>
                 ${this.t('close')}
               </button>
             </form>`
@@ -579,22 +579,22 @@ export default class ReactionComment extends BlockElement {
     const b = this.view!.block;
     return html`${this.renderHeader()}
       <div part="toolbar">
-        ${b.show_count ? html`<span part="count">${this.t('messages', { count: b.response_count ?? this.messages.length })}</span>` : html`<span></span>`}
+        ${b.show_count ? html`<span part="count">${this.t('messages', { count: b.response_count ?? this._messages.length })}</span>` : html`<span></span>`}
         <button
           part="menu-button"
           class="btn link"
-          aria-expanded=${this.menuOpen ? 'true' : 'false'}
+          aria-expanded=${this._menuOpen ? 'true' : 'false'}
           aria-controls="menu"
-          @click=${() => (this.menuOpen = !this.menuOpen)}
+          @click=${() => (this._menuOpen = !this._menuOpen)}
         >
           ${this.t('menu')}
         </button>
       </div>
-      ${this.menuOpen ? this.renderMenu() : nothing} ${this.renderComposer()}
-      ${this.error ? html`<p part="error" class="err" role="alert">${this.error}</p>` : nothing}
+      ${this._menuOpen ? this.renderMenu() : nothing} ${this.renderComposer()}
+      ${this._error ? html`<p part="error" class="err" role="alert">${this._error}</p>` : nothing}
       <ul part="list" aria-label=${this.t('messageList')} @scroll=${this.onScroll}>
-        ${this.messages.map((m) => this.renderMessage(m))}
+        ${this._messages.map((m) => this.renderMessage(m))}
       </ul>
-      ${this.hasMore ? html`<button part="load-more" class="btn ghost" @click=${this.loadMore}>${this.t('loadMore')}</button>` : nothing}`;
+      ${this._hasMore ? html`<button part="load-more" class="btn ghost" @click=${this.loadMore}>${this.t('loadMore')}</button>` : nothing}`;
   }
 }

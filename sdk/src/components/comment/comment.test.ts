@@ -111,7 +111,7 @@ describe('reaction-comment', () => {
             anon-key=${KEY}
           ></reaction-comment>`,
     )) as ReactionComment;
-    await until(() => el.status === 'ready');
+    await until(() => el['_status'] === 'ready');
     await el.updateComplete;
     return el;
   }
@@ -272,7 +272,7 @@ describe('reaction-comment', () => {
     await until(() => item(el, 'm7'));
     const call = api.rpcCalls().find((c) => c.name === 'list_messages')!;
     expect(call.body.p_limit).to.equal(5);
-    expect(call.body.p_before).to.equal(el.messages[4]!.created_at);
+    expect(call.body.p_before).to.equal(el['_messages'][4]!.created_at);
     await el.updateComplete;
     expect($(el, '[part=load-more]')).to.equal(null);
   });
@@ -339,15 +339,15 @@ describe('reaction-comment', () => {
 
   it('applies live changes once (insert, update, delete)', async () => {
     const el = await mount();
-    el.apply({ type: 'INSERT', row: msg('live', { created_at: new Date().toISOString() }) });
-    el.apply({ type: 'INSERT', row: msg('live') });
-    el.apply({ type: 'INSERT', row: msg('lr', { parent_id: 'm2' }) });
-    el.apply({ type: 'UPDATE', row: msg('m3', { content: 'changed' }) });
-    el.apply({ type: 'DELETE', row: { id: 'r1' } });
+    el['applyChange']({ type: 'INSERT', row: msg('live', { created_at: new Date().toISOString() }) });
+    el['applyChange']({ type: 'INSERT', row: msg('live') });
+    el['applyChange']({ type: 'INSERT', row: msg('lr', { parent_id: 'm2' }) });
+    el['applyChange']({ type: 'UPDATE', row: msg('m3', { content: 'changed' }) });
+    el['applyChange']({ type: 'DELETE', row: { id: 'r1' } });
     await el.updateComplete;
-    expect(el.messages.filter((m) => m.id === 'live')).to.have.length(1);
-    expect(el.messages[0]!.id).to.equal('live');
-    expect(el.messages.find((m) => m.id === 'm2')!.replies!.map((r) => r.id)).to.deep.equal(['lr']);
+    expect(el['_messages'].filter((m) => m.id === 'live')).to.have.length(1);
+    expect(el['_messages'][0]!.id).to.equal('live');
+    expect(el['_messages'].find((m) => m.id === 'm2')!.replies!.map((r) => r.id)).to.deep.equal(['lr']);
     expect(item(el, 'm3').querySelector('[part=content]')!.textContent).to.equal('changed');
     expect(item(el, 'r1')).to.equal(null);
   });
@@ -426,7 +426,7 @@ describe('reaction-qna', () => {
     const el = await fixture<ReactionComment>(
       html`<reaction-qna block-id="b1" project-url=${PROJECT} anon-key=${KEY}></reaction-qna>`,
     );
-    await until(() => el.status === 'ready');
+    await until(() => el['_status'] === 'ready');
     await el.updateComplete;
     return el;
   }
@@ -451,7 +451,7 @@ describe('reaction-qna', () => {
       b.textContent!.includes('Mark resolved'),
     )!;
     resolve.click();
-    await until(() => el.messages[0]!.resolved);
+    await until(() => el['_messages'][0]!.resolved);
     expect(api.rpcCalls().find((c) => c.name === 'set_message_resolved')!.body).to.deep.equal({
       p_message_id: 'q1',
       p_resolved: true,

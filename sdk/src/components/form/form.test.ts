@@ -82,7 +82,7 @@ describe('reaction-form', () => {
     const el = await fixture<ReactionForm>(
       html`<reaction-form block-id="b1" project-url=${PROJECT} anon-key=${KEY}></reaction-form>`,
     );
-    await until(() => el.status === 'ready');
+    await until(() => el['_status'] === 'ready');
     await el.updateComplete;
     return el;
   }
@@ -163,7 +163,7 @@ describe('reaction-form', () => {
     $$<HTMLInputElement>(el, 'input[type=radio]')[0]!.click();
     type(input(el, 'short'), '  hello ');
     $(el, '[part=submit]').click();
-    await until(() => el.ending);
+    await until(() => el['_ending']);
     await el.updateComplete;
     const call = api.rpcCalls().find((c) => c.name === 'submit_response')!;
     expect(call.body.p_answers).to.deep.equal({ poll: ['a'], short: 'hello' });
@@ -171,7 +171,7 @@ describe('reaction-form', () => {
     expect($(el, '[part=ending-title]').textContent).to.equal('Thanks!');
     $(el, '[part=resubmit]').click();
     await el.updateComplete;
-    expect(el.ending).to.equal(null);
+    expect(el['_ending']).to.equal(null);
     expect($<HTMLInputElement>(el, 'input[type=radio]').checked).to.equal(false);
   });
 
@@ -179,7 +179,7 @@ describe('reaction-form', () => {
     const el = await mount();
     $$<HTMLInputElement>(el, 'input[type=radio]')[1]!.click();
     $(el, '[part=submit]').click();
-    await until(() => el.ending);
+    await until(() => el['_ending']);
     await el.updateComplete;
     expect($(el, '[part=ending-title]').textContent).to.equal('Banana fan');
     expect($<HTMLAnchorElement>(el, '[part=open-link]').href).to.equal('https://example.com/');
@@ -194,10 +194,10 @@ describe('reaction-form', () => {
     $$<HTMLInputElement>(el, 'input[type=radio]')[0]!.click();
     type(input(el, 'short'), 'keep me');
     $(el, '[part=submit]').click();
-    await until(() => el.error);
+    await until(() => el['_error']);
     await el.updateComplete;
     expect($(el, '[part=error]').textContent).to.equal('Required: Pick');
-    expect(el.ending).to.equal(null);
+    expect(el['_ending']).to.equal(null);
     expect(input(el, 'short').value).to.equal('keep me');
   });
 
@@ -213,7 +213,7 @@ describe('reaction-form', () => {
     expect($(el, '[part=invalid]').textContent).to.equal('응답을 확인해 주세요');
     $$<HTMLInputElement>(el, 'input[type=radio]')[0]!.click();
     $(el, '[part=submit]').click();
-    await until(() => el.ending);
+    await until(() => el['_ending']);
     expect(api.rpcCalls().map((c) => c.name)).to.deep.equal(['get_block_view']);
   });
 
