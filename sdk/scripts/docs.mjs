@@ -233,7 +233,12 @@ for (const d of elements) {
     if (stateFields.has(a.fieldName))
       problems.push(`${tag}: internal state "${a.fieldName}" is listed as an attribute`);
   for (const m of d.members || [])
-    if (m.kind === 'field' && !m.static && (m.privacy ?? 'public') === 'public' && stateFields.has(m.name))
+    if (
+      m.kind === 'field' &&
+      !m.static &&
+      (m.privacy ?? 'public') === 'public' &&
+      stateFields.has(m.name)
+    )
       problems.push(`${tag}: internal state "${m.name}" is a public property`);
 
   const attrs = (d.attributes || []).filter((a) => a.name && a.description);

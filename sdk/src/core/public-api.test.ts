@@ -15,7 +15,16 @@ import {
 } from '../index.js';
 import type { Comment, Form, Like } from '../react/index.js';
 
-const OWNER_INPUTS = ['anonKey', 'blockId', 'dummy', 'lang', 'ownerId', 'projectUrl', 'theme', 'view'];
+const OWNER_INPUTS = [
+  'anonKey',
+  'blockId',
+  'dummy',
+  'lang',
+  'ownerId',
+  'projectUrl',
+  'theme',
+  'view',
+];
 const ATTRIBUTES = ['anon-key', 'block-id', 'dummy', 'lang', 'owner-id', 'project-url', 'theme'];
 
 describe('public API of the elements', () => {

@@ -104,7 +104,8 @@ export default class ReactionBlock extends BlockElement {
   }
 
   protected override render(): unknown {
-    if (this._status !== 'ready' || !this.view || this.view.block.deactivated) return super.render();
+    if (this._status !== 'ready' || !this.view || this.view.block.deactivated)
+      return super.render();
     try {
       const v = this.view;
       const theme = this.theme || nothing;

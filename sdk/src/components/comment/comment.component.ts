@@ -1,4 +1,5 @@
 import { html, nothing, type TemplateResult } from 'lit';
+import { repeat } from 'lit/directives/repeat.js';
 import {
   displayUser,
   ensureSession,
@@ -82,7 +83,8 @@ export default class ReactionComment extends BlockElement {
     _name: { state: true },
     _email: { state: true },
     _emailBad: { state: true },
-    _mode: { state: true },
+    _modes: { state: true },
+    _drafts: { state: true },
     _menuOpen: { state: true },
     _hasMore: { state: true },
   };
@@ -94,8 +96,10 @@ export default class ReactionComment extends BlockElement {
   declare private _name: string;
   declare private _email: string;
   declare private _emailBad: boolean;
-  /** Message modes: `edit:<id>`, `reply:<id>`, `delete:<id>` or ''. */
-  declare private _mode: string;
+  /** Each message's mode (normal when absent), keyed by message id. */
+  declare private _modes: Record<string, 'edit' | 'reply' | 'delete'>;
+  /** Text being typed in a message's edit or reply box, keyed `edit:<id>` / `reply:<id>`. */
+  declare private _drafts: Record<string, string>;
   declare private _menuOpen: boolean;
   declare private _hasMore: boolean;
 
@@ -111,7 +115,9 @@ export default class ReactionComment extends BlockElement {
   constructor() {
     super();
     this._messages = [];
-    this._draft = this._error = this._email = this._mode = '';
+    this._draft = this._error = this._email = '';
+    this._modes = {};
+    this._drafts = {};
     this._sending = this._emailBad = this._menuOpen = this._hasMore = false;
     this._name = getIdentity().name;
   }
@@ -255,7 +261,11 @@ export default class ReactionComment extends BlockElement {
           this.applyChange({ type: 'UPDATE', row: { ...(r as Message), parent_id: m.parent_id } });
       }
       local();
-      this._mode = '';
+      // The edit or delete is done: that message is back to normal and its edit draft goes.
+      if (action === 'edit' || action === 'delete') {
+        this.setMode(m.id);
+        this.setDraft('edit:' + m.id);
+      }
       this.emit('reaction-message', { action, id: m.id });
     } catch (e) {
       this._error = this.fail(e);
@@ -306,6 +316,18 @@ export default class ReactionComment extends BlockElement {
       set(was, m.like_count || 0);
       this._error = this.fail(e);
     }
+  }
+
+  /** Sets (or, without a mode, clears) one message's mode; the others keep theirs. */
+  private setMode(id: string, mode?: 'edit' | 'reply' | 'delete') {
+    const { [id]: _, ...rest } = this._modes;
+    this._modes = mode ? { ...rest, [id]: mode } : rest;
+  }
+
+  /** Sets (or, without text, drops) the draft of a message's edit or reply box. */
+  private setDraft(key: string, text?: string) {
+    const { [key]: _, ...rest } = this._drafts;
+    this._drafts = text === undefined ? rest : { ...rest, [key]: text };
   }
 
   /** Loads the next page of older top-level messages. */
@@ -452,11 +474,11 @@ export default class ReactionComment extends BlockElement {
     const labels = b.custom_label_name || {};
     const mine = !!this.userId && m.creator_id === this.userId;
     const home = safeUrl(m.home_url, true);
-    const [mode, id] = this._mode.split(':');
-    const here = id === m.id;
+    const mode = this._modes[m.id];
     const top = !m.parent_id;
-    const replyMode = here && mode === 'reply';
-    let draft = '';
+    const replyMode = mode === 'reply';
+    const editKey = 'edit:' + m.id;
+    const replyKey = 'reply:' + m.id;
     const name = m.creator_name || '?';
     return html`<li part="message" id="m-${m.id}">
       <div part="message-header">
@@ -480,31 +502,41 @@ export default class ReactionComment extends BlockElement {
         ${this.qna && top && m.resolved ? html`<span part="label" class="admin">${this.t('resolved')}</span>` : nothing}
       </div>
       ${
-        here && mode === 'edit'
+        mode === 'edit'
           ? html`<textarea
                 part="textarea"
                 class="input"
                 aria-label=${this.t('edit')}
                 maxlength=${MESSAGE_MAX}
-                .value=${m.content}
-                @input=${(e: Event) => (draft = (e.target as HTMLTextAreaElement).value)}
+                .value=${this._drafts[editKey] ?? m.content}
+                @input=${(e: Event) =>
+                  this.setDraft(editKey, (e.target as HTMLTextAreaElement).value)}
               ></textarea>
               <div class="row">
-                <button class="btn" @click=${() => this.edit(m, draft || m.content)}>
+                <button
+                  class="btn"
+                  @click=${() => this.edit(m, this._drafts[editKey] ?? m.content)}
+                >
                   ${this.t('save')}
                 </button>
-                <button class="btn ghost" @click=${() => (this._mode = '')}>
+                <button
+                  class="btn ghost"
+                  @click=${() => {
+                    this.setMode(m.id);
+                    this.setDraft(editKey);
+                  }}
+                >
                   ${this.t('discard')}
                 </button>
               </div>`
           : html`<p part="content">${linkify(m.content)}</p>`
       }
       ${
-        here && mode === 'delete'
+        mode === 'delete'
           ? html`<div class="row" role="group" aria-label=${this.t('confirmDelete')}>
               <span>${this.t('confirmDelete')}</span>
               <button class="btn" @click=${() => this.removeMessage(m)}>${this.t('delete')}</button>
-              <button class="btn ghost" @click=${() => (this._mode = '')}>
+              <button class="btn ghost" @click=${() => this.setMode(m.id)}>
                 ${this.t('cancel')}
               </button>
             </div>`
@@ -520,9 +552,9 @@ export default class ReactionComment extends BlockElement {
                     </button>`
                   : nothing
               }
-              ${this.canReply(m) ? html`<button class="btn link" aria-expanded=${replyMode ? 'true' : 'false'} @click=${() => (this._mode = replyMode ? '' : 'reply:' + m.id)}>${this.t('reply')}${m.reply_count ? ` ${m.reply_count}` : ''}</button>` : nothing}
-              ${mine ? html`<button class="btn link" @click=${() => (this._mode = 'edit:' + m.id)}>${this.t('edit')}</button>` : nothing}
-              ${mine || this.isOwner ? html`<button class="btn link" @click=${() => (this._mode = 'delete:' + m.id)}>${this.t('delete')}</button>` : nothing}
+              ${this.canReply(m) ? html`<button class="btn link" aria-expanded=${replyMode ? 'true' : 'false'} @click=${() => this.setMode(m.id, replyMode ? undefined : 'reply')}>${this.t('reply')}${m.reply_count ? ` ${m.reply_count}` : ''}</button>` : nothing}
+              ${mine ? html`<button class="btn link" @click=${() => this.setMode(m.id, 'edit')}>${this.t('edit')}</button>` : nothing}
+              ${mine || this.isOwner ? html`<button class="btn link" @click=${() => this.setMode(m.id, 'delete')}>${this.t('delete')}</button>` : nothing}
               ${
                 this.qna && top && this.isOwner
                   ? html`<button
@@ -542,8 +574,10 @@ export default class ReactionComment extends BlockElement {
               class="row"
               @submit=${async (e: Event) => {
                 e.preventDefault();
-                const ta = (e.target as HTMLFormElement).querySelector('textarea')!;
-                if (await this.post(ta.value, m.id)) this._mode = '';
+                if (await this.post(this._drafts[replyKey] || '', m.id)) {
+                  this.setMode(m.id);
+                  this.setDraft(replyKey);
+                }
               }}
             >
               <textarea
@@ -551,11 +585,14 @@ export default class ReactionComment extends BlockElement {
                 class="input"
                 aria-label=${this.t('replyTo', { name })}
                 maxlength=${MESSAGE_MAX}
+                .value=${this._drafts[replyKey] ?? ''}
+                @input=${(e: Event) =>
+                  this.setDraft(replyKey, (e.target as HTMLTextAreaElement).value)}
               ></textarea>
               <button part="submit" class="btn" type="submit" ?disabled=${this._sending}>
                 ${this.t('send')}
               </button>
-              <button class="btn ghost" type="button" @click=${() => (this._mode = '')}>
+              <button class="btn ghost" type="button" @click=${() => this.setMode(m.id)}>
                 ${this.t('close')}
               </button>
             </form>`
@@ -564,7 +601,11 @@ export default class ReactionComment extends BlockElement {
       ${
         m.replies?.length
           ? html`<ul part="replies">
-              ${m.replies.map((r) => this.renderMessage(r))}
+              ${repeat(
+                m.replies,
+                (r) => r.id,
+                (r) => this.renderMessage(r),
+              )}
             </ul>`
           : nothing
       }
@@ -593,7 +634,11 @@ export default class ReactionComment extends BlockElement {
       ${this._menuOpen ? this.renderMenu() : nothing} ${this.renderComposer()}
       ${this._error ? html`<p part="error" class="err" role="alert">${this._error}</p>` : nothing}
       <ul part="list" aria-label=${this.t('messageList')} @scroll=${this.onScroll}>
-        ${this._messages.map((m) => this.renderMessage(m))}
+        ${repeat(
+          this._messages,
+          (m) => m.id,
+          (m) => this.renderMessage(m),
+        )}
       </ul>
       ${this._hasMore ? html`<button part="load-more" class="btn ghost" @click=${this.loadMore}>${this.t('loadMore')}</button>` : nothing}`;
   }

@@ -217,7 +217,7 @@ describe('reaction-comment', () => {
     await el.updateComplete;
     const reply = item(el, 'm3').querySelector('form textarea') as HTMLTextAreaElement;
     expect(reply.getAttribute('aria-label')).to.equal('Reply to Someone');
-    reply.value = 'A reply';
+    type(reply, 'A reply');
     (item(el, 'm3').querySelector('form [type=submit]') as HTMLButtonElement).click();
     await until(() => item(el, 'new1'));
     expect(api.rpcCalls().find((c) => c.name === 'post_message')!.body.p_parent_id).to.equal('m3');
@@ -245,6 +245,45 @@ describe('reaction-comment', () => {
     await until(() => !item(el, 'new1'));
     expect(api.rpcCalls().find((c) => c.name === 'delete_message')!.body).to.deep.equal({
       p_message_id: 'new1',
+    });
+  });
+
+  it('keeps the edit draft and the reply being typed when someone else posts, and saves the new text', async () => {
+    signIn('someone'); // m1..m5 are the visitor's own
+    const el = await mount();
+    button(item(el, 'm2'), 'Edit').click();
+    await el.updateComplete;
+    type(item(el, 'm2').querySelector('textarea')!, 'new text');
+    button(item(el, 'm3'), 'Reply').click();
+    await el.updateComplete;
+    type(item(el, 'm3').querySelector('form textarea')!, 'half a reply');
+    const editBox = item(el, 'm2').querySelector('textarea');
+
+    // Someone else posts: the list re-renders with a new first item.
+    el['applyChange']({
+      type: 'INSERT',
+      row: msg('other', { creator_id: 'x', created_at: new Date().toISOString() }),
+    });
+    await el.updateComplete;
+    expect($$(el, '[part=list] > [part=message]')[0]!.id).to.equal('m-other');
+    expect(item(el, 'm2').querySelector('textarea'), 'same edit box').to.equal(editBox);
+    expect(item(el, 'm2').querySelector('textarea')!.value).to.equal('new text');
+    expect(item(el, 'm3').querySelector<HTMLTextAreaElement>('form textarea')!.value).to.equal(
+      'half a reply',
+    );
+
+    button(item(el, 'm2'), 'Save').click();
+    await until(() => api.rpcCalls().some((c) => c.name === 'edit_message'));
+    expect(api.rpcCalls().find((c) => c.name === 'edit_message')!.body).to.deep.equal({
+      p_message_id: 'm2',
+      p_content: 'new text',
+    });
+    // The reply box is still open with its text; sending it posts that text.
+    (item(el, 'm3').querySelector('form [type=submit]') as HTMLButtonElement).click();
+    await until(() => api.rpcCalls().some((c) => c.name === 'post_message'));
+    expect(api.rpcCalls().find((c) => c.name === 'post_message')!.body).to.include({
+      p_parent_id: 'm3',
+      p_content: 'half a reply',
     });
   });
 
@@ -339,7 +378,10 @@ describe('reaction-comment', () => {
 
   it('applies live changes once (insert, update, delete)', async () => {
     const el = await mount();
-    el['applyChange']({ type: 'INSERT', row: msg('live', { created_at: new Date().toISOString() }) });
+    el['applyChange']({
+      type: 'INSERT',
+      row: msg('live', { created_at: new Date().toISOString() }),
+    });
     el['applyChange']({ type: 'INSERT', row: msg('live') });
     el['applyChange']({ type: 'INSERT', row: msg('lr', { parent_id: 'm2' }) });
     el['applyChange']({ type: 'UPDATE', row: msg('m3', { content: 'changed' }) });
@@ -347,7 +389,9 @@ describe('reaction-comment', () => {
     await el.updateComplete;
     expect(el['_messages'].filter((m) => m.id === 'live')).to.have.length(1);
     expect(el['_messages'][0]!.id).to.equal('live');
-    expect(el['_messages'].find((m) => m.id === 'm2')!.replies!.map((r) => r.id)).to.deep.equal(['lr']);
+    expect(el['_messages'].find((m) => m.id === 'm2')!.replies!.map((r) => r.id)).to.deep.equal([
+      'lr',
+    ]);
     expect(item(el, 'm3').querySelector('[part=content]')!.textContent).to.equal('changed');
     expect(item(el, 'r1')).to.equal(null);
   });
