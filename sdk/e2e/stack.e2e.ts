@@ -199,7 +199,7 @@ try {
   });
 
   await step(
-    'ab: a click votes and shows counts; option count in the same transaction',
+    'ab: a click votes and shows counts; option count in the same transaction; a reload shows the vote',
     async () => {
       const page = await open('reaction-ab', ids.ab);
       await page.locator('reaction-ab [part=option]', { hasText: 'Bad' }).click();
@@ -213,6 +213,12 @@ try {
         )[0]!.response_count,
         1,
       );
+      // After a reload the view tells the visitor their vote (me.vote): the counts show at once.
+      await page.reload();
+      await page
+        .locator('reaction-ab [part=option][aria-pressed=true]', { hasText: 'Bad' })
+        .waitFor();
+      await page.locator('reaction-ab [part=result]', { hasText: '1 vote · 100%' }).waitFor();
       await page.context().close();
     },
   );

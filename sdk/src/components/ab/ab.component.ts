@@ -1,8 +1,8 @@
 import { html, nothing } from 'lit';
-import { timezone } from '../../core/api.js';
+import { rpc, timezone } from '../../core/api.js';
 import { BlockElement } from '../../core/base.js';
 import { baseStyles } from '../../core/theme.js';
-import type { Option, Question } from '../../core/types.js';
+import type { BlockView, Option, Question } from '../../core/types.js';
 import styles from './ab.styles.js';
 
 /**
@@ -52,10 +52,14 @@ export default class ReactionAb extends BlockElement {
   }
 
   protected override viewChanged(): void {
-    this._options = [...(this.question?.options || [])]
-      .sort((a, b) => a.index - b.index)
-      .slice(0, 2);
-    this._chosen = '';
+    this.showView(this.view!);
+  }
+
+  /** Options and counts of a view; a visitor who voted (me.vote) sees the results at once. */
+  private showView(v: BlockView) {
+    const q = v.questions?.find((x) => x.type === 'ab') || v.questions?.[0];
+    this._options = [...(q?.options || [])].sort((a, b) => a.index - b.index).slice(0, 2);
+    this._chosen = this._options.find((o) => v.me?.vote?.includes(o.id))?.id || '';
   }
 
   /** Votes for an option (one choice per visitor; the server enforces it). */
@@ -90,7 +94,14 @@ export default class ReactionAb extends BlockElement {
       this._chosen = option.id;
       this.emit('reaction-submit', { answers, response });
     } catch (e) {
-      this._error = this.fail(e);
+      // Voted meanwhile (another tab): show that vote and the counts instead of the refusal.
+      const v =
+        (e as Error).message === 'Already voted' &&
+        (await rpc<BlockView>(this.project, 'get_block_view', {
+          p_block_id: this.view!.block.id,
+        }).catch(() => null));
+      if (v?.me?.vote?.length) this.showView(v);
+      else this._error = this.fail(e);
     } finally {
       this._busy = false;
     }
