@@ -86,7 +86,7 @@ reaction-comment::part(submit) {
     notes: [
       'Question types: poll (single or multi select), A/B, short text (300 characters), long text (1000, grows to 360 px), number, phone, mail (50), description and image. Each field is checked after a 500 ms pause (200 ms for long text) with the spec\'s messages; Submit checks them all, shows "Please check response" and focuses the first invalid field.',
       "The server checks everything again (required questions, lengths, the owner's monthly quota). A failed submit shows the server's message and keeps the answers.",
-      'After a submit the form shows the first ending whose conditions all hold (equal, empty, notEmpty, include), or the default ending; its link opens on submit or from a button, and "Submit again" shows unless the ending blocks it.',
+      'After a submit the form shows the first ending whose conditions all hold (equal, empty, notEmpty, include), or the default ending; its link opens on submit or from a button, and "Submit again" shows unless the ending blocks it. An ending shows its title and its closing text; without a title, "Thank you" stands in only when there is no closing text either (the default ending\'s closing text is "Thank you" already).',
       "Dummy mode: nothing is written and the ending still shows. There a view whose block has `mode: 'ending'` opens on the ending with index `ending_mode` (the dashboard editor's preview of an ending).",
     ],
   },

@@ -267,9 +267,13 @@ export default class ReactionForm extends BlockElement {
 
   private renderEnding(e: Ending) {
     const url = safeUrl(e.open_url, true);
+    const closing = sanitize(e.closing_text);
+    // The default ending's text is "Thank you" already: the title falls back to it only when the
+    // ending has no closing text, so it is never said twice.
+    const title = e.title || (closing.replace(/<[^>]*>/g, '').trim() ? '' : this.t('thankYou'));
     return html`<div part="ending" role="status">
-      <h2 part="ending-title">${e.title || this.t('thankYou')}</h2>
-      ${e.closing_text ? html`<div part="description">${unsafeHTML(sanitize(e.closing_text))}</div>` : nothing}
+      ${title ? html`<h2 part="ending-title">${title}</h2>` : nothing}
+      ${closing ? html`<div part="description">${unsafeHTML(closing)}</div>` : nothing}
       ${
         url && e.open_link_type !== 'submit'
           ? html`<a

@@ -175,6 +175,27 @@ describe('reaction-form', () => {
     expect($<HTMLInputElement>(el, 'input[type=radio]').checked).to.equal(false);
   });
 
+  it('says "Thank you" once at the default ending: the closing text, or the title fallback when there is none', async () => {
+    const thanks = (closing_text: string, title: string | null = null) =>
+      view({ endings: [{ id: 'd', is_default: true, index: 0, title, closing_text }] });
+    // The database creates the default ending with the closing text 'Thank you' and no title.
+    for (const [v, shown] of [
+      [thanks('Thank you'), 'Thank you'],
+      [thanks('<p>Thank you</p>'), 'Thank you'],
+      [thanks(''), 'Thank you'],
+      [thanks('<p>See you</p>', 'Done'), 'Done See you'],
+    ] as const) {
+      const el = await mount(undefined, v);
+      $$<HTMLInputElement>(el, 'input[type=radio]')[0]!.click();
+      $(el, '[part=submit]').click();
+      await until(() => el['_ending']);
+      await el.updateComplete;
+      const text = $(el, '[part=ending]').textContent!.replace(/Submit again/, '');
+      expect(text.replace(/\s+/g, ' ').trim()).to.equal(shown);
+      api.restore();
+    }
+  });
+
   it('shows the ending whose conditions hold, with its link button and no Submit again', async () => {
     const el = await mount();
     $$<HTMLInputElement>(el, 'input[type=radio]')[1]!.click();
