@@ -548,7 +548,7 @@ export default class ReactionComment extends BlockElement {
                       aria-pressed=${this.liked.has(m.id) ? 'true' : 'false'}
                       @click=${() => this.like(m)}
                     >
-                      ${this.t('likeThis')} ${m.like_count || 0}
+                      ${this.t('like', { count: m.like_count || 0 })}
                     </button>`
                   : nothing
               }

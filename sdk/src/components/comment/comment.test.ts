@@ -128,6 +128,11 @@ describe('reaction-comment', () => {
         : root.querySelectorAll('button')),
     ].find((b) => b.textContent!.trim().startsWith(text)) as HTMLButtonElement;
   const has = (root: Element, text: string) => !!button(root, text);
+  /** The message's like button: "n Like(s)" (en) or "좋아요 n" (ko). */
+  const likeOf = (m: Element) =>
+    [...m.querySelectorAll(':scope > [part=actions] button')].find((b) =>
+      /^(\d+ Likes?|좋아요 \d+)$/.test(b.textContent!.trim()),
+    ) as HTMLButtonElement | undefined;
 
   it('is accessible', async () => {
     await expect(await mount()).to.be.accessible();
@@ -159,7 +164,8 @@ describe('reaction-comment', () => {
     expect(links[0]!.href).to.equal('https://example.com/a');
     expect(links[0]!.rel).to.equal('noopener noreferrer nofollow ugc');
     expect(links[0]!.target).to.equal('_blank');
-    expect(button(item(el, 'm2'), 'Like').getAttribute('aria-pressed')).to.equal('true');
+    expect(likeOf(item(el, 'm2'))!.getAttribute('aria-pressed')).to.equal('true');
+    expect(likeOf(item(el, 'm2'))!.textContent!.trim()).to.equal('0 Likes');
     expect(item(el, 'm1').querySelector('[part=date]')!.textContent).to.match(/^\d\d\.\d\d\.\d\d$/);
   });
 
@@ -289,11 +295,12 @@ describe('reaction-comment', () => {
 
   it('likes a message at once', async () => {
     const el = await mount();
-    const like = button(item(el, 'm3'), 'Like');
+    const like = likeOf(item(el, 'm3'))!;
+    expect(like.textContent!.trim()).to.equal('0 Likes');
     like.click();
     await el.updateComplete;
     expect(like.getAttribute('aria-pressed')).to.equal('true');
-    expect(like.textContent!.trim()).to.equal('Like 1');
+    expect(like.textContent!.trim()).to.equal('1 Like');
     await until(() => api.rpcCalls().some((c) => c.name === 'toggle_message_like'));
   });
 
@@ -301,7 +308,7 @@ describe('reaction-comment', () => {
     const el = await mount({
       block: block({ type: 'comment', allow_reaction: false, allow_reply: false }),
     });
-    expect(has(item(el, 'm1'), 'Like')).to.equal(false);
+    expect(likeOf(item(el, 'm1'))).to.equal(undefined);
     expect(has(item(el, 'm1'), 'Reply')).to.equal(false);
   });
 
@@ -442,6 +449,7 @@ describe('reaction-comment', () => {
     await until(() => send(el).textContent!.includes('보내기'));
     expect(el.dataset.theme).to.equal('dark');
     expect($(el, '[part=count]').textContent).to.equal('메시지 3개');
+    expect(likeOf(item(el, 'm1'))!.textContent!.trim()).to.equal('좋아요 0');
     expect(getComputedStyle($(el, '[part=base]')).backgroundColor).to.equal('rgb(18, 18, 18)');
     await expect(el).to.be.accessible();
   });

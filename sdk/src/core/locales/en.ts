@@ -17,7 +17,6 @@ const en = {
   button: 'Button',
   like_one: '{{count}} Like',
   like_other: '{{count}} Likes',
-  likeThis: 'Like',
   votes_one: '{{count}} vote',
   votes_other: '{{count}} votes',
   messages_one: '{{count}} message',

@@ -18,7 +18,6 @@ const ko: Partial<Texts> = {
   submitAgain: '다시 제출',
   button: '버튼',
   like_other: '좋아요 {{count}}',
-  likeThis: '좋아요',
   votes_other: '{{count}}표',
   messages_other: '메시지 {{count}}개',
   placeholder: '메시지를 남겨 주세요',
