@@ -100,7 +100,7 @@ export default class ReactionAb extends BlockElement {
         (await rpc<BlockView>(this.project, 'get_block_view', {
           p_block_id: this.view!.block.id,
         }).catch(() => null));
-      if (v?.me?.vote?.length) this.showView(v);
+      if (v && v.me?.vote?.length) this.showView(v);
       else this._error = this.fail(e);
     } finally {
       this._busy = false;
