@@ -348,6 +348,25 @@ try {
     },
   );
 
+  await step('a deactivated or missing block is "not available"; en and ko', async () => {
+    const off = await block('like', { deactivated: true });
+    for (const [id, lang, text] of [
+      [off, 'en', 'This block is not available.'],
+      ['00000000-0000-4000-8000-00000000dead', 'en', 'This block is not available.'],
+      [off, 'ko', '사용할 수 없는 블록입니다.'],
+    ]) {
+      const ctx = await browser.newContext();
+      const page = await ctx.newPage();
+      await page.goto(`${origin}/page?tag=reaction-like&id=${id}`);
+      if (lang === 'ko')
+        await page.evaluate(() =>
+          document.querySelector('reaction-like')!.setAttribute('lang', 'ko'),
+        );
+      await page.locator('reaction-like [part=base][role=status]', { hasText: text }).waitFor();
+      await ctx.close();
+    }
+  });
+
   await step(
     'examples/html: the six seeded demo blocks render through the CDN script',
     async () => {

@@ -101,7 +101,8 @@ export class BlockElement extends ReactionElement {
    * preview or a view the page already holds.
    */
   declare view: BlockView | null;
-  declare protected _status: 'idle' | 'loading' | 'ready' | 'error';
+  /** `unavailable`: the server's "block doesn't exists" (missing or deactivated). */
+  declare protected _status: 'idle' | 'loading' | 'ready' | 'error' | 'unavailable';
   declare protected _session: Session | null;
 
   private ownView = false;
@@ -225,7 +226,13 @@ export class BlockElement extends ReactionElement {
     } catch (e) {
       if (stale()) return;
       this.fail(e);
-      this._status = 'error';
+      // A missing or deactivated block is the visitor RPCs' PT404 "block doesn't exists" (HTTP
+      // 404); anything else (network, server, configuration) is a failure to load.
+      const code = (e as { code?: string }).code;
+      this._status =
+        code === 'PT404' || (!code && (e as Error).message === "block doesn't exists")
+          ? 'unavailable'
+          : 'error';
     }
   }
 
@@ -252,9 +259,9 @@ export class BlockElement extends ReactionElement {
       if (this._status === 'error')
         return html`<div part="base" role="alert" class="err">${this.t('failed')}</div>`;
       const block = this.view?.block;
+      if (this._status === 'unavailable' || block?.deactivated)
+        return html`<div part="base" role="status" class="muted">${this.t('unavailable')}</div>`;
       if (!block) return nothing;
-      if (block.deactivated)
-        return html`<div part="base" class="muted">${this.t('unavailable')}</div>`;
       const theme = (this.theme || block.theme || 'light') as Theme;
       return html`<div
         part="base"

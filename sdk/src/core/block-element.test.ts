@@ -5,7 +5,8 @@ import '../components/like/like.js';
 import type ReactionLike from '../components/like/like.component.js';
 import { isWorkPath } from './base.js';
 import type { BlockView } from './types.js';
-import { KEY, PROJECT, block, mockApi, reset, until, wait } from '../test/mock-api.js';
+import { ApiError, KEY, PROJECT, block, mockApi, reset, until, wait } from '../test/mock-api.js';
+import '../components/block/block.js';
 
 /** A view per block id, so what the element shows tells which block it loaded. */
 const viewOf = (id: string, likes = 0): BlockView => ({
@@ -180,5 +181,69 @@ describe('block elements: dummy mode from the page path', () => {
     const { el, writes } = await clickLike('/work/x');
     expect(el['isDummy']).to.equal(true);
     expect(writes).to.equal(0);
+  });
+});
+
+describe('block elements: a block that is not there', () => {
+  let api: ReturnType<typeof mockApi>;
+  beforeEach(reset);
+  afterEach(() => api.restore());
+
+  const shown = async (tag: 'reaction-like' | 'reaction-block', lang = '') => {
+    const el = await fixture<ReactionLike>(
+      lang
+        ? html`<reaction-like
+            block-id="b1"
+            lang=${lang}
+            project-url=${PROJECT}
+            anon-key=${KEY}
+          ></reaction-like>`
+        : tag === 'reaction-like'
+          ? html`<reaction-like
+              block-id="b1"
+              project-url=${PROJECT}
+              anon-key=${KEY}
+            ></reaction-like>`
+          : html`<reaction-block
+              block-id="b1"
+              project-url=${PROJECT}
+              anon-key=${KEY}
+            ></reaction-block>`,
+    );
+    await until(() => ['error', 'unavailable'].includes(el['_status']));
+    await el.updateComplete;
+    await wait(20); // the Korean texts load
+    await el.updateComplete;
+    return el.shadowRoot!.querySelector('[part=base]')!.textContent!.trim();
+  };
+  // What the visitor RPCs answer for a missing or deactivated block (PostgREST: 404, code PT404).
+  const missing = () => {
+    throw new ApiError(404, "block doesn't exists", 'PT404');
+  };
+
+  it('a missing or deactivated block (the server\'s "block doesn\'t exists") is not available, in en and ko', async () => {
+    api = mockApi({ get_block_view: missing });
+    expect(await shown('reaction-like')).to.equal('This block is not available.');
+    expect(await shown('reaction-block')).to.equal('This block is not available.');
+    expect(await shown('reaction-like', 'ko')).to.equal('사용할 수 없는 블록입니다.');
+  });
+
+  it('server and network failures still say "Failed to load"', async () => {
+    api = mockApi({
+      get_block_view: () => {
+        throw new ApiError(500, 'internal error', 'XX000');
+      },
+    });
+    expect(await shown('reaction-like')).to.equal('Failed to load');
+    api.restore();
+    // PostgREST's 404 for an unknown function is a server problem, not a missing block.
+    api = mockApi({});
+    expect(await shown('reaction-block')).to.equal('Failed to load');
+    expect(await shown('reaction-like', 'ko')).to.equal('불러오지 못했습니다');
+    api.restore();
+    const real = window.fetch;
+    window.fetch = () => Promise.reject(new TypeError('Failed to fetch'));
+    api = { restore: () => (window.fetch = real) } as ReturnType<typeof mockApi>;
+    expect(await shown('reaction-like')).to.equal('Failed to load');
   });
 });

@@ -120,7 +120,7 @@ describe('reaction-like', () => {
     );
     api.restore();
     const m2 = await mount(() => {
-      throw new ApiError(404, "block doesn't exists");
+      throw new ApiError(500, 'canceling statement due to statement timeout', '57014');
     });
     api = m2.api;
     expect(m2.el['_status']).to.equal('error');
