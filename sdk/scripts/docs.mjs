@@ -37,6 +37,7 @@ reaction-comment::part(submit) {
     listen: ['reaction-message', (e) => `console.log(${e}.detail.action, ${e}.detail.id)`],
     notes: [
       'The list shows the newest messages first, 5 at a time; scrolling past 90% of the list (or the "Load more" button) loads the next 5. New messages, edits, deletions and replies from other viewers appear live: after the first data shows, a small Realtime client subscribes to the block\'s messages (RLS applies).',
+      'The count ("n messages", when the block shows counts) and `$responseCount$` in the welcome text and the placeholder follow the visitor\'s own posts and the live changes at once, counting every message and reply as the server does.',
       'Messages are at most 500 characters; a second send within 3 seconds is ignored. The name field is prefilled with the visitor\'s random animal name (kept in `localStorage`, with any change) or, once signed in, the account name. Messages and names render as text; `http`/`https` links become links with `rel="noopener noreferrer nofollow ugc"`.',
       "One level of replies. Authors edit and delete their own messages; the block's owner deletes any message, and with `adminOnlyReply` only the owner replies. `allowReaction`, `allowReply` and `showCount` turn message likes, replies and the count on or off. The owner's and the visitor's own messages carry the block's label names (default Admin and Me).",
       'When the block has `allowCreatorEmail`, an optional email field asks where to send reply notifications (checked after a 500 ms pause). When it has `blockAnonymous`, an overlay asks visitors to sign in with Google or Apple (popup, see [embedding](../embedding.md#6-visitors-sessions-and-sign-in)).',
@@ -50,7 +51,7 @@ reaction-comment::part(submit) {
       (e) => `${e}.detail.action === 'resolve' && console.log('resolved', ${e}.detail.id)`,
     ],
     notes: [
-      "Everything the comment element does (see [comment](comment.md)), plus a header with the owner's photo and name and the Q&A subject (`$responseCount$` replaced by the block's response count).",
+      "Everything the comment element does (see [comment](comment.md)), plus a header with the owner's photo and name and the Q&A subject (`$responseCount$` replaced by the block's response count, which follows new questions and answers at once).",
       'The owner marks top-level questions resolved or unresolved; a "Resolved" label shows to everyone, live.',
     ],
   },

@@ -16,6 +16,7 @@ import { fill, linkify, safeUrl, shortDate } from '../../core/text.js';
 import type { Message } from '../../core/types.js';
 import { EMAIL_RE } from '../../core/validate.js';
 import type { Change } from '../../core/live.js';
+import { applyChange, threads } from './model.js';
 import styles from './comment.styles.js';
 
 /** Spec section 9. */
@@ -87,6 +88,7 @@ export default class ReactionComment extends BlockElement {
     _drafts: { state: true },
     _menuOpen: { state: true },
     _hasMore: { state: true },
+    _count: { state: true },
   };
 
   declare private _messages: Message[];
@@ -102,6 +104,8 @@ export default class ReactionComment extends BlockElement {
   declare private _drafts: Record<string, string>;
   declare private _menuOpen: boolean;
   declare private _hasMore: boolean;
+  /** The block's message count (response_count) as the visitor's and live changes move it. */
+  declare private _count: number;
 
   protected qna = false;
   private liked = new Set<string>();
@@ -119,12 +123,14 @@ export default class ReactionComment extends BlockElement {
     this._modes = {};
     this._drafts = {};
     this._sending = this._emailBad = this._menuOpen = this._hasMore = false;
+    this._count = 0;
     this._name = getIdentity().name;
   }
 
   protected override viewChanged(): void {
     const v = this.view!;
-    this._messages = (v.messages || []).map((m) => ({ ...m, replies: m.replies || [] }));
+    this._messages = threads(v.messages);
+    this._count = v.block.response_count ?? 0;
     this.liked = new Set(v.me?.liked_message_ids || []);
     this.markLiked(this._messages);
     this._hasMore = this._messages.length >= PAGE_SIZE;
@@ -160,29 +166,14 @@ export default class ReactionComment extends BlockElement {
 
   /** Applies a change from the server (live or our own write); duplicates are ignored. */
   private applyChange(c: Change): void {
-    const row = c.row as Message;
-    const list = this._messages.map((m) => ({ ...m, replies: [...(m.replies || [])] }));
-    const parent = row.parent_id ? list.find((m) => m.id === row.parent_id) : undefined;
-    const where = (parent ? parent.replies : list) as Message[];
-    const i = where.findIndex((m) => m.id === row.id);
-    if (c.type === 'DELETE') {
-      // A delete may carry only the id: look in every list.
-      const drop = (l: Message[]) => {
-        const k = l.findIndex((m) => m.id === row.id);
-        if (k >= 0) l.splice(k, 1);
-        return k >= 0;
-      };
-      if (!drop(list))
-        for (const m of list)
-          if (drop(m.replies!)) m.reply_count = Math.max(0, (m.reply_count || 1) - 1);
-    } else if (i >= 0) where[i] = { ...where[i], ...row, replies: where[i]!.replies };
-    else if (c.type === 'INSERT' && (!row.parent_id || parent)) {
-      if (parent) {
-        where.push(row);
-        parent.reply_count = (parent.reply_count || 0) + 1;
-      } else where.unshift({ ...row, replies: row.replies || [] });
-    }
+    const { list, delta } = applyChange(this._messages, c);
     this._messages = list;
+    this._count = Math.max(0, this._count + delta);
+  }
+
+  /** The block's message count now, for "n messages" and the $responseCount$ token. */
+  protected get responseCount(): number {
+    return this._count;
   }
 
   private get signedIn(): boolean {
@@ -420,7 +411,7 @@ export default class ReactionComment extends BlockElement {
     const blocked = b.block_anonymous && !this.signedIn;
     const empty = !this._draft.trim();
     return html`<form part="composer" @submit=${this.submit} novalidate>
-      ${b.welcome_message ? html`<p part="welcome">${fill(b.welcome_message, b.response_count)}</p>` : nothing}
+      ${b.welcome_message ? html`<p part="welcome">${fill(b.welcome_message, this._count)}</p>` : nothing}
       <input
         part="name"
         class="input"
@@ -434,7 +425,7 @@ export default class ReactionComment extends BlockElement {
         class="input"
         aria-label=${this.t('message')}
         maxlength=${MESSAGE_MAX}
-        placeholder=${fill(b.placeholder, b.response_count) || this.t(this.qna ? 'qnaPlaceholder' : 'placeholder')}
+        placeholder=${fill(b.placeholder, this._count) || this.t(this.qna ? 'qnaPlaceholder' : 'placeholder')}
         .value=${this._draft}
         @input=${(e: Event) => (this._draft = (e.target as HTMLTextAreaElement).value)}
       ></textarea>
@@ -620,7 +611,7 @@ export default class ReactionComment extends BlockElement {
     const b = this.view!.block;
     return html`${this.renderHeader()}
       <div part="toolbar">
-        ${b.show_count ? html`<span part="count">${this.t('messages', { count: b.response_count ?? this._messages.length })}</span>` : html`<span></span>`}
+        ${b.show_count ? html`<span part="count">${this.t('messages', { count: this._count })}</span>` : html`<span></span>`}
         <button
           part="menu-button"
           class="btn link"

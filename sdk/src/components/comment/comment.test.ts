@@ -200,6 +200,39 @@ describe('reaction-comment', () => {
     expect(api.rpcCalls().filter((c) => c.name === 'post_message')).to.have.length(1);
   });
 
+  it('counts the visitor\'s own post and live changes in "n messages" and $responseCount$ at once', async () => {
+    const el = await mount({
+      block: block({
+        type: 'comment',
+        show_count: true,
+        response_count: 12,
+        welcome_message: 'Welcome! $responseCount$ so far',
+        placeholder: 'Be number $responseCount$',
+      }),
+    });
+    const count = () => $(el, '[part=count]').textContent;
+    const welcome = () => $(el, '[part=welcome]').textContent;
+    expect(count()).to.equal('12 messages');
+    type(textarea(el), 'Hello there');
+    await el.updateComplete;
+    send(el).click();
+    await until(() => item(el, 'new1'));
+    await el.updateComplete;
+    expect(count()).to.equal('13 messages');
+    expect(welcome()).to.equal('Welcome! 13 so far');
+    expect(textarea(el).placeholder).to.equal('Be number 13');
+    // The same message arriving live is not counted twice; another visitor's reply is.
+    el['applyChange']({ type: 'INSERT', row: el['_messages'][0]! });
+    el['applyChange']({ type: 'INSERT', row: msg('lr', { parent_id: 'm2' }) });
+    await el.updateComplete;
+    expect(count()).to.equal('14 messages');
+    // Deleting a thread removes it with its replies (the server counts each row).
+    el['applyChange']({ type: 'DELETE', row: { id: 'm1' } });
+    await el.updateComplete;
+    expect(count()).to.equal('12 messages');
+    expect(welcome()).to.equal('Welcome! 12 so far');
+  });
+
   it('keeps the text and shows the server message when posting fails', async () => {
     const el = await mount(
       {},
@@ -485,6 +518,21 @@ describe('reaction-qna', () => {
 
   it('is accessible', async () => {
     await expect(await mount()).to.be.accessible();
+  });
+
+  it("counts the visitor's question in the subject's $responseCount$", async () => {
+    const el = await mount();
+    api.restore();
+    api = mockApi({
+      post_message: (b) =>
+        msg('q3', { content: b.p_content as string, created_at: new Date().toISOString() }),
+    });
+    type($<HTMLTextAreaElement>(el, '[part=composer] textarea'), 'Why?');
+    await el.updateComplete;
+    $(el, '[part=composer] [part=submit]').click();
+    await until(() => $(el, '#m-q3'));
+    await el.updateComplete;
+    expect($(el, '[part=subject]').textContent).to.equal('Ask me (3)');
   });
 
   it('shows the header, resolved label and lets only the owner resolve', async () => {
