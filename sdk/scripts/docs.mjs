@@ -42,6 +42,7 @@ reaction-comment::part(submit) {
       "One level of replies. Authors edit and delete their own messages; the block's owner deletes any message, and with `adminOnlyReply` only the owner replies. `allowReaction`, `allowReply` and `showCount` turn message likes, replies and the count on or off. The owner's and the visitor's own messages carry the block's label names (default Admin and Me).",
       'When the block has `allowCreatorEmail`, an optional email field asks where to send reply notifications (checked after a 500 ms pause). When it has `blockAnonymous`, an overlay asks visitors to sign in with Google or Apple (popup, see [embedding](../embedding.md#6-visitors-sessions-and-sign-in)).',
       'The menu offers log out, sign-in, and for the owner "To Block setting", a link to the dashboard when `window.ReactionBlocks.dashboardUrl` (or the script tag\'s `data-dashboard-url`) is set.',
+      'Signing in or out reads the list again for the new visitor and merges it with the one on screen: nothing that came live or by Load more is dropped (also inside `<reaction-block>` on the public block page).',
       'Dummy mode: posts, likes and edits happen on screen only (ids `dummy-1`, …), with no live connection.',
     ],
   },

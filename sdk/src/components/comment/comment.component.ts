@@ -1,4 +1,4 @@
-import { html, nothing, type TemplateResult } from 'lit';
+import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { repeat } from 'lit/directives/repeat.js';
 import {
   displayUser,
@@ -13,10 +13,10 @@ import { getIdentity, setIdentityName } from '../../core/identity.js';
 import { rpc, timezone } from '../../core/api.js';
 import { baseStyles } from '../../core/theme.js';
 import { fill, linkify, safeUrl, shortDate } from '../../core/text.js';
-import type { Message } from '../../core/types.js';
+import type { BlockView, Message } from '../../core/types.js';
 import { EMAIL_RE } from '../../core/validate.js';
 import type { Change } from '../../core/live.js';
-import { applyChange, threads } from './model.js';
+import { applyChange, mergeThreads, threads } from './model.js';
 import styles from './comment.styles.js';
 
 /** Spec section 9. */
@@ -115,6 +115,9 @@ export default class ReactionComment extends BlockElement {
   private unsubscribe?: () => void;
   private liveFor = '';
   private seq = 0;
+  /** Whose list is on screen (see identityOf); another identity reads it again. */
+  private shownFor = '';
+  private refreshSeq = 0;
 
   constructor() {
     super();
@@ -134,9 +137,69 @@ export default class ReactionComment extends BlockElement {
     this.liked = new Set(v.me?.liked_message_ids || []);
     this.markLiked(this._messages);
     this._hasMore = this._messages.length >= PAGE_SIZE;
+    this.shownFor = this.identityOf();
+    this.takeName();
+    void this.goLive();
+  }
+
+  private takeName() {
     const n = displayUser(this._session).name;
     if (isSignedIn(this._session) && n) this._name = n;
-    void this.goLive();
+  }
+
+  /** The visitor the list was read for: likes, "Me" and owner rights depend on it. */
+  private identityOf(): string {
+    const u = this._session?.user;
+    return u ? (u.is_anonymous ? 'anon:' : '') + u.id : '';
+  }
+
+  protected override willUpdate(changed: PropertyValues<this>): void {
+    super.willUpdate(changed);
+    // Signed in or out (here or in another element of the page): read the list again for the new
+    // identity, keeping what is on screen. A first anonymous session (the first write) has no
+    // likes or messages of its own yet, so nothing needs reading.
+    const now = this.identityOf();
+    if (!changed.has('_session' as keyof ReactionComment) || now === this.shownFor) return;
+    const fresh = !this.shownFor && now.startsWith('anon:');
+    this.shownFor = now;
+    if (this._status === 'ready' && this.view && !fresh) void this.refresh();
+  }
+
+  /**
+   * Reads the list again as the current visitor, as far back as the list on screen goes (pages of
+   * up to 50), and merges it with the list on screen: nothing that came live or by Load more is
+   * dropped, and likes, labels and owner rights follow the new identity.
+   */
+  private async refresh(): Promise<void> {
+    const id = this.view!.block.id;
+    if (this.isDummy) return;
+    const seq = ++this.refreshSeq;
+    const held = this._messages;
+    const oldest = held.at(-1)?.created_at || '';
+    try {
+      const v = await rpc<BlockView>(this.project, 'get_block_view', { p_block_id: id });
+      let fresh = threads(v.messages);
+      let more = fresh.length >= PAGE_SIZE;
+      for (let n = 0; more && n < 10 && fresh.at(-1)!.created_at > oldest; n++) {
+        const page = await rpc<Message[]>(this.project, 'list_messages', {
+          p_block_id: id,
+          p_before: fresh.at(-1)!.created_at,
+          p_limit: 50,
+        });
+        fresh = [...fresh, ...threads(page)];
+        more = page.length >= 50;
+      }
+      if (seq !== this.refreshSeq) return;
+      const reached = !fresh.length || fresh.at(-1)!.created_at <= oldest;
+      this._messages = mergeThreads(fresh, held);
+      this._hasMore = reached ? more : this._hasMore;
+      this.liked = new Set(v.me?.liked_message_ids || []);
+      this.markLiked(this._messages);
+      this._count = v.block.response_count ?? this._count;
+      this.takeName();
+    } catch (e) {
+      this.fail(e);
+    }
   }
 
   override disconnectedCallback(): void {
@@ -369,18 +432,14 @@ export default class ReactionComment extends BlockElement {
 
   private async signIn(provider: 'google' | 'apple') {
     const s = await signInWithPopup(this.project, provider);
-    if (s) {
-      this.emit('reaction-sign-in', { userId: s.user.id });
-      if (this.blockId) await this.load();
-      else this.viewChanged();
-    }
+    // The new session reaches willUpdate, which reads the list again for it.
+    if (s) this.emit('reaction-sign-in', { userId: s.user.id });
   }
 
-  private async logOut() {
+  private logOut() {
     signOut(this.project);
     this._menuOpen = false;
     this.emit('reaction-sign-in', { userId: null });
-    if (this.blockId) await this.load();
   }
 
   private async submit(e: Event) {

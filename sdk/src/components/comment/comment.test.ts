@@ -411,6 +411,23 @@ describe('reaction-comment', () => {
     );
   });
 
+  it('reads the list again on log out, keeping the messages loaded with Load more', async () => {
+    signIn('owner-1');
+    const el = await mount();
+    $(el, '[part=load-more]').click();
+    await until(() => item(el, 'm7'));
+    expect(has(item(el, 'm1'), 'Delete'), "the owner's rights").to.equal(true);
+    $(el, '[part=menu-button]').click();
+    await el.updateComplete;
+    button($(el, '[part=menu]'), 'Log out').click();
+    await until(() => api.rpcCalls().filter((c) => c.name === 'get_block_view').length === 2);
+    await until(() => !has(item(el, 'm1'), 'Delete'));
+    expect($$(el, '[part=list] > [part=message]').map((m) => m.id)).to.deep.equal(
+      ['m1', 'm2', 'm3', 'm4', 'm5', 'm6', 'm7'].map((id) => 'm-' + id),
+    );
+    expect(el['_status'], 'no loading state in between').to.equal('ready');
+  });
+
   it('offers admin-only replies to the owner only', async () => {
     const el = await mount({ block: block({ type: 'comment', admin_only_reply: true }) });
     expect(has(item(el, 'm1'), 'Reply')).to.equal(false);

@@ -2,7 +2,7 @@
 // a list read again after a sign-in or log out.
 import { expect } from '@open-wc/testing';
 import type { Message } from '../../core/types.js';
-import { applyChange } from './model.js';
+import { applyChange, mergeThreads } from './model.js';
 
 let t = Date.parse('2024-05-06T10:00:00Z');
 const m = (id: string, over: Partial<Message> = {}): Message => ({
@@ -58,5 +58,19 @@ describe('comment model: applyChange', () => {
     const before = list();
     const r = applyChange(before, { type: 'UPDATE', row: m('x') });
     expect(r).to.deep.equal({ list: before, delta: 0 });
+  });
+});
+
+describe('comment model: mergeThreads', () => {
+  it('takes the fresh copy of each thread, keeps older held ones, drops those deleted meanwhile', () => {
+    const [a, b, c, d] = [m('a'), m('b'), m('c'), m('d')];
+    const held = [a, { ...b, content: 'old' }, c, d];
+    // Read again: a and b (b edited meanwhile); c was deleted; d is older than the read went.
+    const fresh = [{ ...b, content: 'new', liked: true }];
+    const merged = mergeThreads([a, fresh[0]!], held);
+    expect(merged.map((x) => x.id)).to.deep.equal(['a', 'b', 'c', 'd']);
+    expect(merged[1]!.content).to.equal('new');
+    expect(mergeThreads([a, b, d], held).map((x) => x.id)).to.deep.equal(['a', 'b', 'd']);
+    expect(mergeThreads([], held).map((x) => x.id)).to.deep.equal(['a', 'b', 'c', 'd']);
   });
 });

@@ -49,3 +49,18 @@ export function applyChange(list: Message[], c: Change): { list: Message[]; delt
   // A reply to a thread not loaded here is not shown, but the block counts it.
   return { list: parent || !row.parent_id ? next : list, delta: 1 };
 }
+/**
+ * The list read again for the visitor's new identity (`fresh`, newest first, covering what was
+ * on screen as far as the server returned it) merged with the list on screen (`held`): the fresh
+ * copy of each thread wins (likes, labels, edits); a held thread older than everything fetched is
+ * kept (the read stops at 50); a held thread within the fetched range but missing from it was
+ * deleted meanwhile and goes.
+ */
+export function mergeThreads(fresh: Message[], held: Message[]): Message[] {
+  const seen = new Set(fresh.map((m) => m.id));
+  const oldest = fresh.length ? fresh[fresh.length - 1]!.created_at : '';
+  return [
+    ...fresh.map(thread),
+    ...held.filter((m) => !seen.has(m.id) && (!oldest || m.created_at < oldest)),
+  ];
+}
