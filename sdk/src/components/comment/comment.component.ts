@@ -12,6 +12,7 @@ import { dashboardUrl } from '../../core/config.js';
 import { getIdentity, setIdentityName } from '../../core/identity.js';
 import { rpc, timezone } from '../../core/api.js';
 import { baseStyles } from '../../core/theme.js';
+import { AVATAR_PLACEHOLDER, fallBackTo } from '../../core/placeholder.js';
 import { fill, linkify, safeUrl, shortDate } from '../../core/text.js';
 import type { BlockView, Message } from '../../core/types.js';
 import { EMAIL_RE } from '../../core/validate.js';
@@ -534,7 +535,12 @@ export default class ReactionComment extends BlockElement {
       <div part="message-header">
         ${
           m.creator_photo_url && safeUrl(m.creator_photo_url)
-            ? html`<img part="avatar" src=${safeUrl(m.creator_photo_url)} alt="" />`
+            ? html`<img
+                part="avatar"
+                src=${safeUrl(m.creator_photo_url)}
+                alt=""
+                @error=${fallBackTo(AVATAR_PLACEHOLDER)}
+              />`
             : html`<span
                 part="avatar"
                 aria-hidden="true"

@@ -233,6 +233,17 @@ describe('reaction-comment', () => {
     expect(welcome()).to.equal('Welcome! 12 so far');
   });
 
+  it("shows the placeholder image when a writer's photo does not load", async () => {
+    const broken = location.origin + '/no-such-avatar.png';
+    const el = await mount({
+      messages: [msg('p1', { creator_photo_url: broken }), msg('p2')],
+    });
+    const img = item(el, 'p1').querySelector<HTMLImageElement>('img[part=avatar]')!;
+    await until(() => img.src.startsWith('data:image/svg+xml'));
+    await until(() => img.complete && img.naturalWidth > 0);
+    expect(img.alt).to.equal('');
+  });
+
   it('keeps the text and shows the server message when posting fails', async () => {
     const el = await mount(
       {},
@@ -510,11 +521,12 @@ describe('reaction-qna', () => {
   beforeEach(reset);
   afterEach(() => api.restore());
 
-  async function mount() {
+  async function mount(photo: string | null = null) {
     api = mockApi({
       get_block_view: () => ({
         block: block({
           type: 'qna',
+          owner_photo_url: photo,
           owner_name: 'Jane',
           qna_subject: 'Ask me ($responseCount$)',
           response_count: 2,
@@ -550,6 +562,13 @@ describe('reaction-qna', () => {
     await until(() => $(el, '#m-q3'));
     await el.updateComplete;
     expect($(el, '[part=subject]').textContent).to.equal('Ask me (3)');
+  });
+
+  it("shows the placeholder image when the owner's photo does not load", async () => {
+    const el = await mount(location.origin + '/no-such-owner.png');
+    const img = $<HTMLImageElement>(el, '[part=header] img');
+    await until(() => img.src.startsWith('data:image/svg+xml'));
+    await until(() => img.complete && img.naturalWidth > 0);
   });
 
   it('shows the header, resolved label and lets only the owner resolve', async () => {

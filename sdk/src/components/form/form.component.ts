@@ -4,6 +4,7 @@ import { timezone } from '../../core/api.js';
 import { BlockElement } from '../../core/base.js';
 import { sanitize } from '../../core/html.js';
 import { baseStyles } from '../../core/theme.js';
+import { IMAGE_PLACEHOLDER, fallBackTo } from '../../core/placeholder.js';
 import { safeUrl } from '../../core/text.js';
 import type { Answers, Ending, Question } from '../../core/types.js';
 import { checkAnswer } from '../../core/validate.js';
@@ -14,9 +15,6 @@ import styles from './form.styles.js';
 export const DEBOUNCE_MS = 500;
 export const LONG_TEXT_DEBOUNCE_MS = 200;
 export const LONG_TEXT_MAX_HEIGHT = 360;
-
-const PLACEHOLDER_IMG =
-  'data:image/svg+xml,%3Csvg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 4 3"%3E%3Crect width="4" height="3" fill="%23e4e4e4"/%3E%3C/svg%3E';
 
 /**
  * @tag reaction-form
@@ -184,9 +182,9 @@ export default class ReactionForm extends BlockElement {
         ${q.title ? html`<p part="question-title">${q.title}</p>` : nothing}
         <img
           part="image"
-          src=${safeUrl(q.image_src) || PLACEHOLDER_IMG}
+          src=${safeUrl(q.image_src) || IMAGE_PLACEHOLDER}
           alt=${q.title || ''}
-          @error=${(e: Event) => ((e.target as HTMLImageElement).src = PLACEHOLDER_IMG)}
+          @error=${fallBackTo(IMAGE_PLACEHOLDER)}
         />
       </div>`;
     if (q.type === 'poll' || q.type === 'ab') {

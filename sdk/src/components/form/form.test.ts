@@ -147,6 +147,17 @@ describe('reaction-form', () => {
     expect(errorOf(el, 'mail')).to.equal('Please enter up to 50 characters');
   });
 
+  it("shows the placeholder image when an image question's image does not load", async () => {
+    const broken = location.origin + '/no-such-image.png';
+    const el = await mount(
+      undefined,
+      view({ questions: [{ ...questions[7]!, image_src: broken }] }),
+    );
+    const img = $<HTMLImageElement>(el, '[part=image]');
+    await until(() => img.src.startsWith('data:image/svg+xml'));
+    expect(img.alt).to.equal('A picture');
+  });
+
   it('checks long text after 200 ms and grows it up to 360 px', async () => {
     const el = await mount();
     const ta = $<HTMLTextAreaElement>(el, '#q-long');

@@ -1,5 +1,6 @@
 import { html } from 'lit';
 import ReactionComment from '../comment/comment.component.js';
+import { AVATAR_PLACEHOLDER, fallBackTo } from '../../core/placeholder.js';
 import { fill, safeUrl } from '../../core/text.js';
 
 /**
@@ -34,7 +35,7 @@ export default class ReactionQna extends ReactionComment {
     const b = this.view!.block;
     const photo = safeUrl(b.owner_photo_url);
     return html`<header part="header">
-      ${photo ? html`<img part="avatar" src=${photo} alt="" />` : ''}
+      ${photo ? html`<img part="avatar" src=${photo} alt="" @error=${fallBackTo(AVATAR_PLACEHOLDER)} />` : ''}
       <div>
         <div part="owner" class="muted">${b.owner_name || ''}</div>
         <h2 part="subject">${fill(b.qna_subject, this.responseCount) || b.name || ''}</h2>
