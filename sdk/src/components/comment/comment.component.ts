@@ -95,7 +95,8 @@ export default class ReactionComment extends BlockElement {
   declare private _messages: Message[];
   declare private _draft: string;
   declare private _sending: boolean;
-  declare private _error: string;
+  /** What was refused or failed, and where: '' under the composer, or a message id. */
+  declare private _error: { at: string; text: string };
   declare private _name: string;
   declare private _email: string;
   declare private _emailBad: boolean;
@@ -123,7 +124,8 @@ export default class ReactionComment extends BlockElement {
   constructor() {
     super();
     this._messages = [];
-    this._draft = this._error = this._email = '';
+    this._draft = this._email = '';
+    this._error = { at: '', text: '' };
     this._modes = {};
     this._drafts = {};
     this._sending = this._emailBad = this._menuOpen = this._hasMore = false;
@@ -254,15 +256,27 @@ export default class ReactionComment extends BlockElement {
     );
   }
 
-  /** Posts a message or a reply. A resubmission within the message term is ignored. */
+  /** Shows why something was refused or failed, in the live region of that place. */
+  private say(text: string, at = ''): false {
+    this._error = { at, text };
+    return false;
+  }
+
+  /**
+   * Posts a message or a reply. Refused, with the reason shown, when anonymous visitors are
+   * blocked and this one is not signed in, and within the message term of the last post.
+   */
   private async post(content: string, parentId: string | null = null): Promise<boolean> {
     const text = content.trim();
     const b = this.view?.block;
-    if (!b || !text || this._sending || Date.now() - this.lastSent < MESSAGE_TERM_MS) return false;
-    if (text.length > MESSAGE_MAX)
-      return !(this._error = this.t('lengthError', { max: MESSAGE_MAX }));
+    const at = parentId || '';
+    if (!b || this._sending) return false;
+    if (b.block_anonymous && !this.signedIn) return this.say(this.t('signInPrompt'), at);
+    if (!text) return false;
+    if (Date.now() - this.lastSent < MESSAGE_TERM_MS) return this.say(this.t('wait'), at);
+    if (text.length > MESSAGE_MAX) return this.say(this.t('lengthError', { max: MESSAGE_MAX }), at);
     this._sending = true;
-    this._error = '';
+    this.say('');
     try {
       const id = getIdentity();
       const email =
@@ -294,8 +308,7 @@ export default class ReactionComment extends BlockElement {
       this.emit('reaction-message', { action: 'post', id: row.id });
       return true;
     } catch (e) {
-      this._error = this.fail(e);
-      return false;
+      return this.say(this.fail(e), at);
     } finally {
       this._sending = false;
     }
@@ -308,7 +321,7 @@ export default class ReactionComment extends BlockElement {
     body: object,
     local: () => void,
   ): Promise<void> {
-    this._error = '';
+    this.say('');
     try {
       if (!this.isDummy) {
         const r = await this.write<Message | null>(name, body);
@@ -323,15 +336,21 @@ export default class ReactionComment extends BlockElement {
       }
       this.emit('reaction-message', { action, id: m.id });
     } catch (e) {
-      this._error = this.fail(e);
+      this.say(this.fail(e), m.id);
     }
   }
 
+  /** Saves an edit; an emptied box is refused with the reason, an unchanged one just closes. */
   private edit(m: Message, content: string) {
     const text = content.trim();
-    if (!text) return;
+    if (!text) return this.say(this.t('emptyMessage'), m.id);
+    if (text === m.content) {
+      this.setMode(m.id);
+      this.setDraft('edit:' + m.id);
+      return this.say('');
+    }
     if (text.length > MESSAGE_MAX)
-      return void (this._error = this.t('lengthError', { max: MESSAGE_MAX }));
+      return this.say(this.t('lengthError', { max: MESSAGE_MAX }), m.id);
     return this.act('edit', m, 'edit_message', { p_message_id: m.id, p_content: text }, () =>
       this.applyChange({ type: 'UPDATE', row: { ...m, content: text, is_edited: true } }),
     );
@@ -369,7 +388,7 @@ export default class ReactionComment extends BlockElement {
       this.emit('reaction-message', { action: 'like', id: m.id });
     } catch (e) {
       set(was, m.like_count || 0);
-      this._error = this.fail(e);
+      this.say(this.fail(e), m.id);
     }
   }
 
@@ -403,7 +422,7 @@ export default class ReactionComment extends BlockElement {
       ];
       this._hasMore = page.length >= PAGE_SIZE;
     } catch (e) {
-      this._error = this.fail(e);
+      this.say(this.fail(e));
     } finally {
       this.loadingMore = false;
     }
@@ -472,42 +491,45 @@ export default class ReactionComment extends BlockElement {
     const empty = !this._draft.trim();
     return html`<form part="composer" @submit=${this.submit} novalidate>
       ${b.welcome_message ? html`<p part="welcome">${fill(b.welcome_message, this._count)}</p>` : nothing}
-      <input
-        part="name"
-        class="input"
-        aria-label=${this.t('writerName')}
-        maxlength=${NAME_MAX}
-        .value=${this._name}
-        @change=${(e: Event) => (this._name = setIdentityName((e.target as HTMLInputElement).value.trim() || getIdentity().name).name)}
-      />
-      <textarea
-        part="textarea"
-        class="input"
-        aria-label=${this.t('message')}
-        maxlength=${MESSAGE_MAX}
-        placeholder=${fill(b.placeholder, this._count) || this.t(this.qna ? 'qnaPlaceholder' : 'placeholder')}
-        .value=${this._draft}
-        @input=${(e: Event) => (this._draft = (e.target as HTMLTextAreaElement).value)}
-      ></textarea>
-      ${
-        b.allow_creator_email
-          ? html`<input
-                part="email"
-                class="input"
-                type="email"
-                aria-label=${this.t('notifyEmail')}
-                placeholder=${this.t('notifyEmail')}
-                aria-invalid=${this._emailBad ? 'true' : 'false'}
-                @input=${this.onEmail}
-              />
-              ${this._emailBad ? html`<p part="error" class="err">${this.t('emailError')}</p>` : nothing}`
-          : nothing
-      }
-      <div class="row">
-        <span class="muted" aria-hidden="true">${this._draft.length}/${MESSAGE_MAX}</span>
-        <button part="submit" class="btn" type="submit" ?disabled=${empty || this._sending}>
-          ${this._sending ? html`<span class="spin" role="status" aria-label=${this.t('sending')}></span>` : nothing}${this.t('send')}
-        </button>
+      <!-- Under the sign-in overlay the fields are inert: no keyboard way around it. -->
+      <div class="fields" ?inert=${blocked}>
+        <input
+          part="name"
+          class="input"
+          aria-label=${this.t('writerName')}
+          maxlength=${NAME_MAX}
+          .value=${this._name}
+          @change=${(e: Event) => (this._name = setIdentityName((e.target as HTMLInputElement).value.trim() || getIdentity().name).name)}
+        />
+        <textarea
+          part="textarea"
+          class="input"
+          aria-label=${this.t('message')}
+          maxlength=${MESSAGE_MAX}
+          placeholder=${fill(b.placeholder, this._count) || this.t(this.qna ? 'qnaPlaceholder' : 'placeholder')}
+          .value=${this._draft}
+          @input=${(e: Event) => (this._draft = (e.target as HTMLTextAreaElement).value)}
+        ></textarea>
+        ${
+          b.allow_creator_email
+            ? html`<input
+                  part="email"
+                  class="input"
+                  type="email"
+                  aria-label=${this.t('notifyEmail')}
+                  placeholder=${this.t('notifyEmail')}
+                  aria-invalid=${this._emailBad ? 'true' : 'false'}
+                  @input=${this.onEmail}
+                />
+                ${this._emailBad ? html`<p part="error" class="err">${this.t('emailError')}</p>` : nothing}`
+            : nothing
+        }
+        <div class="row">
+          <span class="muted" aria-hidden="true">${this._draft.length}/${MESSAGE_MAX}</span>
+          <button part="submit" class="btn" type="submit" ?disabled=${empty || this._sending}>
+            ${this._sending ? html`<span class="spin" role="status" aria-label=${this.t('sending')}></span>` : nothing}${this.t('send')}
+          </button>
+        </div>
       </div>
       ${
         blocked
@@ -655,6 +677,13 @@ export default class ReactionComment extends BlockElement {
           : nothing
       }
       ${
+        mode === 'edit' || mode === 'reply' || this._error.at === m.id
+          ? html`<p part="error" class="err" role="alert">
+              ${this._error.at === m.id ? this._error.text : ''}
+            </p>`
+          : nothing
+      }
+      ${
         m.replies?.length
           ? html`<ul part="replies">
               ${repeat(
@@ -688,7 +717,7 @@ export default class ReactionComment extends BlockElement {
         </button>
       </div>
       ${this._menuOpen ? this.renderMenu() : nothing} ${this.renderComposer()}
-      ${this._error ? html`<p part="error" class="err" role="alert">${this._error}</p>` : nothing}
+      <p part="error" class="err" role="alert">${this._error.at ? '' : this._error.text}</p>
       <ul part="list" aria-label=${this.t('messageList')} @scroll=${this.onScroll}>
         ${repeat(
           this._messages,

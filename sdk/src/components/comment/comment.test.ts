@@ -244,6 +244,92 @@ describe('reaction-comment', () => {
     expect(img.alt).to.equal('');
   });
 
+  describe('says why it refuses, in a live region (en and ko)', () => {
+    /** The live region's text where a screen reader hears it: role=alert, kept in the tree. */
+    const alertIn = (root: Element) =>
+      [...root.querySelectorAll('[role=alert]')].map((e) => e.textContent!.trim()).join(' ');
+
+    it('a second send within the message term', async () => {
+      for (const [lang, wait_] of [
+        ['en', 'Please wait a moment before sending another message.'],
+        ['ko', '잠시 후에 다시 보내 주세요.'],
+      ] as const) {
+        const el = await mount({ block: block({ type: 'comment', language: lang }) });
+        await until(() => send(el).textContent!.trim() === (lang === 'ko' ? '보내기' : 'Send'));
+        const region = $(el, '[part=composer] ~ [role=alert]');
+        expect(region, 'the live region is there before anything is said').to.not.equal(null);
+        type(textarea(el), 'first');
+        await el.updateComplete;
+        send(el).click();
+        await until(() => item(el, 'new1'));
+        type(textarea(el), 'second');
+        await el.updateComplete;
+        send(el).click();
+        await until(() => alertIn(el.shadowRoot as unknown as Element).includes(wait_));
+        expect($(el, '[part=composer] ~ [role=alert]'), 'same region').to.equal(region);
+        expect(textarea(el).value, 'the text stays').to.equal('second');
+        expect(api.rpcCalls().filter((c) => c.name === 'post_message')).to.have.length(1);
+        api.restore();
+        reset();
+      }
+    });
+
+    it('saving an emptied edit box: says so, keeps the text and does not mark it edited', async () => {
+      for (const [lang, empty] of [
+        ['en', 'The message cannot be empty.'],
+        ['ko', '메시지를 입력해 주세요.'],
+      ] as const) {
+        signIn('someone');
+        const el = await mount({ block: block({ type: 'comment', language: lang }) });
+        const m2 = item(el, 'm2');
+        await until(() => has(m2, lang === 'ko' ? '수정' : 'Edit'));
+        button(m2, lang === 'ko' ? '수정' : 'Edit').click();
+        await el.updateComplete;
+        type(m2.querySelector('textarea')!, '   ');
+        await el.updateComplete;
+        button(m2, lang === 'ko' ? '저장' : 'Save').click();
+        await until(() => alertIn(m2).includes(empty));
+        expect(api.rpcCalls().some((c) => c.name === 'edit_message')).to.equal(false);
+        expect(m2.querySelector('textarea'), 'still editing').to.not.equal(null);
+        // Unchanged text: nothing is written and the message is not marked edited.
+        type(m2.querySelector('textarea')!, el['_messages'][1]!.content);
+        button(m2, lang === 'ko' ? '저장' : 'Save').click();
+        await until(() => !m2.querySelector('textarea'));
+        expect(api.rpcCalls().some((c) => c.name === 'edit_message')).to.equal(false);
+        expect(m2.textContent).not.to.contain(lang === 'ko' ? '수정됨' : '(edited)');
+        api.restore();
+        reset();
+      }
+    });
+
+    it('the sign-in overlay cannot be bypassed by keyboard', async () => {
+      for (const [lang, prompt] of [
+        ['en', 'Please sign in to leave a message.'],
+        ['ko', '메시지를 남기려면 로그인해 주세요.'],
+      ] as const) {
+        const el = await mount({
+          block: block({ type: 'comment', block_anonymous: true, language: lang }),
+        });
+        await until(() => $(el, '[part=overlay]').textContent!.includes(prompt));
+        // The fields under the overlay are out of the tab order and cannot take focus.
+        for (const field of [textarea(el), $(el, '[part=name]'), send(el)]) {
+          expect(field.closest('[inert]'), field.getAttribute('part')!).to.not.equal(null);
+          field.focus();
+          expect(el.shadowRoot!.activeElement).to.not.equal(field);
+        }
+        const google = [...$(el, '[part=overlay]').querySelectorAll('button')][0]!;
+        google.focus();
+        expect(el.shadowRoot!.activeElement, 'the sign-in buttons are reachable').to.equal(google);
+        // A submit that gets through anyway (Enter in a field, a script) says why, and sends nothing.
+        $<HTMLFormElement>(el, '[part=composer]').requestSubmit();
+        await until(() => alertIn(el.shadowRoot as unknown as Element).includes(prompt));
+        expect(api.rpcCalls().some((c) => c.name === 'post_message')).to.equal(false);
+        api.restore();
+        reset();
+      }
+    });
+  });
+
   it('keeps the text and shows the server message when posting fails', async () => {
     const el = await mount(
       {},
@@ -256,8 +342,7 @@ describe('reaction-comment', () => {
     type(textarea(el), 'keep me');
     await el.updateComplete;
     send(el).click();
-    await until(() => $(el, '[part=error][role=alert]'));
-    expect($(el, '[part=error][role=alert]').textContent).to.equal('message too long');
+    await until(() => $(el, '[part=error][role=alert]').textContent === 'message too long');
     expect(textarea(el).value).to.equal('keep me');
   });
 
@@ -417,9 +502,8 @@ describe('reaction-comment', () => {
     expect($(el, '[part=menu-button]').getAttribute('aria-expanded')).to.equal('true');
     expect(has($(el, '[part=menu]'), 'Log out')).to.equal(true);
     expect(has($(el, '[part=menu]'), 'Sign in with Google')).to.equal(false);
-    expect(api.calls[0]!.auth).to.equal(
-      'Bearer ' + fakeJwt('owner-1').replace(/\.sig$/, '') + '.sig',
-    );
+    const stored = JSON.parse(localStorage.getItem('reaction-blocks.session:' + PROJECT)!);
+    expect(api.calls[0]!.auth).to.equal('Bearer ' + stored.access_token);
   });
 
   it('reads the list again on log out, keeping the messages loaded with Load more', async () => {

@@ -43,6 +43,8 @@ const en = {
   admin: 'Admin',
   me: 'Me',
   signInPrompt: 'Please sign in to leave a message.',
+  wait: 'Please wait a moment before sending another message.',
+  emptyMessage: 'The message cannot be empty.',
   google: 'Sign in with Google',
   apple: 'Sign in with Apple',
   logout: 'Log out',

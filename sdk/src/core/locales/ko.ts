@@ -42,6 +42,8 @@ const ko: Partial<Texts> = {
   admin: '관리자',
   me: '나',
   signInPrompt: '메시지를 남기려면 로그인해 주세요.',
+  wait: '잠시 후에 다시 보내 주세요.',
+  emptyMessage: '메시지를 입력해 주세요.',
   google: 'Google로 로그인',
   apple: 'Apple로 로그인',
   logout: '로그아웃',
