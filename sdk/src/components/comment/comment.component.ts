@@ -15,7 +15,7 @@ import { baseStyles } from '../../core/theme.js';
 import { AVATAR_PLACEHOLDER, fallBackTo } from '../../core/placeholder.js';
 import { fill, linkify, safeUrl, shortDate } from '../../core/text.js';
 import type { BlockView, Message } from '../../core/types.js';
-import { EMAIL_RE } from '../../core/validate.js';
+import { EMAIL_RE, lengthOf } from '../../core/validate.js';
 import type { Change } from '../../core/live.js';
 import { applyChange, mergeThreads, threads } from './model.js';
 import styles from './comment.styles.js';
@@ -274,7 +274,8 @@ export default class ReactionComment extends BlockElement {
     if (b.block_anonymous && !this.signedIn) return this.say(this.t('signInPrompt'), at);
     if (!text) return false;
     if (Date.now() - this.lastSent < MESSAGE_TERM_MS) return this.say(this.t('wait'), at);
-    if (text.length > MESSAGE_MAX) return this.say(this.t('lengthError', { max: MESSAGE_MAX }), at);
+    if (lengthOf(text) > MESSAGE_MAX)
+      return this.say(this.t('lengthError', { max: MESSAGE_MAX }), at);
     this._sending = true;
     this.say('');
     try {
@@ -349,7 +350,7 @@ export default class ReactionComment extends BlockElement {
       this.setDraft('edit:' + m.id);
       return this.say('');
     }
-    if (text.length > MESSAGE_MAX)
+    if (lengthOf(text) > MESSAGE_MAX)
       return this.say(this.t('lengthError', { max: MESSAGE_MAX }), m.id);
     return this.act('edit', m, 'edit_message', { p_message_id: m.id, p_content: text }, () =>
       this.applyChange({ type: 'UPDATE', row: { ...m, content: text, is_edited: true } }),

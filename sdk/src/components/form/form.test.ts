@@ -137,7 +137,7 @@ describe('reaction-form', () => {
     expect(errorOf(el, 'phone')).to.equal(
       'Use digits, spaces and hyphens only (up to 20 characters)',
     );
-    expect(errorOf(el, 'num')).to.equal('Please enter a whole number');
+    expect(errorOf(el, 'num')).to.equal('Please enter a whole number (up to 18 digits)');
     expect(errorOf(el, 'short')).to.equal('Please enter up to 300 characters');
     type(input(el, 'phone'), '010 1234-5678');
     type(input(el, 'mail'), 'a'.repeat(45) + '@x.com');

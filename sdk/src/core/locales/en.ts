@@ -9,7 +9,7 @@ const en = {
   lengthError: 'Please enter up to {{max}} characters',
   emailError: 'Please enter a valid email address',
   phoneError: 'Use digits, spaces and hyphens only (up to 20 characters)',
-  numberError: 'Please enter a whole number',
+  numberError: 'Please enter a whole number (up to 18 digits)',
   submit: 'Submit',
   thankYou: 'Thank you',
   openLink: 'Open Link',

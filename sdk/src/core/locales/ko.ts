@@ -11,7 +11,7 @@ const ko: Partial<Texts> = {
   lengthError: '{{max}}자 이내로 입력해 주세요',
   emailError: '올바른 이메일 주소를 입력해 주세요',
   phoneError: '숫자, 공백, 하이픈만 입력할 수 있습니다 (최대 20자)',
-  numberError: '정수를 입력해 주세요',
+  numberError: '정수를 입력해 주세요 (최대 18자리)',
   submit: '제출',
   thankYou: '감사합니다',
   openLink: '링크 열기',
