@@ -11,6 +11,7 @@ import { chromium, type Page } from 'playwright-core';
 import { startStack } from '../../supabase/local/stack.ts';
 import { DEFAULT_JWT_SECRET, freePorts } from '../../supabase/local/config.ts';
 import { chromiumLaunchOptions } from '../../scripts/chromium.mjs';
+import { examplePageReady, measureLayoutShift } from './layout-shift.ts';
 
 const repo = resolve(import.meta.dirname, '../..');
 const dataDir = mkdtempSync(join(tmpdir(), 'rb-e2e-'));
@@ -349,7 +350,9 @@ try {
   );
 
   await step('a deactivated or missing block is "not available"; en and ko', async () => {
-    const off = await block('like', { deactivated: true });
+    const off = await block('like');
+    // (the insert trigger starts every block active)
+    await q('update public.blocks set deactivated = true where id = $1', [off]);
     for (const [id, lang, text] of [
       [off, 'en', 'This block is not available.'],
       ['00000000-0000-4000-8000-00000000dead', 'en', 'This block is not available.'],
@@ -389,6 +392,29 @@ try {
       if (process.env.E2E_SCREENSHOT)
         await page.screenshot({ path: process.env.E2E_SCREENSHOT, fullPage: true });
       await ctx.close();
+    },
+  );
+
+  await step(
+    'examples/html: layout shift under 0.05 while the blocks load (1440 and 375 px)',
+    async () => {
+      // CLS is not time: the page must not move, whatever the machine's speed. The added latency
+      // keeps the loading state on screen, as on a real network.
+      for (const viewport of [
+        { width: 1440, height: 900 },
+        { width: 375, height: 812 },
+      ]) {
+        const { cls } = await measureLayoutShift(
+          browser,
+          stack.webUrl + '/examples/html/index.html',
+          {
+            viewport,
+            latencyMs: 150,
+            ready: examplePageReady,
+          },
+        );
+        assert.ok(cls < 0.05, `CLS ${cls.toFixed(3)} at ${viewport.width} px`);
+      }
     },
   );
 

@@ -31,6 +31,13 @@ declare global {
   }
 }
 
+/** A grey bar of a loading skeleton: `h` px high, `w` wide (CSS), with more inline style. */
+export const bone = (h: number, w = '100%', more = '') =>
+  html`<i class="bone" style="height:${h}px;width:${w};${more}"></i>`;
+
+/** A line of text in a skeleton: 21 px (14px/1.5) with a thinner bar in it. */
+export const line = (w: string, h = 21) => bone(h, w, 'padding:4px 0;background-clip:content-box');
+
 /** Base of every element: a repeat-safe define() and a typed emit(). */
 export class ReactionElement extends LitElement {
   /** Defines the tag once; a second definition (script loaded twice) is a no-op. */
@@ -255,7 +262,10 @@ export class BlockElement extends ReactionElement {
   protected override render(): unknown {
     try {
       if (this._status === 'loading')
-        return html`<div part="base" aria-busy="true" class="muted">${this.t('loading')}</div>`;
+        return html`<div part="base skeleton" aria-busy="true" class=${this.theme || 'light'}>
+          <span class="sr">${this.t('loading')}</span>
+          <div class="sk" aria-hidden="true">${this.renderSkeleton()}</div>
+        </div>`;
       if (this._status === 'error')
         return html`<div part="base" role="alert" class="err">${this.t('failed')}</div>`;
       const block = this.view?.block;
@@ -279,5 +289,14 @@ export class BlockElement extends ReactionElement {
 
   protected renderBlock(): TemplateResult | typeof nothing {
     return nothing;
+  }
+
+  /**
+   * The loading skeleton: the block's usual shape in grey bars, exactly SKELETON_HEIGHTS[kind]
+   * high with the base's padding (checked by core/skeleton.test.ts). This one stands for a block
+   * whose type is not known yet.
+   */
+  protected renderSkeleton(): unknown {
+    return html`${line('40%', 24)}${bone(39)}${bone(36, '96px')}`;
   }
 }

@@ -1,6 +1,6 @@
 import { html, nothing } from 'lit';
 import { rpc, timezone } from '../../core/api.js';
-import { BlockElement } from '../../core/base.js';
+import { BlockElement, bone, line } from '../../core/base.js';
 import { baseStyles } from '../../core/theme.js';
 import type { BlockView, Option, Question } from '../../core/types.js';
 import styles from './ab.styles.js';
@@ -15,6 +15,7 @@ import styles from './ab.styles.js';
  * @event reaction-error - A load or write failed; detail { message, code }.
  *
  * @csspart base - The themed wrapper.
+ * @csspart skeleton - The grey placeholder in the block's shape while it loads (also `base`).
  * @csspart title - The question.
  * @csspart options - The two options.
  * @csspart option - One option button.
@@ -105,6 +106,12 @@ export default class ReactionAb extends BlockElement {
     } finally {
       this._busy = false;
     }
+  }
+
+  protected override renderSkeleton() {
+    // the question (16px/1.5 and 10px under it), then the two options
+    return html`${line('60%', 24)}
+      <div class="sk-row" style="margin-top:2px">${bone(56)}${bone(56)}</div>`;
   }
 
   protected override renderBlock() {

@@ -58,6 +58,7 @@ const FORWARDED_PARTS = [
   'result',
   'resubmit',
   'row',
+  'skeleton',
   'subject',
   'submit',
   'textarea',
@@ -89,6 +90,7 @@ const ELEMENT_TAGS = new Map<string, StaticValue>([
  * @csspart base - Wrapper for the loading, error and unsupported states (and, forwarded, the
  * rendered element's themed wrapper).
  * @csspart block - The rendered element (comment, qna, like, button, ab or form).
+ * @csspart skeleton - The grey placeholder shown while the block loads (also `base`).
  */
 export default class ReactionBlock extends BlockElement {
   static override styles = [baseStyles];

@@ -1,5 +1,5 @@
 import { html } from 'lit';
-import { BlockElement } from '../../core/base.js';
+import { BlockElement, bone } from '../../core/base.js';
 import { baseStyles } from '../../core/theme.js';
 import { safeUrl } from '../../core/text.js';
 import styles from './button.styles.js';
@@ -14,6 +14,7 @@ import styles from './button.styles.js';
  * @event reaction-error - A load or write failed; detail { message, code }.
  *
  * @csspart base - The themed wrapper.
+ * @csspart skeleton - The grey placeholder in the block's shape while it loads (also `base`).
  * @csspart row - The aligned row.
  * @csspart button - The button (a link when the block has a URL).
  * @csspart count - Click count (when the block shows counts).
@@ -53,6 +54,10 @@ export default class ReactionButton extends BlockElement {
     } catch (err) {
       this.fail(err);
     }
+  }
+
+  protected override renderSkeleton() {
+    return html`<div class="sk-row" style="justify-content:center">${bone(36, '120px')}</div>`;
   }
 
   protected override renderBlock() {

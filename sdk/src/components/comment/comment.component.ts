@@ -7,7 +7,7 @@ import {
   signInWithPopup,
   signOut,
 } from '../../core/auth.js';
-import { BlockElement, type ReactionEventMap } from '../../core/base.js';
+import { BlockElement, bone, line, type ReactionEventMap } from '../../core/base.js';
 import { dashboardUrl } from '../../core/config.js';
 import { getIdentity, setIdentityName } from '../../core/identity.js';
 import { rpc, timezone } from '../../core/api.js';
@@ -40,6 +40,7 @@ const IN_APP = /\bwv\b|WebView|FBA[NV]|Instagram|KAKAOTALK|Line\//i;
  * @event reaction-error - A load or write failed; detail { message, code }.
  *
  * @csspart base - The themed wrapper.
+ * @csspart skeleton - The grey placeholder in the block's shape while it loads (also `base`).
  * @csspart toolbar - Count and menu button row.
  * @csspart count - Message count (when the block shows counts).
  * @csspart menu-button - Opens the menu panel.
@@ -700,6 +701,34 @@ export default class ReactionComment extends BlockElement {
 
   protected renderHeader(): TemplateResult | typeof nothing {
     return nothing;
+  }
+
+  /** The Q&A header's place in the skeleton. */
+  protected renderHeaderSkeleton(): unknown {
+    return nothing;
+  }
+
+  /**
+   * Toolbar; composer with a welcome line, name, message box and Send (12px under it); three
+   * one-line messages (header, text, actions) as the list shows them.
+   */
+  protected override renderSkeleton() {
+    const message = html`<div
+      class="sk"
+      style="gap:4px;padding:10px 0;border-top:1px solid var(--reaction-secondary)"
+    >
+      <div class="sk-row" style="justify-content:start">
+        ${bone(24, '24px', 'border-radius:50%')}${line('96px')}
+      </div>
+      ${line('70%')}${line('120px', 25)}
+    </div>`;
+    return html`${this.renderHeaderSkeleton()}
+      <div class="sk-row" style="height:25px">${line('80px')}${line('40px')}</div>
+      <div class="sk" style="margin-bottom:4px">
+        ${line('50%')}${bone(39)}${bone(64)}
+        <div class="sk-row" style="justify-content:end">${bone(36, '72px')}</div>
+      </div>
+      <div>${message}${message}${message}</div>`;
   }
 
   protected override renderBlock() {

@@ -1,7 +1,7 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import { unsafeHTML } from 'lit/directives/unsafe-html.js';
 import { timezone } from '../../core/api.js';
-import { BlockElement } from '../../core/base.js';
+import { BlockElement, bone, line } from '../../core/base.js';
 import { sanitize } from '../../core/html.js';
 import { baseStyles } from '../../core/theme.js';
 import { IMAGE_PLACEHOLDER, fallBackTo } from '../../core/placeholder.js';
@@ -27,6 +27,7 @@ export const LONG_TEXT_MAX_HEIGHT = 360;
  * @event reaction-error - A load or write failed; detail { message, code }.
  *
  * @csspart base - The themed wrapper.
+ * @csspart skeleton - The grey placeholder in the block's shape while it loads (also `base`).
  * @csspart form - The form.
  * @csspart question - One question.
  * @csspart question-title - A question's title.
@@ -285,6 +286,14 @@ export default class ReactionForm extends BlockElement {
           : nothing
       }
       ${e.block_submit_another ? nothing : html`<button part="resubmit" class="btn ghost" @click=${this.reset}>${e.resubmit_text || this.t('submitAgain')}</button>`}
+    </div>`;
+  }
+
+  protected override renderSkeleton() {
+    // three short-text questions (title, 6px, input) 16px apart, then Submit
+    const question = html`<div class="sk" style="gap:6px">${line('40%')}${bone(39)}</div>`;
+    return html`<div class="sk" style="gap:16px">
+      ${question}${question}${question}${bone(36, '96px')}
     </div>`;
   }
 

@@ -1,5 +1,5 @@
 import { html, svg } from 'lit';
-import { BlockElement } from '../../core/base.js';
+import { BlockElement, bone } from '../../core/base.js';
 import { baseStyles } from '../../core/theme.js';
 import styles from './like.styles.js';
 
@@ -16,6 +16,7 @@ export const heart = (filled: boolean) =>
  * @event reaction-error - A load or write failed; detail { message, code }.
  *
  * @csspart base - The themed wrapper.
+ * @csspart skeleton - The grey placeholder in the block's shape while it loads (also `base`).
  * @csspart row - The aligned row.
  * @csspart button - The toggle button.
  * @csspart icon - The heart icon.
@@ -83,6 +84,12 @@ export default class ReactionLike extends BlockElement {
       }
     }
     this.emit('reaction-like', { liked: this._liked, likeCount: this._count });
+  }
+
+  protected override renderSkeleton() {
+    return html`<div class="sk-row" style="justify-content:center">
+      ${bone(36, '96px', 'border-radius:999px')}
+    </div>`;
   }
 
   protected override renderBlock() {

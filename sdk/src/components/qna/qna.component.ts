@@ -1,4 +1,5 @@
 import { html } from 'lit';
+import { bone, line } from '../../core/base.js';
 import ReactionComment from '../comment/comment.component.js';
 import { AVATAR_PLACEHOLDER, fallBackTo } from '../../core/placeholder.js';
 import { fill, safeUrl } from '../../core/text.js';
@@ -15,6 +16,7 @@ import { fill, safeUrl } from '../../core/text.js';
  * @event reaction-error - A load or write failed; detail { message, code }.
  *
  * @csspart base - The themed wrapper.
+ * @csspart skeleton - The grey placeholder in the block's shape while it loads (also `base`).
  * @csspart header - Owner profile and subject.
  * @csspart owner - Owner name.
  * @csspart subject - The Q&A subject.
@@ -29,6 +31,11 @@ export default class ReactionQna extends ReactionComment {
   constructor() {
     super();
     this.qna = true;
+  }
+
+  protected override renderHeaderSkeleton() {
+    // owner (12px/1.5) over the subject (16px/1.5), 12px above the toolbar
+    return html`<div style="margin-bottom:4px">${line('30%', 18)}${bone(24, '60%')}</div>`;
   }
 
   protected override renderHeader() {
