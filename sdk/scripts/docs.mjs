@@ -80,7 +80,7 @@ reaction-comment::part(submit) {
     listen: ['reaction-submit', (e) => `console.log('voted', ${e}.detail.answers)`],
     notes: [
       "Two options side by side (the block's A/B question). One click votes: the server keeps one choice per visitor and increments the option's count in the same transaction, then both options show their votes and percentages.",
-      "A visitor who has voted sees the votes and percentages on load, their choice pressed: the view tells each visitor their own vote (`me.vote`). Should the server still answer \"Already voted\" (a vote from another tab), the element reads the view again and shows that vote instead of the refusal.",
+      'A visitor who has voted sees the votes and percentages on load, their choice pressed: the view tells each visitor their own vote (`me.vote`). Should the server still answer "Already voted" (a vote from another tab), the element reads the view again and shows that vote instead of the refusal.',
       'Dummy mode: the counts change on screen only.',
     ],
   },
