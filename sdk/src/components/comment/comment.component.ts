@@ -198,7 +198,7 @@ export default class ReactionComment extends BlockElement {
       this._messages = mergeThreads(fresh, held);
       this._hasMore = reached ? more : this._hasMore;
       this.liked = new Set(v.me?.liked_message_ids || []);
-      this.markLiked(this._messages);
+      this.markLiked(fresh);
       this._count = v.block.response_count ?? this._count;
       this.takeName();
     } catch (e) {
@@ -418,10 +418,7 @@ export default class ReactionComment extends BlockElement {
         p_limit: PAGE_SIZE,
       });
       const seen = new Set(this._messages.map((m) => m.id));
-      this._messages = [
-        ...this._messages,
-        ...page.filter((m) => !seen.has(m.id)).map((m) => ({ ...m, replies: m.replies || [] })),
-      ];
+      this._messages = [...this._messages, ...threads(page.filter((m) => !seen.has(m.id)))];
       this._hasMore = page.length >= PAGE_SIZE;
     } catch (e) {
       this.say(this.fail(e));
