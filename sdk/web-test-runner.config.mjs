@@ -18,6 +18,18 @@ const reactShims = {
     if (source in SHIMS) return '/__shim/' + source + '.js';
   },
   serve(context) {
+    // The CDN loader as the CDN serves it: one classic script (an IIFE), bundled like rollup does.
+    if (context.path === '/__cdn/reaction.js')
+      return {
+        body: buildSync({
+          entryPoints: [fileURLToPath(new URL('./src/cdn/loader.ts', import.meta.url))],
+          bundle: true,
+          format: 'iife',
+          target: 'es2020',
+          write: false,
+        }).outputFiles[0].text,
+        type: 'js',
+      };
     if (context.path === '/__shim/all.js') {
       bundle ??= buildSync({
         stdin: {

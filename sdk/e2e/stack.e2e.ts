@@ -11,6 +11,7 @@ import { chromium, type Page } from 'playwright-core';
 import { startStack } from '../../supabase/local/stack.ts';
 import { DEFAULT_JWT_SECRET, freePorts } from '../../supabase/local/config.ts';
 import { chromiumLaunchOptions } from '../../scripts/chromium.mjs';
+import { examplePageReady, measureLayoutShift } from './layout-shift.ts';
 
 const repo = resolve(import.meta.dirname, '../..');
 const dataDir = mkdtempSync(join(tmpdir(), 'rb-e2e-'));
@@ -199,7 +200,7 @@ try {
   });
 
   await step(
-    'ab: a click votes and shows counts; option count in the same transaction',
+    'ab: a click votes and shows counts; option count in the same transaction; a reload shows the vote',
     async () => {
       const page = await open('reaction-ab', ids.ab);
       await page.locator('reaction-ab [part=option]', { hasText: 'Bad' }).click();
@@ -213,6 +214,12 @@ try {
         )[0]!.response_count,
         1,
       );
+      // After a reload the view tells the visitor their vote (me.vote): the counts show at once.
+      await page.reload();
+      await page
+        .locator('reaction-ab [part=option][aria-pressed=true]', { hasText: 'Bad' })
+        .waitFor();
+      await page.locator('reaction-ab [part=result]', { hasText: '1 vote · 100%' }).waitFor();
       await page.context().close();
     },
   );
@@ -342,6 +349,27 @@ try {
     },
   );
 
+  await step('a deactivated or missing block is "not available"; en and ko', async () => {
+    const off = await block('like');
+    // (the insert trigger starts every block active)
+    await q('update public.blocks set deactivated = true where id = $1', [off]);
+    for (const [id, lang, text] of [
+      [off, 'en', 'This block is not available.'],
+      ['00000000-0000-4000-8000-00000000dead', 'en', 'This block is not available.'],
+      [off, 'ko', '사용할 수 없는 블록입니다.'],
+    ]) {
+      const ctx = await browser.newContext();
+      const page = await ctx.newPage();
+      await page.goto(`${origin}/page?tag=reaction-like&id=${id}`);
+      if (lang === 'ko')
+        await page.evaluate(() =>
+          document.querySelector('reaction-like')!.setAttribute('lang', 'ko'),
+        );
+      await page.locator('reaction-like [part=base][role=status]', { hasText: text }).waitFor();
+      await ctx.close();
+    }
+  });
+
   await step(
     'examples/html: the six seeded demo blocks render through the CDN script',
     async () => {
@@ -364,6 +392,29 @@ try {
       if (process.env.E2E_SCREENSHOT)
         await page.screenshot({ path: process.env.E2E_SCREENSHOT, fullPage: true });
       await ctx.close();
+    },
+  );
+
+  await step(
+    'examples/html: layout shift under 0.05 while the blocks load (1440 and 375 px)',
+    async () => {
+      // CLS is not time: the page must not move, whatever the machine's speed. The added latency
+      // keeps the loading state on screen, as on a real network.
+      for (const viewport of [
+        { width: 1440, height: 900 },
+        { width: 375, height: 812 },
+      ]) {
+        const { cls } = await measureLayoutShift(
+          browser,
+          stack.webUrl + '/examples/html/index.html',
+          {
+            viewport,
+            latencyMs: 150,
+            ready: examplePageReady,
+          },
+        );
+        assert.ok(cls < 0.05, `CLS ${cls.toFixed(3)} at ${viewport.width} px`);
+      }
     },
   );
 

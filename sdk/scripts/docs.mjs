@@ -37,10 +37,14 @@ reaction-comment::part(submit) {
     listen: ['reaction-message', (e) => `console.log(${e}.detail.action, ${e}.detail.id)`],
     notes: [
       'The list shows the newest messages first, 5 at a time; scrolling past 90% of the list (or the "Load more" button) loads the next 5. New messages, edits, deletions and replies from other viewers appear live: after the first data shows, a small Realtime client subscribes to the block\'s messages (RLS applies).',
-      'Messages are at most 500 characters; a second send within 3 seconds is ignored. The name field is prefilled with the visitor\'s random animal name (kept in `localStorage`, with any change) or, once signed in, the account name. Messages and names render as text; `http`/`https` links become links with `rel="noopener noreferrer nofollow ugc"`.',
+      'The count ("n messages", when the block shows counts) and `$responseCount$` in the welcome text and the placeholder follow the visitor\'s own posts and the live changes at once, counting every message and reply as the server does.',
+      'Messages are at most 500 characters; a second send within 3 seconds is refused with "Please wait a moment before sending another message." (the text stays), and saving an emptied edit box with "The message cannot be empty." (an unchanged one just closes, not marked edited). Refusals and server errors show in a `role="alert"` live region where they happened (under the composer, or in the message being edited or replied to), in English or Korean. The name field is prefilled with the visitor\'s random animal name (kept in `localStorage`, with any change) or, once signed in, the account name. Messages and names render as text; `http`/`https` links become links with `rel="noopener noreferrer nofollow ugc"`.',
+      'An edit or a reply being typed keeps its text (and its box stays open) while the list changes under it: another visitor posts, a message arrives live or is liked. Drafts are kept per message, and Save stores what was typed. Message likes read "n Like" / "n Likes" ("좋아요 n").',
       "One level of replies. Authors edit and delete their own messages; the block's owner deletes any message, and with `adminOnlyReply` only the owner replies. `allowReaction`, `allowReply` and `showCount` turn message likes, replies and the count on or off. The owner's and the visitor's own messages carry the block's label names (default Admin and Me).",
-      'When the block has `allowCreatorEmail`, an optional email field asks where to send reply notifications (checked after a 500 ms pause). When it has `blockAnonymous`, an overlay asks visitors to sign in with Google or Apple (popup, see [embedding](../embedding.md#6-visitors-sessions-and-sign-in)).',
+      'When the block has `allowCreatorEmail`, an optional email field asks where to send reply notifications (checked after a 500 ms pause). When it has `blockAnonymous`, an overlay asks visitors to sign in with Google or Apple (popup, see [embedding](../embedding.md#6-visitors-sessions-and-sign-in)); the fields under it are `inert`, so the keyboard cannot reach them, and a send that gets through anyway shows the same prompt instead of calling the server.',
+      "Writers' photos show as round avatars (a coloured initial without one); a photo that fails to load is replaced by a placeholder image, as the Q&A owner's photo and a form's image question are.",
       'The menu offers log out, sign-in, and for the owner "To Block setting", a link to the dashboard when `window.ReactionBlocks.dashboardUrl` (or the script tag\'s `data-dashboard-url`) is set.',
+      'Signing in or out reads the list again for the new visitor and merges it with the one on screen: nothing that came live or by Load more is dropped (also inside `<reaction-block>` on the public block page).',
       'Dummy mode: posts, likes and edits happen on screen only (ids `dummy-1`, …), with no live connection.',
     ],
   },
@@ -50,7 +54,7 @@ reaction-comment::part(submit) {
       (e) => `${e}.detail.action === 'resolve' && console.log('resolved', ${e}.detail.id)`,
     ],
     notes: [
-      "Everything the comment element does (see [comment](comment.md)), plus a header with the owner's photo and name and the Q&A subject (`$responseCount$` replaced by the block's response count).",
+      "Everything the comment element does (see [comment](comment.md)), plus a header with the owner's photo and name and the Q&A subject (`$responseCount$` replaced by the block's response count, which follows new questions and answers at once).",
       'The owner marks top-level questions resolved or unresolved; a "Resolved" label shows to everyone, live.',
     ],
   },
@@ -77,15 +81,16 @@ reaction-comment::part(submit) {
     listen: ['reaction-submit', (e) => `console.log('voted', ${e}.detail.answers)`],
     notes: [
       "Two options side by side (the block's A/B question). One click votes: the server keeps one choice per visitor and increments the option's count in the same transaction, then both options show their votes and percentages.",
+      'A visitor who has voted sees the votes and percentages on load, their choice pressed: the view tells each visitor their own vote (`me.vote`). Should the server still answer "Already voted" (a vote from another tab), the element reads the view again and shows that vote instead of the refusal.',
       'Dummy mode: the counts change on screen only.',
     ],
   },
   form: {
     listen: ['reaction-submit', (e) => `console.log(${e}.detail.answers)`],
     notes: [
-      'Question types: poll (single or multi select), A/B, short text (300 characters), long text (1000, grows to 360 px), number, phone, mail (50), description and image. Each field is checked after a 500 ms pause (200 ms for long text) with the spec\'s messages; Submit checks them all, shows "Please check response" and focuses the first invalid field.',
+      'Question types: poll (single or multi select), A/B, short text (300 characters), long text (1000, grows to 360 px), number (an integer of at most 18 digits, optionally signed), phone (digits, spaces and hyphens, up to 20), mail (50, `local@domain.tld`), description and image. Characters are counted as the server counts them (an emoji is one). The server checks the same rules: one table of cases runs through both in `supabase/tests/answer-rules.test.ts`. Each field is checked after a 500 ms pause (200 ms for long text) with the spec\'s messages; Submit checks them all, shows "Please check response" and focuses the first invalid field.',
       "The server checks everything again (required questions, lengths, the owner's monthly quota). A failed submit shows the server's message and keeps the answers.",
-      'After a submit the form shows the first ending whose conditions all hold (equal, empty, notEmpty, include), or the default ending; its link opens on submit or from a button, and "Submit again" shows unless the ending blocks it.',
+      'After a submit the form shows the first ending whose conditions all hold (equal, empty, notEmpty, include), or the default ending; its link opens on submit or from a button, and "Submit again" shows unless the ending blocks it. An ending shows its title and its closing text; without a title, "Thank you" stands in only when there is no closing text either (the default ending\'s closing text is "Thank you" already).',
       "Dummy mode: nothing is written and the ending still shows. There a view whose block has `mode: 'ending'` opens on the ending with index `ending_mode` (the dashboard editor's preview of an ending).",
     ],
   },
@@ -123,7 +128,7 @@ const renderedParts = (name) =>
     ),
   );
 
-/** Lit reactive state (`{ state: true }`) is internal, whatever the JSDoc says. */
+/** Lit reactive state (`{ state: true }`): internal, never public API. */
 const stateFields = new Set(
   [
     ...['src/core/base.ts'],
@@ -227,9 +232,21 @@ for (const d of elements) {
   const wrapper = react[tag];
   if (!wrapper) problems.push(`${tag}: no React wrapper in src/react/index.ts`);
 
-  const attrs = (d.attributes || []).filter(
-    (a) => a.name && a.description && !stateFields.has(a.fieldName),
-  );
+  // Internal state is private reactive state: the manifest (read by editors and docs tools) must
+  // not offer it as an attribute or a public property.
+  for (const a of d.attributes || [])
+    if (stateFields.has(a.fieldName))
+      problems.push(`${tag}: internal state "${a.fieldName}" is listed as an attribute`);
+  for (const m of d.members || [])
+    if (
+      m.kind === 'field' &&
+      !m.static &&
+      (m.privacy ?? 'public') === 'public' &&
+      stateFields.has(m.name)
+    )
+      problems.push(`${tag}: internal state "${m.name}" is a public property`);
+
+  const attrs = (d.attributes || []).filter((a) => a.name && a.description);
   const attrFields = new Set(attrs.map((a) => a.fieldName));
   const props = (d.members || []).filter(
     (m) =>
@@ -238,8 +255,7 @@ for (const d of elements) {
       m.privacy !== 'protected' &&
       !m.static &&
       m.description &&
-      !attrFields.has(m.name) &&
-      !stateFields.has(m.name),
+      !attrFields.has(m.name),
   );
   const methods = (d.members || []).filter(
     (m) => m.kind === 'method' && !m.privacy && !m.static && m.description,

@@ -450,6 +450,62 @@ describe('published blocks and private fields', () => {
     ).toHaveLength(2);
   });
 
+  it("get_block_view tells a visitor their own A/B vote (me.vote) and nobody else's", async () => {
+    const owner = await newUser('owner');
+    const created = await owner.client.rpc('create_block', { p_block_type: 'ab' });
+    expect(created.error).toBeNull();
+    const abBlock = (created.data as { id: string }).id;
+    const [a, b] = await Promise.all([newGuest(), newGuest()]);
+    const before = await a.client.rpc('get_block_view', { p_block_id: abBlock });
+    expect(before.error).toBeNull();
+    const [question] = before.data.questions as Array<{ id: string; options: { id: string }[] }>;
+    expect(before.data.me.vote, 'not voted yet').toBeNull();
+    const [good, bad] = question!.options;
+
+    const voted = await a.client.rpc('submit_response', {
+      p_block_id: abBlock,
+      p_answers: { [question!.id]: bad!.id },
+    });
+    expect(voted.error).toBeNull();
+
+    const after = await a.client.rpc('get_block_view', { p_block_id: abBlock });
+    expect(after.data.me.vote).toEqual([bad!.id]);
+    // The rest of the view keeps its shape; the counts include the vote.
+    expect(Object.keys(after.data).sort()).toEqual([
+      'block',
+      'endings',
+      'me',
+      'messages',
+      'questions',
+    ]);
+    expect(after.data.me).toEqual({ liked: false, liked_message_ids: [], vote: [bad!.id] });
+    const counts = (after.data.questions[0].options as { id: string; response_count: number }[])
+      .map((o) => [o.id, o.response_count])
+      .sort();
+    expect(counts).toEqual(
+      [
+        [bad!.id, 1],
+        [good!.id, 0],
+      ].sort(),
+    );
+
+    // Another visitor, anon and the owner see no vote of theirs.
+    for (const [who, client] of [
+      ['another visitor', b.client],
+      ['anon', anonClient()],
+      ['the owner', owner.client],
+    ] as const) {
+      const view = await client.rpc('get_block_view', { p_block_id: abBlock });
+      expect(view.error, who).toBeNull();
+      expect(view.data.me.vote, who).toBeNull();
+    }
+    // Other block types carry no vote.
+    const { formBlock } = await ownerWithBlocks();
+    expect(
+      (await a.client.rpc('get_block_view', { p_block_id: formBlock })).data.me.vote,
+    ).toBeNull();
+  });
+
   it('deactivated blocks and their content are hidden from anon and other users, not from the owner', async () => {
     const { owner, formBlock, commentBlock } = await ownerWithBlocks();
     const other = await newUser('other');

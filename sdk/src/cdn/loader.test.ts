@@ -1,4 +1,5 @@
 import { expect } from '@open-wc/testing';
+import { SKELETON_HEIGHTS } from '../core/skeleton-heights.js';
 import { until } from '../test/mock-api.js';
 
 type W = Window & {
@@ -6,11 +7,12 @@ type W = Window & {
   ReactionBlocks?: { projectUrl?: string; anonKey?: string };
 };
 
-// The loader is served as a classic script; the element chunks it asks for do not exist next to
-// the source, so each import fails and is logged (never thrown): the log tells which chunk it chose.
+// The loader is served as the CDN serves it, a bundled classic script (/__cdn/reaction.js, see
+// web-test-runner.config.mjs); the element chunks it asks for do not exist next to it, so each
+// import fails and is logged (never thrown): the log tells which chunk it chose.
 function addLoader(): void {
   const s = document.createElement('script');
-  s.src = new URL('./loader.ts', import.meta.url).href;
+  s.src = '/__cdn/reaction.js';
   s.dataset.projectUrl = 'http://cfg.test';
   s.dataset.anonKey = 'k';
   document.head.append(s);
@@ -42,6 +44,17 @@ describe('cdn loader', () => {
       expect(logged[1]).to.contain('/block.js');
     } finally {
       console.warn = warn;
+    }
+  });
+
+  it('reserves each tag the height of its skeleton until its code arrives', async () => {
+    addLoader(); // a second copy: the first one already ran and set the style up
+    for (const [kind, h] of Object.entries(SKELETON_HEIGHTS)) {
+      const el = document.createElement('reaction-' + kind);
+      document.body.append(el);
+      expect(customElements.get('reaction-' + kind), kind).to.equal(undefined);
+      expect(el.getBoundingClientRect().height, kind).to.equal(h);
+      el.remove();
     }
   });
 });

@@ -4,6 +4,8 @@
  * page uses: one tag type loads that element's self-contained chunk; several (or reaction-block)
  * load block.js, which holds all of them with one copy of Lit. Safe when loaded twice.
  */
+import { SKELETON_HEIGHTS } from '../core/skeleton-heights.js';
+
 interface LoaderWindow extends Window {
   __reactionBlocksLoader?: boolean;
 }
@@ -20,7 +22,15 @@ interface LoaderWindow extends Window {
   if (data.anonKey) cfg.anonKey = data.anonKey;
   if (data.dashboardUrl) cfg.dashboardUrl = data.dashboardUrl;
 
-  const TAGS = ['comment', 'qna', 'like', 'button', 'ab', 'form', 'block'];
+  // Until its code arrives, each tag keeps the height of the skeleton it will show, so neither
+  // the code nor (for a block of the usual shape) the data moves the page.
+  const style = document.createElement('style');
+  style.textContent = Object.entries(SKELETON_HEIGHTS)
+    .map(([t, h]) => `reaction-${t}:not(:defined):not([hidden]){display:block;min-height:${h}px}`)
+    .join('');
+  document.head.prepend(style);
+
+  const TAGS = Object.keys(SKELETON_HEIGHTS);
   const started: Record<string, 1> = {};
   const load = (file: string) => {
     started[file] = 1;

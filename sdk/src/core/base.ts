@@ -31,6 +31,13 @@ declare global {
   }
 }
 
+/** A grey bar of a loading skeleton: `h` px high, `w` wide (CSS), with more inline style. */
+export const bone = (h: number, w = '100%', more = '') =>
+  html`<i class="bone" style="height:${h}px;width:${w};${more}"></i>`;
+
+/** A line of text in a skeleton: 21 px (14px/1.5) with a thinner bar in it. */
+export const line = (w: string, h = 21) => bone(h, w, 'padding:4px 0;background-clip:content-box');
+
 /** Base of every element: a repeat-safe define() and a typed emit(). */
 export class ReactionElement extends LitElement {
   /** Defines the tag once; a second definition (script loaded twice) is a no-op. */
@@ -42,7 +49,7 @@ export class ReactionElement extends LitElement {
     }
   }
 
-  emit<K extends keyof ReactionEventMap>(name: K, detail: ReactionEventMap[K]): boolean {
+  protected emit<K extends keyof ReactionEventMap>(name: K, detail: ReactionEventMap[K]): boolean {
     return this.dispatchEvent(
       new CustomEvent(name, { detail, bubbles: true, composed: true, cancelable: true }),
     );
@@ -74,8 +81,8 @@ export class BlockElement extends ReactionElement {
     lang: {},
     dummy: { type: Boolean },
     view: { attribute: false },
-    status: { state: true },
-    session: { state: true },
+    _status: { state: true },
+    _session: { state: true },
   };
 
   /** Owner's user id, as in the public URL `?id=`; checked against the block. */
@@ -101,8 +108,9 @@ export class BlockElement extends ReactionElement {
    * preview or a view the page already holds.
    */
   declare view: BlockView | null;
-  declare status: 'idle' | 'loading' | 'ready' | 'error';
-  declare session: Session | null;
+  /** `unavailable`: the server's "block doesn't exists" (missing or deactivated). */
+  declare protected _status: 'idle' | 'loading' | 'ready' | 'error' | 'unavailable';
+  declare protected _session: Session | null;
 
   private ownView = false;
   /** Bumped by every load and every view set from outside; a load whose number is stale is dropped. */
@@ -114,37 +122,37 @@ export class BlockElement extends ReactionElement {
     this.ownerId = this.blockId = this.projectUrl = this.anonKey = this.theme = '';
     this.dummy = false;
     this.view = null;
-    this.status = 'idle';
-    this.session = null;
+    this._status = 'idle';
+    this._session = null;
   }
 
-  get project(): Project {
+  protected get project(): Project {
     return resolveProject(this.projectUrl, this.anonKey);
   }
 
-  get isDummy(): boolean {
+  protected get isDummy(): boolean {
     return this.dummy || isWorkPath();
   }
 
-  get language(): string {
+  protected get language(): string {
     return normalizeLang(this.lang || this.view?.block.language);
   }
 
-  get t(): Translate {
+  protected get t(): Translate {
     return translator(this.language);
   }
 
   /** Signed-in (or anonymous) user id, if any session exists. */
-  get userId(): string | null {
-    return this.session?.user.id || null;
+  protected get userId(): string | null {
+    return this._session?.user.id || null;
   }
 
-  get isOwner(): boolean {
+  protected get isOwner(): boolean {
     return (
       !!this.view &&
-      !!this.session &&
-      !this.session.user.is_anonymous &&
-      this.session.user.id === this.view.block.owner_id
+      !!this._session &&
+      !this._session.user.is_anonymous &&
+      this._session.user.id === this.view.block.owner_id
     );
   }
 
@@ -153,7 +161,7 @@ export class BlockElement extends ReactionElement {
     const id = getIdentity();
     return {
       p_creator_name:
-        (this.session && !this.session.user.is_anonymous && displayUser(this.session).name) ||
+        (this._session && !this._session.user.is_anonymous && displayUser(this._session).name) ||
         id.name,
       p_color: id.color,
     };
@@ -162,13 +170,13 @@ export class BlockElement extends ReactionElement {
   /** Calls a write RPC (the caller skips it in dummy mode). */
   protected write<T>(name: string, body: object): Promise<T> {
     return rpc<T>(this.project, name, body, true).finally(
-      () => (this.session = getSession(this.project)),
+      () => (this._session = getSession(this.project)),
     );
   }
 
   override connectedCallback(): void {
     super.connectedCallback();
-    const sync = () => (this.session = getSession(this.project));
+    const sync = () => (this._session = getSession(this.project));
     sync();
     this.offAuth = onAuthChange(sync);
     try {
@@ -187,7 +195,7 @@ export class BlockElement extends ReactionElement {
     const viewFromOutside = changed.has('view') && !!this.view && !this.ownView;
     if (viewFromOutside) {
       this.loadSeq++; // a load still in flight must not replace the view just given
-      this.status = 'ready';
+      this._status = 'ready';
       this.viewChanged();
     }
     // Another block (or project) reloads, so a React prop change shows the new block; a view
@@ -202,7 +210,7 @@ export class BlockElement extends ReactionElement {
   async load(): Promise<void> {
     const seq = ++this.loadSeq;
     const stale = () => seq !== this.loadSeq;
-    this.status = 'loading';
+    this._status = 'loading';
     // A known non-English page starts its texts' chunk alongside the API call, not after it.
     void loadLang(normalizeLang(this.lang || document.documentElement.lang));
     try {
@@ -217,7 +225,7 @@ export class BlockElement extends ReactionElement {
       if (stale()) return;
       this.ownView = true;
       this.view = view;
-      this.status = 'ready';
+      this._status = 'ready';
       this.viewChanged();
       await this.updateComplete;
       this.ownView = false;
@@ -225,7 +233,13 @@ export class BlockElement extends ReactionElement {
     } catch (e) {
       if (stale()) return;
       this.fail(e);
-      this.status = 'error';
+      // A missing or deactivated block is the visitor RPCs' PT404 "block doesn't exists" (HTTP
+      // 404); anything else (network, server, configuration) is a failure to load.
+      const code = (e as { code?: string }).code;
+      this._status =
+        code === 'PT404' || (!code && (e as Error).message === "block doesn't exists")
+          ? 'unavailable'
+          : 'error';
     }
   }
 
@@ -247,14 +261,17 @@ export class BlockElement extends ReactionElement {
 
   protected override render(): unknown {
     try {
-      if (this.status === 'loading')
-        return html`<div part="base" aria-busy="true" class="muted">${this.t('loading')}</div>`;
-      if (this.status === 'error')
+      if (this._status === 'loading')
+        return html`<div part="base skeleton" aria-busy="true" class=${this.theme || 'light'}>
+          <span class="sr">${this.t('loading')}</span>
+          <div class="sk" aria-hidden="true">${this.renderSkeleton()}</div>
+        </div>`;
+      if (this._status === 'error')
         return html`<div part="base" role="alert" class="err">${this.t('failed')}</div>`;
       const block = this.view?.block;
+      if (this._status === 'unavailable' || block?.deactivated)
+        return html`<div part="base" role="status" class="muted">${this.t('unavailable')}</div>`;
       if (!block) return nothing;
-      if (block.deactivated)
-        return html`<div part="base" class="muted">${this.t('unavailable')}</div>`;
       const theme = (this.theme || block.theme || 'light') as Theme;
       return html`<div
         part="base"
@@ -272,5 +289,14 @@ export class BlockElement extends ReactionElement {
 
   protected renderBlock(): TemplateResult | typeof nothing {
     return nothing;
+  }
+
+  /**
+   * The loading skeleton: the block's usual shape in grey bars, exactly SKELETON_HEIGHTS[kind]
+   * high with the base's padding (checked by core/skeleton.test.ts). This one stands for a block
+   * whose type is not known yet.
+   */
+  protected renderSkeleton(): unknown {
+    return html`${line('40%', 24)}${bone(39)}${bone(36, '96px')}`;
   }
 }

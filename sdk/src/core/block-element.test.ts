@@ -5,7 +5,8 @@ import '../components/like/like.js';
 import type ReactionLike from '../components/like/like.component.js';
 import { isWorkPath } from './base.js';
 import type { BlockView } from './types.js';
-import { KEY, PROJECT, block, mockApi, reset, until, wait } from '../test/mock-api.js';
+import { ApiError, KEY, PROJECT, block, mockApi, reset, until, wait } from '../test/mock-api.js';
+import '../components/block/block.js';
 
 /** A view per block id, so what the element shows tells which block it loaded. */
 const viewOf = (id: string, likes = 0): BlockView => ({
@@ -27,7 +28,7 @@ describe('block elements: loading', () => {
         anon-key=${KEY}
       ></reaction-like>`,
     );
-    await until(() => el.status === 'ready');
+    await until(() => el['_status'] === 'ready');
     await el.updateComplete;
     return el;
   }
@@ -41,7 +42,7 @@ describe('block elements: loading', () => {
     const loads: string[] = [];
     el.addEventListener('reaction-load', (e) => loads.push(e.detail.view.block.id));
     el.setAttribute('block-id', 'b2');
-    await until(() => el.view?.block.id === 'b2' && el.status === 'ready');
+    await until(() => el.view?.block.id === 'b2' && el['_status'] === 'ready');
     await el.updateComplete;
     expect(text(el)).to.equal('2 Likes');
     expect(loads).to.deep.equal(['b2']);
@@ -53,7 +54,7 @@ describe('block elements: loading', () => {
     const el = await mount();
     el.ownerId = 'owner-b1';
     await until(() => api.rpcCalls().length === 2);
-    await until(() => el.status === 'ready');
+    await until(() => el['_status'] === 'ready');
     expect(api.rpcCalls()[1]!.body).to.deep.equal({ p_block_id: 'b1' });
   });
 
@@ -77,7 +78,7 @@ describe('block elements: loading', () => {
     await wait(30);
     await el.updateComplete;
     expect(el.view!.block.id).to.equal('fast');
-    expect(el.status).to.equal('ready');
+    expect(el['_status']).to.equal('ready');
     expect(text(el)).to.equal('2 Likes');
   });
 
@@ -92,7 +93,7 @@ describe('block elements: loading', () => {
         anon-key=${KEY}
       ></reaction-like>`,
     );
-    expect(el.status).to.equal('ready');
+    expect(el['_status']).to.equal('ready');
     expect(text(el)).to.equal('4 Likes');
     // Both change together (as React props do): still no fetch, the new view shows.
     el.view = viewOf('other', 5);
@@ -160,7 +161,7 @@ describe('block elements: dummy mode from the page path', () => {
     const el = await fixture<ReactionLike>(
       html`<reaction-like block-id="b1" project-url=${PROJECT} anon-key=${KEY}></reaction-like>`,
     );
-    await until(() => el.status === 'ready');
+    await until(() => el['_status'] === 'ready');
     await el.updateComplete;
     const liked = new Promise((r) => el.addEventListener('reaction-like', r, { once: true }));
     el.shadowRoot!.querySelector('button')!.click();
@@ -178,7 +179,71 @@ describe('block elements: dummy mode from the page path', () => {
 
   it('writes nothing on the dashboard path /work/{id}', async () => {
     const { el, writes } = await clickLike('/work/x');
-    expect(el.isDummy).to.equal(true);
+    expect(el['isDummy']).to.equal(true);
     expect(writes).to.equal(0);
+  });
+});
+
+describe('block elements: a block that is not there', () => {
+  let api: ReturnType<typeof mockApi>;
+  beforeEach(reset);
+  afterEach(() => api.restore());
+
+  const shown = async (tag: 'reaction-like' | 'reaction-block', lang = '') => {
+    const el = await fixture<ReactionLike>(
+      lang
+        ? html`<reaction-like
+            block-id="b1"
+            lang=${lang}
+            project-url=${PROJECT}
+            anon-key=${KEY}
+          ></reaction-like>`
+        : tag === 'reaction-like'
+          ? html`<reaction-like
+              block-id="b1"
+              project-url=${PROJECT}
+              anon-key=${KEY}
+            ></reaction-like>`
+          : html`<reaction-block
+              block-id="b1"
+              project-url=${PROJECT}
+              anon-key=${KEY}
+            ></reaction-block>`,
+    );
+    await until(() => ['error', 'unavailable'].includes(el['_status']));
+    await el.updateComplete;
+    await wait(20); // the Korean texts load
+    await el.updateComplete;
+    return el.shadowRoot!.querySelector('[part=base]')!.textContent!.trim();
+  };
+  // What the visitor RPCs answer for a missing or deactivated block (PostgREST: 404, code PT404).
+  const missing = () => {
+    throw new ApiError(404, "block doesn't exists", 'PT404');
+  };
+
+  it('a missing or deactivated block (the server\'s "block doesn\'t exists") is not available, in en and ko', async () => {
+    api = mockApi({ get_block_view: missing });
+    expect(await shown('reaction-like')).to.equal('This block is not available.');
+    expect(await shown('reaction-block')).to.equal('This block is not available.');
+    expect(await shown('reaction-like', 'ko')).to.equal('사용할 수 없는 블록입니다.');
+  });
+
+  it('server and network failures still say "Failed to load"', async () => {
+    api = mockApi({
+      get_block_view: () => {
+        throw new ApiError(500, 'internal error', 'XX000');
+      },
+    });
+    expect(await shown('reaction-like')).to.equal('Failed to load');
+    api.restore();
+    // PostgREST's 404 for an unknown function is a server problem, not a missing block.
+    api = mockApi({});
+    expect(await shown('reaction-block')).to.equal('Failed to load');
+    expect(await shown('reaction-like', 'ko')).to.equal('불러오지 못했습니다');
+    api.restore();
+    const real = window.fetch;
+    window.fetch = () => Promise.reject(new TypeError('Failed to fetch'));
+    api = { restore: () => (window.fetch = real) } as ReturnType<typeof mockApi>;
+    expect(await shown('reaction-like')).to.equal('Failed to load');
   });
 });

@@ -70,6 +70,12 @@ describe('core', () => {
     expect(checkAnswer(q('phone'), '1'.repeat(21))).to.deep.equal(['phoneError']);
     expect(checkAnswer(q('number'), '12')).to.equal(null);
     expect(checkAnswer(q('number'), '1e3')).to.deep.equal(['numberError']);
+    // The rest of the table, with the database's verdicts: supabase/tests/answer-rules.test.ts
+    expect(checkAnswer(q('number'), '9'.repeat(18))).to.equal(null);
+    expect(checkAnswer(q('number'), '1'.repeat(19))).to.deep.equal(['numberError']);
+    expect(checkAnswer(q('phone'), '010\t1234')).to.deep.equal(['phoneError']);
+    expect(checkAnswer(q('short_text'), '😀'.repeat(300))).to.equal(null);
+    expect(checkAnswer(q('mail'), 'a@b.c')).to.deep.equal(['emailError']);
     expect(checkAnswer(q('mail'), 'a@b')).to.deep.equal(['emailError']);
   });
 

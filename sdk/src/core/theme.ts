@@ -135,6 +135,33 @@ export const baseStyles = css`
       transform: rotate(360deg);
     }
   }
+  /* Loading skeleton: grey bars in the block's shape (see core/skeleton-heights.ts). */
+  .sk {
+    display: grid;
+    gap: 8px;
+  }
+  .sk-row {
+    display: flex;
+    align-items: center;
+    justify-content: space-between;
+    gap: 8px;
+  }
+  .bone {
+    display: block;
+    border-radius: var(--reaction-radius);
+    background: var(--reaction-secondary);
+    animation: pulse 1s ease-in-out infinite alternate;
+  }
+  @keyframes pulse {
+    to {
+      opacity: 0.5;
+    }
+  }
+  @media (prefers-reduced-motion: reduce) {
+    .bone {
+      animation: none;
+    }
+  }
   .sr {
     position: absolute;
     width: 1px;

@@ -114,7 +114,8 @@ export interface BlockView {
   questions?: Question[];
   endings?: Ending[];
   messages?: Message[];
-  me?: { liked?: boolean; liked_message_ids?: string[] };
+  /** The caller's own state: like, liked messages, and the option ids of their A/B vote (or null). */
+  me?: { liked?: boolean; liked_message_ids?: string[]; vote?: string[] | null };
 }
 
 export type Answers = Record<string, string | string[]>;

@@ -27,7 +27,7 @@ describe('react wrappers', () => {
       }),
     );
     await until(
-      () => (host.querySelector('reaction-like') as ReactionLike | null)?.status === 'ready',
+      () => (host.querySelector('reaction-like') as ReactionLike | null)?.['_status'] === 'ready',
     );
     const el = host.querySelector('reaction-like') as ReactionLike;
     expect(el.blockId).to.equal('b1');
@@ -54,10 +54,10 @@ describe('react wrappers', () => {
       root.render(createElement(Like, { blockId, projectUrl: PROJECT, anonKey: KEY }));
     render('b1');
     const el = () => host.querySelector('reaction-like') as ReactionLike | null;
-    await until(() => el()?.status === 'ready');
+    await until(() => el()?.['_status'] === 'ready');
     const first = el();
     render('b2');
-    await until(() => el()?.view?.block.id === 'b2' && el()?.status === 'ready');
+    await until(() => el()?.view?.block.id === 'b2' && el()?.['_status'] === 'ready');
     await el()!.updateComplete;
     expect(el(), 'same element, new block').to.equal(first);
     expect(el()!.shadowRoot!.querySelector('button')!.textContent!.trim()).to.equal('2 Likes');
@@ -93,7 +93,7 @@ describe('react wrappers', () => {
     const root = createRoot(host);
     const inner = async (tag: string) => {
       await until(
-        () => (host.querySelector('reaction-block') as ReactionBlock)?.status === 'ready',
+        () => (host.querySelector('reaction-block') as ReactionBlock)?.['_status'] === 'ready',
       );
       const el = host.querySelector('reaction-block')!.shadowRoot!.querySelector(tag) as
         (HTMLElement & { updateComplete: Promise<unknown> }) | null;

@@ -16,6 +16,8 @@ export class ApiError {
   constructor(
     public status: number,
     public message: string,
+    /** PostgREST's code: P0001 by default; the visitor RPCs raise PT404 for a missing block. */
+    public code = 'P0001',
   ) {}
 }
 
@@ -53,7 +55,7 @@ export function mockApi(handlers: Record<string, Handler>) {
     } catch (e) {
       if (e instanceof ApiError)
         return Response.json(
-          { code: 'P0001', message: e.message, details: null, hint: null },
+          { code: e.code, message: e.message, details: null, hint: null },
           { status: e.status },
         );
       throw e;

@@ -1,8 +1,8 @@
 import { html, nothing } from 'lit';
-import { timezone } from '../../core/api.js';
-import { BlockElement } from '../../core/base.js';
+import { rpc, timezone } from '../../core/api.js';
+import { BlockElement, bone, line } from '../../core/base.js';
 import { baseStyles } from '../../core/theme.js';
-import type { Option, Question } from '../../core/types.js';
+import type { BlockView, Option, Question } from '../../core/types.js';
 import styles from './ab.styles.js';
 
 /**
@@ -15,6 +15,7 @@ import styles from './ab.styles.js';
  * @event reaction-error - A load or write failed; detail { message, code }.
  *
  * @csspart base - The themed wrapper.
+ * @csspart skeleton - The grey placeholder in the block's shape while it loads (also `base`).
  * @csspart title - The question.
  * @csspart options - The two options.
  * @csspart option - One option button.
@@ -28,47 +29,51 @@ export default class ReactionAb extends BlockElement {
   static override styles = [baseStyles, styles];
   static override properties = {
     ...BlockElement.properties,
-    chosen: { state: true },
-    options: { state: true },
-    busy: { state: true },
-    error: { state: true },
+    _chosen: { state: true },
+    _options: { state: true },
+    _busy: { state: true },
+    _error: { state: true },
   };
 
-  declare chosen: string;
-  declare options: Option[];
-  declare busy: boolean;
-  declare error: string;
+  declare private _chosen: string;
+  declare private _options: Option[];
+  declare private _busy: boolean;
+  declare private _error: string;
 
   constructor() {
     super();
-    this.chosen = this.error = '';
-    this.options = [];
-    this.busy = false;
+    this._chosen = this._error = '';
+    this._options = [];
+    this._busy = false;
   }
 
-  get question(): Question | undefined {
+  private get question(): Question | undefined {
     const qs = this.view?.questions || [];
     return qs.find((q) => q.type === 'ab') || qs[0];
   }
 
   protected override viewChanged(): void {
-    this.options = [...(this.question?.options || [])]
-      .sort((a, b) => a.index - b.index)
-      .slice(0, 2);
-    this.chosen = '';
+    this.showView(this.view!);
+  }
+
+  /** Options and counts of a view; a visitor who voted (me.vote) sees the results at once. */
+  private showView(v: BlockView) {
+    const q = v.questions?.find((x) => x.type === 'ab') || v.questions?.[0];
+    this._options = [...(q?.options || [])].sort((a, b) => a.index - b.index).slice(0, 2);
+    this._chosen = this._options.find((o) => v.me?.vote?.includes(o.id))?.id || '';
   }
 
   /** Votes for an option (one choice per visitor; the server enforces it). */
   async vote(option: Option): Promise<void> {
     const q = this.question;
-    if (!q || this.busy || this.chosen) return;
+    if (!q || this._busy || this._chosen) return;
     const answers = { [q.id]: option.id };
-    this.busy = true;
-    this.error = '';
+    this._busy = true;
+    this._error = '';
     try {
       const response = this.isDummy
         ? {
-            options: this.options.map((o) => ({
+            options: this._options.map((o) => ({
               id: o.id,
               response_count: (o.response_count || 0) + (o.id === option.id ? 1 : 0),
             })),
@@ -83,39 +88,52 @@ export default class ReactionAb extends BlockElement {
             },
           );
       const counts = new Map((response.options || []).map((o) => [o.id, o.response_count]));
-      this.options = this.options.map((o) => ({
+      this._options = this._options.map((o) => ({
         ...o,
         response_count: counts.get(o.id) ?? o.response_count,
       }));
-      this.chosen = option.id;
+      this._chosen = option.id;
       this.emit('reaction-submit', { answers, response });
     } catch (e) {
-      this.error = this.fail(e);
+      // Voted meanwhile (another tab): show that vote and the counts instead of the refusal.
+      const v =
+        (e as Error).message === 'Already voted' &&
+        (await rpc<BlockView>(this.project, 'get_block_view', {
+          p_block_id: this.view!.block.id,
+        }).catch(() => null));
+      if (v && v.me?.vote?.length) this.showView(v);
+      else this._error = this.fail(e);
     } finally {
-      this.busy = false;
+      this._busy = false;
     }
+  }
+
+  protected override renderSkeleton() {
+    // the question (16px/1.5 and 10px under it), then the two options
+    return html`${line('60%', 24)}
+      <div class="sk-row" style="margin-top:2px">${bone(56)}${bone(56)}</div>`;
   }
 
   protected override renderBlock() {
     const q = this.question;
     if (!q) return html`<p class="muted">${this.t('notValidType')}</p>`;
-    const total = this.options.reduce((n, o) => n + (o.response_count || 0), 0);
+    const total = this._options.reduce((n, o) => n + (o.response_count || 0), 0);
     return html`<p part="title" id="t">${q.title}</p>
       <div part="options" role="group" aria-labelledby="t">
-        ${this.options.map((o) => {
+        ${this._options.map((o) => {
           const n = o.response_count || 0;
           return html`<button
             part="option"
             class="btn"
-            aria-pressed=${this.chosen === o.id ? 'true' : 'false'}
-            ?disabled=${this.busy}
+            aria-pressed=${this._chosen === o.id ? 'true' : 'false'}
+            ?disabled=${this._busy}
             @click=${() => this.vote(o)}
           >
             <span>${o.value}</span>
-            ${this.chosen ? html`<span part="result">${this.t('votes', { count: n })} · ${total ? Math.round((n * 100) / total) : 0}%</span>` : nothing}
+            ${this._chosen ? html`<span part="result">${this.t('votes', { count: n })} · ${total ? Math.round((n * 100) / total) : 0}%</span>` : nothing}
           </button>`;
         })}
       </div>
-      ${this.error ? html`<p part="error" class="err" role="alert">${this.error}</p>` : nothing}`;
+      ${this._error ? html`<p part="error" class="err" role="alert">${this._error}</p>` : nothing}`;
   }
 }

@@ -3,7 +3,8 @@ import './ab.js';
 import type ReactionAb from './ab.component.js';
 import { $$, ApiError, KEY, PROJECT, block, mockApi, reset, until } from '../../test/mock-api.js';
 
-const view = () => ({
+const view = (me: { vote?: string[] | null } = {}) => ({
+  me,
   block: block({ type: 'ab' }),
   questions: [
     {
@@ -26,12 +27,15 @@ describe('reaction-ab', () => {
   beforeEach(reset);
   afterEach(() => api.restore());
 
-  async function mount(submit: (b: Record<string, unknown>) => unknown) {
-    api = mockApi({ get_block_view: view, submit_response: submit });
+  async function mount(
+    submit: (b: Record<string, unknown>) => unknown,
+    me: { vote?: string[] | null } = {},
+  ) {
+    api = mockApi({ get_block_view: () => view(me), submit_response: submit });
     const el = await fixture<ReactionAb>(
       html`<reaction-ab block-id="b1" project-url=${PROJECT} anon-key=${KEY}></reaction-ab>`,
     );
-    await until(() => el.status === 'ready');
+    await until(() => el['_status'] === 'ready');
     await el.updateComplete;
     return el;
   }
@@ -53,7 +57,7 @@ describe('reaction-ab', () => {
     expect(good!.textContent).to.contain('Good');
     expect(el.shadowRoot!.querySelector('[part=result]')).to.equal(null);
     bad!.click();
-    await until(() => el.chosen === 'o2');
+    await until(() => el['_chosen'] === 'o2');
     await el.updateComplete;
     const body = api.rpcCalls().find((c) => c.name === 'submit_response')!.body;
     expect(body.p_answers).to.deep.equal({ q1: 'o2' });
@@ -65,16 +69,50 @@ describe('reaction-ab', () => {
     expect(api.rpcCalls().filter((c) => c.name === 'submit_response').length).to.equal(1);
   });
 
+  it('shows the counts on load to a visitor who already voted (me.vote), without the buttons voting again', async () => {
+    const el = await mount(() => ({}), { vote: ['o2'] });
+    const [good, bad] = $$(el, '[part=option]');
+    expect(bad!.getAttribute('aria-pressed')).to.equal('true');
+    expect(good!.getAttribute('aria-pressed')).to.equal('false');
+    expect(bad!.textContent).to.contain('1 vote · 25%');
+    expect(good!.textContent).to.contain('3 votes · 75%');
+    good!.click();
+    await el.updateComplete;
+    expect(api.rpcCalls().map((c) => c.name)).to.deep.equal(['get_block_view']);
+  });
+
+  it('shows the counts when the server says the visitor already voted (another tab)', async () => {
+    let voted = false;
+    api = mockApi({
+      get_block_view: () => view(voted ? { vote: ['o1'] } : {}),
+      submit_response: () => {
+        voted = true;
+        throw new ApiError(400, 'Already voted');
+      },
+    });
+    const el = await fixture<ReactionAb>(
+      html`<reaction-ab block-id="b1" project-url=${PROJECT} anon-key=${KEY}></reaction-ab>`,
+    );
+    await until(() => el['_status'] === 'ready');
+    await el.updateComplete;
+    $$(el, '[part=option]')[1]!.click();
+    await until(() => el['_chosen'] === 'o1');
+    await el.updateComplete;
+    expect($$(el, '[part=option]')[0]!.getAttribute('aria-pressed')).to.equal('true');
+    expect($$(el, '[part=result]')).to.have.length(2);
+    expect(el.shadowRoot!.querySelector('[role=alert]')).to.equal(null);
+  });
+
   it('shows the server message on failure', async () => {
     const el = await mount(() => {
       throw new ApiError(400, 'monthly response limit reached');
     });
     $$(el, '[part=option]')[0]!.click();
-    await until(() => el.error);
+    await until(() => el['_error']);
     await el.updateComplete;
     expect(el.shadowRoot!.querySelector('[role=alert]')!.textContent).to.equal(
       'monthly response limit reached',
     );
-    expect(el.chosen).to.equal('');
+    expect(el['_chosen']).to.equal('');
   });
 });

@@ -58,6 +58,7 @@ const FORWARDED_PARTS = [
   'result',
   'resubmit',
   'row',
+  'skeleton',
   'subject',
   'submit',
   'textarea',
@@ -89,6 +90,7 @@ const ELEMENT_TAGS = new Map<string, StaticValue>([
  * @csspart base - Wrapper for the loading, error and unsupported states (and, forwarded, the
  * rendered element's themed wrapper).
  * @csspart block - The rendered element (comment, qna, like, button, ab or form).
+ * @csspart skeleton - The grey placeholder shown while the block loads (also `base`).
  */
 export default class ReactionBlock extends BlockElement {
   static override styles = [baseStyles];
@@ -104,7 +106,8 @@ export default class ReactionBlock extends BlockElement {
   }
 
   protected override render(): unknown {
-    if (this.status !== 'ready' || !this.view || this.view.block.deactivated) return super.render();
+    if (this._status !== 'ready' || !this.view || this.view.block.deactivated)
+      return super.render();
     try {
       const v = this.view;
       const theme = this.theme || nothing;

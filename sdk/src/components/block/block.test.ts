@@ -1,7 +1,9 @@
 import { expect, fixture, html } from '@open-wc/testing';
 import './block.js';
 import type ReactionBlock from './block.component.js';
-import { KEY, PROJECT, block, mockApi, reset, until } from '../../test/mock-api.js';
+import type ReactionComment from '../comment/comment.component.js';
+import type { Message } from '../../core/types.js';
+import { KEY, PROJECT, block, fakeJwt, mockApi, reset, until } from '../../test/mock-api.js';
 
 describe('reaction-block', () => {
   let api: ReturnType<typeof mockApi>;
@@ -26,7 +28,7 @@ describe('reaction-block', () => {
         theme="dark"
       ></reaction-block>`,
     );
-    await until(() => el.status === 'ready' || el.status === 'error');
+    await until(() => el['_status'] === 'ready' || el['_status'] === 'error');
     await el.updateComplete;
     return el;
   }
@@ -112,7 +114,7 @@ describe('reaction-block', () => {
       const el = await fixture<ReactionBlock>(
         html`<reaction-block project-url=${PROJECT} anon-key=${KEY}></reaction-block>`,
       );
-      await until(() => el.status === 'ready');
+      await until(() => el['_status'] === 'ready');
       expect(el.blockId).to.equal('from-url');
       expect(el.ownerId).to.equal('u1');
       expect(api.rpcCalls()[0]!.body).to.deep.equal({ p_block_id: 'from-url' });
@@ -124,7 +126,101 @@ describe('reaction-block', () => {
   it('never throws into the page when the project is not configured', async () => {
     api = mockApi({});
     const el = await fixture<ReactionBlock>(html`<reaction-block block-id="b1"></reaction-block>`);
-    await until(() => el.status === 'error');
+    await until(() => el['_status'] === 'error');
     expect(el.shadowRoot!.textContent).to.contain('Failed to load');
+  });
+
+  it('keeps the messages that came live or by Load more when the visitor signs in and logs out (public page)', async () => {
+    // The server's threads, newest first; which ones the caller liked depends on the caller.
+    let clock = Date.parse('2024-05-06T10:00:00Z');
+    const msg = (id: string): Message => ({
+      id,
+      block_id: 'b1',
+      parent_id: null,
+      creator_id: 'someone',
+      creator_name: 'Someone',
+      content: 'message ' + id,
+      created_at: new Date((clock -= 60000)).toISOString(),
+      replies: [],
+    });
+    const server = ['m1', 'm2', 'm3', 'm4', 'm5', 'm6', 'm7'].map(msg);
+    const signedIn = (auth: string) => auth.includes(fakeJwt('signed-1').split('.')[1]!);
+    const threads = (auth: string, list: Message[]) =>
+      list.map((m) => ({ ...m, liked: signedIn(auth) && m.id === 'm7' }));
+    const views: string[] = [];
+    api = mockApi({
+      get_block_view: () => {
+        const auth = api.calls.at(-1)!.auth;
+        views.push(signedIn(auth) ? 'signed' : 'anon');
+        return {
+          block: block({ type: 'comment' }),
+          messages: threads(auth, server.slice(0, 5)),
+          me: { liked_message_ids: signedIn(auth) ? ['m7'] : [] },
+        };
+      },
+      list_messages: (b) => {
+        const before = String(b.p_before);
+        return threads(
+          api.calls.at(-1)!.auth,
+          server.filter((m) => m.created_at < before).slice(0, Number(b.p_limit)),
+        );
+      },
+    });
+    const el = await fixture<ReactionBlock>(
+      html`<reaction-block block-id="b1" project-url=${PROJECT} anon-key=${KEY}></reaction-block>`,
+    );
+    await until(() => el['_status'] === 'ready');
+    const inner = el.shadowRoot!.querySelector('reaction-comment') as ReactionComment;
+    await inner.updateComplete;
+    const ids = () =>
+      [...inner.shadowRoot!.querySelectorAll('[part=list] > [part=message]')].map((m) => m.id);
+    const menu = async (text: string) => {
+      const button = inner.shadowRoot!.querySelector('[part=menu-button]') as HTMLElement;
+      if (button.getAttribute('aria-expanded') !== 'true') button.click();
+      await inner.updateComplete;
+      [...inner.shadowRoot!.querySelectorAll<HTMLElement>('[part=menu] button')]
+        .find((b) => b.textContent!.trim() === text)!
+        .click();
+    };
+
+    // Load more brings m6 and m7; a new message arrives live.
+    (inner.shadowRoot!.querySelector('[part=load-more]') as HTMLElement).click();
+    await until(() => ids().includes('m-m7'));
+    const live = {
+      ...msg('live'),
+      created_at: new Date(Date.parse('2024-05-06T10:01:00Z')).toISOString(),
+    };
+    server.unshift(live);
+    inner['applyChange']({ type: 'INSERT', row: live });
+    await inner.updateComplete;
+    const all = ['m-live', 'm-m1', 'm-m2', 'm-m3', 'm-m4', 'm-m5', 'm-m6', 'm-m7'];
+    expect(ids()).to.deep.equal(all);
+
+    // Sign in through the popup handshake: the popup stores the session and posts back.
+    const open = window.open;
+    window.open = (() => ({ closed: false })) as unknown as typeof window.open;
+    try {
+      await menu('Sign in with Google');
+      localStorage.setItem(
+        'reaction-blocks.session:' + PROJECT,
+        JSON.stringify({
+          access_token: fakeJwt('signed-1'),
+          refresh_token: 'r',
+          expires_at: Date.now() / 1000 + 3600,
+          user: { id: 'signed-1', is_anonymous: false, user_metadata: { full_name: 'Sam' } },
+        }),
+      );
+      window.postMessage({ type: 'reaction-blocks:auth' }, location.origin);
+      await until(() => views.includes('signed'));
+      await until(() => inner.shadowRoot!.querySelector('#m-m7 [aria-pressed=true]'));
+    } finally {
+      window.open = open;
+    }
+    expect(ids(), 'after sign-in').to.deep.equal(all);
+
+    await menu('Log out');
+    await until(() => views.filter((v) => v === 'anon').length === 2);
+    await until(() => !inner.shadowRoot!.querySelector('#m-m7 [aria-pressed=true]'));
+    expect(ids(), 'after log out').to.deep.equal(all);
   });
 });

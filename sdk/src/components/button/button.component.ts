@@ -1,5 +1,5 @@
 import { html } from 'lit';
-import { BlockElement } from '../../core/base.js';
+import { BlockElement, bone } from '../../core/base.js';
 import { baseStyles } from '../../core/theme.js';
 import { safeUrl } from '../../core/text.js';
 import styles from './button.styles.js';
@@ -14,6 +14,7 @@ import styles from './button.styles.js';
  * @event reaction-error - A load or write failed; detail { message, code }.
  *
  * @csspart base - The themed wrapper.
+ * @csspart skeleton - The grey placeholder in the block's shape while it loads (also `base`).
  * @csspart row - The aligned row.
  * @csspart button - The button (a link when the block has a URL).
  * @csspart count - Click count (when the block shows counts).
@@ -24,17 +25,17 @@ import styles from './button.styles.js';
  */
 export default class ReactionButton extends BlockElement {
   static override styles = [baseStyles, styles];
-  static override properties = { ...BlockElement.properties, count: { state: true } };
+  static override properties = { ...BlockElement.properties, _count: { state: true } };
 
-  declare count: number;
+  declare private _count: number;
 
   constructor() {
     super();
-    this.count = 0;
+    this._count = 0;
   }
 
   protected override viewChanged(): void {
-    this.count = this.view?.block.response_count ?? 0;
+    this._count = this.view?.block.response_count ?? 0;
   }
 
   private async click_(e?: Event): Promise<void> {
@@ -43,16 +44,20 @@ export default class ReactionButton extends BlockElement {
     const url = safeUrl(b.url_to_open, true);
     if (!this.emit('reaction-click', { url })) e?.preventDefault();
     if (this.isDummy) return;
-    this.count++;
+    this._count++;
     try {
       const r = await this.write<{ response_count: number }>('record_button_click', {
         p_block_id: b.id,
         ...this.writer(),
       });
-      this.count = r.response_count;
+      this._count = r.response_count;
     } catch (err) {
       this.fail(err);
     }
+  }
+
+  protected override renderSkeleton() {
+    return html`<div class="sk-row" style="justify-content:center">${bone(36, '120px')}</div>`;
   }
 
   protected override renderBlock() {
@@ -76,7 +81,7 @@ export default class ReactionButton extends BlockElement {
             >`
           : html`<button part="button" class="btn" @click=${this.click_}>${text}</button>`
       }
-      ${b.show_count ? html`<span part="count" class="muted">${this.count}</span>` : ''}
+      ${b.show_count ? html`<span part="count" class="muted">${this._count}</span>` : ''}
     </div>`;
   }
 }

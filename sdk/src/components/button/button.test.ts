@@ -28,7 +28,7 @@ describe('reaction-button', () => {
         anon-key=${KEY}
       ></reaction-button>`,
     );
-    await until(() => el.status === 'ready');
+    await until(() => el['_status'] === 'ready');
     await el.updateComplete;
     return el;
   }

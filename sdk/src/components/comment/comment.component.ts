@@ -1,4 +1,5 @@
-import { html, nothing, type TemplateResult } from 'lit';
+import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
+import { repeat } from 'lit/directives/repeat.js';
 import {
   displayUser,
   ensureSession,
@@ -6,15 +7,17 @@ import {
   signInWithPopup,
   signOut,
 } from '../../core/auth.js';
-import { BlockElement, type ReactionEventMap } from '../../core/base.js';
+import { BlockElement, bone, line, type ReactionEventMap } from '../../core/base.js';
 import { dashboardUrl } from '../../core/config.js';
 import { getIdentity, setIdentityName } from '../../core/identity.js';
 import { rpc, timezone } from '../../core/api.js';
 import { baseStyles } from '../../core/theme.js';
+import { AVATAR_PLACEHOLDER, fallBackTo } from '../../core/placeholder.js';
 import { fill, linkify, safeUrl, shortDate } from '../../core/text.js';
-import type { Message } from '../../core/types.js';
-import { EMAIL_RE } from '../../core/validate.js';
+import type { BlockView, Message } from '../../core/types.js';
+import { EMAIL_RE, lengthOf } from '../../core/validate.js';
 import type { Change } from '../../core/live.js';
+import { applyChange, mergeThreads, threads } from './model.js';
 import styles from './comment.styles.js';
 
 /** Spec section 9. */
@@ -37,6 +40,7 @@ const IN_APP = /\bwv\b|WebView|FBA[NV]|Instagram|KAKAOTALK|Line\//i;
  * @event reaction-error - A load or write failed; detail { message, code }.
  *
  * @csspart base - The themed wrapper.
+ * @csspart skeleton - The grey placeholder in the block's shape while it loads (also `base`).
  * @csspart toolbar - Count and menu button row.
  * @csspart count - Message count (when the block shows counts).
  * @csspart menu-button - Opens the menu panel.
@@ -75,29 +79,36 @@ export default class ReactionComment extends BlockElement {
   static override styles = [baseStyles, styles];
   static override properties = {
     ...BlockElement.properties,
-    messages: { state: true },
-    draft: { state: true },
-    sending: { state: true },
-    error: { state: true },
-    name: { state: true },
-    email: { state: true },
-    emailBad: { state: true },
-    mode: { state: true },
-    menuOpen: { state: true },
-    hasMore: { state: true },
+    _messages: { state: true },
+    _draft: { state: true },
+    _sending: { state: true },
+    _error: { state: true },
+    _name: { state: true },
+    _email: { state: true },
+    _emailBad: { state: true },
+    _modes: { state: true },
+    _drafts: { state: true },
+    _menuOpen: { state: true },
+    _hasMore: { state: true },
+    _count: { state: true },
   };
 
-  declare messages: Message[];
-  declare draft: string;
-  declare sending: boolean;
-  declare error: string;
-  declare name: string;
-  declare email: string;
-  declare emailBad: boolean;
-  /** Message modes: `edit:<id>`, `reply:<id>`, `delete:<id>` or ''. */
-  declare mode: string;
-  declare menuOpen: boolean;
-  declare hasMore: boolean;
+  declare private _messages: Message[];
+  declare private _draft: string;
+  declare private _sending: boolean;
+  /** What was refused or failed, and where: '' under the composer, or a message id. */
+  declare private _error: { at: string; text: string };
+  declare private _name: string;
+  declare private _email: string;
+  declare private _emailBad: boolean;
+  /** Each message's mode (normal when absent), keyed by message id. */
+  declare private _modes: Record<string, 'edit' | 'reply' | 'delete'>;
+  /** Text being typed in a message's edit or reply box, keyed `edit:<id>` / `reply:<id>`. */
+  declare private _drafts: Record<string, string>;
+  declare private _menuOpen: boolean;
+  declare private _hasMore: boolean;
+  /** The block's message count (response_count) as the visitor's and live changes move it. */
+  declare private _count: number;
 
   protected qna = false;
   private liked = new Set<string>();
@@ -107,24 +118,92 @@ export default class ReactionComment extends BlockElement {
   private unsubscribe?: () => void;
   private liveFor = '';
   private seq = 0;
+  /** Whose list is on screen (see identityOf); another identity reads it again. */
+  private shownFor = '';
+  private refreshSeq = 0;
 
   constructor() {
     super();
-    this.messages = [];
-    this.draft = this.error = this.email = this.mode = '';
-    this.sending = this.emailBad = this.menuOpen = this.hasMore = false;
-    this.name = getIdentity().name;
+    this._messages = [];
+    this._draft = this._email = '';
+    this._error = { at: '', text: '' };
+    this._modes = {};
+    this._drafts = {};
+    this._sending = this._emailBad = this._menuOpen = this._hasMore = false;
+    this._count = 0;
+    this._name = getIdentity().name;
   }
 
   protected override viewChanged(): void {
     const v = this.view!;
-    this.messages = (v.messages || []).map((m) => ({ ...m, replies: m.replies || [] }));
+    this._messages = threads(v.messages);
+    this._count = v.block.response_count ?? 0;
     this.liked = new Set(v.me?.liked_message_ids || []);
-    this.markLiked(this.messages);
-    this.hasMore = this.messages.length >= PAGE_SIZE;
-    const n = displayUser(this.session).name;
-    if (isSignedIn(this.session) && n) this.name = n;
+    this.markLiked(this._messages);
+    this._hasMore = this._messages.length >= PAGE_SIZE;
+    this.shownFor = this.identityOf();
+    this.takeName();
     void this.goLive();
+  }
+
+  private takeName() {
+    const n = displayUser(this._session).name;
+    if (isSignedIn(this._session) && n) this._name = n;
+  }
+
+  /** The visitor the list was read for: likes, "Me" and owner rights depend on it. */
+  private identityOf(): string {
+    const u = this._session?.user;
+    return u ? (u.is_anonymous ? 'anon:' : '') + u.id : '';
+  }
+
+  protected override willUpdate(changed: PropertyValues<this>): void {
+    super.willUpdate(changed);
+    // Signed in or out (here or in another element of the page): read the list again for the new
+    // identity, keeping what is on screen. A first anonymous session (the first write) has no
+    // likes or messages of its own yet, so nothing needs reading.
+    const now = this.identityOf();
+    if (!changed.has('_session' as keyof ReactionComment) || now === this.shownFor) return;
+    const fresh = !this.shownFor && now.startsWith('anon:');
+    this.shownFor = now;
+    if (this._status === 'ready' && this.view && !fresh) void this.refresh();
+  }
+
+  /**
+   * Reads the list again as the current visitor, as far back as the list on screen goes (pages of
+   * up to 50), and merges it with the list on screen: nothing that came live or by Load more is
+   * dropped, and likes, labels and owner rights follow the new identity.
+   */
+  private async refresh(): Promise<void> {
+    const id = this.view!.block.id;
+    if (this.isDummy) return;
+    const seq = ++this.refreshSeq;
+    const held = this._messages;
+    const oldest = held.at(-1)?.created_at || '';
+    try {
+      const v = await rpc<BlockView>(this.project, 'get_block_view', { p_block_id: id });
+      let fresh = threads(v.messages);
+      let more = fresh.length >= PAGE_SIZE;
+      for (let n = 0; more && n < 10 && fresh.at(-1)!.created_at > oldest; n++) {
+        const page = await rpc<Message[]>(this.project, 'list_messages', {
+          p_block_id: id,
+          p_before: fresh.at(-1)!.created_at,
+          p_limit: 50,
+        });
+        fresh = [...fresh, ...threads(page)];
+        more = page.length >= 50;
+      }
+      if (seq !== this.refreshSeq) return;
+      const reached = !fresh.length || fresh.at(-1)!.created_at <= oldest;
+      this._messages = mergeThreads(fresh, held);
+      this._hasMore = reached ? more : this._hasMore;
+      this.liked = new Set(v.me?.liked_message_ids || []);
+      this.markLiked(fresh);
+      this._count = v.block.response_count ?? this._count;
+      this.takeName();
+    } catch (e) {
+      this.fail(e);
+    }
   }
 
   override disconnectedCallback(): void {
@@ -146,41 +225,26 @@ export default class ReactionComment extends BlockElement {
       const token = () =>
         ensureSession(this.project, false).then((s) => s?.access_token || this.project.key);
       if (this.liveFor === id)
-        this.unsubscribe = subscribeMessages(this.project, token, id, (c) => this.apply(c));
+        this.unsubscribe = subscribeMessages(this.project, token, id, (c) => this.applyChange(c));
     } catch (e) {
       this.fail(e);
     }
   }
 
   /** Applies a change from the server (live or our own write); duplicates are ignored. */
-  apply(c: Change): void {
-    const row = c.row as Message;
-    const list = this.messages.map((m) => ({ ...m, replies: [...(m.replies || [])] }));
-    const parent = row.parent_id ? list.find((m) => m.id === row.parent_id) : undefined;
-    const where = (parent ? parent.replies : list) as Message[];
-    const i = where.findIndex((m) => m.id === row.id);
-    if (c.type === 'DELETE') {
-      // A delete may carry only the id: look in every list.
-      const drop = (l: Message[]) => {
-        const k = l.findIndex((m) => m.id === row.id);
-        if (k >= 0) l.splice(k, 1);
-        return k >= 0;
-      };
-      if (!drop(list))
-        for (const m of list)
-          if (drop(m.replies!)) m.reply_count = Math.max(0, (m.reply_count || 1) - 1);
-    } else if (i >= 0) where[i] = { ...where[i], ...row, replies: where[i]!.replies };
-    else if (c.type === 'INSERT' && (!row.parent_id || parent)) {
-      if (parent) {
-        where.push(row);
-        parent.reply_count = (parent.reply_count || 0) + 1;
-      } else where.unshift({ ...row, replies: row.replies || [] });
-    }
-    this.messages = list;
+  private applyChange(c: Change): void {
+    const { list, delta } = applyChange(this._messages, c);
+    this._messages = list;
+    this._count = Math.max(0, this._count + delta);
+  }
+
+  /** The block's message count now, for "n messages" and the $responseCount$ token. */
+  protected get responseCount(): number {
+    return this._count;
   }
 
   private get signedIn(): boolean {
-    return isSignedIn(this.session);
+    return isSignedIn(this._session);
   }
 
   private canReply(m: Message): boolean {
@@ -193,26 +257,39 @@ export default class ReactionComment extends BlockElement {
     );
   }
 
-  /** Posts a message or a reply. A resubmission within the message term is ignored. */
-  async post(content: string, parentId: string | null = null): Promise<boolean> {
+  /** Shows why something was refused or failed, in the live region of that place. */
+  private say(text: string, at = ''): false {
+    this._error = { at, text };
+    return false;
+  }
+
+  /**
+   * Posts a message or a reply. Refused, with the reason shown, when anonymous visitors are
+   * blocked and this one is not signed in, and within the message term of the last post.
+   */
+  private async post(content: string, parentId: string | null = null): Promise<boolean> {
     const text = content.trim();
     const b = this.view?.block;
-    if (!b || !text || this.sending || Date.now() - this.lastSent < MESSAGE_TERM_MS) return false;
-    if (text.length > MESSAGE_MAX)
-      return !(this.error = this.t('lengthError', { max: MESSAGE_MAX }));
-    this.sending = true;
-    this.error = '';
+    const at = parentId || '';
+    if (!b || this._sending) return false;
+    if (b.block_anonymous && !this.signedIn) return this.say(this.t('signInPrompt'), at);
+    if (!text) return false;
+    if (Date.now() - this.lastSent < MESSAGE_TERM_MS) return this.say(this.t('wait'), at);
+    if (lengthOf(text) > MESSAGE_MAX)
+      return this.say(this.t('lengthError', { max: MESSAGE_MAX }), at);
+    this._sending = true;
+    this.say('');
     try {
       const id = getIdentity();
       const email =
-        !parentId && b.allow_creator_email && EMAIL_RE.test(this.email) ? this.email : null;
+        !parentId && b.allow_creator_email && EMAIL_RE.test(this._email) ? this._email : null;
       const row: Message = this.isDummy
         ? {
             id: 'dummy-' + ++this.seq,
             block_id: b.id,
             parent_id: parentId,
             creator_id: this.userId || 'dummy',
-            creator_name: this.name,
+            creator_name: this._name,
             color: id.color,
             content: text,
             created_at: new Date().toISOString(),
@@ -221,22 +298,21 @@ export default class ReactionComment extends BlockElement {
             p_block_id: b.id,
             p_parent_id: parentId,
             p_content: text,
-            p_creator_name: this.name.trim() || id.name,
+            p_creator_name: this._name.trim() || id.name,
             p_color: id.color,
-            p_creator_photo_url: (this.signedIn && displayUser(this.session).photo) || null,
+            p_creator_photo_url: (this.signedIn && displayUser(this._session).photo) || null,
             p_home_url: null,
             p_creator_email: email,
             p_timezone: timezone(),
           });
       this.lastSent = Date.now();
-      this.apply({ type: 'INSERT', row });
+      this.applyChange({ type: 'INSERT', row });
       this.emit('reaction-message', { action: 'post', id: row.id });
       return true;
     } catch (e) {
-      this.error = this.fail(e);
-      return false;
+      return this.say(this.fail(e), at);
     } finally {
-      this.sending = false;
+      this._sending = false;
     }
   }
 
@@ -247,34 +323,44 @@ export default class ReactionComment extends BlockElement {
     body: object,
     local: () => void,
   ): Promise<void> {
-    this.error = '';
+    this.say('');
     try {
       if (!this.isDummy) {
         const r = await this.write<Message | null>(name, body);
         if (r && (r as Message).id)
-          this.apply({ type: 'UPDATE', row: { ...(r as Message), parent_id: m.parent_id } });
+          this.applyChange({ type: 'UPDATE', row: { ...(r as Message), parent_id: m.parent_id } });
       }
       local();
-      this.mode = '';
+      // The edit or delete is done: that message is back to normal and its edit draft goes.
+      if (action === 'edit' || action === 'delete') {
+        this.setMode(m.id);
+        this.setDraft('edit:' + m.id);
+      }
       this.emit('reaction-message', { action, id: m.id });
     } catch (e) {
-      this.error = this.fail(e);
+      this.say(this.fail(e), m.id);
     }
   }
 
+  /** Saves an edit; an emptied box is refused with the reason, an unchanged one just closes. */
   private edit(m: Message, content: string) {
     const text = content.trim();
-    if (!text) return;
-    if (text.length > MESSAGE_MAX)
-      return void (this.error = this.t('lengthError', { max: MESSAGE_MAX }));
+    if (!text) return this.say(this.t('emptyMessage'), m.id);
+    if (text === m.content) {
+      this.setMode(m.id);
+      this.setDraft('edit:' + m.id);
+      return this.say('');
+    }
+    if (lengthOf(text) > MESSAGE_MAX)
+      return this.say(this.t('lengthError', { max: MESSAGE_MAX }), m.id);
     return this.act('edit', m, 'edit_message', { p_message_id: m.id, p_content: text }, () =>
-      this.apply({ type: 'UPDATE', row: { ...m, content: text, is_edited: true } }),
+      this.applyChange({ type: 'UPDATE', row: { ...m, content: text, is_edited: true } }),
     );
   }
 
   private removeMessage(m: Message) {
     return this.act('delete', m, 'delete_message', { p_message_id: m.id }, () =>
-      this.apply({ type: 'DELETE', row: m }),
+      this.applyChange({ type: 'DELETE', row: m }),
     );
   }
 
@@ -284,7 +370,7 @@ export default class ReactionComment extends BlockElement {
       m,
       'set_message_resolved',
       { p_message_id: m.id, p_resolved: !m.resolved },
-      () => this.apply({ type: 'UPDATE', row: { ...m, resolved: !m.resolved } }),
+      () => this.applyChange({ type: 'UPDATE', row: { ...m, resolved: !m.resolved } }),
     );
   }
 
@@ -292,7 +378,7 @@ export default class ReactionComment extends BlockElement {
     const was = this.liked.has(m.id);
     const set = (on: boolean, count: number) => {
       this.liked[on ? 'add' : 'delete'](m.id);
-      this.apply({ type: 'UPDATE', row: { ...m, like_count: Math.max(0, count) } });
+      this.applyChange({ type: 'UPDATE', row: { ...m, like_count: Math.max(0, count) } });
     };
     set(!was, (m.like_count || 0) + (was ? -1 : 1));
     if (this.isDummy) return;
@@ -304,14 +390,26 @@ export default class ReactionComment extends BlockElement {
       this.emit('reaction-message', { action: 'like', id: m.id });
     } catch (e) {
       set(was, m.like_count || 0);
-      this.error = this.fail(e);
+      this.say(this.fail(e), m.id);
     }
+  }
+
+  /** Sets (or, without a mode, clears) one message's mode; the others keep theirs. */
+  private setMode(id: string, mode?: 'edit' | 'reply' | 'delete') {
+    const { [id]: _, ...rest } = this._modes;
+    this._modes = mode ? { ...rest, [id]: mode } : rest;
+  }
+
+  /** Sets (or, without text, drops) the draft of a message's edit or reply box. */
+  private setDraft(key: string, text?: string) {
+    const { [key]: _, ...rest } = this._drafts;
+    this._drafts = text === undefined ? rest : { ...rest, [key]: text };
   }
 
   /** Loads the next page of older top-level messages. */
   async loadMore(): Promise<void> {
-    const last = this.messages[this.messages.length - 1];
-    if (!this.hasMore || this.loadingMore || !last) return;
+    const last = this._messages[this._messages.length - 1];
+    if (!this._hasMore || this.loadingMore || !last) return;
     this.loadingMore = true;
     try {
       const page = await rpc<Message[]>(this.project, 'list_messages', {
@@ -319,14 +417,11 @@ export default class ReactionComment extends BlockElement {
         p_before: last.created_at,
         p_limit: PAGE_SIZE,
       });
-      const seen = new Set(this.messages.map((m) => m.id));
-      this.messages = [
-        ...this.messages,
-        ...page.filter((m) => !seen.has(m.id)).map((m) => ({ ...m, replies: m.replies || [] })),
-      ];
-      this.hasMore = page.length >= PAGE_SIZE;
+      const seen = new Set(this._messages.map((m) => m.id));
+      this._messages = [...this._messages, ...threads(page.filter((m) => !seen.has(m.id)))];
+      this._hasMore = page.length >= PAGE_SIZE;
     } catch (e) {
-      this.error = this.fail(e);
+      this.say(this.fail(e));
     } finally {
       this.loadingMore = false;
     }
@@ -346,33 +441,29 @@ export default class ReactionComment extends BlockElement {
   }
 
   private onEmail(e: Event) {
-    this.email = (e.target as HTMLInputElement).value.trim();
+    this._email = (e.target as HTMLInputElement).value.trim();
     clearTimeout(this.emailTimer);
     this.emailTimer = setTimeout(
-      () => (this.emailBad = !!this.email && !EMAIL_RE.test(this.email)),
+      () => (this._emailBad = !!this._email && !EMAIL_RE.test(this._email)),
       DEBOUNCE_MS,
     );
   }
 
   private async signIn(provider: 'google' | 'apple') {
     const s = await signInWithPopup(this.project, provider);
-    if (s) {
-      this.emit('reaction-sign-in', { userId: s.user.id });
-      if (this.blockId) await this.load();
-      else this.viewChanged();
-    }
+    // The new session reaches willUpdate, which reads the list again for it.
+    if (s) this.emit('reaction-sign-in', { userId: s.user.id });
   }
 
-  private async logOut() {
+  private logOut() {
     signOut(this.project);
-    this.menuOpen = false;
+    this._menuOpen = false;
     this.emit('reaction-sign-in', { userId: null });
-    if (this.blockId) await this.load();
   }
 
   private async submit(e: Event) {
     e.preventDefault();
-    if (await this.post(this.draft)) this.draft = '';
+    if (await this.post(this._draft)) this._draft = '';
   }
 
   private signInButtons(): TemplateResult | typeof nothing {
@@ -396,45 +487,48 @@ export default class ReactionComment extends BlockElement {
   private renderComposer() {
     const b = this.view!.block;
     const blocked = b.block_anonymous && !this.signedIn;
-    const empty = !this.draft.trim();
+    const empty = !this._draft.trim();
     return html`<form part="composer" @submit=${this.submit} novalidate>
-      ${b.welcome_message ? html`<p part="welcome">${fill(b.welcome_message, b.response_count)}</p>` : nothing}
-      <input
-        part="name"
-        class="input"
-        aria-label=${this.t('writerName')}
-        maxlength=${NAME_MAX}
-        .value=${this.name}
-        @change=${(e: Event) => (this.name = setIdentityName((e.target as HTMLInputElement).value.trim() || getIdentity().name).name)}
-      />
-      <textarea
-        part="textarea"
-        class="input"
-        aria-label=${this.t('message')}
-        maxlength=${MESSAGE_MAX}
-        placeholder=${fill(b.placeholder, b.response_count) || this.t(this.qna ? 'qnaPlaceholder' : 'placeholder')}
-        .value=${this.draft}
-        @input=${(e: Event) => (this.draft = (e.target as HTMLTextAreaElement).value)}
-      ></textarea>
-      ${
-        b.allow_creator_email
-          ? html`<input
-                part="email"
-                class="input"
-                type="email"
-                aria-label=${this.t('notifyEmail')}
-                placeholder=${this.t('notifyEmail')}
-                aria-invalid=${this.emailBad ? 'true' : 'false'}
-                @input=${this.onEmail}
-              />
-              ${this.emailBad ? html`<p part="error" class="err">${this.t('emailError')}</p>` : nothing}`
-          : nothing
-      }
-      <div class="row">
-        <span class="muted" aria-hidden="true">${this.draft.length}/${MESSAGE_MAX}</span>
-        <button part="submit" class="btn" type="submit" ?disabled=${empty || this.sending}>
-          ${this.sending ? html`<span class="spin" role="status" aria-label=${this.t('sending')}></span>` : nothing}${this.t('send')}
-        </button>
+      ${b.welcome_message ? html`<p part="welcome">${fill(b.welcome_message, this._count)}</p>` : nothing}
+      <!-- Under the sign-in overlay the fields are inert: no keyboard way around it. -->
+      <div class="fields" ?inert=${blocked}>
+        <input
+          part="name"
+          class="input"
+          aria-label=${this.t('writerName')}
+          maxlength=${NAME_MAX}
+          .value=${this._name}
+          @change=${(e: Event) => (this._name = setIdentityName((e.target as HTMLInputElement).value.trim() || getIdentity().name).name)}
+        />
+        <textarea
+          part="textarea"
+          class="input"
+          aria-label=${this.t('message')}
+          maxlength=${MESSAGE_MAX}
+          placeholder=${fill(b.placeholder, this._count) || this.t(this.qna ? 'qnaPlaceholder' : 'placeholder')}
+          .value=${this._draft}
+          @input=${(e: Event) => (this._draft = (e.target as HTMLTextAreaElement).value)}
+        ></textarea>
+        ${
+          b.allow_creator_email
+            ? html`<input
+                  part="email"
+                  class="input"
+                  type="email"
+                  aria-label=${this.t('notifyEmail')}
+                  placeholder=${this.t('notifyEmail')}
+                  aria-invalid=${this._emailBad ? 'true' : 'false'}
+                  @input=${this.onEmail}
+                />
+                ${this._emailBad ? html`<p part="error" class="err">${this.t('emailError')}</p>` : nothing}`
+            : nothing
+        }
+        <div class="row">
+          <span class="muted" aria-hidden="true">${this._draft.length}/${MESSAGE_MAX}</span>
+          <button part="submit" class="btn" type="submit" ?disabled=${empty || this._sending}>
+            ${this._sending ? html`<span class="spin" role="status" aria-label=${this.t('sending')}></span>` : nothing}${this.t('send')}
+          </button>
+        </div>
       </div>
       ${
         blocked
@@ -452,17 +546,22 @@ export default class ReactionComment extends BlockElement {
     const labels = b.custom_label_name || {};
     const mine = !!this.userId && m.creator_id === this.userId;
     const home = safeUrl(m.home_url, true);
-    const [mode, id] = this.mode.split(':');
-    const here = id === m.id;
+    const mode = this._modes[m.id];
     const top = !m.parent_id;
-    const replyMode = here && mode === 'reply';
-    let draft = '';
+    const replyMode = mode === 'reply';
+    const editKey = 'edit:' + m.id;
+    const replyKey = 'reply:' + m.id;
     const name = m.creator_name || '?';
     return html`<li part="message" id="m-${m.id}">
       <div part="message-header">
         ${
           m.creator_photo_url && safeUrl(m.creator_photo_url)
-            ? html`<img part="avatar" src=${safeUrl(m.creator_photo_url)} alt="" />`
+            ? html`<img
+                part="avatar"
+                src=${safeUrl(m.creator_photo_url)}
+                alt=""
+                @error=${fallBackTo(AVATAR_PLACEHOLDER)}
+              />`
             : html`<span
                 part="avatar"
                 aria-hidden="true"
@@ -480,31 +579,41 @@ export default class ReactionComment extends BlockElement {
         ${this.qna && top && m.resolved ? html`<span part="label" class="admin">${this.t('resolved')}</span>` : nothing}
       </div>
       ${
-        here && mode === 'edit'
+        mode === 'edit'
           ? html`<textarea
                 part="textarea"
                 class="input"
                 aria-label=${this.t('edit')}
                 maxlength=${MESSAGE_MAX}
-                .value=${m.content}
-                @input=${(e: Event) => (draft = (e.target as HTMLTextAreaElement).value)}
+                .value=${this._drafts[editKey] ?? m.content}
+                @input=${(e: Event) =>
+                  this.setDraft(editKey, (e.target as HTMLTextAreaElement).value)}
               ></textarea>
               <div class="row">
-                <button class="btn" @click=${() => this.edit(m, draft || m.content)}>
+                <button
+                  class="btn"
+                  @click=${() => this.edit(m, this._drafts[editKey] ?? m.content)}
+                >
                   ${this.t('save')}
                 </button>
-                <button class="btn ghost" @click=${() => (this.mode = '')}>
+                <button
+                  class="btn ghost"
+                  @click=${() => {
+                    this.setMode(m.id);
+                    this.setDraft(editKey);
+                  }}
+                >
                   ${this.t('discard')}
                 </button>
               </div>`
           : html`<p part="content">${linkify(m.content)}</p>`
       }
       ${
-        here && mode === 'delete'
+        mode === 'delete'
           ? html`<div class="row" role="group" aria-label=${this.t('confirmDelete')}>
               <span>${this.t('confirmDelete')}</span>
               <button class="btn" @click=${() => this.removeMessage(m)}>${this.t('delete')}</button>
-              <button class="btn ghost" @click=${() => (this.mode = '')}>
+              <button class="btn ghost" @click=${() => this.setMode(m.id)}>
                 ${this.t('cancel')}
               </button>
             </div>`
@@ -516,13 +625,13 @@ export default class ReactionComment extends BlockElement {
                       aria-pressed=${this.liked.has(m.id) ? 'true' : 'false'}
                       @click=${() => this.like(m)}
                     >
-                      ${this.t('likeThis')} ${m.like_count || 0}
+                      ${this.t('like', { count: m.like_count || 0 })}
                     </button>`
                   : nothing
               }
-              ${this.canReply(m) ? html`<button class="btn link" aria-expanded=${replyMode ? 'true' : 'false'} @click=${() => (this.mode = replyMode ? '' : 'reply:' + m.id)}>${this.t('reply')}${m.reply_count ? ` ${m.reply_count}` : ''}</button>` : nothing}
-              ${mine ? html`<button class="btn link" @click=${() => (this.mode = 'edit:' + m.id)}>${this.t('edit')}</button>` : nothing}
-              ${mine || this.isOwner ? html`<button class="btn link" @click=${() => (this.mode = 'delete:' + m.id)}>${this.t('delete')}</button>` : nothing}
+              ${this.canReply(m) ? html`<button class="btn link" aria-expanded=${replyMode ? 'true' : 'false'} @click=${() => this.setMode(m.id, replyMode ? undefined : 'reply')}>${this.t('reply')}${m.reply_count ? ` ${m.reply_count}` : ''}</button>` : nothing}
+              ${mine ? html`<button class="btn link" @click=${() => this.setMode(m.id, 'edit')}>${this.t('edit')}</button>` : nothing}
+              ${mine || this.isOwner ? html`<button class="btn link" @click=${() => this.setMode(m.id, 'delete')}>${this.t('delete')}</button>` : nothing}
               ${
                 this.qna && top && this.isOwner
                   ? html`<button
@@ -542,8 +651,10 @@ export default class ReactionComment extends BlockElement {
               class="row"
               @submit=${async (e: Event) => {
                 e.preventDefault();
-                const ta = (e.target as HTMLFormElement).querySelector('textarea')!;
-                if (await this.post(ta.value, m.id)) this.mode = '';
+                if (await this.post(this._drafts[replyKey] || '', m.id)) {
+                  this.setMode(m.id);
+                  this.setDraft(replyKey);
+                }
               }}
             >
               <textarea
@@ -551,20 +662,34 @@ export default class ReactionComment extends BlockElement {
                 class="input"
                 aria-label=${this.t('replyTo', { name })}
                 maxlength=${MESSAGE_MAX}
+                .value=${this._drafts[replyKey] ?? ''}
+                @input=${(e: Event) =>
+                  this.setDraft(replyKey, (e.target as HTMLTextAreaElement).value)}
               ></textarea>
-              <button part="submit" class="btn" type="submit" ?disabled=${this.sending}>
+              <button part="submit" class="btn" type="submit" ?disabled=${this._sending}>
                 ${this.t('send')}
               </button>
-              <button class="btn ghost" type="button" @click=${() => (this.mode = '')}>
+              <button class="btn ghost" type="button" @click=${() => this.setMode(m.id)}>
                 ${this.t('close')}
               </button>
             </form>`
           : nothing
       }
       ${
+        mode === 'edit' || mode === 'reply' || this._error.at === m.id
+          ? html`<p part="error" class="err" role="alert">
+              ${this._error.at === m.id ? this._error.text : ''}
+            </p>`
+          : nothing
+      }
+      ${
         m.replies?.length
           ? html`<ul part="replies">
-              ${m.replies.map((r) => this.renderMessage(r))}
+              ${repeat(
+                m.replies,
+                (r) => r.id,
+                (r) => this.renderMessage(r),
+              )}
             </ul>`
           : nothing
       }
@@ -575,26 +700,58 @@ export default class ReactionComment extends BlockElement {
     return nothing;
   }
 
+  /** The Q&A header's place in the skeleton. */
+  protected renderHeaderSkeleton(): unknown {
+    return nothing;
+  }
+
+  /**
+   * Toolbar; composer with a welcome line, name, message box and Send (12px under it); three
+   * one-line messages (header, text, actions) as the list shows them.
+   */
+  protected override renderSkeleton() {
+    const message = html`<div
+      class="sk"
+      style="gap:4px;padding:10px 0;border-top:1px solid var(--reaction-secondary)"
+    >
+      <div class="sk-row" style="justify-content:start">
+        ${bone(24, '24px', 'border-radius:50%')}${line('96px')}
+      </div>
+      ${line('70%')}${line('120px', 25)}
+    </div>`;
+    return html`${this.renderHeaderSkeleton()}
+      <div class="sk-row" style="height:25px">${line('80px')}${line('40px')}</div>
+      <div class="sk" style="margin-bottom:4px">
+        ${line('50%')}${bone(39)}${bone(64)}
+        <div class="sk-row" style="justify-content:end">${bone(36, '72px')}</div>
+      </div>
+      <div>${message}${message}${message}</div>`;
+  }
+
   protected override renderBlock() {
     const b = this.view!.block;
     return html`${this.renderHeader()}
       <div part="toolbar">
-        ${b.show_count ? html`<span part="count">${this.t('messages', { count: b.response_count ?? this.messages.length })}</span>` : html`<span></span>`}
+        ${b.show_count ? html`<span part="count">${this.t('messages', { count: this._count })}</span>` : html`<span></span>`}
         <button
           part="menu-button"
           class="btn link"
-          aria-expanded=${this.menuOpen ? 'true' : 'false'}
+          aria-expanded=${this._menuOpen ? 'true' : 'false'}
           aria-controls="menu"
-          @click=${() => (this.menuOpen = !this.menuOpen)}
+          @click=${() => (this._menuOpen = !this._menuOpen)}
         >
           ${this.t('menu')}
         </button>
       </div>
-      ${this.menuOpen ? this.renderMenu() : nothing} ${this.renderComposer()}
-      ${this.error ? html`<p part="error" class="err" role="alert">${this.error}</p>` : nothing}
+      ${this._menuOpen ? this.renderMenu() : nothing} ${this.renderComposer()}
+      <p part="error" class="err" role="alert">${this._error.at ? '' : this._error.text}</p>
       <ul part="list" aria-label=${this.t('messageList')} @scroll=${this.onScroll}>
-        ${this.messages.map((m) => this.renderMessage(m))}
+        ${repeat(
+          this._messages,
+          (m) => m.id,
+          (m) => this.renderMessage(m),
+        )}
       </ul>
-      ${this.hasMore ? html`<button part="load-more" class="btn ghost" @click=${this.loadMore}>${this.t('loadMore')}</button>` : nothing}`;
+      ${this._hasMore ? html`<button part="load-more" class="btn ghost" @click=${this.loadMore}>${this.t('loadMore')}</button>` : nothing}`;
   }
 }

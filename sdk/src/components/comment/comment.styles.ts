@@ -45,6 +45,13 @@ export default css`
   [part~='welcome'] {
     margin: 0;
   }
+  .fields {
+    display: contents;
+  }
+  /* Live regions stay in the tree, empty and flat, until they have something to say. */
+  .err:empty {
+    margin: 0;
+  }
   textarea.input {
     resize: vertical;
     min-height: 64px;

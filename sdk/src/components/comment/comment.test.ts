@@ -111,7 +111,7 @@ describe('reaction-comment', () => {
             anon-key=${KEY}
           ></reaction-comment>`,
     )) as ReactionComment;
-    await until(() => el.status === 'ready');
+    await until(() => el['_status'] === 'ready');
     await el.updateComplete;
     return el;
   }
@@ -128,6 +128,11 @@ describe('reaction-comment', () => {
         : root.querySelectorAll('button')),
     ].find((b) => b.textContent!.trim().startsWith(text)) as HTMLButtonElement;
   const has = (root: Element, text: string) => !!button(root, text);
+  /** The message's like button: "n Like(s)" (en) or "좋아요 n" (ko). */
+  const likeOf = (m: Element) =>
+    [...m.querySelectorAll(':scope > [part=actions] button')].find((b) =>
+      /^(\d+ Likes?|좋아요 \d+)$/.test(b.textContent!.trim()),
+    ) as HTMLButtonElement | undefined;
 
   it('is accessible', async () => {
     await expect(await mount()).to.be.accessible();
@@ -159,7 +164,8 @@ describe('reaction-comment', () => {
     expect(links[0]!.href).to.equal('https://example.com/a');
     expect(links[0]!.rel).to.equal('noopener noreferrer nofollow ugc');
     expect(links[0]!.target).to.equal('_blank');
-    expect(button(item(el, 'm2'), 'Like').getAttribute('aria-pressed')).to.equal('true');
+    expect(likeOf(item(el, 'm2'))!.getAttribute('aria-pressed')).to.equal('true');
+    expect(likeOf(item(el, 'm2'))!.textContent!.trim()).to.equal('0 Likes');
     expect(item(el, 'm1').querySelector('[part=date]')!.textContent).to.match(/^\d\d\.\d\d\.\d\d$/);
   });
 
@@ -194,6 +200,136 @@ describe('reaction-comment', () => {
     expect(api.rpcCalls().filter((c) => c.name === 'post_message')).to.have.length(1);
   });
 
+  it('counts the visitor\'s own post and live changes in "n messages" and $responseCount$ at once', async () => {
+    const el = await mount({
+      block: block({
+        type: 'comment',
+        show_count: true,
+        response_count: 12,
+        welcome_message: 'Welcome! $responseCount$ so far',
+        placeholder: 'Be number $responseCount$',
+      }),
+    });
+    const count = () => $(el, '[part=count]').textContent;
+    const welcome = () => $(el, '[part=welcome]').textContent;
+    expect(count()).to.equal('12 messages');
+    type(textarea(el), 'Hello there');
+    await el.updateComplete;
+    send(el).click();
+    await until(() => item(el, 'new1'));
+    await el.updateComplete;
+    expect(count()).to.equal('13 messages');
+    expect(welcome()).to.equal('Welcome! 13 so far');
+    expect(textarea(el).placeholder).to.equal('Be number 13');
+    // The same message arriving live is not counted twice; another visitor's reply is.
+    el['applyChange']({ type: 'INSERT', row: el['_messages'][0]! });
+    el['applyChange']({ type: 'INSERT', row: msg('lr', { parent_id: 'm2' }) });
+    await el.updateComplete;
+    expect(count()).to.equal('14 messages');
+    // Deleting a thread removes it with its replies (the server counts each row).
+    el['applyChange']({ type: 'DELETE', row: { id: 'm1' } });
+    await el.updateComplete;
+    expect(count()).to.equal('12 messages');
+    expect(welcome()).to.equal('Welcome! 12 so far');
+  });
+
+  it("shows the placeholder image when a writer's photo does not load", async () => {
+    const broken = location.origin + '/no-such-avatar.png';
+    const el = await mount({
+      messages: [msg('p1', { creator_photo_url: broken }), msg('p2')],
+    });
+    const img = item(el, 'p1').querySelector<HTMLImageElement>('img[part=avatar]')!;
+    await until(() => img.src.startsWith('data:image/svg+xml'));
+    await until(() => img.complete && img.naturalWidth > 0);
+    expect(img.alt).to.equal('');
+  });
+
+  describe('says why it refuses, in a live region (en and ko)', () => {
+    /** The live region's text where a screen reader hears it: role=alert, kept in the tree. */
+    const alertIn = (root: Element) =>
+      [...root.querySelectorAll('[role=alert]')].map((e) => e.textContent!.trim()).join(' ');
+
+    it('a second send within the message term', async () => {
+      for (const [lang, wait_] of [
+        ['en', 'Please wait a moment before sending another message.'],
+        ['ko', '잠시 후에 다시 보내 주세요.'],
+      ] as const) {
+        const el = await mount({ block: block({ type: 'comment', language: lang }) });
+        await until(() => send(el).textContent!.trim() === (lang === 'ko' ? '보내기' : 'Send'));
+        const region = $(el, '[part=composer] ~ [role=alert]');
+        expect(region, 'the live region is there before anything is said').to.not.equal(null);
+        type(textarea(el), 'first');
+        await el.updateComplete;
+        send(el).click();
+        await until(() => item(el, 'new1'));
+        type(textarea(el), 'second');
+        await el.updateComplete;
+        send(el).click();
+        await until(() => alertIn(el.shadowRoot as unknown as Element).includes(wait_));
+        expect($(el, '[part=composer] ~ [role=alert]'), 'same region').to.equal(region);
+        expect(textarea(el).value, 'the text stays').to.equal('second');
+        expect(api.rpcCalls().filter((c) => c.name === 'post_message')).to.have.length(1);
+        api.restore();
+        reset();
+      }
+    });
+
+    it('saving an emptied edit box: says so, keeps the text and does not mark it edited', async () => {
+      for (const [lang, empty] of [
+        ['en', 'The message cannot be empty.'],
+        ['ko', '메시지를 입력해 주세요.'],
+      ] as const) {
+        signIn('someone');
+        const el = await mount({ block: block({ type: 'comment', language: lang }) });
+        const m2 = item(el, 'm2');
+        await until(() => has(m2, lang === 'ko' ? '수정' : 'Edit'));
+        button(m2, lang === 'ko' ? '수정' : 'Edit').click();
+        await el.updateComplete;
+        type(m2.querySelector('textarea')!, '   ');
+        await el.updateComplete;
+        button(m2, lang === 'ko' ? '저장' : 'Save').click();
+        await until(() => alertIn(m2).includes(empty));
+        expect(api.rpcCalls().some((c) => c.name === 'edit_message')).to.equal(false);
+        expect(m2.querySelector('textarea'), 'still editing').to.not.equal(null);
+        // Unchanged text: nothing is written and the message is not marked edited.
+        type(m2.querySelector('textarea')!, el['_messages'][1]!.content);
+        button(m2, lang === 'ko' ? '저장' : 'Save').click();
+        await until(() => !m2.querySelector('textarea'));
+        expect(api.rpcCalls().some((c) => c.name === 'edit_message')).to.equal(false);
+        expect(m2.textContent).not.to.contain(lang === 'ko' ? '수정됨' : '(edited)');
+        api.restore();
+        reset();
+      }
+    });
+
+    it('the sign-in overlay cannot be bypassed by keyboard', async () => {
+      for (const [lang, prompt] of [
+        ['en', 'Please sign in to leave a message.'],
+        ['ko', '메시지를 남기려면 로그인해 주세요.'],
+      ] as const) {
+        const el = await mount({
+          block: block({ type: 'comment', block_anonymous: true, language: lang }),
+        });
+        await until(() => $(el, '[part=overlay]').textContent!.includes(prompt));
+        // The fields under the overlay are out of the tab order and cannot take focus.
+        for (const field of [textarea(el), $(el, '[part=name]'), send(el)]) {
+          expect(field.closest('[inert]'), field.getAttribute('part')!).to.not.equal(null);
+          field.focus();
+          expect(el.shadowRoot!.activeElement).to.not.equal(field);
+        }
+        const google = [...$(el, '[part=overlay]').querySelectorAll('button')][0]!;
+        google.focus();
+        expect(el.shadowRoot!.activeElement, 'the sign-in buttons are reachable').to.equal(google);
+        // A submit that gets through anyway (Enter in a field, a script) says why, and sends nothing.
+        $<HTMLFormElement>(el, '[part=composer]').requestSubmit();
+        await until(() => alertIn(el.shadowRoot as unknown as Element).includes(prompt));
+        expect(api.rpcCalls().some((c) => c.name === 'post_message')).to.equal(false);
+        api.restore();
+        reset();
+      }
+    });
+  });
+
   it('keeps the text and shows the server message when posting fails', async () => {
     const el = await mount(
       {},
@@ -206,8 +342,7 @@ describe('reaction-comment', () => {
     type(textarea(el), 'keep me');
     await el.updateComplete;
     send(el).click();
-    await until(() => $(el, '[part=error][role=alert]'));
-    expect($(el, '[part=error][role=alert]').textContent).to.equal('message too long');
+    await until(() => $(el, '[part=error][role=alert]').textContent === 'message too long');
     expect(textarea(el).value).to.equal('keep me');
   });
 
@@ -217,7 +352,7 @@ describe('reaction-comment', () => {
     await el.updateComplete;
     const reply = item(el, 'm3').querySelector('form textarea') as HTMLTextAreaElement;
     expect(reply.getAttribute('aria-label')).to.equal('Reply to Someone');
-    reply.value = 'A reply';
+    type(reply, 'A reply');
     (item(el, 'm3').querySelector('form [type=submit]') as HTMLButtonElement).click();
     await until(() => item(el, 'new1'));
     expect(api.rpcCalls().find((c) => c.name === 'post_message')!.body.p_parent_id).to.equal('m3');
@@ -248,13 +383,53 @@ describe('reaction-comment', () => {
     });
   });
 
+  it('keeps the edit draft and the reply being typed when someone else posts, and saves the new text', async () => {
+    signIn('someone'); // m1..m5 are the visitor's own
+    const el = await mount();
+    button(item(el, 'm2'), 'Edit').click();
+    await el.updateComplete;
+    type(item(el, 'm2').querySelector('textarea')!, 'new text');
+    button(item(el, 'm3'), 'Reply').click();
+    await el.updateComplete;
+    type(item(el, 'm3').querySelector('form textarea')!, 'half a reply');
+    const editBox = item(el, 'm2').querySelector('textarea');
+
+    // Someone else posts: the list re-renders with a new first item.
+    el['applyChange']({
+      type: 'INSERT',
+      row: msg('other', { creator_id: 'x', created_at: new Date().toISOString() }),
+    });
+    await el.updateComplete;
+    expect($$(el, '[part=list] > [part=message]')[0]!.id).to.equal('m-other');
+    expect(item(el, 'm2').querySelector('textarea'), 'same edit box').to.equal(editBox);
+    expect(item(el, 'm2').querySelector('textarea')!.value).to.equal('new text');
+    expect(item(el, 'm3').querySelector<HTMLTextAreaElement>('form textarea')!.value).to.equal(
+      'half a reply',
+    );
+
+    button(item(el, 'm2'), 'Save').click();
+    await until(() => api.rpcCalls().some((c) => c.name === 'edit_message'));
+    expect(api.rpcCalls().find((c) => c.name === 'edit_message')!.body).to.deep.equal({
+      p_message_id: 'm2',
+      p_content: 'new text',
+    });
+    // The reply box is still open with its text; sending it posts that text.
+    (item(el, 'm3').querySelector('form [type=submit]') as HTMLButtonElement).click();
+    await until(() => api.rpcCalls().some((c) => c.name === 'post_message'));
+    expect(api.rpcCalls().find((c) => c.name === 'post_message')!.body).to.include({
+      p_parent_id: 'm3',
+      p_content: 'half a reply',
+    });
+  });
+
   it('likes a message at once', async () => {
     const el = await mount();
-    const like = button(item(el, 'm3'), 'Like');
+    const like = likeOf(item(el, 'm3'))!;
+    expect(like.textContent!.trim()).to.equal('0 Likes');
     like.click();
     await el.updateComplete;
     expect(like.getAttribute('aria-pressed')).to.equal('true');
-    expect(like.textContent!.trim()).to.equal('Like 1');
+    expect(like.textContent!.trim()).to.equal('1 Like');
     await until(() => api.rpcCalls().some((c) => c.name === 'toggle_message_like'));
   });
 
@@ -262,7 +437,7 @@ describe('reaction-comment', () => {
     const el = await mount({
       block: block({ type: 'comment', allow_reaction: false, allow_reply: false }),
     });
-    expect(has(item(el, 'm1'), 'Like')).to.equal(false);
+    expect(likeOf(item(el, 'm1'))).to.equal(undefined);
     expect(has(item(el, 'm1'), 'Reply')).to.equal(false);
   });
 
@@ -272,7 +447,7 @@ describe('reaction-comment', () => {
     await until(() => item(el, 'm7'));
     const call = api.rpcCalls().find((c) => c.name === 'list_messages')!;
     expect(call.body.p_limit).to.equal(5);
-    expect(call.body.p_before).to.equal(el.messages[4]!.created_at);
+    expect(call.body.p_before).to.equal(el['_messages'][4]!.created_at);
     await el.updateComplete;
     expect($(el, '[part=load-more]')).to.equal(null);
   });
@@ -327,9 +502,25 @@ describe('reaction-comment', () => {
     expect($(el, '[part=menu-button]').getAttribute('aria-expanded')).to.equal('true');
     expect(has($(el, '[part=menu]'), 'Log out')).to.equal(true);
     expect(has($(el, '[part=menu]'), 'Sign in with Google')).to.equal(false);
-    expect(api.calls[0]!.auth).to.equal(
-      'Bearer ' + fakeJwt('owner-1').replace(/\.sig$/, '') + '.sig',
+    const stored = JSON.parse(localStorage.getItem('reaction-blocks.session:' + PROJECT)!);
+    expect(api.calls[0]!.auth).to.equal('Bearer ' + stored.access_token);
+  });
+
+  it('reads the list again on log out, keeping the messages loaded with Load more', async () => {
+    signIn('owner-1');
+    const el = await mount();
+    $(el, '[part=load-more]').click();
+    await until(() => item(el, 'm7'));
+    expect(has(item(el, 'm1'), 'Delete'), "the owner's rights").to.equal(true);
+    $(el, '[part=menu-button]').click();
+    await el.updateComplete;
+    button($(el, '[part=menu]'), 'Log out').click();
+    await until(() => api.rpcCalls().filter((c) => c.name === 'get_block_view').length === 2);
+    await until(() => !has(item(el, 'm1'), 'Delete'));
+    expect($$(el, '[part=list] > [part=message]').map((m) => m.id)).to.deep.equal(
+      ['m1', 'm2', 'm3', 'm4', 'm5', 'm6', 'm7'].map((id) => 'm-' + id),
     );
+    expect(el['_status'], 'no loading state in between').to.equal('ready');
   });
 
   it('offers admin-only replies to the owner only', async () => {
@@ -339,15 +530,20 @@ describe('reaction-comment', () => {
 
   it('applies live changes once (insert, update, delete)', async () => {
     const el = await mount();
-    el.apply({ type: 'INSERT', row: msg('live', { created_at: new Date().toISOString() }) });
-    el.apply({ type: 'INSERT', row: msg('live') });
-    el.apply({ type: 'INSERT', row: msg('lr', { parent_id: 'm2' }) });
-    el.apply({ type: 'UPDATE', row: msg('m3', { content: 'changed' }) });
-    el.apply({ type: 'DELETE', row: { id: 'r1' } });
+    el['applyChange']({
+      type: 'INSERT',
+      row: msg('live', { created_at: new Date().toISOString() }),
+    });
+    el['applyChange']({ type: 'INSERT', row: msg('live') });
+    el['applyChange']({ type: 'INSERT', row: msg('lr', { parent_id: 'm2' }) });
+    el['applyChange']({ type: 'UPDATE', row: msg('m3', { content: 'changed' }) });
+    el['applyChange']({ type: 'DELETE', row: { id: 'r1' } });
     await el.updateComplete;
-    expect(el.messages.filter((m) => m.id === 'live')).to.have.length(1);
-    expect(el.messages[0]!.id).to.equal('live');
-    expect(el.messages.find((m) => m.id === 'm2')!.replies!.map((r) => r.id)).to.deep.equal(['lr']);
+    expect(el['_messages'].filter((m) => m.id === 'live')).to.have.length(1);
+    expect(el['_messages'][0]!.id).to.equal('live');
+    expect(el['_messages'].find((m) => m.id === 'm2')!.replies!.map((r) => r.id)).to.deep.equal([
+      'lr',
+    ]);
     expect(item(el, 'm3').querySelector('[part=content]')!.textContent).to.equal('changed');
     expect(item(el, 'r1')).to.equal(null);
   });
@@ -398,6 +594,7 @@ describe('reaction-comment', () => {
     await until(() => send(el).textContent!.includes('보내기'));
     expect(el.dataset.theme).to.equal('dark');
     expect($(el, '[part=count]').textContent).to.equal('메시지 3개');
+    expect(likeOf(item(el, 'm1'))!.textContent!.trim()).to.equal('좋아요 0');
     expect(getComputedStyle($(el, '[part=base]')).backgroundColor).to.equal('rgb(18, 18, 18)');
     await expect(el).to.be.accessible();
   });
@@ -408,11 +605,12 @@ describe('reaction-qna', () => {
   beforeEach(reset);
   afterEach(() => api.restore());
 
-  async function mount() {
+  async function mount(photo: string | null = null) {
     api = mockApi({
       get_block_view: () => ({
         block: block({
           type: 'qna',
+          owner_photo_url: photo,
           owner_name: 'Jane',
           qna_subject: 'Ask me ($responseCount$)',
           response_count: 2,
@@ -426,13 +624,35 @@ describe('reaction-qna', () => {
     const el = await fixture<ReactionComment>(
       html`<reaction-qna block-id="b1" project-url=${PROJECT} anon-key=${KEY}></reaction-qna>`,
     );
-    await until(() => el.status === 'ready');
+    await until(() => el['_status'] === 'ready');
     await el.updateComplete;
     return el;
   }
 
   it('is accessible', async () => {
     await expect(await mount()).to.be.accessible();
+  });
+
+  it("counts the visitor's question in the subject's $responseCount$", async () => {
+    const el = await mount();
+    api.restore();
+    api = mockApi({
+      post_message: (b) =>
+        msg('q3', { content: b.p_content as string, created_at: new Date().toISOString() }),
+    });
+    type($<HTMLTextAreaElement>(el, '[part=composer] textarea'), 'Why?');
+    await el.updateComplete;
+    $(el, '[part=composer] [part=submit]').click();
+    await until(() => $(el, '#m-q3'));
+    await el.updateComplete;
+    expect($(el, '[part=subject]').textContent).to.equal('Ask me (3)');
+  });
+
+  it("shows the placeholder image when the owner's photo does not load", async () => {
+    const el = await mount(location.origin + '/no-such-owner.png');
+    const img = $<HTMLImageElement>(el, '[part=header] img');
+    await until(() => img.src.startsWith('data:image/svg+xml'));
+    await until(() => img.complete && img.naturalWidth > 0);
   });
 
   it('shows the header, resolved label and lets only the owner resolve', async () => {
@@ -451,7 +671,7 @@ describe('reaction-qna', () => {
       b.textContent!.includes('Mark resolved'),
     )!;
     resolve.click();
-    await until(() => el.messages[0]!.resolved);
+    await until(() => el['_messages'][0]!.resolved);
     expect(api.rpcCalls().find((c) => c.name === 'set_message_resolved')!.body).to.deep.equal({
       p_message_id: 'q1',
       p_resolved: true,

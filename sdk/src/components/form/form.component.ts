@@ -1,9 +1,10 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import { unsafeHTML } from 'lit/directives/unsafe-html.js';
 import { timezone } from '../../core/api.js';
-import { BlockElement } from '../../core/base.js';
+import { BlockElement, bone, line } from '../../core/base.js';
 import { sanitize } from '../../core/html.js';
 import { baseStyles } from '../../core/theme.js';
+import { IMAGE_PLACEHOLDER, fallBackTo } from '../../core/placeholder.js';
 import { safeUrl } from '../../core/text.js';
 import type { Answers, Ending, Question } from '../../core/types.js';
 import { checkAnswer } from '../../core/validate.js';
@@ -14,9 +15,6 @@ import styles from './form.styles.js';
 export const DEBOUNCE_MS = 500;
 export const LONG_TEXT_DEBOUNCE_MS = 200;
 export const LONG_TEXT_MAX_HEIGHT = 360;
-
-const PLACEHOLDER_IMG =
-  'data:image/svg+xml,%3Csvg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 4 3"%3E%3Crect width="4" height="3" fill="%23e4e4e4"/%3E%3C/svg%3E';
 
 /**
  * @tag reaction-form
@@ -29,6 +27,7 @@ const PLACEHOLDER_IMG =
  * @event reaction-error - A load or write failed; detail { message, code }.
  *
  * @csspart base - The themed wrapper.
+ * @csspart skeleton - The grey placeholder in the block's shape while it loads (also `base`).
  * @csspart form - The form.
  * @csspart question - One question.
  * @csspart question-title - A question's title.
@@ -53,33 +52,33 @@ export default class ReactionForm extends BlockElement {
   static override styles = [baseStyles, styles];
   static override properties = {
     ...BlockElement.properties,
-    answers: { state: true },
-    errors: { state: true },
-    invalid: { state: true },
-    submitting: { state: true },
-    error: { state: true },
-    ending: { state: true },
+    _answers: { state: true },
+    _errors: { state: true },
+    _invalid: { state: true },
+    _submitting: { state: true },
+    _error: { state: true },
+    _ending: { state: true },
   };
 
-  declare answers: Answers;
-  declare errors: Record<string, string>;
-  declare invalid: boolean;
-  declare submitting: boolean;
-  declare error: string;
+  declare private _answers: Answers;
+  declare private _errors: Record<string, string>;
+  declare private _invalid: boolean;
+  declare private _submitting: boolean;
+  declare private _error: string;
   /** The ending shown after a valid submit (mode "ending"), or null while answering. */
-  declare ending: Ending | null;
+  declare private _ending: Ending | null;
   private timers: Record<string, ReturnType<typeof setTimeout>> = {};
 
   constructor() {
     super();
-    this.answers = {};
-    this.errors = {};
-    this.invalid = this.submitting = false;
-    this.error = '';
-    this.ending = null;
+    this._answers = {};
+    this._errors = {};
+    this._invalid = this._submitting = false;
+    this._error = '';
+    this._ending = null;
   }
 
-  get questions(): Question[] {
+  private get questions(): Question[] {
     return [...(this.view?.questions || [])].sort((a, b) => a.index - b.index);
   }
 
@@ -89,29 +88,29 @@ export default class ReactionForm extends BlockElement {
     // index as text); only in dummy mode, so a published block always starts with the form.
     const b = this.view?.block;
     if (this.isDummy && b?.mode === 'ending')
-      this.ending =
+      this._ending =
         (this.view?.endings || []).find((e) => String(e.index) === b.ending_mode) || null;
   }
 
   /** Clears answers and returns to answering. */
   reset(): void {
-    this.answers = {};
-    this.errors = {};
-    this.invalid = false;
-    this.error = '';
-    this.ending = null;
+    this._answers = {};
+    this._errors = {};
+    this._invalid = false;
+    this._error = '';
+    this._ending = null;
   }
 
   private message(q: Question): string {
-    const r = checkAnswer(q, this.answers[q.id]);
+    const r = checkAnswer(q, this._answers[q.id]);
     return r ? this.t(r[0], r[1]) : '';
   }
 
   private setAnswer(q: Question, value: string | string[], delay = 0) {
-    this.answers = { ...this.answers, [q.id]: value };
-    this.invalid = false;
+    this._answers = { ...this._answers, [q.id]: value };
+    this._invalid = false;
     clearTimeout(this.timers[q.id]);
-    const run = () => (this.errors = { ...this.errors, [q.id]: this.message(q) });
+    const run = () => (this._errors = { ...this._errors, [q.id]: this.message(q) });
     if (delay) this.timers[q.id] = setTimeout(run, delay);
     else run();
   }
@@ -120,25 +119,26 @@ export default class ReactionForm extends BlockElement {
   validate(): boolean {
     const errors: Record<string, string> = {};
     for (const q of this.questions) errors[q.id] = this.message(q);
-    this.errors = errors;
+    this._errors = errors;
     return !Object.values(errors).some(Boolean);
   }
 
+  /** Checks every answer and sends the response (what the Submit button does). */
   async submit(e?: Event): Promise<void> {
     e?.preventDefault();
-    if (this.submitting) return;
+    if (this._submitting) return;
     Object.values(this.timers).forEach(clearTimeout);
     if (!this.validate()) {
-      this.invalid = true;
+      this._invalid = true;
       await this.updateComplete;
       (this.renderRoot.querySelector('[aria-invalid=true]') as HTMLElement | null)?.focus();
       return;
     }
     const answers: Answers = {};
-    for (const [k, v] of Object.entries(this.answers))
+    for (const [k, v] of Object.entries(this._answers))
       if (Array.isArray(v) ? v.length : v.trim()) answers[k] = Array.isArray(v) ? v : v.trim();
-    this.submitting = true;
-    this.error = '';
+    this._submitting = true;
+    this._error = '';
     try {
       const response = this.isDummy
         ? { id: 'dummy' }
@@ -151,12 +151,12 @@ export default class ReactionForm extends BlockElement {
       const ending = pickEnding(this.view!.endings || [], this.questions, answers);
       const url = safeUrl(ending.open_url, true);
       if (url && ending.open_link_type === 'submit') window.open(url, '_blank', 'noopener');
-      this.ending = ending;
+      this._ending = ending;
       this.emit('reaction-submit', { answers, response });
     } catch (err) {
-      this.error = this.fail(err);
+      this._error = this.fail(err);
     } finally {
-      this.submitting = false;
+      this._submitting = false;
     }
   }
 
@@ -167,12 +167,12 @@ export default class ReactionForm extends BlockElement {
   }
 
   private renderQuestion(q: Question): TemplateResult {
-    const err = this.errors[q.id] || '';
+    const err = this._errors[q.id] || '';
     const id = 'q-' + q.id;
     const described = err ? id + '-err' : nothing;
     const title = html`${q.title}${q.required ? html`<span class="req" aria-hidden="true"> *</span>` : nothing}`;
     const errEl = err ? html`<p part="field-error" class="err" id="${id}-err">${err}</p>` : nothing;
-    const value = this.answers[q.id];
+    const value = this._answers[q.id];
     if (q.type === 'description')
       return html`<div part="question">
         <p part="question-title">${q.title}</p>
@@ -183,9 +183,9 @@ export default class ReactionForm extends BlockElement {
         ${q.title ? html`<p part="question-title">${q.title}</p>` : nothing}
         <img
           part="image"
-          src=${safeUrl(q.image_src) || PLACEHOLDER_IMG}
+          src=${safeUrl(q.image_src) || IMAGE_PLACEHOLDER}
           alt=${q.title || ''}
-          @error=${(e: Event) => ((e.target as HTMLImageElement).src = PLACEHOLDER_IMG)}
+          @error=${fallBackTo(IMAGE_PLACEHOLDER)}
         />
       </div>`;
     if (q.type === 'poll' || q.type === 'ab') {
@@ -266,9 +266,13 @@ export default class ReactionForm extends BlockElement {
 
   private renderEnding(e: Ending) {
     const url = safeUrl(e.open_url, true);
+    const closing = sanitize(e.closing_text);
+    // The default ending's text is "Thank you" already: the title falls back to it only when the
+    // ending has no closing text, so it is never said twice.
+    const title = e.title || (closing.replace(/<[^>]*>/g, '').trim() ? '' : this.t('thankYou'));
     return html`<div part="ending" role="status">
-      <h2 part="ending-title">${e.title || this.t('thankYou')}</h2>
-      ${e.closing_text ? html`<div part="description">${unsafeHTML(sanitize(e.closing_text))}</div>` : nothing}
+      ${title ? html`<h2 part="ending-title">${title}</h2>` : nothing}
+      ${closing ? html`<div part="description">${unsafeHTML(closing)}</div>` : nothing}
       ${
         url && e.open_link_type !== 'submit'
           ? html`<a
@@ -285,8 +289,16 @@ export default class ReactionForm extends BlockElement {
     </div>`;
   }
 
+  protected override renderSkeleton() {
+    // three short-text questions (title, 6px, input) 16px apart, then Submit
+    const question = html`<div class="sk" style="gap:6px">${line('40%')}${bone(39)}</div>`;
+    return html`<div class="sk" style="gap:16px">
+      ${question}${question}${question}${bone(36, '96px')}
+    </div>`;
+  }
+
   protected override renderBlock() {
-    if (this.ending) return this.renderEnding(this.ending);
+    if (this._ending) return this.renderEnding(this._ending);
     const b = this.view!.block;
     return html`<form
       part="form"
@@ -295,17 +307,17 @@ export default class ReactionForm extends BlockElement {
       aria-label=${b.name || this.t('submit')}
     >
       ${this.questions.map((q) => this.renderQuestion(q))}
-      ${this.invalid ? html`<p part="invalid" class="err" role="alert">${this.t('checkResponse')}</p>` : nothing}
-      ${this.error ? html`<p part="error" class="err" role="alert">${this.error}</p>` : nothing}
+      ${this._invalid ? html`<p part="invalid" class="err" role="alert">${this.t('checkResponse')}</p>` : nothing}
+      ${this._error ? html`<p part="error" class="err" role="alert">${this._error}</p>` : nothing}
       <div>
         <button
           part="submit"
           class="btn"
           type="submit"
-          ?disabled=${this.submitting}
-          aria-busy=${this.submitting ? 'true' : 'false'}
+          ?disabled=${this._submitting}
+          aria-busy=${this._submitting ? 'true' : 'false'}
         >
-          ${this.submitting ? html`<span class="spin" aria-hidden="true"></span>` : nothing}${b.submit_button_text || this.t('submit')}
+          ${this._submitting ? html`<span class="spin" aria-hidden="true"></span>` : nothing}${b.submit_button_text || this.t('submit')}
         </button>
       </div>
     </form>`;

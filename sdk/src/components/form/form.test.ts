@@ -82,7 +82,7 @@ describe('reaction-form', () => {
     const el = await fixture<ReactionForm>(
       html`<reaction-form block-id="b1" project-url=${PROJECT} anon-key=${KEY}></reaction-form>`,
     );
-    await until(() => el.status === 'ready');
+    await until(() => el['_status'] === 'ready');
     await el.updateComplete;
     return el;
   }
@@ -137,7 +137,7 @@ describe('reaction-form', () => {
     expect(errorOf(el, 'phone')).to.equal(
       'Use digits, spaces and hyphens only (up to 20 characters)',
     );
-    expect(errorOf(el, 'num')).to.equal('Please enter a whole number');
+    expect(errorOf(el, 'num')).to.equal('Please enter a whole number (up to 18 digits)');
     expect(errorOf(el, 'short')).to.equal('Please enter up to 300 characters');
     type(input(el, 'phone'), '010 1234-5678');
     type(input(el, 'mail'), 'a'.repeat(45) + '@x.com');
@@ -145,6 +145,17 @@ describe('reaction-form', () => {
     await el.updateComplete;
     expect(errorOf(el, 'phone')).to.equal(undefined);
     expect(errorOf(el, 'mail')).to.equal('Please enter up to 50 characters');
+  });
+
+  it("shows the placeholder image when an image question's image does not load", async () => {
+    const broken = location.origin + '/no-such-image.png';
+    const el = await mount(
+      undefined,
+      view({ questions: [{ ...questions[7]!, image_src: broken }] }),
+    );
+    const img = $<HTMLImageElement>(el, '[part=image]');
+    await until(() => img.src.startsWith('data:image/svg+xml'));
+    expect(img.alt).to.equal('A picture');
   });
 
   it('checks long text after 200 ms and grows it up to 360 px', async () => {
@@ -163,7 +174,7 @@ describe('reaction-form', () => {
     $$<HTMLInputElement>(el, 'input[type=radio]')[0]!.click();
     type(input(el, 'short'), '  hello ');
     $(el, '[part=submit]').click();
-    await until(() => el.ending);
+    await until(() => el['_ending']);
     await el.updateComplete;
     const call = api.rpcCalls().find((c) => c.name === 'submit_response')!;
     expect(call.body.p_answers).to.deep.equal({ poll: ['a'], short: 'hello' });
@@ -171,15 +182,36 @@ describe('reaction-form', () => {
     expect($(el, '[part=ending-title]').textContent).to.equal('Thanks!');
     $(el, '[part=resubmit]').click();
     await el.updateComplete;
-    expect(el.ending).to.equal(null);
+    expect(el['_ending']).to.equal(null);
     expect($<HTMLInputElement>(el, 'input[type=radio]').checked).to.equal(false);
+  });
+
+  it('says "Thank you" once at the default ending: the closing text, or the title fallback when there is none', async () => {
+    const thanks = (closing_text: string, title: string | null = null) =>
+      view({ endings: [{ id: 'd', is_default: true, index: 0, title, closing_text }] });
+    // The database creates the default ending with the closing text 'Thank you' and no title.
+    for (const [v, shown] of [
+      [thanks('Thank you'), 'Thank you'],
+      [thanks('<p>Thank you</p>'), 'Thank you'],
+      [thanks(''), 'Thank you'],
+      [thanks('<p>See you</p>', 'Done'), 'Done See you'],
+    ] as const) {
+      const el = await mount(undefined, v);
+      $$<HTMLInputElement>(el, 'input[type=radio]')[0]!.click();
+      $(el, '[part=submit]').click();
+      await until(() => el['_ending']);
+      await el.updateComplete;
+      const text = $(el, '[part=ending]').textContent!.replace(/Submit again/, '');
+      expect(text.replace(/\s+/g, ' ').trim()).to.equal(shown);
+      api.restore();
+    }
   });
 
   it('shows the ending whose conditions hold, with its link button and no Submit again', async () => {
     const el = await mount();
     $$<HTMLInputElement>(el, 'input[type=radio]')[1]!.click();
     $(el, '[part=submit]').click();
-    await until(() => el.ending);
+    await until(() => el['_ending']);
     await el.updateComplete;
     expect($(el, '[part=ending-title]').textContent).to.equal('Banana fan');
     expect($<HTMLAnchorElement>(el, '[part=open-link]').href).to.equal('https://example.com/');
@@ -194,10 +226,10 @@ describe('reaction-form', () => {
     $$<HTMLInputElement>(el, 'input[type=radio]')[0]!.click();
     type(input(el, 'short'), 'keep me');
     $(el, '[part=submit]').click();
-    await until(() => el.error);
+    await until(() => el['_error']);
     await el.updateComplete;
     expect($(el, '[part=error]').textContent).to.equal('Required: Pick');
-    expect(el.ending).to.equal(null);
+    expect(el['_ending']).to.equal(null);
     expect(input(el, 'short').value).to.equal('keep me');
   });
 
@@ -213,7 +245,7 @@ describe('reaction-form', () => {
     expect($(el, '[part=invalid]').textContent).to.equal('응답을 확인해 주세요');
     $$<HTMLInputElement>(el, 'input[type=radio]')[0]!.click();
     $(el, '[part=submit]').click();
-    await until(() => el.ending);
+    await until(() => el['_ending']);
     expect(api.rpcCalls().map((c) => c.name)).to.deep.equal(['get_block_view']);
   });
 

@@ -1,5 +1,5 @@
 import { html, svg } from 'lit';
-import { BlockElement } from '../../core/base.js';
+import { BlockElement, bone } from '../../core/base.js';
 import { baseStyles } from '../../core/theme.js';
 import styles from './like.styles.js';
 
@@ -16,6 +16,7 @@ export const heart = (filled: boolean) =>
  * @event reaction-error - A load or write failed; detail { message, code }.
  *
  * @csspart base - The themed wrapper.
+ * @csspart skeleton - The grey placeholder in the block's shape while it loads (also `base`).
  * @csspart row - The aligned row.
  * @csspart button - The toggle button.
  * @csspart icon - The heart icon.
@@ -33,35 +34,35 @@ export default class ReactionLike extends BlockElement {
   static override styles = [baseStyles, styles];
   static override properties = {
     ...BlockElement.properties,
-    liked: { state: true },
-    count: { state: true },
-    error: { state: true },
+    _liked: { state: true },
+    _count: { state: true },
+    _error: { state: true },
   };
 
-  declare liked: boolean;
-  declare count: number;
-  declare error: string;
+  declare private _liked: boolean;
+  declare private _count: number;
+  declare private _error: string;
   private busy = false;
 
   constructor() {
     super();
-    this.liked = false;
-    this.count = 0;
-    this.error = '';
+    this._liked = false;
+    this._count = 0;
+    this._error = '';
   }
 
   protected override viewChanged(): void {
-    this.liked = !!this.view?.me?.liked;
-    this.count = this.view?.block.like_count ?? 0;
+    this._liked = !!this.view?.me?.liked;
+    this._count = this.view?.block.like_count ?? 0;
   }
 
   /** Toggles the like; the screen updates at once and is corrected by the server's answer. */
   async toggle(): Promise<void> {
     if (this.busy || !this.view) return;
-    const was = { liked: this.liked, count: this.count };
-    this.liked = !was.liked;
-    this.count = Math.max(0, was.count + (this.liked ? 1 : -1));
-    this.error = '';
+    const was = { liked: this._liked, count: this._count };
+    this._liked = !was.liked;
+    this._count = Math.max(0, was.count + (this._liked ? 1 : -1));
+    this._error = '';
     if (!this.isDummy) {
       this.busy = true;
       try {
@@ -69,20 +70,26 @@ export default class ReactionLike extends BlockElement {
           p_block_id: this.view.block.id,
           ...this.writer(),
           // The wanted state, not a toggle: a repeated request cannot flip it back.
-          p_liked: this.liked,
+          p_liked: this._liked,
         });
-        this.liked = r.liked;
-        this.count = r.like_count;
+        this._liked = r.liked;
+        this._count = r.like_count;
       } catch (e) {
-        this.liked = was.liked;
-        this.count = was.count;
-        this.error = this.fail(e);
+        this._liked = was.liked;
+        this._count = was.count;
+        this._error = this.fail(e);
         return;
       } finally {
         this.busy = false;
       }
     }
-    this.emit('reaction-like', { liked: this.liked, likeCount: this.count });
+    this.emit('reaction-like', { liked: this._liked, likeCount: this._count });
+  }
+
+  protected override renderSkeleton() {
+    return html`<div class="sk-row" style="justify-content:center">
+      ${bone(36, '96px', 'border-radius:999px')}
+    </div>`;
   }
 
   protected override renderBlock() {
@@ -93,12 +100,12 @@ export default class ReactionLike extends BlockElement {
         <button
           part="button"
           class="btn"
-          aria-pressed=${this.liked ? 'true' : 'false'}
+          aria-pressed=${this._liked ? 'true' : 'false'}
           @click=${this.toggle}
         >
-          ${heart(this.liked)}<span part="count">${this.t('like', { count: this.count })}</span>
+          ${heart(this._liked)}<span part="count">${this.t('like', { count: this._count })}</span>
         </button>
       </div>
-      ${this.error ? html`<p part="error" class="err" role="alert">${this.error}</p>` : ''}`;
+      ${this._error ? html`<p part="error" class="err" role="alert">${this._error}</p>` : ''}`;
   }
 }

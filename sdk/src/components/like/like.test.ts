@@ -12,7 +12,7 @@ async function mount(view: Parameters<typeof mockApi>[0]['get_block_view'], extr
   const el = await fixture<ReactionLike>(
     html`<reaction-like block-id="b1" project-url=${PROJECT} anon-key=${KEY}></reaction-like>`,
   );
-  await until(() => el.status === 'ready' || el.status === 'error');
+  await until(() => el['_status'] === 'ready' || el['_status'] === 'error');
   await el.updateComplete;
   return { el, api };
 }
@@ -120,10 +120,10 @@ describe('reaction-like', () => {
     );
     api.restore();
     const m2 = await mount(() => {
-      throw new ApiError(404, "block doesn't exists");
+      throw new ApiError(500, 'canceling statement due to statement timeout', '57014');
     });
     api = m2.api;
-    expect(m2.el.status).to.equal('error');
+    expect(m2.el['_status']).to.equal('error');
     expect(m2.el.shadowRoot!.textContent).to.contain('Failed to load');
   });
 });

@@ -1,5 +1,7 @@
 import { html } from 'lit';
+import { bone, line } from '../../core/base.js';
 import ReactionComment from '../comment/comment.component.js';
+import { AVATAR_PLACEHOLDER, fallBackTo } from '../../core/placeholder.js';
 import { fill, safeUrl } from '../../core/text.js';
 
 /**
@@ -14,6 +16,7 @@ import { fill, safeUrl } from '../../core/text.js';
  * @event reaction-error - A load or write failed; detail { message, code }.
  *
  * @csspart base - The themed wrapper.
+ * @csspart skeleton - The grey placeholder in the block's shape while it loads (also `base`).
  * @csspart header - Owner profile and subject.
  * @csspart owner - Owner name.
  * @csspart subject - The Q&A subject.
@@ -30,14 +33,19 @@ export default class ReactionQna extends ReactionComment {
     this.qna = true;
   }
 
+  protected override renderHeaderSkeleton() {
+    // owner (12px/1.5) over the subject (16px/1.5), 12px above the toolbar
+    return html`<div style="margin-bottom:4px">${line('30%', 18)}${bone(24, '60%')}</div>`;
+  }
+
   protected override renderHeader() {
     const b = this.view!.block;
     const photo = safeUrl(b.owner_photo_url);
     return html`<header part="header">
-      ${photo ? html`<img part="avatar" src=${photo} alt="" />` : ''}
+      ${photo ? html`<img part="avatar" src=${photo} alt="" @error=${fallBackTo(AVATAR_PLACEHOLDER)} />` : ''}
       <div>
         <div part="owner" class="muted">${b.owner_name || ''}</div>
-        <h2 part="subject">${fill(b.qna_subject, b.response_count) || b.name || ''}</h2>
+        <h2 part="subject">${fill(b.qna_subject, this.responseCount) || b.name || ''}</h2>
       </div>
     </header>`;
   }

@@ -1,0 +1,94 @@
+// npm run bench:cls (in sdk/): Cumulative Layout Shift of the example page (examples/html, the six
+// seeded blocks through the CDN script) in Chromium, on a throwaway local stack. Needs
+// `npm run build` first. Writes the "SDK layout shift" section of docs/benchmarks.md
+// (`--no-write` prints only). Not part of npm test; the SDK e2e asserts the page stays under 0.05.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium } from 'playwright-core';
+import { chromiumLaunchOptions } from '../../scripts/chromium.mjs';
+import { writeBenchmarkSection } from '../../scripts/docs-section.ts';
+import { DEFAULT_JWT_SECRET, freePorts } from '../../supabase/local/config.ts';
+import { startStack } from '../../supabase/local/stack.ts';
+import { EXAMPLE_TAGS, examplePageReady, measureLayoutShift } from '../e2e/layout-shift.ts';
+
+const RUNS = Number(process.env.CLS_RUNS) || 3;
+const KO = `document.addEventListener('DOMContentLoaded', () => {
+  for (const el of document.querySelectorAll('${EXAMPLE_TAGS.join(',')}'))
+    el.setAttribute('lang', 'ko');
+});`;
+
+const CASES = [
+  { name: '1440x900, en', viewport: { width: 1440, height: 900 } },
+  { name: '375x812, en', viewport: { width: 375, height: 812 } },
+  { name: '375x812, ko', viewport: { width: 375, height: 812 }, initScript: KO },
+];
+const LATENCIES = [0, 150];
+/** The loader as the page has it (in <head>, no defer), and deferred as the old snippet had it. */
+const LOADERS: Array<[string, ((html: string) => string) | undefined]> = [
+  ['in head', undefined],
+  [
+    'deferred',
+    (html) => html.replace('src="/sdk/cdn/reaction.js">', 'src="/sdk/cdn/reaction.js" defer>'),
+  ],
+];
+
+const dataDir = mkdtempSync(join(tmpdir(), 'rb-cls-'));
+const stack = await startStack({
+  ports: await freePorts(),
+  dataDir,
+  jwtSecret: DEFAULT_JWT_SECRET,
+  web: true,
+});
+const browser = await chromium.launch(chromiumLaunchOptions);
+const rows: string[] = [];
+try {
+  const url = stack.webUrl + '/examples/html/index.html';
+  for (const [loader, rewrite] of LOADERS)
+    for (const c of CASES)
+      for (const latencyMs of LATENCIES) {
+        const runs: number[] = [];
+        for (let i = 0; i < RUNS; i++)
+          runs.push(
+            (
+              await measureLayoutShift(browser, url, {
+                viewport: c.viewport,
+                latencyMs,
+                initScript: c.initScript,
+                rewrite,
+                ready: examplePageReady,
+              })
+            ).cls,
+          );
+        const worst = Math.max(...runs);
+        rows.push(
+          `| ${loader} | ${c.name} | ${latencyMs ? latencyMs + ' ms' : 'none'} | **${worst.toFixed(3)}** | ${runs.map((r) => r.toFixed(3)).join(', ')} |`,
+        );
+        console.log(rows.at(-1));
+      }
+} finally {
+  await browser.close();
+  await stack.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+}
+
+const body = `Measured by \`npm run bench:cls -w @reaction-blocks/sdk\` on ${new Date().toISOString().slice(0, 10)}: the example page
+\`examples/html/\` (six seeded blocks through the CDN script) on a fresh local stack, ${RUNS} cold
+loads per row in Chromium. CLS is the largest session window of \`layout-shift\` entries (as Chrome
+defines it), read by a PerformanceObserver installed before the page's scripts; the load ends when
+every block shows its data, plus 1.5 s. "Added latency" delays every request through the DevTools
+protocol, so the loading state is on screen for a while, as on a real network. "Loader" is the
+CDN script tag as the page has it (in \`<head>\`, no \`defer\`, so its reserved heights apply
+before the first paint) or deferred (the page may be painted before it runs). The SDK e2e fails
+when the page (loader in head, 150 ms) goes over 0.05.
+
+| loader | viewport, language | added latency | worst | each run |
+|---|---|---|---|---|
+${rows.join('\n')}
+
+Before the loading skeletons and the reserved heights (commit e14ea01: a "Loading…" line while
+loading, the loader deferred), the same page measured 0.243 (none) and 0.159 (150 ms) at
+1440x900, 0.518 at 375x812 in English and 0.518 to 0.667 in Korean.
+`;
+if (!process.argv.includes('--no-write')) writeBenchmarkSection('SDK layout shift', body);
+console.log(body);

@@ -1,0 +1,76 @@
+// The comment list's pure model: changes and their effect on the message count, and the merge of
+// a list read again after a sign-in or log out.
+import { expect } from '@open-wc/testing';
+import type { Message } from '../../core/types.js';
+import { applyChange, mergeThreads } from './model.js';
+
+let t = Date.parse('2024-05-06T10:00:00Z');
+const m = (id: string, over: Partial<Message> = {}): Message => ({
+  id,
+  block_id: 'b1',
+  parent_id: null,
+  creator_id: 'u',
+  creator_name: 'U',
+  content: id,
+  created_at: new Date((t -= 60000)).toISOString(),
+  replies: [],
+  ...over,
+});
+
+describe('comment model: applyChange', () => {
+  const list = () => [m('a', { replies: [m('a1', { parent_id: 'a' })], reply_count: 1 }), m('b')];
+
+  it('an insert adds a thread on top or a reply at the end, and counts one', () => {
+    let r = applyChange(list(), { type: 'INSERT', row: m('n') });
+    expect(r.list.map((x) => x.id)).to.deep.equal(['n', 'a', 'b']);
+    expect(r.delta).to.equal(1);
+    r = applyChange(list(), { type: 'INSERT', row: m('a2', { parent_id: 'a' }) });
+    expect(r.list[0]!.replies!.map((x) => x.id)).to.deep.equal(['a1', 'a2']);
+    expect(r.list[0]!.reply_count).to.equal(2);
+    expect(r.delta).to.equal(1);
+  });
+
+  it('an insert already shown (our own post coming back live) changes nothing and counts nothing', () => {
+    const r = applyChange(list(), { type: 'INSERT', row: m('b', { content: 'b again' }) });
+    expect(r.list.map((x) => x.id)).to.deep.equal(['a', 'b']);
+    expect(r.delta).to.equal(0);
+  });
+
+  it('a reply to a thread not loaded is not shown but counts (the server counts it)', () => {
+    const before = list();
+    const r = applyChange(before, { type: 'INSERT', row: m('z1', { parent_id: 'z' }) });
+    expect(r.list).to.equal(before);
+    expect(r.delta).to.equal(1);
+  });
+
+  it('a delete takes a thread with its replies, or one reply; an unknown id changes nothing', () => {
+    let r = applyChange(list(), { type: 'DELETE', row: { id: 'a' } });
+    expect(r.list.map((x) => x.id)).to.deep.equal(['b']);
+    expect(r.delta).to.equal(-2);
+    r = applyChange(list(), { type: 'DELETE', row: { id: 'a1' } });
+    expect(r.list[0]!.replies).to.deep.equal([]);
+    expect(r.list[0]!.reply_count).to.equal(0);
+    expect(r.delta).to.equal(-1);
+    expect(applyChange(list(), { type: 'DELETE', row: { id: 'x' } }).delta).to.equal(0);
+  });
+
+  it('an update of a message not shown is ignored', () => {
+    const before = list();
+    const r = applyChange(before, { type: 'UPDATE', row: m('x') });
+    expect(r).to.deep.equal({ list: before, delta: 0 });
+  });
+});
+
+describe('comment model: mergeThreads', () => {
+  it('takes the fresh copy of each thread, keeps older held ones, drops those deleted meanwhile', () => {
+    const [a, b, c, d] = [m('a'), m('b'), m('c'), m('d')];
+    const held = [a, { ...b, content: 'old' }, c, d];
+    // Read again: a and b (b edited meanwhile); c was deleted; d is older than the read went.
+    const fresh = [{ ...b, content: 'new', liked: true }];
+    const merged = mergeThreads([a, fresh[0]!], held);
+    expect(merged.map((x) => x.id)).to.deep.equal(['a', 'b', 'c', 'd']);
+    expect(merged[1]!.content).to.equal('new');
+    expect(mergeThreads([a, b, d], held).map((x) => x.id)).to.deep.equal(['a', 'b', 'd']);
+    expect(mergeThreads([], held).map((x) => x.id)).to.deep.equal(['a', 'b', 'c', 'd']);
+  });
+});

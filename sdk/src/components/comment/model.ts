@@ -1,0 +1,66 @@
+// The comment list as pure functions: what a change from the server (live, or the answer to the
+// visitor's own write) does to the list and to the block's message count, and how a list read
+// again for another identity (sign-in, log out) is merged with the one on screen.
+//
+// Invariants: a thread list holds top-level messages newest first, each with its replies oldest
+// first; a message id appears once; the count moves as the server's blocks.response_count does
+// (every message row counts, top-level or reply; a deleted thread takes its replies with it).
+import type { Change } from '../../core/live.js';
+import type { Message } from '../../core/types.js';
+
+const thread = (m: Message): Message => ({ ...m, replies: m.replies || [] });
+
+/** A server list (get_block_view, list_messages) as threads with reply arrays. */
+export const threads = (list: Message[] | undefined): Message[] => (list || []).map(thread);
+
+/** The list after one change, and how much the block's message count moved. */
+export function applyChange(list: Message[], c: Change): { list: Message[]; delta: number } {
+  const row = c.row as Message;
+  const next: Message[] = list.map((m) => ({ ...m, replies: [...(m.replies || [])] }));
+  if (c.type === 'DELETE') {
+    // A delete may carry only the id: look in every list.
+    const top = next.findIndex((m) => m.id === row.id);
+    if (top >= 0) {
+      const [gone] = next.splice(top, 1);
+      return { list: next, delta: -1 - gone!.replies!.length };
+    }
+    for (const m of next) {
+      const k = m.replies!.findIndex((r) => r.id === row.id);
+      if (k < 0) continue;
+      m.replies!.splice(k, 1);
+      m.reply_count = Math.max(0, (m.reply_count || 1) - 1);
+      return { list: next, delta: -1 };
+    }
+    return { list, delta: 0 };
+  }
+  const parent = row.parent_id ? next.find((m) => m.id === row.parent_id) : undefined;
+  const where = parent ? parent.replies! : next;
+  const i = where.findIndex((m) => m.id === row.id);
+  if (i >= 0) {
+    // Known already (an update, or our own insert coming back live): no new message.
+    where[i] = { ...where[i]!, ...row, replies: where[i]!.replies };
+    return { list: next, delta: 0 };
+  }
+  if (c.type !== 'INSERT') return { list, delta: 0 };
+  if (parent) {
+    where.push(row);
+    parent.reply_count = (parent.reply_count || 0) + 1;
+  } else if (!row.parent_id) next.unshift(thread(row));
+  // A reply to a thread not loaded here is not shown, but the block counts it.
+  return { list: parent || !row.parent_id ? next : list, delta: 1 };
+}
+/**
+ * The list read again for the visitor's new identity (`fresh`, newest first, covering what was
+ * on screen as far as the server returned it) merged with the list on screen (`held`): the fresh
+ * copy of each thread wins (likes, labels, edits); a held thread older than everything fetched is
+ * kept (the read stops at 50); a held thread within the fetched range but missing from it was
+ * deleted meanwhile and goes.
+ */
+export function mergeThreads(fresh: Message[], held: Message[]): Message[] {
+  const seen = new Set(fresh.map((m) => m.id));
+  const oldest = fresh.length ? fresh[fresh.length - 1]!.created_at : '';
+  return [
+    ...fresh.map(thread),
+    ...held.filter((m) => !seen.has(m.id) && (!oldest || m.created_at < oldest)),
+  ];
+}

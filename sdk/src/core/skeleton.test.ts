@@ -1,0 +1,122 @@
+// While a block loads it shows a skeleton of its known shape, at the height the CDN loader also
+// reserves for the tag before its code arrives (SKELETON_HEIGHTS), so the page does not move when
+// the code arrives, nor, for a block of that shape, when the data does.
+import { expect, fixture } from '@open-wc/testing';
+import { html as staticHtml, unsafeStatic } from 'lit/static-html.js';
+import '../components/comment/comment.js';
+import '../components/qna/qna.js';
+import '../components/like/like.js';
+import '../components/button/button.js';
+import '../components/ab/ab.js';
+import '../components/form/form.js';
+import '../components/block/block.js';
+import { SKELETON_HEIGHTS } from './skeleton-heights.js';
+import type { BlockView, Message, Question } from './types.js';
+import { $, KEY, PROJECT, block, mockApi, reset, until } from '../test/mock-api.js';
+
+type Kind = keyof typeof SKELETON_HEIGHTS;
+const height = (el: Element) => el.getBoundingClientRect().height;
+
+const msg = (id: string): Message => ({
+  id,
+  block_id: 'b1',
+  parent_id: null,
+  creator_id: 'someone',
+  creator_name: 'Someone',
+  color: '#1565c0',
+  content: 'A one-line message',
+  created_at: '2024-05-06T10:00:00Z',
+  replies: [],
+});
+const short = (i: number): Question => ({
+  id: 'q' + i,
+  type: 'short_text',
+  title: 'Question ' + i,
+  index: i,
+});
+
+/** A block of the shape each skeleton stands for. */
+const TYPICAL: Record<Exclude<Kind, 'block'>, BlockView> = {
+  like: { block: block({ type: 'like', align: 'center' }), me: {} },
+  button: { block: block({ type: 'button', button_text: 'Visit', align: 'center' }), me: {} },
+  ab: {
+    block: block({ type: 'ab' }),
+    questions: [
+      {
+        id: 'q',
+        type: 'ab',
+        title: 'Cats or dogs?',
+        index: 0,
+        options: [
+          { id: 'a', value: 'Cats', index: 0 },
+          { id: 'b', value: 'Dogs', index: 1 },
+        ],
+      },
+    ],
+    me: {},
+  },
+  form: { block: block({ type: 'form' }), questions: [short(0), short(1), short(2)], me: {} },
+  comment: {
+    block: block({ type: 'comment', welcome_message: 'Say hi' }),
+    messages: [msg('m1'), msg('m2'), msg('m3')],
+    me: {},
+  },
+  qna: {
+    block: block({
+      type: 'qna',
+      owner_name: 'Olivia',
+      qna_subject: 'Ask me',
+      welcome_message: 'Ask anything',
+    }),
+    messages: [msg('m1'), msg('m2'), msg('m3')],
+    me: {},
+  },
+};
+
+describe('loading skeletons', () => {
+  let api: ReturnType<typeof mockApi>;
+  beforeEach(reset);
+  afterEach(() => api.restore());
+
+  const mount = (tag: string, theme = '') =>
+    fixture<HTMLElement>(
+      staticHtml`<${unsafeStatic('reaction-' + tag)}
+        block-id="b1"
+        project-url=${PROJECT}
+        anon-key=${KEY}
+        theme=${theme}
+        style="width: 600px"
+      ></${unsafeStatic('reaction-' + tag)}>`,
+    );
+
+  for (const kind of Object.keys(SKELETON_HEIGHTS) as Kind[])
+    it(`reaction-${kind}: a skeleton of ${SKELETON_HEIGHTS[kind]}px that says "Loading…"`, async () => {
+      api = mockApi({ get_block_view: () => new Promise(() => {}) });
+      const el = await mount(kind);
+      const skeleton = $(el, '[part~=skeleton]');
+      expect(skeleton, 'skeleton').to.not.equal(null);
+      expect(skeleton.getAttribute('aria-busy')).to.equal('true');
+      expect(skeleton.textContent!.trim()).to.equal('Loading…');
+      expect(height(el)).to.equal(SKELETON_HEIGHTS[kind]);
+      await expect(el).to.be.accessible();
+    });
+
+  for (const kind of Object.keys(TYPICAL) as Exclude<Kind, 'block'>[])
+    it(`reaction-${kind}: a block of the skeleton's shape takes its height exactly`, async () => {
+      let answer!: (v: BlockView) => void;
+      api = mockApi({ get_block_view: () => new Promise<BlockView>((r) => (answer = r)) });
+      const el = await mount(kind);
+      const before = height(el);
+      await until(() => answer);
+      answer(TYPICAL[kind]);
+      await until(() => $(el, '[part~=base]:not([aria-busy])'));
+      await (el as HTMLElement & { updateComplete: Promise<unknown> }).updateComplete;
+      expect(height(el)).to.equal(before);
+    });
+
+  it('the skeleton follows the theme attribute (dark)', async () => {
+    api = mockApi({ get_block_view: () => new Promise(() => {}) });
+    const el = await mount('comment', 'dark');
+    expect(getComputedStyle($(el, '[part~=skeleton]')).backgroundColor).to.equal('rgb(18, 18, 18)');
+  });
+});
