@@ -234,7 +234,7 @@ export async function blockLinkDialog(
   await dialog.getByRole('button', { name: 'Copied' }).waitFor();
   const copied = await page.evaluate(() => navigator.clipboard.readText());
   assert.equal(copied, shown);
-  assert.ok(copied.includes(`<script src="${journey.base}/sdk/cdn/reaction.js" defer></script>`));
+  assert.ok(copied.includes(`<script src="${journey.base}/sdk/cdn/reaction.js"></script>`));
   assert.ok(copied.includes(`owner-id="${ownerId}" block-id="${id}"`));
   await dialog.getByRole('button', { name: 'Close' }).click();
   await dialog.waitFor({ state: 'detached' });

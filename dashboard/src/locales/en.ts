@@ -349,7 +349,8 @@ const en = {
       title: 'Block link',
       publicUrl: 'Public link',
       snippet: 'Embed code',
-      snippetHelp: 'Paste this into your page where the block should appear.',
+      snippetHelp:
+        'Paste this into your page where the block should appear. With more than one block on a page, the script line is needed once (in the <head> is best).',
       handout: 'Download handout',
       handoutTitle: 'How to embed your block',
       qrAlt: 'QR code of the public link of {{name}}',

@@ -357,7 +357,8 @@ const ko: Shape<Resources> = {
       title: '블록 링크',
       publicUrl: '공개 링크',
       snippet: '삽입 코드',
-      snippetHelp: '블록을 표시할 위치에 이 코드를 붙여 넣으세요.',
+      snippetHelp:
+        '블록을 표시할 위치에 이 코드를 붙여 넣으세요. 한 페이지에 블록이 여러 개라면 script 줄은 한 번만 있으면 됩니다(<head>에 두는 것이 가장 좋습니다).',
       handout: '안내문 내려받기',
       handoutTitle: '블록을 페이지에 넣는 방법',
       qrAlt: '{{name}} 공개 링크의 QR 코드',

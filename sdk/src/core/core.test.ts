@@ -51,6 +51,12 @@ describe('core', () => {
     ).to.equal(
       '<p>a<a>c</a><a href="https://ok.test/" target="_blank" rel="noopener noreferrer nofollow">d</a></p>',
     );
+    // the description editor and the server keep mailto links; data: and vbscript: go
+    expect(
+      sanitize(
+        '<a href="mailto:hi@example.com">mail</a><a href="data:text/html,x">d</a><a href=" vbscript:x">v</a>',
+      ),
+    ).to.equal('<a href="mailto:hi@example.com">mail</a><a>d</a><a>v</a>');
   });
 
   it('validates answers like the spec', () => {

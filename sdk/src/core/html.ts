@@ -9,9 +9,21 @@ const DROP = new Set(
   ),
 );
 
+/** http(s) links (opened in a new tab) and mailto links, as the server's sanitiser keeps them. */
+function linkOf(raw: string | null): { href: string; newTab: boolean } | null {
+  const web = safeUrl(raw);
+  if (web) return { href: web, newTab: true };
+  try {
+    const u = new URL((raw ?? '').trim());
+    return u.protocol === 'mailto:' ? { href: u.href, newTab: false } : null;
+  } catch {
+    return null;
+  }
+}
+
 /**
  * Owner-written HTML (descriptions, ending texts) reduced to a small allow-list: no attributes but
- * safe http(s) links, no scripts, styles or embeds. Unknown elements keep only their text.
+ * safe http(s) and mailto links, no scripts, styles or embeds. Unknown elements keep only their text.
  */
 export function sanitize(input: string | null | undefined): string {
   if (!input) return '';
@@ -31,12 +43,14 @@ export function sanitize(input: string | null | undefined): string {
         el.replaceWith(...el.childNodes);
         continue;
       }
-      const href = el.tagName === 'A' ? safeUrl(el.getAttribute('href')) : '';
+      const link = el.tagName === 'A' ? linkOf(el.getAttribute('href')) : null;
       for (const a of [...el.attributes]) el.removeAttribute(a.name);
-      if (href) {
-        el.setAttribute('href', href);
-        el.setAttribute('target', '_blank');
-        el.setAttribute('rel', 'noopener noreferrer nofollow');
+      if (link) {
+        el.setAttribute('href', link.href);
+        if (link.newTab) {
+          el.setAttribute('target', '_blank');
+          el.setAttribute('rel', 'noopener noreferrer nofollow');
+        }
       }
     }
   };

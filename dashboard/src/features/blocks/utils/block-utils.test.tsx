@@ -82,7 +82,7 @@ describe('embedSnippet', () => {
       sdkUrl: 'https://cdn.example/reaction.js',
     });
     expect(snippet).toBe(
-      '<script src="https://cdn.example/reaction.js" defer></script>\n' +
+      '<script src="https://cdn.example/reaction.js"></script>\n' +
         '<reaction-form project-url="https://p.example" anon-key="key" owner-id="user-1" block-id="blk&quot;1"></reaction-form>',
     );
   });

@@ -22,7 +22,7 @@ export function embedSnippet(block: Pick<BlockRow, 'id' | 'owner_id' | 'type'>, 
     .map(([name, value]) => `${name}="${escapeHtml(value ?? '')}"`)
     .join(' ');
   return [
-    `<script src="${escapeHtml(env.sdkUrl ?? `${window.location.origin}/sdk/cdn/reaction.js`)}" defer></script>`,
+    `<script src="${escapeHtml(env.sdkUrl ?? `${window.location.origin}/sdk/cdn/reaction.js`)}"></script>`,
     `<${tag} ${attrs}></${tag}>`,
   ].join('\n');
 }
