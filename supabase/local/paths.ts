@@ -14,8 +14,17 @@ export const paths = {
   seed: join(supabase, 'seed.sql'),
   functions: join(supabase, 'functions'),
   dataDir: join(root, '.data', 'postgres'),
-  lockFile: join(root, '.data', 'stack.lock'),
   dashboardDist: join(root, 'dashboard', 'dist'),
   examples: join(root, 'examples'),
   sdkDist: join(root, 'sdk', 'dist'),
 };
+
+/** The data directory: DATA_DIR as given (relative to the working directory), else .data/postgres. */
+export function dataDirFromEnv(env: NodeJS.ProcessEnv = process.env): string {
+  return env.DATA_DIR ? resolve(process.cwd(), env.DATA_DIR) : paths.dataDir;
+}
+
+/** The lock of a data directory: one running stack (or reset) per directory, beside it. */
+export function lockFileOf(dataDir: string): string {
+  return `${resolve(dataDir)}.lock`;
+}

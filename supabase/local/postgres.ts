@@ -81,6 +81,27 @@ function installLocalExtensions(dataDir: string, owner: RunAs | undefined): stri
   return base;
 }
 
+/**
+ * The server user must be able to pass through every directory above the data directory. Our own
+ * directories (under the system's temporary directory or the repository: mkdtemp makes them 0700)
+ * get the search bit for others, which allows passing, not listing; elsewhere (a home directory)
+ * we do not change the user's permissions and say what to do instead.
+ */
+function reachableFor(dataDir: string): void {
+  const ours = [tmpdir(), paths.root].map((d) => `${d.replace(/\/+$/, '')}/`);
+  for (let dir = dirname(dataDir); dir !== dirname(dir); dir = dirname(dir)) {
+    const mode = statSync(dir).mode;
+    if ((mode & 0o001) !== 0) continue;
+    if (!ours.some((root) => `${dir}/`.startsWith(root))) {
+      throw new Error(
+        `the postgres user cannot reach ${dataDir}: ${dir} is closed to other users. ` +
+          `Choose a DATA_DIR it can reach, or allow passing through with: chmod o+x ${dir}`,
+      );
+    }
+    chmodSync(dir, mode | 0o011);
+  }
+}
+
 export interface PostgresOptions {
   dataDir: string;
   port: number;
@@ -104,9 +125,7 @@ export async function startPostgres(opts: PostgresOptions): Promise<RunningPostg
     rmSync(opts.dataDir, { recursive: true, force: true });
     mkdirSync(opts.dataDir, { recursive: true });
     if (owner) {
-      // the server user must be able to reach the directory (mkdtemp parents are 0700)
-      const parent = dirname(opts.dataDir);
-      chmodSync(parent, statSync(parent).mode | 0o011);
+      reachableFor(opts.dataDir);
       chownTree(opts.dataDir, owner);
     }
     const pwFile = join(tmpdir(), `rb-pgpass-${process.pid}-${Date.now()}`);

@@ -1,9 +1,8 @@
 // `npm run db:reset`: wipes the embedded database and re-applies bootstrap, migrations and seed.
 import { rmSync } from 'node:fs';
-import { join } from 'node:path';
 import { takeLock } from './lock.ts';
 import { migrate } from './migrate.ts';
-import { paths } from './paths.ts';
+import { dataDirFromEnv, lockFileOf } from './paths.ts';
 import { startPostgres } from './postgres.ts';
 import { portsFromEnv } from './config.ts';
 
@@ -13,8 +12,8 @@ if (process.env.DATABASE_URL) {
   );
   process.exit(1);
 }
-const dataDir = process.env.DATA_DIR ? join(process.cwd(), process.env.DATA_DIR) : paths.dataDir;
-const releaseLock = takeLock(join(dataDir, '..', 'stack.lock'));
+const dataDir = dataDirFromEnv();
+const releaseLock = takeLock(lockFileOf(dataDir));
 try {
   rmSync(dataDir, { recursive: true, force: true });
   const server = await startPostgres({ dataDir, port: portsFromEnv().db, password: 'postgres' });

@@ -28,6 +28,12 @@ export interface StackOptions {
   dataDir: string;
   /** An existing Postgres (for instance a Supabase project's) instead of the embedded one. */
   databaseUrl?: string;
+  /**
+   * Load supabase/seed.sql (the demo owner and blocks) into a new database. Default: yes for the
+   * embedded database, never for DATABASE_URL unless asked (`npm start -- --seed`): a real
+   * project must not get demo data by accident.
+   */
+  seed?: boolean;
   jwtSecret: string;
   /** Serve dashboard, examples and SDK on ports.web. */
   web?: boolean;
@@ -151,7 +157,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
       dbUrl = opts.databaseUrl;
       // on a Supabase project the connecting role can switch to anon/authenticated itself
       postgrestUri = opts.databaseUrl;
-      migrated = await migrate(dbUrl);
+      migrated = await migrate(dbUrl, { seed: opts.seed === true });
     } else {
       const password = 'postgres';
       const server: RunningPostgres = await startPostgres({
@@ -165,7 +171,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
       // PostgREST logs in as `authenticator` with a password made for this run only
       const authenticatorPassword = randomBytes(18).toString('base64url');
       postgrestUri = `postgresql://authenticator:${authenticatorPassword}@127.0.0.1:${opts.ports.db}/postgres`;
-      migrated = await migrate(dbUrl);
+      migrated = await migrate(dbUrl, { seed: opts.seed !== false });
       const client = new pg.Client({ connectionString: dbUrl });
       await client.connect();
       await client.query(`alter role authenticator with login password '${authenticatorPassword}'`);

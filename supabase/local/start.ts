@@ -4,7 +4,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { takeLock } from './lock.ts';
 import { DEFAULT_JWT_SECRET, portsFromEnv } from './config.ts';
-import { paths } from './paths.ts';
+import { dataDirFromEnv, lockFileOf, paths } from './paths.ts';
 import { startStack } from './stack.ts';
 
 const DEMO_EMAIL = 'demo@reaction-blocks.local';
@@ -27,8 +27,8 @@ function buildMissing(): void {
 }
 
 async function main() {
-  const dataDir = process.env.DATA_DIR ? join(process.cwd(), process.env.DATA_DIR) : paths.dataDir;
-  const releaseLock = takeLock(join(dataDir, '..', 'stack.lock'));
+  const dataDir = dataDirFromEnv();
+  const releaseLock = takeLock(lockFileOf(dataDir));
   const startedAt = Date.now();
   const verbose = process.env.LOG_LEVEL === 'debug';
   try {
@@ -45,6 +45,7 @@ async function main() {
       ports: portsFromEnv(),
       dataDir,
       databaseUrl: process.env.DATABASE_URL || undefined,
+      seed: process.argv.includes('--seed') ? true : undefined,
       jwtSecret: process.env.JWT_SECRET || DEFAULT_JWT_SECRET,
       web: true,
       sesEventsWebhook: process.env.SES_EVENTS_WEBHOOK,
@@ -78,6 +79,10 @@ async function main() {
   process.on('SIGHUP', () => void shutdown('SIGHUP'));
 
   const ms = Date.now() - startedAt;
+  const demoLine =
+    process.env.DATABASE_URL && !process.argv.includes('--seed')
+      ? '  No demo data was loaded into DATABASE_URL (`npm start -- --seed` loads it into a new database).'
+      : `  Demo owner: sign in with Google on the local sign-in page as ${DEMO_EMAIL}\n  (paid plan, one block of each of the nine types).`;
   const reactExample = existsSync(join(paths.examples, 'react', 'dist', 'index.html'));
   console.log(`
 Reaction Blocks is running (ready in ${ms} ms${stack.migrated.applied.length ? `, applied ${stack.migrated.applied.length} migration(s)` : ''}).
@@ -92,8 +97,7 @@ Reaction Blocks is running (ready in ${ms} ms${stack.migrated.applied.length ? `
   anon key       ${stack.anonKey}
   service_role   ${stack.serviceRoleKey}
 
-  Demo owner: sign in with Google on the local sign-in page as ${DEMO_EMAIL}
-  (paid plan, one block of each of the nine types).
+${demoLine}
 
 Ctrl-C stops everything.`);
 }

@@ -92,14 +92,33 @@ describe('npm start', () => {
         expect(await react.text()).toContain('the React example is not built');
       }
 
+      // an absolute DATA_DIR is used as given, with its lock beside it (not under the repository)
+      expect(existsSync(join(dataDir, 'PG_VERSION'))).toBe(true);
+      expect(existsSync(`${dataDir}.lock`)).toBe(true);
+      expect(existsSync(join(paths.root, dataDir))).toBe(false);
+
       const second = startCli(ports, dataDir);
       expect(await second.exited).toBe(1);
       expect(second.output()).toContain('already running');
       // the first one is untouched
       expect(await listening(ports.api)).toBe(true);
 
+      // another data directory in the same folder is another stack: not "already running"
+      const otherPorts = await freePorts();
+      const other = startCli(otherPorts, join(dir, 'data', 'other'));
+      try {
+        await until(
+          () => other.output().includes('is running') || other.output().includes('Could not start'),
+        );
+        expect(other.output()).toContain('is running');
+      } finally {
+        other.child.kill('SIGTERM');
+        await other.exited;
+      }
+
       first.child.kill('SIGTERM');
       expect(await first.exited).toBe(0);
+      expect(existsSync(`${dataDir}.lock`)).toBe(false);
       for (const [service, port] of Object.entries(ports)) {
         expect(await listening(port), `${service} port ${port} still listening`).toBe(false);
       }
