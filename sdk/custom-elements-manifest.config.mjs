@@ -41,10 +41,26 @@ function litStateIsPrivate() {
   };
 }
 
+/**
+ * The analyzer lists modules in the order the file system and its workers hand them over, which
+ * differs between machines and runs; `npm run build` must leave the tree clean, so the manifest's
+ * modules are sorted by path.
+ */
+function stableOrder() {
+  return {
+    name: 'stable-order',
+    packageLinkPhase({ customElementsManifest }) {
+      customElementsManifest.modules.sort((a, b) =>
+        a.path < b.path ? -1 : a.path > b.path ? 1 : 0,
+      );
+    },
+  };
+}
+
 export default {
   globs: ['src/components/**/*.component.ts', 'src/core/base.ts'],
   exclude: ['**/*.test.ts'],
   outdir: '.',
   litelement: true,
-  plugins: [litStateIsPrivate()],
+  plugins: [litStateIsPrivate(), stableOrder()],
 };
