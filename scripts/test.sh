@@ -35,7 +35,7 @@ step "build"
 npm run build
 step "tests"
 npm run test --workspaces --if-present
-step "SDK size budgets (writes docs/benchmarks.md)"
+step "SDK size budgets"
 npm run size -w @reaction-blocks/sdk
 step "SDK element docs match the code"
 npm run docs -w @reaction-blocks/sdk -- --check
