@@ -29,7 +29,7 @@ step "type check"
 npm run typecheck
 step "lint"
 npm run lint
-step "generated database types are up to date"
+step "generated database types and schema snapshot are up to date"
 npm run gen:types -- --check
 step "build"
 npm run build

@@ -1,19 +1,23 @@
 // `npm run gen:types`: generates supabase/types/database.ts from the migrations with the Supabase CLI
-// (`supabase gen types typescript --db-url`, no Docker) against a throwaway PostgreSQL.
-// `npm run gen:types -- --check` fails when the checked-in file is out of date (CI runs it).
+// (`supabase gen types typescript --db-url`, no Docker) against a throwaway PostgreSQL, and the
+// schema snapshot supabase/schema.sql (schema-snapshot.ts) from the same database.
+// `npm run gen:types -- --check` fails when either checked-in file is out of date (CI runs it).
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import pg from 'pg';
 import * as prettier from 'prettier';
 import { freePorts } from './config.ts';
 import { migrate } from './migrate.ts';
 import { paths } from './paths.ts';
 import { startPostgres } from './postgres.ts';
+import { schemaSnapshot } from './schema-snapshot.ts';
 
 const require = createRequire(import.meta.url);
 const target = join(paths.supabase, 'types', 'database.ts');
+const schemaTarget = join(paths.supabase, 'schema.sql');
 const check = process.argv.includes('--check');
 
 const dir = mkdtempSync(join(tmpdir(), 'rb-types-'));
@@ -23,8 +27,16 @@ const server = await startPostgres({
   password: 'postgres',
 });
 let generated: string;
+let schema: string;
 try {
   await migrate(server.url, { seed: false });
+  const client = new pg.Client({ connectionString: server.url });
+  await client.connect();
+  try {
+    schema = await schemaSnapshot(client);
+  } finally {
+    await client.end();
+  }
   const cli = join(dirname(require.resolve('supabase/package.json')), '..', '.bin', 'supabase');
   const raw = execFileSync(
     existsSync(cli) ? cli : 'supabase',
@@ -42,17 +54,24 @@ try {
   rmSync(dir, { recursive: true, force: true });
 }
 
+const outputs: Array<[string, string, string]> = [
+  [target, generated, 'supabase/types/database.ts'],
+  [schemaTarget, schema, 'supabase/schema.sql'],
+];
 if (check) {
-  const current = existsSync(target) ? readFileSync(target, 'utf8') : '';
-  if (current !== generated) {
-    console.error(
-      'supabase/types/database.ts is out of date: run `npm run gen:types` and commit it.',
-    );
-    process.exit(1);
+  let stale = false;
+  for (const [file, text, name] of outputs) {
+    const current = existsSync(file) ? readFileSync(file, 'utf8') : '';
+    if (current !== text) {
+      console.error(`${name} is out of date: run \`npm run gen:types\` and commit it.`);
+      stale = true;
+    } else console.log(`${name} is up to date.`);
   }
-  console.log('supabase/types/database.ts is up to date.');
+  if (stale) process.exit(1);
 } else {
-  mkdirSync(dirname(target), { recursive: true });
-  writeFileSync(target, generated);
-  console.log(`wrote ${target}`);
+  for (const [file, text] of outputs) {
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, text);
+    console.log(`wrote ${file}`);
+  }
 }
