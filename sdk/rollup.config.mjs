@@ -4,10 +4,17 @@ import { nodeResolve } from '@rollup/plugin-node-resolve';
 import replace from '@rollup/plugin-replace';
 import terser from '@rollup/plugin-terser';
 import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import esbuild from 'rollup-plugin-esbuild';
 
+// paths from this file, so the root rollup.config.mjs can build the SDK from any directory
+const root = dirname(fileURLToPath(import.meta.url));
+const at = (path) => join(root, path);
+const tsconfig = at('tsconfig.json');
+
 const ELEMENTS = ['comment', 'qna', 'like', 'button', 'ab', 'form', 'block'].filter((e) =>
-  existsSync(`src/components/${e}/${e}.ts`),
+  existsSync(at(`src/components/${e}/${e}.ts`)),
 );
 const define = {
   preventAssignment: true,
@@ -44,37 +51,37 @@ const minifyTemplates = () => ({
 });
 const quiet = (w, warn) => (w.code === 'THIS_IS_UNDEFINED' ? undefined : warn(w));
 
-const npmInputs = { index: 'src/index.ts', 'react/index': 'src/react/index.ts' };
+const npmInputs = { index: at('src/index.ts'), 'react/index': at('src/react/index.ts') };
 for (const e of ELEMENTS) {
-  npmInputs[`components/${e}/${e}`] = `src/components/${e}/${e}.ts`;
-  npmInputs[`components/${e}/${e}.component`] = `src/components/${e}/${e}.component.ts`;
+  npmInputs[`components/${e}/${e}`] = at(`src/components/${e}/${e}.ts`);
+  npmInputs[`components/${e}/${e}.component`] = at(`src/components/${e}/${e}.component.ts`);
 }
 
 export default [
   {
     input: Object.fromEntries(Object.entries(npmInputs).filter(([, f]) => existsSync(f))),
     external: (id) => /^(lit|@lit|@supabase|react)(\/|$)/.test(id),
-    plugins: [esbuild({ target: 'es2022', tsconfig: 'tsconfig.json' })],
+    plugins: [esbuild({ target: 'es2022', tsconfig })],
     output: {
-      dir: 'dist',
+      dir: at('dist'),
       format: 'es',
       preserveModules: true,
-      preserveModulesRoot: 'src',
+      preserveModulesRoot: at('src'),
       sourcemap: true,
     },
     onwarn: quiet,
   },
   ...ELEMENTS.map((e) => ({
-    input: { [e]: `src/components/${e}/${e}.ts` },
+    input: { [e]: at(`src/components/${e}/${e}.ts`) },
     plugins: [
       replace(define),
       minifyTemplates(),
       nodeResolve({ browser: true }),
-      esbuild({ target: 'es2022', tsconfig: 'tsconfig.json' }),
+      esbuild({ target: 'es2022', tsconfig }),
     ],
     preserveEntrySignatures: false,
     output: {
-      dir: 'dist/cdn',
+      dir: at('dist/cdn'),
       format: 'es',
       chunkFileNames: 'chunks/[name]-[hash].js',
       plugins: [min()],
@@ -82,8 +89,8 @@ export default [
     onwarn: quiet,
   })),
   {
-    input: 'src/cdn/loader.ts',
-    plugins: [esbuild({ target: 'es2020', tsconfig: 'tsconfig.json' })],
-    output: { file: 'dist/cdn/reaction.js', format: 'iife', plugins: [min()] },
+    input: at('src/cdn/loader.ts'),
+    plugins: [esbuild({ target: 'es2020', tsconfig })],
+    output: { file: at('dist/cdn/reaction.js'), format: 'iife', plugins: [min()] },
   },
 ];
