@@ -381,6 +381,41 @@ describe('auth server through supabase-js', () => {
     expect(converted.user).toMatchObject({ email, is_anonymous: false });
   });
 
+  it('refuses malformed emails and bad pagination as GoTrue does', async () => {
+    for (const email of [
+      'a..b@example.com',
+      '<x>@example.com',
+      'a@-b.com',
+      'a@b',
+      'a b@c.de',
+      'a@b..c',
+    ]) {
+      const { error } = await client().auth.signUp({ email, password: 'correct horse battery' });
+      expect(error?.status, email).toBe(400);
+      expect(error?.message, email).toBe('Unable to validate email address: invalid format');
+      const created = await client(serviceKey).auth.admin.createUser({
+        email,
+        password: 'x'.repeat(12),
+      });
+      expect(created.error?.message, email).toBe(
+        'Unable to validate email address: invalid format',
+      );
+    }
+    expect((await db.query(`select 1 from auth.users where email like '%..%'`)).rowCount).toBe(0);
+    // supabase-js sends page and per_page as given; GoTrue parses them as unsigned integers
+    for (const query of ['page=x', 'per_page=-1', 'page=1.5']) {
+      const res = await fetch(`${baseUrl}/auth/v1/admin/users?${query}`, {
+        headers: { apikey: serviceKey, authorization: `Bearer ${serviceKey}` },
+      });
+      expect(res.status, query).toBe(400);
+      expect(((await res.json()) as { msg?: string; message?: string }).msg ?? '').toMatch(
+        /^Bad Pagination Parameters/,
+      );
+    }
+    const ok = await client(serviceKey).auth.admin.listUsers({ page: 2, perPage: 1 });
+    expect(ok.error).toBeNull();
+  });
+
   it('lets the service role create, read, list and delete users, and nobody else', async () => {
     const admin = client(serviceKey).auth.admin;
     const email = uniqueEmail('admin');

@@ -1075,11 +1075,20 @@ export function createAuthServer(opts: AuthOptions): AuthServer {
   // ---- admin -----------------------------------------------------------------------------
 
   async function adminListUsers(res: ServerResponse, query: URLSearchParams): Promise<void> {
-    const page = Math.max(1, Number.parseInt(query.get('page') ?? '', 10) || 1);
-    const perPage = Math.min(
-      1000,
-      Math.max(1, Number.parseInt(query.get('per_page') ?? '', 10) || 50),
-    );
+    // GoTrue parses both as unsigned integers and refuses anything else with a 400
+    const unsigned = (name: string, fallback: number): number => {
+      const raw = query.get(name);
+      if (raw === null || raw === '') return fallback;
+      if (!/^\d{1,15}$/.test(raw)) {
+        throw badRequest(
+          'validation_failed',
+          `Bad Pagination Parameters: strconv.ParseUint: parsing ${JSON.stringify(raw)}: invalid syntax`,
+        );
+      }
+      return Number(raw);
+    };
+    const page = Math.max(1, unsigned('page', 1));
+    const perPage = Math.min(1000, Math.max(1, unsigned('per_page', 50)));
     const total = Number(
       (await pool.query<{ n: string }>('select count(*) as n from auth.users')).rows[0]!.n,
     );

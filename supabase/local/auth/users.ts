@@ -179,7 +179,13 @@ export const isUuid = (value: string) =>
 export const isBanned = (row: UserRow) =>
   row.banned_until !== null && row.banned_until.getTime() > Date.now();
 
-const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+// GoTrue validates addresses with checkmail's format rule: dot-separated atoms of letters,
+// digits and !#$%&'*+/=?^_`{|}~- (and non-ASCII letters) before the @, host labels of letters,
+// digits and inner hyphens after it. Anything else is "Unable to validate email address: invalid format".
+const ATOM = "[A-Za-z0-9!#$%&'*+/=?^_`{|}~\\-\\u00A0-\\uD7FF\\uF900-\\uFDCF\\uFDF0-\\uFFEF]+";
+const LABEL =
+  '[A-Za-z0-9\\u00A0-\\uD7FF](?:[A-Za-z0-9\\-\\u00A0-\\uD7FF]{0,61}[A-Za-z0-9\\u00A0-\\uD7FF])?';
+const EMAIL_RE = new RegExp(`^${ATOM}(?:\\.${ATOM})*@${LABEL}(?:\\.${LABEL})+$`);
 
 export function normaliseEmail(value: string): string | undefined {
   const email = value.trim().toLowerCase();
