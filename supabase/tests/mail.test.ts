@@ -566,6 +566,38 @@ describe('sender emails', () => {
     expect((await owner.client.from('sender_emails').select('*')).data).toEqual([]);
   });
 
+  it.each(['request-mail-verify', 'check-mail-verified', 'check-spf-dkim', 'delete-mail-verified'])(
+    '%s answers bad input with a clear 4xx and changes nothing',
+    async (name) => {
+      const owner = await newUser('input');
+      const field = name === 'delete-mail-verified' ? 'emailToDelete' : 'emailToVerify';
+      const rowsOf = () =>
+        sql('select email from public.sender_emails where user_id = $1', [owner.id]);
+      const cases: Array<[unknown, number, RegExp]> = [
+        [{ [field]: 'not-an-email' }, 400, /Invalid email address\./],
+        [{ [field]: 42 }, 400, /Invalid email address\./],
+        [{ [field]: `${'a'.repeat(49)}@example.com` }, 400, /Too long message/],
+        [{}, 400, /Invalid email address/],
+        [{ [field]: 'a@example.com', more: true }, 400, /more|Unrecognized/i],
+      ];
+      for (const [body, status, message] of cases) {
+        const res = await callFunction(name, body, owner.accessToken);
+        expect(res.status, JSON.stringify(body)).toBe(status);
+        expect(res.json.error?.message, JSON.stringify(body)).toMatch(message);
+      }
+      const notJson = await callFunction(name, '{"x":', owner.accessToken, { raw: true });
+      expect(notJson.status).toBe(400);
+      expect(notJson.json.error?.code).toBe('invalid_json');
+      expect((await callFunction(name, { [field]: 'a@example.com' }, undefined)).status).toBe(401);
+      // an address the caller never added
+      if (name !== 'request-mail-verify') {
+        const res = await callFunction(name, { [field]: 'nobody@example.com' }, owner.accessToken);
+        expect(res.status).toBe(404);
+      }
+      expect(await rowsOf()).toEqual([]);
+    },
+  );
+
   it('refuses guests and missing tokens, and says when the provider is down, writing nothing', async () => {
     const guest = await newGuest();
     expect(
