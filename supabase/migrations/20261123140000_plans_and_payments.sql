@@ -386,6 +386,38 @@ as $$
   where c.id = p_charge_id;
 $$;
 
+-- The first charge a billing key or a PayPal subscription made (webhooks find their checkout).
+create function public.plan_charge_by_ref(p_method public.payment_method, p_ref text)
+returns jsonb
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select public.plan_charge(c.id)
+  from private.payment_charges c
+  where c.kind = 'first' and c.method = p_method and c.provider_ref = p_ref;
+$$;
+
+-- A plan row with its first charge and the renewal charge of the period after it, if any.
+create function public.plan_payment(p_payment_id uuid)
+returns jsonb
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select jsonb_build_object(
+    'payment', to_jsonb(p),
+    'first_charge', (select to_jsonb(c) from private.payment_charges c
+                     where c.payment_id = p.id and c.kind = 'first'),
+    'renewal_charge', (select to_jsonb(c) from private.payment_charges c
+                       where c.payment_id = p.id and c.kind = 'renewal' and c.period_start = p.end_date + 1
+                       order by c.created_at desc limit 1))
+  from public.payments p
+  where p.id = p_payment_id;
+$$;
+
 -- ---------------------------------------------------------------------------------------------
 -- renewals
 -- ---------------------------------------------------------------------------------------------
@@ -858,7 +890,8 @@ grant execute on function private.plan_price(jsonb), private.apply_plan_limits(u
 
 revoke all on function public.start_plan_checkout(uuid, public.payment_method, text, jsonb, numeric),
   public.record_plan_checkout(uuid, jsonb), public.fail_plan_checkout(uuid, text),
-  public.plan_charge(uuid), public.mark_charge_scheduled(uuid, text),
+  public.plan_charge(uuid), public.plan_charge_by_ref(public.payment_method, text),
+  public.plan_payment(uuid), public.mark_charge_scheduled(uuid, text),
   public.record_plan_renewal(uuid, text), public.record_renewal_failed(uuid, uuid, text),
   public.sync_paypal_plan(text, jsonb), public.end_plan(uuid),
   public.plan_for_owner(uuid, uuid, public.payment_method), public.record_plan_stop(uuid, uuid),
@@ -868,7 +901,8 @@ revoke all on function public.start_plan_checkout(uuid, public.payment_method, t
   from public, anon, authenticated;
 grant execute on function public.start_plan_checkout(uuid, public.payment_method, text, jsonb, numeric),
   public.record_plan_checkout(uuid, jsonb), public.fail_plan_checkout(uuid, text),
-  public.plan_charge(uuid), public.mark_charge_scheduled(uuid, text),
+  public.plan_charge(uuid), public.plan_charge_by_ref(public.payment_method, text),
+  public.plan_payment(uuid), public.mark_charge_scheduled(uuid, text),
   public.record_plan_renewal(uuid, text), public.record_renewal_failed(uuid, uuid, text),
   public.sync_paypal_plan(text, jsonb), public.end_plan(uuid),
   public.plan_for_owner(uuid, uuid, public.payment_method), public.record_plan_stop(uuid, uuid),

@@ -211,7 +211,7 @@ export async function createPayPalFake(ctx: FakeContext): Promise<PayPalFake> {
         'paypal-transmission-time': time,
       },
       body,
-      { event_type: eventType, event_id: event.id, resource: String(resource.id ?? '') },
+      { event_type: eventType, event_id: event.id, resource: String(resource.billing_agreement_id ?? resource.id ?? '') },
     );
   };
   const subscriptionEvent = (s: Subscription, type: string, summary: string) =>
