@@ -435,7 +435,7 @@ declare
   v_content jsonb := coalesce(p_payment.next_content, p_payment.content);
 begin
   v_plan := jsonb_build_object(
-    'type', p_payment.type,
+    'type', case when v_content ->> 'planName' = 'Basic' then 'basic' else 'custom' end,
     'blockLimit', private.jsonb_int(v_content, 'blockLimit'),
     'responseMonthlyLimit', private.jsonb_int(v_content, 'responseMonthlyLimit'));
   insert into private.payment_charges (id, user_id, payment_id, kind, method, provider_ref, plan,

@@ -5,6 +5,7 @@ import { handler, HttpError } from '../_shared/http.ts';
 import {
   chargeById,
   checkoutAnswer,
+  DbError,
   httpErrorOf,
   paypalMismatch,
   providerUnavailable,
@@ -13,7 +14,7 @@ import {
   type ChargeRow,
 } from '../_shared/plan-flows.ts';
 import { paypalClient, PayPalError, type PayPalSubscription } from '../_shared/paypal.ts';
-import { planPrice, ZCheckPaypalPayment } from '../_shared/plans.ts';
+import { planPrice, PLAN_MESSAGES, ZCheckPaypalPayment } from '../_shared/plans.ts';
 
 Deno.serve(
   handler(
@@ -48,6 +49,12 @@ Deno.serve(
       try {
         charge = await startCheckout(user.id, 'paypal', body.subscriptionId, body.plan, price);
       } catch (err) {
+        if (err instanceof DbError && err.message === PLAN_MESSAGES.activePlan && subscription.status === 'ACTIVE') {
+          // one plan at a time: a second subscription would be billed for nothing
+          await paypalClient()
+            .cancelSubscription(subscription.id, PLAN_MESSAGES.activePlan)
+            .catch((e) => console.error('[check-paypal-payment] cancel second', e));
+        }
         throw httpErrorOf(err, 'check-paypal-payment');
       }
       if (charge.existing && charge.status !== 'pending') {
