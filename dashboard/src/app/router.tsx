@@ -29,6 +29,8 @@ const SenderEmailsPage = lazy(() =>
   import('./routes/profile').then((m) => ({ default: m.SenderEmailsPage })),
 );
 const WorkPage = lazy(() => import('./routes/work'));
+const PlanPage = lazy(() => import('./routes/plans'));
+const PurchasePage = lazy(() => import('./routes/plans').then((m) => ({ default: m.PurchasePage })));
 
 function PageLoading() {
   const { t } = useTranslation();
@@ -114,6 +116,8 @@ export function AppRoutes() {
             <Route path="dashboard/*" element={<Navigate to={paths.dashboardReaction} replace />} />
             <Route path="profile" element={<ProfilePage />} />
             <Route path="profile/email" element={<SenderEmailsPage />} />
+            <Route path="profile/plan" element={<PlanPage />} />
+            <Route path="purchase/*" element={<PurchasePage />} />
           </Route>
           <Route
             path="work/:blockId/:mode?"
@@ -123,6 +127,10 @@ export function AppRoutes() {
               </RequireUser>
             }
           />
+          {/* Pricing stays open to a signed-in owner: its Basic and Custom buttons lead to /purchase */}
+          <Route element={<LandingLayout />}>
+            <Route path="pricing" element={<PricingPage />} />
+          </Route>
           <Route
             element={
               <RedirectSignedIn>
@@ -134,7 +142,6 @@ export function AppRoutes() {
             <Route path="reaction/*" element={<ReactionPage />} />
             <Route path="send/*" element={<SendPage />} />
             <Route path="showcase/*" element={<ShowcasePage />} />
-            <Route path="pricing" element={<PricingPage />} />
             <Route path="help" element={<HelpPage />} />
             <Route path="*" element={<HomePage />} />
           </Route>

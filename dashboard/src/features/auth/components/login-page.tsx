@@ -31,7 +31,9 @@ export function LoginPage() {
     setPending(provider);
     setError(null);
     try {
-      await signInWithProvider(provider);
+      // shown in place of a signed-in page: come back to it after signing in
+      const here = `${location.pathname}${location.search}`;
+      await signInWithProvider(provider, location.pathname === paths.login ? undefined : here);
       // The browser is now leaving for the provider's page.
     } catch (cause) {
       setError(messageOf(cause));
