@@ -30,9 +30,17 @@ const custom = (blockLimit: number, responseMonthlyLimit: number): TPlan => ({
 });
 
 const portone = () =>
-  PortOneClient({ secret: PORTONE_DEFAULTS.apiSecret, baseUrl: providersUrl(), storeId: PORTONE_DEFAULTS.storeId });
+  PortOneClient({
+    secret: PORTONE_DEFAULTS.apiSecret,
+    baseUrl: providersUrl(),
+    storeId: PORTONE_DEFAULTS.storeId,
+  });
 
-async function control<T = Record<string, unknown>>(fake: 'portone' | 'paypal', path: string, body: unknown = {}) {
+async function control<T = Record<string, unknown>>(
+  fake: 'portone' | 'paypal',
+  path: string,
+  body: unknown = {},
+) {
   const res = await fetch(`${providersUrl()}/${fake}/_control${path}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -44,12 +52,31 @@ async function control<T = Record<string, unknown>>(fake: 'portone' | 'paypal', 
 }
 
 interface FakeState {
-  payments: Array<{ id: string; status: string; customer: { id?: string }; amount: { total: number } }>;
-  schedules: Array<{ id: string; paymentId: string; billingKey: string; status: string; totalAmount: number; timeToPay: string }>;
+  payments: Array<{
+    id: string;
+    status: string;
+    customer: { id?: string };
+    amount: { total: number };
+  }>;
+  schedules: Array<{
+    id: string;
+    paymentId: string;
+    billingKey: string;
+    status: string;
+    totalAmount: number;
+    timeToPay: string;
+  }>;
   billingKeys: Array<{ billingKey: string; status: string }>;
-  webhooks: Array<{ id: string; headers: Record<string, string>; body: string; summary: Record<string, string>; status: string }>;
+  webhooks: Array<{
+    id: string;
+    headers: Record<string, string>;
+    body: string;
+    summary: Record<string, string>;
+    status: string;
+  }>;
 }
-const portoneState = async () => (await (await fetch(`${providersUrl()}/portone/_control/state`)).json()) as FakeState;
+const portoneState = async () =>
+  (await (await fetch(`${providersUrl()}/portone/_control/state`)).json()) as FakeState;
 const paypalState = async () =>
   (await (await fetch(`${providersUrl()}/paypal/_control/state`)).json()) as {
     subscriptions: Array<{ id: string; status: string; quantity: string }>;
@@ -57,13 +84,23 @@ const paypalState = async () =>
   };
 
 const cardKey = (user: TestUser, decline = false) =>
-  control<{ billingKey: string }>('portone', '/billing-keys', { customerId: user.id, decline }).then((r) => r.billingKey);
+  control<{ billingKey: string }>('portone', '/billing-keys', {
+    customerId: user.id,
+    decline,
+  }).then((r) => r.billingKey);
 
 const buyByCard = (user: TestUser, billingKey: string, plan: TPlan = BASIC) =>
-  callFunction('check-iamport-payment', { plan, content: { billingKey, pg: 'kcp_billing' } }, user.accessToken);
+  callFunction(
+    'check-iamport-payment',
+    { plan, content: { billingKey, pg: 'kcp_billing' } },
+    user.accessToken,
+  );
 
 const paypalSubscription = (user: TestUser | { id: string }, quantity: number) =>
-  control<{ id: string }>('paypal', '/subscriptions', { quantity: String(quantity), custom_id: user.id }).then((s) => s.id);
+  control<{ id: string }>('paypal', '/subscriptions', {
+    quantity: String(quantity),
+    custom_id: user.id,
+  }).then((s) => s.id);
 
 const workerSecret = () => backgroundEnv(stack().jwtSecret, '').JOBS_WORKER_SECRET;
 async function runWorker() {
@@ -78,7 +115,12 @@ async function runWorker() {
 /** The owner's plan columns, as only the database writes them. */
 const profileOf = async (id: string) =>
   (
-    await sql<{ paid: boolean; block_limit: number; response_monthly_limit: number; block_count: number }>(
+    await sql<{
+      paid: boolean;
+      block_limit: number;
+      response_monthly_limit: number;
+      block_count: number;
+    }>(
       'select paid, block_limit, response_monthly_limit, block_count from public.profiles where id = $1',
       [id],
     )
@@ -108,7 +150,14 @@ const paymentsOf = (id: string) =>
   );
 
 const chargesOf = (id: string) =>
-  sql<{ id: string; kind: string; status: string; amount: string; period_start: string; provider_ref: string }>(
+  sql<{
+    id: string;
+    kind: string;
+    status: string;
+    amount: string;
+    period_start: string;
+    provider_ref: string;
+  }>(
     `select id, kind, status, amount, period_start::text, provider_ref from private.payment_charges
       where user_id = $1 order by created_at`,
     [id],
@@ -144,7 +193,7 @@ const today = () => new Date().toISOString().slice(0, 10);
 const addDays = (date: string, n: number) =>
   new Date(Date.parse(`${date}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
 
-describe('the price is the server\'s', () => {
+describe("the price is the server's", () => {
   it('SQL and TypeScript compute the same price for the same plans', async () => {
     const plans = [
       { type: 'basic', blockLimit: 8, responseMonthlyLimit: 1000 },
@@ -162,7 +211,10 @@ describe('the price is the server\'s', () => {
     ];
     const { ZPlan } = await import('../functions/_shared/plans.ts');
     for (const plan of plans) {
-      const [row] = await sql<{ price: string | null }>('select private.plan_price($1::jsonb)::text as price', [plan]);
+      const [row] = await sql<{ price: string | null }>(
+        'select private.plan_price($1::jsonb)::text as price',
+        [plan],
+      );
       const parsed = ZPlan.safeParse(plan);
       expect(row!.price === null ? null : Number(row!.price), JSON.stringify(plan)).toBe(
         parsed.success ? planPrice(parsed.data) : null,
@@ -172,7 +224,7 @@ describe('the price is the server\'s', () => {
 });
 
 describe('purchase by card (PortOne)', () => {
-  it('charges the server\'s price once with our charge id, schedules the next month, then records the plan', async () => {
+  it("charges the server's price once with our charge id, schedules the next month, then records the plan", async () => {
     const owner = await newUser('card');
     const billingKey = await cardKey(owner);
     const { data, error } = await owner.client.functions.invoke('check-iamport-payment', {
@@ -180,13 +232,29 @@ describe('purchase by card (PortOne)', () => {
     });
     expect(error).toBeNull();
     const payment = (data as { data: { status: boolean; payment: { id: string } } }).data.payment;
-    expect(payment).toMatchObject({ type: 'custom', price: 5, method: 'iamport', is_active: true, auto_renew: true });
+    expect(payment).toMatchObject({
+      type: 'custom',
+      price: 5,
+      method: 'iamport',
+      is_active: true,
+      auto_renew: true,
+    });
 
-    expect(await profileOf(owner.id)).toMatchObject({ paid: true, block_limit: 15, response_monthly_limit: 2100 });
+    expect(await profileOf(owner.id)).toMatchObject({
+      paid: true,
+      block_limit: 15,
+      response_monthly_limit: 2100,
+    });
     // the owner reads it in the history, through RLS
-    const { data: history } = await owner.client.from('payments').select('id, type, price, is_active, content');
+    const { data: history } = await owner.client
+      .from('payments')
+      .select('id, type, price, is_active, content');
     expect(history).toEqual([
-      expect.objectContaining({ id: payment.id, is_active: true, content: { planName: 'Custom', blockLimit: 12, responseMonthlyLimit: 2000 } }),
+      expect.objectContaining({
+        id: payment.id,
+        is_active: true,
+        content: { planName: 'Custom', blockLimit: 12, responseMonthlyLimit: 2000 },
+      }),
     ]);
 
     const charges = await chargesOf(owner.id);
@@ -196,7 +264,13 @@ describe('purchase by card (PortOne)', () => {
     ]);
     const fake = await portoneState();
     const paid = fake.payments.filter((p) => p.customer.id === owner.id);
-    expect(paid).toEqual([expect.objectContaining({ id: charges[0]!.id, status: 'PAID', amount: expect.objectContaining({ total: 5000 }) })]);
+    expect(paid).toEqual([
+      expect.objectContaining({
+        id: charges[0]!.id,
+        status: 'PAID',
+        amount: expect.objectContaining({ total: 5000 }),
+      }),
+    ]);
     const schedule = fake.schedules.find((s) => s.paymentId === charges[1]!.id)!;
     expect(schedule).toMatchObject({ status: 'SCHEDULED', billingKey, totalAmount: 5000 });
     // charged three days before the next period starts
@@ -208,29 +282,45 @@ describe('purchase by card (PortOne)', () => {
   it('a double submit charges once', async () => {
     const owner = await newUser('double');
     const billingKey = await cardKey(owner);
-    const answers = await Promise.all(Array.from({ length: 4 }, () => buyByCard(owner, billingKey)));
+    const answers = await Promise.all(
+      Array.from({ length: 4 }, () => buyByCard(owner, billingKey)),
+    );
     const ok = answers.filter((a) => a.status === 200);
     expect(ok.length).toBeGreaterThanOrEqual(1);
     for (const a of answers) expect([200, 409]).toContain(a.status);
     const ids = new Set(ok.map((a) => (a.json.data as { payment: { id: string } }).payment.id));
     expect(ids.size).toBe(1);
-    expect((await portoneState()).payments.filter((p) => p.customer.id === owner.id)).toHaveLength(1);
+    expect((await portoneState()).payments.filter((p) => p.customer.id === owner.id)).toHaveLength(
+      1,
+    );
     expect(await paymentsOf(owner.id)).toHaveLength(1);
     // and again later: the same plan, nothing charged
     const again = await buyByCard(owner, billingKey);
     expect(again.status).toBe(200);
-    expect((await portoneState()).payments.filter((p) => p.customer.id === owner.id)).toHaveLength(1);
+    expect((await portoneState()).payments.filter((p) => p.customer.id === owner.id)).toHaveLength(
+      1,
+    );
   });
 
   it('with an active plan, a second purchase is refused and nothing is charged', async () => {
     const owner = await newUser('twice');
     expect((await buyByCard(owner, await cardKey(owner))).status).toBe(200);
     const second = await cardKey(owner);
-    await refused(owner, () => buyByCard(owner, second, custom(40, 0)), 409, PLAN_MESSAGES.activePlan);
+    await refused(
+      owner,
+      () => buyByCard(owner, second, custom(40, 0)),
+      409,
+      PLAN_MESSAGES.activePlan,
+    );
     const sub = await paypalSubscription(owner, 3);
     await refused(
       owner,
-      () => callFunction('check-paypal-payment', { plan: BASIC, subscriptionId: sub }, owner.accessToken),
+      () =>
+        callFunction(
+          'check-paypal-payment',
+          { plan: BASIC, subscriptionId: sub },
+          owner.accessToken,
+        ),
       409,
       PLAN_MESSAGES.activePlan,
     );
@@ -243,27 +333,56 @@ describe('purchase by card (PortOne)', () => {
     const res = await buyByCard(owner, await cardKey(owner, true));
     expect(res.status).toBe(402);
     expect(res.json.error?.message).toMatch(/^Failed to payment: Declined/);
-    expect(await profileOf(owner.id)).toMatchObject({ paid: false, block_limit: 3, response_monthly_limit: 100 });
+    expect(await profileOf(owner.id)).toMatchObject({
+      paid: false,
+      block_limit: 3,
+      response_monthly_limit: 100,
+    });
     expect(await paymentsOf(owner.id)).toEqual([]);
     expect((await chargesOf(owner.id)).map((c) => c.status)).toEqual(['failed']);
     expect((await buyByCard(owner, await cardKey(owner))).status).toBe(200);
     expect(await profileOf(owner.id)).toMatchObject({ paid: true, block_limit: 11 });
   });
 
-  it('refuses a forged price, an impossible plan and another owner\'s card, writing nothing', async () => {
+  it("refuses a forged price, an impossible plan and another owner's card, writing nothing", async () => {
     const owner = await newUser('forger');
     const other = await newUser('victim');
     const key = await cardKey(owner);
-    await refused(owner, () => buyByCard(owner, key, { ...custom(40, 0), price: 3 }), 400, /price has changed/);
-    await refused(owner, () => buyByCard(owner, key, { ...BASIC, blockLimit: 400 }), 400, /Invalid plan/);
-    await refused(owner, () => buyByCard(owner, key, custom(4, 1000)), 400, new RegExp(PLAN_MESSAGES.minimumPrice.replace('$', '\\$')));
     await refused(
       owner,
-      () => callFunction('check-iamport-payment', { plan: BASIC, price: 0.01, content: { billingKey: key } }, owner.accessToken),
+      () => buyByCard(owner, key, { ...custom(40, 0), price: 3 }),
+      400,
+      /price has changed/,
+    );
+    await refused(
+      owner,
+      () => buyByCard(owner, key, { ...BASIC, blockLimit: 400 }),
+      400,
+      /Invalid plan/,
+    );
+    await refused(
+      owner,
+      () => buyByCard(owner, key, custom(4, 1000)),
+      400,
+      new RegExp(PLAN_MESSAGES.minimumPrice.replace('$', '\\$')),
+    );
+    await refused(
+      owner,
+      () =>
+        callFunction(
+          'check-iamport-payment',
+          { plan: BASIC, price: 0.01, content: { billingKey: key } },
+          owner.accessToken,
+        ),
       400,
     );
     const othersKey = await cardKey(other);
-    await refused(owner, () => buyByCard(owner, othersKey), 403, 'This payment method belongs to another account');
+    await refused(
+      owner,
+      () => buyByCard(owner, othersKey),
+      403,
+      'This payment method belongs to another account',
+    );
     await refused(owner, () => buyByCard(owner, 'billing-key-unknown'), 400, 'Invalid billing key');
     // the card route with a wallet's key, the wallet route with a card's
     const wallet = await control<{ billingKey: string }>('portone', '/billing-keys', {
@@ -273,12 +392,21 @@ describe('purchase by card (PortOne)', () => {
     await refused(owner, () => buyByCard(owner, wallet.billingKey), 400, /does not match/);
     await refused(
       owner,
-      () => callFunction('check-iamport-payment', { plan: BASIC, content: { billingKey: key } }, owner.accessToken),
+      () =>
+        callFunction(
+          'check-iamport-payment',
+          { plan: BASIC, content: { billingKey: key } },
+          owner.accessToken,
+        ),
       400,
       /does not match/,
     );
     // the wallet route works with the wallet's key
-    const ok = await callFunction('check-iamport-payment', { plan: BASIC, content: { billingKey: wallet.billingKey } }, owner.accessToken);
+    const ok = await callFunction(
+      'check-iamport-payment',
+      { plan: BASIC, content: { billingKey: wallet.billingKey } },
+      owner.accessToken,
+    );
     expect(ok.status).toBe(200);
   });
 });
@@ -288,33 +416,64 @@ describe('purchase by PayPal subscription', () => {
     const owner = await newUser('paypal');
     const plan = custom(16, 2000);
     const subscriptionId = await paypalSubscription(owner, planPrice(plan));
-    const res = await callFunction('check-paypal-payment', { plan, subscriptionId }, owner.accessToken);
+    const res = await callFunction(
+      'check-paypal-payment',
+      { plan, subscriptionId },
+      owner.accessToken,
+    );
     expect(res.status, JSON.stringify(res.json)).toBe(200);
     const [row] = await paymentsOf(owner.id);
-    expect(row).toMatchObject({ type: 'custom', price: '6.00', method: 'paypal', provider_payment_id: subscriptionId, auto_renew: true });
+    expect(row).toMatchObject({
+      type: 'custom',
+      price: '6.00',
+      method: 'paypal',
+      provider_payment_id: subscriptionId,
+      auto_renew: true,
+    });
     expect(Date.parse(row!.end_date)).toBeGreaterThan(Date.now() + 26 * 86_400_000);
-    expect(await profileOf(owner.id)).toMatchObject({ paid: true, block_limit: 19, response_monthly_limit: 2100 });
+    expect(await profileOf(owner.id)).toMatchObject({
+      paid: true,
+      block_limit: 19,
+      response_monthly_limit: 2100,
+    });
   });
 
-  it('refuses a subscription whose quantity is not the plan\'s price (and cancels it), or another owner\'s', async () => {
+  it("refuses a subscription whose quantity is not the plan's price (and cancels it), or another owner's", async () => {
     const owner = await newUser('paypal-forger');
     const cheap = await paypalSubscription(owner, 3);
     await refused(
       owner,
-      () => callFunction('check-paypal-payment', { plan: custom(40, 0), subscriptionId: cheap }, owner.accessToken),
+      () =>
+        callFunction(
+          'check-paypal-payment',
+          { plan: custom(40, 0), subscriptionId: cheap },
+          owner.accessToken,
+        ),
       400,
       /Failed to payment: The subscription price does not match the plan/,
     );
-    expect((await paypalState()).subscriptions.find((s) => s.id === cheap)?.status).toBe('CANCELLED');
+    expect((await paypalState()).subscriptions.find((s) => s.id === cheap)?.status).toBe(
+      'CANCELLED',
+    );
     const someoneElse = await paypalSubscription({ id: randomUUID() }, 3);
     await refused(
       owner,
-      () => callFunction('check-paypal-payment', { plan: BASIC, subscriptionId: someoneElse }, owner.accessToken),
+      () =>
+        callFunction(
+          'check-paypal-payment',
+          { plan: BASIC, subscriptionId: someoneElse },
+          owner.accessToken,
+        ),
       403,
     );
     await refused(
       owner,
-      () => callFunction('check-paypal-payment', { plan: BASIC, subscriptionId: 'I-NOSUCHONE00' }, owner.accessToken),
+      () =>
+        callFunction(
+          'check-paypal-payment',
+          { plan: BASIC, subscriptionId: 'I-NOSUCHONE00' },
+          owner.accessToken,
+        ),
       400,
       'Invalid subscription id',
     );
@@ -324,7 +483,11 @@ describe('purchase by PayPal subscription', () => {
       custom_id: owner.id,
       approve: false,
     });
-    const res = await callFunction('check-paypal-payment', { plan: BASIC, subscriptionId: pending.id }, owner.accessToken);
+    const res = await callFunction(
+      'check-paypal-payment',
+      { plan: BASIC, subscriptionId: pending.id },
+      owner.accessToken,
+    );
     expect(res.status).toBe(409);
     expect(await paymentsOf(owner.id)).toEqual([]);
     await control('paypal', `/subscriptions/${pending.id}/approve`);
@@ -340,19 +503,54 @@ describe('bad input', () => {
     const cases: Array<[string, unknown, number, RegExp?]> = [
       ['check-iamport-payment', {}, 400],
       ['check-iamport-payment', { plan: BASIC }, 400],
-      ['check-iamport-payment', { plan: BASIC, content: { billingKey: '' } }, 400, /Invalid billing key/],
-      ['check-iamport-payment', { plan: BASIC, content: { billingKey: key, pg: 'nicepay' } }, 400, /Invalid payment gateway/],
-      ['check-iamport-payment', { plan: { ...BASIC, blockLimit: 9 }, content: { billingKey: key } }, 400, /Invalid plan/],
-      ['check-iamport-payment', { plan: { ...BASIC, blockLimit: '8' }, content: { billingKey: key } }, 400, /Not a number/],
-      ['check-iamport-payment', { plan: { ...BASIC, type: 'gold' }, content: { billingKey: key } }, 400, /Invalid plan/],
-      ['check-paypal-payment', { plan: BASIC, subscriptionId: 'x' }, 400, /Invalid subscription id/],
+      [
+        'check-iamport-payment',
+        { plan: BASIC, content: { billingKey: '' } },
+        400,
+        /Invalid billing key/,
+      ],
+      [
+        'check-iamport-payment',
+        { plan: BASIC, content: { billingKey: key, pg: 'nicepay' } },
+        400,
+        /Invalid payment gateway/,
+      ],
+      [
+        'check-iamport-payment',
+        { plan: { ...BASIC, blockLimit: 9 }, content: { billingKey: key } },
+        400,
+        /Invalid plan/,
+      ],
+      [
+        'check-iamport-payment',
+        { plan: { ...BASIC, blockLimit: '8' }, content: { billingKey: key } },
+        400,
+        /Not a number/,
+      ],
+      [
+        'check-iamport-payment',
+        { plan: { ...BASIC, type: 'gold' }, content: { billingKey: key } },
+        400,
+        /Invalid plan/,
+      ],
+      [
+        'check-paypal-payment',
+        { plan: BASIC, subscriptionId: 'x' },
+        400,
+        /Invalid subscription id/,
+      ],
       ['check-paypal-payment', { plan: BASIC }, 400],
       ['cancel-iamport-payment', { paymentId: 'not-a-uuid' }, 400, /Invalid payment id/],
       ['cancel-paypal-payment', {}, 400],
       ['cancel-iamport-payment', { paymentId: randomUUID() }, 404, /No such plan/],
       ['cancel-paypal-payment', { paymentId: randomUUID() }, 404, /No such plan/],
       ['change-iamport-payment', { paymentId: randomUUID(), plan: BASIC }, 404, /No such plan/],
-      ['change-paypal-payment', { paymentId: randomUUID(), plan: custom(0, 0) }, 400, /Minimum price/],
+      [
+        'change-paypal-payment',
+        { paymentId: randomUUID(), plan: custom(0, 0) },
+        400,
+        /Minimum price/,
+      ],
       ['use-coupon', { couponId: '' }, 400, /1 to 99 characters/],
       ['use-coupon', { couponId: 'x'.repeat(100) }, 400, /1 to 99 characters/],
       ['use-coupon', { couponId: 42 }, 400, /1 to 99 characters/],
@@ -361,10 +559,19 @@ describe('bad input', () => {
     for (const [name, body, status, message] of cases) {
       await refused(owner, () => callFunction(name, body, owner.accessToken), status, message);
     }
-    await refused(owner, () => callFunction('check-iamport-payment', '{not json', owner.accessToken, { raw: true }), 400);
+    await refused(
+      owner,
+      () => callFunction('check-iamport-payment', '{not json', owner.accessToken, { raw: true }),
+      400,
+    );
     // no session, a guest: refused before anything else
     const guest = await newGuest();
-    for (const name of ['check-iamport-payment', 'check-paypal-payment', 'use-coupon', 'cancel-iamport-payment']) {
+    for (const name of [
+      'check-iamport-payment',
+      'check-paypal-payment',
+      'use-coupon',
+      'cancel-iamport-payment',
+    ]) {
       expect((await callFunction(name, {}, undefined)).status).toBe(401);
       expect((await callFunction(name, { couponId: 'X' }, guest.accessToken)).status).toBe(403);
     }
@@ -380,19 +587,59 @@ describe('webhooks', () => {
     });
 
   it('refuses a PortOne webhook with a bad signature, an old one, or none', async () => {
-    const body = JSON.stringify({ type: 'Transaction.Paid', timestamp: new Date().toISOString(), data: { paymentId: randomUUID(), storeId: 'x', transactionId: 'y' } });
+    const body = JSON.stringify({
+      type: 'Transaction.Paid',
+      timestamp: new Date().toISOString(),
+      data: { paymentId: randomUUID(), storeId: 'x', transactionId: 'y' },
+    });
     const ts = String(Math.floor(Date.now() / 1000));
     const good = signStandardWebhook(PORTONE_DEFAULTS.webhookSecret, 'msg_1', ts, body);
-    const forged = signStandardWebhook(`whsec_${Buffer.from('another secret').toString('base64')}`, 'msg_1', ts, body);
-    expect((await postPortOne(body, { 'webhook-id': 'msg_1', 'webhook-timestamp': ts, 'webhook-signature': forged })).status).toBe(401);
-    expect((await postPortOne(body.replace('Paid', 'Failed'), { 'webhook-id': 'msg_1', 'webhook-timestamp': ts, 'webhook-signature': good })).status).toBe(401);
+    const forged = signStandardWebhook(
+      `whsec_${Buffer.from('another secret').toString('base64')}`,
+      'msg_1',
+      ts,
+      body,
+    );
+    expect(
+      (
+        await postPortOne(body, {
+          'webhook-id': 'msg_1',
+          'webhook-timestamp': ts,
+          'webhook-signature': forged,
+        })
+      ).status,
+    ).toBe(401);
+    expect(
+      (
+        await postPortOne(body.replace('Paid', 'Failed'), {
+          'webhook-id': 'msg_1',
+          'webhook-timestamp': ts,
+          'webhook-signature': good,
+        })
+      ).status,
+    ).toBe(401);
     const old = String(Math.floor(Date.now() / 1000) - 3600);
     expect(
-      (await postPortOne(body, { 'webhook-id': 'msg_2', 'webhook-timestamp': old, 'webhook-signature': signStandardWebhook(PORTONE_DEFAULTS.webhookSecret, 'msg_2', old, body) })).status,
+      (
+        await postPortOne(body, {
+          'webhook-id': 'msg_2',
+          'webhook-timestamp': old,
+          'webhook-signature': signStandardWebhook(
+            PORTONE_DEFAULTS.webhookSecret,
+            'msg_2',
+            old,
+            body,
+          ),
+        })
+      ).status,
     ).toBe(401);
     expect((await postPortOne(body, {})).status).toBe(401);
     // signed right but about a payment that is not ours: accepted, nothing applied
-    const res = await postPortOne(body, { 'webhook-id': 'msg_1', 'webhook-timestamp': ts, 'webhook-signature': good });
+    const res = await postPortOne(body, {
+      'webhook-id': 'msg_1',
+      'webhook-timestamp': ts,
+      'webhook-signature': good,
+    });
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({ data: { applied: 'ignored' } });
   });
@@ -408,7 +655,9 @@ describe('webhooks', () => {
       const [row] = await paymentsOf(owner.id);
       return row!.end_date !== before!.end_date ? row : undefined;
     });
-    expect(Date.parse(after!.end_date) - Date.parse(before!.end_date)).toBeGreaterThanOrEqual(28 * 86_400_000);
+    expect(Date.parse(after!.end_date) - Date.parse(before!.end_date)).toBeGreaterThanOrEqual(
+      28 * 86_400_000,
+    );
     // the next month's charge is written and scheduled by the queue
     await eventually(async () => {
       await runWorker();
@@ -416,7 +665,9 @@ describe('webhooks', () => {
       return next.length === 2 && next[1]!.status === 'scheduled';
     }, 15_000);
 
-    const delivery = (await portoneState()).webhooks.find((w) => w.summary.paymentId === renewal.id && w.summary.type === 'Transaction.Paid')!;
+    const delivery = (await portoneState()).webhooks.find(
+      (w) => w.summary.paymentId === renewal.id && w.summary.type === 'Transaction.Paid',
+    )!;
     expect(delivery.status).toBe('delivered');
     const replay = await postPortOne(delivery.body, delivery.headers);
     expect(replay.status).toBe(200);
@@ -426,12 +677,21 @@ describe('webhooks', () => {
     const resent = await postPortOne(delivery.body, {
       'webhook-id': 'msg_resent',
       'webhook-timestamp': ts,
-      'webhook-signature': signStandardWebhook(PORTONE_DEFAULTS.webhookSecret, 'msg_resent', ts, delivery.body),
+      'webhook-signature': signStandardWebhook(
+        PORTONE_DEFAULTS.webhookSecret,
+        'msg_resent',
+        ts,
+        delivery.body,
+      ),
     });
     expect(resent.status).toBe(200);
     const [final] = await paymentsOf(owner.id);
     expect(final!.end_date).toBe(after!.end_date);
-    expect((await portoneState()).payments.filter((p) => p.customer.id === owner.id && p.status === 'PAID')).toHaveLength(2);
+    expect(
+      (await portoneState()).payments.filter(
+        (p) => p.customer.id === owner.id && p.status === 'PAID',
+      ),
+    ).toHaveLength(2);
   });
 
   it('a declined renewal: the plan stops renewing, the owner is mailed, it ends at its end date', async () => {
@@ -455,17 +715,32 @@ describe('webhooks', () => {
   it('refuses a PayPal webhook that PayPal did not sign, applies a signed one once', async () => {
     const owner = await newUser('paypal-renew');
     const sub = await paypalSubscription(owner, 3);
-    expect((await callFunction('check-paypal-payment', { plan: BASIC, subscriptionId: sub }, owner.accessToken)).status).toBe(200);
+    expect(
+      (
+        await callFunction(
+          'check-paypal-payment',
+          { plan: BASIC, subscriptionId: sub },
+          owner.accessToken,
+        )
+      ).status,
+    ).toBe(200);
     const [before] = await paymentsOf(owner.id);
     await control('paypal', `/subscriptions/${sub}/bill`);
     const after = await eventually(async () => {
       const [row] = await paymentsOf(owner.id);
       return row!.end_date !== before!.end_date ? row : undefined;
     });
-    expect(Date.parse(after!.end_date) - Date.parse(before!.end_date)).toBeGreaterThanOrEqual(28 * 86_400_000);
+    expect(Date.parse(after!.end_date) - Date.parse(before!.end_date)).toBeGreaterThanOrEqual(
+      28 * 86_400_000,
+    );
 
     const delivery = await eventually(async () =>
-      (await paypalState()).webhooks.find((w) => w.summary.resource === sub && w.summary.event_type === 'PAYMENT.SALE.COMPLETED' && w.status === 'delivered'),
+      (await paypalState()).webhooks.find(
+        (w) =>
+          w.summary.resource === sub &&
+          w.summary.event_type === 'PAYMENT.SALE.COMPLETED' &&
+          w.status === 'delivered',
+      ),
     );
     const post = (body: string, headers: Record<string, string>) =>
       fetch(`${stack().apiUrl}/functions/v1/paypal-webhook`, {
@@ -475,7 +750,10 @@ describe('webhooks', () => {
       });
     const tampered = delivery.body.replace(/"summary":"[^"]*"/, '"summary":"forged"');
     expect((await post(tampered, delivery.headers)).status).toBe(401);
-    expect((await post(delivery.body, { ...delivery.headers, 'paypal-transmission-sig': 'AAAA' })).status).toBe(401);
+    expect(
+      (await post(delivery.body, { ...delivery.headers, 'paypal-transmission-sig': 'AAAA' }))
+        .status,
+    ).toBe(401);
     const replay = await post(delivery.body, delivery.headers);
     expect(replay.status).toBe(200);
     expect(await replay.json()).toMatchObject({ data: { duplicate: true } });
@@ -501,24 +779,40 @@ describe('stop, change, expiry', () => {
     const paymentId = (bought.json.data as { payment: { id: string } }).payment.id;
     const ids = await blocks(owner, 5);
 
-    const { data, error } = await owner.client.functions.invoke('cancel-iamport-payment', { body: { paymentId } });
+    const { data, error } = await owner.client.functions.invoke('cancel-iamport-payment', {
+      body: { paymentId },
+    });
     expect(error).toBeNull();
-    expect((data as { data: { payment: { auto_renew: boolean; is_active: boolean } } }).data.payment).toMatchObject({
+    expect(
+      (data as { data: { payment: { auto_renew: boolean; is_active: boolean } } }).data.payment,
+    ).toMatchObject({
       auto_renew: false,
       is_active: true,
     });
     const fake = await portoneState();
     expect(fake.billingKeys.find((k) => k.billingKey === key)?.status).toBe('DELETED');
-    expect(fake.schedules.filter((s) => s.billingKey === key).map((s) => s.status)).toEqual(['REVOKED']);
+    expect(fake.schedules.filter((s) => s.billingKey === key).map((s) => s.status)).toEqual([
+      'REVOKED',
+    ]);
     expect(await profileOf(owner.id)).toMatchObject({ paid: true, block_limit: 11 });
     // stopping again is done already
-    expect((await callFunction('cancel-iamport-payment', { paymentId }, owner.accessToken)).status).toBe(200);
+    expect(
+      (await callFunction('cancel-iamport-payment', { paymentId }, owner.accessToken)).status,
+    ).toBe(200);
 
     // the period ends
-    await sql(`update public.payments set start_date = current_date - 31, end_date = current_date - 1 where id = $1`, [paymentId]);
+    await sql(
+      `update public.payments set start_date = current_date - 31, end_date = current_date - 1 where id = $1`,
+      [paymentId],
+    );
     await sql('select private.expire_plans()');
     expect((await paymentsOf(owner.id))[0]).toMatchObject({ is_active: false });
-    expect(await profileOf(owner.id)).toMatchObject({ paid: false, block_limit: 3, response_monthly_limit: 100, block_count: 5 });
+    expect(await profileOf(owner.id)).toMatchObject({
+      paid: false,
+      block_limit: 3,
+      response_monthly_limit: 100,
+      block_count: 5,
+    });
     const rows = await sql<{ id: string; deactivated: boolean }>(
       'select id, deactivated from public.blocks where owner_id = $1 order by created_at, id',
       [owner.id],
@@ -530,36 +824,58 @@ describe('stop, change, expiry', () => {
 
     // a new plan brings the blocks back
     expect((await buyByCard(owner, await cardKey(owner))).status).toBe(200);
-    const back = await sql<{ deactivated: boolean }>('select deactivated from public.blocks where owner_id = $1', [owner.id]);
+    const back = await sql<{ deactivated: boolean }>(
+      'select deactivated from public.blocks where owner_id = $1',
+      [owner.id],
+    );
     expect(back.every((r) => !r.deactivated)).toBe(true);
   });
 
   it('a plan that does not renew is announced three days ahead, once', async () => {
     const owner = await newUser('ending');
     const sub = await paypalSubscription(owner, 3);
-    const bought = await callFunction('check-paypal-payment', { plan: BASIC, subscriptionId: sub }, owner.accessToken);
+    const bought = await callFunction(
+      'check-paypal-payment',
+      { plan: BASIC, subscriptionId: sub },
+      owner.accessToken,
+    );
     const paymentId = (bought.json.data as { payment: { id: string } }).payment.id;
-    expect((await callFunction('cancel-paypal-payment', { paymentId }, owner.accessToken)).status).toBe(200);
+    expect(
+      (await callFunction('cancel-paypal-payment', { paymentId }, owner.accessToken)).status,
+    ).toBe(200);
     expect((await paypalState()).subscriptions.find((s) => s.id === sub)?.status).toBe('CANCELLED');
     await sql(`update public.payments set end_date = current_date + 3 where id = $1`, [paymentId]);
     await sql('select private.expire_plans()');
     await sql('select private.expire_plans()');
     const mail = await eventually(async () => {
       await runWorker();
-      return (await mailbox(owner.email)).find((m) => m.subject.startsWith('Your Reaction Blocks plan ends on'));
+      return (await mailbox(owner.email)).find((m) =>
+        m.subject.startsWith('Your Reaction Blocks plan ends on'),
+      );
     }, 15_000);
     expect(mail.subject).toContain(addDays(today(), 3).slice(2).replace(/-/g, '.'));
     expect(mail.html).toContain('/profile/plan');
-    expect((await mailbox(owner.email)).filter((m) => m.subject.startsWith('Your Reaction Blocks plan ends'))).toHaveLength(1);
+    expect(
+      (await mailbox(owner.email)).filter((m) =>
+        m.subject.startsWith('Your Reaction Blocks plan ends'),
+      ),
+    ).toHaveLength(1);
   });
 
   it('a renewing plan past its end is checked with the provider before it ends', async () => {
     const owner = await newUser('check');
     const sub = await paypalSubscription(owner, 3);
-    const bought = await callFunction('check-paypal-payment', { plan: BASIC, subscriptionId: sub }, owner.accessToken);
+    const bought = await callFunction(
+      'check-paypal-payment',
+      { plan: BASIC, subscriptionId: sub },
+      owner.accessToken,
+    );
     const paymentId = (bought.json.data as { payment: { id: string } }).payment.id;
     // our record fell behind (a lost webhook): PayPal still bills it
-    await sql(`update public.payments set start_date = current_date - 31, end_date = current_date - 1 where id = $1`, [paymentId]);
+    await sql(
+      `update public.payments set start_date = current_date - 31, end_date = current_date - 1 where id = $1`,
+      [paymentId],
+    );
     await sql('select private.expire_plans()');
     await eventually(async () => {
       await runWorker();
@@ -568,8 +884,13 @@ describe('stop, change, expiry', () => {
     }, 15_000);
     // PayPal ended it: the check ends the plan
     await paypalClientCancel(sub);
-    await sql(`update public.payments set start_date = current_date - 31, end_date = current_date - 1, auto_renew = true where id = $1`, [paymentId]);
-    await sql(`delete from private.jobs where dedupe_key like 'plan.renewal-check:' || $1 || '%'`, [paymentId]);
+    await sql(
+      `update public.payments set start_date = current_date - 31, end_date = current_date - 1, auto_renew = true where id = $1`,
+      [paymentId],
+    );
+    await sql(`delete from private.jobs where dedupe_key like 'plan.renewal-check:' || $1 || '%'`, [
+      paymentId,
+    ]);
     await sql('select private.expire_plans()');
     await eventually(async () => {
       await runWorker();
@@ -581,27 +902,58 @@ describe('stop, change, expiry', () => {
   it('change by card: the next month is charged at the new price; by PayPal: an approval link, applied once approved and billed', async () => {
     const owner = await newUser('changer');
     const key = await cardKey(owner);
-    const paymentId = ((await buyByCard(owner, key)).json.data as { payment: { id: string } }).payment.id;
-    const res = await callFunction('change-iamport-payment', { paymentId, plan: custom(20, 5000) }, owner.accessToken);
+    const paymentId = ((await buyByCard(owner, key)).json.data as { payment: { id: string } })
+      .payment.id;
+    const res = await callFunction(
+      'change-iamport-payment',
+      { paymentId, plan: custom(20, 5000) },
+      owner.accessToken,
+    );
     expect(res.status, JSON.stringify(res.json)).toBe(200);
-    expect((await paymentsOf(owner.id))[0]).toMatchObject({ next_price: '10.00', next_content: { planName: 'Custom', blockLimit: 20, responseMonthlyLimit: 5000 } });
+    expect((await paymentsOf(owner.id))[0]).toMatchObject({
+      next_price: '10.00',
+      next_content: { planName: 'Custom', blockLimit: 20, responseMonthlyLimit: 5000 },
+    });
     // this month is still the one paid for
     expect(await profileOf(owner.id)).toMatchObject({ block_limit: 11 });
     const schedule = await eventually(async () => {
       await runWorker();
-      return (await portoneState()).schedules.find((s) => s.billingKey === key && s.status === 'SCHEDULED' && s.totalAmount === 10000);
+      return (await portoneState()).schedules.find(
+        (s) => s.billingKey === key && s.status === 'SCHEDULED' && s.totalAmount === 10000,
+      );
     }, 15_000);
-    expect((await portoneState()).schedules.filter((s) => s.billingKey === key).map((s) => s.status).sort()).toEqual(['REVOKED', 'SCHEDULED']);
+    expect(
+      (await portoneState()).schedules
+        .filter((s) => s.billingKey === key)
+        .map((s) => s.status)
+        .sort(),
+    ).toEqual(['REVOKED', 'SCHEDULED']);
     await control('portone', '/schedules/run', { paymentId: schedule.paymentId });
     await eventually(async () => (await profileOf(owner.id)).block_limit === 23);
-    expect((await paymentsOf(owner.id))[0]).toMatchObject({ price: '10.00', next_content: null, type: 'custom' });
+    expect((await paymentsOf(owner.id))[0]).toMatchObject({
+      price: '10.00',
+      next_content: null,
+      type: 'custom',
+    });
 
     const payer = await newUser('paypal-changer');
     const sub = await paypalSubscription(payer, 3);
-    const ppId = ((await callFunction('check-paypal-payment', { plan: BASIC, subscriptionId: sub }, payer.accessToken)).json.data as {
-      payment: { id: string };
-    }).payment.id;
-    const change = await callFunction('change-paypal-payment', { paymentId: ppId, plan: custom(8, 4000) }, payer.accessToken);
+    const ppId = (
+      (
+        await callFunction(
+          'check-paypal-payment',
+          { plan: BASIC, subscriptionId: sub },
+          payer.accessToken,
+        )
+      ).json.data as {
+        payment: { id: string };
+      }
+    ).payment.id;
+    const change = await callFunction(
+      'change-paypal-payment',
+      { paymentId: ppId, plan: custom(8, 4000) },
+      payer.accessToken,
+    );
     expect(change.status).toBe(200);
     const links = (change.json.data as { links: Array<{ href: string; rel: string }> }).links;
     expect(links[0]!.rel).toBe('approve');
@@ -646,7 +998,9 @@ describe('nothing charged stays unrecorded', () => {
       noticeUrls: ['http://127.0.0.1:9/nowhere'],
     });
     expect(await paymentsOf(owner.id)).toEqual([]);
-    await sql(`update private.jobs set run_at = now() where dedupe_key = $1`, [`plan.reconcile:${chargeId}`]);
+    await sql(`update private.jobs set run_at = now() where dedupe_key = $1`, [
+      `plan.reconcile:${chargeId}`,
+    ]);
     await eventually(async () => {
       await runWorker();
       return (await paymentsOf(owner.id)).length === 1;
@@ -670,8 +1024,13 @@ describe('nothing charged stays unrecorded', () => {
     const blocked = await buyByCard(owner, await cardKey(owner));
     expect(blocked.status).toBe(409);
     expect(blocked.json.error?.message).toBe(PLAN_MESSAGES.paymentInProgress);
-    await sql(`update private.payment_charges set created_at = now() - interval '11 minutes' where id = $1`, [chargeId]);
-    await sql(`update private.jobs set run_at = now() where dedupe_key = $1`, [`plan.reconcile:${chargeId}`]);
+    await sql(
+      `update private.payment_charges set created_at = now() - interval '11 minutes' where id = $1`,
+      [chargeId],
+    );
+    await sql(`update private.jobs set run_at = now() where dedupe_key = $1`, [
+      `plan.reconcile:${chargeId}`,
+    ]);
     await eventually(async () => {
       await runWorker();
       return (await chargesOf(owner.id)).some((c) => c.id === chargeId && c.status === 'failed');
@@ -703,16 +1062,27 @@ describe('coupons', () => {
   afterAll(async () => {
     await sql('delete from public.coupons where code = any($1)', [[code, capped, expired, promo]]);
   });
-  const use = (user: TestUser, couponId: string) => callFunction('use-coupon', { couponId }, user.accessToken);
+  const use = (user: TestUser, couponId: string) =>
+    callFunction('use-coupon', { couponId }, user.accessToken);
 
   it('grants its plan for its duration, once per owner, case-insensitively', async () => {
     const owner = await newUser('coupon');
     const res = await use(owner, `  ${code.toLowerCase()} `);
     expect(res.status, JSON.stringify(res.json)).toBe(200);
     const [row] = await paymentsOf(owner.id);
-    expect(row).toMatchObject({ type: 'coupon', price: '0.00', method: null, is_active: true, auto_renew: false });
+    expect(row).toMatchObject({
+      type: 'coupon',
+      price: '0.00',
+      method: null,
+      is_active: true,
+      auto_renew: false,
+    });
     expect(row!.end_date).toBe(addDays(today(), 29));
-    expect(await profileOf(owner.id)).toMatchObject({ paid: true, block_limit: 11, response_monthly_limit: 1100 });
+    expect(await profileOf(owner.id)).toMatchObject({
+      paid: true,
+      block_limit: 11,
+      response_monthly_limit: 1100,
+    });
     await refused(owner, () => use(owner, code), 409, PLAN_MESSAGES.couponUsed);
   });
 
@@ -731,7 +1101,11 @@ describe('coupons', () => {
     const many = await Promise.all(Array.from({ length: 5 }, () => newUser('coupon-cap')));
     const answers = await Promise.all(many.map((u) => use(u, capped)));
     expect(answers.filter((r) => r.status === 200)).toHaveLength(1);
-    expect(answers.filter((r) => r.status === 409).every((r) => r.json.error?.message === PLAN_MESSAGES.couponUsedUp)).toBe(true);
+    expect(
+      answers
+        .filter((r) => r.status === 409)
+        .every((r) => r.json.error?.message === PLAN_MESSAGES.couponUsedUp),
+    ).toBe(true);
     const [{ n }] = (await sql<{ n: number }>(
       `select redemption_count as n from public.coupons where code = $1`,
       [capped],
@@ -747,14 +1121,21 @@ describe('coupons', () => {
     expect((await buyByCard(customer, await cardKey(customer), custom(20, 0))).status).toBe(200);
     await refused(customer, () => use(customer, promo), 403, PLAN_MESSAGES.couponNewOnly);
     expect((await use(customer, code)).status).toBe(200);
-    expect(await profileOf(customer.id)).toMatchObject({ block_limit: 23, response_monthly_limit: 1100 });
+    expect(await profileOf(customer.id)).toMatchObject({
+      block_limit: 23,
+      response_monthly_limit: 1100,
+    });
   });
 });
 
 describe('rules in the database', () => {
   it('owners cannot write their plan: not the profile columns, not payments, not the charges', async () => {
     const owner = await newUser('hacker');
-    for (const change of [{ paid: true }, { block_limit: 999 }, { response_monthly_limit: 999999 }]) {
+    for (const change of [
+      { paid: true },
+      { block_limit: 999 },
+      { response_monthly_limit: 999999 },
+    ]) {
       const { error } = await owner.client.from('profiles').update(change).eq('id', owner.id);
       expect(error?.message).toMatch(/permission denied/);
     }
@@ -769,7 +1150,16 @@ describe('rules in the database', () => {
     const coupon = await owner.client.from('coupons').select('code');
     expect(coupon.error?.message).toMatch(/permission denied/);
     for (const [fn, args] of [
-      ['start_plan_checkout', { p_user_id: owner.id, p_method: 'iamport', p_provider_ref: 'k', p_plan: BASIC, p_price: 3 }],
+      [
+        'start_plan_checkout',
+        {
+          p_user_id: owner.id,
+          p_method: 'iamport',
+          p_provider_ref: 'k',
+          p_plan: BASIC,
+          p_price: 3,
+        },
+      ],
       ['record_plan_checkout', { p_charge_id: randomUUID() }],
       ['redeem_coupon', { p_user_id: owner.id, p_code: 'X' }],
       ['sync_paypal_plan', { p_subscription_id: 'I-X', p_state: { status: 'ACTIVE' } }],
@@ -780,14 +1170,21 @@ describe('rules in the database', () => {
       expect(error?.message, fn).toMatch(/permission denied/);
     }
     // PostgREST does not expose the private schema at all
-    const charges = await owner.client.schema('private' as never).from('payment_charges').select('*');
+    const charges = await owner.client
+      .schema('private' as never)
+      .from('payment_charges')
+      .select('*');
     expect(charges.error).not.toBeNull();
     for (const role of ['anon', 'authenticated']) {
       await expect(
         sql(`begin; set local role ${role}; select * from private.payment_charges; commit;`),
       ).rejects.toThrow(/permission denied/);
     }
-    expect(await profileOf(owner.id)).toMatchObject({ paid: false, block_limit: 3, response_monthly_limit: 100 });
+    expect(await profileOf(owner.id)).toMatchObject({
+      paid: false,
+      block_limit: 3,
+      response_monthly_limit: 100,
+    });
   });
 
   it('payments: owners read their own rows only; visitors none', async () => {
@@ -796,8 +1193,13 @@ describe('rules in the database', () => {
     expect((await buyByCard(a, await cardKey(a))).status).toBe(200);
     expect((await a.client.from('payments').select('id')).data).toHaveLength(1);
     expect((await b.client.from('payments').select('id').eq('user_id', a.id)).data).toEqual([]);
-    expect((await anonClient().from('payments').select('id').eq('user_id', a.id)).data ?? []).toEqual([]);
-    const { error } = await a.client.from('payments').update({ is_active: false }).eq('user_id', a.id);
+    expect(
+      (await anonClient().from('payments').select('id').eq('user_id', a.id)).data ?? [],
+    ).toEqual([]);
+    const { error } = await a.client
+      .from('payments')
+      .update({ is_active: false })
+      .eq('user_id', a.id);
     expect(error?.message).toMatch(/permission denied/);
     const del = await a.client.from('payments').delete().eq('user_id', a.id);
     expect(del.error?.message).toMatch(/permission denied/);
@@ -814,7 +1216,7 @@ describe('rules in the database', () => {
     ).rejects.toThrow(/payments_one_active_plan_idx/);
   });
 
-  it('the demo owner\'s plan is a real history row, with a legacy plan readable in history', async () => {
+  it("the demo owner's plan is a real history row, with a legacy plan readable in history", async () => {
     const rows = await paymentsOf('00000000-0000-4000-8000-000000000001');
     expect(rows.map((r) => [r.type, r.is_active, r.content.planName])).toEqual([
       ['subscription', false, '$7 Plan'],

@@ -24,7 +24,11 @@ interface Delivery {
   summary: Record<string, string>;
 }
 
-async function state(): Promise<{ subscriptions: Array<{ id: string; status: string }>; webhooks: Delivery[]; certUrl: string }> {
+async function state(): Promise<{
+  subscriptions: Array<{ id: string; status: string }>;
+  webhooks: Delivery[];
+  certUrl: string;
+}> {
   return (await (await fetch(`${providersUrl()}/paypal/_control/state`)).json()) as never;
 }
 
@@ -52,20 +56,25 @@ async function token(secret = PAYPAL_DEFAULTS.clientSecret) {
 
 const webhookOf = (subscriptionId: string, type: string) =>
   eventually(async () =>
-    (await state()).webhooks.find((d) => d.summary.resource === subscriptionId && d.summary.event_type === type),
+    (await state()).webhooks.find(
+      (d) => d.summary.resource === subscriptionId && d.summary.event_type === type,
+    ),
   );
 
 describe('PayPal fake', () => {
   it('hands out a token for the client credentials only', async () => {
     const ok = await token();
     expect(ok.status).toBe(200);
-    expect(await ok.json()).toMatchObject({ token_type: 'Bearer', access_token: expect.any(String) });
+    expect(await ok.json()).toMatchObject({
+      token_type: 'Bearer',
+      access_token: expect.any(String),
+    });
     const bad = await token('wrong');
     expect(bad.status).toBe(401);
     expect(await bad.json()).toMatchObject({ error: 'invalid_client' });
-    await expect(paypalClient(config({ clientSecret: 'wrong' })).getSubscription('I-ABCDEF123')).rejects.toBeInstanceOf(
-      PayPalError,
-    );
+    await expect(
+      paypalClient(config({ clientSecret: 'wrong' })).getSubscription('I-ABCDEF123'),
+    ).rejects.toBeInstanceOf(PayPalError);
     const noToken = await fetch(`${providersUrl()}/paypal/v1/billing/subscriptions/I-ABCDEF123`);
     expect(noToken.status).toBe(401);
     expect(await noToken.json()).toMatchObject({ name: 'AUTHENTICATION_FAILURE' });
@@ -76,10 +85,18 @@ describe('PayPal fake', () => {
     const res = await fetch(`${providersUrl()}/paypal/v1/billing/subscriptions`, {
       method: 'POST',
       headers: { authorization: `Bearer ${access_token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ plan_id: PAYPAL_DEFAULTS.planId, quantity: '5', custom_id: 'owner-7' }),
+      body: JSON.stringify({
+        plan_id: PAYPAL_DEFAULTS.planId,
+        quantity: '5',
+        custom_id: 'owner-7',
+      }),
     });
     expect(res.status).toBe(201);
-    const created = (await res.json()) as { id: string; status: string; links: Array<{ rel: string; href: string }> };
+    const created = (await res.json()) as {
+      id: string;
+      status: string;
+      links: Array<{ rel: string; href: string }>;
+    };
     expect(created.status).toBe('APPROVAL_PENDING');
     const approve = created.links.find((l) => l.rel === 'approve')!.href;
     const page = await (await fetch(approve)).text();
@@ -96,13 +113,20 @@ describe('PayPal fake', () => {
     });
     expect(done.status).toBe(200);
     const s = await client.getSubscription(created.id);
-    expect(s).toMatchObject({ status: 'ACTIVE', quantity: '5', custom_id: 'owner-7', plan_id: PAYPAL_DEFAULTS.planId });
+    expect(s).toMatchObject({
+      status: 'ACTIVE',
+      quantity: '5',
+      custom_id: 'owner-7',
+      plan_id: PAYPAL_DEFAULTS.planId,
+    });
     expect(s.billing_info?.last_payment?.amount.value).toBe('5.00');
-    expect(Date.parse(s.billing_info!.next_billing_time!)).toBeGreaterThan(Date.now() + 27 * 86_400_000);
+    expect(Date.parse(s.billing_info!.next_billing_time!)).toBeGreaterThan(
+      Date.now() + 27 * 86_400_000,
+    );
     await webhookOf(created.id, 'BILLING.SUBSCRIPTION.ACTIVATED');
   });
 
-  it('refuses an unknown plan and answers 404 in PayPal\'s shape', async () => {
+  it("refuses an unknown plan and answers 404 in PayPal's shape", async () => {
     const { access_token } = (await (await token()).json()) as { access_token: string };
     const res = await fetch(`${providersUrl()}/paypal/v1/billing/subscriptions`, {
       method: 'POST',
@@ -110,16 +134,27 @@ describe('PayPal fake', () => {
       body: JSON.stringify({ plan_id: 'P-NOPE', quantity: '5' }),
     });
     expect(res.status).toBe(404);
-    expect(await res.json()).toMatchObject({ name: 'RESOURCE_NOT_FOUND', details: [{ issue: 'INVALID_RESOURCE_ID' }] });
-    const err = await paypalClient(config()).getSubscription('I-NOSUCH0000').catch((e: unknown) => e);
+    expect(await res.json()).toMatchObject({
+      name: 'RESOURCE_NOT_FOUND',
+      details: [{ issue: 'INVALID_RESOURCE_ID' }],
+    });
+    const err = await paypalClient(config())
+      .getSubscription('I-NOSUCH0000')
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(PayPalError);
     expect((err as PayPalError).status).toBe(404);
   });
 
   it('revises the quantity after the buyer approves, and cancels once', async () => {
-    const created = await control<{ id: string }>('/subscriptions', { quantity: '3', custom_id: 'owner-8' });
+    const created = await control<{ id: string }>('/subscriptions', {
+      quantity: '3',
+      custom_id: 'owner-8',
+    });
     const client = paypalClient(config());
-    const revision = await client.reviseSubscription(created.id, { plan_id: PAYPAL_DEFAULTS.planId, quantity: '8' });
+    const revision = await client.reviseSubscription(created.id, {
+      plan_id: PAYPAL_DEFAULTS.planId,
+      quantity: '8',
+    });
     expect(revision.links?.[0]).toMatchObject({ rel: 'approve' });
     expect((await client.getSubscription(created.id)).quantity).toBe('3');
     const token = new URL(revision.links![0]!.href).searchParams.get('token')!;
@@ -136,13 +171,18 @@ describe('PayPal fake', () => {
     expect((await client.getSubscription(created.id)).status).toBe('CANCELLED');
     // cancelling a cancelled subscription is done, not an error
     await client.cancelSubscription(created.id, 'again');
-    await expect(client.reviseSubscription(created.id, { plan_id: PAYPAL_DEFAULTS.planId, quantity: '4' })).rejects.toMatchObject({
+    await expect(
+      client.reviseSubscription(created.id, { plan_id: PAYPAL_DEFAULTS.planId, quantity: '4' }),
+    ).rejects.toMatchObject({
       issue: 'SUBSCRIPTION_STATUS_INVALID',
     });
   });
 
   it('signs webhooks that verify-webhook-signature accepts, and only those', async () => {
-    const created = await control<{ id: string }>('/subscriptions', { quantity: '4', custom_id: 'owner-9' });
+    const created = await control<{ id: string }>('/subscriptions', {
+      quantity: '4',
+      custom_id: 'owner-9',
+    });
     await control(`/subscriptions/${created.id}/bill`);
     const delivery = await webhookOf(created.id, 'PAYMENT.SALE.COMPLETED');
     const event = JSON.parse(delivery.body) as Record<string, unknown>;
@@ -158,28 +198,44 @@ describe('PayPal fake', () => {
     const client = paypalClient(config());
     expect(await client.verifyWebhook(headers, event)).toBe(true);
     expect(await client.verifyWebhook(headers, { ...event, summary: 'changed' })).toBe(false);
-    expect(await client.verifyWebhook({ ...headers, transmissionTime: new Date().toISOString() }, event)).toBe(false);
-    expect(await paypalClient(config({ webhookId: 'WH-OTHER' })).verifyWebhook(headers, event)).toBe(false);
+    expect(
+      await client.verifyWebhook({ ...headers, transmissionTime: new Date().toISOString() }, event),
+    ).toBe(false);
+    expect(
+      await paypalClient(config({ webhookId: 'WH-OTHER' })).verifyWebhook(headers, event),
+    ).toBe(false);
     expect(crc32('The quick brown fox jumps over the lazy dog')).toBe(0x414fa339);
   });
 
   it('fails a renewal payment on demand', async () => {
-    const created = await control<{ id: string }>('/subscriptions', { quantity: '3', custom_id: 'owner-10' });
+    const created = await control<{ id: string }>('/subscriptions', {
+      quantity: '3',
+      custom_id: 'owner-10',
+    });
     await control(`/subscriptions/${created.id}`, { fail: true });
     await control(`/subscriptions/${created.id}/bill`);
     await webhookOf(created.id, 'BILLING.SUBSCRIPTION.PAYMENT.FAILED');
-    expect((await paypalClient(config()).getSubscription(created.id)).billing_info?.failed_payments_count).toBe(1);
+    expect(
+      (await paypalClient(config()).getSubscription(created.id)).billing_info
+        ?.failed_payments_count,
+    ).toBe(1);
   });
 
-  it('knows the seed\'s demo subscription', async () => {
+  it("knows the seed's demo subscription", async () => {
     const s = await paypalClient(config()).getSubscription(DEMO_SUBSCRIPTION.id);
-    expect(s).toMatchObject({ status: 'ACTIVE', quantity: '13', custom_id: DEMO_SUBSCRIPTION.customId });
+    expect(s).toMatchObject({
+      status: 'ACTIVE',
+      quantity: '13',
+      custom_id: DEMO_SUBSCRIPTION.customId,
+    });
   });
 });
 
 describe('PayPal JS SDK stand-in', () => {
   it('serves window.paypal for our client id only', async () => {
-    const ok = await fetch(`${providersUrl()}/paypal/sdk/js?client-id=${PAYPAL_DEFAULTS.clientId}&vault=true&intent=subscription`);
+    const ok = await fetch(
+      `${providersUrl()}/paypal/sdk/js?client-id=${PAYPAL_DEFAULTS.clientId}&vault=true&intent=subscription`,
+    );
     expect(ok.status).toBe(200);
     const text = await ok.text();
     expect(text).toContain('LOCAL STAND-IN');
@@ -188,7 +244,11 @@ describe('PayPal JS SDK stand-in', () => {
   });
 
   it('subscribes from the popup page and tells the opener', async () => {
-    const body = JSON.stringify({ plan_id: PAYPAL_DEFAULTS.planId, quantity: '6', custom_id: 'owner-11' });
+    const body = JSON.stringify({
+      plan_id: PAYPAL_DEFAULTS.planId,
+      quantity: '6',
+      custom_id: 'owner-11',
+    });
     const page = await (
       await fetch(
         `${providersUrl()}/paypal/checkout/subscribe?client_id=${PAYPAL_DEFAULTS.clientId}&origin=http://127.0.0.1:5&body=${encodeURIComponent(body)}`,
@@ -199,12 +259,21 @@ describe('PayPal JS SDK stand-in', () => {
       await fetch(`${providersUrl()}/paypal/checkout/subscribe`, {
         method: 'POST',
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({ client_id: PAYPAL_DEFAULTS.clientId, origin: 'http://127.0.0.1:5', body, decision: 'approve' }),
+        body: new URLSearchParams({
+          client_id: PAYPAL_DEFAULTS.clientId,
+          origin: 'http://127.0.0.1:5',
+          body,
+          decision: 'approve',
+        }),
       })
     ).text();
     const id = /"subscriptionID":"(I-[A-Z0-9]+)"/.exec(html)?.[1];
     expect(id).toBeTruthy();
     expect(html).toContain('"http://127.0.0.1:5"');
-    expect(await paypalClient(config()).getSubscription(id!)).toMatchObject({ status: 'ACTIVE', quantity: '6', custom_id: 'owner-11' });
+    expect(await paypalClient(config()).getSubscription(id!)).toMatchObject({
+      status: 'ACTIVE',
+      quantity: '6',
+      custom_id: 'owner-11',
+    });
   });
 });

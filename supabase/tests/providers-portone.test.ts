@@ -9,7 +9,11 @@ import { PORTONE_DEFAULTS } from '../local/providers/portone/index.ts';
 import { providersUrl, snsReceiver } from './support/providers.ts';
 
 const client = () =>
-  PortOneClient({ secret: PORTONE_DEFAULTS.apiSecret, baseUrl: providersUrl(), storeId: PORTONE_DEFAULTS.storeId });
+  PortOneClient({
+    secret: PORTONE_DEFAULTS.apiSecret,
+    baseUrl: providersUrl(),
+    storeId: PORTONE_DEFAULTS.storeId,
+  });
 
 async function control<T = Record<string, unknown>>(path: string, body: unknown = {}): Promise<T> {
   const res = await fetch(`${providersUrl()}/portone/_control${path}`, {
@@ -23,7 +27,9 @@ async function control<T = Record<string, unknown>>(path: string, body: unknown 
 }
 
 const newKey = (decline = false, customerId = randomUUID()) =>
-  control<{ billingKey: string }>('/billing-keys', { customerId, decline }).then((r) => r.billingKey);
+  control<{ billingKey: string }>('/billing-keys', { customerId, decline }).then(
+    (r) => r.billingKey,
+  );
 
 /** The error type PortOne answered, through the SDK's error classes. */
 async function errorType(promise: Promise<unknown>): Promise<string> {
@@ -60,9 +66,9 @@ describe('PortOne fake with the official server SDK', () => {
     const info = await client().payment.billingKey.getBillingKeyInfo({ billingKey });
     expect(info).toMatchObject({ status: 'ISSUED', billingKey, customer: { id: customerId } });
     expect('channels' in info && info.channels[0]?.key).toBe(PORTONE_DEFAULTS.channels[0]!.key);
-    expect(await errorType(client().payment.billingKey.getBillingKeyInfo({ billingKey: 'nope' }))).toBe(
-      'BILLING_KEY_NOT_FOUND',
-    );
+    expect(
+      await errorType(client().payment.billingKey.getBillingKeyInfo({ billingKey: 'nope' })),
+    ).toBe('BILLING_KEY_NOT_FOUND');
   });
 
   it('refuses another API secret', async () => {
@@ -77,7 +83,9 @@ describe('PortOne fake with the official server SDK', () => {
     expect(first.payment.pgTxId).toBeTruthy();
     expect(await errorType(pay(paymentId, billingKey))).toBe('ALREADY_PAID');
     // ten at once: still one payment
-    const again = await Promise.allSettled(Array.from({ length: 10 }, () => pay(paymentId, billingKey)));
+    const again = await Promise.allSettled(
+      Array.from({ length: 10 }, () => pay(paymentId, billingKey)),
+    );
     expect(again.every((r) => r.status === 'rejected')).toBe(true);
     const payment = await client().payment.getPayment({ paymentId });
     expect(payment).toMatchObject({ status: 'PAID', id: paymentId, billingKey, currency: 'KRW' });
@@ -125,35 +133,64 @@ describe('PortOne fake with the official server SDK', () => {
       currency: 'KRW' as const,
       noticeUrls: [receiver.url],
     };
-    const { schedule } = await client().payment.paymentSchedule.createPaymentSchedule({ paymentId, payment, timeToPay });
-    expect(await client().payment.paymentSchedule.getPaymentSchedule({ paymentScheduleId: schedule.id })).toMatchObject({
+    const { schedule } = await client().payment.paymentSchedule.createPaymentSchedule({
+      paymentId,
+      payment,
+      timeToPay,
+    });
+    expect(
+      await client().payment.paymentSchedule.getPaymentSchedule({ paymentScheduleId: schedule.id }),
+    ).toMatchObject({
       status: 'SCHEDULED',
       paymentId,
       totalAmount: 3000,
       timeToPay,
     });
     expect(
-      await errorType(client().payment.paymentSchedule.createPaymentSchedule({ paymentId, payment, timeToPay })),
+      await errorType(
+        client().payment.paymentSchedule.createPaymentSchedule({ paymentId, payment, timeToPay }),
+      ),
     ).toBe('PAYMENT_SCHEDULE_ALREADY_EXISTS');
     await control('/schedules/run', { paymentId });
     expect((await client().payment.getPayment({ paymentId })).status).toBe('PAID');
-    expect((await client().payment.paymentSchedule.getPaymentSchedule({ paymentScheduleId: schedule.id })).status).toBe(
-      'SUCCEEDED',
-    );
+    expect(
+      (
+        await client().payment.paymentSchedule.getPaymentSchedule({
+          paymentScheduleId: schedule.id,
+        })
+      ).status,
+    ).toBe('SUCCEEDED');
     const post = await receiver.waitFor((p) => p.raw.includes(paymentId));
     // verified with the official SDK's Standard Webhooks verifier
-    const event = await Webhook.verify(PORTONE_DEFAULTS.webhookSecret, post.raw, post.headers as Record<string, string>);
-    expect(event).toMatchObject({ type: 'Transaction.Paid', data: { paymentId, storeId: PORTONE_DEFAULTS.storeId } });
+    const event = await Webhook.verify(
+      PORTONE_DEFAULTS.webhookSecret,
+      post.raw,
+      post.headers as Record<string, string>,
+    );
+    expect(event).toMatchObject({
+      type: 'Transaction.Paid',
+      data: { paymentId, storeId: PORTONE_DEFAULTS.storeId },
+    });
     await expect(
-      Webhook.verify(PORTONE_DEFAULTS.webhookSecret, post.raw.replace(paymentId, randomUUID()), post.headers as Record<string, string>),
+      Webhook.verify(
+        PORTONE_DEFAULTS.webhookSecret,
+        post.raw.replace(paymentId, randomUUID()),
+        post.headers as Record<string, string>,
+      ),
     ).rejects.toBeInstanceOf(Webhook.WebhookVerificationError);
 
     const second = randomUUID();
-    await client().payment.paymentSchedule.createPaymentSchedule({ paymentId: second, payment, timeToPay });
+    await client().payment.paymentSchedule.createPaymentSchedule({
+      paymentId: second,
+      payment,
+      timeToPay,
+    });
     const revoked = await client().payment.paymentSchedule.revokePaymentSchedules({ billingKey });
     expect(revoked.revokedScheduleIds).toHaveLength(1);
     await control('/schedules/run', { paymentId: second });
-    expect(await errorType(client().payment.getPayment({ paymentId: second }))).toBe('PAYMENT_NOT_FOUND');
+    expect(await errorType(client().payment.getPayment({ paymentId: second }))).toBe(
+      'PAYMENT_NOT_FOUND',
+    );
   });
 
   it('deletes a billing key: its schedules go, and it can no longer be charged', async () => {
@@ -166,12 +203,16 @@ describe('PortOne fake with the official server SDK', () => {
     });
     const { deletedAt } = await client().payment.billingKey.deleteBillingKey({ billingKey });
     expect(deletedAt).toBeTruthy();
-    expect((await client().payment.billingKey.getBillingKeyInfo({ billingKey })).status).toBe('DELETED');
+    expect((await client().payment.billingKey.getBillingKeyInfo({ billingKey })).status).toBe(
+      'DELETED',
+    );
     expect(await errorType(pay(randomUUID(), billingKey))).toBe('BILLING_KEY_ALREADY_DELETED');
-    expect(await errorType(client().payment.billingKey.deleteBillingKey({ billingKey }))).toBe('BILLING_KEY_ALREADY_DELETED');
+    expect(await errorType(client().payment.billingKey.deleteBillingKey({ billingKey }))).toBe(
+      'BILLING_KEY_ALREADY_DELETED',
+    );
   });
 
-  it('checks what a charge needs, in PortOne\'s error shape', async () => {
+  it("checks what a charge needs, in PortOne's error shape", async () => {
     const billingKey = await newKey();
     expect(await errorType(pay(randomUUID(), billingKey, -5))).toBe('INVALID_REQUEST');
     expect(
@@ -213,13 +254,17 @@ describe('PortOne browser SDK stand-in', () => {
   it('shows a checkout page marked LOCAL that only the opening page may frame', async () => {
     const res = await fetch(checkoutUrl(request()));
     expect(res.status).toBe(200);
-    expect(res.headers.get('content-security-policy')).toContain('frame-ancestors http://127.0.0.1:5');
+    expect(res.headers.get('content-security-policy')).toContain(
+      'frame-ancestors http://127.0.0.1:5',
+    );
     const html = await res.text();
     expect(html).toContain('LOCAL test checkout');
     expect(html).toContain('KCP billing (local)');
     const bad = await (await fetch(checkoutUrl(request({ storeId: 'other' })))).text();
     expect(bad).toContain('Unknown storeId');
-    expect((await fetch(`${providersUrl()}/portone/checkout?origin=javascript:alert(1)`)).status).toBe(400);
+    expect(
+      (await fetch(`${providersUrl()}/portone/checkout?origin=javascript:alert(1)`)).status,
+    ).toBe(400);
   });
 
   it('issues a billing key for the customer on Register, and answers a cancel', async () => {
@@ -228,14 +273,22 @@ describe('PortOne browser SDK stand-in', () => {
       fetch(`${providersUrl()}/portone/checkout`, {
         method: 'POST',
         headers: { 'content-type': 'application/x-www-form-urlencoded', origin: providersUrl() },
-        body: new URLSearchParams({ request: JSON.stringify(req), origin: 'http://127.0.0.1:5', decision, card }),
+        body: new URLSearchParams({
+          request: JSON.stringify(req),
+          origin: 'http://127.0.0.1:5',
+          decision,
+          card,
+        }),
       }).then((r) => r.text());
     const html = await post('approve', 'decline');
     const billingKey = /"billingKey":"([^"]+)"/.exec(html)?.[1];
     expect(billingKey).toBeTruthy();
     expect(html).toContain('postMessage');
     const info = await client().payment.billingKey.getBillingKeyInfo({ billingKey: billingKey! });
-    expect(info).toMatchObject({ status: 'ISSUED', customer: { id: 'owner-1', email: 'owner@example.com' } });
+    expect(info).toMatchObject({
+      status: 'ISSUED',
+      customer: { id: 'owner-1', email: 'owner@example.com' },
+    });
     expect(await errorType(pay(randomUUID(), billingKey!))).toBe('PG_PROVIDER');
     expect(await post('cancel')).toContain('FAILURE_TYPE_PG');
   });
@@ -243,7 +296,10 @@ describe('PortOne browser SDK stand-in', () => {
   it('refuses a cross-site form post', async () => {
     const res = await fetch(`${providersUrl()}/portone/checkout`, {
       method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'https://evil.example' },
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        origin: 'https://evil.example',
+      },
       body: 'decision=approve',
     });
     expect(res.status).toBe(403);

@@ -60,7 +60,9 @@ describe('routes and redirects', () => {
     renderWithProviders(<AppRoutes />, { route: '/profile/plan', session: signedInSession() });
     expect(await screen.findByRole('heading', { level: 1, name: 'Plan' })).toBeTruthy();
     const menu = screen.getByRole('navigation', { name: 'Profile' });
-    expect(menu.querySelector('a[href="/profile/plan"]')?.getAttribute('aria-current')).toBe('page');
+    expect(menu.querySelector('a[href="/profile/plan"]')?.getAttribute('aria-current')).toBe(
+      'page',
+    );
   });
 
   it('redirects /dashboard to the first menu route', async () => {

@@ -30,7 +30,9 @@ const SenderEmailsPage = lazy(() =>
 );
 const WorkPage = lazy(() => import('./routes/work'));
 const PlanPage = lazy(() => import('./routes/plans'));
-const PurchasePage = lazy(() => import('./routes/plans').then((m) => ({ default: m.PurchasePage })));
+const PurchasePage = lazy(() =>
+  import('./routes/plans').then((m) => ({ default: m.PurchasePage })),
+);
 
 function PageLoading() {
   const { t } = useTranslation();

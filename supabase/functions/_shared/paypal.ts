@@ -1,16 +1,11 @@
 // PayPal's REST API, the calls the payment functions make, through a small typed client: PayPal's
 // official server SDK cannot change its base URL, and this one can (PAYPAL_API_URL; locally the
 // providers server's fake at /paypal). OAuth client credentials, Subscriptions v1, and the
-// webhook signature check.
-import { env, optionalEnv } from './env.ts';
+// webhook signature check. Configuration is passed in (paypal-env.ts reads it from the functions'
+// environment), so the tests drive the same client from Node.
 
 export type PayPalSubscriptionStatus =
-  | 'APPROVAL_PENDING'
-  | 'APPROVED'
-  | 'ACTIVE'
-  | 'SUSPENDED'
-  | 'CANCELLED'
-  | 'EXPIRED';
+  'APPROVAL_PENDING' | 'APPROVED' | 'ACTIVE' | 'SUSPENDED' | 'CANCELLED' | 'EXPIRED';
 
 export interface PayPalLink {
   href: string;
@@ -61,7 +56,10 @@ export interface WebhookHeaders {
 
 export interface PayPal {
   getSubscription(id: string): Promise<PayPalSubscription>;
-  reviseSubscription(id: string, body: { plan_id: string; quantity: string; application_context?: Record<string, string> }): Promise<PayPalRevision>;
+  reviseSubscription(
+    id: string,
+    body: { plan_id: string; quantity: string; application_context?: Record<string, string> },
+  ): Promise<PayPalRevision>;
   /** Cancels; an already cancelled or expired subscription is not an error. */
   cancelSubscription(id: string, reason: string): Promise<void>;
   /** PayPal's own check of a webhook's signature (verify-webhook-signature). */
@@ -77,31 +75,19 @@ export interface PayPalConfig {
   webhookId: string;
 }
 
-/** The configuration from the functions' environment. */
-export const paypalConfigFromEnv = (): PayPalConfig => ({
-  baseUrl: optionalEnv('PAYPAL_API_URL', 'https://api-m.paypal.com'),
-  clientId: env('PAYPAL_CLIENT_ID'),
-  clientSecret: env('PAYPAL_CLIENT_SECRET'),
-  webhookId: env('PAYPAL_WEBHOOK_ID'),
-});
-
-let shared: PayPal | undefined;
-
-export function paypalClient(config?: PayPalConfig, fetchImpl: typeof fetch = fetch): PayPal {
-  if (!config) {
-    // one client per isolate, so its token is reused across requests
-    shared ??= paypalClient(paypalConfigFromEnv(), fetchImpl);
-    return shared;
-  }
+export function paypalClient(config: PayPalConfig, fetchImpl: typeof fetch = fetch): PayPal {
   const base = config.baseUrl.replace(/\/+$/, '');
   let token: { value: string; until: number } | undefined;
 
   async function accessToken(): Promise<string> {
     if (token && token.until > Date.now()) return token.value;
-    const basic = btoa(`${config!.clientId}:${config!.clientSecret}`);
+    const basic = btoa(`${config.clientId}:${config.clientSecret}`);
     const res = await fetchImpl(`${base}/v1/oauth2/token`, {
       method: 'POST',
-      headers: { authorization: `Basic ${basic}`, 'content-type': 'application/x-www-form-urlencoded' },
+      headers: {
+        authorization: `Basic ${basic}`,
+        'content-type': 'application/x-www-form-urlencoded',
+      },
       body: 'grant_type=client_credentials',
     });
     const body = (await res.json().catch(() => ({}))) as {
@@ -111,9 +97,16 @@ export function paypalClient(config?: PayPalConfig, fetchImpl: typeof fetch = fe
       error_description?: string;
     };
     if (!res.ok || !body.access_token) {
-      throw new PayPalError(res.status, body.error ?? 'AUTHENTICATION_FAILURE', body.error_description ?? 'no token');
+      throw new PayPalError(
+        res.status,
+        body.error ?? 'AUTHENTICATION_FAILURE',
+        body.error_description ?? 'no token',
+      );
     }
-    token = { value: body.access_token, until: Date.now() + Math.max(60, (body.expires_in ?? 300) - 60) * 1000 };
+    token = {
+      value: body.access_token,
+      until: Date.now() + Math.max(60, (body.expires_in ?? 300) - 60) * 1000,
+    };
     return token.value;
   }
 
@@ -137,7 +130,9 @@ export function paypalClient(config?: PayPalConfig, fetchImpl: typeof fetch = fe
       if (res.status === 204) return undefined as T;
       const json = (await res.json().catch(() => ({}))) as Record<string, unknown>;
       if (!res.ok) {
-        const details = Array.isArray(json.details) ? (json.details as Array<{ issue?: string }>) : [];
+        const details = Array.isArray(json.details)
+          ? (json.details as Array<{ issue?: string }>)
+          : [];
         throw new PayPalError(
           res.status,
           String(json.name ?? 'UNKNOWN_ERROR'),
@@ -150,12 +145,19 @@ export function paypalClient(config?: PayPalConfig, fetchImpl: typeof fetch = fe
   }
 
   return {
-    getSubscription: (id) => call<PayPalSubscription>('GET', `/v1/billing/subscriptions/${encodeURIComponent(id)}`),
+    getSubscription: (id) =>
+      call<PayPalSubscription>('GET', `/v1/billing/subscriptions/${encodeURIComponent(id)}`),
     reviseSubscription: (id, body) =>
-      call<PayPalRevision>('POST', `/v1/billing/subscriptions/${encodeURIComponent(id)}/revise`, body),
+      call<PayPalRevision>(
+        'POST',
+        `/v1/billing/subscriptions/${encodeURIComponent(id)}/revise`,
+        body,
+      ),
     async cancelSubscription(id, reason) {
       try {
-        await call<void>('POST', `/v1/billing/subscriptions/${encodeURIComponent(id)}/cancel`, { reason });
+        await call<void>('POST', `/v1/billing/subscriptions/${encodeURIComponent(id)}/cancel`, {
+          reason,
+        });
       } catch (err) {
         if (err instanceof PayPalError && err.issue === 'SUBSCRIPTION_STATUS_INVALID') {
           const current = await this.getSubscription(id);
@@ -174,7 +176,7 @@ export function paypalClient(config?: PayPalConfig, fetchImpl: typeof fetch = fe
           transmission_id: headers.transmissionId,
           transmission_sig: headers.transmissionSig,
           transmission_time: headers.transmissionTime,
-          webhook_id: config!.webhookId,
+          webhook_id: config.webhookId,
           webhook_event: event,
         },
       );

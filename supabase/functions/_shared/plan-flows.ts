@@ -4,7 +4,8 @@
 // a retry, a double submit, a replayed webhook and the reconcile job may all run it again.
 import { serviceClient } from './clients.ts';
 import { HttpError } from './http.ts';
-import { approveLink, paypalClient, PayPalError, type PayPalSubscription } from './paypal.ts';
+import { paypalClient } from './paypal-env.ts';
+import { approveLink, PayPalError, type PayPalSubscription } from './paypal.ts';
 import { PLAN_MESSAGES, PLAN_RULES, shownBlocks, shownEmails, type TPlan } from './plans.ts';
 import { portone, portoneErrorType } from './portone.ts';
 import { env } from './env.ts';
@@ -80,9 +81,13 @@ export function httpErrorOf(err: unknown, what: string): HttpError {
     if (m) {
       const status = Number(m[1]);
       const code =
-        { 402: 'payment_failed', 403: 'forbidden', 404: 'not_found', 409: 'conflict', 410: 'expired' }[
-          status
-        ] ?? 'refused';
+        {
+          402: 'payment_failed',
+          403: 'forbidden',
+          404: 'not_found',
+          409: 'conflict',
+          410: 'expired',
+        }[status] ?? 'refused';
       return new HttpError(status, code, err.message);
     }
     if (err.code === 'P0001') return new HttpError(400, 'invalid_input', err.message);
@@ -99,7 +104,11 @@ export const providerUnavailable = () =>
     'The payment service did not answer. Nothing changed on your plan; try again in a moment.',
   );
 
-export const orderName = (plan: { type: string; blockLimit: number; responseMonthlyLimit: number }) =>
+export const orderName = (plan: {
+  type: string;
+  blockLimit: number;
+  responseMonthlyLimit: number;
+}) =>
   `Reaction Blocks ${plan.type === 'basic' ? 'Basic' : 'Custom'} plan: ${shownBlocks(plan.blockLimit)} blocks, ${shownEmails(plan.responseMonthlyLimit)} emails a month`;
 
 /** When a card renewal is charged: PLAN_RULES.noticeDays before its period starts, 00:00 UTC. */
@@ -126,7 +135,11 @@ export function startCheckout(
     p_user_id: userId,
     p_method: method,
     p_provider_ref: providerRef,
-    p_plan: { type: plan.type, blockLimit: plan.blockLimit, responseMonthlyLimit: plan.responseMonthlyLimit },
+    p_plan: {
+      type: plan.type,
+      blockLimit: plan.blockLimit,
+      responseMonthlyLimit: plan.responseMonthlyLimit,
+    },
     p_price: price,
   });
 }
@@ -165,7 +178,8 @@ export async function scheduleCardRenewal(
     return schedule.id;
   } catch (err) {
     const type = portoneErrorType(err);
-    if (type === 'PAYMENT_SCHEDULE_ALREADY_EXISTS' || type === 'ALREADY_PAID_OR_WAITING') return null;
+    if (type === 'PAYMENT_SCHEDULE_ALREADY_EXISTS' || type === 'ALREADY_PAID_OR_WAITING')
+      return null;
     throw err;
   }
 }
@@ -209,7 +223,10 @@ export async function settleCardCheckout(charge: ChargeRow): Promise<Settled> {
   ) {
     // never ours as asked: give it back
     await refundCard(charge.id, 'The payment does not match the order');
-    await rpc('fail_plan_checkout', { p_charge_id: charge.id, p_error: 'The payment does not match the order' });
+    await rpc('fail_plan_checkout', {
+      p_charge_id: charge.id,
+      p_error: 'The payment does not match the order',
+    });
     return { state: 'refunded', message: 'The payment does not match the order' };
   }
   let scheduleId: string | null = null;
@@ -260,7 +277,11 @@ export async function settleCardRenewal(charge: ChargeRow): Promise<Settled> {
     if (portoneErrorType(err) === 'PAYMENT_NOT_FOUND') return { state: 'none' };
     throw err;
   }
-  if (payment.status === 'PAID' && payment.amount.total === Number(charge.amount) && payment.currency === charge.currency) {
+  if (
+    payment.status === 'PAID' &&
+    payment.amount.total === Number(charge.amount) &&
+    payment.currency === charge.currency
+  ) {
     const recorded = await rpc<PaymentRow>('record_plan_renewal', {
       p_charge_id: charge.id,
       p_provider_payment_id: payment.transactionId,
@@ -272,14 +293,21 @@ export async function settleCardRenewal(charge: ChargeRow): Promise<Settled> {
       payment.status === 'FAILED'
         ? payment.failure.pgMessage || payment.failure.reason || 'The card was declined'
         : 'The renewal payment does not match the plan';
-    await rpc('record_renewal_failed', { p_payment_id: charge.payment_id, p_charge_id: charge.id, p_error: reason });
+    await rpc('record_renewal_failed', {
+      p_payment_id: charge.payment_id,
+      p_charge_id: charge.id,
+      p_error: reason,
+    });
     return { state: 'failed', message: reason };
   }
   return { state: 'pending' };
 }
 
 /** Why a PayPal subscription cannot be this checkout's plan, or null when it can. */
-export function paypalMismatch(s: PayPalSubscription, charge: Pick<ChargeRow, 'user_id' | 'price'>): string | null {
+export function paypalMismatch(
+  s: PayPalSubscription,
+  charge: Pick<ChargeRow, 'user_id' | 'price'>,
+): string | null {
   if (s.custom_id !== charge.user_id) return 'This subscription belongs to another account';
   if (s.plan_id !== env('PAYPAL_PLAN_ID')) return 'The subscription is not on our plan';
   if (Number(s.quantity ?? '1') !== Number(charge.price))
@@ -304,13 +332,19 @@ export async function settlePaypalCheckout(charge: ChargeRow): Promise<Settled> 
     throw err;
   }
   if (s.status === 'APPROVAL_PENDING' || s.status === 'APPROVED') return { state: 'pending' };
-  const mismatch = s.status === 'ACTIVE' ? paypalMismatch(s, charge) : `The subscription is ${s.status.toLowerCase()}`;
+  const mismatch =
+    s.status === 'ACTIVE'
+      ? paypalMismatch(s, charge)
+      : `The subscription is ${s.status.toLowerCase()}`;
   if (mismatch) {
     if (s.status === 'ACTIVE' && s.custom_id === charge.user_id) {
       await paypalClient().cancelSubscription(s.id, 'It does not match the plan ordered');
     }
     await rpc('fail_plan_checkout', { p_charge_id: charge.id, p_error: mismatch });
-    return { state: s.status === 'ACTIVE' && s.custom_id === charge.user_id ? 'refunded' : 'failed', message: mismatch };
+    return {
+      state: s.status === 'ACTIVE' && s.custom_id === charge.user_id ? 'refunded' : 'failed',
+      message: mismatch,
+    };
   }
   const next = s.billing_info?.next_billing_time;
   try {
@@ -318,7 +352,9 @@ export async function settlePaypalCheckout(charge: ChargeRow): Promise<Settled> 
       p_charge_id: charge.id,
       p_provider: {
         provider_payment_id: s.id,
-        ...(next ? { end_date: new Date(Date.parse(next) - 86_400_000).toISOString().slice(0, 10) } : {}),
+        ...(next
+          ? { end_date: new Date(Date.parse(next) - 86_400_000).toISOString().slice(0, 10) }
+          : {}),
       },
     });
     return { state: 'recorded', payment: recorded };
@@ -332,7 +368,10 @@ export async function settlePaypalCheckout(charge: ChargeRow): Promise<Settled> 
 }
 
 /** What PayPal says about a subscription, applied to its plan (renewals, changes, cancels). */
-export async function syncPaypalPlan(subscriptionId: string, paymentFailed = false): Promise<PaymentRow | null> {
+export async function syncPaypalPlan(
+  subscriptionId: string,
+  paymentFailed = false,
+): Promise<PaymentRow | null> {
   const s = await paypalClient().getSubscription(subscriptionId);
   const next = s.billing_info?.next_billing_time;
   return rpc<PaymentRow | null>('sync_paypal_plan', {
@@ -349,12 +388,16 @@ export async function syncPaypalPlan(subscriptionId: string, paymentFailed = fal
 /** Settles any charge, whichever its kind and method (webhooks and the reconcile job). */
 export async function settleCharge(charge: ChargeRow): Promise<Settled> {
   if (charge.kind === 'first') {
-    if (charge.status === 'recorded' && charge.payment) return { state: 'recorded', payment: charge.payment };
-    if (charge.status !== 'pending') return { state: 'failed', message: charge.error ?? PLAN_MESSAGES.failedToPayment };
+    if (charge.status === 'recorded' && charge.payment)
+      return { state: 'recorded', payment: charge.payment };
+    if (charge.status !== 'pending')
+      return { state: 'failed', message: charge.error ?? PLAN_MESSAGES.failedToPayment };
     return charge.method === 'iamport' ? settleCardCheckout(charge) : settlePaypalCheckout(charge);
   }
-  if (charge.status === 'recorded' && charge.payment) return { state: 'recorded', payment: charge.payment };
-  if (charge.status === 'unscheduled' || charge.status === 'scheduled') return settleCardRenewal(charge);
+  if (charge.status === 'recorded' && charge.payment)
+    return { state: 'recorded', payment: charge.payment };
+  if (charge.status === 'unscheduled' || charge.status === 'scheduled')
+    return settleCardRenewal(charge);
   return { state: 'none' };
 }
 
@@ -364,7 +407,11 @@ export function checkoutAnswer(settled: Settled): { status: true; payment: Payme
     case 'recorded':
       return { status: true, payment: settled.payment };
     case 'failed':
-      throw new HttpError(402, 'payment_failed', `${PLAN_MESSAGES.failedToPayment}: ${settled.message}`);
+      throw new HttpError(
+        402,
+        'payment_failed',
+        `${PLAN_MESSAGES.failedToPayment}: ${settled.message}`,
+      );
     case 'refunded':
       throw new HttpError(409, 'refunded', `${settled.message}. The payment was given back.`);
     case 'pending':

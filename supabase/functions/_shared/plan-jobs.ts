@@ -23,7 +23,10 @@ import {
 } from './plan-flows.ts';
 import { renderPlanMail, type PlanMailTemplate } from './plan-mail.ts';
 
-const retry = (err: unknown): Outcome => ({ status: 'retry', error: String((err as Error)?.message ?? err).slice(0, 500) });
+const retry = (err: unknown): Outcome => ({
+  status: 'retry',
+  error: String((err as Error)?.message ?? err).slice(0, 500),
+});
 
 /** Minutes since a timestamp. */
 const minutesSince = (iso: string) => (Date.now() - Date.parse(iso)) / 60_000;
@@ -73,7 +76,10 @@ const scheduleRenewal: JobHandler = {
           Number(charge.amount),
           charge.period_start,
         );
-        await rpc('mark_charge_scheduled', { p_charge_id: charge.id, p_schedule_id: scheduleId ?? 'existing' });
+        await rpc('mark_charge_scheduled', {
+          p_charge_id: charge.id,
+          p_schedule_id: scheduleId ?? 'existing',
+        });
         return { status: 'done', result: { schedule_id: scheduleId } };
       } catch (err) {
         return retry(err);
@@ -91,18 +97,24 @@ const renewalCheck: JobHandler = {
   prepare: (jobs) =>
     mapLimit(jobs, 4, async (job): Promise<Outcome> => {
       try {
-        const state = await rpc<PlanPayment | null>('plan_payment', { p_payment_id: String(job.payload.payment_id) });
+        const state = await rpc<PlanPayment | null>('plan_payment', {
+          p_payment_id: String(job.payload.payment_id),
+        });
         const payment = state?.payment;
-        if (!payment?.is_active || !payment.auto_renew) return { status: 'done', result: { skipped: 'not renewing' } };
+        if (!payment?.is_active || !payment.auto_renew)
+          return { status: 'done', result: { skipped: 'not renewing' } };
         const today = new Date().toISOString().slice(0, 10);
         if (payment.method === 'paypal' && payment.provider_payment_id) {
           const synced = await syncPaypalPlan(payment.provider_payment_id);
-          if (synced && synced.end_date && synced.end_date >= today) return { status: 'done', result: { renewed: synced.end_date } };
+          if (synced && synced.end_date && synced.end_date >= today)
+            return { status: 'done', result: { renewed: synced.end_date } };
         } else if (payment.method === 'iamport' && state?.renewal_charge) {
           const charge = { ...state.renewal_charge, payment };
           const settled = await settleCardRenewal(charge);
-          if (settled.state === 'recorded') return { status: 'done', result: { renewed: settled.payment.end_date } };
-          if (settled.state === 'pending') return { status: 'retry', error: 'renewal pending', retry_in: 3600 };
+          if (settled.state === 'recorded')
+            return { status: 'done', result: { renewed: settled.payment.end_date } };
+          if (settled.state === 'pending')
+            return { status: 'retry', error: 'renewal pending', retry_in: 3600 };
           if (settled.state === 'none')
             await rpc('record_renewal_failed', {
               p_payment_id: payment.id,
@@ -159,7 +171,13 @@ const planMail: JobHandler = {
           html: rendered.html,
           tags: { kind: 'plan_mail', job: String(job.id) },
         },
-        { to: row.owner.email, from: sender.address, subject: rendered.subject, kind: job.kind, user_id: row.owner.id },
+        {
+          to: row.owner.email,
+          from: sender.address,
+          subject: rendered.subject,
+          kind: job.kind,
+          user_id: row.owner.id,
+        },
         { template },
       );
     });

@@ -1,7 +1,14 @@
 // The plan mails, in the owner's language (en, ko), in the layout of the notification mails:
 // "your plan ends on ..." a few days before a plan that does not renew ends, and "we could not
 // renew your plan" when a renewal payment fails.
-import { button, escapeHtml, langOf, layout, type Lang, type RenderedMail } from './notification-mail.ts';
+import {
+  button,
+  escapeHtml,
+  langOf,
+  layout,
+  type Lang,
+  type RenderedMail,
+} from './notification-mail.ts';
 import { formatPlanDate, STARTER, shownBlocks, shownEmails } from './plans.ts';
 
 export type PlanMailTemplate = 'ending' | 'renewal_failed';
@@ -54,7 +61,8 @@ export function renderPlanMail(c: PlanMailContext): RenderedMail {
   const plan = t.plan(c);
   const subject = c.template === 'ending' ? t.endingSubject(date) : t.failedSubject;
   const body = c.template === 'ending' ? t.endingBody(plan, date) : t.failedBody(plan, date);
-  const p = (text: string) => `<p style="margin:0 0 12px;font-size:15px;line-height:1.55;color:#1f1f1f">${escapeHtml(text)}</p>`;
+  const p = (text: string) =>
+    `<p style="margin:0 0 12px;font-size:15px;line-height:1.55;color:#1f1f1f">${escapeHtml(text)}</p>`;
   const inner = `<h1 style="margin:0 0 12px;font-size:18px;color:#1f1f1f">${escapeHtml(subject)}</h1>${p(t.hello(c.name))}${p(body)}${p(t.after)}${button(c.link, t.cta)}`;
   return { subject, html: layout(lang, subject, inner, escapeHtml(t.footer)) };
 }

@@ -12,14 +12,20 @@ Deno.serve(
     async ({ body, user }) => {
       let info: { payment: PaymentRow; billing_key: string | null };
       try {
-        info = await rpc('plan_for_owner', { p_user_id: user.id, p_payment_id: body.paymentId, p_method: 'iamport' });
+        info = await rpc('plan_for_owner', {
+          p_user_id: user.id,
+          p_payment_id: body.paymentId,
+          p_method: 'iamport',
+        });
       } catch (err) {
         throw httpErrorOf(err, 'cancel-iamport-payment');
       }
       if (!info.payment.auto_renew) return { status: true, payment: info.payment };
       if (info.billing_key) {
         try {
-          await portone().payment.paymentSchedule.revokePaymentSchedules({ billingKey: info.billing_key });
+          await portone().payment.paymentSchedule.revokePaymentSchedules({
+            billingKey: info.billing_key,
+          });
         } catch (err) {
           const type = portoneErrorType(err);
           if (type !== 'BILLING_KEY_NOT_FOUND' && type !== 'BILLING_KEY_ALREADY_DELETED') {
@@ -28,7 +34,10 @@ Deno.serve(
           }
         }
         try {
-          await portone().payment.billingKey.deleteBillingKey({ billingKey: info.billing_key, reason: 'Plan stopped by the owner' });
+          await portone().payment.billingKey.deleteBillingKey({
+            billingKey: info.billing_key,
+            reason: 'Plan stopped by the owner',
+          });
         } catch (err) {
           const type = portoneErrorType(err);
           // the schedules are revoked: a key left behind cannot charge by itself
@@ -37,7 +46,10 @@ Deno.serve(
         }
       }
       try {
-        const payment = await rpc<PaymentRow>('record_plan_stop', { p_user_id: user.id, p_payment_id: body.paymentId });
+        const payment = await rpc<PaymentRow>('record_plan_stop', {
+          p_user_id: user.id,
+          p_payment_id: body.paymentId,
+        });
         return { status: true, payment };
       } catch (err) {
         throw err instanceof HttpError ? err : httpErrorOf(err, 'cancel-iamport-payment');

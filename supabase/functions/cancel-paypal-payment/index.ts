@@ -2,7 +2,8 @@
 // row stops renewing; the owner keeps everything until the period ends.
 import { handler } from '../_shared/http.ts';
 import { httpErrorOf, providerUnavailable, rpc, type PaymentRow } from '../_shared/plan-flows.ts';
-import { paypalClient, PayPalError } from '../_shared/paypal.ts';
+import { paypalClient } from '../_shared/paypal-env.ts';
+import { PayPalError } from '../_shared/paypal.ts';
 import { ZCancelPayment } from '../_shared/plans.ts';
 
 Deno.serve(
@@ -11,7 +12,11 @@ Deno.serve(
     async ({ body, user }) => {
       let info: { payment: PaymentRow; subscription_id: string | null };
       try {
-        info = await rpc('plan_for_owner', { p_user_id: user.id, p_payment_id: body.paymentId, p_method: 'paypal' });
+        info = await rpc('plan_for_owner', {
+          p_user_id: user.id,
+          p_payment_id: body.paymentId,
+          p_method: 'paypal',
+        });
       } catch (err) {
         throw httpErrorOf(err, 'cancel-paypal-payment');
       }
@@ -27,7 +32,10 @@ Deno.serve(
         }
       }
       try {
-        const payment = await rpc<PaymentRow>('record_plan_stop', { p_user_id: user.id, p_payment_id: body.paymentId });
+        const payment = await rpc<PaymentRow>('record_plan_stop', {
+          p_user_id: user.id,
+          p_payment_id: body.paymentId,
+        });
         return { status: true, payment };
       } catch (err) {
         throw httpErrorOf(err, 'cancel-paypal-payment');

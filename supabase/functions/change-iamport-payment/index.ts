@@ -15,14 +15,20 @@ Deno.serve(
       const price = planPrice(body.plan);
       let info: { payment: PaymentRow; billing_key: string | null };
       try {
-        info = await rpc('plan_for_owner', { p_user_id: user.id, p_payment_id: body.paymentId, p_method: 'iamport' });
+        info = await rpc('plan_for_owner', {
+          p_user_id: user.id,
+          p_payment_id: body.paymentId,
+          p_method: 'iamport',
+        });
       } catch (err) {
         throw httpErrorOf(err, 'change-iamport-payment');
       }
       if (!info.payment.auto_renew) throw new HttpError(409, 'conflict', PLAN_MESSAGES.notRenewing);
       if (info.billing_key) {
         try {
-          await portone().payment.paymentSchedule.revokePaymentSchedules({ billingKey: info.billing_key });
+          await portone().payment.paymentSchedule.revokePaymentSchedules({
+            billingKey: info.billing_key,
+          });
         } catch (err) {
           console.error('[change-iamport-payment] revoke', portoneErrorType(err), err);
           throw providerUnavailable();
@@ -32,7 +38,11 @@ Deno.serve(
         const payment = await rpc<PaymentRow>('record_plan_change', {
           p_user_id: user.id,
           p_payment_id: body.paymentId,
-          p_plan: { type: body.plan.type, blockLimit: body.plan.blockLimit, responseMonthlyLimit: body.plan.responseMonthlyLimit },
+          p_plan: {
+            type: body.plan.type,
+            blockLimit: body.plan.blockLimit,
+            responseMonthlyLimit: body.plan.responseMonthlyLimit,
+          },
           p_price: price,
         });
         kickWorker();

@@ -4,7 +4,8 @@
 import { siteUrl } from '../_shared/env.ts';
 import { handler, HttpError } from '../_shared/http.ts';
 import { httpErrorOf, providerUnavailable, rpc, type PaymentRow } from '../_shared/plan-flows.ts';
-import { approveLink, paypalClient } from '../_shared/paypal.ts';
+import { paypalClient } from '../_shared/paypal-env.ts';
+import { approveLink } from '../_shared/paypal.ts';
 import { env } from '../_shared/env.ts';
 import { planPrice, PLAN_MESSAGES, ZChangePayment } from '../_shared/plans.ts';
 
@@ -15,7 +16,11 @@ Deno.serve(
       const price = planPrice(body.plan);
       let info: { payment: PaymentRow; subscription_id: string | null };
       try {
-        info = await rpc('plan_for_owner', { p_user_id: user.id, p_payment_id: body.paymentId, p_method: 'paypal' });
+        info = await rpc('plan_for_owner', {
+          p_user_id: user.id,
+          p_payment_id: body.paymentId,
+          p_method: 'paypal',
+        });
       } catch (err) {
         throw httpErrorOf(err, 'change-paypal-payment');
       }
@@ -41,7 +46,11 @@ Deno.serve(
         const payment = await rpc<PaymentRow>('record_plan_change', {
           p_user_id: user.id,
           p_payment_id: body.paymentId,
-          p_plan: { type: body.plan.type, blockLimit: body.plan.blockLimit, responseMonthlyLimit: body.plan.responseMonthlyLimit },
+          p_plan: {
+            type: body.plan.type,
+            blockLimit: body.plan.blockLimit,
+            responseMonthlyLimit: body.plan.responseMonthlyLimit,
+          },
           p_price: price,
         });
         return { status: true, payment, links: [{ href: link, rel: 'approve', method: 'GET' }] };

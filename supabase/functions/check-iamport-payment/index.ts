@@ -27,12 +27,15 @@ Deno.serve(
 
       // Whose card is it? Read-only, before anything is written: a billing key issued to another
       // account is refused without leaving a trace.
-      let info: Awaited<ReturnType<ReturnType<typeof portone>['payment']['billingKey']['getBillingKeyInfo']>>;
+      let info: Awaited<
+        ReturnType<ReturnType<typeof portone>['payment']['billingKey']['getBillingKeyInfo']>
+      >;
       try {
         info = await portone().payment.billingKey.getBillingKeyInfo({ billingKey });
       } catch (err) {
         const type = portoneErrorType(err);
-        if (type === 'BILLING_KEY_NOT_FOUND') throw new HttpError(400, 'invalid_billing_key', 'Invalid billing key');
+        if (type === 'BILLING_KEY_NOT_FOUND')
+          throw new HttpError(400, 'invalid_billing_key', 'Invalid billing key');
         console.error('[check-iamport-payment] billing key', err);
         throw providerUnavailable();
       }
@@ -40,8 +43,16 @@ Deno.serve(
         throw new HttpError(403, 'forbidden', 'This payment method belongs to another account');
       }
       const method = 'methods' in info ? info.methods?.[0]?.type : undefined;
-      if (pg === 'kcp_billing' ? method !== 'BillingKeyPaymentMethodCard' : method === 'BillingKeyPaymentMethodCard') {
-        throw new HttpError(400, 'invalid_billing_key', 'The payment method does not match the route');
+      if (
+        pg === 'kcp_billing'
+          ? method !== 'BillingKeyPaymentMethodCard'
+          : method === 'BillingKeyPaymentMethodCard'
+      ) {
+        throw new HttpError(
+          400,
+          'invalid_billing_key',
+          'The payment method does not match the route',
+        );
       }
 
       let charge: ChargeRow;
@@ -53,11 +64,15 @@ Deno.serve(
       if (charge.existing && charge.status !== 'pending') {
         // a double submit or a retry of a finished checkout: its outcome, nothing charged again
         const current = await chargeById(charge.id);
-        if (current?.status === 'recorded' && current.payment) return { status: true, payment: current.payment };
+        if (current?.status === 'recorded' && current.payment)
+          return { status: true, payment: current.payment };
         return checkoutAnswer({ state: 'failed', message: current?.error ?? 'Failed to payment' });
       }
       if (info.status !== 'ISSUED') {
-        await rpc('fail_plan_checkout', { p_charge_id: charge.id, p_error: 'The billing key was deleted' });
+        await rpc('fail_plan_checkout', {
+          p_charge_id: charge.id,
+          p_error: 'The billing key was deleted',
+        });
         throw new HttpError(400, 'invalid_billing_key', 'Invalid billing key');
       }
 

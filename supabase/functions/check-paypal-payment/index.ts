@@ -13,7 +13,8 @@ import {
   startCheckout,
   type ChargeRow,
 } from '../_shared/plan-flows.ts';
-import { paypalClient, PayPalError, type PayPalSubscription } from '../_shared/paypal.ts';
+import { paypalClient } from '../_shared/paypal-env.ts';
+import { PayPalError, type PayPalSubscription } from '../_shared/paypal.ts';
 import { planPrice, PLAN_MESSAGES, ZCheckPaypalPayment } from '../_shared/plans.ts';
 
 Deno.serve(
@@ -38,7 +39,10 @@ Deno.serve(
         // a forged price or plan: the subscription does not buy what was asked; nothing is recorded
         // (and the owner's subscription is cancelled so PayPal does not keep charging for it)
         try {
-          await paypalClient().cancelSubscription(subscription.id, 'It does not match the plan ordered');
+          await paypalClient().cancelSubscription(
+            subscription.id,
+            'It does not match the plan ordered',
+          );
         } catch (err) {
           console.error('[check-paypal-payment] cancel mismatch', err);
         }
@@ -49,7 +53,11 @@ Deno.serve(
       try {
         charge = await startCheckout(user.id, 'paypal', body.subscriptionId, body.plan, price);
       } catch (err) {
-        if (err instanceof DbError && err.message === PLAN_MESSAGES.activePlan && subscription.status === 'ACTIVE') {
+        if (
+          err instanceof DbError &&
+          err.message === PLAN_MESSAGES.activePlan &&
+          subscription.status === 'ACTIVE'
+        ) {
           // one plan at a time: a second subscription would be billed for nothing
           await paypalClient()
             .cancelSubscription(subscription.id, PLAN_MESSAGES.activePlan)
@@ -59,7 +67,8 @@ Deno.serve(
       }
       if (charge.existing && charge.status !== 'pending') {
         const current = await chargeById(charge.id);
-        if (current?.status === 'recorded' && current.payment) return { status: true, payment: current.payment };
+        if (current?.status === 'recorded' && current.payment)
+          return { status: true, payment: current.payment };
         return checkoutAnswer({ state: 'failed', message: current?.error ?? 'Failed to payment' });
       }
       try {

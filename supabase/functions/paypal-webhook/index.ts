@@ -4,7 +4,7 @@
 // read back from PayPal's API before anything changes. A failure answers 500 and PayPal retries.
 import { json } from '../_shared/http.ts';
 import { rpc, settleCharge, syncPaypalPlan, type ChargeRow } from '../_shared/plan-flows.ts';
-import { paypalClient } from '../_shared/paypal.ts';
+import { paypalClient } from '../_shared/paypal-env.ts';
 
 interface PayPalEvent {
   id?: unknown;
@@ -13,7 +13,8 @@ interface PayPalEvent {
 }
 
 Deno.serve(async (req) => {
-  if (req.method !== 'POST') return json(405, { error: { code: 'method_not_allowed', message: 'Use POST' } });
+  if (req.method !== 'POST')
+    return json(405, { error: { code: 'method_not_allowed', message: 'Use POST' } });
   const h = (name: string) => req.headers.get(name) ?? '';
   let event: PayPalEvent;
   try {
@@ -21,7 +22,12 @@ Deno.serve(async (req) => {
   } catch {
     return json(400, { error: { code: 'invalid_json', message: 'The body is not JSON' } });
   }
-  if (!event || typeof event !== 'object' || typeof event.id !== 'string' || typeof event.event_type !== 'string') {
+  if (
+    !event ||
+    typeof event !== 'object' ||
+    typeof event.id !== 'string' ||
+    typeof event.event_type !== 'string'
+  ) {
     return json(400, { error: { code: 'invalid_webhook', message: 'Not a PayPal event' } });
   }
   try {
@@ -35,10 +41,14 @@ Deno.serve(async (req) => {
       },
       event,
     );
-    if (!verified) return json(401, { error: { code: 'invalid_signature', message: 'The webhook signature is not valid' } });
+    if (!verified)
+      return json(401, {
+        error: { code: 'invalid_signature', message: 'The webhook signature is not valid' },
+      });
 
     const key = `paypal:${event.id}`;
-    if (await rpc<boolean>('payment_event_seen', { p_id: key })) return json(200, { data: { duplicate: true } });
+    if (await rpc<boolean>('payment_event_seen', { p_id: key }))
+      return json(200, { data: { duplicate: true } });
     const type = event.event_type;
     const subscriptionId = type.startsWith('PAYMENT.SALE.')
       ? event.resource?.billing_agreement_id
@@ -47,9 +57,15 @@ Deno.serve(async (req) => {
         : undefined;
     let applied = 'ignored';
     if (typeof subscriptionId === 'string' && /^I-[A-Z0-9]{6,40}$/.test(subscriptionId)) {
-      const checkout = await rpc<ChargeRow | null>('plan_charge_by_ref', { p_method: 'paypal', p_ref: subscriptionId });
+      const checkout = await rpc<ChargeRow | null>('plan_charge_by_ref', {
+        p_method: 'paypal',
+        p_ref: subscriptionId,
+      });
       if (checkout?.status === 'pending') applied = (await settleCharge(checkout)).state;
-      const plan = await syncPaypalPlan(subscriptionId, type === 'BILLING.SUBSCRIPTION.PAYMENT.FAILED');
+      const plan = await syncPaypalPlan(
+        subscriptionId,
+        type === 'BILLING.SUBSCRIPTION.PAYMENT.FAILED',
+      );
       if (plan) applied = 'synced';
     }
     await rpc('record_payment_event', { p_id: key });

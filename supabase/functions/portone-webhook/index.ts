@@ -9,21 +9,34 @@ import { json } from '../_shared/http.ts';
 import { chargeById, rpc, settleCharge } from '../_shared/plan-flows.ts';
 
 Deno.serve(async (req) => {
-  if (req.method !== 'POST') return json(405, { error: { code: 'method_not_allowed', message: 'Use POST' } });
+  if (req.method !== 'POST')
+    return json(405, { error: { code: 'method_not_allowed', message: 'Use POST' } });
   const body = await req.text();
   let event: Awaited<ReturnType<typeof Webhook.verify>>;
   try {
-    event = await Webhook.verify(env('PORTONE_WEBHOOK_SECRET'), body, Object.fromEntries(req.headers));
+    event = await Webhook.verify(
+      env('PORTONE_WEBHOOK_SECRET'),
+      body,
+      Object.fromEntries(req.headers),
+    );
   } catch (err) {
-    if (err instanceof Webhook.WebhookVerificationError || err instanceof Webhook.InvalidInputError) {
-      return json(401, { error: { code: 'invalid_signature', message: 'The webhook signature is not valid' } });
+    if (
+      err instanceof Webhook.WebhookVerificationError ||
+      err instanceof Webhook.InvalidInputError
+    ) {
+      return json(401, {
+        error: { code: 'invalid_signature', message: 'The webhook signature is not valid' },
+      });
     }
     console.error('[portone-webhook] verify', err);
-    return json(400, { error: { code: 'invalid_webhook', message: 'The webhook could not be read' } });
+    return json(400, {
+      error: { code: 'invalid_webhook', message: 'The webhook could not be read' },
+    });
   }
   const key = `portone:${req.headers.get('webhook-id')}`;
   try {
-    if (await rpc<boolean>('payment_event_seen', { p_id: key })) return json(200, { data: { duplicate: true } });
+    if (await rpc<boolean>('payment_event_seen', { p_id: key }))
+      return json(200, { data: { duplicate: true } });
     let applied = 'ignored';
     if ('data' in event && event.type.startsWith('Transaction.') && 'paymentId' in event.data) {
       const charge = await chargeById(event.data.paymentId);

@@ -10,7 +10,10 @@ Deno.serve(
     ZUseCoupon,
     async ({ body, user }) => {
       try {
-        const payment = await rpc<PaymentRow>('redeem_coupon', { p_user_id: user.id, p_code: body.couponId });
+        const payment = await rpc<PaymentRow>('redeem_coupon', {
+          p_user_id: user.id,
+          p_code: body.couponId,
+        });
         return { status: true, payment };
       } catch (err) {
         throw httpErrorOf(err, 'use-coupon');

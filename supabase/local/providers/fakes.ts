@@ -5,4 +5,9 @@ import { createPayPalFake } from './paypal/index.ts';
 import { createPortOneFake } from './portone/index.ts';
 import { createSesFake } from './ses/index.ts';
 
-export const FAKES: FakeFactory[] = [createSesFake, createDnsFake, createPortOneFake, createPayPalFake];
+export const FAKES: FakeFactory[] = [
+  createSesFake,
+  createDnsFake,
+  createPortOneFake,
+  createPayPalFake,
+];

@@ -97,7 +97,12 @@ export async function startProviders(opts: ProvidersOptions): Promise<Providers>
   }
   const roots = new Set<string>();
   for (const root of fakes.flatMap((f) => f.rootPaths ?? [])) {
-    if (!/^\/[a-z0-9-]+$/.test(root) || prefixes.has(root) || roots.has(root) || root === '/mailbox') {
+    if (
+      !/^\/[a-z0-9-]+$/.test(root) ||
+      prefixes.has(root) ||
+      roots.has(root) ||
+      root === '/mailbox'
+    ) {
       throw new Error(`fake root path ${root} is invalid or taken`);
     }
     roots.add(root);

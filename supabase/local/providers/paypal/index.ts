@@ -136,7 +136,11 @@ export async function createPayPalFake(ctx: FakeContext): Promise<PayPalFake> {
         start_time: t,
         quantity: String(s.quantity),
         custom_id: s.customId,
-        subscriber: { email_address: s.email, payer_id: 'LOCALPAYER01', name: { given_name: 'Demo', surname: 'Owner' } },
+        subscriber: {
+          email_address: s.email,
+          payer_id: 'LOCALPAYER01',
+          name: { given_name: 'Demo', surname: 'Owner' },
+        },
         create_time: t,
         update_time: t,
         cycles_completed: 1,
@@ -166,10 +170,19 @@ export async function createPayPalFake(ctx: FakeContext): Promise<PayPalFake> {
     billing_info: {
       outstanding_balance: { currency_code: 'USD', value: '0.0' },
       cycle_executions: [
-        { tenure_type: 'REGULAR', sequence: 1, cycles_completed: s.cycles_completed, cycles_remaining: 0, current_pricing_scheme_version: 1, total_cycles: 0 },
+        {
+          tenure_type: 'REGULAR',
+          sequence: 1,
+          cycles_completed: s.cycles_completed,
+          cycles_remaining: 0,
+          current_pricing_scheme_version: 1,
+          total_cycles: 0,
+        },
       ],
       ...(s.last_payment ? { last_payment: s.last_payment } : {}),
-      ...(s.next_billing_time && s.status === 'ACTIVE' ? { next_billing_time: s.next_billing_time } : {}),
+      ...(s.next_billing_time && s.status === 'ACTIVE'
+        ? { next_billing_time: s.next_billing_time }
+        : {}),
       failed_payments_count: s.failed_payments_count,
     },
     create_time: s.create_time,
@@ -182,7 +195,12 @@ export async function createPayPalFake(ctx: FakeContext): Promise<PayPalFake> {
     links: links(s),
   });
 
-  const sendWebhook = (eventType: string, resourceType: string, resource: JsonObject, summary: string) => {
+  const sendWebhook = (
+    eventType: string,
+    resourceType: string,
+    resource: JsonObject,
+    summary: string,
+  ) => {
     if (!options.webhookUrl) return;
     const event = {
       id: `WH-${randomBytes(10).toString('hex').toUpperCase()}`,
@@ -211,7 +229,11 @@ export async function createPayPalFake(ctx: FakeContext): Promise<PayPalFake> {
         'paypal-transmission-time': time,
       },
       body,
-      { event_type: eventType, event_id: event.id, resource: String(resource.billing_agreement_id ?? resource.id ?? '') },
+      {
+        event_type: eventType,
+        event_id: event.id,
+        resource: String(resource.billing_agreement_id ?? resource.id ?? ''),
+      },
     );
   };
   const subscriptionEvent = (s: Subscription, type: string, summary: string) =>
@@ -229,7 +251,9 @@ export async function createPayPalFake(ctx: FakeContext): Promise<PayPalFake> {
     const value = `${Number(s.quantity)}.00`;
     s.cycles_completed++;
     s.last_payment = { amount: { currency_code: 'USD', value }, time: t };
-    s.next_billing_time = addMonth(s.next_billing_time && s.cycles_completed > 1 ? s.next_billing_time : t);
+    s.next_billing_time = addMonth(
+      s.next_billing_time && s.cycles_completed > 1 ? s.next_billing_time : t,
+    );
     s.update_time = t;
     sendWebhook(
       'PAYMENT.SALE.COMPLETED',
@@ -260,10 +284,20 @@ export async function createPayPalFake(ctx: FakeContext): Promise<PayPalFake> {
 
   const create = (body: JsonObject, extra: Partial<Subscription> = {}): Subscription => {
     if (body.plan_id !== options.planId)
-      throw new ApiError(404, 'RESOURCE_NOT_FOUND', 'The specified resource does not exist.', 'INVALID_RESOURCE_ID');
+      throw new ApiError(
+        404,
+        'RESOURCE_NOT_FOUND',
+        'The specified resource does not exist.',
+        'INVALID_RESOURCE_ID',
+      );
     const quantity = String(body.quantity ?? '1');
     if (!/^[1-9][0-9]{0,5}$/.test(quantity))
-      throw new ApiError(422, 'UNPROCESSABLE_ENTITY', 'The requested action could not be performed.', 'INVALID_PARAMETER_VALUE');
+      throw new ApiError(
+        422,
+        'UNPROCESSABLE_ENTITY',
+        'The requested action could not be performed.',
+        'INVALID_PARAMETER_VALUE',
+      );
     const context = isObject(body.application_context) ? body.application_context : {};
     const t = now();
     const s: Subscription = {
@@ -292,12 +326,22 @@ export async function createPayPalFake(ctx: FakeContext): Promise<PayPalFake> {
     const token = /^Bearer\s+(.+)$/i.exec(req.headers.authorization ?? '')?.[1];
     const expires = token ? tokens.get(token) : undefined;
     if (!expires || expires < Date.now()) {
-      throw new ApiError(401, 'AUTHENTICATION_FAILURE', 'Authentication failed due to invalid authentication credentials or a missing Authorization header.');
+      throw new ApiError(
+        401,
+        'AUTHENTICATION_FAILURE',
+        'Authentication failed due to invalid authentication credentials or a missing Authorization header.',
+      );
     }
   };
   const find = (id: string) => {
     const s = subscriptions.get(id);
-    if (!s) throw new ApiError(404, 'RESOURCE_NOT_FOUND', 'The specified resource does not exist.', 'INVALID_RESOURCE_ID');
+    if (!s)
+      throw new ApiError(
+        404,
+        'RESOURCE_NOT_FOUND',
+        'The specified resource does not exist.',
+        'INVALID_RESOURCE_ID',
+      );
     return s;
   };
 
@@ -305,18 +349,27 @@ export async function createPayPalFake(ctx: FakeContext): Promise<PayPalFake> {
     const method = req.method ?? 'GET';
     if (path === '/v1/oauth2/token' && method === 'POST') {
       const basic = /^Basic\s+(.+)$/i.exec(req.headers.authorization ?? '')?.[1];
-      const [id, secret] = Buffer.from(basic ?? '', 'base64').toString('utf8').split(':');
+      const [id, secret] = Buffer.from(basic ?? '', 'base64')
+        .toString('utf8')
+        .split(':');
       const form = new URLSearchParams((await readBody(req, 4096)).toString('utf8'));
       if (id !== options.clientId || secret !== options.clientSecret) {
-        return sendJson(res, 401, { error: 'invalid_client', error_description: 'Client Authentication failed' });
+        return sendJson(res, 401, {
+          error: 'invalid_client',
+          error_description: 'Client Authentication failed',
+        });
       }
       if (form.get('grant_type') !== 'client_credentials') {
-        return sendJson(res, 400, { error: 'unsupported_grant_type', error_description: 'Grant Type is NULL' });
+        return sendJson(res, 400, {
+          error: 'unsupported_grant_type',
+          error_description: 'Grant Type is NULL',
+        });
       }
       const token = `A21AA${randomBytes(24).toString('base64url')}`;
       tokens.set(token, Date.now() + 32_400_000);
       return sendJson(res, 200, {
-        scope: 'https://uri.paypal.com/services/subscriptions https://uri.paypal.com/services/applications/webhooks',
+        scope:
+          'https://uri.paypal.com/services/subscriptions https://uri.paypal.com/services/applications/webhooks',
         access_token: token,
         token_type: 'Bearer',
         app_id: 'APP-LOCAL0000000000',
@@ -347,15 +400,34 @@ export async function createPayPalFake(ctx: FakeContext): Promise<PayPalFake> {
       const s = find(decodeURIComponent(m[1]!));
       const body = await readJson(req);
       if (s.status !== 'ACTIVE')
-        throw new ApiError(422, 'UNPROCESSABLE_ENTITY', 'The requested action could not be performed.', 'SUBSCRIPTION_STATUS_INVALID');
+        throw new ApiError(
+          422,
+          'UNPROCESSABLE_ENTITY',
+          'The requested action could not be performed.',
+          'SUBSCRIPTION_STATUS_INVALID',
+        );
       const planId = typeof body.plan_id === 'string' ? body.plan_id : s.plan_id;
       if (planId !== options.planId)
-        throw new ApiError(404, 'RESOURCE_NOT_FOUND', 'The specified resource does not exist.', 'INVALID_RESOURCE_ID');
+        throw new ApiError(
+          404,
+          'RESOURCE_NOT_FOUND',
+          'The specified resource does not exist.',
+          'INVALID_RESOURCE_ID',
+        );
       const quantity = String(body.quantity ?? s.quantity);
       if (!/^[1-9][0-9]{0,5}$/.test(quantity))
-        throw new ApiError(422, 'UNPROCESSABLE_ENTITY', 'The requested action could not be performed.', 'INVALID_PARAMETER_VALUE');
+        throw new ApiError(
+          422,
+          'UNPROCESSABLE_ENTITY',
+          'The requested action could not be performed.',
+          'INVALID_PARAMETER_VALUE',
+        );
       const context = isObject(body.application_context) ? body.application_context : {};
-      s.pending_revision = { plan_id: planId, quantity, token: `RV-${randomBytes(8).toString('hex').toUpperCase()}` };
+      s.pending_revision = {
+        plan_id: planId,
+        quantity,
+        token: `RV-${randomBytes(8).toString('hex').toUpperCase()}`,
+      };
       if (typeof context.return_url === 'string') s.return_url = context.return_url;
       if (typeof context.cancel_url === 'string') s.cancel_url = context.cancel_url;
       return sendJson(res, 200, {
@@ -363,7 +435,11 @@ export async function createPayPalFake(ctx: FakeContext): Promise<PayPalFake> {
         quantity,
         plan_overridden: false,
         links: [
-          { href: `${api}/checkout/approve?token=${s.pending_revision.token}`, rel: 'approve', method: 'GET' },
+          {
+            href: `${api}/checkout/approve?token=${s.pending_revision.token}`,
+            rel: 'approve',
+            method: 'GET',
+          },
           { href: `${api}/v1/billing/subscriptions/${s.id}`, rel: 'edit', method: 'PATCH' },
           { href: `${api}/v1/billing/subscriptions/${s.id}`, rel: 'self', method: 'GET' },
         ],
@@ -373,12 +449,18 @@ export async function createPayPalFake(ctx: FakeContext): Promise<PayPalFake> {
       const s = find(decodeURIComponent(m[1]!));
       const body = await readJson(req);
       if (s.status !== 'ACTIVE' && s.status !== 'SUSPENDED')
-        throw new ApiError(422, 'UNPROCESSABLE_ENTITY', 'The requested action could not be performed, semantically incorrect, or failed business validation.', 'SUBSCRIPTION_STATUS_INVALID');
+        throw new ApiError(
+          422,
+          'UNPROCESSABLE_ENTITY',
+          'The requested action could not be performed, semantically incorrect, or failed business validation.',
+          'SUBSCRIPTION_STATUS_INVALID',
+        );
       const t = now();
       s.status = 'CANCELLED';
       s.status_update_time = t;
       s.update_time = t;
-      s.status_change_note = typeof body.reason === 'string' ? body.reason.slice(0, 128) : undefined;
+      s.status_change_note =
+        typeof body.reason === 'string' ? body.reason.slice(0, 128) : undefined;
       subscriptionEvent(s, 'BILLING.SUBSCRIPTION.CANCELLED', 'Subscription cancelled');
       res.writeHead(204);
       res.end();
@@ -386,7 +468,12 @@ export async function createPayPalFake(ctx: FakeContext): Promise<PayPalFake> {
     }
     if ((m = /^\/v1\/billing\/plans\/([^/]+)$/.exec(path)) && method === 'GET') {
       if (decodeURIComponent(m[1]!) !== options.planId)
-        throw new ApiError(404, 'RESOURCE_NOT_FOUND', 'The specified resource does not exist.', 'INVALID_RESOURCE_ID');
+        throw new ApiError(
+          404,
+          'RESOURCE_NOT_FOUND',
+          'The specified resource does not exist.',
+          'INVALID_RESOURCE_ID',
+        );
       return sendJson(res, 200, {
         id: options.planId,
         product_id: 'PROD-LOCAL0REACTION',
@@ -436,7 +523,8 @@ export async function createPayPalFake(ctx: FakeContext): Promise<PayPalFake> {
         ? new URLSearchParams((await readBody(req, 64 * 1024)).toString('utf8'))
         : url.searchParams;
     const rawOrigin = form.get('origin');
-    const origin = rawOrigin && /^https?:\/\/[a-z0-9.-]+(:\d+)?$/i.test(rawOrigin) ? rawOrigin : null;
+    const origin =
+      rawOrigin && /^https?:\/\/[a-z0-9.-]+(:\d+)?$/i.test(rawOrigin) ? rawOrigin : null;
     const decision = req.method === 'POST' ? form.get('decision') : null;
 
     if (page === '/subscribe') {
@@ -467,7 +555,11 @@ export async function createPayPalFake(ctx: FakeContext): Promise<PayPalFake> {
               ['Plan', String(body.plan_id ?? '')],
               ['Price', `$${quantity}.00 USD every month`],
             ],
-            hidden: { client_id: form.get('client_id') ?? '', origin: origin ?? '', body: JSON.stringify(body) },
+            hidden: {
+              client_id: form.get('client_id') ?? '',
+              origin: origin ?? '',
+              body: JSON.stringify(body),
+            },
             action: 'subscribe',
             approveLabel: 'Agree & Subscribe',
             error,
@@ -478,12 +570,26 @@ export async function createPayPalFake(ctx: FakeContext): Promise<PayPalFake> {
       }
       if (decision === 'approve' && !error) {
         const s = create(body, {
-          subscriber: { email_address: 'buyer@paypal.local', payer_id: 'LOCALPAYER02', name: { given_name: 'Local', surname: 'Buyer' } },
+          subscriber: {
+            email_address: 'buyer@paypal.local',
+            payer_id: 'LOCALPAYER02',
+            name: { given_name: 'Local', surname: 'Buyer' },
+          },
         });
         activate(s);
-        return sendHtml(res, 200, popupResultPage({ result: 'approve', subscriptionID: s.id }, origin, 'Subscribed', nonce), csp);
+        return sendHtml(
+          res,
+          200,
+          popupResultPage({ result: 'approve', subscriptionID: s.id }, origin, 'Subscribed', nonce),
+          csp,
+        );
       }
-      return sendHtml(res, 200, popupResultPage({ result: 'cancel' }, origin, 'Cancelled', nonce), csp);
+      return sendHtml(
+        res,
+        200,
+        popupResultPage({ result: 'cancel' }, origin, 'Cancelled', nonce),
+        csp,
+      );
     }
 
     if (page === '/approve') {
@@ -492,7 +598,11 @@ export async function createPayPalFake(ctx: FakeContext): Promise<PayPalFake> {
         ? [...subscriptions.values()].find((x) => x.pending_revision?.token === token)
         : subscriptions.get(token);
       const revision = s?.pending_revision?.token === token ? s.pending_revision : undefined;
-      const error = !s ? 'This link is not valid' : !revision && s.status !== 'APPROVAL_PENDING' ? 'Nothing to approve here' : undefined;
+      const error = !s
+        ? 'This link is not valid'
+        : !revision && s.status !== 'APPROVAL_PENDING'
+          ? 'Nothing to approve here'
+          : undefined;
       if (!decision) {
         return sendHtml(
           res,
@@ -508,7 +618,9 @@ export async function createPayPalFake(ctx: FakeContext): Promise<PayPalFake> {
                         ['Now', `$${s.quantity}.00 USD every month`],
                         ['From the next payment', `$${revision.quantity}.00 USD every month`],
                       ] as Array<[string, string]>)
-                    : ([['Price', `$${s.quantity}.00 USD every month`]] as Array<[string, string]>)),
+                    : ([['Price', `$${s.quantity}.00 USD every month`]] as Array<
+                        [string, string]
+                      >)),
                 ]
               : [],
             hidden: { token, origin: origin ?? '' },
@@ -537,14 +649,24 @@ export async function createPayPalFake(ctx: FakeContext): Promise<PayPalFake> {
           res.end();
           return;
         }
-        return sendHtml(res, 200, popupResultPage({ result: 'approve', subscriptionID: s.id }, origin, 'Done', nonce), csp);
+        return sendHtml(
+          res,
+          200,
+          popupResultPage({ result: 'approve', subscriptionID: s.id }, origin, 'Done', nonce),
+          csp,
+        );
       }
       if (s?.cancel_url && decision === 'cancel') {
         res.writeHead(303, { location: s.cancel_url });
         res.end();
         return;
       }
-      return sendHtml(res, 200, popupResultPage({ result: 'cancel' }, origin, 'Cancelled', nonce), csp);
+      return sendHtml(
+        res,
+        200,
+        popupResultPage({ result: 'cancel' }, origin, 'Cancelled', nonce),
+        csp,
+      );
     }
     throw new HttpError(404, 'Not found');
   };
@@ -614,7 +736,11 @@ export async function createPayPalFake(ctx: FakeContext): Promise<PayPalFake> {
             });
           }
           if (err instanceof HttpError) {
-            return sendJson(res, err.status, { name: 'INVALID_REQUEST', message: err.message, links: [] });
+            return sendJson(res, err.status, {
+              name: 'INVALID_REQUEST',
+              message: err.message,
+              links: [],
+            });
           }
           throw err;
         }
@@ -622,14 +748,25 @@ export async function createPayPalFake(ctx: FakeContext): Promise<PayPalFake> {
       if (path === '/sdk/js' && req.method === 'GET') {
         const clientId = url.searchParams.get('client-id');
         if (clientId !== options.clientId) {
-          return sendText(res, 400, `throw new Error(${JSON.stringify('[PayPal local stand-in] unknown client-id')});`, 'text/javascript; charset=utf-8');
+          return sendText(
+            res,
+            400,
+            `throw new Error(${JSON.stringify('[PayPal local stand-in] unknown client-id')});`,
+            'text/javascript; charset=utf-8',
+          );
         }
-        return sendText(res, 200, jsSdkScript(ctx.baseUrl, options.clientId), 'text/javascript; charset=utf-8');
+        return sendText(
+          res,
+          200,
+          jsSdkScript(ctx.baseUrl, options.clientId),
+          'text/javascript; charset=utf-8',
+        );
       }
       if (path === `/certs/${certName}.pem` && req.method === 'GET') {
         return sendText(res, 200, identity.certPem, 'application/x-pem-file');
       }
-      if (path.startsWith('/checkout/')) return checkout(req, res, path.slice('/checkout'.length), url);
+      if (path.startsWith('/checkout/'))
+        return checkout(req, res, path.slice('/checkout'.length), url);
       if (path.startsWith('/_control')) return control(req, res, path.slice('/_control'.length));
       throw new HttpError(404, 'Not found');
     },

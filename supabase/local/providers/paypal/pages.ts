@@ -173,7 +173,12 @@ export function popupResultPage(
     ? `try { if (window.opener) window.opener.postMessage(${JSON.stringify({ source: 'paypal-local', ...data }).replace(/</g, '\\u003c')}, ${JSON.stringify(origin)}); } catch (e) {}
 setTimeout(function () { window.close(); }, 300);`
     : '';
-  return shell('PayPal (local stand-in)', `<h1>${escapeHtml(message)}</h1><p role="status">You can close this window.</p>`, nonce, script);
+  return shell(
+    'PayPal (local stand-in)',
+    `<h1>${escapeHtml(message)}</h1><p role="status">You can close this window.</p>`,
+    nonce,
+    script,
+  );
 }
 
 export const pageCsp = (nonce: string) =>

@@ -23,7 +23,13 @@ import {
   type JsonObject,
 } from '../http.ts';
 import { WebhookSender } from '../webhooks.ts';
-import { browserSdkScript, checkoutCsp, checkoutPage, resultPage, type CheckoutRequest } from './pages.ts';
+import {
+  browserSdkScript,
+  checkoutCsp,
+  checkoutPage,
+  resultPage,
+  type CheckoutRequest,
+} from './pages.ts';
 
 export interface PortOneChannel {
   key: string;
@@ -135,7 +141,11 @@ export function createPortOneFake(ctx: FakeContext): PortOneFake {
 
   const sendWebhook = (type: string, data: JsonObject, noticeUrls?: string[]) => {
     const urls = noticeUrls?.length ? noticeUrls : options.webhookUrl ? [options.webhookUrl] : [];
-    const body = JSON.stringify({ type, timestamp: now(), data: { storeId: options.storeId, ...data } });
+    const body = JSON.stringify({
+      type,
+      timestamp: now(),
+      data: { storeId: options.storeId, ...data },
+    });
     for (const url of urls) {
       const id = `msg_${randomBytes(12).toString('hex')}`;
       const timestamp = String(Math.floor(Date.now() / 1000));
@@ -278,7 +288,11 @@ export function createPortOneFake(ctx: FakeContext): PortOneFake {
         },
       };
       payments.set(paymentId, payment);
-      sendWebhook('Transaction.Failed', { paymentId, transactionId: base.transactionId }, input.noticeUrls);
+      sendWebhook(
+        'Transaction.Failed',
+        { paymentId, transactionId: base.transactionId },
+        input.noticeUrls,
+      );
     } else {
       payment = {
         ...base,
@@ -290,7 +304,11 @@ export function createPortOneFake(ctx: FakeContext): PortOneFake {
         disputes: [],
       };
       payments.set(paymentId, payment);
-      sendWebhook('Transaction.Paid', { paymentId, transactionId: base.transactionId }, input.noticeUrls);
+      sendWebhook(
+        'Transaction.Paid',
+        { paymentId, transactionId: base.transactionId },
+        input.noticeUrls,
+      );
     }
     return payment;
   };
@@ -299,7 +317,8 @@ export function createPortOneFake(ctx: FakeContext): PortOneFake {
   const paymentInput = (body: JsonObject) => {
     checkStore(body.storeId);
     const billingKey = body.billingKey;
-    if (typeof billingKey !== 'string') throw new ApiError(400, 'INVALID_REQUEST', 'billingKey is required');
+    if (typeof billingKey !== 'string')
+      throw new ApiError(400, 'INVALID_REQUEST', 'billingKey is required');
     const key = billingKeys.get(billingKey);
     if (!key) throw new ApiError(404, 'BILLING_KEY_NOT_FOUND', 'No such billing key');
     if (key.status === 'DELETED')
@@ -352,7 +371,8 @@ export function createPortOneFake(ctx: FakeContext): PortOneFake {
   };
   const runDueSchedules = () => {
     const t = Date.now();
-    for (const s of schedules.values()) if (s.status === 'SCHEDULED' && Date.parse(s.timeToPay) <= t) runSchedule(s);
+    for (const s of schedules.values())
+      if (s.status === 'SCHEDULED' && Date.parse(s.timeToPay) <= t) runSchedule(s);
   };
   const timer = setInterval(runDueSchedules, 5_000);
   timer.unref?.();
@@ -403,7 +423,11 @@ export function createPortOneFake(ctx: FakeContext): PortOneFake {
           throw new ApiError(409, 'BILLING_KEY_ALREADY_DELETED', 'The billing key was deleted');
         key.status = 'DELETED';
         key.deletedAt = now();
-        revoke([...schedules.values()].filter((s) => s.billingKey === key.billingKey && s.status === 'SCHEDULED'));
+        revoke(
+          [...schedules.values()].filter(
+            (s) => s.billingKey === key.billingKey && s.status === 'SCHEDULED',
+          ),
+        );
         sendWebhook('BillingKey.Deleted', { billingKey: key.billingKey });
         return sendJson(res, 200, { deletedAt: key.deletedAt });
       }
@@ -433,7 +457,8 @@ export function createPortOneFake(ctx: FakeContext): PortOneFake {
       if (!payment) throw new ApiError(404, 'PAYMENT_NOT_FOUND', 'No such payment');
       if (payment.status === 'CANCELLED')
         throw new ApiError(409, 'PAYMENT_ALREADY_CANCELLED', 'The payment was cancelled already');
-      if (payment.status !== 'PAID') throw new ApiError(409, 'PAYMENT_NOT_PAID', 'The payment is not paid');
+      if (payment.status !== 'PAID')
+        throw new ApiError(409, 'PAYMENT_NOT_PAID', 'The payment is not paid');
       const amount = payment.amount as JsonObject;
       const at = now();
       const cancellation = {
@@ -454,7 +479,11 @@ export function createPortOneFake(ctx: FakeContext): PortOneFake {
         cancellations: [cancellation],
         amount: { ...amount, cancelled: amount.total },
       });
-      sendWebhook('Transaction.Cancelled', { paymentId: payment.id, transactionId: payment.transactionId as string, cancellationId: cancellation.id });
+      sendWebhook('Transaction.Cancelled', {
+        paymentId: payment.id,
+        transactionId: payment.transactionId as string,
+        cancellationId: cancellation.id,
+      });
       return sendJson(res, 200, { cancellation });
     }
 
@@ -468,7 +497,11 @@ export function createPortOneFake(ctx: FakeContext): PortOneFake {
       if (payments.get(paymentId)?.status === 'PAID')
         throw new ApiError(409, 'ALREADY_PAID_OR_WAITING', 'This payment id was paid already');
       if ([...schedules.values()].some((s) => s.paymentId === paymentId && s.status !== 'REVOKED'))
-        throw new ApiError(409, 'PAYMENT_SCHEDULE_ALREADY_EXISTS', 'A schedule for this payment id exists');
+        throw new ApiError(
+          409,
+          'PAYMENT_SCHEDULE_ALREADY_EXISTS',
+          'A schedule for this payment id exists',
+        );
       const schedule: Schedule = {
         id: randomUUID(),
         paymentId,
@@ -512,15 +545,20 @@ export function createPortOneFake(ctx: FakeContext): PortOneFake {
       if (Array.isArray(body.scheduleIds) && body.scheduleIds.length > 0) {
         list = body.scheduleIds.map((id) => {
           const s = schedules.get(String(id));
-          if (!s) throw new ApiError(404, 'PAYMENT_SCHEDULE_NOT_FOUND', `No such schedule ${String(id)}`);
-          if (s.status === 'REVOKED') throw new ApiError(409, 'PAYMENT_SCHEDULE_ALREADY_REVOKED', 'Already revoked');
-          if (s.status !== 'SCHEDULED') throw new ApiError(409, 'PAYMENT_SCHEDULE_ALREADY_PROCESSED', 'Already processed');
+          if (!s)
+            throw new ApiError(404, 'PAYMENT_SCHEDULE_NOT_FOUND', `No such schedule ${String(id)}`);
+          if (s.status === 'REVOKED')
+            throw new ApiError(409, 'PAYMENT_SCHEDULE_ALREADY_REVOKED', 'Already revoked');
+          if (s.status !== 'SCHEDULED')
+            throw new ApiError(409, 'PAYMENT_SCHEDULE_ALREADY_PROCESSED', 'Already processed');
           return s;
         });
       } else if (typeof body.billingKey === 'string') {
         const key = billingKeys.get(body.billingKey);
         if (!key) throw new ApiError(404, 'BILLING_KEY_NOT_FOUND', 'No such billing key');
-        list = [...schedules.values()].filter((s) => s.billingKey === key.billingKey && s.status === 'SCHEDULED');
+        list = [...schedules.values()].filter(
+          (s) => s.billingKey === key.billingKey && s.status === 'SCHEDULED',
+        );
       } else {
         throw new ApiError(400, 'INVALID_REQUEST', 'billingKey or scheduleIds is required');
       }
@@ -546,7 +584,8 @@ export function createPortOneFake(ctx: FakeContext): PortOneFake {
       requestJson = url.searchParams.get('request') ?? '{}';
       origin = url.searchParams.get('origin') ?? '';
     }
-    if (!/^https?:\/\/[a-z0-9.-]+(:\d+)?$/i.test(origin)) throw new HttpError(400, 'origin must be the opening page origin');
+    if (!/^https?:\/\/[a-z0-9.-]+(:\d+)?$/i.test(origin))
+      throw new HttpError(400, 'origin must be the opening page origin');
     let request: CheckoutRequest = {};
     try {
       const parsed = JSON.parse(requestJson) as unknown;
@@ -571,7 +610,20 @@ export function createPortOneFake(ctx: FakeContext): PortOneFake {
     const nonce = randomBytes(16).toString('base64');
     const csp = checkoutCsp(nonce, origin);
     if (req.method !== 'POST') {
-      return sendHtml(res, 200, checkoutPage({ request, requestJson, origin, channelName: channel?.name ?? '', method, error, nonce }), csp);
+      return sendHtml(
+        res,
+        200,
+        checkoutPage({
+          request,
+          requestJson,
+          origin,
+          channelName: channel?.name ?? '',
+          method,
+          error,
+          nonce,
+        }),
+        csp,
+      );
     }
     let response: Record<string, unknown>;
     if (decision === 'approve' && !error && channel) {
@@ -666,7 +718,11 @@ export function createPortOneFake(ctx: FakeContext): PortOneFake {
     runDueSchedules,
     async handle(req, res, path, url) {
       try {
-        if (path.startsWith('/payments') || path.startsWith('/billing-keys') || path.startsWith('/payment-schedules')) {
+        if (
+          path.startsWith('/payments') ||
+          path.startsWith('/billing-keys') ||
+          path.startsWith('/payment-schedules')
+        ) {
           return await api(req, res, path, url);
         }
       } catch (err) {

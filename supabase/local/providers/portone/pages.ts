@@ -156,7 +156,11 @@ ${card}
 }
 
 /** The page after the form: hands the SDK's answer to the page that opened the checkout. */
-export function resultPage(response: Record<string, unknown>, origin: string, nonce: string): string {
+export function resultPage(
+  response: Record<string, unknown>,
+  origin: string,
+  nonce: string,
+): string {
   const ok = typeof response.billingKey === 'string' && !response.code;
   return shell(
     'PortOne checkout (local stand-in)',

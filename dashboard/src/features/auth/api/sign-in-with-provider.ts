@@ -12,7 +12,8 @@ export type TOAuthProvider = (typeof OAUTH_PROVIDERS)[number];
  */
 export async function signInWithProvider(provider: TOAuthProvider, next?: string) {
   if (!OAUTH_PROVIDERS.includes(provider)) throw new Error('Not supported sign in method');
-  const back = next && next.startsWith('/') && !next.startsWith('//') ? next : paths.dashboardReaction;
+  const back =
+    next && next.startsWith('/') && !next.startsWith('//') ? next : paths.dashboardReaction;
   const { error } = await supabase.auth.signInWithOAuth({
     provider,
     options: {

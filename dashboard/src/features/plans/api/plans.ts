@@ -25,7 +25,11 @@ export async function listPlanHistory(page: number): Promise<PlanRow[]> {
     .order('id', { ascending: false })
     .range(from, from + HISTORY_PAGE_SIZE - 1);
   if (error) throw error;
-  return (data ?? []).map((r) => ({ ...r, price: Number(r.price), next_price: r.next_price === null ? null : Number(r.next_price) })) as PlanRow[];
+  return (data ?? []).map((r) => ({
+    ...r,
+    price: Number(r.price),
+    next_price: r.next_price === null ? null : Number(r.next_price),
+  })) as PlanRow[];
 }
 
 /** Every active row (the plan and coupons): few, and what the top of the page needs. */
@@ -36,7 +40,11 @@ export async function listActivePlans(): Promise<PlanRow[]> {
     .eq('is_active', true)
     .order('created_at', { ascending: false });
   if (error) throw error;
-  return (data ?? []).map((r) => ({ ...r, price: Number(r.price), next_price: r.next_price === null ? null : Number(r.next_price) })) as PlanRow[];
+  return (data ?? []).map((r) => ({
+    ...r,
+    price: Number(r.price),
+    next_price: r.next_price === null ? null : Number(r.next_price),
+  })) as PlanRow[];
 }
 
 export interface Usage {
@@ -50,7 +58,9 @@ export interface Usage {
 export async function loadUsage(userId: string): Promise<Usage> {
   const { data, error } = await supabase
     .from('profiles')
-    .select('block_count, block_limit, response_monthly_count, response_monthly_limit, response_month')
+    .select(
+      'block_count, block_limit, response_monthly_count, response_monthly_limit, response_month',
+    )
     .eq('id', userId)
     .single();
   if (error) throw error;
@@ -73,7 +83,10 @@ export function checkIamportPayment(plan: TPlan, billingKey: string, route: 'car
 }
 
 export function checkPaypalPayment(plan: TPlan, subscriptionId: string) {
-  return invokeFunction<PaymentAnswer>('check-paypal-payment', ZCheckPaypalPayment.parse({ plan, subscriptionId }));
+  return invokeFunction<PaymentAnswer>(
+    'check-paypal-payment',
+    ZCheckPaypalPayment.parse({ plan, subscriptionId }),
+  );
 }
 
 export function cancelPayment(row: Pick<PlanRow, 'id' | 'method'>) {

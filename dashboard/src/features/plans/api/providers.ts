@@ -52,7 +52,8 @@ export async function requestBillingKey(request: BillingKeyRequest): Promise<Bil
     if (answer === 'timeout') return { ok: false, reason: 'timeout' };
     if (!answer) return { ok: false, reason: 'cancelled' };
     if (answer.code !== undefined || !answer.billingKey) {
-      const cancelled = answer.code === 'FAILURE_TYPE_PG' && /cancel|취소/i.test(answer.message ?? '');
+      const cancelled =
+        answer.code === 'FAILURE_TYPE_PG' && /cancel|취소/i.test(answer.message ?? '');
       return { ok: false, reason: cancelled ? 'cancelled' : 'failed', message: answer.message };
     }
     return { ok: true, billingKey: answer.billingKey };

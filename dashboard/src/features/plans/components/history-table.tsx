@@ -5,7 +5,14 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { messageOf } from '../../../lib/errors';
 import { HISTORY_PAGE_SIZE, listPlanHistory } from '../api/plans';
-import { formatPlanDate, routePrice, rowBlocks, rowEmails, rowPrice, type PlanRow } from '../model/plans';
+import {
+  formatPlanDate,
+  routePrice,
+  rowBlocks,
+  rowEmails,
+  rowPrice,
+  type PlanRow,
+} from '../model/plans';
 import { useLang } from '../model/use-lang';
 
 const SCROLL_RATIO = 0.9;
@@ -16,40 +23,49 @@ function reachedEnd(): boolean {
   return box.scrollTop + box.clientHeight >= box.scrollHeight * SCROLL_RATIO;
 }
 
-/** Pages of the history; `reset` starts again from the first page (after a change). */
+interface HistoryState {
+  rows: PlanRow[];
+  /** True once a page came back shorter than the page size. */
+  done: boolean;
+  loading: boolean;
+  error: string | null;
+}
+
+const initial: HistoryState = { rows: [], done: false, loading: true, error: null };
+
+/** Pages of the history; a new `key` starts again from the first page (after a change). */
 export function useHistory(key: string) {
-  const [rows, setRows] = useState<PlanRow[]>([]);
-  const [done, setDone] = useState(false);
-  const [loading, setLoading] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const [state, setState] = useState<HistoryState>(initial);
   // refs, not state, guard against double loads: scroll events arrive faster than renders
   const page = useRef(0);
   const busy = useRef(false);
   const finished = useRef(false);
   const generation = useRef(0);
 
-  const loadMore = useCallback(async () => {
+  const load = useCallback(async () => {
     if (busy.current || finished.current) return;
     busy.current = true;
     const mine = generation.current;
-    setLoading(true);
+    setState((s) => ({ ...s, loading: true, error: null }));
     try {
       const next = await listPlanHistory(page.current);
       if (mine !== generation.current) return;
       page.current += 1;
-      if (next.length < HISTORY_PAGE_SIZE) {
-        finished.current = true;
-        setDone(true);
-      }
-      setRows((r) => [...r, ...next.filter((n) => !r.some((x) => x.id === n.id))]);
-      setError(null);
+      if (next.length < HISTORY_PAGE_SIZE) finished.current = true;
+      setState((s) => {
+        const known = new Set(s.rows.map((r) => r.id));
+        return {
+          rows: [...s.rows, ...next.filter((r) => !known.has(r.id))],
+          done: finished.current,
+          loading: false,
+          error: null,
+        };
+      });
     } catch (cause) {
-      if (mine === generation.current) setError(messageOf(cause));
+      if (mine !== generation.current) return;
+      setState((s) => ({ ...s, loading: false, error: messageOf(cause) }));
     } finally {
-      if (mine === generation.current) {
-        busy.current = false;
-        setLoading(false);
-      }
+      if (mine === generation.current) busy.current = false;
     }
   }, []);
 
@@ -58,25 +74,26 @@ export function useHistory(key: string) {
     page.current = 0;
     busy.current = false;
     finished.current = false;
-    setRows([]);
-    setDone(false);
-    void loadMore();
-  }, [key, loadMore]);
+    setState(initial);
+    void load();
+  }, [key, load]);
 
+  const canAutoLoad = !state.done && !state.loading && !state.error;
   useEffect(() => {
+    if (!canAutoLoad) return;
     const onScroll = () => {
-      if (reachedEnd()) void loadMore();
+      if (reachedEnd()) void load();
     };
     window.addEventListener('scroll', onScroll, { passive: true });
     return () => window.removeEventListener('scroll', onScroll);
-  }, [loadMore]);
+  }, [canAutoLoad, load]);
 
   // rows that do not fill the screen cannot be scrolled to 90%: keep reading
   useEffect(() => {
-    if (!loading && !done && rows.length > 0 && reachedEnd()) void loadMore();
-  }, [rows, loading, done, loadMore]);
+    if (canAutoLoad && state.rows.length > 0 && reachedEnd()) void load();
+  }, [canAutoLoad, state.rows.length, load]);
 
-  return { rows, done, loading, error, loadMore };
+  return { ...state, loadMore: load };
 }
 
 export function HistoryTable({ history }: { history: ReturnType<typeof useHistory> }) {
@@ -133,7 +150,9 @@ export function HistoryTable({ history }: { history: ReturnType<typeof useHistor
                     </td>
                     <td className="num">{fmt(rowBlocks(row))}</td>
                     <td className="num">{fmt(rowEmails(row))}</td>
-                    <td className="num">{price > 0 ? routePrice(price, row.method, lang) : s('free')}</td>
+                    <td className="num">
+                      {price > 0 ? routePrice(price, row.method, lang) : s('free')}
+                    </td>
                   </tr>
                 );
               })}
@@ -141,7 +160,7 @@ export function HistoryTable({ history }: { history: ReturnType<typeof useHistor
           </table>
         </div>
       ) : null}
-      {loading ? (
+      {loading && rows.length > 0 ? (
         <p className="hint" role="status">
           {s('loading')}
         </p>

@@ -2,7 +2,7 @@
 // Custom the extra blocks and emails. A typed count is rounded (spec: by 4 and by 1000, up when
 // growing, down when shrinking, negatives ignored) when the field is left or Enter is pressed;
 // the steppers move by whole steps at once.
-import { useEffect, useId, useState, type KeyboardEvent } from 'react';
+import { useId, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
   basketFor,
@@ -28,13 +28,13 @@ interface CountFieldProps {
 function CountField({ label, hint, value, step, max, onCommit, name }: CountFieldProps) {
   const id = useId();
   const hintId = useId();
-  const [draft, setDraft] = useState(String(value));
-  useEffect(() => setDraft(String(value)), [value]);
+  // what is being typed; null shows the count (an ignored value, negative or not a number, goes
+  // back to the count when the field is left)
+  const [draft, setDraft] = useState<string | null>(null);
   const commit = () => {
-    const typed = draft.trim() === '' ? Number.NaN : Number(draft);
-    onCommit(typed);
-    // an ignored value (negative, not a number) shows the count again
-    setDraft(String(value));
+    if (draft === null) return;
+    onCommit(draft.trim() === '' ? Number.NaN : Number(draft));
+    setDraft(null);
   };
   return (
     <div className="field plan-count">
@@ -47,14 +47,17 @@ function CountField({ label, hint, value, step, max, onCommit, name }: CountFiel
         min={0}
         max={max}
         step={step}
-        value={draft}
+        value={draft ?? String(value)}
         aria-describedby={hintId}
         onChange={(event) => {
           const next = event.target.value;
           setDraft(next);
           const n = Number(next);
           // the steppers (and typing a whole step) apply at once
-          if (next !== '' && Number.isInteger(n) && n >= 0 && n % step === 0 && n <= max) onCommit(n);
+          if (next !== '' && Number.isInteger(n) && n >= 0 && n % step === 0 && n <= max) {
+            onCommit(n);
+            setDraft(null);
+          }
         }}
         onBlur={commit}
         onKeyDown={(event: KeyboardEvent<HTMLInputElement>) => {
@@ -71,7 +74,13 @@ function CountField({ label, hint, value, step, max, onCommit, name }: CountFiel
   );
 }
 
-export function PlanFields({ basket, onChange }: { basket: Basket; onChange: (b: Basket) => void }) {
+export function PlanFields({
+  basket,
+  onChange,
+}: {
+  basket: Basket;
+  onChange: (b: Basket) => void;
+}) {
   const { t } = useTranslation();
   const s = (key: string, o?: Record<string, unknown>) => t(`plans.${key}`, o);
   const name = useId();
@@ -81,7 +90,10 @@ export function PlanFields({ basket, onChange }: { basket: Basket; onChange: (b:
       <fieldset className="plan-types">
         <legend>{s('select.typeLabel')}</legend>
         {(['basic', 'custom'] as const).map((type) => (
-          <label key={type} className={`plan-type${basket.type === type ? ' plan-type-selected' : ''}`}>
+          <label
+            key={type}
+            className={`plan-type${basket.type === type ? ' plan-type-selected' : ''}`}
+          >
             <input
               type="radio"
               name={name}

@@ -36,7 +36,8 @@ const row = (over: Partial<PlanRow> = {}): PlanRow => ({
   ...over,
 });
 
-const render = () => renderWithProviders(<PlanPage />, { route: '/profile/plan', session: signedInSession() });
+const render = () =>
+  renderWithProviders(<PlanPage />, { route: '/profile/plan', session: signedInSession() });
 
 beforeEach(() => {
   for (const fn of Object.values(api)) fn.mockReset();
@@ -71,18 +72,27 @@ describe('plan page', () => {
     const blocks = screen.getByRole('meter', { name: 'Blocks' });
     expect(blocks.getAttribute('aria-valuenow')).toBe('100');
     expect(blocks.getAttribute('aria-valuetext')).toBe('20 of 15 blocks (100%)');
-    expect(screen.getByRole('meter', { name: 'Emails this month' }).getAttribute('aria-valuenow')).toBe('14');
+    expect(
+      screen.getByRole('meter', { name: 'Emails this month' }).getAttribute('aria-valuenow'),
+    ).toBe('14');
   });
 
   it('stops after confirmation and says until when the plan runs', async () => {
     api.listActivePlans.mockResolvedValue([row()]);
-    api.cancelPayment.mockResolvedValue({ status: true, payment: row({ auto_renew: false, stopped_at: 'x' }) });
+    api.cancelPayment.mockResolvedValue({
+      status: true,
+      payment: row({ auto_renew: false, stopped_at: 'x' }),
+    });
     render();
     fireEvent.click(await screen.findByRole('button', { name: 'Stop' }));
     const dialog = screen.getByRole('alertdialog', { name: 'Stop your plan?' });
     expect(within(dialog).getByText(/You keep your blocks and emails until 26.12.22/)).toBeTruthy();
     fireEvent.click(within(dialog).getByRole('button', { name: 'Stop plan' }));
-    await waitFor(() => expect(api.cancelPayment).toHaveBeenCalledWith(expect.objectContaining({ id: 'plan-1', method: 'paypal' })));
+    await waitFor(() =>
+      expect(api.cancelPayment).toHaveBeenCalledWith(
+        expect.objectContaining({ id: 'plan-1', method: 'paypal' }),
+      ),
+    );
     expect(await screen.findByText('Your plan is stopped. It runs until 26.12.22.')).toBeTruthy();
   });
 
@@ -92,7 +102,10 @@ describe('plan page', () => {
     const open = vi.spyOn(window, 'open').mockReturnValue(tab as unknown as Window);
     api.changePayment.mockResolvedValue({
       status: true,
-      payment: row({ next_content: { planName: 'Custom', blockLimit: 16, responseMonthlyLimit: 2000 }, next_price: 6 }),
+      payment: row({
+        next_content: { planName: 'Custom', blockLimit: 16, responseMonthlyLimit: 2000 },
+        next_price: 6,
+      }),
       links: [{ href: 'https://paypal.example/approve?token=RV-1', rel: 'approve' }],
     });
     render();
@@ -107,15 +120,21 @@ describe('plan page', () => {
     expect(within(dialog).getByText('$6 a month')).toBeTruthy();
     fireEvent.click(save);
     await waitFor(() => expect(api.changePayment).toHaveBeenCalled());
-    expect(api.changePayment.mock.calls[0]![1]).toEqual({ type: 'custom', blockLimit: 16, responseMonthlyLimit: 2000 });
+    expect(api.changePayment.mock.calls[0]![1]).toEqual({
+      type: 'custom',
+      blockLimit: 16,
+      responseMonthlyLimit: 2000,
+    });
     expect(open).toHaveBeenCalledWith('about:blank', '_blank');
-    await waitFor(() => expect(tab.location.href).toBe('https://paypal.example/approve?token=RV-1'));
+    await waitFor(() =>
+      expect(tab.location.href).toBe('https://paypal.example/approve?token=RV-1'),
+    );
     expect(tab.opener).toBeNull();
     expect(await screen.findByText(/PayPal opened in a new tab/)).toBeTruthy();
     open.mockRestore();
   });
 
-  it('redeems a coupon of 1 to 99 characters and shows the server\'s refusal', async () => {
+  it("redeems a coupon of 1 to 99 characters and shows the server's refusal", async () => {
     api.listActivePlans.mockResolvedValue([]);
     api.useCoupon.mockRejectedValueOnce(new Error('No such coupon'));
     render();
@@ -128,7 +147,10 @@ describe('plan page', () => {
     fireEvent.change(field, { target: { value: 'WELCOME' } });
     fireEvent.click(apply);
     expect(await within(dialog).findByText('No such coupon')).toBeTruthy();
-    api.useCoupon.mockResolvedValueOnce({ status: true, payment: row({ type: 'coupon', method: null }) });
+    api.useCoupon.mockResolvedValueOnce({
+      status: true,
+      payment: row({ type: 'coupon', method: null }),
+    });
     fireEvent.click(apply);
     expect(await screen.findByText('The coupon is applied.')).toBeTruthy();
     expect(api.useCoupon).toHaveBeenLastCalledWith('WELCOME');
@@ -137,8 +159,21 @@ describe('plan page', () => {
   it('pages the history: 10 at a time, no more after a short page; legacy prices by name', async () => {
     api.listActivePlans.mockResolvedValue([]);
     const page = (n: number, count: number) =>
-      Array.from({ length: count }, (_, i) => row({ id: `p${n}-${i}`, is_active: false, price: 3, content: { planName: i === 0 ? '$7 Plan' : 'Custom', blockLimit: 8, responseMonthlyLimit: 1000 } }));
-    api.listPlanHistory.mockImplementation(async (n: number) => (n === 0 ? page(0, 10) : page(1, 3)));
+      Array.from({ length: count }, (_, i) =>
+        row({
+          id: `p${n}-${i}`,
+          is_active: false,
+          price: 3,
+          content: {
+            planName: i === 0 ? '$7 Plan' : 'Custom',
+            blockLimit: 8,
+            responseMonthlyLimit: 1000,
+          },
+        }),
+      );
+    api.listPlanHistory.mockImplementation(async (n: number) =>
+      n === 0 ? page(0, 10) : page(1, 3),
+    );
     render();
     const table = await screen.findByRole('table');
     expect(within(table).getAllByRole('row')).toHaveLength(11);

@@ -12,7 +12,13 @@ import { Spinner } from '../../../components/ui/spinner';
 import { messageOf } from '../../../lib/errors';
 import { useSession } from '../../../lib/session';
 import { useQuery } from '../../../lib/use-query';
-import { cancelPayment, changePayment, listActivePlans, loadUsage, useCoupon as redeemCoupon } from '../api/plans';
+import {
+  cancelPayment,
+  changePayment,
+  listActivePlans,
+  loadUsage,
+  useCoupon as redeemCoupon,
+} from '../api/plans';
 import {
   activeCoupons,
   activePlan,
@@ -21,7 +27,6 @@ import {
   canBuy,
   dayAfter,
   formatPlanDate,
-  formatPlanPrice,
   monthlyCount,
   PLAN_MESSAGES,
   routePrice,
@@ -44,7 +49,6 @@ import { PlanFields } from './plan-fields';
 import { UsageGauge } from './usage-gauge';
 
 registerPlanTranslations();
-
 
 function ChangeDialog({
   row,
@@ -117,11 +121,16 @@ function ChangeDialog({
     >
       <form id="plan-change-form" onSubmit={(e) => void submit(e)} noValidate>
         <p className="hint">
-          {paypal ? s('change.paypalIntro') : s('change.intro', { date: row.end_date ? formatPlanDate(dayAfter(row.end_date)) : '' })}
+          {paypal
+            ? s('change.paypalIntro')
+            : s('change.intro', {
+                date: row.end_date ? formatPlanDate(dayAfter(row.end_date)) : '',
+              })}
         </p>
         <PlanFields basket={basket} onChange={setBasket} />
         <p className="plan-price-line">
-          {s('select.price')}: <strong>{s('select.perMonth', { price: routePrice(price, row.method, lang) })}</strong>
+          {s('select.price')}:{' '}
+          <strong>{s('select.perMonth', { price: routePrice(price, row.method, lang) })}</strong>
         </p>
         {price < 3 ? (
           <p className="error-text" role="alert">
@@ -177,7 +186,13 @@ function CouponDialog({ onClose, onApplied }: { onClose: () => void; onApplied: 
           <button type="button" className="button button-ghost" onClick={onClose} disabled={busy}>
             {s('cancel')}
           </button>
-          <button type="submit" form="coupon-form" className="button button-primary" disabled={busy || !valid} aria-busy={busy}>
+          <button
+            type="submit"
+            form="coupon-form"
+            className="button button-primary"
+            disabled={busy || !valid}
+            aria-busy={busy}
+          >
             {s('apply')}
           </button>
         </>
@@ -222,12 +237,12 @@ export function PlanPage() {
   const queryNotice = stateNotice
     ? stateNotice
     : params.has('purchased')
-    ? s('notices.purchased')
-    : params.get('paypal') === 'cancelled'
-      ? s('notices.paypalCancelled')
-      : params.get('paypal') === 'approved'
-        ? s('notices.paypalApproved')
-        : null;
+      ? s('notices.purchased')
+      : params.get('paypal') === 'cancelled'
+        ? s('notices.paypalCancelled')
+        : params.get('paypal') === 'approved'
+          ? s('notices.paypalApproved')
+          : null;
 
   const reload = () => {
     setVersion((v) => v + 1);
@@ -274,10 +289,21 @@ export function PlanPage() {
             {plan ? (
               <>
                 <p className="plan-card-name">
-                  <strong>{plan.content?.planName?.startsWith('$') ? plan.content.planName : s(`types.${plan.type}`)}</strong>
-                  <span className="plan-card-price">{s('active.perMonth', { price: routePrice(rowPrice(plan), plan.method, lang) })}</span>
+                  <strong>
+                    {plan.content?.planName?.startsWith('$')
+                      ? plan.content.planName
+                      : s(`types.${plan.type}`)}
+                  </strong>
+                  <span className="plan-card-price">
+                    {s('active.perMonth', { price: routePrice(rowPrice(plan), plan.method, lang) })}
+                  </span>
                 </p>
-                <p>{s('active.limits', { blocks: fmt(rowBlocks(plan)), emails: fmt(rowEmails(plan)) })}</p>
+                <p>
+                  {s('active.limits', {
+                    blocks: fmt(rowBlocks(plan)),
+                    emails: fmt(rowEmails(plan)),
+                  })}
+                </p>
                 <p className="hint">
                   {s('active.period', {
                     start: formatPlanDate(plan.start_date),
@@ -288,7 +314,9 @@ export function PlanPage() {
                 {plan.end_date ? (
                   <p data-testid="renewal">
                     {s(`active.${renewalState(plan)}`, {
-                      date: formatPlanDate(renewalState(plan) === 'renews' ? dayAfter(plan.end_date) : plan.end_date),
+                      date: formatPlanDate(
+                        renewalState(plan) === 'renews' ? dayAfter(plan.end_date) : plan.end_date,
+                      ),
                     })}
                   </p>
                 ) : null}
@@ -307,7 +335,11 @@ export function PlanPage() {
                     <button type="button" className="button" onClick={() => setDialog('change')}>
                       {s('actions.change')}
                     </button>
-                    <button type="button" className="button button-ghost" onClick={() => setDialog('stop')}>
+                    <button
+                      type="button"
+                      className="button button-ghost"
+                      onClick={() => setDialog('stop')}
+                    >
                       {s('actions.stop')}
                     </button>
                   </div>
@@ -336,7 +368,11 @@ export function PlanPage() {
                 })}
               </p>
             ))}
-            <button type="button" className="button button-ghost plan-coupon-button" onClick={() => setDialog('coupon')}>
+            <button
+              type="button"
+              className="button button-ghost plan-coupon-button"
+              onClick={() => setDialog('coupon')}
+            >
               {s('actions.coupon')}
             </button>
           </section>
@@ -348,7 +384,10 @@ export function PlanPage() {
                 label={s('usage.blocks')}
                 used={usage.block_count}
                 limit={usage.block_limit}
-                valueText={s('usage.blocksValue', { used: fmt(usage.block_count), limit: fmt(usage.block_limit) })}
+                valueText={s('usage.blocksValue', {
+                  used: fmt(usage.block_count),
+                  limit: fmt(usage.block_limit),
+                })}
               />
               <UsageGauge
                 label={s('usage.emails')}
@@ -377,7 +416,9 @@ export function PlanPage() {
           onConfirm={async () => {
             const answer = await cancelPayment(plan);
             setDialog(null);
-            setNotice({ text: s('notices.stopped', { date: formatPlanDate(answer.payment.end_date ?? '') }) });
+            setNotice({
+              text: s('notices.stopped', { date: formatPlanDate(answer.payment.end_date ?? '') }),
+            });
             reload();
           }}
         >
@@ -401,7 +442,11 @@ export function PlanPage() {
                 ? tab
                   ? { text: s('notices.changeLink'), link }
                   : { text: s('notices.changeLinkBlocked'), link }
-                : { text: s('notices.changed', { date: row.end_date ? formatPlanDate(dayAfter(row.end_date)) : '' }) },
+                : {
+                    text: s('notices.changed', {
+                      date: row.end_date ? formatPlanDate(dayAfter(row.end_date)) : '',
+                    }),
+                  },
             );
             reload();
           }}

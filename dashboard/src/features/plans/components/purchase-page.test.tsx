@@ -24,7 +24,8 @@ vi.mock('../api/providers', async (importOriginal) => ({
 }));
 
 const location = () => screen.getByTestId('location').textContent;
-const render = (route: string) => renderWithProviders(<PurchasePage />, { route, session: signedInSession() });
+const render = (route: string) =>
+  renderWithProviders(<PurchasePage />, { route, session: signedInSession() });
 
 beforeEach(() => {
   for (const fn of [...Object.values(api), ...Object.values(providers)]) fn.mockReset();
@@ -44,7 +45,9 @@ describe('select plan', () => {
     expect((screen.getByRole('radio', { name: /Basic/ }) as HTMLInputElement).checked).toBe(true);
     expect(screen.queryByLabelText('Extra blocks')).toBeNull();
     expect(screen.getByTestId('purchase-price').textContent).toBe('$3 a month');
-    expect(screen.getByRole('link', { name: 'Continue' }).getAttribute('href')).toBe('/purchase/payment?focus=basic');
+    expect(screen.getByRole('link', { name: 'Continue' }).getAttribute('href')).toBe(
+      '/purchase/payment?focus=basic',
+    );
   });
 
   it('rounds Custom counts, recomputes the price, and refuses under $3', async () => {
@@ -60,9 +63,13 @@ describe('select plan', () => {
     expect(emails.value).toBe('1000');
     fireEvent.change(blocks, { target: { value: '0' } });
     fireEvent.change(emails, { target: { value: '2000' } });
-    await waitFor(() => expect(screen.getByTestId('purchase-price').textContent).toBe('$2 a month'));
+    await waitFor(() =>
+      expect(screen.getByTestId('purchase-price').textContent).toBe('$2 a month'),
+    );
     expect(screen.getByRole('alert').textContent).toBe('Minimum price for subscription is $3');
-    expect((screen.getByRole('button', { name: 'Continue' }) as HTMLButtonElement).disabled).toBe(true);
+    expect((screen.getByRole('button', { name: 'Continue' }) as HTMLButtonElement).disabled).toBe(
+      true,
+    );
   });
 
   it('sends an owner with an active plan to the plan page', async () => {
@@ -93,19 +100,30 @@ describe('payment', () => {
     );
     fireEvent.click(screen.getByRole('button', { name: 'Pay by card' }));
     await waitFor(() => expect(location()).toBe('/profile/plan?purchased=1'));
-    expect(providers.requestBillingKey.mock.calls[0]![0]).toMatchObject({ route: 'card', customer: { id: 'user-1' } });
-    expect(api.checkIamportPayment).toHaveBeenCalledWith({ type: 'custom', blockLimit: 12, responseMonthlyLimit: 2000 }, 'billing-key-1', 'card');
+    expect(providers.requestBillingKey.mock.calls[0]![0]).toMatchObject({
+      route: 'card',
+      customer: { id: 'user-1' },
+    });
+    expect(api.checkIamportPayment).toHaveBeenCalledWith(
+      { type: 'custom', blockLimit: 12, responseMonthlyLimit: 2000 },
+      'billing-key-1',
+      'card',
+    );
   });
 
   it('stays with a note when the checkout was closed, and says why a payment failed', async () => {
     providers.requestBillingKey.mockResolvedValueOnce({ ok: false, reason: 'cancelled' });
     render('/purchase/payment?focus=basic');
     fireEvent.click(await screen.findByRole('button', { name: 'Pay with the wallet' }));
-    expect(await screen.findByText('The payment window was closed. Nothing was charged.')).toBeTruthy();
+    expect(
+      await screen.findByText('The payment window was closed. Nothing was charged.'),
+    ).toBeTruthy();
     providers.requestBillingKey.mockResolvedValueOnce({ ok: true, billingKey: 'k' });
     api.checkIamportPayment.mockRejectedValueOnce(new Error('Failed to payment: Declined'));
     fireEvent.click(screen.getByRole('button', { name: 'Pay with the wallet' }));
-    expect((await screen.findByRole('alert')).textContent).toBe('The payment did not go through: Failed to payment: Declined');
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      'The payment did not go through: Failed to payment: Declined',
+    );
     expect(location()).toBe('/purchase/payment?focus=basic');
   });
 

@@ -37,7 +37,15 @@ registerPlanTranslations();
 const PURCHASE = '/purchase';
 const PAYMENT = '/purchase/payment';
 
-function Steps({ step, search, payable }: { step: 'select' | 'payment'; search: string; payable: boolean }) {
+function Steps({
+  step,
+  search,
+  payable,
+}: {
+  step: 'select' | 'payment';
+  search: string;
+  payable: boolean;
+}) {
   const { t } = useTranslation();
   const s = (key: string) => t(`plans.steps.${key}`);
   return (
@@ -86,7 +94,10 @@ function SelectPlan({ basket }: { basket: Basket }) {
       <h1 id="purchase-title" tabIndex={-1}>
         {s('select.title')}
       </h1>
-      <PlanFields basket={basket} onChange={(b) => navigate(`${PURCHASE}${basketToSearch(b)}`, { replace: true })} />
+      <PlanFields
+        basket={basket}
+        onChange={(b) => navigate(`${PURCHASE}${basketToSearch(b)}`, { replace: true })}
+      />
       <dl className="purchase-facts">
         <div>
           <dt>{s('select.start')}</dt>
@@ -108,9 +119,11 @@ function SelectPlan({ basket }: { basket: Basket }) {
             <div key={group}>
               <h3>{s(`select.groups.${group}`)}</h3>
               <ul>
-                {(t(`plans.select.features.${group}`, { returnObjects: true }) as string[]).map((line) => (
-                  <li key={line}>{line}</li>
-                ))}
+                {(t(`plans.select.features.${group}`, { returnObjects: true }) as string[]).map(
+                  (line) => (
+                    <li key={line}>{line}</li>
+                  ),
+                )}
               </ul>
             </div>
           ))}
@@ -118,7 +131,10 @@ function SelectPlan({ basket }: { basket: Basket }) {
       </section>
       <div className="purchase-total">
         <p className="plan-price-line">
-          {s('select.price')}: <strong data-testid="purchase-price">{s('select.perMonth', { price: formatPlanPrice(price, lang) })}</strong>
+          {s('select.price')}:{' '}
+          <strong data-testid="purchase-price">
+            {s('select.perMonth', { price: formatPlanPrice(price, lang) })}
+          </strong>
         </p>
         {!ok && price < 3 ? (
           <p className="error-text" role="alert">
@@ -126,7 +142,10 @@ function SelectPlan({ basket }: { basket: Basket }) {
           </p>
         ) : null}
         {ok ? (
-          <Link to={`${PAYMENT}${basketToSearch(basket)}`} className="button button-primary button-large">
+          <Link
+            to={`${PAYMENT}${basketToSearch(basket)}`}
+            className="button button-primary button-large"
+          >
             {s('select.continue')}
           </Link>
         ) : (
@@ -166,7 +185,7 @@ function Payment({ basket }: { basket: Basket }) {
   const { user, profile, refreshProfile } = useSession();
   const [paying, setPaying] = useState(false);
   const [message, setMessage] = useState<{ text: string; error: boolean } | null>(null);
-  const [paypalState, setPaypalState] = useState<'idle' | 'loading' | 'ready' | 'failed'>('idle');
+  const [paypalState, setPaypalState] = useState<'loading' | 'ready' | 'failed'>('loading');
   const [paypalError, setPaypalError] = useState<string | null>(null);
   const paypalBox = useRef<HTMLDivElement>(null);
   const config = paymentsConfig();
@@ -218,7 +237,6 @@ function Payment({ basket }: { basket: Basket }) {
     if (!paypalConfigured || !userId || !canBuy(basket)) return;
     let alive = true;
     let buttons: { close: () => Promise<void> } | undefined;
-    setPaypalState('loading');
     loadPaypal()
       .then(async (paypal) => {
         if (!alive || !paypalBox.current || !paypal.Buttons) return;
@@ -248,14 +266,18 @@ function Payment({ basket }: { basket: Basket }) {
               await done();
             } catch (cause) {
               // spec: an error on the international route returns to the plan page
-              navigate(paths.profilePlan, { state: { notice: s('payment.failed', { reason: messageOf(cause) }) } });
+              navigate(paths.profilePlan, {
+                state: { notice: s('payment.failed', { reason: messageOf(cause) }) },
+              });
             } finally {
               setPaying(false);
             }
           },
           onCancel: () => navigate(`${paths.profilePlan}?paypal=cancelled`),
           onError: (err) =>
-            navigate(paths.profilePlan, { state: { notice: s('payment.failed', { reason: messageOf(err) }) } }),
+            navigate(paths.profilePlan, {
+              state: { notice: s('payment.failed', { reason: messageOf(err) }) },
+            }),
         });
         buttons = instance;
         await instance.render(paypalBox.current);
@@ -290,7 +312,12 @@ function Payment({ basket }: { basket: Basket }) {
           </div>
           <div>
             <dt>{s('payment.period')}</dt>
-            <dd>{s('payment.periodValue', { start: formatPlanDate(start), end: formatPlanDate(periodEnd(start)) })}</dd>
+            <dd>
+              {s('payment.periodValue', {
+                start: formatPlanDate(start),
+                end: formatPlanDate(periodEnd(start)),
+              })}
+            </dd>
           </div>
           <div>
             <dt>{s('payment.blocks')}</dt>
@@ -322,7 +349,12 @@ function Payment({ basket }: { basket: Basket }) {
           <h3>{s('payment.card')}</h3>
           <p className="hint">{s('payment.cardHint', { price: won })}</p>
           {config.portone?.cardChannelKey ? (
-            <button type="button" className="button button-primary" disabled={paying} onClick={() => void payWithPortOne('card')}>
+            <button
+              type="button"
+              className="button button-primary"
+              disabled={paying}
+              onClick={() => void payWithPortOne('card')}
+            >
               {s('payment.payCard')}
             </button>
           ) : (
@@ -333,7 +365,12 @@ function Payment({ basket }: { basket: Basket }) {
           <h3>{s('payment.wallet')}</h3>
           <p className="hint">{s('payment.walletHint', { price: won })}</p>
           {config.portone?.walletChannelKey ? (
-            <button type="button" className="button" disabled={paying} onClick={() => void payWithPortOne('wallet')}>
+            <button
+              type="button"
+              className="button"
+              disabled={paying}
+              onClick={() => void payWithPortOne('wallet')}
+            >
               {s('payment.payWallet')}
             </button>
           ) : (
@@ -366,7 +403,10 @@ function Payment({ basket }: { basket: Basket }) {
         </div>
       ) : null}
       {message ? (
-        <p className={message.error ? 'error-text' : 'notice'} role={message.error ? 'alert' : 'status'}>
+        <p
+          className={message.error ? 'error-text' : 'notice'}
+          role={message.error ? 'alert' : 'status'}
+        >
           {message.text}
         </p>
       ) : null}
@@ -389,7 +429,8 @@ export function PurchasePage() {
   const plans = useQuery(`purchase:${user?.id}`, listActivePlans);
 
   if (plans.data && activePlan(plans.data)) return <Navigate to={paths.profilePlan} replace />;
-  if (onPayment && !canBuy(basket)) return <Navigate to={`${PURCHASE}${basketToSearch(basket)}`} replace />;
+  if (onPayment && !canBuy(basket))
+    return <Navigate to={`${PURCHASE}${basketToSearch(basket)}`} replace />;
   const search = basketToSearch(basket);
   return (
     <div className="purchase-page">

@@ -2,7 +2,17 @@
 import { useId } from 'react';
 import { usagePercent } from '../model/plans';
 
-export function UsageGauge({ label, used, limit, valueText }: { label: string; used: number; limit: number; valueText: string }) {
+export function UsageGauge({
+  label,
+  used,
+  limit,
+  valueText,
+}: {
+  label: string;
+  used: number;
+  limit: number;
+  valueText: string;
+}) {
   const id = useId();
   const percent = usagePercent(used, limit);
   return (

@@ -26,7 +26,8 @@ export const en = {
     failed: 'The renewal payment failed: the plan ends on {{date}}.',
     ends: 'Ends on {{date}}.',
     next: 'From {{date}}: {{blocks}} blocks, {{emails}} emails a month, {{price}} a month.',
-    nextPaypal: 'Waiting for your approval on PayPal: {{blocks}} blocks, {{emails}} emails a month, {{price}} a month, from the next payment.',
+    nextPaypal:
+      'Waiting for your approval on PayPal: {{blocks}} blocks, {{emails}} emails a month, {{price}} a month, from the next payment.',
     method: { iamport: 'Paid by card', paypal: 'Paid with PayPal' },
     coupon: 'Coupon {{name}}: {{blocks}} blocks and {{emails}} emails a month until {{date}}.',
   },
@@ -62,7 +63,8 @@ export const en = {
   change: {
     title: 'Change your plan',
     intro: 'The change starts with your next period, on {{date}}. This period stays as paid.',
-    paypalIntro: 'PayPal asks you to approve the new price in a new tab. The change starts with the first payment after that.',
+    paypalIntro:
+      'PayPal asks you to approve the new price in a new tab. The change starts with the first payment after that.',
     save: 'Change plan',
     cancel: 'Cancel',
     same: 'That is your plan already.',
@@ -185,7 +187,8 @@ export const ko: typeof en = {
     failed: '갱신 결제가 실패했습니다. 플랜은 {{date}}에 종료됩니다.',
     ends: '{{date}}에 종료됩니다.',
     next: '{{date}}부터: 블록 {{blocks}}개, 월 이메일 {{emails}}건, 월 {{price}}.',
-    nextPaypal: 'PayPal에서 승인을 기다리는 중: 다음 결제부터 블록 {{blocks}}개, 월 이메일 {{emails}}건, 월 {{price}}.',
+    nextPaypal:
+      'PayPal에서 승인을 기다리는 중: 다음 결제부터 블록 {{blocks}}개, 월 이메일 {{emails}}건, 월 {{price}}.',
     method: { iamport: '카드 결제', paypal: 'PayPal 결제' },
     coupon: '쿠폰 {{name}}: {{date}}까지 블록 {{blocks}}개, 월 이메일 {{emails}}건.',
   },

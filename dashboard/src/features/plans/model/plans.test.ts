@@ -34,9 +34,17 @@ const row = (over: Partial<PlanRow>): PlanRow => ({
 });
 
 describe('the basket', () => {
-  it('starts as the spec\'s default and Basic is fixed', () => {
-    expect(basketFromSearch('')).toEqual({ type: 'custom', blockLimit: 8, responseMonthlyLimit: 1000 });
-    expect(basketFromSearch('?focus=basic&blocks=40')).toEqual({ type: 'basic', blockLimit: 8, responseMonthlyLimit: 1000 });
+  it("starts as the spec's default and Basic is fixed", () => {
+    expect(basketFromSearch('')).toEqual({
+      type: 'custom',
+      blockLimit: 8,
+      responseMonthlyLimit: 1000,
+    });
+    expect(basketFromSearch('?focus=basic&blocks=40')).toEqual({
+      type: 'basic',
+      blockLimit: 8,
+      responseMonthlyLimit: 1000,
+    });
     expect(basketPrice(basketFor('basic'))).toBe(3);
     expect(withBlocks(basketFor('basic'), 40)).toEqual(basketFor('basic'));
   });
@@ -64,7 +72,11 @@ describe('the basket', () => {
   it('goes into the URL and comes back, rounded', () => {
     const b = { type: 'custom' as const, blockLimit: 16, responseMonthlyLimit: 3000 };
     expect(basketFromSearch(basketToSearch(b))).toEqual(b);
-    expect(basketFromSearch('?focus=custom&blocks=13&emails=abc')).toEqual({ type: 'custom', blockLimit: 16, responseMonthlyLimit: 1000 });
+    expect(basketFromSearch('?focus=custom&blocks=13&emails=abc')).toEqual({
+      type: 'custom',
+      blockLimit: 16,
+      responseMonthlyLimit: 1000,
+    });
     expect(basketFromSearch('?focus= custom ')).toMatchObject({ type: 'custom' });
   });
 });

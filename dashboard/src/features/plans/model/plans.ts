@@ -41,7 +41,11 @@ export function basketFor(type: TPlanType, current?: Basket): Basket {
   if (type === 'basic') return { type, ...PLAN_RULES.basic };
   return current && current.type === 'custom'
     ? current
-    : { type, blockLimit: DEFAULT_BASKET.blockLimit, responseMonthlyLimit: DEFAULT_BASKET.responseMonthlyLimit };
+    : {
+        type,
+        blockLimit: DEFAULT_BASKET.blockLimit,
+        responseMonthlyLimit: DEFAULT_BASKET.responseMonthlyLimit,
+      };
 }
 
 /** A typed block count applied to the basket: negatives ignored, rounded by 4 (spec). */
@@ -49,7 +53,9 @@ export const withBlocks = (b: Basket, typed: number): Basket =>
   b.type === 'basic' ? b : { ...b, blockLimit: roundBlocks(b.blockLimit, typed) };
 /** A typed email count applied to the basket: negatives ignored, rounded by 1000 (spec). */
 export const withEmails = (b: Basket, typed: number): Basket =>
-  b.type === 'basic' ? b : { ...b, responseMonthlyLimit: roundEmails(b.responseMonthlyLimit, typed) };
+  b.type === 'basic'
+    ? b
+    : { ...b, responseMonthlyLimit: roundEmails(b.responseMonthlyLimit, typed) };
 
 export const basketPrice = (b: Basket) => planPrice(b);
 export const canBuy = (b: Basket) => ZPlan.safeParse(b).success;
@@ -78,7 +84,10 @@ export function basketFromSearch(search: string): Basket {
   const base = basketFor('custom');
   // counts from the URL are rounded like typed ones, so a hand-edited link cannot name an
   // impossible plan
-  return withEmails(withBlocks(base, number('blocks', base.blockLimit)), number('emails', base.responseMonthlyLimit));
+  return withEmails(
+    withBlocks(base, number('blocks', base.blockLimit)),
+    number('emails', base.responseMonthlyLimit),
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -92,7 +101,12 @@ export interface PlanRow {
   start_date: string;
   end_date: string | null;
   is_active: boolean;
-  content: { planName?: string; blockLimit?: number; responseMonthlyLimit?: number; coupon?: string } | null;
+  content: {
+    planName?: string;
+    blockLimit?: number;
+    responseMonthlyLimit?: number;
+    coupon?: string;
+  } | null;
   auto_renew: boolean;
   stopped_at: string | null;
   renewal_failed_at: string | null;
@@ -112,8 +126,10 @@ export const activeCoupons = (rows: PlanRow[]) =>
   rows.filter((r) => r.is_active && (r.type === 'coupon' || r.type === 'promote_coupon'));
 
 export const rowPrice = (row: Pick<PlanRow, 'price' | 'content'>) => historyPrice(row);
-export const rowBlocks = (row: Pick<PlanRow, 'content'>) => shownBlocks(row.content?.blockLimit ?? 0);
-export const rowEmails = (row: Pick<PlanRow, 'content'>) => shownEmails(row.content?.responseMonthlyLimit ?? 0);
+export const rowBlocks = (row: Pick<PlanRow, 'content'>) =>
+  shownBlocks(row.content?.blockLimit ?? 0);
+export const rowEmails = (row: Pick<PlanRow, 'content'>) =>
+  shownEmails(row.content?.responseMonthlyLimit ?? 0);
 
 /** What the renewal line says about an active plan. */
 export type RenewalState = 'renews' | 'stopped' | 'failed' | 'ends';
@@ -167,7 +183,11 @@ export function basketOf(row: PlanRow): Basket {
   };
 }
 
-export const toPlan = (b: Basket): TPlan => ({ type: b.type, blockLimit: b.blockLimit, responseMonthlyLimit: b.responseMonthlyLimit });
+export const toPlan = (b: Basket): TPlan => ({
+  type: b.type,
+  blockLimit: b.blockLimit,
+  responseMonthlyLimit: b.responseMonthlyLimit,
+});
 
 /**
  * A price as the owner is billed: a card or wallet plan in won, a PayPal plan in dollars (spec:
