@@ -30,6 +30,17 @@ import {
 import { WebhookSender } from '../webhooks.ts';
 import { approvalPage, jsSdkScript, pageCsp, popupResultPage } from './pages.ts';
 
+/**
+ * A checkout page: its form posts to this server, and the server refuses a post whose Origin is
+ * another site; under "no-referrer" Chromium sends `Origin: null`, so these pages say same-origin.
+ */
+const sendCheckoutPage = (
+  res: Parameters<typeof sendHtml>[0],
+  status: number,
+  html: string,
+  csp: string,
+) => sendHtml(res, status, html, csp, { 'referrer-policy': 'same-origin' });
+
 export interface PayPalFakeOptions {
   clientId: string;
   clientSecret: string;
@@ -545,7 +556,7 @@ export async function createPayPalFake(ctx: FakeContext): Promise<PayPalFake> {
               : undefined;
       if (!decision) {
         const quantity = String(body.quantity ?? '1');
-        return sendHtml(
+        return sendCheckoutPage(
           res,
           200,
           approvalPage({
@@ -577,14 +588,14 @@ export async function createPayPalFake(ctx: FakeContext): Promise<PayPalFake> {
           },
         });
         activate(s);
-        return sendHtml(
+        return sendCheckoutPage(
           res,
           200,
           popupResultPage({ result: 'approve', subscriptionID: s.id }, origin, 'Subscribed', nonce),
           csp,
         );
       }
-      return sendHtml(
+      return sendCheckoutPage(
         res,
         200,
         popupResultPage({ result: 'cancel' }, origin, 'Cancelled', nonce),
@@ -604,7 +615,7 @@ export async function createPayPalFake(ctx: FakeContext): Promise<PayPalFake> {
           ? 'Nothing to approve here'
           : undefined;
       if (!decision) {
-        return sendHtml(
+        return sendCheckoutPage(
           res,
           200,
           approvalPage({
@@ -649,7 +660,7 @@ export async function createPayPalFake(ctx: FakeContext): Promise<PayPalFake> {
           res.end();
           return;
         }
-        return sendHtml(
+        return sendCheckoutPage(
           res,
           200,
           popupResultPage({ result: 'approve', subscriptionID: s.id }, origin, 'Done', nonce),
@@ -661,7 +672,7 @@ export async function createPayPalFake(ctx: FakeContext): Promise<PayPalFake> {
         res.end();
         return;
       }
-      return sendHtml(
+      return sendCheckoutPage(
         res,
         200,
         popupResultPage({ result: 'cancel' }, origin, 'Cancelled', nonce),

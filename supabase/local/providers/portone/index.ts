@@ -31,6 +31,17 @@ import {
   type CheckoutRequest,
 } from './pages.ts';
 
+/**
+ * A checkout page: its form posts to this server, and the server refuses a post whose Origin is
+ * another site; under "no-referrer" Chromium sends `Origin: null`, so these pages say same-origin.
+ */
+const sendCheckoutPage = (
+  res: Parameters<typeof sendHtml>[0],
+  status: number,
+  html: string,
+  csp: string,
+) => sendHtml(res, status, html, csp, { 'referrer-policy': 'same-origin' });
+
 export interface PortOneChannel {
   key: string;
   name: string;
@@ -610,7 +621,7 @@ export function createPortOneFake(ctx: FakeContext): PortOneFake {
     const nonce = randomBytes(16).toString('base64');
     const csp = checkoutCsp(nonce, origin);
     if (req.method !== 'POST') {
-      return sendHtml(
+      return sendCheckoutPage(
         res,
         200,
         checkoutPage({
@@ -649,7 +660,7 @@ export function createPortOneFake(ctx: FakeContext): PortOneFake {
         message: error ?? 'The customer cancelled the checkout',
       };
     }
-    return sendHtml(res, 200, resultPage(response, origin, nonce), csp);
+    return sendCheckoutPage(res, 200, resultPage(response, origin, nonce), csp);
   };
 
   const control = async (req: IncomingMessage, res: ServerResponse, path: string) => {

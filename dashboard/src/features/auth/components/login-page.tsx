@@ -17,6 +17,19 @@ export function oauthErrorFrom(search: string, hash: string): string | null {
   return null;
 }
 
+/**
+ * Where to come back after signing in: the signed-in page the login is shown in place of,
+ * without the provider's answer of an earlier try (error, code); none on /login itself.
+ */
+export function returnPath(pathname: string, search: string): string | undefined {
+  if (pathname === paths.login) return undefined;
+  const params = new URLSearchParams(search);
+  for (const key of ['error', 'error_code', 'error_description', 'code', 'state'])
+    params.delete(key);
+  const query = params.toString();
+  return `${pathname}${query ? `?${query}` : ''}`;
+}
+
 export function LoginPage() {
   const { t } = useTranslation();
   const { user } = useSession();
@@ -32,8 +45,7 @@ export function LoginPage() {
     setError(null);
     try {
       // shown in place of a signed-in page: come back to it after signing in
-      const here = `${location.pathname}${location.search}`;
-      await signInWithProvider(provider, location.pathname === paths.login ? undefined : here);
+      await signInWithProvider(provider, returnPath(location.pathname, location.search));
       // The browser is now leaving for the provider's page.
     } catch (cause) {
       setError(messageOf(cause));

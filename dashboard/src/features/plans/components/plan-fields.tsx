@@ -108,7 +108,7 @@ export function PlanFields({
                     blocks: shownBlocks(PLAN_RULES.basic.blockLimit),
                     emails: fmt(shownEmails(PLAN_RULES.basic.responseMonthlyLimit)),
                   })
-                : lang === 'ko'
+                : lang === 'ko' && !dollars
                   ? s('select.customLineKo')
                   : s('select.customLine')}
             </span>

@@ -127,7 +127,7 @@ function ChangeDialog({
                 date: row.end_date ? formatPlanDate(dayAfter(row.end_date)) : '',
               })}
         </p>
-        <PlanFields basket={basket} onChange={setBasket} />
+        <PlanFields basket={basket} onChange={setBasket} dollars={paypal} />
         <p className="plan-price-line">
           {s('select.price')}:{' '}
           <strong>{s('select.perMonth', { price: routePrice(price, row.method, lang) })}</strong>
