@@ -64,6 +64,7 @@ export async function loadUsage(userId: string): Promise<Usage> {
     .eq('id', userId)
     .single();
   if (error) throw error;
+  if (!data || typeof data !== 'object' || Array.isArray(data)) throw new Error('No profile');
   return data as Usage;
 }
 

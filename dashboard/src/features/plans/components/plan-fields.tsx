@@ -77,9 +77,12 @@ function CountField({ label, hint, value, step, max, onCommit, name }: CountFiel
 export function PlanFields({
   basket,
   onChange,
+  dollars = false,
 }: {
   basket: Basket;
   onChange: (b: Basket) => void;
+  /** Prices of this route are in dollars (PayPal), whatever the language. */
+  dollars?: boolean;
 }) {
   const { t } = useTranslation();
   const s = (key: string, o?: Record<string, unknown>) => t(`plans.${key}`, o);
