@@ -69,7 +69,7 @@ export async function upgradeByCard(page: Page, journey: Journey, ownerId: strin
   const checkout = page.frameLocator('iframe[title="PortOne checkout (local stand-in)"]');
   await checkout.getByText('LOCAL test checkout').waitFor();
   await checkout.getByText('KCP billing (local)').waitFor();
-  if (shots) await page.screenshot({ path: `${shots}/portone-checkout-1440.png` });
+  await shoot(page, 'portone-checkout');
   await checkout.getByRole('button', { name: 'Register' }).click();
 
   await page.waitForURL(`${base}/profile/plan?purchased=1`);
@@ -113,7 +113,7 @@ export async function planAndStop(page: Page, journey: Journey, ownerId: string)
   await page.getByRole('button', { name: 'Stop' }).click();
   const dialog = page.getByRole('alertdialog', { name: 'Stop your plan?' });
   await dialog.waitFor();
-  if (shots) await page.screenshot({ path: `${shots}/plan-stop-dialog-1440.png` });
+  await shoot(page, 'plan-stop-dialog');
   await dialog.getByRole('button', { name: 'Stop plan' }).click();
   await page.getByText(/^Your plan is stopped\. It runs until \d\d\.\d\d\.\d\d\.$/).waitFor();
   await page
@@ -164,15 +164,18 @@ export async function secondOwnerPaysByPaypal(journey: Journey, errors: string[]
     await blocks.fill('13');
     await blocks.press('Enter');
     await page.waitForURL(/blocks=16/);
-    assert.equal(await page.getByTestId('purchase-price').textContent(), '월 5,000원');
+    await page
+      .getByTestId('purchase-price')
+      .filter({ hasText: /^월 5,000원$/ })
+      .waitFor();
     await axe(page, 'select plan (ko)');
     await shoot(page, 'purchase-select-ko');
     await page.getByRole('link', { name: '계속' }).click();
     await page.waitForURL(/\/purchase\/payment\?focus=custom&blocks=16&emails=1000/);
-    assert.equal(
-      await page.getByTestId('payment-price').textContent(),
-      '국내 카드·간편결제 월 5,000원, PayPal 월 $5',
-    );
+    await page
+      .getByTestId('payment-price')
+      .filter({ hasText: /^국내 카드·간편결제 월 5,000원, PayPal 월 \$5$/ })
+      .waitFor();
     await page.getByText(/결제하면 이용약관과 개인정보 처리방침에 동의/).waitFor();
     const paypal = page.locator('[data-paypal-local]');
     await paypal.waitFor();
@@ -206,11 +209,11 @@ export async function secondOwnerPaysByPaypal(journey: Journey, errors: string[]
     await page.getByRole('button', { name: '변경' }).click();
     await page.getByRole('dialog', { name: '플랜 변경' }).waitFor();
     await axe(page, 'change dialog (ko)');
-    if (shots) await page.screenshot({ path: `${shots}/plan-change-dialog-ko-1440.png` });
+    await shoot(page, 'plan-change-dialog-ko');
     await page.keyboard.press('Escape');
     await page.getByRole('button', { name: '쿠폰 사용' }).click();
     await page.getByRole('dialog', { name: '쿠폰 사용' }).waitFor();
-    if (shots) await page.screenshot({ path: `${shots}/plan-coupon-dialog-ko-1440.png` });
+    await shoot(page, 'plan-coupon-dialog-ko');
     await page.keyboard.press('Escape');
   } finally {
     await context.close();
