@@ -138,6 +138,48 @@ alter table private.outbound_mails enable row level security;
 CREATE INDEX outbound_mails_created_idx ON private.outbound_mails USING btree (created_at);
 CREATE INDEX outbound_mails_sender_created_idx ON private.outbound_mails USING btree (sender_user_id, created_at DESC) WHERE (sender_user_id IS NOT NULL);
 
+create table private.payment_charges (
+  id uuid default gen_random_uuid() not null,
+  user_id uuid not null,
+  payment_id uuid,
+  kind text not null,
+  method public.payment_method not null,
+  provider_ref text not null,
+  plan jsonb not null,
+  price numeric(10,2) not null,
+  amount numeric(12,2) not null,
+  currency text not null,
+  status text not null,
+  period_start date not null,
+  period_end date not null,
+  next_charge_id uuid,
+  schedule_id text,
+  provider_payment_id text,
+  error text,
+  created_at timestamp with time zone default now() not null,
+  updated_at timestamp with time zone default now() not null,
+  constraint payment_charges_pkey PRIMARY KEY (id),
+  constraint payment_charges_amount_check CHECK ((amount > (0)::numeric)),
+  constraint payment_charges_check CHECK ((period_end >= period_start)),
+  constraint payment_charges_currency_check CHECK ((currency = ANY (ARRAY['KRW'::text, 'USD'::text]))),
+  constraint payment_charges_error_check CHECK ((char_length(error) <= 500)),
+  constraint payment_charges_kind_check CHECK ((kind = ANY (ARRAY['first'::text, 'renewal'::text]))),
+  constraint payment_charges_payment_id_fkey FOREIGN KEY (payment_id) REFERENCES public.payments(id) ON DELETE CASCADE,
+  constraint payment_charges_plan_check CHECK ((jsonb_typeof(plan) = 'object'::text)),
+  constraint payment_charges_price_check CHECK ((price > (0)::numeric)),
+  constraint payment_charges_provider_payment_id_check CHECK ((char_length(provider_payment_id) <= 200)),
+  constraint payment_charges_provider_ref_check CHECK (((char_length(provider_ref) >= 1) AND (char_length(provider_ref) <= 200))),
+  constraint payment_charges_schedule_id_check CHECK ((char_length(schedule_id) <= 200)),
+  constraint payment_charges_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'recorded'::text, 'failed'::text, 'unscheduled'::text, 'scheduled'::text, 'revoked'::text]))),
+  constraint payment_charges_user_id_fkey FOREIGN KEY (user_id) REFERENCES public.profiles(id) ON DELETE CASCADE
+);
+comment on table private.payment_charges is 'Requests for money (a plan''s first payment, a card renewal), written before the provider is asked; no client access.';
+alter table private.payment_charges enable row level security;
+CREATE INDEX payment_charges_payment_idx ON private.payment_charges USING btree (payment_id, kind, period_start);
+CREATE UNIQUE INDEX payment_charges_first_ref_idx ON private.payment_charges USING btree (method, provider_ref) WHERE (kind = 'first'::text);
+CREATE UNIQUE INDEX payment_charges_in_flight_idx ON private.payment_charges USING btree (user_id) WHERE ((kind = 'first'::text) AND (status = 'pending'::text));
+CREATE TRIGGER payment_charges_set_updated_at BEFORE UPDATE ON private.payment_charges FOR EACH ROW EXECUTE FUNCTION private.set_updated_at();
+
 create table private.provider_events (
   id text not null,
   received_at timestamp with time zone default now() not null,
@@ -438,6 +480,7 @@ create table public.coupons (
 comment on table public.coupons is 'Coupon codes and the plan they grant. No client access: the use-coupon edge function redeems them.';
 alter table public.coupons enable row level security;
 grant insert, select, update, delete, truncate, references, trigger, maintain on public.coupons to service_role;
+CREATE UNIQUE INDEX coupons_code_lower_idx ON public.coupons USING btree (lower(code));
 
 create table public.deliveries (
   id uuid default gen_random_uuid() not null,
@@ -751,9 +794,17 @@ create table public.payments (
   content jsonb default '{}'::jsonb not null,
   provider_payment_id text,
   created_at timestamp with time zone default now() not null,
+  auto_renew boolean default false not null,
+  stopped_at timestamp with time zone,
+  renewal_failed_at timestamp with time zone,
+  next_content jsonb,
+  next_price numeric(10,2),
+  updated_at timestamp with time zone default now() not null,
   constraint payments_pkey PRIMARY KEY (id),
   constraint payments_check CHECK (((end_date IS NULL) OR (end_date >= start_date))),
   constraint payments_content_check CHECK ((jsonb_typeof(content) = 'object'::text)),
+  constraint payments_next_content_check CHECK (((next_content IS NULL) OR (jsonb_typeof(next_content) = 'object'::text))),
+  constraint payments_next_price_check CHECK (((next_price IS NULL) OR (next_price >= (0)::numeric))),
   constraint payments_price_check CHECK ((price >= (0)::numeric)),
   constraint payments_provider_payment_id_check CHECK ((char_length(provider_payment_id) <= 200)),
   constraint payments_user_id_fkey FOREIGN KEY (user_id) REFERENCES public.profiles(id) ON DELETE CASCADE
@@ -763,9 +814,13 @@ alter table public.payments enable row level security;
 grant insert, select, update, delete, truncate, references, trigger, maintain on public.payments to service_role;
 grant select, references, trigger, maintain on public.payments to anon;
 grant select, references, trigger, maintain on public.payments to authenticated;
+CREATE INDEX payments_active_end_date_idx ON public.payments USING btree (end_date) WHERE is_active;
+CREATE INDEX payments_provider_payment_id_idx ON public.payments USING btree (method, provider_payment_id) WHERE (provider_payment_id IS NOT NULL);
 CREATE INDEX payments_user_id_created_at_idx ON public.payments USING btree (user_id, created_at DESC);
+CREATE UNIQUE INDEX payments_one_active_plan_idx ON public.payments USING btree (user_id) WHERE (is_active AND (type = ANY (ARRAY['basic'::public.payment_type, 'custom'::public.payment_type, 'subscription'::public.payment_type])));
 create policy "Users can read their own payments" on public.payments for select to authenticated
   using ((user_id = ( SELECT auth.uid() AS uid)));
+CREATE TRIGGER payments_set_updated_at BEFORE UPDATE ON public.payments FOR EACH ROW EXECUTE FUNCTION private.set_updated_at();
 
 create table public.profiles (
   id uuid not null,
@@ -1027,6 +1082,57 @@ create policy "Users can update their own tags" on public.user_tags for update t
 -- ---------------------------------------------------------------------------------------------
 -- functions
 -- ---------------------------------------------------------------------------------------------
+
+CREATE OR REPLACE FUNCTION private.active_plan(p_user_id uuid)
+ RETURNS public.payments
+ LANGUAGE sql
+ STABLE
+ SET search_path TO ''
+AS $function$
+  select * from public.payments
+  where user_id = p_user_id and is_active and type in ('basic', 'custom', 'subscription')
+  limit 1;
+$function$;
+revoke all on function private.active_plan(p_user_id uuid) from public;
+
+CREATE OR REPLACE FUNCTION private.apply_plan_limits(p_user_id uuid)
+ RETURNS void
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  v_paid boolean;
+  v_blocks integer;
+  v_emails integer;
+begin
+  perform 1 from public.profiles where id = p_user_id for update;
+  if not found then
+    return;
+  end if;
+  select count(*) > 0,
+         3 + coalesce(max(greatest(coalesce(private.jsonb_int(content, 'blockLimit'), 0), 0)), 0),
+         100 + coalesce(max(greatest(coalesce(private.jsonb_int(content, 'responseMonthlyLimit'), 0), 0)), 0)
+    into v_paid, v_blocks, v_emails
+    from public.payments
+    where user_id = p_user_id and is_active;
+  update public.profiles
+    set paid = v_paid, block_limit = v_blocks, response_monthly_limit = v_emails
+    where id = p_user_id
+      and (paid, block_limit, response_monthly_limit) is distinct from (v_paid, v_blocks, v_emails);
+  with ranked as (
+    select id, row_number() over (order by created_at, id) as n
+    from public.blocks
+    where owner_id = p_user_id
+  )
+  update public.blocks b
+    set deactivated = (r.n > v_blocks)
+    from ranked r
+    where b.id = r.id and b.deactivated is distinct from (r.n > v_blocks);
+end;
+$function$;
+revoke all on function private.apply_plan_limits(p_user_id uuid) from public;
+grant execute on function private.apply_plan_limits(p_user_id uuid) to service_role;
 
 CREATE OR REPLACE FUNCTION private.audience_members_after_change()
  RETURNS trigger
@@ -1302,6 +1408,62 @@ AS $function$
 $function$;
 -- executable by public (the default)
 
+CREATE OR REPLACE FUNCTION private.expire_plans()
+ RETURNS jsonb
+ LANGUAGE plpgsql
+ SET search_path TO ''
+AS $function$
+declare
+  v_notices integer := 0;
+  v_checks integer := 0;
+  v_ended integer := 0;
+  v_row record;
+  v_users uuid[];
+  v_user uuid;
+begin
+  for v_row in
+    select id, end_date from public.payments
+    where is_active and not auto_renew and renewal_failed_at is null
+      and end_date = current_date + 3
+  loop
+    if private.enqueue_job('plan.mail', jsonb_build_object('payment_id', v_row.id, 'template', 'ending'),
+                           'plan.mail:ending:' || v_row.id || ':' || v_row.end_date) is not null then
+      v_notices := v_notices + 1;
+    end if;
+  end loop;
+
+  for v_row in
+    select id, end_date from public.payments
+    where is_active and auto_renew and end_date < current_date and end_date >= current_date - 7
+  loop
+    if private.enqueue_job('plan.renewal-check', jsonb_build_object('payment_id', v_row.id),
+                           'plan.renewal-check:' || v_row.id || ':' || v_row.end_date) is not null then
+      v_checks := v_checks + 1;
+    end if;
+  end loop;
+
+  with ended as (
+    update public.payments set is_active = false, auto_renew = false
+    where is_active and end_date < current_date
+      and (not auto_renew or end_date < current_date - 7)
+    returning id, user_id
+  ), revoked as (
+    update private.payment_charges c set status = 'revoked'
+    from ended e
+    where c.payment_id = e.id and c.kind = 'renewal' and c.status in ('unscheduled', 'scheduled')
+  )
+  select array_agg(distinct user_id) into v_users from ended;
+  foreach v_user in array coalesce(v_users, '{}'::uuid[]) loop
+    perform private.apply_plan_limits(v_user);
+    v_ended := v_ended + 1;
+  end loop;
+
+  return jsonb_build_object('notices', v_notices, 'checks', v_checks, 'owners_ended', v_ended);
+end;
+$function$;
+revoke all on function private.expire_plans() from public;
+grant execute on function private.expire_plans() to service_role;
+
 CREATE OR REPLACE FUNCTION private.handle_deleted_user()
  RETURNS trigger
  LANGUAGE plpgsql
@@ -1386,6 +1548,18 @@ AS $function$
       or exists (select 1 from private.jobs where status in ('running', 'sending') and locked_until < now());
 $function$;
 -- executable by public (the default)
+
+CREATE OR REPLACE FUNCTION private.jsonb_int(p_value jsonb, p_key text)
+ RETURNS integer
+ LANGUAGE sql
+ IMMUTABLE
+ SET search_path TO ''
+AS $function$
+  select case when jsonb_typeof(p_value -> p_key) = 'number'
+                   and (p_value ->> p_key) ~ '^-?[0-9]{1,9}(\.0+)?$'
+              then (p_value ->> p_key)::numeric::integer end;
+$function$;
+revoke all on function private.jsonb_int(p_value jsonb, p_key text) from public;
 
 CREATE OR REPLACE FUNCTION private.mail_state_rank(p_status text)
  RETURNS integer
@@ -1536,6 +1710,33 @@ end;
 $function$;
 -- executable by public (the default)
 
+CREATE OR REPLACE FUNCTION private.next_card_charge(p_payment public.payments, p_billing_key text)
+ RETURNS uuid
+ LANGUAGE plpgsql
+ SET search_path TO ''
+AS $function$
+declare
+  v_id uuid := gen_random_uuid();
+  v_plan jsonb;
+  v_price numeric := coalesce(p_payment.next_price, p_payment.price);
+  v_content jsonb := coalesce(p_payment.next_content, p_payment.content);
+begin
+  v_plan := jsonb_build_object(
+    'type', case when v_content ->> 'planName' = 'Basic' then 'basic' else 'custom' end,
+    'blockLimit', private.jsonb_int(v_content, 'blockLimit'),
+    'responseMonthlyLimit', private.jsonb_int(v_content, 'responseMonthlyLimit'));
+  insert into private.payment_charges (id, user_id, payment_id, kind, method, provider_ref, plan,
+                                       price, amount, currency, status, period_start, period_end)
+  values (v_id, p_payment.user_id, p_payment.id, 'renewal', 'iamport', p_billing_key, v_plan,
+          v_price, v_price * 1000, 'KRW', 'unscheduled', p_payment.end_date + 1,
+          private.period_end(p_payment.end_date + 1));
+  perform private.enqueue_job('plan.schedule-renewal', jsonb_build_object('charge_id', v_id),
+                              'plan.schedule-renewal:' || v_id);
+  return v_id;
+end;
+$function$;
+revoke all on function private.next_card_charge(p_payment public.payments, p_billing_key text) from public;
+
 CREATE OR REPLACE FUNCTION private.options_keep_counts()
  RETURNS trigger
  LANGUAGE plpgsql
@@ -1576,6 +1777,54 @@ end;
 $function$;
 revoke all on function private.payload_ids(p_items jsonb, p_what text) from public;
 grant execute on function private.payload_ids(p_items jsonb, p_what text) to service_role;
+
+CREATE OR REPLACE FUNCTION private.period_end(p_start date)
+ RETURNS date
+ LANGUAGE sql
+ IMMUTABLE
+ SET search_path TO ''
+AS $function$
+  select (p_start + interval '1 month')::date - 1;
+$function$;
+revoke all on function private.period_end(p_start date) from public;
+
+CREATE OR REPLACE FUNCTION private.plan_content(p_plan jsonb)
+ RETURNS jsonb
+ LANGUAGE sql
+ IMMUTABLE
+ SET search_path TO ''
+AS $function$
+  select jsonb_build_object(
+    'planName', case p_plan ->> 'type' when 'basic' then 'Basic' else 'Custom' end,
+    'blockLimit', private.jsonb_int(p_plan, 'blockLimit'),
+    'responseMonthlyLimit', private.jsonb_int(p_plan, 'responseMonthlyLimit'));
+$function$;
+revoke all on function private.plan_content(p_plan jsonb) from public;
+
+CREATE OR REPLACE FUNCTION private.plan_price(p_plan jsonb)
+ RETURNS numeric
+ LANGUAGE plpgsql
+ IMMUTABLE
+ SET search_path TO ''
+AS $function$
+declare
+  v_type text := p_plan ->> 'type';
+  v_blocks integer := private.jsonb_int(p_plan, 'blockLimit');
+  v_emails integer := private.jsonb_int(p_plan, 'responseMonthlyLimit');
+  v_price numeric;
+begin
+  if v_type not in ('basic', 'custom') or v_blocks is null or v_emails is null
+     or v_blocks < 0 or v_blocks > 400 or v_blocks % 4 <> 0
+     or v_emails < 0 or v_emails > 100000 or v_emails % 1000 <> 0
+     or (v_type = 'basic' and (v_blocks <> 8 or v_emails <> 1000)) then
+    return null;
+  end if;
+  v_price := floor(v_blocks / 4.0) + floor(v_emails / 1000.0);
+  return case when v_price >= 3 then v_price end;
+end;
+$function$;
+revoke all on function private.plan_price(p_plan jsonb) from public;
+grant execute on function private.plan_price(p_plan jsonb) to service_role;
 
 CREATE OR REPLACE FUNCTION private.profiles_after_insert()
  RETURNS trigger
@@ -2560,6 +2809,28 @@ revoke all on function public.edit_message(p_message_id uuid, p_content text) fr
 grant execute on function public.edit_message(p_message_id uuid, p_content text) to authenticated;
 grant execute on function public.edit_message(p_message_id uuid, p_content text) to service_role;
 
+CREATE OR REPLACE FUNCTION public.end_plan(p_payment_id uuid)
+ RETURNS void
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  v_user uuid;
+begin
+  update public.payments set is_active = false, auto_renew = false
+    where id = p_payment_id and is_active
+    returning user_id into v_user;
+  if v_user is not null then
+    update private.payment_charges set status = 'revoked'
+      where payment_id = p_payment_id and kind = 'renewal' and status in ('unscheduled', 'scheduled');
+    perform private.apply_plan_limits(v_user);
+  end if;
+end;
+$function$;
+revoke all on function public.end_plan(p_payment_id uuid) from public;
+grant execute on function public.end_plan(p_payment_id uuid) to service_role;
+
 CREATE OR REPLACE FUNCTION public.enqueue_job(p_kind text, p_payload jsonb DEFAULT '{}'::jsonb, p_dedupe_key text DEFAULT NULL::text, p_run_at timestamp with time zone DEFAULT NULL::timestamp with time zone, p_group_key text DEFAULT NULL::text, p_rate_bucket text DEFAULT NULL::text, p_max_attempts integer DEFAULT NULL::integer)
  RETURNS bigint
  LANGUAGE sql
@@ -2570,6 +2841,29 @@ AS $function$
 $function$;
 revoke all on function public.enqueue_job(p_kind text, p_payload jsonb, p_dedupe_key text, p_run_at timestamp with time zone, p_group_key text, p_rate_bucket text, p_max_attempts integer) from public;
 grant execute on function public.enqueue_job(p_kind text, p_payload jsonb, p_dedupe_key text, p_run_at timestamp with time zone, p_group_key text, p_rate_bucket text, p_max_attempts integer) to service_role;
+
+CREATE OR REPLACE FUNCTION public.expire_plans()
+ RETURNS jsonb
+ LANGUAGE sql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+  select private.expire_plans();
+$function$;
+revoke all on function public.expire_plans() from public;
+grant execute on function public.expire_plans() to service_role;
+
+CREATE OR REPLACE FUNCTION public.fail_plan_checkout(p_charge_id uuid, p_error text)
+ RETURNS void
+ LANGUAGE sql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+  update private.payment_charges set status = 'failed', error = left(p_error, 500)
+    where id = p_charge_id and kind = 'first' and status = 'pending';
+$function$;
+revoke all on function public.fail_plan_checkout(p_charge_id uuid, p_error text) from public;
+grant execute on function public.fail_plan_checkout(p_charge_id uuid, p_error text) to service_role;
 
 CREATE OR REPLACE FUNCTION public.finish_jobs(p_outcomes jsonb)
  RETURNS jsonb
@@ -2760,6 +3054,18 @@ $function$;
 revoke all on function public.mail_suppressed(p_emails text[]) from public;
 grant execute on function public.mail_suppressed(p_emails text[]) to service_role;
 
+CREATE OR REPLACE FUNCTION public.mark_charge_scheduled(p_charge_id uuid, p_schedule_id text)
+ RETURNS void
+ LANGUAGE sql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+  update private.payment_charges set status = 'scheduled', schedule_id = left(p_schedule_id, 200)
+    where id = p_charge_id and kind = 'renewal' and status = 'unscheduled';
+$function$;
+revoke all on function public.mark_charge_scheduled(p_charge_id uuid, p_schedule_id text) from public;
+grant execute on function public.mark_charge_scheduled(p_charge_id uuid, p_schedule_id text) to service_role;
+
 CREATE OR REPLACE FUNCTION public.mark_jobs_sending(p_ids bigint[])
  RETURNS void
  LANGUAGE sql
@@ -2922,6 +3228,110 @@ end;
 $function$;
 revoke all on function public.notification_context(p_kind text, p_payloads jsonb) from public;
 grant execute on function public.notification_context(p_kind text, p_payloads jsonb) to service_role;
+
+CREATE OR REPLACE FUNCTION public.payment_event_seen(p_id text)
+ RETURNS boolean
+ LANGUAGE sql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+  select exists (select 1 from private.provider_events where id = left(p_id, 200));
+$function$;
+revoke all on function public.payment_event_seen(p_id text) from public;
+grant execute on function public.payment_event_seen(p_id text) to service_role;
+
+CREATE OR REPLACE FUNCTION public.plan_charge(p_charge_id uuid)
+ RETURNS jsonb
+ LANGUAGE sql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+  select to_jsonb(c) || jsonb_build_object('payment', to_jsonb(p))
+  from private.payment_charges c
+  left join public.payments p on p.id = c.payment_id
+  where c.id = p_charge_id;
+$function$;
+revoke all on function public.plan_charge(p_charge_id uuid) from public;
+grant execute on function public.plan_charge(p_charge_id uuid) to service_role;
+
+CREATE OR REPLACE FUNCTION public.plan_charge_by_ref(p_method public.payment_method, p_ref text)
+ RETURNS jsonb
+ LANGUAGE sql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+  select public.plan_charge(c.id)
+  from private.payment_charges c
+  where c.kind = 'first' and c.method = p_method and c.provider_ref = p_ref;
+$function$;
+revoke all on function public.plan_charge_by_ref(p_method public.payment_method, p_ref text) from public;
+grant execute on function public.plan_charge_by_ref(p_method public.payment_method, p_ref text) to service_role;
+
+CREATE OR REPLACE FUNCTION public.plan_for_owner(p_user_id uuid, p_payment_id uuid, p_method public.payment_method)
+ RETURNS jsonb
+ LANGUAGE plpgsql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  v_payment public.payments;
+  v_first private.payment_charges;
+  v_renewal private.payment_charges;
+begin
+  select * into v_payment from public.payments
+    where id = p_payment_id and user_id = p_user_id and is_active
+      and type in ('basic', 'custom') and method = p_method;
+  if not found then
+    raise exception 'No such plan' using errcode = 'PT404';
+  end if;
+  select * into v_first from private.payment_charges where payment_id = v_payment.id and kind = 'first';
+  select * into v_renewal from private.payment_charges
+    where payment_id = v_payment.id and kind = 'renewal' and status in ('unscheduled', 'scheduled')
+    order by period_start desc limit 1;
+  return jsonb_build_object(
+    'payment', to_jsonb(v_payment),
+    'billing_key', case when p_method = 'iamport' then v_first.provider_ref end,
+    'subscription_id', case when p_method = 'paypal' then v_payment.provider_payment_id end,
+    'renewal_charge', to_jsonb(v_renewal));
+end;
+$function$;
+revoke all on function public.plan_for_owner(p_user_id uuid, p_payment_id uuid, p_method public.payment_method) from public;
+grant execute on function public.plan_for_owner(p_user_id uuid, p_payment_id uuid, p_method public.payment_method) to service_role;
+
+CREATE OR REPLACE FUNCTION public.plan_mail_context(p_payment_ids uuid[])
+ RETURNS jsonb
+ LANGUAGE sql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+  select coalesce(jsonb_agg(jsonb_build_object(
+    'payment', to_jsonb(p),
+    'owner', jsonb_build_object('id', o.id, 'email', o.email, 'name', o.name, 'language', o.language))), '[]'::jsonb)
+  from public.payments p
+  join public.profiles o on o.id = p.user_id
+  where p.id = any(p_payment_ids);
+$function$;
+revoke all on function public.plan_mail_context(p_payment_ids uuid[]) from public;
+grant execute on function public.plan_mail_context(p_payment_ids uuid[]) to service_role;
+
+CREATE OR REPLACE FUNCTION public.plan_payment(p_payment_id uuid)
+ RETURNS jsonb
+ LANGUAGE sql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+  select jsonb_build_object(
+    'payment', to_jsonb(p),
+    'first_charge', (select to_jsonb(c) from private.payment_charges c
+                     where c.payment_id = p.id and c.kind = 'first'),
+    'renewal_charge', (select to_jsonb(c) from private.payment_charges c
+                       where c.payment_id = p.id and c.kind = 'renewal' and c.period_start = p.end_date + 1
+                       order by c.created_at desc limit 1))
+  from public.payments p
+  where p.id = p_payment_id;
+$function$;
+revoke all on function public.plan_payment(p_payment_id uuid) from public;
+grant execute on function public.plan_payment(p_payment_id uuid) to service_role;
 
 CREATE OR REPLACE FUNCTION public.post_message(p_block_id uuid, p_parent_id uuid DEFAULT NULL::uuid, p_content text DEFAULT NULL::text, p_creator_name text DEFAULT NULL::text, p_color text DEFAULT NULL::text, p_creator_photo_url text DEFAULT NULL::text, p_home_url text DEFAULT NULL::text, p_creator_email text DEFAULT NULL::text, p_timezone text DEFAULT NULL::text)
  RETURNS jsonb
@@ -3140,6 +3550,274 @@ $function$;
 revoke all on function public.record_mail_optout(p_email text, p_scope text, p_block_id uuid) from public;
 grant execute on function public.record_mail_optout(p_email text, p_scope text, p_block_id uuid) to service_role;
 
+CREATE OR REPLACE FUNCTION public.record_payment_event(p_id text)
+ RETURNS boolean
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+begin
+  insert into private.provider_events (id) values (left(p_id, 200)) on conflict (id) do nothing;
+  return found;
+end;
+$function$;
+revoke all on function public.record_payment_event(p_id text) from public;
+grant execute on function public.record_payment_event(p_id text) to service_role;
+
+CREATE OR REPLACE FUNCTION public.record_plan_change(p_user_id uuid, p_payment_id uuid, p_plan jsonb, p_price numeric)
+ RETURNS jsonb
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  v_payment public.payments;
+  v_billing_key text;
+  v_price numeric := private.plan_price(p_plan);
+begin
+  if v_price is null or v_price is distinct from p_price then
+    raise exception 'The price has changed; check the plan and try again' using errcode = 'P0001';
+  end if;
+  select * into v_payment from public.payments
+    where id = p_payment_id and user_id = p_user_id and is_active for update;
+  if not found then
+    raise exception 'No such plan' using errcode = 'PT404';
+  end if;
+  if not v_payment.auto_renew then
+    raise exception 'This plan does not renew' using errcode = 'PT409';
+  end if;
+  update public.payments
+    set next_content = private.plan_content(p_plan), next_price = v_price
+    where id = v_payment.id
+    returning * into v_payment;
+  if v_payment.method = 'iamport' then
+    update private.payment_charges set status = 'revoked'
+      where payment_id = v_payment.id and kind = 'renewal' and status in ('unscheduled', 'scheduled')
+      returning provider_ref into v_billing_key;
+    if v_billing_key is null then
+      select provider_ref into v_billing_key from private.payment_charges
+        where payment_id = v_payment.id and kind = 'first';
+    end if;
+    perform private.next_card_charge(v_payment, v_billing_key);
+  end if;
+  return to_jsonb(v_payment);
+end;
+$function$;
+revoke all on function public.record_plan_change(p_user_id uuid, p_payment_id uuid, p_plan jsonb, p_price numeric) from public;
+grant execute on function public.record_plan_change(p_user_id uuid, p_payment_id uuid, p_plan jsonb, p_price numeric) to service_role;
+
+CREATE OR REPLACE FUNCTION public.record_plan_checkout(p_charge_id uuid, p_provider jsonb DEFAULT '{}'::jsonb)
+ RETURNS jsonb
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  v_charge private.payment_charges;
+  v_payment public.payments;
+  v_end date;
+  v_next_id uuid;
+begin
+  select * into v_charge from private.payment_charges
+    where id = p_charge_id and kind = 'first' for update;
+  if not found then
+    raise exception 'No such plan' using errcode = 'PT404';
+  end if;
+  if v_charge.status = 'recorded' then
+    select * into v_payment from public.payments where id = v_charge.payment_id;
+    return to_jsonb(v_payment);
+  end if;
+  if v_charge.status <> 'pending' then
+    raise exception 'Failed to payment' using errcode = 'PT402';
+  end if;
+  perform 1 from public.profiles where id = v_charge.user_id for update;
+  if (private.active_plan(v_charge.user_id)).id is not null then
+    -- start_plan_checkout lets one checkout through at a time, so this means a plan was made by
+    -- hand meanwhile: the charge stays pending, for an operator to refund (docs/plans.md)
+    raise exception 'You already have an active plan' using errcode = 'PT409';
+  end if;
+  v_end := greatest(coalesce((p_provider ->> 'end_date')::date, v_charge.period_end), v_charge.period_start);
+
+  insert into public.payments (user_id, type, price, method, start_date, end_date, is_active,
+                               content, provider_payment_id, auto_renew)
+  values (v_charge.user_id, (v_charge.plan ->> 'type')::public.payment_type, v_charge.price,
+          v_charge.method, v_charge.period_start, v_end, true, private.plan_content(v_charge.plan),
+          case when v_charge.method = 'paypal' then v_charge.provider_ref
+               else left(p_provider ->> 'provider_payment_id', 200) end,
+          true)
+  returning * into v_payment;
+
+  update private.payment_charges
+    set status = 'recorded', payment_id = v_payment.id, period_end = v_end,
+        provider_payment_id = left(p_provider ->> 'provider_payment_id', 200), error = null
+    where id = v_charge.id;
+
+  if v_charge.method = 'iamport' then
+    v_next_id := coalesce(v_charge.next_charge_id, gen_random_uuid());
+    insert into private.payment_charges (id, user_id, payment_id, kind, method, provider_ref, plan,
+                                         price, amount, currency, status, period_start, period_end,
+                                         schedule_id)
+    values (v_next_id, v_charge.user_id, v_payment.id,
+            'renewal', 'iamport', v_charge.provider_ref, v_charge.plan, v_charge.price,
+            v_charge.amount, v_charge.currency,
+            case when p_provider ? 'schedule_id' then 'scheduled' else 'unscheduled' end,
+            v_end + 1, private.period_end(v_end + 1), left(p_provider ->> 'schedule_id', 200))
+    on conflict (id) do nothing;
+    if not (p_provider ? 'schedule_id') then
+      perform private.enqueue_job('plan.schedule-renewal', jsonb_build_object('charge_id', v_next_id),
+                                  'plan.schedule-renewal:' || v_next_id);
+    end if;
+  end if;
+
+  perform private.apply_plan_limits(v_charge.user_id);
+  return to_jsonb(v_payment);
+end;
+$function$;
+revoke all on function public.record_plan_checkout(p_charge_id uuid, p_provider jsonb) from public;
+grant execute on function public.record_plan_checkout(p_charge_id uuid, p_provider jsonb) to service_role;
+
+CREATE OR REPLACE FUNCTION public.record_plan_renewal(p_charge_id uuid, p_provider_payment_id text)
+ RETURNS jsonb
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  v_charge private.payment_charges;
+  v_payment public.payments;
+begin
+  select * into v_charge from private.payment_charges
+    where id = p_charge_id and kind = 'renewal' for update;
+  if not found then
+    raise exception 'No such plan' using errcode = 'PT404';
+  end if;
+  select * into v_payment from public.payments where id = v_charge.payment_id for update;
+  if v_charge.status = 'recorded' then
+    return to_jsonb(v_payment);
+  end if;
+  update private.payment_charges
+    set status = 'recorded', provider_payment_id = left(p_provider_payment_id, 200), error = null
+    where id = v_charge.id;
+  -- the money came in: the period is the owner's even if they stopped meanwhile
+  update public.payments
+    set end_date = greatest(end_date, v_charge.period_end),
+        is_active = true,
+        type = (v_charge.plan ->> 'type')::public.payment_type,
+        content = private.plan_content(v_charge.plan),
+        price = v_charge.price,
+        next_content = null, next_price = null, renewal_failed_at = null
+    where id = v_payment.id
+    returning * into v_payment;
+  if v_payment.auto_renew then
+    perform private.next_card_charge(v_payment, v_charge.provider_ref);
+  end if;
+  perform private.apply_plan_limits(v_payment.user_id);
+  return to_jsonb(v_payment);
+end;
+$function$;
+revoke all on function public.record_plan_renewal(p_charge_id uuid, p_provider_payment_id text) from public;
+grant execute on function public.record_plan_renewal(p_charge_id uuid, p_provider_payment_id text) to service_role;
+
+CREATE OR REPLACE FUNCTION public.record_plan_stop(p_user_id uuid, p_payment_id uuid)
+ RETURNS jsonb
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  v_payment public.payments;
+begin
+  update public.payments
+    set auto_renew = false, stopped_at = coalesce(stopped_at, now()), next_content = null, next_price = null
+    where id = p_payment_id and user_id = p_user_id
+    returning * into v_payment;
+  if not found then
+    raise exception 'No such plan' using errcode = 'PT404';
+  end if;
+  update private.payment_charges set status = 'revoked'
+    where payment_id = p_payment_id and kind = 'renewal' and status in ('unscheduled', 'scheduled');
+  return to_jsonb(v_payment);
+end;
+$function$;
+revoke all on function public.record_plan_stop(p_user_id uuid, p_payment_id uuid) from public;
+grant execute on function public.record_plan_stop(p_user_id uuid, p_payment_id uuid) to service_role;
+
+CREATE OR REPLACE FUNCTION public.record_renewal_failed(p_payment_id uuid, p_charge_id uuid, p_error text)
+ RETURNS void
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  v_payment public.payments;
+begin
+  select * into v_payment from public.payments where id = p_payment_id for update;
+  if not found or v_payment.renewal_failed_at is not null then
+    return;
+  end if;
+  if p_charge_id is not null then
+    update private.payment_charges set status = 'failed', error = left(p_error, 500)
+      where id = p_charge_id and kind = 'renewal' and status in ('unscheduled', 'scheduled');
+  end if;
+  update public.payments set auto_renew = false, renewal_failed_at = now() where id = v_payment.id;
+  perform private.enqueue_job('plan.mail',
+    jsonb_build_object('payment_id', v_payment.id, 'template', 'renewal_failed'),
+    'plan.mail:renewal_failed:' || v_payment.id || ':' || v_payment.end_date);
+end;
+$function$;
+revoke all on function public.record_renewal_failed(p_payment_id uuid, p_charge_id uuid, p_error text) from public;
+grant execute on function public.record_renewal_failed(p_payment_id uuid, p_charge_id uuid, p_error text) to service_role;
+
+CREATE OR REPLACE FUNCTION public.redeem_coupon(p_user_id uuid, p_code text)
+ RETURNS jsonb
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  v_coupon public.coupons;
+  v_payment public.payments;
+begin
+  perform 1 from public.profiles where id = p_user_id;
+  if not found then
+    raise exception 'Sign in with Google or Apple first' using errcode = 'PT403';
+  end if;
+  select * into v_coupon from public.coupons where lower(code) = lower(btrim(p_code)) for update;
+  if not found then
+    raise exception 'No such coupon' using errcode = 'PT404';
+  end if;
+  if v_coupon.valid_until is not null and v_coupon.valid_until < now() then
+    raise exception 'This coupon has expired' using errcode = 'PT410';
+  end if;
+  if exists (select 1 from public.coupon_redemptions where coupon_id = v_coupon.id and user_id = p_user_id) then
+    raise exception 'You have already used this coupon' using errcode = 'PT409';
+  end if;
+  if v_coupon.max_redemptions is not null and v_coupon.redemption_count >= v_coupon.max_redemptions then
+    raise exception 'This coupon has been used up' using errcode = 'PT409';
+  end if;
+  if v_coupon.type = 'promote_coupon'
+     and exists (select 1 from public.payments where user_id = p_user_id) then
+    raise exception 'This coupon is for owners who have never had a plan' using errcode = 'PT403';
+  end if;
+
+  insert into public.payments (user_id, type, price, method, start_date, end_date, is_active, content)
+  values (p_user_id, v_coupon.type, 0, null, current_date, current_date + v_coupon.duration_days - 1, true,
+          jsonb_build_object(
+            'planName', coalesce(v_coupon.content ->> 'planName', 'Coupon'),
+            'blockLimit', greatest(coalesce(private.jsonb_int(v_coupon.content, 'blockLimit'), 0), 0),
+            'responseMonthlyLimit', greatest(coalesce(private.jsonb_int(v_coupon.content, 'responseMonthlyLimit'), 0), 0),
+            'coupon', v_coupon.code))
+  returning * into v_payment;
+  insert into public.coupon_redemptions (coupon_id, user_id, payment_id)
+  values (v_coupon.id, p_user_id, v_payment.id);
+  update public.coupons set redemption_count = redemption_count + 1 where id = v_coupon.id;
+  perform private.apply_plan_limits(p_user_id);
+  return to_jsonb(v_payment);
+end;
+$function$;
+revoke all on function public.redeem_coupon(p_user_id uuid, p_code text) from public;
+grant execute on function public.redeem_coupon(p_user_id uuid, p_code text) to service_role;
+
 CREATE OR REPLACE FUNCTION public.save_block(p_owner_id uuid, p_block_id uuid, p_payload jsonb)
  RETURNS jsonb
  LANGUAGE plpgsql
@@ -3215,6 +3893,66 @@ $function$;
 revoke all on function public.set_message_resolved(p_message_id uuid, p_resolved boolean) from public;
 grant execute on function public.set_message_resolved(p_message_id uuid, p_resolved boolean) to authenticated;
 grant execute on function public.set_message_resolved(p_message_id uuid, p_resolved boolean) to service_role;
+
+CREATE OR REPLACE FUNCTION public.start_plan_checkout(p_user_id uuid, p_method public.payment_method, p_provider_ref text, p_plan jsonb, p_price numeric)
+ RETURNS jsonb
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  v_charge private.payment_charges;
+  v_price numeric := private.plan_price(p_plan);
+  v_start date := current_date;
+begin
+  perform 1 from public.profiles where id = p_user_id for update;
+  if not found then
+    raise exception 'Sign in with Google or Apple first' using errcode = 'PT403';
+  end if;
+  if v_price is null then
+    raise exception 'Invalid plan' using errcode = 'P0001';
+  end if;
+  if v_price is distinct from p_price then
+    raise exception 'The price has changed; check the plan and try again' using errcode = 'P0001';
+  end if;
+
+  select * into v_charge from private.payment_charges
+    where kind = 'first' and method = p_method and provider_ref = p_provider_ref;
+  if found then
+    if v_charge.user_id <> p_user_id then
+      raise exception 'This payment belongs to another account' using errcode = 'PT403';
+    end if;
+    return to_jsonb(v_charge) || jsonb_build_object('existing', true);
+  end if;
+
+  if (private.active_plan(p_user_id)).id is not null then
+    raise exception 'You already have an active plan' using errcode = 'PT409';
+  end if;
+  if exists (select 1 from private.payment_charges
+             where user_id = p_user_id and kind = 'first' and status = 'pending') then
+    raise exception 'A payment is already in progress; try again in a few minutes' using errcode = 'PT409';
+  end if;
+
+  insert into private.payment_charges (user_id, kind, method, provider_ref, plan, price, amount,
+                                       currency, status, period_start, period_end, next_charge_id)
+  values (p_user_id, 'first', p_method, p_provider_ref,
+          jsonb_build_object('type', p_plan ->> 'type',
+                             'blockLimit', private.jsonb_int(p_plan, 'blockLimit'),
+                             'responseMonthlyLimit', private.jsonb_int(p_plan, 'responseMonthlyLimit')),
+          v_price,
+          case when p_method = 'iamport' then v_price * 1000 else v_price end,
+          case when p_method = 'iamport' then 'KRW' else 'USD' end,
+          'pending', v_start, private.period_end(v_start),
+          case when p_method = 'iamport' then gen_random_uuid() end)
+  returning * into v_charge;
+
+  perform private.enqueue_job('plan.reconcile', jsonb_build_object('charge_id', v_charge.id),
+                              'plan.reconcile:' || v_charge.id, now() + interval '2 minutes');
+  return to_jsonb(v_charge) || jsonb_build_object('existing', false);
+end;
+$function$;
+revoke all on function public.start_plan_checkout(p_user_id uuid, p_method public.payment_method, p_provider_ref text, p_plan jsonb, p_price numeric) from public;
+grant execute on function public.start_plan_checkout(p_user_id uuid, p_method public.payment_method, p_provider_ref text, p_plan jsonb, p_price numeric) to service_role;
 
 CREATE OR REPLACE FUNCTION public.submit_response(p_block_id uuid, p_answers jsonb, p_creator_name text DEFAULT NULL::text, p_color text DEFAULT NULL::text, p_timezone text DEFAULT NULL::text)
  RETURNS jsonb
@@ -3391,6 +4129,56 @@ revoke all on function public.submit_response(p_block_id uuid, p_answers jsonb, 
 grant execute on function public.submit_response(p_block_id uuid, p_answers jsonb, p_creator_name text, p_color text, p_timezone text) to authenticated;
 grant execute on function public.submit_response(p_block_id uuid, p_answers jsonb, p_creator_name text, p_color text, p_timezone text) to service_role;
 
+CREATE OR REPLACE FUNCTION public.sync_paypal_plan(p_subscription_id text, p_state jsonb)
+ RETURNS jsonb
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  v_payment public.payments;
+  v_status text := p_state ->> 'status';
+  v_next date := (p_state ->> 'next_billing_date')::date;
+  v_quantity numeric := (p_state ->> 'quantity')::numeric;
+  v_end date;
+begin
+  select * into v_payment from public.payments
+    where method = 'paypal' and provider_payment_id = p_subscription_id
+    order by created_at desc limit 1
+    for update;
+  if not found then
+    return null;
+  end if;
+  if v_status = 'ACTIVE' and v_payment.stopped_at is null then
+    v_end := coalesce(v_next - 1, v_payment.end_date);
+    if v_end > v_payment.end_date then
+      -- a new period: a changed plan the owner approved on PayPal starts now
+      update public.payments
+        set end_date = v_end, is_active = true, renewal_failed_at = null,
+            type = case when next_content is not null and next_price = v_quantity
+                        then (case when next_content ->> 'planName' = 'Basic' then 'basic' else 'custom' end)::public.payment_type
+                        else type end,
+            content = case when next_content is not null and next_price = v_quantity then next_content else content end,
+            price = case when next_content is not null and next_price = v_quantity then next_price else price end,
+            next_content = case when next_content is not null and next_price = v_quantity then null else next_content end,
+            next_price = case when next_content is not null and next_price = v_quantity then null else next_price end
+        where id = v_payment.id
+        returning * into v_payment;
+    end if;
+  elsif v_status in ('CANCELLED', 'SUSPENDED', 'EXPIRED') and v_payment.auto_renew then
+    update public.payments set auto_renew = false where id = v_payment.id returning * into v_payment;
+  end if;
+  if coalesce((p_state ->> 'payment_failed')::boolean, false) then
+    perform public.record_renewal_failed(v_payment.id, null, 'PayPal could not take the payment');
+    select * into v_payment from public.payments where id = v_payment.id;
+  end if;
+  perform private.apply_plan_limits(v_payment.user_id);
+  return to_jsonb(v_payment);
+end;
+$function$;
+revoke all on function public.sync_paypal_plan(p_subscription_id text, p_state jsonb) from public;
+grant execute on function public.sync_paypal_plan(p_subscription_id text, p_state jsonb) to service_role;
+
 CREATE OR REPLACE FUNCTION public.toggle_block_like(p_block_id uuid, p_creator_name text DEFAULT NULL::text, p_color text DEFAULT NULL::text, p_liked boolean DEFAULT NULL::boolean)
  RETURNS jsonb
  LANGUAGE plpgsql
@@ -3496,3 +4284,4 @@ select cron.schedule('monthly-response-reset', '0 0 1 * *', $cron$
     set response_monthly_count = 0, response_month = date_trunc('month', now())::date
     where response_month < date_trunc('month', now())::date;
   $cron$);
+select cron.schedule('plan-expiry', '10 0 * * *', $cron$ select private.expire_plans(); $cron$);

@@ -35,17 +35,31 @@ values (
   'google', now()
 );
 
--- the auth.users trigger created the profile; put it on a paid plan
+-- the auth.users trigger created the profile
 update public.profiles
-  set paid = true, agree = true, block_limit = 20, response_monthly_limit = 10000,
-      home_url = 'https://reaction-blocks.local'
+  set agree = true, home_url = 'https://reaction-blocks.local'
   where id = '00000000-0000-4000-8000-000000000001';
 
-insert into public.payments (user_id, type, price, method, start_date, end_date, is_active, content)
+-- The demo owner's plan history: a legacy "$7 Plan" of the old system (expired), then a Custom
+-- plan of 20 blocks and 10,000 emails a month ($13) paid through a PayPal subscription that the
+-- local PayPal fake knows (I-DEMO0PLAN0001, supabase/local/providers/paypal), so Stop and Change
+-- work against it. The limits follow the active row through private.apply_plan_limits, the one
+-- writer of paid, block_limit and response_monthly_limit.
+insert into public.payments (user_id, type, price, method, start_date, end_date, is_active, content,
+                             created_at)
 values (
-  '00000000-0000-4000-8000-000000000001', 'basic', 3, 'paypal', current_date, current_date + 30, true,
-  '{"planName": "Basic", "blockLimit": 8, "responseMonthlyLimit": 1000}'
+  '00000000-0000-4000-8000-000000000001', 'subscription', 7, 'paypal', current_date - 400,
+  current_date - 370, false, '{"planName": "$7 Plan", "blockLimit": 8, "responseMonthlyLimit": 1000}',
+  now() - interval '400 days'
 );
+insert into public.payments (user_id, type, price, method, start_date, end_date, is_active, content,
+                             provider_payment_id, auto_renew)
+values (
+  '00000000-0000-4000-8000-000000000001', 'custom', 13, 'paypal', current_date,
+  (current_date + interval '1 month')::date - 1, true,
+  '{"planName": "Custom", "blockLimit": 16, "responseMonthlyLimit": 9000}', 'I-DEMO0PLAN0001', true
+);
+select private.apply_plan_limits('00000000-0000-4000-8000-000000000001');
 
 insert into public.user_tags (user_id, label, active) values
   ('00000000-0000-4000-8000-000000000001', 'demo', false),

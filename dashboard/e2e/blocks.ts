@@ -1,6 +1,6 @@
 // The block dashboard: creating blocks through the type picker up to the free limit (and the
-// database refusing one more), raising the limit, and the card menu's duplicate, tag, block
-// link and delete.
+// database refusing one more; plans.ts buys the plan that raises it), and the card menu's
+// duplicate, tag, block link and delete.
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { accessToken } from './owner.ts';
@@ -48,18 +48,6 @@ export async function blockLimitReached(page: Page, journey: Journey, ownerId: s
     [ownerId],
   );
   assert.equal(rows[0]?.n, 3);
-}
-
-/**
- * Plans are later work: the journey makes the owner a paying one with a higher limit in the
- * database, as a purchase will, so the paid features can be exercised.
- */
-export async function upgradeOwner(page: Page, journey: Journey, ownerId: string) {
-  await journey.db.query('update public.profiles set paid = true, block_limit = 20 where id = $1', [
-    ownerId,
-  ]);
-  await page.reload();
-  await page.getByTestId('remaining').filter({ hasText: '17 blocks left' }).waitFor();
 }
 
 /** The card of a block, by its shown name. */

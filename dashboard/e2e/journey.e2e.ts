@@ -2,15 +2,17 @@
 // - the landing (no signed-in code loaded), the tablet menu, /reaction?focus=button;
 // - the first screens in Korean, up to a new Korean user's consent;
 // - the owner: sign-in through the local Google page (a cancelled try first), consent, blocks
-//   through the type picker until "Block limit reached!" (the database refuses too), then paid
-//   with a higher limit, all six types;
+//   through the type picker until "Block limit reached!" (the database refuses too), Upgrade to
+//   Basic paid by card on the local PortOne checkout, the fourth block, the plan page and Stop,
+//   then all six types;
 // - each type's workspace: modes, rename, a setting, Save, reload; the leave guard; the form
 //   editor (questions, one added and reordered by keyboard only, options, capture, submit text,
 //   a custom ending with a condition); preview with the theme switch; the block link dialog;
 // - a visitor on the public block pages (comment, like, A/B vote, form with the required
 //   check and the matching ending) and the copied snippet embedded on another site;
 // - the owner again: response counts, result rows, details, Export CSV, deleting a response;
-//   duplicate, tag, delete; profile saved in Korean; sign-out;
+//   duplicate, tag, delete; a second owner, in Korean, buying Custom with PayPal from the
+//   pricing page; profile saved in Korean; sign-out;
 // - axe (no serious or critical violations) on the landing, login, dashboard and the form's
 //   workspace edit and result pages;
 // - the seeded demo owner: result pages and CSV not empty, focus on arrival, long names and
@@ -26,11 +28,12 @@ import { chromium, type Page } from 'playwright-core';
 import { DEFAULT_JWT_SECRET, freePorts } from '../../supabase/local/config.ts';
 import { startStack } from '../../supabase/local/stack.ts';
 import { chromiumLaunchOptions } from '../../scripts/chromium.mjs';
-import { blockLimitReached, cardMenuActions, createThroughPicker, upgradeOwner } from './blocks.ts';
+import { blockLimitReached, cardMenuActions, createThroughPicker } from './blocks.ts';
 import { demoOwner } from './demo-owner.ts';
 import { editForm } from './form.ts';
 import { firstScreensInKorean, landingInEnglish } from './landing.ts';
 import { signInOwner } from './owner.ts';
+import { planAndStop, secondOwnerPaysByPaypal, upgradeByCard } from './plans.ts';
 import { formResults, likeResult, responseCounts } from './results.ts';
 import { type BlockType, type Journey, step, TYPES, watchErrors } from './support.ts';
 import { embedOnAnotherSite, visitorReacts } from './visitor.ts';
@@ -87,9 +90,13 @@ try {
       ids[type] = await createThroughPicker(page, journey, type);
     await blockLimitReached(page, journey, ownerId);
   });
+  await step('upgrade: Basic by card', () => upgradeByCard(page, journey, ownerId));
+  await step('the fourth block, the plan, Stop', async () => {
+    ids[TYPES[3]] = await createThroughPicker(page, journey, TYPES[3]);
+    await planAndStop(page, journey, ownerId);
+  });
   await step('paid: the other types', async () => {
-    await upgradeOwner(page, journey, ownerId);
-    for (const type of TYPES.slice(3)) ids[type] = await createThroughPicker(page, journey, type);
+    for (const type of TYPES.slice(4)) ids[type] = await createThroughPicker(page, journey, type);
   });
 
   await step('workspaces', async () => {
@@ -122,6 +129,9 @@ try {
   await step('card menu', () => cardMenuActions(page, journey, NAMES.like));
   await step('demo owner: seeded results, focus, long texts, description editor', () =>
     demoOwner(journey, errors),
+  );
+  await step('a second owner pays with PayPal (ko)', () =>
+    secondOwnerPaysByPaypal(journey, errors),
   );
 
   await step('profile in Korean and sign-out', async () => {

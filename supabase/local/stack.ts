@@ -18,6 +18,11 @@ import { startWeb } from './web.ts';
 import { createAuthServer } from './auth/server.ts';
 import { createRealtimeServer } from './realtime/server.ts';
 import { startProviders } from './providers/server.ts';
+import {
+  paymentBrowserConfig,
+  paymentFakeOptions,
+  paymentFunctionsEnv,
+} from './providers/payments-env.ts';
 import { startBackgroundWorkers } from './background/index.ts';
 import type { Log, Managed } from './process.ts';
 import { paths } from './paths.ts';
@@ -192,6 +197,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
         verifiedIdentities: opts.sesVerifiedIdentities ?? [SENDER_DOMAIN],
         eventsWebhook: opts.sesEventsWebhook ?? `${apiUrl}/functions/v1/ses-events`,
       },
+      ...paymentFakeOptions(apiUrl),
     });
     stops.push(() => providers.close());
 
@@ -221,6 +227,8 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
           SNS_CERT_HOSTS: providers.url,
           SNS_TOPIC_ARNS: LOCAL_AWS.snsTopicArn,
           DNS_NAMESERVER: providers.dnsAddress,
+          // PortOne and PayPal: their local fakes (docs/self-hosting.md, "Payments")
+          ...paymentFunctionsEnv(providers.url),
         },
       }),
     ]);
@@ -270,7 +278,12 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     stops.push(() => closeServer(gateway));
 
     if (opts.web) {
-      const web = await startWeb({ port: opts.ports.web, apiUrl, anonKey: keys.anonKey });
+      const web = await startWeb({
+        port: opts.ports.web,
+        apiUrl,
+        anonKey: keys.anonKey,
+        payments: paymentBrowserConfig(providers.url),
+      });
       stops.push(() => closeServer(web));
     }
 

@@ -4,7 +4,7 @@
 //   /examples/react/  examples/react/dist (the React app's build)
 //   /examples/...     examples/ (the html page)
 //   /sdk/...          sdk/dist (the CDN script is /sdk/cdn/reaction.js)
-//   /env.js           window.__REACTION_ENV__ with the project URL and anon key
+//   /env.js           window.__REACTION_ENV__ with the project URL, anon key and payment settings
 import http from 'node:http';
 import { createReadStream, existsSync, statSync } from 'node:fs';
 import { extname, join, normalize, sep } from 'node:path';
@@ -31,6 +31,8 @@ export interface WebOptions {
   port: number;
   apiUrl: string;
   anonKey: string;
+  /** The payment providers' browser settings (the `payments` key of /env.js). */
+  payments?: unknown;
 }
 
 /** Resolves `rel` inside `root`, refusing anything that climbs out of it. */
@@ -50,7 +52,7 @@ function fileAt(path: string | undefined): string | undefined {
 const reactExampleDist = join(paths.examples, 'react', 'dist');
 
 export function startWeb(opts: WebOptions): Promise<http.Server> {
-  const envJs = `window.__REACTION_ENV__ = ${JSON.stringify({ supabaseUrl: opts.apiUrl, anonKey: opts.anonKey })};\n`;
+  const envJs = `window.__REACTION_ENV__ = ${JSON.stringify({ supabaseUrl: opts.apiUrl, anonKey: opts.anonKey, ...(opts.payments ? { payments: opts.payments } : {}) })};\n`;
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://web');
     const send = (file: string, status = 200) => {

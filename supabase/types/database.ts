@@ -818,43 +818,61 @@ export type Database = {
       };
       payments: {
         Row: {
+          auto_renew: boolean;
           content: NonNullable<Json>;
           created_at: string;
           end_date: string | null;
           id: string;
           is_active: boolean;
           method: Database['public']['Enums']['payment_method'] | null;
+          next_content: Json | null;
+          next_price: number | null;
           price: number;
           provider_payment_id: string | null;
+          renewal_failed_at: string | null;
           start_date: string;
+          stopped_at: string | null;
           type: Database['public']['Enums']['payment_type'];
+          updated_at: string;
           user_id: string;
         };
         ComputedFields: never;
         Insert: {
+          auto_renew?: boolean;
           content?: NonNullable<Json>;
           created_at?: string;
           end_date?: string | null;
           id?: string;
           is_active?: boolean;
           method?: Database['public']['Enums']['payment_method'] | null;
+          next_content?: Json | null;
+          next_price?: number | null;
           price?: number;
           provider_payment_id?: string | null;
+          renewal_failed_at?: string | null;
           start_date?: string;
+          stopped_at?: string | null;
           type: Database['public']['Enums']['payment_type'];
+          updated_at?: string;
           user_id: string;
         };
         Update: {
+          auto_renew?: boolean;
           content?: NonNullable<Json>;
           created_at?: string;
           end_date?: string | null;
           id?: string;
           is_active?: boolean;
           method?: Database['public']['Enums']['payment_method'] | null;
+          next_content?: Json | null;
+          next_price?: number | null;
           price?: number;
           provider_payment_id?: string | null;
+          renewal_failed_at?: string | null;
           start_date?: string;
+          stopped_at?: string | null;
           type?: Database['public']['Enums']['payment_type'];
+          updated_at?: string;
           user_id?: string;
         };
         Relationships: [
@@ -1341,6 +1359,7 @@ export type Database = {
         };
       };
       edit_message: { Args: { p_content: string; p_message_id: string }; Returns: Json };
+      end_plan: { Args: { p_payment_id: string }; Returns: undefined };
       enqueue_job: {
         Args: {
           p_dedupe_key?: string;
@@ -1353,6 +1372,8 @@ export type Database = {
         };
         Returns: number;
       };
+      expire_plans: { Args: Record<PropertyKey, never>; Returns: Json };
+      fail_plan_checkout: { Args: { p_charge_id: string; p_error: string }; Returns: undefined };
       finish_jobs: { Args: { p_outcomes: Json }; Returns: Json };
       get_block_view: { Args: { p_block_id: string }; Returns: Json };
       list_messages: {
@@ -1361,9 +1382,29 @@ export type Database = {
       };
       mail_sender_status: { Args: { p_user_id: string }; Returns: Json };
       mail_suppressed: { Args: { p_emails: string[] }; Returns: string[] };
+      mark_charge_scheduled: {
+        Args: { p_charge_id: string; p_schedule_id: string };
+        Returns: undefined;
+      };
       mark_jobs_sending: { Args: { p_ids: number[] }; Returns: undefined };
       merge_job_group: { Args: { p_job_id: number; p_window_seconds?: number }; Returns: Json };
       notification_context: { Args: { p_kind: string; p_payloads: Json }; Returns: Json };
+      payment_event_seen: { Args: { p_id: string }; Returns: boolean };
+      plan_charge: { Args: { p_charge_id: string }; Returns: Json };
+      plan_charge_by_ref: {
+        Args: { p_method: Database['public']['Enums']['payment_method']; p_ref: string };
+        Returns: Json;
+      };
+      plan_for_owner: {
+        Args: {
+          p_method: Database['public']['Enums']['payment_method'];
+          p_payment_id: string;
+          p_user_id: string;
+        };
+        Returns: Json;
+      };
+      plan_mail_context: { Args: { p_payment_ids: string[] }; Returns: Json };
+      plan_payment: { Args: { p_payment_id: string }; Returns: Json };
       post_message: {
         Args: {
           p_block_id: string;
@@ -1388,11 +1429,37 @@ export type Database = {
         Args: { p_block_id: string; p_email: string; p_scope: string };
         Returns: undefined;
       };
+      record_payment_event: { Args: { p_id: string }; Returns: boolean };
+      record_plan_change: {
+        Args: { p_payment_id: string; p_plan: Json; p_price: number; p_user_id: string };
+        Returns: Json;
+      };
+      record_plan_checkout: { Args: { p_charge_id: string; p_provider?: Json }; Returns: Json };
+      record_plan_renewal: {
+        Args: { p_charge_id: string; p_provider_payment_id: string };
+        Returns: Json;
+      };
+      record_plan_stop: { Args: { p_payment_id: string; p_user_id: string }; Returns: Json };
+      record_renewal_failed: {
+        Args: { p_charge_id: string; p_error: string; p_payment_id: string };
+        Returns: undefined;
+      };
+      redeem_coupon: { Args: { p_code: string; p_user_id: string }; Returns: Json };
       save_block: {
         Args: { p_block_id: string; p_owner_id: string; p_payload: Json };
         Returns: Json;
       };
       set_message_resolved: { Args: { p_message_id: string; p_resolved: boolean }; Returns: Json };
+      start_plan_checkout: {
+        Args: {
+          p_method: Database['public']['Enums']['payment_method'];
+          p_plan: Json;
+          p_price: number;
+          p_provider_ref: string;
+          p_user_id: string;
+        };
+        Returns: Json;
+      };
       submit_response: {
         Args: {
           p_answers: Json;
@@ -1403,6 +1470,7 @@ export type Database = {
         };
         Returns: Json;
       };
+      sync_paypal_plan: { Args: { p_state: Json; p_subscription_id: string }; Returns: Json };
       toggle_block_like: {
         Args: { p_block_id: string; p_color?: string; p_creator_name?: string; p_liked?: boolean };
         Returns: Json;

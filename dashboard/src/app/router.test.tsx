@@ -30,13 +30,40 @@ describe('routes and redirects', () => {
     expect(location()).toBe('/no/such/page');
   });
 
-  it.each(['/', '/reaction', '/pricing', '/send/notion', '/anything'])(
+  it.each(['/', '/reaction', '/send/notion', '/anything'])(
     'redirects a signed-in user from %s to /dashboard/reaction',
     async (route) => {
       renderWithProviders(<AppRoutes />, { route, session: signedInSession() });
       await waitFor(() => expect(location()).toBe('/dashboard/reaction'));
     },
   );
+
+  it('shows the pricing page to a signed-in owner, its paid plans leading to Select Plan', async () => {
+    renderWithProviders(<AppRoutes />, { route: '/pricing', session: signedInSession() });
+    expect(await screen.findByRole('heading', { level: 1, name: 'Pricing' })).toBeTruthy();
+    const plans = [...document.querySelectorAll<HTMLAnchorElement>('.plans a')];
+    expect(plans.map((a) => a.getAttribute('href'))).toEqual([
+      '/login',
+      '/purchase?focus=basic',
+      '/purchase?focus=custom',
+    ]);
+    fireEvent.click(plans[1]!);
+    expect(await screen.findByRole('heading', { level: 1, name: 'Select plan' })).toBeTruthy();
+    expect(location()).toBe('/purchase?focus=basic');
+    // the shell's back button reads Plan on purchase paths and leads to the plan page
+    const back = screen.getByRole('link', { name: 'Plan' });
+    expect(back.getAttribute('href')).toBe('/profile/plan');
+    expect(screen.getByRole('navigation', { name: 'Purchase steps' })).toBeTruthy();
+  });
+
+  it('lists the plan page in the profile menu', async () => {
+    renderWithProviders(<AppRoutes />, { route: '/profile/plan', session: signedInSession() });
+    expect(await screen.findByRole('heading', { level: 1, name: 'Plan' })).toBeTruthy();
+    const menu = screen.getByRole('navigation', { name: 'Profile' });
+    expect(menu.querySelector('a[href="/profile/plan"]')?.getAttribute('aria-current')).toBe(
+      'page',
+    );
+  });
 
   it('redirects /dashboard to the first menu route', async () => {
     renderWithProviders(<AppRoutes />, { route: '/dashboard', session: signedInSession() });

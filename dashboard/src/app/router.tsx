@@ -31,6 +31,10 @@ const SenderEmailsPage = lazy(() =>
   import('./routes/profile').then((m) => ({ default: m.SenderEmailsPage })),
 );
 const WorkPage = lazy(() => import('./routes/work'));
+const PlanPage = lazy(() => import('./routes/plans'));
+const PurchasePage = lazy(() =>
+  import('./routes/plans').then((m) => ({ default: m.PurchasePage })),
+);
 
 function PageLoading() {
   const { t } = useTranslation();
@@ -116,6 +120,8 @@ export function AppRoutes() {
             <Route path="dashboard/*" element={<Navigate to={paths.dashboardReaction} replace />} />
             <Route path="profile" element={<ProfilePage />} />
             <Route path="profile/email" element={<SenderEmailsPage />} />
+            <Route path="profile/plan" element={<PlanPage />} />
+            <Route path="purchase/*" element={<PurchasePage />} />
           </Route>
           <Route
             path="work/:blockId/:mode?"
@@ -125,6 +131,10 @@ export function AppRoutes() {
               </RequireUser>
             }
           />
+          {/* Pricing stays open to a signed-in owner: its Basic and Custom buttons lead to /purchase */}
+          <Route element={<LandingLayout />}>
+            <Route path="pricing" element={<PricingPage />} />
+          </Route>
           <Route
             element={
               <RedirectSignedIn>
@@ -136,7 +146,6 @@ export function AppRoutes() {
             <Route path="reaction/*" element={<ReactionPage />} />
             <Route path="send/*" element={<SendPage />} />
             <Route path="showcase/*" element={<ShowcasePage />} />
-            <Route path="pricing" element={<PricingPage />} />
             <Route path="help" element={<HelpPage />} />
             <Route path="terms" element={<TermsPage />} />
             <Route path="cookies" element={<CookiePage />} />

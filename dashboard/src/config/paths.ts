@@ -18,6 +18,8 @@ export const paths = {
   profile: '/profile',
   profileEmail: '/profile/email',
   profilePlan: '/profile/plan',
+  purchase: '/purchase',
+  purchasePayment: '/purchase/payment',
   unsubscribe: '/unsubscribe',
   work: (blockId: string) => `/work/${blockId}`,
   /** A workspace mode: edit is /work/{id} itself, the others /work/{id}/{mode}. */

@@ -8,6 +8,15 @@ export interface ReactionEnv {
   sdkUrl?: string;
   /** Owner and block ids of the public demo blocks shown on /reaction (optional). */
   demo?: { ownerId: string; blocks: Partial<Record<string, string>> };
+  /** The payment providers' browser settings (docs/self-hosting.md, "Payments"). */
+  payments?: PaymentsEnv;
+}
+
+export interface PaymentsEnv {
+  /** PortOne V2: the store, the KCP billing channel (Korean cards) and a wallet channel. */
+  portone?: { storeId: string; cardChannelKey: string; walletChannelKey?: string; sdkUrl?: string };
+  /** PayPal: the client id, the subscription plan ($1 a unit a month) and the JS SDK's URL. */
+  paypal?: { clientId: string; planId: string; sdkBaseUrl?: string };
 }
 
 declare global {
@@ -40,6 +49,7 @@ export function readEnv(): ReactionEnv {
       process.env.SDK_URL ||
       (typeof window !== 'undefined' ? `${window.location.origin}/sdk/cdn/reaction.js` : undefined),
     demo: runtime.demo ?? DEFAULT_DEMO,
+    payments: runtime.payments,
   };
 }
 

@@ -294,6 +294,7 @@ const en = {
   },
   shell: {
     back: 'Dashboard',
+    plan: 'Plan',
     userMenu: 'Account menu',
     profile: 'Profile',
     senderEmails: 'Sender emails',

@@ -302,6 +302,7 @@ const ko: Shape<Resources> = {
   },
   shell: {
     back: '대시보드',
+    plan: '플랜',
     userMenu: '계정 메뉴',
     profile: '프로필',
     senderEmails: '발신 이메일',

@@ -92,6 +92,7 @@ export function fakeQuery<T>(data: T, error: unknown = null) {
     'insert',
     'single',
     'maybeSingle',
+    'range',
   ]) {
     builder[name] = () => builder;
   }

@@ -164,11 +164,12 @@ function itemHtml(t: Texts, item: NotificationItem, blockType: string): string {
   return `<tr><td style="padding:14px 0;border-top:1px solid #ececec">${head}${body}</td></tr>`;
 }
 
-function layout(lang: Lang, title: string, inner: string, footer: string): string {
+/** The 600 px single-table layout every platform mail uses (notifications, plan mails). */
+export function layout(lang: Lang, title: string, inner: string, footer: string): string {
   return `<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${escapeHtml(title)}</title></head><body style="margin:0;padding:0;background:#f5f5f5"><table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="background:#f5f5f5"><tr><td align="center" style="padding:24px 12px"><table role="presentation" width="600" cellpadding="0" cellspacing="0" style="width:100%;max-width:600px;background:#ffffff;border-radius:8px;font-family:-apple-system,'Segoe UI',Roboto,'Apple SD Gothic Neo','Malgun Gothic',sans-serif"><tr><td style="padding:24px 28px">${inner}</td></tr></table><table role="presentation" width="600" cellpadding="0" cellspacing="0" style="width:100%;max-width:600px"><tr><td style="padding:16px 28px;color:#8a8a8a;font-size:12px;line-height:1.5;font-family:sans-serif">${footer}</td></tr></table></td></tr></table></body></html>`;
 }
 
-function button(href: string, label: string): string {
+export function button(href: string, label: string): string {
   return `<table role="presentation" cellpadding="0" cellspacing="0" style="margin-top:20px"><tr><td style="background:#1f1f1f;border-radius:6px"><a href="${escapeHtml(href)}" style="display:inline-block;padding:10px 18px;color:#ffffff;text-decoration:none;font-size:14px">${escapeHtml(label)}</a></td></tr></table>`;
 }
 

@@ -23,6 +23,12 @@ export interface FakeContext {
 export interface ProviderFake {
   /** Path prefix without a trailing slash, e.g. `/ses`. Must be unique. */
   prefix: string;
+  /**
+   * Top-level paths the fake also answers, with `path` the whole pathname: for an official
+   * client that resolves its calls against the base URL's origin only (PortOne's SDK calls
+   * `new URL('/payments/...', baseUrl)`), so the API cannot live under the prefix.
+   */
+  rootPaths?: string[];
   /** Shown as the heading of the fake's section on the index page. */
   title: string;
   /**

@@ -2,7 +2,9 @@
 // stripe-mock stands in for Stripe), the mailbox, and a small authoritative DNS server.
 //   GET  /                      the developer's page: the mailbox first, then each fake's section
 //   /mailbox/...                the local mailbox (mailbox.ts)
-//   /<prefix>/...               one fake per prefix (fakes.ts): /ses, /dns, ...
+//   /<prefix>/...               one fake per prefix (fakes.ts): /ses, /dns, /portone, /paypal, ...
+//   /<root path>/...            paths a fake claims at the root, for an official client that
+//                               ignores a base URL's path (PortOne's: /payments, /billing-keys, ...)
 //   POST /_control/reset        every fake, the mailbox and the zone back to their start state
 //   GET  /_health               200 once listening
 // Listens on 127.0.0.1 only and answers only requests for 127.0.0.1/localhost from no other
@@ -17,6 +19,8 @@ import { FAKES } from './fakes.ts';
 import { escapeHtml, HttpError, page, sendHtml, sendJson } from './http.ts';
 import { handleMailbox, Mailbox, renderMailboxSection } from './mailbox.ts';
 import type { SesFake, SesFakeOptions } from './ses/index.ts';
+import type { PortOneFakeOptions } from './portone/index.ts';
+import type { PayPalFakeOptions } from './paypal/index.ts';
 
 export interface ProvidersOptions {
   port: number;
@@ -24,6 +28,10 @@ export interface ProvidersOptions {
   dnsPort: number;
   log?: Log;
   ses: SesFakeOptions;
+  /** The PortOne V2 fake (defaults: portone/index.ts). */
+  portone?: Partial<PortOneFakeOptions>;
+  /** The PayPal fake (defaults: paypal/index.ts). */
+  paypal?: Partial<PayPalFakeOptions>;
 }
 
 export interface Providers {
@@ -87,6 +95,18 @@ export async function startProviders(opts: ProvidersOptions): Promise<Providers>
     }
     prefixes.add(fake.prefix);
   }
+  const roots = new Set<string>();
+  for (const root of fakes.flatMap((f) => f.rootPaths ?? [])) {
+    if (
+      !/^\/[a-z0-9-]+$/.test(root) ||
+      prefixes.has(root) ||
+      roots.has(root) ||
+      root === '/mailbox'
+    ) {
+      throw new Error(`fake root path ${root} is invalid or taken`);
+    }
+    roots.add(root);
+  }
 
   const reset = () => {
     mailbox.clear();
@@ -131,6 +151,10 @@ export async function startProviders(opts: ProvidersOptions): Promise<Providers>
         (f) => target.pathname === f.prefix || target.pathname.startsWith(`${f.prefix}/`),
       );
       if (fake) return fake.handle(req, res, target.pathname.slice(fake.prefix.length), target);
+      const rooted = fakes.find((f) =>
+        f.rootPaths?.some((r) => target.pathname === r || target.pathname.startsWith(`${r}/`)),
+      );
+      if (rooted) return rooted.handle(req, res, target.pathname, target);
       throw new HttpError(404, 'Not found');
     };
     respond().catch((err: unknown) => {

@@ -51,13 +51,18 @@ export function TopBar() {
   const { t } = useTranslation();
   const { pathname } = useLocation();
   const onDashboard = pathname === paths.dashboard || pathname.startsWith(`${paths.dashboard}/`);
+  // spec: on purchase paths the back button goes to the plan page, labelled Plan
+  const onPurchase = pathname === paths.purchase || pathname.startsWith(`${paths.purchase}/`);
   return (
     <header className="top-bar">
       {onDashboard ? (
         <Logo />
       ) : (
-        <Link to={paths.dashboardReaction} className="button button-ghost back-button">
-          <span aria-hidden="true">←</span> {t('shell.back')}
+        <Link
+          to={onPurchase ? paths.profilePlan : paths.dashboardReaction}
+          className="button button-ghost back-button"
+        >
+          <span aria-hidden="true">←</span> {onPurchase ? t('shell.plan') : t('shell.back')}
         </Link>
       )}
       <UserMenu />
@@ -111,6 +116,11 @@ export function ProfileMenu() {
             {t('shell.senderEmails')}
           </NavLink>
         </li>
+        <li>
+          <NavLink to={paths.profilePlan} end className="side-link">
+            {t('shell.plan')}
+          </NavLink>
+        </li>
       </ul>
     </nav>
   );
@@ -120,6 +130,8 @@ export function DashboardLayout({ children }: { children: ReactNode }) {
   const { t } = useTranslation();
   const { pathname } = useLocation();
   const onProfile = pathname.startsWith(paths.profile);
+  // the purchase screens show their own step list instead of a side menu (spec)
+  const onPurchase = pathname === paths.purchase || pathname.startsWith(`${paths.purchase}/`);
   return (
     <div className="app-shell">
       <a className="skip-link" href="#main">
@@ -127,7 +139,7 @@ export function DashboardLayout({ children }: { children: ReactNode }) {
       </a>
       <TopBar />
       <div className="app-body">
-        {onProfile ? <ProfileMenu /> : <SideMenu />}
+        {onPurchase ? null : onProfile ? <ProfileMenu /> : <SideMenu />}
         <main id="main" className="app-main" tabIndex={-1}>
           {children}
         </main>

@@ -2,7 +2,7 @@ import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { setLanguage } from '../../../lib/i18n';
 import { renderWithProviders } from '../../../test/utils';
-import { LoginPage, oauthErrorFrom } from './login-page';
+import { LoginPage, oauthErrorFrom, returnPath } from './login-page';
 
 const signInWithOAuth = vi.fn();
 vi.mock('../../../lib/supabase', () => ({
@@ -67,5 +67,15 @@ describe('LoginPage', () => {
     expect(screen.getByRole('alert').textContent).toBe('Sign-in failed: The user cancelled');
     expect(oauthErrorFrom('', '#error=server_error')).toBe('server_error');
     expect(oauthErrorFrom('?code=abc', '')).toBeNull();
+  });
+});
+
+describe('returnPath', () => {
+  it('comes back to the page the login stood in for, without an earlier answer', () => {
+    expect(returnPath('/login', '')).toBeUndefined();
+    expect(returnPath('/purchase', '?focus=custom')).toBe('/purchase?focus=custom');
+    expect(
+      returnPath('/dashboard/reaction', '?error=access_denied&error_description=x&code=abc'),
+    ).toBe('/dashboard/reaction');
   });
 });

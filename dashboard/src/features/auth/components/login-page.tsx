@@ -19,6 +19,19 @@ export function oauthErrorFrom(search: string, hash: string): string | null {
   return null;
 }
 
+/**
+ * Where to come back after signing in: the signed-in page the login is shown in place of,
+ * without the provider's answer of an earlier try (error, code); none on /login itself.
+ */
+export function returnPath(pathname: string, search: string): string | undefined {
+  if (pathname === paths.login) return undefined;
+  const params = new URLSearchParams(search);
+  for (const key of ['error', 'error_code', 'error_description', 'code', 'state'])
+    params.delete(key);
+  const query = params.toString();
+  return `${pathname}${query ? `?${query}` : ''}`;
+}
+
 export function LoginPage() {
   const { t } = useTranslation();
   const { user } = useSession();
@@ -33,7 +46,8 @@ export function LoginPage() {
     setPending(provider);
     setError(null);
     try {
-      await signInWithProvider(provider);
+      // shown in place of a signed-in page: come back to it after signing in
+      await signInWithProvider(provider, returnPath(location.pathname, location.search));
       // The browser is now leaving for the provider's page.
     } catch (cause) {
       setError(messageOf(cause));

@@ -56,7 +56,11 @@ export function PricingPage() {
                   ),
                 )}
               </ul>
-              <Link to={paths.login} className="button button-primary">
+              {/* Basic and Custom open Select Plan (signed-out visitors sign in there first) */}
+              <Link
+                to={plan.id === 'starter' ? paths.login : `${paths.purchase}?focus=${plan.id}`}
+                className="button button-primary"
+              >
                 {t('pricing.start')}
               </Link>
             </li>

@@ -1,0 +1,108 @@
+// The plan screens' data and calls: the history (RLS: the owner's rows), the usage numbers, and
+// the spec's calls as edge functions. Bodies are checked with the payment functions' schemas.
+import { supabase, invokeFunction } from '../../../lib/supabase';
+import {
+  ZCancelPayment,
+  ZChangePayment,
+  ZCheckIamportPayment,
+  ZCheckPaypalPayment,
+  ZUseCoupon,
+} from '../../../../../supabase/functions/_shared/plans';
+import type { PlanRow, TPlan } from '../model/plans';
+
+export const HISTORY_PAGE_SIZE = 10;
+
+const PLAN_COLUMNS =
+  'id, type, price, method, start_date, end_date, is_active, content, auto_renew, stopped_at, renewal_failed_at, next_content, next_price, created_at';
+
+/** One page of the history, newest first (spec: page size 10). */
+export async function listPlanHistory(page: number): Promise<PlanRow[]> {
+  const from = page * HISTORY_PAGE_SIZE;
+  const { data, error } = await supabase
+    .from('payments')
+    .select(PLAN_COLUMNS)
+    .order('created_at', { ascending: false })
+    .order('id', { ascending: false })
+    .range(from, from + HISTORY_PAGE_SIZE - 1);
+  if (error) throw error;
+  return (data ?? []).map((r) => ({
+    ...r,
+    price: Number(r.price),
+    next_price: r.next_price === null ? null : Number(r.next_price),
+  })) as PlanRow[];
+}
+
+/** Every active row (the plan and coupons): few, and what the top of the page needs. */
+export async function listActivePlans(): Promise<PlanRow[]> {
+  const { data, error } = await supabase
+    .from('payments')
+    .select(PLAN_COLUMNS)
+    .eq('is_active', true)
+    .order('created_at', { ascending: false });
+  if (error) throw error;
+  return (data ?? []).map((r) => ({
+    ...r,
+    price: Number(r.price),
+    next_price: r.next_price === null ? null : Number(r.next_price),
+  })) as PlanRow[];
+}
+
+export interface Usage {
+  block_count: number;
+  block_limit: number;
+  response_monthly_count: number;
+  response_monthly_limit: number;
+  response_month: string | null;
+}
+
+export async function loadUsage(userId: string): Promise<Usage> {
+  const { data, error } = await supabase
+    .from('profiles')
+    .select(
+      'block_count, block_limit, response_monthly_count, response_monthly_limit, response_month',
+    )
+    .eq('id', userId)
+    .single();
+  if (error) throw error;
+  if (!data || typeof data !== 'object' || Array.isArray(data)) throw new Error('No profile');
+  return data as Usage;
+}
+
+interface PaymentAnswer {
+  status: boolean;
+  payment: PlanRow;
+}
+
+export function checkIamportPayment(plan: TPlan, billingKey: string, route: 'card' | 'wallet') {
+  return invokeFunction<PaymentAnswer>(
+    'check-iamport-payment',
+    ZCheckIamportPayment.parse({
+      plan,
+      content: { billingKey, ...(route === 'card' ? { pg: 'kcp_billing' } : {}) },
+    }),
+  );
+}
+
+export function checkPaypalPayment(plan: TPlan, subscriptionId: string) {
+  return invokeFunction<PaymentAnswer>(
+    'check-paypal-payment',
+    ZCheckPaypalPayment.parse({ plan, subscriptionId }),
+  );
+}
+
+export function cancelPayment(row: Pick<PlanRow, 'id' | 'method'>) {
+  const name = row.method === 'paypal' ? 'cancel-paypal-payment' : 'cancel-iamport-payment';
+  return invokeFunction<PaymentAnswer>(name, ZCancelPayment.parse({ paymentId: row.id }));
+}
+
+export function changePayment(row: Pick<PlanRow, 'id' | 'method'>, plan: TPlan) {
+  const name = row.method === 'paypal' ? 'change-paypal-payment' : 'change-iamport-payment';
+  return invokeFunction<PaymentAnswer & { links?: Array<{ href: string; rel: string }> }>(
+    name,
+    ZChangePayment.parse({ paymentId: row.id, plan }),
+  );
+}
+
+export function useCoupon(code: string) {
+  return invokeFunction<PaymentAnswer>('use-coupon', ZUseCoupon.parse({ couponId: code }));
+}

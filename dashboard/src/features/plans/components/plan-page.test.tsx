@@ -1,0 +1,193 @@
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import i18next from 'i18next';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { renderWithProviders, signedInSession } from '../../../test/utils';
+import type { PlanRow } from '../model/plans';
+import { PlanPage } from './plan-page';
+
+const api = vi.hoisted(() => ({
+  listActivePlans: vi.fn(),
+  listPlanHistory: vi.fn(),
+  loadUsage: vi.fn(),
+  cancelPayment: vi.fn(),
+  changePayment: vi.fn(),
+  useCoupon: vi.fn(),
+}));
+vi.mock('../api/plans', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('../api/plans')>()),
+  ...api,
+}));
+
+const row = (over: Partial<PlanRow> = {}): PlanRow => ({
+  id: 'plan-1',
+  type: 'custom',
+  price: 5,
+  method: 'paypal',
+  start_date: '2026-11-23',
+  end_date: '2026-12-22',
+  is_active: true,
+  content: { planName: 'Custom', blockLimit: 12, responseMonthlyLimit: 2000 },
+  auto_renew: true,
+  stopped_at: null,
+  renewal_failed_at: null,
+  next_content: null,
+  next_price: null,
+  created_at: '2026-11-23T00:00:00Z',
+  ...over,
+});
+
+const render = () =>
+  renderWithProviders(<PlanPage />, { route: '/profile/plan', session: signedInSession() });
+
+beforeEach(() => {
+  for (const fn of Object.values(api)) fn.mockReset();
+  api.loadUsage.mockResolvedValue({
+    block_count: 20,
+    block_limit: 15,
+    response_monthly_count: 300,
+    response_monthly_limit: 2100,
+    response_month: `${new Date().toISOString().slice(0, 7)}-01`,
+  });
+  api.listPlanHistory.mockResolvedValue([]);
+});
+afterEach(async () => {
+  await i18next.changeLanguage('en');
+});
+
+describe('plan page', () => {
+  it('shows Starter with an Upgrade link when no plan is active', async () => {
+    api.listActivePlans.mockResolvedValue([]);
+    render();
+    expect(await screen.findByText('Starter')).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Upgrade' }).getAttribute('href')).toBe('/purchase');
+    expect(await screen.findByText('No plans yet.')).toBeTruthy();
+  });
+
+  it('shows the active plan, its renewal and usage capped at 100%', async () => {
+    api.listActivePlans.mockResolvedValue([row()]);
+    render();
+    expect(await screen.findByText('15 blocks · 2,100 emails a month')).toBeTruthy();
+    expect(screen.getByText('$5 a month')).toBeTruthy();
+    expect(screen.getByTestId('renewal').textContent).toBe('Renews on 26.12.23.');
+    const blocks = screen.getByRole('meter', { name: 'Blocks' });
+    expect(blocks.getAttribute('aria-valuenow')).toBe('100');
+    expect(blocks.getAttribute('aria-valuetext')).toBe('20 of 15 blocks (100%)');
+    expect(
+      screen.getByRole('meter', { name: 'Emails this month' }).getAttribute('aria-valuenow'),
+    ).toBe('14');
+  });
+
+  it('stops after confirmation and says until when the plan runs', async () => {
+    api.listActivePlans.mockResolvedValue([row()]);
+    api.cancelPayment.mockResolvedValue({
+      status: true,
+      payment: row({ auto_renew: false, stopped_at: 'x' }),
+    });
+    render();
+    fireEvent.click(await screen.findByRole('button', { name: 'Stop' }));
+    const dialog = screen.getByRole('alertdialog', { name: 'Stop your plan?' });
+    expect(within(dialog).getByText(/You keep your blocks and emails until 26.12.22/)).toBeTruthy();
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Stop plan' }));
+    await waitFor(() =>
+      expect(api.cancelPayment).toHaveBeenCalledWith(
+        expect.objectContaining({ id: 'plan-1', method: 'paypal' }),
+      ),
+    );
+    expect(await screen.findByText('Your plan is stopped. It runs until 26.12.22.')).toBeTruthy();
+  });
+
+  it('changes a PayPal plan by opening the approval link in a new tab', async () => {
+    api.listActivePlans.mockResolvedValue([row()]);
+    const tab = { opener: {}, location: { href: '' }, close: vi.fn() };
+    const open = vi.spyOn(window, 'open').mockReturnValue(tab as unknown as Window);
+    api.changePayment.mockResolvedValue({
+      status: true,
+      payment: row({
+        next_content: { planName: 'Custom', blockLimit: 16, responseMonthlyLimit: 2000 },
+        next_price: 6,
+      }),
+      links: [{ href: 'https://paypal.example/approve?token=RV-1', rel: 'approve' }],
+    });
+    render();
+    fireEvent.click(await screen.findByRole('button', { name: 'Change' }));
+    const dialog = screen.getByRole('dialog', { name: 'Change your plan' });
+    const save = within(dialog).getByRole('button', { name: 'Change plan' }) as HTMLButtonElement;
+    expect(save.disabled).toBe(true);
+    const blocks = within(dialog).getByLabelText('Extra blocks');
+    fireEvent.change(blocks, { target: { value: '13' } });
+    fireEvent.blur(blocks);
+    expect((blocks as HTMLInputElement).value).toBe('16');
+    expect(within(dialog).getByText('$6 a month')).toBeTruthy();
+    fireEvent.click(save);
+    await waitFor(() => expect(api.changePayment).toHaveBeenCalled());
+    expect(api.changePayment.mock.calls[0]![1]).toEqual({
+      type: 'custom',
+      blockLimit: 16,
+      responseMonthlyLimit: 2000,
+    });
+    expect(open).toHaveBeenCalledWith('about:blank', '_blank');
+    await waitFor(() =>
+      expect(tab.location.href).toBe('https://paypal.example/approve?token=RV-1'),
+    );
+    expect(tab.opener).toBeNull();
+    expect(await screen.findByText(/PayPal opened in a new tab/)).toBeTruthy();
+    open.mockRestore();
+  });
+
+  it("redeems a coupon of 1 to 99 characters and shows the server's refusal", async () => {
+    api.listActivePlans.mockResolvedValue([]);
+    api.useCoupon.mockRejectedValueOnce(new Error('No such coupon'));
+    render();
+    fireEvent.click(await screen.findByRole('button', { name: 'Use a coupon' }));
+    const dialog = screen.getByRole('dialog', { name: 'Use a coupon' });
+    const apply = within(dialog).getByRole('button', { name: 'Apply' }) as HTMLButtonElement;
+    expect(apply.disabled).toBe(true);
+    const field = within(dialog).getByLabelText('Coupon code') as HTMLInputElement;
+    expect(field.maxLength).toBe(99);
+    fireEvent.change(field, { target: { value: 'WELCOME' } });
+    fireEvent.click(apply);
+    expect(await within(dialog).findByText('No such coupon')).toBeTruthy();
+    api.useCoupon.mockResolvedValueOnce({
+      status: true,
+      payment: row({ type: 'coupon', method: null }),
+    });
+    fireEvent.click(apply);
+    expect(await screen.findByText('The coupon is applied.')).toBeTruthy();
+    expect(api.useCoupon).toHaveBeenLastCalledWith('WELCOME');
+  });
+
+  it('pages the history: 10 at a time, no more after a short page; legacy prices by name', async () => {
+    api.listActivePlans.mockResolvedValue([]);
+    const page = (n: number, count: number) =>
+      Array.from({ length: count }, (_, i) =>
+        row({
+          id: `p${n}-${i}`,
+          is_active: false,
+          price: 3,
+          content: {
+            planName: i === 0 ? '$7 Plan' : 'Custom',
+            blockLimit: 8,
+            responseMonthlyLimit: 1000,
+          },
+        }),
+      );
+    api.listPlanHistory.mockImplementation(async (n: number) =>
+      n === 0 ? page(0, 10) : page(1, 3),
+    );
+    render();
+    const table = await screen.findByRole('table');
+    expect(within(table).getAllByRole('row')).toHaveLength(11);
+    expect(within(table).getAllByText('$7').length).toBeGreaterThan(0);
+    fireEvent.click(screen.getByRole('button', { name: 'Show more' }));
+    await waitFor(() => expect(within(table).getAllByRole('row')).toHaveLength(14));
+    expect(screen.queryByRole('button', { name: 'Show more' })).toBeNull();
+    expect(api.listPlanHistory).toHaveBeenCalledTimes(2);
+  });
+
+  it('shows won for a card plan in Korean', async () => {
+    await i18next.changeLanguage('ko');
+    api.listActivePlans.mockResolvedValue([row({ method: 'iamport' })]);
+    render();
+    expect(await screen.findByText('월 5,000원')).toBeTruthy();
+  });
+});

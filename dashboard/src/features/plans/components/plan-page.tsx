@@ -1,0 +1,468 @@
+// /profile/plan: the active plan (spec: the first history row that is active and basic, custom or
+// subscription) with Stop and Change, the coupon dialog, usage gauges for blocks and this month's
+// emails (capped at 100%), and the plan history.
+import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useLocation, useNavigate } from 'react-router-dom';
+import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
+import { paths } from '../../../config/paths';
+import { Dialog } from '../../../components/ui/dialog';
+import { TextField } from '../../../components/ui/fields';
+import { Spinner } from '../../../components/ui/spinner';
+import { messageOf } from '../../../lib/errors';
+import { useSession } from '../../../lib/session';
+import { useQuery } from '../../../lib/use-query';
+import {
+  cancelPayment,
+  changePayment,
+  listActivePlans,
+  loadUsage,
+  useCoupon as redeemCoupon,
+} from '../api/plans';
+import {
+  activeCoupons,
+  activePlan,
+  basketOf,
+  basketPrice,
+  canBuy,
+  dayAfter,
+  formatPlanDate,
+  monthlyCount,
+  PLAN_MESSAGES,
+  routePrice,
+  rowBlocks,
+  rowEmails,
+  rowPrice,
+  renewalState,
+  shownBlocks,
+  shownEmails,
+  STARTER,
+  toPlan,
+  ZUseCoupon,
+  type Basket,
+  type PlanRow,
+} from '../model/plans';
+import { useLang } from '../model/use-lang';
+import { registerPlanTranslations } from '../locales';
+import { HistoryTable, useHistory } from './history-table';
+import { PlanFields } from './plan-fields';
+import { UsageGauge } from './usage-gauge';
+
+registerPlanTranslations();
+
+function ChangeDialog({
+  row,
+  onClose,
+  onChanged,
+}: {
+  row: PlanRow;
+  onClose: () => void;
+  onChanged: (row: PlanRow, link: string | null, tab: Window | null) => void;
+}) {
+  const { t } = useTranslation();
+  const s = (key: string, o?: Record<string, unknown>) => t(`plans.${key}`, o);
+  const { lang } = useLang();
+  const [basket, setBasket] = useState<Basket>(() => basketOf(row));
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const price = basketPrice(basket);
+  const current = basketOf(row);
+  const same =
+    current.type === basket.type &&
+    current.blockLimit === basket.blockLimit &&
+    current.responseMonthlyLimit === basket.responseMonthlyLimit;
+  const paypal = row.method === 'paypal';
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (busy || same || !canBuy(basket)) return;
+    setBusy(true);
+    setError(null);
+    // a tab opened now, while the click counts, is not blocked; PayPal's link goes into it
+    const tab = paypal ? window.open('about:blank', '_blank') : null;
+    try {
+      const answer = await changePayment(row, toPlan(basket));
+      const link = answer.links?.[0]?.href ?? null;
+      if (tab && link) {
+        tab.opener = null;
+        tab.location.href = link;
+      } else if (tab) tab.close();
+      onChanged(answer.payment, link, tab);
+    } catch (cause) {
+      tab?.close();
+      setError(s('failed', { reason: messageOf(cause) }));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Dialog
+      open
+      title={s('change.title')}
+      onClose={() => (busy ? undefined : onClose())}
+      className="plan-change-dialog"
+      actions={
+        <>
+          <button type="button" className="button button-ghost" onClick={onClose} disabled={busy}>
+            {s('change.cancel')}
+          </button>
+          <button
+            type="submit"
+            form="plan-change-form"
+            className="button button-primary"
+            disabled={busy || same || !canBuy(basket)}
+            aria-busy={busy}
+          >
+            {s('change.save')}
+          </button>
+        </>
+      }
+    >
+      <form id="plan-change-form" onSubmit={(e) => void submit(e)} noValidate>
+        <p className="hint">
+          {paypal
+            ? s('change.paypalIntro')
+            : s('change.intro', {
+                date: row.end_date ? formatPlanDate(dayAfter(row.end_date)) : '',
+              })}
+        </p>
+        <PlanFields basket={basket} onChange={setBasket} dollars={paypal} />
+        <p className="plan-price-line">
+          {s('select.price')}:{' '}
+          <strong>{s('select.perMonth', { price: routePrice(price, row.method, lang) })}</strong>
+        </p>
+        {price < 3 ? (
+          <p className="error-text" role="alert">
+            {lang === 'ko' && !paypal ? s('select.minimumPriceKo') : s('select.minimumPrice')}
+          </p>
+        ) : null}
+        {same ? <p className="hint">{s('change.same')}</p> : null}
+        {error ? (
+          <p className="error-text" role="alert">
+            {error}
+          </p>
+        ) : null}
+      </form>
+    </Dialog>
+  );
+}
+
+function CouponDialog({ onClose, onApplied }: { onClose: () => void; onApplied: () => void }) {
+  const { t } = useTranslation();
+  const s = (key: string) => t(`plans.coupon.${key}`);
+  const [code, setCode] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const valid = ZUseCoupon.safeParse({ couponId: code }).success;
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (busy) return;
+    const parsed = ZUseCoupon.safeParse({ couponId: code });
+    if (!parsed.success) {
+      setError(parsed.error.issues[0]?.message ?? PLAN_MESSAGES.couponLength);
+      return;
+    }
+    setBusy(true);
+    setError(null);
+    try {
+      await redeemCoupon(parsed.data.couponId);
+      onApplied();
+    } catch (cause) {
+      setError(messageOf(cause));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Dialog
+      open
+      title={s('title')}
+      onClose={() => (busy ? undefined : onClose())}
+      actions={
+        <>
+          <button type="button" className="button button-ghost" onClick={onClose} disabled={busy}>
+            {s('cancel')}
+          </button>
+          <button
+            type="submit"
+            form="coupon-form"
+            className="button button-primary"
+            disabled={busy || !valid}
+            aria-busy={busy}
+          >
+            {s('apply')}
+          </button>
+        </>
+      }
+    >
+      <form id="coupon-form" onSubmit={(e) => void submit(e)} noValidate>
+        <TextField
+          label={s('label')}
+          name="coupon"
+          value={code}
+          max={99}
+          hint={s('hint')}
+          error={error ?? undefined}
+          onChange={(value) => {
+            setCode(value);
+            setError(null);
+          }}
+        />
+      </form>
+    </Dialog>
+  );
+}
+
+export function PlanPage() {
+  const { t } = useTranslation();
+  const s = (key: string, o?: Record<string, unknown>) => t(`plans.${key}`, o);
+  const { lang, fmt } = useLang();
+  const { user, refreshProfile } = useSession();
+  const location = useLocation();
+  const navigate = useNavigate();
+  const [version, setVersion] = useState(0);
+  const state = useQuery(`plan:${user?.id}:${version}`, async () => {
+    const [active, usage] = await Promise.all([listActivePlans(), loadUsage(user!.id)]);
+    return { active, usage };
+  });
+  const history = useHistory(`plan-history:${user?.id}:${version}`);
+  const [dialog, setDialog] = useState<'stop' | 'change' | 'coupon' | null>(null);
+  const [notice, setNotice] = useState<{ text: string; link?: string } | null>(null);
+
+  const params = new URLSearchParams(location.search);
+  const stateNotice = (location.state as { notice?: string } | null)?.notice;
+  const queryNotice = stateNotice
+    ? stateNotice
+    : params.has('purchased')
+      ? s('notices.purchased')
+      : params.get('paypal') === 'cancelled'
+        ? s('notices.paypalCancelled')
+        : params.get('paypal') === 'approved'
+          ? s('notices.paypalApproved')
+          : null;
+
+  const reload = () => {
+    setVersion((v) => v + 1);
+    void refreshProfile();
+  };
+
+  if (!user) return <Spinner label={t('common.loading')} />;
+  const plan = state.data ? activePlan(state.data.active) : undefined;
+  const coupons = state.data ? activeCoupons(state.data.active) : [];
+  const usage = state.data?.usage;
+  const shownNotice = notice?.text ?? queryNotice;
+
+  return (
+    <section className="plan-page" aria-labelledby="plan-title">
+      <h1 id="plan-title" tabIndex={-1}>
+        {s('title')}
+      </h1>
+      <div role="status" aria-live="polite" className={shownNotice ? 'notice' : 'visually-hidden'}>
+        {shownNotice}
+        {notice?.link ? (
+          <>
+            {' '}
+            <a href={notice.link} target="_blank" rel="noopener noreferrer">
+              {s('notices.openPaypal')}
+            </a>
+          </>
+        ) : null}
+      </div>
+
+      {state.error ? (
+        <p className="error-text" role="alert">
+          {s('loadFailed', { reason: state.error })}{' '}
+          <button type="button" className="button button-ghost" onClick={() => void state.reload()}>
+            {s('retry')}
+          </button>
+        </p>
+      ) : null}
+      {!state.data && !state.error ? <Spinner label={t('common.loading')} /> : null}
+
+      {state.data ? (
+        <div className="plan-top">
+          <section className="plan-card" aria-labelledby="plan-active-title">
+            <h2 id="plan-active-title">{s('active.heading')}</h2>
+            {plan ? (
+              <>
+                <p className="plan-card-name">
+                  <strong>
+                    {plan.content?.planName?.startsWith('$')
+                      ? plan.content.planName
+                      : s(`types.${plan.type}`)}
+                  </strong>
+                  <span className="plan-card-price">
+                    {s('active.perMonth', { price: routePrice(rowPrice(plan), plan.method, lang) })}
+                  </span>
+                </p>
+                <p>
+                  {s('active.limits', {
+                    blocks: fmt(rowBlocks(plan)),
+                    emails: fmt(rowEmails(plan)),
+                  })}
+                </p>
+                <p className="hint">
+                  {s('active.period', {
+                    start: formatPlanDate(plan.start_date),
+                    end: plan.end_date ? formatPlanDate(plan.end_date) : '',
+                  })}
+                  {plan.method ? ` · ${s(`active.method.${plan.method}`)}` : ''}
+                </p>
+                {plan.end_date ? (
+                  <p data-testid="renewal">
+                    {s(`active.${renewalState(plan)}`, {
+                      date: formatPlanDate(
+                        renewalState(plan) === 'renews' ? dayAfter(plan.end_date) : plan.end_date,
+                      ),
+                    })}
+                  </p>
+                ) : null}
+                {plan.next_content && plan.end_date ? (
+                  <p className="hint">
+                    {s(plan.method === 'paypal' ? 'active.nextPaypal' : 'active.next', {
+                      date: formatPlanDate(dayAfter(plan.end_date)),
+                      blocks: fmt(shownBlocks(plan.next_content.blockLimit ?? 0)),
+                      emails: fmt(shownEmails(plan.next_content.responseMonthlyLimit ?? 0)),
+                      price: routePrice(plan.next_price ?? 0, plan.method, lang),
+                    })}
+                  </p>
+                ) : null}
+                {plan.auto_renew && plan.method ? (
+                  <div className="plan-actions">
+                    <button type="button" className="button" onClick={() => setDialog('change')}>
+                      {s('actions.change')}
+                    </button>
+                    <button
+                      type="button"
+                      className="button button-ghost"
+                      onClick={() => setDialog('stop')}
+                    >
+                      {s('actions.stop')}
+                    </button>
+                  </div>
+                ) : null}
+              </>
+            ) : (
+              <>
+                <p className="plan-card-name">
+                  <strong>{s('starter')}</strong>
+                </p>
+                <p>{s('starterLine', { blocks: STARTER.blocks, emails: STARTER.emails })}</p>
+                <div className="plan-actions">
+                  <Link to={paths.purchase} className="button button-primary">
+                    {s('upgrade')}
+                  </Link>
+                </div>
+              </>
+            )}
+            {coupons.map((c) => (
+              <p key={c.id} className="plan-coupon">
+                {s('active.coupon', {
+                  name: c.content?.coupon ?? c.content?.planName ?? '',
+                  blocks: fmt(rowBlocks(c)),
+                  emails: fmt(rowEmails(c)),
+                  date: c.end_date ? formatPlanDate(c.end_date) : '',
+                })}
+              </p>
+            ))}
+            <button
+              type="button"
+              className="button button-ghost plan-coupon-button"
+              onClick={() => setDialog('coupon')}
+            >
+              {s('actions.coupon')}
+            </button>
+          </section>
+
+          {usage ? (
+            <section className="plan-card plan-usage" aria-labelledby="plan-usage-title">
+              <h2 id="plan-usage-title">{s('usage.heading')}</h2>
+              <UsageGauge
+                label={s('usage.blocks')}
+                used={usage.block_count}
+                limit={usage.block_limit}
+                valueText={s('usage.blocksValue', {
+                  used: fmt(usage.block_count),
+                  limit: fmt(usage.block_limit),
+                })}
+              />
+              <UsageGauge
+                label={s('usage.emails')}
+                used={monthlyCount(usage.response_monthly_count, usage.response_month)}
+                limit={usage.response_monthly_limit}
+                valueText={s('usage.emailsValue', {
+                  used: fmt(monthlyCount(usage.response_monthly_count, usage.response_month)),
+                  limit: fmt(usage.response_monthly_limit),
+                })}
+              />
+            </section>
+          ) : null}
+        </div>
+      ) : null}
+
+      <HistoryTable history={history} />
+
+      {plan ? (
+        <ConfirmDialog
+          open={dialog === 'stop'}
+          title={s('stop.title')}
+          cancelLabel={s('stop.cancel')}
+          confirmLabel={s('stop.confirm')}
+          onCancel={() => setDialog(null)}
+          errorText={(cause) => s('failed', { reason: messageOf(cause) })}
+          onConfirm={async () => {
+            const answer = await cancelPayment(plan);
+            setDialog(null);
+            setNotice({
+              text: s('notices.stopped', { date: formatPlanDate(answer.payment.end_date ?? '') }),
+            });
+            reload();
+          }}
+        >
+          <p>
+            {s('stop.text', {
+              date: plan.end_date ? formatPlanDate(plan.end_date) : '',
+              blocks: STARTER.blocks,
+              emails: STARTER.emails,
+            })}
+          </p>
+        </ConfirmDialog>
+      ) : null}
+      {plan && dialog === 'change' ? (
+        <ChangeDialog
+          row={plan}
+          onClose={() => setDialog(null)}
+          onChanged={(row, link, tab) => {
+            setDialog(null);
+            setNotice(
+              link
+                ? tab
+                  ? { text: s('notices.changeLink'), link }
+                  : { text: s('notices.changeLinkBlocked'), link }
+                : {
+                    text: s('notices.changed', {
+                      date: row.end_date ? formatPlanDate(dayAfter(row.end_date)) : '',
+                    }),
+                  },
+            );
+            reload();
+          }}
+        />
+      ) : null}
+      {dialog === 'coupon' ? (
+        <CouponDialog
+          onClose={() => setDialog(null)}
+          onApplied={() => {
+            setDialog(null);
+            setNotice({ text: s('notices.coupon') });
+            if (location.search) navigate(location.pathname, { replace: true });
+            reload();
+          }}
+        />
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,454 @@
+// /purchase (Select Plan) and /purchase/payment (Payment), with the side step list (spec). The
+// basket lives in the URL (`focus=basic|custom`, and for Custom `blocks` and `emails`), so a
+// reload or the back button keeps it. An owner with an active plan is sent to /profile/plan; a
+// price under $3 on the payment step goes back to /purchase.
+import { useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, Navigate, useLocation, useNavigate } from 'react-router-dom';
+import { Spinner } from '../../../components/ui/spinner';
+import { paths } from '../../../config/paths';
+import { site } from '../../../config/site';
+import { messageOf } from '../../../lib/errors';
+import { useSession } from '../../../lib/session';
+import { useQuery } from '../../../lib/use-query';
+import { checkIamportPayment, checkPaypalPayment, listActivePlans } from '../api/plans';
+import { loadPaypal, paymentsConfig, requestBillingKey } from '../api/providers';
+import {
+  activePlan,
+  basketFromSearch,
+  basketPrice,
+  basketToSearch,
+  canBuy,
+  formatPlanDate,
+  formatPlanPrice,
+  periodEnd,
+  shownBlocks,
+  shownEmails,
+  todayUtc,
+  toPlan,
+  type Basket,
+} from '../model/plans';
+import { useLang } from '../model/use-lang';
+import { registerPlanTranslations } from '../locales';
+import { PlanFields } from './plan-fields';
+
+registerPlanTranslations();
+
+const PURCHASE = '/purchase';
+const PAYMENT = '/purchase/payment';
+
+function Steps({
+  step,
+  search,
+  payable,
+}: {
+  step: 'select' | 'payment';
+  search: string;
+  payable: boolean;
+}) {
+  const { t } = useTranslation();
+  const s = (key: string) => t(`plans.steps.${key}`);
+  return (
+    <nav className="purchase-steps" aria-label={s('label')}>
+      <ol>
+        <li aria-current={step === 'select' ? 'step' : undefined}>
+          <Link to={`${PURCHASE}${search}`}>
+            <span className="purchase-step-number" aria-hidden="true">
+              1
+            </span>
+            {s('select')}
+          </Link>
+        </li>
+        <li aria-current={step === 'payment' ? 'step' : undefined}>
+          {payable ? (
+            <Link to={`${PAYMENT}${search}`}>
+              <span className="purchase-step-number" aria-hidden="true">
+                2
+              </span>
+              {s('payment')}
+            </Link>
+          ) : (
+            <span className="purchase-step-disabled">
+              <span className="purchase-step-number" aria-hidden="true">
+                2
+              </span>
+              {s('payment')}
+            </span>
+          )}
+        </li>
+      </ol>
+    </nav>
+  );
+}
+
+function SelectPlan({ basket }: { basket: Basket }) {
+  const { t } = useTranslation();
+  const s = (key: string, o?: Record<string, unknown>) => t(`plans.${key}`, o);
+  const { lang } = useLang();
+  const navigate = useNavigate();
+  const price = basketPrice(basket);
+  const ok = canBuy(basket);
+  const groups = ['general', 'comment', 'like', 'form'] as const;
+  return (
+    <>
+      <h1 id="purchase-title" tabIndex={-1}>
+        {s('select.title')}
+      </h1>
+      <PlanFields
+        basket={basket}
+        onChange={(b) => navigate(`${PURCHASE}${basketToSearch(b)}`, { replace: true })}
+      />
+      <dl className="purchase-facts">
+        <div>
+          <dt>{s('select.start')}</dt>
+          <dd>{formatPlanDate(todayUtc())}</dd>
+        </div>
+        <div>
+          <dt>{s('payment.blocks')}</dt>
+          <dd>{shownBlocks(basket.blockLimit).toLocaleString()}</dd>
+        </div>
+        <div>
+          <dt>{s('payment.emails')}</dt>
+          <dd>{shownEmails(basket.responseMonthlyLimit).toLocaleString()}</dd>
+        </div>
+      </dl>
+      <section className="purchase-included" aria-labelledby="included-title">
+        <h2 id="included-title">{s('select.included')}</h2>
+        <div className="purchase-groups">
+          {groups.map((group) => (
+            <div key={group}>
+              <h3>{s(`select.groups.${group}`)}</h3>
+              <ul>
+                {(t(`plans.select.features.${group}`, { returnObjects: true }) as string[]).map(
+                  (line) => (
+                    <li key={line}>{line}</li>
+                  ),
+                )}
+              </ul>
+            </div>
+          ))}
+        </div>
+      </section>
+      <div className="purchase-total">
+        <p className="plan-price-line">
+          {s('select.price')}:{' '}
+          <strong data-testid="purchase-price">
+            {s('select.perMonth', { price: formatPlanPrice(price, lang) })}
+          </strong>
+        </p>
+        {!ok && price < 3 ? (
+          <p className="error-text" role="alert">
+            {lang === 'ko' ? s('select.minimumPriceKo') : s('select.minimumPrice')}
+          </p>
+        ) : null}
+        {ok ? (
+          <Link
+            to={`${PAYMENT}${basketToSearch(basket)}`}
+            className="button button-primary button-large"
+          >
+            {s('select.continue')}
+          </Link>
+        ) : (
+          <button type="button" className="button button-primary button-large" disabled>
+            {s('select.continue')}
+          </button>
+        )}
+      </div>
+    </>
+  );
+}
+
+function KoreanBusiness() {
+  const { t } = useTranslation();
+  const info = site.koreanBusiness;
+  if (!info) return null;
+  const lines = [
+    info.company,
+    info.representative,
+    info.registrationNumber,
+    info.mailOrderNumber,
+    info.address,
+    info.contact,
+  ].filter(Boolean);
+  return (
+    <section className="purchase-business" aria-label={t('plans.payment.business')}>
+      <p className="hint">{lines.join(' · ')}</p>
+    </section>
+  );
+}
+
+function Payment({ basket }: { basket: Basket }) {
+  const { t } = useTranslation();
+  const s = (key: string, o?: Record<string, unknown>) => t(`plans.${key}`, o);
+  const { lang, fmt } = useLang();
+  const navigate = useNavigate();
+  const { user, profile, refreshProfile } = useSession();
+  const [paying, setPaying] = useState(false);
+  const [message, setMessage] = useState<{ text: string; error: boolean } | null>(null);
+  const [paypalState, setPaypalState] = useState<'loading' | 'ready' | 'failed'>('loading');
+  const [paypalError, setPaypalError] = useState<string | null>(null);
+  const paypalBox = useRef<HTMLDivElement>(null);
+  const config = paymentsConfig();
+  const price = basketPrice(basket);
+  const start = todayUtc();
+  const plan = toPlan(basket);
+
+  const done = async () => {
+    await refreshProfile();
+    navigate(`${paths.profilePlan}?purchased=1`);
+  };
+
+  const payWithPortOne = async (route: 'card' | 'wallet') => {
+    if (paying || !user) return;
+    setPaying(true);
+    setMessage(null);
+    try {
+      const result = await requestBillingKey({
+        route,
+        issueName: `Reaction Blocks ${t(`plans.types.${basket.type}`)}`,
+        customer: { id: user.id, email: user.email ?? undefined, name: profile?.name || undefined },
+        language: lang,
+      });
+      if (!result.ok) {
+        setMessage({
+          text:
+            result.reason === 'cancelled'
+              ? s('payment.cancelled')
+              : result.reason === 'timeout'
+                ? s('payment.timeout')
+                : s('payment.failed', { reason: result.message ?? '' }),
+          error: result.reason === 'failed',
+        });
+        return;
+      }
+      await checkIamportPayment(plan, result.billingKey, route);
+      await done();
+    } catch (cause) {
+      setMessage({ text: s('payment.failed', { reason: messageOf(cause) }), error: true });
+    } finally {
+      setPaying(false);
+    }
+  };
+
+  // PayPal's button, rendered by its JS SDK into our box
+  const paypalConfigured = !!config.paypal;
+  const userId = user?.id;
+  useEffect(() => {
+    if (!paypalConfigured || !userId || !canBuy(basket)) return;
+    let alive = true;
+    let buttons: { close: () => Promise<void> } | undefined;
+    loadPaypal()
+      .then(async (paypal) => {
+        if (!alive || !paypalBox.current || !paypal.Buttons) return;
+        const instance = paypal.Buttons({
+          style: { layout: 'vertical', label: 'subscribe' },
+          createSubscription: (_data, actions) =>
+            actions.subscription.create({
+              plan_id: config.paypal!.planId,
+              quantity: String(basketPrice(basket)),
+              custom_id: userId,
+            }),
+          onApprove: async (data) => {
+            const id = data.subscriptionID;
+            if (!id) return;
+            setPaying(true);
+            try {
+              // PayPal may take a moment to make a new subscription ACTIVE
+              for (let attempt = 0; ; attempt++) {
+                try {
+                  await checkPaypalPayment(toPlan(basket), id);
+                  break;
+                } catch (cause) {
+                  if (attempt >= 4 || !/not complete yet/.test(messageOf(cause))) throw cause;
+                  await new Promise((r) => setTimeout(r, 1000 * (attempt + 1)));
+                }
+              }
+              await done();
+            } catch (cause) {
+              // spec: an error on the international route returns to the plan page
+              navigate(paths.profilePlan, {
+                state: { notice: s('payment.failed', { reason: messageOf(cause) }) },
+              });
+            } finally {
+              setPaying(false);
+            }
+          },
+          onCancel: () => navigate(`${paths.profilePlan}?paypal=cancelled`),
+          onError: (err) =>
+            navigate(paths.profilePlan, {
+              state: { notice: s('payment.failed', { reason: messageOf(err) }) },
+            }),
+        });
+        buttons = instance;
+        await instance.render(paypalBox.current);
+        if (alive) setPaypalState('ready');
+      })
+      .catch((cause: unknown) => {
+        if (!alive) return;
+        setPaypalState('failed');
+        setPaypalError(messageOf(cause));
+      });
+    return () => {
+      alive = false;
+      void buttons?.close().catch(() => {});
+    };
+    // the basket is in the URL: a new basket is a new page
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [paypalConfigured, userId, basket.type, basket.blockLimit, basket.responseMonthlyLimit]);
+
+  const won = formatPlanPrice(price, 'ko');
+  const dollars = formatPlanPrice(price, 'en');
+  return (
+    <>
+      <h1 id="purchase-title" tabIndex={-1}>
+        {s('payment.title')}
+      </h1>
+      <section className="purchase-summary" aria-labelledby="summary-title">
+        <h2 id="summary-title">{s('payment.summary')}</h2>
+        <dl>
+          <div>
+            <dt>{s('payment.plan')}</dt>
+            <dd>{t(`plans.types.${basket.type}`)}</dd>
+          </div>
+          <div>
+            <dt>{s('payment.period')}</dt>
+            <dd>
+              {s('payment.periodValue', {
+                start: formatPlanDate(start),
+                end: formatPlanDate(periodEnd(start)),
+              })}
+            </dd>
+          </div>
+          <div>
+            <dt>{s('payment.blocks')}</dt>
+            <dd>{fmt(shownBlocks(basket.blockLimit))}</dd>
+          </div>
+          <div>
+            <dt>{s('payment.emails')}</dt>
+            <dd>{fmt(shownEmails(basket.responseMonthlyLimit))}</dd>
+          </div>
+          <div>
+            <dt>{s('payment.price')}</dt>
+            <dd data-testid="payment-price">{s('payment.priceValue', { won, dollars })}</dd>
+          </div>
+        </dl>
+      </section>
+
+      {lang === 'ko' ? (
+        <p className="purchase-terms">
+          {s('payment.termsNote')}{' '}
+          <a href={site.locales.ko.terms} target="_blank" rel="noopener noreferrer">
+            {s('payment.terms')}
+          </a>
+        </p>
+      ) : null}
+
+      <section className="purchase-methods" aria-labelledby="methods-title" aria-busy={paying}>
+        <h2 id="methods-title">{s('payment.choose')}</h2>
+        <div className="purchase-method">
+          <h3>{s('payment.card')}</h3>
+          <p className="hint">{s('payment.cardHint', { price: won })}</p>
+          {config.portone?.cardChannelKey ? (
+            <button
+              type="button"
+              className="button button-primary"
+              disabled={paying}
+              onClick={() => void payWithPortOne('card')}
+            >
+              {s('payment.payCard')}
+            </button>
+          ) : (
+            <p className="hint">{s('payment.notConfigured')}</p>
+          )}
+        </div>
+        <div className="purchase-method">
+          <h3>{s('payment.wallet')}</h3>
+          <p className="hint">{s('payment.walletHint', { price: won })}</p>
+          {config.portone?.walletChannelKey ? (
+            <button
+              type="button"
+              className="button"
+              disabled={paying}
+              onClick={() => void payWithPortOne('wallet')}
+            >
+              {s('payment.payWallet')}
+            </button>
+          ) : (
+            <p className="hint">{s('payment.notConfigured')}</p>
+          )}
+        </div>
+        <div className="purchase-method">
+          <h3>{s('payment.paypal')}</h3>
+          <p className="hint">{s('payment.paypalHint', { price: dollars })}</p>
+          {paypalConfigured ? (
+            <>
+              {paypalState === 'loading' ? <Spinner label={s('payment.paypalLoading')} /> : null}
+              {paypalState === 'failed' ? (
+                <p className="error-text" role="alert">
+                  {s('payment.paypalFailed', { reason: paypalError ?? '' })}
+                </p>
+              ) : null}
+              <div ref={paypalBox} className="purchase-paypal" hidden={paying} />
+            </>
+          ) : (
+            <p className="hint">{s('payment.notConfigured')}</p>
+          )}
+        </div>
+      </section>
+
+      {paying ? (
+        <div className="purchase-paying">
+          <Spinner label={s('payment.paying')} />
+          <span aria-hidden="true">{s('payment.paying')}</span>
+        </div>
+      ) : null}
+      {message ? (
+        <p
+          className={message.error ? 'error-text' : 'notice'}
+          role={message.error ? 'alert' : 'status'}
+        >
+          {message.text}
+        </p>
+      ) : null}
+
+      <p>
+        <Link to={`${PURCHASE}${basketToSearch(basket)}`}>{s('payment.back')}</Link>
+      </p>
+      {lang === 'ko' ? <KoreanBusiness /> : null}
+    </>
+  );
+}
+
+export function PurchasePage() {
+  const { t } = useTranslation();
+  const { user } = useSession();
+  const location = useLocation();
+  const onPayment = location.pathname === PAYMENT || location.pathname === `${PAYMENT}/`;
+  const basket = basketFromSearch(location.search);
+  // spec: the payment history is read on load; an owner with an active plan goes to the plan page
+  const plans = useQuery(`purchase:${user?.id}`, listActivePlans);
+
+  if (plans.data && activePlan(plans.data)) return <Navigate to={paths.profilePlan} replace />;
+  if (onPayment && !canBuy(basket))
+    return <Navigate to={`${PURCHASE}${basketToSearch(basket)}`} replace />;
+  const search = basketToSearch(basket);
+  return (
+    <div className="purchase-page">
+      <Steps step={onPayment ? 'payment' : 'select'} search={search} payable={canBuy(basket)} />
+      <section className="purchase-main" aria-labelledby="purchase-title">
+        {!plans.data && !plans.error ? (
+          <Spinner label={t('common.loading')} />
+        ) : onPayment ? (
+          <Payment basket={basket} />
+        ) : (
+          <SelectPlan basket={basket} />
+        )}
+        {plans.error ? (
+          <p className="error-text" role="alert">
+            {t('plans.loadFailed', { reason: plans.error })}
+          </p>
+        ) : null}
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,2 @@
+export { PlanPage } from './components/plan-page';
+export { PurchasePage } from './components/purchase-page';

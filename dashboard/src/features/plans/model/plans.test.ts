@@ -1,0 +1,113 @@
+import { describe, expect, it } from 'vitest';
+import {
+  activePlan,
+  basketFor,
+  basketFromSearch,
+  basketPrice,
+  basketToSearch,
+  canBuy,
+  monthlyCount,
+  periodEnd,
+  rowPrice,
+  usagePercent,
+  withBlocks,
+  withEmails,
+  type PlanRow,
+} from './plans';
+
+const row = (over: Partial<PlanRow>): PlanRow => ({
+  id: 'r',
+  type: 'custom',
+  price: 3,
+  method: 'iamport',
+  start_date: '2026-11-01',
+  end_date: '2026-11-30',
+  is_active: true,
+  content: { planName: 'Custom', blockLimit: 8, responseMonthlyLimit: 1000 },
+  auto_renew: true,
+  stopped_at: null,
+  renewal_failed_at: null,
+  next_content: null,
+  next_price: null,
+  created_at: '2026-11-01T00:00:00Z',
+  ...over,
+});
+
+describe('the basket', () => {
+  it("starts as the spec's default and Basic is fixed", () => {
+    expect(basketFromSearch('')).toEqual({
+      type: 'custom',
+      blockLimit: 8,
+      responseMonthlyLimit: 1000,
+    });
+    expect(basketFromSearch('?focus=basic&blocks=40')).toEqual({
+      type: 'basic',
+      blockLimit: 8,
+      responseMonthlyLimit: 1000,
+    });
+    expect(basketPrice(basketFor('basic'))).toBe(3);
+    expect(withBlocks(basketFor('basic'), 40)).toEqual(basketFor('basic'));
+  });
+
+  it('rounds typed counts as the spec says: up by 4 when growing, down when shrinking, negatives ignored', () => {
+    const b = basketFor('custom');
+    expect(withBlocks(b, 9).blockLimit).toBe(12);
+    expect(withBlocks(b, 7).blockLimit).toBe(4);
+    expect(withBlocks(b, -4).blockLimit).toBe(8);
+    expect(withBlocks(b, Number.NaN).blockLimit).toBe(8);
+    expect(withBlocks(b, 100000).blockLimit).toBe(400);
+    expect(withEmails(b, 1001).responseMonthlyLimit).toBe(2000);
+    expect(withEmails(b, 999).responseMonthlyLimit).toBe(0);
+    expect(withEmails(b, -1).responseMonthlyLimit).toBe(1000);
+  });
+
+  it('prices by the formula with a $3 minimum', () => {
+    expect(basketPrice({ type: 'custom', blockLimit: 12, responseMonthlyLimit: 2000 })).toBe(5);
+    const cheap = { type: 'custom' as const, blockLimit: 4, responseMonthlyLimit: 1000 };
+    expect(basketPrice(cheap)).toBe(2);
+    expect(canBuy(cheap)).toBe(false);
+    expect(canBuy(basketFor('custom'))).toBe(true);
+  });
+
+  it('goes into the URL and comes back, rounded', () => {
+    const b = { type: 'custom' as const, blockLimit: 16, responseMonthlyLimit: 3000 };
+    expect(basketFromSearch(basketToSearch(b))).toEqual(b);
+    expect(basketFromSearch('?focus=custom&blocks=13&emails=abc')).toEqual({
+      type: 'custom',
+      blockLimit: 16,
+      responseMonthlyLimit: 1000,
+    });
+    expect(basketFromSearch('?focus= custom ')).toMatchObject({ type: 'custom' });
+  });
+});
+
+describe('history and usage', () => {
+  it('the active plan is the first active basic, custom or subscription row', () => {
+    const rows = [
+      row({ id: 'coupon', type: 'coupon', method: null }),
+      row({ id: 'old', is_active: false }),
+      row({ id: 'now' }),
+    ];
+    expect(activePlan(rows)?.id).toBe('now');
+    expect(activePlan([rows[0]!])).toBeUndefined();
+  });
+
+  it('shows legacy plans at their price', () => {
+    expect(rowPrice(row({ price: 3, content: { planName: '$7 Plan' } }))).toBe(7);
+    expect(rowPrice(row({ price: 13 }))).toBe(13);
+  });
+
+  it('caps the gauge at 100%', () => {
+    expect(usagePercent(5, 11)).toBe(45);
+    expect(usagePercent(20, 11)).toBe(100);
+    expect(usagePercent(0, 0)).toBe(0);
+    expect(monthlyCount(50, '2026-10-01', new Date('2026-11-15T00:00:00Z'))).toBe(0);
+    expect(monthlyCount(50, '2026-11-01', new Date('2026-11-15T00:00:00Z'))).toBe(50);
+  });
+
+  it('a period runs a month less a day', () => {
+    expect(periodEnd('2026-11-23')).toBe('2026-12-22');
+    expect(periodEnd('2026-01-31')).toBe('2026-02-27');
+    expect(periodEnd('2026-12-15')).toBe('2027-01-14');
+  });
+});

@@ -1,0 +1,199 @@
+// The plan screens' pure rules: the basket being bought (spec: account sections 3, 4, 5, 9), the
+// active plan and history rows, usage. The price and rounding come from the module the payment
+// functions use (supabase/functions/_shared/plans.ts), so the screen shows what the server charges.
+import {
+  DEFAULT_BASKET,
+  formatPlanPrice as formatPlanPriceFor,
+  historyPrice,
+  planPrice,
+  PLAN_RULES,
+  roundBlocks,
+  roundEmails,
+  shownBlocks,
+  shownEmails,
+  ZPlan,
+  type TPlan,
+  type TPlanType,
+} from '../../../../../supabase/functions/_shared/plans';
+
+export {
+  formatPlanDate,
+  formatPlanPrice,
+  planPrice,
+  PLAN_MESSAGES,
+  PLAN_RULES,
+  shownBlocks,
+  shownEmails,
+  STARTER,
+  ZPlan,
+  ZUseCoupon,
+} from '../../../../../supabase/functions/_shared/plans';
+export type { TPlan, TPlanType };
+
+export interface Basket {
+  type: TPlanType;
+  blockLimit: number;
+  responseMonthlyLimit: number;
+}
+
+/** The basket a plan type starts with (Basic is fixed at the default; Custom starts there). */
+export function basketFor(type: TPlanType, current?: Basket): Basket {
+  if (type === 'basic') return { type, ...PLAN_RULES.basic };
+  return current && current.type === 'custom'
+    ? current
+    : {
+        type,
+        blockLimit: DEFAULT_BASKET.blockLimit,
+        responseMonthlyLimit: DEFAULT_BASKET.responseMonthlyLimit,
+      };
+}
+
+/** A typed block count applied to the basket: negatives ignored, rounded by 4 (spec). */
+export const withBlocks = (b: Basket, typed: number): Basket =>
+  b.type === 'basic' ? b : { ...b, blockLimit: roundBlocks(b.blockLimit, typed) };
+/** A typed email count applied to the basket: negatives ignored, rounded by 1000 (spec). */
+export const withEmails = (b: Basket, typed: number): Basket =>
+  b.type === 'basic'
+    ? b
+    : { ...b, responseMonthlyLimit: roundEmails(b.responseMonthlyLimit, typed) };
+
+export const basketPrice = (b: Basket) => planPrice(b);
+export const canBuy = (b: Basket) => ZPlan.safeParse(b).success;
+
+/** The basket in a URL (so /purchase/payment survives a reload), and back. */
+export function basketToSearch(b: Basket): string {
+  const params = new URLSearchParams({ focus: b.type });
+  if (b.type === 'custom') {
+    params.set('blocks', String(b.blockLimit));
+    params.set('emails', String(b.responseMonthlyLimit));
+  }
+  return `?${params.toString()}`;
+}
+
+/** The basket a URL names: `focus=basic|custom` (spec) and, for Custom, its counts. */
+export function basketFromSearch(search: string): Basket {
+  const params = new URLSearchParams(search);
+  const focus = params.get('focus')?.trim();
+  const type: TPlanType = focus === 'basic' ? 'basic' : 'custom';
+  if (type === 'basic') return basketFor('basic');
+  const number = (name: string, fallback: number) => {
+    const raw = params.get(name);
+    const n = raw === null || raw.trim() === '' ? NaN : Number(raw);
+    return Number.isInteger(n) ? n : fallback;
+  };
+  const base = basketFor('custom');
+  // counts from the URL are rounded like typed ones, so a hand-edited link cannot name an
+  // impossible plan
+  return withEmails(
+    withBlocks(base, number('blocks', base.blockLimit)),
+    number('emails', base.responseMonthlyLimit),
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// history
+
+export interface PlanRow {
+  id: string;
+  type: 'basic' | 'custom' | 'coupon' | 'promote_coupon' | 'subscription';
+  price: number;
+  method: 'iamport' | 'paypal' | null;
+  start_date: string;
+  end_date: string | null;
+  is_active: boolean;
+  content: {
+    planName?: string;
+    blockLimit?: number;
+    responseMonthlyLimit?: number;
+    coupon?: string;
+  } | null;
+  auto_renew: boolean;
+  stopped_at: string | null;
+  renewal_failed_at: string | null;
+  next_content: { planName?: string; blockLimit?: number; responseMonthlyLimit?: number } | null;
+  next_price: number | null;
+  created_at: string;
+}
+
+export const PAID_TYPES = ['basic', 'custom', 'subscription'] as const;
+
+/** The spec's active plan: the first history row that is active and basic, custom or subscription. */
+export const activePlan = (rows: PlanRow[]): PlanRow | undefined =>
+  rows.find((r) => r.is_active && (PAID_TYPES as readonly string[]).includes(r.type));
+
+/** Active coupon rows (they add to the limits beside a plan). */
+export const activeCoupons = (rows: PlanRow[]) =>
+  rows.filter((r) => r.is_active && (r.type === 'coupon' || r.type === 'promote_coupon'));
+
+export const rowPrice = (row: Pick<PlanRow, 'price' | 'content'>) => historyPrice(row);
+export const rowBlocks = (row: Pick<PlanRow, 'content'>) =>
+  shownBlocks(row.content?.blockLimit ?? 0);
+export const rowEmails = (row: Pick<PlanRow, 'content'>) =>
+  shownEmails(row.content?.responseMonthlyLimit ?? 0);
+
+/** What the renewal line says about an active plan. */
+export type RenewalState = 'renews' | 'stopped' | 'failed' | 'ends';
+export function renewalState(row: PlanRow): RenewalState {
+  if (row.auto_renew) return 'renews';
+  if (row.renewal_failed_at) return 'failed';
+  if (row.stopped_at) return 'stopped';
+  return 'ends';
+}
+
+/** The day after a date (YYYY-MM-DD): when a renewing plan's next period starts. */
+export function dayAfter(date: string): string {
+  return new Date(Date.parse(`${date}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+}
+
+/** The last day of a one-month period starting on `start` (23 Nov -> 22 Dec), as the server. */
+export function periodEnd(start: string): string {
+  // Postgres' date + interval '1 month': the same day next month, or that month's last day
+  const d = new Date(`${start}T00:00:00Z`);
+  const year = d.getUTCFullYear();
+  const month = d.getUTCMonth() + 1;
+  const lastDay = new Date(Date.UTC(year, month + 1, 0)).getUTCDate();
+  const next = Date.UTC(year, month, Math.min(d.getUTCDate(), lastDay));
+  return new Date(next - 86_400_000).toISOString().slice(0, 10);
+}
+
+/** Today in UTC (the server's day), YYYY-MM-DD. */
+export const todayUtc = (now = new Date()) => now.toISOString().slice(0, 10);
+
+/** Usage as a share for the gauge: capped at 100% (spec), 0 when there is no limit. */
+export function usagePercent(used: number, limit: number): number {
+  if (!(limit > 0)) return used > 0 ? 100 : 0;
+  return Math.min(100, Math.max(0, Math.round((used / limit) * 100)));
+}
+
+/** This month's response count: a count from an earlier month is 0 (the visitor path restarts it). */
+export function monthlyCount(count: number, month: string | null, now = new Date()): number {
+  if (!month) return count;
+  const current = `${now.toISOString().slice(0, 7)}-01`;
+  return month < current ? 0 : count;
+}
+
+/** The basket a plan row would be changed from. */
+export function basketOf(row: PlanRow): Basket {
+  const type: TPlanType = row.type === 'basic' ? 'basic' : 'custom';
+  const content = row.next_content ?? row.content ?? {};
+  return {
+    type,
+    blockLimit: content.blockLimit ?? DEFAULT_BASKET.blockLimit,
+    responseMonthlyLimit: content.responseMonthlyLimit ?? DEFAULT_BASKET.responseMonthlyLimit,
+  };
+}
+
+export const toPlan = (b: Basket): TPlan => ({
+  type: b.type,
+  blockLimit: b.blockLimit,
+  responseMonthlyLimit: b.responseMonthlyLimit,
+});
+
+/**
+ * A price as the owner is billed: a card or wallet plan in won, a PayPal plan in dollars (spec:
+ * "card-route prices shown as {price}000 won, international route as $price"); a plan without a
+ * route (a coupon, an old plan) in the reader's currency: won in Korean, dollars otherwise.
+ */
+export function routePrice(price: number, method: PlanRow['method'], lang: string): string {
+  return formatPlanPriceFor(price, method === 'paypal' ? 'en' : method === 'iamport' ? 'ko' : lang);
+}

@@ -1,0 +1,9 @@
+import { useTranslation } from 'react-i18next';
+import { toLanguage, type Language } from '../../../lib/i18n';
+
+/** The reader's language and a number formatter for it. */
+export function useLang(): { lang: Language; fmt: (n: number) => string } {
+  const { i18n } = useTranslation();
+  const lang = toLanguage(i18n.language) ?? 'en';
+  return { lang, fmt: (n: number) => n.toLocaleString(lang === 'ko' ? 'ko-KR' : 'en-US') };
+}

@@ -1,0 +1,428 @@
+// What the payment functions, the provider webhooks and the plan jobs share: the database calls
+// (service role, private.payment_charges behind public functions) and the "settle" steps that
+// read a payment back from the provider before anything is recorded. Every step is idempotent, so
+// a retry, a double submit, a replayed webhook and the reconcile job may all run it again.
+import { serviceClient } from './clients.ts';
+import { HttpError } from './http.ts';
+import { paypalClient } from './paypal-env.ts';
+import { approveLink, PayPalError, type PayPalSubscription } from './paypal.ts';
+import { PLAN_MESSAGES, PLAN_RULES, shownBlocks, shownEmails, type TPlan } from './plans.ts';
+import { portone, portoneErrorType } from './portone.ts';
+import { env } from './env.ts';
+
+export interface PlanContent {
+  planName?: string;
+  blockLimit?: number;
+  responseMonthlyLimit?: number;
+}
+
+export interface PaymentRow {
+  id: string;
+  user_id: string;
+  type: 'basic' | 'custom' | 'coupon' | 'promote_coupon' | 'subscription';
+  price: number;
+  method: 'iamport' | 'paypal' | null;
+  start_date: string;
+  end_date: string | null;
+  is_active: boolean;
+  content: PlanContent;
+  provider_payment_id: string | null;
+  auto_renew: boolean;
+  stopped_at: string | null;
+  renewal_failed_at: string | null;
+  next_content: PlanContent | null;
+  next_price: number | null;
+  created_at: string;
+}
+
+export interface ChargeRow {
+  id: string;
+  user_id: string;
+  payment_id: string | null;
+  kind: 'first' | 'renewal';
+  method: 'iamport' | 'paypal';
+  provider_ref: string;
+  plan: { type: 'basic' | 'custom'; blockLimit: number; responseMonthlyLimit: number };
+  price: number;
+  amount: number;
+  currency: 'KRW' | 'USD';
+  status: 'pending' | 'recorded' | 'failed' | 'unscheduled' | 'scheduled' | 'revoked';
+  period_start: string;
+  period_end: string;
+  next_charge_id: string | null;
+  schedule_id: string | null;
+  error: string | null;
+  created_at: string;
+  existing?: boolean;
+  payment?: PaymentRow | null;
+}
+
+/** A database error as PostgREST answers it: PTnnn codes carry the HTTP status. */
+export class DbError extends Error {
+  constructor(
+    readonly code: string | undefined,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export async function rpc<T>(name: string, args: Record<string, unknown>): Promise<T> {
+  const { data, error } = await serviceClient().rpc(name, args);
+  if (error) throw new DbError(error.code, error.message);
+  return data as T;
+}
+
+/** The caller's view of a database refusal; anything unexpected is a 500 (logged). */
+export function httpErrorOf(err: unknown, what: string): HttpError {
+  if (err instanceof HttpError) return err;
+  if (err instanceof DbError) {
+    const m = /^PT(\d{3})$/.exec(err.code ?? '');
+    if (m) {
+      const status = Number(m[1]);
+      const code =
+        {
+          402: 'payment_failed',
+          403: 'forbidden',
+          404: 'not_found',
+          409: 'conflict',
+          410: 'expired',
+        }[status] ?? 'refused';
+      return new HttpError(status, code, err.message);
+    }
+    if (err.code === 'P0001') return new HttpError(400, 'invalid_input', err.message);
+  }
+  console.error(`[${what}]`, err);
+  return new HttpError(500, 'internal_error', 'Something went wrong');
+}
+
+/** The provider did not answer: nothing is assumed, the queue checks again. */
+export const providerUnavailable = () =>
+  new HttpError(
+    502,
+    'provider_unavailable',
+    'The payment service did not answer. Nothing changed on your plan; try again in a moment.',
+  );
+
+export const orderName = (plan: {
+  type: string;
+  blockLimit: number;
+  responseMonthlyLimit: number;
+}) =>
+  `Reaction Blocks ${plan.type === 'basic' ? 'Basic' : 'Custom'} plan: ${shownBlocks(plan.blockLimit)} blocks, ${shownEmails(plan.responseMonthlyLimit)} emails a month`;
+
+/** When a card renewal is charged: PLAN_RULES.noticeDays before its period starts, 00:00 UTC. */
+export function renewalTime(periodStart: string): string {
+  const at = Date.parse(`${periodStart}T00:00:00Z`) - PLAN_RULES.noticeDays * 86_400_000;
+  return new Date(Math.max(at, Date.now() + 60_000)).toISOString();
+}
+
+/** The day after a date (YYYY-MM-DD). */
+const nextDay = (date: string) =>
+  new Date(Date.parse(`${date}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+
+// ---------------------------------------------------------------------------------------------
+// checkout
+
+export function startCheckout(
+  userId: string,
+  method: 'iamport' | 'paypal',
+  providerRef: string,
+  plan: TPlan,
+  price: number,
+): Promise<ChargeRow> {
+  return rpc<ChargeRow>('start_plan_checkout', {
+    p_user_id: userId,
+    p_method: method,
+    p_provider_ref: providerRef,
+    p_plan: {
+      type: plan.type,
+      blockLimit: plan.blockLimit,
+      responseMonthlyLimit: plan.responseMonthlyLimit,
+    },
+    p_price: price,
+  });
+}
+
+export const chargeById = (id: string) => rpc<ChargeRow | null>('plan_charge', { p_charge_id: id });
+
+export type Settled =
+  | { state: 'recorded'; payment: PaymentRow }
+  | { state: 'failed'; message: string }
+  /** The provider took the money but the plan could not be recorded: the money went back. */
+  | { state: 'refunded'; message: string }
+  | { state: 'pending' }
+  | { state: 'none' };
+
+/** Schedules a card renewal charge at PortOne; null when it was scheduled already. */
+export async function scheduleCardRenewal(
+  chargeId: string,
+  billingKey: string,
+  userId: string,
+  plan: ChargeRow['plan'],
+  amount: number,
+  periodStart: string,
+): Promise<string | null> {
+  try {
+    const { schedule } = await portone().payment.paymentSchedule.createPaymentSchedule({
+      paymentId: chargeId,
+      payment: {
+        billingKey,
+        orderName: orderName(plan),
+        customer: { id: userId },
+        amount: { total: amount },
+        currency: 'KRW',
+      },
+      timeToPay: renewalTime(periodStart),
+    });
+    return schedule.id;
+  } catch (err) {
+    const type = portoneErrorType(err);
+    if (type === 'PAYMENT_SCHEDULE_ALREADY_EXISTS' || type === 'ALREADY_PAID_OR_WAITING')
+      return null;
+    throw err;
+  }
+}
+
+/** Refunds a payment PortOne took for a checkout that cannot become a plan. */
+async function refundCard(chargeId: string, reason: string): Promise<void> {
+  try {
+    await portone().payment.cancelPayment({ paymentId: chargeId, reason });
+  } catch (err) {
+    const type = portoneErrorType(err);
+    if (type !== 'PAYMENT_ALREADY_CANCELLED') throw err;
+  }
+}
+
+/**
+ * A card checkout, read back from PortOne: paid (the amount, currency and billing key ours) ->
+ * the renewal is scheduled and the plan recorded; failed -> the checkout fails; not there ->
+ * `none` (nothing was charged).
+ */
+export async function settleCardCheckout(charge: ChargeRow): Promise<Settled> {
+  let payment: Awaited<ReturnType<ReturnType<typeof portone>['payment']['getPayment']>>;
+  try {
+    payment = await portone().payment.getPayment({ paymentId: charge.id });
+  } catch (err) {
+    if (portoneErrorType(err) === 'PAYMENT_NOT_FOUND') return { state: 'none' };
+    throw err;
+  }
+  if (payment.status === 'FAILED' || payment.status === 'CANCELLED') {
+    const reason =
+      payment.status === 'FAILED'
+        ? payment.failure.pgMessage || payment.failure.reason || 'The card was declined'
+        : 'The payment was cancelled';
+    await rpc('fail_plan_checkout', { p_charge_id: charge.id, p_error: reason });
+    return { state: 'failed', message: reason };
+  }
+  if (payment.status !== 'PAID') return { state: 'pending' };
+  if (
+    payment.amount.total !== Number(charge.amount) ||
+    payment.currency !== charge.currency ||
+    payment.billingKey !== charge.provider_ref
+  ) {
+    // never ours as asked: give it back
+    await refundCard(charge.id, 'The payment does not match the order');
+    await rpc('fail_plan_checkout', {
+      p_charge_id: charge.id,
+      p_error: 'The payment does not match the order',
+    });
+    return { state: 'refunded', message: 'The payment does not match the order' };
+  }
+  let scheduleId: string | null = null;
+  if (charge.status === 'pending' && charge.next_charge_id) {
+    try {
+      scheduleId = await scheduleCardRenewal(
+        charge.next_charge_id,
+        charge.provider_ref,
+        charge.user_id,
+        charge.plan,
+        Number(charge.amount),
+        nextDay(charge.period_end),
+      );
+    } catch (err) {
+      // the plan is paid for: record it, and the schedule job tries again
+      console.error('[plans] schedule renewal', err);
+    }
+  }
+  try {
+    const recorded = await rpc<PaymentRow>('record_plan_checkout', {
+      p_charge_id: charge.id,
+      p_provider: {
+        provider_payment_id: payment.transactionId,
+        ...(scheduleId ? { schedule_id: scheduleId } : {}),
+      },
+    });
+    return { state: 'recorded', payment: recorded };
+  } catch (err) {
+    if (err instanceof DbError && (err.code === 'PT402' || err.code === 'PT409')) {
+      await refundCard(charge.id, err.message);
+      if (scheduleId) {
+        await portone()
+          .payment.paymentSchedule.revokePaymentSchedules({ scheduleIds: [scheduleId] })
+          .catch((e) => console.error('[plans] revoke schedule', e));
+      }
+      return { state: 'refunded', message: err.message };
+    }
+    throw err;
+  }
+}
+
+/** A card renewal read back from PortOne: paid -> one more period; failed -> the owner is told. */
+export async function settleCardRenewal(charge: ChargeRow): Promise<Settled> {
+  let payment: Awaited<ReturnType<ReturnType<typeof portone>['payment']['getPayment']>>;
+  try {
+    payment = await portone().payment.getPayment({ paymentId: charge.id });
+  } catch (err) {
+    if (portoneErrorType(err) === 'PAYMENT_NOT_FOUND') return { state: 'none' };
+    throw err;
+  }
+  if (
+    payment.status === 'PAID' &&
+    payment.amount.total === Number(charge.amount) &&
+    payment.currency === charge.currency
+  ) {
+    const recorded = await rpc<PaymentRow>('record_plan_renewal', {
+      p_charge_id: charge.id,
+      p_provider_payment_id: payment.transactionId,
+    });
+    return { state: 'recorded', payment: recorded };
+  }
+  if (payment.status === 'FAILED' || payment.status === 'PAID') {
+    const reason =
+      payment.status === 'FAILED'
+        ? payment.failure.pgMessage || payment.failure.reason || 'The card was declined'
+        : 'The renewal payment does not match the plan';
+    await rpc('record_renewal_failed', {
+      p_payment_id: charge.payment_id,
+      p_charge_id: charge.id,
+      p_error: reason,
+    });
+    return { state: 'failed', message: reason };
+  }
+  return { state: 'pending' };
+}
+
+/** Why a PayPal subscription cannot be this checkout's plan, or null when it can. */
+export function paypalMismatch(
+  s: PayPalSubscription,
+  charge: Pick<ChargeRow, 'user_id' | 'price'>,
+): string | null {
+  if (s.custom_id !== charge.user_id) return 'This subscription belongs to another account';
+  if (s.plan_id !== env('PAYPAL_PLAN_ID')) return 'The subscription is not on our plan';
+  if (Number(s.quantity ?? '1') !== Number(charge.price))
+    return 'The subscription price does not match the plan';
+  return null;
+}
+
+/**
+ * A PayPal checkout, read back from PayPal: ACTIVE, on our plan, for this owner, with quantity
+ * equal to the price -> recorded; still waiting for the buyer -> pending; anything else fails
+ * (and a subscription PayPal would keep charging for a plan we refuse is cancelled).
+ */
+export async function settlePaypalCheckout(charge: ChargeRow): Promise<Settled> {
+  let s: PayPalSubscription;
+  try {
+    s = await paypalClient().getSubscription(charge.provider_ref);
+  } catch (err) {
+    if (err instanceof PayPalError && err.status === 404) {
+      await rpc('fail_plan_checkout', { p_charge_id: charge.id, p_error: 'No such subscription' });
+      return { state: 'failed', message: 'No such subscription' };
+    }
+    throw err;
+  }
+  if (s.status === 'APPROVAL_PENDING' || s.status === 'APPROVED') return { state: 'pending' };
+  const mismatch =
+    s.status === 'ACTIVE'
+      ? paypalMismatch(s, charge)
+      : `The subscription is ${s.status.toLowerCase()}`;
+  if (mismatch) {
+    if (s.status === 'ACTIVE' && s.custom_id === charge.user_id) {
+      await paypalClient().cancelSubscription(s.id, 'It does not match the plan ordered');
+    }
+    await rpc('fail_plan_checkout', { p_charge_id: charge.id, p_error: mismatch });
+    return {
+      state: s.status === 'ACTIVE' && s.custom_id === charge.user_id ? 'refunded' : 'failed',
+      message: mismatch,
+    };
+  }
+  const next = s.billing_info?.next_billing_time;
+  try {
+    const recorded = await rpc<PaymentRow>('record_plan_checkout', {
+      p_charge_id: charge.id,
+      p_provider: {
+        provider_payment_id: s.id,
+        ...(next
+          ? { end_date: new Date(Date.parse(next) - 86_400_000).toISOString().slice(0, 10) }
+          : {}),
+      },
+    });
+    return { state: 'recorded', payment: recorded };
+  } catch (err) {
+    if (err instanceof DbError && (err.code === 'PT402' || err.code === 'PT409')) {
+      await paypalClient().cancelSubscription(s.id, err.message);
+      return { state: 'refunded', message: err.message };
+    }
+    throw err;
+  }
+}
+
+/** What PayPal says about a subscription, applied to its plan (renewals, changes, cancels). */
+export async function syncPaypalPlan(
+  subscriptionId: string,
+  paymentFailed = false,
+): Promise<PaymentRow | null> {
+  const s = await paypalClient().getSubscription(subscriptionId);
+  const next = s.billing_info?.next_billing_time;
+  return rpc<PaymentRow | null>('sync_paypal_plan', {
+    p_subscription_id: subscriptionId,
+    p_state: {
+      status: s.status,
+      next_billing_date: next ? new Date(Date.parse(next)).toISOString().slice(0, 10) : null,
+      quantity: Number(s.quantity ?? '1'),
+      payment_failed: paymentFailed,
+    },
+  });
+}
+
+/** Settles any charge, whichever its kind and method (webhooks and the reconcile job). */
+export async function settleCharge(charge: ChargeRow): Promise<Settled> {
+  if (charge.kind === 'first') {
+    if (charge.status === 'recorded' && charge.payment)
+      return { state: 'recorded', payment: charge.payment };
+    if (charge.status !== 'pending')
+      return { state: 'failed', message: charge.error ?? PLAN_MESSAGES.failedToPayment };
+    return charge.method === 'iamport' ? settleCardCheckout(charge) : settlePaypalCheckout(charge);
+  }
+  if (charge.status === 'recorded' && charge.payment)
+    return { state: 'recorded', payment: charge.payment };
+  if (charge.status === 'unscheduled' || charge.status === 'scheduled')
+    return settleCardRenewal(charge);
+  return { state: 'none' };
+}
+
+/** The answer of a settled checkout to the owner who is paying. */
+export function checkoutAnswer(settled: Settled): { status: true; payment: PaymentRow } {
+  switch (settled.state) {
+    case 'recorded':
+      return { status: true, payment: settled.payment };
+    case 'failed':
+      throw new HttpError(
+        402,
+        'payment_failed',
+        `${PLAN_MESSAGES.failedToPayment}: ${settled.message}`,
+      );
+    case 'refunded':
+      throw new HttpError(409, 'refunded', `${settled.message}. The payment was given back.`);
+    case 'pending':
+      throw new HttpError(
+        409,
+        'payment_pending',
+        'The payment is not complete yet. Your plan appears as soon as it is.',
+      );
+    case 'none':
+      throw providerUnavailable();
+  }
+}
+
+export { approveLink };

@@ -1,0 +1,192 @@
+// The plan jobs of the queue (registered in job-handlers.ts):
+//   plan.reconcile         a checkout its function did not finish: read the payment back, record or fail
+//   plan.schedule-renewal  schedule a card plan's next charge at PortOne
+//   plan.renewal-check     a renewing plan past its end date: did the provider renew it?
+//   plan.mail              "your plan ends on ..." / "we could not renew your plan"
+// The first three are idempotent end to end (a fixed PortOne payment id, records that set rather
+// than add), so they do their provider calls while preparing and answer a final outcome: a worker
+// that dies half way leaves a job that simply runs again, never one marked `unknown`. Mails are
+// not idempotent and go through mailDelivery like every other mail.
+import { siteUrl } from './env.ts';
+import { mailDelivery, platformSender } from './job-handlers.ts';
+import { mapLimit, type ClaimedJob, type Delivery, type JobHandler, type Outcome } from './jobs.ts';
+import type { OutgoingMail } from './mail.ts';
+import {
+  chargeById,
+  rpc,
+  scheduleCardRenewal,
+  settleCardRenewal,
+  settleCharge,
+  syncPaypalPlan,
+  type ChargeRow,
+  type PaymentRow,
+} from './plan-flows.ts';
+import { renderPlanMail, type PlanMailTemplate } from './plan-mail.ts';
+
+const retry = (err: unknown): Outcome => ({
+  status: 'retry',
+  error: String((err as Error)?.message ?? err).slice(0, 500),
+});
+
+/** Minutes since a timestamp. */
+const minutesSince = (iso: string) => (Date.now() - Date.parse(iso)) / 60_000;
+
+const reconcile: JobHandler = {
+  prepare: (jobs) =>
+    mapLimit(jobs, 4, async (job): Promise<Outcome> => {
+      try {
+        const charge = await chargeById(String(job.payload.charge_id));
+        if (!charge) return { status: 'done', result: { skipped: 'no such charge' } };
+        if (charge.kind !== 'first' || charge.status !== 'pending')
+          return { status: 'done', result: { state: charge.status } };
+        const settled = await settleCharge(charge);
+        if (settled.state === 'none' || settled.state === 'pending') {
+          // nothing charged (PortOne has no payment with this id) or PayPal still waits for the
+          // buyer: give the function and the buyer time, then close the checkout
+          if (minutesSince(charge.created_at) > (charge.method === 'paypal' ? 60 : 10)) {
+            await rpc('fail_plan_checkout', {
+              p_charge_id: charge.id,
+              p_error: settled.state === 'none' ? 'Not charged' : 'Not approved in time',
+            });
+            return { status: 'done', result: { state: 'failed' } };
+          }
+          return { status: 'retry', error: `checkout ${settled.state}`, retry_in: 120 };
+        }
+        return { status: 'done', result: { state: settled.state } };
+      } catch (err) {
+        return retry(err);
+      }
+    }),
+};
+
+const scheduleRenewal: JobHandler = {
+  prepare: (jobs) =>
+    mapLimit(jobs, 4, async (job): Promise<Outcome> => {
+      try {
+        const charge = await chargeById(String(job.payload.charge_id));
+        if (!charge || charge.kind !== 'renewal' || charge.status !== 'unscheduled')
+          return { status: 'done', result: { skipped: charge?.status ?? 'no such charge' } };
+        if (!charge.payment?.is_active || !charge.payment.auto_renew)
+          return { status: 'done', result: { skipped: 'the plan does not renew' } };
+        const scheduleId = await scheduleCardRenewal(
+          charge.id,
+          charge.provider_ref,
+          charge.user_id,
+          charge.plan,
+          Number(charge.amount),
+          charge.period_start,
+        );
+        await rpc('mark_charge_scheduled', {
+          p_charge_id: charge.id,
+          p_schedule_id: scheduleId ?? 'existing',
+        });
+        return { status: 'done', result: { schedule_id: scheduleId } };
+      } catch (err) {
+        return retry(err);
+      }
+    }),
+};
+
+interface PlanPayment {
+  payment: PaymentRow | null;
+  first_charge: ChargeRow | null;
+  renewal_charge: ChargeRow | null;
+}
+
+const renewalCheck: JobHandler = {
+  prepare: (jobs) =>
+    mapLimit(jobs, 4, async (job): Promise<Outcome> => {
+      try {
+        const state = await rpc<PlanPayment | null>('plan_payment', {
+          p_payment_id: String(job.payload.payment_id),
+        });
+        const payment = state?.payment;
+        if (!payment?.is_active || !payment.auto_renew)
+          return { status: 'done', result: { skipped: 'not renewing' } };
+        const today = new Date().toISOString().slice(0, 10);
+        if (payment.method === 'paypal' && payment.provider_payment_id) {
+          const synced = await syncPaypalPlan(payment.provider_payment_id);
+          if (synced && synced.end_date && synced.end_date >= today)
+            return { status: 'done', result: { renewed: synced.end_date } };
+        } else if (payment.method === 'iamport' && state?.renewal_charge) {
+          const charge = { ...state.renewal_charge, payment };
+          const settled = await settleCardRenewal(charge);
+          if (settled.state === 'recorded')
+            return { status: 'done', result: { renewed: settled.payment.end_date } };
+          if (settled.state === 'pending')
+            return { status: 'retry', error: 'renewal pending', retry_in: 3600 };
+          if (settled.state === 'none')
+            await rpc('record_renewal_failed', {
+              p_payment_id: payment.id,
+              p_charge_id: charge.id,
+              p_error: 'The renewal was never charged',
+            });
+        }
+        // the provider did not renew it: the period is over
+        await rpc('end_plan', { p_payment_id: payment.id });
+        return { status: 'done', result: { ended: true } };
+      } catch (err) {
+        return retry(err);
+      }
+    }),
+};
+
+interface PlanMailRow {
+  payment: PaymentRow;
+  owner: { id: string; email: string | null; name: string; language: string };
+}
+
+const planMail: JobHandler = {
+  async prepare(jobs, { db, mailer }) {
+    const { data, error } = await db.rpc('plan_mail_context', {
+      p_payment_ids: jobs.map((j) => String(j.payload.payment_id)),
+    });
+    if (error) throw new Error(error.message);
+    const byId = new Map((data as PlanMailRow[]).map((r) => [r.payment.id, r]));
+    const send = (mail: OutgoingMail) => mailer.send(mail);
+    return jobs.map((job: ClaimedJob): Outcome | Delivery => {
+      const row = byId.get(String(job.payload.payment_id));
+      if (!row?.owner.email) return { status: 'done', result: { skipped: 'no owner address' } };
+      const template = job.payload.template as PlanMailTemplate;
+      if (template === 'ending' && (!row.payment.is_active || row.payment.auto_renew))
+        return { status: 'done', result: { skipped: 'the plan renews or ended' } };
+      const rendered = renderPlanMail({
+        template,
+        language: row.owner.language,
+        name: row.owner.name,
+        planName: row.payment.content.planName ?? 'Custom',
+        blockLimit: row.payment.content.blockLimit ?? 0,
+        responseMonthlyLimit: row.payment.content.responseMonthlyLimit ?? 0,
+        endDate: row.payment.end_date ?? '',
+        link: `${siteUrl()}/profile/plan`,
+      });
+      const sender = platformSender();
+      return mailDelivery(
+        send,
+        {
+          from: sender.address,
+          fromName: sender.name,
+          to: [row.owner.email],
+          subject: rendered.subject,
+          html: rendered.html,
+          tags: { kind: 'plan_mail', job: String(job.id) },
+        },
+        {
+          to: row.owner.email,
+          from: sender.address,
+          subject: rendered.subject,
+          kind: job.kind,
+          user_id: row.owner.id,
+        },
+        { template },
+      );
+    });
+  },
+};
+
+export const planJobHandlers: Record<string, JobHandler> = {
+  'plan.reconcile': reconcile,
+  'plan.schedule-renewal': scheduleRenewal,
+  'plan.renewal-check': renewalCheck,
+  'plan.mail': planMail,
+};

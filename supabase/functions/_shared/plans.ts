@@ -1,0 +1,200 @@
+// Plans and their prices (spec: account section 9), shared by the payment functions and the
+// dashboard, so the screen and the server compute the same counts and the same price. The server
+// never takes a price from the client: it computes it here from the plan (and the database checks
+// the same formula again in private.plan_price, tied to this one by a contract test).
+//
+// A plan is the spec's basket: `blockLimit` and `responseMonthlyLimit` are what the plan ADDS to
+// Starter's 3 blocks and 100 emails (the basket's 8 and 1000 are shown as 11 and 1100).
+import { z } from 'zod';
+
+export const STARTER = { blocks: 3, emails: 100 } as const;
+
+export const PLAN_RULES = {
+  /** Blocks and emails one dollar a month buys on the Custom plan. */
+  blocksPerUnit: 4,
+  emailsPerUnit: 1000,
+  /** Basic is fixed at the basket's default. */
+  basic: { blockLimit: 8, responseMonthlyLimit: 1000 },
+  minimumPrice: 3,
+  /** Upper bounds of a Custom plan (our choice; the spec names none): $100 of blocks, $100 of emails. */
+  maxBlockLimit: 400,
+  maxResponseMonthlyLimit: 100_000,
+  /** Days before a plan ends that the owner is told (and a card renewal is charged). */
+  noticeDays: 3,
+} as const;
+
+export const PLAN_MESSAGES = {
+  minimumPrice: 'Minimum price for subscription is $3',
+  failedToPayment: 'Failed to payment',
+  activePlan: 'You already have an active plan',
+  paymentInProgress: 'A payment is already in progress; try again in a few minutes',
+  priceChanged: 'The price has changed; check the plan and try again',
+  invalidPlan: 'Invalid plan',
+  notANumber: 'Not a number',
+  couponLength: 'A coupon code has 1 to 99 characters',
+  couponNotFound: 'No such coupon',
+  couponExpired: 'This coupon has expired',
+  couponUsedUp: 'This coupon has been used up',
+  couponUsed: 'You have already used this coupon',
+  couponNewOnly: 'This coupon is for owners who have never had a plan',
+  noPlan: 'No such plan',
+  notRenewing: 'This plan does not renew',
+} as const;
+
+export const PLAN_TYPES = ['basic', 'custom'] as const;
+export type TPlanType = (typeof PLAN_TYPES)[number];
+
+export interface PlanLimits {
+  blockLimit: number;
+  responseMonthlyLimit: number;
+}
+
+/** The spec's formula: floor(blockLimit / 4) + floor(responseMonthlyLimit / 1000), in dollars. */
+export function planPrice(plan: PlanLimits): number {
+  return (
+    Math.floor(plan.blockLimit / PLAN_RULES.blocksPerUnit) +
+    Math.floor(plan.responseMonthlyLimit / PLAN_RULES.emailsPerUnit)
+  );
+}
+
+/**
+ * The spec's rounding of a typed count: a negative or non-number value is ignored (the previous
+ * value stays); going up rounds up to a multiple of `step`, going down rounds down; the result is
+ * kept within 0..max.
+ */
+export function roundCount(previous: number, typed: number, step: number, max: number): number {
+  if (!Number.isFinite(typed) || typed < 0) return previous;
+  const rounded =
+    typed >= previous ? Math.ceil(typed / step) * step : Math.floor(typed / step) * step;
+  return Math.min(Math.max(rounded, 0), Math.floor(max / step) * step);
+}
+
+export const roundBlocks = (previous: number, typed: number) =>
+  roundCount(previous, typed, PLAN_RULES.blocksPerUnit, PLAN_RULES.maxBlockLimit);
+export const roundEmails = (previous: number, typed: number) =>
+  roundCount(previous, typed, PLAN_RULES.emailsPerUnit, PLAN_RULES.maxResponseMonthlyLimit);
+
+/** What the owner gets in total with a plan (Starter's part included), as the screens show it. */
+export const shownBlocks = (blockLimit: number) => STARTER.blocks + blockLimit;
+export const shownEmails = (responseMonthlyLimit: number) => STARTER.emails + responseMonthlyLimit;
+
+/** The spec's default basket. */
+export const DEFAULT_BASKET = {
+  type: 'custom' as TPlanType,
+  blockLimit: 8,
+  responseMonthlyLimit: 1000,
+  price: 3,
+};
+
+/** Legacy plans of the old system, by name (spec: $3 Plan = 3, $7 Plan = 7, $10 Plan = 10). */
+export const LEGACY_PLAN_PRICES: Record<string, number> = {
+  '$3 Plan': 3,
+  '$7 Plan': 7,
+  '$10 Plan': 10,
+};
+
+/** The price a history row shows: a legacy plan's by its name, else the row's. */
+export function historyPrice(row: { price: number | string; content: unknown }): number {
+  const name =
+    row.content && typeof row.content === 'object'
+      ? (row.content as { planName?: unknown }).planName
+      : undefined;
+  if (typeof name === 'string' && name in LEGACY_PLAN_PRICES) return LEGACY_PLAN_PRICES[name]!;
+  return Number(row.price);
+}
+
+/** Money as the owner reads it: won in Korean ({price}000 won), dollars otherwise. */
+export function formatPlanPrice(dollars: number, lang: string): string {
+  return lang === 'ko'
+    ? `${(dollars * 1000).toLocaleString('ko-KR')}원`
+    : `$${Number.isInteger(dollars) ? dollars : dollars.toFixed(2)}`;
+}
+
+/** The amount charged through the Korean card route: whole won (3 -> 3000). */
+export const wonAmount = (dollars: number) => Math.round(dollars * 1000);
+
+/** YY.MM.DD (the spec's date format) of a date (YYYY-MM-DD) or a timestamp. */
+export function formatPlanDate(value: string | Date): string {
+  const text = typeof value === 'string' ? value : value.toISOString();
+  const m = /^(\d{4})-(\d{2})-(\d{2})/.exec(text);
+  if (!m) return text;
+  return `${m[1]!.slice(2)}.${m[2]}.${m[3]}`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Payloads (spec: account section 7). One schema each, used by the dashboard before it sends and
+// by the functions on what they receive.
+
+const count = (max: number, step: number) =>
+  z
+    .int({ error: PLAN_MESSAGES.notANumber })
+    .min(0, { error: PLAN_MESSAGES.invalidPlan })
+    .max(max, { error: PLAN_MESSAGES.invalidPlan })
+    .refine((v) => v % step === 0, { error: PLAN_MESSAGES.invalidPlan });
+
+/**
+ * The plan being bought or changed to. `price` is optional and only checked: when the client
+ * sends the price it showed, it must be the server's, so a stale or edited screen is refused
+ * instead of charging something else than what the owner saw.
+ */
+export const ZPlan = z
+  .strictObject({
+    type: z.enum(PLAN_TYPES, { error: PLAN_MESSAGES.invalidPlan }),
+    blockLimit: count(PLAN_RULES.maxBlockLimit, PLAN_RULES.blocksPerUnit),
+    responseMonthlyLimit: count(PLAN_RULES.maxResponseMonthlyLimit, PLAN_RULES.emailsPerUnit),
+    price: z.number({ error: PLAN_MESSAGES.notANumber }).optional(),
+  })
+  .refine(
+    (p) =>
+      p.type === 'custom' ||
+      (p.blockLimit === PLAN_RULES.basic.blockLimit &&
+        p.responseMonthlyLimit === PLAN_RULES.basic.responseMonthlyLimit),
+    { error: PLAN_MESSAGES.invalidPlan },
+  )
+  .refine((p) => planPrice(p) >= PLAN_RULES.minimumPrice, { error: PLAN_MESSAGES.minimumPrice })
+  .refine((p) => p.price === undefined || p.price === planPrice(p), {
+    error: PLAN_MESSAGES.priceChanged,
+  });
+export type TPlan = z.infer<typeof ZPlan>;
+
+const paymentId = z.uuid({ error: 'Invalid payment id' });
+
+/** checkIamportPayment: the billing key PortOne's checkout issued (card through KCP, or a wallet). */
+export const ZCheckIamportPayment = z.strictObject({
+  plan: ZPlan,
+  content: z.strictObject({
+    billingKey: z
+      .string({ error: 'Invalid billing key' })
+      .regex(/^[A-Za-z0-9_-]{1,200}$/, { error: 'Invalid billing key' }),
+    /** The spec's card route; absent for a wallet. */
+    pg: z.literal('kcp_billing', { error: 'Invalid payment gateway' }).optional(),
+  }),
+});
+export type TCheckIamportPayment = z.infer<typeof ZCheckIamportPayment>;
+
+/** checkPaypalPayment: the subscription the owner approved on PayPal. */
+export const ZCheckPaypalPayment = z.strictObject({
+  plan: ZPlan,
+  subscriptionId: z
+    .string({ error: 'Invalid subscription id' })
+    .regex(/^I-[A-Z0-9]{6,40}$/, { error: 'Invalid subscription id' }),
+});
+export type TCheckPaypalPayment = z.infer<typeof ZCheckPaypalPayment>;
+
+/** cancelIamportPayment, cancelPaypalPayment: stop the plan's renewals. */
+export const ZCancelPayment = z.strictObject({ paymentId });
+export type TCancelPayment = z.infer<typeof ZCancelPayment>;
+
+/** changeIamportPayment, changePaypalPayment: the plan of the next periods. */
+export const ZChangePayment = z.strictObject({ paymentId, plan: ZPlan });
+export type TChangePayment = z.infer<typeof ZChangePayment>;
+
+/** useCoupon: the code (the spec calls it couponId). */
+export const ZUseCoupon = z.strictObject({
+  couponId: z
+    .string({ error: PLAN_MESSAGES.couponLength })
+    .trim()
+    .min(1, { error: PLAN_MESSAGES.couponLength })
+    .max(99, { error: PLAN_MESSAGES.couponLength }),
+});
+export type TUseCoupon = z.infer<typeof ZUseCoupon>;

@@ -1,0 +1,77 @@
+// PayPal's webhooks (subscription activated, updated, cancelled, payments completed or failed).
+// Not a user call: verify_jwt is off and PayPal's verify-webhook-signature call (with our
+// PAYPAL_WEBHOOK_ID) is the check. Each event id is applied once; the subscription it names is
+// read back from PayPal's API before anything changes. A failure answers 500 and PayPal retries.
+import { json } from '../_shared/http.ts';
+import { rpc, settleCharge, syncPaypalPlan, type ChargeRow } from '../_shared/plan-flows.ts';
+import { paypalClient } from '../_shared/paypal-env.ts';
+
+interface PayPalEvent {
+  id?: unknown;
+  event_type?: unknown;
+  resource?: { id?: unknown; billing_agreement_id?: unknown };
+}
+
+Deno.serve(async (req) => {
+  if (req.method !== 'POST')
+    return json(405, { error: { code: 'method_not_allowed', message: 'Use POST' } });
+  const h = (name: string) => req.headers.get(name) ?? '';
+  let event: PayPalEvent;
+  try {
+    event = JSON.parse(await req.text()) as PayPalEvent;
+  } catch {
+    return json(400, { error: { code: 'invalid_json', message: 'The body is not JSON' } });
+  }
+  if (
+    !event ||
+    typeof event !== 'object' ||
+    typeof event.id !== 'string' ||
+    typeof event.event_type !== 'string'
+  ) {
+    return json(400, { error: { code: 'invalid_webhook', message: 'Not a PayPal event' } });
+  }
+  try {
+    const verified = await paypalClient().verifyWebhook(
+      {
+        authAlgo: h('paypal-auth-algo'),
+        certUrl: h('paypal-cert-url'),
+        transmissionId: h('paypal-transmission-id'),
+        transmissionSig: h('paypal-transmission-sig'),
+        transmissionTime: h('paypal-transmission-time'),
+      },
+      event,
+    );
+    if (!verified)
+      return json(401, {
+        error: { code: 'invalid_signature', message: 'The webhook signature is not valid' },
+      });
+
+    const key = `paypal:${event.id}`;
+    if (await rpc<boolean>('payment_event_seen', { p_id: key }))
+      return json(200, { data: { duplicate: true } });
+    const type = event.event_type;
+    const subscriptionId = type.startsWith('PAYMENT.SALE.')
+      ? event.resource?.billing_agreement_id
+      : type.startsWith('BILLING.SUBSCRIPTION.')
+        ? event.resource?.id
+        : undefined;
+    let applied = 'ignored';
+    if (typeof subscriptionId === 'string' && /^I-[A-Z0-9]{6,40}$/.test(subscriptionId)) {
+      const checkout = await rpc<ChargeRow | null>('plan_charge_by_ref', {
+        p_method: 'paypal',
+        p_ref: subscriptionId,
+      });
+      if (checkout?.status === 'pending') applied = (await settleCharge(checkout)).state;
+      const plan = await syncPaypalPlan(
+        subscriptionId,
+        type === 'BILLING.SUBSCRIPTION.PAYMENT.FAILED',
+      );
+      if (plan) applied = 'synced';
+    }
+    await rpc('record_payment_event', { p_id: key });
+    return json(200, { data: { type, applied } });
+  } catch (err) {
+    console.error('[paypal-webhook]', err);
+    return json(500, { error: { code: 'internal_error', message: 'Not applied; send it again' } });
+  }
+});

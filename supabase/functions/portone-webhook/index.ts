@@ -1,0 +1,51 @@
+// PortOne's webhooks (Transaction.Paid, Transaction.Failed, ...). Not a user call: verify_jwt is
+// off and the Standard Webhooks signature (PORTONE_WEBHOOK_SECRET, checked by the official SDK,
+// five minutes' tolerance) is the check. Each webhook-id is applied once; the payment it names is
+// read back from PortOne's API before anything changes, so the body itself is never trusted.
+// A failure answers 500 and PortOne sends it again.
+import { Webhook } from '@portone/server-sdk';
+import { env } from '../_shared/env.ts';
+import { json } from '../_shared/http.ts';
+import { chargeById, rpc, settleCharge } from '../_shared/plan-flows.ts';
+
+Deno.serve(async (req) => {
+  if (req.method !== 'POST')
+    return json(405, { error: { code: 'method_not_allowed', message: 'Use POST' } });
+  const body = await req.text();
+  let event: Awaited<ReturnType<typeof Webhook.verify>>;
+  try {
+    event = await Webhook.verify(
+      env('PORTONE_WEBHOOK_SECRET'),
+      body,
+      Object.fromEntries(req.headers),
+    );
+  } catch (err) {
+    if (
+      err instanceof Webhook.WebhookVerificationError ||
+      err instanceof Webhook.InvalidInputError
+    ) {
+      return json(401, {
+        error: { code: 'invalid_signature', message: 'The webhook signature is not valid' },
+      });
+    }
+    console.error('[portone-webhook] verify', err);
+    return json(400, {
+      error: { code: 'invalid_webhook', message: 'The webhook could not be read' },
+    });
+  }
+  const key = `portone:${req.headers.get('webhook-id')}`;
+  try {
+    if (await rpc<boolean>('payment_event_seen', { p_id: key }))
+      return json(200, { data: { duplicate: true } });
+    let applied = 'ignored';
+    if ('data' in event && event.type.startsWith('Transaction.') && 'paymentId' in event.data) {
+      const charge = await chargeById(event.data.paymentId);
+      if (charge) applied = (await settleCharge(charge)).state;
+    }
+    await rpc('record_payment_event', { p_id: key });
+    return json(200, { data: { type: event.type, applied } });
+  } catch (err) {
+    console.error('[portone-webhook]', err);
+    return json(500, { error: { code: 'internal_error', message: 'Not applied; send it again' } });
+  }
+});
