@@ -1,8 +1,13 @@
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterEach } from 'vitest';
 import { resetNavigation } from '../components/ui/page-heading';
 import { registerWorkspaceTranslations } from '../features/workspace/locales';
 import { initI18n, setLanguage } from '../lib/i18n';
+
+// Lazy routes import their modules on first render; on a busy machine (CI shares its cores) that
+// can take longer than testing-library's default second for a findBy/waitFor. A wait bound, not a
+// timing assertion: passing tests finish as soon as the element shows.
+configure({ asyncUtilTimeout: 5000 });
 
 initI18n('en');
 registerWorkspaceTranslations();
