@@ -1241,6 +1241,7 @@ export type Database = {
       [_ in never]: never;
     };
     Functions: {
+      block_results_summary: { Args: { p_block_id: string; p_timezone?: string }; Returns: Json };
       claim_jobs: {
         Args: { p_kinds?: string[]; p_limit?: number; p_lock_seconds?: number };
         Returns: Json;
