@@ -87,6 +87,15 @@ export const LOCAL_AWS = {
   snsTopicArn: 'arn:aws:sns:us-east-1:123456789012:ses-events',
 };
 
+/**
+ * The Notion OAuth client the functions use locally and the Notion fake accepts (a public
+ * integration's client id and secret in production: docs/self-hosting.md).
+ */
+export const LOCAL_NOTION = {
+  clientId: 'local-notion-client-id',
+  clientSecret: 'local-notion-client-secret',
+};
+
 /** The platform's own sender domain, verified in the SES fake from the start. */
 export const SENDER_DOMAIN = 'reaction-blocks.local';
 
@@ -186,6 +195,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
         verifiedIdentities: opts.sesVerifiedIdentities ?? [SENDER_DOMAIN],
         eventsWebhook: opts.sesEventsWebhook ?? `${apiUrl}/functions/v1/ses-events`,
       },
+      notion: LOCAL_NOTION,
     });
     stops.push(() => providers.close());
 
@@ -215,6 +225,9 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
           SNS_CERT_HOSTS: providers.url,
           SNS_TOPIC_ARNS: LOCAL_AWS.snsTopicArn,
           DNS_NAMESERVER: providers.dnsAddress,
+          NOTION_API_URL: `${providers.url}/notion`,
+          NOTION_CLIENT_ID: LOCAL_NOTION.clientId,
+          NOTION_CLIENT_SECRET: LOCAL_NOTION.clientSecret,
         },
       }),
     ]);

@@ -1,6 +1,7 @@
 // Every fake the providers server mounts, one module each (see README.md: adding a fake).
 import type { FakeFactory } from './fake.ts';
 import { createDnsFake } from './dns/index.ts';
+import { createNotionFake } from './notion/index.ts';
 import { createSesFake } from './ses/index.ts';
 
-export const FAKES: FakeFactory[] = [createSesFake, createDnsFake];
+export const FAKES: FakeFactory[] = [createSesFake, createDnsFake, createNotionFake];

@@ -16,6 +16,7 @@ import type { FakeContext, ProviderFake } from './fake.ts';
 import { FAKES } from './fakes.ts';
 import { escapeHtml, HttpError, page, sendHtml, sendJson } from './http.ts';
 import { handleMailbox, Mailbox, renderMailboxSection } from './mailbox.ts';
+import type { NotionFakeOptions } from './notion/index.ts';
 import type { SesFake, SesFakeOptions } from './ses/index.ts';
 
 export interface ProvidersOptions {
@@ -24,6 +25,8 @@ export interface ProvidersOptions {
   dnsPort: number;
   log?: Log;
   ses: SesFakeOptions;
+  /** The OAuth client the Notion fake accepts (the functions get the same id and secret). */
+  notion?: NotionFakeOptions;
 }
 
 export interface Providers {
