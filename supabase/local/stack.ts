@@ -228,6 +228,8 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
           NOTION_API_URL: `${providers.url}/notion`,
           NOTION_CLIENT_ID: LOCAL_NOTION.clientId,
           NOTION_CLIENT_SECRET: LOCAL_NOTION.clientSecret,
+          // /oauth/notion of the dashboard on any local port (production lists its origins)
+          NOTION_REDIRECT_ORIGINS: 'http://127.0.0.1:*,http://localhost:*',
         },
       }),
     ]);

@@ -5,6 +5,7 @@ import { MailError, type OutgoingMail } from './mail.ts';
 import { optionalEnv, siteUrl } from './env.ts';
 import { renderNotification, type NotificationContext } from './notification-mail.ts';
 import { listUnsubscribeHeaders, unsubscribeLinks } from './unsubscribe-token.ts';
+import { notionHandler } from './notion-jobs.ts';
 
 /** The platform's own sender (a verified SES identity). */
 export function platformSender(): { address: string; name: string } {
@@ -115,4 +116,5 @@ const notification: JobHandler = {
 export const handlers: Record<string, JobHandler> = {
   'notify.owner': notification,
   'notify.reply': notification,
+  notion: notionHandler,
 };
