@@ -554,14 +554,72 @@ export type Database = {
           },
         ];
       };
+      integration_notes: {
+        Row: {
+          block_id: string | null;
+          code: string;
+          count: number;
+          detail: NonNullable<Json>;
+          first_at: string;
+          id: string;
+          last_at: string;
+          property: string;
+          provider: string;
+          user_id: string;
+        };
+        ComputedFields: never;
+        Insert: {
+          block_id?: string | null;
+          code: string;
+          count?: number;
+          detail?: NonNullable<Json>;
+          first_at?: string;
+          id?: string;
+          last_at?: string;
+          property?: string;
+          provider?: string;
+          user_id: string;
+        };
+        Update: {
+          block_id?: string | null;
+          code?: string;
+          count?: number;
+          detail?: NonNullable<Json>;
+          first_at?: string;
+          id?: string;
+          last_at?: string;
+          property?: string;
+          provider?: string;
+          user_id?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: 'integration_notes_block_id_fkey';
+            columns: ['block_id'];
+            isOneToOne: false;
+            referencedRelation: 'blocks';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'integration_notes_user_id_fkey';
+            columns: ['user_id'];
+            isOneToOne: false;
+            referencedRelation: 'profiles';
+            referencedColumns: ['id'];
+          },
+        ];
+      };
       integrations: {
         Row: {
           created_at: string;
           id: string;
           provider: string;
           status: Database['public']['Enums']['integration_status'];
+          status_reason: string | null;
           updated_at: string;
           user_id: string;
+          workspace_icon: string | null;
+          workspace_name: string | null;
         };
         ComputedFields: never;
         Insert: {
@@ -569,16 +627,22 @@ export type Database = {
           id?: string;
           provider: string;
           status?: Database['public']['Enums']['integration_status'];
+          status_reason?: string | null;
           updated_at?: string;
           user_id?: string;
+          workspace_icon?: string | null;
+          workspace_name?: string | null;
         };
         Update: {
           created_at?: string;
           id?: string;
           provider?: string;
           status?: Database['public']['Enums']['integration_status'];
+          status_reason?: string | null;
           updated_at?: string;
           user_id?: string;
+          workspace_icon?: string | null;
+          workspace_name?: string | null;
         };
         Relationships: [
           {
@@ -1293,6 +1357,7 @@ export type Database = {
           isSetofReturn: false;
         };
       };
+      delay_notion_jobs: { Args: { p_until: string; p_user_id: string }; Returns: number };
       delete_message: { Args: { p_message_id: string }; Returns: Json };
       duplicate_block: {
         Args: { p_block_id: string };
@@ -1363,8 +1428,13 @@ export type Database = {
       mail_sender_status: { Args: { p_user_id: string }; Returns: Json };
       mail_suppressed: { Args: { p_emails: string[] }; Returns: string[] };
       mark_jobs_sending: { Args: { p_ids: number[] }; Returns: undefined };
+      mark_notion_not_granted: {
+        Args: { p_reason: string; p_user_id: string };
+        Returns: undefined;
+      };
       merge_job_group: { Args: { p_job_id: number; p_window_seconds?: number }; Returns: Json };
       notification_context: { Args: { p_kind: string; p_payloads: Json }; Returns: Json };
+      notion_connection: { Args: { p_user_id: string }; Returns: Json };
       post_message: {
         Args: {
           p_block_id: string;
@@ -1380,6 +1450,7 @@ export type Database = {
         Returns: Json;
       };
       prepare_notification_jobs: { Args: { p_job_ids: number[] }; Returns: Json };
+      prepare_notion_jobs: { Args: { p_job_ids: number[] }; Returns: Json };
       record_button_click: {
         Args: { p_block_id: string; p_color?: string; p_creator_name?: string };
         Returns: Json;
@@ -1389,8 +1460,20 @@ export type Database = {
         Args: { p_block_id: string; p_email: string; p_scope: string };
         Returns: undefined;
       };
+      record_notion_notes: { Args: { p_notes: Json }; Returns: undefined };
+      remove_notion_connection: { Args: { p_user_id: string }; Returns: Json };
       save_block: {
         Args: { p_block_id: string; p_owner_id: string; p_payload: Json };
+        Returns: Json;
+      };
+      save_notion_connection: {
+        Args: {
+          p_access_token: string;
+          p_token_data: Json;
+          p_user_id: string;
+          p_workspace_icon: string;
+          p_workspace_name: string;
+        };
         Returns: Json;
       };
       set_message_resolved: { Args: { p_message_id: string; p_resolved: boolean }; Returns: Json };
@@ -1409,6 +1492,10 @@ export type Database = {
         Returns: Json;
       };
       toggle_message_like: { Args: { p_liked?: boolean; p_message_id: string }; Returns: Json };
+      unlink_notion_target: {
+        Args: { p_block_id: string; p_reason: string; p_target_id: string };
+        Returns: boolean;
+      };
     };
     Enums: {
       block_align: 'left' | 'center' | 'right';

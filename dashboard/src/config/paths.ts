@@ -18,6 +18,9 @@ export const paths = {
   profile: '/profile',
   profileEmail: '/profile/email',
   profilePlan: '/profile/plan',
+  profileIntegration: '/profile/integration',
+  /** Where an integration's authorisation comes back (spec: /oauth/{service}). */
+  oauth: (service: string) => `/oauth/${service}`,
   unsubscribe: '/unsubscribe',
   work: (blockId: string) => `/work/${blockId}`,
   /** A workspace mode: edit is /work/{id} itself, the others /work/{id}/{mode}. */

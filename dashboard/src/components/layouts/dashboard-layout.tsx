@@ -111,6 +111,11 @@ export function ProfileMenu() {
             {t('shell.senderEmails')}
           </NavLink>
         </li>
+        <li>
+          <NavLink to={paths.profileIntegration} end className="side-link">
+            {t('shell.integration')}
+          </NavLink>
+        </li>
       </ul>
     </nav>
   );

@@ -14,6 +14,13 @@ vi.mock('../../../lib/supabase', () => ({
   invokeFunction: vi.fn(),
 }));
 
+// Notion is the Integration section's business (its own tests): not connected here.
+vi.mock('../../../lib/integrations', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('../../../lib/integrations')>()),
+  getNotionIntegration: vi.fn(async () => null),
+  listIntegrationNotes: vi.fn(async () => []),
+}));
+
 // The results area and the form editor are other engineers' parts with their own tests: here
 // they are stand-ins that show where they plug in and let the page's own behaviour be driven.
 const exportResultsCsv = vi.fn(async () => {});

@@ -71,10 +71,12 @@ export function WorkspacePage({ api = supabaseWorkspaceApi, renderBlockLink }: W
   const freshCount = saved?.block.new_response_count ?? 0;
   useEffect(() => {
     if (!loadedId || !type || !mode || freshCount === 0 || !resetsNewResponses(type, mode)) return;
-    setNewAtOpen(freshCount);
-    api.resetNewResponses(loadedId).catch((cause: unknown) => {
-      console.error('[reaction-dashboard] could not reset the new responses', cause);
-    });
+    api
+      .resetNewResponses(loadedId)
+      .then(() => setNewAtOpen(freshCount))
+      .catch((cause: unknown) => {
+        console.error('[reaction-dashboard] could not reset the new responses', cause);
+      });
   }, [api, loadedId, freshCount, type, mode]);
 
   if (ws.status === 'missing') return <Navigate to={paths.dashboardReaction} replace />;
@@ -141,6 +143,7 @@ export function WorkspacePage({ api = supabaseWorkspaceApi, renderBlockLink }: W
         {mode === 'edit' ? (
           <div className="workspace-edit" data-editor={draft.form ? 'form' : undefined}>
             <SettingsPanel
+              blockId={blockId}
               type={type}
               settings={draft.settings}
               privateSettings={draft.private}
