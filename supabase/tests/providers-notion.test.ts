@@ -62,6 +62,8 @@ describe('the local authorise page', () => {
     expect(res.headers.get('content-security-policy')).toContain(
       "form-action 'self' http://127.0.0.1:54323",
     );
+    // with no-referrer a browser posts the form with `Origin: null`, which the server refuses
+    expect(res.headers.get('referrer-policy')).toBe('same-origin');
     url.searchParams.set('client_id', 'someone-else');
     expect((await fetch(url)).status).toBe(400);
   });

@@ -273,6 +273,9 @@ export function createNotionFake(ctx: FakeContext): NotionFake {
           error,
         }),
         PAGE_CSP.replace("form-action 'self'", `form-action 'self'${back}`),
+        // with no-referrer, Chromium sends `Origin: null` on the form's POST, which the server
+        // refuses as cross-site; same-origin keeps the Origin and still tells the app nothing
+        { 'referrer-policy': 'same-origin' },
       );
     }
     if (path === '/authorize' && req.method === 'POST') {
