@@ -22,7 +22,8 @@ export const en = {
   removeTitle: 'Remove the Notion integration?',
   removeText:
     'Every block linked to Notion is unlinked and our access token is deleted and revoked at Notion. Pages already written stay in Notion.',
-  removed: 'Notion was removed. {{count}} blocks were unlinked.',
+  removed_one: 'Notion was removed. {{count}} block was unlinked.',
+  removed_other: 'Notion was removed. {{count}} blocks were unlinked.',
   removedNotRevoked:
     'Notion was removed here, but Notion did not answer to revoke our access: you can remove “Reaction Blocks” in Notion’s Settings → Connections.',
   connected: 'Notion is connected ({{name}}).',
@@ -95,7 +96,8 @@ export const ko: typeof en = {
   removeTitle: '노션 연동을 해제할까요?',
   removeText:
     '노션에 연결된 모든 블록의 연결이 끊기고, 액세스 토큰이 삭제되며 노션에서도 취소됩니다. 이미 작성된 페이지는 노션에 남습니다.',
-  removed: '노션 연동을 해제했습니다. 블록 {{count}}개의 연결이 끊겼습니다.',
+  removed_one: '노션 연동을 해제했습니다. 블록 {{count}}개의 연결이 끊겼습니다.',
+  removed_other: '노션 연동을 해제했습니다. 블록 {{count}}개의 연결이 끊겼습니다.',
   removedNotRevoked:
     '여기서는 노션 연동을 해제했지만 노션이 응답하지 않아 액세스를 취소하지 못했습니다. 노션의 설정 → 연결에서 “Reaction Blocks”를 제거할 수 있습니다.',
   connected: '노션이 연결되었습니다({{name}}).',

@@ -92,8 +92,10 @@ function QuestionSummary({
       </Heading>
       <p className="hint summary-question-answered">
         {t('results.summary.answered', { count: question.answered, total })}
-        {choice && question.multi ? ` ${t('results.summary.multi')}` : ''}
       </p>
+      {choice && question.multi ? (
+        <p className="hint summary-question-multi">{t('results.summary.multi')}</p>
+      ) : null}
       {choice ? <OptionBars question={question} /> : null}
       {question.type === 'number' ? <NumberFigures question={question} /> : null}
       {TEXT_TYPES.has(question.type) ? <LatestAnswers question={question} /> : null}
@@ -178,7 +180,7 @@ export function ResultsSummary({
           </div>
         ) : null}
         {totals.last_at ? (
-          <div>
+          <div className="summary-total-time">
             <dt>{t('results.summary.latestAt')}</dt>
             <dd>
               <time dateTime={totals.last_at}>

@@ -33,8 +33,11 @@ describe('timelineLayout', () => {
     for (const layout of [narrow, wide]) {
       expect(layout.xLabels[0]!.point.t).toBe('2026-11-01');
       expect(layout.xLabels.at(-1)!.point.t).toBe('2026-11-30');
+      // centred labels 40 px wide never touch, and stay inside the plot
       const xs = layout.xLabels.map((l) => l.x);
-      for (let i = 1; i < xs.length; i++) expect(xs[i]! - xs[i - 1]!).toBeGreaterThanOrEqual(22);
+      for (let i = 1; i < xs.length; i++) expect(xs[i]! - xs[i - 1]!).toBeGreaterThanOrEqual(48);
+      expect(xs[0]! - 20).toBeGreaterThanOrEqual(layout.plot.left);
+      expect(xs.at(-1)! + 20).toBeLessThanOrEqual(layout.plot.right);
     }
     expect(wide.xLabels.length).toBeGreaterThan(narrow.xLabels.length);
   });

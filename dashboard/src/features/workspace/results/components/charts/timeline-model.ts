@@ -68,18 +68,25 @@ export function timelineLayout(
     yTicks.push({ value, y: plot.bottom - (value / max) * innerHeight });
   }
 
-  const labelWidth = opts.labelWidth ?? 44;
-  const every = Math.max(1, Math.ceil(labelWidth / slot));
-  const xLabels: TimelineLayout['xLabels'] = [];
+  // labels are centred on their column and kept inside the plot; one that would come closer
+  // than a label's width (and a gap) to the previous one, or to the last, is left out
+  const labelWidth = opts.labelWidth ?? 40;
+  const room = labelWidth + 8;
+  const every = Math.max(1, Math.ceil(room / slot));
   const last = points.length - 1;
+  const centreOf = (i: number) =>
+    Math.min(
+      Math.max(plot.left + i * slot + slot / 2, plot.left + labelWidth / 2),
+      plot.right - labelWidth / 2,
+    );
+  const xLabels: TimelineLayout['xLabels'] = [];
+  const lastX = last >= 0 ? centreOf(last) : 0;
   points.forEach((point, i) => {
-    const isEnd = i === last;
-    // the last label always shows; one that would crowd it gives way
-    if (!isEnd && (i % every !== 0 || (last - i) * slot < labelWidth)) return;
-    const centre = plot.left + i * slot + slot / 2;
-    const anchor = i === 0 && points.length > 1 ? 'start' : isEnd && last > 0 ? 'end' : 'middle';
-    const x = anchor === 'start' ? plot.left + i * slot : anchor === 'end' ? plot.right : centre;
-    xLabels.push({ x, point, anchor });
+    if (i !== last && i % every !== 0) return;
+    const x = centreOf(i);
+    const previous = xLabels.at(-1);
+    if (i !== last && (lastX - x < room || (previous && x - previous.x < room))) return;
+    xLabels.push({ x, point, anchor: 'middle' });
   });
 
   return { width, height, plot, bars, yTicks, xLabels, max };
