@@ -354,6 +354,7 @@ grant select, references, trigger, maintain on public.block_private to authentic
 CREATE INDEX block_private_owner_id_idx ON public.block_private USING btree (owner_id);
 create policy "Owners can read their blocks' private settings" on public.block_private for select to authenticated
   using ((owner_id = ( SELECT auth.uid() AS uid)));
+CREATE TRIGGER block_private_notion_target_changed AFTER UPDATE OF notion_database, notion_page ON public.block_private FOR EACH ROW EXECUTE FUNCTION private.block_private_notion_target_changed();
 CREATE TRIGGER block_private_set_updated_at BEFORE UPDATE ON public.block_private FOR EACH ROW EXECUTE FUNCTION private.set_updated_at();
 
 create table public.blocks (
@@ -584,6 +585,38 @@ create policy "Users can read endings of published blocks and their own" on publ
   WHERE ((b.id = endings.block_id) AND ((NOT b.deactivated) OR (b.owner_id = ( SELECT auth.uid() AS uid)))))));
 CREATE TRIGGER endings_keep_default BEFORE UPDATE ON public.endings FOR EACH ROW EXECUTE FUNCTION private.endings_keep_default();
 
+create table public.integration_notes (
+  id uuid default gen_random_uuid() not null,
+  user_id uuid not null,
+  block_id uuid,
+  provider text default 'notion'::text not null,
+  code text not null,
+  property text default ''::text not null,
+  detail jsonb default '{}'::jsonb not null,
+  count integer default 1 not null,
+  first_at timestamp with time zone default now() not null,
+  last_at timestamp with time zone default now() not null,
+  constraint integration_notes_pkey PRIMARY KEY (id),
+  constraint integration_notes_block_id_fkey FOREIGN KEY (block_id) REFERENCES public.blocks(id) ON DELETE CASCADE,
+  constraint integration_notes_code_check CHECK ((code = ANY (ARRAY['column_type'::text, 'target_missing'::text, 'unauthorized'::text, 'write_failed'::text]))),
+  constraint integration_notes_count_check CHECK ((count >= 1)),
+  constraint integration_notes_detail_check CHECK ((jsonb_typeof(detail) = 'object'::text)),
+  constraint integration_notes_property_check CHECK ((char_length(property) <= 200)),
+  constraint integration_notes_provider_check CHECK ((provider = 'notion'::text)),
+  constraint integration_notes_user_id_block_id_code_property_key UNIQUE NULLS NOT DISTINCT (user_id, block_id, code, property),
+  constraint integration_notes_user_id_fkey FOREIGN KEY (user_id) REFERENCES public.profiles(id) ON DELETE CASCADE
+);
+comment on table public.integration_notes is 'What an integration could not do, for the owner to read (and dismiss): a column that cannot take a value, a target gone, access revoked, a write that failed. Written by the jobs worker and the integration functions only.';
+alter table public.integration_notes enable row level security;
+grant insert, select, update, delete, truncate, references, trigger, maintain on public.integration_notes to service_role;
+grant select, delete, maintain on public.integration_notes to authenticated;
+CREATE INDEX integration_notes_block_id_idx ON public.integration_notes USING btree (block_id);
+CREATE INDEX integration_notes_user_id_idx ON public.integration_notes USING btree (user_id);
+create policy "Owners can dismiss their integration notes" on public.integration_notes for delete to authenticated
+  using ((user_id = ( SELECT auth.uid() AS uid)));
+create policy "Owners can read their integration notes" on public.integration_notes for select to authenticated
+  using ((user_id = ( SELECT auth.uid() AS uid)));
+
 create table public.integrations (
   id uuid default gen_random_uuid() not null,
   user_id uuid default auth.uid() not null,
@@ -591,10 +624,16 @@ create table public.integrations (
   status public.integration_status default 'granted'::public.integration_status not null,
   created_at timestamp with time zone default now() not null,
   updated_at timestamp with time zone default now() not null,
+  workspace_name text,
+  workspace_icon text,
+  status_reason text,
   constraint integrations_pkey PRIMARY KEY (id),
   constraint integrations_provider_check CHECK ((provider = ANY (ARRAY['notion'::text, 'cafe24'::text]))),
+  constraint integrations_status_reason_check CHECK ((char_length(status_reason) <= 500)),
   constraint integrations_user_id_fkey FOREIGN KEY (user_id) REFERENCES public.profiles(id) ON DELETE CASCADE,
-  constraint integrations_user_id_provider_key UNIQUE (user_id, provider)
+  constraint integrations_user_id_provider_key UNIQUE (user_id, provider),
+  constraint integrations_workspace_icon_check CHECK ((char_length(workspace_icon) <= 500)),
+  constraint integrations_workspace_name_check CHECK ((char_length(workspace_name) <= 200))
 );
 comment on table public.integrations is 'Connected outside services of a user (Notion, Cafe24) and whether access is granted; tokens are in private.integration_tokens.';
 alter table public.integrations enable row level security;
@@ -750,6 +789,7 @@ CREATE TRIGGER messages_after_delete AFTER DELETE ON public.messages FOR EACH RO
 CREATE TRIGGER messages_after_insert AFTER INSERT ON public.messages FOR EACH ROW EXECUTE FUNCTION private.messages_after_insert();
 CREATE TRIGGER messages_before_insert BEFORE INSERT ON public.messages FOR EACH ROW EXECUTE FUNCTION private.messages_before_insert();
 CREATE TRIGGER messages_enqueue_notifications AFTER INSERT ON public.messages FOR EACH ROW EXECUTE FUNCTION private.messages_enqueue_notifications();
+CREATE TRIGGER messages_enqueue_notion AFTER INSERT ON public.messages FOR EACH ROW EXECUTE FUNCTION private.enqueue_notion_write();
 
 create table public.options (
   id uuid default gen_random_uuid() not null,
@@ -997,6 +1037,7 @@ create policy "Owners read their blocks' responses and visitors their own like" 
 CREATE TRIGGER responses_after_delete AFTER DELETE ON public.responses FOR EACH ROW EXECUTE FUNCTION private.responses_after_delete();
 CREATE TRIGGER responses_after_insert AFTER INSERT ON public.responses FOR EACH ROW EXECUTE FUNCTION private.responses_after_insert();
 CREATE TRIGGER responses_enqueue_notifications AFTER INSERT ON public.responses FOR EACH ROW EXECUTE FUNCTION private.responses_enqueue_notifications();
+CREATE TRIGGER responses_enqueue_notion AFTER INSERT ON public.responses FOR EACH ROW EXECUTE FUNCTION private.enqueue_notion_write();
 
 create table public.sender_emails (
   id uuid default gen_random_uuid() not null,
@@ -1222,6 +1263,22 @@ $function$;
 revoke all on function private.block_editor_json(p_block_id uuid) from public;
 grant execute on function private.block_editor_json(p_block_id uuid) to service_role;
 
+CREATE OR REPLACE FUNCTION private.block_private_notion_target_changed()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+begin
+  if new.notion_database is distinct from old.notion_database or new.notion_page is distinct from old.notion_page then
+    delete from public.integration_notes
+      where block_id = new.block_id and code in ('column_type', 'target_missing', 'write_failed');
+  end if;
+  return null;
+end;
+$function$;
+-- executable by public (the default)
+
 CREATE OR REPLACE FUNCTION private.block_tags_are_valid(p_tags text[])
  RETURNS boolean
  LANGUAGE sql
@@ -1405,6 +1462,35 @@ AS $function$
           p_group_key, p_rate_bucket, coalesce(p_max_attempts, 8))
   on conflict (dedupe_key) do nothing
   returning id;
+$function$;
+-- executable by public (the default)
+
+CREATE OR REPLACE FUNCTION private.enqueue_notion_write()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  v_owner uuid;
+  v_target text;
+begin
+  select b.owner_id, case when b.type = 'like' then bp.notion_page else bp.notion_database end
+    into v_owner, v_target
+    from public.blocks b join public.block_private bp on bp.block_id = b.id
+    where b.id = new.block_id;
+  if coalesce(v_target, '') = '' then
+    return null;
+  end if;
+  if not exists (select 1 from public.integrations where user_id = v_owner and provider = 'notion') then
+    return null;
+  end if;
+  perform private.enqueue_job('notion',
+    jsonb_build_object('block_id', new.block_id,
+                       case when tg_table_name = 'messages' then 'message_id' else 'response_id' end, new.id),
+    'notion:' || tg_table_name || ':' || new.id, null, 'notion:' || v_owner, null, 40);
+  return null;
+end;
 $function$;
 -- executable by public (the default)
 
@@ -2573,6 +2659,172 @@ end;
 $function$;
 -- executable by public (the default)
 
+CREATE OR REPLACE FUNCTION public.block_results_summary(p_block_id uuid, p_timezone text DEFAULT 'UTC'::text)
+ RETURNS jsonb
+ LANGUAGE plpgsql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  v_block public.blocks;
+  v_tz text := coalesce(nullif(p_timezone, ''), 'UTC');
+  v_now timestamp;
+  v_totals jsonb;
+  v_first timestamptz;
+  v_unit text;
+  v_start timestamp;
+  v_timeline jsonb;
+  v_questions jsonb := '[]'::jsonb;
+  v_q record;
+  v_list jsonb := '[]'::jsonb;
+  v_cols text[] := '{}';
+  v_n integer;
+  v_i integer;
+  v_answer text;
+  v_value text;
+  v_row jsonb;
+  v_item jsonb;
+  v_options jsonb;
+  v_latest jsonb;
+begin
+  select * into v_block from public.blocks where id = p_block_id and owner_id = (select auth.uid());
+  if not found then
+    raise exception 'block doesn''t exists' using errcode = 'PT404';
+  end if;
+  if char_length(v_tz) > 64 then
+    raise exception 'Invalid timezone' using errcode = 'P0001';
+  end if;
+  begin
+    v_now := now() at time zone v_tz;
+  exception when others then
+    raise exception 'Invalid timezone' using errcode = 'P0001';
+  end;
+
+  -- the first response, from the (block_id, created_at) index: it decides the bucket size
+  select created_at into v_first from public.responses
+    where block_id = p_block_id order by created_at limit 1;
+
+  -- scan 1: responses over time, in the owner's time zone (days for two months, weeks for a
+  -- year, then months; at most 120 buckets), and the totals from the same rows
+  if v_first is null then
+    v_unit := 'day';
+    v_timeline := '[]'::jsonb;
+    v_totals := jsonb_build_object('responses', 0, 'last_7_days', 0,
+                                   'first_at', null, 'last_at', null);
+  else
+    v_unit := case when v_now - (v_first at time zone v_tz) <= interval '62 days' then 'day'
+                   when v_now - (v_first at time zone v_tz) <= interval '371 days' then 'week'
+                   else 'month' end;
+    v_start := greatest(date_trunc(v_unit, v_first at time zone v_tz),
+                        date_trunc(v_unit, v_now) - ('119 ' || v_unit)::interval);
+    with counts as (
+      select date_trunc(v_unit, created_at at time zone v_tz) as t, count(*) as n,
+             count(*) filter (where created_at > now() - interval '7 days') as recent,
+             max(created_at) as last_at
+      from public.responses
+      where block_id = p_block_id
+      group by 1
+    ), buckets as (
+      select t from generate_series(v_start, date_trunc(v_unit, v_now), ('1 ' || v_unit)::interval) t
+    )
+    select (select coalesce(jsonb_agg(jsonb_build_object('t', to_char(b.t, 'YYYY-MM-DD'), 'n', coalesce(c.n, 0))
+                                      order by b.t), '[]'::jsonb)
+              from buckets b left join counts c on c.t = b.t),
+           jsonb_build_object('responses', (select coalesce(sum(n), 0) from counts),
+                              'last_7_days', (select coalesce(sum(recent), 0) from counts),
+                              'first_at', v_first,
+                              'last_at', (select max(last_at) from counts))
+      into v_timeline, v_totals;
+  end if;
+
+  -- scan 2 (form and ab): one pass over the rows computes every question's figures, with one
+  -- aggregate per question and per option (built here from the current questions)
+  if v_block.type in ('form', 'ab') and v_first is not null then
+    for v_q in
+      select q.id, q.index, q.title, q.type, q.allow_multi_select,
+             (select coalesce(jsonb_agg(jsonb_build_object('id', o.id, 'value', o.value, 'deleted', o.deleted)
+                                        order by o.deleted, o.index), '[]'::jsonb)
+                from public.options o where o.question_id = q.id) as options
+      from public.questions q
+      where q.block_id = p_block_id and not q.deleted and q.type not in ('description', 'image')
+      order by q.index
+    loop
+      v_list := v_list || jsonb_build_object('id', v_q.id, 'index', v_q.index, 'title', v_q.title,
+        'type', v_q.type, 'multi', v_q.allow_multi_select, 'options', v_q.options);
+      v_n := jsonb_array_length(v_list) - 1;
+      v_answer := format('r.answers -> %L', v_q.id);
+      v_cols := v_cols || format('count(*) filter (where r.answers ? %L) as a%s', v_q.id, v_n);
+      if v_q.type = 'number' then
+        v_value := format('case when %1$s ->> ''value'' ~ ''^[-+]?[0-9]{1,18}$'' then (%1$s ->> ''value'')::numeric end', v_answer);
+        v_cols := v_cols
+          || format('count(%s) as n%s', v_value, v_n)
+          || format('round(avg(%s), 2) as mean%s', v_value, v_n)
+          || format('percentile_cont(0.5) within group (order by %s) as median%s', v_value, v_n)
+          || format('min(%s) as min%s', v_value, v_n)
+          || format('max(%s) as max%s', v_value, v_n);
+      elsif v_q.type in ('poll', 'ab') then
+        for v_i in 0 .. jsonb_array_length(v_q.options) - 1 loop
+          v_cols := v_cols || format('count(*) filter (where %s -> ''option_ids'' ? %L) as o%s_%s',
+                                     v_answer, v_q.options -> v_i ->> 'id', v_n, v_i);
+        end loop;
+      end if;
+    end loop;
+
+    if cardinality(v_cols) > 0 then
+      execute format('select to_jsonb(t) from (select %s from public.responses r where r.block_id = $1) t',
+                     array_to_string(v_cols, ', '))
+        into v_row using p_block_id;
+    end if;
+
+    for v_n in 0 .. jsonb_array_length(v_list) - 1 loop
+      v_item := v_list -> v_n;
+      v_item := v_item || jsonb_build_object('answered', coalesce((v_row ->> ('a' || v_n))::integer, 0));
+      if v_item ->> 'type' = 'number' then
+        v_item := v_item || jsonb_build_object('number', jsonb_build_object(
+          'count', (v_row ->> ('n' || v_n))::integer, 'mean', v_row -> ('mean' || v_n),
+          'median', v_row -> ('median' || v_n), 'min', v_row -> ('min' || v_n), 'max', v_row -> ('max' || v_n)));
+      end if;
+      if v_item ->> 'type' in ('poll', 'ab') then
+        -- deleted options stay listed only while some responses chose them
+        select coalesce(jsonb_agg(o.value || jsonb_build_object('count', o.count) order by o.i), '[]'::jsonb)
+          into v_options
+          from (select e.value, e.i, coalesce((v_row ->> format('o%s_%s', v_n, e.i - 1))::integer, 0) as count
+                from jsonb_array_elements(v_item -> 'options') with ordinality e(value, i)) o
+          where not (o.value ->> 'deleted')::boolean or o.count > 0;
+        v_item := v_item || jsonb_build_object('options', v_options);
+      else
+        v_item := v_item - 'options';
+      end if;
+      if v_item ->> 'type' in ('short_text', 'long_text', 'mail', 'phone') then
+        -- the latest answers: the (block_id, created_at) index read newest first, stopping at 5
+        select coalesce(jsonb_agg(jsonb_build_object('value', l.value, 'created_at', l.created_at)
+                                  order by l.created_at desc), '[]'::jsonb)
+          into v_latest
+          from (select r.answers -> (v_item ->> 'id') ->> 'value' as value, r.created_at
+                from public.responses r
+                where r.block_id = p_block_id and r.answers ? (v_item ->> 'id')
+                order by r.created_at desc
+                limit 5) l;
+        v_item := v_item || jsonb_build_object('latest', v_latest);
+      end if;
+      v_questions := v_questions || v_item;
+    end loop;
+  end if;
+
+  return jsonb_build_object(
+    'block', jsonb_build_object('id', v_block.id, 'type', v_block.type,
+                                'response_count', v_block.response_count, 'like_count', v_block.like_count),
+    'timezone', v_tz,
+    'totals', v_totals,
+    'timeline', jsonb_build_object('unit', v_unit, 'points', v_timeline),
+    'questions', v_questions);
+end;
+$function$;
+comment on function public.block_results_summary(p_block_id uuid, p_timezone text) is 'The owner''s summary of a block''s responses: totals, responses over time (day/week/month buckets in p_timezone), and per question option counts, number figures or the 5 latest answers. Owner only (else "block doesn''t exists").';
+revoke all on function public.block_results_summary(p_block_id uuid, p_timezone text) from public;
+grant execute on function public.block_results_summary(p_block_id uuid, p_timezone text) to authenticated;
+grant execute on function public.block_results_summary(p_block_id uuid, p_timezone text) to service_role;
+
 CREATE OR REPLACE FUNCTION public.claim_jobs(p_limit integer DEFAULT 50, p_lock_seconds integer DEFAULT 60, p_kinds text[] DEFAULT NULL::text[])
  RETURNS jsonb
  LANGUAGE plpgsql
@@ -2685,6 +2937,22 @@ comment on function public.create_block(p_block_type text) is 'Creates a block o
 revoke all on function public.create_block(p_block_type text) from public;
 grant execute on function public.create_block(p_block_type text) to authenticated;
 grant execute on function public.create_block(p_block_type text) to service_role;
+
+CREATE OR REPLACE FUNCTION public.delay_notion_jobs(p_user_id uuid, p_until timestamp with time zone)
+ RETURNS integer
+ LANGUAGE sql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+  with moved as (
+    update private.jobs set run_at = p_until, updated_at = now()
+      where kind = 'notion' and group_key = 'notion:' || p_user_id and status = 'queued' and run_at < p_until
+      returning 1
+  )
+  select count(*)::integer from moved;
+$function$;
+revoke all on function public.delay_notion_jobs(p_user_id uuid, p_until timestamp with time zone) from public;
+grant execute on function public.delay_notion_jobs(p_user_id uuid, p_until timestamp with time zone) to service_role;
 
 CREATE OR REPLACE FUNCTION public.delete_message(p_message_id uuid)
  RETURNS jsonb
@@ -3078,6 +3346,26 @@ $function$;
 revoke all on function public.mark_jobs_sending(p_ids bigint[]) from public;
 grant execute on function public.mark_jobs_sending(p_ids bigint[]) to service_role;
 
+CREATE OR REPLACE FUNCTION public.mark_notion_not_granted(p_user_id uuid, p_reason text)
+ RETURNS void
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+begin
+  update public.integrations set status = 'not_granted', status_reason = left(p_reason, 500)
+    where user_id = p_user_id and provider = 'notion' and status = 'granted';
+  if found then
+    insert into public.integration_notes (user_id, block_id, code, property, detail)
+      values (p_user_id, null, 'unauthorized', '', jsonb_build_object('reason', left(p_reason, 500)))
+      on conflict (user_id, block_id, code, property) do update
+        set count = public.integration_notes.count + 1, last_at = now(), detail = excluded.detail;
+  end if;
+end;
+$function$;
+revoke all on function public.mark_notion_not_granted(p_user_id uuid, p_reason text) from public;
+grant execute on function public.mark_notion_not_granted(p_user_id uuid, p_reason text) to service_role;
+
 CREATE OR REPLACE FUNCTION public.merge_job_group(p_job_id bigint, p_window_seconds integer DEFAULT NULL::integer)
  RETURNS jsonb
  LANGUAGE plpgsql
@@ -3228,6 +3516,20 @@ end;
 $function$;
 revoke all on function public.notification_context(p_kind text, p_payloads jsonb) from public;
 grant execute on function public.notification_context(p_kind text, p_payloads jsonb) to service_role;
+
+CREATE OR REPLACE FUNCTION public.notion_connection(p_user_id uuid)
+ RETURNS jsonb
+ LANGUAGE sql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+  select jsonb_build_object('id', i.id, 'status', i.status, 'workspace_name', i.workspace_name,
+                            'access_token', t.access_token)
+  from public.integrations i join private.integration_tokens t on t.integration_id = i.id
+  where i.user_id = p_user_id and i.provider = 'notion';
+$function$;
+revoke all on function public.notion_connection(p_user_id uuid) from public;
+grant execute on function public.notion_connection(p_user_id uuid) to service_role;
 
 CREATE OR REPLACE FUNCTION public.payment_event_seen(p_id text)
  RETURNS boolean
@@ -3434,6 +3736,92 @@ $function$;
 revoke all on function public.prepare_notification_jobs(p_job_ids bigint[]) from public;
 grant execute on function public.prepare_notification_jobs(p_job_ids bigint[]) to service_role;
 
+CREATE OR REPLACE FUNCTION public.prepare_notion_jobs(p_job_ids bigint[])
+ RETURNS jsonb
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  v_job private.jobs;
+  v_block public.blocks;
+  v_private public.block_private;
+  v_integration public.integrations;
+  v_token text;
+  v_target text;
+  v_item jsonb;
+  v_out jsonb := '[]'::jsonb;
+begin
+  for v_job in select * from private.jobs where id = any(p_job_ids) and status = 'running' order by id loop
+    select * into v_block from public.blocks where id = (v_job.payload ->> 'block_id')::uuid;
+    if not found then
+      v_out := v_out || jsonb_build_object('id', v_job.id, 'skip', 'the block was deleted');
+      continue;
+    end if;
+    select * into v_private from public.block_private where block_id = v_block.id;
+    v_target := case when v_block.type = 'like' then v_private.notion_page else v_private.notion_database end;
+    if coalesce(v_target, '') = '' then
+      v_out := v_out || jsonb_build_object('id', v_job.id, 'skip', 'the block is no longer linked to Notion');
+      continue;
+    end if;
+    select * into v_integration from public.integrations where user_id = v_block.owner_id and provider = 'notion';
+    if not found then
+      v_out := v_out || jsonb_build_object('id', v_job.id, 'skip', 'Notion was disconnected');
+      continue;
+    end if;
+    if v_integration.status = 'not_granted' then
+      v_out := v_out || jsonb_build_object('id', v_job.id, 'defer_until', now() + interval '1 day');
+      continue;
+    end if;
+    select access_token into v_token from private.integration_tokens where integration_id = v_integration.id;
+
+    if v_job.payload ? 'response_id' then
+      select jsonb_build_object(
+               'kind', 'response', 'id', r.id, 'response_kind', r.kind, 'creator_id', r.creator_id,
+               'creator_name', r.creator_name, 'created_at', r.created_at, 'timezone', r.timezone,
+               'answers', coalesce((
+                 select jsonb_agg(jsonb_build_object(
+                          'question_id', a.key,
+                          'title', coalesce(case when not q.deleted then q.title end, a.value ->> 'title', ''),
+                          'type', a.value ->> 'type', 'value', a.value -> 'value')
+                        order by coalesce(q.index, (a.value ->> 'index')::integer), a.key)
+                 from jsonb_each(r.answers) a
+                   left join public.questions q on q.id::text = a.key and q.block_id = r.block_id), '[]'::jsonb))
+        into v_item
+        from public.responses r
+        where r.id = (v_job.payload ->> 'response_id')::uuid and r.block_id = v_block.id;
+    else
+      select jsonb_build_object(
+               'kind', 'message', 'id', m.id, 'content', m.content, 'creator_id', m.creator_id,
+               'creator_name', m.creator_name, 'created_at', m.created_at, 'parent_id', m.parent_id,
+               'is_owner', m.creator_id = v_block.owner_id,
+               'parent_content', (select left(p.content, 200) from public.messages p where p.id = m.parent_id))
+        into v_item
+        from public.messages m
+        where m.id = (v_job.payload ->> 'message_id')::uuid and m.block_id = v_block.id;
+    end if;
+    if v_item is null then
+      v_out := v_out || jsonb_build_object('id', v_job.id, 'skip', 'the response or message was deleted');
+      continue;
+    end if;
+
+    v_out := v_out || jsonb_build_object('id', v_job.id, 'context', jsonb_build_object(
+      'user_id', v_block.owner_id,
+      'access_token', v_token,
+      'target', jsonb_build_object('kind', case when v_block.type = 'like' then 'page' else 'data_source' end,
+                                   'id', v_target),
+      'title_mode', coalesce(v_private.notion_database_title, 'response_id'),
+      'block', jsonb_build_object('id', v_block.id, 'name', v_block.name, 'type', v_block.type,
+                                  'language', v_block.language),
+      'item', v_item));
+    v_item := null;
+  end loop;
+  return v_out;
+end;
+$function$;
+revoke all on function public.prepare_notion_jobs(p_job_ids bigint[]) from public;
+grant execute on function public.prepare_notion_jobs(p_job_ids bigint[]) to service_role;
+
 CREATE OR REPLACE FUNCTION public.record_button_click(p_block_id uuid, p_creator_name text DEFAULT NULL::text, p_color text DEFAULT NULL::text)
  RETURNS jsonb
  LANGUAGE plpgsql
@@ -3549,6 +3937,23 @@ AS $function$
 $function$;
 revoke all on function public.record_mail_optout(p_email text, p_scope text, p_block_id uuid) from public;
 grant execute on function public.record_mail_optout(p_email text, p_scope text, p_block_id uuid) to service_role;
+
+CREATE OR REPLACE FUNCTION public.record_notion_notes(p_notes jsonb)
+ RETURNS void
+ LANGUAGE sql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+  insert into public.integration_notes (user_id, block_id, code, property, detail)
+  select (n ->> 'user_id')::uuid, (n ->> 'block_id')::uuid, n ->> 'code', left(coalesce(n ->> 'property', ''), 200),
+         coalesce(n -> 'detail', '{}'::jsonb)
+  from jsonb_array_elements(coalesce(p_notes, '[]'::jsonb)) n
+  where exists (select 1 from public.blocks b where b.id = (n ->> 'block_id')::uuid and b.owner_id = (n ->> 'user_id')::uuid)
+  on conflict (user_id, block_id, code, property) do update
+    set count = public.integration_notes.count + excluded.count, last_at = now(), detail = excluded.detail;
+$function$;
+revoke all on function public.record_notion_notes(p_notes jsonb) from public;
+grant execute on function public.record_notion_notes(p_notes jsonb) to service_role;
 
 CREATE OR REPLACE FUNCTION public.record_payment_event(p_id text)
  RETURNS boolean
@@ -3818,6 +4223,38 @@ $function$;
 revoke all on function public.redeem_coupon(p_user_id uuid, p_code text) from public;
 grant execute on function public.redeem_coupon(p_user_id uuid, p_code text) to service_role;
 
+CREATE OR REPLACE FUNCTION public.remove_notion_connection(p_user_id uuid)
+ RETURNS jsonb
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  v_token text;
+  v_unlinked integer;
+  v_settled integer;
+begin
+  select t.access_token into v_token
+    from public.integrations i join private.integration_tokens t on t.integration_id = i.id
+    where i.user_id = p_user_id and i.provider = 'notion';
+  delete from public.integrations where user_id = p_user_id and provider = 'notion';
+  update public.block_private bp set notion_database = null, notion_page = null
+    from public.blocks b
+    where b.id = bp.block_id and b.owner_id = p_user_id
+      and (bp.notion_database is not null or bp.notion_page is not null);
+  get diagnostics v_unlinked = row_count;
+  delete from public.integration_notes where user_id = p_user_id and provider = 'notion';
+  update private.jobs
+    set status = 'done', finished_at = now(), updated_at = now(), locked_until = null,
+        result = jsonb_build_object('skipped', 'Notion was disconnected')
+    where kind = 'notion' and group_key = 'notion:' || p_user_id and status = 'queued';
+  get diagnostics v_settled = row_count;
+  return jsonb_build_object('access_token', v_token, 'unlinked', v_unlinked, 'settled', v_settled);
+end;
+$function$;
+revoke all on function public.remove_notion_connection(p_user_id uuid) from public;
+grant execute on function public.remove_notion_connection(p_user_id uuid) to service_role;
+
 CREATE OR REPLACE FUNCTION public.save_block(p_owner_id uuid, p_block_id uuid, p_payload jsonb)
  RETURNS jsonb
  LANGUAGE plpgsql
@@ -3868,6 +4305,38 @@ $function$;
 comment on function public.save_block(p_owner_id uuid, p_block_id uuid, p_payload jsonb) is 'Saves a block from the workspace in one transaction (settings, private settings, complete question and ending lists). Service role only: the save-block edge function validates the payload first. Errors: block doesn''t exists, nothing to update, Not valid type, Too many questions (at most N), Paid plan required (field), and the messages in docs/data-model.md.';
 revoke all on function public.save_block(p_owner_id uuid, p_block_id uuid, p_payload jsonb) from public;
 grant execute on function public.save_block(p_owner_id uuid, p_block_id uuid, p_payload jsonb) to service_role;
+
+CREATE OR REPLACE FUNCTION public.save_notion_connection(p_user_id uuid, p_access_token text, p_token_data jsonb, p_workspace_name text, p_workspace_icon text)
+ RETURNS jsonb
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  v_integration public.integrations;
+begin
+  if coalesce(p_access_token, '') = '' then
+    raise exception 'access token required' using errcode = 'P0001';
+  end if;
+  insert into public.integrations (user_id, provider, status, workspace_name, workspace_icon, status_reason)
+    values (p_user_id, 'notion', 'granted', left(p_workspace_name, 200), left(p_workspace_icon, 500), null)
+    on conflict (user_id, provider) do update
+      set status = 'granted', workspace_name = excluded.workspace_name,
+          workspace_icon = excluded.workspace_icon, status_reason = null
+    returning * into v_integration;
+  insert into private.integration_tokens (integration_id, access_token, refresh_token, token_data, updated_at)
+    values (v_integration.id, p_access_token, null, coalesce(p_token_data, '{}'::jsonb), now())
+    on conflict (integration_id) do update
+      set access_token = excluded.access_token, token_data = excluded.token_data, updated_at = now();
+  delete from public.integration_notes where user_id = p_user_id and code = 'unauthorized';
+  update private.jobs set run_at = now(), updated_at = now()
+    where kind = 'notion' and group_key = 'notion:' || p_user_id and status = 'queued' and run_at > now();
+  return jsonb_build_object('id', v_integration.id, 'status', v_integration.status,
+                            'workspace_name', v_integration.workspace_name);
+end;
+$function$;
+revoke all on function public.save_notion_connection(p_user_id uuid, p_access_token text, p_token_data jsonb, p_workspace_name text, p_workspace_icon text) from public;
+grant execute on function public.save_notion_connection(p_user_id uuid, p_access_token text, p_token_data jsonb, p_workspace_name text, p_workspace_icon text) to service_role;
 
 CREATE OR REPLACE FUNCTION public.set_message_resolved(p_message_id uuid, p_resolved boolean)
  RETURNS jsonb
@@ -4256,6 +4725,38 @@ $function$;
 revoke all on function public.toggle_message_like(p_message_id uuid, p_liked boolean) from public;
 grant execute on function public.toggle_message_like(p_message_id uuid, p_liked boolean) to authenticated;
 grant execute on function public.toggle_message_like(p_message_id uuid, p_liked boolean) to service_role;
+
+CREATE OR REPLACE FUNCTION public.unlink_notion_target(p_block_id uuid, p_target_id text, p_reason text)
+ RETURNS boolean
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  v_owner uuid;
+  v_unlinked boolean := false;
+begin
+  select owner_id into v_owner from public.blocks where id = p_block_id;
+  if not found then
+    return false;
+  end if;
+  update public.block_private
+    set notion_database = case when notion_database = p_target_id then null else notion_database end,
+        notion_page = case when notion_page = p_target_id then null else notion_page end
+    where block_id = p_block_id and (notion_database = p_target_id or notion_page = p_target_id);
+  v_unlinked := found;
+  if v_unlinked then
+    insert into public.integration_notes (user_id, block_id, code, property, detail)
+      values (v_owner, p_block_id, 'target_missing', '',
+              jsonb_build_object('target_id', left(p_target_id, 100), 'reason', left(p_reason, 500)))
+      on conflict (user_id, block_id, code, property) do update
+        set count = public.integration_notes.count + 1, last_at = now(), detail = excluded.detail;
+  end if;
+  return v_unlinked;
+end;
+$function$;
+revoke all on function public.unlink_notion_target(p_block_id uuid, p_target_id text, p_reason text) from public;
+grant execute on function public.unlink_notion_target(p_block_id uuid, p_target_id text, p_reason text) to service_role;
 
 -- ---------------------------------------------------------------------------------------------
 -- publications (Realtime)

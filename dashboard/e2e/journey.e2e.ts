@@ -14,7 +14,10 @@
 //   duplicate, tag, delete; a second owner, in Korean, buying Custom with PayPal from the
 //   pricing page; profile saved in Korean; sign-out;
 // - axe (no serious or critical violations) on the landing, login, dashboard and the form's
-//   workspace edit and result pages;
+//   workspace edit and result pages (with the results summary), the integration page and the
+//   workspace's Integration section;
+// - Notion: connect in the popup through the local authorise page, link the button block, a
+//   visitor's click written to the Notion fake, remove (integration.ts);
 // - the seeded demo owner: result pages and CSV not empty, focus on arrival, long names and
 //   texts at 1280 and 375 px, the description's rich-text editor (demo-owner.ts).
 // Run: npm run build -w @reaction-blocks/sdk && npm run build -w @reaction-blocks/dashboard &&
@@ -34,6 +37,7 @@ import { editForm } from './form.ts';
 import { firstScreensInKorean, landingInEnglish } from './landing.ts';
 import { signInOwner } from './owner.ts';
 import { planAndStop, secondOwnerPaysByPaypal, upgradeByCard } from './plans.ts';
+import { notionIntegration } from './integration.ts';
 import { formResults, likeResult, responseCounts } from './results.ts';
 import { type BlockType, type Journey, step, TYPES, watchErrors } from './support.ts';
 import { embedOnAnotherSite, visitorReacts } from './visitor.ts';
@@ -63,6 +67,7 @@ const journey: Journey = {
   base: stack.webUrl.replace(/\/$/, ''),
   apiUrl: stack.apiUrl,
   anonKey: stack.anonKey,
+  providersUrl: stack.providersUrl,
   browser,
   db,
 };
@@ -126,6 +131,7 @@ try {
   await step('response counts', () => responseCounts(page, journey));
   await step('like result', () => likeResult(page, journey, ids.like));
   await step('form results and CSV', () => formResults(page, journey, ids.form, TIME_ZONE));
+  await step('Notion integration', () => notionIntegration(page, journey, ownerId, ids.button));
   await step('card menu', () => cardMenuActions(page, journey, NAMES.like));
   await step('demo owner: seeded results, focus, long texts, description editor', () =>
     demoOwner(journey, errors),

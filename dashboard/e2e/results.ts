@@ -36,6 +36,25 @@ export async function likeResult(page: Page, journey: Journey, id: string) {
   await expectModes(page, 'like', 'Result');
   await page.getByRole('heading', { name: '1 response' }).waitFor();
   await page.getByTestId('result-row').filter({ hasText: 'Liked this block' }).waitFor();
+  // the summary: one like, new since the last visit, a chart
+  const summary = page.locator('.results-summary');
+  await summary.getByRole('heading', { name: 'Summary' }).waitFor();
+  assert.deepEqual(await summary.locator('.summary-totals dt').allTextContents(), [
+    'Likes',
+    'Last 7 days',
+    'New since your last visit',
+    'Latest',
+  ]);
+  await summary.getByRole('img', { name: /likes per day/i }).waitFor();
+  // opening the results marked the like as seen: "+ 1 response" is gone from its card
+  await page.goto(`${journey.base}/dashboard/reaction`);
+  await card(page, NAMES.like).filter({ hasText: '1 response' }).waitFor();
+  assert.doesNotMatch((await card(page, NAMES.like).textContent()) ?? '', /\+ 1 response/);
+  const { rows } = await journey.db.query<{ n: number }>(
+    'select new_response_count as n from public.blocks where id = $1',
+    [id],
+  );
+  assert.equal(rows[0]?.n, 0);
 }
 
 export async function formResults(page: Page, journey: Journey, id: string, timeZone: string) {
@@ -75,6 +94,17 @@ export async function formResults(page: Page, journey: Journey, id: string, time
   const creator = rows[0]?.creator_id;
   assert.ok(creator);
   assert.equal(await details.locator('.result-visitor-id').textContent(), creator);
+  // the summary above the rows: the poll's share as a bar, the latest text answers
+  const overview = page.locator('.results-summary');
+  const poll = overview.locator('.summary-question').filter({ hasText: FORM.titles[1]! });
+  await poll.waitFor();
+  assert.deepEqual(await poll.locator('.option-bar').allTextContents(), [
+    'Red0% (0 votes)',
+    'Blue100% (1 vote)',
+  ]);
+  await overview.getByRole('img', { name: /responses per day/i }).waitFor();
+  const time = (await row.locator('.result-time').textContent()) ?? '';
+  assert.match(time, /^\d{2}\.\d{2}\.\d{2} \d{2}:\d{2}$/, `YY.MM.DD HH:mm: ${time}`);
   await axe(page, 'workspace result (form)');
   await hide.click();
   assert.equal(await details.isVisible(), false);

@@ -106,7 +106,75 @@ const SHOTS: Shot[] = [
   { name: 'result-ab', path: `/work/${block('05')}/result`, prepare: workspace },
   { name: 'result-like', path: `/work/${block('03')}/result`, prepare: workspace },
   { name: 'result-button', path: `/work/${block('04')}/result`, prepare: workspace },
+  {
+    name: 'integration',
+    path: '/profile/integration',
+    prepare: async (page) => {
+      await page
+        .locator('.integration-card')
+        .filter({ hasText: /Granted|허용됨/ })
+        .waitFor();
+      await settle(page);
+    },
+  },
+  {
+    // connected to the Notion fake (see connectNotion), the form linked to "Feedback", a note
+    name: 'work-form-integration',
+    path: `/work/${block('06')}`,
+    prepare: async (page) => {
+      await workspace(page);
+      const section = page
+        .locator('.accordion-section')
+        .filter({ has: page.locator('.integration-section') });
+      await section.locator('.accordion-trigger').click();
+      await section
+        .locator('select')
+        .first()
+        .locator('option', { hasText: 'Feedback' })
+        .waitFor({ state: 'attached' });
+      await section.locator('.integration-notes').waitFor();
+      await section.scrollIntoViewIfNeeded();
+      await settle(page);
+    },
+  },
 ];
+
+/**
+ * Connects the demo owner to the Notion fake as a person would (the popup, the local authorise
+ * page), links the form to the "Feedback" database in its workspace, and leaves one note of the
+ * kind the jobs worker writes when a column cannot take a value.
+ */
+async function connectNotion(page: Page, base: string, db: pg.Client) {
+  const { rows } = await db.query('select 1 from public.integrations where user_id = $1', [
+    DEMO_ID,
+  ]);
+  if (rows.length === 0) {
+    await page.goto(`${base}/profile/integration?locale=en`);
+    const [popup] = await Promise.all([
+      page.waitForEvent('popup'),
+      page.getByRole('button', { name: 'Connect Notion' }).click(),
+    ]);
+    await popup.getByLabel('Name of a new workspace').fill('Demo workspace');
+    const closed = popup.waitForEvent('close');
+    await popup.getByRole('button', { name: 'Allow access' }).click();
+    await closed;
+    await page.locator('.integration-card').filter({ hasText: 'Granted' }).waitFor();
+    await page.goto(`${base}/work/${block('06')}?locale=en`);
+    await workspace(page);
+    await page.getByRole('button', { name: 'Integration' }).click();
+    const target = page.getByRole('combobox', { name: 'Notion database' });
+    await target.locator('option', { hasText: 'Feedback' }).waitFor({ state: 'attached' });
+    await target.selectOption({ label: 'Feedback' });
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.getByRole('button', { name: 'Block link' }).waitFor();
+  }
+  await db.query(
+    `insert into public.integration_notes (user_id, block_id, code, property, detail, count)
+     values ($1, $2, 'column_type', 'Done', '{"column_type":"checkbox","field":"Done","value_kind":"text","reason":"type"}', 3)
+     on conflict (user_id, block_id, code, property) do nothing`,
+    [DEMO_ID, block('06')],
+  );
+}
 
 async function settle(page: Page) {
   await page.evaluate(() => document.fonts.ready);
@@ -146,6 +214,8 @@ async function run(base: string, db: pg.Client, browser: Browser, out: string) {
     await page.waitForURL(/\/dashboard\/reaction/);
     // the code exchange finishes after the redirect: wait for the signed-in screen
     await page.getByTestId('block-card').first().waitFor();
+    if (!only || only.some((name) => name.includes('integration')))
+      await connectNotion(page, base, db);
     for (const shot of SHOTS.filter((s) => !s.public)) await shoot(shot);
     await context.close();
   }

@@ -11,6 +11,8 @@ export interface Journey {
   base: string;
   apiUrl: string;
   anonKey: string;
+  /** The providers server (fakes of SES, Notion...). */
+  providersUrl: string;
   browser: Browser;
   /** The stack's database as its superuser: for what the product has no screen for yet. */
   db: pg.Client;

@@ -98,6 +98,15 @@ export const LOCAL_AWS = {
   snsTopicArn: 'arn:aws:sns:us-east-1:123456789012:ses-events',
 };
 
+/**
+ * The Notion OAuth client the functions use locally and the Notion fake accepts (a public
+ * integration's client id and secret in production: docs/self-hosting.md).
+ */
+export const LOCAL_NOTION = {
+  clientId: 'local-notion-client-id',
+  clientSecret: 'local-notion-client-secret',
+};
+
 /** The platform's own sender domain, verified in the SES fake from the start. */
 export const SENDER_DOMAIN = 'reaction-blocks.local';
 
@@ -198,6 +207,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
         eventsWebhook: opts.sesEventsWebhook ?? `${apiUrl}/functions/v1/ses-events`,
       },
       ...paymentFakeOptions(apiUrl),
+      notion: LOCAL_NOTION,
     });
     stops.push(() => providers.close());
 
@@ -229,6 +239,11 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
           DNS_NAMESERVER: providers.dnsAddress,
           // PortOne and PayPal: their local fakes (docs/self-hosting.md, "Payments")
           ...paymentFunctionsEnv(providers.url),
+          NOTION_API_URL: `${providers.url}/notion`,
+          NOTION_CLIENT_ID: LOCAL_NOTION.clientId,
+          NOTION_CLIENT_SECRET: LOCAL_NOTION.clientSecret,
+          // /oauth/notion of the dashboard on any local port (production lists its origins)
+          NOTION_REDIRECT_ORIGINS: 'http://127.0.0.1:*,http://localhost:*',
         },
       }),
     ]);

@@ -5,9 +5,13 @@
 //   /examples/...     examples/ (the html page)
 //   /sdk/...          sdk/dist (the CDN script is /sdk/cdn/reaction.js)
 //   /env.js           window.__REACTION_ENV__ with the project URL, anon key and payment settings
+//   /block/?id=&block_id=  the block's public page with its Open Graph tags filled in (the block
+//                     read through the API as anon), as production serves it from an edge
+//                     function (dashboard/viewer/open-graph.ts)
 import http from 'node:http';
-import { createReadStream, existsSync, statSync } from 'node:fs';
+import { createReadStream, existsSync, readFileSync, statSync } from 'node:fs';
 import { extname, join, normalize, sep } from 'node:path';
+import { blockPageHtml } from '../../dashboard/viewer/open-graph.ts';
 import { paths } from './paths.ts';
 
 const TYPES: Record<string, string> = {
@@ -33,6 +37,8 @@ export interface WebOptions {
   anonKey: string;
   /** The payment providers' browser settings (the `payments` key of /env.js). */
   payments?: unknown;
+  /** The dashboard's build (default dashboard/dist); tests serve a directory of their own. */
+  dashboardDist?: string;
 }
 
 /** Resolves `rel` inside `root`, refusing anything that climbs out of it. */
@@ -52,6 +58,7 @@ function fileAt(path: string | undefined): string | undefined {
 const reactExampleDist = join(paths.examples, 'react', 'dist');
 
 export function startWeb(opts: WebOptions): Promise<http.Server> {
+  const dashboardDist = opts.dashboardDist ?? paths.dashboardDist;
   const envJs = `window.__REACTION_ENV__ = ${JSON.stringify({ supabaseUrl: opts.apiUrl, anonKey: opts.anonKey, ...(opts.payments ? { payments: opts.payments } : {}) })};\n`;
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://web');
@@ -79,6 +86,30 @@ export function startWeb(opts: WebOptions): Promise<http.Server> {
       res.end();
       return;
     }
+    if (url.pathname === '/block/' || url.pathname === '/block/index.html') {
+      const template = join(dashboardDist, 'block', 'index.html');
+      if (existsSync(template)) {
+        const origin = `http://${req.headers.host ?? `127.0.0.1:${opts.port}`}`;
+        void blockPageHtml(
+          readFileSync(template, 'utf8'),
+          { url: new URL(req.url ?? '/', origin).href, origin },
+          { url: opts.apiUrl, anonKey: opts.anonKey },
+        )
+          .then((html) => {
+            res.writeHead(200, {
+              'content-type': TYPES['.html']!,
+              'cache-control': 'no-cache',
+              'x-content-type-options': 'nosniff',
+            });
+            res.end(html);
+          })
+          .catch((err: unknown) => {
+            res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' });
+            res.end(`Could not render the block page: ${(err as Error).message}`);
+          });
+        return;
+      }
+    }
     let file: string | undefined;
     if (url.pathname.startsWith('/examples/react/')) {
       // the React example is served from its build, never its sources
@@ -88,19 +119,17 @@ export function startWeb(opts: WebOptions): Promise<http.Server> {
     } else if (url.pathname.startsWith('/sdk/')) {
       file = fileAt(inside(paths.sdkDist, url.pathname.slice('/sdk/'.length)));
     } else {
-      file = fileAt(inside(paths.dashboardDist, url.pathname.slice(1)));
+      file = fileAt(inside(dashboardDist, url.pathname.slice(1)));
       // single-page app: every route that is not a file gets the app shell
       if (!file && !extname(url.pathname)) {
-        file =
-          fileAt(join(paths.dashboardDist, '200.html')) ??
-          fileAt(join(paths.dashboardDist, 'index.html'));
+        file = fileAt(join(dashboardDist, '200.html')) ?? fileAt(join(dashboardDist, 'index.html'));
       }
     }
     if (file) return send(file);
     res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' });
     const unbuilt = url.pathname.startsWith('/examples/react/')
       ? !existsSync(reactExampleDist) && 'the React example'
-      : !existsSync(paths.dashboardDist) && 'the dashboard';
+      : !existsSync(dashboardDist) && 'the dashboard';
     res.end(unbuilt ? `Not found (${unbuilt} is not built: npm run build)` : 'Not found');
   });
   return new Promise((resolve, reject) => {

@@ -176,6 +176,7 @@ describe('catalogue: what client roles are granted', () => {
       'toggle_block_like',
       'record_button_click',
       'submit_response',
+      'block_results_summary',
     ];
     expect(
       rows

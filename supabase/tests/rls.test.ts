@@ -33,6 +33,7 @@ interface World {
   message: string;
   senderEmail: string;
   integration: string;
+  integrationNote: string;
   payment: string;
   coupon: string;
   couponRedemption: string;
@@ -131,6 +132,10 @@ async function makeWorld(): Promise<World> {
       'insert into private.integration_tokens (integration_id, access_token, refresh_token) values ($1, $2, $3)',
       [integration, INTEGRATION_TOKEN, 'secret-refresh-token'],
     );
+    const integrationNote = await one(
+      "insert into public.integration_notes (user_id, block_id, code, property, detail) values ($1, $2, 'column_type', 'Score', '{\"column_type\":\"checkbox\"}') returning id",
+      [owner.id, formBlock],
+    );
     const payment = await one(
       "insert into public.payments (user_id, type, method, provider_payment_id) values ($1, 'basic', 'paypal', 'PAY-SECRET') returning id",
       [owner.id],
@@ -189,6 +194,7 @@ async function makeWorld(): Promise<World> {
       message,
       senderEmail,
       integration,
+      integrationNote,
       payment,
       coupon,
       couponRedemption,
@@ -557,6 +563,19 @@ const TABLES: TableCase[] = [
     strangerInsert: (w) => ({ user_id: w.owner.id, provider: 'cafe24' }),
     update: { patch: { status: 'not_granted' }, ownerMay: false },
     ownerMayDelete: false,
+  },
+  {
+    // written by the jobs worker and the integration functions; the owner reads and dismisses
+    table: 'integration_notes',
+    key: (w) => ({ id: w.integrationNote }),
+    readers: ['owner'],
+    ownerInsert: {
+      row: (w) => ({ user_id: w.owner.id, block_id: w.formBlock, code: 'write_failed' }),
+      allowed: false,
+    },
+    strangerInsert: (w) => ({ user_id: w.owner.id, block_id: w.formBlock, code: 'unauthorized' }),
+    update: { patch: { count: 5 }, ownerMay: false },
+    ownerMayDelete: true,
   },
   {
     table: 'payments',

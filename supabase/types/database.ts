@@ -554,14 +554,72 @@ export type Database = {
           },
         ];
       };
+      integration_notes: {
+        Row: {
+          block_id: string | null;
+          code: string;
+          count: number;
+          detail: NonNullable<Json>;
+          first_at: string;
+          id: string;
+          last_at: string;
+          property: string;
+          provider: string;
+          user_id: string;
+        };
+        ComputedFields: never;
+        Insert: {
+          block_id?: string | null;
+          code: string;
+          count?: number;
+          detail?: NonNullable<Json>;
+          first_at?: string;
+          id?: string;
+          last_at?: string;
+          property?: string;
+          provider?: string;
+          user_id: string;
+        };
+        Update: {
+          block_id?: string | null;
+          code?: string;
+          count?: number;
+          detail?: NonNullable<Json>;
+          first_at?: string;
+          id?: string;
+          last_at?: string;
+          property?: string;
+          provider?: string;
+          user_id?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: 'integration_notes_block_id_fkey';
+            columns: ['block_id'];
+            isOneToOne: false;
+            referencedRelation: 'blocks';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'integration_notes_user_id_fkey';
+            columns: ['user_id'];
+            isOneToOne: false;
+            referencedRelation: 'profiles';
+            referencedColumns: ['id'];
+          },
+        ];
+      };
       integrations: {
         Row: {
           created_at: string;
           id: string;
           provider: string;
           status: Database['public']['Enums']['integration_status'];
+          status_reason: string | null;
           updated_at: string;
           user_id: string;
+          workspace_icon: string | null;
+          workspace_name: string | null;
         };
         ComputedFields: never;
         Insert: {
@@ -569,16 +627,22 @@ export type Database = {
           id?: string;
           provider: string;
           status?: Database['public']['Enums']['integration_status'];
+          status_reason?: string | null;
           updated_at?: string;
           user_id?: string;
+          workspace_icon?: string | null;
+          workspace_name?: string | null;
         };
         Update: {
           created_at?: string;
           id?: string;
           provider?: string;
           status?: Database['public']['Enums']['integration_status'];
+          status_reason?: string | null;
           updated_at?: string;
           user_id?: string;
+          workspace_icon?: string | null;
+          workspace_name?: string | null;
         };
         Relationships: [
           {
@@ -1259,6 +1323,7 @@ export type Database = {
       [_ in never]: never;
     };
     Functions: {
+      block_results_summary: { Args: { p_block_id: string; p_timezone?: string }; Returns: Json };
       claim_jobs: {
         Args: { p_kinds?: string[]; p_limit?: number; p_lock_seconds?: number };
         Returns: Json;
@@ -1310,6 +1375,7 @@ export type Database = {
           isSetofReturn: false;
         };
       };
+      delay_notion_jobs: { Args: { p_until: string; p_user_id: string }; Returns: number };
       delete_message: { Args: { p_message_id: string }; Returns: Json };
       duplicate_block: {
         Args: { p_block_id: string };
@@ -1387,8 +1453,13 @@ export type Database = {
         Returns: undefined;
       };
       mark_jobs_sending: { Args: { p_ids: number[] }; Returns: undefined };
+      mark_notion_not_granted: {
+        Args: { p_reason: string; p_user_id: string };
+        Returns: undefined;
+      };
       merge_job_group: { Args: { p_job_id: number; p_window_seconds?: number }; Returns: Json };
       notification_context: { Args: { p_kind: string; p_payloads: Json }; Returns: Json };
+      notion_connection: { Args: { p_user_id: string }; Returns: Json };
       payment_event_seen: { Args: { p_id: string }; Returns: boolean };
       plan_charge: { Args: { p_charge_id: string }; Returns: Json };
       plan_charge_by_ref: {
@@ -1420,6 +1491,7 @@ export type Database = {
         Returns: Json;
       };
       prepare_notification_jobs: { Args: { p_job_ids: number[] }; Returns: Json };
+      prepare_notion_jobs: { Args: { p_job_ids: number[] }; Returns: Json };
       record_button_click: {
         Args: { p_block_id: string; p_color?: string; p_creator_name?: string };
         Returns: Json;
@@ -1429,6 +1501,7 @@ export type Database = {
         Args: { p_block_id: string; p_email: string; p_scope: string };
         Returns: undefined;
       };
+      record_notion_notes: { Args: { p_notes: Json }; Returns: undefined };
       record_payment_event: { Args: { p_id: string }; Returns: boolean };
       record_plan_change: {
         Args: { p_payment_id: string; p_plan: Json; p_price: number; p_user_id: string };
@@ -1445,8 +1518,19 @@ export type Database = {
         Returns: undefined;
       };
       redeem_coupon: { Args: { p_code: string; p_user_id: string }; Returns: Json };
+      remove_notion_connection: { Args: { p_user_id: string }; Returns: Json };
       save_block: {
         Args: { p_block_id: string; p_owner_id: string; p_payload: Json };
+        Returns: Json;
+      };
+      save_notion_connection: {
+        Args: {
+          p_access_token: string;
+          p_token_data: Json;
+          p_user_id: string;
+          p_workspace_icon: string;
+          p_workspace_name: string;
+        };
         Returns: Json;
       };
       set_message_resolved: { Args: { p_message_id: string; p_resolved: boolean }; Returns: Json };
@@ -1476,6 +1560,10 @@ export type Database = {
         Returns: Json;
       };
       toggle_message_like: { Args: { p_liked?: boolean; p_message_id: string }; Returns: Json };
+      unlink_notion_target: {
+        Args: { p_block_id: string; p_reason: string; p_target_id: string };
+        Returns: boolean;
+      };
     };
     Enums: {
       block_align: 'left' | 'center' | 'right';

@@ -30,6 +30,10 @@ const ProfilePage = lazy(() => import('./routes/profile'));
 const SenderEmailsPage = lazy(() =>
   import('./routes/profile').then((m) => ({ default: m.SenderEmailsPage })),
 );
+const IntegrationsPage = lazy(() =>
+  import('./routes/profile').then((m) => ({ default: m.IntegrationsPage })),
+);
+const OAuthPage = lazy(() => import('./routes/oauth'));
 const WorkPage = lazy(() => import('./routes/work'));
 const PlanPage = lazy(() => import('./routes/plans'));
 const PurchasePage = lazy(() =>
@@ -122,7 +126,16 @@ export function AppRoutes() {
             <Route path="profile/email" element={<SenderEmailsPage />} />
             <Route path="profile/plan" element={<PlanPage />} />
             <Route path="purchase/*" element={<PurchasePage />} />
+            <Route path="profile/integration" element={<IntegrationsPage />} />
           </Route>
+          <Route
+            path="oauth/:service"
+            element={
+              <RequireUser>
+                <OAuthPage />
+              </RequireUser>
+            }
+          />
           <Route
             path="work/:blockId/:mode?"
             element={

@@ -20,6 +20,9 @@ export const paths = {
   profilePlan: '/profile/plan',
   purchase: '/purchase',
   purchasePayment: '/purchase/payment',
+  profileIntegration: '/profile/integration',
+  /** Where an integration's authorisation comes back (spec: /oauth/{service}). */
+  oauth: (service: string) => `/oauth/${service}`,
   unsubscribe: '/unsubscribe',
   work: (blockId: string) => `/work/${blockId}`,
   /** A workspace mode: edit is /work/{id} itself, the others /work/{id}/{mode}. */

@@ -298,6 +298,7 @@ const en = {
     userMenu: 'Account menu',
     profile: 'Profile',
     senderEmails: 'Sender emails',
+    integration: 'Integration',
     logout: 'Logout',
     sideMenu: 'Dashboard menu',
     reaction: 'Reaction',

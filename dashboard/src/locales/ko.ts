@@ -306,6 +306,7 @@ const ko: Shape<Resources> = {
     userMenu: '계정 메뉴',
     profile: '프로필',
     senderEmails: '발신 이메일',
+    integration: '연동',
     logout: '로그아웃',
     sideMenu: '대시보드 메뉴',
     reaction: '리액션',

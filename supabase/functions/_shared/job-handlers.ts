@@ -6,6 +6,7 @@ import { optionalEnv, siteUrl } from './env.ts';
 import { renderNotification, type NotificationContext } from './notification-mail.ts';
 import { listUnsubscribeHeaders, unsubscribeLinks } from './unsubscribe-token.ts';
 import { planJobHandlers } from './plan-jobs.ts';
+import { notionHandler } from './notion-jobs.ts';
 
 /** The platform's own sender (a verified SES identity). */
 export function platformSender(): { address: string; name: string } {
@@ -118,4 +119,5 @@ export const handlers: Record<string, JobHandler> = {
   'notify.reply': notification,
   // plans: reconcile, schedule-renewal, renewal-check, mail (plan-jobs.ts)
   ...planJobHandlers,
+  notion: notionHandler,
 };

@@ -331,3 +331,55 @@ export const ZUnsubscribe = z.strictObject({
     .max(2000, { error: 'Invalid link' }),
 });
 export type TUnsubscribe = z.infer<typeof ZUnsubscribe>;
+
+// ---------------------------------------------------------------------------------------------
+// Integrations (/profile/integration, the workspace's Integration section, /oauth/notion):
+// notion-authorize, setNotionToken, searchNotionObjects, removeIntegration.
+
+export const INTEGRATION_MESSAGES = {
+  invalidRedirect: 'The redirect URL must be this site’s /oauth/notion',
+  invalidState: 'This authorisation link has expired or belongs to another session; connect again',
+  notConnected: 'Connect Notion first',
+  notGranted: 'Notion access was removed; connect Notion again',
+} as const;
+
+const redirectUrl = z
+  .string({ error: INTEGRATION_MESSAGES.invalidRedirect })
+  .max(500, { error: INTEGRATION_MESSAGES.invalidRedirect })
+  .refine((v) => /^https?:\/\/[^/?#]+\/oauth\/notion$/i.test(v), {
+    error: INTEGRATION_MESSAGES.invalidRedirect,
+  });
+
+/** Starts a connection: the function answers Notion's authorise URL with a signed state. */
+export const ZNotionAuthorize = z.strictObject({ redirectUrl });
+export type TNotionAuthorize = z.infer<typeof ZNotionAuthorize>;
+
+/** The spec's setNotionToken: the code /oauth/notion read, and the redirect URL it came to. */
+export const ZSetNotionToken = z.strictObject({
+  code: z.string({ error: 'Missing code' }).min(1, { error: 'Missing code' }).max(500),
+  redirectUrl,
+  state: z.string({ error: INTEGRATION_MESSAGES.invalidState }).min(1).max(1000),
+});
+export type TSetNotionToken = z.infer<typeof ZSetNotionToken>;
+
+/** The spec's searchNotionObjects: data sources ("database") for most blocks, pages for like. */
+export const ZSearchNotionObjects = z.strictObject({
+  target: z.enum(['database', 'page'], { error: 'target must be database or page' }),
+  query: z.string().max(100, { error: MESSAGES.tooLong }).optional(),
+});
+export type TSearchNotionObjects = z.infer<typeof ZSearchNotionObjects>;
+
+/** The spec's removeIntegration: `mode` names the service. */
+export const ZRemoveIntegration = z.strictObject({
+  mode: z.enum(['notion'], { error: 'Unknown integration' }),
+});
+export type TRemoveIntegration = z.infer<typeof ZRemoveIntegration>;
+
+/** One object of a search answer. `properties` (data sources only): the columns, by name. */
+export interface TNotionObject {
+  id: string;
+  object: 'data_source' | 'page';
+  title: string;
+  url: string | null;
+  properties?: Array<{ name: string; type: string }>;
+}

@@ -1,6 +1,7 @@
 // Every fake the providers server mounts, one module each (see README.md: adding a fake).
 import type { FakeFactory } from './fake.ts';
 import { createDnsFake } from './dns/index.ts';
+import { createNotionFake } from './notion/index.ts';
 import { createPayPalFake } from './paypal/index.ts';
 import { createPortOneFake } from './portone/index.ts';
 import { createSesFake } from './ses/index.ts';
@@ -10,4 +11,5 @@ export const FAKES: FakeFactory[] = [
   createDnsFake,
   createPortOneFake,
   createPayPalFake,
+  createNotionFake,
 ];

@@ -18,6 +18,7 @@ import type { FakeContext, ProviderFake } from './fake.ts';
 import { FAKES } from './fakes.ts';
 import { escapeHtml, HttpError, page, sendHtml, sendJson } from './http.ts';
 import { handleMailbox, Mailbox, renderMailboxSection } from './mailbox.ts';
+import type { NotionFakeOptions } from './notion/index.ts';
 import type { SesFake, SesFakeOptions } from './ses/index.ts';
 import type { PortOneFakeOptions } from './portone/index.ts';
 import type { PayPalFakeOptions } from './paypal/index.ts';
@@ -32,6 +33,8 @@ export interface ProvidersOptions {
   portone?: Partial<PortOneFakeOptions>;
   /** The PayPal fake (defaults: paypal/index.ts). */
   paypal?: Partial<PayPalFakeOptions>;
+  /** The OAuth client the Notion fake accepts (the functions get the same id and secret). */
+  notion?: NotionFakeOptions;
 }
 
 export interface Providers {

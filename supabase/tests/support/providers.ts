@@ -150,3 +150,90 @@ export function snsSignatureValid(message: Record<string, string>, certPem: stri
     .update(text, 'utf8')
     .verify(certPem, message.Signature ?? '', 'base64');
 }
+
+// ---------------------------------------------------------------------------------------------
+// Notion fake (/notion): the authorise page as a browser submits it, and its control API
+// ---------------------------------------------------------------------------------------------
+
+/** The Notion OAuth client of the local stack (what the functions and the fake share). */
+export { LOCAL_NOTION } from '../../local/stack.ts';
+
+/**
+ * Submits the local authorise page as a person pressing "Allow access" (or Cancel) would, and
+ * answers where Notion sends the browser back: the code, the state, or the error.
+ */
+export async function notionAuthorize(opts: {
+  clientId: string;
+  redirectUri: string;
+  state?: string;
+  workspaceId?: string;
+  workspaceName?: string;
+  email?: string;
+  decision?: 'allow' | 'deny';
+}): Promise<{ code: string | null; state: string | null; error: string | null; location: URL }> {
+  const form = new URLSearchParams({
+    client_id: opts.clientId,
+    redirect_uri: opts.redirectUri,
+    state: opts.state ?? '',
+    workspace_id: opts.workspaceId ?? '',
+    workspace_name: opts.workspaceName ?? 'Test workspace',
+    email: opts.email ?? 'owner@example.com',
+    decision: opts.decision ?? 'allow',
+  });
+  const res = await fetch(`${providersUrl()}/notion/v1/oauth/authorize`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', origin: providersUrl() },
+    body: form,
+    redirect: 'manual',
+  });
+  if (res.status !== 303) throw new Error(`authorize: ${res.status} ${await res.text()}`);
+  const location = new URL(res.headers.get('location')!);
+  return {
+    code: location.searchParams.get('code'),
+    state: location.searchParams.get('state'),
+    error: location.searchParams.get('error'),
+    location,
+  };
+}
+
+/** POSTs to the Notion fake's control API (`/notion/_control<path>`). */
+export async function notionControl<T = Record<string, unknown>>(
+  path: string,
+  body: Record<string, unknown>,
+): Promise<T> {
+  const res = await fetch(`${providersUrl()}/notion/_control${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  const json = (await res.json()) as T;
+  if (!res.ok) throw new Error(`notion control ${path}: ${res.status} ${JSON.stringify(json)}`);
+  return json;
+}
+
+export interface NotionWorkspaceState {
+  id: string;
+  name: string;
+  failure: { mode: string; remaining: number | null; retryAfter: number } | null;
+  tokens: Array<{ revoked: boolean }>;
+  dataSources: Array<{
+    id: string;
+    title: string;
+    gone: boolean;
+    properties: Array<{ name: string; type: string }>;
+  }>;
+  pages: Array<{
+    id: string;
+    title: string;
+    parent: { type: string; data_source_id?: string; page_id?: string };
+    properties: Record<string, Record<string, unknown>>;
+    children: Array<Record<string, unknown>>;
+  }>;
+  log: Array<{ method: string; path: string; status: number }>;
+}
+
+export async function notionWorkspace(workspaceId: string): Promise<NotionWorkspaceState> {
+  const res = await fetch(`${providersUrl()}/notion/_control/state?workspace_id=${workspaceId}`);
+  if (!res.ok) throw new Error(`notion state: ${res.status}`);
+  return (await res.json()) as NotionWorkspaceState;
+}

@@ -117,6 +117,11 @@ export function ProfileMenu() {
           </NavLink>
         </li>
         <li>
+          <NavLink to={paths.profileIntegration} end className="side-link">
+            {t('shell.integration')}
+          </NavLink>
+        </li>
+        <li>
           <NavLink to={paths.profilePlan} end className="side-link">
             {t('shell.plan')}
           </NavLink>

@@ -1,4 +1,5 @@
 import { getWorkspaceBlock, type TGetWorkspaceBlockInput } from './get-workspace-block';
+import { resetNewResponses } from './reset-new-responses';
 import { saveBlock, type TSaveBlockInput } from './save-block';
 import type { WorkspaceData } from './types';
 
@@ -6,9 +7,15 @@ import type { WorkspaceData } from './types';
 export interface WorkspaceApi {
   load: (input: TGetWorkspaceBlockInput) => Promise<WorkspaceData | null>;
   save: (input: TSaveBlockInput) => Promise<WorkspaceData>;
+  /** "+ N responses" back to 0: the owner has seen them. */
+  resetNewResponses: (blockId: string) => Promise<void>;
 }
 
-export const supabaseWorkspaceApi: WorkspaceApi = { load: getWorkspaceBlock, save: saveBlock };
+export const supabaseWorkspaceApi: WorkspaceApi = {
+  load: getWorkspaceBlock,
+  save: saveBlock,
+  resetNewResponses,
+};
 
 export type * from './types';
 export { saveBlockProblem } from './save-block';

@@ -14,11 +14,29 @@ vi.mock('../../../lib/supabase', () => ({
   invokeFunction: vi.fn(),
 }));
 
+// Notion is the Integration section's business (its own tests): not connected here.
+vi.mock('../../../lib/integrations', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('../../../lib/integrations')>()),
+  getNotionIntegration: vi.fn(async () => null),
+  listIntegrationNotes: vi.fn(async () => []),
+}));
+
 // The results area and the form editor are other engineers' parts with their own tests: here
 // they are stand-ins that show where they plug in and let the page's own behaviour be driven.
 const exportResultsCsv = vi.fn(async () => {});
 vi.mock('../results', () => ({
-  ResultsView: ({ block }: { block: { name: string } }) => <p>results of {block.name}</p>,
+  ResultsView: ({
+    block,
+    newSinceLastVisit,
+  }: {
+    block: { name: string };
+    newSinceLastVisit?: number;
+  }) => (
+    <p>
+      results of {block.name}
+      {newSinceLastVisit ? ` (${newSinceLastVisit} new)` : ''}
+    </p>
+  ),
   exportResultsCsv: (...args: unknown[]) => exportResultsCsv(...(args as [])),
 }));
 vi.mock('../editor', async (importOriginal) => {
@@ -54,6 +72,7 @@ function fakeApi(data: WorkspaceData | null | Error, save?: WorkspaceApi['save']
       return data;
     }),
     save: vi.fn(save ?? (async () => (data instanceof Error || !data ? null! : data))),
+    resetNewResponses: vi.fn(async () => {}),
   };
 }
 
@@ -455,5 +474,40 @@ describe('block name', () => {
     renderWorkspace(fakeApi(workspaceData('form')), { route: `/work/${BLOCK_ID}/result` });
     const name = await screen.findByText('My block', { selector: '.workspace-name-text' });
     expect(name.getAttribute('title')).toBe('My block');
+  });
+});
+
+describe('new responses', () => {
+  const withNew = (type: ReactionType, count: number) => {
+    const data = workspaceData(type);
+    return { ...data, block: { ...data.block, new_response_count: count } };
+  };
+
+  it('opening the results resets "+ N responses" and tells the summary how many were new', async () => {
+    const api = fakeApi(withNew('form', 7));
+    renderWorkspace(api, { route: `/work/${BLOCK_ID}/result` });
+    expect(await screen.findByText('results of My block (7 new)')).toBeTruthy();
+    expect(api.resetNewResponses).toHaveBeenCalledTimes(1);
+    expect(api.resetNewResponses).toHaveBeenCalledWith(BLOCK_ID);
+  });
+
+  it('the edit view of a form does not reset them; a comment workspace (its messages) does', async () => {
+    const form = fakeApi(withNew('form', 3));
+    const first = renderWorkspace(form);
+    await screen.findByRole('textbox', { name: 'Block name' });
+    expect(form.resetNewResponses).not.toHaveBeenCalled();
+    first.unmount();
+
+    const comment = fakeApi(withNew('comment', 2));
+    renderWorkspace(comment);
+    await screen.findByRole('textbox', { name: 'Block name' });
+    await waitFor(() => expect(comment.resetNewResponses).toHaveBeenCalledWith(BLOCK_ID));
+  });
+
+  it('nothing to reset when there are no new responses', async () => {
+    const api = fakeApi(withNew('like', 0));
+    renderWorkspace(api, { route: `/work/${BLOCK_ID}/result` });
+    await screen.findByText('results of My block');
+    expect(api.resetNewResponses).not.toHaveBeenCalled();
   });
 });

@@ -1,7 +1,7 @@
 // /work/{blockId}[/{mode}]: the block workspace. Loads the owner's block (anything else, or a
 // failed load, goes back to /dashboard/reaction), keeps the draft across the modes, and saves
 // settings, private settings and the form lists in one save-block call.
-import { useCallback, useMemo, useState, type MouseEvent, type ReactNode } from 'react';
+import { useCallback, useEffect, useMemo, useState, type MouseEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useNavigate, useParams } from 'react-router-dom';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
@@ -14,7 +14,7 @@ import { supabaseWorkspaceApi, type WorkspaceApi, type WorkspaceBlockRow } from 
 import { FormEditor } from '../editor';
 import { useLeaveGuard } from '../hooks/use-leave-guard';
 import { useWorkspace } from '../hooks/use-workspace';
-import { modesFor, parseMode } from '../model/modes';
+import { modesFor, parseMode, resetsNewResponses } from '../model/modes';
 import { previewView } from '../model/preview';
 import { exportResultsCsv, ResultsView } from '../results';
 import { PreviewFrame, ThemeSwitch } from './preview-frame';
@@ -48,6 +48,8 @@ export function WorkspacePage({ api = supabaseWorkspaceApi, renderBlockLink }: W
     [blockId],
   );
   const guard = useLeaveGuard(ws.dirty, inside);
+  // "+ N responses" as it was when the owner opened what shows them; then back to 0
+  const [newAtOpen, setNewAtOpen] = useState(0);
 
   const type = saved?.block.type as ReactionType | undefined;
   const mode = type ? parseMode(type, segment) : null;
@@ -64,6 +66,18 @@ export function WorkspacePage({ api = supabaseWorkspaceApi, renderBlockLink }: W
         : null,
     [saved, draft, mode, selectedEnding],
   );
+
+  const loadedId = saved?.block.id;
+  const freshCount = saved?.block.new_response_count ?? 0;
+  useEffect(() => {
+    if (!loadedId || !type || !mode || freshCount === 0 || !resetsNewResponses(type, mode)) return;
+    api
+      .resetNewResponses(loadedId)
+      .then(() => setNewAtOpen(freshCount))
+      .catch((cause: unknown) => {
+        console.error('[reaction-dashboard] could not reset the new responses', cause);
+      });
+  }, [api, loadedId, freshCount, type, mode]);
 
   if (ws.status === 'missing') return <Navigate to={paths.dashboardReaction} replace />;
   if (ws.status === 'loading' || !saved || !draft || !type || !view) {
@@ -129,6 +143,7 @@ export function WorkspacePage({ api = supabaseWorkspaceApi, renderBlockLink }: W
         {mode === 'edit' ? (
           <div className="workspace-edit" data-editor={draft.form ? 'form' : undefined}>
             <SettingsPanel
+              blockId={blockId}
               type={type}
               settings={draft.settings}
               privateSettings={draft.private}
@@ -176,7 +191,7 @@ export function WorkspacePage({ api = supabaseWorkspaceApi, renderBlockLink }: W
         ) : null}
         {mode === 'result' ? (
           <div className="workspace-results">
-            <ResultsView block={block} questions={savedQuestions} />
+            <ResultsView block={block} questions={savedQuestions} newSinceLastVisit={newAtOpen} />
           </div>
         ) : null}
       </main>

@@ -27,3 +27,13 @@ export function parseMode(type: ReactionType, segment: string | undefined): Work
     ? (segment as WorkspaceMode)
     : null;
 }
+
+/**
+ * Whether opening this mode shows the owner the block's new responses, so its "+ N responses"
+ * goes back to 0: the results of like, button, ab and form; for comment and qna, whose messages
+ * are what the workspace shows, any mode of their workspace.
+ */
+export function resetsNewResponses(type: ReactionType, mode: WorkspaceMode | string): boolean {
+  if (type === 'comment' || type === 'qna') return true;
+  return mode === 'result';
+}

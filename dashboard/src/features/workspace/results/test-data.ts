@@ -51,3 +51,64 @@ export function answer(
     as_visitor_info: null,
   };
 }
+
+/** A summary as block_results_summary answers it (form with a poll, a number and a text question). */
+export function summaryOf(
+  overrides: Partial<import('./api/results-summary').TResultsSummary> = {},
+): import('./api/results-summary').TResultsSummary {
+  return {
+    block: { id: BLOCK_ID, type: 'form', response_count: 25, like_count: 0 },
+    timezone: 'Asia/Seoul',
+    totals: {
+      responses: 25,
+      last_7_days: 9,
+      first_at: '2026-11-01T01:00:00Z',
+      last_at: '2026-11-03T09:05:00Z',
+    },
+    timeline: {
+      unit: 'day',
+      points: [
+        { t: '2026-11-01', n: 10 },
+        { t: '2026-11-02', n: 6 },
+        { t: '2026-11-03', n: 9 },
+      ],
+    },
+    questions: [
+      {
+        id: Q2,
+        index: 1,
+        title: 'Favourite colours',
+        type: 'poll',
+        multi: true,
+        answered: 20,
+        options: [
+          { id: 'o1', value: 'Red', deleted: false, count: 15 },
+          { id: 'o2', value: 'Blue', deleted: false, count: 5 },
+          { id: 'o3', value: 'Green', deleted: true, count: 1 },
+        ],
+      },
+      {
+        id: 'n1',
+        index: 2,
+        title: 'Age',
+        type: 'number',
+        multi: false,
+        answered: 4,
+        number: { count: 4, mean: 30.5, median: 29, min: 20, max: 44 },
+      },
+      {
+        id: Q3,
+        index: 3,
+        title: 'Comment',
+        type: 'long_text',
+        multi: false,
+        answered: 2,
+        latest: [
+          { value: '정말 좋아요', created_at: '2026-11-03T09:05:00Z' },
+          { value: 'Nice', created_at: '2026-11-02T01:00:00Z' },
+        ],
+      },
+    ],
+    ...overrides,
+  };
+}

@@ -6,11 +6,14 @@ export function AccordionSection({
   title,
   badge,
   defaultOpen = false,
+  onToggle,
   children,
 }: {
   title: string;
   badge?: ReactNode;
   defaultOpen?: boolean;
+  /** Told when the section opens or closes (e.g. to load what it shows on first open). */
+  onToggle?: (open: boolean) => void;
   children: ReactNode;
 }) {
   const [open, setOpen] = useState(defaultOpen);
@@ -25,7 +28,10 @@ export function AccordionSection({
           className="accordion-trigger"
           aria-expanded={open}
           aria-controls={regionId}
-          onClick={() => setOpen((o) => !o)}
+          onClick={() => {
+            setOpen(!open);
+            onToggle?.(!open);
+          }}
         >
           <span>{title}</span>
           {badge}

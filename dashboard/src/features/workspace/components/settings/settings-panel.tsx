@@ -9,9 +9,10 @@ import {
   type PrivateDraft,
   type PrivateKey,
 } from '../../model/settings';
-import { PaidBadge, PaidHint } from '../paid-hint';
+import { PaidBadge } from '../paid-hint';
 import { AccordionSection } from './accordion';
 import { TextField } from './fields';
+import { IntegrationSection, type IntegrationApi } from './integration-section';
 import { MainSettings, type MainSettingsProps } from './main-settings';
 
 /** Spec: the notification email shows its error after a 500 ms pause in typing. */
@@ -27,15 +28,19 @@ function useSettled<T>(value: T, delay: number): T {
 }
 
 export interface SettingsPanelProps extends MainSettingsProps {
+  blockId: string;
   privateSettings: PrivateDraft;
   onPrivateChange: <K extends PrivateKey>(key: K, value: PrivateDraft[K]) => void;
+  /** The Integration section's calls (tests pass their own). */
+  integrationApi?: IntegrationApi;
 }
 
 export function SettingsPanel(props: SettingsPanelProps) {
-  const { type, settings, errors, paid, onChange, privateSettings, onPrivateChange } = props;
+  const { type, settings, errors, paid, onChange, privateSettings, onPrivateChange, blockId } =
+    props;
   const { t } = useTranslation();
   const headingId = useId();
-  const integrationHint = useId();
+  const [integrationOpen, setIntegrationOpen] = useState(false);
   const f = (key: string) => t(`workspace.fields.${key}`);
   const mailTo = privateSettings.mail_to ?? '';
   const settledMail = useSettled(mailTo, MAIL_ERROR_DELAY_MS);
@@ -63,19 +68,20 @@ export function SettingsPanel(props: SettingsPanelProps) {
           error={mailError}
         />
       </AccordionSection>
-      <AccordionSection title={t('workspace.settings.integration')} badge={<PaidBadge />}>
-        {/* Choosing a Notion database or page needs the Notion connection of the profile's
-            integrations page, which is later work: explained, not faked. */}
-        <p className="hint">{t('workspace.settings.integrationText')}</p>
-        <button
-          type="button"
-          className="button"
-          disabled
-          aria-describedby={paid ? undefined : integrationHint}
-        >
-          {t('workspace.settings.integrationConnect')}
-        </button>
-        {paid ? null : <PaidHint id={integrationHint} />}
+      <AccordionSection
+        title={t('workspace.settings.integration')}
+        badge={<PaidBadge />}
+        onToggle={setIntegrationOpen}
+      >
+        <IntegrationSection
+          blockId={blockId}
+          type={type}
+          paid={paid}
+          privateSettings={privateSettings}
+          onPrivateChange={onPrivateChange}
+          open={integrationOpen}
+          api={props.integrationApi}
+        />
       </AccordionSection>
       <AccordionSection title={t('workspace.settings.openGraph')} badge={<PaidBadge />}>
         <p className="hint">{t('workspace.settings.openGraphText')}</p>

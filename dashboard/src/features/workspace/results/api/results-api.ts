@@ -3,10 +3,20 @@
 import type { ResponseRow } from '../types';
 import { deleteResponse, type TDeleteResponseInput } from './delete-response';
 import { listResponses, type TListResponsesInput } from './list-responses';
+import {
+  getResultsSummary,
+  type TResultsSummary,
+  type TResultsSummaryInput,
+} from './results-summary';
 
 export interface ResultsApi {
   listResponses: (input: TListResponsesInput) => Promise<ResponseRow[]>;
   deleteResponse: (input: TDeleteResponseInput) => Promise<void>;
+  summary: (input: TResultsSummaryInput) => Promise<TResultsSummary>;
 }
 
-export const supabaseResultsApi: ResultsApi = { listResponses, deleteResponse };
+export const supabaseResultsApi: ResultsApi = {
+  listResponses,
+  deleteResponse,
+  summary: getResultsSummary,
+};

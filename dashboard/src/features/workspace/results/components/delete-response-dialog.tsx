@@ -13,7 +13,7 @@ export interface DeleteResponseDialogProps {
 }
 
 export function DeleteResponseDialog({ row, onClose, onConfirm }: DeleteResponseDialogProps) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   if (!row) return null;
   return (
     <ConfirmDialog
@@ -28,7 +28,7 @@ export function DeleteResponseDialog({ row, onClose, onConfirm }: DeleteResponse
       <p>
         {t('results.deleteDialog.text', {
           name: respondentName(row, t('results.anonymous')),
-          time: formatTime(row.created_at, i18n.language),
+          time: formatTime(row.created_at),
         })}
       </p>
     </ConfirmDialog>

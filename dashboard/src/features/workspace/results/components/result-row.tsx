@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import type { ResponseRow, ResultsQuestion } from '../types';
 import { answerText, displayAnswers, type DisplayAnswer } from '../utils/answers';
 import { ResponseAvatar } from './response-avatar';
+import { formatDate } from '../../../../lib/dates';
 
 export interface ResultRowProps {
   row: ResponseRow;
@@ -15,17 +16,13 @@ export function respondentName(row: Pick<ResponseRow, 'creator_name'>, anonymous
   return row.creator_name?.trim() || anonymous;
 }
 
-export function formatTime(value: string, language: string, withSeconds = false) {
-  const date = new Date(value);
-  if (Number.isNaN(date.getTime())) return value;
-  return new Intl.DateTimeFormat(language, {
-    dateStyle: 'medium',
-    timeStyle: withSeconds ? 'medium' : 'short',
-  }).format(date);
+/** The spec's YY.MM.DD with the time, in the owner's time zone (the same in en and ko). */
+export function formatTime(value: string, withSeconds = false) {
+  return formatDate(value, { time: withSeconds ? 'seconds' : 'minutes' });
 }
 
 export function ResultRow({ row, questions, onDelete }: ResultRowProps) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const [expanded, setExpanded] = useState(false);
   const nameId = useId();
   const detailId = useId();
@@ -49,7 +46,7 @@ export function ResultRow({ row, questions, onDelete }: ResultRowProps) {
             {name}
           </p>
           <time className="result-time" dateTime={row.created_at}>
-            {formatTime(row.created_at, i18n.language)}
+            {formatTime(row.created_at)}
           </time>
           <p className="result-summary">{summary}</p>
         </div>
@@ -101,7 +98,7 @@ export function ResultRow({ row, questions, onDelete }: ResultRowProps) {
         <dl className="result-meta">
           <div>
             <dt>{t('results.details.submitted')}</dt>
-            <dd>{formatTime(row.created_at, i18n.language, true)}</dd>
+            <dd>{formatTime(row.created_at, true)}</dd>
           </div>
           {row.timezone ? (
             <div>

@@ -2,7 +2,16 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { describe, expect, it, vi } from 'vitest';
 import { renderWithProviders } from '../../../../test/utils';
 import type { ResultsApi } from '../api/results-api';
-import { answer, BLOCK_ID, Q1, Q2, Q_DELETED, questions, responseRow } from '../test-data';
+import {
+  answer,
+  BLOCK_ID,
+  Q1,
+  Q2,
+  Q_DELETED,
+  questions,
+  responseRow,
+  summaryOf,
+} from '../test-data';
 import type { ResponseRow, ResultsBlock } from '../types';
 import { PLACEHOLDER_AVATAR } from './response-avatar';
 import { ResultsView } from './results-view';
@@ -22,7 +31,8 @@ function fakeApi(all: ResponseRow[], overrides: Partial<ResultsApi> = {}) {
     return all.slice(start, start + limit);
   });
   const deleteResponse = vi.fn<ResultsApi['deleteResponse']>(async () => {});
-  return { listResponses, deleteResponse, ...overrides };
+  const summary = vi.fn<ResultsApi['summary']>(async () => summaryOf());
+  return { listResponses, deleteResponse, summary, ...overrides };
 }
 
 const rows = () => screen.queryAllByTestId('result-row');
@@ -110,9 +120,11 @@ describe('ResultsView', () => {
     expect(api.deleteResponse).toHaveBeenCalledWith({ id: all[1]!.id });
     expect(screen.queryByText('Remove')).toBeNull();
     expect(screen.queryByRole('alertdialog')).toBeNull();
-    expect(screen.getByRole('status').textContent).toBe('Response deleted');
+    expect(screen.getByText('Response deleted').getAttribute('role')).toBe('status');
     expect(screen.getByRole('heading', { name: '24 responses' })).toBeTruthy();
     expect(onDeleted).toHaveBeenCalledWith(all[1]);
+    // the summary is read again, so its figures count the rows that remain
+    await waitFor(() => expect(api.summary).toHaveBeenCalledTimes(2));
   });
 
   it('cancelling the confirmation deletes nothing', async () => {
@@ -170,7 +182,7 @@ describe('ResultsView', () => {
     const api = fakeApi(Array.from({ length: 15 }, () => responseRow()));
     const { container } = renderView(api);
     await waitFor(() => expect(rows()).toHaveLength(10));
-    const section = container.querySelector('section')!;
+    const section = container.querySelector<HTMLElement>('.results')!;
     const scrollTo = (scrollTop: number) => {
       Object.defineProperties(section, {
         scrollTop: { configurable: true, value: scrollTop },

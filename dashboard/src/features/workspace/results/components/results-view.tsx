@@ -10,6 +10,7 @@ import type { ResponseRow, ResultsBlock, ResultsQuestion } from '../types';
 import { reachedScrollEnd } from '../utils/scroll';
 import { DeleteResponseDialog } from './delete-response-dialog';
 import { ResultRow } from './result-row';
+import { ResultsSummary } from './results-summary';
 
 export interface ResultsViewProps {
   block: ResultsBlock;
@@ -21,6 +22,8 @@ export interface ResultsViewProps {
   api?: ResultsApi;
   /** Told after a response was deleted, e.g. to lower a response count shown elsewhere. */
   onDeleted?: (row: ResponseRow) => void;
+  /** The block's "+ N responses" when the results were opened (shown in the summary). */
+  newSinceLastVisit?: number;
 }
 
 export function ResultsView({
@@ -28,14 +31,17 @@ export function ResultsView({
   questions,
   api = supabaseResultsApi,
   onDeleted,
+  newSinceLastVisit,
 }: ResultsViewProps) {
   const { t } = useTranslation();
   const headingId = useId();
-  const root = useRef<HTMLElement>(null);
+  const root = useRef<HTMLDivElement>(null);
   const heading = useRef<HTMLHeadingElement>(null);
   const { rows, status, hasMore, error, loadMore, remove } = useResponses(block.id, api);
   const [target, setTarget] = useState<ResponseRow | null>(null);
   const [deletedCount, setDeletedCount] = useState(0);
+  // the summary is read again after a delete, so its figures match the rows
+  const [version, setVersion] = useState(0);
   const [announcement, setAnnouncement] = useState('');
   const total = Math.max(0, (block.response_count ?? 0) - deletedCount);
   const canAutoLoad = hasMore && status === 'ready' && !error;
@@ -70,6 +76,7 @@ export function ResultsView({
       await api.deleteResponse({ id: row.id });
       remove(row.id);
       setDeletedCount((n) => n + 1);
+      setVersion((v) => v + 1);
       setTarget(null);
       setAnnouncement(t('results.deleted'));
       // The row (and its Delete button, the dialog's opener) is gone: land on the heading.
@@ -98,55 +105,58 @@ export function ResultsView({
   const initialLoading = status === 'loading' && rows.length === 0;
 
   return (
-    <section
-      className="results"
-      ref={root}
-      aria-labelledby={headingId}
-      aria-busy={status !== 'ready'}
-    >
-      <h2 className="results-heading" id={headingId} ref={heading} tabIndex={-1}>
-        {t('results.count', { count: total })}
-      </h2>
-      <p className="visually-hidden" role="status">
-        {announcement}
-      </p>
-      {initialLoading ? <Spinner label={t('results.loading')} /> : null}
-      {!initialLoading && rows.length === 0 && !error ? (
-        <div className="results-empty">
-          <p className="results-empty-title">{t('results.empty')}</p>
-          <p className="hint">{t('results.emptyHint')}</p>
-        </div>
-      ) : null}
-      {rows.length > 0 ? <ul className="results-list">{list}</ul> : null}
-      {error ? (
-        <div className="results-error" role="alert">
-          <p className="error-text">{t('results.loadError', { message: error })}</p>
-          <button type="button" className="button" onClick={() => void loadMore()}>
-            {t('results.retry')}
-          </button>
-        </div>
-      ) : null}
-      {status === 'loadingMore' ? <Spinner label={t('results.loadingMore')} /> : null}
-      {rows.length > 0 && hasMore && !error ? (
-        <button
-          type="button"
-          className="button results-more"
-          onClick={() => void loadMore()}
-          disabled={status !== 'ready'}
-        >
-          {t('results.loadMore')}
-        </button>
-      ) : null}
-      {rows.length > 0 && !hasMore ? (
-        <p className="hint results-end">{t('results.allShown')}</p>
-      ) : null}
-      <DeleteResponseDialog
-        key={target?.id ?? 'none'}
-        row={target}
-        onClose={() => setTarget(null)}
-        onConfirm={confirmDelete}
+    <div className="results" ref={root}>
+      <ResultsSummary
+        block={block}
+        api={api}
+        newSinceLastVisit={newSinceLastVisit}
+        version={version}
       />
-    </section>
+      <section className="results-rows" aria-labelledby={headingId} aria-busy={status !== 'ready'}>
+        <h2 className="results-heading" id={headingId} ref={heading} tabIndex={-1}>
+          {t('results.count', { count: total })}
+        </h2>
+        <p className="visually-hidden" role="status">
+          {announcement}
+        </p>
+        {initialLoading ? <Spinner label={t('results.loading')} /> : null}
+        {!initialLoading && rows.length === 0 && !error ? (
+          <div className="results-empty">
+            <p className="results-empty-title">{t('results.empty')}</p>
+            <p className="hint">{t('results.emptyHint')}</p>
+          </div>
+        ) : null}
+        {rows.length > 0 ? <ul className="results-list">{list}</ul> : null}
+        {error ? (
+          <div className="results-error" role="alert">
+            <p className="error-text">{t('results.loadError', { message: error })}</p>
+            <button type="button" className="button" onClick={() => void loadMore()}>
+              {t('results.retry')}
+            </button>
+          </div>
+        ) : null}
+        {status === 'loadingMore' ? <Spinner label={t('results.loadingMore')} /> : null}
+        {rows.length > 0 && hasMore && !error ? (
+          <button
+            type="button"
+            className="button results-more"
+            onClick={() => void loadMore()}
+            disabled={status !== 'ready'}
+          >
+            {t('results.loadMore')}
+          </button>
+        ) : null}
+        {rows.length > 0 && !hasMore ? (
+          <p className="hint results-end">{t('results.allShown')}</p>
+        ) : null}
+        <DeleteResponseDialog
+          key={target?.id ?? 'none'}
+          row={target}
+          onClose={() => setTarget(null)}
+          onConfirm={confirmDelete}
+        />
+      </section>
+    </div>
   );
 }
 

@@ -1,0 +1,5 @@
+// /oauth/{service}: the integration authorisation's return page, without the dashboard's shell
+// (it lives in a popup).
+import { OAuthReturnPage } from '../../features/integrations';
+
+export default OAuthReturnPage;

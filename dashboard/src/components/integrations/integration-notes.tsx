@@ -1,0 +1,77 @@
+// What an integration could not do, as the owner reads it (the workspace's Integration section,
+// /profile/integration): one line per note in the owner's language, how often and when, and a
+// button to dismiss it.
+import { useTranslation } from 'react-i18next';
+import { formatDate } from '../../lib/dates';
+import type { IntegrationNote } from '../../lib/integrations';
+
+export function noteText(
+  t: (key: string, options?: Record<string, unknown>) => string,
+  note: IntegrationNote,
+): string {
+  const detail = note.detail as Record<string, string | undefined>;
+  if (note.code === 'column_type') {
+    const options = {
+      property: note.property,
+      columnType: detail.column_type ?? '?',
+      field: detail.field ?? '?',
+      valueKind: t(`integrations.kinds.${detail.value_kind ?? 'text'}`),
+      message: detail.message ?? '',
+    };
+    if (detail.reason === 'read_only') return t('integrations.notes.columnReadOnly', options);
+    if (detail.reason === 'format') return t('integrations.notes.columnFormat', options);
+    if (detail.reason === 'rejected') return t('integrations.notes.columnRejected', options);
+    return t('integrations.notes.column_type', options);
+  }
+  return t(`integrations.notes.${note.code}`, { message: detail.message ?? detail.reason ?? '' });
+}
+
+export interface IntegrationNotesProps {
+  notes: readonly IntegrationNote[];
+  onDismiss: (note: IntegrationNote) => void;
+  /** Ids of notes being dismissed (their button is disabled). */
+  busy?: ReadonlySet<string>;
+}
+
+export function IntegrationNotes({ notes, onDismiss, busy }: IntegrationNotesProps) {
+  const { t } = useTranslation();
+  if (notes.length === 0) return null;
+  return (
+    <ul className="integration-notes" aria-label={t('integrations.notes.title')}>
+      {notes.map((note) => (
+        <li key={note.id} className="integration-note" data-code={note.code}>
+          <p className="integration-note-text">{noteText(t, note)}</p>
+          <p className="hint">
+            {t('integrations.notes.times', {
+              count: note.count,
+              date: formatDate(note.last_at, { time: 'minutes' }),
+            })}
+          </p>
+          <button
+            type="button"
+            className="button button-ghost"
+            disabled={busy?.has(note.id)}
+            aria-label={
+              note.property
+                ? t('integrations.notes.dismissNamed', { name: note.property })
+                : undefined
+            }
+            onClick={() => onDismiss(note)}
+          >
+            {t('integrations.notes.dismiss')}
+          </button>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** Notion's mark (a plain N in a rounded square), drawn here: no remote image. */
+export function NotionMark({ size = 28 }: { size?: number }) {
+  return (
+    <svg width={size} height={size} viewBox="0 0 28 28" aria-hidden="true" className="notion-mark">
+      <rect x="1" y="1" width="26" height="26" rx="5" fill="#fff" stroke="#111" strokeWidth="2" />
+      <path d="M9 20V8.5h1.6l7 8.3V8h1.9v11.7h-1.5L11 11.4V20z" fill="#111" />
+    </svg>
+  );
+}

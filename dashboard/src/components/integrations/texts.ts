@@ -1,0 +1,162 @@
+// Texts of integrations (en, ko) under the `integrations.` prefix: /profile/integration and
+// /oauth/{service} (features/integrations) and the workspace's Integration section share them, so a
+// note reads the same everywhere. Each registers them with registerIntegrationTranslations().
+import i18next from 'i18next';
+
+export const en = {
+  title: 'Integration',
+  intro:
+    'Connect a service and every new response, comment or question of the blocks you link goes there.',
+  notion: 'Notion',
+  notionText:
+    'Each new response, comment or question of a linked block becomes a page in the Notion database you choose (for a like block, a page under the Notion page you choose).',
+  status: 'Status',
+  granted: 'Granted',
+  notGranted: 'Not granted',
+  workspace: 'Workspace: {{name}}',
+  connectedOn: 'Connected on {{date}}',
+  connect: 'Connect Notion',
+  connectAgain: 'Connect Notion again',
+  connecting: 'Waiting for Notion…',
+  remove: 'Remove',
+  removeTitle: 'Remove the Notion integration?',
+  removeText:
+    'Every block linked to Notion is unlinked and our access token is deleted and revoked at Notion. Pages already written stay in Notion.',
+  removed_one: 'Notion was removed. {{count}} block was unlinked.',
+  removed_other: 'Notion was removed. {{count}} blocks were unlinked.',
+  removedNotRevoked:
+    'Notion was removed here, but Notion did not answer to revoke our access: you can remove “Reaction Blocks” in Notion’s Settings → Connections.',
+  connected: 'Notion is connected ({{name}}).',
+  cancelled: 'Notion access was not granted.',
+  popupBlocked: 'The Notion window could not open. Allow pop-ups for this site and try again.',
+  failed: 'Could not do that: {{reason}}',
+  loadFailed: 'Could not load your integrations: {{reason}}',
+  retry: 'Try again',
+  paidOnly: 'Integrations come with a paid plan.',
+  upgrade: 'See plans',
+  notGrantedText:
+    'Notion refused our access: the integration was removed or its access changed in Notion. New responses are kept and written once you connect Notion again.',
+  notes: {
+    title: 'Notes',
+    dismiss: 'Dismiss',
+    dismissNamed: 'Dismiss the note about {{name}}',
+    times_one: 'once, last {{date}}',
+    times_other: '{{count}} times, last {{date}}',
+    column_type:
+      'The column “{{property}}” ({{columnType}}) cannot take {{field}} ({{valueKind}}); it was left empty. Change the column’s type in Notion, or rename the question or the column.',
+    columnReadOnly:
+      'The column “{{property}}” ({{columnType}}) is filled by Notion itself; {{field}} was not written to it.',
+    columnFormat:
+      'The column “{{property}}” ({{columnType}}) cannot take this value of {{field}} (an option with a comma, a text that is not an address or a link); it was left empty.',
+    columnRejected:
+      'Notion refused the column “{{property}}”: {{message}}. The page was written without it.',
+    target_missing:
+      'The Notion database or page this block wrote to was deleted or is no longer shared with Reaction Blocks, so the block was unlinked. Choose another one.',
+    unauthorized:
+      'Notion refused our access: the integration was removed or its access changed in Notion. Connect Notion again; responses received meanwhile are written then.',
+    write_failed: 'A response could not be written to Notion after every retry: {{message}}',
+  },
+  kinds: {
+    text: 'text',
+    number: 'a number',
+    choice: 'a choice',
+    email: 'an email address',
+    phone: 'a phone number',
+    url: 'a link',
+    date: 'a date',
+  },
+  oauth: {
+    title: 'Connecting {{service}}',
+    working: 'Finishing the connection with {{service}}…',
+    done: '{{service}} is connected. This window closes by itself.',
+    cancelled: '{{service}} access was not granted. You can close this window.',
+    failed: 'Could not connect {{service}}: {{reason}}',
+    unsupported: 'This service is not supported.',
+    missingCode: 'Notion did not send an authorisation code.',
+    close: 'Close this window',
+    back: 'Back to the dashboard',
+  },
+};
+
+export const ko: typeof en = {
+  title: '연동',
+  intro: '서비스를 연결하면 연결한 블록의 새 응답, 댓글, 질문이 그곳으로 전달됩니다.',
+  notion: '노션',
+  notionText:
+    '연결한 블록의 새 응답, 댓글, 질문이 선택한 노션 데이터베이스의 페이지가 됩니다(좋아요 블록은 선택한 노션 페이지 아래의 페이지가 됩니다).',
+  status: '상태',
+  granted: '허용됨',
+  notGranted: '허용 안 됨',
+  workspace: '워크스페이스: {{name}}',
+  connectedOn: '{{date}}에 연결함',
+  connect: '노션 연결',
+  connectAgain: '노션 다시 연결',
+  connecting: '노션을 기다리는 중…',
+  remove: '연결 해제',
+  removeTitle: '노션 연동을 해제할까요?',
+  removeText:
+    '노션에 연결된 모든 블록의 연결이 끊기고, 액세스 토큰이 삭제되며 노션에서도 취소됩니다. 이미 작성된 페이지는 노션에 남습니다.',
+  removed_one: '노션 연동을 해제했습니다. 블록 {{count}}개의 연결이 끊겼습니다.',
+  removed_other: '노션 연동을 해제했습니다. 블록 {{count}}개의 연결이 끊겼습니다.',
+  removedNotRevoked:
+    '여기서는 노션 연동을 해제했지만 노션이 응답하지 않아 액세스를 취소하지 못했습니다. 노션의 설정 → 연결에서 “Reaction Blocks”를 제거할 수 있습니다.',
+  connected: '노션이 연결되었습니다({{name}}).',
+  cancelled: '노션 액세스가 허용되지 않았습니다.',
+  popupBlocked: '노션 창을 열 수 없습니다. 이 사이트의 팝업을 허용한 뒤 다시 시도해 주세요.',
+  failed: '처리하지 못했습니다: {{reason}}',
+  loadFailed: '연동 정보를 불러오지 못했습니다: {{reason}}',
+  retry: '다시 시도',
+  paidOnly: '연동은 유료 플랜에서 사용할 수 있습니다.',
+  upgrade: '플랜 보기',
+  notGrantedText:
+    '노션이 액세스를 거부했습니다. 노션에서 연동이 제거되었거나 권한이 바뀌었습니다. 새 응답은 보관되며 노션을 다시 연결하면 작성됩니다.',
+  notes: {
+    title: '알림',
+    dismiss: '닫기',
+    dismissNamed: '{{name}} 알림 닫기',
+    times_one: '1회, 마지막 {{date}}',
+    times_other: '{{count}}회, 마지막 {{date}}',
+    column_type:
+      '“{{property}}” 열({{columnType}})에는 {{field}}({{valueKind}})을(를) 넣을 수 없어 비워 두었습니다. 노션에서 열 유형을 바꾸거나 질문 또는 열 이름을 바꿔 주세요.',
+    columnReadOnly:
+      '“{{property}}” 열({{columnType}})은 노션이 직접 채우는 열이라 {{field}}을(를) 쓰지 않았습니다.',
+    columnFormat:
+      '“{{property}}” 열({{columnType}})에는 {{field}}의 이 값(쉼표가 있는 선택지, 주소나 링크가 아닌 텍스트)을 넣을 수 없어 비워 두었습니다.',
+    columnRejected:
+      '노션이 “{{property}}” 열을 거부했습니다: {{message}}. 이 열 없이 페이지를 작성했습니다.',
+    target_missing:
+      '이 블록이 쓰던 노션 데이터베이스나 페이지가 삭제되었거나 더 이상 Reaction Blocks와 공유되지 않아 연결을 끊었습니다. 다른 대상을 선택해 주세요.',
+    unauthorized:
+      '노션이 액세스를 거부했습니다. 노션에서 연동이 제거되었거나 권한이 바뀌었습니다. 노션을 다시 연결하면 그동안 받은 응답이 작성됩니다.',
+    write_failed: '여러 번 다시 시도했지만 응답 하나를 노션에 쓰지 못했습니다: {{message}}',
+  },
+  kinds: {
+    text: '텍스트',
+    number: '숫자',
+    choice: '선택 항목',
+    email: '이메일 주소',
+    phone: '전화번호',
+    url: '링크',
+    date: '날짜',
+  },
+  oauth: {
+    title: '{{service}} 연결',
+    working: '{{service}} 연결을 마무리하는 중…',
+    done: '{{service}}이(가) 연결되었습니다. 이 창은 자동으로 닫힙니다.',
+    cancelled: '{{service}} 액세스가 허용되지 않았습니다. 이 창을 닫아도 됩니다.',
+    failed: '{{service}}을(를) 연결하지 못했습니다: {{reason}}',
+    unsupported: '지원하지 않는 서비스입니다.',
+    missingCode: '노션이 인증 코드를 보내지 않았습니다.',
+    close: '이 창 닫기',
+    back: '대시보드로 돌아가기',
+  },
+};
+
+let registered = false;
+
+export function registerIntegrationTranslations(i18n = i18next) {
+  if (registered && i18n === i18next) return;
+  registered = true;
+  i18n.addResourceBundle('en', 'translation', { integrations: en }, true, true);
+  i18n.addResourceBundle('ko', 'translation', { integrations: ko }, true, true);
+}

@@ -1,0 +1,203 @@
+// /profile/integration: the owner's integrations (Notion) with status granted or not granted,
+// connect (Notion's authorise page in a popup), connect again after Notion refused our access,
+// and removal (spec: "removal disconnects it from all blocks and clears notionToken").
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router-dom';
+import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
+import { PageHeading } from '../../../components/ui/page-heading';
+import { Spinner } from '../../../components/ui/spinner';
+import { IntegrationNotes, NotionMark } from '../../../components/integrations/integration-notes';
+import { registerIntegrationTranslations } from '../../../components/integrations/texts';
+import { paths } from '../../../config/paths';
+import { formatDate } from '../../../lib/dates';
+import { messageOf } from '../../../lib/errors';
+import {
+  connectNotion,
+  dismissIntegrationNote,
+  getNotionIntegration,
+  listIntegrationNotes,
+  removeIntegration,
+  type IntegrationNote,
+  type NotionIntegration,
+} from '../../../lib/integrations';
+import { useSession } from '../../../lib/session';
+import { useQuery } from '../../../lib/use-query';
+
+registerIntegrationTranslations();
+
+export interface IntegrationsApi {
+  load: () => Promise<{ notion: NotionIntegration | null; notes: IntegrationNote[] }>;
+  connect: (blockedMessage: string) => ReturnType<typeof connectNotion>;
+  remove: () => ReturnType<typeof removeIntegration>;
+  dismiss: (id: string) => Promise<void>;
+}
+
+export const supabaseIntegrationsApi: IntegrationsApi = {
+  load: async () => {
+    const [notion, notes] = await Promise.all([getNotionIntegration(), listIntegrationNotes(null)]);
+    return { notion, notes };
+  },
+  connect: connectNotion,
+  remove: () => removeIntegration('notion'),
+  dismiss: dismissIntegrationNote,
+};
+
+export function IntegrationsPage({ api = supabaseIntegrationsApi }: { api?: IntegrationsApi }) {
+  const { t } = useTranslation();
+  const s = (key: string, options?: Record<string, unknown>) => t(`integrations.${key}`, options);
+  const { profile } = useSession();
+  const paid = profile?.paid === true;
+  const state = useQuery('integrations', api.load);
+  const [connecting, setConnecting] = useState(false);
+  const [announcement, setAnnouncement] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [confirming, setConfirming] = useState(false);
+  const [dismissing, setDismissing] = useState<ReadonlySet<string>>(new Set());
+  const notion = state.data?.notion ?? null;
+
+  const connect = () => {
+    setError(null);
+    setAnnouncement('');
+    setConnecting(true);
+    api
+      .connect(s('popupBlocked'))
+      .then(async (result) => {
+        if (result.status === 'connected')
+          setAnnouncement(s('connected', { name: result.workspaceName }));
+        else if (result.status === 'cancelled') setAnnouncement(s('cancelled'));
+        else if (result.status === 'failed') setError(s('failed', { reason: result.message }));
+        await state.reload();
+      })
+      .catch((cause: unknown) => setError(s('failed', { reason: messageOf(cause) })))
+      .finally(() => setConnecting(false));
+  };
+
+  const dismiss = async (note: IntegrationNote) => {
+    setDismissing((d) => new Set(d).add(note.id));
+    try {
+      await api.dismiss(note.id);
+      state.setData((d) => d && { ...d, notes: d.notes.filter((n) => n.id !== note.id) });
+    } catch (cause) {
+      setError(s('failed', { reason: messageOf(cause) }));
+    } finally {
+      setDismissing((d) => {
+        const next = new Set(d);
+        next.delete(note.id);
+        return next;
+      });
+    }
+  };
+
+  const status = notion?.status === 'granted' ? 'granted' : 'not_granted';
+
+  return (
+    <section className="integrations-page">
+      <PageHeading>{s('title')}</PageHeading>
+      <p className="hint">{s('intro')}</p>
+      <p className="visually-hidden" role="status" aria-live="polite">
+        {announcement}
+      </p>
+      {announcement ? <p className="notice">{announcement}</p> : null}
+      {error ? (
+        <p className="error-text" role="alert">
+          {error}
+        </p>
+      ) : null}
+      {state.loading && !state.data ? <Spinner label={t('common.loading')} /> : null}
+      {state.error ? (
+        <p className="error-text" role="alert">
+          {s('loadFailed', { reason: state.error })}{' '}
+          <button type="button" className="button button-ghost" onClick={() => void state.reload()}>
+            {s('retry')}
+          </button>
+        </p>
+      ) : null}
+      {state.data ? (
+        <ul className="integration-list">
+          <li className="integration-card" aria-labelledby="integration-notion">
+            <div className="integration-card-head">
+              <NotionMark />
+              <h2 id="integration-notion">{s('notion')}</h2>
+              <span
+                className={`status-chip status-${status === 'granted' ? 'verified' : 'not_verified'}`}
+              >
+                <span className="visually-hidden">{s('status')}: </span>
+                {s(status === 'granted' ? 'granted' : 'notGranted')}
+              </span>
+            </div>
+            <p className="hint">{s('notionText')}</p>
+            {notion ? (
+              <p className="integration-workspace">
+                {s('workspace', { name: notion.workspace_name ?? s('notion') })}
+                {' · '}
+                {s('connectedOn', { date: formatDate(notion.created_at) })}
+              </p>
+            ) : null}
+            {notion?.status === 'not_granted' ? (
+              <p className="integration-warning" role="note">
+                {s('notGrantedText')}
+              </p>
+            ) : null}
+            <IntegrationNotes
+              notes={state.data.notes.filter(
+                (n) => n.code !== 'unauthorized' || notion?.status !== 'not_granted',
+              )}
+              busy={dismissing}
+              onDismiss={(note) => void dismiss(note)}
+            />
+            <div className="integration-actions">
+              {!notion || notion.status === 'not_granted' ? (
+                <button
+                  type="button"
+                  className="button button-primary"
+                  disabled={connecting || !paid}
+                  aria-describedby={paid ? undefined : 'integration-paid'}
+                  onClick={connect}
+                >
+                  {connecting ? s('connecting') : s(notion ? 'connectAgain' : 'connect')}
+                </button>
+              ) : null}
+              {notion ? (
+                <button
+                  type="button"
+                  className="button button-danger"
+                  disabled={connecting}
+                  onClick={() => setConfirming(true)}
+                >
+                  {s('remove')}
+                </button>
+              ) : null}
+            </div>
+            {!paid && !notion ? (
+              <p id="integration-paid" className="paid-hint">
+                {s('paidOnly')}{' '}
+                <Link to={paths.profilePlan} className="paid-hint-link">
+                  {s('upgrade')}
+                </Link>
+              </p>
+            ) : null}
+          </li>
+        </ul>
+      ) : null}
+      <ConfirmDialog
+        open={confirming}
+        title={s('removeTitle')}
+        cancelLabel={t('common.cancel')}
+        confirmLabel={s('remove')}
+        onCancel={() => setConfirming(false)}
+        errorText={(cause) => s('failed', { reason: messageOf(cause) })}
+        onConfirm={async () => {
+          const result = await api.remove();
+          setConfirming(false);
+          setAnnouncement(
+            result.revoked ? s('removed', { count: result.unlinked }) : s('removedNotRevoked'),
+          );
+          await state.reload();
+        }}
+      >
+        <p>{s('removeText')}</p>
+      </ConfirmDialog>
+    </section>
+  );
+}

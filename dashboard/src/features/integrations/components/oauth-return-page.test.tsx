@@ -1,0 +1,82 @@
+import { screen, waitFor } from '@testing-library/react';
+import { Route, Routes } from 'react-router-dom';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { renderWithProviders } from '../../../test/utils';
+import { OAuthReturnPage } from './oauth-return-page';
+
+vi.mock('../../../lib/supabase', () => ({
+  supabase: { from: vi.fn(), rpc: vi.fn() },
+  invokeFunction: vi.fn(),
+}));
+
+const messages: unknown[] = [];
+class FakeChannel {
+  constructor(readonly name: string) {}
+  postMessage(data: unknown) {
+    messages.push({ name: this.name, data });
+  }
+  close() {}
+}
+vi.stubGlobal('BroadcastChannel', FakeChannel);
+
+afterEach(() => {
+  messages.length = 0;
+});
+
+const render = (route: string, complete = vi.fn(async () => ({ workspaceName: 'Acme' }))) => {
+  const close = vi.spyOn(window, 'close').mockImplementation(() => {});
+  renderWithProviders(
+    <Routes>
+      <Route
+        path="/oauth/:service"
+        element={<OAuthReturnPage complete={complete} closeDelay={0} />}
+      />
+      <Route path="/" element={<p>home</p>} />
+    </Routes>,
+    { route },
+  );
+  return { complete, close };
+};
+
+describe('/oauth/{service}', () => {
+  it('sends the code and state to the server, tells the opener and closes the window', async () => {
+    const { complete, close } = render('/oauth/notion?code=abc&state=xyz');
+    expect(await screen.findByRole('heading', { name: 'Connecting Notion' })).toBeTruthy();
+    expect(
+      await screen.findByText('Notion is connected. This window closes by itself.'),
+    ).toBeTruthy();
+    expect(complete).toHaveBeenCalledWith('abc', 'xyz');
+    expect(messages).toEqual([
+      {
+        name: 'reaction-blocks:integrations',
+        data: { type: 'notion', result: { status: 'connected', workspaceName: 'Acme' } },
+      },
+    ]);
+    await waitFor(() => expect(close).toHaveBeenCalled());
+  });
+
+  it('a denied authorisation says so without calling the server', async () => {
+    const { complete } = render('/oauth/notion?error=access_denied&state=xyz');
+    expect(
+      await screen.findByText('Notion access was not granted. You can close this window.'),
+    ).toBeTruthy();
+    expect(complete).not.toHaveBeenCalled();
+    expect(messages).toHaveLength(1);
+  });
+
+  it('shows the server’s refusal and names unsupported services', async () => {
+    render(
+      '/oauth/notion?code=abc&state=old',
+      vi.fn(async () => Promise.reject(new Error('This authorisation link has expired'))),
+    );
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      'Could not connect Notion: This authorisation link has expired',
+    );
+  });
+
+  it('refuses a service it does not know', async () => {
+    const { complete } = render('/oauth/cafe24?code=abc&state=x');
+    expect((await screen.findByRole('alert')).textContent).toBe('This service is not supported.');
+    expect(complete).not.toHaveBeenCalled();
+  });
+});

@@ -1,0 +1,122 @@
+// /oauth/{service}: where Notion sends the popup back after its authorise page. It reads the
+// code, has the server exchange it (set-notion-token, with the state it signed), tells the window
+// that opened the popup, then closes; a window that cannot close goes to the site root (spec).
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate, useParams, useSearchParams } from 'react-router-dom';
+import { PageHeading } from '../../../components/ui/page-heading';
+import { Spinner } from '../../../components/ui/spinner';
+import { registerIntegrationTranslations } from '../../../components/integrations/texts';
+import { paths } from '../../../config/paths';
+import { messageOf } from '../../../lib/errors';
+import { announceConnection, completeNotionConnection } from '../../../lib/integrations';
+
+registerIntegrationTranslations();
+
+type Phase = 'working' | 'done' | 'cancelled' | 'failed' | 'unsupported';
+
+export interface OAuthReturnPageProps {
+  complete?: typeof completeNotionConnection;
+  /** How long the success message shows before the window closes (ms). */
+  closeDelay?: number;
+}
+
+export function OAuthReturnPage({
+  complete = completeNotionConnection,
+  closeDelay = 800,
+}: OAuthReturnPageProps) {
+  const { t } = useTranslation();
+  const { service = '' } = useParams();
+  const [params] = useSearchParams();
+  const navigate = useNavigate();
+  const name = service === 'notion' ? t('integrations.notion') : service;
+  const code = params.get('code');
+  const state = params.get('state');
+  const denied = params.get('error');
+  // what the address alone decides; the server's answer moves on from 'working'
+  const initial: Phase =
+    service !== 'notion'
+      ? 'unsupported'
+      : denied
+        ? 'cancelled'
+        : !code || !state
+          ? 'failed'
+          : 'working';
+  const [answer, setAnswer] = useState<{ phase: Phase; reason: string } | null>(null);
+  const phase = answer?.phase ?? initial;
+  const reason =
+    answer?.reason ?? (initial === 'failed' ? t('integrations.oauth.missingCode') : '');
+
+  useEffect(() => {
+    if (initial === 'unsupported') return;
+    if (initial === 'cancelled') {
+      announceConnection({ status: 'cancelled' });
+      return;
+    }
+    if (initial === 'failed') {
+      announceConnection({ status: 'failed', message: t('integrations.oauth.missingCode') });
+      return;
+    }
+    let alive = true;
+    const close = () => {
+      window.close();
+      // still open (not a popup): the site root, as the spec says
+      window.setTimeout(() => {
+        if (alive && !window.closed) navigate(paths.home, { replace: true });
+      }, 1500);
+    };
+    complete(code!, state!)
+      .then(({ workspaceName }) => {
+        if (!alive) return;
+        setAnswer({ phase: 'done', reason: '' });
+        announceConnection({ status: 'connected', workspaceName });
+        window.setTimeout(close, closeDelay);
+      })
+      .catch((cause: unknown) => {
+        if (!alive) return;
+        setAnswer({ phase: 'failed', reason: messageOf(cause) });
+        announceConnection({ status: 'failed', message: messageOf(cause) });
+      });
+    return () => {
+      alive = false;
+    };
+  }, [initial, code, state, complete, closeDelay, navigate, t]);
+
+  return (
+    <main className="oauth-return" id="main">
+      <div className="oauth-return-card">
+        <PageHeading>{t('integrations.oauth.title', { service: name })}</PageHeading>
+        {phase === 'working' ? (
+          <Spinner label={t('integrations.oauth.working', { service: name })} />
+        ) : null}
+        <p role="status" aria-live="polite">
+          {phase === 'done'
+            ? t('integrations.oauth.done', { service: name })
+            : phase === 'cancelled'
+              ? t('integrations.oauth.cancelled', { service: name })
+              : ''}
+        </p>
+        {phase === 'failed' ? (
+          <p className="error-text" role="alert">
+            {t('integrations.oauth.failed', { service: name, reason })}
+          </p>
+        ) : null}
+        {phase === 'unsupported' ? (
+          <p className="error-text" role="alert">
+            {t('integrations.oauth.unsupported')}
+          </p>
+        ) : null}
+        {phase !== 'working' ? (
+          <p className="oauth-return-actions">
+            <button type="button" className="button" onClick={() => window.close()}>
+              {t('integrations.oauth.close')}
+            </button>{' '}
+            <Link to={paths.profileIntegration} className="button button-ghost">
+              {t('integrations.oauth.back')}
+            </Link>
+          </p>
+        ) : null}
+      </div>
+    </main>
+  );
+}

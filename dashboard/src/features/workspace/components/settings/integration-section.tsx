@@ -1,0 +1,240 @@
+// The workspace's Integration section (paid): connect Notion (a popup), then choose where the
+// block's new responses go: a data source (Notion's database) for form, ab, button, comment and
+// qna blocks, a page for like blocks (spec: searchNotionObjects), and for data sources what the
+// title column holds (notionDatabaseTitle). The choice is part of the block's draft and is saved
+// with it; what went wrong while writing (a column that cannot take a value, a target gone,
+// access revoked) shows here as notes.
+import { useId, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router-dom';
+import { IntegrationNotes } from '../../../../components/integrations/integration-notes';
+import { SelectField } from '../../../../components/ui/fields';
+import { Spinner } from '../../../../components/ui/spinner';
+import { paths } from '../../../../config/paths';
+import type { ReactionType } from '../../../../lib/db-types';
+import { useQuery } from '../../../../lib/use-query';
+import { messageOf } from '../../../../lib/errors';
+import {
+  connectNotion,
+  dismissIntegrationNote,
+  getNotionIntegration,
+  listIntegrationNotes,
+  searchNotionObjects,
+  type IntegrationNote,
+  type NotionIntegration,
+} from '../../../../lib/integrations';
+import type { PrivateDraft, PrivateKey } from '../../model/settings';
+import { PaidHint } from '../paid-hint';
+
+/** The calls of the section; tests pass their own. */
+export interface IntegrationApi {
+  status: () => Promise<NotionIntegration | null>;
+  notes: (blockId: string) => Promise<IntegrationNote[]>;
+  dismiss: (id: string) => Promise<void>;
+  connect: typeof connectNotion;
+  search: typeof searchNotionObjects;
+}
+
+export const supabaseIntegrationApi: IntegrationApi = {
+  status: getNotionIntegration,
+  notes: listIntegrationNotes,
+  dismiss: dismissIntegrationNote,
+  connect: connectNotion,
+  search: searchNotionObjects,
+};
+
+const TITLE_MODES = ['response_id', 'block_name', 'creator', 'content'] as const;
+const NONE = '';
+
+export interface IntegrationSectionProps {
+  blockId: string;
+  type: ReactionType;
+  paid: boolean;
+  privateSettings: PrivateDraft;
+  onPrivateChange: <K extends PrivateKey>(key: K, value: PrivateDraft[K]) => void;
+  /** The section is open: the first time, the Notion objects are read. */
+  open: boolean;
+  api?: IntegrationApi;
+}
+
+export function IntegrationSection({
+  blockId,
+  type,
+  paid,
+  privateSettings,
+  onPrivateChange,
+  open,
+  api = supabaseIntegrationApi,
+}: IntegrationSectionProps) {
+  const { t } = useTranslation();
+  const w = (key: string, options?: Record<string, unknown>) =>
+    t(`workspace.settings.${key}`, options);
+  const paidHint = useId();
+  const like = type === 'like';
+  const key: 'notion_page' | 'notion_database' = like ? 'notion_page' : 'notion_database';
+  const linked = privateSettings[key] ?? '';
+
+  const [problem, setProblem] = useState<string | null>(null);
+  const [connecting, setConnecting] = useState(false);
+  const [dismissing, setDismissing] = useState<ReadonlySet<string>>(new Set());
+
+  // the connection and this block's notes (paid owners only)
+  const status = useQuery(paid ? `integration:${blockId}` : 'integration:none', async () =>
+    paid ? { integration: await api.status(), notes: await api.notes(blockId) } : null,
+  );
+  const integration = paid ? (status.error ? null : status.data?.integration) : null;
+  const notes = status.data?.notes ?? [];
+  const granted = integration?.status === 'granted';
+  // what the block may link to, read from Notion once the section is open
+  const listing = open && granted;
+  const search = useQuery(
+    listing ? `notion-objects:${like ? 'page' : 'database'}` : 'notion-objects:none',
+    () => (listing ? api.search(like ? 'page' : 'database') : Promise.resolve(null)),
+  );
+  const objects = listing ? (search.data ?? null) : null;
+  const loadingObjects = listing && search.loading;
+  const searchProblem =
+    listing && search.error ? w('targetsFailed', { reason: search.error }) : null;
+  const statusProblem = status.error
+    ? t('integrations.loadFailed', { reason: status.error })
+    : null;
+
+  const connect = () => {
+    setProblem(null);
+    setConnecting(true);
+    api
+      .connect(t('integrations.popupBlocked'))
+      .then(async (result) => {
+        if (result.status === 'failed')
+          setProblem(t('integrations.failed', { reason: result.message }));
+        if (result.status === 'cancelled') setProblem(t('integrations.cancelled'));
+        await status.reload();
+      })
+      .catch((cause: unknown) => setProblem(t('integrations.failed', { reason: messageOf(cause) })))
+      .finally(() => setConnecting(false));
+  };
+
+  const dismiss = async (note: IntegrationNote) => {
+    setDismissing((d) => new Set(d).add(note.id));
+    try {
+      await api.dismiss(note.id);
+      status.setData((d) => d && { ...d, notes: d.notes.filter((n) => n.id !== note.id) });
+    } catch (cause) {
+      setProblem(t('integrations.failed', { reason: messageOf(cause) }));
+    } finally {
+      setDismissing((d) => {
+        const next = new Set(d);
+        next.delete(note.id);
+        return next;
+      });
+    }
+  };
+
+  if (!paid) {
+    return (
+      <>
+        <p className="hint">{w(like ? 'integrationTextLike' : 'integrationText')}</p>
+        <button type="button" className="button" disabled aria-describedby={paidHint}>
+          {w('integrationConnect')}
+        </button>
+        <PaidHint id={paidHint} />
+      </>
+    );
+  }
+
+  const chosen = objects?.find((o) => o.id === linked);
+  const options = [
+    { value: NONE, label: w('notLinked') },
+    ...(linked && objects && !chosen
+      ? [{ value: linked, label: w('targetMissing', { id: linked }) }]
+      : []),
+    ...(linked && !objects ? [{ value: linked, label: linked }] : []),
+    ...(objects ?? []).map((o) => ({ value: o.id, label: o.title })),
+  ];
+
+  return (
+    <div className="integration-section">
+      <p className="hint">{w(like ? 'integrationTextLike' : 'integrationText')}</p>
+      {integration === undefined ? <Spinner label={t('common.loading')} /> : null}
+      {integration === null && !statusProblem ? (
+        <button
+          type="button"
+          className="button button-primary"
+          disabled={connecting}
+          onClick={connect}
+        >
+          {connecting ? w('integrationConnecting') : w('integrationConnect')}
+        </button>
+      ) : null}
+      {integration?.status === 'not_granted' ? (
+        <>
+          <p className="integration-warning" role="note">
+            {t('integrations.notGrantedText')}
+          </p>
+          <button
+            type="button"
+            className="button button-primary"
+            disabled={connecting}
+            onClick={connect}
+          >
+            {connecting ? w('integrationConnecting') : w('integrationConnectAgain')}
+          </button>
+        </>
+      ) : null}
+      {granted ? (
+        <>
+          <p className="integration-connected">
+            {w('integrationConnectedTo', {
+              name: integration.workspace_name ?? t('integrations.notion'),
+            })}{' '}
+            <Link to={paths.profileIntegration}>{w('integrationManage')}</Link>
+          </p>
+          <SelectField
+            label={w(like ? 'notionPage' : 'notionDatabase')}
+            value={linked}
+            options={options}
+            onChange={(value) => onPrivateChange(key, value === NONE ? null : value)}
+            hint={w('applyOnSave')}
+          />
+          <button
+            type="button"
+            className="button button-ghost"
+            disabled={loadingObjects}
+            onClick={() => void search.reload()}
+          >
+            {w('refreshTargets')}
+          </button>
+          {loadingObjects ? <Spinner label={w('loadingTargets')} /> : null}
+          {objects && objects.length === 0 ? <p className="hint">{w('noTargets')}</p> : null}
+          {!like ? (
+            <>
+              <SelectField
+                label={w('titleColumn')}
+                value={privateSettings.notion_database_title}
+                options={TITLE_MODES.map((mode) => ({
+                  value: mode,
+                  label: w(`titleOptions.${mode}`),
+                }))}
+                onChange={(value) => onPrivateChange('notion_database_title', value)}
+                hint={w('columnsHint')}
+              />
+              {chosen?.properties ? (
+                <p className="hint integration-columns">
+                  {w('columnsOf', {
+                    columns: chosen.properties.map((p) => `${p.name} (${p.type})`).join(', '),
+                  })}
+                </p>
+              ) : null}
+            </>
+          ) : null}
+        </>
+      ) : null}
+      {problem || searchProblem || statusProblem ? (
+        <p className="error-text" role="alert">
+          {problem ?? searchProblem ?? statusProblem}
+        </p>
+      ) : null}
+      <IntegrationNotes notes={notes} busy={dismissing} onDismiss={(note) => void dismiss(note)} />
+    </div>
+  );
+}

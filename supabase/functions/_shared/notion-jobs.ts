@@ -1,0 +1,279 @@
+// The `notion` job kind: writes one response, comment or question of a linked block as a page in
+// the owner's Notion data source (or under their page, for like blocks). Enqueued by triggers in
+// the visitor's transaction (20261123160100_notion_integration.sql); one job per owner runs at a
+// time (their group), so an owner's writes stay under Notion's rate limit.
+//
+// What Notion answers decides the outcome:
+// - 401: the owner removed our access: the integration becomes not granted, a note tells the
+//   owner, and the job is parked (not failed) until they connect again, which releases it;
+// - 404 (or 403): the data source or page is gone or no longer shared: the block is unlinked,
+//   with a note; nothing more is written for it;
+// - 429: the owner's queue waits as long as Retry-After says (the attempt is not counted);
+// - 5xx, connection refused: retried with the queue's backoff (40 attempts ride out a day);
+// - a timeout after the request was sent: retried, and the retry first looks for the page it
+//   may have written (by its Response ID) so it is not written twice where it can tell;
+// - 400 naming a column: the page is written without that column and a note says which.
+import type { SupabaseClient } from '@supabase/supabase-js';
+import type { ClaimedJob, Delivery, JobHandler, Outcome } from './jobs.ts';
+import { classifyNotionError, notionClient, type NotionFailure } from './notion.ts';
+import {
+  mapToDataSource,
+  mapToPage,
+  propertyInError,
+  type ColumnNote,
+  type MappedPage,
+  type NotionContext,
+  type SchemaProperty,
+} from './notion-pages.ts';
+
+interface Prepared {
+  id: number;
+  skip?: string;
+  defer_until?: string;
+  context?: NotionContext;
+}
+
+/** How long a parked job (access revoked) waits before it looks again; a reconnect releases it at once. */
+const PARK_SECONDS = 86_400;
+/** A data source's schema is read again after this long (a renamed column is seen within it). */
+const SCHEMA_TTL_MS = 60_000;
+
+const schemaCache = new Map<string, { at: number; schema: SchemaProperty[] }>();
+
+async function rpc(
+  db: SupabaseClient,
+  name: string,
+  args: Record<string, unknown>,
+): Promise<unknown> {
+  const { data, error } = await db.rpc(name, args);
+  if (error) throw new Error(`${name}: ${error.message}`);
+  return data;
+}
+
+async function readSchema(ctx: NotionContext): Promise<SchemaProperty[]> {
+  const key = `${ctx.user_id}:${ctx.target.id}`;
+  const cached = schemaCache.get(key);
+  if (cached && Date.now() - cached.at < SCHEMA_TTL_MS) return cached.schema;
+  const ds = await notionClient(ctx.access_token).dataSources.retrieve({
+    data_source_id: ctx.target.id,
+  });
+  const schema = Object.values(ds.properties).map((p) => ({ name: p.name, type: p.type }));
+  schemaCache.set(key, { at: Date.now(), schema });
+  return schema;
+}
+
+/** The page a previous attempt may have written: a row whose title or Response ID is the item's id. */
+async function alreadyWritten(
+  ctx: NotionContext,
+  schema: SchemaProperty[],
+): Promise<string | null> {
+  const title = schema.find((p) => p.type === 'title');
+  const idColumn = schema.find(
+    (p) => p.type === 'rich_text' && /^response[ _-]?id$/i.test(p.name.trim()),
+  );
+  const filter =
+    ctx.title_mode === 'response_id' && title
+      ? { property: title.name, title: { equals: ctx.item.id } }
+      : idColumn
+        ? { property: idColumn.name, rich_text: { equals: ctx.item.id } }
+        : null;
+  if (!filter) return null;
+  const found = await notionClient(ctx.access_token).dataSources.query({
+    data_source_id: ctx.target.id,
+    filter: filter as never,
+    page_size: 1,
+  });
+  return found.results[0]?.id ?? null;
+}
+
+function noteRows(ctx: NotionContext, notes: ColumnNote[]) {
+  return notes.map((n) => ({
+    user_id: ctx.user_id,
+    block_id: ctx.block.id,
+    code: 'column_type',
+    property: n.property,
+    detail: n.detail,
+  }));
+}
+
+/** The outcome of a failure that is not about the page's content. */
+async function failureOutcome(
+  db: SupabaseClient,
+  job: ClaimedJob,
+  ctx: NotionContext,
+  failure: NotionFailure,
+): Promise<Outcome> {
+  switch (failure.kind) {
+    case 'unauthorized':
+      await rpc(db, 'mark_notion_not_granted', {
+        p_user_id: ctx.user_id,
+        p_reason: failure.message.slice(0, 500),
+      });
+      return { status: 'defer', run_at: new Date(Date.now() + PARK_SECONDS * 1000).toISOString() };
+    case 'not_found':
+      await rpc(db, 'unlink_notion_target', {
+        p_block_id: ctx.block.id,
+        p_target_id: ctx.target.id,
+        p_reason: failure.message.slice(0, 500),
+      });
+      schemaCache.delete(`${ctx.user_id}:${ctx.target.id}`);
+      return {
+        status: 'done',
+        result: { skipped: 'the Notion target is gone; the block was unlinked' },
+      };
+    case 'rate_limited': {
+      const until = new Date(Date.now() + failure.retryAfter * 1000).toISOString();
+      await rpc(db, 'delay_notion_jobs', { p_user_id: ctx.user_id, p_until: until });
+      return { status: 'defer', run_at: until };
+    }
+    default: {
+      const error = `${failure.kind}: ${failure.message}`.slice(0, 500);
+      if (job.attempts >= job.max_attempts) {
+        await rpc(db, 'record_notion_notes', {
+          p_notes: [
+            {
+              user_id: ctx.user_id,
+              block_id: ctx.block.id,
+              code: 'write_failed',
+              property: '',
+              detail: { item_id: ctx.item.id, message: failure.message.slice(0, 500) },
+            },
+          ],
+        });
+        return { status: 'failed', error };
+      }
+      return { status: 'retry', error };
+    }
+  }
+}
+
+function createPage(ctx: NotionContext, mapped: MappedPage) {
+  return notionClient(ctx.access_token).pages.create({
+    parent:
+      ctx.target.kind === 'page'
+        ? { type: 'page_id', page_id: ctx.target.id }
+        : { type: 'data_source_id', data_source_id: ctx.target.id },
+    properties: mapped.properties as never,
+    children: mapped.children as never,
+  });
+}
+
+/** Writes the page; a column Notion refuses is left out (and noted), up to three times. */
+function delivery(
+  db: SupabaseClient,
+  job: ClaimedJob,
+  ctx: NotionContext,
+  first: MappedPage,
+): Delivery {
+  return {
+    async deliver(): Promise<Outcome> {
+      let mapped = first;
+      const refused: ColumnNote[] = [];
+      for (let attempt = 0; attempt < 4; attempt++) {
+        try {
+          const page = await createPage(ctx, mapped);
+          const notes = [...mapped.notes, ...refused];
+          if (notes.length > 0)
+            await rpc(db, 'record_notion_notes', { p_notes: noteRows(ctx, notes) }).catch((err) =>
+              console.error('[notion] notes:', err),
+            );
+          return { status: 'done', result: { page_id: page.id, notes: notes.length } };
+        } catch (err) {
+          const failure = classifyNotionError(err);
+          if (failure.kind !== 'invalid') return failureOutcome(db, job, ctx, failure);
+          // a column Notion will not take: write the page without it
+          const property = propertyInError(failure.message, mapped.properties);
+          const titleOnly = Object.keys(mapped.properties).length <= 1;
+          if (attempt === 3 || (!property && titleOnly)) {
+            await rpc(db, 'record_notion_notes', {
+              p_notes: [
+                {
+                  user_id: ctx.user_id,
+                  block_id: ctx.block.id,
+                  code: 'write_failed',
+                  property: '',
+                  detail: { item_id: ctx.item.id, message: failure.message.slice(0, 500) },
+                },
+              ],
+            }).catch((e) => console.error('[notion] notes:', e));
+            return {
+              status: 'failed',
+              error: `Notion refused the page: ${failure.message}`.slice(0, 500),
+            };
+          }
+          schemaCache.delete(`${ctx.user_id}:${ctx.target.id}`);
+          const kept = Object.fromEntries(
+            Object.entries(mapped.properties).filter(([name, value]) =>
+              property ? name !== property : 'title' in (value as Record<string, unknown>),
+            ),
+          );
+          const dropped = property
+            ? [property]
+            : Object.keys(mapped.properties).filter((n) => !(n in kept));
+          for (const name of dropped) {
+            const type =
+              Object.keys((mapped.properties[name] ?? {}) as Record<string, unknown>)[0] ?? '';
+            refused.push({
+              property: name,
+              detail: {
+                column_type: type,
+                field: name,
+                value_kind: 'text',
+                reason: 'rejected',
+                message: failure.message.slice(0, 300),
+              },
+            });
+          }
+          mapped = { ...mapped, properties: kept };
+        }
+      }
+      return { status: 'retry', error: 'could not write the page' };
+    },
+  };
+}
+
+async function prepareOne(
+  db: SupabaseClient,
+  job: ClaimedJob,
+  prepared: Prepared | undefined,
+): Promise<Outcome | Delivery> {
+  // the lease was lost meanwhile: finish_jobs ignores whatever we answer
+  if (!prepared) return { status: 'retry', error: 'the job was no longer running' };
+  if (prepared.skip) return { status: 'done', result: { skipped: prepared.skip } };
+  if (prepared.defer_until) return { status: 'defer', run_at: prepared.defer_until };
+  const ctx = prepared.context!;
+  if (ctx.target.kind === 'page') return delivery(db, job, ctx, mapToPage(ctx));
+  try {
+    const schema = await readSchema(ctx);
+    if (job.attempts > 1) {
+      const existing = await alreadyWritten(ctx, schema);
+      if (existing)
+        return { status: 'done', result: { page_id: existing, found_after_retry: true } };
+    }
+    return delivery(db, job, ctx, mapToDataSource(schema, ctx));
+  } catch (err) {
+    const failure = classifyNotionError(err);
+    // reads changed nothing at Notion: a timeout here is as safe to retry as an outage, and a
+    // target id Notion calls invalid is as gone as one it cannot find
+    const read: NotionFailure =
+      failure.kind === 'uncertain'
+        ? { kind: 'unavailable', message: failure.message }
+        : failure.kind === 'invalid'
+          ? { kind: 'not_found', message: failure.message }
+          : failure;
+    return failureOutcome(db, job, ctx, read);
+  }
+}
+
+export const notionHandler: JobHandler = {
+  async prepare(jobs, { db }) {
+    const data = (await rpc(db, 'prepare_notion_jobs', {
+      p_job_ids: jobs.map((j) => j.id),
+    })) as Prepared[];
+    const byId = new Map(data.map((p) => [p.id, p]));
+    const out: Array<Outcome | Delivery> = [];
+    // one job per owner is claimed at a time, so these rarely share a token; in order anyway
+    for (const job of jobs) out.push(await prepareOne(db, job, byId.get(job.id)));
+    return out;
+  },
+};

@@ -1,0 +1,85 @@
+// setNotionToken: /oauth/notion sends the code Notion gave it; we check the state is the
+// caller's, exchange the code for a token with the official client (Notion's OAuth token
+// endpoint, our client credentials), and keep the token in private.integration_tokens (no client
+// role can read it). Connecting again replaces the token, grants the integration again and
+// releases the writes parked while access was revoked.
+import { serviceClient } from '../_shared/clients.ts';
+import { kickWorker } from '../_shared/background.ts';
+import { handler, HttpError } from '../_shared/http.ts';
+import {
+  allowedRedirect,
+  classifyNotionError,
+  notionClient,
+  notionOAuthClient,
+} from '../_shared/notion.ts';
+import { verifyState } from '../_shared/oauth-state.ts';
+import { INTEGRATION_MESSAGES, ZSetNotionToken } from '../_shared/schemas.ts';
+
+Deno.serve(
+  handler(
+    ZSetNotionToken,
+    async ({ body, user }) => {
+      if (!allowedRedirect(body.redirectUrl)) {
+        throw new HttpError(400, 'invalid_input', INTEGRATION_MESSAGES.invalidRedirect);
+      }
+      const oauth = notionOAuthClient();
+      if (!(await verifyState(oauth.clientSecret, body.state, user.id))) {
+        throw new HttpError(400, 'invalid_state', INTEGRATION_MESSAGES.invalidState);
+      }
+      let token;
+      try {
+        token = await notionClient().oauth.token({
+          grant_type: 'authorization_code',
+          code: body.code,
+          redirect_uri: body.redirectUrl,
+          client_id: oauth.clientId,
+          client_secret: oauth.clientSecret,
+        });
+      } catch (err) {
+        const failure = classifyNotionError(err);
+        console.error('[set-notion-token]', failure.kind, failure.message);
+        if (
+          failure.kind === 'unavailable' ||
+          failure.kind === 'uncertain' ||
+          failure.kind === 'rate_limited'
+        ) {
+          throw new HttpError(
+            503,
+            'notion_unavailable',
+            'Notion did not answer; try connecting again in a moment',
+          );
+        }
+        throw new HttpError(
+          400,
+          'invalid_code',
+          'Notion did not accept this authorisation; connect again',
+        );
+      }
+      const { data, error } = await serviceClient().rpc('save_notion_connection', {
+        p_user_id: user.id,
+        p_access_token: token.access_token,
+        p_token_data: {
+          bot_id: token.bot_id,
+          workspace_id: token.workspace_id,
+          owner_type: token.owner?.type ?? null,
+          duplicated_template_id: token.duplicated_template_id ?? null,
+        },
+        p_workspace_name: token.workspace_name ?? 'Notion',
+        p_workspace_icon: token.workspace_icon ?? null,
+      });
+      if (error) throw new Error(error.message);
+      // writes parked while access was revoked run now
+      kickWorker();
+      const saved = data as { status: string; workspace_name: string };
+      return {
+        status: true,
+        integration: {
+          provider: 'notion',
+          status: saved.status,
+          workspaceName: saved.workspace_name,
+        },
+      };
+    },
+    { ownersOnly: true },
+  ),
+);

@@ -1,0 +1,639 @@
+// Notion end to end through the providers server's fake, with the edge functions and the jobs
+// worker as they run: connect (notion-authorize, the local authorise page, set-notion-token),
+// search, link a block, a response, a comment and a like written as pages, a column that cannot
+// take its value (a note), 401 (not granted, parked, released on reconnect), 404 (unlinked),
+// 429 (the owner's queue waits Retry-After), an outage (retried, nothing lost), and remove.
+import { randomUUID } from 'node:crypto';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { backgroundEnv } from '../local/stack.ts';
+import {
+  callFunction,
+  newGuest,
+  newUser,
+  serviceClient,
+  sql,
+  stack,
+  type TestUser,
+} from './support/clients.ts';
+import {
+  eventually,
+  notionAuthorize,
+  notionControl,
+  notionWorkspace,
+  type NotionWorkspaceState,
+} from './support/providers.ts';
+
+const REDIRECT = 'http://127.0.0.1:54323/oauth/notion';
+
+async function runWorker() {
+  const res = await fetch(`${stack().apiUrl}/functions/v1/jobs-worker`, {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${backgroundEnv(stack().jwtSecret, '').JOBS_WORKER_SECRET}`,
+      'content-type': 'application/json',
+    },
+    body: '{}',
+  });
+  expect(res.status).toBe(200);
+  return ((await res.json()) as { data: Record<string, number> }).data;
+}
+
+async function paidOwner(label: string): Promise<TestUser> {
+  const owner = await newUser(label);
+  await sql('update public.profiles set paid = true, block_limit = 20 where id = $1', [owner.id]);
+  return owner;
+}
+
+/** The whole connect flow as the dashboard and the browser run it; answers the fake's workspace id. */
+async function connect(owner: TestUser, workspaceId?: string): Promise<string> {
+  const start = await callFunction(
+    'notion-authorize',
+    { redirectUrl: REDIRECT },
+    owner.accessToken,
+  );
+  expect(start.status).toBe(200);
+  const url = new URL((start.json.data as { url: string }).url);
+  expect(url.pathname).toBe('/notion/v1/oauth/authorize');
+  expect(url.searchParams.get('redirect_uri')).toBe(REDIRECT);
+  expect((await fetch(url)).status).toBe(200);
+  const back = await notionAuthorize({
+    clientId: url.searchParams.get('client_id')!,
+    redirectUri: url.searchParams.get('redirect_uri')!,
+    state: url.searchParams.get('state')!,
+    workspaceId,
+    workspaceName: `WS ${owner.email}`,
+  });
+  const set = await callFunction(
+    'set-notion-token',
+    { code: back.code, redirectUrl: REDIRECT, state: back.state },
+    owner.accessToken,
+  );
+  expect(set.status, JSON.stringify(set.json)).toBe(200);
+  const [row] = await sql<{ ws: string }>(
+    `select t.token_data ->> 'workspace_id' as ws from public.integrations i
+     join private.integration_tokens t on t.integration_id = i.id where i.user_id = $1`,
+    [owner.id],
+  );
+  return row!.ws;
+}
+
+async function search(owner: TestUser, target: 'database' | 'page', query?: string) {
+  return callFunction(
+    'search-notion-objects',
+    { target, ...(query ? { query } : {}) },
+    owner.accessToken,
+  );
+}
+
+async function createBlock(owner: TestUser, type: string): Promise<string> {
+  const { data, error } = await owner.client.rpc('create_block', { p_block_type: type });
+  expect(error).toBeNull();
+  return (data as { id: string }).id;
+}
+
+async function link(owner: TestUser, blockId: string, privateSettings: Record<string, unknown>) {
+  const { error } = await owner.client.functions.invoke('save-block', {
+    body: { blockId, privateSettings },
+  });
+  expect(error).toBeNull();
+}
+
+async function addQuestion(
+  blockId: string,
+  question: Record<string, unknown>,
+  options: string[] = [],
+) {
+  const service = serviceClient();
+  const { data } = await service
+    .from('questions')
+    .insert({ block_id: blockId, required: false, ...question })
+    .select('id')
+    .single();
+  const id = (data as { id: string }).id;
+  const ids: string[] = [];
+  for (const [index, value] of options.entries()) {
+    const res = await service
+      .from('options')
+      .insert({ question_id: id, block_id: blockId, value, index })
+      .select('id')
+      .single();
+    ids.push((res.data as { id: string }).id);
+  }
+  return { id, options: ids };
+}
+
+const notionJobs = (blockId: string) =>
+  sql<{
+    id: number;
+    status: string;
+    attempts: number;
+    run_at: Date;
+    last_error: string | null;
+    result: Record<string, unknown> | null;
+  }>(
+    `select id, status, attempts, run_at, last_error, result from private.jobs
+     where kind = 'notion' and payload ->> 'block_id' = $1 order by id`,
+    [blockId],
+  );
+
+const rowsIn = (ws: NotionWorkspaceState, dataSourceId: string) =>
+  ws.pages.filter(
+    (p) => p.parent.type === 'data_source_id' && p.parent.data_source_id === dataSourceId,
+  );
+
+const plain = (value: unknown) =>
+  (value as Array<{ plain_text: string }>).map((r) => r.plain_text).join('');
+
+const notes = (owner: TestUser) =>
+  owner.client
+    .from('integration_notes')
+    .select('block_id, code, property, detail, count')
+    .order('code');
+
+describe('connecting Notion', () => {
+  it('connects through the authorise page; the token stays in the private schema', async () => {
+    const owner = await paidOwner('notion-connect');
+    await connect(owner);
+    const { data } = await owner.client.from('integrations').select('*');
+    expect(data).toHaveLength(1);
+    expect(data![0]).toMatchObject({
+      provider: 'notion',
+      status: 'granted',
+      workspace_name: `WS ${owner.email}`,
+    });
+    expect(JSON.stringify(data)).not.toMatch(/ntn_/);
+    // no client role reaches the token
+    const rpc = await owner.client.rpc('notion_connection', { p_user_id: owner.id });
+    expect(rpc.error?.message).toMatch(/permission denied/);
+    const direct = await owner.client
+      .schema('private' as never)
+      .from('integration_tokens')
+      .select('*');
+    expect(direct.data ?? []).toEqual([]);
+  });
+
+  it('refuses a state of another user, a used code, a foreign redirect and free owners', async () => {
+    const owner = await paidOwner('notion-state');
+    const other = await paidOwner('notion-other');
+    const start = await callFunction(
+      'notion-authorize',
+      { redirectUrl: REDIRECT },
+      other.accessToken,
+    );
+    const url = new URL((start.json.data as { url: string }).url);
+    const back = await notionAuthorize({
+      clientId: url.searchParams.get('client_id')!,
+      redirectUri: REDIRECT,
+      state: url.searchParams.get('state')!,
+    });
+    // the victim's session with the attacker's code and state
+    const stolen = await callFunction(
+      'set-notion-token',
+      { code: back.code, redirectUrl: REDIRECT, state: back.state },
+      owner.accessToken,
+    );
+    expect([stolen.status, stolen.json.error?.code]).toEqual([400, 'invalid_state']);
+    const forged = await callFunction(
+      'set-notion-token',
+      { code: back.code, redirectUrl: REDIRECT, state: `${back.state}x` },
+      other.accessToken,
+    );
+    expect(forged.status).toBe(400);
+    const ok = await callFunction(
+      'set-notion-token',
+      { code: back.code, redirectUrl: REDIRECT, state: back.state },
+      other.accessToken,
+    );
+    expect(ok.status).toBe(200);
+    const reused = await callFunction(
+      'set-notion-token',
+      { code: back.code, redirectUrl: REDIRECT, state: back.state },
+      other.accessToken,
+    );
+    expect([reused.status, reused.json.error?.code]).toEqual([400, 'invalid_code']);
+
+    const foreign = await callFunction(
+      'notion-authorize',
+      { redirectUrl: 'https://evil.example/oauth/notion' },
+      owner.accessToken,
+    );
+    expect(foreign.status).toBe(400);
+    const free = await newUser('notion-free');
+    const refused = await callFunction(
+      'notion-authorize',
+      { redirectUrl: REDIRECT },
+      free.accessToken,
+    );
+    expect([refused.status, refused.json.error?.message]).toEqual([403, 'Paid plan required']);
+    const guest = await newGuest();
+    expect(
+      (await callFunction('notion-authorize', { redirectUrl: REDIRECT }, guest.accessToken)).status,
+    ).toBe(403);
+  });
+});
+
+describe('writing to Notion', () => {
+  let owner: TestUser;
+  let ws: string;
+  let feedback: { id: string; properties: Array<{ name: string; type: string }> };
+  let responsesDs: { id: string };
+  let likesPage: { id: string };
+
+  beforeAll(async () => {
+    owner = await paidOwner('notion-write');
+    ws = await connect(owner);
+    const res = await search(owner, 'database');
+    expect(res.status).toBe(200);
+    const objects = (
+      res.json.data as {
+        objects: Array<{
+          id: string;
+          title: string;
+          object: string;
+          properties: Array<{ name: string; type: string }>;
+        }>;
+      }
+    ).objects;
+    expect(objects.map((o) => o.title).sort()).toEqual(['Feedback', 'Responses']);
+    feedback = objects.find((o) => o.title === 'Feedback')!;
+    responsesDs = objects.find((o) => o.title === 'Responses')!;
+    expect(feedback.properties).toContainEqual({
+      name: 'How many sites do you run?',
+      type: 'number',
+    });
+    const pages = await search(owner, 'page');
+    const pageObjects = (
+      pages.json.data as { objects: Array<{ id: string; title: string; object: string }> }
+    ).objects;
+    expect(pageObjects.map((o) => o.title).sort()).toEqual(['Likes', 'Reaction Blocks notes']);
+    likesPage = pageObjects.find((o) => o.title === 'Likes')!;
+  });
+
+  it('a form response becomes a row: title per notionDatabaseTitle, answers in matching columns, all in the body', async () => {
+    const form = await createBlock(owner, 'form');
+    const name = await addQuestion(form, {
+      type: 'short_text',
+      index: 0,
+      title: 'Your name',
+      as_visitor_info: 'name',
+    });
+    const sites = await addQuestion(form, {
+      type: 'number',
+      index: 1,
+      title: 'How many sites do you run?',
+    });
+    const blocks = await addQuestion(
+      form,
+      { type: 'poll', index: 2, title: 'Which blocks do you use?', allow_multi_select: true },
+      ['Comment', 'Form'],
+    );
+    const mail = await addQuestion(form, { type: 'mail', index: 3, title: 'Your email' });
+    const more = await addQuestion(form, { type: 'long_text', index: 4, title: 'Anything else?' });
+    await link(owner, form, { notion_database: feedback.id, notion_database_title: 'creator' });
+
+    const guest = await newGuest();
+    const { data, error } = await guest.client.rpc('submit_response', {
+      p_block_id: form,
+      p_answers: {
+        [name.id]: 'Kim Minji',
+        [sites.id]: '3',
+        [blocks.id]: blocks.options,
+        [mail.id]: 'minji@example.com',
+        [more.id]: 'Love it <b>really</b>',
+      },
+    });
+    expect(error).toBeNull();
+    const responseId = (data as { id: string }).id;
+    // the job was written with the response, in the visitor's transaction
+    expect((await notionJobs(form)).map((j) => j.status)).toEqual(['queued']);
+
+    await runWorker();
+    const job = await eventually(async () =>
+      (await notionJobs(form)).find((j) => j.status === 'done'),
+    );
+    const state = await notionWorkspace(ws);
+    const row = state.pages.find((p) => p.id === job.result!.page_id)!;
+    expect(row.parent.data_source_id).toBe(feedback.id);
+    expect(plain(row.properties.Title!.title)).toBe('Kim Minji');
+    expect(plain(row.properties['Your name']!.rich_text)).toBe('Kim Minji');
+    expect(row.properties['How many sites do you run?']!.number).toBe(3);
+    expect(
+      (row.properties['Which blocks do you use?']!.multi_select as Array<{ name: string }>).map(
+        (o) => o.name,
+      ),
+    ).toEqual(['Comment', 'Form']);
+    expect(row.properties.Email!.email).toBe('minji@example.com');
+    expect(plain(row.properties['Anything else?']!.rich_text)).toBe('Love it <b>really</b>');
+    expect((row.properties.Created!.date as { start: string }).start).toMatch(
+      /^\d{4}-\d{2}-\d{2}T/,
+    );
+    const body = JSON.stringify(row.children);
+    expect(body).toContain('Your email');
+    expect(body).toContain(responseId);
+    expect((await notes(owner)).data).toEqual([]);
+  });
+
+  it('a column that cannot take its value is left empty with a note; the page is still written', async () => {
+    const odd = await notionControl<{ id: string }>('/data-sources', {
+      workspace_id: ws,
+      title: 'Odd columns',
+      properties: [
+        { name: 'Name', type: 'title' },
+        { name: 'Score', type: 'checkbox' },
+        { name: 'Colour', type: 'select' },
+        { name: 'Created', type: 'created_time' },
+      ],
+    });
+    const form = await createBlock(owner, 'form');
+    const score = await addQuestion(form, { type: 'number', index: 0, title: 'Score' });
+    const colour = await addQuestion(form, { type: 'short_text', index: 1, title: 'Colour' });
+    await link(owner, form, { notion_database: odd.id });
+    const guest = await newGuest();
+    const submitted = await guest.client.rpc('submit_response', {
+      p_block_id: form,
+      p_answers: { [score.id]: '7', [colour.id]: 'red, green' },
+    });
+    expect(submitted.error).toBeNull();
+    await runWorker();
+    const job = await eventually(async () =>
+      (await notionJobs(form)).find((j) => j.status === 'done'),
+    );
+    const row = (await notionWorkspace(ws)).pages.find((p) => p.id === job.result!.page_id)!;
+    expect(plain(row.properties.Name!.title)).toBe((submitted.data as { id: string }).id);
+    expect(row.properties.Score!.checkbox).toBe(false);
+    expect(row.properties.Colour!.select).toBeNull();
+    const { data } = await owner.client
+      .from('integration_notes')
+      .select('code, property, detail, count')
+      .eq('block_id', form)
+      .order('property');
+    expect(data).toEqual([
+      {
+        code: 'column_type',
+        property: 'Colour',
+        count: 1,
+        detail: expect.objectContaining({ column_type: 'select', reason: 'format' }),
+      },
+      {
+        code: 'column_type',
+        property: 'Created',
+        count: 1,
+        detail: expect.objectContaining({ column_type: 'created_time', reason: 'read_only' }),
+      },
+      {
+        code: 'column_type',
+        property: 'Score',
+        count: 1,
+        detail: expect.objectContaining({
+          column_type: 'checkbox',
+          field: 'Score',
+          value_kind: 'number',
+        }),
+      },
+    ]);
+    // another owner sees none of it
+    const other = await newUser('notes-other');
+    expect(
+      (await other.client.from('integration_notes').select('*').eq('block_id', form)).data,
+    ).toEqual([]);
+  });
+
+  it('a comment, a reply and a like are written; the like as a page under the chosen page', async () => {
+    const comment = await createBlock(owner, 'comment');
+    const like = await createBlock(owner, 'like');
+    await link(owner, comment, {
+      notion_database: responsesDs.id,
+      notion_database_title: 'content',
+    });
+    await link(owner, like, { notion_page: likesPage.id });
+    const guest = await newGuest();
+    const posted = await guest.client.rpc('post_message', {
+      p_block_id: comment,
+      p_content: 'First!',
+      p_creator_name: 'Lee',
+    });
+    expect(posted.error).toBeNull();
+    const reply = await owner.client.rpc('post_message', {
+      p_block_id: comment,
+      p_parent_id: (posted.data as { id: string }).id,
+      p_content: 'Thanks, Lee',
+    });
+    expect(reply.error).toBeNull();
+    await guest.client.rpc('toggle_block_like', { p_block_id: like, p_creator_name: 'Lee' });
+    await runWorker();
+    await eventually(
+      async () =>
+        (await notionJobs(comment)).every((j) => j.status === 'done') &&
+        (await notionJobs(like)).every((j) => j.status === 'done'),
+    );
+    const state = await notionWorkspace(ws);
+    const rows = rowsIn(state, responsesDs.id);
+    const first = rows.find((r) => plain(r.properties.Name!.title) === 'First!')!;
+    expect(plain(first.properties.Creator!.rich_text)).toBe('Lee');
+    expect((first.properties.Kind!.select as { name: string }).name).toBe('Comment');
+    const second = rows.find((r) => plain(r.properties.Name!.title) === 'Thanks, Lee')!;
+    expect((second.properties.Kind!.select as { name: string }).name).toBe('Reply');
+    const likePage = state.pages.find((p) => p.parent.page_id === likesPage.id)!;
+    expect(likePage.title).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('429: the owner’s queue waits as long as Retry-After says, without counting an attempt', async () => {
+    const form = await createBlock(owner, 'button');
+    await link(owner, form, { notion_database: responsesDs.id });
+    await notionControl('/failure', {
+      workspace_id: ws,
+      mode: 'rate_limited',
+      retry_after: 30,
+      count: 1,
+    });
+    const guest = await newGuest();
+    await guest.client.rpc('record_button_click', { p_block_id: form, p_creator_name: 'G' });
+    const before = Date.now();
+    await runWorker();
+    const [job] = await notionJobs(form);
+    expect(job!.status).toBe('queued');
+    expect(job!.attempts).toBe(0);
+    const wait = job!.run_at.getTime() - before;
+    expect(wait).toBeGreaterThan(25_000);
+    expect(wait).toBeLessThan(40_000);
+    // the time passes
+    await sql(`update private.jobs set run_at = now() where id = $1`, [job!.id]);
+    await runWorker();
+    await eventually(async () => (await notionJobs(form))[0]!.status === 'done');
+  });
+
+  it('an outage: retried with backoff, nothing lost once Notion is back', async () => {
+    const form = await createBlock(owner, 'button');
+    await link(owner, form, {
+      notion_database: responsesDs.id,
+      notion_database_title: 'block_name',
+    });
+    await notionControl('/failure', { workspace_id: ws, mode: 'outage' });
+    for (let i = 0; i < 3; i++) {
+      const guest = await newGuest();
+      await guest.client.rpc('record_button_click', { p_block_id: form, p_creator_name: `G${i}` });
+    }
+    await runWorker();
+    const failed = await notionJobs(form);
+    expect(
+      failed.some(
+        (j) => j.status === 'queued' && j.attempts === 1 && /unavailable/.test(j.last_error ?? ''),
+      ),
+    ).toBe(true);
+    expect(failed.every((j) => j.status === 'queued')).toBe(true);
+    await notionControl('/failure', { workspace_id: ws, mode: null });
+    for (let round = 0; round < 5; round++) {
+      await sql(
+        `update private.jobs set run_at = now() where kind = 'notion' and status = 'queued' and payload ->> 'block_id' = $1`,
+        [form],
+      );
+      await runWorker();
+      if ((await notionJobs(form)).every((j) => j.status === 'done')) break;
+    }
+    expect((await notionJobs(form)).map((j) => j.status)).toEqual(['done', 'done', 'done']);
+    const written = (await notionJobs(form)).map((j) => j.result!.page_id);
+    expect(new Set(written).size).toBe(3);
+  });
+
+  it('404: a data source that is gone unlinks the block, with a note', async () => {
+    const gone = await notionControl<{ id: string }>('/data-sources', {
+      workspace_id: ws,
+      title: 'Soon gone',
+      properties: [],
+    });
+    const form = await createBlock(owner, 'button');
+    await link(owner, form, { notion_database: gone.id });
+    await notionControl('/unshare', { workspace_id: ws, id: gone.id });
+    const guest = await newGuest();
+    await guest.client.rpc('record_button_click', { p_block_id: form, p_creator_name: 'G' });
+    await runWorker();
+    const [job] = await eventually(async () => {
+      const jobs = await notionJobs(form);
+      return jobs[0]?.status === 'done' ? jobs : undefined;
+    });
+    expect(job!.result).toEqual({ skipped: 'the Notion target is gone; the block was unlinked' });
+    const [priv] = await sql<{ db: string | null }>(
+      'select notion_database as db from public.block_private where block_id = $1',
+      [form],
+    );
+    expect(priv!.db).toBeNull();
+    const { data } = await owner.client
+      .from('integration_notes')
+      .select('code, detail')
+      .eq('block_id', form);
+    expect(data).toEqual([
+      { code: 'target_missing', detail: expect.objectContaining({ target_id: gone.id }) },
+    ]);
+    // no more jobs for the unlinked block
+    await guest.client.rpc('record_button_click', { p_block_id: form, p_creator_name: 'G' });
+    expect(await notionJobs(form)).toHaveLength(1);
+  });
+});
+
+describe('401 and remove', () => {
+  it('401 marks the integration not granted and parks the writes; connecting again writes them', async () => {
+    const owner = await paidOwner('notion-401');
+    const ws = await connect(owner);
+    const dsId = (await notionWorkspace(ws)).dataSources.find((d) => d.title === 'Responses')!.id;
+    const block = await createBlock(owner, 'button');
+    await link(owner, block, { notion_database: dsId });
+    // the owner removes the integration in Notion's settings
+    await notionControl('/revoke', { workspace_id: ws });
+    const guest = await newGuest();
+    await guest.client.rpc('record_button_click', { p_block_id: block, p_creator_name: 'G' });
+    await runWorker();
+    const integration = await eventually(async () => {
+      const { data } = await owner.client.from('integrations').select('status, status_reason');
+      return data?.[0]?.status === 'not_granted' ? data[0] : undefined;
+    });
+    expect(integration.status_reason).toMatch(/invalid/i);
+    const { data: shown } = await owner.client.from('integration_notes').select('code, block_id');
+    expect(shown).toEqual([{ code: 'unauthorized', block_id: null }]);
+    const [parked] = await notionJobs(block);
+    expect(parked!.status).toBe('queued');
+    expect(parked!.run_at.getTime() - Date.now()).toBeGreaterThan(23 * 3600_000);
+    // search says so too
+    const searched = await search(owner, 'database');
+    expect([searched.status, searched.json.error?.code]).toEqual([409, 'not_granted']);
+
+    // connect the same workspace again: granted, the note gone, the parked write done
+    await connect(owner, ws);
+    await runWorker();
+    await eventually(async () => (await notionJobs(block))[0]!.status === 'done');
+    expect((await owner.client.from('integrations').select('status')).data).toEqual([
+      { status: 'granted' },
+    ]);
+    expect((await owner.client.from('integration_notes').select('code')).data).toEqual([]);
+    expect(rowsIn(await notionWorkspace(ws), dsId)).toHaveLength(1);
+  });
+
+  it('remove revokes the token, unlinks every block, clears the token and settles queued writes', async () => {
+    const owner = await paidOwner('notion-remove');
+    const ws = await connect(owner);
+    const state = await notionWorkspace(ws);
+    const dsId = state.dataSources.find((d) => d.title === 'Responses')!.id;
+    const pageId = state.pages.find((p) => p.title === 'Likes')!.id;
+    const button = await createBlock(owner, 'button');
+    const like = await createBlock(owner, 'like');
+    await link(owner, button, { notion_database: dsId });
+    await link(owner, like, { notion_page: pageId });
+    // a write still queued (Notion slow to answer: the worker has not run)
+    await notionControl('/failure', { workspace_id: ws, mode: 'outage' });
+    const guest = await newGuest();
+    await guest.client.rpc('record_button_click', { p_block_id: button, p_creator_name: 'G' });
+
+    const removed = await callFunction('remove-integration', { mode: 'notion' }, owner.accessToken);
+    // Notion is down: the token could not be revoked there, the rest is done anyway
+    expect(removed.json.data).toEqual({ status: true, revoked: false, unlinked: 2 });
+    await notionControl('/failure', { workspace_id: ws, mode: null });
+    expect((await owner.client.from('integrations').select('*')).data).toEqual([]);
+    expect(
+      await sql(
+        'select 1 from private.integration_tokens t join public.integrations i on i.id = t.integration_id where i.user_id = $1',
+        [owner.id],
+      ),
+    ).toEqual([]);
+    const privates = await sql<{ db: string | null; page: string | null }>(
+      'select notion_database as db, notion_page as page from public.block_private where block_id = any($1)',
+      [[button, like]],
+    );
+    expect(privates).toEqual([
+      { db: null, page: null },
+      { db: null, page: null },
+    ]);
+    expect((await notionJobs(button)).map((j) => [j.status, j.result])).toEqual([
+      ['done', { skipped: 'Notion was disconnected' }],
+    ]);
+    // later responses are not queued
+    await guest.client.rpc('record_button_click', { p_block_id: button, p_creator_name: 'G' });
+    expect(await notionJobs(button)).toHaveLength(1);
+
+    // connected and removed again while Notion answers: the token is revoked at Notion
+    const ws2 = await connect(owner);
+    const again = await callFunction('remove-integration', { mode: 'notion' }, owner.accessToken);
+    expect(again.json.data).toMatchObject({ status: true, revoked: true });
+    expect((await notionWorkspace(ws2)).tokens.every((t) => t.revoked)).toBe(true);
+  });
+
+  it('search and remove need a signed-in owner; search needs a connection', async () => {
+    const owner = await paidOwner('notion-none');
+    const none = await search(owner, 'database');
+    expect([none.status, none.json.error?.message]).toEqual([409, 'Connect Notion first']);
+    expect(
+      (await callFunction('search-notion-objects', { target: 'database' }, undefined)).status,
+    ).toBe(401);
+    const bad = await callFunction(
+      'search-notion-objects',
+      { target: 'tables' },
+      owner.accessToken,
+    );
+    expect(bad.status).toBe(400);
+    const removeNothing = await callFunction(
+      'remove-integration',
+      { mode: 'notion' },
+      owner.accessToken,
+    );
+    expect(removeNothing.json.data).toEqual({ status: true, revoked: false, unlinked: 0 });
+    expect(randomUUID()).toBeTruthy();
+  });
+});
