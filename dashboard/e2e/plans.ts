@@ -148,7 +148,7 @@ export async function secondOwnerPaysByPaypal(journey: Journey, errors: string[]
     await page.locator('.plans a[href="/purchase?focus=custom"]').click();
     await page.waitForURL(`${base}/purchase?focus=custom`);
     // the login shows in place, and comes back here
-    await page.getByRole('button', { name: 'Google로 계속하기' }).click();
+    await page.getByRole('button', { name: 'Google로 로그인' }).click();
     await page.locator('#email').fill('e2e-paypal@example.com');
     await page.locator('#name').fill('페이팔 사용자');
     await page.getByRole('button', { name: 'Continue' }).click();
