@@ -5,7 +5,7 @@
 // Used by `npm start` and by the tests (free ports, throwaway data directory).
 import { createHmac, randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { Server } from 'node:http';
 import pg from 'pg';
 import { makeKeys, type Ports } from './config.ts';
@@ -19,6 +19,8 @@ import { createAuthServer } from './auth/server.ts';
 import { createRealtimeServer } from './realtime/server.ts';
 import { startProviders } from './providers/server.ts';
 import { startBackgroundWorkers } from './background/index.ts';
+import { createStorage } from './storage.ts';
+import { NOTION_PAGE_URL, TYPEDREAM_PAGE_URL } from './providers/pages/fixtures.ts';
 import type { Log, Managed } from './process.ts';
 import { paths } from './paths.ts';
 
@@ -215,6 +217,10 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
           SNS_CERT_HOSTS: providers.url,
           SNS_TOPIC_ARNS: LOCAL_AWS.snsTopicArn,
           DNS_NAMESERVER: providers.dnsAddress,
+          // letters: fetched pages and Notion's API are the providers server's /pages fake
+          PAGES_ORIGIN_OVERRIDE: `${providers.url}/pages`,
+          NOTION_API_BASE_URL: `${providers.url}/pages/www.notion.so/api/v3`,
+          LETTER_SAMPLE_URLS: `notion=${NOTION_PAGE_URL},typedream=${TYPEDREAM_PAGE_URL}`,
         },
       }),
     ]);
@@ -250,6 +256,13 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
       stops.push(() => background.close());
     }
 
+    // Supabase Storage stand-in (letter images): a folder beside the data directory
+    const storage = createStorage({
+      dir: join(dirname(opts.dataDir), 'storage'),
+      jwtSecret: opts.jwtSecret,
+      publicBuckets: ['letter-images'],
+    });
+
     const gateway: Server = await startGateway({
       port: opts.ports.api,
       anonKey: keys.anonKey,
@@ -260,6 +273,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
       auth,
       realtime,
       publicFunctions: publicFunctions(),
+      storage,
     });
     stops.push(() => closeServer(gateway));
 
