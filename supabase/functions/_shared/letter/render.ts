@@ -30,6 +30,7 @@ const CSS = `
 .pre { margin: 0 0 14px; padding: 12px 14px; background-color: #f6f6f6; border-radius: 6px; font-family: Menlo, Consolas, monospace; font-size: 13px; line-height: 1.5; white-space: pre-wrap; word-break: break-word; }
 .code { padding: 1px 4px; background-color: #f1f1ef; border-radius: 3px; font-family: Menlo, Consolas, monospace; font-size: 14px; color: #c7254e; }
 .link { color: #1f5fbf; text-decoration: underline; }
+.imglink { display: block; text-decoration: none; }
 .cta-cell { padding: 12px 32px 8px; }
 .cta { display: inline-block; padding: 12px 22px; background-color: #1f1f1f; border-radius: 6px; color: #ffffff; font-size: 15px; font-weight: 600; text-decoration: none; font-family: -apple-system, 'Segoe UI', Roboto, 'Apple SD Gothic Neo', sans-serif; }
 .bottom { padding: 0 0 24px; }
@@ -63,7 +64,7 @@ function blockHtml(block: TLetterBlock): string {
       return `<div class="callout">${block.icon ? `${escapeHtml(block.icon)} ` : ''}${spansHtml(block.spans)}</div>`;
     case 'image': {
       const img = `<img class="img" src="${escapeHtml(block.src)}" alt="${escapeHtml(block.alt ?? '')}" width="536">`;
-      const linked = block.href ? `<a href="${escapeHtml(block.href)}">${img}</a>` : img;
+      const linked = block.href ? `<a class="imglink" href="${escapeHtml(block.href)}">${img}</a>` : img;
       const caption = block.caption?.length ? `<p class="caption">${spansHtml(block.caption)}</p>` : '';
       return `<div class="figure">${linked}${caption}</div>`;
     }
@@ -93,7 +94,7 @@ export function renderLetter(
   const body = rows.map((r) => `<tr><td class="cell">${r}</td></tr>`).join('');
   let extra = '';
   if (model.imageButton) {
-    extra += `<tr><td class="cta-cell"><a href="${escapeHtml(model.imageButton.link)}"><img class="img" src="${escapeHtml(model.imageButton.src)}" alt="" width="536"></a></td></tr>`;
+    extra += `<tr><td class="cta-cell"><a class="imglink" href="${escapeHtml(model.imageButton.link)}"><img class="img" src="${escapeHtml(model.imageButton.src)}" alt="" width="536"></a></td></tr>`;
   }
   if (model.cta) {
     extra += `<tr><td class="cta-cell"><a class="cta" href="${escapeHtml(model.cta.link)}">${escapeHtml(model.cta.text)}</a></td></tr>`;
