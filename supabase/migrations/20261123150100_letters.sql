@@ -517,3 +517,24 @@ grant execute on function public.prepare_letter_jobs(bigint[]) to service_role;
 grant execute on function public.record_mail_event(jsonb) to service_role;
 revoke all on function public.get_letter_view(uuid) from public;
 grant execute on function public.get_letter_view(uuid) to anon, authenticated, service_role;
+
+-- ---------------------------------------------------------------------------------------------
+-- audience: adding members and groups is a paid feature (spec section 6)
+-- ---------------------------------------------------------------------------------------------
+
+-- The spec marks "adding audience and groups" paid. Visitors still become members of every
+-- owner's audience through the visitor functions (definer, unaffected), and an owner whose plan
+-- ended can still read, edit, rename and delete what they have: only new rows need the plan.
+-- How many rows an unpaid owner sees (100) is a display limit of the audience page, not a rule
+-- on their own data (docs/dashboard.md, "Audience").
+-- (inline: client roles have no usage on schema private; they read their own profile row)
+drop policy "Users can create their own audience groups" on public.audience_groups;
+create policy "Paid users can create their own audience groups" on public.audience_groups
+  for insert to authenticated
+  with check (user_id = (select auth.uid()) and name not in ('activated', 'deactivated')
+              and coalesce((select p.paid from public.profiles p where p.id = (select auth.uid())), false));
+
+drop policy "Users can add to their own audience" on public.audience_members;
+create policy "Paid users can add to their own audience" on public.audience_members
+  for insert to authenticated
+  with check (user_id = (select auth.uid()) and coalesce((select p.paid from public.profiles p where p.id = (select auth.uid())), false));

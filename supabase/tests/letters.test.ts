@@ -590,3 +590,25 @@ describe('a worker that loses track of a send', () => {
     await sql(`delete from private.settings where key = 'letters.unknown_grace_seconds'`);
   });
 });
+
+describe('audience', () => {
+  it('adding members and groups is paid; editing and deleting what one has is not', async () => {
+    const owner = await newUser('audience');
+    const add = () =>
+      owner.client.from('audience_members').insert({ creator_name: 'Ann', email: inbox('ann'), deactivated: false }).select('id');
+    const group = () => owner.client.from('audience_groups').insert({ name: 'vip' });
+    expect((await add()).error?.message).toMatch(/row-level security/);
+    expect((await group()).error?.message).toMatch(/row-level security/);
+    await sql('update public.profiles set paid = true where id = $1', [owner.id]);
+    const { data, error } = await add();
+    expect(error).toBeNull();
+    expect((await group()).error).toBeNull();
+    await sql('update public.profiles set paid = false where id = $1', [owner.id]);
+    const id = (data as Array<{ id: string }>)[0]!.id;
+    expect((await owner.client.from('audience_members').update({ creator_name: 'Anna', group_name: 'vip' }).eq('id', id).select()).data).toHaveLength(1);
+    expect((await owner.client.from('audience_groups').update({ name: 'friends' }).eq('name', 'vip').select()).data).toHaveLength(1);
+    const { data: member } = await owner.client.from('audience_members').select('group_name').eq('id', id).single();
+    expect(member).toEqual({ group_name: 'friends' });
+    expect((await owner.client.from('audience_members').delete().eq('id', id).select()).data).toHaveLength(1);
+  });
+});
