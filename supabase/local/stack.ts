@@ -5,7 +5,7 @@
 // Used by `npm start` and by the tests (free ports, throwaway data directory).
 import { createHmac, randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import type { Server } from 'node:http';
 import pg from 'pg';
 import { makeKeys, type Ports } from './config.ts';
@@ -258,7 +258,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
 
     // Supabase Storage stand-in (letter images): a folder beside the data directory
     const storage = createStorage({
-      dir: join(dirname(opts.dataDir), 'storage'),
+      dir: `${opts.dataDir}-storage`,
       jwtSecret: opts.jwtSecret,
       publicBuckets: ['letter-images'],
     });

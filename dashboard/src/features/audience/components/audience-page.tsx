@@ -182,16 +182,18 @@ function MemberRowView({
       </td>
       <td>{shortDate(member.created_at)}</td>
       <td>{shortDate(member.last_updated)}</td>
-      <td className="member-events">
-        {recent.map((e, i) => (
-          <EventChip key={i} event={e} />
-        ))}
-        {first ? (
-          <>
-            <span aria-hidden="true">…</span>
-            <EventChip event={first} />
-          </>
-        ) : null}
+      <td>
+        <div className="member-events">
+          {recent.map((e, i) => (
+            <EventChip key={i} event={e} />
+          ))}
+          {first ? (
+            <>
+              <span aria-hidden="true">…</span>
+              <EventChip event={first} />
+            </>
+          ) : null}
+        </div>
       </td>
       <td>
         {edit ? (
@@ -228,7 +230,12 @@ function MemberRowView({
           title={t('audience.deleteRow', { name })}
           onClick={() => onDelete(member)}
         >
-          <span aria-hidden="true">🗑</span>
+          <svg width="16" height="16" viewBox="0 0 16 16" aria-hidden="true" focusable="false">
+            <path
+              d="M6 2h4l1 1h3v1.5H2V3h3l1-1zm-2.5 4h9l-.7 8.2a1 1 0 0 1-1 .8H5.2a1 1 0 0 1-1-.8L3.5 6z"
+              fill="currentColor"
+            />
+          </svg>
         </button>
         {error ? (
           <span className="error-text" role="alert">

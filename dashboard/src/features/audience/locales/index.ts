@@ -70,7 +70,7 @@ export const en = {
     done: 'Imported {{added}} new member(s).',
     already: '{{count}} address(es) were already in your audience.',
     skipped: '{{count}} row(s) left out:',
-    groupDropped: '{{count}} row(s) imported without a group (unknown group):',
+    groupDropped: '{{count}} row(s) go in without a group (unknown group):',
     reasons: {
       noName: 'line {{line}}: no name',
       noEmail: 'line {{line}}: no email',
@@ -161,7 +161,7 @@ export const ko: typeof en = {
     done: '새 구성원 {{added}}명을 가져왔습니다.',
     already: '{{count}}개 주소는 이미 오디언스에 있었습니다.',
     skipped: '{{count}}줄을 제외했습니다:',
-    groupDropped: '{{count}}줄은 그룹 없이 가져왔습니다(없는 그룹):',
+    groupDropped: '{{count}}줄은 그룹 없이 들어갑니다(없는 그룹):',
     reasons: {
       noName: '{{line}}번째 줄: 이름 없음',
       noEmail: '{{line}}번째 줄: 이메일 없음',

@@ -2,7 +2,7 @@
 // breaks, spaces go, blank lines are dropped, at most 100, the remaining quota shown capped at
 // 100, register as audience for paid owners) and audience (a group, paid). Each send answers at
 // once with the reserved count; the mails go out from the queue.
-import { useId, useMemo, useState } from 'react';
+import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { Dialog } from '../../../components/ui/dialog';
@@ -56,6 +56,11 @@ export function SendLetterDialog({ blockId, userId, paid, onClose, onSent }: Sen
   const quota = useQuery(`quota:${userId}:${state}`, () => remainingEmails(userId));
   const groups = useQuery(`groups:${userId}`, () => (paid ? listSendGroups() : Promise.resolve([])));
   const remaining = quota.data ?? 0;
+  const moreButton = useRef<HTMLButtonElement>(null);
+  // the form that had the focus is gone: the result's button takes it
+  useEffect(() => {
+    if (state === 'done') moreButton.current?.focus();
+  }, [state]);
 
   const parsed = useMemo(() => parseRecipients(text), [text]);
   const unique = useMemo(() => [...new Set(parsed.emails.map((e) => e.toLowerCase()))], [parsed.emails]);
@@ -90,7 +95,7 @@ export function SendLetterDialog({ blockId, userId, paid, onClose, onSent }: Sen
       <button
         type="button"
         className="button"
-        data-autofocus
+        ref={moreButton}
         onClick={() => {
           setState('idle');
           setResult(null);
