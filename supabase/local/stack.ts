@@ -56,6 +56,10 @@ export interface Stack {
   jwtSecret: string;
   /** Migrations applied by this start, and whether the database was new (seeded). */
   migrated: { applied: string[]; fresh: boolean };
+  /** Kills the edge functions' process at once (benchmarks: a worker dying mid-send). */
+  killFunctions(): Promise<void>;
+  /** Starts the edge functions again (killing them first if they run). */
+  restartFunctions(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -191,7 +195,8 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     });
     stops.push(() => providers.close());
 
-    const [postgrest, functions]: Managed[] = await Promise.all([
+    let functionsOptions: Parameters<typeof startFunctions>[0];
+    const [postgrest, functionsProcess]: Managed[] = await Promise.all([
       startPostgrest({
         dbUri: postgrestUri,
         jwtSecret: opts.jwtSecret,
@@ -199,7 +204,8 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
         adminPort: opts.ports.postgrestAdmin,
         log,
       }),
-      startFunctions({
+      startFunctions(
+        (functionsOptions = {
         port: opts.ports.functions,
         log,
         env: {
@@ -222,10 +228,12 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
           NOTION_API_BASE_URL: `${providers.url}/pages/www.notion.so/api/v3`,
           LETTER_SAMPLE_URLS: `notion=${NOTION_PAGE_URL},typedream=${TYPEDREAM_PAGE_URL}`,
         },
-      }),
+        }),
+      ),
     ]);
+    let functions = functionsProcess!;
     stops.push(() => postgrest!.stop());
-    stops.push(() => functions!.stop());
+    stops.push(() => functions.stop());
 
     const auth = createAuthServer({
       databaseUrl: dbUrl,
@@ -295,6 +303,13 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
       serviceRoleKey: keys.serviceRoleKey,
       jwtSecret: opts.jwtSecret,
       migrated,
+      async killFunctions() {
+        await functions.stop('SIGKILL');
+      },
+      async restartFunctions() {
+        if (functions.isRunning()) await functions.stop('SIGKILL');
+        functions = await startFunctions(functionsOptions);
+      },
       stop: stopAll,
     };
   } catch (err) {

@@ -5,10 +5,21 @@
 import juice from 'juice';
 import type { TLetterBlock, TLetterModel, TSpan } from '../letter-schemas.ts';
 import { escapeHtml } from '../notification-mail.ts';
-import { textOf } from '../mail.ts';
+import { convert } from 'html-to-text';
 import { sanitizeLetterHtml, type LetterSanitizeOptions } from './sanitize-letter.ts';
 
 export type LetterLang = 'en' | 'ko';
+
+/** The text part, as _shared/mail.ts's textOf makes it (links as "text [url]", no images). */
+function textOf(html: string): string {
+  return convert(html, {
+    wordwrap: 78,
+    selectors: [
+      { selector: 'img', format: 'skip' },
+      { selector: 'a', options: { hideLinkHrefIfSameAsText: true } },
+    ],
+  });
+}
 
 /** The letter's stylesheet: written once with classes, inlined into every element by juice. */
 const CSS = `
