@@ -14,7 +14,8 @@
 // - axe (no serious or critical violations) on the landing, login, dashboard and the form's
 //   workspace edit and result pages;
 // - the seeded demo owner: result pages and CSV not empty, focus on arrival, long names and
-//   texts at 1280 and 375 px, the description's rich-text editor (demo-owner.ts).
+//   texts at 1280 and 375 px, the description's rich-text editor (demo-owner.ts);
+// - letters and audience (letters.ts, also alone: npm run e2e:letters).
 // Run: npm run build -w @reaction-blocks/sdk && npm run build -w @reaction-blocks/dashboard &&
 //      npm run e2e -w @reaction-blocks/dashboard
 import assert from 'node:assert/strict';
@@ -30,6 +31,7 @@ import { blockLimitReached, cardMenuActions, createThroughPicker, upgradeOwner }
 import { demoOwner } from './demo-owner.ts';
 import { editForm } from './form.ts';
 import { firstScreensInKorean, landingInEnglish } from './landing.ts';
+import { lettersJourney } from './letters.ts';
 import { signInOwner } from './owner.ts';
 import { formResults, likeResult, responseCounts } from './results.ts';
 import { type BlockType, type Journey, step, TYPES, watchErrors } from './support.ts';
@@ -62,6 +64,7 @@ const journey: Journey = {
   anonKey: stack.anonKey,
   browser,
   db,
+  providersUrl: stack.providersUrl,
 };
 console.log(`dashboard e2e journey (stack up in ${((Date.now() - t0) / 1000).toFixed(1)} s)`);
 
@@ -120,6 +123,7 @@ try {
   await step('like result', () => likeResult(page, journey, ids.like));
   await step('form results and CSV', () => formResults(page, journey, ids.form, TIME_ZONE));
   await step('card menu', () => cardMenuActions(page, journey, NAMES.like));
+  await step('letters and audience (en, ko)', () => lettersJourney(journey, errors));
   await step('demo owner: seeded results, focus, long texts, description editor', () =>
     demoOwner(journey, errors),
   );

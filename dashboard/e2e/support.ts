@@ -14,6 +14,8 @@ export interface Journey {
   browser: Browser;
   /** The stack's database as its superuser: for what the product has no screen for yet. */
   db: pg.Client;
+  /** The providers server (mailbox, SES fake): letters read the mails they send. */
+  providersUrl?: string;
 }
 
 /** The six reaction block types, in the order the journey creates them. */
