@@ -83,10 +83,11 @@ function DashboardTypeRoute() {
   return <DashboardPage />;
 }
 
-/** /dashboard/send/{mode}: a known source filters the letters, anything else goes back to all. */
+/** /dashboard/send/{mode}: a known source filters the letters; anything else is an unknown
+ * dashboard path (spec: to /dashboard/reaction). */
 function DashboardSendRoute() {
   const { mode } = useParams();
-  if (!(SEND_MODES as readonly string[]).includes(mode ?? '')) return <Navigate to={paths.dashboardSend} replace />;
+  if (!(SEND_MODES as readonly string[]).includes(mode ?? '')) return <Navigate to={paths.dashboardReaction} replace />;
   return <DashboardPage />;
 }
 
