@@ -57,7 +57,9 @@ function rssMb(pid: number | undefined): number {
 }
 
 async function sesSent(providersUrl: string): Promise<number> {
-  const state = (await (await fetch(`${providersUrl}/ses/_control/state`)).json()) as { sent?: number };
+  const state = (await (await fetch(`${providersUrl}/ses/_control/state`)).json()) as {
+    sent?: number;
+  };
   return state.sent ?? 0;
 }
 
@@ -94,7 +96,11 @@ try {
     `insert into private.settings (key, value) values ('letters.unknown_grace_seconds', '20')
      on conflict (key) do update set value = excluded.value`,
   );
-  const rate = (await db.query<{ value: number }>(`select value from private.settings where key = 'rate.mail.per_second'`)).rows[0]?.value;
+  const rate = (
+    await db.query<{ value: number }>(
+      `select value from private.settings where key = 'rate.mail.per_second'`,
+    )
+  ).rows[0]?.value;
 
   // the owner, their verified sender (the platform's domain is verified in the SES fake)
   const email = 'bench-letters@reaction-blocks.local';
@@ -126,7 +132,13 @@ try {
   ).rows[0]!.id;
   await db.query(`select set_config('request.jwt.claims', '', false)`);
   const page = notionToBlocks({ block: notionBlocks() }, NOTION_PAGE_ID);
-  const model = { version: 1 as const, source: null, blocks: page.blocks.filter((b) => b.type !== 'image'), cta: null, imageButton: null };
+  const model = {
+    version: 1 as const,
+    source: null,
+    blocks: page.blocks.filter((b) => b.type !== 'image'),
+    cta: null,
+    imageButton: null,
+  };
   const rendered = renderLetter(page.title, model);
   await db.query(
     `update public.block_private set mail_from = $2, mail_name = 'Bench', mail_title = $3, mail_html = $4,
@@ -154,7 +166,9 @@ try {
     .sign(new TextEncoder().encode(DEFAULT_JWT_SECRET));
 
   // the seed's notification digests are not part of the measurement
-  await db.query(`update private.jobs set status = 'done', finished_at = now() where kind <> 'letter' and status = 'queued'`);
+  await db.query(
+    `update private.jobs set status = 'done', finished_at = now() where kind <> 'letter' and status = 'queued'`,
+  );
   await new Promise((r) => setTimeout(r, 1000));
   const sentBefore = await sesSent(stack.providersUrl);
   let pid = functionsPid(ports.functions);
@@ -163,10 +177,17 @@ try {
   const started = performance.now();
   const res = await fetch(`${stack.apiUrl}/functions/v1/publish-letter`, {
     method: 'POST',
-    headers: { authorization: `Bearer ${token}`, apikey: stack.anonKey, 'content-type': 'application/json' },
+    headers: {
+      authorization: `Bearer ${token}`,
+      apikey: stack.anonKey,
+      'content-type': 'application/json',
+    },
     body: JSON.stringify({ blockId, group: 'activated' }),
   });
-  const answer = (await res.json()) as { data?: { reservedCount: number; publishId: string }; error?: unknown };
+  const answer = (await res.json()) as {
+    data?: { reservedCount: number; publishId: string };
+    error?: unknown;
+  };
   const reserveMs = performance.now() - started;
   if (!answer.data || answer.data.reservedCount !== MEMBERS) {
     throw new Error(`publish-letter answered ${res.status} ${JSON.stringify(answer)}`);
@@ -191,7 +212,8 @@ try {
       void kick(stack);
     }
     if (sent >= MEMBERS) break;
-    if (performance.now() - started > 900_000) throw new Error(`only ${sent} of ${MEMBERS} after 15 minutes`);
+    if (performance.now() - started > 900_000)
+      throw new Error(`only ${sent} of ${MEMBERS} after 15 minutes`);
     await new Promise((r) => setTimeout(r, 200));
   }
   const seconds = (performance.now() - started) / 1000;
@@ -218,15 +240,31 @@ try {
     `select count(*) as n from private.jobs where kind = 'letter' and payload ->> 'publish_id' = $1 and last_error like '%queued again%'`,
     [publishId],
   );
-  const counts = (await db.query(`select sent_count, delivered_count from public.publishes where id = $1`, [publishId])).rows[0] as {
+  const counts = (
+    await db.query(`select sent_count, delivered_count from public.publishes where id = $1`, [
+      publishId,
+    ])
+  ).rows[0] as {
     sent_count: number;
     delivered_count: number;
   };
   if (process.env.BENCH_DEBUG) {
-    const mails = (await (await fetch(`${stack.providersUrl}/mailbox/messages?limit=20000`)).json()) as Array<{ to: string[]; subject: string }>;
+    const mails = (await (
+      await fetch(`${stack.providersUrl}/mailbox/messages?limit=20000`)
+    ).json()) as Array<{ to: string[]; subject: string }>;
     const seen = new Map<string, number>();
     for (const m of mails) for (const to of m.to) seen.set(to, (seen.get(to) ?? 0) + 1);
-    process.stdout.write(`mailbox ${mails.length}; twice: ${[...seen].filter(([, n]) => n > 1).map(([k]) => k).slice(0, 10).join(', ')}; other: ${mails.filter((m) => !m.to.some((t) => t.startsWith('member-'))).map((m) => m.subject).slice(0, 5).join(' | ')}\n`);
+    process.stdout.write(
+      `mailbox ${mails.length}; twice: ${[...seen]
+        .filter(([, n]) => n > 1)
+        .map(([k]) => k)
+        .slice(0, 10)
+        .join(', ')}; other: ${mails
+        .filter((m) => !m.to.some((t) => t.startsWith('member-')))
+        .map((m) => m.subject)
+        .slice(0, 5)
+        .join(' | ')}\n`,
+    );
   }
   await db.end();
   const exactlyOnce = finalSent === MEMBERS && deliveries === MEMBERS && distinctIds === MEMBERS;

@@ -13,7 +13,12 @@ import { lettersJourney } from './letters.ts';
 import { step } from './support.ts';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'rb-letters-e2e-'));
-const stack = await startStack({ ports: await freePorts(), dataDir, jwtSecret: DEFAULT_JWT_SECRET, web: true });
+const stack = await startStack({
+  ports: await freePorts(),
+  dataDir,
+  jwtSecret: DEFAULT_JWT_SECRET,
+  web: true,
+});
 const browser = await chromium.launch(chromiumLaunchOptions);
 const db = new pg.Client({ connectionString: stack.dbUrl });
 db.on('error', () => {});
@@ -22,7 +27,14 @@ try {
   const errors: string[] = [];
   await step('letters and audience (en, ko)', () =>
     lettersJourney(
-      { base: stack.webUrl.replace(/\/$/, ''), apiUrl: stack.apiUrl, anonKey: stack.anonKey, browser, db, providersUrl: stack.providersUrl },
+      {
+        base: stack.webUrl.replace(/\/$/, ''),
+        apiUrl: stack.apiUrl,
+        anonKey: stack.anonKey,
+        browser,
+        db,
+        providersUrl: stack.providersUrl,
+      },
       errors,
     ),
   );

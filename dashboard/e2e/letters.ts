@@ -75,7 +75,9 @@ export async function lettersJourney(journey: Journey, errors: string[]) {
   await page.getByLabel('Email address').fill(sender);
   await page.getByRole('button', { name: 'Verify' }).click();
   const [verification] = await waitForMail(providersUrl, sender);
-  const link = /https?:\/\/[^\s"<>]+\/ses\/verify\?[^\s"<>]+/.exec(verification!.text ?? verification!.html ?? '')?.[0];
+  const link = /https?:\/\/[^\s"<>]+\/ses\/verify\?[^\s"<>]+/.exec(
+    verification!.text ?? verification!.html ?? '',
+  )?.[0];
   assert.ok(link, 'a verification link');
   await (await fetch(link.replace(/&amp;/g, '&'))).body?.cancel();
   await page.getByRole('button', { name: 'Check again' }).first().click();
@@ -190,7 +192,9 @@ export async function lettersJourney(journey: Journey, errors: string[]) {
   assert.equal((await mailbox(providersUrl, a)).length, 1);
 
   // the public page of the letter block shows the letter
-  const owner = (await db.query<{ id: string }>('select id from public.profiles where email = $1', [OWNER.email])).rows[0]!.id;
+  const owner = (
+    await db.query<{ id: string }>('select id from public.profiles where email = $1', [OWNER.email])
+  ).rows[0]!.id;
   await page.goto(`${base}/block/?id=${owner}&block_id=${blockId}`);
   const frame = page.frameLocator('reaction-block iframe');
   await frame.getByText('This week at Reaction Blocks').waitFor();

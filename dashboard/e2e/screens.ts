@@ -132,7 +132,9 @@ const SHOTS: Shot[] = [
       await page.locator('.letter-row').first().waitFor({ timeout: 30000 });
       await page.locator('.workspace-actions .button-primary').first().click();
       await page.getByRole('button', { name: /Send letter|레터 보내기/ }).click();
-      await page.locator('.send-addresses').fill('reader@example.com, second@example.com\nnot-an-address');
+      await page
+        .locator('.send-addresses')
+        .fill('reader@example.com, second@example.com\nnot-an-address');
       await settle(page);
     },
   },
@@ -205,7 +207,16 @@ const SHOTS: Shot[] = [
       await settle(page);
     },
   },
-  { name: 'audience-of-block', path: `/work/${block('06')}/audience`, prepare: (page) => page.getByTestId('audience-row').first().waitFor().then(() => settle(page)) },
+  {
+    name: 'audience-of-block',
+    path: `/work/${block('06')}/audience`,
+    prepare: (page) =>
+      page
+        .getByTestId('audience-row')
+        .first()
+        .waitFor()
+        .then(() => settle(page)),
+  },
   {
     name: 'letter-public',
     path: `/block/?id=${DEMO_ID}&block_id=${block('07')}`,

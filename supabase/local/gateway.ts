@@ -147,7 +147,8 @@ export function startGateway(opts: GatewayOptions): Promise<http.Server> {
       }
       case 'storage': {
         // public files are links in mails and pages: no apikey, as on Supabase
-        if (!opts.storage) return sendJson(res, 404, { message: 'no Route matched with those values' });
+        if (!opts.storage)
+          return sendJson(res, 404, { message: 'no Route matched with those values' });
         for (const [k, v] of Object.entries(CORS_HEADERS)) res.setHeader(k, v);
         return opts.storage.handle(req, res, subPath);
       }

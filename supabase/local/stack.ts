@@ -206,28 +206,28 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
       }),
       startFunctions(
         (functionsOptions = {
-        port: opts.ports.functions,
-        log,
-        env: {
-          SUPABASE_URL: apiUrl,
-          SUPABASE_ANON_KEY: keys.anonKey,
-          SUPABASE_SERVICE_ROLE_KEY: keys.serviceRoleKey,
-          SUPABASE_DB_URL: dbUrl,
-          ...backgroundEnv(opts.jwtSecret, webUrl),
-          // outside providers: the local fakes (see docs/getting-started.md)
-          SES_ENDPOINT: `${providers.url}/ses`,
-          AWS_REGION: LOCAL_AWS.region,
-          AWS_ACCESS_KEY_ID: LOCAL_AWS.accessKeyId,
-          AWS_SECRET_ACCESS_KEY: LOCAL_AWS.secretAccessKey,
-          SES_CONFIGURATION_SET: LOCAL_AWS.configurationSet,
-          SNS_CERT_HOSTS: providers.url,
-          SNS_TOPIC_ARNS: LOCAL_AWS.snsTopicArn,
-          DNS_NAMESERVER: providers.dnsAddress,
-          // letters: fetched pages and Notion's API are the providers server's /pages fake
-          PAGES_ORIGIN_OVERRIDE: `${providers.url}/pages`,
-          NOTION_API_BASE_URL: `${providers.url}/pages/www.notion.so/api/v3`,
-          LETTER_SAMPLE_URLS: `notion=${NOTION_PAGE_URL},typedream=${TYPEDREAM_PAGE_URL}`,
-        },
+          port: opts.ports.functions,
+          log,
+          env: {
+            SUPABASE_URL: apiUrl,
+            SUPABASE_ANON_KEY: keys.anonKey,
+            SUPABASE_SERVICE_ROLE_KEY: keys.serviceRoleKey,
+            SUPABASE_DB_URL: dbUrl,
+            ...backgroundEnv(opts.jwtSecret, webUrl),
+            // outside providers: the local fakes (see docs/getting-started.md)
+            SES_ENDPOINT: `${providers.url}/ses`,
+            AWS_REGION: LOCAL_AWS.region,
+            AWS_ACCESS_KEY_ID: LOCAL_AWS.accessKeyId,
+            AWS_SECRET_ACCESS_KEY: LOCAL_AWS.secretAccessKey,
+            SES_CONFIGURATION_SET: LOCAL_AWS.configurationSet,
+            SNS_CERT_HOSTS: providers.url,
+            SNS_TOPIC_ARNS: LOCAL_AWS.snsTopicArn,
+            DNS_NAMESERVER: providers.dnsAddress,
+            // letters: fetched pages and Notion's API are the providers server's /pages fake
+            PAGES_ORIGIN_OVERRIDE: `${providers.url}/pages`,
+            NOTION_API_BASE_URL: `${providers.url}/pages/www.notion.so/api/v3`,
+            LETTER_SAMPLE_URLS: `notion=${NOTION_PAGE_URL},typedream=${TYPEDREAM_PAGE_URL}`,
+          },
         }),
       ),
     ]);

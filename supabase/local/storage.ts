@@ -87,18 +87,26 @@ export function createStorage(opts: StorageOptions) {
       return;
     }
     if (req.method === 'POST' || req.method === 'PUT') {
-      if (!(await isServiceRole(req))) return fail(res, 403, 'Unauthorized', 'new row violates row-level security policy');
+      if (!(await isServiceRole(req)))
+        return fail(res, 403, 'Unauthorized', 'new row violates row-level security policy');
       const file = fileOf(parts[1] ?? '', parts.slice(2).join('/'));
       if (!file) return fail(res, 404, 'Bucket not found', 'Bucket not found');
       const chunks: Buffer[] = [];
       let size = 0;
       for await (const chunk of req) {
         size += (chunk as Buffer).length;
-        if (size > maxBytes) return fail(res, 413, 'Payload too large', 'The object exceeded the maximum allowed size');
+        if (size > maxBytes)
+          return fail(
+            res,
+            413,
+            'Payload too large',
+            'The object exceeded the maximum allowed size',
+          );
         chunks.push(chunk as Buffer);
       }
       const upsert = req.method === 'PUT' || req.headers['x-upsert'] === 'true';
-      if (!upsert && existsSync(file)) return fail(res, 409, 'Duplicate', 'The resource already exists');
+      if (!upsert && existsSync(file))
+        return fail(res, 409, 'Duplicate', 'The resource already exists');
       mkdirSync(dirname(file), { recursive: true });
       writeFileSync(file, Buffer.concat(chunks));
       return send(res, 200, { Key: `${parts[1]}/${parts.slice(2).join('/')}`, Id: randomUUID() });

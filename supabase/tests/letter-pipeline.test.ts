@@ -11,7 +11,11 @@ import {
   type GuardDeps,
   type GuardPolicy,
 } from '../functions/_shared/letter/fetch-guard.ts';
-import { brunchProfileText, brunchToBlocks, typedreamToBlocks } from '../functions/_shared/letter/html-source.ts';
+import {
+  brunchProfileText,
+  brunchToBlocks,
+  typedreamToBlocks,
+} from '../functions/_shared/letter/html-source.ts';
 import { notionToBlocks } from '../functions/_shared/letter/notion.ts';
 import { letterDocument, letterFooter, renderLetter } from '../functions/_shared/letter/render.ts';
 import { cleanStyle, sanitizeLetterHtml } from '../functions/_shared/letter/sanitize-letter.ts';
@@ -61,9 +65,15 @@ function deps(
   };
 }
 
-const page = (body: string, headers: Record<string, string> = {}) => () =>
-  new Response(body, { status: 200, headers: { 'content-type': 'text/html; charset=utf-8', ...headers } });
-const moved = (location: string) => () => new Response(null, { status: 302, headers: { location } });
+const page =
+  (body: string, headers: Record<string, string> = {}) =>
+  () =>
+    new Response(body, {
+      status: 200,
+      headers: { 'content-type': 'text/html; charset=utf-8', ...headers },
+    });
+const moved = (location: string) => () =>
+  new Response(null, { status: 302, headers: { location } });
 
 describe('the SSRF guard', () => {
   it('fetches an allowed https page', async () => {
@@ -104,7 +114,10 @@ describe('the SSRF guard', () => {
     ['::ffff:127.0.0.1'],
     ['::ffff:10.0.0.1'],
   ])('refuses a host that resolves to %s', async (ip) => {
-    const d = deps({ 'https://a.typedream.app/': page('x') }, { 'a.typedream.app': ['76.76.21.21', ip] });
+    const d = deps(
+      { 'https://a.typedream.app/': page('x') },
+      { 'a.typedream.app': ['76.76.21.21', ip] },
+    );
     await expect(guardedFetch('https://a.typedream.app/', policy(), d)).rejects.toMatchObject({
       reason: 'address',
     });
@@ -114,13 +127,25 @@ describe('the SSRF guard', () => {
   it('classifies addresses', () => {
     for (const ip of ['8.8.8.8', '76.76.21.21', '2606:4700::6810:84e5', '::ffff:8.8.8.8'])
       expect(isPublicAddress(ip), ip).toBe(true);
-    for (const ip of ['192.0.2.1', '198.51.100.7', '203.0.113.9', '224.0.0.1', '255.255.255.255', '2001:db8::1', 'ff02::1', '64:ff9b::a00:1', 'nonsense'])
+    for (const ip of [
+      '192.0.2.1',
+      '198.51.100.7',
+      '203.0.113.9',
+      '224.0.0.1',
+      '255.255.255.255',
+      '2001:db8::1',
+      'ff02::1',
+      '64:ff9b::a00:1',
+      'nonsense',
+    ])
       expect(isPublicAddress(ip), ip).toBe(false);
   });
 
   it('refuses a host without an address', async () => {
     const d = deps({}, { 'a.typedream.app': [] });
-    await expect(guardedFetch('https://a.typedream.app/', policy(), d)).rejects.toMatchObject({ reason: 'dns' });
+    await expect(guardedFetch('https://a.typedream.app/', policy(), d)).rejects.toMatchObject({
+      reason: 'dns',
+    });
   });
 
   it('follows a redirect only to a URL that passes the same checks', async () => {
@@ -128,22 +153,41 @@ describe('the SSRF guard', () => {
       'https://a.typedream.app/': moved('/next'),
       'https://a.typedream.app/next': page('done'),
     });
-    expect((await guardedFetch('https://a.typedream.app/', policy(), ok)).url).toBe('https://a.typedream.app/next');
-    for (const location of ['https://127.0.0.1/', 'http://a.typedream.app/', 'https://example.com/', 'https://inside.typedream.app/']) {
-      const d = deps({ 'https://a.typedream.app/': moved(location) }, { 'inside.typedream.app': ['10.0.0.1'] });
-      await expect(guardedFetch('https://a.typedream.app/', policy(), d), location).rejects.toMatchObject({
+    expect((await guardedFetch('https://a.typedream.app/', policy(), ok)).url).toBe(
+      'https://a.typedream.app/next',
+    );
+    for (const location of [
+      'https://127.0.0.1/',
+      'http://a.typedream.app/',
+      'https://example.com/',
+      'https://inside.typedream.app/',
+    ]) {
+      const d = deps(
+        { 'https://a.typedream.app/': moved(location) },
+        { 'inside.typedream.app': ['10.0.0.1'] },
+      );
+      await expect(
+        guardedFetch('https://a.typedream.app/', policy(), d),
+        location,
+      ).rejects.toMatchObject({
         reason: 'redirect',
       });
       expect(d.seen).toEqual(['https://a.typedream.app/']);
     }
     const loop = deps({ 'https://a.typedream.app/': moved('/') });
-    await expect(guardedFetch('https://a.typedream.app/', policy(), loop)).rejects.toMatchObject({ reason: 'redirect' });
+    await expect(guardedFetch('https://a.typedream.app/', policy(), loop)).rejects.toMatchObject({
+      reason: 'redirect',
+    });
     expect(loop.seen).toHaveLength(3);
   });
 
   it('stops reading past the size limit, declared or not', async () => {
-    const declared = deps({ 'https://a.typedream.app/': page('x'.repeat(10), { 'content-length': '5000' }) });
-    await expect(guardedFetch('https://a.typedream.app/', policy(), declared)).rejects.toMatchObject({ reason: 'size' });
+    const declared = deps({
+      'https://a.typedream.app/': page('x'.repeat(10), { 'content-length': '5000' }),
+    });
+    await expect(
+      guardedFetch('https://a.typedream.app/', policy(), declared),
+    ).rejects.toMatchObject({ reason: 'size' });
     const streamed = deps({
       'https://a.typedream.app/': () =>
         new Response(
@@ -155,7 +199,9 @@ describe('the SSRF guard', () => {
           { headers: { 'content-type': 'text/html' } },
         ),
     });
-    await expect(guardedFetch('https://a.typedream.app/', policy(), streamed)).rejects.toMatchObject({ reason: 'size' });
+    await expect(
+      guardedFetch('https://a.typedream.app/', policy(), streamed),
+    ).rejects.toMatchObject({ reason: 'size' });
   });
 
   it('gives up after the time limit', async () => {
@@ -164,16 +210,25 @@ describe('the SSRF guard', () => {
       new Promise((_resolve, reject) => {
         init?.signal?.addEventListener('abort', () => reject(new Error('aborted')));
       })) as typeof fetch;
-    await expect(guardedFetch('https://a.typedream.app/', policy({ timeoutMs: 50 }), d)).rejects.toMatchObject({
+    await expect(
+      guardedFetch('https://a.typedream.app/', policy({ timeoutMs: 50 }), d),
+    ).rejects.toMatchObject({
       reason: 'timeout',
     });
   });
 
   it('refuses other content types and other statuses', async () => {
-    const json = deps({ 'https://a.typedream.app/': () => new Response('{}', { headers: { 'content-type': 'application/json' } }) });
-    await expect(guardedFetch('https://a.typedream.app/', policy(), json)).rejects.toMatchObject({ reason: 'type' });
+    const json = deps({
+      'https://a.typedream.app/': () =>
+        new Response('{}', { headers: { 'content-type': 'application/json' } }),
+    });
+    await expect(guardedFetch('https://a.typedream.app/', policy(), json)).rejects.toMatchObject({
+      reason: 'type',
+    });
     const gone = deps({});
-    await expect(guardedFetch('https://a.typedream.app/', policy(), gone)).rejects.toBeInstanceOf(FetchRefused);
+    await expect(guardedFetch('https://a.typedream.app/', policy(), gone)).rejects.toBeInstanceOf(
+      FetchRefused,
+    );
   });
 
   it('sends the checked request to the origin override', async () => {
@@ -187,7 +242,9 @@ describe('the SSRF guard', () => {
 describe('the letter sanitiser', () => {
   it.each(XSS_PAYLOADS)('%s: nothing that runs survives', (_name, input) => {
     const out = sanitizeLetterHtml(input);
-    expect(out).not.toMatch(/<(script|iframe|object|embed|svg|math|form|input|button|style|template|base|meta)\b/i);
+    expect(out).not.toMatch(
+      /<(script|iframe|object|embed|svg|math|form|input|button|style|template|base|meta)\b/i,
+    );
     expect(out).not.toMatch(/\son[a-z]+=/i);
     expect(out).not.toMatch(/(javascript|vbscript|data):/i);
     expect(sanitizeLetterHtml(out)).toBe(out);
@@ -200,7 +257,9 @@ describe('the letter sanitiser', () => {
   });
 
   it('allows http images only from the listed origins', () => {
-    expect(sanitizeLetterHtml('<img src="http://127.0.0.1:54321/storage/v1/object/public/x.png">')).toBe('');
+    expect(
+      sanitizeLetterHtml('<img src="http://127.0.0.1:54321/storage/v1/object/public/x.png">'),
+    ).toBe('');
     expect(
       sanitizeLetterHtml('<img src="http://127.0.0.1:54321/storage/v1/object/public/x.png">', {
         imageOrigins: ['http://127.0.0.1:54321'],
@@ -209,9 +268,9 @@ describe('the letter sanitiser', () => {
   });
 
   it('filters style declarations', () => {
-    expect(cleanStyle('color: red; background: url(https://t.example/x); position: fixed; width: 10px')).toBe(
-      'color: red; width: 10px',
-    );
+    expect(
+      cleanStyle('color: red; background: url(https://t.example/x); position: fixed; width: 10px'),
+    ).toBe('color: red; width: 10px');
     expect(cleanStyle('font-family: "a;b", sans-serif; margin: expression(alert(1))')).toBe(
       'font-family: "a;b", sans-serif',
     );
@@ -224,11 +283,17 @@ describe('sources on the fixture pages', () => {
     const { title, blocks } = notionToBlocks({ block: notionBlocks() }, NOTION_PAGE_ID);
     expect(title).toBe('Weekly letter');
     expect(blocks.map((b) => b.type)).toContain('callout');
-    expect(ZLetterModel.safeParse({ version: 1, source: null, blocks, cta: null, imageButton: null }).success).toBe(true);
+    expect(
+      ZLetterModel.safeParse({ version: 1, source: null, blocks, cta: null, imageButton: null })
+        .success,
+    ).toBe(true);
   });
 
   it('a Brunch article and profile', () => {
-    const { title, blocks } = brunchToBlocks(BRUNCH_ARTICLE_HTML, new URL('https://brunch.co.kr/@letterwriter/12'));
+    const { title, blocks } = brunchToBlocks(
+      BRUNCH_ARTICLE_HTML,
+      new URL('https://brunch.co.kr/@letterwriter/12'),
+    );
     expect(title).toBe('봄의 편지');
     const image = blocks.find((b) => b.type === 'image');
     expect(image && image.type === 'image' && image.src).toBe(
@@ -239,7 +304,9 @@ describe('sources on the fixture pages', () => {
   });
 
   it('a Typedream page and a hostile one', () => {
-    expect(typedreamToBlocks(TYPEDREAM_HTML, new URL('https://reaction-demo.typedream.app/')).blocks[0]).toMatchObject({
+    expect(
+      typedreamToBlocks(TYPEDREAM_HTML, new URL('https://reaction-demo.typedream.app/')).blocks[0],
+    ).toMatchObject({
       type: 'heading',
       level: 1,
     });
@@ -255,8 +322,20 @@ describe('rendering', () => {
     source: null,
     blocks: [
       { id: 'a', type: 'heading', level: 2, spans: [{ text: 'Hello <you>' }] },
-      { id: 'b', type: 'paragraph', spans: [{ text: 'bold', marks: ['b', 'i'] }, { text: ' link', href: 'https://x.example/?a=1&b=2' }] },
-      { id: 'c', type: 'list', ordered: true, items: [[{ text: 'one' }], [{ text: 'two', marks: ['code'] }]] },
+      {
+        id: 'b',
+        type: 'paragraph',
+        spans: [
+          { text: 'bold', marks: ['b', 'i'] },
+          { text: ' link', href: 'https://x.example/?a=1&b=2' },
+        ],
+      },
+      {
+        id: 'c',
+        type: 'list',
+        ordered: true,
+        items: [[{ text: 'one' }], [{ text: 'two', marks: ['code'] }]],
+      },
       { id: 'd', type: 'image', src: 'https://cdn.example/a.png', alt: 'An "image"' },
       { id: 'e', type: 'code', text: 'if (a < b) {}' },
       { id: 'f', type: 'divider' },
@@ -275,7 +354,8 @@ describe('rendering', () => {
     expect(html).toContain('<strong');
     expect(html).toContain('if (a &lt; b) {}');
     expect(html).toContain('Go &amp; see');
-    for (const tag of html.match(/<(h2|p|td|img|a|ol|li|pre|hr)\b[^>]*>/g) ?? []) expect(tag, tag).toMatch(/style="/);
+    for (const tag of html.match(/<(h2|p|td|img|a|ol|li|pre|hr)\b[^>]*>/g) ?? [])
+      expect(tag, tag).toMatch(/style="/);
     expect(text).toContain('HELLO <YOU>');
     expect(text).toContain('Go & see [https://x.example/go]');
   });
@@ -285,7 +365,9 @@ describe('rendering', () => {
     expect(footer.html).toContain('&lt;b&gt;작가&lt;/b&gt;님이 Reaction Blocks로 보낸 레터입니다.');
     expect(footer.html).toContain('href="https://site.example/unsubscribe?token=a&amp;b"');
     expect(footer.text).toContain('수신 거부: https://site.example/unsubscribe?token=a&b');
-    expect(letterDocument('en', '</title><script>', '<table></table>', '')).toContain('&lt;/title&gt;&lt;script&gt;');
+    expect(letterDocument('en', '</title><script>', '<table></table>', '')).toContain(
+      '&lt;/title&gt;&lt;script&gt;',
+    );
   });
 });
 
@@ -296,9 +378,9 @@ describe('shared rules', () => {
       error: null,
     });
     expect(parseRecipients('a@x.com\nnope').error).toBe('Email address is invalid');
-    expect(parseRecipients(Array.from({ length: 101 }, (_, i) => `u${i}@x.com`).join(',')).error).toBe(
-      'You can send 100 emails at once by manual sending',
-    );
+    expect(
+      parseRecipients(Array.from({ length: 101 }, (_, i) => `u${i}@x.com`).join(',')).error,
+    ).toBe('You can send 100 emails at once by manual sending');
   });
 
   it('page addresses per mode', () => {
@@ -307,11 +389,19 @@ describe('shared rules', () => {
       error: "It's not address of the public Notion page",
     });
     expect(checkPageUrl('notion', 'nope')).toEqual({ error: 'Invalid address.' });
-    expect(checkPageUrl('brunch', 'https://brunch.co.kr/@me/3', 'https://brunch.co.kr/@me')).toHaveProperty('url');
-    expect(checkPageUrl('brunch', 'https://brunch.co.kr/@you/3', 'https://brunch.co.kr/@me')).toEqual({
+    expect(
+      checkPageUrl('brunch', 'https://brunch.co.kr/@me/3', 'https://brunch.co.kr/@me'),
+    ).toHaveProperty('url');
+    expect(
+      checkPageUrl('brunch', 'https://brunch.co.kr/@you/3', 'https://brunch.co.kr/@me'),
+    ).toEqual({
       error: "It's not your article",
     });
-    expect(normalizeBrunchProfile('https://brunch.co.kr/@me/')).toEqual({ url: 'https://brunch.co.kr/@me' });
-    expect(normalizeBrunchProfile('https://brunch.co.kr/me')).toEqual({ error: 'Invalid brunch profile page' });
+    expect(normalizeBrunchProfile('https://brunch.co.kr/@me/')).toEqual({
+      url: 'https://brunch.co.kr/@me',
+    });
+    expect(normalizeBrunchProfile('https://brunch.co.kr/me')).toEqual({
+      error: 'Invalid brunch profile page',
+    });
   });
 });

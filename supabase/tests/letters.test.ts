@@ -71,7 +71,11 @@ interface Loaded {
 }
 
 async function load(o: Owner, mode: string, pageUrl: string) {
-  return callFunction('web-to-template', { blockId: o.blockId, mode, pageUrl }, o.owner.accessToken);
+  return callFunction(
+    'web-to-template',
+    { blockId: o.blockId, mode, pageUrl },
+    o.owner.accessToken,
+  );
 }
 
 async function loaded(o: Owner, mode: string, pageUrl: string): Promise<Loaded> {
@@ -92,7 +96,9 @@ function expectMailSafe(html: string) {
     expect(src.protocol === 'https:' || src.origin === new URL(stack().apiUrl).origin).toBe(true);
   }
   for (const m of html.matchAll(/<a[^>]*\shref="([^"]+)"/g)) {
-    expect(['http:', 'https:', 'mailto:']).toContain(new URL(m[1]!.replace(/&amp;/g, '&')).protocol);
+    expect(['http:', 'https:', 'mailto:']).toContain(
+      new URL(m[1]!.replace(/&amp;/g, '&')).protocol,
+    );
   }
 }
 
@@ -166,7 +172,9 @@ describe('page to letter', () => {
     expect(last.type === 'paragraph' && last.spans.some((s) => s.href)).toBe(false);
     const image = l.letter.blocks.find((b) => b.type === 'image')!;
     expect(image.type === 'image' && image.src).toMatch(
-      new RegExp(`^${stack().apiUrl}/storage/v1/object/public/letter-images/${o.owner.id}/[0-9a-f]{40}\\.png$`),
+      new RegExp(
+        `^${stack().apiUrl}/storage/v1/object/public/letter-images/${o.owner.id}/[0-9a-f]{40}\\.png$`,
+      ),
     );
     const stored = await fetch((image as { src: string }).src);
     expect(stored.status).toBe(200);
@@ -196,19 +204,19 @@ describe('page to letter', () => {
     expect((await verify('https://brunch.co.kr/@someoneelse')).json.error?.message).toBe(
       'Failed to verify writer',
     );
-    expect((await verify(BRUNCH_PROFILE_URL, 'not-mine@ses-ready.example')).json.error?.message).toBe(
-      'Verify the sender email first',
-    );
+    expect(
+      (await verify(BRUNCH_PROFILE_URL, 'not-mine@ses-ready.example')).json.error?.message,
+    ).toBe('Verify the sender email first');
     expect((await verify(`${BRUNCH_PROFILE_URL}/`)).json.data).toMatchObject({
       status: true,
       brunchProfilePage: BRUNCH_PROFILE_URL,
     });
-    expect((await load(o, 'brunch', 'https://brunch.co.kr/@someoneelse/3')).json.error?.message).toBe(
-      "It's not your article",
-    );
-    expect((await load(o, 'brunch', 'https://example.com/@letterwriter/12')).json.error?.message).toBe(
-      "Please enter link of letterwriter's article.",
-    );
+    expect(
+      (await load(o, 'brunch', 'https://brunch.co.kr/@someoneelse/3')).json.error?.message,
+    ).toBe("It's not your article");
+    expect(
+      (await load(o, 'brunch', 'https://example.com/@letterwriter/12')).json.error?.message,
+    ).toBe("Please enter link of letterwriter's article.");
     const l = await loaded(o, 'brunch', BRUNCH_ARTICLE_URL);
     expect(l.title).toBe('봄의 편지');
     expect(l.letter.blocks.map((b) => b.type)).toEqual([
@@ -219,7 +227,9 @@ describe('page to letter', () => {
       'quote',
       'paragraph',
     ]);
-    const links = l.letter.blocks.flatMap((b) => (b.type === 'paragraph' ? b.spans : [])).filter((s) => s.href);
+    const links = l.letter.blocks
+      .flatMap((b) => (b.type === 'paragraph' ? b.spans : []))
+      .filter((s) => s.href);
     expect(links.map((s) => s.href)).toEqual([
       'https://brunch.co.kr/@letterwriter/11',
       'https://brunch.co.kr/@letterwriter/12',
@@ -246,9 +256,17 @@ describe('page to letter', () => {
     expect((await load(o, 'notion', 'https://example.com/page')).json.error?.message).toBe(
       "It's not address of the public Notion page",
     );
-    expect((await load(o, 'medium', NOTION_PAGE_URL)).json.error?.message).toMatch(/^Not supported mode/);
-    expect((await load(o, 'typedream', TYPEDREAM_PAGE_URL)).json.error?.message).toBe('Not supported mode');
-    const missing = await load(o, 'notion', 'https://reaction-demo.notion.site/Gone-00000000000040008000000000000000');
+    expect((await load(o, 'medium', NOTION_PAGE_URL)).json.error?.message).toMatch(
+      /^Not supported mode/,
+    );
+    expect((await load(o, 'typedream', TYPEDREAM_PAGE_URL)).json.error?.message).toBe(
+      'Not supported mode',
+    );
+    const missing = await load(
+      o,
+      'notion',
+      'https://reaction-demo.notion.site/Gone-00000000000040008000000000000000',
+    );
     expect(missing).toMatchObject({ status: 422, json: { error: { message: 'Failed to load' } } });
     const sample = await callFunction(
       'web-to-template',
@@ -258,7 +276,15 @@ describe('page to letter', () => {
     expect((sample.json.data as Loaded).title).toBe('Weekly letter');
     // somebody else's block
     const other = await newUser('other');
-    expect((await callFunction('web-to-template', { blockId: o.blockId, mode: 'notion', pageUrl: NOTION_PAGE_URL }, other.accessToken)).status).toBe(404);
+    expect(
+      (
+        await callFunction(
+          'web-to-template',
+          { blockId: o.blockId, mode: 'notion', pageUrl: NOTION_PAGE_URL },
+          other.accessToken,
+        )
+      ).status,
+    ).toBe(404);
   });
 });
 
@@ -287,14 +313,21 @@ describe('hostile pages and the SSRF guard', () => {
   ])('%s is refused (%s)', async (host, code) => {
     const o = await letterOwner('typedream_letter');
     const res = await load(o, 'typedream', `https://${host}/`);
-    expect(res).toMatchObject({ status: 422, json: { error: { code, message: 'Failed to load' } } });
+    expect(res).toMatchObject({
+      status: 422,
+      json: { error: { code, message: 'Failed to load' } },
+    });
   });
 
-  it('a page that never answers is given up after the time limit', { timeout: 30_000 }, async () => {
-    const o = await letterOwner('typedream_letter');
-    const res = await load(o, 'typedream', 'https://slow.typedream.app/');
-    expect(res).toMatchObject({ status: 422, json: { error: { code: 'fetch_timeout' } } });
-  });
+  it(
+    'a page that never answers is given up after the time limit',
+    { timeout: 30_000 },
+    async () => {
+      const o = await letterOwner('typedream_letter');
+      const res = await load(o, 'typedream', 'https://slow.typedream.app/');
+      expect(res).toMatchObject({ status: 422, json: { error: { code: 'fetch_timeout' } } });
+    },
+  );
 
   it('an image over the size limit is dropped with a warning', async () => {
     const o = await letterOwner('typedream_letter');
@@ -311,7 +344,9 @@ describe('hostile pages and the SSRF guard', () => {
       body: 'x',
     });
     expect(res.status).toBe(403);
-    const climb = await fetch(`${stack().apiUrl}/storage/v1/object/public/letter-images/..%2F..%2Fpg%2FPG_VERSION`);
+    const climb = await fetch(
+      `${stack().apiUrl}/storage/v1/object/public/letter-images/..%2F..%2Fpg%2FPG_VERSION`,
+    );
     expect(climb.status).toBe(404);
   });
 });
@@ -327,7 +362,12 @@ describe('saving and the public page', () => {
       cta: { text: 'Read on the site', link: 'https://example.com/read' },
     });
     expect(saved.json.error).toBeUndefined();
-    const [row] = await sql<{ mail_html: string; mail_text: string; mail_from: string; letter: TLetterModel }>(
+    const [row] = await sql<{
+      mail_html: string;
+      mail_text: string;
+      mail_from: string;
+      letter: TLetterModel;
+    }>(
       'select mail_html, mail_text, mail_from, letter from public.block_private where block_id = $1',
       [o.blockId],
     );
@@ -342,17 +382,31 @@ describe('saving and the public page', () => {
       blocks: [{ id: 'x1', type: 'paragraph', spans: [{ text: '<img src=x onerror=alert(1)>' }] }],
     });
     expect(evil.json.error).toBeUndefined();
-    const [after] = await sql<{ mail_html: string }>('select mail_html from public.block_private where block_id = $1', [o.blockId]);
+    const [after] = await sql<{ mail_html: string }>(
+      'select mail_html from public.block_private where block_id = $1',
+      [o.blockId],
+    );
     expect(after!.mail_html).toContain('&lt;img src=x onerror=alert(1)&gt;');
     // links in the model must be http(s) or mailto
     const badLink = await save(o, l, {
-      blocks: [{ id: 'x1', type: 'paragraph', spans: [{ text: 'x', href: 'javascript:alert(1)' }] }],
+      blocks: [
+        { id: 'x1', type: 'paragraph', spans: [{ text: 'x', href: 'javascript:alert(1)' }] },
+      ],
     });
     expect(badLink.status).toBe(400);
 
     const unverified = await callFunction(
       'save-letter',
-      { blockId: o.blockId, letter: { title: 't', mailFrom: 'someone@ses-ready.example', mailName: '', pageUrl: '', model: l.letter } },
+      {
+        blockId: o.blockId,
+        letter: {
+          title: 't',
+          mailFrom: 'someone@ses-ready.example',
+          mailName: '',
+          pageUrl: '',
+          model: l.letter,
+        },
+      },
       o.owner.accessToken,
     );
     expect(unverified.json.error?.message).toBe('Verify the sender email first');
@@ -360,15 +414,23 @@ describe('saving and the public page', () => {
     await save(o, l);
     const view = await anonClient().rpc('get_letter_view', { p_block_id: o.blockId });
     expect(view.error).toBeNull();
-    expect(view.data).toMatchObject({ title: 'Weekly letter', block: { id: o.blockId, type: 'notion_letter' } });
+    expect(view.data).toMatchObject({
+      title: 'Weekly letter',
+      block: { id: o.blockId, type: 'notion_letter' },
+    });
     expect(JSON.stringify(view.data)).not.toContain(o.sender);
     expectMailSafe((view.data as { html: string }).html);
     // the owner-only table stays owner-only
     const stranger = await newUser('stranger');
-    expect((await stranger.client.from('block_private').select('mail_html').eq('block_id', o.blockId)).data).toEqual([]);
+    expect(
+      (await stranger.client.from('block_private').select('mail_html').eq('block_id', o.blockId))
+        .data,
+    ).toEqual([]);
     // not for reaction blocks
     const { data: comment } = await o.owner.client.rpc('create_block', { p_block_type: 'comment' });
-    const wrong = await anonClient().rpc('get_letter_view', { p_block_id: (comment as { id: string }).id });
+    const wrong = await anonClient().rpc('get_letter_view', {
+      p_block_id: (comment as { id: string }).id,
+    });
     expect(wrong.error?.message).toBe('Not valid type');
   });
 });
@@ -390,11 +452,14 @@ describe('sending', () => {
       expect(mail.html).toContain('Delivered by Letter Writer with Reaction Blocks.');
       expect(mail.html).toMatch(/\/unsubscribe\?token=/);
       expect(mail.text).toContain('Unsubscribe: ');
-      expect(mail.headers['List-Unsubscribe']).toMatch(/^<http.*\/functions\/v1\/unsubscribe\?token=.+>$/);
+      expect(mail.headers['List-Unsubscribe']).toMatch(
+        /^<http.*\/functions\/v1\/unsubscribe\?token=.+>$/,
+      );
       expect(mail.headers['List-Unsubscribe-Post']).toBe('List-Unsubscribe=One-Click');
     }
     const publish = async () =>
-      (await o.owner.client.from('publishes').select('*').eq('block_id', o.blockId).single()).data as Record<string, number>;
+      (await o.owner.client.from('publishes').select('*').eq('block_id', o.blockId).single())
+        .data as Record<string, number>;
     await eventually(async () => {
       const p = await publish();
       return p.sent_count === 2 && p.delivered_count === 2 && p;
@@ -406,11 +471,18 @@ describe('sending', () => {
     await fetch(pixel!.replace(/&amp;/g, '&'));
     await eventually(async () => (await publish()).opened_count === 1);
     const { data: deliveries } = await o.owner.client.from('deliveries').select('email, status');
-    expect(deliveries).toEqual(expect.arrayContaining([{ email: a, status: 'opened' }, { email: b, status: 'delivered' }]));
+    expect(deliveries).toEqual(
+      expect.arrayContaining([
+        { email: a, status: 'opened' },
+        { email: b, status: 'delivered' },
+      ]),
+    );
 
     // unsubscribe from the link (the page's confirm calls the function with the token)
     const token = decodeURIComponent(/unsubscribe\?token=([^"&\s]+)/.exec(mailA.html!)![1]!);
-    const info = await fetch(`${stack().apiUrl}/functions/v1/unsubscribe?token=${encodeURIComponent(token)}`);
+    const info = await fetch(
+      `${stack().apiUrl}/functions/v1/unsubscribe?token=${encodeURIComponent(token)}`,
+    );
     expect(await info.json()).toMatchObject({ data: { scope: 'letter' } });
     const done = await callFunction('unsubscribe', { token }, undefined);
     expect(done.json.data).toMatchObject({ status: true, scope: 'letter' });
@@ -434,33 +506,57 @@ describe('sending', () => {
     const l = await loaded(o, 'notion', NOTION_PAGE_URL);
     await save(o, l);
     const send = (emailList: string[], registerAudience = false) =>
-      callFunction('send-letter', { blockId: o.blockId, emailList, registerAudience }, o.owner.accessToken);
-    expect((await send(['not-an-address'])).json.error?.message).toMatch(/^Email address is invalid/);
-    expect((await send(Array.from({ length: 101 }, (_, i) => `p${i}@example.com`))).json.error?.message).toMatch(
-      /^You can send 100 emails at once by manual sending/,
+      callFunction(
+        'send-letter',
+        { blockId: o.blockId, emailList, registerAudience },
+        o.owner.accessToken,
+      );
+    expect((await send(['not-an-address'])).json.error?.message).toMatch(
+      /^Email address is invalid/,
     );
+    expect(
+      (await send(Array.from({ length: 101 }, (_, i) => `p${i}@example.com`))).json.error?.message,
+    ).toMatch(/^You can send 100 emails at once by manual sending/);
     expect((await send([inbox(), inbox(), inbox(), inbox()])).json.error?.message).toBe(
       'Not enough sending email counts',
     );
-    expect((await send([inbox()], true)).json.error?.message).toBe('Paid plan required (registerAudience)');
+    expect((await send([inbox()], true)).json.error?.message).toBe(
+      'Paid plan required (registerAudience)',
+    );
     expect((await send([inbox(), inbox()])).json.data).toMatchObject({ reservedCount: 2 });
-    expect((await send([inbox(), inbox()])).json.error?.message).toBe('Not enough sending email counts');
+    expect((await send([inbox(), inbox()])).json.error?.message).toBe(
+      'Not enough sending email counts',
+    );
     const [profile] = await sql<{ response_monthly_count: number }>(
       'select response_monthly_count from public.profiles where id = $1',
       [o.owner.id],
     );
     expect(profile!.response_monthly_count).toBe(2);
     // the audience send is paid too
-    const pub = await callFunction('publish-letter', { blockId: o.blockId, group: 'activated' }, o.owner.accessToken);
-    expect(pub).toMatchObject({ status: 403, json: { error: { message: 'Paid plan required (audience)' } } });
+    const pub = await callFunction(
+      'publish-letter',
+      { blockId: o.blockId, group: 'activated' },
+      o.owner.accessToken,
+    );
+    expect(pub).toMatchObject({
+      status: 403,
+      json: { error: { message: 'Paid plan required (audience)' } },
+    });
   });
 
   it('nothing to send without a saved letter and a verified sender', async () => {
     const o = await letterOwner('notion_letter');
     const send = () =>
-      callFunction('send-letter', { blockId: o.blockId, emailList: [inbox()] }, o.owner.accessToken);
+      callFunction(
+        'send-letter',
+        { blockId: o.blockId, emailList: [inbox()] },
+        o.owner.accessToken,
+      );
     expect((await send()).json.error?.message).toBe('Verify the sender email first');
-    await sql('update public.block_private set mail_from = $2 where block_id = $1', [o.blockId, o.sender]);
+    await sql('update public.block_private set mail_from = $2 where block_id = $1', [
+      o.blockId,
+      o.sender,
+    ]);
     expect((await send()).json.error?.message).toBe('Load a page and save the letter first');
   });
 
@@ -484,20 +580,33 @@ describe('sending', () => {
     const o = await letterOwner('notion_letter');
     const l = await loaded(o, 'notion', NOTION_PAGE_URL);
     await save(o, l);
-    const { error: groupError } = await o.owner.client.from('audience_groups').insert({ name: 'friends' });
+    const { error: groupError } = await o.owner.client
+      .from('audience_groups')
+      .insert({ name: 'friends' });
     expect(groupError).toBeNull();
     const friend = inbox('friend');
     const bounced = inbox('bounced');
     const rows = [
       { creator_name: 'Friend', email: friend, group_name: 'friends', deactivated: false },
       { creator_name: 'Bounced', email: bounced, group_name: 'friends', deactivated: false },
-      { creator_name: 'Inactive', email: inbox('inactive'), group_name: 'friends', deactivated: true },
+      {
+        creator_name: 'Inactive',
+        email: inbox('inactive'),
+        group_name: 'friends',
+        deactivated: true,
+      },
       { creator_name: 'Other', email: inbox('other'), group_name: null, deactivated: false },
       { creator_name: 'No email', email: null, group_name: 'friends', deactivated: false },
     ];
     expect((await o.owner.client.from('audience_members').insert(rows)).error).toBeNull();
-    await sql(`insert into private.mail_suppressions (email, reason) values ($1, 'bounce')`, [bounced]);
-    const pub = await callFunction('publish-letter', { blockId: o.blockId, group: 'friends' }, o.owner.accessToken);
+    await sql(`insert into private.mail_suppressions (email, reason) values ($1, 'bounce')`, [
+      bounced,
+    ]);
+    const pub = await callFunction(
+      'publish-letter',
+      { blockId: o.blockId, group: 'friends' },
+      o.owner.accessToken,
+    );
     expect(pub.json.data).toMatchObject({ status: true, reservedCount: 1, skippedCount: 1 });
     await delivered(friend);
     await eventually(async () => {
@@ -508,9 +617,15 @@ describe('sending', () => {
         .single();
       return data?.sent_count === 1 && data.delivered_count === 1;
     });
-    expect((await callFunction('publish-letter', { blockId: o.blockId, group: 'nope' }, o.owner.accessToken)).json.error?.message).toBe(
-      'No such group',
-    );
+    expect(
+      (
+        await callFunction(
+          'publish-letter',
+          { blockId: o.blockId, group: 'nope' },
+          o.owner.accessToken,
+        )
+      ).json.error?.message,
+    ).toBe('No such group');
   });
 });
 
@@ -533,7 +648,12 @@ describe('a worker that loses track of a send', () => {
       await client.query('begin');
       const { rows } = await client.query<{ r: { publish_id: string } }>(
         'select public.reserve_letter($1, $2, $3, null, false, $4) as r',
-        [o.owner.id, o.blockId, [a, b], { from: o.sender, from_name: 'Letter Writer', reply_to: null }],
+        [
+          o.owner.id,
+          o.blockId,
+          [a, b],
+          { from: o.sender, from_name: 'Letter Writer', reply_to: null },
+        ],
       );
       sent = { publishId: rows[0]!.r.publish_id };
       await client.query(
@@ -545,7 +665,10 @@ describe('a worker that loses track of a send', () => {
       await client.end();
     }
     // a: the worker handed it to SES and died before recording it
-    const [da] = await sql<{ id: string }>('select id from public.deliveries where publish_id = $1 and email = $2', [sent.publishId, a]);
+    const [da] = await sql<{ id: string }>(
+      'select id from public.deliveries where publish_id = $1 and email = $2',
+      [sent.publishId, a],
+    );
     const { SESv2Client, SendEmailCommand } = await import('@aws-sdk/client-sesv2');
     const ses = new SESv2Client({
       endpoint: `${providersUrl()}/ses`,
@@ -557,7 +680,10 @@ describe('a worker that loses track of a send', () => {
         FromEmailAddress: o.sender,
         Destination: { ToAddresses: [a] },
         ConfigurationSetName: 'reaction-blocks',
-        EmailTags: [{ Name: 'kind', Value: 'letter' }, { Name: 'delivery', Value: da!.id }],
+        EmailTags: [
+          { Name: 'kind', Value: 'letter' },
+          { Name: 'delivery', Value: da!.id },
+        ],
         Content: { Simple: { Subject: { Data: 'Weekly letter' }, Body: { Text: { Data: 'hi' } } } },
       }),
     );
@@ -568,7 +694,10 @@ describe('a worker that loses track of a send', () => {
       [sent.publishId],
     );
     await eventually(async () => {
-      const [d] = await sql<{ status: string }>('select status from public.deliveries where id = $1', [da!.id]);
+      const [d] = await sql<{ status: string }>(
+        'select status from public.deliveries where id = $1',
+        [da!.id],
+      );
       return d!.status !== 'reserved';
     });
     await sql('select private.settle_letter_jobs()');
@@ -585,7 +714,11 @@ describe('a worker that loses track of a send', () => {
     await runWorker();
     expect(await mailbox(a)).toHaveLength(1);
     expect(await mailbox(b)).toHaveLength(1);
-    const { data: p } = await o.owner.client.from('publishes').select('sent_count, reserved_count').eq('id', sent.publishId).single();
+    const { data: p } = await o.owner.client
+      .from('publishes')
+      .select('sent_count, reserved_count')
+      .eq('id', sent.publishId)
+      .single();
     expect(p).toEqual({ sent_count: 2, reserved_count: 2 });
     await sql(`delete from private.settings where key = 'letters.unknown_grace_seconds'`);
   });
@@ -595,7 +728,10 @@ describe('audience', () => {
   it('adding members and groups is paid; editing and deleting what one has is not', async () => {
     const owner = await newUser('audience');
     const add = () =>
-      owner.client.from('audience_members').insert({ creator_name: 'Ann', email: inbox('ann'), deactivated: false }).select('id');
+      owner.client
+        .from('audience_members')
+        .insert({ creator_name: 'Ann', email: inbox('ann'), deactivated: false })
+        .select('id');
     const group = () => owner.client.from('audience_groups').insert({ name: 'vip' });
     expect((await add()).error?.message).toMatch(/row-level security/);
     expect((await group()).error?.message).toMatch(/row-level security/);
@@ -605,10 +741,32 @@ describe('audience', () => {
     expect((await group()).error).toBeNull();
     await sql('update public.profiles set paid = false where id = $1', [owner.id]);
     const id = (data as Array<{ id: string }>)[0]!.id;
-    expect((await owner.client.from('audience_members').update({ creator_name: 'Anna', group_name: 'vip' }).eq('id', id).select()).data).toHaveLength(1);
-    expect((await owner.client.from('audience_groups').update({ name: 'friends' }).eq('name', 'vip').select()).data).toHaveLength(1);
-    const { data: member } = await owner.client.from('audience_members').select('group_name').eq('id', id).single();
+    expect(
+      (
+        await owner.client
+          .from('audience_members')
+          .update({ creator_name: 'Anna', group_name: 'vip' })
+          .eq('id', id)
+          .select()
+      ).data,
+    ).toHaveLength(1);
+    expect(
+      (
+        await owner.client
+          .from('audience_groups')
+          .update({ name: 'friends' })
+          .eq('name', 'vip')
+          .select()
+      ).data,
+    ).toHaveLength(1);
+    const { data: member } = await owner.client
+      .from('audience_members')
+      .select('group_name')
+      .eq('id', id)
+      .single();
     expect(member).toEqual({ group_name: 'friends' });
-    expect((await owner.client.from('audience_members').delete().eq('id', id).select()).data).toHaveLength(1);
+    expect(
+      (await owner.client.from('audience_members').delete().eq('id', id).select()).data,
+    ).toHaveLength(1);
   });
 });

@@ -87,7 +87,8 @@ function DashboardTypeRoute() {
  * dashboard path (spec: to /dashboard/reaction). */
 function DashboardSendRoute() {
   const { mode } = useParams();
-  if (!(SEND_MODES as readonly string[]).includes(mode ?? '')) return <Navigate to={paths.dashboardReaction} replace />;
+  if (!(SEND_MODES as readonly string[]).includes(mode ?? ''))
+    return <Navigate to={paths.dashboardReaction} replace />;
   return <DashboardPage />;
 }
 

@@ -157,9 +157,15 @@ const letter: JobHandler = {
         if (!p) return { status: 'retry', error: 'the job was no longer running' };
         if (p.skip) return { status: 'done', result: { skipped: p.skip } };
         const send = sends.get(p.publish_id!);
-        if (!send || !p.to || !p.delivery_id) return { status: 'failed', error: 'the send is gone' };
+        if (!send || !p.to || !p.delivery_id)
+          return { status: 'failed', error: 'the send is gone' };
         const lang = send.language === 'ko' ? 'ko' : 'en';
-        const links = await unsubscribeLinks({ s: 'letter', e: p.to, b: send.block_id, u: send.user_id });
+        const links = await unsubscribeLinks({
+          s: 'letter',
+          e: p.to,
+          b: send.block_id,
+          u: send.user_id,
+        });
         const footer = letterFooter(lang, send.from_name || send.owner_name || '', links.page);
         return mailDelivery(
           (mail) => mailer.send(mail),

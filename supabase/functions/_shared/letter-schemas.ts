@@ -153,9 +153,7 @@ export type TLetterBlock = z.infer<typeof ZLetterBlock>;
 
 export const ZLetterModel = z.strictObject({
   version: z.literal(1),
-  source: z
-    .strictObject({ mode: z.enum(LETTER_MODES), url: text(LETTER_LIMITS.url) })
-    .nullable(),
+  source: z.strictObject({ mode: z.enum(LETTER_MODES), url: text(LETTER_LIMITS.url) }).nullable(),
   blocks: z.array(ZLetterBlock).max(LETTER_LIMITS.blocks),
   /** The call-to-action button under the letter. */
   cta: z
@@ -366,7 +364,10 @@ export const ZAddAudience = z.strictObject({
 export type TAddAudience = z.infer<typeof ZAddAudience>;
 
 export const ZAudienceRow = z.strictObject({
-  name: z.string().trim().max(LETTER_LIMITS.audienceRowName, { error: AUDIENCE_MESSAGES.nameLength }),
+  name: z
+    .string()
+    .trim()
+    .max(LETTER_LIMITS.audienceRowName, { error: AUDIENCE_MESSAGES.nameLength }),
   email: z
     .string()
     .trim()

@@ -15,7 +15,8 @@ Deno.serve(
     ZSaveLetter,
     async ({ body, user }) => {
       const { letter } = body;
-      const empty = letter.model.blocks.length === 0 && !letter.model.cta && !letter.model.imageButton;
+      const empty =
+        letter.model.blocks.length === 0 && !letter.model.cta && !letter.model.imageButton;
       const rendered = empty
         ? { html: '', text: '' }
         : renderLetter(letter.title, letter.model, { imageOrigins: imageOrigins() });

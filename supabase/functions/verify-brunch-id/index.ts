@@ -5,7 +5,11 @@
 // profile page" (not a profile link), "Failed to verify writer" (the address is not there).
 import { serviceClient } from '../_shared/clients.ts';
 import { handler, HttpError } from '../_shared/http.ts';
-import { LETTER_MESSAGES, normalizeBrunchProfile, ZVerifyBrunchId } from '../_shared/letter-schemas.ts';
+import {
+  LETTER_MESSAGES,
+  normalizeBrunchProfile,
+  ZVerifyBrunchId,
+} from '../_shared/letter-schemas.ts';
 import { FetchRefused, guardedFetch } from '../_shared/letter/fetch-guard.ts';
 import { brunchProfileText } from '../_shared/letter/html-source.ts';
 import { ownLetterBlock } from '../_shared/letter/calls.ts';

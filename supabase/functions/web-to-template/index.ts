@@ -6,7 +6,12 @@
 import { serviceClient } from '../_shared/clients.ts';
 import { optionalEnv } from '../_shared/env.ts';
 import { handler, HttpError } from '../_shared/http.ts';
-import { checkPageUrl, LETTER_MESSAGES, MODE_OF_TYPE, ZWebToTemplate } from '../_shared/letter-schemas.ts';
+import {
+  checkPageUrl,
+  LETTER_MESSAGES,
+  MODE_OF_TYPE,
+  ZWebToTemplate,
+} from '../_shared/letter-schemas.ts';
 import { ownLetterBlock } from '../_shared/letter/calls.ts';
 import { loadLetter, LoadError } from '../_shared/letter/load.ts';
 import { renderLetter } from '../_shared/letter/render.ts';

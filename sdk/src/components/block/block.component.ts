@@ -174,7 +174,9 @@ export default class ReactionBlock extends BlockElement {
     const letter = this._letter;
     if (letter === null) return super.render();
     if (letter === 'error' || !letter.html)
-      return html`<div part="base" class="muted">${this.t(letter === 'error' ? 'failed' : 'unavailable')}</div>`;
+      return html`<div part="base" class="muted">
+        ${this.t(letter === 'error' ? 'failed' : 'unavailable')}
+      </div>`;
     return html`<iframe
       part="letter"
       title=${letter.title}

@@ -26,17 +26,26 @@ export async function ownLetterBlock(
 ): Promise<LetterBlockRow> {
   const { data, error } = await db
     .from('blocks')
-    .select('id, owner_id, type, name, deactivated, private:block_private(mail_from, mail_name, brunch_profile_page)')
+    .select(
+      'id, owner_id, type, name, deactivated, private:block_private(mail_from, mail_name, brunch_profile_page)',
+    )
     .eq('id', blockId)
     .eq('owner_id', ownerId)
     .maybeSingle();
   if (error) throw new Error(error.message);
-  const row = data as (Omit<LetterBlockRow, 'private'> & { private: LetterBlockRow['private'] | LetterBlockRow['private'][] }) | null;
+  const row = data as
+    | (Omit<LetterBlockRow, 'private'> & {
+        private: LetterBlockRow['private'] | LetterBlockRow['private'][];
+      })
+    | null;
   if (!row || !(LETTER_TYPES as readonly string[]).includes(row.type)) {
     throw new HttpError(404, 'not_found', "block doesn't exists");
   }
   const priv = Array.isArray(row.private) ? row.private[0] : row.private;
-  return { ...row, private: priv ?? { mail_from: null, mail_name: null, brunch_profile_page: null } };
+  return {
+    ...row,
+    private: priv ?? { mail_from: null, mail_name: null, brunch_profile_page: null },
+  };
 }
 
 /** PostgREST answers a raised SQLSTATE as `code` (docs/data-model.md, RPCs). */
@@ -89,7 +98,12 @@ export async function senderFor(
     db.rpc('mail_sender_status', { p_user_id: ownerId }),
   ]);
   if (error || statusError) throw new Error((error ?? statusError)!.message);
-  const sender = row as { email: string; status: string; dkim_verified: boolean; dmarc_policy: string | null } | null;
+  const sender = row as {
+    email: string;
+    status: string;
+    dkim_verified: boolean;
+    dmarc_policy: string | null;
+  } | null;
   if (!sender || sender.status !== 'verified') {
     throw new HttpError(400, 'no_sender', LETTER_MESSAGES.verifySenderFirst);
   }
@@ -103,7 +117,12 @@ export async function senderFor(
   const name = (block.private.mail_name || ownerName || sender.email).slice(0, 100);
   const strict = sender.dmarc_policy === 'quarantine' || sender.dmarc_policy === 'reject';
   if (strict && !sender.dkim_verified) {
-    return { from: platformSender().address, from_name: name, reply_to: sender.email, as_owner: false };
+    return {
+      from: platformSender().address,
+      from_name: name,
+      reply_to: sender.email,
+      as_owner: false,
+    };
   }
   return { from: sender.email, from_name: name, reply_to: null, as_owner: true };
 }

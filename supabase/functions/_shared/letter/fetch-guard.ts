@@ -69,7 +69,8 @@ export interface Fetched {
 export function hostRule(names: readonly string[]): (host: string) => boolean {
   const exact = new Set(names.filter((n) => !n.startsWith('.')));
   const suffixes = names.filter((n) => n.startsWith('.'));
-  return (host) => exact.has(host) || suffixes.some((s) => host.endsWith(s) && host.length > s.length);
+  return (host) =>
+    exact.has(host) || suffixes.some((s) => host.endsWith(s) && host.length > s.length);
 }
 
 function ipv4Parts(ip: string): number[] | null {
@@ -224,7 +225,8 @@ export async function guardedFetch(
           },
         });
       } catch (err) {
-        if (signal.aborted) throw new FetchRefused('timeout', `no answer in ${policy.timeoutMs} ms`);
+        if (signal.aborted)
+          throw new FetchRefused('timeout', `no answer in ${policy.timeoutMs} ms`);
         throw new FetchRefused('network', (err as Error).message);
       }
       if (res.status >= 300 && res.status < 400 && res.headers.has('location')) {
@@ -249,7 +251,10 @@ export async function guardedFetch(
         await res.body?.cancel();
         throw new FetchRefused('status', `answered ${res.status}`);
       }
-      const contentType = (res.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+      const contentType = (res.headers.get('content-type') ?? '')
+        .split(';')[0]!
+        .trim()
+        .toLowerCase();
       if (!policy.accept(contentType)) {
         await res.body?.cancel();
         throw new FetchRefused('type', `content type ${contentType || 'missing'}`);

@@ -126,7 +126,9 @@ class Walker {
       }
       const mark = INLINE_MARKS[tag];
       const link =
-        tag === 'a' ? absolute(attr(child, 'href'), this.base, ['http:', 'https:', 'mailto:']) : href;
+        tag === 'a'
+          ? absolute(attr(child, 'href'), this.base, ['http:', 'https:', 'mailto:'])
+          : href;
       this.inline(child, mark && !marks.includes(mark) ? [...marks, mark] : marks, link, out);
     }
   }
@@ -169,7 +171,8 @@ class Walker {
       if (HEADINGS[tag]) {
         this.flush();
         const spans = this.spansOf(child);
-        if (spans.length) this.blocks.push({ id: makeId(), type: 'heading', level: HEADINGS[tag]!, spans });
+        if (spans.length)
+          this.blocks.push({ id: makeId(), type: 'heading', level: HEADINGS[tag]!, spans });
       } else if (tag === 'p') {
         this.flush();
         const before = this.blocks.length;
@@ -182,7 +185,8 @@ class Walker {
           .filter((li): li is Element => isElement(li) && li.tagName === 'li')
           .map((li) => this.spansOf(li))
           .filter((s) => s.length > 0);
-        if (items.length) this.blocks.push({ id: makeId(), type: 'list', ordered: tag === 'ol', items });
+        if (items.length)
+          this.blocks.push({ id: makeId(), type: 'list', ordered: tag === 'ol', items });
       } else if (tag === 'blockquote') {
         this.flush();
         const spans = this.spansOf(child);
@@ -243,7 +247,10 @@ function pageTitle(doc: DefaultTreeAdapterTypes.Document): string {
  * A Brunch article: the title is `.cover_title` (or og:title), the body `.wrap_body`. The
  * writer's name is in `.cover_writer` / the author meta.
  */
-export function brunchToBlocks(html: string, pageUrl: URL): { title: string; blocks: TLetterBlock[] } {
+export function brunchToBlocks(
+  html: string,
+  pageUrl: URL,
+): { title: string; blocks: TLetterBlock[] } {
   const doc = parse(html);
   const cover = find(doc, (el) => classes(el).includes('cover_title'));
   const title = (cover ? textOf(cover).trim() : '') || pageTitle(doc);
@@ -265,8 +272,7 @@ export function typedreamToBlocks(
   pageUrl: URL,
 ): { title: string; blocks: TLetterBlock[] } {
   const doc = parse(html);
-  const main =
-    find(doc, (el) => el.tagName === 'main') ?? find(doc, (el) => el.tagName === 'body');
+  const main = find(doc, (el) => el.tagName === 'main') ?? find(doc, (el) => el.tagName === 'body');
   const walker = new Walker(pageUrl);
   if (main) walker.walk(main);
   return { title: pageTitle(doc).slice(0, 200), blocks: walker.finish() };

@@ -6,7 +6,13 @@
 // block hot-linking, so the images of a mode's own hosts are copied (Supabase Storage); other
 // https images stay as they are (nothing is fetched from a host outside the mode's list).
 import type { TLetterBlock, TLetterMode, TLetterModel } from '../letter-schemas.ts';
-import { FetchRefused, guardedFetch, hostRule, type GuardDeps, type GuardPolicy } from './fetch-guard.ts';
+import {
+  FetchRefused,
+  guardedFetch,
+  hostRule,
+  type GuardDeps,
+  type GuardPolicy,
+} from './fetch-guard.ts';
 import { brunchToBlocks, typedreamToBlocks } from './html-source.ts';
 import { loadNotionPage } from './notion.ts';
 
@@ -19,7 +25,13 @@ export const PAGE_HOSTS: Record<TLetterMode, readonly string[]> = {
 
 /** The hosts whose images are copied (Notion's files, Kakao's CDN, Typedream's). */
 export const IMAGE_HOSTS: Record<TLetterMode, readonly string[]> = {
-  notion: ['file.notion.so', 'www.notion.so', 'secure.notion-static.com', '.amazonaws.com', 'images.unsplash.com'],
+  notion: [
+    'file.notion.so',
+    'www.notion.so',
+    'secure.notion-static.com',
+    '.amazonaws.com',
+    'images.unsplash.com',
+  ],
   brunch: ['.daumcdn.net'],
   typedream: ['api.typedream.com', '.typedream.app'],
 };
@@ -145,7 +157,8 @@ export async function loadLetter(
       });
       const html = new TextDecoder().decode(page.body);
       const finalUrl = new URL(page.url);
-      loaded = mode === 'brunch' ? brunchToBlocks(html, finalUrl) : typedreamToBlocks(html, finalUrl);
+      loaded =
+        mode === 'brunch' ? brunchToBlocks(html, finalUrl) : typedreamToBlocks(html, finalUrl);
     }
   } catch (err) {
     if (err instanceof FetchRefused) throw new LoadError(err.message, `fetch_${err.reason}`);

@@ -27,7 +27,8 @@ export function tidySpans(spans: TSpan[]): TSpan[] {
   }
   // no leading or trailing whitespace-only runs
   while (out.length && out[0]!.text.trim() === '' && !out[0]!.href) out.shift();
-  while (out.length && out[out.length - 1]!.text.trim() === '' && !out[out.length - 1]!.href) out.pop();
+  while (out.length && out[out.length - 1]!.text.trim() === '' && !out[out.length - 1]!.href)
+    out.pop();
   if (out.length) {
     out[0]!.text = out[0]!.text.replace(/^\s+/, '');
     out[out.length - 1]!.text = out[out.length - 1]!.text.replace(/\s+$/, '');

@@ -67,7 +67,10 @@ export function notionSpans(title: unknown): TSpan[] {
   return spans;
 }
 
-const plain = (title: unknown) => notionSpans(title).map((s) => s.text).join('');
+const plain = (title: unknown) =>
+  notionSpans(title)
+    .map((s) => s.text)
+    .join('');
 
 /** The page's blocks, in order, as the letter's block model. */
 export function notionToBlocks(
@@ -75,7 +78,11 @@ export function notionToBlocks(
   pageId: string,
 ): { title: string; blocks: TLetterBlock[] } {
   const get = (id: string) => blockValue(recordMap.block[id]);
-  const page = get(pageId) ?? Object.values(recordMap.block).map(blockValue).find((b) => b?.type === 'page');
+  const page =
+    get(pageId) ??
+    Object.values(recordMap.block)
+      .map(blockValue)
+      .find((b) => b?.type === 'page');
   if (!page) return { title: '', blocks: [] };
   const title = plain(page.properties?.title);
   const blocks: TLetterBlock[] = [];
@@ -150,7 +157,10 @@ export function notionToBlocks(
           blocks.push({
             id: makeId(),
             type: 'code',
-            text: spans.map((s) => s.text).join('').slice(0, 20000),
+            text: spans
+              .map((s) => s.text)
+              .join('')
+              .slice(0, 20000),
             ...(typeof (b.properties?.language as string[][] | undefined)?.[0]?.[0] === 'string'
               ? { language: String((b.properties!.language as string[][])[0]![0]).slice(0, 40) }
               : {}),
@@ -164,7 +174,10 @@ export function notionToBlocks(
               id: makeId(),
               type: 'image',
               src,
-              alt: caption.map((s) => s.text).join('').slice(0, 500),
+              alt: caption
+                .map((s) => s.text)
+                .join('')
+                .slice(0, 500),
               ...(caption.length ? { caption } : {}),
             });
           }
@@ -174,7 +187,11 @@ export function notionToBlocks(
           const link = (b.properties?.link as string[][] | undefined)?.[0]?.[0];
           const label = plain(b.properties?.title) || link;
           if (link && label) {
-            blocks.push({ id: makeId(), type: 'paragraph', spans: notionSpans([[label, [['a', link]]]]) });
+            blocks.push({
+              id: makeId(),
+              type: 'paragraph',
+              spans: notionSpans([[label, [['a', link]]]]),
+            });
           }
           break;
         }

@@ -51,7 +51,8 @@ function spanHtml(span: TSpan): string {
   let out = escapeHtml(span.text).replace(/\n/g, '<br>');
   for (const mark of span.marks ?? []) {
     if (mark === 'code') out = `<code class="code">${out}</code>`;
-    else out = `<${mark === 'b' ? 'strong' : mark === 'i' ? 'em' : mark}>${out}</${mark === 'b' ? 'strong' : mark === 'i' ? 'em' : mark}>`;
+    else
+      out = `<${mark === 'b' ? 'strong' : mark === 'i' ? 'em' : mark}>${out}</${mark === 'b' ? 'strong' : mark === 'i' ? 'em' : mark}>`;
   }
   if (span.href) out = `<a class="link" href="${escapeHtml(span.href)}">${out}</a>`;
   return out;
@@ -75,8 +76,12 @@ function blockHtml(block: TLetterBlock): string {
       return `<div class="callout">${block.icon ? `${escapeHtml(block.icon)} ` : ''}${spansHtml(block.spans)}</div>`;
     case 'image': {
       const img = `<img class="img" src="${escapeHtml(block.src)}" alt="${escapeHtml(block.alt ?? '')}" width="536">`;
-      const linked = block.href ? `<a class="imglink" href="${escapeHtml(block.href)}">${img}</a>` : img;
-      const caption = block.caption?.length ? `<p class="caption">${spansHtml(block.caption)}</p>` : '';
+      const linked = block.href
+        ? `<a class="imglink" href="${escapeHtml(block.href)}">${img}</a>`
+        : img;
+      const caption = block.caption?.length
+        ? `<p class="caption">${spansHtml(block.caption)}</p>`
+        : '';
       return `<div class="figure">${linked}${caption}</div>`;
     }
     case 'divider':
@@ -147,6 +152,11 @@ export function letterFooter(
 }
 
 /** The whole mail: our document shell around the stored (sanitised) body and the footer. */
-export function letterDocument(lang: LetterLang, title: string, body: string, footer: string): string {
+export function letterDocument(
+  lang: LetterLang,
+  title: string,
+  body: string,
+  footer: string,
+): string {
   return `<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${escapeHtml(title)}</title></head><body style="margin:0;padding:0;background-color:#f4f4f4"><table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="background-color:#f4f4f4"><tr><td align="center" style="padding:24px 0">${body}${footer}</td></tr></table></body></html>`;
 }

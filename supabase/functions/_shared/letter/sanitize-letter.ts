@@ -146,7 +146,19 @@ const CSS_PROPERTIES = new Set([
 ]);
 
 /** Anything in a value that could fetch or run something, or hide from this check. */
-const FORBIDDEN_IN_VALUE = ['url(', 'expression', 'javascript:', '@import', '\\', '/*', '<', '>', 'behavior', 'image-set', 'var('];
+const FORBIDDEN_IN_VALUE = [
+  'url(',
+  'expression',
+  'javascript:',
+  '@import',
+  '\\',
+  '/*',
+  '<',
+  '>',
+  'behavior',
+  'image-set',
+  'var(',
+];
 
 /**
  * A style attribute reduced to allowed declarations. Declarations are split on `;` outside
@@ -180,7 +192,11 @@ export function cleanStyle(style: string): string {
     const lower = value.toLowerCase();
     if (!CSS_PROPERTIES.has(property) || value === '' || value.length > 300) continue;
     if (FORBIDDEN_IN_VALUE.some((f) => lower.includes(f))) continue;
-    if (property === 'display' && !['block', 'inline-block', 'inline', 'none', 'table'].includes(lower)) continue;
+    if (
+      property === 'display' &&
+      !['block', 'inline-block', 'inline', 'none', 'table'].includes(lower)
+    )
+      continue;
     kept.push(`${property}: ${value}`);
   }
   return kept.join('; ');
@@ -251,7 +267,10 @@ function clean(from: ParentNode, to: ParentNode, opts: LetterSanitizeOptions): v
         clean(child, to, opts);
         continue;
       }
-      attrs.push({ name: 'target', value: '_blank' }, { name: 'rel', value: 'noopener noreferrer' });
+      attrs.push(
+        { name: 'target', value: '_blank' },
+        { name: 'rel', value: 'noopener noreferrer' },
+      );
     }
     const copy = defaultTreeAdapter.createElement(tag, HTML_NS, attrs);
     if (tag !== 'br' && tag !== 'img' && tag !== 'hr') clean(child, copy, opts);

@@ -21,7 +21,12 @@ export async function reserveSend(input: ReserveInput) {
     .select('name')
     .eq('id', input.ownerId)
     .maybeSingle();
-  const sender = await senderFor(db, input.ownerId, block, (profile as { name?: string } | null)?.name ?? '');
+  const sender = await senderFor(
+    db,
+    input.ownerId,
+    block,
+    (profile as { name?: string } | null)?.name ?? '',
+  );
   const { data, error } = await db.rpc('reserve_letter', {
     p_owner_id: input.ownerId,
     p_block_id: input.blockId,

@@ -93,9 +93,7 @@ export function answer(zone: Zone, query: Message): Message {
       // a CNAME pointing out of the zone: the resolver follows it elsewhere
       return reply;
     }
-    const wanted = records.filter(
-      (r) => q.type === TYPE.ANY || wireType(r) === q.type,
-    );
+    const wanted = records.filter((r) => q.type === TYPE.ANY || wireType(r) === q.type);
     if (wanted.length) {
       reply.answers.push(...wanted.map((r) => toWire(owner, r)));
       return reply;

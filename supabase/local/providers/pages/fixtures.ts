@@ -123,7 +123,9 @@ export function notionBlocks(): Record<string, { role: string; value: Record<str
     block(6, 'numbered_list', t(['Verify a sender email'])),
     block(7, 'numbered_list', t(['Load the page, then send'])),
     block(8, 'quote', t(['Small letters, read by the right people.'])),
-    block(9, 'callout', t(['Reply to this letter: it reaches the writer.']), { format: { page_icon: '💡' } }),
+    block(9, 'callout', t(['Reply to this letter: it reaches the writer.']), {
+      format: { page_icon: '💡' },
+    }),
     block(
       10,
       'image',

@@ -51,8 +51,11 @@ export function createPagesFake(ctx: FakeContext): ProviderFake {
     const body = await readJson(req);
     const blocks = notionBlocks();
     if (endpoint === 'loadPageChunk') {
-      if (body.pageId !== NOTION_PAGE_ID) return sendJson(res, 200, { recordMap: {}, cursor: { stack: [] } });
-      const chunk = Object.fromEntries(Object.entries(blocks).filter(([k]) => k !== NOTION_LATE_BLOCK));
+      if (body.pageId !== NOTION_PAGE_ID)
+        return sendJson(res, 200, { recordMap: {}, cursor: { stack: [] } });
+      const chunk = Object.fromEntries(
+        Object.entries(blocks).filter(([k]) => k !== NOTION_LATE_BLOCK),
+      );
       return sendJson(res, 200, { recordMap: { block: chunk }, cursor: { stack: [] } });
     }
     if (endpoint === 'syncRecordValuesMain' || endpoint === 'syncRecordValues') {
@@ -63,7 +66,9 @@ export function createPagesFake(ctx: FakeContext): ProviderFake {
       return sendJson(res, 200, { recordMap: { block: found } });
     }
     if (endpoint === 'getSignedFileUrls') {
-      const urls = Array.isArray(body.urls) ? (body.urls as Array<{ url?: string; permissionRecord?: { id?: string } }>) : [];
+      const urls = Array.isArray(body.urls)
+        ? (body.urls as Array<{ url?: string; permissionRecord?: { id?: string } }>)
+        : [];
       const expires = Date.now() + 3_600_000;
       return sendJson(res, 200, {
         signedUrls: urls.map((u) =>
@@ -73,7 +78,11 @@ export function createPagesFake(ctx: FakeContext): ProviderFake {
         ),
       });
     }
-    return sendJson(res, 400, { errorId: 'fake', name: 'ValidationError', message: `unknown endpoint ${endpoint}` });
+    return sendJson(res, 400, {
+      errorId: 'fake',
+      name: 'ValidationError',
+      message: `unknown endpoint ${endpoint}`,
+    });
   }
 
   return {
@@ -96,7 +105,10 @@ export function createPagesFake(ctx: FakeContext): ProviderFake {
         case 'brunch.co.kr/@letterwriter/12':
           return html(res, BRUNCH_ARTICLE_HTML);
         case 'brunch.co.kr/@someoneelse':
-          return html(res, '<!doctype html><title>someone</title><p class="profile_desc">no address here</p>');
+          return html(
+            res,
+            '<!doctype html><title>someone</title><p class="profile_desc">no address here</p>',
+          );
         case 'img1.daumcdn.net/thumb/R1280x0/':
           return image(res, spring);
         case 'reaction-demo.typedream.app/':
@@ -134,13 +146,19 @@ export function createPagesFake(ctx: FakeContext): ProviderFake {
         case 'internal.typedream.app/':
         case 'private.typedream.app/':
         case 'metadata.typedream.app/':
-          return html(res, '<!doctype html><title>internal</title><main><p>SECRET internal page</p></main>');
+          return html(
+            res,
+            '<!doctype html><title>internal</title><main><p>SECRET internal page</p></main>',
+          );
       }
       throw new HttpError(404, `no fixture page ${host}${rel}`);
     },
     section() {
       const list = [
-        ['Notion page (page-chunk API)', 'https://reaction-demo.notion.site/Weekly-letter-5e0f0c1e9d2a4b7c8e3f1a2b3c4d5e6f'],
+        [
+          'Notion page (page-chunk API)',
+          'https://reaction-demo.notion.site/Weekly-letter-5e0f0c1e9d2a4b7c8e3f1a2b3c4d5e6f',
+        ],
         ['Brunch profile', 'https://brunch.co.kr/@letterwriter'],
         ['Brunch article', 'https://brunch.co.kr/@letterwriter/12'],
         ['Typedream page', 'https://reaction-demo.typedream.app/'],

@@ -44,12 +44,17 @@ export async function listGroups(): Promise<GroupRow[]> {
 }
 
 export async function createGroup(userId: string, name: string) {
-  const { error } = await supabase.from('audience_groups').insert({ user_id: userId, name: name.trim() });
+  const { error } = await supabase
+    .from('audience_groups')
+    .insert({ user_id: userId, name: name.trim() });
   if (error) throw error;
 }
 
 export async function renameGroup(id: string, name: string) {
-  const { error } = await supabase.from('audience_groups').update({ name: name.trim() }).eq('id', id);
+  const { error } = await supabase
+    .from('audience_groups')
+    .update({ name: name.trim() })
+    .eq('id', id);
   if (error) throw error;
 }
 
@@ -58,7 +63,10 @@ export async function deleteGroup(id: string) {
   if (error) throw error;
 }
 
-export async function addMember(userId: string, input: { name: string; email: string; group: string | null }) {
+export async function addMember(
+  userId: string,
+  input: { name: string; email: string; group: string | null },
+) {
   const { error } = await supabase.from('audience_members').insert({
     user_id: userId,
     creator_name: input.name.trim(),
@@ -71,9 +79,19 @@ export async function addMember(userId: string, input: { name: string; email: st
 
 export async function updateMember(
   id: string,
-  patch: { creator_name: string; email: string | null; group_name: string | null; deactivated: boolean },
+  patch: {
+    creator_name: string;
+    email: string | null;
+    group_name: string | null;
+    deactivated: boolean;
+  },
 ) {
-  const { data, error } = await supabase.from('audience_members').update(patch).eq('id', id).select('*').single();
+  const { data, error } = await supabase
+    .from('audience_members')
+    .update(patch)
+    .eq('id', id)
+    .select('*')
+    .single();
   if (error) throw error;
   return data;
 }

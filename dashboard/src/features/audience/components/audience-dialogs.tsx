@@ -14,7 +14,10 @@ import { addMember, importBatch } from '../api/audience';
 import { parseCsv, planImport, type ImportPlan } from '../model/csv';
 
 /** The shared schema's audience messages as the page's keys. */
-export function audienceMessage(t: (key: string) => string, message: string | undefined): string | undefined {
+export function audienceMessage(
+  t: (key: string) => string,
+  message: string | undefined,
+): string | undefined {
   if (!message) return undefined;
   const key = {
     [AUDIENCE_MESSAGES.nameLength]: 'audience.name_length_error',
@@ -104,7 +107,10 @@ export function AddAudienceDialog({
       <SelectField
         label={t('audience.addDialog.group')}
         value={group}
-        options={[{ value: '', label: t('audience.noGroup') }, ...groups.map((g) => ({ value: g, label: g }))]}
+        options={[
+          { value: '', label: t('audience.noGroup') },
+          ...groups.map((g) => ({ value: g, label: g })),
+        ]}
         onChange={setGroup}
       />
       {error ? (
@@ -133,7 +139,10 @@ export function GroupNameDialog({
   const [name, setName] = useState(initial);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const problem = groupNameProblem(name, existing.filter((g) => g !== initial));
+  const problem = groupNameProblem(
+    name,
+    existing.filter((g) => g !== initial),
+  );
   const submit = async () => {
     if (problem) return;
     setBusy(true);
@@ -255,7 +264,9 @@ export function CsvImportDialog({
       {items.slice(0, LISTED).map((item, i) => (
         <li key={i}>{line(item)}</li>
       ))}
-      {items.length > LISTED ? <li>{t('audience.importDialog.andMore', { count: items.length - LISTED })}</li> : null}
+      {items.length > LISTED ? (
+        <li>{t('audience.importDialog.andMore', { count: items.length - LISTED })}</li>
+      ) : null}
     </ul>
   );
 
@@ -330,7 +341,9 @@ export function CsvImportDialog({
           {result ? (
             <>
               <p>{t('audience.importDialog.done', { added: result.added })}</p>
-              {result.already > 0 ? <p>{t('audience.importDialog.already', { count: result.already })}</p> : null}
+              {result.already > 0 ? (
+                <p>{t('audience.importDialog.already', { count: result.already })}</p>
+              ) : null}
             </>
           ) : (
             <p>{t('audience.importDialog.ready', { count: plan.rows.length })}</p>
@@ -338,7 +351,9 @@ export function CsvImportDialog({
           {plan.skipped.length > 0 ? (
             <>
               <p>{t('audience.importDialog.skipped', { count: plan.skipped.length })}</p>
-              {list(plan.skipped, (s) => t(`audience.importDialog.reasons.${s.reason}`, { line: s.line }))}
+              {list(plan.skipped, (s) =>
+                t(`audience.importDialog.reasons.${s.reason}`, { line: s.line }),
+              )}
             </>
           ) : null}
           {plan.groupDropped.length > 0 ? (

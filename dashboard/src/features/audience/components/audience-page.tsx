@@ -29,7 +29,12 @@ import {
   type GroupRow,
   type MemberRow,
 } from '../api/audience';
-import { AddAudienceDialog, audienceMessage, CsvImportDialog, GroupNameDialog } from './audience-dialogs';
+import {
+  AddAudienceDialog,
+  audienceMessage,
+  CsvImportDialog,
+  GroupNameDialog,
+} from './audience-dialogs';
 
 const PAGE = LETTER_LIMITS.pageSize;
 
@@ -103,7 +108,8 @@ function MemberRowView({
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const parsed = ZAudienceRow.safeParse({ ...draft, group: draft.group || null });
-  const issue = (f: string) => (parsed.success ? undefined : parsed.error.issues.find((i) => i.path[0] === f)?.message);
+  const issue = (f: string) =>
+    parsed.success ? undefined : parsed.error.issues.find((i) => i.path[0] === f)?.message;
   const changed = JSON.stringify(draft) !== JSON.stringify(initial);
   const name = member.creator_name || t('audience.anonymous');
   const { recent, first } = recentEvents(member);
@@ -141,7 +147,11 @@ function MemberRowView({
           />
         ) : (
           <span className="member-name">
-            <span className="member-dot" style={{ background: member.color ?? '#bbb' }} aria-hidden="true" />
+            <span
+              className="member-dot"
+              style={{ background: member.color ?? '#bbb' }}
+              aria-hidden="true"
+            />
             {name}
           </span>
         )}
@@ -177,7 +187,7 @@ function MemberRowView({
             ))}
           </select>
         ) : (
-          member.group_name ?? ''
+          (member.group_name ?? '')
         )}
       </td>
       <td>{shortDate(member.created_at)}</td>
@@ -320,11 +330,13 @@ export function AudiencePage({ blockId, blockName }: AudiencePageProps) {
 
   const onScroll = (event: UIEvent<HTMLDivElement>) => {
     const box = event.currentTarget;
-    if (!done && box.scrollTop + box.clientHeight >= box.scrollHeight * 0.9) void load(false, members);
+    if (!done && box.scrollTop + box.clientHeight >= box.scrollHeight * 0.9)
+      void load(false, members);
   };
   // a page that does not fill the box has no scroll: load the next one at once
   useEffect(() => {
     const box = document.querySelector<HTMLDivElement>('.audience-table-wrap');
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- loads the next page (async)
     if (members && !done && box && box.scrollHeight <= box.clientHeight) void load(false, members);
   }, [members, done, load]);
 
@@ -335,17 +347,29 @@ export function AudiencePage({ blockId, blockName }: AudiencePageProps) {
   };
 
   const atFreeLimit = !paid && (members?.length ?? 0) >= LETTER_LIMITS.freeAudienceRows;
-  const title = blockId ? t('audience.titleOfBlock', { name: blockName || t('common.untitled') }) : t('audience.title');
+  const title = blockId
+    ? t('audience.titleOfBlock', { name: blockName || t('common.untitled') })
+    : t('audience.title');
 
   return (
     <div className="audience-page">
       <div className="audience-head">
         <PageHeading>{title}</PageHeading>
         <div className="audience-state" role="group" aria-label={t('audience.state')}>
-          <button type="button" className="button" aria-pressed={!deactivated} onClick={() => setDeactivated(false)}>
+          <button
+            type="button"
+            className="button"
+            aria-pressed={!deactivated}
+            onClick={() => setDeactivated(false)}
+          >
             {t('audience.activated')}
           </button>
-          <button type="button" className="button" aria-pressed={deactivated} onClick={() => setDeactivated(true)}>
+          <button
+            type="button"
+            className="button"
+            aria-pressed={deactivated}
+            onClick={() => setDeactivated(true)}
+          >
             {t('audience.deactivated')}
           </button>
         </div>
@@ -353,10 +377,20 @@ export function AudiencePage({ blockId, blockName }: AudiencePageProps) {
       <div className="audience-body">
         <aside className="audience-side" aria-label={t('audience.groups')}>
           <div className="audience-side-actions">
-            <button type="button" className="button button-primary" disabled={!paid || !user} onClick={() => setDialog({ kind: 'add' })}>
+            <button
+              type="button"
+              className="button button-primary"
+              disabled={!paid || !user}
+              onClick={() => setDialog({ kind: 'add' })}
+            >
               {t('audience.add')}
             </button>
-            <button type="button" className="button" disabled={!paid || !user} onClick={() => setDialog({ kind: 'import' })}>
+            <button
+              type="button"
+              className="button"
+              disabled={!paid || !user}
+              onClick={() => setDialog({ kind: 'import' })}
+            >
               {t('audience.import')}
             </button>
             {!paid ? (
@@ -368,18 +402,32 @@ export function AudiencePage({ blockId, blockName }: AudiencePageProps) {
           <h2 className="panel-title">{t('audience.groups')}</h2>
           <ul className="group-list">
             <li>
-              <button type="button" className="group-item" aria-pressed={group === null} onClick={() => setGroup(null)}>
+              <button
+                type="button"
+                className="group-item"
+                aria-pressed={group === null}
+                onClick={() => setGroup(null)}
+              >
                 {t('audience.allMembers')}
                 <span className="group-count">
-                  {groups.find((g) => g.name === (deactivated ? 'deactivated' : 'activated'))?.count ?? ''}
+                  {groups.find((g) => g.name === (deactivated ? 'deactivated' : 'activated'))
+                    ?.count ?? ''}
                 </span>
               </button>
             </li>
             {custom.map((g) => (
               <li key={g.id} className="group-row">
-                <button type="button" className="group-item" aria-pressed={group === g.name} onClick={() => setGroup(g.name)}>
+                <button
+                  type="button"
+                  className="group-item"
+                  aria-pressed={group === g.name}
+                  onClick={() => setGroup(g.name)}
+                >
                   {g.name}
-                  <span className="group-count" title={t('audience.groupCount', { count: g.count })}>
+                  <span
+                    className="group-count"
+                    title={t('audience.groupCount', { count: g.count })}
+                  >
                     {g.count}
                   </span>
                 </button>
@@ -404,15 +452,35 @@ export function AudiencePage({ blockId, blockName }: AudiencePageProps) {
               </li>
             ))}
           </ul>
-          <button type="button" className="button button-ghost" disabled={!paid} onClick={() => setDialog({ kind: 'newGroup' })}>
+          <button
+            type="button"
+            className="button button-ghost"
+            disabled={!paid}
+            onClick={() => setDialog({ kind: 'newGroup' })}
+          >
             + {t('audience.createGroup')}
           </button>
-          <CheckboxField label={t('audience.emailOnly')} checked={emailOnly} onChange={setEmailOnly} asSwitch />
+          <CheckboxField
+            label={t('audience.emailOnly')}
+            checked={emailOnly}
+            onChange={setEmailOnly}
+            asSwitch
+          />
           <div className="audience-mode" role="group" aria-label={t('audience.mode')}>
-            <button type="button" className="button" aria-pressed={!edit} onClick={() => setEdit(false)}>
+            <button
+              type="button"
+              className="button"
+              aria-pressed={!edit}
+              onClick={() => setEdit(false)}
+            >
               {t('audience.viewMode')}
             </button>
-            <button type="button" className="button" aria-pressed={edit} onClick={() => setEdit(true)}>
+            <button
+              type="button"
+              className="button"
+              aria-pressed={edit}
+              onClick={() => setEdit(true)}
+            >
               {t('audience.editMode')}
             </button>
           </div>
@@ -433,13 +501,33 @@ export function AudiencePage({ blockId, blockName }: AudiencePageProps) {
           ) : members.length === 0 ? (
             <p className="audience-empty">{t('audience.empty')}</p>
           ) : (
-            <div className="audience-table-wrap" onScroll={onScroll} tabIndex={0} aria-label={t('audience.list')}>
+            <div
+              className="audience-table-wrap"
+              onScroll={onScroll}
+              tabIndex={0}
+              aria-label={t('audience.list')}
+            >
               <table className="audience-table">
                 <thead>
                   <tr>
-                    {(['name', 'email', 'group', 'created', 'updated', 'events', 'state', 'actions'] as const).map((c) => (
+                    {(
+                      [
+                        'name',
+                        'email',
+                        'group',
+                        'created',
+                        'updated',
+                        'events',
+                        'state',
+                        'actions',
+                      ] as const
+                    ).map((c) => (
                       <th key={c} scope="col">
-                        {c === 'actions' ? <span className="visually-hidden">{t('audience.columns.actions')}</span> : t(`audience.columns.${c}`)}
+                        {c === 'actions' ? (
+                          <span className="visually-hidden">{t('audience.columns.actions')}</span>
+                        ) : (
+                          t(`audience.columns.${c}`)
+                        )}
                       </th>
                     ))}
                   </tr>
@@ -456,7 +544,9 @@ export function AudiencePage({ blockId, blockName }: AudiencePageProps) {
                         setNotice(t('audience.saved'));
                         // a member whose state changed leaves this list
                         setMembers((old) =>
-                          (old ?? []).flatMap((x) => (x.id !== row.id ? [x] : row.deactivated !== deactivated ? [] : [row])),
+                          (old ?? []).flatMap((x) =>
+                            x.id !== row.id ? [x] : row.deactivated !== deactivated ? [] : [row],
+                          ),
                         );
                         void groupsQuery.reload();
                       }}
@@ -526,7 +616,11 @@ export function AudiencePage({ blockId, blockName }: AudiencePageProps) {
       ) : null}
       <ConfirmDialog
         open={dialog?.kind === 'deleteGroup'}
-        title={dialog?.kind === 'deleteGroup' ? t('audience.groupDeleteTitle', { name: dialog.group.name }) : ''}
+        title={
+          dialog?.kind === 'deleteGroup'
+            ? t('audience.groupDeleteTitle', { name: dialog.group.name })
+            : ''
+        }
         cancelLabel={t('common.cancel')}
         confirmLabel={t('audience.delete')}
         onCancel={() => setDialog(null)}
@@ -556,7 +650,9 @@ export function AudiencePage({ blockId, blockName }: AudiencePageProps) {
       >
         <p>
           {dialog?.kind === 'deleteMember'
-            ? t('audience.deleteText', { name: dialog.member.creator_name || t('audience.anonymous') })
+            ? t('audience.deleteText', {
+                name: dialog.member.creator_name || t('audience.anonymous'),
+              })
             : ''}
         </p>
       </ConfirmDialog>

@@ -60,7 +60,8 @@ export const en = {
   addDialog: { title: 'Add audience', name: 'Name', email: 'Email', group: 'Group', submit: 'Add' },
   importDialog: {
     title: 'Import audience from CSV',
-    intro: 'A .csv file with a header row: name, email and optionally group. Rows need a name and a valid email; a group that does not exist is left out.',
+    intro:
+      'A .csv file with a header row: name, email and optionally group. Rows need a name and a valid email; a group that does not exist is left out.',
     file: 'CSV file',
     onlyCsv: 'Choose a .csv file',
     missingColumns: 'The header row needs name and email columns.',
@@ -148,10 +149,17 @@ export const ko: typeof en = {
   group_exists: '이미 있는 그룹입니다',
   group_reserved: '사용할 수 없는 이름입니다',
   group_required: '그룹 이름을 입력하세요',
-  addDialog: { title: '오디언스 추가', name: '이름', email: '이메일', group: '그룹', submit: '추가' },
+  addDialog: {
+    title: '오디언스 추가',
+    name: '이름',
+    email: '이메일',
+    group: '그룹',
+    submit: '추가',
+  },
   importDialog: {
     title: 'CSV로 오디언스 가져오기',
-    intro: '첫 줄이 머리글인 .csv 파일: name, email, 그리고 선택으로 group. 이름과 올바른 이메일이 있는 줄만 가져오며, 없는 그룹은 빠집니다.',
+    intro:
+      '첫 줄이 머리글인 .csv 파일: name, email, 그리고 선택으로 group. 이름과 올바른 이메일이 있는 줄만 가져오며, 없는 그룹은 빠집니다.',
     file: 'CSV 파일',
     onlyCsv: '.csv 파일을 선택하세요',
     missingColumns: '머리글에 name과 email 열이 있어야 합니다.',

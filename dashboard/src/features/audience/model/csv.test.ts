@@ -21,7 +21,10 @@ describe('CSV import', () => {
   });
 
   it('needs name and email columns; takes Korean headers', () => {
-    expect(planImport(...Object.values(parseCsvText('a,b\n1,2\n')) as [never, string[]], []).missingColumns).toBe(true);
+    expect(
+      planImport(...(Object.values(parseCsvText('a,b\n1,2\n')) as [never, string[]]), [])
+        .missingColumns,
+    ).toBe(true);
     const { records, fields } = parseCsvText('이름,이메일\n민아,mina@x.com\n');
     expect(planImport(records, fields, []).rows).toHaveLength(1);
   });
@@ -35,10 +38,16 @@ describe('CSV import', () => {
 
 describe('recent events', () => {
   it('five newest, then the first after an ellipsis', () => {
-    const history = Array.from({ length: 8 }, (_, i) => ({ id: `b${i}`, type: 'form', created_at: `2026-01-0${i + 1}` }));
+    const history = Array.from({ length: 8 }, (_, i) => ({
+      id: `b${i}`,
+      type: 'form',
+      created_at: `2026-01-0${i + 1}`,
+    }));
     const { recent, first } = recentEvents({ history, first_event: history[0]! });
     expect(recent.map((e) => e.id)).toEqual(['b7', 'b6', 'b5', 'b4', 'b3']);
     expect(first?.id).toBe('b0');
-    expect(recentEvents({ history: history.slice(0, 3), first_event: history[0]! }).first).toBeNull();
+    expect(
+      recentEvents({ history: history.slice(0, 3), first_event: history[0]! }).first,
+    ).toBeNull();
   });
 });

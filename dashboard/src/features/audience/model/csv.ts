@@ -40,7 +40,12 @@ export function planImport(
   const nameKey = column(fields, NAME_KEYS);
   const emailKey = column(fields, EMAIL_KEYS);
   const groupKey = column(fields, GROUP_KEYS);
-  const plan: ImportPlan = { rows: [], skipped: [], groupDropped: [], missingColumns: !nameKey || !emailKey };
+  const plan: ImportPlan = {
+    rows: [],
+    skipped: [],
+    groupDropped: [],
+    missingColumns: !nameKey || !emailKey,
+  };
   if (plan.missingColumns) return plan;
   const seen = new Set(existing);
   records.forEach((record, i) => {
@@ -50,7 +55,10 @@ export function planImport(
     const group = groupKey ? (record[groupKey] ?? '').trim() : '';
     if (!name) return plan.skipped.push({ line, reason: 'noName' });
     if (!email) return plan.skipped.push({ line, reason: 'noEmail' });
-    if (name.length > LETTER_LIMITS.audienceRowName || email.length > LETTER_LIMITS.audienceRowEmail)
+    if (
+      name.length > LETTER_LIMITS.audienceRowName ||
+      email.length > LETTER_LIMITS.audienceRowEmail
+    )
       return plan.skipped.push({ line, reason: 'tooLong' });
     if (!isEmail(email)) return plan.skipped.push({ line, reason: 'invalidEmail' });
     const key = email.toLowerCase();
@@ -64,7 +72,9 @@ export function planImport(
 }
 
 /** Parses a CSV file with its header row (papaparse reads it in the background, in chunks). */
-export function parseCsv(file: File): Promise<{ records: Array<Record<string, string>>; fields: string[] }> {
+export function parseCsv(
+  file: File,
+): Promise<{ records: Array<Record<string, string>>; fields: string[] }> {
   return new Promise((resolve, reject) => {
     const records: Array<Record<string, string>> = [];
     let fields: string[] = [];
@@ -83,7 +93,10 @@ export function parseCsv(file: File): Promise<{ records: Array<Record<string, st
 }
 
 /** Text parsing for tests and small inputs. */
-export function parseCsvText(text: string): { records: Array<Record<string, string>>; fields: string[] } {
+export function parseCsvText(text: string): {
+  records: Array<Record<string, string>>;
+  fields: string[];
+} {
   const out = Papa.parse<Record<string, string>>(text, { header: true, skipEmptyLines: 'greedy' });
   return { records: out.data, fields: out.meta.fields ?? [] };
 }

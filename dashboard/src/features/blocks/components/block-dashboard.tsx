@@ -47,7 +47,9 @@ export function BlockDashboard() {
   const { type, mode } = useParams();
   const { pathname } = useLocation();
   const sending = pathname.startsWith(paths.dashboardSend);
-  const sendMode = (SEND_MODES as readonly string[]).includes(mode ?? '') ? (mode as SendMode) : undefined;
+  const sendMode = (SEND_MODES as readonly string[]).includes(mode ?? '')
+    ? (mode as SendMode)
+    : undefined;
   const filterType: BlockType | undefined = sending
     ? sendMode && (`${sendMode}_letter` as BlockType)
     : isReactionType(type)

@@ -29,11 +29,16 @@ export function SendNotice({ notice = site.sendNotice }: { notice?: typeof site.
     setOpen(false);
   };
   return (
-    <Dialog open title={t('shell.sendNoticeTitle')} onClose={close} actions={
-      <button type="button" className="button button-primary" onClick={close} data-autofocus>
-        {t('common.close')}
-      </button>
-    }>
+    <Dialog
+      open
+      title={t('shell.sendNoticeTitle')}
+      onClose={close}
+      actions={
+        <button type="button" className="button button-primary" onClick={close} data-autofocus>
+          {t('common.close')}
+        </button>
+      }
+    >
       <p>{notice[currentLanguage()]}</p>
     </Dialog>
   );

@@ -25,7 +25,10 @@ export interface LetterData {
   private: LetterPrivateRow | null;
 }
 
-export async function loadLetterBlock(blockId: string, ownerId: string): Promise<LetterData | null> {
+export async function loadLetterBlock(
+  blockId: string,
+  ownerId: string,
+): Promise<LetterData | null> {
   const [block, priv] = await Promise.all([
     supabase.from('blocks').select('*').eq('id', blockId).eq('owner_id', ownerId).maybeSingle(),
     supabase.from('block_private').select('*').eq('block_id', blockId).maybeSingle(),
@@ -73,7 +76,12 @@ export interface GroupOption {
 export async function listSendGroups(): Promise<GroupOption[]> {
   const [{ data: groups, error }, { data: members, error: membersError }] = await Promise.all([
     supabase.from('audience_groups').select('name').order('created_at'),
-    supabase.from('audience_members').select('group_name').eq('deactivated', false).eq('has_email', true).limit(100000),
+    supabase
+      .from('audience_members')
+      .select('group_name')
+      .eq('deactivated', false)
+      .eq('has_email', true)
+      .limit(100000),
   ]);
   if (error || membersError) throw error ?? membersError;
   const counts = new Map<string, number>();
@@ -105,7 +113,10 @@ export function webToTemplate(input: {
 }
 
 export function saveLetter(input: TSaveLetter): Promise<LetterData> {
-  return invokeFunction<LetterData>('save-letter', ZSaveLetter.parse(input) as unknown as Record<string, unknown>);
+  return invokeFunction<LetterData>(
+    'save-letter',
+    ZSaveLetter.parse(input) as unknown as Record<string, unknown>,
+  );
 }
 
 export interface SendResult {
@@ -114,7 +125,11 @@ export interface SendResult {
   publishId: string | null;
 }
 
-export function sendLetter(input: { blockId: string; emailList: string[]; registerAudience: boolean }) {
+export function sendLetter(input: {
+  blockId: string;
+  emailList: string[];
+  registerAudience: boolean;
+}) {
   return invokeFunction<SendResult>('send-letter', ZSendLetter.parse(input));
 }
 
@@ -122,8 +137,15 @@ export function publishLetter(input: { blockId: string; group: string }) {
   return invokeFunction<SendResult>('publish-letter', ZPublishLetter.parse(input));
 }
 
-export function verifyBrunchId(input: { blockId: string; brunchProfilePage: string; email: string }) {
-  return invokeFunction<{ brunchProfilePage: string }>('verify-brunch-id', ZVerifyBrunchId.parse(input));
+export function verifyBrunchId(input: {
+  blockId: string;
+  brunchProfilePage: string;
+  email: string;
+}) {
+  return invokeFunction<{ brunchProfilePage: string }>(
+    'verify-brunch-id',
+    ZVerifyBrunchId.parse(input),
+  );
 }
 
 /** Sends of a letter, newest first, 10 at a time (page with the created_at of the last one). */

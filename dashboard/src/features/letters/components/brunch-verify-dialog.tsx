@@ -18,7 +18,12 @@ export interface BrunchVerifyDialogProps {
   onClose: () => void;
 }
 
-export function BrunchVerifyDialog({ blockId, emails, onVerified, onClose }: BrunchVerifyDialogProps) {
+export function BrunchVerifyDialog({
+  blockId,
+  emails,
+  onVerified,
+  onClose,
+}: BrunchVerifyDialogProps) {
   const { t } = useTranslation();
   const [link, setLink] = useState('');
   const [email, setEmail] = useState(emails[0] ?? '');

@@ -8,7 +8,17 @@ import { messageOf } from '../../../lib/errors';
 import { listPublishes, type PublishRow } from '../api/letters';
 import { shortDate } from '../model/draft';
 
-const COUNTS = ['reserved', 'sent', 'delivered', 'opened', 'bounced', 'rejected', 'complaint', 'skipped', 'failed'] as const;
+const COUNTS = [
+  'reserved',
+  'sent',
+  'delivered',
+  'opened',
+  'bounced',
+  'rejected',
+  'complaint',
+  'skipped',
+  'failed',
+] as const;
 
 /** The stored letter in our shell; sandboxed without scripts, links open in a new tab. */
 export function letterSrcDoc(html: string | null): string {
@@ -47,6 +57,7 @@ export function HistoryView({ blockId }: { blockId: string }) {
   );
 
   useEffect(() => {
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- loads the first page (async)
     void loadMore(true);
     // the counts move with the provider's events: read the first page again now and then
     const timer = window.setInterval(() => {
@@ -78,7 +89,16 @@ export function HistoryView({ blockId }: { blockId: string }) {
     return (
       <div className="history-empty">
         <svg width="120" height="90" viewBox="0 0 120 90" aria-hidden="true">
-          <rect x="10" y="15" width="100" height="65" rx="6" fill="none" stroke="currentColor" strokeWidth="3" />
+          <rect
+            x="10"
+            y="15"
+            width="100"
+            height="65"
+            rx="6"
+            fill="none"
+            stroke="currentColor"
+            strokeWidth="3"
+          />
           <path d="M12 18 L60 52 L108 18" fill="none" stroke="currentColor" strokeWidth="3" />
         </svg>
         <p>{t('letters.history.empty')}</p>
@@ -107,7 +127,9 @@ export function HistoryView({ blockId }: { blockId: string }) {
                 <span className="history-date">
                   <time dateTime={p.created_at}>{shortDate(p.created_at)}</time>
                   {' · '}
-                  {p.group_name ? t('letters.history.group', { group: p.group_name }) : t('letters.history.manual')}
+                  {p.group_name
+                    ? t('letters.history.group', { group: p.group_name })
+                    : t('letters.history.manual')}
                 </span>
               </button>
             </li>

@@ -143,7 +143,12 @@ export function LetterWorkspacePage() {
   }
   const type = saved.block.type as LetterType;
   const letterMode = MODE_OF_TYPE[type];
-  const mode: Mode | null = segment === undefined ? 'edit' : (MODES as readonly string[]).includes(segment) ? (segment as Mode) : null;
+  const mode: Mode | null =
+    segment === undefined
+      ? 'edit'
+      : (MODES as readonly string[]).includes(segment)
+        ? (segment as Mode)
+        : null;
   if (mode === null || segment === 'edit') return <Navigate to={paths.work(blockId)} replace />;
   const brunchProfile = saved.private?.brunch_profile_page ?? null;
 
@@ -158,7 +163,8 @@ export function LetterWorkspacePage() {
         title: draft.title || res.title,
         model: { ...res.letter, cta: draft.model.cta, imageButton: draft.model.imageButton },
       });
-      if (res.warnings.length) setNotice(t('letters.loadedWarnings', { count: res.warnings.length }));
+      if (res.warnings.length)
+        setNotice(t('letters.loadedWarnings', { count: res.warnings.length }));
     } catch (cause) {
       setLoadError(letterMessage(t, messageOf(cause)));
     } finally {
@@ -212,12 +218,22 @@ export function LetterWorkspacePage() {
         {t('common.skipToContent')}
       </a>
       <header className="workspace-top-bar">
-        <Link to={paths.dashboardSend} className="button button-ghost back-button" onClick={leave} aria-label={t('letters.back')}>
+        <Link
+          to={paths.dashboardSend}
+          className="button button-ghost back-button"
+          onClick={leave}
+          aria-label={t('letters.back')}
+        >
           <span aria-hidden="true">←</span>
           <span className="back-button-text">{t('common.dashboard')}</span>
         </Link>
         <div className="workspace-title">
-          <BlockTypeIcon type={type} label={t(`blockTypes.${type}`)} size={32} className="workspace-type-icon" />
+          <BlockTypeIcon
+            type={type}
+            label={t(`blockTypes.${type}`)}
+            size={32}
+            className="workspace-type-icon"
+          />
           <div className="workspace-name">
             {mode === 'edit' ? (
               <>
@@ -277,7 +293,11 @@ export function LetterWorkspacePage() {
             </button>
           ) : null}
           {showSend ? (
-            <button type="button" className="button button-primary" onClick={() => setDialog('send')}>
+            <button
+              type="button"
+              className="button button-primary"
+              onClick={() => setDialog('send')}
+            >
               {t('letters.sendLetter')}
             </button>
           ) : null}
@@ -359,7 +379,13 @@ export function LetterWorkspacePage() {
                 max={LETTER_LIMITS.url}
                 hint={t(`letters.pageUrlHint.${letterMode}`)}
                 error={loadError ?? undefined}
-                placeholder={letterMode === 'notion' ? 'https://….notion.site/…' : letterMode === 'brunch' ? 'https://brunch.co.kr/@…/…' : 'https://….typedream.app/'}
+                placeholder={
+                  letterMode === 'notion'
+                    ? 'https://….notion.site/…'
+                    : letterMode === 'brunch'
+                      ? 'https://brunch.co.kr/@…/…'
+                      : 'https://….typedream.app/'
+                }
                 onChange={(pageUrl) => change({ pageUrl })}
               />
               <div className="letter-load-row">
@@ -372,14 +398,23 @@ export function LetterWorkspacePage() {
                   {t('letters.load')}
                 </button>
                 {letterMode !== 'brunch' ? (
-                  <button type="button" className="button" disabled={loadingPage} onClick={() => void load({ sample: true })}>
+                  <button
+                    type="button"
+                    className="button"
+                    disabled={loadingPage}
+                    onClick={() => void load({ sample: true })}
+                  >
                     {t('letters.loadSample')}
                   </button>
                 ) : null}
               </div>
               {loadingPage ? (
                 <div className="letter-progress">
-                  <progress max={100} value={progress} aria-label={t('letters.loadingPage', { percent: progress })} />
+                  <progress
+                    max={100}
+                    value={progress}
+                    aria-label={t('letters.loadingPage', { percent: progress })}
+                  />
                   <span aria-live="polite">{t('letters.loadingPage', { percent: progress })}</span>
                 </div>
               ) : null}
@@ -397,12 +432,18 @@ export function LetterWorkspacePage() {
                     role="switch"
                     checked={!!draft.model.cta}
                     onChange={(e) =>
-                      e.target.checked ? setDialog('cta') : change({ model: { ...draft.model, cta: null } })
+                      e.target.checked
+                        ? setDialog('cta')
+                        : change({ model: { ...draft.model, cta: null } })
                     }
                   />
                   <label htmlFor={`${nameId}-cta`}>{t('letters.cta.toggle')}</label>
                   {draft.model.cta ? (
-                    <button type="button" className="button button-ghost" onClick={() => setDialog('cta')}>
+                    <button
+                      type="button"
+                      className="button button-ghost"
+                      onClick={() => setDialog('cta')}
+                    >
                       {t('letters.cta.edit')}
                     </button>
                   ) : null}
@@ -414,12 +455,18 @@ export function LetterWorkspacePage() {
                     role="switch"
                     checked={!!draft.model.imageButton}
                     onChange={(e) =>
-                      e.target.checked ? setDialog('image') : change({ model: { ...draft.model, imageButton: null } })
+                      e.target.checked
+                        ? setDialog('image')
+                        : change({ model: { ...draft.model, imageButton: null } })
                     }
                   />
                   <label htmlFor={`${nameId}-image`}>{t('letters.image.toggle')}</label>
                   {draft.model.imageButton ? (
-                    <button type="button" className="button button-ghost" onClick={() => setDialog('image')}>
+                    <button
+                      type="button"
+                      className="button button-ghost"
+                      onClick={() => setDialog('image')}
+                    >
                       {t('letters.image.edit')}
                     </button>
                   ) : null}
@@ -427,7 +474,11 @@ export function LetterWorkspacePage() {
               </fieldset>
             </section>
             <section className="letter-preview" aria-label={t('letters.preview.label')}>
-              <div className="letter-preview-tools" role="toolbar" aria-label={t('letters.preview.label')}>
+              <div
+                className="letter-preview-tools"
+                role="toolbar"
+                aria-label={t('letters.preview.label')}
+              >
                 <button
                   type="button"
                   className="button button-ghost"
@@ -445,7 +496,12 @@ export function LetterWorkspacePage() {
                   {t('letters.preview.clear')}
                 </button>
                 {draft.pageUrl ? (
-                  <a className="button button-ghost" href={draft.pageUrl} target="_blank" rel="noopener noreferrer">
+                  <a
+                    className="button button-ghost"
+                    href={draft.pageUrl}
+                    target="_blank"
+                    rel="noopener noreferrer"
+                  >
                     ↗ {t('letters.preview.open')}
                   </a>
                 ) : null}
@@ -468,20 +524,41 @@ export function LetterWorkspacePage() {
       </main>
 
       {dialog === 'send' && user ? (
-        <SendLetterDialog blockId={blockId} userId={user.id} paid={paid} onClose={() => setDialog(null)} />
+        <SendLetterDialog
+          blockId={blockId}
+          userId={user.id}
+          paid={paid}
+          onClose={() => setDialog(null)}
+        />
       ) : null}
       {dialog === 'cta' ? (
         <LinkDialog
           title={t('letters.cta.dialogTitle')}
           fields={[
-            { key: 'text', label: t('letters.cta.text'), value: draft.model.cta?.text ?? '', max: LETTER_LIMITS.ctaText, kind: 'text', placeholder: t('letters.cta.placeholder') },
-            { key: 'link', label: t('letters.cta.link'), value: draft.model.cta?.link ?? 'https://', kind: 'link' },
+            {
+              key: 'text',
+              label: t('letters.cta.text'),
+              value: draft.model.cta?.text ?? '',
+              max: LETTER_LIMITS.ctaText,
+              kind: 'text',
+              placeholder: t('letters.cta.placeholder'),
+            },
+            {
+              key: 'link',
+              label: t('letters.cta.link'),
+              value: draft.model.cta?.link ?? 'https://',
+              kind: 'link',
+            },
           ]}
           onApply={(v) => {
             change({ model: { ...draft.model, cta: { text: v.text!, link: v.link! } } });
             setDialog(null);
           }}
-          onRemove={draft.model.cta ? () => (change({ model: { ...draft.model, cta: null } }), setDialog(null)) : undefined}
+          onRemove={
+            draft.model.cta
+              ? () => (change({ model: { ...draft.model, cta: null } }), setDialog(null))
+              : undefined
+          }
           onClose={() => setDialog(null)}
         />
       ) : null}
@@ -489,15 +566,27 @@ export function LetterWorkspacePage() {
         <LinkDialog
           title={t('letters.image.dialogTitle')}
           fields={[
-            { key: 'src', label: t('letters.image.src'), value: draft.model.imageButton?.src ?? 'https://', kind: 'image' },
-            { key: 'link', label: t('letters.image.link'), value: draft.model.imageButton?.link ?? 'https://', kind: 'link' },
+            {
+              key: 'src',
+              label: t('letters.image.src'),
+              value: draft.model.imageButton?.src ?? 'https://',
+              kind: 'image',
+            },
+            {
+              key: 'link',
+              label: t('letters.image.link'),
+              value: draft.model.imageButton?.link ?? 'https://',
+              kind: 'link',
+            },
           ]}
           onApply={(v) => {
             change({ model: { ...draft.model, imageButton: { src: v.src!, link: v.link! } } });
             setDialog(null);
           }}
           onRemove={
-            draft.model.imageButton ? () => (change({ model: { ...draft.model, imageButton: null } }), setDialog(null)) : undefined
+            draft.model.imageButton
+              ? () => (change({ model: { ...draft.model, imageButton: null } }), setDialog(null))
+              : undefined
           }
           onClose={() => setDialog(null)}
         />
@@ -508,7 +597,9 @@ export function LetterWorkspacePage() {
           emails={verified}
           onClose={() => setDialog(null)}
           onVerified={(page) => {
-            setSaved((s) => (s && s.private ? { ...s, private: { ...s.private, brunch_profile_page: page } } : s));
+            setSaved((s) =>
+              s && s.private ? { ...s, private: { ...s.private, brunch_profile_page: page } } : s,
+            );
             setDialog(null);
           }}
         />
@@ -520,7 +611,9 @@ export function LetterWorkspacePage() {
         confirmLabel={t('letters.preview.clearConfirm')}
         onCancel={() => setDialog(null)}
         onConfirm={() => {
-          change({ model: { ...emptyLetter(), cta: draft.model.cta, imageButton: draft.model.imageButton } });
+          change({
+            model: { ...emptyLetter(), cta: draft.model.cta, imageButton: draft.model.imageButton },
+          });
           setDialog(null);
         }}
       >

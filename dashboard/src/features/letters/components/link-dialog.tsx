@@ -26,7 +26,12 @@ export interface LinkDialogProps {
   onClose: () => void;
 }
 
-function problem(field: LinkField, value: string, invalid: string, required: string): string | undefined {
+function problem(
+  field: LinkField,
+  value: string,
+  invalid: string,
+  required: string,
+): string | undefined {
   if (value.trim() === '') return required;
   if (field.max && value.length > field.max) return 'Too long message';
   if (field.kind === 'link' && !isLetterLink(value.trim())) return invalid;
@@ -36,10 +41,20 @@ function problem(field: LinkField, value: string, invalid: string, required: str
 
 export function LinkDialog({ title, fields, onApply, onRemove, onClose }: LinkDialogProps) {
   const { t } = useTranslation();
-  const [values, setValues] = useState(() => Object.fromEntries(fields.map((f) => [f.key, f.value])));
+  const [values, setValues] = useState(() =>
+    Object.fromEntries(fields.map((f) => [f.key, f.value])),
+  );
   const [tried, setTried] = useState(false);
   const errors = Object.fromEntries(
-    fields.map((f) => [f.key, problem(f, values[f.key] ?? '', t('letters.linkDialog.invalid'), t('letters.linkDialog.required'))]),
+    fields.map((f) => [
+      f.key,
+      problem(
+        f,
+        values[f.key] ?? '',
+        t('letters.linkDialog.invalid'),
+        t('letters.linkDialog.required'),
+      ),
+    ]),
   );
   const valid = Object.values(errors).every((e) => !e);
   return (

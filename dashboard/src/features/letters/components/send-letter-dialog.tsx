@@ -43,7 +43,13 @@ export interface SendLetterDialogProps {
 
 type Mode = 'manual' | 'audience';
 
-export function SendLetterDialog({ blockId, userId, paid, onClose, onSent }: SendLetterDialogProps) {
+export function SendLetterDialog({
+  blockId,
+  userId,
+  paid,
+  onClose,
+  onSent,
+}: SendLetterDialogProps) {
   const { t } = useTranslation();
   const idPrefix = useId();
   const [mode, setMode] = useState<Mode>('manual');
@@ -54,7 +60,9 @@ export function SendLetterDialog({ blockId, userId, paid, onClose, onSent }: Sen
   const [result, setResult] = useState<SendResult | null>(null);
   const [serverError, setServerError] = useState<string | null>(null);
   const quota = useQuery(`quota:${userId}:${state}`, () => remainingEmails(userId));
-  const groups = useQuery(`groups:${userId}`, () => (paid ? listSendGroups() : Promise.resolve([])));
+  const groups = useQuery(`groups:${userId}`, () =>
+    paid ? listSendGroups() : Promise.resolve([]),
+  );
   const remaining = quota.data ?? 0;
   const moreButton = useRef<HTMLButtonElement>(null);
   // the form that had the focus is gone: the result's button takes it
@@ -63,16 +71,24 @@ export function SendLetterDialog({ blockId, userId, paid, onClose, onSent }: Sen
   }, [state]);
 
   const parsed = useMemo(() => parseRecipients(text), [text]);
-  const unique = useMemo(() => [...new Set(parsed.emails.map((e) => e.toLowerCase()))], [parsed.emails]);
+  const unique = useMemo(
+    () => [...new Set(parsed.emails.map((e) => e.toLowerCase()))],
+    [parsed.emails],
+  );
   let problem = parsed.error;
   if (!problem && quota.data !== undefined && (remaining === 0 || unique.length > remaining)) {
     problem = LETTER_MESSAGES.notEnoughEmails;
   }
   const chosen = groups.data?.find((g) => g.name === group);
   const audienceDisabled =
-    !paid || !chosen || chosen.emailCount === 0 || chosen.emailCount > remaining || state === 'loading';
+    !paid ||
+    !chosen ||
+    chosen.emailCount === 0 ||
+    chosen.emailCount > remaining ||
+    state === 'loading';
 
-  const translate = (message: string) => (MESSAGE_KEYS[message] ? t(MESSAGE_KEYS[message]!) : message);
+  const translate = (message: string) =>
+    MESSAGE_KEYS[message] ? t(MESSAGE_KEYS[message]!) : message;
 
   const run = async (call: () => Promise<SendResult>) => {
     setState('loading');
@@ -88,24 +104,31 @@ export function SendLetterDialog({ blockId, userId, paid, onClose, onSent }: Sen
     }
   };
 
-  const done = state === 'done' && result ? (
-    <div className="send-done" role="status">
-      <p>{result.reservedCount > 0 ? t('letters.send.done', { count: result.reservedCount }) : t('letters.send.nothingSent')}</p>
-      {result.skippedCount > 0 && result.reservedCount > 0 ? <p>{t('letters.send.skipped', { count: result.skippedCount })}</p> : null}
-      <button
-        type="button"
-        className="button"
-        ref={moreButton}
-        onClick={() => {
-          setState('idle');
-          setResult(null);
-          setText('');
-        }}
-      >
-        {t('letters.send.more')}
-      </button>
-    </div>
-  ) : null;
+  const done =
+    state === 'done' && result ? (
+      <div className="send-done" role="status">
+        <p>
+          {result.reservedCount > 0
+            ? t('letters.send.done', { count: result.reservedCount })
+            : t('letters.send.nothingSent')}
+        </p>
+        {result.skippedCount > 0 && result.reservedCount > 0 ? (
+          <p>{t('letters.send.skipped', { count: result.skippedCount })}</p>
+        ) : null}
+        <button
+          type="button"
+          className="button"
+          ref={moreButton}
+          onClick={() => {
+            setState('idle');
+            setResult(null);
+            setText('');
+          }}
+        >
+          {t('letters.send.more')}
+        </button>
+      </div>
+    ) : null;
 
   const manual = (
     <div className="send-manual">
@@ -126,7 +149,11 @@ export function SendLetterDialog({ blockId, userId, paid, onClose, onSent }: Sen
             ? t('letters.send.remaining', { count: Math.min(remaining, LETTER_LIMITS.manualMax) })
             : null}
         </p>
-        <p id={`${idPrefix}-error`} className="error-text" role={text !== '' && problem ? 'alert' : undefined}>
+        <p
+          id={`${idPrefix}-error`}
+          className="error-text"
+          role={text !== '' && problem ? 'alert' : undefined}
+        >
           {text !== '' && problem ? translate(problem) : ''}
         </p>
       </div>
@@ -143,7 +170,9 @@ export function SendLetterDialog({ blockId, userId, paid, onClose, onSent }: Sen
         </Link>
       ) : null}
       {unique.length > 0 && !problem ? (
-        <p className="hint">{t('letters.send.confirm', { count: unique.length, list: firstAddresses(unique) })}</p>
+        <p className="hint">
+          {t('letters.send.confirm', { count: unique.length, list: firstAddresses(unique) })}
+        </p>
       ) : null}
       <div className="dialog-inline-actions">
         <button
@@ -152,7 +181,9 @@ export function SendLetterDialog({ blockId, userId, paid, onClose, onSent }: Sen
           disabled={unique.length === 0 || !!problem || state === 'loading'}
           aria-busy={state === 'loading' || undefined}
           onClick={() =>
-            void run(() => sendLetter({ blockId, emailList: unique, registerAudience: register && paid }))
+            void run(() =>
+              sendLetter({ blockId, emailList: unique, registerAudience: register && paid }),
+            )
           }
         >
           {state === 'loading' ? t('letters.send.sending') : t('letters.send.submit')}

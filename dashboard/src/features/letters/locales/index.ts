@@ -72,7 +72,12 @@ export const en = {
     edit: 'Edit image button',
     dialogTitle: 'Image button',
   },
-  linkDialog: { save: 'Apply', remove: 'Remove', invalid: 'Enter an http(s) or mailto link', required: 'Required' },
+  linkDialog: {
+    save: 'Apply',
+    remove: 'Remove',
+    invalid: 'Enter an http(s) or mailto link',
+    required: 'Required',
+  },
   send: {
     title: 'Send letter',
     tabs: 'How to send',
@@ -172,7 +177,8 @@ export const ko: typeof en = {
   brunchVerified: '작가: {{profile}}',
   brunchDialog: {
     title: '브런치 프로필 인증',
-    intro: '인증한 발신 이메일 하나를 브런치 프로필 소개에 적은 뒤, 프로필 링크를 여기에 붙여 넣으세요.',
+    intro:
+      '인증한 발신 이메일 하나를 브런치 프로필 소개에 적은 뒤, 프로필 링크를 여기에 붙여 넣으세요.',
     link: '브런치 프로필 링크',
     email: '프로필에 적은 이메일',
     verify: '인증',
@@ -208,7 +214,12 @@ export const ko: typeof en = {
     edit: '이미지 버튼 편집',
     dialogTitle: '이미지 버튼',
   },
-  linkDialog: { save: '적용', remove: '삭제', invalid: 'http(s) 또는 mailto 링크를 입력하세요', required: '필수 항목입니다' },
+  linkDialog: {
+    save: '적용',
+    remove: '삭제',
+    invalid: 'http(s) 또는 mailto 링크를 입력하세요',
+    required: '필수 항목입니다',
+  },
   send: {
     title: '레터 보내기',
     tabs: '보내는 방법',

@@ -44,9 +44,12 @@ describe('letter draft rules', () => {
   });
 
   it('the server messages in the reader language', () => {
-    const t = ((key: string, o?: Record<string, string>) => `${key}${o ? JSON.stringify(o) : ''}`) as never;
+    const t = ((key: string, o?: Record<string, string>) =>
+      `${key}${o ? JSON.stringify(o) : ''}`) as never;
     expect(letterMessage(t, "It's not your article")).toBe('letters.errors.notYourArticle');
-    expect(letterMessage(t, "Please enter link of me's article.")).toBe('letters.errors.writerArticle{"writer":"me"}');
+    expect(letterMessage(t, "Please enter link of me's article.")).toBe(
+      'letters.errors.writerArticle{"writer":"me"}',
+    );
     expect(letterMessage(t, 'Something else')).toBe('Something else');
   });
 });

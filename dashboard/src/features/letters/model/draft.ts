@@ -28,9 +28,14 @@ export function draftFromData(data: LetterData): LetterDraft {
   };
 }
 
-export const sameDraft = (a: LetterDraft, b: LetterDraft) => JSON.stringify(a) === JSON.stringify(b);
+export const sameDraft = (a: LetterDraft, b: LetterDraft) =>
+  JSON.stringify(a) === JSON.stringify(b);
 
-export function draftToSave(blockId: string, draft: LetterDraft, nameChanged: boolean): TSaveLetter {
+export function draftToSave(
+  blockId: string,
+  draft: LetterDraft,
+  nameChanged: boolean,
+): TSaveLetter {
   return {
     blockId,
     ...(nameChanged ? { name: draft.name } : {}),
@@ -60,7 +65,12 @@ export function pickSender(current: string, senders: readonly SenderOption[]): s
 }
 
 /** Send letter shows only when saved, with a sender, with mail HTML and not loading (spec 4). */
-export function canSend(input: { dirty: boolean; hasHtml: boolean; mailFrom: string; loading: boolean }): boolean {
+export function canSend(input: {
+  dirty: boolean;
+  hasHtml: boolean;
+  mailFrom: string;
+  loading: boolean;
+}): boolean {
   return !input.dirty && input.hasHtml && input.mailFrom !== '' && !input.loading;
 }
 
