@@ -51,6 +51,8 @@ async function sendManual(page: Page, addresses: string) {
   return text;
 }
 
+const note = (what: string) => console.log(`    letters: ${what}`);
+
 export async function lettersJourney(journey: Journey, errors: string[]) {
   const { base, browser, db } = journey;
   const providersUrl = journey.providersUrl!;
@@ -69,6 +71,7 @@ export async function lettersJourney(journey: Journey, errors: string[]) {
     [OWNER.email],
   );
 
+  note('sign-in done');
   // a sender verified through the link SES mails to it
   const sender = `writer-${Date.now()}@ses-ready.example`;
   await page.goto(`${base}/profile/email`);
@@ -83,6 +86,7 @@ export async function lettersJourney(journey: Journey, errors: string[]) {
   await page.getByRole('button', { name: 'Check again' }).first().click();
   await page.getByText('Verified', { exact: true }).first().waitFor();
 
+  note('sender verified');
   // Send: the menu, the picker's letter types (typedream and brunch disabled)
   await page.goto(`${base}/dashboard/send`);
   await page.getByRole('heading', { level: 1, name: 'Send' }).waitFor();
@@ -93,6 +97,7 @@ export async function lettersJourney(journey: Journey, errors: string[]) {
   await page.waitForURL(/\/work\/[0-9a-f-]{36}$/);
   const blockId = /\/work\/([0-9a-f-]{36})/.exec(page.url())![1]!;
 
+  note('letter created');
   // load the page, delete a row, a call to action, save
   await page.getByLabel('Title').fill('Weekly letter');
   assert.equal(await page.getByLabel('From').inputValue(), sender);
@@ -117,6 +122,7 @@ export async function lettersJourney(journey: Journey, errors: string[]) {
   await page.getByRole('button', { name: 'Save' }).click();
   await page.getByRole('button', { name: 'Send letter' }).waitFor();
 
+  note('letter saved');
   // manual send to two addresses
   const a = `reader-a-${Date.now()}@example.com`;
   const b = `reader-b-${Date.now()}@example.com`;
@@ -131,6 +137,7 @@ export async function lettersJourney(journey: Journey, errors: string[]) {
   assert.ok(!mailA!.html!.includes('Small letters, read by the right people.'), 'the deleted row');
   assert.ok(mailA!.html!.includes('Delivered by Letter Owner'));
 
+  note('manual send delivered');
   // a group in the audience, a member in it, and the audience send
   const friend = `friend-${Date.now()}@example.com`;
   await page.goto(`${base}/audience`);
@@ -161,6 +168,7 @@ export async function lettersJourney(journey: Journey, errors: string[]) {
   await dialog.getByRole('button', { name: 'Close' }).click();
   await waitForMail(providersUrl, friend);
 
+  note('audience send delivered');
   // opening a mail loads its pixel: the open count moves
   const pixel = /<img[^>]+src="([^"]+\/ses\/open\/[^"]+)"/.exec(mailA!.html!)?.[1];
   assert.ok(pixel, 'the tracking pixel');
@@ -175,8 +183,11 @@ export async function lettersJourney(journey: Journey, errors: string[]) {
   assert.equal(await historyCount(page, 'opened'), '1');
   assert.equal(await historyCount(page, 'reserved'), '2');
   assert.equal(await page.locator('.history-item').count(), 2);
+  // the sandboxed frame (no scripts) is the letter, not our screen: axe cannot enter it
+  await page.evaluate(() => document.querySelectorAll('iframe').forEach((f) => f.remove()));
   await axe(page, 'letter history');
 
+  note('history read');
   // unsubscribe a from the mail's link; the next send skips it
   const unsubscribe = /href="([^"]+\/unsubscribe\?token=[^"]+)"/.exec(mailA!.html!)?.[1];
   assert.ok(unsubscribe, 'the unsubscribe link');
@@ -191,6 +202,7 @@ export async function lettersJourney(journey: Journey, errors: string[]) {
   await waitForMail(providersUrl, b, 2);
   assert.equal((await mailbox(providersUrl, a)).length, 1);
 
+  note('unsubscribed and skipped');
   // the public page of the letter block shows the letter
   const owner = (
     await db.query<{ id: string }>('select id from public.profiles where email = $1', [OWNER.email])
@@ -199,6 +211,7 @@ export async function lettersJourney(journey: Journey, errors: string[]) {
   const frame = page.frameLocator('reaction-block iframe');
   await frame.getByText('This week at Reaction Blocks').waitFor();
 
+  note('public page');
   // CSV import with a report of what was left out
   await page.goto(`${base}/audience`);
   await page.getByRole('button', { name: 'Import CSV' }).click();
@@ -218,6 +231,32 @@ export async function lettersJourney(journey: Journey, errors: string[]) {
   await csv.getByRole('button', { name: 'Close' }).click();
   await page.getByTestId('audience-row').filter({ hasText: 'Mina Kim' }).waitFor();
 
+  // 10,000 rows: sent in batches with a progress bar, the page answering meanwhile
+  const stamp = Date.now();
+  const big = `name,email\n${Array.from({ length: 10_000 }, (_, i) => `Reader ${i},r${i}-${stamp}@example.com`).join('\n')}\n`;
+  await page.getByRole('button', { name: 'Import CSV' }).click();
+  await csv
+    .getByLabel('CSV file')
+    .setInputFiles({ name: 'big.csv', mimeType: 'text/csv', buffer: Buffer.from(big) });
+  await csv.getByText('10000 row(s) ready to import.').waitFor();
+  await csv.getByRole('button', { name: 'Import' }).click();
+  await csv.locator('.import-progress progress').waitFor();
+  // the page still answers while the import runs
+  assert.equal(
+    await page.evaluate(() => document.querySelectorAll('.audience-table tr').length > 0),
+    true,
+  );
+  await csv.getByText('Imported 10000 new member(s).').waitFor({ timeout: 180_000 });
+  await csv.getByRole('button', { name: 'Close' }).click();
+  const [{ n }] = (
+    await db.query<{ n: string }>(
+      'select count(*) as n from public.audience_members where email like $1',
+      [`%-${stamp}@example.com`],
+    )
+  ).rows as [{ n: string }];
+  assert.equal(Number(n), 10_000);
+
+  note('CSV imported');
   // the same screens in Korean
   await db.query("update public.profiles set language = 'ko' where id = $1", [owner]);
   await page.goto(`${base}/work/${blockId}?locale=ko`);
