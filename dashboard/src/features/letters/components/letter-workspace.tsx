@@ -109,11 +109,18 @@ export function LetterWorkspacePage() {
   }, [blockId, user]);
 
   // spec section 4: a sender that is not verified is cleared; with none, the first verified one
+  // A letter with nothing saved yet takes the sender as if it had been stored (opening it does
+  // not make it "unsaved"; the first Save stores it with the page); a saved letter whose sender
+  // changes shows the change as unsaved, so Send waits for a Save.
+  const hasSavedHtml = !!saved?.private?.mail_html;
   useEffect(() => {
     if (!senders.data) return;
+    const pick = <T extends LetterDraft | null>(d: T): T =>
+      d ? { ...d, mailFrom: pickSender(d.mailFrom, senders.data!) } : d;
     // eslint-disable-next-line react-hooks/set-state-in-effect -- follows the loaded senders
-    setDraft((d) => (d ? { ...d, mailFrom: pickSender(d.mailFrom, senders.data!) } : d));
-  }, [senders.data, status]);
+    if (!hasSavedHtml) setBase(pick);
+    setDraft(pick);
+  }, [senders.data, status, hasSavedHtml]);
 
   const dirty = !!base && !!draft && !sameDraft(base, draft);
   useEffect(() => {
