@@ -1,4 +1,4 @@
-import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { configure, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   fakeProfile,
@@ -9,6 +9,11 @@ import {
   signedInSession,
 } from '../test/utils';
 import { AppRoutes } from './router';
+
+// Every route is a lazy chunk: on a cold, busy run its first transform takes more than the
+// default second of findBy/waitFor (these tests failed that way under load before and after
+// the Send and Audience routes were added).
+configure({ asyncUtilTimeout: 5000 });
 
 vi.mock('../lib/supabase', () => ({
   supabase: { from: () => fakeQuery([]), rpc: vi.fn(), functions: { invoke: vi.fn() } },
