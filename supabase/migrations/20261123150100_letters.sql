@@ -20,7 +20,8 @@ alter table public.block_private
   add column mail_text text check (char_length(mail_text) <= 300000),
   add column page_url text check (char_length(page_url) <= 2000),
   -- the block model the editor deletes rows from: {version, source, blocks, cta, image_button}
-  add column letter jsonb check (letter is null or jsonb_typeof(letter) = 'object');
+  add column letter jsonb check (letter is null or (jsonb_typeof(letter) = 'object'
+                                                    and octet_length(letter::text) <= 2000000));
 comment on column public.block_private.letter is
   'The letter as a block model (headings, paragraphs, lists, images, ...), from which save-letter renders mail_html and mail_text.';
 

@@ -383,6 +383,18 @@ describe('shared rules', () => {
     ).toBe('You can send 100 emails at once by manual sending');
   });
 
+  it('a letter model is bounded as a whole', () => {
+    const span = { text: 'x'.repeat(5000) };
+    const blocks = Array.from({ length: 400 }, (_, i) => ({
+      id: `b${i}`,
+      type: 'paragraph' as const,
+      spans: [span],
+    }));
+    const model = { version: 1, source: null, blocks, cta: null, imageButton: null };
+    expect(ZLetterModel.safeParse(model).error?.issues[0]?.message).toBe('Too long message');
+    expect(ZLetterModel.safeParse({ ...model, blocks: blocks.slice(0, 100) }).success).toBe(true);
+  });
+
   it('page addresses per mode', () => {
     expect(checkPageUrl('notion', 'https://x.notion.site/P-1')).toHaveProperty('url');
     expect(checkPageUrl('notion', 'https://notion.site.evil.com/')).toEqual({

@@ -40,6 +40,8 @@ export const LETTER_LIMITS = {
   audienceRowEmail: 100,
   /** Rows an unpaid owner sees on the audience page (see docs/dashboard.md, "Audience"). */
   freeAudienceRows: 100,
+  /** The whole block model as JSON (the database allows 2 MB). */
+  modelChars: 1_000_000,
   /** Page sizes: sent letters and audience rows. */
   pageSize: 10,
 } as const;
@@ -151,20 +153,25 @@ export const ZLetterBlock = z.discriminatedUnion('type', [
 ]);
 export type TLetterBlock = z.infer<typeof ZLetterBlock>;
 
-export const ZLetterModel = z.strictObject({
-  version: z.literal(1),
-  source: z.strictObject({ mode: z.enum(LETTER_MODES), url: text(LETTER_LIMITS.url) }).nullable(),
-  blocks: z.array(ZLetterBlock).max(LETTER_LIMITS.blocks),
-  /** The call-to-action button under the letter. */
-  cta: z
-    .strictObject({
-      text: text(LETTER_LIMITS.ctaText).min(1, { error: 'Required' }),
-      link,
-    })
-    .nullable(),
-  /** An image used as a button (a linked image under the letter). */
-  imageButton: z.strictObject({ src: imageSrc, link }).nullable(),
-});
+export const ZLetterModel = z
+  .strictObject({
+    version: z.literal(1),
+    source: z.strictObject({ mode: z.enum(LETTER_MODES), url: text(LETTER_LIMITS.url) }).nullable(),
+    blocks: z.array(ZLetterBlock).max(LETTER_LIMITS.blocks),
+    /** The call-to-action button under the letter. */
+    cta: z
+      .strictObject({
+        text: text(LETTER_LIMITS.ctaText).min(1, { error: 'Required' }),
+        link,
+      })
+      .nullable(),
+    /** An image used as a button (a linked image under the letter). */
+    imageButton: z.strictObject({ src: imageSrc, link }).nullable(),
+  })
+  // the whole letter, not only each part: 400 blocks of 300 spans could otherwise be huge
+  .refine((m) => JSON.stringify(m).length <= LETTER_LIMITS.modelChars, {
+    error: LETTER_MESSAGES.tooLong,
+  });
 export type TLetterModel = z.infer<typeof ZLetterModel>;
 
 export const emptyLetter = (): TLetterModel => ({
