@@ -3,7 +3,7 @@
 // landing routes prerendered to static HTML (index.html for /, <route>/index.html for the rest;
 // scripts/prerender.tsx). The landing pages never load the signed-in app's chunks.
 import { spawnSync } from 'node:child_process';
-import { readFileSync, readdirSync, rmSync } from 'node:fs';
+import { readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import commonjs from '@rollup/plugin-commonjs';
@@ -67,11 +67,14 @@ function html() {
             imports: c.imports,
           })),
       };
-      for (const f of readdirSync(join(root, 'public'))) {
+      // public/ as it is, folders included (public/sample/audience_list.csv)
+      for (const f of readdirSync(join(root, 'public'), { recursive: true })) {
+        const file = join(root, 'public', String(f));
+        if (!statSync(file).isFile()) continue;
         this.emitFile({
           type: 'asset',
-          fileName: f,
-          source: readFileSync(join(root, 'public', f)),
+          fileName: String(f).split(sep).join('/'),
+          source: readFileSync(file),
         });
       }
       // The public page of one block (/block/?id=&block_id=): no React, only the SDK's loader.

@@ -9,7 +9,7 @@ create type public.block_align as enum ('left', 'center', 'right');
 create type public.block_theme as enum ('light', 'dark', 'custom');
 create type public.block_type as enum ('comment', 'qna', 'like', 'button', 'ab', 'form', 'notion_letter', 'typedream_letter', 'brunch_letter');
 create type public.condition_type as enum ('equal', 'empty', 'not_empty', 'include');
-create type public.delivery_status as enum ('reserved', 'sent', 'delivered', 'opened', 'bounced', 'rejected', 'complaint');
+create type public.delivery_status as enum ('reserved', 'sent', 'delivered', 'opened', 'bounced', 'rejected', 'complaint', 'skipped', 'failed');
 create type public.integration_status as enum ('granted', 'not_granted');
 create type public.language_code as enum ('en', 'ko');
 create type public.payment_method as enum ('iamport', 'paypal');
@@ -78,6 +78,7 @@ CREATE INDEX jobs_due_idx ON private.jobs USING btree (run_at, id) WHERE (status
 CREATE INDEX jobs_finished_idx ON private.jobs USING btree (finished_at) WHERE (finished_at IS NOT NULL);
 CREATE INDEX jobs_group_idx ON private.jobs USING btree (group_key, status) WHERE (group_key IS NOT NULL);
 CREATE INDEX jobs_leased_idx ON private.jobs USING btree (locked_until) WHERE (status = ANY (ARRAY['running'::text, 'sending'::text]));
+CREATE INDEX jobs_letter_unsettled_idx ON private.jobs USING btree (finished_at) WHERE ((kind = 'letter'::text) AND (status = ANY (ARRAY['unknown'::text, 'failed'::text])));
 
 create table private.mail_optouts (
   email text not null,
@@ -227,8 +228,10 @@ grant select, delete, references, trigger, maintain on public.audience_groups to
 grant select, delete, references, trigger, maintain on public.audience_groups to authenticated;
 grant insert (user_id) on public.audience_groups to authenticated;
 grant insert, update (name) on public.audience_groups to authenticated;
-create policy "Users can create their own audience groups" on public.audience_groups for insert to authenticated
-  with check (((user_id = ( SELECT auth.uid() AS uid)) AND (name <> ALL (ARRAY['activated'::text, 'deactivated'::text]))));
+create policy "Paid users can create their own audience groups" on public.audience_groups for insert to authenticated
+  with check (((user_id = ( SELECT auth.uid() AS uid)) AND (name <> ALL (ARRAY['activated'::text, 'deactivated'::text])) AND COALESCE(( SELECT p.paid
+   FROM public.profiles p
+  WHERE (p.id = ( SELECT auth.uid() AS uid))), false)));
 create policy "Users can delete their own audience groups" on public.audience_groups for delete to authenticated
   using (((user_id = ( SELECT auth.uid() AS uid)) AND (name <> ALL (ARRAY['activated'::text, 'deactivated'::text]))));
 create policy "Users can read their own audience groups" on public.audience_groups for select to authenticated
@@ -306,8 +309,10 @@ grant insert, update (rejected_count) on public.audience_members to authenticate
 grant insert, update (complaint_count) on public.audience_members to authenticated;
 CREATE INDEX audience_members_user_id_created_at_idx ON public.audience_members USING btree (user_id, deactivated, created_at DESC);
 CREATE INDEX audience_members_user_id_group_name_idx ON public.audience_members USING btree (user_id, group_name);
-create policy "Users can add to their own audience" on public.audience_members for insert to authenticated
-  with check ((user_id = ( SELECT auth.uid() AS uid)));
+create policy "Paid users can add to their own audience" on public.audience_members for insert to authenticated
+  with check (((user_id = ( SELECT auth.uid() AS uid)) AND COALESCE(( SELECT p.paid
+   FROM public.profiles p
+  WHERE (p.id = ( SELECT auth.uid() AS uid))), false)));
 create policy "Users can delete from their own audience" on public.audience_members for delete to authenticated
   using ((user_id = ( SELECT auth.uid() AS uid)));
 create policy "Users can read their own audience" on public.audience_members for select to authenticated
@@ -333,16 +338,24 @@ create table public.block_private (
   brunch_profile_page text,
   publish_mode text,
   updated_at timestamp with time zone default now() not null,
+  mail_title text,
+  mail_text text,
+  page_url text,
+  letter jsonb,
   constraint block_private_pkey PRIMARY KEY (block_id),
   constraint block_private_block_id_owner_id_fkey FOREIGN KEY (block_id, owner_id) REFERENCES public.blocks(id, owner_id) ON DELETE CASCADE,
   constraint block_private_brunch_profile_page_check CHECK ((char_length(brunch_profile_page) <= 500)),
+  constraint block_private_letter_check CHECK (((letter IS NULL) OR ((jsonb_typeof(letter) = 'object'::text) AND (octet_length((letter)::text) <= 2000000)))),
   constraint block_private_mail_from_check CHECK ((char_length(mail_from) <= 60)),
   constraint block_private_mail_html_check CHECK ((char_length(mail_html) <= 1000000)),
   constraint block_private_mail_name_check CHECK ((char_length(mail_name) <= 100)),
+  constraint block_private_mail_text_check CHECK ((char_length(mail_text) <= 300000)),
+  constraint block_private_mail_title_check CHECK ((char_length(mail_title) <= 200)),
   constraint block_private_mail_to_check CHECK ((char_length(mail_to) <= 100)),
   constraint block_private_notion_database_check CHECK ((char_length(notion_database) <= 100)),
   constraint block_private_notion_database_title_check CHECK ((notion_database_title = ANY (ARRAY['response_id'::text, 'block_name'::text, 'creator'::text, 'content'::text]))),
   constraint block_private_notion_page_check CHECK ((char_length(notion_page) <= 100)),
+  constraint block_private_page_url_check CHECK ((char_length(page_url) <= 2000)),
   constraint block_private_publish_mode_check CHECK ((char_length(publish_mode) <= 50)),
   constraint block_private_template_mode_check CHECK ((char_length(template_mode) <= 50))
 );
@@ -508,9 +521,11 @@ grant select, references, trigger, maintain on public.deliveries to anon;
 grant select, references, trigger, maintain on public.deliveries to authenticated;
 CREATE INDEX deliveries_audience_member_id_idx ON public.deliveries USING btree (audience_member_id);
 CREATE INDEX deliveries_provider_message_id_idx ON public.deliveries USING btree (provider_message_id);
+CREATE INDEX deliveries_publish_id_status_idx ON public.deliveries USING btree (publish_id, status);
 CREATE INDEX deliveries_user_id_idx ON public.deliveries USING btree (user_id);
 create policy "Owners can read their deliveries" on public.deliveries for select to authenticated
   using ((user_id = ( SELECT auth.uid() AS uid)));
+CREATE TRIGGER deliveries_after_status AFTER UPDATE OF status ON public.deliveries FOR EACH ROW EXECUTE FUNCTION private.deliveries_after_status();
 CREATE TRIGGER deliveries_set_updated_at BEFORE UPDATE ON public.deliveries FOR EACH ROW EXECUTE FUNCTION private.set_updated_at();
 
 create table public.ending_conditions (
@@ -931,18 +946,30 @@ create table public.publishes (
   rejected_count integer default 0 not null,
   complaint_count integer default 0 not null,
   created_at timestamp with time zone default now() not null,
+  text text,
+  mail_from text,
+  mail_name text,
+  reply_to text,
+  skipped_count integer default 0 not null,
+  failed_count integer default 0 not null,
   constraint publishes_pkey PRIMARY KEY (id),
   constraint publishes_block_id_user_id_fkey FOREIGN KEY (block_id, user_id) REFERENCES public.blocks(id, owner_id) ON DELETE CASCADE,
   constraint publishes_bounced_count_check CHECK ((bounced_count >= 0)),
   constraint publishes_complaint_count_check CHECK ((complaint_count >= 0)),
   constraint publishes_delivered_count_check CHECK ((delivered_count >= 0)),
+  constraint publishes_failed_count_check CHECK ((failed_count >= 0)),
   constraint publishes_group_name_check CHECK ((char_length(group_name) <= 100)),
   constraint publishes_html_check CHECK ((char_length(html) <= 1000000)),
+  constraint publishes_mail_from_check CHECK ((char_length(mail_from) <= 320)),
+  constraint publishes_mail_name_check CHECK ((char_length(mail_name) <= 100)),
   constraint publishes_opened_count_check CHECK ((opened_count >= 0)),
   constraint publishes_rejected_count_check CHECK ((rejected_count >= 0)),
+  constraint publishes_reply_to_check CHECK ((char_length(reply_to) <= 320)),
   constraint publishes_reserved_count_check CHECK ((reserved_count >= 0)),
   constraint publishes_sent_count_check CHECK ((sent_count >= 0)),
-  constraint publishes_subject_check CHECK ((char_length(subject) <= 200))
+  constraint publishes_skipped_count_check CHECK ((skipped_count >= 0)),
+  constraint publishes_subject_check CHECK ((char_length(subject) <= 200)),
+  constraint publishes_text_check CHECK ((char_length(text) <= 300000))
 );
 comment on table public.publishes is 'One letter send (publish) of a letter block with its delivery counts. Written by the send functions.';
 alter table public.publishes enable row level security;
@@ -1433,6 +1460,35 @@ begin
   if char_length(p_timezone) > 64 then
     raise exception 'Invalid timezone' using errcode = 'P0001';
   end if;
+end;
+$function$;
+-- executable by public (the default)
+
+CREATE OR REPLACE FUNCTION private.deliveries_after_status()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  v_column text;
+begin
+  if old.status <> 'reserved' or new.status = old.status then
+    return null;
+  end if;
+  v_column := case new.status when 'sent' then 'sent_count' when 'skipped' then 'skipped_count'
+                              when 'failed' then 'failed_count' end;
+  if v_column is null then
+    -- an event (delivered, bounced ...) reached a delivery the worker had not recorded yet:
+    -- record_mail_event records it as sent first, so this does not happen; count nothing
+    return null;
+  end if;
+  execute format('update public.publishes set %I = %I + 1 where id = $1', v_column, v_column)
+    using new.publish_id;
+  if new.status = 'sent' and new.audience_member_id is not null then
+    update public.audience_members set sent_count = sent_count + 1 where id = new.audience_member_id;
+  end if;
+  return null;
 end;
 $function$;
 -- executable by public (the default)
@@ -2573,6 +2629,46 @@ AS $function$
 $function$;
 -- executable by public (the default)
 
+CREATE OR REPLACE FUNCTION private.settle_letter_jobs()
+ RETURNS jsonb
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  v_grace integer := (private.setting('letters.unknown_grace_seconds', '600'::jsonb))::text::integer;
+  v_done integer;
+  v_requeued integer;
+  v_failed integer;
+begin
+  update private.jobs j
+    set status = 'done', updated_at = now(),
+        result = coalesce(j.result, '{}'::jsonb) || jsonb_build_object('settled', 'the provider reported the mail')
+    from public.deliveries d
+    where j.kind = 'letter' and j.status = 'unknown'
+      and d.id = (j.payload ->> 'delivery_id')::uuid and d.status <> 'reserved';
+  get diagnostics v_done = row_count;
+
+  update private.jobs j
+    set status = 'queued', run_at = now(), finished_at = null, locked_until = null, updated_at = now(),
+        max_attempts = greatest(j.max_attempts, j.attempts + 1),
+        last_error = left(coalesce(j.last_error || '; ', '') || 'no Send event: queued again', 2000)
+    where j.kind = 'letter' and j.status = 'unknown'
+      and j.finished_at < now() - make_interval(secs => v_grace)
+      and exists (select 1 from public.deliveries d
+                  where d.id = (j.payload ->> 'delivery_id')::uuid and d.status = 'reserved');
+  get diagnostics v_requeued = row_count;
+
+  update public.deliveries d set status = 'failed'
+    from private.jobs j
+    where j.kind = 'letter' and j.status = 'failed' and d.status = 'reserved'
+      and d.id = (j.payload ->> 'delivery_id')::uuid;
+  get diagnostics v_failed = row_count;
+  return jsonb_build_object('done', v_done, 'requeued', v_requeued, 'failed', v_failed);
+end;
+$function$;
+-- executable by public (the default)
+
 CREATE OR REPLACE FUNCTION private.take_tokens(p_name text, p_wanted integer)
  RETURNS integer
  LANGUAGE plpgsql
@@ -3270,6 +3366,33 @@ grant execute on function public.get_block_view(p_block_id uuid) to anon;
 grant execute on function public.get_block_view(p_block_id uuid) to authenticated;
 grant execute on function public.get_block_view(p_block_id uuid) to service_role;
 
+CREATE OR REPLACE FUNCTION public.get_letter_view(p_block_id uuid)
+ RETURNS jsonb
+ LANGUAGE plpgsql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  v_block public.blocks := private.visible_block(p_block_id);
+  v_private public.block_private;
+begin
+  if v_block.type not in ('notion_letter', 'typedream_letter', 'brunch_letter') then
+    raise exception 'Not valid type' using errcode = 'P0001';
+  end if;
+  select * into v_private from public.block_private where block_id = p_block_id;
+  return jsonb_build_object(
+    'block', jsonb_build_object('id', v_block.id, 'type', v_block.type, 'name', v_block.name,
+                                'language', v_block.language, 'owner_id', v_block.owner_id),
+    'title', coalesce(nullif(v_private.mail_title, ''), v_block.name),
+    'html', v_private.mail_html);
+end;
+$function$;
+comment on function public.get_letter_view(p_block_id uuid) is 'Title and sanitised HTML of a published letter block, for its public page. Errors: block doesn''t exists, Not valid type.';
+revoke all on function public.get_letter_view(p_block_id uuid) from public;
+grant execute on function public.get_letter_view(p_block_id uuid) to anon;
+grant execute on function public.get_letter_view(p_block_id uuid) to authenticated;
+grant execute on function public.get_letter_view(p_block_id uuid) to service_role;
+
 CREATE OR REPLACE FUNCTION public.list_messages(p_block_id uuid, p_before timestamp with time zone DEFAULT NULL::timestamp with time zone, p_limit integer DEFAULT 5)
  RETURNS jsonb
  LANGUAGE plpgsql
@@ -3707,6 +3830,65 @@ revoke all on function public.post_message(p_block_id uuid, p_parent_id uuid, p_
 grant execute on function public.post_message(p_block_id uuid, p_parent_id uuid, p_content text, p_creator_name text, p_color text, p_creator_photo_url text, p_home_url text, p_creator_email text, p_timezone text) to authenticated;
 grant execute on function public.post_message(p_block_id uuid, p_parent_id uuid, p_content text, p_creator_name text, p_color text, p_creator_photo_url text, p_home_url text, p_creator_email text, p_timezone text) to service_role;
 
+CREATE OR REPLACE FUNCTION public.prepare_letter_jobs(p_job_ids bigint[])
+ RETURNS jsonb
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  v_jobs jsonb;
+  v_publishes jsonb;
+begin
+  create temporary table if not exists pg_temp.letter_batch (
+    job_id bigint primary key, delivery_id uuid, publish_id uuid, owner_id uuid, email text,
+    name text, status text, skip text
+  ) on commit drop;
+  truncate pg_temp.letter_batch;
+  insert into pg_temp.letter_batch (job_id, delivery_id, publish_id, owner_id, email, name, status)
+    select j.id, d.id, d.publish_id, d.user_id, d.email, nullif(m.creator_name, ''), d.status::text
+    from private.jobs j
+    left join public.deliveries d on d.id = (j.payload ->> 'delivery_id')::uuid
+    left join public.audience_members m on m.id = d.audience_member_id
+    where j.id = any(coalesce(p_job_ids, '{}')) and j.status = 'running' and j.kind = 'letter';
+
+  update pg_temp.letter_batch b set skip = case
+      when b.delivery_id is null then 'the send was deleted'
+      when b.status <> 'reserved' then 'already ' || b.status
+      when exists (select 1 from public.unsubscribes u where u.user_id = b.owner_id and lower(u.email) = lower(b.email))
+        then 'the address unsubscribed'
+      when exists (select 1 from private.mail_suppressions s where s.email = lower(b.email))
+        then 'the address is suppressed (bounce or complaint)'
+    end;
+  -- a sender whose letters bounce or draw complaints too often stops sending (mail_sender_status)
+  update pg_temp.letter_batch b set skip = 'the sender is suspended (bounces or complaints)'
+    where b.skip is null and b.owner_id in (
+      select o.owner_id from (select distinct owner_id from pg_temp.letter_batch where owner_id is not null) o
+      where (public.mail_sender_status(o.owner_id) ->> 'suspended')::boolean);
+  update public.deliveries d set status = 'skipped'
+    from pg_temp.letter_batch b
+    where d.id = b.delivery_id and b.status = 'reserved' and b.skip is not null;
+
+  select coalesce(jsonb_agg(jsonb_strip_nulls(jsonb_build_object(
+           'id', b.job_id, 'delivery_id', b.delivery_id, 'publish_id', b.publish_id, 'to', b.email,
+           'name', b.name, 'skip', b.skip)) order by b.job_id), '[]'::jsonb)
+    into v_jobs from pg_temp.letter_batch b;
+  select coalesce(jsonb_agg(jsonb_build_object(
+           'id', p.id, 'block_id', p.block_id, 'user_id', p.user_id, 'subject', p.subject,
+           'html', p.html, 'text', p.text, 'from', p.mail_from, 'from_name', p.mail_name,
+           'reply_to', p.reply_to, 'language', pr.language, 'owner_name', pr.name,
+           'block_name', bl.name)), '[]'::jsonb)
+    into v_publishes
+    from public.publishes p
+    join public.profiles pr on pr.id = p.user_id
+    join public.blocks bl on bl.id = p.block_id
+    where p.id in (select publish_id from pg_temp.letter_batch where skip is null);
+  return jsonb_build_object('jobs', v_jobs, 'publishes', v_publishes);
+end;
+$function$;
+revoke all on function public.prepare_letter_jobs(p_job_ids bigint[]) from public;
+grant execute on function public.prepare_letter_jobs(p_job_ids bigint[]) to service_role;
+
 CREATE OR REPLACE FUNCTION public.prepare_notification_jobs(p_job_ids bigint[])
  RETURNS jsonb
  LANGUAGE plpgsql
@@ -3857,8 +4039,10 @@ declare
   v_mail private.outbound_mails;
   v_new text;
   v_delivery public.deliveries;
+  v_publish public.publishes;
   v_column text;
   v_recipient text;
+  v_tag text := p_event -> 'tags' ->> 'delivery';
 begin
   if coalesce(p_event ->> 'event_id', '') = '' or coalesce(p_event ->> 'message_id', '') = '' then
     raise exception 'event_id and message_id are required' using errcode = 'P0001';
@@ -3868,7 +4052,22 @@ begin
     return jsonb_build_object('applied', false, 'reason', 'duplicate');
   end if;
   select * into v_mail from private.outbound_mails where provider_message_id = p_event ->> 'message_id' for update;
-  if not found then
+  if not found and v_tag ~* '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$' then
+    select * into v_delivery from public.deliveries where id = v_tag::uuid for update;
+    if found then
+      select * into v_publish from public.publishes where id = v_delivery.publish_id;
+      insert into private.outbound_mails (kind, user_id, sender_user_id, block_id, delivery_id, to_email,
+                                          from_email, subject, provider_message_id, status)
+        values ('letter', v_delivery.user_id, v_delivery.user_id, v_publish.block_id, v_delivery.id,
+                v_delivery.email, coalesce(v_publish.mail_from, ''), left(coalesce(v_publish.subject, ''), 500),
+                p_event ->> 'message_id', 'sent')
+        on conflict (provider_message_id) do nothing;
+      update public.deliveries set status = 'sent', provider_message_id = p_event ->> 'message_id'
+        where id = v_delivery.id and status = 'reserved';
+      select * into v_mail from private.outbound_mails where provider_message_id = p_event ->> 'message_id' for update;
+    end if;
+  end if;
+  if v_mail.id is null then
     return jsonb_build_object('applied', false, 'reason', 'unknown message');
   end if;
 
@@ -4255,6 +4454,124 @@ $function$;
 revoke all on function public.remove_notion_connection(p_user_id uuid) from public;
 grant execute on function public.remove_notion_connection(p_user_id uuid) to service_role;
 
+CREATE OR REPLACE FUNCTION public.reserve_letter(p_owner_id uuid, p_block_id uuid, p_emails text[], p_group text, p_register boolean, p_sender jsonb)
+ RETURNS jsonb
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  v_profile public.profiles;
+  v_block public.blocks;
+  v_private public.block_private;
+  v_month date := date_trunc('month', now())::date;
+  v_used integer;
+  v_total integer;
+  v_count integer;
+  v_publish_id uuid;
+begin
+  select * into v_profile from public.profiles where id = p_owner_id for update;
+  select * into v_block from public.blocks where id = p_block_id and owner_id = p_owner_id;
+  if v_profile.id is null or v_block.id is null or v_block.deactivated then
+    raise exception 'block doesn''t exists' using errcode = 'PT404';
+  end if;
+  if v_block.type not in ('notion_letter', 'typedream_letter', 'brunch_letter') then
+    raise exception 'Not a letter block' using errcode = 'P0001';
+  end if;
+  select * into v_private from public.block_private where block_id = p_block_id;
+  if coalesce(v_private.mail_html, '') = '' then
+    raise exception 'Load a page and save the letter first' using errcode = 'P0001';
+  end if;
+  if (p_emails is null) = (p_group is null) then
+    raise exception 'Give either addresses or a group' using errcode = 'P0001';
+  end if;
+  if (p_group is not null or coalesce(p_register, false)) and not v_profile.paid then
+    raise exception 'Paid plan required (%)', case when p_group is not null then 'audience' else 'registerAudience' end
+      using errcode = 'PT403';
+  end if;
+  if p_group is not null and not exists (
+      select 1 from public.audience_groups where user_id = p_owner_id and name = p_group) then
+    raise exception 'No such group' using errcode = 'P0001';
+  end if;
+
+  create temporary table if not exists pg_temp.letter_recipients (
+    email text primary key, member_id uuid, skip boolean not null default false
+  ) on commit drop;
+  truncate pg_temp.letter_recipients;
+  if p_emails is not null then
+    if coalesce(array_length(p_emails, 1), 0) > 100 then
+      raise exception 'You can send 100 emails at once by manual sending' using errcode = 'P0001';
+    end if;
+    if exists (select 1 from unnest(p_emails) e
+               where e is null or char_length(btrim(e)) > 100 or not private.is_valid_email(btrim(e))) then
+      raise exception 'Email address is invalid' using errcode = 'P0001';
+    end if;
+    insert into pg_temp.letter_recipients (email)
+      select distinct lower(btrim(e)) from unnest(p_emails) e
+      on conflict do nothing;
+    if coalesce(p_register, false) then
+      insert into public.audience_members (user_id, email, creator_name, history)
+        select p_owner_id, r.email, left(split_part(r.email, '@', 1), 30), '[]'::jsonb
+        from pg_temp.letter_recipients r
+        where not exists (select 1 from public.audience_members a
+                          where a.user_id = p_owner_id and lower(a.email) = r.email)
+        on conflict do nothing;
+    end if;
+    update pg_temp.letter_recipients r set member_id = a.id
+      from public.audience_members a where a.user_id = p_owner_id and lower(a.email) = r.email;
+  else
+    insert into pg_temp.letter_recipients (email, member_id)
+      select distinct on (lower(a.email)) lower(a.email), a.id
+      from public.audience_members a
+      where a.user_id = p_owner_id and not a.deactivated and a.has_email
+        and (p_group = 'activated' or a.group_name = p_group)
+      order by lower(a.email), a.created_at
+      on conflict do nothing;
+  end if;
+
+  update pg_temp.letter_recipients r set skip = true
+    where exists (select 1 from public.unsubscribes u where u.user_id = p_owner_id and lower(u.email) = r.email)
+       or exists (select 1 from private.mail_suppressions s where s.email = r.email);
+  select count(*) filter (where not skip), count(*) into v_count, v_total from pg_temp.letter_recipients;
+  if v_count = 0 then
+    return jsonb_build_object('publish_id', null, 'reserved', 0, 'skipped', v_total);
+  end if;
+
+  v_used := case when v_profile.response_month < v_month then 0 else v_profile.response_monthly_count end;
+  if v_count > v_profile.response_monthly_limit - v_used then
+    raise exception 'Not enough sending email counts' using errcode = 'P0001';
+  end if;
+
+  insert into public.publishes (block_id, user_id, subject, html, text, group_name, reserved_count,
+                                mail_from, mail_name, reply_to)
+    values (p_block_id, p_owner_id, left(coalesce(nullif(v_private.mail_title, ''), v_block.name), 200),
+            v_private.mail_html, v_private.mail_text, p_group, v_count,
+            p_sender ->> 'from', left(nullif(p_sender ->> 'from_name', ''), 100), nullif(p_sender ->> 'reply_to', ''))
+    returning id into v_publish_id;
+
+  with d as (
+    insert into public.deliveries (publish_id, user_id, audience_member_id, email)
+      select v_publish_id, p_owner_id, r.member_id, r.email
+      from pg_temp.letter_recipients r where not r.skip
+      returning id
+  )
+  insert into private.jobs (kind, payload, dedupe_key, rate_bucket)
+    select 'letter', jsonb_build_object('delivery_id', d.id, 'publish_id', v_publish_id),
+           'letter:' || d.id, 'mail'
+    from d;
+
+  update public.profiles
+    set response_monthly_count = v_used + v_count, response_month = v_month
+    where id = p_owner_id;
+  update public.blocks
+    set response_count = response_count + v_count, new_response_count = new_response_count + v_count
+    where id = p_block_id;
+  return jsonb_build_object('publish_id', v_publish_id, 'reserved', v_count, 'skipped', v_total - v_count);
+end;
+$function$;
+revoke all on function public.reserve_letter(p_owner_id uuid, p_block_id uuid, p_emails text[], p_group text, p_register boolean, p_sender jsonb) from public;
+grant execute on function public.reserve_letter(p_owner_id uuid, p_block_id uuid, p_emails text[], p_group text, p_register boolean, p_sender jsonb) to service_role;
+
 CREATE OR REPLACE FUNCTION public.save_block(p_owner_id uuid, p_block_id uuid, p_payload jsonb)
  RETURNS jsonb
  LANGUAGE plpgsql
@@ -4305,6 +4622,50 @@ $function$;
 comment on function public.save_block(p_owner_id uuid, p_block_id uuid, p_payload jsonb) is 'Saves a block from the workspace in one transaction (settings, private settings, complete question and ending lists). Service role only: the save-block edge function validates the payload first. Errors: block doesn''t exists, nothing to update, Not valid type, Too many questions (at most N), Paid plan required (field), and the messages in docs/data-model.md.';
 revoke all on function public.save_block(p_owner_id uuid, p_block_id uuid, p_payload jsonb) from public;
 grant execute on function public.save_block(p_owner_id uuid, p_block_id uuid, p_payload jsonb) to service_role;
+
+CREATE OR REPLACE FUNCTION public.save_letter(p_owner_id uuid, p_block_id uuid, p_payload jsonb)
+ RETURNS jsonb
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  v_block public.blocks;
+  v_from text := nullif(btrim(p_payload ->> 'mail_from'), '');
+  v_private public.block_private;
+begin
+  select * into v_block from public.blocks where id = p_block_id and owner_id = p_owner_id for update;
+  if not found then
+    raise exception 'block doesn''t exists' using errcode = 'PT404';
+  end if;
+  if v_block.type not in ('notion_letter', 'typedream_letter', 'brunch_letter') then
+    raise exception 'Not a letter block' using errcode = 'P0001';
+  end if;
+  if v_from is not null and not exists (
+      select 1 from public.sender_emails
+      where user_id = p_owner_id and email = lower(v_from) and status = 'verified') then
+    raise exception 'Verify the sender email first' using errcode = 'P0001';
+  end if;
+  if p_payload ? 'name' then
+    update public.blocks set name = p_payload ->> 'name', updated_at = now() where id = p_block_id
+      returning * into v_block;
+  end if;
+  update public.block_private
+    set mail_title = p_payload ->> 'mail_title',
+        mail_from = lower(v_from),
+        mail_name = nullif(p_payload ->> 'mail_name', ''),
+        page_url = nullif(p_payload ->> 'page_url', ''),
+        letter = p_payload -> 'letter',
+        mail_html = nullif(p_payload ->> 'mail_html', ''),
+        mail_text = nullif(p_payload ->> 'mail_text', ''),
+        updated_at = now()
+    where block_id = p_block_id
+    returning * into v_private;
+  return jsonb_build_object('block', to_jsonb(v_block), 'private', to_jsonb(v_private));
+end;
+$function$;
+revoke all on function public.save_letter(p_owner_id uuid, p_block_id uuid, p_payload jsonb) from public;
+grant execute on function public.save_letter(p_owner_id uuid, p_block_id uuid, p_payload jsonb) to service_role;
 
 CREATE OR REPLACE FUNCTION public.save_notion_connection(p_user_id uuid, p_access_token text, p_token_data jsonb, p_workspace_name text, p_workspace_icon text)
  RETURNS jsonb
@@ -4780,6 +5141,7 @@ select cron.schedule('jobs-worker', '5 seconds', $cron$
   where private.jobs_are_due()
     and exists (select 1 from vault.decrypted_secrets where name = 'jobs_worker_url');
   $cron$);
+select cron.schedule('letter-settle', '30 seconds', $cron$ select private.settle_letter_jobs(); $cron$);
 select cron.schedule('monthly-response-reset', '0 0 1 * *', $cron$
   update public.profiles
     set response_monthly_count = 0, response_month = date_trunc('month', now())::date

@@ -19,7 +19,8 @@
 // - Notion: connect in the popup through the local authorise page, link the button block, a
 //   visitor's click written to the Notion fake, remove (integration.ts);
 // - the seeded demo owner: result pages and CSV not empty, focus on arrival, long names and
-//   texts at 1280 and 375 px, the description's rich-text editor (demo-owner.ts).
+//   texts at 1280 and 375 px, the description's rich-text editor (demo-owner.ts);
+// - letters and audience (letters.ts, also alone: npm run e2e:letters).
 // Run: npm run build -w @reaction-blocks/sdk && npm run build -w @reaction-blocks/dashboard &&
 //      npm run e2e -w @reaction-blocks/dashboard
 import assert from 'node:assert/strict';
@@ -35,6 +36,7 @@ import { blockLimitReached, cardMenuActions, createThroughPicker } from './block
 import { demoOwner } from './demo-owner.ts';
 import { editForm } from './form.ts';
 import { firstScreensInKorean, landingInEnglish } from './landing.ts';
+import { lettersJourney } from './letters.ts';
 import { signInOwner } from './owner.ts';
 import { planAndStop, secondOwnerPaysByPaypal, upgradeByCard } from './plans.ts';
 import { notionIntegration } from './integration.ts';
@@ -133,6 +135,7 @@ try {
   await step('form results and CSV', () => formResults(page, journey, ids.form, TIME_ZONE));
   await step('Notion integration', () => notionIntegration(page, journey, ownerId, ids.button));
   await step('card menu', () => cardMenuActions(page, journey, NAMES.like));
+  await step('letters and audience (en, ko)', () => lettersJourney(journey, errors));
   await step('demo owner: seeded results, focus, long texts, description editor', () =>
     demoOwner(journey, errors),
   );

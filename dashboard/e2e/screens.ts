@@ -102,6 +102,130 @@ const SHOTS: Shot[] = [
       await settle(page);
     },
   },
+  // letters and audience (issue 11)
+  {
+    name: 'dashboard-send',
+    path: '/dashboard/send',
+    prepare: async (page) => {
+      await page.getByTestId('block-card').first().waitFor({ state: 'attached' });
+      await page.locator('.create-block button').first().click();
+      await settle(page);
+    },
+  },
+  {
+    name: 'work-letter',
+    path: `/work/${block('07')}`,
+    fullPage: true,
+    prepare: async (page) => {
+      await workspace(page);
+      await page.locator('.letter-load-row button').nth(1).click();
+      await page.locator('.letter-row').first().waitFor({ timeout: 30000 });
+      await settle(page);
+    },
+  },
+  {
+    name: 'work-letter-send',
+    path: `/work/${block('07')}`,
+    prepare: async (page) => {
+      await workspace(page);
+      await page.locator('.letter-load-row button').nth(1).click();
+      await page.locator('.letter-row').first().waitFor({ timeout: 30000 });
+      await page.locator('.workspace-actions .button-primary').first().click();
+      await page.getByRole('button', { name: /Send letter|레터 보내기/ }).click();
+      await page
+        .locator('.send-addresses')
+        .fill('reader@example.com, second@example.com\nnot-an-address');
+      await settle(page);
+    },
+  },
+  {
+    name: 'work-letter-brunch',
+    path: `/work/${block('09')}`,
+    prepare: async (page) => {
+      await workspace(page);
+      await page.getByRole('button', { name: /Verify profile|프로필 인증/ }).click();
+      await settle(page);
+    },
+  },
+  {
+    name: 'history-letter',
+    path: `/work/${block('07')}`,
+    prepare: async (page) => {
+      // a send first: load the sample, save, send to two addresses, then the history
+      await workspace(page);
+      await page.locator('.letter-load-row button').nth(1).click();
+      await page.locator('.letter-row').first().waitFor({ timeout: 30000 });
+      await page.locator('.workspace-actions .button-primary').first().click();
+      await page.getByRole('button', { name: /Send letter|레터 보내기/ }).click();
+      await page.locator('.send-addresses').fill('reader@example.com, second@example.com');
+      await page.locator('.send-manual .button-primary').click();
+      await page.locator('.send-done').waitFor();
+      await page.locator('.send-letter-dialog .dialog-actions .button').last().click();
+      await page.locator('.workspace-mode-link').nth(1).click();
+      await page.locator('.history-count').first().waitFor();
+      await page.waitForTimeout(6000); // the counts follow the delivery events
+      await settle(page);
+    },
+  },
+  {
+    name: 'history-letter-empty',
+    path: `/work/${block('08')}/history`,
+    prepare: workspace,
+  },
+  {
+    name: 'audience',
+    path: '/audience',
+    fullPage: true,
+    prepare: async (page) => {
+      await page.getByTestId('audience-row').first().waitFor();
+      await settle(page);
+    },
+  },
+  {
+    name: 'audience-edit',
+    path: '/audience',
+    prepare: async (page) => {
+      await page.getByTestId('audience-row').first().waitFor();
+      await page.locator('.audience-mode .button').nth(1).click();
+      await settle(page);
+    },
+  },
+  {
+    name: 'audience-import',
+    path: '/audience',
+    prepare: async (page) => {
+      await page.getByTestId('audience-row').first().waitFor();
+      await page.locator('.audience-side-actions .button').nth(1).click();
+      await page.locator('input[type=file]').setInputFiles({
+        name: 'audience.csv',
+        mimeType: 'text/csv',
+        buffer: Buffer.from(
+          'name,email,group\nMina Kim,mina@example.com,\n,noname@example.com,\nBad,not-an-email,\nAlex,alex@example.com,unknown-group\n',
+        ),
+      });
+      await page.locator('.import-report').waitFor();
+      await settle(page);
+    },
+  },
+  {
+    name: 'audience-of-block',
+    path: `/work/${block('06')}/audience`,
+    prepare: (page) =>
+      page
+        .getByTestId('audience-row')
+        .first()
+        .waitFor()
+        .then(() => settle(page)),
+  },
+  {
+    name: 'letter-public',
+    path: `/block/?id=${DEMO_ID}&block_id=${block('07')}`,
+    prepare: async (page) => {
+      await page.locator('reaction-block iframe').waitFor({ timeout: 15000 });
+      await page.waitForTimeout(800);
+    },
+    fullPage: true,
+  },
   { name: 'result-form', path: `/work/${block('06')}/result`, prepare: workspace },
   { name: 'result-ab', path: `/work/${block('05')}/result`, prepare: workspace },
   { name: 'result-like', path: `/work/${block('03')}/result`, prepare: workspace },
@@ -181,8 +305,21 @@ async function settle(page: Page) {
   await page.waitForTimeout(400);
 }
 
+/**
+ * Letters need a verified sender (the platform's domain is verified in the SES fake) and, for
+ * the history and the public page, a saved and sent letter: made through the API as the owner.
+ */
+async function prepareLetters(db: pg.Client) {
+  await db.query(
+    `insert into public.sender_emails (user_id, email, status, spf_verified, dkim_verified)
+     values ($1, 'demo@reaction-blocks.local', 'verified', true, true) on conflict do nothing`,
+    [DEMO_ID],
+  );
+}
+
 async function run(base: string, db: pg.Client, browser: Browser, out: string) {
   const only = process.env.SCREENS_ONLY?.split(',');
+  await prepareLetters(db);
   for (const locale of LOCALES) {
     await db.query('update public.profiles set language = $1 where id = $2', [locale, DEMO_ID]);
     const context = await browser.newContext({ locale: locale === 'ko' ? 'ko-KR' : 'en-US' });

@@ -11,7 +11,7 @@ export interface Journey {
   base: string;
   apiUrl: string;
   anonKey: string;
-  /** The providers server (fakes of SES, Notion...). */
+  /** The providers server (mailbox and fakes of SES, Notion...): letters read the mails they send. */
   providersUrl: string;
   browser: Browser;
   /** The stack's database as its superuser: for what the product has no screen for yet. */

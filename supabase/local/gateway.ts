@@ -3,10 +3,12 @@
 //   /auth/v1/*       -> local auth server (apikey required, except browser navigations)
 //   /functions/v1/*  -> Deno edge runtime (a valid JWT required unless verify_jwt = false)
 //   /realtime/v1/*   -> local realtime server (websocket; apikey in the query)
+//   /storage/v1/*    -> local storage stand-in (public files open; uploads need the service role)
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import { jwtVerify } from 'jose';
 import type { AuthServer } from './auth/server.ts';
 import type { RealtimeServer } from './realtime/server.ts';
+import type { LocalStorage } from './storage.ts';
 
 export interface GatewayOptions {
   port: number;
@@ -17,6 +19,7 @@ export interface GatewayOptions {
   functionsPort: number;
   auth: Pick<AuthServer, 'handle'>;
   realtime?: Pick<RealtimeServer, 'upgrade' | 'handle'>;
+  storage?: LocalStorage;
   /** Functions that accept calls without a user JWT (config.toml `verify_jwt = false`). */
   publicFunctions?: Set<string>;
 }
@@ -141,6 +144,13 @@ export function startGateway(opts: GatewayOptions): Promise<http.Server> {
         if (!keyOk || !opts.realtime) return sendJson(res, 401, { message: 'Invalid API key' });
         for (const [k, v] of Object.entries(CORS_HEADERS)) res.setHeader(k, v);
         return opts.realtime.handle(req, res, subPath);
+      }
+      case 'storage': {
+        // public files are links in mails and pages: no apikey, as on Supabase
+        if (!opts.storage)
+          return sendJson(res, 404, { message: 'no Route matched with those values' });
+        for (const [k, v] of Object.entries(CORS_HEADERS)) res.setHeader(k, v);
+        return opts.storage.handle(req, res, subPath);
       }
       default:
         return sendJson(res, 404, { message: 'no Route matched with those values' });

@@ -24,6 +24,8 @@ import {
   paymentFunctionsEnv,
 } from './providers/payments-env.ts';
 import { startBackgroundWorkers } from './background/index.ts';
+import { createStorage } from './storage.ts';
+import { NOTION_PAGE_URL, TYPEDREAM_PAGE_URL } from './providers/pages/fixtures.ts';
 import type { Log, Managed } from './process.ts';
 import { paths } from './paths.ts';
 
@@ -65,6 +67,10 @@ export interface Stack {
   jwtSecret: string;
   /** Migrations applied by this start, and whether the database was new (seeded). */
   migrated: { applied: string[]; fresh: boolean };
+  /** Kills the edge functions' process at once (benchmarks: a worker dying mid-send). */
+  killFunctions(): Promise<void>;
+  /** Starts the edge functions again (killing them first if they run). */
+  restartFunctions(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -211,7 +217,8 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     });
     stops.push(() => providers.close());
 
-    const [postgrest, functions]: Managed[] = await Promise.all([
+    let functionsOptions: Parameters<typeof startFunctions>[0];
+    const [postgrest, functionsProcess]: Managed[] = await Promise.all([
       startPostgrest({
         dbUri: postgrestUri,
         jwtSecret: opts.jwtSecret,
@@ -219,36 +226,43 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
         adminPort: opts.ports.postgrestAdmin,
         log,
       }),
-      startFunctions({
-        port: opts.ports.functions,
-        log,
-        env: {
-          SUPABASE_URL: apiUrl,
-          SUPABASE_ANON_KEY: keys.anonKey,
-          SUPABASE_SERVICE_ROLE_KEY: keys.serviceRoleKey,
-          SUPABASE_DB_URL: dbUrl,
-          ...backgroundEnv(opts.jwtSecret, webUrl),
-          // outside providers: the local fakes (see docs/getting-started.md)
-          SES_ENDPOINT: `${providers.url}/ses`,
-          AWS_REGION: LOCAL_AWS.region,
-          AWS_ACCESS_KEY_ID: LOCAL_AWS.accessKeyId,
-          AWS_SECRET_ACCESS_KEY: LOCAL_AWS.secretAccessKey,
-          SES_CONFIGURATION_SET: LOCAL_AWS.configurationSet,
-          SNS_CERT_HOSTS: providers.url,
-          SNS_TOPIC_ARNS: LOCAL_AWS.snsTopicArn,
-          DNS_NAMESERVER: providers.dnsAddress,
-          // PortOne and PayPal: their local fakes (docs/self-hosting.md, "Payments")
-          ...paymentFunctionsEnv(providers.url),
-          NOTION_API_URL: `${providers.url}/notion`,
-          NOTION_CLIENT_ID: LOCAL_NOTION.clientId,
-          NOTION_CLIENT_SECRET: LOCAL_NOTION.clientSecret,
-          // /oauth/notion of the dashboard on any local port (production lists its origins)
-          NOTION_REDIRECT_ORIGINS: 'http://127.0.0.1:*,http://localhost:*',
-        },
-      }),
+      startFunctions(
+        (functionsOptions = {
+          port: opts.ports.functions,
+          log,
+          env: {
+            SUPABASE_URL: apiUrl,
+            SUPABASE_ANON_KEY: keys.anonKey,
+            SUPABASE_SERVICE_ROLE_KEY: keys.serviceRoleKey,
+            SUPABASE_DB_URL: dbUrl,
+            ...backgroundEnv(opts.jwtSecret, webUrl),
+            // outside providers: the local fakes (see docs/getting-started.md)
+            SES_ENDPOINT: `${providers.url}/ses`,
+            AWS_REGION: LOCAL_AWS.region,
+            AWS_ACCESS_KEY_ID: LOCAL_AWS.accessKeyId,
+            AWS_SECRET_ACCESS_KEY: LOCAL_AWS.secretAccessKey,
+            SES_CONFIGURATION_SET: LOCAL_AWS.configurationSet,
+            SNS_CERT_HOSTS: providers.url,
+            SNS_TOPIC_ARNS: LOCAL_AWS.snsTopicArn,
+            DNS_NAMESERVER: providers.dnsAddress,
+            // letters: fetched pages and Notion's API are the providers server's /pages fake
+            PAGES_ORIGIN_OVERRIDE: `${providers.url}/pages`,
+            NOTION_API_BASE_URL: `${providers.url}/pages/www.notion.so/api/v3`,
+            LETTER_SAMPLE_URLS: `notion=${NOTION_PAGE_URL},typedream=${TYPEDREAM_PAGE_URL}`,
+            // PortOne and PayPal: their local fakes (docs/self-hosting.md, "Payments")
+            ...paymentFunctionsEnv(providers.url),
+            NOTION_API_URL: `${providers.url}/notion`,
+            NOTION_CLIENT_ID: LOCAL_NOTION.clientId,
+            NOTION_CLIENT_SECRET: LOCAL_NOTION.clientSecret,
+            // /oauth/notion of the dashboard on any local port (production lists its origins)
+            NOTION_REDIRECT_ORIGINS: 'http://127.0.0.1:*,http://localhost:*',
+          },
+        }),
+      ),
     ]);
+    let functions = functionsProcess!;
     stops.push(() => postgrest!.stop());
-    stops.push(() => functions!.stop());
+    stops.push(() => functions.stop());
 
     const auth = createAuthServer({
       databaseUrl: dbUrl,
@@ -279,6 +293,13 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
       stops.push(() => background.close());
     }
 
+    // Supabase Storage stand-in (letter images): a folder beside the data directory
+    const storage = createStorage({
+      dir: `${opts.dataDir}-storage`,
+      jwtSecret: opts.jwtSecret,
+      publicBuckets: ['letter-images'],
+    });
+
     const gateway: Server = await startGateway({
       port: opts.ports.api,
       anonKey: keys.anonKey,
@@ -289,6 +310,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
       auth,
       realtime,
       publicFunctions: publicFunctions(),
+      storage,
     });
     stops.push(() => closeServer(gateway));
 
@@ -315,6 +337,13 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
       serviceRoleKey: keys.serviceRoleKey,
       jwtSecret: opts.jwtSecret,
       migrated,
+      async killFunctions() {
+        await functions.stop('SIGKILL');
+      },
+      async restartFunctions() {
+        if (functions.isRunning()) await functions.stop('SIGKILL');
+        functions = await startFunctions(functionsOptions);
+      },
       stop: stopAll,
     };
   } catch (err) {

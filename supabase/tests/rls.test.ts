@@ -148,6 +148,8 @@ async function makeWorld(): Promise<World> {
       'insert into public.coupon_redemptions (coupon_id, user_id, payment_id) values ($1, $2, $3) returning id',
       [coupon, owner.id, payment],
     );
+    // adding audience members and groups is paid (20261123150100_letters.sql)
+    await db.query('update public.profiles set paid = true where id = $1', [owner.id]);
     const audienceGroup = await one(
       "insert into public.audience_groups (user_id, name) values ($1, 'fans') returning id",
       [owner.id],
@@ -256,7 +258,7 @@ const TABLES: TableCase[] = [
     ownerMayDelete: false,
     forbiddenUpdates: [
       ['raise block_limit', () => ({ block_limit: 999 })],
-      ['set paid', () => ({ paid: true })],
+      ['change paid (the world owner is paid)', () => ({ paid: false })],
       ['set agree', () => ({ agree: true })],
       ['raise response_monthly_limit', () => ({ response_monthly_limit: 1_000_000 })],
       ['reset block_count', () => ({ block_count: 0 })],

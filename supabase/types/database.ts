@@ -129,14 +129,18 @@ export type Database = {
         Row: {
           block_id: string;
           brunch_profile_page: string | null;
+          letter: Json | null;
           mail_from: string | null;
           mail_html: string | null;
           mail_name: string | null;
+          mail_text: string | null;
+          mail_title: string | null;
           mail_to: string | null;
           notion_database: string | null;
           notion_database_title: string;
           notion_page: string | null;
           owner_id: string;
+          page_url: string | null;
           publish_mode: string | null;
           template_mode: string;
           updated_at: string;
@@ -145,14 +149,18 @@ export type Database = {
         Insert: {
           block_id: string;
           brunch_profile_page?: string | null;
+          letter?: Json | null;
           mail_from?: string | null;
           mail_html?: string | null;
           mail_name?: string | null;
+          mail_text?: string | null;
+          mail_title?: string | null;
           mail_to?: string | null;
           notion_database?: string | null;
           notion_database_title?: string;
           notion_page?: string | null;
           owner_id: string;
+          page_url?: string | null;
           publish_mode?: string | null;
           template_mode?: string;
           updated_at?: string;
@@ -160,14 +168,18 @@ export type Database = {
         Update: {
           block_id?: string;
           brunch_profile_page?: string | null;
+          letter?: Json | null;
           mail_from?: string | null;
           mail_html?: string | null;
           mail_name?: string | null;
+          mail_text?: string | null;
+          mail_title?: string | null;
           mail_to?: string | null;
           notion_database?: string | null;
           notion_database_title?: string;
           notion_page?: string | null;
           owner_id?: string;
+          page_url?: string | null;
           publish_mode?: string | null;
           template_mode?: string;
           updated_at?: string;
@@ -1023,14 +1035,20 @@ export type Database = {
           complaint_count: number;
           created_at: string;
           delivered_count: number;
+          failed_count: number;
           group_name: string | null;
           html: string | null;
           id: string;
+          mail_from: string | null;
+          mail_name: string | null;
           opened_count: number;
           rejected_count: number;
+          reply_to: string | null;
           reserved_count: number;
           sent_count: number;
+          skipped_count: number;
           subject: string;
+          text: string | null;
           user_id: string;
         };
         ComputedFields: never;
@@ -1040,14 +1058,20 @@ export type Database = {
           complaint_count?: number;
           created_at?: string;
           delivered_count?: number;
+          failed_count?: number;
           group_name?: string | null;
           html?: string | null;
           id?: string;
+          mail_from?: string | null;
+          mail_name?: string | null;
           opened_count?: number;
           rejected_count?: number;
+          reply_to?: string | null;
           reserved_count?: number;
           sent_count?: number;
+          skipped_count?: number;
           subject?: string;
+          text?: string | null;
           user_id: string;
         };
         Update: {
@@ -1056,14 +1080,20 @@ export type Database = {
           complaint_count?: number;
           created_at?: string;
           delivered_count?: number;
+          failed_count?: number;
           group_name?: string | null;
           html?: string | null;
           id?: string;
+          mail_from?: string | null;
+          mail_name?: string | null;
           opened_count?: number;
           rejected_count?: number;
+          reply_to?: string | null;
           reserved_count?: number;
           sent_count?: number;
+          skipped_count?: number;
           subject?: string;
+          text?: string | null;
           user_id?: string;
         };
         Relationships: [
@@ -1442,6 +1472,7 @@ export type Database = {
       fail_plan_checkout: { Args: { p_charge_id: string; p_error: string }; Returns: undefined };
       finish_jobs: { Args: { p_outcomes: Json }; Returns: Json };
       get_block_view: { Args: { p_block_id: string }; Returns: Json };
+      get_letter_view: { Args: { p_block_id: string }; Returns: Json };
       list_messages: {
         Args: { p_before?: string; p_block_id: string; p_limit?: number };
         Returns: Json;
@@ -1490,6 +1521,7 @@ export type Database = {
         };
         Returns: Json;
       };
+      prepare_letter_jobs: { Args: { p_job_ids: number[] }; Returns: Json };
       prepare_notification_jobs: { Args: { p_job_ids: number[] }; Returns: Json };
       prepare_notion_jobs: { Args: { p_job_ids: number[] }; Returns: Json };
       record_button_click: {
@@ -1519,7 +1551,22 @@ export type Database = {
       };
       redeem_coupon: { Args: { p_code: string; p_user_id: string }; Returns: Json };
       remove_notion_connection: { Args: { p_user_id: string }; Returns: Json };
+      reserve_letter: {
+        Args: {
+          p_block_id: string;
+          p_emails: string[];
+          p_group: string;
+          p_owner_id: string;
+          p_register: boolean;
+          p_sender: Json;
+        };
+        Returns: Json;
+      };
       save_block: {
+        Args: { p_block_id: string; p_owner_id: string; p_payload: Json };
+        Returns: Json;
+      };
+      save_letter: {
         Args: { p_block_id: string; p_owner_id: string; p_payload: Json };
         Returns: Json;
       };
@@ -1580,7 +1627,15 @@ export type Database = {
         | 'brunch_letter';
       condition_type: 'equal' | 'empty' | 'not_empty' | 'include';
       delivery_status:
-        'reserved' | 'sent' | 'delivered' | 'opened' | 'bounced' | 'rejected' | 'complaint';
+        | 'reserved'
+        | 'sent'
+        | 'delivered'
+        | 'opened'
+        | 'bounced'
+        | 'rejected'
+        | 'complaint'
+        | 'skipped'
+        | 'failed';
       integration_status: 'granted' | 'not_granted';
       language_code: 'en' | 'ko';
       payment_method: 'iamport' | 'paypal';
@@ -1730,6 +1785,8 @@ export const Constants = {
         'bounced',
         'rejected',
         'complaint',
+        'skipped',
+        'failed',
       ],
       integration_status: ['granted', 'not_granted'],
       language_code: ['en', 'ko'],

@@ -78,6 +78,15 @@ describe('routes and redirects', () => {
     },
   );
 
+  it.each([
+    ['/dashboard/send', 'Send'],
+    ['/dashboard/send/notion', 'Notion'],
+  ])('keeps the send route %s and shows its heading', async (route, heading) => {
+    renderWithProviders(<AppRoutes />, { route, session: signedInSession() });
+    expect(await screen.findByRole('heading', { level: 1, name: heading })).toBeTruthy();
+    expect(location()).toBe(route);
+  });
+
   it('keeps a type filter route and shows its heading', async () => {
     renderWithProviders(<AppRoutes />, {
       route: '/dashboard/reaction/button',

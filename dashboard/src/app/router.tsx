@@ -3,7 +3,7 @@ import { lazy, Suspense, useEffect, useRef, useState, type ReactNode } from 'rea
 import { Navigate, Route, Routes, useLocation, useParams } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { Spinner } from '../components/ui/spinner';
-import { paths } from '../config/paths';
+import { paths, SEND_MODES } from '../config/paths';
 import { isReactionType } from '../lib/db-types';
 import { isEligibleUser, useSession } from '../lib/session';
 import { isLocalStorageAvailable } from '../lib/storage';
@@ -39,6 +39,7 @@ const PlanPage = lazy(() => import('./routes/plans'));
 const PurchasePage = lazy(() =>
   import('./routes/plans').then((m) => ({ default: m.PurchasePage })),
 );
+const AudiencePage = lazy(() => import('./routes/audience'));
 
 function PageLoading() {
   const { t } = useTranslation();
@@ -90,6 +91,15 @@ function DashboardTypeRoute() {
   return <DashboardPage />;
 }
 
+/** /dashboard/send/{mode}: a known source filters the letters; anything else is an unknown
+ * dashboard path (spec: to /dashboard/reaction). */
+function DashboardSendRoute() {
+  const { mode } = useParams();
+  if (!(SEND_MODES as readonly string[]).includes(mode ?? ''))
+    return <Navigate to={paths.dashboardReaction} replace />;
+  return <DashboardPage />;
+}
+
 /** Redirects every path to /not_supported when local storage does not work. */
 function StorageCheck({ children }: { children: ReactNode }) {
   // Prerendering (no window) renders as if storage works; in the browser the boot script in
@@ -121,7 +131,10 @@ export function AppRoutes() {
             <Route path="dashboard" element={<Navigate to={paths.dashboardReaction} replace />} />
             <Route path="dashboard/reaction" element={<DashboardPage />} />
             <Route path="dashboard/reaction/:type" element={<DashboardTypeRoute />} />
+            <Route path="dashboard/send" element={<DashboardPage />} />
+            <Route path="dashboard/send/:mode" element={<DashboardSendRoute />} />
             <Route path="dashboard/*" element={<Navigate to={paths.dashboardReaction} replace />} />
+            <Route path="audience" element={<AudiencePage />} />
             <Route path="profile" element={<ProfilePage />} />
             <Route path="profile/email" element={<SenderEmailsPage />} />
             <Route path="profile/plan" element={<PlanPage />} />

@@ -1,6 +1,10 @@
 // Route paths of the dashboard, in one place.
 import type { ReactionType } from '../lib/db-types';
 
+/** The Send menu's sub-routes (letter sources). */
+export const SEND_MODES = ['notion', 'typedream', 'brunch'] as const;
+export type SendMode = (typeof SEND_MODES)[number];
+
 export const paths = {
   home: '/',
   reaction: '/reaction',
@@ -15,6 +19,9 @@ export const paths = {
   dashboard: '/dashboard',
   dashboardReaction: '/dashboard/reaction',
   dashboardReactionType: (type: ReactionType) => `/dashboard/reaction/${type}`,
+  dashboardSend: '/dashboard/send',
+  dashboardSendType: (mode: SendMode) => `/dashboard/send/${mode}`,
+  audience: '/audience',
   profile: '/profile',
   profileEmail: '/profile/email',
   profilePlan: '/profile/plan',
@@ -26,7 +33,7 @@ export const paths = {
   unsubscribe: '/unsubscribe',
   work: (blockId: string) => `/work/${blockId}`,
   /** A workspace mode: edit is /work/{id} itself, the others /work/{id}/{mode}. */
-  workMode: (blockId: string, mode: 'edit' | 'preview' | 'result') =>
+  workMode: (blockId: string, mode: 'edit' | 'preview' | 'result' | 'history' | 'audience') =>
     mode === 'edit' ? `/work/${blockId}` : `/work/${blockId}/${mode}`,
   publicBlock: (origin: string, ownerId: string, blockId: string) =>
     `${origin}/block/?id=${encodeURIComponent(ownerId)}&block_id=${encodeURIComponent(blockId)}`,

@@ -36,6 +36,11 @@ export interface SiteLocale {
 
 export interface SiteConfig {
   locales: Record<Language, SiteLocale>;
+  /**
+   * A notice shown once a session when an owner opens Send (SITE_SEND_NOTICE, _KO). The old
+   * service announced the end of sending here; letters work in this one, so it is off unless set.
+   */
+  sendNotice?: Record<Language, string>;
   /** Shown in Korean only, and only when at least the company name is set. */
   koreanBusiness?: KoreanBusinessInfo;
 }
@@ -57,6 +62,8 @@ export interface SiteEnv {
   SITE_KR_MAIL_ORDER_NUMBER?: string;
   SITE_KR_ADDRESS?: string;
   SITE_KR_CONTACT?: string;
+  SITE_SEND_NOTICE?: string;
+  SITE_SEND_NOTICE_KO?: string;
 }
 
 /** This app's own pages, in the reader's language, until the operator publishes theirs. */
@@ -153,7 +160,10 @@ export function parseSiteConfig(env: SiteEnv): { config: SiteConfig; problems: s
     }
   }
 
-  return { config: { locales: { en, ko }, koreanBusiness }, problems };
+  const notice = text('SITE_SEND_NOTICE');
+  const sendNotice = notice ? { en: notice, ko: text('SITE_SEND_NOTICE_KO') ?? notice } : undefined;
+
+  return { config: { locales: { en, ko }, koreanBusiness, sendNotice }, problems };
 }
 
 // Each variable is named in full so the bundler can replace it with its build-time value.
@@ -172,6 +182,8 @@ export const siteEnv: SiteEnv = {
   SITE_KR_MAIL_ORDER_NUMBER: process.env.SITE_KR_MAIL_ORDER_NUMBER,
   SITE_KR_ADDRESS: process.env.SITE_KR_ADDRESS,
   SITE_KR_CONTACT: process.env.SITE_KR_CONTACT,
+  SITE_SEND_NOTICE: process.env.SITE_SEND_NOTICE,
+  SITE_SEND_NOTICE_KO: process.env.SITE_SEND_NOTICE_KO,
 };
 
 export const site: SiteConfig = parseSiteConfig(siteEnv).config;

@@ -305,6 +305,11 @@ const en = {
     all: 'All',
     mobileMessage: 'Block management is not supported on mobile.',
     tags: 'Tags',
+    // letters and audience (issue 11)
+    send: 'Send',
+    audience: 'Audience',
+    sendTypes: { notion: 'Notion', typedream: 'Typedream', brunch: 'Brunch' },
+    sendNoticeTitle: 'About sending',
   },
   blocks: {
     listLabel: 'Blocks',
@@ -372,6 +377,7 @@ const en = {
     upgrade: 'Upgrade',
     creating: 'Creating block…',
     error: 'Could not create the block: {{message}}',
+    letterDisabled: 'New letters of this type cannot be created.',
   },
   profile: {
     title: 'Account',

@@ -313,6 +313,11 @@ const ko: Shape<Resources> = {
     all: '전체',
     mobileMessage: '모바일에서는 블록 관리를 지원하지 않습니다.',
     tags: '태그',
+    // letters and audience (issue 11)
+    send: '보내기',
+    audience: '오디언스',
+    sendTypes: { notion: '노션', typedream: '타입드림', brunch: '브런치' },
+    sendNoticeTitle: '보내기 안내',
   },
   blocks: {
     listLabel: '블록',
@@ -380,6 +385,7 @@ const ko: Shape<Resources> = {
     upgrade: '업그레이드',
     creating: '블록을 만드는 중…',
     error: '블록을 만들지 못했습니다: {{message}}',
+    letterDisabled: '이 종류의 새 레터는 만들 수 없습니다.',
   },
   profile: {
     title: '계정',

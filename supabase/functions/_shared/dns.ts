@@ -3,7 +3,8 @@
 // the name server of DNS_NAMESERVER (host:port) when set: locally the providers server's zone.
 import { optionalEnv } from './env.ts';
 
-function resolveOptions(): Deno.ResolveDnsOptions | undefined {
+/** The name server of DNS_NAMESERVER, when set (locally the providers server's zone). */
+export function resolveOptions(): Deno.ResolveDnsOptions | undefined {
   const server = optionalEnv('DNS_NAMESERVER', '');
   if (!server) return undefined;
   const at = server.lastIndexOf(':');

@@ -7,6 +7,7 @@ import { renderNotification, type NotificationContext } from './notification-mai
 import { listUnsubscribeHeaders, unsubscribeLinks } from './unsubscribe-token.ts';
 import { planJobHandlers } from './plan-jobs.ts';
 import { notionHandler } from './notion-jobs.ts';
+import { letterDocument, letterFooter } from './letter/render.ts';
 
 /** The platform's own sender (a verified SES identity). */
 export function platformSender(): { address: string; name: string } {
@@ -114,10 +115,95 @@ const notification: JobHandler = {
   },
 };
 
+// ---------------------------------------------------------------------------------------------
+// letter: one job per recipient of a letter send (issue 11; public.reserve_letter enqueues them
+// with the dedupe key letter:<delivery id>). One prepare_letter_jobs call per batch reads every
+// recipient and, once per send, the letter; each mail gets its own footer and unsubscribe link.
+// The `delivery` tag comes back in SES's events, which settles a mail the worker lost track of.
+
+interface PreparedLetterJob {
+  id: number;
+  delivery_id?: string;
+  publish_id?: string;
+  to?: string;
+  name?: string;
+  skip?: string;
+}
+
+interface LetterSend {
+  id: string;
+  block_id: string;
+  user_id: string;
+  subject: string;
+  html: string;
+  text: string | null;
+  from: string;
+  from_name: string | null;
+  reply_to: string | null;
+  language: string;
+  owner_name: string | null;
+}
+
+const letter: JobHandler = {
+  async prepare(jobs, { db, mailer }) {
+    const { data, error } = await db.rpc('prepare_letter_jobs', {
+      p_job_ids: jobs.map((j) => j.id),
+    });
+    if (error) throw new Error(error.message);
+    const prepared = data as { jobs: PreparedLetterJob[]; publishes: LetterSend[] };
+    const byId = new Map(prepared.jobs.map((p) => [p.id, p]));
+    const sends = new Map(prepared.publishes.map((p) => [p.id, p]));
+    return Promise.all(
+      jobs.map(async (job): Promise<Outcome | Delivery> => {
+        const p = byId.get(job.id);
+        if (!p) return { status: 'retry', error: 'the job was no longer running' };
+        if (p.skip) return { status: 'done', result: { skipped: p.skip } };
+        const send = sends.get(p.publish_id!);
+        if (!send || !p.to || !p.delivery_id)
+          return { status: 'failed', error: 'the send is gone' };
+        const lang = send.language === 'ko' ? 'ko' : 'en';
+        const links = await unsubscribeLinks({
+          s: 'letter',
+          e: p.to,
+          b: send.block_id,
+          u: send.user_id,
+        });
+        const footer = letterFooter(lang, send.from_name || send.owner_name || '', links.page);
+        return mailDelivery(
+          (mail) => mailer.send(mail),
+          {
+            from: send.from,
+            fromName: send.from_name ?? undefined,
+            to: [p.to],
+            replyTo: send.reply_to ? [send.reply_to] : undefined,
+            subject: send.subject,
+            html: letterDocument(lang, send.subject, send.html, footer.html),
+            text: `${send.text ?? ''}\n\n${footer.text}`,
+            headers: listUnsubscribeHeaders(links.oneClick),
+            tags: { kind: 'letter', delivery: p.delivery_id, job: String(job.id) },
+          },
+          {
+            to: p.to,
+            from: send.from,
+            subject: send.subject,
+            kind: 'letter',
+            user_id: send.user_id,
+            sender_user_id: send.user_id,
+            block_id: send.block_id,
+            delivery_id: p.delivery_id,
+          },
+          { delivery_id: p.delivery_id },
+        );
+      }),
+    );
+  },
+};
+
 export const handlers: Record<string, JobHandler> = {
   'notify.owner': notification,
   'notify.reply': notification,
   // plans: reconcile, schedule-renewal, renewal-check, mail (plan-jobs.ts)
   ...planJobHandlers,
   notion: notionHandler,
+  letter,
 };

@@ -217,6 +217,8 @@ export interface MailEvent {
   messageId: string;
   bounceType?: string;
   recipients?: string[];
+  /** The send's email tags, one value each (letters carry `delivery`). */
+  tags?: Record<string, string>;
 }
 
 /**
@@ -236,6 +238,15 @@ export function parseSesEvent(message: string): MailEvent | null {
   const known = ['send', 'delivery', 'open', 'bounce', 'complaint', 'reject'] as const;
   const type = (known as readonly string[]).includes(kind) ? (kind as MailEvent['type']) : 'other';
   const event: MailEvent = { type, messageId: mail.messageId };
+  const tags = (mail as { tags?: Record<string, unknown> }).tags;
+  if (tags && typeof tags === 'object') {
+    const picked: Record<string, string> = {};
+    for (const [name, values] of Object.entries(tags)) {
+      const value = Array.isArray(values) ? values[0] : values;
+      if (typeof value === 'string' && !name.startsWith('ses:')) picked[name] = value.slice(0, 256);
+    }
+    if (Object.keys(picked).length) event.tags = picked;
+  }
   const bounce = raw.bounce as
     { bounceType?: string; bouncedRecipients?: Array<{ emailAddress?: string }> } | undefined;
   const complaint = raw.complaint as

@@ -57,6 +57,7 @@ Deno.serve(async (req) => {
         message_id: event.messageId,
         bounce_type: event.bounceType,
         recipients: event.recipients,
+        tags: event.tags,
       },
     });
     // SNS retries a failed post, so a database error is worth a 500

@@ -5,6 +5,7 @@ import { createNotionFake } from './notion/index.ts';
 import { createPayPalFake } from './paypal/index.ts';
 import { createPortOneFake } from './portone/index.ts';
 import { createSesFake } from './ses/index.ts';
+import { createPagesFake } from './pages/index.ts';
 
 export const FAKES: FakeFactory[] = [
   createSesFake,
@@ -12,4 +13,5 @@ export const FAKES: FakeFactory[] = [
   createPortOneFake,
   createPayPalFake,
   createNotionFake,
+  createPagesFake,
 ];

@@ -1,19 +1,70 @@
 // /work/{blockId}[/{mode}]: the block workspace, a lazy chunk of its own. It has its own top bar
 // (back, name, modes, actions) instead of the dashboard shell's, so it is not inside
-// DashboardLayout; the consent gate still applies. The block link dialog of the blocks feature
-// is handed to the workspace here, where features are put together.
+// DashboardLayout; the consent gate still applies. Letter blocks have their own workspace
+// (features/letters); /work/{id}/audience is the audience of the block (features/audience),
+// inside the shell. Features are put together here: the block link dialog of the blocks feature
+// is handed to the workspace.
+import { useParams } from 'react-router-dom';
+import { useTranslation } from 'react-i18next';
+import { DashboardLayout } from '../../components/layouts/dashboard-layout';
+import { Spinner } from '../../components/ui/spinner';
 import { BlockLinkDialog } from '../../features/blocks/components/block-link-dialog';
 import { ConsentGate } from '../../features/consent';
+import { AudiencePage, registerAudienceTranslations } from '../../features/audience';
+import { LetterWorkspacePage, registerLetterTranslations } from '../../features/letters';
 import { registerWorkspaceTranslations, WorkspacePage } from '../../features/workspace';
+import { isLetterType } from '../../lib/db-types';
+import { useSession } from '../../lib/session';
+import { supabase } from '../../lib/supabase';
+import { useQuery } from '../../lib/use-query';
 
 registerWorkspaceTranslations();
+registerLetterTranslations();
+registerAudienceTranslations();
+
+/** The block's type and name (the owner's blocks only); null when it is not theirs. */
+async function blockSummary(blockId: string, ownerId: string) {
+  const { data, error } = await supabase
+    .from('blocks')
+    .select('type, name')
+    .eq('id', blockId)
+    .eq('owner_id', ownerId)
+    .maybeSingle();
+  if (error) throw error;
+  return data;
+}
 
 export default function WorkRoute() {
+  const { t } = useTranslation();
+  const { blockId = '', mode } = useParams();
+  const { user } = useSession();
+  const summary = useQuery(`work:${blockId}:${user?.id ?? ''}`, () =>
+    user ? blockSummary(blockId, user.id) : Promise.resolve(null),
+  );
+  if (mode === 'audience') {
+    return (
+      <DashboardLayout>
+        <AudiencePage blockId={blockId} blockName={summary.data?.name} />
+        <ConsentGate />
+      </DashboardLayout>
+    );
+  }
+  if (summary.loading && summary.data === undefined) {
+    return (
+      <div className="page-loading">
+        <Spinner label={t('common.loading')} />
+      </div>
+    );
+  }
   return (
     <>
-      <WorkspacePage
-        renderBlockLink={(block, onClose) => <BlockLinkDialog block={block} onClose={onClose} />}
-      />
+      {summary.data && isLetterType(summary.data.type) ? (
+        <LetterWorkspacePage />
+      ) : (
+        <WorkspacePage
+          renderBlockLink={(block, onClose) => <BlockLinkDialog block={block} onClose={onClose} />}
+        />
+      )}
       <ConsentGate />
     </>
   );

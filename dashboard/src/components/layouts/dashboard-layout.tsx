@@ -2,7 +2,7 @@
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, NavLink, useLocation, useNavigate } from 'react-router-dom';
-import { paths } from '../../config/paths';
+import { paths, SEND_MODES } from '../../config/paths';
 import { REACTION_TYPES } from '../../lib/db-types';
 import { useSession } from '../../lib/session';
 import { breakpoints, useMediaQuery } from '../../lib/use-media-query';
@@ -74,6 +74,7 @@ export function SideMenu() {
   const { t } = useTranslation();
   const { pathname } = useLocation();
   const reactionActive = pathname.startsWith(paths.dashboardReaction);
+  const sendActive = pathname.startsWith(paths.dashboardSend);
   return (
     <nav className="side-menu" aria-label={t('shell.sideMenu')}>
       <ul>
@@ -95,6 +96,27 @@ export function SideMenu() {
               ))}
             </ul>
           ) : null}
+        </li>
+        <li>
+          <NavLink to={paths.dashboardSend} end className="side-link">
+            {t('shell.send')}
+          </NavLink>
+          {sendActive ? (
+            <ul className="side-sub">
+              {SEND_MODES.map((mode) => (
+                <li key={mode}>
+                  <NavLink to={paths.dashboardSendType(mode)} className="side-link side-sub-link">
+                    {t(`shell.sendTypes.${mode}`)}
+                  </NavLink>
+                </li>
+              ))}
+            </ul>
+          ) : null}
+        </li>
+        <li>
+          <NavLink to={paths.audience} className="side-link">
+            {t('shell.audience')}
+          </NavLink>
         </li>
       </ul>
     </nav>

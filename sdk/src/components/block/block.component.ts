@@ -1,5 +1,6 @@
-import { html, nothing } from 'lit';
+import { css, html, nothing, type PropertyValues } from 'lit';
 import { literal, html as staticHtml, type StaticValue } from 'lit/static-html.js';
+import { rpc } from '../../core/api.js';
 import { BlockElement } from '../../core/base.js';
 import { log } from '../../core/log.js';
 import { baseStyles } from '../../core/theme.js';
@@ -87,13 +88,104 @@ const ELEMENT_TAGS = new Map<string, StaticValue>([
  * @event reaction-load - The block view loaded; detail { view }.
  * @event reaction-error - A load or write failed; detail { message, code }.
  *
+ * A letter block (notion_letter, typedream_letter, brunch_letter) shows its letter as a web page:
+ * the HTML the server rendered and sanitised, in a sandboxed frame that runs no script.
+ *
  * @csspart base - Wrapper for the loading, error and unsupported states (and, forwarded, the
  * rendered element's themed wrapper).
+ * @csspart letter - The frame showing a letter block's letter.
  * @csspart block - The rendered element (comment, qna, like, button, ab or form).
  * @csspart skeleton - The grey placeholder shown while the block loads (also `base`).
  */
+const LETTER_TYPES = ['notion_letter', 'typedream_letter', 'brunch_letter'];
+
+/** A letter as its public page shows it (get_letter_view). */
+interface LetterView {
+  title: string;
+  html: string | null;
+}
+
+/**
+ * The frame's document: the stored letter (sanitised on the server) in a shell of ours. The frame
+ * is sandboxed without allow-scripts, and its CSP allows no script either: whatever the HTML
+ * holds, nothing in it runs. Links open in a new tab.
+ */
+function letterDocument(letter: LetterView): string {
+  return `<!doctype html><html><head><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src https: http:; style-src 'unsafe-inline'"><base target="_blank"><style>body{margin:0;background:#f4f4f4}</style></head><body><table role="presentation" width="100%" cellpadding="0" cellspacing="0"><tr><td align="center" style="padding:24px 0">${letter.html ?? ''}</td></tr></table></body></html>`;
+}
+
 export default class ReactionBlock extends BlockElement {
-  static override styles = [baseStyles];
+  static override styles = [
+    baseStyles,
+    css`
+      iframe[part='letter'] {
+        display: block;
+        width: 100%;
+        min-height: 200px;
+        border: 0;
+      }
+    `,
+  ];
+
+  static override properties = { ...BlockElement.properties, _letter: { state: true } };
+
+  /** The letter of a letter block: null before it loads, 'error' when it could not. */
+  declare private _letter: LetterView | 'error' | null;
+  private letterFor = '';
+
+  constructor() {
+    super();
+    this._letter = null;
+  }
+
+  private loadLetter(blockId: string): void {
+    this.letterFor = blockId;
+    rpc<LetterView>(this.project, 'get_letter_view', { p_block_id: blockId })
+      .then((letter) => {
+        if (this.letterFor === blockId) this._letter = letter;
+      })
+      .catch((e: unknown) => {
+        log('letter load failed', e);
+        if (this.letterFor === blockId) this._letter = 'error';
+      });
+  }
+
+  /** Sizes the frame to its letter (readable: same origin, and nothing in it runs). */
+  private fit = (event: Event): void => {
+    const frame = event.target as HTMLIFrameElement;
+    try {
+      const height = frame.contentDocument?.documentElement.scrollHeight;
+      if (height) frame.style.height = `${height}px`;
+    } catch (e) {
+      log('letter frame', e);
+    }
+  };
+
+  protected override willUpdate(changed: PropertyValues<this>): void {
+    super.willUpdate(changed);
+    const v = this.view;
+    if (v && LETTER_TYPES.includes(v.block.type) && this.letterFor !== v.block.id) {
+      this._letter = null;
+      this.loadLetter(v.block.id);
+    }
+  }
+
+  private renderLetter(): unknown {
+    const letter = this._letter;
+    if (letter === null) return super.render();
+    if (letter === 'error' || !letter.html)
+      return html`<div part="base" class="muted">
+        ${this.t(letter === 'error' ? 'failed' : 'unavailable')}
+      </div>`;
+    return html`<iframe
+      part="letter"
+      title=${letter.title}
+      sandbox="allow-same-origin allow-popups allow-popups-to-escape-sandbox"
+      referrerpolicy="no-referrer"
+      srcdoc=${letterDocument(letter)}
+      @load=${this.fit}
+    ></iframe>`;
+  }
 
   /** On the viewer page (/block/?id={uid}&block_id={blockId}) the ids may come from the URL. */
   override connectedCallback(): void {
@@ -114,6 +206,7 @@ export default class ReactionBlock extends BlockElement {
       const lang = this.lang || nothing;
       const p = this.project;
       const d = this.dummy;
+      if (LETTER_TYPES.includes(v.block.type)) return this.renderLetter();
       const tag = ELEMENT_TAGS.get(v.block.type);
       if (!tag) return html`<div part="base" class="muted">${this.t('notValidType')}</div>`;
       return staticHtml`<${tag}

@@ -95,13 +95,47 @@ describe('reaction-block', () => {
       expect(rendered.filter((p) => !forwarded.includes(p))).to.deep.equal([]);
     });
 
-  it('says Not valid type for letters and unknown types, and hides deactivated blocks', async () => {
-    let el = await mount('notion_letter');
+  it('says Not valid type for unknown types, and hides deactivated blocks', async () => {
+    let el = await mount('poll');
     expect(el.shadowRoot!.textContent).to.contain('Not valid type');
     api.restore();
     el = await mount('like', { deactivated: true });
     expect(el.shadowRoot!.querySelector('reaction-like')).to.equal(null);
     expect(el.shadowRoot!.textContent).to.contain('This block is not available.');
+  });
+
+  it('shows a letter as a web page in a frame that runs no script', async () => {
+    api = mockApi({
+      get_block_view: () => ({ block: block({ type: 'notion_letter' }), me: {} }),
+      get_letter_view: () => ({
+        title: 'Weekly letter',
+        html: '<table width="600"><tr><td style="padding:0 32px"><h1 style="font-size:26px">Weekly letter</h1><p style="margin:0">Hello</p></td></tr></table>',
+      }),
+    });
+    const el = await fixture<ReactionBlock>(
+      html`<reaction-block block-id="b1" project-url=${PROJECT} anon-key=${KEY}></reaction-block>`,
+    );
+    await until(() => el.shadowRoot!.querySelector('iframe'));
+    const frame = el.shadowRoot!.querySelector('iframe')!;
+    expect(frame.getAttribute('part')).to.equal('letter');
+    expect(frame.getAttribute('title')).to.equal('Weekly letter');
+    expect(frame.getAttribute('sandbox')).to.not.contain('allow-scripts');
+    expect(frame.getAttribute('srcdoc')).to.contain("default-src 'none'");
+    await until(() => frame.contentDocument?.querySelector('h1'));
+    expect(frame.contentDocument!.querySelector('h1')!.textContent).to.equal('Weekly letter');
+    await until(() => parseInt(frame.style.height || '0', 10) > 100);
+    await expect(el).to.be.accessible();
+  });
+
+  it('says so when a letter has not been saved yet', async () => {
+    api = mockApi({
+      get_block_view: () => ({ block: block({ type: 'brunch_letter' }), me: {} }),
+      get_letter_view: () => ({ title: 'Untitled', html: null }),
+    });
+    const el = await fixture<ReactionBlock>(
+      html`<reaction-block block-id="b1" project-url=${PROJECT} anon-key=${KEY}></reaction-block>`,
+    );
+    await until(() => el.shadowRoot!.textContent!.includes('This block is not available.'));
   });
 
   it('takes the ids from the public URL when it has no block-id', async () => {

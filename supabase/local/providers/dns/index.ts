@@ -119,7 +119,7 @@ export function createDnsFake(ctx: FakeContext): ProviderFake {
 <table><thead><tr><th scope="col">Name</th><th scope="col">Type</th><th scope="col">Value</th><th scope="col"></th></tr></thead><tbody>${rows}</tbody></table>
 <form method="post" action="/dns/records" style="margin-top:8px">
 <label>Name <input name="name" required placeholder="_dmarc.example.com"></label>
-<label>Type <select name="type"><option>TXT</option><option>CNAME</option></select></label>
+<label>Type <select name="type"><option>TXT</option><option>CNAME</option><option>A</option></select></label>
 <label>Value <input name="value" required size="40"></label>
 <button type="submit">Add record</button></form>`;
     },

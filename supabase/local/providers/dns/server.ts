@@ -22,13 +22,21 @@ import type { Zone, ZoneRecord } from './zone.ts';
 const MAX_CNAME_CHAIN = 8;
 const SOA_TTL = 0;
 
+const wireType = (r: ZoneRecord) =>
+  r.type === 'TXT' ? TYPE.TXT : r.type === 'A' ? TYPE.A : TYPE.CNAME;
+
 function toWire(owner: string, r: ZoneRecord): ResourceRecord {
   return {
     name: owner,
-    type: r.type === 'TXT' ? TYPE.TXT : TYPE.CNAME,
+    type: wireType(r),
     class: CLASS_IN,
     ttl: r.ttl,
-    data: r.type === 'TXT' ? txtStrings(r.value) : r.value,
+    data:
+      r.type === 'TXT'
+        ? txtStrings(r.value)
+        : r.type === 'A'
+          ? Uint8Array.from(r.value.split('.').map(Number))
+          : r.value,
   };
 }
 
@@ -85,9 +93,7 @@ export function answer(zone: Zone, query: Message): Message {
       // a CNAME pointing out of the zone: the resolver follows it elsewhere
       return reply;
     }
-    const wanted = records.filter(
-      (r) => q.type === TYPE.ANY || (r.type === 'TXT' ? TYPE.TXT : TYPE.CNAME) === q.type,
-    );
+    const wanted = records.filter((r) => q.type === TYPE.ANY || wireType(r) === q.type);
     if (wanted.length) {
       reply.answers.push(...wanted.map((r) => toWire(owner, r)));
       return reply;

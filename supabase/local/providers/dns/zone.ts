@@ -1,14 +1,14 @@
-// The in-memory zone the local DNS server answers from: TXT and CNAME records by name.
+// The in-memory zone the local DNS server answers from: TXT, CNAME and A records by name.
 import { HttpError } from '../http.ts';
 
-export const RECORD_TYPES = ['TXT', 'CNAME'] as const;
+export const RECORD_TYPES = ['TXT', 'CNAME', 'A'] as const;
 export type RecordType = (typeof RECORD_TYPES)[number];
 
 export interface ZoneRecord {
   /** Lower-case, no trailing dot, e.g. `_dmarc.example.com`. */
   name: string;
   type: RecordType;
-  /** TXT: the text (split into 255-byte strings on the wire); CNAME: the target name. */
+  /** TXT: the text (split into 255-byte strings on the wire); CNAME: the target name; A: an IPv4 address. */
   value: string;
   /** Seconds; 0 by default so a record edited while developing is seen at once. */
   ttl: number;
@@ -42,11 +42,17 @@ export class Zone {
   add(input: { name: string; type: string; value: string; ttl?: number }): ZoneRecord {
     const name = normaliseName(input.name);
     const type = String(input.type).toUpperCase() as RecordType;
-    if (!RECORD_TYPES.includes(type)) throw new HttpError(400, 'type must be TXT or CNAME');
+    if (!RECORD_TYPES.includes(type)) throw new HttpError(400, 'type must be TXT, CNAME or A');
     if (typeof input.value !== 'string' || input.value === '') {
       throw new HttpError(400, 'value must be a non-empty string');
     }
     const value = type === 'CNAME' ? normaliseName(input.value) : input.value;
+    if (type === 'A' && !/^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.test(value)) {
+      throw new HttpError(400, 'an A record is an IPv4 address');
+    }
+    if (type === 'A' && value.split('.').some((n) => Number(n) > 255)) {
+      throw new HttpError(400, 'an A record is an IPv4 address');
+    }
     if (type === 'TXT' && Buffer.byteLength(value) > 4000) {
       throw new HttpError(400, 'TXT value longer than 4000 bytes');
     }

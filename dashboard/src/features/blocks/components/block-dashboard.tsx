@@ -1,10 +1,20 @@
-// /dashboard/reaction and /dashboard/reaction/{type}: create control, block cards, tag bar.
+// /dashboard/reaction[/{type}] (reaction blocks) and /dashboard/send[/{mode}] (letter blocks):
+// create control, block cards, tag bar. Reaction lists show reaction blocks only, Send lists
+// letters; on Send the operator's notice (SITE_SEND_NOTICE, off by default) shows once a session.
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate, useParams } from 'react-router-dom';
+import { useLocation, useNavigate, useParams } from 'react-router-dom';
 import { Spinner } from '../../../components/ui/spinner';
 import { paths } from '../../../config/paths';
-import { isReactionType, type BlockRow, type ReactionType } from '../../../lib/db-types';
+import {
+  isReactionType,
+  LETTER_TYPES,
+  REACTION_TYPES,
+  type BlockRow,
+  type BlockType,
+} from '../../../lib/db-types';
+import { SEND_MODES, type SendMode } from '../../../config/paths';
+import { SendNotice } from './send-notice';
 import { messageOf } from '../../../lib/errors';
 import { useSession } from '../../../lib/session';
 import { breakpoints, useMediaQuery } from '../../../lib/use-media-query';
@@ -34,8 +44,18 @@ type DialogState =
 export function BlockDashboard() {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const { type } = useParams();
-  const filterType: ReactionType | undefined = isReactionType(type) ? type : undefined;
+  const { type, mode } = useParams();
+  const { pathname } = useLocation();
+  const sending = pathname.startsWith(paths.dashboardSend);
+  const sendMode = (SEND_MODES as readonly string[]).includes(mode ?? '')
+    ? (mode as SendMode)
+    : undefined;
+  const filterType: BlockType | undefined = sending
+    ? sendMode && (`${sendMode}_letter` as BlockType)
+    : isReactionType(type)
+      ? type
+      : undefined;
+  const kinds: readonly BlockType[] = sending ? LETTER_TYPES : REACTION_TYPES;
   const { user, profile, refreshProfile } = useSession();
   const { blocks, error, reload } = useBlocks(user?.id);
   const { tags, reload: reloadTags, toggle } = useUserTags(user?.id);
@@ -50,8 +70,15 @@ export function BlockDashboard() {
     [tags],
   );
   const visible = useMemo(
-    () => sortBlocks(filterBlocks(blocks ?? [], filterType, activeTags)),
-    [blocks, filterType, activeTags],
+    () =>
+      sortBlocks(
+        filterBlocks(
+          (blocks ?? []).filter((b) => kinds.includes(b.type as BlockType)),
+          filterType,
+          activeTags,
+        ),
+      ),
+    [blocks, filterType, activeTags, kinds],
   );
 
   const publicUrl = (block: BlockRow) =>
@@ -111,7 +138,7 @@ export function BlockDashboard() {
     }
   };
 
-  const onCreate = async (blockType: ReactionType) => {
+  const onCreate = async (blockType: BlockType) => {
     const { blockId } = await createBlock({ blockType });
     void refreshProfile();
     navigate(paths.work(blockId));
@@ -121,9 +148,21 @@ export function BlockDashboard() {
     <div className="block-dashboard">
       <div className="dashboard-head">
         <PageHeading>
-          {filterType ? t(`blockTypes.${filterType}`) : t('shell.reaction')}
+          {sending
+            ? sendMode
+              ? t(`shell.sendTypes.${sendMode}`)
+              : t('shell.send')
+            : filterType
+              ? t(`blockTypes.${filterType}`)
+              : t('shell.reaction')}
         </PageHeading>
-        <CreateBlockControl remaining={remaining} onCreate={onCreate} />
+        <CreateBlockControl
+          remaining={remaining}
+          onCreate={onCreate}
+          types={kinds}
+          // spec: the create buttons of typedream and brunch letters are disabled
+          disabledTypes={sending ? ['typedream_letter', 'brunch_letter'] : []}
+        />
       </div>
       <p className="mobile-message">{t('shell.mobileMessage')}</p>
       {notice ? (
@@ -149,6 +188,7 @@ export function BlockDashboard() {
         />
       )}
       <TagBar tags={tags} onToggle={(tag) => void toggle(tag)} />
+      {sending ? <SendNotice /> : null}
       <DeleteBlockDialog
         name={dialog?.kind === 'delete' ? blockName(dialog.block, t) : null}
         onClose={() => setDialog(null)}

@@ -4,21 +4,30 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { Spinner } from '../../../components/ui/spinner';
 import { paths } from '../../../config/paths';
-import { REACTION_TYPES, type ReactionType } from '../../../lib/db-types';
+import { REACTION_TYPES, type BlockType } from '../../../lib/db-types';
 import { messageOf } from '../../../lib/errors';
 import { BlockTypeIcon } from '../../../components/ui/block-type-icon';
 
 export interface CreateBlockControlProps {
   /** Blocks left (block_limit - block_count); null while the profile loads. */
   remaining: number | null;
-  onCreate: (type: ReactionType) => Promise<void>;
+  onCreate: (type: BlockType) => Promise<void>;
+  /** The types the picker offers (reaction blocks by default). */
+  types?: readonly BlockType[];
+  /** Types shown but not creatable (typedream and brunch letters). */
+  disabledTypes?: readonly BlockType[];
 }
 
-export function CreateBlockControl({ remaining, onCreate }: CreateBlockControlProps) {
+export function CreateBlockControl({
+  remaining,
+  onCreate,
+  types = REACTION_TYPES,
+  disabledTypes = [],
+}: CreateBlockControlProps) {
   const { t } = useTranslation();
   const pickerId = useId();
   const [open, setOpen] = useState(false);
-  const [creating, setCreating] = useState<ReactionType | null>(null);
+  const [creating, setCreating] = useState<BlockType | null>(null);
   const [error, setError] = useState<string | null>(null);
 
   if (remaining !== null && remaining < 1) {
@@ -34,7 +43,7 @@ export function CreateBlockControl({ remaining, onCreate }: CreateBlockControlPr
     );
   }
 
-  const choose = async (type: ReactionType) => {
+  const choose = async (type: BlockType) => {
     if (creating) return;
     setCreating(type);
     setError(null);
@@ -75,12 +84,13 @@ export function CreateBlockControl({ remaining, onCreate }: CreateBlockControlPr
           aria-label={t('create.pickerLabel')}
           className="type-picker"
         >
-          {REACTION_TYPES.map((type) => (
+          {types.map((type) => (
             <button
               key={type}
               type="button"
               className="type-picker-item"
-              disabled={creating !== null}
+              disabled={creating !== null || disabledTypes.includes(type)}
+              title={disabledTypes.includes(type) ? t('create.letterDisabled') : undefined}
               onClick={() => void choose(type)}
             >
               <BlockTypeIcon type={type} />

@@ -1,0 +1,124 @@
+// The audience page's reads and writes, straight to the tables: RLS pins every row to the owner,
+// the database checks lengths and addresses, and adding members or groups needs a paid plan
+// (insert policies). Members are read 10 at a time, newest first.
+import type { Database } from '../../../lib/db-types';
+import { supabase } from '../../../lib/supabase';
+
+type Tables = Database['public']['Tables'];
+export type MemberRow = Tables['audience_members']['Row'];
+export type GroupRow = Tables['audience_groups']['Row'];
+
+export interface MemberQuery {
+  deactivated: boolean;
+  emailOnly: boolean;
+  /** A group name, or null for every member of the state. */
+  group: string | null;
+  /** Only members who reacted to this block (/work/{id}/audience). */
+  blockId?: string;
+  /** created_at of the last row shown (paging). */
+  before?: string;
+  limit: number;
+}
+
+export async function listMembers(q: MemberQuery): Promise<MemberRow[]> {
+  let query = supabase
+    .from('audience_members')
+    .select('*')
+    .eq('deactivated', q.deactivated)
+    .order('created_at', { ascending: false })
+    .order('id', { ascending: false })
+    .limit(q.limit);
+  if (q.emailOnly) query = query.eq('has_email', true);
+  if (q.group) query = query.eq('group_name', q.group);
+  if (q.blockId) query = query.contains('history', JSON.stringify([{ id: q.blockId }]));
+  if (q.before) query = query.lt('created_at', q.before);
+  const { data, error } = await query;
+  if (error) throw error;
+  return data;
+}
+
+export async function listGroups(): Promise<GroupRow[]> {
+  const { data, error } = await supabase.from('audience_groups').select('*').order('created_at');
+  if (error) throw error;
+  return data;
+}
+
+export async function createGroup(userId: string, name: string) {
+  const { error } = await supabase
+    .from('audience_groups')
+    .insert({ user_id: userId, name: name.trim() });
+  if (error) throw error;
+}
+
+export async function renameGroup(id: string, name: string) {
+  const { error } = await supabase
+    .from('audience_groups')
+    .update({ name: name.trim() })
+    .eq('id', id);
+  if (error) throw error;
+}
+
+export async function deleteGroup(id: string) {
+  const { error } = await supabase.from('audience_groups').delete().eq('id', id);
+  if (error) throw error;
+}
+
+export async function addMember(
+  userId: string,
+  input: { name: string; email: string; group: string | null },
+) {
+  const { error } = await supabase.from('audience_members').insert({
+    user_id: userId,
+    creator_name: input.name.trim(),
+    email: input.email.trim(),
+    group_name: input.group,
+    deactivated: false,
+  });
+  if (error) throw error;
+}
+
+export async function updateMember(
+  id: string,
+  patch: {
+    creator_name: string;
+    email: string | null;
+    group_name: string | null;
+    deactivated: boolean;
+  },
+) {
+  const { data, error } = await supabase
+    .from('audience_members')
+    .update(patch)
+    .eq('id', id)
+    .select('*')
+    .single();
+  if (error) throw error;
+  return data;
+}
+
+export async function deleteMember(id: string) {
+  const { error } = await supabase.from('audience_members').delete().eq('id', id);
+  if (error) throw error;
+}
+
+/** Inserts a batch of imported rows; an address already in the audience is left as it is. */
+export async function importBatch(
+  userId: string,
+  rows: Array<{ name: string; email: string; group: string | null }>,
+): Promise<number> {
+  const { data, error } = await supabase
+    .from('audience_members')
+    .upsert(
+      rows.map((r) => ({
+        user_id: userId,
+        creator_name: r.name,
+        email: r.email,
+        group_name: r.group,
+        deactivated: false,
+      })),
+      { onConflict: 'user_id,email', ignoreDuplicates: true },
+    )
+    .select('id');
+  if (error) throw error;
+  return data.length;
+}

@@ -1,0 +1,369 @@
+// The audience page's dialogs: add audience, a group's name (create, rename), CSV import.
+import { useId, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Dialog } from '../../../components/ui/dialog';
+import { SelectField, TextField } from '../../../components/ui/fields';
+import { messageOf } from '../../../lib/errors';
+import {
+  AUDIENCE_MESSAGES,
+  groupNameProblem,
+  LETTER_LIMITS,
+  ZAddAudience,
+} from '../../../../../supabase/functions/_shared/letter-schemas';
+import { addMember, importBatch } from '../api/audience';
+import { parseCsv, planImport, type ImportPlan } from '../model/csv';
+
+/** The shared schema's audience messages as the page's keys. */
+export function audienceMessage(
+  t: (key: string) => string,
+  message: string | undefined,
+): string | undefined {
+  if (!message) return undefined;
+  const key = {
+    [AUDIENCE_MESSAGES.nameLength]: 'audience.name_length_error',
+    [AUDIENCE_MESSAGES.emailLength]: 'audience.email_length_error',
+    [AUDIENCE_MESSAGES.emailError]: 'audience.email_error',
+    [AUDIENCE_MESSAGES.groupExists]: 'audience.group_exists',
+    [AUDIENCE_MESSAGES.groupReserved]: 'audience.group_reserved',
+    [AUDIENCE_MESSAGES.groupRequired]: 'audience.group_required',
+  }[message];
+  return key ? t(key) : message;
+}
+
+export function AddAudienceDialog({
+  userId,
+  groups,
+  onDone,
+  onClose,
+}: {
+  userId: string;
+  groups: string[];
+  onDone: () => void;
+  onClose: () => void;
+}) {
+  const { t } = useTranslation();
+  const [name, setName] = useState('');
+  const [email, setEmail] = useState('');
+  const [group, setGroup] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const parsed = ZAddAudience.safeParse({ name, email, group: group || null });
+  const issue = (field: string) =>
+    parsed.success ? undefined : parsed.error.issues.find((i) => i.path[0] === field)?.message;
+  const nameError = name !== '' ? audienceMessage(t, issue('name')) : undefined;
+  const emailError = email !== '' ? audienceMessage(t, issue('email')) : undefined;
+  const submit = async () => {
+    if (!parsed.success) return;
+    setBusy(true);
+    setError(null);
+    try {
+      await addMember(userId, parsed.data);
+      onDone();
+    } catch (cause) {
+      setError(messageOf(cause));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Dialog
+      open
+      title={t('audience.addDialog.title')}
+      onClose={onClose}
+      actions={
+        <>
+          <button type="button" className="button" onClick={onClose}>
+            {t('common.cancel')}
+          </button>
+          <button
+            type="button"
+            className="button button-primary"
+            disabled={!parsed.success || busy}
+            aria-busy={busy || undefined}
+            onClick={() => void submit()}
+          >
+            {t('audience.addDialog.submit')}
+          </button>
+        </>
+      }
+    >
+      <TextField
+        label={t('audience.addDialog.name')}
+        value={name}
+        max={LETTER_LIMITS.audienceName}
+        stopAtMax={false}
+        error={nameError}
+        onChange={setName}
+      />
+      <TextField
+        label={t('audience.addDialog.email')}
+        value={email}
+        type="email"
+        max={LETTER_LIMITS.audienceEmail}
+        stopAtMax={false}
+        error={emailError}
+        onChange={setEmail}
+      />
+      <SelectField
+        label={t('audience.addDialog.group')}
+        value={group}
+        options={[
+          { value: '', label: t('audience.noGroup') },
+          ...groups.map((g) => ({ value: g, label: g })),
+        ]}
+        onChange={setGroup}
+      />
+      {error ? (
+        <p className="error-text" role="alert">
+          {t('audience.failed', { reason: error })}
+        </p>
+      ) : null}
+    </Dialog>
+  );
+}
+
+export function GroupNameDialog({
+  title,
+  initial,
+  existing,
+  onSubmit,
+  onClose,
+}: {
+  title: string;
+  initial: string;
+  existing: string[];
+  onSubmit: (name: string) => Promise<void>;
+  onClose: () => void;
+}) {
+  const { t } = useTranslation();
+  const [name, setName] = useState(initial);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const problem = groupNameProblem(
+    name,
+    existing.filter((g) => g !== initial),
+  );
+  const submit = async () => {
+    if (problem) return;
+    setBusy(true);
+    setError(null);
+    try {
+      await onSubmit(name.trim());
+    } catch (cause) {
+      setError(messageOf(cause));
+      setBusy(false);
+    }
+  };
+  return (
+    <Dialog
+      open
+      title={title}
+      onClose={onClose}
+      actions={
+        <>
+          <button type="button" className="button" onClick={onClose}>
+            {t('common.cancel')}
+          </button>
+          <button
+            type="button"
+            className="button button-primary"
+            disabled={!!problem || busy || name.trim() === initial}
+            onClick={() => void submit()}
+          >
+            {t('common.save')}
+          </button>
+        </>
+      }
+    >
+      <TextField
+        label={t('audience.groupName')}
+        value={name}
+        max={LETTER_LIMITS.group}
+        error={name !== '' ? audienceMessage(t, problem ?? undefined) : undefined}
+        onChange={setName}
+      />
+      {error ? (
+        <p className="error-text" role="alert">
+          {t('audience.failed', { reason: error })}
+        </p>
+      ) : null}
+    </Dialog>
+  );
+}
+
+const BATCH = 500;
+const LISTED = 20;
+
+/**
+ * CSV import: the file is parsed in chunks (papaparse), checked (shared rules), then sent in
+ * batches of 500 with a progress bar; the page stays responsive (every step yields), and the
+ * report names every row left out and why.
+ */
+export function CsvImportDialog({
+  userId,
+  groups,
+  onDone,
+  onClose,
+}: {
+  userId: string;
+  groups: string[];
+  onDone: () => void;
+  onClose: () => void;
+}) {
+  const { t } = useTranslation();
+  const fileId = useId();
+  const [plan, setPlan] = useState<ImportPlan | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [progress, setProgress] = useState<{ done: number; total: number } | null>(null);
+  const [result, setResult] = useState<{ added: number; already: number } | null>(null);
+  const cancelled = useRef(false);
+
+  const choose = async (file: File | undefined) => {
+    setPlan(null);
+    setResult(null);
+    setError(null);
+    if (!file) return;
+    if (!file.name.toLowerCase().endsWith('.csv')) {
+      setError(t('audience.importDialog.onlyCsv'));
+      return;
+    }
+    try {
+      const { records, fields } = await parseCsv(file);
+      setPlan(planImport(records, fields, groups));
+    } catch (cause) {
+      setError(t('audience.importDialog.parseError', { reason: messageOf(cause) }));
+    }
+  };
+
+  const run = async () => {
+    if (!plan) return;
+    const total = plan.rows.length;
+    let done = 0;
+    let added = 0;
+    setProgress({ done, total });
+    try {
+      for (let i = 0; i < total && !cancelled.current; i += BATCH) {
+        const batch = plan.rows.slice(i, i + BATCH);
+        added += await importBatch(userId, batch);
+        done += batch.length;
+        setProgress({ done, total });
+        // let the page paint and answer between batches
+        await new Promise((r) => setTimeout(r, 0));
+      }
+      setResult({ added, already: done - added });
+      onDone();
+    } catch (cause) {
+      setError(t('audience.failed', { reason: messageOf(cause) }));
+    } finally {
+      setProgress(null);
+    }
+  };
+
+  const list = <T,>(items: T[], line: (item: T) => string) => (
+    <ul className="import-report-list">
+      {items.slice(0, LISTED).map((item, i) => (
+        <li key={i}>{line(item)}</li>
+      ))}
+      {items.length > LISTED ? (
+        <li>{t('audience.importDialog.andMore', { count: items.length - LISTED })}</li>
+      ) : null}
+    </ul>
+  );
+
+  return (
+    <Dialog
+      open
+      title={t('audience.importDialog.title')}
+      onClose={() => {
+        cancelled.current = true;
+        onClose();
+      }}
+      actions={
+        <>
+          <button
+            type="button"
+            className="button"
+            onClick={() => {
+              cancelled.current = true;
+              onClose();
+            }}
+          >
+            {t('common.close')}
+          </button>
+          {!result ? (
+            <button
+              type="button"
+              className="button button-primary"
+              disabled={!plan || plan.missingColumns || plan.rows.length === 0 || !!progress}
+              aria-busy={!!progress || undefined}
+              onClick={() => void run()}
+            >
+              {t('audience.importDialog.start')}
+            </button>
+          ) : null}
+        </>
+      }
+    >
+      <p>{t('audience.importDialog.intro')}</p>
+      <p>
+        <a href="/sample/audience_list.csv" download>
+          {t('audience.sample')}
+        </a>
+      </p>
+      <div className="field">
+        <label htmlFor={fileId}>{t('audience.importDialog.file')}</label>
+        <input
+          id={fileId}
+          type="file"
+          accept=".csv,text/csv"
+          disabled={!!progress}
+          onChange={(e) => void choose(e.target.files?.[0])}
+        />
+      </div>
+      {error ? (
+        <p className="error-text" role="alert">
+          {error}
+        </p>
+      ) : null}
+      {plan?.missingColumns ? (
+        <p className="error-text" role="alert">
+          {t('audience.importDialog.missingColumns')}
+        </p>
+      ) : null}
+      {progress ? (
+        <div className="import-progress">
+          <progress max={progress.total} value={progress.done} />
+          <span role="status">{t('audience.importDialog.progress', progress)}</span>
+        </div>
+      ) : null}
+      {plan && !plan.missingColumns ? (
+        <div className="import-report" role={result ? 'status' : undefined}>
+          {result ? (
+            <>
+              <p>{t('audience.importDialog.done', { added: result.added })}</p>
+              {result.already > 0 ? (
+                <p>{t('audience.importDialog.already', { count: result.already })}</p>
+              ) : null}
+            </>
+          ) : (
+            <p>{t('audience.importDialog.ready', { count: plan.rows.length })}</p>
+          )}
+          {plan.skipped.length > 0 ? (
+            <>
+              <p>{t('audience.importDialog.skipped', { count: plan.skipped.length })}</p>
+              {list(plan.skipped, (s) =>
+                t(`audience.importDialog.reasons.${s.reason}`, { line: s.line }),
+              )}
+            </>
+          ) : null}
+          {plan.groupDropped.length > 0 ? (
+            <>
+              <p>{t('audience.importDialog.groupDropped', { count: plan.groupDropped.length })}</p>
+              {list(plan.groupDropped, (g) => t('audience.importDialog.group', g))}
+            </>
+          ) : null}
+        </div>
+      ) : null}
+    </Dialog>
+  );
+}

@@ -1,0 +1,2 @@
+export { AudiencePage } from './components/audience-page';
+export { registerAudienceTranslations } from './locales';

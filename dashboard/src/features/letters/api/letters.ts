@@ -1,0 +1,163 @@
+// The letter workspace's server calls: the block with its letter (RLS: the owner's rows), the
+// verified sender emails, the quota, the groups, the sends; and the spec's functions
+// (webToTemplate, verifyBrunchId, sendLetter, publishLetter) plus save-letter, each validated
+// with the shared schema before it leaves.
+import {
+  ZPublishLetter,
+  ZSaveLetter,
+  ZSendLetter,
+  ZVerifyBrunchId,
+  ZWebToTemplate,
+  type TLetterMode,
+  type TLetterModel,
+  type TSaveLetter,
+} from '../../../../../supabase/functions/_shared/letter-schemas';
+import type { Database } from '../../../lib/db-types';
+import { invokeFunction, supabase } from '../../../lib/supabase';
+
+type Tables = Database['public']['Tables'];
+export type LetterBlockRow = Tables['blocks']['Row'];
+export type LetterPrivateRow = Tables['block_private']['Row'];
+export type PublishRow = Tables['publishes']['Row'];
+
+export interface LetterData {
+  block: LetterBlockRow;
+  private: LetterPrivateRow | null;
+}
+
+export async function loadLetterBlock(
+  blockId: string,
+  ownerId: string,
+): Promise<LetterData | null> {
+  const [block, priv] = await Promise.all([
+    supabase.from('blocks').select('*').eq('id', blockId).eq('owner_id', ownerId).maybeSingle(),
+    supabase.from('block_private').select('*').eq('block_id', blockId).maybeSingle(),
+  ]);
+  const error = block.error ?? priv.error;
+  if (error) throw error;
+  if (!block.data) return null;
+  return { block: block.data, private: priv.data };
+}
+
+export interface SenderOption {
+  email: string;
+  status: 'pending' | 'not_verified' | 'verified';
+}
+
+export async function listSenders(): Promise<SenderOption[]> {
+  const { data, error } = await supabase
+    .from('sender_emails')
+    .select('email, status')
+    .order('created_at', { ascending: true });
+  if (error) throw error;
+  return data as SenderOption[];
+}
+
+/** Emails left this month (the spec's remaining quota: limit minus this month's count). */
+export async function remainingEmails(userId: string): Promise<number> {
+  const { data, error } = await supabase
+    .from('profiles')
+    .select('response_monthly_limit, response_monthly_count, response_month')
+    .eq('id', userId)
+    .single();
+  if (error) throw error;
+  const month = new Date();
+  const thisMonth = `${month.getUTCFullYear()}-${String(month.getUTCMonth() + 1).padStart(2, '0')}-01`;
+  const used = data.response_month < thisMonth ? 0 : data.response_monthly_count;
+  return Math.max(0, data.response_monthly_limit - used);
+}
+
+export interface GroupOption {
+  name: string;
+  /** Active members with an email: who an audience send reaches. */
+  emailCount: number;
+}
+
+export async function listSendGroups(): Promise<GroupOption[]> {
+  const [{ data: groups, error }, { data: members, error: membersError }] = await Promise.all([
+    supabase.from('audience_groups').select('name').order('created_at'),
+    supabase
+      .from('audience_members')
+      .select('group_name')
+      .eq('deactivated', false)
+      .eq('has_email', true)
+      .limit(100000),
+  ]);
+  if (error || membersError) throw error ?? membersError;
+  const counts = new Map<string, number>();
+  for (const m of members ?? []) {
+    counts.set('activated', (counts.get('activated') ?? 0) + 1);
+    if (m.group_name) counts.set(m.group_name, (counts.get(m.group_name) ?? 0) + 1);
+  }
+  return (groups ?? [])
+    .filter((g) => g.name !== 'deactivated')
+    .map((g) => ({ name: g.name, emailCount: counts.get(g.name) ?? 0 }));
+}
+
+export interface Loaded {
+  html: string;
+  text: string;
+  title: string;
+  letter: TLetterModel;
+  pageUrl: string;
+  warnings: string[];
+}
+
+export function webToTemplate(input: {
+  blockId: string;
+  mode: TLetterMode;
+  pageUrl?: string;
+  sample?: boolean;
+}): Promise<Loaded> {
+  return invokeFunction<Loaded>('web-to-template', ZWebToTemplate.parse(input));
+}
+
+export function saveLetter(input: TSaveLetter): Promise<LetterData> {
+  return invokeFunction<LetterData>(
+    'save-letter',
+    ZSaveLetter.parse(input) as unknown as Record<string, unknown>,
+  );
+}
+
+export interface SendResult {
+  reservedCount: number;
+  skippedCount: number;
+  publishId: string | null;
+}
+
+export function sendLetter(input: {
+  blockId: string;
+  emailList: string[];
+  registerAudience: boolean;
+}) {
+  return invokeFunction<SendResult>('send-letter', ZSendLetter.parse(input));
+}
+
+export function publishLetter(input: { blockId: string; group: string }) {
+  return invokeFunction<SendResult>('publish-letter', ZPublishLetter.parse(input));
+}
+
+export function verifyBrunchId(input: {
+  blockId: string;
+  brunchProfilePage: string;
+  email: string;
+}) {
+  return invokeFunction<{ brunchProfilePage: string }>(
+    'verify-brunch-id',
+    ZVerifyBrunchId.parse(input),
+  );
+}
+
+/** Sends of a letter, newest first, 10 at a time (page with the created_at of the last one). */
+export async function listPublishes(blockId: string, before?: string): Promise<PublishRow[]> {
+  let query = supabase
+    .from('publishes')
+    .select('*')
+    .eq('block_id', blockId)
+    .order('created_at', { ascending: false })
+    .limit(10);
+  if (before) query = query.lt('created_at', before);
+  const { data, error } = await query;
+  if (error) throw error;
+  return data;
+}

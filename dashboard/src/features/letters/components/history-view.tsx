@@ -1,0 +1,161 @@
+// /work/{id}/history for letters (spec: letter history): a 320 px list of sends (subject and
+// date, 10 at a time, more at 90% scroll), the selected letter as sent in a sandboxed frame that
+// runs no script, and its delivery counts, which the provider's events keep moving.
+import { useCallback, useEffect, useMemo, useRef, useState, type UIEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Spinner } from '../../../components/ui/spinner';
+import { messageOf } from '../../../lib/errors';
+import { listPublishes, type PublishRow } from '../api/letters';
+import { shortDate } from '../model/draft';
+
+const COUNTS = [
+  'reserved',
+  'sent',
+  'delivered',
+  'opened',
+  'bounced',
+  'rejected',
+  'complaint',
+  'skipped',
+  'failed',
+] as const;
+
+/** The stored letter in our shell; sandboxed without scripts, links open in a new tab. */
+export function letterSrcDoc(html: string | null): string {
+  return `<!doctype html><html><head><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src https: http:; style-src 'unsafe-inline'"><base target="_blank"><style>body{margin:0;background:#f4f4f4}</style></head><body><table role="presentation" width="100%" cellpadding="0" cellspacing="0"><tr><td align="center" style="padding:24px 0">${html ?? ''}</td></tr></table></body></html>`;
+}
+
+export function HistoryView({ blockId }: { blockId: string }) {
+  const { t } = useTranslation();
+  const [items, setItems] = useState<PublishRow[] | null>(null);
+  const [done, setDone] = useState(false);
+  const [loadingMore, setLoadingMore] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [selected, setSelected] = useState<string | null>(null);
+  const busy = useRef(false);
+
+  const loadMore = useCallback(
+    async (reset = false) => {
+      if (busy.current) return;
+      busy.current = true;
+      setLoadingMore(true);
+      try {
+        const before = reset ? undefined : items?.at(-1)?.created_at;
+        const page = await listPublishes(blockId, before);
+        setItems((old) => (reset || !old ? page : [...old, ...page]));
+        setDone(page.length < 10);
+        setError(null);
+      } catch (cause) {
+        setError(messageOf(cause));
+        setItems((old) => old ?? []);
+      } finally {
+        busy.current = false;
+        setLoadingMore(false);
+      }
+    },
+    [blockId, items],
+  );
+
+  useEffect(() => {
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- loads the first page (async)
+    void loadMore(true);
+    // the counts move with the provider's events: read the first page again now and then
+    const timer = window.setInterval(() => {
+      void listPublishes(blockId).then((page) =>
+        setItems((old) => {
+          if (!old) return page;
+          const fresh = new Map(page.map((p) => [p.id, p]));
+          const known = new Set(old.map((p) => p.id));
+          return [...page.filter((p) => !known.has(p.id)), ...old.map((p) => fresh.get(p.id) ?? p)];
+        }),
+      );
+    }, 5000);
+    return () => window.clearInterval(timer);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once per block
+  }, [blockId]);
+
+  const current = useMemo(
+    () => items?.find((p) => p.id === selected) ?? items?.[0] ?? null,
+    [items, selected],
+  );
+
+  const onScroll = (event: UIEvent<HTMLElement>) => {
+    const box = event.currentTarget;
+    if (!done && box.scrollTop + box.clientHeight >= box.scrollHeight * 0.9) void loadMore();
+  };
+
+  if (items === null) return <Spinner label={t('common.loading')} />;
+  if (items.length === 0) {
+    return (
+      <div className="history-empty">
+        <svg width="120" height="90" viewBox="0 0 120 90" aria-hidden="true">
+          <rect
+            x="10"
+            y="15"
+            width="100"
+            height="65"
+            rx="6"
+            fill="none"
+            stroke="currentColor"
+            strokeWidth="3"
+          />
+          <path d="M12 18 L60 52 L108 18" fill="none" stroke="currentColor" strokeWidth="3" />
+        </svg>
+        <p>{t('letters.history.empty')}</p>
+        {error ? (
+          <p className="error-text" role="alert">
+            {t('letters.history.loadFailed', { reason: error })}
+          </p>
+        ) : null}
+      </div>
+    );
+  }
+
+  return (
+    <div className="history">
+      <nav className="history-list" aria-label={t('letters.history.label')} onScroll={onScroll}>
+        <ul>
+          {items.map((p) => (
+            <li key={p.id}>
+              <button
+                type="button"
+                className="history-item"
+                aria-current={current?.id === p.id ? 'true' : undefined}
+                onClick={() => setSelected(p.id)}
+              >
+                <span className="history-subject">{p.subject || t('common.untitled')}</span>
+                <span className="history-date">
+                  <time dateTime={p.created_at}>{shortDate(p.created_at)}</time>
+                  {' · '}
+                  {p.group_name
+                    ? t('letters.history.group', { group: p.group_name })
+                    : t('letters.history.manual')}
+                </span>
+              </button>
+            </li>
+          ))}
+        </ul>
+        {loadingMore ? <p className="hint">{t('letters.history.more')}</p> : null}
+      </nav>
+      {current ? (
+        <section className="history-detail" aria-label={current.subject}>
+          <h2 className="history-detail-title">{current.subject || t('common.untitled')}</h2>
+          <dl className="history-counts" aria-label={t('letters.history.counts')}>
+            {COUNTS.map((key) => (
+              <div key={key} className="history-count" data-count={key}>
+                <dt>{t(`letters.history.${key}`)}</dt>
+                <dd>{current[`${key}_count`]}</dd>
+              </div>
+            ))}
+          </dl>
+          <iframe
+            className="history-frame"
+            title={t('letters.history.frame', { subject: current.subject })}
+            sandbox="allow-popups allow-popups-to-escape-sandbox"
+            srcDoc={letterSrcDoc(current.html)}
+          />
+        </section>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,144 @@
+// The letter as rows the owner can delete (spec: "the rendered letter with row deletion"). The
+// block model is drawn with React elements (text is text, links only http/https/mailto, images
+// https or the project's storage): nothing here is HTML from the page. The server renders the
+// same model into the mail on save.
+import { useTranslation } from 'react-i18next';
+import type {
+  TLetterBlock,
+  TLetterModel,
+  TSpan,
+} from '../../../../../supabase/functions/_shared/letter-schemas';
+import { isLetterLink } from '../../../../../supabase/functions/_shared/letter-schemas';
+
+function Span({ span }: { span: TSpan }) {
+  let node: React.ReactNode = span.text;
+  for (const mark of span.marks ?? []) {
+    if (mark === 'b') node = <strong>{node}</strong>;
+    else if (mark === 'i') node = <em>{node}</em>;
+    else if (mark === 'u') node = <u>{node}</u>;
+    else if (mark === 's') node = <s>{node}</s>;
+    else node = <code>{node}</code>;
+  }
+  if (span.href && isLetterLink(span.href)) {
+    return (
+      <a href={span.href} target="_blank" rel="noopener noreferrer">
+        {node}
+      </a>
+    );
+  }
+  return <>{node}</>;
+}
+
+const Spans = ({ spans }: { spans: TSpan[] }) => (
+  <>
+    {spans.map((s, i) => (
+      <Span key={i} span={s} />
+    ))}
+  </>
+);
+
+function Row({ block, imageAlt }: { block: TLetterBlock; imageAlt: string }) {
+  switch (block.type) {
+    case 'heading': {
+      const Tag = `h${block.level + 1}` as 'h2' | 'h3' | 'h4';
+      return (
+        <Tag className={`letter-h letter-h${block.level}`}>
+          <Spans spans={block.spans} />
+        </Tag>
+      );
+    }
+    case 'paragraph':
+      return (
+        <p className="letter-p">
+          <Spans spans={block.spans} />
+        </p>
+      );
+    case 'list': {
+      const List = block.ordered ? 'ol' : 'ul';
+      return (
+        <List className="letter-list">
+          {block.items.map((item, i) => (
+            <li key={i}>
+              <Spans spans={item} />
+            </li>
+          ))}
+        </List>
+      );
+    }
+    case 'quote':
+      return (
+        <blockquote className="letter-quote">
+          <Spans spans={block.spans} />
+        </blockquote>
+      );
+    case 'callout':
+      return (
+        <div className="letter-callout">
+          {block.icon ? `${block.icon} ` : ''}
+          <Spans spans={block.spans} />
+        </div>
+      );
+    case 'image':
+      return (
+        <figure className="letter-figure">
+          <img src={block.src} alt={block.alt || imageAlt} loading="lazy" />
+          {block.caption?.length ? (
+            <figcaption>
+              <Spans spans={block.caption} />
+            </figcaption>
+          ) : null}
+        </figure>
+      );
+    case 'divider':
+      return <hr className="letter-hr" />;
+    case 'code':
+      return <pre className="letter-pre">{block.text}</pre>;
+  }
+}
+
+export interface LetterPreviewProps {
+  title: string;
+  model: TLetterModel;
+  onDelete: (id: string) => void;
+}
+
+export function LetterPreview({ title, model, onDelete }: LetterPreviewProps) {
+  const { t } = useTranslation();
+  return (
+    <div className="letter-paper">
+      {title ? <h1 className="letter-title">{title}</h1> : null}
+      <ol className="letter-rows" aria-label={t('letters.preview.label')}>
+        {model.blocks.map((block) => (
+          <li key={block.id} className="letter-row" data-type={block.type}>
+            <div className="letter-row-content">
+              <Row block={block} imageAlt={t('letters.preview.imageAlt')} />
+            </div>
+            <button
+              type="button"
+              className="button button-ghost letter-row-delete"
+              aria-label={t('letters.preview.deleteRow')}
+              title={t('letters.preview.deleteRow')}
+              onClick={() => onDelete(block.id)}
+            >
+              <span aria-hidden="true">✕</span>
+            </button>
+          </li>
+        ))}
+      </ol>
+      {model.imageButton ? (
+        <div className="letter-image-button">
+          <a href={model.imageButton.link} target="_blank" rel="noopener noreferrer">
+            <img src={model.imageButton.src} alt={t('letters.image.toggle')} />
+          </a>
+        </div>
+      ) : null}
+      {model.cta ? (
+        <div className="letter-cta-row">
+          <a className="letter-cta" href={model.cta.link} target="_blank" rel="noopener noreferrer">
+            {model.cta.text}
+          </a>
+        </div>
+      ) : null}
+    </div>
+  );
+}

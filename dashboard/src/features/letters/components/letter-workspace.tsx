@@ -1,0 +1,645 @@
+// /work/{id} and /work/{id}/history for letter blocks (spec: workspace section 2, letter
+// editor; sections 4 and 5 for letters). The top bar goes back to /dashboard/send, holds the
+// name, the Edit and History tabs, Save when there are changes and Send letter when the letter
+// is saved, has a sender and HTML, and is not loading. Edit: the settings (title, from, sender
+// name, page URL with Load and Load sample, the 30-second loading progress, the brunch profile),
+// and the letter as rows to delete, with the call-to-action and image buttons and their link
+// modals, refresh, clear and open. A failed save keeps the draft.
+import { useCallback, useEffect, useId, useMemo, useRef, useState, type MouseEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, Navigate, useNavigate, useParams } from 'react-router-dom';
+import { BlockTypeIcon } from '../../../components/ui/block-type-icon';
+import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
+import { SelectField, TextField } from '../../../components/ui/fields';
+import { PageHeading } from '../../../components/ui/page-heading';
+import { Spinner } from '../../../components/ui/spinner';
+import { paths } from '../../../config/paths';
+import { isLetterType, type LetterType } from '../../../lib/db-types';
+import { messageOf } from '../../../lib/errors';
+import { useSession } from '../../../lib/session';
+import { useQuery } from '../../../lib/use-query';
+import {
+  emptyLetter,
+  LETTER_LIMITS,
+  MODE_OF_TYPE,
+  ZSaveLetter,
+} from '../../../../../supabase/functions/_shared/letter-schemas';
+import {
+  listSenders,
+  loadLetterBlock,
+  saveLetter,
+  webToTemplate,
+  type LetterData,
+} from '../api/letters';
+import {
+  canSend,
+  draftFromData,
+  draftToSave,
+  pickSender,
+  sameDraft,
+  withoutBlock,
+  type LetterDraft,
+} from '../model/draft';
+import { letterMessage } from '../model/messages';
+import { BrunchVerifyDialog } from './brunch-verify-dialog';
+import { HistoryView } from './history-view';
+import { LetterPreview } from './letter-preview';
+import { LinkDialog } from './link-dialog';
+import { SendLetterDialog } from './send-letter-dialog';
+
+type Mode = 'edit' | 'history';
+const MODES: readonly Mode[] = ['edit', 'history'];
+
+/** The spec's loading animation: 1% steps over 30 seconds, held at 99% until the answer. */
+function useProgress(active: boolean): number {
+  const [percent, setPercent] = useState(0);
+  useEffect(() => {
+    if (!active) return;
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- restarts the animation
+    setPercent(0);
+    const timer = window.setInterval(() => setPercent((p) => Math.min(99, p + 1)), 300);
+    return () => window.clearInterval(timer);
+  }, [active]);
+  return active ? percent : 0;
+}
+
+type Dialog = 'send' | 'cta' | 'image' | 'brunch' | 'clear' | 'leave' | null;
+
+export function LetterWorkspacePage() {
+  const { t } = useTranslation();
+  const { blockId = '', mode: segment } = useParams();
+  const navigate = useNavigate();
+  const { user, profile } = useSession();
+  const paid = profile?.paid === true;
+  const nameId = useId();
+  const [saved, setSaved] = useState<LetterData | null>(null);
+  const [base, setBase] = useState<LetterDraft | null>(null);
+  const [draft, setDraft] = useState<LetterDraft | null>(null);
+  const [status, setStatus] = useState<'loading' | 'ready' | 'missing'>('loading');
+  const [saveState, setSaveState] = useState<'idle' | 'saving' | 'saved' | 'error'>('idle');
+  const [saveError, setSaveError] = useState<string | null>(null);
+  const [loadingPage, setLoadingPage] = useState(false);
+  const [loadError, setLoadError] = useState<string | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const [dialog, setDialog] = useState<Dialog>(null);
+  const senders = useQuery(`senders:${user?.id ?? ''}`, listSenders);
+  const progress = useProgress(loadingPage);
+  const leaveTo = useRef<string>(paths.dashboardSend);
+
+  useEffect(() => {
+    if (!user) return;
+    let alive = true;
+    loadLetterBlock(blockId, user.id)
+      .then((data) => {
+        if (!alive) return;
+        if (!data || !isLetterType(data.block.type)) return setStatus('missing');
+        const start = draftFromData(data);
+        setSaved(data);
+        setBase(start);
+        setDraft(start);
+        setStatus('ready');
+      })
+      .catch((cause: unknown) => {
+        console.error('[reaction-dashboard] letter load failed', cause);
+        if (alive) setStatus('missing');
+      });
+    return () => {
+      alive = false;
+    };
+  }, [blockId, user]);
+
+  // spec section 4: a sender that is not verified is cleared; with none, the first verified one
+  // A letter with nothing saved yet takes the sender as if it had been stored (opening it does
+  // not make it "unsaved"; the first Save stores it with the page); a saved letter whose sender
+  // changes shows the change as unsaved, so Send waits for a Save.
+  const hasSavedHtml = !!saved?.private?.mail_html;
+  useEffect(() => {
+    if (!senders.data) return;
+    const pick = <T extends LetterDraft | null>(d: T): T =>
+      d ? { ...d, mailFrom: pickSender(d.mailFrom, senders.data!) } : d;
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- follows the loaded senders
+    if (!hasSavedHtml) setBase(pick);
+    setDraft(pick);
+  }, [senders.data, status, hasSavedHtml]);
+
+  const dirty = !!base && !!draft && !sameDraft(base, draft);
+  useEffect(() => {
+    if (!dirty) return;
+    const warn = (event: BeforeUnloadEvent) => event.preventDefault();
+    window.addEventListener('beforeunload', warn);
+    return () => window.removeEventListener('beforeunload', warn);
+  }, [dirty]);
+
+  const change = useCallback((patch: Partial<LetterDraft>) => {
+    setDraft((d) => (d ? { ...d, ...patch } : d));
+    setSaveState((s) => (s === 'saved' ? 'idle' : s));
+  }, []);
+
+  const verified = useMemo(
+    () => (senders.data ?? []).filter((s) => s.status === 'verified').map((s) => s.email),
+    [senders.data],
+  );
+
+  if (status === 'missing') return <Navigate to={paths.dashboardSend} replace />;
+  if (status === 'loading' || !saved || !draft || !base) {
+    return (
+      <div className="page-loading">
+        <Spinner label={t('letters.loading')} />
+      </div>
+    );
+  }
+  const type = saved.block.type as LetterType;
+  const letterMode = MODE_OF_TYPE[type];
+  const mode: Mode | null =
+    segment === undefined
+      ? 'edit'
+      : (MODES as readonly string[]).includes(segment)
+        ? (segment as Mode)
+        : null;
+  if (mode === null || segment === 'edit') return <Navigate to={paths.work(blockId)} replace />;
+  const brunchProfile = saved.private?.brunch_profile_page ?? null;
+
+  const load = async (input: { pageUrl?: string; sample?: boolean }) => {
+    setLoadingPage(true);
+    setLoadError(null);
+    setNotice(null);
+    try {
+      const res = await webToTemplate({ blockId, mode: letterMode, ...input });
+      change({
+        pageUrl: res.pageUrl,
+        title: draft.title || res.title,
+        model: { ...res.letter, cta: draft.model.cta, imageButton: draft.model.imageButton },
+      });
+      if (res.warnings.length)
+        setNotice(t('letters.loadedWarnings', { count: res.warnings.length }));
+    } catch (cause) {
+      setLoadError(letterMessage(t, messageOf(cause)));
+    } finally {
+      setLoadingPage(false);
+    }
+  };
+
+  const save = async () => {
+    if (!dirty || saveState === 'saving') return;
+    const body = draftToSave(blockId, draft, draft.name !== base.name);
+    const checked = ZSaveLetter.safeParse(body);
+    if (!checked.success) {
+      setSaveError(checked.error.issues[0]?.message ?? 'Invalid input');
+      setSaveState('error');
+      return;
+    }
+    setSaveState('saving');
+    setSaveError(null);
+    const sent = draft;
+    try {
+      const data = await saveLetter(body);
+      const next = draftFromData(data);
+      setSaved(data);
+      setBase(next);
+      setDraft((current) => (current === sent ? next : current));
+      setSaveState('saved');
+    } catch (cause) {
+      setSaveError(letterMessage(t, messageOf(cause)));
+      setSaveState('error');
+    }
+  };
+
+  const leave = (event: MouseEvent<HTMLAnchorElement>) => {
+    if (!dirty) return;
+    event.preventDefault();
+    leaveTo.current = paths.dashboardSend;
+    setDialog('leave');
+  };
+
+  const showSend = canSend({
+    dirty,
+    hasHtml: !!saved.private?.mail_html,
+    mailFrom: saved.private?.mail_from ?? '',
+    loading: loadingPage,
+  });
+  const name = mode === 'edit' ? draft.name : saved.block.name;
+
+  return (
+    <div className="workspace letter-workspace" data-mode={mode}>
+      <a className="skip-link" href="#workspace-main">
+        {t('common.skipToContent')}
+      </a>
+      <header className="workspace-top-bar">
+        <Link
+          to={paths.dashboardSend}
+          className="button button-ghost back-button"
+          onClick={leave}
+          aria-label={t('letters.back')}
+        >
+          <span aria-hidden="true">←</span>
+          <span className="back-button-text">{t('common.dashboard')}</span>
+        </Link>
+        <div className="workspace-title">
+          <BlockTypeIcon
+            type={type}
+            label={t(`blockTypes.${type}`)}
+            size={32}
+            className="workspace-type-icon"
+          />
+          <div className="workspace-name">
+            {mode === 'edit' ? (
+              <>
+                <span className="workspace-name-sizer" aria-hidden="true">
+                  {draft.name || t('common.untitled')}
+                </span>
+                <input
+                  id={nameId}
+                  className="workspace-name-input"
+                  value={draft.name}
+                  size={1}
+                  maxLength={200}
+                  placeholder={t('common.untitled')}
+                  aria-label={t('workspace.blockName')}
+                  onChange={(e) => change({ name: e.target.value })}
+                />
+              </>
+            ) : (
+              <span className="workspace-name-text">{name || t('common.untitled')}</span>
+            )}
+          </div>
+        </div>
+        <nav className="workspace-modes" aria-label={t('letters.modes.label')}>
+          <ul>
+            {MODES.map((m) => (
+              <li key={m}>
+                <Link
+                  to={m === 'edit' ? paths.work(blockId) : `${paths.work(blockId)}/${m}`}
+                  className="workspace-mode-link"
+                  aria-current={m === mode ? 'page' : undefined}
+                >
+                  {t(`letters.modes.${m}`)}
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <div className="workspace-actions">
+          <span className="workspace-save-status" role="status">
+            {saveState === 'saving'
+              ? t('letters.saving')
+              : saveState === 'saved' && !dirty
+                ? t('letters.saved')
+                : dirty
+                  ? t('letters.unsaved')
+                  : ''}
+          </span>
+          {mode === 'edit' && dirty ? (
+            <button
+              type="button"
+              className="button button-primary"
+              onClick={() => void save()}
+              disabled={saveState === 'saving' || loadingPage}
+              aria-busy={saveState === 'saving' || undefined}
+            >
+              {t('letters.save')}
+            </button>
+          ) : null}
+          {showSend ? (
+            <button
+              type="button"
+              className="button button-primary"
+              onClick={() => setDialog('send')}
+            >
+              {t('letters.sendLetter')}
+            </button>
+          ) : null}
+        </div>
+        {saveState === 'error' && saveError ? (
+          <p className="workspace-save-error error-text" role="alert">
+            {t('letters.saveFailed', { message: saveError })}
+          </p>
+        ) : null}
+      </header>
+
+      <main id="workspace-main" className="workspace-main" tabIndex={-1}>
+        <PageHeading className="visually-hidden">
+          {t('letters.heading', {
+            name: name || t('common.untitled'),
+            type: t(`blockTypes.${type}`),
+            mode: t(`letters.modes.${mode}`),
+          })}
+        </PageHeading>
+        {mode === 'history' ? (
+          <div className="workspace-results">
+            <HistoryView blockId={blockId} />
+          </div>
+        ) : (
+          <div className="letter-edit">
+            <section className="letter-settings" aria-labelledby={`${nameId}-settings`}>
+              <h2 id={`${nameId}-settings`} className="panel-title">
+                {t(`blockTypes.${type}`)}
+              </h2>
+              <TextField
+                label={t('letters.title')}
+                value={draft.title}
+                max={LETTER_LIMITS.title}
+                placeholder={t('letters.titlePlaceholder')}
+                onChange={(title) => change({ title })}
+              />
+              {verified.length > 0 ? (
+                <SelectField
+                  label={t('letters.from')}
+                  value={draft.mailFrom}
+                  options={verified.map((e) => ({ value: e, label: e }))}
+                  onChange={(mailFrom) => change({ mailFrom })}
+                />
+              ) : senders.data ? (
+                <div className="letter-prompt" role="note">
+                  <p>{t('letters.noSender')}</p>
+                  <Link to={paths.profileEmail} className="button">
+                    {t('letters.verifySender')}
+                  </Link>
+                </div>
+              ) : null}
+              <TextField
+                label={t('letters.senderName')}
+                value={draft.mailName}
+                max={LETTER_LIMITS.senderName}
+                onChange={(mailName) => change({ mailName })}
+              />
+              {type === 'brunch_letter' ? (
+                brunchProfile ? (
+                  <p className="hint">{t('letters.brunchVerified', { profile: brunchProfile })}</p>
+                ) : (
+                  <div className="letter-prompt" role="note">
+                    <p>{t('letters.brunchPrompt')}</p>
+                    <button
+                      type="button"
+                      className="button"
+                      disabled={verified.length === 0}
+                      onClick={() => setDialog('brunch')}
+                    >
+                      {t('letters.brunchVerify')}
+                    </button>
+                  </div>
+                )
+              ) : null}
+              <TextField
+                label={t('letters.pageUrl')}
+                value={draft.pageUrl}
+                type="url"
+                max={LETTER_LIMITS.url}
+                hint={t(`letters.pageUrlHint.${letterMode}`)}
+                error={loadError ?? undefined}
+                placeholder={
+                  letterMode === 'notion'
+                    ? 'https://….notion.site/…'
+                    : letterMode === 'brunch'
+                      ? 'https://brunch.co.kr/@…/…'
+                      : 'https://….typedream.app/'
+                }
+                onChange={(pageUrl) => change({ pageUrl })}
+              />
+              <div className="letter-load-row">
+                <button
+                  type="button"
+                  className="button button-primary"
+                  disabled={loadingPage || draft.pageUrl.trim() === ''}
+                  onClick={() => void load({ pageUrl: draft.pageUrl })}
+                >
+                  {t('letters.load')}
+                </button>
+                {letterMode !== 'brunch' ? (
+                  <button
+                    type="button"
+                    className="button"
+                    disabled={loadingPage}
+                    onClick={() => void load({ sample: true })}
+                  >
+                    {t('letters.loadSample')}
+                  </button>
+                ) : null}
+              </div>
+              {loadingPage ? (
+                <div className="letter-progress">
+                  <progress
+                    max={100}
+                    value={progress}
+                    aria-label={t('letters.loadingPage', { percent: progress })}
+                  />
+                  <span aria-live="polite">{t('letters.loadingPage', { percent: progress })}</span>
+                </div>
+              ) : null}
+              {notice ? (
+                <p className="notice" role="status">
+                  {notice}
+                </p>
+              ) : null}
+              <fieldset className="letter-buttons">
+                <legend className="visually-hidden">{t('letters.cta.toggle')}</legend>
+                <div className="checkbox-row">
+                  <input
+                    id={`${nameId}-cta`}
+                    type="checkbox"
+                    role="switch"
+                    checked={!!draft.model.cta}
+                    onChange={(e) =>
+                      e.target.checked
+                        ? setDialog('cta')
+                        : change({ model: { ...draft.model, cta: null } })
+                    }
+                  />
+                  <label htmlFor={`${nameId}-cta`}>{t('letters.cta.toggle')}</label>
+                  {draft.model.cta ? (
+                    <button
+                      type="button"
+                      className="button button-ghost"
+                      onClick={() => setDialog('cta')}
+                    >
+                      {t('letters.cta.edit')}
+                    </button>
+                  ) : null}
+                </div>
+                <div className="checkbox-row">
+                  <input
+                    id={`${nameId}-image`}
+                    type="checkbox"
+                    role="switch"
+                    checked={!!draft.model.imageButton}
+                    onChange={(e) =>
+                      e.target.checked
+                        ? setDialog('image')
+                        : change({ model: { ...draft.model, imageButton: null } })
+                    }
+                  />
+                  <label htmlFor={`${nameId}-image`}>{t('letters.image.toggle')}</label>
+                  {draft.model.imageButton ? (
+                    <button
+                      type="button"
+                      className="button button-ghost"
+                      onClick={() => setDialog('image')}
+                    >
+                      {t('letters.image.edit')}
+                    </button>
+                  ) : null}
+                </div>
+              </fieldset>
+            </section>
+            <section className="letter-preview" aria-label={t('letters.preview.label')}>
+              <div
+                className="letter-preview-tools"
+                role="toolbar"
+                aria-label={t('letters.preview.label')}
+              >
+                <button
+                  type="button"
+                  className="button button-ghost"
+                  disabled={loadingPage || draft.pageUrl.trim() === ''}
+                  onClick={() => void load({ pageUrl: draft.pageUrl })}
+                >
+                  ↻ {t('letters.preview.refresh')}
+                </button>
+                <button
+                  type="button"
+                  className="button button-ghost"
+                  disabled={draft.model.blocks.length === 0}
+                  onClick={() => setDialog('clear')}
+                >
+                  {t('letters.preview.clear')}
+                </button>
+                {draft.pageUrl ? (
+                  <a
+                    className="button button-ghost"
+                    href={draft.pageUrl}
+                    target="_blank"
+                    rel="noopener noreferrer"
+                  >
+                    ↗ {t('letters.preview.open')}
+                  </a>
+                ) : null}
+              </div>
+              {draft.model.blocks.length === 0 && !draft.model.cta && !draft.model.imageButton ? (
+                <p className="letter-empty">{t('letters.preview.empty')}</p>
+              ) : (
+                <LetterPreview
+                  title={draft.title}
+                  model={draft.model}
+                  onDelete={(id) => {
+                    change({ model: withoutBlock(draft.model, id) });
+                    setNotice(t('letters.preview.rowDeleted'));
+                  }}
+                />
+              )}
+            </section>
+          </div>
+        )}
+      </main>
+
+      {dialog === 'send' && user ? (
+        <SendLetterDialog
+          blockId={blockId}
+          userId={user.id}
+          paid={paid}
+          onClose={() => setDialog(null)}
+        />
+      ) : null}
+      {dialog === 'cta' ? (
+        <LinkDialog
+          title={t('letters.cta.dialogTitle')}
+          fields={[
+            {
+              key: 'text',
+              label: t('letters.cta.text'),
+              value: draft.model.cta?.text ?? '',
+              max: LETTER_LIMITS.ctaText,
+              kind: 'text',
+              placeholder: t('letters.cta.placeholder'),
+            },
+            {
+              key: 'link',
+              label: t('letters.cta.link'),
+              value: draft.model.cta?.link ?? 'https://',
+              kind: 'link',
+            },
+          ]}
+          onApply={(v) => {
+            change({ model: { ...draft.model, cta: { text: v.text!, link: v.link! } } });
+            setDialog(null);
+          }}
+          onRemove={
+            draft.model.cta
+              ? () => (change({ model: { ...draft.model, cta: null } }), setDialog(null))
+              : undefined
+          }
+          onClose={() => setDialog(null)}
+        />
+      ) : null}
+      {dialog === 'image' ? (
+        <LinkDialog
+          title={t('letters.image.dialogTitle')}
+          fields={[
+            {
+              key: 'src',
+              label: t('letters.image.src'),
+              value: draft.model.imageButton?.src ?? 'https://',
+              kind: 'image',
+            },
+            {
+              key: 'link',
+              label: t('letters.image.link'),
+              value: draft.model.imageButton?.link ?? 'https://',
+              kind: 'link',
+            },
+          ]}
+          onApply={(v) => {
+            change({ model: { ...draft.model, imageButton: { src: v.src!, link: v.link! } } });
+            setDialog(null);
+          }}
+          onRemove={
+            draft.model.imageButton
+              ? () => (change({ model: { ...draft.model, imageButton: null } }), setDialog(null))
+              : undefined
+          }
+          onClose={() => setDialog(null)}
+        />
+      ) : null}
+      {dialog === 'brunch' ? (
+        <BrunchVerifyDialog
+          blockId={blockId}
+          emails={verified}
+          onClose={() => setDialog(null)}
+          onVerified={(page) => {
+            setSaved((s) =>
+              s && s.private ? { ...s, private: { ...s.private, brunch_profile_page: page } } : s,
+            );
+            setDialog(null);
+          }}
+        />
+      ) : null}
+      <ConfirmDialog
+        open={dialog === 'clear'}
+        title={t('letters.preview.clearTitle')}
+        cancelLabel={t('common.cancel')}
+        confirmLabel={t('letters.preview.clearConfirm')}
+        onCancel={() => setDialog(null)}
+        onConfirm={() => {
+          change({
+            model: { ...emptyLetter(), cta: draft.model.cta, imageButton: draft.model.imageButton },
+          });
+          setDialog(null);
+        }}
+      >
+        <p>{t('letters.preview.clearText')}</p>
+      </ConfirmDialog>
+      <ConfirmDialog
+        open={dialog === 'leave'}
+        title={t('letters.leave.title')}
+        cancelLabel={t('letters.leave.stay')}
+        confirmLabel={t('letters.leave.leave')}
+        onCancel={() => setDialog(null)}
+        onConfirm={() => {
+          setDialog(null);
+          setBase(draft);
+          navigate(leaveTo.current);
+        }}
+      >
+        <p>{t('letters.leave.text')}</p>
+      </ConfirmDialog>
+    </div>
+  );
+}

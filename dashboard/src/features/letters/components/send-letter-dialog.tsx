@@ -1,0 +1,275 @@
+// The Send letter modal (spec sections 4, 5, 8): manual (addresses typed in: commas become line
+// breaks, spaces go, blank lines are dropped, at most 100, the remaining quota shown capped at
+// 100, register as audience for paid owners) and audience (a group, paid). Each send answers at
+// once with the reserved count; the mails go out from the queue.
+import { useEffect, useId, useMemo, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router-dom';
+import { Dialog } from '../../../components/ui/dialog';
+import { CheckboxField, SelectField } from '../../../components/ui/fields';
+import { Spinner } from '../../../components/ui/spinner';
+import { tabIds, Tabs } from '../../../components/ui/tabs';
+import { paths } from '../../../config/paths';
+import { messageOf } from '../../../lib/errors';
+import { useQuery } from '../../../lib/use-query';
+import {
+  LETTER_LIMITS,
+  LETTER_MESSAGES,
+  parseRecipients,
+} from '../../../../../supabase/functions/_shared/letter-schemas';
+import {
+  listSendGroups,
+  publishLetter,
+  remainingEmails,
+  sendLetter,
+  type SendResult,
+} from '../api/letters';
+import { firstAddresses } from '../model/draft';
+
+const MESSAGE_KEYS: Record<string, string> = {
+  [LETTER_MESSAGES.emailInvalid]: 'letters.send.error_email',
+  [LETTER_MESSAGES.tooManyAddresses]: 'letters.send.error_too_many_addresses',
+  [LETTER_MESSAGES.notEnoughEmails]: 'letters.send.error_not_enough_email',
+};
+
+export interface SendLetterDialogProps {
+  blockId: string;
+  userId: string;
+  paid: boolean;
+  onClose: () => void;
+  /** A send was reserved (the workspace refreshes its counts). */
+  onSent?: (result: SendResult) => void;
+}
+
+type Mode = 'manual' | 'audience';
+
+export function SendLetterDialog({
+  blockId,
+  userId,
+  paid,
+  onClose,
+  onSent,
+}: SendLetterDialogProps) {
+  const { t } = useTranslation();
+  const idPrefix = useId();
+  const [mode, setMode] = useState<Mode>('manual');
+  const [text, setText] = useState('');
+  const [register, setRegister] = useState(false);
+  const [group, setGroup] = useState('activated');
+  const [state, setState] = useState<'idle' | 'loading' | 'done'>('idle');
+  const [result, setResult] = useState<SendResult | null>(null);
+  const [serverError, setServerError] = useState<string | null>(null);
+  const quota = useQuery(`quota:${userId}:${state}`, () => remainingEmails(userId));
+  const groups = useQuery(`groups:${userId}`, () =>
+    paid ? listSendGroups() : Promise.resolve([]),
+  );
+  const remaining = quota.data ?? 0;
+  const moreButton = useRef<HTMLButtonElement>(null);
+  // the form that had the focus is gone: the result's button takes it
+  useEffect(() => {
+    if (state === 'done') moreButton.current?.focus();
+  }, [state]);
+
+  const parsed = useMemo(() => parseRecipients(text), [text]);
+  const unique = useMemo(
+    () => [...new Set(parsed.emails.map((e) => e.toLowerCase()))],
+    [parsed.emails],
+  );
+  let problem = parsed.error;
+  if (!problem && quota.data !== undefined && (remaining === 0 || unique.length > remaining)) {
+    problem = LETTER_MESSAGES.notEnoughEmails;
+  }
+  const chosen = groups.data?.find((g) => g.name === group);
+  const audienceDisabled =
+    !paid ||
+    !chosen ||
+    chosen.emailCount === 0 ||
+    chosen.emailCount > remaining ||
+    state === 'loading';
+
+  const translate = (message: string) =>
+    MESSAGE_KEYS[message] ? t(MESSAGE_KEYS[message]!) : message;
+
+  const run = async (call: () => Promise<SendResult>) => {
+    setState('loading');
+    setServerError(null);
+    try {
+      const res = await call();
+      setResult(res);
+      setState('done');
+      onSent?.(res);
+    } catch (cause) {
+      setServerError(translate(messageOf(cause)));
+      setState('idle');
+    }
+  };
+
+  const done =
+    state === 'done' && result ? (
+      <div className="send-done" role="status">
+        <p>
+          {result.reservedCount > 0
+            ? t('letters.send.done', { count: result.reservedCount })
+            : t('letters.send.nothingSent')}
+        </p>
+        {result.skippedCount > 0 && result.reservedCount > 0 ? (
+          <p>{t('letters.send.skipped', { count: result.skippedCount })}</p>
+        ) : null}
+        <button
+          type="button"
+          className="button"
+          ref={moreButton}
+          onClick={() => {
+            setState('idle');
+            setResult(null);
+            setText('');
+          }}
+        >
+          {t('letters.send.more')}
+        </button>
+      </div>
+    ) : null;
+
+  const manual = (
+    <div className="send-manual">
+      <div className="field">
+        <label htmlFor={`${idPrefix}-addresses`}>{t('letters.send.addresses')}</label>
+        <textarea
+          id={`${idPrefix}-addresses`}
+          className="send-addresses"
+          rows={4}
+          value={text}
+          aria-invalid={text !== '' && !!problem ? true : undefined}
+          aria-describedby={`${idPrefix}-hint ${idPrefix}-error`}
+          onChange={(e) => setText(e.target.value)}
+        />
+        <p id={`${idPrefix}-hint`} className="hint">
+          {t('letters.send.addressesHint')}{' '}
+          {quota.data !== undefined
+            ? t('letters.send.remaining', { count: Math.min(remaining, LETTER_LIMITS.manualMax) })
+            : null}
+        </p>
+        <p
+          id={`${idPrefix}-error`}
+          className="error-text"
+          role={text !== '' && problem ? 'alert' : undefined}
+        >
+          {text !== '' && problem ? translate(problem) : ''}
+        </p>
+      </div>
+      <CheckboxField
+        label={t('letters.send.register')}
+        checked={register && paid}
+        disabled={!paid}
+        hint={paid ? undefined : t('letters.send.paidOnly')}
+        onChange={setRegister}
+      />
+      {!paid ? (
+        <Link to={paths.profilePlan} className="paid-link">
+          {t('letters.send.upgrade')}
+        </Link>
+      ) : null}
+      {unique.length > 0 && !problem ? (
+        <p className="hint">
+          {t('letters.send.confirm', { count: unique.length, list: firstAddresses(unique) })}
+        </p>
+      ) : null}
+      <div className="dialog-inline-actions">
+        <button
+          type="button"
+          className="button button-primary"
+          disabled={unique.length === 0 || !!problem || state === 'loading'}
+          aria-busy={state === 'loading' || undefined}
+          onClick={() =>
+            void run(() =>
+              sendLetter({ blockId, emailList: unique, registerAudience: register && paid }),
+            )
+          }
+        >
+          {state === 'loading' ? t('letters.send.sending') : t('letters.send.submit')}
+        </button>
+      </div>
+    </div>
+  );
+
+  const audience = (
+    <div className="send-audience">
+      {!paid ? (
+        <p className="hint">
+          {t('letters.send.paidOnly')}{' '}
+          <Link to={paths.profilePlan}>{t('letters.send.upgrade')}</Link>
+        </p>
+      ) : groups.loading && !groups.data ? (
+        <Spinner label={t('common.loading')} />
+      ) : (
+        <>
+          <SelectField
+            label={t('letters.send.group')}
+            value={group}
+            options={(groups.data ?? []).map((g) => ({
+              value: g.name,
+              label: g.name === 'activated' ? t('letters.send.everyone') : g.name,
+            }))}
+            onChange={setGroup}
+            hint={chosen ? t('letters.send.groupCount', { count: chosen.emailCount }) : undefined}
+          />
+          <p className="hint">
+            {quota.data !== undefined ? t('letters.send.remaining', { count: remaining }) : null}
+          </p>
+          <div className="dialog-inline-actions">
+            <button
+              type="button"
+              className="button button-primary"
+              disabled={audienceDisabled}
+              aria-busy={state === 'loading' || undefined}
+              onClick={() => void run(() => publishLetter({ blockId, group }))}
+            >
+              {state === 'loading' ? t('letters.send.sending') : t('letters.send.audienceSubmit')}
+            </button>
+          </div>
+        </>
+      )}
+    </div>
+  );
+
+  return (
+    <Dialog
+      open
+      title={t('letters.send.title')}
+      onClose={onClose}
+      className="send-letter-dialog"
+      actions={
+        <button type="button" className="button" onClick={onClose}>
+          {t('letters.send.close')}
+        </button>
+      }
+    >
+      <Tabs
+        label={t('letters.send.tabs')}
+        idPrefix={idPrefix}
+        items={[
+          { id: 'manual', label: t('letters.send.manual') },
+          { id: 'audience', label: t('letters.send.audience') },
+        ]}
+        selected={mode}
+        onSelect={(m) => {
+          setMode(m);
+          setServerError(null);
+        }}
+      />
+      <div
+        role="tabpanel"
+        id={tabIds(idPrefix, mode).panel}
+        aria-labelledby={tabIds(idPrefix, mode).tab}
+        className="send-panel"
+      >
+        {done ?? (mode === 'manual' ? manual : audience)}
+        {serverError ? (
+          <p className="error-text" role="alert">
+            {serverError}
+          </p>
+        ) : null}
+      </div>
+    </Dialog>
+  );
+}

@@ -1,0 +1,2 @@
+export { LetterWorkspacePage } from './components/letter-workspace';
+export { registerLetterTranslations } from './locales';

@@ -1,0 +1,397 @@
+// Letters and audience (issue 11): the payloads of web-to-template, verify-brunch-id,
+// save-letter, send-letter and publish-letter, the letter's block model, and the rules the
+// dashboard checks before sending (the same functions, so both sides give the same messages).
+// Shared by the edge functions and the dashboard (imported by relative path, like schemas.ts).
+import { z } from 'zod';
+
+export const LETTER_MODES = ['notion', 'typedream', 'brunch'] as const;
+export type TLetterMode = (typeof LETTER_MODES)[number];
+
+export const LETTER_TYPES = ['notion_letter', 'typedream_letter', 'brunch_letter'] as const;
+export type TLetterType = (typeof LETTER_TYPES)[number];
+
+export const MODE_OF_TYPE: Record<TLetterType, TLetterMode> = {
+  notion_letter: 'notion',
+  typedream_letter: 'typedream',
+  brunch_letter: 'brunch',
+};
+
+/** The spec's limits (section 9) and ours. */
+export const LETTER_LIMITS = {
+  title: 200,
+  senderName: 100,
+  url: 2000,
+  blocks: 400,
+  spansPerBlock: 300,
+  spanText: 5000,
+  listItems: 300,
+  code: 20000,
+  /** CTA text "under 100 characters". */
+  ctaText: 99,
+  /** Manual send: at most 100 addresses at once. */
+  manualMax: 100,
+  email: 100,
+  group: 100,
+  /** Add audience: name up to 30, email up to 40. */
+  audienceName: 30,
+  audienceEmail: 40,
+  /** Edit a member's row: name and email up to 100. */
+  audienceRowName: 100,
+  audienceRowEmail: 100,
+  /** Rows an unpaid owner sees on the audience page (see docs/dashboard.md, "Audience"). */
+  freeAudienceRows: 100,
+  /** The whole block model as JSON (the database allows 2 MB). */
+  modelChars: 1_000_000,
+  /** Page sizes: sent letters and audience rows. */
+  pageSize: 10,
+} as const;
+
+/** The spec's wording (section 5 and 8). */
+export const LETTER_MESSAGES = {
+  invalidAddress: 'Invalid address.',
+  notionError: "It's not address of the public Notion page",
+  typedreamError: "It's not address of a public Typedream page",
+  writerArticle: (writer: string) => `Please enter link of ${writer}'s article.`,
+  notYourArticle: "It's not your article",
+  verifyBrunchFirst: 'Verify your brunch profile first',
+  notSupportedMode: 'Not supported mode',
+  failedToLoad: 'Failed to load',
+  brunchLinkError: 'Invalid brunch profile page',
+  brunchFailed: 'Failed to verify writer',
+  emailInvalid: 'Email address is invalid',
+  tooManyAddresses: 'You can send 100 emails at once by manual sending',
+  notEnoughEmails: 'Not enough sending email counts',
+  verifySenderFirst: 'Verify the sender email first',
+  noSample: 'No sample page is set up',
+  tooLong: 'Too long message',
+  invalidUrl: 'Invalid URL',
+  invalidEmail: 'Invalid email address.',
+} as const;
+
+/** The public brunch profile link prefix (brunch_verify_modal.link_error without it). */
+export const BRUNCH_PROFILE_PREFIX = 'https://brunch.co.kr/@';
+
+const text = (max: number) =>
+  z.string({ error: 'Must be text' }).max(max, { error: LETTER_MESSAGES.tooLong });
+
+/** An absolute link a letter may carry: http, https or mailto (the sanitiser's rule). */
+export function isLetterLink(value: string): boolean {
+  try {
+    return ['http:', 'https:', 'mailto:'].includes(new URL(value).protocol);
+  } catch {
+    return false;
+  }
+}
+
+const link = text(LETTER_LIMITS.url).refine((v) => isLetterLink(v), {
+  error: LETTER_MESSAGES.invalidUrl,
+});
+const imageSrc = text(LETTER_LIMITS.url).refine(
+  (v) => {
+    try {
+      return ['http:', 'https:'].includes(new URL(v).protocol);
+    } catch {
+      return false;
+    }
+  },
+  { error: LETTER_MESSAGES.invalidUrl },
+);
+
+// ---------------------------------------------------------------------------------------------
+// The block model: what a page becomes, what the editor deletes rows from, what the server
+// renders into the 600 px table. Text is text: marks and links are data, never HTML.
+
+export const MARKS = ['b', 'i', 'u', 's', 'code'] as const;
+export type TMark = (typeof MARKS)[number];
+
+export const ZSpan = z.strictObject({
+  text: text(LETTER_LIMITS.spanText),
+  marks: z.array(z.enum(MARKS)).max(MARKS.length).optional(),
+  href: link.optional(),
+});
+export type TSpan = z.infer<typeof ZSpan>;
+
+const spans = z.array(ZSpan).max(LETTER_LIMITS.spansPerBlock);
+const blockId = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, { error: 'Invalid id' });
+
+export const ZLetterBlock = z.discriminatedUnion('type', [
+  z.strictObject({
+    id: blockId,
+    type: z.literal('heading'),
+    level: z.union([z.literal(1), z.literal(2), z.literal(3)]),
+    spans,
+  }),
+  z.strictObject({ id: blockId, type: z.literal('paragraph'), spans }),
+  z.strictObject({
+    id: blockId,
+    type: z.literal('list'),
+    ordered: z.boolean(),
+    items: z.array(spans).max(LETTER_LIMITS.listItems),
+  }),
+  z.strictObject({ id: blockId, type: z.literal('quote'), spans }),
+  z.strictObject({
+    id: blockId,
+    type: z.literal('callout'),
+    icon: text(16).optional(),
+    spans,
+  }),
+  z.strictObject({
+    id: blockId,
+    type: z.literal('image'),
+    src: imageSrc,
+    alt: text(500).optional(),
+    caption: spans.optional(),
+    href: link.optional(),
+  }),
+  z.strictObject({ id: blockId, type: z.literal('divider') }),
+  z.strictObject({
+    id: blockId,
+    type: z.literal('code'),
+    text: text(LETTER_LIMITS.code),
+    language: text(40).optional(),
+  }),
+]);
+export type TLetterBlock = z.infer<typeof ZLetterBlock>;
+
+export const ZLetterModel = z
+  .strictObject({
+    version: z.literal(1),
+    source: z.strictObject({ mode: z.enum(LETTER_MODES), url: text(LETTER_LIMITS.url) }).nullable(),
+    blocks: z.array(ZLetterBlock).max(LETTER_LIMITS.blocks),
+    /** The call-to-action button under the letter. */
+    cta: z
+      .strictObject({
+        text: text(LETTER_LIMITS.ctaText).min(1, { error: 'Required' }),
+        link,
+      })
+      .nullable(),
+    /** An image used as a button (a linked image under the letter). */
+    imageButton: z.strictObject({ src: imageSrc, link }).nullable(),
+  })
+  // the whole letter, not only each part: 400 blocks of 300 spans could otherwise be huge
+  .refine((m) => JSON.stringify(m).length <= LETTER_LIMITS.modelChars, {
+    error: LETTER_MESSAGES.tooLong,
+  });
+export type TLetterModel = z.infer<typeof ZLetterModel>;
+
+export const emptyLetter = (): TLetterModel => ({
+  version: 1,
+  source: null,
+  blocks: [],
+  cta: null,
+  imageButton: null,
+});
+
+// ---------------------------------------------------------------------------------------------
+// Page URLs (spec section 5, Letters)
+
+/**
+ * The page address of a mode, or the spec's message for it. Brunch pages must be articles of the
+ * verified profile (`https://brunch.co.kr/@writer/123` under `https://brunch.co.kr/@writer`).
+ */
+export function checkPageUrl(
+  mode: TLetterMode,
+  raw: string,
+  brunchProfile?: string | null,
+): { url: URL } | { error: string } {
+  let url: URL;
+  try {
+    url = new URL(raw.trim());
+  } catch {
+    return { error: LETTER_MESSAGES.invalidAddress };
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    return { error: LETTER_MESSAGES.invalidAddress };
+  }
+  // pages are fetched over https only; an http link to them is the same page
+  url.protocol = 'https:';
+  url.hash = '';
+  const host = url.hostname.toLowerCase();
+  if (mode === 'notion') {
+    if (!host.endsWith('.notion.site')) return { error: LETTER_MESSAGES.notionError };
+  } else if (mode === 'typedream') {
+    if (!host.endsWith('.typedream.app')) return { error: LETTER_MESSAGES.typedreamError };
+  } else {
+    if (!brunchProfile) return { error: LETTER_MESSAGES.verifyBrunchFirst };
+    const profile = new URL(brunchProfile);
+    const writer = decodeURIComponent(profile.pathname.replace(/^\/@/, '').replace(/\/.*$/, ''));
+    if (host !== 'brunch.co.kr') return { error: LETTER_MESSAGES.writerArticle(writer) };
+    const [first, article, ...rest] = url.pathname.split('/').filter(Boolean);
+    if (!first?.startsWith('@') || !article || rest.length > 0 || !/^\d+$/.test(article)) {
+      return { error: LETTER_MESSAGES.writerArticle(writer) };
+    }
+    if (decodeURIComponent(first.slice(1)).toLowerCase() !== writer.toLowerCase()) {
+      return { error: LETTER_MESSAGES.notYourArticle };
+    }
+  }
+  return { url };
+}
+
+/** A brunch profile link as stored (`https://brunch.co.kr/@writer`), or the spec's message. */
+export function normalizeBrunchProfile(raw: string): { url: string } | { error: string } {
+  let url: URL;
+  try {
+    url = new URL(raw.trim());
+  } catch {
+    return { error: LETTER_MESSAGES.brunchLinkError };
+  }
+  const [first, ...rest] = url.pathname.split('/').filter(Boolean);
+  if (
+    !raw.trim().startsWith(BRUNCH_PROFILE_PREFIX) ||
+    url.hostname !== 'brunch.co.kr' ||
+    !first?.startsWith('@') ||
+    first.length < 2 ||
+    rest.length > 0
+  ) {
+    return { error: LETTER_MESSAGES.brunchLinkError };
+  }
+  return { url: `https://brunch.co.kr/${first}` };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Calls
+
+export const ZWebToTemplate = z
+  .strictObject({
+    blockId: z.uuid({ error: 'Invalid id' }),
+    mode: z.enum(LETTER_MODES, { error: LETTER_MESSAGES.notSupportedMode }),
+    pageUrl: text(LETTER_LIMITS.url).optional(),
+    /** Load the operator's sample page of the mode instead (the load-sample button). */
+    sample: z.boolean().optional(),
+  })
+  .refine((v) => v.sample === true || (v.pageUrl ?? '').trim() !== '', {
+    error: LETTER_MESSAGES.invalidAddress,
+  });
+export type TWebToTemplate = z.infer<typeof ZWebToTemplate>;
+
+const senderAddress = z
+  .string({ error: LETTER_MESSAGES.invalidEmail })
+  .trim()
+  .max(60, { error: LETTER_MESSAGES.tooLong })
+  .pipe(z.email({ error: LETTER_MESSAGES.invalidEmail }))
+  .transform((v) => v.toLowerCase());
+
+export const ZVerifyBrunchId = z.strictObject({
+  blockId: z.uuid({ error: 'Invalid id' }),
+  brunchProfilePage: text(500),
+  email: senderAddress,
+});
+export type TVerifyBrunchId = z.infer<typeof ZVerifyBrunchId>;
+
+export const ZSaveLetter = z.strictObject({
+  blockId: z.uuid({ error: 'Invalid id' }),
+  name: text(200).optional(),
+  letter: z.strictObject({
+    title: text(LETTER_LIMITS.title),
+    /** A verified sender email of the owner, or '' for none yet. */
+    mailFrom: z.union([z.literal(''), senderAddress]),
+    mailName: text(LETTER_LIMITS.senderName),
+    pageUrl: text(LETTER_LIMITS.url),
+    model: ZLetterModel,
+  }),
+});
+export type TSaveLetter = z.infer<typeof ZSaveLetter>;
+
+/**
+ * The manual send's address box: commas become line breaks, spaces are removed, blank lines are
+ * dropped (spec section 5). Answers the addresses and the first problem, if any.
+ */
+export function parseRecipients(input: string): { emails: string[]; error: string | null } {
+  const emails = input
+    .replace(/,/g, '\n')
+    .split(/\r?\n/)
+    .map((line) => line.replace(/\s+/g, ''))
+    .filter((line) => line !== '');
+  let error: string | null = null;
+  if (emails.some((e) => e.length > LETTER_LIMITS.email || !isEmail(e))) {
+    error = LETTER_MESSAGES.emailInvalid;
+  } else if (emails.length > LETTER_LIMITS.manualMax) {
+    error = LETTER_MESSAGES.tooManyAddresses;
+  }
+  return { emails, error };
+}
+
+/** The database's address rule (private.is_valid_email): local@domain.tld, ASCII, TLD of letters. */
+export function isEmail(value: string): boolean {
+  return /^[A-Z0-9._%+'-]+@[A-Z0-9.-]+\.[A-Z]{2,}$/i.test(value);
+}
+
+export const ZSendLetter = z.strictObject({
+  blockId: z.uuid({ error: 'Invalid id' }),
+  emailList: z
+    .array(
+      z
+        .string()
+        .max(LETTER_LIMITS.email, { error: LETTER_MESSAGES.emailInvalid })
+        .refine(isEmail, { error: LETTER_MESSAGES.emailInvalid }),
+    )
+    .min(1, { error: LETTER_MESSAGES.emailInvalid })
+    .max(LETTER_LIMITS.manualMax, { error: LETTER_MESSAGES.tooManyAddresses }),
+  registerAudience: z.boolean().default(false),
+});
+export type TSendLetter = z.infer<typeof ZSendLetter>;
+
+export const ZPublishLetter = z.strictObject({
+  blockId: z.uuid({ error: 'Invalid id' }),
+  /** An audience group; `activated` is every active member. */
+  group: text(LETTER_LIMITS.group).min(1, { error: 'Required' }),
+});
+export type TPublishLetter = z.infer<typeof ZPublishLetter>;
+
+// ---------------------------------------------------------------------------------------------
+// Audience (spec section 5, Audience). Adding and editing go straight to the table (RLS pins
+// rows to the owner, the database checks lengths and the address); these give the spec's
+// messages first.
+
+export const AUDIENCE_MESSAGES = {
+  nameLength: 'Name is too long',
+  emailLength: 'Email is too long',
+  emailError: 'Email address is invalid',
+  groupRequired: 'Group name is required',
+  groupExists: 'The group already exists',
+  groupReserved: 'This name is reserved',
+} as const;
+
+export const RESERVED_GROUPS = ['activated', 'deactivated'] as const;
+
+export const ZAddAudience = z.strictObject({
+  name: z
+    .string()
+    .trim()
+    .min(1, { error: 'Required' })
+    .max(LETTER_LIMITS.audienceName, { error: AUDIENCE_MESSAGES.nameLength }),
+  email: z
+    .string()
+    .trim()
+    .min(1, { error: 'Required' })
+    .max(LETTER_LIMITS.audienceEmail, { error: AUDIENCE_MESSAGES.emailLength })
+    .refine(isEmail, { error: AUDIENCE_MESSAGES.emailError }),
+  group: z.string().max(LETTER_LIMITS.group).nullable(),
+});
+export type TAddAudience = z.infer<typeof ZAddAudience>;
+
+export const ZAudienceRow = z.strictObject({
+  name: z
+    .string()
+    .trim()
+    .max(LETTER_LIMITS.audienceRowName, { error: AUDIENCE_MESSAGES.nameLength }),
+  email: z
+    .string()
+    .trim()
+    .max(LETTER_LIMITS.audienceRowEmail, { error: AUDIENCE_MESSAGES.emailLength })
+    .refine((v) => v === '' || isEmail(v), { error: AUDIENCE_MESSAGES.emailError }),
+  group: z.string().max(LETTER_LIMITS.group).nullable(),
+  deactivated: z.boolean(),
+});
+export type TAudienceRow = z.infer<typeof ZAudienceRow>;
+
+/** A new group's name, or the message: non-empty, not reserved, not taken. */
+export function groupNameProblem(name: string, existing: readonly string[]): string | null {
+  const value = name.trim();
+  if (value === '') return AUDIENCE_MESSAGES.groupRequired;
+  if (value.length > LETTER_LIMITS.group) return LETTER_MESSAGES.tooLong;
+  if ((RESERVED_GROUPS as readonly string[]).includes(value.toLowerCase()))
+    return AUDIENCE_MESSAGES.groupReserved;
+  if (existing.includes(value)) return AUDIENCE_MESSAGES.groupExists;
+  return null;
+}

@@ -1,0 +1,128 @@
+// What the letter functions share: the caller's letter block, database errors as HTTP errors,
+// and the sender a send goes out as.
+import type { SupabaseClient } from '@supabase/supabase-js';
+import { HttpError } from '../http.ts';
+import { LETTER_MESSAGES, LETTER_TYPES, type TLetterType } from '../letter-schemas.ts';
+import { platformSender } from '../job-handlers.ts';
+
+export interface LetterBlockRow {
+  id: string;
+  owner_id: string;
+  type: TLetterType;
+  name: string;
+  deactivated: boolean;
+  private: {
+    mail_from: string | null;
+    mail_name: string | null;
+    brunch_profile_page: string | null;
+  };
+}
+
+/** The caller's letter block with its private settings, or 404. */
+export async function ownLetterBlock(
+  db: SupabaseClient,
+  ownerId: string,
+  blockId: string,
+): Promise<LetterBlockRow> {
+  const { data, error } = await db
+    .from('blocks')
+    .select(
+      'id, owner_id, type, name, deactivated, private:block_private(mail_from, mail_name, brunch_profile_page)',
+    )
+    .eq('id', blockId)
+    .eq('owner_id', ownerId)
+    .maybeSingle();
+  if (error) throw new Error(error.message);
+  const row = data as
+    | (Omit<LetterBlockRow, 'private'> & {
+        private: LetterBlockRow['private'] | LetterBlockRow['private'][];
+      })
+    | null;
+  if (!row || !(LETTER_TYPES as readonly string[]).includes(row.type)) {
+    throw new HttpError(404, 'not_found', "block doesn't exists");
+  }
+  const priv = Array.isArray(row.private) ? row.private[0] : row.private;
+  return {
+    ...row,
+    private: priv ?? { mail_from: null, mail_name: null, brunch_profile_page: null },
+  };
+}
+
+/** PostgREST answers a raised SQLSTATE as `code` (docs/data-model.md, RPCs). */
+export function rpcError(error: { code?: string; message: string }, label: string): HttpError {
+  switch (error.code) {
+    case 'PT404':
+      return new HttpError(404, 'not_found', error.message);
+    case 'PT403':
+      return new HttpError(403, 'paid_plan_required', error.message);
+    case 'P0001':
+      return new HttpError(400, 'invalid_input', error.message);
+  }
+  if (error.code?.startsWith('23') || error.code?.startsWith('22')) {
+    return new HttpError(400, 'invalid_input', error.message);
+  }
+  console.error(`[${label}]`, error);
+  return new HttpError(500, 'internal_error', 'Something went wrong');
+}
+
+export interface Sender {
+  from: string;
+  from_name: string;
+  reply_to: string | null;
+  /** true: sent from the owner's own verified address */
+  as_owner: boolean;
+}
+
+/**
+ * Who a letter goes out as (spec section 4: the verified sender). The block's `mail_from` must
+ * be a verified sender email of the owner. A domain whose DMARC policy is quarantine or reject
+ * would have receivers drop mail we send "from" it unless we sign for it (DKIM on a verified
+ * domain identity): such a letter goes from the platform address, with the sender's name and
+ * Reply-To the owner's address. A sender the reputation check suspended sends nothing.
+ */
+export async function senderFor(
+  db: SupabaseClient,
+  ownerId: string,
+  block: LetterBlockRow,
+  ownerName: string,
+): Promise<Sender> {
+  const address = block.private.mail_from;
+  if (!address) throw new HttpError(400, 'no_sender', LETTER_MESSAGES.verifySenderFirst);
+  const [{ data: row, error }, { data: status, error: statusError }] = await Promise.all([
+    db
+      .from('sender_emails')
+      .select('email, status, dkim_verified, dmarc_policy')
+      .eq('user_id', ownerId)
+      .eq('email', address)
+      .maybeSingle(),
+    db.rpc('mail_sender_status', { p_user_id: ownerId }),
+  ]);
+  if (error || statusError) throw new Error((error ?? statusError)!.message);
+  const sender = row as {
+    email: string;
+    status: string;
+    dkim_verified: boolean;
+    dmarc_policy: string | null;
+  } | null;
+  if (!sender || sender.status !== 'verified') {
+    throw new HttpError(400, 'no_sender', LETTER_MESSAGES.verifySenderFirst);
+  }
+  if ((status as { suspended?: boolean } | null)?.suspended) {
+    throw new HttpError(
+      403,
+      'sender_suspended',
+      'Sending is paused: too many of your letters bounced or were marked as spam',
+    );
+  }
+  const name = (block.private.mail_name || ownerName || sender.email).slice(0, 100);
+  const strict = sender.dmarc_policy === 'quarantine' || sender.dmarc_policy === 'reject';
+  if (strict && !sender.dkim_verified) {
+    return {
+      from: platformSender().address,
+      from_name: name,
+      reply_to: sender.email,
+      as_owner: false,
+    };
+  }
+  return { from: sender.email, from_name: name, reply_to: null, as_owner: true };
+}

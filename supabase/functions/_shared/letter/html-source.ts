@@ -1,0 +1,297 @@
+// Server-rendered pages (Brunch articles, Typedream pages) as the letter's block model. The page
+// is parsed with parse5 (the WHATWG algorithm browsers use), never with regular expressions; the
+// article's container is found, and its headings, paragraphs, lists, quotes, images, rules and
+// code become blocks. Scripts, styles, forms, frames and everything else are simply never read:
+// only text, links (absolute http/https/mailto) and image addresses leave this module.
+import { parse, type DefaultTreeAdapterTypes } from 'parse5';
+import type { TLetterBlock, TMark, TSpan } from '../letter-schemas.ts';
+import { makeId, tidySpans } from './model.ts';
+
+type Node = DefaultTreeAdapterTypes.Node;
+type Element = DefaultTreeAdapterTypes.Element;
+type ParentNode = DefaultTreeAdapterTypes.ParentNode;
+
+const isElement = (n: Node): n is Element => 'tagName' in n;
+const attr = (el: Element, name: string) => el.attrs.find((a) => a.name === name)?.value;
+const classes = (el: Element) => (attr(el, 'class') ?? '').split(/\s+/).filter(Boolean);
+
+/** Elements whose content is never a letter's (code, controls, embedded documents). */
+const SKIPPED = new Set([
+  'script',
+  'style',
+  'noscript',
+  'template',
+  'iframe',
+  'frame',
+  'frameset',
+  'object',
+  'embed',
+  'applet',
+  'form',
+  'input',
+  'button',
+  'select',
+  'textarea',
+  'svg',
+  'math',
+  'canvas',
+  'video',
+  'audio',
+  'head',
+  'nav',
+  'header',
+  'footer',
+  'aside',
+  'link',
+  'meta',
+  'title',
+]);
+
+const INLINE_MARKS: Record<string, TMark> = {
+  b: 'b',
+  strong: 'b',
+  i: 'i',
+  em: 'i',
+  u: 'u',
+  s: 's',
+  strike: 's',
+  del: 's',
+  code: 'code',
+};
+
+const HEADINGS: Record<string, 1 | 2 | 3> = { h1: 1, h2: 2, h3: 3, h4: 3, h5: 3, h6: 3 };
+
+function absolute(raw: string | undefined, base: URL, schemes: string[]): string | undefined {
+  if (!raw) return undefined;
+  try {
+    const url = new URL(raw.trim(), base);
+    return schemes.includes(url.protocol) ? url.href : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function find(root: ParentNode, test: (el: Element) => boolean): Element | undefined {
+  for (const child of root.childNodes) {
+    if (!isElement(child)) continue;
+    if (test(child)) return child;
+    const inner = find(child, test);
+    if (inner) return inner;
+  }
+  return undefined;
+}
+
+function textOf(node: ParentNode): string {
+  let out = '';
+  for (const child of node.childNodes) {
+    if (child.nodeName === '#text') out += (child as DefaultTreeAdapterTypes.TextNode).value;
+    else if (isElement(child) && !SKIPPED.has(child.tagName)) out += textOf(child);
+  }
+  return out;
+}
+
+/** Collects a page's blocks: one walker, with the page's base URL for links and images. */
+class Walker {
+  readonly blocks: TLetterBlock[] = [];
+  private spans: TSpan[] = [];
+
+  constructor(private readonly base: URL) {}
+
+  /** Ends the paragraph being collected. */
+  private flush(): void {
+    const spans = tidySpans(this.spans);
+    this.spans = [];
+    if (spans.length && this.blocks.length < 400) {
+      this.blocks.push({ id: makeId(), type: 'paragraph', spans });
+    }
+  }
+
+  /** Inline content as spans (text with marks and links; images inside become blocks). */
+  private inline(node: ParentNode, marks: TMark[], href: string | undefined, out: TSpan[]): void {
+    for (const child of node.childNodes) {
+      if (child.nodeName === '#text') {
+        const text = (child as DefaultTreeAdapterTypes.TextNode).value.replace(/\s+/g, ' ');
+        if (text) out.push({ text, ...(marks.length ? { marks } : {}), ...(href ? { href } : {}) });
+        continue;
+      }
+      if (!isElement(child) || SKIPPED.has(child.tagName)) continue;
+      const tag = child.tagName;
+      if (tag === 'br') {
+        out.push({ text: '\n' });
+        continue;
+      }
+      if (tag === 'img') {
+        this.image(child, href);
+        continue;
+      }
+      const mark = INLINE_MARKS[tag];
+      const link =
+        tag === 'a'
+          ? absolute(attr(child, 'href'), this.base, ['http:', 'https:', 'mailto:'])
+          : href;
+      this.inline(child, mark && !marks.includes(mark) ? [...marks, mark] : marks, link, out);
+    }
+  }
+
+  private image(el: Element, href?: string, caption?: TSpan[]): void {
+    const src = absolute(
+      attr(el, 'data-src') ?? attr(el, 'data-original') ?? attr(el, 'src'),
+      this.base,
+      ['https:', 'http:'],
+    );
+    if (!src || this.blocks.length >= 400) return;
+    const https = src.replace(/^http:/, 'https:');
+    this.blocks.push({
+      id: makeId(),
+      type: 'image',
+      src: https,
+      alt: (attr(el, 'alt') ?? '').slice(0, 500),
+      ...(caption && caption.length ? { caption } : {}),
+      ...(href ? { href } : {}),
+    });
+  }
+
+  private spansOf(el: Element): TSpan[] {
+    const out: TSpan[] = [];
+    this.inline(el, [], undefined, out);
+    return tidySpans(out);
+  }
+
+  /** Block-level content. */
+  walk(node: ParentNode): void {
+    for (const child of node.childNodes) {
+      if (this.blocks.length >= 400) return;
+      if (child.nodeName === '#text') {
+        const text = (child as DefaultTreeAdapterTypes.TextNode).value;
+        if (text.trim()) this.spans.push({ text: text.replace(/\s+/g, ' ') });
+        continue;
+      }
+      if (!isElement(child) || SKIPPED.has(child.tagName)) continue;
+      const tag = child.tagName;
+      if (HEADINGS[tag]) {
+        this.flush();
+        const spans = this.spansOf(child);
+        if (spans.length)
+          this.blocks.push({ id: makeId(), type: 'heading', level: HEADINGS[tag]!, spans });
+      } else if (tag === 'p') {
+        this.flush();
+        const before = this.blocks.length;
+        const spans = this.spansOf(child);
+        // images inside the paragraph were pushed while reading it: the text goes before them
+        if (spans.length) this.blocks.splice(before, 0, { id: makeId(), type: 'paragraph', spans });
+      } else if (tag === 'ul' || tag === 'ol') {
+        this.flush();
+        const items = child.childNodes
+          .filter((li): li is Element => isElement(li) && li.tagName === 'li')
+          .map((li) => this.spansOf(li))
+          .filter((s) => s.length > 0);
+        if (items.length)
+          this.blocks.push({ id: makeId(), type: 'list', ordered: tag === 'ol', items });
+      } else if (tag === 'blockquote') {
+        this.flush();
+        const spans = this.spansOf(child);
+        if (spans.length) this.blocks.push({ id: makeId(), type: 'quote', spans });
+      } else if (tag === 'pre') {
+        this.flush();
+        const text = textOf(child).replace(/\n+$/, '');
+        if (text) this.blocks.push({ id: makeId(), type: 'code', text: text.slice(0, 20000) });
+      } else if (tag === 'hr') {
+        this.flush();
+        this.blocks.push({ id: makeId(), type: 'divider' });
+      } else if (tag === 'img') {
+        this.flush();
+        this.image(child);
+      } else if (tag === 'figure') {
+        this.flush();
+        const img = find(child, (el) => el.tagName === 'img');
+        const cap = find(child, (el) => el.tagName === 'figcaption');
+        const link = find(child, (el) => el.tagName === 'a');
+        if (img) {
+          this.image(
+            img,
+            link ? absolute(attr(link, 'href'), this.base, ['http:', 'https:']) : undefined,
+            cap ? this.spansOf(cap) : undefined,
+          );
+        } else {
+          this.walk(child);
+        }
+      } else if (tag === 'a' || INLINE_MARKS[tag] || tag === 'span' || tag === 'br') {
+        // inline content directly in a container: part of the current paragraph
+        this.inline({ childNodes: [child] } as unknown as ParentNode, [], undefined, this.spans);
+      } else {
+        // div, section, article, main, table cells ...: their children, in order
+        const container = tag === 'div' || tag === 'section' || tag === 'article' || tag === 'main';
+        if (container) this.flush();
+        this.walk(child);
+        if (container) this.flush();
+      }
+    }
+  }
+
+  finish(): TLetterBlock[] {
+    this.flush();
+    return this.blocks;
+  }
+}
+
+/** The page's own title: og:title, else <title>. */
+function pageTitle(doc: DefaultTreeAdapterTypes.Document): string {
+  const og = find(doc, (el) => el.tagName === 'meta' && attr(el, 'property') === 'og:title');
+  const title = og ? attr(og, 'content') : undefined;
+  if (title) return title.trim();
+  const t = find(doc, (el) => el.tagName === 'title');
+  return t ? textOf(t).trim() : '';
+}
+
+/**
+ * A Brunch article: the title is `.cover_title` (or og:title), the body `.wrap_body`. The
+ * writer's name is in `.cover_writer` / the author meta.
+ */
+export function brunchToBlocks(
+  html: string,
+  pageUrl: URL,
+): { title: string; blocks: TLetterBlock[] } {
+  const doc = parse(html);
+  const cover = find(doc, (el) => classes(el).includes('cover_title'));
+  const title = (cover ? textOf(cover).trim() : '') || pageTitle(doc);
+  const body =
+    find(doc, (el) => classes(el).includes('wrap_body')) ??
+    find(doc, (el) => el.tagName === 'article') ??
+    find(doc, (el) => el.tagName === 'body');
+  const walker = new Walker(pageUrl);
+  if (body) walker.walk(body);
+  return { title: title.slice(0, 200), blocks: walker.finish() };
+}
+
+/**
+ * A Typedream page (server-rendered by Next.js): the content is the page's <main> (or the body
+ * without its navigation, header and footer).
+ */
+export function typedreamToBlocks(
+  html: string,
+  pageUrl: URL,
+): { title: string; blocks: TLetterBlock[] } {
+  const doc = parse(html);
+  const main = find(doc, (el) => el.tagName === 'main') ?? find(doc, (el) => el.tagName === 'body');
+  const walker = new Walker(pageUrl);
+  if (main) walker.walk(main);
+  return { title: pageTitle(doc).slice(0, 200), blocks: walker.finish() };
+}
+
+/**
+ * The text of a Brunch profile page a writer may put their address in (the profile's
+ * introduction and description), to verify that the page is theirs.
+ */
+export function brunchProfileText(html: string): string {
+  const doc = parse(html);
+  const parts: string[] = [];
+  const desc = find(doc, (el) => el.tagName === 'meta' && attr(el, 'name') === 'description');
+  if (desc) parts.push(attr(desc, 'content') ?? '');
+  const og = find(doc, (el) => el.tagName === 'meta' && attr(el, 'property') === 'og:description');
+  if (og) parts.push(attr(og, 'content') ?? '');
+  const intro =
+    find(doc, (el) => classes(el).some((c) => c === 'profile_desc' || c === 'txt_intro')) ??
+    find(doc, (el) => classes(el).includes('wrap_profile'));
+  if (intro) parts.push(textOf(intro));
+  return parts.join('\n');
+}

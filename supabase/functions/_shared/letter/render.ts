@@ -1,0 +1,162 @@
+// The letter's block model as mail: one 600 px table (what Gmail, Outlook, Apple Mail and Naver
+// render alike: no flexbox, no positioning, no <style> they might strip), every style inlined
+// with juice, then the allow-list sanitiser as the last gate, and a text part. The per-recipient
+// footer (delivered-by line, Unsubscribe link) is added at send time around the stored body.
+import juice from 'juice';
+import type { TLetterBlock, TLetterModel, TSpan } from '../letter-schemas.ts';
+import { escapeHtml } from '../notification-mail.ts';
+import { convert } from 'html-to-text';
+import { sanitizeLetterHtml, type LetterSanitizeOptions } from './sanitize-letter.ts';
+
+export type LetterLang = 'en' | 'ko';
+
+/** The text part, as _shared/mail.ts's textOf makes it (links as "text [url]", no images). */
+function textOf(html: string): string {
+  return convert(html, {
+    wordwrap: 78,
+    selectors: [
+      { selector: 'img', format: 'skip' },
+      { selector: 'a', options: { hideLinkHrefIfSameAsText: true } },
+    ],
+  });
+}
+
+/** The letter's stylesheet: written once with classes, inlined into every element by juice. */
+const CSS = `
+.letter { width: 100%; max-width: 600px; background-color: #ffffff; border-collapse: collapse; }
+.cell { padding: 0 32px; font-family: -apple-system, 'Segoe UI', Roboto, 'Apple SD Gothic Neo', 'Malgun Gothic', sans-serif; color: #1f1f1f; }
+.title { margin: 32px 0 8px; font-size: 26px; line-height: 1.3; font-weight: 700; color: #111111; }
+.h1 { margin: 28px 0 8px; font-size: 22px; line-height: 1.35; font-weight: 700; color: #111111; }
+.h2 { margin: 24px 0 8px; font-size: 19px; line-height: 1.4; font-weight: 700; color: #111111; }
+.h3 { margin: 20px 0 6px; font-size: 17px; line-height: 1.4; font-weight: 700; color: #111111; }
+.p { margin: 0 0 14px; font-size: 16px; line-height: 1.7; }
+.list { margin: 0 0 14px; padding-left: 24px; font-size: 16px; line-height: 1.7; }
+.li { margin: 0 0 4px; }
+.quote { margin: 0 0 14px; padding: 2px 0 2px 14px; border-left: 3px solid #1f1f1f; font-size: 16px; line-height: 1.7; color: #333333; }
+.callout { margin: 0 0 14px; padding: 14px 16px; background-color: #f4f4f2; border-radius: 6px; font-size: 16px; line-height: 1.7; }
+.img { display: block; width: 100%; max-width: 536px; height: auto; border-radius: 4px; }
+.figure { margin: 0 0 14px; }
+.caption { margin: 6px 0 0; font-size: 13px; line-height: 1.5; color: #6b6b6b; }
+.hr { margin: 20px 0; border: 0; border-top: 1px solid #e4e4e4; }
+.pre { margin: 0 0 14px; padding: 12px 14px; background-color: #f6f6f6; border-radius: 6px; font-family: Menlo, Consolas, monospace; font-size: 13px; line-height: 1.5; white-space: pre-wrap; word-break: break-word; }
+.code { padding: 1px 4px; background-color: #f1f1ef; border-radius: 3px; font-family: Menlo, Consolas, monospace; font-size: 14px; color: #c7254e; }
+.link { color: #1f5fbf; text-decoration: underline; }
+.imglink { display: block; text-decoration: none; }
+.cta-cell { padding: 12px 32px 8px; }
+.cta { display: inline-block; padding: 12px 22px; background-color: #1f1f1f; border-radius: 6px; color: #ffffff; font-size: 15px; font-weight: 600; text-decoration: none; font-family: -apple-system, 'Segoe UI', Roboto, 'Apple SD Gothic Neo', sans-serif; }
+.bottom { padding: 0 0 24px; }
+`;
+
+function spanHtml(span: TSpan): string {
+  let out = escapeHtml(span.text).replace(/\n/g, '<br>');
+  for (const mark of span.marks ?? []) {
+    if (mark === 'code') out = `<code class="code">${out}</code>`;
+    else
+      out = `<${mark === 'b' ? 'strong' : mark === 'i' ? 'em' : mark}>${out}</${mark === 'b' ? 'strong' : mark === 'i' ? 'em' : mark}>`;
+  }
+  if (span.href) out = `<a class="link" href="${escapeHtml(span.href)}">${out}</a>`;
+  return out;
+}
+
+const spansHtml = (spans: TSpan[]) => spans.map(spanHtml).join('');
+
+function blockHtml(block: TLetterBlock): string {
+  switch (block.type) {
+    case 'heading':
+      return `<h${block.level} class="h${block.level}">${spansHtml(block.spans)}</h${block.level}>`;
+    case 'paragraph':
+      return `<p class="p">${spansHtml(block.spans)}</p>`;
+    case 'list': {
+      const tag = block.ordered ? 'ol' : 'ul';
+      return `<${tag} class="list">${block.items.map((item) => `<li class="li">${spansHtml(item)}</li>`).join('')}</${tag}>`;
+    }
+    case 'quote':
+      return `<blockquote class="quote">${spansHtml(block.spans)}</blockquote>`;
+    case 'callout':
+      return `<div class="callout">${block.icon ? `${escapeHtml(block.icon)} ` : ''}${spansHtml(block.spans)}</div>`;
+    case 'image': {
+      const img = `<img class="img" src="${escapeHtml(block.src)}" alt="${escapeHtml(block.alt ?? '')}" width="536">`;
+      const linked = block.href
+        ? `<a class="imglink" href="${escapeHtml(block.href)}">${img}</a>`
+        : img;
+      const caption = block.caption?.length
+        ? `<p class="caption">${spansHtml(block.caption)}</p>`
+        : '';
+      return `<div class="figure">${linked}${caption}</div>`;
+    }
+    case 'divider':
+      return '<hr class="hr">';
+    case 'code':
+      return `<pre class="pre">${escapeHtml(block.text)}</pre>`;
+  }
+}
+
+export interface RenderedLetter {
+  /** The sanitised 600 px table, every style inline, without the per-recipient footer. */
+  html: string;
+  /** Its text part (without the footer). */
+  text: string;
+}
+
+/** Renders a letter (title, blocks, call-to-action, image button) as mail HTML and text. */
+export function renderLetter(
+  title: string,
+  model: TLetterModel,
+  opts: LetterSanitizeOptions = {},
+): RenderedLetter {
+  const rows: string[] = [];
+  if (title.trim()) rows.push(`<h1 class="title">${escapeHtml(title.trim())}</h1>`);
+  for (const block of model.blocks) rows.push(blockHtml(block));
+  const body = rows.map((r) => `<tr><td class="cell">${r}</td></tr>`).join('');
+  let extra = '';
+  if (model.imageButton) {
+    extra += `<tr><td class="cta-cell"><a class="imglink" href="${escapeHtml(model.imageButton.link)}"><img class="img" src="${escapeHtml(model.imageButton.src)}" alt="" width="536"></a></td></tr>`;
+  }
+  if (model.cta) {
+    extra += `<tr><td class="cta-cell"><a class="cta" href="${escapeHtml(model.cta.link)}">${escapeHtml(model.cta.text)}</a></td></tr>`;
+  }
+  const table = `<table class="letter" role="presentation" width="600" cellpadding="0" cellspacing="0" align="center">${body}${extra}<tr><td class="bottom"></td></tr></table>`;
+  const inlined = juice(`<style>${CSS}</style>${table}`, {
+    removeStyleTags: true,
+    preserveMediaQueries: false,
+    applyWidthAttributes: false,
+  });
+  const html = sanitizeLetterHtml(inlined, opts);
+  return { html, text: textOf(html) };
+}
+
+const FOOTER_TEXTS = {
+  en: {
+    deliveredBy: (name: string) => `Delivered by ${name} with Reaction Blocks.`,
+    why: 'You get this letter because you subscribed or gave your address to its sender.',
+    unsubscribe: 'Unsubscribe',
+  },
+  ko: {
+    deliveredBy: (name: string) => `${name}님이 Reaction Blocks로 보낸 레터입니다.`,
+    why: '발신자에게 구독하거나 주소를 알려 주셔서 이 레터를 받으셨습니다.',
+    unsubscribe: '수신 거부',
+  },
+} as const;
+
+/** The per-recipient footer: the delivered-by line and the Unsubscribe link. */
+export function letterFooter(
+  lang: LetterLang,
+  senderName: string,
+  unsubscribeUrl: string,
+): { html: string; text: string } {
+  const t = FOOTER_TEXTS[lang];
+  const name = senderName.trim() || 'the sender';
+  const html = `<table role="presentation" width="600" cellpadding="0" cellspacing="0" align="center" style="width:100%;max-width:600px"><tr><td style="padding:20px 32px 32px;color:#8a8a8a;font-size:12px;line-height:1.6;font-family:-apple-system,'Segoe UI',Roboto,'Apple SD Gothic Neo',sans-serif;text-align:center">${escapeHtml(t.deliveredBy(name))}<br>${escapeHtml(t.why)}<br><a href="${escapeHtml(unsubscribeUrl)}" style="color:#8a8a8a;text-decoration:underline">${escapeHtml(t.unsubscribe)}</a></td></tr></table>`;
+  const text = `--\n${t.deliveredBy(name)}\n${t.why}\n${t.unsubscribe}: ${unsubscribeUrl}`;
+  return { html, text };
+}
+
+/** The whole mail: our document shell around the stored (sanitised) body and the footer. */
+export function letterDocument(
+  lang: LetterLang,
+  title: string,
+  body: string,
+  footer: string,
+): string {
+  return `<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${escapeHtml(title)}</title></head><body style="margin:0;padding:0;background-color:#f4f4f4"><table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="background-color:#f4f4f4"><tr><td align="center" style="padding:24px 0">${body}${footer}</td></tr></table></body></html>`;
+}

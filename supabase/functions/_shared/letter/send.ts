@@ -1,0 +1,47 @@
+// send-letter and publish-letter: check the sender, reserve the send in one transaction
+// (public.reserve_letter: a publish, a delivery and a job per recipient, the quota), kick the
+// worker and answer at once with the reserved count; the mails go out at the worker's pace.
+import { kickWorker } from '../background.ts';
+import { serviceClient } from '../clients.ts';
+import { ownLetterBlock, rpcError, senderFor } from './calls.ts';
+
+export interface ReserveInput {
+  ownerId: string;
+  blockId: string;
+  emails: string[] | null;
+  group: string | null;
+  register: boolean;
+}
+
+export async function reserveSend(input: ReserveInput) {
+  const db = serviceClient();
+  const block = await ownLetterBlock(db, input.ownerId, input.blockId);
+  const { data: profile } = await db
+    .from('profiles')
+    .select('name')
+    .eq('id', input.ownerId)
+    .maybeSingle();
+  const sender = await senderFor(
+    db,
+    input.ownerId,
+    block,
+    (profile as { name?: string } | null)?.name ?? '',
+  );
+  const { data, error } = await db.rpc('reserve_letter', {
+    p_owner_id: input.ownerId,
+    p_block_id: input.blockId,
+    p_emails: input.emails,
+    p_group: input.group,
+    p_register: input.register,
+    p_sender: sender,
+  });
+  if (error) throw rpcError(error, 'reserve-letter');
+  const result = data as { publish_id: string | null; reserved: number; skipped: number };
+  if (result.reserved > 0) kickWorker();
+  return {
+    status: true,
+    publishId: result.publish_id,
+    reservedCount: result.reserved,
+    skippedCount: result.skipped,
+  };
+}

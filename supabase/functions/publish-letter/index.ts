@@ -1,0 +1,21 @@
+// publishLetter: the audience send (paid), to the active members with an email of a group
+// (`activated`: everyone). Answers {status, reservedCount} at once; every recipient is a delivery
+// and a job (_shared/letter/send.ts).
+import { handler } from '../_shared/http.ts';
+import { ZPublishLetter } from '../_shared/letter-schemas.ts';
+import { reserveSend } from '../_shared/letter/send.ts';
+
+Deno.serve(
+  handler(
+    ZPublishLetter,
+    ({ body, user }) =>
+      reserveSend({
+        ownerId: user.id,
+        blockId: body.blockId,
+        emails: null,
+        group: body.group,
+        register: false,
+      }),
+    { ownersOnly: true },
+  ),
+);

@@ -1,0 +1,65 @@
+// webToTemplate: a public page of the letter's mode becomes the letter's block model and its
+// rendered mail (spec: data.html, data.message). notion: the page-chunk API; typedream and
+// brunch: the server-rendered page through the SSRF guard; brunch pages must be articles of the
+// block's verified writer. Images of the mode's hosts are copied to storage. Nothing is saved:
+// the workspace shows the result and Save (save-letter) stores it.
+import { serviceClient } from '../_shared/clients.ts';
+import { optionalEnv } from '../_shared/env.ts';
+import { handler, HttpError } from '../_shared/http.ts';
+import {
+  checkPageUrl,
+  LETTER_MESSAGES,
+  MODE_OF_TYPE,
+  ZWebToTemplate,
+} from '../_shared/letter-schemas.ts';
+import { ownLetterBlock } from '../_shared/letter/calls.ts';
+import { loadLetter, LoadError } from '../_shared/letter/load.ts';
+import { renderLetter } from '../_shared/letter/render.ts';
+import { imageOrigins, loadDeps } from '../_shared/letter/runtime.ts';
+
+/** LETTER_SAMPLE_URLS: `notion=https://...,typedream=https://...` (the load-sample button). */
+function sampleUrl(mode: string): string | null {
+  for (const entry of optionalEnv('LETTER_SAMPLE_URLS', '').split(',')) {
+    const at = entry.indexOf('=');
+    if (at > 0 && entry.slice(0, at).trim() === mode) return entry.slice(at + 1).trim();
+  }
+  return null;
+}
+
+Deno.serve(
+  handler(
+    ZWebToTemplate,
+    async ({ body, user }) => {
+      const block = await ownLetterBlock(serviceClient(), user.id, body.blockId);
+      if (MODE_OF_TYPE[block.type] !== body.mode) {
+        throw new HttpError(400, 'invalid_input', LETTER_MESSAGES.notSupportedMode);
+      }
+      const raw = body.sample ? sampleUrl(body.mode) : body.pageUrl!;
+      if (!raw) throw new HttpError(400, 'no_sample', LETTER_MESSAGES.noSample);
+      const checked = checkPageUrl(body.mode, raw, block.private.brunch_profile_page);
+      if ('error' in checked) throw new HttpError(400, 'invalid_address', checked.error);
+      let loaded;
+      try {
+        loaded = await loadLetter(body.mode, checked.url, loadDeps(user.id));
+      } catch (err) {
+        if (err instanceof LoadError) {
+          console.warn('[web-to-template]', err.code, err.message);
+          throw new HttpError(422, err.code, LETTER_MESSAGES.failedToLoad);
+        }
+        throw err;
+      }
+      const rendered = renderLetter(loaded.title, loaded.model, { imageOrigins: imageOrigins() });
+      return {
+        status: true,
+        message: '',
+        pageUrl: checked.url.href,
+        title: loaded.title,
+        letter: loaded.model,
+        html: rendered.html,
+        text: rendered.text,
+        warnings: loaded.warnings,
+      };
+    },
+    { ownersOnly: true },
+  ),
+);

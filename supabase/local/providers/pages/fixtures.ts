@@ -1,0 +1,226 @@
+// Fixture pages of the `/pages` fake: a public Notion page (its page-chunk API records), a
+// Brunch profile and article, a Typedream page, and hostile pages for the SSRF guard and the
+// sanitiser. Hosts are the real providers' names; the fake serves them at /pages/<host>/<path>.
+import { deflateSync } from 'node:zlib';
+
+export const NOTION_PAGE_ID = '5e0f0c1e-9d2a-4b7c-8e3f-1a2b3c4d5e6f';
+export const NOTION_PAGE_URL =
+  'https://reaction-demo.notion.site/Weekly-letter-5e0f0c1e9d2a4b7c8e3f1a2b3c4d5e6f';
+export const NOTION_IMAGE_SOURCE =
+  'https://prod-files-secure.s3.us-west-2.amazonaws.com/7f1c2d3e-0000-4000-8000-00000000space/9a8b7c6d-0000-4000-8000-000000000file/letter-cover.png';
+export const BRUNCH_PROFILE_URL = 'https://brunch.co.kr/@letterwriter';
+export const BRUNCH_ARTICLE_URL = 'https://brunch.co.kr/@letterwriter/12';
+/** The address the fixture writer put in their brunch profile (verify-brunch-id). */
+export const BRUNCH_WRITER_EMAIL = 'brunch-writer@ses-ready.example';
+export const TYPEDREAM_PAGE_URL = 'https://reaction-demo.typedream.app/';
+
+/** Addresses of the fixture hosts in the local DNS zone (public ones are never connected to). */
+export const PAGE_HOST_ADDRESSES: Array<[string, string]> = [
+  ['reaction-demo.notion.site', '104.18.22.110'],
+  ['file.notion.so', '104.18.22.110'],
+  ['prod-files-secure.s3.us-west-2.amazonaws.com', '52.92.0.10'],
+  ['brunch.co.kr', '211.249.220.24'],
+  ['img1.daumcdn.net', '211.231.99.250'],
+  ['reaction-demo.typedream.app', '76.76.21.21'],
+  ['api.typedream.com', '76.76.21.21'],
+  ['hostile.typedream.app', '76.76.21.21'],
+  ['huge.typedream.app', '76.76.21.21'],
+  ['slow.typedream.app', '76.76.21.21'],
+  ['redirect.typedream.app', '76.76.21.21'],
+  ['rebind.typedream.app', '76.76.21.21'],
+  ['outside.typedream.app', '76.76.21.21'],
+  ['big-image.typedream.app', '76.76.21.21'],
+  // names of allowed hosts that lead inside: the guard refuses them by address
+  ['internal.typedream.app', '127.0.0.1'],
+  ['private.typedream.app', '10.0.0.5'],
+  ['metadata.typedream.app', '169.254.169.254'],
+];
+
+// ---------------------------------------------------------------------------------------------
+// images: small PNGs made here (a solid colour), and one larger than the image limit
+
+const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
+  let c = n;
+  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+  return c >>> 0;
+});
+
+function crc32(buf: Buffer): number {
+  let c = 0xffffffff;
+  for (const b of buf) c = CRC_TABLE[(c ^ b) & 0xff]! ^ (c >>> 8);
+  return (c ^ 0xffffffff) >>> 0;
+}
+
+function chunk(type: string, data: Buffer): Buffer {
+  const len = Buffer.alloc(4);
+  len.writeUInt32BE(data.length);
+  const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(crc32(body));
+  return Buffer.concat([len, body, crc]);
+}
+
+/** A PNG of one colour. */
+export function png(width: number, height: number, rgb: [number, number, number]): Buffer {
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header[8] = 8; // bit depth
+  header[9] = 2; // truecolour
+  const row = Buffer.alloc(1 + width * 3);
+  for (let x = 0; x < width; x++) row.set(rgb, 1 + x * 3);
+  const raw = Buffer.concat(Array.from({ length: height }, () => row));
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header),
+    chunk('IDAT', deflateSync(raw)),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Notion: the records loadPageChunk and syncRecordValuesMain answer
+
+const id = (n: number) => `5e0f0c1e-0000-4000-8000-${String(n).padStart(12, '0')}`;
+type Title = Array<[string, Array<[string, string?]>?]>;
+
+function block(n: number, type: string, properties: Record<string, unknown> = {}, extra = {}) {
+  return {
+    id: id(n),
+    version: 1,
+    type,
+    properties,
+    parent_id: NOTION_PAGE_ID,
+    parent_table: 'block',
+    alive: true,
+    space_id: '7f1c2d3e-0000-4000-8000-00000000space',
+    ...extra,
+  };
+}
+
+const t = (...parts: Title): { title: Title } => ({ title: parts });
+
+/** Block records of the fixture page; #13 is left out of the first chunk (fetched after). */
+export function notionBlocks(): Record<string, { role: string; value: Record<string, unknown> }> {
+  const blocks = [
+    block(1, 'header', t(['This week at Reaction Blocks'])),
+    block(
+      2,
+      'text',
+      t(
+        ['We shipped '],
+        ['letters', [['b']]],
+        [' and fixed '],
+        ['the little things', [['i']]],
+        [' you told us about. Read '],
+        ['the release notes', [['a', 'https://example.com/notes']]],
+        ['.'],
+      ),
+    ),
+    block(3, 'sub_header', t(['What changed'])),
+    block(4, 'bulleted_list', t(['Send a Notion page as a letter'])),
+    block(5, 'bulleted_list', t(['Delivery and open counts', [['b']]])),
+    block(6, 'numbered_list', t(['Verify a sender email'])),
+    block(7, 'numbered_list', t(['Load the page, then send'])),
+    block(8, 'quote', t(['Small letters, read by the right people.'])),
+    block(9, 'callout', t(['Reply to this letter: it reaches the writer.']), {
+      format: { page_icon: '💡' },
+    }),
+    block(
+      10,
+      'image',
+      { source: [[NOTION_IMAGE_SOURCE]], caption: [['The new letter editor']] },
+      { format: { display_source: NOTION_IMAGE_SOURCE, block_width: 600 } },
+    ),
+    block(11, 'divider'),
+    block(12, 'code', { title: [['npm install && npm start']], language: [['Shell']] }),
+    block(13, 'text', t(['Thanks for reading. See you next week!'])),
+    block(14, 'to_do', { ...t(['Unsubscribe works from every letter']), checked: [['Yes']] }),
+    // a relative link to another Notion page: the text stays, the link goes
+    block(15, 'text', t(['More in '], ['our archive', [['a', '/archive-0123']]], ['.'])),
+  ];
+  const page = {
+    id: NOTION_PAGE_ID,
+    version: 1,
+    type: 'page',
+    properties: t(['Weekly letter']),
+    content: blocks.map((b) => b.id),
+    parent_table: 'space',
+    alive: true,
+    space_id: '7f1c2d3e-0000-4000-8000-00000000space',
+  };
+  const all = [page, ...blocks];
+  return Object.fromEntries(all.map((b) => [b.id, { role: 'reader', value: b }]));
+}
+
+export const NOTION_LATE_BLOCK = id(13);
+
+// ---------------------------------------------------------------------------------------------
+// Brunch and Typedream (server-rendered HTML)
+
+export const BRUNCH_PROFILE_HTML = `<!doctype html><html lang="ko"><head><meta charset="utf-8">
+<title>레터 작가의 브런치스토리</title>
+<meta name="description" content="매주 편지를 씁니다. 연락: ${BRUNCH_WRITER_EMAIL}">
+</head><body><div class="wrap_profile"><strong class="tit_blogger">레터 작가</strong>
+<p class="profile_desc">매주 편지를 씁니다. 연락: ${BRUNCH_WRITER_EMAIL}</p></div></body></html>`;
+
+export const BRUNCH_ARTICLE_HTML = `<!doctype html><html lang="ko"><head><meta charset="utf-8">
+<title>봄의 편지</title><meta property="og:title" content="봄의 편지">
+<script>window.__brunch = { track: true };</script>
+<style>.wrap_body { color: red }</style></head>
+<body><div class="wrap_cover"><h1 class="cover_title">봄의 편지</h1><span class="cover_writer">레터 작가</span></div>
+<div class="wrap_body text_align_left">
+<h4>첫 번째 이야기</h4>
+<p>봄이 왔습니다. <b>창문을 열어</b> 보세요. <i>바람</i>이 다릅니다.</p>
+<p>지난 글은 <a href="/@letterwriter/11">여기</a>에서, 원문은 <a href="https://brunch.co.kr/@letterwriter/12">브런치</a>에서 읽을 수 있습니다.</p>
+<div class="wrap_item item_type_img"><img src="//img1.daumcdn.net/thumb/R1280x0/?fname=http%3A%2F%2Ft1.daumcdn.net%2Fbrunch%2Fspring.png" alt="봄 사진" onerror="alert(1)"></div>
+<blockquote>좋은 편지는 짧습니다.</blockquote>
+<p onclick="steal()">끝까지 읽어 주셔서 고맙습니다.</p>
+<script>steal()</script>
+</div>
+<div class="wrap_comment"><form action="/comment"><textarea></textarea></form></div>
+</body></html>`;
+
+export const TYPEDREAM_HTML = `<!doctype html><html lang="en"><head><meta charset="utf-8">
+<title>Product notes — Reaction demo</title><meta property="og:title" content="Product notes">
+<script src="/_next/static/chunks/main.js"></script></head>
+<body><div id="__next"><nav><a href="/">Home</a><a href="/about">About</a></nav>
+<main><h1>Product notes</h1>
+<p>Typedream pages are rendered on the server, so the letter reads <strong>the same HTML</strong> visitors get.</p>
+<h2>In this issue</h2>
+<ul><li>Faster pages</li><li>A <a href="https://reaction-demo.typedream.app/changelog">changelog</a></li></ul>
+<figure><img src="https://api.typedream.com/v0/document/public/notes-cover.png" alt="Cover"><figcaption>This month's cover</figcaption></figure>
+<hr>
+<p>External images stay where they are: <img src="https://images.example.org/outside.png" alt="outside"></p>
+</main><footer>Made with Typedream</footer></div></body></html>`;
+
+/** Everything a page should never bring into a letter. */
+export const HOSTILE_HTML = `<!doctype html><html><head><meta charset="utf-8"><title>Hostile</title>
+<meta http-equiv="refresh" content="0;url=javascript:alert(1)">
+<base href="javascript:alert(1)//">
+<style>body { background: url(javascript:alert(1)) }</style>
+<script>alert('head')</script></head>
+<body onload="alert('body')"><main>
+<h1 onclick="alert(1)">Hostile page</h1>
+<p>Plain text survives. <a href="javascript:alert(1)">js link</a> <a href=" JaVaScRiPt:alert(1)">spaced</a>
+<a href="data:text/html;base64,PHNjcmlwdD5hbGVydCgxKTwvc2NyaXB0Pg==">data link</a> <a href="vbscript:msgbox(1)">vb</a>
+<a href="https://example.com/ok" onmouseover="alert(1)" style="background:url(javascript:alert(1))">safe link</a></p>
+<script>document.cookie</script>
+<iframe src="https://evil.example/"></iframe><iframe srcdoc="<script>alert(1)</script>"></iframe>
+<object data="evil.swf"></object><embed src="evil.swf">
+<svg onload="alert(1)"><script>alert(1)</script></svg>
+<math><mtext><script>alert(1)</script></mtext></math>
+<img src="x" onerror="alert(1)"><img src="javascript:alert(1)"><img src="data:image/png;base64,iVBORw0KGgo=">
+<form action="https://evil.example/"><input name="q" value="x"><button formaction="javascript:alert(1)">go</button></form>
+<p style="color:red;background-image:url('https://evil.example/t.png');behavior:url(x.htc)">styled</p>
+<template><script>alert(1)</script></template>
+<noscript><img src=x onerror=alert(1)></noscript>
+<p><!--<img src=x onerror=alert(1)>-->after a comment</p>
+<p>&lt;script&gt;alert('escaped')&lt;/script&gt;</p>
+</main></body></html>`;
+
+/** A page with an image over the image size limit. */
+export const BIG_IMAGE_HTML = `<!doctype html><html><head><title>Big image</title></head><body><main>
+<p>A page whose image is too large to copy.</p>
+<img src="https://api.typedream.com/v0/document/public/huge.png" alt="huge">
+</main></body></html>`;

@@ -1,0 +1,184 @@
+// Fixture pages for the letter pipeline (`/pages`): the pages and APIs the functions fetch when
+// an owner turns a page into a letter, served offline. The functions get
+// PAGES_ORIGIN_OVERRIDE=<providers>/pages, so after every check of the SSRF guard a request for
+// https://<host>/<path> is sent here as /pages/<host>/<path>, and NOTION_API_BASE_URL=
+// <providers>/pages/www.notion.so/api/v3 for notion-client. The fixture hosts' addresses are
+// A records in the local DNS zone (some of them private, for the guard's tests).
+//   POST /pages/www.notion.so/api/v3/loadPageChunk | syncRecordValuesMain | getSignedFileUrls
+//   GET  /pages/<host>/<path>   a fixture page or image (README: the list)
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { FakeContext, ProviderFake } from '../fake.ts';
+import { escapeHtml, HttpError, readJson, sendJson } from '../http.ts';
+import {
+  BIG_IMAGE_HTML,
+  BRUNCH_ARTICLE_HTML,
+  BRUNCH_PROFILE_HTML,
+  HOSTILE_HTML,
+  NOTION_IMAGE_SOURCE,
+  NOTION_LATE_BLOCK,
+  NOTION_PAGE_ID,
+  notionBlocks,
+  PAGE_HOST_ADDRESSES,
+  png,
+  TYPEDREAM_HTML,
+} from './fixtures.ts';
+
+const html = (res: ServerResponse, body: string, status = 200) => {
+  res.writeHead(status, { 'content-type': 'text/html; charset=utf-8' });
+  res.end(body);
+};
+const image = (res: ServerResponse, body: Buffer) => {
+  res.writeHead(200, { 'content-type': 'image/png', 'content-length': body.length });
+  res.end(body);
+};
+const redirect = (res: ServerResponse, location: string) => {
+  res.writeHead(302, { location });
+  res.end();
+};
+
+export function createPagesFake(ctx: FakeContext): ProviderFake {
+  const seedDns = () => {
+    for (const [name, value] of PAGE_HOST_ADDRESSES) ctx.zone.add({ name, type: 'A', value });
+  };
+  seedDns();
+  const cover = png(600, 300, [70, 110, 160]);
+  const spring = png(640, 360, [120, 170, 90]);
+  const notes = png(600, 240, [200, 120, 60]);
+  const held = new Set<ServerResponse>();
+  const requests: string[] = [];
+
+  async function notionApi(req: IncomingMessage, res: ServerResponse, endpoint: string) {
+    const body = await readJson(req);
+    const blocks = notionBlocks();
+    if (endpoint === 'loadPageChunk') {
+      if (body.pageId !== NOTION_PAGE_ID)
+        return sendJson(res, 200, { recordMap: {}, cursor: { stack: [] } });
+      const chunk = Object.fromEntries(
+        Object.entries(blocks).filter(([k]) => k !== NOTION_LATE_BLOCK),
+      );
+      return sendJson(res, 200, { recordMap: { block: chunk }, cursor: { stack: [] } });
+    }
+    if (endpoint === 'syncRecordValuesMain' || endpoint === 'syncRecordValues') {
+      const wanted = Array.isArray(body.requests) ? (body.requests as Array<{ id?: string }>) : [];
+      const found = Object.fromEntries(
+        wanted.filter((r) => r.id && blocks[r.id]).map((r) => [r.id!, blocks[r.id!]!]),
+      );
+      return sendJson(res, 200, { recordMap: { block: found } });
+    }
+    if (endpoint === 'getSignedFileUrls') {
+      const urls = Array.isArray(body.urls)
+        ? (body.urls as Array<{ url?: string; permissionRecord?: { id?: string } }>)
+        : [];
+      const expires = Date.now() + 3_600_000;
+      return sendJson(res, 200, {
+        signedUrls: urls.map((u) =>
+          u.url === NOTION_IMAGE_SOURCE
+            ? `https://file.notion.so/f/f/7f1c2d3e/9a8b7c6d/letter-cover.png?table=block&id=${u.permissionRecord?.id ?? ''}&expirationTimestamp=${expires}&signature=local-fake`
+            : null,
+        ),
+      });
+    }
+    return sendJson(res, 400, {
+      errorId: 'fake',
+      name: 'ValidationError',
+      message: `unknown endpoint ${endpoint}`,
+    });
+  }
+
+  return {
+    prefix: '/pages',
+    title: 'Pages (letter sources)',
+    async handle(req, res, path) {
+      const [, host = '', ...rest] = path.split('/');
+      const rel = `/${rest.join('/')}`;
+      requests.push(`${req.method} ${host}${rel}`);
+      if (requests.length > 200) requests.shift();
+      if (host === 'www.notion.so' && rel.startsWith('/api/v3/') && req.method === 'POST') {
+        return notionApi(req, res, rel.slice('/api/v3/'.length));
+      }
+      if (req.method !== 'GET' && req.method !== 'HEAD') throw new HttpError(405, 'GET only');
+      switch (`${host}${rel}`) {
+        case 'file.notion.so/f/f/7f1c2d3e/9a8b7c6d/letter-cover.png':
+          return image(res, cover);
+        case 'brunch.co.kr/@letterwriter':
+          return html(res, BRUNCH_PROFILE_HTML);
+        case 'brunch.co.kr/@letterwriter/12':
+          return html(res, BRUNCH_ARTICLE_HTML);
+        case 'brunch.co.kr/@someoneelse':
+          return html(
+            res,
+            '<!doctype html><title>someone</title><p class="profile_desc">no address here</p>',
+          );
+        case 'img1.daumcdn.net/thumb/R1280x0/':
+          return image(res, spring);
+        case 'reaction-demo.typedream.app/':
+          return html(res, TYPEDREAM_HTML);
+        case 'api.typedream.com/v0/document/public/notes-cover.png':
+          return image(res, notes);
+        case 'api.typedream.com/v0/document/public/huge.png': {
+          // over the 5 MB image limit, without a Content-Length: the guard stops reading
+          res.writeHead(200, { 'content-type': 'image/png' });
+          const piece = Buffer.alloc(256 * 1024, 1);
+          for (let i = 0; i < 24 && !res.destroyed; i++) res.write(piece);
+          return void res.end();
+        }
+        case 'hostile.typedream.app/':
+          return html(res, HOSTILE_HTML);
+        case 'big-image.typedream.app/':
+          return html(res, BIG_IMAGE_HTML);
+        case 'huge.typedream.app/': {
+          res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+          const piece = `<p>${'x'.repeat(64 * 1024)}</p>`;
+          for (let i = 0; i < 80 && !res.destroyed; i++) res.write(piece);
+          return void res.end();
+        }
+        case 'slow.typedream.app/':
+          // never answers: the guard's time limit ends it (the stack's close ends this)
+          held.add(res);
+          res.on('close', () => held.delete(res));
+          return;
+        case 'redirect.typedream.app/':
+          return redirect(res, 'https://127.0.0.1/admin');
+        case 'rebind.typedream.app/':
+          return redirect(res, 'https://internal.typedream.app/');
+        case 'outside.typedream.app/':
+          return redirect(res, 'https://example.com/');
+        case 'internal.typedream.app/':
+        case 'private.typedream.app/':
+        case 'metadata.typedream.app/':
+          return html(
+            res,
+            '<!doctype html><title>internal</title><main><p>SECRET internal page</p></main>',
+          );
+      }
+      throw new HttpError(404, `no fixture page ${host}${rel}`);
+    },
+    section() {
+      const list = [
+        [
+          'Notion page (page-chunk API)',
+          'https://reaction-demo.notion.site/Weekly-letter-5e0f0c1e9d2a4b7c8e3f1a2b3c4d5e6f',
+        ],
+        ['Brunch profile', 'https://brunch.co.kr/@letterwriter'],
+        ['Brunch article', 'https://brunch.co.kr/@letterwriter/12'],
+        ['Typedream page', 'https://reaction-demo.typedream.app/'],
+        ['Hostile page', 'https://hostile.typedream.app/'],
+      ]
+        .map(([label, url]) => `<li>${escapeHtml(label!)}: <code>${escapeHtml(url!)}</code></li>`)
+        .join('');
+      const recent = requests
+        .slice(-10)
+        .reverse()
+        .map((r) => `<li><code>${escapeHtml(r)}</code></li>`)
+        .join('');
+      return `<p class="muted">Pages the letter functions load, served here through PAGES_ORIGIN_OVERRIDE.</p><ul>${list}</ul><p>Last requests:</p><ul>${recent || '<li>none</li>'}</ul>`;
+    },
+    reset() {
+      requests.length = 0;
+      seedDns();
+    },
+    close() {
+      for (const res of held) res.destroy();
+    },
+  };
+}

@@ -1,0 +1,419 @@
+// The letter pipeline as units (no network): the SSRF guard with a resolver and fetch of our
+// own, address classification, the letter sanitiser on the XSS payload table, the sources on the
+// providers server's fixture pages, the renderer (inline styles, 600 px, links, images, text
+// part) and the manual send's address rules. letters.test.ts runs the same code through the stack.
+import { describe, expect, it } from 'vitest';
+import {
+  FetchRefused,
+  guardedFetch,
+  hostRule,
+  isPublicAddress,
+  type GuardDeps,
+  type GuardPolicy,
+} from '../functions/_shared/letter/fetch-guard.ts';
+import {
+  brunchProfileText,
+  brunchToBlocks,
+  typedreamToBlocks,
+} from '../functions/_shared/letter/html-source.ts';
+import { notionToBlocks } from '../functions/_shared/letter/notion.ts';
+import { letterDocument, letterFooter, renderLetter } from '../functions/_shared/letter/render.ts';
+import { cleanStyle, sanitizeLetterHtml } from '../functions/_shared/letter/sanitize-letter.ts';
+import {
+  checkPageUrl,
+  normalizeBrunchProfile,
+  parseRecipients,
+  ZLetterModel,
+  type TLetterModel,
+} from '../functions/_shared/letter-schemas.ts';
+import {
+  BRUNCH_ARTICLE_HTML,
+  BRUNCH_PROFILE_HTML,
+  BRUNCH_WRITER_EMAIL,
+  HOSTILE_HTML,
+  NOTION_PAGE_ID,
+  notionBlocks,
+  TYPEDREAM_HTML,
+} from '../local/providers/pages/fixtures.ts';
+import { XSS_PAYLOADS } from './support/xss-payloads.ts';
+
+const policy = (over: Partial<GuardPolicy> = {}): GuardPolicy => ({
+  allowHost: hostRule(['.typedream.app', 'brunch.co.kr']),
+  maxBytes: 1000,
+  timeoutMs: 500,
+  maxRedirects: 2,
+  accept: (t) => t === 'text/html',
+  ...over,
+});
+
+/** A resolver and a fetch of our own: a table of hosts and answers. */
+function deps(
+  answers: Record<string, () => Response | Promise<Response>>,
+  dns: Record<string, string[]> = {},
+): GuardDeps & { seen: string[] } {
+  const seen: string[] = [];
+  return {
+    seen,
+    resolve: async (host) => dns[host] ?? ['76.76.21.21'],
+    fetch: (async (input: string | URL | Request) => {
+      const url = String(input);
+      seen.push(url);
+      const answer = answers[url];
+      if (!answer) return new Response('not found', { status: 404 });
+      return answer();
+    }) as typeof fetch,
+  };
+}
+
+const page =
+  (body: string, headers: Record<string, string> = {}) =>
+  () =>
+    new Response(body, {
+      status: 200,
+      headers: { 'content-type': 'text/html; charset=utf-8', ...headers },
+    });
+const moved = (location: string) => () =>
+  new Response(null, { status: 302, headers: { location } });
+
+describe('the SSRF guard', () => {
+  it('fetches an allowed https page', async () => {
+    const d = deps({ 'https://a.typedream.app/': page('<p>hi</p>') });
+    const got = await guardedFetch('https://a.typedream.app/', policy(), d);
+    expect(new TextDecoder().decode(got.body)).toBe('<p>hi</p>');
+  });
+
+  it.each([
+    ['http://a.typedream.app/', 'scheme'],
+    ['ftp://a.typedream.app/', 'scheme'],
+    ['https://a.typedream.app:8443/', 'port'],
+    ['https://user:pw@a.typedream.app/', 'host'],
+    ['https://example.com/', 'host'],
+    ['https://typedream.app.evil.com/', 'host'],
+    ['https://evil-typedream.app/', 'host'],
+    ['https://127.0.0.1/', 'host'],
+    ['https://[::1]/', 'host'],
+    ['https://2130706433/', 'host'],
+    ['not a url', 'scheme'],
+  ])('refuses %s (%s) before any request', async (url, reason) => {
+    const d = deps({});
+    await expect(guardedFetch(url, policy(), d)).rejects.toMatchObject({ reason });
+    expect(d.seen).toEqual([]);
+  });
+
+  it.each([
+    ['127.0.0.1'],
+    ['10.1.2.3'],
+    ['172.16.0.1'],
+    ['192.168.1.1'],
+    ['169.254.169.254'],
+    ['100.64.0.1'],
+    ['0.0.0.0'],
+    ['::1'],
+    ['fd00::1'],
+    ['fe80::1'],
+    ['::ffff:127.0.0.1'],
+    ['::ffff:10.0.0.1'],
+  ])('refuses a host that resolves to %s', async (ip) => {
+    const d = deps(
+      { 'https://a.typedream.app/': page('x') },
+      { 'a.typedream.app': ['76.76.21.21', ip] },
+    );
+    await expect(guardedFetch('https://a.typedream.app/', policy(), d)).rejects.toMatchObject({
+      reason: 'address',
+    });
+    expect(d.seen).toEqual([]);
+  });
+
+  it('classifies addresses', () => {
+    for (const ip of ['8.8.8.8', '76.76.21.21', '2606:4700::6810:84e5', '::ffff:8.8.8.8'])
+      expect(isPublicAddress(ip), ip).toBe(true);
+    for (const ip of [
+      '192.0.2.1',
+      '198.51.100.7',
+      '203.0.113.9',
+      '224.0.0.1',
+      '255.255.255.255',
+      '2001:db8::1',
+      'ff02::1',
+      '64:ff9b::a00:1',
+      'nonsense',
+    ])
+      expect(isPublicAddress(ip), ip).toBe(false);
+  });
+
+  it('refuses a host without an address', async () => {
+    const d = deps({}, { 'a.typedream.app': [] });
+    await expect(guardedFetch('https://a.typedream.app/', policy(), d)).rejects.toMatchObject({
+      reason: 'dns',
+    });
+  });
+
+  it('follows a redirect only to a URL that passes the same checks', async () => {
+    const ok = deps({
+      'https://a.typedream.app/': moved('/next'),
+      'https://a.typedream.app/next': page('done'),
+    });
+    expect((await guardedFetch('https://a.typedream.app/', policy(), ok)).url).toBe(
+      'https://a.typedream.app/next',
+    );
+    for (const location of [
+      'https://127.0.0.1/',
+      'http://a.typedream.app/',
+      'https://example.com/',
+      'https://inside.typedream.app/',
+    ]) {
+      const d = deps(
+        { 'https://a.typedream.app/': moved(location) },
+        { 'inside.typedream.app': ['10.0.0.1'] },
+      );
+      await expect(
+        guardedFetch('https://a.typedream.app/', policy(), d),
+        location,
+      ).rejects.toMatchObject({
+        reason: 'redirect',
+      });
+      expect(d.seen).toEqual(['https://a.typedream.app/']);
+    }
+    const loop = deps({ 'https://a.typedream.app/': moved('/') });
+    await expect(guardedFetch('https://a.typedream.app/', policy(), loop)).rejects.toMatchObject({
+      reason: 'redirect',
+    });
+    expect(loop.seen).toHaveLength(3);
+  });
+
+  it('stops reading past the size limit, declared or not', async () => {
+    const declared = deps({
+      'https://a.typedream.app/': page('x'.repeat(10), { 'content-length': '5000' }),
+    });
+    await expect(
+      guardedFetch('https://a.typedream.app/', policy(), declared),
+    ).rejects.toMatchObject({ reason: 'size' });
+    const streamed = deps({
+      'https://a.typedream.app/': () =>
+        new Response(
+          new ReadableStream({
+            pull(c) {
+              c.enqueue(new Uint8Array(400));
+            },
+          }),
+          { headers: { 'content-type': 'text/html' } },
+        ),
+    });
+    await expect(
+      guardedFetch('https://a.typedream.app/', policy(), streamed),
+    ).rejects.toMatchObject({ reason: 'size' });
+  });
+
+  it('gives up after the time limit', async () => {
+    const d = deps({});
+    d.fetch = ((_: string, init?: RequestInit) =>
+      new Promise((_resolve, reject) => {
+        init?.signal?.addEventListener('abort', () => reject(new Error('aborted')));
+      })) as typeof fetch;
+    await expect(
+      guardedFetch('https://a.typedream.app/', policy({ timeoutMs: 50 }), d),
+    ).rejects.toMatchObject({
+      reason: 'timeout',
+    });
+  });
+
+  it('refuses other content types and other statuses', async () => {
+    const json = deps({
+      'https://a.typedream.app/': () =>
+        new Response('{}', { headers: { 'content-type': 'application/json' } }),
+    });
+    await expect(guardedFetch('https://a.typedream.app/', policy(), json)).rejects.toMatchObject({
+      reason: 'type',
+    });
+    const gone = deps({});
+    await expect(guardedFetch('https://a.typedream.app/', policy(), gone)).rejects.toBeInstanceOf(
+      FetchRefused,
+    );
+  });
+
+  it('sends the checked request to the origin override', async () => {
+    const d = deps({ 'http://127.0.0.1:9/pages/a.typedream.app/x?y=1': page('ok') });
+    d.originOverride = 'http://127.0.0.1:9/pages';
+    const got = await guardedFetch('https://a.typedream.app/x?y=1', policy(), d);
+    expect(got.url).toBe('https://a.typedream.app/x?y=1');
+  });
+});
+
+describe('the letter sanitiser', () => {
+  it.each(XSS_PAYLOADS)('%s: nothing that runs survives', (_name, input) => {
+    const out = sanitizeLetterHtml(input);
+    expect(out).not.toMatch(
+      /<(script|iframe|object|embed|svg|math|form|input|button|style|template|base|meta)\b/i,
+    );
+    expect(out).not.toMatch(/\son[a-z]+=/i);
+    expect(out).not.toMatch(/(javascript|vbscript|data):/i);
+    expect(sanitizeLetterHtml(out)).toBe(out);
+  });
+
+  it('keeps a mail layout with its inline styles', () => {
+    const html =
+      '<table role="presentation" width="600" cellpadding="0" cellspacing="0" style="width: 100%; max-width: 600px"><tbody><tr><td style="padding: 0 32px; color: #1f1f1f"><h1 style="font-size: 22px">T</h1><p style="margin: 0">a <a href="https://example.com/" target="_blank" rel="noopener noreferrer">b</a></p><img src="https://cdn.example/a.png" alt="" width="536"></td></tr></tbody></table>';
+    expect(sanitizeLetterHtml(html)).toBe(html);
+  });
+
+  it('allows http images only from the listed origins', () => {
+    expect(
+      sanitizeLetterHtml('<img src="http://127.0.0.1:54321/storage/v1/object/public/x.png">'),
+    ).toBe('');
+    expect(
+      sanitizeLetterHtml('<img src="http://127.0.0.1:54321/storage/v1/object/public/x.png">', {
+        imageOrigins: ['http://127.0.0.1:54321'],
+      }),
+    ).toBe('<img src="http://127.0.0.1:54321/storage/v1/object/public/x.png">');
+  });
+
+  it('filters style declarations', () => {
+    expect(
+      cleanStyle('color: red; background: url(https://t.example/x); position: fixed; width: 10px'),
+    ).toBe('color: red; width: 10px');
+    expect(cleanStyle('font-family: "a;b", sans-serif; margin: expression(alert(1))')).toBe(
+      'font-family: "a;b", sans-serif',
+    );
+    expect(cleanStyle('color: red /* */; color: \\72 ed; display: -webkit-box')).toBe('');
+  });
+});
+
+describe('sources on the fixture pages', () => {
+  it('Notion records', () => {
+    const { title, blocks } = notionToBlocks({ block: notionBlocks() }, NOTION_PAGE_ID);
+    expect(title).toBe('Weekly letter');
+    expect(blocks.map((b) => b.type)).toContain('callout');
+    expect(
+      ZLetterModel.safeParse({ version: 1, source: null, blocks, cta: null, imageButton: null })
+        .success,
+    ).toBe(true);
+  });
+
+  it('a Brunch article and profile', () => {
+    const { title, blocks } = brunchToBlocks(
+      BRUNCH_ARTICLE_HTML,
+      new URL('https://brunch.co.kr/@letterwriter/12'),
+    );
+    expect(title).toBe('봄의 편지');
+    const image = blocks.find((b) => b.type === 'image');
+    expect(image && image.type === 'image' && image.src).toBe(
+      'https://img1.daumcdn.net/thumb/R1280x0/?fname=http%3A%2F%2Ft1.daumcdn.net%2Fbrunch%2Fspring.png',
+    );
+    expect(JSON.stringify(blocks)).not.toMatch(/steal|__brunch|comment/);
+    expect(brunchProfileText(BRUNCH_PROFILE_HTML)).toContain(BRUNCH_WRITER_EMAIL);
+  });
+
+  it('a Typedream page and a hostile one', () => {
+    expect(
+      typedreamToBlocks(TYPEDREAM_HTML, new URL('https://reaction-demo.typedream.app/')).blocks[0],
+    ).toMatchObject({
+      type: 'heading',
+      level: 1,
+    });
+    const hostile = typedreamToBlocks(HOSTILE_HTML, new URL('https://hostile.typedream.app/'));
+    const json = JSON.stringify(hostile.blocks);
+    expect(json).not.toMatch(/javascript:|vbscript:|data:|evil\.example|alert\(1\)/);
+  });
+});
+
+describe('rendering', () => {
+  const model: TLetterModel = {
+    version: 1,
+    source: null,
+    blocks: [
+      { id: 'a', type: 'heading', level: 2, spans: [{ text: 'Hello <you>' }] },
+      {
+        id: 'b',
+        type: 'paragraph',
+        spans: [
+          { text: 'bold', marks: ['b', 'i'] },
+          { text: ' link', href: 'https://x.example/?a=1&b=2' },
+        ],
+      },
+      {
+        id: 'c',
+        type: 'list',
+        ordered: true,
+        items: [[{ text: 'one' }], [{ text: 'two', marks: ['code'] }]],
+      },
+      { id: 'd', type: 'image', src: 'https://cdn.example/a.png', alt: 'An "image"' },
+      { id: 'e', type: 'code', text: 'if (a < b) {}' },
+      { id: 'f', type: 'divider' },
+    ],
+    cta: { text: 'Go & see', link: 'https://x.example/go' },
+    imageButton: { src: 'https://cdn.example/button.png', link: 'mailto:hi@example.com' },
+  };
+
+  it('a 600 px table, every style inline, links and images absolute, a text part', () => {
+    const { html, text } = renderLetter('Title', model);
+    expect(html.startsWith('<table')).toBe(true);
+    expect(html).toContain('width="600"');
+    expect(html).not.toMatch(/<style|class=/);
+    expect(html).toContain('Hello &lt;you&gt;');
+    expect(html).toContain('href="https://x.example/?a=1&amp;b=2"');
+    expect(html).toContain('<strong');
+    expect(html).toContain('if (a &lt; b) {}');
+    expect(html).toContain('Go &amp; see');
+    for (const tag of html.match(/<(h2|p|td|img|a|ol|li|pre|hr)\b[^>]*>/g) ?? [])
+      expect(tag, tag).toMatch(/style="/);
+    expect(text).toContain('HELLO <YOU>');
+    expect(text).toContain('Go & see [https://x.example/go]');
+  });
+
+  it('the footer and the document shell escape what they are given', () => {
+    const footer = letterFooter('ko', '<b>작가</b>', 'https://site.example/unsubscribe?token=a&b');
+    expect(footer.html).toContain('&lt;b&gt;작가&lt;/b&gt;님이 Reaction Blocks로 보낸 레터입니다.');
+    expect(footer.html).toContain('href="https://site.example/unsubscribe?token=a&amp;b"');
+    expect(footer.text).toContain('수신 거부: https://site.example/unsubscribe?token=a&b');
+    expect(letterDocument('en', '</title><script>', '<table></table>', '')).toContain(
+      '&lt;/title&gt;&lt;script&gt;',
+    );
+  });
+});
+
+describe('shared rules', () => {
+  it('the manual send box: commas to lines, spaces removed, blank lines dropped', () => {
+    expect(parseRecipients('a@x.com, b@y.org\n\n  c @z.net ,')).toEqual({
+      emails: ['a@x.com', 'b@y.org', 'c@z.net'],
+      error: null,
+    });
+    expect(parseRecipients('a@x.com\nnope').error).toBe('Email address is invalid');
+    expect(
+      parseRecipients(Array.from({ length: 101 }, (_, i) => `u${i}@x.com`).join(',')).error,
+    ).toBe('You can send 100 emails at once by manual sending');
+  });
+
+  it('a letter model is bounded as a whole', () => {
+    const span = { text: 'x'.repeat(5000) };
+    const blocks = Array.from({ length: 400 }, (_, i) => ({
+      id: `b${i}`,
+      type: 'paragraph' as const,
+      spans: [span],
+    }));
+    const model = { version: 1, source: null, blocks, cta: null, imageButton: null };
+    expect(ZLetterModel.safeParse(model).error?.issues[0]?.message).toBe('Too long message');
+    expect(ZLetterModel.safeParse({ ...model, blocks: blocks.slice(0, 100) }).success).toBe(true);
+  });
+
+  it('page addresses per mode', () => {
+    expect(checkPageUrl('notion', 'https://x.notion.site/P-1')).toHaveProperty('url');
+    expect(checkPageUrl('notion', 'https://notion.site.evil.com/')).toEqual({
+      error: "It's not address of the public Notion page",
+    });
+    expect(checkPageUrl('notion', 'nope')).toEqual({ error: 'Invalid address.' });
+    expect(
+      checkPageUrl('brunch', 'https://brunch.co.kr/@me/3', 'https://brunch.co.kr/@me'),
+    ).toHaveProperty('url');
+    expect(
+      checkPageUrl('brunch', 'https://brunch.co.kr/@you/3', 'https://brunch.co.kr/@me'),
+    ).toEqual({
+      error: "It's not your article",
+    });
+    expect(normalizeBrunchProfile('https://brunch.co.kr/@me/')).toEqual({
+      url: 'https://brunch.co.kr/@me',
+    });
+    expect(normalizeBrunchProfile('https://brunch.co.kr/me')).toEqual({
+      error: 'Invalid brunch profile page',
+    });
+  });
+});

@@ -1,0 +1,772 @@
+// Letters end to end through the real pieces (issue 11): web-to-template loads the providers
+// server's fixture pages through the SSRF guard (PAGES_ORIGIN_OVERRIDE) and Notion's page-chunk
+// API (notion-client, NOTION_API_BASE_URL), copies images to the storage stand-in, renders the
+// letter; save-letter stores it; send-letter and publish-letter reserve a send (a delivery and a
+// job per recipient); the jobs worker mails each recipient through the SES fake; SES events
+// move the counts; the signed unsubscribe link removes an address from later sends.
+import { randomUUID } from 'node:crypto';
+import pg from 'pg';
+import { describe, expect, it } from 'vitest';
+import { backgroundEnv } from '../local/stack.ts';
+import {
+  BRUNCH_ARTICLE_URL,
+  BRUNCH_PROFILE_URL,
+  BRUNCH_WRITER_EMAIL,
+  NOTION_PAGE_URL,
+  TYPEDREAM_PAGE_URL,
+} from '../local/providers/pages/fixtures.ts';
+import type { TLetterModel } from '../functions/_shared/letter-schemas.ts';
+import { anonClient, callFunction, newUser, sql, stack, type TestUser } from './support/clients.ts';
+import { eventually, mailbox, providersUrl, sesControl, type Mail } from './support/providers.ts';
+
+const workerSecret = () => backgroundEnv(stack().jwtSecret, '').JOBS_WORKER_SECRET;
+
+async function runWorker() {
+  const res = await fetch(`${stack().apiUrl}/functions/v1/jobs-worker`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${workerSecret()}`, 'content-type': 'application/json' },
+    body: '{}',
+  });
+  return (await res.json()) as { data?: Record<string, number> };
+}
+
+const inbox = (label = 'reader') => `${label}-${randomUUID().slice(0, 8)}@example.com`;
+
+interface Owner {
+  owner: TestUser;
+  blockId: string;
+  sender: string;
+}
+
+/** An owner with a letter block and a verified sender (DKIM on a ready domain). */
+async function letterOwner(
+  type: 'notion_letter' | 'typedream_letter' | 'brunch_letter' = 'notion_letter',
+  opts: { paid?: boolean; limit?: number; sender?: string; dkim?: boolean; dmarc?: string } = {},
+): Promise<Owner> {
+  const owner = await newUser('letter');
+  await sql(
+    'update public.profiles set paid = $2, response_monthly_limit = $3, block_limit = 20 where id = $1',
+    [owner.id, opts.paid ?? true, opts.limit ?? 1000],
+  );
+  const { data, error } = await owner.client.rpc('create_block', { p_block_type: type });
+  expect(error).toBeNull();
+  const sender = opts.sender ?? `writer-${randomUUID().slice(0, 8)}@ses-ready.example`;
+  await sesControl('/identities', { identity: sender, verified: true, status: 'SUCCESS' });
+  await sql(
+    `insert into public.sender_emails (user_id, email, status, spf_verified, dkim_verified, dmarc_policy)
+     values ($1, $2, 'verified', true, $3, $4)`,
+    [owner.id, sender, opts.dkim ?? true, opts.dmarc ?? null],
+  );
+  return { owner, blockId: (data as { id: string }).id, sender };
+}
+
+interface Loaded {
+  status: boolean;
+  html: string;
+  text: string;
+  title: string;
+  letter: TLetterModel;
+  warnings: string[];
+  pageUrl: string;
+}
+
+async function load(o: Owner, mode: string, pageUrl: string) {
+  return callFunction(
+    'web-to-template',
+    { blockId: o.blockId, mode, pageUrl },
+    o.owner.accessToken,
+  );
+}
+
+async function loaded(o: Owner, mode: string, pageUrl: string): Promise<Loaded> {
+  const res = await load(o, mode, pageUrl);
+  expect(res.json.error, JSON.stringify(res.json.error)).toBeUndefined();
+  return res.json.data as Loaded;
+}
+
+/** The checks every rendered letter must pass (issue 11, Tests and figures). */
+function expectMailSafe(html: string) {
+  expect(html).not.toMatch(/<script|<iframe|<object|<embed|<svg|<form|<style|<template/i);
+  expect(html).not.toMatch(/\son[a-z]+\s*=/i);
+  expect(html).not.toMatch(/javascript:|vbscript:|data:/i);
+  expect(html).not.toMatch(/\sclass=/i);
+  expect(html).not.toMatch(/url\(/i);
+  for (const m of html.matchAll(/<img[^>]*\ssrc="([^"]+)"/g)) {
+    const src = new URL(m[1]!.replace(/&amp;/g, '&'));
+    expect(src.protocol === 'https:' || src.origin === new URL(stack().apiUrl).origin).toBe(true);
+  }
+  for (const m of html.matchAll(/<a[^>]*\shref="([^"]+)"/g)) {
+    expect(['http:', 'https:', 'mailto:']).toContain(
+      new URL(m[1]!.replace(/&amp;/g, '&')).protocol,
+    );
+  }
+}
+
+async function save(o: Owner, l: Loaded, extra: Partial<TLetterModel> = {}, title = l.title) {
+  return callFunction(
+    'save-letter',
+    {
+      blockId: o.blockId,
+      letter: {
+        title,
+        mailFrom: o.sender,
+        mailName: 'Letter Writer',
+        pageUrl: l.pageUrl,
+        model: { ...l.letter, ...extra },
+      },
+    },
+    o.owner.accessToken,
+  );
+}
+
+async function sendAndDeliver(o: Owner, emails: string[]) {
+  const res = await callFunction(
+    'send-letter',
+    { blockId: o.blockId, emailList: emails, registerAudience: false },
+    o.owner.accessToken,
+  );
+  expect(res.json.error, JSON.stringify(res.json.error)).toBeUndefined();
+  return res.json.data as { reservedCount: number; skippedCount: number; publishId: string | null };
+}
+
+async function delivered(to: string, subject?: string): Promise<Mail> {
+  return eventually(async () => {
+    await runWorker();
+    return (await mailbox(to)).find((m) => !subject || m.subject === subject);
+  }, 20_000);
+}
+
+describe('page to letter', () => {
+  it('a Notion page: every block kind, marks and links, the late block, the image copied to storage', async () => {
+    const o = await letterOwner('notion_letter');
+    const l = await loaded(o, 'notion', NOTION_PAGE_URL);
+    expect(l.title).toBe('Weekly letter');
+    const kinds = l.letter.blocks.map((b) => b.type);
+    expect(kinds).toEqual([
+      'heading',
+      'paragraph',
+      'heading',
+      'list',
+      'list',
+      'quote',
+      'callout',
+      'image',
+      'divider',
+      'code',
+      'paragraph',
+      'list',
+      'paragraph',
+    ]);
+    const para = l.letter.blocks[1]!;
+    expect(para.type === 'paragraph' && para.spans).toEqual([
+      { text: 'We shipped ' },
+      { text: 'letters', marks: ['b'] },
+      { text: ' and fixed ' },
+      { text: 'the little things', marks: ['i'] },
+      { text: ' you told us about. Read ' },
+      { text: 'the release notes', href: 'https://example.com/notes' },
+      { text: '.' },
+    ]);
+    // the relative Notion link keeps its text, loses its link
+    const last = l.letter.blocks.at(-1)!;
+    expect(last.type === 'paragraph' && last.spans.some((s) => s.href)).toBe(false);
+    const image = l.letter.blocks.find((b) => b.type === 'image')!;
+    expect(image.type === 'image' && image.src).toMatch(
+      new RegExp(
+        `^${stack().apiUrl}/storage/v1/object/public/letter-images/${o.owner.id}/[0-9a-f]{40}\\.png$`,
+      ),
+    );
+    const stored = await fetch((image as { src: string }).src);
+    expect(stored.status).toBe(200);
+    expect(stored.headers.get('content-type')).toBe('image/png');
+    expect(l.html).toContain('width="600"');
+    expect(l.html).toContain('style="');
+    expect(l.text).toContain('THIS WEEK AT REACTION BLOCKS'); // html-to-text's headings
+    expect(l.text).toContain('release notes [https://example.com/notes]');
+    expectMailSafe(l.html);
+  });
+
+  it('a Brunch article of the verified writer only; verify-brunch-id with the spec messages', async () => {
+    const o = await letterOwner('brunch_letter', { sender: BRUNCH_WRITER_EMAIL });
+    // no verified profile yet
+    expect((await load(o, 'brunch', BRUNCH_ARTICLE_URL)).json.error?.message).toBe(
+      'Verify your brunch profile first',
+    );
+    const verify = (brunchProfilePage: string, email = BRUNCH_WRITER_EMAIL) =>
+      callFunction(
+        'verify-brunch-id',
+        { blockId: o.blockId, brunchProfilePage, email },
+        o.owner.accessToken,
+      );
+    expect((await verify('https://example.com/@letterwriter')).json.error?.message).toBe(
+      'Invalid brunch profile page',
+    );
+    expect((await verify('https://brunch.co.kr/@someoneelse')).json.error?.message).toBe(
+      'Failed to verify writer',
+    );
+    expect(
+      (await verify(BRUNCH_PROFILE_URL, 'not-mine@ses-ready.example')).json.error?.message,
+    ).toBe('Verify the sender email first');
+    expect((await verify(`${BRUNCH_PROFILE_URL}/`)).json.data).toMatchObject({
+      status: true,
+      brunchProfilePage: BRUNCH_PROFILE_URL,
+    });
+    expect(
+      (await load(o, 'brunch', 'https://brunch.co.kr/@someoneelse/3')).json.error?.message,
+    ).toBe("It's not your article");
+    expect(
+      (await load(o, 'brunch', 'https://example.com/@letterwriter/12')).json.error?.message,
+    ).toBe("Please enter link of letterwriter's article.");
+    const l = await loaded(o, 'brunch', BRUNCH_ARTICLE_URL);
+    expect(l.title).toBe('봄의 편지');
+    expect(l.letter.blocks.map((b) => b.type)).toEqual([
+      'heading',
+      'paragraph',
+      'paragraph',
+      'image',
+      'quote',
+      'paragraph',
+    ]);
+    const links = l.letter.blocks
+      .flatMap((b) => (b.type === 'paragraph' ? b.spans : []))
+      .filter((s) => s.href);
+    expect(links.map((s) => s.href)).toEqual([
+      'https://brunch.co.kr/@letterwriter/11',
+      'https://brunch.co.kr/@letterwriter/12',
+    ]);
+    expect(l.html).not.toContain('steal');
+    expectMailSafe(l.html);
+  });
+
+  it('a Typedream page: main content only, its own images copied, outside https images kept', async () => {
+    const o = await letterOwner('typedream_letter');
+    const l = await loaded(o, 'typedream', TYPEDREAM_PAGE_URL);
+    expect(l.title).toBe('Product notes');
+    expect(l.text).not.toContain('Made with Typedream');
+    expect(l.text).not.toContain('About');
+    const images = l.letter.blocks.filter((b) => b.type === 'image') as Array<{ src: string }>;
+    expect(images[0]!.src).toContain('/storage/v1/object/public/letter-images/');
+    expect(images[1]!.src).toBe('https://images.example.org/outside.png');
+    expectMailSafe(l.html);
+  });
+
+  it('the spec messages for addresses and modes', async () => {
+    const o = await letterOwner('notion_letter');
+    expect((await load(o, 'notion', 'not a url')).json.error?.message).toBe('Invalid address.');
+    expect((await load(o, 'notion', 'https://example.com/page')).json.error?.message).toBe(
+      "It's not address of the public Notion page",
+    );
+    expect((await load(o, 'medium', NOTION_PAGE_URL)).json.error?.message).toMatch(
+      /^Not supported mode/,
+    );
+    expect((await load(o, 'typedream', TYPEDREAM_PAGE_URL)).json.error?.message).toBe(
+      'Not supported mode',
+    );
+    const missing = await load(
+      o,
+      'notion',
+      'https://reaction-demo.notion.site/Gone-00000000000040008000000000000000',
+    );
+    expect(missing).toMatchObject({ status: 422, json: { error: { message: 'Failed to load' } } });
+    const sample = await callFunction(
+      'web-to-template',
+      { blockId: o.blockId, mode: 'notion', sample: true },
+      o.owner.accessToken,
+    );
+    expect((sample.json.data as Loaded).title).toBe('Weekly letter');
+    // somebody else's block
+    const other = await newUser('other');
+    expect(
+      (
+        await callFunction(
+          'web-to-template',
+          { blockId: o.blockId, mode: 'notion', pageUrl: NOTION_PAGE_URL },
+          other.accessToken,
+        )
+      ).status,
+    ).toBe(404);
+  });
+});
+
+describe('hostile pages and the SSRF guard', () => {
+  it('a hostile page becomes a harmless letter', async () => {
+    const o = await letterOwner('typedream_letter');
+    const l = await loaded(o, 'typedream', 'https://hostile.typedream.app/');
+    expectMailSafe(l.html);
+    expect(l.text).toContain('Plain text survives.');
+    expect(l.text).toContain("<script>alert('escaped')</script>");
+    expect(l.html).toContain('&lt;script&gt;');
+    expect(l.html).toContain('href="https://example.com/ok"');
+    expect(l.html).not.toContain('evil.example');
+    expect(l.html).not.toContain('alert(1)');
+  });
+
+  it.each([
+    ['huge.typedream.app', 'fetch_size'],
+    ['redirect.typedream.app', 'fetch_redirect'],
+    ['rebind.typedream.app', 'fetch_redirect'],
+    ['outside.typedream.app', 'fetch_redirect'],
+    ['internal.typedream.app', 'fetch_address'],
+    ['private.typedream.app', 'fetch_address'],
+    ['metadata.typedream.app', 'fetch_address'],
+    ['nowhere.typedream.app', 'fetch_dns'],
+  ])('%s is refused (%s)', async (host, code) => {
+    const o = await letterOwner('typedream_letter');
+    const res = await load(o, 'typedream', `https://${host}/`);
+    expect(res).toMatchObject({
+      status: 422,
+      json: { error: { code, message: 'Failed to load' } },
+    });
+  });
+
+  it(
+    'a page that never answers is given up after the time limit',
+    { timeout: 30_000 },
+    async () => {
+      const o = await letterOwner('typedream_letter');
+      const res = await load(o, 'typedream', 'https://slow.typedream.app/');
+      expect(res).toMatchObject({ status: 422, json: { error: { code: 'fetch_timeout' } } });
+    },
+  );
+
+  it('an image over the size limit is dropped with a warning', async () => {
+    const o = await letterOwner('typedream_letter');
+    const l = await loaded(o, 'typedream', 'https://big-image.typedream.app/');
+    expect(l.letter.blocks.some((b) => b.type === 'image')).toBe(false);
+    expect(l.warnings.join()).toMatch(/image dropped \(size\)/);
+  });
+
+  it('storage takes uploads from the service role only', async () => {
+    const owner = await newUser('storage');
+    const res = await fetch(`${stack().apiUrl}/storage/v1/object/letter-images/${owner.id}/x.png`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${owner.accessToken}`, 'content-type': 'image/png' },
+      body: 'x',
+    });
+    expect(res.status).toBe(403);
+    const climb = await fetch(
+      `${stack().apiUrl}/storage/v1/object/public/letter-images/..%2F..%2Fpg%2FPG_VERSION`,
+    );
+    expect(climb.status).toBe(404);
+  });
+});
+
+describe('saving and the public page', () => {
+  it('save-letter renders on the server; the sender must be verified; get_letter_view shows it to anyone', async () => {
+    const o = await letterOwner('notion_letter');
+    const l = await loaded(o, 'notion', NOTION_PAGE_URL);
+    // a deleted row and a call to action
+    const blocks = l.letter.blocks.filter((b) => b.type !== 'quote');
+    const saved = await save(o, l, {
+      blocks,
+      cta: { text: 'Read on the site', link: 'https://example.com/read' },
+    });
+    expect(saved.json.error).toBeUndefined();
+    const [row] = await sql<{
+      mail_html: string;
+      mail_text: string;
+      mail_from: string;
+      letter: TLetterModel;
+    }>(
+      'select mail_html, mail_text, mail_from, letter from public.block_private where block_id = $1',
+      [o.blockId],
+    );
+    expect(row!.mail_from).toBe(o.sender);
+    expect(row!.mail_html).not.toContain('Small letters, read by the right people.');
+    expect(row!.mail_html).toContain('Read on the site');
+    expect(row!.letter.blocks).toHaveLength(blocks.length);
+    expectMailSafe(row!.mail_html);
+
+    // HTML in the model's text is text
+    const evil = await save(o, l, {
+      blocks: [{ id: 'x1', type: 'paragraph', spans: [{ text: '<img src=x onerror=alert(1)>' }] }],
+    });
+    expect(evil.json.error).toBeUndefined();
+    const [after] = await sql<{ mail_html: string }>(
+      'select mail_html from public.block_private where block_id = $1',
+      [o.blockId],
+    );
+    expect(after!.mail_html).toContain('&lt;img src=x onerror=alert(1)&gt;');
+    // links in the model must be http(s) or mailto
+    const badLink = await save(o, l, {
+      blocks: [
+        { id: 'x1', type: 'paragraph', spans: [{ text: 'x', href: 'javascript:alert(1)' }] },
+      ],
+    });
+    expect(badLink.status).toBe(400);
+
+    const unverified = await callFunction(
+      'save-letter',
+      {
+        blockId: o.blockId,
+        letter: {
+          title: 't',
+          mailFrom: 'someone@ses-ready.example',
+          mailName: '',
+          pageUrl: '',
+          model: l.letter,
+        },
+      },
+      o.owner.accessToken,
+    );
+    expect(unverified.json.error?.message).toBe('Verify the sender email first');
+
+    await save(o, l);
+    const view = await anonClient().rpc('get_letter_view', { p_block_id: o.blockId });
+    expect(view.error).toBeNull();
+    expect(view.data).toMatchObject({
+      title: 'Weekly letter',
+      block: { id: o.blockId, type: 'notion_letter' },
+    });
+    expect(JSON.stringify(view.data)).not.toContain(o.sender);
+    expectMailSafe((view.data as { html: string }).html);
+    // the owner-only table stays owner-only
+    const stranger = await newUser('stranger');
+    expect(
+      (await stranger.client.from('block_private').select('mail_html').eq('block_id', o.blockId))
+        .data,
+    ).toEqual([]);
+    // not for reaction blocks
+    const { data: comment } = await o.owner.client.rpc('create_block', { p_block_type: 'comment' });
+    const wrong = await anonClient().rpc('get_letter_view', {
+      p_block_id: (comment as { id: string }).id,
+    });
+    expect(wrong.error?.message).toBe('Not valid type');
+  });
+});
+
+describe('sending', () => {
+  it('two addresses: a mail each with footer and one-click unsubscribe; counts; open; unsubscribe; skipped next time', async () => {
+    const o = await letterOwner('notion_letter');
+    const l = await loaded(o, 'notion', NOTION_PAGE_URL);
+    expect((await save(o, l)).json.error).toBeUndefined();
+    const a = inbox('a');
+    const b = inbox('b');
+    const sent = await sendAndDeliver(o, [` ${a.toUpperCase()}`.trim(), b, a]);
+    expect(sent).toMatchObject({ reservedCount: 2, skippedCount: 0 });
+    const [mailA, mailB] = [await delivered(a), await delivered(b)];
+    for (const mail of [mailA, mailB]) {
+      expect(mail.subject).toBe('Weekly letter');
+      expect(mail.from).toContain(o.sender);
+      expect(mail.from).toContain('Letter Writer');
+      expect(mail.html).toContain('Delivered by Letter Writer with Reaction Blocks.');
+      expect(mail.html).toMatch(/\/unsubscribe\?token=/);
+      expect(mail.text).toContain('Unsubscribe: ');
+      expect(mail.headers['List-Unsubscribe']).toMatch(
+        /^<http.*\/functions\/v1\/unsubscribe\?token=.+>$/,
+      );
+      expect(mail.headers['List-Unsubscribe-Post']).toBe('List-Unsubscribe=One-Click');
+    }
+    const publish = async () =>
+      (await o.owner.client.from('publishes').select('*').eq('block_id', o.blockId).single())
+        .data as Record<string, number>;
+    await eventually(async () => {
+      const p = await publish();
+      return p.sent_count === 2 && p.delivered_count === 2 && p;
+    });
+    // opening the mail loads the tracking pixel: the open count moves once
+    const pixel = /<img[^>]+src="([^"]+\/ses\/open\/[^"]+)"/.exec(mailA.html!)?.[1];
+    expect(pixel).toBeTruthy();
+    await fetch(pixel!.replace(/&amp;/g, '&'));
+    await fetch(pixel!.replace(/&amp;/g, '&'));
+    await eventually(async () => (await publish()).opened_count === 1);
+    const { data: deliveries } = await o.owner.client.from('deliveries').select('email, status');
+    expect(deliveries).toEqual(
+      expect.arrayContaining([
+        { email: a, status: 'opened' },
+        { email: b, status: 'delivered' },
+      ]),
+    );
+
+    // unsubscribe from the link (the page's confirm calls the function with the token)
+    const token = decodeURIComponent(/unsubscribe\?token=([^"&\s]+)/.exec(mailA.html!)![1]!);
+    const info = await fetch(
+      `${stack().apiUrl}/functions/v1/unsubscribe?token=${encodeURIComponent(token)}`,
+    );
+    expect(await info.json()).toMatchObject({ data: { scope: 'letter' } });
+    const done = await callFunction('unsubscribe', { token }, undefined);
+    expect(done.json.data).toMatchObject({ status: true, scope: 'letter' });
+    // a tampered token unsubscribes nobody
+    const forged = token.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A'));
+    expect((await callFunction('unsubscribe', { token: forged }, undefined)).status).toBe(400);
+
+    const again = await sendAndDeliver(o, [a, b]);
+    expect(again).toMatchObject({ reservedCount: 1, skippedCount: 1 });
+    await eventually(async () => {
+      await runWorker();
+      return (await mailbox(b)).length === 2;
+    }, 20_000);
+    expect(await mailbox(a)).toHaveLength(1);
+    const alone = await sendAndDeliver(o, [a]);
+    expect(alone).toMatchObject({ reservedCount: 0, skippedCount: 1, publishId: null });
+  });
+
+  it('the manual send rules: invalid address, over 100, quota, register audience is paid', async () => {
+    const o = await letterOwner('notion_letter', { limit: 3, paid: false });
+    const l = await loaded(o, 'notion', NOTION_PAGE_URL);
+    await save(o, l);
+    const send = (emailList: string[], registerAudience = false) =>
+      callFunction(
+        'send-letter',
+        { blockId: o.blockId, emailList, registerAudience },
+        o.owner.accessToken,
+      );
+    expect((await send(['not-an-address'])).json.error?.message).toMatch(
+      /^Email address is invalid/,
+    );
+    expect(
+      (await send(Array.from({ length: 101 }, (_, i) => `p${i}@example.com`))).json.error?.message,
+    ).toMatch(/^You can send 100 emails at once by manual sending/);
+    expect((await send([inbox(), inbox(), inbox(), inbox()])).json.error?.message).toBe(
+      'Not enough sending email counts',
+    );
+    expect((await send([inbox()], true)).json.error?.message).toBe(
+      'Paid plan required (registerAudience)',
+    );
+    expect((await send([inbox(), inbox()])).json.data).toMatchObject({ reservedCount: 2 });
+    expect((await send([inbox(), inbox()])).json.error?.message).toBe(
+      'Not enough sending email counts',
+    );
+    const [profile] = await sql<{ response_monthly_count: number }>(
+      'select response_monthly_count from public.profiles where id = $1',
+      [o.owner.id],
+    );
+    expect(profile!.response_monthly_count).toBe(2);
+    // the audience send is paid too
+    const pub = await callFunction(
+      'publish-letter',
+      { blockId: o.blockId, group: 'activated' },
+      o.owner.accessToken,
+    );
+    expect(pub).toMatchObject({
+      status: 403,
+      json: { error: { message: 'Paid plan required (audience)' } },
+    });
+  });
+
+  it('nothing to send without a saved letter and a verified sender', async () => {
+    const o = await letterOwner('notion_letter');
+    const send = () =>
+      callFunction(
+        'send-letter',
+        { blockId: o.blockId, emailList: [inbox()] },
+        o.owner.accessToken,
+      );
+    expect((await send()).json.error?.message).toBe('Verify the sender email first');
+    await sql('update public.block_private set mail_from = $2 where block_id = $1', [
+      o.blockId,
+      o.sender,
+    ]);
+    expect((await send()).json.error?.message).toBe('Load a page and save the letter first');
+  });
+
+  it('a DMARC reject domain without DKIM sends from the platform address with Reply-To the owner', async () => {
+    const o = await letterOwner('notion_letter', {
+      sender: `w-${randomUUID().slice(0, 6)}@reject.example`,
+      dkim: false,
+      dmarc: 'reject',
+    });
+    const l = await loaded(o, 'notion', NOTION_PAGE_URL);
+    await save(o, l);
+    const to = inbox();
+    await sendAndDeliver(o, [to]);
+    const mail = await delivered(to);
+    expect(mail.from).toContain('notify@reaction-blocks.local');
+    expect(mail.from).toContain('Letter Writer');
+    expect(mail.replyTo.join()).toContain(o.sender);
+  });
+
+  it('to a group: members with an email, active, once each; suppressed addresses skipped; member counts', async () => {
+    const o = await letterOwner('notion_letter');
+    const l = await loaded(o, 'notion', NOTION_PAGE_URL);
+    await save(o, l);
+    const { error: groupError } = await o.owner.client
+      .from('audience_groups')
+      .insert({ name: 'friends' });
+    expect(groupError).toBeNull();
+    const friend = inbox('friend');
+    const bounced = inbox('bounced');
+    const rows = [
+      { creator_name: 'Friend', email: friend, group_name: 'friends', deactivated: false },
+      { creator_name: 'Bounced', email: bounced, group_name: 'friends', deactivated: false },
+      {
+        creator_name: 'Inactive',
+        email: inbox('inactive'),
+        group_name: 'friends',
+        deactivated: true,
+      },
+      { creator_name: 'Other', email: inbox('other'), group_name: null, deactivated: false },
+      { creator_name: 'No email', email: null, group_name: 'friends', deactivated: false },
+    ];
+    expect((await o.owner.client.from('audience_members').insert(rows)).error).toBeNull();
+    await sql(`insert into private.mail_suppressions (email, reason) values ($1, 'bounce')`, [
+      bounced,
+    ]);
+    const pub = await callFunction(
+      'publish-letter',
+      { blockId: o.blockId, group: 'friends' },
+      o.owner.accessToken,
+    );
+    expect(pub.json.data).toMatchObject({ status: true, reservedCount: 1, skippedCount: 1 });
+    await delivered(friend);
+    await eventually(async () => {
+      const { data } = await o.owner.client
+        .from('audience_members')
+        .select('sent_count, delivered_count')
+        .eq('email', friend)
+        .single();
+      return data?.sent_count === 1 && data.delivered_count === 1;
+    });
+    expect(
+      (
+        await callFunction(
+          'publish-letter',
+          { blockId: o.blockId, group: 'nope' },
+          o.owner.accessToken,
+        )
+      ).json.error?.message,
+    ).toBe('No such group');
+  });
+});
+
+describe('a worker that loses track of a send', () => {
+  it('a mail SES accepted is settled by its Send event; one never accepted is queued again and sent once', async () => {
+    const o = await letterOwner('notion_letter');
+    const l = await loaded(o, 'notion', NOTION_PAGE_URL);
+    await save(o, l);
+    const a = inbox('lost-a');
+    const b = inbox('lost-b');
+    // the schedule may run the worker at any moment: hold the send back while we set the scene
+    await sql(`insert into private.settings (key, value) values ('letters.unknown_grace_seconds', '0')
+               on conflict (key) do update set value = excluded.value`);
+    // reserved as send-letter does, with the jobs held back in the same transaction (the
+    // schedule may run the worker at any moment)
+    const client = new pg.Client({ connectionString: stack().dbUrl });
+    await client.connect();
+    let sent: { publishId: string };
+    try {
+      await client.query('begin');
+      const { rows } = await client.query<{ r: { publish_id: string } }>(
+        'select public.reserve_letter($1, $2, $3, null, false, $4) as r',
+        [
+          o.owner.id,
+          o.blockId,
+          [a, b],
+          { from: o.sender, from_name: 'Letter Writer', reply_to: null },
+        ],
+      );
+      sent = { publishId: rows[0]!.r.publish_id };
+      await client.query(
+        `update private.jobs set run_at = now() + interval '1 hour' where kind = 'letter' and payload ->> 'publish_id' = $1`,
+        [sent.publishId],
+      );
+      await client.query('commit');
+    } finally {
+      await client.end();
+    }
+    // a: the worker handed it to SES and died before recording it
+    const [da] = await sql<{ id: string }>(
+      'select id from public.deliveries where publish_id = $1 and email = $2',
+      [sent.publishId, a],
+    );
+    const { SESv2Client, SendEmailCommand } = await import('@aws-sdk/client-sesv2');
+    const ses = new SESv2Client({
+      endpoint: `${providersUrl()}/ses`,
+      region: 'us-east-1',
+      credentials: { accessKeyId: 'AKIAIOSFODNN7EXAMPLE', secretAccessKey: 'x' },
+    });
+    await ses.send(
+      new SendEmailCommand({
+        FromEmailAddress: o.sender,
+        Destination: { ToAddresses: [a] },
+        ConfigurationSetName: 'reaction-blocks',
+        EmailTags: [
+          { Name: 'kind', Value: 'letter' },
+          { Name: 'delivery', Value: da!.id },
+        ],
+        Content: { Simple: { Subject: { Data: 'Weekly letter' }, Body: { Text: { Data: 'hi' } } } },
+      }),
+    );
+    // both jobs are left `unknown`, as a lease running out after `sending` leaves them
+    await sql(
+      `update private.jobs set status = 'unknown', attempts = 1, finished_at = now() - interval '1 second'
+       where kind = 'letter' and payload ->> 'publish_id' = $1`,
+      [sent.publishId],
+    );
+    await eventually(async () => {
+      const [d] = await sql<{ status: string }>(
+        'select status from public.deliveries where id = $1',
+        [da!.id],
+      );
+      return d!.status !== 'reserved';
+    });
+    await sql('select private.settle_letter_jobs()');
+    const jobs = await sql<{ status: string; email: string }>(
+      `select j.status, d.email from private.jobs j join public.deliveries d on d.id = (j.payload ->> 'delivery_id')::uuid
+       where d.publish_id = $1 order by d.email`,
+      [sent.publishId],
+    );
+    expect(jobs).toEqual([
+      { status: 'done', email: a },
+      { status: 'queued', email: b },
+    ]);
+    await delivered(b);
+    await runWorker();
+    expect(await mailbox(a)).toHaveLength(1);
+    expect(await mailbox(b)).toHaveLength(1);
+    const { data: p } = await o.owner.client
+      .from('publishes')
+      .select('sent_count, reserved_count')
+      .eq('id', sent.publishId)
+      .single();
+    expect(p).toEqual({ sent_count: 2, reserved_count: 2 });
+    await sql(`delete from private.settings where key = 'letters.unknown_grace_seconds'`);
+  });
+});
+
+describe('audience', () => {
+  it('adding members and groups is paid; editing and deleting what one has is not', async () => {
+    const owner = await newUser('audience');
+    const add = () =>
+      owner.client
+        .from('audience_members')
+        .insert({ creator_name: 'Ann', email: inbox('ann'), deactivated: false })
+        .select('id');
+    const group = () => owner.client.from('audience_groups').insert({ name: 'vip' });
+    expect((await add()).error?.message).toMatch(/row-level security/);
+    expect((await group()).error?.message).toMatch(/row-level security/);
+    await sql('update public.profiles set paid = true where id = $1', [owner.id]);
+    const { data, error } = await add();
+    expect(error).toBeNull();
+    expect((await group()).error).toBeNull();
+    await sql('update public.profiles set paid = false where id = $1', [owner.id]);
+    const id = (data as Array<{ id: string }>)[0]!.id;
+    expect(
+      (
+        await owner.client
+          .from('audience_members')
+          .update({ creator_name: 'Anna', group_name: 'vip' })
+          .eq('id', id)
+          .select()
+      ).data,
+    ).toHaveLength(1);
+    expect(
+      (
+        await owner.client
+          .from('audience_groups')
+          .update({ name: 'friends' })
+          .eq('name', 'vip')
+          .select()
+      ).data,
+    ).toHaveLength(1);
+    const { data: member } = await owner.client
+      .from('audience_members')
+      .select('group_name')
+      .eq('id', id)
+      .single();
+    expect(member).toEqual({ group_name: 'friends' });
+    expect(
+      (await owner.client.from('audience_members').delete().eq('id', id).select()).data,
+    ).toHaveLength(1);
+  });
+});
