@@ -304,7 +304,8 @@ begin
     on conflict do nothing;
   if found then
     perform private.enqueue_job('quota.notice',
-      jsonb_build_object('user_id', new.id, 'month', new.response_month, 'level', v_level),
+      jsonb_build_object('user_id', new.id, 'month', new.response_month, 'level', v_level,
+                         'count', new.response_monthly_count, 'limit', v_limit),
       'quota.notice:' || new.id || ':' || new.response_month || ':' || v_level, null, null, 'mail');
   end if;
   return null;

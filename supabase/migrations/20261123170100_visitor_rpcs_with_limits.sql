@@ -635,8 +635,8 @@ begin
 end;
 $$;
 
--- Likes or unlikes a message for the caller; p_liked sets the state instead of toggling.
--- security definer: see the header.
+-- Likes or unlikes a message for the caller; p_liked sets the state instead of toggling. Only a
+-- call that changes the state spends a token. security definer: see the header.
 create or replace function public.toggle_message_like(p_message_id uuid, p_liked boolean default null)
 returns jsonb
 language plpgsql
@@ -647,25 +647,26 @@ declare
   v_uid uuid := private.require_uid();
   v_message public.messages := private.visible_message(p_message_id, v_uid);
   v_block public.blocks := private.visible_block(v_message.block_id);
-  v_liked boolean;
+  v_has boolean;
+  v_want boolean;
 begin
   if not v_block.allow_reaction then
     raise exception 'Reactions are turned off' using errcode = 'PT403';
   end if;
   perform private.check_writer(v_block, v_uid);
-  perform private.check_rate_limit(v_block, v_uid, 'like');
-
-  if p_liked is null or p_liked then
-    insert into public.message_likes (message_id, user_id) values (p_message_id, v_uid)
-      on conflict do nothing;
-    v_liked := found or p_liked is not null;
+  v_has := exists (select 1 from public.message_likes where message_id = p_message_id and user_id = v_uid);
+  v_want := coalesce(p_liked, not v_has);
+  if v_want <> v_has then
+    perform private.check_rate_limit(v_block, v_uid, 'like');
+    if v_want then
+      insert into public.message_likes (message_id, user_id) values (p_message_id, v_uid)
+        on conflict do nothing;
+    else
+      delete from public.message_likes where message_id = p_message_id and user_id = v_uid;
+    end if;
   end if;
-  if p_liked = false or not v_liked then
-    delete from public.message_likes where message_id = p_message_id and user_id = v_uid;
-    v_liked := false;
-  end if;
 
-  return jsonb_build_object('liked', v_liked,
+  return jsonb_build_object('liked', v_want,
     'like_count', (select like_count from public.messages where id = p_message_id));
 end;
 $$;
@@ -708,8 +709,9 @@ comment on function public.report_message(uuid, text) is
 -- like, button, form and ab
 -- ---------------------------------------------------------------------------------------------
 
--- One like per visitor and like block; p_liked sets the state instead of toggling.
--- like_count is kept by the responses triggers. security definer: see the header.
+-- One like per visitor and like block; p_liked sets the state instead of toggling. Only a call
+-- that changes the state spends a token. like_count is kept by the responses triggers.
+-- security definer: see the header.
 create or replace function public.toggle_block_like(p_block_id uuid, p_creator_name text default null,
                                                     p_color text default null, p_liked boolean default null)
 returns jsonb
@@ -720,31 +722,32 @@ as $$
 declare
   v_uid uuid := private.require_uid();
   v_block public.blocks := private.visible_block(p_block_id);
-  v_liked boolean;
+  v_has boolean;
+  v_want boolean;
 begin
   if v_block.type <> 'like' then
     raise exception 'Not supported block' using errcode = 'P0001';
   end if;
   perform private.check_visitor_fields(p_creator_name, p_color);
   perform private.check_writer(v_block, v_uid);
-  perform private.check_rate_limit(v_block, v_uid, 'like');
-
-  if p_liked is null or p_liked then
-    insert into public.responses (block_id, kind, creator_id, creator_name, color, is_like)
-      values (p_block_id, 'like', v_uid, p_creator_name, p_color, true)
-      on conflict (block_id, creator_id) where kind = 'like' do nothing;
-    v_liked := found;
-    if v_liked then
-      perform private.record_audience_event(v_block, v_uid, p_creator_name, null, p_color, null);
+  v_has := exists (select 1 from public.responses
+                   where block_id = p_block_id and kind = 'like' and creator_id = v_uid);
+  v_want := coalesce(p_liked, not v_has);
+  if v_want <> v_has then
+    perform private.check_rate_limit(v_block, v_uid, 'like');
+    if v_want then
+      insert into public.responses (block_id, kind, creator_id, creator_name, color, is_like)
+        values (p_block_id, 'like', v_uid, p_creator_name, p_color, true)
+        on conflict (block_id, creator_id) where kind = 'like' do nothing;
+      if found then
+        perform private.record_audience_event(v_block, v_uid, p_creator_name, null, p_color, null);
+      end if;
+    else
+      delete from public.responses where block_id = p_block_id and kind = 'like' and creator_id = v_uid;
     end if;
-    v_liked := v_liked or p_liked is not null;
-  end if;
-  if p_liked = false or not v_liked then
-    delete from public.responses where block_id = p_block_id and kind = 'like' and creator_id = v_uid;
-    v_liked := false;
   end if;
 
-  return jsonb_build_object('liked', v_liked,
+  return jsonb_build_object('liked', v_want,
     'like_count', (select like_count from public.blocks where id = p_block_id));
 end;
 $$;
@@ -1172,7 +1175,8 @@ $$;
 -- ---------------------------------------------------------------------------------------------
 
 -- What each quota.notice job's mail needs: the owner's address, language and name, the level,
--- the count and the limit now; or {skip} (no address, suppressed, account gone).
+-- the count and the limit when the threshold was crossed; or {skip} (no address, suppressed,
+-- account gone).
 create function public.quota_notice_context(p_payloads jsonb)
 returns jsonb
 language sql
@@ -1189,7 +1193,8 @@ as $$
       else jsonb_build_object(
         'to', pr.email, 'user_id', pr.id, 'language', pr.language, 'name', pr.name,
         'level', (x ->> 'level')::integer, 'month', x ->> 'month',
-        'count', pr.response_monthly_count, 'limit', pr.response_monthly_limit)
+        'count', coalesce((x ->> 'count')::integer, pr.response_monthly_count),
+        'limit', coalesce((x ->> 'limit')::integer, pr.response_monthly_limit))
     end order by i), '[]'::jsonb)
   from jsonb_array_elements(p_payloads) with ordinality p(x, i)
   left join public.profiles pr on pr.id = (x ->> 'user_id')::uuid;

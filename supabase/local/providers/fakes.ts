@@ -2,5 +2,6 @@
 import type { FakeFactory } from './fake.ts';
 import { createDnsFake } from './dns/index.ts';
 import { createSesFake } from './ses/index.ts';
+import { createTurnstileFake } from './turnstile/index.ts';
 
-export const FAKES: FakeFactory[] = [createSesFake, createDnsFake];
+export const FAKES: FakeFactory[] = [createSesFake, createDnsFake, createTurnstileFake];
