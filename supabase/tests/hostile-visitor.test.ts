@@ -1296,7 +1296,12 @@ describe('abuse: rate limits on every write path', () => {
     const flooder = await newGuest();
     // the default burst of comments (8) goes through, one after the other
     for (let i = 0; i < 8; i++) expect((await tryPost(flooder, blocks.comment)).error).toBeNull();
-    const res = await refused(blocks.comment, () => tryPost(flooder, blocks.comment), TOO_FAST, 429);
+    const res = await refused(
+      blocks.comment,
+      () => tryPost(flooder, blocks.comment),
+      TOO_FAST,
+      429,
+    );
     expect(res.error).toMatchObject({ code: 'PT429', details: 'rate_limit' });
     // replies count against the same bucket
     const [parent] = await sql<{ id: string }>(
@@ -1325,7 +1330,9 @@ describe('abuse: rate limits on every write path', () => {
       expect(r.status).toBe(429);
       expect(r.error?.message).toBe(TOO_FAST);
     }
-    expect(await count('select 1 from public.messages where block_id = $1', [blocks.comment])).toBe(8);
+    expect(await count('select 1 from public.messages where block_id = $1', [blocks.comment])).toBe(
+      8,
+    );
     expect(await stateOf(blocks.comment)).toMatchObject({ response_count: 8 });
   });
 
@@ -1466,7 +1473,10 @@ describe('abuse: rate limits on every write path', () => {
           .eq('id', blocks.comment),
       /permission denied/,
     );
-    const { error } = await visitor.client.schema('private' as never).from('rate_limits').select('*');
+    const { error } = await visitor.client
+      .schema('private' as never)
+      .from('rate_limits')
+      .select('*');
     expect(error).not.toBeNull();
   });
 });
@@ -1708,15 +1718,25 @@ describe('abuse: avatar and home URLs', () => {
 });
 
 describe('abuse: what readers see of a block', () => {
-  it("nobody but the owner lists blocks: no tags or unread counts for anon, visitors or other users", async () => {
+  it('nobody but the owner lists blocks: no tags or unread counts for anon, visitors or other users', async () => {
     const { owner, blocks } = await ownerWith('comment', 'form');
-    await owner.client.from('blocks').update({ tags: ['secret-campaign'] }).eq('id', blocks.form);
+    await owner.client
+      .from('blocks')
+      .update({ tags: ['secret-campaign'] })
+      .eq('id', blocks.form);
     await post(await newGuest(), blocks.comment);
-    for (const client of [anonClient(), (await newGuest()).client, (await newUser('other')).client]) {
+    for (const client of [
+      anonClient(),
+      (await newGuest()).client,
+      (await newUser('other')).client,
+    ]) {
       const all = await client.from('blocks').select('*');
       expect(all.error).toBeNull();
       expect(all.data).toEqual([]);
-      const one = await client.from('blocks').select('tags, new_response_count').eq('id', blocks.form);
+      const one = await client
+        .from('blocks')
+        .select('tags, new_response_count')
+        .eq('id', blocks.form);
       expect(one.data).toEqual([]);
     }
     const mine = await owner.client.from('blocks').select('id, tags').eq('id', blocks.form);
@@ -1725,10 +1745,15 @@ describe('abuse: what readers see of a block', () => {
 
   it('get_block_view gives the public settings only', async () => {
     const { owner, blocks } = await ownerWith('comment');
-    await owner.client.from('blocks').update({ tags: ['secret-campaign'] }).eq('id', blocks.comment);
+    await owner.client
+      .from('blocks')
+      .update({ tags: ['secret-campaign'] })
+      .eq('id', blocks.comment);
     await saveSettings(owner, blocks.comment, { hold_messages: 'links', honeypot: true });
     await post(await newGuest(), blocks.comment, { p_honeypot: '' });
-    const { data, error } = await anonClient().rpc('get_block_view', { p_block_id: blocks.comment });
+    const { data, error } = await anonClient().rpc('get_block_view', {
+      p_block_id: blocks.comment,
+    });
     expect(error).toBeNull();
     const block = (data as { block: Record<string, unknown> }).block;
     for (const key of [
@@ -1759,11 +1784,13 @@ describe('moderation: held and hidden messages are never served to others', () =
         .on(
           'postgres_changes',
           { event: '*', schema: 'public', table: 'messages', filter: `block_id=eq.${blockId}` },
-          (payload) => received.push(payload.new as { id: string; content: string; status: string }),
+          (payload) =>
+            received.push(payload.new as { id: string; content: string; status: string }),
         )
         .subscribe((status, err) => {
           if (status === 'SUBSCRIBED') resolve();
-          if (status === 'CHANNEL_ERROR' || status === 'TIMED_OUT') reject(err ?? new Error(status));
+          if (status === 'CHANNEL_ERROR' || status === 'TIMED_OUT')
+            reject(err ?? new Error(status));
         });
     });
     return received;
@@ -1814,7 +1841,12 @@ describe('moderation: held and hidden messages are never served to others', () =
       ['toggle_message_like', { p_message_id: heldId }],
       ['report_message', { p_message_id: heldId }],
     ] as const) {
-      await refused(blocks.comment, () => reader.client.rpc(fn, args), "message doesn't exists", 404);
+      await refused(
+        blocks.comment,
+        () => reader.client.rpc(fn, args),
+        "message doesn't exists",
+        404,
+      );
     }
 
     // approved: now everyone sees it, and it arrives live as an update
@@ -1852,7 +1884,11 @@ describe('moderation: held and hidden messages are never served to others', () =
     const { owner, blocks } = await ownerWith('comment');
     await saveSettings(owner, blocks.comment, { hold_messages: 'links' });
     const writer = await newGuest();
-    for (const text of ['buy at https://spam.example', 'see www.spam.example now', 'cheap-pills.xyz/buy']) {
+    for (const text of [
+      'buy at https://spam.example',
+      'see www.spam.example now',
+      'cheap-pills.xyz/buy',
+    ]) {
       const res = await tryPost(writer, blocks.comment, { p_content: text });
       expect((res.data as { status: string }).status, text).toBe('held');
     }
@@ -1905,7 +1941,8 @@ describe('moderation: held and hidden messages are never served to others', () =
       403,
     );
     expect(
-      (await owner.client.rpc('moderate_messages', { p_message_ids: [old], p_action: 'pin' })).error,
+      (await owner.client.rpc('moderate_messages', { p_message_ids: [old], p_action: 'pin' }))
+        .error,
     ).toBeNull();
     const view = await anonClient().rpc('get_block_view', { p_block_id: blocks.comment });
     const messages = (view.data as { messages: Array<{ id: string; pinned_at: string | null }> })
@@ -1914,7 +1951,10 @@ describe('moderation: held and hidden messages are never served to others', () =
     expect(messages[0]!.pinned_at).not.toBeNull();
     expect(messages.filter((m) => m.id === old)).toHaveLength(1);
     // list_messages (older pages) never repeats it
-    const list = await anonClient().rpc('list_messages', { p_block_id: blocks.comment, p_limit: 50 });
+    const list = await anonClient().rpc('list_messages', {
+      p_block_id: blocks.comment,
+      p_limit: 50,
+    });
     expect(JSON.stringify(list.data)).not.toContain(old);
   });
 });
@@ -1936,13 +1976,21 @@ describe('moderation: blocked writers, reports and the owner-only RPCs', () => {
     const BLOCKED = 'The owner of this block has blocked you from writing here.';
     const attempts: Array<[string, string, Record<string, unknown>]> = [
       [blocks.comment, 'post_message', { p_block_id: blocks.comment, p_content: 'again' }],
-      [blocks.comment, 'post_message', { p_block_id: blocks.comment, p_parent_id: theirs, p_content: 'reply' }],
+      [
+        blocks.comment,
+        'post_message',
+        { p_block_id: blocks.comment, p_parent_id: theirs, p_content: 'reply' },
+      ],
       [blocks.comment, 'edit_message', { p_message_id: mine, p_content: 'edited' }],
       [blocks.comment, 'toggle_message_like', { p_message_id: theirs }],
       [blocks.comment, 'report_message', { p_message_id: theirs }],
       [blocks.like, 'toggle_block_like', { p_block_id: blocks.like }],
       [blocks.button, 'record_button_click', { p_block_id: blocks.button }],
-      [blocks.form, 'submit_response', { p_block_id: blocks.form, p_answers: { [q.short.id]: 'x' } }],
+      [
+        blocks.form,
+        'submit_response',
+        { p_block_id: blocks.form, p_answers: { [q.short.id]: 'x' } },
+      ],
     ];
     for (const [block, fn, args] of attempts) {
       await refused(block, () => writer.client.rpc(fn, args), BLOCKED, 403);
@@ -2022,7 +2070,9 @@ describe('moderation: blocked writers, reports and the owner-only RPCs', () => {
       expect(error).toBeNull();
       expect(data).toEqual({ id: message, reported: true });
     }
-    expect(await count('select 1 from public.message_reports where message_id = $1', [message])).toBe(1);
+    expect(
+      await count('select 1 from public.message_reports where message_id = $1', [message]),
+    ).toBe(1);
     await refused(
       blocks.comment,
       () => writer.client.rpc('report_message', { p_message_id: message }),
@@ -2031,7 +2081,8 @@ describe('moderation: blocked writers, reports and the owner-only RPCs', () => {
     );
     await refused(
       blocks.comment,
-      () => reporter.client.rpc('report_message', { p_message_id: message, p_reason: 'x'.repeat(201) }),
+      () =>
+        reporter.client.rpc('report_message', { p_message_id: message, p_reason: 'x'.repeat(201) }),
       'Too long message',
       400,
     );
@@ -2050,13 +2101,13 @@ describe('moderation: blocked writers, reports and the owner-only RPCs', () => {
     });
     // the reporter sees that they reported it (the element's "Reported"), nobody else does
     const mine = await reporter.client.rpc('get_block_view', { p_block_id: blocks.comment });
-    expect((mine.data as { me: { reported_message_ids: string[] } }).me.reported_message_ids).toEqual([
-      message,
-    ]);
+    expect(
+      (mine.data as { me: { reported_message_ids: string[] } }).me.reported_message_ids,
+    ).toEqual([message]);
     const theirs = await writer.client.rpc('get_block_view', { p_block_id: blocks.comment });
-    expect((theirs.data as { me: { reported_message_ids: string[] } }).me.reported_message_ids).toEqual(
-      [],
-    );
+    expect(
+      (theirs.data as { me: { reported_message_ids: string[] } }).me.reported_message_ids,
+    ).toEqual([]);
   });
 
   it('names that imitate the owner are marked; the owner and ordinary names are not', async () => {
@@ -2067,8 +2118,18 @@ describe('moderation: blocked writers, reports and the owner-only RPCs', () => {
       expect(error).toBeNull();
       return (data as { imitates_owner: boolean }).imitates_owner;
     };
-    await overrideLimits(blocks.comment, { message: { visitor_burst: 100, visitor_per_minute: 100 } });
-    for (const name of ['Admin', 'ADMIN ✓', 'The Admin', 'Ａｄｍｉｎ', 'Test owner', '관리자', 'admin-2']) {
+    await overrideLimits(blocks.comment, {
+      message: { visitor_burst: 100, visitor_per_minute: 100 },
+    });
+    for (const name of [
+      'Admin',
+      'ADMIN ✓',
+      'The Admin',
+      'Ａｄｍｉｎ',
+      'Test owner',
+      '관리자',
+      'admin-2',
+    ]) {
       expect(await marked(name), name).toBe(true);
     }
     for (const name of ['Quiet Otter', 'badminton fan', '']) {
@@ -2095,9 +2156,10 @@ describe('moderation: blocked writers, reports and the owner-only RPCs', () => {
       };
       expect(body.error.message).toBe(`Paid plan required (${key})`);
     }
-    const [row] = await sql('select hold_messages, honeypot, captcha from public.blocks where id = $1', [
-      blockId,
-    ]);
+    const [row] = await sql(
+      'select hold_messages, honeypot, captcha from public.blocks where id = $1',
+      [blockId],
+    );
     expect(row).toEqual({ hold_messages: 'off', honeypot: false, captcha: false });
   });
 });
@@ -2106,7 +2168,8 @@ describe('abuse: the honeypot', () => {
   it('a block with the honeypot refuses a filled or missing field; the empty one passes', async () => {
     const { owner, blocks } = await ownerWith('comment', 'form');
     const q = await formWithQuestions(blocks.form);
-    for (const block of [blocks.comment, blocks.form]) await saveSettings(owner, block, { honeypot: true });
+    for (const block of [blocks.comment, blocks.form])
+      await saveSettings(owner, block, { honeypot: true });
     const bot = await newGuest();
     const TRAPPED = 'This was not sent: it looked automated.';
     for (const honeypot of ['https://spam.example', ' ', undefined]) {
@@ -2149,15 +2212,19 @@ describe('abuse: the captcha after the limits trip', () => {
     visitor.client.functions.invoke('verify-captcha', { body: { blockId, token: captcha } });
   const errorOf = async (error: unknown) =>
     error
-      ? ((await (error as { context: Response }).context.json()) as {
-          error: { code: string; message: string };
-        }).error
+      ? (
+          (await (error as { context: Response }).context.json()) as {
+            error: { code: string; message: string };
+          }
+        ).error
       : null;
 
   async function tripped() {
     const { owner, blocks } = await ownerWith('comment');
     await saveSettings(owner, blocks.comment, { captcha: true });
-    await overrideLimits(blocks.comment, { message: { visitor_burst: 1, visitor_per_minute: 0.001 } });
+    await overrideLimits(blocks.comment, {
+      message: { visitor_burst: 1, visitor_per_minute: 0.001 },
+    });
     const visitor = await newGuest();
     expect((await tryPost(visitor, blocks.comment)).error).toBeNull();
     return { owner, blocks, visitor };
@@ -2170,7 +2237,12 @@ describe('abuse: the captcha after the limits trip', () => {
       provider: 'turnstile',
       site_key: 'local-turnstile-site-key',
     });
-    const res = await refused(blocks.comment, () => tryPost(visitor, blocks.comment), TOO_FAST, 429);
+    const res = await refused(
+      blocks.comment,
+      () => tryPost(visitor, blocks.comment),
+      TOO_FAST,
+      429,
+    );
     expect(res.error?.details).toBe('captcha');
     const { data, error } = await verify(visitor, blocks.comment, await token('pass'));
     expect(error).toBeNull();
@@ -2178,9 +2250,16 @@ describe('abuse: the captcha after the limits trip', () => {
     expect((await tryPost(visitor, blocks.comment)).error).toBeNull();
     // a block without the captcha says rate_limit, not captcha
     const { blocks: plain } = await ownerWith('comment');
-    await overrideLimits(plain.comment, { message: { visitor_burst: 1, visitor_per_minute: 0.001 } });
+    await overrideLimits(plain.comment, {
+      message: { visitor_burst: 1, visitor_per_minute: 0.001 },
+    });
     await tryPost(visitor, plain.comment);
-    const other = await refused(plain.comment, () => tryPost(visitor, plain.comment), TOO_FAST, 429);
+    const other = await refused(
+      plain.comment,
+      () => tryPost(visitor, plain.comment),
+      TOO_FAST,
+      429,
+    );
     expect(other.error?.details).toBe('rate_limit');
     const noCaptcha = await verify(visitor, plain.comment, await token('pass'));
     expect((await errorOf(noCaptcha.error))?.message).toBe('This block does not ask for a captcha');
@@ -2195,7 +2274,10 @@ describe('abuse: the captcha after the limits trip', () => {
     for (const [label, captcha] of cases) {
       const res = await unchanged(blocks.comment, () => verify(visitor, blocks.comment, captcha));
       const err = await errorOf(res.error);
-      expect(err, label).toMatchObject({ code: 'captcha_failed', message: 'The check failed. Please try again.' });
+      expect(err, label).toMatchObject({
+        code: 'captcha_failed',
+        message: 'The check failed. Please try again.',
+      });
       expect((res.error as { context: Response }).context.status, label).toBe(403);
     }
     // replayed: once used by someone, never again (the provider says so, and the database too)
@@ -2205,12 +2287,19 @@ describe('abuse: the captcha after the limits trip', () => {
     const replay = await unchanged(blocks.comment, () => verify(visitor, blocks.comment, used));
     expect(await errorOf(replay.error)).toMatchObject({ code: 'captcha_spent' });
     // still refused, still asked for a captcha
-    const res = await refused(blocks.comment, () => tryPost(visitor, blocks.comment), TOO_FAST, 429);
+    const res = await refused(
+      blocks.comment,
+      () => tryPost(visitor, blocks.comment),
+      TOO_FAST,
+      429,
+    );
     expect(res.error?.details).toBe('captcha');
     // the database refuses a replay even when a provider would take it
-    const hash = (await sql<{ h: string }>(
-      "select token_hash as h from private.captcha_tokens order by created_at desc limit 1",
-    ))[0]!.h;
+    const hash = (
+      await sql<{ h: string }>(
+        'select token_hash as h from private.captcha_tokens order by created_at desc limit 1',
+      )
+    )[0]!.h;
     const again = await serviceClient().rpc('grant_captcha_pass', {
       p_user_id: visitor.id,
       p_block_id: blocks.comment,

@@ -553,7 +553,10 @@ const TABLES: TableCase[] = [
     key: (w) => ({ block_id: w.commentBlock, user_id: w.blockedWriter }),
     readers: ['owner'],
     // written by block_writer only
-    ownerInsert: { row: (w) => ({ block_id: w.commentBlock, user_id: w.guest.id }), allowed: false },
+    ownerInsert: {
+      row: (w) => ({ block_id: w.commentBlock, user_id: w.guest.id }),
+      allowed: false,
+    },
     strangerInsert: (w) => ({ block_id: w.commentBlock, user_id: w.guest.id }),
     update: { patch: { created_at: '2001-01-01T00:00:00Z' }, ownerMay: false },
     ownerMayDelete: false,

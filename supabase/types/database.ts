@@ -182,6 +182,33 @@ export type Database = {
           },
         ];
       };
+      blocked_writers: {
+        Row: {
+          block_id: string;
+          created_at: string;
+          user_id: string;
+        };
+        ComputedFields: never;
+        Insert: {
+          block_id: string;
+          created_at?: string;
+          user_id: string;
+        };
+        Update: {
+          block_id?: string;
+          created_at?: string;
+          user_id?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: 'blocked_writers_block_id_fkey';
+            columns: ['block_id'];
+            isOneToOne: false;
+            referencedRelation: 'blocks';
+            referencedColumns: ['id'];
+          },
+        ];
+      };
       blocks: {
         Row: {
           admin_only_reply: boolean;
@@ -191,6 +218,7 @@ export type Database = {
           allow_reply: boolean;
           block_anonymous: boolean;
           button_text: string | null;
+          captcha: boolean;
           created_at: string;
           custom_color: Json | null;
           custom_label_color: Json | null;
@@ -198,6 +226,8 @@ export type Database = {
           deactivated: boolean;
           embeded_url: string | null;
           ending_mode: string | null;
+          hold_messages: string;
+          honeypot: boolean;
           id: string;
           language: Database['public']['Enums']['language_code'];
           like_count: number;
@@ -210,6 +240,7 @@ export type Database = {
           owner_photo_url: string | null;
           placeholder: string | null;
           qna_subject: string | null;
+          rate_limits: Json | null;
           response_count: number;
           show_count: boolean;
           show_profile: boolean;
@@ -230,6 +261,7 @@ export type Database = {
           allow_reply?: boolean;
           block_anonymous?: boolean;
           button_text?: string | null;
+          captcha?: boolean;
           created_at?: string;
           custom_color?: Json | null;
           custom_label_color?: Json | null;
@@ -237,6 +269,8 @@ export type Database = {
           deactivated?: boolean;
           embeded_url?: string | null;
           ending_mode?: string | null;
+          hold_messages?: string;
+          honeypot?: boolean;
           id?: string;
           language?: Database['public']['Enums']['language_code'];
           like_count?: number;
@@ -249,6 +283,7 @@ export type Database = {
           owner_photo_url?: string | null;
           placeholder?: string | null;
           qna_subject?: string | null;
+          rate_limits?: Json | null;
           response_count?: number;
           show_count?: boolean;
           show_profile?: boolean;
@@ -268,6 +303,7 @@ export type Database = {
           allow_reply?: boolean;
           block_anonymous?: boolean;
           button_text?: string | null;
+          captcha?: boolean;
           created_at?: string;
           custom_color?: Json | null;
           custom_label_color?: Json | null;
@@ -275,6 +311,8 @@ export type Database = {
           deactivated?: boolean;
           embeded_url?: string | null;
           ending_mode?: string | null;
+          hold_messages?: string;
+          honeypot?: boolean;
           id?: string;
           language?: Database['public']['Enums']['language_code'];
           like_count?: number;
@@ -287,6 +325,7 @@ export type Database = {
           owner_photo_url?: string | null;
           placeholder?: string | null;
           qna_subject?: string | null;
+          rate_limits?: Json | null;
           response_count?: number;
           show_count?: boolean;
           show_profile?: boolean;
@@ -704,6 +743,39 @@ export type Database = {
           },
         ];
       };
+      message_reports: {
+        Row: {
+          block_id: string;
+          created_at: string;
+          message_id: string;
+          reason: string | null;
+          user_id: string;
+        };
+        ComputedFields: never;
+        Insert: {
+          block_id: string;
+          created_at?: string;
+          message_id: string;
+          reason?: string | null;
+          user_id: string;
+        };
+        Update: {
+          block_id?: string;
+          created_at?: string;
+          message_id?: string;
+          reason?: string | null;
+          user_id?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: 'message_reports_message_id_block_id_fkey';
+            columns: ['message_id', 'block_id'];
+            isOneToOne: false;
+            referencedRelation: 'messages';
+            referencedColumns: ['id', 'block_id'];
+          },
+        ];
+      };
       messages: {
         Row: {
           block_id: string;
@@ -715,11 +787,14 @@ export type Database = {
           creator_photo_url: string | null;
           home_url: string | null;
           id: string;
+          imitates_owner: boolean;
           is_edited: boolean;
           like_count: number;
           parent_id: string | null;
+          pinned_at: string | null;
           reply_count: number;
           resolved: boolean;
+          status: string;
           timezone: string | null;
         };
         ComputedFields: never;
@@ -733,11 +808,14 @@ export type Database = {
           creator_photo_url?: string | null;
           home_url?: string | null;
           id?: string;
+          imitates_owner?: boolean;
           is_edited?: boolean;
           like_count?: number;
           parent_id?: string | null;
+          pinned_at?: string | null;
           reply_count?: number;
           resolved?: boolean;
+          status?: string;
           timezone?: string | null;
         };
         Update: {
@@ -750,11 +828,14 @@ export type Database = {
           creator_photo_url?: string | null;
           home_url?: string | null;
           id?: string;
+          imitates_owner?: boolean;
           is_edited?: boolean;
           like_count?: number;
           parent_id?: string | null;
+          pinned_at?: string | null;
           reply_count?: number;
           resolved?: boolean;
+          status?: string;
           timezone?: string | null;
         };
         Relationships: [
@@ -1241,6 +1322,15 @@ export type Database = {
       [_ in never]: never;
     };
     Functions: {
+      block_writer: {
+        Args: {
+          p_block_id: string;
+          p_blocked?: boolean;
+          p_hide_messages?: boolean;
+          p_user_id: string;
+        };
+        Returns: Json;
+      };
       claim_jobs: {
         Args: { p_kinds?: string[]; p_limit?: number; p_lock_seconds?: number };
         Returns: Json;
@@ -1255,6 +1345,7 @@ export type Database = {
           allow_reply: boolean;
           block_anonymous: boolean;
           button_text: string | null;
+          captcha: boolean;
           created_at: string;
           custom_color: Json | null;
           custom_label_color: Json | null;
@@ -1262,6 +1353,8 @@ export type Database = {
           deactivated: boolean;
           embeded_url: string | null;
           ending_mode: string | null;
+          hold_messages: string;
+          honeypot: boolean;
           id: string;
           language: Database['public']['Enums']['language_code'];
           like_count: number;
@@ -1274,6 +1367,7 @@ export type Database = {
           owner_photo_url: string | null;
           placeholder: string | null;
           qna_subject: string | null;
+          rate_limits: Json | null;
           response_count: number;
           show_count: boolean;
           show_profile: boolean;
@@ -1303,6 +1397,7 @@ export type Database = {
           allow_reply: boolean;
           block_anonymous: boolean;
           button_text: string | null;
+          captcha: boolean;
           created_at: string;
           custom_color: Json | null;
           custom_label_color: Json | null;
@@ -1310,6 +1405,8 @@ export type Database = {
           deactivated: boolean;
           embeded_url: string | null;
           ending_mode: string | null;
+          hold_messages: string;
+          honeypot: boolean;
           id: string;
           language: Database['public']['Enums']['language_code'];
           like_count: number;
@@ -1322,6 +1419,7 @@ export type Database = {
           owner_photo_url: string | null;
           placeholder: string | null;
           qna_subject: string | null;
+          rate_limits: Json | null;
           response_count: number;
           show_count: boolean;
           show_profile: boolean;
@@ -1355,6 +1453,10 @@ export type Database = {
       };
       finish_jobs: { Args: { p_outcomes: Json }; Returns: Json };
       get_block_view: { Args: { p_block_id: string }; Returns: Json };
+      grant_captcha_pass: {
+        Args: { p_block_id: string; p_token_hash: string; p_user_id: string };
+        Returns: Json;
+      };
       list_messages: {
         Args: { p_before?: string; p_block_id: string; p_limit?: number };
         Returns: Json;
@@ -1363,6 +1465,17 @@ export type Database = {
       mail_suppressed: { Args: { p_emails: string[] }; Returns: string[] };
       mark_jobs_sending: { Args: { p_ids: number[] }; Returns: undefined };
       merge_job_group: { Args: { p_job_id: number; p_window_seconds?: number }; Returns: Json };
+      moderate_messages: { Args: { p_action: string; p_message_ids: string[] }; Returns: Json };
+      moderation_messages: {
+        Args: {
+          p_before?: string;
+          p_block_id: string;
+          p_filter?: string;
+          p_limit?: number;
+          p_search?: string;
+        };
+        Returns: Json;
+      };
       notification_context: { Args: { p_kind: string; p_payloads: Json }; Returns: Json };
       post_message: {
         Args: {
@@ -1373,12 +1486,14 @@ export type Database = {
           p_creator_name?: string;
           p_creator_photo_url?: string;
           p_home_url?: string;
+          p_honeypot?: string;
           p_parent_id?: string;
           p_timezone?: string;
         };
         Returns: Json;
       };
       prepare_notification_jobs: { Args: { p_job_ids: number[] }; Returns: Json };
+      quota_notice_context: { Args: { p_payloads: Json }; Returns: Json };
       record_button_click: {
         Args: { p_block_id: string; p_color?: string; p_creator_name?: string };
         Returns: Json;
@@ -1388,6 +1503,7 @@ export type Database = {
         Args: { p_block_id: string; p_email: string; p_scope: string };
         Returns: undefined;
       };
+      report_message: { Args: { p_message_id: string; p_reason?: string }; Returns: Json };
       save_block: {
         Args: { p_block_id: string; p_owner_id: string; p_payload: Json };
         Returns: Json;
@@ -1399,6 +1515,7 @@ export type Database = {
           p_block_id: string;
           p_color?: string;
           p_creator_name?: string;
+          p_honeypot?: string;
           p_timezone?: string;
         };
         Returns: Json;

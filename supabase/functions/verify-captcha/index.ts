@@ -34,16 +34,28 @@ async function siteverify(token: string, idempotencyKey: string): Promise<Siteve
     });
   } catch (err) {
     console.error('[verify-captcha] siteverify unreachable:', (err as Error).message);
-    throw new HttpError(503, 'captcha_unavailable', 'The check is unavailable. Please try again later.');
+    throw new HttpError(
+      503,
+      'captcha_unavailable',
+      'The check is unavailable. Please try again later.',
+    );
   }
   if (res.status >= 500) {
     await res.body?.cancel();
-    throw new HttpError(503, 'captcha_unavailable', 'The check is unavailable. Please try again later.');
+    throw new HttpError(
+      503,
+      'captcha_unavailable',
+      'The check is unavailable. Please try again later.',
+    );
   }
   try {
     return (await res.json()) as SiteverifyAnswer;
   } catch {
-    throw new HttpError(503, 'captcha_unavailable', 'The check is unavailable. Please try again later.');
+    throw new HttpError(
+      503,
+      'captcha_unavailable',
+      'The check is unavailable. Please try again later.',
+    );
   }
 }
 
@@ -60,7 +72,11 @@ Deno.serve(
       const codes = verdict['error-codes'] ?? [];
       if (codes.includes('invalid-input-secret') || codes.includes('missing-input-secret')) {
         console.error('[verify-captcha] the Turnstile secret is wrong:', codes.join(', '));
-        throw new HttpError(503, 'captcha_unavailable', 'The check is unavailable. Please try again later.');
+        throw new HttpError(
+          503,
+          'captcha_unavailable',
+          'The check is unavailable. Please try again later.',
+        );
       }
       throw new HttpError(
         403,

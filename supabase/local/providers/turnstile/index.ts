@@ -122,7 +122,7 @@ function widgetScript(): string {
 export function createTurnstileFake(ctx: FakeContext): ProviderFake {
   const tokens = new Map<string, Token>();
   const stats = { issued: 0, passed: 0, failed: 0 };
-  const secrets = new Map([[LOCAL_TURNSTILE.secretKey, LOCAL_TURNSTILE.siteKey]]);
+  const secrets = new Map<string, string>([[LOCAL_TURNSTILE.secretKey, LOCAL_TURNSTILE.siteKey]]);
 
   const forget = (now: number) => {
     for (const [k, t] of tokens) if (now - t.issuedAt > 2 * TOKEN_TTL_MS) tokens.delete(k);

@@ -2,6 +2,7 @@
 // file and they are merged into the app's single `translation` namespace under their prefix.
 import i18next from 'i18next';
 import * as editor from './editor';
+import * as moderation from './moderation';
 import * as results from './results';
 import * as workspace from './workspace';
 
@@ -14,7 +15,12 @@ export function registerWorkspaceTranslations(i18n = i18next) {
     i18n.addResourceBundle(
       lng,
       'translation',
-      { workspace: workspace[lng], editor: editor[lng], results: results[lng] },
+      {
+        workspace: workspace[lng],
+        editor: editor[lng],
+        results: results[lng],
+        moderation: moderation[lng],
+      },
       true,
       true,
     );
