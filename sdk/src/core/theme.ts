@@ -122,6 +122,14 @@ export const baseStyles = css`
     color: var(--reaction-muted);
     font-size: 12px;
   }
+  /* the honeypot: off screen, out of the tab order and of the accessibility tree */
+  .hp {
+    position: absolute;
+    left: -9999px;
+    width: 1px;
+    height: 1px;
+    overflow: hidden;
+  }
   .spin {
     width: 14px;
     height: 14px;

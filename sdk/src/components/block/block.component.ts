@@ -22,6 +22,7 @@ const FORWARDED_PARTS = [
   'avatar',
   'base',
   'button',
+  'captcha',
   'choice',
   'composer',
   'content',
@@ -47,6 +48,7 @@ const FORWARDED_PARTS = [
   'message',
   'message-header',
   'name',
+  'notice',
   'open-link',
   'option',
   'options',
@@ -91,6 +93,7 @@ const ELEMENT_TAGS = new Map<string, StaticValue>([
  * rendered element's themed wrapper).
  * @csspart block - The rendered element (comment, qna, like, button, ab or form).
  * @csspart skeleton - The grey placeholder shown while the block loads (also `base`).
+ * @csspart captcha - The check a visitor who went too fast may pass to go on (blocks with the captcha on).
  */
 export default class ReactionBlock extends BlockElement {
   static override styles = [baseStyles];

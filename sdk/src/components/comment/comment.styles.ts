@@ -110,6 +110,11 @@ export default css`
   [part~='label'].admin {
     background: var(--_admin-label);
   }
+  [part~='label'].note {
+    color: var(--reaction-text);
+    background: none;
+    border: 1px dashed var(--reaction-muted);
+  }
   [part~='content'] {
     margin: 4px 0;
     white-space: pre-wrap;
