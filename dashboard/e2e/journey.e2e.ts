@@ -10,7 +10,8 @@
 // - a visitor on the public block pages (comment, like, A/B vote, form with the required
 //   check and the matching ending) and the copied snippet embedded on another site;
 // - the owner again: response counts, result rows, details, Export CSV, deleting a response;
-//   duplicate, tag, delete; profile saved in Korean; sign-out;
+//   duplicate, tag, delete; holding new comments, one arriving live in the Comments mode and
+//   approved there; profile saved in Korean; sign-out;
 // - axe (no serious or critical violations) on the landing, login, dashboard and the form's
 //   workspace edit and result pages;
 // - the seeded demo owner: result pages and CSV not empty, focus on arrival, long names and
@@ -29,6 +30,7 @@ import { chromiumLaunchOptions } from '../../scripts/chromium.mjs';
 import { blockLimitReached, cardMenuActions, createThroughPicker, upgradeOwner } from './blocks.ts';
 import { demoOwner } from './demo-owner.ts';
 import { editForm } from './form.ts';
+import { moderateComments } from './moderation.ts';
 import { firstScreensInKorean, landingInEnglish } from './landing.ts';
 import { signInOwner } from './owner.ts';
 import { formResults, likeResult, responseCounts } from './results.ts';
@@ -120,6 +122,9 @@ try {
   await step('like result', () => likeResult(page, journey, ids.like));
   await step('form results and CSV', () => formResults(page, journey, ids.form, TIME_ZONE));
   await step('card menu', () => cardMenuActions(page, journey, NAMES.like));
+  await step('moderation: held comment approved live', () =>
+    moderateComments(page, journey, ids.comment),
+  );
   await step('demo owner: seeded results, focus, long texts, description editor', () =>
     demoOwner(journey, errors),
   );

@@ -3,8 +3,8 @@
 -- - Rate limits: token buckets in an UNLOGGED table, one row per (block, visitor, action) and a
 --   few shard rows per (block, action), taken with one upsert each on the write paths (no scan).
 --   Tunables in private.settings (`limits.<action>`, `limits.block_shards`, `limits.enabled`),
---   an operator's per-block override in blocks.rate_limits. The checks themselves are in the
---   visitor RPCs (20261123170100_visitor_rpcs_with_limits.sql).
+--   an operator's per-block override in blocks.rate_limits. The defaults and the checks are in
+--   private.check_rate_limit, called by the visitor RPCs (20261123170100_visitor_rpcs_with_limits.sql).
 -- - Per-block trust settings (paid, through save-block): hold new messages for approval, a
 --   honeypot field, a captcha once the limits trip.
 -- - Message states (published, held, hidden), pins, the owner-imitation mark; reports; writers
@@ -122,8 +122,10 @@ comment on column public.messages.imitates_owner is
 alter table public.messages add constraint messages_pins_top_level_only
   check (pinned_at is null or parent_id is null);
 
-create index messages_block_id_not_published_idx on public.messages (block_id, created_at desc)
-  where status <> 'published';
+-- The messages the read paths must treat apart (held, hidden, pinned): an entry only for those,
+-- so a block without any answers "none" from an empty range (get_block_view's fast path).
+create index messages_block_id_special_idx on public.messages (block_id, created_at desc)
+  where status <> 'published' or pinned_at is not null;
 create index messages_block_id_pinned_idx on public.messages (block_id, pinned_at desc)
   where pinned_at is not null;
 
@@ -199,6 +201,9 @@ create unlogged table private.rate_limits (
   subject uuid not null,
   action text not null,
   tokens double precision not null,
+  -- the bucket's refill rate and size when it was last taken from
+  per_minute double precision not null,
+  burst double precision not null,
   updated_at timestamptz not null,
   -- when the bucket is full again: from then on the row is worth nothing (purged)
   full_at timestamptz not null,
@@ -209,30 +214,6 @@ comment on table private.rate_limits is
 
 alter table private.rate_limits enable row level security;
 revoke all on private.rate_limits from public, anon, authenticated;
-
--- The defaults: a person never meets them, a script does at once. Per minute and burst, for one
--- visitor on one block and for the whole block. private.settings `limits.<action>` overrides
--- any of the four keys, blocks.rate_limits -> <action> overrides them for one block.
-create function private.limit_defaults(p_action text)
-returns jsonb
-language sql
-immutable
-set search_path = ''
-as $$
-  select case p_action
-    -- a comment, a question or a reply
-    when 'message' then '{"visitor_per_minute": 6, "visitor_burst": 8, "block_per_minute": 120, "block_burst": 120}'
-    when 'edit' then '{"visitor_per_minute": 10, "visitor_burst": 10, "block_per_minute": 120, "block_burst": 120}'
-    -- block likes and message likes
-    when 'like' then '{"visitor_per_minute": 60, "visitor_burst": 30, "block_per_minute": 600, "block_burst": 600}'
-    when 'vote' then '{"visitor_per_minute": 10, "visitor_burst": 5, "block_per_minute": 600, "block_burst": 600}'
-    -- one visitor's form submits: five at once (Submit again), then three an hour, so one visitor
-    -- cannot burn the owner's monthly responses
-    when 'submit' then '{"visitor_per_minute": 0.05, "visitor_burst": 5, "block_per_minute": 120, "block_burst": 120}'
-    when 'click' then '{"visitor_per_minute": 30, "visitor_burst": 20, "block_per_minute": 600, "block_burst": 600}'
-    when 'report' then '{"visitor_per_minute": 10, "visitor_burst": 10, "block_per_minute": 60, "block_burst": 60}'
-  end::jsonb;
-$$;
 
 -- ---------------------------------------------------------------------------------------------
 -- captcha passes

@@ -7,7 +7,8 @@
 --   2. refuses a filled or missing honeypot when the block has one (comments and forms; P0001);
 --   3. refuses avatar and home URLs visitors may not set ('Invalid avatar URL', 'Invalid home
 --      URL'; P0001);
---   4. takes a token from the visitor's bucket and from the block's (sharded) bucket, or refuses
+--   4. takes a token from the visitor's bucket and from the block's (sharded) bucket (one
+--      upsert), or refuses
 --      with 'You''re going too fast, try again in a few seconds.' (PT429, HTTP 429; details
 --      'captcha' when the block offers a captcha, else 'rate_limit'). A refusal rolls the whole
 --      call back, so only writes that succeed spend tokens.
@@ -23,27 +24,6 @@
 -- ---------------------------------------------------------------------------------------------
 -- helpers
 -- ---------------------------------------------------------------------------------------------
-
--- Takes one token from a bucket refilled at p_per_minute up to p_burst; false when empty. One
--- upsert on the primary key: no scan, and only this bucket's row is locked.
-create function private.take_token(p_block_id uuid, p_subject uuid, p_action text,
-                                   p_per_minute double precision, p_burst double precision,
-                                   p_now timestamptz)
-returns boolean
-language sql
-set search_path = ''
-as $$
-  insert into private.rate_limits as r (block_id, subject, action, tokens, updated_at, full_at)
-  values (p_block_id, p_subject, p_action, p_burst - 1, p_now,
-          p_now + make_interval(secs => 60 / p_per_minute))
-  on conflict (block_id, subject, action) do update
-    set tokens = least(p_burst, r.tokens + extract(epoch from p_now - r.updated_at)::double precision * p_per_minute / 60) - 1,
-        updated_at = p_now,
-        full_at = p_now + make_interval(secs => (p_burst + 1 - least(p_burst,
-                    r.tokens + extract(epoch from p_now - r.updated_at)::double precision * p_per_minute / 60)) * 60 / p_per_minute)
-    where least(p_burst, r.tokens + extract(epoch from p_now - r.updated_at)::double precision * p_per_minute / 60) >= 1
-  returning true;
-$$;
 
 -- The id of a block-wide bucket's shard: never a user id (those are version 4 UUIDs).
 create function private.shard_subject(p_shard integer)
@@ -73,10 +53,13 @@ $$;
 
 -- The visitor's and the block's token for this action, or a 429. The owner is never limited on
 -- their own block. A visitor holding a captcha pass for the block goes through while it lasts.
--- Bucket sizes: private.limit_defaults, then private.settings `limits.<action>`, then the
--- block's rate_limits -> <action>. The block's bucket is split in `limits.block_shards` (4)
+-- Bucket sizes: the defaults below, then private.settings `limits.<action>`, then the block's
+-- rate_limits -> <action>. The block's bucket is split in `limits.block_shards` (4)
 -- rows, each with its share of the rate, and a visitor always draws from the same shard: no
 -- single row is locked by all of a block's visitors.
+-- Both tokens are taken by one upsert on the primary key (the visitor's row first, then the
+-- shard's, always in that order: no deadlock between writers); an empty bucket is not updated
+-- and returns no row. A refusal raises, which rolls back whatever the statement took.
 create function private.check_rate_limit(p_block public.blocks, p_uid uuid, p_action text)
 returns void
 language plpgsql
@@ -84,45 +67,69 @@ set search_path = ''
 as $$
 declare
   v_now timestamptz := clock_timestamp();
-  v_cfg jsonb := private.limit_defaults(p_action);
-  v_enabled boolean := true;
-  v_shards integer := 4;
-  v_setting record;
-  v_per_minute double precision;
-  v_burst double precision;
+  v_enabled boolean;
+  v_shards integer;
+  v_cfg jsonb;
+  v_visitor_rate double precision;
+  v_visitor_burst double precision;
+  v_block_rate double precision;
+  v_block_burst double precision;
+  v_taken integer;
 begin
   if p_uid = p_block.owner_id then
     return;
   end if;
-  for v_setting in
-    select key, value from private.settings
-    where key in ('limits.enabled', 'limits.block_shards', 'limits.' || p_action)
-  loop
-    if v_setting.key = 'limits.enabled' then
-      v_enabled := (v_setting.value #>> '{}')::boolean;
-    elsif v_setting.key = 'limits.block_shards' then
-      v_shards := greatest(1, least(64, (v_setting.value #>> '{}')::integer));
-    elsif jsonb_typeof(v_setting.value) = 'object' then
-      v_cfg := v_cfg || v_setting.value;
-    end if;
-  end loop;
+  select coalesce((select (value #>> '{}')::boolean from private.settings where key = 'limits.enabled'), true),
+         greatest(1, least(64, coalesce((select (value #>> '{}')::integer from private.settings
+                                          where key = 'limits.block_shards'), 4))),
+         -- the defaults: a person never meets them, a script does at once (per minute and burst,
+         -- for one visitor on one block and for the whole block); one visitor's form submits:
+         -- five at once (Submit again), then three an hour, so one visitor cannot burn the
+         -- owner's monthly responses
+         case p_action
+           when 'message' then '{"visitor_per_minute": 6, "visitor_burst": 8, "block_per_minute": 120, "block_burst": 120}'::jsonb
+           when 'edit' then '{"visitor_per_minute": 10, "visitor_burst": 10, "block_per_minute": 120, "block_burst": 120}'::jsonb
+           when 'like' then '{"visitor_per_minute": 60, "visitor_burst": 30, "block_per_minute": 600, "block_burst": 600}'::jsonb
+           when 'vote' then '{"visitor_per_minute": 10, "visitor_burst": 5, "block_per_minute": 600, "block_burst": 600}'::jsonb
+           when 'submit' then '{"visitor_per_minute": 0.05, "visitor_burst": 5, "block_per_minute": 120, "block_burst": 120}'::jsonb
+           when 'click' then '{"visitor_per_minute": 30, "visitor_burst": 20, "block_per_minute": 600, "block_burst": 600}'::jsonb
+           when 'report' then '{"visitor_per_minute": 10, "visitor_burst": 10, "block_per_minute": 60, "block_burst": 60}'::jsonb
+         end
+           || coalesce((select value from private.settings
+                        where key = 'limits.' || p_action and jsonb_typeof(value) = 'object'), '{}'::jsonb)
+           || case when jsonb_typeof(p_block.rate_limits -> p_action) = 'object'
+                   then p_block.rate_limits -> p_action else '{}'::jsonb end
+    into v_enabled, v_shards, v_cfg;
   if not v_enabled then
     return;
   end if;
-  if jsonb_typeof(p_block.rate_limits -> p_action) = 'object' then
-    v_cfg := v_cfg || (p_block.rate_limits -> p_action);
-  end if;
+  v_visitor_rate := greatest((v_cfg ->> 'visitor_per_minute')::double precision, 0.0001);
+  v_visitor_burst := greatest((v_cfg ->> 'visitor_burst')::double precision, 1);
+  v_block_rate := greatest((v_cfg ->> 'block_per_minute')::double precision / v_shards, 0.0001);
+  v_block_burst := greatest((v_cfg ->> 'block_burst')::double precision / v_shards, 1);
 
-  v_per_minute := greatest((v_cfg ->> 'visitor_per_minute')::double precision, 0.0001);
-  v_burst := greatest((v_cfg ->> 'visitor_burst')::double precision, 1);
-  if coalesce(private.take_token(p_block.id, p_uid, p_action, v_per_minute, v_burst, v_now), false) then
-    v_per_minute := greatest((v_cfg ->> 'block_per_minute')::double precision / v_shards, 0.0001);
-    v_burst := greatest((v_cfg ->> 'block_burst')::double precision / v_shards, 1);
-    if coalesce(private.take_token(p_block.id,
-                                   private.shard_subject(abs(mod(hashtext(p_uid::text), v_shards))),
-                                   p_action, v_per_minute, v_burst, v_now), false) then
-      return;
-    end if;
+  with taken as (
+    insert into private.rate_limits as r (block_id, subject, action, tokens, per_minute, burst, updated_at, full_at)
+    values (p_block.id, p_uid, p_action, v_visitor_burst - 1, v_visitor_rate, v_visitor_burst, v_now,
+            v_now + make_interval(secs => 60 / v_visitor_rate)),
+           (p_block.id, private.shard_subject(abs(mod(hashtext(p_uid::text), v_shards))), p_action,
+            v_block_burst - 1, v_block_rate, v_block_burst, v_now, v_now + make_interval(secs => 60 / v_block_rate))
+    on conflict (block_id, subject, action) do update
+      set tokens = least(excluded.burst, r.tokens + extract(epoch from v_now - r.updated_at)::double precision
+                                                    * excluded.per_minute / 60) - 1,
+          per_minute = excluded.per_minute,
+          burst = excluded.burst,
+          updated_at = v_now,
+          full_at = v_now + make_interval(secs => (excluded.burst + 1 - least(excluded.burst,
+                      r.tokens + extract(epoch from v_now - r.updated_at)::double precision * excluded.per_minute / 60))
+                    * 60 / excluded.per_minute)
+      where least(excluded.burst, r.tokens + extract(epoch from v_now - r.updated_at)::double precision
+                                             * excluded.per_minute / 60) >= 1
+    returning 1
+  )
+  select count(*) into v_taken from taken;
+  if v_taken = 2 then
+    return;
   end if;
 
   if p_block.captcha then
@@ -309,7 +316,8 @@ $$;
 -- reading messages: what a caller may see
 -- ---------------------------------------------------------------------------------------------
 
--- A message the caller may see: published, their own held one, or anything for the owner.
+-- A message the caller may see: published, their own held one, or anything for the owner. (The
+-- list queries write the same test out: a function with SET search_path is never inlined.)
 create function private.message_visible(p_message public.messages, p_uid uuid, p_owner boolean)
 returns boolean
 language sql
@@ -330,7 +338,8 @@ as $$
   select private.message_json(p_message, p_uid) || jsonb_build_object('replies', coalesce((
     select jsonb_agg(private.message_json(r, p_uid) order by r.created_at, r.id)
     from public.messages r
-    where r.parent_id = p_message.id and private.message_visible(r, p_uid, p_owner)), '[]'::jsonb));
+    where r.parent_id = p_message.id
+      and (p_owner or r.status = 'published' or (r.status = 'held' and r.creator_id = p_uid))), '[]'::jsonb));
 $$;
 
 -- Top-level messages of a block created before p_before, newest first, pinned ones excluded
@@ -346,7 +355,7 @@ as $$
   from (
     select * from public.messages m
     where m.block_id = p_block_id and m.parent_id is null and m.pinned_at is null
-      and private.message_visible(m, p_uid, p_owner)
+      and (p_owner or m.status = 'published' or (m.status = 'held' and m.creator_id = p_uid))
       and m.created_at < coalesce(p_before, 'infinity'::timestamptz)
     order by m.created_at desc, m.id desc
     limit greatest(1, least(coalesce(p_limit, 5), 50))
@@ -419,14 +428,27 @@ begin
       into v_endings
       from public.endings e where e.block_id = p_block_id;
   elsif v_block.type in ('comment', 'qna') then
-    -- pinned threads first (at most 10), then the five newest others
-    select coalesce(jsonb_agg(private.visible_thread_json(m, v_uid, v_owner) order by m.pinned_at desc, m.id), '[]'::jsonb)
-      into v_messages
-      from (select * from public.messages m
-            where m.block_id = p_block_id and m.pinned_at is not null and m.parent_id is null
-              and private.message_visible(m, v_uid, v_owner)
-            order by m.pinned_at desc limit 10) m;
-    v_messages := v_messages || private.visible_threads_json(p_block_id, null, 5, v_uid, v_owner);
+    -- Most blocks have nothing held, hidden or pinned: then the plain list of before (one probe
+    -- of a partial index that is empty for them says so). Otherwise the pinned threads first (at
+    -- most 10) and the five newest others the caller may see, in one statement; the visibility
+    -- test is written out (a function with SET search_path is never inlined).
+    if not exists (select 1 from public.messages
+                   where block_id = p_block_id and (status <> 'published' or pinned_at is not null)) then
+      v_messages := private.threads_json(p_block_id, null, 5, v_uid);
+    else
+      select coalesce(jsonb_agg(private.visible_thread_json(m, v_uid, v_owner)
+                                order by m.pinned_at desc nulls last, m.created_at desc, m.id desc), '[]'::jsonb)
+        into v_messages
+        from ((select * from public.messages m
+               where m.block_id = p_block_id and m.pinned_at is not null and m.parent_id is null
+                 and (v_owner or m.status = 'published' or (m.status = 'held' and m.creator_id = v_uid))
+               order by m.pinned_at desc limit 10)
+              union all
+              (select * from public.messages m
+               where m.block_id = p_block_id and m.parent_id is null and m.pinned_at is null
+                 and (v_owner or m.status = 'published' or (m.status = 'held' and m.creator_id = v_uid))
+               order by m.created_at desc, m.id desc limit 5)) m;
+    end if;
     if v_uid is not null then
       select coalesce(jsonb_agg(r.message_id), '[]'::jsonb) into v_reported
         from public.message_reports r where r.user_id = v_uid and r.block_id = p_block_id;
@@ -482,6 +504,11 @@ declare
   v_uid uuid := auth.uid();
   v_block public.blocks := private.visible_block(p_block_id);
 begin
+  -- the fast path of get_block_view: nothing held, hidden or pinned on the block
+  if not exists (select 1 from public.messages
+                 where block_id = p_block_id and (status <> 'published' or pinned_at is not null)) then
+    return private.threads_json(p_block_id, p_before, p_limit, v_uid);
+  end if;
   return private.visible_threads_json(p_block_id, p_before, p_limit, v_uid,
                                       v_uid is not null and v_uid = v_block.owner_id);
 end;
@@ -1278,13 +1305,18 @@ grant execute on function public.grant_captcha_pass(uuid, uuid, text), public.qu
 -- ---------------------------------------------------------------------------------------------
 
 -- Buckets full again are worth nothing (a missing row is a full bucket); passes and tokens
--- expire. Every 10 minutes; a sequential scan of a small unlogged table.
+-- expire. Every 10 minutes; a sequential scan of a small unlogged table. SKIP LOCKED: a bucket a
+-- visitor's write holds is left for the next run, so the purge never waits for a visitor and can
+-- never deadlock with one (a write locks its visitor's row, then its block's shard).
 create function private.purge_trust()
 returns void
 language sql
 set search_path = ''
 as $$
-  delete from private.rate_limits where full_at < now();
+  delete from private.rate_limits r
+    using (select block_id, subject, action from private.rate_limits
+           where full_at < now() for update skip locked) x
+    where r.block_id = x.block_id and r.subject = x.subject and r.action = x.action;
   delete from private.captcha_passes where expires_at < now();
   delete from private.captcha_tokens where created_at < now() - interval '1 day';
 $$;

@@ -1461,6 +1461,41 @@ describe('abuse: rate limits on every write path', () => {
     expect(results.map((r) => r.error)).toEqual(Array(20).fill(null));
   });
 
+  it('the purge of full buckets never waits for a visitor whose write holds one', async () => {
+    const { blocks } = await ownerWith('comment');
+    const visitor = await newGuest();
+    expect((await tryPost(visitor, blocks.comment)).error).toBeNull();
+    // make every bucket of the block look full (purgeable), then hold the visitor's in a write
+    await sql(
+      "update private.rate_limits set full_at = now() - interval '1 hour' where block_id = $1",
+      [blocks.comment],
+    );
+    const pg = await import('pg');
+    const holder = new pg.default.Client({ connectionString: stack().dbUrl });
+    await holder.connect();
+    try {
+      await holder.query('begin');
+      await holder.query(
+        'select 1 from private.rate_limits where block_id = $1 and subject = $2 for update',
+        [blocks.comment, visitor.id],
+      );
+      // with a lock timeout, a purge that waited would fail instead of returning
+      await sql("set lock_timeout = '2s'; select private.purge_trust()");
+      const left = await sql<{ subject: string }>(
+        'select subject from private.rate_limits where block_id = $1',
+        [blocks.comment],
+      );
+      expect(left.map((r) => r.subject)).toEqual([visitor.id]);
+    } finally {
+      await holder.query('rollback');
+      await holder.end();
+    }
+    await sql('select private.purge_trust()');
+    expect(
+      await count('select 1 from private.rate_limits where block_id = $1', [blocks.comment]),
+    ).toBe(0);
+  });
+
   it('the limits are in the database: a visitor cannot raise them or read the buckets', async () => {
     const { blocks } = await ownerWith('comment');
     const visitor = await newGuest();
