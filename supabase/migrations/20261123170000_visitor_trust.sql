@@ -293,6 +293,8 @@ begin
 end;
 $$;
 
+-- WHEN: below 80 % (nearly every submit) the function is not even called.
 create trigger profiles_quota_notice after update of response_monthly_count on public.profiles
-  for each row when (new.response_monthly_count is distinct from old.response_monthly_count)
+  for each row when (new.response_monthly_count is distinct from old.response_monthly_count
+                     and new.response_monthly_count >= new.response_monthly_limit * 0.8)
   execute function private.profiles_quota_notice();

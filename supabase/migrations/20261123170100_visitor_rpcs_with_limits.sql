@@ -25,16 +25,6 @@
 -- helpers
 -- ---------------------------------------------------------------------------------------------
 
--- The id of a block-wide bucket's shard: never a user id (those are version 4 UUIDs).
-create function private.shard_subject(p_shard integer)
-returns uuid
-language sql
-immutable
-set search_path = ''
-as $$
-  select ('00000000-0000-0000-0000-' || lpad(to_hex(p_shard), 12, '0'))::uuid;
-$$;
-
 -- The captcha the elements show once the limits trip: null until an operator set the site key.
 create function private.captcha_config()
 returns jsonb
@@ -59,7 +49,8 @@ $$;
 -- single row is locked by all of a block's visitors.
 -- Both tokens are taken by one upsert on the primary key (the visitor's row first, then the
 -- shard's, always in that order: no deadlock between writers); an empty bucket is not updated
--- and returns no row. A refusal raises, which rolls back whatever the statement took.
+-- and returns no row. A refusal raises, which rolls back whatever the statement took. A shard's
+-- subject is 00000000-0000-0000-0000-00000000000N: never a user id (those are version 4 UUIDs).
 create function private.check_rate_limit(p_block public.blocks, p_uid uuid, p_action text)
 returns void
 language plpgsql
@@ -79,9 +70,9 @@ begin
   if p_uid = p_block.owner_id then
     return;
   end if;
-  select coalesce((select (value #>> '{}')::boolean from private.settings where key = 'limits.enabled'), true),
-         greatest(1, least(64, coalesce((select (value #>> '{}')::integer from private.settings
-                                          where key = 'limits.block_shards'), 4))),
+  -- the three settings in one index scan
+  select coalesce((s -> 'limits.enabled' #>> '{}')::boolean, true),
+         greatest(1, least(64, coalesce((s -> 'limits.block_shards' #>> '{}')::integer, 4))),
          -- the defaults: a person never meets them, a script does at once (per minute and burst,
          -- for one visitor on one block and for the whole block); one visitor's form submits:
          -- five at once (Submit again), then three an hour, so one visitor cannot burn the
@@ -95,11 +86,13 @@ begin
            when 'click' then '{"visitor_per_minute": 30, "visitor_burst": 20, "block_per_minute": 600, "block_burst": 600}'::jsonb
            when 'report' then '{"visitor_per_minute": 10, "visitor_burst": 10, "block_per_minute": 60, "block_burst": 60}'::jsonb
          end
-           || coalesce((select value from private.settings
-                        where key = 'limits.' || p_action and jsonb_typeof(value) = 'object'), '{}'::jsonb)
+           || case when jsonb_typeof(s -> ('limits.' || p_action)) = 'object'
+                   then s -> ('limits.' || p_action) else '{}'::jsonb end
            || case when jsonb_typeof(p_block.rate_limits -> p_action) = 'object'
                    then p_block.rate_limits -> p_action else '{}'::jsonb end
-    into v_enabled, v_shards, v_cfg;
+    into v_enabled, v_shards, v_cfg
+    from (select coalesce(jsonb_object_agg(key, value), '{}'::jsonb) as s from private.settings
+          where key in ('limits.enabled', 'limits.block_shards', 'limits.' || p_action)) settings;
   if not v_enabled then
     return;
   end if;
@@ -108,11 +101,11 @@ begin
   v_block_rate := greatest((v_cfg ->> 'block_per_minute')::double precision / v_shards, 0.0001);
   v_block_burst := greatest((v_cfg ->> 'block_burst')::double precision / v_shards, 1);
 
-  with taken as (
-    insert into private.rate_limits as r (block_id, subject, action, tokens, per_minute, burst, updated_at, full_at)
+  insert into private.rate_limits as r (block_id, subject, action, tokens, per_minute, burst, updated_at, full_at)
     values (p_block.id, p_uid, p_action, v_visitor_burst - 1, v_visitor_rate, v_visitor_burst, v_now,
             v_now + make_interval(secs => 60 / v_visitor_rate)),
-           (p_block.id, private.shard_subject(abs(mod(hashtext(p_uid::text), v_shards))), p_action,
+           (p_block.id, ('00000000-0000-0000-0000-' || lpad(to_hex(abs(mod(hashtext(p_uid::text), v_shards))), 12, '0'))::uuid,
+            p_action,
             v_block_burst - 1, v_block_rate, v_block_burst, v_now, v_now + make_interval(secs => 60 / v_block_rate))
     on conflict (block_id, subject, action) do update
       set tokens = least(excluded.burst, r.tokens + extract(epoch from v_now - r.updated_at)::double precision
@@ -124,10 +117,9 @@ begin
                       r.tokens + extract(epoch from v_now - r.updated_at)::double precision * excluded.per_minute / 60))
                     * 60 / excluded.per_minute)
       where least(excluded.burst, r.tokens + extract(epoch from v_now - r.updated_at)::double precision
-                                             * excluded.per_minute / 60) >= 1
-    returning 1
-  )
-  select count(*) into v_taken from taken;
+                                             * excluded.per_minute / 60) >= 1;
+  -- inserted or updated: a bucket that had no token is neither
+  get diagnostics v_taken = row_count;
   if v_taken = 2 then
     return;
   end if;
@@ -245,46 +237,51 @@ as $$
   end;
 $$;
 
--- A name as compared for imitation: NFKC (full-width letters), lower case, without spaces,
--- punctuation and invisible characters.
-create function private.name_key(p_name text)
-returns text
-language sql
-immutable
-set search_path = ''
-as $$
-  select regexp_replace(lower(normalize(coalesce(p_name, ''), NFKC)),
-                        '[[:space:][:punct:][:cntrl:]\u00a0\u00ad\u115f\u1160\u200b-\u200f\u2028-\u202f\u205f-\u206f\u3000\u3164\ufeff·•・]+',
-                        '', 'g');
-$$;
-
--- Whether a visitor's name reads like the owner: the same as, or with a word equal to, the
--- block's owner label (default Admin) or a word for an owner ("The Admin", "admin-2", not
--- "badminton"); containing the owner's name (from four characters on) or a Korean word for an
--- owner.
+-- Whether a visitor's name reads like the owner. Names are compared after NFKC (full-width
+-- letters), lower case, without spaces, punctuation and invisible characters: the same as, or
+-- with a word equal to, the block's owner label (default Admin) or a word for an owner ("The
+-- Admin", "admin-2", not "badminton"); containing the owner's name as the block shows it (from
+-- four characters on) or a Korean word for an owner. plpgsql with the expressions written out: this runs on every
+-- comment, and small helper functions with SET search_path are never inlined.
 create function private.imitates_owner(p_block public.blocks, p_name text)
 returns boolean
-language sql
+language plpgsql
 stable
 set search_path = ''
 as $$
-  with n as (
-    select private.name_key(p_name) as key,
-           regexp_split_to_array(lower(normalize(coalesce(p_name, ''), NFKC)), '[^[:alnum:]]+') as words
-  ), labels as (
-    select private.name_key(label) as key
-    from unnest(array[p_block.custom_label_name ->> 'admin', 'admin', 'administrator', 'owner',
-                      'moderator', 'official', 'staff']) label
-  ), names as (
-    select private.name_key(name) as key
-    from unnest(array[p_block.owner_name, (select name from public.profiles where id = p_block.owner_id)]) name
-  )
-  select n.key <> '' and (
-    exists (select 1 from labels where labels.key <> '' and (labels.key = n.key or labels.key = any (n.words)))
-    or exists (select 1 from names where names.key <> ''
-                 and (names.key = n.key or (char_length(names.key) >= 4 and position(names.key in n.key) > 0)))
-    or n.key ~ '(관리자|운영자|운영진)')
-  from n;
+declare
+  v_strip constant text := '[[:space:][:punct:][:cntrl:]\u00a0\u00ad\u115f\u1160\u200b-\u200f\u2028-\u202f\u205f-\u206f\u3000\u3164\ufeff·•・]+';
+  v_text text := lower(normalize(coalesce(p_name, ''), NFKC));
+  v_key text := regexp_replace(v_text, v_strip, '', 'g');
+  v_words text[];
+  v_other text;
+begin
+  if v_key = '' then
+    return false;
+  end if;
+  if v_key ~ '(admin|owner|moderator|official|staff|관리자|운영자|운영진)' then
+    -- only then the word test: "badminton" contains admin but has no word admin
+    v_words := regexp_split_to_array(v_text, '[^[:alnum:]]+');
+    if v_key in ('admin', 'administrator', 'owner', 'moderator', 'official', 'staff')
+       or v_words && array['admin', 'administrator', 'owner', 'moderator', 'official', 'staff']
+       or v_key ~ '(관리자|운영자|운영진)' then
+      return true;
+    end if;
+  end if;
+  -- the block's own owner label (when not the default Admin), as a whole name or a word
+  if coalesce(lower(p_block.custom_label_name ->> 'admin'), 'admin') <> 'admin' then
+    v_other := regexp_replace(lower(normalize(p_block.custom_label_name ->> 'admin', NFKC)), v_strip, '', 'g');
+    if v_other <> '' then
+      v_words := coalesce(v_words, regexp_split_to_array(v_text, '[^[:alnum:]]+'));
+      if v_other = v_key or v_other = any (v_words) then
+        return true;
+      end if;
+    end if;
+  end if;
+  -- the owner's name as the block shows it (the Q&A header; from the profile when created)
+  v_other := regexp_replace(lower(normalize(coalesce(p_block.owner_name, ''), NFKC)), v_strip, '', 'g');
+  return v_other <> '' and (v_other = v_key or (char_length(v_other) >= 4 and position(v_other in v_key) > 0));
+end;
 $$;
 
 -- The public settings of a block: what the elements show a visitor. Never tags, the unread
@@ -555,11 +552,18 @@ begin
   if v_block.block_anonymous and private.is_anonymous_caller() then
     raise exception 'Please sign in to leave a message.' using errcode = 'PT403';
   end if;
-  perform private.check_writer(v_block, v_uid);
-  perform private.check_honeypot(v_block, p_honeypot);
+  -- the trust checks written out where they are cheap (see the header for the order)
+  if exists (select 1 from public.blocked_writers where block_id = p_block_id and user_id = v_uid) then
+    perform private.check_writer(v_block, v_uid);
+  end if;
+  if v_block.honeypot then
+    perform private.check_honeypot(v_block, p_honeypot);
+  end if;
   perform private.check_message_content(p_content);
   perform private.check_visitor_fields(p_creator_name, p_color, p_creator_photo_url, p_home_url, p_timezone);
-  perform private.check_visitor_urls(p_creator_photo_url, p_home_url);
+  if nullif(p_creator_photo_url, '') is not null or nullif(p_home_url, '') is not null then
+    perform private.check_visitor_urls(p_creator_photo_url, p_home_url);
+  end if;
 
   if p_parent_id is not null then
     select * into v_parent from public.messages where id = p_parent_id and block_id = p_block_id;
@@ -594,7 +598,8 @@ begin
                                home_url, content, timezone, created_at, status, imitates_owner)
     values (p_block_id, p_parent_id, v_uid, v_name, nullif(p_creator_photo_url, ''),
             p_color, nullif(p_home_url, ''), p_content, p_timezone, clock_timestamp(),
-            private.hold_status(v_block, v_uid, p_content),
+            case when v_block.hold_messages = 'off' then 'published'
+                 else private.hold_status(v_block, v_uid, p_content) end,
             v_uid <> v_block.owner_id and private.imitates_owner(v_block, v_name))
     returning * into v_message;
 
@@ -756,7 +761,9 @@ begin
     raise exception 'Not supported block' using errcode = 'P0001';
   end if;
   perform private.check_visitor_fields(p_creator_name, p_color);
-  perform private.check_writer(v_block, v_uid);
+  if exists (select 1 from public.blocked_writers where block_id = p_block_id and user_id = v_uid) then
+    perform private.check_writer(v_block, v_uid);
+  end if;
   v_has := exists (select 1 from public.responses
                    where block_id = p_block_id and kind = 'like' and creator_id = v_uid);
   v_want := coalesce(p_liked, not v_has);
@@ -795,7 +802,9 @@ begin
     raise exception 'Not supported block' using errcode = 'P0001';
   end if;
   perform private.check_visitor_fields(p_creator_name, p_color);
-  perform private.check_writer(v_block, v_uid);
+  if exists (select 1 from public.blocked_writers where block_id = p_block_id and user_id = v_uid) then
+    perform private.check_writer(v_block, v_uid);
+  end if;
   perform private.check_rate_limit(v_block, v_uid, 'click');
   insert into public.responses (block_id, kind, creator_id, creator_name, color)
     values (p_block_id, 'button', v_uid, p_creator_name, p_color);
@@ -837,8 +846,12 @@ begin
   if v_block.type not in ('form', 'ab') then
     raise exception 'Not supported block' using errcode = 'P0001';
   end if;
-  perform private.check_writer(v_block, v_uid);
-  perform private.check_honeypot(v_block, p_honeypot);
+  if exists (select 1 from public.blocked_writers where block_id = p_block_id and user_id = v_uid) then
+    perform private.check_writer(v_block, v_uid);
+  end if;
+  if v_block.honeypot then
+    perform private.check_honeypot(v_block, p_honeypot);
+  end if;
   if p_answers is null or jsonb_typeof(p_answers) <> 'object' then
     raise exception 'Please check response' using errcode = 'P0001';
   end if;

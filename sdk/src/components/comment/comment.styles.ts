@@ -49,7 +49,8 @@ export default css`
     display: contents;
   }
   /* Live regions stay in the tree, empty and flat, until they have something to say. */
-  .err:empty {
+  .err:empty,
+  [part~='notice']:empty {
     margin: 0;
   }
   textarea.input {
