@@ -22,6 +22,27 @@ create type public.sender_email_status as enum ('pending', 'not_verified', 'veri
 -- tables
 -- ---------------------------------------------------------------------------------------------
 
+create table private.captcha_passes (
+  block_id uuid not null,
+  user_id uuid not null,
+  uses_left integer not null,
+  expires_at timestamp with time zone not null,
+  constraint captcha_passes_pkey PRIMARY KEY (block_id, user_id),
+  constraint captcha_passes_block_id_fkey FOREIGN KEY (block_id) REFERENCES public.blocks(id) ON DELETE CASCADE,
+  constraint captcha_passes_uses_left_check CHECK ((uses_left >= 0))
+);
+comment on table private.captcha_passes is 'What a solved captcha buys: uses_left writes past the rate limits of one block until expires_at (settings captcha.pass_uses, captcha.pass_minutes).';
+alter table private.captcha_passes enable row level security;
+
+create table private.captcha_tokens (
+  token_hash text not null,
+  created_at timestamp with time zone default now() not null,
+  constraint captcha_tokens_pkey PRIMARY KEY (token_hash),
+  constraint captcha_tokens_token_hash_check CHECK ((char_length(token_hash) = 64))
+);
+comment on table private.captcha_tokens is 'SHA-256 of the captcha tokens already spent (purged after a day).';
+alter table private.captcha_tokens enable row level security;
+
 create table private.integration_tokens (
   integration_id uuid not null,
   access_token text not null,
@@ -190,6 +211,18 @@ create table private.provider_events (
 comment on table private.provider_events is 'Ids of provider events (SNS MessageId) already applied, so a duplicate delivery changes nothing.';
 alter table private.provider_events enable row level security;
 
+create table private.quota_notices (
+  user_id uuid not null,
+  month date not null,
+  level integer not null,
+  created_at timestamp with time zone default now() not null,
+  constraint quota_notices_pkey PRIMARY KEY (user_id, month, level),
+  constraint quota_notices_level_check CHECK ((level = ANY (ARRAY[80, 100]))),
+  constraint quota_notices_user_id_fkey FOREIGN KEY (user_id) REFERENCES public.profiles(id) ON DELETE CASCADE
+);
+comment on table private.quota_notices is 'The monthly response quota mails sent to an owner: once per month at 80 % and once at 100 %.';
+alter table private.quota_notices enable row level security;
+
 create table private.rate_buckets (
   name text not null,
   tokens double precision not null,
@@ -198,6 +231,20 @@ create table private.rate_buckets (
 );
 comment on table private.rate_buckets is 'Token buckets of provider quotas; capacity and refill rate come from settings rate.<name>.per_second / .burst.';
 alter table private.rate_buckets enable row level security;
+
+create unlogged table private.rate_limits (
+  block_id uuid not null,
+  subject uuid not null,
+  action text not null,
+  tokens double precision not null,
+  per_minute double precision not null,
+  burst double precision not null,
+  updated_at timestamp with time zone not null,
+  full_at timestamp with time zone not null,
+  constraint rate_limits_pkey PRIMARY KEY (block_id, subject, action)
+) with (fillfactor=50);
+comment on table private.rate_limits is 'Token buckets of the visitor rate limits, per (block, visitor, action) and per (block, shard, action). Unlogged: lost on a crash, which only refills them.';
+alter table private.rate_limits enable row level security;
 
 create table private.settings (
   key text not null,
@@ -370,6 +417,22 @@ create policy "Owners can read their blocks' private settings" on public.block_p
 CREATE TRIGGER block_private_notion_target_changed AFTER UPDATE OF notion_database, notion_page ON public.block_private FOR EACH ROW EXECUTE FUNCTION private.block_private_notion_target_changed();
 CREATE TRIGGER block_private_set_updated_at BEFORE UPDATE ON public.block_private FOR EACH ROW EXECUTE FUNCTION private.set_updated_at();
 
+create table public.blocked_writers (
+  block_id uuid not null,
+  user_id uuid not null,
+  created_at timestamp with time zone default now() not null,
+  constraint blocked_writers_pkey PRIMARY KEY (block_id, user_id),
+  constraint blocked_writers_block_id_fkey FOREIGN KEY (block_id) REFERENCES public.blocks(id) ON DELETE CASCADE
+);
+comment on table public.blocked_writers is 'Visitors the block owner blocked: every later write of theirs to the block is refused. Written by block_writer.';
+alter table public.blocked_writers enable row level security;
+grant insert, select, update, delete, truncate, references, trigger, maintain on public.blocked_writers to service_role;
+grant select, references, trigger, maintain on public.blocked_writers to anon;
+grant select, references, trigger, maintain on public.blocked_writers to authenticated;
+CREATE INDEX blocked_writers_user_id_idx ON public.blocked_writers USING btree (user_id);
+create policy "Owners read the writers they blocked" on public.blocked_writers for select to authenticated
+  using (private.is_block_owner(block_id));
+
 create table public.blocks (
   id uuid default gen_random_uuid() not null,
   owner_id uuid default auth.uid() not null,
@@ -407,6 +470,10 @@ create table public.blocks (
   allow_creator_email boolean default false not null,
   mode text,
   ending_mode text,
+  hold_messages text default 'off'::text not null,
+  honeypot boolean default false not null,
+  captcha boolean default false not null,
+  rate_limits jsonb,
   constraint blocks_pkey PRIMARY KEY (id),
   constraint blocks_button_text_check CHECK ((char_length(button_text) <= 100)),
   constraint blocks_custom_color_check CHECK (((custom_color IS NULL) OR (jsonb_typeof(custom_color) = 'object'::text))),
@@ -414,6 +481,7 @@ create table public.blocks (
   constraint blocks_custom_label_name_check CHECK (((jsonb_typeof(custom_label_name) = 'object'::text) AND (char_length(COALESCE((custom_label_name ->> 'admin'::text), ''::text)) <= 100) AND (char_length(COALESCE((custom_label_name ->> 'me'::text), ''::text)) <= 100))),
   constraint blocks_embeded_url_check CHECK ((char_length(embeded_url) <= 2000)),
   constraint blocks_ending_mode_check CHECK ((char_length(ending_mode) <= 10)),
+  constraint blocks_hold_messages_check CHECK ((hold_messages = ANY (ARRAY['off'::text, 'all'::text, 'first_time'::text, 'links'::text]))),
   constraint blocks_id_owner_id_key UNIQUE (id, owner_id),
   constraint blocks_like_count_check CHECK ((like_count >= 0)),
   constraint blocks_mode_check CHECK ((mode = 'ending'::text)),
@@ -425,6 +493,7 @@ create table public.blocks (
   constraint blocks_owner_photo_url_check CHECK ((char_length(owner_photo_url) <= 500)),
   constraint blocks_placeholder_check CHECK ((char_length(placeholder) <= 500)),
   constraint blocks_qna_subject_check CHECK ((char_length(qna_subject) <= 500)),
+  constraint blocks_rate_limits_check CHECK (((rate_limits IS NULL) OR (jsonb_typeof(rate_limits) = 'object'::text))),
   constraint blocks_response_count_check CHECK ((response_count >= 0)),
   constraint blocks_submit_button_text_check CHECK ((char_length(submit_button_text) <= 100)),
   constraint blocks_tags_are_labels CHECK (private.block_tags_are_valid(tags)) NOT VALID,
@@ -432,7 +501,7 @@ create table public.blocks (
   constraint blocks_url_to_open_check CHECK ((char_length(url_to_open) <= 2000)),
   constraint blocks_welcome_message_check CHECK ((char_length(welcome_message) <= 1000))
 );
-comment on table public.blocks is 'A reaction or letter block owned by a user: public settings and counters. Readable by anyone unless deactivated.';
+comment on table public.blocks is 'A reaction or letter block owned by a user: settings and counters. Readable by its owner; visitors read the public settings through get_block_view.';
 alter table public.blocks enable row level security;
 grant insert, select, update, delete, truncate, references, trigger, maintain on public.blocks to service_role;
 grant select, delete, references, trigger, maintain on public.blocks to authenticated;
@@ -440,15 +509,13 @@ grant select, references, trigger, maintain on public.blocks to anon;
 grant update (new_response_count) on public.blocks to authenticated;
 grant update (tags) on public.blocks to authenticated;
 CREATE INDEX blocks_owner_id_created_at_idx ON public.blocks USING btree (owner_id, created_at DESC);
-create policy "Anyone can read published blocks" on public.blocks for select to anon
-  using ((NOT deactivated));
 create policy "Owners can delete their blocks" on public.blocks for delete to authenticated
+  using ((owner_id = ( SELECT auth.uid() AS uid)));
+create policy "Owners can read their blocks" on public.blocks for select to authenticated
   using ((owner_id = ( SELECT auth.uid() AS uid)));
 create policy "Owners can update their blocks" on public.blocks for update to authenticated
   using ((owner_id = ( SELECT auth.uid() AS uid)))
   with check ((owner_id = ( SELECT auth.uid() AS uid)));
-create policy "Users can read published blocks and their own" on public.blocks for select to authenticated
-  using (((NOT deactivated) OR (owner_id = ( SELECT auth.uid() AS uid))));
 CREATE TRIGGER blocks_after_delete AFTER DELETE ON public.blocks FOR EACH ROW EXECUTE FUNCTION private.blocks_after_delete();
 CREATE TRIGGER blocks_after_insert AFTER INSERT ON public.blocks FOR EACH ROW EXECUTE FUNCTION private.blocks_after_insert();
 CREATE TRIGGER blocks_before_insert BEFORE INSERT ON public.blocks FOR EACH ROW EXECUTE FUNCTION private.blocks_before_insert();
@@ -552,13 +619,9 @@ CREATE INDEX ending_conditions_block_id_idx ON public.ending_conditions USING bt
 CREATE INDEX ending_conditions_ending_id_index_idx ON public.ending_conditions USING btree (ending_id, index);
 CREATE INDEX ending_conditions_question_id_idx ON public.ending_conditions USING btree (question_id);
 create policy "Anyone can read ending conditions of published blocks" on public.ending_conditions for select to anon
-  using ((EXISTS ( SELECT 1
-   FROM public.blocks b
-  WHERE ((b.id = ending_conditions.block_id) AND (NOT b.deactivated)))));
+  using (private.block_is_published(block_id));
 create policy "Users can read ending conditions of published or own blocks" on public.ending_conditions for select to authenticated
-  using ((EXISTS ( SELECT 1
-   FROM public.blocks b
-  WHERE ((b.id = ending_conditions.block_id) AND ((NOT b.deactivated) OR (b.owner_id = ( SELECT auth.uid() AS uid)))))));
+  using ((private.block_is_published(block_id) OR private.is_block_owner(block_id)));
 
 create table public.endings (
   id uuid default gen_random_uuid() not null,
@@ -591,13 +654,9 @@ grant select, references, trigger, maintain on public.endings to authenticated;
 CREATE INDEX endings_block_id_index_idx ON public.endings USING btree (block_id, index);
 CREATE UNIQUE INDEX endings_one_default_per_block_idx ON public.endings USING btree (block_id) WHERE is_default;
 create policy "Anyone can read endings of published blocks" on public.endings for select to anon
-  using ((EXISTS ( SELECT 1
-   FROM public.blocks b
-  WHERE ((b.id = endings.block_id) AND (NOT b.deactivated)))));
+  using (private.block_is_published(block_id));
 create policy "Users can read endings of published blocks and their own" on public.endings for select to authenticated
-  using ((EXISTS ( SELECT 1
-   FROM public.blocks b
-  WHERE ((b.id = endings.block_id) AND ((NOT b.deactivated) OR (b.owner_id = ( SELECT auth.uid() AS uid)))))));
+  using ((private.block_is_published(block_id) OR private.is_block_owner(block_id)));
 CREATE TRIGGER endings_keep_default BEFORE UPDATE ON public.endings FOR EACH ROW EXECUTE FUNCTION private.endings_keep_default();
 
 create table public.integration_notes (
@@ -755,6 +814,26 @@ create policy "Block owners and authors can read commenter emails" on public.mes
    FROM public.messages m
   WHERE ((m.id = message_private.message_id) AND (m.creator_id = ( SELECT auth.uid() AS uid)))))));
 
+create table public.message_reports (
+  message_id uuid not null,
+  block_id uuid not null,
+  user_id uuid not null,
+  reason text,
+  created_at timestamp with time zone default now() not null,
+  constraint message_reports_pkey PRIMARY KEY (message_id, user_id),
+  constraint message_reports_message_id_block_id_fkey FOREIGN KEY (message_id, block_id) REFERENCES public.messages(id, block_id) ON DELETE CASCADE,
+  constraint message_reports_reason_check CHECK ((char_length(reason) <= 200))
+);
+comment on table public.message_reports is 'A visitor''s report of a message (once per visitor and message), for the block owner. Written by report_message.';
+alter table public.message_reports enable row level security;
+grant insert, select, update, delete, truncate, references, trigger, maintain on public.message_reports to service_role;
+grant select, references, trigger, maintain on public.message_reports to anon;
+grant select, references, trigger, maintain on public.message_reports to authenticated;
+CREATE INDEX message_reports_block_id_idx ON public.message_reports USING btree (block_id, created_at DESC);
+CREATE INDEX message_reports_user_id_idx ON public.message_reports USING btree (user_id, block_id);
+create policy "Owners read their blocks' reports and visitors their own" on public.message_reports for select to authenticated
+  using (((user_id = ( SELECT auth.uid() AS uid)) OR private.is_block_owner(block_id)));
+
 create table public.messages (
   id uuid default gen_random_uuid() not null,
   block_id uuid not null,
@@ -771,6 +850,9 @@ create table public.messages (
   reply_count integer default 0 not null,
   timezone text,
   created_at timestamp with time zone default now() not null,
+  status text default 'published'::text not null,
+  pinned_at timestamp with time zone,
+  imitates_owner boolean default false not null,
   constraint messages_pkey PRIMARY KEY (id),
   constraint messages_block_id_fkey FOREIGN KEY (block_id) REFERENCES public.blocks(id) ON DELETE CASCADE,
   constraint messages_color_check CHECK ((char_length(color) <= 32)),
@@ -781,28 +863,29 @@ create table public.messages (
   constraint messages_id_block_id_key UNIQUE (id, block_id),
   constraint messages_like_count_check CHECK ((like_count >= 0)),
   constraint messages_parent_id_block_id_fkey FOREIGN KEY (parent_id, block_id) REFERENCES public.messages(id, block_id) ON DELETE CASCADE,
+  constraint messages_pins_top_level_only CHECK (((pinned_at IS NULL) OR (parent_id IS NULL))),
   constraint messages_reply_count_check CHECK ((reply_count >= 0)),
+  constraint messages_status_check CHECK ((status = ANY (ARRAY['published'::text, 'held'::text, 'hidden'::text]))),
   constraint messages_timezone_check CHECK ((char_length(timezone) <= 64))
 );
-comment on table public.messages is 'Comment and Q&A messages; parent_id makes a reply (one level only). Public with the block; no email here.';
+comment on table public.messages is 'Comment and Q&A messages; parent_id makes a reply (one level only). Published ones are public with the block; held and hidden ones are not served to others. No email here.';
 alter table public.messages enable row level security;
 grant insert, select, update, delete, truncate, references, trigger, maintain on public.messages to service_role;
 grant select, references, trigger, maintain on public.messages to anon;
 grant select, references, trigger, maintain on public.messages to authenticated;
+CREATE INDEX messages_block_id_pinned_idx ON public.messages USING btree (block_id, pinned_at DESC) WHERE (pinned_at IS NOT NULL);
+CREATE INDEX messages_block_id_special_idx ON public.messages USING btree (block_id, created_at DESC) WHERE ((status <> 'published'::text) OR (pinned_at IS NOT NULL));
 CREATE INDEX messages_block_id_top_level_idx ON public.messages USING btree (block_id, created_at DESC) WHERE (parent_id IS NULL);
 CREATE INDEX messages_creator_id_idx ON public.messages USING btree (creator_id);
 CREATE INDEX messages_parent_id_created_at_idx ON public.messages USING btree (parent_id, created_at);
-create policy "Anyone can read messages of published blocks" on public.messages for select to anon
-  using ((EXISTS ( SELECT 1
-   FROM public.blocks b
-  WHERE ((b.id = messages.block_id) AND (NOT b.deactivated)))));
-create policy "Users can read messages of published blocks and their own" on public.messages for select to authenticated
-  using ((EXISTS ( SELECT 1
-   FROM public.blocks b
-  WHERE ((b.id = messages.block_id) AND ((NOT b.deactivated) OR (b.owner_id = ( SELECT auth.uid() AS uid)))))));
+create policy "Anyone can read published messages of published blocks" on public.messages for select to anon
+  using (((status = 'published'::text) AND private.block_is_published(block_id)));
+create policy "Users can read published messages, their own held ones and all " on public.messages for select to authenticated
+  using (((((status = 'published'::text) OR ((status = 'held'::text) AND (creator_id = ( SELECT auth.uid() AS uid)))) AND private.block_is_published(block_id)) OR private.is_block_owner(block_id)));
 CREATE TRIGGER messages_after_delete AFTER DELETE ON public.messages FOR EACH ROW EXECUTE FUNCTION private.messages_after_delete();
 CREATE TRIGGER messages_after_insert AFTER INSERT ON public.messages FOR EACH ROW EXECUTE FUNCTION private.messages_after_insert();
 CREATE TRIGGER messages_before_insert BEFORE INSERT ON public.messages FOR EACH ROW EXECUTE FUNCTION private.messages_before_insert();
+CREATE TRIGGER messages_enqueue_approved_reply AFTER UPDATE OF status ON public.messages FOR EACH ROW WHEN (((old.status = 'held'::text) AND (new.status = 'published'::text) AND (new.parent_id IS NOT NULL))) EXECUTE FUNCTION private.messages_enqueue_notifications();
 CREATE TRIGGER messages_enqueue_notifications AFTER INSERT ON public.messages FOR EACH ROW EXECUTE FUNCTION private.messages_enqueue_notifications();
 CREATE TRIGGER messages_enqueue_notion AFTER INSERT ON public.messages FOR EACH ROW EXECUTE FUNCTION private.enqueue_notion_write();
 
@@ -828,13 +911,9 @@ grant select, references, trigger, maintain on public.options to authenticated;
 CREATE INDEX options_block_id_idx ON public.options USING btree (block_id);
 CREATE INDEX options_question_id_index_idx ON public.options USING btree (question_id, index);
 create policy "Anyone can read options of published blocks" on public.options for select to anon
-  using ((EXISTS ( SELECT 1
-   FROM public.blocks b
-  WHERE ((b.id = options.block_id) AND (NOT b.deactivated)))));
+  using (private.block_is_published(block_id));
 create policy "Users can read options of published blocks and their own" on public.options for select to authenticated
-  using ((EXISTS ( SELECT 1
-   FROM public.blocks b
-  WHERE ((b.id = options.block_id) AND ((NOT b.deactivated) OR (b.owner_id = ( SELECT auth.uid() AS uid)))))));
+  using ((private.block_is_published(block_id) OR private.is_block_owner(block_id)));
 CREATE TRIGGER options_keep_counts BEFORE INSERT OR UPDATE ON public.options FOR EACH ROW EXECUTE FUNCTION private.options_keep_counts();
 
 create table public.payments (
@@ -929,6 +1008,7 @@ create policy "Users can update their own profile" on public.profiles for update
   using ((id = ( SELECT auth.uid() AS uid)))
   with check ((id = ( SELECT auth.uid() AS uid)));
 CREATE TRIGGER profiles_after_insert AFTER INSERT ON public.profiles FOR EACH ROW EXECUTE FUNCTION private.profiles_after_insert();
+CREATE TRIGGER profiles_quota_notice AFTER UPDATE OF response_monthly_count ON public.profiles FOR EACH ROW WHEN (((new.response_monthly_count IS DISTINCT FROM old.response_monthly_count) AND ((new.response_monthly_count)::numeric >= ((new.response_monthly_limit)::numeric * 0.8)))) EXECUTE FUNCTION private.profiles_quota_notice();
 CREATE TRIGGER profiles_set_updated_at BEFORE UPDATE ON public.profiles FOR EACH ROW EXECUTE FUNCTION private.set_updated_at();
 
 create table public.publishes (
@@ -1014,13 +1094,9 @@ grant select, references, trigger, maintain on public.questions to authenticated
 CREATE INDEX questions_block_id_index_idx ON public.questions USING btree (block_id, index);
 CREATE INDEX questions_trigger_letter_block_idx ON public.questions USING btree (trigger_letter_block);
 create policy "Anyone can read questions of published blocks" on public.questions for select to anon
-  using ((EXISTS ( SELECT 1
-   FROM public.blocks b
-  WHERE ((b.id = questions.block_id) AND (NOT b.deactivated)))));
+  using (private.block_is_published(block_id));
 create policy "Users can read questions of published blocks and their own" on public.questions for select to authenticated
-  using ((EXISTS ( SELECT 1
-   FROM public.blocks b
-  WHERE ((b.id = questions.block_id) AND ((NOT b.deactivated) OR (b.owner_id = ( SELECT auth.uid() AS uid)))))));
+  using ((private.block_is_published(block_id) OR private.is_block_owner(block_id)));
 CREATE TRIGGER questions_check_count BEFORE INSERT OR UPDATE OF deleted ON public.questions FOR EACH ROW EXECUTE FUNCTION private.questions_check_count();
 
 create table public.responses (
@@ -1290,6 +1366,19 @@ $function$;
 revoke all on function private.block_editor_json(p_block_id uuid) from public;
 grant execute on function private.block_editor_json(p_block_id uuid) to service_role;
 
+CREATE OR REPLACE FUNCTION private.block_is_published(p_block_id uuid)
+ RETURNS boolean
+ LANGUAGE sql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+  select exists (select 1 from public.blocks where id = p_block_id and not deactivated);
+$function$;
+revoke all on function private.block_is_published(p_block_id uuid) from public;
+grant execute on function private.block_is_published(p_block_id uuid) to anon;
+grant execute on function private.block_is_published(p_block_id uuid) to authenticated;
+grant execute on function private.block_is_published(p_block_id uuid) to service_role;
+
 CREATE OR REPLACE FUNCTION private.block_private_notion_target_changed()
  RETURNS trigger
  LANGUAGE plpgsql
@@ -1423,6 +1512,36 @@ AS $function$
 $function$;
 -- executable by public (the default)
 
+CREATE OR REPLACE FUNCTION private.captcha_config()
+ RETURNS jsonb
+ LANGUAGE sql
+ STABLE
+ SET search_path TO ''
+AS $function$
+  select case when coalesce(k.site_key, '') <> '' then jsonb_build_object(
+           'provider', 'turnstile',
+           'site_key', k.site_key,
+           'script_url', private.setting('captcha.script_url',
+             '"https://challenges.cloudflare.com/turnstile/v0/api.js?render=explicit"'::jsonb) #>> '{}')
+         end
+  from (select private.setting('captcha.site_key', 'null'::jsonb) #>> '{}' as site_key) k;
+$function$;
+-- executable by public (the default)
+
+CREATE OR REPLACE FUNCTION private.check_honeypot(p_block public.blocks, p_value text)
+ RETURNS void
+ LANGUAGE plpgsql
+ IMMUTABLE
+ SET search_path TO ''
+AS $function$
+begin
+  if p_block.honeypot and p_value is distinct from '' then
+    raise exception 'This was not sent: it looked automated.' using errcode = 'P0001', detail = 'honeypot';
+  end if;
+end;
+$function$;
+-- executable by public (the default)
+
 CREATE OR REPLACE FUNCTION private.check_message_content(p_content text)
  RETURNS text
  LANGUAGE plpgsql
@@ -1437,6 +1556,94 @@ begin
     raise exception 'Too long message' using errcode = 'P0001';
   end if;
   return p_content;
+end;
+$function$;
+-- executable by public (the default)
+
+CREATE OR REPLACE FUNCTION private.check_rate_limit(p_block public.blocks, p_uid uuid, p_action text)
+ RETURNS void
+ LANGUAGE plpgsql
+ SET search_path TO ''
+AS $function$
+declare
+  v_now timestamptz := clock_timestamp();
+  v_enabled boolean;
+  v_shards integer;
+  v_cfg jsonb;
+  v_visitor_rate double precision;
+  v_visitor_burst double precision;
+  v_block_rate double precision;
+  v_block_burst double precision;
+  v_taken integer;
+begin
+  if p_uid = p_block.owner_id then
+    return;
+  end if;
+  -- the three settings in one index scan
+  select coalesce((s -> 'limits.enabled' #>> '{}')::boolean, true),
+         greatest(1, least(64, coalesce((s -> 'limits.block_shards' #>> '{}')::integer, 4))),
+         -- the defaults: a person never meets them, a script does at once (per minute and burst,
+         -- for one visitor on one block and for the whole block); one visitor's form submits:
+         -- five at once (Submit again), then three an hour, so one visitor cannot burn the
+         -- owner's monthly responses
+         case p_action
+           when 'message' then '{"visitor_per_minute": 6, "visitor_burst": 8, "block_per_minute": 120, "block_burst": 120}'::jsonb
+           when 'edit' then '{"visitor_per_minute": 10, "visitor_burst": 10, "block_per_minute": 120, "block_burst": 120}'::jsonb
+           when 'like' then '{"visitor_per_minute": 60, "visitor_burst": 30, "block_per_minute": 600, "block_burst": 600}'::jsonb
+           when 'vote' then '{"visitor_per_minute": 10, "visitor_burst": 5, "block_per_minute": 600, "block_burst": 600}'::jsonb
+           when 'submit' then '{"visitor_per_minute": 0.05, "visitor_burst": 5, "block_per_minute": 120, "block_burst": 120}'::jsonb
+           when 'click' then '{"visitor_per_minute": 30, "visitor_burst": 20, "block_per_minute": 600, "block_burst": 600}'::jsonb
+           when 'report' then '{"visitor_per_minute": 10, "visitor_burst": 10, "block_per_minute": 60, "block_burst": 60}'::jsonb
+         end
+           || case when jsonb_typeof(s -> ('limits.' || p_action)) = 'object'
+                   then s -> ('limits.' || p_action) else '{}'::jsonb end
+           || case when jsonb_typeof(p_block.rate_limits -> p_action) = 'object'
+                   then p_block.rate_limits -> p_action else '{}'::jsonb end
+    into v_enabled, v_shards, v_cfg
+    from (select coalesce(jsonb_object_agg(key, value), '{}'::jsonb) as s from private.settings
+          where key in ('limits.enabled', 'limits.block_shards', 'limits.' || p_action)) settings;
+  if not v_enabled then
+    return;
+  end if;
+  v_visitor_rate := greatest((v_cfg ->> 'visitor_per_minute')::double precision, 0.0001);
+  v_visitor_burst := greatest((v_cfg ->> 'visitor_burst')::double precision, 1);
+  v_block_rate := greatest((v_cfg ->> 'block_per_minute')::double precision / v_shards, 0.0001);
+  v_block_burst := greatest((v_cfg ->> 'block_burst')::double precision / v_shards, 1);
+
+  insert into private.rate_limits as r (block_id, subject, action, tokens, per_minute, burst, updated_at, full_at)
+    values (p_block.id, p_uid, p_action, v_visitor_burst - 1, v_visitor_rate, v_visitor_burst, v_now,
+            v_now + make_interval(secs => 60 / v_visitor_rate)),
+           (p_block.id, ('00000000-0000-0000-0000-' || lpad(to_hex(abs(mod(hashtext(p_uid::text), v_shards))), 12, '0'))::uuid,
+            p_action,
+            v_block_burst - 1, v_block_rate, v_block_burst, v_now, v_now + make_interval(secs => 60 / v_block_rate))
+    on conflict (block_id, subject, action) do update
+      set tokens = least(excluded.burst, r.tokens + extract(epoch from v_now - r.updated_at)::double precision
+                                                    * excluded.per_minute / 60) - 1,
+          per_minute = excluded.per_minute,
+          burst = excluded.burst,
+          updated_at = v_now,
+          full_at = v_now + make_interval(secs => (excluded.burst + 1 - least(excluded.burst,
+                      r.tokens + extract(epoch from v_now - r.updated_at)::double precision * excluded.per_minute / 60))
+                    * 60 / excluded.per_minute)
+      where least(excluded.burst, r.tokens + extract(epoch from v_now - r.updated_at)::double precision
+                                             * excluded.per_minute / 60) >= 1;
+  -- inserted or updated: a bucket that had no token is neither
+  get diagnostics v_taken = row_count;
+  if v_taken = 2 then
+    return;
+  end if;
+
+  if p_block.captcha then
+    update private.captcha_passes set uses_left = uses_left - 1
+      where block_id = p_block.id and user_id = p_uid and uses_left > 0 and expires_at > v_now;
+    if found then
+      return;
+    end if;
+  end if;
+  raise exception 'You''re going too fast, try again in a few seconds.' using
+    errcode = 'PT429',
+    detail = case when p_block.captcha and private.captcha_config() is not null then 'captcha' else 'rate_limit' end,
+    hint = 'Wait a few seconds, then try again.';
 end;
 $function$;
 -- executable by public (the default)
@@ -1459,6 +1666,55 @@ begin
   end if;
   if char_length(p_timezone) > 64 then
     raise exception 'Invalid timezone' using errcode = 'P0001';
+  end if;
+end;
+$function$;
+-- executable by public (the default)
+
+CREATE OR REPLACE FUNCTION private.check_visitor_urls(p_photo_url text, p_home_url text)
+ RETURNS void
+ LANGUAGE plpgsql
+ STABLE
+ SET search_path TO ''
+AS $function$
+declare
+  v_host text;
+  v_prefix text;
+  v_allowed boolean := false;
+begin
+  if nullif(p_photo_url, '') is not null then
+    v_host := lower(substring(p_photo_url from '^https://([^/?#:@[:space:]]+)(?::443)?(?:[/?#]|$)'));
+    v_prefix := private.setting('avatars.storage_prefix', 'null'::jsonb) #>> '{}';
+    if v_host is not null then
+      v_allowed := coalesce(private.setting('avatars.hosts',
+        '["lh3.googleusercontent.com", "lh4.googleusercontent.com", "lh5.googleusercontent.com", "lh6.googleusercontent.com"]'::jsonb)
+        ? v_host, false);
+    end if;
+    if not v_allowed and coalesce(v_prefix ~ '^https://[^/]+/', false) then
+      v_allowed := left(p_photo_url, char_length(v_prefix)) = v_prefix and position('..' in p_photo_url) = 0;
+    end if;
+    if private.is_anonymous_caller() or p_photo_url ~ '[[:space:][:cntrl:]]' or not v_allowed then
+      raise exception 'Invalid avatar URL' using errcode = 'P0001';
+    end if;
+  end if;
+  if nullif(p_home_url, '') is not null
+     and (p_home_url !~* '^https?://[^/?#@[:space:]]+([/?#]|$)' or p_home_url ~ '[[:space:][:cntrl:]]') then
+    raise exception 'Invalid home URL' using errcode = 'P0001';
+  end if;
+end;
+$function$;
+-- executable by public (the default)
+
+CREATE OR REPLACE FUNCTION private.check_writer(p_block public.blocks, p_uid uuid)
+ RETURNS void
+ LANGUAGE plpgsql
+ STABLE
+ SET search_path TO ''
+AS $function$
+begin
+  if exists (select 1 from public.blocked_writers where block_id = p_block.id and user_id = p_uid) then
+    raise exception 'The owner of this block has blocked you from writing here.' using
+      errcode = 'PT403', detail = 'blocked';
   end if;
 end;
 $function$;
@@ -1650,6 +1906,78 @@ end;
 $function$;
 -- executable by public (the default)
 
+CREATE OR REPLACE FUNCTION private.has_link(p_content text)
+ RETURNS boolean
+ LANGUAGE sql
+ IMMUTABLE
+ SET search_path TO ''
+AS $function$
+  select p_content ~* '(https?://|www\.)[^[:space:]]'
+      or p_content ~* '[a-z0-9-]\.(com|net|org|io|co|kr|xyz|info|biz|ru|cn|top|site|online|shop|app|dev|me|ly|gl|link|click|live|store|vip|club)([/:?#[:space:]]|$)';
+$function$;
+-- executable by public (the default)
+
+CREATE OR REPLACE FUNCTION private.hold_status(p_block public.blocks, p_uid uuid, p_content text)
+ RETURNS text
+ LANGUAGE sql
+ STABLE
+ SET search_path TO ''
+AS $function$
+  select case
+    when p_uid = p_block.owner_id or p_block.hold_messages = 'off' then 'published'
+    when p_block.hold_messages = 'all' then 'held'
+    when p_block.hold_messages = 'links' then
+      case when private.has_link(p_content) then 'held' else 'published' end
+    -- first_time: until the owner approved one of the writer's messages here
+    when exists (select 1 from public.messages
+                 where block_id = p_block.id and creator_id = p_uid and status = 'published') then 'published'
+    else 'held'
+  end;
+$function$;
+-- executable by public (the default)
+
+CREATE OR REPLACE FUNCTION private.imitates_owner(p_block public.blocks, p_name text)
+ RETURNS boolean
+ LANGUAGE plpgsql
+ STABLE
+ SET search_path TO ''
+AS $function$
+declare
+  v_strip constant text := '[[:space:][:punct:][:cntrl:]\u00a0\u00ad\u115f\u1160\u200b-\u200f\u2028-\u202f\u205f-\u206f\u3000\u3164\ufeff·•・]+';
+  v_text text := lower(normalize(coalesce(p_name, ''), NFKC));
+  v_key text := regexp_replace(v_text, v_strip, '', 'g');
+  v_words text[];
+  v_other text;
+begin
+  if v_key = '' then
+    return false;
+  end if;
+  if v_key ~ '(admin|owner|moderator|official|staff|관리자|운영자|운영진)' then
+    -- only then the word test: "badminton" contains admin but has no word admin
+    v_words := regexp_split_to_array(v_text, '[^[:alnum:]]+');
+    if v_key in ('admin', 'administrator', 'owner', 'moderator', 'official', 'staff')
+       or v_words && array['admin', 'administrator', 'owner', 'moderator', 'official', 'staff']
+       or v_key ~ '(관리자|운영자|운영진)' then
+      return true;
+    end if;
+  end if;
+  -- the block's own owner label (when not the default Admin), as a whole name or a word
+  if coalesce(lower(p_block.custom_label_name ->> 'admin'), 'admin') <> 'admin' then
+    v_other := regexp_replace(lower(normalize(p_block.custom_label_name ->> 'admin', NFKC)), v_strip, '', 'g');
+    if v_other <> '' then
+      v_words := coalesce(v_words, regexp_split_to_array(v_text, '[^[:alnum:]]+'));
+      if v_other = v_key or v_other = any (v_words) then
+        return true;
+      end if;
+    end if;
+  end if;
+  -- the owner's name as the block shows it (the Q&A header; from the profile when created)
+  v_other := regexp_replace(lower(normalize(coalesce(p_block.owner_name, ''), NFKC)), v_strip, '', 'g');
+  return v_other <> '' and (v_other = v_key or (char_length(v_other) >= 4 and position(v_other in v_key) > 0));
+end;
+$function$;
+-- executable by public (the default)
+
 CREATE OR REPLACE FUNCTION private.is_anonymous_caller()
  RETURNS boolean
  LANGUAGE sql
@@ -1659,6 +1987,19 @@ AS $function$
   select coalesce((auth.jwt() ->> 'is_anonymous')::boolean, false);
 $function$;
 -- executable by public (the default)
+
+CREATE OR REPLACE FUNCTION private.is_block_owner(p_block_id uuid)
+ RETURNS boolean
+ LANGUAGE sql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+  select exists (select 1 from public.blocks where id = p_block_id and owner_id = (select auth.uid()));
+$function$;
+revoke all on function private.is_block_owner(p_block_id uuid) from public;
+grant execute on function private.is_block_owner(p_block_id uuid) to anon;
+grant execute on function private.is_block_owner(p_block_id uuid) to authenticated;
+grant execute on function private.is_block_owner(p_block_id uuid) to service_role;
 
 CREATE OR REPLACE FUNCTION private.is_valid_email(p_email text)
  RETURNS boolean
@@ -1763,6 +2104,17 @@ end;
 $function$;
 -- executable by public (the default)
 
+CREATE OR REPLACE FUNCTION private.message_visible(p_message public.messages, p_uid uuid, p_owner boolean)
+ RETURNS boolean
+ LANGUAGE sql
+ IMMUTABLE
+ SET search_path TO ''
+AS $function$
+  select p_owner or p_message.status = 'published'
+      or (p_message.status = 'held' and p_message.creator_id = p_uid);
+$function$;
+-- executable by public (the default)
+
 CREATE OR REPLACE FUNCTION private.messages_after_delete()
  RETURNS trigger
  LANGUAGE plpgsql
@@ -1832,12 +2184,12 @@ begin
   select b.owner_id, bp.mail_to, b.allow_creator_email into v_owner, v_mail_to, v_allow_email
     from public.blocks b left join public.block_private bp on bp.block_id = b.id
     where b.id = new.block_id;
-  if v_mail_to is not null and new.creator_id is distinct from v_owner then
+  if tg_op = 'INSERT' and v_mail_to is not null and new.creator_id is distinct from v_owner then
     perform private.enqueue_job('notify.owner',
       jsonb_build_object('block_id', new.block_id, 'message_id', new.id),
       'notify.owner:message:' || new.id, null, 'notify.owner:' || new.block_id, 'mail');
   end if;
-  if new.parent_id is not null and v_allow_email then
+  if new.parent_id is not null and v_allow_email and new.status = 'published' then
     select m.creator_id into v_parent_creator
       from public.messages m join public.message_private mp on mp.message_id = m.id
       where m.id = new.parent_id;
@@ -1982,6 +2334,65 @@ end;
 $function$;
 -- executable by public (the default)
 
+CREATE OR REPLACE FUNCTION private.profiles_quota_notice()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  v_limit integer := new.response_monthly_limit;
+  v_warn integer := ceil(new.response_monthly_limit * 0.8);
+  v_level integer;
+begin
+  if v_limit <= 0 or new.response_monthly_count <= coalesce(old.response_monthly_count, 0)
+     and new.response_month = old.response_month then
+    return null;
+  end if;
+  if new.response_monthly_count >= v_limit then
+    v_level := 100;
+  elsif new.response_monthly_count >= v_warn then
+    v_level := 80;
+  else
+    return null;
+  end if;
+  insert into private.quota_notices (user_id, month, level) values (new.id, new.response_month, v_level)
+    on conflict do nothing;
+  if found then
+    perform private.enqueue_job('quota.notice',
+      jsonb_build_object('user_id', new.id, 'month', new.response_month, 'level', v_level,
+                         'count', new.response_monthly_count, 'limit', v_limit),
+      'quota.notice:' || new.id || ':' || new.response_month || ':' || v_level, null, null, 'mail');
+  end if;
+  return null;
+end;
+$function$;
+-- executable by public (the default)
+
+CREATE OR REPLACE FUNCTION private.public_block_json(p_block public.blocks)
+ RETURNS jsonb
+ LANGUAGE sql
+ STABLE
+ SET search_path TO ''
+AS $function$
+  select jsonb_build_object(
+    'id', p_block.id, 'owner_id', p_block.owner_id, 'type', p_block.type, 'name', p_block.name,
+    'theme', p_block.theme, 'custom_color', p_block.custom_color,
+    'custom_label_color', p_block.custom_label_color, 'custom_label_name', p_block.custom_label_name,
+    'welcome_message', p_block.welcome_message, 'placeholder', p_block.placeholder,
+    'submit_button_text', p_block.submit_button_text, 'language', p_block.language,
+    'block_anonymous', p_block.block_anonymous, 'allow_reaction', p_block.allow_reaction,
+    'allow_reply', p_block.allow_reply, 'admin_only_reply', p_block.admin_only_reply,
+    'show_count', p_block.show_count, 'show_profile', p_block.show_profile,
+    'owner_name', p_block.owner_name, 'owner_photo_url', p_block.owner_photo_url,
+    'qna_subject', p_block.qna_subject, 'response_count', p_block.response_count,
+    'like_count', p_block.like_count, 'align', p_block.align, 'button_text', p_block.button_text,
+    'url_to_open', p_block.url_to_open, 'open_graph', p_block.open_graph,
+    'allow_creator_email', p_block.allow_creator_email, 'deactivated', p_block.deactivated,
+    'captcha', case when p_block.captcha then private.captcha_config() end);
+$function$;
+-- executable by public (the default)
+
 CREATE OR REPLACE FUNCTION private.purge_jobs()
  RETURNS integer
  LANGUAGE plpgsql
@@ -2002,6 +2413,20 @@ begin
   delete from private.job_groups where last_done_at < now() - interval '1 day';
   return v_done + v_other;
 end;
+$function$;
+-- executable by public (the default)
+
+CREATE OR REPLACE FUNCTION private.purge_trust()
+ RETURNS void
+ LANGUAGE sql
+ SET search_path TO ''
+AS $function$
+  delete from private.rate_limits r
+    using (select block_id, subject, action from private.rate_limits
+           where full_at < now() for update skip locked) x
+    where r.block_id = x.block_id and r.subject = x.subject and r.action = x.action;
+  delete from private.captcha_passes where expires_at < now();
+  delete from private.captcha_tokens where created_at < now() - interval '1 day';
 $function$;
 -- executable by public (the default)
 
@@ -2508,7 +2933,7 @@ declare
     'welcome_message', 'placeholder', 'submit_button_text', 'language', 'block_anonymous',
     'allow_reaction', 'allow_reply', 'admin_only_reply', 'show_count', 'show_profile', 'owner_name',
     'owner_photo_url', 'qna_subject', 'align', 'button_text', 'url_to_open', 'open_graph',
-    'allow_creator_email'];
+    'allow_creator_email', 'hold_messages', 'honeypot', 'captcha'];
   v_key text;
   v_old public.blocks := p_block;
   v_new public.blocks;
@@ -2528,6 +2953,11 @@ begin
   end if;
   if p_settings ? 'language' and not (p_settings ->> 'language' = any (enum_range(null::public.language_code)::text[])) then
     raise exception 'Language must be en or ko' using errcode = 'P0001';
+  end if;
+
+  if p_settings ? 'hold_messages'
+     and not (p_settings ->> 'hold_messages' = any (array['off', 'all', 'first_time', 'links'])) then
+    raise exception 'Invalid hold_messages' using errcode = 'P0001';
   end if;
 
   -- keys present replace the stored value, absent keys keep it
@@ -2574,6 +3004,16 @@ begin
     if v_old.type = 'like' and v_new.align <> 'center' and v_new.align is distinct from v_old.align then
       perform private.raise_paid_required('align');
     end if;
+    -- visitor trust: holding messages for approval, the honeypot, the captcha
+    if v_new.hold_messages <> 'off' and v_new.hold_messages is distinct from v_old.hold_messages then
+      perform private.raise_paid_required('hold_messages');
+    end if;
+    if v_new.honeypot and not v_old.honeypot then
+      perform private.raise_paid_required('honeypot');
+    end if;
+    if v_new.captcha and not v_old.captcha then
+      perform private.raise_paid_required('captcha');
+    end if;
   end if;
 
   update public.blocks set
@@ -2600,7 +3040,10 @@ begin
     button_text = v_new.button_text,
     url_to_open = v_new.url_to_open,
     open_graph = v_new.open_graph,
-    allow_creator_email = v_new.allow_creator_email
+    allow_creator_email = v_new.allow_creator_email,
+    hold_messages = v_new.hold_messages,
+    honeypot = v_new.honeypot,
+    captcha = v_new.captcha
   where id = v_old.id;
 end;
 $function$;
@@ -2752,6 +3195,62 @@ begin
   end if;
   return v_block;
 end;
+$function$;
+-- executable by public (the default)
+
+CREATE OR REPLACE FUNCTION private.visible_message(p_message_id uuid, p_uid uuid, p_lock boolean DEFAULT false)
+ RETURNS public.messages
+ LANGUAGE plpgsql
+ SET search_path TO ''
+AS $function$
+declare
+  v_message public.messages;
+  v_owner uuid;
+begin
+  if p_lock then
+    select m.* into v_message from public.messages m where m.id = p_message_id for update;
+  else
+    select m.* into v_message from public.messages m where m.id = p_message_id;
+  end if;
+  select owner_id into v_owner from public.blocks where id = v_message.block_id and not deactivated;
+  if v_message.id is null or v_owner is null
+     or not private.message_visible(v_message, p_uid, v_owner = p_uid) then
+    raise exception 'message doesn''t exists' using errcode = 'PT404';
+  end if;
+  return v_message;
+end;
+$function$;
+-- executable by public (the default)
+
+CREATE OR REPLACE FUNCTION private.visible_thread_json(p_message public.messages, p_uid uuid, p_owner boolean)
+ RETURNS jsonb
+ LANGUAGE sql
+ STABLE
+ SET search_path TO ''
+AS $function$
+  select private.message_json(p_message, p_uid) || jsonb_build_object('replies', coalesce((
+    select jsonb_agg(private.message_json(r, p_uid) order by r.created_at, r.id)
+    from public.messages r
+    where r.parent_id = p_message.id
+      and (p_owner or r.status = 'published' or (r.status = 'held' and r.creator_id = p_uid))), '[]'::jsonb));
+$function$;
+-- executable by public (the default)
+
+CREATE OR REPLACE FUNCTION private.visible_threads_json(p_block_id uuid, p_before timestamp with time zone, p_limit integer, p_uid uuid, p_owner boolean)
+ RETURNS jsonb
+ LANGUAGE sql
+ STABLE
+ SET search_path TO ''
+AS $function$
+  select coalesce(jsonb_agg(private.visible_thread_json(m, p_uid, p_owner) order by m.created_at desc, m.id desc), '[]'::jsonb)
+  from (
+    select * from public.messages m
+    where m.block_id = p_block_id and m.parent_id is null and m.pinned_at is null
+      and (p_owner or m.status = 'published' or (m.status = 'held' and m.creator_id = p_uid))
+      and m.created_at < coalesce(p_before, 'infinity'::timestamptz)
+    order by m.created_at desc, m.id desc
+    limit greatest(1, least(coalesce(p_limit, 5), 50))
+  ) m;
 $function$;
 -- executable by public (the default)
 
@@ -2921,6 +3420,41 @@ revoke all on function public.block_results_summary(p_block_id uuid, p_timezone 
 grant execute on function public.block_results_summary(p_block_id uuid, p_timezone text) to authenticated;
 grant execute on function public.block_results_summary(p_block_id uuid, p_timezone text) to service_role;
 
+CREATE OR REPLACE FUNCTION public.block_writer(p_block_id uuid, p_user_id uuid, p_blocked boolean DEFAULT true, p_hide_messages boolean DEFAULT false)
+ RETURNS jsonb
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  v_uid uuid := private.require_uid();
+  v_hidden integer := 0;
+begin
+  if not exists (select 1 from public.blocks where id = p_block_id and owner_id = v_uid) then
+    raise exception 'block doesn''t exists' using errcode = 'PT404';
+  end if;
+  if p_user_id is null or p_user_id = v_uid then
+    raise exception 'You cannot block yourself' using errcode = 'P0001';
+  end if;
+  if coalesce(p_blocked, true) then
+    insert into public.blocked_writers (block_id, user_id) values (p_block_id, p_user_id)
+      on conflict do nothing;
+    if p_hide_messages then
+      update public.messages set status = 'hidden'
+        where block_id = p_block_id and creator_id = p_user_id and status <> 'hidden';
+      get diagnostics v_hidden = row_count;
+    end if;
+  else
+    delete from public.blocked_writers where block_id = p_block_id and user_id = p_user_id;
+  end if;
+  return jsonb_build_object('user_id', p_user_id, 'blocked', coalesce(p_blocked, true), 'hidden', v_hidden);
+end;
+$function$;
+comment on function public.block_writer(p_block_id uuid, p_user_id uuid, p_blocked boolean, p_hide_messages boolean) is 'The block owner blocks or unblocks a writer (and may hide their messages). Errors: block doesn''t exists, You cannot block yourself.';
+revoke all on function public.block_writer(p_block_id uuid, p_user_id uuid, p_blocked boolean, p_hide_messages boolean) from public;
+grant execute on function public.block_writer(p_block_id uuid, p_user_id uuid, p_blocked boolean, p_hide_messages boolean) to authenticated;
+grant execute on function public.block_writer(p_block_id uuid, p_user_id uuid, p_blocked boolean, p_hide_messages boolean) to service_role;
+
 CREATE OR REPLACE FUNCTION public.claim_jobs(p_limit integer DEFAULT 50, p_lock_seconds integer DEFAULT 60, p_kinds text[] DEFAULT NULL::text[])
  RETURNS jsonb
  LANGUAGE plpgsql
@@ -3058,7 +3592,7 @@ CREATE OR REPLACE FUNCTION public.delete_message(p_message_id uuid)
 AS $function$
 declare
   v_uid uuid := private.require_uid();
-  v_message public.messages := private.message_for_update(p_message_id);
+  v_message public.messages := private.visible_message(p_message_id, v_uid, true);
 begin
   if v_message.creator_id <> v_uid
      and not exists (select 1 from public.blocks where id = v_message.block_id and owner_id = v_uid) then
@@ -3158,13 +3692,18 @@ CREATE OR REPLACE FUNCTION public.edit_message(p_message_id uuid, p_content text
 AS $function$
 declare
   v_uid uuid := private.require_uid();
-  v_message public.messages := private.message_for_update(p_message_id);
+  v_message public.messages := private.visible_message(p_message_id, v_uid, true);
+  v_block public.blocks := private.visible_block(v_message.block_id);
 begin
   if v_message.creator_id <> v_uid then
     raise exception 'Only the author can edit this message' using errcode = 'PT403';
   end if;
+  perform private.check_writer(v_block, v_uid);
   perform private.check_message_content(p_content);
-  update public.messages set content = p_content, is_edited = true
+  perform private.check_rate_limit(v_block, v_uid, 'edit');
+  update public.messages
+    set content = p_content, is_edited = true,
+        status = case when status = 'held' then 'held' else private.hold_status(v_block, v_uid, p_content) end
     where id = p_message_id returning * into v_message;
   return private.message_json(v_message, v_uid);
 end;
@@ -3305,10 +3844,12 @@ AS $function$
 declare
   v_uid uuid := auth.uid();
   v_block public.blocks := private.visible_block(p_block_id);
+  v_owner boolean := v_uid is not null and v_uid = v_block.owner_id;
   v_questions jsonb := '[]'::jsonb;
   v_endings jsonb := '[]'::jsonb;
   v_messages jsonb := '[]'::jsonb;
   v_vote jsonb;
+  v_reported jsonb := '[]'::jsonb;
 begin
   if v_block.type in ('form', 'ab') then
     select coalesce(jsonb_agg(
@@ -3326,7 +3867,31 @@ begin
       into v_endings
       from public.endings e where e.block_id = p_block_id;
   elsif v_block.type in ('comment', 'qna') then
-    v_messages := private.threads_json(p_block_id, null, 5, v_uid);
+    -- Most blocks have nothing held, hidden or pinned: then the plain list of before (one probe
+    -- of a partial index that is empty for them says so). Otherwise the pinned threads first (at
+    -- most 10) and the five newest others the caller may see, in one statement; the visibility
+    -- test is written out (a function with SET search_path is never inlined).
+    if not exists (select 1 from public.messages
+                   where block_id = p_block_id and (status <> 'published' or pinned_at is not null)) then
+      v_messages := private.threads_json(p_block_id, null, 5, v_uid);
+    else
+      select coalesce(jsonb_agg(private.visible_thread_json(m, v_uid, v_owner)
+                                order by m.pinned_at desc nulls last, m.created_at desc, m.id desc), '[]'::jsonb)
+        into v_messages
+        from ((select * from public.messages m
+               where m.block_id = p_block_id and m.pinned_at is not null and m.parent_id is null
+                 and (v_owner or m.status = 'published' or (m.status = 'held' and m.creator_id = v_uid))
+               order by m.pinned_at desc limit 10)
+              union all
+              (select * from public.messages m
+               where m.block_id = p_block_id and m.parent_id is null and m.pinned_at is null
+                 and (v_owner or m.status = 'published' or (m.status = 'held' and m.creator_id = v_uid))
+               order by m.created_at desc, m.id desc limit 5)) m;
+    end if;
+    if v_uid is not null then
+      select coalesce(jsonb_agg(r.message_id), '[]'::jsonb) into v_reported
+        from public.message_reports r where r.user_id = v_uid and r.block_id = p_block_id;
+    end if;
   end if;
 
   -- the caller's ab response (at most one), by the unique index on (block_id, creator_id)
@@ -3345,7 +3910,7 @@ begin
   end if;
 
   return jsonb_build_object(
-    'block', to_jsonb(v_block),
+    'block', private.public_block_json(v_block),
     'questions', v_questions,
     'endings', v_endings,
     'messages', v_messages,
@@ -3357,10 +3922,11 @@ begin
         select jsonb_agg(l.message_id)
         from public.message_likes l join public.messages m on m.id = l.message_id
         where l.user_id = v_uid and m.block_id = p_block_id), '[]'::jsonb),
+      'reported_message_ids', v_reported,
       'vote', v_vote));
 end;
 $function$;
-comment on function public.get_block_view(p_block_id uuid) is 'Block, questions with options, endings with conditions, first 5 threads and the caller''s own state (me: liked, liked_message_ids, vote = option ids of their A/B vote or null). Error: block doesn''t exists.';
+comment on function public.get_block_view(p_block_id uuid) is 'The block''s public settings, questions with options, endings with conditions, the pinned and the first 5 threads the caller may see, and the caller''s own state (me: liked, liked_message_ids, reported_message_ids, vote). Error: block doesn''t exists.';
 revoke all on function public.get_block_view(p_block_id uuid) from public;
 grant execute on function public.get_block_view(p_block_id uuid) to anon;
 grant execute on function public.get_block_view(p_block_id uuid) to authenticated;
@@ -3393,18 +3959,56 @@ grant execute on function public.get_letter_view(p_block_id uuid) to anon;
 grant execute on function public.get_letter_view(p_block_id uuid) to authenticated;
 grant execute on function public.get_letter_view(p_block_id uuid) to service_role;
 
+CREATE OR REPLACE FUNCTION public.grant_captcha_pass(p_user_id uuid, p_block_id uuid, p_token_hash text)
+ RETURNS jsonb
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  v_uses integer := coalesce((private.setting('captcha.pass_uses', '10'::jsonb) #>> '{}')::integer, 10);
+  v_minutes integer := coalesce((private.setting('captcha.pass_minutes', '10'::jsonb) #>> '{}')::integer, 10);
+  v_expires timestamptz := now() + make_interval(mins => v_minutes);
+begin
+  if not exists (select 1 from public.blocks where id = p_block_id and captcha and not deactivated) then
+    raise exception 'This block does not ask for a captcha' using errcode = 'P0001';
+  end if;
+  if p_token_hash is null or p_token_hash !~ '^[0-9a-f]{64}$' then
+    raise exception 'Invalid token' using errcode = 'P0001';
+  end if;
+  insert into private.captcha_tokens (token_hash) values (p_token_hash) on conflict do nothing;
+  if not found then
+    raise exception 'This captcha was already used' using errcode = 'P0001';
+  end if;
+  insert into private.captcha_passes (block_id, user_id, uses_left, expires_at)
+    values (p_block_id, p_user_id, v_uses, v_expires)
+    on conflict (block_id, user_id) do update set uses_left = excluded.uses_left, expires_at = excluded.expires_at;
+  return jsonb_build_object('uses_left', v_uses, 'expires_at', v_expires);
+end;
+$function$;
+revoke all on function public.grant_captcha_pass(p_user_id uuid, p_block_id uuid, p_token_hash text) from public;
+grant execute on function public.grant_captcha_pass(p_user_id uuid, p_block_id uuid, p_token_hash text) to service_role;
+
 CREATE OR REPLACE FUNCTION public.list_messages(p_block_id uuid, p_before timestamp with time zone DEFAULT NULL::timestamp with time zone, p_limit integer DEFAULT 5)
  RETURNS jsonb
  LANGUAGE plpgsql
  STABLE SECURITY DEFINER
  SET search_path TO ''
 AS $function$
+declare
+  v_uid uuid := auth.uid();
+  v_block public.blocks := private.visible_block(p_block_id);
 begin
-  perform private.visible_block(p_block_id);
-  return private.threads_json(p_block_id, p_before, p_limit, auth.uid());
+  -- the fast path of get_block_view: nothing held, hidden or pinned on the block
+  if not exists (select 1 from public.messages
+                 where block_id = p_block_id and (status <> 'published' or pinned_at is not null)) then
+    return private.threads_json(p_block_id, p_before, p_limit, v_uid);
+  end if;
+  return private.visible_threads_json(p_block_id, p_before, p_limit, v_uid,
+                                      v_uid is not null and v_uid = v_block.owner_id);
 end;
 $function$;
-comment on function public.list_messages(p_block_id uuid, p_before timestamp with time zone, p_limit integer) is 'Top-level messages created before p_before (default now), newest first, at most p_limit (1..50, default 5), each with replies.';
+comment on function public.list_messages(p_block_id uuid, p_before timestamp with time zone, p_limit integer) is 'Top-level messages the caller may see created before p_before (default now), newest first, pinned ones excluded, at most p_limit (1..50, default 5), each with replies.';
 revoke all on function public.list_messages(p_block_id uuid, p_before timestamp with time zone, p_limit integer) from public;
 grant execute on function public.list_messages(p_block_id uuid, p_before timestamp with time zone, p_limit integer) to anon;
 grant execute on function public.list_messages(p_block_id uuid, p_before timestamp with time zone, p_limit integer) to authenticated;
@@ -3544,6 +4148,127 @@ end;
 $function$;
 revoke all on function public.merge_job_group(p_job_id bigint, p_window_seconds integer) from public;
 grant execute on function public.merge_job_group(p_job_id bigint, p_window_seconds integer) to service_role;
+
+CREATE OR REPLACE FUNCTION public.moderate_messages(p_message_ids uuid[], p_action text)
+ RETURNS jsonb
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  v_uid uuid := private.require_uid();
+  v_ids uuid[];
+  v_count integer;
+  v_mine integer;
+  v_result jsonb;
+begin
+  if p_action is null or p_action not in ('approve', 'hide', 'unhide', 'delete', 'pin', 'unpin', 'resolve', 'unresolve') then
+    raise exception 'Not a moderation action' using errcode = 'P0001';
+  end if;
+  select coalesce(array_agg(distinct i), '{}') into v_ids from unnest(p_message_ids) i where i is not null;
+  if cardinality(v_ids) = 0 then
+    raise exception 'No messages chosen' using errcode = 'P0001';
+  end if;
+  if cardinality(v_ids) > 200 then
+    raise exception 'Too many messages at once (at most 200)' using errcode = 'P0001';
+  end if;
+  select count(*), count(*) filter (where b.owner_id = v_uid) into v_count, v_mine
+    from public.messages m join public.blocks b on b.id = m.block_id
+    where m.id = any (v_ids);
+  if v_count <> cardinality(v_ids) then
+    raise exception 'message doesn''t exists' using errcode = 'PT404';
+  end if;
+  if v_mine <> v_count then
+    raise exception 'Only the block owner can moderate messages' using errcode = 'PT403';
+  end if;
+  if p_action in ('pin', 'resolve', 'unresolve')
+     and exists (select 1 from public.messages where id = any (v_ids) and parent_id is not null) then
+    raise exception '%', case when p_action = 'pin' then 'Only top-level messages can be pinned'
+                              else 'Only top-level messages can be resolved' end using errcode = 'P0001';
+  end if;
+
+  if p_action = 'delete' then
+    delete from public.messages where id = any (v_ids);
+    return jsonb_build_object('deleted', to_jsonb(v_ids));
+  end if;
+  with changed as (
+    update public.messages m set
+      status = case p_action when 'approve' then case when m.status = 'held' then 'published' else m.status end
+                             when 'hide' then 'hidden'
+                             when 'unhide' then case when m.status = 'hidden' then 'published' else m.status end
+                             else m.status end,
+      pinned_at = case p_action when 'pin' then coalesce(m.pinned_at, clock_timestamp())
+                                when 'unpin' then null else m.pinned_at end,
+      resolved = case p_action when 'resolve' then true when 'unresolve' then false else m.resolved end
+    where m.id = any (v_ids)
+    returning m.*
+  )
+  select coalesce(jsonb_agg(to_jsonb(c) order by c.created_at desc), '[]'::jsonb) into v_result from changed c;
+  return jsonb_build_object('messages', v_result);
+end;
+$function$;
+comment on function public.moderate_messages(p_message_ids uuid[], p_action text) is 'The block owner approves, hides, unhides, deletes, pins, unpins, resolves or unresolves messages (at most 200, all of the caller''s blocks). Errors: Not a moderation action, Only the block owner can moderate messages, Only top-level messages can be pinned/resolved, message doesn''t exists.';
+revoke all on function public.moderate_messages(p_message_ids uuid[], p_action text) from public;
+grant execute on function public.moderate_messages(p_message_ids uuid[], p_action text) to authenticated;
+grant execute on function public.moderate_messages(p_message_ids uuid[], p_action text) to service_role;
+
+CREATE OR REPLACE FUNCTION public.moderation_messages(p_block_id uuid, p_filter text DEFAULT 'all'::text, p_search text DEFAULT NULL::text, p_before timestamp with time zone DEFAULT NULL::timestamp with time zone, p_limit integer DEFAULT 50)
+ RETURNS jsonb
+ LANGUAGE plpgsql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  v_uid uuid := private.require_uid();
+  v_pattern text;
+begin
+  if not exists (select 1 from public.blocks where id = p_block_id and owner_id = v_uid) then
+    raise exception 'block doesn''t exists' using errcode = 'PT404';
+  end if;
+  if coalesce(p_filter, 'all') not in ('all', 'held', 'hidden', 'pinned', 'resolved', 'reported') then
+    raise exception 'Not a filter' using errcode = 'P0001';
+  end if;
+  if char_length(p_search) > 200 then
+    raise exception 'Too long message' using errcode = 'P0001';
+  end if;
+  v_pattern := '%' || replace(replace(replace(nullif(private.trim_whitespace(p_search), ''), '\', '\\'), '%', '\%'), '_', '\_') || '%';
+
+  return coalesce((
+    select jsonb_agg(to_jsonb(m) || jsonb_build_object(
+             'writer_anonymous', coalesce(u.is_anonymous, true),
+             'writer_blocked', exists (select 1 from public.blocked_writers w
+                                       where w.block_id = m.block_id and w.user_id = m.creator_id),
+             'creator_email', (select mp.creator_email from public.message_private mp where mp.message_id = m.id),
+             'report_count', (select count(*) from public.message_reports r where r.message_id = m.id),
+             'reports', coalesce((select jsonb_agg(jsonb_build_object('reason', r.reason, 'created_at', r.created_at)
+                                                   order by r.created_at desc)
+                                  from public.message_reports r where r.message_id = m.id), '[]'::jsonb),
+             'parent', (select jsonb_build_object('id', p.id, 'creator_name', p.creator_name,
+                                                  'content', left(p.content, 140), 'status', p.status)
+                        from public.messages p where p.id = m.parent_id))
+           order by m.created_at desc, m.id desc)
+    from (
+      select * from public.messages m
+      where m.block_id = p_block_id
+        and m.created_at < coalesce(p_before, 'infinity'::timestamptz)
+        and case coalesce(p_filter, 'all')
+              when 'held' then m.status = 'held'
+              when 'hidden' then m.status = 'hidden'
+              when 'pinned' then m.pinned_at is not null
+              when 'resolved' then m.resolved
+              when 'reported' then exists (select 1 from public.message_reports r where r.message_id = m.id)
+              else true end
+        and (v_pattern is null or m.content ilike v_pattern or m.creator_name ilike v_pattern)
+      order by m.created_at desc, m.id desc
+      limit greatest(1, least(coalesce(p_limit, 50), 100))
+    ) m
+    left join auth.users u on u.id = m.creator_id), '[]'::jsonb);
+end;
+$function$;
+comment on function public.moderation_messages(p_block_id uuid, p_filter text, p_search text, p_before timestamp with time zone, p_limit integer) is 'The owner''s moderation list of a block: every message and reply, newest first, with state, writer, reports and parent. Filters all, held, hidden, pinned, resolved, reported; search in text and names. Errors: block doesn''t exists, Not a filter.';
+revoke all on function public.moderation_messages(p_block_id uuid, p_filter text, p_search text, p_before timestamp with time zone, p_limit integer) from public;
+grant execute on function public.moderation_messages(p_block_id uuid, p_filter text, p_search text, p_before timestamp with time zone, p_limit integer) to authenticated;
+grant execute on function public.moderation_messages(p_block_id uuid, p_filter text, p_search text, p_before timestamp with time zone, p_limit integer) to service_role;
 
 CREATE OR REPLACE FUNCTION public.notification_context(p_kind text, p_payloads jsonb)
  RETURNS jsonb
@@ -3758,7 +4483,7 @@ $function$;
 revoke all on function public.plan_payment(p_payment_id uuid) from public;
 grant execute on function public.plan_payment(p_payment_id uuid) to service_role;
 
-CREATE OR REPLACE FUNCTION public.post_message(p_block_id uuid, p_parent_id uuid DEFAULT NULL::uuid, p_content text DEFAULT NULL::text, p_creator_name text DEFAULT NULL::text, p_color text DEFAULT NULL::text, p_creator_photo_url text DEFAULT NULL::text, p_home_url text DEFAULT NULL::text, p_creator_email text DEFAULT NULL::text, p_timezone text DEFAULT NULL::text)
+CREATE OR REPLACE FUNCTION public.post_message(p_block_id uuid, p_parent_id uuid DEFAULT NULL::uuid, p_content text DEFAULT NULL::text, p_creator_name text DEFAULT NULL::text, p_color text DEFAULT NULL::text, p_creator_photo_url text DEFAULT NULL::text, p_home_url text DEFAULT NULL::text, p_creator_email text DEFAULT NULL::text, p_timezone text DEFAULT NULL::text, p_honeypot text DEFAULT NULL::text)
  RETURNS jsonb
  LANGUAGE plpgsql
  SECURITY DEFINER
@@ -3770,6 +4495,7 @@ declare
   v_parent public.messages;
   v_message public.messages;
   v_email text := nullif(btrim(p_creator_email), '');
+  v_name text := coalesce(btrim(p_creator_name), '');
 begin
   if v_block.type not in ('comment', 'qna') then
     raise exception 'Not supported block' using errcode = 'P0001';
@@ -3777,12 +4503,22 @@ begin
   if v_block.block_anonymous and private.is_anonymous_caller() then
     raise exception 'Please sign in to leave a message.' using errcode = 'PT403';
   end if;
+  -- the trust checks written out where they are cheap (see the header for the order)
+  if exists (select 1 from public.blocked_writers where block_id = p_block_id and user_id = v_uid) then
+    perform private.check_writer(v_block, v_uid);
+  end if;
+  if v_block.honeypot then
+    perform private.check_honeypot(v_block, p_honeypot);
+  end if;
   perform private.check_message_content(p_content);
   perform private.check_visitor_fields(p_creator_name, p_color, p_creator_photo_url, p_home_url, p_timezone);
+  if nullif(p_creator_photo_url, '') is not null or nullif(p_home_url, '') is not null then
+    perform private.check_visitor_urls(p_creator_photo_url, p_home_url);
+  end if;
 
   if p_parent_id is not null then
     select * into v_parent from public.messages where id = p_parent_id and block_id = p_block_id;
-    if not found then
+    if not found or not private.message_visible(v_parent, v_uid, v_uid = v_block.owner_id) then
       raise exception 'message doesn''t exists' using errcode = 'PT404';
     end if;
     if v_parent.parent_id is not null then
@@ -3796,20 +4532,26 @@ begin
     end if;
   end if;
 
-  -- a resubmission of the same content by the same author within 3000 ms is ignored
+  -- a resubmission of the same content by the same author within 3000 ms is ignored (before
+  -- the limits: a double click spends one token)
   perform pg_advisory_xact_lock(hashtextextended(v_uid::text || p_block_id::text, 0));
   select * into v_message from public.messages
     where block_id = p_block_id and creator_id = v_uid and parent_id is not distinct from p_parent_id
       and content = p_content and created_at > clock_timestamp() - interval '3000 milliseconds'
     order by created_at desc limit 1;
   if found then
-    return private.thread_json(v_message, v_uid);
+    return private.visible_thread_json(v_message, v_uid, v_uid = v_block.owner_id);
   end if;
 
+  perform private.check_rate_limit(v_block, v_uid, 'message');
+
   insert into public.messages (block_id, parent_id, creator_id, creator_name, creator_photo_url, color,
-                               home_url, content, timezone, created_at)
-    values (p_block_id, p_parent_id, v_uid, coalesce(btrim(p_creator_name), ''), p_creator_photo_url,
-            p_color, p_home_url, p_content, p_timezone, clock_timestamp())
+                               home_url, content, timezone, created_at, status, imitates_owner)
+    values (p_block_id, p_parent_id, v_uid, v_name, nullif(p_creator_photo_url, ''),
+            p_color, nullif(p_home_url, ''), p_content, p_timezone, clock_timestamp(),
+            case when v_block.hold_messages = 'off' then 'published'
+                 else private.hold_status(v_block, v_uid, p_content) end,
+            v_uid <> v_block.owner_id and private.imitates_owner(v_block, v_name))
     returning * into v_message;
 
   -- the notification email is kept only for top-level messages of blocks that ask for it
@@ -3821,14 +4563,14 @@ begin
     v_email := null;
   end if;
 
-  perform private.record_audience_event(v_block, v_uid, p_creator_name, p_creator_photo_url, p_color, v_email);
-  return private.thread_json(v_message, v_uid);
+  perform private.record_audience_event(v_block, v_uid, p_creator_name, nullif(p_creator_photo_url, ''), p_color, v_email);
+  return private.visible_thread_json(v_message, v_uid, v_uid = v_block.owner_id);
 end;
 $function$;
-comment on function public.post_message(p_block_id uuid, p_parent_id uuid, p_content text, p_creator_name text, p_color text, p_creator_photo_url text, p_home_url text, p_creator_email text, p_timezone text) is 'Posts a message or a one-level reply. Errors: Please sign in to leave a message., Message cannot be empty, Too long message, Replies are turned off, Only the owner can reply, block doesn''t exists.';
-revoke all on function public.post_message(p_block_id uuid, p_parent_id uuid, p_content text, p_creator_name text, p_color text, p_creator_photo_url text, p_home_url text, p_creator_email text, p_timezone text) from public;
-grant execute on function public.post_message(p_block_id uuid, p_parent_id uuid, p_content text, p_creator_name text, p_color text, p_creator_photo_url text, p_home_url text, p_creator_email text, p_timezone text) to authenticated;
-grant execute on function public.post_message(p_block_id uuid, p_parent_id uuid, p_content text, p_creator_name text, p_color text, p_creator_photo_url text, p_home_url text, p_creator_email text, p_timezone text) to service_role;
+comment on function public.post_message(p_block_id uuid, p_parent_id uuid, p_content text, p_creator_name text, p_color text, p_creator_photo_url text, p_home_url text, p_creator_email text, p_timezone text, p_honeypot text) is 'Posts a message or a one-level reply (held for approval when the block says so). Errors: Please sign in to leave a message., Message cannot be empty, Too long message, Invalid avatar URL, Invalid home URL, Replies are turned off, Only the owner can reply, The owner of this block has blocked you from writing here., This was not sent: it looked automated., You''re going too fast, try again in a few seconds. (429), block doesn''t exists.';
+revoke all on function public.post_message(p_block_id uuid, p_parent_id uuid, p_content text, p_creator_name text, p_color text, p_creator_photo_url text, p_home_url text, p_creator_email text, p_timezone text, p_honeypot text) from public;
+grant execute on function public.post_message(p_block_id uuid, p_parent_id uuid, p_content text, p_creator_name text, p_color text, p_creator_photo_url text, p_home_url text, p_creator_email text, p_timezone text, p_honeypot text) to authenticated;
+grant execute on function public.post_message(p_block_id uuid, p_parent_id uuid, p_content text, p_creator_name text, p_color text, p_creator_photo_url text, p_home_url text, p_creator_email text, p_timezone text, p_honeypot text) to service_role;
 
 CREATE OR REPLACE FUNCTION public.prepare_letter_jobs(p_job_ids bigint[])
  RETURNS jsonb
@@ -4004,6 +4746,30 @@ $function$;
 revoke all on function public.prepare_notion_jobs(p_job_ids bigint[]) from public;
 grant execute on function public.prepare_notion_jobs(p_job_ids bigint[]) to service_role;
 
+CREATE OR REPLACE FUNCTION public.quota_notice_context(p_payloads jsonb)
+ RETURNS jsonb
+ LANGUAGE sql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+  select coalesce(jsonb_agg(
+    case
+      when pr.id is null then jsonb_build_object('skip', 'the account was deleted')
+      when nullif(pr.email, '') is null then jsonb_build_object('skip', 'the owner has no email address')
+      when exists (select 1 from private.mail_suppressions s where s.email = lower(pr.email))
+        then jsonb_build_object('skip', 'the address is suppressed (bounce or complaint)')
+      else jsonb_build_object(
+        'to', pr.email, 'user_id', pr.id, 'language', pr.language, 'name', pr.name,
+        'level', (x ->> 'level')::integer, 'month', x ->> 'month',
+        'count', coalesce((x ->> 'count')::integer, pr.response_monthly_count),
+        'limit', coalesce((x ->> 'limit')::integer, pr.response_monthly_limit))
+    end order by i), '[]'::jsonb)
+  from jsonb_array_elements(p_payloads) with ordinality p(x, i)
+  left join public.profiles pr on pr.id = (x ->> 'user_id')::uuid;
+$function$;
+revoke all on function public.quota_notice_context(p_payloads jsonb) from public;
+grant execute on function public.quota_notice_context(p_payloads jsonb) to service_role;
+
 CREATE OR REPLACE FUNCTION public.record_button_click(p_block_id uuid, p_creator_name text DEFAULT NULL::text, p_color text DEFAULT NULL::text)
  RETURNS jsonb
  LANGUAGE plpgsql
@@ -4018,6 +4784,10 @@ begin
     raise exception 'Not supported block' using errcode = 'P0001';
   end if;
   perform private.check_visitor_fields(p_creator_name, p_color);
+  if exists (select 1 from public.blocked_writers where block_id = p_block_id and user_id = v_uid) then
+    perform private.check_writer(v_block, v_uid);
+  end if;
+  perform private.check_rate_limit(v_block, v_uid, 'click');
   insert into public.responses (block_id, kind, creator_id, creator_name, color)
     values (p_block_id, 'button', v_uid, p_creator_name, p_color);
   perform private.record_audience_event(v_block, v_uid, p_creator_name, null, p_color, null);
@@ -4454,6 +5224,39 @@ $function$;
 revoke all on function public.remove_notion_connection(p_user_id uuid) from public;
 grant execute on function public.remove_notion_connection(p_user_id uuid) to service_role;
 
+CREATE OR REPLACE FUNCTION public.report_message(p_message_id uuid, p_reason text DEFAULT NULL::text)
+ RETURNS jsonb
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  v_uid uuid := private.require_uid();
+  v_message public.messages := private.visible_message(p_message_id, v_uid);
+  v_block public.blocks := private.visible_block(v_message.block_id);
+  v_reason text := nullif(private.trim_whitespace(p_reason), '');
+begin
+  if v_message.creator_id = v_uid then
+    raise exception 'You cannot report your own message' using errcode = 'P0001';
+  end if;
+  if char_length(v_reason) > 200 then
+    raise exception 'Too long message' using errcode = 'P0001';
+  end if;
+  perform private.check_writer(v_block, v_uid);
+  if not exists (select 1 from public.message_reports where message_id = p_message_id and user_id = v_uid) then
+    perform private.check_rate_limit(v_block, v_uid, 'report');
+    insert into public.message_reports (message_id, block_id, user_id, reason)
+      values (p_message_id, v_message.block_id, v_uid, v_reason)
+      on conflict do nothing;
+  end if;
+  return jsonb_build_object('id', p_message_id, 'reported', true);
+end;
+$function$;
+comment on function public.report_message(p_message_id uuid, p_reason text) is 'Reports a message to the block owner (once per visitor; again changes nothing). Errors: You cannot report your own message, Too long message (reason > 200), message doesn''t exists, 429.';
+revoke all on function public.report_message(p_message_id uuid, p_reason text) from public;
+grant execute on function public.report_message(p_message_id uuid, p_reason text) to authenticated;
+grant execute on function public.report_message(p_message_id uuid, p_reason text) to service_role;
+
 CREATE OR REPLACE FUNCTION public.reserve_letter(p_owner_id uuid, p_block_id uuid, p_emails text[], p_group text, p_register boolean, p_sender jsonb)
  RETURNS jsonb
  LANGUAGE plpgsql
@@ -4784,7 +5587,7 @@ $function$;
 revoke all on function public.start_plan_checkout(p_user_id uuid, p_method public.payment_method, p_provider_ref text, p_plan jsonb, p_price numeric) from public;
 grant execute on function public.start_plan_checkout(p_user_id uuid, p_method public.payment_method, p_provider_ref text, p_plan jsonb, p_price numeric) to service_role;
 
-CREATE OR REPLACE FUNCTION public.submit_response(p_block_id uuid, p_answers jsonb, p_creator_name text DEFAULT NULL::text, p_color text DEFAULT NULL::text, p_timezone text DEFAULT NULL::text)
+CREATE OR REPLACE FUNCTION public.submit_response(p_block_id uuid, p_answers jsonb, p_creator_name text DEFAULT NULL::text, p_color text DEFAULT NULL::text, p_timezone text DEFAULT NULL::text, p_honeypot text DEFAULT NULL::text)
  RETURNS jsonb
  LANGUAGE plpgsql
  SECURITY DEFINER
@@ -4809,6 +5612,12 @@ declare
 begin
   if v_block.type not in ('form', 'ab') then
     raise exception 'Not supported block' using errcode = 'P0001';
+  end if;
+  if exists (select 1 from public.blocked_writers where block_id = p_block_id and user_id = v_uid) then
+    perform private.check_writer(v_block, v_uid);
+  end if;
+  if v_block.honeypot then
+    perform private.check_honeypot(v_block, p_honeypot);
   end if;
   if p_answers is null or jsonb_typeof(p_answers) <> 'object' then
     raise exception 'Please check response' using errcode = 'P0001';
@@ -4919,6 +5728,9 @@ begin
     raise exception 'Already voted' using errcode = 'P0001';
   end if;
 
+  -- before the quota: a refused submit never touches the owner's row
+  perform private.check_rate_limit(v_block, v_uid, case when v_block.type = 'ab' then 'vote' else 'submit' end);
+
   -- the owner's monthly quota; a new calendar month starts from zero
   update public.profiles
     set response_monthly_count = case when response_month < v_month then 1 else response_monthly_count + 1 end,
@@ -4926,7 +5738,7 @@ begin
     where id = v_block.owner_id
       and (response_month < v_month or response_monthly_count < response_monthly_limit);
   if not found then
-    raise exception 'Monthly response limit reached' using errcode = 'PT429';
+    raise exception 'Monthly response limit reached' using errcode = 'PT429', detail = 'quota';
   end if;
 
   insert into public.responses (block_id, kind, creator_id, creator_name, color, timezone, answers)
@@ -4954,10 +5766,10 @@ begin
     'options', v_options);
 end;
 $function$;
-comment on function public.submit_response(p_block_id uuid, p_answers jsonb, p_creator_name text, p_color text, p_timezone text) is 'Submits a form or ab response. Errors: Required, Too long message, Invalid email address., Invalid phone number, Not a number, Choose one option, Invalid option, Already voted, Monthly response limit reached, block doesn''t exists.';
-revoke all on function public.submit_response(p_block_id uuid, p_answers jsonb, p_creator_name text, p_color text, p_timezone text) from public;
-grant execute on function public.submit_response(p_block_id uuid, p_answers jsonb, p_creator_name text, p_color text, p_timezone text) to authenticated;
-grant execute on function public.submit_response(p_block_id uuid, p_answers jsonb, p_creator_name text, p_color text, p_timezone text) to service_role;
+comment on function public.submit_response(p_block_id uuid, p_answers jsonb, p_creator_name text, p_color text, p_timezone text, p_honeypot text) is 'Submits a form or ab response. Errors: Required, Too long message, Invalid email address., Invalid phone number, Not a number, Choose one option, Invalid option, Already voted, The owner of this block has blocked you from writing here., This was not sent: it looked automated., You''re going too fast, try again in a few seconds. (429), Monthly response limit reached (429), block doesn''t exists.';
+revoke all on function public.submit_response(p_block_id uuid, p_answers jsonb, p_creator_name text, p_color text, p_timezone text, p_honeypot text) from public;
+grant execute on function public.submit_response(p_block_id uuid, p_answers jsonb, p_creator_name text, p_color text, p_timezone text, p_honeypot text) to authenticated;
+grant execute on function public.submit_response(p_block_id uuid, p_answers jsonb, p_creator_name text, p_color text, p_timezone text, p_honeypot text) to service_role;
 
 CREATE OR REPLACE FUNCTION public.sync_paypal_plan(p_subscription_id text, p_state jsonb)
  RETURNS jsonb
@@ -5018,29 +5830,34 @@ AS $function$
 declare
   v_uid uuid := private.require_uid();
   v_block public.blocks := private.visible_block(p_block_id);
-  v_liked boolean;
+  v_has boolean;
+  v_want boolean;
 begin
   if v_block.type <> 'like' then
     raise exception 'Not supported block' using errcode = 'P0001';
   end if;
   perform private.check_visitor_fields(p_creator_name, p_color);
-
-  if p_liked is null or p_liked then
-    insert into public.responses (block_id, kind, creator_id, creator_name, color, is_like)
-      values (p_block_id, 'like', v_uid, p_creator_name, p_color, true)
-      on conflict (block_id, creator_id) where kind = 'like' do nothing;
-    v_liked := found;
-    if v_liked then
-      perform private.record_audience_event(v_block, v_uid, p_creator_name, null, p_color, null);
+  if exists (select 1 from public.blocked_writers where block_id = p_block_id and user_id = v_uid) then
+    perform private.check_writer(v_block, v_uid);
+  end if;
+  v_has := exists (select 1 from public.responses
+                   where block_id = p_block_id and kind = 'like' and creator_id = v_uid);
+  v_want := coalesce(p_liked, not v_has);
+  if v_want <> v_has then
+    perform private.check_rate_limit(v_block, v_uid, 'like');
+    if v_want then
+      insert into public.responses (block_id, kind, creator_id, creator_name, color, is_like)
+        values (p_block_id, 'like', v_uid, p_creator_name, p_color, true)
+        on conflict (block_id, creator_id) where kind = 'like' do nothing;
+      if found then
+        perform private.record_audience_event(v_block, v_uid, p_creator_name, null, p_color, null);
+      end if;
+    else
+      delete from public.responses where block_id = p_block_id and kind = 'like' and creator_id = v_uid;
     end if;
-    v_liked := v_liked or p_liked is not null;
-  end if;
-  if p_liked = false or not v_liked then
-    delete from public.responses where block_id = p_block_id and kind = 'like' and creator_id = v_uid;
-    v_liked := false;
   end if;
 
-  return jsonb_build_object('liked', v_liked,
+  return jsonb_build_object('liked', v_want,
     'like_count', (select like_count from public.blocks where id = p_block_id));
 end;
 $function$;
@@ -5056,30 +5873,28 @@ CREATE OR REPLACE FUNCTION public.toggle_message_like(p_message_id uuid, p_liked
 AS $function$
 declare
   v_uid uuid := private.require_uid();
-  v_message public.messages;
-  v_liked boolean;
+  v_message public.messages := private.visible_message(p_message_id, v_uid);
+  v_block public.blocks := private.visible_block(v_message.block_id);
+  v_has boolean;
+  v_want boolean;
 begin
-  select m.* into v_message from public.messages m
-    join public.blocks b on b.id = m.block_id and not b.deactivated
-    where m.id = p_message_id;
-  if not found then
-    raise exception 'message doesn''t exists' using errcode = 'PT404';
-  end if;
-  if not (select allow_reaction from public.blocks where id = v_message.block_id) then
+  if not v_block.allow_reaction then
     raise exception 'Reactions are turned off' using errcode = 'PT403';
   end if;
-
-  if p_liked is null or p_liked then
-    insert into public.message_likes (message_id, user_id) values (p_message_id, v_uid)
-      on conflict do nothing;
-    v_liked := found or p_liked is not null;
+  perform private.check_writer(v_block, v_uid);
+  v_has := exists (select 1 from public.message_likes where message_id = p_message_id and user_id = v_uid);
+  v_want := coalesce(p_liked, not v_has);
+  if v_want <> v_has then
+    perform private.check_rate_limit(v_block, v_uid, 'like');
+    if v_want then
+      insert into public.message_likes (message_id, user_id) values (p_message_id, v_uid)
+        on conflict do nothing;
+    else
+      delete from public.message_likes where message_id = p_message_id and user_id = v_uid;
+    end if;
   end if;
-  if p_liked = false or not v_liked then
-    delete from public.message_likes where message_id = p_message_id and user_id = v_uid;
-    v_liked := false;
-  end if;
 
-  return jsonb_build_object('liked', v_liked,
+  return jsonb_build_object('liked', v_want,
     'like_count', (select like_count from public.messages where id = p_message_id));
 end;
 $function$;
@@ -5148,3 +5963,4 @@ select cron.schedule('monthly-response-reset', '0 0 1 * *', $cron$
     where response_month < date_trunc('month', now())::date;
   $cron$);
 select cron.schedule('plan-expiry', '10 0 * * *', $cron$ select private.expire_plans(); $cron$);
+select cron.schedule('trust-purge', '*/10 * * * *', $cron$ select private.purge_trust(); $cron$);

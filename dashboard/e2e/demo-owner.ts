@@ -80,7 +80,7 @@ async function arrivingFocusesTheHeading(page: Page, { base }: Journey) {
   await page.waitForFunction(() => document.activeElement?.tagName === 'H1');
   assert.equal(
     await page.evaluate(() => document.activeElement?.textContent),
-    'Demo comments (Comment block)',
+    'Demo comments (Comment block): Edit',
   );
 }
 

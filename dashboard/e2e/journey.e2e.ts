@@ -12,7 +12,8 @@
 //   check and the matching ending) and the copied snippet embedded on another site;
 // - the owner again: response counts, result rows, details, Export CSV, deleting a response;
 //   duplicate, tag, delete; a second owner, in Korean, buying Custom with PayPal from the
-//   pricing page; profile saved in Korean; sign-out;
+//   pricing page; holding new comments, one arriving live in the Comments mode and approved
+//   there; profile saved in Korean; sign-out;
 // - axe (no serious or critical violations) on the landing, login, dashboard and the form's
 //   workspace edit and result pages (with the results summary), the integration page and the
 //   workspace's Integration section;
@@ -35,6 +36,7 @@ import { chromiumLaunchOptions } from '../../scripts/chromium.mjs';
 import { blockLimitReached, cardMenuActions, createThroughPicker } from './blocks.ts';
 import { demoOwner } from './demo-owner.ts';
 import { editForm } from './form.ts';
+import { moderateComments } from './moderation.ts';
 import { firstScreensInKorean, landingInEnglish } from './landing.ts';
 import { lettersJourney } from './letters.ts';
 import { signInOwner } from './owner.ts';
@@ -136,6 +138,9 @@ try {
   await step('Notion integration', () => notionIntegration(page, journey, ownerId, ids.button));
   await step('card menu', () => cardMenuActions(page, journey, NAMES.like));
   await step('letters and audience (en, ko)', () => lettersJourney(journey, errors));
+  await step('moderation: held comment approved live', () =>
+    moderateComments(page, journey, ids.comment),
+  );
   await step('demo owner: seeded results, focus, long texts, description editor', () =>
     demoOwner(journey, errors),
   );

@@ -6,10 +6,10 @@ import { readFile } from 'node:fs/promises';
 import type { Page } from 'playwright-core';
 import { type BlockType, type Journey, waitForValue } from './support.ts';
 
-/** The modes each type has (spec: workspace section 2). */
+/** The modes each type has (spec: workspace section 2; the moderation mode of issue 9). */
 export const MODES: Record<BlockType, string[]> = {
-  comment: ['Edit'],
-  qna: ['Edit'],
+  comment: ['Edit', 'Comments'],
+  qna: ['Edit', 'Questions'],
   like: ['Edit', 'Result'],
   button: ['Edit', 'Preview', 'Result'],
   ab: ['Edit', 'Preview', 'Result'],

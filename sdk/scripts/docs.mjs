@@ -45,6 +45,7 @@ reaction-comment::part(submit) {
       "Writers' photos show as round avatars (a coloured initial without one); a photo that fails to load is replaced by a placeholder image, as the Q&A owner's photo and a form's image question are.",
       'The menu offers log out, sign-in, and for the owner "To Block setting", a link to the dashboard when `window.ReactionBlocks.dashboardUrl` (or the script tag\'s `data-dashboard-url`) is set.',
       'Signing in or out reads the list again for the new visitor and merges it with the one on screen: nothing that came live or by Load more is dropped (also inside `<reaction-block>` on the public block page).',
+      'Visitor trust (issue 9): a write refused for going too fast (HTTP 429) says "You\'re going too fast, try again in a few seconds." and keeps the text; on a block with the captcha on, the refusal opens the captcha (the `captcha` part; loaded only then) and the write is sent again once it passes. A hidden honeypot field (inert, `aria-hidden`, off screen) goes with every post. A message the block holds for approval shows to its writer as "Awaiting approval", with "Others will see your message once the owner approves it." in the `notice` part; others never get it. Published messages of others have a Report action (once: "Reported"). Names the server finds imitating the owner show "Not the owner"; pinned threads come first ("Pinned"). A picture is sent only for a signed-in visitor and only from Google\'s image hosts or the project\'s storage. See [embedding](../embedding.md#visitor-trust-what-the-elements-show-issue-9).',
       'Dummy mode: posts, likes and edits happen on screen only (ids `dummy-1`, …), with no live connection.',
     ],
   },
@@ -66,6 +67,7 @@ reaction-comment::part(submit) {
     notes: [
       "The visitor's own state (liked or not) is read with the block on load. A click updates the screen at once and sends the wanted state (not a flip), so a repeated request cannot undo it; the server's count then replaces the local one, and a failure restores the previous state and shows the error.",
       'Aligned left, center or right as the block says. The button is always pill-shaped; restyle it through `::part(button)`.',
+      'A like refused for going too fast (HTTP 429, or the anonymous sign-up refused by Supabase Auth\'s per-address limit) says "You\'re going too fast, try again in a few seconds."; with the captcha on, the captcha opens first (see [embedding](../embedding.md#visitor-trust-what-the-elements-show-issue-9)).',
       'Dummy mode: the toggle works on screen only and `reaction-like` still fires.',
     ],
   },
@@ -91,6 +93,7 @@ reaction-comment::part(submit) {
       'Question types: poll (single or multi select), A/B, short text (300 characters), long text (1000, grows to 360 px), number (an integer of at most 18 digits, optionally signed), phone (digits, spaces and hyphens, up to 20), mail (50, `local@domain.tld`), description and image. Characters are counted as the server counts them (an emoji is one). The server checks the same rules: one table of cases runs through both in `supabase/tests/answer-rules.test.ts`. Each field is checked after a 500 ms pause (200 ms for long text) with the spec\'s messages; Submit checks them all, shows "Please check response" and focuses the first invalid field.',
       "The server checks everything again (required questions, lengths, the owner's monthly quota). A failed submit shows the server's message and keeps the answers.",
       'After a submit the form shows the first ending whose conditions all hold (equal, empty, notEmpty, include), or the default ending; its link opens on submit or from a button, and "Submit again" shows unless the ending blocks it. An ending shows its title and its closing text; without a title, "Thank you" stands in only when there is no closing text either (the default ending\'s closing text is "Thank you" already).',
+      'A hidden honeypot field (inert, `aria-hidden`, off screen) goes with every submit; a block with the honeypot on refuses it filled ("This was not sent: it looked automated."). One visitor submits a form five times at once, then three times an hour: beyond that "You\'re going too fast, try again in a few seconds." (or the captcha, when the block has it), so nobody burns the owner\'s monthly responses.',
       "Dummy mode: nothing is written and the ending still shows. There a view whose block has `mode: 'ending'` opens on the ending with index `ending_mode` (the dashboard editor's preview of an ending).",
     ],
   },

@@ -23,6 +23,7 @@ import {
   paymentFakeOptions,
   paymentFunctionsEnv,
 } from './providers/payments-env.ts';
+import { LOCAL_TURNSTILE } from './providers/turnstile/index.ts';
 import { startBackgroundWorkers } from './background/index.ts';
 import { createStorage } from './storage.ts';
 import { NOTION_PAGE_URL, TYPEDREAM_PAGE_URL } from './providers/pages/fixtures.ts';
@@ -51,6 +52,12 @@ export interface StackOptions {
   sesEventsWebhook?: string;
   /** Identities verified in the SES fake from the start; default the platform's sender domain. */
   sesVerifiedIdentities?: string[];
+  /**
+   * The auth server's limit on anonymous sign-ins per client address and hour (default 30, as
+   * on Supabase Auth; 0 for none) and the proxies whose X-Forwarded-For it believes. Tests and
+   * benchmarks that sign up many visitors from one address raise the limit for themselves.
+   */
+  auth?: { rateLimitAnonymousUsers?: number; trustedProxies?: string[] };
   log?: Log;
 }
 
@@ -121,7 +128,14 @@ export const SENDER_DOMAIN = 'reaction-blocks.local';
  * hand), and the local sending rate: the SES fake has no quota, so the bucket is set well above
  * a production account's 14 mails a second, for the benchmark and the letters of issue tests.
  */
-async function configureJobs(dbUrl: string, jobs: { workerUrl: string; workerSecret: string }) {
+async function configureJobs(
+  dbUrl: string,
+  jobs: {
+    workerUrl: string;
+    workerSecret: string;
+    captcha: { siteKey: string; scriptUrl: string };
+  },
+) {
   const client = new pg.Client({ connectionString: dbUrl });
   await client.connect();
   try {
@@ -139,6 +153,13 @@ async function configureJobs(dbUrl: string, jobs: { workerUrl: string; workerSec
     await client.query(
       `insert into private.settings (key, value) values ('rate.mail.per_second', '500')
        on conflict (key) do nothing`,
+    );
+    // the captcha a block shows once the visitor limits trip: the Turnstile fake's stand-in
+    // widget on this run's providers port (docs/self-hosting.md sets Cloudflare's on a project)
+    await client.query(
+      `insert into private.settings (key, value) values ('captcha.site_key', $1), ('captcha.script_url', $2)
+       on conflict (key) do update set value = excluded.value, updated_at = now()`,
+      [JSON.stringify(jobs.captcha.siteKey), JSON.stringify(jobs.captcha.scriptUrl)],
     );
   } finally {
     await client.end();
@@ -256,6 +277,8 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
             NOTION_CLIENT_SECRET: LOCAL_NOTION.clientSecret,
             // /oauth/notion of the dashboard on any local port (production lists its origins)
             NOTION_REDIRECT_ORIGINS: 'http://127.0.0.1:*,http://localhost:*',
+            TURNSTILE_SECRET_KEY: LOCAL_TURNSTILE.secretKey,
+            TURNSTILE_VERIFY_URL: `${providers.url}/turnstile/v0/siteverify`,
           },
         }),
       ),
@@ -272,6 +295,8 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
       additionalRedirectUrls: [apiUrl, webUrl, 'http://localhost:*', 'http://127.0.0.1:*'],
       anonKey: keys.anonKey,
       serviceRoleKey: keys.serviceRoleKey,
+      rateLimitAnonymousUsers: opts.auth?.rateLimitAnonymousUsers,
+      trustedProxies: opts.auth?.trustedProxies,
     });
     stops.push(() => auth.close());
 
@@ -288,6 +313,10 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
       await configureJobs(dbUrl, {
         workerUrl: `${apiUrl}/functions/v1/jobs-worker`,
         workerSecret: backgroundEnv(opts.jwtSecret, webUrl).JOBS_WORKER_SECRET,
+        captcha: {
+          siteKey: LOCAL_TURNSTILE.siteKey,
+          scriptUrl: `${providers.url}/turnstile/v0/api.js?render=explicit`,
+        },
       });
       const background = await startBackgroundWorkers({ databaseUrl: dbUrl, log });
       stops.push(() => background.close());

@@ -54,6 +54,14 @@ async function main() {
             .map((s) => s.trim())
             .filter(Boolean)
         : undefined,
+      auth: {
+        rateLimitAnonymousUsers: process.env.AUTH_RATE_LIMIT_ANONYMOUS_USERS
+          ? Number(process.env.AUTH_RATE_LIMIT_ANONYMOUS_USERS)
+          : undefined,
+        trustedProxies: process.env.AUTH_TRUSTED_PROXIES?.split(',')
+          .map((s) => s.trim())
+          .filter(Boolean),
+      },
       log: (service, line) => {
         if (verbose || /error|fatal|panic/i.test(line)) console.log(`[${service}] ${line}`);
       },

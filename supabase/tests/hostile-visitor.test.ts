@@ -27,6 +27,7 @@ import {
   type TestUser,
 } from './support/clients.ts';
 import { forgedToken, userToken } from './support/jwt.ts';
+import { eventually } from './support/providers.ts';
 
 // ---------------------------------------------------------------------------------------------
 // set-up helpers
@@ -143,7 +144,16 @@ async function stateOf(blockId: string): Promise<Record<string, unknown>> {
          from public.message_private x where x.block_id = b.id) as message_private,
        (select coalesce(jsonb_agg(jsonb_build_object('id', o.id, 'count', o.response_count)
                                   order by o.id), '[]')
-         from public.options o where o.block_id = b.id) as options
+         from public.options o where o.block_id = b.id) as options,
+       (select coalesce(jsonb_agg(to_jsonb(x) order by x.message_id, x.user_id), '[]')
+         from public.message_reports x where x.block_id = b.id) as reports,
+       (select coalesce(jsonb_agg(to_jsonb(w) order by w.user_id), '[]')
+         from public.blocked_writers w where w.block_id = b.id) as blocked_writers,
+       -- a refused write spends no token: the buckets roll back with it
+       (select coalesce(jsonb_agg(to_jsonb(t) order by t.subject, t.action), '[]')
+         from private.rate_limits t where t.block_id = b.id) as rate_limits,
+       (select coalesce(jsonb_agg(to_jsonb(c) order by c.user_id), '[]')
+         from private.captcha_passes c where c.block_id = b.id) as captcha_passes
      from public.blocks b join public.profiles p on p.id = b.owner_id where b.id = $1`,
     [blockId],
   );
@@ -1255,6 +1265,1095 @@ describe('tokens', () => {
       () => anon.rpc('post_message', { p_block_id: blocks.comment, p_content: 'anon' }),
       /permission denied/,
       401,
+    );
+  });
+});
+
+// =============================================================================================
+// Visitor trust (issue 9): floods, sign-up storms, quota burns, URLs, leaks, moderation,
+// honeypot and captcha. Each attack asserts the refusal, its status and message, and (through
+// refused()/unchanged()) that no row, counter or rate-limit token changed.
+// =============================================================================================
+
+const TOO_FAST = "You're going too fast, try again in a few seconds.";
+
+/** A comment posted by `visitor`, or the refusal. */
+const tryPost = (visitor: TestUser, blockId: string, fields: Record<string, unknown> = {}) =>
+  visitor.client.rpc('post_message', {
+    p_block_id: blockId,
+    p_content: `hello ${randomUUID()}`,
+    p_creator_name: 'Quiet Otter',
+    ...fields,
+  });
+
+/** An operator's per-block override of the visitor limits (blocks.rate_limits). */
+const overrideLimits = (blockId: string, limits: Record<string, Record<string, number>>) =>
+  sql('update public.blocks set rate_limits = $2 where id = $1', [blockId, limits]);
+
+describe('abuse: rate limits on every write path', () => {
+  it('a comment flood from one visitor stops at the burst with 429 and a clear message', async () => {
+    const { blocks } = await ownerWith('comment');
+    const flooder = await newGuest();
+    // the default burst of comments (8) goes through, one after the other
+    for (let i = 0; i < 8; i++) expect((await tryPost(flooder, blocks.comment)).error).toBeNull();
+    const res = await refused(
+      blocks.comment,
+      () => tryPost(flooder, blocks.comment),
+      TOO_FAST,
+      429,
+    );
+    expect(res.error).toMatchObject({ code: 'PT429', details: 'rate_limit' });
+    // replies count against the same bucket
+    const [parent] = await sql<{ id: string }>(
+      'select id from public.messages where block_id = $1 limit 1',
+      [blocks.comment],
+    );
+    await refused(
+      blocks.comment,
+      () => tryPost(flooder, blocks.comment, { p_parent_id: parent!.id }),
+      TOO_FAST,
+      429,
+    );
+    // another visitor is not held back by the flooder
+    expect((await tryPost(await newGuest(), blocks.comment)).error).toBeNull();
+  });
+
+  it('162 comments a second from one visitor: eight are stored, the rest refused with 429', async () => {
+    const { blocks } = await ownerWith('comment');
+    const flooder = await newGuest();
+    const results = await Promise.all(
+      Array.from({ length: 162 }, () => tryPost(flooder, blocks.comment)),
+    );
+    const stored = results.filter((r) => r.error === null);
+    expect(stored).toHaveLength(8);
+    for (const r of results.filter((r) => r.error)) {
+      expect(r.status).toBe(429);
+      expect(r.error?.message).toBe(TOO_FAST);
+    }
+    expect(await count('select 1 from public.messages where block_id = $1', [blocks.comment])).toBe(
+      8,
+    );
+    expect(await stateOf(blocks.comment)).toMatchObject({ response_count: 8 });
+  });
+
+  it('edits, message likes, block likes, button clicks and reports each have their limit', async () => {
+    const { blocks } = await ownerWith('comment', 'like', 'button');
+    const visitor = await newGuest();
+    const author = await newGuest();
+    // edits: 10 at once
+    const mine = await post(visitor, blocks.comment);
+    for (let i = 0; i < 10; i++) {
+      const { error } = await visitor.client.rpc('edit_message', {
+        p_message_id: mine,
+        p_content: `edit ${i}`,
+      });
+      expect(error).toBeNull();
+    }
+    await refused(
+      blocks.comment,
+      () => visitor.client.rpc('edit_message', { p_message_id: mine, p_content: 'one more' }),
+      TOO_FAST,
+      429,
+    );
+    // message likes: 30 toggles at once
+    const theirs = await post(author, blocks.comment);
+    for (let i = 0; i < 30; i++) {
+      const { error } = await visitor.client.rpc('toggle_message_like', { p_message_id: theirs });
+      expect(error).toBeNull();
+    }
+    await refused(
+      blocks.comment,
+      () => visitor.client.rpc('toggle_message_like', { p_message_id: theirs }),
+      TOO_FAST,
+      429,
+    );
+    // block likes: 30 toggles
+    for (let i = 0; i < 30; i++) {
+      const { error } = await visitor.client.rpc('toggle_block_like', { p_block_id: blocks.like });
+      expect(error).toBeNull();
+    }
+    await refused(
+      blocks.like,
+      () => visitor.client.rpc('toggle_block_like', { p_block_id: blocks.like }),
+      TOO_FAST,
+      429,
+    );
+    // button clicks: 20
+    for (let i = 0; i < 20; i++) {
+      const { error } = await visitor.client.rpc('record_button_click', {
+        p_block_id: blocks.button,
+      });
+      expect(error).toBeNull();
+    }
+    await refused(
+      blocks.button,
+      () => visitor.client.rpc('record_button_click', { p_block_id: blocks.button }),
+      TOO_FAST,
+      429,
+    );
+    // reports: ten different messages, then the eleventh is refused
+    const reporter = await newGuest();
+    const targets: string[] = [];
+    for (let i = 0; i < 11; i++) targets.push(await post(await newGuest(), blocks.comment));
+    for (const id of targets.slice(0, 10)) {
+      expect((await reporter.client.rpc('report_message', { p_message_id: id })).error).toBeNull();
+    }
+    await refused(
+      blocks.comment,
+      () => reporter.client.rpc('report_message', { p_message_id: targets[10] }),
+      TOO_FAST,
+      429,
+    );
+  });
+
+  it('many fresh identities flooding one block are stopped by the block-wide bucket', async () => {
+    const { blocks } = await ownerWith('comment', 'ab');
+    // a small block bucket (the operator's per-block override): 8 over the block's 4 shards
+    await overrideLimits(blocks.comment, { message: { block_burst: 8, block_per_minute: 0.001 } });
+    const crowd = await Promise.all(Array.from({ length: 24 }, () => newGuest()));
+    const results = [];
+    for (const visitor of crowd) results.push(await tryPost(visitor, blocks.comment));
+    const passed = results.filter((r) => r.error === null).length;
+    expect(passed).toBeGreaterThan(0);
+    expect(passed).toBeLessThanOrEqual(8);
+    for (const r of results.filter((r) => r.error)) {
+      expect(r.status).toBe(429);
+      expect(r.error?.message).toBe(TOO_FAST);
+    }
+    expect(await count('select 1 from public.messages where block_id = $1', [blocks.comment])).toBe(
+      passed,
+    );
+    // votes: one per visitor anyway, and the block's bucket stops a crowd of fresh voters
+    await overrideLimits(blocks.ab, { vote: { block_burst: 4, block_per_minute: 0.001 } });
+    const ab = await abQuestion(blocks.ab);
+    const votes = [];
+    for (const visitor of crowd.slice(0, 12)) {
+      votes.push(
+        await visitor.client.rpc('submit_response', {
+          p_block_id: blocks.ab,
+          p_answers: { [ab.id]: ab.options[0] },
+        }),
+      );
+    }
+    const counted = votes.filter((r) => r.error === null).length;
+    expect(counted).toBeLessThanOrEqual(4);
+    expect(votes.filter((r) => r.status === 429)).toHaveLength(12 - counted);
+    expect(await stateOf(blocks.ab)).toMatchObject({ response_count: counted });
+  });
+
+  it('the bucket refills: a refused visitor may write again a moment later', async () => {
+    const { blocks } = await ownerWith('comment');
+    await overrideLimits(blocks.comment, {
+      message: { visitor_burst: 1, visitor_per_minute: 30 },
+    });
+    const visitor = await newGuest();
+    expect((await tryPost(visitor, blocks.comment)).error).toBeNull();
+    await refused(blocks.comment, () => tryPost(visitor, blocks.comment), TOO_FAST, 429);
+    // one token every two seconds
+    await eventually(async () => (await tryPost(visitor, blocks.comment)).error === null, 15_000);
+  });
+
+  it('the owner is never limited on their own block', async () => {
+    const { owner, blocks } = await ownerWith('comment');
+    const results = await Promise.all(
+      Array.from({ length: 20 }, () => tryPost(owner, blocks.comment)),
+    );
+    expect(results.map((r) => r.error)).toEqual(Array(20).fill(null));
+  });
+
+  it('the purge of full buckets never waits for a visitor whose write holds one', async () => {
+    const { blocks } = await ownerWith('comment');
+    const visitor = await newGuest();
+    expect((await tryPost(visitor, blocks.comment)).error).toBeNull();
+    // make every bucket of the block look full (purgeable), then hold the visitor's in a write
+    await sql(
+      "update private.rate_limits set full_at = now() - interval '1 hour' where block_id = $1",
+      [blocks.comment],
+    );
+    const pg = await import('pg');
+    const holder = new pg.default.Client({ connectionString: stack().dbUrl });
+    await holder.connect();
+    try {
+      await holder.query('begin');
+      await holder.query(
+        'select 1 from private.rate_limits where block_id = $1 and subject = $2 for update',
+        [blocks.comment, visitor.id],
+      );
+      // with a lock timeout, a purge that waited would fail instead of returning
+      await sql("set lock_timeout = '2s'; select private.purge_trust()");
+      const left = await sql<{ subject: string }>(
+        'select subject from private.rate_limits where block_id = $1',
+        [blocks.comment],
+      );
+      expect(left.map((r) => r.subject)).toEqual([visitor.id]);
+    } finally {
+      await holder.query('rollback');
+      await holder.end();
+    }
+    await sql('select private.purge_trust()');
+    expect(
+      await count('select 1 from private.rate_limits where block_id = $1', [blocks.comment]),
+    ).toBe(0);
+  });
+
+  it('the limits are in the database: a visitor cannot raise them or read the buckets', async () => {
+    const { blocks } = await ownerWith('comment');
+    const visitor = await newGuest();
+    await refused(
+      blocks.comment,
+      () =>
+        visitor.client
+          .from('blocks')
+          .update({ rate_limits: { message: { visitor_burst: 1_000_000 } } })
+          .eq('id', blocks.comment),
+      /permission denied/,
+    );
+    const { error } = await visitor.client
+      .schema('private' as never)
+      .from('rate_limits')
+      .select('*');
+    expect(error).not.toBeNull();
+  });
+});
+
+describe('abuse: anonymous sign-up storm', () => {
+  /**
+   * The local auth server with Supabase Auth's default limit (30 anonymous sign-ins per address
+   * and hour), behind a small gateway of this test's own: the shared test stack raises the limit
+   * for the other tests, this test keeps the default for itself.
+   */
+  async function authWithDefaultLimit(trustedProxies: string[] = []) {
+    const { createAuthServer } = await import('../local/auth/server.ts');
+    const http = await import('node:http');
+    const auth = createAuthServer({
+      databaseUrl: stack().dbUrl,
+      jwtSecret: stack().jwtSecret,
+      externalUrl: 'http://127.0.0.1/auth/v1',
+      siteUrl: 'http://127.0.0.1',
+      anonKey: stack().anonKey,
+      serviceRoleKey: stack().serviceRoleKey,
+      trustedProxies,
+    });
+    const server = http.createServer((req, res) => {
+      const url = new URL(req.url ?? '/', 'http://local');
+      void auth.handle(req, res, url.pathname.replace(/^\/auth\/v1/, ''), url.searchParams);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const port = (server.address() as { port: number }).port;
+    return {
+      url: `http://127.0.0.1:${port}`,
+      close: async () => {
+        server.closeAllConnections();
+        await new Promise((resolve) => server.close(resolve));
+        await auth.close();
+      },
+    };
+  }
+
+  const anonymousUsers = async () =>
+    (await sql<{ n: number }>('select count(*)::int as n from auth.users where is_anonymous'))[0]!
+      .n;
+
+  it('30 anonymous sign-ins an hour per address; the 31st is refused with 429 and creates no user', async () => {
+    const server = await authWithDefaultLimit();
+    try {
+      const signIn = (headers: Record<string, string> = {}) =>
+        createClient(server.url, stack().anonKey, {
+          auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
+          global: { headers },
+          realtime: { transport: WebSocket as never },
+        }).auth.signInAnonymously();
+      for (let i = 0; i < 30; i++) expect((await signIn()).error).toBeNull();
+      const before = await anonymousUsers();
+      // a script that claims other addresses in X-Forwarded-For is not believed: the server's
+      // peer is the client itself, no trusted proxy in between
+      for (const forwarded of ['203.0.113.9', '198.51.100.1, 203.0.113.10']) {
+        const { data, error } = await signIn({ 'x-forwarded-for': forwarded });
+        expect(data.session).toBeNull();
+        expect(error?.status).toBe(429);
+        expect(error?.code).toBe('over_request_rate_limit');
+        expect(error?.message).toBe('Request rate limit reached');
+      }
+      expect(await anonymousUsers()).toBe(before);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('behind a trusted proxy, each client address (its X-Forwarded-For entry) has its own budget', async () => {
+    // the test process is the proxy here: it adds the client's address as a proxy would
+    const server = await authWithDefaultLimit(['127.0.0.1']);
+    try {
+      const signInFrom = (forwarded: string) =>
+        createClient(server.url, stack().anonKey, {
+          auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
+          global: { headers: { 'x-forwarded-for': forwarded } },
+          realtime: { transport: WebSocket as never },
+        }).auth.signInAnonymously();
+      for (let i = 0; i < 30; i++) expect((await signInFrom('203.0.113.7')).error).toBeNull();
+      expect((await signInFrom('203.0.113.7')).error?.status).toBe(429);
+      // what the client wrote before the proxy's entry changes nothing: the last untrusted
+      // address is the client's
+      expect((await signInFrom('192.0.2.55, 203.0.113.7')).error?.status).toBe(429);
+      // another client behind the same proxy is not affected
+      expect((await signInFrom('203.0.113.8')).error).toBeNull();
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('abuse: burning the monthly response quota', () => {
+  it('one visitor cannot burn the quota: five submits to a form, then 429, the count stops at five', async () => {
+    const { blocks } = await ownerWith('form');
+    const q = await formWithQuestions(blocks.form);
+    const burner = await newGuest();
+    const submit = () =>
+      burner.client.rpc('submit_response', {
+        p_block_id: blocks.form,
+        p_answers: { [q.short.id]: 'again' },
+      });
+    // 40 submits in a burst, as in the issue
+    const results = await Promise.all(Array.from({ length: 40 }, submit));
+    expect(results.filter((r) => r.error === null)).toHaveLength(5);
+    for (const r of results.filter((r) => r.error)) {
+      expect(r.status).toBe(429);
+      expect(r.error?.message).toBe(TOO_FAST);
+    }
+    expect(await stateOf(blocks.form)).toMatchObject({
+      response_count: 5,
+      response_monthly_count: 5,
+    });
+    await refused(blocks.form, submit, TOO_FAST, 429);
+    // people keep their "Submit again": another visitor submits as usual
+    const person = await newGuest();
+    expect(
+      (
+        await person.client.rpc('submit_response', {
+          p_block_id: blocks.form,
+          p_answers: { [q.short.id]: 'hello' },
+        })
+      ).error,
+    ).toBeNull();
+  });
+
+  it('the owner is mailed at 80 % and at 100 % of the monthly quota, once each', async () => {
+    const { owner, blocks } = await ownerWith('form');
+    await sql('update public.profiles set response_monthly_limit = 5 where id = $1', [owner.id]);
+    const q = await formWithQuestions(blocks.form);
+    const submitAs = async (v: TestUser) =>
+      v.client.rpc('submit_response', {
+        p_block_id: blocks.form,
+        p_answers: { [q.short.id]: 'ok' },
+      });
+    const visitors = await Promise.all(Array.from({ length: 6 }, () => newGuest()));
+    for (const v of visitors.slice(0, 3)) expect((await submitAs(v)).error).toBeNull();
+    const notices = () =>
+      sql<{ level: number }>(
+        'select level from private.quota_notices where user_id = $1 order by level',
+        [owner.id],
+      );
+    expect(await notices()).toEqual([]);
+    expect((await submitAs(visitors[3]!)).error).toBeNull(); // 4 of 5: 80 %
+    expect(await notices()).toEqual([{ level: 80 }]);
+    expect((await submitAs(visitors[4]!)).error).toBeNull(); // 5 of 5: 100 %
+    expect(await notices()).toEqual([{ level: 80 }, { level: 100 }]);
+    await refused(blocks.form, () => submitAs(visitors[5]!), 'Monthly response limit reached', 429);
+    expect(await notices()).toEqual([{ level: 80 }, { level: 100 }]);
+
+    const { waitForMail } = await import('./support/providers.ts');
+    const full = await waitForMail(owner.email, (m) => /used up/.test(m.subject));
+    const warning = await waitForMail(owner.email, (m) => /80%/.test(m.subject));
+    expect(warning.subject).toBe('You have used 80% of this month’s responses');
+    expect(warning.text).toContain('4 of the 5 responses');
+    expect(full.subject).toBe('This month’s responses are used up');
+    expect(full.html).toContain('/profile/plan');
+    const jobs = await sql<{ n: number }>(
+      "select count(*)::int as n from private.jobs where kind = 'quota.notice' and payload ->> 'user_id' = $1",
+      [owner.id],
+    );
+    expect(jobs[0]!.n).toBe(2);
+  });
+});
+
+describe('abuse: avatar and home URLs', () => {
+  it('an anonymous visitor has no avatar: a tracking pixel is refused and nothing is written', async () => {
+    const { blocks } = await ownerWith('comment');
+    const guest = await newGuest();
+    for (const url of [
+      'https://tracker.example/pixel.gif?u=1',
+      'https://lh3.googleusercontent.com/a/photo',
+      'http://127.0.0.1/pixel.gif',
+    ]) {
+      await refused(
+        blocks.comment,
+        () => tryPost(guest, blocks.comment, { p_creator_photo_url: url }),
+        'Invalid avatar URL',
+        400,
+      );
+    }
+    expect((await tryPost(guest, blocks.comment, { p_creator_photo_url: null })).error).toBeNull();
+  });
+
+  it("a signed-in visitor's avatar is https from a provider's image host only", async () => {
+    const { blocks } = await ownerWith('comment');
+    const member = await newUser('member');
+    for (const url of [
+      'http://lh3.googleusercontent.com/a/photo',
+      'https://tracker.example/pixel.gif',
+      'https://lh3.googleusercontent.com.tracker.example/a',
+      'https://user:pass@lh3.googleusercontent.com/a',
+      'javascript:alert(1)',
+      'data:image/gif;base64,R0lGOD',
+      'https://lh3.googleusercontent.com/a b',
+    ]) {
+      await refused(
+        blocks.comment,
+        () => tryPost(member, blocks.comment, { p_creator_photo_url: url }),
+        'Invalid avatar URL',
+        400,
+      );
+    }
+    const { data, error } = await tryPost(member, blocks.comment, {
+      p_creator_photo_url: 'https://lh3.googleusercontent.com/a/ACg8ocK=s96-c',
+    });
+    expect(error).toBeNull();
+    expect((data as { creator_photo_url: string }).creator_photo_url).toBe(
+      'https://lh3.googleusercontent.com/a/ACg8ocK=s96-c',
+    );
+  });
+
+  it('a home URL is http or https only', async () => {
+    const { blocks } = await ownerWith('comment');
+    const guest = await newGuest();
+    for (const url of [
+      'javascript:alert(document.cookie)',
+      'JAVASCRIPT:alert(1)',
+      ' javascript:alert(1)',
+      'data:text/html,<script>alert(1)</script>',
+      'vbscript:msgbox',
+      'ftp://example.com',
+      '//example.com',
+      'https://example.com/a b',
+      'https://user@evil.example',
+    ]) {
+      await refused(
+        blocks.comment,
+        () => tryPost(guest, blocks.comment, { p_home_url: url }),
+        'Invalid home URL',
+        400,
+      );
+    }
+    const { data, error } = await tryPost(guest, blocks.comment, {
+      p_home_url: 'https://example.com/me',
+    });
+    expect(error).toBeNull();
+    expect((data as { home_url: string }).home_url).toBe('https://example.com/me');
+  });
+});
+
+describe('abuse: what readers see of a block', () => {
+  it('nobody but the owner lists blocks: no tags or unread counts for anon, visitors or other users', async () => {
+    const { owner, blocks } = await ownerWith('comment', 'form');
+    await owner.client
+      .from('blocks')
+      .update({ tags: ['secret-campaign'] })
+      .eq('id', blocks.form);
+    await post(await newGuest(), blocks.comment);
+    for (const client of [
+      anonClient(),
+      (await newGuest()).client,
+      (await newUser('other')).client,
+    ]) {
+      const all = await client.from('blocks').select('*');
+      expect(all.error).toBeNull();
+      expect(all.data).toEqual([]);
+      const one = await client
+        .from('blocks')
+        .select('tags, new_response_count')
+        .eq('id', blocks.form);
+      expect(one.data).toEqual([]);
+    }
+    const mine = await owner.client.from('blocks').select('id, tags').eq('id', blocks.form);
+    expect(mine.data).toEqual([{ id: blocks.form, tags: ['secret-campaign'] }]);
+  });
+
+  it('get_block_view gives the public settings only', async () => {
+    const { owner, blocks } = await ownerWith('comment');
+    await owner.client
+      .from('blocks')
+      .update({ tags: ['secret-campaign'] })
+      .eq('id', blocks.comment);
+    await saveSettings(owner, blocks.comment, { hold_messages: 'links', honeypot: true });
+    await post(await newGuest(), blocks.comment, { p_honeypot: '' });
+    const { data, error } = await anonClient().rpc('get_block_view', {
+      p_block_id: blocks.comment,
+    });
+    expect(error).toBeNull();
+    const block = (data as { block: Record<string, unknown> }).block;
+    for (const key of [
+      'tags',
+      'new_response_count',
+      'created_at',
+      'updated_at',
+      'hold_messages',
+      'honeypot',
+      'rate_limits',
+      'embeded_url',
+      'mode',
+      'ending_mode',
+    ]) {
+      expect(block, key).not.toHaveProperty(key);
+    }
+    expect(JSON.stringify(data)).not.toContain('secret-campaign');
+    expect(block).toMatchObject({ id: blocks.comment, type: 'comment', response_count: 1 });
+  });
+});
+
+describe('moderation: held and hidden messages are never served to others', () => {
+  async function watch(client: SupabaseClient, blockId: string) {
+    const received: Array<{ id: string; content: string; status: string }> = [];
+    await new Promise<void>((resolve, reject) => {
+      client
+        .channel(`watch:${blockId}:${randomUUID()}`)
+        .on(
+          'postgres_changes',
+          { event: '*', schema: 'public', table: 'messages', filter: `block_id=eq.${blockId}` },
+          (payload) =>
+            received.push(payload.new as { id: string; content: string; status: string }),
+        )
+        .subscribe((status, err) => {
+          if (status === 'SUBSCRIBED') resolve();
+          if (status === 'CHANNEL_ERROR' || status === 'TIMED_OUT')
+            reject(err ?? new Error(status));
+        });
+    });
+    return received;
+  }
+
+  it('hold all: the writer and the owner see a held comment; get_block_view, list_messages, the table and Realtime show others nothing', async () => {
+    const { owner, blocks } = await ownerWith('comment');
+    await saveSettings(owner, blocks.comment, { hold_messages: 'all' });
+    const writer = await newGuest();
+    const reader = await newGuest();
+    const anon = anonClient();
+    const live = await watch(anon, blocks.comment);
+    const liveReader = await watch(reader.client, blocks.comment);
+    const liveOwner = await watch(owner.client, blocks.comment);
+
+    const held = await tryPost(writer, blocks.comment, { p_content: 'wait for me' });
+    expect(held.error).toBeNull();
+    const heldId = (held.data as { id: string; status: string }).id;
+    expect((held.data as { status: string }).status).toBe('held');
+    // the owner's own message is published, and arrives live for everyone: by then the held
+    // one would have arrived too
+    const ownPost = await tryPost(owner, blocks.comment, { p_content: 'from the owner' });
+    expect((ownPost.data as { status: string }).status).toBe('published');
+    await eventually(() => live.some((m) => m.content === 'from the owner'));
+    await eventually(() => liveReader.some((m) => m.content === 'from the owner'));
+    await eventually(() => liveOwner.some((m) => m.content === 'wait for me'));
+    expect(live.map((m) => m.id)).not.toContain(heldId);
+    expect(liveReader.map((m) => m.id)).not.toContain(heldId);
+
+    const ids = (payload: unknown) => JSON.stringify(payload);
+    for (const client of [anon, reader.client]) {
+      const view = await client.rpc('get_block_view', { p_block_id: blocks.comment });
+      const list = await client.rpc('list_messages', { p_block_id: blocks.comment });
+      const table = await client.from('messages').select('*').eq('block_id', blocks.comment);
+      for (const payload of [view.data, list.data, table.data]) {
+        expect(ids(payload)).not.toContain(heldId);
+        expect(ids(payload)).toContain('from the owner');
+      }
+    }
+    // the writer sees their own held message (the element marks it), the owner sees it too
+    for (const client of [writer.client, owner.client]) {
+      const view = await client.rpc('get_block_view', { p_block_id: blocks.comment });
+      expect(ids(view.data)).toContain(heldId);
+    }
+    // others cannot reply to it, like it or report it: it does not exist for them
+    for (const [fn, args] of [
+      ['post_message', { p_block_id: blocks.comment, p_parent_id: heldId, p_content: 'hi' }],
+      ['toggle_message_like', { p_message_id: heldId }],
+      ['report_message', { p_message_id: heldId }],
+    ] as const) {
+      await refused(
+        blocks.comment,
+        () => reader.client.rpc(fn, args),
+        "message doesn't exists",
+        404,
+      );
+    }
+
+    // approved: now everyone sees it, and it arrives live as an update
+    const approved = await owner.client.rpc('moderate_messages', {
+      p_message_ids: [heldId],
+      p_action: 'approve',
+    });
+    expect(approved.error).toBeNull();
+    await eventually(() => live.some((m) => m.id === heldId && m.status === 'published'));
+    const view = await anon.rpc('get_block_view', { p_block_id: blocks.comment });
+    expect(ids(view.data)).toContain(heldId);
+  });
+
+  it('hold first_time: a first message waits, after approval the writer is trusted', async () => {
+    const { owner, blocks } = await ownerWith('qna');
+    await saveSettings(owner, blocks.qna, { hold_messages: 'first_time' });
+    const writer = await newGuest();
+    const first = await tryPost(writer, blocks.qna);
+    expect((first.data as { status: string }).status).toBe('held');
+    const second = await tryPost(writer, blocks.qna);
+    expect((second.data as { status: string }).status).toBe('held');
+    await owner.client.rpc('moderate_messages', {
+      p_message_ids: [(first.data as { id: string }).id],
+      p_action: 'approve',
+    });
+    const third = await tryPost(writer, blocks.qna);
+    expect((third.data as { status: string }).status).toBe('published');
+    // another newcomer still waits
+    expect(((await tryPost(await newGuest(), blocks.qna)).data as { status: string }).status).toBe(
+      'held',
+    );
+  });
+
+  it('hold links: a message with a link waits, also when a link is added by an edit', async () => {
+    const { owner, blocks } = await ownerWith('comment');
+    await saveSettings(owner, blocks.comment, { hold_messages: 'links' });
+    const writer = await newGuest();
+    for (const text of [
+      'buy at https://spam.example',
+      'see www.spam.example now',
+      'cheap-pills.xyz/buy',
+    ]) {
+      const res = await tryPost(writer, blocks.comment, { p_content: text });
+      expect((res.data as { status: string }).status, text).toBe('held');
+    }
+    const plain = await tryPost(writer, blocks.comment, { p_content: 'no link here, e.g. none' });
+    expect((plain.data as { status: string }).status).toBe('published');
+    const edited = await writer.client.rpc('edit_message', {
+      p_message_id: (plain.data as { id: string }).id,
+      p_content: 'now with https://spam.example',
+    });
+    expect((edited.data as { status: string }).status).toBe('held');
+  });
+
+  it('hidden: a hidden thread and its replies are gone for everyone but the owner', async () => {
+    const { owner, blocks } = await ownerWith('comment');
+    const writer = await newGuest();
+    const replier = await newGuest();
+    const thread = await post(writer, blocks.comment);
+    await post(replier, blocks.comment, { p_parent_id: thread, p_content: 'a reply' });
+    const hidden = await owner.client.rpc('moderate_messages', {
+      p_message_ids: [thread],
+      p_action: 'hide',
+    });
+    expect(hidden.error).toBeNull();
+    for (const client of [anonClient(), writer.client, replier.client]) {
+      const view = await client.rpc('get_block_view', { p_block_id: blocks.comment });
+      expect((view.data as { messages: unknown[] }).messages).toEqual([]);
+      const table = await client.from('messages').select('id').eq('id', thread);
+      expect(table.data).toEqual([]);
+    }
+    const ownerView = await owner.client.rpc('get_block_view', { p_block_id: blocks.comment });
+    expect(JSON.stringify(ownerView.data)).toContain(thread);
+    // the writer cannot edit or delete what is hidden from them
+    await refused(
+      blocks.comment,
+      () => writer.client.rpc('edit_message', { p_message_id: thread, p_content: 'sneaky' }),
+      "message doesn't exists",
+      404,
+    );
+  });
+
+  it('pinned threads come first in the view; only the owner pins', async () => {
+    const { owner, blocks } = await ownerWith('comment');
+    const writer = await newGuest();
+    const old = await post(writer, blocks.comment, { p_content: 'the old one' });
+    for (let i = 0; i < 6; i++) await post(await newGuest(), blocks.comment);
+    await refused(
+      blocks.comment,
+      () => writer.client.rpc('moderate_messages', { p_message_ids: [old], p_action: 'pin' }),
+      'Only the block owner can moderate messages',
+      403,
+    );
+    expect(
+      (await owner.client.rpc('moderate_messages', { p_message_ids: [old], p_action: 'pin' }))
+        .error,
+    ).toBeNull();
+    const view = await anonClient().rpc('get_block_view', { p_block_id: blocks.comment });
+    const messages = (view.data as { messages: Array<{ id: string; pinned_at: string | null }> })
+      .messages;
+    expect(messages[0]!.id).toBe(old);
+    expect(messages[0]!.pinned_at).not.toBeNull();
+    expect(messages.filter((m) => m.id === old)).toHaveLength(1);
+    // list_messages (older pages) never repeats it
+    const list = await anonClient().rpc('list_messages', {
+      p_block_id: blocks.comment,
+      p_limit: 50,
+    });
+    expect(JSON.stringify(list.data)).not.toContain(old);
+  });
+});
+
+describe('moderation: blocked writers, reports and the owner-only RPCs', () => {
+  it("a blocked writer's later writes are refused on every path; unblocking lets them back", async () => {
+    const { owner, blocks } = await ownerWith('comment', 'like', 'button', 'form');
+    const q = await formWithQuestions(blocks.form);
+    const writer = await newGuest();
+    const mine = await post(writer, blocks.comment);
+    const theirs = await post(await newGuest(), blocks.comment);
+    for (const block of [blocks.comment, blocks.like, blocks.button, blocks.form]) {
+      const { error } = await owner.client.rpc('block_writer', {
+        p_block_id: block,
+        p_user_id: writer.id,
+      });
+      expect(error).toBeNull();
+    }
+    const BLOCKED = 'The owner of this block has blocked you from writing here.';
+    const attempts: Array<[string, string, Record<string, unknown>]> = [
+      [blocks.comment, 'post_message', { p_block_id: blocks.comment, p_content: 'again' }],
+      [
+        blocks.comment,
+        'post_message',
+        { p_block_id: blocks.comment, p_parent_id: theirs, p_content: 'reply' },
+      ],
+      [blocks.comment, 'edit_message', { p_message_id: mine, p_content: 'edited' }],
+      [blocks.comment, 'toggle_message_like', { p_message_id: theirs }],
+      [blocks.comment, 'report_message', { p_message_id: theirs }],
+      [blocks.like, 'toggle_block_like', { p_block_id: blocks.like }],
+      [blocks.button, 'record_button_click', { p_block_id: blocks.button }],
+      [
+        blocks.form,
+        'submit_response',
+        { p_block_id: blocks.form, p_answers: { [q.short.id]: 'x' } },
+      ],
+    ];
+    for (const [block, fn, args] of attempts) {
+      await refused(block, () => writer.client.rpc(fn, args), BLOCKED, 403);
+    }
+    // with their messages hidden at once
+    await owner.client.rpc('block_writer', {
+      p_block_id: blocks.comment,
+      p_user_id: writer.id,
+      p_hide_messages: true,
+    });
+    const view = await anonClient().rpc('get_block_view', { p_block_id: blocks.comment });
+    expect(JSON.stringify(view.data)).not.toContain(mine);
+    // unblocked: back in
+    await owner.client.rpc('block_writer', {
+      p_block_id: blocks.comment,
+      p_user_id: writer.id,
+      p_blocked: false,
+    });
+    expect((await tryPost(writer, blocks.comment)).error).toBeNull();
+  });
+
+  it('only the owner moderates, lists for moderation or blocks writers', async () => {
+    const { owner, blocks } = await ownerWith('comment');
+    const message = await post(await newGuest(), blocks.comment);
+    const visitor = await newGuest();
+    const other = await newUser('other');
+    for (const client of [visitor.client, other.client]) {
+      for (const action of ['approve', 'hide', 'delete', 'pin', 'resolve']) {
+        await refused(
+          blocks.comment,
+          () => client.rpc('moderate_messages', { p_message_ids: [message], p_action: action }),
+          'Only the block owner can moderate messages',
+          403,
+        );
+      }
+      await refused(
+        blocks.comment,
+        () => client.rpc('block_writer', { p_block_id: blocks.comment, p_user_id: owner.id }),
+        "block doesn't exists",
+        404,
+      );
+      const list = await client.rpc('moderation_messages', { p_block_id: blocks.comment });
+      expect(list.error?.message).toBe("block doesn't exists");
+      expect(list.status).toBe(404);
+    }
+    // a mixed batch (one of another owner's messages) is refused whole
+    const { blocks: theirs } = await ownerWith('comment');
+    const foreign = await post(await newGuest(), theirs.comment);
+    await refused(
+      [blocks.comment, theirs.comment],
+      () =>
+        owner.client.rpc('moderate_messages', {
+          p_message_ids: [message, foreign],
+          p_action: 'delete',
+        }),
+      'Only the block owner can moderate messages',
+      403,
+    );
+    await refused(
+      blocks.comment,
+      () => anonClient().rpc('moderate_messages', { p_message_ids: [message], p_action: 'delete' }),
+      /permission denied/,
+      401,
+    );
+  });
+
+  it('reports: once per visitor, never one’s own, seen by the owner with the reason', async () => {
+    const { owner, blocks } = await ownerWith('comment');
+    const writer = await newGuest();
+    const message = await post(writer, blocks.comment);
+    const reporter = await newGuest();
+    for (let i = 0; i < 3; i++) {
+      const { data, error } = await reporter.client.rpc('report_message', {
+        p_message_id: message,
+        p_reason: 'spam',
+      });
+      expect(error).toBeNull();
+      expect(data).toEqual({ id: message, reported: true });
+    }
+    expect(
+      await count('select 1 from public.message_reports where message_id = $1', [message]),
+    ).toBe(1);
+    await refused(
+      blocks.comment,
+      () => writer.client.rpc('report_message', { p_message_id: message }),
+      'You cannot report your own message',
+      400,
+    );
+    await refused(
+      blocks.comment,
+      () =>
+        reporter.client.rpc('report_message', { p_message_id: message, p_reason: 'x'.repeat(201) }),
+      'Too long message',
+      400,
+    );
+    const list = await owner.client.rpc('moderation_messages', {
+      p_block_id: blocks.comment,
+      p_filter: 'reported',
+    });
+    expect(list.error).toBeNull();
+    expect(list.data).toHaveLength(1);
+    expect((list.data as Array<Record<string, unknown>>)[0]).toMatchObject({
+      id: message,
+      report_count: 1,
+      reports: [expect.objectContaining({ reason: 'spam' })],
+      writer_anonymous: true,
+      writer_blocked: false,
+    });
+    // the reporter sees that they reported it (the element's "Reported"), nobody else does
+    const mine = await reporter.client.rpc('get_block_view', { p_block_id: blocks.comment });
+    expect(
+      (mine.data as { me: { reported_message_ids: string[] } }).me.reported_message_ids,
+    ).toEqual([message]);
+    const theirs = await writer.client.rpc('get_block_view', { p_block_id: blocks.comment });
+    expect(
+      (theirs.data as { me: { reported_message_ids: string[] } }).me.reported_message_ids,
+    ).toEqual([]);
+  });
+
+  it('names that imitate the owner are marked; the owner and ordinary names are not', async () => {
+    const { owner, blocks } = await ownerWith('comment');
+    const visitor = await newGuest();
+    const marked = async (name: string, who = visitor) => {
+      const { data, error } = await tryPost(who, blocks.comment, { p_creator_name: name });
+      expect(error).toBeNull();
+      return (data as { imitates_owner: boolean }).imitates_owner;
+    };
+    await overrideLimits(blocks.comment, {
+      message: { visitor_burst: 100, visitor_per_minute: 100 },
+    });
+    for (const name of [
+      'Admin',
+      'ADMIN ✓',
+      'The Admin',
+      'Ａｄｍｉｎ',
+      'Test owner',
+      '관리자',
+      'admin-2',
+    ]) {
+      expect(await marked(name), name).toBe(true);
+    }
+    for (const name of ['Quiet Otter', 'badminton fan', '']) {
+      expect(await marked(name), name).toBe(false);
+    }
+    expect(await marked('Admin', owner)).toBe(false);
+  });
+
+  it('a free owner cannot turn on holding, the honeypot or the captcha', async () => {
+    const owner = await newUser('free');
+    const created = await owner.client.rpc('create_block', { p_block_type: 'comment' });
+    const blockId = (created.data as { id: string }).id;
+    for (const [key, value] of [
+      ['hold_messages', 'all'],
+      ['honeypot', true],
+      ['captcha', true],
+    ] as const) {
+      const { error } = await owner.client.functions.invoke('save-block', {
+        body: { blockId, settings: { [key]: value } },
+      });
+      expect(error, key).not.toBeNull();
+      const body = (await (error as { context: Response }).context.json()) as {
+        error: { message: string };
+      };
+      expect(body.error.message).toBe(`Paid plan required (${key})`);
+    }
+    const [row] = await sql(
+      'select hold_messages, honeypot, captcha from public.blocks where id = $1',
+      [blockId],
+    );
+    expect(row).toEqual({ hold_messages: 'off', honeypot: false, captcha: false });
+  });
+});
+
+describe('abuse: the honeypot', () => {
+  it('a block with the honeypot refuses a filled or missing field; the empty one passes', async () => {
+    const { owner, blocks } = await ownerWith('comment', 'form');
+    const q = await formWithQuestions(blocks.form);
+    for (const block of [blocks.comment, blocks.form])
+      await saveSettings(owner, block, { honeypot: true });
+    const bot = await newGuest();
+    const TRAPPED = 'This was not sent: it looked automated.';
+    for (const honeypot of ['https://spam.example', ' ', undefined]) {
+      const res = await refused(
+        blocks.comment,
+        () => tryPost(bot, blocks.comment, honeypot === undefined ? {} : { p_honeypot: honeypot }),
+        TRAPPED,
+        400,
+      );
+      expect(res.error?.details).toBe('honeypot');
+      await refused(
+        blocks.form,
+        () =>
+          bot.client.rpc('submit_response', {
+            p_block_id: blocks.form,
+            p_answers: { [q.short.id]: 'x' },
+            ...(honeypot === undefined ? {} : { p_honeypot: honeypot }),
+          }),
+        TRAPPED,
+        400,
+      );
+    }
+    const person = await newGuest();
+    expect((await tryPost(person, blocks.comment, { p_honeypot: '' })).error).toBeNull();
+    // a block without the honeypot does not care
+    const { blocks: plain } = await ownerWith('comment');
+    expect((await tryPost(person, plain.comment)).error).toBeNull();
+  });
+});
+
+describe('abuse: the captcha after the limits trip', () => {
+  const token = async (outcome: 'pass' | 'fail') => {
+    const { providersUrl } = await import('./support/providers.ts');
+    const res = await fetch(
+      `${providersUrl()}/turnstile/v0/token?sitekey=local-turnstile-site-key&outcome=${outcome}`,
+    );
+    return ((await res.json()) as { token: string }).token;
+  };
+  const verify = (visitor: TestUser, blockId: string, captcha: string) =>
+    visitor.client.functions.invoke('verify-captcha', { body: { blockId, token: captcha } });
+  const errorOf = async (error: unknown) =>
+    error
+      ? (
+          (await (error as { context: Response }).context.json()) as {
+            error: { code: string; message: string };
+          }
+        ).error
+      : null;
+
+  async function tripped() {
+    const { owner, blocks } = await ownerWith('comment');
+    await saveSettings(owner, blocks.comment, { captcha: true });
+    await overrideLimits(blocks.comment, {
+      message: { visitor_burst: 1, visitor_per_minute: 0.001 },
+    });
+    const visitor = await newGuest();
+    expect((await tryPost(visitor, blocks.comment)).error).toBeNull();
+    return { owner, blocks, visitor };
+  }
+
+  it('no captcha until the limit trips; then the refusal asks for one, and a solved one lets the visitor on', async () => {
+    const { blocks, visitor } = await tripped();
+    const view = await anonClient().rpc('get_block_view', { p_block_id: blocks.comment });
+    expect((view.data as { block: { captcha: unknown } }).block.captcha).toMatchObject({
+      provider: 'turnstile',
+      site_key: 'local-turnstile-site-key',
+    });
+    const res = await refused(
+      blocks.comment,
+      () => tryPost(visitor, blocks.comment),
+      TOO_FAST,
+      429,
+    );
+    expect(res.error?.details).toBe('captcha');
+    const { data, error } = await verify(visitor, blocks.comment, await token('pass'));
+    expect(error).toBeNull();
+    expect(data).toMatchObject({ data: { passed: true, uses_left: 10 } });
+    expect((await tryPost(visitor, blocks.comment)).error).toBeNull();
+    // a block without the captcha says rate_limit, not captcha
+    const { blocks: plain } = await ownerWith('comment');
+    await overrideLimits(plain.comment, {
+      message: { visitor_burst: 1, visitor_per_minute: 0.001 },
+    });
+    await tryPost(visitor, plain.comment);
+    const other = await refused(
+      plain.comment,
+      () => tryPost(visitor, plain.comment),
+      TOO_FAST,
+      429,
+    );
+    expect(other.error?.details).toBe('rate_limit');
+    const noCaptcha = await verify(visitor, plain.comment, await token('pass'));
+    expect((await errorOf(noCaptcha.error))?.message).toBe('This block does not ask for a captcha');
+  });
+
+  it('a forged, a failed and a replayed captcha are refused and give no pass', async () => {
+    const { blocks, visitor } = await tripped();
+    const cases: Array<[string, string]> = [
+      ['forged', `local.${randomUUID()}`],
+      ['failed', await token('fail')],
+    ];
+    for (const [label, captcha] of cases) {
+      const res = await unchanged(blocks.comment, () => verify(visitor, blocks.comment, captcha));
+      const err = await errorOf(res.error);
+      expect(err, label).toMatchObject({
+        code: 'captcha_failed',
+        message: 'The check failed. Please try again.',
+      });
+      expect((res.error as { context: Response }).context.status, label).toBe(403);
+    }
+    // replayed: once used by someone, never again (the provider says so, and the database too)
+    const used = await token('pass');
+    const helper = await newGuest();
+    expect((await verify(helper, blocks.comment, used)).error).toBeNull();
+    const replay = await unchanged(blocks.comment, () => verify(visitor, blocks.comment, used));
+    expect(await errorOf(replay.error)).toMatchObject({ code: 'captcha_spent' });
+    // still refused, still asked for a captcha
+    const res = await refused(
+      blocks.comment,
+      () => tryPost(visitor, blocks.comment),
+      TOO_FAST,
+      429,
+    );
+    expect(res.error?.details).toBe('captcha');
+    // the database refuses a replay even when a provider would take it
+    const hash = (
+      await sql<{ h: string }>(
+        'select token_hash as h from private.captcha_tokens order by created_at desc limit 1',
+      )
+    )[0]!.h;
+    const again = await serviceClient().rpc('grant_captcha_pass', {
+      p_user_id: visitor.id,
+      p_block_id: blocks.comment,
+      p_token_hash: hash,
+    });
+    expect(again.error?.message).toBe('This captcha was already used');
+  });
+
+  it('visitors cannot grant themselves a pass', async () => {
+    const { blocks, visitor } = await tripped();
+    await refused(
+      blocks.comment,
+      () =>
+        visitor.client.rpc('grant_captcha_pass', {
+          p_user_id: visitor.id,
+          p_block_id: blocks.comment,
+          p_token_hash: 'a'.repeat(64),
+        }),
+      /permission denied/,
     );
   });
 });

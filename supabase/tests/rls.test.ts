@@ -31,6 +31,10 @@ interface World {
   condition: string;
   response: string;
   message: string;
+  /** The other user's report of the guest's message. */
+  report: string;
+  /** The other user, blocked by the owner from the comment block. */
+  blockedWriter: string;
   senderEmail: string;
   integration: string;
   integrationNote: string;
@@ -120,6 +124,14 @@ async function makeWorld(): Promise<World> {
       message,
       owner.id,
     ]);
+    await db.query(
+      "insert into public.message_reports (message_id, block_id, user_id, reason) values ($1, $2, $3, 'spam')",
+      [message, commentBlock, other.id],
+    );
+    await db.query('insert into public.blocked_writers (block_id, user_id) values ($1, $2)', [
+      commentBlock,
+      other.id,
+    ]);
     const senderEmail = await one(
       "insert into public.sender_emails (user_id, email) values ($1, 'letters@example.com') returning id",
       [owner.id],
@@ -194,6 +206,8 @@ async function makeWorld(): Promise<World> {
       condition,
       response,
       message,
+      report: message,
+      blockedWriter: other.id,
       senderEmail,
       integration,
       integrationNote,
@@ -282,7 +296,9 @@ const TABLES: TableCase[] = [
   {
     table: 'blocks',
     key: (w) => ({ id: w.formBlock }),
-    readers: ['owner', 'anon', 'other', 'guest'],
+    // the owner only: visitors read a block's public settings through get_block_view (never
+    // its tags, unread count or trust settings)
+    readers: ['owner'],
     // created by create_block and duplicate_block only, so no block starts with settings that
     // skipped save-block's schema and plan checks
     ownerInsert: { row: () => ({ type: 'like', name: `direct ${uid()}` }), allowed: false },
@@ -303,6 +319,9 @@ const TABLES: TableCase[] = [
       ['turn on the custom theme past save-block', () => ({ theme: 'custom' })],
       ['set an Open Graph override past save-block', () => ({ open_graph: { title: 'Mine' } })],
       ['set the preview mode', () => ({ mode: 'ending', ending_mode: '0' })],
+      ['hold messages past save-block', () => ({ hold_messages: 'all' })],
+      ['turn on the captcha past save-block', () => ({ captcha: true })],
+      ['raise its own rate limits', () => ({ rate_limits: { message: { visitor_burst: 1000 } } })],
       ['tag with a blank label', () => ({ tags: [' '] })],
       ['tag with an untrimmed label', () => ({ tags: ['padded\n'] })],
       ['tag longer than 50 characters', () => ({ tags: ['x'.repeat(51)] })],
@@ -511,7 +530,44 @@ const TABLES: TableCase[] = [
     }),
     update: { patch: { content: 'edited' }, ownerMay: false },
     ownerMayDelete: false,
-    forbiddenUpdates: [['set like_count', () => ({ like_count: 99 })]],
+    forbiddenUpdates: [
+      ['set like_count', () => ({ like_count: 99 })],
+      // moderation goes through moderate_messages
+      ['hide it past moderate_messages', () => ({ status: 'hidden' })],
+      ['pin it past moderate_messages', () => ({ pinned_at: '2001-01-01T00:00:00Z' })],
+    ],
+  },
+  {
+    table: 'message_reports',
+    key: (w) => ({ message_id: w.report, user_id: w.other.id }),
+    // the block owner, and the visitor who reported it (their own report)
+    readers: ['owner', 'other'],
+    // written by report_message only
+    ownerInsert: {
+      row: (w) => ({ message_id: w.message, block_id: w.commentBlock, user_id: w.owner.id }),
+      allowed: false,
+    },
+    strangerInsert: (w) => ({
+      message_id: w.message,
+      block_id: w.commentBlock,
+      user_id: w.guest.id,
+      reason: 'planted',
+    }),
+    update: { patch: { reason: 'changed' }, ownerMay: false },
+    ownerMayDelete: false,
+  },
+  {
+    table: 'blocked_writers',
+    key: (w) => ({ block_id: w.commentBlock, user_id: w.blockedWriter }),
+    readers: ['owner'],
+    // written by block_writer only
+    ownerInsert: {
+      row: (w) => ({ block_id: w.commentBlock, user_id: w.guest.id }),
+      allowed: false,
+    },
+    strangerInsert: (w) => ({ block_id: w.commentBlock, user_id: w.guest.id }),
+    update: { patch: { created_at: '2001-01-01T00:00:00Z' }, ownerMay: false },
+    ownerMayDelete: false,
   },
   {
     table: 'message_private',

@@ -194,6 +194,33 @@ export type Database = {
           },
         ];
       };
+      blocked_writers: {
+        Row: {
+          block_id: string;
+          created_at: string;
+          user_id: string;
+        };
+        ComputedFields: never;
+        Insert: {
+          block_id: string;
+          created_at?: string;
+          user_id: string;
+        };
+        Update: {
+          block_id?: string;
+          created_at?: string;
+          user_id?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: 'blocked_writers_block_id_fkey';
+            columns: ['block_id'];
+            isOneToOne: false;
+            referencedRelation: 'blocks';
+            referencedColumns: ['id'];
+          },
+        ];
+      };
       blocks: {
         Row: {
           admin_only_reply: boolean;
@@ -203,6 +230,7 @@ export type Database = {
           allow_reply: boolean;
           block_anonymous: boolean;
           button_text: string | null;
+          captcha: boolean;
           created_at: string;
           custom_color: Json | null;
           custom_label_color: Json | null;
@@ -210,6 +238,8 @@ export type Database = {
           deactivated: boolean;
           embeded_url: string | null;
           ending_mode: string | null;
+          hold_messages: string;
+          honeypot: boolean;
           id: string;
           language: Database['public']['Enums']['language_code'];
           like_count: number;
@@ -222,6 +252,7 @@ export type Database = {
           owner_photo_url: string | null;
           placeholder: string | null;
           qna_subject: string | null;
+          rate_limits: Json | null;
           response_count: number;
           show_count: boolean;
           show_profile: boolean;
@@ -242,6 +273,7 @@ export type Database = {
           allow_reply?: boolean;
           block_anonymous?: boolean;
           button_text?: string | null;
+          captcha?: boolean;
           created_at?: string;
           custom_color?: Json | null;
           custom_label_color?: Json | null;
@@ -249,6 +281,8 @@ export type Database = {
           deactivated?: boolean;
           embeded_url?: string | null;
           ending_mode?: string | null;
+          hold_messages?: string;
+          honeypot?: boolean;
           id?: string;
           language?: Database['public']['Enums']['language_code'];
           like_count?: number;
@@ -261,6 +295,7 @@ export type Database = {
           owner_photo_url?: string | null;
           placeholder?: string | null;
           qna_subject?: string | null;
+          rate_limits?: Json | null;
           response_count?: number;
           show_count?: boolean;
           show_profile?: boolean;
@@ -280,6 +315,7 @@ export type Database = {
           allow_reply?: boolean;
           block_anonymous?: boolean;
           button_text?: string | null;
+          captcha?: boolean;
           created_at?: string;
           custom_color?: Json | null;
           custom_label_color?: Json | null;
@@ -287,6 +323,8 @@ export type Database = {
           deactivated?: boolean;
           embeded_url?: string | null;
           ending_mode?: string | null;
+          hold_messages?: string;
+          honeypot?: boolean;
           id?: string;
           language?: Database['public']['Enums']['language_code'];
           like_count?: number;
@@ -299,6 +337,7 @@ export type Database = {
           owner_photo_url?: string | null;
           placeholder?: string | null;
           qna_subject?: string | null;
+          rate_limits?: Json | null;
           response_count?: number;
           show_count?: boolean;
           show_profile?: boolean;
@@ -780,6 +819,39 @@ export type Database = {
           },
         ];
       };
+      message_reports: {
+        Row: {
+          block_id: string;
+          created_at: string;
+          message_id: string;
+          reason: string | null;
+          user_id: string;
+        };
+        ComputedFields: never;
+        Insert: {
+          block_id: string;
+          created_at?: string;
+          message_id: string;
+          reason?: string | null;
+          user_id: string;
+        };
+        Update: {
+          block_id?: string;
+          created_at?: string;
+          message_id?: string;
+          reason?: string | null;
+          user_id?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: 'message_reports_message_id_block_id_fkey';
+            columns: ['message_id', 'block_id'];
+            isOneToOne: false;
+            referencedRelation: 'messages';
+            referencedColumns: ['id', 'block_id'];
+          },
+        ];
+      };
       messages: {
         Row: {
           block_id: string;
@@ -791,11 +863,14 @@ export type Database = {
           creator_photo_url: string | null;
           home_url: string | null;
           id: string;
+          imitates_owner: boolean;
           is_edited: boolean;
           like_count: number;
           parent_id: string | null;
+          pinned_at: string | null;
           reply_count: number;
           resolved: boolean;
+          status: string;
           timezone: string | null;
         };
         ComputedFields: never;
@@ -809,11 +884,14 @@ export type Database = {
           creator_photo_url?: string | null;
           home_url?: string | null;
           id?: string;
+          imitates_owner?: boolean;
           is_edited?: boolean;
           like_count?: number;
           parent_id?: string | null;
+          pinned_at?: string | null;
           reply_count?: number;
           resolved?: boolean;
+          status?: string;
           timezone?: string | null;
         };
         Update: {
@@ -826,11 +904,14 @@ export type Database = {
           creator_photo_url?: string | null;
           home_url?: string | null;
           id?: string;
+          imitates_owner?: boolean;
           is_edited?: boolean;
           like_count?: number;
           parent_id?: string | null;
+          pinned_at?: string | null;
           reply_count?: number;
           resolved?: boolean;
+          status?: string;
           timezone?: string | null;
         };
         Relationships: [
@@ -1354,6 +1435,15 @@ export type Database = {
     };
     Functions: {
       block_results_summary: { Args: { p_block_id: string; p_timezone?: string }; Returns: Json };
+      block_writer: {
+        Args: {
+          p_block_id: string;
+          p_blocked?: boolean;
+          p_hide_messages?: boolean;
+          p_user_id: string;
+        };
+        Returns: Json;
+      };
       claim_jobs: {
         Args: { p_kinds?: string[]; p_limit?: number; p_lock_seconds?: number };
         Returns: Json;
@@ -1368,6 +1458,7 @@ export type Database = {
           allow_reply: boolean;
           block_anonymous: boolean;
           button_text: string | null;
+          captcha: boolean;
           created_at: string;
           custom_color: Json | null;
           custom_label_color: Json | null;
@@ -1375,6 +1466,8 @@ export type Database = {
           deactivated: boolean;
           embeded_url: string | null;
           ending_mode: string | null;
+          hold_messages: string;
+          honeypot: boolean;
           id: string;
           language: Database['public']['Enums']['language_code'];
           like_count: number;
@@ -1387,6 +1480,7 @@ export type Database = {
           owner_photo_url: string | null;
           placeholder: string | null;
           qna_subject: string | null;
+          rate_limits: Json | null;
           response_count: number;
           show_count: boolean;
           show_profile: boolean;
@@ -1417,6 +1511,7 @@ export type Database = {
           allow_reply: boolean;
           block_anonymous: boolean;
           button_text: string | null;
+          captcha: boolean;
           created_at: string;
           custom_color: Json | null;
           custom_label_color: Json | null;
@@ -1424,6 +1519,8 @@ export type Database = {
           deactivated: boolean;
           embeded_url: string | null;
           ending_mode: string | null;
+          hold_messages: string;
+          honeypot: boolean;
           id: string;
           language: Database['public']['Enums']['language_code'];
           like_count: number;
@@ -1436,6 +1533,7 @@ export type Database = {
           owner_photo_url: string | null;
           placeholder: string | null;
           qna_subject: string | null;
+          rate_limits: Json | null;
           response_count: number;
           show_count: boolean;
           show_profile: boolean;
@@ -1473,6 +1571,10 @@ export type Database = {
       finish_jobs: { Args: { p_outcomes: Json }; Returns: Json };
       get_block_view: { Args: { p_block_id: string }; Returns: Json };
       get_letter_view: { Args: { p_block_id: string }; Returns: Json };
+      grant_captcha_pass: {
+        Args: { p_block_id: string; p_token_hash: string; p_user_id: string };
+        Returns: Json;
+      };
       list_messages: {
         Args: { p_before?: string; p_block_id: string; p_limit?: number };
         Returns: Json;
@@ -1489,6 +1591,17 @@ export type Database = {
         Returns: undefined;
       };
       merge_job_group: { Args: { p_job_id: number; p_window_seconds?: number }; Returns: Json };
+      moderate_messages: { Args: { p_action: string; p_message_ids: string[] }; Returns: Json };
+      moderation_messages: {
+        Args: {
+          p_before?: string;
+          p_block_id: string;
+          p_filter?: string;
+          p_limit?: number;
+          p_search?: string;
+        };
+        Returns: Json;
+      };
       notification_context: { Args: { p_kind: string; p_payloads: Json }; Returns: Json };
       notion_connection: { Args: { p_user_id: string }; Returns: Json };
       payment_event_seen: { Args: { p_id: string }; Returns: boolean };
@@ -1516,6 +1629,7 @@ export type Database = {
           p_creator_name?: string;
           p_creator_photo_url?: string;
           p_home_url?: string;
+          p_honeypot?: string;
           p_parent_id?: string;
           p_timezone?: string;
         };
@@ -1524,6 +1638,7 @@ export type Database = {
       prepare_letter_jobs: { Args: { p_job_ids: number[] }; Returns: Json };
       prepare_notification_jobs: { Args: { p_job_ids: number[] }; Returns: Json };
       prepare_notion_jobs: { Args: { p_job_ids: number[] }; Returns: Json };
+      quota_notice_context: { Args: { p_payloads: Json }; Returns: Json };
       record_button_click: {
         Args: { p_block_id: string; p_color?: string; p_creator_name?: string };
         Returns: Json;
@@ -1551,6 +1666,7 @@ export type Database = {
       };
       redeem_coupon: { Args: { p_code: string; p_user_id: string }; Returns: Json };
       remove_notion_connection: { Args: { p_user_id: string }; Returns: Json };
+      report_message: { Args: { p_message_id: string; p_reason?: string }; Returns: Json };
       reserve_letter: {
         Args: {
           p_block_id: string;
@@ -1597,6 +1713,7 @@ export type Database = {
           p_block_id: string;
           p_color?: string;
           p_creator_name?: string;
+          p_honeypot?: string;
           p_timezone?: string;
         };
         Returns: Json;

@@ -33,8 +33,10 @@ export const paths = {
   unsubscribe: '/unsubscribe',
   work: (blockId: string) => `/work/${blockId}`,
   /** A workspace mode: edit is /work/{id} itself, the others /work/{id}/{mode}. */
-  workMode: (blockId: string, mode: 'edit' | 'preview' | 'result' | 'history' | 'audience') =>
-    mode === 'edit' ? `/work/${blockId}` : `/work/${blockId}/${mode}`,
+  workMode: (
+    blockId: string,
+    mode: 'edit' | 'preview' | 'result' | 'history' | 'audience' | 'comments',
+  ) => (mode === 'edit' ? `/work/${blockId}` : `/work/${blockId}/${mode}`),
   publicBlock: (origin: string, ownerId: string, blockId: string) =>
     `${origin}/block/?id=${encodeURIComponent(ownerId)}&block_id=${encodeURIComponent(blockId)}`,
 } as const;

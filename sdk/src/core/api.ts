@@ -1,15 +1,8 @@
 import { ensureSession } from './auth.js';
-import type { Project } from './config.js';
+import { ApiError } from './errors.js';
 
-/** A PostgREST error ({code, message, details, hint}) or a network failure. */
-export class ApiError extends Error {
-  constructor(
-    message: string,
-    public code = '',
-  ) {
-    super(message);
-  }
-}
+export { ApiError };
+import type { Project } from './config.js';
 
 /**
  * Calls POST {project}/rest/v1/rpc/{name}. Reads use the visitor's session when there is one
@@ -40,10 +33,11 @@ export async function rpc<T>(p: Project, name: string, body: object, write = fal
     /* not JSON */
   }
   if (!res.ok) {
-    const e = (json || {}) as { message?: string; code?: string };
+    const e = (json || {}) as { message?: string; code?: string; details?: string };
     throw new ApiError(
       e.message || res.statusText || 'Request failed',
       e.code || String(res.status),
+      e.details || '',
     );
   }
   return json as T;

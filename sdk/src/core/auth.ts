@@ -1,4 +1,5 @@
 import type { Project } from './config.js';
+import { ApiError } from './errors.js';
 import { log } from './log.js';
 import { readJson, writeJson } from './storage.js';
 
@@ -89,7 +90,11 @@ async function authCall(p: Project, path: string, body: object): Promise<Session
     body: JSON.stringify(body),
   });
   const json = await res.json().catch(() => ({}));
-  if (!res.ok) throw new Error(json.msg || json.message || json.error_description || 'Auth failed');
+  if (!res.ok)
+    throw new ApiError(
+      json.msg || json.message || json.error_description || 'Auth failed',
+      json.error_code || String(res.status),
+    );
   const s = json as Session;
   if (!s.expires_at) s.expires_at = Math.floor(Date.now() / 1000) + (json.expires_in ?? 3600);
   return s;

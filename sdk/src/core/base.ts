@@ -6,6 +6,7 @@ import { getIdentity } from './identity.js';
 import { isLoaded, loadLang, normalizeLang, translator, type Translate } from './i18n.js';
 import { log } from './log.js';
 import { customStyle } from './theme.js';
+import type { ApiError } from './errors.js';
 import type { BlockView, Theme } from './types.js';
 
 /** Detail of every reaction-* event. */
@@ -15,7 +16,10 @@ export interface ReactionEventMap {
   'reaction-like': { liked: boolean; likeCount: number };
   'reaction-click': { url: string };
   'reaction-submit': { answers: Record<string, string | string[]>; response?: unknown };
-  'reaction-message': { action: 'post' | 'edit' | 'delete' | 'resolve' | 'like'; id: string };
+  'reaction-message': {
+    action: 'post' | 'edit' | 'delete' | 'resolve' | 'like' | 'report';
+    id: string;
+  };
   'reaction-sign-in': { userId: string | null };
 }
 
@@ -83,6 +87,7 @@ export class BlockElement extends ReactionElement {
     view: { attribute: false },
     _status: { state: true },
     _session: { state: true },
+    _captcha: { state: true },
   };
 
   /** Owner's user id, as in the public URL `?id=`; checked against the block. */
@@ -111,6 +116,10 @@ export class BlockElement extends ReactionElement {
   /** `unavailable`: the server's "block doesn't exists" (missing or deactivated). */
   declare protected _status: 'idle' | 'loading' | 'ready' | 'error' | 'unavailable';
   declare protected _session: Session | null;
+  /** The captcha panel after a rate limit tripped: '' (none), 'open' or 'failed' (core/captcha.ts). */
+  declare protected _captcha: '' | 'open' | 'failed';
+  /** Closes the captcha panel without a pass (its Cancel button). */
+  protected captchaCancel?: () => void;
 
   private ownView = false;
   /** Bumped by every load and every view set from outside; a load whose number is stale is dropped. */
@@ -124,6 +133,7 @@ export class BlockElement extends ReactionElement {
     this.view = null;
     this._status = 'idle';
     this._session = null;
+    this._captcha = '';
   }
 
   protected get project(): Project {
@@ -167,11 +177,23 @@ export class BlockElement extends ReactionElement {
     };
   }
 
-  /** Calls a write RPC (the caller skips it in dummy mode). */
-  protected write<T>(name: string, body: object): Promise<T> {
-    return rpc<T>(this.project, name, body, true).finally(
-      () => (this._session = getSession(this.project)),
-    );
+  /**
+   * Calls a write RPC (the caller skips it in dummy mode). When the block offers a captcha and
+   * the visitor went too fast, the captcha is shown (loaded only then) and, once solved, the
+   * write is sent again; never before a limit tripped.
+   */
+  protected async write<T>(name: string, body: object): Promise<T> {
+    try {
+      return await rpc<T>(this.project, name, body, true);
+    } catch (e) {
+      const captcha = this.view?.block.captcha;
+      if (!captcha || (e as ApiError).details !== 'captcha') throw e;
+      const { solveCaptcha } = await import('./captcha.js');
+      await solveCaptcha(this, captcha, e);
+      return await rpc<T>(this.project, name, body, true);
+    } finally {
+      this._session = getSession(this.project);
+    }
   }
 
   override connectedCallback(): void {
@@ -243,11 +265,24 @@ export class BlockElement extends ReactionElement {
     }
   }
 
-  /** Logs and announces an error; returns its message for display. */
+  /**
+   * Logs and announces an error; returns its message for display, in the block's language for
+   * the refusals the visitor can act on (too fast, automated, blocked).
+   */
   protected fail(e: unknown): string {
-    const message = e instanceof Error ? e.message : String(e);
+    const { code, details } = (e || {}) as ApiError;
+    const key =
+      (code === 'PT429' && /^(rate_limit|captcha)$/.test(details)) ||
+      /^(over_request_rate_limit|429)$/.test(code)
+        ? 'tooFast'
+        : details === 'honeypot'
+          ? 'automated'
+          : details === 'blocked'
+            ? 'blockedWriter'
+            : '';
+    const message = key ? this.t(key) : e instanceof Error ? e.message : String(e);
     log(message);
-    this.emit('reaction-error', { message, code: (e as { code?: string })?.code });
+    this.emit('reaction-error', { message, code });
     return message;
   }
 
@@ -280,6 +315,19 @@ export class BlockElement extends ReactionElement {
         style=${customStyle(block, theme)}
       >
         ${this.renderBlock()}
+        ${
+          this._captcha
+            ? html`<div part="captcha" role="group" aria-label=${this.t('captcha')}>
+                <p role="alert">
+                  ${this.t(this._captcha === 'failed' ? 'captchaFailed' : 'captcha')}
+                </p>
+                <slot name="captcha"></slot>
+                <button class="btn ghost" @click=${() => this.captchaCancel?.()}>
+                  ${this.t('cancel')}
+                </button>
+              </div>`
+            : nothing
+        }
       </div>`;
     } catch (e) {
       log('render failed', e);

@@ -122,6 +122,20 @@ export const baseStyles = css`
     color: var(--reaction-muted);
     font-size: 12px;
   }
+  [part~='captcha'] {
+    display: grid;
+    gap: 8px;
+    justify-items: start;
+    margin-top: 8px;
+  }
+  /* the honeypot: off screen, out of the tab order and of the accessibility tree */
+  .hp {
+    position: absolute;
+    left: -9999px;
+    width: 1px;
+    height: 1px;
+    overflow: hidden;
+  }
   .spin {
     width: 14px;
     height: 14px;

@@ -31,9 +31,18 @@ export interface Block {
   url_to_open?: string | null;
   allow_creator_email?: boolean;
   deactivated?: boolean;
+  /** The captcha a visitor who trips a rate limit may solve (blocks with the captcha on). */
+  captcha?: CaptchaConfig | null;
   /** Editor preview only (dummy mode): "ending" shows the ending whose index is ending_mode. */
   mode?: string | null;
   ending_mode?: string | null;
+}
+
+export interface CaptchaConfig {
+  provider: 'turnstile';
+  site_key: string;
+  /** The widget script (Cloudflare's, or the local stand-in on the providers server). */
+  script_url: string;
 }
 
 export interface Option {
@@ -105,6 +114,12 @@ export interface Message {
   reply_count?: number;
   /** Whether the caller likes it (list_messages / get_block_view). */
   liked?: boolean;
+  /** published; held (waiting for the owner's approval: shown to its writer and the owner); hidden (owner only). */
+  status?: 'published' | 'held' | 'hidden';
+  /** Pinned to the top by the owner. */
+  pinned_at?: string | null;
+  /** The writer's name reads like the owner's (the server decides); marked "Not the owner". */
+  imitates_owner?: boolean;
   created_at: string;
   replies?: Message[];
 }
@@ -115,7 +130,13 @@ export interface BlockView {
   endings?: Ending[];
   messages?: Message[];
   /** The caller's own state: like, liked messages, and the option ids of their A/B vote (or null). */
-  me?: { liked?: boolean; liked_message_ids?: string[]; vote?: string[] | null };
+  me?: {
+    liked?: boolean;
+    liked_message_ids?: string[];
+    /** Messages the caller reported to the owner. */
+    reported_message_ids?: string[];
+    vote?: string[] | null;
+  };
 }
 
 export type Answers = Record<string, string | string[]>;

@@ -18,6 +18,8 @@ export class ApiError {
     public message: string,
     /** PostgREST's code: P0001 by default; the visitor RPCs raise PT404 for a missing block. */
     public code = 'P0001',
+    /** PostgREST's details: rate_limit / captcha (429), honeypot, blocked. */
+    public details: string | null = null,
   ) {}
 }
 
@@ -38,7 +40,7 @@ export function mockApi(handlers: Record<string, Handler>) {
     const name = path.startsWith('/rest/v1/rpc/') ? path.slice(13) : path;
     calls.push({ name, body, auth: headers.Authorization || '' });
     await new Promise((r) => setTimeout(r, 1));
-    if (name === '/auth/v1/signup') {
+    if (name === '/auth/v1/signup' && !handlers[name]) {
       const id = 'anon-user-' + ++n;
       return Response.json({
         access_token: fakeJwt(id, { is_anonymous: true }),
@@ -55,7 +57,7 @@ export function mockApi(handlers: Record<string, Handler>) {
     } catch (e) {
       if (e instanceof ApiError)
         return Response.json(
-          { code: e.code, message: e.message, details: null, hint: null },
+          { code: e.code, message: e.message, details: e.details, hint: null },
           { status: e.status },
         );
       throw e;

@@ -8,6 +8,7 @@ import { listUnsubscribeHeaders, unsubscribeLinks } from './unsubscribe-token.ts
 import { planJobHandlers } from './plan-jobs.ts';
 import { notionHandler } from './notion-jobs.ts';
 import { letterDocument, letterFooter } from './letter/render.ts';
+import { renderQuotaNotice, type QuotaNoticeContext } from './quota-mail.ts';
 
 /** The platform's own sender (a verified SES identity). */
 export function platformSender(): { address: string; name: string } {
@@ -199,6 +200,45 @@ const letter: JobHandler = {
   },
 };
 
+// ---- quota.notice: the owner's monthly response quota at 80 % and 100 % (issue 9) -----------
+
+/** One mail per job, in the owner's language; {skip} when there is no address to mail. */
+const quotaNotice: JobHandler = {
+  async prepare(jobs, { db, mailer }) {
+    const { data, error } = await db.rpc('quota_notice_context', {
+      p_payloads: jobs.map((j) => j.payload),
+    });
+    if (error) throw new Error(error.message);
+    const contexts = data as Array<QuotaNoticeContext & { skip?: string }>;
+    const sender = platformSender();
+    return jobs.map((job, i): Outcome | Delivery => {
+      const ctx = contexts[i];
+      if (!ctx) return { status: 'retry', error: 'no context for the job' };
+      if (ctx.skip) return { status: 'done', result: { skipped: ctx.skip } };
+      const rendered = renderQuotaNotice(ctx, `${siteUrl()}/profile/plan`);
+      return mailDelivery(
+        (mail) => mailer.send(mail),
+        {
+          from: sender.address,
+          fromName: sender.name,
+          to: [ctx.to],
+          subject: rendered.subject,
+          html: rendered.html,
+          tags: { kind: 'quota_notice', job: String(job.id) },
+        },
+        {
+          to: ctx.to,
+          from: sender.address,
+          subject: rendered.subject,
+          kind: job.kind,
+          user_id: ctx.user_id,
+        },
+        { level: ctx.level },
+      );
+    });
+  },
+};
+
 export const handlers: Record<string, JobHandler> = {
   'notify.owner': notification,
   'notify.reply': notification,
@@ -206,4 +246,5 @@ export const handlers: Record<string, JobHandler> = {
   ...planJobHandlers,
   notion: notionHandler,
   letter,
+  'quota.notice': quotaNotice,
 };

@@ -139,6 +139,10 @@ const color = z
 const index = z.int({ error: 'Invalid index' }).min(0).max(10000);
 const id = z.uuid({ error: 'Invalid id' });
 
+/** When new comments and questions wait for the owner's approval (blocks.hold_messages). */
+export const HOLD_MESSAGES = ['off', 'all', 'first_time', 'links'] as const;
+export type THoldMessages = (typeof HOLD_MESSAGES)[number];
+
 /** Public block settings an owner may change (never counters, owner, type or deactivated). */
 export const ZBlockSettings = z
   .strictObject({
@@ -187,6 +191,11 @@ export const ZBlockSettings = z
       .partial()
       .nullable(),
     allow_creator_email: z.boolean(),
+    // visitor trust (paid): hold new comments for approval, the honeypot field, a captcha once
+    // the rate limits trip
+    hold_messages: z.enum(HOLD_MESSAGES),
+    honeypot: z.boolean(),
+    captcha: z.boolean(),
   })
   .partial();
 export type TBlockSettings = z.infer<typeof ZBlockSettings>;
@@ -383,3 +392,13 @@ export interface TNotionObject {
   url: string | null;
   properties?: Array<{ name: string; type: string }>;
 }
+// Visitor trust (issue 9): a captcha solved after the rate limits tripped (verify-captcha).
+
+export const ZVerifyCaptcha = z.strictObject({
+  blockId: id,
+  token: z
+    .string({ error: 'Invalid captcha' })
+    .min(1, { error: 'Invalid captcha' })
+    .max(4096, { error: 'Invalid captcha' }),
+});
+export type TVerifyCaptcha = z.infer<typeof ZVerifyCaptcha>;

@@ -27,6 +27,7 @@ import {
 } from './http.ts';
 import { Jwt } from './jwt.ts';
 import { hashPassword, verifyPassword } from './password.ts';
+import { clientAddress, HourlyLimiter, normaliseAddress } from './rate-limit.ts';
 import {
   findUserByEmail,
   findUserById,
@@ -60,6 +61,16 @@ export interface AuthOptions {
   refreshTokenReuseInterval?: number;
   /** minimum password length, default 6 (GoTrue's default) */
   passwordMinLength?: number;
+  /**
+   * Anonymous sign-ins per client address and hour (Supabase Auth's `rate_limit_anonymous_users`,
+   * GoTrue's RATE_LIMIT_ANONYMOUS_USERS), default 30 as there; 0 turns the limit off.
+   */
+  rateLimitAnonymousUsers?: number;
+  /**
+   * Addresses of the proxies in front (a load balancer, a CDN) whose X-Forwarded-For is believed;
+   * default none: the client address is the connection's peer.
+   */
+  trustedProxies?: string[];
 }
 
 export interface AuthServer {
@@ -150,6 +161,10 @@ export function createAuthServer(opts: AuthOptions): AuthServer {
   const passwordMinLength = opts.passwordMinLength ?? 6;
   const siteUrl = opts.siteUrl;
   const allowList = (opts.additionalRedirectUrls ?? []).filter((u) => u.trim() !== '');
+  const anonymousSignIns = new HourlyLimiter(opts.rateLimitAnonymousUsers ?? 30);
+  const trustedProxies = new Set(
+    (opts.trustedProxies ?? []).map(normaliseAddress).filter((a) => a !== ''),
+  );
 
   async function tx<T>(fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
     const client = await pool.connect();
@@ -432,6 +447,10 @@ export function createAuthServer(opts: AuthOptions): AuthServer {
     const data = metadataParam(body.data, 'data') ?? {};
 
     if (!email && !phone && !password) {
+      const address = clientAddress(req, trustedProxies);
+      if (!anonymousSignIns.take(address)) {
+        throw new AuthError(429, 'over_request_rate_limit', 'Request rate limit reached');
+      }
       const session = await tx(async (db) => {
         const user = await insertUser(db, {
           id: randomUUID(),

@@ -6,6 +6,7 @@ import { createPayPalFake } from './paypal/index.ts';
 import { createPortOneFake } from './portone/index.ts';
 import { createSesFake } from './ses/index.ts';
 import { createPagesFake } from './pages/index.ts';
+import { createTurnstileFake } from './turnstile/index.ts';
 
 export const FAKES: FakeFactory[] = [
   createSesFake,
@@ -14,4 +15,5 @@ export const FAKES: FakeFactory[] = [
   createPayPalFake,
   createNotionFake,
   createPagesFake,
+  createTurnstileFake,
 ];

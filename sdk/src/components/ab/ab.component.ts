@@ -21,6 +21,7 @@ import styles from './ab.styles.js';
  * @csspart option - One option button.
  * @csspart result - Count and percentage under an option, after voting.
  * @csspart error - The server's message.
+ * @csspart captcha - The check a visitor who went too fast may pass to go on (blocks with the captcha on).
  *
  * @cssproperty --reaction-primary - Chosen option colour.
  * @cssproperty --reaction-tertiary - Option background.
@@ -85,6 +86,8 @@ export default class ReactionAb extends BlockElement {
               p_answers: answers,
               ...this.writer(),
               p_timezone: timezone(),
+              // no field to hide here: the honeypot is always empty
+              p_honeypot: '',
             },
           );
       const counts = new Map((response.options || []).map((o) => [o.id, o.response_count]));

@@ -23,6 +23,7 @@ const FORWARDED_PARTS = [
   'avatar',
   'base',
   'button',
+  'captcha',
   'choice',
   'composer',
   'content',
@@ -48,6 +49,7 @@ const FORWARDED_PARTS = [
   'message',
   'message-header',
   'name',
+  'notice',
   'open-link',
   'option',
   'options',
@@ -96,6 +98,7 @@ const ELEMENT_TAGS = new Map<string, StaticValue>([
  * @csspart letter - The frame showing a letter block's letter.
  * @csspart block - The rendered element (comment, qna, like, button, ab or form).
  * @csspart skeleton - The grey placeholder shown while the block loads (also `base`).
+ * @csspart captcha - The check a visitor who went too fast may pass to go on (blocks with the captcha on).
  */
 const LETTER_TYPES = ['notion_letter', 'typedream_letter', 'brunch_letter'];
 

@@ -18,6 +18,7 @@ import styles from './button.styles.js';
  * @csspart row - The aligned row.
  * @csspart button - The button (a link when the block has a URL).
  * @csspart count - Click count (when the block shows counts).
+ * @csspart captcha - The check a visitor who went too fast may pass to go on (blocks with the captcha on).
  *
  * @cssproperty --reaction-primary - Button colour (custom theme: --PRIMARY).
  * @cssproperty --reaction-on-primary - Button text colour (custom theme: --SECONDARY, default #FFFFFF).

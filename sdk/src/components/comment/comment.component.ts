@@ -11,13 +11,14 @@ import { BlockElement, bone, line, type ReactionEventMap } from '../../core/base
 import { dashboardUrl } from '../../core/config.js';
 import { getIdentity, setIdentityName } from '../../core/identity.js';
 import { rpc, timezone } from '../../core/api.js';
+import { honeypot, visitorAvatar } from '../../core/trust.js';
 import { baseStyles } from '../../core/theme.js';
 import { AVATAR_PLACEHOLDER, fallBackTo } from '../../core/placeholder.js';
 import { fill, linkify, safeUrl, shortDate } from '../../core/text.js';
 import type { BlockView, Message } from '../../core/types.js';
 import { EMAIL_RE, lengthOf } from '../../core/validate.js';
 import type { Change } from '../../core/live.js';
-import { applyChange, mergeThreads, threads } from './model.js';
+import { applyChange, mergeThreads, pinnedFirst, threads } from './model.js';
 import styles from './comment.styles.js';
 
 /** Spec section 9. */
@@ -34,7 +35,7 @@ const IN_APP = /\bwv\b|WebView|FBA[NV]|Instagram|KAKAOTALK|Line\//i;
  *
  * @summary Comments: a composer and a live list of messages with one level of replies.
  *
- * @event reaction-message - A message was posted, edited, deleted, liked or resolved; detail { action, id }.
+ * @event reaction-message - A message was posted, edited, deleted, liked, resolved or reported; detail { action, id }.
  * @event reaction-sign-in - The visitor signed in or out; detail { userId }.
  * @event reaction-load - The block view loaded; detail { view }.
  * @event reaction-error - A load or write failed; detail { message, code }.
@@ -64,6 +65,8 @@ const IN_APP = /\bwv\b|WebView|FBA[NV]|Instagram|KAKAOTALK|Line\//i;
  * @csspart replies - Reply list.
  * @csspart load-more - Load more button.
  * @csspart error - Error messages.
+ * @csspart notice - What happened to the visitor's message (waiting for the owner's approval).
+ * @csspart captcha - The check a visitor who went too fast may pass to go on (blocks with the captcha on).
  *
  * @cssproperty --reaction-primary - Main colour.
  * @cssproperty --reaction-secondary - Borders.
@@ -91,6 +94,7 @@ export default class ReactionComment extends BlockElement {
     _menuOpen: { state: true },
     _hasMore: { state: true },
     _count: { state: true },
+    _notice: { state: true },
   };
 
   declare private _messages: Message[];
@@ -102,16 +106,21 @@ export default class ReactionComment extends BlockElement {
   declare private _email: string;
   declare private _emailBad: boolean;
   /** Each message's mode (normal when absent), keyed by message id. */
-  declare private _modes: Record<string, 'edit' | 'reply' | 'delete'>;
+  declare private _modes: Record<string, 'edit' | 'reply' | 'delete' | 'report'>;
   /** Text being typed in a message's edit or reply box, keyed `edit:<id>` / `reply:<id>`. */
   declare private _drafts: Record<string, string>;
   declare private _menuOpen: boolean;
   declare private _hasMore: boolean;
   /** The block's message count (response_count) as the visitor's and live changes move it. */
   declare private _count: number;
+  /** What happened to the visitor's last message, when it is not simply shown (held). */
+  declare private _notice: string;
 
   protected qna = false;
   private liked = new Set<string>();
+  private reported = new Set<string>();
+  /** The hidden honeypot field's value: people never fill it. */
+  private hp = '';
   private lastSent = 0;
   private loadingMore = false;
   private emailTimer?: ReturnType<typeof setTimeout>;
@@ -125,7 +134,7 @@ export default class ReactionComment extends BlockElement {
   constructor() {
     super();
     this._messages = [];
-    this._draft = this._email = '';
+    this._draft = this._email = this._notice = '';
     this._error = { at: '', text: '' };
     this._modes = {};
     this._drafts = {};
@@ -139,8 +148,9 @@ export default class ReactionComment extends BlockElement {
     this._messages = threads(v.messages);
     this._count = v.block.response_count ?? 0;
     this.liked = new Set(v.me?.liked_message_ids || []);
+    this.reported = new Set(v.me?.reported_message_ids || []);
     this.markLiked(this._messages);
-    this._hasMore = this._messages.length >= PAGE_SIZE;
+    this._hasMore = this._messages.filter((m) => !m.pinned_at).length >= PAGE_SIZE;
     this.shownFor = this.identityOf();
     this.takeName();
     void this.goLive();
@@ -198,6 +208,7 @@ export default class ReactionComment extends BlockElement {
       this._messages = mergeThreads(fresh, held);
       this._hasMore = reached ? more : this._hasMore;
       this.liked = new Set(v.me?.liked_message_ids || []);
+      this.reported = new Set(v.me?.reported_message_ids || []);
       this.markLiked(fresh);
       this._count = v.block.response_count ?? this._count;
       this.takeName();
@@ -279,6 +290,7 @@ export default class ReactionComment extends BlockElement {
       return this.say(this.t('lengthError', { max: MESSAGE_MAX }), at);
     this._sending = true;
     this.say('');
+    this._notice = '';
     try {
       const id = getIdentity();
       const email =
@@ -300,13 +312,19 @@ export default class ReactionComment extends BlockElement {
             p_content: text,
             p_creator_name: this._name.trim() || id.name,
             p_color: id.color,
-            p_creator_photo_url: (this.signedIn && displayUser(this._session).photo) || null,
+            // an avatar only from a signed-in visitor's provider profile (the server's rule)
+            p_creator_photo_url: visitorAvatar(
+              this.project,
+              this.signedIn ? displayUser(this._session).photo : null,
+            ),
             p_home_url: null,
             p_creator_email: email,
             p_timezone: timezone(),
+            p_honeypot: this.hp,
           });
       this.lastSent = Date.now();
       this.applyChange({ type: 'INSERT', row });
+      this._notice = row.status === 'held' ? this.t('heldNotice') : '';
       this.emit('reaction-message', { action: 'post', id: row.id });
       return true;
     } catch (e) {
@@ -374,6 +392,19 @@ export default class ReactionComment extends BlockElement {
     );
   }
 
+  /** Reports a message to the owner (once; the server ignores a second report). */
+  private async report(m: Message) {
+    this.say('');
+    try {
+      if (!this.isDummy) await this.write('report_message', { p_message_id: m.id });
+      this.reported.add(m.id);
+      this.setMode(m.id);
+      this.emit('reaction-message', { action: 'report', id: m.id });
+    } catch (e) {
+      this.say(this.fail(e), m.id);
+    }
+  }
+
   private async like(m: Message) {
     const was = this.liked.has(m.id);
     const set = (on: boolean, count: number) => {
@@ -395,7 +426,7 @@ export default class ReactionComment extends BlockElement {
   }
 
   /** Sets (or, without a mode, clears) one message's mode; the others keep theirs. */
-  private setMode(id: string, mode?: 'edit' | 'reply' | 'delete') {
+  private setMode(id: string, mode?: 'edit' | 'reply' | 'delete' | 'report') {
     const { [id]: _, ...rest } = this._modes;
     this._modes = mode ? { ...rest, [id]: mode } : rest;
   }
@@ -523,6 +554,7 @@ export default class ReactionComment extends BlockElement {
                 ${this._emailBad ? html`<p part="error" class="err">${this.t('emailError')}</p>` : nothing}`
             : nothing
         }
+        ${honeypot((v) => (this.hp = v))}
         <div class="row">
           <span class="muted" aria-hidden="true">${this._draft.length}/${MESSAGE_MAX}</span>
           <button part="submit" class="btn" type="submit" ?disabled=${empty || this._sending}>
@@ -575,7 +607,10 @@ export default class ReactionComment extends BlockElement {
         ${m.creator_id === b.owner_id ? html`<span part="label" class="admin">${labels.admin || this.t('admin')}</span>` : nothing}
         ${mine ? html`<span part="label">${labels.me || this.t('me')}</span>` : nothing}
         <time part="date" class="muted" datetime=${m.created_at}>${shortDate(m.created_at)}</time>
+        ${m.imitates_owner && m.creator_id !== b.owner_id ? html`<span part="label" class="note">${this.t('notOwner')}</span>` : nothing}
         ${m.is_edited ? html`<span class="muted">(${this.t('edited')})</span>` : nothing}
+        ${m.status === 'held' || m.status === 'hidden' ? html`<span part="label" class="note">${this.t(m.status)}</span>` : nothing}
+        ${m.pinned_at && top ? html`<span part="label" class="note">${this.t('pinned')}</span>` : nothing}
         ${this.qna && top && m.resolved ? html`<span part="label" class="admin">${this.t('resolved')}</span>` : nothing}
       </div>
       ${
@@ -609,10 +644,19 @@ export default class ReactionComment extends BlockElement {
           : html`<p part="content">${linkify(m.content)}</p>`
       }
       ${
-        mode === 'delete'
-          ? html`<div class="row" role="group" aria-label=${this.t('confirmDelete')}>
-              <span>${this.t('confirmDelete')}</span>
-              <button class="btn" @click=${() => this.removeMessage(m)}>${this.t('delete')}</button>
+        mode === 'delete' || mode === 'report'
+          ? html`<div
+              class="row"
+              role="group"
+              aria-label=${this.t(mode === 'delete' ? 'confirmDelete' : 'reportConfirm')}
+            >
+              <span>${this.t(mode === 'delete' ? 'confirmDelete' : 'reportConfirm')}</span>
+              <button
+                class="btn"
+                @click=${() => (mode === 'delete' ? this.removeMessage(m) : this.report(m))}
+              >
+                ${this.t(mode === 'delete' ? 'delete' : 'report')}
+              </button>
               <button class="btn ghost" @click=${() => this.setMode(m.id)}>
                 ${this.t('cancel')}
               </button>
@@ -632,6 +676,15 @@ export default class ReactionComment extends BlockElement {
               ${this.canReply(m) ? html`<button class="btn link" aria-expanded=${replyMode ? 'true' : 'false'} @click=${() => this.setMode(m.id, replyMode ? undefined : 'reply')}>${this.t('reply')}${m.reply_count ? ` ${m.reply_count}` : ''}</button>` : nothing}
               ${mine ? html`<button class="btn link" @click=${() => this.setMode(m.id, 'edit')}>${this.t('edit')}</button>` : nothing}
               ${mine || this.isOwner ? html`<button class="btn link" @click=${() => this.setMode(m.id, 'delete')}>${this.t('delete')}</button>` : nothing}
+              ${
+                mine || this.isOwner || (m.status && m.status !== 'published')
+                  ? nothing
+                  : this.reported.has(m.id)
+                    ? html`<span class="muted">${this.t('reported')}</span>`
+                    : html`<button class="btn link" @click=${() => this.setMode(m.id, 'report')}>
+                        ${this.t('report')}
+                      </button>`
+              }
               ${
                 this.qna && top && this.isOwner
                   ? html`<button
@@ -657,6 +710,7 @@ export default class ReactionComment extends BlockElement {
                 }
               }}
             >
+              ${honeypot((v) => (this.hp = v))}
               <textarea
                 part="textarea"
                 class="input"
@@ -745,9 +799,10 @@ export default class ReactionComment extends BlockElement {
       </div>
       ${this._menuOpen ? this.renderMenu() : nothing} ${this.renderComposer()}
       <p part="error" class="err" role="alert">${this._error.at ? '' : this._error.text}</p>
+      <p part="notice" class="muted" role="status">${this._notice}</p>
       <ul part="list" aria-label=${this.t('messageList')} @scroll=${this.onScroll}>
         ${repeat(
-          this._messages,
+          pinnedFirst(this._messages),
           (m) => m.id,
           (m) => this.renderMessage(m),
         )}

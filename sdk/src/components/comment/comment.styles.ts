@@ -49,7 +49,8 @@ export default css`
     display: contents;
   }
   /* Live regions stay in the tree, empty and flat, until they have something to say. */
-  .err:empty {
+  .err:empty,
+  [part~='notice']:empty {
     margin: 0;
   }
   textarea.input {
@@ -109,6 +110,11 @@ export default css`
   }
   [part~='label'].admin {
     background: var(--_admin-label);
+  }
+  [part~='label'].note {
+    color: var(--reaction-text);
+    background: none;
+    border: 1px dashed var(--reaction-muted);
   }
   [part~='content'] {
     margin: 4px 0;

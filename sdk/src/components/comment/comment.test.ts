@@ -598,6 +598,286 @@ describe('reaction-comment', () => {
     expect(getComputedStyle($(el, '[part=base]')).backgroundColor).to.equal('rgb(18, 18, 18)');
     await expect(el).to.be.accessible();
   });
+
+  describe('visitor trust (issue 9)', () => {
+    const alertIn = (root: Element) =>
+      [...root.querySelectorAll('[role=alert]')].map((e) => e.textContent!.trim()).join(' ');
+
+    it('a 429 says "going too fast" in the block\'s language, keeping the text', async () => {
+      for (const [lang, text] of [
+        ['en', "You're going too fast, try again in a few seconds."],
+        ['ko', '너무 빠릅니다. 몇 초 후에 다시 시도해 주세요.'],
+      ] as const) {
+        const el = await mount(
+          { block: block({ type: 'comment', language: lang }) },
+          {
+            post_message: () => {
+              throw new ApiError(
+                429,
+                "You're going too fast, try again in a few seconds.",
+                'PT429',
+                'rate_limit',
+              );
+            },
+          },
+        );
+        await until(() => send(el).textContent!.trim() === (lang === 'ko' ? '보내기' : 'Send'));
+        type(textarea(el), 'spam spam');
+        await el.updateComplete;
+        send(el).click();
+        await until(() => alertIn(el.shadowRoot as unknown as Element).includes(text));
+        expect(textarea(el).value).to.equal('spam spam');
+        expect(el.shadowRoot!.querySelector('[part=captcha]'), 'no captcha without one').to.equal(
+          null,
+        );
+        api.restore();
+        reset();
+      }
+    });
+
+    it('has a honeypot people neither see nor reach nor hear, and sends its value', async () => {
+      const el = await mount();
+      const trap = $(el, '[part=composer] .hp');
+      expect(trap).to.not.equal(null);
+      expect(trap.getAttribute('aria-hidden')).to.equal('true');
+      expect(trap.hasAttribute('inert')).to.equal(true);
+      const input = trap.querySelector('input')!;
+      expect(input.tabIndex).to.equal(-1);
+      const box = input.getBoundingClientRect();
+      expect(box.right <= 0 || box.width <= 1, 'off screen').to.equal(true);
+      // inert: no focus, no click, nothing in the accessibility tree
+      input.focus();
+      expect(el.shadowRoot!.activeElement).to.not.equal(input);
+      await expect(el).to.be.accessible();
+      // a person leaves it empty: '' goes with the post
+      type(textarea(el), 'Hello');
+      await el.updateComplete;
+      send(el).click();
+      await until(() => item(el, 'new1'));
+      expect(api.rpcCalls().find((c) => c.name === 'post_message')!.body.p_honeypot).to.equal('');
+      // a script that fills every field fills it too, and that is sent as it is
+      await wait(3100);
+      type(input, 'https://spam.example');
+      type(textarea(el), 'Buy now');
+      await el.updateComplete;
+      send(el).click();
+      await until(() => api.rpcCalls().filter((c) => c.name === 'post_message').length === 2);
+      expect(api.rpcCalls().filter((c) => c.name === 'post_message')[1]!.body.p_honeypot).to.equal(
+        'https://spam.example',
+      );
+    });
+
+    it('shows a held message to its writer as awaiting approval, and says why', async () => {
+      const el = await mount(
+        {},
+        {
+          post_message: (b) =>
+            msg('held1', {
+              content: b.p_content as string,
+              creator_id: 'anon-user-1',
+              status: 'held',
+              created_at: new Date().toISOString(),
+            }),
+        },
+      );
+      type(textarea(el), 'first time here');
+      await el.updateComplete;
+      send(el).click();
+      await until(() => item(el, 'held1'));
+      expect(item(el, 'held1').querySelector('[part=message-header]')!.textContent).to.contain(
+        'Awaiting approval',
+      );
+      expect($(el, '[part=notice]').textContent).to.equal(
+        'Others will see your message once the owner approves it.',
+      );
+      expect($(el, '[part=notice]').getAttribute('role')).to.equal('status');
+      // after a reload the view still tells the writer
+      api.restore();
+      const again = await mount({
+        messages: [msg('h2', { creator_id: 'anon-user-1', status: 'held' })],
+      });
+      expect(item(again, 'h2').textContent).to.contain('Awaiting approval');
+    });
+
+    it('lets a visitor report a message once, after confirming; marks imitations and pins', async () => {
+      const el = await mount(
+        {
+          messages: [
+            msg('p1', { pinned_at: '2024-05-06T09:00:00Z', creator_name: 'Old pinned' }),
+            msg('x1', { creator_name: 'Admin', imitates_owner: true }),
+            msg('x2'),
+          ],
+          me: { reported_message_ids: ['x2'] },
+        },
+        { report_message: (b) => ({ id: b.p_message_id, reported: true }) },
+      );
+      // pinned first, labelled
+      expect($$(el, '[part=list] > [part=message]')[0]!.id).to.equal('m-p1');
+      expect(item(el, 'p1').textContent).to.contain('Pinned');
+      expect(item(el, 'x1').querySelector('[part=message-header]')!.textContent).to.contain(
+        'Not the owner',
+      );
+      // already reported (me.reported_message_ids): no button, says so
+      expect(has(item(el, 'x2'), 'Report')).to.equal(false);
+      expect(item(el, 'x2').textContent).to.contain('Reported');
+      button(item(el, 'x1'), 'Report').click();
+      await el.updateComplete;
+      const confirm = item(el, 'x1').querySelector('[role=group]')!;
+      expect(confirm.getAttribute('aria-label')).to.equal('Report this message to the owner?');
+      button(item(el, 'x1'), 'Report').click();
+      await until(() => item(el, 'x1').textContent!.includes('Reported'));
+      expect(api.rpcCalls().find((c) => c.name === 'report_message')!.body).to.deep.equal({
+        p_message_id: 'x1',
+      });
+      expect(has(item(el, 'x1'), 'Report')).to.equal(false);
+    });
+
+    it('never sends a photo the server would refuse; a signed-in Google picture is sent', async () => {
+      localStorage.setItem(
+        'reaction-blocks.session:' + PROJECT,
+        JSON.stringify({
+          access_token: fakeJwt('g1'),
+          refresh_token: 'r',
+          expires_at: Date.now() / 1000 + 3600,
+          user: {
+            id: 'g1',
+            is_anonymous: false,
+            user_metadata: {
+              full_name: 'Google User',
+              avatar_url: 'https://lh3.googleusercontent.com/a/photo=s96-c',
+            },
+          },
+        }),
+      );
+      const el = await mount();
+      type(textarea(el), 'with my picture');
+      await el.updateComplete;
+      send(el).click();
+      await until(() => api.rpcCalls().some((c) => c.name === 'post_message'));
+      expect(
+        api.rpcCalls().find((c) => c.name === 'post_message')!.body.p_creator_photo_url,
+      ).to.equal('https://lh3.googleusercontent.com/a/photo=s96-c');
+      api.restore();
+      reset();
+      localStorage.setItem(
+        'reaction-blocks.session:' + PROJECT,
+        JSON.stringify({
+          access_token: fakeJwt('g2'),
+          refresh_token: 'r',
+          expires_at: Date.now() / 1000 + 3600,
+          user: {
+            id: 'g2',
+            is_anonymous: false,
+            user_metadata: { full_name: 'Tracker', avatar_url: 'https://tracker.example/p.gif' },
+          },
+        }),
+      );
+      const other = await mount();
+      type(textarea(other), 'no pixel');
+      await other.updateComplete;
+      send(other).click();
+      await until(() => api.rpcCalls().some((c) => c.name === 'post_message'));
+      expect(
+        api.rpcCalls().find((c) => c.name === 'post_message')!.body.p_creator_photo_url,
+      ).to.equal(null);
+    });
+
+    describe('the captcha, only after a limit trips', () => {
+      // a stand-in widget as a data: script: two buttons like the local one, no network
+      const WIDGET = `data:text/javascript,${encodeURIComponent(`
+        window.turnstile = {
+          render(el, p) {
+            const ok = document.createElement('button');
+            ok.textContent = 'pass check';
+            ok.onclick = () => p.callback('token-' + Math.random());
+            el.append(ok);
+            window.__widgetParams = p;
+            return 'w1';
+          },
+          reset() {},
+          remove() {},
+        };`)}`;
+      const captcha = { provider: 'turnstile' as const, site_key: 'site', script_url: WIDGET };
+
+      it('no widget for a normal visitor; after the 429 it shows, and a passed check sends the message', async () => {
+        let tripped = false;
+        let verified = 0;
+        const el = await mount(
+          { block: block({ type: 'comment', captcha }) },
+          {
+            post_message: (b) => {
+              if (!tripped) {
+                tripped = true;
+                throw new ApiError(429, 'too fast', 'PT429', 'captcha');
+              }
+              return msg('after', {
+                content: b.p_content as string,
+                creator_id: 'anon-user-1',
+                created_at: new Date().toISOString(),
+              });
+            },
+            '/functions/v1/verify-captcha': () => {
+              verified++;
+              return { data: { passed: true } };
+            },
+          },
+        );
+        expect(el.shadowRoot!.querySelector('[part=captcha]')).to.equal(null);
+        expect((window as unknown as { turnstile?: unknown }).turnstile).to.equal(undefined);
+        type(textarea(el), 'one more');
+        await el.updateComplete;
+        send(el).click();
+        await until(() => el.shadowRoot!.querySelector('[part=captcha]'));
+        const panel = $(el, '[part=captcha]');
+        expect(panel.querySelector('[role=alert]')!.textContent!.trim()).to.equal(
+          'Please confirm you are a person to go on.',
+        );
+        // the widget lives in the light DOM, slotted into the panel
+        const widget = el.querySelector('[slot=captcha] button') as HTMLButtonElement;
+        expect(widget).to.not.equal(null);
+        await expect(el).to.be.accessible();
+        widget.click();
+        await until(() => item(el, 'after'));
+        expect(verified).to.equal(1);
+        const verify = api.calls.find((c) => c.name === '/functions/v1/verify-captcha')!;
+        expect(verify.body).to.deep.include({ blockId: 'b1' });
+        expect(verify.auth).to.match(/^Bearer .+\..+\./);
+        expect(api.rpcCalls().filter((c) => c.name === 'post_message')).to.have.length(2);
+        expect(el.shadowRoot!.querySelector('[part=captcha]')).to.equal(null);
+        expect(el.querySelector('[slot=captcha]')).to.equal(null);
+      });
+
+      it('a failed check says so and offers it again; Cancel gives the original refusal', async () => {
+        const el = await mount(
+          { block: block({ type: 'comment', captcha }) },
+          {
+            post_message: () => {
+              throw new ApiError(429, 'too fast', 'PT429', 'captcha');
+            },
+            '/functions/v1/verify-captcha': () => {
+              throw new ApiError(403, 'The check failed. Please try again.', 'captcha_failed');
+            },
+          },
+        );
+        type(textarea(el), 'again');
+        await el.updateComplete;
+        send(el).click();
+        await until(() => el.querySelector('[slot=captcha] button'));
+        (el.querySelector('[slot=captcha] button') as HTMLButtonElement).click();
+        await until(() =>
+          $(el, '[part=captcha] [role=alert]')?.textContent!.includes('The check failed'),
+        );
+        button($(el, '[part=captcha]'), 'Cancel').click();
+        await until(() =>
+          alertIn(el.shadowRoot as unknown as Element).includes(
+            "You're going too fast, try again in a few seconds.",
+          ),
+        );
+        expect(el.shadowRoot!.querySelector('[part=captcha]')).to.equal(null);
+        expect(textarea(el).value).to.equal('again');
+      });
+    });
+  });
 });
 
 describe('reaction-qna', () => {

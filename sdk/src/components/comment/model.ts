@@ -3,8 +3,10 @@
 // again for another identity (sign-in, log out) is merged with the one on screen.
 //
 // Invariants: a thread list holds top-level messages newest first, each with its replies oldest
-// first; a message id appears once; the count moves as the server's blocks.response_count does
-// (every message row counts, top-level or reply; a deleted thread takes its replies with it).
+// first (pinned threads come first from the server; pinnedFirst orders them for display); a
+// message id appears once; the count moves as the server's blocks.response_count does (every
+// message row counts, top-level or reply, held ones too from their posting; a deleted thread takes
+// its replies with it).
 import type { Change } from '../../core/live.js';
 import type { Message } from '../../core/types.js';
 
@@ -41,7 +43,26 @@ export function applyChange(list: Message[], c: Change): { list: Message[]; delt
     where[i] = { ...where[i]!, ...row, replies: where[i]!.replies };
     return { list: next, delta: 0 };
   }
-  if (c.type !== 'INSERT') return { list, delta: 0 };
+  if (c.type !== 'INSERT') {
+    // An update of a message not on screen: one the owner just approved (held messages reach
+    // nobody else live) shows now, in its place, if it falls within what is loaded; anything
+    // else (a change to an older message never loaded) is not ours to show.
+    const oldest = next.filter((m) => !m.pinned_at).at(-1)?.created_at ?? '';
+    if (row.status !== 'published' || (row.parent_id ? !parent : row.created_at < oldest))
+      return { list, delta: 0 };
+    if (parent) {
+      where.push(row);
+      where.sort((a, b) =>
+        a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : 0,
+      );
+      parent.reply_count = (parent.reply_count || 0) + 1;
+    } else {
+      const at = next.findIndex((m) => !m.pinned_at && m.created_at < row.created_at);
+      next.splice(at < 0 ? next.length : at, 0, thread(row));
+    }
+    // the block counted it when it was posted
+    return { list: next, delta: 0 };
+  }
   if (parent) {
     where.push(row);
     parent.reply_count = (parent.reply_count || 0) + 1;
@@ -63,4 +84,12 @@ export function mergeThreads(fresh: Message[], held: Message[]): Message[] {
     ...fresh.map(thread),
     ...held.filter((m) => !seen.has(m.id) && (!oldest || m.created_at < oldest)),
   ];
+}
+
+/** The list as shown: pinned threads first (newest pin first), then the others in list order. */
+export function pinnedFirst(list: Message[]): Message[] {
+  const pinned = list
+    .filter((m) => m.pinned_at)
+    .sort((a, b) => (b.pinned_at! > a.pinned_at! ? 1 : b.pinned_at! < a.pinned_at! ? -1 : 0));
+  return pinned.length ? [...pinned, ...list.filter((m) => !m.pinned_at)] : list;
 }

@@ -1,6 +1,7 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import { unsafeHTML } from 'lit/directives/unsafe-html.js';
 import { timezone } from '../../core/api.js';
+import { honeypot } from '../../core/trust.js';
 import { BlockElement, bone, line } from '../../core/base.js';
 import { sanitize } from '../../core/html.js';
 import { baseStyles } from '../../core/theme.js';
@@ -43,6 +44,7 @@ export const LONG_TEXT_MAX_HEIGHT = 360;
  * @csspart ending-title - The ending's title.
  * @csspart open-link - The ending's link button.
  * @csspart resubmit - Submit again button.
+ * @csspart captcha - The check a visitor who went too fast may pass to go on (blocks with the captcha on).
  *
  * @cssproperty --reaction-primary - Buttons and focus.
  * @cssproperty --reaction-secondary - Borders.
@@ -68,6 +70,8 @@ export default class ReactionForm extends BlockElement {
   /** The ending shown after a valid submit (mode "ending"), or null while answering. */
   declare private _ending: Ending | null;
   private timers: Record<string, ReturnType<typeof setTimeout>> = {};
+  /** The hidden honeypot field's value: people never fill it. */
+  private hp = '';
 
   constructor() {
     super();
@@ -147,6 +151,7 @@ export default class ReactionForm extends BlockElement {
             p_answers: answers,
             ...this.writer(),
             p_timezone: timezone(),
+            p_honeypot: this.hp,
           });
       const ending = pickEnding(this.view!.endings || [], this.questions, answers);
       const url = safeUrl(ending.open_url, true);
@@ -306,7 +311,7 @@ export default class ReactionForm extends BlockElement {
       @submit=${this.submit}
       aria-label=${b.name || this.t('submit')}
     >
-      ${this.questions.map((q) => this.renderQuestion(q))}
+      ${this.questions.map((q) => this.renderQuestion(q))} ${honeypot((v) => (this.hp = v))}
       ${this._invalid ? html`<p part="invalid" class="err" role="alert">${this.t('checkResponse')}</p>` : nothing}
       ${this._error ? html`<p part="error" class="err" role="alert">${this._error}</p>` : nothing}
       <div>

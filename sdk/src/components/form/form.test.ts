@@ -233,6 +233,32 @@ describe('reaction-form', () => {
     expect(input(el, 'short').value).to.equal('keep me');
   });
 
+  it('carries a honeypot people never see or reach, and sends its value with the submit', async () => {
+    const el = await mount();
+    const trap = $(el, '[part=form] .hp');
+    expect(trap.getAttribute('aria-hidden')).to.equal('true');
+    expect(trap.hasAttribute('inert')).to.equal(true);
+    expect(trap.querySelector('input')!.getBoundingClientRect().right).to.be.at.most(0);
+    await expect(el).to.be.accessible();
+    $$<HTMLInputElement>(el, 'input[type=radio]')[0]!.click();
+    $(el, '[part=submit]').click();
+    await until(() => el['_ending']);
+    expect(api.rpcCalls().find((c) => c.name === 'submit_response')!.body.p_honeypot).to.equal('');
+  });
+
+  it('a trapped submit says why in plain words, keeping the answers', async () => {
+    const el = await mount(() => {
+      throw new ApiError(400, 'This was not sent: it looked automated.', 'P0001', 'honeypot');
+    });
+    $$<HTMLInputElement>(el, 'input[type=radio]')[0]!.click();
+    type(input(el, 'short'), 'keep');
+    $(el, '[part=submit]').click();
+    await until(() => el['_error']);
+    await el.updateComplete;
+    expect($(el, '[part=error]').textContent).to.equal('This was not sent: it looked automated.');
+    expect(input(el, 'short').value).to.equal('keep');
+  });
+
   it('writes nothing in dummy mode and speaks Korean', async () => {
     const v = view();
     v.block.language = 'ko';

@@ -22,6 +22,7 @@ export const heart = (filled: boolean) =>
  * @csspart icon - The heart icon.
  * @csspart count - The count text.
  * @csspart error - The error message.
+ * @csspart captcha - The check a visitor who went too fast may pass to go on (blocks with the captcha on).
  *
  * @cssproperty --reaction-primary - Main colour (liked button, focus ring).
  * @cssproperty --reaction-secondary - Border colour.

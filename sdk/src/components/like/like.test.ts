@@ -76,6 +76,43 @@ describe('reaction-like', () => {
     expect(m.el.shadowRoot!.querySelector('button')!.textContent!.trim()).to.equal('3 Likes');
   });
 
+  it('says "going too fast" for a 429, from the database or from the sign-up (en, ko)', async () => {
+    for (const [lang, text] of [
+      ['en', "You're going too fast, try again in a few seconds."],
+      ['ko', '너무 빠릅니다. 몇 초 후에 다시 시도해 주세요.'],
+    ] as const) {
+      const m = await mount(
+        () => ({ block: block({ like_count: 3, language: lang }), me: { liked: false } }),
+        {
+          toggle_block_like: () => {
+            throw new ApiError(429, 'too fast', 'PT429', 'rate_limit');
+          },
+        },
+      );
+      api = m.api;
+      await until(() => m.el.shadowRoot!.querySelector('button')!.textContent!.includes('3'));
+      m.el.shadowRoot!.querySelector('button')!.click();
+      await until(() => m.el.shadowRoot!.querySelector('[role=alert]')?.textContent === text);
+      expect(m.el.shadowRoot!.querySelector('button')!.textContent!.trim()).to.contain('3');
+      api.restore();
+      reset();
+    }
+    // the anonymous sign-up refused by Supabase Auth's per-address limit
+    const m = await mount(() => ({ block: block({ like_count: 3 }), me: { liked: false } }), {
+      '/auth/v1/signup': () => {
+        throw new ApiError(429, 'Request rate limit reached', 'over_request_rate_limit');
+      },
+    });
+    api = m.api;
+    m.el.shadowRoot!.querySelector('button')!.click();
+    await until(
+      () =>
+        m.el.shadowRoot!.querySelector('[role=alert]')?.textContent ===
+        "You're going too fast, try again in a few seconds.",
+    );
+    expect(m.api.calls.some((c) => c.name === 'toggle_block_like')).to.equal(false);
+  });
+
   it('writes nothing in dummy mode', async () => {
     const m = await mount(() => ({ block: block({ like_count: 0 }), me: { liked: false } }));
     api = m.api;

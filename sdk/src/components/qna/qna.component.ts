@@ -23,6 +23,8 @@ import { fill, safeUrl } from '../../core/text.js';
  * @csspart composer - The question form.
  * @csspart list - Scrollable question list.
  * @csspart message - One question or answer.
+ * @csspart notice - What happened to the visitor's question (waiting for the owner's approval).
+ * @csspart captcha - The check a visitor who went too fast may pass to go on (blocks with the captcha on).
  *
  * @cssproperty --reaction-primary - Main colour.
  * @cssproperty --reaction-list-max-height - Height of the scrolling list (default 480px).

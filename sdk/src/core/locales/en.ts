@@ -54,6 +54,19 @@ const en = {
   messageList: 'Messages',
   sending: 'Sending…',
   options: 'Options',
+  tooFast: "You're going too fast, try again in a few seconds.",
+  automated: 'This was not sent: it looked automated.',
+  blockedWriter: 'The owner of this block has blocked you from writing here.',
+  captcha: 'Please confirm you are a person to go on.',
+  captchaFailed: 'The check failed. Please try again.',
+  report: 'Report',
+  reportConfirm: 'Report this message to the owner?',
+  reported: 'Reported',
+  held: 'Awaiting approval',
+  heldNotice: 'Others will see your message once the owner approves it.',
+  hidden: 'Hidden',
+  pinned: 'Pinned',
+  notOwner: 'Not the owner',
 };
 export default en;
 export type Texts = typeof en;

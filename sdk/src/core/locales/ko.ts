@@ -53,5 +53,18 @@ const ko: Partial<Texts> = {
   messageList: '메시지',
   sending: '보내는 중…',
   options: '선택지',
+  tooFast: '너무 빠릅니다. 몇 초 후에 다시 시도해 주세요.',
+  automated: '자동으로 보낸 것 같아 전송하지 않았습니다.',
+  blockedWriter: '이 블록의 소유자가 이곳에서의 글쓰기를 차단했습니다.',
+  captcha: '계속하려면 사람인지 확인해 주세요.',
+  captchaFailed: '확인에 실패했습니다. 다시 시도해 주세요.',
+  report: '신고',
+  reportConfirm: '이 메시지를 소유자에게 신고할까요?',
+  reported: '신고됨',
+  held: '승인 대기 중',
+  heldNotice: '소유자가 승인하면 다른 사람에게도 보입니다.',
+  hidden: '숨김',
+  pinned: '고정됨',
+  notOwner: '소유자 아님',
 };
 export default ko;

@@ -109,8 +109,9 @@ const modeTabs = (nav = 'Workspace modes') =>
 
 describe('mode tabs per type', () => {
   it.each<[ReactionType, string[]]>([
-    ['comment', ['Edit']],
-    ['qna', ['Edit']],
+    // the moderation mode (issue 9) is named after what the block collects
+    ['comment', ['Edit', 'Comments']],
+    ['qna', ['Edit', 'Questions']],
     ['like', ['Edit', 'Result']],
     ['button', ['Edit', 'Preview', 'Result']],
     ['ab', ['Edit', 'Preview', 'Result']],
@@ -291,6 +292,52 @@ describe('paid-only controls', () => {
     expect(screen.queryByRole('link', { name: 'Upgrade' })).toBeNull();
   });
 
+  it('spam and abuse: holding, the honeypot and the captcha are paid, and saved with the settings', async () => {
+    renderWorkspace(fakeApi(workspaceData('qna')));
+    fireEvent.click(await screen.findByRole('button', { name: /Spam and abuse/ }));
+    expect(screen.getByRole('combobox', { name: 'Hold new messages for approval' })).toHaveProperty(
+      'disabled',
+      true,
+    );
+    expect(screen.getByRole('switch', { name: 'Hidden spam trap (honeypot)' })).toHaveProperty(
+      'disabled',
+      true,
+    );
+    expect(
+      screen.getByRole('switch', { name: 'Ask for a captcha when a visitor goes too fast' }),
+    ).toHaveProperty('disabled', true);
+  });
+
+  it('a paid owner turns them on and they go out in the settings of the save', async () => {
+    const api = fakeApi(workspaceData('comment'));
+    renderWorkspace(api, { paid: true });
+    fireEvent.click(await screen.findByRole('button', { name: /Spam and abuse/ }));
+    fireEvent.change(screen.getByRole('combobox', { name: 'Hold new messages for approval' }), {
+      target: { value: 'first_time' },
+    });
+    fireEvent.click(screen.getByRole('switch', { name: 'Hidden spam trap (honeypot)' }));
+    fireEvent.click(
+      screen.getByRole('switch', { name: 'Ask for a captcha when a visitor goes too fast' }),
+    );
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(api.save).toHaveBeenCalledTimes(1));
+    expect(vi.mocked(api.save).mock.calls[0]![0].settings).toEqual({
+      hold_messages: 'first_time',
+      honeypot: true,
+      captcha: true,
+    });
+  });
+
+  it('a like block offers the captcha only', async () => {
+    renderWorkspace(fakeApi(workspaceData('like')), { paid: true });
+    fireEvent.click(await screen.findByRole('button', { name: /Spam and abuse/ }));
+    expect(screen.queryByRole('combobox', { name: 'Hold new messages for approval' })).toBeNull();
+    expect(screen.queryByRole('switch', { name: 'Hidden spam trap (honeypot)' })).toBeNull();
+    expect(
+      screen.getByRole('switch', { name: 'Ask for a captcha when a visitor goes too fast' }),
+    ).toHaveProperty('disabled', false);
+  });
+
   it('like position is paid only on like blocks', async () => {
     renderWorkspace(fakeApi(workspaceData('like')));
     expect(await screen.findByRole('combobox', { name: 'Position' })).toHaveProperty(
@@ -342,7 +389,7 @@ describe('settings validation', () => {
     const photo = await screen.findByRole('textbox', { name: '소유자 사진 URL' });
     fireEvent.change(photo, { target: { value: 'nope' } });
     expect(screen.getByText('올바르지 않은 URL입니다')).toBeTruthy();
-    expect(modeTabs('작업 모드')).toEqual(['편집']);
+    expect(modeTabs('작업 모드')).toEqual(['편집', '댓글']);
   });
 });
 

@@ -14,7 +14,8 @@ import { supabaseWorkspaceApi, type WorkspaceApi, type WorkspaceBlockRow } from 
 import { FormEditor } from '../editor';
 import { useLeaveGuard } from '../hooks/use-leave-guard';
 import { useWorkspace } from '../hooks/use-workspace';
-import { modesFor, parseMode, resetsNewResponses } from '../model/modes';
+import { modeLabelKey, modesFor, parseMode, resetsNewResponses } from '../model/modes';
+import { ModerationView } from '../moderation/components/moderation-view';
 import { previewView } from '../model/preview';
 import { exportResultsCsv, ResultsView } from '../results';
 import { PreviewFrame, ThemeSwitch } from './preview-frame';
@@ -137,7 +138,7 @@ export function WorkspacePage({ api = supabaseWorkspaceApi, renderBlockLink }: W
           {t(modesFor(type).length > 1 ? 'workspace.headingMode' : 'workspace.heading', {
             name: (mode === 'result' ? block.name : name) || t('common.untitled'),
             type: t(`blockTypes.${type}`),
-            mode: t(`workspace.modes.${mode}`),
+            mode: t(modeLabelKey(type, mode)),
           })}
         </PageHeading>
         {mode === 'edit' ? (
@@ -188,6 +189,13 @@ export function WorkspacePage({ api = supabaseWorkspaceApi, renderBlockLink }: W
               <BlockPreview type={type} view={view} />
             </div>
           </section>
+        ) : null}
+        {mode === 'comments' && (type === 'comment' || type === 'qna') ? (
+          <div className="workspace-results">
+            <ModerationView
+              block={{ id: block.id, type, name: block.name, owner_id: block.owner_id }}
+            />
+          </div>
         ) : null}
         {mode === 'result' ? (
           <div className="workspace-results">

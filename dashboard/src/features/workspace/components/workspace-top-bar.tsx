@@ -16,7 +16,7 @@ import type { ReactionType } from '../../../lib/db-types';
 import { messageOf } from '../../../lib/errors';
 import type { SaveStatus } from '../hooks/use-workspace';
 import { translateMessage } from '../model/messages';
-import { modesFor, type WorkspaceMode } from '../model/modes';
+import { modeLabelKey, modesFor, type WorkspaceMode } from '../model/modes';
 
 export interface WorkspaceTopBarProps {
   blockId: string;
@@ -115,7 +115,7 @@ export function WorkspaceTopBar(props: WorkspaceTopBarProps) {
                 className="workspace-mode-link"
                 aria-current={m === mode ? 'page' : undefined}
               >
-                {t(`workspace.modes.${m}`)}
+                {t(modeLabelKey(type, m))}
               </Link>
             </li>
           ))}

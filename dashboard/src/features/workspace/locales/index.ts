@@ -3,6 +3,7 @@
 import i18next from 'i18next';
 import { registerIntegrationTranslations } from '../../../components/integrations/texts';
 import * as editor from './editor';
+import * as moderation from './moderation';
 import * as results from './results';
 import * as workspace from './workspace';
 
@@ -16,7 +17,12 @@ export function registerWorkspaceTranslations(i18n = i18next) {
     i18n.addResourceBundle(
       lng,
       'translation',
-      { workspace: workspace[lng], editor: editor[lng], results: results[lng] },
+      {
+        workspace: workspace[lng],
+        editor: editor[lng],
+        results: results[lng],
+        moderation: moderation[lng],
+      },
       true,
       true,
     );

@@ -1,12 +1,13 @@
 // The workspace's modes per block type (spec: workspace section 2, "Mode tabs by type").
 import type { ReactionType } from '../../../lib/db-types';
 
-export const WORKSPACE_MODES = ['edit', 'preview', 'result'] as const;
+export const WORKSPACE_MODES = ['edit', 'preview', 'result', 'comments'] as const;
 export type WorkspaceMode = (typeof WORKSPACE_MODES)[number];
 
 const MODES_BY_TYPE: Record<ReactionType, readonly WorkspaceMode[]> = {
-  comment: ['edit'],
-  qna: ['edit'],
+  // comments: the owner's moderation (issue 9), labelled Comments or Questions
+  comment: ['edit', 'comments'],
+  qna: ['edit', 'comments'],
   like: ['edit', 'result'],
   button: ['edit', 'preview', 'result'],
   ab: ['edit', 'preview', 'result'],
@@ -36,4 +37,9 @@ export function parseMode(type: ReactionType, segment: string | undefined): Work
 export function resetsNewResponses(type: ReactionType, mode: WorkspaceMode | string): boolean {
   if (type === 'comment' || type === 'qna') return true;
   return mode === 'result';
+}
+
+/** The translation key of a mode's tab: the moderation mode is named after the block type. */
+export function modeLabelKey(type: ReactionType, mode: WorkspaceMode): string {
+  return mode === 'comments' ? `moderation.mode.${type}` : `workspace.modes.${mode}`;
 }

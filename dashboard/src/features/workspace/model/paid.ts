@@ -19,6 +19,10 @@ const PAID_SETTINGS: Partial<Record<SettingKey, readonly ReactionType[] | 'all'>
   show_count: ['comment', 'qna'],
   // like button position
   align: ['like'],
+  // visitor trust (issue 9): holding messages, the honeypot, the captcha
+  hold_messages: ['comment', 'qna'],
+  honeypot: ['comment', 'qna', 'form'],
+  captcha: 'all',
 };
 
 export function isPaidSetting(type: ReactionType, key: SettingKey): boolean {

@@ -2,6 +2,7 @@
 // them, what changed since the last save, and the field problems (with the shared schema, so the
 // messages are the server's).
 import {
+  HOLD_MESSAGES,
   ZBlockPrivateSettings,
   ZBlockSettings,
   type TBlockPrivateSettings,
@@ -63,6 +64,11 @@ export function settingsFromBlock(block: WorkspaceBlockRow): SettingsDraft {
     url_to_open: block.url_to_open,
     open_graph: asObject<OpenGraph>(block.open_graph),
     allow_creator_email: block.allow_creator_email,
+    hold_messages: (HOLD_MESSAGES as readonly string[]).includes(block.hold_messages)
+      ? (block.hold_messages as SettingsDraft['hold_messages'])
+      : 'off',
+    honeypot: block.honeypot,
+    captcha: block.captcha,
   };
 }
 

@@ -56,6 +56,10 @@ export function blockRow(
     allow_creator_email: false,
     mode: null,
     ending_mode: null,
+    hold_messages: 'off',
+    honeypot: false,
+    captcha: false,
+    rate_limits: null,
     ...overrides,
   };
 }

@@ -1,5 +1,5 @@
 // The left-hand settings accordion, titled by the block type's name: main settings,
-// Notification, Integration (paid) and Open graph (paid).
+// Notification, Spam and abuse (paid), Integration (paid) and Open graph (paid).
 import { useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { BLOCK_LIMITS } from '../../../../../../supabase/functions/_shared/schemas';
@@ -14,6 +14,7 @@ import { AccordionSection } from './accordion';
 import { TextField } from './fields';
 import { IntegrationSection, type IntegrationApi } from './integration-section';
 import { MainSettings, type MainSettingsProps } from './main-settings';
+import { TrustSettings } from './trust-settings';
 
 /** Spec: the notification email shows its error after a 500 ms pause in typing. */
 const MAIL_ERROR_DELAY_MS = 500;
@@ -67,6 +68,9 @@ export function SettingsPanel(props: SettingsPanelProps) {
           hint={f('mailToHint')}
           error={mailError}
         />
+      </AccordionSection>
+      <AccordionSection title={t('moderation.settings.title')} badge={<PaidBadge />}>
+        <TrustSettings type={type} settings={settings} paid={paid} onChange={onChange} />
       </AccordionSection>
       <AccordionSection
         title={t('workspace.settings.integration')}

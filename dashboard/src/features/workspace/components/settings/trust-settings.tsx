@@ -1,0 +1,60 @@
+// The "Spam and abuse" section (issue 9): holding new messages for approval (comment, qna), the
+// honeypot (comment, qna, form) and the captcha once the rate limits trip (every reaction
+// block). Paid: disabled with the upgrade hint for owners without a plan, as save_block
+// refuses them.
+import { useTranslation } from 'react-i18next';
+import {
+  HOLD_MESSAGES,
+  type THoldMessages,
+} from '../../../../../../supabase/functions/_shared/schemas';
+import type { ReactionType } from '../../../../lib/db-types';
+import { isPaidSetting } from '../../model/paid';
+import type { SettingKey, SettingsDraft } from '../../model/settings';
+import { SelectField, ToggleField } from './fields';
+
+export interface TrustSettingsProps {
+  type: ReactionType;
+  settings: SettingsDraft;
+  paid: boolean;
+  onChange: <K extends SettingKey>(key: K, value: SettingsDraft[K]) => void;
+}
+
+export function TrustSettings({ type, settings, paid, onChange }: TrustSettingsProps) {
+  const { t } = useTranslation();
+  const locked = (key: SettingKey) => !paid && isPaidSetting(type, key);
+  const messages = type === 'comment' || type === 'qna';
+  return (
+    <div className="settings-fields">
+      <p className="hint">{t('moderation.settings.limitsNote')}</p>
+      {messages ? (
+        <SelectField<THoldMessages>
+          label={t('moderation.settings.hold_messages')}
+          value={settings.hold_messages}
+          options={HOLD_MESSAGES.map((value) => ({
+            value,
+            label: t(`moderation.settings.hold_${value}`),
+          }))}
+          onChange={(value) => onChange('hold_messages', value)}
+          hint={t('moderation.settings.holdHint', { mode: t(`moderation.mode.${type}`) })}
+          locked={locked('hold_messages')}
+        />
+      ) : null}
+      {messages || type === 'form' ? (
+        <ToggleField
+          label={t('moderation.settings.honeypot')}
+          checked={settings.honeypot}
+          onChange={(value) => onChange('honeypot', value)}
+          hint={t('moderation.settings.honeypotHint')}
+          locked={locked('honeypot')}
+        />
+      ) : null}
+      <ToggleField
+        label={t('moderation.settings.captcha')}
+        checked={settings.captcha}
+        onChange={(value) => onChange('captcha', value)}
+        hint={t('moderation.settings.captchaHint')}
+        locked={locked('captcha')}
+      />
+    </div>
+  );
+}

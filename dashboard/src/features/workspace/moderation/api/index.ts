@@ -1,0 +1,25 @@
+// The moderation view's server calls in one injectable object (tests pass their own).
+import { blockWriter, type TBlockWriterInput } from './block-writer';
+import { listModeration, type TListModerationInput } from './list-moderation';
+import { moderateMessages, type TModerateMessagesInput } from './moderate-messages';
+import { subscribeMessages, type MessageChange } from './subscribe-messages';
+import type { ModerationMessage } from './types';
+
+export interface ModerationApi {
+  list: (input: TListModerationInput) => Promise<ModerationMessage[]>;
+  moderate: (input: TModerateMessagesInput) => Promise<void>;
+  blockWriter: (input: TBlockWriterInput) => Promise<void>;
+  subscribe: (blockId: string, onChange: (c: MessageChange) => void) => () => void;
+}
+
+export const supabaseModerationApi: ModerationApi = {
+  list: listModeration,
+  moderate: moderateMessages,
+  blockWriter,
+  subscribe: subscribeMessages,
+};
+
+export { MODERATION_PAGE_SIZE } from './list-moderation';
+export type * from './types';
+export { MODERATION_ACTIONS, MODERATION_FILTERS } from './types';
+export type { MessageChange } from './subscribe-messages';

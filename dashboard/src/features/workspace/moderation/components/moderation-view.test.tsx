@@ -1,0 +1,262 @@
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import { renderWithProviders } from '../../../../test/utils';
+import type { MessageChange, ModerationApi, ModerationMessage } from '../api';
+import { ModerationView } from './moderation-view';
+
+const BLOCK = '11111111-1111-4111-8111-111111111111';
+const OWNER = '22222222-2222-4222-8222-222222222222';
+let seq = 0;
+
+function message(overrides: Partial<ModerationMessage> = {}): ModerationMessage {
+  seq++;
+  return {
+    id: `00000000-0000-4000-8000-${String(seq).padStart(12, '0')}`,
+    block_id: BLOCK,
+    parent_id: null,
+    creator_id: `33333333-3333-4333-8333-${String(seq).padStart(12, '0')}`,
+    creator_name: `Visitor ${seq}`,
+    creator_photo_url: null,
+    color: '#336699',
+    home_url: null,
+    content: `message ${seq}`,
+    is_edited: false,
+    resolved: false,
+    like_count: 0,
+    reply_count: 0,
+    timezone: null,
+    created_at: new Date(Date.UTC(2026, 10, 1, 12, 0, 60 - seq)).toISOString(),
+    status: 'published',
+    pinned_at: null,
+    imitates_owner: false,
+    writer_anonymous: true,
+    writer_blocked: false,
+    creator_email: null,
+    report_count: 0,
+    reports: [],
+    parent: null,
+    ...overrides,
+  };
+}
+
+/** An API over a list the test changes; `emit` plays a Realtime change. */
+function fakeApi(initial: ModerationMessage[]) {
+  let all = [...initial];
+  let listener: ((c: MessageChange) => void) | undefined;
+  const api = {
+    list: vi.fn<ModerationApi['list']>(async ({ filter, search, limit }) =>
+      all
+        .filter((m) =>
+          filter === 'held'
+            ? m.status === 'held'
+            : filter === 'reported'
+              ? m.report_count > 0
+              : filter === 'resolved'
+                ? m.resolved
+                : true,
+        )
+        .filter((m) => !search || m.content.includes(search) || m.creator_name.includes(search))
+        .slice(0, limit ?? 50),
+    ),
+    moderate: vi.fn<ModerationApi['moderate']>(async ({ ids, action }) => {
+      if (action === 'delete') all = all.filter((m) => !ids.includes(m.id));
+      else
+        all = all.map((m) =>
+          ids.includes(m.id)
+            ? {
+                ...m,
+                status:
+                  action === 'approve' ? 'published' : action === 'hide' ? 'hidden' : m.status,
+                pinned_at: action === 'pin' ? '2026-11-01T13:00:00Z' : m.pinned_at,
+                resolved: action === 'resolve' ? true : m.resolved,
+              }
+            : m,
+        );
+    }),
+    blockWriter: vi.fn<ModerationApi['blockWriter']>(async ({ userId, blocked }) => {
+      all = all.map((m) => (m.creator_id === userId ? { ...m, writer_blocked: blocked } : m));
+    }),
+    subscribe: vi.fn<ModerationApi['subscribe']>((_blockId, onChange) => {
+      listener = onChange;
+      return () => (listener = undefined);
+    }),
+  };
+  return {
+    api,
+    add: (m: ModerationMessage) => {
+      all = [m, ...all];
+      listener?.({ type: 'INSERT', id: m.id });
+    },
+  };
+}
+
+const rows = () => screen.queryAllByTestId('moderation-row');
+
+function renderView(api: ModerationApi, type: 'comment' | 'qna' = 'comment') {
+  return renderWithProviders(
+    <ModerationView block={{ id: BLOCK, type, name: 'Guest book', owner_id: OWNER }} api={api} />,
+  );
+}
+
+describe('ModerationView', () => {
+  it('lists every message and reply with writer, time, state, reports and the parent', async () => {
+    const parent = message({ content: 'the question' });
+    const held = message({
+      status: 'held',
+      creator_name: 'Admin',
+      imitates_owner: true,
+      writer_anonymous: true,
+    });
+    const reply = message({
+      parent_id: parent.id,
+      parent: {
+        id: parent.id,
+        creator_name: 'Visitor',
+        content: 'the question',
+        status: 'published',
+      },
+      report_count: 2,
+      reports: [
+        { reason: 'spam', created_at: '2026-11-01T12:00:00Z' },
+        { reason: null, created_at: '2026-11-01T12:01:00Z' },
+      ],
+      writer_anonymous: false,
+      writer_blocked: true,
+    });
+    renderView(fakeApi([held, reply, parent]).api);
+    await waitFor(() => expect(rows()).toHaveLength(3));
+    expect(screen.getByRole('heading', { name: 'Comments of Guest book' })).toBeTruthy();
+    const [first, second] = rows();
+    expect(within(first!).getByText('Held')).toBeTruthy();
+    expect(within(first!).getByText('Anonymous visitor')).toBeTruthy();
+    expect(within(first!).getByText('Name looks like yours')).toBeTruthy();
+    expect(within(first!).getByRole('button', { name: 'Approve' })).toBeTruthy();
+    expect(first!.querySelector('time')?.getAttribute('datetime')).toBe(held.created_at);
+    expect(within(second!).getByText('Signed in')).toBeTruthy();
+    expect(within(second!).getByText('Blocked')).toBeTruthy();
+    expect(within(second!).getByText(/Reply to Visitor/)).toBeTruthy();
+    expect(within(second!).getByText('2 reports')).toBeTruthy();
+    expect(within(second!).getByText('Reason: spam', { exact: false })).toBeTruthy();
+    // replies cannot be pinned
+    expect(within(second!).queryByRole('button', { name: 'Pin to top' })).toBeNull();
+    expect(within(second!).getByRole('button', { name: 'Unblock writer' })).toBeTruthy();
+  });
+
+  it('filters, searches, and approves a held message', async () => {
+    const held = message({ status: 'held', content: 'please approve me' });
+    const { api } = fakeApi([held, message({ content: 'ordinary' })]);
+    renderView(api);
+    await waitFor(() => expect(rows()).toHaveLength(2));
+    fireEvent.click(screen.getByRole('radio', { name: 'Held' }));
+    await waitFor(() => expect(rows()).toHaveLength(1));
+    expect(api.list).toHaveBeenLastCalledWith(expect.objectContaining({ filter: 'held' }));
+    fireEvent.click(within(rows()[0]!).getByRole('button', { name: 'Approve' }));
+    await waitFor(() =>
+      expect(api.moderate).toHaveBeenCalledWith({ ids: [held.id], action: 'approve' }),
+    );
+    await waitFor(() => expect(rows()).toHaveLength(0));
+    expect(screen.getByText('No messages here.')).toBeTruthy();
+    expect(screen.getByRole('status').textContent).toBe('Approved.');
+
+    fireEvent.click(screen.getByRole('radio', { name: 'All' }));
+    fireEvent.change(screen.getByRole('searchbox', { name: 'Search text and names' }), {
+      target: { value: 'ordin' },
+    });
+    fireEvent.click(screen.getByRole('button', { name: 'Search' }));
+    await waitFor(() => expect(rows()).toHaveLength(1));
+    expect(api.list).toHaveBeenLastCalledWith(expect.objectContaining({ search: 'ordin' }));
+  });
+
+  it('bulk: select several and hide them at once; delete asks first', async () => {
+    const a = message();
+    const b = message();
+    const { api } = fakeApi([a, b, message()]);
+    renderView(api);
+    await waitFor(() => expect(rows()).toHaveLength(3));
+    fireEvent.click(
+      screen.getByRole('checkbox', { name: `Select the message from ${a.creator_name}` }),
+    );
+    fireEvent.click(
+      screen.getByRole('checkbox', { name: `Select the message from ${b.creator_name}` }),
+    );
+    const bulk = screen.getByRole('group', { name: 'Actions for the selected messages' });
+    expect(within(bulk).getByText('2 selected')).toBeTruthy();
+    fireEvent.click(within(bulk).getByRole('button', { name: 'Hide' }));
+    await waitFor(() =>
+      expect(api.moderate).toHaveBeenCalledWith({ ids: [a.id, b.id], action: 'hide' }),
+    );
+    await waitFor(() => expect(screen.getByRole('status').textContent).toBe('2 messages hidden.'));
+
+    fireEvent.click(within(bulk).getByRole('button', { name: 'Delete' }));
+    const dialog = await screen.findByRole('alertdialog', { name: 'Delete 2 messages?' });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Delete' }));
+    await waitFor(() => expect(rows()).toHaveLength(1));
+    expect(api.moderate).toHaveBeenLastCalledWith({ ids: [a.id, b.id], action: 'delete' });
+  });
+
+  it('blocks a writer after asking, optionally hiding what they wrote', async () => {
+    const spam = message({ creator_name: 'Spammer' });
+    const { api } = fakeApi([spam]);
+    renderView(api);
+    await waitFor(() => expect(rows()).toHaveLength(1));
+    fireEvent.click(screen.getByRole('button', { name: 'Block writer' }));
+    const dialog = await screen.findByRole('alertdialog', { name: 'Block Spammer?' });
+    fireEvent.click(
+      within(dialog).getByRole('checkbox', { name: 'Also hide what they wrote here' }),
+    );
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Block writer' }));
+    await waitFor(() =>
+      expect(api.blockWriter).toHaveBeenCalledWith({
+        blockId: BLOCK,
+        userId: spam.creator_id,
+        blocked: true,
+        hideMessages: true,
+      }),
+    );
+    expect(await screen.findByText('Blocked')).toBeTruthy();
+    expect(screen.getByRole('status').textContent).toBe('Spammer is blocked from this block.');
+  });
+
+  it('is live: a new message appears as it arrives and is announced', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    try {
+      const fake = fakeApi([message()]);
+      renderView(fake.api, 'qna');
+      await waitFor(() => expect(rows()).toHaveLength(1));
+      expect(screen.getByRole('heading', { name: 'Questions of Guest book' })).toBeTruthy();
+      act(() =>
+        fake.add(
+          message({
+            content: 'a new question',
+            status: 'held',
+            created_at: '2026-11-01T13:00:00.000Z',
+          }),
+        ),
+      );
+      await act(async () => {
+        await vi.advanceTimersByTimeAsync(300);
+      });
+      await waitFor(() => expect(rows()).toHaveLength(2));
+      expect(within(rows()[0]!).getByText('a new question')).toBeTruthy();
+      expect(screen.getByRole('status').textContent).toBe('1 new message arrived.');
+      // Q&A: resolve is offered, and its filter exists
+      expect(within(rows()[0]!).getByRole('button', { name: 'Mark resolved' })).toBeTruthy();
+      expect(screen.getByRole('radio', { name: 'Resolved' })).toBeTruthy();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('shows a refused action with its reason and keeps the list', async () => {
+    const m = message();
+    const { api } = fakeApi([m]);
+    api.moderate.mockRejectedValueOnce(new Error('Only the block owner can moderate messages'));
+    renderView(api);
+    await waitFor(() => expect(rows()).toHaveLength(1));
+    fireEvent.click(screen.getByRole('button', { name: 'Hide' }));
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      'Could not do that: Only the block owner can moderate messages',
+    );
+    expect(rows()).toHaveLength(1);
+  });
+});

@@ -1,0 +1,100 @@
+// The captcha a block offers once a visitor went too fast (issue 9), loaded only then: the
+// provider's widget (Cloudflare Turnstile, or the local stand-in; its script URL comes with the
+// block) is rendered into a light-DOM child the element slots into its captcha panel (third-party
+// widgets need the document, not a shadow root); the token goes to the verify-captcha function,
+// which gives the visitor a pass for the block; then the element sends the write again.
+import { ensureSession } from './auth.js';
+import type { BlockElement } from './base.js';
+import { ApiError } from './errors.js';
+import type { CaptchaConfig } from './types.js';
+
+interface Turnstile {
+  render(el: HTMLElement, params: Record<string, unknown>): string;
+  reset(id: string): void;
+  remove(id: string): void;
+}
+declare global {
+  interface Window {
+    turnstile?: Turnstile;
+  }
+}
+
+const scripts = new Map<string, Promise<Turnstile>>();
+
+function load(src: string): Promise<Turnstile> {
+  let p = scripts.get(src);
+  if (!p) {
+    p = new Promise<Turnstile>((resolve, reject) => {
+      if (window.turnstile) return resolve(window.turnstile);
+      const s = document.createElement('script');
+      s.src = src;
+      s.async = true;
+      s.onload = () =>
+        window.turnstile ? resolve(window.turnstile) : reject(new Error('no widget'));
+      s.onerror = () => reject(new Error('captcha unavailable'));
+      document.head.append(s);
+    });
+    p.catch(() => scripts.delete(src));
+    scripts.set(src, p);
+  }
+  return p;
+}
+
+/** What the element exposes to this module (its protected members). */
+type Host = BlockElement & {
+  _captcha: '' | 'open' | 'failed';
+  captchaCancel?: () => void;
+  project: { url: string; key: string };
+  view: NonNullable<BlockElement['view']>;
+};
+
+/**
+ * Shows the captcha until the visitor passes it (resolves) or cancels it (rejects with the
+ * original refusal). Each failed check shows why and offers the widget again.
+ */
+export async function solveCaptcha(el: BlockElement, c: CaptchaConfig, refusal: unknown) {
+  const host = el as Host;
+  const box = document.createElement('div');
+  box.slot = 'captcha';
+  let widget = '';
+  try {
+    const turnstile = await load(c.script_url);
+    host.append(box);
+    host._captcha = 'open';
+    await new Promise<void>((resolve, reject) => {
+      host.captchaCancel = () => reject(refusal);
+      widget = turnstile.render(box, {
+        sitekey: c.site_key,
+        action: 'write',
+        language: host.view.block.language || 'auto',
+        'error-callback': () => (host._captcha = 'failed'),
+        callback: async (token: string) => {
+          try {
+            const s = await ensureSession(host.project, true);
+            const res = await fetch(`${host.project.url}/functions/v1/verify-captcha`, {
+              method: 'POST',
+              headers: {
+                apikey: host.project.key,
+                Authorization: 'Bearer ' + (s?.access_token || host.project.key),
+                'Content-Type': 'application/json',
+              },
+              body: JSON.stringify({ blockId: host.view.block.id, token }),
+            });
+            if (res.ok) return resolve();
+          } catch {
+            /* shown as a failed check */
+          }
+          host._captcha = 'failed';
+          turnstile.reset(widget);
+        },
+      });
+    });
+  } catch (e) {
+    throw e instanceof ApiError || e === refusal ? e : refusal;
+  } finally {
+    if (widget) window.turnstile?.remove(widget);
+    box.remove();
+    host._captcha = '';
+    host.captchaCancel = undefined;
+  }
+}
