@@ -25,6 +25,47 @@ export async function rpc<T>(p: Project, name: string, body: object, write = fal
   } catch {
     throw new ApiError('Network error', 'network');
   }
+  return answer<T>(res);
+}
+
+/**
+ * The request of a cacheable read: GET {project}/rest/v1/rpc/{name}?{params}, with the anon key
+ * only (never the visitor's session), so every visitor sends the same request and a shared cache
+ * (a CDN) may answer it. Used for the public part of the block view (get_block_public).
+ */
+export function publicRequest(
+  p: Project,
+  name: string,
+  params: Record<string, string>,
+): { url: string; init: RequestInit } {
+  return {
+    url: `${p.url}/rest/v1/rpc/${name}?${new URLSearchParams(params)}`,
+    init: {
+      method: 'GET',
+      headers: { apikey: p.key, Authorization: 'Bearer ' + p.key, Accept: 'application/json' },
+    },
+  };
+}
+
+/** Calls a cacheable read (see publicRequest). */
+export async function rpcGet<T>(
+  p: Project,
+  name: string,
+  params: Record<string, string>,
+): Promise<T> {
+  if (!p.url || !p.key) throw new ApiError('Missing project-url or anon-key', 'config');
+  const { url, init } = publicRequest(p, name, params);
+  let res: Response;
+  try {
+    res = await fetch(url, init);
+  } catch {
+    throw new ApiError('Network error', 'network');
+  }
+  return answer<T>(res);
+}
+
+/** The JSON of an answer, or its error as an ApiError (PostgREST's message, code, details). */
+async function answer<T>(res: Response): Promise<T> {
   const text = await res.text();
   let json: unknown = null;
   try {

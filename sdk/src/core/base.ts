@@ -1,5 +1,6 @@
 import { LitElement, html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { rpc } from './api.js';
+import { loadView } from './view.js';
 import { displayUser, getSession, handleAuthReturn, onAuthChange, type Session } from './auth.js';
 import { resolveProject, type Project } from './config.js';
 import { getIdentity } from './identity.js';
@@ -72,8 +73,9 @@ export const isWorkPath = (): boolean =>
 const SOURCE_PROPS = ['blockId', 'ownerId', 'projectUrl', 'anonKey'] as const;
 
 /**
- * A block element: loads the block view with one RPC (get_block_view) and renders it with the
- * block's theme and language. Subclasses implement renderBlock().
+ * A block element: loads the block view (core/view.ts: the public part with a cacheable GET, the
+ * visitor's own part only when they have a session) and renders it with the block's theme and
+ * language. Subclasses implement renderBlock().
  */
 export class BlockElement extends ReactionElement {
   static override properties = {
@@ -109,7 +111,7 @@ export class BlockElement extends ReactionElement {
    */
   declare dummy: boolean;
   /**
-   * The block view (what get_block_view returns). Set it to render without a fetch, e.g. a
+   * The block view (what get_block_view returns: the public part with the visitor's own `me`). Set it to render without a fetch, e.g. a
    * preview or a view the page already holds.
    */
   declare view: BlockView | null;
@@ -236,9 +238,7 @@ export class BlockElement extends ReactionElement {
     // A known non-English page starts its texts' chunk alongside the API call, not after it.
     void loadLang(normalizeLang(this.lang || document.documentElement.lang));
     try {
-      const view = await rpc<BlockView>(this.project, 'get_block_view', {
-        p_block_id: this.blockId,
-      });
+      const view = await loadView(this.project, this.blockId);
       if (stale()) return;
       if (!view || !view.block) throw new Error("block doesn't exists");
       if (this.ownerId && view.block.owner_id !== this.ownerId)

@@ -11,6 +11,7 @@ import { BlockElement, bone, line, type ReactionEventMap } from '../../core/base
 import { dashboardUrl } from '../../core/config.js';
 import { getIdentity, setIdentityName } from '../../core/identity.js';
 import { rpc, timezone } from '../../core/api.js';
+import { loadView } from '../../core/view.js';
 import { honeypot, visitorAvatar } from '../../core/trust.js';
 import { baseStyles } from '../../core/theme.js';
 import { AVATAR_PLACEHOLDER, fallBackTo } from '../../core/placeholder.js';
@@ -191,7 +192,7 @@ export default class ReactionComment extends BlockElement {
     const held = this._messages;
     const oldest = held.at(-1)?.created_at || '';
     try {
-      const v = await rpc<BlockView>(this.project, 'get_block_view', { p_block_id: id });
+      const v = await loadView(this.project, id);
       let fresh = threads(v.messages);
       let more = fresh.length >= PAGE_SIZE;
       for (let n = 0; more && n < 10 && fresh.at(-1)!.created_at > oldest; n++) {

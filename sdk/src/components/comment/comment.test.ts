@@ -16,6 +16,7 @@ import {
   type,
   until,
   wait,
+  withSession,
 } from '../../test/mock-api.js';
 
 let clock = Date.parse('2024-05-06T10:00:00Z');
@@ -139,6 +140,7 @@ describe('reaction-comment', () => {
   });
 
   it('renders messages newest first with replies, labels, welcome text and safe links', async () => {
+    withSession('visitor-1');
     const el = await mount({
       block: block({
         type: 'comment',
@@ -178,7 +180,7 @@ describe('reaction-comment', () => {
     send(el).click();
     await until(() => item(el, 'new1'));
     expect(api.calls.map((c) => c.name)).to.deep.equal([
-      'get_block_view',
+      'get_block_public',
       '/auth/v1/signup',
       'post_message',
     ]);
@@ -503,7 +505,11 @@ describe('reaction-comment', () => {
     expect(has($(el, '[part=menu]'), 'Log out')).to.equal(true);
     expect(has($(el, '[part=menu]'), 'Sign in with Google')).to.equal(false);
     const stored = JSON.parse(localStorage.getItem('reaction-blocks.session:' + PROJECT)!);
-    expect(api.calls[0]!.auth).to.equal('Bearer ' + stored.access_token);
+    // the public part with the anon key (the same request for every visitor), then the owner's own
+    expect(api.calls.slice(0, 2).map((c) => [c.name, c.auth])).to.deep.equal([
+      ['get_block_public', 'Bearer ' + KEY],
+      ['get_block_me', 'Bearer ' + stored.access_token],
+    ]);
   });
 
   it('reads the list again on log out, keeping the messages loaded with Load more', async () => {
@@ -515,7 +521,7 @@ describe('reaction-comment', () => {
     $(el, '[part=menu-button]').click();
     await el.updateComplete;
     button($(el, '[part=menu]'), 'Log out').click();
-    await until(() => api.rpcCalls().filter((c) => c.name === 'get_block_view').length === 2);
+    await until(() => api.rpcCalls().filter((c) => c.name === 'get_block_public').length === 2);
     await until(() => !has(item(el, 'm1'), 'Delete'));
     expect($$(el, '[part=list] > [part=message]').map((m) => m.id)).to.deep.equal(
       ['m1', 'm2', 'm3', 'm4', 'm5', 'm6', 'm7'].map((id) => 'm-' + id),
@@ -700,6 +706,7 @@ describe('reaction-comment', () => {
     });
 
     it('lets a visitor report a message once, after confirming; marks imitations and pins', async () => {
+      withSession('visitor-1');
       const el = await mount(
         {
           messages: [
