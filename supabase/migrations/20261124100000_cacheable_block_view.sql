@@ -153,6 +153,8 @@ begin
   if v_view is null then
     raise exception 'block doesn''t exists' using errcode = 'PT404';
   end if;
+  -- the caller's own answer (it is STABLE, so also a GET): never kept by a shared cache
+  perform set_config('response.headers', '[{"Cache-Control": "private, no-store"}]', true);
   return v_view;
 end;
 $$;
@@ -214,6 +216,8 @@ declare
   v_ids uuid[] := coalesce(p_message_ids[1:500], '{}');
   v_result jsonb;
 begin
+  -- the caller's own answer (a GET too, being STABLE): never kept by a shared cache
+  perform set_config('response.headers', '[{"Cache-Control": "private, no-store"}]', true);
   if v_uid is null then
     return jsonb_build_object('me', jsonb_build_object('liked', false, 'liked_message_ids', '[]'::jsonb,
       'reported_message_ids', '[]'::jsonb, 'vote', null), 'messages', '[]'::jsonb, 'replies', '[]'::jsonb);
