@@ -1,6 +1,5 @@
 import { LitElement, html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { rpc } from './api.js';
-import { loadView } from './view.js';
 import { displayUser, getSession, handleAuthReturn, onAuthChange, type Session } from './auth.js';
 import { resolveProject, type Project } from './config.js';
 import { getIdentity } from './identity.js';
@@ -8,7 +7,31 @@ import { isLoaded, loadLang, normalizeLang, translator, type Translate } from '.
 import { log } from './log.js';
 import { customStyle } from './theme.js';
 import type { ApiError } from './errors.js';
-import type { BlockView, Theme } from './types.js';
+import type { BlockView, Message, Theme } from './types.js';
+
+/** What get_block_me answers: the visitor's own part of the block view. */
+export interface Mine {
+  me: NonNullable<BlockView['me']>;
+  /** Top-level threads the visitor may see that the public page lacks (own, held, newer). */
+  messages: Message[];
+  /** Replies to messages on screen that the public page lacks. */
+  replies: Message[];
+}
+
+/**
+ * How an element asks for the visitor's own part (get_block_me: `args`, or null when the view has
+ * none) and joins the answer to the view.
+ */
+export interface MinePart {
+  args(view: BlockView): object | null;
+  join(view: BlockView, mine: Mine): BlockView;
+}
+
+/** The visitor's own part of a block without messages (like, A/B): `me` alone. */
+export const meOnly: MinePart = {
+  args: (v) => ({ p_block_id: v.block.id }),
+  join: (v, m) => ({ ...v, me: m.me }),
+};
 
 /** Detail of every reaction-* event. */
 export interface ReactionEventMap {
@@ -238,7 +261,7 @@ export class BlockElement extends ReactionElement {
     // A known non-English page starts its texts' chunk alongside the API call, not after it.
     void loadLang(normalizeLang(this.lang || document.documentElement.lang));
     try {
-      const view = await loadView(this.project, this.blockId);
+      const view = await this.fetchView(this.blockId);
       if (stale()) return;
       if (!view || !view.block) throw new Error("block doesn't exists");
       if (this.ownerId && view.block.owner_id !== this.ownerId)
@@ -263,6 +286,22 @@ export class BlockElement extends ReactionElement {
           ? 'unavailable'
           : 'error';
     }
+  }
+
+  /** The visitor's own part, for elements that have one (see MinePart). */
+  protected mine?: MinePart;
+
+  /**
+   * Fetches the block view: the public part with a cacheable GET (get_block_public: the same
+   * request for every visitor, answered by a CDN when there is one), then, only when the visitor
+   * already has a session and the element has a part of its own, get_block_me with that session.
+   */
+  protected async fetchView(blockId: string): Promise<BlockView> {
+    const p = this.project;
+    const view = await rpc<BlockView>(p, 'get_block_public', { p_block_id: blockId }, false, true);
+    const mine = this.mine;
+    const args = mine && view?.block && getSession(p) && mine.args(view);
+    return args ? mine.join(view, await rpc<Mine>(p, 'get_block_me', args)) : view;
   }
 
   /**

@@ -1,36 +1,27 @@
-// How an element fetches its block view: the public part with a cacheable GET (the same request
-// for every visitor, so a CDN can answer it), then, only when the visitor already has a session,
-// their own part for the messages on screen (get_block_me, POST with the session). A visitor
-// without a session costs one GET, which a cache in front of the API answers without the database.
-import { getSession } from './auth.js';
-import { rpc, rpcGet } from './api.js';
-import type { Project } from './config.js';
+// The visitor's own part of a block view with messages (comment, qna, and the block element that
+// may show them). BlockElement.fetchView reads the public part with a cacheable GET (the same
+// request for every visitor, so a CDN can answer it), then, only when the visitor already has a
+// session, get_block_me for the messages on screen; these say what to ask and how the answer
+// joins the public view. Like and A/B blocks only take `me` (base.ts, meOnly), so this stays out
+// of their bundles.
+import type { Mine } from './base.js';
 import type { BlockView, Message } from './types.js';
 
 /** Top-level messages in the first page of the public view (the server's page size). */
 export const PUBLIC_PAGE = 5;
 
-/** Block types with a per-visitor part (likes, vote, own messages). */
-const PERSONAL = new Set(['comment', 'qna', 'like', 'ab']);
-
-/** What get_block_me answers. */
-export interface Mine {
-  me: NonNullable<BlockView['me']>;
-  /** Top-level threads the visitor may see that the public page lacks (own, held, newer). */
-  messages: Message[];
-  /** Replies to messages on screen that the public page lacks. */
-  replies: Message[];
-}
-
 const byDate = (a: Message, b: Message) =>
   a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : 0;
 
-/** The arguments of get_block_me for a public view: the ids on screen and the page's lower bound. */
-export function mineArgs(view: BlockView): {
-  p_block_id: string;
-  p_message_ids: string[];
-  p_since: string | null;
-} {
+/** Block types with a visitor's own part (likes, vote, own messages). */
+const PERSONAL = ['comment', 'qna', 'like', 'ab'];
+
+/**
+ * The arguments of get_block_me for a public view: the ids on screen and the page's lower bound;
+ * null for a block without a visitor's own part (form, button, letters).
+ */
+export function mineArgs(view: BlockView): object | null {
+  if (!PERSONAL.includes(view.block.type)) return null;
   const list = view.messages || [];
   const ids = list.flatMap((m) => [m.id, ...(m.replies || []).map((r) => r.id)]);
   const others = list.filter((m) => !m.pinned_at);
@@ -71,10 +62,5 @@ export function withMine(view: BlockView, mine: Mine): BlockView {
   return { ...view, messages: list, me: mine.me };
 }
 
-/** Fetches a block view as the elements do: the public GET, then the visitor's own part. */
-export async function loadView(p: Project, blockId: string): Promise<BlockView> {
-  const view = await rpcGet<BlockView>(p, 'get_block_public', { p_block_id: blockId });
-  if (!view || !view.block || !PERSONAL.has(view.block.type) || !getSession(p)) return view;
-  const mine = await rpc<Mine>(p, 'get_block_me', mineArgs(view));
-  return withMine(view, mine);
-}
+/** The visitor's own part of a view with messages (BlockElement.mine). */
+export const messagesMine = { args: mineArgs, join: withMine };

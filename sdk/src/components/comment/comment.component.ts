@@ -11,7 +11,7 @@ import { BlockElement, bone, line, type ReactionEventMap } from '../../core/base
 import { dashboardUrl } from '../../core/config.js';
 import { getIdentity, setIdentityName } from '../../core/identity.js';
 import { rpc, timezone } from '../../core/api.js';
-import { loadView } from '../../core/view.js';
+import { messagesMine } from '../../core/view.js';
 import { honeypot, visitorAvatar } from '../../core/trust.js';
 import { baseStyles } from '../../core/theme.js';
 import { AVATAR_PLACEHOLDER, fallBackTo } from '../../core/placeholder.js';
@@ -118,6 +118,7 @@ export default class ReactionComment extends BlockElement {
   declare private _notice: string;
 
   protected qna = false;
+  protected override mine = messagesMine;
   private liked = new Set<string>();
   private reported = new Set<string>();
   /** The hidden honeypot field's value: people never fill it. */
@@ -192,7 +193,7 @@ export default class ReactionComment extends BlockElement {
     const held = this._messages;
     const oldest = held.at(-1)?.created_at || '';
     try {
-      const v = await loadView(this.project, id);
+      const v = await this.fetchView(id);
       let fresh = threads(v.messages);
       let more = fresh.length >= PAGE_SIZE;
       for (let n = 0; more && n < 10 && fresh.at(-1)!.created_at > oldest; n++) {

@@ -171,6 +171,55 @@ describe('reaction-comment', () => {
     expect(item(el, 'm1').querySelector('[part=date]')!.textContent).to.match(/^\d\d\.\d\d\.\d\d$/);
   });
 
+  it("reads the public list with one GET and no session; with a session, adds the visitor's own held message and reply", async () => {
+    const el = await mount();
+    expect(api.calls.map((c) => [c.method, c.name, c.auth])).to.deep.equal([
+      ['GET', 'get_block_public', 'Bearer ' + KEY],
+    ]);
+    expect(
+      likeOf(item(el, 'm2'))!.getAttribute('aria-pressed'),
+      'no likes without a session',
+    ).to.equal('false');
+    api.restore();
+
+    withSession('visitor-1');
+    const mine: Record<string, unknown>[] = [];
+    const el2 = await mount(
+      {},
+      {
+        get_block_me: (b) => {
+          mine.push(b);
+          return {
+            me: { liked_message_ids: ['m2'], reported_message_ids: [] },
+            messages: [
+              msg('h1', {
+                status: 'held',
+                creator_id: 'visitor-1',
+                created_at: new Date().toISOString(),
+              }),
+            ],
+            replies: [
+              msg('h2', {
+                parent_id: 'm1',
+                status: 'held',
+                creator_id: 'visitor-1',
+                created_at: new Date().toISOString(),
+              }),
+            ],
+          };
+        },
+      },
+    );
+    expect(api.rpcNames()).to.deep.equal(['get_block_public', 'get_block_me']);
+    expect(mine[0]!.p_message_ids).to.deep.equal(['m1', 'r1', 'm2', 'm3', 'm4', 'm5']);
+    expect($$(el2, '[part=list] > [part=message]').map((m) => m.id)).to.deep.equal(
+      ['h1', 'm1', 'm2', 'm3', 'm4', 'm5'].map((id) => 'm-' + id),
+    );
+    expect(item(el2, 'h1').textContent).to.contain('Awaiting approval');
+    expect(item(el2, 'h2').textContent).to.contain('Awaiting approval');
+    expect(likeOf(item(el2, 'm2'))!.getAttribute('aria-pressed')).to.equal('true');
+  });
+
   it('posts with one write after the anonymous sign-up, clears the text, marks it Me and ignores a resubmission within 3000 ms', async () => {
     const el = await mount();
     expect(send(el).disabled).to.equal(true);
