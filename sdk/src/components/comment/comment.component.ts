@@ -193,7 +193,9 @@ export default class ReactionComment extends BlockElement {
     const held = this._messages;
     const oldest = held.at(-1)?.created_at || '';
     try {
-      const v = await this.fetchView(id);
+      // the exact view for this visitor now (never a cached public copy, which may be a minute
+      // old): this runs on sign-in, log out and live resyncs, not on page views
+      const v = await rpc<BlockView>(this.project, 'get_block_view', { p_block_id: id });
       let fresh = threads(v.messages);
       let more = fresh.length >= PAGE_SIZE;
       for (let n = 0; more && n < 10 && fresh.at(-1)!.created_at > oldest; n++) {

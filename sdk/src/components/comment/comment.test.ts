@@ -570,7 +570,7 @@ describe('reaction-comment', () => {
     $(el, '[part=menu-button]').click();
     await el.updateComplete;
     button($(el, '[part=menu]'), 'Log out').click();
-    await until(() => api.rpcCalls().filter((c) => c.name === 'get_block_public').length === 2);
+    await until(() => api.rpcCalls().filter((c) => c.name === 'get_block_view').length === 1);
     await until(() => !has(item(el, 'm1'), 'Delete'));
     expect($$(el, '[part=list] > [part=message]').map((m) => m.id)).to.deep.equal(
       ['m1', 'm2', 'm3', 'm4', 'm5', 'm6', 'm7'].map((id) => 'm-' + id),
