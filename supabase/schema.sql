@@ -3944,11 +3944,17 @@ declare
   v_owner boolean := v_uid is not null and v_uid = v_block.owner_id;
   v_ids uuid[] := coalesce(p_message_ids[1:500], '{}');
   v_result jsonb;
+  -- the counts as they are now: the public copy may be cached, and the caller's own like, vote or
+  -- message must not show beside counts from before it
+  v_fresh jsonb := jsonb_build_object('block', private.public_block_json(v_block))
+    || case when v_block.type = 'ab'
+            then jsonb_build_object('questions', private.block_view_json(p_block_id, null, true) -> 'questions')
+            else '{}'::jsonb end;
 begin
   -- the caller's own answer (a GET too, being STABLE): never kept by a shared cache
   perform set_config('response.headers', '[{"Cache-Control": "private, no-store"}]', true);
   if v_uid is null then
-    return jsonb_build_object('me', jsonb_build_object('liked', false, 'liked_message_ids', '[]'::jsonb,
+    return v_fresh || jsonb_build_object('me', jsonb_build_object('liked', false, 'liked_message_ids', '[]'::jsonb,
       'reported_message_ids', '[]'::jsonb, 'vote', null), 'messages', '[]'::jsonb, 'replies', '[]'::jsonb);
   end if;
   with extra_top as (
@@ -4005,10 +4011,10 @@ begin
                order by r.created_at, r.id)
       from extra_replies r), '[]'::jsonb))
     into v_result;
-  return v_result;
+  return v_fresh || v_result;
 end;
 $function$;
-comment on function public.get_block_me(p_block_id uuid, p_message_ids uuid[], p_since timestamp with time zone) is 'The caller''s own part of the block view for the messages on screen (p_message_ids, at most 500; p_since: oldest top-level of a full public page): me (liked, liked_message_ids, reported_message_ids, vote), messages (own or, for the owner, unpublished threads since p_since, at most 20) and replies (own or unpublished replies to the given messages, at most 200). Error: block doesn''t exists.';
+comment on function public.get_block_me(p_block_id uuid, p_message_ids uuid[], p_since timestamp with time zone) is 'The caller''s own part of the block view for the messages on screen (p_message_ids, at most 500; p_since: oldest top-level of a full public page): block (current counts), questions (ab: current option counts), me (liked, liked_message_ids, reported_message_ids, vote), messages (own or, for the owner, unpublished threads since p_since, at most 20) and replies (own or unpublished replies to the given messages, at most 200). Error: block doesn''t exists.';
 revoke all on function public.get_block_me(p_block_id uuid, p_message_ids uuid[], p_since timestamp with time zone) from public;
 grant execute on function public.get_block_me(p_block_id uuid, p_message_ids uuid[], p_since timestamp with time zone) to anon;
 grant execute on function public.get_block_me(p_block_id uuid, p_message_ids uuid[], p_since timestamp with time zone) to authenticated;

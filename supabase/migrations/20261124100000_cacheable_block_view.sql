@@ -199,7 +199,9 @@ comment on function public.get_block_public(uuid) is
 -- `messages`, top-level threads not published or the caller's own, created since p_since (or
 -- pinned), at most 20; `replies`, replies to the given messages, not published or the caller's
 -- own, at most 200. For a visitor: their own messages (held ones, or ones newer than a cached
--- page); for the owner: also everyone's held and hidden ones.
+-- page); for the owner: also everyone's held and hidden ones. Also `block` (the public settings
+-- with the counts as they are now) and, for ab blocks, `questions` with the current option counts:
+-- the public copy may be cached, and a visitor's own vote or like must not show beside older counts.
 -- security definer: as get_block_view.
 create function public.get_block_me(p_block_id uuid, p_message_ids uuid[] default '{}',
                                     p_since timestamptz default null)
@@ -215,11 +217,17 @@ declare
   v_owner boolean := v_uid is not null and v_uid = v_block.owner_id;
   v_ids uuid[] := coalesce(p_message_ids[1:500], '{}');
   v_result jsonb;
+  -- the counts as they are now: the public copy may be cached, and the caller's own like, vote or
+  -- message must not show beside counts from before it
+  v_fresh jsonb := jsonb_build_object('block', private.public_block_json(v_block))
+    || case when v_block.type = 'ab'
+            then jsonb_build_object('questions', private.block_view_json(p_block_id, null, true) -> 'questions')
+            else '{}'::jsonb end;
 begin
   -- the caller's own answer (a GET too, being STABLE): never kept by a shared cache
   perform set_config('response.headers', '[{"Cache-Control": "private, no-store"}]', true);
   if v_uid is null then
-    return jsonb_build_object('me', jsonb_build_object('liked', false, 'liked_message_ids', '[]'::jsonb,
+    return v_fresh || jsonb_build_object('me', jsonb_build_object('liked', false, 'liked_message_ids', '[]'::jsonb,
       'reported_message_ids', '[]'::jsonb, 'vote', null), 'messages', '[]'::jsonb, 'replies', '[]'::jsonb);
   end if;
   with extra_top as (
@@ -276,12 +284,12 @@ begin
                order by r.created_at, r.id)
       from extra_replies r), '[]'::jsonb))
     into v_result;
-  return v_result;
+  return v_fresh || v_result;
 end;
 $$;
 
 comment on function public.get_block_me(uuid, uuid[], timestamptz) is
-  'The caller''s own part of the block view for the messages on screen (p_message_ids, at most 500; p_since: oldest top-level of a full public page): me (liked, liked_message_ids, reported_message_ids, vote), messages (own or, for the owner, unpublished threads since p_since, at most 20) and replies (own or unpublished replies to the given messages, at most 200). Error: block doesn''t exists.';
+  'The caller''s own part of the block view for the messages on screen (p_message_ids, at most 500; p_since: oldest top-level of a full public page): block (current counts), questions (ab: current option counts), me (liked, liked_message_ids, reported_message_ids, vote), messages (own or, for the owner, unpublished threads since p_since, at most 20) and replies (own or unpublished replies to the given messages, at most 200). Error: block doesn''t exists.';
 
 revoke all on function public.get_block_public(uuid) from public;
 grant execute on function public.get_block_public(uuid) to anon, authenticated, service_role;

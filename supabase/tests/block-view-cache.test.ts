@@ -245,6 +245,12 @@ describe("get_block_me: the visitor's own part", () => {
     // liked: only among the messages on screen (the old liked one is not)
     expect(m.me.liked_message_ids).toEqual([published[0]]);
     expect(m.me.reported_message_ids).toEqual([published[2]]);
+    // the block with its counts as they are now, the same public fields as the public part
+    const exact = await writer.client.rpc('get_block_view', { p_block_id: blockId });
+    expect((m as unknown as { block: View['block'] }).block).toEqual((exact.data as View).block);
+    expect(Object.keys((m as unknown as { block: View['block'] }).block).sort()).toEqual(
+      Object.keys(pub.block).sort(),
+    );
   });
 
   it("shows another visitor none of the writer's held messages, and nobody's hidden ones", async () => {
@@ -279,7 +285,9 @@ describe("get_block_me: the visitor's own part", () => {
       p_message_ids: [held],
     });
     expect(error).toBeNull();
-    expect(data).toEqual({
+    const { block, ...rest } = data as Mine & { block: { id: string } };
+    expect(block.id).toBe(blockId);
+    expect(rest).toEqual({
       me: { liked: false, liked_message_ids: [], reported_message_ids: [], vote: null },
       messages: [],
       replies: [],

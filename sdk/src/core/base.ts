@@ -12,6 +12,10 @@ import type { BlockView, Message, Theme } from './types.js';
 /** What get_block_me answers: the visitor's own part of the block view. */
 export interface Mine {
   me: NonNullable<BlockView['me']>;
+  /** The block with its counts as they are now (the public part may be a cached copy). */
+  block?: BlockView['block'];
+  /** A/B blocks: the question with the current option counts. */
+  questions?: BlockView['questions'];
   /** Top-level threads the visitor may see that the public page lacks (own, held, newer). */
   messages: Message[];
   /** Replies to messages on screen that the public page lacks. */
@@ -27,10 +31,13 @@ export interface MinePart {
   join(view: BlockView, mine: Mine): BlockView;
 }
 
-/** The visitor's own part of a block without messages (like, A/B): `me` alone. */
+/**
+ * The visitor's own part of a block without messages (like, A/B): `me`, and the counts as they
+ * are now, so their own like or vote never shows beside a cached count from before it.
+ */
 export const meOnly: MinePart = {
   args: (v) => ({ p_block_id: v.block.id }),
-  join: (v, m) => ({ ...v, me: m.me }),
+  join: (v, m) => ({ ...v, ...m }),
 };
 
 /** Detail of every reaction-* event. */

@@ -73,6 +73,11 @@ describe("block view: public part and the visitor's own part", () => {
     expect(merged.messages![0]!.replies!.map((r) => r.id)).to.deep.equal(['early', 'late']);
     expect(merged.messages!.filter((m) => m.liked).map((m) => m.id)).to.deep.equal(['m1', 'own']);
     expect(merged.me!.reported_message_ids).to.deep.equal(['m2']);
+    // the counts as they are now come with the visitor's part
+    expect(
+      withMine(v, mine({ block: block({ type: 'comment', response_count: 9 }) })).block
+        .response_count,
+    ).to.equal(9);
     // the public view itself is not changed
     expect(v.messages!.map((m) => m.id)).to.deep.equal(['m0', 'm1', 'm2', 'm3', 'm4']);
   });

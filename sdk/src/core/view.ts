@@ -34,7 +34,8 @@ export function mineArgs(view: BlockView): object | null {
 }
 
 /**
- * The public view with the visitor's own part: `me`, `liked` on the messages, and the messages
+ * The public view with the visitor's own part: `me`, the block's current counts, `liked` on the
+ * messages, and the messages
  * the visitor may see that the public page lacks, each in its place (threads newest first,
  * replies oldest first); a message already shown is never added twice.
  */
@@ -59,7 +60,7 @@ export function withMine(view: BlockView, mine: Mine): BlockView {
     const at = t.pinned_at ? 0 : list.findIndex((m) => !m.pinned_at && m.created_at < t.created_at);
     list.splice(at < 0 ? list.length : at, 0, thread);
   }
-  return { ...view, messages: list, me: mine.me };
+  return { ...view, ...mine, messages: list };
 }
 
 /** The visitor's own part of a view with messages (BlockElement.mine). */
