@@ -77,22 +77,24 @@ beforeAll(async () => {
     published.unshift(row!.id);
   }
   oldLiked = published.at(-1)!;
-  [{ id: held }] = await sql<{ id: string }>(
+  const insert = async (text: string, params: unknown[]) =>
+    (await sql<{ id: string }>(text, params))[0]!.id;
+  held = await insert(
     `insert into public.messages (block_id, creator_id, creator_name, content, status, created_at)
      values ($1, $2, 'Writer', 'held for approval', 'held', $3) returning id`,
     [blockId, writer.id, new Date(base + 7.5 * 3600_000)],
   );
-  [{ id: hidden }] = await sql<{ id: string }>(
+  hidden = await insert(
     `insert into public.messages (block_id, creator_id, creator_name, content, status, created_at)
      values ($1, $2, 'Other', 'hidden by the owner', 'hidden', $3) returning id`,
     [blockId, other.id, new Date(base + 6.5 * 3600_000)],
   );
-  [{ id: heldReply }] = await sql<{ id: string }>(
+  heldReply = await insert(
     `insert into public.messages (block_id, parent_id, creator_id, creator_name, content, status)
      values ($1, $2, $3, 'Writer', 'held reply', 'held') returning id`,
     [blockId, published[0], writer.id],
   );
-  [{ id: ownPublishedReply }] = await sql<{ id: string }>(
+  ownPublishedReply = await insert(
     `insert into public.messages (block_id, parent_id, creator_id, creator_name, content)
      values ($1, $2, $3, 'Writer', 'my published reply') returning id`,
     [blockId, published[1], writer.id],
