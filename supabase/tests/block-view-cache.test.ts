@@ -123,6 +123,8 @@ describe('get_block_public: one cacheable answer for everyone', () => {
     expect(cc).toMatch(/\bmax-age=\d+/);
     expect(cc).toMatch(/\bstale-while-revalidate=\d+/);
     expect(cc).not.toMatch(/private|no-store|no-cache/);
+    // exactly what the function set: the gateway passes it through unchanged
+    expect(cc).toBe('public, max-age=10, stale-while-revalidate=60');
     expect(res.headers.get('content-type')).toMatch(/^application\/json/);
     // nothing in it says who asked: no cookie, and the cache key needs no Vary on Authorization
     expect(res.headers.get('set-cookie')).toBeNull();
