@@ -3835,6 +3835,35 @@ $function$;
 revoke all on function public.finish_jobs(p_outcomes jsonb) from public;
 grant execute on function public.finish_jobs(p_outcomes jsonb) to service_role;
 
+CREATE OR REPLACE FUNCTION public.get_block_card(p_owner_id uuid, p_block_id uuid)
+ RETURNS TABLE(id uuid, owner_id uuid, type text, name text, language text, open_graph jsonb)
+ LANGUAGE sql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+  select
+    b.id,
+    b.owner_id,
+    b.type::text,
+    b.name,
+    b.language::text,
+    b.open_graph
+  from public.blocks b
+  where b.id = p_block_id
+    and b.owner_id = p_owner_id
+    and not b.deactivated
+    and set_config(
+      'response.headers',
+      '[{"Cache-Control": "public, max-age=60, stale-while-revalidate=300"}]',
+      true
+    ) is not null;
+$function$;
+comment on function public.get_block_card(p_owner_id uuid, p_block_id uuid) is 'The link preview fields of one published block (Open Graph); cacheable GET.';
+revoke all on function public.get_block_card(p_owner_id uuid, p_block_id uuid) from public;
+grant execute on function public.get_block_card(p_owner_id uuid, p_block_id uuid) to anon;
+grant execute on function public.get_block_card(p_owner_id uuid, p_block_id uuid) to authenticated;
+grant execute on function public.get_block_card(p_owner_id uuid, p_block_id uuid) to service_role;
+
 CREATE OR REPLACE FUNCTION public.get_block_view(p_block_id uuid)
  RETURNS jsonb
  LANGUAGE plpgsql

@@ -163,7 +163,7 @@ describe('catalogue: what client roles are granted', () => {
               has_function_privilege('authenticated', p.oid, 'execute') as authenticated
        from pg_proc p join pg_namespace n on n.oid = p.pronamespace where n.nspname = 'public'`,
     );
-    const visitorReads = ['get_block_view', 'get_letter_view', 'list_messages'];
+    const visitorReads = ['get_block_view', 'get_block_card', 'get_letter_view', 'list_messages'];
     const signedIn = [
       ...visitorReads,
       'create_block',

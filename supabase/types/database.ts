@@ -1569,6 +1569,17 @@ export type Database = {
       expire_plans: { Args: Record<PropertyKey, never>; Returns: Json };
       fail_plan_checkout: { Args: { p_charge_id: string; p_error: string }; Returns: undefined };
       finish_jobs: { Args: { p_outcomes: Json }; Returns: Json };
+      get_block_card: {
+        Args: { p_block_id: string; p_owner_id: string };
+        Returns: {
+          id: string;
+          language: string;
+          name: string;
+          open_graph: Json;
+          owner_id: string;
+          type: string;
+        }[];
+      };
       get_block_view: { Args: { p_block_id: string }; Returns: Json };
       get_letter_view: { Args: { p_block_id: string }; Returns: Json };
       grant_captcha_pass: {
