@@ -1869,6 +1869,9 @@ CREATE OR REPLACE FUNCTION private.handle_deleted_user()
  SET search_path TO ''
 AS $function$
 begin
+  if current_setting('rb.keep_visitor_content', true) = 'on' then
+    return old;
+  end if;
   delete from public.message_likes where user_id = old.id;
   delete from public.messages where creator_id = old.id;
   delete from public.responses where creator_id = old.id;
@@ -2392,6 +2395,38 @@ AS $function$
     'captcha', case when p_block.captcha then private.captcha_config() end);
 $function$;
 -- executable by public (the default)
+
+CREATE OR REPLACE FUNCTION private.purge_idle_anonymous_users(p_idle interval DEFAULT '30 days'::interval, p_limit integer DEFAULT 10000)
+ RETURNS integer
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  v_deleted integer;
+begin
+  perform set_config('rb.keep_visitor_content', 'on', true);
+  with idle as (
+    select u.id
+    from auth.users u
+    where u.is_anonymous
+      and u.created_at < now() - p_idle
+      and not exists (
+        select 1 from auth.sessions s
+        where s.user_id = u.id and s.updated_at >= now() - p_idle
+      )
+    order by u.created_at
+    limit p_limit
+    for update of u skip locked
+  )
+  delete from auth.users u using idle where u.id = idle.id;
+  get diagnostics v_deleted = row_count;
+  perform set_config('rb.keep_visitor_content', '', true);
+  return v_deleted;
+end;
+$function$;
+comment on function private.purge_idle_anonymous_users(p_idle interval, p_limit integer) is 'Deletes anonymous auth users created and last active (session refresh) more than p_idle ago, at most p_limit per call; their messages, likes and responses stay. Daily by pg_cron.';
+revoke all on function private.purge_idle_anonymous_users(p_idle interval, p_limit integer) from public;
 
 CREATE OR REPLACE FUNCTION private.purge_jobs()
  RETURNS integer
@@ -5973,6 +6008,7 @@ alter publication supabase_realtime add table public.messages;
 -- schedules (pg_cron)
 -- ---------------------------------------------------------------------------------------------
 
+select cron.schedule('anonymous-users-purge', '43 3 * * *', $cron$ select private.purge_idle_anonymous_users(); $cron$);
 select cron.schedule('jobs-purge', '17 3 * * *', $cron$ select private.purge_jobs(); $cron$);
 select cron.schedule('jobs-worker', '5 seconds', $cron$
   select net.http_post(
