@@ -45,10 +45,10 @@ describe('idle anonymous visitors', () => {
     await age(young, 10);
     await age(regular, 365);
 
-    const [{ deleted }] = (await sql(
+    const purged = await sql<{ deleted: number }>(
       'select private.purge_idle_anonymous_users() as deleted',
-    )) as Array<{ deleted: number }>;
-    expect(deleted).toBeGreaterThanOrEqual(1);
+    );
+    expect(purged[0]!.deleted).toBeGreaterThanOrEqual(1);
 
     expect(await exists(idle.id)).toBe(false);
     expect(await exists(recent.id)).toBe(true);
