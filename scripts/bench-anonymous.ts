@@ -92,7 +92,7 @@ hosted GoTrue's; read them as a lower bound.
 | so 1 million first-time writers a month | ${((perVisitor * 1e6) / 1024 ** 3).toFixed(2)} GB a month, kept 30 days after their last token refresh |
 | purge of ${rows[0]!.deleted} idle visitors (one daily run) | ${Math.round(purgeMs)} ms (${Math.round((rows[0]!.deleted / purgeMs) * 1000)}/s), ${left} left |`;
   console.log(body);
-  if (argv.includes('--write')) writeBenchmarkSection('Anonymous visitors', body);
+  writeBenchmarkSection('Anonymous visitors', body);
 } finally {
   await db.end();
   await stack.stop();

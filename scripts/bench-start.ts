@@ -14,7 +14,6 @@ import { writeBenchmarkSection } from './docs-section.ts';
 const argv = process.argv.slice(2);
 const runsArg = argv.indexOf('--runs');
 const runs = runsArg >= 0 ? Number(argv[runsArg + 1]) : 3;
-const write = argv.includes('--write');
 
 /** Resident memory (MB) of a process and all its descendants, summed per program name. */
 function treeMemory(root: number): Map<string, { mb: number; count: number }> {
@@ -115,4 +114,4 @@ ${Math.round(median(total))} MB.
 |---|---|---|---|
 ${memoryRows.join('\n')}`;
 console.log(body);
-if (write) writeBenchmarkSection('Local stack start-up', body);
+writeBenchmarkSection('Local stack start-up', body);

@@ -8,7 +8,7 @@
 // to the "Load benchmark" section of docs/benchmarks.md. Not part of `npm test`.
 //
 //   npm run bench
-//   npm run bench -- --no-write          (print the figures only)
+//   npm run bench           (print the figures only)
 //   BENCH_CONNECTIONS=32 BENCH_PEAK_SECONDS=5 BENCH_RATE=200 BENCH_RATE_SECONDS=10 npm run bench
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -738,7 +738,7 @@ try {
     dbMs,
   });
   process.stdout.write(`${body}\n`);
-  if (!process.argv.includes('--no-write')) {
+  {
     writeBenchmarkSection('Load benchmark', body);
     process.stdout.write('written to docs/benchmarks.md ("Load benchmark")\n');
   }
