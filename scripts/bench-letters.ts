@@ -15,7 +15,7 @@
 // sends equals the member count and every delivery was sent, each under its own message id).
 //
 //   npm run bench:letters
-//   BENCH_MEMBERS=2000 npm run bench:letters 
+//   BENCH_MEMBERS=2000 npm run bench:letters
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -7,7 +7,7 @@
 // process that runs the worker. Not part of `npm test`.
 //
 //   npm run bench:mail
-//   BENCH_MAILS=2000 BENCH_WORKERS=2 npm run bench:mail 
+//   BENCH_MAILS=2000 BENCH_WORKERS=2 npm run bench:mail
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -4,7 +4,7 @@
 // dashboard calls it (supabase-js -> gateway -> PostgREST). Not part of `npm test`.
 //
 //   npm run bench:results
-//   BENCH_RUNS=5 npm run bench:results 
+//   BENCH_RUNS=5 npm run bench:results
 import { createClient } from '@supabase/supabase-js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';

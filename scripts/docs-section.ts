@@ -13,7 +13,9 @@ export const writeRequested = (): boolean =>
 
 export function writeBenchmarkSection(title: string, body: string): void {
   if (!writeRequested()) {
-    console.log(`(docs/benchmarks.md "${title}" not written: pass --write to record these figures)`);
+    console.log(
+      `(docs/benchmarks.md "${title}" not written: pass --write to record these figures)`,
+    );
     return;
   }
   const text = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmarks\n';
