@@ -692,6 +692,7 @@ export async function createRealtimeServer(opts: RealtimeServerOptions): Promise
     bytes?: Buffer,
   ) {
     const fullTopic = `realtime:${topic}`;
+    const frames = new Map<Vsn, Buffer>();
     for (const ch of groups.get(groupKey({ private: isPrivate, topic: fullTopic })) ?? []) {
       if (bytes) {
         if (ch.conn.vsn !== '2.0.0') continue; // v1 cannot carry binary payloads
@@ -706,7 +707,23 @@ export async function createRealtimeServer(opts: RealtimeServerOptions): Promise
         });
         if (frame && ch.conn.ws.readyState === WebSocket.OPEN) ch.conn.ws.send(frame);
       } else {
-        push(ch, 'broadcast', { type: 'broadcast', event, payload }, null);
+        // one encoding per protocol version for the whole topic (the frame is the same for every
+        // member): fanning out to 2,000 viewers must not serialise the payload 2,000 times
+        const vsn = ch.conn.vsn;
+        let frame = frames.get(vsn);
+        if (!frame) {
+          frame = Buffer.from(
+            encodeText(vsn, {
+              join_ref: null,
+              ref: null,
+              topic: fullTopic,
+              event: 'broadcast',
+              payload: { type: 'broadcast', event, payload },
+            }),
+          );
+          frames.set(vsn, frame);
+        }
+        if (ch.conn.ws.readyState === WebSocket.OPEN) ch.conn.ws.send(frame, { binary: false });
       }
     }
   }
