@@ -200,7 +200,8 @@ create table if not exists realtime.messages (
   primary key (id, inserted_at)
 );
 alter table realtime.messages enable row level security;
-grant select, insert, update on realtime.messages to anon, authenticated;
+grant select, insert on realtime.messages to anon, authenticated;
+revoke update, delete, truncate on realtime.messages from anon, authenticated;
 grant all on realtime.messages to service_role;
 
 create or replace function realtime.topic() returns text
