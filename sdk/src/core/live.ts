@@ -190,7 +190,8 @@ class Hub {
     t.joinRef = '';
     if (this.ws?.readyState != 1) return;
     const ref = (t.joinRef = String(++this.ref));
-    const sub = [...t.subs][0]!;
+    const sub = [...t.subs][0];
+    if (!sub) return;
     sub
       .token()
       .catch(() => '')
@@ -215,7 +216,9 @@ class Hub {
   }
 
   private leave(name: string, t: Topic): void {
-    this.send(t.joinRef || null, 'realtime:' + name, 'phx_leave', {});
+    // '' (waiting for the socket) and 'wait' (refused, waiting to retry) were never joined
+    if (t.joinRef != '' && t.joinRef != 'wait')
+      this.send(t.joinRef || null, 'realtime:' + name, 'phx_leave', {});
     this.lost(t);
   }
 
