@@ -1,6 +1,8 @@
 // The local Realtime server driven by the unmodified @supabase/realtime-js, against a real
 // PostgreSQL (throwaway data directory, free port): postgres_changes with RLS and filters,
-// UPDATE/DELETE, broadcast (WebSocket and HTTP), presence, token refusal and refresh, heartbeats and bad frames.
+// UPDATE/DELETE, broadcast (WebSocket and HTTP), presence, token refusal and refresh, heartbeats and bad frames;
+// and the block topics: private channels authorised by the realtime.messages policies, broadcasts
+// from the database (realtime.send in the messages trigger) through supabase-js.
 import { createServer, type Server } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
