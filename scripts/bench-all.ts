@@ -10,6 +10,7 @@ const BENCHMARKS = [
   'bench-results.ts', // the results summary on a large block
   'bench-letters.ts', // a letter to 10,000 members with the worker killed mid-send
   'bench-anonymous.ts', // anonymous visitors in the auth tables and their purge
+  'bench-realtime.ts', // live updates to 200 and 2,000 viewers of one block
 ];
 
 for (const file of BENCHMARKS) {

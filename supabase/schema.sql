@@ -885,6 +885,7 @@ create policy "Users can read published messages, their own held ones and all " 
 CREATE TRIGGER messages_after_delete AFTER DELETE ON public.messages FOR EACH ROW EXECUTE FUNCTION private.messages_after_delete();
 CREATE TRIGGER messages_after_insert AFTER INSERT ON public.messages FOR EACH ROW EXECUTE FUNCTION private.messages_after_insert();
 CREATE TRIGGER messages_before_insert BEFORE INSERT ON public.messages FOR EACH ROW EXECUTE FUNCTION private.messages_before_insert();
+CREATE TRIGGER messages_broadcast AFTER INSERT OR DELETE OR UPDATE ON public.messages FOR EACH ROW EXECUTE FUNCTION private.messages_broadcast();
 CREATE TRIGGER messages_enqueue_approved_reply AFTER UPDATE OF status ON public.messages FOR EACH ROW WHEN (((old.status = 'held'::text) AND (new.status = 'published'::text) AND (new.parent_id IS NOT NULL))) EXECUTE FUNCTION private.messages_enqueue_notifications();
 CREATE TRIGGER messages_enqueue_notifications AFTER INSERT ON public.messages FOR EACH ROW EXECUTE FUNCTION private.messages_enqueue_notifications();
 CREATE TRIGGER messages_enqueue_notion AFTER INSERT ON public.messages FOR EACH ROW EXECUTE FUNCTION private.enqueue_notion_write();
@@ -1409,6 +1410,33 @@ AS $function$
 $function$;
 comment on function private.block_tags_are_valid(p_tags text[]) is 'Every tag is 1..50 characters without leading or trailing whitespace (blocks.tags check).';
 -- executable by public (the default)
+
+CREATE OR REPLACE FUNCTION private.block_topic_readable(p_topic text)
+ RETURNS boolean
+ LANGUAGE plpgsql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  v_match text[];
+  v_block uuid;
+begin
+  v_match := regexp_match(coalesce(p_topic, ''),
+    '^block:([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})(:owner)?$');
+  if v_match is null then
+    return false;
+  end if;
+  v_block := v_match[1]::uuid;
+  if v_match[2] is not null then
+    return private.is_block_owner(v_block);
+  end if;
+  return private.block_is_published(v_block) or private.is_block_owner(v_block);
+end;
+$function$;
+revoke all on function private.block_topic_readable(p_topic text) from public;
+grant execute on function private.block_topic_readable(p_topic text) to anon;
+grant execute on function private.block_topic_readable(p_topic text) to authenticated;
+grant execute on function private.block_topic_readable(p_topic text) to service_role;
 
 CREATE OR REPLACE FUNCTION private.blocks_after_delete()
  RETURNS trigger
@@ -2171,6 +2199,58 @@ begin
 end;
 $function$;
 -- executable by public (the default)
+
+CREATE OR REPLACE FUNCTION private.messages_broadcast()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  v_block uuid := case when tg_op = 'DELETE' then old.block_id else new.block_id end;
+  v_id uuid := case when tg_op = 'DELETE' then old.id else new.id end;
+  v_topic text := 'block:' || v_block::text;
+  v_was boolean := tg_op <> 'INSERT' and old.status = 'published';
+  v_is boolean := tg_op <> 'DELETE' and new.status = 'published';
+  v_counts_only boolean := false;
+begin
+  if tg_op = 'UPDATE' then
+    v_counts_only := (to_jsonb(new) - 'like_count' - 'reply_count')
+                   = (to_jsonb(old) - 'like_count' - 'reply_count');
+  end if;
+
+  -- the owner's moderation list: which message changed (not its counts)
+  if not v_counts_only then
+    perform realtime.send(jsonb_build_object('type', tg_op, 'id', v_id), 'change',
+                          v_topic || ':owner', true);
+  end if;
+
+  if v_counts_only then
+    if v_was and v_is then
+      if new.like_count <> old.like_count then
+        perform realtime.send(jsonb_build_object('id', v_id, 'like_count', new.like_count,
+                                                 'likes', new.like_count - old.like_count),
+                              'counts', v_topic, true);
+      end if;
+      if new.reply_count <> old.reply_count then
+        perform realtime.send(jsonb_build_object('id', v_id, 'reply_count', new.reply_count,
+                                                 'replies', new.reply_count - old.reply_count),
+                              'counts', v_topic, true);
+      end if;
+    end if;
+  elsif v_is then
+    perform realtime.send(jsonb_build_object('type', tg_op, 'row', to_jsonb(new)), 'change',
+                          v_topic, true);
+  elsif v_was then
+    perform realtime.send(
+      jsonb_build_object('type', case when tg_op = 'DELETE' then 'DELETE' else 'REMOVE' end,
+                         'row', jsonb_build_object('id', v_id, 'parent_id', old.parent_id)),
+      'change', v_topic, true);
+  end if;
+  return null;
+end;
+$function$;
+revoke all on function private.messages_broadcast() from public;
 
 CREATE OR REPLACE FUNCTION private.messages_enqueue_notifications()
  RETURNS trigger
@@ -6001,8 +6081,6 @@ grant execute on function public.unlink_notion_target(p_block_id uuid, p_target_
 -- ---------------------------------------------------------------------------------------------
 -- publications (Realtime)
 -- ---------------------------------------------------------------------------------------------
-
-alter publication supabase_realtime add table public.messages;
 
 -- ---------------------------------------------------------------------------------------------
 -- schedules (pg_cron)
