@@ -11,7 +11,6 @@ export async function resetNewResponses(blockId: string): Promise<void> {
   const { error } = await supabase
     .from('blocks')
     .update({ new_response_count: 0 })
-    .eq('id', id)
-    .gt('new_response_count', 0);
+    .eq('id', id);
   if (error) throw error;
 }
