@@ -308,11 +308,13 @@ begin
     set response_count = greatest(response_count + p_responses, 0),
         new_response_count = greatest(new_response_count + p_new, 0),
         like_count = greatest(like_count + p_likes, 0)
-    where id = (select id from public.blocks where id = p_block_id for no key update skip locked);
+    where id = (select id from public.blocks where id = p_block_id for no key update skip locked)
+      -- a decrement the row cannot take (the increments it undoes are still deltas) is a delta
+      and response_count + p_responses >= 0 and like_count + p_likes >= 0;
   if found then
     return;
   end if;
-  -- busy, or gone (the block's delete cascading here)
+  -- busy, short of a decrement, or gone (the block's delete cascading here)
   insert into private.block_count_deltas as d (block_id, shard, response_count, new_response_count, like_count)
     select b.id, pg_backend_pid() % 32, p_responses, p_new, p_likes
     from public.blocks b where b.id = p_block_id
@@ -337,9 +339,9 @@ begin
   if p_block.id is null then
     return p_block;
   end if;
-  select p_block.response_count + coalesce(sum(d.response_count), 0),
-         p_block.new_response_count + coalesce(sum(d.new_response_count), 0),
-         p_block.like_count + coalesce(sum(d.like_count), 0)
+  select greatest(p_block.response_count + coalesce(sum(d.response_count), 0), 0),
+         greatest(p_block.new_response_count + coalesce(sum(d.new_response_count), 0), 0),
+         greatest(p_block.like_count + coalesce(sum(d.like_count), 0), 0)
     into v_block.response_count, v_block.new_response_count, v_block.like_count
     from private.block_count_deltas d where d.block_id = p_block.id;
   return v_block;
@@ -443,9 +445,10 @@ language plpgsql
 set search_path = ''
 as $$
 begin
-  update public.audience_groups set count = greatest(count + p_delta, 0)
+  update public.audience_groups set count = count + p_delta
     where id = (select id from public.audience_groups
-                where user_id = p_user_id and name = p_name for no key update skip locked);
+                where user_id = p_user_id and name = p_name for no key update skip locked)
+      and count + p_delta >= 0;
   if found then
     return;
   end if;
@@ -496,11 +499,18 @@ begin
     select b.id from public.blocks b
     where b.id in (select distinct block_id from private.block_count_deltas)
     for no key update of b skip locked
+  ), locked as (
+    select block_id, shard from private.block_count_deltas
+    where block_id in (select id from free) for update skip locked
+  ), whole as (
+    -- only blocks whose every delta row is free: the row plus all its deltas is exact, so the
+    -- fold never clamps a partial sum
+    select l.block_id from locked l group by l.block_id
+    having count(*) = (select count(*) from private.block_count_deltas a where a.block_id = l.block_id)
   ), taken as (
     delete from private.block_count_deltas d
-    using (select block_id, shard from private.block_count_deltas
-           where block_id in (select id from free) for update skip locked) x
-    where d.block_id = x.block_id and d.shard = x.shard
+    using locked x
+    where x.block_id in (select block_id from whole) and d.block_id = x.block_id and d.shard = x.shard
     returning d.*
   ), sums as (
     select block_id, sum(response_count) as r, sum(new_response_count) as n, sum(like_count) as l
@@ -517,11 +527,16 @@ begin
     select g.id from public.audience_groups g
     where g.id in (select distinct group_id from private.audience_group_deltas)
     for no key update of g skip locked
+  ), locked as (
+    select group_id, shard from private.audience_group_deltas
+    where group_id in (select id from free) for update skip locked
+  ), whole as (
+    select l.group_id from locked l group by l.group_id
+    having count(*) = (select count(*) from private.audience_group_deltas a where a.group_id = l.group_id)
   ), taken as (
     delete from private.audience_group_deltas d
-    using (select group_id, shard from private.audience_group_deltas
-           where group_id in (select id from free) for update skip locked) x
-    where d.group_id = x.group_id and d.shard = x.shard
+    using locked x
+    where x.group_id in (select group_id from whole) and d.group_id = x.group_id and d.shard = x.shard
     returning d.*
   ), sums as (
     select group_id, sum(delta) as delta from taken group by group_id
@@ -687,7 +702,9 @@ begin
 
   -- the owner's monthly quota: one of the owner's count shards, never a row all their visitors
   -- share (private.take_response_quota)
-  perform private.take_response_quota(v_block.owner_id, 1);
+  if not private.take_response_quota(v_block.owner_id, 1) then
+    raise exception 'Monthly response limit reached' using errcode = 'PT429', detail = 'quota';
+  end if;
 
   insert into public.responses (block_id, kind, creator_id, creator_name, color, timezone, answers)
     values (p_block_id, v_block.type::text::public.response_kind, v_uid,
