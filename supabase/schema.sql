@@ -1664,14 +1664,17 @@ declare
   v_visitor_burst double precision;
   v_block_rate double precision;
   v_block_burst double precision;
-  v_taken integer;
+  v_home integer;
+  v_shard integer;
+  v_visitor_ok boolean;
+  v_shard_ok boolean;
 begin
   if p_uid = p_block.owner_id then
     return;
   end if;
   -- the three settings in one index scan
   select coalesce((s -> 'limits.enabled' #>> '{}')::boolean, true),
-         greatest(1, least(64, coalesce((s -> 'limits.block_shards' #>> '{}')::integer, 4))),
+         greatest(1, least(64, coalesce((s -> 'limits.block_shards' #>> '{}')::integer, 32))),
          -- the defaults: a person never meets them, a script does at once (per minute and burst,
          -- for one visitor on one block and for the whole block); one visitor's form submits:
          -- five at once (Submit again), then three an hour, so one visitor cannot burn the
@@ -1697,13 +1700,19 @@ begin
   end if;
   v_visitor_rate := greatest((v_cfg ->> 'visitor_per_minute')::double precision, 0.0001);
   v_visitor_burst := greatest((v_cfg ->> 'visitor_burst')::double precision, 1);
+  -- no more shards than the block's burst: each holds at least one token, and together they
+  -- hold the burst (a small bucket of 8 is 8 shards of 1, not 32 of 1); a visitor whose shard is
+  -- empty takes a token from another one (below), so a shard's share never limits one visitor
+  v_shards := greatest(1, least(v_shards, floor(greatest((v_cfg ->> 'block_burst')::double precision, 1))::integer));
   v_block_rate := greatest((v_cfg ->> 'block_per_minute')::double precision / v_shards, 0.0001);
   v_block_burst := greatest((v_cfg ->> 'block_burst')::double precision / v_shards, 1);
 
+  v_home := abs(mod(hashtext(p_uid::text), v_shards));
+  with taken as (
   insert into private.rate_limits as r (block_id, subject, action, tokens, per_minute, burst, updated_at, full_at)
     values (p_block.id, p_uid, p_action, v_visitor_burst - 1, v_visitor_rate, v_visitor_burst, v_now,
             v_now + make_interval(secs => 60 / v_visitor_rate)),
-           (p_block.id, ('00000000-0000-0000-0000-' || lpad(to_hex(abs(mod(hashtext(p_uid::text), v_shards))), 12, '0'))::uuid,
+           (p_block.id, ('00000000-0000-0000-0000-' || lpad(to_hex(v_home), 12, '0'))::uuid,
             p_action,
             v_block_burst - 1, v_block_rate, v_block_burst, v_now, v_now + make_interval(secs => 60 / v_block_rate))
     on conflict (block_id, subject, action) do update
@@ -1716,11 +1725,49 @@ begin
                       r.tokens + extract(epoch from v_now - r.updated_at)::double precision * excluded.per_minute / 60))
                     * 60 / excluded.per_minute)
       where least(excluded.burst, r.tokens + extract(epoch from v_now - r.updated_at)::double precision
-                                             * excluded.per_minute / 60) >= 1;
+                                             * excluded.per_minute / 60) >= 1
+    returning r.subject
+  )
   -- inserted or updated: a bucket that had no token is neither
-  get diagnostics v_taken = row_count;
-  if v_taken = 2 then
+  select coalesce(bool_or(subject = p_uid), false), coalesce(bool_or(subject <> p_uid), false)
+    into v_visitor_ok, v_shard_ok from taken;
+  if v_visitor_ok and v_shard_ok then
     return;
+  end if;
+  -- The visitor has a token but their shard of the block's bucket is empty: the block still has
+  -- tokens if another shard has one (the shards together are the block's bucket). Only the
+  -- shards that look like they have a token are tried (read without a lock first), so a writer
+  -- rarely holds a shard it could not use.
+  if v_visitor_ok and v_shards > 1 then
+    for v_shard in
+      select s.n from generate_series(1, v_shards - 1) g(i)
+      cross join lateral (select (v_home + g.i) % v_shards as n) s
+      left join private.rate_limits r
+        on r.block_id = p_block.id and r.action = p_action
+       and r.subject = ('00000000-0000-0000-0000-' || lpad(to_hex(s.n), 12, '0'))::uuid
+      where r.block_id is null
+         or least(v_block_burst, r.tokens + extract(epoch from v_now - r.updated_at)::double precision
+                                            * v_block_rate / 60) >= 1
+      order by g.i
+    loop
+      insert into private.rate_limits as r (block_id, subject, action, tokens, per_minute, burst, updated_at, full_at)
+        values (p_block.id, ('00000000-0000-0000-0000-' || lpad(to_hex(v_shard), 12, '0'))::uuid, p_action,
+                v_block_burst - 1, v_block_rate, v_block_burst, v_now, v_now + make_interval(secs => 60 / v_block_rate))
+        on conflict (block_id, subject, action) do update
+          set tokens = least(excluded.burst, r.tokens + extract(epoch from v_now - r.updated_at)::double precision
+                                                        * excluded.per_minute / 60) - 1,
+              per_minute = excluded.per_minute,
+              burst = excluded.burst,
+              updated_at = v_now,
+              full_at = v_now + make_interval(secs => (excluded.burst + 1 - least(excluded.burst,
+                          r.tokens + extract(epoch from v_now - r.updated_at)::double precision * excluded.per_minute / 60))
+                        * 60 / excluded.per_minute)
+          where least(excluded.burst, r.tokens + extract(epoch from v_now - r.updated_at)::double precision
+                                                 * excluded.per_minute / 60) >= 1;
+      if found then
+        return;
+      end if;
+    end loop;
   end if;
 
   if p_block.captcha then
@@ -3331,7 +3378,6 @@ declare
   v_limit integer;
   v_start integer := pg_backend_pid() % 32;
   v_shard integer;
-  v_share integer;
   v_left integer := p_n;
   v_take integer;
   v_row record;
@@ -3344,14 +3390,20 @@ begin
     return false;
   end if;
   if p_n = 1 then
-    for i in 0..31 loop
-      v_shard := (v_start + i) % 32;
-      v_share := private.quota_share(v_limit, v_shard);
-      continue when v_share < 1;
+    -- the shards that look like they have room (read without a lock: a full shard stays full
+    -- this month), the session's first; an upsert that finds its shard full keeps it locked
+    -- till commit, so a writer rarely tries one it cannot use
+    for v_shard in
+      select s.n from generate_series(0, 31) g(i)
+      cross join lateral (select (v_start + g.i) % 32 as n) s
+      left join private.response_counts c on c.user_id = p_user_id and c.month = v_month and c.shard = s.n
+      where coalesce(c.count, 0) < private.quota_share(v_limit, s.n)
+      order by g.i
+    loop
       insert into private.response_counts as c (user_id, month, shard, count)
         values (p_user_id, v_month, v_shard, 1)
         on conflict (user_id, month, shard) do update set count = c.count + 1
-          where c.count < v_share;
+          where c.count < private.quota_share(v_limit, v_shard);
       if found then
         v_left := 0;
         exit;
