@@ -268,7 +268,7 @@ async function measure(stack: Stack, data: Seeded): Promise<Record<Config, numbe
             await c.query('rollback').catch(() => {});
             if (errors.length < 3)
               errors.push(
-                `${(err as Error).message} ${(err as { detail?: string }).detail ?? ""} ${(err as { where?: string }).where ?? ""}`,
+                `${(err as Error).message} ${(err as { detail?: string }).detail ?? ''} ${(err as { where?: string }).where ?? ''}`,
               );
           }
         }
