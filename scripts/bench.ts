@@ -380,7 +380,8 @@ async function hotRow(
   const variants: Array<[string, Record<string, unknown>]> = [
     ['limits off', { 'limits.enabled': false }],
     ['block bucket in 1 row', { 'limits.enabled': true, 'limits.block_shards': 1 }],
-    ['block bucket in 4 shards (default)', { 'limits.enabled': true, 'limits.block_shards': 4 }],
+    ['block bucket in 4 shards', { 'limits.enabled': true, 'limits.block_shards': 4 }],
+    ['block bucket in 32 shards (default)', { 'limits.enabled': true, 'limits.block_shards': 32 }],
   ];
   const done: Record<string, { n: number; ms: number }> = {};
   let k = 0;

@@ -3390,6 +3390,16 @@ begin
     return false;
   end if;
   if p_n = 1 then
+    -- the session's shard: one upsert, all a submit costs while the month has room
+    if private.quota_share(v_limit, v_start) > 0 then
+      insert into private.response_counts as c (user_id, month, shard, count)
+        values (p_user_id, v_month, v_start, 1)
+        on conflict (user_id, month, shard) do update set count = c.count + 1
+          where c.count < private.quota_share(v_limit, v_start);
+      if found then
+        v_left := 0;
+      end if;
+    end if;
     -- the shards that look like they have room (read without a lock: a full shard stays full
     -- this month), the session's first; an upsert that finds its shard full keeps it locked
     -- till commit, so a writer rarely tries one it cannot use
@@ -3397,7 +3407,7 @@ begin
       select s.n from generate_series(0, 31) g(i)
       cross join lateral (select (v_start + g.i) % 32 as n) s
       left join private.response_counts c on c.user_id = p_user_id and c.month = v_month and c.shard = s.n
-      where coalesce(c.count, 0) < private.quota_share(v_limit, s.n)
+      where v_left > 0 and g.i > 0 and coalesce(c.count, 0) < private.quota_share(v_limit, s.n)
       order by g.i
     loop
       insert into private.response_counts as c (user_id, month, shard, count)
