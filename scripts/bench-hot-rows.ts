@@ -19,7 +19,7 @@
 //   npm run bench:hot-rows                 (print the figures)
 //   npm run bench:hot-rows -- --write      (and write the "Hot rows" section of docs/benchmarks.md)
 //   BENCH_SESSIONS=20 BENCH_ROUNDS=5 BENCH_SLICE_SECONDS=2 npm run bench:hot-rows
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -300,6 +300,33 @@ const median = (xs: number[]) => {
 const int = (v: number) => Math.round(v).toLocaleString('en-US');
 const range = (xs: number[]) => `${int(Math.min(...xs))}-${int(Math.max(...xs))}`;
 
+/**
+ * BENCH_BASELINE=file.json: the rounds of runs of the code before a change ({"like-one": [...],
+ * ...}, the `raw:` line this script prints, several runs' arrays joined), compared side by side
+ * with this run's; BENCH_BASELINE_LABEL names it.
+ */
+function baselineTable(results: Record<Config, number[]>): string {
+  const file = process.env.BENCH_BASELINE;
+  if (!file) return '';
+  const before = JSON.parse(readFileSync(file, 'utf8')) as Record<Config, number[]>;
+  const label = process.env.BENCH_BASELINE_LABEL ?? 'before';
+  const ratio = (r: Record<Config, number[]>, one: Config, spread: Config) =>
+    `${Math.round((median(r[one]) / median(r[spread])) * 100)} %`;
+  const cell = (xs: number[]) => `${range(xs)} (median ${int(median(xs))})`;
+  const row = (what: string, one: Config, spread: Config) =>
+    `| ${what} | ${label} | ${cell(before[one])} | ${cell(before[spread])} | ${ratio(before, one, spread)} |
+| | after | ${cell(results[one])} | ${cell(results[spread])} | ${ratio(results, one, spread)} |`;
+  return `
+Before and after (${label}: the same script on that code, ${before['like-one'].length} rounds over several runs
+interleaved with runs of this code; after: this run):
+
+| write | code | one block / one owner (calls/s) | spread over ${SPREAD} owners (calls/s) | one / spread |
+|---|---|---|---|---|
+${row('like a like block', 'like-one', 'like-spread')}
+${row('submit a form', 'submit-one', 'submit-spread')}
+`;
+}
+
 function report(results: Record<Config, number[]>, meta: { load: string; took: number }): string {
   const row = (what: string, one: Config, spread: Config, oneLabel: string) => {
     const ratio = median(results[one]) / median(results[spread]);
@@ -322,7 +349,7 @@ function report(results: Record<Config, number[]>, meta: { load: string; took: n
 |---|---|---|---|
 ${row('like a like block (`toggle_block_like`)', 'like-one', 'like-spread', 'ONE block')}
 ${row('submit a form (`submit_response`)', 'submit-one', 'submit-spread', `${SPREAD} forms of ONE owner`)}
-`;
+${baselineTable(results)}`;
 }
 
 const started = performance.now();

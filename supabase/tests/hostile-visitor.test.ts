@@ -395,7 +395,9 @@ describe('ab votes', () => {
     expect(counts.reduce((a, b) => a + b, 0)).toBe(1);
     // refused votes did not use up the owner's monthly quota
     expect(
-      await sql('select p.response_monthly_count from public.profiles p where p.id = $1', [owner.id]),
+      await sql('select p.response_monthly_count from public.profiles p where p.id = $1', [
+        owner.id,
+      ]),
     ).toEqual([{ response_monthly_count: 1 }]);
   });
 
@@ -1197,10 +1199,7 @@ describe('closed doors', () => {
       await refused(
         blocks.form,
         () =>
-          client
-            .from('profiles')
-            .update({ response_monthly_limit: 1_000_000 })
-            .eq('id', owner.id),
+          client.from('profiles').update({ response_monthly_limit: 1_000_000 }).eq('id', owner.id),
         /permission denied/,
       );
     }

@@ -58,9 +58,7 @@ export interface Usage {
 export async function loadUsage(userId: string): Promise<Usage> {
   const { data, error } = await supabase
     .from('profiles')
-    .select(
-      'block_count, block_limit, response_monthly_count, response_monthly_limit',
-    )
+    .select('block_count, block_limit, response_monthly_count, response_monthly_limit')
     .eq('id', userId)
     .single();
   if (error) throw error;
