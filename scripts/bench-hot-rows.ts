@@ -305,10 +305,17 @@ const range = (xs: number[]) => `${int(Math.min(...xs))}-${int(Math.max(...xs))}
  * ...}, the `raw:` line this script prints, several runs' arrays joined), compared side by side
  * with this run's; BENCH_BASELINE_LABEL names it.
  */
-function baselineTable(results: Record<Config, number[]>): string {
+function baselineTable(current: Record<Config, number[]>): string {
   const file = process.env.BENCH_BASELINE;
   if (!file) return '';
   const before = JSON.parse(readFileSync(file, 'utf8')) as Record<Config, number[]>;
+  // BENCH_ALSO=file.json: rounds of earlier runs of this code, interleaved with the baseline's
+  const also = process.env.BENCH_ALSO
+    ? (JSON.parse(readFileSync(process.env.BENCH_ALSO, 'utf8')) as Record<Config, number[]>)
+    : undefined;
+  const results = Object.fromEntries(
+    CONFIGS.map((c) => [c, [...(also?.[c] ?? []), ...current[c]]]),
+  ) as Record<Config, number[]>;
   const label = process.env.BENCH_BASELINE_LABEL ?? 'before';
   const ratio = (r: Record<Config, number[]>, one: Config, spread: Config) =>
     `${Math.round((median(r[one]) / median(r[spread])) * 100)} %`;
@@ -317,8 +324,8 @@ function baselineTable(results: Record<Config, number[]>): string {
     `| ${what} | ${label} | ${cell(before[one])} | ${cell(before[spread])} | ${ratio(before, one, spread)} |
 | | after | ${cell(results[one])} | ${cell(results[spread])} | ${ratio(results, one, spread)} |`;
   return `
-Before and after (${label}: the same script on that code, ${before['like-one'].length} rounds over several runs
-interleaved with runs of this code; after: this run):
+Before and after, runs of the two codes taking turns on the machine (${label}: the same script on
+that code, ${before['like-one'].length} rounds; after: this code, ${results['like-one'].length} rounds, this run's included):
 
 | write | code | one block / one owner (calls/s) | spread over ${SPREAD} owners (calls/s) | one / spread |
 |---|---|---|---|---|
