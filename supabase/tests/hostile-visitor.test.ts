@@ -131,8 +131,12 @@ async function post(
 /** Everything a visitor write could change on a block: its rows and every counter. */
 async function stateOf(blockId: string): Promise<Record<string, unknown>> {
   const [row] = await sql(
-    `select b.response_count, b.new_response_count, b.like_count, b.deactivated,
-       p.response_monthly_count, p.response_month,
+    `select (private.with_live_counts(b)).response_count, (private.with_live_counts(b)).new_response_count,
+       (private.with_live_counts(b)).like_count, b.deactivated,
+       -- the owner's monthly count: the sum of the count shards (computed field), and the shards
+       p.response_monthly_count,
+       (select coalesce(jsonb_agg(to_jsonb(c) order by c.month, c.shard), '[]')
+         from private.response_counts c where c.user_id = p.id) as response_counts,
        (select coalesce(jsonb_agg(to_jsonb(r) order by r.id), '[]') from public.responses r
          where r.block_id = b.id) as responses,
        (select coalesce(jsonb_agg(to_jsonb(m) order by m.id), '[]') from public.messages m
@@ -391,7 +395,9 @@ describe('ab votes', () => {
     expect(counts.reduce((a, b) => a + b, 0)).toBe(1);
     // refused votes did not use up the owner's monthly quota
     expect(
-      await sql('select response_monthly_count from public.profiles where id = $1', [owner.id]),
+      await sql('select p.response_monthly_count from public.profiles p where p.id = $1', [
+        owner.id,
+      ]),
     ).toEqual([{ response_monthly_count: 1 }]);
   });
 
@@ -1168,19 +1174,22 @@ describe('closed doors', () => {
       429,
     );
 
-    // a new month: last month's count no longer counts
-    const lastMonth = await service
-      .from('profiles')
-      .update({ response_month: '2000-01-01' })
-      .eq('id', owner.id);
-    expect(lastMonth.error).toBeNull();
-    expect((await submit(visitors[4]!)).error).toBeNull();
-    const [profile] = await sql<{ response_monthly_count: number; fresh: boolean }>(
-      `select response_monthly_count, response_month = date_trunc('month', now())::date as fresh
-       from public.profiles where id = $1`,
+    // a new month: last month's count no longer counts (the month's count shards are moved back
+    // a month, as if this month had just begun)
+    await sql(
+      `update private.response_counts set month = (date_trunc('month', now()) - interval '1 month')::date
+       where user_id = $1`,
       [owner.id],
     );
-    expect(profile).toEqual({ response_monthly_count: 1, fresh: true });
+    expect((await submit(visitors[4]!)).error).toBeNull();
+    const [profile] = await sql<{ response_monthly_count: number; last_month: number }>(
+      `select p.response_monthly_count,
+              (select sum(count)::int from private.response_counts c
+               where c.user_id = p.id and c.month < date_trunc('month', now())::date) as last_month
+       from public.profiles p where p.id = $1`,
+      [owner.id],
+    );
+    expect(profile).toEqual({ response_monthly_count: 1, last_month: 2 });
   });
 
   it('the visitor cannot raise the quota or reset the count themselves', async () => {
@@ -1190,10 +1199,7 @@ describe('closed doors', () => {
       await refused(
         blocks.form,
         () =>
-          client
-            .from('profiles')
-            .update({ response_monthly_limit: 1_000_000, response_monthly_count: 0 })
-            .eq('id', owner.id),
+          client.from('profiles').update({ response_monthly_limit: 1_000_000 }).eq('id', owner.id),
         /permission denied/,
       );
     }

@@ -214,6 +214,9 @@ describe('catalogue: what client roles are granted', () => {
       'moderation_messages',
       'moderate_messages',
       'block_writer',
+      // issue 13: computed fields over the count shards (null for another user's rows)
+      'response_monthly_count',
+      'member_count',
     ];
     expect(
       rows
