@@ -46,7 +46,6 @@ const VIEWS = Number(process.env.BENCH_CACHE_VIEWS ?? 1000);
 const SECONDS = Number(process.env.BENCH_CACHE_SECONDS ?? 30);
 const LATENCY_RUNS = Number(process.env.BENCH_RUNS ?? 200);
 const VIEW_RUNS = Number(process.env.BENCH_VIEW_RUNS ?? 100);
-const write = process.argv.includes('--write') || process.env.BENCH_WRITE === '1';
 
 if (!existsSync(NGINX)) {
   console.error(
@@ -475,8 +474,7 @@ ${rows.map(([who, a, b]) => `| ${who} | ${ms(quantile(a, 0.5))} ms | ${ms(quanti
 Like-count updates of 2,000 messages (a like each) that were HOT (no index entries written):
 ${(hotBefore * 100).toFixed(0)}% with fillfactor 100 (before), ${(hotAfter * 100).toFixed(0)}% with fillfactor ${fillfactor} (the migration's, for pages written since).
 `;
-  if (write) writeBenchmarkSection('Cacheable reads', body);
-  else console.log('\n(docs/benchmarks.md not written: pass -- --write to record these figures)');
+  writeBenchmarkSection('Cacheable reads', body);
 } catch (err) {
   console.error(logs.slice(-30).join('\n'));
   console.error(err);

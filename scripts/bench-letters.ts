@@ -15,7 +15,7 @@
 // sends equals the member count and every delivery was sent, each under its own message id).
 //
 //   npm run bench:letters
-//   BENCH_MEMBERS=2000 npm run bench:letters -- --no-write
+//   BENCH_MEMBERS=2000 npm run bench:letters
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -285,7 +285,7 @@ One letter (the Notion fixture page, rendered by the pipeline) sent with \`publi
 | **exactly one mail per member** | ${exactlyOnce ? 'yes' : 'NO'} |`;
   process.stdout.write(`${body}\n`);
   if (!exactlyOnce) process.exitCode = 1;
-  if (!process.argv.includes('--no-write')) {
+  {
     writeBenchmarkSection('Letters', body);
     process.stdout.write('written to docs/benchmarks.md ("Letters")\n');
   }

@@ -7,7 +7,7 @@
 // process that runs the worker. Not part of `npm test`.
 //
 //   npm run bench:mail
-//   BENCH_MAILS=2000 BENCH_WORKERS=2 npm run bench:mail -- --no-write
+//   BENCH_MAILS=2000 BENCH_WORKERS=2 npm run bench:mail
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -168,7 +168,7 @@ ${queued} notification jobs enqueued by the message trigger in one transaction (
 
 The sending-rate bucket was lifted for the run (\`rate.mail.per_second\`); in production it is the SES account's quota (14/s by default here), which the worker honours whatever its speed.`;
   process.stdout.write(`${body}\n`);
-  if (!process.argv.includes('--no-write')) {
+  {
     writeBenchmarkSection('Mail', body);
     process.stdout.write('written to docs/benchmarks.md ("Mail")\n');
   }

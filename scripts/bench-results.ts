@@ -4,7 +4,7 @@
 // dashboard calls it (supabase-js -> gateway -> PostgREST). Not part of `npm test`.
 //
 //   npm run bench:results
-//   BENCH_RUNS=5 npm run bench:results -- --no-write
+//   BENCH_RUNS=5 npm run bench:results
 import { createClient } from '@supabase/supabase-js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -203,7 +203,7 @@ The function reads the rows twice (one pass groups them into time buckets, one c
 question's figures with one aggregate per question and option), plus an index scan of at most
 five rows per text question; the time grows with the rows, about linearly.`;
   process.stdout.write(`${body}\n`);
-  if (!process.argv.includes('--no-write')) {
+  {
     writeBenchmarkSection('Results summary', body);
     process.stdout.write('written to docs/benchmarks.md ("Results summary")\n');
   }

@@ -22,6 +22,30 @@ create type public.sender_email_status as enum ('pending', 'not_verified', 'veri
 -- tables
 -- ---------------------------------------------------------------------------------------------
 
+create table private.audience_group_deltas (
+  group_id uuid not null,
+  shard smallint not null,
+  delta integer default 0 not null,
+  constraint audience_group_deltas_pkey PRIMARY KEY (group_id, shard),
+  constraint audience_group_deltas_group_id_fkey FOREIGN KEY (group_id) REFERENCES public.audience_groups(id) ON DELETE CASCADE,
+  constraint audience_group_deltas_shard_check CHECK (((shard >= 0) AND (shard <= 31)))
+) with (fillfactor=70);
+comment on table private.audience_group_deltas is 'Changes to an audience group''s count made while another write held the group row; folded into public.audience_groups by pg_cron fold-counters. A group''s count is the row''s plus these (public.audience_group_count). No client role can read it.';
+alter table private.audience_group_deltas enable row level security;
+
+create table private.block_count_deltas (
+  block_id uuid not null,
+  shard smallint not null,
+  response_count integer default 0 not null,
+  new_response_count integer default 0 not null,
+  like_count integer default 0 not null,
+  constraint block_count_deltas_pkey PRIMARY KEY (block_id, shard),
+  constraint block_count_deltas_block_id_fkey FOREIGN KEY (block_id) REFERENCES public.blocks(id) ON DELETE CASCADE,
+  constraint block_count_deltas_shard_check CHECK (((shard >= 0) AND (shard <= 31)))
+) with (fillfactor=70);
+comment on table private.block_count_deltas is 'Changes to a block''s counters made while another write held the block row (one row per block and writer session mod 32); folded into public.blocks by pg_cron fold-counters. A block''s counts are the row plus these (private.with_live_counts). No client role can read it.';
+alter table private.block_count_deltas enable row level security;
+
 create table private.captcha_passes (
   block_id uuid not null,
   user_id uuid not null,
@@ -245,6 +269,19 @@ create unlogged table private.rate_limits (
 ) with (fillfactor=50);
 comment on table private.rate_limits is 'Token buckets of the visitor rate limits, per (block, visitor, action) and per (block, shard, action). Unlogged: lost on a crash, which only refills them.';
 alter table private.rate_limits enable row level security;
+
+create table private.response_counts (
+  user_id uuid not null,
+  month date not null,
+  shard smallint not null,
+  count integer default 0 not null,
+  constraint response_counts_pkey PRIMARY KEY (user_id, month, shard),
+  constraint response_counts_count_check CHECK ((count >= 0)),
+  constraint response_counts_shard_check CHECK (((shard >= 0) AND (shard <= 31))),
+  constraint response_counts_user_id_fkey FOREIGN KEY (user_id) REFERENCES public.profiles(id) ON DELETE CASCADE
+) with (fillfactor=70);
+comment on table private.response_counts is 'The owner''s monthly response count in 32 shards per month, each allowed its share of response_monthly_limit (private.take_response_quota); the count is their sum (private.monthly_response_count). No client role can read it.';
+alter table private.response_counts enable row level security;
 
 create table private.settings (
   key text not null,
@@ -520,6 +557,7 @@ CREATE TRIGGER blocks_after_delete AFTER DELETE ON public.blocks FOR EACH ROW EX
 CREATE TRIGGER blocks_after_insert AFTER INSERT ON public.blocks FOR EACH ROW EXECUTE FUNCTION private.blocks_after_insert();
 CREATE TRIGGER blocks_before_insert BEFORE INSERT ON public.blocks FOR EACH ROW EXECUTE FUNCTION private.blocks_before_insert();
 CREATE TRIGGER blocks_guard_update BEFORE UPDATE OF new_response_count ON public.blocks FOR EACH ROW EXECUTE FUNCTION private.blocks_guard_update();
+CREATE TRIGGER blocks_reset_new_deltas AFTER UPDATE OF new_response_count ON public.blocks FOR EACH ROW WHEN (((new.new_response_count = 0) AND (new.response_count = old.response_count) AND (new.like_count = old.like_count))) EXECUTE FUNCTION private.blocks_reset_new_deltas();
 CREATE TRIGGER blocks_set_updated_at BEFORE UPDATE ON public.blocks FOR EACH ROW EXECUTE FUNCTION private.set_updated_at();
 
 create table public.coupon_redemptions (
@@ -885,6 +923,7 @@ create policy "Users can read published messages, their own held ones and all " 
 CREATE TRIGGER messages_after_delete AFTER DELETE ON public.messages FOR EACH ROW EXECUTE FUNCTION private.messages_after_delete();
 CREATE TRIGGER messages_after_insert AFTER INSERT ON public.messages FOR EACH ROW EXECUTE FUNCTION private.messages_after_insert();
 CREATE TRIGGER messages_before_insert BEFORE INSERT ON public.messages FOR EACH ROW EXECUTE FUNCTION private.messages_before_insert();
+CREATE TRIGGER messages_broadcast AFTER INSERT OR DELETE OR UPDATE ON public.messages FOR EACH ROW EXECUTE FUNCTION private.messages_broadcast();
 CREATE TRIGGER messages_enqueue_approved_reply AFTER UPDATE OF status ON public.messages FOR EACH ROW WHEN (((old.status = 'held'::text) AND (new.status = 'published'::text) AND (new.parent_id IS NOT NULL))) EXECUTE FUNCTION private.messages_enqueue_notifications();
 CREATE TRIGGER messages_enqueue_notifications AFTER INSERT ON public.messages FOR EACH ROW EXECUTE FUNCTION private.messages_enqueue_notifications();
 CREATE TRIGGER messages_enqueue_notion AFTER INSERT ON public.messages FOR EACH ROW EXECUTE FUNCTION private.enqueue_notion_write();
@@ -969,8 +1008,6 @@ create table public.profiles (
   block_limit integer default 3 not null,
   block_count integer default 0 not null,
   response_monthly_limit integer default 100 not null,
-  response_monthly_count integer default 0 not null,
-  response_month date default (date_trunc('month'::text, now()))::date not null,
   deactivated_mode boolean default false not null,
   group_mode text,
   email_only boolean default false not null,
@@ -986,7 +1023,6 @@ create table public.profiles (
   constraint profiles_id_fkey FOREIGN KEY (id) REFERENCES auth.users(id) ON DELETE CASCADE,
   constraint profiles_name_check CHECK ((char_length(name) <= 100)),
   constraint profiles_photo_url_check CHECK ((char_length(photo_url) <= 500)),
-  constraint profiles_response_monthly_count_check CHECK ((response_monthly_count >= 0)),
   constraint profiles_response_monthly_limit_check CHECK ((response_monthly_limit >= 0))
 );
 comment on table public.profiles is 'One row per signed-in (non-anonymous) user: profile fields, consent, plan limits and usage counters.';
@@ -1008,7 +1044,6 @@ create policy "Users can update their own profile" on public.profiles for update
   using ((id = ( SELECT auth.uid() AS uid)))
   with check ((id = ( SELECT auth.uid() AS uid)));
 CREATE TRIGGER profiles_after_insert AFTER INSERT ON public.profiles FOR EACH ROW EXECUTE FUNCTION private.profiles_after_insert();
-CREATE TRIGGER profiles_quota_notice AFTER UPDATE OF response_monthly_count ON public.profiles FOR EACH ROW WHEN (((new.response_monthly_count IS DISTINCT FROM old.response_monthly_count) AND ((new.response_monthly_count)::numeric >= ((new.response_monthly_limit)::numeric * 0.8)))) EXECUTE FUNCTION private.profiles_quota_notice();
 CREATE TRIGGER profiles_set_updated_at BEFORE UPDATE ON public.profiles FOR EACH ROW EXECUTE FUNCTION private.set_updated_at();
 
 create table public.publishes (
@@ -1427,6 +1462,33 @@ $function$;
 comment on function private.block_tags_are_valid(p_tags text[]) is 'Every tag is 1..50 characters without leading or trailing whitespace (blocks.tags check).';
 -- executable by public (the default)
 
+CREATE OR REPLACE FUNCTION private.block_topic_readable(p_topic text)
+ RETURNS boolean
+ LANGUAGE plpgsql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  v_match text[];
+  v_block uuid;
+begin
+  v_match := regexp_match(coalesce(p_topic, ''),
+    '^block:([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})(:owner)?$');
+  if v_match is null then
+    return false;
+  end if;
+  v_block := v_match[1]::uuid;
+  if v_match[2] is not null then
+    return private.is_block_owner(v_block);
+  end if;
+  return private.block_is_published(v_block) or private.is_block_owner(v_block);
+end;
+$function$;
+revoke all on function private.block_topic_readable(p_topic text) from public;
+grant execute on function private.block_topic_readable(p_topic text) to anon;
+grant execute on function private.block_topic_readable(p_topic text) to authenticated;
+grant execute on function private.block_topic_readable(p_topic text) to service_role;
+
 CREATE OR REPLACE FUNCTION private.block_view_json(p_block_id uuid, p_uid uuid, p_public boolean)
  RETURNS jsonb
  LANGUAGE sql
@@ -1599,15 +1661,71 @@ end;
 $function$;
 -- executable by public (the default)
 
-CREATE OR REPLACE FUNCTION private.bump_audience_group(p_user_id uuid, p_name text, p_delta integer)
- RETURNS void
- LANGUAGE sql
+CREATE OR REPLACE FUNCTION private.blocks_reset_new_deltas()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
  SET search_path TO ''
 AS $function$
-  update public.audience_groups set count = greatest(count + p_delta, 0)
-    where user_id = p_user_id and name = p_name;
+begin
+  if current_setting('counters.folding', true) = 'on' then
+    return null;
+  end if;
+  update private.block_count_deltas set new_response_count = 0
+    where block_id = new.id and new_response_count <> 0;
+  return null;
+end;
+$function$;
+revoke all on function private.blocks_reset_new_deltas() from public;
+
+CREATE OR REPLACE FUNCTION private.bump_audience_group(p_user_id uuid, p_name text, p_delta integer)
+ RETURNS void
+ LANGUAGE plpgsql
+ SET search_path TO ''
+AS $function$
+begin
+  update public.audience_groups set count = count + p_delta
+    where id = (select id from public.audience_groups
+                where user_id = p_user_id and name = p_name for no key update skip locked)
+      and count + p_delta >= 0;
+  if found then
+    return;
+  end if;
+  insert into private.audience_group_deltas as d (group_id, shard, delta)
+    select g.id, pg_backend_pid() % 32, p_delta
+    from public.audience_groups g where g.user_id = p_user_id and g.name = p_name
+    on conflict (group_id, shard) do update set delta = d.delta + excluded.delta;
+end;
 $function$;
 -- executable by public (the default)
+
+CREATE OR REPLACE FUNCTION private.bump_block_counts(p_block_id uuid, p_responses integer, p_new integer, p_likes integer)
+ RETURNS void
+ LANGUAGE plpgsql
+ SET search_path TO ''
+AS $function$
+begin
+  update public.blocks
+    set response_count = greatest(response_count + p_responses, 0),
+        new_response_count = greatest(new_response_count + p_new, 0),
+        like_count = greatest(like_count + p_likes, 0)
+    where id = (select id from public.blocks where id = p_block_id for no key update skip locked)
+      -- a decrement the row cannot take (the increments it undoes are still deltas) is a delta
+      and response_count + p_responses >= 0 and like_count + p_likes >= 0;
+  if found then
+    return;
+  end if;
+  -- busy, short of a decrement, or gone (the block's delete cascading here)
+  insert into private.block_count_deltas as d (block_id, shard, response_count, new_response_count, like_count)
+    select b.id, pg_backend_pid() % 32, p_responses, p_new, p_likes
+    from public.blocks b where b.id = p_block_id
+    on conflict (block_id, shard) do update
+      set response_count = d.response_count + excluded.response_count,
+          new_response_count = d.new_response_count + excluded.new_response_count,
+          like_count = d.like_count + excluded.like_count;
+end;
+$function$;
+revoke all on function private.bump_block_counts(p_block_id uuid, p_responses integer, p_new integer, p_likes integer) from public;
 
 CREATE OR REPLACE FUNCTION private.captcha_config()
  RETURNS jsonb
@@ -1671,14 +1789,17 @@ declare
   v_visitor_burst double precision;
   v_block_rate double precision;
   v_block_burst double precision;
-  v_taken integer;
+  v_home integer;
+  v_shard integer;
+  v_visitor_ok boolean;
+  v_shard_ok boolean;
 begin
   if p_uid = p_block.owner_id then
     return;
   end if;
   -- the three settings in one index scan
   select coalesce((s -> 'limits.enabled' #>> '{}')::boolean, true),
-         greatest(1, least(64, coalesce((s -> 'limits.block_shards' #>> '{}')::integer, 4))),
+         greatest(1, least(64, coalesce((s -> 'limits.block_shards' #>> '{}')::integer, 32))),
          -- the defaults: a person never meets them, a script does at once (per minute and burst,
          -- for one visitor on one block and for the whole block); one visitor's form submits:
          -- five at once (Submit again), then three an hour, so one visitor cannot burn the
@@ -1704,13 +1825,19 @@ begin
   end if;
   v_visitor_rate := greatest((v_cfg ->> 'visitor_per_minute')::double precision, 0.0001);
   v_visitor_burst := greatest((v_cfg ->> 'visitor_burst')::double precision, 1);
+  -- no more shards than the block's burst: each holds at least one token, and together they
+  -- hold the burst (a small bucket of 8 is 8 shards of 1, not 32 of 1); a visitor whose shard is
+  -- empty takes a token from another one (below), so a shard's share never limits one visitor
+  v_shards := greatest(1, least(v_shards, floor(greatest((v_cfg ->> 'block_burst')::double precision, 1))::integer));
   v_block_rate := greatest((v_cfg ->> 'block_per_minute')::double precision / v_shards, 0.0001);
   v_block_burst := greatest((v_cfg ->> 'block_burst')::double precision / v_shards, 1);
 
+  v_home := abs(mod(hashtext(p_uid::text), v_shards));
+  with taken as (
   insert into private.rate_limits as r (block_id, subject, action, tokens, per_minute, burst, updated_at, full_at)
     values (p_block.id, p_uid, p_action, v_visitor_burst - 1, v_visitor_rate, v_visitor_burst, v_now,
             v_now + make_interval(secs => 60 / v_visitor_rate)),
-           (p_block.id, ('00000000-0000-0000-0000-' || lpad(to_hex(abs(mod(hashtext(p_uid::text), v_shards))), 12, '0'))::uuid,
+           (p_block.id, ('00000000-0000-0000-0000-' || lpad(to_hex(v_home), 12, '0'))::uuid,
             p_action,
             v_block_burst - 1, v_block_rate, v_block_burst, v_now, v_now + make_interval(secs => 60 / v_block_rate))
     on conflict (block_id, subject, action) do update
@@ -1723,11 +1850,49 @@ begin
                       r.tokens + extract(epoch from v_now - r.updated_at)::double precision * excluded.per_minute / 60))
                     * 60 / excluded.per_minute)
       where least(excluded.burst, r.tokens + extract(epoch from v_now - r.updated_at)::double precision
-                                             * excluded.per_minute / 60) >= 1;
+                                             * excluded.per_minute / 60) >= 1
+    returning r.subject
+  )
   -- inserted or updated: a bucket that had no token is neither
-  get diagnostics v_taken = row_count;
-  if v_taken = 2 then
+  select coalesce(bool_or(subject = p_uid), false), coalesce(bool_or(subject <> p_uid), false)
+    into v_visitor_ok, v_shard_ok from taken;
+  if v_visitor_ok and v_shard_ok then
     return;
+  end if;
+  -- The visitor has a token but their shard of the block's bucket is empty: the block still has
+  -- tokens if another shard has one (the shards together are the block's bucket). Only the
+  -- shards that look like they have a token are tried (read without a lock first), so a writer
+  -- rarely holds a shard it could not use.
+  if v_visitor_ok and v_shards > 1 then
+    for v_shard in
+      select s.n from generate_series(1, v_shards - 1) g(i)
+      cross join lateral (select (v_home + g.i) % v_shards as n) s
+      left join private.rate_limits r
+        on r.block_id = p_block.id and r.action = p_action
+       and r.subject = ('00000000-0000-0000-0000-' || lpad(to_hex(s.n), 12, '0'))::uuid
+      where r.block_id is null
+         or least(v_block_burst, r.tokens + extract(epoch from v_now - r.updated_at)::double precision
+                                            * v_block_rate / 60) >= 1
+      order by g.i
+    loop
+      insert into private.rate_limits as r (block_id, subject, action, tokens, per_minute, burst, updated_at, full_at)
+        values (p_block.id, ('00000000-0000-0000-0000-' || lpad(to_hex(v_shard), 12, '0'))::uuid, p_action,
+                v_block_burst - 1, v_block_rate, v_block_burst, v_now, v_now + make_interval(secs => 60 / v_block_rate))
+        on conflict (block_id, subject, action) do update
+          set tokens = least(excluded.burst, r.tokens + extract(epoch from v_now - r.updated_at)::double precision
+                                                        * excluded.per_minute / 60) - 1,
+              per_minute = excluded.per_minute,
+              burst = excluded.burst,
+              updated_at = v_now,
+              full_at = v_now + make_interval(secs => (excluded.burst + 1 - least(excluded.burst,
+                          r.tokens + extract(epoch from v_now - r.updated_at)::double precision * excluded.per_minute / 60))
+                        * 60 / excluded.per_minute)
+          where least(excluded.burst, r.tokens + extract(epoch from v_now - r.updated_at)::double precision
+                                                 * excluded.per_minute / 60) >= 1;
+      if found then
+        return;
+      end if;
+    end loop;
   end if;
 
   if p_block.captcha then
@@ -1959,6 +2124,70 @@ $function$;
 revoke all on function private.expire_plans() from public;
 grant execute on function private.expire_plans() to service_role;
 
+CREATE OR REPLACE FUNCTION private.fold_counters()
+ RETURNS integer
+ LANGUAGE plpgsql
+ SET search_path TO ''
+AS $function$
+declare
+  v_blocks integer;
+  v_groups integer;
+begin
+  perform set_config('counters.folding', 'on', true);
+  with free as (
+    select b.id from public.blocks b
+    where b.id in (select distinct block_id from private.block_count_deltas)
+    for no key update of b skip locked
+  ), locked as (
+    select block_id, shard from private.block_count_deltas
+    where block_id in (select id from free) for update skip locked
+  ), whole as (
+    -- only blocks whose every delta row is free: the row plus all its deltas is exact, so the
+    -- fold never clamps a partial sum
+    select l.block_id from locked l group by l.block_id
+    having count(*) = (select count(*) from private.block_count_deltas a where a.block_id = l.block_id)
+  ), taken as (
+    delete from private.block_count_deltas d
+    using locked x
+    where x.block_id in (select block_id from whole) and d.block_id = x.block_id and d.shard = x.shard
+    returning d.*
+  ), sums as (
+    select block_id, sum(response_count) as r, sum(new_response_count) as n, sum(like_count) as l
+    from taken group by block_id
+  )
+  update public.blocks b
+    set response_count = greatest(b.response_count + s.r, 0),
+        new_response_count = greatest(b.new_response_count + s.n, 0),
+        like_count = greatest(b.like_count + s.l, 0)
+    from sums s where b.id = s.block_id;
+  get diagnostics v_blocks = row_count;
+
+  with free as (
+    select g.id from public.audience_groups g
+    where g.id in (select distinct group_id from private.audience_group_deltas)
+    for no key update of g skip locked
+  ), locked as (
+    select group_id, shard from private.audience_group_deltas
+    where group_id in (select id from free) for update skip locked
+  ), whole as (
+    select l.group_id from locked l group by l.group_id
+    having count(*) = (select count(*) from private.audience_group_deltas a where a.group_id = l.group_id)
+  ), taken as (
+    delete from private.audience_group_deltas d
+    using locked x
+    where x.group_id in (select group_id from whole) and d.group_id = x.group_id and d.shard = x.shard
+    returning d.*
+  ), sums as (
+    select group_id, sum(delta) as delta from taken group by group_id
+  )
+  update public.audience_groups g set count = greatest(g.count + s.delta, 0)
+    from sums s where g.id = s.group_id;
+  get diagnostics v_groups = row_count;
+  return v_blocks + v_groups;
+end;
+$function$;
+revoke all on function private.fold_counters() from public;
+
 CREATE OR REPLACE FUNCTION private.handle_deleted_user()
  RETURNS trigger
  LANGUAGE plpgsql
@@ -1966,6 +2195,9 @@ CREATE OR REPLACE FUNCTION private.handle_deleted_user()
  SET search_path TO ''
 AS $function$
 begin
+  if current_setting('rb.keep_visitor_content', true) = 'on' then
+    return old;
+  end if;
   delete from public.message_likes where user_id = old.id;
   delete from public.messages where creator_id = old.id;
   delete from public.responses where creator_id = old.id;
@@ -2219,10 +2451,7 @@ CREATE OR REPLACE FUNCTION private.messages_after_delete()
  SET search_path TO ''
 AS $function$
 begin
-  update public.blocks
-    set response_count = greatest(response_count - 1, 0),
-        new_response_count = greatest(new_response_count - 1, 0)
-    where id = old.block_id;
+  perform private.bump_block_counts(old.block_id, -1, -1, 0);
   if old.parent_id is not null then
     update public.messages set reply_count = greatest(reply_count - 1, 0) where id = old.parent_id;
   end if;
@@ -2238,9 +2467,7 @@ CREATE OR REPLACE FUNCTION private.messages_after_insert()
  SET search_path TO ''
 AS $function$
 begin
-  update public.blocks
-    set response_count = response_count + 1, new_response_count = new_response_count + 1
-    where id = new.block_id;
+  perform private.bump_block_counts(new.block_id, 1, 1, 0);
   if new.parent_id is not null then
     update public.messages set reply_count = reply_count + 1 where id = new.parent_id;
   end if;
@@ -2265,6 +2492,58 @@ begin
 end;
 $function$;
 -- executable by public (the default)
+
+CREATE OR REPLACE FUNCTION private.messages_broadcast()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  v_block uuid := case when tg_op = 'DELETE' then old.block_id else new.block_id end;
+  v_id uuid := case when tg_op = 'DELETE' then old.id else new.id end;
+  v_topic text := 'block:' || v_block::text;
+  v_was boolean := tg_op <> 'INSERT' and old.status = 'published';
+  v_is boolean := tg_op <> 'DELETE' and new.status = 'published';
+  v_counts_only boolean := false;
+begin
+  if tg_op = 'UPDATE' then
+    v_counts_only := (to_jsonb(new) - 'like_count' - 'reply_count')
+                   = (to_jsonb(old) - 'like_count' - 'reply_count');
+  end if;
+
+  -- the owner's moderation list: which message changed (not its counts)
+  if not v_counts_only then
+    perform realtime.send(jsonb_build_object('type', tg_op, 'id', v_id), 'change',
+                          v_topic || ':owner', true);
+  end if;
+
+  if v_counts_only then
+    if v_was and v_is then
+      if new.like_count <> old.like_count then
+        perform realtime.send(jsonb_build_object('id', v_id, 'like_count', new.like_count,
+                                                 'likes', new.like_count - old.like_count),
+                              'counts', v_topic, true);
+      end if;
+      if new.reply_count <> old.reply_count then
+        perform realtime.send(jsonb_build_object('id', v_id, 'reply_count', new.reply_count,
+                                                 'replies', new.reply_count - old.reply_count),
+                              'counts', v_topic, true);
+      end if;
+    end if;
+  elsif v_is then
+    perform realtime.send(jsonb_build_object('type', tg_op, 'row', to_jsonb(new)), 'change',
+                          v_topic, true);
+  elsif v_was then
+    perform realtime.send(
+      jsonb_build_object('type', case when tg_op = 'DELETE' then 'DELETE' else 'REMOVE' end,
+                         'row', jsonb_build_object('id', v_id, 'parent_id', old.parent_id)),
+      'change', v_topic, true);
+  end if;
+  return null;
+end;
+$function$;
+revoke all on function private.messages_broadcast() from public;
 
 CREATE OR REPLACE FUNCTION private.messages_enqueue_notifications()
  RETURNS trigger
@@ -2300,6 +2579,17 @@ begin
 end;
 $function$;
 -- executable by public (the default)
+
+CREATE OR REPLACE FUNCTION private.monthly_response_count(p_user_id uuid)
+ RETURNS integer
+ LANGUAGE sql
+ STABLE
+ SET search_path TO ''
+AS $function$
+  select coalesce(sum(count), 0)::integer from private.response_counts
+  where user_id = p_user_id and month = date_trunc('month', now())::date;
+$function$;
+revoke all on function private.monthly_response_count(p_user_id uuid) from public;
 
 CREATE OR REPLACE FUNCTION private.next_card_charge(p_payment public.payments, p_billing_key text)
  RETURNS uuid
@@ -2431,41 +2721,6 @@ end;
 $function$;
 -- executable by public (the default)
 
-CREATE OR REPLACE FUNCTION private.profiles_quota_notice()
- RETURNS trigger
- LANGUAGE plpgsql
- SECURITY DEFINER
- SET search_path TO ''
-AS $function$
-declare
-  v_limit integer := new.response_monthly_limit;
-  v_warn integer := ceil(new.response_monthly_limit * 0.8);
-  v_level integer;
-begin
-  if v_limit <= 0 or new.response_monthly_count <= coalesce(old.response_monthly_count, 0)
-     and new.response_month = old.response_month then
-    return null;
-  end if;
-  if new.response_monthly_count >= v_limit then
-    v_level := 100;
-  elsif new.response_monthly_count >= v_warn then
-    v_level := 80;
-  else
-    return null;
-  end if;
-  insert into private.quota_notices (user_id, month, level) values (new.id, new.response_month, v_level)
-    on conflict do nothing;
-  if found then
-    perform private.enqueue_job('quota.notice',
-      jsonb_build_object('user_id', new.id, 'month', new.response_month, 'level', v_level,
-                         'count', new.response_monthly_count, 'limit', v_limit),
-      'quota.notice:' || new.id || ':' || new.response_month || ':' || v_level, null, null, 'mail');
-  end if;
-  return null;
-end;
-$function$;
--- executable by public (the default)
-
 CREATE OR REPLACE FUNCTION private.public_block_json(p_block public.blocks)
  RETURNS jsonb
  LANGUAGE sql
@@ -2482,13 +2737,46 @@ AS $function$
     'allow_reply', p_block.allow_reply, 'admin_only_reply', p_block.admin_only_reply,
     'show_count', p_block.show_count, 'show_profile', p_block.show_profile,
     'owner_name', p_block.owner_name, 'owner_photo_url', p_block.owner_photo_url,
-    'qna_subject', p_block.qna_subject, 'response_count', p_block.response_count,
-    'like_count', p_block.like_count, 'align', p_block.align, 'button_text', p_block.button_text,
+    'qna_subject', p_block.qna_subject, 'response_count', c.response_count,
+    'like_count', c.like_count, 'align', p_block.align, 'button_text', p_block.button_text,
     'url_to_open', p_block.url_to_open, 'open_graph', p_block.open_graph,
     'allow_creator_email', p_block.allow_creator_email, 'deactivated', p_block.deactivated,
-    'captcha', case when p_block.captcha then private.captcha_config() end);
+    'captcha', case when p_block.captcha then private.captcha_config() end)
+  from private.with_live_counts(p_block) c;
 $function$;
 -- executable by public (the default)
+
+CREATE OR REPLACE FUNCTION private.purge_idle_anonymous_users(p_idle interval DEFAULT '30 days'::interval, p_limit integer DEFAULT 10000)
+ RETURNS integer
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  v_deleted integer;
+begin
+  perform set_config('rb.keep_visitor_content', 'on', true);
+  with idle as (
+    select u.id
+    from auth.users u
+    where u.is_anonymous
+      and u.created_at < now() - p_idle
+      and not exists (
+        select 1 from auth.sessions s
+        where s.user_id = u.id and s.updated_at >= now() - p_idle
+      )
+    order by u.created_at
+    limit p_limit
+    for update of u skip locked
+  )
+  delete from auth.users u using idle where u.id = idle.id;
+  get diagnostics v_deleted = row_count;
+  perform set_config('rb.keep_visitor_content', '', true);
+  return v_deleted;
+end;
+$function$;
+comment on function private.purge_idle_anonymous_users(p_idle interval, p_limit integer) is 'Deletes anonymous auth users created and last active (session refresh) more than p_idle ago, at most p_limit per call; their messages, likes and responses stay. Daily by pg_cron.';
+revoke all on function private.purge_idle_anonymous_users(p_idle interval, p_limit integer) from public;
 
 CREATE OR REPLACE FUNCTION private.purge_jobs()
  RETURNS integer
@@ -2558,6 +2846,44 @@ begin
 end;
 $function$;
 -- executable by public (the default)
+
+CREATE OR REPLACE FUNCTION private.quota_notice(p_user_id uuid, p_month date, p_count integer, p_limit integer)
+ RETURNS void
+ LANGUAGE plpgsql
+ SET search_path TO ''
+AS $function$
+declare
+  v_level integer;
+begin
+  if p_limit <= 0 then
+    return;
+  end if;
+  v_level := case when p_count >= p_limit then 100 when p_count >= ceil(p_limit * 0.8) then 80 end;
+  if v_level is null
+     or exists (select 1 from private.quota_notices where user_id = p_user_id and month = p_month and level = v_level) then
+    return;
+  end if;
+  insert into private.quota_notices (user_id, month, level) values (p_user_id, p_month, v_level)
+    on conflict do nothing;
+  if found then
+    perform private.enqueue_job('quota.notice',
+      jsonb_build_object('user_id', p_user_id, 'month', p_month, 'level', v_level,
+                         'count', p_count, 'limit', p_limit),
+      'quota.notice:' || p_user_id || ':' || p_month || ':' || v_level, null, null, 'mail');
+  end if;
+end;
+$function$;
+revoke all on function private.quota_notice(p_user_id uuid, p_month date, p_count integer, p_limit integer) from public;
+
+CREATE OR REPLACE FUNCTION private.quota_share(p_limit integer, p_shard integer)
+ RETURNS integer
+ LANGUAGE sql
+ IMMUTABLE
+ SET search_path TO ''
+AS $function$
+  select greatest(p_limit, 0) / 32 + (p_shard < greatest(p_limit, 0) % 32)::integer;
+$function$;
+revoke all on function private.quota_share(p_limit integer, p_shard integer) from public;
 
 CREATE OR REPLACE FUNCTION private.raise_paid_required(p_field text)
  RETURNS void
@@ -2654,11 +2980,7 @@ AS $function$
 declare
   v_option_ids uuid[];
 begin
-  update public.blocks
-    set response_count = greatest(response_count - 1, 0),
-        new_response_count = greatest(new_response_count - 1, 0),
-        like_count = greatest(like_count - (old.kind = 'like')::integer, 0)
-    where id = old.block_id;
+  perform private.bump_block_counts(old.block_id, -1, -1, -(old.kind = 'like')::integer);
   if old.kind in ('form', 'ab') then
     select coalesce(array_agg(o.value::uuid), '{}') into v_option_ids
       from jsonb_each(old.answers) a,
@@ -2681,11 +3003,7 @@ CREATE OR REPLACE FUNCTION private.responses_after_insert()
  SET search_path TO ''
 AS $function$
 begin
-  update public.blocks
-    set response_count = response_count + 1,
-        new_response_count = new_response_count + 1,
-        like_count = like_count + (new.kind = 'like')::integer
-    where id = new.block_id;
+  perform private.bump_block_counts(new.block_id, 1, 1, (new.kind = 'like')::integer);
   return new;
 end;
 $function$;
@@ -3147,6 +3465,34 @@ $function$;
 revoke all on function private.save_block_settings(p_block public.blocks, p_settings jsonb, p_paid boolean) from public;
 grant execute on function private.save_block_settings(p_block public.blocks, p_settings jsonb, p_paid boolean) to service_role;
 
+CREATE OR REPLACE FUNCTION private.set_monthly_response_count(p_user_id uuid, p_count integer)
+ RETURNS void
+ LANGUAGE plpgsql
+ SET search_path TO ''
+AS $function$
+declare
+  v_month date := date_trunc('month', now())::date;
+  v_limit integer := coalesce((select response_monthly_limit from public.profiles where id = p_user_id), 0);
+  v_left integer := greatest(coalesce(p_count, 0), 0);
+  v_take integer;
+begin
+  delete from private.response_counts where user_id = p_user_id and month = v_month;
+  for s in 0..31 loop
+    v_take := least(v_left, private.quota_share(v_limit, s));
+    if s = 31 then
+      v_take := v_left;
+    end if;
+    if v_take > 0 then
+      insert into private.response_counts (user_id, month, shard, count)
+        values (p_user_id, v_month, case when s = 31 and v_take > private.quota_share(v_limit, s) then 0 else s end, v_take)
+        on conflict (user_id, month, shard) do update set count = private.response_counts.count + excluded.count;
+      v_left := v_left - v_take;
+    end if;
+  end loop;
+end;
+$function$;
+revoke all on function private.set_monthly_response_count(p_user_id uuid, p_count integer) from public;
+
 CREATE OR REPLACE FUNCTION private.set_updated_at()
  RETURNS trigger
  LANGUAGE plpgsql
@@ -3208,6 +3554,123 @@ begin
 end;
 $function$;
 -- executable by public (the default)
+
+CREATE OR REPLACE FUNCTION private.sweep_quota_notices()
+ RETURNS integer
+ LANGUAGE plpgsql
+ SET search_path TO ''
+AS $function$
+declare
+  v_month date := date_trunc('month', now())::date;
+  v_row record;
+  v_n integer := 0;
+begin
+  for v_row in
+    select c.user_id, sum(c.count)::integer as total, p.response_monthly_limit as lim
+    from private.response_counts c join public.profiles p on p.id = c.user_id
+    where c.month = v_month and p.response_monthly_limit > 0
+    group by c.user_id, p.response_monthly_limit
+    having sum(c.count) >= ceil(p.response_monthly_limit * 0.8)
+  loop
+    perform private.quota_notice(v_row.user_id, v_month, v_row.total, v_row.lim);
+    v_n := v_n + 1;
+  end loop;
+  return v_n;
+end;
+$function$;
+revoke all on function private.sweep_quota_notices() from public;
+
+CREATE OR REPLACE FUNCTION private.take_response_quota(p_user_id uuid, p_n integer DEFAULT 1)
+ RETURNS boolean
+ LANGUAGE plpgsql
+ SET search_path TO ''
+AS $function$
+declare
+  v_month date := date_trunc('month', now())::date;
+  v_limit integer;
+  v_start integer := pg_backend_pid() % 32;
+  v_shard integer;
+  v_share integer;
+  v_total integer;
+  v_left integer := p_n;
+  v_take integer;
+  v_row record;
+begin
+  if coalesce(p_n, 0) <= 0 then
+    return true;
+  end if;
+  select response_monthly_limit into v_limit from public.profiles where id = p_user_id;
+  if v_limit is null then
+    return false;
+  end if;
+  if p_n = 1 then
+    -- the session's shard: one upsert, all a submit costs while the month has room
+    -- (the share written out: a function with SET search_path is never inlined)
+    v_share := greatest(v_limit, 0) / 32 + (v_start < greatest(v_limit, 0) % 32)::integer;
+    if v_share > 0 then
+      insert into private.response_counts as c (user_id, month, shard, count)
+        values (p_user_id, v_month, v_start, 1)
+        on conflict (user_id, month, shard) do update set count = c.count + 1
+          where c.count < v_share;
+      if found then
+        v_left := 0;
+      end if;
+    end if;
+    if v_left > 0 then
+      -- the shards that look like they have room (read without a lock: a full shard stays full
+      -- this month), the session's first; an upsert that finds its shard full keeps it locked
+      -- till commit, so a writer rarely tries one it cannot use
+      for v_shard in
+        select s.n from generate_series(0, 31) g(i)
+        cross join lateral (select (v_start + g.i) % 32 as n) s
+        left join private.response_counts c on c.user_id = p_user_id and c.month = v_month and c.shard = s.n
+        where v_left > 0 and g.i > 0 and coalesce(c.count, 0) < private.quota_share(v_limit, s.n)
+        order by g.i
+      loop
+        insert into private.response_counts as c (user_id, month, shard, count)
+          values (p_user_id, v_month, v_shard, 1)
+          on conflict (user_id, month, shard) do update set count = c.count + 1
+            where c.count < private.quota_share(v_limit, v_shard);
+        if found then
+          v_left := 0;
+          exit;
+        end if;
+      end loop;
+    end if;
+  else
+    insert into private.response_counts (user_id, month, shard, count)
+      select p_user_id, v_month, g, 0 from generate_series(0, 31) g
+      on conflict do nothing;
+    if (select sum(greatest(private.quota_share(v_limit, c.shard) - c.count, 0))
+        from (select shard, count from private.response_counts
+              where user_id = p_user_id and month = v_month order by shard for update) c) < p_n then
+      return false;
+    end if;
+    for v_row in select shard, count from private.response_counts
+                 where user_id = p_user_id and month = v_month order by shard loop
+      v_take := least(v_left, greatest(private.quota_share(v_limit, v_row.shard) - v_row.count, 0));
+      if v_take > 0 then
+        update private.response_counts set count = count + v_take
+          where user_id = p_user_id and month = v_month and shard = v_row.shard;
+        v_left := v_left - v_take;
+      end if;
+      exit when v_left = 0;
+    end loop;
+  end if;
+  if v_left > 0 then
+    return false;
+  end if;
+  if v_limit > 0 then
+    select coalesce(sum(count), 0)::integer into v_total from private.response_counts
+      where user_id = p_user_id and month = v_month;
+    if v_total >= ceil(v_limit * 0.8) then
+      perform private.quota_notice(p_user_id, v_month, v_total, v_limit);
+    end if;
+  end if;
+  return true;
+end;
+$function$;
+revoke all on function private.take_response_quota(p_user_id uuid, p_n integer) from public;
 
 CREATE OR REPLACE FUNCTION private.take_tokens(p_name text, p_wanted integer)
  RETURNS integer
@@ -3351,6 +3814,28 @@ AS $function$
 $function$;
 -- executable by public (the default)
 
+CREATE OR REPLACE FUNCTION private.with_live_counts(p_block public.blocks)
+ RETURNS public.blocks
+ LANGUAGE plpgsql
+ STABLE
+ SET search_path TO ''
+AS $function$
+declare
+  v_block public.blocks := p_block;
+begin
+  if p_block.id is null then
+    return p_block;
+  end if;
+  select greatest(p_block.response_count + coalesce(sum(d.response_count), 0), 0),
+         greatest(p_block.new_response_count + coalesce(sum(d.new_response_count), 0), 0),
+         greatest(p_block.like_count + coalesce(sum(d.like_count), 0), 0)
+    into v_block.response_count, v_block.new_response_count, v_block.like_count
+    from private.block_count_deltas d where d.block_id = p_block.id;
+  return v_block;
+end;
+$function$;
+revoke all on function private.with_live_counts(p_block public.blocks) from public;
+
 CREATE OR REPLACE FUNCTION public.block_results_summary(p_block_id uuid, p_timezone text DEFAULT 'UTC'::text)
  RETURNS jsonb
  LANGUAGE plpgsql
@@ -3383,6 +3868,7 @@ begin
   if not found then
     raise exception 'block doesn''t exists' using errcode = 'PT404';
   end if;
+  v_block := private.with_live_counts(v_block);
   if char_length(v_tz) > 64 then
     raise exception 'Invalid timezone' using errcode = 'P0001';
   end if;
@@ -3932,6 +4418,35 @@ $function$;
 revoke all on function public.finish_jobs(p_outcomes jsonb) from public;
 grant execute on function public.finish_jobs(p_outcomes jsonb) to service_role;
 
+CREATE OR REPLACE FUNCTION public.get_block_card(p_owner_id uuid, p_block_id uuid)
+ RETURNS TABLE(id uuid, owner_id uuid, type text, name text, language text, open_graph jsonb)
+ LANGUAGE sql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+  select
+    b.id,
+    b.owner_id,
+    b.type::text,
+    b.name,
+    b.language::text,
+    b.open_graph
+  from public.blocks b
+  where b.id = p_block_id
+    and b.owner_id = p_owner_id
+    and not b.deactivated
+    and set_config(
+      'response.headers',
+      '[{"Cache-Control": "public, max-age=60, stale-while-revalidate=300"}]',
+      true
+    ) is not null;
+$function$;
+comment on function public.get_block_card(p_owner_id uuid, p_block_id uuid) is 'The link preview fields of one published block (Open Graph); cacheable GET.';
+revoke all on function public.get_block_card(p_owner_id uuid, p_block_id uuid) from public;
+grant execute on function public.get_block_card(p_owner_id uuid, p_block_id uuid) to anon;
+grant execute on function public.get_block_card(p_owner_id uuid, p_block_id uuid) to authenticated;
+grant execute on function public.get_block_card(p_owner_id uuid, p_block_id uuid) to service_role;
+
 CREATE OR REPLACE FUNCTION public.get_block_me(p_block_id uuid, p_message_ids uuid[] DEFAULT '{}'::uuid[], p_since timestamp with time zone DEFAULT NULL::timestamp with time zone)
  RETURNS jsonb
  LANGUAGE plpgsql
@@ -4229,6 +4744,22 @@ end;
 $function$;
 revoke all on function public.mark_notion_not_granted(p_user_id uuid, p_reason text) from public;
 grant execute on function public.mark_notion_not_granted(p_user_id uuid, p_reason text) to service_role;
+
+CREATE OR REPLACE FUNCTION public.member_count(p_group public.audience_groups)
+ RETURNS integer
+ LANGUAGE sql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+  select case when p_group.user_id = (select auth.uid())
+                or coalesce((select auth.role()), 'service_role') not in ('anon', 'authenticated')
+              then greatest(p_group.count + coalesce((select sum(d.delta) from private.audience_group_deltas d
+                                                      where d.group_id = p_group.id), 0), 0)::integer end;
+$function$;
+comment on function public.member_count(p_group public.audience_groups) is 'The group''s exact member count (computed field of audience_groups: count plus the changes not folded yet). Null for another owner''s group.';
+revoke all on function public.member_count(p_group public.audience_groups) from public;
+grant execute on function public.member_count(p_group public.audience_groups) to authenticated;
+grant execute on function public.member_count(p_group public.audience_groups) to service_role;
 
 CREATE OR REPLACE FUNCTION public.merge_job_group(p_job_id bigint, p_window_seconds integer DEFAULT NULL::integer)
  RETURNS jsonb
@@ -4898,7 +5429,7 @@ AS $function$
       else jsonb_build_object(
         'to', pr.email, 'user_id', pr.id, 'language', pr.language, 'name', pr.name,
         'level', (x ->> 'level')::integer, 'month', x ->> 'month',
-        'count', coalesce((x ->> 'count')::integer, pr.response_monthly_count),
+        'count', coalesce((x ->> 'count')::integer, private.monthly_response_count(pr.id)),
         'limit', coalesce((x ->> 'limit')::integer, pr.response_monthly_limit))
     end order by i), '[]'::jsonb)
   from jsonb_array_elements(p_payloads) with ordinality p(x, i)
@@ -4928,7 +5459,7 @@ begin
   insert into public.responses (block_id, kind, creator_id, creator_name, color)
     values (p_block_id, 'button', v_uid, p_creator_name, p_color);
   perform private.record_audience_event(v_block, v_uid, p_creator_name, null, p_color, null);
-  return jsonb_build_object('response_count', (select response_count from public.blocks where id = p_block_id));
+  return jsonb_build_object('response_count', (select (private.with_live_counts(b)).response_count from public.blocks b where b.id = p_block_id));
 end;
 $function$;
 revoke all on function public.record_button_click(p_block_id uuid, p_creator_name text, p_color text) from public;
@@ -5404,13 +5935,13 @@ declare
   v_profile public.profiles;
   v_block public.blocks;
   v_private public.block_private;
-  v_month date := date_trunc('month', now())::date;
-  v_used integer;
   v_total integer;
   v_count integer;
   v_publish_id uuid;
 begin
-  select * into v_profile from public.profiles where id = p_owner_id for update;
+  -- no key update: a visitor's write that adds an audience member (a key share on the profile,
+  -- from the foreign key) does not wait for a send
+  select * into v_profile from public.profiles where id = p_owner_id for no key update;
   select * into v_block from public.blocks where id = p_block_id and owner_id = p_owner_id;
   if v_profile.id is null or v_block.id is null or v_block.deactivated then
     raise exception 'block doesn''t exists' using errcode = 'PT404';
@@ -5477,8 +6008,8 @@ begin
     return jsonb_build_object('publish_id', null, 'reserved', 0, 'skipped', v_total);
   end if;
 
-  v_used := case when v_profile.response_month < v_month then 0 else v_profile.response_monthly_count end;
-  if v_count > v_profile.response_monthly_limit - v_used then
+  -- the month's quota, from the owner's count shards (private.take_response_quota)
+  if not private.take_response_quota(p_owner_id, v_count) then
     raise exception 'Not enough sending email counts' using errcode = 'P0001';
   end if;
 
@@ -5500,9 +6031,6 @@ begin
            'letter:' || d.id, 'mail'
     from d;
 
-  update public.profiles
-    set response_monthly_count = v_used + v_count, response_month = v_month
-    where id = p_owner_id;
   update public.blocks
     set response_count = response_count + v_count, new_response_count = new_response_count + v_count
     where id = p_block_id;
@@ -5511,6 +6039,21 @@ end;
 $function$;
 revoke all on function public.reserve_letter(p_owner_id uuid, p_block_id uuid, p_emails text[], p_group text, p_register boolean, p_sender jsonb) from public;
 grant execute on function public.reserve_letter(p_owner_id uuid, p_block_id uuid, p_emails text[], p_group text, p_register boolean, p_sender jsonb) to service_role;
+
+CREATE OR REPLACE FUNCTION public.response_monthly_count(p_profile public.profiles)
+ RETURNS integer
+ LANGUAGE sql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+  select case when p_profile.id = (select auth.uid())
+                or coalesce((select auth.role()), 'service_role') not in ('anon', 'authenticated')
+              then private.monthly_response_count(p_profile.id) end;
+$function$;
+comment on function public.response_monthly_count(p_profile public.profiles) is 'This month''s response count of the owner (computed field of profiles: the sum of their count shards). Null for another user''s profile.';
+revoke all on function public.response_monthly_count(p_profile public.profiles) from public;
+grant execute on function public.response_monthly_count(p_profile public.profiles) to authenticated;
+grant execute on function public.response_monthly_count(p_profile public.profiles) to service_role;
 
 CREATE OR REPLACE FUNCTION public.save_block(p_owner_id uuid, p_block_id uuid, p_payload jsonb)
  RETURNS jsonb
@@ -5744,7 +6287,6 @@ declare
   v_email text;
   v_name text;
   v_response_id uuid;
-  v_month date := (date_trunc('month', now()))::date;
   v_options jsonb;
 begin
   if v_block.type not in ('form', 'ab') then
@@ -5868,13 +6410,9 @@ begin
   -- before the quota: a refused submit never touches the owner's row
   perform private.check_rate_limit(v_block, v_uid, case when v_block.type = 'ab' then 'vote' else 'submit' end);
 
-  -- the owner's monthly quota; a new calendar month starts from zero
-  update public.profiles
-    set response_monthly_count = case when response_month < v_month then 1 else response_monthly_count + 1 end,
-        response_month = v_month
-    where id = v_block.owner_id
-      and (response_month < v_month or response_monthly_count < response_monthly_limit);
-  if not found then
+  -- the owner's monthly quota: one of the owner's count shards, never a row all their visitors
+  -- share (private.take_response_quota)
+  if not private.take_response_quota(v_block.owner_id, 1) then
     raise exception 'Monthly response limit reached' using errcode = 'PT429', detail = 'quota';
   end if;
 
@@ -5899,7 +6437,7 @@ begin
 
   return jsonb_build_object(
     'id', v_response_id,
-    'response_count', (select response_count from public.blocks where id = p_block_id),
+    'response_count', (select (private.with_live_counts(b)).response_count from public.blocks b where b.id = p_block_id),
     'options', v_options);
 end;
 $function$;
@@ -5995,7 +6533,7 @@ begin
   end if;
 
   return jsonb_build_object('liked', v_want,
-    'like_count', (select like_count from public.blocks where id = p_block_id));
+    'like_count', (select (private.with_live_counts(b)).like_count from public.blocks b where b.id = p_block_id));
 end;
 $function$;
 revoke all on function public.toggle_block_like(p_block_id uuid, p_creator_name text, p_color text, p_liked boolean) from public;
@@ -6075,12 +6613,13 @@ grant execute on function public.unlink_notion_target(p_block_id uuid, p_target_
 -- publications (Realtime)
 -- ---------------------------------------------------------------------------------------------
 
-alter publication supabase_realtime add table public.messages;
-
 -- ---------------------------------------------------------------------------------------------
 -- schedules (pg_cron)
 -- ---------------------------------------------------------------------------------------------
 
+select cron.schedule('anonymous-users-purge', '43 3 * * *', $cron$ select private.purge_idle_anonymous_users(); $cron$);
+select cron.schedule('fold-counters', '5 seconds', $cron$ select private.fold_counters() where exists (select 1 from private.block_count_deltas)
+                                          or exists (select 1 from private.audience_group_deltas); $cron$);
 select cron.schedule('jobs-purge', '17 3 * * *', $cron$ select private.purge_jobs(); $cron$);
 select cron.schedule('jobs-worker', '5 seconds', $cron$
   select net.http_post(
@@ -6094,10 +6633,7 @@ select cron.schedule('jobs-worker', '5 seconds', $cron$
     and exists (select 1 from vault.decrypted_secrets where name = 'jobs_worker_url');
   $cron$);
 select cron.schedule('letter-settle', '30 seconds', $cron$ select private.settle_letter_jobs(); $cron$);
-select cron.schedule('monthly-response-reset', '0 0 1 * *', $cron$
-  update public.profiles
-    set response_monthly_count = 0, response_month = date_trunc('month', now())::date
-    where response_month < date_trunc('month', now())::date;
-  $cron$);
+select cron.schedule('monthly-response-reset', '0 0 1 * *', $cron$ delete from private.response_counts where month < date_trunc('month', now())::date; $cron$);
 select cron.schedule('plan-expiry', '10 0 * * *', $cron$ select private.expire_plans(); $cron$);
+select cron.schedule('quota-notices', '* * * * *', $cron$ select private.sweep_quota_notices(); $cron$);
 select cron.schedule('trust-purge', '*/10 * * * *', $cron$ select private.purge_trust(); $cron$);

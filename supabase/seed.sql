@@ -467,11 +467,10 @@ update public.blocks b set new_response_count = (
   )
   where b.owner_id = '00000000-0000-4000-8000-000000000001';
 
-update public.profiles p set response_month = date_trunc('month', now())::date,
-    response_monthly_count = (
-      select count(*) from public.responses r join public.blocks b on b.id = r.block_id
-      where b.owner_id = p.id and r.kind in ('form', 'ab') and r.created_at >= date_trunc('month', now()))
-  where p.id = '00000000-0000-4000-8000-000000000001';
+select private.set_monthly_response_count(p.id, (
+      select count(*)::integer from public.responses r join public.blocks b on b.id = r.block_id
+      where b.owner_id = p.id and r.kind in ('form', 'ab') and r.created_at >= date_trunc('month', now())))
+  from public.profiles p where p.id = '00000000-0000-4000-8000-000000000001';
 
 -- The visitor functions above enqueued a notification for every seeded message and response
 -- (the demo blocks have a notification address): weeks of made-up history is not news, so those

@@ -31,6 +31,8 @@ export async function moderateComments(page: Page, journey: Journey, blockId: st
   await openWorkspace(page, journey, blockId, 'comments');
   await page.getByRole('heading', { name: /^Comments of / }).waitFor();
   await page.getByTestId('moderation-row').first().waitFor();
+  // the view says when it is live (joined); what arrives from then on shows without a reload
+  await page.getByText('Live: new messages appear as they arrive.').waitFor();
   await axe(page, 'comments mode');
 
   const content = `Please approve me ${Date.now()}`;

@@ -226,6 +226,28 @@ const SHOTS: Shot[] = [
     },
     fullPage: true,
   },
+  {
+    // the owner's moderation list of the demo guestbook (issue 9)
+    name: 'moderation-comment',
+    path: `/work/${block('01')}/comments`,
+    prepare: async (page) => {
+      await page.locator('.moderation').waitFor();
+      await page.locator('.moderation[aria-busy="false"]').waitFor();
+      await settle(page);
+    },
+  },
+  {
+    // the "Spam and abuse" settings section, opened
+    name: 'work-comment-trust',
+    path: `/work/${block('01')}`,
+    prepare: async (page) => {
+      await workspace(page);
+      const section = page.locator('.accordion-section').filter({ hasText: /Spam and abuse|스팸/ });
+      await section.locator('.accordion-trigger').click();
+      await section.scrollIntoViewIfNeeded();
+      await settle(page);
+    },
+  },
   { name: 'result-form', path: `/work/${block('06')}/result`, prepare: workspace },
   { name: 'result-ab', path: `/work/${block('05')}/result`, prepare: workspace },
   { name: 'result-like', path: `/work/${block('03')}/result`, prepare: workspace },

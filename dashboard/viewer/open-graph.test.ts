@@ -135,7 +135,7 @@ describe('blockPageHtml and the edge worker', () => {
     expect(metaOf(html)['og:title']).toBe('Hi');
     const [url, init] = fetch.mock.calls[0] as unknown as [string, RequestInit];
     expect(url).toBe(
-      `https://ref.supabase.co/rest/v1/blocks?select=id,owner_id,type,name,language,open_graph&id=eq.${BLOCK}&owner_id=eq.${OWNER}&limit=1`,
+      `https://ref.supabase.co/rest/v1/rpc/get_block_card?select=id,owner_id,type,name,language,open_graph&p_owner_id=${OWNER}&p_block_id=${BLOCK}`,
     );
     expect((init.headers as Record<string, string>).apikey).toBe('anon');
   });

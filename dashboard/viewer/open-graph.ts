@@ -169,8 +169,8 @@ export function renderBlockPage(template: string, meta: OgMeta): string {
 }
 
 /**
- * Reads the block's public fields through the API as anon (PostgREST; RLS shows only published
- * blocks). Null for an unknown or deactivated block, a block of another owner than the link says,
+ * Reads the block's preview fields through the API as anon: `get_block_card`, a GET that only
+ * answers for a published block and that a shared cache may keep for a minute. Null for an unknown or deactivated block, a block of another owner than the link says,
  * or any failure (the page then gets the site's preview rather than an error).
  */
 export async function fetchOgBlock(
@@ -179,8 +179,8 @@ export async function fetchOgBlock(
 ): Promise<OgBlock | null> {
   if (!ids) return null;
   const url =
-    `${api.url.replace(/\/+$/, '')}/rest/v1/blocks?select=${OG_BLOCK_COLUMNS}` +
-    `&id=eq.${ids.blockId}&owner_id=eq.${ids.ownerId}&limit=1`;
+    `${api.url.replace(/\/+$/, '')}/rest/v1/rpc/get_block_card?select=${OG_BLOCK_COLUMNS}` +
+    `&p_owner_id=${ids.ownerId}&p_block_id=${ids.blockId}`;
   try {
     const res = await (api.fetch ?? fetch)(url, {
       headers: {

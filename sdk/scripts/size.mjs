@@ -82,7 +82,7 @@ so is the captcha, loaded only when a visitor trips a rate limit on a block with
 |---|---|---|---|---|---|---|
 ${lines.join('\n')}
 
-Lit alone is about 6 KB gzip. Live updates use a 0.8 KB Realtime client (sdk/src/core/live.ts);
+Lit alone is about 6 KB gzip. Live updates use a 1.6 KB Realtime client (sdk/src/core/live.ts);
 \`@supabase/realtime-js\` 2.119 with \`@supabase/phoenix\` would add about 17 KB gzip (comment: 31.5 KB, over budget).
 `;
 

@@ -174,3 +174,80 @@ begin
   end if;
 end
 $$;
+
+-- ---------------------------------------------------------------------------------------------
+-- LOCAL ONLY: Realtime's schema (hosted Supabase has it on every project, owned by the Realtime
+-- service). The same SQL surface the migrations and policies use: realtime.messages (RLS on,
+-- policies decide who may join a private channel), realtime.topic() (the topic being joined, in
+-- the policies), realtime.send(payload, event, topic, private) and realtime.broadcast_changes(...)
+-- (broadcast from the database). Hosted Realtime reads the inserted rows from the WAL; here
+-- send() also notifies channel `_realtime_local_broadcast`, which supabase/local/realtime/ LISTENs
+-- on. Differences: realtime.messages is not partitioned (the local server deletes rows older
+-- than a day); the notification carries the message when it fits in 7,900 bytes, else its id.
+-- ---------------------------------------------------------------------------------------------
+create schema if not exists realtime;
+grant usage on schema realtime to anon, authenticated, service_role;
+
+create table if not exists realtime.messages (
+  topic text not null,
+  extension text not null,
+  payload jsonb,
+  event text,
+  private boolean default false,
+  updated_at timestamp without time zone not null default now(),
+  inserted_at timestamp without time zone not null default now(),
+  id uuid not null default gen_random_uuid(),
+  primary key (id, inserted_at)
+);
+alter table realtime.messages enable row level security;
+grant select, insert on realtime.messages to anon, authenticated;
+revoke update, delete, truncate on realtime.messages from anon, authenticated;
+grant all on realtime.messages to service_role;
+
+create or replace function realtime.topic() returns text
+language sql stable
+as $$
+  select nullif(current_setting('realtime.topic', true), '')::text;
+$$;
+grant execute on function realtime.topic() to anon, authenticated, service_role;
+
+create or replace function realtime.send(payload jsonb, event text, topic text, private boolean default true)
+returns void
+language plpgsql
+as $$
+declare
+  v_id uuid;
+  v_note text;
+begin
+  begin
+    perform set_config('realtime.topic', topic, true);
+    insert into realtime.messages (payload, event, topic, private, extension)
+      values (payload, event, topic, private, 'broadcast')
+      returning id into v_id;
+    v_note := jsonb_build_object('id', v_id, 'topic', topic, 'event', event,
+                                 'private', private, 'payload', payload)::text;
+    if octet_length(v_note) > 7900 then
+      v_note := jsonb_build_object('id', v_id)::text;
+    end if;
+    perform pg_notify('_realtime_local_broadcast', v_note);
+  exception when others then
+    -- as hosted: a broadcast never fails the writer's transaction
+    raise warning 'ErrorSendingBroadcastMessage: %', sqlerrm;
+  end;
+end;
+$$;
+
+create or replace function realtime.broadcast_changes(
+  topic_name text, event_name text, operation text, table_name text, table_schema text,
+  new record, old record, level text default 'ROW')
+returns void
+language plpgsql
+as $$
+begin
+  perform realtime.send(
+    jsonb_build_object('operation', operation, 'table', table_name, 'schema', table_schema,
+                       'record', case when new is null then null else to_jsonb(new) end,
+                       'old_record', case when old is null then null else to_jsonb(old) end),
+    event_name, topic_name, true);
+end;
+$$;

@@ -18,6 +18,11 @@ export interface Ports {
   providers: number;
   /** The local DNS zone's server, UDP and TCP. */
   providersDns: number;
+  /**
+   * Internal: the auth, realtime and storage stand-ins, served by the stack's own process
+   * behind the gateway (which runs in a process of its own).
+   */
+  services: number;
 }
 
 export const DEFAULT_PORTS: Ports = {
@@ -29,6 +34,7 @@ export const DEFAULT_PORTS: Ports = {
   functions: 54326,
   providers: 54327,
   providersDns: 54328,
+  services: 54329,
 };
 
 export function portsFromEnv(env: NodeJS.ProcessEnv = process.env): Ports {
@@ -50,6 +56,7 @@ export function portsFromEnv(env: NodeJS.ProcessEnv = process.env): Ports {
     functions: pick('FUNCTIONS_PORT', DEFAULT_PORTS.functions),
     providers: pick('PROVIDERS_PORT', DEFAULT_PORTS.providers),
     providersDns: pick('PROVIDERS_DNS_PORT', DEFAULT_PORTS.providersDns),
+    services: pick('SERVICES_PORT', DEFAULT_PORTS.services),
   };
 }
 
@@ -64,6 +71,7 @@ export function portsToEnv(ports: Ports): Record<string, string> {
     FUNCTIONS_PORT: String(ports.functions),
     PROVIDERS_PORT: String(ports.providers),
     PROVIDERS_DNS_PORT: String(ports.providersDns),
+    SERVICES_PORT: String(ports.services),
   };
 }
 
@@ -80,13 +88,13 @@ export async function freePorts(): Promise<Ports> {
       });
     });
   // hold all of them open at once so the kernel hands out different ports
-  const held = await Promise.all(Array.from({ length: 7 }, one));
-  const [api, db, web, postgrest, postgrestAdmin, functions, providers] = held.map(
+  const held = await Promise.all(Array.from({ length: 8 }, one));
+  const [api, db, web, postgrest, postgrestAdmin, functions, providers, services] = held.map(
     (h) => h.port,
-  ) as [number, number, number, number, number, number, number];
+  ) as [number, number, number, number, number, number, number, number];
   const providersDns = await freeUdpAndTcpPort();
   held.forEach((h) => h.close());
-  return { api, db, web, postgrest, postgrestAdmin, functions, providers, providersDns };
+  return { api, db, web, postgrest, postgrestAdmin, functions, providers, providersDns, services };
 }
 
 /** A port free for both TCP and UDP (DNS answers over both on one port). */

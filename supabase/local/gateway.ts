@@ -4,11 +4,16 @@
 //   /functions/v1/*  -> Deno edge runtime (a valid JWT required unless verify_jwt = false)
 //   /realtime/v1/*   -> local realtime server (websocket; apikey in the query)
 //   /storage/v1/*    -> local storage stand-in (public files open; uploads need the service role)
+// It runs in a process of its own (gateway-main.ts, started by startGatewayProcess), so a busy
+// Realtime fan-out or a provider fake in the stack's process never holds up an API request: the
+// auth, realtime and storage stand-ins answer on the stack's internal services port
+// (services.ts), reached over loopback like PostgREST and the functions.
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { join } from 'node:path';
 import { jwtVerify } from 'jose';
-import type { AuthServer } from './auth/server.ts';
-import type { RealtimeServer } from './realtime/server.ts';
-import type { LocalStorage } from './storage.ts';
+import { paths } from './paths.ts';
+import { httpOk, startProcess, waitUntil, type Log, type Managed } from './process.ts';
 
 export interface GatewayOptions {
   port: number;
@@ -17,11 +22,13 @@ export interface GatewayOptions {
   jwtSecret: string;
   postgrestPort: number;
   functionsPort: number;
-  auth: Pick<AuthServer, 'handle'>;
-  realtime?: Pick<RealtimeServer, 'upgrade' | 'handle'>;
-  storage?: LocalStorage;
+  /** The stack's services server: /auth/*, /realtime/*, /storage/* (services.ts). */
+  servicesPort: number;
+  /** Whether the stack serves Realtime (not with DATABASE_URL) and Storage. */
+  realtime: boolean;
+  storage: boolean;
   /** Functions that accept calls without a user JWT (config.toml `verify_jwt = false`). */
-  publicFunctions?: Set<string>;
+  publicFunctions?: string[];
 }
 
 const CORS_HEADERS: Record<string, string> = {
@@ -68,9 +75,73 @@ function proxy(
   req.pipe(upstream);
 }
 
+/**
+ * A websocket upgrade passed through to `port`: the upstream's 101 goes back to the client, then
+ * bytes flow both ways untouched (the realtime server speaks the protocol). Anything but a 101
+ * (a refused join, 401) is relayed and the socket closed.
+ */
+function proxyUpgrade(
+  req: IncomingMessage,
+  socket: Duplex,
+  head: Buffer,
+  port: number,
+  path: string,
+) {
+  const headers = { ...req.headers };
+  const upstream = http.request({ host: '127.0.0.1', port, method: 'GET', path, headers });
+  socket.on('error', () => upstream.destroy());
+  upstream.on('upgrade', (upRes, upSocket, upHead) => {
+    const lines = [`HTTP/1.1 101 ${upRes.statusMessage || 'Switching Protocols'}`];
+    for (let i = 0; i < upRes.rawHeaders.length; i += 2)
+      lines.push(`${upRes.rawHeaders[i]}: ${upRes.rawHeaders[i + 1]}`);
+    socket.write(lines.join('\r\n') + '\r\n\r\n');
+    if (upHead.length) socket.write(upHead);
+    if (head.length) upSocket.write(head);
+    upSocket.setNoDelay(true);
+    (socket as { setNoDelay?: (v: boolean) => void }).setNoDelay?.(true);
+    upSocket.on('error', () => socket.destroy());
+    socket.on('close', () => upSocket.destroy());
+    upSocket.on('close', () => socket.destroy());
+    upSocket.pipe(socket).pipe(upSocket);
+  });
+  upstream.on('response', (upRes) => {
+    socket.end(
+      `HTTP/1.1 ${upRes.statusCode ?? 502} ${upRes.statusMessage ?? ''}\r\nconnection: close\r\n\r\n`,
+    );
+    upRes.resume();
+  });
+  upstream.on('error', () => socket.end('HTTP/1.1 502 Bad Gateway\r\nconnection: close\r\n\r\n'));
+  upstream.end();
+}
+
+/**
+ * The gateway in a process of its own: `node --import tsx gateway-main.ts` (no npm or tsx CLI
+ * in between), its options in the environment. Resolves when it answers /health.
+ */
+export async function startGatewayProcess(opts: GatewayOptions & { log: Log }): Promise<Managed> {
+  const { log, ...options } = opts;
+  const proc = startProcess(
+    'gateway',
+    process.execPath,
+    ['--import', 'tsx', join(paths.local, 'gateway-main.ts')],
+    {
+      log,
+      cwd: paths.root,
+      env: {
+        PATH: process.env.PATH,
+        HOME: process.env.HOME,
+        GATEWAY_OPTIONS: JSON.stringify(options),
+      },
+    },
+  );
+  await waitUntil(proc, () => httpOk(`http://127.0.0.1:${opts.port}/health`));
+  return proc;
+}
+
 export function startGateway(opts: GatewayOptions): Promise<http.Server> {
   const secret = new TextEncoder().encode(opts.jwtSecret);
   const validKeys = new Set([opts.anonKey, opts.serviceRoleKey]);
+  const publicFunctions = new Set(opts.publicFunctions ?? []);
 
   const server = http.createServer((req, res) => {
     void handle(req, res).catch((err: unknown) => {
@@ -122,12 +193,11 @@ export function startGateway(opts: GatewayOptions): Promise<http.Server> {
             hint: 'Double check your Supabase `anon` or `service_role` API key.',
           });
         }
-        for (const [k, v] of Object.entries(CORS_HEADERS)) res.setHeader(k, v);
-        return opts.auth.handle(req, res, subPath, url.searchParams);
+        return proxy(req, res, opts.servicesPort, `/auth${subPath}${url.search}`, headers);
       }
       case 'functions': {
         const name = rest[0] ?? '';
-        if (!opts.publicFunctions?.has(name)) {
+        if (!publicFunctions.has(name)) {
           const auth = req.headers.authorization ?? '';
           const token = /^Bearer\s+(.+)$/i.exec(auth)?.[1];
           if (!token)
@@ -142,15 +212,13 @@ export function startGateway(opts: GatewayOptions): Promise<http.Server> {
       }
       case 'realtime': {
         if (!keyOk || !opts.realtime) return sendJson(res, 401, { message: 'Invalid API key' });
-        for (const [k, v] of Object.entries(CORS_HEADERS)) res.setHeader(k, v);
-        return opts.realtime.handle(req, res, subPath);
+        return proxy(req, res, opts.servicesPort, `/realtime${subPath}${url.search}`, headers);
       }
       case 'storage': {
         // public files are links in mails and pages: no apikey, as on Supabase
         if (!opts.storage)
           return sendJson(res, 404, { message: 'no Route matched with those values' });
-        for (const [k, v] of Object.entries(CORS_HEADERS)) res.setHeader(k, v);
-        return opts.storage.handle(req, res, subPath);
+        return proxy(req, res, opts.servicesPort, `/storage${subPath}${url.search}`, headers);
       }
       default:
         return sendJson(res, 404, { message: 'no Route matched with those values' });
@@ -169,7 +237,13 @@ export function startGateway(opts: GatewayOptions): Promise<http.Server> {
       socket.end('HTTP/1.1 401 Unauthorized\r\nconnection: close\r\n\r\n');
       return;
     }
-    opts.realtime.upgrade(req, socket, head, url.pathname.slice('/realtime/v1'.length));
+    proxyUpgrade(
+      req,
+      socket,
+      head,
+      opts.servicesPort,
+      `/realtime${url.pathname.slice('/realtime/v1'.length)}${url.search}`,
+    );
   });
 
   // many concurrent clients in benchmarks: keep sockets alive

@@ -13,7 +13,8 @@ import { startPostgres, type RunningPostgres } from './postgres.ts';
 import { migrate } from './migrate.ts';
 import { startPostgrest } from './postgrest.ts';
 import { startFunctions } from './functions.ts';
-import { startGateway } from './gateway.ts';
+import { startGatewayProcess } from './gateway.ts';
+import { startServices } from './services.ts';
 import { startWeb } from './web.ts';
 import { createAuthServer } from './auth/server.ts';
 import { createRealtimeServer } from './realtime/server.ts';
@@ -74,6 +75,8 @@ export interface Stack {
   jwtSecret: string;
   /** Migrations applied by this start, and whether the database was new (seeded). */
   migrated: { applied: string[]; fresh: boolean };
+  /** The gateway's process id (it runs in a process of its own; benchmarks read its CPU time). */
+  gatewayPid: number;
   /** Kills the edge functions' process at once (benchmarks: a worker dying mid-send). */
   killFunctions(): Promise<void>;
   /** Starts the edge functions again (killing them first if they run). */
@@ -238,6 +241,22 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     });
     stops.push(() => providers.close());
 
+    // the gateway in its own process (only ports needed): starts while the rest starts
+    const gatewayStarting = startGatewayProcess({
+      port: opts.ports.api,
+      anonKey: keys.anonKey,
+      serviceRoleKey: keys.serviceRoleKey,
+      jwtSecret: opts.jwtSecret,
+      postgrestPort: opts.ports.postgrest,
+      functionsPort: opts.ports.functions,
+      servicesPort: opts.ports.services,
+      realtime: !opts.databaseUrl,
+      storage: true,
+      publicFunctions: [...publicFunctions()],
+      log,
+    });
+    // a failure elsewhere must still stop it once it has started
+    stops.push(async () => (await gatewayStarting.catch(() => undefined))?.stop());
     let functionsOptions: Parameters<typeof startFunctions>[0];
     const [postgrest, functionsProcess]: Managed[] = await Promise.all([
       startPostgrest({
@@ -329,19 +348,14 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
       publicBuckets: ['letter-images'],
     });
 
-    const gateway: Server = await startGateway({
-      port: opts.ports.api,
-      anonKey: keys.anonKey,
-      serviceRoleKey: keys.serviceRoleKey,
-      jwtSecret: opts.jwtSecret,
-      postgrestPort: opts.ports.postgrest,
-      functionsPort: opts.ports.functions,
+    const services: Server = await startServices({
+      port: opts.ports.services,
       auth,
       realtime,
-      publicFunctions: publicFunctions(),
       storage,
     });
-    stops.push(() => closeServer(gateway));
+    stops.push(() => closeServer(services));
+    const gateway = await gatewayStarting;
 
     if (opts.web) {
       const web = await startWeb({
@@ -366,6 +380,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
       serviceRoleKey: keys.serviceRoleKey,
       jwtSecret: opts.jwtSecret,
       migrated,
+      gatewayPid: gateway.child.pid!,
       async killFunctions() {
         await functions.stop('SIGKILL');
       },

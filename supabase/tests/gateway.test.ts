@@ -44,16 +44,9 @@ describe('gateway', () => {
     const received: Array<{ content: string }> = [];
     const subscribed = new Promise<void>((resolve, reject) => {
       viewer
-        .channel(`block:${blockId}`)
-        .on(
-          'postgres_changes',
-          {
-            event: 'INSERT',
-            schema: 'public',
-            table: 'messages',
-            filter: `block_id=eq.${blockId}`,
-          },
-          (payload) => received.push(payload.new as { content: string }),
+        .channel(`block:${blockId}`, { config: { private: true } })
+        .on('broadcast', { event: 'change' }, ({ payload }) =>
+          received.push((payload as { row: { content: string } }).row),
         )
         .subscribe((status, err) => {
           if (status === 'SUBSCRIBED') resolve();

@@ -528,7 +528,7 @@ describe('sending', () => {
       'Not enough sending email counts',
     );
     const [profile] = await sql<{ response_monthly_count: number }>(
-      'select response_monthly_count from public.profiles where id = $1',
+      'select p.response_monthly_count from public.profiles p where p.id = $1',
       [o.owner.id],
     );
     expect(profile!.response_monthly_count).toBe(2);

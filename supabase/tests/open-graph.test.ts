@@ -177,6 +177,36 @@ describe('Open Graph tags of a shared block link', () => {
     }
   });
 
+  it('get_block_card: a GET a shared cache may keep, the preview fields of published blocks only', async () => {
+    const card = (ownerId: string, blockId: string) =>
+      fetch(
+        `${stack().apiUrl}/rest/v1/rpc/get_block_card?p_owner_id=${ownerId}&p_block_id=${blockId}`,
+        { headers: { apikey: stack().anonKey } },
+      );
+    const res = await card(owner.id, blocks.form!);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('cache-control')).toBe('public, max-age=60, stale-while-revalidate=300');
+    const rows = (await res.json()) as Array<Record<string, unknown>>;
+    expect(rows).toHaveLength(1);
+    expect(Object.keys(rows[0]!).sort()).toEqual(
+      ['id', 'language', 'name', 'open_graph', 'owner_id', 'type'].sort(),
+    );
+    // deactivated, another owner's id in the link: nothing
+    for (const [o, b] of [
+      [owner.id, blocks.like!],
+      ['00000000-0000-4000-8000-000000000001', blocks.form!],
+    ] as const) {
+      const other = await card(o, b);
+      expect(other.status).toBe(200);
+      expect(await other.json()).toEqual([]);
+    }
+    // the table itself stays the owner's: anon lists nothing
+    const table = await fetch(`${stack().apiUrl}/rest/v1/blocks?select=id,tags`, {
+      headers: { apikey: stack().anonKey },
+    });
+    expect(await table.json()).toEqual([]);
+  });
+
   it('the owner’s change shows on the next fetch (no stale copy locally)', async () => {
     const { error } = await owner.client.functions.invoke('save-block', {
       body: { blockId: blocks.form, settings: { open_graph: { title: 'New title' } } },

@@ -1,6 +1,8 @@
 // The local Realtime server driven by the unmodified @supabase/realtime-js, against a real
 // PostgreSQL (throwaway data directory, free port): postgres_changes with RLS and filters,
-// UPDATE/DELETE, broadcast (WebSocket and HTTP), presence, token refusal and refresh, heartbeats and bad frames.
+// UPDATE/DELETE, broadcast (WebSocket and HTTP), presence, token refusal and refresh, heartbeats and bad frames;
+// and the block topics: private channels authorised by the realtime.messages policies, broadcasts
+// from the database (realtime.send in the messages trigger) through supabase-js.
 import { createServer, type Server } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -638,5 +640,286 @@ describe('socket', () => {
     expect(await next()).toMatchObject({ event: 'phx_close' });
     ws.close();
     expect(logs.join('\n')).not.toMatch(/failed/);
+  });
+});
+
+// ---- block topics: broadcast from the database on private channels ------------------------------
+
+type Broadcast = { event: string; payload: Record<string, unknown> };
+
+/**
+ * A supabase-js client whose Realtime uses `token` (a user JWT) or the anon key. Through the
+ * accessToken option (as a third-party-auth app would): supabase-js' own auth would otherwise
+ * set Realtime back to the anon key when it reports its (empty) initial session.
+ */
+async function supabaseAs(token?: string) {
+  const supabase = createClient(baseUrl, anonKey, {
+    realtime: { transport: WebSocket as never },
+    accessToken: async () => token ?? anonKey,
+  });
+  clients.push(supabase.realtime);
+  await supabase.realtime.setAuth(); // asks accessToken now, before the first join
+  return supabase;
+}
+
+/** Joins a private topic with supabase-js and collects its broadcasts. */
+function watch(supabase: Awaited<ReturnType<typeof supabaseAs>>, topic: string) {
+  const got: Broadcast[] = [];
+  const channel = supabase
+    .channel(topic, { config: { private: true } })
+    .on('broadcast', { event: '*' }, (m) =>
+      got.push({ event: m.event, payload: m.payload as Record<string, unknown> }),
+    );
+  const until = (test: (b: Broadcast) => boolean, ms = 5000) =>
+    expect.poll(() => got.some(test), { timeout: ms }).toBe(true);
+  return { channel, got, until };
+}
+
+async function newAuthUser(label: string): Promise<string> {
+  const id = randomUUID();
+  await db.query(
+    "insert into auth.users (id, aud, role, email, is_anonymous) values ($1, 'authenticated', 'authenticated', $2, false)",
+    [id, `${label}-${id.slice(0, 8)}@example.com`],
+  );
+  return id;
+}
+
+/** Runs an RPC as a signed-in user, as PostgREST would (role and claims for one transaction). */
+async function asUser<T>(uid: string, text: string, params: unknown[] = []): Promise<T> {
+  const c = await db.connect();
+  try {
+    await c.query('begin');
+    await c.query("select set_config('request.jwt.claims', $1, true)", [
+      JSON.stringify({ sub: uid, role: 'authenticated' }),
+    ]);
+    await c.query('set local role authenticated');
+    const r = await c.query<{ r: T }>(text, params);
+    await c.query('commit');
+    return r.rows[0]!.r;
+  } catch (err) {
+    await c.query('rollback').catch(() => {});
+    throw err;
+  } finally {
+    c.release();
+  }
+}
+
+async function commentBlock(
+  owner: string,
+  settings: { hold?: boolean; deactivated?: boolean } = {},
+) {
+  await db.query('update public.profiles set block_limit = 100 where id = $1', [owner]);
+  const block = (
+    await db.query<{ id: string }>(
+      "insert into public.blocks (owner_id, type, name) values ($1, 'comment', 'live') returning id",
+      [owner],
+    )
+  ).rows[0]!.id;
+  await db.query(
+    'update public.blocks set hold_messages = $2, allow_creator_email = true, deactivated = $3 where id = $1',
+    [block, settings.hold ? 'all' : 'off', settings.deactivated === true],
+  );
+  return block;
+}
+
+const post = (
+  uid: string,
+  block: string,
+  content: string,
+  extra: { parent?: string; email?: string } = {},
+) =>
+  asUser<{ id: string; status: string }>(
+    uid,
+    `select public.post_message(p_block_id => $1, p_parent_id => $2, p_content => $3,
+       p_creator_name => 'Visitor', p_creator_email => $4) as r`,
+    [block, extra.parent ?? null, content, extra.email ?? null],
+  );
+
+describe('block topics (broadcast from the database)', () => {
+  it('refuses a private block topic to a stranger and to anyone for a deactivated block', async () => {
+    const owner = await newAuthUser('owner');
+    const stranger = await newAuthUser('stranger');
+    const hidden = await commentBlock(owner, { deactivated: true });
+    const open = await commentBlock(owner);
+
+    // a deactivated block: neither anonymous visitors nor signed-in strangers may read its topic
+    const s = await supabaseAs(await userToken(stranger));
+    expect(await refused(watch(s, `block:${hidden}`).channel)).toMatch(
+      /CHANNEL_ERROR.*permissions to read from this Channel topic/,
+    );
+    expect(await refused(watch(await supabaseAs(), `block:${hidden}`).channel)).toMatch(
+      /CHANNEL_ERROR/,
+    );
+    // the owner topic of a block is its owner's only
+    expect(await refused(watch(s, `block:${open}:owner`).channel)).toMatch(/CHANNEL_ERROR/);
+    // topics no policy covers are refused; a public channel of the same name stays open (not private)
+    expect(await refused(watch(s, 'anything-else').channel)).toMatch(/CHANNEL_ERROR/);
+    expect(await refused(watch(s, `block:${open}x`).channel)).toMatch(/CHANNEL_ERROR/);
+
+    // the owner may read both topics of the deactivated block; visitors the published one
+    const o = await supabaseAs(await userToken(owner));
+    await subscribed(watch(o, `block:${hidden}`).channel);
+    await subscribed(watch(o, `block:${hidden}:owner`).channel);
+    await subscribed(watch(s, `block:${open}`).channel);
+    await subscribed(watch(await supabaseAs(), `block:${open}`).channel);
+  });
+
+  it('delivers a new comment once to each viewer, without emails, and nobody may send on the topic', async () => {
+    const owner = await newAuthUser('owner');
+    const writer = await newAuthUser('writer');
+    const block = await commentBlock(owner);
+    const viewers = await Promise.all(
+      [0, 1, 2].map(async (i) =>
+        i === 2 ? supabaseAs() : supabaseAs(await userToken(await newAuthUser(`viewer${i}`))),
+      ),
+    );
+    const watches = viewers.map((v) => watch(v, `block:${block}`));
+    await Promise.all(watches.map((w) => subscribed(w.channel)));
+
+    const email = `secret-${randomUUID().slice(0, 8)}@example.com`;
+    const m = await post(writer, block, 'hello viewers', { email });
+    const isIt = (b: Broadcast) =>
+      b.event === 'change' && (b.payload.row as { id?: string } | undefined)?.id === m.id;
+    for (const w of watches) await w.until(isIt);
+    // a later message proves the first one is not coming again
+    const later = await post(writer, block, 'second');
+    for (const w of watches) {
+      await w.until((b) => (b.payload.row as { id?: string } | undefined)?.id === later.id);
+      expect(w.got.filter(isIt)).toHaveLength(1);
+      const first = w.got.find(isIt)!;
+      expect(first.payload).toMatchObject({
+        type: 'INSERT',
+        row: { id: m.id, block_id: block, content: 'hello viewers', status: 'published' },
+      });
+      expect(JSON.stringify(w.got)).not.toContain(email);
+      expect(JSON.stringify(w.got)).not.toMatch(/@example\.com/);
+    }
+    const stored = await db.query('select 1 from public.message_private where creator_email = $1', [
+      email,
+    ]);
+    expect(stored.rowCount).toBe(1); // the email was kept, just never sent
+
+    // a viewer's own broadcast on the topic is dropped (no INSERT policy), over WebSocket and HTTP
+    await watches[0]!.channel.send({
+      type: 'broadcast',
+      event: 'change',
+      payload: { forged: true },
+    });
+    const res = await fetch(`${baseUrl}/realtime/v1/api/broadcast`, {
+      method: 'POST',
+      headers: {
+        apikey: anonKey,
+        authorization: `Bearer ${await userToken(writer)}`,
+        'content-type': 'application/json',
+      },
+      body: JSON.stringify({
+        messages: [
+          { topic: `block:${block}`, event: 'change', payload: { forged: true }, private: true },
+        ],
+      }),
+    });
+    expect(res.status).toBe(403);
+    await new Promise((r) => setTimeout(r, 200));
+    for (const w of watches) expect(JSON.stringify(w.got)).not.toContain('forged');
+  });
+
+  it('never sends a held comment to visitors; its approval arrives as an UPDATE; hiding removes it', async () => {
+    const owner = await newAuthUser('owner');
+    const writer = await newAuthUser('writer');
+    const block = await commentBlock(owner, { hold: true });
+    const visitor = watch(
+      await supabaseAs(await userToken(await newAuthUser('visitor'))),
+      `block:${block}`,
+    );
+    const anon = watch(await supabaseAs(), `block:${block}`);
+    const mod = watch(await supabaseAs(await userToken(owner)), `block:${block}:owner`);
+    await Promise.all([
+      subscribed(visitor.channel),
+      subscribed(anon.channel),
+      subscribed(mod.channel),
+    ]);
+
+    const held = await post(writer, block, 'held text');
+    expect(held.status).toBe('held');
+    // the owner's moderation topic hears of it (the id only)
+    await mod.until((b) => b.payload.id === held.id && b.payload.type === 'INSERT');
+    expect(JSON.stringify(mod.got)).not.toContain('held text');
+    // a published comment of the same block after it: the held one was never sent
+    await db.query("update public.blocks set hold_messages = 'off' where id = $1", [block]);
+    const open = await post(writer, block, 'open text');
+    for (const w of [visitor, anon]) {
+      await w.until((b) => (b.payload.row as { id?: string } | undefined)?.id === open.id);
+      expect(JSON.stringify(w.got)).not.toContain('held text');
+      expect(JSON.stringify(w.got)).not.toContain(held.id);
+    }
+
+    // approved: visitors get it now, as an UPDATE of a published message
+    await asUser(owner, "select public.moderate_messages($1, 'approve') as r", [[held.id]]);
+    for (const w of [visitor, anon])
+      await w.until(
+        (b) =>
+          b.payload.type === 'UPDATE' &&
+          (b.payload.row as { id?: string; status?: string }).id === held.id &&
+          (b.payload.row as { status?: string }).status === 'published',
+      );
+    // hidden: it leaves the visitors' lists (REMOVE: the block's count does not move)
+    await asUser(owner, "select public.moderate_messages($1, 'hide') as r", [[held.id]]);
+    for (const w of [visitor, anon])
+      await w.until(
+        (b) => b.payload.type === 'REMOVE' && (b.payload.row as { id: string }).id === held.id,
+      );
+    const removal = visitor.got.find((b) => b.payload.type === 'REMOVE')!;
+    expect(removal.payload.row).toEqual({ id: held.id, parent_id: null });
+  });
+
+  it('sends like and reply counts as deltas, not rows', async () => {
+    const owner = await newAuthUser('owner');
+    const writer = await newAuthUser('writer');
+    const liker = await newAuthUser('liker');
+    const block = await commentBlock(owner);
+    const viewer = watch(await supabaseAs(), `block:${block}`);
+    await subscribed(viewer.channel);
+    const m = await post(writer, block, 'like me');
+    await asUser(liker, 'select public.toggle_message_like($1) as r', [m.id]);
+    await viewer.until(
+      (b) => b.event === 'counts' && b.payload.id === m.id && b.payload.likes === 1,
+    );
+    const like = viewer.got.find((b) => b.event === 'counts' && b.payload.likes === 1)!;
+    expect(like.payload).toEqual({ id: m.id, likes: 1, like_count: 1 });
+
+    await asUser(liker, 'select public.toggle_message_like($1) as r', [m.id]);
+    await viewer.until((b) => b.event === 'counts' && b.payload.likes === -1);
+    expect(viewer.got.find((b) => b.payload.likes === -1)!.payload).toEqual({
+      id: m.id,
+      likes: -1,
+      like_count: 0,
+    });
+
+    const reply = await post(liker, block, 'a reply', { parent: m.id });
+    await viewer.until((b) => b.event === 'counts' && b.payload.replies === 1);
+    expect(viewer.got.find((b) => b.payload.replies === 1)!.payload).toEqual({
+      id: m.id,
+      replies: 1,
+      reply_count: 1,
+    });
+    await viewer.until((b) => (b.payload.row as { id?: string } | undefined)?.id === reply.id);
+    // no whole-row UPDATE of the parent for a count
+    expect(
+      viewer.got.filter(
+        (b) => b.event === 'change' && (b.payload.row as { id?: string }).id === m.id,
+      ),
+    ).toHaveLength(1); // its INSERT only
+  });
+
+  it('asks the policies again when a token changes', async () => {
+    const owner = await newAuthUser('owner');
+    const stranger = await newAuthUser('stranger');
+    const block = await commentBlock(owner, { deactivated: true });
+    const c = await client(await userToken(owner));
+    const ch = c.channel(`block:${block}:owner`, { config: { private: true } });
+    await subscribed(ch);
+    await c.setAuth(await userToken(stranger));
+    await expect.poll(() => ch.state, { timeout: 5000 }).toBe('closed');
+    expect(logs.join('\n')).not.toMatch(/check on .* failed/);
   });
 });

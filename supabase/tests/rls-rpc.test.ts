@@ -122,14 +122,29 @@ describe('catalogue: what client roles are granted', () => {
     },
   );
 
-  it('Realtime publishes only messages (never private fields)', async () => {
+  it('Realtime publishes no table: live updates are broadcasts of public fields from a trigger', async () => {
     const rows = await sql<{ table: string }>(
       "select schemaname || '.' || tablename as table from pg_publication_tables where pubname = 'supabase_realtime'",
     );
-    expect(rows.map((r) => r.table).sort()).toEqual(['public.messages']);
+    expect(rows).toEqual([]);
   });
 
-  it('client roles use only schemas public, auth and extensions', async () => {
+  it('realtime.messages: one SELECT policy (block topics), no client may send', async () => {
+    const policies = await sql<{ policyname: string; roles: string[]; cmd: string; qual: string }>(
+      `select policyname, roles::text[] as roles, cmd, qual from pg_policies
+       where schemaname = 'realtime' and tablename = 'messages'`,
+    );
+    expect(policies.map((p) => [p.policyname, p.roles.sort(), p.cmd])).toEqual([
+      ['Viewers of a block receive its topic', ['anon', 'authenticated'], 'SELECT'],
+    ]);
+    expect(policies[0]!.qual).toMatch(/block_topic_readable/);
+    const rls = await sql<{ on: boolean }>(
+      "select relrowsecurity as on from pg_class where oid = 'realtime.messages'::regclass",
+    );
+    expect(rls).toEqual([{ on: true }]);
+  });
+
+  it('client roles use only schemas public, auth, extensions and realtime (as on Supabase)', async () => {
     for (const role of CLIENT_ROLES) {
       const rows = await sql<{ name: string }>(
         `select nspname as name from pg_namespace
@@ -137,17 +152,34 @@ describe('catalogue: what client roles are granted', () => {
            and has_schema_privilege($1, oid, 'usage')`,
         [role],
       );
-      expect(rows.map((r) => r.name).sort(), role).toEqual(['auth', 'extensions', 'public']);
+      expect(rows.map((r) => r.name).sort(), role).toEqual([
+        'auth',
+        'extensions',
+        'public',
+        'realtime',
+      ]);
     }
   });
 
-  it('no table outside public grants anything to anon, authenticated or PUBLIC', async () => {
+  it('no table outside public grants anything to anon, authenticated or PUBLIC (but realtime.messages, under RLS)', async () => {
     const grants = await sql(
       `select table_schema, table_name, grantee, privilege_type from information_schema.role_table_grants
        where grantee in ('anon', 'authenticated', 'PUBLIC')
-         and table_schema not in ('public', 'pg_catalog', 'information_schema')`,
+         and table_schema not in ('public', 'pg_catalog', 'information_schema')
+       order by 1, 2, 3, 4`,
     );
-    expect(grants).toEqual([]);
+    // Supabase's Realtime schema: the join checks select and insert as the client role, under
+    // the policies of the previous test (the schema is not exposed through the API)
+    expect(grants).toEqual(
+      ['anon', 'authenticated'].flatMap((grantee) =>
+        ['INSERT', 'SELECT'].map((privilege_type) => ({
+          table_schema: 'realtime',
+          table_name: 'messages',
+          grantee,
+          privilege_type,
+        })),
+      ),
+    );
   });
 
   it('the integration tokens table exists only in schema private', async () => {
@@ -167,6 +199,7 @@ describe('catalogue: what client roles are granted', () => {
       'get_block_view',
       'get_block_public',
       'get_block_me',
+      'get_block_card',
       'get_letter_view',
       'list_messages',
     ];
@@ -188,6 +221,9 @@ describe('catalogue: what client roles are granted', () => {
       'moderation_messages',
       'moderate_messages',
       'block_writer',
+      // issue 13: computed fields over the count shards (null for another user's rows)
+      'response_monthly_count',
+      'member_count',
     ];
     expect(
       rows
@@ -878,7 +914,7 @@ describe('references across owners', () => {
 });
 
 describe('Realtime follows RLS', () => {
-  it('anon subscribers get messages of published blocks only, and never a commenter email', async () => {
+  it('anon viewers join the topics of published blocks only, get their messages, never a commenter email', async () => {
     const { owner, commentBlock } = await ownerWithBlocks();
     await sql('update public.profiles set block_limit = 10 where id = $1', [owner.id]);
     const hidden = await owner.client.rpc('create_block', { p_block_type: 'qna' });
@@ -888,12 +924,12 @@ describe('Realtime follows RLS', () => {
 
     const viewer = anonClient();
     const received: Array<Record<string, unknown>> = [];
-    const subscribe = (table: string) =>
+    const join = (topic: string) =>
       new Promise<void>((resolve, reject) => {
         viewer
-          .channel(`rls-${table}-${randomUUID()}`)
-          .on('postgres_changes', { event: '*', schema: 'public', table }, (payload) =>
-            received.push({ table, ...(payload.new as Record<string, unknown>) }),
+          .channel(topic, { config: { private: true } })
+          .on('broadcast', { event: '*' }, (m) =>
+            received.push({ topic, event: m.event, ...(m.payload as Record<string, unknown>) }),
           )
           .subscribe((status, err) => {
             if (status === 'SUBSCRIBED') resolve();
@@ -901,9 +937,17 @@ describe('Realtime follows RLS', () => {
               reject(err ?? new Error(status));
           });
       });
-    await subscribe('messages');
-    // not published: subscribing may be accepted or refused, but nothing may arrive
-    await subscribe('message_private').catch(() => undefined);
+    await join(`block:${commentBlock}`);
+    // a deactivated block's topic and any owner topic are refused
+    await expect(join(`block:${hiddenBlock}`)).rejects.toThrow(/permissions to read/);
+    await expect(join(`block:${commentBlock}:owner`)).rejects.toThrow(/permissions to read/);
+    // postgres_changes on the messages table: no longer published, nothing arrives that way
+    viewer
+      .channel(`rls-messages-${randomUUID()}`)
+      .on('postgres_changes', { event: '*', schema: 'public', table: 'messages' }, (payload) =>
+        received.push({ topic: 'postgres_changes', ...(payload.new as Record<string, unknown>) }),
+      )
+      .subscribe();
 
     const secret = `hidden-${randomUUID()}`;
     await sql('insert into public.messages (block_id, creator_id, content) values ($1, $2, $3)', [
@@ -916,14 +960,15 @@ describe('Realtime follows RLS', () => {
     const markerId = await postAsGuest(guest, commentBlock, email);
 
     const deadline = Date.now() + 10_000;
-    while (!received.some((m) => m.id === markerId) && Date.now() < deadline) {
+    const rowId = (m: Record<string, unknown>) => (m.row as { id?: string } | undefined)?.id;
+    while (!received.some((m) => rowId(m) === markerId) && Date.now() < deadline) {
       await new Promise((r) => setTimeout(r, 50));
     }
     await new Promise((r) => setTimeout(r, 300));
     await viewer.removeAllChannels();
-    expect(received.map((m) => m.id)).toContain(markerId);
-    expect(received.map((m) => m.content)).not.toContain(secret);
-    expect(received.filter((m) => m.table !== 'messages')).toEqual([]);
+    expect(received.map(rowId)).toContain(markerId);
+    expect(JSON.stringify(received)).not.toContain(secret);
+    expect(received.filter((m) => m.topic !== `block:${commentBlock}`)).toEqual([]);
     expect(JSON.stringify(received)).not.toContain(email);
   });
 });

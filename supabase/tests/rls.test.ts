@@ -276,8 +276,6 @@ const TABLES: TableCase[] = [
       ['set agree', () => ({ agree: true })],
       ['raise response_monthly_limit', () => ({ response_monthly_limit: 1_000_000 })],
       ['reset block_count', () => ({ block_count: 0 })],
-      ['set response_monthly_count', () => ({ response_monthly_count: 50 })],
-      ['move response_month', () => ({ response_month: '2999-01-01' })],
       ['change email', () => ({ email: 'someone-else@example.com' })],
       ['change id', (w) => ({ id: w.other.id })],
     ],

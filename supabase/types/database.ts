@@ -11,8 +11,9 @@ export type Database = {
           id: string;
           name: string;
           user_id: string;
+          member_count: number | null;
         };
-        ComputedFields: never;
+        ComputedFields: 'member_count';
         Insert: {
           count?: number;
           created_at?: string;
@@ -1059,12 +1060,11 @@ export type Database = {
           name: string;
           paid: boolean;
           photo_url: string | null;
-          response_month: string;
-          response_monthly_count: number;
           response_monthly_limit: number;
           updated_at: string;
+          response_monthly_count: number | null;
         };
-        ComputedFields: never;
+        ComputedFields: 'response_monthly_count';
         Insert: {
           agree?: boolean;
           block_count?: number;
@@ -1081,8 +1081,6 @@ export type Database = {
           name?: string;
           paid?: boolean;
           photo_url?: string | null;
-          response_month?: string;
-          response_monthly_count?: number;
           response_monthly_limit?: number;
           updated_at?: string;
         };
@@ -1102,8 +1100,6 @@ export type Database = {
           name?: string;
           paid?: boolean;
           photo_url?: string | null;
-          response_month?: string;
-          response_monthly_count?: number;
           response_monthly_limit?: number;
           updated_at?: string;
         };
@@ -1569,6 +1565,17 @@ export type Database = {
       expire_plans: { Args: Record<PropertyKey, never>; Returns: Json };
       fail_plan_checkout: { Args: { p_charge_id: string; p_error: string }; Returns: undefined };
       finish_jobs: { Args: { p_outcomes: Json }; Returns: Json };
+      get_block_card: {
+        Args: { p_block_id: string; p_owner_id: string };
+        Returns: {
+          id: string;
+          language: string;
+          name: string;
+          open_graph: Json;
+          owner_id: string;
+          type: string;
+        }[];
+      };
       get_block_me: {
         Args: { p_block_id: string; p_message_ids?: string[]; p_since?: string };
         Returns: Json;
@@ -1594,6 +1601,15 @@ export type Database = {
       mark_notion_not_granted: {
         Args: { p_reason: string; p_user_id: string };
         Returns: undefined;
+      };
+      member_count: {
+        Args: {
+          p_group: Omit<
+            Database['public']['Tables']['audience_groups']['Row'],
+            Database['public']['Tables']['audience_groups']['ComputedFields']
+          >;
+        };
+        Returns: number;
       };
       merge_job_group: { Args: { p_job_id: number; p_window_seconds?: number }; Returns: Json };
       moderate_messages: { Args: { p_action: string; p_message_ids: string[] }; Returns: Json };
@@ -1682,6 +1698,15 @@ export type Database = {
           p_sender: Json;
         };
         Returns: Json;
+      };
+      response_monthly_count: {
+        Args: {
+          p_profile: Omit<
+            Database['public']['Tables']['profiles']['Row'],
+            Database['public']['Tables']['profiles']['ComputedFields']
+          >;
+        };
+        Returns: number;
       };
       save_block: {
         Args: { p_block_id: string; p_owner_id: string; p_payload: Json };

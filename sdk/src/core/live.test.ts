@@ -1,12 +1,14 @@
 import { expect } from '@open-wc/testing';
-import { subscribeMessages, type Change } from './live.js';
+import { watchBlock, type Change, type Counts, type Watcher } from './live.js';
 import { until } from '../test/mock-api.js';
+
+type Frame = [string | null, string, string, string, Record<string, unknown>];
 
 /** A WebSocket stand-in that records frames and lets the test push server frames. */
 class FakeSocket {
   static all: FakeSocket[] = [];
   readyState = 0;
-  sent: unknown[][] = [];
+  sent: Frame[] = [];
   onopen?: () => void;
   onmessage?: (e: { data: string }) => void;
   onclose?: () => void;
@@ -21,107 +23,198 @@ class FakeSocket {
     this.sent.push(JSON.parse(data));
   }
   close() {
+    if (this.readyState === 3) return;
     this.readyState = 3;
     this.onclose?.();
   }
   server(frame: unknown[]) {
     this.onmessage?.({ data: JSON.stringify(frame) });
   }
+  joins(topic?: string) {
+    return this.sent.filter((f) => f[3] === 'phx_join' && (!topic || f[2] === topic));
+  }
+  leaves(topic: string) {
+    return this.sent.filter((f) => f[3] === 'phx_leave' && f[2] === topic);
+  }
+  /** Accepts the last join of `topic`. */
+  accept(topic: string) {
+    const join = this.joins(topic).at(-1)!;
+    this.server([join[0], join[1], topic, 'phx_reply', { status: 'ok', response: {} }]);
+  }
+  broadcast(topic: string, event: string, payload: unknown) {
+    this.server([null, null, topic, 'broadcast', { type: 'broadcast', event, payload }]);
+  }
+}
+
+/** What one element's watcher heard. */
+function recorder() {
+  const got = { changes: [] as Change[], counts: [] as Counts[], resyncs: 0 };
+  const w: Watcher = {
+    change: (c) => got.changes.push(c),
+    counts: (c) => got.counts.push(c),
+    resync: () => got.resyncs++,
+  };
+  return { got, w };
+}
+
+/** An element on screen, or far below the fold. */
+function box(onScreen: boolean): HTMLElement {
+  const el = document.createElement('div');
+  el.style.cssText = `position:absolute;left:0;width:50px;height:50px;top:${onScreen ? 0 : 20000}px`;
+  document.body.append(el);
+  return el;
+}
+
+let visibility: DocumentVisibilityState = 'visible';
+// this file's page only: the test decides whether the page is hidden
+Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => visibility });
+function setVisibility(v: DocumentVisibilityState) {
+  visibility = v;
+  document.dispatchEvent(new Event('visibilitychange'));
 }
 
 describe('live (Realtime client)', () => {
   const real = window.WebSocket;
+  let project = 0;
+  /** A project of its own per test: the page-wide socket registry is keyed by project. */
+  const newProject = (scheme = 'https') => ({ url: `${scheme}://p${++project}.test`, key: 'anon' });
+  const boxes: HTMLElement[] = [];
+  const onScreen = (yes = true) => {
+    const el = box(yes);
+    boxes.push(el);
+    return el;
+  };
   beforeEach(() => {
     FakeSocket.all = [];
     (window as unknown as { WebSocket: unknown }).WebSocket = FakeSocket;
   });
-  afterEach(() => (window.WebSocket = real));
-
-  it('joins like realtime-js, applies postgres_changes of its topic only, and closes', async () => {
-    const changes: Change[] = [];
-    const stop = subscribeMessages(
-      { url: 'https://p.test', key: 'anon' },
-      async () => 'user-token',
-      'b1',
-      (c) => changes.push(c),
-    );
-    await until(() => FakeSocket.all[0]?.sent.length);
-    const ws = FakeSocket.all[0]!;
-    expect(ws.url).to.equal('wss://p.test/realtime/v1/websocket?apikey=anon&vsn=2.0.0');
-    const [joinRef, ref, topic, event, payload] = ws.sent[0] as [
-      string,
-      string,
-      string,
-      string,
-      Record<string, unknown>,
-    ];
-    expect([joinRef, ref, topic, event]).to.deep.equal([
-      '1',
-      '1',
-      'realtime:reaction-block:b1',
-      'phx_join',
-    ]);
-    expect(payload.access_token).to.equal('user-token');
-    expect((payload.config as { postgres_changes: unknown }).postgres_changes).to.deep.equal([
-      { event: '*', schema: 'public', table: 'messages', filter: 'block_id=eq.b1' },
-    ]);
-    ws.server([
-      '1',
-      '1',
-      topic,
-      'phx_reply',
-      { status: 'ok', response: { postgres_changes: [{ id: 7 }] } },
-    ]);
-    ws.server([
-      null,
-      null,
-      topic,
-      'postgres_changes',
-      { ids: [7], data: { type: 'INSERT', record: { id: 'm1', content: 'hi' } } },
-    ]);
-    ws.server([
-      null,
-      null,
-      topic,
-      'postgres_changes',
-      { ids: [7], data: { type: 'DELETE', old_record: { id: 'm0' } } },
-    ]);
-    ws.server([
-      null,
-      null,
-      'realtime:other',
-      'postgres_changes',
-      { data: { type: 'INSERT', record: { id: 'x' } } },
-    ]);
-    expect(changes).to.deep.equal([
-      { type: 'INSERT', row: { id: 'm1', content: 'hi' } },
-      { type: 'DELETE', row: { id: 'm0' } },
-    ]);
-    stop();
-    expect(ws.readyState).to.equal(3);
-    await new Promise((r) => setTimeout(r, 1100));
-    expect(FakeSocket.all.length).to.equal(1); // no reconnect after stop
+  afterEach(() => {
+    window.WebSocket = real;
+    setVisibility('visible');
+    for (const el of boxes.splice(0)) el.remove();
   });
 
-  it('reconnects after the server closes the socket or refuses the join', async () => {
-    const stop = subscribeMessages(
-      { url: 'http://p.test', key: 'anon' },
-      async () => 'anon',
-      'b2',
-      () => {},
-    );
-    await until(() => FakeSocket.all[0]?.sent.length);
+  it('joins the private block topic like realtime-js and applies broadcasts of its topic only', async () => {
+    const { got, w } = recorder();
+    const stop = watchBlock(newProject(), async () => 'user-token', 'b1', onScreen(), w);
+    await until(() => FakeSocket.all[0]?.joins().length);
     const ws = FakeSocket.all[0]!;
-    expect(ws.url.startsWith('ws://p.test/')).to.equal(true);
+    expect(ws.url).to.equal(`wss://p${project}.test/realtime/v1/websocket?apikey=anon&vsn=2.0.0`);
+    const [joinRef, ref, topic, event, payload] = ws.joins()[0]!;
+    expect([topic, event, joinRef === ref]).to.deep.equal(['realtime:block:b1', 'phx_join', true]);
+    expect(payload.access_token).to.equal('user-token');
+    expect((payload.config as { private: boolean }).private).to.equal(true);
+    ws.accept(topic);
+    ws.broadcast(topic, 'change', { type: 'INSERT', row: { id: 'm1', content: 'hi' } });
+    ws.broadcast(topic, 'counts', { id: 'm1', likes: 1, like_count: 3 });
+    ws.broadcast(topic, 'change', { type: 'REMOVE', row: { id: 'm0', parent_id: null } });
+    ws.broadcast('realtime:block:other', 'change', { type: 'INSERT', row: { id: 'x' } });
+    expect(got.changes).to.deep.equal([
+      { type: 'INSERT', row: { id: 'm1', content: 'hi' }, live: true },
+      { type: 'REMOVE', row: { id: 'm0', parent_id: null }, live: true },
+    ]);
+    expect(got.counts).to.deep.equal([{ id: 'm1', likes: 1, like_count: 3 }]);
+    expect(got.resyncs).to.equal(0); // the data it loaded is current: nothing to catch up
+    stop();
+    expect(ws.leaves(topic).length).to.equal(1);
+  });
+
+  it('shares one socket per page between elements, one join per block', async function (this: {
+    timeout(ms: number): void;
+  }) {
+    this.timeout(10000); // the socket lingers 5 s after the last topic
+    const p = newProject();
+    const a = recorder();
+    const b = recorder();
+    const c = recorder();
+    const stops = [
+      watchBlock(p, async () => 't', 'b1', onScreen(), a.w),
+      watchBlock(p, async () => 't', 'b2', onScreen(), b.w),
+      watchBlock(p, async () => 't', 'b1', onScreen(), c.w),
+    ];
+    await until(() => (FakeSocket.all[0]?.joins().length || 0) >= 2);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(FakeSocket.all.length).to.equal(1);
+    const ws = FakeSocket.all[0]!;
+    expect(ws.joins().map((f) => f[2])).to.deep.equal(['realtime:block:b1', 'realtime:block:b2']);
+    ws.accept('realtime:block:b1');
+    ws.accept('realtime:block:b2');
+    ws.broadcast('realtime:block:b1', 'change', { type: 'INSERT', row: { id: 'm1' } });
+    expect(a.got.changes.length).to.equal(1);
+    expect(c.got.changes.length).to.equal(1);
+    expect(b.got.changes.length).to.equal(0);
+    // the first element of b1 leaves: the topic stays joined for the other one
+    stops[0]!();
+    expect(ws.leaves('realtime:block:b1').length).to.equal(0);
+    stops[2]!();
+    expect(ws.leaves('realtime:block:b1').length).to.equal(1);
+    stops[1]!();
+    // no topic left: the socket closes after a short linger
+    await until(() => ws.readyState === 3, 7000);
+  });
+
+  it('joins only while the element is on screen, and catches up when it comes into view', async () => {
+    const { got, w } = recorder();
+    const el = onScreen(false);
+    const stop = watchBlock(newProject(), async () => 't', 'b1', el, w);
+    await new Promise((r) => setTimeout(r, 150));
+    expect(FakeSocket.all.length).to.equal(0); // off screen: no socket at all
+    el.style.top = '0px';
+    await until(() => FakeSocket.all[0]?.joins().length);
+    const ws = FakeSocket.all[0]!;
+    ws.accept('realtime:block:b1');
+    // it loaded while off screen: what happened meanwhile is read again
+    expect(got.resyncs).to.equal(1);
+    el.style.top = '20000px';
+    await until(() => ws.leaves('realtime:block:b1').length === 1);
+    el.style.top = '0px';
+    await until(() => ws.joins().length === 2);
+    ws.accept('realtime:block:b1');
+    expect(got.resyncs).to.equal(2);
+    stop();
+  });
+
+  it('leaves while the page is hidden and rejoins with a catch-up when it shows again', async () => {
+    const { got, w } = recorder();
+    const stop = watchBlock(newProject(), async () => 't', 'b1', onScreen(), w);
+    await until(() => FakeSocket.all[0]?.joins().length);
+    const ws = FakeSocket.all[0]!;
+    ws.accept('realtime:block:b1');
+    expect(got.resyncs).to.equal(0);
+    setVisibility('hidden');
+    expect(ws.leaves('realtime:block:b1').length).to.equal(1);
+    // changes while hidden are not delivered (the topic is left)
+    ws.broadcast('realtime:block:b1', 'change', { type: 'INSERT', row: { id: 'late' } });
+    expect(got.changes.length).to.equal(0);
+    setVisibility('visible');
+    await until(() => ws.joins().length === 2);
+    ws.accept('realtime:block:b1');
+    expect(got.resyncs).to.equal(1);
+    stop();
+  });
+
+  it('reconnects after the server closes the socket or refuses the join, then catches up', async () => {
+    const { got, w } = recorder();
+    const stop = watchBlock(newProject('http'), async () => 'anon', 'b2', onScreen(), w);
+    await until(() => FakeSocket.all[0]?.joins().length);
+    const ws = FakeSocket.all[0]!;
+    expect(ws.url.startsWith(`ws://p${project}.test/`)).to.equal(true);
+    const join = ws.joins()[0]!;
     ws.server([
-      '1',
-      '1',
-      'realtime:reaction-block:b2',
+      join[0],
+      join[1],
+      join[2],
       'phx_reply',
       { status: 'error', response: { reason: 'no' } },
     ]);
-    expect(ws.readyState).to.equal(3);
+    await until(() => ws.joins().length === 2, 3000); // joined again after a back-off
+    ws.accept('realtime:block:b2');
+    expect(got.resyncs).to.equal(1);
+    ws.close();
     await until(() => FakeSocket.all.length === 2, 3000);
+    await until(() => FakeSocket.all[1]!.joins().length === 1);
+    FakeSocket.all[1]!.accept('realtime:block:b2');
+    expect(got.resyncs).to.equal(2);
     stop();
   });
 });

@@ -2,95 +2,285 @@ import type { Project } from './config.js';
 import { log } from './log.js';
 import type { Message } from './types.js';
 
+/**
+ * A change of the block's messages. `live` marks those that came over Realtime (the list's
+ * reply counts then follow the `counts` messages, not the inserts and deletes). REMOVE: a
+ * published message was held or hidden by the owner (it leaves the list, the count stays).
+ */
 export type Change =
-  | { type: 'INSERT' | 'UPDATE'; row: Message }
-  | { type: 'DELETE'; row: Partial<Message> & { id: string } };
+  | { type: 'INSERT' | 'UPDATE'; row: Message; live?: boolean }
+  | { type: 'DELETE' | 'REMOVE'; row: Partial<Message> & { id: string }; live?: boolean };
 
-/** Table whose rows are the block's messages (postgres_changes, RLS applies). */
-export const MESSAGES_TABLE = 'messages';
+/** A message's like or reply count moved: the delta and the value after it. */
+export interface Counts {
+  id: string;
+  likes?: number;
+  like_count?: number;
+  replies?: number;
+  reply_count?: number;
+}
+
+export interface Watcher {
+  change(c: Change): void;
+  counts(c: Counts): void;
+  /** Joined again after a gap (hidden, offline, socket lost): changes may have been missed. */
+  resync(): void;
+}
+
 const HEARTBEAT_MS = 25000;
-const RETRY_MS = [1000, 2000, 5000, 10000];
+const RETRY_MS = [1000, 2000, 5000, 10000, 30000];
+/** A socket with no topic left stays open this long (scrolling back and forth does not churn). */
+const LINGER_MS = 5000;
+
+interface Sub {
+  topic: string;
+  el: Element;
+  w: Watcher;
+  token: () => Promise<string>;
+  visible: boolean;
+  /** the data on screen is current (loaded just now, or joined since): no resync on the next join */
+  fresh: boolean;
+}
+
+interface Topic {
+  subs: Set<Sub>;
+  joinRef?: string;
+  joined: boolean;
+  tries: number;
+  retry?: ReturnType<typeof setTimeout>;
+}
 
 /**
- * Live updates of a block's messages: the part of the Realtime protocol that
- * `@supabase/realtime-js` speaks for one postgres_changes subscription (Phoenix channels,
- * vsn 2.0.0 text frames `[join_ref, ref, topic, event, payload]`, phx_join with the same config,
- * heartbeat every 25 s, rejoin with back-off). realtime-js 2.119 with @supabase/phoenix is 17 KB
- * gzip, which alone breaks the comment budget; this is about 1 KB. Checked against the local
- * stack's Realtime server by `npm run e2e`. Loaded lazily, after the first data shows.
- * Returns an unsubscribe.
+ * Live updates over one WebSocket per page and project, shared by every element: the part of the
+ * Realtime protocol that `@supabase/realtime-js` speaks for private broadcast channels (Phoenix,
+ * vsn 2.0.0 text frames `[join_ref, ref, topic, event, payload]`, phx_join with
+ * `config.private`, heartbeat every 25 s, rejoin with back-off). realtime-js with its Phoenix
+ * client is about 17 KB gzip; this is under 2 KB. An element's topic is joined only while the
+ * element is on screen (IntersectionObserver) and the page is visible; the socket is open only
+ * while some topic is joined. Rejoining after a gap asks the element to read its list again.
+ * Checked against the local stack's Realtime server by `npm run e2e`.
  */
-export function subscribeMessages(
-  p: Project,
-  token: () => Promise<string>,
-  blockId: string,
-  onChange: (c: Change) => void,
-): () => void {
-  const url = `${p.url.replace(/^http/, 'ws')}/realtime/v1/websocket?apikey=${encodeURIComponent(p.key)}&vsn=2.0.0`;
-  const topic = 'realtime:reaction-block:' + blockId;
-  let ws: WebSocket | undefined;
-  let beat: ReturnType<typeof setInterval> | undefined;
-  let retry: ReturnType<typeof setTimeout> | undefined;
-  let tries = 0;
-  let ref = 0;
-  let closed = false;
+class Hub {
+  private ws?: WebSocket;
+  private ref = 0;
+  private beat?: ReturnType<typeof setInterval>;
+  private linger?: ReturnType<typeof setTimeout>;
+  private retry?: ReturnType<typeof setTimeout>;
+  private tries = 0;
+  private topics = new Map<string, Topic>();
+  private io?: IntersectionObserver;
+  private byEl = new Map<Element, Set<Sub>>();
 
-  const send = (joinRef: string | null, t: string, event: string, payload: object) =>
-    ws?.readyState === 1 && ws.send(JSON.stringify([joinRef, String(++ref), t, event, payload]));
+  constructor(private url: string) {
+    document.addEventListener('visibilitychange', () => this.sync());
+  }
 
-  const connect = async () => {
-    if (closed) return;
-    const access = await token().catch(() => p.key);
-    const sock = (ws = new WebSocket(url));
-    let joinRef = '';
-    sock.onopen = () => {
-      joinRef = String(ref + 1);
-      send(joinRef, topic, 'phx_join', {
-        config: {
-          broadcast: { ack: false, self: false },
-          presence: { key: '', enabled: false },
-          postgres_changes: [
-            {
-              event: '*',
-              schema: 'public',
-              table: MESSAGES_TABLE,
-              filter: 'block_id=eq.' + blockId,
-            },
-          ],
-          private: false,
-        },
-        access_token: access,
+  add(sub: Sub): () => void {
+    const t = this.topics.get(sub.topic) || { subs: new Set(), joined: false, tries: 0 };
+    this.topics.set(sub.topic, t);
+    t.subs.add(sub);
+    const set = this.byEl.get(sub.el) || new Set();
+    this.byEl.set(sub.el, set);
+    set.add(sub);
+    if (typeof IntersectionObserver == 'function') {
+      this.io ||= new IntersectionObserver((entries) => {
+        for (const e of entries)
+          for (const s of this.byEl.get(e.target) || []) {
+            // data loaded while off screen is stale by the time it shows
+            if (!e.isIntersecting && !this.topics.get(s.topic)?.joined) s.fresh = false;
+            s.visible = e.isIntersecting;
+          }
+        this.sync();
       });
-      beat = setInterval(() => send(null, 'phoenix', 'heartbeat', {}), HEARTBEAT_MS);
+      this.io.observe(sub.el);
+    } else sub.visible = true;
+    this.sync();
+    return () => {
+      t.subs.delete(sub);
+      set.delete(sub);
+      if (!set.size) {
+        this.byEl.delete(sub.el);
+        this.io?.unobserve(sub.el);
+      }
+      this.sync();
+    };
+  }
+
+  private wanted(t: Topic): boolean {
+    return document.visibilityState != 'hidden' && [...t.subs].some((s) => s.visible);
+  }
+
+  /** Joins and leaves topics, opens and closes the socket, to match what is wanted now. */
+  private sync(): void {
+    let any = false;
+    for (const [name, t] of this.topics) {
+      const want = this.wanted(t);
+      any ||= want;
+      if (want && !t.joinRef) this.join(name, t);
+      else if (!want && t.joinRef) this.leave(name, t);
+      if (!t.subs.size && !t.joinRef) this.topics.delete(name);
+    }
+    clearTimeout(this.linger);
+    if (any) this.open();
+    else if (this.ws) this.linger = setTimeout(() => this.close(), LINGER_MS);
+  }
+
+  private send(
+    joinRef: string | null,
+    topic: string,
+    event: string,
+    payload: object,
+    ref = String(++this.ref),
+  ): void {
+    if (this.ws?.readyState == 1)
+      this.ws.send(JSON.stringify([joinRef, ref, topic, event, payload]));
+  }
+
+  private open(): void {
+    if (this.ws) return;
+    const sock = (this.ws = new WebSocket(this.url));
+    sock.onopen = () => {
+      this.tries = 0;
+      this.beat = setInterval(() => this.send(null, 'phoenix', 'heartbeat', {}), HEARTBEAT_MS);
+      for (const [name, t] of this.topics) if (t.joinRef === '') this.join(name, t);
     };
     sock.onmessage = (e) => {
       try {
-        const [, , t, event, payload] = JSON.parse(String(e.data));
-        if (t !== topic) return;
-        if (event === 'phx_reply' && payload?.status === 'ok') tries = 0;
-        else if (event === 'phx_reply' || event === 'phx_error' || event === 'phx_close') {
-          log('realtime', event, payload?.response || payload);
-          sock.close();
-        } else if (event === 'postgres_changes') {
-          const d = payload?.data || {};
-          const row = d.type === 'DELETE' ? d.old_record : d.record;
-          if (row?.id) onChange({ type: d.type, row });
-        }
+        const [joinRef, , topic, event, payload] = JSON.parse(String(e.data));
+        const t = this.topics.get(String(topic).slice(9)); // 'realtime:' + name
+        if (t && joinRef && joinRef === t.joinRef) this.onFrame(topic, t, event, payload);
+        else if (t && event == 'broadcast' && t.joined) this.onBroadcast(t, payload);
       } catch (err) {
         log('realtime', err);
       }
     };
     sock.onclose = () => {
-      clearInterval(beat);
-      if (!closed && ws === sock)
-        retry = setTimeout(connect, RETRY_MS[Math.min(tries++, RETRY_MS.length - 1)]);
+      if (this.ws != sock) return;
+      this.ws = undefined;
+      clearInterval(this.beat);
+      for (const t of this.topics.values()) this.lost(t);
+      if ([...this.topics.values()].some((t) => this.wanted(t)))
+        this.retry = setTimeout(
+          () => this.sync(),
+          RETRY_MS[Math.min(this.tries++, RETRY_MS.length - 1)],
+        );
     };
-  };
-  void connect();
-  return () => {
-    closed = true;
-    clearTimeout(retry);
-    clearInterval(beat);
-    ws?.close();
-  };
+  }
+
+  private close(): void {
+    const sock = this.ws;
+    this.ws = undefined;
+    clearInterval(this.beat);
+    clearTimeout(this.retry);
+    for (const t of this.topics.values()) this.lost(t);
+    sock?.close();
+  }
+
+  /** The topic is no longer joined: its subscribers will need to catch up. */
+  private lost(t: Topic): void {
+    t.joinRef = undefined;
+    t.joined = false;
+    clearTimeout(t.retry);
+    for (const s of t.subs) s.fresh = false;
+  }
+
+  private join(name: string, t: Topic): void {
+    clearTimeout(t.retry);
+    // '' = to be joined once the socket opens
+    t.joinRef = '';
+    if (this.ws?.readyState != 1) return;
+    const ref = (t.joinRef = String(++this.ref));
+    const sub = [...t.subs][0];
+    if (!sub) return;
+    sub
+      .token()
+      .catch(() => '')
+      .then((access) => {
+        if (t.joinRef !== ref) return;
+        this.send(
+          ref,
+          'realtime:' + name,
+          'phx_join',
+          {
+            config: {
+              broadcast: { ack: false, self: false },
+              presence: { key: '', enabled: false },
+              postgres_changes: [],
+              private: true,
+            },
+            ...(access ? { access_token: access } : {}),
+          },
+          ref,
+        );
+      });
+  }
+
+  private leave(name: string, t: Topic): void {
+    // '' (waiting for the socket) and 'wait' (refused, waiting to retry) were never joined
+    if (t.joinRef != '' && t.joinRef != 'wait')
+      this.send(t.joinRef || null, 'realtime:' + name, 'phx_leave', {});
+    this.lost(t);
+  }
+
+  private onFrame(name: string, t: Topic, event: string, payload: Record<string, unknown>): void {
+    if (event == 'phx_reply' && payload?.status == 'ok' && !t.joined) {
+      t.joined = true;
+      t.tries = 0;
+      for (const s of t.subs) {
+        if (!s.fresh) s.w.resync();
+        s.fresh = true;
+      }
+    } else if (event == 'phx_reply' && payload?.status == 'error' && !t.joined) {
+      this.refused(name, t, payload.response);
+    } else if (event == 'phx_close' || event == 'phx_error') {
+      this.refused(name, t, payload);
+    } else if (event == 'broadcast' && t.joined) this.onBroadcast(t, payload);
+  }
+
+  /** Refused or closed by the server (a token that expired, a block unpublished): try again later. */
+  private refused(name: string, t: Topic, why: unknown): void {
+    log('realtime', name, why);
+    this.lost(t);
+    t.joinRef = 'wait';
+    t.retry = setTimeout(
+      () => {
+        t.joinRef = undefined;
+        this.sync();
+      },
+      RETRY_MS[Math.min(t.tries++, RETRY_MS.length - 1)],
+    );
+  }
+
+  private onBroadcast(t: Topic, b: { event?: string; payload?: Record<string, unknown> }): void {
+    const p = b?.payload;
+    if (!p) return;
+    for (const s of t.subs) {
+      if (b.event == 'counts' && typeof p.id == 'string') s.w.counts(p as unknown as Counts);
+      else if (b.event == 'change' && (p.row as Message | undefined)?.id)
+        s.w.change({ ...(p as unknown as Change), live: true });
+    }
+  }
+}
+
+const HUBS_KEY = '__reactionBlocksLive1';
+
+/**
+ * Watches the live changes of a block while `el` is visible: one socket per page and project
+ * (shared with every other element of the page, whichever bundle loaded it), one private topic
+ * `block:<id>` per block. `token` is asked at every join, so a refreshed session is used.
+ * Returns the unsubscribe.
+ */
+export function watchBlock(
+  p: Project,
+  token: () => Promise<string>,
+  blockId: string,
+  el: Element,
+  w: Watcher,
+): () => void {
+  const url = `${p.url.replace(/^http/, 'ws')}/realtime/v1/websocket?apikey=${encodeURIComponent(p.key)}&vsn=2.0.0`;
+  const g = globalThis as unknown as Record<string, Map<string, Hub>>;
+  const hubs = (g[HUBS_KEY] ||= new Map());
+  let hub = hubs.get(url);
+  if (!hub) hubs.set(url, (hub = new Hub(url)));
+  return hub.add({ topic: 'block:' + blockId, el, w, token, visible: false, fresh: true });
 }

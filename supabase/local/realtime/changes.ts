@@ -3,9 +3,12 @@
 // one dedicated connection LISTENs. Everything lives in schema `_realtime_local`, created at
 // start-up (never in the migrations, which stay hosted-compatible: hosted Supabase reads the WAL).
 // Also answers the RLS question "could this subscriber select that row?" on a small pool.
+import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 
 export const CHANNEL = '_realtime_local';
+/** Where the local stand-in of realtime.send (supabase/local/bootstrap.sql) notifies. */
+export const BROADCAST_CHANNEL = '_realtime_local_broadcast';
 const TRIGGER = '_realtime_local_capture';
 const LOCK_KEY = 7426077;
 
@@ -39,6 +42,21 @@ export interface TableInfo {
 export interface Viewer {
   role: string;
   claims: Record<string, unknown>;
+}
+
+/** A message sent from the database with realtime.send (a row of realtime.messages). */
+export interface DbBroadcast {
+  id: string;
+  topic: string;
+  event: string;
+  private: boolean;
+  payload: unknown;
+}
+
+/** What the realtime.messages policies let a viewer do on a topic (hosted Realtime's check). */
+export interface TopicRights {
+  read: boolean;
+  write: boolean;
 }
 
 export const ALLOWED_ROLES = new Set(['anon', 'authenticated', 'service_role']);
@@ -131,6 +149,17 @@ export interface Capture {
   refresh(): Promise<Map<string, TableInfo>>;
   /** For each viewer: may it see this row (INSERT/UPDATE: select by primary key under RLS; DELETE: table privilege)? */
   visible(info: TableInfo, type: ChangeType, row: Row, viewers: Viewer[]): Promise<boolean[]>;
+  /**
+   * The private-channel check of hosted Realtime: in a transaction that is rolled back, a
+   * broadcast and a presence message of the topic are inserted, then, as the viewer's role with
+   * its claims and `realtime.topic` set, SELECT asks whether the viewer may read them and INSERT
+   * whether it may write.
+   */
+  authorize(viewer: Viewer, topic: string): Promise<TopicRights>;
+  /** A database broadcast whose notification carried only its id. */
+  readBroadcast(id: string): Promise<DbBroadcast | null>;
+  /** Deletes realtime.messages rows older than a day (hosted drops daily partitions). */
+  prune(): Promise<void>;
   /** Reads a full row by its primary key (for events too big for a notification). */
   readRow(info: TableInfo, keys: Row): Promise<Row | null>;
   close(): Promise<void>;
@@ -139,6 +168,7 @@ export interface Capture {
 export async function startCapture(opts: {
   databaseUrl: string;
   onChange: (event: ChangeEvent) => void;
+  onBroadcast: (message: DbBroadcast | { id: string; partial: true }) => void;
   log: (line: string) => void;
 }): Promise<Capture> {
   const pool = new pg.Pool({
@@ -219,6 +249,23 @@ export async function startCapture(opts: {
   }
 
   function handleNotification(msg: pg.Notification) {
+    if (msg.channel === BROADCAST_CHANNEL && msg.payload) {
+      try {
+        const p = JSON.parse(msg.payload) as Partial<DbBroadcast> & { id: string };
+        if (typeof p.topic === 'string' && typeof p.event === 'string') {
+          opts.onBroadcast({
+            id: p.id,
+            topic: p.topic,
+            event: p.event,
+            private: p.private !== false,
+            payload: p.payload ?? {},
+          });
+        } else opts.onBroadcast({ id: p.id, partial: true });
+      } catch (err) {
+        opts.log(`bad broadcast notification: ${(err as Error).message}`);
+      }
+      return;
+    }
     if (msg.channel !== CHANNEL || !msg.payload) return;
     try {
       const p = JSON.parse(msg.payload) as {
@@ -253,7 +300,7 @@ export async function startCapture(opts: {
     });
     client.on('end', () => scheduleReconnect());
     await client.connect();
-    await client.query(`listen ${CHANNEL}`);
+    await client.query(`listen ${CHANNEL}; listen ${BROADCAST_CHANNEL}`);
     listener = client;
   }
 
@@ -338,8 +385,56 @@ export async function startCapture(opts: {
     }
   }
 
+  async function authorize(viewer: Viewer, topic: string): Promise<TopicRights> {
+    if (!ALLOWED_ROLES.has(viewer.role)) return { read: false, write: false };
+    const client = await pool.connect();
+    const t = literal(topic);
+    const ids = [randomUUID(), randomUUID()];
+    try {
+      const results = (await client.query(
+        'begin; ' +
+          `insert into realtime.messages (id, topic, extension) values (${literal(ids[0])}, ${t}, 'broadcast'), (${literal(ids[1])}, ${t}, 'presence'); ` +
+          `set local role ${ident(viewer.role)}; ` +
+          `select set_config('request.jwt.claims', ${literal(JSON.stringify(viewer.claims))}, true), set_config('realtime.topic', ${t}, true); ` +
+          `select extension from realtime.messages where id in (${literal(ids[0])}, ${literal(ids[1])});`,
+      )) as unknown as pg.QueryResult<{ extension: string }>[];
+      const read = (results[4]?.rows ?? []).some((r) => r.extension === 'broadcast');
+      let write = false;
+      try {
+        await client.query(
+          `insert into realtime.messages (topic, extension) values (${t}, 'broadcast')`,
+        );
+        write = true;
+      } catch (err) {
+        const message = (err as Error).message;
+        if (!/row-level security|permission denied/.test(message))
+          opts.log(`write check on ${topic} failed: ${message}`);
+      }
+      return { read, write };
+    } catch (err) {
+      opts.log(`read check on ${topic} failed: ${(err as Error).message}`);
+      return { read: false, write: false };
+    } finally {
+      await client.query('rollback').catch(() => {});
+      client.release();
+    }
+  }
+
   return {
     tables: () => known,
+    authorize,
+    async readBroadcast(id) {
+      const r = await pool.query<DbBroadcast>(
+        'select id, topic, event, coalesce(private, false) as private, payload from realtime.messages where id = $1',
+        [id],
+      );
+      return r.rows[0] ?? null;
+    },
+    async prune() {
+      await pool.query(
+        "delete from realtime.messages where inserted_at < now() - interval '1 day'",
+      );
+    },
     refresh,
     visible: (info, type, row, viewers) =>
       Promise.all(viewers.map((v) => checkOne(info, type, row, v))),

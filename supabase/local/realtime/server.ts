@@ -1,7 +1,11 @@
 // A local stand-in for Supabase Realtime: the part of the Phoenix channel protocol that
 // @supabase/realtime-js speaks on /realtime/v1/websocket. postgres_changes (with RLS checked per
-// subscriber), broadcast (self/ack, JSON and binary frames) and presence (track/untrack,
-// presence_state/presence_diff). Production uses hosted Supabase Realtime.
+// subscriber), broadcast (self/ack, JSON and binary frames), presence (track/untrack,
+// presence_state/presence_diff), private channels authorised as hosted Realtime does (the
+// SELECT/INSERT policies of realtime.messages, asked once per join and per new token, under the
+// joining user's role and claims with realtime.topic() set), and broadcasts from the database
+// (realtime.send, through the local stand-in's notification). Production uses hosted Supabase
+// Realtime.
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
@@ -14,6 +18,7 @@ import {
   type ChangeEvent,
   type Row,
   type TableInfo,
+  type DbBroadcast,
   type Viewer,
 } from './changes.ts';
 import { matches, parseFilter, type Condition } from './filters.ts';
@@ -84,6 +89,8 @@ interface Channel {
   self: boolean;
   ack: boolean;
   private: boolean;
+  /** private channels: whether the INSERT policy lets this viewer send on the topic */
+  canWrite: boolean;
   presenceEnabled: boolean;
   presenceKey: string;
   presenceRef: string | undefined;
@@ -124,6 +131,8 @@ export async function createRealtimeServer(opts: RealtimeServerOptions): Promise
   let draining: Promise<void> | undefined;
   let closing = false;
 
+  /** database broadcasts go out one after the other, in the order the database sent them */
+  let broadcasts: Promise<void> = Promise.resolve();
   const capture: Capture = await startCapture({
     databaseUrl: opts.databaseUrl,
     log,
@@ -131,12 +140,25 @@ export async function createRealtimeServer(opts: RealtimeServerOptions): Promise
       queue.push(event);
       if (!draining) draining = drain().finally(() => (draining = undefined));
     },
+    onBroadcast: (m) => {
+      broadcasts = broadcasts
+        .then(async () => {
+          const full: DbBroadcast | null = 'partial' in m ? await capture.readBroadcast(m.id) : m;
+          if (full && !closing) serverBroadcast(full.topic, full.private, full.event, full.payload);
+        })
+        .catch((err: Error) => log(`database broadcast ${m.id} failed: ${err.message}`));
+    },
   });
 
   const wss = new WebSocketServer({ noServer: true, maxPayload: 1024 * 1024 });
 
+  let lastPrune = 0;
   const sweep = setInterval(() => {
     const now = Date.now();
+    if (now - lastPrune > 3_600_000) {
+      lastPrune = now;
+      void capture.prune().catch((err: Error) => log(`pruning realtime.messages: ${err.message}`));
+    }
     for (const conn of conns) {
       if (now - conn.lastSeen > IDLE_TIMEOUT_MS) {
         log('closing a socket that sent no heartbeat for 60 s');
@@ -304,11 +326,18 @@ export async function createRealtimeServer(opts: RealtimeServerOptions): Promise
       return reply(conn, msg, 'error', { reason: verified.reason });
     }
     const isPrivate = config.private === true;
-    if (isPrivate && verified.role === 'anon') {
-      // hosted Supabase asks RLS policies on realtime.messages; locally only signed-in users may join
-      return reply(conn, msg, 'error', {
-        reason: `Unauthorized: You do not have permissions to read from this Channel topic: ${subTopic}`,
-      });
+    const viewer: Viewer = { role: verified.role, claims: verified.claims };
+    let canWrite = true;
+    if (isPrivate) {
+      // as hosted Realtime: the realtime.messages policies, asked once for this join
+      const rights = await capture.authorize(viewer, subTopic);
+      if (!rights.read && !rights.write) {
+        log(`join ${topic} refused: no realtime.messages policy lets ${verified.role} in`);
+        return reply(conn, msg, 'error', {
+          reason: `Unauthorized: You do not have permissions to read from this Channel topic: ${subTopic}`,
+        });
+      }
+      canWrite = rights.write;
     }
 
     let subs: Subscription[];
@@ -348,13 +377,14 @@ export async function createRealtimeServer(opts: RealtimeServerOptions): Promise
       subTopic,
       joinRef: msg.join_ref ?? msg.ref,
       token: token!,
-      viewer: { role: verified.role, claims: verified.claims },
+      viewer,
       exp: verified.exp,
       expiryTimer: undefined,
       subs,
       self: broadcast.self === true,
       ack: broadcast.ack === true,
       private: isPrivate,
+      canWrite,
       presenceEnabled: presenceConfig.enabled === true,
       presenceKey:
         typeof presenceConfig.key === 'string' && presenceConfig.key !== ''
@@ -398,8 +428,19 @@ export async function createRealtimeServer(opts: RealtimeServerOptions): Promise
       shutdown(ch, verified.reason.replace(/^[A-Za-z]+: /, ''));
       return;
     }
+    const viewer: Viewer = { role: verified.role, claims: verified.claims };
+    if (ch.private) {
+      // a new token is a new identity: the policies are asked again, as hosted Realtime does
+      const rights = await capture.authorize(viewer, ch.subTopic);
+      if (ch.conn.channels.get(ch.topic) !== ch) return;
+      if (!rights.read && !rights.write) {
+        shutdown(ch, `You do not have permissions to read from this Channel topic: ${ch.subTopic}`);
+        return;
+      }
+      ch.canWrite = rights.write;
+    }
     ch.token = token;
-    ch.viewer = { role: verified.role, claims: verified.claims };
+    ch.viewer = viewer;
     ch.exp = verified.exp;
     scheduleExpiry(ch);
   }
@@ -408,6 +449,14 @@ export async function createRealtimeServer(opts: RealtimeServerOptions): Promise
 
   function broadcastJson(ch: Channel, msg: Message) {
     if (!isObject(msg.payload)) return;
+    if (!ch.canWrite) {
+      log(`broadcast on ${ch.topic} dropped: no realtime.messages INSERT policy for this sender`);
+      if (ch.ack)
+        reply(ch.conn, msg, 'error', {
+          reason: 'You do not have permissions to write to this Channel topic',
+        });
+      return;
+    }
     const payload = msg.payload;
     for (const other of groups.get(groupKey(ch)) ?? []) {
       if (other === ch && !ch.self) continue;
@@ -423,6 +472,10 @@ export async function createRealtimeServer(opts: RealtimeServerOptions): Promise
         reply(conn, { join_ref: b.joinRef, ref: b.ref, topic: b.topic }, 'error', {
           reason: 'unmatched topic',
         });
+      return;
+    }
+    if (!ch.canWrite) {
+      log(`broadcast on ${ch.topic} dropped: no realtime.messages INSERT policy for this sender`);
       return;
     }
     let json: Record<string, unknown> | undefined;
@@ -639,6 +692,7 @@ export async function createRealtimeServer(opts: RealtimeServerOptions): Promise
     bytes?: Buffer,
   ) {
     const fullTopic = `realtime:${topic}`;
+    const frames = new Map<Vsn, Buffer>();
     for (const ch of groups.get(groupKey({ private: isPrivate, topic: fullTopic })) ?? []) {
       if (bytes) {
         if (ch.conn.vsn !== '2.0.0') continue; // v1 cannot carry binary payloads
@@ -653,9 +707,35 @@ export async function createRealtimeServer(opts: RealtimeServerOptions): Promise
         });
         if (frame && ch.conn.ws.readyState === WebSocket.OPEN) ch.conn.ws.send(frame);
       } else {
-        push(ch, 'broadcast', { type: 'broadcast', event, payload }, null);
+        // one encoding per protocol version for the whole topic (the frame is the same for every
+        // member): fanning out to 2,000 viewers must not serialise the payload 2,000 times
+        const vsn = ch.conn.vsn;
+        let frame = frames.get(vsn);
+        if (!frame) {
+          frame = Buffer.from(
+            encodeText(vsn, {
+              join_ref: null,
+              ref: null,
+              topic: fullTopic,
+              event: 'broadcast',
+              payload: { type: 'broadcast', event, payload },
+            }),
+          );
+          frames.set(vsn, frame);
+        }
+        if (ch.conn.ws.readyState === WebSocket.OPEN) ch.conn.ws.send(frame, { binary: false });
       }
     }
+  }
+
+  /** HTTP sends to private topics: the INSERT policies of realtime.messages, per topic. */
+  async function mayWrite(
+    verified: Extract<Verified, { ok: true }>,
+    topics: string[],
+  ): Promise<boolean> {
+    const viewer: Viewer = { role: verified.role, claims: verified.claims };
+    for (const topic of topics) if (!(await capture.authorize(viewer, topic)).write) return false;
+    return true;
   }
 
   async function handleHttp(req: IncomingMessage, res: ServerResponse, path: string) {
@@ -678,12 +758,12 @@ export async function createRealtimeServer(opts: RealtimeServerOptions): Promise
     }
     if (single) {
       const isPrivate = url.searchParams.get('private') === 'true';
-      if (isPrivate && verified.role === 'anon')
+      const topic = decodeURIComponent(single[1]!);
+      const event = decodeURIComponent(single[2]!);
+      if (isPrivate && !(await mayWrite(verified, [topic])))
         return json(res, 403, {
           message: 'You do not have permissions to write to this Channel topic',
         });
-      const topic = decodeURIComponent(single[1]!);
-      const event = decodeURIComponent(single[2]!);
       if (/^application\/octet-stream/i.test(req.headers['content-type'] ?? '')) {
         serverBroadcast(topic, isPrivate, event, undefined, body);
       } else {
@@ -722,7 +802,8 @@ export async function createRealtimeServer(opts: RealtimeServerOptions): Promise
       payload?: unknown;
       private?: unknown;
     }>;
-    if (verified.role === 'anon' && list.some((m) => m.private === true)) {
+    const privateTopics = [...new Set(list.filter((m) => m.private === true).map((m) => m.topic))];
+    if (privateTopics.length > 0 && !(await mayWrite(verified, privateTopics))) {
       return json(res, 403, {
         message: 'You do not have permissions to write to this Channel topic',
       });

@@ -18,8 +18,8 @@ import { AVATAR_PLACEHOLDER, fallBackTo } from '../../core/placeholder.js';
 import { fill, linkify, safeUrl, shortDate } from '../../core/text.js';
 import type { BlockView, Message } from '../../core/types.js';
 import { EMAIL_RE, lengthOf } from '../../core/validate.js';
-import type { Change } from '../../core/live.js';
-import { applyChange, mergeThreads, pinnedFirst, threads } from './model.js';
+import type { Change, Counts } from '../../core/live.js';
+import { applyChange, applyCounts, mergeThreads, pinnedFirst, threads } from './model.js';
 import styles from './comment.styles.js';
 
 /** Spec section 9. */
@@ -228,22 +228,38 @@ export default class ReactionComment extends BlockElement {
     this.liveFor = '';
   }
 
-  /** Realtime is loaded after the first data shows, so it never delays it. */
+  /**
+   * Realtime is loaded after the first data shows, so it never delays it. The page's one socket
+   * carries the block's topic while this element is on screen; coming back after a gap reads
+   * the list again (refresh) so nothing missed meanwhile is lost.
+   */
   private async goLive(): Promise<void> {
     const id = this.view?.block.id;
     if (!id || this.isDummy || this.liveFor === id || !this.project.url) return;
     this.liveFor = id;
     this.unsubscribe?.();
     try {
-      const { subscribeMessages } = await import('../../core/live.js');
-      // Asked on every (re)connect, so a refreshed session is used.
+      const { watchBlock } = await import('../../core/live.js');
+      // Asked on every join, so a refreshed session is used.
       const token = () =>
         ensureSession(this.project, false).then((s) => s?.access_token || this.project.key);
       if (this.liveFor === id)
-        this.unsubscribe = subscribeMessages(this.project, token, id, (c) => this.applyChange(c));
+        this.unsubscribe = watchBlock(this.project, token, id, this, {
+          change: (c) => {
+            // the owner sees held and hidden messages here: a removal only changes their state
+            if (c.type === 'REMOVE' && this.isOwner) void this.refresh();
+            else this.applyChange(c);
+          },
+          counts: (c) => this.applyCounts(c),
+          resync: () => void this.refresh(),
+        });
     } catch (e) {
       this.fail(e);
     }
+  }
+
+  private applyCounts(c: Counts): void {
+    this._messages = applyCounts(this._messages, c);
   }
 
   /** Applies a change from the server (live or our own write); duplicates are ignored. */

@@ -284,6 +284,34 @@ describe('reaction-comment', () => {
     expect(welcome()).to.equal('Welcome! 12 so far');
   });
 
+  it('applies live removals and count messages: counts are set, never added twice', async () => {
+    const el = await mount({
+      block: block({ type: 'comment', show_count: true, response_count: 12 }),
+    });
+    const count = () => $(el, '[part=count]').textContent;
+    expect(count()).to.equal('12 messages');
+    // held or hidden by the owner: off the list, still counted by the block
+    el['applyChange']({ type: 'REMOVE', row: { id: 'm2', parent_id: null }, live: true });
+    await el.updateComplete;
+    expect(item(el, 'm2')).to.equal(null);
+    expect(count()).to.equal('12 messages');
+    // another visitor's reply: the reply arrives live, its parent's count as a counts message
+    // (either order), so the thread's count ends at 2 and not 3
+    el['applyCounts']({ id: 'm1', replies: 1, reply_count: 2 });
+    el['applyChange']({ type: 'INSERT', row: msg('r2', { parent_id: 'm1' }), live: true });
+    // a like on the reply: the value after it is set, the same message twice changes nothing
+    el['applyCounts']({ id: 'r2', likes: 1, like_count: 1 });
+    el['applyCounts']({ id: 'r2', likes: 1, like_count: 1 });
+    await el.updateComplete;
+    const m1 = el['_messages'].find((m: Message) => m.id === 'm1')!;
+    expect(m1.reply_count).to.equal(2);
+    expect(m1.replies!.map((r: Message) => [r.id, r.like_count])).to.deep.equal([
+      ['r1', 0],
+      ['r2', 1],
+    ]);
+    expect(count()).to.equal('13 messages');
+  });
+
   it("shows the placeholder image when a writer's photo does not load", async () => {
     const broken = location.origin + '/no-such-avatar.png';
     const el = await mount({

@@ -6,8 +6,9 @@
 // first (pinned threads come first from the server; pinnedFirst orders them for display); a
 // message id appears once; the count moves as the server's blocks.response_count does (every
 // message row counts, top-level or reply, held ones too from their posting; a deleted thread takes
-// its replies with it).
-import type { Change } from '../../core/live.js';
+// its replies with it). A live change (Realtime) leaves reply counts alone: the server sends them
+// as `counts` messages (applyCounts), in either order with the reply itself.
+import type { Change, Counts } from '../../core/live.js';
 import type { Message } from '../../core/types.js';
 
 const thread = (m: Message): Message => ({ ...m, replies: m.replies || [] });
@@ -19,19 +20,21 @@ export const threads = (list: Message[] | undefined): Message[] => (list || []).
 export function applyChange(list: Message[], c: Change): { list: Message[]; delta: number } {
   const row = c.row as Message;
   const next: Message[] = list.map((m) => ({ ...m, replies: [...(m.replies || [])] }));
-  if (c.type === 'DELETE') {
-    // A delete may carry only the id: look in every list.
+  if (c.type === 'DELETE' || c.type === 'REMOVE') {
+    // A delete may carry only the id: look in every list. REMOVE (held or hidden by the owner)
+    // takes it off the list; the block still counts it.
+    const counted = c.type === 'DELETE';
     const top = next.findIndex((m) => m.id === row.id);
     if (top >= 0) {
       const [gone] = next.splice(top, 1);
-      return { list: next, delta: -1 - gone!.replies!.length };
+      return { list: next, delta: counted ? -1 - gone!.replies!.length : 0 };
     }
     for (const m of next) {
       const k = m.replies!.findIndex((r) => r.id === row.id);
       if (k < 0) continue;
       m.replies!.splice(k, 1);
-      m.reply_count = Math.max(0, (m.reply_count || 1) - 1);
-      return { list: next, delta: -1 };
+      if (!c.live && counted) m.reply_count = Math.max(0, (m.reply_count || 1) - 1);
+      return { list: next, delta: counted ? -1 : 0 };
     }
     return { list, delta: 0 };
   }
@@ -55,7 +58,7 @@ export function applyChange(list: Message[], c: Change): { list: Message[]; delt
       where.sort((a, b) =>
         a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : 0,
       );
-      parent.reply_count = (parent.reply_count || 0) + 1;
+      if (!c.live) parent.reply_count = (parent.reply_count || 0) + 1;
     } else {
       const at = next.findIndex((m) => !m.pinned_at && m.created_at < row.created_at);
       next.splice(at < 0 ? next.length : at, 0, thread(row));
@@ -65,11 +68,30 @@ export function applyChange(list: Message[], c: Change): { list: Message[]; delt
   }
   if (parent) {
     where.push(row);
-    parent.reply_count = (parent.reply_count || 0) + 1;
+    if (!c.live) parent.reply_count = (parent.reply_count || 0) + 1;
   } else if (!row.parent_id) next.unshift(thread(row));
   // A reply to a thread not loaded here is not shown, but the block counts it.
   return { list: parent || !row.parent_id ? next : list, delta: 1 };
 }
+/**
+ * A message's like or reply count as the server sent it: the value after the change is set (so
+ * the visitor's own like, already applied from its answer, is not counted twice).
+ */
+export function applyCounts(list: Message[], c: Counts): Message[] {
+  const set = (m: Message): Message =>
+    m.id !== c.id
+      ? m
+      : {
+          ...m,
+          ...(c.like_count !== undefined ? { like_count: c.like_count } : {}),
+          ...(c.reply_count !== undefined ? { reply_count: c.reply_count } : {}),
+        };
+  return list.map((m) => {
+    const top = set(m);
+    return m.replies?.some((r) => r.id === c.id) ? { ...top, replies: m.replies.map(set) } : top;
+  });
+}
+
 /**
  * The list read again for the visitor's new identity (`fresh`, newest first, covering what was
  * on screen as far as the server returned it) merged with the list on screen (`held`): the fresh

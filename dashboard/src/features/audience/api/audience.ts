@@ -38,9 +38,14 @@ export async function listMembers(q: MemberQuery): Promise<MemberRow[]> {
 }
 
 export async function listGroups(): Promise<GroupRow[]> {
-  const { data, error } = await supabase.from('audience_groups').select('*').order('created_at');
+  // member_count: the exact count (a computed field: the row's count plus the changes that
+  // visitors' writes left beside it while the row was busy, folded in within seconds)
+  const { data, error } = await supabase
+    .from('audience_groups')
+    .select('*, member_count')
+    .order('created_at');
   if (error) throw error;
-  return data;
+  return data.map((g) => ({ ...g, count: g.member_count ?? g.count }));
 }
 
 export async function createGroup(userId: string, name: string) {

@@ -57,14 +57,12 @@ export async function listSenders(): Promise<SenderOption[]> {
 export async function remainingEmails(userId: string): Promise<number> {
   const { data, error } = await supabase
     .from('profiles')
-    .select('response_monthly_limit, response_monthly_count, response_month')
+    // response_monthly_count: this month's count (a computed field over the owner's count shards)
+    .select('response_monthly_limit, response_monthly_count')
     .eq('id', userId)
     .single();
   if (error) throw error;
-  const month = new Date();
-  const thisMonth = `${month.getUTCFullYear()}-${String(month.getUTCMonth() + 1).padStart(2, '0')}-01`;
-  const used = data.response_month < thisMonth ? 0 : data.response_monthly_count;
-  return Math.max(0, data.response_monthly_limit - used);
+  return Math.max(0, data.response_monthly_limit - (data.response_monthly_count ?? 0));
 }
 
 export interface GroupOption {

@@ -50,17 +50,15 @@ export async function listActivePlans(): Promise<PlanRow[]> {
 export interface Usage {
   block_count: number;
   block_limit: number;
+  /** this month's count: a computed field, the sum of the owner's count shards */
   response_monthly_count: number;
   response_monthly_limit: number;
-  response_month: string | null;
 }
 
 export async function loadUsage(userId: string): Promise<Usage> {
   const { data, error } = await supabase
     .from('profiles')
-    .select(
-      'block_count, block_limit, response_monthly_count, response_monthly_limit, response_month',
-    )
+    .select('block_count, block_limit, response_monthly_count, response_monthly_limit')
     .eq('id', userId)
     .single();
   if (error) throw error;

@@ -46,7 +46,6 @@ beforeEach(() => {
     block_limit: 15,
     response_monthly_count: 300,
     response_monthly_limit: 2100,
-    response_month: `${new Date().toISOString().slice(0, 7)}-01`,
   });
   api.listPlanHistory.mockResolvedValue([]);
 });

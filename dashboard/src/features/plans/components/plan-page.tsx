@@ -27,7 +27,6 @@ import {
   canBuy,
   dayAfter,
   formatPlanDate,
-  monthlyCount,
   PLAN_MESSAGES,
   routePrice,
   rowBlocks,
@@ -391,10 +390,10 @@ export function PlanPage() {
               />
               <UsageGauge
                 label={s('usage.emails')}
-                used={monthlyCount(usage.response_monthly_count, usage.response_month)}
+                used={usage.response_monthly_count}
                 limit={usage.response_monthly_limit}
                 valueText={s('usage.emailsValue', {
-                  used: fmt(monthlyCount(usage.response_monthly_count, usage.response_month)),
+                  used: fmt(usage.response_monthly_count),
                   limit: fmt(usage.response_monthly_limit),
                 })}
               />

@@ -6,7 +6,6 @@ import {
   basketPrice,
   basketToSearch,
   canBuy,
-  monthlyCount,
   periodEnd,
   rowPrice,
   usagePercent,
@@ -101,8 +100,6 @@ describe('history and usage', () => {
     expect(usagePercent(5, 11)).toBe(45);
     expect(usagePercent(20, 11)).toBe(100);
     expect(usagePercent(0, 0)).toBe(0);
-    expect(monthlyCount(50, '2026-10-01', new Date('2026-11-15T00:00:00Z'))).toBe(0);
-    expect(monthlyCount(50, '2026-11-01', new Date('2026-11-15T00:00:00Z'))).toBe(50);
   });
 
   it('a period runs a month less a day', () => {

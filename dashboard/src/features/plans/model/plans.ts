@@ -165,13 +165,6 @@ export function usagePercent(used: number, limit: number): number {
   return Math.min(100, Math.max(0, Math.round((used / limit) * 100)));
 }
 
-/** This month's response count: a count from an earlier month is 0 (the visitor path restarts it). */
-export function monthlyCount(count: number, month: string | null, now = new Date()): number {
-  if (!month) return count;
-  const current = `${now.toISOString().slice(0, 7)}-01`;
-  return month < current ? 0 : count;
-}
-
 /** The basket a plan row would be changed from. */
 export function basketOf(row: PlanRow): Basket {
   const type: TPlanType = row.type === 'basic' ? 'basic' : 'custom';

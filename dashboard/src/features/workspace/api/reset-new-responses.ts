@@ -8,10 +8,6 @@ export const ZResetNewResponsesInput = z.guid();
 
 export async function resetNewResponses(blockId: string): Promise<void> {
   const id = ZResetNewResponsesInput.parse(blockId);
-  const { error } = await supabase
-    .from('blocks')
-    .update({ new_response_count: 0 })
-    .eq('id', id)
-    .gt('new_response_count', 0);
+  const { error } = await supabase.from('blocks').update({ new_response_count: 0 }).eq('id', id);
   if (error) throw error;
 }

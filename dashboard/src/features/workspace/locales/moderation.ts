@@ -39,6 +39,9 @@ export const en = {
   emptySearch: 'No messages match “{{query}}”.',
   loadMore: 'Load more',
   live: 'Live: new messages appear as they arrive.',
+  liveConnecting: 'Connecting to live updates…',
+  liveOff:
+    'Live updates are paused (connection lost); new messages show when it returns or on reload.',
   arrived_one: '{{count}} new message arrived.',
   arrived_other: '{{count}} new messages arrived.',
   select: 'Select the message from {{name}}',
@@ -153,6 +156,9 @@ export const ko: typeof en = {
   emptySearch: '“{{query}}”와 일치하는 메시지가 없습니다.',
   loadMore: '더 보기',
   live: '실시간: 새 메시지가 도착하면 바로 나타납니다.',
+  liveConnecting: '실시간 업데이트에 연결하는 중…',
+  liveOff:
+    '실시간 업데이트가 멈췄습니다(연결 끊김). 다시 연결되거나 새로고침하면 새 메시지가 나타납니다.',
   arrived_one: '새 메시지 {{count}}개가 도착했습니다.',
   arrived_other: '새 메시지 {{count}}개가 도착했습니다.',
   select: '{{name}}님의 메시지 선택',

@@ -2,14 +2,18 @@
 import { blockWriter, type TBlockWriterInput } from './block-writer';
 import { listModeration, type TListModerationInput } from './list-moderation';
 import { moderateMessages, type TModerateMessagesInput } from './moderate-messages';
-import { subscribeMessages, type MessageChange } from './subscribe-messages';
+import { subscribeMessages, type LiveStatus, type MessageChange } from './subscribe-messages';
 import type { ModerationMessage } from './types';
 
 export interface ModerationApi {
   list: (input: TListModerationInput) => Promise<ModerationMessage[]>;
   moderate: (input: TModerateMessagesInput) => Promise<void>;
   blockWriter: (input: TBlockWriterInput) => Promise<void>;
-  subscribe: (blockId: string, onChange: (c: MessageChange) => void) => () => void;
+  subscribe: (
+    blockId: string,
+    onChange: (c: MessageChange) => void,
+    onStatus?: (s: LiveStatus) => void,
+  ) => () => void;
 }
 
 export const supabaseModerationApi: ModerationApi = {
@@ -22,4 +26,4 @@ export const supabaseModerationApi: ModerationApi = {
 export { MODERATION_PAGE_SIZE } from './list-moderation';
 export type * from './types';
 export { MODERATION_ACTIONS, MODERATION_FILTERS } from './types';
-export type { MessageChange } from './subscribe-messages';
+export type { LiveStatus, MessageChange } from './subscribe-messages';

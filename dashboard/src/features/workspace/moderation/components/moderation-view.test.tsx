@@ -1,7 +1,7 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { renderWithProviders } from '../../../../test/utils';
-import type { MessageChange, ModerationApi, ModerationMessage } from '../api';
+import type { LiveStatus, MessageChange, ModerationApi, ModerationMessage } from '../api';
 import { ModerationView } from './moderation-view';
 
 const BLOCK = '11111111-1111-4111-8111-111111111111';
@@ -76,8 +76,9 @@ function fakeApi(initial: ModerationMessage[]) {
     blockWriter: vi.fn<ModerationApi['blockWriter']>(async ({ userId, blocked }) => {
       all = all.map((m) => (m.creator_id === userId ? { ...m, writer_blocked: blocked } : m));
     }),
-    subscribe: vi.fn<ModerationApi['subscribe']>((_blockId, onChange) => {
+    subscribe: vi.fn<ModerationApi['subscribe']>((_blockId, onChange, onStatus) => {
       listener = onChange;
+      onStatus?.('live');
       return () => (listener = undefined);
     }),
   };
@@ -140,6 +141,34 @@ describe('ModerationView', () => {
     // replies cannot be pinned
     expect(within(second!).queryByRole('button', { name: 'Pin to top' })).toBeNull();
     expect(within(second!).getByRole('button', { name: 'Unblock writer' })).toBeTruthy();
+  });
+
+  it('says when it is live, and reads again on joining what was written while it joined', async () => {
+    const first = message({ content: 'before' });
+    const { api } = fakeApi([first]);
+    let setStatus: ((s: LiveStatus) => void) | undefined;
+    api.subscribe.mockImplementation((_blockId, _onChange, onStatus) => {
+      setStatus = onStatus;
+      onStatus?.('connecting');
+      return () => {};
+    });
+    renderView(api);
+    await waitFor(() => expect(rows()).toHaveLength(1));
+    expect(screen.getByText('Connecting to live updates…')).toBeTruthy();
+    // a visitor writes while the join is still under way: no event will ever carry it
+    const during = message({
+      content: 'written while joining',
+      created_at: new Date(Date.UTC(2026, 10, 2)).toISOString(),
+    });
+    api.list.mockImplementation(async () => [during, first]);
+    act(() => setStatus!('live'));
+    expect(screen.getByText('Live: new messages appear as they arrive.')).toBeTruthy();
+    await waitFor(() => expect(rows()).toHaveLength(2));
+    await waitFor(() =>
+      expect(screen.getByRole('status').textContent).toBe('1 new message arrived.'),
+    );
+    act(() => setStatus!('off'));
+    expect(screen.getByText(/Live updates are paused/)).toBeTruthy();
   });
 
   it('filters, searches, and approves a held message', async () => {

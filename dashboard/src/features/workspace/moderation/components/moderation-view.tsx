@@ -78,7 +78,15 @@ export function ModerationView({ block, api = supabaseModerationApi }: Moderatio
       <h2 className="moderation-heading" id={headingId}>
         {t('moderation.heading', { mode, name: block.name || t('common.untitled') })}
       </h2>
-      <p className="hint">{t('moderation.live')}</p>
+      <p className="hint" data-live={m.live}>
+        {t(
+          m.live === 'live'
+            ? 'moderation.live'
+            : m.live === 'off'
+              ? 'moderation.liveOff'
+              : 'moderation.liveConnecting',
+        )}
+      </p>
       <p className="visually-hidden" role="status">
         {announcement}
       </p>

@@ -4,7 +4,7 @@
 // many new ones came.
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { messageOf } from '../../../../lib/errors';
-import { MODERATION_PAGE_SIZE, type ModerationApi } from '../api';
+import { MODERATION_PAGE_SIZE, type LiveStatus, type ModerationApi } from '../api';
 import type { ModerationAction, ModerationFilter, ModerationMessage } from '../api';
 
 export type ModerationStatus = 'loading' | 'ready' | 'loadingMore';
@@ -24,9 +24,12 @@ export function useModeration(
   const [error, setError] = useState<string | null>(null);
   const [hasMore, setHasMore] = useState(false);
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
+  const [live, setLive] = useState<LiveStatus>('connecting');
   // refs for the live callback and the guards: events come faster than renders
   const rowsRef = useRef<ModerationMessage[]>([]);
   const generation = useRef(0);
+  /** The list's first page has been read (new arrivals are announced only after it). */
+  const loadedRef = useRef(false);
   const arrivedRef = useRef(onArrived);
   useEffect(() => {
     arrivedRef.current = onArrived;
@@ -52,6 +55,7 @@ export function useModeration(
   /** A new filter or search starts the list over (the effect below reads it). */
   const startOver = useCallback(() => {
     rowsRef.current = [];
+    loadedRef.current = false;
     setRows([]);
     setSelected(new Set());
     setStatus('loading');
@@ -80,6 +84,7 @@ export function useModeration(
       (page) => {
         if (mine !== generation.current) return;
         show(page, page.length >= MODERATION_PAGE_SIZE);
+        loadedRef.current = true;
         setStatus('ready');
       },
       (cause: unknown) => {
@@ -106,15 +111,24 @@ export function useModeration(
 
   useEffect(() => {
     let timer: ReturnType<typeof setTimeout> | undefined;
-    const off = api.subscribe(blockId, () => {
+    const catchUp = () => {
       clearTimeout(timer);
       timer = setTimeout(() => {
+        // before the first page is read, every row would count as new: announce nothing then
+        const announce = loadedRef.current;
         refresh().then(
-          (n) => n > 0 && arrivedRef.current(n),
+          (n) => announce && n > 0 && arrivedRef.current(n),
           (cause: unknown) =>
             console.error('[reaction-dashboard] moderation refresh failed', cause),
         );
       }, LIVE_DEBOUNCE_MS);
+    };
+    let wasLive = false;
+    const off = api.subscribe(blockId, catchUp, (s) => {
+      setLive(s);
+      // joined (or joined again): what changed while joining is read now
+      if (s === 'live' && !wasLive) catchUp();
+      wasLive = s === 'live';
     });
     return () => {
       clearTimeout(timer);
@@ -175,6 +189,7 @@ export function useModeration(
   }, []);
 
   return {
+    live,
     filter,
     setFilter: changeFilter,
     search,

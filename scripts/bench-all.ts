@@ -1,0 +1,28 @@
+// `npm run bench`: every stack benchmark in turn, each on its own throwaway stack. Arguments
+// (`-- --write` to record the figures in docs/benchmarks.md) go to each of them.
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { paths } from '../supabase/local/paths.ts';
+
+const BENCHMARKS = [
+  'bench.ts', // visitor hot paths through the gateway and straight to PostgREST
+  'bench-mail.ts', // mail throughput through the queue and the SES fake
+  'bench-results.ts', // the results summary on a large block
+  'bench-letters.ts', // a letter to 10,000 members with the worker killed mid-send
+  'bench-anonymous.ts', // anonymous visitors in the auth tables and their purge
+  'bench-realtime.ts', // live updates to 200 and 2,000 viewers of one block
+  'bench-cache.ts', // database calls per 1,000 page views behind a caching proxy (needs nginx)
+];
+
+for (const file of BENCHMARKS) {
+  console.log(`\n== ${file}`);
+  const run = spawnSync(
+    process.execPath,
+    ['--import', 'tsx', join(paths.root, 'scripts', file), ...process.argv.slice(2)],
+    { cwd: paths.root, stdio: 'inherit' },
+  );
+  if (run.status !== 0) {
+    console.error(`${file} failed (exit ${run.status ?? run.signal})`);
+    process.exit(1);
+  }
+}

@@ -1,0 +1,23 @@
+// The gateway's own process (started by startGatewayProcess in gateway.ts): its options come as
+// JSON in GATEWAY_OPTIONS; it stops on SIGTERM or when its parent goes away.
+import { startGateway, type GatewayOptions } from './gateway.ts';
+
+const raw = process.env.GATEWAY_OPTIONS;
+if (!raw) {
+  console.error('GATEWAY_OPTIONS is not set: start the gateway through startGatewayProcess()');
+  process.exit(2);
+}
+const server = await startGateway(JSON.parse(raw) as GatewayOptions);
+
+const stop = () => {
+  server.close(() => process.exit(0));
+  server.closeAllConnections();
+  setTimeout(() => process.exit(0), 2_000).unref();
+};
+process.on('SIGTERM', stop);
+process.on('SIGINT', stop);
+// the stack's process died without stopping us (SIGKILL): do not linger holding the port
+const parent = process.ppid;
+setInterval(() => {
+  if (process.ppid !== parent) stop();
+}, 1_000).unref();

@@ -1,0 +1,356 @@
+// No hot rows on the visitor's path (issue 13): a visitor's write never waits for another
+// visitor's write because they share an owner or a block; the monthly quota still holds exactly;
+// the sharded counts equal the rows they count; the month starts again.
+//
+// The "does not wait" tests hold one visitor's transaction open in a database session (as
+// PostgREST runs it: role and JWT claims set in the transaction) and run a second visitor's write
+// in another session with a lock timeout: on the old design (the owner's count on profiles, the
+// group count and the block counters updated in place) the second write waited for the first
+// and failed with "canceling statement due to lock timeout".
+import pg from 'pg';
+import { afterEach, describe, expect, it } from 'vitest';
+import { newGuest, newUser, sql, stack, type TestUser } from './support/clients.ts';
+
+const claimsOf = (u: TestUser) =>
+  Buffer.from(u.accessToken.split('.')[1] ?? '', 'base64url').toString();
+
+const open: pg.Client[] = [];
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((c) => c.end().catch(() => {})));
+});
+
+async function session(): Promise<pg.Client> {
+  const c = new pg.Client({ connectionString: stack().dbUrl });
+  await c.connect();
+  open.push(c);
+  return c;
+}
+
+const pidOf = async (c: pg.Client) =>
+  (await c.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0]!.pid;
+
+/** A session whose backend pid differs from `other`'s mod 32 (its own count and delta shards). */
+async function sessionBeside(other: pg.Client): Promise<pg.Client> {
+  const taken = (await pidOf(other)) % 32;
+  for (;;) {
+    const c = await session();
+    if ((await pidOf(c)) % 32 !== taken) return c;
+  }
+}
+
+/** Starts a transaction in `c` as visitor `v` (what PostgREST does before calling an RPC). */
+async function beginAs(c: pg.Client, v: TestUser, lockTimeout = '0'): Promise<void> {
+  await c.query('begin');
+  await c.query(
+    `select set_config('role', 'authenticated', true), set_config('request.jwt.claims', $1, true),
+            set_config('lock_timeout', $2, true)`,
+    [claimsOf(v), lockTimeout],
+  );
+}
+
+/** Visitors whose rate-limit shards of a block differ (hash of the uid mod 32, as the limits do). */
+async function visitorsOnDistinctShards(n: number): Promise<TestUser[]> {
+  const out: TestUser[] = [];
+  const seen = new Set<number>();
+  while (out.length < n) {
+    const g = await newGuest();
+    const [row] = await sql<{ shard: number }>('select abs(mod(hashtext($1::text), 32)) as shard', [
+      g.id,
+    ]);
+    if (seen.has(row!.shard)) continue;
+    seen.add(row!.shard);
+    out.push(g);
+  }
+  return out;
+}
+
+async function ownerWithBlocks(...types: string[]): Promise<{ owner: TestUser; ids: string[] }> {
+  const owner = await newUser('hot');
+  await sql('update public.profiles set block_limit = 50, paid = true where id = $1', [owner.id]);
+  const ids: string[] = [];
+  for (const type of types) {
+    const { data, error } = await owner.client.rpc('create_block', { p_block_type: type });
+    expect(error).toBeNull();
+    ids.push((data as { id: string }).id);
+  }
+  return { owner, ids };
+}
+
+const submitSql = (block: string) =>
+  `select public.submit_response(p_block_id => '${block}', p_answers => '{}'::jsonb, p_creator_name => 'Visitor')`;
+const likeSql = (block: string) =>
+  `select public.toggle_block_like(p_block_id => '${block}', p_creator_name => 'Visitor', p_liked => true)`;
+
+describe("a visitor's write does not wait for another visitor's", () => {
+  it('submits to two forms of one owner: the second goes through while the first is open', async () => {
+    const { owner, ids } = await ownerWithBlocks('form', 'form');
+    const [a, b] = await visitorsOnDistinctShards(2);
+    const first = await session();
+    const second = await sessionBeside(first);
+    await beginAs(first, a!);
+    await first.query(submitSql(ids[0]!));
+    // the first submit holds its locks (its count shard, the owner's group row, its block row)
+    await beginAs(second, b!, '1s');
+    await second.query(submitSql(ids[1]!));
+    const waiting = await sql<{ n: number }>(
+      'select count(*)::int as n from pg_locks where not granted',
+    );
+    expect(waiting[0]!.n).toBe(0);
+    await second.query('commit');
+    await first.query('commit');
+    const [counted] = await sql<{ n: number; members: number }>(
+      `select p.response_monthly_count as n,
+              (select g.member_count from public.audience_groups g
+               where g.user_id = p.id and g.name = 'activated') as members
+       from public.profiles p where p.id = $1`,
+      [owner.id],
+    );
+    expect(counted).toEqual({ n: 2, members: 2 });
+  });
+
+  it('likes on one block: the second goes through while the first is open', async () => {
+    const { ids } = await ownerWithBlocks('like');
+    const [a, b] = await visitorsOnDistinctShards(2);
+    const first = await session();
+    const second = await sessionBeside(first);
+    await beginAs(first, a!);
+    await first.query(likeSql(ids[0]!));
+    await beginAs(second, b!, '1s');
+    const { rows } = await second.query<{ toggle_block_like: { like_count: number } }>(
+      likeSql(ids[0]!),
+    );
+    // the second like sees itself; the first is not committed yet
+    expect(rows[0]!.toggle_block_like.like_count).toBe(1);
+    await second.query('commit');
+    await first.query('commit');
+    const [block] = await sql<{ like_count: number; response_count: number }>(
+      `select (private.with_live_counts(b)).like_count, (private.with_live_counts(b)).response_count
+       from public.blocks b where b.id = $1`,
+      [ids[0]],
+    );
+    expect(block).toEqual({ like_count: 2, response_count: 2 });
+  });
+});
+
+describe('the monthly quota under a burst', () => {
+  it('30 visitors submitting at once against a limit of 10: exactly 10 counted (overshoot 0), each notice once', async () => {
+    const { owner, ids } = await ownerWithBlocks('form', 'form');
+    await sql('update public.profiles set response_monthly_limit = 10 where id = $1', [owner.id]);
+    const visitors = await Promise.all(Array.from({ length: 30 }, () => newGuest()));
+    const results = await Promise.all(
+      visitors.map((v, i) =>
+        v.client.rpc('submit_response', { p_block_id: ids[i % 2], p_answers: {} }),
+      ),
+    );
+    const ok = results.filter((r) => r.error === null);
+    expect(ok).toHaveLength(10);
+    for (const r of results.filter((r) => r.error)) {
+      expect(r.error?.message).toBe('Monthly response limit reached');
+      expect(r.status).toBe(429);
+    }
+    // the sweep records a level that two writes crossing it together could both miss
+    await sql('select private.sweep_quota_notices()');
+    const [state] = await sql<{ count: number; rows: number; notices: number[]; jobs: number }>(
+      `select p.response_monthly_count as count,
+              (select count(*)::int from public.responses r where r.block_id = any($2)) as rows,
+              (select array_agg(level order by level) from private.quota_notices n where n.user_id = p.id) as notices,
+              (select count(*)::int from private.jobs j
+               where j.kind = 'quota.notice' and j.payload ->> 'user_id' = p.id::text) as jobs
+       from public.profiles p where p.id = $1`,
+      [owner.id, ids],
+    );
+    expect(state).toEqual({ count: 10, rows: 10, notices: [80, 100], jobs: 2 });
+    // the sweep again changes nothing
+    await sql('select private.sweep_quota_notices()');
+    const [again] = await sql<{ jobs: number }>(
+      "select count(*)::int as jobs from private.jobs where kind = 'quota.notice' and payload ->> 'user_id' = $1",
+      [owner.id],
+    );
+    expect(again!.jobs).toBe(2);
+  });
+
+  it('the shares of the 32 shards add up to the limit, whatever the limit', async () => {
+    const [row] = await sql<{ bad: number }>(
+      `select count(*)::int as bad from generate_series(0, 1000) l
+       where (select sum(private.quota_share(l, s)) from generate_series(0, 31) s) <> l`,
+    );
+    expect(row!.bad).toBe(0);
+  });
+
+  it("a letter send takes the month's remaining units over the shards, and no more", async () => {
+    const { owner } = await ownerWithBlocks();
+    await sql('update public.profiles set response_monthly_limit = 40 where id = $1', [owner.id]);
+    await sql('select private.set_monthly_response_count($1, 25)', [owner.id]);
+    const take = async (n: number) =>
+      (
+        await sql<{ ok: boolean }>('select private.take_response_quota($1, $2) as ok', [
+          owner.id,
+          n,
+        ])
+      )[0]!.ok;
+    expect(await take(16)).toBe(false);
+    expect(await take(15)).toBe(true);
+    expect(await take(1)).toBe(false);
+    const [row] = await sql<{ count: number; over: number }>(
+      `select private.monthly_response_count($1) as count,
+              (select count(*)::int from private.response_counts c
+               where c.user_id = $1 and c.count > private.quota_share(40, c.shard)) as over`,
+      [owner.id],
+    );
+    expect(row).toEqual({ count: 40, over: 0 });
+  });
+});
+
+describe('sharded counts equal the rows they count', () => {
+  it('after a burst of likes and unlikes on one block, and after the fold', async () => {
+    const { owner, ids } = await ownerWithBlocks('like');
+    const block = ids[0]!;
+    const visitors = await Promise.all(Array.from({ length: 24 }, () => newGuest()));
+    await Promise.all(
+      visitors.map((v) => v.client.rpc('toggle_block_like', { p_block_id: block, p_liked: true })),
+    );
+    await Promise.all(
+      visitors
+        .slice(0, 8)
+        .map((v) => v.client.rpc('toggle_block_like', { p_block_id: block, p_liked: false })),
+    );
+    const state = () =>
+      sql<{ live: number; live_responses: number; rows: number; members: number; group: number }>(
+        `select (private.with_live_counts(b)).like_count as live,
+                (private.with_live_counts(b)).response_count as live_responses,
+                (select count(*)::int from public.responses r where r.block_id = b.id and r.kind = 'like') as rows,
+                (select count(*)::int from public.audience_members m where m.user_id = b.owner_id and not m.deactivated) as members,
+                (select g.member_count from public.audience_groups g
+                 where g.user_id = b.owner_id and g.name = 'activated') as group
+         from public.blocks b where b.id = $1`,
+        [block],
+      );
+    const [before] = await state();
+    expect(before).toEqual({ live: 16, live_responses: 16, rows: 16, members: 24, group: 24 });
+    // the view and the answer of a write read the same numbers
+    const view = await visitors[0]!.client.rpc('get_block_view', { p_block_id: block });
+    expect((view.data as { block: { like_count: number } }).block.like_count).toBe(16);
+
+    await sql('select private.fold_counters()');
+    const [after] = await sql<{
+      like_count: number;
+      response_count: number;
+      deltas: number;
+      group: number;
+      group_deltas: number;
+    }>(
+      `select b.like_count, b.response_count,
+              (select count(*)::int from private.block_count_deltas d where d.block_id = b.id) as deltas,
+              (select g.count from public.audience_groups g where g.user_id = $2 and g.name = 'activated') as group,
+              (select count(*)::int from private.audience_group_deltas d
+               join public.audience_groups g on g.id = d.group_id where g.user_id = $2) as group_deltas
+       from public.blocks b where b.id = $1`,
+      [block, owner.id],
+    );
+    expect(after).toEqual({
+      like_count: 16,
+      response_count: 16,
+      deltas: 0,
+      group: 24,
+      group_deltas: 0,
+    });
+  });
+
+  it("the owner's reset of new responses also resets what waits beside the row", async () => {
+    const { owner, ids } = await ownerWithBlocks('like');
+    const block = ids[0]!;
+    // a delta as a busy row leaves it (the fold has not run yet)
+    await sql(
+      `insert into private.block_count_deltas (block_id, shard, response_count, new_response_count, like_count)
+       values ($1, 7, 3, 3, 3)`,
+      [block],
+    );
+    const reset = await owner.client
+      .from('blocks')
+      .update({ new_response_count: 0 })
+      .eq('id', block);
+    expect(reset.error).toBeNull();
+    const [row] = await sql<{ new_response_count: number; response_count: number }>(
+      `select (private.with_live_counts(b)).new_response_count, (private.with_live_counts(b)).response_count
+       from public.blocks b where b.id = $1`,
+      [block],
+    );
+    expect(row).toEqual({ new_response_count: 0, response_count: 3 });
+  });
+});
+
+describe('the month', () => {
+  it("last month's shards do not count, and the schedule of the first drops them", async () => {
+    const { owner, ids } = await ownerWithBlocks('form');
+    await sql(
+      `insert into private.response_counts (user_id, month, shard, count)
+       values ($1, (date_trunc('month', now()) - interval '1 month')::date, 3, 7)`,
+      [owner.id],
+    );
+    const v = await newGuest();
+    expect(
+      (await v.client.rpc('submit_response', { p_block_id: ids[0], p_answers: {} })).error,
+    ).toBeNull();
+    const count = async () =>
+      (
+        await sql<{ n: number; rows: number }>(
+          `select p.response_monthly_count as n,
+                  (select count(*)::int from private.response_counts c where c.user_id = p.id) as rows
+           from public.profiles p where p.id = $1`,
+          [owner.id],
+        )
+      )[0];
+    expect(await count()).toEqual({ n: 1, rows: 2 });
+    const [job] = await sql<{ command: string; schedule: string }>(
+      "select command, schedule from cron.job where jobname = 'monthly-response-reset'",
+    );
+    expect(job!.schedule).toBe('0 0 1 * *');
+    await sql(job!.command);
+    expect(await count()).toEqual({ n: 1, rows: 1 });
+  });
+});
+
+describe('who reads the counts', () => {
+  it('the owner reads their count and group counts; nobody reads another owner’s', async () => {
+    const { owner, ids } = await ownerWithBlocks('form');
+    const stranger = await newUser('stranger');
+    const v = await newGuest();
+    expect(
+      (await v.client.rpc('submit_response', { p_block_id: ids[0], p_answers: {} })).error,
+    ).toBeNull();
+    const own = await owner.client
+      .from('profiles')
+      .select('response_monthly_count')
+      .eq('id', owner.id)
+      .single();
+    expect(own.data).toEqual({ response_monthly_count: 1 });
+    const groups = await owner.client
+      .from('audience_groups')
+      .select('name, member_count')
+      .eq('name', 'activated');
+    expect(groups.data).toEqual([{ name: 'activated', member_count: 1 }]);
+    // the stranger sees no row of the owner's (RLS), and the functions called directly with a
+    // forged row answer nothing
+    const theirs = await stranger.client
+      .from('profiles')
+      .select('response_monthly_count')
+      .eq('id', owner.id);
+    expect(theirs.data ?? []).toEqual([]);
+    const forged = await stranger.client.rpc('response_monthly_count', {
+      p_profile: { id: owner.id },
+    } as never);
+    expect(forged.data ?? null).toBeNull();
+    const [group] = await sql<{ id: string }>(
+      "select id from public.audience_groups where user_id = $1 and name = 'activated'",
+      [owner.id],
+    );
+    const forgedGroup = await stranger.client.rpc('member_count', {
+      p_group: { id: group!.id, user_id: owner.id, count: 0 },
+    } as never);
+    expect(forgedGroup.data ?? null).toBeNull();
+    for (const v2 of [v]) {
+      const anon = await v2.client.from('profiles').select('response_monthly_count');
+      expect(anon.data ?? []).toEqual([]);
+    }
+  });
+});
