@@ -11,6 +11,7 @@ const BENCHMARKS = [
   'bench-letters.ts', // a letter to 10,000 members with the worker killed mid-send
   'bench-anonymous.ts', // anonymous visitors in the auth tables and their purge
   'bench-realtime.ts', // live updates to 200 and 2,000 viewers of one block
+  'bench-cache.ts', // database calls per 1,000 page views behind a caching proxy (needs nginx)
 ];
 
 for (const file of BENCHMARKS) {

@@ -537,7 +537,7 @@ create table public.blocks (
   constraint blocks_tags_check CHECK ((cardinality(tags) <= 50)),
   constraint blocks_url_to_open_check CHECK ((char_length(url_to_open) <= 2000)),
   constraint blocks_welcome_message_check CHECK ((char_length(welcome_message) <= 1000))
-);
+) with (fillfactor=70);
 comment on table public.blocks is 'A reaction or letter block owned by a user: settings and counters. Readable by its owner; visitors read the public settings through get_block_view.';
 alter table public.blocks enable row level security;
 grant insert, select, update, delete, truncate, references, trigger, maintain on public.blocks to service_role;
@@ -905,7 +905,7 @@ create table public.messages (
   constraint messages_reply_count_check CHECK ((reply_count >= 0)),
   constraint messages_status_check CHECK ((status = ANY (ARRAY['published'::text, 'held'::text, 'hidden'::text]))),
   constraint messages_timezone_check CHECK ((char_length(timezone) <= 64))
-);
+) with (fillfactor=85);
 comment on table public.messages is 'Comment and Q&A messages; parent_id makes a reply (one level only). Published ones are public with the block; held and hidden ones are not served to others. No email here.';
 alter table public.messages enable row level security;
 grant insert, select, update, delete, truncate, references, trigger, maintain on public.messages to service_role;
@@ -941,7 +941,7 @@ create table public.options (
   constraint options_question_id_block_id_fkey FOREIGN KEY (question_id, block_id) REFERENCES public.questions(id, block_id) ON DELETE CASCADE,
   constraint options_response_count_check CHECK ((response_count >= 0)),
   constraint options_value_check CHECK ((char_length(value) <= 500))
-);
+) with (fillfactor=80);
 comment on table public.options is 'Choices of a poll or ab question with their response counts; deleted marks a soft delete.';
 alter table public.options enable row level security;
 grant insert, select, update, delete, truncate, references, trigger, maintain on public.options to service_role;
@@ -1262,6 +1262,23 @@ create policy "Users can update their own tags" on public.user_tags for update t
 -- functions
 -- ---------------------------------------------------------------------------------------------
 
+CREATE OR REPLACE FUNCTION private.ab_vote_json(p_block_id uuid, p_type public.block_type, p_uid uuid)
+ RETURNS jsonb
+ LANGUAGE sql
+ STABLE
+ SET search_path TO ''
+AS $function$
+  select case when p_type = 'ab' and p_uid is not null then (
+    select jsonb_agg(o.id order by o.id)
+    from public.responses r
+    cross join lateral jsonb_each(r.answers) a(question_id, answer)
+    cross join lateral jsonb_array_elements_text(
+      case when jsonb_typeof(a.answer -> 'option_ids') = 'array' then a.answer -> 'option_ids'
+           else '[]'::jsonb end) o(id)
+    where r.block_id = p_block_id and r.kind = 'ab' and r.creator_id = p_uid) end;
+$function$;
+revoke all on function private.ab_vote_json(p_block_id uuid, p_type public.block_type, p_uid uuid) from public;
+
 CREATE OR REPLACE FUNCTION private.active_plan(p_user_id uuid)
  RETURNS public.payments
  LANGUAGE sql
@@ -1471,6 +1488,86 @@ revoke all on function private.block_topic_readable(p_topic text) from public;
 grant execute on function private.block_topic_readable(p_topic text) to anon;
 grant execute on function private.block_topic_readable(p_topic text) to authenticated;
 grant execute on function private.block_topic_readable(p_topic text) to service_role;
+
+CREATE OR REPLACE FUNCTION private.block_view_json(p_block_id uuid, p_uid uuid, p_public boolean)
+ RETURNS jsonb
+ LANGUAGE sql
+ STABLE
+ SET search_path TO ''
+AS $function$
+  with blk as (
+    select b.* from public.blocks b where b.id = p_block_id and not b.deactivated
+  ),
+  viewer as (
+    select p_uid is not null and p_uid = blk.owner_id as owner,
+           blk.type in ('comment', 'qna') as threads
+    from blk
+  ),
+  top as (
+    (select m.* from public.messages m, viewer v
+     where v.threads and m.block_id = p_block_id and m.pinned_at is not null and m.parent_id is null
+       and (v.owner or m.status = 'published' or (m.status = 'held' and m.creator_id = p_uid))
+     order by m.pinned_at desc limit 10)
+    union all
+    (select m.* from public.messages m, viewer v
+     where v.threads and m.block_id = p_block_id and m.parent_id is null and m.pinned_at is null
+       and (v.owner or m.status = 'published' or (m.status = 'held' and m.creator_id = p_uid))
+     order by m.created_at desc, m.id desc limit 5)
+  ),
+  rep as (
+    select r.* from top t join public.messages r on r.parent_id = t.id, viewer v
+    where v.owner or r.status = 'published' or (r.status = 'held' and r.creator_id = p_uid)
+  ),
+  liked as (
+    select l.message_id from public.message_likes l
+    where p_uid is not null and l.user_id = p_uid
+      and l.message_id in (select id from top union all select id from rep)
+  )
+  select jsonb_build_object(
+    'block', private.public_block_json(blk),
+    'questions', case when blk.type in ('form', 'ab') then coalesce((
+      select jsonb_agg(
+               (to_jsonb(q) - 'trigger_letter_block') || jsonb_build_object('options', coalesce((
+                 select jsonb_agg(to_jsonb(o) order by o.index, o.created_at)
+                 from public.options o where o.question_id = q.id and not o.deleted), '[]'::jsonb))
+               order by q.index, q.created_at)
+      from public.questions q where q.block_id = p_block_id and not q.deleted), '[]'::jsonb)
+      else '[]'::jsonb end,
+    'endings', case when blk.type in ('form', 'ab') then coalesce((
+      select jsonb_agg(
+               to_jsonb(e) || jsonb_build_object('conditions', coalesce((
+                 select jsonb_agg(to_jsonb(c) order by c.index, c.created_at)
+                 from public.ending_conditions c where c.ending_id = e.id), '[]'::jsonb))
+               order by e.index, e.created_at)
+      from public.endings e where e.block_id = p_block_id), '[]'::jsonb)
+      else '[]'::jsonb end,
+    'messages', coalesce((
+      select jsonb_agg(
+               to_jsonb(t)
+               || case when p_public then '{}'::jsonb
+                       else jsonb_build_object('liked', exists (select 1 from liked where message_id = t.id)) end
+               || jsonb_build_object('replies', coalesce((
+                    select jsonb_agg(
+                             to_jsonb(r)
+                             || case when p_public then '{}'::jsonb
+                                     else jsonb_build_object('liked', exists (select 1 from liked where message_id = r.id)) end
+                             order by r.created_at, r.id)
+                    from rep r where r.parent_id = t.id), '[]'::jsonb))
+               order by t.pinned_at desc nulls last, t.created_at desc, t.id desc)
+      from top t), '[]'::jsonb)
+  )
+  || case when p_public then '{}'::jsonb else jsonb_build_object('me', jsonb_build_object(
+    'liked', p_uid is not null and exists (
+      select 1 from public.responses r
+      where r.block_id = p_block_id and r.kind = 'like' and r.creator_id = p_uid),
+    'liked_message_ids', coalesce((select jsonb_agg(message_id) from liked), '[]'::jsonb),
+    'reported_message_ids', case when p_uid is not null and blk.type in ('comment', 'qna') then coalesce((
+      select jsonb_agg(r.message_id) from public.message_reports r
+      where r.user_id = p_uid and r.block_id = p_block_id), '[]'::jsonb) else '[]'::jsonb end,
+    'vote', private.ab_vote_json(blk.id, blk.type, p_uid))) end
+  from blk;
+$function$;
+revoke all on function private.block_view_json(p_block_id uuid, p_uid uuid, p_public boolean) from public;
 
 CREATE OR REPLACE FUNCTION private.blocks_after_delete()
  RETURNS trigger
@@ -4350,7 +4447,7 @@ grant execute on function public.get_block_card(p_owner_id uuid, p_block_id uuid
 grant execute on function public.get_block_card(p_owner_id uuid, p_block_id uuid) to authenticated;
 grant execute on function public.get_block_card(p_owner_id uuid, p_block_id uuid) to service_role;
 
-CREATE OR REPLACE FUNCTION public.get_block_view(p_block_id uuid)
+CREATE OR REPLACE FUNCTION public.get_block_me(p_block_id uuid, p_message_ids uuid[] DEFAULT '{}'::uuid[], p_since timestamp with time zone DEFAULT NULL::timestamp with time zone)
  RETURNS jsonb
  LANGUAGE plpgsql
  STABLE SECURITY DEFINER
@@ -4360,88 +4457,128 @@ declare
   v_uid uuid := auth.uid();
   v_block public.blocks := private.visible_block(p_block_id);
   v_owner boolean := v_uid is not null and v_uid = v_block.owner_id;
-  v_questions jsonb := '[]'::jsonb;
-  v_endings jsonb := '[]'::jsonb;
-  v_messages jsonb := '[]'::jsonb;
-  v_vote jsonb;
-  v_reported jsonb := '[]'::jsonb;
+  v_ids uuid[] := coalesce(p_message_ids[1:500], '{}');
+  v_result jsonb;
+  -- the counts as they are now: the public copy may be cached, and the caller's own like, vote or
+  -- message must not show beside counts from before it
+  v_fresh jsonb := jsonb_build_object('block', private.public_block_json(v_block))
+    || case when v_block.type = 'ab'
+            then jsonb_build_object('questions', private.block_view_json(p_block_id, null, true) -> 'questions')
+            else '{}'::jsonb end;
 begin
-  if v_block.type in ('form', 'ab') then
-    select coalesce(jsonb_agg(
-             (to_jsonb(q) - 'trigger_letter_block') || jsonb_build_object('options', coalesce((
-               select jsonb_agg(to_jsonb(o) order by o.index, o.created_at)
-               from public.options o where o.question_id = q.id and not o.deleted), '[]'::jsonb))
-             order by q.index, q.created_at), '[]'::jsonb)
-      into v_questions
-      from public.questions q where q.block_id = p_block_id and not q.deleted;
-    select coalesce(jsonb_agg(
-             to_jsonb(e) || jsonb_build_object('conditions', coalesce((
-               select jsonb_agg(to_jsonb(c) order by c.index, c.created_at)
-               from public.ending_conditions c where c.ending_id = e.id), '[]'::jsonb))
-             order by e.index, e.created_at), '[]'::jsonb)
-      into v_endings
-      from public.endings e where e.block_id = p_block_id;
-  elsif v_block.type in ('comment', 'qna') then
-    -- Most blocks have nothing held, hidden or pinned: then the plain list of before (one probe
-    -- of a partial index that is empty for them says so). Otherwise the pinned threads first (at
-    -- most 10) and the five newest others the caller may see, in one statement; the visibility
-    -- test is written out (a function with SET search_path is never inlined).
-    if not exists (select 1 from public.messages
-                   where block_id = p_block_id and (status <> 'published' or pinned_at is not null)) then
-      v_messages := private.threads_json(p_block_id, null, 5, v_uid);
-    else
-      select coalesce(jsonb_agg(private.visible_thread_json(m, v_uid, v_owner)
-                                order by m.pinned_at desc nulls last, m.created_at desc, m.id desc), '[]'::jsonb)
-        into v_messages
-        from ((select * from public.messages m
-               where m.block_id = p_block_id and m.pinned_at is not null and m.parent_id is null
-                 and (v_owner or m.status = 'published' or (m.status = 'held' and m.creator_id = v_uid))
-               order by m.pinned_at desc limit 10)
-              union all
-              (select * from public.messages m
-               where m.block_id = p_block_id and m.parent_id is null and m.pinned_at is null
-                 and (v_owner or m.status = 'published' or (m.status = 'held' and m.creator_id = v_uid))
-               order by m.created_at desc, m.id desc limit 5)) m;
-    end if;
-    if v_uid is not null then
-      select coalesce(jsonb_agg(r.message_id), '[]'::jsonb) into v_reported
-        from public.message_reports r where r.user_id = v_uid and r.block_id = p_block_id;
-    end if;
+  -- the caller's own answer (a GET too, being STABLE): never kept by a shared cache
+  perform set_config('response.headers', '[{"Cache-Control": "private, no-store"}]', true);
+  if v_uid is null then
+    return v_fresh || jsonb_build_object('me', jsonb_build_object('liked', false, 'liked_message_ids', '[]'::jsonb,
+      'reported_message_ids', '[]'::jsonb, 'vote', null), 'messages', '[]'::jsonb, 'replies', '[]'::jsonb);
   end if;
-
-  -- the caller's ab response (at most one), by the unique index on (block_id, creator_id)
-  if v_block.type = 'ab' and v_uid is not null then
-    select coalesce(jsonb_agg(o.id order by o.id), '[]'::jsonb)
-      into v_vote
-      from public.responses r
-      cross join lateral jsonb_each(r.answers) a(question_id, answer)
-      cross join lateral jsonb_array_elements_text(
-        case when jsonb_typeof(a.answer -> 'option_ids') = 'array' then a.answer -> 'option_ids'
-             else '[]'::jsonb end) o(id)
-      where r.block_id = p_block_id and r.kind = 'ab' and r.creator_id = v_uid;
-    if v_vote = '[]'::jsonb then
-      v_vote := null;
-    end if;
-  end if;
-
-  return jsonb_build_object(
-    'block', private.public_block_json(v_block),
-    'questions', v_questions,
-    'endings', v_endings,
-    'messages', v_messages,
+  with extra_top as (
+    select m.* from public.messages m
+    where v_block.type in ('comment', 'qna') and m.block_id = p_block_id and m.parent_id is null
+      and (m.creator_id = v_uid or (v_owner and m.status <> 'published'))
+      and (v_owner or m.status = 'published' or m.status = 'held')
+      and (p_since is null or m.created_at >= p_since or m.pinned_at is not null)
+      and m.id <> all (v_ids)
+    order by m.created_at desc, m.id desc limit 20
+  ),
+  extra_top_replies as (
+    select r.* from extra_top t join public.messages r on r.parent_id = t.id
+    where v_owner or r.status = 'published' or (r.status = 'held' and r.creator_id = v_uid)
+  ),
+  extra_replies as (
+    select r.* from public.messages r
+    where v_block.type in ('comment', 'qna') and r.parent_id = any (v_ids) and r.block_id = p_block_id
+      and (r.creator_id = v_uid or (v_owner and r.status <> 'published'))
+      and (v_owner or r.status = 'published' or r.status = 'held')
+      and r.id <> all (v_ids)
+    order by r.created_at, r.id limit 200
+  ),
+  liked as (
+    select l.message_id from public.message_likes l
+    where l.user_id = v_uid
+      and l.message_id in (select unnest(v_ids) union all select id from extra_top
+                           union all select id from extra_top_replies union all select id from extra_replies)
+  )
+  select jsonb_build_object(
     'me', jsonb_build_object(
-      'liked', v_uid is not null and exists (
+      'liked', exists (
         select 1 from public.responses r
         where r.block_id = p_block_id and r.kind = 'like' and r.creator_id = v_uid),
-      'liked_message_ids', coalesce((
-        select jsonb_agg(l.message_id)
-        from public.message_likes l join public.messages m on m.id = l.message_id
-        where l.user_id = v_uid and m.block_id = p_block_id), '[]'::jsonb),
-      'reported_message_ids', v_reported,
-      'vote', v_vote));
+      'liked_message_ids', coalesce((select jsonb_agg(message_id) from liked), '[]'::jsonb),
+      'reported_message_ids', case when v_block.type in ('comment', 'qna') then coalesce((
+        select jsonb_agg(r.message_id) from public.message_reports r
+        where r.user_id = v_uid and r.block_id = p_block_id), '[]'::jsonb) else '[]'::jsonb end,
+      'vote', private.ab_vote_json(p_block_id, v_block.type, v_uid)),
+    'messages', coalesce((
+      select jsonb_agg(
+               to_jsonb(t) || jsonb_build_object(
+                 'liked', exists (select 1 from liked where message_id = t.id),
+                 'replies', coalesce((
+                   select jsonb_agg(to_jsonb(r) || jsonb_build_object(
+                            'liked', exists (select 1 from liked where message_id = r.id))
+                            order by r.created_at, r.id)
+                   from extra_top_replies r where r.parent_id = t.id), '[]'::jsonb))
+               order by t.created_at desc, t.id desc)
+      from extra_top t), '[]'::jsonb),
+    'replies', coalesce((
+      select jsonb_agg(to_jsonb(r) || jsonb_build_object(
+               'liked', exists (select 1 from liked where message_id = r.id))
+               order by r.created_at, r.id)
+      from extra_replies r), '[]'::jsonb))
+    into v_result;
+  return v_fresh || v_result;
 end;
 $function$;
-comment on function public.get_block_view(p_block_id uuid) is 'The block''s public settings, questions with options, endings with conditions, the pinned and the first 5 threads the caller may see, and the caller''s own state (me: liked, liked_message_ids, reported_message_ids, vote). Error: block doesn''t exists.';
+comment on function public.get_block_me(p_block_id uuid, p_message_ids uuid[], p_since timestamp with time zone) is 'The caller''s own part of the block view for the messages on screen (p_message_ids, at most 500; p_since: oldest top-level of a full public page): block (current counts), questions (ab: current option counts), me (liked, liked_message_ids, reported_message_ids, vote), messages (own or, for the owner, unpublished threads since p_since, at most 20) and replies (own or unpublished replies to the given messages, at most 200). Error: block doesn''t exists.';
+revoke all on function public.get_block_me(p_block_id uuid, p_message_ids uuid[], p_since timestamp with time zone) from public;
+grant execute on function public.get_block_me(p_block_id uuid, p_message_ids uuid[], p_since timestamp with time zone) to anon;
+grant execute on function public.get_block_me(p_block_id uuid, p_message_ids uuid[], p_since timestamp with time zone) to authenticated;
+grant execute on function public.get_block_me(p_block_id uuid, p_message_ids uuid[], p_since timestamp with time zone) to service_role;
+
+CREATE OR REPLACE FUNCTION public.get_block_public(p_block_id uuid)
+ RETURNS jsonb
+ LANGUAGE plpgsql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  v_view jsonb := private.block_view_json(p_block_id, null, true);
+begin
+  if v_view is null then
+    -- a missing block may be created soon (an embed pasted before the block is saved): no cache
+    raise exception 'block doesn''t exists' using errcode = 'PT404';
+  end if;
+  -- a CDN or proxy may keep it 10 s and serve it stale for 60 s more while it fetches it again;
+  -- the browser keeps it 10 s too (the visitor's own new messages come with get_block_me)
+  perform set_config('response.headers',
+    '[{"Cache-Control": "public, max-age=10, stale-while-revalidate=60"}]', true);
+  return v_view;
+end;
+$function$;
+comment on function public.get_block_public(p_block_id uuid) is 'The public part of the block view, the same for every caller (cacheable GET, Cache-Control public max-age=10 stale-while-revalidate=60): block settings and counts, questions and endings, the pinned and first 5 published threads. Error: block doesn''t exists.';
+revoke all on function public.get_block_public(p_block_id uuid) from public;
+grant execute on function public.get_block_public(p_block_id uuid) to anon;
+grant execute on function public.get_block_public(p_block_id uuid) to authenticated;
+grant execute on function public.get_block_public(p_block_id uuid) to service_role;
+
+CREATE OR REPLACE FUNCTION public.get_block_view(p_block_id uuid)
+ RETURNS jsonb
+ LANGUAGE plpgsql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  v_view jsonb := private.block_view_json(p_block_id, auth.uid(), false);
+begin
+  if v_view is null then
+    raise exception 'block doesn''t exists' using errcode = 'PT404';
+  end if;
+  -- the caller's own answer (it is STABLE, so also a GET): never kept by a shared cache
+  perform set_config('response.headers', '[{"Cache-Control": "private, no-store"}]', true);
+  return v_view;
+end;
+$function$;
+comment on function public.get_block_view(p_block_id uuid) is 'The block''s public settings, questions with options, endings with conditions, the pinned and the first 5 threads the caller may see, and the caller''s own state (me: liked, liked_message_ids among the returned messages, reported_message_ids, vote). Elements read get_block_public (GET, cacheable) and get_block_me instead. Error: block doesn''t exists.';
 revoke all on function public.get_block_view(p_block_id uuid) from public;
 grant execute on function public.get_block_view(p_block_id uuid) to anon;
 grant execute on function public.get_block_view(p_block_id uuid) to authenticated;

@@ -195,7 +195,14 @@ describe('catalogue: what client roles are granted', () => {
               has_function_privilege('authenticated', p.oid, 'execute') as authenticated
        from pg_proc p join pg_namespace n on n.oid = p.pronamespace where n.nspname = 'public'`,
     );
-    const visitorReads = ['get_block_view', 'get_block_card', 'get_letter_view', 'list_messages'];
+    const visitorReads = [
+      'get_block_view',
+      'get_block_public',
+      'get_block_me',
+      'get_block_card',
+      'get_letter_view',
+      'list_messages',
+    ];
     const signedIn = [
       ...visitorReads,
       'create_block',
@@ -371,6 +378,18 @@ describe('published blocks and private fields', () => {
     const view = await asAnon.rpc('get_block_view', { p_block_id: commentBlock });
     const list = await asAnon.rpc('list_messages', { p_block_id: commentBlock });
     const otherView = await other.client.rpc('get_block_view', { p_block_id: commentBlock });
+    const publicView = await asAnon.rpc(
+      'get_block_public',
+      { p_block_id: commentBlock },
+      { get: true },
+    );
+    const otherMine = await other.client.rpc('get_block_me', {
+      p_block_id: commentBlock,
+      p_message_ids: [messageId],
+    });
+    expect(publicView.error).toBeNull();
+    expect(otherMine.error).toBeNull();
+    expect(JSON.stringify(otherMine.data)).not.toContain(email);
     // embedding the private rows in readable ones goes through their RLS too
     const embedded = await asAnon
       .from('messages')
@@ -387,7 +406,14 @@ describe('published blocks and private fields', () => {
     // blocks are readable by their owner only (visitors read the public settings through
     // get_block_view), so there is nothing to embed the messages in
     expect(embeddedByOther.data).toEqual([]);
-    for (const payload of [viaTable.data, view.data, list.data, otherView.data, embedded.data]) {
+    for (const payload of [
+      viaTable.data,
+      view.data,
+      list.data,
+      otherView.data,
+      embedded.data,
+      publicView.data,
+    ]) {
       expect(JSON.stringify(payload)).toContain(messageId);
       expect(JSON.stringify(payload)).not.toContain(email);
     }
@@ -407,6 +433,9 @@ describe('published blocks and private fields', () => {
       const view = await client.rpc('get_block_view', { p_block_id: formBlock });
       expect(view.error).toBeNull();
       expect(JSON.stringify(view.data)).not.toContain(owner.email);
+      const pub = await client.rpc('get_block_public', { p_block_id: formBlock }, { get: true });
+      expect(pub.error).toBeNull();
+      expect(JSON.stringify(pub.data)).not.toContain(owner.email);
     }
   });
 
@@ -469,6 +498,11 @@ describe('published blocks and private fields', () => {
       ).toEqual([]);
       const view = await client.rpc('get_block_view', { p_block_id: formBlock });
       expect(JSON.stringify(view.data), who).not.toContain(email);
+      const pub = await client.rpc('get_block_public', { p_block_id: formBlock }, { get: true });
+      expect(JSON.stringify(pub.data), who).not.toContain(email);
+      const mine = await client.rpc('get_block_me', { p_block_id: formBlock });
+      expect(mine.error, who).toBeNull();
+      expect(JSON.stringify(mine.data), who).not.toContain(email);
     }
   });
 
@@ -507,6 +541,15 @@ describe('published blocks and private fields', () => {
 
     const after = await a.client.rpc('get_block_view', { p_block_id: abBlock });
     expect(after.data.me.vote).toEqual([bad!.id]);
+    // the elements' split read says the same: the vote in get_block_me only
+    const mine = await a.client.rpc('get_block_me', { p_block_id: abBlock });
+    expect(mine.data.me.vote).toEqual([bad!.id]);
+    // with the counts as they are now (the public copy may be cached from before the vote)
+    expect(mine.data.questions).toEqual(after.data.questions);
+    expect(mine.data.block).toEqual(after.data.block);
+    const pub = await a.client.rpc('get_block_public', { p_block_id: abBlock }, { get: true });
+    expect(pub.data).not.toHaveProperty('me');
+    expect(pub.data.questions).toEqual(after.data.questions);
     // The rest of the view keeps its shape; the counts include the vote.
     expect(Object.keys(after.data).sort()).toEqual([
       'block',
@@ -540,6 +583,8 @@ describe('published blocks and private fields', () => {
       const view = await client.rpc('get_block_view', { p_block_id: abBlock });
       expect(view.error, who).toBeNull();
       expect(view.data.me.vote, who).toBeNull();
+      const mine = await client.rpc('get_block_me', { p_block_id: abBlock });
+      expect(mine.data.me.vote, who).toBeNull();
     }
     // Other block types carry no vote.
     const { formBlock } = await ownerWithBlocks();

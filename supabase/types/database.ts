@@ -1576,6 +1576,11 @@ export type Database = {
           type: string;
         }[];
       };
+      get_block_me: {
+        Args: { p_block_id: string; p_message_ids?: string[]; p_since?: string };
+        Returns: Json;
+      };
+      get_block_public: { Args: { p_block_id: string }; Returns: Json };
       get_block_view: { Args: { p_block_id: string }; Returns: Json };
       get_letter_view: { Args: { p_block_id: string }; Returns: Json };
       grant_captcha_pass: {

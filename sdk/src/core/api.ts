@@ -5,23 +5,49 @@ export { ApiError };
 import type { Project } from './config.js';
 
 /**
- * Calls POST {project}/rest/v1/rpc/{name}. Reads use the visitor's session when there is one
- * (so `me` is right) and the anon key otherwise; writes create the anonymous user first.
+ * The request of an RPC: POST {project}/rest/v1/rpc/{name} with a JSON body and the visitor's
+ * token (or the anon key); with `get`, a cacheable read: GET with the body as query parameters
+ * and the anon key only (never the visitor's session), so every visitor sends the same request
+ * and a shared cache (a CDN) may answer it (get_block_public).
  */
-export async function rpc<T>(p: Project, name: string, body: object, write = false): Promise<T> {
+export function request(
+  p: Project,
+  name: string,
+  body: object,
+  token = '',
+  get = false,
+): [string, RequestInit] {
+  const url = `${p.url}/rest/v1/rpc/${name}`;
+  const headers = { apikey: p.key, Authorization: 'Bearer ' + (token || p.key) };
+  return get
+    ? [`${url}?${new URLSearchParams(body as Record<string, string>)}`, { headers }]
+    : [
+        url,
+        {
+          method: 'POST',
+          headers: { ...headers, 'Content-Type': 'application/json' },
+          body: JSON.stringify(body),
+        },
+      ];
+}
+
+/**
+ * Calls an RPC (see request). Reads use the visitor's session when there is one (so `me` is
+ * right) and the anon key otherwise; writes create the anonymous user first; `get` reads never
+ * use the session.
+ */
+export async function rpc<T>(
+  p: Project,
+  name: string,
+  body: object,
+  write = false,
+  get = false,
+): Promise<T> {
   if (!p.url || !p.key) throw new ApiError('Missing project-url or anon-key', 'config');
-  const s = await ensureSession(p, write);
+  const s = get ? null : await ensureSession(p, write);
   let res: Response;
   try {
-    res = await fetch(`${p.url}/rest/v1/rpc/${name}`, {
-      method: 'POST',
-      headers: {
-        apikey: p.key,
-        Authorization: 'Bearer ' + (s?.access_token || p.key),
-        'Content-Type': 'application/json',
-      },
-      body: JSON.stringify(body),
-    });
+    res = await fetch(...request(p, name, body, s?.access_token, get));
   } catch {
     throw new ApiError('Network error', 'network');
   }

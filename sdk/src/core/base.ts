@@ -7,7 +7,38 @@ import { isLoaded, loadLang, normalizeLang, translator, type Translate } from '.
 import { log } from './log.js';
 import { customStyle } from './theme.js';
 import type { ApiError } from './errors.js';
-import type { BlockView, Theme } from './types.js';
+import type { BlockView, Message, Theme } from './types.js';
+
+/** What get_block_me answers: the visitor's own part of the block view. */
+export interface Mine {
+  me: NonNullable<BlockView['me']>;
+  /** The block with its counts as they are now (the public part may be a cached copy). */
+  block?: BlockView['block'];
+  /** A/B blocks: the question with the current option counts. */
+  questions?: BlockView['questions'];
+  /** Top-level threads the visitor may see that the public page lacks (own, held, newer). */
+  messages: Message[];
+  /** Replies to messages on screen that the public page lacks. */
+  replies: Message[];
+}
+
+/**
+ * How an element asks for the visitor's own part (get_block_me: `args`, or null when the view has
+ * none) and joins the answer to the view.
+ */
+export interface MinePart {
+  args(view: BlockView): object | null;
+  join(view: BlockView, mine: Mine): BlockView;
+}
+
+/**
+ * The visitor's own part of a block without messages (like, A/B): `me`, and the counts as they
+ * are now, so their own like or vote never shows beside a cached count from before it.
+ */
+export const meOnly: MinePart = {
+  args: (v) => ({ p_block_id: v.block.id }),
+  join: (v, m) => ({ ...v, ...m }),
+};
 
 /** Detail of every reaction-* event. */
 export interface ReactionEventMap {
@@ -72,8 +103,9 @@ export const isWorkPath = (): boolean =>
 const SOURCE_PROPS = ['blockId', 'ownerId', 'projectUrl', 'anonKey'] as const;
 
 /**
- * A block element: loads the block view with one RPC (get_block_view) and renders it with the
- * block's theme and language. Subclasses implement renderBlock().
+ * A block element: loads the block view (core/view.ts: the public part with a cacheable GET, the
+ * visitor's own part only when they have a session) and renders it with the block's theme and
+ * language. Subclasses implement renderBlock().
  */
 export class BlockElement extends ReactionElement {
   static override properties = {
@@ -109,7 +141,7 @@ export class BlockElement extends ReactionElement {
    */
   declare dummy: boolean;
   /**
-   * The block view (what get_block_view returns). Set it to render without a fetch, e.g. a
+   * The block view (what get_block_view returns: the public part with the visitor's own `me`). Set it to render without a fetch, e.g. a
    * preview or a view the page already holds.
    */
   declare view: BlockView | null;
@@ -236,9 +268,7 @@ export class BlockElement extends ReactionElement {
     // A known non-English page starts its texts' chunk alongside the API call, not after it.
     void loadLang(normalizeLang(this.lang || document.documentElement.lang));
     try {
-      const view = await rpc<BlockView>(this.project, 'get_block_view', {
-        p_block_id: this.blockId,
-      });
+      const view = await this.fetchView(this.blockId);
       if (stale()) return;
       if (!view || !view.block) throw new Error("block doesn't exists");
       if (this.ownerId && view.block.owner_id !== this.ownerId)
@@ -263,6 +293,22 @@ export class BlockElement extends ReactionElement {
           ? 'unavailable'
           : 'error';
     }
+  }
+
+  /** The visitor's own part, for elements that have one (see MinePart). */
+  protected mine?: MinePart;
+
+  /**
+   * Fetches the block view: the public part with a cacheable GET (get_block_public: the same
+   * request for every visitor, answered by a CDN when there is one), then, only when the visitor
+   * already has a session and the element has a part of its own, get_block_me with that session.
+   */
+  protected async fetchView(blockId: string): Promise<BlockView> {
+    const p = this.project;
+    const view = await rpc<BlockView>(p, 'get_block_public', { p_block_id: blockId }, false, true);
+    const mine = this.mine;
+    const args = mine && view?.block && getSession(p) && mine.args(view);
+    return args ? mine.join(view, await rpc<Mine>(p, 'get_block_me', args)) : view;
   }
 
   /**

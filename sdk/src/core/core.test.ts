@@ -121,7 +121,12 @@ describe('core', () => {
     const real = window.fetch;
     window.fetch = async (u, i) =>
       String(u).includes('grant_type=refresh_token')
-        ? (api2.calls.push({ name: 'refresh', body: JSON.parse(String(i!.body)), auth: '' }),
+        ? (api2.calls.push({
+            name: 'refresh',
+            body: JSON.parse(String(i!.body)),
+            auth: '',
+            method: 'POST',
+          }),
           Response.json({
             access_token: fakeJwt('u2'),
             refresh_token: 'n',

@@ -1,13 +1,15 @@
 /** A fake of the server contract: fetch is replaced; each RPC name maps to a handler. */
-import type { BlockView } from '../core/types.js';
+import type { BlockView, Message } from '../core/types.js';
 
 export const PROJECT = 'http://api.test';
 export const KEY = 'anon-key';
 
 export interface Call {
   name: string;
+  /** The JSON body of a POST, or the query parameters of a GET. */
   body: Record<string, unknown>;
   auth: string;
+  method: string;
 }
 
 type Handler = (body: Record<string, unknown>) => unknown;
@@ -35,10 +37,13 @@ export function mockApi(handlers: Record<string, Handler>) {
   window.fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
     const url = String(input);
     const headers = (init?.headers || {}) as Record<string, string>;
-    const body = init?.body ? JSON.parse(String(init.body)) : {};
-    const path = url.replace(PROJECT, '');
+    const method = init?.method || 'GET';
+    const [path = '', query = ''] = url.replace(PROJECT, '').split('?');
+    const body = init?.body
+      ? JSON.parse(String(init.body))
+      : Object.fromEntries(new URLSearchParams(query));
     const name = path.startsWith('/rest/v1/rpc/') ? path.slice(13) : path;
-    calls.push({ name, body, auth: headers.Authorization || '' });
+    calls.push({ name, body, auth: headers.Authorization || '', method });
     await new Promise((r) => setTimeout(r, 1));
     if (name === '/auth/v1/signup' && !handlers[name]) {
       const id = 'anon-user-' + ++n;
@@ -49,7 +54,7 @@ export function mockApi(handlers: Record<string, Handler>) {
         user: { id, is_anonymous: true },
       });
     }
-    const h = handlers[name];
+    const h = handlers[name] || derived(handlers, name);
     if (!h)
       return Response.json({ code: 'PGRST202', message: 'no function ' + name }, { status: 404 });
     try {
@@ -66,8 +71,40 @@ export function mockApi(handlers: Record<string, Handler>) {
   return {
     calls,
     rpcCalls: () => calls.filter((c) => !c.name.startsWith('/')),
+    /** The RPC names called, in order. */
+    rpcNames: () => calls.filter((c) => !c.name.startsWith('/')).map((c) => c.name),
     restore: () => (window.fetch = real),
   };
+}
+
+/**
+ * The split block view from a test's get_block_view handler, as the server splits it:
+ * get_block_public is the view without `me` and the per-visitor `liked`; get_block_me is its `me`
+ * (and nothing the public page lacks).
+ */
+function derived(handlers: Record<string, Handler>, name: string): Handler | undefined {
+  const full = handlers.get_block_view;
+  if (!full) return undefined;
+  if (name === 'get_block_public')
+    return async (body) => {
+      const v = (await full(body)) as BlockView;
+      if (!v || !v.block) return v;
+      const { me: _, ...pub } = v;
+      const bare = (m: Message): Message => {
+        const { liked: _l, ...rest } = m;
+        return { ...rest, ...(m.replies ? { replies: m.replies.map(bare) } : {}) };
+      };
+      return { ...pub, messages: pub.messages?.map(bare) };
+    };
+  if (name === 'get_block_me')
+    return async (body) => {
+      const v = (await full({ p_block_id: body.p_block_id })) as BlockView;
+      const liked = new Set(v.me?.liked_message_ids || []);
+      for (const m of v.messages || [])
+        for (const x of [m, ...(m.replies || [])]) if (x.liked) liked.add(x.id);
+      return { me: { ...v.me, liked_message_ids: [...liked] }, messages: [], replies: [] };
+    };
+  return undefined;
 }
 
 export function block(over: Partial<BlockView['block']> = {}): BlockView['block'] {
@@ -83,6 +120,21 @@ export function block(over: Partial<BlockView['block']> = {}): BlockView['block'
     allow_reply: true,
     ...over,
   };
+}
+
+/** A stored session, as after a first write (anonymous) or a sign-in: views then read get_block_me. */
+export function withSession(id: string, anonymous = true): string {
+  const token = fakeJwt(id, { is_anonymous: anonymous });
+  localStorage.setItem(
+    'reaction-blocks.session:' + PROJECT,
+    JSON.stringify({
+      access_token: token,
+      refresh_token: 'r',
+      expires_at: Date.now() / 1000 + 3600,
+      user: { id, is_anonymous: anonymous },
+    }),
+  );
+  return token;
 }
 
 export const nextFrame = () => new Promise((r) => requestAnimationFrame(() => setTimeout(r)));

@@ -1,6 +1,6 @@
 import { html, nothing } from 'lit';
 import { rpc, timezone } from '../../core/api.js';
-import { BlockElement, bone, line } from '../../core/base.js';
+import { BlockElement, bone, line, meOnly } from '../../core/base.js';
 import { baseStyles } from '../../core/theme.js';
 import type { BlockView, Option, Question } from '../../core/types.js';
 import styles from './ab.styles.js';
@@ -27,6 +27,8 @@ import styles from './ab.styles.js';
  * @cssproperty --reaction-tertiary - Option background.
  */
 export default class ReactionAb extends BlockElement {
+  protected override mine = meOnly;
+
   static override styles = [baseStyles, styles];
   static override properties = {
     ...BlockElement.properties,

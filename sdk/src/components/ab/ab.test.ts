@@ -1,7 +1,17 @@
 import { expect, fixture, html } from '@open-wc/testing';
 import './ab.js';
 import type ReactionAb from './ab.component.js';
-import { $$, ApiError, KEY, PROJECT, block, mockApi, reset, until } from '../../test/mock-api.js';
+import {
+  $$,
+  ApiError,
+  KEY,
+  PROJECT,
+  block,
+  mockApi,
+  reset,
+  until,
+  withSession,
+} from '../../test/mock-api.js';
 
 const view = (me: { vote?: string[] | null } = {}) => ({
   me,
@@ -70,6 +80,7 @@ describe('reaction-ab', () => {
   });
 
   it('shows the counts on load to a visitor who already voted (me.vote), without the buttons voting again', async () => {
+    withSession('visitor-1');
     const el = await mount(() => ({}), { vote: ['o2'] });
     const [good, bad] = $$(el, '[part=option]');
     expect(bad!.getAttribute('aria-pressed')).to.equal('true');
@@ -78,7 +89,7 @@ describe('reaction-ab', () => {
     expect(good!.textContent).to.contain('3 votes · 75%');
     good!.click();
     await el.updateComplete;
-    expect(api.rpcCalls().map((c) => c.name)).to.deep.equal(['get_block_view']);
+    expect(api.rpcCalls().map((c) => c.name)).to.deep.equal(['get_block_public', 'get_block_me']);
   });
 
   it('shows the counts when the server says the visitor already voted (another tab)', async () => {

@@ -2,6 +2,7 @@ import { css, html, nothing, type PropertyValues } from 'lit';
 import { literal, html as staticHtml, type StaticValue } from 'lit/static-html.js';
 import { rpc } from '../../core/api.js';
 import { BlockElement } from '../../core/base.js';
+import { messagesMine } from '../../core/view.js';
 import { log } from '../../core/log.js';
 import { baseStyles } from '../../core/theme.js';
 import '../comment/comment.js';
@@ -118,6 +119,8 @@ function letterDocument(letter: LetterView): string {
 }
 
 export default class ReactionBlock extends BlockElement {
+  /** Any type may show: the messages-aware join (it gives like and A/B blocks their `me` too). */
+  protected override mine = messagesMine;
   static override styles = [
     baseStyles,
     css`

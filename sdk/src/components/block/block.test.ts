@@ -47,7 +47,7 @@ describe('reaction-block', () => {
       await inner.updateComplete;
       expect(inner.dataset.theme).to.equal('dark');
       expect(inner.shadowRoot!.querySelector('[part=base]')).to.not.equal(null);
-      expect(api.rpcCalls().map((c) => c.name)).to.deep.equal(['get_block_view']);
+      expect(api.rpcCalls().map((c) => c.name)).to.deep.equal(['get_block_public']);
     });
 
   it("forwards the rendered element's parts under their own names", async () => {

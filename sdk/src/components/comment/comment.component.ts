@@ -11,6 +11,7 @@ import { BlockElement, bone, line, type ReactionEventMap } from '../../core/base
 import { dashboardUrl } from '../../core/config.js';
 import { getIdentity, setIdentityName } from '../../core/identity.js';
 import { rpc, timezone } from '../../core/api.js';
+import { messagesMine } from '../../core/view.js';
 import { honeypot, visitorAvatar } from '../../core/trust.js';
 import { baseStyles } from '../../core/theme.js';
 import { AVATAR_PLACEHOLDER, fallBackTo } from '../../core/placeholder.js';
@@ -117,6 +118,7 @@ export default class ReactionComment extends BlockElement {
   declare private _notice: string;
 
   protected qna = false;
+  protected override mine = messagesMine;
   private liked = new Set<string>();
   private reported = new Set<string>();
   /** The hidden honeypot field's value: people never fill it. */
@@ -191,6 +193,8 @@ export default class ReactionComment extends BlockElement {
     const held = this._messages;
     const oldest = held.at(-1)?.created_at || '';
     try {
+      // the exact view for this visitor now (never a cached public copy, which may be a minute
+      // old): this runs on sign-in, log out and live resyncs, not on page views
       const v = await rpc<BlockView>(this.project, 'get_block_view', { p_block_id: id });
       let fresh = threads(v.messages);
       let more = fresh.length >= PAGE_SIZE;

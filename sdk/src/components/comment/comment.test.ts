@@ -16,6 +16,7 @@ import {
   type,
   until,
   wait,
+  withSession,
 } from '../../test/mock-api.js';
 
 let clock = Date.parse('2024-05-06T10:00:00Z');
@@ -139,6 +140,7 @@ describe('reaction-comment', () => {
   });
 
   it('renders messages newest first with replies, labels, welcome text and safe links', async () => {
+    withSession('visitor-1');
     const el = await mount({
       block: block({
         type: 'comment',
@@ -169,6 +171,55 @@ describe('reaction-comment', () => {
     expect(item(el, 'm1').querySelector('[part=date]')!.textContent).to.match(/^\d\d\.\d\d\.\d\d$/);
   });
 
+  it("reads the public list with one GET and no session; with a session, adds the visitor's own held message and reply", async () => {
+    const el = await mount();
+    expect(api.calls.map((c) => [c.method, c.name, c.auth])).to.deep.equal([
+      ['GET', 'get_block_public', 'Bearer ' + KEY],
+    ]);
+    expect(
+      likeOf(item(el, 'm2'))!.getAttribute('aria-pressed'),
+      'no likes without a session',
+    ).to.equal('false');
+    api.restore();
+
+    withSession('visitor-1');
+    const mine: Record<string, unknown>[] = [];
+    const el2 = await mount(
+      {},
+      {
+        get_block_me: (b) => {
+          mine.push(b);
+          return {
+            me: { liked_message_ids: ['m2'], reported_message_ids: [] },
+            messages: [
+              msg('h1', {
+                status: 'held',
+                creator_id: 'visitor-1',
+                created_at: new Date().toISOString(),
+              }),
+            ],
+            replies: [
+              msg('h2', {
+                parent_id: 'm1',
+                status: 'held',
+                creator_id: 'visitor-1',
+                created_at: new Date().toISOString(),
+              }),
+            ],
+          };
+        },
+      },
+    );
+    expect(api.rpcNames()).to.deep.equal(['get_block_public', 'get_block_me']);
+    expect(mine[0]!.p_message_ids).to.deep.equal(['m1', 'r1', 'm2', 'm3', 'm4', 'm5']);
+    expect($$(el2, '[part=list] > [part=message]').map((m) => m.id)).to.deep.equal(
+      ['h1', 'm1', 'm2', 'm3', 'm4', 'm5'].map((id) => 'm-' + id),
+    );
+    expect(item(el2, 'h1').textContent).to.contain('Awaiting approval');
+    expect(item(el2, 'h2').textContent).to.contain('Awaiting approval');
+    expect(likeOf(item(el2, 'm2'))!.getAttribute('aria-pressed')).to.equal('true');
+  });
+
   it('posts with one write after the anonymous sign-up, clears the text, marks it Me and ignores a resubmission within 3000 ms', async () => {
     const el = await mount();
     expect(send(el).disabled).to.equal(true);
@@ -178,7 +229,7 @@ describe('reaction-comment', () => {
     send(el).click();
     await until(() => item(el, 'new1'));
     expect(api.calls.map((c) => c.name)).to.deep.equal([
-      'get_block_view',
+      'get_block_public',
       '/auth/v1/signup',
       'post_message',
     ]);
@@ -531,7 +582,11 @@ describe('reaction-comment', () => {
     expect(has($(el, '[part=menu]'), 'Log out')).to.equal(true);
     expect(has($(el, '[part=menu]'), 'Sign in with Google')).to.equal(false);
     const stored = JSON.parse(localStorage.getItem('reaction-blocks.session:' + PROJECT)!);
-    expect(api.calls[0]!.auth).to.equal('Bearer ' + stored.access_token);
+    // the public part with the anon key (the same request for every visitor), then the owner's own
+    expect(api.calls.slice(0, 2).map((c) => [c.name, c.auth])).to.deep.equal([
+      ['get_block_public', 'Bearer ' + KEY],
+      ['get_block_me', 'Bearer ' + stored.access_token],
+    ]);
   });
 
   it('reads the list again on log out, keeping the messages loaded with Load more', async () => {
@@ -543,7 +598,7 @@ describe('reaction-comment', () => {
     $(el, '[part=menu-button]').click();
     await el.updateComplete;
     button($(el, '[part=menu]'), 'Log out').click();
-    await until(() => api.rpcCalls().filter((c) => c.name === 'get_block_view').length === 2);
+    await until(() => api.rpcCalls().filter((c) => c.name === 'get_block_view').length === 1);
     await until(() => !has(item(el, 'm1'), 'Delete'));
     expect($$(el, '[part=list] > [part=message]').map((m) => m.id)).to.deep.equal(
       ['m1', 'm2', 'm3', 'm4', 'm5', 'm6', 'm7'].map((id) => 'm-' + id),
@@ -728,6 +783,7 @@ describe('reaction-comment', () => {
     });
 
     it('lets a visitor report a message once, after confirming; marks imitations and pins', async () => {
+      withSession('visitor-1');
       const el = await mount(
         {
           messages: [

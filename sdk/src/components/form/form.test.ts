@@ -272,7 +272,7 @@ describe('reaction-form', () => {
     $$<HTMLInputElement>(el, 'input[type=radio]')[0]!.click();
     $(el, '[part=submit]').click();
     await until(() => el['_ending']);
-    expect(api.rpcCalls().map((c) => c.name)).to.deep.equal(['get_block_view']);
+    expect(api.rpcCalls().map((c) => c.name)).to.deep.equal(['get_block_public']);
   });
 
   it('shows the ending the dashboard preview picks (dummy mode, mode ending), never when published', async () => {

@@ -1,5 +1,5 @@
 import { html, svg } from 'lit';
-import { BlockElement, bone } from '../../core/base.js';
+import { BlockElement, bone, meOnly } from '../../core/base.js';
 import { baseStyles } from '../../core/theme.js';
 import styles from './like.styles.js';
 
@@ -32,6 +32,8 @@ export const heart = (filled: boolean) =>
  * @cssproperty --reaction-font - Font family.
  */
 export default class ReactionLike extends BlockElement {
+  protected override mine = meOnly;
+
   static override styles = [baseStyles, styles];
   static override properties = {
     ...BlockElement.properties,

@@ -1,7 +1,16 @@
 import { expect, fixture, html } from '@open-wc/testing';
 import './like.js';
 import type ReactionLike from './like.component.js';
-import { ApiError, KEY, PROJECT, block, mockApi, reset, until } from '../../test/mock-api.js';
+import {
+  ApiError,
+  KEY,
+  PROJECT,
+  block,
+  mockApi,
+  reset,
+  until,
+  withSession,
+} from '../../test/mock-api.js';
 
 async function mount(view: Parameters<typeof mockApi>[0]['get_block_view'], extra = {}) {
   const api = mockApi({
@@ -28,14 +37,35 @@ describe('reaction-like', () => {
     await expect(m.el).to.be.accessible();
   });
 
-  it('renders the count with one RPC and no sign-up on view', async () => {
+  it('renders the count with one cacheable GET and no sign-up on view', async () => {
     const m = await mount(() => ({ block: block({ like_count: 1 }), me: { liked: true } }));
     api = m.api;
     const btn = m.el.shadowRoot!.querySelector('button')!;
     expect(btn.textContent!.trim()).to.equal('1 Like');
-    expect(btn.getAttribute('aria-pressed')).to.equal('true');
-    expect(m.api.calls.map((c) => c.name)).to.deep.equal(['get_block_view']);
+    // no session: nothing of the visitor's own to ask for
+    expect(btn.getAttribute('aria-pressed')).to.equal('false');
+    expect(m.api.calls.map((c) => [c.method, c.name])).to.deep.equal([['GET', 'get_block_public']]);
     expect(m.api.calls[0]!.auth).to.equal('Bearer ' + KEY);
+    expect(m.api.calls[0]!.body).to.deep.equal({ p_block_id: 'b1' });
+  });
+
+  it("asks for the visitor's own like only when they have a session, with that session", async () => {
+    const token = withSession('visitor-1');
+    const m = await mount(() => ({ block: block({ like_count: 1 }), me: { liked: true } }), {
+      // the public copy may be cached from before the visitor's like: the count comes fresh
+      get_block_me: () => ({ me: { liked: true }, block: block({ like_count: 2 }) }),
+    });
+    api = m.api;
+    const btn = m.el.shadowRoot!.querySelector('button')!;
+    expect(btn.getAttribute('aria-pressed')).to.equal('true');
+    expect(btn.textContent!.trim()).to.equal('2 Likes');
+    expect(m.api.calls.map((c) => [c.method, c.name])).to.deep.equal([
+      ['GET', 'get_block_public'],
+      ['POST', 'get_block_me'],
+    ]);
+    // the public part is the same request for everyone: the anon key, never the session
+    expect(m.api.calls[0]!.auth).to.equal('Bearer ' + KEY);
+    expect(m.api.calls[1]!.auth).to.equal('Bearer ' + token);
   });
 
   it('toggles at once, signs up anonymously on first write, then takes the server count', async () => {
@@ -50,7 +80,7 @@ describe('reaction-like', () => {
     expect(btn.getAttribute('aria-pressed')).to.equal('true');
     await until(() => events.length === 1);
     expect(m.api.calls.map((c) => c.name)).to.deep.equal([
-      'get_block_view',
+      'get_block_public',
       '/auth/v1/signup',
       'toggle_block_like',
     ]);
@@ -124,6 +154,7 @@ describe('reaction-like', () => {
   });
 
   it('renders dark theme, custom colours and Korean', async () => {
+    withSession('visitor-1');
     const m = await mount(() => ({
       block: block({
         like_count: 2,
