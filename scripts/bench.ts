@@ -1,17 +1,17 @@
 // `npm run bench`: a load benchmark of the visitor hot paths against a throwaway local stack.
 //
 // This process starts the stack (free ports, a temporary data directory; the gateway runs in
-// this process), seeds an owner with the blocks the hot paths need and signs up anonymous
+// a process of its own, whose CPU time the report reads from /proc), seeds an owner with the blocks the hot paths need and signs up anonymous
 // visitors through the auth API as the SDK does; a second Node process
 // (scripts/bench-load.ts) then sends the load, once through the gateway (api port, apikey +
 // the visitor's JWT) and once straight to PostgREST (its own port, the same JWT). The figures go
 // to the "Load benchmark" section of docs/benchmarks.md. Not part of `npm test`.
 //
-//   npm run bench
-//   npm run bench           (print the figures only)
+//   npm run bench:load           (print the figures)
+//   npm run bench:load -- --write (and record them in docs/benchmarks.md)
 //   BENCH_CONNECTIONS=32 BENCH_PEAK_SECONDS=5 BENCH_RATE=200 BENCH_RATE_SECONDS=10 npm run bench
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -485,18 +485,23 @@ async function databaseTime(stack: Stack, plan: LoadPlan): Promise<Record<PathNa
 // the load process
 // ---------------------------------------------------------------------------------------------
 
-function runLoad(plan: LoadPlan): Promise<LoadResult> {
+/** CPU milliseconds (user + system) a process has used so far, from /proc/<pid>/stat. */
+function processCpuMs(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  // utime and stime are fields 14 and 15 of stat (11 and 12 after the name), in clock ticks
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+}
+
+function runLoad(plan: LoadPlan, gatewayPid: number): Promise<LoadResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(
       process.execPath,
       ['--import', 'tsx', join(paths.root, 'scripts', 'bench-load.ts')],
       { cwd: paths.root, stdio: ['pipe', 'pipe', 'inherit', 'ipc'] },
     );
-    // the load process asks for this process's CPU time at the start and end of every phase
-    child.on('message', () => {
-      const used = process.cpuUsage();
-      child.send((used.user + used.system) / 1000);
-    });
+    // the load process asks for the gateway's CPU time at the start and end of every phase
+    child.on('message', () => child.send(processCpuMs(gatewayPid)));
     const { stdin, stdout } = child;
     if (!stdin || !stdout) return reject(new Error('the load process has no stdio'));
     let out = '';
@@ -587,7 +592,7 @@ function report(results: LoadResult, meta: Meta) {
 
 - Machine: ${cpu.length} cores (${cpu[0]?.model.trim() ?? 'unknown CPU'}), load average ${meta.load} before the run
   (other jobs share it). Node ${process.version}, ${meta.pgVersion}, PostgREST 12 (pool 20). Postgres,
-  PostgREST, the gateway (in the benchmark's own process) and the load generator (a second Node
+  PostgREST, the gateway (a process of its own) and the load generator (a second Node
   process, plain \`node:http\` with keep-alive) all share these cores.
 - Requests: what the SDK sends (\`sdk/src/core/api.ts\`), \`POST /rest/v1/rpc/<name>\` with \`apikey\`
   and the JWT of one of ${visitors} anonymous visitors signed up through the auth API beforehand; once
@@ -617,8 +622,8 @@ ${cost.join('\n')}
   transaction that sets the role and the JWT claims as PostgREST does, round trip included; the
   median of ten batches of 20. In brackets, the cores divided by it: roughly the most Postgres
   alone could answer here if nothing else ran.
-- Gateway CPU per request: this process's CPU time per request during the gateway's peak slices,
-  minus the same during the direct slices (the auth and realtime servers beside the gateway).
+- Gateway CPU per request: the gateway process's CPU time per request during its peak slices,
+  minus the same during the direct slices (what the gateway does when the load bypasses it).
 - p99 at the fixed rate mostly shows the machine's other work: one stall of a few hundred
   milliseconds lifts it for either target.
 ${limitsSection(meta)}
@@ -723,7 +728,7 @@ try {
   process.stderr.write('Postgres time per call...\n');
   const dbMs = await databaseTime(stack, plan);
   process.stderr.write('load (a second process):\n');
-  const results = await runLoad(plan);
+  const results = await runLoad(plan, stack.gatewayPid);
   let limits: Meta['limits'];
   if (limited) {
     process.stderr.write('the cost of the visitor rate limits...\n');
