@@ -3604,39 +3604,37 @@ begin
     return false;
   end if;
   if p_n = 1 then
-    -- the session's shard: one upsert, all a submit costs while the month has room
-    -- (the share written out: a function with SET search_path is never inlined)
-    v_share := greatest(v_limit, 0) / 32 + (v_start < greatest(v_limit, 0) % 32)::integer;
-    if v_share > 0 then
-      insert into private.response_counts as c (user_id, month, shard, count)
-        values (p_user_id, v_month, v_start, 1)
-        on conflict (user_id, month, shard) do update set count = c.count + 1
-          where c.count < v_share;
+    -- the session's shard first, then the shards that look like they have room (read without a
+    -- lock: a full shard stays full this month)
+    for v_shard in
+      select s.n from generate_series(0, 31) g(i)
+      cross join lateral (select (v_start + g.i) % 32 as n) s
+      left join private.response_counts c
+        on c.user_id = p_user_id and c.month = v_month and c.shard = s.n
+      where g.i = 0 or coalesce(c.count, 0) < private.quota_share(v_limit, s.n)
+      order by g.i
+    loop
+      -- (the share written out: a function with SET search_path is never inlined)
+      v_share := greatest(v_limit, 0) / 32 + (v_shard < greatest(v_limit, 0) % 32)::integer;
+      continue when v_share <= 0;
+      update private.response_counts set count = count + 1
+        where user_id = p_user_id and month = v_month and shard = v_shard and count < v_share;
+      if not found then
+        insert into private.response_counts (user_id, month, shard, count)
+          values (p_user_id, v_month, v_shard, 1)
+          on conflict do nothing;
+        if not found then
+          -- another writer created the row meanwhile: its share may still have room
+          update private.response_counts set count = count + 1
+            where user_id = p_user_id and month = v_month and shard = v_shard
+              and count < v_share;
+        end if;
+      end if;
       if found then
         v_left := 0;
+        exit;
       end if;
-    end if;
-    if v_left > 0 then
-      -- the shards that look like they have room (read without a lock: a full shard stays full
-      -- this month), the session's first; an upsert that finds its shard full keeps it locked
-      -- till commit, so a writer rarely tries one it cannot use
-      for v_shard in
-        select s.n from generate_series(0, 31) g(i)
-        cross join lateral (select (v_start + g.i) % 32 as n) s
-        left join private.response_counts c on c.user_id = p_user_id and c.month = v_month and c.shard = s.n
-        where v_left > 0 and g.i > 0 and coalesce(c.count, 0) < private.quota_share(v_limit, s.n)
-        order by g.i
-      loop
-        insert into private.response_counts as c (user_id, month, shard, count)
-          values (p_user_id, v_month, v_shard, 1)
-          on conflict (user_id, month, shard) do update set count = c.count + 1
-            where c.count < private.quota_share(v_limit, v_shard);
-        if found then
-          v_left := 0;
-          exit;
-        end if;
-      end loop;
-    end if;
+    end loop;
   else
     insert into private.response_counts (user_id, month, shard, count)
       select p_user_id, v_month, g, 0 from generate_series(0, 31) g
