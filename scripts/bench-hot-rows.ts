@@ -25,6 +25,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { DEFAULT_JWT_SECRET, freePorts } from '../supabase/local/config.ts';
 import { startStack, type Stack } from '../supabase/local/stack.ts';
+import { api, pool, type Session } from './bench-support.ts';
 import { writeBenchmarkSection } from './docs-section.ts';
 
 const setting = (name: string, fallback: number): number => {
@@ -42,47 +43,6 @@ const SPREAD = 32;
 
 type Config = 'like-one' | 'like-spread' | 'submit-one' | 'submit-spread';
 const CONFIGS: Config[] = ['like-one', 'like-spread', 'submit-one', 'submit-spread'];
-
-interface Session {
-  access_token: string;
-  user: { id: string };
-}
-
-async function api<T>(
-  stack: Stack,
-  method: string,
-  path: string,
-  body: unknown,
-  token: string,
-  prefer?: string,
-): Promise<T> {
-  const res = await fetch(`${stack.apiUrl}${path}`, {
-    method,
-    headers: {
-      apikey: stack.anonKey,
-      authorization: `Bearer ${token}`,
-      'content-type': 'application/json',
-      ...(prefer ? { prefer } : {}),
-    },
-    body: JSON.stringify(body),
-  });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text}`);
-  return (text ? JSON.parse(text) : null) as T;
-}
-
-async function pool<I, O>(items: I[], limit: number, task: (item: I) => Promise<O>): Promise<O[]> {
-  const out = new Array<O>(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await task(items[i]!);
-    }
-  };
-  await Promise.all(Array.from({ length: limit }, worker));
-  return out;
-}
 
 const NEVER_REFUSE = Object.fromEntries(
   ['like', 'vote', 'submit'].map((action) => [

@@ -19,6 +19,7 @@ import { DEFAULT_JWT_SECRET, freePorts } from '../supabase/local/config.ts';
 import { paths } from '../supabase/local/paths.ts';
 import { startStack, type Stack } from '../supabase/local/stack.ts';
 import { requestMaker } from './bench-load.ts';
+import { api, pool, type Session } from './bench-support.ts';
 import type {
   LoadPlan,
   LoadResult,
@@ -62,48 +63,6 @@ const PATHS = ALL_PATHS.filter(
 // ---------------------------------------------------------------------------------------------
 // talking to the stack as its clients do
 // ---------------------------------------------------------------------------------------------
-
-interface Session {
-  access_token: string;
-  user: { id: string };
-}
-
-async function api<T>(
-  stack: Stack,
-  method: string,
-  path: string,
-  body: unknown,
-  token: string,
-  prefer?: string,
-): Promise<T> {
-  const res = await fetch(`${stack.apiUrl}${path}`, {
-    method,
-    headers: {
-      apikey: stack.anonKey,
-      authorization: `Bearer ${token}`,
-      'content-type': 'application/json',
-      ...(prefer ? { prefer } : {}),
-    },
-    body: JSON.stringify(body),
-  });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text}`);
-  return (text ? JSON.parse(text) : null) as T;
-}
-
-/** Runs `task` over `items` with at most `limit` at a time, keeping the order of results. */
-async function pool<I, O>(items: I[], limit: number, task: (item: I) => Promise<O>): Promise<O[]> {
-  const out = new Array<O>(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await task(items[i]!);
-    }
-  };
-  await Promise.all(Array.from({ length: limit }, worker));
-  return out;
-}
 
 // ---------------------------------------------------------------------------------------------
 // seed
