@@ -4664,6 +4664,36 @@ grant execute on function public.list_messages(p_block_id uuid, p_before timesta
 grant execute on function public.list_messages(p_block_id uuid, p_before timestamp with time zone, p_limit integer) to authenticated;
 grant execute on function public.list_messages(p_block_id uuid, p_before timestamp with time zone, p_limit integer) to service_role;
 
+CREATE OR REPLACE FUNCTION public.live_new_response_count(p_block public.blocks)
+ RETURNS integer
+ LANGUAGE sql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+  select case when p_block.owner_id = (select auth.uid())
+                or coalesce((select auth.role()), 'service_role') not in ('anon', 'authenticated')
+              then (private.with_live_counts(p_block)).new_response_count end;
+$function$;
+comment on function public.live_new_response_count(p_block public.blocks) is 'The block''s exact count of new responses (computed field: the row plus the changes not folded yet). Null for another owner''s block.';
+revoke all on function public.live_new_response_count(p_block public.blocks) from public;
+grant execute on function public.live_new_response_count(p_block public.blocks) to authenticated;
+grant execute on function public.live_new_response_count(p_block public.blocks) to service_role;
+
+CREATE OR REPLACE FUNCTION public.live_response_count(p_block public.blocks)
+ RETURNS integer
+ LANGUAGE sql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+  select case when p_block.owner_id = (select auth.uid())
+                or coalesce((select auth.role()), 'service_role') not in ('anon', 'authenticated')
+              then (private.with_live_counts(p_block)).response_count end;
+$function$;
+comment on function public.live_response_count(p_block public.blocks) is 'The block''s exact response count (computed field: the row plus the changes not folded yet). Null for another owner''s block.';
+revoke all on function public.live_response_count(p_block public.blocks) from public;
+grant execute on function public.live_response_count(p_block public.blocks) to authenticated;
+grant execute on function public.live_response_count(p_block public.blocks) to service_role;
+
 CREATE OR REPLACE FUNCTION public.mail_sender_status(p_user_id uuid)
  RETURNS jsonb
  LANGUAGE sql

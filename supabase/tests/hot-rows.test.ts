@@ -329,6 +329,24 @@ describe('who reads the counts', () => {
       .select('name, member_count')
       .eq('name', 'activated');
     expect(groups.data).toEqual([{ name: 'activated', member_count: 1 }]);
+    // the dashboard's block list: exact counts through the computed fields, another owner's none
+    const list = await owner.client
+      .from('blocks')
+      .select('response_count:live_response_count, new_response_count:live_new_response_count')
+      .eq('owner_id', owner.id);
+    expect(list.error).toBeNull();
+    const [row] = await sql<{ response_count: number; new_response_count: number }>(
+      `select (private.with_live_counts(b)).response_count, (private.with_live_counts(b)).new_response_count
+       from public.blocks b where b.owner_id = $1 order by (private.with_live_counts(b)).response_count desc limit 1`,
+      [owner.id],
+    );
+    expect(list.data).toContainEqual(row);
+    expect(row!.response_count).toBe(1);
+    const theirBlocks = await stranger.client
+      .from('blocks')
+      .select('response_count:live_response_count')
+      .eq('owner_id', owner.id);
+    expect(theirBlocks.data).toEqual([]);
     // the stranger sees no row of the owner's (RLS), and the functions called directly with a
     // forged row answer nothing
     const theirs = await stranger.client

@@ -224,6 +224,8 @@ describe('catalogue: what client roles are granted', () => {
       // issue 13: computed fields over the count shards (null for another user's rows)
       'response_monthly_count',
       'member_count',
+      'live_response_count',
+      'live_new_response_count',
     ];
     expect(
       rows

@@ -264,8 +264,10 @@ export type Database = {
           updated_at: string;
           url_to_open: string | null;
           welcome_message: string | null;
+          live_new_response_count: number | null;
+          live_response_count: number | null;
         };
-        ComputedFields: never;
+        ComputedFields: 'live_new_response_count' | 'live_response_count';
         Insert: {
           admin_only_reply?: boolean;
           align?: Database['public']['Enums']['block_align'];
@@ -1590,6 +1592,24 @@ export type Database = {
       list_messages: {
         Args: { p_before?: string; p_block_id: string; p_limit?: number };
         Returns: Json;
+      };
+      live_new_response_count: {
+        Args: {
+          p_block: Omit<
+            Database['public']['Tables']['blocks']['Row'],
+            Database['public']['Tables']['blocks']['ComputedFields']
+          >;
+        };
+        Returns: number;
+      };
+      live_response_count: {
+        Args: {
+          p_block: Omit<
+            Database['public']['Tables']['blocks']['Row'],
+            Database['public']['Tables']['blocks']['ComputedFields']
+          >;
+        };
+        Returns: number;
       };
       mail_sender_status: { Args: { p_user_id: string }; Returns: Json };
       mail_suppressed: { Args: { p_emails: string[] }; Returns: string[] };

@@ -3,8 +3,12 @@ import type { BlockRow } from '../../../lib/db-types';
 import { messageOf } from '../../../lib/errors';
 import { supabase } from '../../../lib/supabase';
 
+/**
+ * The counts through their computed fields: exact even while a burst's changes wait for the
+ * 5-second fold (supabase/migrations/20261124130100_block_live_counts.sql).
+ */
 export const BLOCK_COLUMNS =
-  'id, owner_id, type, name, created_at, response_count, new_response_count, tags, deactivated';
+  'id, owner_id, type, name, created_at, response_count:live_response_count, new_response_count:live_new_response_count, tags, deactivated';
 
 /** The owner's blocks, newest first (the card order is applied by sortBlocks). */
 export async function listBlocks(ownerId: string): Promise<BlockRow[]> {

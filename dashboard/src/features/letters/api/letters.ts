@@ -16,7 +16,7 @@ import type { Database } from '../../../lib/db-types';
 import { invokeFunction, supabase } from '../../../lib/supabase';
 
 type Tables = Database['public']['Tables'];
-export type LetterBlockRow = Tables['blocks']['Row'];
+export type LetterBlockRow = Omit<Tables['blocks']['Row'], Tables['blocks']['ComputedFields']>; // select('*'): the columns, not the computed fields
 export type LetterPrivateRow = Tables['block_private']['Row'];
 export type PublishRow = Tables['publishes']['Row'];
 

@@ -3,7 +3,7 @@ import type { Database } from '../../../lib/db-types';
 
 type Tables = Database['public']['Tables'];
 
-export type WorkspaceBlockRow = Tables['blocks']['Row'];
+export type WorkspaceBlockRow = Omit<Tables['blocks']['Row'], Tables['blocks']['ComputedFields']>; // select('*'): the columns, not the computed fields
 export type WorkspacePrivateRow = Tables['block_private']['Row'];
 export type WorkspaceOptionRow = Tables['options']['Row'];
 export type WorkspaceConditionRow = Tables['ending_conditions']['Row'];
