@@ -8,56 +8,17 @@
 //
 //   npm run bench:mail
 //   BENCH_MAILS=2000 BENCH_WORKERS=2 npm run bench:mail
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { DEFAULT_JWT_SECRET, freePorts } from '../supabase/local/config.ts';
-import { backgroundEnv, startStack, type Stack } from '../supabase/local/stack.ts';
+import { startStack, type Stack } from '../supabase/local/stack.ts';
+import { functionsPid, kick, rssMb, sesSent } from './bench-support.ts';
 import { writeBenchmarkSection } from './docs-section.ts';
 
 const MAILS = Number(process.env.BENCH_MAILS ?? 2000);
 const WORKERS = Number(process.env.BENCH_WORKERS ?? 2);
-
-/** The Deno process serving this stack's functions (its FUNCTIONS_PORT names it). */
-function functionsPid(port: number): number | undefined {
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const cmd = readFileSync(`/proc/${entry}/cmdline`, 'utf8');
-      if (!cmd.includes('functions-main.ts')) continue;
-      const env = readFileSync(`/proc/${entry}/environ`, 'utf8').split('\0');
-      if (env.includes(`FUNCTIONS_PORT=${port}`)) return Number(entry);
-    } catch {
-      // a process that ended meanwhile
-    }
-  }
-  return undefined;
-}
-
-function rssMb(pid: number): number {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
-  return kb / 1024;
-}
-
-/** Mails the SES fake accepted for the functions' account (each also lands in the mailbox). */
-async function mailboxCount(providersUrl: string): Promise<number> {
-  const state = (await (await fetch(`${providersUrl}/ses/_control/state`)).json()) as {
-    sent?: number;
-  };
-  return state.sent ?? 0;
-}
-
-async function kick(stack: Stack): Promise<void> {
-  const secret = backgroundEnv(stack.jwtSecret, '').JOBS_WORKER_SECRET;
-  const res = await fetch(`${stack.apiUrl}/functions/v1/jobs-worker`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' },
-    body: '{"source":"bench"}',
-  });
-  await res.body?.cancel();
-}
 
 const dir = mkdtempSync(join(tmpdir(), 'rb-bench-mail-'));
 let stack: Stack | undefined;
@@ -123,13 +84,13 @@ try {
   const pid = functionsPid(ports.functions);
   const rssBefore = pid ? rssMb(pid) : NaN;
   let rssPeak = rssBefore;
-  const sentBefore = await mailboxCount(stack.providersUrl);
+  const sentBefore = await sesSent(stack.providersUrl);
 
   const started = performance.now();
   const kicks = Array.from({ length: WORKERS }, () => kick(stack!));
   let sent = 0;
   for (;;) {
-    sent = (await mailboxCount(stack.providersUrl)) - sentBefore;
+    sent = (await sesSent(stack.providersUrl)) - sentBefore;
     if (pid) rssPeak = Math.max(rssPeak, rssMb(pid));
     if (sent >= queued) break;
     if (performance.now() - started > 300_000)

@@ -1,5 +1,7 @@
-// Helpers the stack benchmarks share: calling the stack as its clients do, and a small pool.
-import type { Stack } from '../supabase/local/stack.ts';
+// Helpers the stack benchmarks share: calling the stack as its clients do, a small pool, the
+// edge functions' process and the SES fake's count.
+import { readdirSync, readFileSync } from 'node:fs';
+import { backgroundEnv, type Stack } from '../supabase/local/stack.ts';
 
 export interface Session {
   access_token: string;
@@ -45,4 +47,50 @@ export async function pool<I, O>(
   };
   await Promise.all(Array.from({ length: limit }, worker));
   return out;
+}
+
+/** The Deno process serving this stack's functions (its FUNCTIONS_PORT names it). */
+export function functionsPid(port: number): number | undefined {
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const cmd = readFileSync(`/proc/${entry}/cmdline`, 'utf8');
+      if (!cmd.includes('functions-main.ts')) continue;
+      const env = readFileSync(`/proc/${entry}/environ`, 'utf8').split('\0');
+      if (env.includes(`FUNCTIONS_PORT=${port}`)) return Number(entry);
+    } catch {
+      // a process that ended meanwhile
+    }
+  }
+  return undefined;
+}
+
+/** A process's resident memory in MB; NaN when there is no such process (any more). */
+export function rssMb(pid: number | undefined): number {
+  if (!pid) return NaN;
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
+  } catch {
+    return NaN;
+  }
+}
+
+/** Mails the SES fake accepted for the functions' account (each also lands in the mailbox). */
+export async function sesSent(providersUrl: string): Promise<number> {
+  const state = (await (await fetch(`${providersUrl}/ses/_control/state`)).json()) as {
+    sent?: number;
+  };
+  return state.sent ?? 0;
+}
+
+/** One call of the jobs worker, as the schedule and a function's kick make it. */
+export async function kick(stack: Stack): Promise<void> {
+  const secret = backgroundEnv(stack.jwtSecret, '').JOBS_WORKER_SECRET;
+  const res = await fetch(`${stack.apiUrl}/functions/v1/jobs-worker`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' },
+    body: '{"source":"bench"}',
+  });
+  await res.body?.cancel();
 }
