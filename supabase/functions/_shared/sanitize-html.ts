@@ -46,10 +46,11 @@ export const ALLOWED_SCHEMES: ReadonlySet<string> = new Set(['http:', 'https:', 
 export const LINK_ATTRIBUTES = { target: '_blank', rel: 'noopener noreferrer nofollow' } as const;
 
 /**
- * Removed with everything inside: their content is code, styling, raw text or another
- * vocabulary, not prose (unwrapping <script> would keep its code as visible text).
+ * Elements whose content is code, styling, raw text, a form control or another vocabulary, never
+ * prose: both sanitisers (this one and the letters') remove them with everything inside
+ * (unwrapping <script> would keep its code as visible text).
  */
-const DROPPED_TAGS: ReadonlySet<string> = new Set([
+export const NON_PROSE_TAGS: ReadonlySet<string> = new Set([
   'script',
   'style',
   'template',
@@ -82,11 +83,11 @@ const DROPPED_TAGS: ReadonlySet<string> = new Set([
   'picture',
   'source',
   'track',
-  'img',
-  'image',
   'input',
-  'hr',
 ]);
+
+/** Removed with everything inside here: the above, and images and rules (a description has none). */
+const DROPPED_TAGS: ReadonlySet<string> = new Set([...NON_PROSE_TAGS, 'img', 'image', 'hr']);
 
 /**
  * Other block-level elements: a paragraph of their own where a paragraph may stand (so a pasted

@@ -18,6 +18,7 @@ import {
   serialize,
   type DefaultTreeAdapterTypes,
 } from 'parse5';
+import { NON_PROSE_TAGS } from '../sanitize-html.ts';
 
 type Node = DefaultTreeAdapterTypes.Node;
 type ParentNode = DefaultTreeAdapterTypes.ParentNode;
@@ -59,44 +60,8 @@ const ALLOWED: Record<string, readonly string[]> = {
   img: [...COMMON, 'src', 'alt', 'width', 'height', 'border'],
 };
 
-/** Removed with their content. */
-const DROPPED = new Set([
-  'script',
-  'style',
-  'template',
-  'iframe',
-  'frame',
-  'frameset',
-  'object',
-  'embed',
-  'applet',
-  'noscript',
-  'noembed',
-  'noframes',
-  'xmp',
-  'plaintext',
-  'textarea',
-  'select',
-  'option',
-  'optgroup',
-  'datalist',
-  'title',
-  'head',
-  'meta',
-  'link',
-  'base',
-  'svg',
-  'math',
-  'canvas',
-  'audio',
-  'video',
-  'picture',
-  'source',
-  'track',
-  'input',
-  'button',
-  'form',
-]);
+/** Removed with their content: what is never prose, and form controls (a letter is read, not filled in). */
+const DROPPED: ReadonlySet<string> = new Set([...NON_PROSE_TAGS, 'button', 'form']);
 
 /** CSS properties a mail layout uses. */
 const CSS_PROPERTIES = new Set([
