@@ -341,10 +341,7 @@ try {
   const body = report(results, { load, took: (performance.now() - started) / 1000 });
   process.stdout.write(`${body}\n`);
   process.stdout.write(`raw: ${JSON.stringify(results)}\n`);
-  if (process.argv.includes('--write')) {
-    writeBenchmarkSection('Hot rows', body);
-    process.stdout.write('written to docs/benchmarks.md ("Hot rows")\n');
-  }
+  writeBenchmarkSection('Hot rows', body);
 } catch (err) {
   process.stderr.write(`${logs.slice(-40).join('\n')}\n`);
   throw err;

@@ -247,10 +247,7 @@ One letter (the Notion fixture page, rendered by the pipeline) sent with \`publi
 | **exactly one mail per member** | ${exactlyOnce ? 'yes' : 'NO'} |`;
   process.stdout.write(`${body}\n`);
   if (!exactlyOnce) process.exitCode = 1;
-  {
-    writeBenchmarkSection('Letters', body);
-    process.stdout.write('written to docs/benchmarks.md ("Letters")\n');
-  }
+  writeBenchmarkSection('Letters', body);
 } catch (err) {
   process.stderr.write(`${logs.slice(-60).join('\n')}\n`);
   throw err;

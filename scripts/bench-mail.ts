@@ -129,10 +129,7 @@ ${queued} notification jobs enqueued by the message trigger in one transaction (
 
 The sending-rate bucket was lifted for the run (\`rate.mail.per_second\`); in production it is the SES account's quota (14/s by default here), which the worker honours whatever its speed.`;
   process.stdout.write(`${body}\n`);
-  {
-    writeBenchmarkSection('Mail', body);
-    process.stdout.write('written to docs/benchmarks.md ("Mail")\n');
-  }
+  writeBenchmarkSection('Mail', body);
 } catch (err) {
   process.stderr.write(`${logs.slice(-40).join('\n')}\n`);
   throw err;

@@ -29,7 +29,6 @@ const INTERVAL_MS = 100;
 const SIZES = process.env.BENCH_VIEWERS ? [Number(process.env.BENCH_VIEWERS)] : [200, 2000];
 /** The old path costs one RLS query per viewer and change: BENCH_PG_CHANGES_MAX=200 skips its 2,000 run. */
 const POSTGRES_CHANGES_MAX = Number(process.env.BENCH_PG_CHANGES_MAX ?? 2000);
-const WRITE = process.argv.includes('--write');
 
 type Mode = 'broadcast' | 'postgres_changes';
 
@@ -277,10 +276,7 @@ try {
     `Goal (issue 13): 200 viewers, last viewer p50 within 60 ms, no backlog. Machine: ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown'}), load average before the run ${load}; the bench itself (2,000 clients) runs on the same cores as the stack.`,
   ].join('\n');
   process.stdout.write(`\n${body}\n`);
-  if (WRITE) {
-    writeBenchmarkSection('Realtime', body);
-    process.stdout.write('written to docs/benchmarks.md ("Realtime")\n');
-  }
+  writeBenchmarkSection('Realtime', body);
 } catch (err) {
   process.stderr.write(`${logs.slice(-40).join('\n')}\n${(err as Error).stack ?? String(err)}\n`);
   process.exitCode = 1;

@@ -203,10 +203,7 @@ The function reads the rows twice (one pass groups them into time buckets, one c
 question's figures with one aggregate per question and option), plus an index scan of at most
 five rows per text question; the time grows with the rows, about linearly.`;
   process.stdout.write(`${body}\n`);
-  {
-    writeBenchmarkSection('Results summary', body);
-    process.stdout.write('written to docs/benchmarks.md ("Results summary")\n');
-  }
+  writeBenchmarkSection('Results summary', body);
 } catch (err) {
   process.stderr.write(`${logs.slice(-40).join('\n')}\n${(err as Error).stack ?? String(err)}\n`);
   process.exitCode = 1;

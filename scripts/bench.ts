@@ -704,10 +704,7 @@ try {
     dbMs,
   });
   process.stdout.write(`${body}\n`);
-  {
-    writeBenchmarkSection('Load benchmark', body);
-    process.stdout.write('written to docs/benchmarks.md ("Load benchmark")\n');
-  }
+  writeBenchmarkSection('Load benchmark', body);
 } catch (err) {
   process.stderr.write(`${logs.slice(-40).join('\n')}\n`);
   throw err;

@@ -24,8 +24,10 @@ export function writeBenchmarkSection(title: string, body: string): void {
   const start = text.indexOf(heading);
   if (start === -1) {
     writeFileSync(file, `${text.trimEnd()}\n\n${section}`);
+    console.log(`written to docs/benchmarks.md ("${title}")`);
     return;
   }
   const next = text.indexOf('\n## ', start + heading.length);
   writeFileSync(file, text.slice(0, start) + section + (next === -1 ? '' : text.slice(next + 1)));
+  console.log(`written to docs/benchmarks.md ("${title}")`);
 }
