@@ -47,7 +47,7 @@ const questions: Question[] = [
     type: 'image',
     title: 'A picture',
     index: 7,
-    image_src: 'https://invalid.test/none.png',
+    image_src: location.origin + '/no-such-image.png',
   },
 ];
 const view = (over: Partial<BlockView> = {}): BlockView => ({
