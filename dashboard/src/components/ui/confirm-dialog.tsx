@@ -3,8 +3,10 @@
 // choice has the focus. While an asynchronous confirm runs, the confirm button is busy and the
 // dialog cannot be dismissed; a failure stays in the dialog with its reason, so the user can
 // retry or cancel and nothing is lost.
-import { useState, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
+import { useSubmit } from '../../lib/use-submit';
 import { Dialog } from './dialog';
+import { DialogActions } from './form-dialog';
 
 export interface ConfirmDialogProps {
   open: boolean;
@@ -35,26 +37,10 @@ function OpenConfirmDialog({
   onConfirm,
   errorText,
 }: Omit<ConfirmDialogProps, 'open'>) {
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-
+  const { busy, error, run } = useSubmit();
   const cancel = () => {
     if (!busy) onCancel();
   };
-  const confirm = async () => {
-    if (busy) return;
-    setBusy(true);
-    setError(null);
-    try {
-      await onConfirm();
-    } catch (cause) {
-      console.error('[reaction-dashboard] confirmed action failed', cause);
-      if (errorText) setError(errorText(cause));
-    } finally {
-      setBusy(false);
-    }
-  };
-
   return (
     <Dialog
       open
@@ -62,24 +48,19 @@ function OpenConfirmDialog({
       title={title}
       onClose={cancel}
       actions={
-        <>
-          <button type="button" className="button button-ghost" onClick={cancel} data-autofocus>
-            {cancelLabel}
-          </button>
-          <button
-            type="button"
-            className="button button-danger"
-            onClick={() => void confirm()}
-            aria-busy={busy}
-            disabled={busy}
-          >
-            {confirmLabel}
-          </button>
-        </>
+        <DialogActions
+          cancelLabel={cancelLabel}
+          onCancel={cancel}
+          focusCancel
+          submitLabel={confirmLabel}
+          tone="danger"
+          busy={busy}
+          onSubmit={() => void run(async () => onConfirm(), errorText)}
+        />
       }
     >
       {children}
-      {error ? (
+      {error && errorText ? (
         <p className="error-text" role="alert">
           {error}
         </p>

@@ -3,8 +3,10 @@ import { useState } from 'react';
 import { describe, expect, it, vi } from 'vitest';
 import { ConfirmDialog } from './confirm-dialog';
 import { Dialog } from './dialog';
+import { FormDialog } from './form-dialog';
 import { CheckboxField, SelectField, TextField } from './fields';
 import { Menu } from './menu';
+import { useSubmit } from '../../lib/use-submit';
 
 function DialogHarness({ onClose = () => {} }: { onClose?: () => void }) {
   const [open, setOpen] = useState(false);
@@ -127,6 +129,87 @@ describe('ConfirmDialog', () => {
     fireEvent.click(within(dialog).getByRole('button', { name: 'Keep' }));
     fireEvent.click(screen.getByRole('button', { name: 'Delete it' }));
     expect(within(screen.getByRole('alertdialog')).queryByRole('alert')).toBeNull();
+  });
+});
+
+function NameDialog({
+  save,
+  onClose,
+}: {
+  save: (name: string) => Promise<void>;
+  onClose: () => void;
+}) {
+  const [name, setName] = useState('');
+  const { busy, error, run } = useSubmit();
+  return (
+    <FormDialog
+      title="Rename"
+      onClose={onClose}
+      onSubmit={() =>
+        void run(
+          () => save(name),
+          (cause) => `Not saved: ${(cause as Error).message}`,
+        )
+      }
+      submitLabel="Save"
+      busyLabel="Saving…"
+      canSubmit={name.trim() !== ''}
+      busy={busy}
+      error={error}
+    >
+      <TextField label="Name" value={name} max={20} onChange={setName} />
+    </FormDialog>
+  );
+}
+
+describe('FormDialog', () => {
+  it('submits on Enter only when the form can be sent, and once while busy', async () => {
+    let finish = () => {};
+    const save = vi.fn(() => new Promise<void>((resolve) => (finish = resolve)));
+    const onClose = vi.fn();
+    render(<NameDialog save={save} onClose={onClose} />);
+    const dialog = screen.getByRole('dialog', { name: 'Rename' });
+    const field = within(dialog).getByLabelText('Name');
+    const action = within(dialog).getByRole('button', { name: 'Save' }) as HTMLButtonElement;
+    expect(action.disabled).toBe(true);
+    fireEvent.submit(field.closest('form')!);
+    expect(save).not.toHaveBeenCalled();
+
+    fireEvent.change(field, { target: { value: 'Ada' } });
+    expect(action.disabled).toBe(false);
+    fireEvent.submit(field.closest('form')!);
+    fireEvent.submit(field.closest('form')!);
+    expect(save).toHaveBeenCalledTimes(1);
+    expect(save).toHaveBeenCalledWith('Ada');
+    expect(action.textContent).toBe('Saving…');
+    expect(action.getAttribute('aria-busy')).toBe('true');
+    // neither Escape nor Cancel drops the dialog while it saves
+    fireEvent.keyDown(dialog, { key: 'Escape' });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    expect(onClose).not.toHaveBeenCalled();
+    await act(async () => finish());
+    expect(action.textContent).toBe('Save');
+    fireEvent.keyDown(dialog, { key: 'Escape' });
+    expect(onClose).toHaveBeenCalledTimes(1);
+  });
+
+  it('keeps what was typed and shows the reason when the action fails', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    const save = vi.fn(async () => {
+      throw new Error('offline');
+    });
+    render(<NameDialog save={save} onClose={() => {}} />);
+    const dialog = screen.getByRole('dialog');
+    const field = within(dialog).getByLabelText('Name') as HTMLInputElement;
+    fireEvent.change(field, { target: { value: 'Ada' } });
+    await act(async () => {
+      fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    });
+    expect(within(dialog).getByRole('alert').textContent).toBe('Not saved: offline');
+    expect(field.value).toBe('Ada');
+    expect(
+      (within(dialog).getByRole('button', { name: 'Save' }) as HTMLButtonElement).disabled,
+    ).toBe(false);
   });
 });
 

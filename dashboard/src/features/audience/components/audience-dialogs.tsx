@@ -2,8 +2,10 @@
 import { useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Dialog } from '../../../components/ui/dialog';
+import { FormDialog } from '../../../components/ui/form-dialog';
 import { SelectField, TextField } from '../../../components/ui/fields';
 import { messageOf } from '../../../lib/errors';
+import { useSubmit } from '../../../lib/use-submit';
 import {
   AUDIENCE_MESSAGES,
   groupNameProblem,
@@ -45,47 +47,32 @@ export function AddAudienceDialog({
   const [name, setName] = useState('');
   const [email, setEmail] = useState('');
   const [group, setGroup] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { busy, error, run } = useSubmit();
   const parsed = ZAddAudience.safeParse({ name, email, group: group || null });
   const issue = (field: string) =>
     parsed.success ? undefined : parsed.error.issues.find((i) => i.path[0] === field)?.message;
   const nameError = name !== '' ? audienceMessage(t, issue('name')) : undefined;
   const emailError = email !== '' ? audienceMessage(t, issue('email')) : undefined;
-  const submit = async () => {
+  const submit = () => {
     if (!parsed.success) return;
-    setBusy(true);
-    setError(null);
-    try {
-      await addMember(userId, parsed.data);
-      onDone();
-    } catch (cause) {
-      setError(messageOf(cause));
-    } finally {
-      setBusy(false);
-    }
+    const member = parsed.data;
+    void run(
+      async () => {
+        await addMember(userId, member);
+        onDone();
+      },
+      (cause) => t('audience.failed', { reason: messageOf(cause) }),
+    );
   };
   return (
-    <Dialog
-      open
+    <FormDialog
       title={t('audience.addDialog.title')}
       onClose={onClose}
-      actions={
-        <>
-          <button type="button" className="button" onClick={onClose}>
-            {t('common.cancel')}
-          </button>
-          <button
-            type="button"
-            className="button button-primary"
-            disabled={!parsed.success || busy}
-            aria-busy={busy || undefined}
-            onClick={() => void submit()}
-          >
-            {t('audience.addDialog.submit')}
-          </button>
-        </>
-      }
+      onSubmit={submit}
+      submitLabel={t('audience.addDialog.submit')}
+      canSubmit={parsed.success}
+      busy={busy}
+      error={error}
     >
       <TextField
         label={t('audience.addDialog.name')}
@@ -113,12 +100,7 @@ export function AddAudienceDialog({
         ]}
         onChange={setGroup}
       />
-      {error ? (
-        <p className="error-text" role="alert">
-          {t('audience.failed', { reason: error })}
-        </p>
-      ) : null}
-    </Dialog>
+    </FormDialog>
   );
 }
 
@@ -137,43 +119,25 @@ export function GroupNameDialog({
 }) {
   const { t } = useTranslation();
   const [name, setName] = useState(initial);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { busy, error, run } = useSubmit();
   const problem = groupNameProblem(
     name,
     existing.filter((g) => g !== initial),
   );
-  const submit = async () => {
-    if (problem) return;
-    setBusy(true);
-    setError(null);
-    try {
-      await onSubmit(name.trim());
-    } catch (cause) {
-      setError(messageOf(cause));
-      setBusy(false);
-    }
-  };
   return (
-    <Dialog
-      open
+    <FormDialog
       title={title}
       onClose={onClose}
-      actions={
-        <>
-          <button type="button" className="button" onClick={onClose}>
-            {t('common.cancel')}
-          </button>
-          <button
-            type="button"
-            className="button button-primary"
-            disabled={!!problem || busy || name.trim() === initial}
-            onClick={() => void submit()}
-          >
-            {t('common.save')}
-          </button>
-        </>
+      onSubmit={() =>
+        void run(
+          () => onSubmit(name.trim()),
+          (cause) => t('audience.failed', { reason: messageOf(cause) }),
+        )
       }
+      submitLabel={t('common.save')}
+      canSubmit={!problem && name.trim() !== initial}
+      busy={busy}
+      error={error}
     >
       <TextField
         label={t('audience.groupName')}
@@ -182,12 +146,7 @@ export function GroupNameDialog({
         error={name !== '' ? audienceMessage(t, problem ?? undefined) : undefined}
         onChange={setName}
       />
-      {error ? (
-        <p className="error-text" role="alert">
-          {t('audience.failed', { reason: error })}
-        </p>
-      ) : null}
-    </Dialog>
+    </FormDialog>
   );
 }
 

@@ -1,8 +1,10 @@
 import { useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Dialog } from '../../../components/ui/dialog';
+import { DialogActions } from '../../../components/ui/form-dialog';
 import type { UserTagRow } from '../../../lib/db-types';
 import { messageOf } from '../../../lib/errors';
+import { useSubmit } from '../../../lib/use-submit';
 
 export interface TagDialogProps {
   open: boolean;
@@ -27,27 +29,15 @@ export function TagDialog({
   const inputId = useId();
   const [chosen, setChosen] = useState<string[]>([...initial]);
   const [label, setLabel] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-
-  const guard = async (work: () => Promise<void>) => {
-    if (busy) return;
-    setBusy(true);
-    setError(null);
-    try {
-      await work();
-    } catch (cause) {
-      setError(messageOf(cause));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const { busy, error, run } = useSubmit();
+  const guard = (work: () => Promise<void>) =>
+    void run(work, (cause) => t('blocks.actionError', { message: messageOf(cause) }));
 
   const add = (event: FormEvent) => {
     event.preventDefault();
     const value = label.trim();
     if (!value) return;
-    void guard(async () => {
+    guard(async () => {
       if (!tags.some((tag) => tag.label === value)) await onCreateTag(value);
       setChosen((list) => (list.includes(value) ? list : [...list, value]));
       setLabel('');
@@ -60,24 +50,17 @@ export function TagDialog({
       title={t('blocks.tagDialog.title')}
       onClose={onClose}
       actions={
-        <>
-          <button type="button" className="button button-ghost" onClick={onClose}>
-            {t('common.cancel')}
-          </button>
-          <button
-            type="button"
-            className="button button-primary"
-            disabled={busy}
-            onClick={() =>
-              void guard(async () => {
-                await onSave(chosen);
-                onClose();
-              })
-            }
-          >
-            {t('common.save')}
-          </button>
-        </>
+        <DialogActions
+          onCancel={onClose}
+          submitLabel={t('common.save')}
+          busy={busy}
+          onSubmit={() =>
+            guard(async () => {
+              await onSave(chosen);
+              onClose();
+            })
+          }
+        />
       }
     >
       <p>{t('blocks.tagDialog.text', { name: blockName })}</p>
@@ -115,7 +98,7 @@ export function TagDialog({
       </form>
       {error ? (
         <p className="error-text" role="alert">
-          {t('blocks.actionError', { message: error })}
+          {error}
         </p>
       ) : null}
     </Dialog>

@@ -2,9 +2,10 @@
 // email they wrote in it (verify-brunch-id checks the profile page for it).
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Dialog } from '../../../components/ui/dialog';
+import { FormDialog } from '../../../components/ui/form-dialog';
 import { SelectField, TextField } from '../../../components/ui/fields';
 import { messageOf } from '../../../lib/errors';
+import { useSubmit } from '../../../lib/use-submit';
 import {
   LETTER_MESSAGES,
   normalizeBrunchProfile,
@@ -27,8 +28,7 @@ export function BrunchVerifyDialog({
   const { t } = useTranslation();
   const [link, setLink] = useState('');
   const [email, setEmail] = useState(emails[0] ?? '');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { busy, error, run } = useSubmit();
   const translate = (m: string) =>
     m === LETTER_MESSAGES.brunchLinkError
       ? t('letters.brunchDialog.link_error')
@@ -36,39 +36,24 @@ export function BrunchVerifyDialog({
         ? t('letters.brunchDialog.failed')
         : m;
   const linkProblem = link !== '' && 'error' in normalizeBrunchProfile(link);
-  const submit = async () => {
-    setBusy(true);
-    setError(null);
-    try {
-      const res = await verifyBrunchId({ blockId, brunchProfilePage: link, email });
-      onVerified(res.brunchProfilePage);
-    } catch (cause) {
-      setError(translate(messageOf(cause)));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const submit = () =>
+    void run(
+      async () => {
+        const res = await verifyBrunchId({ blockId, brunchProfilePage: link, email });
+        onVerified(res.brunchProfilePage);
+      },
+      (cause) => translate(messageOf(cause)),
+    );
   return (
-    <Dialog
-      open
+    <FormDialog
       title={t('letters.brunchDialog.title')}
       onClose={onClose}
-      actions={
-        <>
-          <button type="button" className="button" onClick={onClose}>
-            {t('common.cancel')}
-          </button>
-          <button
-            type="button"
-            className="button button-primary"
-            disabled={busy || link === '' || linkProblem || email === ''}
-            aria-busy={busy || undefined}
-            onClick={() => void submit()}
-          >
-            {busy ? t('letters.brunchDialog.verifying') : t('letters.brunchDialog.verify')}
-          </button>
-        </>
-      }
+      onSubmit={submit}
+      submitLabel={t('letters.brunchDialog.verify')}
+      busyLabel={t('letters.brunchDialog.verifying')}
+      canSubmit={link !== '' && !linkProblem && email !== ''}
+      busy={busy}
+      error={error}
     >
       <p>{t('letters.brunchDialog.intro')}</p>
       <TextField
@@ -86,11 +71,6 @@ export function BrunchVerifyDialog({
         options={emails.map((e) => ({ value: e, label: e }))}
         onChange={setEmail}
       />
-      {error ? (
-        <p className="error-text" role="alert">
-          {error}
-        </p>
-      ) : null}
-    </Dialog>
+    </FormDialog>
   );
 }

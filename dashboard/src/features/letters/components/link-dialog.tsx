@@ -1,7 +1,7 @@
 // The call-to-action link modal and the image-button modal: one dialog with two or three fields.
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Dialog } from '../../../components/ui/dialog';
+import { FormDialog } from '../../../components/ui/form-dialog';
 import { TextField } from '../../../components/ui/fields';
 import {
   isLetterLink,
@@ -26,16 +26,12 @@ export interface LinkDialogProps {
   onClose: () => void;
 }
 
-function problem(
-  field: LinkField,
-  value: string,
-  invalid: string,
-  required: string,
-): string | undefined {
-  if (value.trim() === '') return required;
-  if (field.max && value.length > field.max) return 'Too long message';
-  if (field.kind === 'link' && !isLetterLink(value.trim())) return invalid;
-  if (field.kind === 'image' && !/^https:\/\/\S+$/i.test(value.trim())) return invalid;
+/** What is wrong with a field's value, as a key of the messages below; undefined when fine. */
+function problem(field: LinkField, value: string): 'required' | 'tooLong' | 'invalid' | undefined {
+  if (value.trim() === '') return 'required';
+  if (field.max && value.length > field.max) return 'tooLong';
+  if (field.kind === 'link' && !isLetterLink(value.trim())) return 'invalid';
+  if (field.kind === 'image' && !/^https:\/\/\S+$/i.test(value.trim())) return 'invalid';
   return undefined;
 }
 
@@ -45,46 +41,36 @@ export function LinkDialog({ title, fields, onApply, onRemove, onClose }: LinkDi
     Object.fromEntries(fields.map((f) => [f.key, f.value])),
   );
   const [tried, setTried] = useState(false);
+  const message = {
+    required: t('letters.linkDialog.required'),
+    tooLong: t('common.tooLong'),
+    invalid: t('letters.linkDialog.invalid'),
+  };
   const errors = Object.fromEntries(
-    fields.map((f) => [
-      f.key,
-      problem(
-        f,
-        values[f.key] ?? '',
-        t('letters.linkDialog.invalid'),
-        t('letters.linkDialog.required'),
-      ),
-    ]),
+    fields.map((f) => {
+      const key = problem(f, values[f.key] ?? '');
+      return [f.key, key && message[key]];
+    }),
   );
   const valid = Object.values(errors).every((e) => !e);
   return (
-    <Dialog
-      open
+    <FormDialog
       title={title}
       onClose={onClose}
-      actions={
-        <>
-          {onRemove ? (
-            <button type="button" className="button button-ghost" onClick={onRemove}>
-              {t('letters.linkDialog.remove')}
-            </button>
-          ) : null}
-          <button type="button" className="button" onClick={onClose}>
-            {t('common.cancel')}
+      submitLabel={t('letters.linkDialog.save')}
+      before={
+        onRemove ? (
+          <button type="button" className="button button-ghost" onClick={onRemove}>
+            {t('letters.linkDialog.remove')}
           </button>
-          <button
-            type="button"
-            className="button button-primary"
-            onClick={() => {
-              setTried(true);
-              if (!valid) return;
-              onApply(Object.fromEntries(Object.entries(values).map(([k, v]) => [k, v.trim()])));
-            }}
-          >
-            {t('letters.linkDialog.save')}
-          </button>
-        </>
+        ) : null
       }
+      onSubmit={() => {
+        // the action stays enabled: a first try shows what is missing
+        setTried(true);
+        if (!valid) return;
+        onApply(Object.fromEntries(Object.entries(values).map(([k, v]) => [k, v.trim()])));
+      }}
     >
       {fields.map((f) => (
         <TextField
@@ -98,6 +84,6 @@ export function LinkDialog({ title, fields, onApply, onRemove, onClose }: LinkDi
           onChange={(v) => setValues((old) => ({ ...old, [f.key]: v }))}
         />
       ))}
-    </Dialog>
+    </FormDialog>
   );
 }

@@ -1,17 +1,18 @@
 // /profile/plan: the active plan (spec: the first history row that is active and basic, custom or
 // subscription) with Stop and Change, the coupon dialog, usage gauges for blocks and this month's
 // emails (capped at 100%), and the plan history.
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { paths } from '../../../config/paths';
-import { Dialog } from '../../../components/ui/dialog';
+import { FormDialog } from '../../../components/ui/form-dialog';
 import { TextField } from '../../../components/ui/fields';
 import { Spinner } from '../../../components/ui/spinner';
 import { messageOf } from '../../../lib/errors';
 import { useSession } from '../../../lib/session';
 import { useQuery } from '../../../lib/use-query';
+import { useSubmit } from '../../../lib/use-submit';
 import {
   cancelPayment,
   changePayment,
@@ -27,7 +28,6 @@ import {
   canBuy,
   dayAfter,
   formatPlanDate,
-  PLAN_MESSAGES,
   routePrice,
   rowBlocks,
   rowEmails,
@@ -62,8 +62,7 @@ function ChangeDialog({
   const s = (key: string, o?: Record<string, unknown>) => t(`plans.${key}`, o);
   const { lang } = useLang();
   const [basket, setBasket] = useState<Basket>(() => basketOf(row));
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { busy, error, run } = useSubmit();
   const price = basketPrice(basket);
   const current = basketOf(row);
   const same =
@@ -72,78 +71,59 @@ function ChangeDialog({
     current.responseMonthlyLimit === basket.responseMonthlyLimit;
   const paypal = row.method === 'paypal';
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    if (busy || same || !canBuy(basket)) return;
-    setBusy(true);
-    setError(null);
+  const submit = () => {
     // a tab opened now, while the click counts, is not blocked; PayPal's link goes into it
     const tab = paypal ? window.open('about:blank', '_blank') : null;
-    try {
-      const answer = await changePayment(row, toPlan(basket));
-      const link = answer.links?.[0]?.href ?? null;
-      if (tab && link) {
-        tab.opener = null;
-        tab.location.href = link;
-      } else if (tab) tab.close();
-      onChanged(answer.payment, link, tab);
-    } catch (cause) {
-      tab?.close();
-      setError(s('failed', { reason: messageOf(cause) }));
-    } finally {
-      setBusy(false);
-    }
+    void run(
+      async () => {
+        try {
+          const answer = await changePayment(row, toPlan(basket));
+          const link = answer.links?.[0]?.href ?? null;
+          if (tab && link) {
+            tab.opener = null;
+            tab.location.href = link;
+          } else if (tab) tab.close();
+          onChanged(answer.payment, link, tab);
+        } catch (cause) {
+          tab?.close();
+          throw cause;
+        }
+      },
+      (cause) => s('failed', { reason: messageOf(cause) }),
+    );
   };
 
   return (
-    <Dialog
-      open
+    <FormDialog
       title={s('change.title')}
-      onClose={() => (busy ? undefined : onClose())}
+      onClose={onClose}
+      onSubmit={submit}
       className="plan-change-dialog"
-      actions={
-        <>
-          <button type="button" className="button button-ghost" onClick={onClose} disabled={busy}>
-            {s('change.cancel')}
-          </button>
-          <button
-            type="submit"
-            form="plan-change-form"
-            className="button button-primary"
-            disabled={busy || same || !canBuy(basket)}
-            aria-busy={busy}
-          >
-            {s('change.save')}
-          </button>
-        </>
-      }
+      cancelLabel={s('change.cancel')}
+      submitLabel={s('change.save')}
+      canSubmit={!same && canBuy(basket)}
+      busy={busy}
+      error={error}
     >
-      <form id="plan-change-form" onSubmit={(e) => void submit(e)} noValidate>
-        <p className="hint">
-          {paypal
-            ? s('change.paypalIntro')
-            : s('change.intro', {
-                date: row.end_date ? formatPlanDate(dayAfter(row.end_date)) : '',
-              })}
+      <p className="hint">
+        {paypal
+          ? s('change.paypalIntro')
+          : s('change.intro', {
+              date: row.end_date ? formatPlanDate(dayAfter(row.end_date)) : '',
+            })}
+      </p>
+      <PlanFields basket={basket} onChange={setBasket} dollars={paypal} />
+      <p className="plan-price-line">
+        {s('select.price')}:{' '}
+        <strong>{s('select.perMonth', { price: routePrice(price, row.method, lang) })}</strong>
+      </p>
+      {price < 3 ? (
+        <p className="error-text" role="alert">
+          {lang === 'ko' && !paypal ? s('select.minimumPriceKo') : s('select.minimumPrice')}
         </p>
-        <PlanFields basket={basket} onChange={setBasket} dollars={paypal} />
-        <p className="plan-price-line">
-          {s('select.price')}:{' '}
-          <strong>{s('select.perMonth', { price: routePrice(price, row.method, lang) })}</strong>
-        </p>
-        {price < 3 ? (
-          <p className="error-text" role="alert">
-            {lang === 'ko' && !paypal ? s('select.minimumPriceKo') : s('select.minimumPrice')}
-          </p>
-        ) : null}
-        {same ? <p className="hint">{s('change.same')}</p> : null}
-        {error ? (
-          <p className="error-text" role="alert">
-            {error}
-          </p>
-        ) : null}
-      </form>
-    </Dialog>
+      ) : null}
+      {same ? <p className="hint">{s('change.same')}</p> : null}
+    </FormDialog>
   );
 }
 
@@ -151,67 +131,39 @@ function CouponDialog({ onClose, onApplied }: { onClose: () => void; onApplied: 
   const { t } = useTranslation();
   const s = (key: string) => t(`plans.coupon.${key}`);
   const [code, setCode] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const valid = ZUseCoupon.safeParse({ couponId: code }).success;
-
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    if (busy) return;
-    const parsed = ZUseCoupon.safeParse({ couponId: code });
-    if (!parsed.success) {
-      setError(parsed.error.issues[0]?.message ?? PLAN_MESSAGES.couponLength);
-      return;
-    }
-    setBusy(true);
-    setError(null);
-    try {
-      await redeemCoupon(parsed.data.couponId);
-      onApplied();
-    } catch (cause) {
-      setError(messageOf(cause));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const { busy, error, setError, run } = useSubmit();
+  const parsed = ZUseCoupon.safeParse({ couponId: code });
 
   return (
-    <Dialog
-      open
+    <FormDialog
       title={s('title')}
-      onClose={() => (busy ? undefined : onClose())}
-      actions={
-        <>
-          <button type="button" className="button button-ghost" onClick={onClose} disabled={busy}>
-            {s('cancel')}
-          </button>
-          <button
-            type="submit"
-            form="coupon-form"
-            className="button button-primary"
-            disabled={busy || !valid}
-            aria-busy={busy}
-          >
-            {s('apply')}
-          </button>
-        </>
-      }
+      onClose={onClose}
+      onSubmit={() => {
+        if (!parsed.success) return;
+        const { couponId } = parsed.data;
+        void run(async () => {
+          await redeemCoupon(couponId);
+          onApplied();
+        });
+      }}
+      cancelLabel={s('cancel')}
+      submitLabel={s('apply')}
+      canSubmit={parsed.success}
+      busy={busy}
     >
-      <form id="coupon-form" onSubmit={(e) => void submit(e)} noValidate>
-        <TextField
-          label={s('label')}
-          name="coupon"
-          value={code}
-          max={99}
-          hint={s('hint')}
-          error={error ?? undefined}
-          onChange={(value) => {
-            setCode(value);
-            setError(null);
-          }}
-        />
-      </form>
-    </Dialog>
+      <TextField
+        label={s('label')}
+        name="coupon"
+        value={code}
+        max={99}
+        hint={s('hint')}
+        error={error ?? undefined}
+        onChange={(value) => {
+          setCode(value);
+          setError(null);
+        }}
+      />
+    </FormDialog>
   );
 }
 
