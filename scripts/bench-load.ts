@@ -41,6 +41,12 @@ export interface LoadPlan {
   paths: PathName[];
   peak: { connections: number; warmupMs: number; durationMs: number };
   fixed: { rate: number; durationMs: number };
+  /**
+   * Instead of the measurement above: each of these write paths at peak through the first
+   * target, in slices that alternate the visitor rate limits on and off (the parent switches
+   * them when asked over IPC), on blocks of their own. The answer is a LimitsResult.
+   */
+  limitsAB?: { data: PathData; paths: PathName[]; slices: number; sliceMs: number };
 }
 
 export interface Stats {
@@ -75,6 +81,15 @@ export interface PathResult {
 }
 
 export type LoadResult = PathResult[];
+
+/** Peak throughput of one write path with the limits on and off, through the whole stack. */
+export interface LimitsPathResult {
+  path: PathName;
+  on: Stats;
+  off: Stats;
+  repeatedLikes: number;
+}
+export type LimitsResult = LimitsPathResult[];
 
 /** One request: the RPC's name, the visitor's token and the JSON body. */
 export type Request = [fn: string, token: string, body: string];
@@ -252,6 +267,16 @@ function parentCpu(): Promise<number> {
   });
 }
 
+/** Asks the parent to switch the visitor rate limits on or off, and waits until it has. */
+function switchLimits(on: boolean): Promise<void> {
+  const ask = process.send?.bind(process);
+  if (!ask) return Promise.reject(new Error('the limits are switched by the parent process'));
+  return new Promise((resolve) => {
+    process.once('message', () => resolve());
+    ask({ limits: on });
+  });
+}
+
 /** Sends requests in a closed loop for `ms`; responses after `rampMs` count. */
 async function closedLoop(
   plan: LoadPlan,
@@ -360,13 +385,56 @@ async function measurePath(plan: LoadPlan, path: PathName): Promise<PathResult[]
   });
 }
 
+/**
+ * One write path at peak through the first target, limits on and off in alternating slices
+ * (on-off, off-on, ...), after a warm-up with the limits on. One request stream for both, so
+ * every like is still a new pair.
+ */
+async function measureLimits(
+  plan: LoadPlan,
+  ab: NonNullable<LoadPlan['limitsAB']>,
+  path: PathName,
+): Promise<LimitsPathResult> {
+  const target = plan.targets[0]!;
+  const { next, counters } = requestMaker(plan, path, ab.data);
+  const agent = new http.Agent({ keepAlive: true, maxSockets: plan.peak.connections });
+  const recorders = { on: recorder(), off: recorder() };
+  await switchLimits(true);
+  await closedLoop(plan, target, agent, next, plan.peak.warmupMs, 0);
+  for (let slice = 0; slice < ab.slices; slice++) {
+    for (const on of slice % 2 === 0 ? [true, false] : [false, true]) {
+      await switchLimits(on);
+      await closedLoop(plan, target, agent, next, ab.sliceMs, 100, recorders[on ? 'on' : 'off']);
+    }
+  }
+  await switchLimits(true);
+  agent.destroy();
+  const result = {
+    path,
+    on: stats(recorders.on),
+    off: stats(recorders.off),
+    repeatedLikes: counters.repeatedLikes,
+  };
+  process.stderr.write(
+    `  ${path} via ${target.name}: limits on ${result.on.rate}/s, off ${result.off.rate}/s\n`,
+  );
+  return result;
+}
+
 async function main(): Promise<void> {
   let input = '';
   for await (const chunk of process.stdin) input += chunk;
   const plan = JSON.parse(input) as LoadPlan;
-  const results: LoadResult = [];
-  for (const path of plan.paths) results.push(...(await measurePath(plan, path)));
-  process.stdout.write(JSON.stringify(results));
+  const ab = plan.limitsAB;
+  if (ab) {
+    const results: LimitsResult = [];
+    for (const path of ab.paths) results.push(await measureLimits(plan, ab, path));
+    process.stdout.write(JSON.stringify(results));
+  } else {
+    const results: LoadResult = [];
+    for (const path of plan.paths) results.push(...(await measurePath(plan, path)));
+    process.stdout.write(JSON.stringify(results));
+  }
   process.disconnect?.();
 }
 

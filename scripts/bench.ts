@@ -21,6 +21,7 @@ import { startStack, type Stack } from '../supabase/local/stack.ts';
 import { requestMaker } from './bench-load.ts';
 import { api, pool, type Session } from './bench-support.ts';
 import type {
+  LimitsResult,
   LoadPlan,
   LoadResult,
   PathData,
@@ -71,6 +72,8 @@ const PATHS = ALL_PATHS.filter(
 async function seed(stack: Stack): Promise<{
   visitors: string[];
   perTarget: LoadPlan['perTarget'];
+  /** the write paths' blocks of the limits on/off comparison through the whole stack */
+  limitsData: PathData;
   /** every block the load writes to (for the rate-limit override) */
   blockIds: string[];
   /** a comment block for the contention measurement of the rate limits */
@@ -145,11 +148,11 @@ async function seed(stack: Stack): Promise<{
     }
   }
 
-  const perTarget = {} as LoadPlan['perTarget'];
-  for (const target of ['gateway', 'postgrest'] as TargetName[]) {
+  /** A comment block, like blocks and a form of three questions: what the writes go to. */
+  const writeBlocks = async (likeBlocks: number): Promise<PathData> => {
     const [comment, form] = [await createBlock('comment'), await createBlock('form')];
     const likeBlockIds = await pool(
-      Array.from({ length: SETTINGS.likeBlocks }, () => 'like'),
+      Array.from({ length: likeBlocks }, () => 'like'),
       4,
       createBlock,
     );
@@ -180,7 +183,7 @@ async function seed(stack: Stack): Promise<{
       stack.serviceRoleKey,
       'return=representation',
     );
-    const data: PathData = {
+    return {
       read: { blockId: readBlock },
       comment: { blockId: comment },
       like: { likeBlockIds },
@@ -189,19 +192,23 @@ async function seed(stack: Stack): Promise<{
         answers: { [name]: 'Ada Lovelace', [poll]: options[1]!.id, [mail]: 'ada@example.com' },
       },
     };
-    perTarget[target] = data;
-  }
+  };
+  const perTarget = {} as LoadPlan['perTarget'];
+  for (const target of ['gateway', 'postgrest'] as TargetName[])
+    perTarget[target] = await writeBlocks(SETTINGS.likeBlocks);
+  // the limits on/off comparison sends about twice a target's peak load: twice the like pairs
+  const limitsData = await writeBlocks(SETTINGS.likeBlocks * 2);
   const hotBlock = await createBlock('comment');
   const blockIds = [
     readBlock,
     hotBlock,
-    ...Object.values(perTarget).flatMap((d) => [
+    ...[...Object.values(perTarget), limitsData].flatMap((d) => [
       d.comment.blockId,
       d.submit.blockId,
       ...d.like.likeBlockIds,
     ]),
   ];
-  return { visitors, perTarget, blockIds, hotBlock };
+  return { visitors, perTarget, limitsData, blockIds, hotBlock };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -262,6 +269,42 @@ function rolledBackCall(db: pg.Client, [fn, token, body]: [string, string, strin
 
 const WRITE_PATHS: PathName[] = ['comment', 'like', 'submit'];
 
+/** Turns the visitor rate limits on or off for every session at once (private.settings). */
+const setLimitsEnabled = (db: pg.Client, on: boolean) =>
+  db.query(
+    `insert into private.settings (key, value) values ('limits.enabled', $1)
+     on conflict (key) do update set value = excluded.value`,
+    [JSON.stringify(on)],
+  );
+
+/**
+ * What the limits cost through the whole stack: each write path at peak through the gateway,
+ * limits on and off in alternating 1 s slices (eight each), on blocks of its own.
+ */
+async function limitsEndToEnd(stack: Stack, plan: LoadPlan, data: PathData): Promise<LimitsResult> {
+  const db = new pg.Client({ connectionString: stack.dbUrl });
+  await db.connect();
+  try {
+    return await runLoad<LimitsResult>(
+      {
+        ...plan,
+        targets: plan.targets.filter((t) => t.name === 'gateway'),
+        limitsAB: {
+          data,
+          paths: WRITE_PATHS.filter((p) => PATHS.some((x) => x.name === p)),
+          slices: 8,
+          sliceMs: 1000,
+        },
+      },
+      stack.gatewayPid,
+      (on) => setLimitsEnabled(db, on),
+    );
+  } finally {
+    await db.query("delete from private.settings where key = 'limits.enabled'").catch(() => {});
+    await db.end();
+  }
+}
+
 /**
  * Postgres time per call of each write path with the limits on and off (setting limits.enabled),
  * alternating batches of 20 in one session: the same calls, the same data, the same moment of
@@ -273,12 +316,7 @@ async function limitsCost(
 ): Promise<Record<string, { on: number; off: number }>> {
   const db = new pg.Client({ connectionString: stack.dbUrl });
   await db.connect();
-  const setEnabled = (on: boolean) =>
-    db.query(
-      `insert into private.settings (key, value) values ('limits.enabled', $1)
-       on conflict (key) do update set value = excluded.value`,
-      [JSON.stringify(on)],
-    );
+  const setEnabled = (on: boolean) => setLimitsEnabled(db, on);
   const out: Record<string, { on: number; off: number }> = {};
   try {
     for (const path of WRITE_PATHS.filter((p) => PATHS.some((x) => x.name === p))) {
@@ -452,15 +490,28 @@ function processCpuMs(pid: number): number {
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
 }
 
-function runLoad(plan: LoadPlan, gatewayPid: number): Promise<LoadResult> {
+/**
+ * Runs the load process on a plan and gives back what it printed. It asks, over IPC, for the
+ * gateway's CPU time ("cpu") at the start and end of every phase and, in the limits comparison,
+ * for the limits to be switched ({ limits }), which `switchLimits` does before the answer.
+ */
+function runLoad<T = LoadResult>(
+  plan: LoadPlan,
+  gatewayPid: number,
+  switchLimits?: (on: boolean) => Promise<unknown>,
+): Promise<T> {
   return new Promise((resolve, reject) => {
     const child = spawn(
       process.execPath,
       ['--import', 'tsx', join(paths.root, 'scripts', 'bench-load.ts')],
       { cwd: paths.root, stdio: ['pipe', 'pipe', 'inherit', 'ipc'] },
     );
-    // the load process asks for the gateway's CPU time at the start and end of every phase
-    child.on('message', () => child.send(processCpuMs(gatewayPid)));
+    child.on('message', (message: unknown) => {
+      if (message && typeof message === 'object' && 'limits' in message) {
+        if (!switchLimits) return reject(new Error('this run cannot switch the limits'));
+        void switchLimits(Boolean(message.limits)).then(() => child.send('ok'), reject);
+      } else child.send(processCpuMs(gatewayPid));
+    });
     const { stdin, stdout } = child;
     if (!stdin || !stdout) return reject(new Error('the load process has no stdio'));
     let out = '';
@@ -469,7 +520,7 @@ function runLoad(plan: LoadPlan, gatewayPid: number): Promise<LoadResult> {
     child.once('exit', (code) => {
       if (code !== 0) return reject(new Error(`the load process exited with ${code}`));
       try {
-        resolve(JSON.parse(out) as LoadResult);
+        resolve(JSON.parse(out) as T);
       } catch (err) {
         reject(err);
       }
@@ -508,6 +559,7 @@ interface Meta {
   dbMs: Record<PathName, number>;
   /** the visitor rate limits' cost (absent on code without them) */
   limits?: {
+    endToEnd: LimitsResult;
     perCall: Record<string, { on: number; off: number }>;
     contention: Record<string, number>;
   };
@@ -608,6 +660,13 @@ function limitsSection(meta: Meta): string {
         `| ${path} | ${off.toFixed(2)} ms | ${on.toFixed(2)} ms | ${pct(on, off)} |`,
     )
     .join('\n');
+  const endToEnd = meta.limits.endToEnd
+    .map(
+      (r) =>
+        `| ${r.path} | ${int(r.off.rate)} | ${int(r.on.rate)} | ${pct(r.on.rate, r.off.rate)} | ${ms(r.off.p50)} / ${ms(r.on.p50)} | ${errors(r.off)} / ${errors(r.on)} |`,
+    )
+    .join('\n');
+  const repeated = meta.limits.endToEnd.reduce((n, r) => n + r.repeatedLikes, 0);
   const contention = Object.entries(meta.limits.contention)
     .map(([name, rate]) => `| ${name} | ${int(rate)} |`)
     .join('\n');
@@ -615,6 +674,14 @@ function limitsSection(meta: Meta): string {
   visitor's bucket and one from the block's (one upsert of two rows in an unlogged table). The bench's blocks
   carry an operator override (\`blocks.rate_limits\`) so that nothing is refused: the load pays
   the whole check and gets no 429.
+
+What the limits cost the throughput of a write through the whole stack (the issue's measure: each
+write path at peak, ${SETTINGS.connections} connections through the gateway, \`limits.enabled\` switched on and off
+in alternating 1 s slices, eight each, on blocks of its own; ${repeated} like repeats):
+
+| write | limits off req/s | limits on req/s | difference | p50 ms off / on | non-2xx off / on |
+|---|---|---|---|---|---|
+${endToEnd}
 
 What the limits cost a write inside Postgres (as "Postgres per call" above: one session, rolled
 back, the median of sixteen alternating batches of 20 with \`limits.enabled\` on and off; likes
@@ -653,7 +720,7 @@ try {
     log: (service, line) => logs.push(`[${service}] ${line}`),
   });
   process.stderr.write(`stack up on ${stack.apiUrl} (PostgREST on ${ports.postgrest})\n`);
-  const { visitors, perTarget, blockIds, hotBlock } = await seed(stack);
+  const { visitors, perTarget, limitsData, blockIds, hotBlock } = await seed(stack);
   const limited = await neverRefuse(stack, blockIds);
   const db = new pg.Client({ connectionString: stack.dbUrl });
   await db.connect();
@@ -692,6 +759,7 @@ try {
   if (limited) {
     process.stderr.write('the cost of the visitor rate limits...\n');
     limits = {
+      endToEnd: await limitsEndToEnd(stack, plan, limitsData),
       perCall: await limitsCost(stack, plan),
       contention: await hotRow(stack, plan, hotBlock),
     };

@@ -159,14 +159,18 @@ describe('the monthly quota under a burst', () => {
        from public.profiles p where p.id = $1`,
       [owner.id, ids],
     );
-    expect(state).toEqual({ count: 10, rows: 10, notices: [80, 100], jobs: 2 });
+    // 100 % always; 80 % too unless no write and no sweep saw the count between 8 and 9 (a burst
+    // may cross both levels before anyone looks: then the 100 % mail alone is the right one)
+    expect(state).toMatchObject({ count: 10, rows: 10 });
+    expect([[80, 100], [100]]).toContainEqual(state!.notices);
+    expect(state!.jobs).toBe(state!.notices.length);
     // the sweep again changes nothing
     await sql('select private.sweep_quota_notices()');
     const [again] = await sql<{ jobs: number }>(
       "select count(*)::int as jobs from private.jobs where kind = 'quota.notice' and payload ->> 'user_id' = $1",
       [owner.id],
     );
-    expect(again!.jobs).toBe(2);
+    expect(again!.jobs).toBe(state!.jobs);
   });
 
   it('the shares of the 32 shards add up to the limit, whatever the limit', async () => {
