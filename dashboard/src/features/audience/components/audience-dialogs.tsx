@@ -32,17 +32,22 @@ export function audienceMessage(
   return key ? t(key) : message;
 }
 
+/** The dialogs that add people to the owner's audience. */
+export interface MemberDialogProps {
+  userId: string;
+  /** The owner's groups, to choose from. */
+  groups: string[];
+  /** Something was added: the page reads the list again. */
+  onDone: () => void;
+  onClose: () => void;
+}
+
 export function AddAudienceDialog({
   userId,
   groups,
   onDone,
   onClose,
-}: {
-  userId: string;
-  groups: string[];
-  onDone: () => void;
-  onClose: () => void;
-}) {
+}: MemberDialogProps) {
   const { t } = useTranslation();
   const [name, setName] = useState('');
   const [email, setEmail] = useState('');
@@ -163,12 +168,7 @@ export function CsvImportDialog({
   groups,
   onDone,
   onClose,
-}: {
-  userId: string;
-  groups: string[];
-  onDone: () => void;
-  onClose: () => void;
-}) {
+}: MemberDialogProps) {
   const { t } = useTranslation();
   const fileId = useId();
   const [plan, setPlan] = useState<ImportPlan | null>(null);

@@ -8,7 +8,6 @@
 import { useCallback, useEffect, useId, useMemo, useRef, useState, type MouseEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useNavigate, useParams } from 'react-router-dom';
-import { BlockTypeIcon } from '../../../components/ui/block-type-icon';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { SelectField, TextField } from '../../../components/ui/fields';
 import { PageHeading } from '../../../components/ui/page-heading';
@@ -40,6 +39,12 @@ import {
   withoutBlock,
   type LetterDraft,
 } from '../model/draft';
+import {
+  SaveState,
+  WorkspaceBackLink,
+  WorkspaceModeNav,
+  WorkspaceTitle,
+} from '../../workspace/components/workspace-header';
 import { letterMessage } from '../model/messages';
 import { BrunchVerifyDialog } from './brunch-verify-dialog';
 import { HistoryView } from './history-view';
@@ -225,69 +230,35 @@ export function LetterWorkspacePage() {
         {t('common.skipToContent')}
       </a>
       <header className="workspace-top-bar">
-        <Link
-          to={paths.dashboardSend}
-          className="button button-ghost back-button"
-          onClick={leave}
-          aria-label={t('letters.back')}
-        >
-          <span aria-hidden="true">←</span>
-          <span className="back-button-text">{t('common.dashboard')}</span>
-        </Link>
-        <div className="workspace-title">
-          <BlockTypeIcon
-            type={type}
-            label={t(`blockTypes.${type}`)}
-            size={32}
-            className="workspace-type-icon"
-          />
-          <div className="workspace-name">
-            {mode === 'edit' ? (
-              <>
-                <span className="workspace-name-sizer" aria-hidden="true">
-                  {draft.name || t('common.untitled')}
-                </span>
-                <input
-                  id={nameId}
-                  className="workspace-name-input"
-                  value={draft.name}
-                  size={1}
-                  maxLength={200}
-                  placeholder={t('common.untitled')}
-                  aria-label={t('workspace.blockName')}
-                  onChange={(e) => change({ name: e.target.value })}
-                />
-              </>
-            ) : (
-              <span className="workspace-name-text">{name || t('common.untitled')}</span>
-            )}
-          </div>
-        </div>
-        <nav className="workspace-modes" aria-label={t('letters.modes.label')}>
-          <ul>
-            {MODES.map((m) => (
-              <li key={m}>
-                <Link
-                  to={m === 'edit' ? paths.work(blockId) : `${paths.work(blockId)}/${m}`}
-                  className="workspace-mode-link"
-                  aria-current={m === mode ? 'page' : undefined}
-                >
-                  {t(`letters.modes.${m}`)}
-                </Link>
-              </li>
-            ))}
-          </ul>
-        </nav>
+        <WorkspaceBackLink to={paths.dashboardSend} label={t('letters.back')} onClick={leave} />
+        <WorkspaceTitle
+          type={type}
+          iconLabel={t(`blockTypes.${type}`)}
+          name={name}
+          editable={mode === 'edit'}
+          onNameChange={(value) => change({ name: value })}
+          maxLength={200}
+        />
+        <WorkspaceModeNav
+          label={t('letters.modes.label')}
+          current={mode}
+          tabs={MODES.map((m) => ({
+            key: m,
+            to: m === 'edit' ? paths.work(blockId) : `${paths.work(blockId)}/${m}`,
+            label: t(`letters.modes.${m}`),
+          }))}
+        />
         <div className="workspace-actions">
-          <span className="workspace-save-status" role="status">
-            {saveState === 'saving'
-              ? t('letters.saving')
-              : saveState === 'saved' && !dirty
-                ? t('letters.saved')
-                : dirty
-                  ? t('letters.unsaved')
-                  : ''}
-          </span>
+          <SaveState
+            saving={saveState === 'saving'}
+            saved={saveState === 'saved'}
+            dirty={dirty}
+            texts={{
+              saving: t('letters.saving'),
+              saved: t('letters.saved'),
+              unsaved: t('letters.unsaved'),
+            }}
+          />
           {mode === 'edit' && dirty ? (
             <button
               type="button"
@@ -296,6 +267,7 @@ export function LetterWorkspacePage() {
               disabled={saveState === 'saving' || loadingPage}
               aria-busy={saveState === 'saving' || undefined}
             >
+              {saveState === 'saving' ? <span className="spinner-ring" aria-hidden="true" /> : null}
               {t('letters.save')}
             </button>
           ) : null}
