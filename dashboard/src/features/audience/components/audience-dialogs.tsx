@@ -42,12 +42,7 @@ export interface MemberDialogProps {
   onClose: () => void;
 }
 
-export function AddAudienceDialog({
-  userId,
-  groups,
-  onDone,
-  onClose,
-}: MemberDialogProps) {
+export function AddAudienceDialog({ userId, groups, onDone, onClose }: MemberDialogProps) {
   const { t } = useTranslation();
   const [name, setName] = useState('');
   const [email, setEmail] = useState('');
@@ -163,12 +158,7 @@ const LISTED = 20;
  * batches of 500 with a progress bar; the page stays responsive (every step yields), and the
  * report names every row left out and why.
  */
-export function CsvImportDialog({
-  userId,
-  groups,
-  onDone,
-  onClose,
-}: MemberDialogProps) {
+export function CsvImportDialog({ userId, groups, onDone, onClose }: MemberDialogProps) {
   const { t } = useTranslation();
   const fileId = useId();
   const [plan, setPlan] = useState<ImportPlan | null>(null);
