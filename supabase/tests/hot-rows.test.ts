@@ -234,6 +234,15 @@ describe('sharded counts equal the rows they count', () => {
     // the view and the answer of a write read the same numbers
     const view = await visitors[0]!.client.rpc('get_block_view', { p_block_id: block });
     expect((view.data as { block: { like_count: number } }).block.like_count).toBe(16);
+    // the owner's workspace reads the row with the same exact counts (dashboard
+    // get-workspace-block.ts), whether the fold has run or not
+    const own = await owner.client
+      .from('blocks')
+      .select('*, live_response_count, live_new_response_count')
+      .eq('id', block)
+      .single();
+    expect(own.error).toBeNull();
+    expect(own.data).toMatchObject({ live_response_count: 16, live_new_response_count: 16 });
 
     await sql('select private.fold_counters()');
     const [after] = await sql<{

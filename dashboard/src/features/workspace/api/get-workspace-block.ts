@@ -19,6 +19,17 @@ export type TGetWorkspaceBlockInput = z.infer<typeof ZGetWorkspaceBlockInput>;
 const byIndex = <T extends { index: number; created_at: string }>(a: T, b: T) =>
   a.index - b.index || a.created_at.localeCompare(b.created_at);
 
+/**
+ * The row, and its exact counts: while a block is busy its counters wait up to five seconds
+ * beside the row before they are folded in (docs/data-model.md, "Counters without hot rows"); the computed fields
+ * add them, as the block list does.
+ */
+const BLOCK_COLUMNS = '*, live_response_count, live_new_response_count';
+type LiveBlockRow = WorkspaceData['block'] & {
+  live_response_count: number | null;
+  live_new_response_count: number | null;
+};
+
 /** The block, or null when it does not exist or is not the owner's. */
 export async function getWorkspaceBlock(
   input: TGetWorkspaceBlockInput,
@@ -29,7 +40,12 @@ export async function getWorkspaceBlock(
   // Four reads in parallel rather than one embedded select: questions reference blocks twice
   // (block_id and trigger_letter_block), which would make the embedding ambiguous.
   const [block, priv, questions, endings] = await Promise.all([
-    supabase.from('blocks').select('*').eq('id', blockId).eq('owner_id', ownerId).maybeSingle(),
+    supabase
+      .from('blocks')
+      .select(BLOCK_COLUMNS)
+      .eq('id', blockId)
+      .eq('owner_id', ownerId)
+      .maybeSingle<LiveBlockRow>(),
     supabase.from('block_private').select('*').eq('block_id', blockId).maybeSingle(),
     supabase
       .from('questions')
@@ -46,8 +62,13 @@ export async function getWorkspaceBlock(
   const error = block.error ?? priv.error ?? questions.error ?? endings.error;
   if (error) throw error;
   if (!block.data) return null;
+  const { live_response_count, live_new_response_count, ...row } = block.data;
   return {
-    block: block.data,
+    block: {
+      ...row,
+      response_count: live_response_count ?? row.response_count,
+      new_response_count: live_new_response_count ?? row.new_response_count,
+    },
     private: (priv.data as WorkspacePrivateRow | null) ?? null,
     questions: ((questions.data ?? []) as unknown as WorkspaceQuestionRow[])
       .map((q) => ({ ...q, options: (q.options ?? []).filter((o) => !o.deleted).sort(byIndex) }))
