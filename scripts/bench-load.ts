@@ -87,6 +87,8 @@ export interface LimitsPathResult {
   path: PathName;
   on: Stats;
   off: Stats;
+  /** a second series with the limits on: how far two series of the same setting differ */
+  again: Stats;
   repeatedLikes: number;
 }
 export type LimitsResult = LimitsPathResult[];
@@ -398,13 +400,18 @@ async function measureLimits(
   const target = plan.targets[0]!;
   const { next, counters } = requestMaker(plan, path, ab.data);
   const agent = new http.Agent({ keepAlive: true, maxSockets: plan.peak.connections });
-  const recorders = { on: recorder(), off: recorder() };
+  // a second series with the limits on ("again") measures the noise: it differs from "on" only
+  // by the moment of the machine
+  const recorders = { on: recorder(), off: recorder(), again: recorder() };
+  const order: Array<keyof typeof recorders> = ['on', 'off', 'again'];
   await switchLimits(true);
   await closedLoop(plan, target, agent, next, plan.peak.warmupMs, 0);
   for (let slice = 0; slice < ab.slices; slice++) {
-    for (const on of slice % 2 === 0 ? [true, false] : [false, true]) {
-      await switchLimits(on);
-      await closedLoop(plan, target, agent, next, ab.sliceMs, 100, recorders[on ? 'on' : 'off']);
+    // every variant goes first, second and third equally often
+    const turn = [...order.slice(slice % 3), ...order.slice(0, slice % 3)];
+    for (const variant of slice % 2 ? turn.reverse() : turn) {
+      await switchLimits(variant !== 'off');
+      await closedLoop(plan, target, agent, next, ab.sliceMs, 100, recorders[variant]);
     }
   }
   await switchLimits(true);
@@ -413,10 +420,11 @@ async function measureLimits(
     path,
     on: stats(recorders.on),
     off: stats(recorders.off),
+    again: stats(recorders.again),
     repeatedLikes: counters.repeatedLikes,
   };
   process.stderr.write(
-    `  ${path} via ${target.name}: limits on ${result.on.rate}/s, off ${result.off.rate}/s\n`,
+    `  ${path} via ${target.name}: limits on ${result.on.rate}/s, off ${result.off.rate}/s, on again ${result.again.rate}/s\n`,
   );
   return result;
 }
