@@ -248,6 +248,40 @@ const SHOTS: Shot[] = [
       await settle(page);
     },
   },
+  {
+    name: 'plan',
+    path: '/profile/plan',
+    fullPage: true,
+    prepare: async (page) => {
+      await page.locator('.plan-card').first().waitFor();
+      await settle(page);
+    },
+  },
+  {
+    name: 'plan-coupon',
+    path: '/profile/plan',
+    prepare: async (page) => {
+      await page.locator('.plan-card').first().waitFor();
+      await page
+        .getByRole('button', { name: /coupon|쿠폰/i })
+        .first()
+        .click();
+      await page.getByRole('dialog').waitFor();
+      await page.getByRole('dialog').getByRole('textbox').fill('NOT-A-COUPON');
+      await page.getByRole('dialog').getByRole('textbox').press('Enter');
+      await page.getByRole('dialog').locator('.error-text, [role=alert]').first().waitFor();
+      await settle(page);
+    },
+  },
+  {
+    name: 'profile-email',
+    path: '/profile/email',
+    fullPage: true,
+    prepare: async (page) => {
+      await page.getByRole('heading', { level: 1 }).waitFor();
+      await settle(page);
+    },
+  },
   { name: 'result-form', path: `/work/${block('06')}/result`, prepare: workspace },
   { name: 'result-ab', path: `/work/${block('05')}/result`, prepare: workspace },
   { name: 'result-like', path: `/work/${block('03')}/result`, prepare: workspace },

@@ -327,6 +327,15 @@ const senderEmail = z
   .transform((v) => v.toLowerCase());
 
 export const ZMailVerify = z.strictObject({ emailToVerify: senderEmail });
+
+/** How many sender emails an owner keeps, and how many verification mails they ask for an hour. */
+export const SENDER_EMAIL_LIMITS = { addresses: 10, requestsPerHour: 5 } as const;
+/** request-mail-verify's refusals (the dashboard shows them in the reader's language). */
+export const SENDER_MESSAGES = {
+  tooMany: `You can add up to ${SENDER_EMAIL_LIMITS.addresses} sender emails`,
+  tooManyRequests: 'Too many verification requests; try again in an hour',
+  unavailable: 'The mail service is not available; try again in a moment',
+} as const;
 export type TMailVerify = z.infer<typeof ZMailVerify>;
 
 export const ZMailDelete = z.strictObject({ emailToDelete: senderEmail });

@@ -2,6 +2,7 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { HttpError } from './http.ts';
 import { MailError } from './mail.ts';
+import { SENDER_MESSAGES } from './schemas.ts';
 
 export interface SenderEmailRow {
   id: string;
@@ -36,11 +37,7 @@ export function providerError(err: unknown, what: string): HttpError {
     return new HttpError(400, 'provider_rejected', err.message);
   }
   console.error(`[${what}]`, err);
-  return new HttpError(
-    503,
-    'provider_unavailable',
-    'The mail service is not available; try again in a moment',
-  );
+  return new HttpError(503, 'provider_unavailable', SENDER_MESSAGES.unavailable);
 }
 
 /** The domain part of an address. */

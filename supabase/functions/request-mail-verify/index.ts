@@ -5,11 +5,8 @@
 import { serviceClient } from '../_shared/clients.ts';
 import { handler, HttpError } from '../_shared/http.ts';
 import { sesMailer } from '../_shared/mail.ts';
-import { ZMailVerify } from '../_shared/schemas.ts';
+import { SENDER_EMAIL_LIMITS, SENDER_MESSAGES, ZMailVerify } from '../_shared/schemas.ts';
 import { providerError, type SenderEmailRow } from '../_shared/sender-emails.ts';
-
-const MAX_ADDRESSES = 10;
-const MAX_REQUESTS_PER_HOUR = 5;
 
 Deno.serve(
   handler(
@@ -26,19 +23,15 @@ Deno.serve(
         (r) => r.email === email,
       );
       if (existing?.status === 'verified') return { status: true, email, state: 'verified' };
-      if (!existing && rows.length >= MAX_ADDRESSES) {
-        throw new HttpError(400, 'too_many', `You can add up to ${MAX_ADDRESSES} sender emails`);
+      if (!existing && rows.length >= SENDER_EMAIL_LIMITS.addresses) {
+        throw new HttpError(400, 'too_many', SENDER_MESSAGES.tooMany);
       }
       const hourAgo = Date.now() - 3_600_000;
       const recent = (rows as Array<{ updated_at: string }>).filter(
         (r) => Date.parse(r.updated_at) > hourAgo,
       );
-      if (recent.length >= MAX_REQUESTS_PER_HOUR) {
-        throw new HttpError(
-          429,
-          'too_many_requests',
-          'Too many verification requests; try again in an hour',
-        );
+      if (recent.length >= SENDER_EMAIL_LIMITS.requestsPerHour) {
+        throw new HttpError(429, 'too_many_requests', SENDER_MESSAGES.tooManyRequests);
       }
 
       const mailer = sesMailer();

@@ -6,6 +6,7 @@ import { Spinner } from '../../../components/ui/spinner';
 import { paths } from '../../../config/paths';
 import { REACTION_TYPES, type BlockType } from '../../../lib/db-types';
 import { messageOf } from '../../../lib/errors';
+import { MESSAGES } from '../../../../../supabase/functions/_shared/schemas';
 import { BlockTypeIcon } from '../../../components/ui/block-type-icon';
 
 export interface CreateBlockControlProps {
@@ -52,7 +53,9 @@ export function CreateBlockControl({
       setOpen(false);
     } catch (cause) {
       console.error('[reaction-dashboard] create block failed', cause);
-      setError(messageOf(cause));
+      // the block limit (another tab may have created the last one) in the reader's language
+      const message = messageOf(cause);
+      setError(message === MESSAGES.blockLimitReached ? t('create.limitReached') : message);
     } finally {
       setCreating(null);
     }

@@ -189,4 +189,21 @@ describe('plan page', () => {
     render();
     expect(await screen.findByText('월 5,000원')).toBeTruthy();
   });
+
+  it("says the server's refusals in Korean, and Enter applies the coupon", async () => {
+    await i18next.changeLanguage('ko');
+    api.listActivePlans.mockResolvedValue([]);
+    api.useCoupon.mockRejectedValueOnce(new Error('This coupon has expired'));
+    api.useCoupon.mockRejectedValueOnce(new Error('network down'));
+    render();
+    fireEvent.click(await screen.findByRole('button', { name: '쿠폰 사용' }));
+    const dialog = screen.getByRole('dialog', { name: '쿠폰 사용' });
+    const field = within(dialog).getByLabelText('쿠폰 코드');
+    fireEvent.change(field, { target: { value: 'OLD' } });
+    fireEvent.submit(field.closest('form')!);
+    expect(await within(dialog).findByText('기간이 지난 쿠폰입니다')).toBeTruthy();
+    // a message that is not one of ours is shown as it came
+    fireEvent.submit(field.closest('form')!);
+    expect(await within(dialog).findByText('network down')).toBeTruthy();
+  });
 });

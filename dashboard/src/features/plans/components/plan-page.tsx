@@ -9,7 +9,6 @@ import { paths } from '../../../config/paths';
 import { FormDialog } from '../../../components/ui/form-dialog';
 import { TextField } from '../../../components/ui/fields';
 import { Spinner } from '../../../components/ui/spinner';
-import { messageOf } from '../../../lib/errors';
 import { useSession } from '../../../lib/session';
 import { useQuery } from '../../../lib/use-query';
 import { useSubmit } from '../../../lib/use-submit';
@@ -41,6 +40,7 @@ import {
   type Basket,
   type PlanRow,
 } from '../model/plans';
+import { planReason } from '../model/messages';
 import { useLang } from '../model/use-lang';
 import { registerPlanTranslations } from '../locales';
 import { HistoryTable, useHistory } from './history-table';
@@ -89,7 +89,7 @@ function ChangeDialog({
           throw cause;
         }
       },
-      (cause) => s('failed', { reason: messageOf(cause) }),
+      (cause) => s('failed', { reason: planReason(t, cause) }),
     );
   };
 
@@ -141,10 +141,13 @@ function CouponDialog({ onClose, onApplied }: { onClose: () => void; onApplied: 
       onSubmit={() => {
         if (!parsed.success) return;
         const { couponId } = parsed.data;
-        void run(async () => {
-          await redeemCoupon(couponId);
-          onApplied();
-        });
+        void run(
+          async () => {
+            await redeemCoupon(couponId);
+            onApplied();
+          },
+          (cause) => planReason(t, cause),
+        );
       }}
       cancelLabel={s('cancel')}
       submitLabel={s('apply')}
@@ -363,7 +366,7 @@ export function PlanPage() {
           cancelLabel={s('stop.cancel')}
           confirmLabel={s('stop.confirm')}
           onCancel={() => setDialog(null)}
-          errorText={(cause) => s('failed', { reason: messageOf(cause) })}
+          errorText={(cause) => s('failed', { reason: planReason(t, cause) })}
           onConfirm={async () => {
             const answer = await cancelPayment(plan);
             setDialog(null);

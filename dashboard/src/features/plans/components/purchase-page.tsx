@@ -7,8 +7,8 @@ import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useLocation, useNavigate } from 'react-router-dom';
 import { Spinner } from '../../../components/ui/spinner';
 import { paths } from '../../../config/paths';
-import { site } from '../../../config/site';
 import { messageOf } from '../../../lib/errors';
+import { site } from '../../../config/site';
 import { useSession } from '../../../lib/session';
 import { useQuery } from '../../../lib/use-query';
 import { checkIamportPayment, checkPaypalPayment, listActivePlans } from '../api/plans';
@@ -28,6 +28,7 @@ import {
   toPlan,
   type Basket,
 } from '../model/plans';
+import { planReason } from '../model/messages';
 import { useLang } from '../model/use-lang';
 import { registerPlanTranslations } from '../locales';
 import { PlanFields } from './plan-fields';
@@ -224,7 +225,7 @@ function Payment({ basket }: { basket: Basket }) {
       await checkIamportPayment(plan, result.billingKey, route);
       await done();
     } catch (cause) {
-      setMessage({ text: s('payment.failed', { reason: messageOf(cause) }), error: true });
+      setMessage({ text: s('payment.failed', { reason: planReason(t, cause) }), error: true });
     } finally {
       setPaying(false);
     }
@@ -267,7 +268,7 @@ function Payment({ basket }: { basket: Basket }) {
             } catch (cause) {
               // spec: an error on the international route returns to the plan page
               navigate(paths.profilePlan, {
-                state: { notice: s('payment.failed', { reason: messageOf(cause) }) },
+                state: { notice: s('payment.failed', { reason: planReason(t, cause) }) },
               });
             } finally {
               setPaying(false);
@@ -276,7 +277,7 @@ function Payment({ basket }: { basket: Basket }) {
           onCancel: () => navigate(`${paths.profilePlan}?paypal=cancelled`),
           onError: (err) =>
             navigate(paths.profilePlan, {
-              state: { notice: s('payment.failed', { reason: messageOf(err) }) },
+              state: { notice: s('payment.failed', { reason: planReason(t, err) }) },
             }),
         });
         buttons = instance;
@@ -286,7 +287,7 @@ function Payment({ basket }: { basket: Basket }) {
       .catch((cause: unknown) => {
         if (!alive) return;
         setPaypalState('failed');
-        setPaypalError(messageOf(cause));
+        setPaypalError(planReason(t, cause));
       });
     return () => {
       alive = false;

@@ -2,7 +2,14 @@
 import { ZMailDelete, ZMailVerify } from '../../../../../supabase/functions/_shared/schemas';
 import { supabase, invokeFunction } from '../../../lib/supabase';
 
-export { SENDER_EMAIL_MAX, ZMailVerify } from '../../../../../supabase/functions/_shared/schemas';
+export {
+  BLOCK_MESSAGES,
+  MESSAGES,
+  SENDER_EMAIL_LIMITS,
+  SENDER_EMAIL_MAX,
+  SENDER_MESSAGES,
+  ZMailVerify,
+} from '../../../../../supabase/functions/_shared/schemas';
 
 export interface SenderEmail {
   id: string;

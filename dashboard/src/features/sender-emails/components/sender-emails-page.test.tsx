@@ -1,7 +1,8 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import i18next from 'i18next';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { renderWithProviders, signedInSession } from '../../../test/utils';
-import type { SenderEmail } from '../api/sender-emails';
+import { SENDER_MESSAGES, type SenderEmail } from '../api/sender-emails';
 import { SenderEmailsPage } from './sender-emails-page';
 
 const api = vi.hoisted(() => ({
@@ -76,6 +77,29 @@ describe('sender emails page', () => {
     expect(api.requestMailVerify).not.toHaveBeenCalled();
   });
 
+  it("says the server's refusals in Korean", async () => {
+    await i18next.changeLanguage('ko');
+    try {
+      api.listSenderEmails.mockResolvedValue([]);
+      api.requestMailVerify.mockRejectedValueOnce(new Error(SENDER_MESSAGES.tooMany));
+      api.requestMailVerify.mockRejectedValueOnce(new Error(SENDER_MESSAGES.tooManyRequests));
+      render();
+      const input = await screen.findByLabelText('이메일 주소');
+      fireEvent.change(input, { target: { value: 'not-an-address' } });
+      fireEvent.click(screen.getByRole('button', { name: '인증하기' }));
+      expect(await screen.findByText('올바르지 않은 이메일 주소입니다.')).toBeTruthy();
+      fireEvent.change(input, { target: { value: 'me@example.com' } });
+      fireEvent.click(screen.getByRole('button', { name: '인증하기' }));
+      expect(await screen.findByText('발신 이메일은 10개까지 추가할 수 있습니다.')).toBeTruthy();
+      fireEvent.click(screen.getByRole('button', { name: '인증하기' }));
+      expect(
+        await screen.findByText('인증 요청이 너무 많습니다. 한 시간 뒤에 다시 시도해 주세요.'),
+      ).toBeTruthy();
+    } finally {
+      await i18next.changeLanguage('en');
+    }
+  });
+
   it('adds an address, says the link was mailed, and shows the server message on failure', async () => {
     api.listSenderEmails
       .mockResolvedValueOnce([])
@@ -106,7 +130,7 @@ describe('sender emails page', () => {
     });
     fireEvent.click(screen.getByRole('button', { name: 'Verify' }));
     expect(
-      await screen.findByText('The mail service is not available; try again in a moment'),
+      await screen.findByText('The mail service is not available: try again in a moment.'),
     ).toBeTruthy();
   });
 

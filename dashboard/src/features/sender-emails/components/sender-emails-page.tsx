@@ -9,12 +9,16 @@ import { Spinner } from '../../../components/ui/spinner';
 import { messageOf } from '../../../lib/errors';
 import { useQuery } from '../../../lib/use-query';
 import {
+  BLOCK_MESSAGES,
   checkMailVerified,
   checkSpfDkim,
   deleteMailVerified,
   listSenderEmails,
+  MESSAGES,
   requestMailVerify,
+  SENDER_EMAIL_LIMITS,
   SENDER_EMAIL_MAX,
+  SENDER_MESSAGES,
   withResult,
   ZMailVerify,
   type SenderEmail,
@@ -47,6 +51,19 @@ async function listWithChecks(): Promise<SenderEmail[]> {
 export function SenderEmailsPage() {
   const { t } = useTranslation();
   const s = (key: string, options?: Record<string, unknown>) => t(`senderEmails.${key}`, options);
+  /** The shared schema's and request-mail-verify's messages in the reader's language. */
+  const reason = (message: string) =>
+    message === SENDER_MESSAGES.tooMany
+      ? s('tooMany', { count: SENDER_EMAIL_LIMITS.addresses })
+      : message === SENDER_MESSAGES.tooManyRequests
+        ? s('tooManyRequests')
+        : message === SENDER_MESSAGES.unavailable
+          ? s('unavailable')
+          : message === BLOCK_MESSAGES.invalidEmail
+            ? s('invalidEmail')
+            : message === MESSAGES.tooLong
+              ? t('common.tooLong')
+              : message;
   const list = useQuery('sender-emails', listWithChecks);
   const [address, setAddress] = useState('');
   const [addError, setAddError] = useState<string | null>(null);
@@ -66,7 +83,7 @@ export function SenderEmailsPage() {
     try {
       await action();
     } catch (cause) {
-      setRowError(s('failed', { reason: messageOf(cause) }));
+      setRowError(s('failed', { reason: reason(messageOf(cause)) }));
     } finally {
       setBusy((b) => ({ ...b, [email]: false }));
     }
@@ -85,7 +102,7 @@ export function SenderEmailsPage() {
     event.preventDefault();
     const parsed = ZMailVerify.safeParse({ emailToVerify: address });
     if (!parsed.success) {
-      setAddError(parsed.error.issues[0]?.message ?? 'Invalid email address.');
+      setAddError(reason(parsed.error.issues[0]?.message ?? BLOCK_MESSAGES.invalidEmail));
       return;
     }
     setAddError(null);
@@ -99,7 +116,7 @@ export function SenderEmailsPage() {
       );
       await list.reload();
     } catch (cause) {
-      setAddError(messageOf(cause));
+      setAddError(reason(messageOf(cause)));
     } finally {
       setAdding(false);
     }
@@ -257,7 +274,7 @@ export function SenderEmailsPage() {
         cancelLabel={t('common.cancel')}
         confirmLabel={s('delete')}
         onCancel={() => setToDelete(null)}
-        errorText={(cause) => s('failed', { reason: messageOf(cause) })}
+        errorText={(cause) => s('failed', { reason: reason(messageOf(cause)) })}
         onConfirm={async () => {
           if (!toDelete) return;
           await deleteMailVerified(toDelete.email);

@@ -37,6 +37,10 @@ export const en = {
   dmarcPlatform:
     '{{domain}} asks receivers to reject or quarantine mail it did not sign (DMARC p={{policy}}). Until DKIM is set up, letters go out from our address with replies going to {{email}}, so they still arrive.',
   failed: 'Could not do that: {{reason}}',
+  tooMany: 'You can add up to {{count}} sender emails.',
+  invalidEmail: 'Invalid email address.',
+  unavailable: 'The mail service is not available: try again in a moment.',
+  tooManyRequests: 'Too many verification requests: try again in an hour.',
   loadFailed: 'Could not load your sender emails: {{reason}}',
   retry: 'Try again',
 };
@@ -77,6 +81,10 @@ export const ko: typeof en = {
   dmarcPlatform:
     '{{domain}}은(는) 서명되지 않은 메일을 거부하거나 격리하도록 요청합니다(DMARC p={{policy}}). DKIM을 설정하기 전까지 레터는 저희 주소에서 발송되고, 답장은 {{email}}(으)로 갑니다.',
   failed: '처리하지 못했습니다: {{reason}}',
+  tooMany: '발신 이메일은 {{count}}개까지 추가할 수 있습니다.',
+  invalidEmail: '올바르지 않은 이메일 주소입니다.',
+  unavailable: '메일 서비스에 연결할 수 없습니다. 잠시 후 다시 시도해 주세요.',
+  tooManyRequests: '인증 요청이 너무 많습니다. 한 시간 뒤에 다시 시도해 주세요.',
   loadFailed: '발신 이메일을 불러오지 못했습니다: {{reason}}',
   retry: '다시 시도',
 };
