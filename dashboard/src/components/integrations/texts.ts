@@ -2,6 +2,8 @@
 // /oauth/{service} (features/integrations) and the workspace's Integration section share them, so a
 // note reads the same everywhere. Each registers them with registerIntegrationTranslations().
 import i18next from 'i18next';
+import { INTEGRATION_MESSAGES } from '../../../../supabase/functions/_shared/schemas';
+import { messageOf } from '../../lib/errors';
 
 export const en = {
   title: 'Integration',
@@ -30,6 +32,13 @@ export const en = {
   cancelled: 'Notion access was not granted.',
   popupBlocked: 'The Notion window could not open. Allow pop-ups for this site and try again.',
   failed: 'Could not do that: {{reason}}',
+  messages: {
+    invalidRedirect: 'The redirect URL must be this site’s /oauth/notion',
+    invalidState:
+      'This authorisation link has expired or belongs to another session; connect again',
+    notConnected: 'Connect Notion first',
+    notGranted: 'Notion access was removed; connect Notion again',
+  },
   loadFailed: 'Could not load your integrations: {{reason}}',
   retry: 'Try again',
   paidOnly: 'Integrations come with a paid plan.',
@@ -104,6 +113,12 @@ export const ko: typeof en = {
   cancelled: '노션 액세스가 허용되지 않았습니다.',
   popupBlocked: '노션 창을 열 수 없습니다. 이 사이트의 팝업을 허용한 뒤 다시 시도해 주세요.',
   failed: '처리하지 못했습니다: {{reason}}',
+  messages: {
+    invalidRedirect: '돌아올 주소는 이 사이트의 /oauth/notion이어야 합니다',
+    invalidState: '만료되었거나 다른 세션의 인증 링크입니다. 다시 연결해 주세요',
+    notConnected: '먼저 노션을 연결해 주세요',
+    notGranted: '노션 접근 권한이 해제되었습니다. 노션을 다시 연결해 주세요',
+  },
   loadFailed: '연동 정보를 불러오지 못했습니다: {{reason}}',
   retry: '다시 시도',
   paidOnly: '연동은 유료 플랜에서 사용할 수 있습니다.',
@@ -159,4 +174,15 @@ export function registerIntegrationTranslations(i18n = i18next) {
   registered = true;
   i18n.addResourceBundle('en', 'translation', { integrations: en }, true, true);
   i18n.addResourceBundle('ko', 'translation', { integrations: ko }, true, true);
+}
+
+const MESSAGE_KEYS = new Map<string, string>(
+  Object.entries(INTEGRATION_MESSAGES).map(([key, text]) => [text, key]),
+);
+
+/** The reason of a failed integration call, in the reader's language where it is one of ours. */
+export function integrationReason(t: (key: string) => string, cause: unknown): string {
+  const message = messageOf(cause);
+  const key = MESSAGE_KEYS.get(message);
+  return key ? t(`integrations.messages.${key}`) : message;
 }

@@ -8,10 +8,12 @@ import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { PageHeading } from '../../../components/ui/page-heading';
 import { Spinner } from '../../../components/ui/spinner';
 import { IntegrationNotes, NotionMark } from '../../../components/integrations/integration-notes';
-import { registerIntegrationTranslations } from '../../../components/integrations/texts';
+import {
+  integrationReason,
+  registerIntegrationTranslations,
+} from '../../../components/integrations/texts';
 import { paths } from '../../../config/paths';
 import { formatDate } from '../../../lib/dates';
-import { messageOf } from '../../../lib/errors';
 import {
   connectNotion,
   dismissIntegrationNote,
@@ -69,7 +71,7 @@ export function IntegrationsPage({ api = supabaseIntegrationsApi }: { api?: Inte
         else if (result.status === 'failed') setError(s('failed', { reason: result.message }));
         await state.reload();
       })
-      .catch((cause: unknown) => setError(s('failed', { reason: messageOf(cause) })))
+      .catch((cause: unknown) => setError(s('failed', { reason: integrationReason(t, cause) })))
       .finally(() => setConnecting(false));
   };
 
@@ -79,7 +81,7 @@ export function IntegrationsPage({ api = supabaseIntegrationsApi }: { api?: Inte
       await api.dismiss(note.id);
       state.setData((d) => d && { ...d, notes: d.notes.filter((n) => n.id !== note.id) });
     } catch (cause) {
-      setError(s('failed', { reason: messageOf(cause) }));
+      setError(s('failed', { reason: integrationReason(t, cause) }));
     } finally {
       setDismissing((d) => {
         const next = new Set(d);
@@ -186,7 +188,7 @@ export function IntegrationsPage({ api = supabaseIntegrationsApi }: { api?: Inte
         cancelLabel={t('common.cancel')}
         confirmLabel={s('remove')}
         onCancel={() => setConfirming(false)}
-        errorText={(cause) => s('failed', { reason: messageOf(cause) })}
+        errorText={(cause) => s('failed', { reason: integrationReason(t, cause) })}
         onConfirm={async () => {
           const result = await api.remove();
           setConfirming(false);

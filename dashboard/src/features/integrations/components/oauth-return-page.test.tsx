@@ -1,6 +1,8 @@
 import { screen, waitFor } from '@testing-library/react';
+import i18next from 'i18next';
 import { Route, Routes } from 'react-router-dom';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { INTEGRATION_MESSAGES } from '../../../../../supabase/functions/_shared/schemas';
 import { renderWithProviders } from '../../../test/utils';
 import { OAuthReturnPage } from './oauth-return-page';
 
@@ -72,6 +74,21 @@ describe('/oauth/{service}', () => {
     expect((await screen.findByRole('alert')).textContent).toBe(
       'Could not connect Notion: This authorisation link has expired',
     );
+  });
+
+  it('says our own refusal in Korean', async () => {
+    await i18next.changeLanguage('ko');
+    try {
+      render(
+        '/oauth/notion?code=abc&state=old',
+        vi.fn(async () => Promise.reject(new Error(INTEGRATION_MESSAGES.invalidState))),
+      );
+      expect((await screen.findByRole('alert')).textContent).toContain(
+        '만료되었거나 다른 세션의 인증 링크입니다. 다시 연결해 주세요',
+      );
+    } finally {
+      await i18next.changeLanguage('en');
+    }
   });
 
   it('refuses a service it does not know', async () => {

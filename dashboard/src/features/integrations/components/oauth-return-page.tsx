@@ -6,9 +6,11 @@ import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router-dom';
 import { PageHeading } from '../../../components/ui/page-heading';
 import { Spinner } from '../../../components/ui/spinner';
-import { registerIntegrationTranslations } from '../../../components/integrations/texts';
+import {
+  integrationReason,
+  registerIntegrationTranslations,
+} from '../../../components/integrations/texts';
 import { paths } from '../../../config/paths';
-import { messageOf } from '../../../lib/errors';
 import { announceConnection, completeNotionConnection } from '../../../lib/integrations';
 
 registerIntegrationTranslations();
@@ -74,8 +76,8 @@ export function OAuthReturnPage({
       })
       .catch((cause: unknown) => {
         if (!alive) return;
-        setAnswer({ phase: 'failed', reason: messageOf(cause) });
-        announceConnection({ status: 'failed', message: messageOf(cause) });
+        setAnswer({ phase: 'failed', reason: integrationReason(t, cause) });
+        announceConnection({ status: 'failed', message: integrationReason(t, cause) });
       });
     return () => {
       alive = false;

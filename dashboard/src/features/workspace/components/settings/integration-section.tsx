@@ -6,6 +6,7 @@
 // access revoked) shows here as notes.
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { integrationReason } from '../../../../components/integrations/texts';
 import { Link } from 'react-router-dom';
 import { IntegrationNotes } from '../../../../components/integrations/integration-notes';
 import { SelectField } from '../../../../components/ui/fields';
@@ -13,7 +14,6 @@ import { Spinner } from '../../../../components/ui/spinner';
 import { paths } from '../../../../config/paths';
 import type { ReactionType } from '../../../../lib/db-types';
 import { useQuery } from '../../../../lib/use-query';
-import { messageOf } from '../../../../lib/errors';
 import {
   connectNotion,
   dismissIntegrationNote,
@@ -110,7 +110,9 @@ export function IntegrationSection({
         if (result.status === 'cancelled') setProblem(t('integrations.cancelled'));
         await status.reload();
       })
-      .catch((cause: unknown) => setProblem(t('integrations.failed', { reason: messageOf(cause) })))
+      .catch((cause: unknown) =>
+        setProblem(t('integrations.failed', { reason: integrationReason(t, cause) })),
+      )
       .finally(() => setConnecting(false));
   };
 
@@ -120,7 +122,7 @@ export function IntegrationSection({
       await api.dismiss(note.id);
       status.setData((d) => d && { ...d, notes: d.notes.filter((n) => n.id !== note.id) });
     } catch (cause) {
-      setProblem(t('integrations.failed', { reason: messageOf(cause) }));
+      setProblem(t('integrations.failed', { reason: integrationReason(t, cause) }));
     } finally {
       setDismissing((d) => {
         const next = new Set(d);
