@@ -313,7 +313,8 @@ export class BlockElement extends ReactionElement {
 
   /**
    * Logs and announces an error; returns its message for display, in the block's language for
-   * the refusals the visitor can act on (too fast, automated, blocked).
+   * the refusals the visitor can act on (too fast, automated, blocked) and the owner's monthly
+   * responses being used up.
    */
   protected fail(e: unknown): string {
     const { code, details } = (e || {}) as ApiError;
@@ -325,7 +326,9 @@ export class BlockElement extends ReactionElement {
           ? 'automated'
           : details === 'blocked'
             ? 'blockedWriter'
-            : '';
+            : details === 'quota'
+              ? 'quotaReached'
+              : '';
     const message = key ? this.t(key) : e instanceof Error ? e.message : String(e);
     log(message);
     this.emit('reaction-error', { message, code });

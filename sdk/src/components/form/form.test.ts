@@ -259,6 +259,23 @@ describe('reaction-form', () => {
     expect(input(el, 'short').value).to.equal('keep');
   });
 
+  it("says so in the block's language when the owner's monthly responses are used up", async () => {
+    const v = view();
+    v.block.language = 'ko';
+    const el = await mount(() => {
+      throw new ApiError(429, 'Monthly response limit reached', 'PT429', 'quota');
+    }, v);
+    $$<HTMLInputElement>(el, 'input[type=radio]')[0]!.click();
+    type(input(el, 'short'), 'keep');
+    $(el, '[part=submit]').click();
+    await until(() => el['_error']);
+    await el.updateComplete;
+    await until(
+      () => $(el, '[part=error]').textContent === '이번 달에는 더 이상 응답을 받지 않습니다.',
+    );
+    expect(input(el, 'short').value).to.equal('keep');
+  });
+
   it('writes nothing in dummy mode and speaks Korean', async () => {
     const v = view();
     v.block.language = 'ko';

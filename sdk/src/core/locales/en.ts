@@ -57,6 +57,7 @@ const en = {
   tooFast: "You're going too fast, try again in a few seconds.",
   automated: 'This was not sent: it looked automated.',
   blockedWriter: 'The owner of this block has blocked you from writing here.',
+  quotaReached: 'No more responses are taken this month.',
   captcha: 'Please confirm you are a person to go on.',
   captchaFailed: 'The check failed. Please try again.',
   report: 'Report',

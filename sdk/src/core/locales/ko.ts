@@ -56,6 +56,7 @@ const ko: Partial<Texts> = {
   tooFast: '너무 빠릅니다. 몇 초 후에 다시 시도해 주세요.',
   automated: '자동으로 보낸 것 같아 전송하지 않았습니다.',
   blockedWriter: '이 블록의 소유자가 이곳에서의 글쓰기를 차단했습니다.',
+  quotaReached: '이번 달에는 더 이상 응답을 받지 않습니다.',
   captcha: '계속하려면 사람인지 확인해 주세요.',
   captchaFailed: '확인에 실패했습니다. 다시 시도해 주세요.',
   report: '신고',
