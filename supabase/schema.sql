@@ -67,6 +67,15 @@ create table private.captcha_tokens (
 comment on table private.captcha_tokens is 'SHA-256 of the captcha tokens already spent (purged after a day).';
 alter table private.captcha_tokens enable row level security;
 
+create table private.coupon_attempts (
+  user_id uuid not null,
+  attempted_at timestamp with time zone default now() not null,
+  constraint coupon_attempts_user_id_fkey FOREIGN KEY (user_id) REFERENCES public.profiles(id) ON DELETE CASCADE
+);
+comment on table private.coupon_attempts is 'One row per use-coupon call in the last hour, per owner (note_coupon_attempt); older rows go on the next try and with the trust purge.';
+alter table private.coupon_attempts enable row level security;
+CREATE INDEX coupon_attempts_user_time ON private.coupon_attempts USING btree (user_id, attempted_at);
+
 create table private.integration_tokens (
   integration_id uuid not null,
   access_token text not null,
@@ -2812,6 +2821,7 @@ AS $function$
     where r.block_id = x.block_id and r.subject = x.subject and r.action = x.action;
   delete from private.captcha_passes where expires_at < now();
   delete from private.captcha_tokens where created_at < now() - interval '1 day';
+  delete from private.coupon_attempts where attempted_at < now() - interval '1 hour';
 $function$;
 -- executable by public (the default)
 
@@ -4965,6 +4975,31 @@ comment on function public.moderation_messages(p_block_id uuid, p_filter text, p
 revoke all on function public.moderation_messages(p_block_id uuid, p_filter text, p_search text, p_before timestamp with time zone, p_limit integer) from public;
 grant execute on function public.moderation_messages(p_block_id uuid, p_filter text, p_search text, p_before timestamp with time zone, p_limit integer) to authenticated;
 grant execute on function public.moderation_messages(p_block_id uuid, p_filter text, p_search text, p_before timestamp with time zone, p_limit integer) to service_role;
+
+CREATE OR REPLACE FUNCTION public.note_coupon_attempt(p_user_id uuid, p_per_hour integer DEFAULT 10)
+ RETURNS boolean
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  v_recent integer;
+begin
+  -- one owner's tries in a row: their parallel calls count one after another
+  perform pg_advisory_xact_lock(hashtext('coupon_attempts'), hashtext(p_user_id::text));
+  delete from private.coupon_attempts
+    where user_id = p_user_id and attempted_at < now() - interval '1 hour';
+  select count(*) into v_recent from private.coupon_attempts where user_id = p_user_id;
+  if v_recent >= p_per_hour then
+    return false;
+  end if;
+  insert into private.coupon_attempts (user_id) values (p_user_id);
+  return true;
+end;
+$function$;
+comment on function public.note_coupon_attempt(p_user_id uuid, p_per_hour integer) is 'Notes one coupon try of an owner; false when they already tried p_per_hour times in the last hour (use-coupon answers 429). Service role only.';
+revoke all on function public.note_coupon_attempt(p_user_id uuid, p_per_hour integer) from public;
+grant execute on function public.note_coupon_attempt(p_user_id uuid, p_per_hour integer) to service_role;
 
 CREATE OR REPLACE FUNCTION public.notification_context(p_kind text, p_payloads jsonb)
  RETURNS jsonb

@@ -1092,6 +1092,33 @@ describe('coupons', () => {
     await refused(owner, () => use(owner, expired), 410, PLAN_MESSAGES.couponExpired);
   });
 
+  it('ten tries an hour per owner: then even a good code waits, and other owners are not held', async () => {
+    const guesser = await newUser('coupon-guess');
+    const tries = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => use(guesser, `GUESS-${i}-${randomUUID().slice(0, 6)}`)),
+    );
+    expect(tries.map((r) => r.status).sort()).toEqual([...Array(10).fill(404), 429, 429]);
+    for (const r of tries.filter((t) => t.status === 429))
+      expect(r.json.error?.message).toBe(PLAN_MESSAGES.couponAttempts);
+    await refused(guesser, () => use(guesser, code), 429, PLAN_MESSAGES.couponAttempts);
+    expect(await paymentsOf(guesser.id)).toHaveLength(0);
+    // an hour later the tries have run out of the window
+    await sql(
+      `update private.coupon_attempts set attempted_at = attempted_at - interval '61 minutes' where user_id = $1`,
+      [guesser.id],
+    );
+    expect((await use(guesser, code)).status).toBe(200);
+    // the purge keeps only the last hour's tries
+    await sql('select private.purge_trust()');
+    const [{ n }] = (await sql<{ n: number }>(
+      'select count(*)::int as n from private.coupon_attempts where user_id = $1',
+      [guesser.id],
+    )) as [{ n: number }];
+    expect(n).toBe(1);
+    const other = await newUser('coupon-other');
+    expect((await use(other, code)).status).toBe(200);
+  });
+
   it('used twice in parallel: once per owner, and a capped coupon by one owner only', async () => {
     const owner = await newUser('coupon-race');
     const twice = await Promise.all([use(owner, code), use(owner, code), use(owner, code)]);
@@ -1162,6 +1189,7 @@ describe('rules in the database', () => {
       ],
       ['record_plan_checkout', { p_charge_id: randomUUID() }],
       ['redeem_coupon', { p_user_id: owner.id, p_code: 'X' }],
+      ['note_coupon_attempt', { p_user_id: owner.id }],
       ['sync_paypal_plan', { p_subscription_id: 'I-X', p_state: { status: 'ACTIVE' } }],
       ['expire_plans', {}],
       ['plan_charge', { p_charge_id: randomUUID() }],
