@@ -67,15 +67,6 @@ create table private.captcha_tokens (
 comment on table private.captcha_tokens is 'SHA-256 of the captcha tokens already spent (purged after a day).';
 alter table private.captcha_tokens enable row level security;
 
-create table private.coupon_attempts (
-  user_id uuid not null,
-  attempted_at timestamp with time zone default now() not null,
-  constraint coupon_attempts_user_id_fkey FOREIGN KEY (user_id) REFERENCES public.profiles(id) ON DELETE CASCADE
-);
-comment on table private.coupon_attempts is 'One row per use-coupon call in the last hour, per owner (note_coupon_attempt); older rows go on the next try and with the trust purge.';
-alter table private.coupon_attempts enable row level security;
-CREATE INDEX coupon_attempts_user_time ON private.coupon_attempts USING btree (user_id, attempted_at);
-
 create table private.integration_tokens (
   integration_id uuid not null,
   access_token text not null,
@@ -192,6 +183,17 @@ comment on table private.outbound_mails is 'Every mail handed to the mail provid
 alter table private.outbound_mails enable row level security;
 CREATE INDEX outbound_mails_created_idx ON private.outbound_mails USING btree (created_at);
 CREATE INDEX outbound_mails_sender_created_idx ON private.outbound_mails USING btree (sender_user_id, created_at DESC) WHERE (sender_user_id IS NOT NULL);
+
+create table private.owner_calls (
+  user_id uuid not null,
+  name text not null,
+  called_at timestamp with time zone default now() not null,
+  constraint owner_calls_name_check CHECK ((name ~ '^[a-z][a-z0-9-]{0,49}$'::text)),
+  constraint owner_calls_user_id_fkey FOREIGN KEY (user_id) REFERENCES public.profiles(id) ON DELETE CASCADE
+);
+comment on table private.owner_calls is 'One row per limited edge-function call in the last hour, per owner and function (note_owner_call); older rows go on the next call and with the trust purge.';
+alter table private.owner_calls enable row level security;
+CREATE INDEX owner_calls_user_name_time ON private.owner_calls USING btree (user_id, name, called_at);
 
 create table private.payment_charges (
   id uuid default gen_random_uuid() not null,
@@ -2821,7 +2823,7 @@ AS $function$
     where r.block_id = x.block_id and r.subject = x.subject and r.action = x.action;
   delete from private.captcha_passes where expires_at < now();
   delete from private.captcha_tokens where created_at < now() - interval '1 day';
-  delete from private.coupon_attempts where attempted_at < now() - interval '1 hour';
+  delete from private.owner_calls where called_at < now() - interval '1 hour';
 $function$;
 -- executable by public (the default)
 
@@ -4976,7 +4978,7 @@ revoke all on function public.moderation_messages(p_block_id uuid, p_filter text
 grant execute on function public.moderation_messages(p_block_id uuid, p_filter text, p_search text, p_before timestamp with time zone, p_limit integer) to authenticated;
 grant execute on function public.moderation_messages(p_block_id uuid, p_filter text, p_search text, p_before timestamp with time zone, p_limit integer) to service_role;
 
-CREATE OR REPLACE FUNCTION public.note_coupon_attempt(p_user_id uuid, p_per_hour integer DEFAULT 10)
+CREATE OR REPLACE FUNCTION public.note_owner_call(p_user_id uuid, p_name text, p_per_hour integer)
  RETURNS boolean
  LANGUAGE plpgsql
  SECURITY DEFINER
@@ -4985,21 +4987,22 @@ AS $function$
 declare
   v_recent integer;
 begin
-  -- one owner's tries in a row: their parallel calls count one after another
-  perform pg_advisory_xact_lock(hashtext('coupon_attempts'), hashtext(p_user_id::text));
-  delete from private.coupon_attempts
-    where user_id = p_user_id and attempted_at < now() - interval '1 hour';
-  select count(*) into v_recent from private.coupon_attempts where user_id = p_user_id;
+  -- one owner's calls of one function in a row: parallel calls count one after another
+  perform pg_advisory_xact_lock(hashtext('owner_calls:' || p_name), hashtext(p_user_id::text));
+  delete from private.owner_calls
+    where user_id = p_user_id and name = p_name and called_at < now() - interval '1 hour';
+  select count(*) into v_recent from private.owner_calls
+    where user_id = p_user_id and name = p_name;
   if v_recent >= p_per_hour then
     return false;
   end if;
-  insert into private.coupon_attempts (user_id) values (p_user_id);
+  insert into private.owner_calls (user_id, name) values (p_user_id, p_name);
   return true;
 end;
 $function$;
-comment on function public.note_coupon_attempt(p_user_id uuid, p_per_hour integer) is 'Notes one coupon try of an owner; false when they already tried p_per_hour times in the last hour (use-coupon answers 429). Service role only.';
-revoke all on function public.note_coupon_attempt(p_user_id uuid, p_per_hour integer) from public;
-grant execute on function public.note_coupon_attempt(p_user_id uuid, p_per_hour integer) to service_role;
+comment on function public.note_owner_call(p_user_id uuid, p_name text, p_per_hour integer) is 'Notes one call of a limited edge function by an owner; false when they already made p_per_hour in the last hour (the function answers 429). Service role only.';
+revoke all on function public.note_owner_call(p_user_id uuid, p_name text, p_per_hour integer) from public;
+grant execute on function public.note_owner_call(p_user_id uuid, p_name text, p_per_hour integer) to service_role;
 
 CREATE OR REPLACE FUNCTION public.notification_context(p_kind text, p_payloads jsonb)
  RETURNS jsonb

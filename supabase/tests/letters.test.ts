@@ -16,6 +16,7 @@ import {
   TYPEDREAM_PAGE_URL,
 } from '../local/providers/pages/fixtures.ts';
 import type { TLetterModel } from '../functions/_shared/letter-schemas.ts';
+import { MESSAGES } from '../functions/_shared/schemas.ts';
 import { anonClient, callFunction, newUser, sql, stack, type TestUser } from './support/clients.ts';
 import { eventually, mailbox, providersUrl, sesControl, type Mail } from './support/providers.ts';
 
@@ -248,6 +249,28 @@ describe('page to letter', () => {
     expect(images[0]!.src).toContain('/storage/v1/object/public/letter-images/');
     expect(images[1]!.src).toBe('https://images.example.org/outside.png');
     expectMailSafe(l.html);
+  });
+
+  it('an owner loading pages in a loop is stopped after 60 an hour (the fetches and image copies are ours)', async () => {
+    const o = await letterOwner('notion_letter');
+    // a bad address costs nothing and is not counted
+    expect((await load(o, 'notion', 'not a url')).status).toBe(400);
+    await sql(
+      `insert into private.owner_calls (user_id, name, called_at)
+       select $1, 'web-to-template', now() - interval '1 minute' from generate_series(1, 59)`,
+      [o.owner.id],
+    );
+    await loaded(o, 'notion', NOTION_PAGE_URL);
+    const refused = await load(o, 'notion', NOTION_PAGE_URL);
+    expect(refused.status).toBe(429);
+    expect(refused.json.error?.message).toBe(MESSAGES.tooManyCalls);
+    const [{ n }] = (await sql<{ n: number }>(
+      `select count(*)::int as n from private.owner_calls where user_id = $1 and name = 'web-to-template'`,
+      [o.owner.id],
+    )) as [{ n: number }];
+    expect(n).toBe(60);
+    // another owner is not held
+    await loaded(await letterOwner('notion_letter'), 'notion', NOTION_PAGE_URL);
   });
 
   it('the spec messages for addresses and modes', async () => {

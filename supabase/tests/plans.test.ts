@@ -1104,14 +1104,14 @@ describe('coupons', () => {
     expect(await paymentsOf(guesser.id)).toHaveLength(0);
     // an hour later the tries have run out of the window
     await sql(
-      `update private.coupon_attempts set attempted_at = attempted_at - interval '61 minutes' where user_id = $1`,
+      `update private.owner_calls set called_at = called_at - interval '61 minutes' where user_id = $1`,
       [guesser.id],
     );
     expect((await use(guesser, code)).status).toBe(200);
     // the purge keeps only the last hour's tries
     await sql('select private.purge_trust()');
     const [{ n }] = (await sql<{ n: number }>(
-      'select count(*)::int as n from private.coupon_attempts where user_id = $1',
+      'select count(*)::int as n from private.owner_calls where user_id = $1',
       [guesser.id],
     )) as [{ n: number }];
     expect(n).toBe(1);
@@ -1189,7 +1189,7 @@ describe('rules in the database', () => {
       ],
       ['record_plan_checkout', { p_charge_id: randomUUID() }],
       ['redeem_coupon', { p_user_id: owner.id, p_code: 'X' }],
-      ['note_coupon_attempt', { p_user_id: owner.id }],
+      ['note_owner_call', { p_user_id: owner.id, p_name: 'use-coupon', p_per_hour: 1000 }],
       ['sync_paypal_plan', { p_subscription_id: 'I-X', p_state: { status: 'ACTIVE' } }],
       ['expire_plans', {}],
       ['plan_charge', { p_charge_id: randomUUID() }],

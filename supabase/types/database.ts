@@ -1643,7 +1643,10 @@ export type Database = {
         };
         Returns: Json;
       };
-      note_coupon_attempt: { Args: { p_per_hour?: number; p_user_id: string }; Returns: boolean };
+      note_owner_call: {
+        Args: { p_name: string; p_per_hour: number; p_user_id: string };
+        Returns: boolean;
+      };
       notification_context: { Args: { p_kind: string; p_payloads: Json }; Returns: Json };
       notion_connection: { Args: { p_user_id: string }; Returns: Json };
       payment_event_seen: { Args: { p_id: string }; Returns: boolean };

@@ -29,6 +29,7 @@ export const MESSAGES = {
   nothingToUpdate: 'nothing to update',
   tooLong: 'Too long message',
   invalidUrl: 'Invalid URL',
+  tooManyCalls: 'Too many requests; try again later',
 } as const;
 
 export const ZCreateBlock = z.object({

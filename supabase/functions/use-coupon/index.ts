@@ -1,9 +1,10 @@
 // useCoupon: redeems a coupon code (1 to 99 characters) for the caller. The rules (once per
 // owner, expiry, usage cap, promote coupons for owners who never had a plan) live in
 // public.redeem_coupon, which locks the coupon's row so parallel redemptions cannot overshoot.
-// Codes are words an operator picks: each owner gets ten tries an hour (note_coupon_attempt),
+// Codes are words an operator picks: each owner gets ten tries an hour (_shared/owner-limits.ts),
 // then 429 until the oldest try is an hour old.
-import { handler, HttpError } from '../_shared/http.ts';
+import { handler } from '../_shared/http.ts';
+import { limitOwnerCalls } from '../_shared/owner-limits.ts';
 import { httpErrorOf, rpc, type PaymentRow } from '../_shared/plan-flows.ts';
 import { PLAN_MESSAGES, ZUseCoupon } from '../_shared/plans.ts';
 
@@ -12,9 +13,7 @@ Deno.serve(
     ZUseCoupon,
     async ({ body, user }) => {
       try {
-        if (!(await rpc<boolean>('note_coupon_attempt', { p_user_id: user.id }))) {
-          throw new HttpError(429, 'too_many_requests', PLAN_MESSAGES.couponAttempts);
-        }
+        await limitOwnerCalls(user.id, 'use-coupon', PLAN_MESSAGES.couponAttempts);
         const payment = await rpc<PaymentRow>('redeem_coupon', {
           p_user_id: user.id,
           p_code: body.couponId,

@@ -15,6 +15,7 @@ import { brunchProfileText } from '../_shared/letter/html-source.ts';
 import { ownLetterBlock } from '../_shared/letter/calls.ts';
 import { PAGE_POLICY } from '../_shared/letter/load.ts';
 import { guardDeps } from '../_shared/letter/runtime.ts';
+import { limitOwnerCalls } from '../_shared/owner-limits.ts';
 
 Deno.serve(
   handler(
@@ -35,6 +36,8 @@ Deno.serve(
         .eq('status', 'verified')
         .maybeSingle();
       if (!sender) throw new HttpError(400, 'no_sender', LETTER_MESSAGES.verifySenderFirst);
+      // the fetch is what a loop would make us do: counted only for calls that get this far
+      await limitOwnerCalls(user.id, 'verify-brunch-id');
       let text: string;
       try {
         const page = await guardedFetch(profile.url, PAGE_POLICY('brunch'), guardDeps(), {

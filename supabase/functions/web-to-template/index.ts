@@ -6,6 +6,7 @@
 import { serviceClient } from '../_shared/clients.ts';
 import { optionalEnv } from '../_shared/env.ts';
 import { handler, HttpError } from '../_shared/http.ts';
+import { limitOwnerCalls } from '../_shared/owner-limits.ts';
 import {
   checkPageUrl,
   LETTER_MESSAGES,
@@ -38,6 +39,8 @@ Deno.serve(
       if (!raw) throw new HttpError(400, 'no_sample', LETTER_MESSAGES.noSample);
       const checked = checkPageUrl(body.mode, raw, block.private.brunch_profile_page);
       if ('error' in checked) throw new HttpError(400, 'invalid_address', checked.error);
+      // the fetch and the image copies are what a loop would make us do: counted from here
+      await limitOwnerCalls(user.id, 'web-to-template');
       let loaded;
       try {
         loaded = await loadLetter(body.mode, checked.url, loadDeps(user.id));

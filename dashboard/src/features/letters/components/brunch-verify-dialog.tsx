@@ -11,6 +11,7 @@ import {
   normalizeBrunchProfile,
 } from '../../../../../supabase/functions/_shared/letter-schemas';
 import { verifyBrunchId } from '../api/letters';
+import { letterMessage } from '../model/messages';
 
 export interface BrunchVerifyDialogProps {
   blockId: string;
@@ -34,7 +35,7 @@ export function BrunchVerifyDialog({
       ? t('letters.brunchDialog.link_error')
       : m === LETTER_MESSAGES.brunchFailed
         ? t('letters.brunchDialog.failed')
-        : m;
+        : letterMessage(t, m);
   const linkProblem = link !== '' && 'error' in normalizeBrunchProfile(link);
   const submit = () =>
     void run(

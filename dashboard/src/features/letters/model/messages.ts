@@ -1,6 +1,7 @@
 // The server's letter messages (the spec's English wording) in the reader's language.
 import type { TFunction } from 'i18next';
 import { LETTER_MESSAGES } from '../../../../../supabase/functions/_shared/letter-schemas';
+import { MESSAGES } from '../../../../../supabase/functions/_shared/schemas';
 
 const KEYS: Record<string, string> = {
   [LETTER_MESSAGES.invalidAddress]: 'invalidAddress',
@@ -12,6 +13,7 @@ const KEYS: Record<string, string> = {
   [LETTER_MESSAGES.failedToLoad]: 'failedToLoad',
   [LETTER_MESSAGES.noSample]: 'noSample',
   [LETTER_MESSAGES.verifySenderFirst]: 'verifySenderFirst',
+  [MESSAGES.tooManyCalls]: 'tooManyCalls',
 };
 
 export function letterMessage(t: TFunction, message: string): string {

@@ -1,0 +1,31 @@
+// Per-owner hourly limits on the edge functions an owner could call in a loop to guess (coupon
+// codes) or to make us fetch and store outside pages (letters). The count is in Postgres
+// (public.note_owner_call, service role only), so every instance of a function shares it.
+import { serviceClient } from './clients.ts';
+import { HttpError } from './http.ts';
+import { MESSAGES } from './schemas.ts';
+
+/** Calls an owner may make per hour, per function. */
+export const OWNER_CALLS_PER_HOUR = {
+  'use-coupon': 10,
+  'web-to-template': 60,
+  'verify-brunch-id': 20,
+} as const;
+
+/**
+ * Notes one call of `name` by the owner, or refuses it (429) when they made their hour's calls
+ * already; `message` is what the refusal says (by default "Too many requests; try again later").
+ */
+export async function limitOwnerCalls(
+  userId: string,
+  name: keyof typeof OWNER_CALLS_PER_HOUR,
+  message: string = MESSAGES.tooManyCalls,
+): Promise<void> {
+  const { data, error } = await serviceClient().rpc('note_owner_call', {
+    p_user_id: userId,
+    p_name: name,
+    p_per_hour: OWNER_CALLS_PER_HOUR[name],
+  });
+  if (error) throw new Error(`note_owner_call: ${error.message}`);
+  if (data !== true) throw new HttpError(429, 'too_many_requests', message);
+}
