@@ -416,6 +416,7 @@ create policy "Users can update their own audience" on public.audience_members f
   using ((user_id = ( SELECT auth.uid() AS uid)))
   with check ((user_id = ( SELECT auth.uid() AS uid)));
 CREATE TRIGGER audience_members_after_change AFTER INSERT OR DELETE OR UPDATE OF deactivated, group_name ON public.audience_members FOR EACH ROW EXECUTE FUNCTION private.audience_members_after_change();
+CREATE TRIGGER audience_members_cap AFTER INSERT ON public.audience_members REFERENCING NEW TABLE AS inserted FOR EACH STATEMENT EXECUTE FUNCTION private.audience_members_cap();
 CREATE TRIGGER audience_members_keep_counts BEFORE INSERT OR UPDATE ON public.audience_members FOR EACH ROW EXECUTE FUNCTION private.audience_members_keep_counts();
 CREATE TRIGGER audience_members_touch BEFORE UPDATE ON public.audience_members FOR EACH ROW EXECUTE FUNCTION private.audience_members_touch();
 
@@ -1367,6 +1368,30 @@ begin
 end;
 $function$;
 -- executable by public (the default)
+
+CREATE OR REPLACE FUNCTION private.audience_members_cap()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  v_owner uuid := (select auth.uid());
+  v_cap integer;
+begin
+  if v_owner is null or not exists (select 1 from inserted where user_id = v_owner) then
+    return null;
+  end if;
+  v_cap := coalesce((private.setting('audience.max_members', '100000'::jsonb) #>> '{}')::integer, 100000);
+  if (select count(*) from public.audience_members where user_id = v_owner) > v_cap then
+    raise exception 'Your audience is full' using errcode = 'PT403',
+      detail = format('at most %s people', v_cap),
+      hint = 'Remove people who no longer read your letters, then add again.';
+  end if;
+  return null;
+end;
+$function$;
+revoke all on function private.audience_members_cap() from public;
 
 CREATE OR REPLACE FUNCTION private.audience_members_keep_counts()
  RETURNS trigger

@@ -15,7 +15,7 @@ import {
   NOTION_PAGE_URL,
   TYPEDREAM_PAGE_URL,
 } from '../local/providers/pages/fixtures.ts';
-import type { TLetterModel } from '../functions/_shared/letter-schemas.ts';
+import { AUDIENCE_MESSAGES, type TLetterModel } from '../functions/_shared/letter-schemas.ts';
 import { MESSAGES } from '../functions/_shared/schemas.ts';
 import { anonClient, callFunction, newUser, sql, stack, type TestUser } from './support/clients.ts';
 import { eventually, mailbox, providersUrl, sesControl, type Mail } from './support/providers.ts';
@@ -748,6 +748,55 @@ describe('a worker that loses track of a send', () => {
 });
 
 describe('audience', () => {
+  it('an owner adding people stops at the ceiling; people joining by writing are not held', async () => {
+    const owner = await newUser('audience-cap');
+    await sql('update public.profiles set paid = true where id = $1', [owner.id]);
+    const claims = Buffer.from(owner.accessToken.split('.')[1] ?? '', 'base64url').toString();
+    // in one transaction that rolls back: a ceiling of 3 no other test sees
+    const c = new pg.Client({ connectionString: stack().dbUrl });
+    await c.connect();
+    try {
+      await c.query('begin');
+      await c.query(
+        `insert into private.settings (key, value) values ('audience.max_members', '3')`,
+      );
+      const asOwner = `select set_config('role', 'authenticated', true),
+                              set_config('request.jwt.claims', $1, true)`;
+      await c.query(asOwner, [claims]);
+      const insert = (emails: string[]) =>
+        c.query(
+          `insert into public.audience_members (user_id, creator_name, email, deactivated)
+           select $1, 'Reader', e, false from unnest($2::text[]) e`,
+          [owner.id, emails],
+        );
+      await insert([inbox('cap1'), inbox('cap2')]);
+      await c.query('savepoint before_cap');
+      const refused = await insert([inbox('cap3'), inbox('cap4')]).catch((e: Error) => e);
+      expect((refused as Error).message).toBe(AUDIENCE_MESSAGES.audienceFull);
+      expect((refused as { code?: string }).code).toBe('PT403');
+      await c.query('rollback to savepoint before_cap');
+      // a visitor's first write adds them to the owner's audience, full or not
+      // (as record_audience_event does it: the function's owner writes, the claims are the visitor's)
+      await c.query(
+        `select set_config('role', 'postgres', true), set_config('request.jwt.claims', $1, true)`,
+        [JSON.stringify({ sub: randomUUID(), role: 'authenticated', is_anonymous: true })],
+      );
+      await c.query(
+        `insert into public.audience_members (user_id, creator_name, email, deactivated)
+         values ($1, 'Visitor', $2, false), ($1, 'Visitor 2', $3, false)`,
+        [owner.id, inbox('visitor1'), inbox('visitor2')],
+      );
+      const { rows } = await c.query<{ n: number }>(
+        'select count(*)::int as n from public.audience_members where user_id = $1',
+        [owner.id],
+      );
+      expect(rows[0]!.n).toBe(4);
+    } finally {
+      await c.query('rollback').catch(() => {});
+      await c.end();
+    }
+  });
+
   it('adding members and groups is paid; editing and deleting what one has is not', async () => {
     const owner = await newUser('audience');
     const add = () =>

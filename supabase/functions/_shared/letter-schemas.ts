@@ -350,6 +350,8 @@ export const AUDIENCE_MESSAGES = {
   groupRequired: 'Group name is required',
   groupExists: 'The group already exists',
   groupReserved: 'This name is reserved',
+  /** the database's ceiling on an owner's audience (audience.max_members, default 100,000) */
+  audienceFull: 'Your audience is full',
 } as const;
 
 export const RESERVED_GROUPS = ['activated', 'deactivated'] as const;

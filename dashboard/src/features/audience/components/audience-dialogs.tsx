@@ -28,6 +28,7 @@ export function audienceMessage(
     [AUDIENCE_MESSAGES.groupExists]: 'audience.group_exists',
     [AUDIENCE_MESSAGES.groupReserved]: 'audience.group_reserved',
     [AUDIENCE_MESSAGES.groupRequired]: 'audience.group_required',
+    [AUDIENCE_MESSAGES.audienceFull]: 'audience.full',
   }[message];
   return key ? t(key) : message;
 }
@@ -61,7 +62,7 @@ export function AddAudienceDialog({ userId, groups, onDone, onClose }: MemberDia
         await addMember(userId, member);
         onDone();
       },
-      (cause) => t('audience.failed', { reason: messageOf(cause) }),
+      (cause) => t('audience.failed', { reason: audienceMessage(t, messageOf(cause)) }),
     );
   };
   return (
@@ -131,7 +132,7 @@ export function GroupNameDialog({
       onSubmit={() =>
         void run(
           () => onSubmit(name.trim()),
-          (cause) => t('audience.failed', { reason: messageOf(cause) }),
+          (cause) => t('audience.failed', { reason: audienceMessage(t, messageOf(cause)) }),
         )
       }
       submitLabel={t('common.save')}
@@ -202,7 +203,7 @@ export function CsvImportDialog({ userId, groups, onDone, onClose }: MemberDialo
       setResult({ added, already: done - added });
       onDone();
     } catch (cause) {
-      setError(t('audience.failed', { reason: messageOf(cause) }));
+      setError(t('audience.failed', { reason: audienceMessage(t, messageOf(cause)) }));
     } finally {
       setProgress(null);
     }
