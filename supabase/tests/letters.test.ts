@@ -237,6 +237,16 @@ describe('page to letter', () => {
     ]);
     expect(l.html).not.toContain('steal');
     expectMailSafe(l.html);
+
+    // verifying in a loop: 20 profile fetches an hour, then 429 (two were made above)
+    await sql(
+      `insert into private.owner_calls (user_id, name)
+       select $1, 'verify-brunch-id' from generate_series(1, 18)`,
+      [o.owner.id],
+    );
+    const refused = await verify(BRUNCH_PROFILE_URL);
+    expect(refused.status).toBe(429);
+    expect(refused.json.error?.message).toBe(MESSAGES.tooManyCalls);
   });
 
   it('a Typedream page: main content only, its own images copied, outside https images kept', async () => {
