@@ -150,7 +150,7 @@ export const ko: typeof en = {
   group_exists: '이미 있는 그룹입니다',
   group_reserved: '사용할 수 없는 이름입니다',
   group_required: '그룹 이름을 입력하세요',
-  full: '구독자가 가득 찼습니다. 더 이상 레터를 읽지 않는 분을 지운 뒤 다시 추가해 주세요.',
+  full: '오디언스가 가득 찼습니다. 더 이상 레터를 읽지 않는 분을 지운 뒤 다시 추가해 주세요.',
   addDialog: {
     title: '오디언스 추가',
     name: '이름',

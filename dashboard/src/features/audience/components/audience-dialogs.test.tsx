@@ -1,0 +1,69 @@
+import { act, fireEvent, screen, within } from '@testing-library/react';
+import i18next from 'i18next';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { AUDIENCE_MESSAGES } from '../../../../../supabase/functions/_shared/letter-schemas';
+import { renderWithProviders } from '../../../test/utils';
+import { registerAudienceTranslations } from '../locales';
+import { AddAudienceDialog } from './audience-dialogs';
+
+const api = vi.hoisted(() => ({ addMember: vi.fn(), importBatch: vi.fn() }));
+vi.mock('../api/audience', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('../api/audience')>()),
+  ...api,
+}));
+registerAudienceTranslations();
+
+afterEach(async () => {
+  api.addMember.mockReset();
+  await i18next.changeLanguage('en');
+});
+
+const open = () => {
+  const onDone = vi.fn();
+  renderWithProviders(
+    <AddAudienceDialog userId="user-1" groups={['vip']} onDone={onDone} onClose={() => {}} />,
+  );
+  return { onDone, dialog: screen.getByRole('dialog') };
+};
+
+describe('add audience dialog', () => {
+  it('adds on Enter once the name and email are valid, with the chosen group', async () => {
+    api.addMember.mockResolvedValue(undefined);
+    const { onDone, dialog } = open();
+    const name = within(dialog).getByLabelText('Name');
+    fireEvent.change(name, { target: { value: 'Ann' } });
+    fireEvent.submit(name.closest('form')!);
+    expect(api.addMember).not.toHaveBeenCalled();
+    fireEvent.change(within(dialog).getByLabelText('Email'), {
+      target: { value: 'ann@example.com' },
+    });
+    fireEvent.change(within(dialog).getByLabelText('Group'), { target: { value: 'vip' } });
+    await act(async () => {
+      fireEvent.submit(name.closest('form')!);
+    });
+    expect(api.addMember).toHaveBeenCalledWith('user-1', {
+      name: 'Ann',
+      email: 'ann@example.com',
+      group: 'vip',
+    });
+    expect(onDone).toHaveBeenCalledTimes(1);
+  });
+
+  it('says a full audience in Korean and keeps what was typed', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    await i18next.changeLanguage('ko');
+    api.addMember.mockRejectedValue(new Error(AUDIENCE_MESSAGES.audienceFull));
+    const { onDone, dialog } = open();
+    fireEvent.change(within(dialog).getByLabelText('이름'), { target: { value: 'Ann' } });
+    const email = within(dialog).getByLabelText('이메일') as HTMLInputElement;
+    fireEvent.change(email, { target: { value: 'ann@example.com' } });
+    await act(async () => {
+      fireEvent.submit(email.closest('form')!);
+    });
+    expect(within(dialog).getByRole('alert').textContent).toContain(
+      '오디언스가 가득 찼습니다. 더 이상 레터를 읽지 않는 분을 지운 뒤 다시 추가해 주세요.',
+    );
+    expect(email.value).toBe('ann@example.com');
+    expect(onDone).not.toHaveBeenCalled();
+  });
+});
