@@ -3,7 +3,7 @@
 // note reads the same everywhere. Each registers them with registerIntegrationTranslations().
 import i18next from 'i18next';
 import { INTEGRATION_MESSAGES } from '../../../../supabase/functions/_shared/schemas';
-import { messageOf } from '../../lib/errors';
+import { sharedMessageReason } from '../../lib/errors';
 
 export const en = {
   title: 'Integration',
@@ -32,13 +32,8 @@ export const en = {
   cancelled: 'Notion access was not granted.',
   popupBlocked: 'The Notion window could not open. Allow pop-ups for this site and try again.',
   failed: 'Could not do that: {{reason}}',
-  messages: {
-    invalidRedirect: 'The redirect URL must be this site’s /oauth/notion',
-    invalidState:
-      'This authorisation link has expired or belongs to another session; connect again',
-    notConnected: 'Connect Notion first',
-    notGranted: 'Notion access was removed; connect Notion again',
-  },
+  // the servers' own words (supabase/functions/_shared/schemas.ts)
+  messages: { ...INTEGRATION_MESSAGES } as Record<keyof typeof INTEGRATION_MESSAGES, string>,
   loadFailed: 'Could not load your integrations: {{reason}}',
   retry: 'Try again',
   paidOnly: 'Integrations come with a paid plan.',
@@ -176,13 +171,5 @@ export function registerIntegrationTranslations(i18n = i18next) {
   i18n.addResourceBundle('ko', 'translation', { integrations: ko }, true, true);
 }
 
-const MESSAGE_KEYS = new Map<string, string>(
-  Object.entries(INTEGRATION_MESSAGES).map(([key, text]) => [text, key]),
-);
-
 /** The reason of a failed integration call, in the reader's language where it is one of ours. */
-export function integrationReason(t: (key: string) => string, cause: unknown): string {
-  const message = messageOf(cause);
-  const key = MESSAGE_KEYS.get(message);
-  return key ? t(`integrations.messages.${key}`) : message;
-}
+export const integrationReason = sharedMessageReason(INTEGRATION_MESSAGES, 'integrations.messages');

@@ -1,28 +1,13 @@
 // Texts of /profile/plan, /purchase and /purchase/payment, loaded with those routes.
 import i18next from 'i18next';
+import { PLAN_MESSAGES } from '../model/plans';
 
 export const en = {
   title: 'Plan',
   loadFailed: 'Could not load your plan: {{reason}}',
   retry: 'Try again',
-  messages: {
-    minimumPrice: 'Minimum price for subscription is $3',
-    failedToPayment: 'Failed to payment',
-    activePlan: 'You already have an active plan',
-    paymentInProgress: 'A payment is already in progress; try again in a few minutes',
-    priceChanged: 'The price has changed; check the plan and try again',
-    invalidPlan: 'Invalid plan',
-    notANumber: 'Not a number',
-    couponLength: 'A coupon code has 1 to 99 characters',
-    couponNotFound: 'No such coupon',
-    couponExpired: 'This coupon has expired',
-    couponUsedUp: 'This coupon has been used up',
-    couponUsed: 'You have already used this coupon',
-    couponNewOnly: 'This coupon is for owners who have never had a plan',
-    couponAttempts: 'Too many coupon tries; try again in an hour',
-    noPlan: 'No such plan',
-    notRenewing: 'This plan does not renew',
-  },
+  // the servers' own words (supabase/functions/_shared/plans.ts)
+  messages: { ...PLAN_MESSAGES } as Record<keyof typeof PLAN_MESSAGES, string>,
   failed: 'Could not do that: {{reason}}',
   types: {
     basic: 'Basic',
