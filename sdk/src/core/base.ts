@@ -4,6 +4,7 @@ import { displayUser, getSession, handleAuthReturn, onAuthChange, type Session }
 import { resolveProject, type Project } from './config.js';
 import { getIdentity } from './identity.js';
 import { isLoaded, loadLang, normalizeLang, translator, type Translate } from './i18n.js';
+import type { Texts } from './locales/en.js';
 import { log } from './log.js';
 import { customStyle } from './theme.js';
 import type { ApiError } from './errors.js';
@@ -108,6 +109,9 @@ const SOURCE_PROPS = ['blockId', 'ownerId', 'projectUrl', 'anonKey'] as const;
  * language. Subclasses implement renderBlock().
  */
 export class BlockElement extends ReactionElement {
+  /** The English text groups this element speaks besides `core` (core/locales/en.ts). */
+  static texts?: Partial<Texts>;
+
   static override properties = {
     ownerId: { attribute: 'owner-id' },
     blockId: { attribute: 'block-id' },
@@ -181,7 +185,7 @@ export class BlockElement extends ReactionElement {
   }
 
   protected get t(): Translate {
-    return translator(this.language);
+    return translator(this.language, (this.constructor as typeof BlockElement).texts);
   }
 
   /** Signed-in (or anonymous) user id, if any session exists. */

@@ -6,6 +6,7 @@ import { sanitize } from './html.js';
 import { checkAnswer } from './validate.js';
 import { ReactionElement } from './base.js';
 import { translator, loadLang } from './i18n.js';
+import * as english from './locales/en.js';
 import { ensureSession, getSession, handleAuthReturn, POPUP_NAME } from './auth.js';
 import { fakeJwt, KEY, mockApi, PROJECT, reset } from '../test/mock-api.js';
 
@@ -86,14 +87,27 @@ describe('core', () => {
   });
 
   it('translates with plurals, English fallback and lazy Korean', async () => {
-    const en = translator('en');
+    const en = translator('en', english.like);
     expect(en('like', { count: 1 })).to.equal('1 Like');
     expect(en('like', { count: 2 })).to.equal('2 Likes');
+    expect(en('tooFast')).to.equal(english.core.tooFast);
     expect(en('nope')).to.equal('nope');
+    // a group the element did not name is not there: each bundle carries only its own texts
+    expect(en('required')).to.equal('required');
     await loadLang('ko');
     const ko = translator('ko');
     expect(ko('required')).to.equal('필수 항목입니다');
     expect(ko('like', { count: 1 })).to.equal('좋아요 1');
+  });
+
+  it('names each English text in one group only, and Korean has every one but `_one` plurals', async () => {
+    const groups = Object.values(english) as Record<string, string>[];
+    const keys = groups.flatMap((g) => Object.keys(g));
+    expect(keys.length).to.equal(new Set(keys).size);
+    const ko = (await import('./locales/ko.js')).default as Record<string, string>;
+    // Korean has one plural form: `_other` only
+    expect(keys.filter((k) => !ko[k] && !k.endsWith('_one'))).to.deep.equal([]);
+    expect(Object.keys(ko).filter((k) => !keys.includes(k))).to.deep.equal([]);
   });
 
   it('define() is repeat-safe', () => {

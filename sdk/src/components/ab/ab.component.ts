@@ -4,6 +4,7 @@ import { BlockElement, bone, line, meOnly } from '../../core/base.js';
 import { baseStyles } from '../../core/theme.js';
 import type { BlockView, Option, Question } from '../../core/types.js';
 import styles from './ab.styles.js';
+import { ab } from '../../core/locales/en.js';
 
 /**
  * @tag reaction-ab
@@ -27,6 +28,7 @@ import styles from './ab.styles.js';
  * @cssproperty --reaction-tertiary - Option background.
  */
 export default class ReactionAb extends BlockElement {
+  static override texts = ab;
   protected override mine = meOnly;
 
   static override styles = [baseStyles, styles];

@@ -3,6 +3,7 @@ import { BlockElement, bone } from '../../core/base.js';
 import { baseStyles } from '../../core/theme.js';
 import { safeUrl } from '../../core/text.js';
 import styles from './button.styles.js';
+import { button } from '../../core/locales/en.js';
 
 /**
  * @tag reaction-button
@@ -25,6 +26,7 @@ import styles from './button.styles.js';
  * @cssproperty --reaction-radius - Corner radius.
  */
 export default class ReactionButton extends BlockElement {
+  static override texts = button;
   static override styles = [baseStyles, styles];
   static override properties = { ...BlockElement.properties, _count: { state: true } };
 

@@ -21,6 +21,7 @@ import { EMAIL_RE, lengthOf } from '../../core/validate.js';
 import type { Change, Counts } from '../../core/live.js';
 import { applyChange, applyCounts, mergeThreads, pinnedFirst, threads } from './model.js';
 import styles from './comment.styles.js';
+import { comment, fields, like } from '../../core/locales/en.js';
 
 /** Spec section 9. */
 export const MESSAGE_MAX = 500;
@@ -80,6 +81,7 @@ const IN_APP = /\bwv\b|WebView|FBA[NV]|Instagram|KAKAOTALK|Line\//i;
  * @cssproperty --reaction-list-max-height - Height of the scrolling list (default 480px).
  */
 export default class ReactionComment extends BlockElement {
+  static override texts = { ...fields, ...like, ...comment };
   static override styles = [baseStyles, styles];
   static override properties = {
     ...BlockElement.properties,

@@ -11,6 +11,7 @@ import type { Answers, Ending, Question } from '../../core/types.js';
 import { checkAnswer } from '../../core/validate.js';
 import { pickEnding } from './endings.js';
 import styles from './form.styles.js';
+import { fields, form } from '../../core/locales/en.js';
 
 /** Spec: checks run after a 500 ms pause (200 ms for long text); long text grows to 360 px. */
 export const DEBOUNCE_MS = 500;
@@ -51,6 +52,7 @@ export const LONG_TEXT_MAX_HEIGHT = 360;
  * @cssproperty --reaction-error - Error colour.
  */
 export default class ReactionForm extends BlockElement {
+  static override texts = { ...fields, ...form };
   static override styles = [baseStyles, styles];
   static override properties = {
     ...BlockElement.properties,

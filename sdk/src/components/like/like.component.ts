@@ -2,6 +2,7 @@ import { html, svg } from 'lit';
 import { BlockElement, bone, meOnly } from '../../core/base.js';
 import { baseStyles } from '../../core/theme.js';
 import styles from './like.styles.js';
+import { like } from '../../core/locales/en.js';
 
 export const heart = (filled: boolean) =>
   svg`<svg part="icon" viewBox="0 0 24 24" aria-hidden="true"><path fill=${filled ? 'currentColor' : 'none'} stroke="currentColor" stroke-width="2" d="M12 21s-7-4.4-9.3-9A5.3 5.3 0 0 1 12 6a5.3 5.3 0 0 1 9.3 6c-2.3 4.6-9.3 9-9.3 9z"/></svg>`;
@@ -32,6 +33,7 @@ export const heart = (filled: boolean) =>
  * @cssproperty --reaction-font - Font family.
  */
 export default class ReactionLike extends BlockElement {
+  static override texts = like;
   protected override mine = meOnly;
 
   static override styles = [baseStyles, styles];

@@ -1,7 +1,10 @@
 import type { Texts } from './en.js';
 
+/** Korean has one plural form (`_other`), so no `_one` texts; every other English text is here. */
+type KoreanTexts = { [K in keyof Texts as K extends `${string}_one` ? never : K]: string };
+
 /** Korean texts, loaded only when a block is in Korean. */
-const ko: Partial<Texts> = {
+const ko: KoreanTexts = {
   loading: '불러오는 중…',
   failed: '불러오지 못했습니다',
   unavailable: '사용할 수 없는 블록입니다.',
