@@ -33,8 +33,14 @@ step "generated database types and schema snapshot are up to date"
 npm run gen:types -- --check
 step "build"
 npm run build
-step "tests"
-npm run test --workspaces --if-present
+# one workspace at a time, stopping at the first that fails, so a failure's summary is the last
+# thing printed (`--workspaces` goes on to the next workspace and buries it)
+step "integration tests (supabase: a throwaway stack)"
+npm run test -w @reaction-blocks/supabase
+step "SDK browser tests (Chromium)"
+npm run test -w @reaction-blocks/sdk
+step "dashboard unit tests"
+npm run test -w @reaction-blocks/dashboard
 step "SDK size budgets"
 npm run size -w @reaction-blocks/sdk
 step "SDK element docs match the code"

@@ -669,9 +669,6 @@ describe('a worker that loses track of a send', () => {
     await save(o, l);
     const a = inbox('lost-a');
     const b = inbox('lost-b');
-    // the schedule may run the worker at any moment: hold the send back while we set the scene
-    await sql(`insert into private.settings (key, value) values ('letters.unknown_grace_seconds', '0')
-               on conflict (key) do update set value = excluded.value`);
     // reserved as send-letter does, with the jobs held back in the same transaction (the
     // schedule may run the worker at any moment)
     const client = new pg.Client({ connectionString: stack().dbUrl });
@@ -720,12 +717,8 @@ describe('a worker that loses track of a send', () => {
         Content: { Simple: { Subject: { Data: 'Weekly letter' }, Body: { Text: { Data: 'hi' } } } },
       }),
     );
-    // both jobs are left `unknown`, as a lease running out after `sending` leaves them
-    await sql(
-      `update private.jobs set status = 'unknown', attempts = 1, finished_at = now() - interval '1 second'
-       where kind = 'letter' and payload ->> 'publish_id' = $1`,
-      [sent.publishId],
-    );
+    // its Send event settles a's delivery (before the jobs look lost: the schedule may settle them
+    // at any moment)
     await eventually(async () => {
       const [d] = await sql<{ status: string }>(
         'select status from public.deliveries where id = $1',
@@ -733,12 +726,30 @@ describe('a worker that loses track of a send', () => {
       );
       return d!.status !== 'reserved';
     });
-    await sql('select private.settle_letter_jobs()');
-    const jobs = await sql<{ status: string; email: string }>(
-      `select j.status, d.email from private.jobs j join public.deliveries d on d.id = (j.payload ->> 'delivery_id')::uuid
-       where d.publish_id = $1 order by d.email`,
-      [sent.publishId],
-    );
+    // both jobs are left `unknown`, as a lease running out after `sending` leaves them, longer
+    // ago than the grace for a Send event (`letters.unknown_grace_seconds`, 600 by default; the
+    // setting is not changed here: other test files send letters at the same time). Settled and
+    // read in one transaction, so the schedule's own settling and worker cannot move them between.
+    const settle = new pg.Client({ connectionString: stack().dbUrl });
+    await settle.connect();
+    let jobs: Array<{ status: string; email: string }>;
+    try {
+      await settle.query('begin');
+      await settle.query(
+        `update private.jobs set status = 'unknown', attempts = 1, finished_at = now() - interval '11 minutes'
+         where kind = 'letter' and payload ->> 'publish_id' = $1`,
+        [sent.publishId],
+      );
+      await settle.query('select private.settle_letter_jobs()');
+      ({ rows: jobs } = await settle.query<{ status: string; email: string }>(
+        `select j.status, d.email from private.jobs j join public.deliveries d on d.id = (j.payload ->> 'delivery_id')::uuid
+         where d.publish_id = $1 order by d.email`,
+        [sent.publishId],
+      ));
+      await settle.query('commit');
+    } finally {
+      await settle.end();
+    }
     expect(jobs).toEqual([
       { status: 'done', email: a },
       { status: 'queued', email: b },
@@ -753,7 +764,6 @@ describe('a worker that loses track of a send', () => {
       .eq('id', sent.publishId)
       .single();
     expect(p).toEqual({ sent_count: 2, reserved_count: 2 });
-    await sql(`delete from private.settings where key = 'letters.unknown_grace_seconds'`);
   });
 });
 

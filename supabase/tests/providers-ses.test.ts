@@ -310,6 +310,32 @@ describe('SES fake: sending', () => {
     expect(await mailbox(to)).toHaveLength(1);
   });
 
+  it('limits an outage to the addresses named in outageFor, sends and identities alike', async () => {
+    const key = newAccessKeyId();
+    const client = sesClient(key, { maxAttempts: 1 });
+    const down = rcpt('down');
+    const up = rcpt('up');
+    await sesControl('', { outage: true, outageFor: [down.toUpperCase()] }, key);
+    expect((await failure(client.send(new SendEmailCommand(simple(down))))).name).toBe(
+      'ServiceUnavailable',
+    );
+    // named as a Cc, or as the identity, it is down too
+    const cc = { ...simple(up), Destination: { ToAddresses: [up], CcAddresses: [down] } };
+    expect((await failure(client.send(new SendEmailCommand(cc)))).name).toBe('ServiceUnavailable');
+    expect(
+      (await failure(client.send(new CreateEmailIdentityCommand({ EmailIdentity: down })))).name,
+    ).toBe('ServiceUnavailable');
+    await client.send(new SendEmailCommand(simple(up)));
+    await client.send(new GetEmailIdentityCommand({ EmailIdentity: SENDER_DOMAIN }));
+    expect(await mailbox(up)).toHaveLength(1);
+    expect(await mailbox(down)).toEqual([]);
+    await expect(sesControl('', { outageFor: 'everyone' }, key)).rejects.toThrow(/400/);
+
+    await sesControl('', { outage: false, outageFor: [] }, key);
+    await client.send(new SendEmailCommand(simple(down)));
+    expect(await mailbox(down)).toHaveLength(1);
+  });
+
   it('limits the sending rate to MaxSendRate when one is set', async () => {
     const key = newAccessKeyId();
     const client = sesClient(key, { maxAttempts: 1 });
@@ -807,6 +833,36 @@ describe('SES fake: events through SNS', () => {
         topicSubscriptionStatus: [{ topicName: 'weekly', subscriptionStatus: 'OptOut' }],
       },
     });
+  });
+
+  it("diverts one recipient's events to another endpoint, signed as ever, and only theirs", async () => {
+    const elsewhere = await snsReceiver();
+    try {
+      const diverted = rcpt('diverted');
+      await sesControl('/divert', { recipient: diverted, url: elsewhere.url }, key);
+      const mine = await send({ Destination: { ToAddresses: [diverted] } });
+      const other = await send();
+      const away = await elsewhere.waitFor(
+        (p) =>
+          p.body.Type === 'Notification' &&
+          event(p).eventType === 'Delivery' &&
+          event(p).mail.messageId === mine.messageId,
+      );
+      expect(snsSignatureValid(away.body, certPem)).toBe(true);
+      await waitForEvent(other.messageId, 'Delivery');
+      expect(notifications(mine.messageId)).toEqual([]);
+      expect(elsewhere.posts.some((p) => p.raw.includes(other.messageId))).toBe(false);
+
+      // ended: the subscription has them again
+      await sesControl('/divert', { recipient: diverted, url: null }, key);
+      const again = await send({ Destination: { ToAddresses: [diverted] } });
+      await waitForEvent(again.messageId, 'Delivery');
+      await expect(sesControl('/divert', { recipient: 'nobody', url: null }, key)).rejects.toThrow(
+        /400/,
+      );
+    } finally {
+      await elsewhere.close();
+    }
   });
 
   it('sends an UnsubscribeConfirmation and stops when the UnsubscribeURL is followed', async () => {

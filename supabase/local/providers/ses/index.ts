@@ -109,6 +109,13 @@ function validateSettings(input: JsonObject): Partial<Settings> {
     }
     out.outage = input.outage;
   }
+  if (input.outageFor !== undefined) {
+    const list = input.outageFor;
+    if (!Array.isArray(list) || !list.every((a) => typeof a === 'string' && a.includes('@'))) {
+      throw new HttpError(400, 'outageFor must be a list of addresses');
+    }
+    out.outageFor = (list as string[]).map((a) => a.toLowerCase());
+  }
   const int = (value: unknown, key: string, max: number) => {
     if (!Number.isInteger(value) || (value as number) < 0 || (value as number) > max) {
       throw new HttpError(400, `${key} must be an integer from 0 to ${max}`);
@@ -142,6 +149,24 @@ function validateSettings(input: JsonObject): Partial<Settings> {
     out.configurationSets = sets as string[];
   }
   return out;
+}
+
+/** Whether an API call names one of `addresses`: a destination of a send, or the identity. */
+function namesAny(path: string, body: JsonObject | undefined, addresses: string[]): boolean {
+  const named: unknown[] = [];
+  const identity = /^\/v2\/email\/identities\/([^/]+)$/.exec(path)?.[1];
+  if (identity) named.push(decodeURIComponent(identity));
+  if (body) {
+    named.push(body.EmailIdentity);
+    const to = isObject(body.Destination) ? body.Destination : {};
+    for (const key of ['ToAddresses', 'CcAddresses', 'BccAddresses']) {
+      if (Array.isArray(to[key])) named.push(...(to[key] as unknown[]));
+    }
+  }
+  // a destination may carry a display name ("Name <a@b.c>")
+  return named.some(
+    (a) => typeof a === 'string' && addresses.some((x) => a.toLowerCase().includes(x)),
+  );
 }
 
 export async function createSesFake(ctx: FakeContext): Promise<SesFake> {
@@ -193,10 +218,11 @@ export async function createSesFake(ctx: FakeContext): Promise<SesFake> {
     type: EventType,
     detail: Record<string, unknown>,
   ) =>
-    account.topic.publish(JSON.stringify(eventRecord(mail, type, detail)), {
-      eventType: type,
-      messageId: mail.messageId,
-    });
+    account.topic.publish(
+      JSON.stringify(eventRecord(mail, type, detail)),
+      { eventType: type, messageId: mail.messageId },
+      mail.destination,
+    );
 
   /** Events of a send: Send at once, then Delivery (or the mailbox simulator's outcome). */
   const afterSend = (account: Account, mail: SentMail, recipients: string[]) => {
@@ -291,30 +317,34 @@ export async function createSesFake(ctx: FakeContext): Promise<SesFake> {
       req.method === 'POST' || req.method === 'PUT'
         ? await readBody(req, Math.ceil(MAX_MESSAGE_BYTES * 1.4))
         : Buffer.alloc(0);
-    if (account.settings.outage === true) {
-      throw new SesError(
-        503,
-        'ServiceUnavailable',
-        'Service is unavailable. Please try again later.',
-      );
+    let body: JsonObject | undefined;
+    if (raw.length) {
+      try {
+        const parsed: unknown = JSON.parse(raw.toString('utf8'));
+        if (isObject(parsed)) body = parsed;
+      } catch {
+        // answered below, after the outage (a real endpoint that is down reads nothing)
+      }
     }
-    if (account.settings.outage === 'throttle') {
+    const { outage, outageFor } = account.settings;
+    if (outage !== false && (!outageFor.length || namesAny(path, body, outageFor))) {
+      if (outage === true) {
+        throw new SesError(
+          503,
+          'ServiceUnavailable',
+          'Service is unavailable. Please try again later.',
+        );
+      }
       throw new SesError(
         429,
         'TooManyRequestsException',
         'Too many requests have been made to the operation.',
       );
     }
-    let body: JsonObject = {};
-    if (raw.length) {
-      try {
-        const parsed: unknown = JSON.parse(raw.toString('utf8'));
-        if (!isObject(parsed)) throw new Error();
-        body = parsed;
-      } catch {
-        throw new SesError(400, 'BadRequestException', 'The request body is not a JSON object');
-      }
+    if (raw.length && !body) {
+      throw new SesError(400, 'BadRequestException', 'The request body is not a JSON object');
     }
+    body ??= {};
     const identityCtx = { state, mailbox: ctx.mailbox, baseUrl: ctx.baseUrl, region };
     const reply = (result: unknown) =>
       sendJson(res, 200, result, { 'x-amzn-requestid': randomUUID() });
@@ -381,6 +411,22 @@ export async function createSesFake(ctx: FakeContext): Promise<SesFake> {
           throw new HttpError(400, 'url must be an http(s) URL or null');
         }
         account.topic.subscribe(target);
+        return sendJson(res, 200, accountState(account));
+      }
+      case '/divert': {
+        // notifications about mail to `recipient` go to `url` instead of the subscription (as a
+        // second subscription with a filter policy on the destination would, with the first one's
+        // policy excluding it): a test captures its own events without taking the stack's away
+        const account = controlAccount(url, body);
+        const recipient = body.recipient;
+        const target = body.url;
+        if (typeof recipient !== 'string' || !recipient.includes('@')) {
+          throw new HttpError(400, 'recipient must be an address');
+        }
+        if (target !== null && (typeof target !== 'string' || !/^https?:\/\//.test(target))) {
+          throw new HttpError(400, 'url must be an http(s) URL or null');
+        }
+        account.topic.divert(recipient, target);
         return sendJson(res, 200, accountState(account));
       }
       case '/webhook/confirmation': {

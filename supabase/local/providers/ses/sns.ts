@@ -216,6 +216,8 @@ export interface TopicSettings {
 export class SnsTopic {
   subscription: Subscription | undefined;
   readonly deliveries: DeliveryRecord[] = [];
+  /** Recipient (lower case) → endpoint that gets the notifications about mail to it instead. */
+  private readonly diverted = new Map<string, string>();
 
   constructor(
     readonly topicArn: string,
@@ -354,6 +356,12 @@ export class SnsTopic {
     return true;
   }
 
+  /** Sends the notifications about mail to `recipient` to `endpoint` instead; null ends that. */
+  divert(recipient: string, endpoint: string | null): void {
+    if (endpoint) this.diverted.set(recipient.toLowerCase(), endpoint);
+    else this.diverted.delete(recipient.toLowerCase());
+  }
+
   /** Whether a publish now would reach anyone (cheap: callers skip building events otherwise). */
   get listening(): boolean {
     return this.subscription !== undefined;
@@ -364,10 +372,17 @@ export class SnsTopic {
    * does; if no confirmation ever reached the endpoint, it is sent again (local convenience:
    * the endpoint may have come up after the subscription was made).
    */
-  publish(message: string, summary: Record<string, string>): DeliveryRecord | undefined {
+  publish(
+    message: string,
+    summary: Record<string, string>,
+    recipients: string[] = [],
+  ): DeliveryRecord | undefined {
     const sub = this.subscription;
     if (!sub) return undefined;
-    if (sub.status !== 'Confirmed') {
+    const divertedTo = recipients
+      .map((r) => this.diverted.get(r.toLowerCase()))
+      .find((e) => e !== undefined);
+    if (sub.status !== 'Confirmed' && !divertedTo) {
       this.remember({
         snsMessageId: '',
         type: 'Notification',
@@ -390,6 +405,6 @@ export class SnsTopic {
       Timestamp: new Date().toISOString(),
       UnsubscribeURL: `${this.env.snsUrl}/?Action=Unsubscribe&SubscriptionArn=${encodeURIComponent(sub.subscriptionArn)}`,
     });
-    return this.post(signedMessage, sub.endpoint, summary);
+    return this.post(signedMessage, divertedTo ?? sub.endpoint, summary);
   }
 }

@@ -22,6 +22,12 @@ export const VERIFICATION_STATUSES: VerificationStatus[] = [
 export interface Settings {
   /** true: every API call answers 503 ServiceUnavailable; 'throttle': 429 TooManyRequestsException. */
   outage: boolean | 'throttle';
+  /**
+   * Addresses the outage is limited to (lower case): only calls naming one of them, as a
+   * destination or as the identity, fail. Empty: every call. Lets a test on the stack's own
+   * account take the provider down for its own mail without failing other tests' mail.
+   */
+  outageFor: string[];
   /** Refuse a From address whose identity (address, domain or parent domain) is not verified (SES always does). */
   verifyFrom: boolean;
   /** SES sandbox: recipients must be verified identities too (mailbox simulator excepted). */
@@ -67,6 +73,7 @@ export interface SesFakeOptions {
 
 export const DEFAULT_SETTINGS: Settings = {
   outage: false,
+  outageFor: [],
   verifyFrom: true,
   sandbox: false,
   maxSendRate: 0,
