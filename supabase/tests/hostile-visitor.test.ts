@@ -1556,21 +1556,28 @@ describe('abuse: anonymous sign-up storm', () => {
     };
   }
 
-  const anonymousUsers = async () =>
-    (await sql<{ n: number }>('select count(*)::int as n from auth.users where is_anonymous'))[0]!
-      .n;
+  /** Anonymous users this test made (each sign-in carries its marker: other files sign in too). */
+  const anonymousUsers = async (marker: string) =>
+    (
+      await sql<{ n: number }>(
+        `select count(*)::int as n from auth.users
+         where is_anonymous and raw_user_meta_data ->> 'probe' = $1`,
+        [marker],
+      )
+    )[0]!.n;
 
   it('30 anonymous sign-ins an hour per address; the 31st is refused with 429 and creates no user', async () => {
     const server = await authWithDefaultLimit();
+    const marker = randomUUID();
     try {
       const signIn = (headers: Record<string, string> = {}) =>
         createClient(server.url, stack().anonKey, {
           auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
           global: { headers },
           realtime: { transport: WebSocket as never },
-        }).auth.signInAnonymously();
+        }).auth.signInAnonymously({ options: { data: { probe: marker } } });
       for (let i = 0; i < 30; i++) expect((await signIn()).error).toBeNull();
-      const before = await anonymousUsers();
+      expect(await anonymousUsers(marker)).toBe(30);
       // a script that claims other addresses in X-Forwarded-For is not believed: the server's
       // peer is the client itself, no trusted proxy in between
       for (const forwarded of ['203.0.113.9', '198.51.100.1, 203.0.113.10']) {
@@ -1580,7 +1587,7 @@ describe('abuse: anonymous sign-up storm', () => {
         expect(error?.code).toBe('over_request_rate_limit');
         expect(error?.message).toBe('Request rate limit reached');
       }
-      expect(await anonymousUsers()).toBe(before);
+      expect(await anonymousUsers(marker)).toBe(30);
     } finally {
       await server.close();
     }

@@ -92,8 +92,10 @@ describe("a visitor's write does not wait for another visitor's", () => {
     // the first submit holds its locks (its count shard, the owner's group row, its block row)
     await beginAs(second, b!, '1s');
     await second.query(submitSql(ids[1]!));
+    // neither session waits for a lock (other test files may be waiting on their own locks)
     const waiting = await sql<{ n: number }>(
-      'select count(*)::int as n from pg_locks where not granted',
+      'select count(*)::int as n from pg_locks where not granted and pid = any($1)',
+      [[await pidOf(first), await pidOf(second)]],
     );
     expect(waiting[0]!.n).toBe(0);
     await second.query('commit');
