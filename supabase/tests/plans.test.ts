@@ -881,7 +881,7 @@ describe('stop, change, expiry', () => {
       await runWorker();
       const [row] = await paymentsOf(owner.id);
       return row!.is_active && row!.end_date > today();
-    }, 30_000); // the shared queue may hold other files' jobs ahead of it
+    }, 60_000); // the shared queue may hold other files' jobs ahead of it
     // PayPal ended it: the check ends the plan
     await paypalClientCancel(sub);
     await sql(
@@ -892,12 +892,23 @@ describe('stop, change, expiry', () => {
       paymentId,
     ]);
     await sql('select private.expire_plans()');
-    await eventually(async () => {
-      await runWorker();
-      return !(await paymentsOf(owner.id))[0]!.is_active;
-    }, 30_000); // the shared queue may hold other files' jobs ahead of it
+    await eventually(
+      async () => {
+        await runWorker();
+        return !(await paymentsOf(owner.id))[0]!.is_active;
+      },
+      60_000, // the shared queue may hold other files' jobs ahead of it
+      async () => ({
+        payments: await paymentsOf(owner.id),
+        jobs: await sql(
+          `select kind, status, attempts, run_at, last_error, result from private.jobs
+           where dedupe_key like 'plan.renewal-check:' || $1 || '%'`,
+          [paymentId],
+        ),
+      }),
+    );
     expect(await profileOf(owner.id)).toMatchObject({ paid: false, block_limit: 3 });
-  }, 90_000);
+  }, 150_000);
 
   it('change by card: the next month is charged at the new price; by PayPal: an approval link, applied once approved and billed', async () => {
     const owner = await newUser('changer');

@@ -32,16 +32,23 @@ export async function mailbox(to?: string): Promise<Mail[]> {
   return (await res.json()) as Mail[];
 }
 
-/** Polls until `check` returns a value (not undefined/false) or the time runs out. */
+/**
+ * Polls until `check` returns a value (not undefined/false) or the time runs out; `explain` adds
+ * what was seen last to the timeout's message (a CI log is all there is to go on).
+ */
 export async function eventually<T>(
   check: () => T | undefined | false | Promise<T | undefined | false>,
   ms = 10_000,
+  explain?: () => unknown,
 ): Promise<T> {
   const end = Date.now() + ms;
   for (;;) {
     const value = await check();
     if (value !== undefined && value !== false) return value;
-    if (Date.now() > end) throw new Error('timed out waiting');
+    if (Date.now() > end) {
+      const seen = explain ? `: ${JSON.stringify(await explain())}` : '';
+      throw new Error(`timed out waiting after ${ms} ms${seen}`);
+    }
     await new Promise((r) => setTimeout(r, 25));
   }
 }
