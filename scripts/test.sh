@@ -1,9 +1,13 @@
 #!/usr/bin/env bash
 # `npm test`: everything, on a fresh machine. Installs what is missing (Chromium from Debian's
-# packages, node_modules), then: types, lint, generated types up to date, build, unit tests,
-# integration tests against a throwaway stack, browser tests, end-to-end journeys.
+# packages, node_modules), then: types, lint, generated types up to date, build, integration
+# tests against a throwaway stack, the SDK's browser tests, the dashboard's unit tests, size
+# budgets, end-to-end journeys. Stops at the first failure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# one stream: a runner's failure details (often on stderr) stay next to its summary in a log that
+# keeps only stdout or only the end
+exec 2>&1
 
 started=$SECONDS
 step() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
