@@ -10,7 +10,7 @@ cd "$(dirname "$0")/.."
 exec 2>&1
 
 started=$SECONDS
-step() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
+step() { printf '\n\033[1m== %s\033[0m (at %ss)\n' "$*" "$((SECONDS - started))"; }
 
 if ! command -v chromium >/dev/null 2>&1; then
   step "installing Chromium (Debian package)"
