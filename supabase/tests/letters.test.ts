@@ -17,7 +17,15 @@ import {
 } from '../local/providers/pages/fixtures.ts';
 import { AUDIENCE_MESSAGES, type TLetterModel } from '../functions/_shared/letter-schemas.ts';
 import { MESSAGES } from '../functions/_shared/schemas.ts';
-import { anonClient, callFunction, newUser, sql, stack, type TestUser } from './support/clients.ts';
+import {
+  anonClient,
+  callFunction,
+  newUser,
+  sql,
+  stack,
+  transaction,
+  type TestUser,
+} from './support/clients.ts';
 import { eventually, mailbox, providersUrl, sesControl, type Mail } from './support/providers.ts';
 
 const workerSecret = () => backgroundEnv(stack().jwtSecret, '').JOBS_WORKER_SECRET;
@@ -671,11 +679,7 @@ describe('a worker that loses track of a send', () => {
     const b = inbox('lost-b');
     // reserved as send-letter does, with the jobs held back in the same transaction (the
     // schedule may run the worker at any moment)
-    const client = new pg.Client({ connectionString: stack().dbUrl });
-    await client.connect();
-    let sent: { publishId: string };
-    try {
-      await client.query('begin');
+    const sent = await transaction(async (client) => {
       const { rows } = await client.query<{ r: { publish_id: string } }>(
         'select public.reserve_letter($1, $2, $3, null, false, $4) as r',
         [
@@ -685,15 +689,13 @@ describe('a worker that loses track of a send', () => {
           { from: o.sender, from_name: 'Letter Writer', reply_to: null },
         ],
       );
-      sent = { publishId: rows[0]!.r.publish_id };
+      const publishId = rows[0]!.r.publish_id;
       await client.query(
         `update private.jobs set run_at = now() + interval '1 hour' where kind = 'letter' and payload ->> 'publish_id' = $1`,
-        [sent.publishId],
+        [publishId],
       );
-      await client.query('commit');
-    } finally {
-      await client.end();
-    }
+      return { publishId };
+    });
     // a: the worker handed it to SES and died before recording it
     const [da] = await sql<{ id: string }>(
       'select id from public.deliveries where publish_id = $1 and email = $2',
@@ -730,26 +732,21 @@ describe('a worker that loses track of a send', () => {
     // ago than the grace for a Send event (`letters.unknown_grace_seconds`, 600 by default; the
     // setting is not changed here: other test files send letters at the same time). Settled and
     // read in one transaction, so the schedule's own settling and worker cannot move them between.
-    const settle = new pg.Client({ connectionString: stack().dbUrl });
-    await settle.connect();
-    let jobs: Array<{ status: string; email: string }>;
-    try {
-      await settle.query('begin');
-      await settle.query(
+    const jobs = await transaction(async (client) => {
+      await client.query(
         `update private.jobs set status = 'unknown', attempts = 1, finished_at = now() - interval '11 minutes'
          where kind = 'letter' and payload ->> 'publish_id' = $1`,
         [sent.publishId],
       );
-      await settle.query('select private.settle_letter_jobs()');
-      ({ rows: jobs } = await settle.query<{ status: string; email: string }>(
-        `select j.status, d.email from private.jobs j join public.deliveries d on d.id = (j.payload ->> 'delivery_id')::uuid
-         where d.publish_id = $1 order by d.email`,
-        [sent.publishId],
-      ));
-      await settle.query('commit');
-    } finally {
-      await settle.end();
-    }
+      await client.query('select private.settle_letter_jobs()');
+      return (
+        await client.query<{ status: string; email: string }>(
+          `select j.status, d.email from private.jobs j join public.deliveries d on d.id = (j.payload ->> 'delivery_id')::uuid
+           where d.publish_id = $1 order by d.email`,
+          [sent.publishId],
+        )
+      ).rows;
+    });
     expect(jobs).toEqual([
       { status: 'done', email: a },
       { status: 'queued', email: b },

@@ -64,6 +64,23 @@ export async function sql<T extends pg.QueryResultRow = Record<string, unknown>>
   }
 }
 
+/** Runs `fn` in one transaction of its own session as the superuser: committed, or rolled back if it throws. */
+export async function transaction<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: stack().dbUrl });
+  await client.connect();
+  try {
+    await client.query('begin');
+    const out = await fn(client);
+    await client.query('commit');
+    return out;
+  } catch (e) {
+    await client.query('rollback').catch(() => {});
+    throw e;
+  } finally {
+    await client.end();
+  }
+}
+
 /** Calls an edge function with raw fetch, so tests can send malformed bodies and tokens. */
 export async function callFunction(
   name: string,

@@ -151,10 +151,21 @@ function validateSettings(input: JsonObject): Partial<Settings> {
   return out;
 }
 
+/** An identity's own API path: GET and DELETE /v2/email/identities/{name}. */
+const IDENTITY_PATH = /^\/v2\/email\/identities\/([^/]+)$/;
+
+/** A control call's webhook URL: http(s), or null for none. */
+function webhookUrl(value: unknown): string | null {
+  if (value !== null && (typeof value !== 'string' || !/^https?:\/\//.test(value))) {
+    throw new HttpError(400, 'url must be an http(s) URL or null');
+  }
+  return value;
+}
+
 /** Whether an API call names one of `addresses`: a destination of a send, or the identity. */
 function namesAny(path: string, body: JsonObject | undefined, addresses: string[]): boolean {
   const named: unknown[] = [];
-  const identity = /^\/v2\/email\/identities\/([^/]+)$/.exec(path)?.[1];
+  const identity = IDENTITY_PATH.exec(path)?.[1];
   if (identity) named.push(decodeURIComponent(identity));
   if (body) {
     named.push(body.EmailIdentity);
@@ -348,7 +359,7 @@ export async function createSesFake(ctx: FakeContext): Promise<SesFake> {
     const identityCtx = { state, mailbox: ctx.mailbox, baseUrl: ctx.baseUrl, region };
     const reply = (result: unknown) =>
       sendJson(res, 200, result, { 'x-amzn-requestid': randomUUID() });
-    const identityPath = /^\/v2\/email\/identities\/([^/]+)$/.exec(path);
+    const identityPath = IDENTITY_PATH.exec(path);
     if (path === '/v2/email/outbound-emails' && req.method === 'POST') {
       return reply(await sendEmail({ ...identityCtx, sent: afterSend }, account, body));
     }
@@ -406,11 +417,7 @@ export async function createSesFake(ctx: FakeContext): Promise<SesFake> {
       }
       case '/webhook': {
         const account = controlAccount(url, body);
-        const target = body.url;
-        if (target !== null && (typeof target !== 'string' || !/^https?:\/\//.test(target))) {
-          throw new HttpError(400, 'url must be an http(s) URL or null');
-        }
-        account.topic.subscribe(target);
+        account.topic.subscribe(webhookUrl(body.url));
         return sendJson(res, 200, accountState(account));
       }
       case '/divert': {
@@ -419,14 +426,10 @@ export async function createSesFake(ctx: FakeContext): Promise<SesFake> {
         // policy excluding it): a test captures its own events without taking the stack's away
         const account = controlAccount(url, body);
         const recipient = body.recipient;
-        const target = body.url;
         if (typeof recipient !== 'string' || !recipient.includes('@')) {
           throw new HttpError(400, 'recipient must be an address');
         }
-        if (target !== null && (typeof target !== 'string' || !/^https?:\/\//.test(target))) {
-          throw new HttpError(400, 'url must be an http(s) URL or null');
-        }
-        account.topic.divert(recipient, target);
+        account.topic.divert(recipient, webhookUrl(body.url));
         return sendJson(res, 200, accountState(account));
       }
       case '/webhook/confirmation': {
