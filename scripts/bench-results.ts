@@ -10,7 +10,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import WebSocket from 'ws';
 import { DEFAULT_JWT_SECRET, freePorts } from '../supabase/local/config.ts';
 import { startStack, type Stack } from '../supabase/local/stack.ts';
 import { writeBenchmarkSection } from './docs-section.ts';
@@ -52,8 +51,6 @@ try {
   // an owner with a form of six questions, as the dashboard would make it
   const owner = createClient(stack.apiUrl, stack.anonKey, {
     auth: { persistSession: false, autoRefreshToken: false },
-    // Node 20 has no global WebSocket; realtime-js takes one (unused here)
-    realtime: { transport: WebSocket as never },
   });
   const signUp = await owner.auth.signUp({
     email: `bench-${Date.now()}@bench.local`,

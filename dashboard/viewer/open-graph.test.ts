@@ -1,3 +1,5 @@
+// @vitest-environment node
+// (the edge worker runs where Request and AbortSignal are the platform's own, not jsdom's)
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';

@@ -11,7 +11,6 @@ import { SignJWT, decodeJwt } from 'jose';
 import { chromium, type Browser } from 'playwright-core';
 import AxeBuilder from '@axe-core/playwright';
 import pg from 'pg';
-import WebSocket from 'ws';
 import { startPostgres, type RunningPostgres } from '../local/postgres.ts';
 import { migrate } from '../local/migrate.ts';
 import { createAuthServer, type AuthServer } from '../local/auth/server.ts';
@@ -56,8 +55,6 @@ const sign = (
 function client(key = anonKey, opts: { pkce?: boolean } = {}): SupabaseClient {
   const store = new Map<string, string>();
   return createClient(baseUrl, key, {
-    // Node 20 has no global WebSocket; supabase-js builds its realtime client eagerly
-    realtime: { transport: WebSocket as never },
     auth: {
       autoRefreshToken: false,
       persistSession: true,

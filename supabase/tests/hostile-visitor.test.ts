@@ -16,7 +16,6 @@ import type { SupabaseClient } from '@supabase/supabase-js';
 import { createClient } from '@supabase/supabase-js';
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import WebSocket from 'ws';
 import {
   anonClient,
   newGuest,
@@ -204,8 +203,6 @@ function clientWithToken(token: string, apikey = stack().anonKey): SupabaseClien
   return createClient(stack().apiUrl, apikey, {
     auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
     global: { headers: { Authorization: `Bearer ${token}` } },
-    // Node 20 has no global WebSocket; realtime-js is never used here but wants one
-    realtime: { transport: WebSocket as never },
   });
 }
 
@@ -1574,7 +1571,6 @@ describe('abuse: anonymous sign-up storm', () => {
         createClient(server.url, stack().anonKey, {
           auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
           global: { headers },
-          realtime: { transport: WebSocket as never },
         }).auth.signInAnonymously({ options: { data: { probe: marker } } });
       for (let i = 0; i < 30; i++) expect((await signIn()).error).toBeNull();
       expect(await anonymousUsers(marker)).toBe(30);
@@ -1601,7 +1597,6 @@ describe('abuse: anonymous sign-up storm', () => {
         createClient(server.url, stack().anonKey, {
           auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
           global: { headers: { 'x-forwarded-for': forwarded } },
-          realtime: { transport: WebSocket as never },
         }).auth.signInAnonymously();
       for (let i = 0; i < 30; i++) expect((await signInFrom('203.0.113.7')).error).toBeNull();
       expect((await signInFrom('203.0.113.7')).error?.status).toBe(429);

@@ -56,7 +56,6 @@ const userToken = (sub: string, opts: { secret?: string; exp?: number } = {}) =>
 async function client(token?: string, options: { vsn?: string } = {}): Promise<RealtimeClient> {
   const c = new RealtimeClient(`${baseUrl}/realtime/v1`, {
     params: { apikey: anonKey },
-    transport: WebSocket as never,
     ...(options.vsn ? { vsn: options.vsn } : {}),
   });
   if (token) await c.setAuth(token);
@@ -378,7 +377,6 @@ describe('postgres_changes', () => {
     // supabase-js hands realtime its key as the token when nobody is signed in: service_role sees every row
     const supabase = createClient(baseUrl, serviceKey, {
       auth: { persistSession: false, autoRefreshToken: false },
-      realtime: { transport: WebSocket as never },
     });
     const got: unknown[] = [];
     const ch = supabase
@@ -654,7 +652,6 @@ type Broadcast = { event: string; payload: Record<string, unknown> };
  */
 async function supabaseAs(token?: string) {
   const supabase = createClient(baseUrl, anonKey, {
-    realtime: { transport: WebSocket as never },
     accessToken: async () => token ?? anonKey,
   });
   clients.push(supabase.realtime);

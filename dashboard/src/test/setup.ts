@@ -16,8 +16,9 @@ afterEach(async () => {
   cleanup();
   resetNavigation();
   await setLanguage('en', false);
-  window.localStorage.clear();
+  if (typeof window !== 'undefined') window.localStorage.clear();
 });
 
-// jsdom does not implement scrolling; the router scrolls to the top on navigation.
-window.scrollTo = (() => {}) as typeof window.scrollTo;
+// jsdom does not implement scrolling; the router scrolls to the top on navigation. (Tests of code
+// that runs outside a browser, such as the edge worker, use the node environment: no window.)
+if (typeof window !== 'undefined') window.scrollTo = (() => {}) as typeof window.scrollTo;

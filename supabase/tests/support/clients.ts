@@ -2,15 +2,12 @@
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
-import WebSocket from 'ws';
 import { inject } from 'vitest';
 
 export const stack = () => inject('stack');
 
 const noPersist = {
   auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
-  // Node 20 has no global WebSocket; realtime-js takes one
-  realtime: { transport: WebSocket as never },
 };
 
 export function anonClient(): SupabaseClient {
