@@ -11,6 +11,7 @@ import { nodeResolve } from '@rollup/plugin-node-resolve';
 import replace from '@rollup/plugin-replace';
 import terser from '@rollup/plugin-terser';
 import esbuild from 'rollup-plugin-esbuild';
+import { contracts } from '../scripts/contracts.mjs';
 
 const root = dirname(fileURLToPath(import.meta.url));
 const production = process.env.NODE_ENV !== 'development';
@@ -153,6 +154,7 @@ export default [
     },
     preserveEntrySignatures: false,
     plugins: [
+      contracts(),
       replace({
         preventAssignment: true,
         values: {

@@ -1,6 +1,8 @@
 import { defineConfig } from 'vitest/config';
+import { contracts } from '../scripts/contracts.mjs';
 
 export default defineConfig({
+  plugins: [contracts()],
   esbuild: { jsx: 'automatic' },
   define: {
     'process.env.SUPABASE_URL': JSON.stringify('http://127.0.0.1:54321'),

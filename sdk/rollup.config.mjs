@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import esbuild from 'rollup-plugin-esbuild';
+import { contracts } from '../scripts/contracts.mjs';
 
 // paths from this file, so the root rollup.config.mjs can build the SDK from any directory
 const root = dirname(fileURLToPath(import.meta.url));
@@ -61,7 +62,7 @@ export default [
   {
     input: Object.fromEntries(Object.entries(npmInputs).filter(([, f]) => existsSync(f))),
     external: (id) => /^(lit|@lit|@supabase|react)(\/|$)/.test(id),
-    plugins: [esbuild({ target: 'es2022', tsconfig })],
+    plugins: [contracts(), esbuild({ target: 'es2022', tsconfig })],
     output: {
       dir: at('dist'),
       format: 'es',
@@ -74,6 +75,7 @@ export default [
   ...ELEMENTS.map((e) => ({
     input: { [e]: at(`src/components/${e}/${e}.ts`) },
     plugins: [
+      contracts(),
       replace(define),
       minifyTemplates(),
       nodeResolve({ browser: true }),
@@ -90,7 +92,7 @@ export default [
   })),
   {
     input: at('src/cdn/loader.ts'),
-    plugins: [esbuild({ target: 'es2020', tsconfig })],
+    plugins: [contracts(), esbuild({ target: 'es2020', tsconfig })],
     output: { file: at('dist/cdn/reaction.js'), format: 'iife', plugins: [min()] },
   },
 ];

@@ -5,6 +5,7 @@ import * as React from 'react';
 import * as ReactDOMClient from 'react-dom/client';
 import { fileURLToPath } from 'node:url';
 import { chromiumLaunchOptions } from '../scripts/chromium.mjs';
+import { contractsForDevServer } from '../scripts/contracts.mjs';
 
 // React is CommonJS. For the wrapper test, esbuild bundles react and react-dom/client once (one
 // copy of React) into /__shim/all.js; bare 'react' and 'react-dom/client' resolve to shims that
@@ -67,6 +68,7 @@ export default {
   testsFinishTimeout: 60000,
   plugins: [
     reactShims,
+    contractsForDevServer(root),
     esbuildPlugin({
       ts: true,
       target: 'es2022',

@@ -1,6 +1,8 @@
 import { defineConfig } from 'vitest/config';
+import { contracts } from '../scripts/contracts.mjs';
 
 export default defineConfig({
+  plugins: [contracts()],
   test: {
     include: ['tests/**/*.test.ts'],
     globalSetup: ['tests/support/global-setup.ts'],

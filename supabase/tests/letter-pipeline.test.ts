@@ -25,7 +25,7 @@ import {
   parseRecipients,
   ZLetterModel,
   type TLetterModel,
-} from '../functions/_shared/letter-schemas.ts';
+} from '@reaction-blocks/contracts/letters';
 import {
   BRUNCH_ARTICLE_HTML,
   BRUNCH_PROFILE_HTML,

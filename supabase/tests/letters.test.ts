@@ -15,8 +15,8 @@ import {
   NOTION_PAGE_URL,
   TYPEDREAM_PAGE_URL,
 } from '../local/providers/pages/fixtures.ts';
-import { AUDIENCE_MESSAGES, type TLetterModel } from '../functions/_shared/letter-schemas.ts';
-import { MESSAGES } from '../functions/_shared/schemas.ts';
+import { AUDIENCE_MESSAGES, type TLetterModel } from '@reaction-blocks/contracts/letters';
+import { MESSAGES } from '@reaction-blocks/contracts/schemas';
 import {
   anonClient,
   callFunction,

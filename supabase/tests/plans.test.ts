@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backgroundEnv } from '../local/stack.ts';
 import { PORTONE_DEFAULTS, signStandardWebhook } from '../local/providers/portone/index.ts';
 import { PAYPAL_DEFAULTS } from '../local/providers/paypal/index.ts';
-import { planPrice, PLAN_MESSAGES, type TPlan } from '../functions/_shared/plans.ts';
+import { planPrice, PLAN_MESSAGES, type TPlan } from '@reaction-blocks/contracts/plans';
 import {
   anonClient,
   callFunction,
@@ -209,7 +209,7 @@ describe("the price is the server's", () => {
       { type: 'custom', blockLimit: -4, responseMonthlyLimit: 5000 },
       { type: 'gold', blockLimit: 8, responseMonthlyLimit: 1000 },
     ];
-    const { ZPlan } = await import('../functions/_shared/plans.ts');
+    const { ZPlan } = await import('@reaction-blocks/contracts/plans');
     for (const plan of plans) {
       const [row] = await sql<{ price: string | null }>(
         'select private.plan_price($1::jsonb)::text as price',

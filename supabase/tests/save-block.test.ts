@@ -11,7 +11,7 @@ import type {
   TEndingDraft,
   TOptionDraft,
   TQuestionDraft,
-} from '../functions/_shared/schemas.ts';
+} from '@reaction-blocks/contracts/schemas';
 import { XSS_PAYLOADS } from './support/xss-payloads.ts';
 import {
   anonClient,

@@ -13,10 +13,10 @@ import {
   ZSearchNotionObjects,
   ZSetNotionToken,
   type TNotionObject,
-} from '../../../supabase/functions/_shared/schemas';
+} from '@reaction-blocks/contracts/schemas';
 import { invokeFunction, supabase } from './supabase';
 
-export type { TNotionObject } from '../../../supabase/functions/_shared/schemas';
+export type { TNotionObject } from '@reaction-blocks/contracts/schemas';
 
 export const NOTION_REDIRECT_PATH = '/oauth/notion';
 const CHANNEL = 'reaction-blocks:integrations';

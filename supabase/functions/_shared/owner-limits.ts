@@ -3,7 +3,7 @@
 // (public.note_owner_call, service role only), so every instance of a function shares it.
 import { serviceClient } from './clients.ts';
 import { HttpError } from './http.ts';
-import { MESSAGES } from './schemas.ts';
+import { MESSAGES } from '@reaction-blocks/contracts/schemas';
 
 /** Calls an owner may make per hour, per function. */
 export const OWNER_CALLS_PER_HOUR = {

@@ -6,7 +6,13 @@ import { serviceClient } from './clients.ts';
 import { HttpError } from './http.ts';
 import { paypalClient } from './paypal-env.ts';
 import { approveLink, PayPalError, type PayPalSubscription } from './paypal.ts';
-import { PLAN_MESSAGES, PLAN_RULES, shownBlocks, shownEmails, type TPlan } from './plans.ts';
+import {
+  PLAN_MESSAGES,
+  PLAN_RULES,
+  shownBlocks,
+  shownEmails,
+  type TPlan,
+} from '@reaction-blocks/contracts/plans';
 import { portone, portoneErrorType } from './portone.ts';
 import { env } from './env.ts';
 

@@ -9,7 +9,12 @@ import {
   type Lang,
   type RenderedMail,
 } from './notification-mail.ts';
-import { formatPlanDate, STARTER, shownBlocks, shownEmails } from './plans.ts';
+import {
+  formatPlanDate,
+  STARTER,
+  shownBlocks,
+  shownEmails,
+} from '@reaction-blocks/contracts/plans';
 
 export type PlanMailTemplate = 'ending' | 'renewal_failed';
 

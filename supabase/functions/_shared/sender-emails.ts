@@ -2,7 +2,7 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { HttpError } from './http.ts';
 import { MailError } from './mail.ts';
-import { SENDER_MESSAGES } from './schemas.ts';
+import { SENDER_MESSAGES } from '@reaction-blocks/contracts/schemas';
 
 export interface SenderEmailRow {
   id: string;

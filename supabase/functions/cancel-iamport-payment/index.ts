@@ -3,7 +3,7 @@
 // everything until the period ends, then the daily expiry applies Starter's limits.
 import { handler, HttpError } from '../_shared/http.ts';
 import { httpErrorOf, providerUnavailable, rpc, type PaymentRow } from '../_shared/plan-flows.ts';
-import { ZCancelPayment } from '../_shared/plans.ts';
+import { ZCancelPayment } from '@reaction-blocks/contracts/plans';
 import { portone, portoneErrorType } from '../_shared/portone.ts';
 
 Deno.serve(

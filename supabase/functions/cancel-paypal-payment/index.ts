@@ -4,7 +4,7 @@ import { handler } from '../_shared/http.ts';
 import { httpErrorOf, providerUnavailable, rpc, type PaymentRow } from '../_shared/plan-flows.ts';
 import { paypalClient } from '../_shared/paypal-env.ts';
 import { PayPalError } from '../_shared/paypal.ts';
-import { ZCancelPayment } from '../_shared/plans.ts';
+import { ZCancelPayment } from '@reaction-blocks/contracts/plans';
 
 Deno.serve(
   handler(

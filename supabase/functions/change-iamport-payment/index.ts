@@ -4,7 +4,7 @@
 import { kickWorker } from '../_shared/background.ts';
 import { handler } from '../_shared/http.ts';
 import { httpErrorOf, providerUnavailable, rpc, type PaymentRow } from '../_shared/plan-flows.ts';
-import { planPrice, PLAN_MESSAGES, ZChangePayment } from '../_shared/plans.ts';
+import { planPrice, PLAN_MESSAGES, ZChangePayment } from '@reaction-blocks/contracts/plans';
 import { portone, portoneErrorType } from '../_shared/portone.ts';
 import { HttpError } from '../_shared/http.ts';
 

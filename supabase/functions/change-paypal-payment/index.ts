@@ -7,7 +7,7 @@ import { httpErrorOf, providerUnavailable, rpc, type PaymentRow } from '../_shar
 import { paypalClient } from '../_shared/paypal-env.ts';
 import { approveLink } from '../_shared/paypal.ts';
 import { env } from '../_shared/env.ts';
-import { planPrice, PLAN_MESSAGES, ZChangePayment } from '../_shared/plans.ts';
+import { planPrice, PLAN_MESSAGES, ZChangePayment } from '@reaction-blocks/contracts/plans';
 
 Deno.serve(
   handler(

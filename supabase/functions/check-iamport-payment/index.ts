@@ -15,7 +15,7 @@ import {
   startCheckout,
   type ChargeRow,
 } from '../_shared/plan-flows.ts';
-import { planPrice, ZCheckIamportPayment } from '../_shared/plans.ts';
+import { planPrice, ZCheckIamportPayment } from '@reaction-blocks/contracts/plans';
 import { portone, portoneErrorType } from '../_shared/portone.ts';
 
 Deno.serve(

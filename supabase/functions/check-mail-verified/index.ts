@@ -3,7 +3,7 @@
 import { serviceClient } from '../_shared/clients.ts';
 import { handler } from '../_shared/http.ts';
 import { sesMailer } from '../_shared/mail.ts';
-import { ZMailVerify } from '../_shared/schemas.ts';
+import { ZMailVerify } from '@reaction-blocks/contracts/schemas';
 import { ownSenderEmail, providerError } from '../_shared/sender-emails.ts';
 
 Deno.serve(

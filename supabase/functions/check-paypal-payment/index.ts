@@ -15,7 +15,7 @@ import {
 } from '../_shared/plan-flows.ts';
 import { paypalClient } from '../_shared/paypal-env.ts';
 import { PayPalError, type PayPalSubscription } from '../_shared/paypal.ts';
-import { planPrice, PLAN_MESSAGES, ZCheckPaypalPayment } from '../_shared/plans.ts';
+import { planPrice, PLAN_MESSAGES, ZCheckPaypalPayment } from '@reaction-blocks/contracts/plans';
 
 Deno.serve(
   handler(

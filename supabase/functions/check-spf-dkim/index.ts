@@ -7,7 +7,7 @@ import { serviceClient } from '../_shared/clients.ts';
 import { dmarcPolicy, spfAllowsProvider } from '../_shared/dns.ts';
 import { handler } from '../_shared/http.ts';
 import { sesMailer } from '../_shared/mail.ts';
-import { ZMailVerify } from '../_shared/schemas.ts';
+import { ZMailVerify } from '@reaction-blocks/contracts/schemas';
 import { domainOf, ownSenderEmail, providerError } from '../_shared/sender-emails.ts';
 
 Deno.serve(

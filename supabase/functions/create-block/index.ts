@@ -1,7 +1,7 @@
 // Creates a block of the given type for the caller. The limit, the counter and the defaults
 // live in the database (public.create_block); this validates the type and shapes the answer.
 import { handler, HttpError } from '../_shared/http.ts';
-import { MESSAGES, ZCreateBlock } from '../_shared/schemas.ts';
+import { MESSAGES, ZCreateBlock } from '@reaction-blocks/contracts/schemas';
 
 Deno.serve(
   handler(

@@ -4,7 +4,7 @@
 import { serviceClient } from '../_shared/clients.ts';
 import { handler } from '../_shared/http.ts';
 import { sesMailer } from '../_shared/mail.ts';
-import { ZMailDelete } from '../_shared/schemas.ts';
+import { ZMailDelete } from '@reaction-blocks/contracts/schemas';
 import { ownSenderEmail, providerError } from '../_shared/sender-emails.ts';
 
 Deno.serve(

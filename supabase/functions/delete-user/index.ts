@@ -2,7 +2,7 @@
 // so removing the auth user removes all their data in one transaction.
 import { handler, HttpError } from '../_shared/http.ts';
 import { serviceClient } from '../_shared/clients.ts';
-import { ZEmpty } from '../_shared/schemas.ts';
+import { ZEmpty } from '@reaction-blocks/contracts/schemas';
 
 Deno.serve(
   handler(ZEmpty, async ({ user }) => {

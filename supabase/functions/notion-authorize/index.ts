@@ -5,7 +5,11 @@ import { serviceClient } from '../_shared/clients.ts';
 import { handler, HttpError } from '../_shared/http.ts';
 import { allowedRedirect, notionOAuthClient } from '../_shared/notion.ts';
 import { signState } from '../_shared/oauth-state.ts';
-import { BLOCK_MESSAGES, INTEGRATION_MESSAGES, ZNotionAuthorize } from '../_shared/schemas.ts';
+import {
+  BLOCK_MESSAGES,
+  INTEGRATION_MESSAGES,
+  ZNotionAuthorize,
+} from '@reaction-blocks/contracts/schemas';
 
 Deno.serve(
   handler(

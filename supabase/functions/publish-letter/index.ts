@@ -2,7 +2,7 @@
 // (`activated`: everyone). Answers {status, reservedCount} at once; every recipient is a delivery
 // and a job (_shared/letter/send.ts).
 import { handler } from '../_shared/http.ts';
-import { ZPublishLetter } from '../_shared/letter-schemas.ts';
+import { ZPublishLetter } from '@reaction-blocks/contracts/letters';
 import { reserveSend } from '../_shared/letter/send.ts';
 
 Deno.serve(

@@ -5,7 +5,7 @@
 import { serviceClient } from '../_shared/clients.ts';
 import { handler } from '../_shared/http.ts';
 import { classifyNotionError, notionClient, notionOAuthClient } from '../_shared/notion.ts';
-import { ZRemoveIntegration } from '../_shared/schemas.ts';
+import { ZRemoveIntegration } from '@reaction-blocks/contracts/schemas';
 
 Deno.serve(
   handler(

@@ -5,7 +5,11 @@
 import { serviceClient } from '../_shared/clients.ts';
 import { handler, HttpError } from '../_shared/http.ts';
 import { sesMailer } from '../_shared/mail.ts';
-import { SENDER_EMAIL_LIMITS, SENDER_MESSAGES, ZMailVerify } from '../_shared/schemas.ts';
+import {
+  SENDER_EMAIL_LIMITS,
+  SENDER_MESSAGES,
+  ZMailVerify,
+} from '@reaction-blocks/contracts/schemas';
 import { providerError, type SenderEmailRow } from '../_shared/sender-emails.ts';
 
 Deno.serve(

@@ -8,7 +8,12 @@
 import { serviceClient } from '../_shared/clients.ts';
 import { handler, HttpError } from '../_shared/http.ts';
 import { sanitizeHtml } from '../_shared/sanitize-html.ts';
-import { BLOCK_LIMITS, MESSAGES, ZSaveBlock, type TQuestionDraft } from '../_shared/schemas.ts';
+import {
+  BLOCK_LIMITS,
+  MESSAGES,
+  ZSaveBlock,
+  type TQuestionDraft,
+} from '@reaction-blocks/contracts/schemas';
 
 /** PostgREST answers a raised SQLSTATE as `code`; the RPC convention of docs/data-model.md. */
 function toHttpError(error: { code?: string; message: string }): HttpError {

@@ -5,7 +5,7 @@
 // only) checks the block is the caller's letter and the sender one of their verified emails.
 import { serviceClient } from '../_shared/clients.ts';
 import { handler } from '../_shared/http.ts';
-import { ZSaveLetter } from '../_shared/letter-schemas.ts';
+import { ZSaveLetter } from '@reaction-blocks/contracts/letters';
 import { rpcError } from '../_shared/letter/calls.ts';
 import { renderLetter } from '../_shared/letter/render.ts';
 import { imageOrigins } from '../_shared/letter/runtime.ts';

@@ -10,7 +10,7 @@ import {
   INTEGRATION_MESSAGES,
   ZSearchNotionObjects,
   type TNotionObject,
-} from '../_shared/schemas.ts';
+} from '@reaction-blocks/contracts/schemas';
 
 interface Connection {
   status: 'granted' | 'not_granted';

@@ -2,7 +2,7 @@
 // feature, adds them to the owner's audience). Answers with the reserved count at once; every
 // recipient is a delivery and a job (_shared/letter/send.ts).
 import { handler } from '../_shared/http.ts';
-import { ZSendLetter } from '../_shared/letter-schemas.ts';
+import { ZSendLetter } from '@reaction-blocks/contracts/letters';
 import { reserveSend } from '../_shared/letter/send.ts';
 
 Deno.serve(

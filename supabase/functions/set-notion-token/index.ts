@@ -13,7 +13,7 @@ import {
   notionOAuthClient,
 } from '../_shared/notion.ts';
 import { verifyState } from '../_shared/oauth-state.ts';
-import { INTEGRATION_MESSAGES, ZSetNotionToken } from '../_shared/schemas.ts';
+import { INTEGRATION_MESSAGES, ZSetNotionToken } from '@reaction-blocks/contracts/schemas';
 
 Deno.serve(
   handler(

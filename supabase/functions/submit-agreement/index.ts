@@ -2,7 +2,7 @@
 // service client sets it, for the caller's own row only.
 import { handler, HttpError } from '../_shared/http.ts';
 import { serviceClient } from '../_shared/clients.ts';
-import { ZEmpty } from '../_shared/schemas.ts';
+import { ZEmpty } from '@reaction-blocks/contracts/schemas';
 
 Deno.serve(
   handler(

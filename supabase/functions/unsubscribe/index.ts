@@ -7,7 +7,7 @@
 // Not a user call: verify_jwt is off, the token is the authorisation.
 import { serviceClient } from '../_shared/clients.ts';
 import { corsHeaders, json } from '../_shared/http.ts';
-import { ZUnsubscribe } from '../_shared/schemas.ts';
+import { ZUnsubscribe } from '@reaction-blocks/contracts/schemas';
 import { verifyUnsubscribe, type UnsubscribeClaim } from '../_shared/unsubscribe-token.ts';
 
 const cors = { ...corsHeaders, 'access-control-allow-methods': 'GET, POST, OPTIONS' };

@@ -1,7 +1,7 @@
 // Updates the caller's profile fields (name, image URL, homepage URL, language) with the spec's
 // limits. Runs as the caller: RLS and column grants keep everything else out of reach.
 import { handler, HttpError } from '../_shared/http.ts';
-import { ZUpdateProfile } from '../_shared/schemas.ts';
+import { ZUpdateProfile } from '@reaction-blocks/contracts/schemas';
 
 Deno.serve(
   handler(

@@ -6,7 +6,7 @@
 import { handler } from '../_shared/http.ts';
 import { limitOwnerCalls } from '../_shared/owner-limits.ts';
 import { httpErrorOf, rpc, type PaymentRow } from '../_shared/plan-flows.ts';
-import { PLAN_MESSAGES, ZUseCoupon } from '../_shared/plans.ts';
+import { PLAN_MESSAGES, ZUseCoupon } from '@reaction-blocks/contracts/plans';
 
 Deno.serve(
   handler(

@@ -9,7 +9,7 @@ import {
   LETTER_MESSAGES,
   normalizeBrunchProfile,
   ZVerifyBrunchId,
-} from '../_shared/letter-schemas.ts';
+} from '@reaction-blocks/contracts/letters';
 import { FetchRefused, guardedFetch } from '../_shared/letter/fetch-guard.ts';
 import { brunchProfileText } from '../_shared/letter/html-source.ts';
 import { ownLetterBlock } from '../_shared/letter/calls.ts';

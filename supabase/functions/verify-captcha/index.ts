@@ -9,7 +9,7 @@
 import { serviceClient } from '../_shared/clients.ts';
 import { env, optionalEnv } from '../_shared/env.ts';
 import { handler, HttpError } from '../_shared/http.ts';
-import { ZVerifyCaptcha } from '../_shared/schemas.ts';
+import { ZVerifyCaptcha } from '@reaction-blocks/contracts/schemas';
 
 const DEFAULT_VERIFY_URL = 'https://challenges.cloudflare.com/turnstile/v0/siteverify';
 

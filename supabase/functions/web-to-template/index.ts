@@ -12,7 +12,7 @@ import {
   LETTER_MESSAGES,
   MODE_OF_TYPE,
   ZWebToTemplate,
-} from '../_shared/letter-schemas.ts';
+} from '@reaction-blocks/contracts/letters';
 import { ownLetterBlock } from '../_shared/letter/calls.ts';
 import { loadLetter, LoadError } from '../_shared/letter/load.ts';
 import { renderLetter } from '../_shared/letter/render.ts';

@@ -2,7 +2,7 @@
 // /oauth/{service} (features/integrations) and the workspace's Integration section share them, so a
 // note reads the same everywhere. Each registers them with registerIntegrationTranslations().
 import i18next from 'i18next';
-import { INTEGRATION_MESSAGES } from '../../../../supabase/functions/_shared/schemas';
+import { INTEGRATION_MESSAGES } from '@reaction-blocks/contracts/schemas';
 import { sharedMessageReason } from '../../lib/errors';
 
 export const en = {
@@ -32,7 +32,7 @@ export const en = {
   cancelled: 'Notion access was not granted.',
   popupBlocked: 'The Notion window could not open. Allow pop-ups for this site and try again.',
   failed: 'Could not do that: {{reason}}',
-  // the servers' own words (supabase/functions/_shared/schemas.ts)
+  // the servers' own words (supabase/functions/_shared/contracts/schemas.ts)
   messages: { ...INTEGRATION_MESSAGES } as Record<keyof typeof INTEGRATION_MESSAGES, string>,
   loadFailed: 'Could not load your integrations: {{reason}}',
   retry: 'Try again',

@@ -2,7 +2,11 @@
 // and the sender a send goes out as.
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { HttpError } from '../http.ts';
-import { LETTER_MESSAGES, LETTER_TYPES, type TLetterType } from '../letter-schemas.ts';
+import {
+  LETTER_MESSAGES,
+  LETTER_TYPES,
+  type TLetterType,
+} from '@reaction-blocks/contracts/letters';
 import { platformSender } from '../job-handlers.ts';
 
 export interface LetterBlockRow {

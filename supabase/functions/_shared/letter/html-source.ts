@@ -4,7 +4,7 @@
 // code become blocks. Scripts, styles, forms, frames and everything else are simply never read:
 // only text, links (absolute http/https/mailto) and image addresses leave this module.
 import { parse, type DefaultTreeAdapterTypes } from 'parse5';
-import type { TLetterBlock, TMark, TSpan } from '../letter-schemas.ts';
+import type { TLetterBlock, TMark, TSpan } from '@reaction-blocks/contracts/letters';
 import { makeId, tidySpans } from './model.ts';
 
 type Node = DefaultTreeAdapterTypes.Node;

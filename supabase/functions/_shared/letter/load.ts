@@ -5,7 +5,7 @@
 // Notion's image URLs are signed and expire within hours, and the other hosts may move or
 // block hot-linking, so the images of a mode's own hosts are copied (Supabase Storage); other
 // https images stay as they are (nothing is fetched from a host outside the mode's list).
-import type { TLetterBlock, TLetterMode, TLetterModel } from '../letter-schemas.ts';
+import type { TLetterBlock, TLetterMode, TLetterModel } from '@reaction-blocks/contracts/letters';
 import {
   FetchRefused,
   guardedFetch,

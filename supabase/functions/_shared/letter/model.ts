@@ -1,5 +1,5 @@
-// Small helpers of the letter's block model (the types and the schema are in letter-schemas.ts).
-import type { TLetterBlock, TSpan } from '../letter-schemas.ts';
+// Small helpers of the letter's block model (the types and the schema are in contracts/letters.ts).
+import type { TLetterBlock, TSpan } from '@reaction-blocks/contracts/letters';
 
 /** A short random id for a block (the editor deletes rows by it). */
 export function makeId(): string {

@@ -5,7 +5,7 @@
 // The page address itself is never fetched; only its page id is read from it.
 import { NotionAPI } from 'notion-client';
 import { parsePageId } from 'notion-utils';
-import type { TLetterBlock, TSpan, TMark } from '../letter-schemas.ts';
+import type { TLetterBlock, TSpan, TMark } from '@reaction-blocks/contracts/letters';
 import { makeId } from './model.ts';
 
 /** A Notion record map as the API answers it (only what we read). */

@@ -3,7 +3,7 @@
 // with juice, then the allow-list sanitiser as the last gate, and a text part. The per-recipient
 // footer (delivered-by line, Unsubscribe link) is added at send time around the stored body.
 import juice from 'juice';
-import type { TLetterBlock, TLetterModel, TSpan } from '../letter-schemas.ts';
+import type { TLetterBlock, TLetterModel, TSpan } from '@reaction-blocks/contracts/letters';
 import { escapeHtml } from '../notification-mail.ts';
 import { convert } from 'html-to-text';
 import { sanitizeLetterHtml, type LetterSanitizeOptions } from './sanitize-letter.ts';

@@ -1,7 +1,7 @@
 import { act, fireEvent, screen, within } from '@testing-library/react';
 import i18next from 'i18next';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { AUDIENCE_MESSAGES } from '../../../../../supabase/functions/_shared/letter-schemas';
+import { AUDIENCE_MESSAGES } from '@reaction-blocks/contracts/letters';
 import { renderWithProviders } from '../../../test/utils';
 import { registerAudienceTranslations } from '../locales';
 import { AddAudienceDialog } from './audience-dialogs';

@@ -11,7 +11,7 @@ import {
   groupNameProblem,
   LETTER_LIMITS,
   ZAddAudience,
-} from '../../../../../supabase/functions/_shared/letter-schemas';
+} from '@reaction-blocks/contracts/letters';
 import { addMember, importBatch } from '../api/audience';
 import { parseCsv, planImport, type ImportPlan } from '../model/csv';
 

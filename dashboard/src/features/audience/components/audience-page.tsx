@@ -14,10 +14,7 @@ import { paths } from '../../../config/paths';
 import { messageOf } from '../../../lib/errors';
 import { useSession } from '../../../lib/session';
 import { useQuery } from '../../../lib/use-query';
-import {
-  LETTER_LIMITS,
-  ZAudienceRow,
-} from '../../../../../supabase/functions/_shared/letter-schemas';
+import { LETTER_LIMITS, ZAudienceRow } from '@reaction-blocks/contracts/letters';
 import {
   createGroup,
   deleteGroup,

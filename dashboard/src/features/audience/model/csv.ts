@@ -2,7 +2,7 @@
 // email, a group is kept only when it exists). Parsed with papaparse, checked here, sent in
 // batches; every row that is left out is reported with why. Pure except for the parse.
 import Papa from 'papaparse';
-import { isEmail, LETTER_LIMITS } from '../../../../../supabase/functions/_shared/letter-schemas';
+import { isEmail, LETTER_LIMITS } from '@reaction-blocks/contracts/letters';
 
 export interface ImportRow {
   /** Line in the file (the header is line 1). */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ZCreateBlock, type TCreateBlock } from '../../../../../supabase/functions/_shared/schemas';
+import { ZCreateBlock, type TCreateBlock } from '@reaction-blocks/contracts/schemas';
 import { invokeFunction } from '../../../lib/supabase';
 
 /** The payload schema shared with the edge function create-block. */

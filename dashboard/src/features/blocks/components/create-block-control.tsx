@@ -6,7 +6,7 @@ import { Spinner } from '../../../components/ui/spinner';
 import { paths } from '../../../config/paths';
 import { REACTION_TYPES, type BlockType } from '../../../lib/db-types';
 import { messageOf } from '../../../lib/errors';
-import { MESSAGES } from '../../../../../supabase/functions/_shared/schemas';
+import { MESSAGES } from '@reaction-blocks/contracts/schemas';
 import { BlockTypeIcon } from '../../../components/ui/block-type-icon';
 
 export interface CreateBlockControlProps {

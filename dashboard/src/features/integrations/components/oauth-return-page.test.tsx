@@ -2,7 +2,7 @@ import { screen, waitFor } from '@testing-library/react';
 import i18next from 'i18next';
 import { Route, Routes } from 'react-router-dom';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { INTEGRATION_MESSAGES } from '../../../../../supabase/functions/_shared/schemas';
+import { INTEGRATION_MESSAGES } from '@reaction-blocks/contracts/schemas';
 import { renderWithProviders } from '../../../test/utils';
 import { OAuthReturnPage } from './oauth-return-page';
 

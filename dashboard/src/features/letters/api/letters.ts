@@ -11,7 +11,7 @@ import {
   type TLetterMode,
   type TLetterModel,
   type TSaveLetter,
-} from '../../../../../supabase/functions/_shared/letter-schemas';
+} from '@reaction-blocks/contracts/letters';
 import type { Database } from '../../../lib/db-types';
 import { invokeFunction, supabase } from '../../../lib/supabase';
 

@@ -6,10 +6,7 @@ import { FormDialog } from '../../../components/ui/form-dialog';
 import { SelectField, TextField } from '../../../components/ui/fields';
 import { messageOf } from '../../../lib/errors';
 import { useSubmit } from '../../../lib/use-submit';
-import {
-  LETTER_MESSAGES,
-  normalizeBrunchProfile,
-} from '../../../../../supabase/functions/_shared/letter-schemas';
+import { LETTER_MESSAGES, normalizeBrunchProfile } from '@reaction-blocks/contracts/letters';
 import { verifyBrunchId } from '../api/letters';
 import { letterMessage } from '../model/messages';
 

@@ -3,12 +3,8 @@
 // https or the project's storage): nothing here is HTML from the page. The server renders the
 // same model into the mail on save.
 import { useTranslation } from 'react-i18next';
-import type {
-  TLetterBlock,
-  TLetterModel,
-  TSpan,
-} from '../../../../../supabase/functions/_shared/letter-schemas';
-import { isLetterLink } from '../../../../../supabase/functions/_shared/letter-schemas';
+import type { TLetterBlock, TLetterModel, TSpan } from '@reaction-blocks/contracts/letters';
+import { isLetterLink } from '@reaction-blocks/contracts/letters';
 
 function Span({ span }: { span: TSpan }) {
   let node: React.ReactNode = span.text;

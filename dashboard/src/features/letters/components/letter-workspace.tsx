@@ -22,7 +22,7 @@ import {
   LETTER_LIMITS,
   MODE_OF_TYPE,
   ZSaveLetter,
-} from '../../../../../supabase/functions/_shared/letter-schemas';
+} from '@reaction-blocks/contracts/letters';
 import {
   listSenders,
   loadLetterBlock,

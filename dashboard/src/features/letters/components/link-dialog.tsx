@@ -3,10 +3,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FormDialog } from '../../../components/ui/form-dialog';
 import { TextField } from '../../../components/ui/fields';
-import {
-  isLetterLink,
-  LETTER_LIMITS,
-} from '../../../../../supabase/functions/_shared/letter-schemas';
+import { isLetterLink, LETTER_LIMITS } from '@reaction-blocks/contracts/letters';
 
 export interface LinkField {
   key: string;

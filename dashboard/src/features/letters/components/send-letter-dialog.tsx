@@ -16,7 +16,7 @@ import {
   LETTER_LIMITS,
   LETTER_MESSAGES,
   parseRecipients,
-} from '../../../../../supabase/functions/_shared/letter-schemas';
+} from '@reaction-blocks/contracts/letters';
 import {
   listSendGroups,
   publishLetter,

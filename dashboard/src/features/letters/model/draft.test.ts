@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { canSend, firstAddresses, pickSender, shortDate, withoutBlock } from './draft';
 import { letterMessage } from './messages';
-import { emptyLetter } from '../../../../../supabase/functions/_shared/letter-schemas';
+import { emptyLetter } from '@reaction-blocks/contracts/letters';
 
 describe('letter draft rules', () => {
   it('the sender: a verified one stays, another is cleared, none takes the first verified', () => {

@@ -4,7 +4,7 @@ import {
   ZLetterModel,
   type TLetterModel,
   type TSaveLetter,
-} from '../../../../../supabase/functions/_shared/letter-schemas';
+} from '@reaction-blocks/contracts/letters';
 import type { LetterData, SenderOption } from '../api/letters';
 
 export interface LetterDraft {

@@ -1,7 +1,7 @@
 // The server's letter messages (the spec's English wording) in the reader's language.
 import type { TFunction } from 'i18next';
-import { LETTER_MESSAGES } from '../../../../../supabase/functions/_shared/letter-schemas';
-import { MESSAGES } from '../../../../../supabase/functions/_shared/schemas';
+import { LETTER_MESSAGES } from '@reaction-blocks/contracts/letters';
+import { MESSAGES } from '@reaction-blocks/contracts/schemas';
 
 const KEYS: Record<string, string> = {
   [LETTER_MESSAGES.invalidAddress]: 'invalidAddress',

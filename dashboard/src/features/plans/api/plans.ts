@@ -7,7 +7,7 @@ import {
   ZCheckIamportPayment,
   ZCheckPaypalPayment,
   ZUseCoupon,
-} from '../../../../../supabase/functions/_shared/plans';
+} from '@reaction-blocks/contracts/plans';
 import type { PlanRow, TPlan } from '../model/plans';
 
 export const HISTORY_PAGE_SIZE = 10;

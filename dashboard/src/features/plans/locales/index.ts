@@ -6,7 +6,7 @@ export const en = {
   title: 'Plan',
   loadFailed: 'Could not load your plan: {{reason}}',
   retry: 'Try again',
-  // the servers' own words (supabase/functions/_shared/plans.ts)
+  // the servers' own words (supabase/functions/_shared/contracts/plans.ts)
   messages: { ...PLAN_MESSAGES } as Record<keyof typeof PLAN_MESSAGES, string>,
   failed: 'Could not do that: {{reason}}',
   types: {

@@ -1,6 +1,6 @@
 // The plan screens' pure rules: the basket being bought (spec: account sections 3, 4, 5, 9), the
 // active plan and history rows, usage. The price and rounding come from the module the payment
-// functions use (supabase/functions/_shared/plans.ts), so the screen shows what the server charges.
+// functions use (supabase/functions/_shared/contracts/plans.ts), so the screen shows what the server charges.
 import {
   DEFAULT_BASKET,
   formatPlanPrice as formatPlanPriceFor,
@@ -14,7 +14,7 @@ import {
   ZPlan,
   type TPlan,
   type TPlanType,
-} from '../../../../../supabase/functions/_shared/plans';
+} from '@reaction-blocks/contracts/plans';
 
 export {
   formatPlanDate,
@@ -27,7 +27,7 @@ export {
   STARTER,
   ZPlan,
   ZUseCoupon,
-} from '../../../../../supabase/functions/_shared/plans';
+} from '@reaction-blocks/contracts/plans';
 export type { TPlan, TPlanType };
 
 export interface Basket {

@@ -1,9 +1,5 @@
 import { z } from 'zod';
-import {
-  LIMITS,
-  MESSAGES,
-  ZUpdateProfile,
-} from '../../../../../supabase/functions/_shared/schemas';
+import { LIMITS, MESSAGES, ZUpdateProfile } from '@reaction-blocks/contracts/schemas';
 import { invokeFunction } from '../../../lib/supabase';
 
 /** Account limits of the specification: name 100, homepage URL 500, profile image URL 500. */

@@ -1,5 +1,5 @@
 // Sender emails: the list (RLS: the owner's rows) and the spec's four calls, as edge functions.
-import { ZMailDelete, ZMailVerify } from '../../../../../supabase/functions/_shared/schemas';
+import { ZMailDelete, ZMailVerify } from '@reaction-blocks/contracts/schemas';
 import { supabase, invokeFunction } from '../../../lib/supabase';
 
 export {
@@ -9,7 +9,7 @@ export {
   SENDER_EMAIL_MAX,
   SENDER_MESSAGES,
   ZMailVerify,
-} from '../../../../../supabase/functions/_shared/schemas';
+} from '@reaction-blocks/contracts/schemas';
 
 export interface SenderEmail {
   id: string;

@@ -1,5 +1,5 @@
 // The unsubscribe function, with plain fetch: the public page needs no session and no supabase-js.
-import { ZUnsubscribe } from '../../../../../supabase/functions/_shared/schemas';
+import { ZUnsubscribe } from '@reaction-blocks/contracts/schemas';
 import { env } from '../../../lib/env';
 
 export interface UnsubscribeInfo {

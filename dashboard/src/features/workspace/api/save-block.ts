@@ -2,7 +2,7 @@
 // and, for form and ab, the question and ending lists, in one database transaction. The body is
 // checked with ZSaveBlock first, the schema the function validates with, so the owner sees the
 // same message either way.
-import { ZSaveBlock, type TSaveBlock } from '../../../../../supabase/functions/_shared/schemas';
+import { ZSaveBlock, type TSaveBlock } from '@reaction-blocks/contracts/schemas';
 import { invokeFunction } from '../../../lib/supabase';
 import type { WorkspaceData } from './types';
 

@@ -8,7 +8,7 @@ import {
   type TConditionDraft,
   type TConditionType,
   type TQuestionDraft,
-} from '../../../../../supabase/functions/_shared/schemas';
+} from '@reaction-blocks/contracts/schemas';
 import { conditionNeedsValue, conditionValueChoices } from './model';
 
 export interface ConditionEditorProps {

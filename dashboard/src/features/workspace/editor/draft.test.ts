@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ZSaveBlock } from '../../../../../supabase/functions/_shared/schemas';
+import { ZSaveBlock } from '@reaction-blocks/contracts/schemas';
 import { BLOCK_ID, defaultEndingRow, endingRow, optionRow, questionRow } from '../test/fixtures';
 import { formDraftFromView, formDraftToSave } from './draft';
 import {

@@ -8,7 +8,7 @@ import {
   type TOptionDraft,
   type TQuestionDraft,
   type TSaveBlock,
-} from '../../../../../supabase/functions/_shared/schemas';
+} from '@reaction-blocks/contracts/schemas';
 import type { Database } from '../../../lib/db-types';
 import {
   DEFAULT_AB_OPTIONS,

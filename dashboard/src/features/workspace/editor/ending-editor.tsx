@@ -7,7 +7,7 @@ import {
   BLOCK_LIMITS,
   type TEndingDraft,
   type TQuestionDraft,
-} from '../../../../../supabase/functions/_shared/schemas';
+} from '@reaction-blocks/contracts/schemas';
 import { Dialog } from '../../../components/ui/dialog';
 import { CheckboxField } from '../../../components/ui/fields';
 import { PaidHint } from '../components/paid-hint';

@@ -6,7 +6,7 @@ import {
   BLOCK_LIMITS,
   type TEndingDraft,
   type TQuestionDraft,
-} from '../../../../../supabase/functions/_shared/schemas';
+} from '@reaction-blocks/contracts/schemas';
 import { PaidHint } from '../components/paid-hint';
 import { isEndingComplete } from './model';
 import { useReorder } from './use-reorder';

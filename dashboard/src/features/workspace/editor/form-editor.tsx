@@ -9,7 +9,7 @@ import {
   BLOCK_LIMITS,
   type TQuestionDraft,
   type TQuestionType,
-} from '../../../../../supabase/functions/_shared/schemas';
+} from '@reaction-blocks/contracts/schemas';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { PaidHint } from '../components/paid-hint';
 import { EndingEditor } from './ending-editor';

@@ -3,7 +3,7 @@ import {
   ZEndingDraft,
   ZQuestionDraft,
   type TQuestionDraft,
-} from '../../../../../supabase/functions/_shared/schemas';
+} from '@reaction-blocks/contracts/schemas';
 import { formDraft } from '../test/fixtures';
 import {
   addCondition,

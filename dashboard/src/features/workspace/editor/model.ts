@@ -16,7 +16,7 @@ import {
   type TOptionDraft,
   type TQuestionDraft,
   type TQuestionType,
-} from '../../../../../supabase/functions/_shared/schemas';
+} from '@reaction-blocks/contracts/schemas';
 
 export type FormDraft = { questions: TQuestionDraft[]; endings: TEndingDraft[] };
 export type EditorBlockType = 'form' | 'ab';

@@ -3,10 +3,7 @@
 // Ab: exactly two options, texts editable only.
 import { useEffect, useId, useRef, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import {
-  BLOCK_LIMITS,
-  type TQuestionDraft,
-} from '../../../../../supabase/functions/_shared/schemas';
+import { BLOCK_LIMITS, type TQuestionDraft } from '@reaction-blocks/contracts/schemas';
 import {
   addOption,
   canAddOption,

@@ -6,7 +6,7 @@ import {
   BLOCK_LIMITS,
   type TQuestionDraft,
   type TQuestionType,
-} from '../../../../../supabase/functions/_shared/schemas';
+} from '@reaction-blocks/contracts/schemas';
 import { CheckboxField } from '../../../components/ui/fields';
 import { Spinner } from '../../../components/ui/spinner';
 import { PaidHint } from '../components/paid-hint';

@@ -1,7 +1,7 @@
 // The list of live questions: select one to edit it; reorder by drag or Alt+Arrow keys.
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { TQuestionDraft } from '../../../../../supabase/functions/_shared/schemas';
+import type { TQuestionDraft } from '@reaction-blocks/contracts/schemas';
 import { useReorder } from './use-reorder';
 
 export interface QuestionListProps {

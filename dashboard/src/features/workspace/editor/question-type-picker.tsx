@@ -1,10 +1,7 @@
 // The question type picker modal: one button per question type.
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
-import {
-  QUESTION_TYPES,
-  type TQuestionType,
-} from '../../../../../supabase/functions/_shared/schemas';
+import { QUESTION_TYPES, type TQuestionType } from '@reaction-blocks/contracts/schemas';
 import { Dialog } from '../../../components/ui/dialog';
 
 export interface QuestionTypePickerProps {

@@ -6,7 +6,7 @@ import {
   ZQuestionDraft,
   type TEndingDraft,
   type TQuestionDraft,
-} from '../../../../../supabase/functions/_shared/schemas';
+} from '@reaction-blocks/contracts/schemas';
 import { isConditionComplete, liveQuestions, type FormDraft } from './model';
 
 export type QuestionField = 'title' | 'placeholder' | 'content' | 'image_src';

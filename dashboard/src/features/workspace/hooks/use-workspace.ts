@@ -2,7 +2,7 @@
 // settings, form questions and endings), what changed, and Save. A failed save keeps the draft
 // as it is, so nothing the owner typed is lost.
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import type { TSaveBlock } from '../../../../../supabase/functions/_shared/schemas';
+import type { TSaveBlock } from '@reaction-blocks/contracts/schemas';
 import { isReactionType } from '../../../lib/db-types';
 import { messageOf } from '../../../lib/errors';
 import type { WorkspaceApi, WorkspaceData } from '../api';

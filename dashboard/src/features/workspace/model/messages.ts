@@ -2,7 +2,7 @@
 // parses with them) word their problems in English; the settings panel, the editor and the top
 // bar show them through this one table.
 import type { TFunction } from 'i18next';
-import { BLOCK_MESSAGES, MESSAGES } from '../../../../../supabase/functions/_shared/schemas';
+import { BLOCK_MESSAGES, MESSAGES } from '@reaction-blocks/contracts/schemas';
 
 export function translateMessage(t: TFunction, message: string): string {
   switch (message) {

@@ -1,9 +1,6 @@
 // The view the preview element renders: the block as saved with the draft applied, so unsaved
 // edits show at once. The shape is the SDK's BlockView (what get_block_view answers).
-import type {
-  TEndingDraft,
-  TQuestionDraft,
-} from '../../../../../supabase/functions/_shared/schemas';
+import type { TEndingDraft, TQuestionDraft } from '@reaction-blocks/contracts/schemas';
 import type { WorkspaceBlockRow } from '../api/types';
 import type { SettingsDraft } from './settings';
 

@@ -7,7 +7,7 @@ import {
   ZBlockSettings,
   type TBlockPrivateSettings,
   type TBlockSettings,
-} from '../../../../../supabase/functions/_shared/schemas';
+} from '@reaction-blocks/contracts/schemas';
 import type { ReactionType } from '../../../lib/db-types';
 import type { WorkspaceBlockRow, WorkspacePrivateRow } from '../api/types';
 

@@ -1,5 +1,5 @@
 // Shapes the results area works with: what the workspace passes in and what a response row is.
-import type { TQuestionType } from '../../../../../supabase/functions/_shared/schemas';
+import type { TQuestionType } from '@reaction-blocks/contracts/schemas';
 import type { Database } from '../../../lib/db-types';
 
 type Tables = Database['public']['Tables'];

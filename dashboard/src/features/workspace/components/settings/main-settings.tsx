@@ -1,6 +1,6 @@
 // The main settings of each block type (spec: Block entity fields; workspace section 3).
 import { useTranslation } from 'react-i18next';
-import { BLOCK_LIMITS } from '../../../../../../supabase/functions/_shared/schemas';
+import { BLOCK_LIMITS } from '@reaction-blocks/contracts/schemas';
 import type { ReactionType } from '../../../../lib/db-types';
 import { isPaidSetting } from '../../model/paid';
 import {

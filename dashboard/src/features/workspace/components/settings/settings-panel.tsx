@@ -2,7 +2,7 @@
 // Notification, Spam and abuse (paid), Integration (paid) and Open graph (paid).
 import { useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { BLOCK_LIMITS } from '../../../../../../supabase/functions/_shared/schemas';
+import { BLOCK_LIMITS } from '@reaction-blocks/contracts/schemas';
 import {
   normalizeOpenGraph,
   textOrNull,

@@ -3,10 +3,7 @@
 // block). Paid: disabled with the upgrade hint for owners without a plan, as save_block
 // refuses them.
 import { useTranslation } from 'react-i18next';
-import {
-  HOLD_MESSAGES,
-  type THoldMessages,
-} from '../../../../../../supabase/functions/_shared/schemas';
+import { HOLD_MESSAGES, type THoldMessages } from '@reaction-blocks/contracts/schemas';
 import type { ReactionType } from '../../../../lib/db-types';
 import { isPaidSetting } from '../../model/paid';
 import type { SettingKey, SettingsDraft } from '../../model/settings';

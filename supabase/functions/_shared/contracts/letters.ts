@@ -1,7 +1,7 @@
 // Letters and audience (issue 11): the payloads of web-to-template, verify-brunch-id,
 // save-letter, send-letter and publish-letter, the letter's block model, and the rules the
 // dashboard checks before sending (the same functions, so both sides give the same messages).
-// Shared by the edge functions and the dashboard (imported by relative path, like schemas.ts).
+// Shared by the edge functions and the dashboard (as @reaction-blocks/contracts/letters).
 import { z } from 'zod';
 
 export const LETTER_MODES = ['notion', 'typedream', 'brunch'] as const;
