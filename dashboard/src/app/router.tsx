@@ -22,7 +22,7 @@ const CookiePage = lazy(() => landing().then((m) => ({ default: m.CookiePage }))
 const public_ = () => import('./routes/public');
 const LoginPage = lazy(() => public_().then((m) => ({ default: m.LoginPage })));
 const NotSupportedPage = lazy(() => public_().then((m) => ({ default: m.NotSupportedPage })));
-const UnsubscribePage = lazy(() => public_().then((m) => ({ default: m.UnsubscribePage })));
+const UnsubscribePage = lazy(() => import('./routes/unsubscribe'));
 
 const SignedInLayout = lazy(() => import('./routes/signed-in'));
 const DashboardPage = lazy(() => import('./routes/dashboard'));

@@ -1,10 +1,10 @@
-// i18next setup: en and ko, en fallback. The `locale` query parameter, then the remembered
+// i18next setup: en and ko, en fallback. English is in the main chunk; Korean is a chunk of its own
+// that loadLanguage() fetches before it is shown, so English readers never download it. The `locale` query parameter, then the remembered
 // choice, then the browser language pick the first language; a signed-in user's saved language
 // replaces it once the profile loads (see session.tsx).
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import en from '../locales/en';
-import ko from '../locales/ko';
 import { readStored, writeStored } from './storage';
 
 export const LANGUAGES = ['en', 'ko'] as const;
@@ -40,7 +40,7 @@ export function initI18n(lng?: Language) {
       : detectLanguage(window.location.search, readStored(STORAGE_KEY), navigator.language));
   if (!i18next.isInitialized) {
     void i18next.use(initReactI18next).init({
-      resources: { en: { translation: en }, ko: { translation: ko } },
+      resources: { en: { translation: en } },
       lng: language,
       fallbackLng: 'en',
       supportedLngs: [...LANGUAGES],
@@ -57,10 +57,25 @@ export function initI18n(lng?: Language) {
   return i18next;
 }
 
-export function setLanguage(lng: Language, remember = true) {
+let korean: Promise<void> | null = null;
+
+/**
+ * Makes the app's texts in `lng` available (Korean is fetched once). Features' own texts are
+ * registered with their chunks; merging keeps them.
+ */
+export function loadLanguage(lng: Language): Promise<void> {
+  if (lng !== 'ko') return Promise.resolve();
+  korean ??= import('../locales/ko').then(({ default: ko }) => {
+    i18next.addResourceBundle('ko', 'translation', ko, true, false);
+  });
+  return korean;
+}
+
+export async function setLanguage(lng: Language, remember = true) {
   if (remember) writeStored(STORAGE_KEY, lng);
+  await loadLanguage(lng);
   syncDocumentLanguage(lng);
-  return i18next.changeLanguage(lng);
+  await i18next.changeLanguage(lng);
 }
 
 function syncDocumentLanguage(lng: string) {

@@ -2,7 +2,7 @@ import { cleanup, configure } from '@testing-library/react';
 import { afterEach } from 'vitest';
 import { resetNavigation } from '../components/ui/page-heading';
 import { registerWorkspaceTranslations } from '../features/workspace/locales';
-import { initI18n, setLanguage } from '../lib/i18n';
+import { initI18n, loadLanguage, setLanguage } from '../lib/i18n';
 
 // Lazy routes import their modules on first render; on a busy machine (CI shares its cores) that
 // can take longer than testing-library's default second for a findBy/waitFor. A wait bound, not a
@@ -10,6 +10,8 @@ import { initI18n, setLanguage } from '../lib/i18n';
 configure({ asyncUtilTimeout: 5000 });
 
 initI18n('en');
+// Korean is a lazy chunk in the app; tests switch languages at once, so it is there from the start.
+await loadLanguage('ko');
 registerWorkspaceTranslations();
 
 afterEach(async () => {
