@@ -2,18 +2,28 @@
 // `supabase_realtime` send each committed change through pg_notify on channel `_realtime_local`;
 // one dedicated connection LISTENs. Everything lives in schema `_realtime_local`, created at
 // start-up (never in the migrations, which stay hosted-compatible: hosted Supabase reads the WAL).
-// Also answers the RLS question "could this subscriber select that row?" on a small pool.
-import { randomUUID } from 'node:crypto';
+// Also answers the policy questions of policies.ts on a small pool.
 import pg from 'pg';
+import {
+  authorizeTopic,
+  pkWhere,
+  qualified,
+  visibleTo,
+  type ChangeType,
+  type Row,
+  type TableInfo,
+  type TopicRights,
+  type Viewer,
+} from './policies.ts';
+
+export { ALLOWED_ROLES } from './policies.ts';
+export type { ChangeType, Row, TableInfo, TopicRights, Viewer } from './policies.ts';
 
 export const CHANNEL = '_realtime_local';
 /** Where the local stand-in of realtime.send (supabase/local/bootstrap.sql) notifies. */
 export const BROADCAST_CHANNEL = '_realtime_local_broadcast';
 const TRIGGER = '_realtime_local_capture';
 const LOCK_KEY = 7426077;
-
-export type ChangeType = 'INSERT' | 'UPDATE' | 'DELETE';
-export type Row = Record<string, unknown>;
 
 export interface ChangeEvent {
   schema: string;
@@ -28,22 +38,6 @@ export interface ChangeEvent {
   truncated: boolean;
 }
 
-export interface TableInfo {
-  schema: string;
-  table: string;
-  oid: number;
-  pk: string[];
-  rls: boolean;
-  replicaFull: boolean;
-  columns: Array<{ name: string; type: string }>;
-}
-
-/** Who is asking: the role to switch to and the JWT claims PostgREST would set. */
-export interface Viewer {
-  role: string;
-  claims: Record<string, unknown>;
-}
-
 /** A message sent from the database with realtime.send (a row of realtime.messages). */
 export interface DbBroadcast {
   id: string;
@@ -52,14 +46,6 @@ export interface DbBroadcast {
   private: boolean;
   payload: unknown;
 }
-
-/** What the realtime.messages policies let a viewer do on a topic (hosted Realtime's check). */
-export interface TopicRights {
-  read: boolean;
-  write: boolean;
-}
-
-export const ALLOWED_ROLES = new Set(['anon', 'authenticated', 'service_role']);
 
 const SETUP_SQL = `
 create schema if not exists ${CHANNEL};
@@ -122,25 +108,6 @@ select n.nspname as schema, c.relname as table
  where g.tgname = '${TRIGGER}'
    and not exists (select 1 from pg_publication_tables p
                     where p.pubname = 'supabase_realtime' and p.schemaname = n.nspname and p.tablename = c.relname)`;
-
-const ident = (name: string) => '"' + name.replace(/"/g, '""') + '"';
-const qualified = (schema: string, table: string) => `${ident(schema)}.${ident(table)}`;
-
-function literal(value: unknown): string {
-  const text = typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value);
-  return pg.escapeLiteral(text);
-}
-
-function pkWhere(info: TableInfo, row: Row): string | undefined {
-  if (info.pk.length === 0) return undefined;
-  const parts: string[] = [];
-  for (const col of info.pk) {
-    const v = row[col];
-    if (v === null || v === undefined) return undefined;
-    parts.push(`${ident(col)} = ${literal(v)}`);
-  }
-  return parts.join(' and ');
-}
 
 export interface Capture {
   /** Publication tables known now, keyed "schema.table". */
@@ -346,83 +313,9 @@ export async function startCapture(opts: {
     throw err;
   }
 
-  async function checkOne(
-    info: TableInfo,
-    type: ChangeType,
-    row: Row,
-    viewer: Viewer,
-  ): Promise<boolean> {
-    if (!ALLOWED_ROLES.has(viewer.role)) return false;
-    const client = await pool.connect();
-    try {
-      if (type === 'DELETE') {
-        // the row is gone: RLS cannot be asked (as on Supabase); the role must still be able to read the table
-        const r = await client.query<{ ok: boolean }>(
-          'select has_table_privilege($1, $2::oid, $3) as ok',
-          [viewer.role, info.oid, 'select'],
-        );
-        return r.rows[0]?.ok === true;
-      }
-      const where = pkWhere(info, row);
-      if (!where) return false;
-      // one round trip: switch role and claims for this transaction only, then look the row up
-      const text =
-        `begin; set local role ${ident(viewer.role)}; ` +
-        `select set_config('request.jwt.claims', ${literal(JSON.stringify(viewer.claims))}, true); ` +
-        `select 1 from ${qualified(info.schema, info.table)} where ${where}; commit;`;
-      try {
-        const results = (await client.query(text)) as unknown as pg.QueryResult[];
-        return (results[3]?.rowCount ?? 0) > 0;
-      } catch (err) {
-        await client.query('rollback').catch(() => {});
-        const message = (err as Error).message;
-        if (!/permission denied/.test(message))
-          opts.log(`visibility check on ${info.schema}.${info.table} failed: ${message}`);
-        return false;
-      }
-    } finally {
-      client.release();
-    }
-  }
-
-  async function authorize(viewer: Viewer, topic: string): Promise<TopicRights> {
-    if (!ALLOWED_ROLES.has(viewer.role)) return { read: false, write: false };
-    const client = await pool.connect();
-    const t = literal(topic);
-    const ids = [randomUUID(), randomUUID()];
-    try {
-      const results = (await client.query(
-        'begin; ' +
-          `insert into realtime.messages (id, topic, extension) values (${literal(ids[0])}, ${t}, 'broadcast'), (${literal(ids[1])}, ${t}, 'presence'); ` +
-          `set local role ${ident(viewer.role)}; ` +
-          `select set_config('request.jwt.claims', ${literal(JSON.stringify(viewer.claims))}, true), set_config('realtime.topic', ${t}, true); ` +
-          `select extension from realtime.messages where id in (${literal(ids[0])}, ${literal(ids[1])});`,
-      )) as unknown as pg.QueryResult<{ extension: string }>[];
-      const read = (results[4]?.rows ?? []).some((r) => r.extension === 'broadcast');
-      let write = false;
-      try {
-        await client.query(
-          `insert into realtime.messages (topic, extension) values (${t}, 'broadcast')`,
-        );
-        write = true;
-      } catch (err) {
-        const message = (err as Error).message;
-        if (!/row-level security|permission denied/.test(message))
-          opts.log(`write check on ${topic} failed: ${message}`);
-      }
-      return { read, write };
-    } catch (err) {
-      opts.log(`read check on ${topic} failed: ${(err as Error).message}`);
-      return { read: false, write: false };
-    } finally {
-      await client.query('rollback').catch(() => {});
-      client.release();
-    }
-  }
-
   return {
     tables: () => known,
-    authorize,
+    authorize: (viewer, topic) => authorizeTopic(pool, opts.log, viewer, topic),
     async readBroadcast(id) {
       const r = await pool.query<DbBroadcast>(
         'select id, topic, event, coalesce(private, false) as private, payload from realtime.messages where id = $1',
@@ -437,7 +330,7 @@ export async function startCapture(opts: {
     },
     refresh,
     visible: (info, type, row, viewers) =>
-      Promise.all(viewers.map((v) => checkOne(info, type, row, v))),
+      Promise.all(viewers.map((v) => visibleTo(pool, opts.log, info, type, row, v))),
     async readRow(info, keys) {
       const where = pkWhere(info, keys);
       if (!where) return null;
