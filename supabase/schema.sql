@@ -4482,6 +4482,51 @@ grant execute on function public.get_block_card(p_owner_id uuid, p_block_id uuid
 grant execute on function public.get_block_card(p_owner_id uuid, p_block_id uuid) to authenticated;
 grant execute on function public.get_block_card(p_owner_id uuid, p_block_id uuid) to service_role;
 
+CREATE OR REPLACE FUNCTION public.get_block_counts(p_block_ids uuid[])
+ RETURNS jsonb
+ LANGUAGE plpgsql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  v_result jsonb;
+begin
+  if cardinality(p_block_ids) > 100 then
+    raise exception 'At most 100 blocks at once' using errcode = '22023';
+  end if;
+  with asked as (
+    -- the first place of each id: a repeated id is answered once
+    select id, min(n) as n
+    from unnest(coalesce(p_block_ids, '{}')) with ordinality u(id, n)
+    where id is not null
+    group by id
+  )
+  select coalesce(jsonb_agg(jsonb_build_object(
+           'id', b.id,
+           'type', b.type,
+           'comments', case when b.type in ('comment', 'qna') then c.response_count end,
+           'likes', case when b.type = 'like' then c.like_count end,
+           'responses', case when b.type in ('button', 'ab', 'form') then c.response_count end)
+           order by a.n), '[]'::jsonb)
+    into v_result
+    from asked a
+    join public.blocks b on b.id = a.id
+    cross join lateral private.with_live_counts(b) c
+    where not b.deactivated
+      and b.type in ('comment', 'qna', 'like', 'button', 'ab', 'form');
+  -- the same bytes for every caller: a CDN or proxy may keep it 10 s and serve it stale for 60 s
+  -- more while it fetches it again, as get_block_public
+  perform set_config('response.headers',
+    '[{"Cache-Control": "public, max-age=10, stale-while-revalidate=60"}]', true);
+  return v_result;
+end;
+$function$;
+comment on function public.get_block_counts(p_block_ids uuid[]) is 'The public counts of up to 100 blocks in one cacheable GET (Cache-Control public max-age=10 stale-while-revalidate=60), in the order asked: [{id, type, comments, likes, responses}], null where a count does not apply to the type. Missing, deactivated and letter blocks are left out. Error: At most 100 blocks at once.';
+revoke all on function public.get_block_counts(p_block_ids uuid[]) from public;
+grant execute on function public.get_block_counts(p_block_ids uuid[]) to anon;
+grant execute on function public.get_block_counts(p_block_ids uuid[]) to authenticated;
+grant execute on function public.get_block_counts(p_block_ids uuid[]) to service_role;
+
 CREATE OR REPLACE FUNCTION public.get_block_me(p_block_id uuid, p_message_ids uuid[] DEFAULT '{}'::uuid[], p_since timestamp with time zone DEFAULT NULL::timestamp with time zone)
  RETURNS jsonb
  LANGUAGE plpgsql
