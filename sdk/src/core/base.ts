@@ -222,10 +222,20 @@ export class BlockElement extends ReactionElement {
     try {
       return await rpc<T>(this.project, name, body, true);
     } catch (e) {
-      const captcha = this.view?.block.captcha;
-      if (!captcha || (e as ApiError).details !== 'captcha') throw e;
+      const block = this.view?.block;
+      if (!block?.captcha || (e as ApiError).details !== 'captcha') throw e;
       const { solveCaptcha } = await import('./captcha.js');
-      await solveCaptcha(this, captcha, e);
+      await solveCaptcha(
+        {
+          element: this,
+          project: this.project,
+          block,
+          setState: (state) => (this._captcha = state),
+          setCancel: (cancel) => (this.captchaCancel = cancel),
+        },
+        block.captcha,
+        e,
+      );
       return await rpc<T>(this.project, name, body, true);
     } finally {
       this._session = getSession(this.project);

@@ -4,7 +4,7 @@
 // widgets need the document, not a shadow root); the token goes to the verify-captcha function,
 // which gives the visitor a pass for the block; then the element sends the write again.
 import { ensureSession } from './auth.js';
-import type { BlockElement } from './base.js';
+import type { Project } from './config.js';
 import { ApiError } from './errors.js';
 import type { CaptchaConfig } from './types.js';
 
@@ -40,34 +40,38 @@ function load(src: string): Promise<Turnstile> {
   return p;
 }
 
-/** What the element exposes to this module (its protected members). */
-type Host = BlockElement & {
-  _captcha: '' | 'open' | 'failed';
-  captchaCancel?: () => void;
-  project: { url: string; key: string };
-  view: NonNullable<BlockElement['view']>;
-};
+/**
+ * What the element that shows the captcha gives this module (its own state stays its own: the
+ * setters are how the panel opens, fails and closes).
+ */
+export interface CaptchaHost {
+  /** Where the widget's light-DOM box goes (slot "captcha"). */
+  element: HTMLElement;
+  project: Project;
+  block: { id: string; language?: string | null };
+  setState(state: '' | 'open' | 'failed'): void;
+  setCancel(cancel: (() => void) | undefined): void;
+}
 
 /**
  * Shows the captcha until the visitor passes it (resolves) or cancels it (rejects with the
  * original refusal). Each failed check shows why and offers the widget again.
  */
-export async function solveCaptcha(el: BlockElement, c: CaptchaConfig, refusal: unknown) {
-  const host = el as Host;
+export async function solveCaptcha(host: CaptchaHost, c: CaptchaConfig, refusal: unknown) {
   const box = document.createElement('div');
   box.slot = 'captcha';
   let widget = '';
   try {
     const turnstile = await load(c.script_url);
-    host.append(box);
-    host._captcha = 'open';
+    host.element.append(box);
+    host.setState('open');
     await new Promise<void>((resolve, reject) => {
-      host.captchaCancel = () => reject(refusal);
+      host.setCancel(() => reject(refusal));
       widget = turnstile.render(box, {
         sitekey: c.site_key,
         action: 'write',
-        language: host.view.block.language || 'auto',
-        'error-callback': () => (host._captcha = 'failed'),
+        language: host.block.language || 'auto',
+        'error-callback': () => host.setState('failed'),
         callback: async (token: string) => {
           try {
             const s = await ensureSession(host.project, true);
@@ -78,13 +82,13 @@ export async function solveCaptcha(el: BlockElement, c: CaptchaConfig, refusal: 
                 Authorization: 'Bearer ' + (s?.access_token || host.project.key),
                 'Content-Type': 'application/json',
               },
-              body: JSON.stringify({ blockId: host.view.block.id, token }),
+              body: JSON.stringify({ blockId: host.block.id, token }),
             });
             if (res.ok) return resolve();
           } catch {
             /* shown as a failed check */
           }
-          host._captcha = 'failed';
+          host.setState('failed');
           turnstile.reset(widget);
         },
       });
@@ -94,7 +98,7 @@ export async function solveCaptcha(el: BlockElement, c: CaptchaConfig, refusal: 
   } finally {
     if (widget) window.turnstile?.remove(widget);
     box.remove();
-    host._captcha = '';
-    host.captchaCancel = undefined;
+    host.setState('');
+    host.setCancel(undefined);
   }
 }

@@ -1,49 +1,15 @@
 // The handler of each job kind the worker knows. A kind without a handler here is never claimed
 // by this worker (claim_jobs takes the list of kinds).
-import type { ClaimedJob, Delivery, JobHandler, MailRecord, Outcome } from './jobs.ts';
-import { MailError, type OutgoingMail } from './mail.ts';
-import { optionalEnv, siteUrl } from './env.ts';
+import type { ClaimedJob, Delivery, JobHandler, Outcome } from './jobs.ts';
+import type { OutgoingMail } from './mail.ts';
+import { siteUrl } from './env.ts';
+import { mailDelivery, platformSender } from './mail-delivery.ts';
 import { renderNotification, type NotificationContext } from './notification-mail.ts';
 import { listUnsubscribeHeaders, unsubscribeLinks } from './unsubscribe-token.ts';
 import { planJobHandlers } from './plan-jobs.ts';
 import { notionHandler } from './notion-jobs.ts';
 import { letterDocument, letterFooter } from './letter/render.ts';
 import { renderQuotaNotice, type QuotaNoticeContext } from './quota-mail.ts';
-
-/** The platform's own sender (a verified SES identity). */
-export function platformSender(): { address: string; name: string } {
-  return {
-    address: optionalEnv('MAIL_FROM', 'notify@reaction-blocks.local'),
-    name: optionalEnv('MAIL_FROM_NAME', 'Reaction Blocks'),
-  };
-}
-
-/** Sends one prepared mail and turns the provider's answer into the job's outcome. */
-export function mailDelivery(
-  send: (mail: OutgoingMail) => Promise<{ messageId: string }>,
-  mail: OutgoingMail,
-  record: Omit<MailRecord, 'provider_message_id'>,
-  result: Record<string, unknown> = {},
-): Delivery {
-  return {
-    async deliver(): Promise<Outcome> {
-      try {
-        const { messageId } = await send(mail);
-        return {
-          status: 'done',
-          result: { ...result, message_id: messageId },
-          mail: { ...record, provider_message_id: messageId },
-        };
-      } catch (err) {
-        const e = err instanceof MailError ? err : new MailError(String(err), 'unknown');
-        if (e.outcome === 'retry')
-          return { status: 'retry', error: e.message, retry_in: e.retryAfterSeconds };
-        if (e.outcome === 'rejected') return { status: 'failed', error: e.message };
-        return { status: 'unknown', error: e.message, mail: record };
-      }
-    },
-  };
-}
 
 interface PreparedNotification {
   id: number;

@@ -8,7 +8,7 @@
 // that dies half way leaves a job that simply runs again, never one marked `unknown`. Mails are
 // not idempotent and go through mailDelivery like every other mail.
 import { siteUrl } from './env.ts';
-import { mailDelivery, platformSender } from './job-handlers.ts';
+import { mailDelivery, platformSender } from './mail-delivery.ts';
 import { mapLimit, type ClaimedJob, type Delivery, type JobHandler, type Outcome } from './jobs.ts';
 import type { OutgoingMail } from './mail.ts';
 import {

@@ -7,7 +7,7 @@ import {
   LETTER_TYPES,
   type TLetterType,
 } from '@reaction-blocks/contracts/letters';
-import { platformSender } from '../job-handlers.ts';
+import { platformSender } from '../mail-delivery.ts';
 
 export interface LetterBlockRow {
   id: string;

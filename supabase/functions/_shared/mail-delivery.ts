@@ -1,0 +1,41 @@
+// What every job that sends a mail shares: the platform's sender and the delivery that turns
+// the provider's answer into the job's outcome. Its own module so that the job handlers
+// (job-handlers.ts, plan-jobs.ts) and the letter functions use it without importing each other.
+import { optionalEnv } from './env.ts';
+import type { Delivery, MailRecord, Outcome } from './jobs.ts';
+import { MailError, type OutgoingMail } from './mail.ts';
+
+/** The platform's own sender (a verified SES identity). */
+export function platformSender(): { address: string; name: string } {
+  return {
+    address: optionalEnv('MAIL_FROM', 'notify@reaction-blocks.local'),
+    name: optionalEnv('MAIL_FROM_NAME', 'Reaction Blocks'),
+  };
+}
+
+/** Sends one prepared mail and turns the provider's answer into the job's outcome. */
+export function mailDelivery(
+  send: (mail: OutgoingMail) => Promise<{ messageId: string }>,
+  mail: OutgoingMail,
+  record: Omit<MailRecord, 'provider_message_id'>,
+  result: Record<string, unknown> = {},
+): Delivery {
+  return {
+    async deliver(): Promise<Outcome> {
+      try {
+        const { messageId } = await send(mail);
+        return {
+          status: 'done',
+          result: { ...result, message_id: messageId },
+          mail: { ...record, provider_message_id: messageId },
+        };
+      } catch (err) {
+        const e = err instanceof MailError ? err : new MailError(String(err), 'unknown');
+        if (e.outcome === 'retry')
+          return { status: 'retry', error: e.message, retry_in: e.retryAfterSeconds };
+        if (e.outcome === 'rejected') return { status: 'failed', error: e.message };
+        return { status: 'unknown', error: e.message, mail: record };
+      }
+    },
+  };
+}
