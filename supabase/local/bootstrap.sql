@@ -216,16 +216,19 @@ returns void
 language plpgsql
 as $$
 declare
-  v_id uuid;
+  v_id uuid := gen_random_uuid();
+  v_payload jsonb;
   v_note text;
 begin
   begin
+    -- as hosted: a payload without a top-level id gets the message's id
+    v_payload := case when payload ? 'id' then payload
+                      else jsonb_set(payload, '{id}', to_jsonb(v_id)) end;
     perform set_config('realtime.topic', topic, true);
-    insert into realtime.messages (payload, event, topic, private, extension)
-      values (payload, event, topic, private, 'broadcast')
-      returning id into v_id;
+    insert into realtime.messages (id, payload, event, topic, private, extension)
+      values (v_id, v_payload, event, topic, private, 'broadcast');
     v_note := jsonb_build_object('id', v_id, 'topic', topic, 'event', event,
-                                 'private', private, 'payload', payload)::text;
+                                 'private', private, 'payload', v_payload)::text;
     if octet_length(v_note) > 7900 then
       v_note := jsonb_build_object('id', v_id)::text;
     end if;

@@ -472,6 +472,30 @@ describe('broadcast and presence', () => {
     expect(got2[0]).toMatchObject({ event: 'ping', payload: { n: 1 } });
   });
 
+  it('realtime.send adds a top-level id to a payload without one, as hosted does', async () => {
+    const c = await client();
+    const got: Array<{ event: string; payload: Record<string, unknown> }> = [];
+    const topic = `db-${randomUUID().slice(0, 8)}`;
+    const ch = c
+      .channel(topic)
+      .on('broadcast', { event: '*' }, (m) =>
+        got.push({ event: m.event, payload: m.payload as Record<string, unknown> }),
+      );
+    await subscribed(ch);
+    await db.query(`select realtime.send('{"n": 1}', 'plain', $1, false)`, [topic]);
+    await db.query(`select realtime.send('{"n": 2, "id": "mine"}', 'own', $1, false)`, [topic]);
+    await expect.poll(() => got.length).toBe(2);
+    const stored = await db.query<{ id: string; payload: Record<string, unknown> }>(
+      `select id, payload from realtime.messages where topic = $1 and event = 'plain'`,
+      [topic],
+    );
+    // the id is the message's own (the realtime.messages row), in the row and on the wire
+    expect(got[0]).toEqual({ event: 'plain', payload: { n: 1, id: stored.rows[0]!.id } });
+    expect(stored.rows[0]!.payload).toEqual({ n: 1, id: stored.rows[0]!.id });
+    // a payload with an id of its own keeps it
+    expect(got[1]).toEqual({ event: 'own', payload: { n: 2, id: 'mine' } });
+  });
+
   it('accepts broadcasts over HTTP (httpSend and the batch endpoint)', async () => {
     const c = await client();
     const got: Array<{ event: string; payload: unknown }> = [];
