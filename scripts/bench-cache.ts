@@ -18,7 +18,13 @@
 //    likes on a 10,000-message block; and how many like-count updates of messages stay HOT with
 //    the table's fillfactor at 100 (before) and at the migration's value.
 //
-// Figures go to docs/benchmarks.md ("Cacheable reads") only with `-- --write` (or BENCH_WRITE=1).
+// 3. Counts for many pages (countsBench): an index page with 50 <reaction-count> makes one GET
+//    get_block_counts (sdk/src/core/counts.ts `countsRequest`); 1,000 views of one such page through
+//    nginx, and as the worst case 1,000 views spread over 20 different index pages (an archive's
+//    pages, overlapping sets of blocks), and the same page straight to the gateway (no cache).
+//
+// Figures go to docs/benchmarks.md ("Cacheable reads", "Counts for many pages") only with
+// `-- --write` (or BENCH_WRITE=1).
 //
 //   npm run bench:cache
 //   npm run bench:cache -- --write
@@ -39,6 +45,7 @@ import { DEFAULT_JWT_SECRET, freePorts } from '../supabase/local/config.ts';
 import { paths } from '../supabase/local/paths.ts';
 import { startStack, type Stack } from '../supabase/local/stack.ts';
 import { request } from '../sdk/src/core/api.ts';
+import { countsRequest } from '../sdk/src/core/counts.ts';
 import { writeBenchmarkSection } from './docs-section.ts';
 
 const NGINX = process.env.NGINX ?? '/usr/sbin/nginx';
@@ -46,6 +53,8 @@ const VIEWS = Number(process.env.BENCH_CACHE_VIEWS ?? 1000);
 const SECONDS = Number(process.env.BENCH_CACHE_SECONDS ?? 30);
 const LATENCY_RUNS = Number(process.env.BENCH_RUNS ?? 200);
 const VIEW_RUNS = Number(process.env.BENCH_VIEW_RUNS ?? 100);
+const COUNTS_PER_PAGE = 50;
+const INDEX_PAGES = 20;
 
 if (!existsSync(NGINX)) {
   console.error(
@@ -105,6 +114,23 @@ http {
       proxy_cache_background_update on;
       add_header X-Cache-Status $upstream_cache_status always;
     }
+    # the counts of many blocks (<reaction-count>): the same rules, the ids are in the URL
+    location = /rest/v1/rpc/get_block_counts {
+      proxy_pass http://gateway;
+      proxy_cache api;
+      proxy_cache_methods GET HEAD;
+      proxy_cache_key "$request_method $uri?$args";
+      proxy_set_header Accept application/json;
+      proxy_set_header Accept-Profile "";
+      proxy_set_header Prefer "";
+      proxy_set_header Range "";
+      proxy_set_header Cookie "";
+      proxy_ignore_headers Set-Cookie Vary;
+      proxy_cache_lock on;
+      proxy_cache_use_stale updating error timeout http_500 http_502 http_503 http_504;
+      proxy_cache_background_update on;
+      add_header X-Cache-Status $upstream_cache_status always;
+    }
     location / {
       proxy_pass http://gateway;
     }
@@ -145,12 +171,12 @@ async function startNginx(dir: string, port: number, upstreamPort: number): Prom
 const VIEW_FUNCTIONS = ['get_block_public', 'get_block_view', 'get_block_me', 'list_messages'];
 
 /** Calls of the view functions so far, as Postgres counts them (pg_stat_user_functions). */
-async function functionCalls(db: pg.Client): Promise<number> {
+async function functionCalls(db: pg.Client, names = VIEW_FUNCTIONS): Promise<number> {
   await db.query('select pg_stat_clear_snapshot()');
   const { rows } = await db.query<{ calls: string }>(
     `select coalesce(sum(calls), 0) as calls from pg_stat_user_functions
      where schemaname = 'public' and funcname = any($1)`,
-    [VIEW_FUNCTIONS],
+    [names],
   );
   return Number(rows[0]!.calls);
 }
@@ -159,11 +185,15 @@ async function functionCalls(db: pg.Client): Promise<number> {
  * The calls made since `before`, once every backend has reported them: a backend flushes its
  * function counts when it goes idle, at most 10 s later; wait until two readings 11 s apart agree.
  */
-async function settledCalls(db: pg.Client, before: number): Promise<number> {
+async function settledCalls(
+  db: pg.Client,
+  before: number,
+  names = VIEW_FUNCTIONS,
+): Promise<number> {
   let last = -1;
   for (;;) {
     await sleep(11_000);
-    const now = (await functionCalls(db)) - before;
+    const now = (await functionCalls(db, names)) - before;
     if (now === last) return now;
     last = now;
   }
@@ -223,11 +253,11 @@ async function interleaved(runs: number, kinds: (() => Promise<Response>)[]): Pr
 }
 
 /** nginx's cache statuses of the public view, from its log. */
-function cacheLog(dir: string): Map<string, number> {
+function cacheLog(dir: string, path = '/rest/v1/rpc/get_block_public'): Map<string, number> {
   const counts = new Map<string, number>();
   for (const line of readFileSync(join(dir, 'access.log'), 'utf8').split('\n')) {
     const [status, , , uri] = line.split(' ');
-    if (uri !== '/rest/v1/rpc/get_block_public') continue;
+    if (uri !== path) continue;
     counts.set(status!, (counts.get(status!) ?? 0) + 1);
   }
   return counts;
@@ -241,6 +271,99 @@ function previousGetBlockView(): string {
   const end = text.indexOf('$$;', text.indexOf('as $$', start)) + 3;
   if (start < 0 || end < 3) throw new Error('previous get_block_view not found');
   return text.slice(start, end).replace('public.get_block_view(', 'pg_temp.get_block_view_before(');
+}
+
+/**
+ * 3. Counts for many pages: database calls of index pages with 50 <reaction-count> each, through
+ * nginx (one index page; 20 different ones, the worst case) and straight to the gateway. Writes
+ * the "Counts for many pages" section.
+ */
+async function countsBench(
+  db: pg.Client,
+  proxied: { url: string; key: string },
+  direct: { url: string; key: string },
+  nginxDir: string,
+): Promise<void> {
+  // an archive of blog posts, each with a comment (or like) block carrying some counts
+  const posts = COUNTS_PER_PAGE + (INDEX_PAGES - 1) * 5;
+  const [{ owner_id: owner }] = (
+    await db.query<{ owner_id: string }>(
+      `select owner_id from public.blocks where type = 'comment' order by created_at limit 1`,
+    )
+  ).rows as [{ owner_id: string }];
+  await db.query('update public.profiles set block_limit = block_limit + $2 where id = $1', [
+    owner,
+    posts,
+  ]);
+  const ids = (
+    await db.query<{ id: string }>(
+      `insert into public.blocks (owner_id, type, name, response_count, like_count)
+       select $1, case when i % 5 = 0 then 'like' else 'comment' end::public.block_type,
+              'post ' || i, (i * 7) % 40, case when i % 5 = 0 then i % 13 else 0 end
+       from generate_series(1, $2) i returning id`,
+      [owner, posts],
+    )
+  ).rows.map((r) => r.id);
+  // index page k shows posts 5k .. 5k+49: neighbouring pages share most of their blocks
+  const page = (k: number) => ids.slice(k * 5, k * 5 + COUNTS_PER_PAGE).sort();
+  const view = (p: typeof proxied, k: number) => fetch(...countsRequest(p, page(k)));
+  const check = await (await view(direct, 0)).json();
+  if (!Array.isArray(check) || check.length !== COUNTS_PER_PAGE)
+    throw new Error(`get_block_counts answered ${JSON.stringify(check).slice(0, 200)}`);
+  const names = ['get_block_counts'];
+  const run = async (label: string, p: typeof proxied, pages: number, views: number, s: number) => {
+    const before = await functionCalls(db, names);
+    console.log(`${label}: ${views} views over ${s} s...`);
+    let n = 0;
+    const out = await paced(views, s, () => view(p, n++ % pages));
+    if (out.errors) throw new Error(`${label}: ${out.errors} failed requests`);
+    const calls = await settledCalls(db, before, names);
+    console.log(
+      `  ${calls} database calls (${Math.round((calls / views) * 1000)} per 1,000 views)`,
+    );
+    return { views, calls };
+  };
+  const one = await run('one index page (50 counts) through nginx', proxied, 1, VIEWS, SECONDS);
+  const many = await run(
+    `${INDEX_PAGES} index pages through nginx`,
+    proxied,
+    INDEX_PAGES,
+    VIEWS,
+    SECONDS,
+  );
+  const bare = await run('one index page straight to the gateway', direct, 1, 100, 10);
+  const hits = cacheLog(nginxDir, '/rest/v1/rpc/get_block_counts');
+  // the cost of one uncached answer in the database, 50 and 100 blocks, against one block's view
+  const [c50, c100, one50] = (await interleaved(LATENCY_RUNS, [
+    () => fetch(...countsRequest(direct, page(0))),
+    () => fetch(...countsRequest(direct, ids.slice(0, 100).sort())),
+    () => fetch(...request(direct, 'get_block_public', { p_block_id: ids[0]! }, '', true)),
+  ])) as [number[], number[], number[]];
+  const per = (r: { views: number; calls: number }) => Math.round((r.calls / r.views) * 1000);
+  const date = new Date().toISOString().slice(0, 10);
+  const body = `
+Measured by \`npm run bench:cache\` on ${date}, ${cpus().length} cores, load ${load}, in the same run
+and behind the same nginx as "Cacheable reads". A blog's index page shows ${COUNTS_PER_PAGE} posts, each with
+\`<reaction-count>\`: the page makes one request, \`GET get_block_counts\` with the ${COUNTS_PER_PAGE} ids (sorted, as
+the element sends them, \`sdk/src/core/counts.ts\`); without it, each post's block would be a
+request of its own (${COUNTS_PER_PAGE} per page view). Database calls are the calls of get_block_counts counted
+by Postgres (\`track_functions = all\`).
+
+| page views | requests per view | database calls | per 1,000 views |
+|---|---|---|---|
+| ${one.views} of one index page in ${SECONDS} s, through the cache | 1 | ${one.calls} | ${per(one)} |
+| worst case: ${many.views} spread over ${INDEX_PAGES} index pages in ${SECONDS} s, through the cache | 1 | ${many.calls} | ${per(many)} |
+| ${bare.views} of one index page, no cache (straight to the gateway) | 1 | ${bare.calls} | ${per(bare)} |
+
+nginx's log for the counts: ${[...hits].map(([k, v]) => `${k} ${v}`).join(', ')}. Behind a cache the calls
+grow with the number of different index pages and with time (about one per page per max-age, 10 s),
+not with views.
+
+One uncached answer (straight to the gateway, one request at a time, ${LATENCY_RUNS} each, interleaved), p50 / p95:
+${COUNTS_PER_PAGE} blocks ${ms(quantile(c50, 0.5))} / ${ms(quantile(c50, 0.95))} ms, 100 blocks ${ms(quantile(c100, 0.5))} / ${ms(quantile(c100, 0.95))} ms, against
+${ms(quantile(one50, 0.5))} / ${ms(quantile(one50, 0.95))} ms for one block's public view (get_block_public).
+`;
+  writeBenchmarkSection('Counts for many pages', body);
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'rb-bench-cache-'));
@@ -321,6 +444,9 @@ try {
   );
   if (cached.errors || uncached.errors)
     throw new Error(`failed requests: ${cached.errors + uncached.errors}`);
+
+  console.log('\nCounts for many pages (<reaction-count>)...');
+  await countsBench(db, project, direct, join(dir, 'nginx'));
 
   // ------------------------------------------------------------------------------------------
   // 2. the view on a big block, and HOT counter updates

@@ -14,7 +14,7 @@ const root = dirname(fileURLToPath(import.meta.url));
 const at = (path) => join(root, path);
 const tsconfig = at('tsconfig.json');
 
-const ELEMENTS = ['comment', 'qna', 'like', 'button', 'ab', 'form', 'block'].filter((e) =>
+const ELEMENTS = ['comment', 'qna', 'like', 'button', 'ab', 'form', 'block', 'count'].filter((e) =>
   existsSync(at(`src/components/${e}/${e}.ts`)),
 );
 const define = {

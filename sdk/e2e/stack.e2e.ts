@@ -135,6 +135,15 @@ try {
     const url = new URL(req.url!, 'http://x');
     if (url.pathname === '/page')
       return res.end(pageFor(url.searchParams.get('tag')!, url.searchParams.get('id')!));
+    // a blog's index page: a count under every post
+    if (url.pathname === '/counts')
+      return res.end(`<!doctype html><html lang="en"><head><title>posts</title>
+        <script src="/sdk/dist/cdn/reaction.js" data-project-url="${stack.apiUrl}" data-anon-key="${stack.anonKey}"></script></head>
+        <body><ul>${url.searchParams
+          .get('ids')!
+          .split(',')
+          .map((id) => `<li>Post <reaction-count block-id="${id}"></reaction-count></li>`)
+          .join('')}</ul></body></html>`);
     const file = join(repo, url.pathname);
     if (url.pathname.startsWith('/sdk/dist/') && existsSync(file)) {
       res.setHeader('content-type', 'text/javascript');
@@ -415,6 +424,53 @@ try {
         );
         assert.ok(cls < 0.05, `CLS ${cls.toFixed(3)} at ${viewport.width} px`);
       }
+    },
+  );
+
+  await step(
+    'count: an index page of counts makes one API call, cacheable, with the counts the blocks show',
+    async () => {
+      const ctx = await browser.newContext();
+      const page = await ctx.newPage();
+      const seen: string[] = [];
+      page.on('request', (r) => seen.push(r.url()));
+      const missing = '00000000-0000-4000-8000-00000000dead';
+      const list = [ids.comment, ids.qna, ids.like, ids.button, ids.ab, ids.form, missing];
+      await page.goto(`${origin}/counts?ids=${list.join(',')}`);
+      const counts = page.locator('reaction-count');
+      await page.waitForFunction(() =>
+        [...document.querySelectorAll('reaction-count')]
+          .slice(0, 6)
+          .every((el) => el.hasAttribute('data-count')),
+      );
+      const texts = await counts.evaluateAll((els) =>
+        els.map((el) => el.shadowRoot!.querySelector('[part=base]')!.textContent),
+      );
+      const now = async (id: string) =>
+        (
+          await q<{ r: number; l: number }>(
+            'select (c).response_count as r, (c).like_count as l from (select private.with_live_counts(b) c from public.blocks b where b.id = $1) x',
+            [id],
+          )
+        )[0]!;
+      const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+      assert.deepEqual(texts, [
+        plural((await now(ids.comment)).r, 'comment'),
+        plural((await now(ids.qna)).r, 'comment'),
+        plural((await now(ids.like)).l, 'like'),
+        plural((await now(ids.button)).r, 'response'),
+        plural((await now(ids.ab)).r, 'response'),
+        plural((await now(ids.form)).r, 'response'),
+        '',
+      ]);
+      const api = seen.filter((u) => u.startsWith(stack.apiUrl));
+      assert.equal(api.length, 1, api.join(', '));
+      assert.match(api[0]!, /\/rest\/v1\/rpc\/get_block_counts\?p_block_ids=/);
+      assert.deepEqual(
+        seen.filter((u) => u.endsWith('.js')).map((u) => u.replace(origin, '')),
+        ['/sdk/dist/cdn/reaction.js', '/sdk/dist/cdn/count.js'],
+      );
+      await ctx.close();
     },
   );
 

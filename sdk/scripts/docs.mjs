@@ -97,6 +97,46 @@ reaction-comment::part(submit) {
       "Dummy mode: nothing is written and the ending still shows. There a view whose block has `mode: 'ending'` opens on the ending with index `ending_mode` (the dashboard editor's preview of an ending).",
     ],
   },
+  count: {
+    html: `<!-- a blog's index page: one request for every count on it -->
+<ul>
+  <li>
+    <a href="/posts/hello">Hello</a>
+    <reaction-count block-id="${blockId('comment')}"></reaction-count>
+  </li>
+  <li>
+    <a href="/posts/poll">Our poll</a>
+    <reaction-count block-id="${blockId('ab')}"></reaction-count>
+    · <reaction-count block-id="${blockId('like')}" number></reaction-count> ♥
+  </li>
+</ul>
+<style>
+  reaction-count[data-count='0'] {
+    display: none;
+  }
+</style>`,
+    jsx: `import { Count } from '@reaction-blocks/sdk/react';
+
+export function PostList({ posts }: { posts: { url: string; title: string; blockId: string }[] }) {
+  return (
+    <ul>
+      {posts.map((p) => (
+        <li key={p.blockId}>
+          <a href={p.url}>{p.title}</a> <Count blockId={p.blockId} />
+        </li>
+      ))}
+    </ul>
+  );
+}`,
+    attributes: `The project falls back to \`window.ReactionBlocks\`, then the build-time default
+([embedding](../embedding.md#1-script-tag-cdn)).`,
+    notes: [
+      'Every `<reaction-count>` on the page, whatever its place, is read in one request: `GET {project}/rest/v1/rpc/get_block_counts?p_block_ids={id,id,...}` with the anon key only, up to 100 blocks a request (more make several), the ids sorted so the same blocks always make the same URL. The answer is the same for every visitor and says `Cache-Control: public, max-age=10, stale-while-revalidate=60`, so a CDN in front of the API serves a busy index page without the database ([scaling](../scaling.md#cacheable-reads)). Counts added to the page later (infinite scroll, a React list) go in the next request; a block already read is not asked for again.',
+      'It shows the count the block itself shows: "12 comments" for a comment or Q&A block (messages and replies), "3 likes" for a like block, "7 responses" for a button, A/B or form block; `kind` picks another, `number` shows the number alone. English or Korean ("댓글 12개"), from `lang` on the element or the page. The host carries `data-count` once it is known, so `reaction-count[data-count=\'0\']` can hide a zero.',
+      'A missing, deactivated or letter block, a malformed id or a failed request shows nothing (the failure is logged with `[reaction-blocks]`, and the next count that wants it asks again). The count is text, never HTML.',
+      'No Lit inside: the element is 2 KB gzip ([sizes](../benchmarks.md#sdk-sizes)), and the CDN loader loads it on its own chunk beside whatever else the page has, so a post page with a count and a comment block loads `count.js` and `comment.js`, not the all-in-one `block.js`.',
+    ],
+  },
   block: {
     listen: ['reaction-load', (e) => `console.log(${e}.detail.view.block.type)`],
     notes: [
@@ -249,7 +289,16 @@ for (const d of elements) {
     )
       problems.push(`${tag}: internal state "${m.name}" is a public property`);
 
-  const attrs = (d.attributes || []).filter((a) => a.name && a.description);
+  // An element without Lit lists its observedAttributes by name only: each takes the description
+  // of its property (block-id -> blockId).
+  const attrs = (d.attributes || [])
+    .map((a) => {
+      if (a.description || !a.name) return a;
+      const field = a.name.replace(/-(\w)/g, (_, c) => c.toUpperCase());
+      const m = (d.members || []).find((x) => x.kind === 'field' && x.name === field);
+      return m ? { ...a, fieldName: m.name, description: m.description } : a;
+    })
+    .filter((a) => a.name && a.description);
   const attrFields = new Set(attrs.map((a) => a.fieldName));
   const props = (d.members || []).filter(
     (m) =>
@@ -284,7 +333,9 @@ for (const d of elements) {
   if (page.listen && !events.some((e) => e.name === listenTo))
     problems.push(`${tag}: the example listens to ${listenTo}, which it does not fire`);
 
-  const html = `<reaction-${name}
+  const html =
+    page.html ||
+    `<reaction-${name}
   owner-id="${OWNER}"
   block-id="${blockId(name)}"
 ></reaction-${name}>
@@ -293,8 +344,10 @@ for (const d of elements) {
     .querySelector('reaction-${name}')
     .addEventListener('${listenTo}', (e) => ${handler('e')});
 </script>${page.css ? `\n<style>\n${page.css.replace(/^/gm, '  ')}\n</style>` : ''}`;
-  const jsx = wrapper
-    ? `import { ${wrapper.name} } from '@reaction-blocks/sdk/react';
+  const jsx = page.jsx
+    ? page.jsx
+    : wrapper
+      ? `import { ${wrapper.name} } from '@reaction-blocks/sdk/react';
 
 export function ${wrapper.name}Block({ theme }: { theme: 'light' | 'dark' }) {
   return (
@@ -305,7 +358,7 @@ export function ${wrapper.name}Block({ theme }: { theme: 'light' | 'dark' }) {
     />
   );
 }`
-    : '';
+      : '';
 
   const md = `# \`<${tag}>\`
 
@@ -342,8 +395,11 @@ ${jsx}
 
 ## Attributes
 
-Every block element takes these; the project falls back to \`window.ReactionBlocks\`, then the
-build-time default ([embedding](../embedding.md#1-script-tag-cdn)).
+${
+  page.attributes ||
+  `Every block element takes these; the project falls back to \`window.ReactionBlocks\`, then the
+build-time default ([embedding](../embedding.md#1-script-tag-cdn)).`
+}
 
 ${table(
   ['attribute', 'property', 'description'],

@@ -63,6 +63,7 @@ const rows = [
   ['comment with realtime (comment.js)', measure('comment.js'), 30 * KB],
   ['qna with realtime (qna.js)', measure('qna.js'), 30 * KB],
   ['all six + viewer (block.js)', measure('block.js'), 40 * KB],
+  ['count (count.js)', measure('count.js'), 3 * KB],
 ];
 
 let failed = false;

@@ -47,6 +47,25 @@ describe('cdn loader', () => {
     }
   });
 
+  it('loads count.js for <reaction-count> beside any other chunk, with no height reserved', async () => {
+    const logged: string[] = [];
+    const warn = console.warn;
+    console.warn = (...a: unknown[]) => void logged.push(a.map(String).join(' '));
+    try {
+      // block.js was already asked for above: the count still gets its own small chunk
+      const count = document.createElement('reaction-count');
+      document.body.append(count, document.createElement('reaction-qna'));
+      await until(() => logged.length > 0);
+      await new Promise((r) => setTimeout(r, 100));
+      expect(logged.length).to.equal(1);
+      expect(logged[0]).to.contain('/count.js');
+      // an inline count in a line of text: it keeps no skeleton's height
+      expect(getComputedStyle(count).display).to.equal('inline');
+    } finally {
+      console.warn = warn;
+    }
+  });
+
   it('reserves each tag the height of its skeleton until its code arrives', async () => {
     addLoader(); // a second copy: the first one already ran and set the style up
     for (const [kind, h] of Object.entries(SKELETON_HEIGHTS)) {

@@ -2,7 +2,8 @@
  * The CDN script: `<script src=".../reaction.js" data-project-url=".." data-anon-key=".." defer>`.
  * It holds no element code. It looks for reaction-* tags and imports a chunk only for the tags the
  * page uses: one tag type loads that element's self-contained chunk; several (or reaction-block)
- * load block.js, which holds all of them with one copy of Lit. Safe when loaded twice.
+ * load block.js, which holds all of them with one copy of Lit. reaction-count, the one element
+ * without Lit, always loads its own small chunk. Safe when loaded twice.
  */
 import { SKELETON_HEIGHTS } from '../core/skeleton-heights.js';
 
@@ -37,6 +38,13 @@ interface LoaderWindow extends Window {
     import(base + file + '.js').catch((e) => console.warn('[reaction-blocks]', e));
   };
   const scan = () => {
+    // <reaction-count> has a small chunk of its own (no Lit), whatever else the page has
+    if (
+      !started.count &&
+      !customElements.get('reaction-count') &&
+      document.querySelector('reaction-count')
+    )
+      load('count');
     if (started.block) return;
     const need = TAGS.filter(
       (t) =>

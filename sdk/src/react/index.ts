@@ -4,6 +4,7 @@ import ReactionAb from '../components/ab/ab.js';
 import ReactionBlock from '../components/block/block.js';
 import ReactionButton from '../components/button/button.js';
 import ReactionComment from '../components/comment/comment.js';
+import ReactionCount from '../components/count/count.js';
 import ReactionForm from '../components/form/form.js';
 import ReactionLike from '../components/like/like.js';
 import ReactionQna from '../components/qna/qna.js';
@@ -67,4 +68,10 @@ export const Block = createComponent({
   tagName: 'reaction-block',
   elementClass: ReactionBlock,
   events: every,
+});
+export const Count = createComponent({
+  react: React,
+  tagName: 'reaction-count',
+  elementClass: ReactionCount,
+  events: {},
 });

@@ -100,6 +100,16 @@ export const comment = {
   notOwner: 'Not the owner',
 };
 
+/** A block's count on a page that lists many (<reaction-count>). */
+export const count = {
+  comments_one: '{{count}} comment',
+  comments_other: '{{count}} comments',
+  likes_one: '{{count}} like',
+  likes_other: '{{count}} likes',
+  responses_one: '{{count}} response',
+  responses_other: '{{count}} responses',
+};
+
 /** Every English text: the shape of a full translation (locales/ko.ts). */
 export type Texts = typeof core &
   typeof fields &
@@ -107,4 +117,5 @@ export type Texts = typeof core &
   typeof button &
   typeof ab &
   typeof form &
-  typeof comment;
+  typeof comment &
+  typeof count;

@@ -70,5 +70,8 @@ const ko: KoreanTexts = {
   hidden: '숨김',
   pinned: '고정됨',
   notOwner: '소유자 아님',
+  comments_other: '댓글 {{count}}개',
+  likes_other: '좋아요 {{count}}개',
+  responses_other: '응답 {{count}}개',
 };
 export default ko;
