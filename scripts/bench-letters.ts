@@ -78,8 +78,8 @@ try {
     [owner, MEMBERS * 2],
   );
   await db.query(
-    `insert into public.sender_emails (user_id, email, status, spf_verified, dkim_verified)
-     values ($1, $2, 'verified', true, true)`,
+    `insert into public.sender_emails (user_id, email, status, spf_verified, dkim_verified, confirmed_at)
+     values ($1, $2, 'verified', true, true, now())`,
     [owner, email],
   );
   await db.query(

@@ -294,6 +294,20 @@ create table private.response_counts (
 comment on table private.response_counts is 'The owner''s monthly response count in 32 shards per month, each allowed its share of response_monthly_limit (private.take_response_quota); the count is their sum (private.monthly_response_count). No client role can read it.';
 alter table private.response_counts enable row level security;
 
+create table private.sender_email_tokens (
+  sender_email_id uuid not null,
+  token_hash text not null,
+  expires_at timestamp with time zone not null,
+  created_at timestamp with time zone default now() not null,
+  constraint sender_email_tokens_pkey PRIMARY KEY (sender_email_id),
+  constraint sender_email_tokens_sender_email_id_fkey FOREIGN KEY (sender_email_id) REFERENCES public.sender_emails(id) ON DELETE CASCADE,
+  constraint sender_email_tokens_token_hash_check CHECK ((token_hash ~ '^[0-9a-f]{64}$'::text)),
+  constraint sender_email_tokens_token_hash_key UNIQUE (token_hash)
+);
+comment on table private.sender_email_tokens is 'The live confirmation token of a sender email claim (one per claim; a new request replaces it), as the SHA-256 of the token mailed to the address. Spent by confirm_sender_email; gone with the claim.';
+alter table private.sender_email_tokens enable row level security;
+CREATE INDEX sender_email_tokens_expires_at_idx ON private.sender_email_tokens USING btree (expires_at);
+
 create table private.settings (
   key text not null,
   value jsonb not null,
@@ -1200,19 +1214,20 @@ create table public.sender_emails (
   updated_at timestamp with time zone default now() not null,
   dmarc_policy text,
   checked_at timestamp with time zone,
+  confirmed_at timestamp with time zone,
   constraint sender_emails_pkey PRIMARY KEY (id),
   constraint sender_emails_dmarc_policy_check CHECK ((dmarc_policy = ANY (ARRAY['none'::text, 'quarantine'::text, 'reject'::text]))),
   constraint sender_emails_email_check CHECK (((char_length(email) <= 60) AND (email ~* '^[^@\s]+@[^@\s]+\.[^@\s]+$'::text))),
   constraint sender_emails_user_id_email_key UNIQUE (user_id, email),
-  constraint sender_emails_user_id_fkey FOREIGN KEY (user_id) REFERENCES public.profiles(id) ON DELETE CASCADE
+  constraint sender_emails_user_id_fkey FOREIGN KEY (user_id) REFERENCES public.profiles(id) ON DELETE CASCADE,
+  constraint sender_emails_verified_needs_confirmation CHECK (((status <> 'verified'::public.sender_email_status) OR (confirmed_at IS NOT NULL)))
 );
 comment on table public.sender_emails is 'Addresses a user sends letters from, with verification, SPF and DKIM state (set by the mail edge functions).';
 alter table public.sender_emails enable row level security;
 grant insert, select, update, delete, truncate, references, trigger, maintain on public.sender_emails to service_role;
-grant select, delete, references, trigger, maintain on public.sender_emails to anon;
-grant select, delete, references, trigger, maintain on public.sender_emails to authenticated;
-create policy "Users can delete their own sender emails" on public.sender_emails for delete to authenticated
-  using ((user_id = ( SELECT auth.uid() AS uid)));
+grant select, references, trigger, maintain on public.sender_emails to anon;
+grant select, references, trigger, maintain on public.sender_emails to authenticated;
+CREATE INDEX sender_emails_email_idx ON public.sender_emails USING btree (email);
 create policy "Users can read their own sender emails" on public.sender_emails for select to authenticated
   using ((user_id = ( SELECT auth.uid() AS uid)));
 CREATE TRIGGER sender_emails_set_updated_at BEFORE UPDATE ON public.sender_emails FOR EACH ROW EXECUTE FUNCTION private.set_updated_at();
@@ -4152,6 +4167,37 @@ $function$;
 revoke all on function public.claim_jobs(p_limit integer, p_lock_seconds integer, p_kinds text[]) from public;
 grant execute on function public.claim_jobs(p_limit integer, p_lock_seconds integer, p_kinds text[]) to service_role;
 
+CREATE OR REPLACE FUNCTION public.confirm_sender_email(p_user_id uuid, p_token_hash text)
+ RETURNS jsonb
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  v_claim public.sender_emails;
+begin
+  -- the row lock makes the token single use: a second call waits, then finds it gone
+  select s.* into v_claim
+    from private.sender_email_tokens t
+    join public.sender_emails s on s.id = t.sender_email_id
+    where t.token_hash = p_token_hash and t.expires_at > now()
+    for update of t;
+  if not found then
+    return jsonb_build_object('outcome', 'invalid');
+  end if;
+  -- another account's link is not spent: its owner may still open it
+  if v_claim.user_id <> p_user_id then
+    return jsonb_build_object('outcome', 'other_account');
+  end if;
+  delete from private.sender_email_tokens where sender_email_id = v_claim.id;
+  update public.sender_emails set confirmed_at = now() where id = v_claim.id;
+  return jsonb_build_object('outcome', 'confirmed', 'id', v_claim.id, 'email', v_claim.email);
+end;
+$function$;
+comment on function public.confirm_sender_email(p_user_id uuid, p_token_hash text) is 'Spends a sender email confirmation token for its own owner (outcome confirmed, with the claim''s id and email); invalid when unknown, spent or expired; other_account (not spent) when the caller is not the claim''s owner. Service role only (confirm-mail-verify).';
+revoke all on function public.confirm_sender_email(p_user_id uuid, p_token_hash text) from public;
+grant execute on function public.confirm_sender_email(p_user_id uuid, p_token_hash text) to service_role;
+
 CREATE OR REPLACE FUNCTION public.create_block(p_block_type text)
  RETURNS public.blocks
  LANGUAGE plpgsql
@@ -5411,6 +5457,14 @@ begin
     where b.skip is null and b.owner_id in (
       select o.owner_id from (select distinct owner_id from pg_temp.letter_batch where owner_id is not null) o
       where (public.mail_sender_status(o.owner_id) ->> 'suspended')::boolean);
+  -- the owner's address (From, or Reply-To when the letter goes from the platform address) must
+  -- still be a verified claim of theirs: deleted or no longer verified meanwhile, nothing goes
+  update pg_temp.letter_batch b set skip = 'the sender address is no longer verified'
+    where b.skip is null and not exists (
+      select 1 from public.publishes p
+      join public.sender_emails s
+        on s.user_id = p.user_id and s.email = lower(coalesce(p.reply_to, p.mail_from))
+      where p.id = b.publish_id and s.status = 'verified');
   update public.deliveries d set status = 'skipped'
     from pg_temp.letter_batch b
     where d.id = b.delivery_id and b.status = 'reserved' and b.skip is not null;
@@ -6060,6 +6114,33 @@ comment on function public.report_message(p_message_id uuid, p_reason text) is '
 revoke all on function public.report_message(p_message_id uuid, p_reason text) from public;
 grant execute on function public.report_message(p_message_id uuid, p_reason text) to authenticated;
 grant execute on function public.report_message(p_message_id uuid, p_reason text) to service_role;
+
+CREATE OR REPLACE FUNCTION public.request_sender_email(p_user_id uuid, p_email text, p_token_hash text)
+ RETURNS uuid
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  v_id uuid;
+begin
+  delete from private.sender_email_tokens where expires_at < now();
+  insert into public.sender_emails as s (user_id, email, status)
+    values (p_user_id, lower(p_email), 'pending')
+    on conflict (user_id, email) do update
+      set status = case when s.status = 'verified' then s.status else 'pending' end,
+          updated_at = now()
+    returning id into v_id;
+  insert into private.sender_email_tokens (sender_email_id, token_hash, expires_at)
+    values (v_id, p_token_hash, now() + interval '24 hours')
+    on conflict (sender_email_id) do update
+      set token_hash = excluded.token_hash, expires_at = excluded.expires_at, created_at = now();
+  return v_id;
+end;
+$function$;
+comment on function public.request_sender_email(p_user_id uuid, p_email text, p_token_hash text) is 'Adds (or asks again for) an owner''s claim on a sender address with the hash of the token just mailed to it; an older token of the claim stops working. Service role only (request-mail-verify).';
+revoke all on function public.request_sender_email(p_user_id uuid, p_email text, p_token_hash text) from public;
+grant execute on function public.request_sender_email(p_user_id uuid, p_email text, p_token_hash text) to service_role;
 
 CREATE OR REPLACE FUNCTION public.reserve_letter(p_owner_id uuid, p_block_id uuid, p_emails text[], p_group text, p_register boolean, p_sender jsonb)
  RETURNS jsonb

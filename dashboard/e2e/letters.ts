@@ -1,5 +1,5 @@
 // Letters and audience end to end (issue 11), in Chromium against the stack: an owner verifies a
-// sender through the mailbox link, creates a Notion letter, loads the fixture page (the
+// sender through the mailbox links, creates a Notion letter, loads the fixture page (the
 // providers server's /pages fake through the SSRF guard), deletes a row, adds a call to action,
 // saves, sends to two addresses and to a group, sees the mails in the mailbox, opens one (the
 // open count moves), unsubscribes one from its link, sends again (skipped), reads the history,
@@ -72,12 +72,21 @@ export async function lettersJourney(journey: Journey, errors: string[]) {
   );
 
   note('sign-in done');
-  // a sender verified through the link SES mails to it
+  // a sender verified by the owner's own link (opened in the signed-in dashboard), then by the
+  // link SES mails once the owner confirmed
   const sender = `writer-${Date.now()}@ses-ready.example`;
   await page.goto(`${base}/profile/email`);
   await page.getByLabel('Email address').fill(sender);
   await page.getByRole('button', { name: 'Verify' }).click();
-  const [verification] = await waitForMail(providersUrl, sender);
+  const [confirmation] = await waitForMail(providersUrl, sender);
+  const confirmLink = /https?:\/\/[^\s"<>\]]+\/profile\/email\?confirm=[A-Za-z0-9_-]+/.exec(
+    confirmation!.text ?? '',
+  )?.[0];
+  assert.ok(confirmLink, 'a confirmation link');
+  await page.goto(confirmLink);
+  await page.getByText(`Amazon SES mailed a verification link to ${sender}.`).waitFor();
+  assert.equal(new URL(page.url()).search, '', 'the token leaves the address bar');
+  const [verification] = await waitForMail(providersUrl, sender, 2);
   const link = /https?:\/\/[^\s"<>]+\/ses\/verify\?[^\s"<>]+/.exec(
     verification!.text ?? verification!.html ?? '',
   )?.[0];

@@ -367,8 +367,8 @@ async function settle(page: Page) {
  */
 async function prepareLetters(db: pg.Client) {
   await db.query(
-    `insert into public.sender_emails (user_id, email, status, spf_verified, dkim_verified)
-     values ($1, 'demo@reaction-blocks.local', 'verified', true, true) on conflict do nothing`,
+    `insert into public.sender_emails (user_id, email, status, spf_verified, dkim_verified, confirmed_at)
+     values ($1, 'demo@reaction-blocks.local', 'verified', true, true, now()) on conflict do nothing`,
     [DEMO_ID],
   );
 }

@@ -62,8 +62,8 @@ async function letterOwner(
   const sender = opts.sender ?? `writer-${randomUUID().slice(0, 8)}@ses-ready.example`;
   await sesControl('/identities', { identity: sender, verified: true, status: 'SUCCESS' });
   await sql(
-    `insert into public.sender_emails (user_id, email, status, spf_verified, dkim_verified, dmarc_policy)
-     values ($1, $2, 'verified', true, $3, $4)`,
+    `insert into public.sender_emails (user_id, email, status, spf_verified, dkim_verified, dmarc_policy, confirmed_at)
+     values ($1, $2, 'verified', true, $3, $4, now())`,
     [owner.id, sender, opts.dkim ?? true, opts.dmarc ?? null],
   );
   return { owner, blockId: (data as { id: string }).id, sender };
@@ -615,6 +615,43 @@ describe('sending', () => {
     expect(mail.from).toContain('notify@reaction-blocks.local');
     expect(mail.from).toContain('Letter Writer');
     expect(mail.replyTo.join()).toContain(o.sender);
+  });
+
+  it('a letter queued from an address its owner deleted meanwhile sends nothing', async () => {
+    const o = await letterOwner('notion_letter');
+    const l = await loaded(o, 'notion', NOTION_PAGE_URL);
+    expect((await save(o, l)).json.error).toBeUndefined();
+    const to = inbox('late');
+    const jobsOf = `kind = 'letter' and payload ->> 'delivery_id' in
+      (select id::text from public.deliveries where email = $1)`;
+    // reserved as send-letter does, and held back from the worker in the same transaction
+    await transaction(async (db) => {
+      await db.query('select public.reserve_letter($1, $2, array[$3], null, false, $4::jsonb)', [
+        o.owner.id,
+        o.blockId,
+        to,
+        JSON.stringify({ from: o.sender, from_name: 'W', reply_to: null, as_owner: true }),
+      ]);
+      await db.query(`update private.jobs set run_at = now() + interval '1 hour' where ${jobsOf}`, [
+        to,
+      ]);
+    });
+    const deleted = await callFunction(
+      'delete-mail-verified',
+      { emailToDelete: o.sender },
+      o.owner.accessToken,
+    );
+    expect(deleted.status).toBe(200);
+    await sql(`update private.jobs set run_at = now() where ${jobsOf}`, [to]);
+    await eventually(async () => {
+      await runWorker();
+      const [d] = await sql<{ status: string }>(
+        'select status from public.deliveries where email = $1',
+        [to],
+      );
+      return d?.status === 'skipped';
+    }, 20_000);
+    expect(await mailbox(to)).toEqual([]);
   });
 
   it('to a group: members with an email, active, once each; suppressed addresses skipped; member counts', async () => {

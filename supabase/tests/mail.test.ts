@@ -1,28 +1,19 @@
 // Mail end to end through the real pieces: a visitor's write through supabase-js enqueues a job
 // in its transaction, the jobs-worker edge function sends it with the official SES v2 client to
 // the providers server's SES fake, the mail lands in the local mailbox, and the fake's signed SNS
-// events come back through the ses-events function. Also the sender-email functions, the
-// one-click unsubscribe, provider outages and forged or replayed SNS posts.
+// events come back through the ses-events function. Also the one-click unsubscribe, provider
+// outages and forged or replayed SNS posts (sender emails: sender-emails.test.ts).
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backgroundEnv } from '../local/stack.ts';
 import { verifySnsMessage } from '../functions/_shared/sns.ts';
-import {
-  callFunction,
-  newGuest,
-  newUser,
-  serviceClient,
-  sql,
-  stack,
-  type TestUser,
-} from './support/clients.ts';
+import { newGuest, newUser, serviceClient, sql, stack, type TestUser } from './support/clients.ts';
 import {
   eventually,
   mailbox,
   providersUrl,
   sesControl,
   snsReceiver,
-  waitForMail,
   type Mail,
 } from './support/providers.ts';
 
@@ -448,185 +439,5 @@ describe('SNS posts to ses-events', () => {
     await expect(verifySnsMessage(raw, policy, Date.now() + 2 * 3600_000)).rejects.toThrow(
       'The message is too old',
     );
-  });
-});
-
-describe('sender emails', () => {
-  const verifyLink = (mail: Mail) =>
-    /https?:\/\/[^\s"<>]+\/ses\/verify\?[^\s"<>]+/.exec(mail.text ?? mail.html ?? '')?.[0];
-
-  it('request, the verification mail, its link, check, SPF/DKIM, delete', async () => {
-    const owner = await newUser('sender');
-    const address = `me-${randomUUID().slice(0, 6)}@ses-ready.example`;
-    const requested = await callFunction(
-      'request-mail-verify',
-      { emailToVerify: ` ${address.toUpperCase()} ` },
-      owner.accessToken,
-    );
-    expect(requested).toMatchObject({
-      status: 200,
-      json: { data: { status: true, email: address, state: 'pending' } },
-    });
-    const { data: rows } = await owner.client.from('sender_emails').select('email, status');
-    expect(rows).toEqual([{ email: address, status: 'pending' }]);
-
-    const before = await callFunction(
-      'check-mail-verified',
-      { emailToVerify: address },
-      owner.accessToken,
-    );
-    expect(before.json.data).toEqual({ status: true, result: false });
-
-    const mail = await waitForMail(address);
-    const link = verifyLink(mail);
-    expect(link).toBeTruthy();
-    expect((await fetch(link!)).status).toBe(200);
-    const after = await callFunction(
-      'check-mail-verified',
-      { emailToVerify: address },
-      owner.accessToken,
-    );
-    expect(after.json.data).toEqual({ status: true, result: true });
-
-    const checks = await callFunction(
-      'check-spf-dkim',
-      { emailToVerify: address },
-      owner.accessToken,
-    );
-    expect(checks.json.data).toEqual({
-      status: true,
-      result: { spfVerified: true, dkimVerified: true, dmarcPolicy: null, sendsAs: 'own' },
-    });
-    const { data: checked } = await owner.client
-      .from('sender_emails')
-      .select('status, spf_verified, dkim_verified')
-      .single();
-    expect(checked).toEqual({ status: 'verified', spf_verified: true, dkim_verified: true });
-
-    // another user sees none of it and cannot touch it
-    const other = await newUser('other');
-    expect((await other.client.from('sender_emails').select('*')).data).toEqual([]);
-    const stranger = await callFunction(
-      'delete-mail-verified',
-      { emailToDelete: address },
-      other.accessToken,
-    );
-    expect(stranger.status).toBe(404);
-    const removed = await other.client.from('sender_emails').delete().eq('email', address).select();
-    expect(removed.data).toEqual([]);
-
-    const deleted = await callFunction(
-      'delete-mail-verified',
-      { emailToDelete: address },
-      owner.accessToken,
-    );
-    expect(deleted.status).toBe(200);
-    expect((await owner.client.from('sender_emails').select('*')).data).toEqual([]);
-    const state = await fetch(`${providersUrl()}/ses/_control/state`).then(
-      (r) => r.json() as Promise<{ identities?: Array<{ name: string }> }>,
-    );
-    expect(JSON.stringify(state)).not.toContain(address);
-  });
-
-  it('a DMARC reject domain sends from the platform address; a bare domain has no SPF', async () => {
-    const owner = await newUser('dmarc');
-    for (const [address, expected] of [
-      [
-        `a-${randomUUID().slice(0, 6)}@reject.example`,
-        { spfVerified: false, dkimVerified: false, dmarcPolicy: 'reject', sendsAs: 'platform' },
-      ],
-      [
-        `b-${randomUUID().slice(0, 6)}@bare.example`,
-        { spfVerified: false, dkimVerified: false, dmarcPolicy: null, sendsAs: 'own' },
-      ],
-    ] as const) {
-      expect(
-        (await callFunction('request-mail-verify', { emailToVerify: address }, owner.accessToken))
-          .status,
-      ).toBe(200);
-      const res = await callFunction(
-        'check-spf-dkim',
-        { emailToVerify: address },
-        owner.accessToken,
-      );
-      expect(res.json.data).toEqual({ status: true, result: expected });
-    }
-  });
-
-  it.each([
-    ['an invalid address', { emailToVerify: 'not-an-email' }, 400, 'Invalid email address.'],
-    ['61 characters', { emailToVerify: `${'a'.repeat(49)}@example.com` }, 400, 'Too long message'],
-    ['a missing field', {}, 400, /Invalid email address/],
-    ['an unknown field', { emailToVerify: 'a@example.com', extra: 1 }, 400, /extra|Unrecognized/i],
-  ])('refuses %s with a clear 400 and writes nothing', async (_, body, status, message) => {
-    const owner = await newUser('bad');
-    const res = await callFunction('request-mail-verify', body, owner.accessToken);
-    expect(res.status).toBe(status);
-    expect(res.json.error?.message).toMatch(message);
-    expect((await owner.client.from('sender_emails').select('*')).data).toEqual([]);
-  });
-
-  it.each(['request-mail-verify', 'check-mail-verified', 'check-spf-dkim', 'delete-mail-verified'])(
-    '%s answers bad input with a clear 4xx and changes nothing',
-    async (name) => {
-      const owner = await newUser('input');
-      const field = name === 'delete-mail-verified' ? 'emailToDelete' : 'emailToVerify';
-      const rowsOf = () =>
-        sql('select email from public.sender_emails where user_id = $1', [owner.id]);
-      const cases: Array<[unknown, number, RegExp]> = [
-        [{ [field]: 'not-an-email' }, 400, /Invalid email address\./],
-        [{ [field]: 42 }, 400, /Invalid email address\./],
-        [{ [field]: `${'a'.repeat(49)}@example.com` }, 400, /Too long message/],
-        [{}, 400, /Invalid email address/],
-        [{ [field]: 'a@example.com', more: true }, 400, /more|Unrecognized/i],
-      ];
-      for (const [body, status, message] of cases) {
-        const res = await callFunction(name, body, owner.accessToken);
-        expect(res.status, JSON.stringify(body)).toBe(status);
-        expect(res.json.error?.message, JSON.stringify(body)).toMatch(message);
-      }
-      const notJson = await callFunction(name, '{"x":', owner.accessToken, { raw: true });
-      expect(notJson.status).toBe(400);
-      expect(notJson.json.error?.code).toBe('invalid_json');
-      expect((await callFunction(name, { [field]: 'a@example.com' }, undefined)).status).toBe(401);
-      // an address the caller never added
-      if (name !== 'request-mail-verify') {
-        const res = await callFunction(name, { [field]: 'nobody@example.com' }, owner.accessToken);
-        expect(res.status).toBe(404);
-      }
-      expect(await rowsOf()).toEqual([]);
-    },
-  );
-
-  it('refuses guests and missing tokens, and says when the provider is down, writing nothing', async () => {
-    const guest = await newGuest();
-    expect(
-      (
-        await callFunction(
-          'request-mail-verify',
-          { emailToVerify: 'g@example.com' },
-          guest.accessToken,
-        )
-      ).status,
-    ).toBe(403);
-    expect(
-      (await callFunction('request-mail-verify', { emailToVerify: 'g@example.com' }, undefined))
-        .status,
-    ).toBe(401);
-    const owner = await newUser('outage');
-    await sesControl('', { outage: true, outageFor: ['down@example.com'] });
-    try {
-      const res = await callFunction(
-        'request-mail-verify',
-        { emailToVerify: 'down@example.com' },
-        owner.accessToken,
-      );
-      expect(res.status).toBe(503);
-      expect(res.json.error?.message).toMatch(/not available/);
-    } finally {
-      await sesControl('', { outage: false, outageFor: [] });
-    }
-    expect((await owner.client.from('sender_emails').select('*')).data).toEqual([]);
-    expect(await mailbox('down@example.com')).toEqual([]);
   });
 });

@@ -609,7 +609,8 @@ const TABLES: TableCase[] = [
       patch: { status: 'verified', spf_verified: true, dkim_verified: true },
       ownerMay: false,
     },
-    ownerMayDelete: true,
+    // through delete-mail-verified, which releases the provider's identity with the last claim
+    ownerMayDelete: false,
   },
   {
     table: 'integrations',

@@ -1306,6 +1306,7 @@ export type Database = {
       sender_emails: {
         Row: {
           checked_at: string | null;
+          confirmed_at: string | null;
           created_at: string;
           dkim_verified: boolean;
           dmarc_policy: string | null;
@@ -1319,6 +1320,7 @@ export type Database = {
         ComputedFields: never;
         Insert: {
           checked_at?: string | null;
+          confirmed_at?: string | null;
           created_at?: string;
           dkim_verified?: boolean;
           dmarc_policy?: string | null;
@@ -1331,6 +1333,7 @@ export type Database = {
         };
         Update: {
           checked_at?: string | null;
+          confirmed_at?: string | null;
           created_at?: string;
           dkim_verified?: boolean;
           dmarc_policy?: string | null;
@@ -1446,6 +1449,7 @@ export type Database = {
         Args: { p_kinds?: string[]; p_limit?: number; p_lock_seconds?: number };
         Returns: Json;
       };
+      confirm_sender_email: { Args: { p_token_hash: string; p_user_id: string }; Returns: Json };
       create_block: {
         Args: { p_block_type: string };
         Returns: {
@@ -1713,6 +1717,10 @@ export type Database = {
       redeem_coupon: { Args: { p_code: string; p_user_id: string }; Returns: Json };
       remove_notion_connection: { Args: { p_user_id: string }; Returns: Json };
       report_message: { Args: { p_message_id: string; p_reason?: string }; Returns: Json };
+      request_sender_email: {
+        Args: { p_email: string; p_token_hash: string; p_user_id: string };
+        Returns: string;
+      };
       reserve_letter: {
         Args: {
           p_block_id: string;

@@ -1,15 +1,18 @@
 // Per-owner hourly limits on the edge functions an owner could call in a loop to guess (coupon
-// codes) or to make us fetch and store outside pages (letters). The count is in Postgres
-// (public.note_owner_call, service role only), so every instance of a function shares it.
+// codes), to make us fetch and store outside pages (letters) or to mail strangers (sender
+// emails). The count is in Postgres (public.note_owner_call, service role only), so every
+// instance of a function shares it.
 import { serviceClient } from './clients.ts';
 import { HttpError } from './http.ts';
-import { MESSAGES } from '@reaction-blocks/contracts/schemas';
+import { MESSAGES, SENDER_EMAIL_LIMITS } from '@reaction-blocks/contracts/schemas';
 
 /** Calls an owner may make per hour, per function. */
 export const OWNER_CALLS_PER_HOUR = {
   'use-coupon': 10,
   'web-to-template': 60,
   'verify-brunch-id': 20,
+  // each request mails an address the owner may not control
+  'request-mail-verify': SENDER_EMAIL_LIMITS.requestsPerHour,
 } as const;
 
 /**

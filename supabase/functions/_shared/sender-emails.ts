@@ -1,7 +1,11 @@
-// Sender emails (/profile/email): shared by the four functions of the spec's calls.
+// Sender emails (/profile/email): shared by the functions of the spec's calls. A row is one
+// owner's claim on an address. It is verified only when that owner confirmed it (the link with a
+// single-use token mailed to the address, confirmed_at) and the provider can send as the address
+// (the SES identity, which is the platform's and shared by every owner who confirmed it).
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { HttpError } from './http.ts';
-import { MailError } from './mail.ts';
+import { MailError, type Mailer } from './mail.ts';
+import { platformSender } from './mail-delivery.ts';
 import { SENDER_MESSAGES } from '@reaction-blocks/contracts/schemas';
 
 export interface SenderEmailRow {
@@ -12,6 +16,7 @@ export interface SenderEmailRow {
   spf_verified: boolean;
   dkim_verified: boolean;
   dmarc_policy: 'none' | 'quarantine' | 'reject' | null;
+  confirmed_at: string | null;
 }
 
 /** The caller's row for this address, or 404. */
@@ -22,7 +27,7 @@ export async function ownSenderEmail(
 ): Promise<SenderEmailRow> {
   const { data, error } = await db
     .from('sender_emails')
-    .select('id, user_id, email, status, spf_verified, dkim_verified, dmarc_policy')
+    .select('id, user_id, email, status, spf_verified, dkim_verified, dmarc_policy, confirmed_at')
     .eq('user_id', userId)
     .eq('email', email)
     .maybeSingle();
@@ -42,3 +47,69 @@ export function providerError(err: unknown, what: string): HttpError {
 
 /** The domain part of an address. */
 export const domainOf = (email: string) => email.slice(email.lastIndexOf('@') + 1);
+
+const hex = (bytes: ArrayBuffer) =>
+  Array.from(new Uint8Array(bytes), (b) => b.toString(16).padStart(2, '0')).join('');
+
+/** What the database keeps of a confirmation token: its SHA-256, never the token. */
+export async function tokenHash(token: string): Promise<string> {
+  return hex(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(token)));
+}
+
+/** A fresh confirmation token (256 random bits, base64url: 43 characters) and its hash. */
+export async function newConfirmationToken(): Promise<{ token: string; hash: string }> {
+  const bytes = crypto.getRandomValues(new Uint8Array(32));
+  const token = btoa(String.fromCharCode(...bytes))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')
+    .replace(/=+$/, '');
+  return { token, hash: await tokenHash(token) };
+}
+
+/**
+ * After the owner's own confirmation: the claim is verified when the provider can send as the
+ * address. Otherwise the provider's identity is created (or, with `restart`, created anew: a
+ * fresh link) so that SES mails its own verification link, and the claim waits for it.
+ */
+export async function settleWithProvider(
+  db: SupabaseClient,
+  mailer: Mailer,
+  row: Pick<SenderEmailRow, 'id' | 'email'>,
+  restart = false,
+): Promise<'verified' | 'awaiting_provider'> {
+  const identity = await mailer.getIdentity(row.email);
+  if (identity?.verified) {
+    const { error } = await db
+      .from('sender_emails')
+      .update({ status: 'verified' })
+      .eq('id', row.id)
+      .not('confirmed_at', 'is', null);
+    if (error) throw new Error(error.message);
+    return 'verified';
+  }
+  if (identity && restart) await mailer.deleteIdentity(row.email);
+  if (!identity || restart) await mailer.createIdentity(row.email);
+  return 'awaiting_provider';
+}
+
+/**
+ * Before an owner's claim goes: the provider's identity of the address goes with the last
+ * confirmed claim. A claim never confirmed never made the identity, so it never removes it (an
+ * owner cannot take the platform's or another owner's identity away by adding and deleting an
+ * address they do not control), and the platform's own sender is never removed.
+ */
+export async function releaseIdentity(
+  db: SupabaseClient,
+  mailer: Mailer,
+  row: Pick<SenderEmailRow, 'user_id' | 'email' | 'confirmed_at'>,
+): Promise<void> {
+  if (!row.confirmed_at || row.email === platformSender().address.toLowerCase()) return;
+  const { count, error } = await db
+    .from('sender_emails')
+    .select('id', { count: 'exact', head: true })
+    .eq('email', row.email)
+    .neq('user_id', row.user_id)
+    .not('confirmed_at', 'is', null);
+  if (error) throw new Error(error.message);
+  if (!count) await mailer.deleteIdentity(row.email);
+}

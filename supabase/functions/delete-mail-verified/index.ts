@@ -1,11 +1,12 @@
-// deleteMailVerified: removes the caller's sender email, and the provider's identity when no
-// other user has the same address. Letters that named it as sender lose it (the workspace asks
-// for another).
+// deleteMailVerified: removes the caller's claim on a sender email, and the provider's identity
+// with the last confirmed claim (releaseIdentity). Other owners' claims are untouched. Letters
+// that named it as sender lose it (the workspace asks for another), and letters already queued
+// from it stop (prepare_letter_jobs checks the sender again).
 import { serviceClient } from '../_shared/clients.ts';
 import { handler } from '../_shared/http.ts';
 import { sesMailer } from '../_shared/mail.ts';
 import { ZMailDelete } from '@reaction-blocks/contracts/schemas';
-import { ownSenderEmail, providerError } from '../_shared/sender-emails.ts';
+import { ownSenderEmail, providerError, releaseIdentity } from '../_shared/sender-emails.ts';
 
 Deno.serve(
   handler(
@@ -13,18 +14,10 @@ Deno.serve(
     async ({ body, user }) => {
       const db = serviceClient();
       const row = await ownSenderEmail(db, user.id, body.emailToDelete);
-      const { count, error: countError } = await db
-        .from('sender_emails')
-        .select('id', { count: 'exact', head: true })
-        .eq('email', row.email)
-        .neq('user_id', user.id);
-      if (countError) throw new Error(countError.message);
-      if (!count) {
-        try {
-          await sesMailer().deleteIdentity(row.email);
-        } catch (err) {
-          throw providerError(err, 'delete-mail-verified');
-        }
+      try {
+        await releaseIdentity(db, sesMailer(), row);
+      } catch (err) {
+        throw providerError(err, 'delete-mail-verified');
       }
       const { error } = await db.from('sender_emails').delete().eq('id', row.id);
       if (error) throw new Error(error.message);

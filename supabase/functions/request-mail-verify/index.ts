@@ -1,16 +1,29 @@
-// requestMailVerify: adds a sender email (pending) and has the provider mail it a verification
-// link. At most 60 characters and a valid address ("Invalid email address."). The row is written
-// only when the provider took the request; an address already added is asked again (the link is
-// mailed anew) unless it is verified. A few requests an hour per user: each one mails a stranger.
+// requestMailVerify: adds a sender email (pending) for the caller and mails the address a link
+// to confirm it is theirs: a single-use token bound to this owner and this address, kept only as
+// its hash, good for 24 hours. Every owner confirms for themselves, even when the address is
+// verified with the provider for another owner already (the provider's state is account-wide).
+// Asking again mails a new link (the old one stops working); an owner who confirmed but whose
+// provider verification is missing gets the provider's link again instead. At most 60 characters
+// and a valid address ("Invalid email address."); a few requests an hour per owner, since each
+// one mails an address the owner may not control.
 import { serviceClient } from '../_shared/clients.ts';
+import { siteUrl } from '../_shared/env.ts';
 import { handler, HttpError } from '../_shared/http.ts';
 import { sesMailer } from '../_shared/mail.ts';
+import { platformSender } from '../_shared/mail-delivery.ts';
+import { limitOwnerCalls } from '../_shared/owner-limits.ts';
 import {
   SENDER_EMAIL_LIMITS,
   SENDER_MESSAGES,
   ZMailVerify,
 } from '@reaction-blocks/contracts/schemas';
-import { providerError, type SenderEmailRow } from '../_shared/sender-emails.ts';
+import { renderSenderConfirmMail } from '../_shared/sender-confirm-mail.ts';
+import {
+  newConfirmationToken,
+  providerError,
+  settleWithProvider,
+  type SenderEmailRow,
+} from '../_shared/sender-emails.ts';
 
 Deno.serve(
   handler(
@@ -18,42 +31,55 @@ Deno.serve(
     async ({ body, user }) => {
       const email = body.emailToVerify;
       const db = serviceClient();
-      const { data: rows, error } = await db
-        .from('sender_emails')
-        .select('id, email, status, updated_at')
-        .eq('user_id', user.id);
-      if (error) throw new Error(error.message);
-      const existing = (rows as Array<SenderEmailRow & { updated_at: string }>).find(
-        (r) => r.email === email,
-      );
+      const [{ data: rows, error }, { data: profile, error: profileError }] = await Promise.all([
+        db.from('sender_emails').select('id, email, status, confirmed_at').eq('user_id', user.id),
+        db.from('profiles').select('name, language').eq('id', user.id).maybeSingle(),
+      ]);
+      if (error || profileError) throw new Error((error ?? profileError)!.message);
+      const existing = (rows as SenderEmailRow[]).find((r) => r.email === email);
       if (existing?.status === 'verified') return { status: true, email, state: 'verified' };
       if (!existing && rows.length >= SENDER_EMAIL_LIMITS.addresses) {
         throw new HttpError(400, 'too_many', SENDER_MESSAGES.tooMany);
       }
-      const hourAgo = Date.now() - 3_600_000;
-      const recent = (rows as Array<{ updated_at: string }>).filter(
-        (r) => Date.parse(r.updated_at) > hourAgo,
-      );
-      if (recent.length >= SENDER_EMAIL_LIMITS.requestsPerHour) {
-        throw new HttpError(429, 'too_many_requests', SENDER_MESSAGES.tooManyRequests);
-      }
+      await limitOwnerCalls(user.id, 'request-mail-verify', SENDER_MESSAGES.tooManyRequests);
 
       const mailer = sesMailer();
+      if (existing?.confirmed_at) {
+        try {
+          const state = await settleWithProvider(db, mailer, existing, true);
+          return { status: true, email, state };
+        } catch (err) {
+          throw providerError(err, 'request-mail-verify');
+        }
+      }
+
+      const { token, hash } = await newConfirmationToken();
+      const mail = renderSenderConfirmMail({
+        language: (profile as { language?: string } | null)?.language ?? 'en',
+        address: email,
+        ownerName: (profile as { name?: string } | null)?.name ?? '',
+        ownerEmail: user.email ?? '',
+        link: `${siteUrl()}/profile/email?confirm=${token}`,
+      });
+      const sender = platformSender();
       try {
-        // an identity that exists but never got verified: start over, so a new link is mailed
-        const identity = await mailer.getIdentity(email);
-        if (identity && !identity.verified) await mailer.deleteIdentity(email);
-        if (!identity?.verified) await mailer.createIdentity(email);
+        await mailer.send({
+          from: sender.address,
+          fromName: sender.name,
+          to: [email],
+          subject: mail.subject,
+          html: mail.html,
+          tags: { kind: 'sender_confirm' },
+        });
       } catch (err) {
         throw providerError(err, 'request-mail-verify');
       }
-
-      const { error: writeError } = await db
-        .from('sender_emails')
-        .upsert(
-          { user_id: user.id, email, status: 'pending', updated_at: new Date().toISOString() },
-          { onConflict: 'user_id,email' },
-        );
+      // written once the mail is out: a provider that refused it leaves nothing behind
+      const { error: writeError } = await db.rpc('request_sender_email', {
+        p_user_id: user.id,
+        p_email: email,
+        p_token_hash: hash,
+      });
       if (writeError) throw new Error(writeError.message);
       return { status: true, email, state: 'pending' };
     },

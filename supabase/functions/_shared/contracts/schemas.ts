@@ -331,13 +331,24 @@ export const ZMailVerify = z.strictObject({ emailToVerify: senderEmail });
 
 /** How many sender emails an owner keeps, and how many verification mails they ask for an hour. */
 export const SENDER_EMAIL_LIMITS = { addresses: 10, requestsPerHour: 5 } as const;
-/** request-mail-verify's refusals (the dashboard shows them in the reader's language). */
+/** The sender-email functions' refusals (the dashboard shows them in the reader's language). */
 export const SENDER_MESSAGES = {
   tooMany: `You can add up to ${SENDER_EMAIL_LIMITS.addresses} sender emails`,
   tooManyRequests: 'Too many verification requests; try again in an hour',
   unavailable: 'The mail service is not available; try again in a moment',
+  invalidLink: 'This confirmation link is not valid any more; ask for a new one',
+  otherAccount:
+    'This confirmation link is for another account; sign in with the account that added the address',
 } as const;
 export type TMailVerify = z.infer<typeof ZMailVerify>;
+
+/** The token of the confirmation link mailed to a sender address (base64url, 43 characters). */
+export const ZMailConfirm = z.strictObject({
+  token: z
+    .string({ error: SENDER_MESSAGES.invalidLink })
+    .regex(/^[A-Za-z0-9_-]{43}$/, { error: SENDER_MESSAGES.invalidLink }),
+});
+export type TMailConfirm = z.infer<typeof ZMailConfirm>;
 
 export const ZMailDelete = z.strictObject({ emailToDelete: senderEmail });
 export type TMailDelete = z.infer<typeof ZMailDelete>;

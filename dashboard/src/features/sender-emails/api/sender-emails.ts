@@ -1,5 +1,6 @@
-// Sender emails: the list (RLS: the owner's rows) and the spec's four calls, as edge functions.
-import { ZMailDelete, ZMailVerify } from '@reaction-blocks/contracts/schemas';
+// Sender emails: the list (RLS: the owner's rows) and the spec's four calls, as edge functions,
+// with the fifth a claim needs: the owner confirming the link mailed to the address.
+import { ZMailConfirm, ZMailDelete, ZMailVerify } from '@reaction-blocks/contracts/schemas';
 import { supabase, invokeFunction } from '../../../lib/supabase';
 
 export {
@@ -19,6 +20,8 @@ export interface SenderEmail {
   dkim_verified: boolean;
   dmarc_policy: 'none' | 'quarantine' | 'reject' | null;
   checked_at: string | null;
+  /** When the owner opened the link mailed to the address; null until then. */
+  confirmed_at: string | null;
   created_at: string;
 }
 
@@ -33,25 +36,41 @@ export interface SpfDkimResult {
 export async function listSenderEmails(): Promise<SenderEmail[]> {
   const { data, error } = await supabase
     .from('sender_emails')
-    .select('id, email, status, spf_verified, dkim_verified, dmarc_policy, checked_at, created_at')
+    .select(
+      'id, email, status, spf_verified, dkim_verified, dmarc_policy, checked_at, confirmed_at, created_at',
+    )
     .order('created_at', { ascending: true });
   if (error) throw error;
   return data as SenderEmail[];
 }
 
+/** pending: the confirmation link was mailed; awaiting_provider: SES mailed its own link. */
+export type VerifyState = 'pending' | 'awaiting_provider' | 'verified';
+
 export function requestMailVerify(email: string) {
-  return invokeFunction<{ status: boolean; email: string; state: 'pending' | 'verified' }>(
+  return invokeFunction<{ status: boolean; email: string; state: VerifyState }>(
     'request-mail-verify',
     ZMailVerify.parse({ emailToVerify: email }),
   );
 }
 
-export async function checkMailVerified(email: string): Promise<boolean> {
-  const data = await invokeFunction<{ result: boolean }>(
+/** Spends the token of the link mailed to an address, for the signed-in owner. */
+export function confirmMailVerify(token: string) {
+  return invokeFunction<{ status: boolean; email: string; state: Exclude<VerifyState, 'pending'> }>(
+    'confirm-mail-verify',
+    ZMailConfirm.parse({ token }),
+  );
+}
+
+/** Verified now (confirmed by the owner and sendable with the provider), and confirmed at all. */
+export async function checkMailVerified(
+  email: string,
+): Promise<{ verified: boolean; confirmed: boolean }> {
+  const data = await invokeFunction<{ result: boolean; confirmed: boolean }>(
     'check-mail-verified',
     ZMailVerify.parse({ emailToVerify: email }),
   );
-  return data.result;
+  return { verified: data.result, confirmed: data.confirmed };
 }
 
 export async function checkSpfDkim(email: string): Promise<SpfDkimResult> {

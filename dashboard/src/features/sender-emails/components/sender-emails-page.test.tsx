@@ -9,6 +9,7 @@ const api = vi.hoisted(() => ({
   listSenderEmails: vi.fn(),
   requestMailVerify: vi.fn(),
   checkMailVerified: vi.fn(),
+  confirmMailVerify: vi.fn(),
   checkSpfDkim: vi.fn(),
   deleteMailVerified: vi.fn(),
 }));
@@ -26,11 +27,14 @@ const row = (email: string, fields: Partial<SenderEmail> = {}): SenderEmail => (
   dkim_verified: false,
   dmarc_policy: null,
   checked_at: null,
+  confirmed_at: fields.status && fields.status !== 'verified' ? null : '2026-11-01T00:00:00Z',
   created_at: '2026-11-01T00:00:00Z',
   ...fields,
 });
 
-const render = () => renderWithProviders(<SenderEmailsPage />, { session: signedInSession() });
+const render = (route = '/profile/email') =>
+  renderWithProviders(<SenderEmailsPage />, { route, session: signedInSession() });
+const checked = (verified: boolean, confirmed = verified) => ({ verified, confirmed });
 
 beforeEach(() => {
   for (const fn of Object.values(api)) fn.mockReset();
@@ -49,8 +53,8 @@ describe('sender emails page', () => {
       row('waiting@example.com', { status: 'pending' }),
       row('old@example.com', { status: 'not_verified' }),
     ]);
-    api.checkMailVerified.mockImplementation(
-      async (email: string) => email === 'waiting@example.com',
+    api.checkMailVerified.mockImplementation(async (email: string) =>
+      checked(email === 'waiting@example.com'),
     );
     render();
     await waitFor(() => expect(api.checkMailVerified).toHaveBeenCalledTimes(2));
@@ -61,7 +65,74 @@ describe('sender emails page', () => {
     const waiting = screen.getByRole('row', { name: /waiting@example.com/ });
     await waitFor(() => expect(within(waiting).getByText('Verified')).toBeTruthy());
     const old = screen.getByRole('row', { name: /old@example.com/ });
-    expect(within(old).getByText('Not verified')).toBeTruthy();
+    expect(within(old).getByText('Waiting for your confirmation')).toBeTruthy();
+    expect(
+      within(old).getByText(
+        'Open the link we mailed to old@example.com while signed in to this account.',
+      ),
+    ).toBeTruthy();
+  });
+
+  it('says what is missing: the owner confirmed, SES has not verified yet; sends the link again', async () => {
+    api.listSenderEmails.mockResolvedValue([
+      row('half@example.com', { status: 'not_verified', confirmed_at: '2026-11-02T00:00:00Z' }),
+    ]);
+    api.checkMailVerified.mockResolvedValue(checked(false, true));
+    api.requestMailVerify.mockResolvedValue({
+      status: true,
+      email: 'half@example.com',
+      state: 'awaiting_provider',
+    });
+    render();
+    const line = await screen.findByRole('row', { name: /half@example.com/ });
+    await waitFor(() => expect(within(line).getByText('Waiting for Amazon SES')).toBeTruthy());
+    expect(
+      within(line).getByText(/sent half@example.com a verification link of its own/),
+    ).toBeTruthy();
+    fireEvent.click(
+      within(line).getByRole('button', { name: 'Send the link again half@example.com' }),
+    );
+    await waitFor(() => expect(api.requestMailVerify).toHaveBeenCalledWith('half@example.com'));
+    expect(
+      (await screen.findAllByText(/Amazon SES mailed a verification link to half@example.com/))
+        .length,
+    ).toBeGreaterThan(0);
+  });
+
+  it('opened from the mailed link: confirms once, drops the token from the address, reloads the list', async () => {
+    const token = 'A'.repeat(43);
+    api.listSenderEmails
+      .mockResolvedValueOnce([row('me@example.com', { status: 'pending' })])
+      .mockResolvedValue([row('me@example.com')]);
+    api.checkMailVerified.mockResolvedValue(checked(false));
+    api.confirmMailVerify.mockResolvedValue({
+      status: true,
+      email: 'me@example.com',
+      state: 'verified',
+    });
+    render(`/profile/email?confirm=${token}&tab=x`);
+    expect(await screen.findByText('me@example.com is verified.')).toBeTruthy();
+    expect(api.confirmMailVerify).toHaveBeenCalledTimes(1);
+    expect(api.confirmMailVerify).toHaveBeenCalledWith(token);
+    expect(screen.getByTestId('location').textContent).toBe('/profile/email?tab=x');
+    const line = await screen.findByRole('row', { name: /me@example.com/ });
+    await waitFor(() => expect(within(line).getByText('Verified')).toBeTruthy());
+  });
+
+  it("says in Korean that a link is another account's or spent", async () => {
+    await i18next.changeLanguage('ko');
+    try {
+      api.listSenderEmails.mockResolvedValue([]);
+      api.confirmMailVerify.mockRejectedValueOnce(new Error(SENDER_MESSAGES.otherAccount));
+      render(`/profile/email?confirm=${'B'.repeat(43)}`);
+      expect(
+        await screen.findByText(
+          '주소를 확인하지 못했습니다: 다른 계정의 확인 링크입니다. 이 주소를 추가한 계정으로 로그인해 주세요.',
+        ),
+      ).toBeTruthy();
+    } finally {
+      await i18next.changeLanguage('en');
+    }
   });
 
   it('refuses an invalid or too long address before calling the server, with the spec message', async () => {
@@ -109,7 +180,7 @@ describe('sender emails page', () => {
       email: 'me@example.com',
       state: 'pending',
     });
-    api.checkMailVerified.mockResolvedValue(false);
+    api.checkMailVerified.mockResolvedValue(checked(false));
     render();
     await screen.findByText('No sender email yet.');
     fireEvent.change(screen.getByLabelText('Email address'), {
@@ -118,7 +189,8 @@ describe('sender emails page', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Verify' }));
     await waitFor(() => expect(api.requestMailVerify).toHaveBeenCalledWith('me@example.com'));
     expect(
-      (await screen.findAllByText(/We mailed a verification link to me@example.com/)).length,
+      (await screen.findAllByText(/We mailed a link to me@example.com. Open it while signed in/))
+        .length,
     ).toBeGreaterThan(0);
     expect(await screen.findByRole('row', { name: /me@example.com/ })).toBeTruthy();
 

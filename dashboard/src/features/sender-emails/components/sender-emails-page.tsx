@@ -1,6 +1,8 @@
-// /profile/email: the owner's sender emails. Add (verification link mailed by the provider),
-// the automatic check of every unverified address when the list loads (spec), SPF and DKIM, the
-// DMARC note when letters will go from the platform address, delete with confirmation.
+// /profile/email: the owner's sender emails. Add (we mail the address a link that only this
+// account can confirm; SES then mails its own link when it cannot send as the address yet), the
+// link's landing (?confirm=), the automatic check of every unverified address when the list loads
+// (spec), SPF and DKIM, the DMARC note when letters will go from the platform address, delete
+// with confirmation.
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
@@ -23,6 +25,7 @@ import {
   ZMailVerify,
   type SenderEmail,
 } from '../api/sender-emails';
+import { useConfirmLink, type ConfirmResult } from '../hooks/use-confirm-link';
 import { registerSenderEmailTranslations } from '../locales';
 
 registerSenderEmailTranslations();
@@ -34,8 +37,12 @@ const domainOf = (email: string) => email.slice(email.lastIndexOf('@') + 1);
  * and for an address never checked, so a DMARC reject domain is explained before verification.
  */
 async function checkRow(row: SenderEmail): Promise<SenderEmail> {
-  const verified = await checkMailVerified(row.email);
-  const checked: SenderEmail = { ...row, status: verified ? 'verified' : 'not_verified' };
+  const { verified, confirmed } = await checkMailVerified(row.email);
+  const checked: SenderEmail = {
+    ...row,
+    status: verified ? 'verified' : 'not_verified',
+    confirmed_at: confirmed ? (row.confirmed_at ?? new Date().toISOString()) : null,
+  };
   if (!verified && row.checked_at) return checked;
   return withResult(checked, await checkSpfDkim(row.email));
 }
@@ -51,20 +58,19 @@ async function listWithChecks(): Promise<SenderEmail[]> {
 export function SenderEmailsPage() {
   const { t } = useTranslation();
   const s = (key: string, options?: Record<string, unknown>) => t(`senderEmails.${key}`, options);
-  /** The shared schema's and request-mail-verify's messages in the reader's language. */
+  /** The shared schema's and the sender functions' messages in the reader's language. */
   const reason = (message: string) =>
-    message === SENDER_MESSAGES.tooMany
-      ? s('tooMany', { count: SENDER_EMAIL_LIMITS.addresses })
-      : message === SENDER_MESSAGES.tooManyRequests
-        ? s('tooManyRequests')
-        : message === SENDER_MESSAGES.unavailable
-          ? s('unavailable')
-          : message === BLOCK_MESSAGES.invalidEmail
-            ? s('invalidEmail')
-            : message === MESSAGES.tooLong
-              ? t('common.tooLong')
-              : message;
+    ({
+      [SENDER_MESSAGES.tooMany]: s('tooMany', { count: SENDER_EMAIL_LIMITS.addresses }),
+      [SENDER_MESSAGES.tooManyRequests]: s('tooManyRequests'),
+      [SENDER_MESSAGES.unavailable]: s('unavailable'),
+      [SENDER_MESSAGES.invalidLink]: s('invalidLink'),
+      [SENDER_MESSAGES.otherAccount]: s('otherAccount'),
+      [BLOCK_MESSAGES.invalidEmail]: s('invalidEmail'),
+      [MESSAGES.tooLong]: t('common.tooLong'),
+    })[message] ?? message;
   const list = useQuery('sender-emails', listWithChecks);
+  const link = useConfirmLink(() => void list.reload());
   const [address, setAddress] = useState('');
   const [addError, setAddError] = useState<string | null>(null);
   const [adding, setAdding] = useState(false);
@@ -89,6 +95,25 @@ export function SenderEmailsPage() {
     }
   };
 
+  /** What an answer of request-mail-verify or confirm-mail-verify means for the owner. */
+  const stateText = (state: 'pending' | 'awaiting_provider' | 'verified', email: string) =>
+    state === 'verified'
+      ? s('nowVerified', { email })
+      : state === 'awaiting_provider'
+        ? s('providerLinkSent', { email })
+        : s('linkSent', { email });
+  const linkText = (result: ConfirmResult) =>
+    result.state === 'failed'
+      ? s('confirmFailed', { reason: reason(result.reason) })
+      : stateText(result.state, result.email);
+
+  const sendAgain = (row: SenderEmail) =>
+    run(row.email, async () => {
+      const answer = await requestMailVerify(row.email);
+      setAnnouncement(stateText(answer.state, row.email));
+      await list.reload();
+    });
+
   const check = (row: SenderEmail) =>
     run(row.email, async () => {
       const checked = await checkRow(row);
@@ -111,9 +136,7 @@ export function SenderEmailsPage() {
       const email = parsed.data.emailToVerify;
       const answer = await requestMailVerify(email);
       setAddress('');
-      setAnnouncement(
-        answer.state === 'verified' ? s('nowVerified', { email }) : s('linkSent', { email }),
-      );
+      setAnnouncement(stateText(answer.state, email));
       await list.reload();
     } catch (cause) {
       setAddError(reason(messageOf(cause)));
@@ -127,9 +150,9 @@ export function SenderEmailsPage() {
       ? s('checking')
       : row.status === 'verified'
         ? s('verified')
-        : row.status === 'pending'
-          ? s('pending')
-          : s('notVerified');
+        : row.confirmed_at
+          ? s('awaitingProvider')
+          : s('pending');
   const flag = (row: SenderEmail, value: boolean) =>
     row.checked_at ? s(value ? 'yes' : 'no') : s('notChecked');
 
@@ -163,8 +186,17 @@ export function SenderEmailsPage() {
       </form>
 
       <p className="visually-hidden" role="status" aria-live="polite">
-        {announcement}
+        {link.confirming ? s('confirming') : announcement}
       </p>
+      {link.confirming ? <Spinner label={s('confirming')} /> : null}
+      {link.result && link.result.state !== 'failed' ? (
+        <p className="notice">{linkText(link.result)}</p>
+      ) : null}
+      {link.result?.state === 'failed' ? (
+        <p className="error-text" role="alert">
+          {linkText(link.result)}
+        </p>
+      ) : null}
       {announcement ? <p className="notice">{announcement}</p> : null}
       {rowError ? (
         <p className="error-text" role="alert">
@@ -209,6 +241,13 @@ export function SenderEmailsPage() {
                   <tr key={row.id}>
                     <th scope="row" className="sender-email-address">
                       {row.email}
+                      {row.status !== 'verified' ? (
+                        <span className="hint sender-email-next">
+                          {row.confirmed_at
+                            ? s('awaitingProviderHint', { email: row.email })
+                            : s('pendingHint', { email: row.email })}
+                        </span>
+                      ) : null}
                       {strict ? (
                         <span className="hint sender-email-dmarc">
                           {s('dmarcPlatform', {
@@ -227,14 +266,25 @@ export function SenderEmailsPage() {
                     <td>
                       <div className="sender-email-actions">
                         {row.status !== 'verified' ? (
-                          <button
-                            type="button"
-                            className="button"
-                            disabled={busy[row.email]}
-                            onClick={() => void check(row)}
-                          >
-                            {s('checkAgain')}
-                          </button>
+                          <>
+                            <button
+                              type="button"
+                              className="button"
+                              disabled={busy[row.email]}
+                              onClick={() => void check(row)}
+                            >
+                              {s('checkAgain')}
+                            </button>
+                            <button
+                              type="button"
+                              className="button"
+                              disabled={busy[row.email]}
+                              aria-label={`${s('sendAgain')} ${row.email}`}
+                              onClick={() => void sendAgain(row)}
+                            >
+                              {s('sendAgain')}
+                            </button>
+                          </>
                         ) : (
                           <button
                             type="button"

@@ -4,11 +4,21 @@ import i18next from 'i18next';
 export const en = {
   title: 'Sender emails',
   intro:
-    'Letters are sent from these addresses. Add one, open the link we mail to it, and it is verified.',
+    'Letters are sent from these addresses. Add one, then open the link we mail to it while signed in to this account: that shows the address is yours.',
   addLabel: 'Email address',
   add: 'Verify',
   adding: 'Sending the link…',
-  linkSent: 'We mailed a verification link to {{email}}. Open it, then come back here.',
+  linkSent:
+    'We mailed a link to {{email}}. Open it while signed in to this account to confirm the address is yours.',
+  providerLinkSent:
+    'Amazon SES mailed a verification link to {{email}}. Open it, then check again.',
+  confirming: 'Confirming the address…',
+  confirmFailed: 'Could not confirm the address: {{reason}}',
+  invalidLink:
+    'This confirmation link is not valid any more (it works once, within 24 hours). Send a new one.',
+  otherAccount:
+    'This confirmation link is for another account. Sign in with the account that added the address.',
+  sendAgain: 'Send the link again',
   empty: 'No sender email yet.',
   listLabel: 'Your sender emails',
   address: 'Address',
@@ -18,7 +28,11 @@ export const en = {
   actions: 'Actions',
   verified: 'Verified',
   notVerified: 'Not verified',
-  pending: 'Waiting for the link',
+  pending: 'Waiting for your confirmation',
+  pendingHint: 'Open the link we mailed to {{email}} while signed in to this account.',
+  awaitingProvider: 'Waiting for Amazon SES',
+  awaitingProviderHint:
+    'Confirmed. Amazon SES, which delivers our mail, sent {{email}} a verification link of its own (from Amazon Web Services): open it too, then check again.',
   checking: 'Checking…',
   yes: 'Yes',
   no: 'No',
@@ -30,7 +44,7 @@ export const en = {
   deleteText: 'Letters can no longer be sent from this address. You can add it again later.',
   deleted: '{{email}} was deleted.',
   nowVerified: '{{email}} is verified.',
-  stillNotVerified: '{{email}} is not verified yet. Open the link we mailed to it.',
+  stillNotVerified: '{{email}} is not verified yet.',
   spfHelp:
     'SPF: your domain’s DNS allows our mail provider to send for it (a TXT record with include:amazonses.com).',
   dkimHelp: 'DKIM: mails from your domain are signed with its key.',
@@ -48,11 +62,20 @@ export const en = {
 export const ko: typeof en = {
   title: '발신 이메일',
   intro:
-    '레터는 이 주소로 발송됩니다. 주소를 추가하고, 그 주소로 보낸 인증 링크를 열면 인증이 끝납니다.',
+    '레터는 이 주소로 발송됩니다. 주소를 추가한 뒤 이 계정으로 로그인한 상태에서 그 주소로 보낸 링크를 열면, 본인의 주소임이 확인됩니다.',
   addLabel: '이메일 주소',
   add: '인증하기',
   adding: '링크를 보내는 중…',
-  linkSent: '{{email}}로 인증 링크를 보냈습니다. 링크를 연 뒤 이 페이지로 돌아오세요.',
+  linkSent:
+    '{{email}}로 링크를 보냈습니다. 이 계정으로 로그인한 상태에서 링크를 열어 본인의 주소임을 확인해 주세요.',
+  providerLinkSent:
+    'Amazon SES가 {{email}}로 인증 링크를 보냈습니다. 링크를 연 뒤 다시 확인해 주세요.',
+  confirming: '주소를 확인하는 중…',
+  confirmFailed: '주소를 확인하지 못했습니다: {{reason}}',
+  invalidLink:
+    '더 이상 쓸 수 없는 확인 링크입니다(24시간 안에 한 번만 쓸 수 있습니다). 링크를 다시 보내 주세요.',
+  otherAccount: '다른 계정의 확인 링크입니다. 이 주소를 추가한 계정으로 로그인해 주세요.',
+  sendAgain: '링크 다시 보내기',
   empty: '아직 발신 이메일이 없습니다.',
   listLabel: '내 발신 이메일',
   address: '주소',
@@ -62,7 +85,11 @@ export const ko: typeof en = {
   actions: '작업',
   verified: '인증됨',
   notVerified: '인증 안 됨',
-  pending: '링크 확인 대기 중',
+  pending: '확인 대기 중',
+  pendingHint: '이 계정으로 로그인한 상태에서 {{email}}로 보낸 링크를 열어 주세요.',
+  awaitingProvider: 'Amazon SES 인증 대기 중',
+  awaitingProviderHint:
+    '확인되었습니다. 메일 발송을 맡은 Amazon SES가 {{email}}로 별도의 인증 링크를 보냈습니다(발신: Amazon Web Services). 그 링크도 연 뒤 다시 확인해 주세요.',
   checking: '확인 중…',
   yes: '예',
   no: '아니요',
@@ -74,7 +101,7 @@ export const ko: typeof en = {
   deleteText: '이 주소로 더 이상 레터를 보낼 수 없습니다. 나중에 다시 추가할 수 있습니다.',
   deleted: '{{email}}을(를) 삭제했습니다.',
   nowVerified: '{{email}} 인증이 완료되었습니다.',
-  stillNotVerified: '{{email}}은(는) 아직 인증되지 않았습니다. 메일로 보낸 링크를 열어 주세요.',
+  stillNotVerified: '{{email}}은(는) 아직 인증되지 않았습니다.',
   spfHelp:
     'SPF: 도메인 DNS가 메일 발송 서비스의 발송을 허용합니다(include:amazonses.com이 있는 TXT 레코드).',
   dkimHelp: 'DKIM: 도메인에서 보내는 메일이 도메인 키로 서명됩니다.',

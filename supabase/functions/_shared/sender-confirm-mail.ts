@@ -1,0 +1,55 @@
+// The mail that asks an owner to confirm a sender address, in the owner's language (en, ko), in
+// the layout of the notification mails. It names the account that asked, so whoever reads the
+// mailbox knows whose request it is, and says that nothing happens without the link.
+import {
+  button,
+  escapeHtml,
+  langOf,
+  layout,
+  type Lang,
+  type RenderedMail,
+} from './notification-mail.ts';
+
+export interface SenderConfirmContext {
+  language: string;
+  /** The address to confirm. */
+  address: string;
+  /** The account that asked: its name (may be empty) and sign-in email. */
+  ownerName: string;
+  ownerEmail: string;
+  /** The dashboard page that spends the token for the signed-in owner. */
+  link: string;
+}
+
+const TEXTS = {
+  en: {
+    subject: 'Confirm your sender address for Reaction Blocks',
+    asked: (account: string, address: string) =>
+      `${account} asked to send letters from ${address} with Reaction Blocks.`,
+    how: 'To confirm that this address is yours, open the link below while signed in to that account. It works once, within 24 hours.',
+    cta: (address: string) => `Confirm ${address}`,
+    ignore:
+      'If you did not ask for this, ignore this mail: no letter is sent from this address unless the link is opened.',
+    footer: 'You get this mail because this address was added as a sender on Reaction Blocks.',
+  },
+  ko: {
+    subject: 'Reaction Blocks 발신 주소를 확인해 주세요',
+    asked: (account: string, address: string) =>
+      `${account} 계정에서 ${address} 주소로 Reaction Blocks 레터를 보내려고 합니다.`,
+    how: '이 주소가 본인의 것임을 확인하려면, 그 계정으로 로그인한 상태에서 아래 링크를 여세요. 링크는 24시간 안에 한 번만 쓸 수 있습니다.',
+    cta: (address: string) => `${address} 확인하기`,
+    ignore:
+      '요청한 적이 없다면 이 메일을 무시하세요. 링크를 열지 않으면 이 주소로 레터가 발송되지 않습니다.',
+    footer: '이 주소가 Reaction Blocks의 발신 주소로 추가되어 이 메일을 보냅니다.',
+  },
+} as const;
+
+export function renderSenderConfirmMail(c: SenderConfirmContext): RenderedMail {
+  const lang: Lang = langOf(c.language);
+  const t = TEXTS[lang];
+  const account = c.ownerName ? `${c.ownerName} (${c.ownerEmail})` : c.ownerEmail;
+  const p = (text: string) =>
+    `<p style="margin:0 0 12px;font-size:15px;line-height:1.55;color:#1f1f1f">${escapeHtml(text)}</p>`;
+  const inner = `<h1 style="margin:0 0 12px;font-size:18px;color:#1f1f1f">${escapeHtml(t.subject)}</h1>${p(t.asked(account, c.address))}${p(t.how)}${button(c.link, t.cta(c.address))}<div style="height:16px"></div>${p(t.ignore)}`;
+  return { subject: t.subject, html: layout(lang, t.subject, inner, escapeHtml(t.footer)) };
+}

@@ -1,0 +1,579 @@
+// Sender emails through the real flows (supabase-js against the stack, the SES fake, the mailbox):
+// an address is one owner's claim, verified only by that owner's own proof (issue 17). Two owners
+// and one address in every order of add, verify and delete; the confirmation token bound to its
+// owner and address, single use, expiring, stored hashed; the provider's identity kept while a
+// confirmed claim needs it and removed with the last one; the attacks of the issue (a second
+// owner verified without mail, sending from the address, the Brunch writer check).
+import { createHash, randomUUID } from 'node:crypto';
+import { GetEmailIdentityCommand } from '@aws-sdk/client-sesv2';
+import { describe, expect, it } from 'vitest';
+import { LOCAL_AWS } from '../local/stack.ts';
+import { BRUNCH_PROFILE_URL, BRUNCH_WRITER_EMAIL } from '../local/providers/pages/fixtures.ts';
+import { emptyLetter } from '@reaction-blocks/contracts/letters';
+import { SENDER_MESSAGES } from '@reaction-blocks/contracts/schemas';
+import { callFunction, newGuest, newUser, sql, type TestUser } from './support/clients.ts';
+import { eventually, mailbox, sesClient, sesControl, type Mail } from './support/providers.ts';
+
+interface Answer {
+  status: number;
+  data?: Record<string, unknown>;
+  error?: { code: string; message: string };
+}
+
+/** Calls a function as the dashboard does: supabase-js with the owner's session. */
+async function invoke(user: TestUser, name: string, body: unknown): Promise<Answer> {
+  const { data, error } = await user.client.functions.invoke(name, { body: body as object });
+  if (!error) return { status: 200, data: (data as { data: Record<string, unknown> }).data };
+  const res = (error as { context?: unknown }).context;
+  if (!(res instanceof Response)) throw error;
+  const json = (await res.json()) as { error: Answer['error'] };
+  return { status: res.status, error: json.error };
+}
+
+/** An address of the local zone's ready domain that only this test uses. */
+const address = (label: string) => `${label}-${randomUUID().slice(0, 8)}@ses-ready.example`;
+
+const CONFIRM_LINK = /https?:\/\/[^\s"<>\]]+\/profile\/email\?confirm=([A-Za-z0-9_-]{43})/;
+const SES_LINK = /https?:\/\/[^\s"<>\]]+\/ses\/verify\?[^\s"<>\]]+/;
+const isConfirmMail = (m: Mail) => CONFIRM_LINK.test(m.text ?? '');
+const isSesMail = (m: Mail) => m.from.includes('no-reply-aws@amazon.com');
+
+/** The newest mail to `to` matching `match` that was not in `before`. */
+async function newMail(to: string, before: Set<string>, match: (m: Mail) => boolean) {
+  return eventually(
+    async () => (await mailbox(to)).find((m) => !before.has(m.id) && match(m)),
+    15_000,
+    async () => (await mailbox(to)).map((m) => m.subject),
+  );
+}
+const seen = async (to: string) => new Set((await mailbox(to)).map((m) => m.id));
+
+/** The provider's identity as SES answers it (the official client, the stack's account). */
+async function identity(email: string): Promise<{ verified: boolean } | null> {
+  try {
+    const out = await sesClient(LOCAL_AWS.accessKeyId).send(
+      new GetEmailIdentityCommand({ EmailIdentity: email }),
+    );
+    return { verified: out.VerifiedForSendingStatus === true };
+  } catch (err) {
+    if ((err as { name?: string }).name === 'NotFoundException') return null;
+    throw err;
+  }
+}
+
+/** Asks to verify: the answer and the token of the confirmation mail it sent (if any). */
+async function add(owner: TestUser, email: string) {
+  const before = await seen(email);
+  const answer = await invoke(owner, 'request-mail-verify', { emailToVerify: email });
+  expect(answer.error, JSON.stringify(answer.error)).toBeUndefined();
+  if (answer.data?.state !== 'pending') return { answer, token: null };
+  const mail = await newMail(email, before, isConfirmMail);
+  const token = CONFIRM_LINK.exec(mail.text ?? '')?.[1] ?? CONFIRM_LINK.exec(mail.html ?? '')?.[1];
+  expect(token, mail.text ?? '').toBeTruthy();
+  return { answer, token: token!, mail };
+}
+
+/** Opens the confirmation link as its owner, then SES's own link when SES mailed one. */
+async function confirm(owner: TestUser, email: string, token: string) {
+  const before = await seen(email);
+  const answer = await invoke(owner, 'confirm-mail-verify', { token });
+  expect(answer.error, JSON.stringify(answer.error)).toBeUndefined();
+  if (answer.data?.state === 'awaiting_provider') {
+    const mail = await newMail(email, before, isSesMail);
+    const link = SES_LINK.exec(mail.text ?? mail.html ?? '')?.[0];
+    expect((await fetch(link!.replace(/&amp;/g, '&'))).status).toBe(200);
+  }
+  return answer;
+}
+
+const check = (owner: TestUser, email: string) =>
+  invoke(owner, 'check-mail-verified', { emailToVerify: email });
+
+describe('an address is one owner’s claim', () => {
+  it('request, the confirmation mail, its link, SES’s link, check, SPF/DKIM, delete', async () => {
+    const owner = await newUser('sender');
+    const email = address('me');
+    const requested = await callFunction(
+      'request-mail-verify',
+      { emailToVerify: ` ${email.toUpperCase()} ` },
+      owner.accessToken,
+    );
+    expect(requested).toMatchObject({
+      status: 200,
+      json: { data: { status: true, email, state: 'pending' } },
+    });
+    const { data: rows } = await owner.client
+      .from('sender_emails')
+      .select('email, status, confirmed_at');
+    expect(rows).toEqual([{ email, status: 'pending', confirmed_at: null }]);
+    // only our mail so far: SES mails nobody before an owner proved the address
+    const mails = await eventually(async () => {
+      const all = await mailbox(email);
+      return all.length > 0 && all;
+    });
+    expect(mails).toHaveLength(1);
+    const mail = mails[0]!;
+    expect(mail.from).toBe('Reaction Blocks <notify@reaction-blocks.local>');
+    expect(mail.subject).toBe('Confirm your sender address for Reaction Blocks');
+    expect(mail.text).toContain(owner.email);
+    expect(mail.text).toContain('within 24 hours');
+    expect(await identity(email)).toBeNull();
+    expect((await check(owner, email)).data).toEqual({
+      status: true,
+      result: false,
+      confirmed: false,
+    });
+
+    const token = CONFIRM_LINK.exec(mail.text ?? '')![1]!;
+    const before = await seen(email);
+    const confirmed = await invoke(owner, 'confirm-mail-verify', { token });
+    expect(confirmed.data).toEqual({ status: true, email, state: 'awaiting_provider' });
+    expect((await check(owner, email)).data).toEqual({
+      status: true,
+      result: false,
+      confirmed: true,
+    });
+    const sesMail = await newMail(email, before, isSesMail);
+    expect(sesMail.subject).toMatch(/Email Address Verification Request/);
+    await fetch(SES_LINK.exec(sesMail.text ?? '')![0]);
+    expect((await check(owner, email)).data).toEqual({
+      status: true,
+      result: true,
+      confirmed: true,
+    });
+
+    const checks = await invoke(owner, 'check-spf-dkim', { emailToVerify: email });
+    expect(checks.data).toEqual({
+      status: true,
+      result: { spfVerified: true, dkimVerified: true, dmarcPolicy: null, sendsAs: 'own' },
+    });
+    const { data: checked } = await owner.client
+      .from('sender_emails')
+      .select('status, spf_verified, dkim_verified')
+      .single();
+    expect(checked).toEqual({ status: 'verified', spf_verified: true, dkim_verified: true });
+
+    // another user sees none of it and cannot touch it; nobody deletes rows but the function
+    const other = await newUser('other');
+    expect((await other.client.from('sender_emails').select('*')).data).toEqual([]);
+    expect((await invoke(other, 'delete-mail-verified', { emailToDelete: email })).status).toBe(
+      404,
+    );
+    const direct = await owner.client.from('sender_emails').delete().eq('email', email).select();
+    expect(direct.error?.code).toBe('42501');
+    expect(await identity(email)).toEqual({ verified: true });
+
+    const deleted = await invoke(owner, 'delete-mail-verified', { emailToDelete: email });
+    expect(deleted.status).toBe(200);
+    expect((await owner.client.from('sender_emails').select('*')).data).toEqual([]);
+    expect(await identity(email)).toBeNull();
+  });
+
+  it('a second owner adding a verified address gets a mail of their own, and nothing until its link', async () => {
+    const [a, b] = [await newUser('first'), await newUser('second')];
+    const email = address('shared');
+    const first = await add(a, email);
+    await confirm(a, email, first.token!);
+    expect((await check(a, email)).data?.result).toBe(true);
+
+    const second = await add(b, email);
+    expect(second.answer.data).toEqual({ status: true, email, state: 'pending' });
+    // the mail names the account that asked
+    expect(second.mail!.text).toContain(b.email);
+    for (let i = 0; i < 2; i++) {
+      expect((await check(b, email)).data).toEqual({
+        status: true,
+        result: false,
+        confirmed: false,
+      });
+    }
+    // asking again mails again but never verifies
+    const again = await add(b, email);
+    expect(again.answer.data?.state).toBe('pending');
+    // the second owner's old link stopped working; the first owner's token is not theirs
+    expect((await invoke(b, 'confirm-mail-verify', { token: second.token! })).error).toEqual({
+      code: 'invalid_link',
+      message: SENDER_MESSAGES.invalidLink,
+    });
+    const [row] = await sql<{ status: string; confirmed_at: string | null }>(
+      'select status, confirmed_at from public.sender_emails where user_id = $1',
+      [b.id],
+    );
+    expect(row).toEqual({ status: 'pending', confirmed_at: null });
+
+    // with the link from the mailbox (the second owner controls it too, say a shared inbox)
+    const confirmed = await invoke(b, 'confirm-mail-verify', { token: again.token! });
+    expect(confirmed.data).toEqual({ status: true, email, state: 'verified' });
+    expect((await check(b, email)).data?.result).toBe(true);
+  });
+
+  it('the token: bound to its owner, single use, expiring, replaced, stored only as a hash', async () => {
+    const [owner, stranger] = [await newUser('token'), await newUser('thief')];
+    const email = address('token');
+    const { token } = await add(owner, email);
+    const [stored] = await sql<{ token_hash: string; hours: number }>(
+      `select t.token_hash, extract(epoch from t.expires_at - now()) / 3600 as hours
+       from private.sender_email_tokens t join public.sender_emails s on s.id = t.sender_email_id
+       where s.user_id = $1`,
+      [owner.id],
+    );
+    expect(stored!.token_hash).toBe(createHash('sha256').update(token!).digest('hex'));
+    expect(stored!.token_hash).not.toContain(token!);
+    expect(Number(stored!.hours)).toBeGreaterThan(23.9);
+    expect(Number(stored!.hours)).toBeLessThanOrEqual(24);
+
+    // another account: refused and not spent
+    const stolen = await invoke(stranger, 'confirm-mail-verify', { token });
+    expect(stolen).toMatchObject({
+      status: 403,
+      error: { code: 'other_account', message: SENDER_MESSAGES.otherAccount },
+    });
+    expect((await stranger.client.from('sender_emails').select('*')).data).toEqual([]);
+    // client roles cannot reach the token or its functions
+    for (const fn of ['confirm_sender_email', 'request_sender_email']) {
+      const direct = await stranger.client.rpc(fn, {
+        p_user_id: stranger.id,
+        p_token_hash: stored!.token_hash,
+        p_email: email,
+      });
+      expect(direct.error, fn).not.toBeNull();
+    }
+    const guest = await newGuest();
+    expect((await invoke(guest, 'confirm-mail-verify', { token })).status).toBe(403);
+    expect((await callFunction('confirm-mail-verify', { token }, undefined)).status).toBe(401);
+
+    // forged and malformed tokens
+    for (const forged of [token!.replace(/^./, (c) => (c === 'A' ? 'B' : 'A')), 'x'.repeat(43)]) {
+      expect((await invoke(owner, 'confirm-mail-verify', { token: forged })).error?.code).toBe(
+        'invalid_link',
+      );
+    }
+    for (const bad of [{ token: 'short' }, { token: 42 }, {}, { token, extra: 1 }]) {
+      const res = await invoke(owner, 'confirm-mail-verify', bad);
+      expect(res.status, JSON.stringify(bad)).toBe(400);
+    }
+
+    // expired
+    await sql(
+      `update private.sender_email_tokens set expires_at = now() - interval '1 second'
+       where token_hash = $1`,
+      [stored!.token_hash],
+    );
+    expect((await invoke(owner, 'confirm-mail-verify', { token })).error?.code).toBe(
+      'invalid_link',
+    );
+
+    // a fresh one works once
+    const fresh = await add(owner, email);
+    expect((await confirm(owner, email, fresh.token!)).data?.email).toBe(email);
+    expect((await invoke(owner, 'confirm-mail-verify', { token: fresh.token })).error?.code).toBe(
+      'invalid_link',
+    );
+    expect(
+      (
+        await sql('select 1 from private.sender_email_tokens where token_hash = $1', [
+          stored!.token_hash,
+        ])
+      ).length,
+    ).toBe(0);
+
+    // the database refuses a verified row nobody confirmed
+    const other = await add(stranger, address('raw'));
+    expect(other.token).toBeTruthy();
+    await expect(
+      sql(
+        "update public.sender_emails set status = 'verified' where user_id = $1 and confirmed_at is null",
+        [stranger.id],
+      ),
+    ).rejects.toThrow(/sender_emails_verified_needs_confirmation/);
+  });
+
+  it('two links opened at once spend the token once', async () => {
+    const owner = await newUser('race');
+    const email = address('race');
+    const { token } = await add(owner, email);
+    const answers = await Promise.all(
+      Array.from({ length: 6 }, () => invoke(owner, 'confirm-mail-verify', { token })),
+    );
+    expect(answers.filter((a) => a.status === 200)).toHaveLength(1);
+    expect(answers.filter((a) => a.error?.code === 'invalid_link')).toHaveLength(5);
+  });
+
+  it('a second owner cannot send from, save a letter with, or pass the Brunch check with another owner’s address', async () => {
+    const [writer, thief] = [await newUser('writer'), await newUser('thief')];
+    await sql('update public.profiles set paid = true, block_limit = 20 where id = any($1)', [
+      [writer.id, thief.id],
+    ]);
+    // the writer verifies the address in their brunch profile through the mailbox
+    const mine = await add(writer, BRUNCH_WRITER_EMAIL);
+    if (mine.token) await confirm(writer, BRUNCH_WRITER_EMAIL, mine.token);
+    expect((await check(writer, BRUNCH_WRITER_EMAIL)).data?.result).toBe(true);
+
+    const stolen = await add(thief, BRUNCH_WRITER_EMAIL);
+    expect(stolen.answer.data?.state).toBe('pending');
+    expect((await check(thief, BRUNCH_WRITER_EMAIL)).data?.result).toBe(false);
+
+    const { data: block } = await thief.client.rpc('create_block', {
+      p_block_type: 'brunch_letter',
+    });
+    const blockId = (block as { id: string }).id;
+    const brunch = await invoke(thief, 'verify-brunch-id', {
+      blockId,
+      brunchProfilePage: BRUNCH_PROFILE_URL,
+      email: BRUNCH_WRITER_EMAIL,
+    });
+    expect(brunch.error?.message).toBe('Verify the sender email first');
+    const saved = await invoke(thief, 'save-letter', {
+      blockId,
+      letter: {
+        title: 'Not mine',
+        mailFrom: BRUNCH_WRITER_EMAIL,
+        mailName: '',
+        pageUrl: '',
+        model: emptyLetter(),
+      },
+    });
+    expect(saved.error?.message).toBe('Verify the sender email first');
+    // a sender planted in the block by other means is checked again when sending
+    await sql('update public.block_private set mail_from = $2 where block_id = $1', [
+      blockId,
+      BRUNCH_WRITER_EMAIL,
+    ]);
+    const sent = await invoke(thief, 'send-letter', { blockId, emailList: ['x@example.com'] });
+    expect(sent.error?.message).toBe('Verify the sender email first');
+    const [priv] = await sql<{ brunch_profile_page: string | null }>(
+      'select brunch_profile_page from public.block_private where block_id = $1',
+      [blockId],
+    );
+    expect(priv!.brunch_profile_page).toBeNull();
+
+    // the thief deleting their claim leaves the writer's address and identity as they were
+    expect(
+      (await invoke(thief, 'delete-mail-verified', { emailToDelete: BRUNCH_WRITER_EMAIL })).status,
+    ).toBe(200);
+    expect((await check(writer, BRUNCH_WRITER_EMAIL)).data?.result).toBe(true);
+    expect(await identity(BRUNCH_WRITER_EMAIL)).toEqual({ verified: true });
+  });
+
+  it('an owner who never confirmed cannot take the platform’s or another owner’s identity away', async () => {
+    const [owner, other] = [await newUser('holder'), await newUser('vandal')];
+    const email = address('held');
+    await confirm(owner, email, (await add(owner, email)).token!);
+    await add(other, email);
+    expect((await invoke(other, 'delete-mail-verified', { emailToDelete: email })).status).toBe(
+      200,
+    );
+    expect(await identity(email)).toEqual({ verified: true });
+    expect((await check(owner, email)).data?.result).toBe(true);
+    // the platform's own sender: an owner adds it and deletes it; SES still sends as it
+    await add(other, 'notify@reaction-blocks.local');
+    await invoke(other, 'delete-mail-verified', { emailToDelete: 'notify@reaction-blocks.local' });
+    expect(await identity('reaction-blocks.local')).toEqual({ verified: true });
+  });
+
+  it('a few verification mails an hour per owner, then 429 and no mail', async () => {
+    const owner = await newUser('loop');
+    const email = address('loop');
+    for (let i = 0; i < 5; i++) await add(owner, email);
+    const count = (await mailbox(email)).length;
+    const refused = await invoke(owner, 'request-mail-verify', { emailToVerify: email });
+    expect(refused).toMatchObject({
+      status: 429,
+      error: { message: SENDER_MESSAGES.tooManyRequests },
+    });
+    expect((await mailbox(email)).length).toBe(count);
+    // counted per owner: another owner may still ask
+    expect((await add(await newUser('next'), email)).token).toBeTruthy();
+  });
+
+  it('deleting an account releases the identity its confirmed claims held, and only those', async () => {
+    const [leaving, staying] = [await newUser('leaving'), await newUser('staying')];
+    const alone = address('alone');
+    const shared = address('both');
+    await confirm(leaving, alone, (await add(leaving, alone)).token!);
+    await confirm(leaving, shared, (await add(leaving, shared)).token!);
+    await confirm(staying, shared, (await add(staying, shared)).token!);
+    expect((await invoke(leaving, 'delete-user', {})).status).toBe(200);
+    expect(await identity(alone)).toBeNull();
+    expect(await identity(shared)).toEqual({ verified: true });
+    expect((await check(staying, shared)).data?.result).toBe(true);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// two owners, one address, every order
+// ---------------------------------------------------------------------------------------------
+
+type Step = 'add' | 'verify' | 'delete';
+type Event = { who: 0 | 1; step: Step };
+
+/** Every interleaving of two owners' own sequences (each keeps its order). */
+function interleavings(a: Step[], b: Step[]): Event[][] {
+  if (!a.length) return [b.map((step) => ({ who: 1 as const, step }))];
+  if (!b.length) return [a.map((step) => ({ who: 0 as const, step }))];
+  return [
+    ...interleavings(a.slice(1), b).map((rest) => [{ who: 0 as const, step: a[0]! }, ...rest]),
+    ...interleavings(a, b.slice(1)).map((rest) => [{ who: 1 as const, step: b[0]! }, ...rest]),
+  ];
+}
+
+const FULL: Step[] = ['add', 'verify', 'delete'];
+// the second owner as an attacker who never gets the mail
+const NEVER_VERIFIES: Step[] = ['add', 'delete'];
+const ORDERS = [...interleavings(FULL, FULL), ...interleavings(FULL, NEVER_VERIFIES)];
+
+const label = (order: Event[]) => order.map((e) => `${'AB'[e.who]}.${e.step}`).join(' ');
+
+async function runOrder(order: Event[]) {
+  const owners = [await newUser('owner-a'), await newUser('owner-b')] as const;
+  const email = address('two');
+  const state = [0, 1].map(() => ({ added: false, confirmed: false, token: '' }));
+  for (const [i, event] of order.entries()) {
+    const owner = owners[event.who];
+    const mine = state[event.who]!;
+    const where = `${label(order)} at step ${i + 1}`;
+    if (event.step === 'add') {
+      const { answer, token } = await add(owner, email);
+      expect(answer.data?.state, where).toBe('pending');
+      Object.assign(mine, { added: true, token });
+    } else if (event.step === 'verify') {
+      const answer = await confirm(owner, email, mine.token);
+      expect(answer.data?.email, where).toBe(email);
+      mine.confirmed = true;
+    } else {
+      const answer = await invoke(owner, 'delete-mail-verified', { emailToDelete: email });
+      expect(answer.status, where).toBe(200);
+      Object.assign(mine, { added: false, confirmed: false });
+    }
+    // what each owner is told, what the database says, what SES holds
+    for (const who of [0, 1] as const) {
+      const s = state[who]!;
+      if (!s.added) {
+        expect((await check(owners[who], email)).status, where).toBe(404);
+        continue;
+      }
+      expect((await check(owners[who], email)).data, `${where}: ${'AB'[who]}`).toEqual({
+        status: true,
+        result: s.confirmed,
+        confirmed: s.confirmed,
+      });
+    }
+    const held = state.some((s) => s.confirmed);
+    expect(await identity(email), where).toEqual(held ? { verified: true } : null);
+  }
+}
+
+describe('two owners, one address, every order of add, verify and delete', () => {
+  it(`${ORDERS.length} orders hold: each owner verified only by their own link, the identity kept while a confirmed claim needs it`, async () => {
+    expect(ORDERS).toHaveLength(30);
+    // a few orders at a time: each has its own owners and address
+    const queue = [...ORDERS];
+    await Promise.all(
+      Array.from({ length: 3 }, async () => {
+        for (let order = queue.shift(); order; order = queue.shift()) await runOrder(order);
+      }),
+    );
+  }, 300_000);
+});
+
+describe('sender email input and outages', () => {
+  it('a DMARC reject domain sends from the platform address; a bare domain has no SPF', async () => {
+    const owner = await newUser('dmarc');
+    for (const [email, expected] of [
+      [
+        `a-${randomUUID().slice(0, 6)}@reject.example`,
+        { spfVerified: false, dkimVerified: false, dmarcPolicy: 'reject', sendsAs: 'platform' },
+      ],
+      [
+        `b-${randomUUID().slice(0, 6)}@bare.example`,
+        { spfVerified: false, dkimVerified: false, dmarcPolicy: null, sendsAs: 'own' },
+      ],
+    ] as const) {
+      expect((await invoke(owner, 'request-mail-verify', { emailToVerify: email })).status).toBe(
+        200,
+      );
+      const res = await invoke(owner, 'check-spf-dkim', { emailToVerify: email });
+      expect(res.data).toEqual({ status: true, result: expected });
+    }
+  });
+
+  it.each([
+    ['an invalid address', { emailToVerify: 'not-an-email' }, 400, 'Invalid email address.'],
+    ['61 characters', { emailToVerify: `${'a'.repeat(49)}@example.com` }, 400, 'Too long message'],
+    ['a missing field', {}, 400, /Invalid email address/],
+    ['an unknown field', { emailToVerify: 'a@example.com', extra: 1 }, 400, /extra|Unrecognized/i],
+  ])('refuses %s with a clear 400 and writes nothing', async (_, body, status, message) => {
+    const owner = await newUser('bad');
+    const res = await callFunction('request-mail-verify', body, owner.accessToken);
+    expect(res.status).toBe(status);
+    expect(res.json.error?.message).toMatch(message);
+    expect((await owner.client.from('sender_emails').select('*')).data).toEqual([]);
+  });
+
+  it.each(['request-mail-verify', 'check-mail-verified', 'check-spf-dkim', 'delete-mail-verified'])(
+    '%s answers bad input with a clear 4xx and changes nothing',
+    async (name) => {
+      const owner = await newUser('input');
+      const field = name === 'delete-mail-verified' ? 'emailToDelete' : 'emailToVerify';
+      const rowsOf = () =>
+        sql('select email from public.sender_emails where user_id = $1', [owner.id]);
+      const cases: Array<[unknown, number, RegExp]> = [
+        [{ [field]: 'not-an-email' }, 400, /Invalid email address\./],
+        [{ [field]: 42 }, 400, /Invalid email address\./],
+        [{ [field]: `${'a'.repeat(49)}@example.com` }, 400, /Too long message/],
+        [{}, 400, /Invalid email address/],
+        [{ [field]: 'a@example.com', more: true }, 400, /more|Unrecognized/i],
+      ];
+      for (const [body, status, message] of cases) {
+        const res = await callFunction(name, body, owner.accessToken);
+        expect(res.status, JSON.stringify(body)).toBe(status);
+        expect(res.json.error?.message, JSON.stringify(body)).toMatch(message);
+      }
+      const notJson = await callFunction(name, '{"x":', owner.accessToken, { raw: true });
+      expect(notJson.status).toBe(400);
+      expect(notJson.json.error?.code).toBe('invalid_json');
+      expect((await callFunction(name, { [field]: 'a@example.com' }, undefined)).status).toBe(401);
+      // an address the caller never added
+      if (name !== 'request-mail-verify') {
+        const res = await callFunction(name, { [field]: 'nobody@example.com' }, owner.accessToken);
+        expect(res.status).toBe(404);
+      }
+      expect(await rowsOf()).toEqual([]);
+    },
+  );
+
+  it('refuses guests and missing tokens, and says when the provider is down, writing nothing', async () => {
+    const guest = await newGuest();
+    expect(
+      (await invoke(guest, 'request-mail-verify', { emailToVerify: 'g@example.com' })).status,
+    ).toBe(403);
+    expect(
+      (await callFunction('request-mail-verify', { emailToVerify: 'g@example.com' }, undefined))
+        .status,
+    ).toBe(401);
+    const owner = await newUser('outage');
+    const down = `down-${randomUUID().slice(0, 8)}@example.com`;
+    await sesControl('', { outage: true, outageFor: [down] });
+    try {
+      const res = await invoke(owner, 'request-mail-verify', { emailToVerify: down });
+      expect(res.status).toBe(503);
+      expect(res.error?.message).toBe(SENDER_MESSAGES.unavailable);
+    } finally {
+      await sesControl('', { outage: false, outageFor: [] });
+    }
+    expect((await owner.client.from('sender_emails').select('*')).data).toEqual([]);
+    expect(await mailbox(down)).toEqual([]);
+  });
+
+  it('the mail is in the owner’s language', async () => {
+    const owner = await newUser('korean');
+    await sql("update public.profiles set language = 'ko', name = '김 <b>' where id = $1", [
+      owner.id,
+    ]);
+    const email = address('ko');
+    const { mail } = await add(owner, email);
+    expect(mail!.subject).toBe('Reaction Blocks 발신 주소를 확인해 주세요');
+    expect(mail!.html).toContain('김 &lt;b&gt;');
+    expect(mail!.html).toContain('lang="ko"');
+  });
+});
