@@ -147,7 +147,10 @@ export default [
         // Shared vendor code of the landing, split so it caches across deploys.
         if (/node_modules\/(react|react-dom|scheduler|react-router|react-router-dom)\//.test(id))
           return 'react';
+        // Realtime apart: only the screens that listen load it (src/lib/realtime.ts).
+        if (/node_modules\/@supabase\/(realtime-js|phoenix)\//.test(id)) return 'realtime';
         if (id.includes('node_modules/@supabase/')) return 'supabase';
+        if (id.includes('node_modules/@tanstack/')) return 'query';
         if (/node_modules\/(i18next|react-i18next)\//.test(id)) return 'i18n';
         return undefined;
       },

@@ -65,19 +65,12 @@ function inlineStylesheet(html: string, readCss: (path: string) => string): stri
 }
 
 async function renderAll(): Promise<Record<string, string>> {
-  // /login's module creates the Supabase client on import, and supabase-js refuses to start
-  // without a WebSocket class (Node 20 has none). Nothing connects while rendering.
-  globalThis.WebSocket ??= class {
-    constructor() {
-      throw new Error('prerender: no WebSocket while rendering');
-    }
-  } as unknown as typeof WebSocket;
-  // Rendering /login in Node makes supabase-js warn about Node 20 and the client about the
-  // build's missing anon key; neither concerns the pages (the browser gets its key from /env.js).
+  // Rendering /login in Node creates the Supabase client, which warns about the build's missing
+  // anon key; that does not concern the pages (the browser gets its key from /env.js).
   const consoleWarn = console.warn;
   console.warn = (...args: unknown[]) => {
     const text = String(args[0]);
-    if (!text.includes('Node.js 20 and below') && !text.includes('no anon key')) {
+    if (!text.includes('no anon key')) {
       consoleWarn(...args);
     }
   };

@@ -1,11 +1,12 @@
 // Sign-in state for the whole app: the Supabase session, the user's profile row, and sign-out.
-import type { User } from '@supabase/supabase-js';
+import type { User } from '@supabase/auth-js';
 import {
   createContext,
   useCallback,
   useContext,
   useEffect,
   useMemo,
+  useRef,
   useState,
   type ReactNode,
 } from 'react';
@@ -44,6 +45,17 @@ async function fetchProfile(userId: string): Promise<ProfileRow | null> {
     .maybeSingle();
   if (error) throw error;
   return (data as ProfileRow | null) ?? null;
+}
+
+const userChangeListeners = new Set<() => void>();
+
+/**
+ * Calls `listener` whenever the signed-in user changes (sign-out, another account), so what was
+ * cached for the last user is dropped. Returns the unsubscribe.
+ */
+export function onUserChange(listener: () => void): () => void {
+  userChangeListeners.add(listener);
+  return () => userChangeListeners.delete(listener);
 }
 
 export function SessionProvider({ children }: { children: ReactNode }) {
@@ -96,6 +108,13 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   }, []);
 
   const userId = isEligibleUser(user) ? user.id : null;
+
+  const lastUser = useRef(userId);
+  useEffect(() => {
+    if (lastUser.current === userId) return;
+    lastUser.current = userId;
+    for (const listener of userChangeListeners) listener();
+  }, [userId]);
 
   const refreshProfile = useCallback(async () => {
     if (!userId) return;

@@ -1,5 +1,10 @@
-// The one Supabase client of the dashboard.
-import { createClient } from '@supabase/supabase-js';
+// The one Supabase client of the dashboard, put together from supabase-js's own parts (auth-js,
+// postgrest-js, functions-js) the way createClient does, minus what the dashboard never uses:
+// Storage is left out and Realtime is loaded only by the screen that listens (lib/realtime.ts).
+// 31 KB gzip instead of createClient's 59 KB on /login and every signed-in page.
+import { AuthClient } from '@supabase/auth-js';
+import { FunctionsClient } from '@supabase/functions-js';
+import { PostgrestClient } from '@supabase/postgrest-js';
 import { AUTH_STORAGE_KEY } from './auth-storage';
 import type { Database } from './db-types';
 import { env } from './env';
@@ -10,14 +15,46 @@ if (!env.anonKey) {
   );
 }
 
-export const supabase = createClient<Database>(env.supabaseUrl, env.anonKey || 'missing-anon-key', {
-  auth: {
-    flowType: 'pkce',
-    persistSession: true,
-    detectSessionInUrl: true,
-    storageKey: AUTH_STORAGE_KEY,
-  },
+const apiKey = env.anonKey || 'missing-anon-key';
+const base = new URL(env.supabaseUrl.endsWith('/') ? env.supabaseUrl : `${env.supabaseUrl}/`);
+/** A path of the project's API (`rest/v1`, `auth/v1`, ...). */
+export const projectUrl = (path: string) => new URL(path, base);
+
+const auth = new AuthClient({
+  url: projectUrl('auth/v1').href,
+  headers: { Authorization: `Bearer ${apiKey}`, apikey: apiKey },
+  storageKey: AUTH_STORAGE_KEY,
+  flowType: 'pkce',
+  persistSession: true,
+  detectSessionInUrl: true,
+  autoRefreshToken: true,
 });
+
+/** The signed-in user's access token (refreshed by auth-js when due), or null. */
+export async function accessToken(): Promise<string | null> {
+  const { data } = await auth.getSession();
+  return data.session?.access_token ?? null;
+}
+
+/** fetch with the project's key, and the user's token as the bearer (the key without a session). */
+const fetchWithAuth: typeof fetch = async (input, init) => {
+  const headers = new Headers(init?.headers);
+  if (!headers.has('apikey')) headers.set('apikey', apiKey);
+  if (!headers.has('Authorization'))
+    headers.set('Authorization', `Bearer ${(await accessToken()) ?? apiKey}`);
+  return fetch(input, { ...init, headers });
+};
+
+const rest = new PostgrestClient<Database>(projectUrl('rest/v1').href, { fetch: fetchWithAuth });
+
+export const supabase = {
+  auth,
+  from: rest.from.bind(rest),
+  rpc: rest.rpc.bind(rest),
+  functions: new FunctionsClient(projectUrl('functions/v1').href, { customFetch: fetchWithAuth }),
+  /** The project's key, for the Realtime connection (lib/realtime.ts). */
+  apiKey,
+};
 
 /**
  * Calls an edge function that answers `{ data }` or `{ error: { code, message } }` and returns
@@ -39,7 +76,12 @@ export async function invokeFunction<T>(
         // not JSON; keep the client's message
       }
     }
-    throw new Error(message);
+    // The status tells a refused request (4xx, not retried) from a failed server (5xx); without
+    // an answer the error keeps supabase-js's name (FunctionsFetchError: the network failed).
+    const failure = new Error(message) as Error & { status?: number };
+    if (context instanceof Response) failure.status = context.status;
+    else failure.name = error.name;
+    throw failure;
   }
   const payload = data as { data?: T; error?: { message?: string } } | null;
   if (payload && typeof payload === 'object' && payload.error) {

@@ -1,10 +1,13 @@
-import type { User } from '@supabase/supabase-js';
+import type { User } from '@supabase/auth-js';
 import { render } from '@testing-library/react';
 import i18next from 'i18next';
 import type { ReactElement } from 'react';
 import { I18nextProvider } from 'react-i18next';
 import { MemoryRouter, useLocation } from 'react-router-dom';
+import type { QueryClient } from '@tanstack/react-query';
 import type { ProfileRow } from '../lib/db-types';
+import { createQueryClient } from '../lib/query-client';
+import { QueryProvider } from '../lib/query-provider';
 import { SessionContext, type SessionValue } from '../lib/session';
 
 export function fakeUser(overrides: Partial<User> = {}): User {
@@ -65,15 +68,22 @@ export function LocationProbe() {
 
 export function renderWithProviders(
   ui: ReactElement,
-  { route = '/', session = fakeSession() }: { route?: string; session?: SessionValue } = {},
+  {
+    route = '/',
+    session = fakeSession(),
+    client = createQueryClient(),
+  }: { route?: string; session?: SessionValue; client?: QueryClient } = {},
 ) {
+  // a client of its own per render: no test sees another's cached answers
   return render(
     <I18nextProvider i18n={i18next}>
       <SessionContext.Provider value={session}>
-        <MemoryRouter initialEntries={[route]}>
-          {ui}
-          <LocationProbe />
-        </MemoryRouter>
+        <QueryProvider client={client}>
+          <MemoryRouter initialEntries={[route]}>
+            {ui}
+            <LocationProbe />
+          </MemoryRouter>
+        </QueryProvider>
       </SessionContext.Provider>
     </I18nextProvider>,
   );

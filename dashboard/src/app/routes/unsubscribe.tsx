@@ -1,3 +1,12 @@
 // /unsubscribe?token=: a chunk of its own, since it validates with the shared schemas (zod), which
 // /login does not need.
-export { UnsubscribePage as default } from '../../features/unsubscribe';
+import { UnsubscribePage } from '../../features/unsubscribe';
+import { QueryProvider } from '../../lib/query-provider';
+
+export default function UnsubscribeRoute() {
+  return (
+    <QueryProvider>
+      <UnsubscribePage />
+    </QueryProvider>
+  );
+}

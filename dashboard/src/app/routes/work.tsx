@@ -4,6 +4,7 @@
 // (features/letters); /work/{id}/audience is the audience of the block (features/audience),
 // inside the shell. Features are put together here: the block link dialog of the blocks feature
 // is handed to the workspace.
+import { useQuery } from '@tanstack/react-query';
 import { useParams } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { DashboardLayout } from '../../components/layouts/dashboard-layout';
@@ -15,8 +16,9 @@ import { LetterWorkspacePage, registerLetterTranslations } from '../../features/
 import { registerWorkspaceTranslations, WorkspacePage } from '../../features/workspace';
 import { isLetterType } from '../../lib/db-types';
 import { useSession } from '../../lib/session';
+import { queryRoots } from '../../lib/query-keys';
+import { QueryProvider } from '../../lib/query-provider';
 import { supabase } from '../../lib/supabase';
-import { useQuery } from '../../lib/use-query';
 
 registerWorkspaceTranslations();
 registerLetterTranslations();
@@ -35,12 +37,23 @@ async function blockSummary(blockId: string, ownerId: string) {
 }
 
 export default function WorkRoute() {
+  return (
+    <QueryProvider>
+      <WorkScreen />
+    </QueryProvider>
+  );
+}
+
+function WorkScreen() {
   const { t } = useTranslation();
   const { blockId = '', mode } = useParams();
   const { user } = useSession();
-  const summary = useQuery(`work:${blockId}:${user?.id ?? ''}`, () =>
-    user ? blockSummary(blockId, user.id) : Promise.resolve(null),
-  );
+  const ownerId = user?.id ?? '';
+  const summary = useQuery({
+    queryKey: [...queryRoots.blocks, ownerId, blockId, 'summary'],
+    queryFn: () => blockSummary(blockId, ownerId),
+    enabled: !!ownerId,
+  });
   if (mode === 'audience') {
     return (
       <DashboardLayout>
@@ -49,7 +62,7 @@ export default function WorkRoute() {
       </DashboardLayout>
     );
   }
-  if (summary.loading && summary.data === undefined) {
+  if (summary.isPending && summary.fetchStatus !== 'idle') {
     return (
       <div className="page-loading">
         <Spinner label={t('common.loading')} />

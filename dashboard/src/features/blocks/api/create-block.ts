@@ -1,6 +1,9 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
 import { ZCreateBlock, type TCreateBlock } from '@reaction-blocks/contracts/schemas';
+import { useSession } from '../../../lib/session';
 import { invokeFunction } from '../../../lib/supabase';
+import { blockKeys } from './keys';
 
 /** The payload schema shared with the edge function create-block. */
 export const ZCreateBlockInput = ZCreateBlock;
@@ -14,4 +17,17 @@ export async function createBlock(input: TCreateBlockInput): Promise<TCreateBloc
   const body = ZCreateBlockInput.parse(input);
   const data = await invokeFunction<unknown>('create-block', body);
   return ZCreateBlockResult.parse(data);
+}
+
+/** Creates; the list is stale from then on and the profile's block count is read again. */
+export function useCreateBlock() {
+  const client = useQueryClient();
+  const { refreshProfile } = useSession();
+  return useMutation({
+    mutationFn: createBlock,
+    onSuccess: () => {
+      void client.invalidateQueries({ queryKey: blockKeys.all });
+      void refreshProfile();
+    },
+  });
 }

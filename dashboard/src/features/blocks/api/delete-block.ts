@@ -1,5 +1,8 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
+import { useSession } from '../../../lib/session';
 import { supabase } from '../../../lib/supabase';
+import { blockKeys } from './keys';
 
 export const ZDeleteBlockInput = z.object({ id: z.string().min(1) });
 export type TDeleteBlockInput = z.infer<typeof ZDeleteBlockInput>;
@@ -8,4 +11,15 @@ export async function deleteBlock(input: TDeleteBlockInput) {
   const { id } = ZDeleteBlockInput.parse(input);
   const { error } = await supabase.from('blocks').delete().eq('id', id);
   if (error) throw error;
+}
+
+/** Deletes, then reads the list and the profile's block count again. */
+export function useDeleteBlock() {
+  const client = useQueryClient();
+  const { refreshProfile } = useSession();
+  return useMutation({
+    mutationFn: deleteBlock,
+    onSuccess: () =>
+      Promise.all([client.invalidateQueries({ queryKey: blockKeys.all }), refreshProfile()]),
+  });
 }

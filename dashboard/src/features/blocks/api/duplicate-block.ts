@@ -1,5 +1,8 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
+import { useSession } from '../../../lib/session';
 import { supabase } from '../../../lib/supabase';
+import { blockKeys } from './keys';
 
 export const ZDuplicateBlockInput = z.object({ blockId: z.string().min(1) });
 export type TDuplicateBlockInput = z.infer<typeof ZDuplicateBlockInput>;
@@ -10,4 +13,15 @@ export async function duplicateBlock(input: TDuplicateBlockInput): Promise<unkno
   const { data, error } = await supabase.rpc('duplicate_block', { p_block_id: blockId });
   if (error) throw error;
   return data;
+}
+
+/** Copies, then reads the list and the profile's block count again. */
+export function useDuplicateBlock() {
+  const client = useQueryClient();
+  const { refreshProfile } = useSession();
+  return useMutation({
+    mutationFn: duplicateBlock,
+    onSuccess: () =>
+      Promise.all([client.invalidateQueries({ queryKey: blockKeys.all }), refreshProfile()]),
+  });
 }

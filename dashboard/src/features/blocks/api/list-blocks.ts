@@ -1,7 +1,7 @@
-import { useCallback, useEffect, useState } from 'react';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { BlockRow } from '../../../lib/db-types';
-import { messageOf } from '../../../lib/errors';
 import { supabase } from '../../../lib/supabase';
+import { blockKeys } from './keys';
 
 /**
  * The counts through their computed fields: exact even while a burst's changes wait for the
@@ -21,26 +21,15 @@ export async function listBlocks(ownerId: string): Promise<BlockRow[]> {
   return (data ?? []) as BlockRow[];
 }
 
+export const blocksQueryOptions = (ownerId: string) =>
+  queryOptions({
+    queryKey: blockKeys.list(ownerId),
+    queryFn: () => listBlocks(ownerId),
+    // Counts change with every visitor: read again whenever the list is shown (the cached list
+    // shows meanwhile).
+    staleTime: 0,
+  });
+
 export function useBlocks(ownerId: string | undefined) {
-  const [blocks, setBlocks] = useState<BlockRow[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
-
-  const reload = useCallback(async () => {
-    if (!ownerId) return;
-    try {
-      setBlocks(await listBlocks(ownerId));
-      setError(null);
-    } catch (cause) {
-      console.error('[reaction-dashboard] block list failed', cause);
-      setError(messageOf(cause));
-      setBlocks((current) => current ?? []);
-    }
-  }, [ownerId]);
-
-  useEffect(() => {
-    // eslint-disable-next-line react-hooks/set-state-in-effect -- loads data for this owner
-    void reload();
-  }, [reload]);
-
-  return { blocks, error, reload, setBlocks };
+  return useQuery({ ...blocksQueryOptions(ownerId ?? ''), enabled: !!ownerId });
 }

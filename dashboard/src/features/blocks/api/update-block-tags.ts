@@ -1,5 +1,7 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
 import { supabase } from '../../../lib/supabase';
+import { blockKeys } from './keys';
 
 // Tags are the one block setting written straight through PostgREST (everything else goes through
 // save-block); the database holds them to this same rule (blocks.tags check constraints).
@@ -13,4 +15,12 @@ export async function updateBlockTags(input: TUpdateBlockTagsInput) {
   const { id, tags } = ZUpdateBlockTagsInput.parse(input);
   const { error } = await supabase.from('blocks').update({ tags }).eq('id', id);
   if (error) throw error;
+}
+
+export function useUpdateBlockTags() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: updateBlockTags,
+    onSuccess: () => client.invalidateQueries({ queryKey: blockKeys.all }),
+  });
 }

@@ -12,18 +12,21 @@ import {
   REACTION_TYPES,
   type BlockRow,
   type BlockType,
+  type UserTagRow,
 } from '../../../lib/db-types';
 import { SEND_MODES, type SendMode } from '../../../config/paths';
 import { SendNotice } from './send-notice';
 import { messageOf } from '../../../lib/errors';
 import { useSession } from '../../../lib/session';
 import { breakpoints, useMediaQuery } from '../../../lib/use-media-query';
-import { createBlock } from '../api/create-block';
-import { deleteBlock } from '../api/delete-block';
-import { duplicateBlock } from '../api/duplicate-block';
+import { useCreateBlock } from '../api/create-block';
+import { useCreateUserTag } from '../api/create-user-tag';
+import { useDeleteBlock } from '../api/delete-block';
+import { useDuplicateBlock } from '../api/duplicate-block';
 import { useBlocks } from '../api/list-blocks';
-import { updateBlockTags } from '../api/update-block-tags';
-import { createUserTag, useUserTags } from '../api/user-tags';
+import { useUserTags } from '../api/list-user-tags';
+import { useSetTagActive } from '../api/set-tag-active';
+import { useUpdateBlockTags } from '../api/update-block-tags';
 import { blockName, filterBlocks, sortBlocks } from '../utils/block-utils';
 import { copyText } from '../utils/embed';
 import type { CardAction } from './block-card';
@@ -34,6 +37,8 @@ import { DeleteBlockDialog } from './delete-block-dialog';
 import { TagBar } from './tag-bar';
 import { TagDialog } from './tag-dialog';
 import { PageHeading } from '../../../components/ui/page-heading';
+
+const NO_TAGS: readonly UserTagRow[] = [];
 
 type DialogState =
   | { kind: 'delete'; block: BlockRow }
@@ -56,9 +61,18 @@ export function BlockDashboard() {
       ? type
       : undefined;
   const kinds: readonly BlockType[] = sending ? LETTER_TYPES : REACTION_TYPES;
-  const { user, profile, refreshProfile } = useSession();
-  const { blocks, error, reload } = useBlocks(user?.id);
-  const { tags, reload: reloadTags, toggle } = useUserTags(user?.id);
+  const { user, profile } = useSession();
+  const blocksQuery = useBlocks(user?.id);
+  const blocks = blocksQuery.data;
+  // a failed first read shows an empty list under the message
+  const error = blocksQuery.error ? messageOf(blocksQuery.error) : null;
+  const tags = useUserTags(user?.id).data ?? NO_TAGS;
+  const setTagActive = useSetTagActive(user?.id);
+  const createBlock = useCreateBlock();
+  const createTag = useCreateUserTag();
+  const deleteBlock = useDeleteBlock();
+  const duplicateBlock = useDuplicateBlock();
+  const updateTags = useUpdateBlockTags();
   const mobile = useMediaQuery(`(max-width: ${breakpoints.mobile}px)`);
   const [selectedId, setSelectedId] = useState<string | null>(null);
   const [dialog, setDialog] = useState<DialogState>(null);
@@ -122,8 +136,7 @@ export function BlockDashboard() {
           break;
         case 'duplicate':
           if (remaining !== null && remaining < 1) return;
-          await duplicateBlock({ blockId: block.id });
-          await Promise.all([reload(), refreshProfile()]);
+          await duplicateBlock.mutateAsync({ blockId: block.id });
           break;
         case 'delete':
           setDialog({ kind: 'delete', block });
@@ -139,8 +152,7 @@ export function BlockDashboard() {
   };
 
   const onCreate = async (blockType: BlockType) => {
-    const { blockId } = await createBlock({ blockType });
-    void refreshProfile();
+    const { blockId } = await createBlock.mutateAsync({ blockType });
     navigate(paths.work(blockId));
   };
 
@@ -175,7 +187,7 @@ export function BlockDashboard() {
           {t('blocks.loadError', { message: error })}
         </p>
       ) : null}
-      {blocks === null ? (
+      {blocks === undefined && !error ? (
         <Spinner label={t('common.loading')} />
       ) : (
         <BlockList
@@ -187,15 +199,17 @@ export function BlockDashboard() {
           onAction={(action, block) => void onAction(action, block)}
         />
       )}
-      <TagBar tags={tags} onToggle={(tag) => void toggle(tag)} />
+      <TagBar
+        tags={tags}
+        onToggle={(tag) => setTagActive.mutate({ id: tag.id, active: !tag.active })}
+      />
       {sending ? <SendNotice /> : null}
       <DeleteBlockDialog
         name={dialog?.kind === 'delete' ? blockName(dialog.block, t) : null}
         onClose={() => setDialog(null)}
         onConfirm={async () => {
           if (dialog?.kind !== 'delete') return;
-          await deleteBlock({ id: dialog.block.id });
-          await Promise.all([reload(), refreshProfile()]);
+          await deleteBlock.mutateAsync({ id: dialog.block.id });
         }}
       />
       {dialog?.kind === 'tag' ? (
@@ -206,12 +220,10 @@ export function BlockDashboard() {
           tags={tags}
           onCreateTag={async (label) => {
             if (!user) return;
-            await createUserTag({ userId: user.id, label });
-            await reloadTags();
+            await createTag.mutateAsync({ userId: user.id, label });
           }}
           onSave={async (next) => {
-            await updateBlockTags({ id: dialog.block.id, tags: next });
-            await reload();
+            await updateTags.mutateAsync({ id: dialog.block.id, tags: next });
           }}
           onClose={() => setDialog(null)}
         />

@@ -5,8 +5,8 @@
 // the view reads it again. Returns the unsubscribe. The status says whether changes arrive now
 // ('live' once the join is accepted): a view reads its list again when it becomes live, so a
 // change made while it was joining is not missed.
-import type { RealtimeChannel } from '@supabase/supabase-js';
-import { supabase } from '../../../../lib/supabase';
+import type { RealtimeChannel } from '@supabase/realtime-js';
+import { realtime } from '../../../../lib/realtime';
 
 export type MessageChange = { type: 'INSERT' | 'UPDATE' | 'DELETE'; id: string };
 
@@ -16,7 +16,7 @@ type Listener = (c: MessageChange) => void;
 type StatusListener = (s: LiveStatus) => void;
 
 /**
- * supabase-js keeps one channel per topic, so every view of one block shares one; it is removed
+ * Realtime keeps one channel per topic, so every view of one block shares one; it is removed
  * a moment after its last listener left (a view that unmounts and mounts again at once, as React
  * does in development, keeps it).
  */
@@ -44,14 +44,14 @@ export function subscribeMessages(
       current.status = status;
       for (const l of current.statusListeners) l(status);
     };
-    const channel = supabase
+    const channel = realtime()
       .channel(`block:${blockId}:owner`, { config: { private: true } })
       .on('broadcast', { event: 'change' }, ({ payload }) => {
         const p = payload as Partial<MessageChange> | undefined;
         if (!p?.id || !p.type) return;
         for (const l of listeners) l({ type: p.type, id: p.id });
       })
-      // supabase-js rejoins by itself after an error or a lost socket: SUBSCRIBED again then
+      // realtime-js rejoins by itself after an error or a lost socket: SUBSCRIBED again then
       .subscribe((state) => setStatus(state === 'SUBSCRIBED' ? 'live' : 'off'));
     entry = { channel, listeners, statusListeners, status: 'connecting' };
     shared.set(blockId, entry);
@@ -70,7 +70,7 @@ export function subscribeMessages(
     e.removal = setTimeout(() => {
       if (e.listeners.size || shared.get(blockId) !== e) return;
       shared.delete(blockId);
-      void supabase.removeChannel(e.channel);
+      void realtime().removeChannel(e.channel);
     }, 1000);
   };
 }

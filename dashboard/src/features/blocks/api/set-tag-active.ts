@@ -1,0 +1,32 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { z } from 'zod';
+import type { UserTagRow } from '../../../lib/db-types';
+import { supabase } from '../../../lib/supabase';
+import { blockKeys } from './keys';
+
+export const ZSetTagActiveInput = z.object({ id: z.string().min(1), active: z.boolean() });
+export type TSetTagActiveInput = z.infer<typeof ZSetTagActiveInput>;
+
+export async function setTagActive(input: TSetTagActiveInput) {
+  const { id, active } = ZSetTagActiveInput.parse(input);
+  const { error } = await supabase.from('user_tags').update({ active }).eq('id', id);
+  if (error) throw error;
+}
+
+/** Turns a tag filter on or off at once on screen; back as it was if the write fails. */
+export function useSetTagActive(userId: string | undefined) {
+  const client = useQueryClient();
+  const key = blockKeys.tags(userId ?? '');
+  const flip = (id: string, active: boolean) =>
+    client.setQueryData<UserTagRow[]>(key, (list) =>
+      list?.map((t) => (t.id === id ? { ...t, active } : t)),
+    );
+  return useMutation({
+    mutationFn: setTagActive,
+    onMutate: ({ id, active }) => flip(id, active),
+    onError: (cause, { id, active }) => {
+      console.error('[reaction-dashboard] tag toggle failed', cause);
+      flip(id, !active);
+    },
+  });
+}

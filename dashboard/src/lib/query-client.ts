@@ -1,0 +1,51 @@
+// The dashboard's server state: one TanStack Query client for every signed-in screen. Each
+// feature names its queries under its own first key (['blocks', ownerId], ['plans', ...]) in
+// its api/ files and invalidates them after its writes.
+import { QueryClient } from '@tanstack/react-query';
+import { onUserChange } from './session';
+
+/** PostgREST and Postgres codes that say "try again" rather than "this request is wrong". */
+const TRANSIENT_CODE = /^(PGRST00\d|08...|40001|40P01|53...|57...)$/;
+
+/**
+ * Whether a failed read is worth another try: a lost connection or a server error is; a refused,
+ * invalid or missing request (4xx, a Postgres error about the request, a zod error) is not, and
+ * would only be refused again.
+ */
+export function isTransient(error: unknown): boolean {
+  if (!error || typeof error !== 'object') return false;
+  const { status, code, name } = error as { status?: unknown; code?: unknown; name?: unknown };
+  if (typeof status === 'number' && status > 0) return status >= 500 || status === 429;
+  if (typeof code === 'string' && code) return TRANSIENT_CODE.test(code);
+  // fetch's network failure, and supabase-js's names for it
+  return (
+    error instanceof TypeError ||
+    name === 'FunctionsFetchError' ||
+    name === 'FunctionsRelayError' ||
+    name === 'AuthRetryableFetchError'
+  );
+}
+
+/** Two more tries for a transient failure (after 1 s and 2 s), none otherwise. */
+export function shouldRetry(failureCount: number, error: unknown): boolean {
+  return failureCount < 2 && isTransient(error);
+}
+
+export function createQueryClient(): QueryClient {
+  return new QueryClient({
+    defaultOptions: {
+      queries: {
+        retry: shouldRetry,
+        // a screen opened again within 30 s shows what it read without asking again
+        staleTime: 30_000,
+      },
+      mutations: { retry: false },
+    },
+  });
+}
+
+export const queryClient = createQueryClient();
+
+// Nothing read for one user stays for the next (a sign-out, another account in this browser).
+// Keys of the owner's data name the owner too, so nothing shows in between.
+onUserChange(() => queryClient.clear());
