@@ -28,3 +28,8 @@ export function dataDirFromEnv(env: NodeJS.ProcessEnv = process.env): string {
 export function lockFileOf(dataDir: string): string {
   return `${resolve(dataDir)}.lock`;
 }
+
+/** Where the local providers keep their state (the mailbox, what each fake holds), beside it. */
+export function providersStateDir(dataDir: string): string {
+  return `${resolve(dataDir)}-providers`;
+}

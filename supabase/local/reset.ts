@@ -1,8 +1,9 @@
 // `npm run db:reset`: wipes the embedded database and re-applies bootstrap, migrations and seed.
+// The local providers' state goes too: they remember what the database remembers.
 import { rmSync } from 'node:fs';
 import { takeLock } from './lock.ts';
 import { migrate } from './migrate.ts';
-import { dataDirFromEnv, lockFileOf } from './paths.ts';
+import { dataDirFromEnv, lockFileOf, providersStateDir } from './paths.ts';
 import { startPostgres } from './postgres.ts';
 import { portsFromEnv } from './config.ts';
 
@@ -16,6 +17,7 @@ const dataDir = dataDirFromEnv();
 const releaseLock = takeLock(lockFileOf(dataDir));
 try {
   rmSync(dataDir, { recursive: true, force: true });
+  rmSync(providersStateDir(dataDir), { recursive: true, force: true });
   const server = await startPostgres({ dataDir, port: portsFromEnv().db, password: 'postgres' });
   try {
     const result = await migrate(server.url);

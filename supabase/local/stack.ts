@@ -29,7 +29,7 @@ import { startBackgroundWorkers } from './background/index.ts';
 import { createStorage } from './storage.ts';
 import { NOTION_PAGE_URL, TYPEDREAM_PAGE_URL } from './providers/pages/fixtures.ts';
 import type { Log, Managed } from './process.ts';
-import { paths } from './paths.ts';
+import { paths, providersStateDir } from './paths.ts';
 
 export interface StackOptions {
   ports: Ports;
@@ -238,6 +238,9 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
       },
       ...paymentFakeOptions(apiUrl),
       notion: LOCAL_NOTION,
+      // beside the database: the fakes remember what it remembers (verified senders, Notion
+      // workspaces, billing keys, the mailbox) across restarts
+      stateDir: providersStateDir(opts.dataDir),
     });
     stops.push(() => providers.close());
 

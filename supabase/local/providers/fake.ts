@@ -18,6 +18,11 @@ export interface FakeContext {
   /** The server's options; each fake reads its own part (e.g. `options.ses`). */
   options: ProvidersOptions;
   log: Log;
+  /**
+   * Tells the server that the fake with this prefix changed its `persistent` state (a timer
+   * that charges, or any change of a fake whose `persistent.marksChanges`): it is saved soon.
+   */
+  changed(prefix: string): void;
 }
 
 export interface ProviderFake {
@@ -44,6 +49,13 @@ export interface ProviderFake {
    * send the first webhooks, e.g. SNS's SubscriptionConfirmation.
    */
   start?(): void;
+  /**
+   * What the fake keeps across restarts of the stack (in the state directory, when the server
+   * has one): `save` answers it as JSON, `load` takes it back once, before the first request.
+   * Every request but GET and HEAD marks it changed, unless `marksChanges`: then the fake calls
+   * `ctx.changed` itself (where most of its requests change nothing it keeps).
+   */
+  persistent?: { save(): unknown; load(saved: unknown): void; marksChanges?: boolean };
   /** Back to the state after start (tests: `POST /_control/reset`). */
   reset?(): void;
   /** Stops timers and outgoing requests when the stack stops. */

@@ -1,11 +1,15 @@
 // The local mailbox: every mail a fake "sends" lands here instead of the Internet. In memory,
-// bounded (oldest dropped first), O(1) to add so a send stays cheap under load.
+// bounded (oldest dropped first), O(1) to add so a send stays cheap under load. With a journal
+// file it survives restarts: each mail and each clear is appended as a line, replayed at start
+// and rewritten then (and when it grows to twice what it holds), so the file stays bounded too.
 //   GET    /mailbox/messages[?to=addr&limit=n]  JSON, newest first
 //   DELETE /mailbox/messages[?to=addr]          clear (only that recipient's with ?to=)
 //   GET    /mailbox/messages/<id>               JSON, one message
 //   GET    /mailbox/messages/<id>/html          the HTML part, sandboxed by its CSP
 //   GET    /mailbox/<id>                        the page showing one message
+import { closeSync, existsSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Log } from '../process.ts';
 import { escapeHtml, HttpError, page, sendHtml, sendJson } from './http.ts';
 
 export interface MailInput {
@@ -46,7 +50,14 @@ export interface MailboxOptions {
   maxMessages?: number;
   /** Most bytes (bodies and headers, roughly) kept; default 256 MiB. */
   maxBytes?: number;
+  /** A file that keeps the mailbox across restarts (JSON lines); none: memory only. */
+  journal?: string;
+  log?: Log;
 }
+
+/** A line of the journal: a mail added, or a clear (of one recipient's mail, or of all). */
+type JournalLine =
+  { a: { message: MailMessage; meta: unknown; recipients: string[] } } | { c: string | null };
 
 /** `"Name" <a@b>` -> `a@b`. */
 export function bareAddress(address: string): string {
@@ -61,10 +72,67 @@ export class Mailbox {
   private bytes = 0;
   private readonly byId = new Map<string, Entry>();
   private readonly maxBytes: number;
+  private readonly journal: string | undefined;
+  private fd: number | undefined;
+  private journalBytes = 0;
 
   constructor(opts: MailboxOptions = {}) {
     this.ring = new Array<Entry | undefined>(opts.maxMessages ?? 10_000);
     this.maxBytes = opts.maxBytes ?? 256 * 1024 * 1024;
+    this.journal = opts.journal;
+    if (this.journal) {
+      if (existsSync(this.journal)) this.replay(readFileSync(this.journal, 'utf8'), opts.log);
+      this.compact();
+    }
+  }
+
+  private replay(text: string, log?: Log): void {
+    let bad = 0;
+    for (const line of text.split('\n')) {
+      if (!line) continue;
+      try {
+        const entry = JSON.parse(line) as JournalLine;
+        if ('a' in entry) this.insert(entry.a.message, entry.a.meta, entry.a.recipients);
+        else this.remove(entry.c ?? undefined);
+      } catch {
+        bad++; // a line cut short by a crash: the mails before it are kept
+      }
+    }
+    if (bad) log?.('providers', `mailbox: skipped ${bad} unreadable line(s) of ${this.journal}`);
+  }
+
+  /** Rewrites the journal as the mails kept now, oldest first. */
+  private compact(): void {
+    if (!this.journal) return;
+    if (this.fd !== undefined) closeSync(this.fd);
+    const tmp = `${this.journal}.tmp`;
+    const fd = openSync(tmp, 'w');
+    this.journalBytes = 0;
+    for (const entry of [...this.entries()].reverse()) {
+      this.journalBytes += writeSync(fd, this.line(entry));
+    }
+    closeSync(fd);
+    renameSync(tmp, this.journal);
+    this.fd = openSync(this.journal, 'a');
+  }
+
+  private line(entry: Entry): string {
+    const line: JournalLine = {
+      a: { message: entry.message, meta: entry.meta, recipients: entry.recipients },
+    };
+    return `${JSON.stringify(line)}\n`;
+  }
+
+  private append(text: string): void {
+    if (this.fd === undefined) return;
+    this.journalBytes += writeSync(this.fd, text);
+    if (this.journalBytes > 2 * this.bytes + 16 * 1024 * 1024) this.compact();
+  }
+
+  /** Stops writing the journal (the server is closing). */
+  close(): void {
+    if (this.fd !== undefined) closeSync(this.fd);
+    this.fd = undefined;
   }
 
   add(input: MailInput): MailMessage {
@@ -82,10 +150,15 @@ export class Mailbox {
       source: input.source,
       sentAt: new Date().toISOString(),
     };
-    const meta = input.meta;
     const recipients = (input.recipients ?? [...message.to, ...message.cc, ...message.bcc]).map(
       (a) => bareAddress(a).toLowerCase(),
     );
+    const entry = this.insert(message, input.meta, recipients);
+    this.append(this.line(entry));
+    return message;
+  }
+
+  private insert(message: MailMessage, meta: unknown, recipients: string[]): Entry {
     let size = (message.html?.length ?? 0) + (message.text?.length ?? 0) + 512;
     for (const [k, v] of Object.entries(message.headers)) size += k.length + v.length;
     if (this.count === this.ring.length) this.dropOldest();
@@ -96,7 +169,7 @@ export class Mailbox {
     this.count++;
     this.bytes += size;
     this.byId.set(message.id, entry);
-    return message;
+    return entry;
   }
 
   get(id: string): MailMessage | undefined {
@@ -133,6 +206,12 @@ export class Mailbox {
 
   /** Removes every message (or only those sent to `to`); returns how many. */
   clear(to?: string): number {
+    const removed = this.remove(to);
+    this.append(`${JSON.stringify({ c: to ?? null } satisfies JournalLine)}\n`);
+    return removed;
+  }
+
+  private remove(to?: string): number {
     const entries = to
       ? [...this.entries()]
           .filter((e) => !e.recipients.includes(bareAddress(to).toLowerCase()))

@@ -7,9 +7,11 @@
 //                               ignores a base URL's path (PortOne's: /payments, /billing-keys, ...)
 //   POST /_control/reset        every fake, the mailbox and the zone back to their start state
 //   GET  /_health               200 once listening
-// Listens on 127.0.0.1 only and answers only requests for 127.0.0.1/localhost from no other
+// With a state directory, the mailbox and each fake's `persistent` state are kept there across
+// restarts (state-store.ts). Listens on 127.0.0.1 only and answers only requests for 127.0.0.1/localhost from no other
 // site (the control endpoints have no authentication).
 import http, { type Server } from 'node:http';
+import { join } from 'node:path';
 import type { Log } from '../process.ts';
 import { startDnsServer, type DnsServer } from './dns/server.ts';
 import { seedRecords } from './dns/index.ts';
@@ -22,6 +24,7 @@ import type { NotionFakeOptions } from './notion/index.ts';
 import type { SesFake, SesFakeOptions } from './ses/index.ts';
 import type { PortOneFakeOptions } from './portone/index.ts';
 import type { PayPalFakeOptions } from './paypal/index.ts';
+import { StateStore } from './state-store.ts';
 
 export interface ProvidersOptions {
   port: number;
@@ -35,6 +38,8 @@ export interface ProvidersOptions {
   paypal?: Partial<PayPalFakeOptions>;
   /** The OAuth client the Notion fake accepts (the functions get the same id and secret). */
   notion?: NotionFakeOptions;
+  /** Where the mailbox and the fakes keep their state across restarts; none: memory only. */
+  stateDir?: string;
 }
 
 export interface Providers {
@@ -57,7 +62,11 @@ const HOST = '127.0.0.1';
 export async function startProviders(opts: ProvidersOptions): Promise<Providers> {
   const log: Log = opts.log ?? (() => {});
   const zone = new Zone(seedRecords());
-  const mailbox = new Mailbox();
+  const store = opts.stateDir ? new StateStore(opts.stateDir, log) : undefined;
+  const mailbox = new Mailbox({
+    journal: store ? join(store.dir, 'mailbox.jsonl') : undefined,
+    log,
+  });
   const dns: DnsServer = await startDnsServer({ zone, port: opts.dnsPort, host: HOST, log });
   const dnsAddress = `${HOST}:${dns.port}`;
 
@@ -78,15 +87,42 @@ export async function startProviders(opts: ProvidersOptions): Promise<Providers>
   const allowedHosts = new Set([`${HOST}:${port}`, `localhost:${port}`]);
   const allowedOrigins = new Set([...allowedHosts].map((h) => `http://${h}`));
 
-  const ctx: FakeContext = { baseUrl: url, mailbox, zone, dnsAddress, options: opts, log };
+  const stateName = (prefix: string) => prefix.slice(1);
+  const ctx: FakeContext = {
+    baseUrl: url,
+    mailbox,
+    zone,
+    dnsAddress,
+    options: opts,
+    log,
+    changed: (prefix) => store?.changed(stateName(prefix)),
+  };
   const fakes: ProviderFake[] = [];
   try {
     for (const factory of FAKES) fakes.push(await factory(ctx));
   } catch (err) {
     server.close();
+    mailbox.close();
     await dns.close();
     throw err;
   }
+  for (const fake of fakes) {
+    if (!store || !fake.persistent) continue;
+    const name = stateName(fake.prefix);
+    const saved = store.read(name);
+    try {
+      if (saved !== undefined) fake.persistent.load(saved);
+    } catch (err) {
+      fake.reset?.();
+      log('providers', `ignoring saved state of ${name}: ${(err as Error).message}`);
+    }
+    store.register(name, () => fake.persistent!.save());
+  }
+  /** A request that may have changed a fake's state: save it soon. */
+  const touched = (req: http.IncomingMessage, fake: ProviderFake) => {
+    if (fake.persistent?.marksChanges) return;
+    if (req.method !== 'GET' && req.method !== 'HEAD') ctx.changed(fake.prefix);
+  };
   const prefixes = new Set<string>();
   for (const fake of fakes) {
     if (
@@ -114,7 +150,10 @@ export async function startProviders(opts: ProvidersOptions): Promise<Providers>
   const reset = () => {
     mailbox.clear();
     zone.reset();
-    for (const fake of fakes) fake.reset?.();
+    for (const fake of fakes) {
+      fake.reset?.();
+      ctx.changed(fake.prefix);
+    }
   };
 
   const indexPage = () => {
@@ -153,11 +192,23 @@ export async function startProviders(opts: ProvidersOptions): Promise<Providers>
       const fake = fakes.find(
         (f) => target.pathname === f.prefix || target.pathname.startsWith(`${f.prefix}/`),
       );
-      if (fake) return fake.handle(req, res, target.pathname.slice(fake.prefix.length), target);
+      if (fake) {
+        try {
+          return await fake.handle(req, res, target.pathname.slice(fake.prefix.length), target);
+        } finally {
+          touched(req, fake);
+        }
+      }
       const rooted = fakes.find((f) =>
         f.rootPaths?.some((r) => target.pathname === r || target.pathname.startsWith(`${r}/`)),
       );
-      if (rooted) return rooted.handle(req, res, target.pathname, target);
+      if (rooted) {
+        try {
+          return await rooted.handle(req, res, target.pathname, target);
+        } finally {
+          touched(req, rooted);
+        }
+      }
       throw new HttpError(404, 'Not found');
     };
     respond().catch((err: unknown) => {
@@ -187,6 +238,8 @@ export async function startProviders(opts: ProvidersOptions): Promise<Providers>
     reset,
     close: async () => {
       for (const fake of fakes) await fake.close?.();
+      await store?.flush();
+      mailbox.close();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();

@@ -123,6 +123,20 @@ export function createDnsFake(ctx: FakeContext): ProviderFake {
 <label>Value <input name="value" required size="40"></label>
 <button type="submit">Add record</button></form>`;
     },
+    // kept across restarts: records a developer added (SPF and DKIM of their own domain); the
+    // seeded ones come back if deleted
+    persistent: {
+      save: () => zone.list(),
+      load(saved) {
+        for (const record of saved as ZoneRecord[]) {
+          try {
+            zone.add(record);
+          } catch {
+            // beside a seeded record it may not stand with (a CNAME): the seed wins
+          }
+        }
+      },
+    },
     reset: () => zone.reset(),
   };
 }

@@ -42,6 +42,7 @@ import {
   type Workspace,
 } from './model.ts';
 import { childPageProperties, NotionApiError, readChildren, rowProperties } from './validate.ts';
+import { entriesOf, refill } from '../state-store.ts';
 
 export interface NotionFakeOptions {
   clientId: string;
@@ -717,6 +718,30 @@ export function createNotionFake(ctx: FakeContext): NotionFake {
 ${rows ? `<table><thead><tr><th>Created</th><th>In</th><th>Title</th></tr></thead><tbody>${rows}</tbody></table>` : '<p class="muted">No pages written yet.</p>'}`;
         })
         .join('');
+    },
+    // kept across restarts: the workspaces with what was written to them, and the tokens (a
+    // connection the database holds keeps working); not authorisation codes or failure switches
+    persistent: {
+      save: () => ({
+        workspaces: [...workspaces.values()].map((ws) => ({
+          ...ws,
+          dataSources: entriesOf(ws.dataSources),
+          pages: entriesOf(ws.pages),
+          failure: null,
+          log: [],
+        })),
+        tokens: entriesOf(tokens),
+      }),
+      load(saved) {
+        const state = saved as { workspaces: Array<Record<string, unknown>>; tokens: unknown };
+        for (const raw of state.workspaces) {
+          const ws = { ...raw, dataSources: new Map(), pages: new Map() } as unknown as Workspace;
+          refill(ws.dataSources, raw.dataSources);
+          refill(ws.pages, raw.pages);
+          workspaces.set(ws.id, ws);
+        }
+        refill(tokens, state.tokens);
+      },
     },
     reset() {
       workspaces.clear();

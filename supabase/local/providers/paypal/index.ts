@@ -28,6 +28,7 @@ import {
   type JsonObject,
 } from '../http.ts';
 import { WebhookSender } from '../webhooks.ts';
+import { entriesOf, refill } from '../state-store.ts';
 import { approvalPage, jsSdkScript, pageCsp, popupResultPage } from './pages.ts';
 
 /**
@@ -793,6 +794,13 @@ export async function createPayPalFake(ctx: FakeContext): Promise<PayPalFake> {
         .join('');
       return `<p class="muted">REST API at <code>/paypal/v1/...</code>, JS SDK stand-in at <code>/paypal/sdk/js</code>, plan ${e(options.planId)}. ${webhooks.log.length} webhooks sent.</p>
 <table><thead><tr><th>Subscription</th><th>Status</th><th>Price</th><th>custom_id</th><th>Next billing</th></tr></thead><tbody>${rows || '<tr><td colspan="5" class="muted">No subscriptions yet.</td></tr>'}</tbody></table>`;
+    },
+    // kept across restarts: the subscriptions (a plan the database holds), not access tokens
+    persistent: {
+      save: () => ({ subscriptions: entriesOf(subscriptions) }),
+      load(saved) {
+        refill(subscriptions, (saved as { subscriptions: unknown }).subscriptions);
+      },
     },
     reset() {
       subscriptions.clear();

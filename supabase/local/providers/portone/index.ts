@@ -23,6 +23,7 @@ import {
   type JsonObject,
 } from '../http.ts';
 import { WebhookSender } from '../webhooks.ts';
+import { entriesOf, refill } from '../state-store.ts';
 import {
   browserSdkScript,
   checkoutCsp,
@@ -358,6 +359,7 @@ export function createPortOneFake(ctx: FakeContext): PortOneFake {
 
   const runSchedule = (s: Schedule) => {
     if (s.status !== 'SCHEDULED') return;
+    ctx.changed('/portone');
     s.status = 'STARTED';
     s.startedAt = now();
     const key = billingKeys.get(s.billingKey);
@@ -763,6 +765,20 @@ export function createPortOneFake(ctx: FakeContext): PortOneFake {
       const scheduled = [...schedules.values()].filter((s) => s.status === 'SCHEDULED').length;
       return `<p class="muted">Store ${e(options.storeId)}. API at the root (<code>/payments</code>, <code>/billing-keys</code>, <code>/payment-schedules</code>), browser SDK stand-in at <code>/portone/browser-sdk.js</code>. ${billingKeys.size} billing keys, ${scheduled} scheduled charges, ${webhooks.log.length} webhooks sent.</p>
 <table><thead><tr><th>Payment id</th><th>Order</th><th>Amount</th><th>Status</th><th>At</th></tr></thead><tbody>${rows || '<tr><td colspan="5" class="muted">No payments yet.</td></tr>'}</tbody></table>`;
+    },
+    // kept across restarts: billing keys, payments and scheduled charges (a plan's renewal)
+    persistent: {
+      save: () => ({
+        billingKeys: entriesOf(billingKeys),
+        payments: entriesOf(payments),
+        schedules: entriesOf(schedules),
+      }),
+      load(saved) {
+        const state = saved as Record<string, unknown>;
+        refill(billingKeys, state.billingKeys);
+        refill(payments, state.payments);
+        refill(schedules, state.schedules);
+      },
     },
     reset() {
       billingKeys.clear();

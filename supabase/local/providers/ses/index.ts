@@ -51,10 +51,12 @@ import {
   SesState,
   VERIFICATION_STATUSES,
   type Account,
+  type Identity,
   type Settings,
   type VerificationStatus,
 } from './state.ts';
 import { makeSigningIdentity } from './x509.ts';
+import { entriesOf, refill } from '../state-store.ts';
 
 export type { SesFakeOptions } from './state.ts';
 
@@ -615,6 +617,39 @@ export async function createSesFake(ctx: FakeContext): Promise<SesFake> {
     );
   }
 
+  async function route(req: IncomingMessage, res: ServerResponse, path: string, url: URL) {
+    try {
+      if (path.startsWith('/v2/')) return await api(req, res, path, url);
+    } catch (err) {
+      if (err instanceof SesError) return sendSesError(res, err);
+      if (err instanceof HttpError) {
+        return sendSesError(
+          res,
+          new SesError(
+            err.status,
+            err.status === 413 ? 'MessageRejected' : 'BadRequestException',
+            err.message,
+          ),
+        );
+      }
+      throw err;
+    }
+    if (path === '/_control' || path.startsWith('/_control/')) {
+      return control(req, res, path.slice('/_control'.length), url);
+    }
+    if (path === certPath && req.method === 'GET') {
+      return sendText(res, 200, identity.certPem, 'application/x-pem-file');
+    }
+    if ((path === '/sns' || path === '/sns/') && req.method === 'GET') return sns(req, res, url);
+    if (path === '/verify' && req.method === 'GET') return verify(res, url);
+    const pixel = /^\/open\/([\w-]+)$/.exec(path);
+    if (pixel && req.method === 'GET') return open(req, res, pixel[1]!);
+    const unsub = /^\/unsubscribe\/([\w-]+)$/.exec(path);
+    if (unsub && (req.method === 'GET' || req.method === 'POST'))
+      return unsubscribe(req, res, unsub[1]!);
+    throw new HttpError(404, 'Not found');
+  }
+
   return {
     prefix: '/ses',
     title: 'Amazon SES v2 (fake)',
@@ -623,37 +658,41 @@ export async function createSesFake(ctx: FakeContext): Promise<SesFake> {
       started = true;
       if (options.eventsWebhook) defaultAccount().topic.subscribe(options.eventsWebhook);
     },
+    // kept across restarts: the identities (what verified senders rest on) and the links of the
+    // verification mails still in the mailbox; not the settings, events or tracking links
+    persistent: {
+      marksChanges: true,
+      save: () => ({
+        accounts: [...state.accounts.values()].map((a) => [
+          a.accessKeyId,
+          [...a.identities.values()],
+        ]),
+        verifications: entriesOf(state.verifications),
+      }),
+      load(saved) {
+        const { accounts, verifications } = saved as {
+          accounts: Array<[string, Identity[]]>;
+          verifications: unknown;
+        };
+        for (const [accessKeyId, identities] of accounts) {
+          const account = state.account(accessKeyId);
+          for (const identity of identities) account.identities.set(identity.name, identity);
+        }
+        refill(state.verifications, verifications);
+      },
+    },
     async handle(req, res, path, url) {
       try {
-        if (path.startsWith('/v2/')) return await api(req, res, path, url);
-      } catch (err) {
-        if (err instanceof SesError) return sendSesError(res, err);
-        if (err instanceof HttpError) {
-          return sendSesError(
-            res,
-            new SesError(
-              err.status,
-              err.status === 413 ? 'MessageRejected' : 'BadRequestException',
-              err.message,
-            ),
-          );
-        }
-        throw err;
+        return await route(req, res, path, url);
+      } finally {
+        // what changes identities: the API's writes, the control API, a verification link
+        if (
+          (path.startsWith('/v2/email/identities') && req.method !== 'GET') ||
+          (path.startsWith('/_control') && req.method === 'POST') ||
+          path === '/verify'
+        )
+          ctx.changed('/ses');
       }
-      if (path === '/_control' || path.startsWith('/_control/')) {
-        return control(req, res, path.slice('/_control'.length), url);
-      }
-      if (path === certPath && req.method === 'GET') {
-        return sendText(res, 200, identity.certPem, 'application/x-pem-file');
-      }
-      if ((path === '/sns' || path === '/sns/') && req.method === 'GET') return sns(req, res, url);
-      if (path === '/verify' && req.method === 'GET') return verify(res, url);
-      const pixel = /^\/open\/([\w-]+)$/.exec(path);
-      if (pixel && req.method === 'GET') return open(req, res, pixel[1]!);
-      const unsub = /^\/unsubscribe\/([\w-]+)$/.exec(path);
-      if (unsub && (req.method === 'GET' || req.method === 'POST'))
-        return unsubscribe(req, res, unsub[1]!);
-      throw new HttpError(404, 'Not found');
     },
     section() {
       const account = defaultAccount();
