@@ -200,6 +200,7 @@ describe('catalogue: what client roles are granted', () => {
       'get_block_public',
       'get_block_me',
       'get_block_card',
+      'get_block_counts',
       'get_letter_view',
       'list_messages',
     ];
