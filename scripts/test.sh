@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # `npm test`: everything, on a fresh machine. Installs what is missing (Chromium from Debian's
-# packages, node_modules), then: types, lint, generated types up to date, build, integration
+# packages, node_modules), then: types, lint, generated types up to date, schema files and migrations
+# in agreement, build, integration
 # tests against a throwaway stack, the SDK's browser tests, the dashboard's unit tests, size
 # budgets, end-to-end journeys. Stops at the first failure.
 set -euo pipefail
@@ -33,8 +34,10 @@ step "type check"
 npm run typecheck
 step "lint"
 npm run lint
-step "generated database types and schema snapshot are up to date"
+step "generated database types are up to date"
 npm run gen:types -- --check
+step "supabase/schemas and supabase/migrations build the same database"
+npm run db:diff -- --check
 step "build"
 npm run build
 # one workspace at a time, stopping at the first that fails, so a failure's summary is the last

@@ -1,23 +1,19 @@
 // `npm run gen:types`: generates supabase/types/database.ts from the migrations with the Supabase CLI
-// (`supabase gen types typescript --db-url`, no Docker) against a throwaway PostgreSQL, and the
-// schema snapshot supabase/schema.sql (schema-snapshot.ts) from the same database.
-// `npm run gen:types -- --check` fails when either checked-in file is out of date (CI runs it).
+// (`supabase gen types typescript --db-url`, no Docker) against a throwaway PostgreSQL.
+// `npm run gen:types -- --check` fails when the checked-in file is out of date (CI runs it).
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import pg from 'pg';
 import * as prettier from 'prettier';
 import { freePorts } from './config.ts';
 import { migrate } from './migrate.ts';
 import { paths } from './paths.ts';
 import { startPostgres } from './postgres.ts';
-import { schemaSnapshot } from './schema-snapshot.ts';
 
 const require = createRequire(import.meta.url);
 const target = join(paths.supabase, 'types', 'database.ts');
-const schemaTarget = join(paths.supabase, 'schema.sql');
 const check = process.argv.includes('--check');
 
 const dir = mkdtempSync(join(tmpdir(), 'rb-types-'));
@@ -27,16 +23,8 @@ const server = await startPostgres({
   password: 'postgres',
 });
 let generated: string;
-let schema: string;
 try {
   await migrate(server.url, { seed: false });
-  const client = new pg.Client({ connectionString: server.url });
-  await client.connect();
-  try {
-    schema = await schemaSnapshot(client);
-  } finally {
-    await client.end();
-  }
   const cli = join(dirname(require.resolve('supabase/package.json')), '..', '.bin', 'supabase');
   const raw = execFileSync(
     existsSync(cli) ? cli : 'supabase',
@@ -56,7 +44,6 @@ try {
 
 const outputs: Array<[string, string, string]> = [
   [target, generated, 'supabase/types/database.ts'],
-  [schemaTarget, schema, 'supabase/schema.sql'],
 ];
 if (check) {
   let stale = false;

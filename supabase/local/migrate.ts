@@ -10,10 +10,28 @@ export interface MigrateResult {
   fresh: boolean;
 }
 
+/** The database has applied migrations that supabase/migrations does not have. */
+export class MigrationHistoryError extends Error {
+  constructor(readonly versions: string[]) {
+    const shown =
+      versions.slice(0, 3).join(', ') +
+      (versions.length > 3 ? ` and ${versions.length - 3} more` : '');
+    super(
+      `this database has applied migrations that supabase/migrations does not have (${shown}): ` +
+        'it was built from migrations that have since been squashed into a baseline or removed. ' +
+        'A local database is development data: `npm run db:reset` rebuilds it from the current ' +
+        'migrations and the demo seed (everything in it is lost). For a Supabase project, see ' +
+        '`supabase migration repair` in the Supabase CLI.',
+    );
+    this.name = 'MigrationHistoryError';
+  }
+}
+
 export async function migrate(
   databaseUrl: string,
-  opts: { seed?: boolean } = {},
+  opts: { seed?: boolean; migrations?: string } = {},
 ): Promise<MigrateResult> {
+  const dir = opts.migrations ?? paths.migrations;
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
@@ -45,16 +63,21 @@ export async function migrate(
       ).rows.map((r) => r.version),
     );
     const fresh = hadTable.rowCount === 0 || done.size === 0;
-    const files = existsSync(paths.migrations)
-      ? readdirSync(paths.migrations)
+    const files = existsSync(dir)
+      ? readdirSync(dir)
           .filter((f) => /^\d{14}_.+\.sql$/.test(f))
           .sort()
       : [];
+    // As `supabase db push` does, refuse a history this folder does not continue: such a database
+    // was built from migrations that are gone (squashed into the baseline, or another branch's).
+    const known = new Set(files.map((f) => f.slice(0, 14)));
+    const unknown = [...done].filter((v) => !known.has(v)).sort();
+    if (unknown.length > 0) throw new MigrationHistoryError(unknown);
     const applied: string[] = [];
     for (const file of files) {
       const version = file.slice(0, 14);
       if (done.has(version)) continue;
-      const sql = readFileSync(join(paths.migrations, file), 'utf8');
+      const sql = readFileSync(join(dir, file), 'utf8');
       await client.query('begin');
       try {
         await client.query(sql);

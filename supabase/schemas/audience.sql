@@ -1,0 +1,225 @@
+-- An owner's audience: groups (the reserved `activated` and `deactivated` count members by state)
+-- and members. Visitors join by writing on the owner's blocks (record_audience_event); owners add
+-- people by hand or by CSV import up to audience.max_members. Group counts go through
+-- counters.sql when the group row is busy.
+
+create table public.audience_groups (
+  id uuid primary key default gen_random_uuid(),
+  user_id uuid not null default auth.uid() references public.profiles (id) on delete cascade,
+  name text not null check (char_length(btrim(name)) between 1 and 100),
+  -- 'activated' and 'deactivated' count members by state; other groups count their members
+  count integer not null default 0 check (count >= 0),
+  created_at timestamptz not null default now(),
+  unique (user_id, name)
+);
+comment on table public.audience_groups is
+  'Audience groups of a user with member counts; the reserved groups activated and deactivated count members by state.';
+alter table public.audience_groups enable row level security;
+revoke insert, update on public.audience_groups from anon, authenticated;
+grant insert (user_id, name) on public.audience_groups to authenticated;
+grant update (name) on public.audience_groups to authenticated;
+
+create policy "Users can read their own audience groups" on public.audience_groups
+  for select to authenticated using (user_id = (select auth.uid()));
+
+create policy "Users can rename their own audience groups" on public.audience_groups
+  for update to authenticated
+  using (user_id = (select auth.uid()) and name not in ('activated', 'deactivated'))
+  with check (user_id = (select auth.uid()) and name not in ('activated', 'deactivated'));
+
+create policy "Users can delete their own audience groups" on public.audience_groups
+  for delete to authenticated
+  using (user_id = (select auth.uid()) and name not in ('activated', 'deactivated'));
+
+create policy "Paid users can create their own audience groups" on public.audience_groups
+  for insert to authenticated
+  with check (user_id = (select auth.uid()) and name not in ('activated', 'deactivated')
+              and coalesce((select p.paid from public.profiles p where p.id = (select auth.uid())), false));
+
+create table public.audience_members (
+  id uuid primary key default gen_random_uuid(),
+  user_id uuid not null default auth.uid() references public.profiles (id) on delete cascade,
+  creator_id uuid,
+  creator_name text not null default '' check (char_length(creator_name) <= 100),
+  creator_photo_url text check (char_length(creator_photo_url) <= 500),
+  color text check (char_length(color) <= 32),
+  email text check (email is null or (char_length(email) <= 100 and email ~* '^[^@\s]+@[^@\s]+\.[^@\s]+$')),
+  group_name text,
+  created_at timestamptz not null default now(),
+  last_updated timestamptz not null default now(),
+  deactivated boolean not null default false,
+  has_email boolean generated always as (coalesce(email, '') <> '') stored,
+  -- events [{id, type, created_at}], newest last
+  history jsonb not null default '[]'::jsonb check (jsonb_typeof(history) = 'array'),
+  first_event jsonb check (first_event is null or jsonb_typeof(first_event) = 'object'),
+  info jsonb not null default '{}'::jsonb check (jsonb_typeof(info) = 'object'),
+  sent_count integer not null default 0 check (sent_count >= 0),
+  delivered_count integer not null default 0 check (delivered_count >= 0),
+  opened_count integer not null default 0 check (opened_count >= 0),
+  bounced_count integer not null default 0 check (bounced_count >= 0),
+  rejected_count integer not null default 0 check (rejected_count >= 0),
+  complaint_count integer not null default 0 check (complaint_count >= 0),
+  unique (user_id, email),
+  unique (user_id, creator_id),
+  foreign key (user_id, group_name) references public.audience_groups (user_id, name)
+    on update cascade on delete set null (group_name),
+  check (group_name is null or group_name not in ('activated', 'deactivated'))
+);
+comment on table public.audience_members is
+  'A user''s audience: visitors who reacted and imported contacts, with group, state, event history and mail counts.';
+alter table public.audience_members enable row level security;
+revoke insert, update on public.audience_members from anon, authenticated;
+-- Column grants (all columns) instead of table-wide ones, so an upsert from the dashboard works:
+-- PostgREST's upsert needs insert and update on the columns it names.
+grant insert (id, user_id, creator_id, creator_name, creator_photo_url, color, email, group_name, created_at, last_updated, deactivated, history, first_event, info, sent_count, delivered_count, opened_count, bounced_count, rejected_count, complaint_count) on public.audience_members to authenticated;
+grant update (id, user_id, creator_id, creator_name, creator_photo_url, color, email, group_name, created_at, last_updated, deactivated, history, first_event, info, sent_count, delivered_count, opened_count, bounced_count, rejected_count, complaint_count) on public.audience_members to authenticated;
+create index audience_members_user_id_created_at_idx on public.audience_members (user_id, deactivated, created_at desc);
+create index audience_members_user_id_group_name_idx on public.audience_members (user_id, group_name);
+
+create policy "Users can read their own audience" on public.audience_members
+  for select to authenticated using (user_id = (select auth.uid()));
+
+create policy "Users can update their own audience" on public.audience_members
+  for update to authenticated
+  using (user_id = (select auth.uid())) with check (user_id = (select auth.uid()));
+
+create policy "Users can delete from their own audience" on public.audience_members
+  for delete to authenticated using (user_id = (select auth.uid()));
+
+create policy "Paid users can add to their own audience" on public.audience_members
+  for insert to authenticated
+  with check (user_id = (select auth.uid()) and coalesce((select p.paid from public.profiles p where p.id = (select auth.uid())), false));
+
+-- group counts follow the members. security definer: clients may not write counts.
+create function private.audience_members_after_change()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  if tg_op in ('UPDATE', 'DELETE') then
+    perform private.bump_audience_group(old.user_id,
+      case when old.deactivated then 'deactivated' else 'activated' end, -1);
+    if old.group_name is not null then
+      perform private.bump_audience_group(old.user_id, old.group_name, -1);
+    end if;
+  end if;
+  if tg_op in ('INSERT', 'UPDATE') then
+    perform private.bump_audience_group(new.user_id,
+      case when new.deactivated then 'deactivated' else 'activated' end, 1);
+    if new.group_name is not null then
+      perform private.bump_audience_group(new.user_id, new.group_name, 1);
+    end if;
+    return new;
+  end if;
+  return old;
+end;
+$$;
+
+create function private.audience_members_touch()
+returns trigger
+language plpgsql
+set search_path = ''
+as $$
+begin
+  new.last_updated := now();
+  return new;
+end;
+$$;
+
+create function private.audience_members_keep_counts()
+returns trigger
+language plpgsql
+set search_path = ''
+as $$
+begin
+  -- clients only; inline because client roles have no usage on schema private
+  if current_user in ('anon', 'authenticated') then
+    if tg_op = 'INSERT' then
+      new.sent_count := 0; new.delivered_count := 0; new.opened_count := 0;
+      new.bounced_count := 0; new.rejected_count := 0; new.complaint_count := 0;
+    else
+      new.sent_count := old.sent_count; new.delivered_count := old.delivered_count;
+      new.opened_count := old.opened_count; new.bounced_count := old.bounced_count;
+      new.rejected_count := old.rejected_count; new.complaint_count := old.complaint_count;
+    end if;
+  end if;
+  return new;
+end;
+$$;
+
+-- An owner's audience has a ceiling: adding people by hand or by CSV import stops at
+-- audience.max_members (private.settings, default 100,000), so a loop of imports cannot fill the
+-- database. People who join by writing on the owner's blocks (record_audience_event, as the
+-- visitor) are not counted against it here: that growth is the product working, and checking it
+-- would cost every visitor's first write a count.
+create function private.audience_members_cap()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_owner uuid := (select auth.uid());
+  v_cap integer;
+begin
+  if v_owner is null or not exists (select 1 from inserted where user_id = v_owner) then
+    return null;
+  end if;
+  v_cap := coalesce((private.setting('audience.max_members', '100000'::jsonb) #>> '{}')::integer, 100000);
+  if (select count(*) from public.audience_members where user_id = v_owner) > v_cap then
+    raise exception 'Your audience is full' using errcode = 'PT403',
+      detail = format('at most %s people', v_cap),
+      hint = 'Remove people who no longer read your letters, then add again.';
+  end if;
+  return null;
+end;
+$$;
+revoke execute on function private.audience_members_cap() from public;
+
+-- Records a visitor's reaction in the owner's audience (one member per visitor, last 20 events).
+-- An email is attached only when no other member of the owner has it.
+create function private.record_audience_event(p_block public.blocks, p_uid uuid, p_name text,
+                                               p_photo_url text, p_color text, p_email text)
+returns void
+language plpgsql
+set search_path = ''
+as $$
+declare
+  v_event jsonb := jsonb_build_object('id', p_block.id, 'type', p_block.type, 'created_at', now());
+  v_email text := nullif(btrim(p_email), '');
+begin
+  if p_uid = p_block.owner_id then
+    return;
+  end if;
+  if v_email is not null and (char_length(v_email) > 100 or not private.is_valid_email(v_email)
+      or exists (select 1 from public.audience_members
+                 where user_id = p_block.owner_id and email = v_email and creator_id is distinct from p_uid)) then
+    v_email := null;
+  end if;
+  insert into public.audience_members as a
+      (user_id, creator_id, creator_name, creator_photo_url, color, email, history, first_event)
+    values (p_block.owner_id, p_uid, coalesce(left(p_name, 100), ''), left(p_photo_url, 500),
+            left(p_color, 32), v_email, jsonb_build_array(v_event), v_event)
+    on conflict (user_id, creator_id) do update
+      set history = (case when jsonb_array_length(a.history) >= 20 then a.history - 0 else a.history end)
+                    || excluded.history,
+          creator_name = case when excluded.creator_name <> '' then excluded.creator_name else a.creator_name end,
+          creator_photo_url = coalesce(excluded.creator_photo_url, a.creator_photo_url),
+          color = coalesce(excluded.color, a.color),
+          email = coalesce(a.email, excluded.email);
+end;
+$$;
+
+create trigger audience_members_after_change
+  after insert or delete or update of deactivated, group_name on public.audience_members
+  for each row execute function private.audience_members_after_change();
+create trigger audience_members_touch before update on public.audience_members
+  for each row execute function private.audience_members_touch();
+create trigger audience_members_keep_counts before insert or update on public.audience_members
+  for each row execute function private.audience_members_keep_counts();
+create trigger audience_members_cap
+  after insert on public.audience_members
+  referencing new table as inserted
+  for each statement execute function private.audience_members_cap();

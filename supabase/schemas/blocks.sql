@@ -1,0 +1,417 @@
+-- Blocks: the public settings and counters of a block, its owner-only settings (block_private), and
+-- the owner's RPCs to create and duplicate one. Block content and settings are written through
+-- the save-block edge function only (save-block.sql); owners may write directly only what needs no
+-- validation: delete a block, update `tags` (checked here with the dashboard's rule) and reset
+-- `new_response_count`. The triggers keep block_count right under concurrent creates.
+
+-- Tags are written directly (the block list's tag dialog), so the database holds them to the
+-- dashboard's rule (ZUpdateBlockTagsInput): at most 50 labels, each 1..50 characters with no
+-- leading or trailing whitespace (the characters JavaScript's trim() strips, as in
+-- private.trim_whitespace, inlined: the check runs as the client role, which may not use schema
+-- private by name). Defined before the table, whose check constraint calls it.
+create function private.block_tags_are_valid(p_tags text[])
+returns boolean
+language sql
+immutable
+parallel safe
+set search_path = ''
+as $$
+  select coalesce(bool_and(
+           t is not null and char_length(t) between 1 and 50
+           and t !~ '^[\u0009-\u000d\u0020\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]|[\u0009-\u000d\u0020\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]$'),
+         true)
+  from unnest(p_tags) t;
+$$;
+comment on function private.block_tags_are_valid(text[]) is
+  'Every tag is 1..50 characters without leading or trailing whitespace (blocks.tags check).';
+
+create table public.blocks (
+  id uuid primary key default gen_random_uuid(),
+  owner_id uuid not null default auth.uid() references public.profiles (id) on delete cascade,
+  type public.block_type not null,
+  name text not null default 'Untitled' check (char_length(name) <= 200),
+  created_at timestamptz not null default now(),
+  updated_at timestamptz not null default now(),
+  response_count integer not null default 0 check (response_count >= 0),
+  new_response_count integer not null default 0 check (new_response_count >= 0),
+  like_count integer not null default 0 check (like_count >= 0),
+  tags text[] not null default '{}' check (cardinality(tags) <= 50),
+  deactivated boolean not null default false,
+  theme public.block_theme not null default 'light',
+  custom_color jsonb check (custom_color is null or jsonb_typeof(custom_color) = 'object'),
+  custom_label_color jsonb check (custom_label_color is null or jsonb_typeof(custom_label_color) = 'object'),
+  custom_label_name jsonb not null default '{"admin": "Admin", "me": "Me"}'::jsonb
+    check (jsonb_typeof(custom_label_name) = 'object'
+           and char_length(coalesce(custom_label_name ->> 'admin', '')) <= 100
+           and char_length(coalesce(custom_label_name ->> 'me', '')) <= 100),
+  embeded_url text check (char_length(embeded_url) <= 2000),
+  welcome_message text check (char_length(welcome_message) <= 1000),
+  placeholder text check (char_length(placeholder) <= 500),
+  submit_button_text text check (char_length(submit_button_text) <= 100),
+  language public.language_code not null default 'en',
+  block_anonymous boolean not null default false,
+  allow_reaction boolean not null default true,
+  allow_reply boolean not null default true,
+  admin_only_reply boolean not null default false,
+  show_count boolean not null default false,
+  show_profile boolean not null default false,
+  owner_name text check (char_length(owner_name) <= 100),
+  owner_photo_url text check (char_length(owner_photo_url) <= 500),
+  qna_subject text check (char_length(qna_subject) <= 500),
+  align public.block_align not null default 'center',
+  button_text text check (char_length(button_text) <= 100),
+  url_to_open text check (char_length(url_to_open) <= 2000),
+  open_graph jsonb check (
+    open_graph is null or (
+      jsonb_typeof(open_graph) = 'object'
+      and char_length(coalesce(open_graph ->> 'title', '')) < 100
+      and char_length(coalesce(open_graph ->> 'description', '')) < 500
+      and char_length(coalesce(open_graph ->> 'image_url', '')) < 500
+    )
+  ),
+  allow_creator_email boolean not null default false,
+  mode text check (mode in ('ending')),
+  ending_mode text check (char_length(ending_mode) <= 10),
+  -- visitor trust (issue 9)
+  hold_messages text not null default 'off'
+    check (hold_messages in ('off', 'all', 'first_time', 'links')),
+  honeypot boolean not null default false,
+  captcha boolean not null default false,
+  rate_limits jsonb check (rate_limits is null or jsonb_typeof(rate_limits) = 'object'),
+  unique (id, owner_id),
+  constraint blocks_tags_are_labels check (private.block_tags_are_valid(tags))
+)
+-- counter updates stay HOT (heap-only tuples): room on the page for the new row version
+with (fillfactor = 70);
+comment on table public.blocks is
+  'A reaction or letter block owned by a user: settings and counters. Readable by its owner; visitors read the public settings through get_block_view.';
+comment on column public.blocks.custom_color is 'Custom theme colours: {"--PRIMARY","--SECONDARY","--TERTIARY","--BACKGROUND"}.';
+comment on column public.blocks.custom_label_color is 'Label colours: {"--ADMIN_LABEL","--ME_LABEL"}.';
+comment on column public.blocks.open_graph is 'Open Graph override: {title (<100), description (<500), image_url (<500)}.';
+comment on column public.blocks.ending_mode is 'Index (as text) of the ending shown in the editor preview, or null.';
+comment on column public.blocks.hold_messages is
+  'Hold new comments and questions for the owner''s approval: off, all, first_time (writers without a published message here), links (messages with a link). Paid.';
+comment on column public.blocks.honeypot is
+  'The elements add a hidden field people never fill; a write without it empty is refused. Paid.';
+comment on column public.blocks.captcha is
+  'A visitor who trips a rate limit may continue after a captcha (Turnstile) instead of waiting. Paid.';
+comment on column public.blocks.rate_limits is
+  'Operator override of the visitor rate limits for this block: {"<action>": {"visitor_per_minute", "visitor_burst", "block_per_minute", "block_burst"}}. Not writable by owners.';
+alter table public.blocks enable row level security;
+revoke insert, update, delete on public.blocks from anon;
+revoke insert, update on public.blocks from authenticated;
+grant update (new_response_count, tags) on public.blocks to authenticated;
+create index blocks_owner_id_created_at_idx on public.blocks (owner_id, created_at desc);
+
+create policy "Owners can update their blocks" on public.blocks
+  for update to authenticated
+  using (owner_id = (select auth.uid())) with check (owner_id = (select auth.uid()));
+
+create policy "Owners can delete their blocks" on public.blocks
+  for delete to authenticated using (owner_id = (select auth.uid()));
+
+create policy "Owners can read their blocks" on public.blocks
+  for select to authenticated using (owner_id = (select auth.uid()));
+
+create table public.block_private (
+  block_id uuid primary key,
+  owner_id uuid not null,
+  mail_to text check (char_length(mail_to) <= 100),
+  notion_database text check (char_length(notion_database) <= 100),
+  notion_page text check (char_length(notion_page) <= 100),
+  notion_database_title text not null default 'response_id'
+    check (notion_database_title in ('response_id', 'block_name', 'creator', 'content')),
+  mail_from text check (char_length(mail_from) <= 60),
+  mail_name text check (char_length(mail_name) <= 100),
+  mail_html text check (char_length(mail_html) <= 1000000),
+  template_mode text not null default 'default' check (char_length(template_mode) <= 50),
+  brunch_profile_page text check (char_length(brunch_profile_page) <= 500),
+  publish_mode text check (char_length(publish_mode) <= 50),
+  updated_at timestamptz not null default now(),
+  -- letters (issue 11)
+  mail_title text check (char_length(mail_title) <= 200),
+  mail_text text check (char_length(mail_text) <= 300000),
+  page_url text check (char_length(page_url) <= 2000),
+  -- the block model the editor deletes rows from: {version, source, blocks, cta, image_button}
+  letter jsonb check (letter is null or (jsonb_typeof(letter) = 'object'
+                                         and octet_length(letter::text) <= 2000000)),
+  foreign key (block_id, owner_id) references public.blocks (id, owner_id) on delete cascade
+);
+comment on table public.block_private is
+  'Owner-only settings of a block (notification mail, Notion, letter sender and template). One row per block, created with it.';
+comment on column public.block_private.letter is
+  'The letter as a block model (headings, paragraphs, lists, images, ...), from which save-letter renders mail_html and mail_text.';
+alter table public.block_private enable row level security;
+revoke insert, update, delete on public.block_private from anon, authenticated;
+create index block_private_owner_id_idx on public.block_private (owner_id);
+
+create policy "Owners can read their blocks' private settings" on public.block_private
+  for select to authenticated using (owner_id = (select auth.uid()));
+
+create or replace function private.blocks_before_insert()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_profile public.profiles;
+begin
+  if (select auth.role()) in ('anon', 'authenticated')
+     and new.owner_id is distinct from (select auth.uid()) then
+    raise exception 'new row violates row-level security policy for table "blocks"'
+      using errcode = '42501';
+  end if;
+  select * into v_profile from public.profiles where id = new.owner_id for update;
+  if not found then
+    raise exception 'Please sign in to create a block' using errcode = 'P0001';
+  end if;
+  if v_profile.block_limit - v_profile.block_count < 1 then
+    raise exception 'Block limit reached!' using errcode = 'P0001';
+  end if;
+  update public.profiles set block_count = block_count + 1 where id = new.owner_id;
+  -- a new block starts clean whatever the caller sent
+  new.created_at := now();
+  new.updated_at := now();
+  new.response_count := 0;
+  new.new_response_count := 0;
+  new.like_count := 0;
+  new.deactivated := false;
+  return new;
+end;
+$$;
+
+-- Creates what every block needs: its private settings row and, for form and ab, the default
+-- ending ('Thank you'); for ab also the ab question with options Good and Bad.
+-- duplicate_block sets private.skip_block_defaults to copy these instead.
+-- security definer: the default ending may not be inserted by clients.
+create function private.blocks_after_insert()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_question_id uuid;
+begin
+  insert into public.block_private (block_id, owner_id) values (new.id, new.owner_id);
+  if coalesce(current_setting('private.skip_block_defaults', true), '') = 'on' then
+    return new;
+  end if;
+  if new.type in ('form', 'ab') then
+    insert into public.endings (block_id, is_default, index, closing_text)
+      values (new.id, true, 0, 'Thank you');
+  end if;
+  if new.type = 'ab' then
+    insert into public.questions (block_id, type, title, required, index)
+      values (new.id, 'ab', '', true, 0)
+      returning id into v_question_id;
+    insert into public.options (question_id, block_id, value, index)
+      values (v_question_id, new.id, 'Good', 0), (v_question_id, new.id, 'Bad', 1);
+  end if;
+  return new;
+end;
+$$;
+
+create function private.blocks_after_delete()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  update public.profiles set block_count = greatest(block_count - 1, 0) where id = old.owner_id;
+  return old;
+end;
+$$;
+
+-- Clients may only reset new_response_count ("mark as read"), not raise it.
+create function private.blocks_guard_update()
+returns trigger
+language plpgsql
+set search_path = ''
+as $$
+begin
+  if current_user in ('anon', 'authenticated')
+     and new.new_response_count is distinct from old.new_response_count
+     and new.new_response_count <> 0 then
+    raise exception 'new_response_count can only be reset to 0' using errcode = '42501';
+  end if;
+  return new;
+end;
+$$;
+
+-- security definer: a visitor may not read public.blocks (tags, counters), but the policies of
+-- messages and of the form content must know whether the block is published.
+create function private.block_is_published(p_block_id uuid)
+returns boolean
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select exists (select 1 from public.blocks where id = p_block_id and not deactivated);
+$$;
+revoke execute on function private.block_is_published(uuid) from public;
+grant execute on function private.block_is_published(uuid) to anon, authenticated, service_role;
+
+-- security definer: as above, for "the caller owns this block" (policies of other tables).
+create function private.is_block_owner(p_block_id uuid)
+returns boolean
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select exists (select 1 from public.blocks where id = p_block_id and owner_id = (select auth.uid()));
+$$;
+revoke execute on function private.is_block_owner(uuid) from public;
+grant execute on function private.is_block_owner(uuid) to anon, authenticated, service_role;
+
+-- A published block; raises 'block doesn't exists' when missing or deactivated.
+create function private.visible_block(p_block_id uuid)
+returns public.blocks
+language plpgsql
+stable
+set search_path = ''
+as $$
+declare
+  v_block public.blocks;
+begin
+  select * into v_block from public.blocks where id = p_block_id and not deactivated;
+  if not found then
+    raise exception 'block doesn''t exists' using errcode = 'PT404';
+  end if;
+  return v_block;
+end;
+$$;
+
+-- A new block of the caller's with the defaults of its type. security definer: clients hold no
+-- insert on public.blocks (the settings columns are written by save_block only). The owner is the caller (auth.uid()), checked below; the blocks
+-- triggers still refuse a row for anyone else, enforce the block limit and add the defaults.
+create or replace function public.create_block(p_block_type text)
+returns public.blocks
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_uid uuid := auth.uid();
+  v_profile public.profiles;
+  v_block public.blocks;
+begin
+  if v_uid is null then
+    raise exception 'Please sign in to create a block' using errcode = 'PT401';
+  end if;
+  if p_block_type is null
+     or not (p_block_type = any (enum_range(null::public.block_type)::text[])) then
+    raise exception 'Invalid block' using errcode = 'P0001';
+  end if;
+  select * into v_profile from public.profiles where id = v_uid;
+  if not found then
+    raise exception 'Please sign in to create a block' using errcode = 'PT401';
+  end if;
+  insert into public.blocks (owner_id, type, language, owner_name, owner_photo_url)
+    values (v_uid, p_block_type::public.block_type, v_profile.language,
+            nullif(v_profile.name, ''), v_profile.photo_url)
+    returning * into v_block;
+  return v_block;
+end;
+$$;
+comment on function public.create_block(text) is
+  'Creates a block of a type (comment, qna, like, button, ab, form, notion_letter, typedream_letter, brunch_letter). Errors: Invalid block, Block limit reached!';
+revoke execute on function public.create_block(text) from public, anon;
+
+-- Copies a block of the caller: settings, private settings, questions and options (option
+-- counts reset), endings and their conditions; name + ' Copy', created now, counters reset.
+-- security definer: the copy of the default ending may not be inserted by clients; ownership
+-- is checked explicitly below.
+create function public.duplicate_block(p_block_id uuid)
+returns public.blocks
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_uid uuid := auth.uid();
+  v_src public.blocks;
+  v_new public.blocks;
+  v_question public.questions;
+  v_ending public.endings;
+  v_question_map jsonb := '{}'::jsonb;
+  v_ending_map jsonb := '{}'::jsonb;
+  v_id uuid;
+begin
+  select * into v_src from public.blocks where id = p_block_id and owner_id = v_uid;
+  if v_uid is null or not found then
+    raise exception 'block doesn''t exists' using errcode = 'PT404';
+  end if;
+
+  v_new := v_src;
+  v_new.id := gen_random_uuid();
+  v_new.name := left(v_src.name, 195) || ' Copy';
+  -- the insert trigger resets counters, created_at and deactivated and checks the limit
+  perform set_config('private.skip_block_defaults', 'on', true);
+  insert into public.blocks select (v_new).* returning * into v_new;
+  perform set_config('private.skip_block_defaults', 'off', true);
+
+  update public.block_private d
+    set mail_to = s.mail_to, notion_database = s.notion_database, notion_page = s.notion_page,
+        notion_database_title = s.notion_database_title, mail_from = s.mail_from,
+        mail_name = s.mail_name, mail_html = s.mail_html, template_mode = s.template_mode,
+        brunch_profile_page = s.brunch_profile_page, publish_mode = s.publish_mode
+    from public.block_private s
+    where s.block_id = v_src.id and d.block_id = v_new.id;
+
+  for v_question in
+    select * from public.questions where block_id = v_src.id and not deleted order by index, created_at
+  loop
+    v_id := gen_random_uuid();
+    v_question_map := v_question_map || jsonb_build_object(v_question.id::text, v_id);
+    v_question.id := v_id;
+    v_question.block_id := v_new.id;
+    v_question.created_at := now();
+    insert into public.questions select (v_question).*;
+  end loop;
+
+  insert into public.options (question_id, block_id, value, index)
+    select (v_question_map ->> o.question_id::text)::uuid, v_new.id, o.value, o.index
+    from public.options o
+    where o.block_id = v_src.id and not o.deleted and v_question_map ? o.question_id::text;
+
+  for v_ending in select * from public.endings where block_id = v_src.id order by index, created_at
+  loop
+    v_id := gen_random_uuid();
+    v_ending_map := v_ending_map || jsonb_build_object(v_ending.id::text, v_id);
+    v_ending.id := v_id;
+    v_ending.block_id := v_new.id;
+    v_ending.created_at := now();
+    insert into public.endings select (v_ending).*;
+  end loop;
+
+  insert into public.ending_conditions (ending_id, block_id, index, question_id, type, value)
+    select (v_ending_map ->> c.ending_id::text)::uuid, v_new.id, c.index,
+           (v_question_map ->> c.question_id::text)::uuid, c.type, c.value
+    from public.ending_conditions c
+    where c.block_id = v_src.id and v_ending_map ? c.ending_id::text
+      and v_question_map ? c.question_id::text;
+
+  return v_new;
+end;
+$$;
+comment on function public.duplicate_block(uuid) is
+  'Copies one of the caller''s blocks (name + '' Copy'', counters reset). Errors: block doesn''t exists, Block limit reached!';
+revoke execute on function public.duplicate_block(uuid) from public, anon;
+
+create trigger blocks_set_updated_at before update on public.blocks
+  for each row execute function private.set_updated_at();
+create trigger blocks_before_insert before insert on public.blocks
+  for each row execute function private.blocks_before_insert();
+create trigger blocks_after_delete after delete on public.blocks
+  for each row execute function private.blocks_after_delete();
+create trigger blocks_guard_update before update of new_response_count on public.blocks
+  for each row execute function private.blocks_guard_update();
+create trigger block_private_set_updated_at before update on public.block_private
+  for each row execute function private.set_updated_at();
+create trigger blocks_after_insert after insert on public.blocks
+  for each row execute function private.blocks_after_insert();

@@ -1,0 +1,487 @@
+-- No hot rows on the visitor's path (issue 13). The owner's monthly response count lives in 32
+-- count shards per owner and month (each allowed its share of the limit, so the quota holds
+-- exactly); block counters and audience group counts stay on their rows and go to a delta row of
+-- the writer's session when another write holds the row, folded back by pg_cron `fold-counters`.
+-- Computed fields (response_monthly_count, member_count, live_*_count) read row plus deltas.
+
+create table private.response_counts (
+  user_id uuid not null references public.profiles (id) on delete cascade,
+  -- first day of the month (UTC) the count belongs to
+  month date not null,
+  shard smallint not null check (shard between 0 and 31),
+  count integer not null default 0 check (count >= 0),
+  primary key (user_id, month, shard)
+) with (fillfactor = 70);
+comment on table private.response_counts is
+  'The owner''s monthly response count in 32 shards per month, each allowed its share of response_monthly_limit (private.take_response_quota); the count is their sum (private.monthly_response_count). No client role can read it.';
+alter table private.response_counts enable row level security;
+
+create table private.block_count_deltas (
+  block_id uuid not null references public.blocks (id) on delete cascade,
+  shard smallint not null check (shard between 0 and 31),
+  response_count integer not null default 0,
+  new_response_count integer not null default 0,
+  like_count integer not null default 0,
+  primary key (block_id, shard)
+) with (fillfactor = 70);
+comment on table private.block_count_deltas is
+  'Changes to a block''s counters made while another write held the block row (one row per block and writer session mod 32); folded into public.blocks by pg_cron fold-counters. A block''s counts are the row plus these (private.with_live_counts). No client role can read it.';
+alter table private.block_count_deltas enable row level security;
+
+create table private.audience_group_deltas (
+  group_id uuid not null references public.audience_groups (id) on delete cascade,
+  shard smallint not null check (shard between 0 and 31),
+  delta integer not null default 0,
+  primary key (group_id, shard)
+) with (fillfactor = 70);
+comment on table private.audience_group_deltas is
+  'Changes to an audience group''s count made while another write held the group row; folded into public.audience_groups by pg_cron fold-counters. A group''s count is the row''s plus these (public.audience_group_count). No client role can read it.';
+alter table private.audience_group_deltas enable row level security;
+
+-- This month's count of an owner: the sum of their shards (at most 32 rows, one index range).
+create function private.monthly_response_count(p_user_id uuid)
+returns integer
+language sql
+stable
+set search_path = ''
+as $$
+  select coalesce(sum(count), 0)::integer from private.response_counts
+  where user_id = p_user_id and month = date_trunc('month', now())::date;
+$$;
+revoke execute on function private.monthly_response_count(uuid) from public;
+
+-- A shard's share of the limit: limit / 32, the remainder to the first shards. The shares add up
+-- to the limit.
+create function private.quota_share(p_limit integer, p_shard integer)
+returns integer
+language sql
+immutable
+set search_path = ''
+as $$
+  select greatest(p_limit, 0) / 32 + (p_shard < greatest(p_limit, 0) % 32)::integer;
+$$;
+revoke execute on function private.quota_share(integer, integer) from public;
+
+-- Records the quota level an owner's count reached (80: 80 % of the limit, 100: the limit) and
+-- enqueues its mail, once per owner, month and level.
+create function private.quota_notice(p_user_id uuid, p_month date, p_count integer, p_limit integer)
+returns void
+language plpgsql
+set search_path = ''
+as $$
+declare
+  v_level integer;
+begin
+  if p_limit <= 0 then
+    return;
+  end if;
+  v_level := case when p_count >= p_limit then 100 when p_count >= ceil(p_limit * 0.8) then 80 end;
+  if v_level is null
+     or exists (select 1 from private.quota_notices where user_id = p_user_id and month = p_month and level = v_level) then
+    return;
+  end if;
+  insert into private.quota_notices (user_id, month, level) values (p_user_id, p_month, v_level)
+    on conflict do nothing;
+  if found then
+    perform private.enqueue_job('quota.notice',
+      jsonb_build_object('user_id', p_user_id, 'month', p_month, 'level', v_level,
+                         'count', p_count, 'limit', p_limit),
+      'quota.notice:' || p_user_id || ':' || p_month || ':' || v_level, null, null, 'mail');
+  end if;
+end;
+$$;
+revoke execute on function private.quota_notice(uuid, date, integer, integer) from public;
+
+-- Takes p_n units of the owner's monthly quota, or answers false. Without deadlocks (found by
+-- hot-rows.test.ts under a burst at the limit): `insert ... on conflict do update ... where
+-- count < share` would lock a full shard's row till commit even though the WHERE failed, so a
+-- writer holding its full shard could wait for another shard held by a writer waiting for the
+-- first. So a unit is taken by `update ... where count < share`, which locks a row only when it takes
+-- from it (a row that no longer qualifies after waiting is passed over unlocked), and a missing
+-- shard row is inserted with `on conflict do nothing` (no lock on conflict). So a single-unit
+-- writer holds a shard lock only once it has its unit, and never waits while holding one: no
+-- cycle can form. Several units (letter sends) still lock every shard in shard order.
+create or replace function private.take_response_quota(p_user_id uuid, p_n integer default 1)
+returns boolean
+language plpgsql
+set search_path = ''
+as $$
+declare
+  v_month date := date_trunc('month', now())::date;
+  v_limit integer;
+  v_start integer := pg_backend_pid() % 32;
+  v_shard integer;
+  v_share integer;
+  v_total integer;
+  v_left integer := p_n;
+  v_take integer;
+  v_row record;
+begin
+  if coalesce(p_n, 0) <= 0 then
+    return true;
+  end if;
+  select response_monthly_limit into v_limit from public.profiles where id = p_user_id;
+  if v_limit is null then
+    return false;
+  end if;
+  if p_n = 1 then
+    -- the session's shard first, then the shards that look like they have room (read without a
+    -- lock: a full shard stays full this month)
+    for v_shard in
+      select s.n from generate_series(0, 31) g(i)
+      cross join lateral (select (v_start + g.i) % 32 as n) s
+      left join private.response_counts c
+        on c.user_id = p_user_id and c.month = v_month and c.shard = s.n
+      where g.i = 0 or coalesce(c.count, 0) < private.quota_share(v_limit, s.n)
+      order by g.i
+    loop
+      -- (the share written out: a function with SET search_path is never inlined)
+      v_share := greatest(v_limit, 0) / 32 + (v_shard < greatest(v_limit, 0) % 32)::integer;
+      continue when v_share <= 0;
+      update private.response_counts set count = count + 1
+        where user_id = p_user_id and month = v_month and shard = v_shard and count < v_share;
+      if not found then
+        insert into private.response_counts (user_id, month, shard, count)
+          values (p_user_id, v_month, v_shard, 1)
+          on conflict do nothing;
+        if not found then
+          -- another writer created the row meanwhile: its share may still have room
+          update private.response_counts set count = count + 1
+            where user_id = p_user_id and month = v_month and shard = v_shard
+              and count < v_share;
+        end if;
+      end if;
+      if found then
+        v_left := 0;
+        exit;
+      end if;
+    end loop;
+  else
+    insert into private.response_counts (user_id, month, shard, count)
+      select p_user_id, v_month, g, 0 from generate_series(0, 31) g
+      on conflict do nothing;
+    if (select sum(greatest(private.quota_share(v_limit, c.shard) - c.count, 0))
+        from (select shard, count from private.response_counts
+              where user_id = p_user_id and month = v_month order by shard for update) c) < p_n then
+      return false;
+    end if;
+    for v_row in select shard, count from private.response_counts
+                 where user_id = p_user_id and month = v_month order by shard loop
+      v_take := least(v_left, greatest(private.quota_share(v_limit, v_row.shard) - v_row.count, 0));
+      if v_take > 0 then
+        update private.response_counts set count = count + v_take
+          where user_id = p_user_id and month = v_month and shard = v_row.shard;
+        v_left := v_left - v_take;
+      end if;
+      exit when v_left = 0;
+    end loop;
+  end if;
+  if v_left > 0 then
+    return false;
+  end if;
+  if v_limit > 0 then
+    select coalesce(sum(count), 0)::integer into v_total from private.response_counts
+      where user_id = p_user_id and month = v_month;
+    if v_total >= ceil(v_limit * 0.8) then
+      perform private.quota_notice(p_user_id, v_month, v_total, v_limit);
+    end if;
+  end if;
+  return true;
+end;
+$$;
+revoke execute on function private.take_response_quota(uuid, integer) from public;
+
+-- Sets an owner's count for this month (spread over the shards by their shares; what is beyond
+-- the limit goes to shard 0). For the seed and for operators; service role only.
+create function private.set_monthly_response_count(p_user_id uuid, p_count integer)
+returns void
+language plpgsql
+set search_path = ''
+as $$
+declare
+  v_month date := date_trunc('month', now())::date;
+  v_limit integer := coalesce((select response_monthly_limit from public.profiles where id = p_user_id), 0);
+  v_left integer := greatest(coalesce(p_count, 0), 0);
+  v_take integer;
+begin
+  delete from private.response_counts where user_id = p_user_id and month = v_month;
+  for s in 0..31 loop
+    v_take := least(v_left, private.quota_share(v_limit, s));
+    if s = 31 then
+      v_take := v_left;
+    end if;
+    if v_take > 0 then
+      insert into private.response_counts (user_id, month, shard, count)
+        values (p_user_id, v_month, case when s = 31 and v_take > private.quota_share(v_limit, s) then 0 else s end, v_take)
+        on conflict (user_id, month, shard) do update set count = private.response_counts.count + excluded.count;
+      v_left := v_left - v_take;
+    end if;
+  end loop;
+end;
+$$;
+revoke execute on function private.set_monthly_response_count(uuid, integer) from public;
+
+-- Levels reached that no write saw (two writes crossing a level together): every minute.
+create function private.sweep_quota_notices()
+returns integer
+language plpgsql
+set search_path = ''
+as $$
+declare
+  v_month date := date_trunc('month', now())::date;
+  v_row record;
+  v_n integer := 0;
+begin
+  for v_row in
+    select c.user_id, sum(c.count)::integer as total, p.response_monthly_limit as lim
+    from private.response_counts c join public.profiles p on p.id = c.user_id
+    where c.month = v_month and p.response_monthly_limit > 0
+    group by c.user_id, p.response_monthly_limit
+    having sum(c.count) >= ceil(p.response_monthly_limit * 0.8)
+  loop
+    perform private.quota_notice(v_row.user_id, v_month, v_row.total, v_row.lim);
+    v_n := v_n + 1;
+  end loop;
+  return v_n;
+end;
+$$;
+revoke execute on function private.sweep_quota_notices() from public;
+
+create function public.response_monthly_count(p_profile public.profiles)
+returns integer
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select case when p_profile.id = (select auth.uid())
+                or coalesce((select auth.role()), 'service_role') not in ('anon', 'authenticated')
+              then private.monthly_response_count(p_profile.id) end;
+$$;
+comment on function public.response_monthly_count(public.profiles) is
+  'This month''s response count of the owner (computed field of profiles: the sum of their count shards). Null for another user''s profile.';
+revoke execute on function public.response_monthly_count(public.profiles) from public, anon;
+
+-- Adds to a block's counters: on the row when no other write holds it, else on this session's
+-- delta row (never waits for another visitor's write).
+create function private.bump_block_counts(p_block_id uuid, p_responses integer, p_new integer, p_likes integer)
+returns void
+language plpgsql
+set search_path = ''
+as $$
+begin
+  update public.blocks
+    set response_count = greatest(response_count + p_responses, 0),
+        new_response_count = greatest(new_response_count + p_new, 0),
+        like_count = greatest(like_count + p_likes, 0)
+    where id = (select id from public.blocks where id = p_block_id for no key update skip locked)
+      -- a decrement the row cannot take (the increments it undoes are still deltas) is a delta
+      and response_count + p_responses >= 0 and like_count + p_likes >= 0;
+  if found then
+    return;
+  end if;
+  -- busy, short of a decrement, or gone (the block's delete cascading here)
+  insert into private.block_count_deltas as d (block_id, shard, response_count, new_response_count, like_count)
+    select b.id, pg_backend_pid() % 32, p_responses, p_new, p_likes
+    from public.blocks b where b.id = p_block_id
+    on conflict (block_id, shard) do update
+      set response_count = d.response_count + excluded.response_count,
+          new_response_count = d.new_response_count + excluded.new_response_count,
+          like_count = d.like_count + excluded.like_count;
+end;
+$$;
+revoke execute on function private.bump_block_counts(uuid, integer, integer, integer) from public;
+
+-- The block with its exact counters: the row's plus the deltas not folded yet (one probe of an
+-- index that is empty for a block nobody is writing to at the moment).
+create function private.with_live_counts(p_block public.blocks)
+returns public.blocks
+language plpgsql
+stable
+set search_path = ''
+as $$
+declare
+  v_block public.blocks := p_block;
+begin
+  if p_block.id is null then
+    return p_block;
+  end if;
+  select greatest(p_block.response_count + coalesce(sum(d.response_count), 0), 0),
+         greatest(p_block.new_response_count + coalesce(sum(d.new_response_count), 0), 0),
+         greatest(p_block.like_count + coalesce(sum(d.like_count), 0), 0)
+    into v_block.response_count, v_block.new_response_count, v_block.like_count
+    from private.block_count_deltas d where d.block_id = p_block.id;
+  return v_block;
+end;
+$$;
+revoke execute on function private.with_live_counts(public.blocks) from public;
+
+-- "Reset new responses" (the owner sets new_response_count to 0, nothing else) resets the
+-- deltas too. A counter update moves response_count with it, so it never fires this; nor does the
+-- fold, which says so in a transaction-local setting.
+create function private.blocks_reset_new_deltas()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  if current_setting('counters.folding', true) = 'on' then
+    return null;
+  end if;
+  update private.block_count_deltas set new_response_count = 0
+    where block_id = new.id and new_response_count <> 0;
+  return null;
+end;
+$$;
+revoke execute on function private.blocks_reset_new_deltas() from public;
+
+-- Moves an audience group's count: the group row when free, else this session's delta row.
+create or replace function private.bump_audience_group(p_user_id uuid, p_name text, p_delta integer)
+returns void
+language plpgsql
+set search_path = ''
+as $$
+begin
+  update public.audience_groups set count = count + p_delta
+    where id = (select id from public.audience_groups
+                where user_id = p_user_id and name = p_name for no key update skip locked)
+      and count + p_delta >= 0;
+  if found then
+    return;
+  end if;
+  insert into private.audience_group_deltas as d (group_id, shard, delta)
+    select g.id, pg_backend_pid() % 32, p_delta
+    from public.audience_groups g where g.user_id = p_user_id and g.name = p_name
+    on conflict (group_id, shard) do update set delta = d.delta + excluded.delta;
+end;
+$$;
+
+-- A group's exact member count (computed field of audience_groups:
+-- `audience_groups?select=*,member_count`): the row's count plus the deltas not folded yet.
+-- security definer: the deltas are in schema private; a group the caller cannot read (RLS) is
+-- never handed to it by PostgREST, and the count of another owner's group is null.
+create function public.member_count(p_group public.audience_groups)
+returns integer
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select case when p_group.user_id = (select auth.uid())
+                or coalesce((select auth.role()), 'service_role') not in ('anon', 'authenticated')
+              then greatest(p_group.count + coalesce((select sum(d.delta) from private.audience_group_deltas d
+                                                      where d.group_id = p_group.id), 0), 0)::integer end;
+$$;
+comment on function public.member_count(public.audience_groups) is
+  'The group''s exact member count (computed field of audience_groups: count plus the changes not folded yet). Null for another owner''s group.';
+revoke execute on function public.member_count(public.audience_groups) from public, anon;
+
+-- Folds the deltas into the rows: the blocks and groups nobody holds, their delta rows nobody
+-- holds (SKIP LOCKED throughout: never waits for a visitor, never deadlocks with one: a visitor
+-- holds a delta row only while it does not wait for its block or group). Every 5 seconds.
+create function private.fold_counters()
+returns integer
+language plpgsql
+set search_path = ''
+as $$
+declare
+  v_blocks integer;
+  v_groups integer;
+begin
+  perform set_config('counters.folding', 'on', true);
+  with free as (
+    select b.id from public.blocks b
+    where b.id in (select distinct block_id from private.block_count_deltas)
+    for no key update of b skip locked
+  ), locked as (
+    select block_id, shard from private.block_count_deltas
+    where block_id in (select id from free) for update skip locked
+  ), whole as (
+    -- only blocks whose every delta row is free: the row plus all its deltas is exact, so the
+    -- fold never clamps a partial sum
+    select l.block_id from locked l group by l.block_id
+    having count(*) = (select count(*) from private.block_count_deltas a where a.block_id = l.block_id)
+  ), taken as (
+    delete from private.block_count_deltas d
+    using locked x
+    where x.block_id in (select block_id from whole) and d.block_id = x.block_id and d.shard = x.shard
+    returning d.*
+  ), sums as (
+    select block_id, sum(response_count) as r, sum(new_response_count) as n, sum(like_count) as l
+    from taken group by block_id
+  )
+  update public.blocks b
+    set response_count = greatest(b.response_count + s.r, 0),
+        new_response_count = greatest(b.new_response_count + s.n, 0),
+        like_count = greatest(b.like_count + s.l, 0)
+    from sums s where b.id = s.block_id;
+  get diagnostics v_blocks = row_count;
+
+  with free as (
+    select g.id from public.audience_groups g
+    where g.id in (select distinct group_id from private.audience_group_deltas)
+    for no key update of g skip locked
+  ), locked as (
+    select group_id, shard from private.audience_group_deltas
+    where group_id in (select id from free) for update skip locked
+  ), whole as (
+    select l.group_id from locked l group by l.group_id
+    having count(*) = (select count(*) from private.audience_group_deltas a where a.group_id = l.group_id)
+  ), taken as (
+    delete from private.audience_group_deltas d
+    using locked x
+    where x.group_id in (select group_id from whole) and d.group_id = x.group_id and d.shard = x.shard
+    returning d.*
+  ), sums as (
+    select group_id, sum(delta) as delta from taken group by group_id
+  )
+  update public.audience_groups g set count = greatest(g.count + s.delta, 0)
+    from sums s where g.id = s.group_id;
+  get diagnostics v_groups = row_count;
+  return v_blocks + v_groups;
+end;
+$$;
+revoke execute on function private.fold_counters() from public;
+
+-- The owner's block list reads exact counts. A block's counters may sit in
+-- private.block_count_deltas for up to the 5 s fold while the row is busy, so the row's columns
+-- can be a few seconds behind under a burst. These computed fields
+-- (`blocks?select=response_count:live_response_count,...`) add the deltas not folded yet, like
+-- member_count does for audience groups. security definer: the deltas are in schema private; a
+-- block the caller cannot read (RLS: owners only) is never handed to them by PostgREST, and for
+-- another owner's block the answer is null.
+create function public.live_response_count(p_block public.blocks)
+returns integer
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select case when p_block.owner_id = (select auth.uid())
+                or coalesce((select auth.role()), 'service_role') not in ('anon', 'authenticated')
+              then (private.with_live_counts(p_block)).response_count end;
+$$;
+comment on function public.live_response_count(public.blocks) is
+  'The block''s exact response count (computed field: the row plus the changes not folded yet). Null for another owner''s block.';
+revoke execute on function public.live_response_count(public.blocks) from public, anon;
+
+create function public.live_new_response_count(p_block public.blocks)
+returns integer
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select case when p_block.owner_id = (select auth.uid())
+                or coalesce((select auth.role()), 'service_role') not in ('anon', 'authenticated')
+              then (private.with_live_counts(p_block)).new_response_count end;
+$$;
+comment on function public.live_new_response_count(public.blocks) is
+  'The block''s exact count of new responses (computed field: the row plus the changes not folded yet). Null for another owner''s block.';
+revoke execute on function public.live_new_response_count(public.blocks) from public, anon;
+
+create trigger blocks_reset_new_deltas after update of new_response_count on public.blocks
+  for each row when (new.new_response_count = 0 and new.response_count = old.response_count
+                     and new.like_count = old.like_count)
+  execute function private.blocks_reset_new_deltas();

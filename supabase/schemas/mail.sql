@@ -1,0 +1,384 @@
+-- Mail: sender addresses, a record of every mail the platform hands to the provider, provider
+-- events (SES through SNS) applied to it, suppressions, opt-outs and unsubscribes, and the
+-- sender's reputation.
+
+create table public.sender_emails (
+  id uuid primary key default gen_random_uuid(),
+  user_id uuid not null default auth.uid() references public.profiles (id) on delete cascade,
+  email text not null check (char_length(email) <= 60 and email ~* '^[^@\s]+@[^@\s]+\.[^@\s]+$'),
+  status public.sender_email_status not null default 'pending',
+  spf_verified boolean not null default false,
+  dkim_verified boolean not null default false,
+  created_at timestamptz not null default now(),
+  updated_at timestamptz not null default now(),
+  dmarc_policy text check (dmarc_policy in ('none', 'quarantine', 'reject')),
+  checked_at timestamptz,
+  -- issue 17: a sender email is one owner's claim on an address, verified only by that owner's
+  -- own proof (request-mail-verify mails a single-use link, confirm-mail-verify spends it). A row
+  -- is verified only when it is confirmed AND the provider can send as the address (the SES
+  -- identity, which stays the platform's: created after the first owner's confirmation, deleted
+  -- with the last confirmed claim).
+  confirmed_at timestamptz,
+  unique (user_id, email),
+  constraint sender_emails_verified_needs_confirmation
+    check (status <> 'verified' or confirmed_at is not null)
+);
+comment on table public.sender_emails is
+  'Addresses a user sends letters from, with verification, SPF and DKIM state (set by the mail edge functions).';
+comment on column public.sender_emails.dmarc_policy is
+  'The _dmarc policy of the address''s domain when last checked; quarantine or reject means letters go from the platform address with Reply-To this one.';
+comment on column public.sender_emails.confirmed_at is
+  'When this owner opened the confirmation link mailed to the address (confirm-mail-verify); null until then. verified needs it.';
+alter table public.sender_emails enable row level security;
+-- deleting goes through delete-mail-verified: it releases the provider's identity with the last
+-- confirmed claim and clears the letters that named the address
+revoke insert, update, delete on public.sender_emails from anon, authenticated;
+-- delete-mail-verified counts the other owners' claims of an address
+create index sender_emails_email_idx on public.sender_emails (email);
+
+create policy "Users can read their own sender emails" on public.sender_emails
+  for select to authenticated using (user_id = (select auth.uid()));
+
+create table private.sender_email_tokens (
+  sender_email_id uuid primary key references public.sender_emails (id) on delete cascade,
+  token_hash text not null unique check (token_hash ~ '^[0-9a-f]{64}$'),
+  expires_at timestamptz not null,
+  created_at timestamptz not null default now()
+);
+create index sender_email_tokens_expires_at_idx on private.sender_email_tokens (expires_at);
+comment on table private.sender_email_tokens is
+  'The live confirmation token of a sender email claim (one per claim; a new request replaces it), as the SHA-256 of the token mailed to the address. Spent by confirm_sender_email; gone with the claim.';
+alter table private.sender_email_tokens enable row level security;
+revoke all on private.sender_email_tokens from public, anon, authenticated;
+
+create function public.request_sender_email(p_user_id uuid, p_email text, p_token_hash text)
+returns uuid
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_id uuid;
+begin
+  delete from private.sender_email_tokens where expires_at < now();
+  insert into public.sender_emails as s (user_id, email, status)
+    values (p_user_id, lower(p_email), 'pending')
+    on conflict (user_id, email) do update
+      set status = case when s.status = 'verified' then s.status else 'pending' end,
+          updated_at = now()
+    returning id into v_id;
+  insert into private.sender_email_tokens (sender_email_id, token_hash, expires_at)
+    values (v_id, p_token_hash, now() + interval '24 hours')
+    on conflict (sender_email_id) do update
+      set token_hash = excluded.token_hash, expires_at = excluded.expires_at, created_at = now();
+  return v_id;
+end;
+$$;
+comment on function public.request_sender_email(uuid, text, text) is
+  'Adds (or asks again for) an owner''s claim on a sender address with the hash of the token just mailed to it; an older token of the claim stops working. Service role only (request-mail-verify).';
+revoke all on function public.request_sender_email(uuid, text, text) from public, anon, authenticated;
+grant execute on function public.request_sender_email(uuid, text, text) to service_role;
+
+create function public.confirm_sender_email(p_user_id uuid, p_token_hash text)
+returns jsonb
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_claim public.sender_emails;
+begin
+  -- the row lock makes the token single use: a second call waits, then finds it gone
+  select s.* into v_claim
+    from private.sender_email_tokens t
+    join public.sender_emails s on s.id = t.sender_email_id
+    where t.token_hash = p_token_hash and t.expires_at > now()
+    for update of t;
+  if not found then
+    return jsonb_build_object('outcome', 'invalid');
+  end if;
+  -- another account's link is not spent: its owner may still open it
+  if v_claim.user_id <> p_user_id then
+    return jsonb_build_object('outcome', 'other_account');
+  end if;
+  delete from private.sender_email_tokens where sender_email_id = v_claim.id;
+  update public.sender_emails set confirmed_at = now() where id = v_claim.id;
+  return jsonb_build_object('outcome', 'confirmed', 'id', v_claim.id, 'email', v_claim.email);
+end;
+$$;
+comment on function public.confirm_sender_email(uuid, text) is
+  'Spends a sender email confirmation token for its own owner (outcome confirmed, with the claim''s id and email); invalid when unknown, spent or expired; other_account (not spent) when the caller is not the claim''s owner. Service role only (confirm-mail-verify).';
+revoke all on function public.confirm_sender_email(uuid, text) from public, anon, authenticated;
+grant execute on function public.confirm_sender_email(uuid, text) to service_role;
+
+create table public.unsubscribes (
+  id uuid primary key default gen_random_uuid(),
+  user_id uuid not null references public.profiles (id) on delete cascade,
+  block_id uuid references public.blocks (id) on delete set null,
+  email text not null check (char_length(email) <= 100),
+  response_id text check (char_length(response_id) <= 100),
+  created_at timestamptz not null default now(),
+  unique (user_id, email)
+);
+comment on table public.unsubscribes is
+  'Addresses that unsubscribed from a user''s letters; sends skip them. Written by the unsubscribe function.';
+alter table public.unsubscribes enable row level security;
+revoke insert, update, delete on public.unsubscribes from anon, authenticated;
+create index unsubscribes_block_id_idx on public.unsubscribes (block_id);
+
+create policy "Owners can read their unsubscribes" on public.unsubscribes
+  for select to authenticated using (user_id = (select auth.uid()));
+
+create table private.outbound_mails (
+  id uuid primary key default gen_random_uuid(),
+  job_id bigint,
+  kind text not null check (char_length(kind) <= 64),
+  -- the owner the mail concerns (notifications: the block owner; letters: the sender)
+  user_id uuid references public.profiles (id) on delete set null,
+  -- set when the From address is the user's own verified identity: counts in their reputation
+  sender_user_id uuid references public.profiles (id) on delete set null,
+  block_id uuid references public.blocks (id) on delete set null,
+  delivery_id uuid references public.deliveries (id) on delete set null,
+  to_email text not null check (char_length(to_email) <= 320),
+  from_email text not null check (char_length(from_email) <= 320),
+  subject text not null default '' check (char_length(subject) <= 500),
+  provider_message_id text unique check (char_length(provider_message_id) <= 300),
+  -- sent: the provider accepted it; unknown: the worker lost track after calling the provider
+  status text not null default 'sent'
+    check (status in ('sent', 'unknown', 'delivered', 'bounced', 'complaint', 'rejected')),
+  opened boolean not null default false,
+  bounce_type text check (char_length(bounce_type) <= 60),
+  created_at timestamptz not null default now(),
+  updated_at timestamptz not null default now()
+);
+comment on table private.outbound_mails is
+  'Every mail handed to the mail provider, with the state its events reported (delivered, opened, bounced, complaint, rejected).';
+alter table private.outbound_mails enable row level security;
+create index outbound_mails_sender_created_idx on private.outbound_mails (sender_user_id, created_at desc)
+  where sender_user_id is not null;
+create index outbound_mails_created_idx on private.outbound_mails (created_at);
+
+-- SNS message ids already applied (SNS delivers at least once).
+create table private.provider_events (
+  id text primary key check (char_length(id) <= 200),
+  received_at timestamptz not null default now()
+);
+comment on table private.provider_events is 'Ids of provider events (SNS MessageId) already applied, so a duplicate delivery changes nothing.';
+alter table private.provider_events enable row level security;
+
+-- Addresses nothing is sent to any more: hard bounces and complaints (as SES's suppression list).
+-- Addresses are stored lower-cased and compared that way.
+create table private.mail_suppressions (
+  email text primary key check (char_length(email) <= 320 and email = lower(email)),
+  reason text not null check (reason in ('bounce', 'complaint')),
+  created_at timestamptz not null default now()
+);
+comment on table private.mail_suppressions is 'Addresses that hard-bounced or complained: every later mail to them is skipped.';
+alter table private.mail_suppressions enable row level security;
+
+-- One-click unsubscribes from notification mails, per block: scope owner (mailTo) or reply
+-- (replies to the commenter's message). Letters use public.unsubscribes.
+create table private.mail_optouts (
+  email text not null check (char_length(email) <= 320 and email = lower(email)),
+  scope text not null check (scope in ('owner', 'reply')),
+  block_id uuid not null,
+  created_at timestamptz not null default now(),
+  primary key (email, scope, block_id)
+);
+comment on table private.mail_optouts is 'Notification unsubscribes (signed one-click links): no more mails of that scope about that block to that address.';
+alter table private.mail_optouts enable row level security;
+
+-- Called by public.finish_jobs (jobs.sql) for an outcome that carries a `mail`:
+--   {to, from, subject, kind, provider_message_id?, user_id?, sender_user_id?, block_id?, delivery_id?}
+create function private.record_outbound_mail(p_job_id bigint, p_mail jsonb, p_status text)
+returns void
+language plpgsql
+set search_path = ''
+as $$
+begin
+  insert into private.outbound_mails (job_id, kind, user_id, sender_user_id, block_id, delivery_id,
+                                      to_email, from_email, subject, provider_message_id, status)
+  values (p_job_id, coalesce(p_mail ->> 'kind', 'mail'),
+          (p_mail ->> 'user_id')::uuid, (p_mail ->> 'sender_user_id')::uuid,
+          (select id from public.blocks where id = (p_mail ->> 'block_id')::uuid),
+          (select id from public.deliveries where id = (p_mail ->> 'delivery_id')::uuid),
+          left(p_mail ->> 'to', 320), left(p_mail ->> 'from', 320), left(coalesce(p_mail ->> 'subject', ''), 500),
+          p_mail ->> 'provider_message_id', p_status)
+  on conflict (provider_message_id) do nothing;
+  if p_mail ? 'delivery_id' then
+    update public.deliveries
+      set status = case when p_status = 'sent' then 'sent'::public.delivery_status else status end,
+          provider_message_id = coalesce(p_mail ->> 'provider_message_id', provider_message_id)
+      where id = (p_mail ->> 'delivery_id')::uuid and status = 'reserved';
+  end if;
+end;
+$$;
+
+-- Order of delivery states: a late Delivery never overwrites a Bounce or Complaint.
+create function private.mail_state_rank(p_status text)
+returns integer
+language sql
+immutable
+set search_path = ''
+as $$
+  select case p_status when 'sent' then 1 when 'unknown' then 1 when 'delivered' then 2
+                       when 'rejected' then 3 when 'bounced' then 3 when 'complaint' then 4 else 0 end;
+$$;
+
+-- Applies a provider event (SES through SNS) once per SNS MessageId to the mail it is about: the
+-- mail's state, a letter's delivery row and counts, suppression of the address after a permanent
+-- bounce or a complaint. An event for a message not recorded
+-- yet (the worker records a batch after its last send, or died first) that carries the
+-- `delivery` tag of a letter is recorded from that delivery, so no count is lost and a lost
+-- worker's mail is known to have gone. p_event gains `tags` ({name: value}).
+create or replace function public.record_mail_event(p_event jsonb)
+returns jsonb
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_type text := lower(p_event ->> 'type');
+  v_mail private.outbound_mails;
+  v_new text;
+  v_delivery public.deliveries;
+  v_publish public.publishes;
+  v_column text;
+  v_recipient text;
+  v_tag text := p_event -> 'tags' ->> 'delivery';
+begin
+  if coalesce(p_event ->> 'event_id', '') = '' or coalesce(p_event ->> 'message_id', '') = '' then
+    raise exception 'event_id and message_id are required' using errcode = 'P0001';
+  end if;
+  insert into private.provider_events (id) values (p_event ->> 'event_id') on conflict do nothing;
+  if not found then
+    return jsonb_build_object('applied', false, 'reason', 'duplicate');
+  end if;
+  select * into v_mail from private.outbound_mails where provider_message_id = p_event ->> 'message_id' for update;
+  if not found and v_tag ~* '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$' then
+    select * into v_delivery from public.deliveries where id = v_tag::uuid for update;
+    if found then
+      select * into v_publish from public.publishes where id = v_delivery.publish_id;
+      insert into private.outbound_mails (kind, user_id, sender_user_id, block_id, delivery_id, to_email,
+                                          from_email, subject, provider_message_id, status)
+        values ('letter', v_delivery.user_id, v_delivery.user_id, v_publish.block_id, v_delivery.id,
+                v_delivery.email, coalesce(v_publish.mail_from, ''), left(coalesce(v_publish.subject, ''), 500),
+                p_event ->> 'message_id', 'sent')
+        on conflict (provider_message_id) do nothing;
+      update public.deliveries set status = 'sent', provider_message_id = p_event ->> 'message_id'
+        where id = v_delivery.id and status = 'reserved';
+      select * into v_mail from private.outbound_mails where provider_message_id = p_event ->> 'message_id' for update;
+    end if;
+  end if;
+  if v_mail.id is null then
+    return jsonb_build_object('applied', false, 'reason', 'unknown message');
+  end if;
+
+  v_new := case v_type when 'delivery' then 'delivered' when 'bounce' then 'bounced'
+                       when 'complaint' then 'complaint' when 'reject' then 'rejected' end;
+  if v_type = 'open' then
+    update private.outbound_mails set opened = true, updated_at = now() where id = v_mail.id;
+  elsif v_new is not null and private.mail_state_rank(v_new) > private.mail_state_rank(v_mail.status) then
+    update private.outbound_mails set status = v_new, updated_at = now(),
+      bounce_type = case when v_type = 'bounce' then left(p_event ->> 'bounce_type', 60) else bounce_type end
+      where id = v_mail.id;
+  elsif v_type not in ('send', 'delivery', 'bounce', 'complaint', 'reject', 'open') then
+    return jsonb_build_object('applied', false, 'reason', 'ignored type');
+  end if;
+
+  -- permanent failures: never mail this address again (transient bounces are not suppressed)
+  if v_type = 'complaint' or (v_type = 'bounce' and coalesce(p_event ->> 'bounce_type', 'Permanent') = 'Permanent') then
+    for v_recipient in
+      select value from jsonb_array_elements_text(coalesce(p_event -> 'recipients', jsonb_build_array(v_mail.to_email)))
+    loop
+      insert into private.mail_suppressions (email, reason)
+        values (lower(v_recipient), case when v_type = 'complaint' then 'complaint' else 'bounce' end)
+        on conflict (email) do nothing;
+    end loop;
+  end if;
+
+  -- letters: the delivery row, the send's counts and the member's counts
+  if v_mail.delivery_id is not null then
+    select * into v_delivery from public.deliveries where id = v_mail.delivery_id for update;
+    if found then
+      v_column := case v_type when 'delivery' then 'delivered' when 'open' then 'opened'
+                              when 'bounce' then 'bounced' when 'complaint' then 'complaint'
+                              when 'reject' then 'rejected' end;
+      if v_column is not null then
+        if v_type <> 'open' and private.mail_state_rank(v_new) > private.mail_state_rank(v_delivery.status::text) then
+          update public.deliveries set status = v_new::public.delivery_status where id = v_delivery.id;
+        elsif v_type = 'open' and v_delivery.status in ('sent', 'delivered') then
+          update public.deliveries set status = 'opened' where id = v_delivery.id;
+        end if;
+        -- each event type counts once per delivery (opens: the first only)
+        if v_type <> 'open' or not v_mail.opened then
+          execute format('update public.publishes set %I = %I + 1 where id = $1',
+                         v_column || '_count', v_column || '_count') using v_delivery.publish_id;
+          if v_delivery.audience_member_id is not null then
+            execute format('update public.audience_members set %I = %I + 1 where id = $1',
+                           v_column || '_count', v_column || '_count') using v_delivery.audience_member_id;
+          end if;
+        end if;
+      end if;
+    end if;
+  end if;
+  return jsonb_build_object('applied', true);
+end;
+$$;
+revoke execute on function public.record_mail_event(jsonb) from public, anon, authenticated;
+
+-- A sender whose letters bounce or draw complaints too often stops sending, as SES would put the
+-- account on probation and suspend it (SES reviews above 5% bounces / 0.1% complaints; we stop
+-- at mail.suspend_bounce_rate 0.05 and mail.suspend_complaint_rate 0.001 over the last 14 days,
+-- once mail.suspend_min_volume (50) mails were sent).
+create function public.mail_sender_status(p_user_id uuid)
+returns jsonb
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  with recent as (
+    select count(*) as sent,
+           count(*) filter (where status = 'bounced') as bounced,
+           count(*) filter (where status = 'complaint') as complained
+    from private.outbound_mails
+    where sender_user_id = p_user_id and created_at > now() - interval '14 days'
+  )
+  select jsonb_build_object(
+    'sent', sent, 'bounced', bounced, 'complained', complained,
+    'suspended', sent >= (private.setting('mail.suspend_min_volume', '50'::jsonb))::text::integer
+      and (bounced::double precision / sent > (private.setting('mail.suspend_bounce_rate', '0.05'::jsonb))::text::double precision
+           or complained::double precision / sent > (private.setting('mail.suspend_complaint_rate', '0.001'::jsonb))::text::double precision))
+  from recent;
+$$;
+revoke execute on function public.mail_sender_status(uuid) from public, anon, authenticated;
+
+-- Records a one-click unsubscribe from notification mails (the unsubscribe function checks the
+-- signed token first).
+create function public.record_mail_optout(p_email text, p_scope text, p_block_id uuid)
+returns void
+language sql
+security definer
+set search_path = ''
+as $$
+  insert into private.mail_optouts (email, scope, block_id) values (lower(p_email), p_scope, p_block_id)
+    on conflict do nothing;
+$$;
+revoke execute on function public.record_mail_optout(text, text, uuid) from public, anon, authenticated;
+
+-- Whether any of these addresses is suppressed (for mails outside notifications).
+create function public.mail_suppressed(p_emails text[])
+returns text[]
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select coalesce(array_agg(email), '{}') from private.mail_suppressions
+    where email = any(array(select lower(e) from unnest(p_emails) e));
+$$;
+revoke execute on function public.mail_suppressed(text[]) from public, anon, authenticated;
+
+create trigger sender_emails_set_updated_at before update on public.sender_emails
+  for each row execute function private.set_updated_at();

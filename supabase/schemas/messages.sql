@@ -1,0 +1,436 @@
+-- Comment and Q&A messages (one level of replies), the commenter's private notification e-mail,
+-- per-user message likes, and the visitor RPCs that write them (security definer, as in
+-- responses.sql: visitors have no write rights on these tables). Counters are kept by triggers
+-- with relative updates, so they stay right under concurrency and when the owner deletes rows.
+
+create table public.messages (
+  id uuid primary key default gen_random_uuid(),
+  block_id uuid not null references public.blocks (id) on delete cascade,
+  parent_id uuid,
+  creator_id uuid not null,
+  creator_name text not null default '' check (char_length(creator_name) <= 100),
+  creator_photo_url text check (char_length(creator_photo_url) <= 500),
+  color text check (char_length(color) <= 32),
+  home_url text check (char_length(home_url) <= 500),
+  content text not null check (char_length(btrim(content)) > 0 and char_length(content) <= 500),
+  is_edited boolean not null default false,
+  resolved boolean not null default false,
+  like_count integer not null default 0 check (like_count >= 0),
+  reply_count integer not null default 0 check (reply_count >= 0),
+  timezone text check (char_length(timezone) <= 64),
+  created_at timestamptz not null default now(),
+  -- visitor trust (issue 9)
+  status text not null default 'published' check (status in ('published', 'held', 'hidden')),
+  pinned_at timestamptz,
+  imitates_owner boolean not null default false,
+  unique (id, block_id),
+  foreign key (parent_id, block_id) references public.messages (id, block_id) on delete cascade,
+  constraint messages_pins_top_level_only check (pinned_at is null or parent_id is null)
+)
+-- like and reply counts update in place and stay HOT (heap-only tuples)
+with (fillfactor = 85);
+comment on table public.messages is
+  'Comment and Q&A messages; parent_id makes a reply (one level only). Published ones are public with the block; held and hidden ones are not served to others. No email here.';
+comment on column public.messages.status is
+  'published (everyone), held (waiting for the owner''s approval: the writer and the owner), hidden (the owner only).';
+comment on column public.messages.pinned_at is 'Pinned to the top by the owner (top-level messages), or null.';
+comment on column public.messages.imitates_owner is
+  'The writer''s name reads like the owner''s label or name (set by post_message for anyone but the owner); the elements mark it.';
+alter table public.messages enable row level security;
+revoke insert, update, delete on public.messages from anon, authenticated;
+create index messages_block_id_top_level_idx on public.messages (block_id, created_at desc)
+  where parent_id is null;
+create index messages_parent_id_created_at_idx on public.messages (parent_id, created_at);
+create index messages_creator_id_idx on public.messages (creator_id);
+-- The messages the read paths must treat apart (held, hidden, pinned): an entry only for those,
+-- so a block without any answers "none" from an empty range (get_block_view's fast path).
+create index messages_block_id_special_idx on public.messages (block_id, created_at desc)
+  where status <> 'published' or pinned_at is not null;
+create index messages_block_id_pinned_idx on public.messages (block_id, pinned_at desc)
+  where pinned_at is not null;
+
+create policy "Anyone can read published messages of published blocks" on public.messages
+  for select to anon using (status = 'published' and private.block_is_published(block_id));
+
+create policy "Users can read published messages, their own held ones and all of their blocks'" on public.messages
+  for select to authenticated using (
+    ((status = 'published' or (status = 'held' and creator_id = (select auth.uid())))
+       and private.block_is_published(block_id))
+    or private.is_block_owner(block_id));
+
+create table public.message_private (
+  message_id uuid primary key,
+  block_id uuid not null,
+  creator_email text not null check (char_length(creator_email) <= 50),
+  foreign key (message_id, block_id) references public.messages (id, block_id) on delete cascade
+);
+comment on table public.message_private is
+  'Notification email a commenter left with a top-level message; readable by the block owner and the author only.';
+alter table public.message_private enable row level security;
+revoke insert, update, delete on public.message_private from anon, authenticated;
+create index message_private_block_id_idx on public.message_private (block_id);
+
+create policy "Block owners and authors can read commenter emails" on public.message_private
+  for select to authenticated using (
+    exists (select 1 from public.blocks b
+            where b.id = message_private.block_id and b.owner_id = (select auth.uid()))
+    or exists (select 1 from public.messages m
+               where m.id = message_private.message_id and m.creator_id = (select auth.uid())));
+
+create table public.message_likes (
+  message_id uuid not null references public.messages (id) on delete cascade,
+  user_id uuid not null,
+  created_at timestamptz not null default now(),
+  primary key (message_id, user_id)
+);
+comment on table public.message_likes is 'One like per user and message; messages.like_count follows it.';
+alter table public.message_likes enable row level security;
+revoke insert, update, delete on public.message_likes from anon, authenticated;
+create index message_likes_user_id_idx on public.message_likes (user_id);
+
+create policy "Users can read their own message likes" on public.message_likes
+  for select to authenticated using (user_id = (select auth.uid()));
+
+-- one level of replies; a reply has no resolved state
+create function private.messages_before_insert()
+returns trigger
+language plpgsql
+set search_path = ''
+as $$
+begin
+  if new.parent_id is not null then
+    if exists (select 1 from public.messages where id = new.parent_id and parent_id is not null) then
+      raise exception 'Replies nest one level only' using errcode = 'P0001';
+    end if;
+    new.resolved := false;
+  end if;
+  return new;
+end;
+$$;
+
+create or replace function private.messages_after_insert()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  perform private.bump_block_counts(new.block_id, 1, 1, 0);
+  if new.parent_id is not null then
+    update public.messages set reply_count = reply_count + 1 where id = new.parent_id;
+  end if;
+  return new;
+end;
+$$;
+
+create or replace function private.messages_after_delete()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  perform private.bump_block_counts(old.block_id, -1, -1, 0);
+  if old.parent_id is not null then
+    update public.messages set reply_count = greatest(reply_count - 1, 0) where id = old.parent_id;
+  end if;
+  return old;
+end;
+$$;
+
+create function private.message_likes_after_change()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  if tg_op = 'INSERT' then
+    update public.messages set like_count = like_count + 1 where id = new.message_id;
+    return new;
+  end if;
+  update public.messages set like_count = greatest(like_count - 1, 0) where id = old.message_id;
+  return old;
+end;
+$$;
+
+create or replace function private.check_message_content(p_content text)
+returns text
+language plpgsql
+immutable
+set search_path = ''
+as $$
+begin
+  if p_content is null or private.trim_whitespace(p_content) = '' then
+    raise exception 'Message cannot be empty' using errcode = 'P0001';
+  end if;
+  if char_length(p_content) > 500 then
+    raise exception 'Too long message' using errcode = 'P0001';
+  end if;
+  return p_content;
+end;
+$$;
+
+create function private.check_visitor_fields(p_creator_name text, p_color text,
+                                              p_photo_url text default null, p_home_url text default null,
+                                              p_timezone text default null)
+returns void
+language plpgsql
+immutable
+set search_path = ''
+as $$
+begin
+  if char_length(p_creator_name) > 100 then
+    raise exception 'Too long name' using errcode = 'P0001';
+  end if;
+  if char_length(p_color) > 32 then
+    raise exception 'Invalid color' using errcode = 'P0001';
+  end if;
+  if char_length(p_photo_url) > 500 or char_length(p_home_url) > 500 then
+    raise exception 'Too long URL' using errcode = 'P0001';
+  end if;
+  if char_length(p_timezone) > 64 then
+    raise exception 'Invalid timezone' using errcode = 'P0001';
+  end if;
+end;
+$$;
+
+-- Loads a message for a change and checks its block is published.
+create function private.message_for_update(p_message_id uuid)
+returns public.messages
+language plpgsql
+set search_path = ''
+as $$
+declare
+  v_message public.messages;
+begin
+  select m.* into v_message from public.messages m
+    join public.blocks b on b.id = m.block_id and not b.deactivated
+    where m.id = p_message_id
+    for update of m;
+  if not found then
+    raise exception 'message doesn''t exists' using errcode = 'PT404';
+  end if;
+  return v_message;
+end;
+$$;
+
+-- Posts a comment, question or reply. security definer: see the header.
+create function public.post_message(
+  p_block_id uuid,
+  p_parent_id uuid default null,
+  p_content text default null,
+  p_creator_name text default null,
+  p_color text default null,
+  p_creator_photo_url text default null,
+  p_home_url text default null,
+  p_creator_email text default null,
+  p_timezone text default null,
+  p_honeypot text default null
+)
+returns jsonb
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_uid uuid := private.require_uid();
+  v_block public.blocks := private.visible_block(p_block_id);
+  v_parent public.messages;
+  v_message public.messages;
+  v_email text := nullif(btrim(p_creator_email), '');
+  v_name text := coalesce(btrim(p_creator_name), '');
+begin
+  if v_block.type not in ('comment', 'qna') then
+    raise exception 'Not supported block' using errcode = 'P0001';
+  end if;
+  if v_block.block_anonymous and private.is_anonymous_caller() then
+    raise exception 'Please sign in to leave a message.' using errcode = 'PT403';
+  end if;
+  -- the trust checks written out where they are cheap (see the header for the order)
+  if exists (select 1 from public.blocked_writers where block_id = p_block_id and user_id = v_uid) then
+    perform private.check_writer(v_block, v_uid);
+  end if;
+  if v_block.honeypot then
+    perform private.check_honeypot(v_block, p_honeypot);
+  end if;
+  perform private.check_message_content(p_content);
+  perform private.check_visitor_fields(p_creator_name, p_color, p_creator_photo_url, p_home_url, p_timezone);
+  if nullif(p_creator_photo_url, '') is not null or nullif(p_home_url, '') is not null then
+    perform private.check_visitor_urls(p_creator_photo_url, p_home_url);
+  end if;
+
+  if p_parent_id is not null then
+    select * into v_parent from public.messages where id = p_parent_id and block_id = p_block_id;
+    if not found or not private.message_visible(v_parent, v_uid, v_uid = v_block.owner_id) then
+      raise exception 'message doesn''t exists' using errcode = 'PT404';
+    end if;
+    if v_parent.parent_id is not null then
+      raise exception 'Replies nest one level only' using errcode = 'P0001';
+    end if;
+    if not v_block.allow_reply then
+      raise exception 'Replies are turned off' using errcode = 'PT403';
+    end if;
+    if v_block.admin_only_reply and v_uid <> v_block.owner_id then
+      raise exception 'Only the owner can reply' using errcode = 'PT403';
+    end if;
+  end if;
+
+  -- a resubmission of the same content by the same author within 3000 ms is ignored (before
+  -- the limits: a double click spends one token)
+  perform pg_advisory_xact_lock(hashtextextended(v_uid::text || p_block_id::text, 0));
+  select * into v_message from public.messages
+    where block_id = p_block_id and creator_id = v_uid and parent_id is not distinct from p_parent_id
+      and content = p_content and created_at > clock_timestamp() - interval '3000 milliseconds'
+    order by created_at desc limit 1;
+  if found then
+    return private.visible_thread_json(v_message, v_uid, v_uid = v_block.owner_id);
+  end if;
+
+  perform private.check_rate_limit(v_block, v_uid, 'message');
+
+  insert into public.messages (block_id, parent_id, creator_id, creator_name, creator_photo_url, color,
+                               home_url, content, timezone, created_at, status, imitates_owner)
+    values (p_block_id, p_parent_id, v_uid, v_name, nullif(p_creator_photo_url, ''),
+            p_color, nullif(p_home_url, ''), p_content, p_timezone, clock_timestamp(),
+            case when v_block.hold_messages = 'off' then 'published'
+                 else private.hold_status(v_block, v_uid, p_content) end,
+            v_uid <> v_block.owner_id and private.imitates_owner(v_block, v_name))
+    returning * into v_message;
+
+  -- the notification email is kept only for top-level messages of blocks that ask for it
+  if p_parent_id is null and v_block.allow_creator_email and v_email is not null
+     and char_length(v_email) <= 50 and private.is_valid_email(v_email) then
+    insert into public.message_private (message_id, block_id, creator_email)
+      values (v_message.id, p_block_id, v_email);
+  else
+    v_email := null;
+  end if;
+
+  perform private.record_audience_event(v_block, v_uid, p_creator_name, nullif(p_creator_photo_url, ''), p_color, v_email);
+  return private.visible_thread_json(v_message, v_uid, v_uid = v_block.owner_id);
+end;
+$$;
+comment on function public.post_message(uuid, uuid, text, text, text, text, text, text, text, text) is
+  'Posts a message or a one-level reply (held for approval when the block says so). Errors: Please sign in to leave a message., Message cannot be empty, Too long message, Invalid avatar URL, Invalid home URL, Replies are turned off, Only the owner can reply, The owner of this block has blocked you from writing here., This was not sent: it looked automated., You''re going too fast, try again in a few seconds. (429), block doesn''t exists.';
+revoke execute on function public.post_message(uuid, uuid, text, text, text, text, text, text, text, text) from public, anon;
+
+-- Author edits their message (a message waiting for approval too). Under the block's hold
+-- setting an edit may be held again. security definer: see the header.
+create or replace function public.edit_message(p_message_id uuid, p_content text)
+returns jsonb
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_uid uuid := private.require_uid();
+  v_message public.messages := private.visible_message(p_message_id, v_uid, true);
+  v_block public.blocks := private.visible_block(v_message.block_id);
+begin
+  if v_message.creator_id <> v_uid then
+    raise exception 'Only the author can edit this message' using errcode = 'PT403';
+  end if;
+  perform private.check_writer(v_block, v_uid);
+  perform private.check_message_content(p_content);
+  perform private.check_rate_limit(v_block, v_uid, 'edit');
+  update public.messages
+    set content = p_content, is_edited = true,
+        status = case when status = 'held' then 'held' else private.hold_status(v_block, v_uid, p_content) end
+    where id = p_message_id returning * into v_message;
+  return private.message_json(v_message, v_uid);
+end;
+$$;
+revoke execute on function public.edit_message(uuid, text) from public, anon;
+
+-- Author or block owner deletes a message (with its replies). security definer: see the header.
+create or replace function public.delete_message(p_message_id uuid)
+returns jsonb
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_uid uuid := private.require_uid();
+  v_message public.messages := private.visible_message(p_message_id, v_uid, true);
+begin
+  if v_message.creator_id <> v_uid
+     and not exists (select 1 from public.blocks where id = v_message.block_id and owner_id = v_uid) then
+    raise exception 'Only the author or the block owner can delete this message' using errcode = 'PT403';
+  end if;
+  delete from public.messages where id = p_message_id;
+  return jsonb_build_object('id', p_message_id, 'deleted', true);
+end;
+$$;
+revoke execute on function public.delete_message(uuid) from public, anon;
+
+-- Likes or unlikes a message for the caller; p_liked sets the state instead of toggling. Only a
+-- call that changes the state spends a token. security definer: see the header.
+create or replace function public.toggle_message_like(p_message_id uuid,
+  p_liked boolean default null)
+returns jsonb
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_uid uuid := private.require_uid();
+  v_message public.messages := private.visible_message(p_message_id, v_uid);
+  v_block public.blocks := private.visible_block(v_message.block_id);
+  v_has boolean;
+  v_want boolean;
+begin
+  if not v_block.allow_reaction then
+    raise exception 'Reactions are turned off' using errcode = 'PT403';
+  end if;
+  perform private.check_writer(v_block, v_uid);
+  v_has := exists (select 1 from public.message_likes where message_id = p_message_id and user_id = v_uid);
+  v_want := coalesce(p_liked, not v_has);
+  if v_want <> v_has then
+    perform private.check_rate_limit(v_block, v_uid, 'like');
+    if v_want then
+      insert into public.message_likes (message_id, user_id) values (p_message_id, v_uid)
+        on conflict do nothing;
+    else
+      delete from public.message_likes where message_id = p_message_id and user_id = v_uid;
+    end if;
+  end if;
+
+  return jsonb_build_object('liked', v_want,
+    'like_count', (select like_count from public.messages where id = p_message_id));
+end;
+$$;
+revoke execute on function public.toggle_message_like(uuid, boolean) from public, anon;
+
+-- Block owner resolves or reopens a top-level message. security definer: see the header.
+create function public.set_message_resolved(p_message_id uuid, p_resolved boolean)
+returns jsonb
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_uid uuid := private.require_uid();
+  v_message public.messages := private.message_for_update(p_message_id);
+begin
+  if not exists (select 1 from public.blocks where id = v_message.block_id and owner_id = v_uid) then
+    raise exception 'Only the block owner can resolve messages' using errcode = 'PT403';
+  end if;
+  if v_message.parent_id is not null then
+    raise exception 'Only top-level messages can be resolved' using errcode = 'P0001';
+  end if;
+  update public.messages set resolved = coalesce(p_resolved, false)
+    where id = p_message_id returning * into v_message;
+  return private.message_json(v_message, v_uid);
+end;
+$$;
+revoke execute on function public.set_message_resolved(uuid, boolean) from public, anon;
+
+create trigger messages_before_insert before insert on public.messages
+  for each row execute function private.messages_before_insert();
+create trigger messages_after_insert after insert on public.messages
+  for each row execute function private.messages_after_insert();
+create trigger messages_after_delete after delete on public.messages
+  for each row execute function private.messages_after_delete();
+create trigger message_likes_after_change after insert or delete on public.message_likes
+  for each row execute function private.message_likes_after_change();

@@ -1,0 +1,405 @@
+-- A plan after its checkout: renewals (card schedules at PortOne, PayPal subscriptions), failed
+-- renewals, changes and stops by the owner, provider webhooks applied once, and the daily expiry
+-- (pg_cron `plan-expiry`): plans past their end become inactive and the limits fall back; plans
+-- that renew are checked with the provider first; owners are mailed a few days before.
+
+-- The next period's charge of a card plan, written unscheduled with a job that schedules it.
+create function private.next_card_charge(p_payment public.payments, p_billing_key text)
+returns uuid
+language plpgsql
+set search_path = ''
+as $$
+declare
+  v_id uuid := gen_random_uuid();
+  v_plan jsonb;
+  v_price numeric := coalesce(p_payment.next_price, p_payment.price);
+  v_content jsonb := coalesce(p_payment.next_content, p_payment.content);
+begin
+  v_plan := jsonb_build_object(
+    'type', case when v_content ->> 'planName' = 'Basic' then 'basic' else 'custom' end,
+    'blockLimit', private.jsonb_int(v_content, 'blockLimit'),
+    'responseMonthlyLimit', private.jsonb_int(v_content, 'responseMonthlyLimit'));
+  insert into private.payment_charges (id, user_id, payment_id, kind, method, provider_ref, plan,
+                                       price, amount, currency, status, period_start, period_end)
+  values (v_id, p_payment.user_id, p_payment.id, 'renewal', 'iamport', p_billing_key, v_plan,
+          v_price, v_price * 1000, 'KRW', 'unscheduled', p_payment.end_date + 1,
+          private.period_end(p_payment.end_date + 1));
+  perform private.enqueue_job('plan.schedule-renewal', jsonb_build_object('charge_id', v_id),
+                              'plan.schedule-renewal:' || v_id);
+  return v_id;
+end;
+$$;
+revoke execute on function private.next_card_charge(public.payments, text) from public;
+
+-- A scheduled renewal the provider created (the schedule job's answer).
+create function public.mark_charge_scheduled(p_charge_id uuid, p_schedule_id text)
+returns void
+language sql
+security definer
+set search_path = ''
+as $$
+  update private.payment_charges set status = 'scheduled', schedule_id = left(p_schedule_id, 200)
+    where id = p_charge_id and kind = 'renewal' and status = 'unscheduled';
+$$;
+revoke execute on function public.mark_charge_scheduled(uuid, text) from public, anon, authenticated;
+
+-- A card renewal the provider charged: the plan runs one more period (a changed plan starts
+-- now), and the following period's charge is written. Idempotent per charge.
+create function public.record_plan_renewal(p_charge_id uuid, p_provider_payment_id text)
+returns jsonb
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_charge private.payment_charges;
+  v_payment public.payments;
+begin
+  select * into v_charge from private.payment_charges
+    where id = p_charge_id and kind = 'renewal' for update;
+  if not found then
+    raise exception 'No such plan' using errcode = 'PT404';
+  end if;
+  select * into v_payment from public.payments where id = v_charge.payment_id for update;
+  if v_charge.status = 'recorded' then
+    return to_jsonb(v_payment);
+  end if;
+  update private.payment_charges
+    set status = 'recorded', provider_payment_id = left(p_provider_payment_id, 200), error = null
+    where id = v_charge.id;
+  -- the money came in: the period is the owner's even if they stopped meanwhile
+  update public.payments
+    set end_date = greatest(end_date, v_charge.period_end),
+        is_active = true,
+        type = (v_charge.plan ->> 'type')::public.payment_type,
+        content = private.plan_content(v_charge.plan),
+        price = v_charge.price,
+        next_content = null, next_price = null, renewal_failed_at = null
+    where id = v_payment.id
+    returning * into v_payment;
+  if v_payment.auto_renew then
+    perform private.next_card_charge(v_payment, v_charge.provider_ref);
+  end if;
+  perform private.apply_plan_limits(v_payment.user_id);
+  return to_jsonb(v_payment);
+end;
+$$;
+revoke execute on function public.record_plan_renewal(uuid, text) from public, anon, authenticated;
+
+-- A renewal payment that failed: the plan stops renewing and ends at its end date; the owner is
+-- mailed at once. Idempotent.
+create function public.record_renewal_failed(p_payment_id uuid, p_charge_id uuid, p_error text)
+returns void
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_payment public.payments;
+begin
+  select * into v_payment from public.payments where id = p_payment_id for update;
+  if not found or v_payment.renewal_failed_at is not null then
+    return;
+  end if;
+  if p_charge_id is not null then
+    update private.payment_charges set status = 'failed', error = left(p_error, 500)
+      where id = p_charge_id and kind = 'renewal' and status in ('unscheduled', 'scheduled');
+  end if;
+  update public.payments set auto_renew = false, renewal_failed_at = now() where id = v_payment.id;
+  perform private.enqueue_job('plan.mail',
+    jsonb_build_object('payment_id', v_payment.id, 'template', 'renewal_failed'),
+    'plan.mail:renewal_failed:' || v_payment.id || ':' || v_payment.end_date);
+end;
+$$;
+revoke execute on function public.record_renewal_failed(uuid, uuid, text) from public, anon, authenticated;
+
+-- What PayPal says about a subscription, applied to its plan: the period runs to the day before
+-- the next billing; a changed quantity the owner approved starts with a new period; a subscription
+-- that is not active stops renewing (the plan runs to its end). Idempotent (it sets, never adds).
+create function public.sync_paypal_plan(p_subscription_id text, p_state jsonb)
+returns jsonb
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_payment public.payments;
+  v_status text := p_state ->> 'status';
+  v_next date := (p_state ->> 'next_billing_date')::date;
+  v_quantity numeric := (p_state ->> 'quantity')::numeric;
+  v_end date;
+begin
+  select * into v_payment from public.payments
+    where method = 'paypal' and provider_payment_id = p_subscription_id
+    order by created_at desc limit 1
+    for update;
+  if not found then
+    return null;
+  end if;
+  if v_status = 'ACTIVE' and v_payment.stopped_at is null then
+    v_end := coalesce(v_next - 1, v_payment.end_date);
+    if v_end > v_payment.end_date then
+      -- a new period: a changed plan the owner approved on PayPal starts now
+      update public.payments
+        set end_date = v_end, is_active = true, renewal_failed_at = null,
+            type = case when next_content is not null and next_price = v_quantity
+                        then (case when next_content ->> 'planName' = 'Basic' then 'basic' else 'custom' end)::public.payment_type
+                        else type end,
+            content = case when next_content is not null and next_price = v_quantity then next_content else content end,
+            price = case when next_content is not null and next_price = v_quantity then next_price else price end,
+            next_content = case when next_content is not null and next_price = v_quantity then null else next_content end,
+            next_price = case when next_content is not null and next_price = v_quantity then null else next_price end
+        where id = v_payment.id
+        returning * into v_payment;
+    end if;
+  elsif v_status in ('CANCELLED', 'SUSPENDED', 'EXPIRED') and v_payment.auto_renew then
+    update public.payments set auto_renew = false where id = v_payment.id returning * into v_payment;
+  end if;
+  if coalesce((p_state ->> 'payment_failed')::boolean, false) then
+    perform public.record_renewal_failed(v_payment.id, null, 'PayPal could not take the payment');
+    select * into v_payment from public.payments where id = v_payment.id;
+  end if;
+  perform private.apply_plan_limits(v_payment.user_id);
+  return to_jsonb(v_payment);
+end;
+$$;
+revoke execute on function public.sync_paypal_plan(text, jsonb) from public, anon, authenticated;
+
+-- Ends a plan now (a renewal the provider never made): inactive, limits fall back.
+create function public.end_plan(p_payment_id uuid)
+returns void
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_user uuid;
+begin
+  update public.payments set is_active = false, auto_renew = false
+    where id = p_payment_id and is_active
+    returning user_id into v_user;
+  if v_user is not null then
+    update private.payment_charges set status = 'revoked'
+      where payment_id = p_payment_id and kind = 'renewal' and status in ('unscheduled', 'scheduled');
+    perform private.apply_plan_limits(v_user);
+  end if;
+end;
+$$;
+revoke execute on function public.end_plan(uuid) from public, anon, authenticated;
+
+-- The owner's plan with what the provider needs to stop or change it: {payment, billing_key,
+-- renewal_charge}. Only the owner's active, renewing (for changes) plan of this method.
+create function public.plan_for_owner(p_user_id uuid, p_payment_id uuid, p_method public.payment_method)
+returns jsonb
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+declare
+  v_payment public.payments;
+  v_first private.payment_charges;
+  v_renewal private.payment_charges;
+begin
+  select * into v_payment from public.payments
+    where id = p_payment_id and user_id = p_user_id and is_active
+      and type in ('basic', 'custom') and method = p_method;
+  if not found then
+    raise exception 'No such plan' using errcode = 'PT404';
+  end if;
+  select * into v_first from private.payment_charges where payment_id = v_payment.id and kind = 'first';
+  select * into v_renewal from private.payment_charges
+    where payment_id = v_payment.id and kind = 'renewal' and status in ('unscheduled', 'scheduled')
+    order by period_start desc limit 1;
+  return jsonb_build_object(
+    'payment', to_jsonb(v_payment),
+    'billing_key', case when p_method = 'iamport' then v_first.provider_ref end,
+    'subscription_id', case when p_method = 'paypal' then v_payment.provider_payment_id end,
+    'renewal_charge', to_jsonb(v_renewal));
+end;
+$$;
+revoke execute on function public.plan_for_owner(uuid, uuid, public.payment_method) from public, anon, authenticated;
+
+-- The owner stopped the plan (the provider was told first): no more renewals, the plan runs to
+-- its end date. Idempotent.
+create function public.record_plan_stop(p_user_id uuid, p_payment_id uuid)
+returns jsonb
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_payment public.payments;
+begin
+  update public.payments
+    set auto_renew = false, stopped_at = coalesce(stopped_at, now()), next_content = null, next_price = null
+    where id = p_payment_id and user_id = p_user_id
+    returning * into v_payment;
+  if not found then
+    raise exception 'No such plan' using errcode = 'PT404';
+  end if;
+  update private.payment_charges set status = 'revoked'
+    where payment_id = p_payment_id and kind = 'renewal' and status in ('unscheduled', 'scheduled');
+  return to_jsonb(v_payment);
+end;
+$$;
+revoke execute on function public.record_plan_stop(uuid, uuid) from public, anon, authenticated;
+
+-- The owner changed the plan of the next periods (p_plan, priced p_price). For a card plan the
+-- pending renewal charge is replaced (its schedule was revoked first) and a new one is scheduled
+-- by the queue; for PayPal the change waits for the owner's approval on PayPal.
+create function public.record_plan_change(p_user_id uuid, p_payment_id uuid, p_plan jsonb, p_price numeric)
+returns jsonb
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_payment public.payments;
+  v_billing_key text;
+  v_price numeric := private.plan_price(p_plan);
+begin
+  if v_price is null or v_price is distinct from p_price then
+    raise exception 'The price has changed; check the plan and try again' using errcode = 'P0001';
+  end if;
+  select * into v_payment from public.payments
+    where id = p_payment_id and user_id = p_user_id and is_active for update;
+  if not found then
+    raise exception 'No such plan' using errcode = 'PT404';
+  end if;
+  if not v_payment.auto_renew then
+    raise exception 'This plan does not renew' using errcode = 'PT409';
+  end if;
+  update public.payments
+    set next_content = private.plan_content(p_plan), next_price = v_price
+    where id = v_payment.id
+    returning * into v_payment;
+  if v_payment.method = 'iamport' then
+    update private.payment_charges set status = 'revoked'
+      where payment_id = v_payment.id and kind = 'renewal' and status in ('unscheduled', 'scheduled')
+      returning provider_ref into v_billing_key;
+    if v_billing_key is null then
+      select provider_ref into v_billing_key from private.payment_charges
+        where payment_id = v_payment.id and kind = 'first';
+    end if;
+    perform private.next_card_charge(v_payment, v_billing_key);
+  end if;
+  return to_jsonb(v_payment);
+end;
+$$;
+revoke execute on function public.record_plan_change(uuid, uuid, jsonb, numeric) from public, anon, authenticated;
+
+-- Whether a provider event (PortOne webhook-id, PayPal event id) was applied already.
+create function public.payment_event_seen(p_id text)
+returns boolean
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select exists (select 1 from private.provider_events where id = left(p_id, 200));
+$$;
+revoke execute on function public.payment_event_seen(text) from public, anon, authenticated;
+
+-- Records an applied provider event; false when it was recorded already.
+create function public.record_payment_event(p_id text)
+returns boolean
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  insert into private.provider_events (id) values (left(p_id, 200)) on conflict (id) do nothing;
+  return found;
+end;
+$$;
+revoke execute on function public.record_payment_event(text) from public, anon, authenticated;
+
+-- Once a day: plans that do not renew and are past their end date become inactive (limits fall
+-- back, blocks beyond the limit are deactivated); plans that renew and are past their end are
+-- checked with the provider first (`plan.renewal-check`: a renewal may have been paid without
+-- its webhook reaching us), and ended after a week without an answer; owners of plans that end
+-- in PLAN_RULES.noticeDays (3) days without renewing are mailed. Answers what it did.
+create function private.expire_plans()
+returns jsonb
+language plpgsql
+set search_path = ''
+as $$
+declare
+  v_notices integer := 0;
+  v_checks integer := 0;
+  v_ended integer := 0;
+  v_row record;
+  v_users uuid[];
+  v_user uuid;
+begin
+  for v_row in
+    select id, end_date from public.payments
+    where is_active and not auto_renew and renewal_failed_at is null
+      and end_date = current_date + 3
+  loop
+    if private.enqueue_job('plan.mail', jsonb_build_object('payment_id', v_row.id, 'template', 'ending'),
+                           'plan.mail:ending:' || v_row.id || ':' || v_row.end_date) is not null then
+      v_notices := v_notices + 1;
+    end if;
+  end loop;
+
+  for v_row in
+    select id, end_date from public.payments
+    where is_active and auto_renew and end_date < current_date and end_date >= current_date - 7
+  loop
+    if private.enqueue_job('plan.renewal-check', jsonb_build_object('payment_id', v_row.id),
+                           'plan.renewal-check:' || v_row.id || ':' || v_row.end_date) is not null then
+      v_checks := v_checks + 1;
+    end if;
+  end loop;
+
+  with ended as (
+    update public.payments set is_active = false, auto_renew = false
+    where is_active and end_date < current_date
+      and (not auto_renew or end_date < current_date - 7)
+    returning id, user_id
+  ), revoked as (
+    update private.payment_charges c set status = 'revoked'
+    from ended e
+    where c.payment_id = e.id and c.kind = 'renewal' and c.status in ('unscheduled', 'scheduled')
+  )
+  select array_agg(distinct user_id) into v_users from ended;
+  foreach v_user in array coalesce(v_users, '{}'::uuid[]) loop
+    perform private.apply_plan_limits(v_user);
+    v_ended := v_ended + 1;
+  end loop;
+
+  return jsonb_build_object('notices', v_notices, 'checks', v_checks, 'owners_ended', v_ended);
+end;
+$$;
+revoke execute on function private.expire_plans() from public;
+grant execute on function private.expire_plans() to service_role;
+
+-- The same for the service role (tests and operators run it through PostgREST).
+create function public.expire_plans()
+returns jsonb
+language sql
+security definer
+set search_path = ''
+as $$
+  select private.expire_plans();
+$$;
+revoke execute on function public.expire_plans() from public, anon, authenticated;
+
+-- What a plan mail needs: the plan row and its owner (address, name, language).
+create function public.plan_mail_context(p_payment_ids uuid[])
+returns jsonb
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select coalesce(jsonb_agg(jsonb_build_object(
+    'payment', to_jsonb(p),
+    'owner', jsonb_build_object('id', o.id, 'email', o.email, 'name', o.name, 'language', o.language))), '[]'::jsonb)
+  from public.payments p
+  join public.profiles o on o.id = p.user_id
+  where p.id = any(p_payment_ids);
+$$;
+revoke execute on function public.plan_mail_context(uuid[]) from public, anon, authenticated;

@@ -1,0 +1,187 @@
+-- Profiles (one per signed-in, non-anonymous auth user, created by a trigger on auth.users) and
+-- the owner's tag list. Deleting an auth user also deletes what they wrote as a visitor on other
+-- owners' blocks; idle anonymous visitors are purged daily.
+
+create table public.profiles (
+  id uuid primary key references auth.users (id) on delete cascade,
+  name text not null default '' check (char_length(name) <= 100),
+  email text check (char_length(email) <= 255),
+  photo_url text check (char_length(photo_url) <= 500),
+  home_url text check (char_length(home_url) <= 500),
+  language public.language_code not null default 'en',
+  agree boolean not null default false,
+  domain_list text[] not null default '{}' check (cardinality(domain_list) <= 100),
+  paid boolean not null default false,
+  block_limit integer not null default 3 check (block_limit >= 0),
+  block_count integer not null default 0 check (block_count >= 0),
+  response_monthly_limit integer not null default 100 check (response_monthly_limit >= 0),
+  deactivated_mode boolean not null default false,
+  group_mode text check (char_length(group_mode) <= 100),
+  email_only boolean not null default false,
+  created_at timestamptz not null default now(),
+  updated_at timestamptz not null default now()
+);
+comment on table public.profiles is
+  'One row per signed-in (non-anonymous) user: profile fields, consent, plan limits and usage counters.';
+comment on column public.profiles.group_mode is 'Audience group selected on the audience page (null: all).';
+alter table public.profiles enable row level security;
+revoke insert, update, delete on public.profiles from anon, authenticated;
+grant update (name, photo_url, home_url, language, domain_list, deactivated_mode, group_mode, email_only) on public.profiles to authenticated;
+
+create policy "Users can read their own profile" on public.profiles
+  for select to authenticated using (id = (select auth.uid()));
+
+create policy "Users can update their own profile" on public.profiles
+  for update to authenticated
+  using (id = (select auth.uid())) with check (id = (select auth.uid()));
+
+create table public.user_tags (
+  id uuid primary key default gen_random_uuid(),
+  user_id uuid not null default auth.uid() references public.profiles (id) on delete cascade,
+  label text not null check (char_length(label) between 1 and 50),
+  active boolean not null default false,
+  created_at timestamptz not null default now(),
+  unique (user_id, label)
+);
+comment on table public.user_tags is 'The owner''s tag list (label and active flag) used to filter block cards.';
+alter table public.user_tags enable row level security;
+
+create policy "Users can read their own tags" on public.user_tags
+  for select to authenticated using (user_id = (select auth.uid()));
+
+create policy "Users can add their own tags" on public.user_tags
+  for insert to authenticated with check (user_id = (select auth.uid()));
+
+create policy "Users can update their own tags" on public.user_tags
+  for update to authenticated
+  using (user_id = (select auth.uid())) with check (user_id = (select auth.uid()));
+
+create policy "Users can delete their own tags" on public.user_tags
+  for delete to authenticated using (user_id = (select auth.uid()));
+
+-- Creates the profile (profiles_after_insert adds its reserved audience groups) for a new
+-- non-anonymous auth user. security definer: runs as the auth server's role, which has no
+-- rights on public tables.
+create function private.handle_new_user()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_meta jsonb := coalesce(new.raw_user_meta_data, '{}'::jsonb);
+  v_language text := v_meta ->> 'language';
+begin
+  if coalesce(new.is_anonymous, false) then
+    return new;
+  end if;
+  insert into public.profiles (id, name, email, photo_url, language)
+  values (
+    new.id,
+    left(coalesce(nullif(v_meta ->> 'full_name', ''), nullif(v_meta ->> 'name', ''),
+                  split_part(coalesce(new.email, ''), '@', 1)), 100),
+    new.email,
+    left(coalesce(nullif(v_meta ->> 'avatar_url', ''), nullif(v_meta ->> 'picture', '')), 500),
+    (case when v_language in ('en', 'ko') then v_language else 'en' end)::public.language_code
+  )
+  on conflict (id) do nothing;
+  return new;
+end;
+$$;
+
+-- Every profile gets the reserved groups. security definer: runs inside the auth.users trigger.
+create function private.profiles_after_insert()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  insert into public.audience_groups (user_id, name) values (new.id, 'activated'), (new.id, 'deactivated')
+    on conflict (user_id, name) do nothing;
+  return new;
+end;
+$$;
+
+-- Deleting an auth user (account deletion) also deletes what they wrote as a visitor on other
+-- owners' blocks (messages, likes, responses, audience entries), unless the idle-visitor purge
+-- below says otherwise for its own transaction (rb.keep_visitor_content; no client role can
+-- delete auth users or reach that setting). security definer: runs inside the auth server's
+-- delete, which has no rights on public tables. Row triggers on these tables keep the other
+-- owners' counters right.
+create or replace function private.handle_deleted_user()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  if current_setting('rb.keep_visitor_content', true) = 'on' then
+    return old;
+  end if;
+  delete from public.message_likes where user_id = old.id;
+  delete from public.messages where creator_id = old.id;
+  delete from public.responses where creator_id = old.id;
+  delete from public.audience_members where creator_id = old.id;
+  return old;
+end;
+$$;
+
+-- Anonymous visitors pile up: the SDK signs a visitor up anonymously on the first write (a
+-- comment, a like, a response), one auth user per browser, and nothing removes them. On hosted
+-- Supabase each is a row in auth.users (plus its sessions and refresh tokens) and counts as a
+-- monthly active user while it refreshes its token. What a visitor wrote does not depend on the
+-- user row (messages, likes and responses keep the visitor's id and name without a foreign key),
+-- so an identity idle for 30 days is deleted: its browser's session then ends, and the next write
+-- there signs up a fresh anonymous visitor (who can no longer edit or unlike what the old one did).
+-- Regular users (Google, Apple, or an anonymous user who linked one) are never touched.
+-- A user who deletes their account still takes their visitor content along
+-- (private.handle_deleted_user above); the purge says otherwise for its own transaction only.
+create function private.purge_idle_anonymous_users(
+  p_idle interval default interval '30 days',
+  p_limit integer default 10000
+)
+returns integer
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_deleted integer;
+begin
+  perform set_config('rb.keep_visitor_content', 'on', true);
+  with idle as (
+    select u.id
+    from auth.users u
+    where u.is_anonymous
+      and u.created_at < now() - p_idle
+      and not exists (
+        select 1 from auth.sessions s
+        where s.user_id = u.id and s.updated_at >= now() - p_idle
+      )
+    order by u.created_at
+    limit p_limit
+    for update of u skip locked
+  )
+  delete from auth.users u using idle where u.id = idle.id;
+  get diagnostics v_deleted = row_count;
+  perform set_config('rb.keep_visitor_content', '', true);
+  return v_deleted;
+end;
+$$;
+comment on function private.purge_idle_anonymous_users(interval, integer) is
+  'Deletes anonymous auth users created and last active (session refresh) more than p_idle ago, at most p_limit per call; their messages, likes and responses stay. Daily by pg_cron.';
+revoke execute on function private.purge_idle_anonymous_users(interval, integer) from public;
+
+create trigger profiles_set_updated_at before update on public.profiles
+  for each row execute function private.set_updated_at();
+create trigger on_auth_user_created after insert on auth.users
+  for each row execute function private.handle_new_user();
+-- an anonymous user who links Google or Apple becomes a regular user and gets a profile then
+create trigger on_auth_user_upgraded after update of is_anonymous on auth.users
+  for each row when (old.is_anonymous and not new.is_anonymous)
+  execute function private.handle_new_user();
+create trigger profiles_after_insert after insert on public.profiles
+  for each row execute function private.profiles_after_insert();
+create trigger on_auth_user_deleted before delete on auth.users
+  for each row execute function private.handle_deleted_user();

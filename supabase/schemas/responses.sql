@@ -1,0 +1,345 @@
+-- Responses (form, ab, like, button) and the visitor RPCs that write them. Visitors have no write
+-- rights on the table: every write goes through these security definer functions, which check
+-- the block's settings, validate the input with the spec's messages and keep counters in the same
+-- transaction. Error codes (PostgREST turns them into HTTP statuses): P0001 invalid input (400),
+-- PT401 not signed in, PT403 not allowed, PT404 not found, PT429 limit reached.
+
+create table public.responses (
+  id uuid primary key default gen_random_uuid(),
+  block_id uuid not null references public.blocks (id) on delete cascade,
+  kind public.response_kind not null,
+  -- the visitor's auth uid (often an anonymous Supabase user); not a foreign key, so a response
+  -- outlives the visitor's session user
+  creator_id uuid not null,
+  creator_name text check (char_length(creator_name) <= 100),
+  creator_photo_url text check (char_length(creator_photo_url) <= 500),
+  color text check (char_length(color) <= 32),
+  is_like boolean not null default false,
+  timezone text check (char_length(timezone) <= 64),
+  -- keyed by question id: {index, title, type, value, option_ids, as_visitor_info}
+  answers jsonb not null default '{}'::jsonb check (jsonb_typeof(answers) = 'object'),
+  created_at timestamptz not null default now(),
+  check (is_like = (kind = 'like'))
+);
+comment on table public.responses is
+  'A visitor''s response to a block: a form or ab submission, a like (one per visitor) or a button click.';
+alter table public.responses enable row level security;
+revoke insert, update on public.responses from anon, authenticated;
+create unique index responses_one_like_per_visitor_idx on public.responses (block_id, creator_id)
+  where kind = 'like';
+create unique index responses_one_ab_vote_per_visitor_idx on public.responses (block_id, creator_id)
+  where kind = 'ab';
+create index responses_block_id_created_at_idx on public.responses (block_id, created_at desc);
+create index responses_creator_id_idx on public.responses (creator_id);
+
+create policy "Owners read their blocks' responses and visitors their own like" on public.responses
+  for select to authenticated using (
+    (kind = 'like' and creator_id = (select auth.uid()))
+    or exists (select 1 from public.blocks b
+               where b.id = responses.block_id and b.owner_id = (select auth.uid())));
+
+create policy "Owners can delete responses to their blocks" on public.responses
+  for delete to authenticated using (exists (
+    select 1 from public.blocks b where b.id = responses.block_id and b.owner_id = (select auth.uid())));
+
+create or replace function private.responses_after_insert()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  perform private.bump_block_counts(new.block_id, 1, 1, (new.kind = 'like')::integer);
+  return new;
+end;
+$$;
+
+create or replace function private.responses_after_delete()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_option_ids uuid[];
+begin
+  perform private.bump_block_counts(old.block_id, -1, -1, -(old.kind = 'like')::integer);
+  if old.kind in ('form', 'ab') then
+    select coalesce(array_agg(o.value::uuid), '{}') into v_option_ids
+      from jsonb_each(old.answers) a,
+           jsonb_array_elements_text(case when jsonb_typeof(a.value -> 'option_ids') = 'array'
+                                          then a.value -> 'option_ids' else '[]'::jsonb end) o;
+    if cardinality(v_option_ids) > 0 then
+      update public.options set response_count = greatest(response_count - 1, 0)
+        where id = any (v_option_ids) and block_id = old.block_id;
+    end if;
+  end if;
+  return old;
+end;
+$$;
+
+-- Submits a form or ab response. p_answers maps question id to the answer: a string for text
+-- questions, an option id or an array of option ids for poll and ab (an object {"value": ...}
+-- is accepted too). Validates with the spec's rules (a text made only of whitespace is empty, as
+-- JavaScript's trim() sees it; text answers are stored trimmed that way), refuses a blocked
+-- writer, checks the honeypot and the rate limits (action vote for ab, submit for form), takes
+-- the owner's monthly quota, stores the response and counts the chosen options in one
+-- transaction. security definer: see the header.
+create or replace function public.submit_response(p_block_id uuid, p_answers jsonb,
+  p_creator_name text default null, p_color text default null, p_timezone text default null,
+  p_honeypot text default null)
+returns jsonb
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_uid uuid := private.require_uid();
+  v_block public.blocks := private.visible_block(p_block_id);
+  v_question public.questions;
+  v_raw jsonb;
+  v_text text;
+  v_ids uuid[];
+  v_values jsonb;
+  v_all_option_ids uuid[] := '{}';
+  v_answers jsonb := '{}'::jsonb;
+  v_found integer;
+  v_email text;
+  v_name text;
+  v_response_id uuid;
+  v_options jsonb;
+begin
+  if v_block.type not in ('form', 'ab') then
+    raise exception 'Not supported block' using errcode = 'P0001';
+  end if;
+  if exists (select 1 from public.blocked_writers where block_id = p_block_id and user_id = v_uid) then
+    perform private.check_writer(v_block, v_uid);
+  end if;
+  if v_block.honeypot then
+    perform private.check_honeypot(v_block, p_honeypot);
+  end if;
+  if p_answers is null or jsonb_typeof(p_answers) <> 'object' then
+    raise exception 'Please check response' using errcode = 'P0001';
+  end if;
+  perform private.check_visitor_fields(p_creator_name, p_color, null, null, p_timezone);
+  if exists (select 1 from jsonb_object_keys(p_answers) k
+             where not exists (select 1 from public.questions q
+                               where q.block_id = p_block_id and not q.deleted and q.id::text = k)) then
+    raise exception 'Not valid question' using errcode = 'P0001';
+  end if;
+
+  for v_question in
+    select * from public.questions where block_id = p_block_id and not deleted order by index, created_at
+  loop
+    continue when v_question.type in ('description', 'image');
+    v_raw := p_answers -> v_question.id::text;
+    if jsonb_typeof(v_raw) = 'object' then
+      v_raw := v_raw -> 'value';
+    end if;
+    if v_raw is null or jsonb_typeof(v_raw) = 'null' then
+      v_raw := null;
+    end if;
+
+    if v_question.type in ('poll', 'ab') then
+      if v_raw is not null and jsonb_typeof(v_raw) not in ('string', 'array') then
+        raise exception 'Invalid option' using errcode = 'P0001', detail = v_question.id::text;
+      end if;
+      if jsonb_typeof(v_raw) = 'string' then
+        v_raw := jsonb_build_array(v_raw);
+      end if;
+      v_raw := coalesce(v_raw, '[]'::jsonb);
+      if exists (select 1 from jsonb_array_elements(v_raw) e
+                 where jsonb_typeof(e) <> 'string' or (e #>> '{}') !~* '^[0-9a-f-]{36}$') then
+        raise exception 'Invalid option' using errcode = 'P0001', detail = v_question.id::text;
+      end if;
+      select coalesce(array_agg(distinct (e #>> '{}')::uuid), '{}') into v_ids from jsonb_array_elements(v_raw) e;
+      if cardinality(v_ids) = 0 then
+        if v_question.required then
+          raise exception 'Required' using errcode = 'P0001', detail = v_question.id::text;
+        end if;
+        continue;
+      end if;
+      if cardinality(v_ids) > 1 and (v_question.type = 'ab' or not v_question.allow_multi_select) then
+        raise exception 'Choose one option' using errcode = 'P0001', detail = v_question.id::text;
+      end if;
+      select coalesce(jsonb_agg(o.value order by o.index), '[]'::jsonb), count(*) into v_values, v_found
+        from public.options o where o.id = any (v_ids) and o.question_id = v_question.id and not o.deleted;
+      if v_found <> cardinality(v_ids) then
+        raise exception 'Invalid option' using errcode = 'P0001', detail = v_question.id::text;
+      end if;
+      v_all_option_ids := v_all_option_ids || v_ids;
+      v_answers := v_answers || jsonb_build_object(v_question.id::text, jsonb_build_object(
+        'index', v_question.index, 'title', v_question.title, 'type', v_question.type,
+        'value', v_values, 'option_ids', to_jsonb(v_ids), 'as_visitor_info', v_question.as_visitor_info));
+      continue;
+    end if;
+
+    -- text-like questions
+    if v_raw is not null and jsonb_typeof(v_raw) not in ('string', 'number') then
+      raise exception 'Please check response' using errcode = 'P0001', detail = v_question.id::text;
+    end if;
+    v_text := nullif(private.trim_whitespace(v_raw #>> '{}'), '');
+    if v_text is null then
+      if v_question.required then
+        raise exception 'Required' using errcode = 'P0001', detail = v_question.id::text;
+      end if;
+      continue;
+    end if;
+    case v_question.type
+      when 'short_text' then
+        if char_length(v_text) > 300 then
+          raise exception 'Too long message' using errcode = 'P0001', detail = v_question.id::text;
+        end if;
+      when 'long_text' then
+        if char_length(v_text) > 1000 then
+          raise exception 'Too long message' using errcode = 'P0001', detail = v_question.id::text;
+        end if;
+      when 'mail' then
+        if char_length(v_text) > 50 then
+          raise exception 'Too long message' using errcode = 'P0001', detail = v_question.id::text;
+        end if;
+        if not private.is_valid_email(v_text) then
+          raise exception 'Invalid email address.' using errcode = 'P0001', detail = v_question.id::text;
+        end if;
+      when 'phone' then
+        if v_text !~ '^[0-9 -]{1,20}$' then
+          raise exception 'Invalid phone number' using errcode = 'P0001', detail = v_question.id::text;
+        end if;
+      when 'number' then
+        if v_text !~ '^[-+]?[0-9]{1,18}$' then
+          raise exception 'Not a number' using errcode = 'P0001', detail = v_question.id::text;
+        end if;
+      else
+        null;
+    end case;
+    if v_question.as_visitor_info = 'email' and v_question.type = 'mail' then
+      v_email := v_text;
+    elsif v_question.as_visitor_info = 'name' then
+      v_name := left(v_text, 100);
+    end if;
+    v_answers := v_answers || jsonb_build_object(v_question.id::text, jsonb_build_object(
+      'index', v_question.index, 'title', v_question.title, 'type', v_question.type,
+      'value', v_text, 'as_visitor_info', v_question.as_visitor_info));
+  end loop;
+
+  if v_block.type = 'ab' and exists (
+      select 1 from public.responses where block_id = p_block_id and kind = 'ab' and creator_id = v_uid) then
+    raise exception 'Already voted' using errcode = 'P0001';
+  end if;
+
+  -- before the quota: a refused submit never touches the owner's row
+  perform private.check_rate_limit(v_block, v_uid, case when v_block.type = 'ab' then 'vote' else 'submit' end);
+
+  -- the owner's monthly quota: one of the owner's count shards, never a row all their visitors
+  -- share (private.take_response_quota)
+  if not private.take_response_quota(v_block.owner_id, 1) then
+    raise exception 'Monthly response limit reached' using errcode = 'PT429', detail = 'quota';
+  end if;
+
+  insert into public.responses (block_id, kind, creator_id, creator_name, color, timezone, answers)
+    values (p_block_id, v_block.type::text::public.response_kind, v_uid,
+            coalesce(v_name, p_creator_name), p_color, p_timezone, v_answers)
+    on conflict (block_id, creator_id) where kind = 'ab' do nothing
+    returning id into v_response_id;
+  if v_response_id is null then
+    raise exception 'Already voted' using errcode = 'P0001';
+  end if;
+
+  with bumped as (
+    update public.options set response_count = response_count + 1
+      where id = any (v_all_option_ids) and block_id = p_block_id
+      returning id, response_count
+  )
+  select coalesce(jsonb_agg(jsonb_build_object('id', id, 'response_count', response_count)), '[]'::jsonb)
+    into v_options from bumped;
+
+  perform private.record_audience_event(v_block, v_uid, coalesce(v_name, p_creator_name), null, p_color, v_email);
+
+  return jsonb_build_object(
+    'id', v_response_id,
+    'response_count', (select (private.with_live_counts(b)).response_count from public.blocks b where b.id = p_block_id),
+    'options', v_options);
+end;
+$$;
+comment on function public.submit_response(uuid, jsonb, text, text, text, text) is
+  'Submits a form or ab response. Errors: Required, Too long message, Invalid email address., Invalid phone number, Not a number, Choose one option, Invalid option, Already voted, The owner of this block has blocked you from writing here., This was not sent: it looked automated., You''re going too fast, try again in a few seconds. (429), Monthly response limit reached (429), block doesn''t exists.';
+revoke execute on function public.submit_response(uuid, jsonb, text, text, text, text) from public, anon;
+
+-- One like per visitor and like block; p_liked sets the state instead of toggling. Only a call
+-- that changes the state spends a token. like_count is kept by the responses triggers.
+-- security definer: see the header.
+create or replace function public.toggle_block_like(p_block_id uuid,
+  p_creator_name text default null, p_color text default null, p_liked boolean default null)
+returns jsonb
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_uid uuid := private.require_uid();
+  v_block public.blocks := private.visible_block(p_block_id);
+  v_has boolean;
+  v_want boolean;
+begin
+  if v_block.type <> 'like' then
+    raise exception 'Not supported block' using errcode = 'P0001';
+  end if;
+  perform private.check_visitor_fields(p_creator_name, p_color);
+  if exists (select 1 from public.blocked_writers where block_id = p_block_id and user_id = v_uid) then
+    perform private.check_writer(v_block, v_uid);
+  end if;
+  v_has := exists (select 1 from public.responses
+                   where block_id = p_block_id and kind = 'like' and creator_id = v_uid);
+  v_want := coalesce(p_liked, not v_has);
+  if v_want <> v_has then
+    perform private.check_rate_limit(v_block, v_uid, 'like');
+    if v_want then
+      insert into public.responses (block_id, kind, creator_id, creator_name, color, is_like)
+        values (p_block_id, 'like', v_uid, p_creator_name, p_color, true)
+        on conflict (block_id, creator_id) where kind = 'like' do nothing;
+      if found then
+        perform private.record_audience_event(v_block, v_uid, p_creator_name, null, p_color, null);
+      end if;
+    else
+      delete from public.responses where block_id = p_block_id and kind = 'like' and creator_id = v_uid;
+    end if;
+  end if;
+
+  return jsonb_build_object('liked', v_want,
+    'like_count', (select (private.with_live_counts(b)).like_count from public.blocks b where b.id = p_block_id));
+end;
+$$;
+revoke execute on function public.toggle_block_like(uuid, text, text, boolean) from public, anon;
+
+-- Records a click on a button block. security definer: see the header.
+create or replace function public.record_button_click(p_block_id uuid,
+  p_creator_name text default null, p_color text default null)
+returns jsonb
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_uid uuid := private.require_uid();
+  v_block public.blocks := private.visible_block(p_block_id);
+begin
+  if v_block.type <> 'button' then
+    raise exception 'Not supported block' using errcode = 'P0001';
+  end if;
+  perform private.check_visitor_fields(p_creator_name, p_color);
+  if exists (select 1 from public.blocked_writers where block_id = p_block_id and user_id = v_uid) then
+    perform private.check_writer(v_block, v_uid);
+  end if;
+  perform private.check_rate_limit(v_block, v_uid, 'click');
+  insert into public.responses (block_id, kind, creator_id, creator_name, color)
+    values (p_block_id, 'button', v_uid, p_creator_name, p_color);
+  perform private.record_audience_event(v_block, v_uid, p_creator_name, null, p_color, null);
+  return jsonb_build_object('response_count', (select (private.with_live_counts(b)).response_count from public.blocks b where b.id = p_block_id));
+end;
+$$;
+revoke execute on function public.record_button_click(uuid, text, text) from public, anon;
+
+create trigger responses_after_insert after insert on public.responses
+  for each row execute function private.responses_after_insert();
+create trigger responses_after_delete after delete on public.responses
+  for each row execute function private.responses_after_delete();

@@ -1,0 +1,137 @@
+-- What many files use: the tunable settings of background work and limits (private.settings and
+-- private.setting), and small helpers (updated_at, JSON numbers, trimming as JavaScript's trim()
+-- does, e-mail shape, the caller's id).
+
+create table private.settings (
+  key text primary key check (key ~ '^[a-z][a-z0-9_.]{0,99}$'),
+  value jsonb not null,
+  updated_at timestamptz not null default now()
+);
+comment on table private.settings is
+  'Tunable settings of background work and limits (key -> JSON value). Only the database owner and definer functions read them.';
+alter table private.settings enable row level security;
+
+-- The setting's value, or the default when unset.
+create function private.setting(p_key text, p_default jsonb)
+returns jsonb
+language sql
+stable
+set search_path = ''
+as $$
+  select coalesce((select value from private.settings where key = p_key), p_default);
+$$;
+
+create function private.set_updated_at()
+returns trigger
+language plpgsql
+set search_path = ''
+as $$
+begin
+  new.updated_at := now();
+  return new;
+end;
+$$;
+
+-- An integer member of a JSON object, or null when it is missing or not a whole number.
+create function private.jsonb_int(p_value jsonb, p_key text)
+returns integer
+language sql
+immutable
+set search_path = ''
+as $$
+  select case when jsonb_typeof(p_value -> p_key) = 'number'
+                   and (p_value ->> p_key) ~ '^-?[0-9]{1,9}(\.0+)?$'
+              then (p_value ->> p_key)::numeric::integer end;
+$$;
+revoke execute on function private.jsonb_int(jsonb, text) from public;
+
+-- The characters of JavaScript's String.prototype.trim: tab, line tab, form feed, LF, CR,
+-- space, NBSP, U+1680, U+2000..U+200A, line and paragraph separators, U+202F, U+205F, U+3000
+-- and the BOM.
+create function private.trim_whitespace(p_text text)
+returns text
+language sql
+immutable
+parallel safe
+set search_path = ''
+as $$
+  select regexp_replace(
+    p_text,
+    '^[\u0009-\u000d\u0020\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]+|[\u0009-\u000d\u0020\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]+$',
+    '', 'g');
+$$;
+comment on function private.trim_whitespace(text) is
+  'p_text without leading and trailing whitespace, as JavaScript''s String.prototype.trim().';
+
+create function private.is_valid_email(p_email text)
+returns boolean
+language sql
+immutable
+set search_path = ''
+as $$
+  select p_email ~* '^[A-Z0-9._%+''-]+@[A-Z0-9.-]+\.[A-Z]{2,}$';
+$$;
+
+create function private.require_uid()
+returns uuid
+language plpgsql
+stable
+set search_path = ''
+as $$
+declare
+  v_uid uuid := auth.uid();
+begin
+  if v_uid is null then
+    raise exception 'Please sign in' using errcode = 'PT401';
+  end if;
+  return v_uid;
+end;
+$$;
+
+create function private.is_anonymous_caller()
+returns boolean
+language sql
+stable
+set search_path = ''
+as $$
+  select coalesce((auth.jwt() ->> 'is_anonymous')::boolean, false);
+$$;
+
+create function private.raise_paid_required(p_field text)
+returns void
+language plpgsql
+set search_path = ''
+as $$
+begin
+  raise exception 'Paid plan required (%)', p_field using errcode = 'PT403';
+end;
+$$;
+revoke execute on function private.raise_paid_required(text) from public;
+grant execute on function private.raise_paid_required(text) to service_role;
+
+-- ids of the objects of a jsonb array, refusing duplicates
+create function private.payload_ids(p_items jsonb, p_what text)
+returns uuid[]
+language plpgsql
+immutable
+set search_path = ''
+as $$
+declare
+  v_ids uuid[];
+begin
+  if jsonb_typeof(p_items) is distinct from 'array' then
+    raise exception 'Invalid % list', p_what using errcode = 'P0001';
+  end if;
+  select coalesce(array_agg((e ->> 'id')::uuid), '{}') into v_ids
+    from jsonb_array_elements(p_items) e;
+  if exists (select 1 from unnest(v_ids) i where i is null) then
+    raise exception 'Invalid id' using errcode = 'P0001';
+  end if;
+  if cardinality(v_ids) <> (select count(distinct i) from unnest(v_ids) i) then
+    raise exception 'Duplicate % id', p_what using errcode = 'P0001';
+  end if;
+  return v_ids;
+end;
+$$;
+revoke execute on function private.payload_ids(jsonb, text) from public;
+grant execute on function private.payload_ids(jsonb, text) to service_role;

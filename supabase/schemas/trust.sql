@@ -1,0 +1,484 @@
+-- Visitor trust (issue 9): rate limits (token buckets in an unlogged table, one row per block,
+-- visitor and action plus a few shard rows per block and action), the honeypot, the avatar and
+-- home URL rules, held messages and the owner-imitation mark, captcha passes, the owner's quota
+-- notices, and per-owner limits on edge functions an owner could call in a loop. Tunables in
+-- private.settings (`limits.<action>`, `limits.block_shards`, `limits.enabled`).
+
+-- UNLOGGED: a bucket is worth nothing after a crash (all buckets start full again), and the
+-- visitor's write should not pay a WAL record for it. fillfactor leaves room on each page so
+-- the updates stay HOT (no indexed column changes).
+create unlogged table private.rate_limits (
+  block_id uuid not null,
+  -- the visitor's uid, or for the block-wide buckets a shard id (0000...000N)
+  subject uuid not null,
+  action text not null,
+  tokens double precision not null,
+  -- the bucket's refill rate and size when it was last taken from
+  per_minute double precision not null,
+  burst double precision not null,
+  updated_at timestamptz not null,
+  -- when the bucket is full again: from then on the row is worth nothing (purged)
+  full_at timestamptz not null,
+  primary key (block_id, subject, action)
+) with (fillfactor = 50);
+comment on table private.rate_limits is
+  'Token buckets of the visitor rate limits, per (block, visitor, action) and per (block, shard, action). Unlogged: lost on a crash, which only refills them.';
+alter table private.rate_limits enable row level security;
+
+-- A solved captcha lets the visitor past the limits of one block a few more times.
+create table private.captcha_passes (
+  block_id uuid not null references public.blocks (id) on delete cascade,
+  user_id uuid not null,
+  uses_left integer not null check (uses_left >= 0),
+  expires_at timestamptz not null,
+  primary key (block_id, user_id)
+);
+comment on table private.captcha_passes is
+  'What a solved captcha buys: uses_left writes past the rate limits of one block until expires_at (settings captcha.pass_uses, captcha.pass_minutes).';
+alter table private.captcha_passes enable row level security;
+
+-- Tokens already used (by hash): a replayed token is refused even if the provider took it.
+create table private.captcha_tokens (
+  token_hash text primary key check (char_length(token_hash) = 64),
+  created_at timestamptz not null default now()
+);
+comment on table private.captcha_tokens is 'SHA-256 of the captcha tokens already spent (purged after a day).';
+alter table private.captcha_tokens enable row level security;
+
+create table private.quota_notices (
+  user_id uuid not null references public.profiles (id) on delete cascade,
+  month date not null,
+  level integer not null check (level in (80, 100)),
+  created_at timestamptz not null default now(),
+  primary key (user_id, month, level)
+);
+comment on table private.quota_notices is
+  'The monthly response quota mails sent to an owner: once per month at 80 % and once at 100 %.';
+alter table private.quota_notices enable row level security;
+
+-- Per-owner limits on the edge functions that an owner could call in a loop to guess or to make
+-- us work: use-coupon (coupon codes are words an operator picks: ten tries an hour), and the
+-- letter functions that fetch outside pages and copy their images (web-to-template,
+-- verify-brunch-id). A call is noted in a call of its own before the work (a refused redemption
+-- rolls back, so it could not note itself), and counts whether it succeeds or not.
+create table private.owner_calls (
+  user_id uuid not null references public.profiles (id) on delete cascade,
+  name text not null check (name ~ '^[a-z][a-z0-9-]{0,49}$'),
+  called_at timestamptz not null default now()
+);
+comment on table private.owner_calls is
+  'One row per limited edge-function call in the last hour, per owner and function (note_owner_call); older rows go on the next call and with the trust purge.';
+alter table private.owner_calls enable row level security;
+create index owner_calls_user_name_time on private.owner_calls (user_id, name, called_at);
+
+-- The captcha the elements show once the limits trip: null until an operator set the site key.
+create function private.captcha_config()
+returns jsonb
+language sql
+stable
+set search_path = ''
+as $$
+  select case when coalesce(k.site_key, '') <> '' then jsonb_build_object(
+           'provider', 'turnstile',
+           'site_key', k.site_key,
+           'script_url', private.setting('captcha.script_url',
+             '"https://challenges.cloudflare.com/turnstile/v0/api.js?render=explicit"'::jsonb) #>> '{}')
+         end
+  from (select private.setting('captcha.site_key', 'null'::jsonb) #>> '{}' as site_key) k;
+$$;
+
+-- The visitor's and the block's token for this action, or a 429. The owner is never limited on
+-- their own block. A visitor holding a captcha pass for the block goes through while it lasts.
+-- Bucket sizes: the defaults below, then private.settings `limits.<action>`, then the block's
+-- rate_limits -> <action>. The block's bucket is split in `limits.block_shards` (32; never more
+-- shards than the block's burst) rows, each with its share of the rate; a visitor draws from its
+-- own shard, and from another shard that has a token when its own is empty: the block's limit is
+-- the sum of its shards, one shard's share never limits a visitor, and no single row is locked by
+-- all of a block's visitors (npm run bench:hot-rows: 20 concurrent likes on one block ran at 70 %
+-- of the spread throughput with 4 shards, 88 % with 32).
+-- Both tokens are taken by one upsert on the primary key (the visitor's row first, then the
+-- shard's, always in that order: no deadlock between writers); an empty bucket is not updated
+-- and returns no row. A refusal raises, which rolls back whatever the statement took. A shard's
+-- subject is 00000000-0000-0000-0000-0000000000NN: never a user id (those are version 4 UUIDs).
+create or replace function private.check_rate_limit(p_block public.blocks, p_uid uuid,
+  p_action text)
+returns void
+language plpgsql
+set search_path = ''
+as $$
+declare
+  v_now timestamptz := clock_timestamp();
+  v_enabled boolean;
+  v_shards integer;
+  v_cfg jsonb;
+  v_visitor_rate double precision;
+  v_visitor_burst double precision;
+  v_block_rate double precision;
+  v_block_burst double precision;
+  v_home integer;
+  v_shard integer;
+  v_visitor_ok boolean;
+  v_shard_ok boolean;
+begin
+  if p_uid = p_block.owner_id then
+    return;
+  end if;
+  -- the three settings in one index scan
+  select coalesce((s -> 'limits.enabled' #>> '{}')::boolean, true),
+         greatest(1, least(64, coalesce((s -> 'limits.block_shards' #>> '{}')::integer, 32))),
+         -- the defaults: a person never meets them, a script does at once (per minute and burst,
+         -- for one visitor on one block and for the whole block); one visitor's form submits:
+         -- five at once (Submit again), then three an hour, so one visitor cannot burn the
+         -- owner's monthly responses
+         case p_action
+           when 'message' then '{"visitor_per_minute": 6, "visitor_burst": 8, "block_per_minute": 120, "block_burst": 120}'::jsonb
+           when 'edit' then '{"visitor_per_minute": 10, "visitor_burst": 10, "block_per_minute": 120, "block_burst": 120}'::jsonb
+           when 'like' then '{"visitor_per_minute": 60, "visitor_burst": 30, "block_per_minute": 600, "block_burst": 600}'::jsonb
+           when 'vote' then '{"visitor_per_minute": 10, "visitor_burst": 5, "block_per_minute": 600, "block_burst": 600}'::jsonb
+           when 'submit' then '{"visitor_per_minute": 0.05, "visitor_burst": 5, "block_per_minute": 120, "block_burst": 120}'::jsonb
+           when 'click' then '{"visitor_per_minute": 30, "visitor_burst": 20, "block_per_minute": 600, "block_burst": 600}'::jsonb
+           when 'report' then '{"visitor_per_minute": 10, "visitor_burst": 10, "block_per_minute": 60, "block_burst": 60}'::jsonb
+         end
+           || case when jsonb_typeof(s -> ('limits.' || p_action)) = 'object'
+                   then s -> ('limits.' || p_action) else '{}'::jsonb end
+           || case when jsonb_typeof(p_block.rate_limits -> p_action) = 'object'
+                   then p_block.rate_limits -> p_action else '{}'::jsonb end
+    into v_enabled, v_shards, v_cfg
+    from (select coalesce(jsonb_object_agg(key, value), '{}'::jsonb) as s from private.settings
+          where key in ('limits.enabled', 'limits.block_shards', 'limits.' || p_action)) settings;
+  if not v_enabled then
+    return;
+  end if;
+  v_visitor_rate := greatest((v_cfg ->> 'visitor_per_minute')::double precision, 0.0001);
+  v_visitor_burst := greatest((v_cfg ->> 'visitor_burst')::double precision, 1);
+  -- no more shards than the block's burst: each holds at least one token, and together they
+  -- hold the burst (a small bucket of 8 is 8 shards of 1, not 32 of 1); a visitor whose shard is
+  -- empty takes a token from another one (below), so a shard's share never limits one visitor
+  v_shards := greatest(1, least(v_shards, floor(greatest((v_cfg ->> 'block_burst')::double precision, 1))::integer));
+  v_block_rate := greatest((v_cfg ->> 'block_per_minute')::double precision / v_shards, 0.0001);
+  v_block_burst := greatest((v_cfg ->> 'block_burst')::double precision / v_shards, 1);
+
+  v_home := abs(mod(hashtext(p_uid::text), v_shards));
+  with taken as (
+  insert into private.rate_limits as r (block_id, subject, action, tokens, per_minute, burst, updated_at, full_at)
+    values (p_block.id, p_uid, p_action, v_visitor_burst - 1, v_visitor_rate, v_visitor_burst, v_now,
+            v_now + make_interval(secs => 60 / v_visitor_rate)),
+           (p_block.id, ('00000000-0000-0000-0000-' || lpad(to_hex(v_home), 12, '0'))::uuid,
+            p_action,
+            v_block_burst - 1, v_block_rate, v_block_burst, v_now, v_now + make_interval(secs => 60 / v_block_rate))
+    on conflict (block_id, subject, action) do update
+      set tokens = least(excluded.burst, r.tokens + extract(epoch from v_now - r.updated_at)::double precision
+                                                    * excluded.per_minute / 60) - 1,
+          per_minute = excluded.per_minute,
+          burst = excluded.burst,
+          updated_at = v_now,
+          full_at = v_now + make_interval(secs => (excluded.burst + 1 - least(excluded.burst,
+                      r.tokens + extract(epoch from v_now - r.updated_at)::double precision * excluded.per_minute / 60))
+                    * 60 / excluded.per_minute)
+      where least(excluded.burst, r.tokens + extract(epoch from v_now - r.updated_at)::double precision
+                                             * excluded.per_minute / 60) >= 1
+    returning r.subject
+  )
+  -- inserted or updated: a bucket that had no token is neither
+  select coalesce(bool_or(subject = p_uid), false), coalesce(bool_or(subject <> p_uid), false)
+    into v_visitor_ok, v_shard_ok from taken;
+  if v_visitor_ok and v_shard_ok then
+    return;
+  end if;
+  -- The visitor has a token but their shard of the block's bucket is empty: the block still has
+  -- tokens if another shard has one (the shards together are the block's bucket). Only the
+  -- shards that look like they have a token are tried (read without a lock first), so a writer
+  -- rarely holds a shard it could not use.
+  if v_visitor_ok and v_shards > 1 then
+    for v_shard in
+      select s.n from generate_series(1, v_shards - 1) g(i)
+      cross join lateral (select (v_home + g.i) % v_shards as n) s
+      left join private.rate_limits r
+        on r.block_id = p_block.id and r.action = p_action
+       and r.subject = ('00000000-0000-0000-0000-' || lpad(to_hex(s.n), 12, '0'))::uuid
+      where r.block_id is null
+         or least(v_block_burst, r.tokens + extract(epoch from v_now - r.updated_at)::double precision
+                                            * v_block_rate / 60) >= 1
+      order by g.i
+    loop
+      insert into private.rate_limits as r (block_id, subject, action, tokens, per_minute, burst, updated_at, full_at)
+        values (p_block.id, ('00000000-0000-0000-0000-' || lpad(to_hex(v_shard), 12, '0'))::uuid, p_action,
+                v_block_burst - 1, v_block_rate, v_block_burst, v_now, v_now + make_interval(secs => 60 / v_block_rate))
+        on conflict (block_id, subject, action) do update
+          set tokens = least(excluded.burst, r.tokens + extract(epoch from v_now - r.updated_at)::double precision
+                                                        * excluded.per_minute / 60) - 1,
+              per_minute = excluded.per_minute,
+              burst = excluded.burst,
+              updated_at = v_now,
+              full_at = v_now + make_interval(secs => (excluded.burst + 1 - least(excluded.burst,
+                          r.tokens + extract(epoch from v_now - r.updated_at)::double precision * excluded.per_minute / 60))
+                        * 60 / excluded.per_minute)
+          where least(excluded.burst, r.tokens + extract(epoch from v_now - r.updated_at)::double precision
+                                                 * excluded.per_minute / 60) >= 1;
+      if found then
+        return;
+      end if;
+    end loop;
+  end if;
+
+  if p_block.captcha then
+    update private.captcha_passes set uses_left = uses_left - 1
+      where block_id = p_block.id and user_id = p_uid and uses_left > 0 and expires_at > v_now;
+    if found then
+      return;
+    end if;
+  end if;
+  raise exception 'You''re going too fast, try again in a few seconds.' using
+    errcode = 'PT429',
+    detail = case when p_block.captcha and private.captcha_config() is not null then 'captcha' else 'rate_limit' end,
+    hint = 'Wait a few seconds, then try again.';
+end;
+$$;
+
+-- A writer the owner blocked from this block.
+create function private.check_writer(p_block public.blocks, p_uid uuid)
+returns void
+language plpgsql
+stable
+set search_path = ''
+as $$
+begin
+  if exists (select 1 from public.blocked_writers where block_id = p_block.id and user_id = p_uid) then
+    raise exception 'The owner of this block has blocked you from writing here.' using
+      errcode = 'PT403', detail = 'blocked';
+  end if;
+end;
+$$;
+
+-- The honeypot: the elements always send the hidden field's value, which people leave empty.
+-- A block with the honeypot on refuses a filled one, and a missing one (a script calling the
+-- API without the element).
+create function private.check_honeypot(p_block public.blocks, p_value text)
+returns void
+language plpgsql
+immutable
+set search_path = ''
+as $$
+begin
+  if p_block.honeypot and p_value is distinct from '' then
+    raise exception 'This was not sent: it looked automated.' using errcode = 'P0001', detail = 'honeypot';
+  end if;
+end;
+$$;
+
+-- An avatar comes only from a signed-in visitor's provider profile (https, the providers' image
+-- hosts of setting avatars.hosts, or the project's storage under avatars.storage_prefix);
+-- anonymous visitors have none. A home URL is http or https, nothing else. Both without
+-- whitespace, control characters or credentials.
+create function private.check_visitor_urls(p_photo_url text, p_home_url text)
+returns void
+language plpgsql
+stable
+set search_path = ''
+as $$
+declare
+  v_host text;
+  v_prefix text;
+  v_allowed boolean := false;
+begin
+  if nullif(p_photo_url, '') is not null then
+    v_host := lower(substring(p_photo_url from '^https://([^/?#:@[:space:]]+)(?::443)?(?:[/?#]|$)'));
+    v_prefix := private.setting('avatars.storage_prefix', 'null'::jsonb) #>> '{}';
+    if v_host is not null then
+      v_allowed := coalesce(private.setting('avatars.hosts',
+        '["lh3.googleusercontent.com", "lh4.googleusercontent.com", "lh5.googleusercontent.com", "lh6.googleusercontent.com"]'::jsonb)
+        ? v_host, false);
+    end if;
+    if not v_allowed and coalesce(v_prefix ~ '^https://[^/]+/', false) then
+      v_allowed := left(p_photo_url, char_length(v_prefix)) = v_prefix and position('..' in p_photo_url) = 0;
+    end if;
+    if private.is_anonymous_caller() or p_photo_url ~ '[[:space:][:cntrl:]]' or not v_allowed then
+      raise exception 'Invalid avatar URL' using errcode = 'P0001';
+    end if;
+  end if;
+  if nullif(p_home_url, '') is not null
+     and (p_home_url !~* '^https?://[^/?#@[:space:]]+([/?#]|$)' or p_home_url ~ '[[:space:][:cntrl:]]') then
+    raise exception 'Invalid home URL' using errcode = 'P0001';
+  end if;
+end;
+$$;
+
+-- A link in a message: a URL with a scheme, www., or a host with a common top-level domain.
+create function private.has_link(p_content text)
+returns boolean
+language sql
+immutable
+set search_path = ''
+as $$
+  select p_content ~* '(https?://|www\.)[^[:space:]]'
+      or p_content ~* '[a-z0-9-]\.(com|net|org|io|co|kr|xyz|info|biz|ru|cn|top|site|online|shop|app|dev|me|ly|gl|link|click|live|store|vip|club)([/:?#[:space:]]|$)';
+$$;
+
+-- The state of a new or edited message under the block's hold setting (the owner's are always
+-- published).
+create function private.hold_status(p_block public.blocks, p_uid uuid, p_content text)
+returns text
+language sql
+stable
+set search_path = ''
+as $$
+  select case
+    when p_uid = p_block.owner_id or p_block.hold_messages = 'off' then 'published'
+    when p_block.hold_messages = 'all' then 'held'
+    when p_block.hold_messages = 'links' then
+      case when private.has_link(p_content) then 'held' else 'published' end
+    -- first_time: until the owner approved one of the writer's messages here
+    when exists (select 1 from public.messages
+                 where block_id = p_block.id and creator_id = p_uid and status = 'published') then 'published'
+    else 'held'
+  end;
+$$;
+
+-- Whether a visitor's name reads like the owner. Names are compared after NFKC (full-width
+-- letters), lower case, without spaces, punctuation and invisible characters: the same as, or
+-- with a word equal to, the block's owner label (default Admin) or a word for an owner ("The
+-- Admin", "admin-2", not "badminton"); containing the owner's name as the block shows it (from
+-- four characters on) or a Korean word for an owner. plpgsql with the expressions written out: this runs on every
+-- comment, and small helper functions with SET search_path are never inlined.
+create function private.imitates_owner(p_block public.blocks, p_name text)
+returns boolean
+language plpgsql
+stable
+set search_path = ''
+as $$
+declare
+  v_strip constant text := '[[:space:][:punct:][:cntrl:]\u00a0\u00ad\u115f\u1160\u200b-\u200f\u2028-\u202f\u205f-\u206f\u3000\u3164\ufeff·•・]+';
+  v_text text := lower(normalize(coalesce(p_name, ''), NFKC));
+  v_key text := regexp_replace(v_text, v_strip, '', 'g');
+  v_words text[];
+  v_other text;
+begin
+  if v_key = '' then
+    return false;
+  end if;
+  if v_key ~ '(admin|owner|moderator|official|staff|관리자|운영자|운영진)' then
+    -- only then the word test: "badminton" contains admin but has no word admin
+    v_words := regexp_split_to_array(v_text, '[^[:alnum:]]+');
+    if v_key in ('admin', 'administrator', 'owner', 'moderator', 'official', 'staff')
+       or v_words && array['admin', 'administrator', 'owner', 'moderator', 'official', 'staff']
+       or v_key ~ '(관리자|운영자|운영진)' then
+      return true;
+    end if;
+  end if;
+  -- the block's own owner label (when not the default Admin), as a whole name or a word
+  if coalesce(lower(p_block.custom_label_name ->> 'admin'), 'admin') <> 'admin' then
+    v_other := regexp_replace(lower(normalize(p_block.custom_label_name ->> 'admin', NFKC)), v_strip, '', 'g');
+    if v_other <> '' then
+      v_words := coalesce(v_words, regexp_split_to_array(v_text, '[^[:alnum:]]+'));
+      if v_other = v_key or v_other = any (v_words) then
+        return true;
+      end if;
+    end if;
+  end if;
+  -- the owner's name as the block shows it (the Q&A header; from the profile when created)
+  v_other := regexp_replace(lower(normalize(coalesce(p_block.owner_name, ''), NFKC)), v_strip, '', 'g');
+  return v_other <> '' and (v_other = v_key or (char_length(v_other) >= 4 and position(v_other in v_key) > 0));
+end;
+$$;
+
+-- Records a captcha the provider accepted for a visitor on a block: captcha.pass_uses (10)
+-- writes past the limits within captcha.pass_minutes (10). A token seen before is refused.
+create function public.grant_captcha_pass(p_user_id uuid, p_block_id uuid, p_token_hash text)
+returns jsonb
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_uses integer := coalesce((private.setting('captcha.pass_uses', '10'::jsonb) #>> '{}')::integer, 10);
+  v_minutes integer := coalesce((private.setting('captcha.pass_minutes', '10'::jsonb) #>> '{}')::integer, 10);
+  v_expires timestamptz := now() + make_interval(mins => v_minutes);
+begin
+  if not exists (select 1 from public.blocks where id = p_block_id and captcha and not deactivated) then
+    raise exception 'This block does not ask for a captcha' using errcode = 'P0001';
+  end if;
+  if p_token_hash is null or p_token_hash !~ '^[0-9a-f]{64}$' then
+    raise exception 'Invalid token' using errcode = 'P0001';
+  end if;
+  insert into private.captcha_tokens (token_hash) values (p_token_hash) on conflict do nothing;
+  if not found then
+    raise exception 'This captcha was already used' using errcode = 'P0001';
+  end if;
+  insert into private.captcha_passes (block_id, user_id, uses_left, expires_at)
+    values (p_block_id, p_user_id, v_uses, v_expires)
+    on conflict (block_id, user_id) do update set uses_left = excluded.uses_left, expires_at = excluded.expires_at;
+  return jsonb_build_object('uses_left', v_uses, 'expires_at', v_expires);
+end;
+$$;
+revoke execute on function public.grant_captcha_pass(uuid, uuid, text) from public, anon, authenticated;
+
+-- What each quota.notice job's mail needs: the owner's address, language and name, the level,
+-- the count and the limit when the threshold was crossed; or {skip} (no address, suppressed,
+-- account gone).
+create or replace function public.quota_notice_context(p_payloads jsonb)
+returns jsonb
+language sql
+STABLE SECURITY DEFINER
+set search_path = ''
+as $$
+  select coalesce(jsonb_agg(
+    case
+      when pr.id is null then jsonb_build_object('skip', 'the account was deleted')
+      when nullif(pr.email, '') is null then jsonb_build_object('skip', 'the owner has no email address')
+      when exists (select 1 from private.mail_suppressions s where s.email = lower(pr.email))
+        then jsonb_build_object('skip', 'the address is suppressed (bounce or complaint)')
+      else jsonb_build_object(
+        'to', pr.email, 'user_id', pr.id, 'language', pr.language, 'name', pr.name,
+        'level', (x ->> 'level')::integer, 'month', x ->> 'month',
+        'count', coalesce((x ->> 'count')::integer, private.monthly_response_count(pr.id)),
+        'limit', coalesce((x ->> 'limit')::integer, pr.response_monthly_limit))
+    end order by i), '[]'::jsonb)
+  from jsonb_array_elements(p_payloads) with ordinality p(x, i)
+  left join public.profiles pr on pr.id = (x ->> 'user_id')::uuid;
+$$;
+revoke execute on function public.quota_notice_context(jsonb) from public, anon, authenticated;
+
+-- Buckets full again are worth nothing (a missing row is a full bucket); passes and tokens
+-- expire; owner calls older than an hour no longer count. Every 10 minutes; a sequential scan of
+-- a small unlogged table. SKIP LOCKED: a bucket a visitor's write holds is left for the next run,
+-- so the purge never waits for a visitor and can never deadlock with one (a write locks its
+-- visitor's row, then its block's shard).
+create or replace function private.purge_trust()
+returns void
+language sql
+set search_path = ''
+as $$
+  delete from private.rate_limits r
+    using (select block_id, subject, action from private.rate_limits
+           where full_at < now() for update skip locked) x
+    where r.block_id = x.block_id and r.subject = x.subject and r.action = x.action;
+  delete from private.captcha_passes where expires_at < now();
+  delete from private.captcha_tokens where created_at < now() - interval '1 day';
+  delete from private.owner_calls where called_at < now() - interval '1 hour';
+$$;
+
+create function public.note_owner_call(p_user_id uuid, p_name text, p_per_hour integer)
+returns boolean
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_recent integer;
+begin
+  -- one owner's calls of one function in a row: parallel calls count one after another
+  perform pg_advisory_xact_lock(hashtext('owner_calls:' || p_name), hashtext(p_user_id::text));
+  delete from private.owner_calls
+    where user_id = p_user_id and name = p_name and called_at < now() - interval '1 hour';
+  select count(*) into v_recent from private.owner_calls
+    where user_id = p_user_id and name = p_name;
+  if v_recent >= p_per_hour then
+    return false;
+  end if;
+  insert into private.owner_calls (user_id, name) values (p_user_id, p_name);
+  return true;
+end;
+$$;
+comment on function public.note_owner_call(uuid, text, integer) is
+  'Notes one call of a limited edge function by an owner; false when they already made p_per_hour in the last hour (the function answers 429). Service role only.';
+revoke execute on function public.note_owner_call(uuid, text, integer) from public, anon, authenticated;
