@@ -3,20 +3,21 @@
 import { nodeResolve } from '@rollup/plugin-node-resolve';
 import replace from '@rollup/plugin-replace';
 import terser from '@rollup/plugin-terser';
-import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { existsSync, readdirSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import esbuild from 'rollup-plugin-esbuild';
-import { contracts } from '../scripts/contracts.mjs';
+import { contracts, CONTRACTS_DIR } from '../scripts/contracts.mjs';
 
 // paths from this file, so the root rollup.config.mjs can build the SDK from any directory
 const root = dirname(fileURLToPath(import.meta.url));
 const at = (path) => join(root, path);
 const tsconfig = at('tsconfig.json');
 
-const ELEMENTS = ['comment', 'qna', 'like', 'button', 'ab', 'form', 'block', 'count'].filter((e) =>
-  existsSync(at(`src/components/${e}/${e}.ts`)),
-);
+// every element folder: src/components/<name>/<name>.ts defines the tag
+const ELEMENTS = readdirSync(at('src/components'))
+  .filter((e) => existsSync(at(`src/components/${e}/${e}.ts`)))
+  .sort();
 const define = {
   preventAssignment: true,
   values: {
@@ -68,6 +69,11 @@ export default [
       format: 'es',
       preserveModules: true,
       preserveModulesRoot: at('src'),
+      // the contracts the elements use (from supabase/functions/_shared/contracts/) in contracts/
+      entryFileNames: (chunk) =>
+        chunk.facadeModuleId?.startsWith(CONTRACTS_DIR)
+          ? `contracts/${basename(chunk.facadeModuleId, '.ts')}.js`
+          : '[name].js',
       sourcemap: true,
     },
     onwarn: quiet,

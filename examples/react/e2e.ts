@@ -11,6 +11,7 @@ import { chromium, type Page } from 'playwright-core';
 import { startStack } from '../../supabase/local/stack.ts';
 import { DEFAULT_JWT_SECRET, freePorts } from '../../supabase/local/config.ts';
 import { chromiumLaunchOptions } from '../../scripts/chromium.mjs';
+import { REACTION_BLOCK_TYPES } from '@reaction-blocks/contracts/enums';
 
 const here = import.meta.dirname;
 for (const built of [join(here, 'dist/index.html'), resolve(here, '../../sdk/dist/react')])
@@ -20,7 +21,7 @@ for (const built of [join(here, 'dist/index.html'), resolve(here, '../../sdk/dis
   }
 
 const LIKE_BLOCK = '00000000-0000-4000-8000-000000000103';
-const TAGS = ['comment', 'qna', 'like', 'button', 'ab', 'form'];
+const TAGS = REACTION_BLOCK_TYPES;
 const results: Array<[string, string]> = [];
 let failed = 0;
 

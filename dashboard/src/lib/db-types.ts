@@ -4,19 +4,16 @@ import type { Database } from '../../../supabase/types/database';
 
 export type { Database };
 
-export const REACTION_TYPES = ['comment', 'qna', 'like', 'button', 'ab', 'form'] as const;
-export type ReactionType = (typeof REACTION_TYPES)[number];
-export const LETTER_TYPES = ['notion_letter', 'typedream_letter', 'brunch_letter'] as const;
-export type LetterType = (typeof LETTER_TYPES)[number];
-export type BlockType = ReactionType | LetterType;
-
-export function isReactionType(value: string | null | undefined): value is ReactionType {
-  return (REACTION_TYPES as readonly string[]).includes(value ?? '');
-}
-
-export function isLetterType(value: string): value is LetterType {
-  return (LETTER_TYPES as readonly string[]).includes(value);
-}
+// The block types, from the database's enum (through the contracts), under the dashboard's names.
+export {
+  isLetterType,
+  isReactionType,
+  LETTER_TYPES,
+  REACTION_BLOCK_TYPES as REACTION_TYPES,
+  type TBlockType as BlockType,
+  type TLetterType as LetterType,
+  type TReactionType as ReactionType,
+} from '@reaction-blocks/contracts/enums';
 
 type Tables = Database['public']['Tables'];
 

@@ -5,10 +5,12 @@
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import en from '../locales/en';
+import { LANGUAGES, type TLanguage } from '@reaction-blocks/contracts/enums';
 import { readStored, writeStored } from './storage';
 
-export const LANGUAGES = ['en', 'ko'] as const;
-export type Language = (typeof LANGUAGES)[number];
+/** The languages the dashboard speaks: the database's language_code. */
+export { LANGUAGES };
+export type Language = TLanguage;
 const STORAGE_KEY = 'reaction.language';
 
 export function toLanguage(value: string | null | undefined): Language | null {

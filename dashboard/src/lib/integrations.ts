@@ -7,6 +7,7 @@
 // popup blocker stops it), then sent to the URL notion-authorize answers. Notion sends it back to
 // /oauth/notion, which finishes the connection and tells this window on a BroadcastChannel (the
 // opener may be cut off by the provider's pages), then closes.
+import type { TIntegrationStatus } from '@reaction-blocks/contracts/enums';
 import {
   ZNotionAuthorize,
   ZRemoveIntegration,
@@ -23,7 +24,7 @@ const CHANNEL = 'reaction-blocks:integrations';
 
 export interface NotionIntegration {
   id: string;
-  status: 'granted' | 'not_granted';
+  status: TIntegrationStatus;
   workspace_name: string | null;
   status_reason: string | null;
   created_at: string;

@@ -1,3 +1,4 @@
+import { COMMENT_LIMITS } from '@reaction-blocks/contracts/limits';
 import { readJson, writeJson } from './storage.js';
 
 /** The anonymous writer profile shown next to messages: a random animal name and colour. */
@@ -20,7 +21,7 @@ const valid = (v: unknown): v is Identity =>
   !!v &&
   typeof (v as Identity).name === 'string' &&
   (v as Identity).name.trim().length > 0 &&
-  (v as Identity).name.length <= 100 &&
+  (v as Identity).name.length <= COMMENT_LIMITS.name &&
   /^#[0-9a-f]{6}$/i.test((v as Identity).color);
 
 /** The stored identity; a missing or corrupt one is replaced by a new one, never an error. */
@@ -33,7 +34,7 @@ export function getIdentity(): Identity {
 }
 
 export function setIdentityName(name: string): Identity {
-  const next = { ...getIdentity(), name: name.slice(0, 100) };
+  const next = { ...getIdentity(), name: name.slice(0, COMMENT_LIMITS.name) };
   if (valid(next)) writeJson(IDENTITY_KEY, next);
   return next;
 }

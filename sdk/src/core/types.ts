@@ -1,6 +1,9 @@
 /** Shapes returned by the public RPCs (see docs/embedding.md, "Server contract"). */
-export type BlockType = 'comment' | 'qna' | 'like' | 'button' | 'ab' | 'form' | string;
-export type Theme = 'light' | 'dark' | 'custom';
+import type { TAlign, TBlockType, TQuestionType, TTheme } from '@reaction-blocks/contracts/enums';
+
+/** The database's block types (a newer server may send one this version does not know). */
+export type BlockType = TBlockType | (string & {});
+export type Theme = TTheme;
 
 export interface Block {
   id: string;
@@ -26,7 +29,7 @@ export interface Block {
   qna_subject?: string | null;
   response_count?: number;
   like_count?: number;
-  align?: 'left' | 'center' | 'right' | null;
+  align?: TAlign | null;
   button_text?: string | null;
   url_to_open?: string | null;
   allow_creator_email?: boolean;
@@ -52,16 +55,7 @@ export interface Option {
   response_count?: number;
 }
 
-export type QuestionType =
-  | 'poll'
-  | 'ab'
-  | 'short_text'
-  | 'long_text'
-  | 'number'
-  | 'phone'
-  | 'mail'
-  | 'description'
-  | 'image';
+export type QuestionType = TQuestionType;
 
 export interface Question {
   id: string;

@@ -1,12 +1,14 @@
 // Notification mails: the owner's "new responses" digest (mailTo) and the commenter's "new
 // replies" digest (allowCreatorEmail), in the recipient's language (en, ko). Every value from a
 // visitor is escaped; the layout is a single 600 px table that mail clients render alike.
-export type Lang = 'en' | 'ko';
+import type { TLanguage, TResponseKind } from '@reaction-blocks/contracts/enums';
+
+export type Lang = TLanguage;
 
 export interface NotificationItem {
   item: 'message' | 'response';
   id: string;
-  kind?: 'form' | 'ab' | 'like' | 'button';
+  kind?: TResponseKind;
   content?: string;
   creator_name?: string | null;
   is_reply?: boolean;

@@ -2,6 +2,7 @@
 // (service role, private.payment_charges behind public functions) and the "settle" steps that
 // read a payment back from the provider before anything is recorded. Every step is idempotent, so
 // a retry, a double submit, a replayed webhook and the reconcile job may all run it again.
+import type { TPaymentMethod } from '@reaction-blocks/contracts/enums';
 import { serviceClient } from './clients.ts';
 import { HttpError } from './http.ts';
 import { paypalClient } from './paypal-env.ts';
@@ -27,7 +28,7 @@ export interface PaymentRow {
   user_id: string;
   type: 'basic' | 'custom' | 'coupon' | 'promote_coupon' | 'subscription';
   price: number;
-  method: 'iamport' | 'paypal' | null;
+  method: TPaymentMethod | null;
   start_date: string;
   end_date: string | null;
   is_active: boolean;
@@ -46,7 +47,7 @@ export interface ChargeRow {
   user_id: string;
   payment_id: string | null;
   kind: 'first' | 'renewal';
-  method: 'iamport' | 'paypal';
+  method: TPaymentMethod;
   provider_ref: string;
   plan: { type: 'basic' | 'custom'; blockLimit: number; responseMonthlyLimit: number };
   price: number;
@@ -132,7 +133,7 @@ const nextDay = (date: string) =>
 
 export function startCheckout(
   userId: string,
-  method: 'iamport' | 'paypal',
+  method: TPaymentMethod,
   providerRef: string,
   plan: TPlan,
   price: number,

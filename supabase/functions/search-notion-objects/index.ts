@@ -2,6 +2,7 @@
 // data sources (Notion's databases) for form, ab, button, comment and qna blocks, pages for like
 // blocks (spec). Pages that are rows of a data source are left out: a like block writes under a
 // page of its own. A 401 marks the integration not granted.
+import type { TIntegrationStatus } from '@reaction-blocks/contracts/enums';
 import { serviceClient } from '../_shared/clients.ts';
 import { handler, HttpError } from '../_shared/http.ts';
 import { classifyNotionError, notionClient, plainText } from '../_shared/notion.ts';
@@ -13,7 +14,7 @@ import {
 } from '@reaction-blocks/contracts/schemas';
 
 interface Connection {
-  status: 'granted' | 'not_granted';
+  status: TIntegrationStatus;
   access_token: string;
 }
 

@@ -1,5 +1,6 @@
 import { css, html, nothing, type PropertyValues } from 'lit';
 import { literal, html as staticHtml, type StaticValue } from 'lit/static-html.js';
+import { isLetterType } from '@reaction-blocks/contracts/enums';
 import { rpc } from '../../core/api.js';
 import { BlockElement } from '../../core/base.js';
 import { messagesMine } from '../../core/view.js';
@@ -101,8 +102,6 @@ const ELEMENT_TAGS = new Map<string, StaticValue>([
  * @csspart skeleton - The grey placeholder shown while the block loads (also `base`).
  * @csspart captcha - The check a visitor who went too fast may pass to go on (blocks with the captcha on).
  */
-const LETTER_TYPES = ['notion_letter', 'typedream_letter', 'brunch_letter'];
-
 /** A letter as its public page shows it (get_letter_view). */
 interface LetterView {
   title: string;
@@ -170,7 +169,7 @@ export default class ReactionBlock extends BlockElement {
   protected override willUpdate(changed: PropertyValues<this>): void {
     super.willUpdate(changed);
     const v = this.view;
-    if (v && LETTER_TYPES.includes(v.block.type) && this.letterFor !== v.block.id) {
+    if (v && isLetterType(v.block.type) && this.letterFor !== v.block.id) {
       this._letter = null;
       this.loadLetter(v.block.id);
     }
@@ -212,7 +211,7 @@ export default class ReactionBlock extends BlockElement {
       const lang = this.lang || nothing;
       const p = this.project;
       const d = this.dummy;
-      if (LETTER_TYPES.includes(v.block.type)) return this.renderLetter();
+      if (isLetterType(v.block.type)) return this.renderLetter();
       const tag = ELEMENT_TAGS.get(v.block.type);
       if (!tag) return html`<div part="base" class="muted">${this.t('notValidType')}</div>`;
       return staticHtml`<${tag}

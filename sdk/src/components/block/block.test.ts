@@ -1,4 +1,5 @@
 import { expect, fixture, html } from '@open-wc/testing';
+import { REACTION_BLOCK_TYPES } from '@reaction-blocks/contracts/enums';
 import './block.js';
 import type ReactionBlock from './block.component.js';
 import type ReactionComment from '../comment/comment.component.js';
@@ -37,7 +38,7 @@ describe('reaction-block', () => {
     await expect(await mount('like')).to.be.accessible();
   });
 
-  for (const type of ['comment', 'qna', 'like', 'button', 'ab', 'form'])
+  for (const type of REACTION_BLOCK_TYPES)
     it(`renders a ${type} block with one API call and passes the theme override`, async () => {
       const el = await mount(type);
       const inner = el.shadowRoot!.querySelector('reaction-' + type) as HTMLElement & {
@@ -83,7 +84,7 @@ describe('reaction-block', () => {
       { id: 'o2', value: 'B', index: 1, response_count: 0 },
     ],
   });
-  for (const type of ['comment', 'qna', 'like', 'button', 'ab', 'form'])
+  for (const type of REACTION_BLOCK_TYPES)
     it(`forwards every part a ${type} block renders`, async () => {
       const el = await mount(type, { show_count: true }, [question(type === 'ab' ? 'ab' : 'poll')]);
       const inner = el.shadowRoot!.querySelector('reaction-' + type)!;

@@ -17,15 +17,15 @@ import { baseStyles } from '../../core/theme.js';
 import { AVATAR_PLACEHOLDER, fallBackTo } from '../../core/placeholder.js';
 import { fill, linkify, safeUrl, shortDate } from '../../core/text.js';
 import type { BlockView, Message } from '../../core/types.js';
-import { EMAIL_RE, lengthOf } from '../../core/validate.js';
+import { COMMENT_LIMITS, EMAIL_RE, lengthOf } from '@reaction-blocks/contracts/limits';
 import type { Change, Counts } from '../../core/live.js';
 import { applyChange, applyCounts, mergeThreads, pinnedFirst, threads } from './model.js';
 import styles from './comment.styles.js';
 import { comment, fields, like } from '../../core/locales/en.js';
 
+const MESSAGE_MAX = COMMENT_LIMITS.message;
+const NAME_MAX = COMMENT_LIMITS.name;
 /** Spec section 9. */
-export const MESSAGE_MAX = 500;
-export const NAME_MAX = 100;
 export const PAGE_SIZE = 5;
 export const MESSAGE_TERM_MS = 3000;
 export const DEBOUNCE_MS = 500;

@@ -3,48 +3,20 @@
 // dashboard checks before sending (the same functions, so both sides give the same messages).
 // Shared by the edge functions and the dashboard (as @reaction-blocks/contracts/letters).
 import { z } from 'zod';
+import type { TLetterType } from './enums.ts';
+import { BLOCK_LIMITS, isEmail, LETTER_LIMITS } from './limits.ts';
+
+export { LETTER_TYPES, type TLetterType } from './enums.ts';
+export { isEmail, LETTER_LIMITS } from './limits.ts';
 
 export const LETTER_MODES = ['notion', 'typedream', 'brunch'] as const;
 export type TLetterMode = (typeof LETTER_MODES)[number];
-
-export const LETTER_TYPES = ['notion_letter', 'typedream_letter', 'brunch_letter'] as const;
-export type TLetterType = (typeof LETTER_TYPES)[number];
 
 export const MODE_OF_TYPE: Record<TLetterType, TLetterMode> = {
   notion_letter: 'notion',
   typedream_letter: 'typedream',
   brunch_letter: 'brunch',
 };
-
-/** The spec's limits (section 9) and ours. */
-export const LETTER_LIMITS = {
-  title: 200,
-  senderName: 100,
-  url: 2000,
-  blocks: 400,
-  spansPerBlock: 300,
-  spanText: 5000,
-  listItems: 300,
-  code: 20000,
-  /** CTA text "under 100 characters". */
-  ctaText: 99,
-  /** Manual send: at most 100 addresses at once. */
-  manualMax: 100,
-  email: 100,
-  group: 100,
-  /** Add audience: name up to 30, email up to 40. */
-  audienceName: 30,
-  audienceEmail: 40,
-  /** Edit a member's row: name and email up to 100. */
-  audienceRowName: 100,
-  audienceRowEmail: 100,
-  /** Rows an unpaid owner sees on the audience page (see docs/dashboard.md, "Audience"). */
-  freeAudienceRows: 100,
-  /** The whole block model as JSON (the database allows 2 MB). */
-  modelChars: 1_000_000,
-  /** Page sizes: sent letters and audience rows. */
-  pageSize: 10,
-} as const;
 
 /** The spec's wording (section 5 and 8). */
 export const LETTER_MESSAGES = {
@@ -280,7 +252,7 @@ export type TVerifyBrunchId = z.infer<typeof ZVerifyBrunchId>;
 
 export const ZSaveLetter = z.strictObject({
   blockId: z.uuid({ error: 'Invalid id' }),
-  name: text(200).optional(),
+  name: text(BLOCK_LIMITS.blockName).optional(),
   letter: z.strictObject({
     title: text(LETTER_LIMITS.title),
     /** A verified sender email of the owner, or '' for none yet. */
@@ -309,11 +281,6 @@ export function parseRecipients(input: string): { emails: string[]; error: strin
     error = LETTER_MESSAGES.tooManyAddresses;
   }
   return { emails, error };
-}
-
-/** The database's address rule (private.is_valid_email): local@domain.tld, ASCII, TLD of letters. */
-export function isEmail(value: string): boolean {
-  return /^[A-Z0-9._%+'-]+@[A-Z0-9.-]+\.[A-Z]{2,}$/i.test(value);
 }
 
 export const ZSendLetter = z.strictObject({

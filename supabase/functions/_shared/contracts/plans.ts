@@ -6,6 +6,8 @@
 // A plan is the spec's basket: `blockLimit` and `responseMonthlyLimit` are what the plan ADDS to
 // Starter's 3 blocks and 100 emails (the basket's 8 and 1000 are shown as 11 and 1100).
 import { z } from 'zod';
+import type { TPaymentType } from './enums.ts';
+import { COUPON_CODE_MAX } from './limits.ts';
 
 export const STARTER = { blocks: 3, emails: 100 } as const;
 
@@ -42,7 +44,8 @@ export const PLAN_MESSAGES = {
   notRenewing: 'This plan does not renew',
 } as const;
 
-export const PLAN_TYPES = ['basic', 'custom'] as const;
+/** The plans an owner buys (the database's payment_type also has coupons and subscriptions). */
+export const PLAN_TYPES = ['basic', 'custom'] as const satisfies readonly TPaymentType[];
 export type TPlanType = (typeof PLAN_TYPES)[number];
 
 export interface PlanLimits {
@@ -196,6 +199,6 @@ export const ZUseCoupon = z.strictObject({
     .string({ error: PLAN_MESSAGES.couponLength })
     .trim()
     .min(1, { error: PLAN_MESSAGES.couponLength })
-    .max(99, { error: PLAN_MESSAGES.couponLength }),
+    .max(COUPON_CODE_MAX, { error: PLAN_MESSAGES.couponLength }),
 });
 export type TUseCoupon = z.infer<typeof ZUseCoupon>;

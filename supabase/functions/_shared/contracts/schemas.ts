@@ -1,27 +1,33 @@
 // Payload schemas shared by the edge functions, the dashboard and the SDK, so that the client
 // and the server validate with the same rules and answer with the same messages.
 import { z } from 'zod';
+import {
+  ALIGNS,
+  BLOCK_TYPES,
+  CONDITION_TYPES,
+  HOLD_MESSAGES,
+  LANGUAGES,
+  NOTION_DATABASE_TITLES,
+  OPEN_LINK_TYPES,
+  QUESTION_TYPES,
+  THEMES,
+  VISITOR_INFO,
+} from './enums.ts';
+import { BLOCK_LIMITS, LIMITS, SENDER_EMAIL_LIMITS, SENDER_EMAIL_MAX } from './limits.ts';
 
-export const BLOCK_TYPES = [
-  'comment',
-  'qna',
-  'like',
-  'button',
-  'ab',
-  'form',
-  'notion_letter',
-  'typedream_letter',
-  'brunch_letter',
-] as const;
-export type TBlockType = (typeof BLOCK_TYPES)[number];
-
-export const REACTION_BLOCK_TYPES = ['comment', 'qna', 'like', 'button', 'ab', 'form'] as const;
-
-export const LIMITS = {
-  profileName: 100,
-  homeUrl: 500,
-  photoUrl: 500,
-} as const;
+// The enums and limits the schemas use, for the modules that import them from here.
+export {
+  BLOCK_TYPES,
+  CONDITION_TYPES,
+  HOLD_MESSAGES,
+  QUESTION_TYPES,
+  REACTION_BLOCK_TYPES,
+  type TBlockType,
+  type TConditionType,
+  type THoldMessages,
+  type TQuestionType,
+} from './enums.ts';
+export { BLOCK_LIMITS, LIMITS, SENDER_EMAIL_LIMITS, SENDER_EMAIL_MAX } from './limits.ts';
 
 export const MESSAGES = {
   invalidBlock: 'Invalid block',
@@ -53,7 +59,7 @@ export const ZUpdateProfile = z
       .max(LIMITS.profileName, { error: MESSAGES.tooLong }),
     photoUrl: optionalUrl(LIMITS.photoUrl),
     homeUrl: optionalUrl(LIMITS.homeUrl),
-    language: z.enum(['en', 'ko'], { error: 'Language must be en or ko' }),
+    language: z.enum(LANGUAGES, { error: 'Language must be en or ko' }),
   })
   .partial()
   .refine((v) => Object.keys(v).length > 0, { error: MESSAGES.nothingToUpdate });
@@ -66,53 +72,6 @@ export const ZEmpty = z.strictObject({});
 // Saving a block from the workspace (save-block function). Field names are the database
 // columns, so a draft is the row the dashboard read, edited. One call saves the settings, the
 // private settings and, for form and ab, the whole question and ending lists in one transaction.
-
-export const QUESTION_TYPES = [
-  'poll',
-  'ab',
-  'short_text',
-  'long_text',
-  'number',
-  'phone',
-  'mail',
-  'description',
-  'image',
-] as const;
-export type TQuestionType = (typeof QUESTION_TYPES)[number];
-
-export const CONDITION_TYPES = ['equal', 'empty', 'not_empty', 'include'] as const;
-export type TConditionType = (typeof CONDITION_TYPES)[number];
-
-/** Limits of block content (spec section 9; the database checks the same numbers). */
-export const BLOCK_LIMITS = {
-  blockName: 200,
-  labelName: 100,
-  welcomeMessage: 1000,
-  placeholder: 500,
-  submitButtonText: 100,
-  ownerName: 100,
-  qnaSubject: 500,
-  buttonText: 100,
-  url: 2000,
-  photoUrl: 500,
-  openGraphTitle: 99,
-  openGraphDescription: 499,
-  openGraphImageUrl: 499,
-  mailTo: 100,
-  questionTitle: 500,
-  optionValue: 500,
-  descriptionContent: 10000,
-  endingTitle: 200,
-  closingText: 1000,
-  openUrlText: 99,
-  resubmitText: 100,
-  conditionValue: 1000,
-  questionCountFree: 5,
-  questionCountMax: 20,
-  optionsPerQuestion: 50,
-  conditionsPerEnding: 20,
-  endingsMax: 30,
-} as const;
 
 export const BLOCK_MESSAGES = {
   notValidType: 'Not valid type',
@@ -140,15 +99,11 @@ const color = z
 const index = z.int({ error: 'Invalid index' }).min(0).max(10000);
 const id = z.uuid({ error: 'Invalid id' });
 
-/** When new comments and questions wait for the owner's approval (blocks.hold_messages). */
-export const HOLD_MESSAGES = ['off', 'all', 'first_time', 'links'] as const;
-export type THoldMessages = (typeof HOLD_MESSAGES)[number];
-
 /** Public block settings an owner may change (never counters, owner, type or deactivated). */
 export const ZBlockSettings = z
   .strictObject({
     name: text(BLOCK_LIMITS.blockName),
-    theme: z.enum(['light', 'dark', 'custom']),
+    theme: z.enum(THEMES),
     custom_color: z
       .strictObject({
         '--PRIMARY': color,
@@ -170,7 +125,7 @@ export const ZBlockSettings = z
     welcome_message: text(BLOCK_LIMITS.welcomeMessage).nullable(),
     placeholder: text(BLOCK_LIMITS.placeholder).nullable(),
     submit_button_text: text(BLOCK_LIMITS.submitButtonText).nullable(),
-    language: z.enum(['en', 'ko'], { error: 'Language must be en or ko' }),
+    language: z.enum(LANGUAGES, { error: 'Language must be en or ko' }),
     block_anonymous: z.boolean(),
     allow_reaction: z.boolean(),
     allow_reply: z.boolean(),
@@ -180,7 +135,7 @@ export const ZBlockSettings = z
     owner_name: text(BLOCK_LIMITS.ownerName).nullable(),
     owner_photo_url: httpUrl(BLOCK_LIMITS.photoUrl).nullable(),
     qna_subject: text(BLOCK_LIMITS.qnaSubject).nullable(),
-    align: z.enum(['left', 'center', 'right']),
+    align: z.enum(ALIGNS),
     button_text: text(BLOCK_LIMITS.buttonText).nullable(),
     url_to_open: httpUrl(BLOCK_LIMITS.url).nullable(),
     open_graph: z
@@ -208,9 +163,9 @@ export const ZBlockPrivateSettings = z
       .union([z.literal(''), z.email({ error: BLOCK_MESSAGES.invalidEmail })])
       .refine((v) => v.length <= BLOCK_LIMITS.mailTo, { error: MESSAGES.tooLong })
       .nullable(),
-    notion_database: text(100).nullable(),
-    notion_page: text(100).nullable(),
-    notion_database_title: z.enum(['response_id', 'block_name', 'creator', 'content']),
+    notion_database: text(BLOCK_LIMITS.notionTarget).nullable(),
+    notion_page: text(BLOCK_LIMITS.notionTarget).nullable(),
+    notion_database_title: z.enum(NOTION_DATABASE_TITLES),
   })
   .partial();
 export type TBlockPrivateSettings = z.infer<typeof ZBlockPrivateSettings>;
@@ -231,7 +186,7 @@ export const ZQuestionDraft = z.strictObject({
   index,
   placeholder: text(BLOCK_LIMITS.placeholder).nullable(),
   allow_multi_select: z.boolean(),
-  as_visitor_info: z.enum(['email', 'name']).nullable(),
+  as_visitor_info: z.enum(VISITOR_INFO).nullable(),
   trigger_letter_block: id.nullable(),
   content: text(BLOCK_LIMITS.descriptionContent).nullable(),
   image_src: httpUrl(BLOCK_LIMITS.url).nullable(),
@@ -260,7 +215,7 @@ export const ZEndingDraft = z.strictObject({
   title: text(BLOCK_LIMITS.endingTitle),
   closing_text: text(BLOCK_LIMITS.closingText),
   open_url: httpUrl(BLOCK_LIMITS.url).nullable(),
-  open_link_type: z.enum(['submit', 'button']),
+  open_link_type: z.enum(OPEN_LINK_TYPES),
   open_url_text: text(BLOCK_LIMITS.openUrlText).nullable(),
   resubmit_text: text(BLOCK_LIMITS.resubmitText).nullable(),
   block_submit_another: z.boolean(),
@@ -318,8 +273,6 @@ export type TSaveBlock = z.infer<typeof ZSaveBlock>;
 // Sender emails (/profile/email): requestMailVerify, checkMailVerified, checkSpfDkim,
 // deleteMailVerified. The spec's payload names; one address each.
 
-export const SENDER_EMAIL_MAX = 60;
-
 const senderEmail = z
   .string({ error: BLOCK_MESSAGES.invalidEmail })
   .trim()
@@ -329,8 +282,6 @@ const senderEmail = z
 
 export const ZMailVerify = z.strictObject({ emailToVerify: senderEmail });
 
-/** How many sender emails an owner keeps, and how many verification mails they ask for an hour. */
-export const SENDER_EMAIL_LIMITS = { addresses: 10, requestsPerHour: 5 } as const;
 /** The sender-email functions' refusals (the dashboard shows them in the reader's language). */
 export const SENDER_MESSAGES = {
   tooMany: `You can add up to ${SENDER_EMAIL_LIMITS.addresses} sender emails`,

@@ -3,12 +3,13 @@
 // with juice, then the allow-list sanitiser as the last gate, and a text part. The per-recipient
 // footer (delivered-by line, Unsubscribe link) is added at send time around the stored body.
 import juice from 'juice';
+import type { TLanguage } from '@reaction-blocks/contracts/enums';
 import type { TLetterBlock, TLetterModel, TSpan } from '@reaction-blocks/contracts/letters';
 import { escapeHtml } from '../notification-mail.ts';
 import { convert } from 'html-to-text';
 import { sanitizeLetterHtml, type LetterSanitizeOptions } from './sanitize-letter.ts';
 
-export type LetterLang = 'en' | 'ko';
+export type LetterLang = TLanguage;
 
 /** The text part, as _shared/mail.ts's textOf makes it (links as "text [url]", no images). */
 function textOf(html: string): string {

@@ -14,6 +14,7 @@ import { paths } from '../../../config/paths';
 import { messageOf } from '../../../lib/errors';
 import { useSession } from '../../../lib/session';
 import { useQuery } from '../../../lib/use-query';
+import { isReactionType } from '../../../lib/db-types';
 import { LETTER_LIMITS, ZAudienceRow } from '@reaction-blocks/contracts/letters';
 import {
   createGroup,
@@ -64,7 +65,7 @@ export function recentEvents(member: Pick<MemberRow, 'history' | 'first_event'>)
 function EventChip({ event }: { event: AudienceEvent }) {
   const { t } = useTranslation();
   const type = event.type ?? '';
-  const label = ['comment', 'qna', 'like', 'button', 'ab', 'form'].includes(type)
+  const label = isReactionType(type)
     ? t(`audience.eventTypes.${type}`)
     : t(`blockTypes.${type}`, { defaultValue: type });
   return (

@@ -2,6 +2,7 @@
 // verified sender emails, the quota, the groups, the sends; and the spec's functions
 // (webToTemplate, verifyBrunchId, sendLetter, publishLetter) plus save-letter, each validated
 // with the shared schema before it leaves.
+import type { TSenderEmailStatus } from '@reaction-blocks/contracts/enums';
 import {
   ZPublishLetter,
   ZSaveLetter,
@@ -41,7 +42,7 @@ export async function loadLetterBlock(
 
 export interface SenderOption {
   email: string;
-  status: 'pending' | 'not_verified' | 'verified';
+  status: TSenderEmailStatus;
 }
 
 export async function listSenders(): Promise<SenderOption[]> {

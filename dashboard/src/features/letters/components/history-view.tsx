@@ -3,22 +3,14 @@
 // runs no script, and its delivery counts, which the provider's events keep moving.
 import { useCallback, useEffect, useMemo, useRef, useState, type UIEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { DELIVERY_STATUSES } from '@reaction-blocks/contracts/enums';
 import { Spinner } from '../../../components/ui/spinner';
 import { messageOf } from '../../../lib/errors';
 import { listPublishes, type PublishRow } from '../api/letters';
 import { shortDate } from '../model/draft';
 
-const COUNTS = [
-  'reserved',
-  'sent',
-  'delivered',
-  'opened',
-  'bounced',
-  'rejected',
-  'complaint',
-  'skipped',
-  'failed',
-] as const;
+/** A send's counts, one per delivery state (the database's delivery_status). */
+const COUNTS = DELIVERY_STATUSES;
 
 /** The stored letter in our shell; sandboxed without scripts, links open in a new tab. */
 export function letterSrcDoc(html: string | null): string {

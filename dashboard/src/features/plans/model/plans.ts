@@ -15,6 +15,7 @@ import {
   type TPlan,
   type TPlanType,
 } from '@reaction-blocks/contracts/plans';
+import type { TPaymentMethod, TPaymentType } from '@reaction-blocks/contracts/enums';
 
 export {
   formatPlanDate,
@@ -95,9 +96,9 @@ export function basketFromSearch(search: string): Basket {
 
 export interface PlanRow {
   id: string;
-  type: 'basic' | 'custom' | 'coupon' | 'promote_coupon' | 'subscription';
+  type: TPaymentType;
   price: number;
-  method: 'iamport' | 'paypal' | null;
+  method: TPaymentMethod | null;
   start_date: string;
   end_date: string | null;
   is_active: boolean;
@@ -115,7 +116,11 @@ export interface PlanRow {
   created_at: string;
 }
 
-export const PAID_TYPES = ['basic', 'custom', 'subscription'] as const;
+export const PAID_TYPES = [
+  'basic',
+  'custom',
+  'subscription',
+] as const satisfies readonly TPaymentType[];
 
 /** The spec's active plan: the first history row that is active and basic, custom or subscription. */
 export const activePlan = (rows: PlanRow[]): PlanRow | undefined =>

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LANGUAGES } from '@reaction-blocks/contracts/enums';
 import { LIMITS, MESSAGES, ZUpdateProfile } from '@reaction-blocks/contracts/schemas';
 import { invokeFunction } from '../../../lib/supabase';
 
@@ -23,7 +24,7 @@ export const ZUpdateProfileInput = z.object({
   name: z.string().trim().max(PROFILE_LIMITS.name, { error: TOO_LONG }),
   photoUrl: optionalUrl(PROFILE_LIMITS.photoUrl),
   homeUrl: optionalUrl(PROFILE_LIMITS.homeUrl),
-  language: z.enum(['en', 'ko']),
+  language: z.enum(LANGUAGES),
 });
 export type TUpdateProfileInput = z.infer<typeof ZUpdateProfileInput>;
 

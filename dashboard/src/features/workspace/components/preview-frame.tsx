@@ -2,13 +2,12 @@
 // and the real element showing the draft.
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
+import { THEMES } from '@reaction-blocks/contracts/enums';
 import type { ReactionType } from '../../../lib/db-types';
 import type { PreviewView } from '../model/preview';
 import type { SettingsDraft } from '../model/settings';
 import { BlockPreview } from './block-preview';
 import { PaidHint } from './paid-hint';
-
-const THEMES = ['light', 'dark', 'custom'] as const;
 
 export function ThemeSwitch({
   value,

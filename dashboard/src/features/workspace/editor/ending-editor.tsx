@@ -3,6 +3,7 @@
 // custom ending also its position and delete.
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { OPEN_LINK_TYPES } from '@reaction-blocks/contracts/enums';
 import {
   BLOCK_LIMITS,
   type TEndingDraft,
@@ -174,7 +175,7 @@ function EndingFields({
           <span id={`${base}-link-type`} className="radio-group-label">
             {t('editor.ending.linkType')}
           </span>
-          {(['submit', 'button'] as const).map((type) => (
+          {OPEN_LINK_TYPES.map((type) => (
             <label key={type} className="radio-row">
               <input
                 type="radio"

@@ -1,5 +1,6 @@
 // The main settings of each block type (spec: Block entity fields; workspace section 3).
 import { useTranslation } from 'react-i18next';
+import { ALIGNS } from '@reaction-blocks/contracts/enums';
 import { BLOCK_LIMITS } from '@reaction-blocks/contracts/schemas';
 import type { ReactionType } from '../../../../lib/db-types';
 import { isPaidSetting } from '../../model/paid';
@@ -90,7 +91,7 @@ export function MainSettings({ type, settings, errors, paid, onChange }: MainSet
     <SelectField
       label={f('align')}
       value={settings.align}
-      options={(['left', 'center', 'right'] as const).map((value) => ({
+      options={ALIGNS.map((value) => ({
         value,
         label: f(`align_${value}`),
       }))}

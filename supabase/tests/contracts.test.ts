@@ -1,0 +1,404 @@
+// Contract test of the rules the browser and the database both check. The zod schemas of the
+// contracts (what the dashboard checks as the owner types and the functions check again) and the
+// database's check constraints (read from the catalogue and evaluated by Postgres itself, on a row
+// that holds only the case's value) run on the same cases and must agree:
+//   lengths: a value of exactly the limit passes both, one character more fails both, and a
+//   character is what Postgres's char_length counts (an emoji is one);
+//   listed values: every value the contracts list passes the constraint and a stranger fails it,
+//   and the constraint lists no value the contracts lack.
+// The enum types need no such test: contracts/db-enums.ts is generated from them (gen:types).
+import { describe, expect, it } from 'vitest';
+import type { z } from 'zod';
+import {
+  HOLD_MESSAGES,
+  NOTION_DATABASE_TITLES,
+  OPEN_LINK_TYPES,
+  VISITOR_INFO,
+} from '@reaction-blocks/contracts/enums';
+import {
+  BLOCK_LIMITS,
+  COMMENT_LIMITS,
+  COUPON_CODE_MAX,
+  lengthOf,
+  LETTER_LIMITS,
+  LIMITS,
+  SENDER_EMAIL_MAX,
+} from '@reaction-blocks/contracts/limits';
+import { ZAudienceRow, ZSaveLetter } from '@reaction-blocks/contracts/letters';
+import { ZUseCoupon } from '@reaction-blocks/contracts/plans';
+import {
+  ZBlockPrivateSettings,
+  ZBlockSettings,
+  ZConditionDraft,
+  ZEndingDraft,
+  ZMailVerify,
+  ZOptionDraft,
+  ZQuestionDraft,
+  ZUpdateProfile,
+} from '@reaction-blocks/contracts/schemas';
+import { sql } from './support/clients.ts';
+
+/** The check constraints of a column, as Postgres deparses them. */
+async function checksOf(table: string, column: string): Promise<string[]> {
+  const rows = await sql<{ def: string }>(
+    `select pg_get_constraintdef(c.oid) as def
+       from pg_constraint c
+       join pg_attribute a on a.attrelid = c.conrelid and a.attnum = any (c.conkey)
+      where c.contype = 'c' and c.conrelid = $1::regclass and a.attname = $2
+        and cardinality(c.conkey) = 1`,
+    [`public.${table}`, column],
+  );
+  return rows.map((r) => r.def);
+}
+
+/** Whether the column's constraints accept the value (NULL, as in a CHECK, passes). */
+async function databaseAccepts(table: string, column: string, value: unknown): Promise<boolean> {
+  const checks = await checksOf(table, column);
+  expect(checks.length, `${table}.${column} has a check constraint`).toBeGreaterThan(0);
+  const [attribute] = await sql<{ type: string }>(
+    `select format_type(atttypid, atttypmod) as type from pg_attribute
+      where attrelid = $1::regclass and attname = $2`,
+    [`public.${table}`, column],
+  );
+  const expression = checks
+    .map((def) => def.replace(/^CHECK /, '').replace(/ NOT VALID$/, ''))
+    .map((e) => `coalesce(${e}, true)`)
+    .join(' and ');
+  const [row] = await sql<{ ok: boolean }>(
+    `select ${expression} as ok from (select $1::${attribute!.type} as "${column}") as t`,
+    [typeof value === 'string' ? value : JSON.stringify(value)],
+  );
+  return row!.ok;
+}
+
+const accepts = (schema: z.ZodType, value: unknown) => schema.safeParse(value).success;
+
+interface Limit {
+  table: string;
+  column: string;
+  max: number;
+  /** The contracts' check of one value of the column. */
+  browser: (value: string) => boolean;
+  /** A valid value of exactly n characters (plain text unless the field wants a URL or address). */
+  make?: (n: number, char: string) => string;
+  /** The column's value for a field kept inside a JSON column. */
+  wrap?: (value: string) => unknown;
+}
+
+const url = (n: number, c: string) => 'https://' + c.repeat(n - 8);
+/** An address the contracts' email rules accept (ASCII), whatever the case's character. */
+const address = (n: number) => 'a'.repeat(n - 12) + '@example.com';
+const settings = (key: string) => (v: string) => accepts(ZBlockSettings, { [key]: v });
+const field = (schema: { shape: Record<string, z.ZodType> }, key: string) => (v: string) =>
+  accepts(schema.shape[key]!, v);
+const letter = (key: string) => (v: string) =>
+  accepts(
+    (ZSaveLetter.shape.letter as unknown as { shape: Record<string, z.ZodType> }).shape[key]!,
+    v,
+  );
+
+const LIMITS_TABLE: Limit[] = [
+  // account (spec: name 100, homepage URL 500, profile image URL 500)
+  {
+    table: 'profiles',
+    column: 'name',
+    max: LIMITS.profileName,
+    browser: (v) => accepts(ZUpdateProfile, { name: v }),
+  },
+  {
+    table: 'profiles',
+    column: 'home_url',
+    max: LIMITS.homeUrl,
+    browser: (v) => accepts(ZUpdateProfile, { homeUrl: v }),
+    make: url,
+  },
+  {
+    table: 'profiles',
+    column: 'photo_url',
+    max: LIMITS.photoUrl,
+    browser: (v) => accepts(ZUpdateProfile, { photoUrl: v }),
+    make: url,
+  },
+  // block settings
+  { table: 'blocks', column: 'name', max: BLOCK_LIMITS.blockName, browser: settings('name') },
+  {
+    table: 'blocks',
+    column: 'welcome_message',
+    max: BLOCK_LIMITS.welcomeMessage,
+    browser: settings('welcome_message'),
+  },
+  {
+    table: 'blocks',
+    column: 'placeholder',
+    max: BLOCK_LIMITS.placeholder,
+    browser: settings('placeholder'),
+  },
+  {
+    table: 'blocks',
+    column: 'submit_button_text',
+    max: BLOCK_LIMITS.submitButtonText,
+    browser: settings('submit_button_text'),
+  },
+  {
+    table: 'blocks',
+    column: 'owner_name',
+    max: BLOCK_LIMITS.ownerName,
+    browser: settings('owner_name'),
+  },
+  {
+    table: 'blocks',
+    column: 'qna_subject',
+    max: BLOCK_LIMITS.qnaSubject,
+    browser: settings('qna_subject'),
+  },
+  {
+    table: 'blocks',
+    column: 'button_text',
+    max: BLOCK_LIMITS.buttonText,
+    browser: settings('button_text'),
+  },
+  {
+    table: 'blocks',
+    column: 'embeded_url',
+    max: BLOCK_LIMITS.url,
+    browser: settings('embeded_url'),
+    make: url,
+  },
+  {
+    table: 'blocks',
+    column: 'url_to_open',
+    max: BLOCK_LIMITS.url,
+    browser: settings('url_to_open'),
+    make: url,
+  },
+  {
+    table: 'blocks',
+    column: 'owner_photo_url',
+    max: BLOCK_LIMITS.photoUrl,
+    browser: settings('owner_photo_url'),
+    make: url,
+  },
+  {
+    table: 'blocks',
+    column: 'custom_label_name',
+    max: BLOCK_LIMITS.labelName,
+    browser: (v) => accepts(ZBlockSettings, { custom_label_name: { admin: v, me: '' } }),
+    wrap: (v) => ({ admin: v, me: '' }),
+  },
+  {
+    table: 'blocks',
+    column: 'open_graph',
+    max: BLOCK_LIMITS.openGraphTitle,
+    browser: (v) => accepts(ZBlockSettings, { open_graph: { title: v } }),
+    wrap: (v) => ({ title: v }),
+  },
+  {
+    table: 'blocks',
+    column: 'open_graph',
+    max: BLOCK_LIMITS.openGraphDescription,
+    browser: (v) => accepts(ZBlockSettings, { open_graph: { description: v } }),
+    wrap: (v) => ({ description: v }),
+  },
+  {
+    table: 'blocks',
+    column: 'open_graph',
+    max: BLOCK_LIMITS.openGraphImageUrl,
+    browser: (v) => accepts(ZBlockSettings, { open_graph: { image_url: v } }),
+    make: url,
+    wrap: (v) => ({ image_url: v }),
+  },
+  {
+    table: 'block_private',
+    column: 'mail_to',
+    max: BLOCK_LIMITS.mailTo,
+    browser: (v) => accepts(ZBlockPrivateSettings, { mail_to: v }),
+    make: address,
+  },
+  {
+    table: 'block_private',
+    column: 'notion_database',
+    max: BLOCK_LIMITS.notionTarget,
+    browser: (v) => accepts(ZBlockPrivateSettings, { notion_database: v }),
+  },
+  {
+    table: 'block_private',
+    column: 'notion_page',
+    max: BLOCK_LIMITS.notionTarget,
+    browser: (v) => accepts(ZBlockPrivateSettings, { notion_page: v }),
+  },
+  // form content
+  {
+    table: 'questions',
+    column: 'title',
+    max: BLOCK_LIMITS.questionTitle,
+    browser: field(ZQuestionDraft, 'title'),
+  },
+  {
+    table: 'questions',
+    column: 'placeholder',
+    max: BLOCK_LIMITS.placeholder,
+    browser: field(ZQuestionDraft, 'placeholder'),
+  },
+  {
+    table: 'questions',
+    column: 'content',
+    max: BLOCK_LIMITS.descriptionContent,
+    browser: field(ZQuestionDraft, 'content'),
+  },
+  {
+    table: 'questions',
+    column: 'image_src',
+    max: BLOCK_LIMITS.url,
+    browser: field(ZQuestionDraft, 'image_src'),
+    make: url,
+  },
+  {
+    table: 'options',
+    column: 'value',
+    max: BLOCK_LIMITS.optionValue,
+    browser: field(ZOptionDraft, 'value'),
+  },
+  {
+    table: 'endings',
+    column: 'title',
+    max: BLOCK_LIMITS.endingTitle,
+    browser: field(ZEndingDraft, 'title'),
+  },
+  {
+    table: 'endings',
+    column: 'closing_text',
+    max: BLOCK_LIMITS.closingText,
+    browser: field(ZEndingDraft, 'closing_text'),
+  },
+  {
+    table: 'endings',
+    column: 'open_url',
+    max: BLOCK_LIMITS.url,
+    browser: field(ZEndingDraft, 'open_url'),
+    make: url,
+  },
+  {
+    table: 'endings',
+    column: 'open_url_text',
+    max: BLOCK_LIMITS.openUrlText,
+    browser: field(ZEndingDraft, 'open_url_text'),
+  },
+  {
+    table: 'endings',
+    column: 'resubmit_text',
+    max: BLOCK_LIMITS.resubmitText,
+    browser: field(ZEndingDraft, 'resubmit_text'),
+  },
+  {
+    table: 'ending_conditions',
+    column: 'value',
+    max: BLOCK_LIMITS.conditionValue,
+    browser: field(ZConditionDraft, 'value'),
+  },
+  // comments (the element counts with lengthOf, as the SDK does)
+  {
+    table: 'messages',
+    column: 'content',
+    max: COMMENT_LIMITS.message,
+    browser: (v) => lengthOf(v) <= COMMENT_LIMITS.message,
+  },
+  {
+    table: 'messages',
+    column: 'creator_name',
+    max: COMMENT_LIMITS.name,
+    browser: (v) => lengthOf(v) <= COMMENT_LIMITS.name,
+  },
+  {
+    table: 'message_private',
+    column: 'creator_email',
+    max: COMMENT_LIMITS.email,
+    browser: (v) => lengthOf(v) <= COMMENT_LIMITS.email,
+    make: address,
+  },
+  // senders, letters, audience, coupons
+  {
+    table: 'sender_emails',
+    column: 'email',
+    max: SENDER_EMAIL_MAX,
+    browser: (v) => accepts(ZMailVerify, { emailToVerify: v }),
+    make: address,
+  },
+  {
+    table: 'letter_templates',
+    column: 'mail_title',
+    max: LETTER_LIMITS.title,
+    browser: letter('title'),
+  },
+  {
+    table: 'letter_templates',
+    column: 'mail_name',
+    max: LETTER_LIMITS.senderName,
+    browser: letter('mailName'),
+  },
+  {
+    table: 'letter_templates',
+    column: 'page_url',
+    max: LETTER_LIMITS.url,
+    browser: letter('pageUrl'),
+    make: url,
+  },
+  {
+    table: 'audience_members',
+    column: 'email',
+    max: LETTER_LIMITS.audienceRowEmail,
+    browser: field(ZAudienceRow, 'email'),
+    make: address,
+  },
+  {
+    table: 'audience_groups',
+    column: 'name',
+    max: LETTER_LIMITS.group,
+    browser: field(ZAudienceRow, 'group'),
+  },
+  {
+    table: 'coupons',
+    column: 'code',
+    max: COUPON_CODE_MAX,
+    browser: (v) => accepts(ZUseCoupon, { couponId: v }),
+  },
+];
+
+describe('lengths: the contracts and the database agree on the same cases', () => {
+  for (const l of LIMITS_TABLE) {
+    const make = l.make ?? ((n: number, c: string) => c.repeat(n));
+    const name = `${l.table}.${l.column}${l.wrap ? ` ${Object.keys(l.wrap('') as object)[0]}` : ''}`;
+    it(`${name}: ${l.max} characters pass both, ${l.max + 1} fail both`, async () => {
+      // 'a', then a character outside the BMP (one character to Postgres, two UTF-16 units)
+      for (const char of ['a', '😀']) {
+        for (const [n, verdict] of [
+          [l.max, true],
+          [l.max + 1, false],
+        ] as const) {
+          const value = make(n, char);
+          expect(lengthOf(value), 'the case has the length it claims').toBe(n);
+          const db = await databaseAccepts(l.table, l.column, l.wrap ? l.wrap(value) : value);
+          expect({ char, n, db }).toEqual({ char, n, db: verdict });
+          expect({ char, n, browser: l.browser(value) }).toEqual({ char, n, browser: verdict });
+        }
+      }
+    });
+  }
+});
+
+describe('listed values: the contracts and the check constraints agree', () => {
+  const LISTS: Array<[string, string, readonly string[]]> = [
+    ['blocks', 'hold_messages', HOLD_MESSAGES],
+    ['endings', 'open_link_type', OPEN_LINK_TYPES],
+    ['questions', 'as_visitor_info', VISITOR_INFO],
+    ['block_private', 'notion_database_title', NOTION_DATABASE_TITLES],
+  ];
+  for (const [table, column, values] of LISTS)
+    it(`${table}.${column}: ${values.join(', ')}`, async () => {
+      for (const v of values) expect(await databaseAccepts(table, column, v), v).toBe(true);
+      expect(await databaseAccepts(table, column, 'not-a-value')).toBe(false);
+      const listed = (await checksOf(table, column))
+        .flatMap((def) => [...def.matchAll(/'([^']*)'::text/g)].map((m) => m[1]))
+        .sort();
+      expect(listed).toEqual([...values].sort());
+    });
+});
