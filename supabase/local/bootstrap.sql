@@ -254,3 +254,39 @@ begin
     event_name, topic_name, true);
 end;
 $$;
+
+-- Hosted Supabase tells PostgREST to reload its schema cache after DDL: two event triggers,
+-- pgrst_ddl_watch (ddl_command_end) and pgrst_drop_watch (sql_drop), whose functions live in
+-- schema extensions and send NOTIFY pgrst 'reload schema'. The same here, so a migration applied
+-- to a running stack (or DDL typed into psql) is seen by PostgREST without a restart. Temporary
+-- objects are left out: the local pg_cron runner makes a temporary function for every run, and
+-- PostgREST never serves those.
+create or replace function extensions.pgrst_ddl_watch()
+returns event_trigger
+language plpgsql
+as $$
+begin
+  if exists (select from pg_event_trigger_ddl_commands()
+             where schema_name is null or schema_name not like 'pg\_temp%') then
+    perform pg_notify('pgrst', 'reload schema');
+  end if;
+end;
+$$;
+
+create or replace function extensions.pgrst_drop_watch()
+returns event_trigger
+language plpgsql
+as $$
+begin
+  if exists (select from pg_event_trigger_dropped_objects() where not is_temporary) then
+    perform pg_notify('pgrst', 'reload schema');
+  end if;
+end;
+$$;
+
+drop event trigger if exists pgrst_ddl_watch;
+create event trigger pgrst_ddl_watch on ddl_command_end
+  execute function extensions.pgrst_ddl_watch();
+drop event trigger if exists pgrst_drop_watch;
+create event trigger pgrst_drop_watch on sql_drop
+  execute function extensions.pgrst_drop_watch();

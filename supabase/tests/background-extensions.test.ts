@@ -447,6 +447,34 @@ describe('pg_cron stand-in', () => {
     await sql('select cron.unschedule($1)', [name]);
   });
 
+  it('keeps every run as pg_cron does; the cron-history-purge schedule deletes runs older than a week', async () => {
+    const job = await one<{ schedule: string; command: string }>(
+      `select schedule, command from cron.job where jobname = 'cron-history-purge'`,
+    );
+    expect(job.schedule).toBe('31 4 * * *');
+    // runs of a job id no real job has, ended 8 days and 6 days ago
+    const jobid = 900_000_000 + Math.floor(Math.random() * 1_000_000);
+    await sql(
+      `insert into cron.job_run_details
+         (jobid, job_pid, database, username, command, status, return_message, start_time, end_time)
+       select $1, 0, current_database(), 'postgres', 'select 1', 'succeeded', '1 row',
+              now() - d, now() - d
+       from unnest(array[interval '8 days', interval '6 days']) d`,
+      [jobid],
+    );
+    try {
+      await sql(job.command);
+      const left = await sql<{ age: string }>(
+        `select extract(day from now() - end_time)::int::text as age
+         from cron.job_run_details where jobid = $1`,
+        [jobid],
+      );
+      expect(left).toEqual([{ age: '6' }]);
+    } finally {
+      await sql('delete from cron.job_run_details where jobid = $1', [jobid]);
+    }
+  });
+
   it('records a failing command as failed with its error, and command tags as pg_cron does', async () => {
     const failing = unique('failing');
     const tagged = unique('tagged');

@@ -4,6 +4,8 @@
 // (no timer at all when there is no job), runs each due command on a pooled connection as the
 // job's user, and records the run in cron.job_run_details like pg_cron (starting, running with
 // the backend pid, then succeeded with the command tag or "N rows", or failed with the error).
+// Like pg_cron it never deletes run details: the schedule `cron-history-purge` of the migrations
+// does, here as on a Supabase project.
 import pg from 'pg';
 import { Listener } from './listener.ts';
 import { MINUTE, Planner, type Schedule } from './schedule.ts';
@@ -31,9 +33,6 @@ interface Job {
 }
 
 const CHANNEL = 'cron_job_cache_invalidate';
-/** pg_cron keeps run details forever; the local stack keeps a day of them. */
-const KEEP_RUN_DETAILS = '1 day';
-const PURGE_EVERY_MS = 60 * MINUTE;
 const CLOSE_WAIT_MS = 5_000;
 
 /**
@@ -74,7 +73,6 @@ export async function startCron(opts: CronWorkerOptions): Promise<CronWorker> {
   let closed = false;
   let reloading = false;
   let reloadAgain = false;
-  let lastPurge = 0;
   let ready = false;
 
   const admin = new Listener({
@@ -184,7 +182,6 @@ export async function startCron(opts: CronWorkerOptions): Promise<CronWorker> {
         runs.delete(jobid);
         if (closed) return;
         if (planner.finish(jobid, Date.now())) start(jobid);
-        purgeNowAndThen();
         tick();
       });
     runs.set(jobid, run);
@@ -259,16 +256,6 @@ export async function startCron(opts: CronWorkerOptions): Promise<CronWorker> {
       job.command,
     ]);
     return rowsMessage(Number(result.rows[0]!.n));
-  }
-
-  function purgeNowAndThen(): void {
-    if (Date.now() - lastPurge < PURGE_EVERY_MS) return;
-    lastPurge = Date.now();
-    admin
-      .query(
-        `delete from cron.job_run_details where end_time < now() - interval '${KEEP_RUN_DETAILS}'`,
-      )
-      .catch((err: Error) => log(`could not purge cron.job_run_details: ${err.message}`));
   }
 
   return {
