@@ -24,7 +24,7 @@ export function useCreateBlock() {
   const client = useQueryClient();
   const { refreshProfile } = useSession();
   return useMutation({
-    mutationFn: createBlock,
+    mutationFn: (input: Parameters<typeof createBlock>[0]) => createBlock(input),
     onSuccess: () => {
       void client.invalidateQueries({ queryKey: blockKeys.all });
       void refreshProfile();

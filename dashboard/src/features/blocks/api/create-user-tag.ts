@@ -24,7 +24,7 @@ export async function createUserTag(input: TCreateTagInput): Promise<UserTagRow>
 export function useCreateUserTag() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: createUserTag,
+    mutationFn: (input: Parameters<typeof createUserTag>[0]) => createUserTag(input),
     onSuccess: (_tag, { userId }) => client.invalidateQueries({ queryKey: blockKeys.tags(userId) }),
   });
 }

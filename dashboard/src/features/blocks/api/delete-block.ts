@@ -18,7 +18,7 @@ export function useDeleteBlock() {
   const client = useQueryClient();
   const { refreshProfile } = useSession();
   return useMutation({
-    mutationFn: deleteBlock,
+    mutationFn: (input: Parameters<typeof deleteBlock>[0]) => deleteBlock(input),
     onSuccess: () =>
       Promise.all([client.invalidateQueries({ queryKey: blockKeys.all }), refreshProfile()]),
   });

@@ -20,7 +20,7 @@ export function useDuplicateBlock() {
   const client = useQueryClient();
   const { refreshProfile } = useSession();
   return useMutation({
-    mutationFn: duplicateBlock,
+    mutationFn: (input: Parameters<typeof duplicateBlock>[0]) => duplicateBlock(input),
     onSuccess: () =>
       Promise.all([client.invalidateQueries({ queryKey: blockKeys.all }), refreshProfile()]),
   });

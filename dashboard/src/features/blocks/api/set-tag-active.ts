@@ -22,7 +22,7 @@ export function useSetTagActive(userId: string | undefined) {
       list?.map((t) => (t.id === id ? { ...t, active } : t)),
     );
   return useMutation({
-    mutationFn: setTagActive,
+    mutationFn: (input: Parameters<typeof setTagActive>[0]) => setTagActive(input),
     onMutate: ({ id, active }) => flip(id, active),
     onError: (cause, { id, active }) => {
       console.error('[reaction-dashboard] tag toggle failed', cause);

@@ -20,7 +20,7 @@ export async function updateBlockTags(input: TUpdateBlockTagsInput) {
 export function useUpdateBlockTags() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: updateBlockTags,
+    mutationFn: (input: Parameters<typeof updateBlockTags>[0]) => updateBlockTags(input),
     onSuccess: () => client.invalidateQueries({ queryKey: blockKeys.all }),
   });
 }

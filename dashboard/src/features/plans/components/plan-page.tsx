@@ -10,15 +10,9 @@ import { FormDialog } from '../../../components/ui/form-dialog';
 import { TextField } from '../../../components/ui/fields';
 import { Spinner } from '../../../components/ui/spinner';
 import { useSession } from '../../../lib/session';
-import { useQuery } from '../../../lib/use-query';
+import { messageOf } from '../../../lib/errors';
 import { useSubmit } from '../../../lib/use-submit';
-import {
-  cancelPayment,
-  changePayment,
-  listActivePlans,
-  loadUsage,
-  useCoupon as redeemCoupon,
-} from '../api/plans';
+import { cancelPayment, changePayment, useCoupon as redeemCoupon } from '../api/plans';
 import {
   activeCoupons,
   activePlan,
@@ -43,7 +37,9 @@ import {
 import { planReason } from '../model/messages';
 import { useLang } from '../model/use-lang';
 import { registerPlanTranslations } from '../locales';
-import { HistoryTable, useHistory } from './history-table';
+import { useInvalidatePlans } from '../api/keys';
+import { usePlanHistory, usePlanOverview } from '../api/queries';
+import { HistoryTable } from './history-table';
 import { PlanFields } from './plan-fields';
 import { UsageGauge } from './usage-gauge';
 
@@ -174,15 +170,11 @@ export function PlanPage() {
   const { t } = useTranslation();
   const s = (key: string, o?: Record<string, unknown>) => t(`plans.${key}`, o);
   const { lang, fmt } = useLang();
-  const { user, refreshProfile } = useSession();
+  const { user } = useSession();
   const location = useLocation();
   const navigate = useNavigate();
-  const [version, setVersion] = useState(0);
-  const state = useQuery(`plan:${user?.id}:${version}`, async () => {
-    const [active, usage] = await Promise.all([listActivePlans(), loadUsage(user!.id)]);
-    return { active, usage };
-  });
-  const history = useHistory(`plan-history:${user?.id}:${version}`);
+  const state = usePlanOverview(user?.id);
+  const history = usePlanHistory(user?.id);
   const [dialog, setDialog] = useState<'stop' | 'change' | 'coupon' | null>(null);
   const [notice, setNotice] = useState<{ text: string; link?: string } | null>(null);
 
@@ -198,10 +190,7 @@ export function PlanPage() {
           ? s('notices.paypalApproved')
           : null;
 
-  const reload = () => {
-    setVersion((v) => v + 1);
-    void refreshProfile();
-  };
+  const reload = useInvalidatePlans();
 
   if (!user) return <Spinner label={t('common.loading')} />;
   const plan = state.data ? activePlan(state.data.active) : undefined;
@@ -228,8 +217,12 @@ export function PlanPage() {
 
       {state.error ? (
         <p className="error-text" role="alert">
-          {s('loadFailed', { reason: state.error })}{' '}
-          <button type="button" className="button button-ghost" onClick={() => void state.reload()}>
+          {s('loadFailed', { reason: messageOf(state.error) })}{' '}
+          <button
+            type="button"
+            className="button button-ghost"
+            onClick={() => void state.refetch()}
+          >
             {s('retry')}
           </button>
         </p>

@@ -2,6 +2,7 @@
 // basket lives in the URL (`focus=basic|custom`, and for Custom `blocks` and `emails`), so a
 // reload or the back button keeps it. An owner with an active plan is sent to /profile/plan; a
 // price under $3 on the payment step goes back to /purchase.
+import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useLocation, useNavigate } from 'react-router-dom';
@@ -10,8 +11,9 @@ import { paths } from '../../../config/paths';
 import { messageOf } from '../../../lib/errors';
 import { site } from '../../../config/site';
 import { useSession } from '../../../lib/session';
-import { useQuery } from '../../../lib/use-query';
-import { checkIamportPayment, checkPaypalPayment, listActivePlans } from '../api/plans';
+import { planKeys } from '../api/keys';
+import { checkIamportPayment, checkPaypalPayment } from '../api/plans';
+import { useActivePlans } from '../api/queries';
 import { loadPaypal, paymentsConfig, requestBillingKey } from '../api/providers';
 import {
   activePlan,
@@ -184,6 +186,7 @@ function Payment({ basket }: { basket: Basket }) {
   const { lang, fmt } = useLang();
   const navigate = useNavigate();
   const { user, profile, refreshProfile } = useSession();
+  const client = useQueryClient();
   const [paying, setPaying] = useState(false);
   const [message, setMessage] = useState<{ text: string; error: boolean } | null>(null);
   const [paypalState, setPaypalState] = useState<'loading' | 'ready' | 'failed'>('loading');
@@ -195,7 +198,10 @@ function Payment({ basket }: { basket: Basket }) {
   const plan = toPlan(basket);
 
   const done = async () => {
-    await refreshProfile();
+    await Promise.all([
+      refreshProfile(),
+      client.invalidateQueries({ queryKey: planKeys.all(user?.id ?? '') }),
+    ]);
     navigate(`${paths.profilePlan}?purchased=1`);
   };
 
@@ -427,7 +433,7 @@ export function PurchasePage() {
   const onPayment = location.pathname === PAYMENT || location.pathname === `${PAYMENT}/`;
   const basket = basketFromSearch(location.search);
   // spec: the payment history is read on load; an owner with an active plan goes to the plan page
-  const plans = useQuery(`purchase:${user?.id}`, listActivePlans);
+  const plans = useActivePlans(user?.id);
 
   if (plans.data && activePlan(plans.data)) return <Navigate to={paths.profilePlan} replace />;
   if (onPayment && !canBuy(basket))
@@ -446,7 +452,7 @@ export function PurchasePage() {
         )}
         {plans.error ? (
           <p className="error-text" role="alert">
-            {t('plans.loadFailed', { reason: plans.error })}
+            {t('plans.loadFailed', { reason: messageOf(plans.error) })}
           </p>
         ) : null}
       </section>

@@ -1,7 +1,10 @@
 // Deletes one response (owners only, by RLS); the database then lowers the block's counters.
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
 import i18next from 'i18next';
+import { queryRoots } from '../../../../lib/query-keys';
 import { supabase } from '../../../../lib/supabase';
+import { resultKeys } from './keys';
 
 export const ZDeleteResponseInput = z.strictObject({ id: z.guid() });
 export type TDeleteResponseInput = z.infer<typeof ZDeleteResponseInput>;
@@ -13,4 +16,19 @@ export async function deleteResponse(input: TDeleteResponseInput): Promise<void>
   const { data, error } = await supabase.from('responses').delete().eq('id', id).select('id');
   if (error) throw error;
   if (!data || data.length === 0) throw new Error(i18next.t('results.notFound'));
+}
+
+/**
+ * Deletes through `remove` (the results area's injectable call); then the summary is read
+ * again, and the block list's counts are stale.
+ */
+export function useDeleteResponse(blockId: string, remove: typeof deleteResponse) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (input: Parameters<typeof remove>[0]) => remove(input),
+    onSuccess: () => {
+      void client.invalidateQueries({ queryKey: [...resultKeys.all(blockId), 'summary'] });
+      void client.invalidateQueries({ queryKey: queryRoots.blocks });
+    },
+  });
 }

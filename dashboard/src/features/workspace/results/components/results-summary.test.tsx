@@ -25,6 +25,7 @@ describe('ResultsSummary', () => {
     expect(api.summary).toHaveBeenCalledTimes(1);
     expect(api.summary.mock.calls[0]![0]).toMatchObject({ blockId: BLOCK_ID });
     expect(api.summary.mock.calls[0]![0].timeZone).toBeTruthy();
+    await waitFor(() => expect(document.querySelector('.summary-totals')).toBeTruthy());
     const terms = [...document.querySelectorAll('.summary-totals > div')].map((d) => d.textContent);
     expect(terms).toEqual([
       'Responses25',
@@ -85,7 +86,7 @@ describe('ResultsSummary', () => {
     await i18next.changeLanguage('ko');
     renderWithProviders(<ResultsSummary block={block} api={apiWith(async () => summaryOf())} />);
     expect(await screen.findByRole('heading', { name: '요약' })).toBeTruthy();
-    expect(screen.getByRole('img', { name: /일별 응답/ })).toBeTruthy();
+    expect(await screen.findByRole('img', { name: /일별 응답/ })).toBeTruthy();
     expect(screen.getByText(/25명 중 20명 응답/)).toBeTruthy();
     expect(screen.getByText('75% (15표)')).toBeTruthy();
   });

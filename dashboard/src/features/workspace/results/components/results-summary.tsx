@@ -1,11 +1,13 @@
 // The summary above a block's results: totals, responses over time, and per question the share
 // of each option (poll, A/B), count/mean/median (number) or the latest answers (text). One
 // database call computes it (block_results_summary), however many responses there are.
-import { useEffect, useId, useRef } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Spinner } from '../../../../components/ui/spinner';
 import { formatDate } from '../../../../lib/dates';
-import { useQuery } from '../../../../lib/use-query';
+import { messageOf } from '../../../../lib/errors';
+import { resultKeys } from '../api/keys';
 import type { ResultsApi } from '../api/results-api';
 import { browserTimeZone, type TSummaryQuestion } from '../api/results-summary';
 import type { ResultsBlock } from '../types';
@@ -19,8 +21,6 @@ export interface ResultsSummaryProps {
   api: Pick<ResultsApi, 'summary'>;
   /** Responses that arrived since the owner last opened the results (read before the reset). */
   newSinceLastVisit?: number;
-  /** Changes when the rows change (a delete): the summary is read again. */
-  version?: number;
   /** Where the summary's heading sits in the page outline. */
   headingLevel?: 2 | 3;
 }
@@ -107,23 +107,15 @@ export function ResultsSummary({
   block,
   api,
   newSinceLastVisit = 0,
-  version = 0,
   headingLevel = 2,
 }: ResultsSummaryProps) {
   const { t } = useTranslation();
   const headingId = useId();
   const timeZone = browserTimeZone();
-  const summary = useQuery(`summary:${block.id}:${timeZone}`, () =>
-    api.summary({ blockId: block.id, timeZone }),
-  );
-  // read again when the rows changed, keeping the figures on screen meanwhile
-  const { reload } = summary;
-  const shown = useRef(version);
-  useEffect(() => {
-    if (shown.current === version) return;
-    shown.current = version;
-    void reload();
-  }, [version, reload]);
+  const summary = useQuery({
+    queryKey: resultKeys.summary(block.id, timeZone),
+    queryFn: () => api.summary({ blockId: block.id, timeZone }),
+  });
   const Heading = headingLevel === 2 ? 'h2' : 'h3';
   const data = summary.data;
   const noun = t(`results.summary.noun.${block.type}`, {
@@ -139,9 +131,9 @@ export function ResultsSummary({
         {summary.error ? (
           <div role="alert" className="results-error">
             <p className="error-text">
-              {t('results.summary.loadError', { message: summary.error })}
+              {t('results.summary.loadError', { message: messageOf(summary.error) })}
             </p>
-            <button type="button" className="button" onClick={() => void summary.reload()}>
+            <button type="button" className="button" onClick={() => void summary.refetch()}>
               {t('results.retry')}
             </button>
           </div>

@@ -1,13 +1,14 @@
 // /work/{id}/result: the block's responses, newest first, 10 at a time. More load when the
 // scroll reaches 90% of the list (or when the list does not fill its scroll area yet), and
 // with the "Load more" button for keyboard and screen-reader users.
-import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
+import { useCallback, useId, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Spinner } from '../../../../components/ui/spinner';
+import { useScrollLoading } from '../../../../lib/use-scroll-loading';
+import { useDeleteResponse } from '../api/delete-response';
 import { supabaseResultsApi, type ResultsApi } from '../api/results-api';
 import { useResponses } from '../hooks/use-responses';
 import type { ResponseRow, ResultsBlock, ResultsQuestion } from '../types';
-import { reachedScrollEnd } from '../utils/scroll';
 import { DeleteResponseDialog } from './delete-response-dialog';
 import { ResultRow } from './result-row';
 import { ResultsSummary } from './results-summary';
@@ -40,50 +41,25 @@ export function ResultsView({
   const { rows, status, hasMore, error, loadMore, remove } = useResponses(block.id, api);
   const [target, setTarget] = useState<ResponseRow | null>(null);
   const [deletedCount, setDeletedCount] = useState(0);
-  // the summary is read again after a delete, so its figures match the rows
-  const [version, setVersion] = useState(0);
   const [announcement, setAnnouncement] = useState('');
   const total = Math.max(0, (block.response_count ?? 0) - deletedCount);
   const canAutoLoad = hasMore && status === 'ready' && !error;
 
-  // Scroll events do not bubble, so listen in the capture phase on the document: that covers
-  // this section scrolling itself, any scrolling ancestor the workspace puts around it, and the
-  // page. Only scrollers that contain the list count.
-  useEffect(() => {
-    if (!canAutoLoad) return;
-    const onScroll = (event: Event) => {
-      const node = root.current;
-      if (!node) return;
-      const scroller =
-        event.target === document ? document.scrollingElement : (event.target as Element | null);
-      if (scroller instanceof Element && scroller.contains(node) && reachedScrollEnd(scroller)) {
-        void loadMore();
-      }
-    };
-    document.addEventListener('scroll', onScroll, { capture: true, passive: true });
-    return () => document.removeEventListener('scroll', onScroll, { capture: true });
-  }, [canAutoLoad, loadMore]);
+  useScrollLoading(root, canAutoLoad, loadMore, rows.length);
 
-  // A page that does not fill the scroll area cannot be scrolled to 90%: keep reading until it
-  // does or the responses run out.
-  useEffect(() => {
-    if (!canAutoLoad || rows.length === 0 || !root.current) return;
-    if (reachedScrollEnd(scrollParent(root.current))) void loadMore();
-  }, [canAutoLoad, rows.length, loadMore]);
-
+  const deleteResponse = useDeleteResponse(block.id, api.deleteResponse);
   const confirmDelete = useCallback(
     async (row: ResponseRow) => {
-      await api.deleteResponse({ id: row.id });
+      await deleteResponse.mutateAsync({ id: row.id });
       remove(row.id);
       setDeletedCount((n) => n + 1);
-      setVersion((v) => v + 1);
       setTarget(null);
       setAnnouncement(t('results.deleted'));
       // The row (and its Delete button, the dialog's opener) is gone: land on the heading.
       heading.current?.focus();
       onDeleted?.(row);
     },
-    [api, remove, t, onDeleted],
+    [deleteResponse, remove, t, onDeleted],
   );
 
   const list = useMemo(
@@ -106,12 +82,7 @@ export function ResultsView({
 
   return (
     <div className="results" ref={root}>
-      <ResultsSummary
-        block={block}
-        api={api}
-        newSinceLastVisit={newSinceLastVisit}
-        version={version}
-      />
+      <ResultsSummary block={block} api={api} newSinceLastVisit={newSinceLastVisit} />
       <section className="results-rows" aria-labelledby={headingId} aria-busy={status !== 'ready'}>
         <h2 className="results-heading" id={headingId} ref={heading} tabIndex={-1}>
           {t('results.count', { count: total })}
@@ -158,15 +129,4 @@ export function ResultsView({
       </section>
     </div>
   );
-}
-
-/** The nearest ancestor that scrolls its content, else the page. */
-function scrollParent(node: Element): Element {
-  for (let el: Element | null = node; el; el = el.parentElement) {
-    const { overflowY } = getComputedStyle(el);
-    if ((overflowY === 'auto' || overflowY === 'scroll') && el.scrollHeight > el.clientHeight) {
-      return el;
-    }
-  }
-  return document.scrollingElement ?? document.documentElement;
 }

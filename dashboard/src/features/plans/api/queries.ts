@@ -1,0 +1,38 @@
+// The plan screens' reads as queries: the active rows with the usage (the top of /profile/plan),
+// the active rows alone (/purchase), and the history's pages.
+import { useQuery } from '@tanstack/react-query';
+import { usePagedQuery } from '../../../lib/use-paged-query';
+import type { PlanRow } from '../model/plans';
+import { planKeys } from './keys';
+import { HISTORY_PAGE_SIZE, listActivePlans, listPlanHistory, loadUsage } from './plans';
+
+export function usePlanOverview(ownerId: string | undefined) {
+  return useQuery({
+    queryKey: planKeys.overview(ownerId ?? ''),
+    queryFn: async () => {
+      const [active, usage] = await Promise.all([listActivePlans(), loadUsage(ownerId!)]);
+      return { active, usage };
+    },
+    enabled: !!ownerId,
+  });
+}
+
+export function useActivePlans(ownerId: string | undefined) {
+  return useQuery({
+    queryKey: planKeys.active(ownerId ?? ''),
+    queryFn: listActivePlans,
+    enabled: !!ownerId,
+  });
+}
+
+/** The history, 10 rows a page, newest first (page numbers: the rows are ranges). */
+export function usePlanHistory(ownerId: string | undefined) {
+  return usePagedQuery<PlanRow, number>({
+    queryKey: planKeys.history(ownerId ?? ''),
+    fetchPage: listPlanHistory,
+    initialPageParam: 0,
+    nextPageParam: (_last, pages) => pages.length,
+    pageSize: HISTORY_PAGE_SIZE,
+    enabled: !!ownerId,
+  });
+}

@@ -1,0 +1,86 @@
+// A paged list read through TanStack Query's useInfiniteQuery: the rows of every page read so
+// far (each id once), whether more may come (a page shorter than the page size is the last),
+// loadMore (which also retries a failed first page), and rows removed on screen after a delete.
+import {
+  useInfiniteQuery,
+  useQueryClient,
+  type InfiniteData,
+  type QueryKey,
+} from '@tanstack/react-query';
+import { useCallback, useMemo, useState } from 'react';
+import { messageOf } from './errors';
+
+export type PagedStatus = 'loading' | 'ready' | 'loadingMore';
+
+export interface PagedQueryOptions<T, P> {
+  queryKey: QueryKey;
+  /** One page: the first with `initialPageParam`, then with what `nextPageParam` gives. */
+  fetchPage: (param: P) => Promise<T[]>;
+  initialPageParam: P;
+  /** Where the page after `last` starts (a cursor from its last row, or a page number). */
+  nextPageParam: (last: T[], pages: T[][]) => P;
+  pageSize: number;
+  enabled?: boolean;
+  /** Reads the pages again this often (ms), for counts that move by themselves. */
+  refetchInterval?: number;
+}
+
+export function usePagedQuery<T extends { id: string }, P>(options: PagedQueryOptions<T, P>) {
+  const { queryKey, fetchPage, nextPageParam, pageSize } = options;
+  const client = useQueryClient();
+  const query = useInfiniteQuery<T[], Error, InfiniteData<T[], P>, QueryKey, P>({
+    queryKey,
+    queryFn: ({ pageParam }) => fetchPage(pageParam as P),
+    initialPageParam: options.initialPageParam,
+    getNextPageParam: (last, pages) =>
+      last.length < pageSize ? undefined : nextPageParam(last, pages),
+    enabled: options.enabled,
+    refetchInterval: options.refetchInterval,
+    // every page would be read again: not on a mere focus
+    refetchOnWindowFocus: false,
+  });
+  // Deleted on screen: hidden at once; the list is read again the next time it is shown.
+  const [removed, setRemoved] = useState<ReadonlySet<string>>(() => new Set());
+  const rows = useMemo(() => {
+    const seen = new Set<string>();
+    const out: T[] = [];
+    for (const page of query.data?.pages ?? [])
+      for (const row of page) {
+        if (seen.has(row.id) || removed.has(row.id)) continue;
+        seen.add(row.id);
+        out.push(row);
+      }
+    return out;
+  }, [query.data, removed]);
+
+  const { data, hasNextPage, isFetching, fetchNextPage, refetch } = query;
+  const loadMore = useCallback(async () => {
+    if (isFetching) return;
+    if (!data) await refetch();
+    else if (hasNextPage) await fetchNextPage();
+  }, [data, hasNextPage, isFetching, fetchNextPage, refetch]);
+
+  const remove = useCallback(
+    (id: string) => {
+      setRemoved((s) => new Set(s).add(id));
+      void client.invalidateQueries({ queryKey, refetchType: 'none' });
+    },
+    [client, queryKey],
+  );
+
+  const status: PagedStatus =
+    !data && isFetching ? 'loading' : query.isFetchingNextPage ? 'loadingMore' : 'ready';
+  return {
+    rows,
+    status,
+    /** False once a page came back shorter than the page size. */
+    hasMore: !data || hasNextPage,
+    /** The message of the last failed read; the rows read before stay. */
+    error: query.error ? messageOf(query.error) : null,
+    loadMore,
+    remove,
+    /** Reads every page again (after a write that changes them). */
+    refetch,
+    query,
+  };
+}
