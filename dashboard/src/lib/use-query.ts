@@ -1,7 +1,9 @@
-// Loading data for a screen: one small hook instead of an effect with alive flags in each
-// feature. It runs `load` when the key changes, ignores answers that arrive after a newer load
-// started (or after unmount), and keeps the last data while reloading.
-import { useCallback, useEffect, useRef, useState } from 'react';
+// TanStack Query's useQuery in the shape the screens use: the data, the failure as a message,
+// loading, reload, and setData for a write whose result the screen already knows. Caching,
+// de-duplication and retries are TanStack's (lib/query-client.ts); the key is the feature's own
+// (its first part names the feature, the owner follows where the data is the owner's).
+import { useQuery as useTanstackQuery, useQueryClient, type QueryKey } from '@tanstack/react-query';
+import { useCallback, useMemo } from 'react';
 import { messageOf } from './errors';
 
 export interface QueryState<T> {
@@ -15,63 +17,31 @@ export interface QueryState<T> {
   setData: (update: (data: T | undefined) => T | undefined) => void;
 }
 
-interface Loaded<T> {
-  /** The key the data and error belong to (null before the first answer). */
-  key: string | null;
-  data: T | undefined;
-  error: string | null;
-}
-
-export function useQuery<T>(key: string, load: () => Promise<T>): QueryState<T> {
-  const [state, setState] = useState<Loaded<T>>({ key: null, data: undefined, error: null });
-  const [reloading, setReloading] = useState(false);
-  const loadRef = useRef(load);
-  useEffect(() => {
-    loadRef.current = load;
-  });
-  const latest = useRef(0);
-
-  /** Loads for `forKey`; only the newest load's answer is kept. */
-  const run = useCallback(async (forKey: string, current: () => boolean) => {
-    try {
-      const data = await loadRef.current();
-      if (current()) setState({ key: forKey, data, error: null });
-    } catch (cause) {
-      if (!current()) return;
-      console.error('[reaction-dashboard] load failed', cause);
-      setState((s) => ({ ...s, key: forKey, error: messageOf(cause) }));
-    }
-  }, []);
-
-  useEffect(() => {
-    const mine = ++latest.current;
-    let mounted = true;
-    void run(key, () => mounted && mine === latest.current);
-    return () => {
-      mounted = false;
-    };
-  }, [key, run]);
-
+export function useQuery<T>(
+  queryKey: QueryKey,
+  load: () => Promise<T>,
+  options: { enabled?: boolean } = {},
+): QueryState<T> {
+  const client = useQueryClient();
+  // the key's contents, not its identity (a new array every render)
+  const hash = JSON.stringify(queryKey);
+  const key = useMemo(() => JSON.parse(hash) as QueryKey, [hash]);
+  const query = useTanstackQuery({ queryKey, queryFn: load, enabled: options.enabled });
+  const { refetch } = query;
   const reload = useCallback(async () => {
-    const mine = ++latest.current;
-    setReloading(true);
-    try {
-      await run(key, () => mine === latest.current);
-    } finally {
-      setReloading(false);
-    }
-  }, [key, run]);
-
+    // A read under way began before whatever made the screen reload: start a new one (refetch
+    // alone would join it while nothing was read yet).
+    await client.cancelQueries({ queryKey: key });
+    await refetch();
+  }, [client, refetch, key]);
   const setData = useCallback(
-    (update: (value: T | undefined) => T | undefined) =>
-      setState((s) => ({ ...s, data: update(s.data) })),
-    [],
+    (update: (value: T | undefined) => T | undefined) => client.setQueryData<T>(key, update),
+    [client, key],
   );
-  const fresh = state.key === key;
   return {
-    data: fresh ? state.data : undefined,
-    error: fresh ? state.error : null,
-    loading: !fresh || reloading,
+    data: query.data,
+    error: query.error ? messageOf(query.error) : null,
+    loading: query.isFetching,
     reload,
     setData,
   };

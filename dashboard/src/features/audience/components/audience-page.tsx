@@ -283,7 +283,7 @@ export function AudiencePage({ blockId, blockName }: AudiencePageProps) {
   const [error, setError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const [dialog, setDialog] = useState<DialogState>(null);
-  const groupsQuery = useQuery(`audience-groups:${user?.id ?? ''}`, listGroups);
+  const groupsQuery = useQuery(['audience', user?.id ?? '', 'groups'], listGroups);
   const groups = useMemo(() => groupsQuery.data ?? [], [groupsQuery.data]);
   const custom = useMemo(
     () => groups.filter((g) => g.name !== 'activated' && g.name !== 'deactivated'),

@@ -50,7 +50,7 @@ describe('/profile/integration', () => {
     const a = api({ notion: null });
     render(a);
     expect(await screen.findByRole('heading', { level: 1, name: 'Integration' })).toBeTruthy();
-    const card = screen.getByRole('heading', { name: 'Notion' }).closest('li')!;
+    const card = (await screen.findByRole('heading', { name: 'Notion' })).closest('li')!;
     expect(card.textContent).toContain('Not granted');
     fireEvent.click(within(card).getByRole('button', { name: 'Connect Notion' }));
     expect(a.connect).toHaveBeenCalledWith(
@@ -122,7 +122,7 @@ describe('/profile/integration', () => {
     await setLanguage('ko', false);
     render(api({ notion: notion({ status: 'not_granted' }) }));
     expect(await screen.findByRole('heading', { level: 1, name: '연동' })).toBeTruthy();
-    expect(screen.getByText('허용 안 됨')).toBeTruthy();
+    expect(await screen.findByText('허용 안 됨')).toBeTruthy();
     expect(screen.getByRole('button', { name: '노션 다시 연결' })).toBeTruthy();
   });
 });

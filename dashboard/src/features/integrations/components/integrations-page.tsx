@@ -48,9 +48,9 @@ export const supabaseIntegrationsApi: IntegrationsApi = {
 export function IntegrationsPage({ api = supabaseIntegrationsApi }: { api?: IntegrationsApi }) {
   const { t } = useTranslation();
   const s = (key: string, options?: Record<string, unknown>) => t(`integrations.${key}`, options);
-  const { profile } = useSession();
+  const { user, profile } = useSession();
   const paid = profile?.paid === true;
-  const state = useQuery('integrations', api.load);
+  const state = useQuery(['integrations', user?.id ?? ''], api.load);
   const [connecting, setConnecting] = useState(false);
   const [announcement, setAnnouncement] = useState('');
   const [error, setError] = useState<string | null>(null);

@@ -1,12 +1,13 @@
 // /work/{id}/history for letters (spec: letter history): a 320 px list of sends (subject and
 // date, 10 at a time, more at 90% scroll), the selected letter as sent in a sandboxed frame that
 // runs no script, and its delivery counts, which the provider's events keep moving.
-import { useCallback, useEffect, useMemo, useRef, useState, type UIEvent } from 'react';
+import { useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DELIVERY_STATUSES } from '@reaction-blocks/contracts/enums';
 import { Spinner } from '../../../components/ui/spinner';
-import { messageOf } from '../../../lib/errors';
-import { listPublishes, type PublishRow } from '../api/letters';
+import { useSession } from '../../../lib/session';
+import { useScrollLoading } from '../../../lib/use-scroll-loading';
+import { useLetterHistory } from '../api/queries';
 import { shortDate } from '../model/draft';
 
 /** A send's counts, one per delivery state (the database's delivery_status). */
@@ -19,62 +20,20 @@ export function letterSrcDoc(html: string | null): string {
 
 export function HistoryView({ blockId }: { blockId: string }) {
   const { t } = useTranslation();
-  const [items, setItems] = useState<PublishRow[] | null>(null);
-  const [done, setDone] = useState(false);
-  const [loadingMore, setLoadingMore] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { user } = useSession();
+  const history = useLetterHistory(user?.id ?? '', blockId);
+  const { rows, status, hasMore, loadMore } = history;
+  const error = history.error;
+  const items = status === 'loading' && rows.length === 0 ? null : rows;
+  const loadingMore = status === 'loadingMore';
   const [selected, setSelected] = useState<string | null>(null);
-  const busy = useRef(false);
-
-  const loadMore = useCallback(
-    async (reset = false) => {
-      if (busy.current) return;
-      busy.current = true;
-      setLoadingMore(true);
-      try {
-        const before = reset ? undefined : items?.at(-1)?.created_at;
-        const page = await listPublishes(blockId, before);
-        setItems((old) => (reset || !old ? page : [...old, ...page]));
-        setDone(page.length < 10);
-        setError(null);
-      } catch (cause) {
-        setError(messageOf(cause));
-        setItems((old) => old ?? []);
-      } finally {
-        busy.current = false;
-        setLoadingMore(false);
-      }
-    },
-    [blockId, items],
-  );
-
-  useEffect(() => {
-    // eslint-disable-next-line react-hooks/set-state-in-effect -- loads the first page (async)
-    void loadMore(true);
-    // the counts move with the provider's events: read the first page again now and then
-    const timer = window.setInterval(() => {
-      void listPublishes(blockId).then((page) =>
-        setItems((old) => {
-          if (!old) return page;
-          const fresh = new Map(page.map((p) => [p.id, p]));
-          const known = new Set(old.map((p) => p.id));
-          return [...page.filter((p) => !known.has(p.id)), ...old.map((p) => fresh.get(p.id) ?? p)];
-        }),
-      );
-    }, 5000);
-    return () => window.clearInterval(timer);
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- once per block
-  }, [blockId]);
+  const list = useRef<HTMLElement>(null);
+  useScrollLoading(list, hasMore && status === 'ready' && !error, loadMore, rows.length);
 
   const current = useMemo(
     () => items?.find((p) => p.id === selected) ?? items?.[0] ?? null,
     [items, selected],
   );
-
-  const onScroll = (event: UIEvent<HTMLElement>) => {
-    const box = event.currentTarget;
-    if (!done && box.scrollTop + box.clientHeight >= box.scrollHeight * 0.9) void loadMore();
-  };
 
   if (items === null) return <Spinner label={t('common.loading')} />;
   if (items.length === 0) {
@@ -105,7 +64,7 @@ export function HistoryView({ blockId }: { blockId: string }) {
 
   return (
     <div className="history">
-      <nav className="history-list" aria-label={t('letters.history.label')} onScroll={onScroll}>
+      <nav className="history-list" aria-label={t('letters.history.label')} ref={list}>
         <ul>
           {items.map((p) => (
             <li key={p.id}>

@@ -16,20 +16,14 @@ import { paths } from '../../../config/paths';
 import { isLetterType, type LetterType } from '../../../lib/db-types';
 import { messageOf } from '../../../lib/errors';
 import { useSession } from '../../../lib/session';
-import { useQuery } from '../../../lib/use-query';
 import {
   emptyLetter,
   LETTER_LIMITS,
   MODE_OF_TYPE,
   ZSaveLetter,
 } from '@reaction-blocks/contracts/letters';
-import {
-  listSenders,
-  loadLetterBlock,
-  saveLetter,
-  webToTemplate,
-  type LetterData,
-} from '../api/letters';
+import { useSenders } from '../api/queries';
+import { loadLetterBlock, saveLetter, webToTemplate, type LetterData } from '../api/letters';
 import {
   canSend,
   draftFromData,
@@ -87,7 +81,7 @@ export function LetterWorkspacePage() {
   const [loadError, setLoadError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const [dialog, setDialog] = useState<Dialog>(null);
-  const senders = useQuery(`senders:${user?.id ?? ''}`, listSenders);
+  const senders = useSenders(user?.id);
   const progress = useProgress(loadingPage);
   const leaveTo = useRef<string>(paths.dashboardSend);
 

@@ -2,6 +2,7 @@
 // breaks, spaces go, blank lines are dropped, at most 100, the remaining quota shown capped at
 // 100, register as audience for paid owners) and audience (a group, paid). Each send answers at
 // once with the reserved count; the mails go out from the queue.
+import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
@@ -11,19 +12,13 @@ import { Spinner } from '../../../components/ui/spinner';
 import { tabIds, Tabs } from '../../../components/ui/tabs';
 import { paths } from '../../../config/paths';
 import { messageOf } from '../../../lib/errors';
-import { useQuery } from '../../../lib/use-query';
 import {
   LETTER_LIMITS,
   LETTER_MESSAGES,
   parseRecipients,
 } from '@reaction-blocks/contracts/letters';
-import {
-  listSendGroups,
-  publishLetter,
-  remainingEmails,
-  sendLetter,
-  type SendResult,
-} from '../api/letters';
+import { publishLetter, sendLetter, type SendResult } from '../api/letters';
+import { letterKeys, useRemainingEmails, useSendGroups } from '../api/queries';
 import { firstAddresses } from '../model/draft';
 
 const MESSAGE_KEYS: Record<string, string> = {
@@ -59,10 +54,9 @@ export function SendLetterDialog({
   const [state, setState] = useState<'idle' | 'loading' | 'done'>('idle');
   const [result, setResult] = useState<SendResult | null>(null);
   const [serverError, setServerError] = useState<string | null>(null);
-  const quota = useQuery(`quota:${userId}:${state}`, () => remainingEmails(userId));
-  const groups = useQuery(`groups:${userId}`, () =>
-    paid ? listSendGroups() : Promise.resolve([]),
-  );
+  const client = useQueryClient();
+  const quota = useRemainingEmails(userId);
+  const groups = useSendGroups(userId, paid);
   const remaining = quota.data ?? 0;
   const moreButton = useRef<HTMLButtonElement>(null);
   // the form that had the focus is gone: the result's button takes it
@@ -97,6 +91,8 @@ export function SendLetterDialog({
       const res = await call();
       setResult(res);
       setState('done');
+      // the quota is spent and the history has a new send
+      void client.invalidateQueries({ queryKey: letterKeys.all(userId) });
       onSent?.(res);
     } catch (cause) {
       setServerError(translate(messageOf(cause)));
@@ -199,7 +195,7 @@ export function SendLetterDialog({
           {t('letters.send.paidOnly')}{' '}
           <Link to={paths.profilePlan}>{t('letters.send.upgrade')}</Link>
         </p>
-      ) : groups.loading && !groups.data ? (
+      ) : groups.isPending && groups.fetchStatus !== 'idle' ? (
         <Spinner label={t('common.loading')} />
       ) : (
         <>

@@ -9,6 +9,7 @@ import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { TextField } from '../../../components/ui/fields';
 import { Spinner } from '../../../components/ui/spinner';
 import { messageOf } from '../../../lib/errors';
+import { useSession } from '../../../lib/session';
 import { useQuery } from '../../../lib/use-query';
 import {
   BLOCK_MESSAGES,
@@ -69,7 +70,8 @@ export function SenderEmailsPage() {
       [BLOCK_MESSAGES.invalidEmail]: s('invalidEmail'),
       [MESSAGES.tooLong]: t('common.tooLong'),
     })[message] ?? message;
-  const list = useQuery('sender-emails', listWithChecks);
+  const { user } = useSession();
+  const list = useQuery(['sender-emails', user?.id ?? ''], listWithChecks);
   const link = useConfirmLink(() => void list.reload());
   const [address, setAddress] = useState('');
   const [addError, setAddError] = useState<string | null>(null);

@@ -79,8 +79,10 @@ export function IntegrationSection({
   const [dismissing, setDismissing] = useState<ReadonlySet<string>>(new Set());
 
   // the connection and this block's notes (paid owners only)
-  const status = useQuery(paid ? `integration:${blockId}` : 'integration:none', async () =>
-    paid ? { integration: await api.status(), notes: await api.notes(blockId) } : null,
+  const status = useQuery(
+    ['integrations', 'block', blockId],
+    async () => ({ integration: await api.status(), notes: await api.notes(blockId) }),
+    { enabled: paid },
   );
   const integration = paid ? (status.error ? null : status.data?.integration) : null;
   const notes = status.data?.notes ?? [];
@@ -88,8 +90,9 @@ export function IntegrationSection({
   // what the block may link to, read from Notion once the section is open
   const listing = open && granted;
   const search = useQuery(
-    listing ? `notion-objects:${like ? 'page' : 'database'}` : 'notion-objects:none',
-    () => (listing ? api.search(like ? 'page' : 'database') : Promise.resolve(null)),
+    ['integrations', 'notion-objects', like ? 'page' : 'database'],
+    () => api.search(like ? 'page' : 'database'),
+    { enabled: listing },
   );
   const objects = listing ? (search.data ?? null) : null;
   const loadingObjects = listing && search.loading;

@@ -1,0 +1,60 @@
+// The letters' reads as queries, under ['letters', owner]: the verified senders to pick from, the
+// emails left this month, the audience groups to send to, and a letter's sends (history).
+import { useQuery } from '@tanstack/react-query';
+import { usePagedQuery } from '../../../lib/use-paged-query';
+import {
+  listPublishes,
+  listSendGroups,
+  listSenders,
+  remainingEmails,
+  type PublishRow,
+} from './letters';
+
+export const letterKeys = {
+  all: (ownerId: string) => ['letters', ownerId] as const,
+  senders: (ownerId: string) => ['letters', ownerId, 'senders'] as const,
+  quota: (ownerId: string) => ['letters', ownerId, 'quota'] as const,
+  groups: (ownerId: string) => ['letters', ownerId, 'groups'] as const,
+  history: (ownerId: string, blockId: string) => ['letters', ownerId, 'history', blockId] as const,
+};
+
+/** History page size (spec: 10 sends at a time). */
+export const HISTORY_PAGE_SIZE = 10;
+
+export function useSenders(ownerId: string | undefined) {
+  return useQuery({
+    queryKey: letterKeys.senders(ownerId ?? ''),
+    queryFn: listSenders,
+    enabled: !!ownerId,
+  });
+}
+
+/** Read whenever the send dialog opens: sends since the last look used some up. */
+export function useRemainingEmails(ownerId: string) {
+  return useQuery({
+    queryKey: letterKeys.quota(ownerId),
+    queryFn: () => remainingEmails(ownerId),
+    staleTime: 0,
+  });
+}
+
+export function useSendGroups(ownerId: string, paid: boolean) {
+  return useQuery({
+    queryKey: letterKeys.groups(ownerId),
+    queryFn: listSendGroups,
+    enabled: paid,
+    staleTime: 0,
+  });
+}
+
+/** A letter's sends, newest first; the counts move with the provider's events, so every 5 s. */
+export function useLetterHistory(ownerId: string, blockId: string) {
+  return usePagedQuery<PublishRow, string | undefined>({
+    queryKey: letterKeys.history(ownerId, blockId),
+    fetchPage: (before) => listPublishes(blockId, before),
+    initialPageParam: undefined,
+    nextPageParam: (last) => last[last.length - 1]!.created_at,
+    pageSize: HISTORY_PAGE_SIZE,
+    refetchInterval: 5000,
+  });
+}
