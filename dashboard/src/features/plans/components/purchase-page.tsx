@@ -198,9 +198,11 @@ function Payment({ basket }: { basket: Basket }) {
   const plan = toPlan(basket);
 
   const done = async () => {
+    // Stale only: read again by the plan page; read now, this page would see the new plan and
+    // go to the plan page without ?purchased (it redirects owners with a plan).
     await Promise.all([
       refreshProfile(),
-      client.invalidateQueries({ queryKey: planKeys.all(user?.id ?? '') }),
+      client.invalidateQueries({ queryKey: planKeys.all(user?.id ?? ''), refetchType: 'none' }),
     ]);
     navigate(`${paths.profilePlan}?purchased=1`);
   };
