@@ -4,6 +4,9 @@ import { buildSync } from 'esbuild';
 import * as React from 'react';
 import * as ReactDOMClient from 'react-dom/client';
 import { fileURLToPath } from 'node:url';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { chromiumLaunchOptions } from '../scripts/chromium.mjs';
 import { contractsForDevServer } from '../scripts/contracts.mjs';
 
@@ -58,9 +61,41 @@ const reactShims = {
   },
 };
 
+/**
+ * A Chromium profile that blocks site data (Settings > Privacy > "Block all cookies", which also
+ * blocks localStorage, sessionStorage and IndexedDB: every access throws SecurityError), for the
+ * tests of the elements without storage (*.blocked.test.ts).
+ */
+function blockedStorageProfile() {
+  const dir = mkdtempSync(join(tmpdir(), 'rb-wtr-blocked-'));
+  mkdirSync(join(dir, 'Default'));
+  writeFileSync(
+    join(dir, 'Default', 'Preferences'),
+    JSON.stringify({ profile: { default_content_setting_values: { cookies: 2 } } }),
+  );
+  process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
 export default {
   rootDir: fileURLToPath(new URL('..', import.meta.url)),
-  files: [fileURLToPath(new URL('./src/**/*.test.ts', import.meta.url))],
+  files: [
+    fileURLToPath(new URL('./src/**/*.test.ts', import.meta.url)),
+    '!' + fileURLToPath(new URL('./src/**/*.blocked.test.ts', import.meta.url)),
+  ],
+  groups: [
+    {
+      name: 'storage-blocked',
+      files: fileURLToPath(new URL('./src/**/*.blocked.test.ts', import.meta.url)),
+      browsers: [
+        chromeLauncher({
+          launchOptions: { ...chromiumLaunchOptions, userDataDir: blockedStorageProfile() },
+          // the profile's own context, whose settings block storage
+          createBrowserContext: ({ browser }) => browser.defaultBrowserContext(),
+        }),
+      ],
+    },
+  ],
   nodeResolve: true,
   // One page at a time: test pages share one origin, so they would share localStorage.
   concurrency: 1,

@@ -20,6 +20,10 @@ const isLocale = (f) => /\/chunks\/ko-/.test(f);
 // the captcha (core/captcha.ts) loads only when a visitor trips a rate limit on a block with the
 // captcha on: listed apart, like the Korean texts
 const isCaptcha = (f) => /\/chunks\/captcha-/.test(f);
+// the writer's profile and the seal on what is kept (core/identity.ts, core/vault.ts) load only for
+// a visitor who writes, or who wrote before (something stored to open): listed apart, since a
+// reader never loads them (the comment blocks, which prefill the name, carry the profile inside)
+const isWriter = (f) => /\/chunks\/(identity|vault)-/.test(f);
 
 /** The file and every chunk it imports, statically or dynamically. */
 function closure(file, seen = new Set()) {
@@ -33,7 +37,7 @@ function closure(file, seen = new Set()) {
 
 function measure(entry) {
   const files = [...closure(join(cdn, entry))];
-  const rare = (f) => isLocale(f) || isCaptcha(f);
+  const rare = (f) => isLocale(f) || isCaptcha(f) || isWriter(f);
   const first = files.filter((f) => !/\/chunks\/live-/.test(f) && !rare(f));
   const total = files.filter((f) => !rare(f)).reduce((n, f) => n + gz(f), 0);
   return {
@@ -41,6 +45,7 @@ function measure(entry) {
     total,
     ko: files.filter(isLocale).reduce((n, f) => n + gz(f), 0),
     captcha: files.filter(isCaptcha).reduce((n, f) => n + gz(f), 0),
+    writer: files.filter(isWriter).reduce((n, f) => n + gz(f), 0),
   };
 }
 
@@ -53,6 +58,7 @@ const rows = [
       total: gz(join(cdn, 'reaction.js')),
       ko: 0,
       captcha: 0,
+      writer: 0,
     },
     1 * KB,
   ],
@@ -70,7 +76,7 @@ let failed = false;
 const lines = rows.map(([name, s, budget]) => {
   const ok = budget == null || s.total <= budget;
   if (!ok) failed = true;
-  return `| ${name} | ${kb(s.initial)} | ${kb(s.total)} | ${s.ko ? '+' + kb(s.ko) : '-'} | ${s.captcha ? '+' + kb(s.captcha) : '-'} | ${budget ? '<= ' + kb(budget) : '-'} | ${budget ? (ok ? 'ok' : '**over**') : ''} |`;
+  return `| ${name} | ${kb(s.initial)} | ${kb(s.total)} | ${s.writer ? '+' + kb(s.writer) : '-'} | ${s.ko ? '+' + kb(s.ko) : '-'} | ${s.captcha ? '+' + kb(s.captcha) : '-'} | ${budget ? '<= ' + kb(budget) : '-'} | ${budget ? (ok ? 'ok' : '**over**') : ''} |`;
 });
 const section = `## SDK sizes
 
@@ -78,9 +84,12 @@ Measured by \`npm run size -w @reaction-blocks/sdk -- --write\` on ${new Date().
 "Before data" is what loads before the first data shows (one script besides the loader); "total"
 adds what loads after (the realtime chunk of comment/qna). Korean texts are a separate chunk, and
 so is the captcha, loaded only when a visitor trips a rate limit on a block with the captcha on.
+"Writer" is what a visitor loads once they write (or when they wrote before: a profile or session
+is stored, sealed): the writer's profile and the seal (core/identity.ts, core/vault.ts). A reader
+never loads it; the budgets are for what a reader loads, and a writer's total is the sum.
 
-| bundle | before data (gzip) | total (gzip) | Korean | captcha | budget | |
-|---|---|---|---|---|---|---|
+| bundle | before data (gzip) | total (gzip) | writer | Korean | captcha | budget | |
+|---|---|---|---|---|---|---|---|
 ${lines.join('\n')}
 
 Lit alone is about 6 KB gzip. Live updates use a 1.6 KB Realtime client (sdk/src/core/live.ts);

@@ -1,7 +1,7 @@
 import type { Project } from './config.js';
 import { ApiError } from './errors.js';
 import { log } from './log.js';
-import { readJson, writeJson } from './storage.js';
+import { flush, load, peek, subscribe, write } from './storage.js';
 
 /** The GoTrue session as returned by /auth/v1/signup and /auth/v1/token, trimmed to what we use. */
 export interface Session {
@@ -19,30 +19,36 @@ export interface SessionUser {
   user_metadata?: { full_name?: string; name?: string; avatar_url?: string; picture?: string };
 }
 
-const key = (p: Project) => 'reaction-blocks.session:' + p.url;
+/**
+ * Where a project's session is kept (sealed, core/storage.ts). The dashboard's supabase-js client
+ * keeps its session under the same key, so on the dashboard's origin the owner signed in there
+ * is signed in on /block/ too, and signing out in one signs out the other.
+ */
+export const sessionKey = (projectUrl: string): string =>
+  'reaction-blocks.session:' + projectUrl.replace(/\/+$/, '');
+const key = (p: Project) => sessionKey(p.url);
 /** The popup window name; the returning page recognises itself by it. */
 export const POPUP_NAME = 'reaction-blocks-auth';
 export const AUTH_MESSAGE = 'reaction-blocks:auth';
 
 const pending = new Map<string, Promise<Session | null>>();
-const listeners = new Set<() => void>();
 
-export const onAuthChange = (fn: () => void): (() => void) => {
-  listeners.add(fn);
-  return () => listeners.delete(fn);
-};
-const notify = () => listeners.forEach((fn) => fn());
+/** Calls `fn` whenever a session changes: here, in another element or bundle, tab or the dashboard. */
+export const onAuthChange = (fn: () => void): (() => void) =>
+  subscribe((k) => k.startsWith('reaction-blocks.session:') && fn());
 
-export function getSession(p: Project): Session | null {
-  const s = readJson<Session>(key(p));
-  return s && typeof s.access_token === 'string' && s.user && typeof s.user.id === 'string'
-    ? s
-    : null;
-}
+const valid = (s: Session | null): Session | null =>
+  s && typeof s.access_token === 'string' && s.user && typeof s.user.id === 'string' ? s : null;
+
+/** The session as last opened (see loadSession), or null. */
+export const getSession = (p: Project): Session | null => valid(peek<Session>(key(p)));
+
+/** The session as stored now, opened. */
+export const loadSession = async (p: Project): Promise<Session | null> =>
+  valid(await load<Session>(key(p)));
 
 export function saveSession(p: Project, s: Session | null): void {
-  writeJson(key(p), s);
-  notify();
+  write(key(p), s);
 }
 
 /** Signed in with a provider (not the anonymous stand-in). */
@@ -94,6 +100,8 @@ async function authCall(p: Project, path: string, body: object): Promise<Session
     throw new ApiError(
       json.msg || json.message || json.error_description || 'Auth failed',
       json.error_code || String(res.status),
+      // the server said no (a revoked or unknown refresh token), not "later" (429, 5xx)
+      res.status < 500 && res.status !== 429 ? 'refused' : '',
     );
   const s = json as Session;
   if (!s.expires_at) s.expires_at = Math.floor(Date.now() / 1000) + (json.expires_in ?? 3600);
@@ -110,25 +118,49 @@ function once(p: Project, tag: string, fn: () => Promise<Session | null>): Promi
   return pr;
 }
 
+const fresh = (s: Session | null): boolean => !!s && s.expires_at - 60 > Date.now() / 1000;
+
+/**
+ * Runs `fn` holding the lock supabase-js takes for the same storage key (`lock:<key>`), so the
+ * SDK and the dashboard's client, in any tab of the origin, never refresh one session at once
+ * (the refresh token rotates: the second would be refused). Without the Web Locks API (plain
+ * http pages), the page's own once() is all there is.
+ */
+const locked = <T>(name: string, fn: () => Promise<T>): Promise<T> =>
+  navigator.locks ? (navigator.locks.request('lock:' + name, fn) as Promise<T>) : fn();
+
 /**
  * The current session with a fresh access token, or null. With `create`, an anonymous user is
  * signed up first (what signInAnonymously does); that happens on the first write, never on view.
+ * A refresh the server refuses (revoked, signed out elsewhere) forgets the session; one that
+ * could not reach the server keeps it for the next try.
  */
-export function ensureSession(p: Project, create: boolean): Promise<Session | null> {
-  const s = getSession(p);
-  if (s && s.expires_at - 60 > Date.now() / 1000) return Promise.resolve(s);
+export async function ensureSession(p: Project, create: boolean): Promise<Session | null> {
+  const s = await loadSession(p);
+  if (fresh(s)) return s;
   if (s)
     return once(p, 'r', () =>
-      authCall(p, 'token?grant_type=refresh_token', { refresh_token: s.refresh_token }).then(
-        (n) => (saveSession(p, n), n),
-        (e) => {
+      locked(key(p), async () => {
+        // another tab, element bundle or the dashboard may have refreshed it meanwhile
+        const now = await loadSession(p);
+        if (fresh(now)) return now;
+        if (!now) return create ? ensureSession(p, true) : null;
+        try {
+          const n = await authCall(p, 'token?grant_type=refresh_token', {
+            refresh_token: now.refresh_token,
+          });
+          saveSession(p, n);
+          await flush(key(p));
+          return n;
+        } catch (e) {
           log('session refresh failed', e);
+          if ((e as ApiError).details !== 'refused') return null;
           saveSession(p, null);
           return create ? ensureSession(p, true) : null;
-        },
-      ),
+        }
+      }),
     );
-  if (!create) return Promise.resolve(null);
+  if (!create) return null;
   return once(p, 's', () => authCall(p, 'signup', {}).then((n) => (saveSession(p, n), n)));
 }
 
@@ -158,23 +190,22 @@ export function signInWithPopup(p: Project, provider: 'google' | 'apple'): Promi
     return Promise.resolve(null);
   }
   return new Promise((resolve) => {
-    const done = () => {
+    const done = async () => {
       clearInterval(timer);
       removeEventListener('message', onMsg);
       removeEventListener('storage', onStore);
-      const s = getSession(p);
-      notify();
+      const s = await loadSession(p);
       resolve(isSignedIn(s) ? s : null);
     };
     const onMsg = (e: MessageEvent) => {
-      if (e.origin === location.origin && e.data && e.data.type === AUTH_MESSAGE) done();
+      if (e.origin === location.origin && e.data && e.data.type === AUTH_MESSAGE) void done();
     };
     const onStore = (e: StorageEvent) => {
-      if (e.key === key(p)) done();
+      if (e.key === key(p)) void done();
     };
     addEventListener('message', onMsg);
     addEventListener('storage', onStore);
-    const timer = setInterval(() => w.closed && done(), 500);
+    const timer = setInterval(() => w.closed && void done(), 500);
   });
 }
 
@@ -189,12 +220,15 @@ export function handleAuthReturn(p: Project): boolean {
     saveSession(p, sessionFromTokens(access, refresh, Number(q.get('expires_in')) || undefined));
   else log('sign-in failed', q.get('error_description') || q.get('error'));
   history.replaceState(null, '', location.pathname + location.search);
-  try {
-    window.opener?.postMessage({ type: AUTH_MESSAGE, ok: !!access }, location.origin);
-  } catch {
-    /* opener gone (cross-origin-opener-policy): the storage event still reaches it */
-  }
-  window.close();
+  // the session is sealed into storage in the background: the opener reads it once it is there
+  void flush(key(p)).then(() => {
+    try {
+      window.opener?.postMessage({ type: AUTH_MESSAGE, ok: !!access }, location.origin);
+    } catch {
+      /* opener gone (cross-origin-opener-policy): the storage event still reaches it */
+    }
+    window.close();
+  });
   return true;
 }
 

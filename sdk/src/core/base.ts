@@ -1,8 +1,15 @@
 import { LitElement, html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { rpc } from './api.js';
-import { displayUser, getSession, handleAuthReturn, onAuthChange, type Session } from './auth.js';
+import {
+  displayUser,
+  getSession,
+  handleAuthReturn,
+  loadSession,
+  onAuthChange,
+  type Session,
+} from './auth.js';
 import { resolveProject, type Project } from './config.js';
-import { getIdentity } from './identity.js';
+import { LEGACY_PROFILE_KEY, PROFILE_KEY, stored } from './storage.js';
 import { isLoaded, loadLang, normalizeLang, translator, type Translate } from './i18n.js';
 import type { Texts } from './locales/en.js';
 import { log } from './log.js';
@@ -99,6 +106,8 @@ export class ReactionElement extends LitElement {
  */
 export const isWorkPath = (): boolean =>
   typeof location !== 'undefined' && location.pathname.split('/')[1] === 'work';
+
+const identity = () => import('./identity.js');
 
 /** Properties that name the block to load: a change reloads it. */
 const SOURCE_PROPS = ['blockId', 'ownerId', 'projectUrl', 'anonKey'] as const;
@@ -202,9 +211,12 @@ export class BlockElement extends ReactionElement {
     );
   }
 
-  /** Name and colour sent with every write. */
-  protected writer(): { p_creator_name: string; p_color: string } {
-    const id = getIdentity();
+  /**
+   * Name and colour sent with every write, from the writer's profile (core/identity.ts: loaded
+   * only by a visitor who writes, or who has a profile stored).
+   */
+  protected async writer(): Promise<{ p_creator_name: string; p_color: string }> {
+    const id = (await identity()).getIdentity();
     return {
       p_creator_name:
         (this._session && !this._session.user.is_anonymous && displayUser(this._session).name) ||
@@ -220,7 +232,10 @@ export class BlockElement extends ReactionElement {
    */
   protected async write<T>(name: string, body: object): Promise<T> {
     try {
-      return await rpc<T>(this.project, name, body, true);
+      const done = await rpc<T>(this.project, name, body, true);
+      // the page's new profile is kept once something was written with it
+      void identity().then((m) => m.keepProfile());
+      return done;
     } catch (e) {
       const block = this.view?.block;
       if (!block?.captcha || (e as ApiError).details !== 'captcha') throw e;
@@ -282,7 +297,12 @@ export class BlockElement extends ReactionElement {
     // A known non-English page starts its texts' chunk alongside the API call, not after it.
     void loadLang(normalizeLang(this.lang || document.documentElement.lang));
     try {
-      const view = await this.fetchView(this.blockId);
+      // a stored profile opens beside the request, so the first write has it at hand
+      const [view] = await Promise.all([
+        this.fetchView(this.blockId),
+        (stored(PROFILE_KEY) ?? stored(LEGACY_PROFILE_KEY)) != null &&
+          identity().then((m) => m.profileReady()),
+      ]);
       if (stale()) return;
       if (!view || !view.block) throw new Error("block doesn't exists");
       if (this.ownerId && view.block.owner_id !== this.ownerId)
@@ -319,9 +339,11 @@ export class BlockElement extends ReactionElement {
    */
   protected async fetchView(blockId: string): Promise<BlockView> {
     const p = this.project;
+    // a stored session is opened while the public part is on its way
+    const session = loadSession(p);
     const view = await rpc<BlockView>(p, 'get_block_public', { p_block_id: blockId }, false, true);
     const mine = this.mine;
-    const args = mine && view?.block && getSession(p) && mine.args(view);
+    const args = mine && view?.block && (await session) && mine.args(view);
     return args ? mine.join(view, await rpc<Mine>(p, 'get_block_me', args)) : view;
   }
 

@@ -1,13 +1,22 @@
-import { COMMENT_LIMITS } from '@reaction-blocks/contracts/limits';
-import { readJson, writeJson } from './storage.js';
+import { COMMENT_LIMITS, LIMITS } from '@reaction-blocks/contracts/limits';
+import { flush, LEGACY_PROFILE_KEY, load, peek, PROFILE_KEY, stored, write } from './storage.js';
 
-/** The anonymous writer profile shown next to messages: a random animal name and colour. */
+export { PROFILE_KEY };
+
+/**
+ * The writer's profile (spec: "Writer profile"): the name and colour shown with what they write,
+ * the home URL their name links to and the email replies are announced to. The spec's uid is the
+ * Supabase user of the session (anonymous until they sign in) and photoUrl comes from the
+ * provider's profile; both live with the session. Kept sealed in localStorage (core/storage.ts).
+ */
 export interface Identity {
   name: string;
   color: string;
+  /** http(s), as the writer typed it (core/text.ts homeUrl). */
+  homeUrl?: string;
+  email?: string;
 }
 
-export const IDENTITY_KEY = 'reaction-blocks.identity';
 const ANIMALS =
   'Otter Fox Panda Koala Tiger Rabbit Owl Whale Dolphin Penguin Hedgehog Squirrel Deer Seal Wolf Bear Lynx Heron Badger Beaver Falcon Moose Zebra Llama'.split(
     ' ',
@@ -17,24 +26,69 @@ const COLORS =
   '#1565c0 #2e7d32 #6a1b9a #ad1457 #c62828 #00695c #4e342e #37474f #283593 #d84315'.split(' ');
 const pick = <T>(list: T[]): T => list[Math.floor(Math.random() * list.length)] as T;
 
+const text = (v: unknown, max: number) =>
+  v === undefined || (typeof v === 'string' && v.length <= max);
 const valid = (v: unknown): v is Identity =>
   !!v &&
   typeof (v as Identity).name === 'string' &&
   (v as Identity).name.trim().length > 0 &&
   (v as Identity).name.length <= COMMENT_LIMITS.name &&
-  /^#[0-9a-f]{6}$/i.test((v as Identity).color);
+  /^#[0-9a-f]{6}$/i.test((v as Identity).color) &&
+  text((v as Identity).homeUrl, LIMITS.homeUrl) &&
+  text((v as Identity).email, COMMENT_LIMITS.email);
 
-/** The stored identity; a missing or corrupt one is replaced by a new one, never an error. */
-export function getIdentity(): Identity {
-  const stored = readJson<Identity>(IDENTITY_KEY);
-  if (valid(stored)) return stored;
-  const fresh = { name: pick(ANIMALS), color: pick(COLORS) };
-  writeJson(IDENTITY_KEY, fresh);
-  return fresh;
+/** The name and colour kept in plain JSON before: sealed as the profile once, then removed. */
+function takeLegacy(): Identity | null {
+  const raw = stored(LEGACY_PROFILE_KEY);
+  if (raw == null || stored(PROFILE_KEY) != null) return null;
+  let old: unknown = null;
+  try {
+    old = JSON.parse(raw);
+  } catch {
+    /* corrupt: a new profile replaces it */
+  }
+  const kept = valid(old) ? { name: old.name, color: old.color } : null;
+  if (kept) write(PROFILE_KEY, kept);
+  // removed once the profile is sealed (or could not be: then it lives for this page only)
+  void flush(PROFILE_KEY).then(() => write(LEGACY_PROFILE_KEY, null));
+  return kept;
 }
 
-export function setIdentityName(name: string): Identity {
-  const next = { ...getIdentity(), name: name.slice(0, COMMENT_LIMITS.name) };
-  if (valid(next)) writeJson(IDENTITY_KEY, next);
+/**
+ * The writer's profile, synchronously: the stored one once opened (see profileReady), else a new
+ * anonymous one (a random animal name and colour). A new one is the page's until the visitor
+ * writes (keepProfile), so a reader never stores anything; a corrupt or unreadable stored one is
+ * replaced by a new one, never an error.
+ */
+export function getIdentity(): Identity {
+  const p = peek<Identity>(PROFILE_KEY) ?? takeLegacy();
+  if (valid(p)) return p;
+  const made = { name: pick(ANIMALS), color: pick(COLORS) };
+  // a stored one that opened to something else is replaced; otherwise the new one is the page's
+  // (shared by every element of it), and one stored but not opened yet stays as it is
+  if (p != null) write(PROFILE_KEY, made);
+  else write(PROFILE_KEY, made, false);
+  return made;
+}
+
+/** The profile as stored, opened (loads the sealing chunk only when one is stored). */
+export async function profileReady(): Promise<Identity> {
+  if (stored(PROFILE_KEY) != null) await load(PROFILE_KEY);
+  return getIdentity();
+}
+
+/** Changes the profile and keeps it; an invalid change is not kept. */
+export function setProfile(patch: Partial<Identity>): Identity {
+  const next = { ...getIdentity(), ...patch };
+  for (const k of ['homeUrl', 'email'] as const) if (!next[k]) delete next[k];
+  if (valid(next)) write(PROFILE_KEY, next);
   return next;
+}
+
+export const setIdentityName = (name: string): Identity =>
+  setProfile({ name: name.slice(0, COMMENT_LIMITS.name) });
+
+/** Keeps the page's new profile once the visitor has written something with it. */
+export function keepProfile(): void {
+  if (stored(PROFILE_KEY) == null) setProfile({});
 }

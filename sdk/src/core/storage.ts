@@ -1,18 +1,155 @@
-/** localStorage that never throws (private mode, sandboxed iframes, corrupt JSON). */
-export function readJson<T>(key: string): T | null {
+// What the SDK keeps in localStorage (the writer's profile, the Supabase session) is stored
+// sealed: AES-GCM with a key no script can export (core/vault.ts, a chunk loaded only when there
+// is something to open or keep). This module holds the opened values, shared by every element of
+// the page (every bundle: the store lives on globalThis), read synchronously once opened. Nothing
+// here ever throws: with storage blocked or unavailable the values live for the page only.
+// Why and what it protects against: docs/embedding.md, section 6.
+
+/** A sealed value is `rb1.<iv>.<ciphertext>` (core/vault.ts); anything else is plain JSON from before. */
+export const SEALED = 'rb1.';
+
+/** The writer's profile (core/identity.ts). */
+export const PROFILE_KEY = 'reaction-blocks.profile';
+/** Where the name and colour were kept, in plain JSON, before profiles were sealed. */
+export const LEGACY_PROFILE_KEY = 'reaction-blocks.identity';
+
+interface Entry {
+  /** The stored string `value` stands for; undefined: not read yet. */
+  raw?: string | null;
+  value: unknown;
+  /** Bumped by every write: a slower older write must not land after a newer one. */
+  v: number;
+  /** The write to localStorage under way, if any. */
+  writing?: Promise<void>;
+}
+interface Store {
+  entries: Map<string, Entry>;
+  subs: Set<(key: string) => void>;
+}
+
+const vault = () => import('./vault.js');
+
+/** What localStorage holds under `key` (sealed or not), or null; never throws. */
+export const stored = (key: string): string | null => {
   try {
-    const raw = localStorage.getItem(key);
-    return raw ? (JSON.parse(raw) as T) : null;
+    return localStorage.getItem(key);
   } catch {
     return null;
   }
+};
+const put = (key: string, raw: string | null): void => {
+  try {
+    if (raw == null) localStorage.removeItem(key);
+    else localStorage.setItem(key, raw);
+  } catch {
+    /* blocked or full: kept for this page only */
+  }
+};
+const parse = (s: string | null): unknown => {
+  try {
+    return s && JSON.parse(s);
+  } catch {
+    return null;
+  }
+};
+
+// Made on first use, so a bundle that never stores anything (<reaction-count>) carries none of it.
+const G = globalThis as { __reactionBlocksStore1?: Store };
+const store = (): Store => {
+  if (!G.__reactionBlocksStore1) {
+    const s: Store = (G.__reactionBlocksStore1 = { entries: new Map(), subs: new Set() });
+    // another tab (the dashboard, or the same block elsewhere) changed a value: open it again
+    globalThis.addEventListener?.('storage', (e) => {
+      for (const key of s.entries.keys()) if (e.key === key || e.key === null) void load(key);
+    });
+  }
+  return G.__reactionBlocksStore1;
+};
+const entry = (key: string): Entry => {
+  const { entries } = store();
+  let e = entries.get(key);
+  if (!e) entries.set(key, (e = { value: null, v: 0 }));
+  return e;
+};
+const notify = (key: string) => store().subs.forEach((fn) => fn(key));
+
+/** Calls `fn` with the key of every value that changes (here, in another element or tab). */
+export function subscribe(fn: (key: string) => void): () => void {
+  store().subs.add(fn);
+  return () => store().subs.delete(fn);
 }
 
-export function writeJson(key: string, value: unknown): void {
-  try {
-    if (value == null) localStorage.removeItem(key);
-    else localStorage.setItem(key, JSON.stringify(value));
-  } catch {
-    /* storage unavailable: the identity lives for this page only */
+/**
+ * The value under `key`, synchronously: what was last opened or written. Plain JSON stored before
+ * values were sealed is taken (and sealed, once); a sealed value not opened yet is opened in the
+ * background (subscribers hear of it), and until then this answers what it replaces, or null.
+ */
+export function peek<T>(key: string): T | null {
+  const e = entry(key);
+  const raw = stored(key);
+  if (!e.writing && raw !== e.raw) {
+    if (raw?.startsWith(SEALED)) void load(key);
+    // plain JSON is sealed; corrupt, or removed elsewhere: null (the key's owner makes a new one)
+    else if (raw != null || e.value != null) write(key, parse(raw));
+    else e.raw = raw;
   }
+  return e.value as T | null;
 }
+
+/** The value under `key` as stored now, opened (the key's chunk loads only for a sealed value). */
+export async function load<T>(key: string): Promise<T | null> {
+  const e = entry(key);
+  while (e.writing) await e.writing;
+  const raw = stored(key);
+  if (raw === e.raw || !raw?.startsWith(SEALED)) return peek(key);
+  const text = await vault().then(
+    (m) => m.unseal(key, raw.slice(SEALED.length)),
+    () => null,
+  );
+  // written or changed while it was being opened: what is there now counts
+  if (e.writing || stored(key) !== raw) return load(key);
+  if (e.raw !== raw) {
+    e.raw = raw;
+    e.value = parse(text);
+    // sealed with a key this browser no longer has, altered, moved or not JSON: dropped
+    if (e.value == null) put(key, (e.raw = null));
+    notify(key);
+  }
+  return e.value as T | null;
+}
+
+/**
+ * Keeps `value` under `key` (null removes it): at once for this page and every element on it,
+ * sealed into localStorage in the background (see flush). With `keep` false it is the page's
+ * only, when nothing is stored under the key yet. Where nothing can be sealed (no IndexedDB or
+ * WebCrypto, storage blocked), it lives for this page only: nothing is ever written in plain.
+ */
+export function write(key: string, value: unknown, keep = true): void {
+  const e = entry(key);
+  if (!keep) {
+    if (stored(key) == null && !e.writing) [e.raw, e.value] = [null, value];
+    return;
+  }
+  const v = ++e.v;
+  e.value = value;
+  e.writing =
+    value == null
+      ? undefined
+      : vault()
+          .then((m) => m.seal(key, JSON.stringify(value)))
+          .catch(() => null)
+          .then((sealed) => {
+            if (v !== e.v) return;
+            // not kept (no key, storage blocked or full): a plain value from before must not outlive it
+            put(key, sealed && SEALED + sealed);
+            e.raw = stored(key);
+            e.writing = undefined;
+          });
+  if (value == null) put(key, (e.raw = null));
+  notify(key);
+}
+
+/** Resolves once what was written under `key` is in localStorage (or could not be). */
+export const flush = async (key: string): Promise<void> => {
+  while (entry(key).writing) await entry(key).writing;
+};

@@ -148,8 +148,20 @@ export async function until(cond: () => unknown, ms = 2000): Promise<void> {
   }
 }
 
+/**
+ * A new page as far as storage goes: the values the page opened (core/storage.ts) are
+ * forgotten and writes still under way dropped; what is in localStorage and IndexedDB stays.
+ */
+export function newPage(): void {
+  const store = (globalThis as { __reactionBlocksStore1?: { entries: Map<string, { v: number }> } })
+    .__reactionBlocksStore1;
+  store?.entries.forEach((e) => e.v++);
+  store?.entries.clear();
+}
+
 export function reset(): void {
   localStorage.clear();
+  newPage();
 }
 
 export const shadow = (el: Element) => el.shadowRoot!;

@@ -88,7 +88,7 @@ export default class ReactionAb extends BlockElement {
             {
               p_block_id: this.view!.block.id,
               p_answers: answers,
-              ...this.writer(),
+              ...(await this.writer()),
               p_timezone: timezone(),
               // no field to hide here: the honeypot is always empty
               p_honeypot: '',

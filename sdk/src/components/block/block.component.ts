@@ -39,6 +39,7 @@ const FORWARDED_PARTS = [
   'field-error',
   'form',
   'header',
+  'home',
   'icon',
   'image',
   'input',

@@ -51,7 +51,7 @@ export default class ReactionButton extends BlockElement {
     try {
       const r = await this.write<{ response_count: number }>('record_button_click', {
         p_block_id: b.id,
-        ...this.writer(),
+        ...(await this.writer()),
       });
       this._count = r.response_count;
     } catch (err) {

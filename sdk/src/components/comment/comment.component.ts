@@ -9,13 +9,13 @@ import {
 } from '../../core/auth.js';
 import { BlockElement, bone, line, type ReactionEventMap } from '../../core/base.js';
 import { dashboardUrl } from '../../core/config.js';
-import { getIdentity, setIdentityName } from '../../core/identity.js';
+import { getIdentity, setIdentityName, setProfile } from '../../core/identity.js';
 import { rpc, timezone } from '../../core/api.js';
 import { messagesMine } from '../../core/view.js';
 import { honeypot, visitorAvatar } from '../../core/trust.js';
 import { baseStyles } from '../../core/theme.js';
 import { AVATAR_PLACEHOLDER, fallBackTo } from '../../core/placeholder.js';
-import { fill, linkify, safeUrl, shortDate } from '../../core/text.js';
+import { fill, homeUrl, linkify, safeUrl, shortDate } from '../../core/text.js';
 import type { BlockView, Message } from '../../core/types.js';
 import { COMMENT_LIMITS, EMAIL_RE, lengthOf } from '@reaction-blocks/contracts/limits';
 import type { Change, Counts } from '../../core/live.js';
@@ -51,6 +51,7 @@ const IN_APP = /\bwv\b|WebView|FBA[NV]|Instagram|KAKAOTALK|Line\//i;
  * @csspart composer - The new-message form.
  * @csspart welcome - Welcome message.
  * @csspart name - Writer name input.
+ * @csspart home - The writer's website input (optional); their name links to it.
  * @csspart textarea - Message inputs.
  * @csspart email - Notification email input.
  * @csspart submit - Send buttons.
@@ -92,6 +93,8 @@ export default class ReactionComment extends BlockElement {
     _name: { state: true },
     _email: { state: true },
     _emailBad: { state: true },
+    _home: { state: true },
+    _homeBad: { state: true },
     _modes: { state: true },
     _drafts: { state: true },
     _menuOpen: { state: true },
@@ -108,6 +111,9 @@ export default class ReactionComment extends BlockElement {
   declare private _name: string;
   declare private _email: string;
   declare private _emailBad: boolean;
+  /** The writer's website as typed; kept in their profile once it is a valid one. */
+  declare private _home: string;
+  declare private _homeBad: boolean;
   /** Each message's mode (normal when absent), keyed by message id. */
   declare private _modes: Record<string, 'edit' | 'reply' | 'delete' | 'report'>;
   /** Text being typed in a message's edit or reply box, keyed `edit:<id>` / `reply:<id>`. */
@@ -142,9 +148,18 @@ export default class ReactionComment extends BlockElement {
     this._error = { at: '', text: '' };
     this._modes = {};
     this._drafts = {};
-    this._sending = this._emailBad = this._menuOpen = this._hasMore = false;
+    this._sending = this._emailBad = this._homeBad = this._menuOpen = this._hasMore = false;
     this._count = 0;
-    this._name = getIdentity().name;
+    this._home = '';
+    this.takeProfile();
+  }
+
+  /** The composer's name, website and email from the writer's profile. */
+  private takeProfile() {
+    const id = getIdentity();
+    this._name = id.name;
+    this._home = id.homeUrl || '';
+    this._email = id.email || '';
   }
 
   protected override viewChanged(): void {
@@ -156,6 +171,8 @@ export default class ReactionComment extends BlockElement {
     this.markLiked(this._messages);
     this._hasMore = this._messages.filter((m) => !m.pinned_at).length >= PAGE_SIZE;
     this.shownFor = this.identityOf();
+    // the stored profile is open now (BlockElement.load waits for it)
+    this.takeProfile();
     this.takeName();
     void this.goLive();
   }
@@ -317,6 +334,7 @@ export default class ReactionComment extends BlockElement {
       const id = getIdentity();
       const email =
         !parentId && b.allow_creator_email && EMAIL_RE.test(this._email) ? this._email : null;
+      const home = (!this._homeBad && homeUrl(this._home)) || null;
       const row: Message = this.isDummy
         ? {
             id: 'dummy-' + ++this.seq,
@@ -325,6 +343,7 @@ export default class ReactionComment extends BlockElement {
             creator_id: this.userId || 'dummy',
             creator_name: this._name,
             color: id.color,
+            home_url: home,
             content: text,
             created_at: new Date().toISOString(),
           }
@@ -339,12 +358,14 @@ export default class ReactionComment extends BlockElement {
               this.project,
               this.signedIn ? displayUser(this._session).photo : null,
             ),
-            p_home_url: null,
+            p_home_url: home,
             p_creator_email: email,
             p_timezone: timezone(),
             p_honeypot: this.hp,
           });
       this.lastSent = Date.now();
+      // the address replies are announced to is offered again next time
+      if (!parentId && b.allow_creator_email) setProfile({ email: email || undefined });
       this.applyChange({ type: 'INSERT', row });
       this._notice = row.status === 'held' ? this.t('heldNotice') : '';
       this.emit('reaction-message', { action: 'post', id: row.id });
@@ -502,6 +523,15 @@ export default class ReactionComment extends BlockElement {
     );
   }
 
+  /** A website that is not one the server takes is said at once and never kept or sent. */
+  private onHome(e: Event) {
+    const typed = (e.target as HTMLInputElement).value;
+    const url = homeUrl(typed);
+    this._home = typed;
+    this._homeBad = url == null;
+    if (url != null) setProfile({ homeUrl: url || undefined });
+  }
+
   private async signIn(provider: 'google' | 'apple') {
     const s = await signInWithPopup(this.project, provider);
     // The new session reaches willUpdate, which reads the list again for it.
@@ -545,14 +575,31 @@ export default class ReactionComment extends BlockElement {
       ${b.welcome_message ? html`<p part="welcome">${fill(b.welcome_message, this._count)}</p>` : nothing}
       <!-- Under the sign-in overlay the fields are inert: no keyboard way around it. -->
       <div class="fields" ?inert=${blocked}>
-        <input
-          part="name"
-          class="input"
-          aria-label=${this.t('writerName')}
-          maxlength=${NAME_MAX}
-          .value=${this._name}
-          @change=${(e: Event) => (this._name = setIdentityName((e.target as HTMLInputElement).value.trim() || getIdentity().name).name)}
-        />
+        <div class="who">
+          <input
+            part="name"
+            class="input"
+            aria-label=${this.t('writerName')}
+            maxlength=${NAME_MAX}
+            .value=${this._name}
+            @change=${(e: Event) => (this._name = setIdentityName((e.target as HTMLInputElement).value.trim() || getIdentity().name).name)}
+          />
+          <input
+            part="home"
+            class="input"
+            type="url"
+            inputmode="url"
+            autocomplete="url"
+            aria-label=${this.t('homeUrl')}
+            placeholder=${this.t('homeUrl')}
+            maxlength="500"
+            aria-invalid=${this._homeBad ? 'true' : 'false'}
+            aria-describedby=${this._homeBad ? 'home-error' : nothing}
+            .value=${this._home}
+            @change=${this.onHome}
+          />
+        </div>
+        ${this._homeBad ? html`<p part="error" id="home-error" class="err">${this.t('homeUrlError')}</p>` : nothing}
         <textarea
           part="textarea"
           class="input"
@@ -571,6 +618,7 @@ export default class ReactionComment extends BlockElement {
                   aria-label=${this.t('notifyEmail')}
                   placeholder=${this.t('notifyEmail')}
                   aria-invalid=${this._emailBad ? 'true' : 'false'}
+                  .value=${this._email}
                   @input=${this.onEmail}
                 />
                 ${this._emailBad ? html`<p part="error" class="err">${this.t('emailError')}</p>` : nothing}`

@@ -48,6 +48,15 @@ export default css`
   .fields {
     display: contents;
   }
+  /* name and website side by side: the composer keeps the skeleton's height */
+  .who {
+    display: flex;
+    gap: 8px;
+  }
+  .who > .input {
+    flex: 1;
+    min-width: 0;
+  }
   /* Live regions stay in the tree, empty and flat, until they have something to say. */
   .err:empty,
   [part~='notice']:empty {

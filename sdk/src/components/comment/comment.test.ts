@@ -3,6 +3,8 @@ import './comment.js';
 import '../qna/qna.js';
 import type ReactionComment from './comment.component.js';
 import type { BlockView, Message, Theme } from '../../core/types.js';
+import { getIdentity, PROFILE_KEY } from '../../core/identity.js';
+import { flush } from '../../core/storage.js';
 import {
   $,
   $$,
@@ -12,6 +14,7 @@ import {
   block,
   fakeJwt,
   mockApi,
+  newPage,
   reset,
   type,
   until,
@@ -35,16 +38,19 @@ const msg = (id: string, over: Partial<Message> = {}): Message => ({
   ...over,
 });
 
-function signIn(id: string) {
+/** A session stored as an older SDK kept it, in plain JSON (sealed on first read); its token. */
+function signIn(id: string): string {
+  const token = fakeJwt(id);
   localStorage.setItem(
     'reaction-blocks.session:' + PROJECT,
     JSON.stringify({
-      access_token: fakeJwt(id),
+      access_token: token,
       refresh_token: 'r',
       expires_at: Date.now() / 1000 + 3600,
       user: { id, is_anonymous: false, user_metadata: { full_name: 'Signed ' + id } },
     }),
   );
+  return token;
 }
 
 describe('reaction-comment', () => {
@@ -89,6 +95,7 @@ describe('reaction-comment', () => {
           content: b.p_content as string,
           creator_id: 'anon-user-1',
           creator_name: b.p_creator_name as string,
+          home_url: (b.p_home_url as string) || null,
           created_at: new Date().toISOString(),
         }),
       edit_message: (b) =>
@@ -571,8 +578,74 @@ describe('reaction-comment', () => {
     );
   });
 
+  it("sends the writer's website, links their name to it, and keeps name, website and email sealed for the next page", async () => {
+    const el = await mount({ block: block({ type: 'comment', allow_creator_email: true }) });
+    const home = $<HTMLInputElement>(el, '[part=home]');
+    expect(home.getAttribute('aria-label')).to.equal('Your website (optional)');
+    type($<HTMLInputElement>(el, '[part=name]'), 'Quiet Otter');
+    type(home, 'otter.example/me');
+    type($<HTMLInputElement>(el, '[part=email]'), 'otter@example.com');
+    await wait(600);
+    await el.updateComplete;
+    expect(home.getAttribute('aria-invalid')).to.equal('false');
+    type(textarea(el), 'hello');
+    await el.updateComplete;
+    send(el).click();
+    await until(() => item(el, 'new1'));
+    expect(api.rpcCalls().find((c) => c.name === 'post_message')!.body).to.include({
+      p_creator_name: 'Quiet Otter',
+      p_home_url: 'https://otter.example/me',
+      p_creator_email: 'otter@example.com',
+    });
+    const link = item(el, 'new1').querySelector<HTMLAnchorElement>('[part=author] a')!;
+    expect(link.getAttribute('href')).to.equal('https://otter.example/me');
+    expect(link.rel.split(' ')).to.include.members(['nofollow', 'ugc', 'noopener']);
+    expect(link.textContent).to.equal('Quiet Otter');
+    await flush(PROFILE_KEY);
+    const raw = localStorage.getItem(PROFILE_KEY)!;
+    expect(raw).to.match(/^rb1\./);
+    for (const plain of ['Otter', 'otter.example', 'otter@example.com'])
+      expect(raw).not.to.contain(plain);
+    // the next page: the composer offers them again
+    newPage();
+    api.restore();
+    const again = await mount({ block: block({ type: 'comment', allow_creator_email: true }) });
+    expect($<HTMLInputElement>(again, '[part=name]').value).to.equal('Quiet Otter');
+    expect($<HTMLInputElement>(again, '[part=home]').value).to.equal('https://otter.example/me');
+    expect($<HTMLInputElement>(again, '[part=email]').value).to.equal('otter@example.com');
+  });
+
+  it('says at once that a website is not one the server takes, in en and ko, and neither keeps nor sends it', async () => {
+    const el = await mount();
+    const home = $<HTMLInputElement>(el, '[part=home]');
+    for (const bad of [
+      'javascript:alert(1)',
+      'https://user@evil.example/',
+      'ftp://files.example',
+      'https://exa mple.com',
+    ]) {
+      type(home, bad);
+      await el.updateComplete;
+      expect(home.getAttribute('aria-invalid'), bad).to.equal('true');
+      const error = $(el, '#home-error');
+      expect(error.textContent, bad).to.equal('Please enter a web address (http or https)');
+      expect(home.getAttribute('aria-describedby')).to.equal('home-error');
+    }
+    type(textarea(el), 'hello');
+    await el.updateComplete;
+    send(el).click();
+    await until(() => item(el, 'new1'));
+    expect(api.rpcCalls().find((c) => c.name === 'post_message')!.body.p_home_url).to.equal(null);
+    expect(getIdentity().homeUrl).to.equal(undefined);
+    api.restore();
+    const ko = await mount({ block: block({ type: 'comment', language: 'ko' }) });
+    type($<HTMLInputElement>(ko, '[part=home]'), 'javascript:alert(1)');
+    await ko.updateComplete;
+    expect($(ko, '#home-error').textContent).to.equal('웹 주소를 입력해 주세요 (http 또는 https)');
+  });
+
   it('gives the owner delete on any message, the admin label and the menu without sign-in buttons', async () => {
-    signIn('owner-1');
+    const token = signIn('owner-1');
     const el = await mount();
     expect(has(item(el, 'm1'), 'Delete')).to.equal(true);
     expect(has(item(el, 'm1'), 'Edit')).to.equal(false);
@@ -581,12 +654,13 @@ describe('reaction-comment', () => {
     expect($(el, '[part=menu-button]').getAttribute('aria-expanded')).to.equal('true');
     expect(has($(el, '[part=menu]'), 'Log out')).to.equal(true);
     expect(has($(el, '[part=menu]'), 'Sign in with Google')).to.equal(false);
-    const stored = JSON.parse(localStorage.getItem('reaction-blocks.session:' + PROJECT)!);
     // the public part with the anon key (the same request for every visitor), then the owner's own
     expect(api.calls.slice(0, 2).map((c) => [c.name, c.auth])).to.deep.equal([
       ['get_block_public', 'Bearer ' + KEY],
-      ['get_block_me', 'Bearer ' + stored.access_token],
+      ['get_block_me', 'Bearer ' + token],
     ]);
+    // the plain session from before is sealed now
+    expect(localStorage.getItem('reaction-blocks.session:' + PROJECT)).to.match(/^rb1\./);
   });
 
   it('reads the list again on log out, keeping the messages loaded with Load more', async () => {

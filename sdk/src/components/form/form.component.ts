@@ -151,7 +151,7 @@ export default class ReactionForm extends BlockElement {
         : await this.write<unknown>('submit_response', {
             p_block_id: this.view!.block.id,
             p_answers: answers,
-            ...this.writer(),
+            ...(await this.writer()),
             p_timezone: timezone(),
             p_honeypot: this.hp,
           });

@@ -73,7 +73,7 @@ export default class ReactionLike extends BlockElement {
       try {
         const r = await this.write<{ liked: boolean; like_count: number }>('toggle_block_like', {
           p_block_id: this.view.block.id,
-          ...this.writer(),
+          ...(await this.writer()),
           // The wanted state, not a toggle: a repeated request cannot flip it back.
           p_liked: this._liked,
         });

@@ -63,6 +63,8 @@ export const comment = {
   writerName: 'Your name',
   message: 'Message',
   notifyEmail: 'Email for reply notifications (optional)',
+  homeUrl: 'Your website (optional)',
+  homeUrlError: 'Please enter a web address (http or https)',
   send: 'Send',
   reply: 'Reply',
   replyTo: 'Reply to {{name}}',

@@ -28,6 +28,8 @@ const ko: KoreanTexts = {
   writerName: '이름',
   message: '메시지',
   notifyEmail: '답글 알림 받을 이메일 (선택)',
+  homeUrl: '내 웹사이트 (선택)',
+  homeUrlError: '웹 주소를 입력해 주세요 (http 또는 https)',
   send: '보내기',
   reply: '답글',
   replyTo: '{{name}}님에게 답글',

@@ -1,0 +1,82 @@
+// The seal on what the SDK keeps in localStorage (core/storage.ts): AES-GCM with a 256-bit key
+// made in this browser, non-extractable (no script can read its bytes, only ask the browser to
+// use it), kept in IndexedDB. Loaded only when there is something to read or keep: a reader who
+// never wrote anything never loads it. Why and what it protects: docs/embedding.md, section 6.
+
+const DB = 'reaction-blocks';
+const STORE = 'keys';
+const NAME = 'storage';
+
+let key: Promise<CryptoKey | null> | undefined;
+
+/**
+ * The page's storage key: the one in IndexedDB, or a new one put there. Get-or-add is one
+ * read-write transaction, so two scripts of the origin starting at once agree on one key. Null
+ * when IndexedDB or WebCrypto is unavailable (private modes, blocked storage): nothing is kept.
+ */
+export function storageKey(): Promise<CryptoKey | null> {
+  return (key ??= (async () => {
+    const fresh = await crypto.subtle.generateKey({ name: 'AES-GCM', length: 256 }, false, [
+      'encrypt',
+      'decrypt',
+    ]);
+    const open = indexedDB.open(DB, 1);
+    open.onupgradeneeded = () => open.result.createObjectStore(STORE);
+    const db = await new Promise<IDBDatabase>((ok, ko) => {
+      open.onsuccess = () => ok(open.result);
+      open.onerror = () => ko(open.error);
+    });
+    try {
+      return await new Promise<CryptoKey>((ok, ko) => {
+        const tx = db.transaction(STORE, 'readwrite');
+        const store = tx.objectStore(STORE);
+        const get = store.get(NAME);
+        let chosen = fresh;
+        get.onsuccess = () => {
+          if (get.result instanceof CryptoKey) chosen = get.result;
+          else store.put(fresh, NAME);
+        };
+        // resolved once committed: a key that was never stored must never seal anything
+        tx.oncomplete = () => ok(chosen);
+        tx.onerror = tx.onabort = () => ko(tx.error);
+      });
+    } finally {
+      db.close();
+    }
+  })().catch(() => null));
+}
+
+const bytes = (s: string) => Uint8Array.from(atob(s), (c) => c.charCodeAt(0));
+const text = (b: ArrayBuffer | Uint8Array) => btoa(String.fromCharCode(...new Uint8Array(b)));
+// the slot's name is authenticated with the data: a value copied into another slot is refused
+const params = (iv: Uint8Array, slot: string): AesGcmParams => ({
+  name: 'AES-GCM',
+  iv: iv as Uint8Array<ArrayBuffer>,
+  additionalData: new TextEncoder().encode(slot),
+});
+
+/**
+ * `plain` sealed for `slot` (its localStorage key) as `<iv>.<ciphertext>` in base64 (storage.ts
+ * puts its format's prefix before it), or null when nothing can be kept.
+ */
+export async function seal(slot: string, plain: string): Promise<string | null> {
+  const k = await storageKey();
+  if (!k) return null;
+  const iv = crypto.getRandomValues(new Uint8Array(12));
+  const data = await crypto.subtle.encrypt(params(iv, slot), k, new TextEncoder().encode(plain));
+  return text(iv) + '.' + text(data);
+}
+
+/** What seal() made, opened; null when it cannot be (another key, altered, another slot). */
+export async function unseal(slot: string, sealed: string): Promise<string | null> {
+  try {
+    const [iv = '', data = ''] = sealed.split('.');
+    const k = await storageKey();
+    if (!k) return null;
+    return new TextDecoder().decode(
+      await crypto.subtle.decrypt(params(bytes(iv), slot), k, bytes(data)),
+    );
+  } catch {
+    return null;
+  }
+}
