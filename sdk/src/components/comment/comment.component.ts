@@ -17,7 +17,7 @@ import { baseStyles } from '../../core/theme.js';
 import { AVATAR_PLACEHOLDER, fallBackTo } from '../../core/placeholder.js';
 import { fill, homeUrl, linkify, safeUrl, shortDate } from '../../core/text.js';
 import type { BlockView, Message } from '../../core/types.js';
-import { COMMENT_LIMITS, EMAIL_RE, lengthOf } from '@reaction-blocks/contracts/limits';
+import { COMMENT_LIMITS, EMAIL_RE, LIMITS, lengthOf } from '@reaction-blocks/contracts/limits';
 import type { Change, Counts } from '../../core/live.js';
 import { applyChange, applyCounts, mergeThreads, pinnedFirst, threads } from './model.js';
 import styles from './comment.styles.js';
@@ -592,7 +592,7 @@ export default class ReactionComment extends BlockElement {
             autocomplete="url"
             aria-label=${this.t('homeUrl')}
             placeholder=${this.t('homeUrl')}
-            maxlength="500"
+            maxlength=${LIMITS.homeUrl}
             aria-invalid=${this._homeBad ? 'true' : 'false'}
             aria-describedby=${this._homeBad ? 'home-error' : nothing}
             .value=${this._home}
