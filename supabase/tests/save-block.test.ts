@@ -134,7 +134,7 @@ const condition = (questionId: string, over: Partial<TConditionDraft> = {}): TCo
   ...over,
 });
 
-const BLOCK_LIMITS_FOR_TEST = { questions: 20 } as const;
+const BLOCK_LIMITS_FOR_TEST = { questions: 20, endings: 30 } as const;
 
 /** The list cut into batches of at most `size` (one save per batch). */
 function chunks<T>(list: readonly T[], size: number): T[][] {
@@ -386,7 +386,7 @@ describe('save-block: the owner', () => {
 // who may save
 // ---------------------------------------------------------------------------------------------
 
-describe('save-block: description HTML is sanitised before it is stored', () => {
+describe('save-block: owner-written HTML is sanitised before it is stored', () => {
   // The XSS table of sanitize-html.test.ts, through the function as the dashboard calls it:
   // what the database holds and what a visitor's element reads are the sanitised HTML.
   it.each(chunks(XSS_PAYLOADS, BLOCK_LIMITS_FOR_TEST.questions))(
@@ -412,6 +412,31 @@ describe('save-block: description HTML is sanitised before it is stored', () => 
       ).toEqual(expected);
     },
   );
+
+  // An ending's closing text is HTML too (the form shows it as its description): the same table.
+  it.each(
+    chunks(
+      XSS_PAYLOADS.filter(([, input, out]) => input.length <= 1000 && out.length <= 1000),
+      BLOCK_LIMITS_FOR_TEST.endings,
+    ),
+  )('closing texts, payloads %#', async (...batch) => {
+    const user = await owner(true);
+    const blockId = await block(user, 'form');
+    const fallback = await defaultEnding(user, blockId);
+    const [[, first], ...rest] = batch as [(typeof batch)[number], ...typeof batch];
+    const endings = [
+      { ...fallback, closing_text: first },
+      ...rest.map(([name, input], i) => ending({ index: i + 1, title: name, closing_text: input })),
+    ];
+    const res = await save(user.client, { blockId, endings });
+    expect(res.status).toBe(200);
+    const expected = batch.map(([, , out]) => out);
+    const stored = await sql<{ closing_text: string }>(
+      'select closing_text from public.endings where block_id = $1 order by index',
+      [blockId],
+    );
+    expect(stored.map((r) => r.closing_text)).toEqual(expected);
+  });
 
   it('refuses HTML that is too long once its links get target and rel, and stores nothing', async () => {
     const user = await owner(true);

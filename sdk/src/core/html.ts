@@ -1,59 +1,94 @@
-import { safeUrl } from './text.js';
+import {
+  ALLOWED_TAGS,
+  BLOCK_TAGS,
+  CONTAINS_BLOCKS,
+  DROPPED_TAGS,
+  LINK_ATTRIBUTES,
+  safeHref,
+} from '@reaction-blocks/contracts/html';
 
-const ALLOWED = new Set(
-  'P BR B STRONG I EM U S A UL OL LI H1 H2 H3 H4 SPAN BLOCKQUOTE CODE PRE DIV HR'.split(' '),
-);
-const DROP = new Set(
-  'SCRIPT STYLE IFRAME OBJECT EMBED TEMPLATE SVG MATH FORM INPUT TEXTAREA SELECT BUTTON LINK META'.split(
-    ' ',
-  ),
-);
+const ALLOWED: ReadonlySet<string> = new Set(ALLOWED_TAGS);
+const DROPPED: ReadonlySet<string> = new Set(DROPPED_TAGS);
+const BLOCKS: ReadonlySet<string> = new Set(BLOCK_TAGS);
+const HOLDS_BLOCKS: ReadonlySet<string> = new Set(CONTAINS_BLOCKS);
+const HTML_NS = 'http://www.w3.org/1999/xhtml';
 
-/** http(s) links (opened in a new tab) and mailto links, as the server's sanitiser keeps them. */
-function linkOf(raw: string | null): { href: string; newTab: boolean } | null {
-  const web = safeUrl(raw);
-  if (web) return { href: web, newTab: true };
-  try {
-    const u = new URL((raw ?? '').trim());
-    return u.protocol === 'mailto:' ? { href: u.href, newTab: false } : null;
-  } catch {
-    return null;
+const isElement = (n: Node): n is Element => n.nodeType === 1;
+
+const hasBlockInside = (el: Element): boolean =>
+  [...el.children].some((c) => HOLDS_BLOCKS.has(c.localName) || hasBlockInside(c));
+
+/** Where a paragraph may stand: the top level or a list item. */
+const takesParagraphs = (parent: ParentNode) =>
+  !isElement(parent as Node) || (parent as Element).localName === 'li';
+
+function clean(doc: Document, from: ParentNode, to: ParentNode): void {
+  for (const child of from.childNodes) {
+    if (child.nodeType === 3) {
+      to.append((child as Text).data);
+      continue;
+    }
+    if (!isElement(child)) continue; // comments
+    const tag = child.localName;
+    if (child.namespaceURI !== HTML_NS || DROPPED.has(tag)) continue;
+    if (BLOCKS.has(tag) && takesParagraphs(to) && !hasBlockInside(child)) {
+      const p = doc.createElement('p');
+      clean(doc, child, p);
+      if (p.hasChildNodes()) to.append(p);
+      continue;
+    }
+    if (!ALLOWED.has(tag)) {
+      clean(doc, child, to);
+      continue;
+    }
+    const copy = doc.createElement(tag);
+    if (tag === 'a') {
+      const href = safeHref(child.getAttribute('href'));
+      if (href === null) {
+        clean(doc, child, to);
+        continue;
+      }
+      copy.setAttribute('href', href);
+      copy.setAttribute('target', LINK_ATTRIBUTES.target);
+      copy.setAttribute('rel', LINK_ATTRIBUTES.rel);
+    }
+    if (tag !== 'br') {
+      clean(doc, child, copy);
+      // an empty <p>, <b> or link shows nothing (an empty line is <p><br></p>)
+      if (!copy.hasChildNodes()) continue;
+    }
+    to.append(copy);
   }
 }
 
+let inert: Document | undefined;
+
+function cleanOnce(input: string): string {
+  // Parsed as the content of a <div>, as the server parses it, in a document with no browsing
+  // context: nothing in it loads or runs (an <img onerror> included).
+  inert ??= document.implementation.createHTMLDocument('');
+  const parsed = inert.createElement('div');
+  parsed.innerHTML = input;
+  const out = inert.createDocumentFragment();
+  clean(inert, parsed, out);
+  const serializer = inert.createElement('div');
+  serializer.append(out);
+  return serializer.innerHTML;
+}
+
 /**
- * Owner-written HTML (descriptions, ending texts) reduced to a small allow-list: no attributes but
- * safe http(s) and mailto links, no scripts, styles or embeds. Unknown elements keep only their text.
+ * Owner-written HTML (question descriptions, ending texts) reduced to the allow-list of the
+ * contracts (contracts/html.ts), as the server reduced it on save: the same elements and links,
+ * the same HTML out (html.test.ts runs both). Runs until the result no longer changes, as the
+ * server's does.
  */
 export function sanitize(input: string | null | undefined): string {
   if (!input) return '';
-  const t = document.createElement('template');
-  t.innerHTML = input;
-  const walk = (parent: ParentNode) => {
-    for (const n of [...parent.childNodes]) {
-      if (n.nodeType === 8) n.remove();
-      if (n.nodeType !== 1) continue;
-      const el = n as Element;
-      if (DROP.has(el.tagName)) {
-        el.remove();
-        continue;
-      }
-      walk(el);
-      if (!ALLOWED.has(el.tagName)) {
-        el.replaceWith(...el.childNodes);
-        continue;
-      }
-      const link = el.tagName === 'A' ? linkOf(el.getAttribute('href')) : null;
-      for (const a of [...el.attributes]) el.removeAttribute(a.name);
-      if (link) {
-        el.setAttribute('href', link.href);
-        if (link.newTab) {
-          el.setAttribute('target', '_blank');
-          el.setAttribute('rel', 'noopener noreferrer nofollow');
-        }
-      }
-    }
-  };
-  walk(t.content);
-  return t.innerHTML;
+  let current = cleanOnce(input);
+  for (let round = 0; round < 3; round += 1) {
+    const next = cleanOnce(current);
+    if (next === current) return current;
+    current = next;
+  }
+  return current;
 }

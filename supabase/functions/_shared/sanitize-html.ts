@@ -1,6 +1,8 @@
-// The last gate for owner-written HTML (a form's description today; letters later): an
-// allow-list over a real HTML parser (parse5, the WHATWG parsing algorithm browsers use), never
-// regular expressions. What comes out is only:
+// The last gate for owner-written HTML (a form's question descriptions and ending texts, on
+// save): the allow-list of contracts/html.ts over a real HTML parser (parse5, the WHATWG parsing
+// algorithm browsers use), never regular expressions. The SDK applies the same allow-list with
+// the browser's parser (sdk/src/core/html.ts; html.test.ts there requires the same output). What
+// comes out is only:
 //   p, br, strong, b, em, i, ul, ol, li   with no attributes;
 //   a                                      with an http, https or mailto href (as the URL
 //                                          parser reads it), target="_blank" and rel set here.
@@ -18,6 +20,16 @@ import {
   serialize,
   type DefaultTreeAdapterTypes,
 } from 'parse5';
+import {
+  ALLOWED_TAGS,
+  BLOCK_TAGS,
+  CONTAINS_BLOCKS,
+  DROPPED_TAGS,
+  LINK_ATTRIBUTES,
+  safeHref,
+} from '@reaction-blocks/contracts/html';
+
+export { safeHref };
 
 type Node = DefaultTreeAdapterTypes.Node;
 type ParentNode = DefaultTreeAdapterTypes.ParentNode;
@@ -25,132 +37,17 @@ type Element = DefaultTreeAdapterTypes.Element;
 
 const HTML_NS = html.NS.HTML;
 
-/** Elements kept as they are (their attributes go). */
-export const ALLOWED_TAGS: ReadonlySet<string> = new Set([
-  'p',
-  'br',
-  'strong',
-  'b',
-  'em',
-  'i',
-  'a',
-  'ul',
-  'ol',
-  'li',
-]);
-
-/** Link schemes an href may have. */
-export const ALLOWED_SCHEMES: ReadonlySet<string> = new Set(['http:', 'https:', 'mailto:']);
-
-/** The attributes every kept link gets (the owner's own are never kept). */
-export const LINK_ATTRIBUTES = { target: '_blank', rel: 'noopener noreferrer nofollow' } as const;
-
-/**
- * Elements whose content is code, styling, raw text, a form control or another vocabulary, never
- * prose: both sanitisers (this one and the letters') remove them with everything inside
- * (unwrapping <script> would keep its code as visible text).
- */
-export const NON_PROSE_TAGS: ReadonlySet<string> = new Set([
-  'script',
-  'style',
-  'template',
-  'iframe',
-  'frame',
-  'frameset',
-  'object',
-  'embed',
-  'applet',
-  'noscript',
-  'noembed',
-  'noframes',
-  'xmp',
-  'plaintext',
-  'textarea',
-  'select',
-  'option',
-  'optgroup',
-  'datalist',
-  'title',
-  'head',
-  'meta',
-  'link',
-  'base',
-  'svg',
-  'math',
-  'canvas',
-  'audio',
-  'video',
-  'picture',
-  'source',
-  'track',
-  'input',
-]);
-
-/** Removed with everything inside here: the above, and images and rules (a description has none). */
-const DROPPED_TAGS: ReadonlySet<string> = new Set([...NON_PROSE_TAGS, 'img', 'image', 'hr']);
-
-/**
- * Other block-level elements: a paragraph of their own where a paragraph may stand (so a pasted
- * heading or <div> line does not run into the next one), unwrapped where it may not.
- */
-const BLOCK_TAGS: ReadonlySet<string> = new Set([
-  'div',
-  'h1',
-  'h2',
-  'h3',
-  'h4',
-  'h5',
-  'h6',
-  'blockquote',
-  'pre',
-  'section',
-  'article',
-  'header',
-  'footer',
-  'aside',
-  'nav',
-  'main',
-  'figure',
-  'figcaption',
-  'address',
-  'details',
-  'summary',
-  'dl',
-  'dt',
-  'dd',
-  'table',
-  'caption',
-  'thead',
-  'tbody',
-  'tfoot',
-  'tr',
-  'td',
-  'th',
-  'center',
-]);
-
-/** Elements that hold paragraphs rather than text. */
-const CONTAINS_BLOCKS = new Set(['p', 'ul', 'ol', 'li', ...BLOCK_TAGS]);
+const ALLOWED: ReadonlySet<string> = new Set(ALLOWED_TAGS);
+const DROPPED: ReadonlySet<string> = new Set(DROPPED_TAGS);
+const BLOCKS: ReadonlySet<string> = new Set(BLOCK_TAGS);
+const HOLDS_BLOCKS: ReadonlySet<string> = new Set(CONTAINS_BLOCKS);
 
 const isElement = (node: Node): node is Element => 'tagName' in node;
 const isText = (node: Node): node is DefaultTreeAdapterTypes.TextNode => node.nodeName === '#text';
 
-/** The href as a browser would follow it, when its scheme is allowed; otherwise null. */
-export function safeHref(raw: string | undefined): string | null {
-  if (raw === undefined) return null;
-  let url: URL;
-  try {
-    // absolute URLs only: a relative one would resolve against whatever page shows it
-    url = new URL(raw);
-  } catch {
-    return null;
-  }
-  return ALLOWED_SCHEMES.has(url.protocol) ? url.href : null;
-}
-
 function hasBlockInside(element: Element): boolean {
   return element.childNodes.some(
-    (child) => isElement(child) && (CONTAINS_BLOCKS.has(child.tagName) || hasBlockInside(child)),
+    (child) => isElement(child) && (HOLDS_BLOCKS.has(child.tagName) || hasBlockInside(child)),
   );
 }
 
@@ -166,14 +63,14 @@ function cleanChildren(from: ParentNode, to: ParentNode): void {
     }
     if (!isElement(child)) continue; // comments, doctypes
     const tag = child.tagName;
-    if (child.namespaceURI !== HTML_NS || DROPPED_TAGS.has(tag)) continue;
-    if (BLOCK_TAGS.has(tag) && takesParagraphs(to) && !hasBlockInside(child)) {
+    if (child.namespaceURI !== HTML_NS || DROPPED.has(tag)) continue;
+    if (BLOCKS.has(tag) && takesParagraphs(to) && !hasBlockInside(child)) {
       const paragraph = defaultTreeAdapter.createElement('p', HTML_NS, []);
       cleanChildren(child, paragraph);
       if (paragraph.childNodes.length > 0) defaultTreeAdapter.appendChild(to, paragraph);
       continue;
     }
-    if (!ALLOWED_TAGS.has(tag)) {
+    if (!ALLOWED.has(tag)) {
       cleanChildren(child, to);
       continue;
     }
@@ -203,7 +100,10 @@ function cleanChildren(from: ParentNode, to: ParentNode): void {
 function cleanOnce(input: string): string {
   // parsed as the content of a <div>, as innerHTML does
   const context = defaultTreeAdapter.createElement('div', HTML_NS, []);
-  const parsed = parseFragment(context, input, {});
+  // Scripting off, as a browser parses HTML that is not in a live page (the SDK parses in an
+  // inert document, and a DOMParser does too): <noscript> content is then markup, which the
+  // allow-list removes with the element.
+  const parsed = parseFragment(context, input, { scriptingEnabled: false });
   const out = defaultTreeAdapter.createDocumentFragment();
   cleanChildren(parsed, out);
   return serialize(out);

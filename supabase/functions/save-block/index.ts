@@ -2,16 +2,19 @@
 // complete question and ending lists, in one transaction (public.save_block). The body is
 // validated here with ZSaveBlock, the schema the dashboard checks before sending; the SQL
 // function is executable by the service role only, so this validation cannot be skipped, and it
-// checks that the block belongs to the caller before writing anything. Description HTML is
-// reduced to the allow-list of _shared/sanitize-html.ts here, after validation and before it is
-// stored: whatever the client sent, only that HTML reaches the database.
+// checks that the block belongs to the caller before writing anything. Owner-written HTML (a
+// question's description, an ending's closing text) is reduced to the allow-list of
+// _shared/sanitize-html.ts here, after validation and before it is stored: whatever the client
+// sent, only that HTML reaches the database.
 import { serviceClient } from '../_shared/clients.ts';
 import { handler, HttpError } from '../_shared/http.ts';
 import { sanitizeHtml } from '../_shared/sanitize-html.ts';
+import { lengthOf } from '@reaction-blocks/contracts/limits';
 import {
   BLOCK_LIMITS,
   MESSAGES,
   ZSaveBlock,
+  type TEndingDraft,
   type TQuestionDraft,
 } from '@reaction-blocks/contracts/schemas';
 
@@ -33,26 +36,50 @@ function toHttpError(error: { code?: string; message: string }): HttpError {
   return new HttpError(500, 'save_failed', 'Could not save the block');
 }
 
-/** The questions with their description HTML sanitised (links gain target and rel). */
-function sanitizeQuestions(questions: TQuestionDraft[]): TQuestionDraft[] {
-  return questions.map((question, i) => {
-    if (question.content === null) return question;
-    const content = sanitizeHtml(question.content);
-    if (content.length > BLOCK_LIMITS.descriptionContent) {
-      throw new HttpError(400, 'invalid_input', `${MESSAGES.tooLong} (questions.${i}.content)`);
-    }
-    return { ...question, content };
-  });
+/** Owner-written HTML sanitised; escaping can lengthen it, so its limit is checked again. */
+function sanitized(html: string, max: number, path: string): string {
+  const clean = sanitizeHtml(html);
+  if (lengthOf(clean) > max)
+    throw new HttpError(400, 'invalid_input', `${MESSAGES.tooLong} (${path})`);
+  return clean;
 }
+
+/** The questions with their description HTML sanitised (links gain target and rel). */
+const sanitizeQuestions = (questions: TQuestionDraft[]): TQuestionDraft[] =>
+  questions.map((question, i) =>
+    question.content === null
+      ? question
+      : {
+          ...question,
+          content: sanitized(
+            question.content,
+            BLOCK_LIMITS.descriptionContent,
+            `questions.${i}.content`,
+          ),
+        },
+  );
+
+/** The endings with their closing text (HTML, as the form shows it) sanitised. */
+const sanitizeEndings = (endings: TEndingDraft[]): TEndingDraft[] =>
+  endings.map((ending, i) => ({
+    ...ending,
+    closing_text: sanitized(
+      ending.closing_text,
+      BLOCK_LIMITS.closingText,
+      `endings.${i}.closing_text`,
+    ),
+  }));
 
 Deno.serve(
   handler(
     ZSaveBlock,
     async ({ body, user }) => {
       const { blockId, ...rest } = body;
-      const payload = rest.questions
-        ? { ...rest, questions: sanitizeQuestions(rest.questions) }
-        : rest;
+      const payload = {
+        ...rest,
+        ...(rest.questions && { questions: sanitizeQuestions(rest.questions) }),
+        ...(rest.endings && { endings: sanitizeEndings(rest.endings) }),
+      };
       const { data, error } = await serviceClient().rpc('save_block', {
         p_owner_id: user.id,
         p_block_id: blockId,

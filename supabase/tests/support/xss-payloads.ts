@@ -69,7 +69,8 @@ export const XSS_PAYLOADS: readonly (readonly [name: string, input: string, expe
   ['meta refresh', '<meta http-equiv="refresh" content="0;url=javascript:alert(1)">t', 't'],
   ['base href', '<base href="javascript:alert(1)//">t', 't'],
   ['template content', '<template><img src=x onerror=alert(1)></template>t', 't'],
-  ['noscript breakout', '<noscript><p title="</noscript><img src=x onerror=alert(1)>">', '"&gt;'],
+  // parsed with scripting off (as in the SDK's inert document), the whole <noscript> goes
+  ['noscript breakout', '<noscript><p title="</noscript><img src=x onerror=alert(1)>">', ''],
   ['comment', '<!-- <script>alert(1)</script> --><p>t</p>', '<p>t</p>'],
   ['conditional comment', '<!--[if IE]><script>alert(1)</script><![endif]-->t', 't'],
   ['textarea raw text', '<textarea><img src=x onerror=alert(1)></textarea>t', 't'],

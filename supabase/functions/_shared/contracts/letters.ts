@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import type { TLetterType } from './enums.ts';
 import { BLOCK_LIMITS, isEmail, LETTER_LIMITS } from './limits.ts';
+import { safeHref } from './html.ts';
 
 export { LETTER_TYPES, type TLetterType } from './enums.ts';
 export { isEmail, LETTER_LIMITS } from './limits.ts';
@@ -47,13 +48,7 @@ const text = (max: number) =>
   z.string({ error: 'Must be text' }).max(max, { error: LETTER_MESSAGES.tooLong });
 
 /** An absolute link a letter may carry: http, https or mailto (the sanitiser's rule). */
-export function isLetterLink(value: string): boolean {
-  try {
-    return ['http:', 'https:', 'mailto:'].includes(new URL(value).protocol);
-  } catch {
-    return false;
-  }
-}
+export const isLetterLink = (value: string): boolean => safeHref(value) !== null;
 
 const link = text(LETTER_LIMITS.url).refine((v) => isLetterLink(v), {
   error: LETTER_MESSAGES.invalidUrl,

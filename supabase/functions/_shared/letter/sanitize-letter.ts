@@ -18,7 +18,7 @@ import {
   serialize,
   type DefaultTreeAdapterTypes,
 } from 'parse5';
-import { NON_PROSE_TAGS } from '../sanitize-html.ts';
+import { NON_PROSE_TAGS, safeHref } from '@reaction-blocks/contracts/html';
 
 type Node = DefaultTreeAdapterTypes.Node;
 type ParentNode = DefaultTreeAdapterTypes.ParentNode;
@@ -170,16 +170,6 @@ export function cleanStyle(style: string): string {
 export interface LetterSanitizeOptions {
   /** Origins (e.g. the project's storage) whose images may be http; https is always allowed. */
   imageOrigins?: readonly string[];
-}
-
-function safeHref(raw: string | undefined): string | null {
-  if (raw === undefined) return null;
-  try {
-    const url = new URL(raw);
-    return ['http:', 'https:', 'mailto:'].includes(url.protocol) ? url.href : null;
-  } catch {
-    return null;
-  }
 }
 
 function safeSrc(raw: string | undefined, origins: readonly string[]): string | null {

@@ -3,10 +3,11 @@
 // linear positions: each block counts its characters (a line break inside a block is "\n",
 // one character) and one more for the boundary after it. The editor's DOM is always rendered
 // from this model, never edited by the browser's formatting commands, so its HTML is one
-// canonical shape: the allow-list the server keeps (supabase/functions/_shared/sanitize-html.ts).
+// canonical shape: the allow-list the server keeps (contracts/html.ts).
 //
 // Invariants (normalizeDoc): at least one block; runs have text and differ in marks from their
 // neighbours.
+import { LINK_ATTRIBUTES, safeHref } from '@reaction-blocks/contracts/html';
 
 export interface Marks {
   bold: boolean;
@@ -34,22 +35,9 @@ export type MarkName = 'bold' | 'italic';
 
 export const NO_MARKS: Marks = { bold: false, italic: false, href: null };
 
-/** What every link gets, as the server's sanitiser writes it (so a saved link reads back equal). */
-export const LINK_ATTRIBUTES = { target: '_blank', rel: 'noopener noreferrer nofollow' } as const;
-
-/** Link schemes the server keeps; anything else is dropped here as it is there. */
-const SCHEMES = new Set(['http:', 'https:', 'mailto:']);
-
-/** The href as a browser would follow it, when absolute and http, https or mailto; else null. */
-export function safeHref(raw: string | null | undefined): string | null {
-  if (!raw) return null;
-  try {
-    const url = new URL(raw);
-    return SCHEMES.has(url.protocol) ? url.href : null;
-  } catch {
-    return null;
-  }
-}
+// What every link gets and which hrefs are kept: the allow-list the server's sanitiser applies
+// (so a saved link reads back equal, and a link it would drop is dropped here).
+export { LINK_ATTRIBUTES, safeHref };
 
 /** What the owner typed in the link field: a bare "example.com" means https. */
 export function hrefFromInput(value: string): string | null {
