@@ -4,7 +4,40 @@ import tseslint from 'typescript-eslint';
 import lit from 'eslint-plugin-lit';
 import litA11y from 'eslint-plugin-lit-a11y';
 import reactHooks from 'eslint-plugin-react-hooks';
+import { createNodeResolver, importX } from 'eslint-plugin-import-x';
+import { readdirSync } from 'node:fs';
 import globals from 'globals';
+
+// The dashboard's layers (bulletproof-react's rule): a feature imports no other feature; the
+// shared layers (components/, lib/, config/, locales/) import no feature and no app/; only app/
+// puts features together. Each feature is a zone closed to every other one.
+const dashboard = 'dashboard/src';
+const features = readdirSync(`${dashboard}/features`, { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name);
+const boundaries = [
+  ...features.map((feature) => ({
+    target: `${dashboard}/features/${feature}`,
+    from: `${dashboard}/features`,
+    except: [`./${feature}`],
+    message: 'A feature does not import another; move what both need into components/ or lib/.',
+  })),
+  {
+    target: [
+      `${dashboard}/components`,
+      `${dashboard}/lib`,
+      `${dashboard}/config`,
+      `${dashboard}/locales`,
+    ],
+    from: [`${dashboard}/features`, `${dashboard}/app`],
+    message: 'Shared code does not depend on features or app/.',
+  },
+  {
+    target: `${dashboard}/features`,
+    from: `${dashboard}/app`,
+    message: 'Features do not import app/ (app/ imports features).',
+  },
+];
 
 export default tseslint.config(
   { ignores: ['**/node_modules/**', '**/dist/**', '.data/**', '.tmp/**', 'supabase/types/**'] },
@@ -28,6 +61,14 @@ export default tseslint.config(
     files: ['dashboard/**/*.{ts,tsx}', 'examples/react/**/*.{ts,tsx}'],
     plugins: { 'react-hooks': reactHooks },
     rules: { ...reactHooks.configs.recommended.rules },
+  },
+  {
+    files: [`${dashboard}/**/*.{ts,tsx}`],
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.tsx', '.js'] })],
+    },
+    rules: { 'import-x/no-restricted-paths': ['error', { zones: boundaries }] },
   },
   {
     files: ['supabase/functions/**/*.ts'],

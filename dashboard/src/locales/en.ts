@@ -8,6 +8,7 @@ const en = {
     back: 'Back',
     save: 'Save',
     untitled: 'Untitled',
+    blockName: 'Block name',
     dashboard: 'Dashboard',
     skipToContent: 'Skip to content',
     logoHome: 'Reaction Blocks home',

@@ -16,6 +16,7 @@ const ko: Shape<Resources> = {
     back: '뒤로',
     save: '저장',
     untitled: '제목 없음',
+    blockName: '블록 이름',
     dashboard: '대시보드',
     skipToContent: '본문으로 건너뛰기',
     logoHome: '리액션 블록스 홈',

@@ -38,7 +38,7 @@ import {
   WorkspaceBackLink,
   WorkspaceModeNav,
   WorkspaceTitle,
-} from '../../workspace/components/workspace-header';
+} from '../../../components/layouts/workspace-header';
 import { letterMessage } from '../model/messages';
 import { BrunchVerifyDialog } from './brunch-verify-dialog';
 import { HistoryView } from './history-view';

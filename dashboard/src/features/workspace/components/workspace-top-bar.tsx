@@ -9,7 +9,12 @@ import { messageOf } from '../../../lib/errors';
 import type { SaveStatus } from '../hooks/use-workspace';
 import { translateMessage } from '../model/messages';
 import { modeLabelKey, modesFor, type WorkspaceMode } from '../model/modes';
-import { SaveState, WorkspaceBackLink, WorkspaceModeNav, WorkspaceTitle } from './workspace-header';
+import {
+  SaveState,
+  WorkspaceBackLink,
+  WorkspaceModeNav,
+  WorkspaceTitle,
+} from '../../../components/layouts/workspace-header';
 
 export interface WorkspaceTopBarProps {
   blockId: string;

@@ -6,7 +6,6 @@ export const en = {
   headingMode: '{{name}} ({{type}} block): {{mode}}',
   back: 'Back to dashboard',
   typeIcon: '{{type}} block',
-  blockName: 'Block name',
   modes: {
     label: 'Workspace modes',
     edit: 'Edit',
@@ -130,7 +129,6 @@ export const ko: typeof en = {
   headingMode: '{{name}} ({{type}} 블록): {{mode}}',
   back: '대시보드로 돌아가기',
   typeIcon: '{{type}} 블록',
-  blockName: '블록 이름',
   modes: {
     label: '작업 모드',
     edit: '편집',

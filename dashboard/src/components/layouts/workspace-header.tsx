@@ -9,8 +9,8 @@
 import { useId, type MouseEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
-import { BlockTypeIcon } from '../../../components/ui/block-type-icon';
-import type { BlockType } from '../../../lib/db-types';
+import { BlockTypeIcon } from '../ui/block-type-icon';
+import type { BlockType } from '../../lib/db-types';
 
 export function WorkspaceBackLink({
   to,
@@ -70,7 +70,7 @@ export function WorkspaceTitle({
               size={1}
               maxLength={maxLength}
               placeholder={t('common.untitled')}
-              aria-label={t('workspace.blockName')}
+              aria-label={t('common.blockName')}
               aria-invalid={error ? true : undefined}
               aria-describedby={error ? errorId : undefined}
               onChange={(e) => onNameChange(e.target.value)}

@@ -14,12 +14,12 @@ import {
   pageHtml,
   routePreloads,
   type ChunkManifest,
-} from '../../../scripts/prerender';
-import { PRERENDERED_ROUTES } from '../../../scripts/prerender-routes';
-import { App } from '../../app/app';
-import { env } from '../../lib/env';
+} from '../../scripts/prerender';
+import { PRERENDERED_ROUTES } from '../../scripts/prerender-routes';
+import { App } from './app';
+import { env } from '../lib/env';
 
-const dashboard = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+const dashboard = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 let pages: Record<string, string> = {};
 
 beforeAll(() => {
@@ -40,7 +40,7 @@ beforeAll(() => {
   pages = JSON.parse(run.stdout) as Record<string, string>;
 }, 120_000);
 
-vi.mock('../../lib/supabase', () => ({
+vi.mock('../lib/supabase', () => ({
   supabase: {
     auth: {
       onAuthStateChange: () => ({ data: { subscription: { unsubscribe() {} } } }),
