@@ -90,9 +90,12 @@ create table public.deliveries (
   provider_message_id text check (char_length(provider_message_id) <= 200),
   created_at timestamptz not null default now(),
   updated_at timestamptz not null default now(),
+  reason text check (char_length(reason) <= 500),
   unique (publish_id, email)
 );
 comment on table public.deliveries is 'Per-recipient state of a letter send (reserved, sent, delivered, opened, bounced, ...).';
+comment on column public.deliveries.reason is
+  'Why the mail was not sent: the provider''s answer when it failed, the rule (DELIVERY_SKIP_REASONS) when it was skipped. Shown in the letter history.';
 alter table public.deliveries enable row level security;
 revoke insert, update, delete on public.deliveries from anon, authenticated;
 create index deliveries_user_id_idx on public.deliveries (user_id);
@@ -132,6 +135,21 @@ begin
   return null;
 end;
 $$;
+
+-- A letter job that failed for good fails its delivery at once, with the provider's answer as the
+-- reason, so the history shows it (settle_letter_jobs, every 30 s, remains for older jobs).
+create function private.fail_letter_delivery()
+returns trigger
+language plpgsql
+set search_path = ''
+as $$
+begin
+  update public.deliveries set status = 'failed', reason = left(new.last_error, 500)
+    where id = (new.payload ->> 'delivery_id')::uuid and status = 'reserved';
+  return null;
+end;
+$$;
+revoke execute on function private.fail_letter_delivery() from public;
 
 -- Saves a letter block's name and letter (the save-letter function validated the payload with
 -- ZSaveLetter and rendered mail_html and mail_text from the model itself). p_payload:
@@ -352,7 +370,7 @@ begin
       join public.sender_emails s
         on s.user_id = p.user_id and s.email = lower(coalesce(p.reply_to, p.mail_from))
       where p.id = b.publish_id and s.status = 'verified');
-  update public.deliveries d set status = 'skipped'
+  update public.deliveries d set status = 'skipped', reason = b.skip
     from pg_temp.letter_batch b
     where d.id = b.delivery_id and b.status = 'reserved' and b.skip is not null;
 
@@ -456,3 +474,7 @@ create trigger deliveries_set_updated_at before update on public.deliveries
   for each row execute function private.set_updated_at();
 create trigger deliveries_after_status after update of status on public.deliveries
   for each row execute function private.deliveries_after_status();
+create trigger jobs_fail_letter_delivery after update of status on private.jobs
+  for each row
+  when (new.kind = 'letter' and new.status = 'failed' and old.status is distinct from 'failed')
+  execute function private.fail_letter_delivery();

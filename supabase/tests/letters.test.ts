@@ -3,11 +3,13 @@
 // API (notion-client, NOTION_API_BASE_URL), copies images to the storage stand-in, renders the
 // letter; save-letter stores it; send-letter and publish-letter reserve a send (a delivery and a
 // job per recipient); the jobs worker mails each recipient through the SES fake; SES events
-// move the counts; the signed unsubscribe link removes an address from later sends.
+// move the counts; the signed unsubscribe link removes an address from later sends; a mail SES
+// refuses, or one skipped, says why.
 import { randomUUID } from 'node:crypto';
+import { DeleteEmailIdentityCommand } from '@aws-sdk/client-sesv2';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { backgroundEnv } from '../local/stack.ts';
+import { backgroundEnv, LOCAL_AWS } from '../local/stack.ts';
 import {
   BRUNCH_ARTICLE_URL,
   BRUNCH_PROFILE_URL,
@@ -15,7 +17,11 @@ import {
   NOTION_PAGE_URL,
   TYPEDREAM_PAGE_URL,
 } from '../local/providers/pages/fixtures.ts';
-import { AUDIENCE_MESSAGES, type TLetterModel } from '@reaction-blocks/contracts/letters';
+import {
+  AUDIENCE_MESSAGES,
+  DELIVERY_SKIP_REASONS,
+  type TLetterModel,
+} from '@reaction-blocks/contracts/letters';
 import { MESSAGES } from '@reaction-blocks/contracts/schemas';
 import {
   anonClient,
@@ -26,7 +32,14 @@ import {
   transaction,
   type TestUser,
 } from './support/clients.ts';
-import { eventually, mailbox, providersUrl, sesControl, type Mail } from './support/providers.ts';
+import {
+  eventually,
+  mailbox,
+  providersUrl,
+  sesClient,
+  sesControl,
+  type Mail,
+} from './support/providers.ts';
 
 const workerSecret = () => backgroundEnv(stack().jwtSecret, '').JOBS_WORKER_SECRET;
 
@@ -126,6 +139,39 @@ async function save(o: Owner, l: Loaded, extra: Partial<TLetterModel> = {}, titl
     },
     o.owner.accessToken,
   );
+}
+
+/** A send to `to` reserved as send-letter does, held back from the worker until `release()`. */
+async function reserveHeld(o: Owner, to: string): Promise<() => Promise<void>> {
+  const jobsOf = `kind = 'letter' and payload ->> 'delivery_id' in
+    (select id::text from public.deliveries where email = $1)`;
+  // held back in the reserving transaction itself, so no worker can take it first
+  await transaction(async (db) => {
+    await db.query('select public.reserve_letter($1, $2, array[$3], null, false, $4::jsonb)', [
+      o.owner.id,
+      o.blockId,
+      to,
+      JSON.stringify({ from: o.sender, from_name: 'W', reply_to: null, as_owner: true }),
+    ]);
+    await db.query(`update private.jobs set run_at = now() + interval '1 hour' where ${jobsOf}`, [
+      to,
+    ]);
+  });
+  return async () => {
+    await sql(`update private.jobs set run_at = now() where ${jobsOf}`, [to]);
+  };
+}
+
+/** Runs the worker until the delivery to `to` has `status`. */
+function deliveryOf(to: string, status: string) {
+  return eventually(async () => {
+    await runWorker();
+    const [d] = await sql<{ status: string; reason: string | null }>(
+      'select status, reason from public.deliveries where email = $1',
+      [to],
+    );
+    return d?.status === status && d;
+  }, 20_000);
 }
 
 async function sendAndDeliver(o: Owner, emails: string[]) {
@@ -617,40 +663,89 @@ describe('sending', () => {
     expect(mail.replyTo.join()).toContain(o.sender);
   });
 
-  it('a letter queued from an address its owner deleted meanwhile sends nothing', async () => {
+  it('a letter queued from an address its owner deleted meanwhile sends nothing, and says why', async () => {
     const o = await letterOwner('notion_letter');
     const l = await loaded(o, 'notion', NOTION_PAGE_URL);
     expect((await save(o, l)).json.error).toBeUndefined();
     const to = inbox('late');
-    const jobsOf = `kind = 'letter' and payload ->> 'delivery_id' in
-      (select id::text from public.deliveries where email = $1)`;
-    // reserved as send-letter does, and held back from the worker in the same transaction
-    await transaction(async (db) => {
-      await db.query('select public.reserve_letter($1, $2, array[$3], null, false, $4::jsonb)', [
-        o.owner.id,
-        o.blockId,
-        to,
-        JSON.stringify({ from: o.sender, from_name: 'W', reply_to: null, as_owner: true }),
-      ]);
-      await db.query(`update private.jobs set run_at = now() + interval '1 hour' where ${jobsOf}`, [
-        to,
-      ]);
-    });
+    const release = await reserveHeld(o, to);
     const deleted = await callFunction(
       'delete-mail-verified',
       { emailToDelete: o.sender },
       o.owner.accessToken,
     );
     expect(deleted.status).toBe(200);
-    await sql(`update private.jobs set run_at = now() where ${jobsOf}`, [to]);
-    await eventually(async () => {
-      await runWorker();
-      const [d] = await sql<{ status: string }>(
-        'select status from public.deliveries where email = $1',
-        [to],
-      );
-      return d?.status === 'skipped';
-    }, 20_000);
+    await release();
+    const d = await deliveryOf(to, 'skipped');
+    expect(d.reason).toBe(DELIVERY_SKIP_REASONS.senderNotVerified);
+    expect(await mailbox(to)).toEqual([]);
+  });
+
+  it('the skip reasons the history translates are the ones prepare_letter_jobs writes', async () => {
+    const [fn] = await sql<{ def: string }>(
+      "select pg_get_functiondef('public.prepare_letter_jobs(bigint[])'::regprocedure) as def",
+    );
+    for (const reason of Object.values(DELIVERY_SKIP_REASONS)) {
+      expect(fn!.def, reason).toContain(`'${reason}'`);
+    }
+  });
+
+  it('a sender SES no longer sends as: the send is refused before anything is reserved, and the sender page says so', async () => {
+    const o = await letterOwner('notion_letter');
+    const l = await loaded(o, 'notion', NOTION_PAGE_URL);
+    expect((await save(o, l)).json.error).toBeUndefined();
+    // the identity is gone at SES (deleted in the console, or a fake that forgot it)
+    await sesClient(LOCAL_AWS.accessKeyId).send(
+      new DeleteEmailIdentityCommand({ EmailIdentity: o.sender }),
+    );
+    const refused = await callFunction(
+      'send-letter',
+      { blockId: o.blockId, emailList: [inbox()] },
+      o.owner.accessToken,
+    );
+    expect(refused.json.error?.message).toBe('Verify the sender email first');
+    expect(
+      (await sql('select 1 from public.publishes where block_id = $1', [o.blockId])).length,
+    ).toBe(0);
+    const { data: row } = await o.owner.client.from('sender_emails').select('status').single();
+    expect(row).toEqual({ status: 'not_verified' });
+    const check = await callFunction(
+      'check-mail-verified',
+      { emailToVerify: o.sender },
+      o.owner.accessToken,
+    );
+    expect(check.json.data).toEqual({ status: true, result: false, confirmed: true });
+  });
+
+  it('a mail SES refuses is failed at once, with SES’s reason, in the history’s data', async () => {
+    const o = await letterOwner('notion_letter');
+    const l = await loaded(o, 'notion', NOTION_PAGE_URL);
+    expect((await save(o, l)).json.error).toBeUndefined();
+    const to = inbox('refused');
+    const release = await reserveHeld(o, to);
+    await sesClient(LOCAL_AWS.accessKeyId).send(
+      new DeleteEmailIdentityCommand({ EmailIdentity: o.sender }),
+    );
+    await release();
+    const d = await deliveryOf(to, 'failed');
+    expect(d.reason).toMatch(/^MessageRejected: Email address is not verified/);
+    // what the history reads, as the owner
+    const { data: publish } = await o.owner.client
+      .from('publishes')
+      .select('failed_count, sent_count')
+      .eq('block_id', o.blockId)
+      .single();
+    expect(publish).toEqual({ failed_count: 1, sent_count: 0 });
+    const { data: reasons } = await o.owner.client
+      .from('deliveries')
+      .select('status, reason')
+      .eq('email', to);
+    expect(reasons).toEqual([{ status: 'failed', reason: d.reason }]);
+    // another owner reads none of it
+    const stranger = await newUser('stranger');
+    expect(
+      (await stranger.client.from('deliveries').select('reason').eq('email', to)).data,
+    ).toEqual([]);
     expect(await mailbox(to)).toEqual([]);
   });
 

@@ -454,6 +454,7 @@ export type Database = {
           id: string;
           provider_message_id: string | null;
           publish_id: string;
+          reason: string | null;
           status: Database['public']['Enums']['delivery_status'];
           updated_at: string;
           user_id: string;
@@ -466,6 +467,7 @@ export type Database = {
           id?: string;
           provider_message_id?: string | null;
           publish_id: string;
+          reason?: string | null;
           status?: Database['public']['Enums']['delivery_status'];
           updated_at?: string;
           user_id: string;
@@ -477,6 +479,7 @@ export type Database = {
           id?: string;
           provider_message_id?: string | null;
           publish_id?: string;
+          reason?: string | null;
           status?: Database['public']['Enums']['delivery_status'];
           updated_at?: string;
           user_id?: string;

@@ -67,6 +67,20 @@ export async function newConfirmationToken(): Promise<{ token: string; hash: str
 }
 
 /**
+ * Whether SES sends as the address, as SES decides it: the address's own identity is verified, or
+ * its domain's or a parent domain's (the platform's domain, or one an operator verified with
+ * DKIM). Read from SES every time: the database only remembers what SES said.
+ */
+export async function canSendAs(mailer: Mailer, address: string): Promise<boolean> {
+  if ((await mailer.getIdentity(address))?.verified) return true;
+  const labels = domainOf(address).split('.');
+  for (let i = 0; i < labels.length - 1; i++) {
+    if ((await mailer.getIdentity(labels.slice(i).join('.')))?.verified) return true;
+  }
+  return false;
+}
+
+/**
  * After the owner's own confirmation: the claim is verified when the provider can send as the
  * address. Otherwise the provider's identity is created (or, with `restart`, created anew: a
  * fresh link) so that SES mails its own verification link, and the claim waits for it.
@@ -77,8 +91,7 @@ export async function settleWithProvider(
   row: Pick<SenderEmailRow, 'id' | 'email'>,
   restart = false,
 ): Promise<'verified' | 'awaiting_provider'> {
-  const identity = await mailer.getIdentity(row.email);
-  if (identity?.verified) {
+  if (await canSendAs(mailer, row.email)) {
     const { error } = await db
       .from('sender_emails')
       .update({ status: 'verified' })
@@ -87,6 +100,7 @@ export async function settleWithProvider(
     if (error) throw new Error(error.message);
     return 'verified';
   }
+  const identity = await mailer.getIdentity(row.email);
   if (identity && restart) await mailer.deleteIdentity(row.email);
   if (!identity || restart) await mailer.createIdentity(row.email);
   return 'awaiting_provider';

@@ -1,13 +1,13 @@
 // checkMailVerified: whether the caller's sender email is verified now, and the row set to the
 // answer: the owner confirmed it with the link mailed to the address AND the provider can send as
-// it (its SES identity verified; the identity's state is re-read every time, so an identity that
-// went away shows as not verified). data.result is the boolean the spec's screen reads;
+// it (its SES identity, or its domain's, verified; re-read every time, so an identity that went
+// away at SES shows as not verified). data.result is the boolean the spec's screen reads;
 // data.confirmed says which of the two is missing.
 import { serviceClient } from '../_shared/clients.ts';
 import { handler } from '../_shared/http.ts';
 import { sesMailer } from '../_shared/mail.ts';
 import { ZMailVerify } from '@reaction-blocks/contracts/schemas';
-import { ownSenderEmail, providerError } from '../_shared/sender-emails.ts';
+import { canSendAs, ownSenderEmail, providerError } from '../_shared/sender-emails.ts';
 
 Deno.serve(
   handler(
@@ -19,7 +19,7 @@ Deno.serve(
       let verified = false;
       if (confirmed) {
         try {
-          verified = (await sesMailer().getIdentity(row.email))?.verified === true;
+          verified = await canSendAs(sesMailer(), row.email);
         } catch (err) {
           throw providerError(err, 'check-mail-verified');
         }

@@ -41,6 +41,18 @@ export const LETTER_MESSAGES = {
   invalidEmail: 'Invalid email address.',
 } as const;
 
+/**
+ * Why a letter's mail was skipped (`deliveries.reason`, written by prepare_letter_jobs), which the
+ * history says in the reader's language; a failed mail's reason is the provider's own answer.
+ */
+export const DELIVERY_SKIP_REASONS = {
+  deleted: 'the send was deleted',
+  unsubscribed: 'the address unsubscribed',
+  suppressed: 'the address is suppressed (bounce or complaint)',
+  suspended: 'the sender is suspended (bounces or complaints)',
+  senderNotVerified: 'the sender address is no longer verified',
+} as const;
+
 /** The public brunch profile link prefix (brunch_verify_modal.link_error without it). */
 export const BRUNCH_PROFILE_PREFIX = 'https://brunch.co.kr/@';
 

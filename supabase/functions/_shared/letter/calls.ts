@@ -8,6 +8,8 @@ import {
   type TLetterType,
 } from '@reaction-blocks/contracts/letters';
 import { platformSender } from '../mail-delivery.ts';
+import { sesMailer } from '../mail.ts';
+import { canSendAs } from '../sender-emails.ts';
 
 export interface LetterBlockRow {
   id: string;
@@ -82,7 +84,10 @@ export interface Sender {
  * be a verified sender email of the owner. A domain whose DMARC policy is quarantine or reject
  * would have receivers drop mail we send "from" it unless we sign for it (DKIM on a verified
  * domain identity): such a letter goes from the platform address, with the sender's name and
- * Reply-To the owner's address. A sender the reputation check suspended sends nothing.
+ * Reply-To the owner's address. A sender the reputation check suspended sends nothing. SES is
+ * asked whether it still sends as the address before anything is reserved: an identity deleted or
+ * failed at SES would have every mail refused (the row is set not verified, and the sender page
+ * says so); SES being unreachable does not stop the send (the queue waits for it).
  */
 export async function senderFor(
   db: SupabaseClient,
@@ -121,6 +126,7 @@ export async function senderFor(
   const name = (block.private.mail_name || ownerName || sender.email).slice(0, 100);
   const strict = sender.dmarc_policy === 'quarantine' || sender.dmarc_policy === 'reject';
   if (strict && !sender.dkim_verified) {
+    // From the platform's address: SES's state of the owner's address does not matter
     return {
       from: platformSender().address,
       from_name: name,
@@ -128,5 +134,23 @@ export async function senderFor(
       as_owner: false,
     };
   }
+  if (!(await sesSendsAs(sender.email))) {
+    await db
+      .from('sender_emails')
+      .update({ status: 'not_verified' })
+      .eq('user_id', ownerId)
+      .eq('email', sender.email);
+    throw new HttpError(400, 'no_sender', LETTER_MESSAGES.verifySenderFirst);
+  }
   return { from: sender.email, from_name: name, reply_to: null, as_owner: true };
+}
+
+/** SES's answer, or true when SES could not answer (the send is queued and the queue waits). */
+async function sesSendsAs(address: string): Promise<boolean> {
+  try {
+    return await canSendAs(sesMailer(), address);
+  } catch (err) {
+    console.warn('[letters] SES could not say whether it sends as the sender', err);
+    return true;
+  }
 }

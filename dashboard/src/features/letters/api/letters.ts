@@ -147,6 +147,28 @@ export function verifyBrunchId(input: {
   );
 }
 
+/**
+ * Why mails of a send were not sent: the distinct reasons (with their status) among its first 200
+ * failed or skipped deliveries; the counts themselves are the publish's.
+ */
+export async function listNotSentReasons(
+  publishId: string,
+): Promise<Array<{ status: 'failed' | 'skipped'; reason: string }>> {
+  const { data, error } = await supabase
+    .from('deliveries')
+    .select('status, reason')
+    .eq('publish_id', publishId)
+    .in('status', ['failed', 'skipped'])
+    .not('reason', 'is', null)
+    .limit(200);
+  if (error) throw error;
+  const seen = new Map<string, { status: 'failed' | 'skipped'; reason: string }>();
+  for (const row of data as Array<{ status: 'failed' | 'skipped'; reason: string }>) {
+    seen.set(`${row.status}:${row.reason}`, row);
+  }
+  return [...seen.values()];
+}
+
 /** Sends of a letter, newest first, 10 at a time (page with the created_at of the last one). */
 export async function listPublishes(blockId: string, before?: string): Promise<PublishRow[]> {
   let query = supabase

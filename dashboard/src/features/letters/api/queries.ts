@@ -3,6 +3,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { usePagedQuery } from '../../../lib/use-paged-query';
 import {
+  listNotSentReasons,
   listPublishes,
   listSendGroups,
   listSenders,
@@ -16,6 +17,8 @@ export const letterKeys = {
   quota: (ownerId: string) => ['letters', ownerId, 'quota'] as const,
   groups: (ownerId: string) => ['letters', ownerId, 'groups'] as const,
   history: (ownerId: string, blockId: string) => ['letters', ownerId, 'history', blockId] as const,
+  notSent: (ownerId: string, publishId: string, count: number) =>
+    ['letters', ownerId, 'not-sent', publishId, count] as const,
 };
 
 /** History page size (spec: 10 sends at a time). */
@@ -56,5 +59,14 @@ export function useLetterHistory(ownerId: string, blockId: string) {
     nextPageParam: (last) => last[last.length - 1]!.created_at,
     pageSize: HISTORY_PAGE_SIZE,
     refetchInterval: 5000,
+  });
+}
+
+/** Why mails of a send were not sent; read again when its failed and skipped counts move. */
+export function useNotSentReasons(ownerId: string, publishId: string, notSent: number) {
+  return useQuery({
+    queryKey: letterKeys.notSent(ownerId, publishId, notSent),
+    queryFn: () => listNotSentReasons(publishId),
+    enabled: notSent > 0,
   });
 }

@@ -1,13 +1,18 @@
 // /work/{id}/history for letters (spec: letter history): a 320 px list of sends (subject and
 // date, 10 at a time, more at 90% scroll), the selected letter as sent in a sandboxed frame that
-// runs no script, and its delivery counts, which the provider's events keep moving.
+// runs no script, and its delivery counts, which the provider's events keep moving, with why
+// mails were not sent (the provider's refusal, or the rule that skipped them).
 import { useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router-dom';
 import { DELIVERY_STATUSES } from '@reaction-blocks/contracts/enums';
+import { DELIVERY_SKIP_REASONS } from '@reaction-blocks/contracts/letters';
 import { Spinner } from '../../../components/ui/spinner';
+import { paths } from '../../../config/paths';
 import { useSession } from '../../../lib/session';
 import { useScrollLoading } from '../../../lib/use-scroll-loading';
-import { useLetterHistory } from '../api/queries';
+import type { PublishRow } from '../api/letters';
+import { useLetterHistory, useNotSentReasons } from '../api/queries';
 import { shortDate } from '../model/draft';
 
 /** A send's counts, one per delivery state (the database's delivery_status). */
@@ -16,6 +21,42 @@ const COUNTS = DELIVERY_STATUSES;
 /** The stored letter in our shell; sandboxed without scripts, links open in a new tab. */
 export function letterSrcDoc(html: string | null): string {
   return `<!doctype html><html><head><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src https: http:; style-src 'unsafe-inline'"><base target="_blank"><style>body{margin:0;background:#f4f4f4}</style></head><body><table role="presentation" width="100%" cellpadding="0" cellspacing="0"><tr><td align="center" style="padding:24px 0">${html ?? ''}</td></tr></table></body></html>`;
+}
+
+const SKIP_KEYS = new Map(
+  Object.entries(DELIVERY_SKIP_REASONS).map(([key, reason]) => [reason as string, key]),
+);
+
+/** The reasons mails of one send were not sent, read again as its counts move. */
+function NotSent({ ownerId, publish }: { ownerId: string; publish: PublishRow }) {
+  const { t } = useTranslation();
+  const notSent = publish.failed_count + publish.skipped_count;
+  const reasons = useNotSentReasons(ownerId, publish.id, notSent).data ?? [];
+  if (notSent === 0 || reasons.length === 0) return null;
+  return (
+    <section className="history-not-sent" aria-label={t('letters.history.notSent')}>
+      <h3>{t('letters.history.notSent')}</h3>
+      <ul>
+        {reasons.map(({ status, reason }) => {
+          const skip = status === 'skipped' ? SKIP_KEYS.get(reason) : undefined;
+          return (
+            <li key={`${status}:${reason}`}>
+              {skip ? (
+                t(`letters.history.skip.${skip}`)
+              ) : status === 'failed' && /not verified/i.test(reason) ? (
+                <>
+                  {t('letters.history.notVerified')}{' '}
+                  <Link to={paths.profileEmail}>{t('letters.history.senderPage')}</Link>
+                </>
+              ) : (
+                t('letters.history.failedBecause', { reason })
+              )}
+            </li>
+          );
+        })}
+      </ul>
+    </section>
+  );
 }
 
 export function HistoryView({ blockId }: { blockId: string }) {
@@ -99,6 +140,7 @@ export function HistoryView({ blockId }: { blockId: string }) {
               </div>
             ))}
           </dl>
+          <NotSent key={current.id} ownerId={user?.id ?? ''} publish={current} />
           <iframe
             className="history-frame"
             title={t('letters.history.frame', { subject: current.subject })}

@@ -123,6 +123,18 @@ export const en = {
     manual: 'To typed-in addresses',
     frame: 'The letter as sent: {{subject}}',
     loadFailed: 'Could not load the sent letters: {{reason}}',
+    notSent: 'Why some were not sent',
+    notVerified:
+      'Failed: Amazon SES does not send from this sender address now (it is not verified there). Check it on the Sender emails page, then send again.',
+    senderPage: 'Sender emails',
+    failedBecause: 'Failed: {{reason}}',
+    skip: {
+      deleted: 'Skipped: the send was deleted.',
+      unsubscribed: 'Skipped: the address unsubscribed from your letters.',
+      suppressed: 'Skipped: mail to the address bounced or was marked as spam before.',
+      suspended: 'Skipped: sending is paused, too many letters bounced or were marked as spam.',
+      senderNotVerified: 'Skipped: the sender address was deleted or is no longer verified.',
+    },
   },
   errors: {
     tooManyCalls: 'Too many pages loaded this hour; try again later.',
@@ -266,6 +278,18 @@ export const ko: typeof en = {
     manual: '직접 입력한 주소에 보냄',
     frame: '보낸 레터: {{subject}}',
     loadFailed: '보낸 레터를 불러오지 못했습니다: {{reason}}',
+    notSent: '발송되지 않은 이유',
+    notVerified:
+      '실패: Amazon SES가 지금 이 발신 주소로 보내지 않습니다(인증되지 않은 주소). 발신 이메일 페이지에서 확인한 뒤 다시 보내 주세요.',
+    senderPage: '발신 이메일',
+    failedBecause: '실패: {{reason}}',
+    skip: {
+      deleted: '제외: 발송이 삭제되었습니다.',
+      unsubscribed: '제외: 이 주소는 레터 수신을 거부했습니다.',
+      suppressed: '제외: 이 주소로 보낸 메일이 반송되었거나 스팸으로 신고되었습니다.',
+      suspended: '제외: 반송이나 스팸 신고가 많아 발송이 중지되었습니다.',
+      senderNotVerified: '제외: 발신 주소가 삭제되었거나 더 이상 인증되지 않았습니다.',
+    },
   },
   errors: {
     tooManyCalls: '이번 한 시간 동안 페이지를 너무 많이 불러왔습니다. 잠시 후 다시 시도해 주세요.',

@@ -47,21 +47,20 @@ beforeEach(() => {
 });
 
 describe('sender emails page', () => {
-  it('checks every address that is not verified when the list loads, and only those', async () => {
+  it('checks every address when the list loads: a verified one SES no longer sends as says so', async () => {
     api.listSenderEmails.mockResolvedValue([
-      row('done@example.com'),
+      row('done@example.com', { checked_at: '2026-11-02T00:00:00Z' }),
+      row('gone@example.com', { checked_at: '2026-11-02T00:00:00Z' }),
       row('waiting@example.com', { status: 'pending' }),
       row('old@example.com', { status: 'not_verified' }),
     ]);
     api.checkMailVerified.mockImplementation(async (email: string) =>
-      checked(email === 'waiting@example.com'),
+      email === 'gone@example.com'
+        ? checked(false, true)
+        : checked(email === 'waiting@example.com' || email === 'done@example.com'),
     );
     render();
-    await waitFor(() => expect(api.checkMailVerified).toHaveBeenCalledTimes(2));
-    expect(api.checkMailVerified.mock.calls.map((c) => c[0]).sort()).toEqual([
-      'old@example.com',
-      'waiting@example.com',
-    ]);
+    await waitFor(() => expect(api.checkMailVerified).toHaveBeenCalledTimes(4));
     const waiting = screen.getByRole('row', { name: /waiting@example.com/ });
     await waitFor(() => expect(within(waiting).getByText('Verified')).toBeTruthy());
     const old = screen.getByRole('row', { name: /old@example.com/ });
@@ -71,6 +70,19 @@ describe('sender emails page', () => {
         'Open the link we mailed to old@example.com while signed in to this account.',
       ),
     ).toBeTruthy();
+    const gone = screen.getByRole('row', { name: /gone@example.com/ });
+    expect(within(gone).getByText('Waiting for Amazon SES')).toBeTruthy();
+    expect(
+      within(gone).getByRole('button', { name: 'Send the link again gone@example.com' }),
+    ).toBeTruthy();
+    expect(
+      within(screen.getByRole('row', { name: /done@example.com/ })).getByText('Verified'),
+    ).toBeTruthy();
+    // SPF and DKIM are read for what became verified or was never checked, not again each load
+    expect(api.checkSpfDkim.mock.calls.map((c) => c[0]).sort()).toEqual([
+      'old@example.com',
+      'waiting@example.com',
+    ]);
   });
 
   it('says what is missing: the owner confirmed, SES has not verified yet; sends the link again', async () => {
@@ -104,7 +116,7 @@ describe('sender emails page', () => {
     api.listSenderEmails
       .mockResolvedValueOnce([row('me@example.com', { status: 'pending' })])
       .mockResolvedValue([row('me@example.com')]);
-    api.checkMailVerified.mockResolvedValue(checked(false));
+    api.checkMailVerified.mockResolvedValueOnce(checked(false)).mockResolvedValue(checked(true));
     api.confirmMailVerify.mockResolvedValue({
       status: true,
       email: 'me@example.com',

@@ -1,7 +1,7 @@
 // /profile/email: the owner's sender emails. Add (we mail the address a link that only this
 // account can confirm; SES then mails its own link when it cannot send as the address yet), the
-// link's landing (?confirm=), the automatic check of every unverified address when the list loads
-// (spec), SPF and DKIM, the DMARC note when letters will go from the platform address, delete
+// link's landing (?confirm=), the automatic check of every address when the list loads (the spec's
+// unverified ones, and the verified ones too: SES's state is re-read), SPF and DKIM, the DMARC note when letters will go from the platform address, delete
 // with confirmation.
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -34,7 +34,7 @@ registerSenderEmailTranslations();
 const domainOf = (email: string) => email.slice(email.lastIndexOf('@') + 1);
 
 /**
- * Asks whether an address got verified. SPF, DKIM and DMARC are read when it becomes verified
+ * Asks whether an address is verified now. SPF, DKIM and DMARC are read when it becomes verified
  * and for an address never checked, so a DMARC reject domain is explained before verification.
  */
 async function checkRow(row: SenderEmail): Promise<SenderEmail> {
@@ -44,16 +44,19 @@ async function checkRow(row: SenderEmail): Promise<SenderEmail> {
     status: verified ? 'verified' : 'not_verified',
     confirmed_at: confirmed ? (row.confirmed_at ?? new Date().toISOString()) : null,
   };
-  if (!verified && row.checked_at) return checked;
+  const becameVerified = verified && row.status !== 'verified';
+  if (row.checked_at && !becameVerified) return checked;
   return withResult(checked, await checkSpfDkim(row.email));
 }
 
-/** The list, with every address not verified yet checked as it loads (spec). */
+/**
+ * The list, every address checked as it loads: the spec's unverified ones, and the verified ones
+ * too, since SES may no longer send as an address the database calls verified (an identity
+ * deleted or failed at SES): the row then says so instead of letters failing unseen.
+ */
 async function listWithChecks(): Promise<SenderEmail[]> {
   const rows = await listSenderEmails();
-  return Promise.all(
-    rows.map((row) => (row.status === 'verified' ? row : checkRow(row).catch(() => row))),
-  );
+  return Promise.all(rows.map((row) => checkRow(row).catch(() => row)));
 }
 
 export function SenderEmailsPage() {
