@@ -25,11 +25,15 @@ function html() {
     name: 'dashboard-html',
     buildStart() {
       rmSync(join(root, 'dist'), { recursive: true, force: true });
+      // src/styles/index.css lists the files in cascade order; each is inlined in its place.
       const dir = join(root, 'src/styles');
-      const files = readdirSync(dir)
-        .filter((f) => f.endsWith('.css'))
-        .sort();
-      for (const f of files) this.addWatchFile(join(dir, f));
+      const index = readFileSync(join(dir, 'index.css'), 'utf8');
+      const files = Array.from(index.matchAll(/@import\s+'\.\/([^']+)';/g), (m) => m[1]);
+      const unlisted = readdirSync(dir).filter(
+        (f) => f.endsWith('.css') && f !== 'index.css' && !files.includes(f),
+      );
+      if (unlisted.length) this.error(`src/styles/index.css does not list ${unlisted.join(', ')}`);
+      for (const f of ['index.css', ...files]) this.addWatchFile(join(dir, f));
       const css = files.map((f) => readFileSync(join(dir, f), 'utf8')).join('\n');
       const ref = this.emitFile({ type: 'asset', name: 'app.css', source: minifyCss(css) });
       cssFile = ref;
