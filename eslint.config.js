@@ -6,13 +6,17 @@ import litA11y from 'eslint-plugin-lit-a11y';
 import reactHooks from 'eslint-plugin-react-hooks';
 import { createNodeResolver, importX } from 'eslint-plugin-import-x';
 import { readdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import globals from 'globals';
 
 // The dashboard's layers (bulletproof-react's rule): a feature imports no other feature; the
 // shared layers (components/, lib/, config/, locales/) import no feature and no app/; only app/
 // puts features together. Each feature is a zone closed to every other one.
+// Paths from the repository's root, wherever ESLint is started (npm run lint in a workspace too).
+const root = dirname(fileURLToPath(import.meta.url));
 const dashboard = 'dashboard/src';
-const features = readdirSync(`${dashboard}/features`, { withFileTypes: true })
+const features = readdirSync(`${root}/${dashboard}/features`, { withFileTypes: true })
   .filter((entry) => entry.isDirectory())
   .map((entry) => entry.name);
 const boundaries = [
@@ -68,7 +72,7 @@ export default tseslint.config(
     settings: {
       'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.tsx', '.js'] })],
     },
-    rules: { 'import-x/no-restricted-paths': ['error', { zones: boundaries }] },
+    rules: { 'import-x/no-restricted-paths': ['error', { zones: boundaries, basePath: root }] },
   },
   {
     files: ['supabase/functions/**/*.ts'],

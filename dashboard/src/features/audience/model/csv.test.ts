@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { recentEvents } from '../components/audience-page';
+import { recentEvents } from '../components/member-row';
 import { parseCsvText, planImport } from './csv';
 
 describe('CSV import', () => {

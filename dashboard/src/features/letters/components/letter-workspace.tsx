@@ -45,22 +45,10 @@ import { HistoryView } from './history-view';
 import { LetterPreview } from './letter-preview';
 import { LinkDialog } from './link-dialog';
 import { SendLetterDialog } from './send-letter-dialog';
+import { useProgress } from '../hooks/use-progress';
 
 type Mode = 'edit' | 'history';
 const MODES: readonly Mode[] = ['edit', 'history'];
-
-/** The spec's loading animation: 1% steps over 30 seconds, held at 99% until the answer. */
-function useProgress(active: boolean): number {
-  const [percent, setPercent] = useState(0);
-  useEffect(() => {
-    if (!active) return;
-    // eslint-disable-next-line react-hooks/set-state-in-effect -- restarts the animation
-    setPercent(0);
-    const timer = window.setInterval(() => setPercent((p) => Math.min(99, p + 1)), 300);
-    return () => window.clearInterval(timer);
-  }, [active]);
-  return active ? percent : 0;
-}
 
 type Dialog = 'send' | 'cta' | 'image' | 'brunch' | 'clear' | 'leave' | null;
 

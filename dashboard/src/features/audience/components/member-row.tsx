@@ -1,0 +1,228 @@
+// One member of the audience table: view mode (name, email, group, state, recent events) and
+// edit mode (the fields, Save and Delete).
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { messageOf } from '../../../lib/errors';
+import { isReactionType } from '../../../lib/db-types';
+import { ZAudienceRow } from '@reaction-blocks/contracts/letters';
+import { updateMember, type MemberRow } from '../api/audience';
+import { audienceMessage } from './audience-dialogs';
+
+/** YY.MM.DD */
+function shortDate(iso: string | null | undefined): string {
+  if (!iso) return '';
+  const d = new Date(iso);
+  const two = (n: number) => String(n).padStart(2, '0');
+  return `${two(d.getFullYear() % 100)}.${two(d.getMonth() + 1)}.${two(d.getDate())}`;
+}
+
+interface AudienceEvent {
+  id?: string;
+  type?: string;
+  created_at?: string;
+}
+
+/** Recent events: the five newest, then the first one after an ellipsis (spec section 9). */
+export function recentEvents(member: Pick<MemberRow, 'history' | 'first_event'>): {
+  recent: AudienceEvent[];
+  first: AudienceEvent | null;
+} {
+  const history = (Array.isArray(member.history) ? member.history : []) as AudienceEvent[];
+  const recent = history.slice(-5).reverse();
+  const first = (member.first_event as AudienceEvent | null) ?? history[0] ?? null;
+  const shown = first && history.length > 5 ? first : null;
+  return { recent, first: shown };
+}
+
+function EventChip({ event }: { event: AudienceEvent }) {
+  const { t } = useTranslation();
+  const type = event.type ?? '';
+  const label = isReactionType(type)
+    ? t(`audience.eventTypes.${type}`)
+    : t(`blockTypes.${type}`, { defaultValue: type });
+  return (
+    <span className="event-chip" title={event.created_at}>
+      {label} {shortDate(event.created_at)}
+    </span>
+  );
+}
+
+interface RowDraft {
+  name: string;
+  email: string;
+  group: string;
+  deactivated: boolean;
+}
+
+export function MemberRowView({
+  member,
+  edit,
+  groups,
+  onSaved,
+  onDelete,
+}: {
+  member: MemberRow;
+  edit: boolean;
+  groups: string[];
+  onSaved: (row: MemberRow) => void;
+  onDelete: (row: MemberRow) => void;
+}) {
+  const { t } = useTranslation();
+  const initial: RowDraft = {
+    name: member.creator_name,
+    email: member.email ?? '',
+    group: member.group_name ?? '',
+    deactivated: member.deactivated,
+  };
+  const [draft, setDraft] = useState(initial);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const parsed = ZAudienceRow.safeParse({ ...draft, group: draft.group || null });
+  const issue = (f: string) =>
+    parsed.success ? undefined : parsed.error.issues.find((i) => i.path[0] === f)?.message;
+  const changed = JSON.stringify(draft) !== JSON.stringify(initial);
+  const name = member.creator_name || t('audience.anonymous');
+  const { recent, first } = recentEvents(member);
+
+  const save = async () => {
+    if (!parsed.success) return;
+    setBusy(true);
+    setError(null);
+    try {
+      const row = await updateMember(member.id, {
+        creator_name: parsed.data.name,
+        email: parsed.data.email || null,
+        group_name: parsed.data.group,
+        deactivated: parsed.data.deactivated,
+      });
+      onSaved(row);
+    } catch (cause) {
+      setError(messageOf(cause));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <tr data-testid="audience-row">
+      <td>
+        {edit ? (
+          <input
+            className="cell-input"
+            value={draft.name}
+            aria-label={t('audience.columns.name')}
+            aria-invalid={issue('name') ? true : undefined}
+            title={audienceMessage(t, issue('name'))}
+            onChange={(e) => setDraft({ ...draft, name: e.target.value })}
+          />
+        ) : (
+          <span className="member-name">
+            <span
+              className="member-dot"
+              style={{ background: member.color ?? '#bbb' }}
+              aria-hidden="true"
+            />
+            {name}
+          </span>
+        )}
+      </td>
+      <td>
+        {edit ? (
+          <input
+            className="cell-input"
+            type="email"
+            value={draft.email}
+            aria-label={t('audience.columns.email')}
+            aria-invalid={issue('email') ? true : undefined}
+            title={audienceMessage(t, issue('email'))}
+            onChange={(e) => setDraft({ ...draft, email: e.target.value })}
+          />
+        ) : (
+          <span className="member-email">{member.email ?? ''}</span>
+        )}
+      </td>
+      <td>
+        {edit ? (
+          <select
+            className="cell-input"
+            value={draft.group}
+            aria-label={t('audience.columns.group')}
+            onChange={(e) => setDraft({ ...draft, group: e.target.value })}
+          >
+            <option value="">{t('audience.noGroup')}</option>
+            {groups.map((g) => (
+              <option key={g} value={g}>
+                {g}
+              </option>
+            ))}
+          </select>
+        ) : (
+          (member.group_name ?? '')
+        )}
+      </td>
+      <td>{shortDate(member.created_at)}</td>
+      <td>{shortDate(member.last_updated)}</td>
+      <td>
+        <div className="member-events">
+          {recent.map((e, i) => (
+            <EventChip key={i} event={e} />
+          ))}
+          {first ? (
+            <>
+              <span aria-hidden="true">…</span>
+              <EventChip event={first} />
+            </>
+          ) : null}
+        </div>
+      </td>
+      <td>
+        {edit ? (
+          <select
+            className="cell-input"
+            value={draft.deactivated ? 'true' : 'false'}
+            aria-label={t('audience.columns.state')}
+            onChange={(e) => setDraft({ ...draft, deactivated: e.target.value === 'true' })}
+          >
+            <option value="false">{t('audience.active')}</option>
+            <option value="true">{t('audience.inactive')}</option>
+          </select>
+        ) : member.deactivated ? (
+          t('audience.inactive')
+        ) : (
+          t('audience.active')
+        )}
+      </td>
+      <td className="member-actions">
+        {edit ? (
+          <button
+            type="button"
+            className="button"
+            disabled={!changed || !parsed.success || busy}
+            onClick={() => void save()}
+          >
+            {t('audience.saveRow')}
+          </button>
+        ) : null}
+        <button
+          type="button"
+          className="button button-ghost"
+          aria-label={t('audience.deleteRow', { name })}
+          title={t('audience.deleteRow', { name })}
+          onClick={() => onDelete(member)}
+        >
+          <svg width="16" height="16" viewBox="0 0 16 16" aria-hidden="true" focusable="false">
+            <path
+              d="M6 2h4l1 1h3v1.5H2V3h3l1-1zm-2.5 4h9l-.7 8.2a1 1 0 0 1-1 .8H5.2a1 1 0 0 1-1-.8L3.5 6z"
+              fill="currentColor"
+            />
+          </svg>
+        </button>
+        {error ? (
+          <span className="error-text" role="alert">
+            {error}
+          </span>
+        ) : null}
+      </td>
+    </tr>
+  );
+}
