@@ -3,16 +3,13 @@
 //
 // 1. Cacheable reads. Starts a throwaway stack and Debian's nginx (/usr/sbin/nginx, package
 //    nginx-light) in front of its gateway with proxy_cache, configured from a file written into a
-//    temporary directory (the set-up docs/scaling.md "Cacheable reads" describes for a CDN). Then
-//    1,000 anonymous page views of one comment block through it, spread over BENCH_CACHE_SECONDS
-//    (default 30), each the request the elements make (sdk/src/core/api.ts `request`: GET
-//    get_block_public with the anon key), and the same 1,000 views as the elements made them
-//    before (POST get_block_view, which no cache may keep).
-//    Database calls are counted in Postgres itself: track_functions = 'all' makes
-//    pg_stat_user_functions count every call of the view functions (get_block_public,
-//    get_block_view, get_block_me, list_messages), whoever made it; nginx's log says how many
-//    requests it answered from its cache. Latency: a cached view (an nginx hit) and an uncached
-//    one (the same GET straight to the gateway), one request at a time.
+//    temporary directory (the set-up docs/scaling.md "Cacheable reads" describes for a CDN;
+//    bench-cache-support.ts). Then 1,000 anonymous page views of a like block and of a comment
+//    block with live updates through it, spread over BENCH_CACHE_SECONDS (default 30), each what
+//    the elements send (bench-cache-views.ts), and as before: the private topic, and POST
+//    get_block_view. Counted as every transaction of the database (pg_stat_database), whoever
+//    ran it; nginx's log says how many requests it answered from its cache. Latency: a cached
+//    view (an nginx hit) and an uncached one (the same GET straight to the gateway).
 // 2. The block view on a big block: get_block_view as before this change (its previous body,
 //    loaded as a temporary function) and now, for an anonymous caller and for a visitor with 300
 //    likes on a 10,000-message block; and how many like-count updates of messages stay HOT with
@@ -28,16 +25,8 @@
 //
 //   npm run bench:cache
 //   npm run bench:cache -- --write
-import { spawn, type ChildProcess } from 'node:child_process';
-import {
-  chmodSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -46,11 +35,23 @@ import { paths } from '../supabase/local/paths.ts';
 import { startStack, type Stack } from '../supabase/local/stack.ts';
 import { request } from '../sdk/src/core/api.ts';
 import { countsRequest } from '../sdk/src/core/counts.ts';
+import {
+  cacheLog,
+  functionCalls,
+  interleaved,
+  ms,
+  NGINX,
+  paced,
+  quantile,
+  settledCalls,
+  startNginx,
+} from './bench-cache-support.ts';
+import { viewsBench } from './bench-cache-views.ts';
 import { writeBenchmarkSection } from './docs-section.ts';
 
-const NGINX = process.env.NGINX ?? '/usr/sbin/nginx';
 const VIEWS = Number(process.env.BENCH_CACHE_VIEWS ?? 1000);
 const SECONDS = Number(process.env.BENCH_CACHE_SECONDS ?? 30);
+const LIVE_COMMENTS = Number(process.env.BENCH_CACHE_COMMENTS ?? 5);
 const LATENCY_RUNS = Number(process.env.BENCH_RUNS ?? 200);
 const VIEW_RUNS = Number(process.env.BENCH_VIEW_RUNS ?? 100);
 const COUNTS_PER_PAGE = 50;
@@ -63,204 +64,6 @@ if (!existsSync(NGINX)) {
       `(or set NGINX=/path/to/nginx). Nothing was measured.`,
   );
   process.exit(1);
-}
-
-const quantile = (list: number[], q: number) => {
-  const sorted = [...list].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(q * (sorted.length - 1)))]!;
-};
-const ms = (n: number) => n.toFixed(n < 10 ? 2 : 1);
-const sleep = (n: number) => new Promise((r) => setTimeout(r, n));
-
-/** The nginx configuration: one cached location for the public view, everything else passed on. */
-function nginxConfig(dir: string, port: number, upstreamPort: number): string {
-  return `# written by scripts/bench-cache.ts
-worker_processes 1;
-daemon off;
-${process.getuid?.() === 0 ? 'user nobody nogroup;' : ''}
-pid ${dir}/nginx.pid;
-error_log ${dir}/error.log warn;
-events { worker_connections 1024; }
-http {
-  log_format cache '$upstream_cache_status $status $request_method $uri';
-  access_log ${dir}/access.log cache;
-  client_body_temp_path ${dir}/tmp/body;
-  proxy_temp_path ${dir}/tmp/proxy;
-  fastcgi_temp_path ${dir}/tmp/fastcgi;
-  uwsgi_temp_path ${dir}/tmp/uwsgi;
-  scgi_temp_path ${dir}/tmp/scgi;
-  proxy_cache_path ${dir}/cache levels=1:2 keys_zone=api:10m max_size=100m inactive=10m use_temp_path=off;
-  upstream gateway { server 127.0.0.1:${upstreamPort}; keepalive 32; }
-  server {
-    listen 127.0.0.1:${port};
-    proxy_http_version 1.1;
-    proxy_set_header Connection "";
-    # the public block view: the same answer for every caller, so the key is the URL alone
-    # (never Authorization or apikey); what else could change the answer is normalised
-    location = /rest/v1/rpc/get_block_public {
-      proxy_pass http://gateway;
-      proxy_cache api;
-      proxy_cache_methods GET HEAD;
-      proxy_cache_key "$request_method $uri?$args";
-      proxy_set_header Accept application/json;
-      proxy_set_header Accept-Profile "";
-      proxy_set_header Prefer "";
-      proxy_set_header Range "";
-      proxy_set_header Cookie "";
-      proxy_ignore_headers Set-Cookie Vary;
-      # the TTL comes from the answer's Cache-Control (max-age, stale-while-revalidate)
-      proxy_cache_lock on;
-      proxy_cache_use_stale updating error timeout http_500 http_502 http_503 http_504;
-      proxy_cache_background_update on;
-      add_header X-Cache-Status $upstream_cache_status always;
-    }
-    # the counts of many blocks (<reaction-count>): the same rules, the ids are in the URL
-    location = /rest/v1/rpc/get_block_counts {
-      proxy_pass http://gateway;
-      proxy_cache api;
-      proxy_cache_methods GET HEAD;
-      proxy_cache_key "$request_method $uri?$args";
-      proxy_set_header Accept application/json;
-      proxy_set_header Accept-Profile "";
-      proxy_set_header Prefer "";
-      proxy_set_header Range "";
-      proxy_set_header Cookie "";
-      proxy_ignore_headers Set-Cookie Vary;
-      proxy_cache_lock on;
-      proxy_cache_use_stale updating error timeout http_500 http_502 http_503 http_504;
-      proxy_cache_background_update on;
-      add_header X-Cache-Status $upstream_cache_status always;
-    }
-    location / {
-      proxy_pass http://gateway;
-    }
-  }
-}
-`;
-}
-
-async function startNginx(dir: string, port: number, upstreamPort: number): Promise<ChildProcess> {
-  for (const d of ['tmp', 'tmp/body', 'tmp/proxy', 'tmp/fastcgi', 'tmp/uwsgi', 'tmp/scgi', 'cache'])
-    mkdirSync(join(dir, d), { recursive: true });
-  // the workers may run as nobody: they write the cache and temp files
-  chmodSync(dir, 0o755);
-  for (const d of ['tmp', 'tmp/body', 'tmp/proxy', 'tmp/fastcgi', 'tmp/uwsgi', 'tmp/scgi', 'cache'])
-    chmodSync(join(dir, d), 0o777);
-  const conf = join(dir, 'nginx.conf');
-  writeFileSync(conf, nginxConfig(dir, port, upstreamPort));
-  const proc = spawn(NGINX, ['-p', dir, '-e', join(dir, 'error.log'), '-c', conf], {
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-  const end = Date.now() + 10_000;
-  for (;;) {
-    try {
-      await fetch(`http://127.0.0.1:${port}/health`);
-      return proc;
-    } catch {
-      if (proc.exitCode !== null || Date.now() > end) {
-        const log = existsSync(join(dir, 'error.log'))
-          ? readFileSync(join(dir, 'error.log'), 'utf8')
-          : '';
-        throw new Error(`nginx did not start (exit ${proc.exitCode}):\n${log}`);
-      }
-      await sleep(100);
-    }
-  }
-}
-
-const VIEW_FUNCTIONS = ['get_block_public', 'get_block_view', 'get_block_me', 'list_messages'];
-
-/** Calls of the view functions so far, as Postgres counts them (pg_stat_user_functions). */
-async function functionCalls(db: pg.Client, names = VIEW_FUNCTIONS): Promise<number> {
-  await db.query('select pg_stat_clear_snapshot()');
-  const { rows } = await db.query<{ calls: string }>(
-    `select coalesce(sum(calls), 0) as calls from pg_stat_user_functions
-     where schemaname = 'public' and funcname = any($1)`,
-    [names],
-  );
-  return Number(rows[0]!.calls);
-}
-
-/**
- * The calls made since `before`, once every backend has reported them: a backend flushes its
- * function counts when it goes idle, at most 10 s later; wait until two readings 11 s apart agree.
- */
-async function settledCalls(
-  db: pg.Client,
-  before: number,
-  names = VIEW_FUNCTIONS,
-): Promise<number> {
-  let last = -1;
-  for (;;) {
-    await sleep(11_000);
-    const now = (await functionCalls(db, names)) - before;
-    if (now === last) return now;
-    last = now;
-  }
-}
-
-/** `count` requests spread evenly over `seconds`, each timed; resolves when all have answered. */
-async function paced(
-  count: number,
-  seconds: number,
-  send: () => Promise<Response>,
-): Promise<{ latencies: number[]; statuses: Map<string, number>; errors: number }> {
-  const latencies: number[] = [];
-  const statuses = new Map<string, number>();
-  let errors = 0;
-  const gap = (seconds * 1000) / count;
-  const start = performance.now();
-  const all: Promise<void>[] = [];
-  for (let i = 0; i < count; i++) {
-    const due = start + i * gap;
-    const wait = due - performance.now();
-    if (wait > 0) await sleep(wait);
-    all.push(
-      (async () => {
-        const t = performance.now();
-        try {
-          const res = await send();
-          await res.arrayBuffer();
-          latencies.push(performance.now() - t);
-          const key = `${res.status} ${res.headers.get('x-cache-status') ?? '-'}`;
-          statuses.set(key, (statuses.get(key) ?? 0) + 1);
-          if (!res.ok) errors++;
-        } catch {
-          errors++;
-        }
-      })(),
-    );
-  }
-  await Promise.all(all);
-  return { latencies, statuses, errors };
-}
-
-/**
- * `runs` rounds of one request of each kind, one after the other, timed; interleaved so that
- * other work on a shared machine weighs on every kind alike.
- */
-async function interleaved(runs: number, kinds: (() => Promise<Response>)[]): Promise<number[][]> {
-  const out = kinds.map(() => [] as number[]);
-  for (let i = 0; i < runs; i++)
-    for (const [k, send] of kinds.entries()) {
-      const t = performance.now();
-      const res = await send();
-      await res.arrayBuffer();
-      if (!res.ok) throw new Error(`request failed: ${res.status}`);
-      out[k]!.push(performance.now() - t);
-    }
-  return out;
-}
-
-/** nginx's cache statuses of the public view, from its log. */
-function cacheLog(dir: string, path = '/rest/v1/rpc/get_block_public'): Map<string, number> {
-  const counts = new Map<string, number>();
-  for (const line of readFileSync(join(dir, 'access.log'), 'utf8').split('\n')) {
-    const [status, , , uri] = line.split(' ');
-    if (uri !== path) continue;
-    counts.set(status!, (counts.get(status!) ?? 0) + 1);
-  }
-  return counts;
 }
 
 /** get_block_view's body before this change, as a temporary function of this session. */
@@ -407,20 +210,23 @@ try {
   const oldView = (p: typeof project) =>
     fetch(...request(p, 'get_block_view', { p_block_id: blockId }));
 
-  // wait until PostgREST's connections count calls (the setting reaches them on reload)
-  await sleep(1000);
-  let before = await functionCalls(db);
-  console.log(
-    `${VIEWS} anonymous views of block ${blockId} through nginx over ${SECONDS} s (GET get_block_public)...`,
-  );
-  const cached = await paced(VIEWS, SECONDS, () => view(project));
-  const cachedCalls = await settledCalls(db, before);
-  const hitLog = cacheLog(join(dir, 'nginx'));
-
-  before = await functionCalls(db);
-  console.log(`${VIEWS} views as before (POST get_block_view) through nginx over ${SECONDS} s...`);
-  const uncached = await paced(VIEWS, SECONDS, () => oldView(project));
-  const uncachedCalls = await settledCalls(db, before);
+  // the demo like block beside the comment block: the easy case and the one that goes live
+  const [{ id: likeBlock }] = (
+    await db.query<{ id: string }>(
+      `select id from public.blocks where type = 'like' and not deactivated order by created_at limit 1`,
+    )
+  ).rows as [{ id: string }];
+  const viewsBody = await viewsBench({
+    stack,
+    proxied: project,
+    nginxDir: join(dir, 'nginx'),
+    likeBlock,
+    commentBlock: blockId,
+    views: VIEWS,
+    seconds: SECONDS,
+    comments: LIVE_COMMENTS,
+  });
+  console.log(viewsBody);
 
   // latency, one request at a time: a cache hit, and the same GET to the gateway (no cache)
   await view(project);
@@ -431,19 +237,9 @@ try {
   ])) as [number[], number[], number[]];
   const probe = await view(project);
   const cacheControl = (await view(direct)).headers.get('cache-control');
-
-  const perThousand = (calls: number) => Math.round((calls / VIEWS) * 1000);
-  console.log(
-    `\ncached GET: ${cachedCalls} database calls for ${VIEWS} views (${perThousand(cachedCalls)} per 1,000); nginx: ${[...hitLog].map(([k, v]) => `${k} ${v}`).join(', ')}`,
-  );
-  console.log(
-    `before (POST get_block_view): ${uncachedCalls} database calls (${perThousand(uncachedCalls)} per 1,000)`,
-  );
   console.log(
     `latency p50/p95: cached ${ms(quantile(hit, 0.5))}/${ms(quantile(hit, 0.95))} ms, uncached GET ${ms(quantile(miss, 0.5))}/${ms(quantile(miss, 0.95))} ms, POST get_block_view ${ms(quantile(post, 0.5))}/${ms(quantile(post, 0.95))} ms (X-Cache-Status ${probe.headers.get('x-cache-status')})`,
   );
-  if (cached.errors || uncached.errors)
-    throw new Error(`failed requests: ${cached.errors + uncached.errors}`);
 
   console.log('\nCounts for many pages (<reaction-count>)...');
   await countsBench(db, project, direct, join(dir, 'nginx'));
@@ -560,26 +356,13 @@ try {
   await db.end();
 
   const date = new Date().toISOString().slice(0, 10);
-  const statusLine = [...hitLog].map(([k, v]) => `${k} ${v}`).join(', ');
   const body = `
 Measured by \`npm run bench:cache\` on ${date}, ${cpus().length} cores (${cpus()[0]?.model.trim()}), load
 ${load}: a throwaway stack with Debian's nginx (${NGINX}) in front of the gateway, proxy_cache
 configured as docs/scaling.md "Cacheable reads" describes (key: method and URL; Accept, Prefer,
-Range and Cookie normalised; TTL from the answer's \`Cache-Control: ${cacheControl}\`).
-${VIEWS} anonymous page views of the demo comment block (${messages} messages) spread over ${SECONDS} s,
-each the request the elements make. Database calls are the calls of the view functions
-(${VIEW_FUNCTIONS.join(', ')}) counted by Postgres (\`track_functions = all\`,
-pg_stat_user_functions), so nothing that reached the database is missed.
-
-| page views (${VIEWS} in ${SECONDS} s) | database calls | per 1,000 views |
-|---|---|---|
-| before: POST get_block_view (not cacheable) | ${uncachedCalls} | ${perThousand(uncachedCalls)} |
-| now: GET get_block_public through the cache | ${cachedCalls} | ${perThousand(cachedCalls)} |
-
-nginx's log for the GETs: ${statusLine} (MISS: the first view; EXPIRED/UPDATING/STALE: after
-max-age, one request refreshes it while the others get the stale copy). The goal was at most 20
-per 1,000; the count grows with time (about one call per block per max-age), not with views.
-
+Range and Cookie normalised; TTL from the answer's \`Cache-Control: ${cacheControl}\`). The
+demo comment block has ${messages} messages.
+${viewsBody}
 Latency of one view, one request at a time (${LATENCY_RUNS} each, the three kinds interleaved), p50 / p95:
 
 | view | p50 | p95 |

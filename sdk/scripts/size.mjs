@@ -92,7 +92,7 @@ never loads it; the budgets are for what a reader loads, and a writer's total is
 |---|---|---|---|---|---|---|---|
 ${lines.join('\n')}
 
-Lit alone is about 6 KB gzip. Live updates use a 1.6 KB Realtime client (sdk/src/core/live.ts);
+Lit alone is about 6 KB gzip. Live updates use a 1.7 KB Realtime client (sdk/src/core/live.ts);
 \`@supabase/realtime-js\` 2.119 with \`@supabase/phoenix\` would add about 17 KB gzip (comment: 31.5 KB, over budget).
 `;
 

@@ -1,10 +1,18 @@
--- Live updates by block topic (issue 13): Realtime Broadcast from the database. Triggers on
--- public.messages send each change once, with realtime.send, to a private topic per block;
--- Realtime authorises a viewer once, when it joins, by the SELECT policy on realtime.messages
--- below, and fans the message out.
+-- Live updates by block topic: Realtime Broadcast from the database. Triggers on public.messages
+-- write each change once and announce it once, with realtime.send, on a topic per block.
 --
--- Topics (private channels; the client joins with config.private = true):
---   block:<block id>        viewers of a published block (and its owner). Events:
+-- The viewers' topic is PUBLIC (issue 19): Realtime joins a public topic without asking the
+-- database, where a private one costs one policy check per join (hosted Realtime caches the answer
+-- for that socket only: docs/scaling.md "Realtime"). Anyone holding the anon key may also send on a
+-- public topic, so what travels there is only a hint naming a change, never the change itself: the
+-- viewer reads the change with get_block_change, a cacheable GET (the same URL for every viewer, so
+-- a CDN makes one database call per change whatever the number of viewers). A forged hint names
+-- nothing (null, cached like the rest) or a change of this block from the last minute, which the
+-- viewers already have (they skip ids they read).
+--
+-- Topics:
+--   block:<block id>        PUBLIC. Event hint {id}: a change of the block's published messages,
+--                           read with get_block_change(block, id) for a minute. A change is
 --     change  {type: 'INSERT' | 'UPDATE', row}   a published message appeared or changed; row is
 --                                                the public message row (as get_block_view serves
 --                                                it: no email, which lives in message_private)
@@ -15,15 +23,93 @@
 --     counts  {id, like_count, likes} / {id, reply_count, replies}: a published message's like or
 --             reply count moved; likes/replies is the delta, like_count/reply_count the value
 --             after it (so a client that already applied its own like sets, never adds twice)
---   block:<block id>:owner  the block's owner only (the dashboard's moderation view). Event
+--   block:<block id>:owner  PRIVATE, the block's owner only (the dashboard's moderation view).
 --     change  {type: 'INSERT' | 'UPDATE' | 'DELETE', id}: which message changed, in any state.
--- Held and hidden messages never reach block:<id>; nobody may join a topic of a block they may
--- not read; no client may send on these topics (no INSERT policy). public.messages is not in
--- publication supabase_realtime (nobody subscribes to its postgres_changes).
+-- Held and hidden messages are never a change of block:<id>; only the owner may join the owner
+-- topic; no client may send on it (no INSERT policy). public.messages is not in publication
+-- supabase_realtime (nobody subscribes to its postgres_changes).
 --
 -- Runs unchanged on hosted Supabase, whose realtime schema has realtime.messages (RLS on),
--- realtime.send and realtime.topic(). The local stack gets stand-ins with the same surface from
+-- realtime.send and realtime.topic(); keep Realtime's "Allow public access" on (the block topics
+-- are public channels). The local stack gets stand-ins with the same surface from
 -- supabase/local/bootstrap.sql (local only).
+
+-- ---------------------------------------------------------------------------------------------
+-- the changes viewers read
+-- ---------------------------------------------------------------------------------------------
+
+create table private.block_changes (
+  id uuid primary key default gen_random_uuid(),
+  -- no foreign key: a block's deletion deletes its messages, whose trigger writes here last
+  block_id uuid not null,
+  event text not null check (event in ('change', 'counts')),
+  payload jsonb not null,
+  created_at timestamptz not null default now()
+);
+create index block_changes_created_at_idx on private.block_changes (created_at);
+comment on table private.block_changes is
+  'Changes of published messages that viewers of a block read after a hint on its public Realtime topic (get_block_change); readable for a minute, purged after ten (schedule block-changes-purge). No client role can read it.';
+alter table private.block_changes enable row level security;
+revoke all on private.block_changes from public, anon, authenticated;
+
+-- A change for the block's viewers: kept for get_block_change, announced on the public topic.
+create function private.send_block_change(p_block_id uuid, p_event text, p_payload jsonb)
+returns void
+language plpgsql
+set search_path = ''
+as $$
+declare
+  v_id uuid;
+begin
+  insert into private.block_changes (block_id, event, payload)
+    values (p_block_id, p_event, p_payload)
+    returning id into v_id;
+  -- the payload's top-level id is the change's, so hosted realtime.send adds none of its own
+  perform realtime.send(jsonb_build_object('id', v_id), 'hint', 'block:' || p_block_id::text, false);
+end;
+$$;
+revoke execute on function private.send_block_change(uuid, text, jsonb) from public;
+
+-- security definer: anon and visitors cannot read private.block_changes or public.blocks.
+create function public.get_block_change(p_block_id uuid, p_id uuid)
+returns jsonb
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+declare
+  v_change jsonb;
+begin
+  select jsonb_build_object('event', c.event, 'payload', c.payload) into v_change
+    from private.block_changes c
+   where c.id = p_id and c.block_id = p_block_id
+     and c.created_at > now() - interval '1 minute'
+     and private.block_is_published(p_block_id);
+  -- the same answer for every caller, found or not: a shared cache keeps it, so neither a hint to
+  -- thousands of viewers nor a forged one reaches the database more than once a minute per URL
+  perform set_config('response.headers', '[{"Cache-Control": "public, max-age=60"}]', true);
+  return v_change;
+end;
+$$;
+comment on function public.get_block_change(uuid, uuid) is
+  'A change of a published block''s messages named by a hint on its public Realtime topic, for a minute after it happened: {event: change | counts, payload}, or null (unknown, older, another block''s, or the block is deactivated). The same for every caller (cacheable GET, Cache-Control public max-age=60).';
+revoke all on function public.get_block_change(uuid, uuid) from public;
+grant execute on function public.get_block_change(uuid, uuid) to anon, authenticated, service_role;
+
+-- Run by pg_cron block-changes-purge (a hand-written migration schedules it).
+create function private.purge_block_changes()
+returns void
+language sql
+set search_path = ''
+as $$
+  delete from private.block_changes where created_at < now() - interval '10 minutes';
+$$;
+revoke execute on function private.purge_block_changes() from public;
+
+-- ---------------------------------------------------------------------------------------------
+-- who may read a private topic: the owner topic only
+-- ---------------------------------------------------------------------------------------------
 
 -- security definer: anon and visitors cannot read public.blocks (trust.sql); reachable
 -- from policies only (client roles have no usage on schema private).
@@ -36,22 +122,18 @@ set search_path = ''
 as $$
 declare
   v_match text[];
-  v_block uuid;
 begin
   v_match := regexp_match(coalesce(p_topic, ''),
-    '^block:([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})(:owner)?$');
-  if v_match is null then
-    return false;
-  end if;
-  v_block := v_match[1]::uuid;
-  if v_match[2] is not null then
-    return private.is_block_owner(v_block);
-  end if;
-  return private.block_is_published(v_block) or private.is_block_owner(v_block);
+    '^block:([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}):owner$');
+  return v_match is not null and private.is_block_owner(v_match[1]::uuid);
 end;
 $$;
 revoke execute on function private.block_topic_readable(text) from public;
 grant execute on function private.block_topic_readable(text) to anon, authenticated, service_role;
+
+-- ---------------------------------------------------------------------------------------------
+-- one change per write, announced once
+-- ---------------------------------------------------------------------------------------------
 
 -- security definer: realtime.send inserts into realtime.messages, which client roles may not
 -- write (no INSERT policy); the owner of this function (postgres) bypasses its RLS.
@@ -64,7 +146,6 @@ as $$
 declare
   v_block uuid := case when tg_op = 'DELETE' then old.block_id else new.block_id end;
   v_id uuid := case when tg_op = 'DELETE' then old.id else new.id end;
-  v_topic text := 'block:' || v_block::text;
   v_was boolean := tg_op <> 'INSERT' and old.status = 'published';
   v_is boolean := tg_op <> 'DELETE' and new.status = 'published';
   v_counts_only boolean := false;
@@ -77,30 +158,29 @@ begin
   -- the owner's moderation list: which message changed (not its counts)
   if not v_counts_only then
     perform realtime.send(jsonb_build_object('type', tg_op, 'id', v_id), 'change',
-                          v_topic || ':owner', true);
+                          'block:' || v_block::text || ':owner', true);
   end if;
 
   if v_counts_only then
     if v_was and v_is then
       if new.like_count <> old.like_count then
-        perform realtime.send(jsonb_build_object('id', v_id, 'like_count', new.like_count,
-                                                 'likes', new.like_count - old.like_count),
-                              'counts', v_topic, true);
+        perform private.send_block_change(v_block, 'counts',
+          jsonb_build_object('id', v_id, 'like_count', new.like_count,
+                             'likes', new.like_count - old.like_count));
       end if;
       if new.reply_count <> old.reply_count then
-        perform realtime.send(jsonb_build_object('id', v_id, 'reply_count', new.reply_count,
-                                                 'replies', new.reply_count - old.reply_count),
-                              'counts', v_topic, true);
+        perform private.send_block_change(v_block, 'counts',
+          jsonb_build_object('id', v_id, 'reply_count', new.reply_count,
+                             'replies', new.reply_count - old.reply_count));
       end if;
     end if;
   elsif v_is then
-    perform realtime.send(jsonb_build_object('type', tg_op, 'row', to_jsonb(new)), 'change',
-                          v_topic, true);
+    perform private.send_block_change(v_block, 'change',
+      jsonb_build_object('type', tg_op, 'row', to_jsonb(new)));
   elsif v_was then
-    perform realtime.send(
+    perform private.send_block_change(v_block, 'change',
       jsonb_build_object('type', case when tg_op = 'DELETE' then 'DELETE' else 'REMOVE' end,
-                         'row', jsonb_build_object('id', v_id, 'parent_id', old.parent_id)),
-      'change', v_topic, true);
+                         'row', jsonb_build_object('id', v_id, 'parent_id', old.parent_id)));
   end if;
   return null;
 end;
@@ -110,7 +190,7 @@ revoke execute on function private.messages_broadcast() from public;
 create trigger messages_broadcast after insert or update or delete on public.messages
   for each row execute function private.messages_broadcast();
 
-create policy "Viewers of a block receive its topic" on realtime.messages
+create policy "Owners of a block receive its owner topic" on realtime.messages
   for select to anon, authenticated
   using (realtime.messages.extension = 'broadcast'
          and (select private.block_topic_readable((select realtime.topic()))));

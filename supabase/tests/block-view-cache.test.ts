@@ -338,3 +338,68 @@ describe('get_block_view (older embeds): as before, likes among what it returns'
     });
   });
 });
+
+describe('get_block_change: what a live hint names, one cacheable answer for everyone', () => {
+  let liveBlock: string;
+  beforeAll(async () => {
+    const { data, error } = await owner.client.rpc('create_block', { p_block_type: 'comment' });
+    expect(error).toBeNull();
+    liveBlock = (data as { id: string }).id;
+    await sql(`update public.blocks set allow_creator_email = true where id = $1`, [liveBlock]);
+  });
+
+  /** The change a new message of the block wrote (the hint names its id). */
+  async function changeOf(messageId: string): Promise<string> {
+    const [row] = await sql<{ id: string }>(
+      "select id from private.block_changes where payload #>> '{row,id}' = $1",
+      [messageId],
+    );
+    return row!.id;
+  }
+  const getChange = (block: string, id: string, bearer?: string) =>
+    fetch(url('get_block_change', { p_block_id: block, p_id: id }), {
+      headers: { apikey: stack().anonKey, Authorization: `Bearer ${bearer ?? stack().anonKey}` },
+    });
+
+  it('answers the change as a GET every caller may share, with no email, the same for anyone', async () => {
+    const email = `live-${randomUUID().slice(0, 8)}@test.local`;
+    const { data, error } = await writer.client.rpc('post_message', {
+      p_block_id: liveBlock,
+      p_content: 'live one',
+      p_creator_name: 'Writer',
+      p_creator_email: email,
+    });
+    expect(error).toBeNull();
+    const message = (data as { id: string }).id;
+    const change = await changeOf(message);
+    const res = await getChange(liveBlock, change);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('cache-control')).toBe('public, max-age=60');
+    const text = await res.text();
+    expect(JSON.parse(text)).toMatchObject({
+      event: 'change',
+      payload: { type: 'INSERT', row: { id: message, content: 'live one', status: 'published' } },
+    });
+    expect(text).not.toContain(email);
+    for (const token of [writer.accessToken, other.accessToken, owner.accessToken])
+      expect(await (await getChange(liveBlock, change, token)).text()).toBe(text);
+    expect((await getChange(liveBlock, change, await forgedToken(owner.id))).status).toBe(401);
+    // supabase-js reads it the same way
+    const { data: viaJs } = await anonClient().rpc(
+      'get_block_change',
+      { p_block_id: liveBlock, p_id: change },
+      { get: true },
+    );
+    expect(viaJs).toEqual(JSON.parse(text));
+    // the same id on another block's URL names nothing
+    expect(await (await getChange(blockId, change)).text()).toBe('null');
+  });
+
+  it('answers null, cacheable too, for an id that names nothing: a forged hint costs one read per URL', async () => {
+    const res = await getChange(liveBlock, randomUUID());
+    expect([res.status, await res.text()]).toEqual([200, 'null']);
+    expect(res.headers.get('cache-control')).toBe('public, max-age=60');
+    // a malformed id is PostgREST's 400, which the elements never send (they check the form)
+    expect((await getChange(liveBlock, 'nope')).status).toBe(400);
+  });
+});

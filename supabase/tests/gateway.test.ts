@@ -42,12 +42,20 @@ describe('gateway', () => {
 
     const viewer = anonClient();
     const received: Array<{ content: string }> = [];
+    // the block's public topic carries hints; each names a change read with a cacheable GET
+    const read = async (id: unknown) => {
+      const { data } = await viewer.rpc(
+        'get_block_change',
+        { p_block_id: blockId, p_id: id },
+        { get: true },
+      );
+      const row = (data as { payload?: { row?: { content: string } } } | null)?.payload?.row;
+      if (row) received.push(row);
+    };
     const subscribed = new Promise<void>((resolve, reject) => {
       viewer
-        .channel(`block:${blockId}`, { config: { private: true } })
-        .on('broadcast', { event: 'change' }, ({ payload }) =>
-          received.push((payload as { row: { content: string } }).row),
-        )
+        .channel(`block:${blockId}`)
+        .on('broadcast', { event: 'hint' }, ({ payload }) => void read(payload.id))
         .subscribe((status, err) => {
           if (status === 'SUBSCRIBED') resolve();
           if (status === 'CHANNEL_ERROR' || status === 'TIMED_OUT')

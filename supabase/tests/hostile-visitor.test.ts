@@ -1820,20 +1820,28 @@ describe('abuse: what readers see of a block', () => {
 
 describe('moderation: held and hidden messages are never served to others', () => {
   /**
-   * The block's Realtime topic as the elements join it (`block:<id>`), or with `owner` the
-   * owner's (`block:<id>:owner`, which names the changed message only): the rows received.
+   * The block's Realtime topic as the elements join it (`block:<id>`, public: each hint names a
+   * change, read with get_block_change as the elements read it), or with `owner` the owner's
+   * (`block:<id>:owner`, private, which names the changed message only): the rows received.
    */
   async function watch(client: SupabaseClient, blockId: string, owner = false) {
     const received: Array<{ id: string; content?: string; status?: string }> = [];
+    type Row = { id: string; content: string; status: string };
+    const read = async (id: unknown) => {
+      const { data } = await client.rpc(
+        'get_block_change',
+        { p_block_id: blockId, p_id: id },
+        { get: true },
+      );
+      const row = (data as { payload?: { row?: Row } } | null)?.payload?.row;
+      if (row) received.push(row);
+    };
     await new Promise<void>((resolve, reject) => {
       client
-        .channel(`block:${blockId}${owner ? ':owner' : ''}`, { config: { private: true } })
-        .on('broadcast', { event: 'change' }, ({ payload }) => {
-          const p = payload as {
-            id?: string;
-            row?: { id: string; content: string; status: string };
-          };
-          if (p.row) received.push(p.row);
+        .channel(`block:${blockId}${owner ? ':owner' : ''}`, { config: { private: owner } })
+        .on('broadcast', { event: owner ? 'change' : 'hint' }, ({ payload }) => {
+          const p = payload as { id?: string; row?: Row };
+          if (!owner) void read(p.id);
           else if (p.id) received.push({ id: p.id });
         })
         .subscribe((status, err) => {

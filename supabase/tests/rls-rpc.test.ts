@@ -129,13 +129,13 @@ describe('catalogue: what client roles are granted', () => {
     expect(rows).toEqual([]);
   });
 
-  it('realtime.messages: one SELECT policy (block topics), no client may send', async () => {
+  it('realtime.messages: one SELECT policy (the owner topic), no client may send', async () => {
     const policies = await sql<{ policyname: string; roles: string[]; cmd: string; qual: string }>(
       `select policyname, roles::text[] as roles, cmd, qual from pg_policies
        where schemaname = 'realtime' and tablename = 'messages'`,
     );
     expect(policies.map((p) => [p.policyname, p.roles.sort(), p.cmd])).toEqual([
-      ['Viewers of a block receive its topic', ['anon', 'authenticated'], 'SELECT'],
+      ['Owners of a block receive its owner topic', ['anon', 'authenticated'], 'SELECT'],
     ]);
     expect(policies[0]!.qual).toMatch(/block_topic_readable/);
     const rls = await sql<{ on: boolean }>(
@@ -200,6 +200,7 @@ describe('catalogue: what client roles are granted', () => {
       'get_block_public',
       'get_block_me',
       'get_block_card',
+      'get_block_change',
       'get_block_counts',
       'get_letter_view',
       'list_messages',
@@ -917,7 +918,7 @@ describe('references across owners', () => {
 });
 
 describe('Realtime follows RLS', () => {
-  it('anon viewers join the topics of published blocks only, get their messages, never a commenter email', async () => {
+  it('anon viewers hear hints on a block topic and read published changes only, never a commenter email', async () => {
     const { owner, commentBlock } = await ownerWithBlocks();
     await sql('update public.profiles set block_limit = 10 where id = $1', [owner.id]);
     const hidden = await owner.client.rpc('create_block', { p_block_type: 'qna' });
@@ -927,10 +928,10 @@ describe('Realtime follows RLS', () => {
 
     const viewer = anonClient();
     const received: Array<Record<string, unknown>> = [];
-    const join = (topic: string) =>
+    const join = (topic: string, isPrivate = false) =>
       new Promise<void>((resolve, reject) => {
         viewer
-          .channel(topic, { config: { private: true } })
+          .channel(topic, { config: { private: isPrivate } })
           .on('broadcast', { event: '*' }, (m) =>
             received.push({ topic, event: m.event, ...(m.payload as Record<string, unknown>) }),
           )
@@ -940,10 +941,10 @@ describe('Realtime follows RLS', () => {
               reject(err ?? new Error(status));
           });
       });
+    // block topics are public (joining asks the database nothing); the owner topic is private
     await join(`block:${commentBlock}`);
-    // a deactivated block's topic and any owner topic are refused
-    await expect(join(`block:${hiddenBlock}`)).rejects.toThrow(/permissions to read/);
-    await expect(join(`block:${commentBlock}:owner`)).rejects.toThrow(/permissions to read/);
+    await join(`block:${hiddenBlock}`);
+    await expect(join(`block:${commentBlock}:owner`, true)).rejects.toThrow(/permissions to read/);
     // postgres_changes on the messages table: no longer published, nothing arrives that way
     viewer
       .channel(`rls-messages-${randomUUID()}`)
@@ -962,16 +963,33 @@ describe('Realtime follows RLS', () => {
     const email = uniqueEmail('rt-commenter');
     const markerId = await postAsGuest(guest, commentBlock, email);
 
-    const deadline = Date.now() + 10_000;
-    const rowId = (m: Record<string, unknown>) => (m.row as { id?: string } | undefined)?.id;
-    while (!received.some((m) => rowId(m) === markerId) && Date.now() < deadline) {
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    // what the hints name, read as the elements read it (a GET with the anon key)
+    const reads = async () =>
+      Promise.all(
+        received
+          .filter((m) => m.event === 'hint')
+          .map(async (m) => {
+            const { data, error } = await viewer.rpc(
+              'get_block_change',
+              { p_block_id: (m.topic as string).slice('block:'.length), p_id: m.id },
+              { get: true },
+            );
+            expect(error).toBeNull();
+            return data as { payload: { row?: { id?: string } } } | null;
+          }),
+      );
+    await expect
+      .poll(async () => (await reads()).map((c) => c?.payload.row?.id), { timeout: 10_000 })
+      .toContain(markerId);
     await new Promise((r) => setTimeout(r, 300));
     await viewer.removeAllChannels();
-    expect(received.map(rowId)).toContain(markerId);
+    const changes = await reads();
+    // the hidden block's message was announced (its topic is public) but reads as nothing
+    expect(changes.filter((c) => c !== null).map((c) => c!.payload.row?.id)).toEqual([markerId]);
     expect(JSON.stringify(received)).not.toContain(secret);
-    expect(received.filter((m) => m.topic !== `block:${commentBlock}`)).toEqual([]);
-    expect(JSON.stringify(received)).not.toContain(email);
+    expect(JSON.stringify(changes)).not.toContain(secret);
+    expect(received.filter((m) => m.topic === 'postgres_changes')).toEqual([]);
+    expect(received.every((m) => m.event === 'hint' && Object.keys(m).length === 3)).toBe(true);
+    expect(JSON.stringify([received, changes])).not.toContain(email);
   });
 });

@@ -1585,6 +1585,7 @@ export type Database = {
           type: string;
         }[];
       };
+      get_block_change: { Args: { p_block_id: string; p_id: string }; Returns: Json };
       get_block_counts: { Args: { p_block_ids: string[] }; Returns: Json };
       get_block_me: {
         Args: { p_block_id: string; p_message_ids?: string[]; p_since?: string };

@@ -4,6 +4,7 @@ import { expect, fixture, html } from '@open-wc/testing';
 import '../components/like/like.js';
 import type ReactionLike from '../components/like/like.component.js';
 import { isWorkPath } from './base.js';
+import { isLoaded } from './i18n.js';
 import type { BlockView } from './types.js';
 import { ApiError, KEY, PROJECT, block, mockApi, reset, until, wait } from '../test/mock-api.js';
 import '../components/block/block.js';
@@ -212,7 +213,8 @@ describe('block elements: a block that is not there', () => {
     );
     await until(() => ['error', 'unavailable'].includes(el['_status']));
     await el.updateComplete;
-    await wait(20); // the Korean texts load
+    // the Korean texts load (a chunk of their own), then the element renders again
+    if (lang) await until(() => isLoaded(lang));
     await el.updateComplete;
     return el.shadowRoot!.querySelector('[part=base]')!.textContent!.trim();
   };

@@ -1,6 +1,6 @@
 import { expect } from '@open-wc/testing';
 import { watchBlock, type Change, type Counts, type Watcher } from './live.js';
-import { until } from '../test/mock-api.js';
+import { mockApi, until, wait } from '../test/mock-api.js';
 
 type Frame = [string | null, string, string, string, Record<string, unknown>];
 
@@ -65,6 +65,8 @@ function box(onScreen: boolean): HTMLElement {
   return el;
 }
 
+const HINT = '00000000-0000-4000-8000-000000000000';
+
 let visibility: DocumentVisibilityState = 'visible';
 // this file's page only: the test decides whether the page is hidden
 Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => visibility });
@@ -94,29 +96,69 @@ describe('live (Realtime client)', () => {
     for (const el of boxes.splice(0)) el.remove();
   });
 
-  it('joins the private block topic like realtime-js and applies broadcasts of its topic only', async () => {
-    const { got, w } = recorder();
-    const stop = watchBlock(newProject(), async () => 'user-token', 'b1', onScreen(), w);
-    await until(() => FakeSocket.all[0]?.joins().length);
-    const ws = FakeSocket.all[0]!;
-    expect(ws.url).to.equal(`wss://p${project}.test/realtime/v1/websocket?apikey=anon&vsn=2.0.0`);
-    const [joinRef, ref, topic, event, payload] = ws.joins()[0]!;
-    expect([topic, event, joinRef === ref]).to.deep.equal(['realtime:block:b1', 'phx_join', true]);
-    expect(payload.access_token).to.equal('user-token');
-    expect((payload.config as { private: boolean }).private).to.equal(true);
-    ws.accept(topic);
-    ws.broadcast(topic, 'change', { type: 'INSERT', row: { id: 'm1', content: 'hi' } });
-    ws.broadcast(topic, 'counts', { id: 'm1', likes: 1, like_count: 3 });
-    ws.broadcast(topic, 'change', { type: 'REMOVE', row: { id: 'm0', parent_id: null } });
-    ws.broadcast('realtime:block:other', 'change', { type: 'INSERT', row: { id: 'x' } });
-    expect(got.changes).to.deep.equal([
-      { type: 'INSERT', row: { id: 'm1', content: 'hi' }, live: true },
-      { type: 'REMOVE', row: { id: 'm0', parent_id: null }, live: true },
-    ]);
-    expect(got.counts).to.deep.equal([{ id: 'm1', likes: 1, like_count: 3 }]);
-    expect(got.resyncs).to.equal(0); // the data it loaded is current: nothing to catch up
-    stop();
-    expect(ws.leaves(topic).length).to.equal(1);
+  it('joins the public block topic without a token and applies what its hints name, in order', async () => {
+    const id = (n: number) => `0000000${n}-0000-4000-8000-000000000000`;
+    const [u1, u2, u3, u4] = [id(1), id(2), id(3), id(4)] as const;
+    const changes: Record<string, unknown> = {
+      [u1]: { event: 'change', payload: { type: 'INSERT', row: { id: 'm1', content: 'hi' } } },
+      [u2]: { event: 'counts', payload: { id: 'm1', likes: 1, like_count: 3 } },
+      [u3]: { event: 'change', payload: { type: 'REMOVE', row: { id: 'm0', parent_id: null } } },
+    };
+    const api = mockApi({
+      get_block_change: async (b) => {
+        if (b.p_id === u1) await wait(40); // read last, applied first
+        return changes[b.p_id as string] ?? null;
+      },
+    });
+    try {
+      const heard: unknown[] = [];
+      const w: Watcher = {
+        change: (c) => heard.push(c),
+        counts: (c) => heard.push(c),
+        resync: () => heard.push('resync'),
+      };
+      const p = newProject();
+      const stop = watchBlock(p, 'b1', onScreen(), w);
+      await until(() => FakeSocket.all[0]?.joins().length);
+      const ws = FakeSocket.all[0]!;
+      expect(ws.url).to.equal(`wss://p${project}.test/realtime/v1/websocket?apikey=anon&vsn=2.0.0`);
+      const [joinRef, ref, topic, event, payload] = ws.joins()[0]!;
+      expect([topic, event, joinRef === ref]).to.deep.equal([
+        'realtime:block:b1',
+        'phx_join',
+        true,
+      ]);
+      expect(payload).to.not.have.property('access_token');
+      expect((payload.config as { private: boolean }).private).to.equal(false);
+      ws.accept(topic);
+      ws.broadcast(topic, 'hint', { id: u1 });
+      ws.broadcast(topic, 'hint', { id: u2 });
+      ws.broadcast(topic, 'hint', { id: u1 }); // heard twice: read once
+      ws.broadcast(topic, 'hint', { id: 'not-a-uuid' }); // never read
+      ws.broadcast(topic, 'hint', { id: u4 }); // names nothing: read, nothing applied
+      // anyone may send on a public topic: content on it is never applied
+      ws.broadcast(topic, 'change', { type: 'INSERT', row: { id: 'forged' } });
+      ws.broadcast(topic, 'counts', { id: 'm1', likes: 100, like_count: 100 });
+      ws.broadcast(topic, 'hint', { id: u3 });
+      ws.broadcast('realtime:block:other', 'hint', { id: u2 });
+      await until(() => heard.length === 3);
+      await wait(20);
+      expect(heard).to.deep.equal([
+        { type: 'INSERT', row: { id: 'm1', content: 'hi' }, live: true },
+        { id: 'm1', likes: 1, like_count: 3 },
+        { type: 'REMOVE', row: { id: 'm0', parent_id: null }, live: true },
+      ]);
+      // each read is the same cacheable GET for every viewer: the block and the change, the anon key
+      expect(
+        api.rpcCalls().map((c) => [c.method, c.name, c.body.p_block_id, c.body.p_id, c.auth]),
+      ).to.deep.equal(
+        [u1, u2, u4, u3].map((id) => ['GET', 'get_block_change', 'b1', id, 'Bearer anon']),
+      );
+      stop();
+      expect(ws.leaves(topic).length).to.equal(1);
+    } finally {
+      api.restore();
+    }
   });
 
   it('shares one socket per page between elements, one join per block', async function (this: {
@@ -128,9 +170,9 @@ describe('live (Realtime client)', () => {
     const b = recorder();
     const c = recorder();
     const stops = [
-      watchBlock(p, async () => 't', 'b1', onScreen(), a.w),
-      watchBlock(p, async () => 't', 'b2', onScreen(), b.w),
-      watchBlock(p, async () => 't', 'b1', onScreen(), c.w),
+      watchBlock(p, 'b1', onScreen(), a.w),
+      watchBlock(p, 'b2', onScreen(), b.w),
+      watchBlock(p, 'b1', onScreen(), c.w),
     ];
     await until(() => (FakeSocket.all[0]?.joins().length || 0) >= 2);
     await new Promise((r) => setTimeout(r, 50));
@@ -139,8 +181,13 @@ describe('live (Realtime client)', () => {
     expect(ws.joins().map((f) => f[2])).to.deep.equal(['realtime:block:b1', 'realtime:block:b2']);
     ws.accept('realtime:block:b1');
     ws.accept('realtime:block:b2');
-    ws.broadcast('realtime:block:b1', 'change', { type: 'INSERT', row: { id: 'm1' } });
-    expect(a.got.changes.length).to.equal(1);
+    const api = mockApi({
+      get_block_change: () => ({ event: 'change', payload: { type: 'INSERT', row: { id: 'm1' } } }),
+    });
+    ws.broadcast('realtime:block:b1', 'hint', { id: HINT });
+    await until(() => a.got.changes.length === 1);
+    api.restore();
+    expect(api.rpcCalls().length).to.equal(1); // one read for the page, whatever its elements
     expect(c.got.changes.length).to.equal(1);
     expect(b.got.changes.length).to.equal(0);
     // the first element of b1 leaves: the topic stays joined for the other one
@@ -156,7 +203,7 @@ describe('live (Realtime client)', () => {
   it('joins only while the element is on screen, and catches up when it comes into view', async () => {
     const { got, w } = recorder();
     const el = onScreen(false);
-    const stop = watchBlock(newProject(), async () => 't', 'b1', el, w);
+    const stop = watchBlock(newProject(), 'b1', el, w);
     await new Promise((r) => setTimeout(r, 150));
     expect(FakeSocket.all.length).to.equal(0); // off screen: no socket at all
     el.style.top = '0px';
@@ -176,7 +223,7 @@ describe('live (Realtime client)', () => {
 
   it('leaves while the page is hidden and rejoins with a catch-up when it shows again', async () => {
     const { got, w } = recorder();
-    const stop = watchBlock(newProject(), async () => 't', 'b1', onScreen(), w);
+    const stop = watchBlock(newProject(), 'b1', onScreen(), w);
     await until(() => FakeSocket.all[0]?.joins().length);
     const ws = FakeSocket.all[0]!;
     ws.accept('realtime:block:b1');
@@ -184,7 +231,11 @@ describe('live (Realtime client)', () => {
     setVisibility('hidden');
     expect(ws.leaves('realtime:block:b1').length).to.equal(1);
     // changes while hidden are not delivered (the topic is left)
-    ws.broadcast('realtime:block:b1', 'change', { type: 'INSERT', row: { id: 'late' } });
+    const api = mockApi({});
+    ws.broadcast('realtime:block:b1', 'hint', { id: HINT });
+    await wait(20);
+    api.restore();
+    expect(api.calls.length).to.equal(0);
     expect(got.changes.length).to.equal(0);
     setVisibility('visible');
     await until(() => ws.joins().length === 2);
@@ -195,7 +246,7 @@ describe('live (Realtime client)', () => {
 
   it('reconnects after the server closes the socket or refuses the join, then catches up', async () => {
     const { got, w } = recorder();
-    const stop = watchBlock(newProject('http'), async () => 'anon', 'b2', onScreen(), w);
+    const stop = watchBlock(newProject('http'), 'b2', onScreen(), w);
     await until(() => FakeSocket.all[0]?.joins().length);
     const ws = FakeSocket.all[0]!;
     expect(ws.url.startsWith(`ws://p${project}.test/`)).to.equal(true);

@@ -1,3 +1,4 @@
+import { rpc } from './api.js';
 import type { Project } from './config.js';
 import { log } from './log.js';
 import type { Message } from './types.js';
@@ -33,32 +34,45 @@ const RETRY_MS = [1000, 2000, 5000, 10000, 30000];
 const LINGER_MS = 5000;
 
 interface Sub {
-  topic: string;
+  /** the block's id; its topic is `block:<id>` */
+  block: string;
   el: Element;
   w: Watcher;
-  token: () => Promise<string>;
   visible: boolean;
   /** the data on screen is current (loaded just now, or joined since): no resync on the next join */
   fresh: boolean;
 }
 
 interface Topic {
+  block: string;
   subs: Set<Sub>;
   joinRef?: string;
   joined: boolean;
   tries: number;
   retry?: ReturnType<typeof setTimeout>;
+  /** ids of the changes read lately (a hint heard twice is read once) */
+  seen: string[];
+  /** changes are applied in the order of their hints, whatever order their reads answer in */
+  applied: Promise<void>;
 }
+
+/** A change as get_block_change answers it. */
+type Read = { event: 'change' | 'counts'; payload: Record<string, unknown> } | null;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /**
  * Live updates over one WebSocket per page and project, shared by every element: the part of the
- * Realtime protocol that `@supabase/realtime-js` speaks for private broadcast channels (Phoenix,
- * vsn 2.0.0 text frames `[join_ref, ref, topic, event, payload]`, phx_join with
- * `config.private`, heartbeat every 25 s, rejoin with back-off). realtime-js with its Phoenix
- * client is about 17 KB gzip; this is under 2 KB. An element's topic is joined only while the
- * element is on screen (IntersectionObserver) and the page is visible; the socket is open only
- * while some topic is joined. Rejoining after a gap asks the element to read its list again.
- * Checked against the local stack's Realtime server by `npm run e2e`.
+ * Realtime protocol that `@supabase/realtime-js` speaks for broadcast channels (Phoenix, vsn 2.0.0
+ * text frames `[join_ref, ref, topic, event, payload]`, phx_join, heartbeat every 25 s, rejoin
+ * with back-off). realtime-js with its Phoenix client is about 17 KB gzip; this is about 2 KB.
+ * The block topic is public, so joining it costs the database nothing; anyone may send on it, so
+ * what it carries is only a hint naming a change, which is read with the cacheable GET
+ * get_block_change (one database call per change behind a CDN, whatever the number of viewers)
+ * and applied in the order of the hints. An element's topic is joined only while the element is
+ * on screen (IntersectionObserver) and the page is visible; the socket is open only while some
+ * topic is joined. Rejoining after a gap asks the element to read its list again. Checked
+ * against the local stack's Realtime server by `npm run e2e`.
  */
 class Hub {
   private ws?: WebSocket;
@@ -71,13 +85,24 @@ class Hub {
   private io?: IntersectionObserver;
   private byEl = new Map<Element, Set<Sub>>();
 
-  constructor(private url: string) {
+  constructor(
+    private url: string,
+    private p: Project,
+  ) {
     document.addEventListener('visibilitychange', () => this.sync());
   }
 
   add(sub: Sub): () => void {
-    const t = this.topics.get(sub.topic) || { subs: new Set(), joined: false, tries: 0 };
-    this.topics.set(sub.topic, t);
+    const name = 'block:' + sub.block;
+    const t: Topic = this.topics.get(name) || {
+      block: sub.block,
+      subs: new Set(),
+      joined: false,
+      tries: 0,
+      seen: [],
+      applied: Promise.resolve(),
+    };
+    this.topics.set(name, t);
     t.subs.add(sub);
     const set = this.byEl.get(sub.el) || new Set();
     this.byEl.set(sub.el, set);
@@ -87,7 +112,7 @@ class Hub {
         for (const e of entries)
           for (const s of this.byEl.get(e.target) || []) {
             // data loaded while off screen is stale by the time it shows
-            if (!e.isIntersecting && !this.topics.get(s.topic)?.joined) s.fresh = false;
+            if (!e.isIntersecting && !this.topics.get('block:' + s.block)?.joined) s.fresh = false;
             s.visible = e.isIntersecting;
           }
         this.sync();
@@ -190,29 +215,21 @@ class Hub {
     t.joinRef = '';
     if (this.ws?.readyState != 1) return;
     const ref = (t.joinRef = String(++this.ref));
-    const sub = [...t.subs][0];
-    if (!sub) return;
-    sub
-      .token()
-      .catch(() => '')
-      .then((access) => {
-        if (t.joinRef !== ref) return;
-        this.send(
-          ref,
-          'realtime:' + name,
-          'phx_join',
-          {
-            config: {
-              broadcast: { ack: false, self: false },
-              presence: { key: '', enabled: false },
-              postgres_changes: [],
-              private: true,
-            },
-            ...(access ? { access_token: access } : {}),
-          },
-          ref,
-        );
-      });
+    // a public topic: no token (the socket's apikey is enough), no policy asked
+    this.send(
+      ref,
+      'realtime:' + name,
+      'phx_join',
+      {
+        config: {
+          broadcast: { ack: false, self: false },
+          presence: { key: '', enabled: false },
+          postgres_changes: [],
+          private: false,
+        },
+      },
+      ref,
+    );
   }
 
   private leave(name: string, t: Topic): void {
@@ -237,7 +254,7 @@ class Hub {
     } else if (event == 'broadcast' && t.joined) this.onBroadcast(t, payload);
   }
 
-  /** Refused or closed by the server (a token that expired, a block unpublished): try again later. */
+  /** Refused or closed by the server (a key it does not take, too many joins): try again later. */
   private refused(name: string, t: Topic, why: unknown): void {
     log('realtime', name, why);
     this.lost(t);
@@ -251,36 +268,49 @@ class Hub {
     );
   }
 
-  private onBroadcast(t: Topic, b: { event?: string; payload?: Record<string, unknown> }): void {
-    const p = b?.payload;
-    if (!p) return;
-    for (const s of t.subs) {
-      if (b.event == 'counts' && typeof p.id == 'string') s.w.counts(p as unknown as Counts);
-      else if (b.event == 'change' && (p.row as Message | undefined)?.id)
-        s.w.change({ ...(p as unknown as Change), live: true });
-    }
+  /** A hint `{id}`: the change it names is read (once), then applied after those before it. */
+  private onBroadcast(t: Topic, b: { event?: string; payload?: { id?: unknown } }): void {
+    const id = b?.payload?.id;
+    // anyone may send on the topic: only a well-formed id is read, and the read decides
+    if (b?.event != 'hint' || typeof id != 'string' || !UUID.test(id) || t.seen.includes(id))
+      return;
+    t.seen.push(id);
+    if (t.seen.length > 200) t.seen.shift();
+    const read = rpc<Read>(
+      this.p,
+      'get_block_change',
+      { p_block_id: t.block, p_id: id },
+      false,
+      true,
+    );
+    t.applied = t.applied
+      .then(() => read)
+      .then((c) => {
+        const p = c?.payload;
+        if (!p || !t.joined) return;
+        for (const s of t.subs) {
+          if (c.event == 'counts' && typeof p.id == 'string') s.w.counts(p as unknown as Counts);
+          else if (c.event == 'change' && (p.row as Message | undefined)?.id)
+            s.w.change({ ...(p as unknown as Change), live: true });
+        }
+      })
+      .catch((e) => log('realtime', e));
   }
 }
 
-const HUBS_KEY = '__reactionBlocksLive1';
+// a new name whenever the hub's protocol changes: a page with two SDK versions keeps two hubs
+const HUBS_KEY = '__reactionBlocksLive2';
 
 /**
  * Watches the live changes of a block while `el` is visible: one socket per page and project
- * (shared with every other element of the page, whichever bundle loaded it), one private topic
- * `block:<id>` per block. `token` is asked at every join, so a refreshed session is used.
- * Returns the unsubscribe.
+ * (shared with every other element of the page, whichever bundle loaded it), one public topic
+ * `block:<id>` per block. Returns the unsubscribe.
  */
-export function watchBlock(
-  p: Project,
-  token: () => Promise<string>,
-  blockId: string,
-  el: Element,
-  w: Watcher,
-): () => void {
+export function watchBlock(p: Project, blockId: string, el: Element, w: Watcher): () => void {
   const url = `${p.url.replace(/^http/, 'ws')}/realtime/v1/websocket?apikey=${encodeURIComponent(p.key)}&vsn=2.0.0`;
   const g = globalThis as unknown as Record<string, Map<string, Hub>>;
   const hubs = (g[HUBS_KEY] ||= new Map());
   let hub = hubs.get(url);
-  if (!hub) hubs.set(url, (hub = new Hub(url)));
-  return hub.add({ topic: 'block:' + blockId, el, w, token, visible: false, fresh: true });
+  if (!hub) hubs.set(url, (hub = new Hub(url, p)));
+  return hub.add({ block: blockId, el, w, visible: false, fresh: true });
 }

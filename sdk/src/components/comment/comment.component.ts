@@ -1,12 +1,6 @@
 import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { repeat } from 'lit/directives/repeat.js';
-import {
-  displayUser,
-  ensureSession,
-  isSignedIn,
-  signInWithPopup,
-  signOut,
-} from '../../core/auth.js';
+import { displayUser, isSignedIn, signInWithPopup, signOut } from '../../core/auth.js';
 import { BlockElement, bone, line, type ReactionEventMap } from '../../core/base.js';
 import { dashboardUrl } from '../../core/config.js';
 import { getIdentity, setIdentityName, setProfile } from '../../core/identity.js';
@@ -259,11 +253,8 @@ export default class ReactionComment extends BlockElement {
     this.unsubscribe?.();
     try {
       const { watchBlock } = await import('../../core/live.js');
-      // Asked on every join, so a refreshed session is used.
-      const token = () =>
-        ensureSession(this.project, false).then((s) => s?.access_token || this.project.key);
       if (this.liveFor === id)
-        this.unsubscribe = watchBlock(this.project, token, id, this, {
+        this.unsubscribe = watchBlock(this.project, id, this, {
           change: (c) => {
             // the owner sees held and hidden messages here: a removal only changes their state
             if (c.type === 'REMOVE' && this.isOwner) void this.refresh();
