@@ -3,12 +3,15 @@ import { Link, Route, Routes } from 'react-router-dom';
 import { describe, expect, it, vi } from 'vitest';
 import { PageHeading, resetNavigation } from '../../../components/ui/page-heading';
 import type { ReactionType } from '../../../lib/db-types';
-import { fakeProfile, renderWithProviders, signedInSession } from '../../../test/utils';
-import type { WorkspaceApi, WorkspaceData } from '../api';
-import type { FormEditorProps } from '../editor';
+import { renderWithProviders, signedInSession } from '../../../test/utils';
+import type { WorkspaceData } from '../api';
 import { BLOCK_ID, workspaceData } from '../test/fixtures';
+import { fakeApi, location, modeTabs, renderWorkspace } from '../test/workspace-page-harness';
+import { exportResultsCsv } from '../test/workspace-stand-ins';
 import { WorkspacePage } from './workspace-page';
 
+// The page's modes, saving, preview, leaving, focus, name and new responses; the settings'
+// paid controls and validation are workspace-settings.test.tsx.
 vi.mock('../../../lib/supabase', () => ({
   supabase: { from: vi.fn(), rpc: vi.fn() },
   invokeFunction: vi.fn(),
@@ -21,91 +24,18 @@ vi.mock('../../../lib/integrations', async (importOriginal) => ({
   listIntegrationNotes: vi.fn(async () => []),
 }));
 
-// The results area and the form editor are other engineers' parts with their own tests: here
-// they are stand-ins that show where they plug in and let the page's own behaviour be driven.
-const exportResultsCsv = vi.fn(async () => {});
-vi.mock('../results', () => ({
-  ResultsView: ({
-    block,
-    newSinceLastVisit,
-  }: {
-    block: { name: string };
-    newSinceLastVisit?: number;
-  }) => (
-    <p>
-      results of {block.name}
-      {newSinceLastVisit ? ` (${newSinceLastVisit} new)` : ''}
-    </p>
-  ),
-  exportResultsCsv: (...args: unknown[]) => exportResultsCsv(...(args as [])),
-}));
-vi.mock('../editor', async (importOriginal) => {
-  const real = await importOriginal<typeof import('../editor')>();
+// The results area and the form editor are stand-ins here (test/workspace-stand-ins.tsx).
+vi.mock('../results', async () => {
+  const { ResultsStandIn, exportResultsCsv } = await import('../test/workspace-stand-ins');
   return {
-    ...real,
-    FormEditor: ({ draft, onChange, onSelectEnding, selectedEnding }: FormEditorProps) => (
-      <div>
-        <p>editor with {draft.questions.length} questions</p>
-        <button
-          type="button"
-          onClick={() =>
-            onChange({
-              ...draft,
-              questions: draft.questions.map((q) => ({ ...q, title: 'Renamed question' })),
-            })
-          }
-        >
-          rename question
-        </button>
-        <button type="button" onClick={() => onSelectEnding(selectedEnding === null ? 0 : null)}>
-          toggle ending
-        </button>
-      </div>
-    ),
+    ResultsView: ResultsStandIn,
+    exportResultsCsv: (...args: unknown[]) => exportResultsCsv(...(args as [])),
   };
 });
-
-function fakeApi(data: WorkspaceData | null | Error, save?: WorkspaceApi['save']): WorkspaceApi {
-  return {
-    load: vi.fn(async () => {
-      if (data instanceof Error) throw data;
-      return data;
-    }),
-    save: vi.fn(save ?? (async () => (data instanceof Error || !data ? null! : data))),
-    resetNewResponses: vi.fn(async () => {}),
-  };
-}
-
-function renderWorkspace(api: WorkspaceApi, { route = `/work/${BLOCK_ID}`, paid = false } = {}) {
-  return renderWithProviders(
-    <Routes>
-      <Route
-        path="/work/:blockId/:mode?"
-        element={
-          <WorkspacePage
-            api={api}
-            renderBlockLink={(block, onClose) => (
-              <div role="dialog" aria-label="link dialog">
-                link to {block.id}
-                <button type="button" onClick={onClose}>
-                  close link
-                </button>
-              </div>
-            )}
-          />
-        }
-      />
-      <Route path="/dashboard/reaction" element={<p>dashboard</p>} />
-    </Routes>,
-    { route, session: signedInSession({ profile: fakeProfile({ paid }) }) },
-  );
-}
-
-const location = () => screen.getByTestId('location').textContent;
-const modeTabs = (nav = 'Workspace modes') =>
-  within(screen.getByRole('navigation', { name: nav }))
-    .getAllByRole('link')
-    .map((link) => link.textContent);
+vi.mock('../editor', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('../editor')>()),
+  FormEditor: (await import('../test/workspace-stand-ins')).FormEditorStandIn,
+}));
 
 describe('mode tabs per type', () => {
   it.each<[ReactionType, string[]]>([
@@ -250,146 +180,6 @@ describe('saving', () => {
     expect(screen.getByRole('button', { name: 'Save' })).toBeTruthy();
     fireEvent.change(name, { target: { value: 'My block' } });
     expect(screen.queryByRole('button', { name: 'Save' })).toBeNull();
-  });
-});
-
-describe('paid-only controls', () => {
-  it('are disabled for a free owner, with the upgrade link to /profile/plan', async () => {
-    renderWorkspace(fakeApi(workspaceData('comment')));
-    const anonymous = await screen.findByRole('switch', { name: 'Block anonymous users' });
-    expect(anonymous).toHaveProperty('disabled', true);
-    const hintId = anonymous.getAttribute('aria-describedby')!;
-    const hint = document.getElementById(hintId)!;
-    expect(hint.textContent).toContain('Start a subscription to use this feature.');
-    expect(within(hint).getByRole('link', { name: 'Upgrade' }).getAttribute('href')).toBe(
-      '/profile/plan',
-    );
-    for (const label of [
-      'Allow likes',
-      'Allow replies',
-      'Show count',
-      "Ask for the writer's email",
-    ]) {
-      expect(screen.getByRole('switch', { name: label })).toHaveProperty('disabled', true);
-    }
-    // a free setting stays usable
-    expect(screen.getByRole('switch', { name: 'Only the owner can reply' })).toHaveProperty(
-      'disabled',
-      false,
-    );
-    expect(screen.getByRole('radio', { name: 'Custom' })).toHaveProperty('disabled', true);
-    fireEvent.click(screen.getByRole('button', { name: /Open graph/ }));
-    expect(screen.getByRole('textbox', { name: 'Title' })).toHaveProperty('disabled', true);
-  });
-
-  it('are enabled for a paid owner', async () => {
-    renderWorkspace(fakeApi(workspaceData('comment')), { paid: true });
-    expect(await screen.findByRole('switch', { name: 'Block anonymous users' })).toHaveProperty(
-      'disabled',
-      false,
-    );
-    expect(screen.getByRole('radio', { name: 'Custom' })).toHaveProperty('disabled', false);
-    expect(screen.queryByRole('link', { name: 'Upgrade' })).toBeNull();
-  });
-
-  it('spam and abuse: holding, the honeypot and the captcha are paid, and saved with the settings', async () => {
-    renderWorkspace(fakeApi(workspaceData('qna')));
-    fireEvent.click(await screen.findByRole('button', { name: /Spam and abuse/ }));
-    expect(screen.getByRole('combobox', { name: 'Hold new messages for approval' })).toHaveProperty(
-      'disabled',
-      true,
-    );
-    expect(screen.getByRole('switch', { name: 'Hidden spam trap (honeypot)' })).toHaveProperty(
-      'disabled',
-      true,
-    );
-    expect(
-      screen.getByRole('switch', { name: 'Ask for a captcha when a visitor goes too fast' }),
-    ).toHaveProperty('disabled', true);
-  });
-
-  it('a paid owner turns them on and they go out in the settings of the save', async () => {
-    const api = fakeApi(workspaceData('comment'));
-    renderWorkspace(api, { paid: true });
-    fireEvent.click(await screen.findByRole('button', { name: /Spam and abuse/ }));
-    fireEvent.change(screen.getByRole('combobox', { name: 'Hold new messages for approval' }), {
-      target: { value: 'first_time' },
-    });
-    fireEvent.click(screen.getByRole('switch', { name: 'Hidden spam trap (honeypot)' }));
-    fireEvent.click(
-      screen.getByRole('switch', { name: 'Ask for a captcha when a visitor goes too fast' }),
-    );
-    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
-    await waitFor(() => expect(api.save).toHaveBeenCalledTimes(1));
-    expect(vi.mocked(api.save).mock.calls[0]![0].settings).toEqual({
-      hold_messages: 'first_time',
-      honeypot: true,
-      captcha: true,
-    });
-  });
-
-  it('a like block offers the captcha only', async () => {
-    renderWorkspace(fakeApi(workspaceData('like')), { paid: true });
-    fireEvent.click(await screen.findByRole('button', { name: /Spam and abuse/ }));
-    expect(screen.queryByRole('combobox', { name: 'Hold new messages for approval' })).toBeNull();
-    expect(screen.queryByRole('switch', { name: 'Hidden spam trap (honeypot)' })).toBeNull();
-    expect(
-      screen.getByRole('switch', { name: 'Ask for a captcha when a visitor goes too fast' }),
-    ).toHaveProperty('disabled', false);
-  });
-
-  it('like position is paid only on like blocks', async () => {
-    renderWorkspace(fakeApi(workspaceData('like')));
-    expect(await screen.findByRole('combobox', { name: 'Position' })).toHaveProperty(
-      'disabled',
-      true,
-    );
-  });
-});
-
-describe('settings validation', () => {
-  it('shows the schema messages under the field and refuses to send', async () => {
-    const api = fakeApi(workspaceData('comment'));
-    renderWorkspace(api);
-    const photo = await screen.findByRole('textbox', { name: 'Owner photo URL' });
-    fireEvent.change(photo, { target: { value: 'not a url' } });
-    expect(photo.getAttribute('aria-invalid')).toBe('true');
-    expect(document.getElementById(photo.getAttribute('aria-describedby')!)!.textContent).toBe(
-      'Invalid URL',
-    );
-    const placeholder = screen.getByRole('textbox', { name: 'Placeholder' });
-    fireEvent.change(placeholder, { target: { value: 'x'.repeat(501) } });
-    expect(placeholder.getAttribute('aria-invalid')).toBe('true');
-    expect(screen.getByText('Too long message')).toBeTruthy();
-
-    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
-    expect((await screen.findByRole('alert')).textContent).toBe(
-      'Please check the highlighted fields.',
-    );
-    // the first field that needs fixing, in page order
-    await waitFor(() => expect(document.activeElement).toBe(placeholder));
-    expect(api.save).not.toHaveBeenCalled();
-  });
-
-  it('checks the notification email after a pause in typing', async () => {
-    renderWorkspace(fakeApi(workspaceData('form')));
-    fireEvent.click(await screen.findByRole('button', { name: 'Notification' }));
-    const mail = screen.getByRole('textbox', { name: 'Notification email' });
-    fireEvent.change(mail, { target: { value: 'owner@' } });
-    expect(screen.queryByText('Invalid email address.')).toBeNull();
-    expect(await screen.findByText('Invalid email address.', {}, { timeout: 2000 })).toBeTruthy();
-    fireEvent.change(mail, { target: { value: 'owner@example.com' } });
-    await waitFor(() => expect(screen.queryByText('Invalid email address.')).toBeNull());
-  });
-
-  it('in Korean', async () => {
-    const { setLanguage } = await import('../../../lib/i18n');
-    await setLanguage('ko', false);
-    renderWorkspace(fakeApi(workspaceData('comment')));
-    const photo = await screen.findByRole('textbox', { name: '소유자 사진 URL' });
-    fireEvent.change(photo, { target: { value: 'nope' } });
-    expect(screen.getByText('올바르지 않은 URL입니다')).toBeTruthy();
-    expect(modeTabs('작업 모드')).toEqual(['편집', '댓글']);
   });
 });
 
