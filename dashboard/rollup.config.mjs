@@ -11,6 +11,7 @@ import { nodeResolve } from '@rollup/plugin-node-resolve';
 import replace from '@rollup/plugin-replace';
 import terser from '@rollup/plugin-terser';
 import esbuild from 'rollup-plugin-esbuild';
+import { transformSync } from 'esbuild';
 import { contracts } from '../scripts/contracts.mjs';
 
 const root = dirname(fileURLToPath(import.meta.url));
@@ -128,12 +129,9 @@ function siteEnvValues() {
   );
 }
 
+/** The app's stylesheet minified by esbuild's CSS minifier (a parser, not patterns). */
 function minifyCss(css) {
-  return css
-    .replace(/\/\*[\s\S]*?\*\//g, '')
-    .replace(/\s+/g, ' ')
-    .replace(/\s*([{};,>])\s*/g, '$1')
-    .trim();
+  return transformSync(css, { loader: 'css', minify: true }).code;
 }
 
 /** @type {import('rollup').RollupOptions[]} */

@@ -7,6 +7,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import esbuild from 'rollup-plugin-esbuild';
+import minifyHTML from '@lit-labs/rollup-plugin-minify-html-literals';
 import { contracts, CONTRACTS_DIR } from '../scripts/contracts.mjs';
 
 // paths from this file, so the root rollup.config.mjs can build the SDK from any directory
@@ -27,30 +28,23 @@ const define = {
 };
 const min = () =>
   terser({ ecma: 2020, module: true, compress: { passes: 2 }, format: { comments: false } });
-// Lit templates keep their source whitespace; collapse it in css`` and html`` of our own sources.
-const minifyTemplates = () => ({
-  name: 'minify-templates',
-  transform(code, id) {
-    if (!id.includes('/sdk/src/') || id.endsWith('.test.ts')) return null;
-    return {
-      code: code
-        .replace(
-          /\bcss`([^`]*)`/g,
-          (_, c) =>
-            'css`' +
-            c
-              .replace(/\/\*[^]*?\*\//g, '')
-              .replace(/\s+/g, ' ')
-              .replace(/\s*([{}:;,>])\s*/g, '$1')
-              .replace(/;}/g, '}')
-              .trim() +
-            '`',
-        )
-        .replace(/\b(html|svg)`([^`]*)`/g, (_, t, c) => t + '`' + c.replace(/\s+/g, ' ') + '`'),
-      map: null,
-    };
-  },
-});
+// Lit templates keep their source whitespace and comments: html`` and css`` of our own sources
+// go through a real minifier (html-minifier-next; lightningcss for the CSS), which knows where
+// whitespace matters and leaves the ${} expressions in place.
+const minifyTemplates = () =>
+  minifyHTML({
+    filter: (id) => id.startsWith(at('src/')) && !id.endsWith('.test.ts'),
+    failOnError: true,
+    options: {
+      // Lit's html and svg; staticHtml builds its tag names from expressions (<${tag}>), which
+      // no HTML parser reads, and is left as written
+      shouldMinify: (template) => template.tag === 'html' || template.tag === 'svg',
+      shouldMinifyCSS: (template) => template.tag === 'css',
+      // A template is a fragment whose neighbours the minifier cannot see (html`<span> *</span>`
+      // follows a title): whitespace runs become one space, never none.
+      minifyOptions: { conservativeCollapse: true },
+    },
+  });
 const quiet = (w, warn) => (w.code === 'THIS_IS_UNDEFINED' ? undefined : warn(w));
 
 const npmInputs = { index: at('src/index.ts'), 'react/index': at('src/react/index.ts') };
