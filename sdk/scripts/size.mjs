@@ -20,10 +20,11 @@ const isLocale = (f) => /\/chunks\/ko-/.test(f);
 // the captcha (core/captcha.ts) loads only when a visitor trips a rate limit on a block with the
 // captcha on: listed apart, like the Korean texts
 const isCaptcha = (f) => /\/chunks\/captcha-/.test(f);
-// the writer's profile and the seal on what is kept (core/identity.ts, core/vault.ts) load only for
-// a visitor who writes, or who wrote before (something stored to open): listed apart, since a
-// reader never loads them (the comment blocks, which prefill the name, carry the profile inside)
-const isWriter = (f) => /\/chunks\/(identity|vault)-/.test(f);
+// the writer's profile, the seal on what is kept and the list of blocks written to
+// (core/identity.ts, core/vault.ts, core/marks.ts) load only for a visitor who writes, or who wrote
+// before (something stored to open): listed apart, since a reader never loads them (the comment
+// blocks, which prefill the name, carry the profile inside)
+const isWriter = (f) => /\/chunks\/(identity|vault|marks)-/.test(f);
 
 /** The file and every chunk it imports, statically or dynamically. */
 function closure(file, seen = new Set()) {

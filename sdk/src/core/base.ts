@@ -2,6 +2,7 @@ import { LitElement, html, nothing, type PropertyValues, type TemplateResult } f
 import { rpc } from './api.js';
 import {
   displayUser,
+  ensureSession,
   getSession,
   handleAuthReturn,
   loadSession,
@@ -108,6 +109,8 @@ export const isWorkPath = (): boolean =>
   typeof location !== 'undefined' && location.pathname.split('/')[1] === 'work';
 
 const identity = () => import('./identity.js');
+/** Which blocks the visitor wrote to (core/marks.ts): a chunk loaded only with a session. */
+const marks = () => import('./marks.js');
 
 /** Properties that name the block to load: a change reloads it. */
 const SOURCE_PROPS = ['blockId', 'ownerId', 'projectUrl', 'anonKey'] as const;
@@ -231,6 +234,16 @@ export class BlockElement extends ReactionElement {
    * write is sent again; never before a limit tripped.
    */
   protected async write<T>(name: string, body: object): Promise<T> {
+    const p = this.project;
+    // the visitor's list of blocks with a part of their own written to (core/marks.ts), before
+    // the write is sent: the session rpc makes or refreshes first, so the write that makes the
+    // user starts its list
+    const had = this.mine && (await loadSession(p));
+    const s = this.mine && (await ensureSession(p, true).catch(() => null));
+    if (s)
+      await marks().then((m) =>
+        m.markWrite(p, s, this.view?.block.id || this.blockId, had?.user.id !== s.user.id),
+      );
     try {
       const done = await rpc<T>(this.project, name, body, true);
       // the page's new profile is kept once something was written with it
@@ -343,7 +356,12 @@ export class BlockElement extends ReactionElement {
     const session = loadSession(p);
     const view = await rpc<BlockView>(p, 'get_block_public', { p_block_id: blockId }, false, true);
     const mine = this.mine;
-    const args = mine && view?.block && (await session) && mine.args(view);
+    const s = mine && view?.block && (await session);
+    // only where it can differ from nothing: most returning views are the cacheable GET alone
+    const args =
+      s &&
+      (!s.user.is_anonymous || (await marks().then((m) => m.mayHaveMine(p, s, view.block.id)))) &&
+      mine.args(view);
     return args ? mine.join(view, await rpc<Mine>(p, 'get_block_me', args)) : view;
   }
 

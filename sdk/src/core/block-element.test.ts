@@ -6,7 +6,18 @@ import type ReactionLike from '../components/like/like.component.js';
 import { isWorkPath } from './base.js';
 import { isLoaded } from './i18n.js';
 import type { BlockView } from './types.js';
-import { ApiError, KEY, PROJECT, block, mockApi, reset, until, wait } from '../test/mock-api.js';
+import {
+  ApiError,
+  KEY,
+  PROJECT,
+  block,
+  mockApi,
+  newPage,
+  reset,
+  until,
+  wait,
+  withSession,
+} from '../test/mock-api.js';
 import '../components/block/block.js';
 
 /** A view per block id, so what the element shows tells which block it loaded. */
@@ -247,5 +258,78 @@ describe('block elements: a block that is not there', () => {
     window.fetch = () => Promise.reject(new TypeError('Failed to fetch'));
     api = { restore: () => (window.fetch = real) } as ReturnType<typeof mockApi>;
     expect(await shown('reaction-like')).to.equal('Failed to load');
+  });
+});
+
+describe("block elements: the visitor's own part only where it can differ from nothing", () => {
+  let api: ReturnType<typeof mockApi>;
+  beforeEach(() => {
+    reset();
+    api = mockApi({
+      get_block_view: (b) => viewOf(String(b.p_block_id)),
+      toggle_block_like: () => ({ liked: true, like_count: 1 }),
+    });
+  });
+  afterEach(() => api.restore());
+
+  /** A page view of one block: what the element asked. */
+  async function view(blockId: string): Promise<string[]> {
+    newPage();
+    const from = api.rpcCalls().length;
+    const el = await fixture<ReactionLike>(
+      html`<reaction-like
+        block-id=${blockId}
+        project-url=${PROJECT}
+        anon-key=${KEY}
+      ></reaction-like>`,
+    );
+    await until(() => el['_status'] === 'ready');
+    el.remove();
+    return api.rpcNames().slice(from);
+  }
+
+  async function like(blockId: string): Promise<void> {
+    const el = await fixture<ReactionLike>(
+      html`<reaction-like
+        block-id=${blockId}
+        project-url=${PROJECT}
+        anon-key=${KEY}
+      ></reaction-like>`,
+    );
+    await until(() => el['_status'] === 'ready');
+    const liked = new Promise((r) => el.addEventListener('reaction-like', r, { once: true }));
+    el.shadowRoot!.querySelector('button')!.click();
+    await liked;
+    el.remove();
+  }
+
+  it('reads get_block_me only on the blocks a new visitor wrote to', async () => {
+    expect(await view('b1')).to.deep.equal(['get_block_public']);
+    await like('b1'); // the first write makes the anonymous user and starts the list
+    expect(api.calls.filter((c) => c.name === '/auth/v1/signup')).to.have.length(1);
+    await like('b3');
+    expect(await view('b2')).to.deep.equal(['get_block_public']);
+    expect(await view('b1')).to.deep.equal(['get_block_public', 'get_block_me']);
+    expect(await view('b3')).to.deep.equal(['get_block_public', 'get_block_me']);
+    // kept sealed, like the session: no block id in plain
+    const raw = localStorage.getItem('reaction-blocks.mine:' + PROJECT)!;
+    expect(raw.startsWith('rb1.')).to.equal(true);
+    expect(raw).not.to.contain(`"`); // not JSON: nothing in plain
+  });
+
+  it('reads it on every view for a visitor whose first writes it did not see, or signed in', async () => {
+    withSession('from-an-older-sdk');
+    expect(await view('b2')).to.deep.equal(['get_block_public', 'get_block_me']);
+    reset();
+    withSession('signed-in', false);
+    await like('b1');
+    expect(await view('b2')).to.deep.equal(['get_block_public', 'get_block_me']);
+  });
+
+  it("never uses another visitor's list", async () => {
+    await like('b1');
+    expect(await view('b2')).to.deep.equal(['get_block_public']);
+    withSession('someone-else'); // another anonymous user in this browser
+    expect(await view('b2')).to.deep.equal(['get_block_public', 'get_block_me']);
   });
 });

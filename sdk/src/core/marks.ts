@@ -1,0 +1,41 @@
+// Which blocks the anonymous visitor of this browser wrote to, liked, voted on or reported: their
+// own part of a block view (get_block_me) can differ from nothing only there, so their views of
+// every other block are the cacheable GET alone. The list starts with the write that made the
+// anonymous user (so it is complete) and belongs to that user; it holds a short prefix of each
+// block id (a prefix two blocks share costs only a get_block_me that answers nothing), the newest
+// 200, sealed like the session (core/storage.ts) and never sent anywhere. A user without such a
+// list (made before it was kept, or signed in, who may have written from another browser) reads
+// get_block_me on every view, as before. Loaded as a chunk of its own: only with a session.
+import type { Session } from './auth.js';
+import type { Project } from './config.js';
+import { load, write } from './storage.js';
+
+interface Marks {
+  /** the user the list belongs to */
+  u: string;
+  /** prefixes of the blocks written to, oldest first */
+  b: string[];
+}
+
+const key = (p: Project) => 'reaction-blocks.mine:' + p.url;
+const short = (blockId: string) => blockId.replace(/-/g, '').slice(0, 12);
+
+async function list(p: Project, userId: string): Promise<Marks | null> {
+  const m = await load<Marks>(key(p));
+  return m && m.u === userId && Array.isArray(m.b) ? m : null;
+}
+
+/** Notes a write of `s`'s user to the block; `first`: the write made the user. */
+export async function markWrite(p: Project, s: Session, blockId: string, first: boolean) {
+  const m = first ? { u: s.user.id, b: [] } : await list(p, s.user.id);
+  if (!m || !blockId) return;
+  const b = m.b.filter((x) => x !== short(blockId));
+  b.push(short(blockId));
+  write(key(p), { u: m.u, b: b.slice(-200) });
+}
+
+/** Whether get_block_me may answer more than nothing for the block (see above). */
+export async function mayHaveMine(p: Project, s: Session, blockId: string): Promise<boolean> {
+  const m = s.user.is_anonymous ? await list(p, s.user.id) : null;
+  return !m || m.b.includes(short(blockId));
+}
