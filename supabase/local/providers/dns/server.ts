@@ -31,12 +31,7 @@ function toWire(owner: string, r: ZoneRecord): ResourceRecord {
     type: wireType(r),
     class: CLASS_IN,
     ttl: r.ttl,
-    data:
-      r.type === 'TXT'
-        ? txtStrings(r.value)
-        : r.type === 'A'
-          ? Uint8Array.from(r.value.split('.').map(Number))
-          : r.value,
+    data: r.type === 'TXT' ? txtStrings(r.value) : r.value,
   };
 }
 
