@@ -36,7 +36,8 @@ export async function startPostgrest(opts: PostgrestOptions): Promise<Managed> {
       PGRST_SERVER_PORT: String(opts.port),
       PGRST_ADMIN_SERVER_PORT: String(opts.adminPort),
       PGRST_LOG_LEVEL: 'warn',
-      PGRST_OPENAPI_MODE: 'ignore-privileges',
+      // as hosted: the document shows a role only what it may use (anon sees no service function)
+      PGRST_OPENAPI_MODE: 'follow-privileges',
     },
   });
   await waitUntil(proc, () => httpOk(`http://127.0.0.1:${opts.adminPort}/ready`));

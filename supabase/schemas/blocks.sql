@@ -129,7 +129,9 @@ create table public.block_private (
   publish_mode text check (char_length(publish_mode) <= 50),
   updated_at timestamptz not null default now(),
   -- letters (issue 11)
-  mail_title text check (char_length(mail_title) <= 200),
+  -- the subject of the letter's mails: one line (a line break in a header makes SES refuse the send)
+  mail_title text check (char_length(mail_title) <= 200)
+    constraint block_private_mail_title_one_line check (mail_title !~ '[\r\n]'),
   mail_text text check (char_length(mail_text) <= 300000),
   page_url text check (char_length(page_url) <= 2000),
   -- the block model the editor deletes rows from: {version, source, blocks, cta, image_button}

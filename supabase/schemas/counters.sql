@@ -360,7 +360,9 @@ $$;
 -- A group's exact member count (computed field of audience_groups:
 -- `audience_groups?select=*,member_count`): the row's count plus the deltas not folded yet.
 -- security definer: the deltas are in schema private; a group the caller cannot read (RLS) is
--- never handed to it by PostgREST, and the count of another owner's group is null.
+-- never handed to it by PostgREST, and the count of another owner's group is null. The stored row
+-- decides, not the one passed in: called as an RPC (/rpc/member_count), p_group is whatever the
+-- caller wrote, another owner's group id under their own user id.
 create function public.member_count(p_group public.audience_groups)
 returns integer
 language sql
@@ -368,10 +370,12 @@ stable
 security definer
 set search_path = ''
 as $$
-  select case when p_group.user_id = (select auth.uid())
-                or coalesce((select auth.role()), 'service_role') not in ('anon', 'authenticated')
-              then greatest(p_group.count + coalesce((select sum(d.delta) from private.audience_group_deltas d
-                                                      where d.group_id = p_group.id), 0), 0)::integer end;
+  select greatest(g.count + coalesce((select sum(d.delta) from private.audience_group_deltas d
+                                      where d.group_id = g.id), 0), 0)::integer
+  from public.audience_groups g
+  where g.id = p_group.id
+    and (g.user_id = (select auth.uid())
+         or coalesce((select auth.role()), 'service_role') not in ('anon', 'authenticated'));
 $$;
 comment on function public.member_count(public.audience_groups) is
   'The group''s exact member count (computed field of audience_groups: count plus the changes not folded yet). Null for another owner''s group.';
@@ -450,7 +454,8 @@ revoke execute on function private.fold_counters() from public;
 -- (`blocks?select=response_count:live_response_count,...`) add the deltas not folded yet, like
 -- member_count does for audience groups. security definer: the deltas are in schema private; a
 -- block the caller cannot read (RLS: owners only) is never handed to them by PostgREST, and for
--- another owner's block the answer is null.
+-- another owner's block the answer is null. The stored row decides, and is the one counted: called
+-- as an RPC, p_block is whatever the caller wrote (another owner's block id under their own id).
 create function public.live_response_count(p_block public.blocks)
 returns integer
 language sql
@@ -458,9 +463,11 @@ stable
 security definer
 set search_path = ''
 as $$
-  select case when p_block.owner_id = (select auth.uid())
-                or coalesce((select auth.role()), 'service_role') not in ('anon', 'authenticated')
-              then (private.with_live_counts(p_block)).response_count end;
+  select (private.with_live_counts(b)).response_count
+  from public.blocks b
+  where b.id = p_block.id
+    and (b.owner_id = (select auth.uid())
+         or coalesce((select auth.role()), 'service_role') not in ('anon', 'authenticated'));
 $$;
 comment on function public.live_response_count(public.blocks) is
   'The block''s exact response count (computed field: the row plus the changes not folded yet). Null for another owner''s block.';
@@ -473,9 +480,11 @@ stable
 security definer
 set search_path = ''
 as $$
-  select case when p_block.owner_id = (select auth.uid())
-                or coalesce((select auth.role()), 'service_role') not in ('anon', 'authenticated')
-              then (private.with_live_counts(p_block)).new_response_count end;
+  select (private.with_live_counts(b)).new_response_count
+  from public.blocks b
+  where b.id = p_block.id
+    and (b.owner_id = (select auth.uid())
+         or coalesce((select auth.role()), 'service_role') not in ('anon', 'authenticated'));
 $$;
 comment on function public.live_new_response_count(public.blocks) is
   'The block''s exact count of new responses (computed field: the row plus the changes not folded yet). Null for another owner''s block.';

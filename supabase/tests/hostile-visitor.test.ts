@@ -2318,8 +2318,15 @@ describe('abuse: the captcha after the limits trip', () => {
       429,
     );
     expect(other.error?.details).toBe('rate_limit');
-    const noCaptcha = await verify(visitor, plain.comment, await token('pass'));
+    // refused before the token is spent: the visitor still passes with it where it is asked for
+    const unspent = await token('pass');
+    const noCaptcha = await verify(visitor, plain.comment, unspent);
     expect((await errorOf(noCaptcha.error))?.message).toBe('This block does not ask for a captcha');
+    const missing = await verify(visitor, randomUUID(), unspent);
+    expect((await errorOf(missing.error))?.message).toBe('This block does not ask for a captcha');
+    const later = await verify(visitor, blocks.comment, unspent);
+    expect(later.error).toBeNull();
+    expect(later.data).toMatchObject({ data: { passed: true } });
   });
 
   it('a forged, a failed and a replayed captcha are refused and give no pass', async () => {

@@ -377,10 +377,29 @@ describe('who reads the counts', () => {
       "select id from public.audience_groups where user_id = $1 and name = 'activated'",
       [owner.id],
     );
-    const forgedGroup = await stranger.client.rpc('member_count', {
-      p_group: { id: group!.id, user_id: owner.id, count: 0 },
+    // the row passed in is the caller's to write: another owner's id under the caller's own
+    // user id, or under the owner's, answers nothing either (the stored row decides)
+    for (const user_id of [owner.id, stranger.id]) {
+      const forgedGroup = await stranger.client.rpc('member_count', {
+        p_group: { id: group!.id, user_id, count: 0 },
+      } as never);
+      expect(forgedGroup.error, user_id).toBeNull();
+      expect(forgedGroup.data ?? null, user_id).toBeNull();
+    }
+    for (const owner_id of [owner.id, stranger.id]) {
+      for (const fn of ['live_response_count', 'live_new_response_count']) {
+        const forgedBlock = await stranger.client.rpc(fn, {
+          p_block: { id: ids[0], owner_id, response_count: 0, new_response_count: 0 },
+        } as never);
+        expect(forgedBlock.error, `${fn} ${owner_id}`).toBeNull();
+        expect(forgedBlock.data ?? null, `${fn} ${owner_id}`).toBeNull();
+      }
+    }
+    // the owner's own call counts the stored row, whatever the row passed in says
+    const own2 = await owner.client.rpc('live_response_count', {
+      p_block: { id: ids[0], owner_id: owner.id, response_count: 1000, new_response_count: 0 },
     } as never);
-    expect(forgedGroup.data ?? null).toBeNull();
+    expect(own2.data).toBe(1);
     for (const v2 of [v]) {
       const anon = await v2.client.from('profiles').select('response_monthly_count');
       expect(anon.data ?? []).toEqual([]);

@@ -20,6 +20,8 @@ import {
 import {
   AUDIENCE_MESSAGES,
   DELIVERY_SKIP_REASONS,
+  LETTER_MESSAGES,
+  ZSaveLetter,
   type TLetterModel,
 } from '@reaction-blocks/contracts/letters';
 import { MESSAGES } from '@reaction-blocks/contracts/schemas';
@@ -519,6 +521,39 @@ describe('saving and the public page', () => {
       p_block_id: (comment as { id: string }).id,
     });
     expect(wrong.error?.message).toBe('Not valid type');
+  });
+});
+
+describe('the subject', () => {
+  it('a title with a line break is refused at save, by the same schema in the browser and the server, and by the database', async () => {
+    const o = await letterOwner('notion_letter');
+    const l = await loaded(o, 'notion', NOTION_PAGE_URL);
+    for (const title of ['Hello\r\nBcc: everyone@example.com', 'one\ntwo', 'one\rtwo']) {
+      const body = {
+        blockId: o.blockId,
+        letter: { title, mailFrom: o.sender, mailName: '', pageUrl: l.pageUrl, model: l.letter },
+      };
+      const browser = ZSaveLetter.safeParse(body);
+      expect(browser.success).toBe(false);
+      expect(browser.error?.issues[0]?.message).toBe(LETTER_MESSAGES.subjectLineBreak);
+      const res = await callFunction('save-letter', body, o.owner.accessToken);
+      expect(res.status, JSON.stringify(title)).toBe(400);
+      expect(res.json.error?.message).toContain(LETTER_MESSAGES.subjectLineBreak);
+      await expect(
+        sql('update public.block_private set mail_title = $2 where block_id = $1', [
+          o.blockId,
+          title,
+        ]),
+      ).rejects.toThrow(/block_private_mail_title_one_line/);
+    }
+    const [row] = await sql<{ mail_title: string | null }>(
+      'select mail_title from public.block_private where block_id = $1',
+      [o.blockId],
+    );
+    expect(row!.mail_title).toBeNull();
+    // one line is fine, and a loaded page's title arrives as one line
+    expect(l.title).not.toMatch(/[\r\n]/);
+    expect((await save(o, l, {}, 'One line, tabs\tand all')).json.error).toBeUndefined();
   });
 });
 

@@ -243,6 +243,41 @@ describe('catalogue: what client roles are granted', () => {
     ).toEqual([...signedIn].sort());
   });
 
+  it('the API document (GET /rest/v1/) shows each role only the functions it may call', async () => {
+    const rows = await sql<{ name: string; anon: boolean; authenticated: boolean }>(
+      `select p.proname as name, has_function_privilege('anon', p.oid, 'execute') as anon,
+              has_function_privilege('authenticated', p.oid, 'execute') as authenticated
+       from pg_proc p join pg_namespace n on n.oid = p.pronamespace where n.nspname = 'public'`,
+    );
+    const user = await newUser('openapi');
+    const documentOf = async (token: string) => {
+      const res = await fetch(`${stack().apiUrl}/rest/v1/`, {
+        headers: { apikey: stack().anonKey, authorization: `Bearer ${token}` },
+      });
+      expect(res.status).toBe(200);
+      const paths = Object.keys(((await res.json()) as { paths: object }).paths);
+      return paths.filter((p) => p.startsWith('/rpc/')).map((p) => p.slice('/rpc/'.length));
+    };
+    const anon = await documentOf(stack().anonKey);
+    const signedIn = await documentOf(user.accessToken);
+    const serviceOnly = rows.filter((r) => !r.anon && !r.authenticated).map((r) => r.name);
+    expect(serviceOnly).toContain('claim_jobs');
+    expect(serviceOnly).toContain('confirm_sender_email');
+    for (const name of serviceOnly) {
+      expect(anon, name).not.toContain(name);
+      expect(signedIn, name).not.toContain(name);
+    }
+    // and what they may call is there (PostgREST lists the functions it can call as RPCs)
+    expect(anon).toContain('get_block_view');
+    expect(signedIn).toContain('post_message');
+    for (const name of anon) expect(rows.find((r) => r.name === name)?.anon, name).toBe(true);
+    for (const name of signedIn) {
+      expect(rows.find((r) => r.name === name)?.authenticated, name).toBe(true);
+    }
+    // the service role still gets the whole document (the project's own tooling)
+    expect(await documentOf(stack().serviceRoleKey)).toContain('claim_jobs');
+  });
+
   it('every function in public and private pins search_path', async () => {
     const rows = await sql<{ name: string }>(
       `select n.nspname || '.' || p.proname as name from pg_proc p join pg_namespace n on n.oid = p.pronamespace

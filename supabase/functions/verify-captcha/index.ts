@@ -1,8 +1,10 @@
 // A visitor solved the captcha a block shows once the rate limits trip (issue 9): verify the
 // token with Cloudflare Turnstile's siteverify API and give the visitor a pass for the block
 // (grant_captcha_pass: a few writes past the limits). The caller is the visitor's session
-// (anonymous users too). Turnstile spends a token on its first check; a token seen before is
-// refused here as well, whatever the provider answers.
+// (anonymous users too). Turnstile spends a token on its first check, so the block is checked
+// first: a block that asks for no captcha (or does not exist, or is deactivated) is refused
+// before the token is spent, and the visitor can still use it where it was meant for. A token
+// seen before is refused here as well, whatever the provider answers.
 //
 // Settings: TURNSTILE_SECRET_KEY (the widget's secret), TURNSTILE_VERIFY_URL (default
 // Cloudflare's; locally the providers server's fake). docs/self-hosting.md.
@@ -64,8 +66,21 @@ async function sha256Hex(text: string): Promise<string> {
   return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
 }
 
+/** grant_captcha_pass's refusal of such a block, said before the token is spent. */
+const NOT_ASKED = 'This block does not ask for a captcha';
+
 Deno.serve(
   handler(ZVerifyCaptcha, async ({ body, user }) => {
+    const db = serviceClient();
+    const { data: block, error: blockError } = await db
+      .from('blocks')
+      .select('id')
+      .eq('id', body.blockId)
+      .eq('captcha', true)
+      .eq('deactivated', false)
+      .maybeSingle();
+    if (blockError) throw new Error(blockError.message);
+    if (!block) throw new HttpError(400, 'invalid_input', NOT_ASKED);
     const hash = await sha256Hex(body.token);
     const verdict = await siteverify(body.token, crypto.randomUUID());
     if (verdict.success !== true) {
@@ -84,7 +99,7 @@ Deno.serve(
         'The check failed. Please try again.',
       );
     }
-    const { data, error } = await serviceClient().rpc('grant_captcha_pass', {
+    const { data, error } = await db.rpc('grant_captcha_pass', {
       p_user_id: user.id,
       p_block_id: body.blockId,
       p_token_hash: hash,

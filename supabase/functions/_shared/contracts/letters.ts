@@ -35,6 +35,8 @@ export const LETTER_MESSAGES = {
   tooManyAddresses: 'You can send 100 emails at once by manual sending',
   notEnoughEmails: 'Not enough sending email counts',
   verifySenderFirst: 'Verify the sender email first',
+  /** A subject is a mail header: a line break in it would make SES refuse the whole send. */
+  subjectLineBreak: 'The subject cannot contain line breaks',
   noSample: 'No sample page is set up',
   tooLong: 'Too long message',
   invalidUrl: 'Invalid URL',
@@ -261,7 +263,9 @@ export const ZSaveLetter = z.strictObject({
   blockId: z.uuid({ error: 'Invalid id' }),
   name: text(BLOCK_LIMITS.blockName).optional(),
   letter: z.strictObject({
-    title: text(LETTER_LIMITS.title),
+    title: text(LETTER_LIMITS.title).refine((v) => !/[\r\n]/.test(v), {
+      error: LETTER_MESSAGES.subjectLineBreak,
+    }),
     /** A verified sender email of the owner, or '' for none yet. */
     mailFrom: z.union([z.literal(''), senderAddress]),
     mailName: text(LETTER_LIMITS.senderName),

@@ -167,7 +167,8 @@ export async function loadLetter(
   if (loaded.blocks.length === 0) throw new LoadError('the page has no content', 'empty_page');
   const { blocks, warnings } = await copyImages(loaded.blocks, mode, deps);
   return {
-    title: loaded.title,
+    // the title becomes the mail's subject, one line (ZSaveLetter refuses line breaks)
+    title: loaded.title.replace(/\s+/g, ' ').trim(),
     model: {
       version: 1,
       source: { mode, url: pageUrl.href },

@@ -171,7 +171,7 @@ export function LetterWorkspacePage() {
     const body = draftToSave(blockId, draft, draft.name !== base.name);
     const checked = ZSaveLetter.safeParse(body);
     if (!checked.success) {
-      setSaveError(checked.error.issues[0]?.message ?? 'Invalid input');
+      setSaveError(letterMessage(t, checked.error.issues[0]?.message ?? 'Invalid input'));
       setSaveState('error');
       return;
     }

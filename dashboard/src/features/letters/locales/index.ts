@@ -148,6 +148,7 @@ export const en = {
     failedToLoad: 'Failed to load',
     noSample: 'No sample page is set up',
     verifySenderFirst: 'Verify the sender email first',
+    subjectLineBreak: 'The title is the mail’s subject: it cannot contain line breaks.',
   },
   leave: {
     title: 'Leave without saving?',
@@ -303,6 +304,7 @@ export const ko: typeof en = {
     failedToLoad: '불러오지 못했습니다',
     noSample: '샘플 페이지가 설정되어 있지 않습니다',
     verifySenderFirst: '먼저 발신 이메일을 인증하세요',
+    subjectLineBreak: '제목은 메일 제목으로 쓰이므로 줄바꿈을 넣을 수 없습니다.',
   },
   leave: {
     title: '저장하지 않고 나갈까요?',

@@ -13,6 +13,7 @@ const KEYS: Record<string, string> = {
   [LETTER_MESSAGES.failedToLoad]: 'failedToLoad',
   [LETTER_MESSAGES.noSample]: 'noSample',
   [LETTER_MESSAGES.verifySenderFirst]: 'verifySenderFirst',
+  [LETTER_MESSAGES.subjectLineBreak]: 'subjectLineBreak',
   [MESSAGES.tooManyCalls]: 'tooManyCalls',
 };
 
