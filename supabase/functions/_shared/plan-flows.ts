@@ -2,7 +2,7 @@
 // (service role, private.payment_charges behind public functions) and the "settle" steps that
 // read a payment back from the provider before anything is recorded. Every step is idempotent, so
 // a retry, a double submit, a replayed webhook and the reconcile job may all run it again.
-import type { TPaymentMethod } from '@reaction-blocks/contracts/enums';
+import type { TPaymentMethod, TPaymentType } from '@reaction-blocks/contracts/enums';
 import { serviceClient } from './clients.ts';
 import { HttpError } from './http.ts';
 import { paypalClient } from './paypal-env.ts';
@@ -26,7 +26,7 @@ export interface PlanContent {
 export interface PaymentRow {
   id: string;
   user_id: string;
-  type: 'basic' | 'custom' | 'coupon' | 'promote_coupon' | 'subscription';
+  type: TPaymentType;
   price: number;
   method: TPaymentMethod | null;
   start_date: string;

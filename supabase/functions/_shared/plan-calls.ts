@@ -1,0 +1,105 @@
+// The owner's Stop and Change of a renewing plan (cancel-*-payment, change-*-payment): one flow,
+// each payment method giving only its provider step. The plan row is read for its owner and
+// method; the provider is told first (a provider that does not answer changes nothing: 502);
+// then the row records the stop or the change. Database refusals become HTTP errors the same way
+// everywhere (httpErrorOf).
+import { handler, HttpError } from './http.ts';
+import { httpErrorOf, rpc, type PaymentRow } from './plan-flows.ts';
+import type { TPaymentMethod } from '@reaction-blocks/contracts/enums';
+import {
+  planPrice,
+  PLAN_MESSAGES,
+  ZCancelPayment,
+  ZChangePayment,
+} from '@reaction-blocks/contracts/plans';
+
+/** The owner's renewing plan and what its provider knows it by (plan_for_owner). */
+export interface OwnerPlan {
+  payment: PaymentRow;
+  /** Card plans: the PortOne billing key. */
+  billing_key?: string | null;
+  /** PayPal plans: the subscription. */
+  subscription_id?: string | null;
+}
+
+interface PlanCall {
+  /** The function's name, in logs. */
+  name: string;
+  method: TPaymentMethod;
+}
+
+async function ownerPlan(call: PlanCall, userId: string, paymentId: string): Promise<OwnerPlan> {
+  try {
+    return await rpc<OwnerPlan>('plan_for_owner', {
+      p_user_id: userId,
+      p_payment_id: paymentId,
+      p_method: call.method,
+    });
+  } catch (err) {
+    throw httpErrorOf(err, call.name);
+  }
+}
+
+async function record(call: PlanCall, fn: string, args: Record<string, unknown>) {
+  try {
+    return await rpc<PaymentRow>(fn, args);
+  } catch (err) {
+    throw httpErrorOf(err, call.name);
+  }
+}
+
+/** Stop: the plan no longer renews; the owner keeps everything until the period ends. */
+export function stopPlan(call: PlanCall & { stopAtProvider(plan: OwnerPlan): Promise<void> }) {
+  return handler(
+    ZCancelPayment,
+    async ({ body, user }) => {
+      const plan = await ownerPlan(call, user.id, body.paymentId);
+      if (!plan.payment.auto_renew) return { status: true, payment: plan.payment };
+      await call.stopAtProvider(plan);
+      const payment = await record(call, 'record_plan_stop', {
+        p_user_id: user.id,
+        p_payment_id: body.paymentId,
+      });
+      return { status: true, payment };
+    },
+    { ownersOnly: true },
+  );
+}
+
+/**
+ * Change: the plan of the next periods, at the price computed here (never the client's). The
+ * provider step answers what the function adds to its answer (PayPal's approval links).
+ */
+export function changePlan(
+  call: PlanCall & {
+    /** Whether the provider can renew it at all (a PayPal plan needs its subscription). */
+    renews?(plan: OwnerPlan): boolean;
+    changeAtProvider(plan: OwnerPlan, price: number): Promise<Record<string, unknown> | void>;
+    /** After the change is recorded (the card plan kicks the queue that schedules the charge). */
+    recorded?(): void;
+  },
+) {
+  return handler(
+    ZChangePayment,
+    async ({ body, user }) => {
+      const price = planPrice(body.plan);
+      const plan = await ownerPlan(call, user.id, body.paymentId);
+      if (!plan.payment.auto_renew || call.renews?.(plan) === false)
+        throw new HttpError(409, 'conflict', PLAN_MESSAGES.notRenewing);
+      const extra = await call.changeAtProvider(plan, price);
+      const payment = await record(call, 'record_plan_change', {
+        p_user_id: user.id,
+        p_payment_id: body.paymentId,
+        p_plan: {
+          type: body.plan.type,
+          blockLimit: body.plan.blockLimit,
+          responseMonthlyLimit: body.plan.responseMonthlyLimit,
+        },
+        p_price: price,
+      });
+      call.recorded?.();
+      return { status: true, payment, ...extra };
+    },
+    { ownersOnly: true },
+  );
+}
