@@ -2,8 +2,10 @@
 // (canonical string of the message's fields, RSA with SHA1 for SignatureVersion 1 and SHA256 for
 // 2, the certificate fetched from SigningCertURL, which must be on an SNS host), the topic check
 // (a valid signature only proves the message came from SNS, not from OUR topic), and a maximum
-// age against replays. Duplicates are left to the caller (the MessageId).
-import { subjectPublicKeyInfo } from './x509.ts';
+// age against replays. Duplicates are left to the caller (the MessageId). The message's shape
+// and its canonical string are defined here once; the local SNS fake signs with them.
+import { AsnConvert } from '@peculiar/asn1-schema';
+import { Certificate } from '@peculiar/asn1-x509';
 
 export interface SnsMessage {
   Type: 'Notification' | 'SubscriptionConfirmation' | 'UnsubscribeConfirmation';
@@ -29,6 +31,7 @@ export class SnsError extends Error {
   }
 }
 
+/** The fields SNS signs, in its order, for each message type. */
 const FIELDS: Record<SnsMessage['Type'], Array<keyof SnsMessage>> = {
   Notification: ['Message', 'MessageId', 'Subject', 'Timestamp', 'TopicArn', 'Type'],
   SubscriptionConfirmation: [
@@ -52,10 +55,13 @@ const FIELDS: Record<SnsMessage['Type'], Array<keyof SnsMessage>> = {
 };
 
 /** The string SNS signs: "Name\nvalue\n" for each field present, in this order. */
-export function canonicalString(message: SnsMessage): string {
+export function canonicalString(
+  message: Omit<SnsMessage, 'Signature' | 'SignatureVersion' | 'SigningCertURL'>,
+): string {
+  const fields = message as Partial<Record<keyof SnsMessage, unknown>>;
   return FIELDS[message.Type]
-    .filter((key) => message[key] !== undefined && message[key] !== null)
-    .map((key) => `${key}\n${message[key]}\n`)
+    .filter((key) => fields[key] !== undefined && fields[key] !== null)
+    .map((key) => `${key}\n${fields[key]}\n`)
     .join('');
 }
 
@@ -82,19 +88,29 @@ export function isSnsUrl(value: string | undefined, policy: SnsPolicy): boolean 
   return url.protocol === 'https:' && SNS_HOST.test(url.hostname) && !url.username && !url.port;
 }
 
-const certs = new Map<string, Uint8Array<ArrayBuffer>>();
+/** The public key (SubjectPublicKeyInfo, DER) of a PEM certificate, for WebCrypto's 'spki'. */
+function publicKeyOf(pem: string): ArrayBuffer {
+  const match = /-----BEGIN CERTIFICATE-----([\s\S]+?)-----END CERTIFICATE-----/.exec(pem);
+  if (!match) throw new Error('not a PEM certificate');
+  const der = base64Bytes(match[1]!.replace(/\s+/g, ''));
+  if (!der) throw new Error('not a PEM certificate');
+  const certificate = AsnConvert.parse(der, Certificate);
+  return AsnConvert.serialize(certificate.tbsCertificate.subjectPublicKeyInfo);
+}
+
+const certs = new Map<string, ArrayBuffer>();
 
 /** The signing certificate's public key (SPKI DER), cached per URL. */
-async function certificateKey(url: string): Promise<Uint8Array<ArrayBuffer>> {
+async function certificateKey(url: string): Promise<ArrayBuffer> {
   const cached = certs.get(url);
   if (cached) return cached;
   const res = await fetch(url, { redirect: 'error', signal: AbortSignal.timeout(5_000) });
   if (!res.ok) throw new SnsError(403, 'Cannot fetch the signing certificate');
   const pem = await res.text();
   if (pem.length > 20_000) throw new SnsError(403, 'Not a signing certificate');
-  let spki: Uint8Array<ArrayBuffer>;
+  let spki: ArrayBuffer;
   try {
-    spki = subjectPublicKeyInfo(pem);
+    spki = publicKeyOf(pem);
   } catch {
     throw new SnsError(403, 'Not a signing certificate');
   }

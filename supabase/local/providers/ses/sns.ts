@@ -3,12 +3,17 @@
 // - subscribing POSTs a signed SubscriptionConfirmation; notifications are delivered only
 //   once its SubscribeURL has been followed (ConfirmSubscription);
 // - every message is signed (SignatureVersion 1: SHA1withRSA, 2: SHA256withRSA) over SNS's
-//   canonical string, with the certificate served at SigningCertURL;
+//   canonical string (defined once, in functions/_shared/sns.ts, which checks it), with the
+//   certificate served at SigningCertURL;
 // - a delivery that does not answer 2xx within 15 s is retried (`DeliveryPolicy`), and the
 //   retry carries the same MessageId.
 import { randomBytes, randomUUID, sign } from 'node:crypto';
 import type { Log } from '../../process.ts';
 import type { SigningIdentity } from './x509.ts';
+import {
+  canonicalString,
+  type SnsMessage as SignedSnsMessage,
+} from '../../../functions/_shared/sns.ts';
 
 export type SignatureVersion = '1' | '2';
 
@@ -20,54 +25,9 @@ export interface DeliveryPolicy {
   maxDelayMs: number;
 }
 
-export interface SnsMessage {
-  Type: 'Notification' | 'SubscriptionConfirmation' | 'UnsubscribeConfirmation';
-  MessageId: string;
-  Token?: string;
-  TopicArn: string;
-  Subject?: string;
-  Message: string;
-  SubscribeURL?: string;
-  Timestamp: string;
+/** An SNS message as SNS posts it: its shape and signed fields are the production check's. */
+export interface SnsMessage extends SignedSnsMessage {
   SignatureVersion: SignatureVersion;
-  Signature: string;
-  SigningCertURL: string;
-  UnsubscribeURL?: string;
-}
-
-/** The fields signed, in SNS's order, for each message type. */
-const SIGNED_FIELDS: Record<SnsMessage['Type'], Array<keyof SnsMessage>> = {
-  Notification: ['Message', 'MessageId', 'Subject', 'Timestamp', 'TopicArn', 'Type'],
-  SubscriptionConfirmation: [
-    'Message',
-    'MessageId',
-    'SubscribeURL',
-    'Timestamp',
-    'Token',
-    'TopicArn',
-    'Type',
-  ],
-  UnsubscribeConfirmation: [
-    'Message',
-    'MessageId',
-    'SubscribeURL',
-    'Timestamp',
-    'Token',
-    'TopicArn',
-    'Type',
-  ],
-};
-
-/** "Name\nvalue\n" for each signed field present. */
-export function stringToSign(
-  m: Omit<SnsMessage, 'Signature' | 'SignatureVersion' | 'SigningCertURL'>,
-): string {
-  let out = '';
-  for (const key of SIGNED_FIELDS[m.Type]) {
-    const value = m[key as keyof typeof m];
-    if (value !== undefined) out += `${key}\n${value}\n`;
-  }
-  return out;
 }
 
 export interface DeliveryRecord {
@@ -237,7 +197,7 @@ export class SnsTopic {
     const version = this.env.settings().signatureVersion;
     const signature = sign(
       version === '1' ? 'sha1' : 'sha256',
-      Buffer.from(stringToSign(fields), 'utf8'),
+      Buffer.from(canonicalString(fields), 'utf8'),
       this.env.identity.privateKey,
     ).toString('base64');
     const { UnsubscribeURL, ...rest } = fields;
