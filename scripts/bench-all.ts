@@ -10,7 +10,7 @@ const BENCHMARKS = [
   'bench-results.ts', // the results summary on a large block
   'bench-letters.ts', // a letter to 10,000 members with the worker killed mid-send
   'bench-anonymous.ts', // anonymous visitors in the auth tables and their purge
-  'bench-realtime.ts', // live updates to 200 and 2,000 viewers of one block
+  'bench-realtime.ts', // live updates to 200, 2,000 and 10,000 viewers of one block, 2,000 spread
   'bench-cache.ts', // database calls per 1,000 page views behind a caching proxy (needs nginx)
 ];
 
@@ -18,7 +18,8 @@ for (const file of BENCHMARKS) {
   console.log(`\n== ${file}`);
   const run = spawnSync(
     process.execPath,
-    ['--import', 'tsx', join(paths.root, 'scripts', file), ...process.argv.slice(2)],
+    // --expose-gc: bench-realtime reads memory after a collection
+    ['--expose-gc', '--import', 'tsx', join(paths.root, 'scripts', file), ...process.argv.slice(2)],
     { cwd: paths.root, stdio: 'inherit' },
   );
   if (run.status !== 0) {

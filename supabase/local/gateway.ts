@@ -2,13 +2,21 @@
 //   /rest/v1/*       -> PostgREST        (apikey required)
 //   /auth/v1/*       -> local auth server (apikey required, except browser navigations)
 //   /functions/v1/*  -> Deno edge runtime (a valid JWT required unless verify_jwt = false)
-//   /realtime/v1/*   -> local realtime server (websocket; apikey in the query)
+//   /realtime/v1/*   -> local realtime server (websocket; apikey in the query). A websocket is
+//                       handed to the stack's process itself (its file descriptor, over the IPC
+//                       channel), so Realtime writes each message once per viewer, straight to the
+//                       viewer's socket, with no relay through this process.
 //   /storage/v1/*    -> local storage stand-in (public files open; uploads need the service role)
 // It runs in a process of its own (gateway-main.ts, started by startGatewayProcess), so a busy
 // Realtime fan-out or a provider fake in the stack's process never holds up an API request: the
 // auth, realtime and storage stand-ins answer on the stack's internal services port
 // (services.ts), reached over loopback like PostgREST and the functions.
-import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import http, {
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type ServerResponse,
+} from 'node:http';
+import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { join } from 'node:path';
 import { jwtVerify } from 'jose';
@@ -29,6 +37,31 @@ export interface GatewayOptions {
   storage: boolean;
   /** Functions that accept calls without a user JWT (config.toml `verify_jwt = false`). */
   publicFunctions?: string[];
+  /**
+   * Hand Realtime websockets to the parent process over IPC (see RealtimeHandOff) instead of
+   * relaying them to the services port. Set by startGatewayProcess when given a hand-off.
+   */
+  handOffRealtime?: boolean;
+}
+
+/** What the gateway sends its parent with a websocket's file descriptor. */
+interface HandedUpgrade {
+  type: 'realtime-upgrade';
+  /** the request's path and query as the services server would see them (`/realtime/...`) */
+  url: string;
+  /** the part after /realtime/v1, as RealtimeServer.upgrade takes it */
+  path: string;
+  headers: IncomingHttpHeaders;
+  /** bytes read after the request's headers, base64 */
+  head: string;
+}
+
+/**
+ * Where the stack's process takes the websockets the gateway hands it: the Realtime server's
+ * upgrade, set once it runs (a socket that comes before is refused).
+ */
+export interface RealtimeHandOff {
+  upgrade?: (req: IncomingMessage, socket: Duplex, head: Buffer, path: string) => void;
 }
 
 const CORS_HEADERS: Record<string, string> = {
@@ -118,8 +151,11 @@ function proxyUpgrade(
  * The gateway in a process of its own: `node --import tsx gateway-main.ts` (no npm or tsx CLI
  * in between), its options in the environment. Resolves when it answers /health.
  */
-export async function startGatewayProcess(opts: GatewayOptions & { log: Log }): Promise<Managed> {
-  const { log, ...options } = opts;
+export async function startGatewayProcess(
+  opts: GatewayOptions & { log: Log; realtimeHandOff?: RealtimeHandOff },
+): Promise<Managed> {
+  const { log, realtimeHandOff, ...options } = opts;
+  const handOff = !!realtimeHandOff && options.realtime;
   const proc = startProcess(
     'gateway',
     process.execPath,
@@ -130,12 +166,43 @@ export async function startGatewayProcess(opts: GatewayOptions & { log: Log }): 
       env: {
         PATH: process.env.PATH,
         HOME: process.env.HOME,
-        GATEWAY_OPTIONS: JSON.stringify(options),
+        GATEWAY_OPTIONS: JSON.stringify({ ...options, handOffRealtime: handOff }),
       },
+      ...(handOff ? { stdio: ['ignore', 'pipe', 'pipe', 'ipc'] } : {}),
     },
   );
+  if (handOff) {
+    proc.child.on('message', (m: HandedUpgrade, socket?: Socket) => {
+      if (m?.type !== 'realtime-upgrade' || !socket) return;
+      const take = realtimeHandOff.upgrade;
+      if (!take) return void socket.end(refusal('503 Service Unavailable'));
+      const req = { method: 'GET', url: m.url, headers: m.headers } as IncomingMessage;
+      take(req, socket, Buffer.from(m.head, 'base64'), m.path);
+    });
+  }
   await waitUntil(proc, () => httpOk(`http://127.0.0.1:${opts.port}/health`));
   return proc;
+}
+
+const refusal = (status: string) => `HTTP/1.1 ${status}\r\nconnection: close\r\n\r\n`;
+
+/**
+ * Hands an accepted Realtime websocket to the parent process (the stack's, which serves
+ * Realtime): its file descriptor goes over the IPC channel, and this process closes its copy.
+ * The client sends nothing before the handshake's answer, which the parent writes.
+ */
+function handOffUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer, url: URL): void {
+  const path = url.pathname.slice('/realtime/v1'.length);
+  const message: HandedUpgrade = {
+    type: 'realtime-upgrade',
+    url: `/realtime${path}${url.search}`,
+    path,
+    headers: req.headers,
+    head: head.toString('base64'),
+  };
+  process.send!(message, socket as Socket, (err) => {
+    if (err) socket.destroy();
+  });
 }
 
 export function startGateway(opts: GatewayOptions): Promise<http.Server> {
@@ -237,6 +304,7 @@ export function startGateway(opts: GatewayOptions): Promise<http.Server> {
       socket.end('HTTP/1.1 401 Unauthorized\r\nconnection: close\r\n\r\n');
       return;
     }
+    if (opts.handOffRealtime && process.send) return handOffUpgrade(req, socket, head, url);
     proxyUpgrade(
       req,
       socket,

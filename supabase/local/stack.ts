@@ -13,7 +13,7 @@ import { startPostgres, type RunningPostgres } from './postgres.ts';
 import { migrate } from './migrate.ts';
 import { startPostgrest } from './postgrest.ts';
 import { startFunctions } from './functions.ts';
-import { startGatewayProcess } from './gateway.ts';
+import { startGatewayProcess, type RealtimeHandOff } from './gateway.ts';
 import { startServices } from './services.ts';
 import { startWeb } from './web.ts';
 import { createAuthServer } from './auth/server.ts';
@@ -244,8 +244,11 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     });
     stops.push(() => providers.close());
 
-    // the gateway in its own process (only ports needed): starts while the rest starts
+    // the gateway in its own process (only ports needed): starts while the rest starts; it
+    // hands Realtime's websockets to this process, whose Realtime server is set below
+    const realtimeHandOff: RealtimeHandOff = {};
     const gatewayStarting = startGatewayProcess({
+      realtimeHandOff,
       port: opts.ports.api,
       anonKey: keys.anonKey,
       serviceRoleKey: keys.serviceRoleKey,
@@ -328,6 +331,9 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
       ? undefined
       : await createRealtimeServer({ databaseUrl: dbUrl, jwtSecret: opts.jwtSecret, log });
     if (realtime) stops.push(() => realtime.close());
+    if (realtime)
+      realtimeHandOff.upgrade = (req, socket, head, path) =>
+        realtime.upgrade(req, socket, head, path);
 
     // pg_cron's and pg_net's workers, for the local stand-ins of those extensions: embedded
     // database only (a Supabase project runs the real ones), after the migrations created them.
