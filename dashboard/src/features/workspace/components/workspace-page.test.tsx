@@ -12,31 +12,6 @@ import { WorkspacePage } from './workspace-page';
 
 // The page's modes, saving, preview, leaving, focus, name and new responses; the settings'
 // paid controls and validation are workspace-settings.test.tsx.
-vi.mock('../../../lib/supabase', () => ({
-  supabase: { from: vi.fn(), rpc: vi.fn() },
-  invokeFunction: vi.fn(),
-}));
-
-// Notion is the Integration section's business (its own tests): not connected here.
-vi.mock('../../../lib/integrations', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('../../../lib/integrations')>()),
-  getNotionIntegration: vi.fn(async () => null),
-  listIntegrationNotes: vi.fn(async () => []),
-}));
-
-// The results area and the form editor are stand-ins here (test/workspace-stand-ins.tsx).
-vi.mock('../results', async () => {
-  const { ResultsStandIn, exportResultsCsv } = await import('../test/workspace-stand-ins');
-  return {
-    ResultsView: ResultsStandIn,
-    exportResultsCsv: (...args: unknown[]) => exportResultsCsv(...(args as [])),
-  };
-});
-vi.mock('../editor', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('../editor')>()),
-  FormEditor: (await import('../test/workspace-stand-ins')).FormEditorStandIn,
-}));
-
 describe('mode tabs per type', () => {
   it.each<[ReactionType, string[]]>([
     // the moderation mode (issue 9) is named after what the block collects

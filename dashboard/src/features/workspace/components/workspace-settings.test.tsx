@@ -4,31 +4,6 @@ import { workspaceData } from '../test/fixtures';
 import { fakeApi, modeTabs, renderWorkspace } from '../test/workspace-page-harness';
 
 // The workspace's settings: which controls are paid, and the schema's messages under the fields.
-vi.mock('../../../lib/supabase', () => ({
-  supabase: { from: vi.fn(), rpc: vi.fn() },
-  invokeFunction: vi.fn(),
-}));
-
-// Notion is the Integration section's business (its own tests): not connected here.
-vi.mock('../../../lib/integrations', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('../../../lib/integrations')>()),
-  getNotionIntegration: vi.fn(async () => null),
-  listIntegrationNotes: vi.fn(async () => []),
-}));
-
-// The results area and the form editor are stand-ins here (test/workspace-stand-ins.tsx).
-vi.mock('../results', async () => {
-  const { ResultsStandIn, exportResultsCsv } = await import('../test/workspace-stand-ins');
-  return {
-    ResultsView: ResultsStandIn,
-    exportResultsCsv: (...args: unknown[]) => exportResultsCsv(...(args as [])),
-  };
-});
-vi.mock('../editor', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('../editor')>()),
-  FormEditor: (await import('../test/workspace-stand-ins')).FormEditorStandIn,
-}));
-
 describe('paid-only controls', () => {
   it('are disabled for a free owner, with the upgrade link to /profile/plan', async () => {
     renderWorkspace(fakeApi(workspaceData('comment')));

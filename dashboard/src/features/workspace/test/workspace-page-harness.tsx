@@ -7,6 +7,33 @@ import type { WorkspaceApi, WorkspaceData } from '../api';
 import { WorkspacePage } from '../components/workspace-page';
 import { BLOCK_ID } from './fixtures';
 
+// The page's parts that are tested elsewhere, mocked for every file that imports this harness
+// (vi.mock is hoisted above this module's imports, so the page below gets the stand-ins).
+vi.mock('../../../lib/supabase', () => ({
+  supabase: { from: vi.fn(), rpc: vi.fn() },
+  invokeFunction: vi.fn(),
+}));
+
+// Notion is the Integration section's business (its own tests): not connected here.
+vi.mock('../../../lib/integrations', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('../../../lib/integrations')>()),
+  getNotionIntegration: vi.fn(async () => null),
+  listIntegrationNotes: vi.fn(async () => []),
+}));
+
+// The results area and the form editor are stand-ins here (test/workspace-stand-ins.tsx).
+vi.mock('../results', async () => {
+  const { ResultsStandIn, exportResultsCsv } = await import('./workspace-stand-ins');
+  return {
+    ResultsView: ResultsStandIn,
+    exportResultsCsv: (...args: unknown[]) => exportResultsCsv(...(args as [])),
+  };
+});
+vi.mock('../editor', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('../editor')>()),
+  FormEditor: (await import('./workspace-stand-ins')).FormEditorStandIn,
+}));
+
 export function fakeApi(
   data: WorkspaceData | null | Error,
   save?: WorkspaceApi['save'],
