@@ -25,11 +25,7 @@ export async function listPlanHistory(page: number): Promise<PlanRow[]> {
     .order('id', { ascending: false })
     .range(from, from + HISTORY_PAGE_SIZE - 1);
   if (error) throw error;
-  return (data ?? []).map((r) => ({
-    ...r,
-    price: Number(r.price),
-    next_price: r.next_price === null ? null : Number(r.next_price),
-  })) as PlanRow[];
+  return toPlanRows(data);
 }
 
 /** Every active row (the plan and coupons): few, and what the top of the page needs. */
@@ -40,11 +36,18 @@ export async function listActivePlans(): Promise<PlanRow[]> {
     .eq('is_active', true)
     .order('created_at', { ascending: false });
   if (error) throw error;
-  return (data ?? []).map((r) => ({
+  return toPlanRows(data);
+}
+
+/** Prices come as numeric strings (Postgres numeric): numbers for the screens. */
+function toPlanRows<R extends { price: unknown; next_price: unknown }>(
+  rows: R[] | null,
+): PlanRow[] {
+  return (rows ?? []).map((r) => ({
     ...r,
     price: Number(r.price),
     next_price: r.next_price === null ? null : Number(r.next_price),
-  })) as PlanRow[];
+  })) as unknown as PlanRow[];
 }
 
 export interface Usage {
