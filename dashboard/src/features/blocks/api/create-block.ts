@@ -26,7 +26,8 @@ export function useCreateBlock() {
   return useMutation({
     mutationFn: (input: Parameters<typeof createBlock>[0]) => createBlock(input),
     onSuccess: () => {
-      void client.invalidateQueries({ queryKey: blockKeys.all });
+      // stale, not read now: the owner is on the way to the new block's workspace
+      void client.invalidateQueries({ queryKey: blockKeys.all, refetchType: 'none' });
       void refreshProfile();
     },
   });
