@@ -30,7 +30,7 @@ export async function blockLimitReached(page: Page, journey: Journey, ownerId: s
   assert.equal(await page.getByRole('button', { name: 'Create block' }).count(), 0);
 
   // Past the screen: the owner's own session calling the database's create_block.
-  const token = await accessToken(page);
+  const token = await accessToken(page, journey);
   const response = await fetch(`${journey.apiUrl}/rest/v1/rpc/create_block`, {
     method: 'POST',
     headers: {

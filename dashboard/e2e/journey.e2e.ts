@@ -21,6 +21,8 @@
 //   visitor's click written to the Notion fake, remove (integration.ts);
 // - the seeded demo owner: result pages and CSV not empty, focus on arrival, long names and
 //   texts at 1280 and 375 px, the description's rich-text editor (demo-owner.ts);
+// - the owner on their own public block, one session with the dashboard: Admin, sign-out in
+//   either, a plain session from before sealed once; storage blocked (own-block.ts);
 // - letters and audience (letters.ts, also alone: npm run e2e:letters).
 // Run: npm run build -w @reaction-blocks/sdk && npm run build -w @reaction-blocks/dashboard &&
 //      npm run e2e -w @reaction-blocks/dashboard
@@ -40,6 +42,7 @@ import { moderateComments } from './moderation.ts';
 import { firstScreensInKorean, landingInEnglish } from './landing.ts';
 import { lettersJourney } from './letters.ts';
 import { signInOwner } from './owner.ts';
+import { ownerOnOwnBlock, storageBlocked } from './own-block.ts';
 import { planAndStop, secondOwnerPaysByPaypal, upgradeByCard } from './plans.ts';
 import { notionIntegration } from './integration.ts';
 import { formResults, likeResult, responseCounts } from './results.ts';
@@ -146,6 +149,13 @@ try {
   );
   await step('a second owner pays with PayPal (ko)', () =>
     secondOwnerPaysByPaypal(journey, errors),
+  );
+
+  await step('the owner on their own public block: one sealed session, Admin, sign-out', () =>
+    ownerOnOwnBlock(page, journey, ownerId, ids.comment, errors),
+  );
+  await step('storage blocked: /not_supported; the public block still works', () =>
+    storageBlocked(journey, ownerId, ids.comment, errors),
   );
 
   await step('profile in Korean and sign-out', async () => {

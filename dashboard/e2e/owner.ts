@@ -17,15 +17,50 @@ export async function signInWithGoogle(
   await page.waitForURL(/\/dashboard\/reaction/);
 }
 
-/** The signed-in user's access token, as supabase-js stored it. */
-export async function accessToken(page: Page): Promise<string> {
-  // The dashboard's supabase-js storageKey (src/lib/auth-storage.ts).
-  const token = await page.evaluate(() => {
-    const raw = localStorage.getItem('reaction.auth');
-    return raw ? (JSON.parse(raw) as { access_token?: string }).access_token : undefined;
-  });
-  assert.ok(token, 'no stored session');
-  return token;
+/** The key the dashboard's session is kept under: the SDK's key for the project. */
+export const sessionStorageKey = ({ apiUrl }: Pick<Journey, 'apiUrl'>): string =>
+  'reaction-blocks.session:' + apiUrl.replace(/\/+$/, '');
+
+/**
+ * What the page keeps sealed under `key` (sdk/src/core/storage.ts: `rb1.<iv>.<ciphertext>`,
+ * AES-GCM with the page's non-extractable key from IndexedDB, the key's name as additional
+ * data), opened in the page as the SDK does; null when nothing is there.
+ */
+export async function openSealed(page: Page, key: string): Promise<unknown> {
+  return page.evaluate(async (key) => {
+    const raw = localStorage.getItem(key);
+    if (!raw?.startsWith('rb1.')) return null;
+    const [iv = '', data = ''] = raw.slice(4).split('.');
+    const cryptoKey = await new Promise<CryptoKey>((ok, ko) => {
+      const open = indexedDB.open('reaction-blocks');
+      open.onerror = () => ko(open.error);
+      open.onsuccess = () => {
+        const get = open.result.transaction('keys').objectStore('keys').get('storage');
+        get.onsuccess = () => ok(get.result as CryptoKey);
+        get.onerror = () => ko(get.error);
+      };
+    });
+    // no named helpers in here: tsx would wrap them in a __name() the page does not have
+    const plain = await crypto.subtle.decrypt(
+      {
+        name: 'AES-GCM',
+        iv: Uint8Array.from(atob(iv), (c) => c.charCodeAt(0)),
+        additionalData: new TextEncoder().encode(key),
+      },
+      cryptoKey,
+      Uint8Array.from(atob(data), (c) => c.charCodeAt(0)),
+    );
+    return JSON.parse(new TextDecoder().decode(plain)) as unknown;
+  }, key);
+}
+
+/** The signed-in user's access token, as the dashboard keeps it (sealed). */
+export async function accessToken(page: Page, journey: Pick<Journey, 'apiUrl'>): Promise<string> {
+  const session = (await openSealed(page, sessionStorageKey(journey))) as {
+    access_token?: string;
+  } | null;
+  assert.ok(session?.access_token, 'no stored session');
+  return session.access_token;
 }
 
 export const OWNER = { email: 'e2e-owner@example.com', name: 'E2E Owner' };

@@ -76,11 +76,23 @@ export function SessionProvider({ children }: { children: ReactNode }) {
           setStatus(session ? 'signedIn' : 'signedOut');
           if (!session) setProfile(null);
         });
-        unsubscribe = () => data.subscription.unsubscribe();
-        const { data: current } = await supabase.auth.getSession();
-        if (!alive) return;
-        setUser(current.session?.user ?? null);
-        setStatus(current.session ? 'signedIn' : 'signedOut');
+        const sync = async () => {
+          const { data: current } = await supabase.auth.getSession();
+          if (!alive) return;
+          setUser(current.session?.user ?? null);
+          setStatus(current.session ? 'signedIn' : 'signedOut');
+          if (!current.session) setProfile(null);
+        };
+        // The session is shared with the SDK's elements on this origin (lib/sealed-storage.ts):
+        // a block's "Log out" or sign-in, here or in another tab, is read again at once.
+        const { onSessionStored } = await import('./sealed-storage');
+        const offStored = onSessionStored(() => void sync());
+        unsubscribe = () => {
+          data.subscription.unsubscribe();
+          offStored();
+        };
+        if (!alive) return unsubscribe();
+        await sync();
       });
     if (mayHaveSession(window.location.search, window.location.hash)) {
       connect();

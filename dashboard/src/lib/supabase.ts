@@ -6,6 +6,7 @@ import { AuthClient } from '@supabase/auth-js';
 import { FunctionsClient } from '@supabase/functions-js';
 import { PostgrestClient } from '@supabase/postgrest-js';
 import { AUTH_STORAGE_KEY } from './auth-storage';
+import { sealedStorage } from './sealed-storage';
 import type { Database } from './db-types';
 import { env } from './env';
 
@@ -24,6 +25,8 @@ const auth = new AuthClient({
   url: projectUrl('auth/v1').href,
   headers: { Authorization: `Bearer ${apiKey}`, apikey: apiKey },
   storageKey: AUTH_STORAGE_KEY,
+  // sealed, and shared with the SDK's elements on this origin (lib/sealed-storage.ts)
+  storage: sealedStorage,
   flowType: 'pkce',
   persistSession: true,
   detectSessionInUrl: true,

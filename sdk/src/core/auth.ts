@@ -1,7 +1,7 @@
 import type { Project } from './config.js';
 import { ApiError } from './errors.js';
 import { log } from './log.js';
-import { flush, load, peek, subscribe, write } from './storage.js';
+import { flush, load, peek, sessionKey, subscribe, write } from './storage.js';
 
 /** The GoTrue session as returned by /auth/v1/signup and /auth/v1/token, trimmed to what we use. */
 export interface Session {
@@ -19,13 +19,7 @@ export interface SessionUser {
   user_metadata?: { full_name?: string; name?: string; avatar_url?: string; picture?: string };
 }
 
-/**
- * Where a project's session is kept (sealed, core/storage.ts). The dashboard's supabase-js client
- * keeps its session under the same key, so on the dashboard's origin the owner signed in there
- * is signed in on /block/ too, and signing out in one signs out the other.
- */
-export const sessionKey = (projectUrl: string): string =>
-  'reaction-blocks.session:' + projectUrl.replace(/\/+$/, '');
+export { sessionKey };
 const key = (p: Project) => sessionKey(p.url);
 /** The popup window name; the returning page recognises itself by it. */
 export const POPUP_NAME = 'reaction-blocks-auth';

@@ -118,6 +118,23 @@ describe('sealed storage', () => {
     expect(localStorage.getItem(SESSION)).to.equal(null);
   });
 
+  it("never hands a project's session to an element of another project on the same page", async () => {
+    const api = mockApi({});
+    try {
+      const s = (await ensureSession(p, true))!;
+      const other = { url: 'https://attacker.example', key: 'their-key' };
+      expect(getSession(other)).to.equal(null);
+      expect(await loadSession(other)).to.equal(null);
+      expect(await ensureSession(other, false)).to.equal(null);
+      expect(sessionKey(other.url)).not.to.equal(SESSION);
+      // a trailing slash is the same project
+      expect(sessionKey(PROJECT + '/')).to.equal(SESSION);
+      expect(getSession({ url: PROJECT, key: KEY })!.access_token).to.equal(s.access_token);
+    } finally {
+      api.restore();
+    }
+  });
+
   it('uses a key no script can export, kept in IndexedDB, the same for every script of the origin', async () => {
     const key = (await storageKey())!;
     expect(key.extractable).to.equal(false);
