@@ -16,7 +16,7 @@ import { format } from 'prettier';
 import { DEFAULT_JWT_SECRET, freePorts } from '../../supabase/local/config.ts';
 import { startStack } from '../../supabase/local/stack.ts';
 import { chromiumLaunchOptions } from '../../scripts/chromium.mjs';
-import { writeBenchmarkSection } from '../../scripts/docs-section.ts';
+import { writeBenchmarkSection } from '../../scripts/bench/docs-section.ts';
 import { startGzipProxy } from './bench/gzip-proxy.ts';
 import { renderReport, type BenchResult } from './bench/report.ts';
 import { recordTransfer, type Transfer } from './bench/transfer.ts';

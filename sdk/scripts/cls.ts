@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { chromiumLaunchOptions } from '../../scripts/chromium.mjs';
-import { writeBenchmarkSection } from '../../scripts/docs-section.ts';
+import { writeBenchmarkSection } from '../../scripts/bench/docs-section.ts';
 import { DEFAULT_JWT_SECRET, freePorts } from '../../supabase/local/config.ts';
 import { startStack } from '../../supabase/local/stack.ts';
 import { EXAMPLE_TAGS, examplePageReady, measureLayoutShift } from '../e2e/layout-shift.ts';

@@ -3,7 +3,7 @@
 // This process starts the stack (free ports, a temporary data directory; the gateway runs in
 // a process of its own, whose CPU time the report reads from /proc), seeds an owner with the blocks the hot paths need and signs up anonymous
 // visitors through the auth API as the SDK does; a second Node process
-// (scripts/bench-load.ts) then sends the load, once through the gateway (api port, apikey +
+// (scripts/bench/load-generator.ts) then sends the load, once through the gateway (api port, apikey +
 // the visitor's JWT) and once straight to PostgREST (its own port, the same JWT). The figures go
 // to the "Load benchmark" section of docs/benchmarks.md. Not part of `npm test`.
 //
@@ -15,11 +15,11 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { DEFAULT_JWT_SECRET, freePorts } from '../supabase/local/config.ts';
-import { paths } from '../supabase/local/paths.ts';
-import { startStack, type Stack } from '../supabase/local/stack.ts';
-import { requestMaker } from './bench-load.ts';
-import { api, pool, type Session } from './bench-support.ts';
+import { DEFAULT_JWT_SECRET, freePorts } from '../../supabase/local/config.ts';
+import { paths } from '../../supabase/local/paths.ts';
+import { startStack, type Stack } from '../../supabase/local/stack.ts';
+import { requestMaker } from './load-generator.ts';
+import { api, pool, type Session } from './support.ts';
 import type {
   LimitsResult,
   LoadPlan,
@@ -29,7 +29,7 @@ import type {
   PathResult,
   Stats,
   TargetName,
-} from './bench-load.ts';
+} from './load-generator.ts';
 import { writeBenchmarkSection } from './docs-section.ts';
 
 const setting = (name: string, fallback: number): number => {
@@ -503,7 +503,7 @@ function runLoad<T = LoadResult>(
   return new Promise((resolve, reject) => {
     const child = spawn(
       process.execPath,
-      ['--import', 'tsx', join(paths.root, 'scripts', 'bench-load.ts')],
+      ['--import', 'tsx', join(paths.root, 'scripts', 'bench', 'load-generator.ts')],
       { cwd: paths.root, stdio: ['pipe', 'pipe', 'inherit', 'ipc'] },
     );
     child.on('message', (message: unknown) => {

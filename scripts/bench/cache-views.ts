@@ -10,9 +10,9 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import WebSocket from 'ws';
-import { request } from '../sdk/src/core/api.ts';
-import type { Stack } from '../supabase/local/stack.ts';
-import { cacheLog, paced, sleep, statusLine, Transactions } from './bench-cache-support.ts';
+import { request } from '../../sdk/src/core/api.ts';
+import type { Stack } from '../../supabase/local/stack.ts';
+import { cacheLog, paced, sleep, statusLine, Transactions } from './cache-support.ts';
 
 interface Project {
   url: string;

@@ -16,10 +16,10 @@ import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import pg from 'pg';
-import { freePorts } from '../supabase/local/config.ts';
-import { migrate } from '../supabase/local/migrate.ts';
-import { paths } from '../supabase/local/paths.ts';
-import { startPostgres } from '../supabase/local/postgres.ts';
+import { freePorts } from '../../supabase/local/config.ts';
+import { migrate } from '../../supabase/local/migrate.ts';
+import { paths } from '../../supabase/local/paths.ts';
+import { startPostgres } from '../../supabase/local/postgres.ts';
 import { writeBenchmarkSection } from './docs-section.ts';
 
 const seconds = Number(process.argv[2] ?? 60);

@@ -12,9 +12,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { DEFAULT_JWT_SECRET, freePorts } from '../supabase/local/config.ts';
-import { startStack, type Stack } from '../supabase/local/stack.ts';
-import { functionsPid, kick, rssMb, sesSent } from './bench-support.ts';
+import { DEFAULT_JWT_SECRET, freePorts } from '../../supabase/local/config.ts';
+import { startStack, type Stack } from '../../supabase/local/stack.ts';
+import { functionsPid, kick, rssMb, sesSent } from './support.ts';
 import { writeBenchmarkSection } from './docs-section.ts';
 
 const MAILS = Number(process.env.BENCH_MAILS ?? 2000);
@@ -116,7 +116,7 @@ try {
   await db.end();
 
   const rate = queued / seconds;
-  const body = `Measured by \`npm run bench:mail\` (scripts/bench-mail.ts) on ${new Date().toISOString().slice(0, 10)}: ${cpus().length} cores, load average before ${load}.
+  const body = `Measured by \`npm run bench:mail\` (scripts/bench/mail.ts) on ${new Date().toISOString().slice(0, 10)}: ${cpus().length} cores, load average before ${load}.
 
 ${queued} notification jobs enqueued by the message trigger in one transaction (${enqueueMs.toFixed(0)} ms), then ${WORKERS} worker calls kicked at once (as the schedule and a function's kick would). Each mail goes the whole way: claim (batches of 50), render, SES v2 \`SendEmail\` with the official client to the providers server's fake, \`finish_jobs\` recording the outbound mail; the fake then posts a signed SNS Delivery event per mail to \`ses-events\`, which checks it and applies it, in the same Deno process.
 

@@ -1,6 +1,6 @@
 // The viewers of `npm run bench:realtime`, in a process of their own so that their sockets never
 // share an event loop with the stack they measure (the stack's own process serves Realtime).
-// Driven over IPC by scripts/bench-realtime.ts: `connect` opens one WebSocket per viewer through
+// Driven over IPC by scripts/bench/realtime.ts: `connect` opens one WebSocket per viewer through
 // the gateway and joins its block's public topic as sdk/src/core/live.ts does (waves of 200);
 // every hint heard is stamped with the wall clock (performance.timeOrigin + performance.now(),
 // the same clock as the parent's); `report` sends the stamps back; `close` ends the sockets.

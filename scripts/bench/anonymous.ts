@@ -10,8 +10,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { DEFAULT_JWT_SECRET, freePorts } from '../supabase/local/config.ts';
-import { startStack } from '../supabase/local/stack.ts';
+import { DEFAULT_JWT_SECRET, freePorts } from '../../supabase/local/config.ts';
+import { startStack } from '../../supabase/local/stack.ts';
 import { writeBenchmarkSection } from './docs-section.ts';
 
 const argv = process.argv.slice(2);

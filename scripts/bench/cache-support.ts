@@ -21,7 +21,7 @@ export const CACHED = ['get_block_public', 'get_block_counts', 'get_block_change
 
 /** The nginx configuration: the cacheable reads cached, the Realtime websocket and the rest passed on. */
 function nginxConfig(dir: string, port: number, upstreamPort: number): string {
-  return `# written by scripts/bench-cache-support.ts
+  return `# written by scripts/bench/cache-support.ts
 worker_processes 1;
 worker_rlimit_nofile 16384;
 daemon off;

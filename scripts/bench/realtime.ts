@@ -2,7 +2,7 @@
 // viewer of a block, and whether the local Realtime server keeps its memory. Each viewer has its
 // own WebSocket through the local gateway (as a browser's) and joins its block's public topic as
 // sdk/src/core/live.ts does; the viewers run in a process of their own
-// (bench-realtime-viewers.ts), so their sockets never share an event loop with the stack, which
+// (realtime-viewers.ts), so their sockets never share an event loop with the stack, which
 // serves Realtime in its own process as `npm start` does. What is timed is the hint, from the
 // insert being sent to a viewer hearing it (what the viewer then reads, get_block_change, is a
 // cacheable GET: bench:cache counts it).
@@ -24,9 +24,9 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { DEFAULT_JWT_SECRET, freePorts } from '../supabase/local/config.ts';
-import { paths } from '../supabase/local/paths.ts';
-import { startStack, type Stack } from '../supabase/local/stack.ts';
+import { DEFAULT_JWT_SECRET, freePorts } from '../../supabase/local/config.ts';
+import { paths } from '../../supabase/local/paths.ts';
+import { startStack, type Stack } from '../../supabase/local/stack.ts';
 import { writeBenchmarkSection } from './docs-section.ts';
 
 const ROUNDS = 10;
@@ -69,7 +69,7 @@ function startViewers(): {
   child: ChildProcess;
   ask: <T>(cmd: object, answer: string) => Promise<T>;
 } {
-  const child = fork(join(paths.root, 'scripts/bench-realtime-viewers.ts'), [], {
+  const child = fork(join(paths.root, 'scripts/bench/realtime-viewers.ts'), [], {
     execArgv: ['--import', 'tsx'],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });

@@ -4,9 +4,9 @@
 // 1. Cacheable reads. Starts a throwaway stack and Debian's nginx (/usr/sbin/nginx, package
 //    nginx-light) in front of its gateway with proxy_cache, configured from a file written into a
 //    temporary directory (the set-up docs/scaling.md "Cacheable reads" describes for a CDN;
-//    bench-cache-support.ts). Then 1,000 anonymous page views of a like block and of a comment
+//    cache-support.ts). Then 1,000 anonymous page views of a like block and of a comment
 //    block with live updates through it, spread over BENCH_CACHE_SECONDS (default 30), each what
-//    the elements send (bench-cache-views.ts), and as before: the private topic, and POST
+//    the elements send (cache-views.ts), and as before: the private topic, and POST
 //    get_block_view. Counted as every transaction of the database (pg_stat_database), whoever
 //    ran it; nginx's log says how many requests it answered from its cache. Latency: a cached
 //    view (an nginx hit) and an uncached one (the same GET straight to the gateway).
@@ -30,11 +30,11 @@ import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:f
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { DEFAULT_JWT_SECRET, freePorts } from '../supabase/local/config.ts';
-import { paths } from '../supabase/local/paths.ts';
-import { startStack, type Stack } from '../supabase/local/stack.ts';
-import { request } from '../sdk/src/core/api.ts';
-import { countsRequest } from '../sdk/src/core/counts.ts';
+import { DEFAULT_JWT_SECRET, freePorts } from '../../supabase/local/config.ts';
+import { paths } from '../../supabase/local/paths.ts';
+import { startStack, type Stack } from '../../supabase/local/stack.ts';
+import { request } from '../../sdk/src/core/api.ts';
+import { countsRequest } from '../../sdk/src/core/counts.ts';
 import {
   cacheLog,
   functionCalls,
@@ -45,8 +45,8 @@ import {
   quantile,
   settledCalls,
   startNginx,
-} from './bench-cache-support.ts';
-import { viewsBench } from './bench-cache-views.ts';
+} from './cache-support.ts';
+import { viewsBench } from './cache-views.ts';
 import { writeBenchmarkSection } from './docs-section.ts';
 
 const VIEWS = Number(process.env.BENCH_CACHE_VIEWS ?? 1000);

@@ -5,7 +5,13 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const file = join(fileURLToPath(new URL('.', import.meta.url)), '..', 'docs', 'benchmarks.md');
+const file = join(
+  fileURLToPath(new URL('.', import.meta.url)),
+  '..',
+  '..',
+  'docs',
+  'benchmarks.md',
+);
 
 /** Whether this run may write docs/benchmarks.md. */
 export const writeRequested = (): boolean =>

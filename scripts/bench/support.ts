@@ -1,7 +1,7 @@
 // Helpers the stack benchmarks share: calling the stack as its clients do, a small pool, the
 // edge functions' process and the SES fake's count.
 import { readdirSync, readFileSync } from 'node:fs';
-import { backgroundEnv, type Stack } from '../supabase/local/stack.ts';
+import { backgroundEnv, type Stack } from '../../supabase/local/stack.ts';
 
 export interface Session {
   access_token: string;

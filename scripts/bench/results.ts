@@ -10,8 +10,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { DEFAULT_JWT_SECRET, freePorts } from '../supabase/local/config.ts';
-import { startStack, type Stack } from '../supabase/local/stack.ts';
+import { DEFAULT_JWT_SECRET, freePorts } from '../../supabase/local/config.ts';
+import { startStack, type Stack } from '../../supabase/local/stack.ts';
 import { writeBenchmarkSection } from './docs-section.ts';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 15);
@@ -181,7 +181,7 @@ try {
         `| ${r.responses.toLocaleString('en')} | ${r.dbMedian.toFixed(0)} ms | ${r.dbP95.toFixed(0)} ms | ${r.apiMedian.toFixed(0)} ms | ${r.apiP95.toFixed(0)} ms | ${(r.bytes / 1024).toFixed(1)} KB |`,
     )
     .join('\n');
-  const body = `Measured by \`npm run bench:results\` (scripts/bench-results.ts) on ${new Date().toISOString().slice(0, 10)}: ${cpus().length} cores, load average before ${load}.
+  const body = `Measured by \`npm run bench:results\` (scripts/bench/results.ts) on ${new Date().toISOString().slice(0, 10)}: ${cpus().length} cores, load average before ${load}.
 
 The summary above a block's results (\`block_results_summary\`: totals, responses per day or
 week in the owner's time zone, each option's count, the number question's count, mean and

@@ -23,9 +23,9 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { DEFAULT_JWT_SECRET, freePorts } from '../supabase/local/config.ts';
-import { startStack, type Stack } from '../supabase/local/stack.ts';
-import { api, pool, type Session } from './bench-support.ts';
+import { DEFAULT_JWT_SECRET, freePorts } from '../../supabase/local/config.ts';
+import { startStack, type Stack } from '../../supabase/local/stack.ts';
+import { api, pool, type Session } from './support.ts';
 import { writeBenchmarkSection } from './docs-section.ts';
 
 const setting = (name: string, fallback: number): number => {

@@ -7,8 +7,8 @@ import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePorts, portsToEnv } from '../supabase/local/config.ts';
-import { paths } from '../supabase/local/paths.ts';
+import { freePorts, portsToEnv } from '../../supabase/local/config.ts';
+import { paths } from '../../supabase/local/paths.ts';
 import { writeBenchmarkSection } from './docs-section.ts';
 
 const argv = process.argv.slice(2);

@@ -21,12 +21,12 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SignJWT } from 'jose';
 import pg from 'pg';
-import { DEFAULT_JWT_SECRET, freePorts } from '../supabase/local/config.ts';
-import { startStack, type Stack } from '../supabase/local/stack.ts';
-import { notionBlocks, NOTION_PAGE_ID } from '../supabase/local/providers/pages/fixtures.ts';
-import { notionToBlocks } from '../supabase/functions/_shared/letter/notion.ts';
-import { renderLetter } from '../supabase/functions/_shared/letter/render.ts';
-import { functionsPid, kick, rssMb, sesSent } from './bench-support.ts';
+import { DEFAULT_JWT_SECRET, freePorts } from '../../supabase/local/config.ts';
+import { startStack, type Stack } from '../../supabase/local/stack.ts';
+import { notionBlocks, NOTION_PAGE_ID } from '../../supabase/local/providers/pages/fixtures.ts';
+import { notionToBlocks } from '../../supabase/functions/_shared/letter/notion.ts';
+import { renderLetter } from '../../supabase/functions/_shared/letter/render.ts';
+import { functionsPid, kick, rssMb, sesSent } from './support.ts';
 import { writeBenchmarkSection } from './docs-section.ts';
 
 const MEMBERS = Number(process.env.BENCH_MEMBERS ?? 10_000);
@@ -231,7 +231,7 @@ try {
   await db.end();
   const exactlyOnce = finalSent === MEMBERS && deliveries === MEMBERS && distinctIds === MEMBERS;
 
-  const body = `Measured by \`npm run bench:letters\` (scripts/bench-letters.ts) on ${new Date().toISOString().slice(0, 10)}: ${cpus().length} cores, load average before ${load}.
+  const body = `Measured by \`npm run bench:letters\` (scripts/bench/letters.ts) on ${new Date().toISOString().slice(0, 10)}: ${cpus().length} cores, load average before ${load}.
 
 One letter (the Notion fixture page, rendered by the pipeline) sent with \`publish-letter\` to an audience of ${MEMBERS} active members, through the gateway, the jobs worker and the official SES v2 client to the providers server's fake, at the local sending rate (\`rate.mail.per_second\` ${rate ?? 'default'}). When ${killedAt} mails had gone, the Deno process running the worker (and \`ses-events\`) was killed with SIGKILL and started again (${(restartedMs / 1000).toFixed(1)} s); \`letters.unknown_grace_seconds\` was 20 for the run (600 by default).
 
