@@ -25,7 +25,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { DEFAULT_JWT_SECRET, freePorts } from '../../supabase/local/config.ts';
 import { startStack, type Stack } from '../../supabase/local/stack.ts';
-import { api, pool, type Session } from './support.ts';
+import { api, pool, signInOwner, type Session } from './support.ts';
 import { writeBenchmarkSection } from './docs-section.ts';
 
 const setting = (name: string, fallback: number): number => {
@@ -70,18 +70,7 @@ async function seed(stack: Stack): Promise<Seeded> {
   const owners = await pool(
     Array.from({ length: SPREAD + 1 }, (_, i) => i),
     8,
-    (i) =>
-      api<Session>(
-        stack,
-        'POST',
-        '/auth/v1/signup',
-        {
-          email: `hot-rows-${i}-${Date.now()}@bench.local`,
-          password: 'correct horse battery staple',
-          data: { full_name: `Hot Rows Owner ${i}` },
-        },
-        stack.anonKey,
-      ),
+    (i) => signInOwner(stack, `hot-rows-${i}-${Date.now()}@bench.local`, `Hot Rows Owner ${i}`),
   );
   const visitors = await pool(
     Array.from({ length: VISITORS }, (_, i) => i),
@@ -332,7 +321,12 @@ try {
     ports,
     dataDir: join(dir, 'pg'),
     jwtSecret: DEFAULT_JWT_SECRET,
-    auth: { rateLimitAnonymousUsers: 0 },
+    auth: {
+      rateLimitAnonymousUsers: 0,
+      rateLimitOtp: 0,
+      rateLimitVerify: 0,
+      rateLimitTokenRefresh: 0,
+    },
     log: (service, line) => logs.push(`[${service}] ${line}`),
   });
   process.stderr.write(`stack up on ${stack.apiUrl}\n`);

@@ -19,7 +19,7 @@ import { DEFAULT_JWT_SECRET, freePorts } from '../../supabase/local/config.ts';
 import { paths } from '../../supabase/local/paths.ts';
 import { startStack, type Stack } from '../../supabase/local/stack.ts';
 import { requestMaker } from './load-generator.ts';
-import { api, pool, type Session } from './support.ts';
+import { api, pool, signInOwner, type Session } from './support.ts';
 import type {
   LimitsResult,
   LoadPlan,
@@ -79,17 +79,7 @@ async function seed(stack: Stack): Promise<{
   /** a comment block for the contention measurement of the rate limits */
   hotBlock: string;
 }> {
-  const owner = await api<Session>(
-    stack,
-    'POST',
-    '/auth/v1/signup',
-    {
-      email: `bench-owner-${Date.now()}@bench.local`,
-      password: 'correct horse battery staple',
-      data: { full_name: 'Bench Owner' },
-    },
-    stack.anonKey,
-  );
+  const owner = await signInOwner(stack, `bench-owner-${Date.now()}@bench.local`, 'Bench Owner');
   const ownerId = owner.user.id;
   const db = new pg.Client({ connectionString: stack.dbUrl });
   await db.connect();
@@ -717,7 +707,12 @@ try {
     dataDir: join(dir, 'pg'),
     jwtSecret: DEFAULT_JWT_SECRET,
     // 400 visitors sign up from this one address: no per-address limit here
-    auth: { rateLimitAnonymousUsers: 0 },
+    auth: {
+      rateLimitAnonymousUsers: 0,
+      rateLimitOtp: 0,
+      rateLimitVerify: 0,
+      rateLimitTokenRefresh: 0,
+    },
     log: (service, line) => logs.push(`[${service}] ${line}`),
   });
   process.stderr.write(`stack up on ${stack.apiUrl} (PostgREST on ${ports.postgrest})\n`);

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { DEFAULT_JWT_SECRET, freePorts } from '../../supabase/local/config.ts';
 import { startStack, type Stack } from '../../supabase/local/stack.ts';
+import { signInOwner } from './support.ts';
 import { writeBenchmarkSection } from './docs-section.ts';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 15);
@@ -52,12 +53,12 @@ try {
   const owner = createClient(stack.apiUrl, stack.anonKey, {
     auth: { persistSession: false, autoRefreshToken: false },
   });
-  const signUp = await owner.auth.signUp({
-    email: `bench-${Date.now()}@bench.local`,
-    password: 'correct horse battery staple',
+  const session = await signInOwner(stack, `bench-${Date.now()}@bench.local`, 'Bench Owner');
+  await owner.auth.setSession({
+    access_token: session.access_token,
+    refresh_token: session.refresh_token,
   });
-  if (signUp.error || !signUp.data.user) throw new Error(`sign up: ${signUp.error?.message}`);
-  const ownerId = signUp.data.user.id;
+  const ownerId = session.user.id;
   await db.query('update public.profiles set paid = true, block_limit = 20 where id = $1', [
     ownerId,
   ]);

@@ -11,6 +11,7 @@ import { chromium, type Page } from 'playwright-core';
 import { startStack } from '../../supabase/local/stack.ts';
 import { DEFAULT_JWT_SECRET, freePorts } from '../../supabase/local/config.ts';
 import { chromiumLaunchOptions } from '../../scripts/chromium.mjs';
+import { signInOwner } from '../../scripts/bench/support.ts';
 import { examplePageReady, measureLayoutShift } from './layout-shift.ts';
 
 const repo = resolve(import.meta.dirname, '../..');
@@ -43,22 +44,9 @@ try {
   const q = async <T = Record<string, unknown>>(text: string, params: unknown[] = []) =>
     (await db.query(text, params)).rows as T[];
 
-  // The owner signs up with the local auth; blocks are set up directly in SQL.
-  const signup = await fetch(stack.apiUrl + '/auth/v1/signup', {
-    method: 'POST',
-    headers: { apikey: stack.anonKey, 'content-type': 'application/json' },
-    body: JSON.stringify({
-      email: `owner-${Date.now()}@test.local`,
-      password: 'correct horse battery staple',
-      data: { full_name: 'Olivia Owner' },
-    }),
-  });
-  const owner = (await signup.json()) as {
-    user: { id: string };
-    access_token: string;
-    refresh_token: string;
-    expires_at: number;
-  };
+  // The owner (made with the admin API and signed in by a generated link, as email sign-up is
+  // off); blocks are set up directly in SQL.
+  const owner = await signInOwner(stack, `owner-${Date.now()}@test.local`, 'Olivia Owner');
   assert.ok(owner.user?.id, 'owner sign-up');
   await q('update public.profiles set paid = true, block_limit = 100 where id = $1', [
     owner.user.id,

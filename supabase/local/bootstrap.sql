@@ -68,6 +68,16 @@ create table if not exists auth.users (
   deleted_at timestamptz,
   is_anonymous boolean not null default false
 );
+-- columns of Supabase Auth's auth.users for mailed links (the email change, sign-in links);
+-- added apart so a data directory made before them gets them on its next start
+alter table auth.users
+  add column if not exists confirmation_sent_at timestamptz,
+  add column if not exists recovery_sent_at timestamptz,
+  add column if not exists email_change varchar(255),
+  add column if not exists email_change_token_new varchar(255),
+  add column if not exists email_change_token_current varchar(255),
+  add column if not exists email_change_confirm_status smallint not null default 0,
+  add column if not exists email_change_sent_at timestamptz;
 create unique index if not exists users_email_partial_key on auth.users (lower(email))
   where is_sso_user = false and email is not null;
 

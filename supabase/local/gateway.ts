@@ -17,9 +17,10 @@ import http, {
   type ServerResponse,
 } from 'node:http';
 import type { Socket } from 'node:net';
-import type { Duplex } from 'node:stream';
+import { pipeline, type Duplex } from 'node:stream';
 import { join } from 'node:path';
 import { jwtVerify } from 'jose';
+import { listen, normaliseAddress, requestUrl, sendJson as sendJsonWith, serve } from './http.ts';
 import { paths } from './paths.ts';
 import { httpOk, startProcess, waitUntil, type Log, type Managed } from './process.ts';
 
@@ -77,9 +78,24 @@ const CORS_HEADERS: Record<string, string> = {
 /** Auth paths a browser navigates to directly (no way to add an apikey header). */
 const OPEN_AUTH_PATHS = new Set(['/authorize', '/callback', '/verify']);
 
-function sendJson(res: ServerResponse, status: number, body: unknown): void {
-  res.writeHead(status, { ...CORS_HEADERS, 'content-type': 'application/json' });
-  res.end(JSON.stringify(body));
+const sendJson = (res: ServerResponse, status: number, body: unknown) =>
+  sendJsonWith(res, status, body, CORS_HEADERS);
+
+/**
+ * The headers passed upstream: the client's own, with the peer this gateway saw appended to
+ * X-Forwarded-For as a proxy does. The auth server believes the chain only from the proxies it
+ * trusts (this gateway, and those named in AUTH_TRUSTED_PROXIES) and takes the right-most
+ * address that is not one of them, so a client that writes its own X-Forwarded-For only adds
+ * entries to the left of its real address.
+ */
+export function forwardedHeaders(req: IncomingMessage): http.OutgoingHttpHeaders {
+  const headers: http.OutgoingHttpHeaders = { ...req.headers };
+  const peer = normaliseAddress(req.socket.remoteAddress) || 'unknown';
+  const prior = req.headers['x-forwarded-for'];
+  const chain = (Array.isArray(prior) ? prior.join(', ') : (prior ?? '')).trim();
+  headers['x-forwarded-for'] = chain ? `${chain}, ${peer}` : peer;
+  delete headers.connection;
+  return headers;
 }
 
 // reuse upstream connections: a new TCP connection per request would dominate hot-path latency
@@ -92,20 +108,23 @@ function proxy(
   path: string,
   headers: http.OutgoingHttpHeaders,
 ) {
-  delete headers.connection;
   const upstream = http.request(
     { host: '127.0.0.1', port, method: req.method, path, headers, agent: upstreamAgent },
     (up) => {
       const outHeaders: http.OutgoingHttpHeaders = { ...up.headers, ...CORS_HEADERS };
       res.writeHead(up.statusCode ?? 502, outHeaders);
-      up.pipe(res);
+      // an upstream that breaks off mid-answer cuts the client's answer off too
+      pipeline(up, res, () => {});
     },
   );
   upstream.on('error', (err) => {
     if (!res.headersSent) sendJson(res, 502, { message: `upstream unavailable: ${err.message}` });
     else res.destroy();
   });
-  req.pipe(upstream);
+  // a client that goes away mid-body aborts the upstream request
+  pipeline(req, upstream, (err) => {
+    if (err) upstream.destroy();
+  });
 }
 
 /**
@@ -210,12 +229,12 @@ export function startGateway(opts: GatewayOptions): Promise<http.Server> {
   const validKeys = new Set([opts.anonKey, opts.serviceRoleKey]);
   const publicFunctions = new Set(opts.publicFunctions ?? []);
 
-  const server = http.createServer((req, res) => {
-    void handle(req, res).catch((err: unknown) => {
-      if (!res.headersSent)
-        sendJson(res, 500, { message: `gateway error: ${(err as Error).message}` });
-      else res.destroy();
-    });
+  const server = serve(handle, {
+    name: 'gateway',
+    onError: (res, err) =>
+      sendJson(res, err.status, {
+        message: err.status >= 500 ? 'gateway error' : err.message,
+      }),
   });
 
   function apikeyOf(req: IncomingMessage, url: URL): string | undefined {
@@ -226,7 +245,7 @@ export function startGateway(opts: GatewayOptions): Promise<http.Server> {
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse) {
-    const url = new URL(req.url ?? '/', 'http://gateway');
+    const url = requestUrl(req);
     if (req.method === 'OPTIONS') {
       res.writeHead(204, CORS_HEADERS);
       res.end();
@@ -241,7 +260,7 @@ export function startGateway(opts: GatewayOptions): Promise<http.Server> {
     }
     const apikey = apikeyOf(req, url);
     const keyOk = apikey !== undefined && validKeys.has(apikey);
-    const headers: http.OutgoingHttpHeaders = { ...req.headers, host: req.headers.host };
+    const headers = forwardedHeaders(req);
 
     switch (service) {
       case 'rest': {
@@ -293,7 +312,14 @@ export function startGateway(opts: GatewayOptions): Promise<http.Server> {
   }
 
   server.on('upgrade', (req, socket, head) => {
-    const url = new URL(req.url ?? '/', 'http://gateway');
+    socket.on('error', () => socket.destroy());
+    let url: URL;
+    try {
+      url = requestUrl(req);
+    } catch {
+      socket.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\n\r\n');
+      return;
+    }
     const apikey = url.searchParams.get('apikey') ?? req.headers['apikey'];
     if (
       !url.pathname.startsWith('/realtime/v1/') ||
@@ -316,8 +342,5 @@ export function startGateway(opts: GatewayOptions): Promise<http.Server> {
 
   // many concurrent clients in benchmarks: keep sockets alive
   server.keepAliveTimeout = 65_000;
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(opts.port, '127.0.0.1', () => resolve(server));
-  });
+  return listen(server, opts.port);
 }

@@ -1,64 +1,84 @@
 // The stack's services port: the auth, realtime and storage stand-ins of this process, each
 // under its own prefix (/auth, /realtime, /storage), for the gateway (gateway.ts) to proxy to.
-// Internal: only the gateway calls it; it checks no API keys (the gateway did).
-import http, { type Server } from 'node:http';
+// One Hono router: the auth server's app is mounted as it is; realtime and storage answer with
+// Node's request and response. Internal: only the gateway calls it; it checks no API keys
+// (the gateway did).
+import type { Server } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Hono, type Context } from 'hono';
+import { getRequestListener, type HttpBindings } from '@hono/node-server';
+import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import type { AuthServer } from './auth/server.ts';
+import { listen, serve } from './http.ts';
 import type { RealtimeServer } from './realtime/server.ts';
 import type { LocalStorage } from './storage.ts';
 
 export interface ServicesOptions {
   port: number;
-  auth: Pick<AuthServer, 'handle'>;
+  auth: Pick<AuthServer, 'app'>;
   realtime?: Pick<RealtimeServer, 'upgrade' | 'handle'>;
   storage?: Pick<LocalStorage, 'handle'>;
+  log?: (service: string, line: string) => void;
 }
 
-function notFound(res: http.ServerResponse) {
-  res.writeHead(404, { 'content-type': 'application/json' });
-  res.end(JSON.stringify({ message: 'no Route matched with those values' }));
+type Env = { Bindings: HttpBindings };
+type NodeHandler = (req: IncomingMessage, res: ServerResponse, subPath: string) => Promise<void>;
+
+const NO_ROUTE = { message: 'no Route matched with those values' };
+
+/** Hands a request under `prefix` to a handler that answers on Node's response itself. */
+function nodeRoute(prefix: string, handler: NodeHandler) {
+  return async (c: Context<Env>) => {
+    await handler(c.env.incoming, c.env.outgoing, c.req.path.slice(prefix.length) || '/');
+    return RESPONSE_ALREADY_SENT;
+  };
 }
 
-/** Splits `/auth/token` into ['auth', '/token']. */
-function route(rawUrl: string | undefined): { service: string; subPath: string; url: URL } {
-  const url = new URL(rawUrl ?? '/', 'http://services');
-  const [, service = '', ...rest] = url.pathname.split('/');
-  return { service, subPath: '/' + rest.join('/'), url };
+export function servicesApp(opts: Omit<ServicesOptions, 'port'>): Hono<Env> {
+  const app = new Hono<Env>();
+  app.route('/auth', opts.auth.app);
+  const { realtime, storage } = opts;
+  if (realtime)
+    app.all(
+      '/realtime/*',
+      nodeRoute('/realtime', (q, s, p) => realtime.handle(q, s, p)),
+    );
+  if (storage) {
+    app.all(
+      '/storage/*',
+      nodeRoute('/storage', async (q, s, p) => storage.handle(q, s, p)),
+    );
+  }
+  app.notFound((c) => c.json(NO_ROUTE, 404));
+  app.onError((err, c) => {
+    (opts.log ?? ((s, l) => console.error(`[${s}] ${l}`)))(
+      'services',
+      `unexpected failure on ${c.req.method} ${c.req.path}: ${err.stack ?? err}`,
+    );
+    if (c.env.outgoing.headersSent) {
+      c.env.outgoing.destroy();
+      return RESPONSE_ALREADY_SENT;
+    }
+    return c.json({ message: 'Internal server error' }, 500);
+  });
+  return app;
 }
 
 export function startServices(opts: ServicesOptions): Promise<Server> {
-  const server = http.createServer((req, res) => {
-    const { service, subPath, url } = route(req.url);
-    const fail = (err: unknown) => {
-      if (!res.headersSent) {
-        res.writeHead(500, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ message: `${service} error: ${(err as Error).message}` }));
-      } else res.destroy();
-    };
-    try {
-      if (service === 'auth')
-        return void Promise.resolve(opts.auth.handle(req, res, subPath, url.searchParams)).catch(
-          fail,
-        );
-      if (service === 'realtime' && opts.realtime)
-        return void opts.realtime.handle(req, res, subPath).catch(fail);
-      if (service === 'storage' && opts.storage)
-        return void Promise.resolve(opts.storage.handle(req, res, subPath)).catch(fail);
-      notFound(res);
-    } catch (err) {
-      fail(err);
-    }
-  });
+  const listener = getRequestListener(servicesApp(opts).fetch, { overrideGlobalObjects: false });
+  const server = serve(listener, { name: 'services', log: opts.log });
   server.on('upgrade', (req, socket, head) => {
-    const { service, subPath } = route(req.url);
-    if (service !== 'realtime' || !opts.realtime) {
+    const path = (req.url ?? '/').split('?')[0]!;
+    if (!path.startsWith('/realtime/') || !opts.realtime) {
       socket.end('HTTP/1.1 404 Not Found\r\nconnection: close\r\n\r\n');
       return;
     }
-    opts.realtime.upgrade(req, socket, head, subPath);
+    try {
+      opts.realtime.upgrade(req, socket, head, path.slice('/realtime'.length));
+    } catch {
+      socket.destroy();
+    }
   });
   server.keepAliveTimeout = 65_000;
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(opts.port, '127.0.0.1', () => resolve(server));
-  });
+  return listen(server, opts.port);
 }

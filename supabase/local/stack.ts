@@ -15,8 +15,10 @@ import { startPostgrest } from './postgrest.ts';
 import { startFunctions } from './functions.ts';
 import { startGatewayProcess, type RealtimeHandOff } from './gateway.ts';
 import { startServices } from './services.ts';
+import { closeServer } from './http.ts';
 import { startWeb } from './web.ts';
-import { createAuthServer } from './auth/server.ts';
+import { createAuthServer, type AuthOptions } from './auth/server.ts';
+import { sesMailer } from './auth/mailer.ts';
 import { createRealtimeServer } from './realtime/server.ts';
 import { startProviders } from './providers/server.ts';
 import {
@@ -54,11 +56,22 @@ export interface StackOptions {
   /** Identities verified in the SES fake from the start; default the platform's sender domain. */
   sesVerifiedIdentities?: string[];
   /**
-   * The auth server's limit on anonymous sign-ins per client address and hour (default 30, as
-   * on Supabase Auth; 0 for none) and the proxies whose X-Forwarded-For it believes. Tests and
-   * benchmarks that sign up many visitors from one address raise the limit for themselves.
+   * Settings of the auth server (auth/context.ts has GoTrue's names and defaults): its
+   * per-address limits (tests and benchmarks that sign up many visitors from one address raise
+   * them for themselves), the proxies in front of the gateway whose X-Forwarded-For it believes
+   * (the gateway itself is always trusted), and whether email sign-up is on (off by default).
    */
-  auth?: { rateLimitAnonymousUsers?: number; trustedProxies?: string[] };
+  auth?: Pick<
+    AuthOptions,
+    | 'rateLimitAnonymousUsers'
+    | 'rateLimitOtp'
+    | 'rateLimitVerify'
+    | 'rateLimitTokenRefresh'
+    | 'rateLimitEmailSent'
+    | 'trustedProxies'
+    | 'emailEnabled'
+    | 'mailMaxFrequency'
+  >;
   log?: Log;
 }
 
@@ -313,6 +326,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     stops.push(() => functions.stop());
 
     const auth = createAuthServer({
+      ...opts.auth,
       databaseUrl: dbUrl,
       jwtSecret: opts.jwtSecret,
       externalUrl: `${apiUrl}/auth/v1`,
@@ -320,8 +334,18 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
       additionalRedirectUrls: [apiUrl, webUrl, 'http://localhost:*', 'http://127.0.0.1:*'],
       anonKey: keys.anonKey,
       serviceRoleKey: keys.serviceRoleKey,
-      rateLimitAnonymousUsers: opts.auth?.rateLimitAnonymousUsers,
-      trustedProxies: opts.auth?.trustedProxies,
+      // the gateway (in front of the services port, on loopback) appends the peer it saw
+      trustedProxies: ['127.0.0.1', '::1', ...(opts.auth?.trustedProxies ?? [])],
+      // Supabase Auth mails through its SMTP settings; locally through the SES fake's mailbox
+      mailer: sesMailer({
+        endpoint: `${providers.url}/ses`,
+        region: LOCAL_AWS.region,
+        accessKeyId: LOCAL_AWS.accessKeyId,
+        secretAccessKey: LOCAL_AWS.secretAccessKey,
+        from: `noreply@${SENDER_DOMAIN}`,
+        fromName: 'Reaction Blocks',
+      }),
+      log,
     });
     stops.push(() => auth.close());
 
@@ -362,6 +386,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
       auth,
       realtime,
       storage,
+      log,
     });
     stops.push(() => closeServer(services));
     const gateway = await gatewayStarting;
@@ -403,11 +428,4 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     await stopAll();
     throw err;
   }
-}
-
-function closeServer(server: Server): Promise<void> {
-  return new Promise((resolve) => {
-    server.close(() => resolve());
-    server.closeAllConnections();
-  });
 }

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { takeLock } from './lock.ts';
 import { DEFAULT_JWT_SECRET, portsFromEnv } from './config.ts';
 import { dataDirFromEnv, lockFileOf, paths } from './paths.ts';
+import { authSettingsFromEnv } from './auth/env.ts';
 import { startStack } from './stack.ts';
 
 const DEMO_EMAIL = 'demo@reaction-blocks.local';
@@ -54,14 +55,7 @@ async function main() {
             .map((s) => s.trim())
             .filter(Boolean)
         : undefined,
-      auth: {
-        rateLimitAnonymousUsers: process.env.AUTH_RATE_LIMIT_ANONYMOUS_USERS
-          ? Number(process.env.AUTH_RATE_LIMIT_ANONYMOUS_USERS)
-          : undefined,
-        trustedProxies: process.env.AUTH_TRUSTED_PROXIES?.split(',')
-          .map((s) => s.trim())
-          .filter(Boolean),
-      },
+      auth: authSettingsFromEnv(process.env),
       log: (service, line) => {
         if (verbose || /error|fatal|panic/i.test(line)) console.log(`[${service}] ${line}`);
       },

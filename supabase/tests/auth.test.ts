@@ -1,12 +1,11 @@
 // The local auth server driven by the unmodified @supabase/supabase-js, against a real PostgreSQL
 // (throwaway data directory, free ports), with the Google PKCE flow completed in headless Chromium.
-import { createServer, type Server } from 'node:http';
 import { createServer as createNetServer } from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createClient, type SupabaseClient } from '@supabase/supabase-js';
+import { createClient, type Session, type SupabaseClient, type User } from '@supabase/supabase-js';
 import { SignJWT, decodeJwt } from 'jose';
 import { chromium, type Browser } from 'playwright-core';
 import AxeBuilder from '@axe-core/playwright';
@@ -14,6 +13,8 @@ import pg from 'pg';
 import { startPostgres, type RunningPostgres } from '../local/postgres.ts';
 import { migrate } from '../local/migrate.ts';
 import { createAuthServer, type AuthServer } from '../local/auth/server.ts';
+import type { Mail } from '../local/auth/mailer.ts';
+import { serveAuth, type ServedAuth } from './support/auth-server.ts';
 import { chromiumLaunchOptions } from '../../scripts/chromium.mjs';
 
 const JWT_SECRET = 'test-secret-with-at-least-32-characters!!';
@@ -23,7 +24,7 @@ let dataDir: string;
 let postgres: RunningPostgres;
 let db: pg.Pool;
 let auth: AuthServer;
-let server: Server;
+let served: ServedAuth;
 let baseUrl: string;
 let anonKey: string;
 let serviceKey: string;
@@ -90,6 +91,17 @@ async function waitForNoOtherClients(url: string): Promise<void> {
 let counter = 0;
 const uniqueEmail = (tag: string) => `${tag}-${Date.now()}-${counter++}@example.com`;
 
+/** Every mail the auth server sent (an email change's links), newest last. */
+const mails: Mail[] = [];
+const mailsTo = (address: string) => mails.filter((m) => m.to === address);
+/** The token hash of the link in the last mail to `address`. */
+function linkTokenIn(address: string): string {
+  const mail = mailsTo(address).at(-1);
+  expect(mail, `a mail to ${address}`).toBeTruthy();
+  const link = /https?:\/\/\S+\/verify\?\S+/.exec(mail!.text)?.[0];
+  return new URL(link!).searchParams.get('token')!;
+}
+
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'rb-auth-test-'));
   postgres = await startPostgres({ dataDir, port: await freePort(), password: 'postgres' });
@@ -100,6 +112,7 @@ beforeAll(async () => {
   baseUrl = `http://127.0.0.1:${port}`;
   anonKey = await sign({ role: 'anon', iss: 'supabase-demo' }, JWT_SECRET, '10y');
   serviceKey = await sign({ role: 'service_role', iss: 'supabase-demo' }, JWT_SECRET, '10y');
+  // the local default: email sign-up and sign-in off, addresses confirmed by mail
   auth = createAuthServer({
     databaseUrl: postgres.url,
     jwtSecret: JWT_SECRET,
@@ -108,28 +121,24 @@ beforeAll(async () => {
     anonKey,
     serviceRoleKey: serviceKey,
     refreshTokenReuseInterval: REUSE_INTERVAL_S,
+    mailMaxFrequency: 2,
+    mailer: { send: async (mail) => void mails.push(mail) },
   });
-  // the gateway's job, reduced to the prefix strip, plus the app page OAuth returns to
-  server = createServer((req, res) => {
-    const url = new URL(req.url ?? '/', baseUrl);
-    if (url.pathname.startsWith('/auth/v1/') || url.pathname === '/auth/v1') {
-      void auth.handle(req, res, url.pathname.slice('/auth/v1'.length) || '/', url.searchParams);
-    } else if (url.pathname === '/app/callback') {
-      res.writeHead(200, { 'Content-Type': 'text/html' });
-      res.end(
-        '<!doctype html><html lang="en"><title>Back in the app</title><p>Signed in</p></html>',
-      );
-    } else {
-      res.writeHead(404);
-      res.end();
-    }
-  });
-  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  // the gateway's job, reduced to the prefix, plus the app page OAuth returns to
+  served = await serveAuth(
+    auth,
+    (app) =>
+      app.get('/app/callback', (c) =>
+        c.html(
+          '<!doctype html><html lang="en"><title>Back in the app</title><p>Signed in</p></html>',
+        ),
+      ),
+    port,
+  );
 }, 120_000);
 
 afterAll(async () => {
-  await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
-  await auth?.close();
+  await served?.close();
   await db?.end();
   if (postgres) {
     // pool.end() resolves before the sockets close; stopping Postgres under a still-open
@@ -140,47 +149,87 @@ afterAll(async () => {
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 }, 60_000);
 
+/**
+ * A user made with the admin API and signed in with a link from generate_link, as tests (and
+ * operators) do on GoTrue when email sign-in is off. Returns the client holding the session.
+ */
+async function signedIn(
+  email: string,
+  userMetadata: Record<string, unknown> = {},
+): Promise<{ client: SupabaseClient; session: Session; user: User }> {
+  const admin = client(serviceKey).auth.admin;
+  const existing = await admin.createUser({
+    email,
+    email_confirm: true,
+    user_metadata: userMetadata,
+  });
+  expect(existing.error?.code ?? null, 'admin createUser').toBeNull();
+  return signInByLink(email);
+}
+
+async function signInByLink(email: string) {
+  const { data: link, error: linkError } = await client(serviceKey).auth.admin.generateLink({
+    type: 'magiclink',
+    email,
+  });
+  expect(linkError).toBeNull();
+  const supabase = client();
+  const { data, error } = await supabase.auth.verifyOtp({
+    token_hash: link.properties!.hashed_token,
+    type: 'magiclink',
+  });
+  expect(error).toBeNull();
+  return { client: supabase, session: data.session!, user: data.user! };
+}
+
 describe('auth server through supabase-js', () => {
-  it('publishes settings with the enabled providers', async () => {
+  it('publishes settings with the enabled providers: Google, Apple, anonymous; no email', async () => {
     const res = await fetch(`${baseUrl}/auth/v1/settings`);
     expect(res.status).toBe(200);
     const body = await res.json();
     expect(body.external).toMatchObject({
       google: true,
       apple: true,
-      email: true,
+      email: false,
       anonymous_users: true,
     });
-    expect(body).toMatchObject({ disable_signup: false, mailer_autoconfirm: true });
+    expect(body).toMatchObject({ disable_signup: false, mailer_autoconfirm: false });
   });
 
-  it('signs up with email and password and returns a session with GoTrue claims', async () => {
-    const supabase = client();
+  it('refuses email sign-up and password sign-in as GoTrue does with the email provider off', async () => {
     const email = uniqueEmail('signup');
-    const { data, error } = await supabase.auth.signUp({
+    const signUp = await client().auth.signUp({ email, password: 'correct horse' });
+    expect(signUp.error?.status).toBe(400);
+    expect(signUp.error?.code).toBe('email_provider_disabled');
+    expect(signUp.data.session).toBeNull();
+    expect((await db.query('select 1 from auth.users where email = $1', [email])).rowCount).toBe(0);
+    // a user who has a password (made by the admin API) cannot use it either
+    await client(serviceKey).auth.admin.createUser({
       email,
       password: 'correct horse',
-      options: { data: { full_name: 'Sign Up' } },
+      email_confirm: true,
     });
-    expect(error).toBeNull();
-    expect(data.session).not.toBeNull();
-    expect(data.user).toMatchObject({
+    const signIn = await client().auth.signInWithPassword({ email, password: 'correct horse' });
+    expect(signIn.error?.status).toBe(422);
+    expect(signIn.error?.code).toBe('email_provider_disabled');
+    expect(signIn.error?.message).toBe('Email logins are disabled');
+  });
+
+  it('signs a user made by the admin API in with a generated link, once, with GoTrue claims', async () => {
+    const email = uniqueEmail('link');
+    const { session, user } = await signedIn(email, { full_name: 'Link User' });
+    expect(user).toMatchObject({
       email,
       aud: 'authenticated',
       role: 'authenticated',
       is_anonymous: false,
       app_metadata: { provider: 'email', providers: ['email'] },
-      user_metadata: { full_name: 'Sign Up' },
+      user_metadata: { full_name: 'Link User' },
     });
-    expect(data.user?.email_confirmed_at).toBeTruthy();
-    expect(data.user?.identities?.[0]).toMatchObject({
-      provider: 'email',
-      identity_data: { email },
-    });
-
-    const claims = decodeJwt(data.session!.access_token);
+    expect(user.email_confirmed_at).toBeTruthy();
+    const claims = decodeJwt(session.access_token);
     expect(claims).toMatchObject({
-      sub: data.user!.id,
+      sub: user.id,
       aud: 'authenticated',
       role: 'authenticated',
       email,
@@ -188,48 +237,48 @@ describe('auth server through supabase-js', () => {
       iss: `${baseUrl}/auth/v1`,
       aal: 'aal1',
       is_anonymous: false,
-      app_metadata: { provider: 'email' },
-      user_metadata: { full_name: 'Sign Up' },
+      user_metadata: { full_name: 'Link User' },
     });
     expect(claims.session_id).toMatch(/^[0-9a-f-]{36}$/);
-    expect((claims.amr as { method: string }[])[0]?.method).toBe('password');
-    expect(data.session!.expires_in).toBe(3600);
-    expect(data.session!.token_type).toBe('bearer');
+    expect((claims.amr as { method: string }[])[0]?.method).toBe('otp');
+    expect(session.expires_in).toBe(3600);
+    expect(session.token_type).toBe('bearer');
 
-    const again = await client().auth.signUp({ email, password: 'another one' });
-    expect(again.error?.status).toBe(422);
-    expect(again.error?.code).toBe('user_already_exists');
-
-    const weak = await client().auth.signUp({ email: uniqueEmail('weak'), password: '123' });
-    expect(weak.error?.status).toBe(422);
-    expect(weak.error?.code).toBe('weak_password');
-
-    const badEmail = await client().auth.signUp({ email: 'not-an-email', password: 'long enough' });
-    expect(badEmail.error?.status).toBe(400);
-  });
-
-  it('signs in with a password and refuses a wrong one', async () => {
-    const email = uniqueEmail('signin');
-    await client().auth.signUp({ email, password: 'right password' });
-
-    const wrong = await client().auth.signInWithPassword({ email, password: 'wrong password' });
-    expect(wrong.error?.status).toBe(400);
-    expect(wrong.error?.code).toBe('invalid_credentials');
-
-    const supabase = client();
-    const { data, error } = await supabase.auth.signInWithPassword({
-      email: email.toUpperCase(),
-      password: 'right password',
+    // a link is good once; a made-up one never
+    const { data: link } = await client(serviceKey).auth.admin.generateLink({
+      type: 'magiclink',
+      email,
     });
-    expect(error).toBeNull();
-    expect(data.user?.email).toBe(email);
-    expect(data.user?.last_sign_in_at).toBeTruthy();
+    expect(link.properties?.action_link).toContain(`${baseUrl}/auth/v1/verify?token=`);
+    expect(link.properties?.email_otp).toMatch(/^\d{6}$/);
+    const hash = link.properties!.hashed_token;
+    expect(
+      (await client().auth.verifyOtp({ token_hash: hash, type: 'magiclink' })).error,
+    ).toBeNull();
+    const again = await client().auth.verifyOtp({ token_hash: hash, type: 'magiclink' });
+    expect(again.error?.status).toBe(403);
+    expect(again.error?.code).toBe('otp_expired');
+    // the six-digit code with the address works like the link
+    const { data: second } = await client(serviceKey).auth.admin.generateLink({
+      type: 'magiclink',
+      email,
+    });
+    const wrongCode = await client().auth.verifyOtp({ email, token: '000000', type: 'magiclink' });
+    expect(wrongCode.error?.code).toBe('otp_expired');
+    const byCode = await client().auth.verifyOtp({
+      email,
+      token: second.properties!.email_otp,
+      type: 'magiclink',
+    });
+    expect(byCode.error).toBeNull();
+    expect(byCode.data.user?.id).toBe(user.id);
+    // only the service role makes links
+    const notAdmin = await client().auth.admin.generateLink({ type: 'magiclink', email });
+    expect(notAdmin.error?.status).toBe(403);
   });
 
   it('rotates refresh tokens, tolerates a concurrent reuse briefly, then revokes the family', async () => {
-    const email = uniqueEmail('refresh');
-    const { data: signedUp } = await client().auth.signUp({ email, password: 'refresh me' });
-    const first = signedUp.session!;
+    const { session: first } = await signedIn(uniqueEmail('refresh'));
 
     const { data: r1, error: e1 } = await client().auth.refreshSession({
       refresh_token: first.refresh_token,
@@ -261,11 +310,8 @@ describe('auth server through supabase-js', () => {
   });
 
   it('gives two concurrent refreshes of one token the same new token', async () => {
-    const { data } = await client().auth.signUp({
-      email: uniqueEmail('race'),
-      password: 'two tabs at once',
-    });
-    const token = data.session!.refresh_token;
+    const { session } = await signedIn(uniqueEmail('race'));
+    const token = session.refresh_token;
     const [a, b] = await Promise.all([
       client().auth.refreshSession({ refresh_token: token }),
       client().auth.refreshSession({ refresh_token: token }),
@@ -276,54 +322,107 @@ describe('auth server through supabase-js', () => {
     expect(a.data.session!.refresh_token).not.toBe(token);
   });
 
-  it('gets and updates the user (metadata merge, password, email)', async () => {
+  it('gets and updates the user: metadata merge and password', async () => {
     const email = uniqueEmail('update');
-    const supabase = client();
-    await supabase.auth.signUp({
-      email,
-      password: 'first password',
-      options: { data: { full_name: 'Old', keep: 1 } },
-    });
+    const { client: supabase } = await signedIn(email, { full_name: 'Old', keep: 1 });
 
     const { data: got, error: getError } = await supabase.auth.getUser();
     expect(getError).toBeNull();
     expect(got.user?.email).toBe(email);
 
-    const newEmail = uniqueEmail('updated');
     const { data: updated, error } = await supabase.auth.updateUser({
-      email: newEmail,
       password: 'second password',
       data: { full_name: 'New Name', avatar_url: 'https://example.com/a.png' },
     });
     expect(error).toBeNull();
     expect(updated.user).toMatchObject({
-      email: newEmail,
+      email,
       user_metadata: { full_name: 'New Name', keep: 1, avatar_url: 'https://example.com/a.png' },
     });
-
     const same = await supabase.auth.updateUser({ password: 'second password' });
     expect(same.error?.code).toBe('same_password');
+    // app_metadata is the service role's
+    const res = await fetch(`${baseUrl}/auth/v1/user`, {
+      method: 'PUT',
+      headers: {
+        apikey: anonKey,
+        authorization: `Bearer ${(await supabase.auth.getSession()).data.session!.access_token}`,
+        'content-type': 'application/json',
+      },
+      body: JSON.stringify({ app_metadata: { role: 'admin' } }),
+    });
+    expect(res.status).toBe(403);
+  });
 
-    const old = await client().auth.signInWithPassword({
-      email: newEmail,
-      password: 'first password',
+  it('changes an email only when both addresses confirm by the mailed links (secure email change)', async () => {
+    const email = uniqueEmail('old');
+    const { client: supabase, user } = await signedIn(email);
+    const newEmail = uniqueEmail('new');
+    const { data, error } = await supabase.auth.updateUser(
+      { email: newEmail },
+      { emailRedirectTo: `${baseUrl}/app/callback` },
+    );
+    expect(error).toBeNull();
+    // nothing changed yet: the new address is pending, and a link went to each address
+    expect(data.user).toMatchObject({ email, new_email: newEmail });
+    expect((await supabase.auth.getUser()).data.user?.email).toBe(email);
+    expect(mailsTo(newEmail)).toHaveLength(1);
+    expect(mailsTo(email)).toHaveLength(1);
+    expect(mailsTo(newEmail)[0]!.text).toContain(
+      `redirect_to=${encodeURIComponent(`${baseUrl}/app/callback`)}`,
+    );
+    // the same request again within a minute is refused, as GoTrue's SMTP max frequency does
+    const again = await supabase.auth.updateUser({ email: newEmail });
+    expect(again.error?.status).toBe(429);
+    expect(again.error?.code).toBe('over_email_send_rate_limit');
+
+    // the new address's link, opened in the browser: accepted, waiting for the other one
+    const first = await fetch(
+      `${baseUrl}/auth/v1/verify?token=${linkTokenIn(newEmail)}&type=email_change&redirect_to=${encodeURIComponent(`${baseUrl}/app/callback`)}`,
+      { redirect: 'manual' },
+    );
+    expect(first.status).toBe(303);
+    const firstBack = new URL(first.headers.get('location')!);
+    expect(firstBack.origin + firstBack.pathname).toBe(`${baseUrl}/app/callback`);
+    expect(new URLSearchParams(firstBack.hash.slice(1)).get('message')).toMatch(
+      /^Confirmation link accepted/,
+    );
+    expect((await supabase.auth.getUser()).data.user?.email).toBe(email);
+    // the current address's code (verifyOtp with the code from the mail) completes the change
+    const code = /enter this code: (\d{6})/.exec(mailsTo(email)[0]!.text)![1]!;
+    const done = await client().auth.verifyOtp({ email, token: code, type: 'email_change' });
+    expect(done.error).toBeNull();
+    expect(done.data.user).toMatchObject({ id: user.id, email: newEmail });
+    expect(done.data.user?.new_email).toBeUndefined();
+    const identity = await db.query<{ email: string }>(
+      `select email from auth.identities where user_id = $1 and provider = 'email'`,
+      [user.id],
+    );
+    expect(identity.rows[0]?.email).toBe(newEmail);
+    // used links do not work twice
+    const replay = await client().auth.verifyOtp({ email, token: code, type: 'email_change' });
+    expect(replay.error?.code).toBe('otp_expired');
+  });
+
+  it('refuses an email change to an address someone else has, and a forged link', async () => {
+    const taken = uniqueEmail('taken');
+    await signedIn(taken);
+    const { client: supabase } = await signedIn(uniqueEmail('wants'));
+    const { error } = await supabase.auth.updateUser({ email: taken });
+    expect(error?.status).toBe(422);
+    expect(error?.code).toBe('email_exists');
+    const forged = await fetch(`${baseUrl}/auth/v1/verify`, {
+      method: 'POST',
+      headers: { apikey: anonKey, 'content-type': 'application/json' },
+      body: JSON.stringify({ type: 'email_change', token_hash: 'f'.repeat(56) }),
     });
-    expect(old.error?.code).toBe('invalid_credentials');
-    const fresh = await client().auth.signInWithPassword({
-      email: newEmail,
-      password: 'second password',
-    });
-    expect(fresh.error).toBeNull();
-    expect(decodeJwt(fresh.data.session!.access_token).user_metadata).toMatchObject({
-      full_name: 'New Name',
-    });
+    expect(forged.status).toBe(403);
+    expect(await forged.json()).toMatchObject({ error_code: 'otp_expired' });
   });
 
   it('signs out: the refresh token is then refused and the access token no longer finds its session', async () => {
-    const email = uniqueEmail('logout');
-    const supabase = client();
-    const { data } = await supabase.auth.signUp({ email, password: 'sign me out' });
-    const { access_token, refresh_token } = data.session!;
+    const { client: supabase, session } = await signedIn(uniqueEmail('logout'));
+    const { access_token, refresh_token } = session;
 
     const { error } = await supabase.auth.signOut();
     expect(error).toBeNull();
@@ -341,21 +440,18 @@ describe('auth server through supabase-js', () => {
 
   it('signs out locally without ending the other sessions', async () => {
     const email = uniqueEmail('local');
-    await client().auth.signUp({ email, password: 'two devices' });
-    const phone = client();
-    const laptop = client();
-    const { data: p } = await phone.auth.signInWithPassword({ email, password: 'two devices' });
-    const { data: l } = await laptop.auth.signInWithPassword({ email, password: 'two devices' });
+    const { client: phone, session: p } = await signedIn(email);
+    const { session: l } = await signInByLink(email);
     expect((await phone.auth.signOut({ scope: 'local' })).error).toBeNull();
     expect(
-      (await client().auth.refreshSession({ refresh_token: p.session!.refresh_token })).error?.code,
+      (await client().auth.refreshSession({ refresh_token: p.refresh_token })).error?.code,
     ).toBe('refresh_token_not_found');
     expect(
-      (await client().auth.refreshSession({ refresh_token: l.session!.refresh_token })).error,
+      (await client().auth.refreshSession({ refresh_token: l.refresh_token })).error,
     ).toBeNull();
   });
 
-  it('signs in anonymously with is_anonymous in the JWT', async () => {
+  it('signs in anonymously; an email added later holds only once its mailed link is opened', async () => {
     const supabase = client();
     const { data, error } = await supabase.auth.signInAnonymously({
       options: { data: { theme: 'dark' } },
@@ -371,11 +467,21 @@ describe('auth server through supabase-js', () => {
     expect(claims).toMatchObject({ is_anonymous: true, role: 'authenticated', sub: data.user!.id });
     expect((claims.amr as { method: string }[])[0]?.method).toBe('anonymous');
 
-    // adding an email makes the anonymous user permanent (emails are auto-confirmed locally)
+    // adding an email: still anonymous, no address, until the mailed link is opened
     const email = uniqueEmail('converted');
-    const { data: converted, error: convertError } = await supabase.auth.updateUser({ email });
+    const { data: pending, error: pendingError } = await supabase.auth.updateUser({ email });
+    expect(pendingError).toBeNull();
+    expect(pending.user).toMatchObject({ email: '', new_email: email, is_anonymous: true });
+    expect(
+      (await db.query('select 1 from public.profiles where id = $1', [data.user!.id])).rowCount,
+    ).toBe(0);
+    expect(mailsTo(email)).toHaveLength(1);
+    const { data: converted, error: convertError } = await client().auth.verifyOtp({
+      token_hash: linkTokenIn(email),
+      type: 'email_change',
+    });
     expect(convertError).toBeNull();
-    expect(converted.user).toMatchObject({ email, is_anonymous: false });
+    expect(converted.user).toMatchObject({ id: data.user!.id, email, is_anonymous: false });
   });
 
   it('refuses malformed emails and bad pagination as GoTrue does', async () => {
@@ -387,16 +493,16 @@ describe('auth server through supabase-js', () => {
       'a b@c.de',
       'a@b..c',
     ]) {
-      const { error } = await client().auth.signUp({ email, password: 'correct horse battery' });
-      expect(error?.status, email).toBe(400);
-      expect(error?.message, email).toBe('Unable to validate email address: invalid format');
       const created = await client(serviceKey).auth.admin.createUser({
         email,
         password: 'x'.repeat(12),
       });
+      expect(created.error?.status, email).toBe(400);
       expect(created.error?.message, email).toBe(
         'Unable to validate email address: invalid format',
       );
+      const link = await client(serviceKey).auth.admin.generateLink({ type: 'magiclink', email });
+      expect(link.error?.status, email).toBe(400);
     }
     expect((await db.query(`select 1 from auth.users where email like '%..%'`)).rowCount).toBe(0);
     // supabase-js sends page and per_page as given; GoTrue parses them as unsigned integers
@@ -418,7 +524,6 @@ describe('auth server through supabase-js', () => {
     const email = uniqueEmail('admin');
     const { data: created, error } = await admin.createUser({
       email,
-      password: 'made by admin',
       email_confirm: true,
       user_metadata: { full_name: 'Admin Made' },
     });
@@ -435,11 +540,7 @@ describe('auth server through supabase-js', () => {
     const notAdmin = await client().auth.admin.deleteUser(id);
     expect(notAdmin.error?.status).toBe(403);
 
-    const { data: session } = await client().auth.signInWithPassword({
-      email,
-      password: 'made by admin',
-    });
-    expect(session.session).not.toBeNull();
+    const { session } = await signInByLink(email);
 
     const { error: deleteError } = await admin.deleteUser(id);
     expect(deleteError).toBeNull();
@@ -448,20 +549,15 @@ describe('auth server through supabase-js', () => {
     const rows = await db.query('select 1 from auth.users where id = $1', [id]);
     expect(rows.rowCount).toBe(0);
     // sessions and refresh tokens went with the user
-    const refreshed = await client().auth.refreshSession({
-      refresh_token: session.session!.refresh_token,
-    });
+    const refreshed = await client().auth.refreshSession({ refresh_token: session.refresh_token });
     expect(refreshed.error?.status).toBe(400);
-    const signIn = await client().auth.signInWithPassword({ email, password: 'made by admin' });
-    expect(signIn.error?.code).toBe('invalid_credentials');
+    const link = await admin.generateLink({ type: 'magiclink', email });
+    expect(link.error?.status).toBe(404);
   });
 
   it('refuses forged, expired and unsigned JWTs with 401', async () => {
-    const { data } = await client().auth.signUp({
-      email: uniqueEmail('jwt'),
-      password: 'jwt checks',
-    });
-    const real = decodeJwt(data.session!.access_token);
+    const { session } = await signedIn(uniqueEmail('jwt'));
+    const real = decodeJwt(session.access_token);
 
     const forged = await sign(
       { ...real, exp: undefined, iat: undefined },
@@ -728,5 +824,70 @@ describe('auth server through supabase-js', () => {
         await context.close();
       }
     }, 60_000);
+  });
+});
+
+describe('with the email provider on (a project that enables it)', () => {
+  let emailAuth: ServedAuth;
+  beforeAll(async () => {
+    emailAuth = await serveAuth(
+      createAuthServer({
+        databaseUrl: postgres.url,
+        jwtSecret: JWT_SECRET,
+        externalUrl: `${baseUrl}/auth/v1`,
+        siteUrl: baseUrl,
+        anonKey,
+        serviceRoleKey: serviceKey,
+        emailEnabled: true,
+        mailer: { send: async (mail) => void mails.push(mail) },
+      }),
+    );
+  });
+  afterAll(async () => {
+    await emailAuth?.close();
+  });
+  const emailClient = () =>
+    createClient(emailAuth.url, anonKey, {
+      auth: { autoRefreshToken: false, persistSession: false, detectSessionInUrl: false },
+    });
+
+  it('signs up unconfirmed, mails the confirmation link, and signs in once it is opened', async () => {
+    const email = uniqueEmail('confirm');
+    const { data, error } = await emailClient().auth.signUp({
+      email,
+      password: 'correct horse',
+      options: { data: { full_name: 'Sign Up' } },
+    });
+    expect(error).toBeNull();
+    expect(data.session).toBeNull();
+    expect(data.user).toMatchObject({ email, user_metadata: { full_name: 'Sign Up' } });
+    expect(data.user?.email_confirmed_at).toBeUndefined();
+    const early = await emailClient().auth.signInWithPassword({ email, password: 'correct horse' });
+    expect(early.error?.code).toBe('email_not_confirmed');
+
+    const { data: confirmed, error: confirmError } = await emailClient().auth.verifyOtp({
+      token_hash: linkTokenIn(email),
+      type: 'signup',
+    });
+    expect(confirmError).toBeNull();
+    expect(confirmed.user?.email_confirmed_at).toBeTruthy();
+    const signIn = await emailClient().auth.signInWithPassword({
+      email: email.toUpperCase(),
+      password: 'correct horse',
+    });
+    expect(signIn.error).toBeNull();
+    expect(
+      (decodeJwt(signIn.data.session!.access_token).amr as { method: string }[])[0]?.method,
+    ).toBe('password');
+    const wrong = await emailClient().auth.signInWithPassword({
+      email,
+      password: 'wrong password',
+    });
+    expect(wrong.error?.code).toBe('invalid_credentials');
+
+    const again = await emailClient().auth.signUp({ email, password: 'another one' });
+    expect(again.error?.code).toBe('user_already_exists');
+    const weak = await emailClient().auth.signUp({ email: uniqueEmail('weak'), password: '123' });
+    expect(weak.error?.code).toBe('weak_password');
   });
 });

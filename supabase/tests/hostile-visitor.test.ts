@@ -1527,7 +1527,7 @@ describe('abuse: anonymous sign-up storm', () => {
    */
   async function authWithDefaultLimit(trustedProxies: string[] = []) {
     const { createAuthServer } = await import('../local/auth/server.ts');
-    const http = await import('node:http');
+    const { serveAuth } = await import('./support/auth-server.ts');
     const auth = createAuthServer({
       databaseUrl: stack().dbUrl,
       jwtSecret: stack().jwtSecret,
@@ -1537,20 +1537,8 @@ describe('abuse: anonymous sign-up storm', () => {
       serviceRoleKey: stack().serviceRoleKey,
       trustedProxies,
     });
-    const server = http.createServer((req, res) => {
-      const url = new URL(req.url ?? '/', 'http://local');
-      void auth.handle(req, res, url.pathname.replace(/^\/auth\/v1/, ''), url.searchParams);
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const port = (server.address() as { port: number }).port;
-    return {
-      url: `http://127.0.0.1:${port}`,
-      close: async () => {
-        server.closeAllConnections();
-        await new Promise((resolve) => server.close(resolve));
-        await auth.close();
-      },
-    };
+    const served = await serveAuth(auth);
+    return { url: served.url, close: served.close };
   }
 
   /** Anonymous users this test made (each sign-in carries its marker: other files sign in too). */

@@ -1,6 +1,6 @@
 // The local stand-in for Google's and Apple's consent screens. No scripts: a plain form that
 // posts what "the provider" would return (email, name, picture) to the auth server's callback.
-import { escapeHtml } from './http.ts';
+import { escapeHtml } from '../http.ts';
 
 export const PROVIDER_LABELS: Record<string, string> = { google: 'Google', apple: 'Apple' };
 

@@ -1,6 +1,6 @@
 // HS256 JWTs: the access tokens (with GoTrue's claims) and the signed OAuth `state`.
 import { SignJWT, jwtVerify, errors, type JWTPayload } from 'jose';
-import { unauthorized } from './http.ts';
+import { unauthorized } from './errors.ts';
 
 export interface AccessTokenClaims extends JWTPayload {
   sub: string;

@@ -1,19 +1,11 @@
-// Supabase Auth's limit on anonymous sign-ins (GoTrue RATE_LIMIT_ANONYMOUS_USERS, a project's
-// `rate_limit_anonymous_users`): a token bucket per client address, that many an hour with a
-// burst of as many. The client address is the socket's peer, or, when the peer is a trusted
-// proxy (GoTrue reads it from the header named by RATE_LIMIT_HEADER behind Supabase's gateway),
-// the last X-Forwarded-For entry that is not itself a trusted proxy: a client cannot choose it
-// by sending the header itself.
+// Supabase Auth's per-address limits (GoTrue's RATE_LIMIT_* settings, a project's
+// `rate_limit_*`): token buckets per client address. The client address is the socket's peer,
+// or, when the peer is a trusted proxy (the local gateway, which appends the peer it saw to
+// X-Forwarded-For; GoTrue reads Sb-Forwarded-For or RATE_LIMIT_HEADER behind Supabase's own
+// edge), the right-most X-Forwarded-For entry that is not itself a trusted proxy: a client
+// cannot choose it by sending the header itself.
 import type { IncomingMessage } from 'node:http';
-import { isIP } from 'node:net';
-
-/** `::ffff:1.2.3.4` (IPv4 on an IPv6 socket) as `1.2.3.4`; anything that is not an address as ''. */
-export function normaliseAddress(raw: string | undefined): string {
-  const text = (raw ?? '').trim().replace(/^\[|\]$/g, '');
-  const v4 = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(text);
-  const address = v4 ? v4[1]! : text;
-  return isIP(address) ? address.toLowerCase() : '';
-}
+import { normaliseAddress } from '../http.ts';
 
 /** The client's address: see the header. */
 export function clientAddress(req: IncomingMessage, trustedProxies: ReadonlySet<string>): string {
@@ -37,24 +29,41 @@ interface Bucket {
   at: number;
 }
 
-/** Per-key token buckets: `perHour` an hour, a burst of as many. */
-export class HourlyLimiter {
+/**
+ * Per-key token buckets, as GoTrue's limiters (tollbooth): `burst` tokens, refilled at `limit`
+ * per `windowMs`. A limit of 0 means no limit.
+ */
+export class RateLimiter {
   private readonly buckets = new Map<string, Bucket>();
+  private readonly perMs: number;
 
   constructor(
-    private readonly perHour: number,
+    private readonly limit: number,
+    windowMs: number,
+    private readonly burst: number = limit,
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    this.perMs = limit / windowMs;
+  }
 
-  /** Takes a token for `key`; false when its bucket is empty. A limit of 0 means no limit. */
+  /** `limit` an hour with a burst of as many (RATE_LIMIT_ANONYMOUS_USERS). */
+  static perHour(limit: number, now?: () => number): RateLimiter {
+    return new RateLimiter(limit, 3_600_000, limit, now);
+  }
+
+  /** `limit` per five minutes with a burst of 30 (RATE_LIMIT_OTP, _VERIFY, _TOKEN_REFRESH). */
+  static perFiveMinutes(limit: number, now?: () => number): RateLimiter {
+    return new RateLimiter(limit, 300_000, Math.min(30, Math.max(limit, 1)), now);
+  }
+
+  /** Takes a token for `key`; false when its bucket is empty. */
   take(key: string): boolean {
-    if (this.perHour <= 0) return true;
+    if (this.limit <= 0) return true;
     const now = this.now();
-    const rate = this.perHour / 3_600_000;
     const bucket = this.buckets.get(key);
     const tokens = bucket
-      ? Math.min(this.perHour, bucket.tokens + (now - bucket.at) * rate)
-      : this.perHour;
+      ? Math.min(this.burst, bucket.tokens + (now - bucket.at) * this.perMs)
+      : this.burst;
     if (tokens < 1) {
       if (bucket) Object.assign(bucket, { tokens, at: now });
       return false;
@@ -66,9 +75,8 @@ export class HourlyLimiter {
 
   /** Buckets that filled up again are the same as no bucket. */
   private forgetFull(now: number): void {
-    const rate = this.perHour / 3_600_000;
     for (const [key, b] of this.buckets) {
-      if (b.tokens + (now - b.at) * rate >= this.perHour) this.buckets.delete(key);
+      if (b.tokens + (now - b.at) * this.perMs >= this.burst) this.buckets.delete(key);
     }
   }
 }

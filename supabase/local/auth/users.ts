@@ -1,5 +1,6 @@
 // auth.users / auth.identities access and the JSON shapes GoTrue answers with.
 import type pg from 'pg';
+import { unprocessable } from './errors.ts';
 
 /** Anything that can run a query: the pool or a client inside a transaction. */
 export type Queryable = Pick<pg.PoolClient, 'query'>;
@@ -22,6 +23,15 @@ export interface UserRow {
   banned_until: Date | null;
   deleted_at: Date | null;
   is_anonymous: boolean;
+  confirmation_token: string | null;
+  confirmation_sent_at: Date | null;
+  recovery_token: string | null;
+  recovery_sent_at: Date | null;
+  email_change: string | null;
+  email_change_token_new: string | null;
+  email_change_token_current: string | null;
+  email_change_confirm_status: number;
+  email_change_sent_at: Date | null;
 }
 
 export interface IdentityRow {
@@ -38,7 +48,8 @@ export interface IdentityRow {
 
 const USER_COLUMNS = `id, aud, role, email, encrypted_password, email_confirmed_at, invited_at, phone,
   phone_confirmed_at, last_sign_in_at, raw_app_meta_data, raw_user_meta_data, created_at, updated_at,
-  banned_until, deleted_at, is_anonymous`;
+  banned_until, deleted_at, is_anonymous, confirmation_token, confirmation_sent_at, recovery_token, recovery_sent_at, email_change,
+  email_change_token_new, email_change_token_current, email_change_confirm_status, email_change_sent_at`;
 
 export async function findUserById(
   db: Queryable,
@@ -49,6 +60,20 @@ export async function findUserById(
   const { rows } = await db.query<UserRow>(
     `select ${USER_COLUMNS} from auth.users where id = $1${lock ? ' for update' : ''}`,
     [id],
+  );
+  return rows[0];
+}
+
+/** The user holding a mailed link's token hash in one of `columns`, locked for the update. */
+export async function findUserByLinkToken(
+  db: Queryable,
+  columns: string[],
+  hash: string,
+): Promise<UserRow | undefined> {
+  const where = columns.map((column) => `${column} = $1`).join(' or ');
+  const { rows } = await db.query<UserRow>(
+    `select ${USER_COLUMNS} from auth.users where ${where} for update`,
+    [hash],
   );
   return rows[0];
 }
@@ -116,6 +141,62 @@ export async function insertIdentity(
   );
 }
 
+/** Merges metadata like GoTrue: keys set to null are removed. */
+export async function mergeMetadata(
+  db: Queryable,
+  userId: string,
+  column: 'raw_user_meta_data' | 'raw_app_meta_data',
+  data: Record<string, unknown>,
+): Promise<void> {
+  const removed = Object.keys(data).filter((k) => data[k] === null);
+  const kept = Object.fromEntries(Object.entries(data).filter(([, v]) => v !== null));
+  await db.query(
+    `update auth.users set ${column} = (${column} || $2::jsonb) - $3::text[], updated_at = now()
+     where id = $1`,
+    [userId, JSON.stringify(kept), removed],
+  );
+}
+
+/** The address belongs to another user. */
+export const emailExists = () =>
+  unprocessable('email_exists', 'A user with this email address has already been registered');
+
+/**
+ * Makes `email` the user's confirmed address and keeps the email identity in step (creating it
+ * when missing); an anonymous user becomes permanent. Only for an address already proven (a
+ * mailed link opened, a provider's verified email) or set by the service role.
+ */
+export async function setConfirmedEmail(
+  db: Queryable,
+  user: UserRow,
+  email: string,
+): Promise<void> {
+  const taken = await findUserByEmail(db, email);
+  if (taken && taken.id !== user.id) throw emailExists();
+  await db.query(
+    `update auth.users set email = $2, email_confirmed_at = coalesce(email_confirmed_at, now()),
+       email_change = null, email_change_token_new = null, email_change_token_current = null,
+       email_change_confirm_status = 0, email_change_sent_at = null, updated_at = now()
+     where id = $1`,
+    [user.id, email],
+  );
+  const identityData = { sub: user.id, email, email_verified: true, phone_verified: false };
+  const { rowCount } = await db.query(
+    `update auth.identities set identity_data = identity_data || $2::jsonb, updated_at = now()
+     where user_id = $1 and provider = 'email'`,
+    [user.id, JSON.stringify(identityData)],
+  );
+  if (!rowCount) await insertIdentity(db, user.id, 'email', user.id, identityData);
+  if (user.is_anonymous) {
+    await db.query(
+      `update auth.users set is_anonymous = false,
+         raw_app_meta_data = raw_app_meta_data || '{"provider":"email"}'::jsonb where id = $1`,
+      [user.id],
+    );
+  }
+  await syncProviders(db, user.id);
+}
+
 /** app_metadata.providers = the user's identity providers, as GoTrue's UpdateAppMetaDataProviders. */
 export async function syncProviders(db: Queryable, userId: string): Promise<void> {
   await db.query(
@@ -164,6 +245,10 @@ export function userJson(row: UserRow, identities: IdentityRow[]) {
     updated_at: iso(row.updated_at),
     banned_until: iso(row.banned_until),
     is_anonymous: row.is_anonymous,
+    new_email: row.email_change || undefined,
+    email_change_sent_at: iso(row.email_change_sent_at),
+    confirmation_sent_at: iso(row.confirmation_sent_at),
+    recovery_sent_at: iso(row.recovery_sent_at),
   };
 }
 

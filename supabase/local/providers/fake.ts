@@ -3,10 +3,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Log } from '../process.ts';
 import type { Mailbox } from './mailbox.ts';
 import type { Zone } from './dns/zone.ts';
-import type { ProvidersOptions } from './server.ts';
 
 /** What the providers server hands every fake when it creates it. */
-export interface FakeContext {
+export interface FakeContext<Options = undefined> {
   /** The providers server's origin, e.g. http://127.0.0.1:54327 (no trailing slash). */
   baseUrl: string;
   /** The local mailbox: fakes that "send" mail put it here. */
@@ -15,8 +14,8 @@ export interface FakeContext {
   zone: Zone;
   /** Where the DNS server listens, `127.0.0.1:<port>`. */
   dnsAddress: string;
-  /** The server's options; each fake reads its own part (e.g. `options.ses`). */
-  options: ProvidersOptions;
+  /** The fake's own part of the server's options (the registry, fakes.ts, picks it). */
+  options: Options;
   log: Log;
   /**
    * Tells the server that the fake with this prefix changed its `persistent` state (a timer
@@ -62,4 +61,6 @@ export interface ProviderFake {
   close?(): void | Promise<void>;
 }
 
-export type FakeFactory = (ctx: FakeContext) => ProviderFake | Promise<ProviderFake>;
+export type FakeFactory<Options = undefined> = (
+  ctx: FakeContext<Options>,
+) => ProviderFake | Promise<ProviderFake>;

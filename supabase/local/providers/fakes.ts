@@ -1,19 +1,41 @@
-// Every fake the providers server mounts, one module each (see README.md: adding a fake).
-import type { FakeFactory } from './fake.ts';
+// Every fake the providers server mounts, one module each (see README.md: adding a fake), and
+// the server's options, of which each fake gets its own part.
+import type { FakeContext, ProviderFake } from './fake.ts';
+import type { Log } from '../process.ts';
 import { createDnsFake } from './dns/index.ts';
-import { createNotionFake } from './notion/index.ts';
-import { createPayPalFake } from './paypal/index.ts';
-import { createPortOneFake } from './portone/index.ts';
-import { createSesFake } from './ses/index.ts';
+import { createNotionFake, type NotionFakeOptions } from './notion/index.ts';
+import { createPayPalFake, type PayPalFakeOptions } from './paypal/index.ts';
+import { createPortOneFake, type PortOneFakeOptions } from './portone/index.ts';
+import { createSesFake, type SesFakeOptions } from './ses/index.ts';
 import { createPagesFake } from './pages/index.ts';
 import { createTurnstileFake } from './turnstile/index.ts';
 
-export const FAKES: FakeFactory[] = [
-  createSesFake,
-  createDnsFake,
-  createPortOneFake,
-  createPayPalFake,
-  createNotionFake,
-  createPagesFake,
-  createTurnstileFake,
+/** What `startProviders` (server.ts) is started with; each fake reads its own part. */
+export interface ProvidersOptions {
+  port: number;
+  /** UDP and TCP port of the DNS server (0: any free one). */
+  dnsPort: number;
+  log?: Log;
+  ses: SesFakeOptions;
+  /** The PortOne V2 fake (defaults: portone/index.ts). */
+  portone?: Partial<PortOneFakeOptions>;
+  /** The PayPal fake (defaults: paypal/index.ts). */
+  paypal?: Partial<PayPalFakeOptions>;
+  /** The OAuth client the Notion fake accepts (the functions get the same id and secret). */
+  notion?: NotionFakeOptions;
+  /** Where the mailbox and the fakes keep their state across restarts; none: memory only. */
+  stateDir?: string;
+}
+
+type Mount = (ctx: FakeContext<ProvidersOptions>) => ProviderFake | Promise<ProviderFake>;
+
+/** Each fake with its part of the options. */
+export const FAKES: Mount[] = [
+  (ctx) => createSesFake({ ...ctx, options: ctx.options.ses }),
+  (ctx) => createDnsFake({ ...ctx, options: undefined }),
+  (ctx) => createPortOneFake({ ...ctx, options: ctx.options.portone }),
+  (ctx) => createPayPalFake({ ...ctx, options: ctx.options.paypal }),
+  (ctx) => createNotionFake({ ...ctx, options: ctx.options.notion }),
+  (ctx) => createPagesFake({ ...ctx, options: undefined }),
+  (ctx) => createTurnstileFake({ ...ctx, options: undefined }),
 ];

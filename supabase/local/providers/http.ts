@@ -1,108 +1,19 @@
-// Small HTTP helpers shared by the providers server and its fakes.
-import type { IncomingMessage, ServerResponse } from 'node:http';
+// The providers server's page kit; the HTTP helpers themselves are the local servers' shared
+// ones (../http.ts), re-exported here for the fakes.
+import { escapeHtml } from '../http.ts';
 
-export class HttpError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
-/** Reads a request body up to `limit` bytes (a 413 beyond). */
-export async function readBody(req: IncomingMessage, limit = 1024 * 1024): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    const buf = chunk as Buffer;
-    size += buf.length;
-    if (size > limit) throw new HttpError(413, `Request body larger than ${limit} bytes`);
-    chunks.push(buf);
-  }
-  return Buffer.concat(chunks);
-}
-
-export type JsonObject = Record<string, unknown>;
-
-export const isObject = (value: unknown): value is JsonObject =>
-  value !== null && typeof value === 'object' && !Array.isArray(value);
-
-/** A JSON object body; an empty body is `{}`. */
-export async function readJson(req: IncomingMessage, limit?: number): Promise<JsonObject> {
-  const text = (await readBody(req, limit)).toString('utf8');
-  if (text.trim() === '') return {};
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    throw new HttpError(400, 'Body is not valid JSON');
-  }
-  if (!isObject(value)) throw new HttpError(400, 'Body must be a JSON object');
-  return value;
-}
-
-export function sendJson(
-  res: ServerResponse,
-  status: number,
-  body: unknown,
-  headers: Record<string, string> = {},
-): void {
-  const text = JSON.stringify(body);
-  res.writeHead(status, {
-    'content-type': 'application/json',
-    'content-length': Buffer.byteLength(text),
-    'cache-control': 'no-store',
-    ...headers,
-  });
-  res.end(text);
-}
-
-export function sendText(
-  res: ServerResponse,
-  status: number,
-  text: string,
-  type = 'text/plain; charset=utf-8',
-): void {
-  res.writeHead(status, {
-    'content-type': type,
-    'content-length': Buffer.byteLength(text),
-    'cache-control': 'no-store',
-  });
-  res.end(text);
-}
-
-/** Our own pages: no script at all, styles inline, mail bodies only in a same-origin frame. */
-export const PAGE_CSP =
-  "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; frame-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
-
-export function sendHtml(
-  res: ServerResponse,
-  status: number,
-  html: string,
-  csp: string = PAGE_CSP,
-  extra: Record<string, string> = {},
-): void {
-  res.writeHead(status, {
-    'content-type': 'text/html; charset=utf-8',
-    'content-length': Buffer.byteLength(html),
-    'cache-control': 'no-store',
-    'content-security-policy': csp,
-    'x-content-type-options': 'nosniff',
-    'referrer-policy': 'no-referrer',
-    ...extra,
-  });
-  res.end(html);
-}
-
-export function escapeHtml(value: string): string {
-  return value
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&#39;');
-}
+export {
+  escapeHtml,
+  HttpError,
+  isObject,
+  PAGE_CSP,
+  readBody,
+  readJson,
+  sendHtml,
+  sendJson,
+  sendText,
+  type JsonObject,
+} from '../http.ts';
 
 /** A whole page in the providers server's look: plain HTML, no script. */
 export function page(title: string, body: string): string {

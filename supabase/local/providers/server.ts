@@ -10,37 +10,21 @@
 // With a state directory, the mailbox and each fake's `persistent` state are kept there across
 // restarts (state-store.ts). Listens on 127.0.0.1 only and answers only requests for 127.0.0.1/localhost from no other
 // site (the control endpoints have no authentication).
-import http, { type Server } from 'node:http';
+import type { IncomingMessage, Server } from 'node:http';
 import { join } from 'node:path';
 import type { Log } from '../process.ts';
 import { startDnsServer, type DnsServer } from './dns/server.ts';
 import { seedRecords } from './dns/index.ts';
 import { Zone } from './dns/zone.ts';
 import type { FakeContext, ProviderFake } from './fake.ts';
-import { FAKES } from './fakes.ts';
+import { FAKES, type ProvidersOptions } from './fakes.ts';
 import { escapeHtml, HttpError, page, sendHtml, sendJson } from './http.ts';
+import { closeServer, listen, requestUrl, serve, type Handler } from '../http.ts';
 import { handleMailbox, Mailbox, renderMailboxSection } from './mailbox.ts';
-import type { NotionFakeOptions } from './notion/index.ts';
-import type { SesFake, SesFakeOptions } from './ses/index.ts';
-import type { PortOneFakeOptions } from './portone/index.ts';
-import type { PayPalFakeOptions } from './paypal/index.ts';
+import type { SesFake } from './ses/index.ts';
 import { StateStore } from './state-store.ts';
 
-export interface ProvidersOptions {
-  port: number;
-  /** UDP and TCP port of the DNS server (0: any free one). */
-  dnsPort: number;
-  log?: Log;
-  ses: SesFakeOptions;
-  /** The PortOne V2 fake (defaults: portone/index.ts). */
-  portone?: Partial<PortOneFakeOptions>;
-  /** The PayPal fake (defaults: paypal/index.ts). */
-  paypal?: Partial<PayPalFakeOptions>;
-  /** The OAuth client the Notion fake accepts (the functions get the same id and secret). */
-  notion?: NotionFakeOptions;
-  /** Where the mailbox and the fakes keep their state across restarts; none: memory only. */
-  stateDir?: string;
-}
+export type { ProvidersOptions } from './fakes.ts';
 
 export interface Providers {
   /** e.g. http://127.0.0.1:54327 */
@@ -70,14 +54,17 @@ export async function startProviders(opts: ProvidersOptions): Promise<Providers>
   const dns: DnsServer = await startDnsServer({ zone, port: opts.dnsPort, host: HOST, log });
   const dnsAddress = `${HOST}:${dns.port}`;
 
-  const server: Server = http.createServer();
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(opts.port, HOST, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  }).catch(async (err: Error) => {
+  // answers once the fakes exist (below); a request before that is told to come back
+  let handle: Handler = (_req, res) => sendJson(res, 503, { error: 'Starting' });
+  const server: Server = serve((req, res) => handle(req, res), {
+    name: 'providers',
+    log,
+    onError: (res, err) =>
+      sendJson(res, err.status, {
+        error: err.status >= 500 ? 'Internal error in the providers server' : err.message,
+      }),
+  });
+  await listen(server, opts.port, HOST).catch(async (err: Error) => {
     await dns.close();
     throw new Error(`providers port ${opts.port}: ${err.message}`);
   });
@@ -88,7 +75,7 @@ export async function startProviders(opts: ProvidersOptions): Promise<Providers>
   const allowedOrigins = new Set([...allowedHosts].map((h) => `http://${h}`));
 
   const stateName = (prefix: string) => prefix.slice(1);
-  const ctx: FakeContext = {
+  const ctx: FakeContext<ProvidersOptions> = {
     baseUrl: url,
     mailbox,
     zone,
@@ -119,7 +106,7 @@ export async function startProviders(opts: ProvidersOptions): Promise<Providers>
     store.register(name, () => fake.persistent!.save());
   }
   /** A request that may have changed a fake's state: save it soon. */
-  const touched = (req: http.IncomingMessage, fake: ProviderFake) => {
+  const touched = (req: IncomingMessage, fake: ProviderFake) => {
     if (fake.persistent?.marksChanges) return;
     if (req.method !== 'GET' && req.method !== 'HEAD') ctx.changed(fake.prefix);
   };
@@ -170,60 +157,45 @@ export async function startProviders(opts: ProvidersOptions): Promise<Providers>
     );
   };
 
-  server.on('request', (req, res) => {
-    const target = new URL(req.url ?? '/', url);
-    const respond = async () => {
-      // Only this machine's clients: a Host of another name is a DNS-rebinding page, an Origin
-      // of another site a cross-site form trying to change the fakes' state.
-      const host = (req.headers.host ?? '').toLowerCase();
-      if (!allowedHosts.has(host)) throw new HttpError(403, 'Unknown Host');
-      const origin = req.headers.origin;
-      if (req.method !== 'GET' && req.method !== 'HEAD' && origin && !allowedOrigins.has(origin)) {
-        throw new HttpError(403, 'Cross-site request refused');
+  handle = async (req, res) => {
+    const target = requestUrl(req, url);
+    // Only this machine's clients: a Host of another name is a DNS-rebinding page, an Origin
+    // of another site a cross-site form trying to change the fakes' state.
+    const host = (req.headers.host ?? '').toLowerCase();
+    if (!allowedHosts.has(host)) throw new HttpError(403, 'Unknown Host');
+    const origin = req.headers.origin;
+    if (req.method !== 'GET' && req.method !== 'HEAD' && origin && !allowedOrigins.has(origin)) {
+      throw new HttpError(403, 'Cross-site request refused');
+    }
+    if (target.pathname === '/' && req.method === 'GET') return sendHtml(res, 200, indexPage());
+    if (target.pathname === '/_health') return sendJson(res, 200, { ok: true });
+    if (target.pathname === '/_control/reset' && req.method === 'POST') {
+      reset();
+      return sendJson(res, 200, { ok: true });
+    }
+    if (target.pathname.startsWith('/mailbox/') && handleMailbox(mailbox, req, res, target)) return;
+    const fake = fakes.find(
+      (f) => target.pathname === f.prefix || target.pathname.startsWith(`${f.prefix}/`),
+    );
+    if (fake) {
+      try {
+        return await fake.handle(req, res, target.pathname.slice(fake.prefix.length), target);
+      } finally {
+        touched(req, fake);
       }
-      if (target.pathname === '/' && req.method === 'GET') return sendHtml(res, 200, indexPage());
-      if (target.pathname === '/_health') return sendJson(res, 200, { ok: true });
-      if (target.pathname === '/_control/reset' && req.method === 'POST') {
-        reset();
-        return sendJson(res, 200, { ok: true });
+    }
+    const rooted = fakes.find((f) =>
+      f.rootPaths?.some((r) => target.pathname === r || target.pathname.startsWith(`${r}/`)),
+    );
+    if (rooted) {
+      try {
+        return await rooted.handle(req, res, target.pathname, target);
+      } finally {
+        touched(req, rooted);
       }
-      if (target.pathname.startsWith('/mailbox/') && handleMailbox(mailbox, req, res, target))
-        return;
-      const fake = fakes.find(
-        (f) => target.pathname === f.prefix || target.pathname.startsWith(`${f.prefix}/`),
-      );
-      if (fake) {
-        try {
-          return await fake.handle(req, res, target.pathname.slice(fake.prefix.length), target);
-        } finally {
-          touched(req, fake);
-        }
-      }
-      const rooted = fakes.find((f) =>
-        f.rootPaths?.some((r) => target.pathname === r || target.pathname.startsWith(`${r}/`)),
-      );
-      if (rooted) {
-        try {
-          return await rooted.handle(req, res, target.pathname, target);
-        } finally {
-          touched(req, rooted);
-        }
-      }
-      throw new HttpError(404, 'Not found');
-    };
-    respond().catch((err: unknown) => {
-      if (res.headersSent) {
-        res.destroy();
-        return;
-      }
-      if (err instanceof HttpError) return sendJson(res, err.status, { error: err.message });
-      log(
-        'providers',
-        `error on ${req.method} ${target.pathname}: ${(err as Error).stack ?? String(err)}`,
-      );
-      sendJson(res, 500, { error: 'Internal error in the providers server' });
-    });
-  });
+    }
+    throw new HttpError(404, 'Not found');
+  };
 
   return {
     url,
@@ -240,10 +212,7 @@ export async function startProviders(opts: ProvidersOptions): Promise<Providers>
       for (const fake of fakes) await fake.close?.();
       await store?.flush();
       mailbox.close();
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
+      await closeServer(server);
       await dns.close();
     },
   };

@@ -25,16 +25,27 @@ export interface TestUser {
   accessToken: string;
 }
 
-/** A signed-in owner: signs up with email and password (the local auth confirms at once). */
+/**
+ * A signed-in owner. Owners sign up with Google or Apple; email sign-up is off, so tests make
+ * the user with the admin API and sign it in with a link from generate_link, as on GoTrue.
+ */
 export async function newUser(label = 'user'): Promise<TestUser> {
-  const client = anonClient();
   const email = `${label}-${randomUUID().slice(0, 8)}@test.local`;
-  const { data, error } = await client.auth.signUp({
+  const admin = serviceClient().auth.admin;
+  const created = await admin.createUser({
     email,
-    password: 'correct horse battery staple',
-    options: { data: { full_name: `Test ${label}` } },
+    email_confirm: true,
+    user_metadata: { full_name: `Test ${label}` },
   });
-  if (error || !data.session || !data.user) throw new Error(`sign up failed: ${error?.message}`);
+  if (created.error) throw new Error(`admin createUser failed: ${created.error.message}`);
+  const link = await admin.generateLink({ type: 'magiclink', email });
+  if (link.error) throw new Error(`generate_link failed: ${link.error.message}`);
+  const client = anonClient();
+  const { data, error } = await client.auth.verifyOtp({
+    token_hash: link.data.properties.hashed_token,
+    type: 'magiclink',
+  });
+  if (error || !data.session || !data.user) throw new Error(`sign-in failed: ${error?.message}`);
   return { id: data.user.id, email, client, accessToken: data.session.access_token };
 }
 

@@ -36,9 +36,16 @@ export async function setup(project: TestProject) {
       ports: await freePorts(),
       dataDir: join(dataDir, 'pg'),
       jwtSecret: DEFAULT_JWT_SECRET,
-      // every test file signs up its visitors from this one address; the sign-up storm test
-      // (hostile-visitor.test.ts) runs its own auth server with the default limit
-      auth: { rateLimitAnonymousUsers: 100_000 },
+      // every test file signs up its visitors and signs in its owners from this one address;
+      // the tests of the limits (hostile-visitor.test.ts) run auth servers of their own with
+      // the defaults
+      auth: {
+        rateLimitAnonymousUsers: 100_000,
+        rateLimitOtp: 100_000,
+        rateLimitVerify: 100_000,
+        rateLimitTokenRefresh: 100_000,
+        rateLimitEmailSent: 100_000,
+      },
       log: (service, line) => {
         logs.push(`[${service}] ${line}`);
         if (process.env.STACK_LOG === '1') console.log(`[${service}] ${line}`);

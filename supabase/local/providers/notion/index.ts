@@ -148,8 +148,8 @@ function authorizePage(input: {
 `;
 }
 
-export function createNotionFake(ctx: FakeContext): NotionFake {
-  const options: NotionFakeOptions = (ctx.options as { notion?: NotionFakeOptions }).notion ?? {
+export function createNotionFake(ctx: FakeContext<NotionFakeOptions | undefined>): NotionFake {
+  const options: NotionFakeOptions = ctx.options ?? {
     clientId: 'local-notion-client',
     clientSecret: 'local-notion-secret',
   };

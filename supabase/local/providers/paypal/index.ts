@@ -122,8 +122,10 @@ export function crc32(text: string): number {
   return (crc ^ 0xffffffff) >>> 0;
 }
 
-export async function createPayPalFake(ctx: FakeContext): Promise<PayPalFake> {
-  const options: PayPalFakeOptions = { ...PAYPAL_DEFAULTS, ...ctx.options.paypal };
+export async function createPayPalFake(
+  ctx: FakeContext<Partial<PayPalFakeOptions> | undefined>,
+): Promise<PayPalFake> {
+  const options: PayPalFakeOptions = { ...PAYPAL_DEFAULTS, ...ctx.options };
   const identity: SigningIdentity = await makeSigningIdentity({
     commonName: 'messageverificationcerts.paypal.local',
     organization: 'PayPal (local fake)',

@@ -143,8 +143,10 @@ export function signStandardWebhook(secret: string, id: string, timestamp: strin
   return `v1,${createHmac('sha256', key).update(`${id}.${timestamp}.${body}`).digest('base64')}`;
 }
 
-export function createPortOneFake(ctx: FakeContext): PortOneFake {
-  const options: PortOneFakeOptions = { ...PORTONE_DEFAULTS, ...ctx.options.portone };
+export function createPortOneFake(
+  ctx: FakeContext<Partial<PortOneFakeOptions> | undefined>,
+): PortOneFake {
+  const options: PortOneFakeOptions = { ...PORTONE_DEFAULTS, ...ctx.options };
   const billingKeys = new Map<string, BillingKey>();
   const payments = new Map<string, Payment>();
   const schedules = new Map<string, Schedule>();

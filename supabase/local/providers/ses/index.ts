@@ -52,6 +52,7 @@ import {
   VERIFICATION_STATUSES,
   type Account,
   type Identity,
+  type SesFakeOptions,
   type Settings,
   type VerificationStatus,
 } from './state.ts';
@@ -182,8 +183,8 @@ function namesAny(path: string, body: JsonObject | undefined, addresses: string[
   );
 }
 
-export async function createSesFake(ctx: FakeContext): Promise<SesFake> {
-  const options = ctx.options.ses;
+export async function createSesFake(ctx: FakeContext<SesFakeOptions>): Promise<SesFake> {
+  const options = ctx.options;
   const identity = await makeSigningIdentity({
     commonName: 'sns.amazonaws.com',
     organization: 'Reaction Blocks local providers (not Amazon)',

@@ -1,0 +1,170 @@
+// What every route module of the auth server works with: its settings (GoTrue's names in the
+// comments), the database, the JWT signer, the per-address limits and the mailer.
+import type { Context } from 'hono';
+import type { HttpBindings } from '@hono/node-server';
+import pg from 'pg';
+import { Jwt } from './jwt.ts';
+import type { Mailer } from './mailer.ts';
+import { normaliseAddress } from '../http.ts';
+import { clientAddress, RateLimiter } from './rate-limit.ts';
+
+export interface AuthOptions {
+  databaseUrl: string;
+  jwtSecret: string;
+  /** e.g. http://127.0.0.1:54321/auth/v1 — the JWT `iss` and the base of links in mails */
+  externalUrl: string;
+  /** default redirect, e.g. http://127.0.0.1:54321 */
+  siteUrl: string;
+  additionalRedirectUrls?: string[];
+  /** access token lifetime in seconds, default 3600 */
+  jwtExpiry?: number;
+  anonKey: string;
+  serviceRoleKey: string;
+  /** seconds a used refresh token still returns the session's current token (concurrent refreshes), default 10 */
+  refreshTokenReuseInterval?: number;
+  /** minimum password length, default 6 (GoTrue's default) */
+  passwordMinLength?: number;
+  /**
+   * Email and password sign-up and sign-in (GOTRUE_EXTERNAL_EMAIL_ENABLED, config.toml
+   * `[auth.email] enable_signup`). Default off: owners sign in with Google or Apple; users made
+   * with the admin API still exist and sign in by a link (admin generate_link + verify).
+   */
+  emailEnabled?: boolean;
+  /**
+   * Whether addresses count as confirmed without a mail (GOTRUE_MAILER_AUTOCONFIRM), default
+   * off: a new email of a user (and the email an anonymous user adds) holds only once the
+   * link mailed to it is opened.
+   */
+  mailerAutoconfirm?: boolean;
+  /**
+   * An email change of a user who has an address needs both addresses to confirm
+   * (GOTRUE_MAILER_SECURE_EMAIL_CHANGE_ENABLED), default on.
+   */
+  secureEmailChange?: boolean;
+  /** Seconds a mailed link or code stays good (GOTRUE_MAILER_OTP_EXP), default 86400. */
+  otpExpiry?: number;
+  /** Seconds before the same user may be mailed again (GOTRUE_SMTP_MAX_FREQUENCY), default 60. */
+  mailMaxFrequency?: number;
+  /**
+   * Per client address (GoTrue's defaults): anonymous sign-ins an hour (RATE_LIMIT_ANONYMOUS_USERS,
+   * 30); email sign-ups and user updates per 5 minutes (RATE_LIMIT_OTP, 30); verifications per
+   * 5 minutes (RATE_LIMIT_VERIFY, 30); token refreshes and sign-ins per 5 minutes
+   * (RATE_LIMIT_TOKEN_REFRESH, 150). Mails an hour for the whole server (RATE_LIMIT_EMAIL_SENT,
+   * 30). 0 turns a limit off.
+   */
+  rateLimitAnonymousUsers?: number;
+  rateLimitOtp?: number;
+  rateLimitVerify?: number;
+  rateLimitTokenRefresh?: number;
+  rateLimitEmailSent?: number;
+  /**
+   * Addresses of the proxies in front (the local gateway, a load balancer, a CDN) whose
+   * X-Forwarded-For is believed; default none: the client address is the connection's peer.
+   */
+  trustedProxies?: string[];
+  /** Where mails go (the SES fake in the local stack); default: nowhere, sends fail. */
+  mailer?: Mailer;
+  log?: (service: string, line: string) => void;
+}
+
+export interface AuthSettings {
+  externalUrl: string;
+  siteUrl: string;
+  allowList: string[];
+  jwtExpiry: number;
+  reuseIntervalMs: number;
+  passwordMinLength: number;
+  emailEnabled: boolean;
+  mailerAutoconfirm: boolean;
+  secureEmailChange: boolean;
+  otpExpiryMs: number;
+  mailMaxFrequencyMs: number;
+}
+
+export interface AuthLimits {
+  anonymousUsers: RateLimiter;
+  otp: RateLimiter;
+  verify: RateLimiter;
+  token: RateLimiter;
+  /** one key for the whole server */
+  emailSent: RateLimiter;
+}
+
+export interface AuthDeps {
+  settings: AuthSettings;
+  pool: pg.Pool;
+  jwt: Jwt;
+  limits: AuthLimits;
+  mailer: Mailer | undefined;
+  trustedProxies: ReadonlySet<string>;
+  log: (service: string, line: string) => void;
+}
+
+/** The Hono environment of the auth routes: Node's request and response are at `c.env`. */
+export type AuthEnv = { Bindings: HttpBindings };
+export type AuthCtx = Context<AuthEnv>;
+
+export function createDeps(opts: AuthOptions): AuthDeps {
+  const log = opts.log ?? ((service, line) => console.error(`[${service}] ${line}`));
+  const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10 });
+  // a dropped idle connection must not crash the stack
+  pool.on('error', (err) => log('auth', `idle database connection failed: ${err.message}`));
+  const externalUrl = opts.externalUrl.replace(/\/+$/, '');
+  return {
+    settings: {
+      externalUrl,
+      siteUrl: opts.siteUrl,
+      allowList: (opts.additionalRedirectUrls ?? []).filter((u) => u.trim() !== ''),
+      jwtExpiry: opts.jwtExpiry ?? 3600,
+      reuseIntervalMs: (opts.refreshTokenReuseInterval ?? 10) * 1000,
+      passwordMinLength: opts.passwordMinLength ?? 6,
+      emailEnabled: opts.emailEnabled ?? false,
+      mailerAutoconfirm: opts.mailerAutoconfirm ?? false,
+      secureEmailChange: opts.secureEmailChange ?? true,
+      otpExpiryMs: (opts.otpExpiry ?? 86_400) * 1000,
+      mailMaxFrequencyMs: (opts.mailMaxFrequency ?? 60) * 1000,
+    },
+    pool,
+    jwt: new Jwt(opts.jwtSecret, externalUrl),
+    limits: {
+      anonymousUsers: RateLimiter.perHour(opts.rateLimitAnonymousUsers ?? 30),
+      otp: RateLimiter.perFiveMinutes(opts.rateLimitOtp ?? 30),
+      verify: RateLimiter.perFiveMinutes(opts.rateLimitVerify ?? 30),
+      token: RateLimiter.perFiveMinutes(opts.rateLimitTokenRefresh ?? 150),
+      emailSent: RateLimiter.perHour(opts.rateLimitEmailSent ?? 30),
+    },
+    mailer: opts.mailer,
+    trustedProxies: new Set(
+      (opts.trustedProxies ?? []).map(normaliseAddress).filter((a) => a !== ''),
+    ),
+    log,
+  };
+}
+
+/** The caller's address (see rate-limit.ts). */
+export const clientAddressOf = (deps: AuthDeps, c: AuthCtx) =>
+  clientAddress(c.env.incoming, deps.trustedProxies);
+
+/** Runs `fn` in a transaction: committed when it returns, rolled back when it throws. */
+export async function tx<T>(pool: pg.Pool, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query('begin');
+    const result = await fn(client);
+    await client.query('commit');
+    return result;
+  } catch (err) {
+    await client.query('rollback').catch(() => {});
+    throw err;
+  } finally {
+    client.release();
+  }
+}
+
+export function pgCode(err: unknown): string | undefined {
+  return typeof err === 'object' && err !== null && 'code' in err
+    ? String((err as { code: unknown }).code)
+    : undefined;
+}
+
+export const nowSeconds = () => Math.floor(Date.now() / 1000);

@@ -1,0 +1,114 @@
+// POST /signup: an anonymous sign-in (no email, no phone), or an email and password sign-up when
+// the email provider is on (it is off by default: owners sign in with Google or Apple). Each is
+// limited per client address before anything else, as GoTrue's router does.
+import { randomUUID } from 'node:crypto';
+import type { Hono } from 'hono';
+import {
+  clientAddressOf,
+  pgCode,
+  tx,
+  type AuthCtx,
+  type AuthDeps,
+  type AuthEnv,
+} from '../context.ts';
+import { badRequest, overRequestRateLimit, unprocessable } from '../errors.ts';
+import { hashPassword } from '../password.ts';
+import { checkPassword, metadataParam, readJsonBody, requireEmail, str } from '../params.ts';
+import { issueSession } from '../sessions.ts';
+import { sendMails } from '../email-change.ts';
+import { actionLink, newOtp, signupMail, tokenHash } from '../mailer.ts';
+import { validRedirect } from '../redirects.ts';
+import {
+  findUserByEmail,
+  findUserById,
+  insertIdentity,
+  insertUser,
+  loadUserJson,
+} from '../users.ts';
+import { on } from './route.ts';
+
+const userExists = () => unprocessable('user_already_exists', 'User already registered');
+
+async function signUpAnonymously(deps: AuthDeps, c: AuthCtx, data: Record<string, unknown>) {
+  if (!deps.limits.anonymousUsers.take(clientAddressOf(deps, c))) throw overRequestRateLimit();
+  const session = await tx(deps.pool, async (db) => {
+    const user = await insertUser(db, {
+      id: randomUUID(),
+      email: null,
+      encryptedPassword: null,
+      userMetaData: data,
+      appMetaData: { provider: 'anonymous', providers: ['anonymous'] },
+      confirmed: false,
+      isAnonymous: true,
+    });
+    return issueSession(deps, db, user, 'anonymous');
+  });
+  return c.json(session);
+}
+
+async function signUpWithEmail(
+  deps: AuthDeps,
+  c: AuthCtx,
+  body: Record<string, unknown>,
+  data: Record<string, unknown>,
+) {
+  if (!deps.limits.otp.take(clientAddressOf(deps, c))) throw overRequestRateLimit();
+  if (str(body.phone)?.trim())
+    throw badRequest('phone_provider_disabled', 'Phone signups are disabled');
+  if (!deps.settings.emailEnabled) {
+    throw badRequest('email_provider_disabled', 'Email signups are disabled');
+  }
+  const email = requireEmail(str(body.email)?.trim() ?? '');
+  const password = str(body.password) ?? '';
+  if (!password) throw badRequest('validation_failed', 'Signup requires a valid password');
+  checkPassword(deps.settings, password);
+  if (await findUserByEmail(deps.pool, email)) throw userExists();
+  const hash = await hashPassword(password);
+  const confirmed = deps.settings.mailerAutoconfirm;
+  const outcome = await tx(deps.pool, async (db) => {
+    const user = await insertUser(db, {
+      id: randomUUID(),
+      email,
+      encryptedPassword: hash,
+      userMetaData: data,
+      appMetaData: { provider: 'email', providers: ['email'] },
+      confirmed,
+      isAnonymous: false,
+    }).catch((err: unknown) => {
+      throw pgCode(err) === '23505' ? userExists() : err;
+    });
+    await insertIdentity(db, user.id, 'email', user.id, {
+      sub: user.id,
+      email,
+      email_verified: confirmed,
+      phone_verified: false,
+    });
+    if (confirmed) return issueSession(deps, db, user, 'password');
+    // the address holds once the mailed link is opened (GoTrue answers the user, no session)
+    const otp = newOtp();
+    const linkHash = tokenHash(email, otp);
+    const redirectTo = validRedirect(deps.settings, c.req.query('redirect_to'));
+    await sendMails(deps, [
+      signupMail(email, actionLink(deps.settings.externalUrl, linkHash, 'signup', redirectTo), otp),
+    ]);
+    await db.query(
+      'update auth.users set confirmation_token = $2, confirmation_sent_at = now() where id = $1',
+      [user.id, linkHash],
+    );
+    return loadUserJson(db, (await findUserById(db, user.id))!);
+  });
+  return c.json(outcome);
+}
+
+export function signupRoutes(app: Hono<AuthEnv>, deps: AuthDeps): void {
+  on(app, '/signup', {
+    POST: async (c) => {
+      const body = await readJsonBody(c);
+      const data = metadataParam(body.data, 'data') ?? {};
+      const email = str(body.email)?.trim() ?? '';
+      const phone = str(body.phone)?.trim() ?? '';
+      if (!email && !phone) return signUpAnonymously(deps, c, data);
+      return signUpWithEmail(deps, c, body, data);
+    },
+  });
+}
