@@ -427,6 +427,8 @@ if (!base || !dbUrl) {
     ports: await freePorts(),
     dataDir,
     jwtSecret: DEFAULT_JWT_SECRET,
+    // a throwaway database: speed over surviving a crash (docs/getting-started.md)
+    durable: false,
     web: true,
   });
   base = stack.webUrl.replace(/\/$/, '');

@@ -10,7 +10,7 @@ import {
   blockPageHtml,
   renderBlockPage,
   type OgBlock,
-} from './open-graph';
+} from '@reaction-blocks/contracts/open-graph';
 
 const template = readFileSync(join(__dirname, 'index.html'), 'utf8');
 const OWNER = '00000000-0000-4000-8000-000000000001';

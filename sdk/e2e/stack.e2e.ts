@@ -33,6 +33,8 @@ const stack = await startStack({
   ports: await freePorts(),
   dataDir,
   jwtSecret: DEFAULT_JWT_SECRET,
+  // a throwaway database: speed over surviving a crash (docs/getting-started.md)
+  durable: false,
   web: true,
 });
 let web: Server | undefined;

@@ -24,6 +24,8 @@ const server = await startPostgres({
   dataDir: join(dir, 'pg'),
   port: (await freePorts()).db,
   password: 'postgres',
+  // a throwaway database, read once
+  durable: false,
 });
 let generated: string;
 let enums: string;

@@ -11,6 +11,7 @@ import {
   chownSync,
   copyFileSync,
   readdirSync,
+  readFileSync,
   statSync,
   writeFileSync,
   rmSync,
@@ -20,6 +21,7 @@ import { dirname, join } from 'node:path';
 import { tmpdir } from 'node:os';
 import pg from 'pg';
 import { paths } from './paths.ts';
+import { tieToParent } from './process.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -107,7 +109,57 @@ export interface PostgresOptions {
   port: number;
   password: string;
   onLog?: (line: string) => void;
+  /**
+   * Durable as Postgres promises (the default): a commit it has answered survives a crash of
+   * the machine. `false` turns off fsync, synchronous_commit and full_page_writes, which is
+   * faster and loses recent commits (or the whole cluster) when the machine stops; for
+   * throwaway test and benchmark databases that ask for it, never for `npm start`.
+   */
+  durable?: boolean;
 }
+
+/** The settings a throwaway database may trade durability for speed with. */
+export const FAST_UNSAFE_SETTINGS = ['fsync=off', 'synchronous_commit=off', 'full_page_writes=off'];
+
+/** The postmaster serving `dataDir` now, by its postmaster.pid and its command line. */
+function livePostmaster(dataDir: string): number | undefined {
+  let pid = 0;
+  try {
+    pid = Number(readFileSync(join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+  } catch {
+    return undefined;
+  }
+  if (!pid) return undefined;
+  try {
+    const args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+    return args.includes('-D') && args[args.indexOf('-D') + 1] === dataDir ? pid : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Before a start: a postmaster of an earlier run still stopping on this data directory (its
+ * stack died and its watchdog asked it to shut down) is waited for; a postmaster.pid it left
+ * behind is removed. Postgres would check the pid in that file itself, but every local cluster
+ * on a machine runs as the same user and pids wrap quickly on a busy one, so a reused pid would
+ * make it refuse to start ("Is another postmaster running?").
+ */
+async function clearEarlierServer(dataDir: string, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (let pid = livePostmaster(dataDir); pid; pid = livePostmaster(dataDir)) {
+    if (Date.now() > deadline) {
+      throw new Error(
+        `a Postgres server (pid ${pid}) is still running on ${dataDir}; stop it first`,
+      );
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  rmSync(join(dataDir, 'postmaster.pid'), { force: true });
+}
+
+/** Start-up failures that pass once the processes of a server that died have gone. */
+const LEFTOVER = /pre-existing shared memory block|lock file ".*" already exists/;
 
 export interface RunningPostgres {
   url: string;
@@ -153,33 +205,57 @@ export async function startPostgres(opts: PostgresOptions): Promise<RunningPostg
   }
 
   const extensions = installLocalExtensions(opts.dataDir, owner);
+  const durability = opts.durable === false ? FAST_UNSAFE_SETTINGS : [];
 
-  const child: ChildProcess = spawn(
-    join(bin, 'postgres'),
-    [
-      '-D',
-      opts.dataDir,
-      '-p',
-      String(opts.port),
-      '-h',
-      '127.0.0.1',
-      '-k',
-      tmpdir(),
-      '-c',
-      'wal_level=logical',
-      '-c',
-      'max_connections=200',
-      '-c',
-      'fsync=off',
-      '-c',
-      'synchronous_commit=off',
-      '-c',
-      'full_page_writes=off',
-      '-c',
-      `extension_control_path=${extensions}:$system`,
-    ],
-    { ...ids, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, LC_MESSAGES: 'C' } },
-  );
+  const args = [
+    '-D',
+    opts.dataDir,
+    '-p',
+    String(opts.port),
+    '-h',
+    '127.0.0.1',
+    // TCP only: no Unix socket, whose lock file in a shared directory outlives a killed server
+    // and names a pid that a busy machine soon reuses
+    '-k',
+    '',
+    '-c',
+    'wal_level=logical',
+    '-c',
+    'max_connections=200',
+    ...durability.flatMap((setting) => ['-c', setting]),
+    '-c',
+    `extension_control_path=${extensions}:$system`,
+  ];
+  const url = `postgresql://postgres:${encodeURIComponent(opts.password)}@127.0.0.1:${opts.port}/postgres`;
+  // the backends of a server that died stop on their own within moments; until then a new
+  // server refuses to start beside them
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    await clearEarlierServer(opts.dataDir);
+    try {
+      return await launch(join(bin, 'postgres'), args, ids, url, log);
+    } catch (err) {
+      if (!LEFTOVER.test((err as Error).message) || Date.now() > deadline) throw err;
+      await new Promise((r) => setTimeout(r, 500));
+    }
+  }
+}
+
+/** Spawns the postmaster and waits until it accepts connections. */
+async function launch(
+  command: string,
+  args: string[],
+  ids: { uid?: number; gid?: number },
+  url: string,
+  log: (line: string) => void,
+): Promise<RunningPostgres> {
+  const child: ChildProcess = spawn(command, args, {
+    ...ids,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, LC_MESSAGES: 'C' },
+  });
+  // a stack that dies leaves no Postgres behind: the watchdog asks for a fast shutdown
+  const untie = child.pid ? tieToParent(child.pid, 'SIGINT', 30_000) : () => {};
   let exited = false;
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => {
@@ -191,12 +267,12 @@ export async function startPostgres(opts: PostgresOptions): Promise<RunningPostg
   const exitPromise = new Promise<void>((resolve) =>
     child.once('exit', () => {
       exited = true;
+      untie();
       resolve();
     }),
   );
 
-  const url = `postgresql://postgres:${encodeURIComponent(opts.password)}@127.0.0.1:${opts.port}/postgres`;
-  const deadline = Date.now() + 30_000;
+  const deadline = Date.now() + 60_000;
   for (;;) {
     if (exited) throw new Error(`postgres exited during start-up:\n${stderr}`);
     const client = new pg.Client({ connectionString: url });
@@ -218,6 +294,7 @@ export async function startPostgres(opts: PostgresOptions): Promise<RunningPostg
     url,
     async stop() {
       if (exited) return;
+      untie();
       // SIGINT is Postgres's "fast shutdown": disconnect clients, checkpoint, exit.
       child.kill('SIGINT');
       const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);

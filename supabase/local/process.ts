@@ -1,5 +1,47 @@
-// Child processes of the stack: spawned with piped, prefixed output; stopped on request.
+// Child processes of the stack: spawned with piped, prefixed output; stopped on request; and
+// tied to this process, so that they stop when it dies, however it dies (see tieToParent).
 import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
+import type { Socket } from 'node:net';
+
+/**
+ * What a watchdog does once its stdin reaches end of file: signal the child, give it `grace`
+ * tenths of a second, then SIGKILL it. The kernel closes the pipe when this process exits for
+ * any reason (a crash, SIGKILL, the end of a test worker), so the watchdog always wakes up.
+ */
+const WATCHDOG = `
+while read -r _; do :; done
+kill -s "$2" "$1" 2>/dev/null || exit 0
+i=0
+while kill -0 "$1" 2>/dev/null && [ "$i" -lt "$3" ]; do sleep 0.1; i=$((i+1)); done
+kill -s KILL "$1" 2>/dev/null
+exit 0`;
+
+/**
+ * Ties the process `pid` to this one: Linux has no PR_SET_PDEATHSIG from Node, and Postgres,
+ * PostgREST and Deno do not watch their parent, so a small shell (in a session of its own, so a
+ * Ctrl-C to the terminal's group does not end it first) holds a pipe from this process and stops
+ * the child when the pipe closes. Returns the call that unties them (before a normal stop, so
+ * the watchdog never signals a pid that has been reused since).
+ */
+export function tieToParent(
+  pid: number,
+  signal: 'SIGTERM' | 'SIGINT' = 'SIGTERM',
+  graceMs = 10_000,
+): () => void {
+  const watchdog = spawn(
+    'sh',
+    ['-c', WATCHDOG, 'watchdog', String(pid), signal.slice(3), String(Math.ceil(graceMs / 100))],
+    { stdio: ['pipe', 'ignore', 'ignore'], detached: true },
+  );
+  watchdog.on('error', () => {});
+  watchdog.stdin?.on('error', () => {});
+  // neither the watchdog nor its pipe keeps this process alive
+  watchdog.unref();
+  (watchdog.stdin as unknown as Socket | null)?.unref?.();
+  return () => {
+    if (watchdog.exitCode === null && watchdog.signalCode === null) watchdog.kill('SIGKILL');
+  };
+}
 
 export type Log = (service: string, line: string) => void;
 
@@ -22,6 +64,7 @@ export function startProcess(
 ): Managed {
   const { log, ...spawnOptions } = options;
   const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], ...spawnOptions });
+  const untie = child.pid ? tieToParent(child.pid) : () => {};
   let running = true;
   let recent = '';
   const onData = (chunk: Buffer) => {
@@ -34,6 +77,7 @@ export function startProcess(
   const exited = new Promise<number | null>((resolve) => {
     child.once('exit', (code) => {
       running = false;
+      untie();
       resolve(code);
     });
     child.once('error', (err) => {
@@ -50,6 +94,7 @@ export function startProcess(
     tail: () => recent,
     async stop(signal: NodeJS.Signals = 'SIGTERM') {
       if (!running) return;
+      untie();
       child.kill(signal);
       const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
       await exited;

@@ -14,7 +14,7 @@ if (process.env.DATABASE_URL) {
   process.exit(1);
 }
 const dataDir = dataDirFromEnv();
-const releaseLock = takeLock(lockFileOf(dataDir));
+const releaseLock = takeLock(lockFileOf(dataDir)).release;
 try {
   rmSync(dataDir, { recursive: true, force: true });
   rmSync(providersStateDir(dataDir), { recursive: true, force: true });

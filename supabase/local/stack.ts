@@ -46,6 +46,12 @@ export interface StackOptions {
    */
   seed?: boolean;
   jwtSecret: string;
+  /**
+   * The embedded Postgres is durable unless this is false (postgres.ts: fsync and
+   * synchronous commits off): for throwaway test and benchmark stacks that choose speed over
+   * surviving a crash. `npm start` is always durable.
+   */
+  durable?: boolean;
   /** Serve dashboard, examples and SDK on ports.web. */
   web?: boolean;
   /**
@@ -221,6 +227,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
         dataDir: opts.dataDir,
         port: opts.ports.db,
         password,
+        durable: opts.durable,
         onLog: (line) => log('postgres', line.trimEnd()),
       });
       stops.push(() => server.stop());
@@ -335,7 +342,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
       anonKey: keys.anonKey,
       serviceRoleKey: keys.serviceRoleKey,
       // the gateway (in front of the services port, on loopback) appends the peer it saw
-      trustedProxies: ['127.0.0.1', '::1', ...(opts.auth?.trustedProxies ?? [])],
+      gatewayAddresses: ['127.0.0.1', '::1'],
       // Supabase Auth mails through its SMTP settings; locally through the SES fake's mailbox
       mailer: sesMailer({
         endpoint: `${providers.url}/ses`,

@@ -1,6 +1,7 @@
 // `npm start`: the whole stack on this machine, no Docker. Ctrl-C or SIGTERM stops every process.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import { takeLock } from './lock.ts';
 import { DEFAULT_JWT_SECRET, portsFromEnv } from './config.ts';
@@ -27,10 +28,42 @@ function buildMissing(): void {
   }
 }
 
+/** Waits until nothing listens on `ports` (an earlier run's processes are letting go). */
+async function waitForFreePorts(ports: number[], timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (const port of ports) {
+    while (await listening(port)) {
+      if (Date.now() > deadline) {
+        console.error(`Port ${port} is still in use; stop what holds it (or set other ports).`);
+        process.exit(1);
+      }
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  }
+}
+
+function listening(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
 async function main() {
   const dataDir = dataDirFromEnv();
-  const releaseLock = takeLock(lockFileOf(dataDir));
+  const lock = takeLock(lockFileOf(dataDir));
+  const releaseLock = lock.release;
   const startedAt = Date.now();
+  const ports = portsFromEnv();
+  if (lock.recovered) {
+    // the run that held it died; its processes are stopping (their watchdogs saw it go)
+    console.log('An earlier run on this data directory did not stop cleanly; recovering...');
+    await waitForFreePorts(Object.values(ports));
+  }
   const verbose = process.env.LOG_LEVEL === 'debug';
   try {
     if (process.env.SKIP_BUILD !== '1') buildMissing();
@@ -43,7 +76,7 @@ async function main() {
   let stack: Awaited<ReturnType<typeof startStack>>;
   try {
     stack = await startStack({
-      ports: portsFromEnv(),
+      ports,
       dataDir,
       databaseUrl: process.env.DATABASE_URL || undefined,
       seed: process.argv.includes('--seed') ? true : undefined,
@@ -67,18 +100,26 @@ async function main() {
   }
 
   let stopping = false;
-  const shutdown = async (signal: string) => {
+  const shutdown = async (reason: string, code = 0) => {
     if (stopping) return;
     stopping = true;
-    console.log(`\n${signal}: stopping...`);
+    console.log(`\n${reason}: stopping...`);
     await stack.stop();
     releaseLock();
     console.log('Stopped.');
-    process.exit(0);
+    process.exit(code);
   };
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGHUP', () => void shutdown('SIGHUP'));
+  // Every server answers a request that fails with an error status (http.ts); a failure outside
+  // any request is a bug: say what it was and stop everything cleanly instead of dying halfway.
+  const crash = (err: unknown) => {
+    console.error('Unexpected failure:', err);
+    void shutdown('Unexpected failure', 1);
+  };
+  process.on('uncaughtException', crash);
+  process.on('unhandledRejection', crash);
 
   const ms = Date.now() - startedAt;
   const demoLine =

@@ -7,6 +7,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { createReadStream, existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, extname, join, normalize, sep } from 'node:path';
+import { pipeline } from 'node:stream';
 import { jwtVerify } from 'jose';
 
 export interface StorageOptions {
@@ -83,7 +84,7 @@ export function createStorage(opts: StorageOptions) {
         'content-security-policy': "default-src 'none'; sandbox",
       });
       if (req.method === 'HEAD') return void res.end();
-      createReadStream(file).pipe(res);
+      pipeline(createReadStream(file), res, () => {});
       return;
     }
     if (req.method === 'POST' || req.method === 'PUT') {

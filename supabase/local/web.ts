@@ -7,11 +7,14 @@
 //   /env.js           window.__REACTION_ENV__ with the project URL, anon key and payment settings
 //   /block/?id=&block_id=  the block's public page with its Open Graph tags filled in (the block
 //                     read through the API as anon), as production serves it from an edge
-//                     function (dashboard/viewer/open-graph.ts)
-import http from 'node:http';
+//                     function (@reaction-blocks/contracts/open-graph, which the dashboard's
+//                     edge worker uses too)
+import type http from 'node:http';
+import { pipeline } from 'node:stream';
 import { createReadStream, existsSync, readFileSync, statSync } from 'node:fs';
 import { extname, join, normalize, sep } from 'node:path';
-import { blockPageHtml } from '../../dashboard/viewer/open-graph.ts';
+import { blockPageHtml } from '@reaction-blocks/contracts/open-graph';
+import { HttpError, listen, requestHost, requestUrl, serve } from './http.ts';
 import { paths } from './paths.ts';
 
 const TYPES: Record<string, string> = {
@@ -43,7 +46,14 @@ export interface WebOptions {
 
 /** Resolves `rel` inside `root`, refusing anything that climbs out of it. */
 function inside(root: string, rel: string): string | undefined {
-  const full = normalize(join(root, decodeURIComponent(rel)));
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(rel);
+  } catch {
+    throw new HttpError(400, 'Bad Request: the path is not valid percent-encoding');
+  }
+  if (decoded.includes('\0')) throw new HttpError(400, 'Bad Request');
+  const full = normalize(join(root, decoded));
   return full === root || full.startsWith(root + sep) ? full : undefined;
 }
 
@@ -60,8 +70,15 @@ const reactExampleDist = join(paths.examples, 'react', 'dist');
 export function startWeb(opts: WebOptions): Promise<http.Server> {
   const dashboardDist = opts.dashboardDist ?? paths.dashboardDist;
   const envJs = `window.__REACTION_ENV__ = ${JSON.stringify({ supabaseUrl: opts.apiUrl, anonKey: opts.anonKey, ...(opts.payments ? { payments: opts.payments } : {}) })};\n`;
-  const server = http.createServer((req, res) => {
-    const url = new URL(req.url ?? '/', 'http://web');
+  const server = serve(handle, {
+    name: 'web',
+    onError: (res, err) => {
+      res.writeHead(err.status, { 'content-type': 'text/plain; charset=utf-8' });
+      res.end(err.status >= 500 ? 'Internal server error' : err.message);
+    },
+  });
+  function handle(req: http.IncomingMessage, res: http.ServerResponse): void {
+    const url = requestUrl(req);
     const send = (file: string, status = 200) => {
       res.writeHead(status, {
         'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
@@ -70,7 +87,8 @@ export function startWeb(opts: WebOptions): Promise<http.Server> {
         // which browsers load cross-origin only with CORS.
         ...(url.pathname.startsWith('/sdk/') ? { 'access-control-allow-origin': '*' } : {}),
       });
-      createReadStream(file).pipe(res);
+      // a file that goes away mid-answer cuts the answer off, nothing more
+      pipeline(createReadStream(file), res, () => {});
     };
     if (url.pathname === '/env.js') {
       res.writeHead(200, {
@@ -89,10 +107,11 @@ export function startWeb(opts: WebOptions): Promise<http.Server> {
     if (url.pathname === '/block/' || url.pathname === '/block/index.html') {
       const template = join(dashboardDist, 'block', 'index.html');
       if (existsSync(template)) {
-        const origin = `http://${req.headers.host ?? `127.0.0.1:${opts.port}`}`;
+        // the page's own address for og:url; a Host that is not a plain host[:port] is ignored
+        const origin = `http://${requestHost(req) ?? `127.0.0.1:${opts.port}`}`;
         void blockPageHtml(
           readFileSync(template, 'utf8'),
-          { url: new URL(req.url ?? '/', origin).href, origin },
+          { url: new URL(url.pathname + url.search, origin).href, origin },
           { url: opts.apiUrl, anonKey: opts.anonKey },
         )
           .then((html) => {
@@ -131,9 +150,6 @@ export function startWeb(opts: WebOptions): Promise<http.Server> {
       ? !existsSync(reactExampleDist) && 'the React example'
       : !existsSync(dashboardDist) && 'the dashboard';
     res.end(unbuilt ? `Not found (${unbuilt} is not built: npm run build)` : 'Not found');
-  });
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(opts.port, '127.0.0.1', () => resolve(server));
-  });
+  }
+  return listen(server, opts.port);
 }

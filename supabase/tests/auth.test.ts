@@ -104,7 +104,12 @@ function linkTokenIn(address: string): string {
 
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'rb-auth-test-'));
-  postgres = await startPostgres({ dataDir, port: await freePort(), password: 'postgres' });
+  postgres = await startPostgres({
+    dataDir,
+    port: await freePort(),
+    password: 'postgres',
+    durable: false,
+  });
   await migrate(postgres.url, { seed: false });
   db = new pg.Pool({ connectionString: postgres.url, max: 2 });
 

@@ -26,7 +26,7 @@ import {
   type TestUser,
 } from './support/clients.ts';
 import { forgedToken, userToken } from './support/jwt.ts';
-import { eventually } from './support/providers.ts';
+import { eventually, waitForMail } from './support/providers.ts';
 
 // ---------------------------------------------------------------------------------------------
 // set-up helpers
@@ -1596,6 +1596,190 @@ describe('abuse: anonymous sign-up storm', () => {
     } finally {
       await server.close();
     }
+  });
+});
+
+describe('abuse: spoofed X-Forwarded-For through the gateway (issue 17)', () => {
+  /**
+   * The stack's own path, with Supabase Auth's default limits: the gateway (in this process) in
+   * front of a services port with an auth server of this test's own, trusting the gateway and
+   * `trustedProxies` as the stack does with AUTH_TRUSTED_PROXIES.
+   */
+  async function gatewayWithDefaultLimits(trustedProxies: string[] = []) {
+    const { createAuthServer } = await import('../local/auth/server.ts');
+    const { startServices } = await import('../local/services.ts');
+    const { startGateway } = await import('../local/gateway.ts');
+    const { freePorts } = await import('../local/config.ts');
+    const { closeServer } = await import('../local/http.ts');
+    const ports = await freePorts();
+    const auth = createAuthServer({
+      databaseUrl: stack().dbUrl,
+      jwtSecret: stack().jwtSecret,
+      externalUrl: `http://127.0.0.1:${ports.api}/auth/v1`,
+      siteUrl: 'http://127.0.0.1',
+      anonKey: stack().anonKey,
+      serviceRoleKey: stack().serviceRoleKey,
+      gatewayAddresses: ['127.0.0.1', '::1'],
+      trustedProxies,
+    });
+    const services = await startServices({ port: ports.services, auth });
+    const gateway = await startGateway({
+      port: ports.api,
+      anonKey: stack().anonKey,
+      serviceRoleKey: stack().serviceRoleKey,
+      jwtSecret: stack().jwtSecret,
+      postgrestPort: ports.postgrest,
+      functionsPort: ports.functions,
+      servicesPort: ports.services,
+      realtime: false,
+      storage: false,
+    });
+    return {
+      url: `http://127.0.0.1:${ports.api}`,
+      close: async () => {
+        await closeServer(gateway);
+        await closeServer(services);
+        await auth.close();
+      },
+    };
+  }
+
+  const signInVia = (url: string, forwarded: string, marker: string) =>
+    createClient(url, stack().anonKey, {
+      auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
+      global: { headers: { 'x-forwarded-for': forwarded } },
+    }).auth.signInAnonymously({ options: { data: { probe: marker } } });
+
+  const madeBy = async (marker: string) =>
+    (
+      await sql<{ n: number }>(
+        `select count(*)::int as n from auth.users where raw_user_meta_data ->> 'probe' = $1`,
+        [marker],
+      )
+    )[0]!.n;
+
+  it('40 sign-ins, each claiming another address: the gateway adds the real one, 30 pass, 10 get 429', async () => {
+    const gateway = await gatewayWithDefaultLimits(['10.0.0.5']);
+    const marker = randomUUID();
+    try {
+      const results = [];
+      for (let i = 0; i < 40; i++) {
+        // a fresh address each time, some posing as the trusted proxy's hop
+        const spoof = i % 2 ? `203.0.113.${i}` : `198.51.100.${i}, 10.0.0.5`;
+        results.push(await signInVia(gateway.url, spoof, marker));
+      }
+      expect(results.filter((r) => r.error === null)).toHaveLength(30);
+      for (const refused of results.slice(30)) {
+        expect(refused.error?.status).toBe(429);
+        expect(refused.error?.code).toBe('over_request_rate_limit');
+      }
+      expect(await madeBy(marker)).toBe(30);
+    } finally {
+      await gateway.close();
+    }
+  });
+
+  it('behind a proxy the operator trusts, the address that proxy adds counts, whatever the client wrote', async () => {
+    // the test process plays the trusted proxy in front of the gateway (AUTH_TRUSTED_PROXIES)
+    const gateway = await gatewayWithDefaultLimits(['127.0.0.1']);
+    const marker = randomUUID();
+    try {
+      for (let i = 0; i < 30; i++) {
+        expect((await signInVia(gateway.url, '203.0.113.7', marker)).error).toBeNull();
+      }
+      // what the client wrote to the left of the proxy's entry is not read
+      expect((await signInVia(gateway.url, '192.0.2.1, 203.0.113.7', marker)).error?.status).toBe(
+        429,
+      );
+      expect((await signInVia(gateway.url, '203.0.113.8', marker)).error).toBeNull();
+    } finally {
+      await gateway.close();
+    }
+  });
+});
+
+describe('abuse: every sign-up path has a per-address limit, as on GoTrue (issue 17)', () => {
+  it('email sign-ups (off), user updates and link verifications each stop at 30 per address', async () => {
+    const { createAuthServer } = await import('../local/auth/server.ts');
+    const { serveAuth } = await import('./support/auth-server.ts');
+    const served = await serveAuth(
+      createAuthServer({
+        databaseUrl: stack().dbUrl,
+        jwtSecret: stack().jwtSecret,
+        externalUrl: 'http://127.0.0.1/auth/v1',
+        siteUrl: 'http://127.0.0.1',
+        anonKey: stack().anonKey,
+        serviceRoleKey: stack().serviceRoleKey,
+      }),
+    );
+    const post = (path: string, body: unknown, token = stack().anonKey, method = 'POST') =>
+      fetch(`${served.url}/auth/v1${path}`, {
+        method,
+        headers: {
+          apikey: stack().anonKey,
+          authorization: `Bearer ${token}`,
+          'content-type': 'application/json',
+        },
+        body: JSON.stringify(body),
+      });
+    const burst = async (send: () => Promise<Response>) => {
+      const statuses: number[] = [];
+      for (let i = 0; i < 32; i++) statuses.push((await send()).status);
+      return statuses;
+    };
+    try {
+      // email sign-up is off, and each try counts against the sign-up limit all the same
+      const signups = await burst(() =>
+        post('/signup', { email: `storm-${randomUUID()}@test.local`, password: 'long enough' }),
+      );
+      expect(signups.slice(0, 30).every((s) => s === 400)).toBe(true);
+      expect(signups.slice(30)).toEqual([429, 429]);
+      // guessing mailed links
+      const verifies = await burst(() =>
+        post('/verify', { type: 'email_change', token_hash: randomUUID().replace(/-/g, '') }),
+      );
+      expect(verifies.slice(0, 30).every((s) => s === 403)).toBe(true);
+      expect(verifies.slice(30)).toEqual([429, 429]);
+      // an anonymous user (one sign-in) updating itself in a loop
+      const guest = (await (await post('/signup', {})).json()) as { access_token: string };
+      const updates = await burst(() =>
+        post('/user', { data: { n: randomUUID() } }, guest.access_token, 'PUT'),
+      );
+      expect(updates.slice(0, 30).every((s) => s === 200)).toBe(true);
+      expect(updates.slice(30)).toEqual([429, 429]);
+    } finally {
+      await served.close();
+    }
+  });
+
+  it('an anonymous visitor who adds an email stays anonymous until the mailed link is opened', async () => {
+    const guest = await newGuest();
+    const email = `claim-${randomUUID()}@test.local`;
+    const { data, error } = await guest.client.auth.updateUser({ email });
+    expect(error).toBeNull();
+    expect(data.user).toMatchObject({ is_anonymous: true, email: '', new_email: email });
+    const [user] = await sql<{ is_anonymous: boolean; email: string | null }>(
+      'select is_anonymous, email from auth.users where id = $1',
+      [guest.id],
+    );
+    expect(user).toEqual({ is_anonymous: true, email: null });
+    expect(await sql('select 1 from public.profiles where id = $1', [guest.id])).toHaveLength(0);
+    // the SES fake's mailbox has the link; someone who does not read that mailbox cannot finish
+    const mail = await waitForMail(email);
+    expect(mail.subject).toBe('Confirm your email address');
+    const link = /https?:\/\/\S+\/auth\/v1\/verify\?[^\s"<]+/.exec(mail.text ?? '')![0];
+    const forged = new URL(link);
+    forged.searchParams.set('token', 'a'.repeat(56));
+    const refused = await fetch(forged, { redirect: 'manual' });
+    expect(new URL(refused.headers.get('location')!).hash).toContain('error_code=otp_expired');
+    const opened = await fetch(link, { redirect: 'manual' });
+    expect(opened.status).toBe(303);
+    expect(new URL(opened.headers.get('location')!).hash).toContain('access_token=');
+    const [after] = await sql<{ is_anonymous: boolean; email: string | null }>(
+      'select is_anonymous, email from auth.users where id = $1',
+      [guest.id],
+    );
+    expect(after).toEqual({ is_anonymous: false, email });
   });
 });
 

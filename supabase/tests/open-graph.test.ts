@@ -1,6 +1,6 @@
 // A shared block link (/block/?id=&block_id=) as a chat app's crawler fetches it: no JavaScript,
 // so the Open Graph and Twitter tags must be in the HTML the local web server sends
-// (supabase/local/web.ts with dashboard/viewer/open-graph.ts), read from the block through the
+// (supabase/local/web.ts with @reaction-blocks/contracts/open-graph), read from the block through the
 // API as anon. Owner settings with markup are escaped; a block without settings falls back to
 // its name and the default image; deactivated and unknown blocks get the site's preview.
 import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -13,6 +13,7 @@ import { freePorts } from '../local/config.ts';
 import { paths } from '../local/paths.ts';
 import { startWeb } from '../local/web.ts';
 import { newUser, sql, stack, type TestUser } from './support/clients.ts';
+import { sendRaw, sendRawText } from './support/fuzz.ts';
 
 const CRAWLERS = [
   'facebookexternalhit/1.1 (+http://www.facebook.com/externalhit_uatext.php)',
@@ -217,5 +218,34 @@ describe('Open Graph tags of a shared block link', () => {
     // no description set any more: the block type's sentence
     expect(page.meta['og:description']).toBe('Answer a few questions.');
     expect(page.meta['og:image']).toBe(`${webUrl}/og-default.jpg`);
+  });
+
+  it('a hostile Host or path is refused or ignored, and the server keeps serving (issue 17: `Host: x<y` used to stop npm start)', async () => {
+    const port = Number(new URL(webUrl).port);
+    for (const host of ['x<y', 'a b', '[::1', '"><script>', '']) {
+      const status = await sendRaw(
+        port,
+        `GET /block/?id=${owner.id}&block_id=${blocks.form} HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`,
+      );
+      expect(status, host).toBeGreaterThanOrEqual(200);
+      expect(status, host).toBeLessThan(500);
+    }
+    for (const path of [
+      '/%zz',
+      '/block/%E0%A4%A',
+      '/examples/%00',
+      '/sdk/..%2f..%2fpackage.json',
+    ]) {
+      const status = await sendRaw(port, `GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`);
+      expect([400, 404], path).toContain(status);
+    }
+    // og:url never carries a Host the server did not accept
+    const res = await sendRawText(
+      port,
+      `GET /block/?id=${owner.id}&block_id=${blocks.form} HTTP/1.1\r\nHost: x<y\r\nConnection: close\r\n\r\n`,
+    );
+    expect(res).not.toContain('x<y');
+    const { page } = await crawl(link(blocks.form!));
+    expect(page.meta['og:title']).toBeTruthy();
   });
 });

@@ -1,44 +1,81 @@
 // `npm start` as a user runs it: comes up on the configured ports, refuses a second copy on the
-// same data, and on SIGTERM stops every process it started, leaving nothing listening.
+// same data, lives through a few hundred malformed requests on every port, and on SIGTERM stops
+// every process it started, leaving nothing listening. Killed with SIGKILL (alone, or with its
+// whole process group during a burst of writes) it leaves nothing running, the next start
+// recovers its lock, and every write that was answered 2xx is still there.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
+import { Resolver } from 'node:dns/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
+import pg from 'pg';
 import { freePorts, portsToEnv, type Ports } from '../local/config.ts';
 import { paths } from '../local/paths.ts';
+import { tieToParent } from '../local/process.ts';
+import {
+  badWebsocketFrames,
+  dnsGarbage,
+  garbage,
+  malformedRequests,
+  sendRaw,
+  slowClients,
+  type Outcome,
+} from './support/fuzz.ts';
 
-function startCli(
-  ports: Ports,
-  dataDir: string,
-): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
+interface Cli {
+  child: ChildProcess;
+  output: () => string;
+  exited: Promise<number | null>;
+}
+
+/**
+ * `npm start` in a process group of its own (so a test can SIGKILL the whole stack at once),
+ * tied to this test process: if the test dies or times out, the stack is stopped all the same.
+ */
+function startCli(ports: Ports, dataDir: string, env: Record<string, string> = {}): Cli {
   let out = '';
   const child = spawn(process.execPath, ['--import', 'tsx', join(paths.local, 'start.ts')], {
     cwd: paths.root,
-    env: {
-      ...process.env,
-      SKIP_BUILD: '1',
-      DATA_DIR: dataDir,
-      ...portsToEnv(ports),
-    },
+    env: { ...process.env, SKIP_BUILD: '1', DATA_DIR: dataDir, ...portsToEnv(ports), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
   });
+  const untie = tieToParent(child.pid!, 'SIGTERM');
   child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
   const exited = new Promise<number | null>((resolve) =>
-    child.once('exit', (code) => resolve(code)),
+    child.once('exit', (code) => {
+      untie();
+      resolve(code);
+    }),
   );
+  // whatever happens in the test, the stack does not outlive it
+  onTestFinished(async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGTERM');
+      await Promise.race([exited, new Promise((r) => setTimeout(r, 20_000))]);
+      child.kill('SIGKILL');
+    }
+  });
   return { child, output: () => out, exited };
 }
 
-async function until(check: () => boolean, ms = 60_000) {
+async function until(check: () => boolean | Promise<boolean>, ms = 180_000, what = 'a state') {
   const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error('timed out');
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 100));
   }
 }
+
+const started = (cli: Cli) =>
+  until(
+    () => cli.output().includes('is running') || cli.output().includes('Could not start'),
+    180_000,
+    'the stack to start',
+  ).then(() => expect(cli.output()).toContain('is running'));
 
 function listening(port: number): Promise<boolean> {
   return new Promise((resolve) => {
@@ -51,79 +88,268 @@ function listening(port: number): Promise<boolean> {
   });
 }
 
+async function nothingListens(ports: Ports) {
+  for (const [service, port] of Object.entries(ports)) {
+    await until(() => listening(port).then((l) => !l), 60_000, `${service} port ${port} to close`);
+  }
+}
+
+/** Processes whose command line names `dir` (the stack's Postgres names its data directory). */
+function processesUsing(dir: string): number[] {
+  const found: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes(dir)) found.push(Number(entry));
+    } catch {
+      // ended meanwhile
+    }
+  }
+  return found;
+}
+
+const serviceKeyOf = (cli: Cli) => /service_role\s+(eyJ\S+)/.exec(cli.output())![1]!;
+const anonKeyOf = (cli: Cli) => /anon key\s+(eyJ\S+)/.exec(cli.output())![1]!;
+
 const dir = mkdtempSync(join(tmpdir(), 'rb-start-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
+/** Runs `tasks` with at most `limit` at a time. */
+async function inParallel<T>(tasks: Array<() => Promise<T>>, limit: number): Promise<T[]> {
+  const out: T[] = [];
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: limit }, async () => {
+      while (next < tasks.length) {
+        const i = next++;
+        out[i] = await tasks[i]!();
+      }
+    }),
+  );
+  return out;
+}
+
 describe('npm start', () => {
-  it('serves, refuses a second copy, and stops everything on SIGTERM', async () => {
+  it('serves, refuses a second copy, outlives malformed requests, and stops everything on SIGTERM', async () => {
     const ports = await freePorts();
     const dataDir = join(dir, 'data', 'postgres');
     const first = startCli(ports, dataDir);
-    try {
-      await until(
-        () => first.output().includes('is running') || first.output().includes('Could not start'),
-      );
-      expect(first.output()).toContain('is running');
-      expect(first.output()).toContain(`http://127.0.0.1:${ports.api}`);
-      expect(first.output()).toMatch(/anon key\s+eyJ/);
-      expect(first.output()).toContain('demo@reaction-blocks.local');
-      // the providers server: the mailbox page and its JSON
-      expect(first.output()).toMatch(new RegExp(`Mailbox\\s+http://127.0.0.1:${ports.providers}/`));
-      expect((await fetch(`http://127.0.0.1:${ports.providers}/mailbox/messages`)).status).toBe(
-        200,
-      );
+    await started(first);
+    expect(first.output()).toContain(`http://127.0.0.1:${ports.api}`);
+    expect(first.output()).toMatch(/anon key\s+eyJ/);
+    expect(first.output()).toContain('demo@reaction-blocks.local');
+    // the providers server: the mailbox page and its JSON
+    expect(first.output()).toMatch(new RegExp(`Mailbox\\s+http://127.0.0.1:${ports.providers}/`));
+    expect((await fetch(`http://127.0.0.1:${ports.providers}/mailbox/messages`)).status).toBe(200);
 
-      const health = await fetch(`http://127.0.0.1:${ports.api}/rest/v1/`, {
-        headers: { apikey: 'wrong' },
-      });
-      expect(health.status).toBe(401);
+    const health = await fetch(`http://127.0.0.1:${ports.api}/rest/v1/`, {
+      headers: { apikey: 'wrong' },
+    });
+    expect(health.status).toBe(401);
 
-      // The React example is printed and served from its build when it has been built.
-      const reactBuilt = existsSync(join(paths.examples, 'react', 'dist', 'index.html'));
-      const reactUrl = `http://127.0.0.1:${ports.web}/examples/react/`;
-      const react = await fetch(reactUrl);
-      if (reactBuilt) {
-        expect(first.output()).toContain(reactUrl);
-        expect(react.status).toBe(200);
-        expect(await react.text()).toContain('src="./app.js"');
-      } else {
-        expect(first.output()).not.toContain(reactUrl);
-        expect(react.status).toBe(404);
-        expect(await react.text()).toContain('the React example is not built');
-      }
-
-      // an absolute DATA_DIR is used as given, with its lock beside it (not under the repository)
-      expect(existsSync(join(dataDir, 'PG_VERSION'))).toBe(true);
-      expect(existsSync(`${dataDir}.lock`)).toBe(true);
-      expect(existsSync(join(paths.root, dataDir))).toBe(false);
-
-      const second = startCli(ports, dataDir);
-      expect(await second.exited).toBe(1);
-      expect(second.output()).toContain('already running');
-      // the first one is untouched
-      expect(await listening(ports.api)).toBe(true);
-
-      // another data directory in the same folder is another stack: not "already running"
-      const otherPorts = await freePorts();
-      const other = startCli(otherPorts, join(dir, 'data', 'other'));
-      try {
-        await until(
-          () => other.output().includes('is running') || other.output().includes('Could not start'),
-        );
-        expect(other.output()).toContain('is running');
-      } finally {
-        other.child.kill('SIGTERM');
-        await other.exited;
-      }
-
-      first.child.kill('SIGTERM');
-      expect(await first.exited).toBe(0);
-      expect(existsSync(`${dataDir}.lock`)).toBe(false);
-      for (const [service, port] of Object.entries(ports)) {
-        expect(await listening(port), `${service} port ${port} still listening`).toBe(false);
-      }
-    } finally {
-      first.child.kill('SIGKILL');
+    // The React example is printed and served from its build when it has been built.
+    const reactBuilt = existsSync(join(paths.examples, 'react', 'dist', 'index.html'));
+    const reactUrl = `http://127.0.0.1:${ports.web}/examples/react/`;
+    const react = await fetch(reactUrl);
+    if (reactBuilt) {
+      expect(first.output()).toContain(reactUrl);
+      expect(react.status).toBe(200);
+      expect(await react.text()).toContain('src="./app.js"');
+    } else {
+      expect(first.output()).not.toContain(reactUrl);
+      expect(react.status).toBe(404);
+      expect(await react.text()).toContain('the React example is not built');
     }
-  });
+
+    // an absolute DATA_DIR is used as given, with its lock beside it (not under the repository)
+    expect(existsSync(join(dataDir, 'PG_VERSION'))).toBe(true);
+    expect(existsSync(`${dataDir}.lock`)).toBe(true);
+    expect(existsSync(join(paths.root, dataDir))).toBe(false);
+
+    const second = startCli(ports, dataDir);
+    expect(await second.exited).toBe(1);
+    expect(second.output()).toContain('already running');
+    // the first one is untouched
+    expect(await listening(ports.api)).toBe(true);
+
+    // another data directory in the same folder is another stack: not "already running"
+    const other = startCli(await freePorts(), join(dir, 'data', 'other'));
+    await started(other);
+    other.child.kill('SIGTERM');
+    expect(await other.exited).toBe(0);
+
+    // ---- malformed input on every port: each server answers and lives ----
+    const anonKey = anonKeyOf(first);
+    const targets: Array<{ name: string; port: number; paths: string[]; ours: boolean }> = [
+      {
+        name: 'gateway',
+        port: ports.api,
+        paths: [
+          '/',
+          '/rest/v1/blocks',
+          '/auth/v1/token?grant_type=password',
+          '/functions/v1/x',
+          '/storage/v1/object/public/letter-images/a',
+          `/realtime/v1/websocket?apikey=${anonKey}`,
+        ],
+        ours: true,
+      },
+      { name: 'web', port: ports.web, paths: ['/', '/block/', '/sdk/x', '/examples/'], ours: true },
+      {
+        name: 'providers',
+        port: ports.providers,
+        paths: [
+          '/',
+          '/ses/v2/email/outbound-emails',
+          '/mailbox/messages',
+          '/notion/v1/search',
+          '/payments/x',
+        ],
+        ours: true,
+      },
+      {
+        name: 'services (auth, realtime, storage)',
+        port: ports.services,
+        paths: [
+          '/auth/signup',
+          '/auth/verify',
+          '/auth/admin/users',
+          '/storage/object/x',
+          '/realtime/websocket',
+        ],
+        ours: true,
+      },
+      { name: 'postgrest', port: ports.postgrest, paths: ['/', '/rpc/x'], ours: false },
+      { name: 'functions', port: ports.functions, paths: ['/', '/ses-events'], ours: false },
+    ];
+    const slow = targets.map((t) => slowClients(t.port, 20));
+    try {
+      for (const target of targets) {
+        const tasks: Array<() => Promise<Outcome>> = [];
+        for (const path of target.paths) {
+          for (const request of malformedRequests(path))
+            tasks.push(() => sendRaw(target.port, request));
+        }
+        for (const bytes of garbage(60)) tasks.push(() => sendRaw(target.port, bytes));
+        const outcomes = await inParallel(tasks, 24);
+        expect(outcomes.length, target.name).toBeGreaterThanOrEqual(120);
+        if (target.ours) {
+          // a refusal (4xx), a closed connection or a wait for the rest of a body; never a 5xx
+          const failures = outcomes.filter((o) => o >= 500);
+          expect(failures, `${target.name}: 5xx answers to malformed input`).toEqual([]);
+        }
+      }
+      await badWebsocketFrames(ports.api, `/realtime/v1/websocket?apikey=${anonKey}&vsn=1.0.0`);
+      await badWebsocketFrames(ports.services, '/realtime/websocket?vsn=1.0.0');
+      await dnsGarbage(ports.providersDns, 200);
+    } finally {
+      slow.forEach((s) => s.release());
+    }
+    // the stack is still up, and every server still answers
+    expect(first.child.exitCode).toBeNull();
+    const apikey = { apikey: anonKey };
+    expect(
+      (await fetch(`http://127.0.0.1:${ports.api}/rest/v1/`, { headers: apikey })).status,
+    ).toBe(200);
+    expect(
+      (await fetch(`http://127.0.0.1:${ports.api}/auth/v1/health`, { headers: apikey })).status,
+    ).toBe(200);
+    const guest = await fetch(`http://127.0.0.1:${ports.api}/auth/v1/signup`, {
+      method: 'POST',
+      headers: { ...apikey, 'content-type': 'application/json' },
+      body: '{}',
+    });
+    expect(guest.status).toBe(200);
+    expect((await fetch(`http://127.0.0.1:${ports.web}/env.js`)).status).toBe(200);
+    expect((await fetch(`http://127.0.0.1:${ports.providers}/_health`)).status).toBe(200);
+    expect((await fetch(`http://127.0.0.1:${ports.functions}/_health`)).status).toBe(200);
+    const resolver = new Resolver();
+    resolver.setServers([`127.0.0.1:${ports.providersDns}`]);
+    expect((await resolver.resolveTxt('ses-ready.example')).length).toBeGreaterThan(0);
+
+    first.child.kill('SIGTERM');
+    expect(await first.exited).toBe(0);
+    expect(existsSync(`${dataDir}.lock`)).toBe(false);
+    for (const [service, port] of Object.entries(ports)) {
+      expect(await listening(port), `${service} port ${port} still listening`).toBe(false);
+    }
+  }, 600_000);
+
+  it('killed with SIGKILL (with its process group during writes, or alone), leaves nothing running and loses no answered write', async () => {
+    const ports = await freePorts();
+    const dataDir = join(dir, 'durable', 'postgres');
+    const db = `postgresql://postgres:postgres@127.0.0.1:${ports.db}/postgres`;
+
+    // 1. a burst of writes through the API, and the whole stack killed in the middle of it
+    const first = startCli(ports, dataDir);
+    await started(first);
+    const key = serviceKeyOf(first);
+    const answered: string[] = [];
+    let writing = true;
+    const writer = async (w: number) => {
+      for (let n = 0; writing; n++) {
+        const code = `durable-${w}-${n}`;
+        try {
+          const res = await fetch(`http://127.0.0.1:${ports.api}/rest/v1/coupons`, {
+            method: 'POST',
+            headers: {
+              apikey: key,
+              authorization: `Bearer ${key}`,
+              'content-type': 'application/json',
+              prefer: 'return=minimal',
+            },
+            body: JSON.stringify({ code }),
+          });
+          if (res.status === 201) answered.push(code);
+          await res.body?.cancel();
+        } catch {
+          return; // the stack is gone
+        }
+      }
+    };
+    const writers = Array.from({ length: 12 }, (_, w) => writer(w));
+    await until(() => answered.length >= 300, 120_000, '300 answered writes');
+    process.kill(-first.child.pid!, 'SIGKILL');
+    writing = false;
+    await Promise.all(writers);
+    await first.exited;
+    await nothingListens(ports);
+    await until(
+      () => processesUsing(dataDir).length === 0,
+      60_000,
+      'no process on the data directory',
+    );
+    expect(existsSync(`${dataDir}.lock`)).toBe(true);
+
+    // 2. the next start recovers the lock; every answered write is there
+    const second = startCli(ports, dataDir);
+    await started(second);
+    expect(second.output()).toContain('did not stop cleanly');
+    const client = new pg.Client({ connectionString: db });
+    await client.connect();
+    const { rows } = await client.query<{ code: string }>(
+      `select code from public.coupons where code like 'durable-%'`,
+    );
+    await client.end();
+    const stored = new Set(rows.map((r) => r.code));
+    const lost = answered.filter((code) => !stored.has(code));
+    expect(lost, `${lost.length} of ${answered.length} answered writes lost`).toEqual([]);
+
+    // 3. the stack process alone killed: its children (Postgres, PostgREST, Deno, the gateway) stop
+    process.kill(second.child.pid!, 'SIGKILL');
+    await second.exited;
+    await nothingListens(ports);
+    await until(
+      () => processesUsing(dataDir).length === 0,
+      60_000,
+      'no process on the data directory',
+    );
+
+    const third = startCli(ports, dataDir);
+    await started(third);
+    expect(third.output()).toContain('did not stop cleanly');
+    third.child.kill('SIGTERM');
+    expect(await third.exited).toBe(0);
+    await nothingListens(ports);
+  }, 600_000);
 });

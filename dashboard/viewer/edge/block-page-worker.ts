@@ -2,14 +2,14 @@
 // the static dashboard (Cloudflare Workers' module syntax; Deno Deploy, Netlify and Vercel edge
 // functions take the same Request -> Response handler). It answers /block/ itself: the static
 // page from the origin, the block read through the project's API as anon, the tags rendered by
-// the same function as the local web server (../open-graph.ts). Every other path goes to the
+// the same function as the local web server (@reaction-blocks/contracts/open-graph). Every other path goes to the
 // origin untouched. Supabase's own edge functions cannot serve this page on the default
 // *.supabase.co domain (they answer text/html as text/plain); see docs/self-hosting.md.
 //
 //   wrangler deploy dashboard/viewer/edge/block-page-worker.ts --name reaction-blocks-og \
 //     --route 'app.example.com/block/*' --var SUPABASE_URL:https://<ref>.supabase.co \
 //     --var SUPABASE_ANON_KEY:<anon key>
-import { blockPageHtml } from '../open-graph';
+import { blockPageHtml } from '@reaction-blocks/contracts/open-graph';
 
 export interface BlockPageEnv {
   SUPABASE_URL: string;

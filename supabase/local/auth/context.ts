@@ -6,7 +6,7 @@ import pg from 'pg';
 import { Jwt } from './jwt.ts';
 import type { Mailer } from './mailer.ts';
 import { normaliseAddress } from '../http.ts';
-import { clientAddress, RateLimiter } from './rate-limit.ts';
+import { clientAddress, RateLimiter, type TrustedHops } from './rate-limit.ts';
 
 export interface AuthOptions {
   databaseUrl: string;
@@ -58,10 +58,16 @@ export interface AuthOptions {
   rateLimitTokenRefresh?: number;
   rateLimitEmailSent?: number;
   /**
-   * Addresses of the proxies in front (the local gateway, a load balancer, a CDN) whose
-   * X-Forwarded-For is believed; default none: the client address is the connection's peer.
+   * Addresses of the proxies in front (a load balancer, a CDN) whose X-Forwarded-For entries are
+   * believed; default none: the client address is the connection's peer.
    */
   trustedProxies?: string[];
+  /**
+   * The addresses the stack's own gateway connects from: it appends the peer it saw to
+   * X-Forwarded-For, and that entry (or, when it is a trusted proxy, what that proxy added) is
+   * the client's address.
+   */
+  gatewayAddresses?: string[];
   /** Where mails go (the SES fake in the local stack); default: nowhere, sends fail. */
   mailer?: Mailer;
   log?: (service: string, line: string) => void;
@@ -83,7 +89,9 @@ export interface AuthSettings {
 
 export interface AuthLimits {
   anonymousUsers: RateLimiter;
-  otp: RateLimiter;
+  /** email sign-ups and user updates: two buckets of RATE_LIMIT_OTP each, as on GoTrue */
+  signups: RateLimiter;
+  userUpdates: RateLimiter;
   verify: RateLimiter;
   token: RateLimiter;
   /** one key for the whole server */
@@ -96,7 +104,7 @@ export interface AuthDeps {
   jwt: Jwt;
   limits: AuthLimits;
   mailer: Mailer | undefined;
-  trustedProxies: ReadonlySet<string>;
+  trusted: TrustedHops;
   log: (service: string, line: string) => void;
 }
 
@@ -128,22 +136,24 @@ export function createDeps(opts: AuthOptions): AuthDeps {
     jwt: new Jwt(opts.jwtSecret, externalUrl),
     limits: {
       anonymousUsers: RateLimiter.perHour(opts.rateLimitAnonymousUsers ?? 30),
-      otp: RateLimiter.perFiveMinutes(opts.rateLimitOtp ?? 30),
+      signups: RateLimiter.perFiveMinutes(opts.rateLimitOtp ?? 30),
+      userUpdates: RateLimiter.perFiveMinutes(opts.rateLimitOtp ?? 30),
       verify: RateLimiter.perFiveMinutes(opts.rateLimitVerify ?? 30),
       token: RateLimiter.perFiveMinutes(opts.rateLimitTokenRefresh ?? 150),
       emailSent: RateLimiter.perHour(opts.rateLimitEmailSent ?? 30),
     },
     mailer: opts.mailer,
-    trustedProxies: new Set(
-      (opts.trustedProxies ?? []).map(normaliseAddress).filter((a) => a !== ''),
-    ),
+    trusted: { gateway: addresses(opts.gatewayAddresses), proxies: addresses(opts.trustedProxies) },
     log,
   };
 }
 
+const addresses = (list: string[] | undefined) =>
+  new Set((list ?? []).map(normaliseAddress).filter((a) => a !== ''));
+
 /** The caller's address (see rate-limit.ts). */
 export const clientAddressOf = (deps: AuthDeps, c: AuthCtx) =>
-  clientAddress(c.env.incoming, deps.trustedProxies);
+  clientAddress(c.env.incoming, deps.trusted);
 
 /** Runs `fn` in a transaction: committed when it returns, rolled back when it throws. */
 export async function tx<T>(pool: pg.Pool, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {

@@ -7,10 +7,21 @@
 import type { IncomingMessage } from 'node:http';
 import { normaliseAddress } from '../http.ts';
 
+export interface TrustedHops {
+  /**
+   * The local gateway's own addresses: a request from one of them carries the peer the gateway
+   * saw as the last X-Forwarded-For entry. These addresses are not skipped inside the chain, so a
+   * client on the gateway's machine cannot hide behind them.
+   */
+  gateway: ReadonlySet<string>;
+  /** Proxies in front (a reverse proxy, a CDN): their entries are skipped, and what they add believed. */
+  proxies: ReadonlySet<string>;
+}
+
 /** The client's address: see the header. */
-export function clientAddress(req: IncomingMessage, trustedProxies: ReadonlySet<string>): string {
+export function clientAddress(req: IncomingMessage, trusted: TrustedHops): string {
   const peer = normaliseAddress(req.socket.remoteAddress) || 'unknown';
-  if (!trustedProxies.has(peer)) return peer;
+  if (!trusted.gateway.has(peer) && !trusted.proxies.has(peer)) return peer;
   const header = req.headers['x-forwarded-for'];
   const chain = (Array.isArray(header) ? header.join(',') : (header ?? ''))
     .split(',')
@@ -19,7 +30,7 @@ export function clientAddress(req: IncomingMessage, trustedProxies: ReadonlySet<
     const hop = chain[i]!;
     // an unparsable entry ends the trusted chain: what is left of it is the client's say
     if (!hop) break;
-    if (!trustedProxies.has(hop)) return hop;
+    if (!trusted.proxies.has(hop)) return hop;
   }
   return peer;
 }

@@ -36,6 +36,8 @@ export async function setup(project: TestProject) {
       ports: await freePorts(),
       dataDir: join(dataDir, 'pg'),
       jwtSecret: DEFAULT_JWT_SECRET,
+      // a throwaway database: speed over surviving a crash (docs/getting-started.md)
+      durable: false,
       // every test file signs up its visitors and signs in its owners from this one address;
       // the tests of the limits (hostile-visitor.test.ts) run auth servers of their own with
       // the defaults

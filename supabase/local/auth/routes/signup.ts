@@ -52,7 +52,7 @@ async function signUpWithEmail(
   body: Record<string, unknown>,
   data: Record<string, unknown>,
 ) {
-  if (!deps.limits.otp.take(clientAddressOf(deps, c))) throw overRequestRateLimit();
+  if (!deps.limits.signups.take(clientAddressOf(deps, c))) throw overRequestRateLimit();
   if (str(body.phone)?.trim())
     throw badRequest('phone_provider_disabled', 'Phone signups are disabled');
   if (!deps.settings.emailEnabled) {

@@ -19,7 +19,7 @@ import { on } from './route.ts';
 
 async function updateUser(deps: AuthDeps, c: AuthCtx) {
   const caller = await requireUser(deps, c);
-  if (!deps.limits.otp.take(clientAddressOf(deps, c))) throw overRequestRateLimit();
+  if (!deps.limits.userUpdates.take(clientAddressOf(deps, c))) throw overRequestRateLimit();
   const body = await readJsonBody(c);
   const email =
     body.email === undefined || body.email === '' ? undefined : requireEmail(body.email);

@@ -2,7 +2,7 @@
 // shared link shows a preview in chat apps and social sites. Crawlers run no JavaScript, so the
 // tags must be in the HTML as served: whatever serves the page (the local web server,
 // supabase/local/web.ts; in production an edge function in front of the static site,
-// viewer/edge/block-page-worker.ts; docs/self-hosting.md) reads the block through the API as anon
+// dashboard/viewer/edge/block-page-worker.ts; docs/self-hosting.md) reads the block through the API as anon
 // and puts these tags into the static page. Pure functions, no Node or DOM: they run anywhere.
 //
 // Values come from the block's Open Graph settings (title, description, image_url), falling back
