@@ -44,6 +44,8 @@ const stack = await startStack({
   ports: await freePorts(),
   dataDir,
   jwtSecret: DEFAULT_JWT_SECRET,
+  // a throwaway database: speed over surviving a crash (docs/getting-started.md)
+  durable: false,
   web: true,
 });
 const browser = await chromium.launch(chromiumLaunchOptions);

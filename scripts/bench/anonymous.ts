@@ -13,6 +13,7 @@ import pg from 'pg';
 import { DEFAULT_JWT_SECRET, freePorts } from '../../supabase/local/config.ts';
 import { startStack } from '../../supabase/local/stack.ts';
 import { writeBenchmarkSection } from './docs-section.ts';
+import { benchDurability } from './support.ts';
 
 const argv = process.argv.slice(2);
 const arg = (name: string, fallback: number) => {
@@ -27,6 +28,7 @@ const stack = await startStack({
   ports: await freePorts(),
   dataDir: join(dir, 'pg'),
   jwtSecret: DEFAULT_JWT_SECRET,
+  durable: benchDurability().durable,
   auth: { rateLimitAnonymousUsers: 0 }, // one client address signs up everyone here
 });
 const db = new pg.Client({ connectionString: stack.dbUrl });

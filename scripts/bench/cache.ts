@@ -48,6 +48,7 @@ import {
 } from './cache-support.ts';
 import { viewsBench } from './cache-views.ts';
 import { writeBenchmarkSection } from './docs-section.ts';
+import { benchDurability } from './support.ts';
 
 const VIEWS = Number(process.env.BENCH_CACHE_VIEWS ?? 1000);
 const SECONDS = Number(process.env.BENCH_CACHE_SECONDS ?? 30);
@@ -182,6 +183,7 @@ try {
     ports,
     dataDir: join(dir, 'pg'),
     jwtSecret: DEFAULT_JWT_SECRET,
+    durable: benchDurability().durable,
     log: (service, line) => logs.push(`[${service}] ${line}`),
   });
   const db = new pg.Client({ connectionString: stack.dbUrl });

@@ -25,7 +25,14 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { DEFAULT_JWT_SECRET, freePorts } from '../../supabase/local/config.ts';
 import { startStack, type Stack } from '../../supabase/local/stack.ts';
-import { api, pool, signInOwner, type Session } from './support.ts';
+import {
+  api,
+  benchDurability,
+  NO_AUTH_LIMITS,
+  pool,
+  type Session,
+  signInOwner,
+} from './support.ts';
 import { writeBenchmarkSection } from './docs-section.ts';
 
 const setting = (name: string, fallback: number): number => {
@@ -295,6 +302,7 @@ function report(results: Record<Config, number[]>, meta: { load: string; took: n
 
 - Machine: ${cpu.length} cores (${cpu[0]?.model.trim() ?? 'unknown CPU'}), load average ${meta.load} before the run
   (other jobs share it). Postgres and the load (${SESSIONS} database sessions in this process) share these cores.
+- Postgres: ${benchDurability().label}.
 - Each call is what PostgREST runs for a visitor's request (role and JWT claims set in a
   transaction, the RPC, commit), from ${SESSIONS} sessions at once, each cycling through its own
   anonymous visitors. Likes toggle (a like, then an unlike: every call writes). Submits answer a
@@ -321,12 +329,8 @@ try {
     ports,
     dataDir: join(dir, 'pg'),
     jwtSecret: DEFAULT_JWT_SECRET,
-    auth: {
-      rateLimitAnonymousUsers: 0,
-      rateLimitOtp: 0,
-      rateLimitVerify: 0,
-      rateLimitTokenRefresh: 0,
-    },
+    durable: benchDurability().durable,
+    auth: NO_AUTH_LIMITS,
     log: (service, line) => logs.push(`[${service}] ${line}`),
   });
   process.stderr.write(`stack up on ${stack.apiUrl}\n`);
@@ -335,7 +339,7 @@ try {
   const body = report(results, { load, took: (performance.now() - started) / 1000 });
   process.stdout.write(`${body}\n`);
   process.stdout.write(`raw: ${JSON.stringify(results)}\n`);
-  writeBenchmarkSection('Hot rows', body);
+  writeBenchmarkSection(benchDurability().title('Hot rows'), body);
 } catch (err) {
   process.stderr.write(`${logs.slice(-40).join('\n')}\n`);
   throw err;

@@ -26,7 +26,7 @@ import { startStack, type Stack } from '../../supabase/local/stack.ts';
 import { notionBlocks, NOTION_PAGE_ID } from '../../supabase/local/providers/pages/fixtures.ts';
 import { notionToBlocks } from '../../supabase/functions/_shared/letter/notion.ts';
 import { renderLetter } from '../../supabase/functions/_shared/letter/render.ts';
-import { functionsPid, kick, rssMb, sesSent } from './support.ts';
+import { benchDurability, functionsPid, kick, rssMb, sesSent } from './support.ts';
 import { writeBenchmarkSection } from './docs-section.ts';
 
 const MEMBERS = Number(process.env.BENCH_MEMBERS ?? 10_000);
@@ -50,6 +50,7 @@ try {
     ports,
     dataDir: join(dir, 'pg'),
     jwtSecret: DEFAULT_JWT_SECRET,
+    durable: benchDurability().durable,
     log: (service, line) => logs.push(`[${service}] ${line}`),
   });
   const db = new pg.Client({ connectionString: stack.dbUrl });

@@ -19,7 +19,14 @@ import { DEFAULT_JWT_SECRET, freePorts } from '../../supabase/local/config.ts';
 import { paths } from '../../supabase/local/paths.ts';
 import { startStack, type Stack } from '../../supabase/local/stack.ts';
 import { requestMaker } from './load-generator.ts';
-import { api, pool, signInOwner, type Session } from './support.ts';
+import {
+  api,
+  benchDurability,
+  NO_AUTH_LIMITS,
+  pool,
+  type Session,
+  signInOwner,
+} from './support.ts';
 import type {
   LimitsResult,
   LoadPlan,
@@ -706,13 +713,9 @@ try {
     ports,
     dataDir: join(dir, 'pg'),
     jwtSecret: DEFAULT_JWT_SECRET,
+    durable: benchDurability().durable,
     // 400 visitors sign up from this one address: no per-address limit here
-    auth: {
-      rateLimitAnonymousUsers: 0,
-      rateLimitOtp: 0,
-      rateLimitVerify: 0,
-      rateLimitTokenRefresh: 0,
-    },
+    auth: NO_AUTH_LIMITS,
     log: (service, line) => logs.push(`[${service}] ${line}`),
   });
   process.stderr.write(`stack up on ${stack.apiUrl} (PostgREST on ${ports.postgrest})\n`);
@@ -762,13 +765,13 @@ try {
   }
   const body = report(results, {
     limits,
-    pgVersion: `PostgreSQL ${pgVersion} (local settings fsync ${durability?.f} and synchronous_commit ${durability?.s}: writes never wait for the disk)`,
+    pgVersion: `PostgreSQL ${pgVersion}, ${benchDurability().label} (fsync ${durability?.f}, synchronous_commit ${durability?.s})`,
     load: loadBefore,
     took: (performance.now() - started) / 1000,
     dbMs,
   });
   process.stdout.write(`${body}\n`);
-  writeBenchmarkSection('Load benchmark', body);
+  writeBenchmarkSection(benchDurability().title('Load benchmark'), body);
 } catch (err) {
   process.stderr.write(`${logs.slice(-40).join('\n')}\n`);
   throw err;

@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { DEFAULT_JWT_SECRET, freePorts } from '../../supabase/local/config.ts';
 import { startStack, type Stack } from '../../supabase/local/stack.ts';
-import { functionsPid, kick, rssMb, sesSent } from './support.ts';
+import { benchDurability, functionsPid, kick, rssMb, sesSent } from './support.ts';
 import { writeBenchmarkSection } from './docs-section.ts';
 
 const MAILS = Number(process.env.BENCH_MAILS ?? 2000);
@@ -32,6 +32,7 @@ try {
     ports,
     dataDir: join(dir, 'pg'),
     jwtSecret: DEFAULT_JWT_SECRET,
+    durable: benchDurability().durable,
     log: (service, line) => logs.push(`[${service}] ${line}`),
   });
   const db = new pg.Client({ connectionString: stack.dbUrl });

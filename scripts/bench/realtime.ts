@@ -28,6 +28,7 @@ import { DEFAULT_JWT_SECRET, freePorts } from '../../supabase/local/config.ts';
 import { paths } from '../../supabase/local/paths.ts';
 import { startStack, type Stack } from '../../supabase/local/stack.ts';
 import { writeBenchmarkSection } from './docs-section.ts';
+import { benchDurability } from './support.ts';
 
 const ROUNDS = 10;
 const INTERVAL_MS = 100;
@@ -193,6 +194,7 @@ try {
     ports: await freePorts(),
     dataDir: join(dir, 'pg'),
     jwtSecret: DEFAULT_JWT_SECRET,
+    durable: benchDurability().durable,
     log: (service, line) => logs.push(`[${service}] ${line}`),
   });
   const db = new pg.Client({ connectionString: stack.dbUrl });

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { DEFAULT_JWT_SECRET, freePorts } from '../../supabase/local/config.ts';
 import { startStack, type Stack } from '../../supabase/local/stack.ts';
-import { signInOwner } from './support.ts';
+import { benchDurability, signInOwner } from './support.ts';
 import { writeBenchmarkSection } from './docs-section.ts';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 15);
@@ -42,6 +42,7 @@ try {
     ports: await freePorts(),
     dataDir: join(dir, 'pg'),
     jwtSecret: DEFAULT_JWT_SECRET,
+    durable: benchDurability().durable,
     log: (service, line) => logs.push(`[${service}] ${line}`),
   });
   const db = new pg.Client({ connectionString: stack.dbUrl });

@@ -32,6 +32,42 @@ export async function api<T>(
 }
 
 /**
+ * The auth server's per-address limits off: a benchmark signs up its visitors and signs in its
+ * owners from one address (a real deployment sees them from many).
+ */
+export const NO_AUTH_LIMITS = {
+  rateLimitAnonymousUsers: 0,
+  rateLimitOtp: 0,
+  rateLimitVerify: 0,
+  rateLimitTokenRefresh: 0,
+};
+
+/**
+ * Whether the bench stack's Postgres is durable: BENCH_DURABILITY=durable (the default: what
+ * `npm start` runs, each answered write waited for its WAL on disk) or `fast` (fsync, synchronous
+ * commits and full-page writes off, as the test suite runs). Write figures depend on it, so a
+ * benchmark that writes names it in its report and its docs/benchmarks.md section.
+ */
+export function benchDurability(): {
+  durable: boolean;
+  label: string;
+  title: (t: string) => string;
+} {
+  const mode = process.env.BENCH_DURABILITY ?? 'durable';
+  if (mode !== 'durable' && mode !== 'fast') {
+    throw new Error(`BENCH_DURABILITY must be durable or fast, got "${mode}"`);
+  }
+  const durable = mode === 'durable';
+  return {
+    durable,
+    label: durable
+      ? 'durable Postgres (fsync and synchronous_commit on, as npm start runs: each answered write is on disk)'
+      : 'fast Postgres (BENCH_DURABILITY=fast: fsync and synchronous_commit off, as the tests run; writes never wait for the disk, and a crash loses recent ones)',
+    title: (title) => (durable ? title : `${title} (fast settings)`),
+  };
+}
+
+/**
  * An owner, signed in. Owners sign up with Google or Apple and email sign-up is off, so a
  * benchmark makes the user with the admin API and signs it in with a generate_link link, as on
  * GoTrue (three calls, once per owner: not part of any measured path).
