@@ -140,14 +140,7 @@ export function sendHtml(
   res.end(html);
 }
 
-export function escapeHtml(value: string): string {
-  return value
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&#39;');
-}
+export { escapeHtml } from '@reaction-blocks/contracts/escape-html';
 
 /** The token of an `Authorization: Bearer <token>` header. */
 export function bearerToken(header: string | string[] | undefined): string | undefined {

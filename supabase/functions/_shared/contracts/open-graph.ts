@@ -9,6 +9,8 @@
 // to the block's name, a sentence per block type and a default image; an unknown or deactivated
 // block (anon cannot read those) gets the site's own preview. Every value is HTML-escaped.
 
+import { escapeHtml } from '@reaction-blocks/contracts/escape-html';
+
 export interface OgBlock {
   id: string;
   owner_id: string;
@@ -114,15 +116,6 @@ export function blockMeta(
     locale: language === 'ko' ? 'ko_KR' : 'en_US',
     siteName: SITE_NAME,
   };
-}
-
-export function escapeHtml(value: string): string {
-  return value
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&#39;');
 }
 
 /** The <title> and the meta tags, one a line. */
