@@ -58,6 +58,12 @@ export async function step<T>(name: string, fn: () => Promise<T>): Promise<T> {
 /** Collects uncaught page errors, which must stay empty. */
 export function watchErrors(page: Page, errors: string[], label: string) {
   page.on('pageerror', (error) => errors.push(`${label}: ${error.message}`));
+  // a request that never got an answer is logged, so a failure's cause shows in the output
+  page.on('requestfailed', (request) => {
+    const failure = request.failure()?.errorText ?? '';
+    if (failure !== 'net::ERR_ABORTED')
+      console.log(`  [${label}] request failed: ${request.method()} ${request.url()} ${failure}`);
+  });
 }
 
 /** Waits until the input value of `locator` is `expected`, then returns it. */

@@ -101,7 +101,12 @@ export function forwardedHeaders(req: IncomingMessage): http.OutgoingHttpHeaders
 // reuse upstream connections: a new TCP connection per request would dominate hot-path latency
 const upstreamAgent = new http.Agent({ keepAlive: true, maxSockets: 64 });
 
-function proxy(
+/**
+ * Passes a request through to `port` and its answer back. A client that goes away at any point
+ * (before the upstream answers, too: a page navigating away aborts its fetches) only aborts its
+ * own upstream request; it never throws in this process.
+ */
+export function proxy(
   req: IncomingMessage,
   res: ServerResponse,
   port: number,
@@ -111,6 +116,11 @@ function proxy(
   const upstream = http.request(
     { host: '127.0.0.1', port, method: req.method, path, headers, agent: upstreamAgent },
     (up) => {
+      // the client left while the upstream was working: nothing to answer
+      if (res.destroyed || res.writableEnded) {
+        up.destroy();
+        return;
+      }
       const outHeaders: http.OutgoingHttpHeaders = { ...up.headers, ...CORS_HEADERS };
       res.writeHead(up.statusCode ?? 502, outHeaders);
       // an upstream that breaks off mid-answer cuts the client's answer off too
@@ -118,12 +128,17 @@ function proxy(
     },
   );
   upstream.on('error', (err) => {
+    if (res.destroyed) return;
     if (!res.headersSent) sendJson(res, 502, { message: `upstream unavailable: ${err.message}` });
     else res.destroy();
   });
   // a client that goes away mid-body aborts the upstream request
   pipeline(req, upstream, (err) => {
     if (err) upstream.destroy();
+  });
+  // so does one that goes away while waiting for the answer
+  res.once('close', () => {
+    if (!res.writableFinished) upstream.destroy();
   });
 }
 

@@ -1,5 +1,9 @@
 // The gateway as browsers and clients meet it: CORS, the apikey check, and Realtime through it.
-import { describe, expect, it } from 'vitest';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { describe, expect, it, vi } from 'vitest';
+import { proxy } from '../local/gateway.ts';
+import { closeServer, listen, serve } from '../local/http.ts';
 import { anonClient, newGuest, newUser, stack } from './support/clients.ts';
 
 describe('gateway', () => {
@@ -82,5 +86,52 @@ describe('gateway', () => {
       await new Promise((r) => setTimeout(r, 50));
     expect(received.map((m) => m.content)).toEqual(['hello from a visitor']);
     await viewer.removeAllChannels();
+  });
+});
+
+describe('gateway proxy', () => {
+  it('survives clients that leave before, while and after the upstream answers', async () => {
+    // an upstream that answers each request only when told to, so the client can leave first
+    const waiting: Array<() => void> = [];
+    const upstream = http.createServer((req, res) => {
+      waiting.push(() => res.end('x'.repeat(256 * 1024)));
+    });
+    await listen(upstream, 0);
+    const upstreamPort = (upstream.address() as AddressInfo).port;
+    const front = serve((req, res) => proxy(req, res, upstreamPort, req.url ?? '/', {}), {
+      name: 'gateway-test',
+      log: () => {},
+    });
+    await listen(front, 0);
+    const frontPort = (front.address() as AddressInfo).port;
+    try {
+      for (let round = 0; round < 20; round++) {
+        const controller = new AbortController();
+        const answer = fetch(`http://127.0.0.1:${frontPort}/slow`, { signal: controller.signal });
+        await vi.waitFor(() => expect(waiting.length).toBe(1));
+        // before: the client is gone when the upstream's answer arrives (the crash was here)
+        controller.abort();
+        await expect(answer).rejects.toThrow();
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        waiting.shift()!();
+      }
+      // while: the client leaves halfway through a long answer
+      const controller = new AbortController();
+      const reading = fetch(`http://127.0.0.1:${frontPort}/long`, { signal: controller.signal });
+      await vi.waitFor(() => expect(waiting.length).toBe(1));
+      waiting.shift()!();
+      const res = await reading;
+      const reader = res.body!.getReader();
+      await reader.read();
+      controller.abort();
+      // the front still answers
+      const ok = fetch(`http://127.0.0.1:${frontPort}/after`);
+      await vi.waitFor(() => expect(waiting.length).toBe(1));
+      waiting.shift()!();
+      expect((await ok).status).toBe(200);
+    } finally {
+      await closeServer(front);
+      await closeServer(upstream);
+    }
   });
 });
