@@ -6,6 +6,7 @@ import type { SupabaseClient } from '@supabase/supabase-js';
 import { HttpError } from './http.ts';
 import { MailError, type Mailer } from './mail.ts';
 import { platformSender } from './mail-delivery.ts';
+import { base64url } from './signed-token.ts';
 import { SENDER_MESSAGES } from '@reaction-blocks/contracts/schemas';
 
 export interface SenderEmailRow {
@@ -59,10 +60,7 @@ export async function tokenHash(token: string): Promise<string> {
 /** A fresh confirmation token (256 random bits, base64url: 43 characters) and its hash. */
 export async function newConfirmationToken(): Promise<{ token: string; hash: string }> {
   const bytes = crypto.getRandomValues(new Uint8Array(32));
-  const token = btoa(String.fromCharCode(...bytes))
-    .replace(/\+/g, '-')
-    .replace(/\//g, '_')
-    .replace(/=+$/, '');
+  const token = base64url(bytes);
   return { token, hash: await tokenHash(token) };
 }
 
