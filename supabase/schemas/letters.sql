@@ -249,7 +249,7 @@ begin
   end if;
 
   create temporary table if not exists pg_temp.letter_recipients (
-    email text primary key, member_id uuid, skip boolean not null default false
+    email text primary key, member_id uuid, skip text
   ) on commit drop;
   truncate pg_temp.letter_recipients;
   if p_emails is not null then
@@ -283,10 +283,14 @@ begin
       on conflict do nothing;
   end if;
 
-  update pg_temp.letter_recipients r set skip = true
-    where exists (select 1 from public.unsubscribes u where u.user_id = p_owner_id and lower(u.email) = r.email)
-       or exists (select 1 from private.mail_suppressions s where s.email = r.email);
-  select count(*) filter (where not skip), count(*) into v_count, v_total from pg_temp.letter_recipients;
+  -- the reasons are prepare_letter_jobs' (DELIVERY_SKIP_REASONS), so the history reads them alike
+  update pg_temp.letter_recipients r set skip = case
+      when exists (select 1 from public.unsubscribes u where u.user_id = p_owner_id and lower(u.email) = r.email)
+        then 'the address unsubscribed'
+      when exists (select 1 from private.mail_suppressions s where s.email = r.email)
+        then 'the address is suppressed (bounce or complaint)'
+    end;
+  select count(*) filter (where skip is null), count(*) into v_count, v_total from pg_temp.letter_recipients;
   if v_count = 0 then
     return jsonb_build_object('publish_id', null, 'reserved', 0, 'skipped', v_total);
   end if;
@@ -296,17 +300,21 @@ begin
     raise exception 'Not enough sending email counts' using errcode = 'P0001';
   end if;
 
+  -- the addresses skipped now are counted and listed with the send, as the dialog said them
   insert into public.publishes (block_id, user_id, subject, html, text, group_name, reserved_count,
-                                mail_from, mail_name, reply_to)
+                                skipped_count, mail_from, mail_name, reply_to)
     values (p_block_id, p_owner_id, left(coalesce(nullif(v_private.mail_title, ''), v_block.name), 200),
-            v_private.mail_html, v_private.mail_text, p_group, v_count,
+            v_private.mail_html, v_private.mail_text, p_group, v_count, v_total - v_count,
             p_sender ->> 'from', left(nullif(p_sender ->> 'from_name', ''), 100), nullif(p_sender ->> 'reply_to', ''))
     returning id into v_publish_id;
+  insert into public.deliveries (publish_id, user_id, audience_member_id, email, status, reason)
+    select v_publish_id, p_owner_id, r.member_id, r.email, 'skipped', r.skip
+    from pg_temp.letter_recipients r where r.skip is not null;
 
   with d as (
     insert into public.deliveries (publish_id, user_id, audience_member_id, email)
       select v_publish_id, p_owner_id, r.member_id, r.email
-      from pg_temp.letter_recipients r where not r.skip
+      from pg_temp.letter_recipients r where r.skip is null
       returning id
   )
   insert into private.jobs (kind, payload, dedupe_key, rate_bucket)
@@ -321,6 +329,38 @@ begin
 end;
 $$;
 revoke execute on function public.reserve_letter(uuid, uuid, text[], text, boolean, jsonb) from public, anon, authenticated;
+
+-- The groups an audience send can go to (`activated`: every active member), each with the
+-- addresses it reaches as reserve_letter picks them (active members with an email, one per
+-- address) and how many of those it will skip (unsubscribed from the owner's letters, or
+-- suppressed). Counted here: PostgREST answers at most 1,000 rows, so the dashboard cannot count.
+-- security definer: mail_suppressions is private; only counts of the caller's own members leave.
+create function public.letter_send_groups()
+returns table (name text, email_count integer, skip_count integer)
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  with m as (
+    select a.group_name, lower(a.email) as email,
+           exists (select 1 from public.unsubscribes u where u.user_id = a.user_id and lower(u.email) = lower(a.email))
+             or exists (select 1 from private.mail_suppressions s where s.email = lower(a.email)) as skip
+    from public.audience_members a
+    where a.user_id = (select auth.uid()) and not a.deactivated and a.has_email
+  )
+  select g.name, count(distinct m.email)::integer,
+         (count(distinct m.email) filter (where m.skip))::integer
+  from public.audience_groups g
+  left join m on g.name = 'activated' or m.group_name = g.name
+  where g.user_id = (select auth.uid()) and g.name <> 'deactivated'
+  group by g.id, g.name, g.created_at
+  order by g.created_at;
+$$;
+comment on function public.letter_send_groups() is
+  'The caller''s audience groups with the addresses an audience send reaches and how many it skips.';
+revoke execute on function public.letter_send_groups() from public, anon;
+grant execute on function public.letter_send_groups() to authenticated;
 
 -- For each claimed letter job: its recipient, or why it is not sent (the delivery is gone or no
 -- longer reserved, the address unsubscribed or is suppressed, the sender is suspended, the

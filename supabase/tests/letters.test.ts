@@ -816,12 +816,32 @@ describe('sending', () => {
     await sql(`insert into private.mail_suppressions (email, reason) values ($1, 'bounce')`, [
       bounced,
     ]);
+    // what the send dialog shows: the addresses each group reaches and how many it skips
+    const { data: groups } = await o.owner.client.rpc('letter_send_groups');
+    expect(groups).toEqual([
+      { name: 'activated', email_count: 3, skip_count: 1 },
+      { name: 'friends', email_count: 2, skip_count: 1 },
+    ]);
     const pub = await callFunction(
       'publish-letter',
       { blockId: o.blockId, group: 'friends' },
       o.owner.accessToken,
     );
     expect(pub.json.data).toMatchObject({ status: true, reservedCount: 1, skippedCount: 1 });
+    // the history says the same: one skipped, and why
+    const { data: publish } = await o.owner.client
+      .from('publishes')
+      .select('reserved_count, skipped_count')
+      .eq('id', (pub.json.data as { publishId: string }).publishId)
+      .single();
+    expect(publish).toEqual({ reserved_count: 1, skipped_count: 1 });
+    const { data: skipped } = await o.owner.client
+      .from('deliveries')
+      .select('email, status, reason')
+      .eq('status', 'skipped');
+    expect(skipped).toEqual([
+      { email: bounced, status: 'skipped', reason: DELIVERY_SKIP_REASONS.suppressed },
+    ]);
     await delivered(friend);
     await eventually(async () => {
       const { data } = await o.owner.client
@@ -840,6 +860,30 @@ describe('sending', () => {
         )
       ).json.error?.message,
     ).toBe('No such group');
+  });
+});
+
+describe('counting an audience', () => {
+  it('a group of 1,004 is counted by the database, for its owner only (PostgREST answers 1,000 rows)', async () => {
+    const o = await letterOwner('notion_letter');
+    const tag = randomUUID().slice(0, 8);
+    await sql(
+      `insert into public.audience_members (user_id, creator_name, email)
+       select $1, 'm' || i, 'm' || i || '-' || $2 || '@example.com' from generate_series(1, 1004) i`,
+      [o.owner.id, tag],
+    );
+    await sql(
+      `insert into public.unsubscribes (user_id, email) values ($1, 'm7-' || $2 || '@example.com')`,
+      [o.owner.id, tag],
+    );
+    const { data } = await o.owner.client.rpc('letter_send_groups');
+    expect(data).toEqual([{ name: 'activated', email_count: 1004, skip_count: 1 }]);
+    const other = await newUser('other');
+    expect((await other.client.rpc('letter_send_groups')).data).toEqual([
+      { name: 'activated', email_count: 0, skip_count: 0 },
+    ]);
+    const anon = await anonClient().rpc('letter_send_groups');
+    expect(anon.error).not.toBeNull();
   });
 });
 

@@ -228,6 +228,8 @@ describe('catalogue: what client roles are granted', () => {
       'member_count',
       'live_response_count',
       'live_new_response_count',
+      // issue 18: an audience send's counts, counted by the database (the caller's own members)
+      'letter_send_groups',
     ];
     expect(
       rows

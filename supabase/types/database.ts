@@ -1598,6 +1598,14 @@ export type Database = {
         Args: { p_block_id: string; p_token_hash: string; p_user_id: string };
         Returns: Json;
       };
+      letter_send_groups: {
+        Args: Record<PropertyKey, never>;
+        Returns: {
+          email_count: number;
+          name: string;
+          skip_count: number;
+        }[];
+      };
       list_messages: {
         Args: { p_before?: string; p_block_id: string; p_limit?: number };
         Returns: Json;

@@ -71,6 +71,20 @@ describe('letter history', () => {
     expect(api.listNotSentReasons).toHaveBeenCalledWith('p1');
   });
 
+  it('names each send by its audience in words, never by the internal group id', async () => {
+    api.listPublishes.mockResolvedValue([
+      publish({ id: 'p1', subject: 'To all', group_name: 'activated', failed_count: 0 }),
+      publish({ id: 'p2', subject: 'To friends', group_name: 'friends', failed_count: 0 }),
+      publish({ id: 'p3', subject: 'Typed', group_name: null, failed_count: 0 }),
+    ]);
+    renderWithProviders(<HistoryView blockId="b1" />, { session: signedInSession() });
+    const list = await screen.findByRole('navigation', { name: 'Sent letters' });
+    await within(list).findByText(/To everyone in your audience/);
+    expect(within(list).getByText(/To the group friends/)).toBeTruthy();
+    expect(within(list).getByText(/To typed-in addresses/)).toBeTruthy();
+    expect(list.textContent).not.toMatch(/activated/);
+  });
+
   it('asks nothing when every mail went, and speaks Korean', async () => {
     api.listPublishes.mockResolvedValue([publish({ failed_count: 0, skipped_count: 0 })]);
     renderWithProviders(<HistoryView blockId="b1" />, { session: signedInSession() });

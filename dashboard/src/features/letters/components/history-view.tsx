@@ -119,9 +119,11 @@ export function HistoryView({ blockId }: { blockId: string }) {
                 <span className="history-date">
                   <time dateTime={p.created_at}>{shortDate(p.created_at)}</time>
                   {' · '}
-                  {p.group_name
-                    ? t('letters.history.group', { group: p.group_name })
-                    : t('letters.history.manual')}
+                  {p.group_name === 'activated'
+                    ? t('letters.history.everyone')
+                    : p.group_name
+                      ? t('letters.history.group', { group: p.group_name })
+                      : t('letters.history.manual')}
                 </span>
               </button>
             </li>

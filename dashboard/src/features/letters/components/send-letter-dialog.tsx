@@ -45,7 +45,7 @@ export function SendLetterDialog({
   onClose,
   onSent,
 }: SendLetterDialogProps) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const idPrefix = useId();
   const [mode, setMode] = useState<Mode>('manual');
   const [text, setText] = useState('');
@@ -74,12 +74,18 @@ export function SendLetterDialog({
     problem = LETTER_MESSAGES.notEnoughEmails;
   }
   const chosen = groups.data?.find((g) => g.name === group);
+  // the quota is taken for the addresses that are not skipped (reserve_letter)
+  const audienceReach = chosen ? chosen.emailCount - chosen.skipCount : 0;
   const audienceDisabled =
-    !paid ||
-    !chosen ||
-    chosen.emailCount === 0 ||
-    chosen.emailCount > remaining ||
-    state === 'loading';
+    !paid || !chosen || audienceReach === 0 || audienceReach > remaining || state === 'loading';
+  // the spec caps the shown quota at 100 (a manual send's most); more left is said beside it
+  const manualQuota =
+    remaining > LETTER_LIMITS.manualMax
+      ? t('letters.send.remainingAtOnce', {
+          count: LETTER_LIMITS.manualMax,
+          left: remaining.toLocaleString(i18n.language === 'ko' ? 'ko-KR' : 'en-US'),
+        })
+      : t('letters.send.remaining', { count: remaining });
 
   const translate = (message: string) =>
     MESSAGE_KEYS[message] ? t(MESSAGE_KEYS[message]!) : message;
@@ -140,10 +146,7 @@ export function SendLetterDialog({
           onChange={(e) => setText(e.target.value)}
         />
         <p id={`${idPrefix}-hint`} className="hint">
-          {t('letters.send.addressesHint')}{' '}
-          {quota.data !== undefined
-            ? t('letters.send.remaining', { count: Math.min(remaining, LETTER_LIMITS.manualMax) })
-            : null}
+          {t('letters.send.addressesHint')} {quota.data !== undefined ? manualQuota : null}
         </p>
         <p
           id={`${idPrefix}-error`}
@@ -209,6 +212,9 @@ export function SendLetterDialog({
             onChange={setGroup}
             hint={chosen ? t('letters.send.groupCount', { count: chosen.emailCount }) : undefined}
           />
+          {chosen && chosen.skipCount > 0 ? (
+            <p className="hint">{t('letters.send.groupSkips', { count: chosen.skipCount })}</p>
+          ) : null}
           <p className="hint">
             {quota.data !== undefined ? t('letters.send.remaining', { count: remaining }) : null}
           </p>
