@@ -23,9 +23,14 @@ function join(url: string, block: string, i: number): Promise<void> {
   return new Promise((resolve, reject) => {
     const ws = new WebSocket(url);
     const topic = `realtime:block:${block}`;
-    const timer = setTimeout(() => reject(new Error('join timed out')), 120_000);
+    let opened = false;
+    const timer = setTimeout(
+      () => reject(new Error(`join timed out (${opened ? 'open, no reply' : 'never opened'})`)),
+      120_000,
+    );
     ws.on('error', reject);
-    ws.on('open', () =>
+    ws.on('open', () => {
+      opened = true;
       ws.send(
         JSON.stringify([
           '1',
@@ -41,8 +46,8 @@ function join(url: string, block: string, i: number): Promise<void> {
             },
           },
         ]),
-      ),
-    );
+      );
+    });
     ws.on('message', (data) => {
       const t = now();
       const [, , , event, payload] = JSON.parse(String(data)) as [

@@ -18,6 +18,7 @@
 //   npm run bench:realtime                      # prints only
 //   npm run bench:realtime -- --write           # and writes the "Realtime" section of docs/benchmarks.md
 //   BENCH_VIEWERS=2000 npm run bench:realtime   # one-block sizes to run (comma-separated)
+//   BENCH_VIEWERS=0 BENCH_SPREAD=0 BENCH_MEMORY_ROUNDS=10 npm run bench:realtime   # memory only
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -32,7 +33,12 @@ import { benchDurability } from './support.ts';
 
 const ROUNDS = 10;
 const INTERVAL_MS = 100;
-const ONE_BLOCK = (process.env.BENCH_VIEWERS ?? '200,2000,10000').split(',').map(Number);
+const ONE_BLOCK = (process.env.BENCH_VIEWERS ?? '200,2000,10000')
+  .split(',')
+  .map(Number)
+  .filter((n) => n > 0);
+/** BENCH_SPREAD=0 leaves the spread case out (with BENCH_VIEWERS=0: memory only) */
+const WITH_SPREAD = process.env.BENCH_SPREAD !== '0';
 const SPREAD = { viewers: 2000, blocks: 20 };
 const MEMORY_ROUNDS = Number(process.env.BENCH_MEMORY_ROUNDS ?? 3);
 
@@ -89,7 +95,7 @@ function startViewers(): {
 }
 
 /** This process's memory after a garbage collection: RSS and PSS (what it alone costs). */
-async function memory(): Promise<{ rss: number; pss: number; heap: number }> {
+async function memory(): Promise<{ rss: number; pss: number; heap: number; external: number }> {
   for (let i = 0; i < 3; i++) {
     (globalThis as { gc?: () => void }).gc?.();
     await sleep(200);
@@ -97,7 +103,8 @@ async function memory(): Promise<{ rss: number; pss: number; heap: number }> {
   const pss = Number(
     /^Pss:\s+(\d+) kB/m.exec(readFileSync('/proc/self/smaps_rollup', 'utf8'))?.[1] ?? 0,
   );
-  return { rss: process.memoryUsage().rss, pss: pss * 1024, heap: process.memoryUsage().heapUsed };
+  const m = process.memoryUsage();
+  return { rss: m.rss, pss: pss * 1024, heap: m.heapUsed, external: m.external };
 }
 
 async function run(
@@ -220,10 +227,14 @@ try {
 
   const cases: Case[] = [
     ...ONE_BLOCK.map((n) => ({ label: `one block`, blocks: Array<string>(n).fill(one) })),
-    {
-      label: `spread over ${SPREAD.blocks} blocks`,
-      blocks: Array.from({ length: SPREAD.viewers }, (_, i) => many[i % SPREAD.blocks]!),
-    },
+    ...(WITH_SPREAD
+      ? [
+          {
+            label: `spread over ${SPREAD.blocks} blocks`,
+            blocks: Array.from({ length: SPREAD.viewers }, (_, i) => many[i % SPREAD.blocks]!),
+          },
+        ]
+      : []),
   ];
   // the hard case and its easy twin back to back, so the machine's load weighs on both alike
   cases.sort((a, b) => a.blocks.length - b.blocks.length);
@@ -245,6 +256,11 @@ try {
     await viewers.ask({ type: 'connect', url, blocks: Array<string>(2000).fill(one) }, 'joined');
     await viewers.ask({ type: 'close' }, 'closed');
     await sleep(1000); // the server sees the sockets close
+    if (process.env.BENCH_DEBUG_FDS) {
+      const { readdirSync } = await import('node:fs');
+      const fds = (pid: number | string) => readdirSync(`/proc/${pid}/fd`).length;
+      process.stdout.write(`fds: stack ${fds('self')}, gateway ${fds(stack.gatewayPid)}\n`);
+    }
     const m = await memory();
     memoryRows.push(`| after round ${i} | ${mb(m.rss)} | ${mb(m.pss)} | ${mb(m.heap)} |`);
     process.stdout.write(

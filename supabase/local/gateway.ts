@@ -234,6 +234,11 @@ function handOffUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer, url:
     headers: req.headers,
     head: head.toString('base64'),
   };
+  // Node closes a sent socket here only once the parent has acknowledged it, and drops whatever
+  // it reads meanwhile: the client's first frame, sent as soon as the parent's handshake answer
+  // reaches it, would be lost. So this process stops reading it first (the client has sent
+  // nothing since the request: it waits for that answer).
+  (socket as unknown as { _handle?: { readStop?(): number } })._handle?.readStop?.();
   process.send!(message, socket as Socket, (err) => {
     if (err) socket.destroy();
   });

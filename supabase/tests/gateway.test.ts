@@ -1,7 +1,9 @@
 // The gateway as browsers and clients meet it: CORS, the apikey check, and Realtime through it.
+import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it, vi } from 'vitest';
+import WebSocket from 'ws';
 import { proxy } from '../local/gateway.ts';
 import { closeServer, listen, serve } from '../local/http.ts';
 import { anonClient, newGuest, newUser, stack } from './support/clients.ts';
@@ -86,6 +88,40 @@ describe('gateway', () => {
       await new Promise((r) => setTimeout(r, 50));
     expect(received.map((m) => m.content)).toEqual(['hello from a visitor']);
     await viewer.removeAllChannels();
+  });
+
+  it('hands websockets to the Realtime server without losing a first frame: 1,000 joins at once, each answered', async () => {
+    // the client sends its join as soon as the handshake's answer arrives, while the gateway may
+    // still hold its copy of the socket it handed over: that copy must not read (and drop) it
+    const url = `${stack().apiUrl.replace(/^http/, 'ws')}/realtime/v1/websocket?apikey=${stack().anonKey}&vsn=2.0.0`;
+    const topic = `realtime:load-${randomUUID()}`;
+    const sockets: WebSocket[] = [];
+    const join = () =>
+      new Promise<string>((resolve) => {
+        const ws = new WebSocket(url);
+        sockets.push(ws);
+        ws.on('error', () => resolve('error'));
+        ws.on('open', () => ws.send(JSON.stringify(['1', '1', topic, 'phx_join', { config: {} }])));
+        ws.on('message', (data) => {
+          const [, , , event, payload] = JSON.parse(String(data)) as [
+            null,
+            null,
+            string,
+            string,
+            { status?: string },
+          ];
+          if (event === 'phx_reply') resolve(payload.status ?? '?');
+        });
+      });
+    try {
+      const answers = await Promise.race([
+        Promise.all(Array.from({ length: 1000 }, join)),
+        new Promise<string[]>((r) => setTimeout(() => r(['timed out']), 25_000)),
+      ]);
+      expect(answers.filter((a) => a !== 'ok')).toEqual([]);
+    } finally {
+      for (const ws of sockets) ws.terminate();
+    }
   });
 });
 
