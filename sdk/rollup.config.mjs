@@ -3,7 +3,7 @@
 import { nodeResolve } from '@rollup/plugin-node-resolve';
 import replace from '@rollup/plugin-replace';
 import terser from '@rollup/plugin-terser';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import esbuild from 'rollup-plugin-esbuild';
@@ -51,13 +51,25 @@ const npmInputs = { index: at('src/index.ts'), 'react/index': at('src/react/inde
 for (const e of ELEMENTS) {
   npmInputs[`components/${e}/${e}`] = at(`src/components/${e}/${e}.ts`);
   npmInputs[`components/${e}/${e}.component`] = at(`src/components/${e}/${e}.component.ts`);
+  npmInputs[`react/${e}`] = at(`src/react/${e}.ts`);
+}
+
+/** Empties dist/ before the first build writes to it: no file of an older build is packed. */
+function clean() {
+  return {
+    name: 'clean-dist',
+    buildStart() {
+      rmSync(at('dist'), { recursive: true, force: true });
+      mkdirSync(at('dist'));
+    },
+  };
 }
 
 export default [
   {
     input: Object.fromEntries(Object.entries(npmInputs).filter(([, f]) => existsSync(f))),
     external: (id) => /^(lit|@lit|@supabase|react)(\/|$)/.test(id),
-    plugins: [contracts(), esbuild({ target: 'es2022', tsconfig })],
+    plugins: [clean(), contracts(), esbuild({ target: 'es2022', tsconfig })],
     output: {
       dir: at('dist'),
       format: 'es',

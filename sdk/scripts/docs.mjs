@@ -115,7 +115,7 @@ reaction-comment::part(submit) {
     display: none;
   }
 </style>`,
-    jsx: `import { Count } from '@reaction-blocks/sdk/react';
+    jsx: `import { Count } from '@reaction-blocks/sdk/react/count';
 
 export function PostList({ posts }: { posts: { url: string; title: string; blockId: string }[] }) {
   return (
@@ -195,11 +195,14 @@ const styleSources = [
   .map(read)
   .join('\n');
 
-/** React wrappers: tag -> { name, events: { 'reaction-x': 'onReactionX' } }, read from src/react. */
+/**
+ * React wrappers: tag -> { name, events: { 'reaction-x': 'onReactionX' } }, read from
+ * src/react/<name>.ts and the event maps of src/react/events.ts.
+ */
 function reactWrappers() {
-  const src = read('src/react/index.ts');
   const objects = new Map();
-  for (const m of src.matchAll(/const (\w+) = (\{[^}]*\});/g)) objects.set(m[1], m[2]);
+  for (const m of read('src/react/events.ts').matchAll(/export const (\w+) = (\{[^}]*\});/g))
+    objects.set(m[1], m[2]);
   const events = (text) => {
     const found = {};
     for (const s of text.matchAll(/\.\.\.(\w+)/g))
@@ -208,10 +211,17 @@ function reactWrappers() {
     return found;
   };
   const wrappers = {};
-  for (const m of src.matchAll(
-    /export const (\w+) = createComponent\(\{[^]*?tagName: '([\w-]+)'[^]*?events: (\w+|\{[^}]*\}),?\s*\}\);/g,
+  for (const f of readdirSync(resolve(root, 'src/react')).filter(
+    (f) => /^\w+\.ts$/.test(f) && !['index.ts', 'events.ts'].includes(f),
   ))
-    wrappers[m[2]] = { name: m[1], events: events(/^\w+$/.test(m[3]) ? objects.get(m[3]) : m[3]) };
+    for (const m of read(`src/react/${f}`).matchAll(
+      /export const (\w+) = [^]*?createComponent\(\{[^]*?tagName: '([\w-]+)'[^]*?events: (\w+|\{[^}]*\}),?\s*\}\);/g,
+    ))
+      wrappers[m[2]] = {
+        name: m[1],
+        file: f.replace(/\.ts$/, ''),
+        events: events(/^\w+$/.test(m[3]) ? objects.get(m[3]) : m[3]),
+      };
   return wrappers;
 }
 
@@ -347,7 +357,7 @@ for (const d of elements) {
   const jsx = page.jsx
     ? page.jsx
     : wrapper
-      ? `import { ${wrapper.name} } from '@reaction-blocks/sdk/react';
+      ? `import { ${wrapper.name} } from '@reaction-blocks/sdk/react/${wrapper.file}';
 
 export function ${wrapper.name}Block({ theme }: { theme: 'light' | 'dark' }) {
   return (
@@ -367,7 +377,7 @@ ${(d.summary || d.description || '').replace(/\n/g, ' ')}
 | load it with | |
 |---|---|
 | npm | \`import '@reaction-blocks/sdk/${name}';\` (defines the tag) |
-| React | ${wrapper ? `\`import { ${wrapper.name} } from '@reaction-blocks/sdk/react';\`` : '–'} |
+| React | ${wrapper ? `\`import { ${wrapper.name} } from '@reaction-blocks/sdk/react/${wrapper.file}';\` (defines the tag)` : '–'} |
 | CDN | the script tag; see [embedding](../embedding.md#1-script-tag-cdn) |
 
 ## Behaviour

@@ -1,6 +1,6 @@
 // Counts for many pages in one request (<reaction-count>): every count asked for in the same task
 // goes out in one cacheable GET of get_block_counts, up to 100 blocks a request.
-import { request } from './api.js';
+import { request } from './request.js';
 import type { Project } from './config.js';
 import { log } from './log.js';
 

@@ -1,0 +1,5 @@
+/** The A/B vote count. */
+export const ab = {
+  votes_one: '{{count}} vote',
+  votes_other: '{{count}} votes',
+};

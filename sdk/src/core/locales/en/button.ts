@@ -1,0 +1,4 @@
+/** The button's default label. */
+export const button = {
+  button: 'Button',
+};
