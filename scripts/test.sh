@@ -38,8 +38,17 @@ step "generated database types are up to date"
 npm run gen:types -- --check
 step "supabase/schemas and supabase/migrations build the same database"
 npm run db:diff -- --check
-step "build"
+step "build (and it changes no tracked file)"
+# what the build generates and git tracks (sdk/custom-elements.json, ...) must be committed as
+# the build makes it: the tracked files' state before and after the build must be the same
+tracked_state() { git diff --binary HEAD -- . | sha1sum; }
+before=$(tracked_state)
 npm run build
+if [ "$(tracked_state)" != "$before" ]; then
+  echo "npm run build changed tracked files: commit what it generates" >&2
+  git diff --stat HEAD -- . >&2
+  exit 1
+fi
 # one workspace at a time, stopping at the first that fails, so a failure's summary is the last
 # thing printed (`--workspaces` goes on to the next workspace and buries it)
 step "integration tests (supabase: a throwaway stack)"

@@ -1,8 +1,9 @@
 /**
  * Lit's `{ state: true }` properties are internal reactive state (no attribute, private by name
  * and modifier), but the analyzer's Lit plugin makes an attribute of every entry of
- * `static properties`. This plugin drops those attributes and keeps the members private, so the
- * manifest lists only what a site owner may set.
+ * `static properties`. This plugin drops those attributes and makes the members private, in the
+ * class that declares them and in every element that inherits them (the analyzer copies inherited
+ * members after the module phase), so the manifest lists only what a site owner may set.
  */
 function litStateIsPrivate() {
   const stateOf = new Map(); // class name -> names of its state properties
@@ -29,14 +30,59 @@ function litStateIsPrivate() {
       }
       stateOf.set(node.name.getText(), names);
     },
-    moduleLinkPhase({ moduleDoc }) {
-      for (const d of moduleDoc.declarations || []) {
-        const names = stateOf.get(d.name);
-        if (!names?.size) continue;
-        d.attributes = (d.attributes || []).filter((a) => !names.has(a.fieldName));
-        for (const m of d.members || [])
-          if (names.has(m.name) && m.privacy === 'public') m.privacy = 'private';
-      }
+    packageLinkPhase({ customElementsManifest }) {
+      for (const mod of customElementsManifest.modules)
+        for (const d of mod.declarations || []) {
+          const isState = (x) =>
+            stateOf.get(x.inheritedFrom?.name ?? d.name)?.has(x.fieldName ?? x.name);
+          d.attributes = (d.attributes || []).filter((a) => !isState(a));
+          if (!d.attributes.length) delete d.attributes;
+          for (const m of d.members || [])
+            if (m.kind === 'field' && isState(m)) {
+              m.privacy = 'private';
+              delete m.attribute;
+            }
+        }
+    },
+  };
+}
+
+/**
+ * The analyzer lists `dispatchEvent(new CustomEvent(name, …))` as an event called `name` (the
+ * variable's name): the helper that dispatches every element's events (ReactionElement.emit)
+ * gave each element a made-up event. Events whose name is a variable are dropped, in the class
+ * that dispatches them and in those that inherit them; the real ones are documented with
+ * `@event` on each element (checked against the dispatches by `npm run docs -- --check`).
+ */
+function noVariableEventNames() {
+  const variables = new Map(); // class name -> names of variables passed as an event's type
+  return {
+    name: 'no-variable-event-names',
+    analyzePhase({ ts, node }) {
+      if (!ts.isClassDeclaration(node) || !node.name) return;
+      const names = new Set();
+      const visit = (n) => {
+        if (
+          ts.isNewExpression(n) &&
+          n.expression.getText() === 'CustomEvent' &&
+          n.arguments?.[0] &&
+          ts.isIdentifier(n.arguments[0])
+        )
+          names.add(n.arguments[0].getText());
+        ts.forEachChild(n, visit);
+      };
+      visit(node);
+      if (names.size) variables.set(node.name.getText(), names);
+    },
+    packageLinkPhase({ customElementsManifest }) {
+      for (const mod of customElementsManifest.modules)
+        for (const d of mod.declarations || []) {
+          if (!d.events) continue;
+          d.events = d.events.filter(
+            (e) => !variables.get(e.inheritedFrom?.name ?? d.name)?.has(e.name),
+          );
+          if (!d.events.length) delete d.events;
+        }
     },
   };
 }
@@ -62,5 +108,5 @@ export default {
   exclude: ['**/*.test.ts'],
   outdir: '.',
   litelement: true,
-  plugins: [litStateIsPrivate(), stableOrder()],
+  plugins: [litStateIsPrivate(), noVariableEventNames(), stableOrder()],
 };

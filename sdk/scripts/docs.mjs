@@ -140,7 +140,7 @@ export function PostList({ posts }: { posts: { url: string; title: string; block
   block: {
     listen: ['reaction-load', (e) => `console.log(${e}.detail.view.block.type)`],
     notes: [
-      'Renders the element for the block\'s type with one API call. Without `block-id` it reads `block_id` and `id` (the owner) from the page URL, as the public viewer page `/block/?id={uid}&block_id={blockId}` does. Letter types are not rendered ("Not valid type").',
+      'Renders the element for the block\'s type with one API call. Without `block-id` it reads `block_id` and `id` (the owner) from the page URL, as the public viewer page `/block/?id={uid}&block_id={blockId}` does. A letter block (notion_letter, typedream_letter, brunch_letter) shows its letter as a web page: the HTML the server rendered and sanitised, in a sandboxed frame (the `letter` part) that runs no script.',
       '`theme`, `lang`, `dummy` and the project are passed on to the rendered element. Its events bubble out of `<reaction-block>` (they are composed), so listen on `<reaction-block>` for `reaction-like`, `reaction-submit`, `reaction-message`, …',
       "The rendered element's parts are forwarded under their own names (`exportparts`, listed below), so `reaction-block::part(submit)` styles the comment's send button or the form's Submit button; `::part(block)` styles the rendered element as a whole, and the shared `--reaction-*` tokens set on `<reaction-block>` reach it through inheritance.",
       'Changing `block-id` loads and shows the other block (the React `Block` wrapper too); its events reach every `onReaction…` prop of the wrapper.',
@@ -161,6 +161,27 @@ function chain(name) {
   for (let c = classes.get(name); c; c = c.d.superclass && classes.get(c.d.superclass.name))
     files.push(c.mod);
   return files;
+}
+
+/** The names of a class and its superclasses in this package. */
+function chainNames(name) {
+  const names = [];
+  for (let c = classes.get(name); c; c = c.d.superclass && classes.get(c.d.superclass.name))
+    names.push(c.d.name);
+  return names;
+}
+
+/** The bodies of the named classes declared in a source file (from `class X` to its closing line). */
+function classBodies(file, names) {
+  const src = read(file);
+  const bodies = [];
+  for (const n of names) {
+    const start = src.search(new RegExp(`\\bclass ${n}\\b`));
+    if (start < 0) continue;
+    const end = src.indexOf('\n}\n', start);
+    bodies.push(src.slice(start, end < 0 ? undefined : end));
+  }
+  return bodies;
 }
 
 /** Parts the templates of a class chain render. */
@@ -258,7 +279,8 @@ function forwardedParts() {
   const names = [...list[1].matchAll(/'([\w-]+)'/g)].map((m) => m[1]);
   const from = new Map();
   for (const d of elements)
-    if (d.tagName !== 'reaction-block')
+    // it renders the six block elements, never <reaction-count>
+    if (d.tagName !== 'reaction-block' && d.tagName !== 'reaction-count')
       for (const p of d.cssParts || [])
         if (p.name) from.set(p.name, [...(from.get(p.name) || []), { tag: d.tagName, p }]);
   for (const n of from.keys())
@@ -298,6 +320,23 @@ for (const d of elements) {
       stateFields.has(m.name)
     )
       problems.push(`${tag}: internal state "${m.name}" is a public property`);
+
+  // The events listed are the events dispatched (this.emit('reaction-…') in the class and its
+  // superclasses), no more and no fewer.
+  const dispatched = new Set(
+    chain(d.name).flatMap((f) => {
+      const c = classes.get(d.name);
+      return [...classBodies(f, c ? chainNames(d.name) : [])].flatMap((body) =>
+        [...body.matchAll(/\bemit(?:<[^>]*>)?\(\s*'([\w-]+)'/g)].map((m) => m[1]),
+      );
+    }),
+  );
+  const listed = new Set((d.events || []).map((e) => e.name));
+  for (const e of dispatched)
+    if (!listed.has(e)) problems.push(`${tag}: dispatches ${e}, which the manifest does not list`);
+  for (const e of listed)
+    if (!dispatched.has(e))
+      problems.push(`${tag}: the manifest lists the event ${e}, which it never dispatches`);
 
   // An element without Lit lists its observedAttributes by name only: each takes the description
   // of its property (block-id -> blockId).

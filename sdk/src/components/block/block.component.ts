@@ -83,26 +83,6 @@ const ELEMENT_TAGS = new Map<string, StaticValue>([
   ['form', literal`reaction-form`],
 ]);
 
-/**
- * @tag reaction-block
- *
- * @summary The viewer page: loads a block and renders the element for its type
- * (comment, qna, like, button, ab or form). Without `block-id` it reads `block_id` (and `id`, the
- * owner) from the page URL, as in /block/?id={uid}&block_id={blockId}.
- *
- * @event reaction-load - The block view loaded; detail { view }.
- * @event reaction-error - A load or write failed; detail { message, code }.
- *
- * A letter block (notion_letter, typedream_letter, brunch_letter) shows its letter as a web page:
- * the HTML the server rendered and sanitised, in a sandboxed frame that runs no script.
- *
- * @csspart base - Wrapper for the loading, error and unsupported states (and, forwarded, the
- * rendered element's themed wrapper).
- * @csspart letter - The frame showing a letter block's letter.
- * @csspart block - The rendered element (comment, qna, like, button, ab or form).
- * @csspart skeleton - The grey placeholder shown while the block loads (also `base`).
- * @csspart captcha - The check a visitor who went too fast may pass to go on (blocks with the captcha on).
- */
 /** A letter as its public page shows it (get_letter_view). */
 interface LetterView {
   title: string;
@@ -118,6 +98,23 @@ function letterDocument(letter: LetterView): string {
   return `<!doctype html><html><head><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src https: http:; style-src 'unsafe-inline'"><base target="_blank"><style>body{margin:0;background:#f4f4f4}</style></head><body><table role="presentation" width="100%" cellpadding="0" cellspacing="0"><tr><td align="center" style="padding:24px 0">${letter.html ?? ''}</td></tr></table></body></html>`;
 }
 
+/**
+ * @tag reaction-block
+ *
+ * @summary The viewer page: loads a block and renders the element for its type
+ * (comment, qna, like, button, ab or form). Without `block-id` it reads `block_id` (and `id`, the
+ * owner) from the page URL, as in /block/?id={uid}&block_id={blockId}.
+ *
+ * @event reaction-load - The block view loaded; detail { view }.
+ * @event reaction-error - A load or write failed; detail { message, code }.
+ *
+ * @csspart base - Wrapper for the loading, error and unsupported states (and, forwarded, the
+ * rendered element's themed wrapper).
+ * @csspart letter - The frame showing a letter block's letter.
+ * @csspart block - The rendered element (comment, qna, like, button, ab or form).
+ * @csspart skeleton - The grey placeholder shown while the block loads (also `base`).
+ * @csspart captcha - The check a visitor who went too fast may pass to go on (blocks with the captcha on).
+ */
 export default class ReactionBlock extends BlockElement {
   /** Any type may show: the messages-aware join (it gives like and A/B blocks their `me` too). */
   protected override mine = messagesMine;
