@@ -8,6 +8,10 @@ export type CountKind = 'comments' | 'likes' | 'responses';
 const KINDS: readonly string[] = ['comments', 'likes', 'responses'];
 const KIND_OF: Record<string, CountKind> = { comment: 'comments', qna: 'comments', like: 'likes' };
 
+// Imported on a server (server-side rendering) there is no HTMLElement: the class then extends a
+// stand-in and is never defined, as Lit's elements are there.
+const HTMLElementOrStandIn = (globalThis.HTMLElement ?? class {}) as typeof HTMLElement;
+
 /**
  * @tag reaction-count
  *
@@ -20,14 +24,15 @@ const KIND_OF: Record<string, CountKind> = { comment: 'comments', qna: 'comments
  */
 // No Lit: on a blog's index page this is the only element, and it needs none of Lit's templating
 // (about 6 KB gzip); a define() as repeat-safe as the other elements' is enough.
-export default class ReactionCount extends HTMLElement {
+export default class ReactionCount extends HTMLElementOrStandIn {
   static get observedAttributes(): string[] {
     return ['block-id', 'kind', 'number', 'lang', 'project-url', 'anon-key'];
   }
 
   /** Defines the tag once; a second definition (script loaded twice) is a no-op. */
   static define(tag: string): void {
-    if (!customElements.get(tag)) customElements.define(tag, this);
+    if (typeof customElements !== 'undefined' && !customElements.get(tag))
+      customElements.define(tag, this);
   }
 
   /** The block id, as in the public URL `&block_id=`. */
