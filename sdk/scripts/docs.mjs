@@ -134,13 +134,13 @@ export function PostList({ posts }: { posts: { url: string; title: string; block
       'Every `<reaction-count>` on the page, whatever its place, is read in one request: `GET {project}/rest/v1/rpc/get_block_counts?p_block_ids={id,id,...}` with the anon key only, up to 100 blocks a request (more make several), the ids sorted so the same blocks always make the same URL. The answer is the same for every visitor and says `Cache-Control: public, max-age=10, stale-while-revalidate=60`, so a CDN in front of the API serves a busy index page without the database ([scaling](../scaling.md#cacheable-reads)). Counts added to the page later (infinite scroll, a React list) go in the next request; a block already read is not asked for again.',
       'It shows the count the block itself shows: "12 comments" for a comment or Q&A block (messages and replies), "3 likes" for a like block, "7 responses" for a button, A/B or form block; `kind` picks another, `number` shows the number alone. English or Korean ("댓글 12개"), from `lang` on the element or the page. The host carries `data-count` once it is known, so `reaction-count[data-count=\'0\']` can hide a zero.',
       'A missing, deactivated or letter block, a malformed id or a failed request shows nothing (the failure is logged with `[reaction-blocks]`, and the next count that wants it asks again). The count is text, never HTML.',
-      'No Lit inside: the element is 2 KB gzip ([sizes](../benchmarks.md#sdk-sizes)), and the CDN loader loads it on its own chunk beside whatever else the page has, so a post page with a count and a comment block loads `count.js` and `comment.js`, not the all-in-one `block.js`.',
+      'No Lit inside ([its size](../benchmarks.md#sdk-sizes)), and the CDN loader loads it on its own chunk beside whatever else the page has, so a post page with a count and a comment block loads `count.js` and `comment.js`, not the all-in-one `block.js`.',
     ],
   },
   block: {
     listen: ['reaction-load', (e) => `console.log(${e}.detail.view.block.type)`],
     notes: [
-      'Renders the element for the block\'s type with one API call. Without `block-id` it reads `block_id` and `id` (the owner) from the page URL, as the public viewer page `/block/?id={uid}&block_id={blockId}` does. A letter block (notion_letter, typedream_letter, brunch_letter) shows its letter as a web page: the HTML the server rendered and sanitised, in a sandboxed frame (the `letter` part) that runs no script.',
+      "Renders the element for the block's type with one API call. Without `block-id` it reads `block_id` and `id` (the owner) from the page URL, as the public viewer page `/block/?id={uid}&block_id={blockId}` does. A letter block (notion_letter, typedream_letter, brunch_letter) shows its letter as a web page: the HTML the server rendered and sanitised, in a sandboxed frame (the `letter` part) that runs no script.",
       '`theme`, `lang`, `dummy` and the project are passed on to the rendered element. Its events bubble out of `<reaction-block>` (they are composed), so listen on `<reaction-block>` for `reaction-like`, `reaction-submit`, `reaction-message`, …',
       "The rendered element's parts are forwarded under their own names (`exportparts`, listed below), so `reaction-block::part(submit)` styles the comment's send button or the form's Submit button; `::part(block)` styles the rendered element as a whole, and the shared `--reaction-*` tokens set on `<reaction-block>` reach it through inheritance.",
       'Changing `block-id` loads and shows the other block (the React `Block` wrapper too); its events reach every `onReaction…` prop of the wrapper.',
@@ -259,6 +259,8 @@ const table = (head, rows) =>
 const code = (s) => '`' + s + '`';
 
 const problems = [];
+/** The element sections of the package's README (sdk/README.md), one per element. */
+const readme = [];
 const react = reactWrappers();
 const pages = {};
 
@@ -537,6 +539,39 @@ ${table(
 Generated from \`sdk/custom-elements.json\` and the sources by \`npm run docs -w @reaction-blocks/sdk\`.
 `;
   pages[name] = md;
+  readme.push(`### \`<${tag}>\`
+
+${(d.summary || d.description || '').replace(/\n/g, ' ')}
+
+\`import '@reaction-blocks/sdk/${name}';\`${wrapper ? ` · React: \`import { ${wrapper.name} } from '@reaction-blocks/sdk/react/${wrapper.file}';\`` : ''}
+
+${table(
+  ['attribute', 'description'],
+  attrs.map((a) => [code(a.name), a.description]),
+)}${
+    events.length
+      ? `
+${table(
+  ['event', 'React prop', 'description'],
+  [
+    ...events.map((e) => [
+      code(e.name),
+      wrapper?.events[e.name] ? code(wrapper.events[e.name]) : '–',
+      e.description,
+    ]),
+    ...Object.entries(wrapper?.events || {})
+      .filter(([ev]) => !events.some((e) => e.name === ev))
+      .map(([ev, prop]) => [
+        code(ev),
+        code(prop),
+        'Fired by the rendered element; bubbles out of this one.',
+      ]),
+  ],
+)}`
+      : ''
+  }
+CSS parts: ${parts.map((p) => code(p.name)).join(', ') || 'none'}. Properties, methods, CSS custom properties and an example: \`docs/elements/${name}.md\` in the repository, and this package's \`custom-elements.json\`.
+`);
 }
 
 mkdirSync(out, { recursive: true });
@@ -553,6 +588,30 @@ for (const [name, md] of Object.entries(pages)) {
   } else {
     writeFileSync(file, md);
     console.log('wrote', `docs/elements/${name}.md`);
+  }
+}
+// sdk/README.md: the element tables between the markers are generated, the rest is written by hand
+const readmeFile = resolve(root, 'README.md');
+const [START, END] = ['<!-- elements:start -->', '<!-- elements:end -->'];
+const readmeText = readFileSync(readmeFile, 'utf8');
+const from = readmeText.indexOf(START);
+const to = readmeText.indexOf(END);
+if (from < 0 || to < from)
+  problems.push(`sdk/README.md: the markers ${START} ... ${END} are missing`);
+else {
+  const fresh = `${readmeText.slice(0, from + START.length)}
+<!-- generated from custom-elements.json by npm run docs -w @reaction-blocks/sdk: edit the JSDoc, not this -->
+
+${readme.join('\n')}
+${readmeText.slice(to)}`;
+  if (fresh === readmeText) {
+    /* current */
+  } else if (check) {
+    stale++;
+    console.error('sdk/README.md is out of date: npm run docs -w @reaction-blocks/sdk');
+  } else {
+    writeFileSync(readmeFile, fresh);
+    console.log('wrote sdk/README.md');
   }
 }
 for (const p of problems) console.warn('[docs]', p);
