@@ -43,7 +43,7 @@ create table public.audience_members (
   creator_name text not null default '' check (char_length(creator_name) <= 100),
   creator_photo_url text check (char_length(creator_photo_url) <= 500),
   color text check (char_length(color) <= 32),
-  email text check (email is null or (char_length(email) <= 100 and email ~* '^[^@\s]+@[^@\s]+\.[^@\s]+$')),
+  email text check (email is null or (char_length(email) <= 100 and private.is_valid_email(email))),
   group_name text,
   created_at timestamptz not null default now(),
   last_updated timestamptz not null default now(),

@@ -5,7 +5,7 @@
 create table public.sender_emails (
   id uuid primary key default gen_random_uuid(),
   user_id uuid not null default auth.uid() references public.profiles (id) on delete cascade,
-  email text not null check (char_length(email) <= 60 and email ~* '^[^@\s]+@[^@\s]+\.[^@\s]+$'),
+  email text not null check (char_length(email) <= 60 and private.is_valid_email(email)),
   status public.sender_email_status not null default 'pending',
   spf_verified boolean not null default false,
   dkim_verified boolean not null default false,

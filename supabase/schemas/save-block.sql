@@ -206,7 +206,7 @@ begin
   v_new := jsonb_populate_record(v_old, p_private);
   v_new.mail_to := nullif(btrim(v_new.mail_to), '');
 
-  if v_new.mail_to is not null and v_new.mail_to !~ '^[^@[:space:]]+@[^@[:space:]]+\.[^@[:space:]]+$' then
+  if v_new.mail_to is not null and not private.is_valid_email(v_new.mail_to) then
     raise exception 'Invalid email address.' using errcode = 'P0001';
   end if;
 

@@ -19,6 +19,7 @@ import {
   BLOCK_LIMITS,
   COMMENT_LIMITS,
   COUPON_CODE_MAX,
+  isEmail,
   lengthOf,
   LETTER_LIMITS,
   LIMITS,
@@ -401,4 +402,50 @@ describe('listed values: the contracts and the check constraints agree', () => {
         .sort();
       expect(listed).toEqual([...values].sort());
     });
+});
+
+describe('email addresses: one rule in the browser, the functions and the database', () => {
+  const CASES: Array<[string, boolean]> = [
+    ['reader@example.com', true],
+    ["o'brien+news@mail.example.co.kr", true],
+    ['UPPER.case@EXAMPLE.ORG', true],
+    ['a@b.io', true],
+    ['no-at.example.com', false],
+    ['two@@example.com', false],
+    ['space in@example.com', false],
+    ['reader@example', false],
+    ['reader@example.c', false],
+    ['reader@example.c0m', false],
+    ['réader@example.com', false],
+    ['reader@exämple.com', false],
+    ['reader@example.com\nbcc: x@example.com', false],
+    ['<script>@example.com', false],
+  ];
+  it('the same verdict everywhere on the same addresses', async () => {
+    for (const [address, ok] of CASES) {
+      const [row] = await sql<{ valid: boolean }>('select private.is_valid_email($1) as valid', [
+        address,
+      ]);
+      const verdicts = {
+        address,
+        sql: row!.valid,
+        contracts: isEmail(address),
+        senderEmail: accepts(ZMailVerify, { emailToVerify: address }),
+        blockMailTo: accepts(ZBlockPrivateSettings, { mail_to: address }),
+        audienceRow: accepts(ZAudienceRow.shape.email, address),
+        senderEmailsColumn: await databaseAccepts('sender_emails', 'email', address),
+        audienceMembersColumn: await databaseAccepts('audience_members', 'email', address),
+      };
+      expect(verdicts).toEqual({
+        address,
+        sql: ok,
+        contracts: ok,
+        senderEmail: ok,
+        blockMailTo: ok,
+        audienceRow: ok,
+        senderEmailsColumn: ok,
+        audienceMembersColumn: ok,
+      });
+    }
+  });
 });

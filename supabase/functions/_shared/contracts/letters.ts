@@ -3,6 +3,7 @@
 // dashboard checks before sending (the same functions, so both sides give the same messages).
 // Shared by the edge functions and the dashboard (as @reaction-blocks/contracts/letters).
 import { z } from 'zod';
+import { emailAddress } from './email.ts';
 import type { TLetterType } from './enums.ts';
 import { BLOCK_LIMITS, isEmail, LETTER_LIMITS } from './limits.ts';
 import { safeHref } from './html.ts';
@@ -249,7 +250,7 @@ const senderAddress = z
   .string({ error: LETTER_MESSAGES.invalidEmail })
   .trim()
   .max(60, { error: LETTER_MESSAGES.tooLong })
-  .pipe(z.email({ error: LETTER_MESSAGES.invalidEmail }))
+  .pipe(emailAddress(LETTER_MESSAGES.invalidEmail))
   .transform((v) => v.toLowerCase());
 
 export const ZVerifyBrunchId = z.strictObject({

@@ -1,6 +1,7 @@
 // Payload schemas shared by the edge functions, the dashboard and the SDK, so that the client
 // and the server validate with the same rules and answer with the same messages.
 import { z } from 'zod';
+import { emailAddress } from './email.ts';
 import {
   ALIGNS,
   BLOCK_TYPES,
@@ -160,7 +161,7 @@ export type TBlockSettings = z.infer<typeof ZBlockSettings>;
 export const ZBlockPrivateSettings = z
   .strictObject({
     mail_to: z
-      .union([z.literal(''), z.email({ error: BLOCK_MESSAGES.invalidEmail })])
+      .union([z.literal(''), emailAddress(BLOCK_MESSAGES.invalidEmail)])
       .refine((v) => v.length <= BLOCK_LIMITS.mailTo, { error: MESSAGES.tooLong })
       .nullable(),
     notion_database: text(BLOCK_LIMITS.notionTarget).nullable(),
@@ -277,7 +278,7 @@ const senderEmail = z
   .string({ error: BLOCK_MESSAGES.invalidEmail })
   .trim()
   .max(SENDER_EMAIL_MAX, { error: MESSAGES.tooLong })
-  .pipe(z.email({ error: BLOCK_MESSAGES.invalidEmail }))
+  .pipe(emailAddress(BLOCK_MESSAGES.invalidEmail))
   .transform((v) => v.toLowerCase());
 
 export const ZMailVerify = z.strictObject({ emailToVerify: senderEmail });
