@@ -69,7 +69,8 @@ export default [
   {
     input: Object.fromEntries(Object.entries(npmInputs).filter(([, f]) => existsSync(f))),
     external: (id) => /^(lit|@lit|@supabase|react)(\/|$)/.test(id),
-    plugins: [clean(), contracts(), esbuild({ target: 'es2022', tsconfig })],
+    // the templates minified here too: an app's bundler minifies code, not what is inside html``
+    plugins: [clean(), contracts(), minifyTemplates(), esbuild({ target: 'es2022', tsconfig })],
     output: {
       dir: at('dist'),
       format: 'es',

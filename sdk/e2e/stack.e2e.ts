@@ -13,6 +13,7 @@ import { DEFAULT_JWT_SECRET, freePorts } from '../../supabase/local/config.ts';
 import { chromiumLaunchOptions } from '../../scripts/chromium.mjs';
 import { signInOwner } from '../../scripts/bench/support.ts';
 import { examplePageReady, measureLayoutShift } from './layout-shift.ts';
+import { buildConsumerApp, type ConsumerApp } from './consumer.ts';
 
 const repo = resolve(import.meta.dirname, '../..');
 const dataDir = mkdtempSync(join(tmpdir(), 'rb-e2e-'));
@@ -29,6 +30,9 @@ async function step(name: string, fn: () => Promise<void>) {
   }
 }
 
+// the packed package in a fresh app, built while the stack starts (e2e/consumer.ts)
+const consumer: Promise<ConsumerApp | Error> = buildConsumerApp().catch((e: Error) => e);
+
 const stack = await startStack({
   ports: await freePorts(),
   dataDir,
@@ -38,6 +42,7 @@ const stack = await startStack({
   web: true,
 });
 let web: Server | undefined;
+let consumerDir = '';
 const browser = await chromium.launch(chromiumLaunchOptions);
 try {
   const db = new pg.Client({ connectionString: stack.dbUrl });
@@ -134,6 +139,13 @@ try {
           .split(',')
           .map((id) => `<li>Post <reaction-count block-id="${id}"></reaction-count></li>`)
           .join('')}</ul></body></html>`);
+    if (url.pathname.startsWith('/consumer/') && consumerDir) {
+      const file = join(consumerDir, url.pathname.slice('/consumer/'.length).replace(/\.\./g, ''));
+      if (existsSync(file)) {
+        res.setHeader('content-type', file.endsWith('.html') ? 'text/html' : 'text/javascript');
+        return res.end(readFileSync(file));
+      }
+    }
     const file = join(repo, url.pathname);
     if (url.pathname.startsWith('/sdk/dist/') && existsSync(file)) {
       res.setHeader('content-type', 'text/javascript');
@@ -480,6 +492,34 @@ try {
     assert.equal(api.length, 1, api.join(', '));
     await ctx.close();
   });
+  await step(
+    'consumer app: the packed tarball, installed outside the workspace, type-checks strictly, builds with esbuild within its budgets and renders <reaction-like> (npm import and React wrapper)',
+    async () => {
+      const app = await consumer;
+      if (app instanceof Error) throw app;
+      consumerDir = app.dir;
+      console.log('consumer app sizes (gzip bytes before the element runs):', app.sizes);
+      const query = new URLSearchParams({
+        project: stack.apiUrl,
+        key: stack.anonKey,
+        block: ids.like,
+      });
+      for (const page of ['element', 'react']) {
+        const ctx = await browser.newContext();
+        const p = await ctx.newPage();
+        const errors: string[] = [];
+        p.on('pageerror', (e) => errors.push(e.message));
+        await p.goto(`${origin}/consumer/${page}.html?${query}`);
+        const button = p.locator('reaction-like [part=button]');
+        await button.waitFor();
+        // the typed event reaches the app's handler (it writes the page title)
+        await button.click();
+        await p.waitForFunction(() => document.title !== 'element' && document.title !== 'react');
+        assert.deepEqual(errors, [], `${page}: page errors`);
+        await ctx.close();
+      }
+    },
+  );
   await db.end();
 } catch (e) {
   failed++;
@@ -489,6 +529,8 @@ try {
   web?.close();
   await stack.stop();
   rmSync(dataDir, { recursive: true, force: true });
+  const app = await consumer;
+  if (!(app instanceof Error)) app.remove();
 }
 for (const [s, n] of results) console.log(`${s.padEnd(4)} ${n}`);
 process.exit(failed ? 1 : 0);

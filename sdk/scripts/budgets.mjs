@@ -1,0 +1,23 @@
+// The SDK's size budgets (bytes, gzip -9, what loads before the first data shows), checked by
+// `npm run size` on the CDN files and by the consumer test (e2e/consumer.ts) on an app's bundle.
+const KB = 1024;
+export const BUDGETS = {
+  loader: 1 * KB,
+  like: 12 * KB,
+  button: 12 * KB,
+  comment: 30 * KB,
+  qna: 30 * KB,
+  all: 40 * KB,
+  count: 3 * KB,
+};
+
+/**
+ * The same in an app's bundle (e2e/consumer.ts: the packed package built by esbuild --bundle
+ * --splitting --minify, what loads before the element runs): esbuild's minifier and chunks come
+ * out above the CDN files (rollup and terser), so an app has budgets of its own. The React row
+ * leaves React out (the app's) and counts @lit/react's wrapper.
+ */
+export const APP_BUDGETS = {
+  like: 14 * KB,
+  reactLike: 15 * KB,
+};
