@@ -1,9 +1,13 @@
 // Two outputs: the npm package (ESM modules, dependencies external) and the CDN bundles
-// (reaction.js loader + one self-contained chunk per element, block.js holding all of them).
+// (reaction.js loader + one self-contained chunk per element, block.js holding all of them). The
+// CDN files of a release live in dist/cdn/v<version>/ and never change (a change is a new
+// release, a new folder), so a CDN may cache them for good and a script tag may pin them with
+// `integrity`; dist/cdn/reaction.js is the newest release's loader, for the pages that use the
+// address without a version.
 import { nodeResolve } from '@rollup/plugin-node-resolve';
 import replace from '@rollup/plugin-replace';
 import terser from '@rollup/plugin-terser';
-import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import esbuild from 'rollup-plugin-esbuild';
@@ -54,6 +58,24 @@ for (const e of ELEMENTS) {
   npmInputs[`react/${e}`] = at(`src/react/${e}.ts`);
 }
 
+const { version } = JSON.parse(readFileSync(at('package.json'), 'utf8'));
+const CDN_DIR = `v${version}`;
+
+/**
+ * Beside the newest loader, dist/cdn/<element>.js: a page whose browser still holds a loader from
+ * before the versioned folders (cached for a while, it asks for the element files next to it)
+ * gets a one-line module importing this release's element.
+ */
+function unversionedShims() {
+  return {
+    name: 'unversioned-shims',
+    writeBundle() {
+      for (const e of ELEMENTS)
+        writeFileSync(at(`dist/cdn/${e}.js`), `import './${CDN_DIR}/${e}.js';\n`);
+    },
+  };
+}
+
 /** Empties dist/ before the first build writes to it: no file of an older build is packed. */
 function clean() {
   return {
@@ -96,7 +118,7 @@ export default [
     ],
     preserveEntrySignatures: false,
     output: {
-      dir: at('dist/cdn'),
+      dir: at(`dist/cdn/${CDN_DIR}`),
       format: 'es',
       chunkFileNames: 'chunks/[name]-[hash].js',
       plugins: [min()],
@@ -105,7 +127,17 @@ export default [
   })),
   {
     input: at('src/cdn/loader.ts'),
-    plugins: [contracts(), esbuild({ target: 'es2020', tsconfig })],
-    output: { file: at('dist/cdn/reaction.js'), format: 'iife', plugins: [min()] },
+    plugins: [
+      contracts(),
+      replace({ preventAssignment: true, values: { __RB_CDN_DIR__: JSON.stringify(CDN_DIR) } }),
+      esbuild({ target: 'es2020', tsconfig }),
+      unversionedShims(),
+    ],
+    // the same file twice: this release's (dist/cdn/v<version>/reaction.js, for a pinned script
+    // tag) and the newest (dist/cdn/reaction.js), which loads the elements of its own release
+    output: [
+      { file: at(`dist/cdn/${CDN_DIR}/reaction.js`), format: 'iife', plugins: [min()] },
+      { file: at('dist/cdn/reaction.js'), format: 'iife', plugins: [min()] },
+    ],
   },
 ];

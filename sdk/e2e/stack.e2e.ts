@@ -1,6 +1,7 @@
 // End-to-end: the built CDN bundle against the real local stack (PostgREST RPCs, local Auth,
 // Realtime), driven in Chromium. Run: npm run build && npm run e2e (in sdk/).
 // Starts its own stack on free ports with a throwaway data directory.
+import { createHash } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,6 +17,8 @@ import { examplePageReady, measureLayoutShift } from './layout-shift.ts';
 import { buildConsumerApp, type ConsumerApp } from './consumer.ts';
 
 const repo = resolve(import.meta.dirname, '../..');
+// this release's CDN folder, where the loader finds the elements
+const release = `/sdk/dist/cdn/v${(JSON.parse(readFileSync(join(repo, 'sdk/package.json'), 'utf8')) as { version: string }).version}`;
 const dataDir = mkdtempSync(join(tmpdir(), 'rb-e2e-'));
 const results: Array<[string, string]> = [];
 let failed = 0;
@@ -130,6 +133,21 @@ try {
     const url = new URL(req.url!, 'http://x');
     if (url.pathname === '/page')
       return res.end(pageFor(url.searchParams.get('tag')!, url.searchParams.get('id')!));
+    // the docs' script tag: this release's loader pinned with its integrity
+    if (url.pathname === '/pinned') {
+      const loader = readFileSync(join(repo, release, 'reaction.js'));
+      const integrity = 'sha384-' + createHash('sha384').update(loader).digest('base64');
+      return res.end(`<!doctype html><html lang="en"><head><title>pinned</title>
+        <script src="${release}/reaction.js" integrity="${integrity}" crossorigin="anonymous" data-project-url="${stack.apiUrl}" data-anon-key="${stack.anonKey}"></script></head>
+        <body><reaction-like block-id="${url.searchParams.get('id')}"></reaction-like></body></html>`);
+    }
+    // a page whose browser holds a loader from before the release folders: it imports the
+    // element file beside the loader, dist/cdn/like.js
+    if (url.pathname === '/old-loader')
+      return res.end(`<!doctype html><html lang="en"><head><title>old</title>
+        <script>window.ReactionBlocks = { projectUrl: ${JSON.stringify(stack.apiUrl)}, anonKey: ${JSON.stringify(stack.anonKey)} };</script>
+        <script type="module">import('/sdk/dist/cdn/like.js');</script></head>
+        <body><reaction-like block-id="${url.searchParams.get('id')}"></reaction-like></body></html>`);
     // a blog's index page: a count under every post
     if (url.pathname === '/counts')
       return res.end(`<!doctype html><html lang="en"><head><title>posts</title>
@@ -470,7 +488,7 @@ try {
       assert.match(api[0]!, /\/rest\/v1\/rpc\/get_block_counts\?p_block_ids=/);
       assert.deepEqual(
         seen.filter((u) => u.endsWith('.js')).map((u) => u.replace(origin, '')),
-        ['/sdk/dist/cdn/reaction.js', '/sdk/dist/cdn/count.js'],
+        ['/sdk/dist/cdn/reaction.js', `${release}/count.js`],
       );
       await ctx.close();
     },
@@ -487,11 +505,27 @@ try {
     const api = seen.filter((u) => u.startsWith(stack.apiUrl));
     assert.deepEqual(
       scripts.map((u) => u.replace(origin, '')),
-      ['/sdk/dist/cdn/reaction.js', '/sdk/dist/cdn/like.js'],
+      ['/sdk/dist/cdn/reaction.js', `${release}/like.js`],
     );
     assert.equal(api.length, 1, api.join(', '));
     await ctx.close();
   });
+  await step(
+    'CDN versions: the pinned loader with its integrity, and the old element address, render a like block',
+    async () => {
+      for (const path of ['pinned', 'old-loader']) {
+        const ctx = await browser.newContext();
+        const page = await ctx.newPage();
+        const seen: string[] = [];
+        page.on('request', (r) => seen.push(r.url().replace(origin, '')));
+        await page.goto(`${origin}/${path}?id=${ids.like}`);
+        await page.locator('reaction-like [part=button]').waitFor();
+        assert.ok(seen.includes(`${release}/like.js`), `${path}: ${seen.join(', ')}`);
+        await ctx.close();
+      }
+    },
+  );
+
   await step(
     'consumer app: the packed tarball, installed outside the workspace, type-checks strictly, builds with esbuild within its budgets and renders <reaction-like> (npm import and React wrapper)',
     async () => {

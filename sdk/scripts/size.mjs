@@ -8,7 +8,9 @@ import { gzipSync } from 'node:zlib';
 import { BUDGETS } from './budgets.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const cdn = join(root, 'dist/cdn');
+const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+// this release's CDN files (dist/cdn/v<version>/)
+const cdn = join(root, `dist/cdn/v${version}`);
 const docs = resolve(root, '../docs/benchmarks.md');
 if (!existsSync(join(cdn, 'reaction.js'))) {
   console.error('[size] run `npm run build` first');
@@ -81,7 +83,7 @@ const lines = rows.map(([name, s, budget]) => {
 });
 const section = `## SDK sizes
 
-Measured by \`npm run size -w @reaction-blocks/sdk -- --write\` on ${new Date().toISOString().slice(0, 10)} from \`sdk/dist/cdn\` (rollup + terser, gzip -9).
+Measured by \`npm run size -w @reaction-blocks/sdk -- --write\` on ${new Date().toISOString().slice(0, 10)} from \`sdk/dist/cdn/v${version}\` (rollup + terser, gzip -9).
 "Before data" is what loads before the first data shows (one script besides the loader); "total"
 adds what loads after (the realtime chunk of comment/qna). Korean texts are a separate chunk, and
 so is the captcha, loaded only when a visitor trips a rate limit on a block with the captcha on.

@@ -11,12 +11,19 @@ interface LoaderWindow extends Window {
   __reactionBlocksLoader?: boolean;
 }
 
+/** Set by the build: this release's folder, v<version> (not set in the loader's unit test). */
+declare const __RB_CDN_DIR__: string | undefined;
+
 (() => {
   const w = window as LoaderWindow;
   if (w.__reactionBlocksLoader) return;
   w.__reactionBlocksLoader = true;
   const script = document.currentScript as HTMLScriptElement | null;
-  const base = script ? script.src.replace(/[^/]*$/, '') : '';
+  // The elements of the loader's own release: the folder it is in when it is that release's copy
+  // (dist/cdn/v<version>/reaction.js), else the release's folder beside it (dist/cdn/reaction.js).
+  const here = script ? script.src.replace(/[^/]*$/, '') : '';
+  const dir = typeof __RB_CDN_DIR__ === 'string' ? __RB_CDN_DIR__ : '';
+  const base = !dir || here.endsWith(`/${dir}/`) ? here : `${here}${dir}/`;
   const data = script ? script.dataset : {};
   const cfg = (w.ReactionBlocks = w.ReactionBlocks || {});
   if (data.projectUrl) cfg.projectUrl = data.projectUrl;
