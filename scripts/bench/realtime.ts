@@ -40,7 +40,7 @@ const ONE_BLOCK = (process.env.BENCH_VIEWERS ?? '200,2000,10000')
 /** BENCH_SPREAD=0 leaves the spread case out (with BENCH_VIEWERS=0: memory only) */
 const WITH_SPREAD = process.env.BENCH_SPREAD !== '0';
 const SPREAD = { viewers: 2000, blocks: 20 };
-const MEMORY_ROUNDS = Number(process.env.BENCH_MEMORY_ROUNDS ?? 3);
+const MEMORY_ROUNDS = Number(process.env.BENCH_MEMORY_ROUNDS ?? 20);
 
 interface Case {
   label: string;
@@ -94,17 +94,47 @@ function startViewers(): {
   return { child, ask };
 }
 
-/** This process's memory after a garbage collection: RSS and PSS (what it alone costs). */
-async function memory(): Promise<{ rss: number; pss: number; heap: number; external: number }> {
+/** A process's RSS and PSS in bytes (/proc/<pid>/smaps_rollup). */
+function resident(pid: number | 'self'): { rss: number; pss: number } {
+  const text = readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8');
+  const kb = (field: string) =>
+    Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(text)?.[1] ?? 0);
+  return { rss: kb('Rss') * 1024, pss: kb('Pss') * 1024 };
+}
+
+/**
+ * This process's memory after a garbage collection: RSS and PSS (what it alone costs) and the JS
+ * heap; and the gateway's RSS and PSS (it takes each websocket's handshake before handing it on).
+ */
+async function memory(gatewayPid: number): Promise<{
+  rss: number;
+  pss: number;
+  heap: number;
+  gateway: { rss: number; pss: number };
+}> {
   for (let i = 0; i < 3; i++) {
     (globalThis as { gc?: () => void }).gc?.();
     await sleep(200);
   }
-  const pss = Number(
-    /^Pss:\s+(\d+) kB/m.exec(readFileSync('/proc/self/smaps_rollup', 'utf8'))?.[1] ?? 0,
-  );
-  const m = process.memoryUsage();
-  return { rss: m.rss, pss: pss * 1024, heap: m.heapUsed, external: m.external };
+  const self = resident('self');
+  return { ...self, heap: process.memoryUsage().heapUsed, gateway: resident(gatewayPid) };
+}
+
+type Memory = Awaited<ReturnType<typeof memory>>;
+const memoryRow = (when: string, m: Memory) =>
+  `| ${when} | ${mb(m.rss)} | ${mb(m.pss)} | ${mb(m.heap)} | ${mb(m.gateway.rss)} | ${mb(m.gateway.pss)} |`;
+
+/**
+ * The growth over the second half of the rounds, once the allocators have warmed up (the first
+ * rounds take memory a process keeps for the next ones): what a leak would show.
+ */
+function memoryGrowth(rounds: Memory[]): string {
+  if (rounds.length < 4) return '';
+  const half = Math.floor(rounds.length / 2);
+  const [from, to] = [rounds[half - 1]!, rounds.at(-1)!];
+  const grew = (a: number, b: number) =>
+    `${b - a >= 0 ? '+' : ''}${((b - a) / 1024 / 1024).toFixed(1)} MB (${(((b - a) / a) * 100).toFixed(1)} %)`;
+  return `From round ${half} to round ${rounds.length}: the stack's PSS ${grew(from.pss, to.pss)}, its JS heap ${grew(from.heap, to.heap)}, the gateway's PSS ${grew(from.gateway.pss, to.gateway.pss)}.`;
 }
 
 async function run(
@@ -249,8 +279,9 @@ try {
 
   // memory: rounds of 2,000 viewers joining and leaving one block
   const memoryRows: string[] = [];
-  const before = await memory();
-  memoryRows.push(`| before | ${mb(before.rss)} | ${mb(before.pss)} | ${mb(before.heap)} |`);
+  const measured: Memory[] = [];
+  const before = await memory(stack.gatewayPid);
+  memoryRows.push(memoryRow('before', before));
   for (let i = 1; i <= MEMORY_ROUNDS; i++) {
     const url = `${stack.apiUrl.replace(/^http/, 'ws')}/realtime/v1/websocket?apikey=${encodeURIComponent(stack.anonKey)}&vsn=2.0.0`;
     await viewers.ask({ type: 'connect', url, blocks: Array<string>(2000).fill(one) }, 'joined');
@@ -261,10 +292,11 @@ try {
       const fds = (pid: number | string) => readdirSync(`/proc/${pid}/fd`).length;
       process.stdout.write(`fds: stack ${fds('self')}, gateway ${fds(stack.gatewayPid)}\n`);
     }
-    const m = await memory();
-    memoryRows.push(`| after round ${i} | ${mb(m.rss)} | ${mb(m.pss)} | ${mb(m.heap)} |`);
+    const m = await memory(stack.gatewayPid);
+    measured.push(m);
+    memoryRows.push(memoryRow(`after round ${i}`, m));
     process.stdout.write(
-      `memory after round ${i}: rss ${mb(m.rss)}, pss ${mb(m.pss)}, heap ${mb(m.heap)}\n`,
+      `memory after round ${i}: rss ${mb(m.rss)}, pss ${mb(m.pss)}, heap ${mb(m.heap)}, gateway rss ${mb(m.gateway.rss)} pss ${mb(m.gateway.pss)}\n`,
     );
   }
   await db.end();
@@ -289,11 +321,13 @@ try {
     '',
     `2,000 viewers on one block against the same 2,000 spread over ${SPREAD.blocks} blocks (last viewer p50): ${ratio} x. Goal (issue 19): one block within 60 ms, no backlog, at most 1.5 x spread.`,
     '',
-    `Memory of the stack's process (it serves Realtime; the viewers are elsewhere), after a garbage collection, before and after rounds of 2,000 viewers joining and leaving one block:`,
+    `Memory of the stack's process (it serves Realtime; the viewers are elsewhere), after a garbage collection, and of the gateway's (it takes each websocket's handshake and hands the socket on), before and after rounds of 2,000 viewers joining and leaving one block:`,
     '',
-    '| when | RSS | PSS | JS heap |',
-    '|---|---|---|---|',
+    '| when | stack RSS | stack PSS | stack JS heap | gateway RSS | gateway PSS |',
+    '|---|---|---|---|---|---|',
     ...memoryRows,
+    '',
+    memoryGrowth(measured),
     '',
     `Machine: ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown'}), load average before the run ${load}, shared with other work; the viewers' process, the gateway and the stack share these cores.`,
   ].join('\n');
