@@ -108,7 +108,8 @@ export default [
     onwarn: quiet,
   },
   ...ELEMENTS.map((e) => ({
-    input: { [e]: at(`src/components/${e}/${e}.ts`) },
+    // block.js holds the six elements <reaction-block> renders (src/cdn/block.ts)
+    input: { [e]: at(e === 'block' ? 'src/cdn/block.ts' : `src/components/${e}/${e}.ts`) },
     plugins: [
       contracts(),
       replace(define),

@@ -145,6 +145,7 @@ export function PostList({ posts }: { posts: { url: string; title: string; block
       '`theme`, `lang`, `dummy` and the project are passed on to the rendered element. Its events bubble out of `<reaction-block>` (they are composed), so listen on `<reaction-block>` for `reaction-like`, `reaction-submit`, `reaction-message`, …',
       "The rendered element's parts are forwarded under their own names (`exportparts`, listed below), so `reaction-block::part(submit)` styles the comment's send button or the form's Submit button; `::part(block)` styles the rendered element as a whole, and the shared `--reaction-*` tokens set on `<reaction-block>` reach it through inheritance.",
       'Changing `block-id` loads and shows the other block (the React `Block` wrapper too); its events reach every `onReaction…` prop of the wrapper.',
+      "Imported from npm (`@reaction-blocks/sdk/block`, the React `Block`), it loads the element of the block's type once the view arrives, and no other type: an app bundler makes each a chunk of its own. The CDN's `block.js` holds all six, since the loader gives it to pages with several block types.",
     ],
   },
 };

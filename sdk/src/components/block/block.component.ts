@@ -6,12 +6,7 @@ import { BlockElement } from '../../core/base.js';
 import { messagesMine } from '../../core/view.js';
 import { log } from '../../core/log.js';
 import { baseStyles } from '../../core/theme.js';
-import '../comment/comment.js';
-import '../qna/qna.js';
-import '../like/like.js';
-import '../button/button.js';
-import '../ab/ab.js';
-import '../form/form.js';
+import type { BlockView } from '../../core/types.js';
 
 /**
  * Every part of the six elements this one may render, forwarded under the same name (exportparts),
@@ -73,15 +68,23 @@ const FORWARDED_PARTS = [
   'welcome',
 ].join(', ');
 
-/** The element each block type renders as (one template serves all six). */
-const ELEMENT_TAGS = new Map<string, StaticValue>([
-  ['comment', literal`reaction-comment`],
-  ['qna', literal`reaction-qna`],
-  ['like', literal`reaction-like`],
-  ['button', literal`reaction-button`],
-  ['ab', literal`reaction-ab`],
-  ['form', literal`reaction-form`],
+/**
+ * The element each block type renders as (one template serves all six), and its module: only the
+ * type shown is loaded. (The CDN's block.js, src/cdn/block.ts, holds all six, since the loader
+ * gives a page with several block types that one file.)
+ */
+const ELEMENTS = new Map<string, [StaticValue, () => Promise<unknown>]>([
+  ['comment', [literal`reaction-comment`, () => import('../comment/comment.js')]],
+  ['qna', [literal`reaction-qna`, () => import('../qna/qna.js')]],
+  ['like', [literal`reaction-like`, () => import('../like/like.js')]],
+  ['button', [literal`reaction-button`, () => import('../button/button.js')]],
+  ['ab', [literal`reaction-ab`, () => import('../ab/ab.js')]],
+  ['form', [literal`reaction-form`, () => import('../form/form.js')]],
 ]);
+
+/** Loads the element of a block type (nothing for a letter or an unknown type); never throws. */
+const defineType = (type: string): Promise<unknown> | undefined =>
+  ELEMENTS.get(type)?.[1]().catch((e: unknown) => log('could not load', type, e));
 
 /** A letter as its public page shows it (get_letter_view). */
 interface LetterView {
@@ -164,9 +167,18 @@ export default class ReactionBlock extends BlockElement {
     }
   };
 
+  /** The view, once the element of its type is defined: it renders at once, upgraded. */
+  protected override async fetchView(blockId: string): Promise<BlockView> {
+    const view = await super.fetchView(blockId);
+    if (view?.block) await defineType(view.block.type);
+    return view;
+  }
+
   protected override willUpdate(changed: PropertyValues<this>): void {
     super.willUpdate(changed);
     const v = this.view;
+    // a view given from outside: its element upgrades when its module arrives
+    if (changed.has('view') && v?.block) void defineType(v.block.type);
     if (v && isLetterType(v.block.type) && this.letterFor !== v.block.id) {
       this._letter = null;
       this.loadLetter(v.block.id);
@@ -210,7 +222,7 @@ export default class ReactionBlock extends BlockElement {
       const p = this.project;
       const d = this.dummy;
       if (isLetterType(v.block.type)) return this.renderLetter();
-      const tag = ELEMENT_TAGS.get(v.block.type);
+      const tag = ELEMENTS.get(v.block.type)?.[0];
       if (!tag) return html`<div part="base" class="muted">${this.t('notValidType')}</div>`;
       return staticHtml`<${tag}
         part="block"
