@@ -208,6 +208,8 @@ export async function startGatewayProcess(
   if (handOff) {
     proc.child.on('message', (m: HandedUpgrade, socket?: Socket) => {
       if (m?.type !== 'realtime-upgrade' || !socket) return;
+      // a socket whose client has gone (reset) must not end this process with its error
+      socket.on('error', () => socket.destroy());
       const take = realtimeHandOff.upgrade;
       if (!take) return void socket.end(refusal('503 Service Unavailable'));
       const req = { method: 'GET', url: m.url, headers: m.headers } as IncomingMessage;

@@ -68,6 +68,9 @@ export function startServices(opts: ServicesOptions): Promise<Server> {
   const listener = getRequestListener(servicesApp(opts).fetch, { overrideGlobalObjects: false });
   const server = serve(listener, { name: 'services', log: opts.log });
   server.on('upgrade', (req, socket, head) => {
+    // Node's server stops listening for an upgraded socket's errors: a client that resets it
+    // must not end this process
+    socket.on('error', () => socket.destroy());
     const path = (req.url ?? '/').split('?')[0]!;
     if (!path.startsWith('/realtime/') || !opts.realtime) {
       socket.end('HTTP/1.1 404 Not Found\r\nconnection: close\r\n\r\n');

@@ -1,7 +1,7 @@
 // The gateway as browsers and clients meet it: CORS, the apikey check, and Realtime through it.
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import { describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
 import { proxy } from '../local/gateway.ts';
@@ -122,6 +122,44 @@ describe('gateway', () => {
     } finally {
       for (const ws of sockets) ws.terminate();
     }
+  });
+
+  it('hands on websockets whose client has already gone, refused or not, and keeps serving', async () => {
+    // hostile: the gateway checks the apikey (anyone has the anon key) and hands the socket on;
+    // the client resets it at once, so the stack's process gets a dead socket to answer (a path
+    // it refuses, or a handshake) and must not die of the write's error
+    const { hostname, port } = new URL(stack().apiUrl);
+    const attempt = (path: string) =>
+      new Promise<void>((resolve) => {
+        const socket = net.connect(Number(port), hostname, () => {
+          socket.write(
+            `GET /realtime/v1/${path}?apikey=${stack().anonKey}&vsn=2.0.0 HTTP/1.1\r\n` +
+              `host: ${hostname}\r\nupgrade: websocket\r\nconnection: Upgrade\r\n` +
+              `sec-websocket-key: ${randomBytes(16).toString('base64')}\r\n` +
+              `sec-websocket-version: 13\r\n\r\n`,
+            () => setImmediate(() => socket.resetAndDestroy()),
+          );
+        });
+        socket.on('error', () => {});
+        socket.on('close', () => resolve());
+      });
+    for (let round = 0; round < 10; round++)
+      await Promise.all(
+        Array.from({ length: 50 }, (_, i) => attempt(i % 2 ? 'websocket' : 'nope')),
+      );
+    // the stack's process (auth, Realtime) still answers
+    const health = await fetch(`${stack().apiUrl}/auth/v1/health`, {
+      headers: { apikey: stack().anonKey },
+    });
+    expect(health.status).toBe(200);
+    const viewer = anonClient();
+    const status = await new Promise<string>((resolve) =>
+      viewer.channel(`after-resets-${randomUUID()}`).subscribe((s) => {
+        if (s !== 'CLOSED') resolve(s);
+      }),
+    );
+    expect(status).toBe('SUBSCRIBED');
+    await viewer.removeAllChannels();
   });
 });
 

@@ -104,6 +104,9 @@ export async function createRealtimeServer(opts: RealtimeServerOptions): Promise
 
   return {
     upgrade(req, socket, head, path) {
+      // the client may be gone already (a reset socket): the refusal's write or a read fails, and
+      // an 'error' nobody listens to would end this process, which serves the whole stack
+      socket.on('error', () => socket.destroy());
       if (closing || path.replace(/\/+$/, '') !== '/websocket')
         return refuse(socket, '404 Not Found');
       const url = new URL(req.url ?? '/', 'http://realtime');
