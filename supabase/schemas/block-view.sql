@@ -41,7 +41,8 @@ as $$
 $$;
 
 -- Top-level messages of a block created before p_before, newest first, with replies.
-create function private.threads_json(p_block_id uuid, p_before timestamptz, p_limit integer, p_uid uuid)
+create function private.threads_json(p_block_id uuid, p_before timestamptz, p_limit integer, p_uid uuid,
+                                     p_page_key text)
 returns jsonb
 language sql
 stable
@@ -50,7 +51,7 @@ as $$
   select coalesce(jsonb_agg(private.thread_json(m, p_uid) order by m.created_at desc, m.id desc), '[]'::jsonb)
   from (
     select * from public.messages
-    where block_id = p_block_id and parent_id is null
+    where block_id = p_block_id and page_key = p_page_key and parent_id is null
       and created_at < coalesce(p_before, 'infinity'::timestamptz)
     order by created_at desc, id desc
     limit greatest(1, least(coalesce(p_limit, 5), 50))
@@ -110,8 +111,8 @@ $$;
 
 -- Top-level messages of a block created before p_before, newest first, pinned ones excluded
 -- (get_block_view sends them first), each with its replies: those the caller may see.
-create function private.visible_threads_json(p_block_id uuid, p_before timestamptz, p_limit integer,
-                                             p_uid uuid, p_owner boolean)
+create function private.visible_threads_json(p_block_id uuid, p_before timestamptz, p_limit integer, p_uid uuid,
+                                             p_owner boolean, p_page_key text)
 returns jsonb
 language sql
 stable
@@ -120,7 +121,7 @@ as $$
   select coalesce(jsonb_agg(private.visible_thread_json(m, p_uid, p_owner) order by m.created_at desc, m.id desc), '[]'::jsonb)
   from (
     select * from public.messages m
-    where m.block_id = p_block_id and m.parent_id is null and m.pinned_at is null
+    where m.block_id = p_block_id and m.page_key = p_page_key and m.parent_id is null and m.pinned_at is null
       and (p_owner or m.status = 'published' or (m.status = 'held' and m.creator_id = p_uid))
       and m.created_at < coalesce(p_before, 'infinity'::timestamptz)
     order by m.created_at desc, m.id desc
@@ -130,8 +131,8 @@ $$;
 
 -- Older top-level messages (before p_before, newest first, not pinned) with their replies: the
 -- ones the caller may see. security definer: as get_block_view.
-create or replace function public.list_messages(p_block_id uuid, p_before timestamptz default null,
-  p_limit integer default 5)
+create function public.list_messages(p_block_id uuid, p_before timestamptz default null, p_limit integer default 5,
+                                     p_page_key text default '')
 returns jsonb
 language plpgsql
 stable
@@ -141,19 +142,20 @@ as $$
 declare
   v_uid uuid := auth.uid();
   v_block public.blocks := private.visible_block(p_block_id);
+  v_page text := private.check_page_key(v_block, p_page_key);
 begin
   -- the fast path of get_block_view: nothing held, hidden or pinned on the block
   if not exists (select 1 from public.messages
                  where block_id = p_block_id and (status <> 'published' or pinned_at is not null)) then
-    return private.threads_json(p_block_id, p_before, p_limit, v_uid);
+    return private.threads_json(p_block_id, p_before, p_limit, v_uid, v_page);
   end if;
   return private.visible_threads_json(p_block_id, p_before, p_limit, v_uid,
-                                      v_uid is not null and v_uid = v_block.owner_id);
+                                      v_uid is not null and v_uid = v_block.owner_id, v_page);
 end;
 $$;
-comment on function public.list_messages(uuid, timestamptz, integer) is
-  'Top-level messages the caller may see created before p_before (default now), newest first, pinned ones excluded, at most p_limit (1..50, default 5), each with replies.';
-revoke execute on function public.list_messages(uuid, timestamp with time zone, integer) from public;
+comment on function public.list_messages(uuid, timestamptz, integer, text) is
+  'Top-level messages the caller may see created before p_before (default now), newest first, pinned ones excluded, at most p_limit (1..50, default 5), each with replies; of one page''s thread with p_page_key.';
+revoke execute on function public.list_messages(uuid, timestamp with time zone, integer, text) from public;
 
 -- The option ids of the caller's A/B vote on an ab block (by the unique index on
 -- (block_id, creator_id)), or null.
@@ -208,7 +210,7 @@ $$;
 -- liked_message_ids: among the messages returned; reported_message_ids; vote).
 -- One statement: the visibility test is written out (a function with SET search_path is never
 -- inlined) and the caller's likes are probed by primary key for the returned messages only.
-create function private.block_view_json(p_block_id uuid, p_uid uuid, p_public boolean)
+create function private.block_view_json(p_block_id uuid, p_uid uuid, p_public boolean, p_page_key text)
 returns jsonb
 language sql
 stable
@@ -224,12 +226,14 @@ as $$
   ),
   top as (
     (select m.* from public.messages m, viewer v
-     where v.threads and m.block_id = p_block_id and m.pinned_at is not null and m.parent_id is null
+     where v.threads and m.block_id = p_block_id and m.page_key = p_page_key
+       and m.pinned_at is not null and m.parent_id is null
        and (v.owner or m.status = 'published' or (m.status = 'held' and m.creator_id = p_uid))
      order by m.pinned_at desc limit 10)
     union all
     (select m.* from public.messages m, viewer v
-     where v.threads and m.block_id = p_block_id and m.parent_id is null and m.pinned_at is null
+     where v.threads and m.block_id = p_block_id and m.page_key = p_page_key
+       and m.parent_id is null and m.pinned_at is null
        and (v.owner or m.status = 'published' or (m.status = 'held' and m.creator_id = p_uid))
      order by m.created_at desc, m.id desc limit 5)
   ),
@@ -243,7 +247,7 @@ as $$
       and l.message_id in (select id from top union all select id from rep)
   )
   select jsonb_build_object(
-    'block', private.public_block_json(blk),
+    'block', private.public_block_json(blk) || private.page_counts_json(blk, p_page_key),
     'questions', case when blk.type in ('form', 'ab') then coalesce((
       select jsonb_agg(
                (to_jsonb(q) - 'trigger_letter_block') || jsonb_build_object('options', coalesce((
@@ -278,7 +282,7 @@ as $$
   || case when p_public then '{}'::jsonb else jsonb_build_object('me', jsonb_build_object(
     'liked', p_uid is not null and exists (
       select 1 from public.responses r
-      where r.block_id = p_block_id and r.kind = 'like' and r.creator_id = p_uid),
+      where r.block_id = p_block_id and r.page_key = p_page_key and r.kind = 'like' and r.creator_id = p_uid),
     'liked_message_ids', coalesce((select jsonb_agg(message_id) from liked), '[]'::jsonb),
     'reported_message_ids', case when p_uid is not null and blk.type in ('comment', 'qna') then coalesce((
       select jsonb_agg(r.message_id) from public.message_reports r
@@ -286,12 +290,12 @@ as $$
     'vote', private.ab_vote_json(blk.id, blk.type, p_uid))) end
   from blk;
 $$;
-revoke execute on function private.block_view_json(uuid, uuid, boolean) from public;
+revoke execute on function private.block_view_json(uuid, uuid, boolean, text) from public;
 
 -- Everything a viewer needs to render a block in one call, with the caller's own state.
 -- security definer: reads the caller's own likes and reports and the block's content without
 -- evaluating RLS per row; it returns public columns only.
-create or replace function public.get_block_view(p_block_id uuid)
+create function public.get_block_view(p_block_id uuid, p_page_key text default '')
 returns jsonb
 language plpgsql
 stable
@@ -299,25 +303,23 @@ security definer
 set search_path = ''
 as $$
 declare
-  v_view jsonb := private.block_view_json(p_block_id, auth.uid(), false);
+  v_block public.blocks := private.visible_block(p_block_id);
+  v_view jsonb := private.block_view_json(p_block_id, auth.uid(), false, private.check_page_key(v_block, p_page_key));
 begin
-  if v_view is null then
-    raise exception 'block doesn''t exists' using errcode = 'PT404';
-  end if;
   -- the caller's own answer (it is STABLE, so also a GET): never kept by a shared cache
   perform set_config('response.headers', '[{"Cache-Control": "private, no-store"}]', true);
   return v_view;
 end;
 $$;
-comment on function public.get_block_view(uuid) is
-  'The block''s public settings, questions with options, endings with conditions, the pinned and the first 5 threads the caller may see, and the caller''s own state (me: liked, liked_message_ids among the returned messages, reported_message_ids, vote). Elements read get_block_public (GET, cacheable) and get_block_me instead. Error: block doesn''t exists.';
-revoke execute on function public.get_block_view(uuid) from public;
+comment on function public.get_block_view(uuid, text) is
+  'The block''s public settings, questions with options, endings with conditions, the pinned and the first 5 threads the caller may see (of one page with p_page_key), and the caller''s own state (me: liked, liked_message_ids among the returned messages, reported_message_ids, vote). Elements read get_block_public (GET, cacheable) and get_block_me instead. Errors: block doesn''t exists, Not valid page key.';
+revoke execute on function public.get_block_view(uuid, text) from public;
 
 -- The public part of the block view: the same answer for every caller (no auth.uid() anywhere),
 -- so a shared cache may keep it. STABLE: PostgREST answers it on GET (read-only transaction).
 -- security definer: the block's content is read without RLS; only published messages and the
 -- public columns come out.
-create function public.get_block_public(p_block_id uuid)
+create function public.get_block_public(p_block_id uuid, p_page_key text default '')
 returns jsonb
 language plpgsql
 stable
@@ -325,22 +327,20 @@ security definer
 set search_path = ''
 as $$
 declare
-  v_view jsonb := private.block_view_json(p_block_id, null, true);
+  v_block public.blocks := private.visible_block(p_block_id);
+  v_view jsonb := private.block_view_json(p_block_id, null, true, private.check_page_key(v_block, p_page_key));
 begin
-  if v_view is null then
-    -- a missing block may be created soon (an embed pasted before the block is saved): no cache
-    raise exception 'block doesn''t exists' using errcode = 'PT404';
-  end if;
   -- a CDN or proxy may keep it 10 s and serve it stale for 60 s more while it fetches it again;
-  -- the browser keeps it 10 s too (the visitor's own new messages come with get_block_me)
+  -- the browser keeps it 10 s too (the visitor's own new messages come with get_block_me). One
+  -- page's thread is one URL (p_page_key is a query parameter), so one cache entry.
   perform set_config('response.headers',
     '[{"Cache-Control": "public, max-age=10, stale-while-revalidate=60"}]', true);
   return v_view;
 end;
 $$;
-comment on function public.get_block_public(uuid) is
-  'The public part of the block view, the same for every caller (cacheable GET, Cache-Control public max-age=10 stale-while-revalidate=60): block settings and counts, questions and endings, the pinned and first 5 published threads. Error: block doesn''t exists.';
-revoke execute on function public.get_block_public(uuid) from public;
+comment on function public.get_block_public(uuid, text) is
+  'The public part of the block view, the same for every caller (cacheable GET, Cache-Control public max-age=10 stale-while-revalidate=60): block settings and counts, questions and endings, the pinned and first 5 published threads; with p_page_key (comment, qna, like) one page''s threads and counts. Errors: block doesn''t exists, Not valid page key.';
+revoke execute on function public.get_block_public(uuid, text) from public;
 
 -- The caller's own part of the block view, for the messages on screen. p_message_ids: the ids of
 -- the messages shown (top-level and replies, at most 500 are looked at); p_since: the creation
@@ -354,8 +354,8 @@ revoke execute on function public.get_block_public(uuid) from public;
 -- with the counts as they are now) and, for ab blocks, `questions` with the current option counts:
 -- the public copy may be cached, and a visitor's own vote or like must not show beside older counts.
 -- security definer: as get_block_view.
-create function public.get_block_me(p_block_id uuid, p_message_ids uuid[] default '{}',
-                                    p_since timestamptz default null)
+create function public.get_block_me(p_block_id uuid, p_message_ids uuid[] default '{}', p_since timestamptz default null,
+                                    p_page_key text default '')
 returns jsonb
 language plpgsql
 stable
@@ -365,14 +365,15 @@ as $$
 declare
   v_uid uuid := auth.uid();
   v_block public.blocks := private.visible_block(p_block_id);
+  v_page text := private.check_page_key(v_block, p_page_key);
   v_owner boolean := v_uid is not null and v_uid = v_block.owner_id;
   v_ids uuid[] := coalesce(p_message_ids[1:500], '{}');
   v_result jsonb;
   -- the counts as they are now: the public copy may be cached, and the caller's own like, vote or
   -- message must not show beside counts from before it
-  v_fresh jsonb := jsonb_build_object('block', private.public_block_json(v_block))
+  v_fresh jsonb := jsonb_build_object('block', private.public_block_json(v_block) || private.page_counts_json(v_block, v_page))
     || case when v_block.type = 'ab'
-            then jsonb_build_object('questions', private.block_view_json(p_block_id, null, true) -> 'questions')
+            then jsonb_build_object('questions', private.block_view_json(p_block_id, null, true, '') -> 'questions')
             else '{}'::jsonb end;
 begin
   -- the caller's own answer (a GET too, being STABLE): never kept by a shared cache
@@ -383,7 +384,8 @@ begin
   end if;
   with extra_top as (
     select m.* from public.messages m
-    where v_block.type in ('comment', 'qna') and m.block_id = p_block_id and m.parent_id is null
+    where v_block.type in ('comment', 'qna') and m.block_id = p_block_id and m.page_key = v_page
+      and m.parent_id is null
       and (m.creator_id = v_uid or (v_owner and m.status <> 'published'))
       and (v_owner or m.status = 'published' or m.status = 'held')
       and (p_since is null or m.created_at >= p_since or m.pinned_at is not null)
@@ -412,7 +414,7 @@ begin
     'me', jsonb_build_object(
       'liked', exists (
         select 1 from public.responses r
-        where r.block_id = p_block_id and r.kind = 'like' and r.creator_id = v_uid),
+        where r.block_id = p_block_id and r.page_key = v_page and r.kind = 'like' and r.creator_id = v_uid),
       'liked_message_ids', coalesce((select jsonb_agg(message_id) from liked), '[]'::jsonb),
       'reported_message_ids', case when v_block.type in ('comment', 'qna') then coalesce((
         select jsonb_agg(r.message_id) from public.message_reports r
@@ -438,9 +440,9 @@ begin
   return v_fresh || v_result;
 end;
 $$;
-comment on function public.get_block_me(uuid, uuid[], timestamptz) is
-  'The caller''s own part of the block view for the messages on screen (p_message_ids, at most 500; p_since: oldest top-level of a full public page): block (current counts), questions (ab: current option counts), me (liked, liked_message_ids, reported_message_ids, vote), messages (own or, for the owner, unpublished threads since p_since, at most 20) and replies (own or unpublished replies to the given messages, at most 200). Error: block doesn''t exists.';
-revoke execute on function public.get_block_me(uuid, uuid[], timestamp with time zone) from public;
+comment on function public.get_block_me(uuid, uuid[], timestamptz, text) is
+  'The caller''s own part of the block view for the messages on screen (p_message_ids, at most 500; p_since: oldest top-level of a full public page; p_page_key: the page''s thread): block (current counts), questions (ab: current option counts), me (liked, liked_message_ids, reported_message_ids, vote), messages (own or, for the owner, unpublished threads since p_since, at most 20) and replies (own or unpublished replies to the given messages, at most 200). Errors: block doesn''t exists, Not valid page key.';
+revoke execute on function public.get_block_me(uuid, uuid[], timestamp with time zone, text) from public;
 
 -- Counts for many pages in one request (issue 18, "beyond the spec").
 --

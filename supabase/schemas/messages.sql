@@ -23,6 +23,8 @@ create table public.messages (
   status text not null default 'published' check (status in ('published', 'held', 'hidden')),
   pinned_at timestamptz,
   imitates_owner boolean not null default false,
+  -- one thread per page (issue 18, docs/cafe24.md): '' is the block's own thread
+  page_key text not null default '' check (page_key = '' or page_key ~ '^[A-Za-z0-9._:/~-]{1,100}$'),
   unique (id, block_id),
   foreign key (parent_id, block_id) references public.messages (id, block_id) on delete cascade,
   constraint messages_pins_top_level_only check (pinned_at is null or parent_id is null)
@@ -34,12 +36,63 @@ comment on table public.messages is
 comment on column public.messages.status is
   'published (everyone), held (waiting for the owner''s approval: the writer and the owner), hidden (the owner only).';
 comment on column public.messages.pinned_at is 'Pinned to the top by the owner (top-level messages), or null.';
+comment on column public.messages.page_key is
+  'The page whose thread this message belongs to ('''' for the block''s own thread); a reply has its parent''s.';
 comment on column public.messages.imitates_owner is
   'The writer''s name reads like the owner''s label or name (set by post_message for anyone but the owner); the elements mark it.';
 alter table public.messages enable row level security;
 revoke insert, update, delete on public.messages from anon, authenticated;
-create index messages_block_id_top_level_idx on public.messages (block_id, created_at desc)
+
+-- ---- one thread per page (issue 18, docs/cafe24.md) ----
+
+-- The caller's page key, checked: '' or the key format, and only on block types with threads or
+-- likes. Errors: Not valid page key.
+create function private.check_page_key(p_block public.blocks, p_page_key text)
+returns text
+language plpgsql
+immutable
+set search_path = ''
+as $$
+declare
+  v_key text := coalesce(p_page_key, '');
+begin
+  if v_key = '' then
+    return '';
+  end if;
+  if v_key !~ '^[A-Za-z0-9._:/~-]{1,100}$' or p_block.type not in ('comment', 'qna', 'like') then
+    raise exception 'Not valid page key' using errcode = 'P0001';
+  end if;
+  return v_key;
+end;
+$$;
+
+-- A page's counts, to lay over the block's totals ({} for the block's own thread).
+create function private.page_counts_json(p_block public.blocks, p_page_key text)
+returns jsonb
+language sql
+stable
+set search_path = ''
+as $$
+  select case when coalesce(p_page_key, '') = '' then '{}'::jsonb
+    when p_block.type in ('comment', 'qna') then jsonb_build_object(
+      'page_key', p_page_key, 'like_count', 0,
+      'response_count', (select count(*) from public.messages m
+                         where m.block_id = p_block.id and m.page_key = p_page_key))
+    else jsonb_build_object(
+      'page_key', p_page_key,
+      'like_count', (select count(*) from public.responses r
+                     where r.block_id = p_block.id and r.page_key = p_page_key and r.kind = 'like'),
+      'response_count', (select count(*) from public.responses r
+                         where r.block_id = p_block.id and r.page_key = p_page_key and r.kind = 'like'))
+  end;
+$$;
+
+revoke all on function private.check_page_key(public.blocks, text) from public;
+revoke all on function private.page_counts_json(public.blocks, text) from public;
+-- threads of one page, newest first; a page's message count
+create index messages_block_id_page_top_level_idx on public.messages (block_id, page_key, created_at desc)
   where parent_id is null;
+create index messages_block_id_page_key_idx on public.messages (block_id, page_key) where page_key <> '';
 create index messages_parent_id_created_at_idx on public.messages (parent_id, created_at);
 create index messages_creator_id_idx on public.messages (creator_id);
 -- The messages the read paths must treat apart (held, hidden, pinned): an entry only for those,
@@ -92,17 +145,21 @@ create policy "Users can read their own message likes" on public.message_likes
   for select to authenticated using (user_id = (select auth.uid()));
 
 -- one level of replies; a reply has no resolved state
-create function private.messages_before_insert()
+create or replace function private.messages_before_insert()
 returns trigger
 language plpgsql
 set search_path = ''
 as $$
+declare
+  v_parent public.messages;
 begin
   if new.parent_id is not null then
-    if exists (select 1 from public.messages where id = new.parent_id and parent_id is not null) then
+    select * into v_parent from public.messages where id = new.parent_id;
+    if v_parent.parent_id is not null then
       raise exception 'Replies nest one level only' using errcode = 'P0001';
     end if;
     new.resolved := false;
+    new.page_key := coalesce(v_parent.page_key, '');
   end if;
   return new;
 end;
@@ -216,18 +273,11 @@ end;
 $$;
 
 -- Posts a comment, question or reply. security definer: see the header.
-create function public.post_message(
-  p_block_id uuid,
-  p_parent_id uuid default null,
-  p_content text default null,
-  p_creator_name text default null,
-  p_color text default null,
-  p_creator_photo_url text default null,
-  p_home_url text default null,
-  p_creator_email text default null,
-  p_timezone text default null,
-  p_honeypot text default null
-)
+create function public.post_message(p_block_id uuid, p_parent_id uuid default null, p_content text default null,
+                                    p_creator_name text default null, p_color text default null,
+                                    p_creator_photo_url text default null, p_home_url text default null,
+                                    p_creator_email text default null, p_timezone text default null,
+                                    p_honeypot text default null, p_page_key text default '')
 returns jsonb
 language plpgsql
 security definer
@@ -236,6 +286,7 @@ as $$
 declare
   v_uid uuid := private.require_uid();
   v_block public.blocks := private.visible_block(p_block_id);
+  v_page text := private.check_page_key(v_block, p_page_key);
   v_parent public.messages;
   v_message public.messages;
   v_email text := nullif(btrim(p_creator_email), '');
@@ -274,6 +325,8 @@ begin
     if v_block.admin_only_reply and v_uid <> v_block.owner_id then
       raise exception 'Only the owner can reply' using errcode = 'PT403';
     end if;
+    -- a reply is on its parent's page (the trigger says so too)
+    v_page := v_parent.page_key;
   end if;
 
   -- a resubmission of the same content by the same author within 3000 ms is ignored (before
@@ -281,6 +334,7 @@ begin
   perform pg_advisory_xact_lock(hashtextextended(v_uid::text || p_block_id::text, 0));
   select * into v_message from public.messages
     where block_id = p_block_id and creator_id = v_uid and parent_id is not distinct from p_parent_id
+      and page_key = v_page
       and content = p_content and created_at > clock_timestamp() - interval '3000 milliseconds'
     order by created_at desc limit 1;
   if found then
@@ -290,12 +344,12 @@ begin
   perform private.check_rate_limit(v_block, v_uid, 'message');
 
   insert into public.messages (block_id, parent_id, creator_id, creator_name, creator_photo_url, color,
-                               home_url, content, timezone, created_at, status, imitates_owner)
+                               home_url, content, timezone, created_at, status, imitates_owner, page_key)
     values (p_block_id, p_parent_id, v_uid, v_name, nullif(p_creator_photo_url, ''),
             p_color, nullif(p_home_url, ''), p_content, p_timezone, clock_timestamp(),
             case when v_block.hold_messages = 'off' then 'published'
                  else private.hold_status(v_block, v_uid, p_content) end,
-            v_uid <> v_block.owner_id and private.imitates_owner(v_block, v_name))
+            v_uid <> v_block.owner_id and private.imitates_owner(v_block, v_name), v_page)
     returning * into v_message;
 
   -- the notification email is kept only for top-level messages of blocks that ask for it
@@ -311,9 +365,9 @@ begin
   return private.visible_thread_json(v_message, v_uid, v_uid = v_block.owner_id);
 end;
 $$;
-comment on function public.post_message(uuid, uuid, text, text, text, text, text, text, text, text) is
-  'Posts a message or a one-level reply (held for approval when the block says so). Errors: Please sign in to leave a message., Message cannot be empty, Too long message, Invalid avatar URL, Invalid home URL, Replies are turned off, Only the owner can reply, The owner of this block has blocked you from writing here., This was not sent: it looked automated., You''re going too fast, try again in a few seconds. (429), block doesn''t exists.';
-revoke execute on function public.post_message(uuid, uuid, text, text, text, text, text, text, text, text) from public, anon;
+comment on function public.post_message(uuid, uuid, text, text, text, text, text, text, text, text, text) is
+  'Posts a message or a one-level reply (held for approval when the block says so), in the thread of p_page_key (a reply: its parent''s). Errors: Please sign in to leave a message., Message cannot be empty, Too long message, Invalid avatar URL, Invalid home URL, Replies are turned off, Only the owner can reply, The owner of this block has blocked you from writing here., This was not sent: it looked automated., You''re going too fast, try again in a few seconds. (429), Not valid page key, block doesn''t exists.';
+revoke execute on function public.post_message(uuid, uuid, text, text, text, text, text, text, text, text, text) from public, anon;
 
 -- Author edits their message (a message waiting for approval too). Under the block's hold
 -- setting an edit may be held again. security definer: see the header.

@@ -12,7 +12,9 @@
 --
 -- Topics:
 --   block:<block id>        PUBLIC. Event hint {id}: a change of the block's published messages,
---                           read with get_block_change(block, id) for a minute. A change is
+--                           read with get_block_change(block, id) for a minute. A message of a
+--                           page's thread (page_key, issue 18) is announced on
+--                           block:<block id>:page:<key> instead. A change is
 --     change  {type: 'INSERT' | 'UPDATE', row}   a published message appeared or changed; row is
 --                                                the public message row (as get_block_view serves
 --                                                it: no email, which lives in message_private)
@@ -52,8 +54,10 @@ comment on table private.block_changes is
 alter table private.block_changes enable row level security;
 revoke all on private.block_changes from public, anon, authenticated;
 
--- A change for the block's viewers: kept for get_block_change, announced on the public topic.
-create function private.send_block_change(p_block_id uuid, p_event text, p_payload jsonb)
+-- A change for the block's viewers: kept for get_block_change, announced on the public topic
+-- (a page's thread, issue 18: on its own topic block:<id>:page:<key>).
+create function private.send_block_change(p_block_id uuid, p_event text, p_payload jsonb,
+                                          p_page_key text default '')
 returns void
 language plpgsql
 set search_path = ''
@@ -65,10 +69,13 @@ begin
     values (p_block_id, p_event, p_payload)
     returning id into v_id;
   -- the payload's top-level id is the change's, so hosted realtime.send adds none of its own
-  perform realtime.send(jsonb_build_object('id', v_id), 'hint', 'block:' || p_block_id::text, false);
+  perform realtime.send(jsonb_build_object('id', v_id), 'hint',
+                        'block:' || p_block_id::text
+                          || case when coalesce(p_page_key, '') <> '' then ':page:' || p_page_key else '' end,
+                        false);
 end;
 $$;
-revoke execute on function private.send_block_change(uuid, text, jsonb) from public;
+revoke execute on function private.send_block_change(uuid, text, jsonb, text) from public;
 
 -- security definer: anon and visitors cannot read private.block_changes or public.blocks.
 create function public.get_block_change(p_block_id uuid, p_id uuid)
@@ -146,6 +153,8 @@ as $$
 declare
   v_block uuid := case when tg_op = 'DELETE' then old.block_id else new.block_id end;
   v_id uuid := case when tg_op = 'DELETE' then old.id else new.id end;
+  -- a page's thread has a topic of its own (one thread per page, issue 18)
+  v_page text := case when tg_op = 'DELETE' then old.page_key else new.page_key end;
   v_was boolean := tg_op <> 'INSERT' and old.status = 'published';
   v_is boolean := tg_op <> 'DELETE' and new.status = 'published';
   v_counts_only boolean := false;
@@ -166,21 +175,21 @@ begin
       if new.like_count <> old.like_count then
         perform private.send_block_change(v_block, 'counts',
           jsonb_build_object('id', v_id, 'like_count', new.like_count,
-                             'likes', new.like_count - old.like_count));
+                             'likes', new.like_count - old.like_count), v_page);
       end if;
       if new.reply_count <> old.reply_count then
         perform private.send_block_change(v_block, 'counts',
           jsonb_build_object('id', v_id, 'reply_count', new.reply_count,
-                             'replies', new.reply_count - old.reply_count));
+                             'replies', new.reply_count - old.reply_count), v_page);
       end if;
     end if;
   elsif v_is then
     perform private.send_block_change(v_block, 'change',
-      jsonb_build_object('type', tg_op, 'row', to_jsonb(new)));
+      jsonb_build_object('type', tg_op, 'row', to_jsonb(new)), v_page);
   elsif v_was then
     perform private.send_block_change(v_block, 'change',
       jsonb_build_object('type', case when tg_op = 'DELETE' then 'DELETE' else 'REMOVE' end,
-                         'row', jsonb_build_object('id', v_id, 'parent_id', old.parent_id)));
+                         'row', jsonb_build_object('id', v_id, 'parent_id', old.parent_id)), v_page);
   end if;
   return null;
 end;

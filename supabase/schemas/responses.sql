@@ -19,13 +19,16 @@ create table public.responses (
   -- keyed by question id: {index, title, type, value, option_ids, as_visitor_info}
   answers jsonb not null default '{}'::jsonb check (jsonb_typeof(answers) = 'object'),
   created_at timestamptz not null default now(),
+  -- the page a like was given on (one thread per page, issue 18); '' for the block's own
+  page_key text not null default '' check (page_key = '' or page_key ~ '^[A-Za-z0-9._:/~-]{1,100}$'),
   check (is_like = (kind = 'like'))
 );
 comment on table public.responses is
   'A visitor''s response to a block: a form or ab submission, a like (one per visitor) or a button click.';
 alter table public.responses enable row level security;
 revoke insert, update on public.responses from anon, authenticated;
-create unique index responses_one_like_per_visitor_idx on public.responses (block_id, creator_id)
+-- one like per visitor per page (and a page's like count)
+create unique index responses_one_like_per_visitor_idx on public.responses (block_id, page_key, creator_id)
   where kind = 'like';
 create unique index responses_one_ab_vote_per_visitor_idx on public.responses (block_id, creator_id)
   where kind = 'ab';
@@ -268,8 +271,8 @@ revoke execute on function public.submit_response(uuid, jsonb, text, text, text,
 -- One like per visitor and like block; p_liked sets the state instead of toggling. Only a call
 -- that changes the state spends a token. like_count is kept by the responses triggers.
 -- security definer: see the header.
-create or replace function public.toggle_block_like(p_block_id uuid,
-  p_creator_name text default null, p_color text default null, p_liked boolean default null)
+create function public.toggle_block_like(p_block_id uuid, p_creator_name text default null, p_color text default null,
+                                         p_liked boolean default null, p_page_key text default '')
 returns jsonb
 language plpgsql
 security definer
@@ -278,6 +281,7 @@ as $$
 declare
   v_uid uuid := private.require_uid();
   v_block public.blocks := private.visible_block(p_block_id);
+  v_page text := private.check_page_key(v_block, p_page_key);
   v_has boolean;
   v_want boolean;
 begin
@@ -289,27 +293,33 @@ begin
     perform private.check_writer(v_block, v_uid);
   end if;
   v_has := exists (select 1 from public.responses
-                   where block_id = p_block_id and kind = 'like' and creator_id = v_uid);
+                   where block_id = p_block_id and page_key = v_page and kind = 'like' and creator_id = v_uid);
   v_want := coalesce(p_liked, not v_has);
   if v_want <> v_has then
     perform private.check_rate_limit(v_block, v_uid, 'like');
     if v_want then
-      insert into public.responses (block_id, kind, creator_id, creator_name, color, is_like)
-        values (p_block_id, 'like', v_uid, p_creator_name, p_color, true)
-        on conflict (block_id, creator_id) where kind = 'like' do nothing;
+      insert into public.responses (block_id, kind, creator_id, creator_name, color, is_like, page_key)
+        values (p_block_id, 'like', v_uid, p_creator_name, p_color, true, v_page)
+        on conflict (block_id, page_key, creator_id) where kind = 'like' do nothing;
       if found then
         perform private.record_audience_event(v_block, v_uid, p_creator_name, null, p_color, null);
       end if;
     else
-      delete from public.responses where block_id = p_block_id and kind = 'like' and creator_id = v_uid;
+      delete from public.responses
+        where block_id = p_block_id and page_key = v_page and kind = 'like' and creator_id = v_uid;
     end if;
   end if;
 
   return jsonb_build_object('liked', v_want,
-    'like_count', (select (private.with_live_counts(b)).like_count from public.blocks b where b.id = p_block_id));
+    'like_count', case when v_page = ''
+      then (select (private.with_live_counts(b)).like_count from public.blocks b where b.id = p_block_id)
+      else (select count(*) from public.responses r
+            where r.block_id = p_block_id and r.page_key = v_page and r.kind = 'like') end);
 end;
 $$;
-revoke execute on function public.toggle_block_like(uuid, text, text, boolean) from public, anon;
+comment on function public.toggle_block_like(uuid, text, text, boolean, text) is
+  'Likes or unlikes a like block (p_liked, or the opposite of now) on the page p_page_key; answers liked and the like count (of the page). Errors: Not supported block, Not valid page key, block doesn''t exists, You''re going too fast (429).';
+revoke execute on function public.toggle_block_like(uuid, text, text, boolean, text) from public, anon;
 
 -- Records a click on a button block. security definer: see the header.
 create or replace function public.record_button_click(p_block_id uuid,

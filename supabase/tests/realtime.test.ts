@@ -846,6 +846,46 @@ describe('block topics (hints on the public topic, the owner topic private)', ()
     expect(stored.rowCount).toBe(1); // the email was kept, just never sent
   });
 
+  it("announces a page's messages on the page's topic only, replies included, and every page to the owner", async () => {
+    const owner = await newAuthUser('owner');
+    const writer = await newAuthUser('writer');
+    const block = await commentBlock(owner);
+    const visitor = await supabaseAs();
+    const pageA = watch(visitor, `block:${block}:page:cafe24:product:1`);
+    const pageB = watch(visitor, `block:${block}:page:cafe24:product:2`);
+    const own = watch(visitor, `block:${block}`);
+    const ownerTopic = watch(await supabaseAs(await userToken(owner)), `block:${block}:owner`, {
+      private: true,
+    });
+    await Promise.all([pageA, pageB, own, ownerTopic].map((w) => subscribed(w.channel)));
+
+    const onA = await asUser<{ id: string }>(
+      writer,
+      `select public.post_message(p_block_id => $1, p_content => 'on A', p_page_key => 'cafe24:product:1') as r`,
+      [block],
+    );
+    // the caller's page of a reply does not matter: it is the parent's
+    const reply = await asUser<{ id: string }>(
+      writer,
+      `select public.post_message(p_block_id => $1, p_parent_id => $2, p_content => 'reply on A',
+         p_page_key => 'cafe24:product:2') as r`,
+      [block, onA.id],
+    );
+    const later = await post(writer, block, 'own thread');
+    await expect.poll(() => own.got.length).toBe(1);
+    // the reply moved the parent's count: on page A's topic too (three hints: the message, the
+    // parent's count and the reply)
+    await expect.poll(() => pageA.got.length).toBe(3);
+    const onPageA = await changesOf(block, pageA);
+    expect(onPageA.filter((c) => c.event === 'change').map(rowId)).toEqual([onA.id, reply.id]);
+    expect(onPageA.filter((c) => c.event === 'counts').map((c) => c.payload)).toEqual([
+      { id: onA.id, replies: 1, reply_count: 1 },
+    ]);
+    expect((await changesOf(block, own)).map(rowId)).toEqual([later.id]);
+    await ownerTopic.until((b) => b.payload.id === reply.id);
+    expect(pageB.got).toEqual([]);
+  });
+
   it('never announces a held comment; its approval reads as an UPDATE; hiding as a REMOVE', async () => {
     const owner = await newAuthUser('owner');
     const writer = await newAuthUser('writer');

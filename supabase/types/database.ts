@@ -872,6 +872,7 @@ export type Database = {
           imitates_owner: boolean;
           is_edited: boolean;
           like_count: number;
+          page_key: string;
           parent_id: string | null;
           pinned_at: string | null;
           reply_count: number;
@@ -893,6 +894,7 @@ export type Database = {
           imitates_owner?: boolean;
           is_edited?: boolean;
           like_count?: number;
+          page_key?: string;
           parent_id?: string | null;
           pinned_at?: string | null;
           reply_count?: number;
@@ -913,6 +915,7 @@ export type Database = {
           imitates_owner?: boolean;
           is_edited?: boolean;
           like_count?: number;
+          page_key?: string;
           parent_id?: string | null;
           pinned_at?: string | null;
           reply_count?: number;
@@ -1267,6 +1270,7 @@ export type Database = {
           id: string;
           is_like: boolean;
           kind: Database['public']['Enums']['response_kind'];
+          page_key: string;
           timezone: string | null;
         };
         ComputedFields: never;
@@ -1281,6 +1285,7 @@ export type Database = {
           id?: string;
           is_like?: boolean;
           kind: Database['public']['Enums']['response_kind'];
+          page_key?: string;
           timezone?: string | null;
         };
         Update: {
@@ -1294,6 +1299,7 @@ export type Database = {
           id?: string;
           is_like?: boolean;
           kind?: Database['public']['Enums']['response_kind'];
+          page_key?: string;
           timezone?: string | null;
         };
         Relationships: [
@@ -1588,11 +1594,16 @@ export type Database = {
       get_block_change: { Args: { p_block_id: string; p_id: string }; Returns: Json };
       get_block_counts: { Args: { p_block_ids: string[] }; Returns: Json };
       get_block_me: {
-        Args: { p_block_id: string; p_message_ids?: string[]; p_since?: string };
+        Args: {
+          p_block_id: string;
+          p_message_ids?: string[];
+          p_page_key?: string;
+          p_since?: string;
+        };
         Returns: Json;
       };
-      get_block_public: { Args: { p_block_id: string }; Returns: Json };
-      get_block_view: { Args: { p_block_id: string }; Returns: Json };
+      get_block_public: { Args: { p_block_id: string; p_page_key?: string }; Returns: Json };
+      get_block_view: { Args: { p_block_id: string; p_page_key?: string }; Returns: Json };
       get_letter_view: { Args: { p_block_id: string }; Returns: Json };
       grant_captcha_pass: {
         Args: { p_block_id: string; p_token_hash: string; p_user_id: string };
@@ -1607,7 +1618,7 @@ export type Database = {
         }[];
       };
       list_messages: {
-        Args: { p_before?: string; p_block_id: string; p_limit?: number };
+        Args: { p_before?: string; p_block_id: string; p_limit?: number; p_page_key?: string };
         Returns: Json;
       };
       live_new_response_count: {
@@ -1692,6 +1703,7 @@ export type Database = {
           p_creator_photo_url?: string;
           p_home_url?: string;
           p_honeypot?: string;
+          p_page_key?: string;
           p_parent_id?: string;
           p_timezone?: string;
         };
@@ -1795,7 +1807,13 @@ export type Database = {
       };
       sync_paypal_plan: { Args: { p_state: Json; p_subscription_id: string }; Returns: Json };
       toggle_block_like: {
-        Args: { p_block_id: string; p_color?: string; p_creator_name?: string; p_liked?: boolean };
+        Args: {
+          p_block_id: string;
+          p_color?: string;
+          p_creator_name?: string;
+          p_liked?: boolean;
+          p_page_key?: string;
+        };
         Returns: Json;
       };
       toggle_message_like: { Args: { p_liked?: boolean; p_message_id: string }; Returns: Json };

@@ -43,6 +43,13 @@ export async function rpc<T>(
   return json as T;
 }
 
+/**
+ * The page argument of a call about a view's thread (comment, qna, like on a page key); none for
+ * the block's own thread, so its requests (and their cache keys) stay as they were.
+ */
+export const pageOf = (block: { page_key?: string } | undefined): { p_page_key?: string } =>
+  block?.page_key ? { p_page_key: block.page_key } : {};
+
 export const timezone = (): string => {
   try {
     return Intl.DateTimeFormat().resolvedOptions().timeZone;

@@ -1,5 +1,5 @@
 import { LitElement, html, nothing, type PropertyValues, type TemplateResult } from 'lit';
-import { rpc } from './api.js';
+import { pageOf, rpc } from './api.js';
 import {
   displayUser,
   ensureSession,
@@ -45,7 +45,7 @@ export interface MinePart {
  * are now, so their own like or vote never shows beside a cached count from before it.
  */
 export const meOnly: MinePart = {
-  args: (v) => ({ p_block_id: v.block.id }),
+  args: (v) => ({ p_block_id: v.block.id, ...pageOf(v.block) }),
   join: (v, m) => ({ ...v, ...m }),
 };
 
@@ -113,7 +113,7 @@ const identity = () => import('./identity.js');
 const marks = () => import('./marks.js');
 
 /** Properties that name the block to load: a change reloads it. */
-const SOURCE_PROPS = ['blockId', 'ownerId', 'projectUrl', 'anonKey'] as const;
+const SOURCE_PROPS = ['blockId', 'ownerId', 'projectUrl', 'anonKey', 'pageKey'] as const;
 
 /**
  * A block element: loads the block view (core/view.ts: the public part with a cacheable GET, the
@@ -127,6 +127,7 @@ export class BlockElement extends ReactionElement {
   static override properties = {
     ownerId: { attribute: 'owner-id' },
     blockId: { attribute: 'block-id' },
+    pageKey: { attribute: 'page-key' },
     projectUrl: { attribute: 'project-url' },
     anonKey: { attribute: 'anon-key' },
     theme: {},
@@ -142,6 +143,12 @@ export class BlockElement extends ReactionElement {
   declare ownerId: string;
   /** The block id, as in the public URL `&block_id=`. */
   declare blockId: string;
+  /**
+   * The page this block's thread belongs to, for a comment, Q&A or like block shown on many pages
+   * (a product page, a blog post): each page key has its own messages, likes and counts. Up to
+   * 100 of A-Z a-z 0-9 . _ : / ~ -; empty for the block's one thread.
+   */
+  declare pageKey: string;
   /** Supabase project URL; defaults to window.ReactionBlocks or the build default. */
   declare projectUrl: string;
   /** Supabase anon key; defaults to window.ReactionBlocks or the build default. */
@@ -176,7 +183,7 @@ export class BlockElement extends ReactionElement {
 
   constructor() {
     super();
-    this.ownerId = this.blockId = this.projectUrl = this.anonKey = this.theme = '';
+    this.ownerId = this.blockId = this.projectUrl = this.anonKey = this.theme = this.pageKey = '';
     this.dummy = false;
     this.view = null;
     this._status = 'idle';
@@ -354,7 +361,13 @@ export class BlockElement extends ReactionElement {
     const p = this.project;
     // a stored session is opened while the public part is on its way
     const session = loadSession(p);
-    const view = await rpc<BlockView>(p, 'get_block_public', { p_block_id: blockId }, false, true);
+    const view = await rpc<BlockView>(
+      p,
+      'get_block_public',
+      { p_block_id: blockId, ...(this.pageKey ? { p_page_key: this.pageKey } : {}) },
+      false,
+      true,
+    );
     const mine = this.mine;
     const s = mine && view?.block && (await session);
     // only where it can differ from nothing: most returning views are the cacheable GET alone

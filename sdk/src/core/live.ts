@@ -36,6 +36,8 @@ const LINGER_MS = 5000;
 interface Sub {
   /** the block's id; its topic is `block:<id>` */
   block: string;
+  /** a page's thread (page key): its topic is `block:<id>:page:<key>` */
+  page?: string;
   el: Element;
   w: Watcher;
   visible: boolean;
@@ -93,7 +95,7 @@ class Hub {
   }
 
   add(sub: Sub): () => void {
-    const name = 'block:' + sub.block;
+    const name = topicOf(sub);
     const t: Topic = this.topics.get(name) || {
       block: sub.block,
       subs: new Set(),
@@ -112,7 +114,7 @@ class Hub {
         for (const e of entries)
           for (const s of this.byEl.get(e.target) || []) {
             // data loaded while off screen is stale by the time it shows
-            if (!e.isIntersecting && !this.topics.get('block:' + s.block)?.joined) s.fresh = false;
+            if (!e.isIntersecting && !this.topics.get(topicOf(s))?.joined) s.fresh = false;
             s.visible = e.isIntersecting;
           }
         this.sync();
@@ -298,19 +300,29 @@ class Hub {
   }
 }
 
+/** A block's public topic, or its page's (one thread per page). */
+const topicOf = (s: { block: string; page?: string }) =>
+  'block:' + s.block + (s.page ? ':page:' + s.page : '');
+
 // a new name whenever the hub's protocol changes: a page with two SDK versions keeps two hubs
 const HUBS_KEY = '__reactionBlocksLive2';
 
 /**
  * Watches the live changes of a block while `el` is visible: one socket per page and project
  * (shared with every other element of the page, whichever bundle loaded it), one public topic
- * `block:<id>` per block. Returns the unsubscribe.
+ * `block:<id>` per block (`block:<id>:page:<key>` for a page's thread). Returns the unsubscribe.
  */
-export function watchBlock(p: Project, blockId: string, el: Element, w: Watcher): () => void {
+export function watchBlock(
+  p: Project,
+  blockId: string,
+  el: Element,
+  w: Watcher,
+  page = '',
+): () => void {
   const url = `${p.url.replace(/^http/, 'ws')}/realtime/v1/websocket?apikey=${encodeURIComponent(p.key)}&vsn=2.0.0`;
   const g = globalThis as unknown as Record<string, Map<string, Hub>>;
   const hubs = (g[HUBS_KEY] ||= new Map());
   let hub = hubs.get(url);
   if (!hub) hubs.set(url, (hub = new Hub(url, p)));
-  return hub.add({ block: blockId, el, w, visible: false, fresh: true });
+  return hub.add({ block: blockId, page, el, w, visible: false, fresh: true });
 }

@@ -1,4 +1,4 @@
-// What a site owner may set is the whole public API: the seven attributes and `view`. Internal
+// What a site owner may set is the whole public API: the eight attributes and `view`. Internal
 // state (drafts, modes, busy flags, the load status, the session) is private reactive state, so it
 // shows neither as an attribute nor as a property in custom-elements.json or the React props
 // (`npm run docs -- --check` checks the manifest, `npm run typecheck` the React types below).
@@ -21,11 +21,21 @@ const OWNER_INPUTS = [
   'dummy',
   'lang',
   'ownerId',
+  'pageKey',
   'projectUrl',
   'theme',
   'view',
 ];
-const ATTRIBUTES = ['anon-key', 'block-id', 'dummy', 'lang', 'owner-id', 'project-url', 'theme'];
+const ATTRIBUTES = [
+  'anon-key',
+  'block-id',
+  'dummy',
+  'lang',
+  'owner-id',
+  'page-key',
+  'project-url',
+  'theme',
+];
 
 describe('public API of the elements', () => {
   const classes = {

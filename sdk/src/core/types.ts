@@ -36,6 +36,8 @@ export interface Block {
   deactivated?: boolean;
   /** The captcha a visitor who trips a rate limit may solve (blocks with the captcha on). */
   captcha?: CaptchaConfig | null;
+  /** The page whose thread and counts this view holds (absent: the block's own thread). */
+  page_key?: string;
   /** Editor preview only (dummy mode): "ending" shows the ending whose index is ending_mode. */
   mode?: string | null;
   ending_mode?: string | null;

@@ -4,6 +4,7 @@
 // session, get_block_me for the messages on screen; these say what to ask and how the answer
 // joins the public view. Like and A/B blocks only take `me` (base.ts, meOnly), so this stays out
 // of their bundles.
+import { pageOf } from './api.js';
 import type { Mine } from './base.js';
 import type { BlockView, Message } from './types.js';
 
@@ -30,6 +31,7 @@ export function mineArgs(view: BlockView): object | null {
     p_message_ids: ids,
     // a full page may have older messages behind it: the visitor's own ones come with Load more
     p_since: others.length >= PUBLIC_PAGE ? others.at(-1)!.created_at : null,
+    ...pageOf(view.block),
   };
 }
 

@@ -230,6 +230,7 @@ export default class ReactionBlock extends BlockElement {
         .view=${v}
         project-url=${p.url}
         anon-key=${p.key}
+        page-key=${this.pageKey || nothing}
         theme=${theme}
         lang=${lang}
         ?dummy=${d}

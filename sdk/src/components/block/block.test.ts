@@ -51,6 +51,32 @@ describe('reaction-block', () => {
       expect(api.rpcCalls().map((c) => c.name)).to.deep.equal(['get_block_public']);
     });
 
+  it('reads and writes the page it is given: the page key goes to the view and the element', async () => {
+    api = mockApi({
+      get_block_view: () => ({
+        block: block({ type: 'comment' }),
+        questions: [],
+        endings: [],
+        messages: [],
+        me: {},
+      }),
+    });
+    const el = await fixture<ReactionBlock>(
+      html`<reaction-block
+        block-id="b1"
+        page-key="shop:product:12"
+        project-url=${PROJECT}
+        anon-key=${KEY}
+      ></reaction-block>`,
+    );
+    await until(() => el['_status'] === 'ready');
+    await el.updateComplete;
+    const inner = el.shadowRoot!.querySelector('reaction-comment') as ReactionComment;
+    expect(inner.pageKey).to.equal('shop:product:12');
+    expect(api.rpcCalls()[0]).to.deep.include({ name: 'get_block_public' });
+    expect(api.rpcCalls()[0]!.body).to.deep.include({ p_page_key: 'shop:product:12' });
+  });
+
   it("forwards the rendered element's parts under their own names", async () => {
     const style = document.createElement('style');
     style.textContent = `reaction-block::part(button) { letter-spacing: 3px }

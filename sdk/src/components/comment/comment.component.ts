@@ -4,7 +4,7 @@ import { displayUser, isSignedIn, signInWithPopup, signOut } from '../../core/au
 import { BlockElement, bone, line, type ReactionEventMap } from '../../core/base.js';
 import { dashboardUrl } from '../../core/config.js';
 import { getIdentity, setIdentityName, setProfile } from '../../core/identity.js';
-import { rpc, timezone } from '../../core/api.js';
+import { pageOf, rpc, timezone } from '../../core/api.js';
 import { messagesMine } from '../../core/view.js';
 import { honeypot, visitorAvatar } from '../../core/trust.js';
 import { baseStyles } from '../../core/theme.js';
@@ -208,7 +208,10 @@ export default class ReactionComment extends BlockElement {
     try {
       // the exact view for this visitor now (never a cached public copy, which may be a minute
       // old): this runs on sign-in, log out and live resyncs, not on page views
-      const v = await rpc<BlockView>(this.project, 'get_block_view', { p_block_id: id });
+      const v = await rpc<BlockView>(this.project, 'get_block_view', {
+        p_block_id: id,
+        ...pageOf(this.view!.block),
+      });
       let fresh = threads(v.messages);
       let more = fresh.length >= PAGE_SIZE;
       for (let n = 0; more && n < 10 && fresh.at(-1)!.created_at > oldest; n++) {
@@ -216,6 +219,7 @@ export default class ReactionComment extends BlockElement {
           p_block_id: id,
           p_before: fresh.at(-1)!.created_at,
           p_limit: 50,
+          ...pageOf(v.block),
         });
         fresh = [...fresh, ...threads(page)];
         more = page.length >= 50;
@@ -247,22 +251,31 @@ export default class ReactionComment extends BlockElement {
    * the list again (refresh) so nothing missed meanwhile is lost.
    */
   private async goLive(): Promise<void> {
-    const id = this.view?.block.id;
-    if (!id || this.isDummy || this.liveFor === id || !this.project.url) return;
-    this.liveFor = id;
+    const b = this.view?.block;
+    const id = b?.id;
+    // a page's thread has a topic of its own (block:<id>:page:<key>)
+    const live = b && `${b.id}:${b.page_key || ''}`;
+    if (!id || !live || this.isDummy || this.liveFor === live || !this.project.url) return;
+    this.liveFor = live;
     this.unsubscribe?.();
     try {
       const { watchBlock } = await import('../../core/live.js');
-      if (this.liveFor === id)
-        this.unsubscribe = watchBlock(this.project, id, this, {
-          change: (c) => {
-            // the owner sees held and hidden messages here: a removal only changes their state
-            if (c.type === 'REMOVE' && this.isOwner) void this.refresh();
-            else this.applyChange(c);
+      if (this.liveFor === live)
+        this.unsubscribe = watchBlock(
+          this.project,
+          id,
+          this,
+          {
+            change: (c) => {
+              // the owner sees held and hidden messages here: a removal only changes their state
+              if (c.type === 'REMOVE' && this.isOwner) void this.refresh();
+              else this.applyChange(c);
+            },
+            counts: (c) => this.applyCounts(c),
+            resync: () => void this.refresh(),
           },
-          counts: (c) => this.applyCounts(c),
-          resync: () => void this.refresh(),
-        });
+          b.page_key || '',
+        );
     } catch (e) {
       this.fail(e);
     }
@@ -353,6 +366,7 @@ export default class ReactionComment extends BlockElement {
             p_creator_email: email,
             p_timezone: timezone(),
             p_honeypot: this.hp,
+            ...pageOf(b),
           });
       this.lastSent = Date.now();
       // the address replies are announced to is offered again next time
@@ -481,6 +495,7 @@ export default class ReactionComment extends BlockElement {
         p_block_id: this.view!.block.id,
         p_before: last.created_at,
         p_limit: PAGE_SIZE,
+        ...pageOf(this.view!.block),
       });
       const seen = new Set(this._messages.map((m) => m.id));
       this._messages = [...this._messages, ...threads(page.filter((m) => !seen.has(m.id)))];

@@ -258,6 +258,48 @@ describe('reaction-comment', () => {
     expect(api.rpcCalls().filter((c) => c.name === 'post_message')).to.have.length(1);
   });
 
+  it('keeps a thread per page with page-key: its view, Load more and posts carry the page', async () => {
+    const page = 'cafe24:product:12';
+    api = mockApi({
+      get_block_public: (b) => ({
+        block: block({ type: 'comment', response_count: 6, page_key: b.p_page_key as string }),
+        messages: ['m1', 'm2', 'm3', 'm4', 'm5'].map((id) => msg(id)),
+      }),
+      list_messages: () => [msg('m6')],
+      post_message: (b) =>
+        msg('new1', {
+          content: b.p_content as string,
+          creator_id: 'anon-user-1',
+          created_at: new Date().toISOString(),
+        }),
+    });
+    const el = (await fixture(
+      html`<reaction-comment
+        block-id="b1"
+        page-key=${page}
+        project-url=${PROJECT}
+        anon-key=${KEY}
+      ></reaction-comment>`,
+    )) as ReactionComment;
+    await until(() => el['_status'] === 'ready');
+    await el.updateComplete;
+    expect(api.calls[0]!.body).to.deep.equal({ p_block_id: 'b1', p_page_key: page });
+    await el.loadMore();
+    expect(api.rpcCalls().find((c) => c.name === 'list_messages')!.body).to.include({
+      p_block_id: 'b1',
+      p_page_key: page,
+    });
+    type(textarea(el), 'On this product');
+    await el.updateComplete;
+    send(el).click();
+    await until(() => item(el, 'new1'));
+    expect(api.rpcCalls().find((c) => c.name === 'post_message')!.body).to.include({
+      p_block_id: 'b1',
+      p_page_key: page,
+      p_content: 'On this product',
+    });
+  });
+
   it('counts the visitor\'s own post and live changes in "n messages" and $responseCount$ at once', async () => {
     const el = await mount({
       block: block({

@@ -1,4 +1,5 @@
 import { html, svg } from 'lit';
+import { pageOf } from '../../core/api.js';
 import { BlockElement, bone, meOnly } from '../../core/base.js';
 import { baseStyles } from '../../core/theme.js';
 import styles from './like.styles.js';
@@ -73,6 +74,7 @@ export default class ReactionLike extends BlockElement {
       try {
         const r = await this.write<{ liked: boolean; like_count: number }>('toggle_block_like', {
           p_block_id: this.view.block.id,
+          ...pageOf(this.view.block),
           ...(await this.writer()),
           // The wanted state, not a toggle: a repeated request cannot flip it back.
           p_liked: this._liked,

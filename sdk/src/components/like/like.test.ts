@@ -194,4 +194,41 @@ describe('reaction-like', () => {
     expect(m2.el['_status']).to.equal('error');
     expect(m2.el.shadowRoot!.textContent).to.contain('Failed to load');
   });
+
+  it('keeps the likes of one page with page-key: its view, its like and its count', async () => {
+    const token = withSession('visitor-2');
+    api = mockApi({
+      get_block_public: (b) => ({
+        block: block({ like_count: 3, page_key: b.p_page_key as string }),
+      }),
+      get_block_me: () => ({
+        me: { liked: false },
+        block: block({ like_count: 3, page_key: 'p:7' }),
+      }),
+      toggle_block_like: () => ({ liked: true, like_count: 4 }),
+    });
+    const el = await fixture<ReactionLike>(
+      html`<reaction-like
+        block-id="b1"
+        page-key="p:7"
+        project-url=${PROJECT}
+        anon-key=${KEY}
+      ></reaction-like>`,
+    );
+    await until(() => el['_status'] === 'ready');
+    await el.updateComplete;
+    const [pub, me] = api.rpcCalls();
+    // one cache entry per page: the key is part of the GET's address
+    expect([pub!.method, pub!.body]).to.deep.equal([
+      'GET',
+      { p_block_id: 'b1', p_page_key: 'p:7' },
+    ]);
+    expect(me!.body).to.deep.equal({ p_block_id: 'b1', p_page_key: 'p:7' });
+    expect(me!.auth).to.equal('Bearer ' + token);
+    el.shadowRoot!.querySelector('button')!.click();
+    await until(() => api!.rpcNames().includes('toggle_block_like'));
+    await until(() => el.shadowRoot!.querySelector('button')!.textContent!.includes('4'));
+    const write = api.rpcCalls().find((c) => c.name === 'toggle_block_like')!;
+    expect(write.body).to.include({ p_block_id: 'b1', p_page_key: 'p:7', p_liked: true });
+  });
 });

@@ -67,6 +67,8 @@ export const en = {
     reportReason: 'Reason: {{reason}}',
     noReason: 'No reason given',
     email: 'Email: {{email}}',
+    page: 'Page: {{page}}',
+    product: 'Product {{no}}',
   },
   actions: {
     approve: 'Approve',
@@ -184,6 +186,8 @@ export const ko: typeof en = {
     reportReason: '사유: {{reason}}',
     noReason: '사유 없음',
     email: '이메일: {{email}}',
+    page: '페이지: {{page}}',
+    product: '상품 {{no}}',
   },
   actions: {
     approve: '승인',

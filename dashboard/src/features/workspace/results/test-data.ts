@@ -31,6 +31,7 @@ export function responseRow(overrides: Partial<ResponseRow> = {}): ResponseRow {
     timezone: 'Asia/Seoul',
     answers: {},
     created_at: new Date(Date.UTC(2025, 0, 1, 12, 0) - serial * 60_000).toISOString(),
+    page_key: '',
     ...overrides,
   };
 }

@@ -35,6 +35,7 @@ export type ResponseRow = Pick<
   | 'timezone'
   | 'answers'
   | 'created_at'
+  | 'page_key'
 >;
 
 /** One stored answer: a snapshot of the question when it was answered, plus the value. */

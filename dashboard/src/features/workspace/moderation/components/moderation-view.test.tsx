@@ -29,6 +29,7 @@ function message(overrides: Partial<ModerationMessage> = {}): ModerationMessage 
     status: 'published',
     pinned_at: null,
     imitates_owner: false,
+    page_key: '',
     writer_anonymous: true,
     writer_blocked: false,
     creator_email: null,
@@ -107,8 +108,10 @@ describe('ModerationView', () => {
       creator_name: 'Admin',
       imitates_owner: true,
       writer_anonymous: true,
+      page_key: 'cafe24:product:12',
     });
     const reply = message({
+      page_key: 'blog/post-1',
       parent_id: parent.id,
       parent: {
         id: parent.id,
@@ -131,10 +134,13 @@ describe('ModerationView', () => {
     expect(within(first!).getByText('Held')).toBeTruthy();
     expect(within(first!).getByText('Anonymous visitor')).toBeTruthy();
     expect(within(first!).getByText('Name looks like yours')).toBeTruthy();
+    // the page the message is on (a Cafe24 product here)
+    expect(within(first!).getByText('Product 12').getAttribute('title')).toBe('cafe24:product:12');
     expect(within(first!).getByRole('button', { name: 'Approve' })).toBeTruthy();
     expect(first!.querySelector('time')?.getAttribute('datetime')).toBe(held.created_at);
     expect(within(second!).getByText('Signed in')).toBeTruthy();
     expect(within(second!).getByText('Blocked')).toBeTruthy();
+    expect(within(second!).getByText('Page: blog/post-1')).toBeTruthy();
     expect(within(second!).getByText(/Reply to Visitor/)).toBeTruthy();
     expect(within(second!).getByText('2 reports')).toBeTruthy();
     expect(within(second!).getByText('Reason: spam', { exact: false })).toBeTruthy();

@@ -375,6 +375,13 @@ function ModerationRow({
           {message.is_edited ? (
             <span className="moderation-state">{t('moderation.states.edited')}</span>
           ) : null}
+          {message.page_key ? (
+            <span className="moderation-state" title={message.page_key}>
+              {/^cafe24:product:\d+$/.test(message.page_key)
+                ? t('moderation.states.product', { no: message.page_key.slice(15) })
+                : t('moderation.states.page', { page: message.page_key })}
+            </span>
+          ) : null}
         </p>
         {message.parent ? (
           <p className="moderation-parent">

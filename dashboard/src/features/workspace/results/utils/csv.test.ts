@@ -22,6 +22,22 @@ describe('buildResultsCsv', () => {
     expect(line).toEqual(['visitor-a', 'Kim', '2025-03-04T05:06:07.123Z', 'Kim', 'Red', 'fine']);
   });
 
+  it('adds a page column after submitted when the block is shown on pages (likes per product)', () => {
+    const rows = [
+      responseRow({
+        kind: 'like',
+        creator_id: 'a',
+        creator_name: 'Kim',
+        page_key: 'cafe24:product:7',
+      }),
+      responseRow({ kind: 'like', creator_id: 'b', creator_name: 'Lee', page_key: '' }),
+    ];
+    const [header, first, second] = parse(buildResultsCsv(rows, []));
+    expect(header).toEqual(['creator', 'creatorName', 'submitted', 'page']);
+    expect(first?.slice(0, 2).concat(first[3]!)).toEqual(['a', 'Kim', 'cafe24:product:7']);
+    expect(second?.[3]).toBe('');
+  });
+
   it('keeps commas, quotes, newlines and Korean text intact through a parse', () => {
     const tricky = 'He said "hi", then\nleft; 안녕하세요, 반갑습니다';
     const row = responseRow({

@@ -1,4 +1,5 @@
-// The results CSV: columns creator, creatorName, submitted, Q_1..Q_n (spec section 7).
+// The results CSV: columns creator, creatorName, submitted, Q_1..Q_n (spec section 7), and page
+// when the block is shown with page keys (a like per product page: docs/cafe24.md).
 import Papa from 'papaparse';
 import type { ResponseRow, ResultsQuestion } from '../types';
 import { answerText, currentQuestions, readAnswers } from './answers';
@@ -18,6 +19,7 @@ const FORMULA_START = /^(?![-+]?[\d .-]*$)[=+\-@\t\r]/;
  * The CSV text (without the byte order mark). Q_i is the answer to the i-th current question
  * (not deleted, by index); answers to questions deleted since are not exported because they
  * have no column. Several chosen options are joined with ", ". `submitted` is ISO 8601 in UTC.
+ * A `page` column (after `submitted`) holds each row's page key when any row has one.
  * Rows stay in the order given (newest first, as the list shows them).
  */
 export function buildResultsCsv(
@@ -25,10 +27,12 @@ export function buildResultsCsv(
   questions: readonly ResultsQuestion[],
 ): string {
   const columns = currentQuestions(questions);
+  const paged = rows.some((row) => row.page_key);
   const fields = [
     'creator',
     'creatorName',
     'submitted',
+    ...(paged ? ['page'] : []),
     ...columns.map((_question, i) => `Q_${i + 1}`),
   ];
   const data = rows.map((row) => {
@@ -37,6 +41,7 @@ export function buildResultsCsv(
       row.creator_id,
       row.creator_name ?? '',
       toIso(row.created_at),
+      ...(paged ? [row.page_key] : []),
       ...columns.map((question) => {
         const answer = answers.get(question.id);
         return answer ? answerText(answer.value) : '';
