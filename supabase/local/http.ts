@@ -195,6 +195,21 @@ export interface ServeOptions {
   requestTimeoutSeconds?: number;
 }
 
+/**
+ * Whether `err` only says that the client went away before its request was read in full (a page
+ * navigating away aborts its fetches): nobody to answer and nothing to log.
+ */
+export function clientLeft(req: IncomingMessage | undefined, err: unknown): boolean {
+  if (!req?.socket?.destroyed) return false;
+  const { message, code } = (err ?? {}) as { message?: string; code?: string };
+  return (
+    message === 'aborted' ||
+    code === 'ECONNRESET' ||
+    code === 'ECONNABORTED' ||
+    code === 'ERR_STREAM_PREMATURE_CLOSE'
+  );
+}
+
 const defaultOnError = (res: ServerResponse, err: HttpError) =>
   sendJson(res, err.status, { error: err.message, ...(err.code ? { code: err.code } : {}) });
 
@@ -206,6 +221,7 @@ const defaultOnError = (res: ServerResponse, err: HttpError) =>
 export function safeHandler(handler: Handler, opts: ServeOptions): RequestListener {
   const onError = opts.onError ?? defaultOnError;
   const fail = (req: IncomingMessage, res: ServerResponse, err: unknown) => {
+    if (clientLeft(req, err)) return void res.destroy();
     if (!(err instanceof HttpError)) {
       const line = `unexpected failure on ${req.method} ${String(req.url).slice(0, 200)}: ${
         (err as Error)?.stack ?? String(err)

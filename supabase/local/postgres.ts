@@ -163,6 +163,8 @@ const LEFTOVER = /pre-existing shared memory block|lock file ".*" already exists
 
 export interface RunningPostgres {
   url: string;
+  /** Resolves when the postmaster has exited (asked to or not), with its exit code. */
+  exited: Promise<number | null>;
   stop(): Promise<void>;
 }
 
@@ -264,11 +266,11 @@ async function launch(
     log(text);
   });
   child.stdout?.on('data', (chunk: Buffer) => log(chunk.toString()));
-  const exitPromise = new Promise<void>((resolve) =>
-    child.once('exit', () => {
+  const exitPromise = new Promise<number | null>((resolve) =>
+    child.once('exit', (code) => {
       exited = true;
       untie();
-      resolve();
+      resolve(code);
     }),
   );
 
@@ -292,6 +294,7 @@ async function launch(
 
   return {
     url,
+    exited: exitPromise,
     async stop() {
       if (exited) return;
       untie();

@@ -9,7 +9,7 @@ import { Hono, type Context } from 'hono';
 import { getRequestListener, type HttpBindings } from '@hono/node-server';
 import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import type { AuthServer } from './auth/server.ts';
-import { listen, serve } from './http.ts';
+import { clientLeft, listen, serve } from './http.ts';
 import type { RealtimeServer } from './realtime/server.ts';
 import type { LocalStorage } from './storage.ts';
 
@@ -51,6 +51,10 @@ export function servicesApp(opts: Omit<ServicesOptions, 'port'>): Hono<Env> {
   }
   app.notFound((c) => c.json(NO_ROUTE, 404));
   app.onError((err, c) => {
+    if (clientLeft(c.env.incoming, err)) {
+      c.env.outgoing.destroy();
+      return RESPONSE_ALREADY_SENT;
+    }
     (opts.log ?? ((s, l) => console.error(`[${s}] ${l}`)))(
       'services',
       `unexpected failure on ${c.req.method} ${c.req.path}: ${err.stack ?? err}`,

@@ -31,6 +31,7 @@ import { startBackgroundWorkers } from './background/index.ts';
 import { createStorage } from './storage.ts';
 import { NOTION_PAGE_URL, TYPEDREAM_PAGE_URL } from './providers/pages/fixtures.ts';
 import type { Log, Managed } from './process.ts';
+import { supervise, type Supervised } from './supervise.ts';
 import { paths, providersStateDir } from './paths.ts';
 
 export interface StackOptions {
@@ -78,6 +79,16 @@ export interface StackOptions {
     | 'emailEnabled'
     | 'mailMaxFrequency'
   >;
+  /**
+   * `npm start`: a child that exits unasked (the gateway, PostgREST, the functions' Deno) is
+   * reported and started again (supervise.ts); a Postgres that exits calls `onFatal`. Off for
+   * test and benchmark stacks, where a crash should fail the run instead of being hidden.
+   */
+  supervise?: boolean;
+  /** Reports of children that exited unasked (default: the log, as service 'stack'). */
+  report?: (line: string) => void;
+  /** The stack cannot go on (its Postgres exited, or a child keeps exiting): stop it. */
+  onFatal?: (reason: string) => void;
   log?: Log;
 }
 
@@ -94,8 +105,11 @@ export interface Stack {
   jwtSecret: string;
   /** Migrations applied by this start, and whether the database was new (seeded). */
   migrated: { applied: string[]; fresh: boolean };
-  /** The gateway's process id (it runs in a process of its own; benchmarks read its CPU time). */
-  gatewayPid: number;
+  /**
+   * The gateway's process id (it runs in a process of its own; benchmarks read its CPU time).
+   * Another one after a restart under supervision.
+   */
+  readonly gatewayPid: number;
   /** Kills the edge functions' process at once (benchmarks: a worker dying mid-send). */
   killFunctions(): Promise<void>;
   /** Starts the edge functions again (killing them first if they run). */
@@ -205,9 +219,17 @@ function publicFunctions(): Set<string> {
 
 export async function startStack(opts: StackOptions): Promise<Stack> {
   const log: Log = opts.log ?? (() => {});
+  let stopping = false;
+  const watched = {
+    restart: opts.supervise === true,
+    report: opts.report ?? ((line: string) => log('stack', line)),
+    onGiveUp: (reason: string) => opts.onFatal?.(reason),
+    stopping: () => stopping,
+  };
   const keys = await makeKeys(opts.jwtSecret);
   const stops: Array<() => Promise<void>> = [];
   const stopAll = async () => {
+    stopping = true;
     for (const stop of stops.reverse()) await stop().catch(() => {});
     stops.length = 0;
   };
@@ -223,14 +245,23 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
       migrated = await migrate(dbUrl, { seed: opts.seed === true });
     } else {
       const password = 'postgres';
-      const server: RunningPostgres = await startPostgres({
+      const postgresOptions: Parameters<typeof startPostgres>[0] = {
         dataDir: opts.dataDir,
         port: opts.ports.db,
         password,
         durable: opts.durable,
         onLog: (line) => log('postgres', line.trimEnd()),
+      };
+      const server: RunningPostgres = await startPostgres(postgresOptions);
+      // never restarted behind the other servers' backs (their connections and LISTENs would
+      // be gone): a Postgres that exits stops the stack (onFatal)
+      const database = supervise(server, {
+        ...watched,
+        name: 'postgres',
+        start: () => startPostgres(postgresOptions),
+        restart: false,
       });
-      stops.push(() => server.stop());
+      stops.push(() => database.stop());
       dbUrl = server.url;
       // PostgREST logs in as `authenticator` with a password made for this run only
       const authenticatorPassword = randomBytes(18).toString('base64url');
@@ -267,7 +298,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     // the gateway in its own process (only ports needed): starts while the rest starts; it
     // hands Realtime's websockets to this process, whose Realtime server is set below
     const realtimeHandOff: RealtimeHandOff = {};
-    const gatewayStarting = startGatewayProcess({
+    const gatewayOptions: Parameters<typeof startGatewayProcess>[0] = {
       realtimeHandOff,
       port: opts.ports.api,
       anonKey: keys.anonKey,
@@ -280,18 +311,25 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
       storage: true,
       publicFunctions: [...publicFunctions()],
       log,
-    });
+    };
+    const gatewayStarting = startGatewayProcess(gatewayOptions);
+    let gateway: Supervised<Managed> | undefined;
     // a failure elsewhere must still stop it once it has started
-    stops.push(async () => (await gatewayStarting.catch(() => undefined))?.stop());
+    stops.push(async () =>
+      gateway ? gateway.stop() : (await gatewayStarting.catch(() => undefined))?.stop(),
+    );
     let functionsOptions: Parameters<typeof startFunctions>[0];
+    let postgrestOptions: Parameters<typeof startPostgrest>[0];
     const [postgrest, functionsProcess]: Managed[] = await Promise.all([
-      startPostgrest({
-        dbUri: postgrestUri,
-        jwtSecret: opts.jwtSecret,
-        port: opts.ports.postgrest,
-        adminPort: opts.ports.postgrestAdmin,
-        log,
-      }),
+      startPostgrest(
+        (postgrestOptions = {
+          dbUri: postgrestUri,
+          jwtSecret: opts.jwtSecret,
+          port: opts.ports.postgrest,
+          adminPort: opts.ports.postgrestAdmin,
+          log,
+        }),
+      ),
       startFunctions(
         (functionsOptions = {
           port: opts.ports.functions,
@@ -328,8 +366,17 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
         }),
       ),
     ]);
-    let functions = functionsProcess!;
-    stops.push(() => postgrest!.stop());
+    const postgrestSupervised = supervise(postgrest!, {
+      ...watched,
+      name: 'postgrest',
+      start: () => startPostgrest(postgrestOptions),
+    });
+    stops.push(() => postgrestSupervised.stop());
+    const functions = supervise(functionsProcess!, {
+      ...watched,
+      name: 'functions',
+      start: () => startFunctions(functionsOptions),
+    });
     stops.push(() => functions.stop());
 
     const auth = createAuthServer({
@@ -396,7 +443,13 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
       log,
     });
     stops.push(() => closeServer(services));
-    const gateway = await gatewayStarting;
+    const gatewayProcess = await gatewayStarting;
+    // started again with the same options (and the same hand-off) if it exits unasked
+    const gatewaySupervised = (gateway = supervise(gatewayProcess, {
+      ...watched,
+      name: 'gateway',
+      start: () => startGatewayProcess(gatewayOptions),
+    }));
 
     if (opts.web) {
       const web = await startWeb({
@@ -421,13 +474,14 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
       serviceRoleKey: keys.serviceRoleKey,
       jwtSecret: opts.jwtSecret,
       migrated,
-      gatewayPid: gateway.child.pid!,
+      get gatewayPid() {
+        return gatewaySupervised.current().child.pid!;
+      },
       async killFunctions() {
         await functions.stop('SIGKILL');
       },
       async restartFunctions() {
-        if (functions.isRunning()) await functions.stop('SIGKILL');
-        functions = await startFunctions(functionsOptions);
+        await functions.restart();
       },
       stop: stopAll,
     };

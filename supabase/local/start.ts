@@ -74,6 +74,10 @@ async function main() {
   }
 
   let stack: Awaited<ReturnType<typeof startStack>>;
+  // set once the stack runs: what stops it when it cannot go on
+  let fatal = (reason: string) => {
+    console.error(`[stack] ${reason}`);
+  };
   try {
     stack = await startStack({
       ports,
@@ -89,6 +93,10 @@ async function main() {
             .filter(Boolean)
         : undefined,
       auth: authSettingsFromEnv(process.env),
+      // a child that exits unasked is said loudly, whatever LOG_LEVEL, and started again
+      supervise: true,
+      report: (line) => console.error(`[stack] ${new Date().toISOString()} ${line}`),
+      onFatal: (reason) => fatal(reason),
       log: (service, line) => {
         if (verbose || /error|fatal|panic/i.test(line)) console.log(`[${service}] ${line}`);
       },
@@ -120,6 +128,7 @@ async function main() {
   };
   process.on('uncaughtException', crash);
   process.on('unhandledRejection', crash);
+  fatal = (reason) => void shutdown(`${reason}; the stack cannot go on without it`, 1);
 
   const ms = Date.now() - startedAt;
   const demoLine =

@@ -1,6 +1,7 @@
 // `npm start` as a user runs it: comes up on the configured ports, refuses a second copy on the
-// same data, lives through a few hundred malformed requests on every port, and on SIGTERM stops
-// every process it started, leaving nothing listening. Killed with SIGKILL (alone, or with its
+// same data, lives through a few hundred malformed requests and clients that leave mid-exchange on
+// every port, starts a gateway or PostgREST that was killed again, and on SIGTERM stops every
+// process it started, leaving nothing listening. Killed with SIGKILL (alone, or with its
 // whole process group during a burst of writes) it leaves nothing running, the next start
 // recovers its lock, and every write that was answered 2xx is still there.
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -18,6 +19,7 @@ import {
   badWebsocketFrames,
   dnsGarbage,
   garbage,
+  leavingClients,
   malformedRequests,
   sendRaw,
   slowClients,
@@ -101,6 +103,32 @@ function processesUsing(dir: string): number[] {
     if (!/^\d+$/.test(entry)) continue;
     try {
       if (readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes(dir)) found.push(Number(entry));
+    } catch {
+      // ended meanwhile
+    }
+  }
+  return found;
+}
+
+/** Paths with answers of many packets, for clients that leave mid-answer. */
+const BIG_ANSWERS: Record<string, string[]> = {
+  gateway: ['/rest/v1/', '/auth/v1/authorize?provider=google'],
+  web: ['/sdk/cdn/reaction.js', '/assets/'],
+  postgrest: ['/'],
+};
+
+/** The processes `pid` started, with their command lines. */
+function childrenOf(pid: number): Array<{ pid: number; cmdline: string }> {
+  const found: Array<{ pid: number; cmdline: string }> = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      // the parent's pid is the field after the command name, which is in parentheses
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      if (ppid !== pid) continue;
+      const cmdline = readFileSync(`/proc/${entry}/cmdline`, 'utf8').replace(/\0/g, ' ');
+      found.push({ pid: Number(entry), cmdline });
     } catch {
       // ended meanwhile
     }
@@ -238,6 +266,16 @@ describe('npm start', () => {
           const failures = outcomes.filter((o) => o >= 500);
           expect(failures, `${target.name}: 5xx answers to malformed input`).toEqual([]);
         }
+        // clients that go away before, while and after the server (or its upstream) answers,
+        // with an apikey so the gateway passes each request upstream; big answers too
+        const leavingPaths = [...target.paths, ...(BIG_ANSWERS[target.name] ?? [])];
+        const leaving = await inParallel(
+          leavingPaths.map(
+            (path) => () => leavingClients(target.port, path, `apikey: ${anonKey}\r\n`),
+          ),
+          4,
+        );
+        expect(leaving, target.name).toEqual(leavingPaths.map(() => 13));
       }
       await badWebsocketFrames(ports.api, `/realtime/v1/websocket?apikey=${anonKey}&vsn=1.0.0`);
       await badWebsocketFrames(ports.services, '/realtime/websocket?vsn=1.0.0');
@@ -245,8 +283,11 @@ describe('npm start', () => {
     } finally {
       slow.forEach((s) => s.release());
     }
-    // the stack is still up, and every server still answers
+    // the stack is still up, no child of it died (and was started again), every server answers
     expect(first.child.exitCode).toBeNull();
+    expect(first.output()).not.toContain('unexpectedly');
+    // and none of ours took a client that left for a failure of its own
+    expect(first.output()).not.toContain('unexpected failure');
     const apikey = { apikey: anonKey };
     expect(
       (await fetch(`http://127.0.0.1:${ports.api}/rest/v1/`, { headers: apikey })).status,
@@ -266,6 +307,30 @@ describe('npm start', () => {
     const resolver = new Resolver();
     resolver.setServers([`127.0.0.1:${ports.providersDns}`]);
     expect((await resolver.resolveTxt('ses-ready.example')).length).toBeGreaterThan(0);
+
+    // ---- a child that dies is said loudly and started again ----
+    const rest = () =>
+      fetch(`http://127.0.0.1:${ports.api}/rest/v1/`, { headers: apikey })
+        .then((res) => res.status)
+        .catch(() => 0);
+    for (const [name, pattern] of [
+      ['gateway', /gateway-main\.ts/],
+      ['postgrest', /postgrest/],
+    ] as const) {
+      const child = childrenOf(first.child.pid!).find((c) => pattern.test(c.cmdline));
+      expect(child, `${name} among the stack's children`).toBeDefined();
+      process.kill(child!.pid, 'SIGKILL');
+      await until(
+        () => first.output().includes(`${name} restarted`),
+        120_000,
+        `${name} to be restarted`,
+      );
+      expect(first.output()).toContain(`${name} was killed unexpectedly`);
+      await until(async () => (await rest()) === 200, 60_000, `the API to answer after ${name}`);
+      const again = childrenOf(first.child.pid!).find((c) => pattern.test(c.cmdline));
+      expect(again?.pid).not.toBe(child!.pid);
+    }
+    expect(first.child.exitCode).toBeNull();
 
     first.child.kill('SIGTERM');
     expect(await first.exited).toBe(0);

@@ -6,7 +6,7 @@
 // checks the apikey and handles CORS.
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { HttpError, MAX_BODY_BYTES } from '../http.ts';
+import { clientLeft, HttpError, MAX_BODY_BYTES } from '../http.ts';
 import { createDeps, type AuthEnv, type AuthOptions } from './context.ts';
 import { AuthError, errorBody, UNEXPECTED } from './errors.ts';
 import { adminRoutes } from './routes/admin.ts';
@@ -68,6 +68,8 @@ export function createAuthServer(opts: AuthOptions): AuthServer {
     if (err instanceof HttpError) {
       return c.json(errorBody(err, oauth), err.status as 400, { 'Cache-Control': 'no-store' });
     }
+    // a client that left mid-body: nobody to answer (its connection is gone)
+    if (clientLeft(c.env.incoming, err)) return c.body(null, 400);
     deps.log('auth', `unexpected failure on ${c.req.method} ${c.req.path}: ${err.stack ?? err}`);
     return c.json(errorBody(UNEXPECTED, oauth), 500, { 'Cache-Control': 'no-store' });
   });

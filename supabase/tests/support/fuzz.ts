@@ -150,3 +150,56 @@ export async function dnsGarbage(port: number, count: number): Promise<void> {
     await sendRaw(port, framed, 1_000);
   }
 }
+
+/**
+ * Clients that go away at each moment of an exchange, as a page navigating away does: right
+ * after sending the request (before the server or its upstream has answered), a few
+ * milliseconds later (while the upstream works), at the first bytes of the answer (mid-answer),
+ * halfway through their own body (mid-body, fixed length and chunked), after half-closing
+ * their side, and with a second request pipelined behind the first. `headers` are added to each
+ * request (an apikey, so the gateway passes it upstream). Resolves with the number of exchanges.
+ */
+export async function leavingClients(port: number, path: string, headers = ''): Promise<number> {
+  const head = (method: string, extra = '') =>
+    `${method} ${path} HTTP/1.1\r\n${HOST}${headers}${extra}\r\n`;
+  const body = 'x'.repeat(32 * 1024);
+  const exchanges: Array<[payload: string, leave: Leave]> = [
+    [head('GET'), { after: 'sent' }],
+    ...[0, 1, 5, 20, 80].map((ms): [string, Leave] => [head('GET'), { after: ms }]),
+    [head('GET'), { after: 'first-byte' }],
+    [head('GET') + head('GET'), { after: 'first-byte' }],
+    [head('POST', 'Content-Type: application/json\r\nContent-Length: 2\r\n') + '{}', { after: 0 }],
+    [head('POST', `Content-Length: ${body.length * 2}\r\n`) + body, { after: 'sent' }],
+    [head('POST', `Content-Length: ${body.length * 2}\r\n`) + body, { after: 20 }],
+    [head('POST', 'Transfer-Encoding: chunked\r\n') + `8000\r\n${body}\r\n`, { after: 'sent' }],
+    [head('GET'), { after: 'half-close' }],
+  ];
+  await Promise.all(exchanges.map(([payload, when]) => leave(port, payload, when)));
+  return exchanges.length;
+}
+
+type Leave = { after: 'sent' | 'first-byte' | 'half-close' | number };
+
+function leave(port: number, payload: string, { after }: Leave): Promise<void> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    const done = () => {
+      clearTimeout(timer);
+      socket.destroy();
+      resolve();
+    };
+    // whatever happens, the client is gone after 5 s
+    const timer = setTimeout(done, 5_000);
+    socket.on('error', done);
+    socket.on('close', done);
+    socket.on('connect', () => {
+      if (after === 'half-close') return void socket.end(payload);
+      socket.write(payload);
+      if (after === 'sent') done();
+      else if (typeof after === 'number') setTimeout(done, after);
+    });
+    socket.on('data', () => {
+      if (after === 'first-byte') done();
+    });
+  });
+}
