@@ -141,4 +141,15 @@ export default [
       { file: at('dist/cdn/reaction.js'), format: 'iife', plugins: [min()] },
     ],
   },
+  // the script tag installed in Cafe24 malls (docs/cafe24.md): places the blocks, then loads the
+  // reaction.js beside it; like the loader, this release's (pinned with `integrity` by a
+  // deployment) and the newest
+  {
+    input: at('src/cdn/cafe24.ts'),
+    plugins: [contracts(), esbuild({ target: 'es2020', tsconfig })],
+    output: [
+      { file: at(`dist/cdn/${CDN_DIR}/cafe24.js`), format: 'iife', plugins: [min()] },
+      { file: at('dist/cdn/cafe24.js'), format: 'iife', plugins: [min()] },
+    ],
+  },
 ];

@@ -53,7 +53,9 @@ export async function notionIntegration(
 ) {
   await page.goto(`${journey.base}/profile/integration`);
   await page.getByRole('heading', { level: 1, name: 'Integration' }).waitFor();
-  const card = page.locator('.integration-card');
+  const card = page
+    .locator('.integration-card')
+    .filter({ has: page.getByRole('heading', { name: 'Notion' }) });
   await card.filter({ hasText: 'Not granted' }).waitFor();
   await axe(page, 'integration page (not connected)');
 

@@ -19,6 +19,8 @@
 //   workspace's Integration section;
 // - Notion: connect in the popup through the local authorise page, link the button block, a
 //   visitor's click written to the Notion fake, remove (integration.ts);
+// - Cafe24: connect a mall in the popup, place the comment block on product pages, a shopper's
+//   review on the fake storefront stays on its product, remove (cafe24.ts);
 // - the seeded demo owner: result pages and CSV not empty, focus on arrival, long names and
 //   texts at 1280 and 375 px, the description's rich-text editor (demo-owner.ts);
 // - the owner on their own public block, one session with the dashboard: Admin, sign-out in
@@ -45,6 +47,7 @@ import { signInOwner } from './owner.ts';
 import { ownerOnOwnBlock, storageBlocked } from './own-block.ts';
 import { planAndStop, secondOwnerPaysByPaypal, upgradeByCard } from './plans.ts';
 import { notionIntegration } from './integration.ts';
+import { cafe24Shop } from './cafe24.ts';
 import { formResults, likeResult, responseCounts } from './results.ts';
 import { type BlockType, type Journey, step, TYPES, watchErrors } from './support.ts';
 import { embedOnAnotherSite, visitorReacts } from './visitor.ts';
@@ -141,6 +144,7 @@ try {
   await step('like result', () => likeResult(page, journey, ids.like));
   await step('form results and CSV', () => formResults(page, journey, ids.form, TIME_ZONE));
   await step('Notion integration', () => notionIntegration(page, journey, ownerId, ids.button));
+  await step('Cafe24 shop', () => cafe24Shop(page, journey, ids.comment, errors));
   await step('card menu', () => cardMenuActions(page, journey, NAMES.like));
   await step('letters and audience (en, ko)', () => lettersJourney(journey, errors));
   await step('moderation: held comment approved live', () =>

@@ -9,6 +9,8 @@ export const BUDGETS = {
   qna: 30 * KB,
   all: 40 * KB,
   count: 3 * KB,
+  /** The loader installed in Cafe24 malls (cafe24.js); reaction.js and the elements load after it. */
+  cafe24: 1.5 * KB,
 };
 
 /**

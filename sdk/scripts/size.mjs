@@ -73,6 +73,18 @@ const rows = [
   ['qna with realtime (qna.js)', measure('qna.js'), BUDGETS.qna],
   ['all six + viewer (block.js)', measure('block.js'), BUDGETS.all],
   ['count (count.js)', measure('count.js'), BUDGETS.count],
+  [
+    // installed in Cafe24 malls; reaction.js and the elements load after it
+    'Cafe24 loader (cafe24.js)',
+    {
+      initial: gz(join(cdn, 'cafe24.js')),
+      total: gz(join(cdn, 'cafe24.js')),
+      ko: 0,
+      captcha: 0,
+      writer: 0,
+    },
+    BUDGETS.cafe24,
+  ],
 ];
 
 let failed = false;

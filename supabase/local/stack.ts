@@ -156,6 +156,15 @@ export const LOCAL_NOTION = {
   clientSecret: 'local-notion-client-secret',
 };
 
+/**
+ * The Cafe24 app the functions use locally and the Cafe24 fake accepts (production: the app's
+ * client id and secret from Cafe24 Developers, docs/cafe24.md).
+ */
+export const LOCAL_CAFE24 = {
+  clientId: 'local-cafe24-client-id',
+  clientSecret: 'local-cafe24-client-secret',
+};
+
 /** The platform's own sender domain, verified in the SES fake from the start. */
 export const SENDER_DOMAIN = 'reaction-blocks.local';
 
@@ -292,6 +301,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
       // beside the database: the fakes remember what it remembers (verified senders, Notion
       // workspaces, billing keys, the mailbox) across restarts
       stateDir: providersStateDir(opts.dataDir),
+      cafe24: LOCAL_CAFE24,
     });
     stops.push(() => providers.close());
 
@@ -358,8 +368,13 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
             NOTION_API_URL: `${providers.url}/notion`,
             NOTION_CLIENT_ID: LOCAL_NOTION.clientId,
             NOTION_CLIENT_SECRET: LOCAL_NOTION.clientSecret,
-            // /oauth/notion of the dashboard on any local port (production lists its origins)
-            NOTION_REDIRECT_ORIGINS: 'http://127.0.0.1:*,http://localhost:*',
+            // /oauth/<service> of the dashboard on any local port (production lists its origins)
+            OAUTH_REDIRECT_ORIGINS: 'http://127.0.0.1:*,http://localhost:*',
+            // Cafe24: each mall's API at the fake's /cafe24/<mall>; the loader from the local CDN
+            CAFE24_API_URL: `${providers.url}/cafe24/{mall_id}`,
+            CAFE24_CLIENT_ID: LOCAL_CAFE24.clientId,
+            CAFE24_CLIENT_SECRET: LOCAL_CAFE24.clientSecret,
+            CAFE24_LOADER_URL: `${webUrl}/sdk/cdn/cafe24.js`,
             TURNSTILE_SECRET_KEY: LOCAL_TURNSTILE.secretKey,
             TURNSTILE_VERIFY_URL: `${providers.url}/turnstile/v0/siteverify`,
           },

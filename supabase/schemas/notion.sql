@@ -39,17 +39,51 @@ comment on table private.integration_tokens is
 alter table private.integration_tokens enable row level security;
 grant select, insert, update, delete on private.integration_tokens to service_role;
 
+-- OAuth states are spent once (Notion and Cafe24; functions/_shared/oauth-state.ts).
+-- The nonce of every OAuth state a connection used, until the state would have expired anyway:
+-- a state that leaked after use (browser history, a log) cannot carry another code in.
+create table private.oauth_states (
+  nonce text primary key check (char_length(nonce) between 8 and 64),
+  expires_at timestamptz not null
+);
+comment on table private.oauth_states is 'Nonces of the OAuth states already used (purged once expired).';
+alter table private.oauth_states enable row level security;
+
+-- True the first time a state's nonce is spent, false after (and for an expired one).
+create function public.spend_oauth_state(p_nonce text, p_expires_at timestamptz)
+returns boolean
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  delete from private.oauth_states where expires_at < now();
+  if p_expires_at < now() then
+    return false;
+  end if;
+  insert into private.oauth_states (nonce, expires_at) values (p_nonce, p_expires_at)
+    on conflict (nonce) do nothing;
+  return found;
+end;
+$$;
+
+revoke all on function public.spend_oauth_state(text, timestamptz) from public, anon, authenticated;
+grant execute on function public.spend_oauth_state(text, timestamptz) to service_role;
+
 create table public.integration_notes (
   id uuid primary key default gen_random_uuid(),
   user_id uuid not null references public.profiles (id) on delete cascade,
   -- null for a note about the connection itself (unauthorized)
   block_id uuid references public.blocks (id) on delete cascade,
-  provider text not null default 'notion' check (provider in ('notion')),
+  provider text not null default 'notion' check (provider in ('notion', 'cafe24')),
   -- column_type: a column cannot take the value mapped to it (the page was written without it)
   -- target_missing: the data source or page is gone or no longer shared (the block was unlinked)
   -- unauthorized: Notion refused the token (the integration is not granted any more)
   -- write_failed: a response could not be written after every retry
-  code text not null check (code in ('column_type', 'target_missing', 'unauthorized', 'write_failed')),
+  -- cafe24_unauthorized: the mall refused our tokens; cafe24_loader_failed: the loader could not be
+  -- installed or removed after every retry (schemas/cafe24.sql)
+  code text not null check (code in ('column_type', 'target_missing', 'unauthorized', 'write_failed',
+                                     'cafe24_unauthorized', 'cafe24_loader_failed')),
   -- the column's name for column_type ('' otherwise)
   property text not null default '' check (char_length(property) <= 200),
   detail jsonb not null default '{}'::jsonb check (jsonb_typeof(detail) = 'object'),

@@ -210,7 +210,8 @@ describe('connecting Notion', () => {
       { code: back.code, redirectUrl: REDIRECT, state: back.state },
       other.accessToken,
     );
-    expect([reused.status, reused.json.error?.code]).toEqual([400, 'invalid_code']);
+    // the state is spent: the same state cannot carry a code twice
+    expect([reused.status, reused.json.error?.code]).toEqual([400, 'invalid_state']);
 
     const foreign = await callFunction(
       'notion-authorize',

@@ -202,6 +202,8 @@ describe('catalogue: what client roles are granted', () => {
       'get_block_card',
       'get_block_change',
       'get_block_counts',
+      // the Cafe24 loader's read (docs/cafe24.md)
+      'get_cafe24_embed',
       'get_letter_view',
       'list_messages',
     ];

@@ -38,6 +38,8 @@ interface World {
   senderEmail: string;
   integration: string;
   integrationNote: string;
+  cafe24Shop: string;
+  cafe24Placement: string;
   payment: string;
   coupon: string;
   couponRedemption: string;
@@ -148,6 +150,18 @@ async function makeWorld(): Promise<World> {
       "insert into public.integration_notes (user_id, block_id, code, property, detail) values ($1, $2, 'column_type', 'Score', '{\"column_type\":\"checkbox\"}') returning id",
       [owner.id, formBlock],
     );
+    const cafe24Integration = await one(
+      "insert into public.integrations (user_id, provider) values ($1, 'cafe24') returning id",
+      [owner.id],
+    );
+    const cafe24Shop = await one(
+      'insert into public.cafe24_shops (integration_id, user_id, mall_id) values ($1, $2, $3) returning id',
+      [cafe24Integration, owner.id, `w${uid().replace(/-/g, '').slice(0, 12)}`],
+    );
+    const cafe24Placement = await one(
+      "insert into public.cafe24_placements (user_id, block_id, location) values ($1, $2, 'main') returning id",
+      [owner.id, formBlock],
+    );
     const payment = await one(
       "insert into public.payments (user_id, type, method, provider_payment_id) values ($1, 'basic', 'paypal', 'PAY-SECRET') returning id",
       [owner.id],
@@ -211,6 +225,8 @@ async function makeWorld(): Promise<World> {
       senderEmail,
       integration,
       integrationNote,
+      cafe24Shop,
+      cafe24Placement,
       payment,
       coupon,
       couponRedemption,
@@ -633,6 +649,40 @@ const TABLES: TableCase[] = [
     strangerInsert: (w) => ({ user_id: w.owner.id, block_id: w.formBlock, code: 'unauthorized' }),
     update: { patch: { count: 5 }, ownerMay: false },
     ownerMayDelete: true,
+  },
+  {
+    // written by the cafe24 functions and the jobs worker; the owner reads (no token in it)
+    table: 'cafe24_shops',
+    key: (w) => ({ id: w.cafe24Shop }),
+    readers: ['owner'],
+    ownerInsert: {
+      row: (w) => ({ integration_id: w.integration, user_id: w.owner.id, mall_id: 'ownerrow1' }),
+      allowed: false,
+    },
+    strangerInsert: (w) => ({
+      integration_id: w.integration,
+      user_id: w.owner.id,
+      mall_id: 'strangerrow1',
+    }),
+    update: { patch: { removing: true }, ownerMay: false },
+    ownerMayDelete: false,
+  },
+  {
+    // written through save-cafe24-placements only
+    table: 'cafe24_placements',
+    key: (w) => ({ id: w.cafe24Placement }),
+    readers: ['owner'],
+    ownerInsert: {
+      row: (w) => ({ user_id: w.owner.id, block_id: w.formBlock, location: 'product_detail' }),
+      allowed: false,
+    },
+    strangerInsert: (w) => ({
+      user_id: w.owner.id,
+      block_id: w.formBlock,
+      location: 'product_detail',
+    }),
+    update: { patch: { per_product: true }, ownerMay: false },
+    ownerMayDelete: false,
   },
   {
     table: 'payments',

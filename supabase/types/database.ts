@@ -362,6 +362,122 @@ export type Database = {
           },
         ];
       };
+      cafe24_placements: {
+        Row: {
+          block_id: string;
+          created_at: string;
+          id: string;
+          location: string;
+          per_product: boolean;
+          position: number;
+          selector: string;
+          user_id: string;
+        };
+        ComputedFields: never;
+        Insert: {
+          block_id: string;
+          created_at?: string;
+          id?: string;
+          location: string;
+          per_product?: boolean;
+          position?: number;
+          selector?: string;
+          user_id: string;
+        };
+        Update: {
+          block_id?: string;
+          created_at?: string;
+          id?: string;
+          location?: string;
+          per_product?: boolean;
+          position?: number;
+          selector?: string;
+          user_id?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: 'cafe24_placements_block_id_fkey';
+            columns: ['block_id'];
+            isOneToOne: false;
+            referencedRelation: 'blocks';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'cafe24_placements_user_id_fkey';
+            columns: ['user_id'];
+            isOneToOne: false;
+            referencedRelation: 'profiles';
+            referencedColumns: ['id'];
+          },
+        ];
+      };
+      cafe24_shops: {
+        Row: {
+          created_at: string;
+          id: string;
+          integration_id: string;
+          loader_error: string | null;
+          loader_synced_at: string | null;
+          mall_id: string;
+          removing: boolean;
+          scopes: string[];
+          script_locations: string[];
+          script_no: string | null;
+          shop_no: number;
+          sync_requested_at: string | null;
+          updated_at: string;
+          user_id: string;
+        };
+        ComputedFields: never;
+        Insert: {
+          created_at?: string;
+          id?: string;
+          integration_id: string;
+          loader_error?: string | null;
+          loader_synced_at?: string | null;
+          mall_id: string;
+          removing?: boolean;
+          scopes?: string[];
+          script_locations?: string[];
+          script_no?: string | null;
+          shop_no?: number;
+          sync_requested_at?: string | null;
+          updated_at?: string;
+          user_id: string;
+        };
+        Update: {
+          created_at?: string;
+          id?: string;
+          integration_id?: string;
+          loader_error?: string | null;
+          loader_synced_at?: string | null;
+          mall_id?: string;
+          removing?: boolean;
+          scopes?: string[];
+          script_locations?: string[];
+          script_no?: string | null;
+          shop_no?: number;
+          sync_requested_at?: string | null;
+          updated_at?: string;
+          user_id?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: 'cafe24_shops_integration_id_fkey';
+            columns: ['integration_id'];
+            isOneToOne: true;
+            referencedRelation: 'integrations';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'cafe24_shops_user_id_fkey';
+            columns: ['user_id'];
+            isOneToOne: true;
+            referencedRelation: 'profiles';
+            referencedColumns: ['id'];
+          },
+        ];
+      };
       coupon_redemptions: {
         Row: {
           coupon_id: string;
@@ -1454,6 +1570,7 @@ export type Database = {
         };
         Returns: Json;
       };
+      cafe24_shop_context: { Args: { p_user_id: string }; Returns: Json };
       claim_jobs: {
         Args: { p_kinds?: string[]; p_limit?: number; p_lock_seconds?: number };
         Returns: Json;
@@ -1604,6 +1721,7 @@ export type Database = {
       };
       get_block_public: { Args: { p_block_id: string; p_page_key?: string }; Returns: Json };
       get_block_view: { Args: { p_block_id: string; p_page_key?: string }; Returns: Json };
+      get_cafe24_embed: { Args: { p_shop: string }; Returns: Json };
       get_letter_view: { Args: { p_block_id: string }; Returns: Json };
       grant_captcha_pass: {
         Args: { p_block_id: string; p_token_hash: string; p_user_id: string };
@@ -1641,6 +1759,7 @@ export type Database = {
       };
       mail_sender_status: { Args: { p_user_id: string }; Returns: Json };
       mail_suppressed: { Args: { p_emails: string[] }; Returns: string[] };
+      mark_cafe24_not_granted: { Args: { p_reason: string; p_user_id: string }; Returns: Json };
       mark_charge_scheduled: {
         Args: { p_charge_id: string; p_schedule_id: string };
         Returns: undefined;
@@ -1717,6 +1836,10 @@ export type Database = {
         Args: { p_block_id: string; p_color?: string; p_creator_name?: string };
         Returns: Json;
       };
+      record_cafe24_sync: {
+        Args: { p_error: string; p_locations: string[]; p_script_no: string; p_user_id: string };
+        Returns: Json;
+      };
       record_mail_event: { Args: { p_event: Json }; Returns: Json };
       record_mail_optout: {
         Args: { p_block_id: string; p_email: string; p_scope: string };
@@ -1739,6 +1862,7 @@ export type Database = {
         Returns: undefined;
       };
       redeem_coupon: { Args: { p_code: string; p_user_id: string }; Returns: Json };
+      remove_cafe24_connection: { Args: { p_user_id: string }; Returns: boolean };
       remove_notion_connection: { Args: { p_user_id: string }; Returns: Json };
       report_message: { Args: { p_message_id: string; p_reason?: string }; Returns: Json };
       request_sender_email: {
@@ -1769,6 +1893,28 @@ export type Database = {
         Args: { p_block_id: string; p_owner_id: string; p_payload: Json };
         Returns: Json;
       };
+      save_cafe24_connection: {
+        Args: {
+          p_access_token: string;
+          p_mall_id: string;
+          p_refresh_token: string;
+          p_scopes: string[];
+          p_shop_no: number;
+          p_token_data: Json;
+          p_user_id: string;
+        };
+        Returns: Json;
+      };
+      save_cafe24_placements: { Args: { p_placements: Json; p_user_id: string }; Returns: Json };
+      save_cafe24_tokens: {
+        Args: {
+          p_access_token: string;
+          p_refresh_token: string;
+          p_token_data: Json;
+          p_user_id: string;
+        };
+        Returns: undefined;
+      };
       save_letter: {
         Args: { p_block_id: string; p_owner_id: string; p_payload: Json };
         Returns: Json;
@@ -1784,6 +1930,7 @@ export type Database = {
         Returns: Json;
       };
       set_message_resolved: { Args: { p_message_id: string; p_resolved: boolean }; Returns: Json };
+      spend_oauth_state: { Args: { p_expires_at: string; p_nonce: string }; Returns: boolean };
       start_plan_checkout: {
         Args: {
           p_method: Database['public']['Enums']['payment_method'];

@@ -1,12 +1,13 @@
-// Integrations (Notion) for the screens that show them: /profile/integration and /oauth/notion
-// (features/integrations) and the workspace's Integration section. The calls are the spec's
-// setNotionToken, searchNotionObjects and removeIntegration as edge functions, plus reads of
-// the owner's integrations and notes (RLS: their own rows; the token is never readable).
+// Integrations (Notion, Cafe24) for the screens that show them: /profile/integration and
+// /oauth/{service} (features/integrations) and the workspace's Integration section. The calls are
+// the spec's setNotionToken, setCafe24, searchNotionObjects and removeIntegration as edge
+// functions, plus reads of the owner's integrations and notes (RLS: their own rows; the tokens are
+// never readable). Cafe24's shop and placements: lib/cafe24.ts.
 //
-// Connecting opens Notion's authorise page in a popup: the window is opened in the click (so no
-// popup blocker stops it), then sent to the URL notion-authorize answers. Notion sends it back to
-// /oauth/notion, which finishes the connection and tells this window on a BroadcastChannel (the
-// opener may be cut off by the provider's pages), then closes.
+// Connecting opens the service's authorise page in a popup: the window is opened in the click (so
+// no popup blocker stops it), then sent to the URL the function answers. The service sends it back
+// to /oauth/{service}, which finishes the connection and tells this window on a BroadcastChannel
+// (the opener may be cut off by the provider's pages), then closes.
 import type { TIntegrationStatus } from '@reaction-blocks/contracts/enums';
 import {
   ZNotionAuthorize,
@@ -15,11 +16,11 @@ import {
   ZSetNotionToken,
   type TNotionObject,
 } from '@reaction-blocks/contracts/schemas';
+import { ZCafe24Authorize, ZSetCafe24 } from '@reaction-blocks/contracts/cafe24';
 import { invokeFunction, supabase } from './supabase';
 
 export type { TNotionObject } from '@reaction-blocks/contracts/schemas';
 
-export const NOTION_REDIRECT_PATH = '/oauth/notion';
 const CHANNEL = 'reaction-blocks:integrations';
 
 export interface NotionIntegration {
@@ -31,10 +32,19 @@ export interface NotionIntegration {
   updated_at: string;
 }
 
-export type NoteCode = 'column_type' | 'target_missing' | 'unauthorized' | 'write_failed';
+export type NoteCode =
+  | 'column_type'
+  | 'target_missing'
+  | 'unauthorized'
+  | 'write_failed'
+  | 'cafe24_unauthorized'
+  | 'cafe24_loader_failed';
+
+export type IntegrationProvider = 'notion' | 'cafe24';
 
 export interface IntegrationNote {
   id: string;
+  provider: IntegrationProvider;
   block_id: string | null;
   code: NoteCode;
   property: string;
@@ -43,21 +53,30 @@ export interface IntegrationNote {
   last_at: string;
 }
 
-export async function getNotionIntegration(): Promise<NotionIntegration | null> {
+/** The owner's connection to a service (`workspace_name`: Notion's workspace, Cafe24's mall id). */
+export async function getIntegration(
+  provider: IntegrationProvider,
+): Promise<NotionIntegration | null> {
   const { data, error } = await supabase
     .from('integrations')
     .select('id, status, workspace_name, status_reason, created_at, updated_at')
-    .eq('provider', 'notion')
+    .eq('provider', provider)
     .maybeSingle();
   if (error) throw error;
   return (data as NotionIntegration | null) ?? null;
 }
 
-/** The notes of one block, or (null) those about the connection itself. */
-export async function listIntegrationNotes(blockId: string | null): Promise<IntegrationNote[]> {
+export const getNotionIntegration = () => getIntegration('notion');
+
+/** The notes of one block, or (null) those about the connection itself, of one service. */
+export async function listIntegrationNotes(
+  blockId: string | null,
+  provider: IntegrationProvider = 'notion',
+): Promise<IntegrationNote[]> {
   const query = supabase
     .from('integration_notes')
-    .select('id, block_id, code, property, detail, count, last_at')
+    .select('id, provider, block_id, code, property, detail, count, last_at')
+    .eq('provider', provider)
     .order('last_at', { ascending: false });
   const { data, error } = await (blockId === null
     ? query.is('block_id', null)
@@ -71,11 +90,20 @@ export async function dismissIntegrationNote(id: string): Promise<void> {
   if (error) throw error;
 }
 
-export function notionRedirectUrl(origin = window.location.origin): string {
-  return `${origin}${NOTION_REDIRECT_PATH}`;
+/** The services whose authorisation comes back to /oauth/{service}. */
+export const OAUTH_SERVICES = ['notion', 'cafe24'] as const;
+export type OAuthService = (typeof OAUTH_SERVICES)[number];
+export const isOAuthService = (value: string): value is OAuthService =>
+  (OAUTH_SERVICES as readonly string[]).includes(value);
+
+export function oauthRedirectUrl(service: OAuthService, origin = window.location.origin): string {
+  return `${origin}/oauth/${service}`;
 }
 
+export const notionRedirectUrl = (origin?: string) => oauthRedirectUrl('notion', origin);
+
 export type ConnectResult =
+  /** `workspaceName`: the Notion workspace or the Cafe24 mall id. */
   | { status: 'connected'; workspaceName: string }
   | { status: 'cancelled' }
   | { status: 'failed'; message: string }
@@ -83,30 +111,33 @@ export type ConnectResult =
   | { status: 'closed' };
 
 interface ChannelMessage {
-  type: 'notion';
+  type: OAuthService;
   result: ConnectResult;
 }
 
-/** /oauth/notion tells the window that opened the popup how it went. */
-export function announceConnection(result: ConnectResult): void {
+/** /oauth/{service} tells the window that opened the popup how it went. */
+export function announceConnection(result: ConnectResult, service: OAuthService = 'notion'): void {
   if (typeof BroadcastChannel === 'undefined') return;
   const channel = new BroadcastChannel(CHANNEL);
-  channel.postMessage({ type: 'notion', result } satisfies ChannelMessage);
+  channel.postMessage({ type: service, result } satisfies ChannelMessage);
   channel.close();
 }
 
 /**
- * Opens Notion's authorise page in a popup and waits for the outcome. Call it straight from the
- * click handler: the window has to be opened before anything is awaited. Throws when the popup
- * was blocked or the authorise URL could not be had.
+ * Opens a service's authorise page in a popup and waits for the outcome that /oauth/{service}
+ * announces. Call it straight from the click handler: the window has to be opened before anything
+ * is awaited. Throws when the popup was blocked or the authorise URL could not be had.
  */
-export async function connectNotion(blockedMessage: string): Promise<ConnectResult> {
-  const popup = window.open('', 'reaction-blocks-notion', 'popup,width=600,height=760');
+async function authorizeInPopup(
+  service: OAuthService,
+  blockedMessage: string,
+  authorizeUrl: () => Promise<string>,
+): Promise<ConnectResult> {
+  const popup = window.open('', `reaction-blocks-${service}`, 'popup,width=600,height=760');
   if (!popup) throw new Error(blockedMessage);
   let url: string;
   try {
-    const body = ZNotionAuthorize.parse({ redirectUrl: notionRedirectUrl() });
-    url = (await invokeFunction<{ url: string }>('notion-authorize', body)).url;
+    url = await authorizeUrl();
   } catch (cause) {
     popup.close();
     throw cause;
@@ -125,7 +156,7 @@ export async function connectNotion(blockedMessage: string): Promise<ConnectResu
     };
     if (channel) {
       channel.onmessage = (event: MessageEvent<ChannelMessage>) => {
-        if (event.data?.type === 'notion') finish(event.data.result);
+        if (event.data?.type === service) finish(event.data.result);
       };
     }
     // a window closed without a word (the owner closed it, or the channel is missing)
@@ -135,20 +166,44 @@ export async function connectNotion(blockedMessage: string): Promise<ConnectResu
   });
 }
 
-/** /oauth/notion: the code Notion returned, exchanged by set-notion-token. One call per code. */
+/** Notion's authorise page in a popup (see authorizeInPopup). */
+export const connectNotion = (blockedMessage: string): Promise<ConnectResult> =>
+  authorizeInPopup('notion', blockedMessage, async () => {
+    const body = ZNotionAuthorize.parse({ redirectUrl: notionRedirectUrl() });
+    return (await invokeFunction<{ url: string }>('notion-authorize', body)).url;
+  });
+
+/** The Cafe24 mall's consent page in a popup (see authorizeInPopup). */
+export const connectCafe24 = (mallId: string, blockedMessage: string): Promise<ConnectResult> =>
+  authorizeInPopup('cafe24', blockedMessage, async () => {
+    const body = ZCafe24Authorize.parse({ mallId, redirectUrl: oauthRedirectUrl('cafe24') });
+    return (await invokeFunction<{ url: string }>('cafe24-authorize', body)).url;
+  });
+
+/**
+ * /oauth/{service}: the code the service returned, exchanged by set-notion-token or set-cafe24
+ * (the spec's setNotionToken and setCafe24). One call per code.
+ */
 const completions = new Map<string, Promise<{ workspaceName: string }>>();
-export function completeNotionConnection(
+export function completeConnection(
+  service: OAuthService,
   code: string,
   state: string,
 ): Promise<{ workspaceName: string }> {
-  let pending = completions.get(code);
+  const key = `${service}:${code}`;
+  let pending = completions.get(key);
   if (!pending) {
-    const body = ZSetNotionToken.parse({ code, state, redirectUrl: notionRedirectUrl() });
-    pending = invokeFunction<{ integration: { workspaceName: string } }>(
-      'set-notion-token',
-      body,
-    ).then((data) => ({ workspaceName: data.integration.workspaceName }));
-    completions.set(code, pending);
+    pending =
+      service === 'cafe24'
+        ? invokeFunction<{ integration: { mallId: string } }>(
+            'set-cafe24',
+            ZSetCafe24.parse({ code, state, redirectUrl: oauthRedirectUrl('cafe24') }),
+          ).then((data) => ({ workspaceName: data.integration.mallId }))
+        : invokeFunction<{ integration: { workspaceName: string } }>(
+            'set-notion-token',
+            ZSetNotionToken.parse({ code, state, redirectUrl: notionRedirectUrl() }),
+          ).then((data) => ({ workspaceName: data.integration.workspaceName }));
+    completions.set(key, pending);
   }
   return pending;
 }
@@ -164,6 +219,8 @@ export async function searchNotionObjects(
 
 export async function removeIntegration(
   mode: 'notion',
-): Promise<{ revoked: boolean; unlinked: number }> {
+): Promise<{ revoked: boolean; unlinked: number }>;
+export async function removeIntegration(mode: 'cafe24'): Promise<{ removing: boolean }>;
+export async function removeIntegration(mode: IntegrationProvider) {
   return invokeFunction('remove-integration', ZRemoveIntegration.parse({ mode }));
 }

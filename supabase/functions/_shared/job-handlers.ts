@@ -8,6 +8,7 @@ import { renderNotification, type NotificationContext } from './notification-mai
 import { listUnsubscribeHeaders, unsubscribeLinks } from './unsubscribe-token.ts';
 import { planJobHandlers } from './plan-jobs.ts';
 import { notionHandler } from './notion-jobs.ts';
+import { cafe24JobHandlers } from './cafe24-jobs.ts';
 import { letterDocument, letterFooter } from './letter/render.ts';
 import { renderQuotaNotice, type QuotaNoticeContext } from './quota-mail.ts';
 
@@ -213,4 +214,6 @@ export const handlers: Record<string, JobHandler> = {
   notion: notionHandler,
   letter,
   'quota.notice': quotaNotice,
+  // Cafe24: sync (the loader's script tag), refresh (keep the refresh token alive)
+  ...cafe24JobHandlers,
 };

@@ -1,9 +1,10 @@
 // Notion through its official client (@notionhq/client) with a configurable base URL: Notion's
 // API in production, the providers server's Notion fake locally and in tests (NOTION_API_URL).
 // The OAuth client (NOTION_CLIENT_ID, NOTION_CLIENT_SECRET) is a Notion public integration whose
-// redirect URI is the dashboard's /oauth/notion (docs/self-hosting.md).
+// redirect URI is the dashboard's /oauth/notion (docs/self-hosting.md); which origins may receive
+// the code is _shared/oauth-state.ts's allowedRedirect.
 import { APIResponseError, Client, isNotionClientError, LogLevel } from '@notionhq/client';
-import { env, optionalEnv, siteUrl } from './env.ts';
+import { env, optionalEnv } from './env.ts';
 
 /** Notion's API origin (no /v1): NOTION_API_URL, https://api.notion.com by default. */
 export function notionApiUrl(): string {
@@ -35,30 +36,6 @@ export function notionOAuthClient(): {
     clientSecret: env('NOTION_CLIENT_SECRET'),
     authorizeUrl: optionalEnv('NOTION_AUTHORIZE_URL', `${notionApiUrl()}/v1/oauth/authorize`),
   };
-}
-
-/**
- * The origins whose /oauth/notion may receive the code: SITE_URL and NOTION_REDIRECT_ORIGINS
- * (comma-separated; `http://127.0.0.1:*` allows any port, for the local stack).
- */
-export function allowedRedirect(redirectUrl: string): boolean {
-  let url: URL;
-  try {
-    url = new URL(redirectUrl);
-  } catch {
-    return false;
-  }
-  if (url.pathname !== '/oauth/notion' || url.search || url.hash) return false;
-  const patterns = [siteUrl(), ...optionalEnv('NOTION_REDIRECT_ORIGINS', '').split(',')]
-    .map((s) => s.trim().replace(/\/+$/, ''))
-    .filter(Boolean);
-  return patterns.some((pattern) => {
-    if (pattern.endsWith(':*')) {
-      const base = pattern.slice(0, -2);
-      return `${url.protocol}//${url.hostname}` === base && url.port !== '';
-    }
-    return url.origin === pattern;
-  });
 }
 
 export type NotionFailure =

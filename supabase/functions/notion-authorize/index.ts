@@ -3,8 +3,8 @@
 // state naming the caller. Paid owners only (spec: Integration is a paid feature).
 import { serviceClient } from '../_shared/clients.ts';
 import { handler, HttpError } from '../_shared/http.ts';
-import { allowedRedirect, notionOAuthClient } from '../_shared/notion.ts';
-import { signState } from '../_shared/oauth-state.ts';
+import { notionOAuthClient } from '../_shared/notion.ts';
+import { allowedRedirect, signState } from '../_shared/oauth-state.ts';
 import {
   BLOCK_MESSAGES,
   INTEGRATION_MESSAGES,
@@ -15,7 +15,7 @@ Deno.serve(
   handler(
     ZNotionAuthorize,
     async ({ body, user }) => {
-      if (!allowedRedirect(body.redirectUrl)) {
+      if (!allowedRedirect(body.redirectUrl, 'notion')) {
         throw new HttpError(400, 'invalid_input', INTEGRATION_MESSAGES.invalidRedirect);
       }
       const { data: profile } = await serviceClient()

@@ -1,29 +1,25 @@
 // setNotionToken: /oauth/notion sends the code Notion gave it; we check the state is the
-// caller's, exchange the code for a token with the official client (Notion's OAuth token
+// caller's (and spend it), exchange the code for a token with the official client (Notion's OAuth token
 // endpoint, our client credentials), and keep the token in private.integration_tokens (no client
 // role can read it). Connecting again replaces the token, grants the integration again and
 // releases the writes parked while access was revoked.
 import { serviceClient } from '../_shared/clients.ts';
 import { kickWorker } from '../_shared/background.ts';
 import { handler, HttpError } from '../_shared/http.ts';
-import {
-  allowedRedirect,
-  classifyNotionError,
-  notionClient,
-  notionOAuthClient,
-} from '../_shared/notion.ts';
-import { verifyState } from '../_shared/oauth-state.ts';
+import { classifyNotionError, notionClient, notionOAuthClient } from '../_shared/notion.ts';
+import { allowedRedirect, spendState } from '../_shared/oauth-state.ts';
 import { INTEGRATION_MESSAGES, ZSetNotionToken } from '@reaction-blocks/contracts/schemas';
 
 Deno.serve(
   handler(
     ZSetNotionToken,
     async ({ body, user }) => {
-      if (!allowedRedirect(body.redirectUrl)) {
+      if (!allowedRedirect(body.redirectUrl, 'notion')) {
         throw new HttpError(400, 'invalid_input', INTEGRATION_MESSAGES.invalidRedirect);
       }
       const oauth = notionOAuthClient();
-      if (!(await verifyState(oauth.clientSecret, body.state, user.id))) {
+      // a forged, expired, another user's or an already used state
+      if (!(await spendState(serviceClient(), oauth.clientSecret, body.state, user.id))) {
         throw new HttpError(400, 'invalid_state', INTEGRATION_MESSAGES.invalidState);
       }
       let token;

@@ -2,6 +2,7 @@
 // the server's options, of which each fake gets its own part.
 import type { FakeContext, ProviderFake } from './fake.ts';
 import type { Log } from '../process.ts';
+import { createCafe24Fake, type Cafe24FakeOptions } from './cafe24/index.ts';
 import { createDnsFake } from './dns/index.ts';
 import { createNotionFake, type NotionFakeOptions } from './notion/index.ts';
 import { createPayPalFake, type PayPalFakeOptions } from './paypal/index.ts';
@@ -23,6 +24,8 @@ export interface ProvidersOptions {
   paypal?: Partial<PayPalFakeOptions>;
   /** The OAuth client the Notion fake accepts (the functions get the same id and secret). */
   notion?: NotionFakeOptions;
+  /** The Cafe24 app the Cafe24 fake accepts (the functions get the same id and secret). */
+  cafe24?: Cafe24FakeOptions;
   /** Where the mailbox and the fakes keep their state across restarts; none: memory only. */
   stateDir?: string;
 }
@@ -38,4 +41,5 @@ export const FAKES: Mount[] = [
   (ctx) => createNotionFake({ ...ctx, options: ctx.options.notion }),
   (ctx) => createPagesFake({ ...ctx, options: undefined }),
   (ctx) => createTurnstileFake({ ...ctx, options: undefined }),
+  (ctx) => createCafe24Fake({ ...ctx, options: ctx.options.cafe24 }),
 ];

@@ -244,3 +244,68 @@ export async function notionWorkspace(workspaceId: string): Promise<NotionWorksp
   if (!res.ok) throw new Error(`notion state: ${res.status}`);
   return (await res.json()) as NotionWorkspaceState;
 }
+
+// ---- Cafe24 fake -------------------------------------------------------------------------------
+
+export { LOCAL_CAFE24 } from '../../local/stack.ts';
+
+/** A mall id no other test uses: a mall of its own in the Cafe24 fake. */
+export const newMallId = () => `t${randomUUID().replace(/-/g, '').slice(0, 12)}`;
+
+/** The operator's answer on the Cafe24 fake's consent page (the form the page posts). */
+export async function cafe24Consent(authorizeUrl: string, decision: 'allow' | 'deny' = 'allow') {
+  const url = new URL(authorizeUrl);
+  const form = new URLSearchParams({
+    client_id: url.searchParams.get('client_id') ?? '',
+    redirect_uri: url.searchParams.get('redirect_uri') ?? '',
+    state: url.searchParams.get('state') ?? '',
+    scope: url.searchParams.get('scope') ?? '',
+    decision,
+  });
+  const res = await fetch(`${url.origin}${url.pathname}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', origin: providersUrl() },
+    body: form,
+    redirect: 'manual',
+  });
+  if (res.status !== 302) throw new Error(`consent: ${res.status} ${await res.text()}`);
+  const location = new URL(res.headers.get('location')!);
+  return {
+    code: location.searchParams.get('code'),
+    state: location.searchParams.get('state'),
+    error: location.searchParams.get('error'),
+    location,
+  };
+}
+
+export interface Cafe24MallState {
+  mallId: string;
+  failure: string | null;
+  bucket: number;
+  scriptTags: Array<{
+    script_no: string;
+    client_id: string;
+    src: string;
+    display_location: string[];
+    integrity: string | null;
+  }>;
+  tokens: Array<{ ended: boolean; scopes: string[] }>;
+  log: Array<{ method: string; path: string; status: number }>;
+}
+
+export async function cafe24Mall(mallId: string): Promise<Cafe24MallState> {
+  const res = await fetch(`${providersUrl()}/cafe24/_control/state?mall=${mallId}`);
+  if (!res.ok) throw new Error(`cafe24 state: ${res.status}`);
+  return (await res.json()) as Cafe24MallState;
+}
+
+/** Switches of one mall of the Cafe24 fake (README: failure, refuseRefresh, expireAccess, ...). */
+export async function cafe24Control(mallId: string, body: Record<string, unknown>) {
+  const res = await fetch(`${providersUrl()}/cafe24/_control/malls/${mallId}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  if (!res.ok) throw new Error(`cafe24 control: ${res.status} ${await res.text()}`);
+  return (await res.json()) as Cafe24MallState;
+}

@@ -319,18 +319,21 @@ export type TUnsubscribe = z.infer<typeof ZUnsubscribe>;
 // notion-authorize, setNotionToken, searchNotionObjects, removeIntegration.
 
 export const INTEGRATION_MESSAGES = {
-  invalidRedirect: 'The redirect URL must be this site’s /oauth/notion',
+  invalidRedirect: 'The redirect URL must be this site’s /oauth page of the service',
   invalidState: 'This authorisation link has expired or belongs to another session; connect again',
   notConnected: 'Connect Notion first',
   notGranted: 'Notion access was removed; connect Notion again',
 } as const;
 
-const redirectUrl = z
-  .string({ error: INTEGRATION_MESSAGES.invalidRedirect })
-  .max(500, { error: INTEGRATION_MESSAGES.invalidRedirect })
-  .refine((v) => /^https?:\/\/[^/?#]+\/oauth\/notion$/i.test(v), {
-    error: INTEGRATION_MESSAGES.invalidRedirect,
-  });
+/** The dashboard's /oauth/<service> page an authorisation returns to (its origin is checked by the function). */
+export const oauthRedirectUrl = (service: 'notion' | 'cafe24') =>
+  z
+    .string({ error: INTEGRATION_MESSAGES.invalidRedirect })
+    .max(500, { error: INTEGRATION_MESSAGES.invalidRedirect })
+    .refine((v) => new RegExp(`^https?://[^/?#]+/oauth/${service}$`, 'i').test(v), {
+      error: INTEGRATION_MESSAGES.invalidRedirect,
+    });
+const redirectUrl = oauthRedirectUrl('notion');
 
 /** Starts a connection: the function answers Notion's authorise URL with a signed state. */
 export const ZNotionAuthorize = z.strictObject({ redirectUrl });
@@ -353,7 +356,7 @@ export type TSearchNotionObjects = z.infer<typeof ZSearchNotionObjects>;
 
 /** The spec's removeIntegration: `mode` names the service. */
 export const ZRemoveIntegration = z.strictObject({
-  mode: z.enum(['notion'], { error: 'Unknown integration' }),
+  mode: z.enum(['notion', 'cafe24'], { error: 'Unknown integration' }),
 });
 export type TRemoveIntegration = z.infer<typeof ZRemoveIntegration>;
 

@@ -2,6 +2,8 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import type { IntegrationNote, NotionIntegration } from '../../../lib/integrations';
 import { fakeProfile, renderWithProviders, signedInSession } from '../../../test/utils';
+import type { Cafe24Shop } from '../../../lib/cafe24';
+import type { Cafe24Api, Cafe24Data } from './cafe24-card';
 import { IntegrationsPage, type IntegrationsApi } from './integrations-page';
 
 vi.mock('../../../lib/supabase', () => ({
@@ -39,11 +41,62 @@ function api(
   } satisfies IntegrationsApi;
 }
 
-const render = (a: IntegrationsApi, paid = true) =>
-  renderWithProviders(<IntegrationsPage api={a} />, {
+const BLOCK_C = '00000000-0000-4000-8000-0000000000c1';
+const BLOCK_L = '00000000-0000-4000-8000-0000000000c2';
+
+const shop = (over: Partial<Cafe24Shop> = {}): Cafe24Shop => ({
+  id: 'shop-1',
+  mall_id: 'myshop',
+  removing: false,
+  script_no: '1001',
+  script_locations: ['PRODUCT_DETAIL'],
+  loader_synced_at: '2026-11-02T00:00:02Z',
+  sync_requested_at: '2026-11-02T00:00:01Z',
+  loader_error: null,
+  created_at: '2026-11-01T03:00:00Z',
+  ...over,
+});
+
+function cafe24(state: Partial<Cafe24Data> = {}, over: Partial<Cafe24Api> = {}) {
+  let current: Cafe24Data = {
+    integration: null,
+    shop: null,
+    placements: [],
+    blocks: [
+      { id: BLOCK_C, name: 'Reviews', type: 'comment', deactivated: false },
+      { id: BLOCK_L, name: 'Hearts', type: 'like', deactivated: false },
+    ],
+    notes: [],
+    ...state,
+  };
+  return {
+    load: vi.fn(async () => current),
+    connect: vi.fn(async (mallId: string) => {
+      current = {
+        ...current,
+        integration: notion({ workspace_name: mallId }),
+        shop: shop({ mall_id: mallId, script_no: null, script_locations: [] }),
+      };
+      return { status: 'connected' as const, workspaceName: mallId };
+    }),
+    save: vi.fn(async () => {}),
+    remove: vi.fn(async () => {
+      current = { ...current, shop: current.shop && { ...current.shop, removing: true } };
+      return { removing: true };
+    }),
+    dismiss: vi.fn(async () => {}),
+    ...over,
+  } satisfies Cafe24Api;
+}
+
+const render = (a: IntegrationsApi, paid = true, c: Cafe24Api = cafe24()) =>
+  renderWithProviders(<IntegrationsPage api={a} cafe24Api={c} />, {
     route: '/profile/integration',
     session: signedInSession({ profile: fakeProfile({ paid }) }),
   });
+
+const cafe24Card = async () =>
+  (await screen.findByRole('heading', { name: 'Cafe24' })).closest('li')!;
 
 describe('/profile/integration', () => {
   it('shows Notion not granted and connects through the popup', async () => {
@@ -87,6 +140,7 @@ describe('/profile/integration', () => {
       notes: [
         {
           id: 'n1',
+          provider: 'notion',
           block_id: null,
           code: 'write_failed',
           property: '',
@@ -112,9 +166,12 @@ describe('/profile/integration', () => {
     const button = await screen.findByRole('button', { name: 'Connect Notion' });
     expect((button as HTMLButtonElement).disabled).toBe(true);
     expect(button.getAttribute('aria-describedby')).toBe('integration-paid');
-    expect(screen.getByRole('link', { name: 'See plans' }).getAttribute('href')).toBe(
-      '/profile/plan',
-    );
+    for (const link of screen.getAllByRole('link', { name: 'See plans' }))
+      expect(link.getAttribute('href')).toBe('/profile/plan');
+    const card = await cafe24Card();
+    expect(
+      (within(card).getByRole('button', { name: 'Connect Cafe24' }) as HTMLButtonElement).disabled,
+    ).toBe(true);
   });
 
   it('reads in Korean', async () => {
@@ -122,7 +179,166 @@ describe('/profile/integration', () => {
     await setLanguage('ko', false);
     render(api({ notion: notion({ status: 'not_granted' }) }));
     expect(await screen.findByRole('heading', { level: 1, name: '연동' })).toBeTruthy();
-    expect(await screen.findByText('허용 안 됨')).toBeTruthy();
+    const notionCard = (await screen.findByRole('heading', { name: '노션' })).closest('li')!;
+    expect(await within(notionCard).findByText('허용 안 됨')).toBeTruthy();
     expect(screen.getByRole('button', { name: '노션 다시 연결' })).toBeTruthy();
+    const card = (await screen.findByRole('heading', { name: '카페24' })).closest('li')!;
+    expect(await within(card).findByLabelText('카페24 쇼핑몰 아이디')).toBeTruthy();
+    expect(within(card).getByRole('button', { name: '카페24 연결' })).toBeTruthy();
+  });
+});
+
+describe('/profile/integration: Cafe24', () => {
+  it('connects the mall the owner names (an address works too) through the popup', async () => {
+    const c = cafe24();
+    render(api({ notion: null }), true, c);
+    const card = await cafe24Card();
+    expect(card.textContent).toContain('Not granted');
+    const input = await within(card).findByLabelText('Your Cafe24 mall ID');
+    fireEvent.change(input, { target: { value: 'My Shop!' } });
+    fireEvent.click(within(card).getByRole('button', { name: 'Connect Cafe24' }));
+    expect(
+      await within(card).findByText(
+        'Enter your Cafe24 mall ID: 4 to 16 lowercase letters and digits',
+      ),
+    ).toBeTruthy();
+    expect(input.getAttribute('aria-invalid')).toBe('true');
+    expect(c.connect).not.toHaveBeenCalled();
+    fireEvent.change(input, { target: { value: 'https://MyShop.cafe24.com/' } });
+    fireEvent.click(within(card).getByRole('button', { name: 'Connect Cafe24' }));
+    expect(c.connect).toHaveBeenCalledWith(
+      'myshop',
+      'The Cafe24 window could not open. Allow pop-ups for this site and try again.',
+    );
+    await waitFor(() =>
+      expect(screen.getByRole('status').textContent).toBe(
+        'Your Cafe24 shop is connected (myshop).',
+      ),
+    );
+    await waitFor(() => expect(card.textContent).toContain('Shop: myshop'));
+    expect(card.textContent).toContain('Nothing in your shop yet: place a block below.');
+  });
+
+  it('says where the loader is, and saves the blocks placed with a thread per product', async () => {
+    const c = cafe24({
+      integration: notion({ workspace_name: 'myshop' }),
+      shop: shop(),
+      placements: [
+        {
+          blockId: BLOCK_C,
+          location: 'product_detail',
+          perProduct: true,
+          selector: '',
+          position: 0,
+        },
+      ],
+    });
+    render(api({ notion: null }), true, c);
+    const card = await cafe24Card();
+    await waitFor(() => expect(card.textContent).toContain('In your shop on: product pages.'));
+    const list = within(card).getByRole('list', { name: '' });
+    void list;
+    expect(within(card).getByRole('listitem', { name: 'Reviews on product pages' })).toBeTruthy();
+    fireEvent.click(within(card).getByRole('button', { name: 'Add a block' }));
+    const rows = within(card).getAllByRole('listitem', { name: /on product pages/ });
+    expect(rows).toHaveLength(2);
+    const second = rows[1]!;
+    fireEvent.change(within(second).getByLabelText('Block'), { target: { value: BLOCK_L } });
+    fireEvent.change(within(second).getByLabelText('Where'), { target: { value: 'main' } });
+    // a thread per product is a product page's matter only
+    expect(within(second).queryByLabelText('A separate thread for each product')).toBeNull();
+    fireEvent.click(within(card).getByRole('button', { name: 'Save placements' }));
+    await waitFor(() => expect(c.save).toHaveBeenCalledTimes(1));
+    expect(c.save).toHaveBeenCalledWith([
+      { blockId: BLOCK_C, location: 'product_detail', perProduct: true, selector: '', position: 0 },
+      { blockId: BLOCK_L, location: 'main', perProduct: false, selector: '', position: 0 },
+    ]);
+    await waitFor(() =>
+      expect(screen.getByRole('status').textContent).toBe(
+        'Placements saved. Your shop is updated within a few seconds.',
+      ),
+    );
+  });
+
+  it('refuses a placement twice on a screen and a selector that is no selector, before saving', async () => {
+    const c = cafe24({ integration: notion(), shop: shop() });
+    render(api({ notion: null }), true, c);
+    const card = await cafe24Card();
+    const add = await within(card).findByRole('button', { name: 'Add a block' });
+    fireEvent.click(add);
+    fireEvent.click(add);
+    fireEvent.click(within(card).getByRole('button', { name: 'Save placements' }));
+    expect((await within(card).findByRole('alert')).textContent).toBe(
+      'A block is placed twice on the same screen',
+    );
+    const [first] = within(card).getAllByRole('listitem', { name: /on product pages/ });
+    fireEvent.click(within(first!).getByRole('button', { name: /^Remove Reviews/ }));
+    const [row] = within(card).getAllByRole('listitem', { name: /on product pages/ });
+    fireEvent.change(within(row!).getByLabelText(/After this part of the page/), {
+      target: { value: '<script>' },
+    });
+    fireEvent.click(within(card).getByRole('button', { name: 'Save placements' }));
+    expect((await within(card).findByRole('alert')).textContent).toBe(
+      'Not a CSS selector this page can use',
+    );
+    expect(c.save).not.toHaveBeenCalled();
+  });
+
+  it('shows a refused refresh with its note and offers to connect again; disconnects after asking', async () => {
+    const c = cafe24({
+      integration: notion({ status: 'not_granted', workspace_name: 'myshop' }),
+      shop: shop(),
+      notes: [
+        {
+          id: 'c1',
+          provider: 'cafe24',
+          block_id: null,
+          code: 'cafe24_loader_failed',
+          property: '',
+          detail: { reason: '422 src must be https' },
+          count: 1,
+          last_at: '2026-11-02T05:06:00Z',
+        },
+      ],
+    });
+    render(api({ notion: null }), true, c);
+    const card = await cafe24Card();
+    expect(await within(card).findByText(/Cafe24 refused our access/)).toBeTruthy();
+    expect(within(card).getByRole('list', { name: 'Notes' }).textContent).toContain(
+      'could not be updated after every retry: 422 src must be https',
+    );
+    fireEvent.click(within(card).getByRole('button', { name: 'Connect Cafe24 again' }));
+    expect(c.connect).toHaveBeenCalledWith('myshop', expect.any(String));
+    const remove = within(card).getByRole('button', { name: 'Remove' }) as HTMLButtonElement;
+    await waitFor(() => expect(remove.disabled).toBe(false));
+    fireEvent.click(remove);
+    const dialog = screen.getByRole('alertdialog', { name: 'Disconnect your Cafe24 shop?' });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Remove' }));
+    await waitFor(() => expect(c.remove).toHaveBeenCalledTimes(1));
+    await waitFor(() => expect(card.textContent).toContain('Taking the script off your shop…'));
+  });
+
+  it('says the loader came off when the plan ended', async () => {
+    const c = cafe24({
+      integration: notion(),
+      shop: shop({ script_no: null, script_locations: [] }),
+      placements: [
+        {
+          blockId: BLOCK_C,
+          location: 'product_detail',
+          perProduct: true,
+          selector: '',
+          position: 0,
+        },
+      ],
+    });
+    render(api({ notion: null }), false, c);
+    const card = await cafe24Card();
+    await waitFor(() =>
+      expect(card.textContent).toContain('Nothing in your shop: your plan ended.'),
+    );
+    expect(
+      (within(card).getByRole('button', { name: 'Save placements' }) as HTMLButtonElement).disabled,
+    ).toBe(true);
   });
 });

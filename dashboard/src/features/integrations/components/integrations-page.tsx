@@ -1,6 +1,7 @@
-// /profile/integration: the owner's integrations (Notion) with status granted or not granted,
-// connect (Notion's authorise page in a popup), connect again after Notion refused our access,
-// and removal (spec: "removal disconnects it from all blocks and clears notionToken").
+// /profile/integration: the owner's integrations, one card each (Notion, Cafe24), with status
+// granted or not granted, connect (the service's authorise page in a popup), connect again after
+// the service refused our access, and removal (spec: "removal disconnects it from all blocks and
+// clears notionToken"). Cafe24's card also places blocks in the shop (cafe24-card.tsx).
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
@@ -24,6 +25,7 @@ import {
   type NotionIntegration,
 } from '../../../lib/integrations';
 import { useSession } from '../../../lib/session';
+import { Cafe24Card, supabaseCafe24Api, type Cafe24Api } from './cafe24-card';
 import { useQuery } from '../../../lib/use-query';
 
 registerIntegrationTranslations();
@@ -31,7 +33,7 @@ registerIntegrationTranslations();
 export interface IntegrationsApi {
   load: () => Promise<{ notion: NotionIntegration | null; notes: IntegrationNote[] }>;
   connect: (blockedMessage: string) => ReturnType<typeof connectNotion>;
-  remove: () => ReturnType<typeof removeIntegration>;
+  remove: () => Promise<{ revoked: boolean; unlinked: number }>;
   dismiss: (id: string) => Promise<void>;
 }
 
@@ -45,7 +47,13 @@ export const supabaseIntegrationsApi: IntegrationsApi = {
   dismiss: dismissIntegrationNote,
 };
 
-export function IntegrationsPage({ api = supabaseIntegrationsApi }: { api?: IntegrationsApi }) {
+export function IntegrationsPage({
+  api = supabaseIntegrationsApi,
+  cafe24Api = supabaseCafe24Api,
+}: {
+  api?: IntegrationsApi;
+  cafe24Api?: Cafe24Api;
+}) {
   const { t } = useTranslation();
   const s = (key: string, options?: Record<string, unknown>) => t(`integrations.${key}`, options);
   const { user, profile } = useSession();
@@ -180,6 +188,7 @@ export function IntegrationsPage({ api = supabaseIntegrationsApi }: { api?: Inte
               </p>
             ) : null}
           </li>
+          <Cafe24Card api={cafe24Api} paid={paid} announce={setAnnouncement} />
         </ul>
       ) : null}
       <ConfirmDialog

@@ -47,7 +47,7 @@ describe('/oauth/{service}', () => {
     expect(
       await screen.findByText('Notion is connected. This window closes by itself.'),
     ).toBeTruthy();
-    expect(complete).toHaveBeenCalledWith('abc', 'xyz');
+    expect(complete).toHaveBeenCalledWith('notion', 'abc', 'xyz');
     expect(messages).toEqual([
       {
         name: 'reaction-blocks:integrations',
@@ -91,9 +91,34 @@ describe('/oauth/{service}', () => {
     }
   });
 
-  it('refuses a service it does not know', async () => {
-    const { complete } = render('/oauth/cafe24?code=abc&state=x');
+  it('finishes a Cafe24 connection the same way (the spec’s setCafe24 with code and state)', async () => {
+    const { complete, close } = render(
+      '/oauth/cafe24?code=c24&state=s24',
+      vi.fn(async () => ({ workspaceName: 'myshop' })),
+    );
+    expect(await screen.findByRole('heading', { name: 'Connecting Cafe24' })).toBeTruthy();
+    await screen.findByText('Cafe24 is connected. This window closes by itself.');
+    expect(complete).toHaveBeenCalledWith('cafe24', 'c24', 's24');
+    expect(messages).toEqual([
+      {
+        name: 'reaction-blocks:integrations',
+        data: { type: 'cafe24', result: { status: 'connected', workspaceName: 'myshop' } },
+      },
+    ]);
+    await waitFor(() => expect(close).toHaveBeenCalled());
+  });
+
+  it('refuses a service it does not know, and a return without a code', async () => {
+    const { complete } = render('/oauth/shopify?code=abc&state=x');
     expect((await screen.findByRole('alert')).textContent).toBe('This service is not supported.');
+    expect(complete).not.toHaveBeenCalled();
+  });
+
+  it('says a return without a code failed, naming the service', async () => {
+    const { complete } = render('/oauth/cafe24?state=x');
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      'Could not connect Cafe24: Cafe24 did not send an authorisation code.',
+    );
     expect(complete).not.toHaveBeenCalled();
   });
 });

@@ -1,6 +1,7 @@
-// /oauth/{service}: where Notion sends the popup back after its authorise page. It reads the
-// code, has the server exchange it (set-notion-token, with the state it signed), tells the window
-// that opened the popup, then closes; a window that cannot close goes to the site root (spec).
+// /oauth/{service}: where Notion or a Cafe24 mall sends the popup back after its authorise page.
+// It reads the code, has the server exchange it (set-notion-token or set-cafe24, with the state
+// it signed), tells the window that opened the popup, then closes; a window that cannot close
+// goes to the site root (spec).
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router-dom';
@@ -11,52 +12,66 @@ import {
   registerIntegrationTranslations,
 } from '../../../components/integrations/texts';
 import { paths } from '../../../config/paths';
-import { announceConnection, completeNotionConnection } from '../../../lib/integrations';
+import {
+  announceConnection,
+  completeConnection,
+  isOAuthService,
+  type OAuthService,
+} from '../../../lib/integrations';
 
 registerIntegrationTranslations();
 
 type Phase = 'working' | 'done' | 'cancelled' | 'failed' | 'unsupported';
 
 export interface OAuthReturnPageProps {
-  complete?: typeof completeNotionConnection;
+  complete?: typeof completeConnection;
   /** How long the success message shows before the window closes (ms). */
   closeDelay?: number;
 }
 
 export function OAuthReturnPage({
-  complete = completeNotionConnection,
+  complete = completeConnection,
   closeDelay = 800,
 }: OAuthReturnPageProps) {
   const { t } = useTranslation();
   const { service = '' } = useParams();
   const [params] = useSearchParams();
   const navigate = useNavigate();
-  const name = service === 'notion' ? t('integrations.notion') : service;
+  const known: OAuthService | null = isOAuthService(service) ? service : null;
+  const name =
+    known === 'notion'
+      ? t('integrations.notion')
+      : known === 'cafe24'
+        ? t('integrations.cafe24.name')
+        : service;
   const code = params.get('code');
   const state = params.get('state');
   const denied = params.get('error');
   // what the address alone decides; the server's answer moves on from 'working'
-  const initial: Phase =
-    service !== 'notion'
-      ? 'unsupported'
-      : denied
-        ? 'cancelled'
-        : !code || !state
-          ? 'failed'
-          : 'working';
+  const initial: Phase = !known
+    ? 'unsupported'
+    : denied
+      ? 'cancelled'
+      : !code || !state
+        ? 'failed'
+        : 'working';
   const [answer, setAnswer] = useState<{ phase: Phase; reason: string } | null>(null);
   const phase = answer?.phase ?? initial;
   const reason =
-    answer?.reason ?? (initial === 'failed' ? t('integrations.oauth.missingCode') : '');
+    answer?.reason ??
+    (initial === 'failed' ? t('integrations.oauth.missingCode', { service: name }) : '');
 
   useEffect(() => {
-    if (initial === 'unsupported') return;
+    if (initial === 'unsupported' || !known) return;
     if (initial === 'cancelled') {
-      announceConnection({ status: 'cancelled' });
+      announceConnection({ status: 'cancelled' }, known);
       return;
     }
     if (initial === 'failed') {
-      announceConnection({ status: 'failed', message: t('integrations.oauth.missingCode') });
+      announceConnection(
+        { status: 'failed', message: t('integrations.oauth.missingCode', { service: name }) },
+        known,
+      );
       return;
     }
     let alive = true;
@@ -67,22 +82,22 @@ export function OAuthReturnPage({
         if (alive && !window.closed) navigate(paths.home, { replace: true });
       }, 1500);
     };
-    complete(code!, state!)
+    complete(known, code!, state!)
       .then(({ workspaceName }) => {
         if (!alive) return;
         setAnswer({ phase: 'done', reason: '' });
-        announceConnection({ status: 'connected', workspaceName });
+        announceConnection({ status: 'connected', workspaceName }, known);
         window.setTimeout(close, closeDelay);
       })
       .catch((cause: unknown) => {
         if (!alive) return;
         setAnswer({ phase: 'failed', reason: integrationReason(t, cause) });
-        announceConnection({ status: 'failed', message: integrationReason(t, cause) });
+        announceConnection({ status: 'failed', message: integrationReason(t, cause) }, known);
       });
     return () => {
       alive = false;
     };
-  }, [initial, code, state, complete, closeDelay, navigate, t]);
+  }, [initial, known, name, code, state, complete, closeDelay, navigate, t]);
 
   return (
     <main className="oauth-return" id="main">

@@ -151,6 +151,7 @@ describe('the workspace Integration section', () => {
     const api = fakeApi({ ...granted, status: 'not_granted' }, [
       {
         id: 'n1',
+        provider: 'notion',
         block_id: 'b1',
         code: 'column_type',
         property: 'Score',

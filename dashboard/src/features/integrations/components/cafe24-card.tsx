@@ -1,0 +1,312 @@
+// The Cafe24 card of /profile/integration (docs/cafe24.md): connect a mall (its consent page in a
+// popup), see whether our loader is in the shop and on which screens, place blocks on the shop's
+// product pages and main page, and disconnect (the loader comes off the shop through the queue).
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router-dom';
+import {
+  CAFE24_MESSAGES,
+  CAFE24_MALL_ID,
+  normalizeMallId,
+} from '@reaction-blocks/contracts/cafe24';
+import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
+import { TextField } from '../../../components/ui/fields';
+import { IntegrationNotes } from '../../../components/integrations/integration-notes';
+import { integrationReason } from '../../../components/integrations/texts';
+import { paths } from '../../../config/paths';
+import {
+  getCafe24Shop,
+  listCafe24Placements,
+  listPlaceableBlocks,
+  loaderState,
+  saveCafe24Placements,
+  type Cafe24Placement,
+  type Cafe24Shop,
+  type PlaceableBlock,
+} from '../../../lib/cafe24';
+import { formatDate } from '../../../lib/dates';
+import {
+  connectCafe24,
+  dismissIntegrationNote,
+  getIntegration,
+  listIntegrationNotes,
+  removeIntegration,
+  type IntegrationNote,
+  type NotionIntegration,
+} from '../../../lib/integrations';
+import { messageOf } from '../../../lib/errors';
+import { Cafe24Placements } from './cafe24-placements';
+
+export interface Cafe24Data {
+  integration: NotionIntegration | null;
+  shop: Cafe24Shop | null;
+  placements: Cafe24Placement[];
+  blocks: PlaceableBlock[];
+  notes: IntegrationNote[];
+}
+
+export interface Cafe24Api {
+  load: () => Promise<Cafe24Data>;
+  connect: (mallId: string, blockedMessage: string) => ReturnType<typeof connectCafe24>;
+  save: (placements: Cafe24Placement[]) => Promise<void>;
+  remove: () => Promise<{ removing: boolean }>;
+  dismiss: (id: string) => Promise<void>;
+}
+
+/** The card's query key (under the integrations root, so an integrations write can mark it stale). */
+export const cafe24QueryKey = ['integrations', 'cafe24'] as const;
+
+/** While the queue is changing the shop, the card asks again every few seconds. */
+const WATCH_MS = 3000;
+
+export const supabaseCafe24Api: Cafe24Api = {
+  load: async () => {
+    const [integration, shop, placements, blocks, notes] = await Promise.all([
+      getIntegration('cafe24'),
+      getCafe24Shop(),
+      listCafe24Placements(),
+      listPlaceableBlocks(),
+      listIntegrationNotes(null, 'cafe24'),
+    ]);
+    return { integration, shop, placements, blocks, notes };
+  },
+  connect: connectCafe24,
+  save: saveCafe24Placements,
+  remove: () => removeIntegration('cafe24'),
+  dismiss: dismissIntegrationNote,
+};
+
+export interface Cafe24CardProps {
+  api: Cafe24Api;
+  paid: boolean;
+  /** Says something in the page's one live region (and its notice). */
+  announce: (text: string) => void;
+}
+
+export function Cafe24Card({ api, paid, announce }: Cafe24CardProps) {
+  const { t } = useTranslation();
+  const s = (key: string, options?: Record<string, unknown>) =>
+    t(`integrations.cafe24.${key}`, options);
+  const client = useQueryClient();
+  const state = useQuery({
+    queryKey: cafe24QueryKey,
+    queryFn: api.load,
+    refetchInterval: (query) => {
+      const shop = query.state.data?.shop;
+      const kind = shop ? loaderState(shop).kind : 'none';
+      return kind === 'removing' || kind === 'pending' ? WATCH_MS : false;
+    },
+  });
+  const reload = () => client.invalidateQueries({ queryKey: cafe24QueryKey });
+  const [mall, setMall] = useState('');
+  const [mallError, setMallError] = useState<string | undefined>();
+  const [connecting, setConnecting] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [confirming, setConfirming] = useState(false);
+  const data = state.data;
+  const integration = data?.integration ?? null;
+  const shop = data?.shop ?? null;
+  const granted = integration?.status === 'granted';
+
+  const connect = (mallId: string) => {
+    setError(null);
+    announce('');
+    const normalized = normalizeMallId(mallId);
+    if (!CAFE24_MALL_ID.test(normalized)) {
+      setMallError(integrationReason(t, new Error(CAFE24_MESSAGES.invalidMall)));
+      return;
+    }
+    setMallError(undefined);
+    setConnecting(true);
+    api
+      .connect(normalized, s('popupBlocked'))
+      .then(async (result) => {
+        if (result.status === 'connected') announce(s('connected', { name: result.workspaceName }));
+        else if (result.status === 'cancelled') announce(s('cancelled'));
+        else if (result.status === 'failed')
+          setError(t('integrations.failed', { reason: result.message }));
+        await reload();
+      })
+      .catch((cause: unknown) =>
+        setError(t('integrations.failed', { reason: integrationReason(t, cause) })),
+      )
+      .finally(() => setConnecting(false));
+  };
+
+  const loader = shop ? loaderState(shop) : null;
+  const screens = (list: string[]) =>
+    list.map((l) => s(`screens.${l === 'MAIN' ? 'main' : 'product_detail'}`)).join(', ');
+
+  return (
+    <li className="integration-card" aria-labelledby="integration-cafe24">
+      <div className="integration-card-head">
+        <Cafe24Mark />
+        <h2 id="integration-cafe24">{s('name')}</h2>
+        <span className={`status-chip status-${granted ? 'verified' : 'not_verified'}`}>
+          <span className="visually-hidden">{t('integrations.status')}: </span>
+          {t(granted ? 'integrations.granted' : 'integrations.notGranted')}
+        </span>
+      </div>
+      <p className="hint">{s('text')}</p>
+      {error ? (
+        <p className="error-text" role="alert">
+          {error}
+        </p>
+      ) : null}
+      {state.error ? (
+        <p className="error-text" role="alert">
+          {t('integrations.loadFailed', { reason: messageOf(state.error) })}{' '}
+          <button type="button" className="button button-ghost" onClick={() => void reload()}>
+            {t('integrations.retry')}
+          </button>
+        </p>
+      ) : null}
+      {shop ? (
+        <p className="integration-workspace">
+          {s('mall', { name: shop.mall_id })}
+          {' · '}
+          {t('integrations.connectedOn', { date: formatDate(shop.created_at) })}
+        </p>
+      ) : null}
+      {loader ? (
+        <p className={`integration-loader loader-${loader.kind}`} data-state={loader.kind}>
+          {loader.kind === 'installed'
+            ? s('loader.installed', { screens: screens(loader.locations) })
+            : loader.kind === 'failed'
+              ? s('loader.failed', { reason: loader.error })
+              : loader.kind === 'none' && !paid
+                ? s('loader.unpaid')
+                : s(`loader.${loader.kind}`)}
+        </p>
+      ) : null}
+      {integration?.status === 'not_granted' ? (
+        <p className="integration-warning" role="note">
+          {s('notGrantedText')}
+        </p>
+      ) : null}
+      {data ? (
+        <IntegrationNotes
+          notes={data.notes.filter(
+            (n) => n.code !== 'cafe24_unauthorized' || integration?.status !== 'not_granted',
+          )}
+          onDismiss={(note) =>
+            void api
+              .dismiss(note.id)
+              .then(() =>
+                client.setQueryData<Cafe24Data>(cafe24QueryKey, (d) =>
+                  d ? { ...d, notes: d.notes.filter((n) => n.id !== note.id) } : d,
+                ),
+              )
+              .catch((cause: unknown) =>
+                setError(t('integrations.failed', { reason: integrationReason(t, cause) })),
+              )
+          }
+        />
+      ) : null}
+      {data && !shop ? (
+        <form
+          className="integration-connect"
+          noValidate
+          onSubmit={(event) => {
+            event.preventDefault();
+            connect(mall);
+          }}
+        >
+          <TextField
+            label={s('mallLabel')}
+            hint={s('mallHint')}
+            value={mall}
+            onChange={(value) => {
+              setMall(value);
+              setMallError(undefined);
+            }}
+            max={200}
+            error={mallError}
+            disabled={!paid || connecting}
+          />
+          <div className="integration-actions">
+            <button
+              type="submit"
+              className="button button-primary"
+              disabled={connecting || !paid}
+              aria-describedby={paid ? undefined : 'cafe24-paid'}
+            >
+              {connecting ? s('connecting') : s('connect')}
+            </button>
+          </div>
+        </form>
+      ) : null}
+      {shop && !shop.removing ? (
+        <>
+          {granted && data ? (
+            <Cafe24Placements
+              key={shop.id}
+              blocks={data.blocks}
+              placements={data.placements}
+              disabled={!paid}
+              onSave={async (next) => {
+                await api.save(next);
+                announce(s('saved'));
+                await reload();
+              }}
+            />
+          ) : null}
+          <div className="integration-actions">
+            {!granted ? (
+              <button
+                type="button"
+                className="button button-primary"
+                disabled={connecting || !paid}
+                onClick={() => connect(shop.mall_id)}
+              >
+                {connecting ? s('connecting') : s('connectAgain')}
+              </button>
+            ) : null}
+            <button
+              type="button"
+              className="button button-danger"
+              disabled={connecting}
+              onClick={() => setConfirming(true)}
+            >
+              {t('integrations.remove')}
+            </button>
+          </div>
+        </>
+      ) : null}
+      {!paid ? (
+        <p id="cafe24-paid" className="paid-hint">
+          {t('integrations.paidOnly')}{' '}
+          <Link to={paths.profilePlan} className="paid-hint-link">
+            {t('integrations.upgrade')}
+          </Link>
+        </p>
+      ) : null}
+      <ConfirmDialog
+        open={confirming}
+        title={s('removeTitle')}
+        cancelLabel={t('common.cancel')}
+        confirmLabel={t('integrations.remove')}
+        onCancel={() => setConfirming(false)}
+        errorText={(cause) => t('integrations.failed', { reason: integrationReason(t, cause) })}
+        onConfirm={async () => {
+          await api.remove();
+          setConfirming(false);
+          announce(s('removing'));
+          await reload();
+        }}
+      >
+        <p>{s('removeText')}</p>
+      </ConfirmDialog>
+    </li>
+  );
+}
+
+/** Cafe24's name in a plain badge (not its logo). */
+function Cafe24Mark() {
+  return (
+    <span className="integration-mark integration-mark-cafe24" aria-hidden="true">
+      24
+    </span>
+  );
+}

@@ -1,0 +1,40 @@
+// Starts connecting a Cafe24 shop: answers the mall's authorise page for our app
+// (https://{mall_id}.cafe24api.com/api/v2/oauth/authorize) with the scopes we need, the redirect
+// to the dashboard's /oauth/cafe24, and a state signed for the caller and the mall (spent once by
+// set-cafe24). Paid owners only (spec: Integration is a paid feature).
+import { ZCafe24Authorize } from '@reaction-blocks/contracts/cafe24';
+import { BLOCK_MESSAGES, INTEGRATION_MESSAGES } from '@reaction-blocks/contracts/schemas';
+import { CAFE24_MESSAGES } from '@reaction-blocks/contracts/cafe24';
+import { cafe24App, cafe24AuthorizeUrl } from '../_shared/cafe24.ts';
+import { serviceClient } from '../_shared/clients.ts';
+import { handler, HttpError } from '../_shared/http.ts';
+import { allowedRedirect, signState } from '../_shared/oauth-state.ts';
+
+Deno.serve(
+  handler(
+    ZCafe24Authorize,
+    async ({ body, user }) => {
+      if (!allowedRedirect(body.redirectUrl, 'cafe24')) {
+        throw new HttpError(400, 'invalid_input', INTEGRATION_MESSAGES.invalidRedirect);
+      }
+      const db = serviceClient();
+      const { data: profile } = await db
+        .from('profiles')
+        .select('paid')
+        .eq('id', user.id)
+        .maybeSingle();
+      if (!profile?.paid)
+        throw new HttpError(403, 'paid_plan_required', BLOCK_MESSAGES.paidPlanRequired);
+      const { data: shop } = await db
+        .from('cafe24_shops')
+        .select('mall_id, removing')
+        .eq('user_id', user.id)
+        .maybeSingle();
+      if (shop && shop.mall_id !== body.mallId)
+        throw new HttpError(409, 'other_shop', CAFE24_MESSAGES.otherShop);
+      const state = await signState(cafe24App().clientSecret, user.id, Date.now(), body.mallId);
+      return { url: cafe24AuthorizeUrl(body.mallId, body.redirectUrl, state) };
+    },
+    { ownersOnly: true },
+  ),
+);

@@ -1,0 +1,43 @@
+// Places blocks on the connected mall's screens (docs/cafe24.md): the owner's whole list at once,
+// checked with the dashboard's schema, then by save_cafe24_placements (own reaction blocks; a
+// thread per product only for comment, qna and like on product pages). The jobs queue then
+// installs, changes or removes the loader's script tag to match. Paid owners only.
+import { ZSaveCafe24Placements } from '@reaction-blocks/contracts/cafe24';
+import { BLOCK_MESSAGES } from '@reaction-blocks/contracts/schemas';
+import { kickWorker } from '../_shared/background.ts';
+import { serviceClient } from '../_shared/clients.ts';
+import { handler, HttpError } from '../_shared/http.ts';
+
+Deno.serve(
+  handler(
+    ZSaveCafe24Placements,
+    async ({ body, user }) => {
+      const db = serviceClient();
+      const { data: profile } = await db
+        .from('profiles')
+        .select('paid')
+        .eq('id', user.id)
+        .maybeSingle();
+      if (!profile?.paid)
+        throw new HttpError(403, 'paid_plan_required', BLOCK_MESSAGES.paidPlanRequired);
+      const { data, error } = await db.rpc('save_cafe24_placements', {
+        p_user_id: user.id,
+        p_placements: body.placements.map((p) => ({
+          block_id: p.blockId,
+          location: p.location,
+          per_product: p.perProduct,
+          selector: p.selector,
+          position: p.position,
+        })),
+      });
+      if (error) {
+        if (error.code === 'PT404') throw new HttpError(404, 'not_found', error.message);
+        if (error.code === 'P0001') throw new HttpError(400, 'invalid_input', error.message);
+        throw new Error(error.message);
+      }
+      kickWorker();
+      return { placements: data };
+    },
+    { ownersOnly: true },
+  ),
+);

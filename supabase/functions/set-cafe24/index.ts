@@ -1,0 +1,82 @@
+// setCafe24 (spec: code and state): /oauth/cafe24 sends the code the mall gave it. We check the
+// state is the caller's and spend it (it names the mall the authorisation was for), exchange the
+// code at that mall's token endpoint within its minute, check the mall and the scopes, and keep
+// the tokens in private.integration_tokens (no client role can read them). The jobs queue then
+// installs the loader where the owner placed blocks, and keeps the refresh token alive.
+import {
+  CAFE24_MALL_ID,
+  CAFE24_MESSAGES,
+  CAFE24_SCOPES,
+  ZSetCafe24,
+} from '@reaction-blocks/contracts/cafe24';
+import { BLOCK_MESSAGES, INTEGRATION_MESSAGES } from '@reaction-blocks/contracts/schemas';
+import { kickWorker } from '../_shared/background.ts';
+import { Cafe24Error, cafe24App, exchangeCafe24Code } from '../_shared/cafe24.ts';
+import { tokenData } from '../_shared/cafe24-jobs.ts';
+import { serviceClient } from '../_shared/clients.ts';
+import { handler, HttpError } from '../_shared/http.ts';
+import { allowedRedirect, spendState } from '../_shared/oauth-state.ts';
+
+Deno.serve(
+  handler(
+    ZSetCafe24,
+    async ({ body, user }) => {
+      if (!allowedRedirect(body.redirectUrl, 'cafe24')) {
+        throw new HttpError(400, 'invalid_input', INTEGRATION_MESSAGES.invalidRedirect);
+      }
+      const db = serviceClient();
+      // a forged, expired, another user's or an already used state
+      const claims = await spendState(db, cafe24App().clientSecret, body.state, user.id);
+      if (!claims || !CAFE24_MALL_ID.test(claims.data)) {
+        throw new HttpError(400, 'invalid_state', INTEGRATION_MESSAGES.invalidState);
+      }
+      const { data: profile } = await db
+        .from('profiles')
+        .select('paid')
+        .eq('id', user.id)
+        .maybeSingle();
+      if (!profile?.paid)
+        throw new HttpError(403, 'paid_plan_required', BLOCK_MESSAGES.paidPlanRequired);
+      const mallId = claims.data;
+      let tokens;
+      try {
+        tokens = await exchangeCafe24Code(mallId, body.code, body.redirectUrl);
+      } catch (err) {
+        const kind = err instanceof Cafe24Error ? err.kind : 'unavailable';
+        console.error('[set-cafe24]', kind, (err as Error).message);
+        if (kind === 'unavailable' || kind === 'uncertain' || kind === 'rate_limited')
+          throw new HttpError(503, 'cafe24_unavailable', CAFE24_MESSAGES.unavailable);
+        throw new HttpError(400, 'invalid_code', CAFE24_MESSAGES.invalidCode);
+      }
+      if (tokens.mallId && tokens.mallId !== mallId)
+        throw new HttpError(400, 'wrong_mall', CAFE24_MESSAGES.wrongMall);
+      if (!CAFE24_SCOPES.every((s) => tokens.scopes.includes(s)))
+        throw new HttpError(400, 'missing_scope', CAFE24_MESSAGES.missingScope);
+      const { data, error } = await db.rpc('save_cafe24_connection', {
+        p_user_id: user.id,
+        p_mall_id: mallId,
+        p_shop_no: tokens.shopNo,
+        p_scopes: tokens.scopes,
+        p_access_token: tokens.accessToken,
+        p_refresh_token: tokens.refreshToken,
+        p_token_data: tokenData(tokens),
+      });
+      if (error) {
+        if (error.code === 'P0409')
+          throw new HttpError(
+            409,
+            error.message === CAFE24_MESSAGES.otherShop ? 'other_shop' : 'other_account',
+            error.message,
+          );
+        throw new Error(error.message);
+      }
+      kickWorker();
+      const saved = data as { status: string; mall_id: string; shop_id: string };
+      return {
+        status: true,
+        integration: { provider: 'cafe24', status: saved.status, mallId: saved.mall_id },
+      };
+    },
+    { ownersOnly: true },
+  ),
+);

@@ -1,0 +1,479 @@
+// Cafe24 end to end through the providers server's fake, with the edge functions and the jobs
+// worker as they run (docs/cafe24.md): connect (cafe24-authorize, the mall's consent page,
+// set-cafe24), place blocks (save-cafe24-placements), the loader's script tag installed, changed
+// and removed by the queue, the loader's read (get_cafe24_embed), disconnect, the plan's end, the
+// refresh token kept alive and a refresh refused (shown to the owner), and the hostile cases:
+// forged, expired, reused and another owner's state, another owner's shop, a code of another mall,
+// tokens never readable by a client role.
+import { createHmac, randomBytes } from 'node:crypto';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { backgroundEnv } from '../local/stack.ts';
+import {
+  anonClient,
+  callFunction,
+  newUser,
+  serviceClient,
+  sql,
+  stack,
+  type TestUser,
+} from './support/clients.ts';
+import {
+  cafe24Consent,
+  cafe24Control,
+  cafe24Mall,
+  eventually,
+  LOCAL_CAFE24,
+  newMallId,
+  providersUrl,
+} from './support/providers.ts';
+
+const REDIRECT = 'http://127.0.0.1:54323/oauth/cafe24';
+
+async function runWorker() {
+  const res = await fetch(`${stack().apiUrl}/functions/v1/jobs-worker`, {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${backgroundEnv(stack().jwtSecret, '').JOBS_WORKER_SECRET}`,
+      'content-type': 'application/json',
+    },
+    body: '{}',
+  });
+  expect(res.status).toBe(200);
+}
+
+async function paidOwner(label: string): Promise<TestUser> {
+  const owner = await newUser(label);
+  await sql('update public.profiles set paid = true, block_limit = 20 where id = $1', [owner.id]);
+  return owner;
+}
+
+async function createBlock(owner: TestUser, type: string): Promise<string> {
+  const { data, error } = await owner.client.rpc('create_block', { p_block_type: type });
+  expect(error).toBeNull();
+  return (data as { id: string }).id;
+}
+
+async function authorize(owner: TestUser, mallId: string) {
+  const start = await callFunction(
+    'cafe24-authorize',
+    { mallId, redirectUrl: REDIRECT },
+    owner.accessToken,
+  );
+  expect(start.status, JSON.stringify(start.json)).toBe(200);
+  return (start.json.data as { url: string }).url;
+}
+
+/** The whole connect flow as the dashboard and the browser run it. */
+async function connect(owner: TestUser, mallId: string) {
+  const url = await authorize(owner, mallId);
+  const back = await cafe24Consent(url);
+  const set = await callFunction(
+    'set-cafe24',
+    { code: back.code, state: back.state, redirectUrl: REDIRECT },
+    owner.accessToken,
+  );
+  expect(set.status, JSON.stringify(set.json)).toBe(200);
+  return set.json.data as { integration: { provider: string; status: string; mallId: string } };
+}
+
+async function place(owner: TestUser, placements: Array<Record<string, unknown>>) {
+  return callFunction('save-cafe24-placements', { placements }, owner.accessToken);
+}
+
+const shopOf = async (owner: TestUser) =>
+  (
+    await sql<{
+      id: string;
+      script_no: string | null;
+      removing: boolean;
+      loader_error: string | null;
+    }>('select id, script_no, removing, loader_error from public.cafe24_shops where user_id = $1', [
+      owner.id,
+    ])
+  )[0];
+
+const ourTags = async (mallId: string) =>
+  (await cafe24Mall(mallId)).scriptTags.filter((t) => t.client_id === LOCAL_CAFE24.clientId);
+
+/** The loader's read, as the loader sends it (a GET with the anon key). */
+async function embed(shopId: string) {
+  const res = await fetch(`${stack().apiUrl}/rest/v1/rpc/get_cafe24_embed?p_shop=${shopId}`, {
+    headers: { apikey: stack().anonKey, Authorization: `Bearer ${stack().anonKey}` },
+  });
+  expect(res.status).toBe(200);
+  return {
+    cache: res.headers.get('cache-control'),
+    body: (await res.json()) as {
+      owner_id: string | null;
+      placements: Array<{ block_id: string; type: string; location: string; per_product: boolean }>;
+    },
+  };
+}
+
+/** A state signed the way the functions sign it, with the local app's secret (for forged ones). */
+function signedState(userId: string, mallId: string, expires: number): string {
+  const b64 = (b: Buffer) => b.toString('base64url');
+  const body = b64(
+    Buffer.from(JSON.stringify({ u: userId, e: expires, n: b64(randomBytes(12)), d: mallId })),
+  );
+  const mac = b64(createHmac('sha256', LOCAL_CAFE24.clientSecret).update(body).digest());
+  return `${body}.${mac}`;
+}
+
+let owner: TestUser;
+let mallId: string;
+let comment: string;
+let like: string;
+let form: string;
+
+beforeAll(async () => {
+  owner = await paidOwner('cafe24-owner');
+  mallId = newMallId();
+  comment = await createBlock(owner, 'comment');
+  like = await createBlock(owner, 'like');
+  form = await createBlock(owner, 'form');
+});
+
+describe('connecting a shop', () => {
+  it('connects through the mall consent page; the tokens stay out of every client role’s reach', async () => {
+    const url = new URL(await authorize(owner, mallId));
+    expect(url.pathname).toBe(`/cafe24/${mallId}/api/v2/oauth/authorize`);
+    expect(Object.fromEntries(url.searchParams)).toMatchObject({
+      response_type: 'code',
+      client_id: LOCAL_CAFE24.clientId,
+      redirect_uri: REDIRECT,
+      scope: 'mall.read_application,mall.write_application',
+    });
+    expect(url.searchParams.get('state')).toMatch(/^[\w-]+\.[\w-]+$/);
+    const page = await fetch(url);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('Local development authorisation');
+
+    const set = await connect(owner, mallId);
+    expect(set.integration).toEqual({ provider: 'cafe24', status: 'granted', mallId });
+
+    // the owner reads the shop and the integration, never a token
+    const { data: shops } = await owner.client.from('cafe24_shops').select('*');
+    expect(shops).toHaveLength(1);
+    expect(JSON.stringify(shops)).not.toMatch(/access|refresh/i);
+    const { data: integrations } = await owner.client
+      .from('integrations')
+      .select('*')
+      .eq('provider', 'cafe24');
+    expect(integrations).toMatchObject([{ status: 'granted', workspace_name: mallId }]);
+    const [token] = await sql<{ access_token: string; refresh_token: string }>(
+      `select t.access_token, t.refresh_token from private.integration_tokens t
+       join public.integrations i on i.id = t.integration_id where i.user_id = $1 and i.provider = 'cafe24'`,
+      [owner.id],
+    );
+    expect(token!.access_token.length).toBeGreaterThan(10);
+    for (const client of [anonClient(), owner.client, (await newUser('cafe24-stranger')).client]) {
+      const direct = await client
+        .schema('private' as never)
+        .from('integration_tokens')
+        .select('*');
+      expect(direct.data ?? []).toEqual([]);
+      const viaRpc = await client.rpc('cafe24_shop_context', { p_user_id: owner.id });
+      expect(viaRpc.error).not.toBeNull();
+      const strangerShops = await client.from('cafe24_shops').select('*').neq('user_id', owner.id);
+      expect(strangerShops.data ?? []).toEqual([]);
+    }
+    const anonShop = await anonClient().from('cafe24_shops').select('*');
+    expect(anonShop.data ?? []).toEqual([]);
+  });
+
+  it('installs the loader where blocks are placed, changes it with the placements, and serves them', async () => {
+    const shop = (await shopOf(owner))!;
+    // nothing placed yet: no tag
+    await runWorker();
+    expect(await ourTags(mallId)).toEqual([]);
+
+    const saved = await place(owner, [
+      { blockId: comment, location: 'product_detail', perProduct: true, selector: '', position: 0 },
+      {
+        blockId: like,
+        location: 'product_detail',
+        perProduct: true,
+        selector: '#prdDetail',
+        position: 1,
+      },
+    ]);
+    expect(saved.status, JSON.stringify(saved.json)).toBe(200);
+    await runWorker();
+    const [tag] = await eventually(async () => {
+      const tags = await ourTags(mallId);
+      return tags.length === 1 && tags;
+    });
+    expect(tag!.display_location).toEqual(['PRODUCT_DETAIL']);
+    const src = new URL(tag!.src);
+    expect(src.pathname).toBe('/sdk/cdn/cafe24.js');
+    expect(Object.fromEntries(src.searchParams)).toEqual({
+      shop: shop.id,
+      project: stack().apiUrl,
+      key: stack().anonKey,
+    });
+    await eventually(async () => (await shopOf(owner))!.script_no === tag!.script_no);
+
+    const { body, cache } = await embed(shop.id);
+    expect(cache).toContain('public');
+    expect(body.owner_id).toBe(owner.id);
+    expect(body.placements.map((p) => [p.type, p.location, p.per_product])).toEqual([
+      ['comment', 'product_detail', true],
+      ['like', 'product_detail', true],
+    ]);
+
+    // the main page too: the same tag, changed in place
+    await place(owner, [
+      { blockId: comment, location: 'product_detail', perProduct: true, selector: '', position: 0 },
+      { blockId: form, location: 'main', perProduct: true, selector: '', position: 0 },
+    ]);
+    await runWorker();
+    const [changed] = await eventually(async () => {
+      const tags = await ourTags(mallId);
+      return tags.length === 1 && tags[0]!.display_location.length === 2 && tags;
+    });
+    expect(changed!.script_no).toBe(tag!.script_no);
+    expect(changed!.display_location.sort()).toEqual(['MAIN', 'PRODUCT_DETAIL']);
+    // a thread per product only where it means something
+    expect((await embed(shop.id)).body.placements.find((p) => p.type === 'form')!.per_product).toBe(
+      false,
+    );
+
+    // the storefront stand-in loads it on a product page and on the main page
+    const productPage = await (
+      await fetch(`${providersUrl()}/cafe24/${mallId}/product/detail.html?product_no=12`)
+    ).text();
+    expect(productPage).toContain(`src="${changed!.src.replace(/&/g, '&amp;')}"`);
+  });
+
+  it('refuses what a hostile caller tries: forged, expired, reused and foreign states, another owner’s shop and blocks', async () => {
+    const other = await paidOwner('cafe24-other');
+    const url = await authorize(other, mallId);
+    const back = await cafe24Consent(url);
+    // the victim's session with the attacker's code and state
+    const stolen = await callFunction(
+      'set-cafe24',
+      { code: back.code, state: back.state, redirectUrl: REDIRECT },
+      owner.accessToken,
+    );
+    expect([stolen.status, stolen.json.error?.code]).toEqual([400, 'invalid_state']);
+    const forged = await callFunction(
+      'set-cafe24',
+      { code: back.code, state: `${back.state}x`, redirectUrl: REDIRECT },
+      other.accessToken,
+    );
+    expect([forged.status, forged.json.error?.code]).toEqual([400, 'invalid_state']);
+    const expired = await callFunction(
+      'set-cafe24',
+      {
+        code: back.code,
+        state: signedState(other.id, mallId, Date.now() - 1000),
+        redirectUrl: REDIRECT,
+      },
+      other.accessToken,
+    );
+    expect([expired.status, expired.json.error?.code]).toEqual([400, 'invalid_state']);
+    // the mall is connected to the first owner: the second is told so, and nothing changes
+    const taken = await callFunction(
+      'set-cafe24',
+      { code: back.code, state: back.state, redirectUrl: REDIRECT },
+      other.accessToken,
+    );
+    expect([taken.status, taken.json.error?.code]).toEqual([409, 'other_account']);
+    const [row] = await sql<{ user_id: string }>(
+      'select user_id from public.cafe24_shops where mall_id = $1',
+      [mallId],
+    );
+    expect(row!.user_id).toBe(owner.id);
+    // the state is spent even though the connection was refused
+    const reused = await callFunction(
+      'set-cafe24',
+      { code: back.code, state: back.state, redirectUrl: REDIRECT },
+      other.accessToken,
+    );
+    expect([reused.status, reused.json.error?.code]).toEqual([400, 'invalid_state']);
+
+    // a code the operator of another mall gave, with a state for this mall
+    const otherMall = newMallId();
+    const codeElsewhere = await cafe24Consent(await authorize(other, otherMall));
+    const stateHere = new URL(await authorize(other, newMallId())).searchParams.get('state')!;
+    const crossed = await callFunction(
+      'set-cafe24',
+      { code: codeElsewhere.code, state: stateHere, redirectUrl: REDIRECT },
+      other.accessToken,
+    );
+    expect([crossed.status, crossed.json.error?.code]).toEqual([400, 'invalid_code']);
+
+    // another owner's blocks cannot be placed; a foreign redirect and free owners are refused
+    const foreignBlock = await place(other, [
+      { blockId: comment, location: 'product_detail', perProduct: true, selector: '', position: 0 },
+    ]);
+    expect(foreignBlock.status).toBe(404);
+    const foreign = await callFunction(
+      'cafe24-authorize',
+      { mallId: newMallId(), redirectUrl: 'https://evil.example/oauth/cafe24' },
+      other.accessToken,
+    );
+    expect([foreign.status, foreign.json.error?.code]).toEqual([400, 'invalid_input']);
+    const free = await newUser('cafe24-free');
+    const unpaid = await callFunction(
+      'cafe24-authorize',
+      { mallId: newMallId(), redirectUrl: REDIRECT },
+      free.accessToken,
+    );
+    expect([unpaid.status, unpaid.json.error?.code]).toEqual([403, 'paid_plan_required']);
+    const badMall = await callFunction(
+      'cafe24-authorize',
+      { mallId: 'evil.example.com/x', redirectUrl: REDIRECT },
+      other.accessToken,
+    );
+    expect(badMall.status).toBe(400);
+    // the owner's placements are the owner's: nothing changed for them
+    expect((await embed((await shopOf(owner))!.id)).body.placements).toHaveLength(2);
+  });
+
+  it('keeps the refresh token alive through the queue, and shows a refused refresh to the owner', async () => {
+    const before = (await cafe24Mall(mallId)).tokens.filter((t) => !t.ended).length;
+    expect(before).toBeGreaterThan(0);
+    // the daily keep-alive, due now
+    await sql(
+      `update private.jobs set run_at = now() where kind = 'cafe24.refresh' and group_key = $1 and status = 'queued'`,
+      [`cafe24:${owner.id}`],
+    );
+    const [old] = await sql<{ refresh_token: string }>(
+      `select t.refresh_token from private.integration_tokens t join public.integrations i on i.id = t.integration_id
+       where i.user_id = $1 and i.provider = 'cafe24'`,
+      [owner.id],
+    );
+    await runWorker();
+    await eventually(async () => {
+      const [now] = await sql<{ refresh_token: string }>(
+        `select t.refresh_token from private.integration_tokens t join public.integrations i on i.id = t.integration_id
+         where i.user_id = $1 and i.provider = 'cafe24'`,
+        [owner.id],
+      );
+      return now!.refresh_token !== old!.refresh_token;
+    });
+    const [next] = await sql<{ run_at: Date }>(
+      `select run_at from private.jobs where kind = 'cafe24.refresh' and group_key = $1 and status = 'queued'`,
+      [`cafe24:${owner.id}`],
+    );
+    expect(next!.run_at.getTime()).toBeGreaterThan(Date.now() + 23 * 3600_000);
+
+    // the operator revoked the app's access: the next refresh (the access token has run out) is refused
+    await cafe24Control(mallId, { refuseRefresh: true, expireAccess: true });
+    await sql(
+      `update private.integration_tokens t set token_data = t.token_data || '{"expires_at": "2020-01-01T00:00:00Z"}'
+       from public.integrations i where i.id = t.integration_id and i.user_id = $1 and i.provider = 'cafe24'`,
+      [owner.id],
+    );
+    await place(owner, [
+      { blockId: comment, location: 'product_detail', perProduct: true, selector: '', position: 0 },
+    ]);
+    await runWorker();
+    await eventually(async () => {
+      const { data } = await owner.client
+        .from('integrations')
+        .select('status')
+        .eq('provider', 'cafe24')
+        .single();
+      return (data as { status: string }).status === 'not_granted';
+    });
+    const { data: notes } = await owner.client
+      .from('integration_notes')
+      .select('provider, code')
+      .eq('provider', 'cafe24');
+    expect(notes).toEqual([{ provider: 'cafe24', code: 'cafe24_unauthorized' }]);
+
+    // connecting again grants it again, drops the note and syncs
+    await cafe24Control(mallId, { refuseRefresh: false });
+    await connect(owner, mallId);
+    const { data: after } = await owner.client
+      .from('integration_notes')
+      .select('code')
+      .eq('provider', 'cafe24');
+    expect(after).toEqual([]);
+    await runWorker();
+    await eventually(async () => {
+      const tags = await ourTags(mallId);
+      return tags.length === 1 && tags[0]!.display_location.join() === 'PRODUCT_DETAIL';
+    });
+  });
+
+  it('takes the loader off when the plan ends, and puts it back when the owner pays again', async () => {
+    const shop = (await shopOf(owner))!;
+    await sql('update public.profiles set paid = false where id = $1', [owner.id]);
+    // nothing shows at once, whatever the mall still has
+    expect((await embed(shop.id)).body.placements).toEqual([]);
+    await runWorker();
+    await eventually(async () => (await ourTags(mallId)).length === 0);
+    await eventually(async () => (await shopOf(owner))!.script_no === null);
+    await sql('update public.profiles set paid = true where id = $1', [owner.id]);
+    await runWorker();
+    await eventually(async () => (await ourTags(mallId)).length === 1);
+    expect((await embed(shop.id)).body.placements).toHaveLength(1);
+  });
+
+  it('removes the tag on disconnect (retrying through an outage), then the shop and its tokens', async () => {
+    const shop = (await shopOf(owner))!;
+    // someone else's tag in the mall stays
+    await cafe24Control(mallId, {
+      addTag: { client_id: 'another-app', src: 'https://other.example/app.js' },
+    });
+    await cafe24Control(mallId, { failure: 'outage' });
+    try {
+      const removed = await callFunction(
+        'remove-integration',
+        { mode: 'cafe24' },
+        owner.accessToken,
+      );
+      expect(removed.json.data).toEqual({ status: true, removing: true });
+      expect((await embed(shop.id)).body.placements).toEqual([]);
+      await runWorker();
+      await eventually(async () => {
+        const [job] = await sql<{ status: string; last_error: string | null }>(
+          `select status, last_error from private.jobs where kind = 'cafe24.sync' and group_key = $1 order by id desc limit 1`,
+          [`cafe24:${owner.id}`],
+        );
+        return job?.status === 'queued' && /Service Unavailable|503/.test(job.last_error ?? '');
+      });
+      expect((await ourTags(mallId)).length).toBe(1);
+    } finally {
+      await cafe24Control(mallId, { failure: null });
+    }
+    await sql(
+      `update private.jobs set run_at = now() where kind = 'cafe24.sync' and group_key = $1 and status = 'queued'`,
+      [`cafe24:${owner.id}`],
+    );
+    await runWorker();
+    await eventually(async () => (await ourTags(mallId)).length === 0);
+    await eventually(async () => (await shopOf(owner)) === undefined);
+    const left = await sql(
+      `select 1 from public.integrations where user_id = $1 and provider = 'cafe24'
+       union all select 1 from public.cafe24_placements where user_id = $1`,
+      [owner.id],
+    );
+    expect(left).toEqual([]);
+    expect((await cafe24Mall(mallId)).scriptTags.map((t) => t.client_id)).toEqual(['another-app']);
+  });
+
+  it('lets an operator who deleted the app disconnect without an answer from the mall', async () => {
+    const owner2 = await paidOwner('cafe24-uninstalled');
+    const mall = newMallId();
+    await connect(owner2, mall);
+    const block = await createBlock(owner2, 'qna');
+    await place(owner2, [
+      { blockId: block, location: 'main', perProduct: false, selector: '', position: 0 },
+    ]);
+    await runWorker();
+    await eventually(async () => (await ourTags(mall)).length === 1);
+    // the operator deletes the app in the mall's admin: its tags go with it, its tokens stop working
+    await cafe24Control(mall, { uninstall: true });
+    await callFunction('remove-integration', { mode: 'cafe24' }, owner2.accessToken);
+    await runWorker();
+    await eventually(async () => (await shopOf(owner2)) === undefined);
+    const service = serviceClient();
+    const { data } = await service.from('integrations').select('id').eq('user_id', owner2.id);
+    expect(data).toEqual([]);
+  });
+});
