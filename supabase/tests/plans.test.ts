@@ -882,8 +882,14 @@ describe('stop, change, expiry', () => {
       const [row] = await paymentsOf(owner.id);
       return row!.is_active && row!.end_date > today();
     }, 60_000); // the shared queue may hold other files' jobs ahead of it
-    // PayPal ended it: the check ends the plan
+    // PayPal ended it: the check ends the plan. The fake tells us by webhook too; that is let
+    // through first (on a busy machine it came after the update below and undid it), then
+    // forgotten, as if it had been lost
     await paypalClientCancel(sub);
+    await eventually(async () => {
+      await runWorker();
+      return !(await paymentsOf(owner.id))[0]!.auto_renew;
+    }, 60_000);
     await sql(
       `update public.payments set start_date = current_date - 31, end_date = current_date - 1, auto_renew = true where id = $1`,
       [paymentId],
