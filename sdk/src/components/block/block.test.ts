@@ -258,10 +258,17 @@ describe('reaction-block', () => {
     expect(ids()).to.deep.equal(all);
 
     // Sign in through the popup handshake: the popup stores the session and posts back.
+    // The popup answers once it is open (a real one: after the visitor signs in, seconds later);
+    // the sign-in code may still be on its way when the menu item is clicked.
     const open = window.open;
-    window.open = (() => ({ closed: false })) as unknown as typeof window.open;
+    let opened = false;
+    window.open = (() => {
+      opened = true;
+      return { closed: false };
+    }) as unknown as typeof window.open;
     try {
       await menu('Sign in with Google');
+      await until(() => opened);
       localStorage.setItem(
         'reaction-blocks.session:' + PROJECT,
         JSON.stringify({
