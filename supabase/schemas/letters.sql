@@ -69,6 +69,9 @@ create table public.publishes (
   reply_to text check (char_length(reply_to) <= 320),
   skipped_count integer not null default 0 check (skipped_count >= 0),
   failed_count integer not null default 0 check (failed_count >= 0),
+  -- the form whose responses send this letter by themselves (letter-triggers.sql): one such
+  -- automatic send per letter and form, its deliveries one per address
+  trigger_block_id uuid references public.blocks (id) on delete set null,
   foreign key (block_id, user_id) references public.blocks (id, owner_id) on delete cascade
 );
 comment on table public.publishes is 'One letter send (publish) of a letter block with its delivery counts. Written by the send functions.';
@@ -76,6 +79,9 @@ alter table public.publishes enable row level security;
 revoke insert, update, delete on public.publishes from anon, authenticated;
 create index publishes_block_id_created_at_idx on public.publishes (block_id, created_at desc);
 create index publishes_user_id_idx on public.publishes (user_id);
+create unique index publishes_block_id_trigger_block_id_idx on public.publishes (block_id, trigger_block_id)
+  where trigger_block_id is not null;
+create index publishes_trigger_block_id_idx on public.publishes (trigger_block_id);
 
 create policy "Owners can read their publishes" on public.publishes
   for select to authenticated using (user_id = (select auth.uid()));

@@ -306,6 +306,16 @@ begin
          and v_row.as_visitor_info is distinct from v_old.as_visitor_info then
         perform private.raise_paid_required('as_visitor_info');
       end if;
+      -- a letter the form sends by itself: paid, from a mail question (letter-triggers.sql)
+      if v_row.trigger_letter_block is not null
+         and v_row.trigger_letter_block is distinct from v_old.trigger_letter_block then
+        if not p_paid then
+          perform private.raise_paid_required('trigger_letter_block');
+        end if;
+        if v_row.type <> 'mail' then
+          raise exception 'Not valid letter block' using errcode = 'P0001';
+        end if;
+      end if;
       if v_row.trigger_letter_block is not null
          and v_row.trigger_letter_block is distinct from v_old.trigger_letter_block
          and not exists (

@@ -722,9 +722,10 @@ describe('sending', () => {
     expect(await mailbox(to)).toEqual([]);
   });
 
-  it('the skip reasons the history translates are the ones prepare_letter_jobs writes', async () => {
+  it('the skip reasons the history translates are the ones the database writes', async () => {
     const [fn] = await sql<{ def: string }>(
-      "select pg_get_functiondef('public.prepare_letter_jobs(bigint[])'::regprocedure) as def",
+      `select pg_get_functiondef('public.prepare_letter_jobs(bigint[])'::regprocedure)
+              || pg_get_functiondef('public.reserve_trigger_letter(bigint, jsonb)'::regprocedure) as def`,
     );
     for (const reason of Object.values(DELIVERY_SKIP_REASONS)) {
       expect(fn!.def, reason).toContain(`'${reason}'`);

@@ -232,6 +232,8 @@ describe('catalogue: what client roles are granted', () => {
       'live_new_response_count',
       // issue 18: an audience send's counts, counted by the database (the caller's own members)
       'letter_send_groups',
+      // issue 18: the letters a form question may send by itself (the caller's own)
+      'trigger_letter_choices',
     ];
     expect(
       rows

@@ -688,7 +688,16 @@ describe('save-block: bad payloads fail with the right message and change nothin
     await expectRefused(
       user,
       blockId,
-      { questions: [question({ trigger_letter_block: theirLetter })] },
+      { questions: [question({ type: 'mail', trigger_letter_block: theirLetter })] },
+      400,
+      'Not valid letter block',
+    );
+    // the owner's own letter, from a question that is not the respondent's address
+    const ownLetter = await block(user, 'notion_letter');
+    await expectRefused(
+      user,
+      blockId,
+      { questions: [question({ type: 'short_text', trigger_letter_block: ownLetter })] },
       400,
       'Not valid letter block',
     );
@@ -704,6 +713,7 @@ describe('save-block: paid-only features', () => {
     const user = await owner(false);
     const comment = await block(user, 'comment');
     const form = await block(user, 'form');
+    const letter = await block(user, 'notion_letter');
     const cases: [string, Record<string, unknown>][] = [
       [comment, { settings: { theme: 'custom' } }],
       [comment, { settings: { custom_color: { '--PRIMARY': '#ff0000' } } }],
@@ -714,6 +724,7 @@ describe('save-block: paid-only features', () => {
       [comment, { settings: { allow_creator_email: true } }],
       [comment, { privateSettings: { notion_database: 'db-1' } }],
       [form, { questions: [question({ as_visitor_info: 'email', type: 'mail' })] }],
+      [form, { questions: [question({ type: 'mail', trigger_letter_block: letter })] }],
     ];
     for (const [blockId, body] of cases) {
       const before = await snapshot(blockId);

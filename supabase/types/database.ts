@@ -1250,6 +1250,7 @@ export type Database = {
           skipped_count: number;
           subject: string;
           text: string | null;
+          trigger_block_id: string | null;
           user_id: string;
         };
         ComputedFields: never;
@@ -1273,6 +1274,7 @@ export type Database = {
           skipped_count?: number;
           subject?: string;
           text?: string | null;
+          trigger_block_id?: string | null;
           user_id: string;
         };
         Update: {
@@ -1295,6 +1297,7 @@ export type Database = {
           skipped_count?: number;
           subject?: string;
           text?: string | null;
+          trigger_block_id?: string | null;
           user_id?: string;
         };
         Relationships: [
@@ -1304,6 +1307,13 @@ export type Database = {
             isOneToOne: false;
             referencedRelation: 'blocks';
             referencedColumns: ['id', 'owner_id'];
+          },
+          {
+            foreignKeyName: 'publishes_trigger_block_id_fkey';
+            columns: ['trigger_block_id'];
+            isOneToOne: false;
+            referencedRelation: 'blocks';
+            referencedColumns: ['id'];
           },
         ];
       };
@@ -1880,6 +1890,7 @@ export type Database = {
         };
         Returns: Json;
       };
+      reserve_trigger_letter: { Args: { p_job_id: number; p_sender: Json }; Returns: Json };
       response_monthly_count: {
         Args: {
           p_profile: Omit<
@@ -1964,6 +1975,16 @@ export type Database = {
         Returns: Json;
       };
       toggle_message_like: { Args: { p_liked?: boolean; p_message_id: string }; Returns: Json };
+      trigger_letter_choices: {
+        Args: Record<PropertyKey, never>;
+        Returns: {
+          has_html: boolean;
+          id: string;
+          name: string;
+          sender_verified: boolean;
+          type: Database['public']['Enums']['block_type'];
+        }[];
+      };
       unlink_notion_target: {
         Args: { p_block_id: string; p_reason: string; p_target_id: string };
         Returns: boolean;

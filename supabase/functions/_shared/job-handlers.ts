@@ -10,6 +10,7 @@ import { planJobHandlers } from './plan-jobs.ts';
 import { notionHandler } from './notion-jobs.ts';
 import { cafe24JobHandlers } from './cafe24-jobs.ts';
 import { letterDocument, letterFooter } from './letter/render.ts';
+import { letterTriggerHandler } from './letter/trigger-jobs.ts';
 import { renderQuotaNotice, type QuotaNoticeContext } from './quota-mail.ts';
 
 interface PreparedNotification {
@@ -213,6 +214,8 @@ export const handlers: Record<string, JobHandler> = {
   ...planJobHandlers,
   notion: notionHandler,
   letter,
+  // the letter a form response sends by itself: reserves a `letter` job (letter/trigger-jobs.ts)
+  'letter.trigger': letterTriggerHandler,
   'quota.notice': quotaNotice,
   // Cafe24: sync (the loader's script tag), refresh (keep the refresh token alive)
   ...cafe24JobHandlers,

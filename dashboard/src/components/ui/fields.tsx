@@ -155,6 +155,8 @@ export interface SelectOption<T extends string> {
   label: string;
   /** The language of the label, when it is not the page's (a language's own name). */
   lang?: string;
+  /** Shown but not choosable (the label or the field's hint says why). */
+  disabled?: boolean;
 }
 
 export interface SelectFieldProps<T extends string> extends FieldDescription {
@@ -192,7 +194,12 @@ export function SelectField<T extends string>({
         onChange={(event) => onChange(event.target.value as T)}
       >
         {options.map((option) => (
-          <option key={option.value} value={option.value} lang={option.lang}>
+          <option
+            key={option.value}
+            value={option.value}
+            lang={option.lang}
+            disabled={option.disabled}
+          >
             {option.label}
           </option>
         ))}

@@ -54,6 +54,8 @@ export const DELIVERY_SKIP_REASONS = {
   suppressed: 'the address is suppressed (bounce or complaint)',
   suspended: 'the sender is suspended (bounces or complaints)',
   senderNotVerified: 'the sender address is no longer verified',
+  /** a letter a form sends by itself, past the month's quota (reserve_trigger_letter) */
+  quota: 'the monthly email quota is used up',
 } as const;
 
 /** The public brunch profile link prefix (brunch_verify_modal.link_error without it). */

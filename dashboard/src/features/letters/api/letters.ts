@@ -19,7 +19,8 @@ import { invokeFunction, supabase } from '../../../lib/supabase';
 type Tables = Database['public']['Tables'];
 export type LetterBlockRow = Omit<Tables['blocks']['Row'], Tables['blocks']['ComputedFields']>; // select('*'): the columns, not the computed fields
 export type LetterPrivateRow = Tables['block_private']['Row'];
-export type PublishRow = Tables['publishes']['Row'];
+/** A send, with the name of the form that sends it by itself (automatic sends only). */
+export type PublishRow = Tables['publishes']['Row'] & { trigger_block: { name: string } | null };
 
 export interface LetterData {
   block: LetterBlockRow;
@@ -165,7 +166,8 @@ export async function listNotSentReasons(
 export async function listPublishes(blockId: string, before?: string): Promise<PublishRow[]> {
   let query = supabase
     .from('publishes')
-    .select('*')
+    // the form is named by its foreign key: publishes reference blocks twice
+    .select('*, trigger_block:blocks!publishes_trigger_block_id_fkey(name)')
     .eq('block_id', blockId)
     .order('created_at', { ascending: false })
     .limit(10);

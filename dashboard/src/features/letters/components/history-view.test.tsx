@@ -37,6 +37,8 @@ const publish = (fields: Partial<PublishRow> = {}): PublishRow =>
     complaint_count: 0,
     skipped_count: 1,
     failed_count: 2,
+    trigger_block_id: null,
+    trigger_block: null,
     ...fields,
   }) as PublishRow;
 
@@ -76,12 +78,22 @@ describe('letter history', () => {
       publish({ id: 'p1', subject: 'To all', group_name: 'activated', failed_count: 0 }),
       publish({ id: 'p2', subject: 'To friends', group_name: 'friends', failed_count: 0 }),
       publish({ id: 'p3', subject: 'Typed', group_name: null, failed_count: 0 }),
+      publish({
+        id: 'p4',
+        subject: 'Welcome',
+        failed_count: 0,
+        trigger_block_id: 'form-1',
+        trigger_block: { name: 'Sign-up form' },
+      }),
     ]);
     renderWithProviders(<HistoryView blockId="b1" />, { session: signedInSession() });
     const list = await screen.findByRole('navigation', { name: 'Sent letters' });
     await within(list).findByText(/To everyone in your audience/);
     expect(within(list).getByText(/To the group friends/)).toBeTruthy();
     expect(within(list).getByText(/To typed-in addresses/)).toBeTruthy();
+    expect(
+      within(list).getByText(/Automatic: to each new address of the form Sign-up form/),
+    ).toBeTruthy();
     expect(list.textContent).not.toMatch(/activated/);
   });
 

@@ -61,6 +61,14 @@ function NotSent({ ownerId, publish }: { ownerId: string; publish: PublishRow })
 
 export function HistoryView({ blockId }: { blockId: string }) {
   const { t } = useTranslation();
+  const sentTo = (p: PublishRow) =>
+    p.trigger_block_id
+      ? t('letters.history.automatic', { form: p.trigger_block?.name || t('common.untitled') })
+      : p.group_name === 'activated'
+        ? t('letters.history.everyone')
+        : p.group_name
+          ? t('letters.history.group', { group: p.group_name })
+          : t('letters.history.manual');
   const { user } = useSession();
   const history = useLetterHistory(user?.id ?? '', blockId);
   const { rows, status, hasMore, loadMore } = history;
@@ -119,11 +127,7 @@ export function HistoryView({ blockId }: { blockId: string }) {
                 <span className="history-date">
                   <time dateTime={p.created_at}>{shortDate(p.created_at)}</time>
                   {' · '}
-                  {p.group_name === 'activated'
-                    ? t('letters.history.everyone')
-                    : p.group_name
-                      ? t('letters.history.group', { group: p.group_name })
-                      : t('letters.history.manual')}
+                  {sentTo(p)}
                 </span>
               </button>
             </li>

@@ -123,6 +123,7 @@ export const en = {
     failed: 'Failed',
     group: 'To the group {{group}}',
     everyone: 'To everyone in your audience',
+    automatic: 'Automatic: to each new address of the form {{form}}',
     manual: 'To typed-in addresses',
     frame: 'The letter as sent: {{subject}}',
     loadFailed: 'Could not load the sent letters: {{reason}}',
@@ -137,6 +138,7 @@ export const en = {
       suppressed: 'Skipped: mail to the address bounced or was marked as spam before.',
       suspended: 'Skipped: sending is paused, too many letters bounced or were marked as spam.',
       senderNotVerified: 'Skipped: the sender address was deleted or is no longer verified.',
+      quota: 'Skipped: this month’s email quota was used up.',
     },
   },
   errors: {
@@ -283,6 +285,7 @@ export const ko: typeof en = {
     failed: '실패',
     group: '{{group}} 그룹에 보냄',
     everyone: '오디언스 전체에 보냄',
+    automatic: '자동: {{form}} 폼에 새로 입력된 주소마다',
     manual: '직접 입력한 주소에 보냄',
     frame: '보낸 레터: {{subject}}',
     loadFailed: '보낸 레터를 불러오지 못했습니다: {{reason}}',
@@ -297,6 +300,7 @@ export const ko: typeof en = {
       suppressed: '제외: 이 주소로 보낸 메일이 반송되었거나 스팸으로 신고되었습니다.',
       suspended: '제외: 반송이나 스팸 신고가 많아 발송이 중지되었습니다.',
       senderNotVerified: '제외: 발신 주소가 삭제되었거나 더 이상 인증되지 않았습니다.',
+      quota: '제외: 이번 달 이메일 발송 한도를 모두 사용했습니다.',
     },
   },
   errors: {

@@ -125,6 +125,7 @@ export type QuestionPatch = Partial<
     | 'placeholder'
     | 'allow_multi_select'
     | 'as_visitor_info'
+    | 'trigger_letter_block'
     | 'content'
     | 'image_src'
     | 'options'

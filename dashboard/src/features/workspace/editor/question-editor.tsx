@@ -21,6 +21,7 @@ import {
 } from './model';
 import { MoveButtons } from './move-buttons';
 import { OptionsEditor } from './options-editor';
+import { TriggerLetterField } from './trigger-letter-field';
 import type { QuestionField } from './validation';
 
 // Its own chunk: only description questions need it (about 7 KB gzip).
@@ -172,6 +173,14 @@ export function QuestionEditor({
           />
           {!paid ? <PaidHint id={paidHintId} text={t('editor.paidFeature')} /> : null}
         </>
+      ) : null}
+
+      {inForm && type === 'mail' ? (
+        <TriggerLetterField
+          value={question.trigger_letter_block}
+          paid={paid}
+          onChange={(trigger_letter_block) => onPatch({ trigger_letter_block })}
+        />
       ) : null}
     </section>
   );

@@ -1,0 +1,343 @@
+// A letter a form sends by itself (issue 18; schemas/letter-triggers.sql): a mail question names
+// one of the owner's letters, and each response's address gets it through the jobs queue, from
+// the owner's verified sender, with the unsubscribe footer and headers, counted in the letter's
+// automatic send. Hostile cases: someone else's letter, a response sent again, an unpaid owner,
+// an unsubscribed address, the provider down.
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { backgroundEnv } from '../local/stack.ts';
+import { NOTION_PAGE_URL } from '../local/providers/pages/fixtures.ts';
+import { DELIVERY_SKIP_REASONS } from '@reaction-blocks/contracts/letters';
+import { callFunction, newGuest, newUser, sql, stack, type TestUser } from './support/clients.ts';
+import { eventually, mailbox, sesControl } from './support/providers.ts';
+
+const workerSecret = () => backgroundEnv(stack().jwtSecret, '').JOBS_WORKER_SECRET;
+
+async function runWorker() {
+  await fetch(`${stack().apiUrl}/functions/v1/jobs-worker`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${workerSecret()}`, 'content-type': 'application/json' },
+    body: '{}',
+  }).then((res) => res.body?.cancel());
+}
+
+const inbox = (label = 'reader') => `${label}-${randomUUID().slice(0, 8)}@example.com`;
+
+interface Setup {
+  owner: TestUser;
+  sender: string;
+  letterId: string;
+  formId: string;
+  questionId: string;
+}
+
+async function createBlock(owner: TestUser, type: string): Promise<string> {
+  const { data, error } = await owner.client.rpc('create_block', { p_block_type: type });
+  expect(error).toBeNull();
+  return (data as { id: string }).id;
+}
+
+/** A paid owner with a verified sender, a saved letter (a Notion page) and a form whose mail question sends it. */
+async function formWithLetter(): Promise<Setup> {
+  const owner = await newUser('trigger');
+  await sql(
+    'update public.profiles set paid = true, response_monthly_limit = 1000, block_limit = 20 where id = $1',
+    [owner.id],
+  );
+  const sender = `writer-${randomUUID().slice(0, 8)}@ses-ready.example`;
+  await sesControl('/identities', { identity: sender, verified: true, status: 'SUCCESS' });
+  await sql(
+    `insert into public.sender_emails (user_id, email, status, spf_verified, dkim_verified, confirmed_at)
+     values ($1, $2, 'verified', true, true, now())`,
+    [owner.id, sender],
+  );
+  const letterId = await createBlock(owner, 'notion_letter');
+  const loaded = await callFunction(
+    'web-to-template',
+    { blockId: letterId, mode: 'notion', pageUrl: NOTION_PAGE_URL },
+    owner.accessToken,
+  );
+  const l = loaded.json.data as { title: string; pageUrl: string; letter: unknown };
+  const saved = await callFunction(
+    'save-letter',
+    {
+      blockId: letterId,
+      letter: {
+        title: 'Welcome aboard',
+        mailFrom: sender,
+        mailName: 'Letter Writer',
+        pageUrl: l.pageUrl,
+        model: l.letter,
+      },
+    },
+    owner.accessToken,
+  );
+  expect(saved.json.error, JSON.stringify(saved.json.error)).toBeUndefined();
+  const formId = await createBlock(owner, 'form');
+  const questionId = randomUUID();
+  const res = await callFunction(
+    'save-block',
+    {
+      blockId: formId,
+      questions: [
+        {
+          id: questionId,
+          type: 'mail',
+          title: 'Your email',
+          required: true,
+          index: 0,
+          placeholder: null,
+          allow_multi_select: false,
+          as_visitor_info: 'email',
+          trigger_letter_block: letterId,
+          content: null,
+          image_src: null,
+          deleted: false,
+          options: [],
+        },
+      ],
+    },
+    owner.accessToken,
+  );
+  expect(res.status, JSON.stringify(res.json)).toBe(200);
+  return { owner, sender, letterId, formId, questionId };
+}
+
+async function submit(s: Setup, email: string, visitor?: TestUser) {
+  const guest = visitor ?? (await newGuest());
+  const { data, error } = await guest.client.rpc('submit_response', {
+    p_block_id: s.formId,
+    p_answers: { [s.questionId]: email },
+  });
+  expect(error).toBeNull();
+  return { guest, responseId: (data as { id: string }).id };
+}
+
+const triggerJobs = (responseId: string) =>
+  sql<{ id: number; status: string; result: Record<string, unknown> | null }>(
+    `select id, status, result from private.jobs
+     where kind = 'letter.trigger' and payload ->> 'response_id' = $1 order by id`,
+    [responseId],
+  );
+
+/** Runs the worker until the response's trigger job is done; answers its result. */
+function triggered(responseId: string) {
+  return eventually(async () => {
+    await runWorker();
+    const [job] = await triggerJobs(responseId);
+    return job?.status === 'done' && (job.result ?? {});
+  }, 20_000);
+}
+
+const automaticSend = async (s: Setup) =>
+  (
+    await s.owner.client
+      .from('publishes')
+      // as the letter history reads it, with the form's name
+      .select('*, trigger_block:blocks!publishes_trigger_block_id_fkey(name)')
+      .eq('block_id', s.letterId)
+      .eq('trigger_block_id', s.formId)
+      .maybeSingle()
+  ).data as Record<string, unknown> | null;
+
+describe('a letter a form sends by itself', () => {
+  it('goes to the respondent from the owner’s sender, with the footer and one-click unsubscribe, counted in the automatic send', async () => {
+    const s = await formWithLetter();
+    const to = inbox('respondent');
+    const { responseId } = await submit(s, to.toUpperCase());
+    // queued in the submit's own transaction
+    expect(await triggerJobs(responseId)).toMatchObject([{ status: 'queued' }]);
+    const mail = await eventually(async () => {
+      await runWorker();
+      return (await mailbox(to))[0];
+    }, 20_000);
+    expect(mail.subject).toBe('Welcome aboard');
+    expect(mail.from).toContain(s.sender);
+    expect(mail.html).toContain('Delivered by Letter Writer with Reaction Blocks.');
+    expect(mail.html).toMatch(/\/unsubscribe\?token=/);
+    expect(mail.headers['List-Unsubscribe']).toMatch(
+      /^<http.*\/functions\/v1\/unsubscribe\?token=.+>$/,
+    );
+    expect(mail.headers['List-Unsubscribe-Post']).toBe('List-Unsubscribe=One-Click');
+    await eventually(async () => {
+      const send = await automaticSend(s);
+      return send?.reserved_count === 1 && send.sent_count === 1 && send.delivered_count === 1;
+    });
+    expect(await automaticSend(s)).toMatchObject({
+      trigger_block_id: s.formId,
+      trigger_block: { name: expect.any(String) },
+      group_name: null,
+    });
+    // the owner's choices say which letters a question may send
+    const { data: choices } = await s.owner.client.rpc('trigger_letter_choices');
+    expect(choices).toEqual([
+      {
+        id: s.letterId,
+        name: expect.any(String),
+        type: 'notion_letter',
+        has_html: true,
+        sender_verified: true,
+      },
+    ]);
+    const stranger = await newUser('stranger');
+    expect((await stranger.client.rpc('trigger_letter_choices')).data).toEqual([]);
+  });
+
+  it('never twice: the same response queued again, or the address answering again, sends nothing more', async () => {
+    const s = await formWithLetter();
+    const to = inbox('twice');
+    const first = await submit(s, to);
+    await triggered(first.responseId);
+    await eventually(async () => {
+      await runWorker();
+      return (await mailbox(to)).length === 1;
+    }, 20_000);
+    // the same response's jobs once more: the dedupe key keeps one
+    await sql(
+      `select private.enqueue_trigger_letters(b, $2::uuid, jsonb_build_object($3::text, '{}'::jsonb))
+       from public.blocks b where b.id = $1`,
+      [s.formId, first.responseId, s.questionId],
+    );
+    expect(await triggerJobs(first.responseId)).toHaveLength(1);
+    // another response with the same address (a resubmit), from the same visitor
+    const again = await submit(s, to, first.guest);
+    expect(await triggered(again.responseId)).toMatchObject({
+      skipped: 'the letter already went to this address',
+    });
+    for (let i = 0; i < 2; i++) await runWorker();
+    expect(await mailbox(to)).toHaveLength(1);
+    expect(await automaticSend(s)).toMatchObject({ reserved_count: 1 });
+  });
+
+  it('skips an unsubscribed address and says why in the history', async () => {
+    const s = await formWithLetter();
+    const to = inbox('gone');
+    await sql('insert into public.unsubscribes (user_id, email) values ($1, $2)', [s.owner.id, to]);
+    const { responseId } = await submit(s, to);
+    expect(await triggered(responseId)).toMatchObject({
+      skipped: DELIVERY_SKIP_REASONS.unsubscribed,
+    });
+    expect(await automaticSend(s)).toMatchObject({ reserved_count: 0, skipped_count: 1 });
+    const { data } = await s.owner.client.from('deliveries').select('email, status, reason');
+    expect(data).toEqual([
+      { email: to, status: 'skipped', reason: DELIVERY_SKIP_REASONS.unsubscribed },
+    ]);
+    expect(await mailbox(to)).toEqual([]);
+  });
+
+  it('sends nothing for an owner whose plan ended, or past the month’s quota', async () => {
+    const s = await formWithLetter();
+    await sql('update public.profiles set paid = false where id = $1', [s.owner.id]);
+    const unpaid = inbox('unpaid');
+    const { responseId } = await submit(s, unpaid);
+    expect(await triggered(responseId)).toEqual({ skipped: 'a paid plan is required' });
+    expect(await automaticSend(s)).toBeNull();
+
+    // paid again, with room for one more unit this month: the response takes it, the letter
+    // finds none (responses and emails share the monthly quota, as the spec has it)
+    await sql('update public.profiles set paid = true where id = $1', [s.owner.id]);
+    await sql(
+      `insert into private.response_counts (user_id, month, shard, count)
+         select $1, date_trunc('month', now())::date, g, private.quota_share(1000, g) - (g = 0)::integer
+         from generate_series(0, 31) g
+       on conflict (user_id, month, shard) do update set count = excluded.count`,
+      [s.owner.id],
+    );
+    const over = inbox('over');
+    const next = await submit(s, over);
+    expect(await triggered(next.responseId)).toMatchObject({
+      skipped: DELIVERY_SKIP_REASONS.quota,
+    });
+    expect(await automaticSend(s)).toMatchObject({ reserved_count: 0, skipped_count: 1 });
+    for (let i = 0; i < 2; i++) await runWorker();
+    expect(await mailbox(unpaid)).toEqual([]);
+    expect(await mailbox(over)).toEqual([]);
+  });
+
+  it('a letter that is not the form owner’s is never sent, whatever a job or an answer names', async () => {
+    const s = await formWithLetter();
+    const victim = await formWithLetter();
+    // a visitor's answer naming another letter is just an answer
+    const to = inbox('hostile');
+    const guest = await newGuest();
+    const { data, error } = await guest.client.rpc('submit_response', {
+      p_block_id: s.formId,
+      p_answers: { [s.questionId]: { value: to, trigger_letter_block: victim.letterId } },
+    });
+    expect(error).toBeNull();
+    await triggered((data as { id: string }).id);
+    await eventually(async () => {
+      await runWorker();
+      return (await mailbox(to)).length === 1;
+    }, 20_000);
+    expect((await mailbox(to))[0]!.from).toContain(s.sender);
+    // a job forged to name the victim's letter for the attacker's form and response
+    const forged = inbox('forged');
+    const { responseId } = await submit(s, forged);
+    await sql(
+      `insert into private.jobs (kind, payload, dedupe_key) values ('letter.trigger',
+         jsonb_build_object('response_id', $1::text, 'question_id', $2::text, 'form_block_id', $3::text,
+                            'letter_block_id', $4::text, 'owner_id', $5::text), 'forged:' || $1)`,
+      [responseId, s.questionId, s.formId, victim.letterId, victim.owner.id],
+    );
+    await eventually(async () => {
+      await runWorker();
+      const jobs = await triggerJobs(responseId);
+      return jobs.length === 2 && jobs.every((j) => j.status === 'done') && jobs;
+    }, 20_000);
+    for (let i = 0; i < 2; i++) await runWorker();
+    const mails = await mailbox(forged);
+    expect(mails.map((m) => m.subject)).toEqual(['Welcome aboard']);
+    expect(mails[0]!.from).toContain(s.sender);
+    expect(await automaticSend(victim)).toBeNull();
+  });
+
+  it('the provider down: the letter is retried and leaves once when it is back', async () => {
+    const s = await formWithLetter();
+    const to = inbox('outage');
+    await sesControl('', { outage: true, outageFor: [to] });
+    try {
+      const { responseId } = await submit(s, to);
+      await triggered(responseId);
+      await eventually(async () => {
+        await runWorker();
+        const [job] = await sql<{ attempts: number; status: string }>(
+          `select j.attempts, j.status from private.jobs j
+           join public.deliveries d on d.id = (j.payload ->> 'delivery_id')::uuid
+           where j.kind = 'letter' and d.email = $1`,
+          [to],
+        );
+        return job && job.attempts >= 1 && job.status === 'queued';
+      }, 20_000);
+      expect(await mailbox(to)).toEqual([]);
+    } finally {
+      await sesControl('', { outage: false, outageFor: [] });
+    }
+    await sql(
+      `update private.jobs set run_at = now() where kind = 'letter' and status = 'queued'
+         and payload ->> 'delivery_id' in (select id::text from public.deliveries where email = $1)`,
+      [to],
+    );
+    await eventually(async () => {
+      await runWorker();
+      return (await mailbox(to)).length === 1;
+    }, 20_000);
+    for (let i = 0; i < 2; i++) await runWorker();
+    expect(await mailbox(to)).toHaveLength(1);
+    await eventually(async () => (await automaticSend(s))?.sent_count === 1);
+  });
+
+  it('a letter without a verified sender is not sent, and the choices say so', async () => {
+    const s = await formWithLetter();
+    await sql('delete from public.sender_emails where user_id = $1', [s.owner.id]);
+    const { data: choices } = await s.owner.client.rpc('trigger_letter_choices');
+    expect(choices).toMatchObject([{ id: s.letterId, has_html: true, sender_verified: false }]);
+    const to = inbox('nosender');
+    const { responseId } = await submit(s, to);
+    expect(await triggered(responseId)).toMatchObject({
+      skipped: expect.stringMatching(/sender/i),
+    });
+    for (let i = 0; i < 2; i++) await runWorker();
+    expect(await mailbox(to)).toEqual([]);
+  });
+});
