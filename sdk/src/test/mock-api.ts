@@ -50,7 +50,8 @@ export function mockApi(handlers: Record<string, Handler>) {
       const id = 'anon-user-' + ++n;
       return Response.json({
         access_token: fakeJwt(id, { is_anonymous: true }),
-        refresh_token: 'r' + n,
+        // long enough that a sealed value cannot contain it by chance (storage.test looks for it)
+        refresh_token: 'refresh-token-' + n,
         expires_in: 3600,
         user: { id, is_anonymous: true },
       });
