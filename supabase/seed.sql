@@ -133,7 +133,7 @@ values
 
 insert into public.endings (id, block_id, is_default, index, title, closing_text, open_link_type)
 values ('00000000-0000-4000-8000-000000000501', '00000000-0000-4000-8000-000000000106', false, 1,
-        'Email given', '<p>Thanks! We will write back soon.</p>', 'submit');
+        'Thanks for leaving your email', '<p>We will write back soon.</p>', 'submit');
 
 insert into public.ending_conditions (ending_id, block_id, index, question_id, type)
 values ('00000000-0000-4000-8000-000000000501', '00000000-0000-4000-8000-000000000106', 0,
@@ -476,3 +476,9 @@ select private.set_monthly_response_count(p.id, (
 -- (the demo blocks have a notification address): weeks of made-up history is not news, so those
 -- jobs go. A new comment on a demo block after start-up is mailed to the local mailbox as usual.
 delete from private.jobs where kind in ('notify.owner', 'notify.reply');
+
+-- A coupon any owner of the local stack can try on /profile/plan (README, getting-started):
+-- a Basic plan for 30 days, redeemable once per owner.
+insert into public.coupons (code, type, content, duration_days)
+values ('DEMO-BASIC-30', 'coupon', '{"planName":"Demo coupon","blockLimit":8,"responseMonthlyLimit":1000}', 30)
+on conflict (code) do nothing;

@@ -129,6 +129,25 @@ create index unsubscribes_block_id_idx on public.unsubscribes (block_id);
 create policy "Owners can read their unsubscribes" on public.unsubscribes
   for select to authenticated using (user_id = (select auth.uid()));
 
+-- Whether the member's address unsubscribed from the owner's letters (computed field of
+-- audience_members: `audience_members?select=*,is_unsubscribed`), so the audience list says
+-- Unsubscribed instead of Active and a CSV import can say which new members letters will skip.
+-- security invoker: RLS on unsubscribes gives the caller only their own.
+create function public.is_unsubscribed(p_member public.audience_members)
+returns boolean
+language sql
+stable
+set search_path = ''
+as $$
+  select p_member.email is not null and exists (
+    select 1 from public.unsubscribes u
+    where u.user_id = p_member.user_id and lower(u.email) = lower(p_member.email));
+$$;
+comment on function public.is_unsubscribed(public.audience_members) is
+  'Computed field of audience_members: the member''s address unsubscribed from the owner''s letters.';
+revoke execute on function public.is_unsubscribed(public.audience_members) from public, anon;
+grant execute on function public.is_unsubscribed(public.audience_members) to authenticated;
+
 create table private.outbound_mails (
   id uuid primary key default gen_random_uuid(),
   job_id bigint,

@@ -130,6 +130,17 @@ describe('demo data', () => {
     expect(Number(span!.days)).toBeGreaterThan(21);
   });
 
+  it('has a coupon to try, and no internal names in what visitors read', async () => {
+    const [coupon] = await sql<{ content: Record<string, unknown>; duration_days: number }>(
+      `select content, duration_days from public.coupons where code = 'DEMO-BASIC-30'`,
+    );
+    expect(coupon).toMatchObject({ content: { blockLimit: 8 }, duration_days: 30 });
+    const endings = await sql<{ title: string }>(
+      `select title from public.endings where block_id in ${DEMO_BLOCKS} and title <> ''`,
+    );
+    expect(endings.map((e) => e.title)).not.toContain('Email given');
+  });
+
   it('keeps the block counters equal to the rows', async () => {
     const blocks = await sql<{
       id: string;

@@ -864,6 +864,50 @@ describe('sending', () => {
   });
 });
 
+describe('unsubscribed members', () => {
+  it('an address that unsubscribed reads as such in the list and in a CSV import’s answer, to its owner only', async () => {
+    const o = await letterOwner('notion_letter');
+    const gone = inbox('gone');
+    const stays = inbox('stays');
+    await sql('insert into public.unsubscribes (user_id, email) values ($1, $2)', [
+      o.owner.id,
+      gone,
+    ]);
+    // the import's upsert, as the dashboard sends it
+    const { data: imported, error } = await o.owner.client
+      .from('audience_members')
+      .upsert(
+        [gone.toUpperCase(), stays].map((email) => ({
+          user_id: o.owner.id,
+          creator_name: 'Imported',
+          email,
+          group_name: null,
+          deactivated: false,
+        })),
+        { onConflict: 'user_id,email', ignoreDuplicates: true },
+      )
+      .select('email, is_unsubscribed');
+    expect(error).toBeNull();
+    expect(imported).toEqual(
+      expect.arrayContaining([
+        { email: gone.toUpperCase(), is_unsubscribed: true },
+        { email: stays, is_unsubscribed: false },
+      ]),
+    );
+    const { data: listed } = await o.owner.client
+      .from('audience_members')
+      .select('email, is_unsubscribed')
+      .eq('is_unsubscribed', true);
+    expect(listed).toEqual([{ email: gone.toUpperCase(), is_unsubscribed: true }]);
+    // another user calling it on a row of theirs naming this owner learns nothing
+    const other = await newUser('other');
+    const { data: probe } = await other.client.rpc('is_unsubscribed', {
+      p_member: { user_id: o.owner.id, email: gone },
+    });
+    expect(probe).toBe(false);
+  });
+});
+
 describe('counting an audience', () => {
   it('a group of 1,004 is counted by the database, for its owner only (PostgREST answers 1,000 rows)', async () => {
     const o = await letterOwner('notion_letter');

@@ -234,6 +234,8 @@ describe('catalogue: what client roles are granted', () => {
       'letter_send_groups',
       // issue 18: the letters a form question may send by itself (the caller's own)
       'trigger_letter_choices',
+      // issue 18: computed field of audience_members (RLS on unsubscribes: the caller's own)
+      'is_unsubscribed',
     ];
     expect(
       rows

@@ -61,8 +61,9 @@ export type Database = {
           rejected_count: number;
           sent_count: number;
           user_id: string;
+          is_unsubscribed: boolean | null;
         };
-        ComputedFields: never;
+        ComputedFields: 'is_unsubscribed';
         Insert: {
           bounced_count?: number;
           color?: string | null;
@@ -1736,6 +1737,15 @@ export type Database = {
       grant_captcha_pass: {
         Args: { p_block_id: string; p_token_hash: string; p_user_id: string };
         Returns: Json;
+      };
+      is_unsubscribed: {
+        Args: {
+          p_member: Omit<
+            Database['public']['Tables']['audience_members']['Row'],
+            Database['public']['Tables']['audience_members']['ComputedFields']
+          >;
+        };
+        Returns: boolean;
       };
       letter_send_groups: {
         Args: Record<PropertyKey, never>;

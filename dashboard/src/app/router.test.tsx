@@ -38,22 +38,16 @@ describe('routes and redirects', () => {
     },
   );
 
-  it('shows the pricing page to a signed-in owner, its paid plans leading to Select Plan', async () => {
+  it('sends a signed-in owner from /pricing to their plan page, as every landing screen sends them on', async () => {
     renderWithProviders(<AppRoutes />, { route: '/pricing', session: signedInSession() });
+    await waitFor(() => expect(location()).toBe('/profile/plan'));
+  });
+
+  it('shows the pricing page to a visitor, every plan leading to sign-in', async () => {
+    renderWithProviders(<AppRoutes />, { route: '/pricing' });
     expect(await screen.findByRole('heading', { level: 1, name: 'Pricing' })).toBeTruthy();
     const plans = [...document.querySelectorAll<HTMLAnchorElement>('.plans a')];
-    expect(plans.map((a) => a.getAttribute('href'))).toEqual([
-      '/login',
-      '/purchase?focus=basic',
-      '/purchase?focus=custom',
-    ]);
-    fireEvent.click(plans[1]!);
-    expect(await screen.findByRole('heading', { level: 1, name: 'Select plan' })).toBeTruthy();
-    expect(location()).toBe('/purchase?focus=basic');
-    // the shell's back button reads Plan on purchase paths and leads to the plan page
-    const back = screen.getByRole('link', { name: 'Plan' });
-    expect(back.getAttribute('href')).toBe('/profile/plan');
-    expect(screen.getByRole('navigation', { name: 'Purchase steps' })).toBeTruthy();
+    expect(plans.map((a) => a.getAttribute('href'))[0]).toBe('/login');
   });
 
   it('lists the plan page in the profile menu', async () => {

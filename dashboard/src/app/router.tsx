@@ -63,10 +63,19 @@ function ScrollToTop() {
   return null;
 }
 
-/** Landing screens: a signed-in user goes to the dashboard. */
-function RedirectSignedIn({ children }: { children: ReactNode }) {
+/**
+ * Landing screens: a signed-in user goes to the dashboard; from /pricing to their own plan page,
+ * which shows their plan and the way to change it (docs/dashboard.md, Routes).
+ */
+function RedirectSignedIn({
+  children,
+  to = paths.dashboard,
+}: {
+  children: ReactNode;
+  to?: string;
+}) {
   const { user } = useSession();
-  if (isEligibleUser(user)) return <Navigate to={paths.dashboard} replace />;
+  if (isEligibleUser(user)) return <Navigate to={to} replace />;
   return <>{children}</>;
 }
 
@@ -157,8 +166,13 @@ export function AppRoutes() {
               </RequireUser>
             }
           />
-          {/* Pricing stays open to a signed-in owner: its Basic and Custom buttons lead to /purchase */}
-          <Route element={<LandingLayout />}>
+          <Route
+            element={
+              <RedirectSignedIn to={paths.profilePlan}>
+                <LandingLayout />
+              </RedirectSignedIn>
+            }
+          >
             <Route path="pricing" element={<PricingPage />} />
           </Route>
           <Route

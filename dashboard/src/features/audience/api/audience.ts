@@ -23,7 +23,8 @@ export interface MemberQuery {
 export async function listMembers(q: MemberQuery): Promise<MemberRow[]> {
   let query = supabase
     .from('audience_members')
-    .select('*')
+    // is_unsubscribed: a computed field (the address left the owner's letters)
+    .select('*, is_unsubscribed')
     .eq('deactivated', q.deactivated)
     .order('created_at', { ascending: false })
     .order('id', { ascending: false })
@@ -95,7 +96,7 @@ export async function updateMember(
     .from('audience_members')
     .update(patch)
     .eq('id', id)
-    .select('*')
+    .select('*, is_unsubscribed')
     .single();
   if (error) throw error;
   return data;
@@ -106,11 +107,15 @@ export async function deleteMember(id: string) {
   if (error) throw error;
 }
 
-/** Inserts a batch of imported rows; an address already in the audience is left as it is. */
+/**
+ * Inserts a batch of imported rows; an address already in the audience is left as it is.
+ * Answers how many were added and how many of those unsubscribed from the owner's letters before
+ * (letters skip them).
+ */
 export async function importBatch(
   userId: string,
   rows: Array<{ name: string; email: string; group: string | null }>,
-): Promise<number> {
+): Promise<{ added: number; unsubscribed: number }> {
   const { data, error } = await supabase
     .from('audience_members')
     .upsert(
@@ -123,7 +128,7 @@ export async function importBatch(
       })),
       { onConflict: 'user_id,email', ignoreDuplicates: true },
     )
-    .select('id');
+    .select('id, is_unsubscribed');
   if (error) throw error;
-  return data.length;
+  return { added: data.length, unsubscribed: data.filter((m) => m.is_unsubscribed).length };
 }

@@ -165,7 +165,11 @@ export function CsvImportDialog({ userId, groups, onDone, onClose }: MemberDialo
   const [plan, setPlan] = useState<ImportPlan | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [progress, setProgress] = useState<{ done: number; total: number } | null>(null);
-  const [result, setResult] = useState<{ added: number; already: number } | null>(null);
+  const [result, setResult] = useState<{
+    added: number;
+    already: number;
+    unsubscribed: number;
+  } | null>(null);
   const cancelled = useRef(false);
 
   const choose = async (file: File | undefined) => {
@@ -190,17 +194,20 @@ export function CsvImportDialog({ userId, groups, onDone, onClose }: MemberDialo
     const total = plan.rows.length;
     let done = 0;
     let added = 0;
+    let unsubscribed = 0;
     setProgress({ done, total });
     try {
       for (let i = 0; i < total && !cancelled.current; i += BATCH) {
         const batch = plan.rows.slice(i, i + BATCH);
-        added += await importBatch(userId, batch);
+        const imported = await importBatch(userId, batch);
+        added += imported.added;
+        unsubscribed += imported.unsubscribed;
         done += batch.length;
         setProgress({ done, total });
         // let the page paint and answer between batches
         await new Promise((r) => setTimeout(r, 0));
       }
-      setResult({ added, already: done - added });
+      setResult({ added, already: done - added, unsubscribed });
       onDone();
     } catch (cause) {
       setError(t('audience.failed', { reason: audienceMessage(t, messageOf(cause)) }));
@@ -293,6 +300,9 @@ export function CsvImportDialog({ userId, groups, onDone, onClose }: MemberDialo
               <p>{t('audience.importDialog.done', { added: result.added })}</p>
               {result.already > 0 ? (
                 <p>{t('audience.importDialog.already', { count: result.already })}</p>
+              ) : null}
+              {result.unsubscribed > 0 ? (
+                <p>{t('audience.importDialog.unsubscribed', { count: result.unsubscribed })}</p>
               ) : null}
             </>
           ) : (

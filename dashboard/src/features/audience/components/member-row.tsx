@@ -188,6 +188,9 @@ export function MemberRowView({
           </select>
         ) : member.deactivated ? (
           t('audience.inactive')
+        ) : member.is_unsubscribed ? (
+          // active, but letters skip the address: said, not hidden behind "Active"
+          <span title={t('audience.unsubscribedHint')}>{t('audience.unsubscribed')}</span>
         ) : (
           t('audience.active')
         )}

@@ -36,6 +36,8 @@ export const en = {
   },
   active: 'Active',
   inactive: 'Deactive',
+  unsubscribed: 'Unsubscribed',
+  unsubscribedHint: 'This address unsubscribed from your letters: sends skip it.',
   noGroup: 'No group',
   viewMode: 'View',
   editMode: 'Edit',
@@ -71,6 +73,8 @@ export const en = {
     progress: 'Importing… {{done}} of {{total}}',
     done: 'Imported {{added}} new member(s).',
     already: '{{count}} address(es) were already in your audience.',
+    unsubscribed:
+      '{{count}} of the new member(s) unsubscribed from your letters before: letters will skip them.',
     skipped: '{{count}} row(s) left out:',
     groupDropped: '{{count}} row(s) go in without a group (unknown group):',
     reasons: {
@@ -129,6 +133,8 @@ export const ko: typeof en = {
   },
   active: '활성',
   inactive: '비활성',
+  unsubscribed: '수신 거부',
+  unsubscribedHint: '이 주소는 레터 수신을 거부했습니다. 발송할 때 제외됩니다.',
   noGroup: '그룹 없음',
   viewMode: '보기',
   editMode: '편집',
@@ -170,6 +176,8 @@ export const ko: typeof en = {
     progress: '가져오는 중… {{total}}줄 중 {{done}}줄',
     done: '새 구성원 {{added}}명을 가져왔습니다.',
     already: '{{count}}개 주소는 이미 오디언스에 있었습니다.',
+    unsubscribed:
+      '새 구성원 중 {{count}}명은 이전에 레터 수신을 거부했습니다. 레터 발송에서 제외됩니다.',
     skipped: '{{count}}줄을 제외했습니다:',
     groupDropped: '{{count}}줄은 그룹 없이 들어갑니다(없는 그룹):',
     reasons: {

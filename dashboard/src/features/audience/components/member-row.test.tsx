@@ -1,0 +1,58 @@
+import { screen } from '@testing-library/react';
+import i18next from 'i18next';
+import { afterEach, describe, expect, it } from 'vitest';
+import { renderWithProviders } from '../../../test/utils';
+import type { MemberRow } from '../api/audience';
+import { registerAudienceTranslations } from '../locales';
+import { MemberRowView } from './member-row';
+
+registerAudienceTranslations();
+
+afterEach(async () => {
+  await i18next.changeLanguage('en');
+});
+
+const member = (fields: Partial<MemberRow>): MemberRow =>
+  ({
+    id: 'm1',
+    user_id: 'user-1',
+    creator_name: 'Ann',
+    email: 'ann@example.com',
+    group_name: null,
+    created_at: '2026-11-20T00:00:00Z',
+    last_updated: '2026-11-20T00:00:00Z',
+    deactivated: false,
+    history: [],
+    first_event: null,
+    is_unsubscribed: false,
+    ...fields,
+  }) as MemberRow;
+
+const row = (m: MemberRow) =>
+  renderWithProviders(
+    <table>
+      <tbody>
+        <MemberRowView member={m} edit={false} groups={[]} onSaved={() => {}} onDelete={() => {}} />
+      </tbody>
+    </table>,
+  );
+
+describe('audience member state', () => {
+  it('an active member who unsubscribed from the letters reads Unsubscribed, not Active', () => {
+    row(member({ is_unsubscribed: true }));
+    const state = screen.getByText('Unsubscribed');
+    expect(state.getAttribute('title')).toBe(
+      'This address unsubscribed from your letters: sends skip it.',
+    );
+    expect(screen.queryByText('Active')).toBeNull();
+  });
+
+  it('the others read Active or Deactive, in Korean too', async () => {
+    const { unmount } = row(member({}));
+    expect(screen.getByText('Active')).toBeTruthy();
+    unmount();
+    await i18next.changeLanguage('ko');
+    row(member({ deactivated: true, is_unsubscribed: true }));
+    expect(screen.getByText('비활성')).toBeTruthy();
+  });
+});
