@@ -66,6 +66,17 @@ const SHOTS: Shot[] = [
       await settle(page);
     },
   },
+  {
+    // the mail question: its letter picker (issue 18: a letter the form sends by itself)
+    name: 'work-form-mail',
+    path: `/work/${block('06')}`,
+    prepare: async (page) => {
+      await workspace(page);
+      await page.locator('.question-list .editor-list-item').nth(2).click();
+      await page.locator('.question-editor select').last().waitFor();
+      await settle(page);
+    },
+  },
   { name: 'work-comment', path: `/work/${block('01')}`, prepare: workspace },
   { name: 'work-qna', path: `/work/${block('02')}`, prepare: workspace },
   {
