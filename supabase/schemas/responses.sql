@@ -236,7 +236,10 @@ begin
   -- the owner's monthly quota: one of the owner's count shards, never a row all their visitors
   -- share (private.take_response_quota)
   if not private.take_response_quota(v_block.owner_id, 1) then
-    raise exception 'Monthly response limit reached' using errcode = 'PT429', detail = 'quota';
+    -- until the count starts again: the first of next month (UTC)
+    perform private.refuse_limit(case when v_block.type = 'ab' then 'vote' else 'submit' end, 'owner',
+      extract(epoch from (date_trunc('month', now() at time zone 'UTC') + interval '1 month') - now() at time zone 'UTC'),
+      'quota');
   end if;
 
   insert into public.responses (block_id, kind, creator_id, creator_name, color, timezone, answers)

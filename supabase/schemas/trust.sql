@@ -87,6 +87,67 @@ as $$
   from (select private.setting('captcha.site_key', 'null'::jsonb) #>> '{}' as site_key) k;
 $$;
 
+-- A wait as people say it: "1 second", "45 seconds", "20 minutes", "3 hours", "5 days" (rounded
+-- up, so the wait said is never shorter than the real one).
+create function private.wait_text(p_seconds double precision)
+returns text
+language sql
+immutable
+set search_path = ''
+as $$
+  select case
+    when s <= 90 then n_s || case when n_s = 1 then ' second' else ' seconds' end
+    when s <= 90 * 60 then ceil(s / 60)::bigint || ' minutes'
+    when s <= 36 * 3600 then ceil(s / 3600)::bigint || ' hours'
+    else ceil(s / 86400)::bigint || ' days'
+  end
+  from (select greatest(ceil(coalesce(p_seconds, 1)), 1) as s,
+               greatest(ceil(coalesce(p_seconds, 1)), 1)::bigint as n_s) x;
+$$;
+
+-- Refuses a write over a limit: HTTP 429 with Retry-After (whole seconds, at least 1) and a body
+-- that says what is refused and for how long, per action, in the shape of every PostgREST error:
+-- {code: PT429, message, details, hint}. `details` is what the elements act on (rate_limit,
+-- captcha, quota); `hint` is JSON for programs: {"retry_after": seconds, "action", "scope"}
+-- (scope: visitor = this visitor's own limit; block = everyone's on this block; owner = the
+-- owner's monthly responses). Browsers cannot read Retry-After across origins (hosted Supabase
+-- exposes only a few headers), so the elements read the hint.
+-- Raised with SQLSTATE PGRST, PostgREST's way to set the status and headers of an error
+-- (response.headers set before a raise are dropped with the failed transaction).
+create function private.refuse_limit(p_action text, p_scope text, p_seconds double precision,
+  p_details text default 'rate_limit')
+returns void
+language plpgsql
+set search_path = ''
+as $$
+declare
+  v_seconds bigint := greatest(ceil(coalesce(p_seconds, 1)), 1)::bigint;
+  v_wait text := private.wait_text(v_seconds);
+  v_message text;
+begin
+  v_message := case
+    when p_scope = 'owner' then
+      'Monthly response limit reached. This form takes responses again in ' || v_wait || '.'
+    when p_scope = 'block' then
+      'Too many people are writing here right now. Try again in ' || v_wait || '.'
+    when p_action = 'message' then 'You''re posting too fast. You can post again in ' || v_wait || '.'
+    when p_action = 'edit' then 'You''re editing too fast. You can edit again in ' || v_wait || '.'
+    when p_action = 'like' then 'You''re liking too fast. You can like again in ' || v_wait || '.'
+    when p_action = 'vote' then 'You''re voting too fast. You can vote again in ' || v_wait || '.'
+    when p_action = 'submit' then
+      'You''ve sent this form several times. You can send it again in ' || v_wait || '.'
+    when p_action = 'click' then 'You''re clicking too fast. You can click again in ' || v_wait || '.'
+    when p_action = 'report' then 'You''re reporting too fast. You can report again in ' || v_wait || '.'
+    else 'You''re going too fast. Try again in ' || v_wait || '.'
+  end;
+  raise sqlstate 'PGRST' using
+    message = jsonb_build_object('code', 'PT429', 'message', v_message, 'details', p_details,
+      'hint', jsonb_build_object('retry_after', v_seconds, 'action', p_action, 'scope', p_scope)::text)::text,
+    detail = jsonb_build_object('status', 429,
+      'headers', jsonb_build_object('Retry-After', v_seconds::text))::text;
+end;
+$$;
+
 -- The visitor's and the block's token for this action, or a 429. The owner is never limited on
 -- their own block. A visitor holding a captcha pass for the block goes through while it lasts.
 -- Bucket sizes: the defaults below, then private.settings `limits.<action>`, then the block's
@@ -119,6 +180,7 @@ declare
   v_shard integer;
   v_visitor_ok boolean;
   v_shard_ok boolean;
+  v_wait double precision;
 begin
   if p_uid = p_block.owner_id then
     return;
@@ -228,10 +290,23 @@ begin
       return;
     end if;
   end if;
-  raise exception 'You''re going too fast, try again in a few seconds.' using
-    errcode = 'PT429',
-    detail = case when p_block.captcha and private.captcha_config() is not null then 'captcha' else 'rate_limit' end,
-    hint = 'Wait a few seconds, then try again.';
+  -- how long until the empty bucket has a token: the visitor's own, else the block's soonest shard
+  if not v_visitor_ok then
+    select (1 - least(r.burst, r.tokens + extract(epoch from v_now - r.updated_at)::double precision
+                                          * r.per_minute / 60)) * 60 / r.per_minute
+      into v_wait
+      from private.rate_limits r
+      where r.block_id = p_block.id and r.subject = p_uid and r.action = p_action;
+  else
+    select min((1 - least(r.burst, r.tokens + extract(epoch from v_now - r.updated_at)::double precision
+                                              * r.per_minute / 60)) * 60 / r.per_minute)
+      into v_wait
+      from private.rate_limits r
+      where r.block_id = p_block.id and r.action = p_action
+        and r.subject <= ('00000000-0000-0000-0000-' || lpad(to_hex(v_shards - 1), 12, '0'))::uuid;
+  end if;
+  perform private.refuse_limit(p_action, case when v_visitor_ok then 'block' else 'visitor' end, v_wait,
+    case when p_block.captcha and private.captcha_config() is not null then 'captcha' else 'rate_limit' end);
 end;
 $$;
 
@@ -458,13 +533,14 @@ as $$
 $$;
 
 create function public.note_owner_call(p_user_id uuid, p_name text, p_per_hour integer)
-returns boolean
+returns integer
 language plpgsql
 security definer
 set search_path = ''
 as $$
 declare
   v_recent integer;
+  v_oldest timestamptz;
 begin
   -- one owner's calls of one function in a row: parallel calls count one after another
   perform pg_advisory_xact_lock(hashtext('owner_calls:' || p_name), hashtext(p_user_id::text));
@@ -473,12 +549,16 @@ begin
   select count(*) into v_recent from private.owner_calls
     where user_id = p_user_id and name = p_name;
   if v_recent >= p_per_hour then
-    return false;
+    -- the next call is allowed once the call that makes the count p_per_hour is an hour old
+    select called_at into v_oldest from private.owner_calls
+      where user_id = p_user_id and name = p_name
+      order by called_at desc offset greatest(p_per_hour - 1, 0) limit 1;
+    return greatest(1, ceil(extract(epoch from v_oldest + interval '1 hour' - now())))::integer;
   end if;
   insert into private.owner_calls (user_id, name) values (p_user_id, p_name);
-  return true;
+  return 0;
 end;
 $$;
 comment on function public.note_owner_call(uuid, text, integer) is
-  'Notes one call of a limited edge function by an owner; false when they already made p_per_hour in the last hour (the function answers 429). Service role only.';
+  'Notes one call of a limited edge function by an owner and answers 0; when they already made p_per_hour in the last hour, notes nothing and answers the seconds until the next call is allowed (the function answers 429 with Retry-After). Service role only.';
 revoke execute on function public.note_owner_call(uuid, text, integer) from public, anon, authenticated;

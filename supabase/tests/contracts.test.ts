@@ -24,6 +24,7 @@ import {
   LETTER_LIMITS,
   LIMITS,
   SENDER_EMAIL_MAX,
+  waitUnit,
 } from '@reaction-blocks/contracts/limits';
 import { ZAudienceRow, ZSaveLetter } from '@reaction-blocks/contracts/letters';
 import { ZUseCoupon } from '@reaction-blocks/contracts/plans';
@@ -446,6 +447,46 @@ describe('email addresses: one rule in the browser, the functions and the databa
         senderEmailsColumn: ok,
         audienceMembersColumn: ok,
       });
+    }
+  });
+});
+
+describe("a 429's wait: the database says it as the elements and the dashboard do", () => {
+  it('the same unit and number for every edge of every unit', async () => {
+    const cases = [
+      0,
+      0.2,
+      1,
+      1.01,
+      2,
+      59,
+      60,
+      89.5,
+      90,
+      90.01,
+      91,
+      119,
+      120,
+      1199.2,
+      1200,
+      3600,
+      5399,
+      5400,
+      5401,
+      7200,
+      86_400,
+      36 * 3600,
+      36 * 3600 + 1,
+      5 * 86_400 + 3,
+      31 * 86_400,
+    ];
+    const rows = await sql<{ s: number; text: string }>(
+      'select s, private.wait_text(s) as text from unnest($1::float8[]) s',
+      [cases],
+    );
+    for (const { s, text } of rows) {
+      const { value, unit } = waitUnit(s);
+      expect({ s, text }).toEqual({ s, text: `${value} ${unit}${value === 1 ? '' : 's'}` });
     }
   });
 });

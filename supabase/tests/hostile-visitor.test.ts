@@ -1152,7 +1152,7 @@ describe('closed doors', () => {
     const results = await Promise.all(visitors.map(submit));
     expect(results.filter((r) => r.error === null)).toHaveLength(2);
     for (const r of results.filter((r) => r.error)) {
-      expect(r.error?.message).toBe('Monthly response limit reached');
+      expect(r.error?.message).toMatch(QUOTA_REACHED);
       expect(r.status).toBe(429);
     }
     expect(await stateOf(blocks.form)).toMatchObject({
@@ -1167,7 +1167,7 @@ describe('closed doors', () => {
           p_block_id: blocks.ab,
           p_answers: { [ab.id]: ab.options[0] },
         }),
-      'Monthly response limit reached',
+      QUOTA_REACHED,
       429,
     );
 
@@ -1278,7 +1278,25 @@ describe('tokens', () => {
 // refused()/unchanged()) that no row, counter or rate-limit token changed.
 // =============================================================================================
 
-const TOO_FAST = "You're going too fast, try again in a few seconds.";
+/**
+ * What a 429 says, per action: what is refused and for how long (the wait in whole seconds,
+ * minutes, hours or days, never shorter than the real one).
+ */
+const WAIT = String.raw`in \d+ (second|seconds|minutes|hours|days)\.`;
+const TOO_FAST = {
+  message: new RegExp(String.raw`^You're posting too fast\. You can post again ${WAIT}$`),
+  edit: new RegExp(String.raw`^You're editing too fast\. You can edit again ${WAIT}$`),
+  like: new RegExp(String.raw`^You're liking too fast\. You can like again ${WAIT}$`),
+  click: new RegExp(String.raw`^You're clicking too fast\. You can click again ${WAIT}$`),
+  report: new RegExp(String.raw`^You're reporting too fast\. You can report again ${WAIT}$`),
+  submit: new RegExp(
+    String.raw`^You've sent this form several times\. You can send it again ${WAIT}$`,
+  ),
+  block: new RegExp(String.raw`^Too many people are writing here right now\. Try again ${WAIT}$`),
+};
+const QUOTA_REACHED = new RegExp(
+  String.raw`^Monthly response limit reached\. This form takes responses again ${WAIT}$`,
+);
 
 /** A comment posted by `visitor`, or the refusal. */
 const tryPost = (visitor: TestUser, blockId: string, fields: Record<string, unknown> = {}) =>
@@ -1302,7 +1320,7 @@ describe('abuse: rate limits on every write path', () => {
     const res = await refused(
       blocks.comment,
       () => tryPost(flooder, blocks.comment),
-      TOO_FAST,
+      TOO_FAST.message,
       429,
     );
     expect(res.error).toMatchObject({ code: 'PT429', details: 'rate_limit' });
@@ -1314,11 +1332,89 @@ describe('abuse: rate limits on every write path', () => {
     await refused(
       blocks.comment,
       () => tryPost(flooder, blocks.comment, { p_parent_id: parent!.id }),
-      TOO_FAST,
+      TOO_FAST.message,
       429,
     );
     // another visitor is not held back by the flooder
     expect((await tryPost(await newGuest(), blocks.comment)).error).toBeNull();
+  });
+
+  it('every 429 carries Retry-After and says in its body what it refuses and for how long', async () => {
+    const { owner, blocks } = await ownerWith('comment', 'form');
+    const q = await formWithQuestions(blocks.form);
+    // five responses a month: the visitor's five submits below fill it
+    await sql('update public.profiles set response_monthly_limit = 5 where id = $1', [owner.id]);
+    const visitor = await newGuest();
+    /** The refusal as a browser or a proxy sees it: the status, Retry-After and the body. */
+    const raw = async (fn: string, body: Record<string, unknown>, as: TestUser = visitor) => {
+      const res = await fetch(`${stack().apiUrl}/rest/v1/rpc/${fn}`, {
+        method: 'POST',
+        headers: {
+          apikey: stack().anonKey,
+          Authorization: `Bearer ${as.accessToken}`,
+          'Content-Type': 'application/json',
+        },
+        body: JSON.stringify(body),
+      });
+      const json = (await res.json()) as {
+        code: string;
+        message: string;
+        details: string;
+        hint: string;
+      };
+      return { status: res.status, retryAfter: res.headers.get('retry-after'), json };
+    };
+    for (let i = 0; i < 8; i++) expect((await tryPost(visitor, blocks.comment)).error).toBeNull();
+    const comment = await raw('post_message', {
+      p_block_id: blocks.comment,
+      p_content: 'one more',
+    });
+    expect(comment.status).toBe(429);
+    expect(comment.json).toMatchObject({ code: 'PT429', details: 'rate_limit' });
+    expect(comment.json.message).toMatch(TOO_FAST.message);
+    const hint = JSON.parse(comment.json.hint) as {
+      retry_after: number;
+      action: string;
+      scope: string;
+    };
+    expect(hint).toMatchObject({ action: 'message', scope: 'visitor' });
+    // one token every ten seconds (6 a minute): the wait is at most that, said in whole seconds
+    expect(hint.retry_after).toBeGreaterThanOrEqual(1);
+    expect(hint.retry_after).toBeLessThanOrEqual(10);
+    expect(comment.retryAfter).toBe(String(hint.retry_after));
+    expect(comment.json.message).toContain(`in ${hint.retry_after} second`);
+
+    // a form: five submits, then the next one in about twenty minutes, not "a few seconds"
+    const submit = () =>
+      raw('submit_response', { p_block_id: blocks.form, p_answers: { [q.short.id]: 'again' } });
+    for (let i = 0; i < 5; i++) expect((await submit()).status).toBe(200);
+    const form = await submit();
+    expect(form.status).toBe(429);
+    expect(form.json.message).toMatch(TOO_FAST.submit);
+    const formHint = JSON.parse(form.json.hint) as { retry_after: number; action: string };
+    expect(formHint.action).toBe('submit');
+    expect(formHint.retry_after).toBeGreaterThan(19 * 60);
+    expect(formHint.retry_after).toBeLessThanOrEqual(20 * 60);
+    expect(Number(form.retryAfter)).toBe(formHint.retry_after);
+    expect(form.json.message).toContain('in 20 minutes');
+
+    // the monthly quota: until the first of next month (UTC), said in days or hours
+    const quota = await raw(
+      'submit_response',
+      { p_block_id: blocks.form, p_answers: { [q.short.id]: 'x' } },
+      await newGuest(),
+    );
+    expect(quota.status).toBe(429);
+    expect(quota.json).toMatchObject({ code: 'PT429', details: 'quota' });
+    expect(quota.json.message).toMatch(QUOTA_REACHED);
+    const [untilNextMonth] = await sql<{ seconds: number }>(
+      `select extract(epoch from date_trunc('month', now() at time zone 'UTC') + interval '1 month'
+                                - now() at time zone 'UTC')::float8 as seconds`,
+    );
+    const quotaHint = JSON.parse(quota.json.hint) as { retry_after: number; scope: string };
+    expect(quotaHint.scope).toBe('owner');
+    expect(Math.abs(quotaHint.retry_after - untilNextMonth!.seconds)).toBeLessThan(60);
+    expect(quota.retryAfter).toBe(String(quotaHint.retry_after));
   });
 
   it('162 comments a second from one visitor: eight are stored, the rest refused with 429', async () => {
@@ -1331,7 +1427,7 @@ describe('abuse: rate limits on every write path', () => {
     expect(stored).toHaveLength(8);
     for (const r of results.filter((r) => r.error)) {
       expect(r.status).toBe(429);
-      expect(r.error?.message).toBe(TOO_FAST);
+      expect(r.error?.message).toMatch(TOO_FAST.message);
     }
     expect(await count('select 1 from public.messages where block_id = $1', [blocks.comment])).toBe(
       8,
@@ -1361,7 +1457,7 @@ describe('abuse: rate limits on every write path', () => {
     await refused(
       blocks.comment,
       () => visitor.client.rpc('edit_message', { p_message_id: mine, p_content: 'one more' }),
-      TOO_FAST,
+      TOO_FAST.edit,
       429,
     );
     // message likes: 30 toggles at once
@@ -1373,7 +1469,7 @@ describe('abuse: rate limits on every write path', () => {
     await refused(
       blocks.comment,
       () => visitor.client.rpc('toggle_message_like', { p_message_id: theirs }),
-      TOO_FAST,
+      TOO_FAST.like,
       429,
     );
     // block likes: 30 toggles
@@ -1384,7 +1480,7 @@ describe('abuse: rate limits on every write path', () => {
     await refused(
       blocks.like,
       () => visitor.client.rpc('toggle_block_like', { p_block_id: blocks.like }),
-      TOO_FAST,
+      TOO_FAST.like,
       429,
     );
     // button clicks: 20
@@ -1397,7 +1493,7 @@ describe('abuse: rate limits on every write path', () => {
     await refused(
       blocks.button,
       () => visitor.client.rpc('record_button_click', { p_block_id: blocks.button }),
-      TOO_FAST,
+      TOO_FAST.click,
       429,
     );
     // reports: ten different messages, then the eleventh is refused
@@ -1410,7 +1506,7 @@ describe('abuse: rate limits on every write path', () => {
     await refused(
       blocks.comment,
       () => reporter.client.rpc('report_message', { p_message_id: targets[10] }),
-      TOO_FAST,
+      TOO_FAST.report,
       429,
     );
   });
@@ -1427,7 +1523,7 @@ describe('abuse: rate limits on every write path', () => {
     expect(passed).toBeLessThanOrEqual(8);
     for (const r of results.filter((r) => r.error)) {
       expect(r.status).toBe(429);
-      expect(r.error?.message).toBe(TOO_FAST);
+      expect(r.error?.message).toMatch(TOO_FAST.block);
     }
     expect(await count('select 1 from public.messages where block_id = $1', [blocks.comment])).toBe(
       passed,
@@ -1457,7 +1553,7 @@ describe('abuse: rate limits on every write path', () => {
     });
     const visitor = await newGuest();
     expect((await tryPost(visitor, blocks.comment)).error).toBeNull();
-    await refused(blocks.comment, () => tryPost(visitor, blocks.comment), TOO_FAST, 429);
+    await refused(blocks.comment, () => tryPost(visitor, blocks.comment), TOO_FAST.message, 429);
     // one token every two seconds
     await eventually(async () => (await tryPost(visitor, blocks.comment)).error === null, 15_000);
   });
@@ -1804,13 +1900,13 @@ describe('abuse: burning the monthly response quota', () => {
     expect(results.filter((r) => r.error === null)).toHaveLength(5);
     for (const r of results.filter((r) => r.error)) {
       expect(r.status).toBe(429);
-      expect(r.error?.message).toBe(TOO_FAST);
+      expect(r.error?.message).toMatch(TOO_FAST.submit);
     }
     expect(await stateOf(blocks.form)).toMatchObject({
       response_count: 5,
       response_monthly_count: 5,
     });
-    await refused(blocks.form, submit, TOO_FAST, 429);
+    await refused(blocks.form, submit, TOO_FAST.submit, 429);
     // people keep their "Submit again": another visitor submits as usual
     const person = await newGuest();
     expect(
@@ -1844,7 +1940,7 @@ describe('abuse: burning the monthly response quota', () => {
     expect(await notices()).toEqual([{ level: 80 }]);
     expect((await submitAs(visitors[4]!)).error).toBeNull(); // 5 of 5: 100 %
     expect(await notices()).toEqual([{ level: 80 }, { level: 100 }]);
-    await refused(blocks.form, () => submitAs(visitors[5]!), 'Monthly response limit reached', 429);
+    await refused(blocks.form, () => submitAs(visitors[5]!), QUOTA_REACHED, 429);
     expect(await notices()).toEqual([{ level: 80 }, { level: 100 }]);
 
     const { waitForMail } = await import('./support/providers.ts');
@@ -2475,7 +2571,7 @@ describe('abuse: the captcha after the limits trip', () => {
     const res = await refused(
       blocks.comment,
       () => tryPost(visitor, blocks.comment),
-      TOO_FAST,
+      TOO_FAST.message,
       429,
     );
     expect(res.error?.details).toBe('captcha');
@@ -2492,7 +2588,7 @@ describe('abuse: the captcha after the limits trip', () => {
     const other = await refused(
       plain.comment,
       () => tryPost(visitor, plain.comment),
-      TOO_FAST,
+      TOO_FAST.message,
       429,
     );
     expect(other.error?.details).toBe('rate_limit');
@@ -2532,7 +2628,7 @@ describe('abuse: the captcha after the limits trip', () => {
     const res = await refused(
       blocks.comment,
       () => tryPost(visitor, blocks.comment),
-      TOO_FAST,
+      TOO_FAST.message,
       429,
     );
     expect(res.error?.details).toBe('captcha');

@@ -147,7 +147,7 @@ describe('the monthly quota under a burst', () => {
     const ok = results.filter((r) => r.error === null);
     expect(ok).toHaveLength(10);
     for (const r of results.filter((r) => r.error)) {
-      expect(r.error?.message).toBe('Monthly response limit reached');
+      expect(r.error?.message).toMatch(/^Monthly response limit reached\. /);
       expect(r.status).toBe(429);
     }
     // the sweep records a level that two writes crossing it together could both miss

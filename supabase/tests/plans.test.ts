@@ -1121,8 +1121,13 @@ describe('coupons', () => {
       Array.from({ length: 12 }, (_, i) => use(guesser, `GUESS-${i}-${randomUUID().slice(0, 6)}`)),
     );
     expect(tries.map((r) => r.status).sort()).toEqual([...Array(10).fill(404), 429, 429]);
-    for (const r of tries.filter((t) => t.status === 429))
+    for (const r of tries.filter((t) => t.status === 429)) {
       expect(r.json.error?.message).toBe(PLAN_MESSAGES.couponAttempts);
+      // the wait: until the first of the ten tries is an hour old, in the body and the header
+      expect(r.json.error?.retryAfter).toBeGreaterThan(3500);
+      expect(r.json.error?.retryAfter).toBeLessThanOrEqual(3600);
+      expect(r.retryAfter).toBe(String(r.json.error?.retryAfter));
+    }
     await refused(guesser, () => use(guesser, code), 429, PLAN_MESSAGES.couponAttempts);
     expect(await paymentsOf(guesser.id)).toHaveLength(0);
     // an hour later the tries have run out of the window

@@ -1812,7 +1812,7 @@ export type Database = {
       };
       note_owner_call: {
         Args: { p_name: string; p_per_hour: number; p_user_id: string };
-        Returns: boolean;
+        Returns: number;
       };
       notification_context: { Args: { p_kind: string; p_payloads: Json }; Returns: Json };
       notion_connection: { Args: { p_user_id: string }; Returns: Json };

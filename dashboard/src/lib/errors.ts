@@ -1,4 +1,6 @@
 // The reason of a failure, for the error lines that show it ("Could not save: {reason}").
+import i18next from 'i18next';
+import { waitUnit } from '@reaction-blocks/contracts/limits';
 
 /** A readable message from anything thrown (Error, PostgREST error object, string). */
 export function messageOf(cause: unknown): string {
@@ -18,6 +20,31 @@ export function sharedMessageReason(messages: Readonly<Record<string, string>>, 
   return (t: (key: string) => string, cause: unknown): string => {
     const message = messageOf(cause);
     const key = keys.get(message);
-    return key ? t(`${prefix}.${key}`) : message;
+    return withWait(t, cause, key ? t(`${prefix}.${key}`) : message);
   };
+}
+
+/**
+ * The seconds a refusal says to wait before the same request may succeed (a 429's Retry-After,
+ * which invokeFunction puts on the error it throws), or undefined.
+ */
+export function retryAfterOf(cause: unknown): number | undefined {
+  const wait = (cause as { retryAfter?: unknown } | null)?.retryAfter;
+  return typeof wait === 'number' && wait > 0 ? wait : undefined;
+}
+
+/** A wait in the reader's language: "in 42 minutes", "42분 후" (units as the server says them). */
+export function formatWait(seconds: number, language = i18next.language || 'en'): string {
+  const { value, unit } = waitUnit(seconds);
+  return new Intl.RelativeTimeFormat(language, { numeric: 'always' }).format(value, unit);
+}
+
+/** `text`, then "Try again in 42 minutes." when the refusal says how long to wait. */
+export function withWait(
+  t: (key: string, options?: Record<string, unknown>) => string,
+  cause: unknown,
+  text: string,
+): string {
+  const wait = retryAfterOf(cause);
+  return wait === undefined ? text : `${text} ${t('common.retryIn', { in: formatWait(wait) })}`;
 }

@@ -1,7 +1,7 @@
 import type { User } from '@supabase/auth-js';
 import { describe, expect, it } from 'vitest';
 import { AUTH_STORAGE_KEY, mayHaveSession } from './auth-storage';
-import { messageOf } from './errors';
+import { formatWait, messageOf, withWait } from './errors';
 import { detectLanguage, initI18n, toLanguage } from './i18n';
 import { isEligibleUser } from './session';
 
@@ -26,6 +26,23 @@ describe('messageOf', () => {
     expect(messageOf({ message: 'duplicate key', code: '23505' })).toBe('duplicate key');
     expect(messageOf('offline')).toBe('offline');
     expect(messageOf(undefined)).toBe('undefined');
+  });
+});
+
+describe('withWait', () => {
+  const t = (key: string, options?: Record<string, unknown>) =>
+    key === 'common.retryIn' ? `Try again ${String(options?.in)}.` : key;
+  it("adds a 429's wait to the reason, in the units the server uses", () => {
+    const refusal = Object.assign(new Error('Too many coupon tries'), { retryAfter: 2520 });
+    expect(withWait(t, refusal, 'Too many coupon tries')).toBe(
+      'Too many coupon tries Try again in 42 minutes.',
+    );
+    expect(formatWait(45, 'en')).toBe('in 45 seconds');
+    expect(formatWait(1200, 'ko')).toBe('20분 후');
+    expect(formatWait(3 * 86_400 + 1, 'en')).toBe('in 4 days');
+  });
+  it('leaves a reason without a wait as it is', () => {
+    expect(withWait(t, new Error('No such coupon'), 'No such coupon')).toBe('No such coupon');
   });
 });
 

@@ -7,6 +7,9 @@ describe('retries', () => {
     expect(isTransient(network)).toBe(true);
     expect(isTransient(Object.assign(new Error('down'), { status: 503 }))).toBe(true);
     expect(isTransient(Object.assign(new Error('slow down'), { status: 429 }))).toBe(true);
+    expect(isTransient(Object.assign(new Error('slow down'), { status: 429, retryAfter: 2 }))).toBe(
+      true,
+    );
     expect(isTransient({ code: 'PGRST001', message: 'no connection to the database' })).toBe(true);
     expect(isTransient({ code: '40001', message: 'could not serialize access' })).toBe(true);
     expect(isTransient(Object.assign(new Error('x'), { name: 'FunctionsFetchError' }))).toBe(true);
@@ -17,6 +20,8 @@ describe('retries', () => {
 
   it('does not repeat a request that was refused or wrong', () => {
     for (const refused of [
+      // a 429 that asks for a long wait is not tried again in a second
+      Object.assign(new Error('Too many coupon tries'), { status: 429, retryAfter: 2520 }),
       Object.assign(new Error('Forbidden'), { status: 403 }),
       Object.assign(new Error('Invalid block'), { status: 400 }),
       { code: '42501', message: 'permission denied for table blocks' },

@@ -14,8 +14,15 @@ const TRANSIENT_CODE = /^(PGRST00\d|08...|40001|40P01|53...|57...)$/;
  */
 export function isTransient(error: unknown): boolean {
   if (!error || typeof error !== 'object') return false;
-  const { status, code, name } = error as { status?: unknown; code?: unknown; name?: unknown };
-  if (typeof status === 'number' && status > 0) return status >= 500 || status === 429;
+  const { status, code, name, retryAfter } = error as {
+    status?: unknown;
+    code?: unknown;
+    name?: unknown;
+    retryAfter?: unknown;
+  };
+  // a 429 is worth another try only when it asks for a short wait (or says none)
+  if (status === 429) return !(typeof retryAfter === 'number' && retryAfter > 3);
+  if (typeof status === 'number' && status > 0) return status >= 500;
   if (typeof code === 'string' && code) return TRANSIENT_CODE.test(code);
   // fetch's network failure, and supabase-js's names for it
   return (

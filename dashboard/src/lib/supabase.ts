@@ -70,20 +70,27 @@ export async function invokeFunction<T>(
   const { data, error } = await supabase.functions.invoke(name, { body });
   if (error) {
     let message = error.message;
+    let retryAfter: number | undefined;
     const context = (error as { context?: unknown }).context;
     if (context instanceof Response) {
       try {
-        const payload = (await context.clone().json()) as { error?: { message?: string } };
+        const payload = (await context.clone().json()) as {
+          error?: { message?: string; retryAfter?: number };
+        };
         if (payload.error?.message) message = payload.error.message;
+        retryAfter = payload.error?.retryAfter;
       } catch {
         // not JSON; keep the client's message
       }
+      retryAfter ??= Number(context.headers.get('retry-after')) || undefined;
     }
     // The status tells a refused request (4xx, not retried) from a failed server (5xx); without
-    // an answer the error keeps supabase-js's name (FunctionsFetchError: the network failed).
-    const failure = new Error(message) as Error & { status?: number };
+    // an answer the error keeps supabase-js's name (FunctionsFetchError: the network failed). A
+    // 429 says how long to wait (lib/errors.ts withWait shows it).
+    const failure = new Error(message) as Error & { status?: number; retryAfter?: number };
     if (context instanceof Response) failure.status = context.status;
     else failure.name = error.name;
+    if (retryAfter && retryAfter > 0) failure.retryAfter = retryAfter;
     throw failure;
   }
   const payload = data as { data?: T; error?: { message?: string } } | null;

@@ -15,6 +15,8 @@ const en = {
     tooLong: 'Too long message',
     copy: 'Copy',
     copied: 'Copied',
+    /** after a refusal's reason: `in` is "in 42 minutes" */
+    retryIn: 'Try again {{in}}.',
   },
   blockTypes: {
     comment: 'Comment',

@@ -23,6 +23,7 @@ const ko: Shape<Resources> = {
     tooLong: '입력한 내용이 너무 깁니다',
     copy: '복사',
     copied: '복사했습니다',
+    retryIn: '{{in}} 다시 시도해 주세요.',
   },
   blockTypes: {
     comment: '댓글',

@@ -27,17 +27,24 @@ export async function rpc<T>(
   }
   const text = await res.text();
   let json: unknown = null;
+  // the database's 429s say their wait in the hint, as JSON: a page on another origin cannot
+  // read Retry-After (hosted Supabase does not expose it)
+  let said: object | undefined;
   try {
     json = text ? JSON.parse(text) : null;
+    said = JSON.parse((json as { hint: string }).hint);
   } catch {
-    /* not JSON */
+    /* not JSON, no hint, or a hint in words */
   }
   if (!res.ok) {
     const e = (json || {}) as { message?: string; code?: string; details?: string };
-    throw new ApiError(
-      e.message || res.statusText || 'Request failed',
-      e.code || String(res.status),
-      e.details || '',
+    throw Object.assign(
+      new ApiError(
+        e.message || res.statusText || 'Request failed',
+        e.code || String(res.status),
+        e.details || '',
+      ),
+      said,
     );
   }
   return json as T;

@@ -11,7 +11,7 @@ import {
 } from './auth.js';
 import { resolveProject, type Project } from './config.js';
 import { LEGACY_PROFILE_KEY, PROFILE_KEY, stored } from './storage.js';
-import { isLoaded, loadLang, normalizeLang, translator, type Translate } from './i18n.js';
+import { isLoaded, loadLang, normalizeLang, refusals, translator, type Translate } from './i18n.js';
 import type { Texts } from './locales/en.js';
 import { log } from './log.js';
 import { customStyle } from './theme.js';
@@ -384,7 +384,7 @@ export class BlockElement extends ReactionElement {
    * responses being used up.
    */
   protected fail(e: unknown): string {
-    const { code, details } = (e || {}) as ApiError;
+    const { code, details, retry_after: wait } = (e || {}) as ApiError;
     const key =
       (code === 'PT429' && /^(rate_limit|captcha)$/.test(details)) ||
       /^(over_request_rate_limit|429)$/.test(code)
@@ -396,7 +396,15 @@ export class BlockElement extends ReactionElement {
             : details === 'quota'
               ? 'quotaReached'
               : '';
-    const message = key ? this.t(key) : e instanceof Error ? e.message : String(e);
+    // a 429 that says its wait: the server's own words (English, per action), or the same in the
+    // block's language from its lazily loaded texts
+    const message = wait
+      ? (refusals[this.language]?.(e as ApiError) ?? (e as Error).message)
+      : key
+        ? this.t(key)
+        : e instanceof Error
+          ? e.message
+          : String(e);
     log(message);
     this.emit('reaction-error', { message, code });
     return message;

@@ -7,6 +7,7 @@ import { checkAnswer } from './validate.js';
 import { ReactionElement } from './base.js';
 import { translator, loadLang } from './i18n.js';
 import * as english from './locales/en.js';
+import { SERVER_SAID } from './locales/server-said.js';
 import { ensureSession, getSession, handleAuthReturn, POPUP_NAME, sessionKey } from './auth.js';
 import { flush } from './storage.js';
 import { fakeJwt, KEY, mockApi, PROJECT, reset, until } from '../test/mock-api.js';
@@ -103,6 +104,8 @@ describe('core', () => {
     const groups = Object.values(english) as Record<string, string>[];
     const keys = groups.flatMap((g) => Object.keys(g));
     expect(keys.length).to.equal(new Set(keys).size);
+    // and the texts whose English the server says (a 429's wait), which other languages carry
+    keys.push(...SERVER_SAID);
     const ko = (await import('./locales/ko.js')).default as Record<string, string>;
     // Korean has one plural form: `_other` only
     expect(keys.filter((k) => !ko[k] && !k.endsWith('_one'))).to.deep.equal([]);

@@ -1,3 +1,4 @@
+import type { ApiError } from './errors.js';
 import { core, type Texts } from './locales/en.js';
 import { log } from './log.js';
 
@@ -12,7 +13,13 @@ export type TextKey = keyof Texts;
 export type Translate = (key: string, vars?: Record<string, string | number>) => string;
 
 const dicts: Record<string, Partial<Texts>> = {};
-const loaders: Record<string, () => Promise<{ default: Partial<Texts> }>> = {
+/**
+ * A language's words for a 429 (what is refused and for how long: "글을 너무 빨리 쓰고 있습니다.
+ * 8초 후 ..."), from its lazily loaded texts; none for English, which shows the server's.
+ */
+type Refusal = (e: ApiError) => string;
+export const refusals: Record<string, Refusal> = {};
+const loaders: Record<string, () => Promise<{ default: Partial<Texts>; refusal?: Refusal }>> = {
   ko: () => import('./locales/ko.js'),
 };
 const loading: Record<string, Promise<void>> = {};
@@ -26,7 +33,7 @@ export function loadLang(lang: string): Promise<void> {
   const load = loaders[lang];
   if (isLoaded(lang) || !load) return Promise.resolve();
   return (loading[lang] ??= load().then(
-    (m) => void (dicts[lang] = m.default),
+    (m) => void ((dicts[lang] = m.default), (refusals[lang] = m.refusal!)),
     (e) => log('could not load language', lang, e),
   ));
 }

@@ -22,6 +22,8 @@ export class ApiError {
     public code = 'P0001',
     /** PostgREST's details: rate_limit / captcha (429), honeypot, blocked. */
     public details: string | null = null,
+    /** PostgREST's hint: a 429's wait as JSON ({"retry_after": 20, "action": "message", "scope": "visitor"}). */
+    public hint: string | null = null,
   ) {}
 }
 
@@ -64,7 +66,7 @@ export function mockApi(handlers: Record<string, Handler>) {
     } catch (e) {
       if (e instanceof ApiError)
         return Response.json(
-          { code: e.code, message: e.message, details: e.details, hint: null },
+          { code: e.code, message: e.message, details: e.details, hint: e.hint },
           { status: e.status },
         );
       throw e;

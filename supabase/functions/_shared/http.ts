@@ -8,6 +8,8 @@ export const corsHeaders: Record<string, string> = {
   'access-control-allow-origin': '*',
   'access-control-allow-headers': 'authorization, x-client-info, apikey, content-type',
   'access-control-allow-methods': 'POST, OPTIONS',
+  // a page on another origin reads a 429's wait from it
+  'access-control-expose-headers': 'retry-after',
 };
 
 export class HttpError extends Error {
@@ -15,16 +17,32 @@ export class HttpError extends Error {
     readonly status: number,
     readonly code: string,
     message: string,
+    /** Seconds until the same request may succeed: a 429's Retry-After, and `retryAfter` in the body. */
+    readonly retryAfter?: number,
   ) {
     super(message);
   }
 }
 
-export function json(status: number, body: unknown): Response {
+export function json(
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): Response {
   return new Response(JSON.stringify(body), {
     status,
-    headers: { ...corsHeaders, 'content-type': 'application/json' },
+    headers: { ...corsHeaders, 'content-type': 'application/json', ...headers },
   });
+}
+
+/** The answer of a refusal: `{ error: { code, message, retryAfter? } }`, with Retry-After when it has a wait. */
+export function errorResponse(err: HttpError): Response {
+  const wait = err.retryAfter === undefined ? undefined : Math.max(1, Math.ceil(err.retryAfter));
+  return json(
+    err.status,
+    { error: { code: err.code, message: err.message, ...(wait ? { retryAfter: wait } : {}) } },
+    wait ? { 'retry-after': String(wait) } : {},
+  );
 }
 
 export interface Context<T> {
@@ -81,8 +99,7 @@ export function handler<S extends z.ZodType>(
       const data = await run({ body: parsed.data, user: auth.user, db });
       return json(200, { data });
     } catch (err) {
-      if (err instanceof HttpError)
-        return json(err.status, { error: { code: err.code, message: err.message } });
+      if (err instanceof HttpError) return errorResponse(err);
       console.error(err);
       return json(500, { error: { code: 'internal_error', message: 'Something went wrong' } });
     }

@@ -16,8 +16,9 @@ export const OWNER_CALLS_PER_HOUR = {
 } as const;
 
 /**
- * Notes one call of `name` by the owner, or refuses it (429) when they made their hour's calls
- * already; `message` is what the refusal says (by default "Too many requests; try again later").
+ * Notes one call of `name` by the owner, or refuses it (429, with Retry-After: when the call
+ * that filled the hour is an hour old) when they made their hour's calls already; `message` is
+ * what the refusal says is refused (by default "Too many requests"), the wait comes beside it.
  */
 export async function limitOwnerCalls(
   userId: string,
@@ -30,5 +31,6 @@ export async function limitOwnerCalls(
     p_per_hour: OWNER_CALLS_PER_HOUR[name],
   });
   if (error) throw new Error(`note_owner_call: ${error.message}`);
-  if (data !== true) throw new HttpError(429, 'too_many_requests', message);
+  const wait = Number(data);
+  if (wait > 0) throw new HttpError(429, 'too_many_requests', message, wait);
 }

@@ -90,11 +90,7 @@ Deno.serve(
           throw new HttpError(409, 'not_granted', INTEGRATION_MESSAGES.notGranted);
         }
         if (failure.kind === 'rate_limited') {
-          throw new HttpError(
-            429,
-            'rate_limited',
-            `Notion is busy; try again in ${failure.retryAfter} s`,
-          );
+          throw new HttpError(429, 'rate_limited', 'Notion is busy', failure.retryAfter);
         }
         console.error('[search-notion-objects]', failure.kind, failure.message);
         throw new HttpError(

@@ -97,7 +97,9 @@ export async function callFunction(
   opts: { raw?: boolean } = {},
 ): Promise<{
   status: number;
-  json: { data?: unknown; error?: { code: string; message: string } };
+  json: { data?: unknown; error?: { code: string; message: string; retryAfter?: number } };
+  /** the answer's Retry-After (a 429 says its wait) */
+  retryAfter: string | null;
 }> {
   const headers: Record<string, string> = {
     apikey: stack().anonKey,
@@ -109,5 +111,9 @@ export async function callFunction(
     headers,
     body: opts.raw ? (body as string) : JSON.stringify(body),
   });
-  return { status: res.status, json: (await res.json()) as never };
+  return {
+    status: res.status,
+    json: (await res.json()) as never,
+    retryAfter: res.headers.get('retry-after'),
+  };
 }

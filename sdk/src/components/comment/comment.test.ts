@@ -802,6 +802,64 @@ describe('reaction-comment', () => {
     const alertIn = (root: Element) =>
       [...root.querySelectorAll('[role=alert]')].map((e) => e.textContent!.trim()).join(' ');
 
+    it("a 429 says what it refuses and for how long, per action, in the block's language", async () => {
+      // English is the server's own message; Korean says the same with the wait in its words
+      const post = "You're posting too fast. You can post again in 8 seconds.";
+      const busy = 'Too many people are writing here right now. Try again in 2 minutes.';
+      const cases = [
+        ['en', 'message', 'visitor', 8, post, post],
+        [
+          'ko',
+          'message',
+          'visitor',
+          8,
+          post,
+          '글을 너무 빨리 쓰고 있습니다. 8초 후 다시 쓸 수 있습니다.',
+        ],
+        ['en', 'message', 'block', 95, busy, busy],
+        [
+          'ko',
+          'message',
+          'block',
+          95,
+          busy,
+          '지금 이곳에 글을 쓰는 사람이 너무 많습니다. 2분 후 다시 시도해 주세요.',
+        ],
+        [
+          'ko',
+          'other',
+          'visitor',
+          3 * 3600,
+          'Slow down.',
+          '너무 빠릅니다. 3시간 후 다시 시도해 주세요.',
+        ],
+      ] as const;
+      for (const [lang, action, scope, wait, said, text] of cases) {
+        const el = await mount(
+          { block: block({ type: 'comment', language: lang }) },
+          {
+            post_message: () => {
+              throw new ApiError(
+                429,
+                said,
+                'PT429',
+                'rate_limit',
+                JSON.stringify({ retry_after: wait, action, scope }),
+              );
+            },
+          },
+        );
+        await until(() => send(el).textContent!.trim() === (lang === 'ko' ? '보내기' : 'Send'));
+        type(textarea(el), 'spam spam');
+        await el.updateComplete;
+        send(el).click();
+        await until(() => alertIn(el.shadowRoot as unknown as Element).includes(text));
+        expect(textarea(el).value).to.equal('spam spam');
+        api.restore();
+        reset();
+      }
+    });
+
     it('a 429 says "going too fast" in the block\'s language, keeping the text', async () => {
       for (const [lang, text] of [
         ['en', "You're going too fast, try again in a few seconds."],

@@ -278,6 +278,44 @@ describe('reaction-form', () => {
     expect(input(el, 'short').value).to.equal('keep');
   });
 
+  it('a form sent too often says when it can be sent again; a full month says when it opens', async () => {
+    // English is the server's own message; Korean says the same with the wait in its words
+    const again = "You've sent this form several times. You can send it again in 20 minutes.";
+    const full = 'Monthly response limit reached. This form takes responses again in 5 days.';
+    const wait = { retry_after: 1190, action: 'submit', scope: 'visitor' };
+    const month = { retry_after: 5 * 86_400 - 10, action: 'submit', scope: 'owner' };
+    for (const [lang, details, hint, said, text] of [
+      ['en', 'rate_limit', wait, again, again],
+      [
+        'ko',
+        'rate_limit',
+        wait,
+        again,
+        '이 양식을 여러 번 보냈습니다. 20분 후 다시 보낼 수 있습니다.',
+      ],
+      ['en', 'quota', month, full, full],
+      [
+        'ko',
+        'quota',
+        month,
+        full,
+        '이번 달에는 더 이상 응답을 받지 않습니다. 5일 후 다시 받습니다.',
+      ],
+    ] as const) {
+      const v = view();
+      v.block.language = lang;
+      const el = await mount(() => {
+        throw new ApiError(429, said, 'PT429', details, JSON.stringify(hint));
+      }, v);
+      $$<HTMLInputElement>(el, 'input[type=radio]')[0]!.click();
+      type(input(el, 'short'), 'keep');
+      $(el, '[part=submit]').click();
+      await until(() => $(el, '[part=error]')?.textContent === text);
+      expect(input(el, 'short').value).to.equal('keep');
+      api.restore();
+    }
+  });
+
   it('writes nothing in dummy mode and speaks Korean', async () => {
     const v = view();
     v.block.language = 'ko';

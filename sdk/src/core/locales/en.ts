@@ -5,6 +5,7 @@
  * are unique across groups and follow i18next's `_one`/`_other` plurals.
  */
 
+import type { SERVER_SAID } from './server-said.js';
 import { core } from './en/core.js';
 import { fields } from './en/fields.js';
 import { like } from './en/like.js';
@@ -17,7 +18,10 @@ import { count } from './en/count.js';
 export { core, fields, like, button, ab, form, comment, count };
 
 /** Every English text: the shape of a full translation (locales/ko.ts). */
-export type Texts = typeof core &
+type ServerSaid = Record<(typeof SERVER_SAID)[number], string>;
+
+export type Texts = ServerSaid &
+  typeof core &
   typeof fields &
   typeof like &
   typeof button &

@@ -1,3 +1,5 @@
+import { waitUnit } from '@reaction-blocks/contracts/wait';
+import type { ApiError } from '../errors.js';
 import type { Texts } from './en.js';
 
 /** Korean has one plural form (`_other`), so no `_one` texts; every other English text is here. */
@@ -59,9 +61,19 @@ const ko: KoreanTexts = {
   sending: '보내는 중…',
   options: '선택지',
   tooFast: '너무 빠릅니다. 몇 초 후에 다시 시도해 주세요.',
+  tooFastIn: '너무 빠릅니다. {{in}} 다시 시도해 주세요.',
+  busyIn: '지금 이곳에 글을 쓰는 사람이 너무 많습니다. {{in}} 다시 시도해 주세요.',
+  wait_message: '글을 너무 빨리 쓰고 있습니다. {{in}} 다시 쓸 수 있습니다.',
+  wait_edit: '너무 빨리 수정하고 있습니다. {{in}} 다시 수정할 수 있습니다.',
+  wait_report: '너무 빨리 신고하고 있습니다. {{in}} 다시 신고할 수 있습니다.',
+  wait_like: '좋아요를 너무 빨리 누르고 있습니다. {{in}} 다시 누를 수 있습니다.',
+  wait_click: '너무 빨리 누르고 있습니다. {{in}} 다시 누를 수 있습니다.',
+  wait_vote: '너무 빨리 투표하고 있습니다. {{in}} 다시 투표할 수 있습니다.',
+  wait_submit: '이 양식을 여러 번 보냈습니다. {{in}} 다시 보낼 수 있습니다.',
   automated: '자동으로 보낸 것 같아 전송하지 않았습니다.',
   blockedWriter: '이 블록의 소유자가 이곳에서의 글쓰기를 차단했습니다.',
   quotaReached: '이번 달에는 더 이상 응답을 받지 않습니다.',
+  quotaIn: '이번 달에는 더 이상 응답을 받지 않습니다. {{in}} 다시 받습니다.',
   captcha: '계속하려면 사람인지 확인해 주세요.',
   captchaFailed: '확인에 실패했습니다. 다시 시도해 주세요.',
   report: '신고',
@@ -77,3 +89,22 @@ const ko: KoreanTexts = {
   responses_other: '응답 {{count}}개',
 };
 export default ko;
+
+/**
+ * A 429 in Korean: what is refused (per action; everyone's limit on the block, or the owner's
+ * monthly responses) and the wait ("20분 후") in the units the server says it in (waitUnit).
+ */
+export function refusal({ details, action, scope, retry_after: wait = 1 }: ApiError): string {
+  const { value, unit } = waitUnit(wait);
+  const key = (
+    details === 'quota'
+      ? 'quotaIn'
+      : scope === 'block' || scope === 'address'
+        ? 'busyIn'
+        : 'wait_' + action
+  ) as keyof KoreanTexts;
+  return (ko[key] ?? ko.tooFastIn).replace(
+    '{{in}}',
+    new Intl.RelativeTimeFormat('ko', { numeric: 'always' }).format(value, unit),
+  );
+}

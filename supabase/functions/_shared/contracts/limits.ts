@@ -113,3 +113,6 @@ export const LETTER_LIMITS = {
   /** Page sizes: sent letters and audience rows. */
   pageSize: 10,
 } as const;
+
+// a module of its own so the elements' lazily loaded texts take it without the limits' tables
+export { waitUnit } from './wait.ts';

@@ -39,7 +39,7 @@ export const PLAN_MESSAGES = {
   couponUsedUp: 'This coupon has been used up',
   couponUsed: 'You have already used this coupon',
   couponNewOnly: 'This coupon is for owners who have never had a plan',
-  couponAttempts: 'Too many coupon tries; try again in an hour',
+  couponAttempts: 'Too many coupon tries',
   noPlan: 'No such plan',
   notRenewing: 'This plan does not renew',
 } as const;

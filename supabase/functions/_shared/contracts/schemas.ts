@@ -36,7 +36,7 @@ export const MESSAGES = {
   nothingToUpdate: 'nothing to update',
   tooLong: 'Too long message',
   invalidUrl: 'Invalid URL',
-  tooManyCalls: 'Too many requests; try again later',
+  tooManyCalls: 'Too many requests',
 } as const;
 
 export const ZCreateBlock = z.object({
@@ -286,7 +286,7 @@ export const ZMailVerify = z.strictObject({ emailToVerify: senderEmail });
 /** The sender-email functions' refusals (the dashboard shows them in the reader's language). */
 export const SENDER_MESSAGES = {
   tooMany: `You can add up to ${SENDER_EMAIL_LIMITS.addresses} sender emails`,
-  tooManyRequests: 'Too many verification requests; try again in an hour',
+  tooManyRequests: 'Too many verification requests',
   unavailable: 'The mail service is not available; try again in a moment',
   invalidLink: 'This confirmation link is not valid any more; ask for a new one',
   otherAccount:

@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FormDialog } from '../../../components/ui/form-dialog';
 import { SelectField, TextField } from '../../../components/ui/fields';
-import { messageOf } from '../../../lib/errors';
+import { messageOf, withWait } from '../../../lib/errors';
 import { useSubmit } from '../../../lib/use-submit';
 import { LETTER_MESSAGES, normalizeBrunchProfile } from '@reaction-blocks/contracts/letters';
 import { verifyBrunchId } from '../api/letters';
@@ -40,7 +40,7 @@ export function BrunchVerifyDialog({
         const res = await verifyBrunchId({ blockId, brunchProfilePage: link, email });
         onVerified(res.brunchProfilePage);
       },
-      (cause) => translate(messageOf(cause)),
+      (cause) => withWait(t, cause, translate(messageOf(cause))),
     );
   return (
     <FormDialog

@@ -14,7 +14,7 @@ import { PageHeading } from '../../../components/ui/page-heading';
 import { Spinner } from '../../../components/ui/spinner';
 import { paths } from '../../../config/paths';
 import { isLetterType, type LetterType } from '../../../lib/db-types';
-import { messageOf } from '../../../lib/errors';
+import { messageOf, withWait } from '../../../lib/errors';
 import { useSession } from '../../../lib/session';
 import {
   emptyLetter,
@@ -160,7 +160,7 @@ export function LetterWorkspacePage() {
       if (res.warnings.length)
         setNotice(t('letters.loadedWarnings', { count: res.warnings.length }));
     } catch (cause) {
-      setLoadError(letterMessage(t, messageOf(cause)));
+      setLoadError(withWait(t, cause, letterMessage(t, messageOf(cause))));
     } finally {
       setLoadingPage(false);
     }
@@ -186,7 +186,7 @@ export function LetterWorkspacePage() {
       setDraft((current) => (current === sent ? next : current));
       setSaveState('saved');
     } catch (cause) {
-      setSaveError(letterMessage(t, messageOf(cause)));
+      setSaveError(withWait(t, cause, letterMessage(t, messageOf(cause))));
       setSaveState('error');
     }
   };

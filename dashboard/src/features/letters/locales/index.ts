@@ -142,7 +142,7 @@ export const en = {
     },
   },
   errors: {
-    tooManyCalls: 'Too many pages loaded this hour; try again later.',
+    tooManyCalls: 'Too many pages loaded this hour.',
     invalidAddress: 'Invalid address.',
     notionError: "It's not address of the public Notion page",
     typedreamError: "It's not address of a public Typedream page",
@@ -304,7 +304,7 @@ export const ko: typeof en = {
     },
   },
   errors: {
-    tooManyCalls: '이번 한 시간 동안 페이지를 너무 많이 불러왔습니다. 잠시 후 다시 시도해 주세요.',
+    tooManyCalls: '이번 한 시간 동안 페이지를 너무 많이 불러왔습니다.',
     invalidAddress: '주소가 올바르지 않습니다.',
     notionError: '공개된 노션 페이지 주소가 아닙니다',
     typedreamError: '공개된 타입드림 페이지 주소가 아닙니다',

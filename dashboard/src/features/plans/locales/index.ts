@@ -183,7 +183,7 @@ export const ko: typeof en = {
     couponUsedUp: '모두 사용된 쿠폰입니다',
     couponUsed: '이미 사용한 쿠폰입니다',
     couponNewOnly: '플랜을 이용한 적이 없는 분만 쓸 수 있는 쿠폰입니다',
-    couponAttempts: '쿠폰 입력 횟수를 넘었습니다. 한 시간 뒤에 다시 시도해 주세요',
+    couponAttempts: '쿠폰 입력 횟수를 넘었습니다.',
     noPlan: '없는 플랜입니다',
     notRenewing: '갱신되지 않는 플랜입니다',
   },

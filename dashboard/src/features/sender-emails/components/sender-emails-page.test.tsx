@@ -165,7 +165,13 @@ describe('sender emails page', () => {
     try {
       api.listSenderEmails.mockResolvedValue([]);
       api.requestMailVerify.mockRejectedValueOnce(new Error(SENDER_MESSAGES.tooMany));
-      api.requestMailVerify.mockRejectedValueOnce(new Error(SENDER_MESSAGES.tooManyRequests));
+      // a 429 says how long to wait (invokeFunction puts the body's retryAfter on the error)
+      api.requestMailVerify.mockRejectedValueOnce(
+        Object.assign(new Error(SENDER_MESSAGES.tooManyRequests), {
+          status: 429,
+          retryAfter: 2520,
+        }),
+      );
       render();
       const input = await screen.findByLabelText('이메일 주소');
       fireEvent.change(input, { target: { value: 'not-an-address' } });
@@ -176,7 +182,7 @@ describe('sender emails page', () => {
       expect(await screen.findByText('발신 이메일은 10개까지 추가할 수 있습니다.')).toBeTruthy();
       fireEvent.click(screen.getByRole('button', { name: '인증하기' }));
       expect(
-        await screen.findByText('인증 요청이 너무 많습니다. 한 시간 뒤에 다시 시도해 주세요.'),
+        await screen.findByText('인증 요청이 너무 많습니다. 42분 후 다시 시도해 주세요.'),
       ).toBeTruthy();
     } finally {
       await i18next.changeLanguage('en');

@@ -8,7 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { TextField } from '../../../components/ui/fields';
 import { Spinner } from '../../../components/ui/spinner';
-import { messageOf } from '../../../lib/errors';
+import { messageOf, withWait } from '../../../lib/errors';
 import { useSession } from '../../../lib/session';
 import { useQuery } from '../../../lib/use-query';
 import {
@@ -94,7 +94,7 @@ export function SenderEmailsPage() {
     try {
       await action();
     } catch (cause) {
-      setRowError(s('failed', { reason: reason(messageOf(cause)) }));
+      setRowError(s('failed', { reason: withWait(t, cause, reason(messageOf(cause))) }));
     } finally {
       setBusy((b) => ({ ...b, [email]: false }));
     }
@@ -144,7 +144,7 @@ export function SenderEmailsPage() {
       setAnnouncement(stateText(answer.state, email));
       await list.reload();
     } catch (cause) {
-      setAddError(reason(messageOf(cause)));
+      setAddError(withWait(t, cause, reason(messageOf(cause))));
     } finally {
       setAdding(false);
     }
@@ -329,7 +329,7 @@ export function SenderEmailsPage() {
         cancelLabel={t('common.cancel')}
         confirmLabel={s('delete')}
         onCancel={() => setToDelete(null)}
-        errorText={(cause) => s('failed', { reason: reason(messageOf(cause)) })}
+        errorText={(cause) => s('failed', { reason: withWait(t, cause, reason(messageOf(cause))) })}
         onConfirm={async () => {
           if (!toDelete) return;
           await deleteMailVerified(toDelete.email);

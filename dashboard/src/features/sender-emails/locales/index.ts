@@ -54,7 +54,7 @@ export const en = {
   tooMany: 'You can add up to {{count}} sender emails.',
   invalidEmail: 'Invalid email address.',
   unavailable: 'The mail service is not available: try again in a moment.',
-  tooManyRequests: 'Too many verification requests: try again in an hour.',
+  tooManyRequests: 'Too many verification requests.',
   loadFailed: 'Could not load your sender emails: {{reason}}',
   retry: 'Try again',
 };
@@ -111,7 +111,7 @@ export const ko: typeof en = {
   tooMany: '발신 이메일은 {{count}}개까지 추가할 수 있습니다.',
   invalidEmail: '올바르지 않은 이메일 주소입니다.',
   unavailable: '메일 서비스에 연결할 수 없습니다. 잠시 후 다시 시도해 주세요.',
-  tooManyRequests: '인증 요청이 너무 많습니다. 한 시간 뒤에 다시 시도해 주세요.',
+  tooManyRequests: '인증 요청이 너무 많습니다.',
   loadFailed: '발신 이메일을 불러오지 못했습니다: {{reason}}',
   retry: '다시 시도',
 };
