@@ -1,6 +1,7 @@
 // The providers server's page kit; the HTTP helpers themselves are the local servers' shared
 // ones (../http.ts), re-exported here for the fakes.
-import { escapeHtml } from '../http.ts';
+import type { ServerResponse } from 'node:http';
+import { escapeHtml, sendHtml } from '../http.ts';
 
 export {
   escapeHtml,
@@ -34,3 +35,11 @@ iframe{width:100%;height:480px;border:1px solid #d0d7de;border-radius:4px;backgr
 </style></head>
 <body><header><a href="/">Local providers</a></header><main>${body}</main></body></html>`;
 }
+
+/**
+ * A payment provider's checkout page: its form posts to this server, and the server refuses a
+ * post whose Origin is another site; under "no-referrer" Chromium sends `Origin: null`, so these
+ * pages say same-origin.
+ */
+export const sendCheckoutPage = (res: ServerResponse, html: string, csp: string) =>
+  sendHtml(res, 200, html, csp, { 'referrer-policy': 'same-origin' });

@@ -1,0 +1,367 @@
+// The PayPal fake's state: subscriptions on the one plan, access tokens, and what happens to a
+// subscription (created, activated, billed) with the signed webhooks each step sends.
+import { createHash, randomBytes, randomUUID, sign } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import type { Log } from '../../process.ts';
+import { isObject, type JsonObject } from '../http.ts';
+import { makeSigningIdentity, type SigningIdentity } from '../ses/x509.ts';
+import { WebhookSender } from '../webhooks.ts';
+
+export interface PayPalFakeOptions {
+  clientId: string;
+  clientSecret: string;
+  /** The plan subscriptions are made on: $1.00 a month per unit (quantity = price in dollars). */
+  planId: string;
+  /** The id PayPal gives the webhook (sent back in verify-webhook-signature). */
+  webhookId: string;
+  /** Where webhooks go; '' for nowhere. */
+  webhookUrl: string;
+  /** Subscriptions that exist from the start (the seed's demo owner). */
+  seeded: Array<{ id: string; customId: string; quantity: number; email: string }>;
+}
+
+export const PAYPAL_DEFAULTS: PayPalFakeOptions = {
+  clientId: 'local-paypal-client-id',
+  clientSecret: 'local-paypal-client-secret',
+  planId: 'P-LOCAL0PLAN0UNIT0USD0MONTHLY',
+  webhookId: 'WH-LOCAL0WEBHOOK0000000000',
+  webhookUrl: '',
+  seeded: [],
+};
+
+export interface Subscription {
+  id: string;
+  plan_id: string;
+  status: 'APPROVAL_PENDING' | 'APPROVED' | 'ACTIVE' | 'SUSPENDED' | 'CANCELLED' | 'EXPIRED';
+  status_update_time: string;
+  start_time: string;
+  quantity: string;
+  custom_id?: string;
+  subscriber: JsonObject;
+  create_time: string;
+  update_time: string;
+  return_url?: string;
+  cancel_url?: string;
+  cycles_completed: number;
+  last_payment?: { amount: { currency_code: string; value: string }; time: string };
+  next_billing_time?: string;
+  failed_payments_count: number;
+  /** Every renewal payment fails (control API). */
+  fail: boolean;
+  /** A revision waiting for the buyer's approval. */
+  pending_revision?: { plan_id: string; quantity: string; token: string };
+  status_change_note?: string;
+}
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly name_: string,
+    message: string,
+    readonly issue?: string,
+  ) {
+    super(message);
+  }
+}
+
+/** PayPal's answer for an unknown plan or subscription. */
+export const notFound = () =>
+  new ApiError(
+    404,
+    'RESOURCE_NOT_FOUND',
+    'The specified resource does not exist.',
+    'INVALID_RESOURCE_ID',
+  );
+/** PayPal's answer for a request its business rules refuse. */
+export const unprocessable = (
+  issue: string,
+  message = 'The requested action could not be performed.',
+) => new ApiError(422, 'UNPROCESSABLE_ENTITY', message, issue);
+
+/** A quantity PayPal takes: 1 to 999999 units. */
+export const validQuantity = (quantity: string) => /^[1-9][0-9]{0,5}$/.test(quantity);
+
+export const now = () => new Date().toISOString();
+export const addMonth = (iso: string) => {
+  const d = new Date(iso);
+  d.setUTCMonth(d.getUTCMonth() + 1);
+  return d.toISOString();
+};
+
+/** CRC32 (IEEE), as PayPal uses over the webhook body. */
+const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
+  let c = n;
+  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+  return c >>> 0;
+});
+export function crc32(text: string): number {
+  let crc = 0xffffffff;
+  for (const byte of Buffer.from(text, 'utf8')) crc = CRC_TABLE[(crc ^ byte) & 0xff]! ^ (crc >>> 8);
+  return (crc ^ 0xffffffff) >>> 0;
+}
+
+/** The fake's state and what changes it; the routes (rest.ts, checkout.ts, control.ts) call it. */
+export class PayPalModel {
+  readonly tokens = new Map<string, number>();
+  readonly subscriptions = new Map<string, Subscription>();
+  readonly webhooks: WebhookSender;
+  /** The fake's own origin and prefix, for the links it hands out. */
+  readonly api: string;
+  readonly certName: string;
+  readonly certUrl: string;
+
+  private constructor(
+    readonly options: PayPalFakeOptions,
+    readonly identity: SigningIdentity,
+    baseUrl: string,
+    log: Log,
+  ) {
+    this.webhooks = new WebhookSender('paypal', log, { retries: 3, delayMs: 500 });
+    this.api = `${baseUrl}/paypal`;
+    this.certName = `CERT-${createHash('sha256').update(identity.certDer).digest('hex').slice(0, 16)}`;
+    this.certUrl = `${baseUrl}/paypal/certs/${this.certName}.pem`;
+    this.seed();
+  }
+
+  static async create(options: PayPalFakeOptions, baseUrl: string, log: Log): Promise<PayPalModel> {
+    const identity = await makeSigningIdentity({
+      commonName: 'messageverificationcerts.paypal.local',
+      organization: 'PayPal (local fake)',
+    });
+    return new PayPalModel(options, identity, baseUrl, log);
+  }
+
+  /** The seeded subscriptions, active and paid once. */
+  seed(): void {
+    for (const s of this.options.seeded) {
+      const t = now();
+      this.subscriptions.set(s.id, {
+        id: s.id,
+        plan_id: this.options.planId,
+        status: 'ACTIVE',
+        status_update_time: t,
+        start_time: t,
+        quantity: String(s.quantity),
+        custom_id: s.customId,
+        subscriber: {
+          email_address: s.email,
+          payer_id: 'LOCALPAYER01',
+          name: { given_name: 'Demo', surname: 'Owner' },
+        },
+        create_time: t,
+        update_time: t,
+        cycles_completed: 1,
+        last_payment: { amount: { currency_code: 'USD', value: `${s.quantity}.00` }, time: t },
+        next_billing_time: addMonth(t),
+        failed_payments_count: 0,
+        fail: false,
+      });
+    }
+  }
+
+  reset(): void {
+    this.subscriptions.clear();
+    this.tokens.clear();
+    this.webhooks.clear();
+    this.seed();
+  }
+
+  links(s: Subscription) {
+    const api = this.api;
+    return [
+      ...(s.status === 'APPROVAL_PENDING'
+        ? [{ href: `${api}/checkout/approve?token=${s.id}`, rel: 'approve', method: 'GET' }]
+        : []),
+      { href: `${api}/v1/billing/subscriptions/${s.id}`, rel: 'edit', method: 'PATCH' },
+      { href: `${api}/v1/billing/subscriptions/${s.id}`, rel: 'self', method: 'GET' },
+    ];
+  }
+
+  /** A subscription as PayPal's GET answers it. */
+  view(s: Subscription) {
+    return {
+      id: s.id,
+      plan_id: s.plan_id,
+      start_time: s.start_time,
+      quantity: s.quantity,
+      shipping_amount: { currency_code: 'USD', value: '0.0' },
+      subscriber: s.subscriber,
+      billing_info: {
+        outstanding_balance: { currency_code: 'USD', value: '0.0' },
+        cycle_executions: [
+          {
+            tenure_type: 'REGULAR',
+            sequence: 1,
+            cycles_completed: s.cycles_completed,
+            cycles_remaining: 0,
+            current_pricing_scheme_version: 1,
+            total_cycles: 0,
+          },
+        ],
+        ...(s.last_payment ? { last_payment: s.last_payment } : {}),
+        ...(s.next_billing_time && s.status === 'ACTIVE'
+          ? { next_billing_time: s.next_billing_time }
+          : {}),
+        failed_payments_count: s.failed_payments_count,
+      },
+      create_time: s.create_time,
+      update_time: s.update_time,
+      ...(s.custom_id ? { custom_id: s.custom_id } : {}),
+      plan_overridden: false,
+      status: s.status,
+      status_update_time: s.status_update_time,
+      ...(s.status_change_note ? { status_change_note: s.status_change_note } : {}),
+      links: this.links(s),
+    };
+  }
+
+  /** Sends a webhook signed as PayPal signs them (nowhere when no webhook URL is set). */
+  sendWebhook(
+    eventType: string,
+    resourceType: string,
+    resource: JsonObject,
+    summary: string,
+  ): void {
+    const { options, identity } = this;
+    if (!options.webhookUrl) return;
+    const event = {
+      id: `WH-${randomBytes(10).toString('hex').toUpperCase()}`,
+      event_version: '1.0',
+      create_time: now(),
+      resource_type: resourceType,
+      resource_version: '2.0',
+      event_type: eventType,
+      summary,
+      resource,
+      links: [],
+    };
+    const body = JSON.stringify(event);
+    const transmissionId = randomUUID();
+    const time = now();
+    const signed = `${transmissionId}|${time}|${options.webhookId}|${crc32(body)}`;
+    const sig = sign('sha256', Buffer.from(signed), identity.privateKey).toString('base64');
+    this.webhooks.send(
+      options.webhookUrl,
+      transmissionId,
+      {
+        'paypal-auth-algo': 'SHA256withRSA',
+        'paypal-cert-url': this.certUrl,
+        'paypal-transmission-id': transmissionId,
+        'paypal-transmission-sig': sig,
+        'paypal-transmission-time': time,
+      },
+      body,
+      {
+        event_type: eventType,
+        event_id: event.id,
+        resource: String(resource.billing_agreement_id ?? resource.id ?? ''),
+      },
+    );
+  }
+
+  subscriptionEvent(s: Subscription, type: string, summary: string): void {
+    this.sendWebhook(type, 'subscription', this.view(s) as unknown as JsonObject, summary);
+  }
+
+  /** A billing cycle: a payment (or a failed one) and the next billing time. */
+  bill(s: Subscription): void {
+    const t = now();
+    if (s.fail) {
+      s.failed_payments_count++;
+      s.update_time = t;
+      this.subscriptionEvent(
+        s,
+        'BILLING.SUBSCRIPTION.PAYMENT.FAILED',
+        'Subscription payment failed',
+      );
+      return;
+    }
+    const value = `${Number(s.quantity)}.00`;
+    s.cycles_completed++;
+    s.last_payment = { amount: { currency_code: 'USD', value }, time: t };
+    s.next_billing_time = addMonth(
+      s.next_billing_time && s.cycles_completed > 1 ? s.next_billing_time : t,
+    );
+    s.update_time = t;
+    this.sendWebhook(
+      'PAYMENT.SALE.COMPLETED',
+      'sale',
+      {
+        id: randomBytes(8).toString('hex').toUpperCase(),
+        state: 'completed',
+        amount: { total: value, currency: 'USD', details: { subtotal: value } },
+        payment_mode: 'INSTANT_TRANSFER',
+        billing_agreement_id: s.id,
+        create_time: t,
+        update_time: t,
+      },
+      `Payment completed for $ ${value} USD`,
+    );
+  }
+
+  activate(s: Subscription): void {
+    const t = now();
+    s.status = 'ACTIVE';
+    s.status_update_time = t;
+    s.start_time = t;
+    s.cycles_completed = 0;
+    s.next_billing_time = undefined;
+    this.subscriptionEvent(s, 'BILLING.SUBSCRIPTION.ACTIVATED', 'Subscription activated');
+    this.bill(s);
+  }
+
+  /** Applies the revision the buyer approved. */
+  applyRevision(s: Subscription, revision: NonNullable<Subscription['pending_revision']>): void {
+    s.plan_id = revision.plan_id;
+    s.quantity = revision.quantity;
+    s.pending_revision = undefined;
+  }
+
+  /** A subscription waiting for the buyer's approval, as POST /v1/billing/subscriptions makes. */
+  create(body: JsonObject, extra: Partial<Subscription> = {}): Subscription {
+    if (body.plan_id !== this.options.planId) throw notFound();
+    const quantity = String(body.quantity ?? '1');
+    if (!validQuantity(quantity)) throw unprocessable('INVALID_PARAMETER_VALUE');
+    const context = isObject(body.application_context) ? body.application_context : {};
+    const t = now();
+    const s: Subscription = {
+      id: `I-${randomBytes(6).toString('hex').toUpperCase()}`,
+      plan_id: this.options.planId,
+      status: 'APPROVAL_PENDING',
+      status_update_time: t,
+      start_time: t,
+      quantity,
+      custom_id: typeof body.custom_id === 'string' ? body.custom_id.slice(0, 127) : undefined,
+      subscriber: isObject(body.subscriber) ? body.subscriber : {},
+      create_time: t,
+      update_time: t,
+      return_url: typeof context.return_url === 'string' ? context.return_url : undefined,
+      cancel_url: typeof context.cancel_url === 'string' ? context.cancel_url : undefined,
+      cycles_completed: 0,
+      failed_payments_count: 0,
+      fail: false,
+      ...extra,
+    };
+    this.subscriptions.set(s.id, s);
+    return s;
+  }
+
+  /** Refuses a REST call without a live access token. */
+  bearer(req: IncomingMessage): void {
+    const token = /^Bearer\s+(.+)$/i.exec(req.headers.authorization ?? '')?.[1];
+    const expires = token ? this.tokens.get(token) : undefined;
+    if (!expires || expires < Date.now()) {
+      throw new ApiError(
+        401,
+        'AUTHENTICATION_FAILURE',
+        'Authentication failed due to invalid authentication credentials or a missing Authorization header.',
+      );
+    }
+  }
+
+  find(id: string): Subscription {
+    const s = this.subscriptions.get(id);
+    if (!s) throw notFound();
+    return s;
+  }
+}

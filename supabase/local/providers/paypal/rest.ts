@@ -1,0 +1,219 @@
+// The PayPal fake's REST API under /paypal/v1: OAuth client credentials, Subscriptions v1
+// (create, get, revise, cancel), the plan, and verify-webhook-signature. Errors in PayPal's shape.
+import { randomBytes, verify } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { HttpError, isObject, readBody, readJson, sendJson } from '../http.ts';
+import {
+  ApiError,
+  crc32,
+  notFound,
+  now,
+  unprocessable,
+  validQuantity,
+  type PayPalModel,
+} from './model.ts';
+
+type Route = (
+  model: PayPalModel,
+  req: IncomingMessage,
+  res: ServerResponse,
+  id: string,
+) => Promise<void>;
+
+/** POST /v1/oauth2/token: client credentials (HTTP Basic) for a bearer token. */
+async function issueToken(model: PayPalModel, req: IncomingMessage, res: ServerResponse) {
+  const { options } = model;
+  const basic = /^Basic\s+(.+)$/i.exec(req.headers.authorization ?? '')?.[1];
+  const [id, secret] = Buffer.from(basic ?? '', 'base64')
+    .toString('utf8')
+    .split(':');
+  const form = new URLSearchParams((await readBody(req, 4096)).toString('utf8'));
+  if (id !== options.clientId || secret !== options.clientSecret) {
+    return sendJson(res, 401, {
+      error: 'invalid_client',
+      error_description: 'Client Authentication failed',
+    });
+  }
+  if (form.get('grant_type') !== 'client_credentials') {
+    return sendJson(res, 400, {
+      error: 'unsupported_grant_type',
+      error_description: 'Grant Type is NULL',
+    });
+  }
+  const token = `A21AA${randomBytes(24).toString('base64url')}`;
+  model.tokens.set(token, Date.now() + 32_400_000);
+  return sendJson(res, 200, {
+    scope:
+      'https://uri.paypal.com/services/subscriptions https://uri.paypal.com/services/applications/webhooks',
+    access_token: token,
+    token_type: 'Bearer',
+    app_id: 'APP-LOCAL0000000000',
+    expires_in: 32_400,
+    nonce: `${now()}${randomBytes(8).toString('hex')}`,
+  });
+}
+
+const createSubscription: Route = async (model, req, res) => {
+  const s = model.create(await readJson(req));
+  return sendJson(res, 201, {
+    id: s.id,
+    status: s.status,
+    status_update_time: s.status_update_time,
+    plan_id: s.plan_id,
+    plan_overridden: false,
+    start_time: s.start_time,
+    quantity: s.quantity,
+    create_time: s.create_time,
+    links: model.links(s),
+  });
+};
+
+const getSubscription: Route = async (model, _req, res, id) =>
+  sendJson(res, 200, model.view(model.find(id)));
+
+/** A change of plan or quantity, which the buyer approves on the approval page. */
+const revise: Route = async (model, req, res, id) => {
+  const s = model.find(id);
+  const body = await readJson(req);
+  if (s.status !== 'ACTIVE') throw unprocessable('SUBSCRIPTION_STATUS_INVALID');
+  const planId = typeof body.plan_id === 'string' ? body.plan_id : s.plan_id;
+  if (planId !== model.options.planId) throw notFound();
+  const quantity = String(body.quantity ?? s.quantity);
+  if (!validQuantity(quantity)) throw unprocessable('INVALID_PARAMETER_VALUE');
+  const context = isObject(body.application_context) ? body.application_context : {};
+  s.pending_revision = {
+    plan_id: planId,
+    quantity,
+    token: `RV-${randomBytes(8).toString('hex').toUpperCase()}`,
+  };
+  if (typeof context.return_url === 'string') s.return_url = context.return_url;
+  if (typeof context.cancel_url === 'string') s.cancel_url = context.cancel_url;
+  const api = model.api;
+  return sendJson(res, 200, {
+    plan_id: planId,
+    quantity,
+    plan_overridden: false,
+    links: [
+      {
+        href: `${api}/checkout/approve?token=${s.pending_revision.token}`,
+        rel: 'approve',
+        method: 'GET',
+      },
+      { href: `${api}/v1/billing/subscriptions/${s.id}`, rel: 'edit', method: 'PATCH' },
+      { href: `${api}/v1/billing/subscriptions/${s.id}`, rel: 'self', method: 'GET' },
+    ],
+  });
+};
+
+const cancel: Route = async (model, req, res, id) => {
+  const s = model.find(id);
+  const body = await readJson(req);
+  if (s.status !== 'ACTIVE' && s.status !== 'SUSPENDED')
+    throw unprocessable(
+      'SUBSCRIPTION_STATUS_INVALID',
+      'The requested action could not be performed, semantically incorrect, or failed business validation.',
+    );
+  const t = now();
+  s.status = 'CANCELLED';
+  s.status_update_time = t;
+  s.update_time = t;
+  s.status_change_note = typeof body.reason === 'string' ? body.reason.slice(0, 128) : undefined;
+  model.subscriptionEvent(s, 'BILLING.SUBSCRIPTION.CANCELLED', 'Subscription cancelled');
+  res.writeHead(204);
+  res.end();
+};
+
+const getPlan: Route = async (model, _req, res, id) => {
+  const { options } = model;
+  if (id !== options.planId) throw notFound();
+  return sendJson(res, 200, {
+    id: options.planId,
+    product_id: 'PROD-LOCAL0REACTION',
+    name: 'Reaction Blocks (per dollar)',
+    status: 'ACTIVE',
+    billing_cycles: [
+      {
+        frequency: { interval_unit: 'MONTH', interval_count: 1 },
+        tenure_type: 'REGULAR',
+        sequence: 1,
+        total_cycles: 0,
+        pricing_scheme: { fixed_price: { value: '1', currency_code: 'USD' } },
+      },
+    ],
+    quantity_supported: true,
+  });
+};
+
+/** Checks a webhook's signature as PayPal does for a listener that asks. */
+const verifySignature: Route = async (model, req, res) => {
+  const body = await readJson(req);
+  const ok =
+    body.auth_algo === 'SHA256withRSA' &&
+    body.cert_url === model.certUrl &&
+    body.webhook_id === model.options.webhookId &&
+    typeof body.transmission_id === 'string' &&
+    typeof body.transmission_time === 'string' &&
+    typeof body.transmission_sig === 'string' &&
+    isObject(body.webhook_event) &&
+    verify(
+      'sha256',
+      Buffer.from(
+        `${body.transmission_id}|${body.transmission_time}|${body.webhook_id}|${crc32(JSON.stringify(body.webhook_event))}`,
+      ),
+      model.identity.publicKey,
+      Buffer.from(body.transmission_sig, 'base64'),
+    );
+  return sendJson(res, 200, { verification_status: ok ? 'SUCCESS' : 'FAILURE' });
+};
+
+/** The calls that need a bearer token: method, path (its one group is the id), handler. */
+const ROUTES: Array<[string, RegExp, Route]> = [
+  ['POST', /^\/v1\/billing\/subscriptions$/, createSubscription],
+  ['GET', /^\/v1\/billing\/subscriptions\/([^/]+)$/, getSubscription],
+  ['POST', /^\/v1\/billing\/subscriptions\/([^/]+)\/revise$/, revise],
+  ['POST', /^\/v1\/billing\/subscriptions\/([^/]+)\/cancel$/, cancel],
+  ['GET', /^\/v1\/billing\/plans\/([^/]+)$/, getPlan],
+  ['POST', /^\/v1\/notifications\/verify-webhook-signature$/, verifySignature],
+];
+
+async function route(model: PayPalModel, req: IncomingMessage, res: ServerResponse, path: string) {
+  const method = req.method ?? 'GET';
+  if (path === '/v1/oauth2/token' && method === 'POST') return issueToken(model, req, res);
+  model.bearer(req);
+  for (const [routeMethod, pattern, handler] of ROUTES) {
+    const m = pattern.exec(path);
+    if (m && method === routeMethod)
+      return handler(model, req, res, decodeURIComponent(m[1] ?? ''));
+  }
+  throw new ApiError(404, 'RESOURCE_NOT_FOUND', 'The specified resource does not exist.');
+}
+
+/** Answers a /v1/... request, errors in PayPal's shape. */
+export async function restApi(
+  model: PayPalModel,
+  req: IncomingMessage,
+  res: ServerResponse,
+  path: string,
+): Promise<void> {
+  try {
+    return await route(model, req, res, path);
+  } catch (err) {
+    if (err instanceof ApiError) {
+      return sendJson(res, err.status, {
+        name: err.name_,
+        message: err.message,
+        debug_id: randomBytes(6).toString('hex'),
+        ...(err.issue ? { details: [{ issue: err.issue, description: err.message }] } : {}),
+        links: [],
+      });
+    }
+    if (err instanceof HttpError) {
+      return sendJson(res, err.status, {
+        name: 'INVALID_REQUEST',
+        message: err.message,
+        links: [],
+      });
+    }
+    throw err;
+  }
+}
