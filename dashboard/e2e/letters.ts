@@ -125,7 +125,7 @@ export async function lettersJourney(journey: Journey, errors: string[]) {
   await page.locator('.letter-row').first().waitFor({ timeout: 30_000 });
   const rows = await page.locator('.letter-row').count();
   const quote = page.locator('.letter-row[data-type="quote"]');
-  await quote.getByRole('button', { name: 'Delete this row' }).click();
+  await quote.getByRole('button', { name: /^Delete row \d+: / }).click();
   assert.equal(await page.locator('.letter-row').count(), rows - 1);
   await page.getByLabel('Call-to-action button').click();
   const cta = page.getByRole('dialog', { name: 'Call-to-action link' });

@@ -6,7 +6,7 @@
 // The input grows with the name (a hidden copy of the text sizes it) from 150 px up to a cap
 // (workspace.css); a name longer than that scrolls inside the focused input and is always
 // readable in full in the tooltip and in the page's heading. Elsewhere the name wraps.
-import { useId, type MouseEvent } from 'react';
+import { useId, useLayoutEffect, useRef, type MouseEvent, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { BlockTypeIcon } from '../ui/block-type-icon';
@@ -144,4 +144,26 @@ export function SaveState({
       {saving ? texts.saving : saved && !dirty ? texts.saved : dirty ? texts.unsaved : otherwise}
     </span>
   );
+}
+
+/**
+ * Keeps keyboard focus in the workspace when a save takes the Save button away: the button a
+ * keyboard user pressed goes with the changes, and focus would drop to the page's body (a
+ * screen reader then starts from the top). When the changes are saved and nothing has focus,
+ * the first control of the top bar's actions takes it (Block link, Send letter), or else the
+ * page's heading. Focus elsewhere (the owner typing on) is left alone.
+ */
+export function useFocusAfterSave(dirty: boolean, actions: RefObject<HTMLElement | null>) {
+  const wasDirty = useRef(dirty);
+  useLayoutEffect(() => {
+    const saved = wasDirty.current && !dirty;
+    wasDirty.current = dirty;
+    if (!saved) return;
+    const active = document.activeElement;
+    if (active && active !== document.body) return;
+    const target =
+      actions.current?.querySelector<HTMLElement>('button:not(:disabled), a[href]') ??
+      document.querySelector<HTMLElement>('#workspace-main [data-page-heading]');
+    target?.focus();
+  }, [dirty, actions]);
 }

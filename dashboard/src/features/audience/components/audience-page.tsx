@@ -277,6 +277,7 @@ export function AudiencePage({ blockId, blockName }: AudiencePageProps) {
             <div
               className="audience-table-wrap"
               onScroll={onScroll}
+              role="region"
               tabIndex={0}
               aria-label={t('audience.list')}
             >

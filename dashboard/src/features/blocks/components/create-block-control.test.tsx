@@ -34,6 +34,24 @@ describe('CreateBlockControl', () => {
     expect(screen.queryByRole('group', { name: 'Choose a block type' })).toBeNull();
   });
 
+  it('closes the picker on Escape from a type in it and gives focus back to the toggle', () => {
+    const onCreate = vi.fn();
+    renderWithProviders(<CreateBlockControl remaining={2} onCreate={onCreate} />);
+    fireEvent.click(screen.getByRole('button', { name: 'Create block' }));
+    const like = screen.getByRole('button', { name: 'Like' });
+    like.focus();
+    fireEvent.keyDown(like, { key: 'Escape' });
+    expect(screen.queryByRole('group', { name: 'Choose a block type' })).toBeNull();
+    const toggle = screen.getByRole('button', { name: 'Create block' });
+    expect(toggle.getAttribute('aria-expanded')).toBe('false');
+    expect(document.activeElement).toBe(toggle);
+    expect(onCreate).not.toHaveBeenCalled();
+    // from the toggle too
+    fireEvent.click(toggle);
+    fireEvent.keyDown(toggle, { key: 'Escape' });
+    expect(screen.queryByRole('group', { name: 'Choose a block type' })).toBeNull();
+  });
+
   it('shows the limit message and an upgrade link when no block remains', () => {
     renderWithProviders(<CreateBlockControl remaining={0} onCreate={vi.fn()} />);
     expect(screen.getByText('Block limit reached!')).toBeTruthy();

@@ -1,5 +1,5 @@
 // Create button toggling a type picker; remaining blocks as a number; upgrade when none remain.
-import { useId, useState } from 'react';
+import { useId, useRef, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { Spinner } from '../../../components/ui/spinner';
@@ -30,6 +30,7 @@ export function CreateBlockControl({
   const [open, setOpen] = useState(false);
   const [creating, setCreating] = useState<BlockType | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const toggle = useRef<HTMLButtonElement>(null);
 
   if (remaining !== null && remaining < 1) {
     return (
@@ -61,10 +62,21 @@ export function CreateBlockControl({
     }
   };
 
+  // Escape closes the open picker from the toggle or any type in it, and focus goes back to
+  // the toggle (as a menu closes); nothing is created.
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    if (event.key !== 'Escape' || !open || creating) return;
+    event.preventDefault();
+    event.stopPropagation();
+    setOpen(false);
+    toggle.current?.focus();
+  };
+
   return (
-    <div className="create-block">
+    <div className="create-block" onKeyDown={onKeyDown}>
       <div className="create-block-row">
         <button
+          ref={toggle}
           type="button"
           className="button button-primary"
           aria-expanded={open}

@@ -1,4 +1,4 @@
-import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { renderWithProviders } from '../../../test/utils';
 import { ConsentModal } from './consent-modal';
@@ -34,6 +34,13 @@ describe('ConsentModal', () => {
     expect(box.checked).toBe(true);
     finish();
     await waitFor(() => expect(agree.getAttribute('aria-busy')).toBe('false'));
+  });
+
+  it('names the scrollable terms as a region a keyboard can reach', () => {
+    renderWithProviders(<ConsentModal open onAgree={vi.fn()} onDecline={vi.fn()} />);
+    const dialog = screen.getByRole('dialog', { name: 'Terms of Service' });
+    const terms = within(dialog).getByRole('region', { name: 'Terms of Service' });
+    expect(terms.tabIndex).toBe(0);
   });
 
   it('declines, and does not close on Escape', () => {

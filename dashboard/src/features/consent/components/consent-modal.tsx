@@ -65,7 +65,7 @@ export function ConsentModal({ open, onAgree, onDecline }: ConsentModalProps) {
       }
     >
       <p>{t('consent.intro')}</p>
-      <div className="consent-terms" tabIndex={0} aria-label={t('consent.title')}>
+      <div className="consent-terms" role="region" tabIndex={0} aria-label={t('consent.title')}>
         <ol>
           {terms.map((line) => (
             <li key={line}>{line}</li>

@@ -73,3 +73,13 @@ describe('SendPage focus preselection', () => {
     expect(selectedTab()?.textContent).toBe(label);
   });
 });
+
+describe('SendPage before and after panes', () => {
+  it('are scrollable regions with names, reachable by keyboard', () => {
+    renderWithProviders(<SendPage />, { route: '/send' });
+    for (const name of ['Your page', 'The letter']) {
+      const pane = screen.getByRole('region', { name });
+      expect(pane.tabIndex).toBe(0);
+    }
+  });
+});

@@ -74,6 +74,7 @@ export function SendPage() {
               <div
                 ref={before}
                 className="pane"
+                role="region"
                 tabIndex={0}
                 aria-label={t('send.before')}
                 onScroll={(event) => onScroll('before', event)}
@@ -86,6 +87,7 @@ export function SendPage() {
               <div
                 ref={after}
                 className="pane pane-mail"
+                role="region"
                 tabIndex={0}
                 aria-label={t('send.after')}
                 onScroll={(event) => onScroll('after', event)}

@@ -2,6 +2,7 @@
 // block model is drawn with React elements (text is text, links only http/https/mailto, images
 // https or the project's storage): nothing here is HTML from the page. The server renders the
 // same model into the mail on save.
+import { useLayoutEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TLetterBlock, TLetterModel, TSpan } from '@reaction-blocks/contracts/letters';
 import { isLetterLink } from '@reaction-blocks/contracts/letters';
@@ -32,6 +33,31 @@ const Spans = ({ spans }: { spans: TSpan[] }) => (
     ))}
   </>
 );
+
+const plain = (spans: TSpan[] = []) => spans.map((s) => s.text).join('');
+
+/** A few words of a row, so each row's delete button says which row it deletes. */
+export function rowSummary(block: TLetterBlock, words: { image: string; divider: string }) {
+  let text: string;
+  switch (block.type) {
+    case 'list':
+      text = block.items.map((item) => plain(item)).join(', ');
+      break;
+    case 'image':
+      text = block.alt || plain(block.caption) || words.image;
+      break;
+    case 'divider':
+      text = words.divider;
+      break;
+    case 'code':
+      text = block.text;
+      break;
+    default:
+      text = plain(block.spans);
+  }
+  text = text.replace(/\s+/g, ' ').trim();
+  return text.length > 40 ? `${text.slice(0, 40).trimEnd()}…` : text;
+}
 
 function Row({ block, imageAlt }: { block: TLetterBlock; imageAlt: string }) {
   switch (block.type) {
@@ -100,26 +126,50 @@ export interface LetterPreviewProps {
 
 export function LetterPreview({ title, model, onDelete }: LetterPreviewProps) {
   const { t } = useTranslation();
+  // The deleted row's button goes with it: focus moves to the delete button now in its place
+  // (the next row's, or the last row's), so a keyboard user can go on deleting rows.
+  const list = useRef<HTMLOListElement>(null);
+  const deletedAt = useRef<number | null>(null);
+  useLayoutEffect(() => {
+    const at = deletedAt.current;
+    if (at === null) return;
+    deletedAt.current = null;
+    const buttons = list.current?.querySelectorAll<HTMLElement>('.letter-row-delete');
+    if (buttons?.length) buttons[Math.min(at, buttons.length - 1)]?.focus();
+    else list.current?.closest<HTMLElement>('[tabindex="-1"]')?.focus();
+  }, [model.blocks]);
   return (
     <div className="letter-paper">
       {title ? <h1 className="letter-title">{title}</h1> : null}
-      <ol className="letter-rows" aria-label={t('letters.preview.label')}>
-        {model.blocks.map((block) => (
-          <li key={block.id} className="letter-row" data-type={block.type}>
-            <div className="letter-row-content">
-              <Row block={block} imageAlt={t('letters.preview.imageAlt')} />
-            </div>
-            <button
-              type="button"
-              className="button button-ghost letter-row-delete"
-              aria-label={t('letters.preview.deleteRow')}
-              title={t('letters.preview.deleteRow')}
-              onClick={() => onDelete(block.id)}
-            >
-              <span aria-hidden="true">✕</span>
-            </button>
-          </li>
-        ))}
+      <ol ref={list} className="letter-rows" aria-label={t('letters.preview.label')}>
+        {model.blocks.map((block, index) => {
+          const deleteLabel = t('letters.preview.deleteRow', {
+            number: index + 1,
+            text: rowSummary(block, {
+              image: t('letters.preview.imageAlt'),
+              divider: t('letters.preview.divider'),
+            }),
+          });
+          return (
+            <li key={block.id} className="letter-row" data-type={block.type}>
+              <div className="letter-row-content">
+                <Row block={block} imageAlt={t('letters.preview.imageAlt')} />
+              </div>
+              <button
+                type="button"
+                className="button button-ghost letter-row-delete"
+                aria-label={deleteLabel}
+                title={deleteLabel}
+                onClick={() => {
+                  deletedAt.current = index;
+                  onDelete(block.id);
+                }}
+              >
+                <span aria-hidden="true">✕</span>
+              </button>
+            </li>
+          );
+        })}
       </ol>
       {model.imageButton ? (
         <div className="letter-image-button">

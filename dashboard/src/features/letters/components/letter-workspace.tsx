@@ -35,6 +35,7 @@ import {
 } from '../model/draft';
 import {
   SaveState,
+  useFocusAfterSave,
   WorkspaceBackLink,
   WorkspaceModeNav,
   WorkspaceTitle,
@@ -72,6 +73,18 @@ export function LetterWorkspacePage() {
   const senders = useSenders(user?.id);
   const progress = useProgress(loadingPage);
   const leaveTo = useRef<string>(paths.dashboardSend);
+  const actions = useRef<HTMLDivElement>(null);
+  // Load and Load sample are disabled while the page loads, which drops keyboard focus to the
+  // page's body; when it is done, focus goes to the letter, or to the page URL with its error.
+  const preview = useRef<HTMLElement>(null);
+  const focusAfterLoad = useRef<'letter' | 'url' | null>(null);
+  useEffect(() => {
+    if (loadingPage || !focusAfterLoad.current) return;
+    const target = focusAfterLoad.current;
+    focusAfterLoad.current = null;
+    if (target === 'letter') preview.current?.focus();
+    else document.querySelector<HTMLElement>('.letter-settings [aria-invalid="true"]')?.focus();
+  }, [loadingPage]);
 
   useEffect(() => {
     if (!user) return;
@@ -110,6 +123,7 @@ export function LetterWorkspacePage() {
   }, [senders.data, status, hasSavedHtml]);
 
   const dirty = !!base && !!draft && !sameDraft(base, draft);
+  useFocusAfterSave(dirty, actions);
   useEffect(() => {
     if (!dirty) return;
     const warn = (event: BeforeUnloadEvent) => event.preventDefault();
@@ -159,8 +173,10 @@ export function LetterWorkspacePage() {
       });
       if (res.warnings.length)
         setNotice(t('letters.loadedWarnings', { count: res.warnings.length }));
+      focusAfterLoad.current = 'letter';
     } catch (cause) {
       setLoadError(withWait(t, cause, letterMessage(t, messageOf(cause))));
+      focusAfterLoad.current = 'url';
     } finally {
       setLoadingPage(false);
     }
@@ -230,7 +246,7 @@ export function LetterWorkspacePage() {
             label: t(`letters.modes.${m}`),
           }))}
         />
-        <div className="workspace-actions">
+        <div className="workspace-actions" ref={actions}>
           <SaveState
             saving={saveState === 'saving'}
             saved={saveState === 'saved'}
@@ -434,7 +450,12 @@ export function LetterWorkspacePage() {
                 </div>
               </fieldset>
             </section>
-            <section className="letter-preview" aria-label={t('letters.preview.label')}>
+            <section
+              ref={preview}
+              className="letter-preview"
+              aria-label={t('letters.preview.label')}
+              tabIndex={-1}
+            >
               <div
                 className="letter-preview-tools"
                 role="toolbar"

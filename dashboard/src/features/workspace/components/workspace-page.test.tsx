@@ -105,6 +105,32 @@ describe('saving', () => {
     expect(screen.getByRole('dialog', { name: 'link dialog' }).textContent).toContain(BLOCK_ID);
   });
 
+  it('keeps keyboard focus after Save: Block link takes it when Save goes away', async () => {
+    const data = workspaceData('like');
+    let finish: (value: WorkspaceData) => void = () => {};
+    renderWorkspace(fakeApi(data, () => new Promise((resolve) => (finish = resolve))));
+    const name = await screen.findByRole('textbox', { name: 'Block name' });
+    fireEvent.change(name, { target: { value: 'Like this' } });
+    const save = screen.getByRole('button', { name: 'Save' });
+    save.focus();
+    fireEvent.click(save);
+    await act(async () => finish({ ...data, block: { ...data.block, name: 'Like this' } }));
+    expect(screen.queryByRole('button', { name: 'Save' })).toBeNull();
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Block link' }));
+  });
+
+  it('leaves focus where the owner went on typing while saving', async () => {
+    const data = workspaceData('like');
+    let finish: (value: WorkspaceData) => void = () => {};
+    renderWorkspace(fakeApi(data, () => new Promise((resolve) => (finish = resolve))));
+    const name = await screen.findByRole('textbox', { name: 'Block name' });
+    fireEvent.change(name, { target: { value: 'Like this' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    name.focus();
+    await act(async () => finish({ ...data, block: { ...data.block, name: 'Like this' } }));
+    expect(document.activeElement).toBe(name);
+  });
+
   it('keeps the draft and shows the server message when the save fails', async () => {
     const api = fakeApi(workspaceData('comment'), async () => {
       throw new Error("block doesn't exists");

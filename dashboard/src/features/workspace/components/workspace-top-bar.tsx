@@ -1,7 +1,7 @@
 // The workspace's own top bar (spec: workspace section 2): back to the dashboard, the block name
 // (editable on edit, read-only on result; see workspace-header.tsx for its width), the mode
 // tabs, and on the right Save when changed, Block link when saved, Export CSV on result.
-import { useState, type MouseEvent } from 'react';
+import { useRef, useState, type MouseEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { paths } from '../../../config/paths';
 import type { ReactionType } from '../../../lib/db-types';
@@ -11,6 +11,7 @@ import { translateMessage } from '../model/messages';
 import { modeLabelKey, modesFor, type WorkspaceMode } from '../model/modes';
 import {
   SaveState,
+  useFocusAfterSave,
   WorkspaceBackLink,
   WorkspaceModeNav,
   WorkspaceTitle,
@@ -39,6 +40,8 @@ export function WorkspaceTopBar(props: WorkspaceTopBarProps) {
   const [exporting, setExporting] = useState(false);
   const [exportError, setExportError] = useState<string | null>(null);
   const nameError = props.nameError ? translateMessage(t, props.nameError) : undefined;
+  const actions = useRef<HTMLDivElement>(null);
+  useFocusAfterSave(dirty, actions);
 
   const exportCsv = async () => {
     setExporting(true);
@@ -77,7 +80,7 @@ export function WorkspaceTopBar(props: WorkspaceTopBarProps) {
         }))}
       />
 
-      <div className="workspace-actions">
+      <div className="workspace-actions" ref={actions}>
         <SaveState
           saving={saveStatus === 'saving'}
           saved={saveStatus === 'saved'}

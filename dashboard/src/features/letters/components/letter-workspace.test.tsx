@@ -1,0 +1,153 @@
+// The letter workspace's keyboard focus (issue 22's accessibility pass): after Save, after Load
+// sample and after a row is deleted focus stays on something useful instead of the page's body;
+// each delete button names its row.
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import i18next from 'i18next';
+import { Route, Routes } from 'react-router-dom';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import type { TLetterModel } from '@reaction-blocks/contracts/letters';
+import { renderWithProviders, signedInSession } from '../../../test/utils';
+import type { LetterData } from '../api/letters';
+import { registerLetterTranslations } from '../locales';
+import { LetterWorkspacePage } from './letter-workspace';
+
+const api = vi.hoisted(() => ({
+  loadLetterBlock: vi.fn(),
+  listSenders: vi.fn(),
+  saveLetter: vi.fn(),
+  webToTemplate: vi.fn(),
+}));
+vi.mock('../api/letters', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('../api/letters')>()),
+  ...api,
+}));
+
+registerLetterTranslations();
+
+const BLOCK_ID = '00000000-0000-4000-8000-000000000001';
+
+const model = (texts: string[]): TLetterModel => ({
+  version: 1,
+  source: null,
+  blocks: texts.map((text, i) => ({ id: `r${i}`, type: 'paragraph', spans: [{ text }] })),
+  cta: null,
+  imageButton: null,
+});
+
+function letterData(letter: TLetterModel, name = 'Weekly'): LetterData {
+  return {
+    block: { id: BLOCK_ID, type: 'notion_letter', name } as LetterData['block'],
+    private: {
+      block_id: BLOCK_ID,
+      letter,
+      mail_title: 'Hello',
+      mail_from: '',
+      mail_name: '',
+      mail_html: null,
+      page_url: 'https://example.notion.site/page',
+      brunch_profile_page: null,
+    } as unknown as LetterData['private'],
+  };
+}
+
+function renderLetter() {
+  return renderWithProviders(
+    <Routes>
+      <Route path="/work/:blockId/:mode?" element={<LetterWorkspacePage />} />
+    </Routes>,
+    { route: `/work/${BLOCK_ID}`, session: signedInSession() },
+  );
+}
+
+beforeEach(() => {
+  for (const fn of Object.values(api)) fn.mockReset();
+  api.listSenders.mockResolvedValue([]);
+  void i18next.changeLanguage('en');
+});
+
+describe('letter workspace focus', () => {
+  it('gives each delete button its row: number and first words, in en and ko', async () => {
+    api.loadLetterBlock.mockResolvedValue(
+      letterData(model(['First paragraph', 'Second one', 'First paragraph'])),
+    );
+    renderLetter();
+    const rows = await screen.findByRole('list', { name: 'The letter' });
+    const names = within(rows)
+      .getAllByRole('button')
+      .map((b) => b.getAttribute('aria-label'));
+    expect(names).toEqual([
+      'Delete row 1: First paragraph',
+      'Delete row 2: Second one',
+      'Delete row 3: First paragraph',
+    ]);
+    expect(new Set(names).size).toBe(3);
+    await act(() => i18next.changeLanguage('ko'));
+    expect(within(rows).getAllByRole('button')[1]!.getAttribute('aria-label')).toBe(
+      '2번째 줄 삭제: Second one',
+    );
+  });
+
+  it('moves focus to the next row’s delete button after a delete', async () => {
+    api.loadLetterBlock.mockResolvedValue(letterData(model(['One', 'Two', 'Three'])));
+    renderLetter();
+    const second = await screen.findByRole('button', { name: 'Delete row 2: Two' });
+    second.focus();
+    fireEvent.click(second);
+    expect(screen.queryByText('Two')).toBeNull();
+    expect(document.activeElement).toBe(
+      screen.getByRole('button', { name: 'Delete row 2: Three' }),
+    );
+    fireEvent.click(screen.getByRole('button', { name: 'Delete row 2: Three' }));
+    // the last row went: the row before it takes focus
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Delete row 1: One' }));
+  });
+
+  it('after Load sample focus goes to the loaded letter; after a failed load to the page URL', async () => {
+    api.loadLetterBlock.mockResolvedValue(letterData(model([])));
+    let finish: (value: unknown) => void = () => {};
+    api.webToTemplate.mockImplementationOnce(() => new Promise((resolve) => (finish = resolve)));
+    renderLetter();
+    const sample = await screen.findByRole('button', { name: 'Load sample' });
+    sample.focus();
+    fireEvent.click(sample);
+    expect(api.webToTemplate).toHaveBeenCalledWith(expect.objectContaining({ sample: true }));
+    await act(async () =>
+      finish({
+        html: '',
+        text: '',
+        title: 'Sample',
+        letter: model(['Loaded row']),
+        pageUrl: 'https://example.notion.site/sample',
+        warnings: [],
+      }),
+    );
+    await screen.findByText('Loaded row');
+    expect(document.activeElement).toBe(screen.getByRole('region', { name: 'The letter' }));
+
+    api.webToTemplate.mockRejectedValueOnce(new Error('No sample page is set up'));
+    fireEvent.click(screen.getByRole('button', { name: 'Load sample' }));
+    const url = screen.getByRole('textbox', { name: 'Page URL' });
+    await waitFor(() => expect(url.getAttribute('aria-invalid')).toBe('true'));
+    await waitFor(() => expect(document.activeElement).toBe(url));
+  });
+
+  it('after Save, when Save goes away, focus stays in the workspace', async () => {
+    const data = letterData(model(['One']));
+    api.loadLetterBlock.mockResolvedValue(data);
+    let finish: (value: LetterData) => void = () => {};
+    api.saveLetter.mockImplementationOnce(() => new Promise((resolve) => (finish = resolve)));
+    renderLetter();
+    const title = await screen.findByRole('textbox', { name: 'Title' });
+    fireEvent.change(title, { target: { value: 'Hello again' } });
+    const save = screen.getByRole('button', { name: 'Save' });
+    save.focus();
+    fireEvent.click(save);
+    await act(async () =>
+      finish({ ...data, private: { ...data.private!, mail_title: 'Hello again' } }),
+    );
+    expect(screen.queryByRole('button', { name: 'Save' })).toBeNull();
+    // no sender yet, so no Send letter: the workspace's heading takes focus
+    expect(document.activeElement).not.toBe(document.body);
+    expect(document.activeElement?.hasAttribute('data-page-heading')).toBe(true);
+  });
+});
