@@ -251,7 +251,11 @@ as $$
     'questions', case when blk.type in ('form', 'ab') then coalesce((
       select jsonb_agg(
                (to_jsonb(q) - 'trigger_letter_block') || jsonb_build_object('options', coalesce((
-                 select jsonb_agg(to_jsonb(o) order by o.index, o.created_at)
+                 -- the count with the changes not folded yet (counters.sql)
+                 select jsonb_agg(to_jsonb(o) || jsonb_build_object('response_count', greatest(o.response_count
+                          + coalesce((select sum(d.delta) from private.option_count_deltas d
+                                      where d.option_id = o.id), 0), 0))
+                        order by o.index, o.created_at)
                  from public.options o where o.question_id = q.id and not o.deleted), '[]'::jsonb))
                order by q.index, q.created_at)
       from public.questions q where q.block_id = p_block_id and not q.deleted), '[]'::jsonb)

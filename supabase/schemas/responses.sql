@@ -72,10 +72,7 @@ begin
       from jsonb_each(old.answers) a,
            jsonb_array_elements_text(case when jsonb_typeof(a.value -> 'option_ids') = 'array'
                                           then a.value -> 'option_ids' else '[]'::jsonb end) o;
-    if cardinality(v_option_ids) > 0 then
-      update public.options set response_count = greatest(response_count - 1, 0)
-        where id = any (v_option_ids) and block_id = old.block_id;
-    end if;
+    perform private.bump_option_counts(old.block_id, v_option_ids, -1);
   end if;
   return old;
 end;
@@ -87,7 +84,8 @@ $$;
 -- JavaScript's trim() sees it; text answers are stored trimmed that way), refuses a blocked
 -- writer, checks the honeypot and the rate limits (action vote for ab, submit for form), takes
 -- the owner's monthly quota, stores the response and counts the chosen options in one
--- transaction. security definer: see the header.
+-- transaction (private.bump_option_counts: no row all of a popular form's submits wait for).
+-- security definer: see the header.
 create or replace function public.submit_response(p_block_id uuid, p_answers jsonb,
   p_creator_name text default null, p_color text default null, p_timezone text default null,
   p_honeypot text default null)
@@ -251,13 +249,10 @@ begin
     raise exception 'Already voted' using errcode = 'P0001';
   end if;
 
-  with bumped as (
-    update public.options set response_count = response_count + 1
-      where id = any (v_all_option_ids) and block_id = p_block_id
-      returning id, response_count
-  )
-  select coalesce(jsonb_agg(jsonb_build_object('id', id, 'response_count', response_count)), '[]'::jsonb)
-    into v_options from bumped;
+  -- the chosen options' counts: on their rows, or beside them when another submit holds them (a
+  -- popular form or A/B), and answered exact (the A/B shows its bars from them)
+  perform private.bump_option_counts(p_block_id, v_all_option_ids, 1);
+  v_options := private.option_counts(v_all_option_ids);
 
   perform private.record_audience_event(v_block, v_uid, coalesce(v_name, p_creator_name), null, p_color, v_email);
   -- the letters its mail questions send by themselves, queued with the response (letter-triggers.sql)

@@ -1,15 +1,18 @@
-// No hot rows on the visitor's path (issue 13): a visitor's write never waits for another
-// visitor's write because they share an owner or a block; the monthly quota still holds exactly;
-// the sharded counts equal the rows they count; the month starts again.
+// No hot rows on the visitor's path (issues 13 and 19): a visitor's write never waits for another
+// visitor's write because they share an owner, a block, a form's options or a rate-limit shard;
+// the monthly quota still holds exactly; the sharded counts equal the rows they count; the month
+// starts again.
 //
 // The "does not wait" tests hold one visitor's transaction open in a database session (as
 // PostgREST runs it: role and JWT claims set in the transaction) and run a second visitor's write
 // in another session with a lock timeout: on the old design (the owner's count on profiles, the
 // group count and the block counters updated in place) the second write waited for the first
 // and failed with "canceling statement due to lock timeout".
+import { isDeepStrictEqual as isEqual } from 'node:util';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { newGuest, newUser, sql, stack, type TestUser } from './support/clients.ts';
+import { eventually } from './support/providers.ts';
 
 const claimsOf = (u: TestUser) =>
   Buffer.from(u.accessToken.split('.')[1] ?? '', 'base64url').toString();
@@ -131,6 +134,189 @@ describe("a visitor's write does not wait for another visitor's", () => {
       [ids[0]],
     );
     expect(block).toEqual({ like_count: 2, response_count: 2 });
+  });
+});
+
+describe("one popular form or A/B: a submit does not wait for another's option count", () => {
+  /** A form with a poll of two options (as save_block writes them), published. */
+  async function pollForm(): Promise<{ block: string; question: string; options: string[] }> {
+    const { ids } = await ownerWithBlocks('form');
+    const [q] = await sql<{ id: string }>(
+      `insert into public.questions (block_id, type, title, index) values ($1, 'poll', 'Pick one', 0)
+       returning id`,
+      [ids[0]],
+    );
+    const options = await sql<{ id: string }>(
+      `insert into public.options (question_id, block_id, value, index)
+       values ($1, $2, 'Red', 0), ($1, $2, 'Green', 1) returning id`,
+      [q!.id, ids[0]],
+    );
+    return { block: ids[0]!, question: q!.id, options: options.map((o) => o.id) };
+  }
+
+  const answerSql = (block: string, answers: Record<string, unknown>) =>
+    `select public.submit_response(p_block_id => '${block}', p_answers => '${JSON.stringify(answers)}'::jsonb,
+       p_creator_name => 'Visitor') as r`;
+
+  /** The option's count as stored, what waits beside it, and what a visitor's view shows. */
+  async function optionState(block: string, option: string, viewer: TestUser) {
+    const [row] = await sql<{ stored: number; deltas: number; beside: number }>(
+      `select o.response_count as stored,
+              (select count(*)::int from private.option_count_deltas d where d.option_id = o.id) as deltas,
+              (select coalesce(sum(d.delta), 0)::int from private.option_count_deltas d where d.option_id = o.id) as beside
+       from public.options o where o.id = $1`,
+      [option],
+    );
+    const view = await viewer.client.rpc('get_block_view', { p_block_id: block });
+    expect(view.error).toBeNull();
+    const shown = (
+      view.data as { questions: Array<{ options: Array<{ id: string; response_count: number }> }> }
+    ).questions
+      .flatMap((q) => q.options)
+      .find((o) => o.id === option)!.response_count;
+    return { ...row!, shown };
+  }
+
+  it('two submits choosing one option of one form: the second goes through while the first is open, and the counts stay exact through the fold and deletes', async () => {
+    const { block, question, options } = await pollForm();
+    const [a, b] = await Promise.all([newGuest(), newGuest()]);
+    const first = await session();
+    const second = await session();
+    await beginAs(first, a!);
+    await first.query(answerSql(block, { [question]: options[0] }));
+    // the first submit holds the option's row; the second counts beside it and answers exact
+    await beginAs(second, b!, '1s');
+    const { rows } = await second.query<{ r: { options: unknown } }>(
+      answerSql(block, { [question]: options[0] }),
+    );
+    expect(rows[0]!.r.options).toEqual([{ id: options[0], response_count: 1 }]);
+    const waiting = await sql<{ n: number }>(
+      'select count(*)::int as n from pg_locks where not granted and pid = any($1)',
+      [[await pidOf(first), await pidOf(second)]],
+    );
+    expect(waiting[0]!.n).toBe(0);
+    await second.query('commit');
+    // the row is still held by the first (so no fold can run): the second's count waits beside it
+    const [beside] = await sql<{ n: number }>(
+      'select coalesce(sum(delta), 0)::int as n from private.option_count_deltas where option_id = $1',
+      [options[0]],
+    );
+    expect(beside!.n).toBe(1);
+    await first.query('commit');
+    // exact before the fold (pg_cron may fold at any moment: row plus deltas is what counts)
+    const before = await optionState(block, options[0]!, a!);
+    expect({ total: before.stored + before.beside, shown: before.shown }).toEqual({
+      total: 2,
+      shown: 2,
+    });
+    await sql('select private.fold_counters()');
+    const folded = { stored: 2, deltas: 0, beside: 0, shown: 2 };
+    await eventually(
+      async () => isEqual(await optionState(block, options[0]!, a!), folded),
+      10_000,
+      () => optionState(block, options[0]!, a!),
+    );
+
+    // a response deleted while another write holds the option's row: its decrement waits beside
+    // the row too (checked while the row is held, so no fold can run)
+    const holder = await session();
+    await holder.query('begin');
+    await holder.query('select 1 from public.options where id = $1 for no key update', [
+      options[0],
+    ]);
+    await sql('delete from public.responses where block_id = $1 and creator_id = $2', [
+      block,
+      a!.id,
+    ]);
+    expect(await optionState(block, options[0]!, b!)).toEqual({
+      stored: 2,
+      deltas: 1,
+      beside: -1,
+      shown: 1,
+    });
+    await holder.query('commit');
+    await sql('select private.fold_counters()');
+    await eventually(
+      async () =>
+        isEqual(await optionState(block, options[0]!, b!), {
+          stored: 1,
+          deltas: 0,
+          beside: 0,
+          shown: 1,
+        }),
+      10_000,
+      () => optionState(block, options[0]!, b!),
+    );
+    // the last response gone: zero, on the row (free now, and it can take the decrement)
+    await sql('delete from public.responses where block_id = $1', [block]);
+    expect(await optionState(block, options[0]!, b!)).toEqual({
+      stored: 0,
+      deltas: 0,
+      beside: 0,
+      shown: 0,
+    });
+  });
+
+  it('two votes on one A/B at once: neither waits, and each answer counts the votes it can see', async () => {
+    const { ids } = await ownerWithBlocks('ab');
+    const [q] = await sql<{ question_id: string; id: string }>(
+      'select question_id, id from public.options where block_id = $1 order by index limit 1',
+      [ids[0]],
+    );
+    const [a, b, c] = await Promise.all([newGuest(), newGuest(), newGuest()]);
+    const first = await session();
+    const second = await session();
+    await beginAs(first, a!);
+    await first.query(answerSql(ids[0]!, { [q!.question_id]: q!.id }));
+    await beginAs(second, b!, '1s');
+    const { rows } = await second.query<{ r: { options: unknown } }>(
+      answerSql(ids[0]!, { [q!.question_id]: q!.id }),
+    );
+    expect(rows[0]!.r.options).toEqual([{ id: q!.id, response_count: 1 }]);
+    await second.query('commit');
+    await first.query('commit');
+    // a third vote through PostgREST, as the element sends it: its bars count all three
+    const third = await c!.client.rpc('submit_response', {
+      p_block_id: ids[0],
+      p_answers: { [q!.question_id]: q!.id },
+    });
+    expect(third.error).toBeNull();
+    expect((third.data as { options: unknown }).options).toEqual([
+      { id: q!.id, response_count: 3 },
+    ]);
+    expect((await optionState(ids[0]!, q!.id, c!)).shown).toBe(3);
+  });
+});
+
+describe("a rate-limit shard one visitor's write holds is not waited for", () => {
+  it('two likes on one block by visitors whose uids hash to the same shard', async () => {
+    const { ids } = await ownerWithBlocks('like');
+    const pair: TestUser[] = [];
+    const byShard = new Map<number, TestUser>();
+    while (pair.length < 2) {
+      const g = await newGuest();
+      const [row] = await sql<{ shard: number }>(
+        'select abs(mod(hashtext($1::text), 32)) as shard',
+        [g.id],
+      );
+      const met = byShard.get(row!.shard);
+      if (met) pair.push(met, g);
+      else byShard.set(row!.shard, g);
+    }
+    const first = await session();
+    const second = await session();
+    await beginAs(first, pair[0]!);
+    await first.query(likeSql(ids[0]!));
+    // on hashed shards alone the second waited for the first's shard row and timed out
+    await beginAs(second, pair[1]!, '1s');
+    await second.query(likeSql(ids[0]!));
+    await second.query('commit');
+    await first.query('commit');
+    const [block] = await sql<{ like_count: number }>(
+      'select (private.with_live_counts(b)).like_count from public.blocks b where b.id = $1',
+      [ids[0]],
+    );
+    expect(block!.like_count).toBe(2);
   });
 });
 
