@@ -1,46 +1,48 @@
-// `npm run bench:hot-rows`: do visitor writes that share an owner or a block wait on each other?
-// (issue 13, "No hot rows on the visitor's path")
+// `npm run bench:hot-rows`: do visitor writes that share an owner, a block or a form's options wait
+// on each other? (issues 13 and 19, "No hot rows on the visitor's path")
 //
-// Four configurations, each the same write under the same load, differing only in what the
-// concurrent writes share:
-//   - likes on ONE like block            against  likes spread over 32 like blocks of 32 owners
-//   - submits to 32 forms of ONE owner   against  submits to 32 forms of 32 owners
-// The ratio one/spread is the share of the throughput a hot block or a big owner keeps; 100 %
-// means nothing they share makes writes wait.
+// Each write is measured twice under the same load, once on what a popular site concentrates
+// (the hard case) and once spread over 32 owners (the easy one), in the same run:
+//   - likes on ONE like block                 against  likes on 32 like blocks of 32 owners
+//   - the same with the rate limits off       (what the limits' shards cost a hot block)
+//   - submits to 32 forms of ONE owner        against  submits to 32 forms of 32 owners
+//   - submits to ONE form                     against  the same 32 forms of 32 owners
+//   - votes on ONE A/B                        against  votes on 32 A/Bs of 32 owners
+// The ratio hard/easy is the share of the throughput a hot block, form or owner keeps; 100 %
+// means nothing they share makes writes wait. While each slice runs, the database sessions are
+// sampled (pg_stat_activity, pg_locks): "lock waits" is the share of samples of a busy session
+// (a call in progress) that were waiting for a lock, and the relation most waited on.
 //
 // Load: SESSIONS database sessions (as many as PostgREST's pool), each call as PostgREST runs it
 // (a transaction that sets the role and the visitor's JWT claims, the RPC, commit), each session
 // cycling through its own visitors so one visitor never writes twice at once. Likes toggle (like,
-// then unlike: each call writes). The configurations take turns in slices over several rounds,
-// alternating the order, so other work on the shared machine weighs on all alike; each figure
-// is the range (min-max) over the rounds and their median. The blocks carry an operator's rate
-// limit override (the limits run in full and never refuse), the owners a quota out of reach.
+// then unlike: each call writes). A vote is a new visitor's (one vote per visitor and A/B, as on
+// a post that goes viral: each also joins the owner's audience). The configurations take turns
+// in slices over several rounds, alternating the order, so other work on the shared machine
+// weighs on all alike; each figure is the range (min-max) over the rounds and their median. The
+// blocks carry an operator's rate limit override (the limits run in full and never refuse), the
+// owners a quota out of reach; "limits off" is `limits.enabled` false for its slices only.
 //
 //   npm run bench:hot-rows                 (print the figures)
 //   npm run bench:hot-rows -- --write      (and write the "Hot rows" section of docs/benchmarks.md)
 //   BENCH_SESSIONS=20 BENCH_ROUNDS=5 BENCH_SLICE_SECONDS=2 npm run bench:hot-rows
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { cpus, loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import pg from 'pg';
-import { DEFAULT_JWT_SECRET, freePorts } from '../../supabase/local/config.ts';
-import { startStack, type Stack } from '../../supabase/local/stack.ts';
+import type { Stack } from '../../supabase/local/stack.ts';
 import {
   api,
   benchDurability,
-  NO_AUTH_LIMITS,
+  int,
+  machineLine,
+  median,
   pool,
+  range,
+  runBench,
+  setting,
   type Session,
   signInOwner,
 } from './support.ts';
-import { writeBenchmarkSection } from './docs-section.ts';
-
-const setting = (name: string, fallback: number): number => {
-  const raw = process.env[name];
-  const value = raw === undefined || raw === '' ? fallback : Number(raw);
-  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number`);
-  return value;
-};
 
 const SESSIONS = setting('BENCH_SESSIONS', 20);
 const ROUNDS = setting('BENCH_ROUNDS', 5);
@@ -48,8 +50,22 @@ const SLICE_MS = setting('BENCH_SLICE_SECONDS', 2) * 1000;
 const VISITORS = setting('BENCH_VISITORS', 400);
 const SPREAD = 32;
 
-type Config = 'like-one' | 'like-spread' | 'submit-one' | 'submit-spread';
-const CONFIGS: Config[] = ['like-one', 'like-spread', 'submit-one', 'submit-spread'];
+const CONFIGS = [
+  'like-one',
+  'like-spread',
+  'like-one-off',
+  'like-spread-off',
+  'submit-owner',
+  'submit-form',
+  'submit-spread',
+  'vote-one',
+  'vote-spread',
+] as const;
+type Config = (typeof CONFIGS)[number];
+/** BENCH_CONFIGS=like-one,like-one-off measures only those (for experiments) */
+const ACTIVE = CONFIGS.filter(
+  (c) => !process.env.BENCH_CONFIGS || process.env.BENCH_CONFIGS.split(',').includes(c),
+);
 
 const NEVER_REFUSE = Object.fromEntries(
   ['like', 'vote', 'submit'].map((action) => [
@@ -63,13 +79,23 @@ interface Form {
   answers: Record<string, unknown>;
 }
 
+interface Ab {
+  blockId: string;
+  questionId: string;
+  options: [string, string];
+}
+
 interface Seeded {
   /** JWT claims of the anonymous visitors, as PostgREST sets them */
   visitors: string[];
   likeOne: string;
   likeSpread: string[];
-  submitOne: Form[];
+  /** 32 forms of one owner; the first is also the ONE form */
+  submitOwner: Form[];
+  submitForm: Form;
   submitSpread: Form[];
+  abOne: Ab;
+  abSpread: Ab[];
 }
 
 async function seed(stack: Stack): Promise<Seeded> {
@@ -93,62 +119,73 @@ async function seed(stack: Stack): Promise<Seeded> {
       'update public.profiles set block_limit = 1000, paid = true, response_monthly_limit = 1000000000 where id = any($1)',
       [owners.map((o) => o.user.id)],
     );
-  } finally {
-    await db.end();
-  }
-  const createBlock = async (owner: Session, type: string) =>
-    (
-      await api<{ id: string }>(
+    const createBlock = async (owner: Session, type: string) =>
+      (
+        await api<{ id: string }>(
+          stack,
+          'POST',
+          '/rest/v1/rpc/create_block',
+          { p_block_type: type },
+          owner.access_token,
+        )
+      ).id;
+    const createForm = async (owner: Session): Promise<Form> => {
+      const form = await createBlock(owner, 'form');
+      const question = (q: Record<string, unknown>) =>
+        api<Array<{ id: string }>>(
+          stack,
+          'POST',
+          '/rest/v1/questions',
+          { block_id: form, ...q },
+          stack.serviceRoleKey,
+          'return=representation',
+        ).then((rows) => rows[0]!.id);
+      const name = await question({ type: 'short_text', title: 'Your name', index: 0 });
+      const poll = await question({ type: 'poll', title: 'Pick one', index: 1 });
+      const options = await api<Array<{ id: string }>>(
         stack,
         'POST',
-        '/rest/v1/rpc/create_block',
-        { p_block_type: type },
-        owner.access_token,
-      )
-    ).id;
-  const createForm = async (owner: Session): Promise<Form> => {
-    const form = await createBlock(owner, 'form');
-    const question = (q: Record<string, unknown>) =>
-      api<Array<{ id: string }>>(
-        stack,
-        'POST',
-        '/rest/v1/questions',
-        { block_id: form, ...q },
+        '/rest/v1/options',
+        ['Red', 'Green', 'Blue'].map((value, index) => ({
+          question_id: poll,
+          block_id: form,
+          value,
+          index,
+        })),
         stack.serviceRoleKey,
         'return=representation',
-      ).then((rows) => rows[0]!.id);
-    const name = await question({ type: 'short_text', title: 'Your name', index: 0 });
-    const poll = await question({ type: 'poll', title: 'Pick one', index: 1 });
-    const options = await api<Array<{ id: string }>>(
-      stack,
-      'POST',
-      '/rest/v1/options',
-      ['Red', 'Green', 'Blue'].map((value, index) => ({
-        question_id: poll,
-        block_id: form,
-        value,
-        index,
-      })),
-      stack.serviceRoleKey,
-      'return=representation',
+      );
+      return { blockId: form, answers: { [name]: 'Ada Lovelace', [poll]: options[1]!.id } };
+    };
+    const abOf = async (blockIds: string[]): Promise<Ab[]> => {
+      const { rows } = await db.query<{ block_id: string; question_id: string; id: string }>(
+        'select block_id, question_id, id from public.options where block_id = any($1) order by index',
+        [blockIds],
+      );
+      return blockIds.map((blockId) => {
+        const mine = rows.filter((r) => r.block_id === blockId);
+        return { blockId, questionId: mine[0]!.question_id, options: [mine[0]!.id, mine[1]!.id] };
+      });
+    };
+    const big = owners[SPREAD]!;
+    const others = owners.slice(0, SPREAD);
+    const likeOne = await createBlock(big, 'like');
+    const likeSpread = await pool(others, 4, (o) => createBlock(o, 'like'));
+    const submitOwner = await pool(
+      Array.from({ length: SPREAD }, () => big),
+      4,
+      createForm,
     );
-    return { blockId: form, answers: { [name]: 'Ada Lovelace', [poll]: options[1]!.id } };
-  };
-  const big = owners[SPREAD]!;
-  const others = owners.slice(0, SPREAD);
-  const likeOne = await createBlock(big, 'like');
-  const likeSpread = await pool(others, 4, (o) => createBlock(o, 'like'));
-  const submitOne = await pool(
-    Array.from({ length: SPREAD }, () => big),
-    4,
-    createForm,
-  );
-  const submitSpread = await pool(others, 4, createForm);
-  const db2 = new pg.Client({ connectionString: stack.dbUrl });
-  await db2.connect();
-  try {
-    const all = [likeOne, ...likeSpread, ...[...submitOne, ...submitSpread].map((f) => f.blockId)];
-    await db2.query('update public.blocks set rate_limits = $2 where id = any($1)', [
+    const submitForm = await createForm(big);
+    const submitSpread = await pool(others, 4, createForm);
+    const abOne = (await abOf([await createBlock(big, 'ab')]))[0]!;
+    const abSpread = await abOf(await pool(others, 4, (o) => createBlock(o, 'ab')));
+    const all = [
+      likeOne,
+      ...likeSpread,
+      ...[...submitOwner, submitForm, ...submitSpread, abOne, ...abSpread].map((f) => f.blockId),
+    ];
+    await db.query('update public.blocks set rate_limits = $2 where id = any($1)', [
       all,
       NEVER_REFUSE,
     ]);
@@ -156,37 +193,65 @@ async function seed(stack: Stack): Promise<Seeded> {
     for (const [key, value] of Object.entries(
       JSON.parse(process.env.BENCH_SETTINGS ?? '{}') as Record<string, unknown>,
     )) {
-      await db2.query(
-        `insert into private.settings (key, value) values ($1, $2)
-         on conflict (key) do update set value = excluded.value`,
-        [key, JSON.stringify(value)],
-      );
+      await setSetting(db, key, value);
     }
+    const claims = visitors.map((t) => Buffer.from(t.split('.')[1] ?? '', 'base64url').toString());
+    return {
+      visitors: claims,
+      likeOne,
+      likeSpread,
+      submitOwner,
+      submitForm,
+      submitSpread,
+      abOne,
+      abSpread,
+    };
   } finally {
-    await db2.end();
+    await db.end();
   }
-  const claims = visitors.map((t) => Buffer.from(t.split('.')[1] ?? '', 'base64url').toString());
-  return { visitors: claims, likeOne, likeSpread, submitOne, submitSpread };
 }
+
+const setSetting = (db: pg.Client, key: string, value: unknown) =>
+  db.query(
+    `insert into private.settings (key, value) values ($1, $2)
+     on conflict (key) do update set value = excluded.value`,
+    [key, JSON.stringify(value)],
+  );
 
 /** The SQL of call j of session s in a configuration. */
 function call(c: pg.Client, data: Seeded, config: Config, s: number, j: number): string {
   // session s owns visitors s, s + SESSIONS, ...: one visitor never writes twice at once
   const perSession = Math.floor(data.visitors.length / SESSIONS);
-  const visitor = data.visitors[s + SESSIONS * (j % perSession)]!;
+  let visitor = data.visitors[s + SESSIONS * (j % perSession)]!;
   const spot = (s + j) % SPREAD;
   let rpc: string;
+  const submit = (form: Form) =>
+    `public.submit_response(p_block_id => ${c.escapeLiteral(form.blockId)}, p_answers => ${c.escapeLiteral(JSON.stringify(form.answers))}, p_creator_name => 'Bench Visitor', p_timezone => 'Asia/Seoul')`;
   switch (config) {
     case 'like-one':
-    case 'like-spread': {
-      const block = config === 'like-one' ? data.likeOne : data.likeSpread[spot]!;
+    case 'like-one-off':
+    case 'like-spread':
+    case 'like-spread-off': {
+      const block = config.startsWith('like-one') ? data.likeOne : data.likeSpread[spot]!;
       rpc = `public.toggle_block_like(p_block_id => ${c.escapeLiteral(block)}, p_creator_name => 'Bench Visitor', p_color => '#336699')`;
       break;
     }
-    case 'submit-one':
-    case 'submit-spread': {
-      const form = (config === 'submit-one' ? data.submitOne : data.submitSpread)[spot]!;
-      rpc = `public.submit_response(p_block_id => ${c.escapeLiteral(form.blockId)}, p_answers => ${c.escapeLiteral(JSON.stringify(form.answers))}, p_creator_name => 'Bench Visitor', p_timezone => 'Asia/Seoul')`;
+    case 'submit-owner':
+      rpc = submit(data.submitOwner[spot]!);
+      break;
+    case 'submit-form':
+      rpc = submit(data.submitForm);
+      break;
+    case 'submit-spread':
+      rpc = submit(data.submitSpread[spot]!);
+      break;
+    case 'vote-one':
+    case 'vote-spread': {
+      // a new visitor each time (one vote per visitor and A/B): the claims of a real one with
+      // another subject, as the auth server would sign for a new anonymous sign-up
+      visitor = JSON.stringify({ ...(JSON.parse(visitor) as object), sub: randomUUID() });
+      const ab = config === 'vote-one' ? data.abOne : data.abSpread[spot]!;
+      rpc = submit({ blockId: ab.blockId, answers: { [ab.questionId]: ab.options[j % 2] } });
       break;
     }
   }
@@ -196,24 +261,83 @@ function call(c: pg.Client, data: Seeded, config: Config, s: number, j: number):
     commit;`;
 }
 
-async function measure(stack: Stack, data: Seeded): Promise<Record<Config, number[]>> {
-  const sessions = await Promise.all(
-    Array.from({ length: SESSIONS }, async () => {
-      const c = new pg.Client({ connectionString: stack.dbUrl });
-      await c.connect();
-      return c;
-    }),
+interface Waits {
+  /** samples of a session with a call in progress */
+  busy: number;
+  /** of those, waiting for a heavyweight lock */
+  lock: number;
+  /** lock waits by what was waited on (a relation's name, or the lock type) */
+  on: Record<string, number>;
+}
+
+/**
+ * Samples what the load's sessions wait for until `stop` resolves: every 25 ms, each session with
+ * a call in progress, and for a lock wait the relation of the row it waits for (the tuple lock a
+ * row waiter holds or queues for) or else the lock type (transactionid: an index entry another
+ * transaction is inserting; advisory).
+ */
+async function sampleWaits(db: pg.Client, pids: number[], stop: Promise<void>): Promise<Waits> {
+  const waits: Waits = { busy: 0, lock: 0, on: {} };
+  let done = false;
+  void stop.then(() => (done = true));
+  while (!done) {
+    const { rows } = await db.query<{ wait: string | null; rel: string | null; type: string }>(
+      `select a.wait_event_type as wait, a.wait_event as type,
+              (select l.relation::regclass::text from pg_locks l
+                where l.pid = a.pid and l.relation is not null
+                  and (l.locktype = 'tuple' or (l.locktype = 'relation' and not l.granted))
+                limit 1) as rel
+         from pg_stat_activity a where a.pid = any($1) and a.state = 'active'`,
+      [pids],
+    );
+    for (const r of rows) {
+      waits.busy++;
+      if (r.wait !== 'Lock') continue;
+      waits.lock++;
+      const on = r.rel ?? r.type;
+      waits.on[on] = (waits.on[on] ?? 0) + 1;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  return waits;
+}
+
+interface Results {
+  rate: Record<Config, number[]>;
+  waits: Record<Config, Waits>;
+}
+
+async function measure(stack: Stack, data: Seeded): Promise<Results> {
+  const connect = async () => {
+    const c = new pg.Client({ connectionString: stack.dbUrl });
+    await c.connect();
+    return c;
+  };
+  const sessions = await Promise.all(Array.from({ length: SESSIONS }, connect));
+  const pids = await Promise.all(
+    sessions.map(
+      async (c) => (await c.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0]!.pid,
+    ),
   );
-  const out = Object.fromEntries(CONFIGS.map((c) => [c, [] as number[]])) as Record<
+  const admin = await connect();
+  const sampler = await connect();
+  const rate = Object.fromEntries(CONFIGS.map((c) => [c, [] as number[]])) as Record<
     Config,
     number[]
   >;
+  const waits = Object.fromEntries(
+    CONFIGS.map((c) => [c, { busy: 0, lock: 0, on: {} } as Waits]),
+  ) as Record<Config, Waits>;
   const counters = sessions.map(() => 0);
-  const slice = async (config: Config, ms: number) => {
+  const slice = async (config: Config, ms: number, sample: boolean) => {
+    await setSetting(admin, 'limits.enabled', !config.endsWith('-off'));
     let n = 0;
     const start = performance.now();
     const end = start + ms;
     const errors: string[] = [];
+    let finish = () => {};
+    const finished = new Promise<void>((resolve) => (finish = resolve));
+    const sampled = sample ? sampleWaits(sampler, pids, finished) : undefined;
     await Promise.all(
       sessions.map(async (c, s) => {
         while (performance.now() < end) {
@@ -230,120 +354,110 @@ async function measure(stack: Stack, data: Seeded): Promise<Record<Config, numbe
         }
       }),
     );
+    const elapsed = performance.now() - start;
+    finish();
+    const w = await sampled;
+    if (w) {
+      const into = waits[config];
+      into.busy += w.busy;
+      into.lock += w.lock;
+      for (const [k, v] of Object.entries(w.on)) into.on[k] = (into.on[k] ?? 0) + v;
+    }
     if (errors.length) process.stderr.write(`  ${config}: errors: ${errors.join('; ')}\n`);
-    return (n / (performance.now() - start)) * 1000;
+    return (n / elapsed) * 1000;
   };
   try {
     // warm-up: every configuration once
-    for (const config of CONFIGS) await slice(config, 500);
+    for (const config of ACTIVE) await slice(config, 500, false);
     for (let round = 0; round < ROUNDS; round++) {
-      for (const config of round % 2 ? [...CONFIGS].reverse() : CONFIGS) {
-        const rate = await slice(config, SLICE_MS);
-        out[config].push(rate);
-        process.stderr.write(`  round ${round + 1} ${config}: ${Math.round(rate)}/s\n`);
+      for (const config of round % 2 ? [...ACTIVE].reverse() : ACTIVE) {
+        const r = await slice(config, SLICE_MS, true);
+        rate[config].push(r);
+        process.stderr.write(`  round ${round + 1} ${config}: ${Math.round(r)}/s\n`);
       }
     }
   } finally {
-    await Promise.all(sessions.map((c) => c.end()));
+    await setSetting(admin, 'limits.enabled', true).catch(() => {});
+    await Promise.all([...sessions, admin, sampler].map((c) => c.end()));
   }
-  return out;
+  return { rate, waits };
 }
 
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
-};
-const int = (v: number) => Math.round(v).toLocaleString('en-US');
-const range = (xs: number[]) => `${int(Math.min(...xs))}-${int(Math.max(...xs))}`;
+const pct = (part: number, whole: number) =>
+  whole ? `${Math.round((part / whole) * 100)} %` : '-';
 
-/**
- * BENCH_BASELINE=file.json: the rounds of runs of the code before a change ({"like-one": [...],
- * ...}, the `raw:` line this script prints, several runs' arrays joined), compared side by side
- * with this run's; BENCH_BASELINE_LABEL names it.
- */
-function baselineTable(current: Record<Config, number[]>): string {
-  const file = process.env.BENCH_BASELINE;
-  if (!file) return '';
-  const before = JSON.parse(readFileSync(file, 'utf8')) as Record<Config, number[]>;
-  // BENCH_ALSO=file.json: rounds of earlier runs of this code, interleaved with the baseline's
-  const also = process.env.BENCH_ALSO
-    ? (JSON.parse(readFileSync(process.env.BENCH_ALSO, 'utf8')) as Record<Config, number[]>)
-    : undefined;
-  const results = Object.fromEntries(
-    CONFIGS.map((c) => [c, [...(also?.[c] ?? []), ...current[c]]]),
-  ) as Record<Config, number[]>;
-  const label = process.env.BENCH_BASELINE_LABEL ?? 'before';
-  const ratio = (r: Record<Config, number[]>, one: Config, spread: Config) =>
-    `${Math.round((median(r[one]) / median(r[spread])) * 100)} %`;
-  const cell = (xs: number[]) => `${range(xs)} (median ${int(median(xs))})`;
-  const row = (what: string, one: Config, spread: Config) =>
-    `| ${what} | ${label} | ${cell(before[one])} | ${cell(before[spread])} | ${ratio(before, one, spread)} |
-| | after | ${cell(results[one])} | ${cell(results[spread])} | ${ratio(results, one, spread)} |`;
-  return `
-Before and after, runs of the two codes taking turns on the machine (${label}: the same script on
-that code, ${before['like-one'].length} rounds; after: this code, ${results['like-one'].length} rounds, this run's included):
-
-| write | code | one block / one owner (calls/s) | spread over ${SPREAD} owners (calls/s) | one / spread |
-|---|---|---|---|---|
-${row('like a like block', 'like-one', 'like-spread')}
-${row('submit a form', 'submit-one', 'submit-spread')}
-`;
+/** "38 % (options 30 %, rate_limits 6 %)": lock waits of busy samples and the two most waited on */
+function waitCell(w: Waits): string {
+  const top = Object.entries(w.on)
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 2)
+    .map(([on, n]) => `${on.replace(/^(public|private)\./, '')} ${pct(n, w.busy)}`);
+  return `${pct(w.lock, w.busy)}${top.length ? ` (${top.join(', ')})` : ''}`;
 }
 
-function report(results: Record<Config, number[]>, meta: { load: string; took: number }): string {
-  const row = (what: string, one: Config, spread: Config, oneLabel: string) => {
-    const ratio = median(results[one]) / median(results[spread]);
+function report(results: Results, meta: { load: string; took: number }): string {
+  const { rate, waits } = results;
+  const cell = (c: Config) =>
+    rate[c].length ? `${range(rate[c])} (median ${int(median(rate[c]))})` : '-';
+  const row = (what: string, hard: Config, easy: Config, hardLabel: string) => {
+    if (!rate[hard].length || !rate[easy].length) return '';
+    const ratio = median(rate[hard]) / median(rate[easy]);
     // the ratio of each round's pair, for its spread
-    const pairs = results[one].map((v, i) => v / results[spread][i]!);
-    return `| ${what} | ${oneLabel}: ${range(results[one])} (median ${int(median(results[one]))}) | ${range(results[spread])} (median ${int(median(results[spread]))}) | ${Math.round(ratio * 100)} % (rounds ${Math.round(Math.min(...pairs) * 100)}-${Math.round(Math.max(...pairs) * 100)} %) |`;
+    const pairs = rate[hard].map((v, i) => v / rate[easy][i]!);
+    return `| ${what} | ${hardLabel}: ${cell(hard)} | ${cell(easy)} | **${Math.round(ratio * 100)} %** (rounds ${Math.round(Math.min(...pairs) * 100)}-${Math.round(Math.max(...pairs) * 100)} %) | ${waitCell(waits[hard])} | ${waitCell(waits[easy])} |\n`;
   };
-  const cpu = cpus();
   return `Measured by \`npm run bench:hot-rows\` on ${new Date().toISOString().slice(0, 10)}; the run took ${Math.round(meta.took)} s.
 
-- Machine: ${cpu.length} cores (${cpu[0]?.model.trim() ?? 'unknown CPU'}), load average ${meta.load} before the run
-  (other jobs share it). Postgres and the load (${SESSIONS} database sessions in this process) share these cores.
+- ${machineLine(meta.load)} Postgres and the load (${SESSIONS} database sessions in this process) share these cores.
 - Postgres: ${benchDurability().label}.
 - Each call is what PostgREST runs for a visitor's request (role and JWT claims set in a
   transaction, the RPC, commit), from ${SESSIONS} sessions at once, each cycling through its own
   anonymous visitors. Likes toggle (a like, then an unlike: every call writes). Submits answer a
-  short text and a poll. ${ROUNDS} rounds of ${SLICE_MS / 1000} s per configuration, the configurations taking turns
-  (alternating the order); calls per second, range over the rounds and median.
+  short text and a poll of three options (all choose the same one). A vote is a new visitor's,
+  alternating between the A/B's two options. ${ROUNDS} rounds of ${SLICE_MS / 1000} s per configuration, the
+  configurations taking turns (alternating the order); calls per second, range over the rounds and median.
+- Lock waits: of the samples (every 25 ms) of a session with a call in progress, the share
+  waiting for a lock, and the two relations (or lock types) most waited on.
 
-| write | one block / one owner (calls/s) | spread over ${SPREAD} owners (calls/s) | one / spread |
-|---|---|---|---|
-${row('like a like block (`toggle_block_like`)', 'like-one', 'like-spread', 'ONE block')}
-${row('submit a form (`submit_response`)', 'submit-one', 'submit-spread', `${SPREAD} forms of ONE owner`)}
-${baselineTable(results)}`;
+| write | hard case (calls/s) | spread over ${SPREAD} owners (calls/s) | hard / spread | lock waits, hard | lock waits, spread |
+|---|---|---|---|---|---|
+${row('like a like block (`toggle_block_like`)', 'like-one', 'like-spread', 'ONE block')}${row('the same, rate limits off', 'like-one-off', 'like-spread-off', 'ONE block')}${row('submit a form (`submit_response`)', 'submit-owner', 'submit-spread', `${SPREAD} forms of ONE owner`)}${row('submit a form (`submit_response`)', 'submit-form', 'submit-spread', 'ONE form')}${row('vote on an A/B (`submit_response`)', 'vote-one', 'vote-spread', 'ONE A/B')}${baselineTable(results)}`;
 }
 
-const started = performance.now();
-const dir = mkdtempSync(join(tmpdir(), 'rb-bench-hot-'));
-const logs: string[] = [];
-const load = loadavg()
-  .map((l) => l.toFixed(2))
-  .join(' / ');
-let stack: Stack | undefined;
-try {
-  const ports = await freePorts();
-  stack = await startStack({
-    ports,
-    dataDir: join(dir, 'pg'),
-    jwtSecret: DEFAULT_JWT_SECRET,
-    durable: benchDurability().durable,
-    auth: NO_AUTH_LIMITS,
-    log: (service, line) => logs.push(`[${service}] ${line}`),
-  });
-  process.stderr.write(`stack up on ${stack.apiUrl}\n`);
+/**
+ * BENCH_BASELINE=file.json: the rates of runs of the code before a change ({"like-one": [...],
+ * ...}, the `raw:` line this script prints, several runs' arrays joined), compared side by side
+ * with this run's; BENCH_BASELINE_LABEL names it.
+ */
+function baselineTable(current: Results): string {
+  const file = process.env.BENCH_BASELINE;
+  if (!file) return '';
+  const before = JSON.parse(readFileSync(file, 'utf8')) as Partial<Record<Config, number[]>>;
+  const label = process.env.BENCH_BASELINE_LABEL ?? 'before';
+  const ratio = (r: Partial<Record<Config, number[]>>, hard: Config, easy: Config) =>
+    r[hard]?.length && r[easy]?.length
+      ? `${Math.round((median(r[hard]) / median(r[easy])) * 100)} %`
+      : '-';
+  const cell = (xs: number[] | undefined) =>
+    xs?.length ? `${range(xs)} (median ${int(median(xs))})` : '-';
+  const row = (what: string, hard: Config, easy: Config) =>
+    `| ${what} | ${label} | ${cell(before[hard])} | ${cell(before[easy])} | ${ratio(before, hard, easy)} |
+| | after | ${cell(current.rate[hard])} | ${cell(current.rate[easy])} | ${ratio(current.rate, hard, easy)} |`;
+  return `
+Before and after (${label}: the same script on that code; after: this run):
+
+| write | code | hard case (calls/s) | spread over ${SPREAD} owners (calls/s) | hard / spread |
+|---|---|---|---|---|
+${row('like ONE block', 'like-one', 'like-spread')}
+${row('submit to 32 forms of ONE owner', 'submit-owner', 'submit-spread')}
+${row('submit to ONE form', 'submit-form', 'submit-spread')}
+${row('vote on ONE A/B', 'vote-one', 'vote-spread')}
+`;
+}
+
+await runBench({ name: 'hot-rows', section: 'Hot rows' }, async ({ stack, load, started }) => {
   const data = await seed(stack);
   const results = await measure(stack, data);
   const body = report(results, { load, took: (performance.now() - started) / 1000 });
-  process.stdout.write(`${body}\n`);
-  process.stdout.write(`raw: ${JSON.stringify(results)}\n`);
-  writeBenchmarkSection(benchDurability().title('Hot rows'), body);
-} catch (err) {
-  process.stderr.write(`${logs.slice(-40).join('\n')}\n`);
-  throw err;
-} finally {
-  await stack?.stop();
-  rmSync(dir, { recursive: true, force: true });
-}
+  return { body, raw: results.rate };
+});

@@ -1,7 +1,132 @@
-// Helpers the stack benchmarks share: calling the stack as its clients do, a small pool, the
-// edge functions' process and the SES fake's count.
-import { readdirSync, readFileSync } from 'node:fs';
-import { backgroundEnv, type Stack } from '../../supabase/local/stack.ts';
+// What the stack benchmarks share: their set-up (a throwaway stack on free ports, or on fixed ones
+// from BENCH_BASE_PORT, its logs shown when the run fails, its removal on every exit, the figures
+// printed and written to docs/benchmarks.md on request), calling the stack as its clients do, a
+// small pool, figures (settings, medians, the machine line), the edge functions' process and the
+// SES fake's count.
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  DEFAULT_JWT_SECRET,
+  DEFAULT_PORTS,
+  freePorts,
+  type Ports,
+} from '../../supabase/local/config.ts';
+import {
+  backgroundEnv,
+  startStack,
+  type Stack,
+  type StackOptions,
+} from '../../supabase/local/stack.ts';
+import { writeBenchmarkSection } from './docs-section.ts';
+
+/** A positive number from the environment, or the fallback. */
+export function setting(name: string, fallback: number): number {
+  const raw = process.env[name];
+  const value = raw === undefined || raw === '' ? fallback : Number(raw);
+  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number`);
+  return value;
+}
+
+/**
+ * The ports of a bench stack. BENCH_BASE_PORT=n: n, n+1, ... in the order of the stack's default
+ * ports (API, database, web, PostgREST, its admin port, functions, providers, DNS, services), and
+ * from n+9 on for what a benchmark runs beside the stack (`extra`, such as nginx), so two stacks
+ * measured side by side are on ports chosen beforehand (`BENCH_BASE_PORT=55000` and `55100`).
+ * Without it, ports nobody listens on.
+ */
+export async function benchPorts(): Promise<Ports & { extra: (i: number) => Promise<number> }> {
+  const raw = process.env.BENCH_BASE_PORT;
+  if (raw === undefined || raw === '') {
+    return { ...(await freePorts()), extra: async () => (await freePorts()).api };
+  }
+  const base = Number(raw);
+  const count = Object.keys(DEFAULT_PORTS).length;
+  if (!Number.isInteger(base) || base < 1024 || base + count + 10 > 65535) {
+    throw new Error(
+      `BENCH_BASE_PORT must be a port from 1024 to ${65535 - count - 10}, got "${raw}"`,
+    );
+  }
+  const ports = Object.fromEntries(
+    (Object.keys(DEFAULT_PORTS) as Array<keyof Ports>).map((name, i) => [name, base + i]),
+  ) as unknown as Ports;
+  return { ...ports, extra: async (i: number) => base + count + i };
+}
+
+/** The load average now, as the reports print it: "12.10 / 14.02 / 15.33". */
+export const loadNow = (): string =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' / ');
+
+/** "Machine: 2 cores (...), load average ... before the run (other jobs share it)." */
+export function machineLine(load: string): string {
+  const cpu = cpus();
+  return `Machine: ${cpu.length} cores (${cpu[0]?.model.trim() ?? 'unknown CPU'}), load average ${load} before the run (other jobs share it).`;
+}
+
+export const median = (xs: number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+};
+export const int = (v: number): string => Math.round(v).toLocaleString('en-US');
+export const range = (xs: number[]): string => `${int(Math.min(...xs))}-${int(Math.max(...xs))}`;
+
+export interface BenchContext {
+  stack: Stack;
+  /** the load average before the stack started */
+  load: string;
+  /** performance.now() at the start */
+  started: number;
+  /** a temporary directory removed at the end */
+  dir: string;
+  /** ports for what the benchmark runs beside the stack (BENCH_BASE_PORT + 9 + i when set) */
+  extraPort: (i: number) => Promise<number>;
+}
+
+/**
+ * Runs one stack benchmark: a throwaway stack (a temporary data directory, the ports of
+ * benchPorts, the auth server's sign-up limit off: benchmarks sign up many visitors from one
+ * address), then `run`, whose report is printed with its raw figures and, with `--write`, becomes
+ * the section `section` of docs/benchmarks.md. The stack's last log lines are printed when the run
+ * fails; the stack and the directory go on every exit.
+ */
+export async function runBench(
+  opts: { name: string; section: string; stack?: Partial<StackOptions> },
+  run: (ctx: BenchContext) => Promise<{ body: string; raw?: unknown }>,
+): Promise<void> {
+  const started = performance.now();
+  const load = loadNow();
+  const dir = mkdtempSync(join(tmpdir(), `rb-bench-${opts.name}-`));
+  const logs: string[] = [];
+  let stack: Stack | undefined;
+  try {
+    const { extra, ...ports } = await benchPorts();
+    stack = await startStack({
+      ports,
+      dataDir: join(dir, 'pg'),
+      jwtSecret: DEFAULT_JWT_SECRET,
+      durable: benchDurability().durable,
+      auth: NO_AUTH_LIMITS,
+      log: (service, line) => {
+        logs.push(`[${service}] ${line}`);
+        if (logs.length > 400) logs.splice(0, 200);
+      },
+      ...opts.stack,
+    });
+    process.stderr.write(`stack up on ${stack.apiUrl}\n`);
+    const { body, raw } = await run({ stack, load, started, dir, extraPort: extra });
+    process.stdout.write(`${body.trim()}\n`);
+    if (raw !== undefined) process.stdout.write(`raw: ${JSON.stringify(raw)}\n`);
+    writeBenchmarkSection(benchDurability().title(opts.section), body);
+  } catch (err) {
+    process.stderr.write(`${logs.slice(-40).join('\n')}\n`);
+    throw err;
+  } finally {
+    await stack?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
 
 export interface Session {
   access_token: string;
