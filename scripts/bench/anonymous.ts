@@ -6,14 +6,9 @@
 // idle window and times one purge run. Prints the figures; `-- --write` also writes the
 // "Anonymous visitors" section of docs/benchmarks.md.
 //   npm run bench:anonymous [-- --visitors 2000] [-- --write]
-import { mkdtempSync, rmSync } from 'node:fs';
-import { cpus, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { cpus } from 'node:os';
 import pg from 'pg';
-import { DEFAULT_JWT_SECRET, freePorts } from '../../supabase/local/config.ts';
-import { startStack } from '../../supabase/local/stack.ts';
-import { writeBenchmarkSection } from './docs-section.ts';
-import { benchDurability } from './support.ts';
+import { runBench } from './support.ts';
 
 const argv = process.argv.slice(2);
 const arg = (name: string, fallback: number) => {
@@ -23,19 +18,8 @@ const arg = (name: string, fallback: number) => {
 const VISITORS = arg('--visitors', 2000);
 const CONCURRENCY = 16;
 
-const dir = mkdtempSync(join(tmpdir(), 'rb-bench-anon-'));
-const stack = await startStack({
-  ports: await freePorts(),
-  dataDir: join(dir, 'pg'),
-  jwtSecret: DEFAULT_JWT_SECRET,
-  durable: benchDurability().durable,
-  auth: { rateLimitAnonymousUsers: 0 }, // one client address signs up everyone here
-});
-const db = new pg.Client({ connectionString: stack.dbUrl });
-await db.connect();
-
 const AUTH_TABLES = ['auth.users', 'auth.sessions', 'auth.refresh_tokens', 'auth.identities'];
-async function authBytes(): Promise<number> {
+async function authBytes(db: pg.Client): Promise<number> {
   await db.query(`vacuum analyze ${AUTH_TABLES.join(', ')}`);
   const { rows } = await db.query<{ bytes: string }>(
     `select sum(pg_total_relation_size(t::regclass))::bigint as bytes
@@ -45,43 +29,47 @@ async function authBytes(): Promise<number> {
   return Number(rows[0]!.bytes);
 }
 
-try {
-  const before = await authBytes();
-  let next = 0;
-  const signUpStarted = performance.now();
-  await Promise.all(
-    Array.from({ length: CONCURRENCY }, async () => {
-      while (next < VISITORS) {
-        next++;
-        const res = await fetch(`${stack.apiUrl}/auth/v1/signup`, {
-          method: 'POST',
-          headers: { apikey: stack.anonKey, 'content-type': 'application/json' },
-          body: '{}',
-        });
-        if (!res.ok) throw new Error(`anonymous sign-up failed: ${res.status} ${await res.text()}`);
-        await res.body?.cancel();
-      }
-    }),
-  );
-  const signUpSeconds = (performance.now() - signUpStarted) / 1000;
-  const after = await authBytes();
-  const perVisitor = (after - before) / VISITORS;
+await runBench({ name: 'anonymous', section: 'Anonymous visitors' }, async ({ stack }) => {
+  const db = new pg.Client({ connectionString: stack.dbUrl });
+  await db.connect();
+  try {
+    const before = await authBytes(db);
+    let next = 0;
+    const signUpStarted = performance.now();
+    await Promise.all(
+      Array.from({ length: CONCURRENCY }, async () => {
+        while (next < VISITORS) {
+          next++;
+          const res = await fetch(`${stack.apiUrl}/auth/v1/signup`, {
+            method: 'POST',
+            headers: { apikey: stack.anonKey, 'content-type': 'application/json' },
+            body: '{}',
+          });
+          if (!res.ok)
+            throw new Error(`anonymous sign-up failed: ${res.status} ${await res.text()}`);
+          await res.body?.cancel();
+        }
+      }),
+    );
+    const signUpSeconds = (performance.now() - signUpStarted) / 1000;
+    const after = await authBytes(db);
+    const perVisitor = (after - before) / VISITORS;
 
-  // all of them idle for 31 days: one purge run (batches of 10,000) removes them
-  await db.query(
-    `update auth.users set created_at = now() - interval '31 days' where is_anonymous`,
-  );
-  await db.query(`update auth.sessions set updated_at = now() - interval '31 days'`);
-  const purgeStarted = performance.now();
-  const { rows } = await db.query<{ deleted: number }>(
-    'select private.purge_idle_anonymous_users() as deleted',
-  );
-  const purgeMs = performance.now() - purgeStarted;
-  const left = Number(
-    (await db.query('select count(*) as n from auth.users where is_anonymous')).rows[0].n,
-  );
+    // all of them idle for 31 days: one purge run (batches of 10,000) removes them
+    await db.query(
+      `update auth.users set created_at = now() - interval '31 days' where is_anonymous`,
+    );
+    await db.query(`update auth.sessions set updated_at = now() - interval '31 days'`);
+    const purgeStarted = performance.now();
+    const { rows } = await db.query<{ deleted: number }>(
+      'select private.purge_idle_anonymous_users() as deleted',
+    );
+    const purgeMs = performance.now() - purgeStarted;
+    const left = Number(
+      (await db.query('select count(*) as n from auth.users where is_anonymous')).rows[0].n,
+    );
 
-  const body = `Measured by \`npm run bench:anonymous -- --visitors ${VISITORS}\` on ${new Date().toISOString().slice(0, 10)}, ${cpus().length} cores
+    const body = `Measured by \`npm run bench:anonymous -- --visitors ${VISITORS}\` on ${new Date().toISOString().slice(0, 10)}, ${cpus().length} cores
 (${cpus()[0]?.model ?? 'unknown CPU'}), against the local stack. The SDK signs a visitor up anonymously on
 the first write (never on a view): one auth user per browser that wrote. Sizes are of the local
 auth server's tables (${AUTH_TABLES.join(', ')}, rows and indexes), which have fewer columns than
@@ -93,10 +81,8 @@ hosted GoTrue's; read them as a lower bound.
 | auth tables grow per visitor | ${(perVisitor / 1024).toFixed(2)} KB |
 | so 1 million first-time writers a month | ${((perVisitor * 1e6) / 1024 ** 3).toFixed(2)} GB a month, kept 30 days after their last token refresh |
 | purge of ${rows[0]!.deleted} idle visitors (one daily run) | ${Math.round(purgeMs)} ms (${Math.round((rows[0]!.deleted / purgeMs) * 1000)}/s), ${left} left |`;
-  console.log(body);
-  writeBenchmarkSection('Anonymous visitors', body);
-} finally {
-  await db.end();
-  await stack.stop();
-  rmSync(dir, { recursive: true, force: true });
-}
+    return { body };
+  } finally {
+    await db.end();
+  }
+});

@@ -16,11 +16,11 @@ import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import pg from 'pg';
-import { freePorts } from '../../supabase/local/config.ts';
 import { migrate } from '../../supabase/local/migrate.ts';
 import { paths } from '../../supabase/local/paths.ts';
 import { startPostgres } from '../../supabase/local/postgres.ts';
 import { writeBenchmarkSection } from './docs-section.ts';
+import { benchPorts } from './support.ts';
 
 const seconds = Number(process.argv[2] ?? 60);
 
@@ -136,7 +136,7 @@ async function measure(
 const dir = mkdtempSync(join(tmpdir(), 'rb-bench-background-'));
 const server = await startPostgres({
   dataDir: join(dir, 'pg'),
-  port: (await freePorts()).db,
+  port: (await benchPorts()).db,
   password: 'postgres',
 });
 const http = createServer((req, res) => {

@@ -31,7 +31,7 @@ import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:f
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { DEFAULT_JWT_SECRET, freePorts } from '../../supabase/local/config.ts';
+import { DEFAULT_JWT_SECRET } from '../../supabase/local/config.ts';
 import { paths } from '../../supabase/local/paths.ts';
 import { startStack, type Stack } from '../../supabase/local/stack.ts';
 import { request } from '../../sdk/src/core/api.ts';
@@ -49,7 +49,7 @@ import {
 } from './cache-support.ts';
 import { viewsBench } from './cache-views.ts';
 import { writeBenchmarkSection } from './docs-section.ts';
-import { benchDurability } from './support.ts';
+import { benchDurability, benchPorts } from './support.ts';
 
 const VIEWS = Number(process.env.BENCH_CACHE_VIEWS ?? 1000);
 const SECONDS = Number(process.env.BENCH_CACHE_SECONDS ?? 30);
@@ -176,7 +176,7 @@ const load = loadavg()
   .map((l) => l.toFixed(2))
   .join(' / ');
 try {
-  const ports = await freePorts();
+  const { extra, ...ports } = await benchPorts();
   stack = await startStack({
     ports,
     dataDir: join(dir, 'pg'),
@@ -203,7 +203,7 @@ try {
   // the previous view, for part 2, loaded and called once now: a failure shows before the long part
   await db.query(previousGetBlockView());
   await db.query('select pg_temp.get_block_view_before($1)', [blockId]);
-  const nginxPort = (await freePorts()).api;
+  const nginxPort = await extra(0);
   chmodSync(dir, 0o711); // nginx's workers (nobody) reach their cache inside it
   nginx = await startNginx(join(dir, 'nginx'), nginxPort, ports.api);
   const project = { url: `http://127.0.0.1:${nginxPort}`, key: stack.anonKey };

@@ -16,18 +16,15 @@
 //
 //   npm run bench:letters
 //   BENCH_MEMBERS=2000 npm run bench:letters
-import { mkdtempSync, rmSync } from 'node:fs';
-import { cpus, loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { cpus } from 'node:os';
 import { SignJWT } from 'jose';
 import pg from 'pg';
-import { DEFAULT_JWT_SECRET, freePorts } from '../../supabase/local/config.ts';
-import { startStack, type Stack } from '../../supabase/local/stack.ts';
+import { DEFAULT_JWT_SECRET } from '../../supabase/local/config.ts';
+import type { Stack } from '../../supabase/local/stack.ts';
 import { notionBlocks, NOTION_PAGE_ID } from '../../supabase/local/providers/pages/fixtures.ts';
 import { notionToBlocks } from '../../supabase/functions/_shared/letter/notion.ts';
 import { renderLetter } from '../../supabase/functions/_shared/letter/render.ts';
-import { benchDurability, functionsPid, kick, rssMb, sesSent } from './support.ts';
-import { writeBenchmarkSection } from './docs-section.ts';
+import { functionsPid, kick, rssMb, runBench, sesSent } from './support.ts';
 
 const MEMBERS = Number(process.env.BENCH_MEMBERS ?? 10_000);
 const KILL_AT = Number(process.env.BENCH_KILL_AT ?? 0.33);
@@ -38,21 +35,7 @@ const kickQuietly = (stack: Stack) => kick(stack).catch(() => {});
 const count = async (db: pg.Client, sql: string, params: unknown[] = []) =>
   Number((await db.query<{ n: string }>(sql, params)).rows[0]!.n);
 
-const dir = mkdtempSync(join(tmpdir(), 'rb-bench-letters-'));
-let stack: Stack | undefined;
-const logs: string[] = [];
-const load = loadavg()
-  .map((l) => l.toFixed(2))
-  .join(' / ');
-try {
-  const ports = await freePorts();
-  stack = await startStack({
-    ports,
-    dataDir: join(dir, 'pg'),
-    jwtSecret: DEFAULT_JWT_SECRET,
-    durable: benchDurability().durable,
-    log: (service, line) => logs.push(`[${service}] ${line}`),
-  });
+await runBench({ name: 'letters', section: 'Letters' }, async ({ stack, ports, load }) => {
   const db = new pg.Client({ connectionString: stack.dbUrl });
   await db.connect();
   await db.query(
@@ -246,13 +229,6 @@ One letter (the Notion fixture page, rendered by the pipeline) sent with \`publi
 | jobs settled by SES's Send event after the kill / queued again after the grace | ${settled} / ${requeued} |
 | send's counts at the end (sent, delivered) | ${counts.sent_count}, ${counts.delivered_count} |
 | **exactly one mail per member** | ${exactlyOnce ? 'yes' : 'NO'} |`;
-  process.stdout.write(`${body}\n`);
   if (!exactlyOnce) process.exitCode = 1;
-  writeBenchmarkSection('Letters', body);
-} catch (err) {
-  process.stderr.write(`${logs.slice(-60).join('\n')}\n`);
-  throw err;
-} finally {
-  await stack?.stop();
-  rmSync(dir, { recursive: true, force: true });
-}
+  return { body };
+});

@@ -10,8 +10,12 @@
 //   up as latency instead of silently lowering the rate (no coordinated omission).
 // The two targets take turns in short slices (gateway, direct, direct, gateway, ...) so that
 // other work on a shared machine weighs on both alike; each target's slices are pooled.
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import http from 'node:http';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { paths } from '../../supabase/local/paths.ts';
 
 export type PathName = 'read' | 'comment' | 'like' | 'submit';
 export type TargetName = 'gateway' | 'postgrest';
@@ -92,6 +96,19 @@ export interface LimitsPathResult {
   repeatedLikes: number;
 }
 export type LimitsResult = LimitsPathResult[];
+
+/** Milliseconds as the reports print them, one decimal ("-" when there is none). */
+// (+ 0 turns -0 into 0, so a rounding never prints "-0.0")
+export const ms = (v: number) =>
+  Number.isFinite(v) ? (Math.round(v * 10) / 10 + 0).toFixed(1) : '-';
+
+/** The non-2xx answers of a phase and why: "0", or "12 (429: 12)". */
+export const errors = (s: Stats) =>
+  s.non2xx === 0
+    ? '0'
+    : `${s.non2xx} (${Object.entries(s.failures)
+        .map(([k, v]) => `${k}: ${v}`)
+        .join(', ')})`;
 
 /** One request: the RPC's name, the visitor's token and the JSON body. */
 export type Request = [fn: string, token: string, body: string];
@@ -447,4 +464,55 @@ async function main(): Promise<void> {
 }
 
 // run when started as a process; bench.ts imports requestMaker only
+// ---------------------------------------------------------------------------------------------
+// the parent's side: running this file as the load process
+// ---------------------------------------------------------------------------------------------
+
+/** CPU milliseconds (user + system) a process has used so far, from /proc/<pid>/stat. */
+export function processCpuMs(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  // utime and stime are fields 14 and 15 of stat (11 and 12 after the name), in clock ticks
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+}
+
+/**
+ * Runs the load process on a plan and gives back what it printed. It asks, over IPC, for the
+ * gateway's CPU time ("cpu") at the start and end of every phase and, in the limits comparison,
+ * for the limits to be switched ({ limits }), which `switchLimits` does before the answer.
+ */
+export function runLoad<T = LoadResult>(
+  plan: LoadPlan,
+  gatewayPid: number,
+  switchLimits?: (on: boolean) => Promise<unknown>,
+): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', join(paths.root, 'scripts', 'bench', 'load-generator.ts')],
+      { cwd: paths.root, stdio: ['pipe', 'pipe', 'inherit', 'ipc'] },
+    );
+    child.on('message', (message: unknown) => {
+      if (message && typeof message === 'object' && 'limits' in message) {
+        if (!switchLimits) return reject(new Error('this run cannot switch the limits'));
+        void switchLimits(Boolean(message.limits)).then(() => child.send('ok'), reject);
+      } else child.send(processCpuMs(gatewayPid));
+    });
+    const { stdin, stdout } = child;
+    if (!stdin || !stdout) return reject(new Error('the load process has no stdio'));
+    let out = '';
+    stdout.on('data', (d: Buffer) => (out += d));
+    child.once('error', reject);
+    child.once('exit', (code) => {
+      if (code !== 0) return reject(new Error(`the load process exited with ${code}`));
+      try {
+        resolve(JSON.parse(out) as T);
+      } catch (err) {
+        reject(err);
+      }
+    });
+    stdin.end(JSON.stringify(plan));
+  });
+}
+
 if (process.argv[1] === fileURLToPath(import.meta.url)) await main();

@@ -10,41 +10,40 @@
 //   npm run bench:load           (print the figures)
 //   npm run bench:load -- --write (and record them in docs/benchmarks.md)
 //   BENCH_CONNECTIONS=32 BENCH_PEAK_SECONDS=5 BENCH_RATE=200 BENCH_RATE_SECONDS=10 npm run bench
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { cpus, loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { cpus } from 'node:os';
 import pg from 'pg';
-import { DEFAULT_JWT_SECRET, freePorts } from '../../supabase/local/config.ts';
-import { paths } from '../../supabase/local/paths.ts';
-import { startStack, type Stack } from '../../supabase/local/stack.ts';
-import { requestMaker } from './load-generator.ts';
+import type { Stack } from '../../supabase/local/stack.ts';
+import {
+  errors,
+  type LoadPlan,
+  type LoadResult,
+  ms,
+  type PathData,
+  type PathName,
+  type PathResult,
+  requestMaker,
+  runLoad,
+  type Stats,
+  type TargetName,
+} from './load-generator.ts';
+import {
+  hotRow,
+  limitsCost,
+  limitsEndToEnd,
+  limitsSection,
+  neverRefuse,
+  type LimitsCost,
+} from './load-limits.ts';
 import {
   api,
   benchDurability,
-  NO_AUTH_LIMITS,
+  int,
   pool,
+  runBench,
   type Session,
+  setting,
   signInOwner,
 } from './support.ts';
-import type {
-  LimitsResult,
-  LoadPlan,
-  LoadResult,
-  PathData,
-  PathName,
-  PathResult,
-  Stats,
-  TargetName,
-} from './load-generator.ts';
-import { writeBenchmarkSection } from './docs-section.ts';
-
-const setting = (name: string, fallback: number): number => {
-  const raw = process.env[name];
-  const value = raw === undefined || raw === '' ? fallback : Number(raw);
-  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number`);
-  return value;
-};
 
 const SETTINGS = {
   connections: setting('BENCH_CONNECTIONS', 32),
@@ -209,224 +208,6 @@ async function seed(stack: Stack): Promise<{
 }
 
 // ---------------------------------------------------------------------------------------------
-// visitor rate limits (issue 9)
-// ---------------------------------------------------------------------------------------------
-
-/** Every action's buckets far above what the load sends: the checks run in full, none refuses. */
-const NEVER_REFUSE = Object.fromEntries(
-  ['message', 'edit', 'like', 'vote', 'submit', 'click', 'report'].map((action) => [
-    action,
-    { visitor_per_minute: 1e9, visitor_burst: 1e9, block_per_minute: 1e9, block_burst: 1e9 },
-  ]),
-);
-
-/** Whether this code has the visitor rate limits (the same script measures the code before them). */
-async function hasLimits(db: pg.Client): Promise<boolean> {
-  const { rows } = await db.query<{ ok: boolean }>(
-    "select to_regclass('private.rate_limits') is not null as ok",
-  );
-  return rows[0]!.ok;
-}
-
-/**
- * The bench's blocks get an operator's override (blocks.rate_limits) so the limits never refuse
- * the load: each write still takes its two tokens, so the throughput below includes their cost.
- */
-async function neverRefuse(stack: Stack, blockIds: string[]): Promise<boolean> {
-  const db = new pg.Client({ connectionString: stack.dbUrl });
-  await db.connect();
-  try {
-    if (!(await hasLimits(db))) return false;
-    await db.query('update public.blocks set rate_limits = $2 where id = any($1)', [
-      blockIds,
-      NEVER_REFUSE,
-    ]);
-    return true;
-  } finally {
-    await db.end();
-  }
-}
-
-/** One call of a write path as PostgREST runs it, rolled back: the SQL and its arguments. */
-function rolledBackCall(db: pg.Client, [fn, token, body]: [string, string, string]): string {
-  const literal = (v: unknown) =>
-    v === null || v === undefined
-      ? 'null'
-      : db.escapeLiteral(typeof v === 'object' ? JSON.stringify(v) : String(v));
-  const claims = Buffer.from(token.split('.')[1] ?? '', 'base64url').toString();
-  const args = Object.entries(JSON.parse(body) as Record<string, unknown>)
-    .map(([name, value]) => `${name} => ${literal(value)}`)
-    .join(', ');
-  return `begin;
-    select set_config('role', 'authenticated', true),
-           set_config('request.jwt.claims', ${db.escapeLiteral(claims)}, true);
-    select public.${fn}(${args});
-    rollback;`;
-}
-
-const WRITE_PATHS: PathName[] = ['comment', 'like', 'submit'];
-
-/** Turns the visitor rate limits on or off for every session at once (private.settings). */
-const setLimitsEnabled = (db: pg.Client, on: boolean) =>
-  db.query(
-    `insert into private.settings (key, value) values ('limits.enabled', $1)
-     on conflict (key) do update set value = excluded.value`,
-    [JSON.stringify(on)],
-  );
-
-/**
- * What the limits cost through the whole stack: each write path at peak through the gateway,
- * on blocks of its own, in 1 s slices taking turns: limits on, off, on again (eight each).
- */
-async function limitsEndToEnd(stack: Stack, plan: LoadPlan, data: PathData): Promise<LimitsResult> {
-  const db = new pg.Client({ connectionString: stack.dbUrl });
-  await db.connect();
-  try {
-    return await runLoad<LimitsResult>(
-      {
-        ...plan,
-        targets: plan.targets.filter((t) => t.name === 'gateway'),
-        limitsAB: {
-          data,
-          paths: WRITE_PATHS.filter((p) => PATHS.some((x) => x.name === p)),
-          slices: 8,
-          sliceMs: 1000,
-        },
-      },
-      stack.gatewayPid,
-      (on) => setLimitsEnabled(db, on),
-    );
-  } finally {
-    await db.query("delete from private.settings where key = 'limits.enabled'").catch(() => {});
-    await db.end();
-  }
-}
-
-/**
- * Postgres time per call of each write path with the limits on and off (setting limits.enabled),
- * alternating batches of 20 in one session: the same calls, the same data, the same moment of
- * the machine. What the limits add to a write, without any HTTP in front.
- */
-async function limitsCost(
-  stack: Stack,
-  plan: LoadPlan,
-): Promise<Record<string, { on: number; off: number }>> {
-  const db = new pg.Client({ connectionString: stack.dbUrl });
-  await db.connect();
-  const setEnabled = (on: boolean) => setLimitsEnabled(db, on);
-  const out: Record<string, { on: number; off: number }> = {};
-  try {
-    for (const path of WRITE_PATHS.filter((p) => PATHS.some((x) => x.name === p))) {
-      const { next } = requestMaker(plan, path, plan.perTarget.gateway);
-      // a like that changes nothing takes no token: toggle instead (each call is rolled back)
-      const call = (): [string, string, string] => {
-        const [fn, token, body] = next();
-        if (path !== 'like') return [fn, token, body];
-        const { p_liked: _, ...rest } = JSON.parse(body) as Record<string, unknown>;
-        return [fn, token, JSON.stringify(rest)];
-      };
-      const batch = async () => {
-        const t0 = performance.now();
-        for (let i = 0; i < 20; i++) await db.query(rolledBackCall(db, call()));
-        return (performance.now() - t0) / 20;
-      };
-      await batch(); // warm-up
-      const on: number[] = [];
-      const off: number[] = [];
-      for (let b = 0; b < 16; b++) {
-        for (const enabled of b % 2 ? [false, true] : [true, false]) {
-          await setEnabled(enabled);
-          (enabled ? on : off).push(await batch());
-        }
-      }
-      const median = (xs: number[]) => xs.sort((x, y) => x - y)[Math.floor(xs.length / 2)]!;
-      out[path] = { on: median(on), off: median(off) };
-    }
-  } finally {
-    await db.query("delete from private.settings where key = 'limits.enabled'").catch(() => {});
-    await db.end();
-  }
-  return out;
-}
-
-/**
- * The block-wide bucket under contention (issue 13 wants no row that all of a block's or an
- * owner's visitors lock): `connections` sessions post comments to one comment block, each as its
- * own visitor, committing every call, for `ms` per variant: limits off, the block bucket in one
- * row, in 4 shards (the default before issue 13) and in the default 32. Variants alternate over
- * three rounds; commits per second.
- */
-async function hotRow(
-  stack: Stack,
-  plan: LoadPlan,
-  blockId: string,
-  connections = 16,
-  ms = 2000,
-): Promise<Record<string, number>> {
-  const admin = new pg.Client({ connectionString: stack.dbUrl });
-  await admin.connect();
-  const sessions = await Promise.all(
-    Array.from({ length: connections }, async () => {
-      const c = new pg.Client({ connectionString: stack.dbUrl });
-      await c.connect();
-      return c;
-    }),
-  );
-  const variants: Array<[string, Record<string, unknown>]> = [
-    ['limits off', { 'limits.enabled': false }],
-    ['block bucket in 1 row', { 'limits.enabled': true, 'limits.block_shards': 1 }],
-    ['block bucket in 4 shards', { 'limits.enabled': true, 'limits.block_shards': 4 }],
-    ['block bucket in 32 shards (default)', { 'limits.enabled': true, 'limits.block_shards': 32 }],
-  ];
-  const done: Record<string, { n: number; ms: number }> = {};
-  let k = 0;
-  try {
-    for (let round = 0; round < 3; round++) {
-      for (const [name, settings] of round % 2 ? [...variants].reverse() : variants) {
-        for (const [key, value] of Object.entries(settings)) {
-          await admin.query(
-            `insert into private.settings (key, value) values ($1, $2)
-             on conflict (key) do update set value = excluded.value`,
-            [key, JSON.stringify(value)],
-          );
-        }
-        let n = 0;
-        const end = performance.now() + ms;
-        const t0 = performance.now();
-        await Promise.all(
-          sessions.map(async (c, i) => {
-            while (performance.now() < end) {
-              const token = plan.visitors[(i * 7919 + k++) % plan.visitors.length]!;
-              const claims = Buffer.from(token.split('.')[1] ?? '', 'base64url').toString();
-              await c.query(
-                `begin;
-                 select set_config('role', 'authenticated', true),
-                        set_config('request.jwt.claims', ${c.escapeLiteral(claims)}, true);
-                 select public.post_message(p_block_id => ${c.escapeLiteral(blockId)},
-                   p_content => ${c.escapeLiteral(`contention ${k} ${Math.random()}`)},
-                   p_creator_name => 'Bench Visitor');
-                 commit;`,
-              );
-              n++;
-            }
-          }),
-        );
-        const entry = (done[name] ??= { n: 0, ms: 0 });
-        entry.n += n;
-        entry.ms += performance.now() - t0;
-      }
-    }
-  } finally {
-    await admin
-      .query("delete from private.settings where key in ('limits.enabled', 'limits.block_shards')")
-      .catch(() => {});
-    await Promise.all(sessions.map((c) => c.end()));
-    await admin.end();
-  }
-  return Object.fromEntries(Object.entries(done).map(([k2, v]) => [k2, (v.n / v.ms) * 1000]));
-}
-
-// ---------------------------------------------------------------------------------------------
 // database time per call
 // ---------------------------------------------------------------------------------------------
 
@@ -476,69 +257,8 @@ async function databaseTime(stack: Stack, plan: LoadPlan): Promise<Record<PathNa
 }
 
 // ---------------------------------------------------------------------------------------------
-// the load process
-// ---------------------------------------------------------------------------------------------
-
-/** CPU milliseconds (user + system) a process has used so far, from /proc/<pid>/stat. */
-function processCpuMs(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  // utime and stime are fields 14 and 15 of stat (11 and 12 after the name), in clock ticks
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
-}
-
-/**
- * Runs the load process on a plan and gives back what it printed. It asks, over IPC, for the
- * gateway's CPU time ("cpu") at the start and end of every phase and, in the limits comparison,
- * for the limits to be switched ({ limits }), which `switchLimits` does before the answer.
- */
-function runLoad<T = LoadResult>(
-  plan: LoadPlan,
-  gatewayPid: number,
-  switchLimits?: (on: boolean) => Promise<unknown>,
-): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', join(paths.root, 'scripts', 'bench', 'load-generator.ts')],
-      { cwd: paths.root, stdio: ['pipe', 'pipe', 'inherit', 'ipc'] },
-    );
-    child.on('message', (message: unknown) => {
-      if (message && typeof message === 'object' && 'limits' in message) {
-        if (!switchLimits) return reject(new Error('this run cannot switch the limits'));
-        void switchLimits(Boolean(message.limits)).then(() => child.send('ok'), reject);
-      } else child.send(processCpuMs(gatewayPid));
-    });
-    const { stdin, stdout } = child;
-    if (!stdin || !stdout) return reject(new Error('the load process has no stdio'));
-    let out = '';
-    stdout.on('data', (d: Buffer) => (out += d));
-    child.once('error', reject);
-    child.once('exit', (code) => {
-      if (code !== 0) return reject(new Error(`the load process exited with ${code}`));
-      try {
-        resolve(JSON.parse(out) as T);
-      } catch (err) {
-        reject(err);
-      }
-    });
-    stdin.end(JSON.stringify(plan));
-  });
-}
-
-// ---------------------------------------------------------------------------------------------
 // report
 // ---------------------------------------------------------------------------------------------
-
-// (+ 0 turns -0 into 0, so a rounding never prints "-0.0")
-const ms = (v: number) => (Number.isFinite(v) ? (Math.round(v * 10) / 10 + 0).toFixed(1) : '-');
-const int = (v: number) => Math.round(v).toLocaleString('en-US');
-const errors = (s: Stats) =>
-  s.non2xx === 0
-    ? '0'
-    : `${s.non2xx} (${Object.entries(s.failures)
-        .map(([k, v]) => `${k}: ${v}`)
-        .join(', ')})`;
 
 /** Microseconds of CPU the gateway spent per request at peak (see the table's caption). */
 function gatewayCpuPerRequest(g: PathResult, d: PathResult): number {
@@ -555,11 +275,7 @@ interface Meta {
   /** Postgres milliseconds per call, per path */
   dbMs: Record<PathName, number>;
   /** the visitor rate limits' cost (absent on code without them) */
-  limits?: {
-    endToEnd: LimitsResult;
-    perCall: Record<string, { on: number; off: number }>;
-    contention: Record<string, number>;
-  };
+  limits?: LimitsCost;
 }
 
 function report(results: LoadResult, meta: Meta) {
@@ -634,7 +350,7 @@ ${cost.join('\n')}
   minus the same during the direct slices (what the gateway does when the load bypasses it).
 - p99 at the fixed rate mostly shows the machine's other work: one stall of a few hundred
   milliseconds lifts it for either target.
-${limitsSection(meta)}
+${limitsSection(meta.limits, SETTINGS.connections)}
 - For scale, the issue's reference is PostgREST on 2 vCPU at about 2,600 reads/s and 1,500
   single-row inserts/s, with the load generated elsewhere. Here, through the gateway: ${peaks('gateway')};
   straight to PostgREST: ${peaks('postgrest')}. Lower because the load generator and the gateway
@@ -645,137 +361,62 @@ ${limitsSection(meta)}
 ${failures.length ? `\nFirst failures: ${failures.join('; ')}\n` : ''}`;
 }
 
-/** The rate limits' part of the report (issue 9). */
-function limitsSection(meta: Meta): string {
-  if (!meta.limits)
-    return '- This code has no visitor rate limits (the section on their cost is empty).';
-  const pct = (on: number, off: number) =>
-    `${on >= off ? '+' : ''}${Math.round(((on - off) / off) * 100)} %`;
-  const perCall = Object.entries(meta.limits.perCall)
-    .map(
-      ([path, { on, off }]) =>
-        `| ${path} | ${off.toFixed(2)} ms | ${on.toFixed(2)} ms | ${pct(on, off)} |`,
-    )
-    .join('\n');
-  const endToEnd = meta.limits.endToEnd
-    .map(
-      (r) =>
-        `| ${r.path} | ${int(r.off.rate)} | ${int(r.on.rate)} | ${pct(r.on.rate, r.off.rate)} | ${int(r.again.rate)} (${pct(r.again.rate, r.on.rate)}) | ${ms(r.off.p50)} / ${ms(r.on.p50)} | ${errors(r.off)} / ${errors(r.on)} |`,
-    )
-    .join('\n');
-  const repeated = meta.limits.endToEnd.reduce((n, r) => n + r.repeatedLikes, 0);
-  const contention = Object.entries(meta.limits.contention)
-    .map(([name, rate]) => `| ${name} | ${int(rate)} |`)
-    .join('\n');
-  return `- Visitor rate limits (issue 9) are on for every write above: each takes a token from the
-  visitor's bucket and one from the block's (one upsert of two rows in an unlogged table). The bench's blocks
-  carry an operator override (\`blocks.rate_limits\`) so that nothing is refused: the load pays
-  the whole check and gets no 429.
-
-What the limits cost the throughput of a write through the whole stack (the issue's measure: each
-write path at peak, ${SETTINGS.connections} connections through the gateway, on blocks of its own, in 1 s
-slices that take turns: limits on, off, and on again (a second series of the same setting, whose
-difference from the first is this machine's noise), eight slices each; ${repeated} like repeats):
-
-| write | limits off req/s | limits on req/s | difference | on again req/s (vs on) | p50 ms off / on | non-2xx off / on |
-|---|---|---|---|---|---|---|
-${endToEnd}
-
-What the limits cost a write inside Postgres (as "Postgres per call" above: one session, rolled
-back, the median of sixteen alternating batches of 20 with \`limits.enabled\` on and off; likes
-toggle here, as a like that changes nothing takes no token):
-
-| write | limits off | limits on | difference |
-|---|---|---|---|
-${perCall}
-
-Contention on one block (16 sessions posting comments to one block as different visitors, each
-call committed; three alternating rounds of 2 s per variant; commits per second):
-
-| variant | comments/s |
-|---|---|
-${contention}
-`;
-}
-
 // ---------------------------------------------------------------------------------------------
 
-const started = performance.now();
-const dir = mkdtempSync(join(tmpdir(), 'rb-bench-'));
-const logs: string[] = [];
-const loadBefore = loadavg()
-  .map((l) => l.toFixed(2))
-  .join(' / ');
-let stack: Stack | undefined;
-try {
-  const ports = await freePorts();
-  stack = await startStack({
-    ports,
-    dataDir: join(dir, 'pg'),
-    jwtSecret: DEFAULT_JWT_SECRET,
-    durable: benchDurability().durable,
-    // 400 visitors sign up from this one address: no per-address limit here
-    auth: NO_AUTH_LIMITS,
-    log: (service, line) => logs.push(`[${service}] ${line}`),
-  });
-  process.stderr.write(`stack up on ${stack.apiUrl} (PostgREST on ${ports.postgrest})\n`);
-  const { visitors, perTarget, limitsData, blockIds, hotBlock } = await seed(stack);
-  const limited = await neverRefuse(stack, blockIds);
-  const db = new pg.Client({ connectionString: stack.dbUrl });
-  await db.connect();
-  const durability = (
-    await db.query<{ f: string; s: string }>(
-      "select current_setting('fsync') as f, current_setting('synchronous_commit') as s",
-    )
-  ).rows[0];
-  const pgVersion = (
-    (await db.query<{ v: string }>("select current_setting('server_version') as v")).rows[0]?.v ??
-    '?'
-  ).split(' ')[0];
-  await db.end();
+await runBench(
+  { name: 'load', section: 'Load benchmark' },
+  async ({ stack, ports, load, started }) => {
+    const { visitors, perTarget, limitsData, blockIds, hotBlock } = await seed(stack);
+    const limited = await neverRefuse(stack, blockIds);
+    const db = new pg.Client({ connectionString: stack.dbUrl });
+    await db.connect();
+    const durability = (
+      await db.query<{ f: string; s: string }>(
+        "select current_setting('fsync') as f, current_setting('synchronous_commit') as s",
+      )
+    ).rows[0];
+    const pgVersion = (
+      (await db.query<{ v: string }>("select current_setting('server_version') as v")).rows[0]?.v ??
+      '?'
+    ).split(' ')[0];
+    await db.end();
 
-  const plan: LoadPlan = {
-    anonKey: stack.anonKey,
-    visitors,
-    targets: [
-      { name: 'gateway', port: ports.api, rpcPrefix: '/rest/v1/rpc/' },
-      { name: 'postgrest', port: ports.postgrest, rpcPrefix: '/rpc/' },
-    ],
-    perTarget,
-    paths: PATHS.map((p) => p.name),
-    peak: {
-      connections: SETTINGS.connections,
-      warmupMs: SETTINGS.warmupSeconds * 1000,
-      durationMs: SETTINGS.peakSeconds * 1000,
-    },
-    fixed: { rate: SETTINGS.rate, durationMs: SETTINGS.rateSeconds * 1000 },
-  };
-  process.stderr.write('Postgres time per call...\n');
-  const dbMs = await databaseTime(stack, plan);
-  process.stderr.write('load (a second process):\n');
-  const results = await runLoad(plan, stack.gatewayPid);
-  let limits: Meta['limits'];
-  if (limited) {
-    process.stderr.write('the cost of the visitor rate limits...\n');
-    limits = {
-      endToEnd: await limitsEndToEnd(stack, plan, limitsData),
-      perCall: await limitsCost(stack, plan),
-      contention: await hotRow(stack, plan, hotBlock),
+    const plan: LoadPlan = {
+      anonKey: stack.anonKey,
+      visitors,
+      targets: [
+        { name: 'gateway', port: ports.api, rpcPrefix: '/rest/v1/rpc/' },
+        { name: 'postgrest', port: ports.postgrest, rpcPrefix: '/rpc/' },
+      ],
+      perTarget,
+      paths: PATHS.map((p) => p.name),
+      peak: {
+        connections: SETTINGS.connections,
+        warmupMs: SETTINGS.warmupSeconds * 1000,
+        durationMs: SETTINGS.peakSeconds * 1000,
+      },
+      fixed: { rate: SETTINGS.rate, durationMs: SETTINGS.rateSeconds * 1000 },
     };
-  }
-  const body = report(results, {
-    limits,
-    pgVersion: `PostgreSQL ${pgVersion}, ${benchDurability().label} (fsync ${durability?.f}, synchronous_commit ${durability?.s})`,
-    load: loadBefore,
-    took: (performance.now() - started) / 1000,
-    dbMs,
-  });
-  process.stdout.write(`${body}\n`);
-  writeBenchmarkSection(benchDurability().title('Load benchmark'), body);
-} catch (err) {
-  process.stderr.write(`${logs.slice(-40).join('\n')}\n`);
-  throw err;
-} finally {
-  await stack?.stop();
-  rmSync(dir, { recursive: true, force: true });
-}
+    process.stderr.write('Postgres time per call...\n');
+    const dbMs = await databaseTime(stack, plan);
+    process.stderr.write('load (a second process):\n');
+    const results = await runLoad(plan, stack.gatewayPid);
+    let limits: LimitsCost | undefined;
+    if (limited) {
+      process.stderr.write('the cost of the visitor rate limits...\n');
+      limits = {
+        endToEnd: await limitsEndToEnd(stack, plan, limitsData),
+        perCall: await limitsCost(stack, plan),
+        contention: await hotRow(stack, plan, hotBlock),
+      };
+    }
+    const body = report(results, {
+      limits,
+      pgVersion: `PostgreSQL ${pgVersion}, ${benchDurability().label} (fsync ${durability?.f}, synchronous_commit ${durability?.s})`,
+      load,
+      took: (performance.now() - started) / 1000,
+      dbMs,
+    });
+    return { body };
+  },
+);

@@ -8,33 +8,14 @@
 //
 //   npm run bench:mail
 //   BENCH_MAILS=2000 BENCH_WORKERS=2 npm run bench:mail
-import { mkdtempSync, rmSync } from 'node:fs';
-import { cpus, loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { cpus } from 'node:os';
 import pg from 'pg';
-import { DEFAULT_JWT_SECRET, freePorts } from '../../supabase/local/config.ts';
-import { startStack, type Stack } from '../../supabase/local/stack.ts';
-import { benchDurability, functionsPid, kick, rssMb, sesSent } from './support.ts';
-import { writeBenchmarkSection } from './docs-section.ts';
+import { functionsPid, kick, rssMb, runBench, sesSent } from './support.ts';
 
 const MAILS = Number(process.env.BENCH_MAILS ?? 2000);
 const WORKERS = Number(process.env.BENCH_WORKERS ?? 2);
 
-const dir = mkdtempSync(join(tmpdir(), 'rb-bench-mail-'));
-let stack: Stack | undefined;
-const logs: string[] = [];
-const load = loadavg()
-  .map((l) => l.toFixed(2))
-  .join(' / ');
-try {
-  const ports = await freePorts();
-  stack = await startStack({
-    ports,
-    dataDir: join(dir, 'pg'),
-    jwtSecret: DEFAULT_JWT_SECRET,
-    durable: benchDurability().durable,
-    log: (service, line) => logs.push(`[${service}] ${line}`),
-  });
+await runBench({ name: 'mail', section: 'Mail' }, async ({ stack, ports, load }) => {
   const db = new pg.Client({ connectionString: stack.dbUrl });
   await db.connect();
   // measure the pipeline, not the quota: no sending-rate limit for the run
@@ -88,7 +69,7 @@ try {
   const sentBefore = await sesSent(stack.providersUrl);
 
   const started = performance.now();
-  const kicks = Array.from({ length: WORKERS }, () => kick(stack!));
+  const kicks = Array.from({ length: WORKERS }, () => kick(stack));
   let sent = 0;
   for (;;) {
     sent = (await sesSent(stack.providersUrl)) - sentBefore;
@@ -129,12 +110,5 @@ ${queued} notification jobs enqueued by the message trigger in one transaction (
 | Deno functions process RSS (worker + ses-events) | ${rssBefore.toFixed(0)} MB before, ${rssPeak.toFixed(0)} MB at the peak |
 
 The sending-rate bucket was lifted for the run (\`rate.mail.per_second\`); in production it is the SES account's quota (14/s by default here), which the worker honours whatever its speed.`;
-  process.stdout.write(`${body}\n`);
-  writeBenchmarkSection('Mail', body);
-} catch (err) {
-  process.stderr.write(`${logs.slice(-40).join('\n')}\n`);
-  throw err;
-} finally {
-  await stack?.stop();
-  rmSync(dir, { recursive: true, force: true });
-}
+  return { body };
+});

@@ -25,11 +25,11 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { DEFAULT_JWT_SECRET, freePorts } from '../../supabase/local/config.ts';
+import { DEFAULT_JWT_SECRET } from '../../supabase/local/config.ts';
 import { paths } from '../../supabase/local/paths.ts';
 import { startStack, type Stack } from '../../supabase/local/stack.ts';
 import { writeBenchmarkSection } from './docs-section.ts';
-import { benchDurability } from './support.ts';
+import { benchDurability, benchPorts } from './support.ts';
 
 const ROUNDS = 10;
 const INTERVAL_MS = 100;
@@ -227,8 +227,9 @@ const load = loadavg()
   .map((l) => l.toFixed(2))
   .join(' / ');
 try {
+  const { extra: _, ...ports } = await benchPorts();
   stack = await startStack({
-    ports: await freePorts(),
+    ports,
     dataDir: join(dir, 'pg'),
     jwtSecret: DEFAULT_JWT_SECRET,
     durable: benchDurability().durable,

@@ -6,14 +6,9 @@
 //   npm run bench:results
 //   BENCH_RUNS=5 npm run bench:results
 import { createClient } from '@supabase/supabase-js';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { cpus, loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { cpus } from 'node:os';
 import pg from 'pg';
-import { DEFAULT_JWT_SECRET, freePorts } from '../../supabase/local/config.ts';
-import { startStack, type Stack } from '../../supabase/local/stack.ts';
-import { benchDurability, signInOwner } from './support.ts';
-import { writeBenchmarkSection } from './docs-section.ts';
+import { runBench, signInOwner } from './support.ts';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 15);
 const SIZES = [1_000, 10_000, 100_000];
@@ -31,20 +26,7 @@ interface Row {
   bytes: number;
 }
 
-const dir = mkdtempSync(join(tmpdir(), 'rb-bench-results-'));
-let stack: Stack | undefined;
-const logs: string[] = [];
-const load = loadavg()
-  .map((l) => l.toFixed(2))
-  .join(' / ');
-try {
-  stack = await startStack({
-    ports: await freePorts(),
-    dataDir: join(dir, 'pg'),
-    jwtSecret: DEFAULT_JWT_SECRET,
-    durable: benchDurability().durable,
-    log: (service, line) => logs.push(`[${service}] ${line}`),
-  });
+await runBench({ name: 'results', section: 'Results summary' }, async ({ stack, load }) => {
   const db = new pg.Client({ connectionString: stack.dbUrl });
   // the stack stopping ends this connection; that is not an error of the benchmark
   db.on('error', () => {});
@@ -201,12 +183,5 @@ ${table}
 The function reads the rows twice (one pass groups them into time buckets, one computes every
 question's figures with one aggregate per question and option), plus an index scan of at most
 five rows per text question; the time grows with the rows, about linearly.`;
-  process.stdout.write(`${body}\n`);
-  writeBenchmarkSection('Results summary', body);
-} catch (err) {
-  process.stderr.write(`${logs.slice(-40).join('\n')}\n${(err as Error).stack ?? String(err)}\n`);
-  process.exitCode = 1;
-} finally {
-  await stack?.stop();
-  rmSync(dir, { recursive: true, force: true });
-}
+  return { body };
+});

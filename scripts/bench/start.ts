@@ -7,9 +7,10 @@ import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePorts, portsToEnv } from '../../supabase/local/config.ts';
+import { portsToEnv } from '../../supabase/local/config.ts';
 import { paths } from '../../supabase/local/paths.ts';
 import { writeBenchmarkSection } from './docs-section.ts';
+import { benchPorts } from './support.ts';
 
 const argv = process.argv.slice(2);
 const runsArg = argv.indexOf('--runs');
@@ -37,7 +38,7 @@ function treeMemory(root: number): Map<string, { mb: number; count: number }> {
 }
 
 async function once(dataDir: string) {
-  const ports = await freePorts();
+  const { extra: _, ...ports } = await benchPorts();
   const started = performance.now();
   const child = spawn('npm', ['start'], {
     cwd: paths.root,

@@ -74,6 +74,8 @@ export const range = (xs: number[]): string => `${int(Math.min(...xs))}-${int(Ma
 
 export interface BenchContext {
   stack: Stack;
+  /** the stack's ports */
+  ports: Ports;
   /** the load average before the stack started */
   load: string;
   /** performance.now() at the start */
@@ -115,7 +117,7 @@ export async function runBench(
       ...opts.stack,
     });
     process.stderr.write(`stack up on ${stack.apiUrl}\n`);
-    const { body, raw } = await run({ stack, load, started, dir, extraPort: extra });
+    const { body, raw } = await run({ stack, ports, load, started, dir, extraPort: extra });
     process.stdout.write(`${body.trim()}\n`);
     if (raw !== undefined) process.stdout.write(`raw: ${JSON.stringify(raw)}\n`);
     writeBenchmarkSection(benchDurability().title(opts.section), body);

@@ -1,0 +1,330 @@
+// `npm run bench:soak`: does the stack's memory stop growing under mixed load? (issue 19)
+//
+// A throwaway stack with nginx caching in front (scripts/bench/cache-support.ts), an owner with
+// like blocks, a comment block and a form (rate limits overridden so nothing is refused), and for
+// BENCH_SOAK_MINUTES (30): the public view of those blocks read through the cache, likes,
+// comments and submits written through the gateway (scripts/bench/soak-traffic.ts, a process of
+// its own), and BENCH_SOAK_VIEWERS (2,000) viewers of the hot blocks joining their live topics,
+// staying a minute and leaving, again and again (scripts/bench/realtime-viewers.ts). Every
+// BENCH_SOAK_SAMPLE_SECONDS (60) the proportional set size (PSS: shared pages split among the
+// processes sharing them) of every process of the stack is summed: this process (the local
+// servers and Realtime), the gateway, Postgres and its backends, PostgREST, the Deno functions,
+// nginx. The viewers' and the traffic's processes are not the stack and are left out. The report:
+// the samples, what grew, and the growth over the last 10 minutes (the issue's bar: under 5 %).
+//
+//   npm run bench:soak                          (print the figures)
+//   npm run bench:soak -- --write               (and write the "Soak" section of docs/benchmarks.md)
+//   BENCH_SOAK_MINUTES=5 BENCH_SOAK_VIEWERS=500 npm run bench:soak
+import { type ChildProcess, fork } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import pg from 'pg';
+import { paths } from '../../supabase/local/paths.ts';
+import type { Stack } from '../../supabase/local/stack.ts';
+import { sleep, startNginx } from './cache-support.ts';
+import type { TrafficCounts, TrafficPlan } from './soak-traffic.ts';
+import {
+  api,
+  benchDurability,
+  int,
+  loadNow,
+  machineLine,
+  pool,
+  runBench,
+  setting,
+  signInOwner,
+} from './support.ts';
+
+const MINUTES = setting('BENCH_SOAK_MINUTES', 30);
+const VIEWERS = setting('BENCH_SOAK_VIEWERS', 2000);
+const SAMPLE_SECONDS = setting('BENCH_SOAK_SAMPLE_SECONDS', 60);
+const STAY_SECONDS = setting('BENCH_SOAK_STAY_SECONDS', 60);
+const READS = setting('BENCH_SOAK_READS', 100);
+const WRITES = setting('BENCH_SOAK_WRITES', 20);
+const LIKE_BLOCKS = 3;
+
+const NEVER_REFUSE = Object.fromEntries(
+  ['like', 'message', 'submit'].map((action) => [
+    action,
+    { visitor_per_minute: 1e9, visitor_burst: 1e9, block_per_minute: 1e9, block_burst: 1e9 },
+  ]),
+);
+
+/** A child process driven over IPC: send a command, wait for the answer of a type. */
+function child(file: string) {
+  const proc: ChildProcess = fork(join(paths.root, 'scripts/bench', file), [], {
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  proc.once('exit', (code) => {
+    if (code) process.stderr.write(`${file} exited with ${code}\n`);
+  });
+  const ask = <T>(cmd: object, answer: string) =>
+    new Promise<T>((resolve, reject) => {
+      const onMessage = (m: { type: string; message?: string }) => {
+        if (m.type === 'error') reject(new Error(m.message));
+        else if (m.type === answer) resolve(m as T);
+        else return;
+        proc.off('message', onMessage);
+      };
+      proc.on('message', onMessage);
+      proc.send(cmd);
+    });
+  return { proc, ask };
+}
+
+/** Each process's parent, name and PSS (kB), from /proc. */
+function processes(): Map<number, { ppid: number; name: string; pss: number }> {
+  const out = new Map<number, { ppid: number; name: string; pss: number }>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      // a Node process by the script it runs (the gateway runs in one of its own)
+      const cmd =
+        name === 'node' || name === 'MainThread'
+          ? readFileSync(`/proc/${entry}/cmdline`, 'utf8')
+          : '';
+      const script = /([\w-]+)\.ts\0/.exec(cmd)?.[1];
+      const pss = Number(
+        /^Pss:\s+(\d+) kB/m.exec(readFileSync(`/proc/${entry}/smaps_rollup`, 'utf8'))?.[1] ?? 0,
+      );
+      out.set(Number(entry), { ppid, name: script ? `node ${script}` : name, pss });
+    } catch {
+      // a process that ended meanwhile
+    }
+  }
+  return out;
+}
+
+interface Sample {
+  minute: number;
+  /** MB of PSS by part of the stack */
+  parts: Record<string, number>;
+  total: number;
+  /** Postgres backends serving clients */
+  backends: number;
+}
+
+/** The PSS of this process and its descendants, but not `exclude` and theirs, by name. */
+function stackMemory(exclude: number[]): { parts: Record<string, number>; total: number } {
+  const all = processes();
+  const children = new Map<number, number[]>();
+  for (const [pid, p] of all) children.set(p.ppid, [...(children.get(p.ppid) ?? []), pid]);
+  const parts: Record<string, number> = {};
+  const walk = (pid: number, root: boolean) => {
+    if (exclude.includes(pid)) return;
+    const p = all.get(pid);
+    if (p) {
+      // this process runs the local servers and Realtime; tsx's esbuild serves it
+      const name = root ? 'stack process (this one)' : p.name;
+      parts[name] = (parts[name] ?? 0) + p.pss / 1024;
+    }
+    for (const c of children.get(pid) ?? []) walk(c, false);
+  };
+  walk(process.pid, true);
+  return { parts, total: Object.values(parts).reduce((a, b) => a + b, 0) };
+}
+
+async function seed(stack: Stack) {
+  const owner = await signInOwner(stack, `soak-${Date.now()}@bench.local`, 'Soak Owner');
+  const db = new pg.Client({ connectionString: stack.dbUrl });
+  await db.connect();
+  try {
+    await db.query(
+      'update public.profiles set block_limit = 100, paid = true, response_monthly_limit = 1000000000 where id = $1',
+      [owner.user.id],
+    );
+    const create = async (type: string) =>
+      (
+        await api<{ id: string }>(
+          stack,
+          'POST',
+          '/rest/v1/rpc/create_block',
+          { p_block_type: type },
+          owner.access_token,
+        )
+      ).id;
+    const likeBlocks = await pool(Array.from({ length: LIKE_BLOCKS }), 1, () => create('like'));
+    const commentBlock = await create('comment');
+    const formBlock = await create('form');
+    const [question] = await api<Array<{ id: string }>>(
+      stack,
+      'POST',
+      '/rest/v1/questions',
+      { block_id: formBlock, type: 'poll', title: 'Pick one', index: 0 },
+      stack.serviceRoleKey,
+      'return=representation',
+    );
+    const options = await api<Array<{ id: string }>>(
+      stack,
+      'POST',
+      '/rest/v1/options',
+      ['Red', 'Green'].map((value, index) => ({
+        question_id: question!.id,
+        block_id: formBlock,
+        value,
+        index,
+      })),
+      stack.serviceRoleKey,
+      'return=representation',
+    );
+    const blocks = [...likeBlocks, commentBlock, formBlock];
+    await db.query('update public.blocks set rate_limits = $2 where id = any($1)', [
+      blocks,
+      NEVER_REFUSE,
+    ]);
+    const visitors = await pool(Array.from({ length: 200 }), 16, async () => {
+      const s = await api<{ access_token: string }>(
+        stack,
+        'POST',
+        '/auth/v1/signup',
+        { data: {} },
+        stack.anonKey,
+      );
+      return s.access_token;
+    });
+    return {
+      likeBlocks,
+      commentBlock,
+      form: { blockId: formBlock, answers: { [question!.id]: options[0]!.id } },
+      blocks,
+      visitors,
+    };
+  } finally {
+    await db.end();
+  }
+}
+
+await runBench(
+  { name: 'soak', section: 'Soak' },
+  async ({ stack, ports, dir, extraPort, load, started }) => {
+    const data = await seed(stack);
+    const cachePort = await extraPort(0);
+    const nginx = await startNginx(join(dir, 'nginx'), cachePort, ports.api);
+    const viewers = child('realtime-viewers.ts');
+    const traffic = child('soak-traffic.ts');
+    const db = new pg.Client({ connectionString: stack.dbUrl });
+    db.on('error', () => {});
+    await db.connect();
+    const samples: Sample[] = [];
+    let cycles = 0;
+    let joinFailures = 0;
+    try {
+      const plan: TrafficPlan = {
+        apiUrl: stack.apiUrl,
+        cacheUrl: `http://127.0.0.1:${cachePort}`,
+        anonKey: stack.anonKey,
+        visitors: data.visitors,
+        readBlocks: data.blocks,
+        likeBlocks: data.likeBlocks,
+        commentBlock: data.commentBlock,
+        form: data.form,
+        readsPerSecond: READS,
+        writesPerSecond: WRITES,
+      };
+      const sample = async (minute: number) => {
+        const { parts, total } = stackMemory([viewers.proc.pid!, traffic.proc.pid!]);
+        const backends = Number(
+          (
+            await db.query<{ n: string }>(
+              "select count(*) as n from pg_stat_activity where backend_type = 'client backend'",
+            )
+          ).rows[0]!.n,
+        );
+        samples.push({ minute, parts, total, backends });
+        process.stderr.write(
+          `  ${minute.toFixed(1)} min: ${Math.round(total)} MB PSS, ${backends} backends, load ${loadNow()}\n`,
+        );
+      };
+      await sample(0);
+      await traffic.ask({ type: 'start', plan }, 'started');
+      const url = `${stack.apiUrl.replace(/^http/, 'ws')}/realtime/v1/websocket?apikey=${encodeURIComponent(stack.anonKey)}&vsn=2.0.0`;
+      const hot = [...data.likeBlocks, data.commentBlock];
+      const t0 = performance.now();
+      const minutes = () => (performance.now() - t0) / 60_000;
+      let nextSample = SAMPLE_SECONDS / 60;
+      // viewers join, stay, leave, and again; samples between
+      while (minutes() < MINUTES) {
+        try {
+          await viewers.ask(
+            {
+              type: 'connect',
+              url,
+              blocks: Array.from({ length: VIEWERS }, (_, i) => hot[i % hot.length]!),
+            },
+            'joined',
+          );
+        } catch (err) {
+          joinFailures++;
+          process.stderr.write(`  viewers: ${(err as Error).message}\n`);
+        }
+        const leaveAt = performance.now() + STAY_SECONDS * 1000;
+        while (performance.now() < leaveAt && minutes() < MINUTES) {
+          if (minutes() >= nextSample) {
+            await sample(minutes());
+            nextSample += SAMPLE_SECONDS / 60;
+          }
+          await sleep(1000);
+        }
+        await viewers.ask({ type: 'close' }, 'closed');
+        cycles++;
+      }
+      await sample(minutes());
+      const { counts } = await traffic.ask<{ counts: TrafficCounts }>({ type: 'stop' }, 'stopped');
+      return {
+        body: report(samples, counts, {
+          load,
+          cycles,
+          joinFailures,
+          took: (performance.now() - started) / 1000,
+        }),
+        raw: samples,
+      };
+    } finally {
+      await db.end().catch(() => {});
+      for (const c of [viewers.proc, traffic.proc]) if (c.exitCode === null) c.kill();
+      nginx.kill();
+    }
+  },
+);
+
+function report(
+  samples: Sample[],
+  counts: TrafficCounts,
+  meta: { load: string; cycles: number; joinFailures: number; took: number },
+): string {
+  const last = samples.at(-1)!;
+  const tenBefore = [...samples].reverse().find((s) => s.minute <= last.minute - 10) ?? samples[0]!;
+  const growth = ((last.total - tenBefore.total) / tenBefore.total) * 100;
+  const names = [...new Set(samples.flatMap((s) => Object.keys(s.parts)))].sort(
+    (a, b) => (last.parts[b] ?? 0) - (last.parts[a] ?? 0),
+  );
+  const every = Math.max(1, Math.round(5 / (SAMPLE_SECONDS / 60)));
+  const shown = samples.filter((s, i) => i % every === 0 || s === last || s === tenBefore);
+  const mb = (v: number | undefined) => (v === undefined ? '-' : int(v));
+  const rows = shown
+    .map(
+      (s) =>
+        `| ${s.minute.toFixed(1)} | **${mb(s.total)}** | ${names.map((n) => mb(s.parts[n])).join(' | ')} | ${s.backends} |`,
+    )
+    .join('\n');
+  const failures = Object.entries(counts.failures)
+    .map(([k, v]) => `${k}: ${v}`)
+    .join(', ');
+  return `Measured by \`npm run bench:soak\` on ${new Date().toISOString().slice(0, 10)}; the run took ${Math.round(meta.took / 60)} min.
+
+- ${machineLine(meta.load)} The load generator and the viewers share these cores; load average at the end ${loadNow()}.
+- Postgres: ${benchDurability().label}.
+- ${MINUTES} minutes: the public view of ${LIKE_BLOCKS + 2} blocks read through nginx's cache at ${READS}/s; likes toggled, comments and form submits written through the gateway at ${WRITES}/s on ${LIKE_BLOCKS} like blocks, one comment block and one form (${int(counts.reads)} reads and ${int(counts.writes)} writes answered, ${failures || 'no'} failures); ${VIEWERS} viewers of the like and comment blocks joining their live topics, staying ${STAY_SECONDS} s and leaving, ${meta.cycles} times${meta.joinFailures ? ` (${meta.joinFailures} rounds of joins failed)` : ''}.
+- PSS (MB) of the stack's processes, summed by name (the viewers' and the traffic's processes left out); backends: Postgres client backends.
+
+| minute | total | ${names.join(' | ')} | backends |
+|---|---|${names.map(() => '---|').join('')}---|
+${rows}
+
+**The last 10 minutes: ${growth >= 0 ? '+' : ''}${growth.toFixed(1)} %** (${mb(tenBefore.total)} MB at minute ${tenBefore.minute.toFixed(1)}, ${mb(last.total)} MB at ${last.minute.toFixed(1)}).
+`;
+}
