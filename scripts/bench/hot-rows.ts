@@ -31,6 +31,7 @@ import { readFileSync } from 'node:fs';
 import pg from 'pg';
 import type { Stack } from '../../supabase/local/stack.ts';
 import {
+  addQuestion,
   api,
   benchDurability,
   int,
@@ -39,8 +40,8 @@ import {
   pool,
   range,
   runBench,
-  setting,
   type Session,
+  setting,
   signInOwner,
 } from './support.ts';
 
@@ -131,31 +132,17 @@ async function seed(stack: Stack): Promise<Seeded> {
       ).id;
     const createForm = async (owner: Session): Promise<Form> => {
       const form = await createBlock(owner, 'form');
-      const question = (q: Record<string, unknown>) =>
-        api<Array<{ id: string }>>(
-          stack,
-          'POST',
-          '/rest/v1/questions',
-          { block_id: form, ...q },
-          stack.serviceRoleKey,
-          'return=representation',
-        ).then((rows) => rows[0]!.id);
-      const name = await question({ type: 'short_text', title: 'Your name', index: 0 });
-      const poll = await question({ type: 'poll', title: 'Pick one', index: 1 });
-      const options = await api<Array<{ id: string }>>(
-        stack,
-        'POST',
-        '/rest/v1/options',
-        ['Red', 'Green', 'Blue'].map((value, index) => ({
-          question_id: poll,
-          block_id: form,
-          value,
-          index,
-        })),
-        stack.serviceRoleKey,
-        'return=representation',
-      );
-      return { blockId: form, answers: { [name]: 'Ada Lovelace', [poll]: options[1]!.id } };
+      const name = await addQuestion(stack, form, {
+        type: 'short_text',
+        title: 'Your name',
+        index: 0,
+      });
+      const poll = await addQuestion(stack, form, { type: 'poll', title: 'Pick one', index: 1 }, [
+        'Red',
+        'Green',
+        'Blue',
+      ]);
+      return { blockId: form, answers: { [name.id]: 'Ada Lovelace', [poll.id]: poll.options[1] } };
     };
     const abOf = async (blockIds: string[]): Promise<Ab[]> => {
       const { rows } = await db.query<{ block_id: string; question_id: string; id: string }>(

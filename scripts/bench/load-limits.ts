@@ -59,7 +59,7 @@ export async function neverRefuse(stack: Stack, blockIds: string[]): Promise<boo
 }
 
 /** One call of a write path as PostgREST runs it, rolled back: the SQL and its arguments. */
-function rolledBackCall(db: pg.Client, [fn, token, body]: [string, string, string]): string {
+export function rolledBackCall(db: pg.Client, [fn, token, body]: [string, string, string]): string {
   const literal = (v: unknown) =>
     v === null || v === undefined
       ? 'null'

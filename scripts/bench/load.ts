@@ -28,6 +28,7 @@ import {
 } from './load-generator.ts';
 import {
   hotRow,
+  rolledBackCall,
   limitsCost,
   limitsEndToEnd,
   limitsSection,
@@ -35,6 +36,7 @@ import {
   type LimitsCost,
 } from './load-limits.ts';
 import {
+  addQuestion,
   api,
   benchDurability,
   int,
@@ -152,40 +154,33 @@ async function seed(stack: Stack): Promise<{
       4,
       createBlock,
     );
-    // form content is written by save-block only (no owner table rights); set up with the
-    // service role, like the plan limits above
-    const question = (q: Record<string, unknown>) =>
-      api<Array<{ id: string }>>(
-        stack,
-        'POST',
-        '/rest/v1/questions',
-        { block_id: form, ...q },
-        stack.serviceRoleKey,
-        'return=representation',
-      ).then((rows) => rows[0]!.id);
-    const name = await question({ type: 'short_text', title: 'Your name', index: 0 });
-    const poll = await question({ type: 'poll', title: 'Pick one', index: 1 });
-    const mail = await question({ type: 'mail', title: 'Email', index: 2, required: false });
-    const options = await api<Array<{ id: string }>>(
-      stack,
-      'POST',
-      '/rest/v1/options',
-      ['Red', 'Green', 'Blue'].map((value, index) => ({
-        question_id: poll,
-        block_id: form,
-        value,
-        index,
-      })),
-      stack.serviceRoleKey,
-      'return=representation',
-    );
+    const name = await addQuestion(stack, form, {
+      type: 'short_text',
+      title: 'Your name',
+      index: 0,
+    });
+    const poll = await addQuestion(stack, form, { type: 'poll', title: 'Pick one', index: 1 }, [
+      'Red',
+      'Green',
+      'Blue',
+    ]);
+    const mail = await addQuestion(stack, form, {
+      type: 'mail',
+      title: 'Email',
+      index: 2,
+      required: false,
+    });
     return {
       read: { blockId: readBlock },
       comment: { blockId: comment },
       like: { likeBlockIds },
       submit: {
         blockId: form,
-        answers: { [name]: 'Ada Lovelace', [poll]: options[1]!.id, [mail]: 'ada@example.com' },
+        answers: {
+          [name.id]: 'Ada Lovelace',
+          [poll.id]: poll.options[1],
+          [mail.id]: 'ada@example.com',
+        },
       },
     };
   };
@@ -220,26 +215,11 @@ async function seed(stack: Stack): Promise<{
 async function databaseTime(stack: Stack, plan: LoadPlan): Promise<Record<PathName, number>> {
   const db = new pg.Client({ connectionString: stack.dbUrl });
   await db.connect();
-  const literal = (v: unknown) =>
-    v === null || v === undefined
-      ? 'null'
-      : db.escapeLiteral(typeof v === 'object' ? JSON.stringify(v) : String(v));
   const out = {} as Record<PathName, number>;
   try {
     for (const path of PATHS) {
       const { next } = requestMaker(plan, path.name, plan.perTarget.gateway);
-      const statement = () => {
-        const [fn, token, body] = next();
-        const claims = Buffer.from(token.split('.')[1] ?? '', 'base64url').toString();
-        const args = Object.entries(JSON.parse(body) as Record<string, unknown>)
-          .map(([name, value]) => `${name} => ${literal(value)}`)
-          .join(', ');
-        return `begin;
-          select set_config('role', 'authenticated', true),
-                 set_config('request.jwt.claims', ${db.escapeLiteral(claims)}, true);
-          select public.${fn}(${args});
-          rollback;`;
-      };
+      const statement = () => rolledBackCall(db, next());
       for (let i = 0; i < 20; i++) await db.query(statement());
       // the median of ten batches of 20: a busy moment on a shared machine spoils one batch only
       const batches: number[] = [];

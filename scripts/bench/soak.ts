@@ -15,18 +15,18 @@
 //   npm run bench:soak                          (print the figures)
 //   npm run bench:soak -- --write               (and write the "Soak" section of docs/benchmarks.md)
 //   BENCH_SOAK_MINUTES=5 BENCH_SOAK_VIEWERS=500 npm run bench:soak
-import { type ChildProcess, fork } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
-import { paths } from '../../supabase/local/paths.ts';
 import type { Stack } from '../../supabase/local/stack.ts';
 import { sleep, startNginx } from './cache-support.ts';
 import type { TrafficCounts, TrafficPlan } from './soak-traffic.ts';
 import {
+  addQuestion,
   api,
   benchDurability,
   int,
+  ipcChild,
   loadNow,
   machineLine,
   pool,
@@ -49,29 +49,6 @@ const NEVER_REFUSE = Object.fromEntries(
     { visitor_per_minute: 1e9, visitor_burst: 1e9, block_per_minute: 1e9, block_burst: 1e9 },
   ]),
 );
-
-/** A child process driven over IPC: send a command, wait for the answer of a type. */
-function child(file: string) {
-  const proc: ChildProcess = fork(join(paths.root, 'scripts/bench', file), [], {
-    execArgv: ['--import', 'tsx'],
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  proc.once('exit', (code) => {
-    if (code) process.stderr.write(`${file} exited with ${code}\n`);
-  });
-  const ask = <T>(cmd: object, answer: string) =>
-    new Promise<T>((resolve, reject) => {
-      const onMessage = (m: { type: string; message?: string }) => {
-        if (m.type === 'error') reject(new Error(m.message));
-        else if (m.type === answer) resolve(m as T);
-        else return;
-        proc.off('message', onMessage);
-      };
-      proc.on('message', onMessage);
-      proc.send(cmd);
-    });
-  return { proc, ask };
-}
 
 /** Each process's parent, name and PSS (kB), from /proc. */
 function processes(): Map<number, { ppid: number; name: string; pss: number }> {
@@ -150,26 +127,11 @@ async function seed(stack: Stack) {
     const likeBlocks = await pool(Array.from({ length: LIKE_BLOCKS }), 1, () => create('like'));
     const commentBlock = await create('comment');
     const formBlock = await create('form');
-    const [question] = await api<Array<{ id: string }>>(
+    const poll = await addQuestion(
       stack,
-      'POST',
-      '/rest/v1/questions',
-      { block_id: formBlock, type: 'poll', title: 'Pick one', index: 0 },
-      stack.serviceRoleKey,
-      'return=representation',
-    );
-    const options = await api<Array<{ id: string }>>(
-      stack,
-      'POST',
-      '/rest/v1/options',
-      ['Red', 'Green'].map((value, index) => ({
-        question_id: question!.id,
-        block_id: formBlock,
-        value,
-        index,
-      })),
-      stack.serviceRoleKey,
-      'return=representation',
+      formBlock,
+      { type: 'poll', title: 'Pick one', index: 0 },
+      ['Red', 'Green'],
     );
     const blocks = [...likeBlocks, commentBlock, formBlock];
     await db.query('update public.blocks set rate_limits = $2 where id = any($1)', [
@@ -189,7 +151,7 @@ async function seed(stack: Stack) {
     return {
       likeBlocks,
       commentBlock,
-      form: { blockId: formBlock, answers: { [question!.id]: options[0]!.id } },
+      form: { blockId: formBlock, answers: { [poll.id]: poll.options[0] } },
       blocks,
       visitors,
     };
@@ -204,8 +166,8 @@ await runBench(
     const data = await seed(stack);
     const cachePort = await extraPort(0);
     const nginx = await startNginx(join(dir, 'nginx'), cachePort, ports.api);
-    const viewers = child('realtime-viewers.ts');
-    const traffic = child('soak-traffic.ts');
+    const viewers = ipcChild('realtime-viewers.ts');
+    const traffic = ipcChild('soak-traffic.ts');
     const db = new pg.Client({ connectionString: stack.dbUrl });
     db.on('error', () => {});
     await db.connect();

@@ -3,6 +3,7 @@
 // printed and written to docs/benchmarks.md on request), calling the stack as its clients do, a
 // small pool, figures (settings, medians, the machine line), the edge functions' process and the
 // SES fake's count.
+import { type ChildProcess, fork } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,6 +19,7 @@ import {
   type Stack,
   type StackOptions,
 } from '../../supabase/local/stack.ts';
+import { paths } from '../../supabase/local/paths.ts';
 import { writeBenchmarkSection } from './docs-section.ts';
 
 /** A positive number from the environment, or the fallback. */
@@ -136,7 +138,7 @@ export interface Session {
 }
 
 export async function api<T>(
-  stack: Stack,
+  stack: Pick<Stack, 'apiUrl' | 'anonKey'>,
   method: string,
   path: string,
   body: unknown,
@@ -225,6 +227,65 @@ export async function signInOwner(
     stack.serviceRoleKey,
   );
   return call('/verify', { type: 'magiclink', token_hash: link.hashed_token }, stack.anonKey);
+}
+
+/**
+ * Adds a question to a form, and a poll's options (`options`, in order), with the service role:
+ * form content is written by save-block only, and the benchmarks set it up directly. Answers the
+ * question's id and its options' ids.
+ */
+export async function addQuestion(
+  stack: Pick<Stack, 'apiUrl' | 'anonKey' | 'serviceRoleKey'>,
+  blockId: string,
+  question: Record<string, unknown>,
+  options: string[] = [],
+): Promise<{ id: string; options: string[] }> {
+  const [q] = await api<Array<{ id: string }>>(
+    stack,
+    'POST',
+    '/rest/v1/questions',
+    { block_id: blockId, ...question },
+    stack.serviceRoleKey,
+    'return=representation',
+  );
+  const rows = options.length
+    ? await api<Array<{ id: string }>>(
+        stack,
+        'POST',
+        '/rest/v1/options',
+        options.map((value, index) => ({ question_id: q!.id, block_id: blockId, value, index })),
+        stack.serviceRoleKey,
+        'return=representation',
+      )
+    : [];
+  return { id: q!.id, options: rows.map((o) => o.id) };
+}
+
+/**
+ * A script of scripts/bench/ in a Node process of its own (so its work and memory are not the
+ * stack's), driven over IPC: `ask` sends a command and waits for the answer of a type (a message
+ * `{ type: 'error', message }` rejects).
+ */
+export function ipcChild(file: string): {
+  proc: ChildProcess;
+  ask: <T>(cmd: object, answer: string) => Promise<T>;
+} {
+  const proc = fork(join(paths.root, 'scripts/bench', file), [], {
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const ask = <T>(cmd: object, answer: string) =>
+    new Promise<T>((resolve, reject) => {
+      const onMessage = (m: { type: string; message?: string }) => {
+        if (m.type === 'error') reject(new Error(m.message));
+        else if (m.type === answer) resolve(m as T);
+        else return;
+        proc.off('message', onMessage);
+      };
+      proc.on('message', onMessage);
+      proc.send(cmd);
+    });
+  return { proc, ask };
 }
 
 /** Runs `task` over `items` with at most `limit` at a time, keeping the order of results. */
