@@ -265,7 +265,7 @@ AS $function$
 $function$
 ;
 
-CREATE OR REPLACE FUNCTION private.block_view_json(p_block_id uuid, p_uid uuid, p_public boolean)
+CREATE OR REPLACE FUNCTION private.block_view_json(p_block_id uuid, p_uid uuid, p_public boolean, p_page_key text)
  RETURNS jsonb
  LANGUAGE sql
  STABLE
@@ -281,12 +281,14 @@ AS $function$
   ),
   top as (
     (select m.* from public.messages m, viewer v
-     where v.threads and m.block_id = p_block_id and m.pinned_at is not null and m.parent_id is null
+     where v.threads and m.block_id = p_block_id and m.page_key = p_page_key
+       and m.pinned_at is not null and m.parent_id is null
        and (v.owner or m.status = 'published' or (m.status = 'held' and m.creator_id = p_uid))
      order by m.pinned_at desc limit 10)
     union all
     (select m.* from public.messages m, viewer v
-     where v.threads and m.block_id = p_block_id and m.parent_id is null and m.pinned_at is null
+     where v.threads and m.block_id = p_block_id and m.page_key = p_page_key
+       and m.parent_id is null and m.pinned_at is null
        and (v.owner or m.status = 'published' or (m.status = 'held' and m.creator_id = p_uid))
      order by m.created_at desc, m.id desc limit 5)
   ),
@@ -300,7 +302,7 @@ AS $function$
       and l.message_id in (select id from top union all select id from rep)
   )
   select jsonb_build_object(
-    'block', private.public_block_json(blk),
+    'block', private.public_block_json(blk) || private.page_counts_json(blk, p_page_key),
     'questions', case when blk.type in ('form', 'ab') then coalesce((
       select jsonb_agg(
                (to_jsonb(q) - 'trigger_letter_block') || jsonb_build_object('options', coalesce((
@@ -339,7 +341,7 @@ AS $function$
   || case when p_public then '{}'::jsonb else jsonb_build_object('me', jsonb_build_object(
     'liked', p_uid is not null and exists (
       select 1 from public.responses r
-      where r.block_id = p_block_id and r.kind = 'like' and r.creator_id = p_uid),
+      where r.block_id = p_block_id and r.page_key = p_page_key and r.kind = 'like' and r.creator_id = p_uid),
     'liked_message_ids', coalesce((select jsonb_agg(message_id) from liked), '[]'::jsonb),
     'reported_message_ids', case when p_uid is not null and blk.type in ('comment', 'qna') then coalesce((
       select jsonb_agg(r.message_id) from public.message_reports r
