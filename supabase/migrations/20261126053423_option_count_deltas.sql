@@ -166,6 +166,8 @@ begin
   v_options := private.option_counts(v_all_option_ids);
 
   perform private.record_audience_event(v_block, v_uid, coalesce(v_name, p_creator_name), null, p_color, v_email);
+  -- the letters its mail questions send by themselves, queued with the response (letter-triggers.sql)
+  perform private.enqueue_trigger_letters(v_block, v_response_id, v_answers);
 
   return jsonb_build_object(
     'id', v_response_id,
