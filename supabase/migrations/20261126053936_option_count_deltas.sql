@@ -148,7 +148,10 @@ begin
   -- the owner's monthly quota: one of the owner's count shards, never a row all their visitors
   -- share (private.take_response_quota)
   if not private.take_response_quota(v_block.owner_id, 1) then
-    raise exception 'Monthly response limit reached' using errcode = 'PT429', detail = 'quota';
+    -- until the count starts again: the first of next month (UTC)
+    perform private.refuse_limit(case when v_block.type = 'ab' then 'vote' else 'submit' end, 'owner',
+      extract(epoch from (date_trunc('month', now() at time zone 'UTC') + interval '1 month') - now() at time zone 'UTC'),
+      'quota');
   end if;
 
   insert into public.responses (block_id, kind, creator_id, creator_name, color, timezone, answers)
@@ -421,6 +424,7 @@ declare
   v_shard integer;
   v_visitor_ok boolean;
   v_shard_ok boolean;
+  v_wait double precision;
 begin
   if p_uid = p_block.owner_id then
     return;
@@ -534,10 +538,23 @@ begin
       return;
     end if;
   end if;
-  raise exception 'You''re going too fast, try again in a few seconds.' using
-    errcode = 'PT429',
-    detail = case when p_block.captcha and private.captcha_config() is not null then 'captcha' else 'rate_limit' end,
-    hint = 'Wait a few seconds, then try again.';
+  -- how long until the empty bucket has a token: the visitor's own, else the block's soonest shard
+  if not v_visitor_ok then
+    select (1 - least(r.burst, r.tokens + extract(epoch from v_now - r.updated_at)::double precision
+                                          * r.per_minute / 60)) * 60 / r.per_minute
+      into v_wait
+      from private.rate_limits r
+      where r.block_id = p_block.id and r.subject = p_uid and r.action = p_action;
+  else
+    select min((1 - least(r.burst, r.tokens + extract(epoch from v_now - r.updated_at)::double precision
+                                              * r.per_minute / 60)) * 60 / r.per_minute)
+      into v_wait
+      from private.rate_limits r
+      where r.block_id = p_block.id and r.action = p_action
+        and r.subject <= ('00000000-0000-0000-0000-' || lpad(to_hex(v_shards - 1), 12, '0'))::uuid;
+  end if;
+  perform private.refuse_limit(p_action, case when v_visitor_ok then 'block' else 'visitor' end, v_wait,
+    case when p_block.captcha and private.captcha_config() is not null then 'captcha' else 'rate_limit' end);
 end;
 $function$
 ;
