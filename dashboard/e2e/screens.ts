@@ -70,6 +70,7 @@ const SHOTS: Shot[] = [
     // the mail question: its letter picker (issue 18: a letter the form sends by itself)
     name: 'work-form-mail',
     path: `/work/${block('06')}`,
+    fullPage: true,
     prepare: async (page) => {
       await workspace(page);
       await page.locator('.question-list .editor-list-item').nth(2).click();
@@ -349,7 +350,8 @@ async function connectNotion(page: Page, base: string, db: pg.Client) {
     const closed = popup.waitForEvent('close');
     await popup.getByRole('button', { name: 'Allow access' }).click();
     await closed;
-    await page.locator('.integration-card').filter({ hasText: 'Granted' }).waitFor();
+    // the Notion card's own state (the Cafe24 card beside it reads "Not granted" too)
+    await page.getByRole('listitem', { name: 'Notion' }).locator('.status-verified').waitFor();
     await page.goto(`${base}/work/${block('06')}?locale=en`);
     await workspace(page);
     await page.getByRole('button', { name: 'Integration' }).click();
