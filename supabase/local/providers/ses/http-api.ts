@@ -1,0 +1,172 @@
+// The SES fake's HTTP face of the v2 API under /ses/v2: the account of the request's SigV4 access
+// key, its outage switches, then the operation (api.ts). Errors carry SES's status,
+// x-amzn-ErrorType and {"message"}, so the SDK throws its own classes.
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { HttpError, isObject, readBody, sendJson, type JsonObject } from '../http.ts';
+import {
+  createEmailIdentity,
+  deleteEmailIdentity,
+  getAccount,
+  getEmailIdentity,
+  listEmailIdentities,
+  MAX_MESSAGE_BYTES,
+  SesError,
+  sendEmail,
+} from './api.ts';
+import type { SesRoute, SesRuntime } from './runtime.ts';
+import type { Account } from './state.ts';
+
+function sendSesError(res: ServerResponse, err: SesError): void {
+  sendJson(
+    res,
+    err.status,
+    { message: err.message },
+    {
+      'x-amzn-errortype': err.code,
+      'x-amzn-requestid': randomUUID(),
+    },
+  );
+}
+
+/** The access key id of a SigV4-signed request (header or presigned query). */
+function accessKeyOf(req: IncomingMessage, url: URL): string | undefined {
+  const header = /Credential=([^/,\s]+)\//.exec(req.headers.authorization ?? '');
+  if (header) return header[1];
+  return /^([^/]+)\//.exec(url.searchParams.get('X-Amz-Credential') ?? '')?.[1];
+}
+
+/** An identity's own API path: GET and DELETE /v2/email/identities/{name}. */
+const IDENTITY_PATH = /^\/v2\/email\/identities\/([^/]+)$/;
+
+/** Whether an API call names one of `addresses`: a destination of a send, or the identity. */
+function namesAny(path: string, body: JsonObject | undefined, addresses: string[]): boolean {
+  const named: unknown[] = [];
+  const identity = IDENTITY_PATH.exec(path)?.[1];
+  if (identity) named.push(decodeURIComponent(identity));
+  if (body) {
+    named.push(body.EmailIdentity);
+    const to = isObject(body.Destination) ? body.Destination : {};
+    for (const key of ['ToAddresses', 'CcAddresses', 'BccAddresses']) {
+      if (Array.isArray(to[key])) named.push(...(to[key] as unknown[]));
+    }
+  }
+  // a destination may carry a display name ("Name <a@b.c>")
+  return named.some(
+    (a) => typeof a === 'string' && addresses.some((x) => a.toLowerCase().includes(x)),
+  );
+}
+
+/**
+ * The request's account and JSON body. The body is read before answering, as a real endpoint
+ * does, even during an outage; an outage switched on for the account (or for the addresses the
+ * call names) answers before the body is checked.
+ */
+async function accountAndBody(
+  rt: SesRuntime,
+  req: IncomingMessage,
+  path: string,
+  url: URL,
+): Promise<{ account: Account; body: JsonObject }> {
+  const { state } = rt;
+  const accessKeyId = accessKeyOf(req, url);
+  if (!accessKeyId) {
+    throw new SesError(403, 'MissingAuthenticationTokenException', 'Missing Authentication Token');
+  }
+  const account =
+    accessKeyId === state.defaultAccessKeyId ? rt.defaultAccount() : state.account(accessKeyId);
+  // the body is read before answering, as a real endpoint does, even during an outage
+  const raw =
+    req.method === 'POST' || req.method === 'PUT'
+      ? await readBody(req, Math.ceil(MAX_MESSAGE_BYTES * 1.4))
+      : Buffer.alloc(0);
+  let body: JsonObject | undefined;
+  if (raw.length) {
+    try {
+      const parsed: unknown = JSON.parse(raw.toString('utf8'));
+      if (isObject(parsed)) body = parsed;
+    } catch {
+      // answered below, after the outage (a real endpoint that is down reads nothing)
+    }
+  }
+  const { outage, outageFor } = account.settings;
+  if (outage !== false && (!outageFor.length || namesAny(path, body, outageFor))) {
+    if (outage === true) {
+      throw new SesError(
+        503,
+        'ServiceUnavailable',
+        'Service is unavailable. Please try again later.',
+      );
+    }
+    throw new SesError(
+      429,
+      'TooManyRequestsException',
+      'Too many requests have been made to the operation.',
+    );
+  }
+  if (raw.length && !body) {
+    throw new SesError(400, 'BadRequestException', 'The request body is not a JSON object');
+  }
+  return { account, body: body ?? {} };
+}
+
+/** The operation a request names, run for its account. */
+async function operation(
+  rt: SesRuntime,
+  account: Account,
+  body: JsonObject,
+  req: IncomingMessage,
+  path: string,
+  url: URL,
+): Promise<unknown> {
+  const identityPath = IDENTITY_PATH.exec(path);
+  if (path === '/v2/email/outbound-emails' && req.method === 'POST')
+    return sendEmail(rt, account, body);
+  if (path === '/v2/email/identities' && req.method === 'POST')
+    return createEmailIdentity(rt, account, body);
+  if (identityPath && req.method === 'GET')
+    return getEmailIdentity(account, decodeURIComponent(identityPath[1]!));
+  if (identityPath && req.method === 'DELETE')
+    return deleteEmailIdentity(account, decodeURIComponent(identityPath[1]!));
+  if (path === '/v2/email/identities' && req.method === 'GET') {
+    const size = url.searchParams.get('PageSize');
+    return listEmailIdentities(
+      account,
+      size ? Number(size) : undefined,
+      url.searchParams.get('NextToken') ?? undefined,
+    );
+  }
+  if (path === '/v2/email/list-identities' && req.method === 'POST') {
+    const size = typeof body.PageSize === 'number' ? body.PageSize : undefined;
+    const next = typeof body.NextToken === 'string' ? body.NextToken : undefined;
+    return listEmailIdentities(account, size, next);
+  }
+  if (path === '/v2/email/account' && req.method === 'GET') return getAccount(account);
+  throw new SesError(
+    404,
+    'UnknownOperationException',
+    `The local SES fake does not implement ${req.method} ${path}`,
+  );
+}
+
+/** Answers a /v2/... request, errors in SES's shape. */
+export const v2Api: SesRoute = async (rt, req, res, path, url) => {
+  try {
+    const { account, body } = await accountAndBody(rt, req, path, url);
+    const result = await operation(rt, account, body, req, path, url);
+    sendJson(res, 200, result, { 'x-amzn-requestid': randomUUID() });
+  } catch (err) {
+    if (err instanceof SesError) return sendSesError(res, err);
+    if (err instanceof HttpError) {
+      return sendSesError(
+        res,
+        new SesError(
+          err.status,
+          err.status === 413 ? 'MessageRejected' : 'BadRequestException',
+          err.message,
+        ),
+      );
+    }
+    throw err;
+  }
+};
