@@ -1,10 +1,10 @@
-import { screen } from '@testing-library/react';
+import { render, screen } from '@testing-library/react';
 import i18next from 'i18next';
 import { afterEach, describe, expect, it } from 'vitest';
 import { renderWithProviders } from '../../../test/utils';
 import type { MemberRow } from '../api/audience';
 import { registerAudienceTranslations } from '../locales';
-import { MemberRowView } from './member-row';
+import { EmailText, MemberRowView } from './member-row';
 
 registerAudienceTranslations();
 
@@ -54,5 +54,15 @@ describe('audience member state', () => {
     await i18next.changeLanguage('ko');
     row(member({ deactivated: true, is_unsubscribed: true }));
     expect(screen.getByText('비활성')).toBeTruthy();
+  });
+});
+
+describe('EmailText', () => {
+  it('keeps the address whole and lets it break only before "@" and dots', () => {
+    const { container } = render(<EmailText email="ada.lovelace@mail.example.com" />);
+    expect(container.textContent).toBe('ada.lovelace@mail.example.com');
+    const parts = Array.from(container.querySelectorAll('span')).map((s) => s.textContent);
+    expect(parts).toEqual(['ada', '.lovelace', '@mail', '.example', '.com']);
+    expect(container.querySelectorAll('wbr')).toHaveLength(4);
   });
 });

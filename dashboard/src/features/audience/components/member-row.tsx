@@ -34,6 +34,22 @@ export function recentEvents(member: Pick<MemberRow, 'history' | 'first_event'>)
   return { recent, first: shown };
 }
 
+/** An address with break chances before "@" and each dot, so a narrow column wraps it at
+ *  its parts ("ada.lovelace" / "@example" / ".com") instead of mid-word. */
+export function EmailText({ email }: { email: string }) {
+  const parts = email.split(/(?=[@.])/);
+  return (
+    <>
+      {parts.map((part, i) => (
+        <span key={i}>
+          {i > 0 ? <wbr /> : null}
+          {part}
+        </span>
+      ))}
+    </>
+  );
+}
+
 function EventChip({ event }: { event: AudienceEvent }) {
   const { t } = useTranslation();
   const type = event.type ?? '';
@@ -138,7 +154,9 @@ export function MemberRowView({
             onChange={(e) => setDraft({ ...draft, email: e.target.value })}
           />
         ) : (
-          <span className="member-email">{member.email ?? ''}</span>
+          <span className="member-email">
+            <EmailText email={member.email ?? ''} />
+          </span>
         )}
       </td>
       <td>
@@ -160,8 +178,8 @@ export function MemberRowView({
           (member.group_name ?? '')
         )}
       </td>
-      <td>{shortDate(member.created_at)}</td>
-      <td>{shortDate(member.last_updated)}</td>
+      <td className="member-date">{shortDate(member.created_at)}</td>
+      <td className="member-date">{shortDate(member.last_updated)}</td>
       <td>
         <div className="member-events">
           {recent.map((e, i) => (

@@ -11,7 +11,10 @@ describe('paid-only controls', () => {
     expect(anonymous).toHaveProperty('disabled', true);
     const hintId = anonymous.getAttribute('aria-describedby')!;
     const hint = document.getElementById(hintId)!;
-    expect(hint.textContent).toContain('Start a subscription to use this feature.');
+    // one hint for the section, naming what the plan unlocks there (it said "Start a
+    // subscription to use this feature. Upgrade" under each of seven controls)
+    expect(hint.textContent).toContain('With a subscription you can also change: ');
+    expect(hint.textContent).toContain('Block anonymous users, Allow likes, Allow replies');
     expect(within(hint).getByRole('link', { name: 'Upgrade' }).getAttribute('href')).toBe(
       '/profile/plan',
     );
@@ -21,8 +24,13 @@ describe('paid-only controls', () => {
       'Show count',
       "Ask for the writer's email",
     ]) {
-      expect(screen.getByRole('switch', { name: label })).toHaveProperty('disabled', true);
+      const locked = screen.getByRole('switch', { name: label });
+      expect(locked).toHaveProperty('disabled', true);
+      expect(locked.getAttribute('aria-describedby')).toBe(hintId);
+      expect(hint.textContent).toContain(label);
     }
+    const main = hint.closest<HTMLElement>('.accordion-section')!;
+    expect(within(main).getAllByRole('link', { name: 'Upgrade' })).toHaveLength(1);
     // a free setting stays usable
     expect(screen.getByRole('switch', { name: 'Only the owner can reply' })).toHaveProperty(
       'disabled',

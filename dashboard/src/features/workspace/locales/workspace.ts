@@ -105,6 +105,7 @@ export const en = {
   paid: {
     badge: 'Paid',
     hint: 'Start a subscription to use this feature.',
+    section: 'With a subscription you can also change: {{features}}.',
     upgrade: 'Upgrade',
   },
   errors: {
@@ -227,6 +228,7 @@ export const ko: typeof en = {
   paid: {
     badge: '유료',
     hint: '이 기능을 사용하려면 구독을 시작하세요.',
+    section: '구독하면 다음 설정도 바꿀 수 있습니다: {{features}}.',
     upgrade: '업그레이드',
   },
   errors: {

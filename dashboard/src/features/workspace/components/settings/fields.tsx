@@ -12,7 +12,7 @@ import {
   type SelectOption,
 } from '../../../../components/ui/fields';
 import { translateMessage } from '../../model/messages';
-import { PaidHint } from '../paid-hint';
+import { PaidHint, useSectionPaidHint } from '../paid-hint';
 
 interface Described {
   /** Disabled with the upgrade hint (a paid-only control for an owner without a plan). */
@@ -31,13 +31,15 @@ function useSettingsField<P extends Described>({
 }: P): Omit<P, keyof Described> & FieldDescription {
   const { t } = useTranslation();
   const paidId = useId();
+  // in a PaidSection the section's one hint says it; elsewhere the control has its own
+  const sectionHint = useSectionPaidHint();
   return {
     ...rest,
     hint,
     error: error ? translateMessage(t, error) : undefined,
     disabled: locked,
-    describedBy: locked ? paidId : undefined,
-    children: locked ? <PaidHint id={paidId} /> : null,
+    describedBy: locked ? (sectionHint ?? paidId) : undefined,
+    children: locked && !sectionHint ? <PaidHint id={paidId} /> : null,
   };
 }
 

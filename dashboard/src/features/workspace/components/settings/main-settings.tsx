@@ -11,6 +11,7 @@ import {
   type SettingKey,
   type SettingsDraft,
 } from '../../model/settings';
+import { PaidSection } from '../paid-hint';
 import { ColorField, SelectField, TextField, ToggleField } from './fields';
 
 export interface MainSettingsProps {
@@ -27,8 +28,13 @@ const LABEL_COLOR_KEYS = ['--ADMIN_LABEL', '--ME_LABEL'] as const;
 export function MainSettings({ type, settings, errors, paid, onChange }: MainSettingsProps) {
   const { t } = useTranslation();
   const f = (key: string) => t(`workspace.fields.${key}`);
-  /** Paid-only and the owner has no plan: shown, disabled, with the upgrade hint. */
-  const locked = (key: SettingKey) => !paid && isPaidSetting(type, key);
+  /** Paid-only and the owner has no plan: shown, disabled, named in the section's one hint. */
+  const lockedNames: string[] = [];
+  const locked = (key: SettingKey, name: string) => {
+    const is = !paid && isPaidSetting(type, key);
+    if (is) lockedNames.push(name);
+    return is;
+  };
   const text = (
     key: Extract<
       SettingKey,
@@ -72,7 +78,7 @@ export function MainSettings({ type, settings, errors, paid, onChange }: MainSet
       label={f(key)}
       checked={settings[key]}
       onChange={(value) => onChange(key, value)}
-      locked={locked(key)}
+      locked={locked(key, f(key))}
     />
   );
 
@@ -96,7 +102,7 @@ export function MainSettings({ type, settings, errors, paid, onChange }: MainSet
         label: f(`align_${value}`),
       }))}
       onChange={(value) => onChange('align', value)}
-      locked={locked('align')}
+      locked={locked('align', f('align'))}
     />
   );
 
@@ -105,7 +111,8 @@ export function MainSettings({ type, settings, errors, paid, onChange }: MainSet
   const defaults = defaultCustomColors(type);
   const labelColors = settings.custom_label_color ?? {};
 
-  return (
+  // built first: building it names the locked controls, which the section's hint lists
+  const fields = (
     <div className="settings-fields">
       {type === 'qna'
         ? text('qna_subject', BLOCK_LIMITS.qnaSubject, { multiline: true, hint: f('tokenHint') })
@@ -151,7 +158,10 @@ export function MainSettings({ type, settings, errors, paid, onChange }: MainSet
                   onChange('custom_label_color', { ...labelColors, [key]: value })
                 }
                 error={errors[`custom_label_color.${key}`]}
-                locked={locked('custom_label_color')}
+                locked={locked(
+                  'custom_label_color',
+                  f(key === '--ADMIN_LABEL' ? 'adminLabelColor' : 'meLabelColor'),
+                )}
               />
             ))}
           </fieldset>
@@ -183,11 +193,12 @@ export function MainSettings({ type, settings, errors, paid, onChange }: MainSet
                 onChange('custom_color', { ...defaults, ...colors, [key]: value })
               }
               error={errors[`custom_color.${key}`]}
-              locked={locked('custom_color')}
+              locked={locked('custom_color', f('customColors'))}
             />
           ))}
         </fieldset>
       ) : null}
     </div>
   );
+  return <PaidSection features={lockedNames}>{fields}</PaidSection>;
 }

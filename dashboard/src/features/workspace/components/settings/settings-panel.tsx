@@ -9,7 +9,7 @@ import {
   type PrivateDraft,
   type PrivateKey,
 } from '../../model/settings';
-import { PaidBadge } from '../paid-hint';
+import { PaidBadge, PaidSection } from '../paid-hint';
 import { AccordionSection } from './accordion';
 import { TextField } from './fields';
 import { IntegrationSection, type IntegrationApi } from './integration-section';
@@ -89,36 +89,38 @@ export function SettingsPanel(props: SettingsPanelProps) {
       </AccordionSection>
       <AccordionSection title={t('workspace.settings.openGraph')} badge={<PaidBadge />}>
         <p className="hint">{t('workspace.settings.openGraphText')}</p>
-        <TextField
-          label={f('og_title')}
-          value={og.title ?? ''}
-          onChange={(value) => setOg('title', value)}
-          max={BLOCK_LIMITS.openGraphTitle}
-          ignoreLonger
-          error={errors['open_graph.title']}
-          locked={!paid}
-        />
-        <TextField
-          label={f('og_description')}
-          value={og.description ?? ''}
-          onChange={(value) => setOg('description', value)}
-          max={BLOCK_LIMITS.openGraphDescription}
-          ignoreLonger
-          multiline
-          error={errors['open_graph.description']}
-          locked={!paid}
-        />
-        <TextField
-          label={f('og_image_url')}
-          type="url"
-          placeholder="https://"
-          value={og.image_url ?? ''}
-          onChange={(value) => setOg('image_url', value)}
-          max={BLOCK_LIMITS.openGraphImageUrl}
-          ignoreLonger
-          error={errors['open_graph.image_url']}
-          locked={!paid}
-        />
+        <PaidSection features={paid ? [] : [f('og_title'), f('og_description'), f('og_image_url')]}>
+          <TextField
+            label={f('og_title')}
+            value={og.title ?? ''}
+            onChange={(value) => setOg('title', value)}
+            max={BLOCK_LIMITS.openGraphTitle}
+            ignoreLonger
+            error={errors['open_graph.title']}
+            locked={!paid}
+          />
+          <TextField
+            label={f('og_description')}
+            value={og.description ?? ''}
+            onChange={(value) => setOg('description', value)}
+            max={BLOCK_LIMITS.openGraphDescription}
+            ignoreLonger
+            multiline
+            error={errors['open_graph.description']}
+            locked={!paid}
+          />
+          <TextField
+            label={f('og_image_url')}
+            type="url"
+            placeholder="https://"
+            value={og.image_url ?? ''}
+            onChange={(value) => setOg('image_url', value)}
+            max={BLOCK_LIMITS.openGraphImageUrl}
+            ignoreLonger
+            error={errors['open_graph.image_url']}
+            locked={!paid}
+          />
+        </PaidSection>
       </AccordionSection>
     </section>
   );

@@ -7,6 +7,7 @@ import { HOLD_MESSAGES, type THoldMessages } from '@reaction-blocks/contracts/sc
 import type { ReactionType } from '../../../../lib/db-types';
 import { isPaidSetting } from '../../model/paid';
 import type { SettingKey, SettingsDraft } from '../../model/settings';
+import { PaidSection } from '../paid-hint';
 import { SelectField, ToggleField } from './fields';
 
 export interface TrustSettingsProps {
@@ -18,9 +19,15 @@ export interface TrustSettingsProps {
 
 export function TrustSettings({ type, settings, paid, onChange }: TrustSettingsProps) {
   const { t } = useTranslation();
-  const locked = (key: SettingKey) => !paid && isPaidSetting(type, key);
+  const lockedNames: string[] = [];
+  const locked = (key: SettingKey) => {
+    const is = !paid && isPaidSetting(type, key);
+    if (is) lockedNames.push(t(`moderation.settings.${key}`));
+    return is;
+  };
   const messages = type === 'comment' || type === 'qna';
-  return (
+  // built first: building it names the locked controls, which the section's hint lists
+  const fields = (
     <div className="settings-fields">
       <p className="hint">{t('moderation.settings.limitsNote')}</p>
       {messages ? (
@@ -54,4 +61,5 @@ export function TrustSettings({ type, settings, paid, onChange }: TrustSettingsP
       />
     </div>
   );
+  return <PaidSection features={lockedNames}>{fields}</PaidSection>;
 }
