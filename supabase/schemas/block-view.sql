@@ -199,7 +199,11 @@ as $$
     'like_count', c.like_count, 'align', p_block.align, 'button_text', p_block.button_text,
     'url_to_open', p_block.url_to_open, 'open_graph', p_block.open_graph,
     'allow_creator_email', p_block.allow_creator_email, 'deactivated', p_block.deactivated,
-    'captcha', case when p_block.captcha then private.captcha_config() end)
+    -- every block may escalate to the platform's captcha (issue 17); a paid block asks for it
+    -- at a visitor's own limit too
+    'captcha', case when p_block.captcha
+                      or coalesce((private.setting('limits.escalation', 'true'::jsonb) #>> '{}')::boolean, true)
+                    then private.captcha_config() end)
   from private.with_live_counts(p_block) c;
 $$;
 

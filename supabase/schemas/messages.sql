@@ -291,6 +291,7 @@ declare
   v_message public.messages;
   v_email text := nullif(btrim(p_creator_email), '');
   v_name text := coalesce(btrim(p_creator_name), '');
+  v_held boolean;
 begin
   if v_block.type not in ('comment', 'qna') then
     raise exception 'Not supported block' using errcode = 'P0001';
@@ -341,13 +342,15 @@ begin
     return private.visible_thread_json(v_message, v_uid, v_uid = v_block.owner_id);
   end if;
 
-  perform private.check_rate_limit(v_block, v_uid, 'message');
+  -- true when a spent shared budget holds the message for the owner (escalation, trust.sql)
+  v_held := private.check_rate_limit(v_block, v_uid, 'message');
 
   insert into public.messages (block_id, parent_id, creator_id, creator_name, creator_photo_url, color,
                                home_url, content, timezone, created_at, status, imitates_owner, page_key)
     values (p_block_id, p_parent_id, v_uid, v_name, nullif(p_creator_photo_url, ''),
             p_color, nullif(p_home_url, ''), p_content, p_timezone, clock_timestamp(),
-            case when v_block.hold_messages = 'off' then 'published'
+            case when v_held then 'held'
+                 when v_block.hold_messages = 'off' then 'published'
                  else private.hold_status(v_block, v_uid, p_content) end,
             v_uid <> v_block.owner_id and private.imitates_owner(v_block, v_name), v_page)
     returning * into v_message;
@@ -366,7 +369,7 @@ begin
 end;
 $$;
 comment on function public.post_message(uuid, uuid, text, text, text, text, text, text, text, text, text) is
-  'Posts a message or a one-level reply (held for approval when the block says so), in the thread of p_page_key (a reply: its parent''s). Errors: Please sign in to leave a message., Message cannot be empty, Too long message, Invalid avatar URL, Invalid home URL, Replies are turned off, Only the owner can reply, The owner of this block has blocked you from writing here., This was not sent: it looked automated., You''re going too fast, try again in a few seconds. (429), Not valid page key, block doesn''t exists.';
+  'Posts a message or a one-level reply (held for approval when the block says so), in the thread of p_page_key (a reply: its parent''s). Errors: Please sign in to leave a message., Message cannot be empty, Too long message, Invalid avatar URL, Invalid home URL, Replies are turned off, Only the owner can reply, The owner of this block has blocked you from writing here., This was not sent: it looked automated., a 429 that says what is refused and for how long (docs/data-model.md), Not valid page key, block doesn''t exists. Held for approval when a shared budget is spent and the writer has no track record here.';
 revoke execute on function public.post_message(uuid, uuid, text, text, text, text, text, text, text, text, text) from public, anon;
 
 -- Author edits their message (a message waiting for approval too). Under the block's hold

@@ -265,7 +265,7 @@ begin
 end;
 $$;
 comment on function public.submit_response(uuid, jsonb, text, text, text, text) is
-  'Submits a form or ab response. Errors: Required, Too long message, Invalid email address., Invalid phone number, Not a number, Choose one option, Invalid option, Already voted, The owner of this block has blocked you from writing here., This was not sent: it looked automated., You''re going too fast, try again in a few seconds. (429), Monthly response limit reached (429), block doesn''t exists.';
+  'Submits a form or ab response. Errors: Required, Too long message, Invalid email address., Invalid phone number, Not a number, Choose one option, Invalid option, Already voted, The owner of this block has blocked you from writing here., This was not sent: it looked automated., a 429 that says what is refused and for how long (the visitor''s or the block''s limit, the owner''s monthly responses: docs/data-model.md), block doesn''t exists.';
 revoke execute on function public.submit_response(uuid, jsonb, text, text, text, text) from public, anon;
 
 -- One like per visitor and like block; p_liked sets the state instead of toggling. Only a call

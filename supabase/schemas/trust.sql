@@ -19,10 +19,12 @@ create unlogged table private.rate_limits (
   updated_at timestamptz not null,
   -- when the bucket is full again: from then on the row is worth nothing (purged)
   full_at timestamptz not null,
+  -- a visitor's row: the client address (private.address_key) they last wrote from, for messages
+  address uuid,
   primary key (block_id, subject, action)
 ) with (fillfactor = 50);
 comment on table private.rate_limits is
-  'Token buckets of the visitor rate limits, per (block, visitor, action) and per (block, shard, action). Unlogged: lost on a crash, which only refills them.';
+  'Token buckets of the visitor rate limits, per (block, visitor, action), per (block, shard, action) and for messages per (block, client address, action). Unlogged: lost on a crash, which only refills them.';
 alter table private.rate_limits enable row level security;
 
 -- A solved captcha lets the visitor past the limits of one block a few more times.
@@ -109,8 +111,8 @@ $$;
 -- that says what is refused and for how long, per action, in the shape of every PostgREST error:
 -- {code: PT429, message, details, hint}. `details` is what the elements act on (rate_limit,
 -- captcha, quota); `hint` is JSON for programs: {"retry_after": seconds, "action", "scope"}
--- (scope: visitor = this visitor's own limit; block = everyone's on this block; owner = the
--- owner's monthly responses). Browsers cannot read Retry-After across origins (hosted Supabase
+-- (scope: visitor = this visitor's own limit; block = everyone's on this block; address = the
+-- share of it for everyone at the visitor's address; owner = the owner's monthly responses). Browsers cannot read Retry-After across origins (hosted Supabase
 -- exposes only a few headers), so the elements read the hint.
 -- Raised with SQLSTATE PGRST, PostgREST's way to set the status and headers of an error
 -- (response.headers set before a raise are dropped with the failed transaction).
@@ -128,7 +130,7 @@ begin
   v_message := case
     when p_scope = 'owner' then
       'Monthly response limit reached. This form takes responses again in ' || v_wait || '.'
-    when p_scope = 'block' then
+    when p_scope in ('block', 'address') then
       'Too many people are writing here right now. Try again in ' || v_wait || '.'
     when p_action = 'message' then 'You''re posting too fast. You can post again in ' || v_wait || '.'
     when p_action = 'edit' then 'You''re editing too fast. You can edit again in ' || v_wait || '.'
@@ -148,6 +150,92 @@ begin
 end;
 $$;
 
+-- The client's address as the API saw it (issue 17): the right-most X-Forwarded-For entry that is
+-- not a trusted proxy (`network.trusted_proxies`: addresses or CIDR ranges, none by default), the
+-- rule the local auth server follows for sign-ups (supabase/local/auth/rate-limit.ts
+-- clientAddress). The local gateway appends the peer it saw, so a client's own X-Forwarded-For
+-- only adds entries left of its real address; behind a CDN or load balancer that appends too,
+-- name its addresses in the setting (docs/self-hosting.md). An entry that is no address ends the
+-- chain (the hop right of it stands). Null outside an API request (no request.headers).
+create function private.client_address(p_trusted jsonb default null)
+returns inet
+language plpgsql
+stable
+set search_path = ''
+as $$
+declare
+  v_headers text := nullif(current_setting('request.headers', true), '');
+  v_chain text[];
+  v_hop text;
+  v_address inet;
+  v_trusted jsonb := coalesce(p_trusted, private.setting('network.trusted_proxies', '[]'::jsonb));
+begin
+  if v_headers is null then
+    return null;
+  end if;
+  v_chain := string_to_array(v_headers::jsonb ->> 'x-forwarded-for', ',');
+  for i in reverse coalesce(array_length(v_chain, 1), 0) .. 1 loop
+    v_hop := btrim(v_chain[i]);
+    if not pg_input_is_valid(v_hop, 'inet') then
+      return v_address;
+    end if;
+    v_address := v_hop::inet;
+    if jsonb_typeof(v_trusted) is distinct from 'array' or not exists (
+         select 1 from jsonb_array_elements_text(v_trusted) t(range)
+         where pg_input_is_valid(t.range, 'cidr') and v_address <<= t.range::cidr) then
+      return v_address;
+    end if;
+  end loop;
+  return v_address;
+end;
+$$;
+
+-- The key of an address's bucket: an IPv4 address, or an IPv6 address's /64 (one host gets a
+-- whole /64 to pick addresses from). Never a user id: not a version 4 UUID.
+create function private.address_key(p_address inet)
+returns uuid
+language sql
+immutable
+set search_path = ''
+as $$
+  select case when p_address is not null then md5('address:' || case when family(p_address) = 6
+           then host(network(set_masklen(p_address, 64))) || '/64' else host(p_address) end)::uuid end;
+$$;
+
+-- A visitor with a track record on a block keeps writing when its shared budgets are spent: a
+-- signed-in (not anonymous) user, or one with a published message on the block older than
+-- `limits.track_record_hours` (24). A storm's fresh anonymous accounts have neither.
+create function private.has_track_record(p_block_id uuid, p_uid uuid)
+returns boolean
+language sql
+stable
+set search_path = ''
+as $$
+  select exists (select 1 from auth.users u where u.id = p_uid and not coalesce(u.is_anonymous, false))
+      or exists (select 1 from public.messages m
+                 where m.creator_id = p_uid and m.block_id = p_block_id and m.status = 'published'
+                   and m.created_at < now() - make_interval(hours =>
+                     coalesce((private.setting('limits.track_record_hours', '24'::jsonb) #>> '{}')::integer, 24)));
+$$;
+
+-- When an address has used its share of a block: the published messages its writers without a
+-- track record posted there in the last `limits.burst_hold_minutes` (10) are held for the owner
+-- (a writer is the address's while their bucket row says they last wrote from it). They looked
+-- like anyone's one by one; together they are the burst.
+create function private.hold_address_burst(p_block public.blocks, p_address uuid, p_now timestamptz)
+returns void
+language sql
+set search_path = ''
+as $$
+  update public.messages m set status = 'held'
+    where m.block_id = p_block.id and m.status = 'published' and m.creator_id <> p_block.owner_id
+      and m.created_at > p_now - make_interval(mins =>
+            coalesce((private.setting('limits.burst_hold_minutes', '10'::jsonb) #>> '{}')::integer, 10))
+      and m.creator_id in (select r.subject from private.rate_limits r
+                           where r.block_id = p_block.id and r.action = 'message' and r.address = p_address)
+      and not private.has_track_record(p_block.id, m.creator_id);
+$$;
+
 -- The visitor's and the block's token for this action, or a 429. The owner is never limited on
 -- their own block. A visitor holding a captcha pass for the block goes through while it lasts.
 -- Bucket sizes: the defaults below, then private.settings `limits.<action>`, then the block's
@@ -159,13 +247,23 @@ $$;
 -- of the spread throughput with 4 shards, 88 % with 32). The visitor's shard is the hash of their
 -- uid, or the next shard no concurrent write holds (private.free_shard: 20 writers on 32 hashed
 -- shards met on one, and waited for it, a third of the time; issue 19).
--- Both tokens are taken by one upsert on the primary key (the visitor's row first, then the
--- shard's, always in that order: no deadlock between writers); an empty bucket is not updated
--- and returns no row. A refusal raises, which rolls back whatever the statement took. A shard's
--- subject is 00000000-0000-0000-0000-0000000000NN: never a user id (those are version 4 UUIDs).
+-- All tokens are taken by one upsert on the primary key (the visitor's row first, then the
+-- address's, then the shard's; always in that order, and the other shards tried after: no
+-- deadlock between writers, since a writer holding a shard holds its address's row); an empty
+-- bucket is not updated and returns no row. A refusal raises, which rolls back whatever the
+-- statement took. A shard's subject is 00000000-0000-0000-0000-0000000000NN: never a user id
+-- (those are version 4 UUIDs); an address's is the MD5 of the address (private.address_key).
+--
+-- Escalation instead of refusing everyone (issue 17; docs/data-model.md "When a shared budget is
+-- under pressure"): a message also takes a token from its client address's fair share of the
+-- block (`limits.address_share` of the block's rate and burst). When the block's bucket is empty
+-- (pressure) or the address has used its share, a visitor with a track record writes on as
+-- usual; a visitor without one needs a solved captcha (the platform's key: every block, free
+-- ones too) and their message is held for the owner; the address's fresh writers' recent
+-- messages are held with it. Answers true when the write must be held.
 create or replace function private.check_rate_limit(p_block public.blocks, p_uid uuid,
   p_action text)
-returns void
+returns boolean
 language plpgsql
 set search_path = ''
 as $$
@@ -174,20 +272,29 @@ declare
   v_enabled boolean;
   v_shards integer;
   v_cfg jsonb;
+  v_escalate boolean;
+  v_share double precision;
+  v_trusted jsonb;
   v_visitor_rate double precision;
   v_visitor_burst double precision;
   v_block_rate double precision;
   v_block_burst double precision;
+  v_addr uuid;
+  v_addr_rate double precision;
+  v_addr_burst double precision;
   v_home integer;
   v_shard integer;
   v_visitor_ok boolean;
   v_shard_ok boolean;
+  v_addr_ok boolean;
+  v_addr_left double precision;
+  v_beyond boolean;
   v_wait double precision;
 begin
   if p_uid = p_block.owner_id then
-    return;
+    return false;
   end if;
-  -- the three settings in one index scan
+  -- the settings in one index scan
   select coalesce((s -> 'limits.enabled' #>> '{}')::boolean, true),
          greatest(1, least(64, coalesce((s -> 'limits.block_shards' #>> '{}')::integer, 32))),
          -- the defaults: a person never meets them, a script does at once (per minute and burst,
@@ -206,12 +313,17 @@ begin
            || case when jsonb_typeof(s -> ('limits.' || p_action)) = 'object'
                    then s -> ('limits.' || p_action) else '{}'::jsonb end
            || case when jsonb_typeof(p_block.rate_limits -> p_action) = 'object'
-                   then p_block.rate_limits -> p_action else '{}'::jsonb end
-    into v_enabled, v_shards, v_cfg
+                   then p_block.rate_limits -> p_action else '{}'::jsonb end,
+         coalesce((s -> 'limits.escalation' #>> '{}')::boolean, true),
+         least(1, greatest(0, coalesce((s -> 'limits.address_share' #>> '{}')::double precision, 0.25))),
+         case when jsonb_typeof(s -> 'network.trusted_proxies') = 'array'
+              then s -> 'network.trusted_proxies' else '[]'::jsonb end
+    into v_enabled, v_shards, v_cfg, v_escalate, v_share, v_trusted
     from (select coalesce(jsonb_object_agg(key, value), '{}'::jsonb) as s from private.settings
-          where key in ('limits.enabled', 'limits.block_shards', 'limits.' || p_action)) settings;
+          where key in ('limits.enabled', 'limits.block_shards', 'limits.' || p_action,
+                        'limits.escalation', 'limits.address_share', 'network.trusted_proxies')) settings;
   if not v_enabled then
-    return;
+    return false;
   end if;
   v_visitor_rate := greatest((v_cfg ->> 'visitor_per_minute')::double precision, 0.0001);
   v_visitor_burst := greatest((v_cfg ->> 'visitor_burst')::double precision, 1);
@@ -221,17 +333,28 @@ begin
   v_shards := greatest(1, least(v_shards, floor(greatest((v_cfg ->> 'block_burst')::double precision, 1))::integer));
   v_block_rate := greatest((v_cfg ->> 'block_per_minute')::double precision / v_shards, 0.0001);
   v_block_burst := greatest((v_cfg ->> 'block_burst')::double precision / v_shards, 1);
+  -- the client address's fair share of the block, for messages (the write a block can hold)
+  if v_escalate and p_action = 'message' then
+    v_addr := private.address_key(private.client_address(v_trusted));
+    v_addr_rate := greatest(coalesce((v_cfg ->> 'address_per_minute')::double precision,
+                                     (v_cfg ->> 'block_per_minute')::double precision * v_share), 0.0001);
+    v_addr_burst := greatest(coalesce((v_cfg ->> 'address_burst')::double precision,
+                                      floor((v_cfg ->> 'block_burst')::double precision * v_share)), 1);
+  end if;
 
   -- the visitor's shard, or the next one no concurrent write of this block and action holds
   v_home := private.free_shard('rate_limits:' || p_block.id || ':' || p_action,
                                abs(mod(hashtext(p_uid::text), v_shards)), v_shards);
   with taken as (
-  insert into private.rate_limits as r (block_id, subject, action, tokens, per_minute, burst, updated_at, full_at)
-    values (p_block.id, p_uid, p_action, v_visitor_burst - 1, v_visitor_rate, v_visitor_burst, v_now,
-            v_now + make_interval(secs => 60 / v_visitor_rate)),
-           (p_block.id, ('00000000-0000-0000-0000-' || lpad(to_hex(v_home), 12, '0'))::uuid,
-            p_action,
-            v_block_burst - 1, v_block_rate, v_block_burst, v_now, v_now + make_interval(secs => 60 / v_block_rate))
+  insert into private.rate_limits as r (block_id, subject, action, tokens, per_minute, burst, updated_at, full_at, address)
+    select p_block.id, v.subject, p_action, v.burst - 1, v.rate, v.burst, v_now,
+           v_now + make_interval(secs => 60 / v.rate), v.address
+    from (values (1, p_uid, v_visitor_rate, v_visitor_burst, v_addr),
+                 (2, v_addr, v_addr_rate, v_addr_burst, null::uuid),
+                 (3, ('00000000-0000-0000-0000-' || lpad(to_hex(v_home), 12, '0'))::uuid,
+                  v_block_rate, v_block_burst, null::uuid)) v(n, subject, rate, burst, address)
+    where v.subject is not null
+    order by v.n
     on conflict (block_id, subject, action) do update
       set tokens = least(excluded.burst, r.tokens + extract(epoch from v_now - r.updated_at)::double precision
                                                     * excluded.per_minute / 60) - 1,
@@ -240,22 +363,26 @@ begin
           updated_at = v_now,
           full_at = v_now + make_interval(secs => (excluded.burst + 1 - least(excluded.burst,
                       r.tokens + extract(epoch from v_now - r.updated_at)::double precision * excluded.per_minute / 60))
-                    * 60 / excluded.per_minute)
+                    * 60 / excluded.per_minute),
+          address = coalesce(excluded.address, r.address)
       where least(excluded.burst, r.tokens + extract(epoch from v_now - r.updated_at)::double precision
                                              * excluded.per_minute / 60) >= 1
-    returning r.subject
+    returning r.subject, r.tokens
   )
   -- inserted or updated: a bucket that had no token is neither
-  select coalesce(bool_or(subject = p_uid), false), coalesce(bool_or(subject <> p_uid), false)
-    into v_visitor_ok, v_shard_ok from taken;
-  if v_visitor_ok and v_shard_ok then
-    return;
+  select coalesce(bool_or(subject = p_uid), false),
+         coalesce(bool_or(subject <> p_uid and subject is distinct from v_addr), false),
+         coalesce(bool_or(subject = v_addr), false),
+         min(tokens) filter (where subject = v_addr)
+    into v_visitor_ok, v_shard_ok, v_addr_ok, v_addr_left from taken;
+  if v_visitor_ok and v_shard_ok and (v_addr is null or v_addr_left >= 1) then
+    return false;
   end if;
   -- The visitor has a token but their shard of the block's bucket is empty: the block still has
   -- tokens if another shard has one (the shards together are the block's bucket). Only the
   -- shards that look like they have a token are tried (read without a lock first), so a writer
   -- rarely holds a shard it could not use.
-  if v_visitor_ok and v_shards > 1 then
+  if v_visitor_ok and not v_shard_ok and v_shards > 1 then
     for v_shard in
       select s.n from generate_series(1, v_shards - 1) g(i)
       cross join lateral (select (v_home + g.i) % v_shards as n) s
@@ -284,35 +411,92 @@ begin
           where least(excluded.burst, r.tokens + extract(epoch from v_now - r.updated_at)::double precision
                                                  * excluded.per_minute / 60) >= 1;
       if found then
-        return;
+        v_shard_ok := true;
+        exit;
       end if;
     end loop;
-  end if;
-
-  if p_block.captcha then
-    update private.captcha_passes set uses_left = uses_left - 1
-      where block_id = p_block.id and user_id = p_uid and uses_left > 0 and expires_at > v_now;
-    if found then
-      return;
+    if v_shard_ok and (v_addr is null or v_addr_left >= 1) then
+      return false;
     end if;
   end if;
-  -- how long until the empty bucket has a token: the visitor's own, else the block's soonest shard
+
+  -- the visitor's own limit: a paid block's captcha pass lets them past it
   if not v_visitor_ok then
+    if p_block.captcha then
+      update private.captcha_passes set uses_left = uses_left - 1
+        where block_id = p_block.id and user_id = p_uid and uses_left > 0 and expires_at > v_now;
+      if found then
+        return false;
+      end if;
+    end if;
     select (1 - least(r.burst, r.tokens + extract(epoch from v_now - r.updated_at)::double precision
                                           * r.per_minute / 60)) * 60 / r.per_minute
       into v_wait
       from private.rate_limits r
       where r.block_id = p_block.id and r.subject = p_uid and r.action = p_action;
-  else
+    perform private.refuse_limit(p_action, 'visitor', v_wait,
+      case when p_block.captcha and private.captcha_config() is not null then 'captcha' else 'rate_limit' end);
+  end if;
+
+  -- A shared budget is spent: the block's bucket (pressure), or this address's share of it
+  -- (beyond: no token left; at: this write took the last one).
+  v_beyond := v_addr is not null and not v_addr_ok;
+  if v_escalate then
+    -- visitors with a track record write on as usual (their own bucket still holds them)
+    if private.has_track_record(p_block.id, p_uid) then
+      return false;
+    end if;
+    if p_action = 'message' then
+      -- this address's fresh writers' messages of the last minutes looked like anyone's until
+      -- the address used its share: they are held with this one (all of it is the burst)
+      if v_addr is not null and (v_beyond or v_addr_left < 1) then
+        perform private.hold_address_burst(p_block, v_addr, v_now);
+      end if;
+      -- within the block's budget and this write within the address's share: kept, held
+      if v_shard_ok and not v_beyond then
+        return true;
+      end if;
+      -- past a spent budget only with a solved captcha (the platform's, on every block); held
+      if private.captcha_config() is not null then
+        update private.captcha_passes set uses_left = uses_left - 1
+          where block_id = p_block.id and user_id = p_uid and uses_left > 0 and expires_at > v_now;
+        if found then
+          return true;
+        end if;
+      elsif v_shard_ok then
+        -- no captcha configured: beyond the address's share a message is kept, held (the
+        -- visitor's own bucket bounds it)
+        return true;
+      end if;
+    end if;
+  end if;
+  -- a paid block's captcha pass lets a visitor past the block's bucket on its other writes
+  if p_block.captcha and not (v_escalate and p_action = 'message') then
+    update private.captcha_passes set uses_left = uses_left - 1
+      where block_id = p_block.id and user_id = p_uid and uses_left > 0 and expires_at > v_now;
+    if found then
+      return false;
+    end if;
+  end if;
+  -- how long until the spent budget has a token: the block's soonest shard, or the address's
+  if not v_shard_ok then
     select min((1 - least(r.burst, r.tokens + extract(epoch from v_now - r.updated_at)::double precision
                                               * r.per_minute / 60)) * 60 / r.per_minute)
       into v_wait
       from private.rate_limits r
       where r.block_id = p_block.id and r.action = p_action
         and r.subject <= ('00000000-0000-0000-0000-' || lpad(to_hex(v_shards - 1), 12, '0'))::uuid;
+  else
+    select (1 - least(r.burst, r.tokens + extract(epoch from v_now - r.updated_at)::double precision
+                                          * r.per_minute / 60)) * 60 / r.per_minute
+      into v_wait
+      from private.rate_limits r
+      where r.block_id = p_block.id and r.subject = v_addr and r.action = p_action;
   end if;
-  perform private.refuse_limit(p_action, case when v_visitor_ok then 'block' else 'visitor' end, v_wait,
-    case when p_block.captcha and private.captcha_config() is not null then 'captcha' else 'rate_limit' end);
+  perform private.refuse_limit(p_action, case when v_shard_ok then 'address' else 'block' end, v_wait,
+    case when private.captcha_config() is not null and (p_block.captcha or (v_escalate and p_action = 'message'))
+         then 'captcha' else 'rate_limit' end);
+  return false;
 end;
 $$;
 
@@ -475,7 +659,10 @@ declare
   v_minutes integer := coalesce((private.setting('captcha.pass_minutes', '10'::jsonb) #>> '{}')::integer, 10);
   v_expires timestamptz := now() + make_interval(mins => v_minutes);
 begin
-  if not exists (select 1 from public.blocks where id = p_block_id and captcha and not deactivated) then
+  -- every block may escalate to the platform's captcha (limits.escalation), a paid one asks for it
+  -- at a visitor's own limit too (blocks.captcha)
+  if not exists (select 1 from public.blocks where id = p_block_id and not deactivated
+                 and (captcha or coalesce((private.setting('limits.escalation', 'true'::jsonb) #>> '{}')::boolean, true))) then
     raise exception 'This block does not ask for a captcha' using errcode = 'P0001';
   end if;
   if p_token_hash is null or p_token_hash !~ '^[0-9a-f]{64}$' then

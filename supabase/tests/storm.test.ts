@@ -1,0 +1,237 @@
+// A storm cannot be turned against visitors (issue 17): when a shared budget is spent (the
+// block's bucket, or one address's fair share of it), visitors without a track record meet the
+// captcha and their messages are held for the owner; visitors with one keep writing; what one
+// address's fresh accounts posted is held with the burst. docs/data-model.md "When a shared
+// budget is under pressure". The storm comes from 20 fresh anonymous accounts of one address, as
+// the issue's repro (a shorter storm of the same shape; the issue's 60 s benchmark is not written yet).
+//
+// Addresses: the API takes the right-most X-Forwarded-For entry that is not a trusted proxy. The
+// tests name the loopback a trusted proxy (a CDN in front of the gateway), so each client's own
+// X-Forwarded-For is its address; without that, a client's header changes nothing (last test).
+import type { SupabaseClient } from '@supabase/supabase-js';
+import { createClient } from '@supabase/supabase-js';
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newUser, sql, stack, type TestUser } from './support/clients.ts';
+import { eventually, providersUrl } from './support/providers.ts';
+
+const noPersist = {
+  auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
+};
+
+/** A fresh anonymous visitor whose requests come through a proxy that says `address`. */
+async function guestFrom(address: string): Promise<TestUser> {
+  const client = createClient(stack().apiUrl, stack().anonKey, {
+    ...noPersist,
+    global: { headers: { 'x-forwarded-for': address } },
+  });
+  const { data, error } = await client.auth.signInAnonymously();
+  if (error || !data.session || !data.user) throw new Error(`anonymous sign-in: ${error?.message}`);
+  return { id: data.user.id, email: '', client, accessToken: data.session.access_token };
+}
+
+const post = (client: SupabaseClient, blockId: string) =>
+  client.rpc('post_message', {
+    p_block_id: blockId,
+    p_content: `hello ${randomUUID()}`,
+    p_creator_name: 'Quiet Otter',
+    p_honeypot: '',
+  });
+
+/** Posts as the element does: on a 429 that asks for the captcha, solve it and post again. */
+async function postAsElement(visitor: TestUser, blockId: string) {
+  const first = await post(visitor.client, blockId);
+  if (first.error?.details !== 'captcha') return { ...first, challenged: false };
+  const res = await fetch(
+    `${providersUrl()}/turnstile/v0/token?sitekey=local-turnstile-site-key&outcome=pass`,
+  );
+  const { token } = (await res.json()) as { token: string };
+  const verified = await visitor.client.functions.invoke('verify-captcha', {
+    body: { blockId, token },
+  });
+  expect(verified.error).toBeNull();
+  return { ...(await post(visitor.client, blockId)), challenged: true };
+}
+
+const statusOf = async (id: string) =>
+  (await sql<{ status: string }>('select status from public.messages where id = $1', [id]))[0]
+    ?.status;
+
+async function commentBlock(
+  overrides?: Record<string, unknown>,
+): Promise<{ owner: TestUser; block: string }> {
+  const owner = await newUser('owner');
+  const { data, error } = await owner.client.rpc('create_block', { p_block_type: 'comment' });
+  expect(error).toBeNull();
+  const block = (data as { id: string }).id;
+  if (overrides)
+    await sql('update public.blocks set rate_limits = $2 where id = $1', [block, overrides]);
+  return { owner, block };
+}
+
+/** Keeps `visitors` posting as fast as they can until `until` says stop; counts what happened. */
+async function storm(visitors: TestUser[], blockId: string, until: () => boolean) {
+  const seen = { stored: 0, refused: 0, statuses: new Set<number>() };
+  await Promise.all(
+    visitors.map(async (v) => {
+      while (!until()) {
+        const r = await post(v.client, blockId);
+        if (r.error) {
+          seen.refused++;
+          seen.statuses.add(r.status);
+        } else seen.stored++;
+      }
+    }),
+  );
+  return seen;
+}
+
+const published = async (blockId: string, writers: string[]) =>
+  Number(
+    (
+      await sql<{ n: string }>(
+        `select count(*) as n from public.messages
+         where block_id = $1 and creator_id = any($2) and status = 'published'`,
+        [blockId, writers],
+      )
+    )[0]!.n,
+  );
+
+describe('a storm of fresh accounts from one address', () => {
+  beforeAll(async () => {
+    // the loopback is the proxy in front of the gateway: each client's X-Forwarded-For is its
+    // address (every other test file sends none, so its address stays the loopback)
+    await sql(
+      `insert into private.settings (key, value) values ('network.trusted_proxies', '["127.0.0.1/32", "::1/128"]')
+       on conflict (key) do update set value = excluded.value`,
+    );
+  });
+  afterAll(async () => {
+    await sql("delete from private.settings where key = 'network.trusted_proxies'");
+  });
+
+  it('cannot lock out other visitors, and nothing of it shows unless the owner approves it', async () => {
+    const { owner, block } = await commentBlock();
+    const stormers = await Promise.all(Array.from({ length: 20 }, () => guestFrom('203.0.113.7')));
+    const ids = stormers.map((s) => s.id);
+    let stop = false;
+    const running = storm(stormers, block, () => stop);
+    // once the address has used its share of the block, its fresh writers' messages are held
+    await eventually(
+      async () =>
+        Number(
+          (
+            await sql<{ n: string }>(
+              `select count(*) as n from public.messages where block_id = $1 and status = 'held'`,
+              [block],
+            )
+          )[0]!.n,
+        ) > 0,
+      60_000,
+    );
+    // (a) a fresh visitor from another address still posts, and it shows
+    const visitor = await guestFrom('198.51.100.9');
+    const mine = await postAsElement(visitor, block);
+    expect(mine.error).toBeNull();
+    expect(await statusOf((mine.data as { id: string }).id)).toBe('published');
+    // a signed-in visitor (a track record) from the storm's own address keeps writing too
+    const regular = await newUser('regular');
+    const theirs = createClient(stack().apiUrl, stack().anonKey, {
+      ...noPersist,
+      global: {
+        headers: {
+          'x-forwarded-for': '203.0.113.7',
+          authorization: `Bearer ${regular.accessToken}`,
+        },
+      },
+    });
+    const known = await post(theirs, block);
+    expect(known.error).toBeNull();
+    expect(await statusOf((known.data as { id: string }).id)).toBe('published');
+    stop = true;
+    const seen = await running;
+    expect(seen.stored).toBeGreaterThan(0);
+    expect([...seen.statuses]).toEqual(seen.refused ? [429] : []);
+    // (c) nothing of the storm is published: what came before the address used its share is
+    // held with the burst
+    expect(await published(block, ids)).toBe(0);
+    const view = await createClient(stack().apiUrl, stack().anonKey, noPersist).rpc(
+      'list_messages',
+      { p_block_id: block, p_limit: 50 },
+    );
+    expect(view.error).toBeNull();
+    expect(JSON.stringify(view.data)).not.toMatch(new RegExp(ids.join('|')));
+    // the owner finds them in moderation, held, and approving one publishes it
+    const { data: held } = await owner.client.rpc('moderation_messages', {
+      p_block_id: block,
+      p_filter: 'held',
+      p_limit: 100,
+    });
+    const heldIds = (held as Array<{ id: string; creator_id: string }>).filter((m) =>
+      ids.includes(m.creator_id),
+    );
+    expect(heldIds.length).toBe(seen.stored);
+    const approved = await owner.client.rpc('moderate_messages', {
+      p_message_ids: [heldIds[0]!.id],
+      p_action: 'approve',
+    });
+    expect(approved.error).toBeNull();
+    expect(await statusOf(heldIds[0]!.id)).toBe('published');
+  });
+
+  it("when the block's own budget is spent, a fresh visitor passes the captcha and is held; one with a track record writes on", async () => {
+    // a small block bucket (an operator's override) that a crowd of many addresses empties
+    const { block } = await commentBlock({
+      message: { block_burst: 8, block_per_minute: 0.001, address_burst: 8 },
+    });
+    const crowd = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => guestFrom(`192.0.2.${i + 10}`)),
+    );
+    for (const v of crowd) expect((await post(v.client, block)).error).toBeNull();
+    const fresh = await guestFrom('198.51.100.20');
+    const first = await post(fresh.client, block);
+    expect(first.status).toBe(429);
+    expect(first.error?.details).toBe('captcha');
+    expect(JSON.parse(first.error!.hint ?? '{}')).toMatchObject({ scope: 'block' });
+    const solved = await postAsElement(fresh, block);
+    expect(solved.error).toBeNull();
+    expect(solved.challenged).toBe(true);
+    expect(await statusOf((solved.data as { id: string }).id)).toBe('held');
+    // a visitor whose message here was published a day ago writes on, published
+    const old = await guestFrom('198.51.100.21');
+    await sql(
+      `insert into public.messages (block_id, creator_id, creator_name, content, created_at, status)
+       values ($1, $2, 'Old Friend', 'from last week', now() - interval '7 days', 'published')`,
+      [block, old.id],
+    );
+    const again = await post(old.client, block);
+    expect(again.error).toBeNull();
+    expect(await statusOf((again.data as { id: string }).id)).toBe('published');
+  });
+
+  it("a client's own X-Forwarded-For does not make it another address", async () => {
+    await sql("delete from private.settings where key = 'network.trusted_proxies'");
+    try {
+      const { block } = await commentBlock({ message: { address_burst: 2 } });
+      // each account claims an address of its own; the gateway appends the one it saw
+      const spoofers = await Promise.all(
+        Array.from({ length: 4 }, (_, i) => guestFrom(`192.0.2.${100 + i}`)),
+      );
+      const results = [];
+      for (const s of spoofers) results.push(await post(s.client, block));
+      expect(results.slice(0, 2).map((r) => r.error)).toEqual([null, null]);
+      expect(results.slice(2).map((r) => r.error?.details)).toEqual(['captcha', 'captcha']);
+      expect(
+        await published(
+          block,
+          spoofers.map((s) => s.id),
+        ),
+      ).toBe(0);
+    } finally {
+      await sql(
+        `insert into private.settings (key, value) values ('network.trusted_proxies', '["127.0.0.1/32", "::1/128"]')
+         on conflict (key) do update set value = excluded.value`,
+      );
+    }
+  });
+});
