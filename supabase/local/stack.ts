@@ -375,6 +375,8 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
             CAFE24_CLIENT_ID: LOCAL_CAFE24.clientId,
             CAFE24_CLIENT_SECRET: LOCAL_CAFE24.clientSecret,
             CAFE24_LOADER_URL: `${webUrl}/sdk/cdn/cafe24.js`,
+            // outgoing webhooks: after the SSRF guard's checks, to the providers' receiver
+            WEBHOOK_ORIGIN_OVERRIDE: `${providers.url}/hooks`,
             TURNSTILE_SECRET_KEY: LOCAL_TURNSTILE.secretKey,
             TURNSTILE_VERIFY_URL: `${providers.url}/turnstile/v0/siteverify`,
           },

@@ -401,6 +401,9 @@ begin
       and finished_at < now() - make_interval(days => (private.setting('jobs.keep_failed_days', '30'::jsonb))::text::integer);
   get diagnostics v_other = row_count;
   delete from private.job_groups where last_done_at < now() - interval '1 day';
+  -- the webhook delivery log (webhooks.sql) keeps 30 days of what is settled
+  delete from public.webhook_deliveries
+    where status <> 'pending' and created_at < now() - interval '30 days';
   return v_done + v_other;
 end;
 $$;

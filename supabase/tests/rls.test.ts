@@ -40,6 +40,8 @@ interface World {
   integrationNote: string;
   cafe24Shop: string;
   cafe24Placement: string;
+  webhookEndpoint: string;
+  webhookDelivery: string;
   payment: string;
   coupon: string;
   couponRedemption: string;
@@ -162,6 +164,14 @@ async function makeWorld(): Promise<World> {
       "insert into public.cafe24_placements (user_id, block_id, location) values ($1, $2, 'main') returning id",
       [owner.id, formBlock],
     );
+    const webhookEndpoint = await one(
+      "insert into public.webhook_endpoints (user_id, block_id, url, events) values ($1, $2, 'https://hooks.example.com/x', '{message.created}') returning id",
+      [owner.id, formBlock],
+    );
+    const webhookDelivery = await one(
+      "insert into public.webhook_deliveries (endpoint_id, user_id, event_type, payload) values ($1, $2, 'message.created', '{}') returning id",
+      [webhookEndpoint, owner.id],
+    );
     const payment = await one(
       "insert into public.payments (user_id, type, method, provider_payment_id) values ($1, 'basic', 'paypal', 'PAY-SECRET') returning id",
       [owner.id],
@@ -227,6 +237,8 @@ async function makeWorld(): Promise<World> {
       integrationNote,
       cafe24Shop,
       cafe24Placement,
+      webhookEndpoint,
+      webhookDelivery,
       payment,
       coupon,
       couponRedemption,
@@ -682,6 +694,50 @@ const TABLES: TableCase[] = [
       location: 'product_detail',
     }),
     update: { patch: { per_product: true }, ownerMay: false },
+    ownerMayDelete: false,
+  },
+  {
+    // written through save-webhook-endpoint; the owner reads and deletes (no secret in it)
+    table: 'webhook_endpoints',
+    key: (w) => ({ id: w.webhookEndpoint }),
+    readers: ['owner'],
+    ownerInsert: {
+      row: (w) => ({
+        user_id: w.owner.id,
+        url: 'https://hooks.example.com/y',
+        events: ['message.created'],
+      }),
+      allowed: false,
+    },
+    strangerInsert: (w) => ({
+      user_id: w.owner.id,
+      url: 'https://evil.example.com/',
+      events: ['message.created'],
+    }),
+    update: { patch: { url: 'https://evil.example.com/' }, ownerMay: false },
+    ownerMayDelete: true,
+  },
+  {
+    // written by the triggers and the jobs worker; the owner reads the log
+    table: 'webhook_deliveries',
+    key: (w) => ({ id: w.webhookDelivery }),
+    readers: ['owner'],
+    ownerInsert: {
+      row: (w) => ({
+        endpoint_id: w.webhookEndpoint,
+        user_id: w.owner.id,
+        event_type: 'webhook.test',
+        payload: {},
+      }),
+      allowed: false,
+    },
+    strangerInsert: (w) => ({
+      endpoint_id: w.webhookEndpoint,
+      user_id: w.owner.id,
+      event_type: 'webhook.test',
+      payload: {},
+    }),
+    update: { patch: { status: 'delivered' }, ownerMay: false },
     ownerMayDelete: false,
   },
   {

@@ -1566,6 +1566,122 @@ export type Database = {
           },
         ];
       };
+      webhook_deliveries: {
+        Row: {
+          attempts: number;
+          created_at: string;
+          delivered_at: string | null;
+          endpoint_id: string;
+          event_type: string;
+          id: string;
+          last_attempt_at: string | null;
+          last_error: string | null;
+          payload: NonNullable<Json>;
+          response_status: number | null;
+          status: string;
+          user_id: string;
+        };
+        ComputedFields: never;
+        Insert: {
+          attempts?: number;
+          created_at?: string;
+          delivered_at?: string | null;
+          endpoint_id: string;
+          event_type: string;
+          id?: string;
+          last_attempt_at?: string | null;
+          last_error?: string | null;
+          payload: NonNullable<Json>;
+          response_status?: number | null;
+          status?: string;
+          user_id: string;
+        };
+        Update: {
+          attempts?: number;
+          created_at?: string;
+          delivered_at?: string | null;
+          endpoint_id?: string;
+          event_type?: string;
+          id?: string;
+          last_attempt_at?: string | null;
+          last_error?: string | null;
+          payload?: NonNullable<Json>;
+          response_status?: number | null;
+          status?: string;
+          user_id?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: 'webhook_deliveries_endpoint_id_fkey';
+            columns: ['endpoint_id'];
+            isOneToOne: false;
+            referencedRelation: 'webhook_endpoints';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'webhook_deliveries_user_id_fkey';
+            columns: ['user_id'];
+            isOneToOne: false;
+            referencedRelation: 'profiles';
+            referencedColumns: ['id'];
+          },
+        ];
+      };
+      webhook_endpoints: {
+        Row: {
+          block_id: string | null;
+          created_at: string;
+          description: string;
+          enabled: boolean;
+          events: string[];
+          id: string;
+          secret_hint: string;
+          updated_at: string;
+          url: string;
+          user_id: string;
+        };
+        ComputedFields: never;
+        Insert: {
+          block_id?: string | null;
+          created_at?: string;
+          description?: string;
+          enabled?: boolean;
+          events: string[];
+          id?: string;
+          secret_hint?: string;
+          updated_at?: string;
+          url: string;
+          user_id: string;
+        };
+        Update: {
+          block_id?: string | null;
+          created_at?: string;
+          description?: string;
+          enabled?: boolean;
+          events?: string[];
+          id?: string;
+          secret_hint?: string;
+          updated_at?: string;
+          url?: string;
+          user_id?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: 'webhook_endpoints_block_id_fkey';
+            columns: ['block_id'];
+            isOneToOne: false;
+            referencedRelation: 'blocks';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'webhook_endpoints_user_id_fkey';
+            columns: ['user_id'];
+            isOneToOne: false;
+            referencedRelation: 'profiles';
+            referencedColumns: ['id'];
+          },
+        ];
+      };
     };
     Views: {
       [_ in never]: never;
@@ -1638,6 +1754,7 @@ export type Database = {
           isSetofReturn: false;
         };
       };
+      create_test_webhook: { Args: { p_endpoint_id: string; p_user_id: string }; Returns: string };
       delay_notion_jobs: { Args: { p_until: string; p_user_id: string }; Returns: number };
       delete_message: { Args: { p_message_id: string }; Returns: Json };
       duplicate_block: {
@@ -1881,6 +1998,7 @@ export type Database = {
         Args: { p_charge_id: string; p_error: string; p_payment_id: string };
         Returns: undefined;
       };
+      record_webhook_attempts: { Args: { p_results: Json }; Returns: undefined };
       redeem_coupon: { Args: { p_code: string; p_user_id: string }; Returns: Json };
       remove_cafe24_connection: { Args: { p_user_id: string }; Returns: boolean };
       remove_notion_connection: { Args: { p_user_id: string }; Returns: Json };
@@ -1909,6 +2027,10 @@ export type Database = {
           >;
         };
         Returns: number;
+      };
+      rotate_webhook_secret: {
+        Args: { p_endpoint_id: string; p_secret: string; p_user_id: string };
+        Returns: Json;
       };
       save_block: {
         Args: { p_block_id: string; p_owner_id: string; p_payload: Json };
@@ -1948,6 +2070,10 @@ export type Database = {
           p_workspace_icon: string;
           p_workspace_name: string;
         };
+        Returns: Json;
+      };
+      save_webhook_endpoint: {
+        Args: { p_endpoint: Json; p_secret: string; p_user_id: string };
         Returns: Json;
       };
       set_message_resolved: { Args: { p_message_id: string; p_resolved: boolean }; Returns: Json };
@@ -1999,6 +2125,7 @@ export type Database = {
         Args: { p_block_id: string; p_reason: string; p_target_id: string };
         Returns: boolean;
       };
+      webhook_delivery_context: { Args: { p_delivery_ids: string[] }; Returns: Json };
     };
     Enums: {
       block_align: 'left' | 'center' | 'right';

@@ -9,6 +9,7 @@ import { listUnsubscribeHeaders, unsubscribeLinks } from './unsubscribe-token.ts
 import { planJobHandlers } from './plan-jobs.ts';
 import { notionHandler } from './notion-jobs.ts';
 import { cafe24JobHandlers } from './cafe24-jobs.ts';
+import { webhookJobHandlers } from './webhook-jobs.ts';
 import { letterDocument, letterFooter } from './letter/render.ts';
 import { letterTriggerHandler } from './letter/trigger-jobs.ts';
 import { renderQuotaNotice, type QuotaNoticeContext } from './quota-mail.ts';
@@ -219,4 +220,6 @@ export const handlers: Record<string, JobHandler> = {
   'quota.notice': quotaNotice,
   // Cafe24: sync (the loader's script tag), refresh (keep the refresh token alive)
   ...cafe24JobHandlers,
+  // outgoing webhooks: one signed POST per delivery, retried on a schedule (webhook-jobs.ts)
+  ...webhookJobHandlers,
 };

@@ -3,6 +3,7 @@
 import type { FakeContext, ProviderFake } from './fake.ts';
 import type { Log } from '../process.ts';
 import { createCafe24Fake, type Cafe24FakeOptions } from './cafe24/index.ts';
+import { createHooksFake } from './hooks/index.ts';
 import { createDnsFake } from './dns/index.ts';
 import { createNotionFake, type NotionFakeOptions } from './notion/index.ts';
 import { createPayPalFake, type PayPalFakeOptions } from './paypal/index.ts';
@@ -42,4 +43,5 @@ export const FAKES: Mount[] = [
   (ctx) => createPagesFake({ ...ctx, options: undefined }),
   (ctx) => createTurnstileFake({ ...ctx, options: undefined }),
   (ctx) => createCafe24Fake({ ...ctx, options: ctx.options.cafe24 }),
+  (ctx) => createHooksFake({ ...ctx, options: undefined }),
 ];

@@ -196,12 +196,29 @@ async function readCapped(res: Response, maxBytes: number): Promise<Uint8Array> 
   return body;
 }
 
-/** GETs `raw` under the policy; throws FetchRefused for anything the policy does not allow. */
+export interface GuardedInit {
+  accept?: string;
+  /** GET by default; a webhook POSTs (with `maxRedirects: 0` in its policy: a POST is not followed). */
+  method?: 'GET' | 'POST';
+  body?: string;
+  headers?: Record<string, string>;
+  userAgent?: string;
+  /**
+   * Answer any status with an empty body instead of refusing what is not a 200 of an accepted
+   * type (a webhook only needs the status; its receiver's body is not read).
+   */
+  statusOnly?: boolean;
+}
+
+/**
+ * Fetches `raw` under the policy (GET, or POST with `init`); throws FetchRefused for anything the
+ * policy does not allow.
+ */
 export async function guardedFetch(
   raw: string,
   policy: GuardPolicy,
   deps: GuardDeps,
-  init: { accept?: string } = {},
+  init: GuardedInit = {},
 ): Promise<Fetched> {
   let url: URL;
   try {
@@ -216,12 +233,14 @@ export async function guardedFetch(
       let res: Response;
       try {
         res = await deps.fetch(target(url, deps), {
-          method: 'GET',
+          method: init.method ?? 'GET',
+          body: init.body,
           redirect: 'manual',
           signal,
           headers: {
             accept: init.accept ?? '*/*',
-            'user-agent': 'ReactionBlocksLetters/1.0 (+page to letter)',
+            'user-agent': init.userAgent ?? 'ReactionBlocksLetters/1.0 (+page to letter)',
+            ...init.headers,
           },
         });
       } catch (err) {
@@ -246,6 +265,10 @@ export async function guardedFetch(
         }
         url = next;
         continue;
+      }
+      if (init.statusOnly) {
+        await res.body?.cancel();
+        return { url: url.href, status: res.status, contentType: '', body: new Uint8Array() };
       }
       if (res.status !== 200) {
         await res.body?.cancel();

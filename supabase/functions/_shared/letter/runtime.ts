@@ -7,7 +7,8 @@ import { env, optionalEnv } from '../env.ts';
 import type { GuardDeps } from './fetch-guard.ts';
 import type { LoadDeps } from './load.ts';
 
-async function resolveHost(host: string): Promise<string[]> {
+/** A host's A and AAAA addresses ([] when it has none), through DNS_NAMESERVER when set. */
+export async function resolveHost(host: string): Promise<string[]> {
   const out: string[] = [];
   for (const type of ['A', 'AAAA'] as const) {
     try {

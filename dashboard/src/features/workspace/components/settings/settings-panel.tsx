@@ -1,5 +1,5 @@
 // The left-hand settings accordion, titled by the block type's name: main settings,
-// Notification, Spam and abuse (paid), Integration (paid) and Open graph (paid).
+// Notification, Spam and abuse (paid), Integration (paid), Webhooks (paid) and Open graph (paid).
 import { useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { BLOCK_LIMITS } from '@reaction-blocks/contracts/schemas';
@@ -15,6 +15,7 @@ import { TextField } from './fields';
 import { IntegrationSection, type IntegrationApi } from './integration-section';
 import { MainSettings, type MainSettingsProps } from './main-settings';
 import { TrustSettings } from './trust-settings';
+import { WebhooksSection, type WebhooksApi } from './webhooks-section';
 
 /** Spec: the notification email shows its error after a 500 ms pause in typing. */
 const MAIL_ERROR_DELAY_MS = 500;
@@ -34,6 +35,8 @@ export interface SettingsPanelProps extends MainSettingsProps {
   onPrivateChange: <K extends PrivateKey>(key: K, value: PrivateDraft[K]) => void;
   /** The Integration section's calls (tests pass their own). */
   integrationApi?: IntegrationApi;
+  /** The Webhooks section's calls (tests pass their own). */
+  webhooksApi?: WebhooksApi;
 }
 
 export function SettingsPanel(props: SettingsPanelProps) {
@@ -42,6 +45,7 @@ export function SettingsPanel(props: SettingsPanelProps) {
   const { t } = useTranslation();
   const headingId = useId();
   const [integrationOpen, setIntegrationOpen] = useState(false);
+  const [webhooksOpen, setWebhooksOpen] = useState(false);
   const f = (key: string) => t(`workspace.fields.${key}`);
   const mailTo = privateSettings.mail_to ?? '';
   const settledMail = useSettled(mailTo, MAIL_ERROR_DELAY_MS);
@@ -85,6 +89,18 @@ export function SettingsPanel(props: SettingsPanelProps) {
           onPrivateChange={onPrivateChange}
           open={integrationOpen}
           api={props.integrationApi}
+        />
+      </AccordionSection>
+      <AccordionSection
+        title={t('workspace.settings.webhooks')}
+        badge={<PaidBadge />}
+        onToggle={setWebhooksOpen}
+      >
+        <WebhooksSection
+          blockId={blockId}
+          paid={paid}
+          open={webhooksOpen}
+          api={props.webhooksApi}
         />
       </AccordionSection>
       <AccordionSection title={t('workspace.settings.openGraph')} badge={<PaidBadge />}>

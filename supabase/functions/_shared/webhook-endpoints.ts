@@ -1,0 +1,39 @@
+// What the webhook functions share: the paid check, and whether an endpoint's address leads to
+// a public server (the SSRF guard's own check, before anything is ever sent there).
+import { BLOCK_MESSAGES } from '@reaction-blocks/contracts/schemas';
+import { WEBHOOK_MESSAGES } from '@reaction-blocks/contracts/webhooks';
+import { serviceClient } from './clients.ts';
+import { HttpError } from './http.ts';
+import { isPublicAddress } from './letter/fetch-guard.ts';
+import { resolveHost } from './letter/runtime.ts';
+
+export async function requirePaid(userId: string): Promise<void> {
+  const { data: profile } = await serviceClient()
+    .from('profiles')
+    .select('paid')
+    .eq('id', userId)
+    .maybeSingle();
+  if (!profile?.paid)
+    throw new HttpError(403, 'paid_plan_required', BLOCK_MESSAGES.paidPlanRequired);
+}
+
+/** Refuses an address whose host has no address, or one that is not public. */
+export async function requirePublicHost(url: string): Promise<void> {
+  const host = new URL(url).hostname.toLowerCase();
+  let addresses: string[] = [];
+  try {
+    addresses = await resolveHost(host);
+  } catch {
+    addresses = [];
+  }
+  if (addresses.length === 0 || addresses.some((a) => !isPublicAddress(a)))
+    throw new HttpError(400, 'invalid_input', WEBHOOK_MESSAGES.unreachable);
+}
+
+/** The database's refusals as the functions answer them. */
+export function endpointError(error: { code?: string; message: string }): never {
+  if (error.code === 'PT404') throw new HttpError(404, 'not_found', WEBHOOK_MESSAGES.notFound);
+  if (error.code === 'P0001' && error.message === WEBHOOK_MESSAGES.tooMany)
+    throw new HttpError(409, 'too_many', WEBHOOK_MESSAGES.tooMany);
+  throw new Error(error.message);
+}

@@ -1,0 +1,403 @@
+// Outgoing webhooks end to end (docs/webhooks.md): endpoints saved through the function, events
+// written with the visitor's comment, like or an unsubscribe, delivered by the jobs worker as signed
+// POSTs (Standard Webhooks, checked here with Node's crypto, independently of our code) to the
+// providers server's receiver, retried after a failure, logged; send test, rotation (two
+// signatures for a day); and what a hostile owner or a stranger tries: addresses that lead inside
+// (at save and, after a DNS change, at delivery), another owner's endpoint, secrets unreadable.
+import { createHmac, randomUUID } from 'node:crypto';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { backgroundEnv } from '../local/stack.ts';
+import {
+  anonClient,
+  callFunction,
+  newGuest,
+  newUser,
+  sql,
+  stack,
+  type TestUser,
+} from './support/clients.ts';
+import { eventually, providersUrl } from './support/providers.ts';
+
+const HOST = 'hooks.example-receiver.com';
+
+interface Received {
+  host: string;
+  path: string;
+  headers: Record<string, string>;
+  body: string;
+  answered: number;
+}
+
+async function received(path: string): Promise<Received[]> {
+  const res = await fetch(
+    `${providersUrl()}/hooks/_control/received?host=${HOST}&path=${encodeURIComponent(path)}`,
+  );
+  return (await res.json()) as Received[];
+}
+
+async function rule(path: string, body: Record<string, unknown>, host = HOST) {
+  const res = await fetch(`${providersUrl()}/hooks/_control/rules`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ host, path, ...body }),
+  });
+  expect(res.status).toBe(200);
+}
+
+async function runWorker() {
+  const res = await fetch(`${stack().apiUrl}/functions/v1/jobs-worker`, {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${backgroundEnv(stack().jwtSecret, '').JOBS_WORKER_SECRET}`,
+      'content-type': 'application/json',
+    },
+    body: '{}',
+  });
+  expect(res.status).toBe(200);
+}
+
+/** Standard Webhooks, from its specification: v1,base64(HMAC-SHA256(key, id.timestamp.body)). */
+function signedBy(secret: string, hook: Received): boolean {
+  const key = Buffer.from(secret.replace(/^whsec_/, ''), 'base64');
+  const expected = createHmac('sha256', key)
+    .update(`${hook.headers['webhook-id']}.${hook.headers['webhook-timestamp']}.${hook.body}`)
+    .digest('base64');
+  return hook.headers['webhook-signature']!.split(' ').includes(`v1,${expected}`);
+}
+
+const unique = () => `/t/${randomUUID().slice(0, 8)}`;
+
+let owner: TestUser;
+let guest: TestUser;
+let comment: string;
+let like: string;
+
+async function createBlock(user: TestUser, type: string): Promise<string> {
+  const { data, error } = await user.client.rpc('create_block', { p_block_type: type });
+  expect(error).toBeNull();
+  return (data as { id: string }).id;
+}
+
+async function saveEndpoint(user: TestUser, body: Record<string, unknown>) {
+  return callFunction(
+    'save-webhook-endpoint',
+    {
+      blockId: null,
+      events: ['response.created', 'message.created', 'unsubscribe.created'],
+      ...body,
+    },
+    user.accessToken,
+  );
+}
+
+async function endpoint(user: TestUser, body: Record<string, unknown>) {
+  const res = await saveEndpoint(user, body);
+  expect(res.status, JSON.stringify(res.json)).toBe(200);
+  return res.json.data as { endpoint: { id: string; secret_hint: string }; secret: string };
+}
+
+beforeAll(async () => {
+  owner = await newUser('hooks-owner');
+  await sql('update public.profiles set paid = true, block_limit = 20 where id = $1', [owner.id]);
+  guest = await newGuest();
+  comment = await createBlock(owner, 'comment');
+  like = await createBlock(owner, 'like');
+});
+
+describe('outgoing webhooks', () => {
+  it('signs a new comment and a like to the endpoints that want them, and logs the delivery', async () => {
+    const onComment = unique();
+    const everywhere = unique();
+    const mine = await endpoint(owner, {
+      blockId: comment,
+      url: `https://${HOST}${onComment}`,
+      events: ['message.created'],
+    });
+    expect(mine.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+    expect(mine.endpoint.secret_hint).toBe(mine.secret.slice(0, 12));
+    const all = await endpoint(owner, { url: `https://${HOST}${everywhere}` });
+
+    const { data: posted, error } = await guest.client.rpc('post_message', {
+      p_block_id: comment,
+      p_content: 'Great post!',
+      p_creator_name: 'Reader',
+    });
+    expect(error).toBeNull();
+    await guest.client.rpc('toggle_block_like', { p_block_id: like, p_liked: true });
+    await runWorker();
+
+    const [hook] = await eventually(async () => {
+      const got = await received(onComment);
+      return got.length > 0 && got;
+    });
+    expect(hook!.headers['content-type']).toBe('application/json');
+    expect(hook!.headers['webhook-id']).toMatch(/^[0-9a-f-]{36}$/);
+    expect(Math.abs(Number(hook!.headers['webhook-timestamp']) - Date.now() / 1000)).toBeLessThan(
+      300,
+    );
+    expect(signedBy(mine.secret, hook!)).toBe(true);
+    expect(signedBy(all.secret, hook!)).toBe(false);
+    const body = JSON.parse(hook!.body);
+    expect(body).toMatchObject({
+      type: 'message.created',
+      data: {
+        block: { id: comment, type: 'comment' },
+        message: {
+          id: (posted as { id: string }).id,
+          content: 'Great post!',
+          creator_name: 'Reader',
+        },
+      },
+    });
+    // the endpoint for every block got both events; the comment's endpoint not the like
+    const both = await eventually(async () => {
+      const got = await received(everywhere);
+      return got.length >= 2 && got;
+    });
+    expect(both.map((h) => JSON.parse(h.body).type).sort()).toEqual([
+      'message.created',
+      'response.created',
+    ]);
+    expect(both.every((h) => signedBy(all.secret, h))).toBe(true);
+    expect((await received(onComment)).length).toBe(1);
+
+    // the log, the owner's only
+    const { data: log } = await owner.client
+      .from('webhook_deliveries')
+      .select('id, event_type, status, response_status, attempts')
+      .eq('endpoint_id', mine.endpoint.id);
+    expect(log).toEqual([
+      {
+        id: hook!.headers['webhook-id'],
+        event_type: 'message.created',
+        status: 'delivered',
+        response_status: 200,
+        attempts: 1,
+      },
+    ]);
+    const stranger = await newUser('hooks-stranger');
+    for (const client of [stranger.client, anonClient(), guest.client]) {
+      expect((await client.from('webhook_deliveries').select('id')).data ?? []).toEqual([]);
+      expect((await client.from('webhook_endpoints').select('id')).data ?? []).toEqual([]);
+    }
+    // the secret is nowhere a client role can read
+    const { data: rows } = await owner.client.from('webhook_endpoints').select('*');
+    expect(JSON.stringify(rows)).not.toContain(mine.secret);
+    const direct = await owner.client
+      .schema('private' as never)
+      .from('webhook_secrets')
+      .select('*');
+    expect(direct.data ?? []).toEqual([]);
+    await sql('delete from public.webhook_endpoints where user_id = $1', [owner.id]);
+  });
+
+  it('retries a failing receiver on the schedule and an unsubscribe is an event too', async () => {
+    const path = unique();
+    const ep = await endpoint(owner, {
+      url: `https://${HOST}${path}`,
+      events: ['unsubscribe.created'],
+    });
+    await rule(path, { status: 503, times: 1, secret: ep.secret });
+    await sql(
+      "insert into public.unsubscribes (user_id, block_id, email) values ($1, $2, 'gone@example.com')",
+      [owner.id, comment],
+    );
+    await runWorker();
+    const [job] = await eventually(async () => {
+      const rows = await sql<{ status: string; run_at: Date; last_error: string | null }>(
+        `select j.status, j.run_at, j.last_error from private.jobs j
+         join public.webhook_deliveries d on d.id = (j.payload ->> 'delivery_id')::uuid
+         where d.endpoint_id = $1`,
+        [ep.endpoint.id],
+      );
+      return rows[0]?.status === 'queued' && rows[0].last_error ? rows : undefined;
+    });
+    expect(job!.last_error).toContain('answered 503');
+    const [first] = await sql<{ status: string; response_status: number; attempts: number }>(
+      'select status, response_status, attempts from public.webhook_deliveries where endpoint_id = $1',
+      [ep.endpoint.id],
+    );
+    expect(first).toEqual({ status: 'pending', response_status: 503, attempts: 1 });
+    // the second try (due in 5 s; made due now)
+    await sql(
+      `update private.jobs set run_at = now() where kind = 'webhook' and status = 'queued'
+         and payload ->> 'delivery_id' in (select id::text from public.webhook_deliveries where endpoint_id = $1)`,
+      [ep.endpoint.id],
+    );
+    await runWorker();
+    const hooks = await eventually(async () => {
+      const got = await received(path);
+      return got.length === 2 && got;
+    });
+    // the same event both times: one id, the receiver deduplicates by it
+    expect(hooks[0]!.headers['webhook-id']).toBe(hooks[1]!.headers['webhook-id']);
+    expect(hooks.map((h) => h.answered)).toEqual([200, 503]);
+    expect(JSON.parse(hooks[0]!.body)).toMatchObject({
+      type: 'unsubscribe.created',
+      data: { unsubscribe: { email: 'gone@example.com' } },
+    });
+    const [after] = await sql<{ status: string; attempts: number }>(
+      'select status, attempts from public.webhook_deliveries where endpoint_id = $1',
+      [ep.endpoint.id],
+    );
+    expect(after).toEqual({ status: 'delivered', attempts: 2 });
+  });
+
+  it('sends a test on demand, and signs with both secrets for a day after a rotation', async () => {
+    const path = unique();
+    const ep = await endpoint(owner, { blockId: like, url: `https://${HOST}${path}` });
+    const test = await callFunction(
+      'send-test-webhook',
+      { endpointId: ep.endpoint.id },
+      owner.accessToken,
+    );
+    expect(test.json.data).toMatchObject({ ok: true, status: 200, error: null });
+    const [hook] = await received(path);
+    expect(JSON.parse(hook!.body).type).toBe('webhook.test');
+    expect(signedBy(ep.secret, hook!)).toBe(true);
+
+    const rotated = await callFunction(
+      'rotate-webhook-secret',
+      { endpointId: ep.endpoint.id },
+      owner.accessToken,
+    );
+    const fresh = (rotated.json.data as { secret: string }).secret;
+    expect(fresh).not.toBe(ep.secret);
+    await callFunction('send-test-webhook', { endpointId: ep.endpoint.id }, owner.accessToken);
+    const [latest] = await received(path);
+    expect(latest!.headers['webhook-signature']!.split(' ')).toHaveLength(2);
+    expect(signedBy(fresh, latest!)).toBe(true);
+    expect(signedBy(ep.secret, latest!)).toBe(true);
+
+    // a failing receiver: the test says what it answered
+    await rule(path, { status: 500, times: 1 });
+    const failing = await callFunction(
+      'send-test-webhook',
+      { endpointId: ep.endpoint.id },
+      owner.accessToken,
+    );
+    expect(failing.json.data).toMatchObject({ ok: false, status: 500 });
+  });
+
+  it('refuses addresses that lead inside, at save and at delivery after a DNS change', async () => {
+    for (const url of [
+      'http://hooks.example-receiver.com/x',
+      'https://127.0.0.1/x',
+      'https://localhost/x',
+      'https://hooks.example-receiver.com:8443/x',
+      'https://user:pass@hooks.example-receiver.com/x',
+    ]) {
+      const res = await saveEndpoint(owner, { url });
+      expect([res.status, res.json.error?.code], url).toEqual([400, 'invalid_input']);
+    }
+    for (const host of ['inside', 'private', 'metadata', 'nowhere']) {
+      const res = await saveEndpoint(owner, { url: `https://${host}.example-receiver.com/x` });
+      expect([res.status, res.json.error?.message], host).toEqual([
+        400,
+        'This address does not lead to a public server',
+      ]);
+    }
+    // a host that led outside when saved and leads inside when delivered (DNS rebinding)
+    const name = `rebind-${randomUUID().slice(0, 6)}.example-receiver.com`;
+    const dns = (method: string, value: string) =>
+      fetch(`${providersUrl()}/dns/records${method === 'DELETE' ? `?name=${name}&type=A` : ''}`, {
+        method,
+        headers: { 'content-type': 'application/json' },
+        body: method === 'POST' ? JSON.stringify({ name, type: 'A', value }) : undefined,
+      });
+    expect((await dns('POST', '93.184.216.34')).status).toBe(201);
+    const ep = await endpoint(owner, {
+      blockId: like,
+      url: `https://${name}/x`,
+      events: ['response.created'],
+    });
+    await dns('DELETE', '');
+    expect((await dns('POST', '127.0.0.1')).status).toBe(201);
+    const test = await callFunction(
+      'send-test-webhook',
+      { endpointId: ep.endpoint.id },
+      owner.accessToken,
+    );
+    expect(test.json.data).toMatchObject({ ok: false, status: null });
+    expect((test.json.data as { error: string }).error).toMatch(/^address: .*127\.0\.0\.1/);
+    const got = await fetch(`${providersUrl()}/hooks/_control/received?host=${name}`);
+    expect(await got.json()).toEqual([]);
+    await dns('DELETE', '');
+  });
+
+  it('keeps each owner to their own endpoints, a paid plan and ten endpoints', async () => {
+    const path = unique();
+    const ep = await endpoint(owner, { url: `https://${HOST}${path}` });
+    const other = await newUser('hooks-other');
+    await sql('update public.profiles set paid = true where id = $1', [other.id]);
+    for (const name of ['send-test-webhook', 'rotate-webhook-secret']) {
+      const res = await callFunction(name, { endpointId: ep.endpoint.id }, other.accessToken);
+      expect([res.status, res.json.error?.code], name).toEqual([404, 'not_found']);
+    }
+    const hijack = await saveEndpoint(other, {
+      id: ep.endpoint.id,
+      url: 'https://other.example-receiver.com/x',
+    });
+    expect(hijack.status).toBe(404);
+    const onTheirBlock = await saveEndpoint(other, { blockId: comment, url: `https://${HOST}/x` });
+    expect(onTheirBlock.status).toBe(404);
+    const deleted = await other.client
+      .from('webhook_endpoints')
+      .delete()
+      .eq('id', ep.endpoint.id)
+      .select('id');
+    expect(deleted.data ?? []).toEqual([]);
+    // another owner's visitors' events never reach this endpoint
+    const theirs = await createBlock(other, 'comment');
+    await guest.client.rpc('post_message', {
+      p_block_id: theirs,
+      p_content: 'hi',
+      p_creator_name: 'R',
+    });
+    await runWorker();
+    expect(await received(path)).toEqual([]);
+
+    const free = await newUser('hooks-free');
+    const unpaid = await saveEndpoint(free, { url: `https://${HOST}/free` });
+    expect([unpaid.status, unpaid.json.error?.code]).toEqual([403, 'paid_plan_required']);
+
+    // a plan that ended: events are logged and not sent
+    await sql('update public.profiles set paid = false where id = $1', [owner.id]);
+    try {
+      await guest.client.rpc('post_message', {
+        p_block_id: comment,
+        p_content: 'while unpaid',
+        p_creator_name: 'R',
+      });
+      await runWorker();
+      await eventually(async () => {
+        const [job] = await sql<{ status: string; result: { skipped?: string } | null }>(
+          `select j.status, j.result from private.jobs j join public.webhook_deliveries d
+             on d.id = (j.payload ->> 'delivery_id')::uuid where d.endpoint_id = $1`,
+          [ep.endpoint.id],
+        );
+        return job?.status === 'done' && job.result?.skipped === 'no paid plan';
+      });
+      expect(await received(path)).toEqual([]);
+    } finally {
+      await sql('update public.profiles set paid = true where id = $1', [owner.id]);
+    }
+
+    for (
+      let i = (await sql('select 1 from public.webhook_endpoints where user_id = $1', [owner.id]))
+        .length;
+      i < 10;
+      i++
+    )
+      await endpoint(owner, { url: `https://${HOST}/many/${i}` });
+    const eleventh = await saveEndpoint(owner, { url: `https://${HOST}/many/11` });
+    expect([eleventh.status, eleventh.json.error?.code]).toEqual([409, 'too_many']);
+    // the owner deletes their own (RLS)
+    const mine = await owner.client
+      .from('webhook_endpoints')
+      .delete()
+      .eq('id', ep.endpoint.id)
+      .select('id');
+    expect(mine.data).toEqual([{ id: ep.endpoint.id }]);
+  });
+});
