@@ -121,7 +121,7 @@ export function MemberRowView({
 
   return (
     <tr data-testid="audience-row">
-      <td>
+      <td data-label={t('audience.columns.name')}>
         {edit ? (
           <input
             className="cell-input"
@@ -142,7 +142,7 @@ export function MemberRowView({
           </span>
         )}
       </td>
-      <td>
+      <td data-label={t('audience.columns.email')}>
         {edit ? (
           <input
             className="cell-input"
@@ -159,7 +159,7 @@ export function MemberRowView({
           </span>
         )}
       </td>
-      <td>
+      <td data-label={t('audience.columns.group')}>
         {edit ? (
           <select
             className="cell-input"
@@ -178,9 +178,13 @@ export function MemberRowView({
           (member.group_name ?? '')
         )}
       </td>
-      <td className="member-date">{shortDate(member.created_at)}</td>
-      <td className="member-date">{shortDate(member.last_updated)}</td>
-      <td>
+      <td data-label={t('audience.columns.created')} className="member-date">
+        {shortDate(member.created_at)}
+      </td>
+      <td data-label={t('audience.columns.updated')} className="member-date">
+        {shortDate(member.last_updated)}
+      </td>
+      <td data-label={t('audience.columns.events')}>
         <div className="member-events">
           {recent.map((e, i) => (
             <EventChip key={i} event={e} />
@@ -193,7 +197,7 @@ export function MemberRowView({
           ) : null}
         </div>
       </td>
-      <td>
+      <td data-label={t('audience.columns.state')}>
         {edit ? (
           <select
             className="cell-input"
@@ -213,7 +217,7 @@ export function MemberRowView({
           t('audience.active')
         )}
       </td>
-      <td className="member-actions">
+      <td data-label={t('audience.columns.actions')} className="member-actions">
         {edit ? (
           <button
             type="button"
