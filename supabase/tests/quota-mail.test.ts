@@ -1,6 +1,6 @@
 // The owner's monthly quota mails (functions/_shared/quota-mail.ts) as a unit: both levels in
 // both languages, every value escaped. The mail end to end (trigger, job, worker, SES fake,
-// mailbox) is in hostile-visitor.test.ts ("burning the monthly response quota").
+// mailbox) is in abuse-limits.test.ts ("burning the monthly response quota").
 import { describe, expect, it } from 'vitest';
 import { renderQuotaNotice, type QuotaNoticeContext } from '../functions/_shared/quota-mail.ts';
 

@@ -1,0 +1,812 @@
+// Abuse of the shared budgets, through the official supabase-js client as a visitor calls the API:
+// rate limits on every write path, sign-up storms and spoofed addresses, the monthly response
+// quota, avatar and home URLs, and what readers see of a block. Each refusal is checked with the
+// block's state read back with SQL (support/hostile.ts).
+import { createClient } from '@supabase/supabase-js';
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { anonClient, newGuest, newUser, sql, stack, type TestUser } from './support/clients.ts';
+import { eventually, waitForMail } from './support/providers.ts';
+import {
+  ownerWith,
+  saveSettings,
+  abQuestion,
+  formWithQuestions,
+  post,
+  stateOf,
+  refused,
+  count,
+  TOO_FAST,
+  QUOTA_REACHED,
+  tryPost,
+  overrideLimits,
+} from './support/hostile.ts';
+
+describe('abuse: rate limits on every write path', () => {
+  it('a comment flood from one visitor stops at the burst with 429 and a clear message', async () => {
+    const { blocks } = await ownerWith('comment');
+    const flooder = await newGuest();
+    // the default burst of comments (8) goes through, one after the other
+    for (let i = 0; i < 8; i++) expect((await tryPost(flooder, blocks.comment)).error).toBeNull();
+    const res = await refused(
+      blocks.comment,
+      () => tryPost(flooder, blocks.comment),
+      TOO_FAST.message,
+      429,
+    );
+    expect(res.error).toMatchObject({ code: 'PT429', details: 'rate_limit' });
+    // replies count against the same bucket
+    const [parent] = await sql<{ id: string }>(
+      'select id from public.messages where block_id = $1 limit 1',
+      [blocks.comment],
+    );
+    await refused(
+      blocks.comment,
+      () => tryPost(flooder, blocks.comment, { p_parent_id: parent!.id }),
+      TOO_FAST.message,
+      429,
+    );
+    // another visitor is not held back by the flooder
+    expect((await tryPost(await newGuest(), blocks.comment)).error).toBeNull();
+  });
+
+  it('every 429 carries Retry-After and says in its body what it refuses and for how long', async () => {
+    const { owner, blocks } = await ownerWith('comment', 'form');
+    const q = await formWithQuestions(blocks.form);
+    // five responses a month: the visitor's five submits below fill it
+    await sql('update public.profiles set response_monthly_limit = 5 where id = $1', [owner.id]);
+    const visitor = await newGuest();
+    /** The refusal as a browser or a proxy sees it: the status, Retry-After and the body. */
+    const raw = async (fn: string, body: Record<string, unknown>, as: TestUser = visitor) => {
+      const res = await fetch(`${stack().apiUrl}/rest/v1/rpc/${fn}`, {
+        method: 'POST',
+        headers: {
+          apikey: stack().anonKey,
+          Authorization: `Bearer ${as.accessToken}`,
+          'Content-Type': 'application/json',
+        },
+        body: JSON.stringify(body),
+      });
+      const json = (await res.json()) as {
+        code: string;
+        message: string;
+        details: string;
+        hint: string;
+      };
+      return { status: res.status, retryAfter: res.headers.get('retry-after'), json };
+    };
+    for (let i = 0; i < 8; i++) expect((await tryPost(visitor, blocks.comment)).error).toBeNull();
+    const comment = await raw('post_message', {
+      p_block_id: blocks.comment,
+      p_content: 'one more',
+    });
+    expect(comment.status).toBe(429);
+    expect(comment.json).toMatchObject({ code: 'PT429', details: 'rate_limit' });
+    expect(comment.json.message).toMatch(TOO_FAST.message);
+    const hint = JSON.parse(comment.json.hint) as {
+      retry_after: number;
+      action: string;
+      scope: string;
+    };
+    expect(hint).toMatchObject({ action: 'message', scope: 'visitor' });
+    // one token every ten seconds (6 a minute): the wait is at most that, said in whole seconds
+    expect(hint.retry_after).toBeGreaterThanOrEqual(1);
+    expect(hint.retry_after).toBeLessThanOrEqual(10);
+    expect(comment.retryAfter).toBe(String(hint.retry_after));
+    expect(comment.json.message).toContain(`in ${hint.retry_after} second`);
+
+    // a form: five submits, then the next one in about twenty minutes, not "a few seconds"
+    const submit = () =>
+      raw('submit_response', { p_block_id: blocks.form, p_answers: { [q.short.id]: 'again' } });
+    for (let i = 0; i < 5; i++) expect((await submit()).status).toBe(200);
+    const form = await submit();
+    expect(form.status).toBe(429);
+    expect(form.json.message).toMatch(TOO_FAST.submit);
+    const formHint = JSON.parse(form.json.hint) as { retry_after: number; action: string };
+    expect(formHint.action).toBe('submit');
+    expect(formHint.retry_after).toBeGreaterThan(19 * 60);
+    expect(formHint.retry_after).toBeLessThanOrEqual(20 * 60);
+    expect(Number(form.retryAfter)).toBe(formHint.retry_after);
+    expect(form.json.message).toContain('in 20 minutes');
+
+    // the monthly quota: until the first of next month (UTC), said in days or hours
+    const quota = await raw(
+      'submit_response',
+      { p_block_id: blocks.form, p_answers: { [q.short.id]: 'x' } },
+      await newGuest(),
+    );
+    expect(quota.status).toBe(429);
+    expect(quota.json).toMatchObject({ code: 'PT429', details: 'quota' });
+    expect(quota.json.message).toMatch(QUOTA_REACHED);
+    const [untilNextMonth] = await sql<{ seconds: number }>(
+      `select extract(epoch from date_trunc('month', now() at time zone 'UTC') + interval '1 month'
+                                - now() at time zone 'UTC')::float8 as seconds`,
+    );
+    const quotaHint = JSON.parse(quota.json.hint) as { retry_after: number; scope: string };
+    expect(quotaHint.scope).toBe('owner');
+    expect(Math.abs(quotaHint.retry_after - untilNextMonth!.seconds)).toBeLessThan(60);
+    expect(quota.retryAfter).toBe(String(quotaHint.retry_after));
+  });
+
+  it('162 comments a second from one visitor: eight are stored, the rest refused with 429', async () => {
+    const { blocks } = await ownerWith('comment');
+    const flooder = await newGuest();
+    const results = await Promise.all(
+      Array.from({ length: 162 }, () => tryPost(flooder, blocks.comment)),
+    );
+    const stored = results.filter((r) => r.error === null);
+    expect(stored).toHaveLength(8);
+    for (const r of results.filter((r) => r.error)) {
+      expect(r.status).toBe(429);
+      expect(r.error?.message).toMatch(TOO_FAST.message);
+    }
+    expect(await count('select 1 from public.messages where block_id = $1', [blocks.comment])).toBe(
+      8,
+    );
+    expect(await stateOf(blocks.comment)).toMatchObject({ response_count: 8 });
+  });
+
+  it('edits, message likes, block likes, button clicks and reports each have their limit', async () => {
+    const { blocks } = await ownerWith('comment', 'like', 'button');
+    // the default bursts, with (almost) no refill while the test runs: on a busy machine the
+    // 30 likes take long enough for a token to come back at the default 60 a minute
+    const slow = { visitor_per_minute: 0.001 };
+    await overrideLimits(blocks.comment, { edit: slow, like: slow, report: slow });
+    await overrideLimits(blocks.like, { like: slow });
+    await overrideLimits(blocks.button, { click: slow });
+    const visitor = await newGuest();
+    const author = await newGuest();
+    // edits: 10 at once
+    const mine = await post(visitor, blocks.comment);
+    for (let i = 0; i < 10; i++) {
+      const { error } = await visitor.client.rpc('edit_message', {
+        p_message_id: mine,
+        p_content: `edit ${i}`,
+      });
+      expect(error).toBeNull();
+    }
+    await refused(
+      blocks.comment,
+      () => visitor.client.rpc('edit_message', { p_message_id: mine, p_content: 'one more' }),
+      TOO_FAST.edit,
+      429,
+    );
+    // message likes: 30 toggles at once
+    const theirs = await post(author, blocks.comment);
+    for (let i = 0; i < 30; i++) {
+      const { error } = await visitor.client.rpc('toggle_message_like', { p_message_id: theirs });
+      expect(error).toBeNull();
+    }
+    await refused(
+      blocks.comment,
+      () => visitor.client.rpc('toggle_message_like', { p_message_id: theirs }),
+      TOO_FAST.like,
+      429,
+    );
+    // block likes: 30 toggles
+    for (let i = 0; i < 30; i++) {
+      const { error } = await visitor.client.rpc('toggle_block_like', { p_block_id: blocks.like });
+      expect(error).toBeNull();
+    }
+    await refused(
+      blocks.like,
+      () => visitor.client.rpc('toggle_block_like', { p_block_id: blocks.like }),
+      TOO_FAST.like,
+      429,
+    );
+    // button clicks: 20
+    for (let i = 0; i < 20; i++) {
+      const { error } = await visitor.client.rpc('record_button_click', {
+        p_block_id: blocks.button,
+      });
+      expect(error).toBeNull();
+    }
+    await refused(
+      blocks.button,
+      () => visitor.client.rpc('record_button_click', { p_block_id: blocks.button }),
+      TOO_FAST.click,
+      429,
+    );
+    // reports: ten different messages, then the eleventh is refused
+    const reporter = await newGuest();
+    const targets: string[] = [];
+    for (let i = 0; i < 11; i++) targets.push(await post(await newGuest(), blocks.comment));
+    for (const id of targets.slice(0, 10)) {
+      expect((await reporter.client.rpc('report_message', { p_message_id: id })).error).toBeNull();
+    }
+    await refused(
+      blocks.comment,
+      () => reporter.client.rpc('report_message', { p_message_id: targets[10] }),
+      TOO_FAST.report,
+      429,
+    );
+  });
+
+  it("many fresh identities of one address flooding one block get the address's share, held, then the captcha", async () => {
+    const { blocks } = await ownerWith('comment', 'ab');
+    // a small block bucket (the operator's per-block override): 8, of which one address may
+    // take a quarter (every test client is the loopback; storm.test.ts has many addresses)
+    await overrideLimits(blocks.comment, { message: { block_burst: 8, block_per_minute: 0.001 } });
+    const crowd = await Promise.all(Array.from({ length: 24 }, () => newGuest()));
+    const results = [];
+    for (const visitor of crowd) results.push(await tryPost(visitor, blocks.comment));
+    expect(results.slice(0, 2).map((r) => r.error)).toEqual([null, null]);
+    for (const r of results.slice(2)) {
+      expect(r.status).toBe(429);
+      expect(r.error?.message).toMatch(TOO_FAST.block);
+      expect(r.error?.details).toBe('captcha');
+      expect(JSON.parse((r.error as { hint?: string }).hint ?? '{}')).toMatchObject({
+        action: 'message',
+        scope: 'address',
+      });
+    }
+    // the two stored are the burst: held for the owner, shown to nobody else
+    expect(
+      await count('select 1 from public.messages where block_id = $1 and status = $2', [
+        blocks.comment,
+        'held',
+      ]),
+    ).toBe(2);
+    // votes: one per visitor anyway, and the block's bucket stops a crowd of fresh voters
+    await overrideLimits(blocks.ab, { vote: { block_burst: 4, block_per_minute: 0.001 } });
+    const ab = await abQuestion(blocks.ab);
+    const votes = [];
+    for (const visitor of crowd.slice(0, 12)) {
+      votes.push(
+        await visitor.client.rpc('submit_response', {
+          p_block_id: blocks.ab,
+          p_answers: { [ab.id]: ab.options[0] },
+        }),
+      );
+    }
+    const counted = votes.filter((r) => r.error === null).length;
+    expect(counted).toBeLessThanOrEqual(4);
+    expect(votes.filter((r) => r.status === 429)).toHaveLength(12 - counted);
+    expect(await stateOf(blocks.ab)).toMatchObject({ response_count: counted });
+  });
+
+  it('the bucket refills: a refused visitor may write again a moment later', async () => {
+    const { blocks } = await ownerWith('comment');
+    await overrideLimits(blocks.comment, {
+      message: { visitor_burst: 1, visitor_per_minute: 30 },
+    });
+    const visitor = await newGuest();
+    expect((await tryPost(visitor, blocks.comment)).error).toBeNull();
+    await refused(blocks.comment, () => tryPost(visitor, blocks.comment), TOO_FAST.message, 429);
+    // one token every two seconds
+    await eventually(async () => (await tryPost(visitor, blocks.comment)).error === null, 15_000);
+  });
+
+  it('the owner is never limited on their own block', async () => {
+    const { owner, blocks } = await ownerWith('comment');
+    const results = await Promise.all(
+      Array.from({ length: 20 }, () => tryPost(owner, blocks.comment)),
+    );
+    expect(results.map((r) => r.error)).toEqual(Array(20).fill(null));
+  });
+
+  it('the purge of full buckets never waits for a visitor whose write holds one', async () => {
+    const { blocks } = await ownerWith('comment');
+    const visitor = await newGuest();
+    expect((await tryPost(visitor, blocks.comment)).error).toBeNull();
+    // make every bucket of the block look full (purgeable), then hold the visitor's in a write
+    await sql(
+      "update private.rate_limits set full_at = now() - interval '1 hour' where block_id = $1",
+      [blocks.comment],
+    );
+    const pg = await import('pg');
+    const holder = new pg.default.Client({ connectionString: stack().dbUrl });
+    await holder.connect();
+    try {
+      await holder.query('begin');
+      await holder.query(
+        'select 1 from private.rate_limits where block_id = $1 and subject = $2 for update',
+        [blocks.comment, visitor.id],
+      );
+      // with a lock timeout, a purge that waited would fail instead of returning
+      await sql("set lock_timeout = '2s'; select private.purge_trust()");
+      const left = await sql<{ subject: string }>(
+        'select subject from private.rate_limits where block_id = $1',
+        [blocks.comment],
+      );
+      expect(left.map((r) => r.subject)).toEqual([visitor.id]);
+    } finally {
+      await holder.query('rollback');
+      await holder.end();
+    }
+    await sql('select private.purge_trust()');
+    expect(
+      await count('select 1 from private.rate_limits where block_id = $1', [blocks.comment]),
+    ).toBe(0);
+  });
+
+  it('the limits are in the database: a visitor cannot raise them or read the buckets', async () => {
+    const { blocks } = await ownerWith('comment');
+    const visitor = await newGuest();
+    await refused(
+      blocks.comment,
+      () =>
+        visitor.client
+          .from('blocks')
+          .update({ rate_limits: { message: { visitor_burst: 1_000_000 } } })
+          .eq('id', blocks.comment),
+      /permission denied/,
+    );
+    const { error } = await visitor.client
+      .schema('private' as never)
+      .from('rate_limits')
+      .select('*');
+    expect(error).not.toBeNull();
+  });
+});
+
+describe('abuse: anonymous sign-up storm', () => {
+  /**
+   * The local auth server with Supabase Auth's default limit (30 anonymous sign-ins per address
+   * and hour), behind a small gateway of this test's own: the shared test stack raises the limit
+   * for the other tests, this test keeps the default for itself.
+   */
+  async function authWithDefaultLimit(trustedProxies: string[] = []) {
+    const { createAuthServer } = await import('../local/auth/server.ts');
+    const { serveAuth } = await import('./support/auth-server.ts');
+    const auth = createAuthServer({
+      databaseUrl: stack().dbUrl,
+      jwtSecret: stack().jwtSecret,
+      externalUrl: 'http://127.0.0.1/auth/v1',
+      siteUrl: 'http://127.0.0.1',
+      anonKey: stack().anonKey,
+      serviceRoleKey: stack().serviceRoleKey,
+      trustedProxies,
+    });
+    const served = await serveAuth(auth);
+    return { url: served.url, close: served.close };
+  }
+
+  /** Anonymous users this test made (each sign-in carries its marker: other files sign in too). */
+  const anonymousUsers = async (marker: string) =>
+    (
+      await sql<{ n: number }>(
+        `select count(*)::int as n from auth.users
+         where is_anonymous and raw_user_meta_data ->> 'probe' = $1`,
+        [marker],
+      )
+    )[0]!.n;
+
+  it('30 anonymous sign-ins an hour per address; the 31st is refused with 429 and creates no user', async () => {
+    const server = await authWithDefaultLimit();
+    const marker = randomUUID();
+    try {
+      const signIn = (headers: Record<string, string> = {}) =>
+        createClient(server.url, stack().anonKey, {
+          auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
+          global: { headers },
+        }).auth.signInAnonymously({ options: { data: { probe: marker } } });
+      for (let i = 0; i < 30; i++) expect((await signIn()).error).toBeNull();
+      expect(await anonymousUsers(marker)).toBe(30);
+      // a script that claims other addresses in X-Forwarded-For is not believed: the server's
+      // peer is the client itself, no trusted proxy in between
+      for (const forwarded of ['203.0.113.9', '198.51.100.1, 203.0.113.10']) {
+        const { data, error } = await signIn({ 'x-forwarded-for': forwarded });
+        expect(data.session).toBeNull();
+        expect(error?.status).toBe(429);
+        expect(error?.code).toBe('over_request_rate_limit');
+        expect(error?.message).toBe('Request rate limit reached');
+      }
+      expect(await anonymousUsers(marker)).toBe(30);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('behind a trusted proxy, each client address (its X-Forwarded-For entry) has its own budget', async () => {
+    // the test process is the proxy here: it adds the client's address as a proxy would
+    const server = await authWithDefaultLimit(['127.0.0.1']);
+    try {
+      const signInFrom = (forwarded: string) =>
+        createClient(server.url, stack().anonKey, {
+          auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
+          global: { headers: { 'x-forwarded-for': forwarded } },
+        }).auth.signInAnonymously();
+      for (let i = 0; i < 30; i++) expect((await signInFrom('203.0.113.7')).error).toBeNull();
+      expect((await signInFrom('203.0.113.7')).error?.status).toBe(429);
+      // what the client wrote before the proxy's entry changes nothing: the last untrusted
+      // address is the client's
+      expect((await signInFrom('192.0.2.55, 203.0.113.7')).error?.status).toBe(429);
+      // another client behind the same proxy is not affected
+      expect((await signInFrom('203.0.113.8')).error).toBeNull();
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('abuse: spoofed X-Forwarded-For through the gateway (issue 17)', () => {
+  /**
+   * The stack's own path, with Supabase Auth's default limits: the gateway (in this process) in
+   * front of a services port with an auth server of this test's own, trusting the gateway and
+   * `trustedProxies` as the stack does with AUTH_TRUSTED_PROXIES.
+   */
+  async function gatewayWithDefaultLimits(trustedProxies: string[] = []) {
+    const { createAuthServer } = await import('../local/auth/server.ts');
+    const { startServices } = await import('../local/services.ts');
+    const { startGateway } = await import('../local/gateway.ts');
+    const { freePorts } = await import('../local/config.ts');
+    const { closeServer } = await import('../local/http.ts');
+    const ports = await freePorts();
+    const auth = createAuthServer({
+      databaseUrl: stack().dbUrl,
+      jwtSecret: stack().jwtSecret,
+      externalUrl: `http://127.0.0.1:${ports.api}/auth/v1`,
+      siteUrl: 'http://127.0.0.1',
+      anonKey: stack().anonKey,
+      serviceRoleKey: stack().serviceRoleKey,
+      gatewayAddresses: ['127.0.0.1', '::1'],
+      trustedProxies,
+    });
+    const services = await startServices({ port: ports.services, auth });
+    const gateway = await startGateway({
+      port: ports.api,
+      anonKey: stack().anonKey,
+      serviceRoleKey: stack().serviceRoleKey,
+      jwtSecret: stack().jwtSecret,
+      postgrestPort: ports.postgrest,
+      functionsPort: ports.functions,
+      servicesPort: ports.services,
+      realtime: false,
+      storage: false,
+    });
+    return {
+      url: `http://127.0.0.1:${ports.api}`,
+      close: async () => {
+        await closeServer(gateway);
+        await closeServer(services);
+        await auth.close();
+      },
+    };
+  }
+
+  const signInVia = (url: string, forwarded: string, marker: string) =>
+    createClient(url, stack().anonKey, {
+      auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
+      global: { headers: { 'x-forwarded-for': forwarded } },
+    }).auth.signInAnonymously({ options: { data: { probe: marker } } });
+
+  const madeBy = async (marker: string) =>
+    (
+      await sql<{ n: number }>(
+        `select count(*)::int as n from auth.users where raw_user_meta_data ->> 'probe' = $1`,
+        [marker],
+      )
+    )[0]!.n;
+
+  it('40 sign-ins, each claiming another address: the gateway adds the real one, 30 pass, 10 get 429', async () => {
+    const gateway = await gatewayWithDefaultLimits(['10.0.0.5']);
+    const marker = randomUUID();
+    try {
+      const results = [];
+      for (let i = 0; i < 40; i++) {
+        // a fresh address each time, some posing as the trusted proxy's hop
+        const spoof = i % 2 ? `203.0.113.${i}` : `198.51.100.${i}, 10.0.0.5`;
+        results.push(await signInVia(gateway.url, spoof, marker));
+      }
+      expect(results.filter((r) => r.error === null)).toHaveLength(30);
+      for (const refused of results.slice(30)) {
+        expect(refused.error?.status).toBe(429);
+        expect(refused.error?.code).toBe('over_request_rate_limit');
+      }
+      expect(await madeBy(marker)).toBe(30);
+    } finally {
+      await gateway.close();
+    }
+  });
+
+  it('behind a proxy the operator trusts, the address that proxy adds counts, whatever the client wrote', async () => {
+    // the test process plays the trusted proxy in front of the gateway (AUTH_TRUSTED_PROXIES)
+    const gateway = await gatewayWithDefaultLimits(['127.0.0.1']);
+    const marker = randomUUID();
+    try {
+      for (let i = 0; i < 30; i++) {
+        expect((await signInVia(gateway.url, '203.0.113.7', marker)).error).toBeNull();
+      }
+      // what the client wrote to the left of the proxy's entry is not read
+      expect((await signInVia(gateway.url, '192.0.2.1, 203.0.113.7', marker)).error?.status).toBe(
+        429,
+      );
+      expect((await signInVia(gateway.url, '203.0.113.8', marker)).error).toBeNull();
+    } finally {
+      await gateway.close();
+    }
+  });
+});
+
+describe('abuse: every sign-up path has a per-address limit, as on GoTrue (issue 17)', () => {
+  it('email sign-ups (off), user updates and link verifications each stop at 30 per address', async () => {
+    const { createAuthServer } = await import('../local/auth/server.ts');
+    const { serveAuth } = await import('./support/auth-server.ts');
+    const served = await serveAuth(
+      createAuthServer({
+        databaseUrl: stack().dbUrl,
+        jwtSecret: stack().jwtSecret,
+        externalUrl: 'http://127.0.0.1/auth/v1',
+        siteUrl: 'http://127.0.0.1',
+        anonKey: stack().anonKey,
+        serviceRoleKey: stack().serviceRoleKey,
+      }),
+    );
+    const post = (path: string, body: unknown, token = stack().anonKey, method = 'POST') =>
+      fetch(`${served.url}/auth/v1${path}`, {
+        method,
+        headers: {
+          apikey: stack().anonKey,
+          authorization: `Bearer ${token}`,
+          'content-type': 'application/json',
+        },
+        body: JSON.stringify(body),
+      });
+    const burst = async (send: () => Promise<Response>) => {
+      const statuses: number[] = [];
+      for (let i = 0; i < 32; i++) statuses.push((await send()).status);
+      return statuses;
+    };
+    try {
+      // email sign-up is off, and each try counts against the sign-up limit all the same
+      const signups = await burst(() =>
+        post('/signup', { email: `storm-${randomUUID()}@test.local`, password: 'long enough' }),
+      );
+      expect(signups.slice(0, 30).every((s) => s === 400)).toBe(true);
+      expect(signups.slice(30)).toEqual([429, 429]);
+      // guessing mailed links
+      const verifies = await burst(() =>
+        post('/verify', { type: 'email_change', token_hash: randomUUID().replace(/-/g, '') }),
+      );
+      expect(verifies.slice(0, 30).every((s) => s === 403)).toBe(true);
+      expect(verifies.slice(30)).toEqual([429, 429]);
+      // an anonymous user (one sign-in) updating itself in a loop
+      const guest = (await (await post('/signup', {})).json()) as { access_token: string };
+      const updates = await burst(() =>
+        post('/user', { data: { n: randomUUID() } }, guest.access_token, 'PUT'),
+      );
+      expect(updates.slice(0, 30).every((s) => s === 200)).toBe(true);
+      expect(updates.slice(30)).toEqual([429, 429]);
+    } finally {
+      await served.close();
+    }
+  });
+
+  it('an anonymous visitor who adds an email stays anonymous until the mailed link is opened', async () => {
+    const guest = await newGuest();
+    const email = `claim-${randomUUID()}@test.local`;
+    const { data, error } = await guest.client.auth.updateUser({ email });
+    expect(error).toBeNull();
+    expect(data.user).toMatchObject({ is_anonymous: true, email: '', new_email: email });
+    const [user] = await sql<{ is_anonymous: boolean; email: string | null }>(
+      'select is_anonymous, email from auth.users where id = $1',
+      [guest.id],
+    );
+    expect(user).toEqual({ is_anonymous: true, email: null });
+    expect(await sql('select 1 from public.profiles where id = $1', [guest.id])).toHaveLength(0);
+    // the SES fake's mailbox has the link; someone who does not read that mailbox cannot finish
+    const mail = await waitForMail(email);
+    expect(mail.subject).toBe('Confirm your email address');
+    const link = /https?:\/\/\S+\/auth\/v1\/verify\?[^\s"<]+/.exec(mail.text ?? '')![0];
+    const forged = new URL(link);
+    forged.searchParams.set('token', 'a'.repeat(56));
+    const refused = await fetch(forged, { redirect: 'manual' });
+    expect(new URL(refused.headers.get('location')!).hash).toContain('error_code=otp_expired');
+    const opened = await fetch(link, { redirect: 'manual' });
+    expect(opened.status).toBe(303);
+    expect(new URL(opened.headers.get('location')!).hash).toContain('access_token=');
+    const [after] = await sql<{ is_anonymous: boolean; email: string | null }>(
+      'select is_anonymous, email from auth.users where id = $1',
+      [guest.id],
+    );
+    expect(after).toEqual({ is_anonymous: false, email });
+  });
+});
+
+describe('abuse: burning the monthly response quota', () => {
+  it('one visitor cannot burn the quota: five submits to a form, then 429, the count stops at five', async () => {
+    const { blocks } = await ownerWith('form');
+    const q = await formWithQuestions(blocks.form);
+    const burner = await newGuest();
+    const submit = () =>
+      burner.client.rpc('submit_response', {
+        p_block_id: blocks.form,
+        p_answers: { [q.short.id]: 'again' },
+      });
+    // 40 submits in a burst, as in the issue
+    const results = await Promise.all(Array.from({ length: 40 }, submit));
+    expect(results.filter((r) => r.error === null)).toHaveLength(5);
+    for (const r of results.filter((r) => r.error)) {
+      expect(r.status).toBe(429);
+      expect(r.error?.message).toMatch(TOO_FAST.submit);
+    }
+    expect(await stateOf(blocks.form)).toMatchObject({
+      response_count: 5,
+      response_monthly_count: 5,
+    });
+    await refused(blocks.form, submit, TOO_FAST.submit, 429);
+    // people keep their "Submit again": another visitor submits as usual
+    const person = await newGuest();
+    expect(
+      (
+        await person.client.rpc('submit_response', {
+          p_block_id: blocks.form,
+          p_answers: { [q.short.id]: 'hello' },
+        })
+      ).error,
+    ).toBeNull();
+  });
+
+  it('the owner is mailed at 80 % and at 100 % of the monthly quota, once each', async () => {
+    const { owner, blocks } = await ownerWith('form');
+    await sql('update public.profiles set response_monthly_limit = 5 where id = $1', [owner.id]);
+    const q = await formWithQuestions(blocks.form);
+    const submitAs = async (v: TestUser) =>
+      v.client.rpc('submit_response', {
+        p_block_id: blocks.form,
+        p_answers: { [q.short.id]: 'ok' },
+      });
+    const visitors = await Promise.all(Array.from({ length: 6 }, () => newGuest()));
+    for (const v of visitors.slice(0, 3)) expect((await submitAs(v)).error).toBeNull();
+    const notices = () =>
+      sql<{ level: number }>(
+        'select level from private.quota_notices where user_id = $1 order by level',
+        [owner.id],
+      );
+    expect(await notices()).toEqual([]);
+    expect((await submitAs(visitors[3]!)).error).toBeNull(); // 4 of 5: 80 %
+    expect(await notices()).toEqual([{ level: 80 }]);
+    expect((await submitAs(visitors[4]!)).error).toBeNull(); // 5 of 5: 100 %
+    expect(await notices()).toEqual([{ level: 80 }, { level: 100 }]);
+    await refused(blocks.form, () => submitAs(visitors[5]!), QUOTA_REACHED, 429);
+    expect(await notices()).toEqual([{ level: 80 }, { level: 100 }]);
+
+    const { waitForMail } = await import('./support/providers.ts');
+    const full = await waitForMail(owner.email, (m) => /used up/.test(m.subject));
+    const warning = await waitForMail(owner.email, (m) => /80%/.test(m.subject));
+    expect(warning.subject).toBe('You have used 80% of this month’s responses');
+    expect(warning.text).toContain('4 of the 5 responses');
+    expect(full.subject).toBe('This month’s responses are used up');
+    expect(full.html).toContain('/profile/plan');
+    const jobs = await sql<{ n: number }>(
+      "select count(*)::int as n from private.jobs where kind = 'quota.notice' and payload ->> 'user_id' = $1",
+      [owner.id],
+    );
+    expect(jobs[0]!.n).toBe(2);
+  });
+});
+
+describe('abuse: avatar and home URLs', () => {
+  it('an anonymous visitor has no avatar: a tracking pixel is refused and nothing is written', async () => {
+    const { blocks } = await ownerWith('comment');
+    const guest = await newGuest();
+    for (const url of [
+      'https://tracker.example/pixel.gif?u=1',
+      'https://lh3.googleusercontent.com/a/photo',
+      'http://127.0.0.1/pixel.gif',
+    ]) {
+      await refused(
+        blocks.comment,
+        () => tryPost(guest, blocks.comment, { p_creator_photo_url: url }),
+        'Invalid avatar URL',
+        400,
+      );
+    }
+    expect((await tryPost(guest, blocks.comment, { p_creator_photo_url: null })).error).toBeNull();
+  });
+
+  it("a signed-in visitor's avatar is https from a provider's image host only", async () => {
+    const { blocks } = await ownerWith('comment');
+    const member = await newUser('member');
+    for (const url of [
+      'http://lh3.googleusercontent.com/a/photo',
+      'https://tracker.example/pixel.gif',
+      'https://lh3.googleusercontent.com.tracker.example/a',
+      'https://user:pass@lh3.googleusercontent.com/a',
+      'javascript:alert(1)',
+      'data:image/gif;base64,R0lGOD',
+      'https://lh3.googleusercontent.com/a b',
+    ]) {
+      await refused(
+        blocks.comment,
+        () => tryPost(member, blocks.comment, { p_creator_photo_url: url }),
+        'Invalid avatar URL',
+        400,
+      );
+    }
+    const { data, error } = await tryPost(member, blocks.comment, {
+      p_creator_photo_url: 'https://lh3.googleusercontent.com/a/ACg8ocK=s96-c',
+    });
+    expect(error).toBeNull();
+    expect((data as { creator_photo_url: string }).creator_photo_url).toBe(
+      'https://lh3.googleusercontent.com/a/ACg8ocK=s96-c',
+    );
+  });
+
+  it('a home URL is http or https only', async () => {
+    const { blocks } = await ownerWith('comment');
+    const guest = await newGuest();
+    for (const url of [
+      'javascript:alert(document.cookie)',
+      'JAVASCRIPT:alert(1)',
+      ' javascript:alert(1)',
+      'data:text/html,<script>alert(1)</script>',
+      'vbscript:msgbox',
+      'ftp://example.com',
+      '//example.com',
+      'https://example.com/a b',
+      'https://user@evil.example',
+    ]) {
+      await refused(
+        blocks.comment,
+        () => tryPost(guest, blocks.comment, { p_home_url: url }),
+        'Invalid home URL',
+        400,
+      );
+    }
+    const { data, error } = await tryPost(guest, blocks.comment, {
+      p_home_url: 'https://example.com/me',
+    });
+    expect(error).toBeNull();
+    expect((data as { home_url: string }).home_url).toBe('https://example.com/me');
+  });
+});
+
+describe('abuse: what readers see of a block', () => {
+  it('nobody but the owner lists blocks: no tags or unread counts for anon, visitors or other users', async () => {
+    const { owner, blocks } = await ownerWith('comment', 'form');
+    await owner.client
+      .from('blocks')
+      .update({ tags: ['secret-campaign'] })
+      .eq('id', blocks.form);
+    await post(await newGuest(), blocks.comment);
+    for (const client of [
+      anonClient(),
+      (await newGuest()).client,
+      (await newUser('other')).client,
+    ]) {
+      const all = await client.from('blocks').select('*');
+      expect(all.error).toBeNull();
+      expect(all.data).toEqual([]);
+      const one = await client
+        .from('blocks')
+        .select('tags, new_response_count')
+        .eq('id', blocks.form);
+      expect(one.data).toEqual([]);
+    }
+    const mine = await owner.client.from('blocks').select('id, tags').eq('id', blocks.form);
+    expect(mine.data).toEqual([{ id: blocks.form, tags: ['secret-campaign'] }]);
+  });
+
+  it('get_block_view gives the public settings only', async () => {
+    const { owner, blocks } = await ownerWith('comment');
+    await owner.client
+      .from('blocks')
+      .update({ tags: ['secret-campaign'] })
+      .eq('id', blocks.comment);
+    await saveSettings(owner, blocks.comment, { hold_messages: 'links', honeypot: true });
+    await post(await newGuest(), blocks.comment, { p_honeypot: '' });
+    const { data, error } = await anonClient().rpc('get_block_view', {
+      p_block_id: blocks.comment,
+    });
+    expect(error).toBeNull();
+    const block = (data as { block: Record<string, unknown> }).block;
+    for (const key of [
+      'tags',
+      'new_response_count',
+      'created_at',
+      'updated_at',
+      'hold_messages',
+      'honeypot',
+      'rate_limits',
+      'embeded_url',
+      'mode',
+      'ending_mode',
+    ]) {
+      expect(block, key).not.toHaveProperty(key);
+    }
+    expect(JSON.stringify(data)).not.toContain('secret-campaign');
+    expect(block).toMatchObject({ id: blocks.comment, type: 'comment', response_count: 1 });
+  });
+});

@@ -1,0 +1,603 @@
+// Moderation under attack: held and hidden messages never served to others, blocked writers,
+// reports, the owner-only RPCs, the honeypot and the captcha after the limits trip.
+import type { SupabaseClient } from '@supabase/supabase-js';
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import {
+  anonClient,
+  newGuest,
+  newUser,
+  serviceClient,
+  sql,
+  type TestUser,
+} from './support/clients.ts';
+import { eventually } from './support/providers.ts';
+import {
+  ownerWith,
+  saveSettings,
+  formWithQuestions,
+  post,
+  unchanged,
+  refused,
+  count,
+  TOO_FAST,
+  tryPost,
+  overrideLimits,
+} from './support/hostile.ts';
+
+describe('moderation: held and hidden messages are never served to others', () => {
+  /**
+   * The block's Realtime topic as the elements join it (`block:<id>`, public: each hint names a
+   * change, read with get_block_change as the elements read it), or with `owner` the owner's
+   * (`block:<id>:owner`, private, which names the changed message only): the rows received.
+   */
+  async function watch(client: SupabaseClient, blockId: string, owner = false) {
+    const received: Array<{ id: string; content?: string; status?: string }> = [];
+    type Row = { id: string; content: string; status: string };
+    const read = async (id: unknown) => {
+      const { data } = await client.rpc(
+        'get_block_change',
+        { p_block_id: blockId, p_id: id },
+        { get: true },
+      );
+      const row = (data as { payload?: { row?: Row } } | null)?.payload?.row;
+      if (row) received.push(row);
+    };
+    await new Promise<void>((resolve, reject) => {
+      client
+        .channel(`block:${blockId}${owner ? ':owner' : ''}`, { config: { private: owner } })
+        .on('broadcast', { event: owner ? 'change' : 'hint' }, ({ payload }) => {
+          const p = payload as { id?: string; row?: Row };
+          if (!owner) void read(p.id);
+          else if (p.id) received.push({ id: p.id });
+        })
+        .subscribe((status, err) => {
+          if (status === 'SUBSCRIBED') resolve();
+          if (status === 'CHANNEL_ERROR' || status === 'TIMED_OUT')
+            reject(err ?? new Error(status));
+        });
+    });
+    return received;
+  }
+
+  it('hold all: the writer and the owner see a held comment; get_block_view, list_messages, the table and Realtime show others nothing', async () => {
+    const { owner, blocks } = await ownerWith('comment');
+    await saveSettings(owner, blocks.comment, { hold_messages: 'all' });
+    const writer = await newGuest();
+    const reader = await newGuest();
+    const anon = anonClient();
+    const live = await watch(anon, blocks.comment);
+    const liveReader = await watch(reader.client, blocks.comment);
+    const liveOwner = await watch(owner.client, blocks.comment, true);
+
+    const held = await tryPost(writer, blocks.comment, { p_content: 'wait for me' });
+    expect(held.error).toBeNull();
+    const heldId = (held.data as { id: string; status: string }).id;
+    expect((held.data as { status: string }).status).toBe('held');
+    // the owner's own message is published, and arrives live for everyone: by then the held
+    // one would have arrived too
+    const ownPost = await tryPost(owner, blocks.comment, { p_content: 'from the owner' });
+    expect((ownPost.data as { status: string }).status).toBe('published');
+    await eventually(() => live.some((m) => m.content === 'from the owner'));
+    await eventually(() => liveReader.some((m) => m.content === 'from the owner'));
+    await eventually(() => liveOwner.some((m) => m.id === heldId));
+    expect(live.map((m) => m.id)).not.toContain(heldId);
+    expect(liveReader.map((m) => m.id)).not.toContain(heldId);
+
+    const ids = (payload: unknown) => JSON.stringify(payload);
+    for (const client of [anon, reader.client]) {
+      const view = await client.rpc('get_block_view', { p_block_id: blocks.comment });
+      const list = await client.rpc('list_messages', { p_block_id: blocks.comment });
+      const table = await client.from('messages').select('*').eq('block_id', blocks.comment);
+      for (const payload of [view.data, list.data, table.data]) {
+        expect(ids(payload)).not.toContain(heldId);
+        expect(ids(payload)).toContain('from the owner');
+      }
+    }
+    // the writer sees their own held message (the element marks it), the owner sees it too
+    for (const client of [writer.client, owner.client]) {
+      const view = await client.rpc('get_block_view', { p_block_id: blocks.comment });
+      expect(ids(view.data)).toContain(heldId);
+    }
+    // others cannot reply to it, like it or report it: it does not exist for them
+    for (const [fn, args] of [
+      ['post_message', { p_block_id: blocks.comment, p_parent_id: heldId, p_content: 'hi' }],
+      ['toggle_message_like', { p_message_id: heldId }],
+      ['report_message', { p_message_id: heldId }],
+    ] as const) {
+      await refused(
+        blocks.comment,
+        () => reader.client.rpc(fn, args),
+        "message doesn't exists",
+        404,
+      );
+    }
+
+    // approved: now everyone sees it, and it arrives live as an update
+    const approved = await owner.client.rpc('moderate_messages', {
+      p_message_ids: [heldId],
+      p_action: 'approve',
+    });
+    expect(approved.error).toBeNull();
+    await eventually(() => live.some((m) => m.id === heldId && m.status === 'published'));
+    const view = await anon.rpc('get_block_view', { p_block_id: blocks.comment });
+    expect(ids(view.data)).toContain(heldId);
+  });
+
+  it('hold first_time: a first message waits, after approval the writer is trusted', async () => {
+    const { owner, blocks } = await ownerWith('qna');
+    await saveSettings(owner, blocks.qna, { hold_messages: 'first_time' });
+    const writer = await newGuest();
+    const first = await tryPost(writer, blocks.qna);
+    expect((first.data as { status: string }).status).toBe('held');
+    const second = await tryPost(writer, blocks.qna);
+    expect((second.data as { status: string }).status).toBe('held');
+    await owner.client.rpc('moderate_messages', {
+      p_message_ids: [(first.data as { id: string }).id],
+      p_action: 'approve',
+    });
+    const third = await tryPost(writer, blocks.qna);
+    expect((third.data as { status: string }).status).toBe('published');
+    // another newcomer still waits
+    expect(((await tryPost(await newGuest(), blocks.qna)).data as { status: string }).status).toBe(
+      'held',
+    );
+  });
+
+  it('hold links: a message with a link waits, also when a link is added by an edit', async () => {
+    const { owner, blocks } = await ownerWith('comment');
+    await saveSettings(owner, blocks.comment, { hold_messages: 'links' });
+    const writer = await newGuest();
+    for (const text of [
+      'buy at https://spam.example',
+      'see www.spam.example now',
+      'cheap-pills.xyz/buy',
+    ]) {
+      const res = await tryPost(writer, blocks.comment, { p_content: text });
+      expect((res.data as { status: string }).status, text).toBe('held');
+    }
+    const plain = await tryPost(writer, blocks.comment, { p_content: 'no link here, e.g. none' });
+    expect((plain.data as { status: string }).status).toBe('published');
+    const edited = await writer.client.rpc('edit_message', {
+      p_message_id: (plain.data as { id: string }).id,
+      p_content: 'now with https://spam.example',
+    });
+    expect((edited.data as { status: string }).status).toBe('held');
+  });
+
+  it('hidden: a hidden thread and its replies are gone for everyone but the owner', async () => {
+    const { owner, blocks } = await ownerWith('comment');
+    const writer = await newGuest();
+    const replier = await newGuest();
+    const thread = await post(writer, blocks.comment);
+    await post(replier, blocks.comment, { p_parent_id: thread, p_content: 'a reply' });
+    const hidden = await owner.client.rpc('moderate_messages', {
+      p_message_ids: [thread],
+      p_action: 'hide',
+    });
+    expect(hidden.error).toBeNull();
+    for (const client of [anonClient(), writer.client, replier.client]) {
+      const view = await client.rpc('get_block_view', { p_block_id: blocks.comment });
+      expect((view.data as { messages: unknown[] }).messages).toEqual([]);
+      const table = await client.from('messages').select('id').eq('id', thread);
+      expect(table.data).toEqual([]);
+    }
+    const ownerView = await owner.client.rpc('get_block_view', { p_block_id: blocks.comment });
+    expect(JSON.stringify(ownerView.data)).toContain(thread);
+    // the writer cannot edit or delete what is hidden from them
+    await refused(
+      blocks.comment,
+      () => writer.client.rpc('edit_message', { p_message_id: thread, p_content: 'sneaky' }),
+      "message doesn't exists",
+      404,
+    );
+  });
+
+  it('pinned threads come first in the view; only the owner pins', async () => {
+    const { owner, blocks } = await ownerWith('comment');
+    const writer = await newGuest();
+    const old = await post(writer, blocks.comment, { p_content: 'the old one' });
+    for (let i = 0; i < 6; i++) await post(await newGuest(), blocks.comment);
+    await refused(
+      blocks.comment,
+      () => writer.client.rpc('moderate_messages', { p_message_ids: [old], p_action: 'pin' }),
+      'Only the block owner can moderate messages',
+      403,
+    );
+    expect(
+      (await owner.client.rpc('moderate_messages', { p_message_ids: [old], p_action: 'pin' }))
+        .error,
+    ).toBeNull();
+    const view = await anonClient().rpc('get_block_view', { p_block_id: blocks.comment });
+    const messages = (view.data as { messages: Array<{ id: string; pinned_at: string | null }> })
+      .messages;
+    expect(messages[0]!.id).toBe(old);
+    expect(messages[0]!.pinned_at).not.toBeNull();
+    expect(messages.filter((m) => m.id === old)).toHaveLength(1);
+    // list_messages (older pages) never repeats it
+    const list = await anonClient().rpc('list_messages', {
+      p_block_id: blocks.comment,
+      p_limit: 50,
+    });
+    expect(JSON.stringify(list.data)).not.toContain(old);
+  });
+});
+
+describe('moderation: blocked writers, reports and the owner-only RPCs', () => {
+  it("a blocked writer's later writes are refused on every path; unblocking lets them back", async () => {
+    const { owner, blocks } = await ownerWith('comment', 'like', 'button', 'form');
+    const q = await formWithQuestions(blocks.form);
+    const writer = await newGuest();
+    const mine = await post(writer, blocks.comment);
+    const theirs = await post(await newGuest(), blocks.comment);
+    for (const block of [blocks.comment, blocks.like, blocks.button, blocks.form]) {
+      const { error } = await owner.client.rpc('block_writer', {
+        p_block_id: block,
+        p_user_id: writer.id,
+      });
+      expect(error).toBeNull();
+    }
+    const BLOCKED = 'The owner of this block has blocked you from writing here.';
+    const attempts: Array<[string, string, Record<string, unknown>]> = [
+      [blocks.comment, 'post_message', { p_block_id: blocks.comment, p_content: 'again' }],
+      [
+        blocks.comment,
+        'post_message',
+        { p_block_id: blocks.comment, p_parent_id: theirs, p_content: 'reply' },
+      ],
+      [blocks.comment, 'edit_message', { p_message_id: mine, p_content: 'edited' }],
+      [blocks.comment, 'toggle_message_like', { p_message_id: theirs }],
+      [blocks.comment, 'report_message', { p_message_id: theirs }],
+      [blocks.like, 'toggle_block_like', { p_block_id: blocks.like }],
+      [blocks.button, 'record_button_click', { p_block_id: blocks.button }],
+      [
+        blocks.form,
+        'submit_response',
+        { p_block_id: blocks.form, p_answers: { [q.short.id]: 'x' } },
+      ],
+    ];
+    for (const [block, fn, args] of attempts) {
+      await refused(block, () => writer.client.rpc(fn, args), BLOCKED, 403);
+    }
+    // with their messages hidden at once
+    await owner.client.rpc('block_writer', {
+      p_block_id: blocks.comment,
+      p_user_id: writer.id,
+      p_hide_messages: true,
+    });
+    const view = await anonClient().rpc('get_block_view', { p_block_id: blocks.comment });
+    expect(JSON.stringify(view.data)).not.toContain(mine);
+    // unblocked: back in
+    await owner.client.rpc('block_writer', {
+      p_block_id: blocks.comment,
+      p_user_id: writer.id,
+      p_blocked: false,
+    });
+    expect((await tryPost(writer, blocks.comment)).error).toBeNull();
+  });
+
+  it('only the owner moderates, lists for moderation or blocks writers', async () => {
+    const { owner, blocks } = await ownerWith('comment');
+    const message = await post(await newGuest(), blocks.comment);
+    const visitor = await newGuest();
+    const other = await newUser('other');
+    for (const client of [visitor.client, other.client]) {
+      for (const action of ['approve', 'hide', 'delete', 'pin', 'resolve']) {
+        await refused(
+          blocks.comment,
+          () => client.rpc('moderate_messages', { p_message_ids: [message], p_action: action }),
+          'Only the block owner can moderate messages',
+          403,
+        );
+      }
+      await refused(
+        blocks.comment,
+        () => client.rpc('block_writer', { p_block_id: blocks.comment, p_user_id: owner.id }),
+        "block doesn't exists",
+        404,
+      );
+      const list = await client.rpc('moderation_messages', { p_block_id: blocks.comment });
+      expect(list.error?.message).toBe("block doesn't exists");
+      expect(list.status).toBe(404);
+    }
+    // a mixed batch (one of another owner's messages) is refused whole
+    const { blocks: theirs } = await ownerWith('comment');
+    const foreign = await post(await newGuest(), theirs.comment);
+    await refused(
+      [blocks.comment, theirs.comment],
+      () =>
+        owner.client.rpc('moderate_messages', {
+          p_message_ids: [message, foreign],
+          p_action: 'delete',
+        }),
+      'Only the block owner can moderate messages',
+      403,
+    );
+    await refused(
+      blocks.comment,
+      () => anonClient().rpc('moderate_messages', { p_message_ids: [message], p_action: 'delete' }),
+      /permission denied/,
+      401,
+    );
+  });
+
+  it('reports: once per visitor, never one’s own, seen by the owner with the reason', async () => {
+    const { owner, blocks } = await ownerWith('comment');
+    const writer = await newGuest();
+    const message = await post(writer, blocks.comment);
+    const reporter = await newGuest();
+    for (let i = 0; i < 3; i++) {
+      const { data, error } = await reporter.client.rpc('report_message', {
+        p_message_id: message,
+        p_reason: 'spam',
+      });
+      expect(error).toBeNull();
+      expect(data).toEqual({ id: message, reported: true });
+    }
+    expect(
+      await count('select 1 from public.message_reports where message_id = $1', [message]),
+    ).toBe(1);
+    await refused(
+      blocks.comment,
+      () => writer.client.rpc('report_message', { p_message_id: message }),
+      'You cannot report your own message',
+      400,
+    );
+    await refused(
+      blocks.comment,
+      () =>
+        reporter.client.rpc('report_message', { p_message_id: message, p_reason: 'x'.repeat(201) }),
+      'Too long message',
+      400,
+    );
+    const list = await owner.client.rpc('moderation_messages', {
+      p_block_id: blocks.comment,
+      p_filter: 'reported',
+    });
+    expect(list.error).toBeNull();
+    expect(list.data).toHaveLength(1);
+    expect((list.data as Array<Record<string, unknown>>)[0]).toMatchObject({
+      id: message,
+      report_count: 1,
+      reports: [expect.objectContaining({ reason: 'spam' })],
+      writer_anonymous: true,
+      writer_blocked: false,
+    });
+    // the reporter sees that they reported it (the element's "Reported"), nobody else does
+    const mine = await reporter.client.rpc('get_block_view', { p_block_id: blocks.comment });
+    expect(
+      (mine.data as { me: { reported_message_ids: string[] } }).me.reported_message_ids,
+    ).toEqual([message]);
+    const theirs = await writer.client.rpc('get_block_view', { p_block_id: blocks.comment });
+    expect(
+      (theirs.data as { me: { reported_message_ids: string[] } }).me.reported_message_ids,
+    ).toEqual([]);
+  });
+
+  it('names that imitate the owner are marked; the owner and ordinary names are not', async () => {
+    const { owner, blocks } = await ownerWith('comment');
+    const visitor = await newGuest();
+    const marked = async (name: string, who = visitor) => {
+      const { data, error } = await tryPost(who, blocks.comment, { p_creator_name: name });
+      expect(error).toBeNull();
+      return (data as { imitates_owner: boolean }).imitates_owner;
+    };
+    await overrideLimits(blocks.comment, {
+      message: { visitor_burst: 100, visitor_per_minute: 100 },
+    });
+    for (const name of [
+      'Admin',
+      'ADMIN ✓',
+      'The Admin',
+      'Ａｄｍｉｎ',
+      'Test owner',
+      '관리자',
+      'admin-2',
+    ]) {
+      expect(await marked(name), name).toBe(true);
+    }
+    for (const name of ['Quiet Otter', 'badminton fan', '']) {
+      expect(await marked(name), name).toBe(false);
+    }
+    expect(await marked('Admin', owner)).toBe(false);
+  });
+
+  it('a free owner cannot turn on holding, the honeypot or the captcha', async () => {
+    const owner = await newUser('free');
+    const created = await owner.client.rpc('create_block', { p_block_type: 'comment' });
+    const blockId = (created.data as { id: string }).id;
+    for (const [key, value] of [
+      ['hold_messages', 'all'],
+      ['honeypot', true],
+      ['captcha', true],
+    ] as const) {
+      const { error } = await owner.client.functions.invoke('save-block', {
+        body: { blockId, settings: { [key]: value } },
+      });
+      expect(error, key).not.toBeNull();
+      const body = (await (error as { context: Response }).context.json()) as {
+        error: { message: string };
+      };
+      expect(body.error.message).toBe(`Paid plan required (${key})`);
+    }
+    const [row] = await sql(
+      'select hold_messages, honeypot, captcha from public.blocks where id = $1',
+      [blockId],
+    );
+    expect(row).toEqual({ hold_messages: 'off', honeypot: false, captcha: false });
+  });
+});
+
+describe('abuse: the honeypot', () => {
+  it('a block with the honeypot refuses a filled or missing field; the empty one passes', async () => {
+    const { owner, blocks } = await ownerWith('comment', 'form');
+    const q = await formWithQuestions(blocks.form);
+    for (const block of [blocks.comment, blocks.form])
+      await saveSettings(owner, block, { honeypot: true });
+    const bot = await newGuest();
+    const TRAPPED = 'This was not sent: it looked automated.';
+    for (const honeypot of ['https://spam.example', ' ', undefined]) {
+      const res = await refused(
+        blocks.comment,
+        () => tryPost(bot, blocks.comment, honeypot === undefined ? {} : { p_honeypot: honeypot }),
+        TRAPPED,
+        400,
+      );
+      expect(res.error?.details).toBe('honeypot');
+      await refused(
+        blocks.form,
+        () =>
+          bot.client.rpc('submit_response', {
+            p_block_id: blocks.form,
+            p_answers: { [q.short.id]: 'x' },
+            ...(honeypot === undefined ? {} : { p_honeypot: honeypot }),
+          }),
+        TRAPPED,
+        400,
+      );
+    }
+    const person = await newGuest();
+    expect((await tryPost(person, blocks.comment, { p_honeypot: '' })).error).toBeNull();
+    // a block without the honeypot does not care
+    const { blocks: plain } = await ownerWith('comment');
+    expect((await tryPost(person, plain.comment)).error).toBeNull();
+  });
+});
+
+describe('abuse: the captcha after the limits trip', () => {
+  const token = async (outcome: 'pass' | 'fail') => {
+    const { providersUrl } = await import('./support/providers.ts');
+    const res = await fetch(
+      `${providersUrl()}/turnstile/v0/token?sitekey=local-turnstile-site-key&outcome=${outcome}`,
+    );
+    return ((await res.json()) as { token: string }).token;
+  };
+  const verify = (visitor: TestUser, blockId: string, captcha: string) =>
+    visitor.client.functions.invoke('verify-captcha', { body: { blockId, token: captcha } });
+  const errorOf = async (error: unknown) =>
+    error
+      ? (
+          (await (error as { context: Response }).context.json()) as {
+            error: { code: string; message: string };
+          }
+        ).error
+      : null;
+
+  async function tripped() {
+    const { owner, blocks } = await ownerWith('comment');
+    await saveSettings(owner, blocks.comment, { captcha: true });
+    await overrideLimits(blocks.comment, {
+      message: { visitor_burst: 1, visitor_per_minute: 0.001 },
+    });
+    const visitor = await newGuest();
+    expect((await tryPost(visitor, blocks.comment)).error).toBeNull();
+    return { owner, blocks, visitor };
+  }
+
+  it('no captcha until the limit trips; then the refusal asks for one, and a solved one lets the visitor on', async () => {
+    const { blocks, visitor } = await tripped();
+    const view = await anonClient().rpc('get_block_view', { p_block_id: blocks.comment });
+    expect((view.data as { block: { captcha: unknown } }).block.captcha).toMatchObject({
+      provider: 'turnstile',
+      site_key: 'local-turnstile-site-key',
+    });
+    const res = await refused(
+      blocks.comment,
+      () => tryPost(visitor, blocks.comment),
+      TOO_FAST.message,
+      429,
+    );
+    expect(res.error?.details).toBe('captcha');
+    const { data, error } = await verify(visitor, blocks.comment, await token('pass'));
+    expect(error).toBeNull();
+    expect(data).toMatchObject({ data: { passed: true, uses_left: 10 } });
+    expect((await tryPost(visitor, blocks.comment)).error).toBeNull();
+    // a block without the captcha says rate_limit, not captcha
+    const { blocks: plain } = await ownerWith('comment');
+    await overrideLimits(plain.comment, {
+      message: { visitor_burst: 1, visitor_per_minute: 0.001 },
+    });
+    await tryPost(visitor, plain.comment);
+    const other = await refused(
+      plain.comment,
+      () => tryPost(visitor, plain.comment),
+      TOO_FAST.message,
+      429,
+    );
+    expect(other.error?.details).toBe('rate_limit');
+    // refused before the token is spent: the visitor still passes with it where it is asked for
+    const unspent = await token('pass');
+    const missing = await verify(visitor, randomUUID(), unspent);
+    expect((await errorOf(missing.error))?.message).toBe('This block does not ask for a captcha');
+    const later = await verify(visitor, blocks.comment, unspent);
+    expect(later.error).toBeNull();
+    expect(later.data).toMatchObject({ data: { passed: true } });
+    // every block may escalate to the platform's captcha (a spent shared budget), so a free one
+    // grants a pass too; it does not lift the visitor's own limit there (that is the paid option)
+    expect((await verify(visitor, plain.comment, await token('pass'))).error).toBeNull();
+    const still = await refused(
+      plain.comment,
+      () => tryPost(visitor, plain.comment),
+      TOO_FAST.message,
+      429,
+    );
+    expect(still.error?.details).toBe('rate_limit');
+  });
+
+  it('a forged, a failed and a replayed captcha are refused and give no pass', async () => {
+    const { blocks, visitor } = await tripped();
+    const cases: Array<[string, string]> = [
+      ['forged', `local.${randomUUID()}`],
+      ['failed', await token('fail')],
+    ];
+    for (const [label, captcha] of cases) {
+      const res = await unchanged(blocks.comment, () => verify(visitor, blocks.comment, captcha));
+      const err = await errorOf(res.error);
+      expect(err, label).toMatchObject({
+        code: 'captcha_failed',
+        message: 'The check failed. Please try again.',
+      });
+      expect((res.error as { context: Response }).context.status, label).toBe(403);
+    }
+    // replayed: once used by someone, never again (the provider says so, and the database too)
+    const used = await token('pass');
+    const helper = await newGuest();
+    expect((await verify(helper, blocks.comment, used)).error).toBeNull();
+    const replay = await unchanged(blocks.comment, () => verify(visitor, blocks.comment, used));
+    expect(await errorOf(replay.error)).toMatchObject({ code: 'captcha_spent' });
+    // still refused, still asked for a captcha
+    const res = await refused(
+      blocks.comment,
+      () => tryPost(visitor, blocks.comment),
+      TOO_FAST.message,
+      429,
+    );
+    expect(res.error?.details).toBe('captcha');
+    // the database refuses a replay even when a provider would take it
+    const hash = (
+      await sql<{ h: string }>(
+        'select token_hash as h from private.captcha_tokens order by created_at desc limit 1',
+      )
+    )[0]!.h;
+    const again = await serviceClient().rpc('grant_captcha_pass', {
+      p_user_id: visitor.id,
+      p_block_id: blocks.comment,
+      p_token_hash: hash,
+    });
+    expect(again.error?.message).toBe('This captcha was already used');
+  });
+
+  it('visitors cannot grant themselves a pass', async () => {
+    const { blocks, visitor } = await tripped();
+    await refused(
+      blocks.comment,
+      () =>
+        visitor.client.rpc('grant_captcha_pass', {
+          p_user_id: visitor.id,
+          p_block_id: blocks.comment,
+          p_token_hash: 'a'.repeat(64),
+        }),
+      /permission denied/,
+    );
+  });
+});
