@@ -25,11 +25,14 @@ export function fromBase64url(text: string): Uint8Array<ArrayBuffer> | null {
   }
 }
 
-/** An HMAC-SHA256 key for signing tokens, made from a server secret. */
-export function hmacKey(secret: string): Promise<CryptoKey> {
+/**
+ * An HMAC-SHA256 key: from a server secret's text, or from a secret's bytes (an outgoing
+ * webhook's whsec_ secret).
+ */
+export function hmacKey(secret: string | Uint8Array<ArrayBuffer>): Promise<CryptoKey> {
   return crypto.subtle.importKey(
     'raw',
-    encoder.encode(secret),
+    typeof secret === 'string' ? encoder.encode(secret) : secret,
     { name: 'HMAC', hash: 'SHA-256' },
     false,
     ['sign', 'verify'],

@@ -14,6 +14,7 @@ import {
   type GuardPolicy,
 } from './letter/fetch-guard.ts';
 import { resolveHost } from './letter/runtime.ts';
+import { hmacKey } from './signed-token.ts';
 
 const encoder = new TextEncoder();
 
@@ -35,13 +36,7 @@ export async function signWebhook(
   const content = encoder.encode(`${id}.${timestamp}.${body}`);
   const signatures = await Promise.all(
     secrets.map(async (secret) => {
-      const key = await crypto.subtle.importKey(
-        'raw',
-        unb64(secret.replace(/^whsec_/, '')),
-        { name: 'HMAC', hash: 'SHA-256' },
-        false,
-        ['sign'],
-      );
+      const key = await hmacKey(unb64(secret.replace(/^whsec_/, '')));
       return `v1,${b64(new Uint8Array(await crypto.subtle.sign('HMAC', key, content)))}`;
     }),
   );
