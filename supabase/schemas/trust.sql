@@ -1,8 +1,9 @@
 -- Visitor trust (issue 9): rate limits (token buckets in an unlogged table, one row per block,
--- visitor and action plus a few shard rows per block and action), the honeypot, the avatar and
--- home URL rules, held messages and the owner-imitation mark, captcha passes, the owner's quota
--- notices, and per-owner limits on edge functions an owner could call in a loop. Tunables in
--- private.settings (`limits.<action>`, `limits.block_shards`, `limits.enabled`).
+-- visitor and action plus a few shard rows per block and action), captcha passes, and per-owner
+-- limits on edge functions an owner could call in a loop. Tunables in private.settings
+-- (`limits.<action>`, `limits.block_shards`, `limits.enabled`). The other checks of a visitor's
+-- write (honeypot, URLs, held messages, the owner-imitation mark) are in visitor-checks.sql, the
+-- owner's monthly quota and its notices in quota.sql.
 
 -- UNLOGGED: a bucket is worth nothing after a crash (all buckets start full again), and the
 -- visitor's write should not pay a WAL record for it. fillfactor leaves room on each page so
@@ -47,16 +48,6 @@ create table private.captcha_tokens (
 comment on table private.captcha_tokens is 'SHA-256 of the captcha tokens already spent (purged after a day).';
 alter table private.captcha_tokens enable row level security;
 
-create table private.quota_notices (
-  user_id uuid not null references public.profiles (id) on delete cascade,
-  month date not null,
-  level integer not null check (level in (80, 100)),
-  created_at timestamptz not null default now(),
-  primary key (user_id, month, level)
-);
-comment on table private.quota_notices is
-  'The monthly response quota mails sent to an owner: once per month at 80 % and once at 100 %.';
-alter table private.quota_notices enable row level security;
 
 -- Per-owner limits on the edge functions that an owner could call in a loop to guess or to make
 -- us work: use-coupon (coupon codes are words an operator picks: ten tries an hour), and the
@@ -500,152 +491,6 @@ begin
 end;
 $$;
 
--- A writer the owner blocked from this block.
-create function private.check_writer(p_block public.blocks, p_uid uuid)
-returns void
-language plpgsql
-stable
-set search_path = ''
-as $$
-begin
-  if exists (select 1 from public.blocked_writers where block_id = p_block.id and user_id = p_uid) then
-    raise exception 'The owner of this block has blocked you from writing here.' using
-      errcode = 'PT403', detail = 'blocked';
-  end if;
-end;
-$$;
-
--- The honeypot: the elements always send the hidden field's value, which people leave empty.
--- A block with the honeypot on refuses a filled one, and a missing one (a script calling the
--- API without the element).
-create function private.check_honeypot(p_block public.blocks, p_value text)
-returns void
-language plpgsql
-immutable
-set search_path = ''
-as $$
-begin
-  if p_block.honeypot and p_value is distinct from '' then
-    raise exception 'This was not sent: it looked automated.' using errcode = 'P0001', detail = 'honeypot';
-  end if;
-end;
-$$;
-
--- An avatar comes only from a signed-in visitor's provider profile (https, the providers' image
--- hosts of setting avatars.hosts, or the project's storage under avatars.storage_prefix);
--- anonymous visitors have none. A home URL is http or https, nothing else. Both without
--- whitespace, control characters or credentials.
-create function private.check_visitor_urls(p_photo_url text, p_home_url text)
-returns void
-language plpgsql
-stable
-set search_path = ''
-as $$
-declare
-  v_host text;
-  v_prefix text;
-  v_allowed boolean := false;
-begin
-  if nullif(p_photo_url, '') is not null then
-    v_host := lower(substring(p_photo_url from '^https://([^/?#:@[:space:]]+)(?::443)?(?:[/?#]|$)'));
-    v_prefix := private.setting('avatars.storage_prefix', 'null'::jsonb) #>> '{}';
-    if v_host is not null then
-      v_allowed := coalesce(private.setting('avatars.hosts',
-        '["lh3.googleusercontent.com", "lh4.googleusercontent.com", "lh5.googleusercontent.com", "lh6.googleusercontent.com"]'::jsonb)
-        ? v_host, false);
-    end if;
-    if not v_allowed and coalesce(v_prefix ~ '^https://[^/]+/', false) then
-      v_allowed := left(p_photo_url, char_length(v_prefix)) = v_prefix and position('..' in p_photo_url) = 0;
-    end if;
-    if private.is_anonymous_caller() or p_photo_url ~ '[[:space:][:cntrl:]]' or not v_allowed then
-      raise exception 'Invalid avatar URL' using errcode = 'P0001';
-    end if;
-  end if;
-  if nullif(p_home_url, '') is not null
-     and (p_home_url !~* '^https?://[^/?#@[:space:]]+([/?#]|$)' or p_home_url ~ '[[:space:][:cntrl:]]') then
-    raise exception 'Invalid home URL' using errcode = 'P0001';
-  end if;
-end;
-$$;
-
--- A link in a message: a URL with a scheme, www., or a host with a common top-level domain.
-create function private.has_link(p_content text)
-returns boolean
-language sql
-immutable
-set search_path = ''
-as $$
-  select p_content ~* '(https?://|www\.)[^[:space:]]'
-      or p_content ~* '[a-z0-9-]\.(com|net|org|io|co|kr|xyz|info|biz|ru|cn|top|site|online|shop|app|dev|me|ly|gl|link|click|live|store|vip|club)([/:?#[:space:]]|$)';
-$$;
-
--- The state of a new or edited message under the block's hold setting (the owner's are always
--- published).
-create function private.hold_status(p_block public.blocks, p_uid uuid, p_content text)
-returns text
-language sql
-stable
-set search_path = ''
-as $$
-  select case
-    when p_uid = p_block.owner_id or p_block.hold_messages = 'off' then 'published'
-    when p_block.hold_messages = 'all' then 'held'
-    when p_block.hold_messages = 'links' then
-      case when private.has_link(p_content) then 'held' else 'published' end
-    -- first_time: until the owner approved one of the writer's messages here
-    when exists (select 1 from public.messages
-                 where block_id = p_block.id and creator_id = p_uid and status = 'published') then 'published'
-    else 'held'
-  end;
-$$;
-
--- Whether a visitor's name reads like the owner. Names are compared after NFKC (full-width
--- letters), lower case, without spaces, punctuation and invisible characters: the same as, or
--- with a word equal to, the block's owner label (default Admin) or a word for an owner ("The
--- Admin", "admin-2", not "badminton"); containing the owner's name as the block shows it (from
--- four characters on) or a Korean word for an owner. plpgsql with the expressions written out: this runs on every
--- comment, and small helper functions with SET search_path are never inlined.
-create function private.imitates_owner(p_block public.blocks, p_name text)
-returns boolean
-language plpgsql
-stable
-set search_path = ''
-as $$
-declare
-  v_strip constant text := '[[:space:][:punct:][:cntrl:]\u00a0\u00ad\u115f\u1160\u200b-\u200f\u2028-\u202f\u205f-\u206f\u3000\u3164\ufeff·•・]+';
-  v_text text := lower(normalize(coalesce(p_name, ''), NFKC));
-  v_key text := regexp_replace(v_text, v_strip, '', 'g');
-  v_words text[];
-  v_other text;
-begin
-  if v_key = '' then
-    return false;
-  end if;
-  if v_key ~ '(admin|owner|moderator|official|staff|관리자|운영자|운영진)' then
-    -- only then the word test: "badminton" contains admin but has no word admin
-    v_words := regexp_split_to_array(v_text, '[^[:alnum:]]+');
-    if v_key in ('admin', 'administrator', 'owner', 'moderator', 'official', 'staff')
-       or v_words && array['admin', 'administrator', 'owner', 'moderator', 'official', 'staff']
-       or v_key ~ '(관리자|운영자|운영진)' then
-      return true;
-    end if;
-  end if;
-  -- the block's own owner label (when not the default Admin), as a whole name or a word
-  if coalesce(lower(p_block.custom_label_name ->> 'admin'), 'admin') <> 'admin' then
-    v_other := regexp_replace(lower(normalize(p_block.custom_label_name ->> 'admin', NFKC)), v_strip, '', 'g');
-    if v_other <> '' then
-      v_words := coalesce(v_words, regexp_split_to_array(v_text, '[^[:alnum:]]+'));
-      if v_other = v_key or v_other = any (v_words) then
-        return true;
-      end if;
-    end if;
-  end if;
-  -- the owner's name as the block shows it (the Q&A header; from the profile when created)
-  v_other := regexp_replace(lower(normalize(coalesce(p_block.owner_name, ''), NFKC)), v_strip, '', 'g');
-  return v_other <> '' and (v_other = v_key or (char_length(v_other) >= 4 and position(v_other in v_key) > 0));
-end;
-$$;
-
 -- Records a captcha the provider accepted for a visitor on a block: captcha.pass_uses (10)
 -- writes past the limits within captcha.pass_minutes (10). A token seen before is refused.
 create function public.grant_captcha_pass(p_user_id uuid, p_block_id uuid, p_token_hash text)
@@ -679,32 +524,6 @@ begin
 end;
 $$;
 revoke execute on function public.grant_captcha_pass(uuid, uuid, text) from public, anon, authenticated;
-
--- What each quota.notice job's mail needs: the owner's address, language and name, the level,
--- the count and the limit when the threshold was crossed; or {skip} (no address, suppressed,
--- account gone).
-create or replace function public.quota_notice_context(p_payloads jsonb)
-returns jsonb
-language sql
-STABLE SECURITY DEFINER
-set search_path = ''
-as $$
-  select coalesce(jsonb_agg(
-    case
-      when pr.id is null then jsonb_build_object('skip', 'the account was deleted')
-      when nullif(pr.email, '') is null then jsonb_build_object('skip', 'the owner has no email address')
-      when exists (select 1 from private.mail_suppressions s where s.email = lower(pr.email))
-        then jsonb_build_object('skip', 'the address is suppressed (bounce or complaint)')
-      else jsonb_build_object(
-        'to', pr.email, 'user_id', pr.id, 'language', pr.language, 'name', pr.name,
-        'level', (x ->> 'level')::integer, 'month', x ->> 'month',
-        'count', coalesce((x ->> 'count')::integer, private.monthly_response_count(pr.id)),
-        'limit', coalesce((x ->> 'limit')::integer, pr.response_monthly_limit))
-    end order by i), '[]'::jsonb)
-  from jsonb_array_elements(p_payloads) with ordinality p(x, i)
-  left join public.profiles pr on pr.id = (x ->> 'user_id')::uuid;
-$$;
-revoke execute on function public.quota_notice_context(jsonb) from public, anon, authenticated;
 
 -- Buckets full again are worth nothing (a missing row is a full bucket); passes and tokens
 -- expire; owner calls older than an hour no longer count. Every 10 minutes; a sequential scan of
