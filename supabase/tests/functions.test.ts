@@ -1,7 +1,7 @@
 // The account-area edge functions through the gateway: good input, bad input, bad tokens.
-import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { callFunction, newGuest, newUser, serviceClient, sql } from './support/clients.ts';
+import { option, question } from './support/drafts.ts';
 import { expiredToken, forgedToken } from './support/jwt.ts';
 
 async function blockCount(userId: string) {
@@ -114,26 +114,11 @@ describe('duplicate and delete', () => {
         blockId,
         settings: { name: 'Survey' },
         questions: [
-          {
-            id: randomUUID(),
+          question({
             type: 'poll',
             title: 'Pick one',
-            required: true,
-            index: 0,
-            placeholder: null,
-            allow_multi_select: false,
-            as_visitor_info: null,
-            trigger_letter_block: null,
-            content: null,
-            image_src: null,
-            deleted: false,
-            options: ['A', 'B'].map((value, index) => ({
-              id: randomUUID(),
-              value,
-              index,
-              deleted: false,
-            })),
-          },
+            options: ['A', 'B'].map((value, index) => option(value, index)),
+          }),
         ],
       },
       owner.accessToken,

@@ -3,15 +3,16 @@
 // official supabase-js client, as the dashboard calls it; the database is read back directly to
 // prove that refused saves change nothing.
 import { randomUUID } from 'node:crypto';
-import type { SupabaseClient } from '@supabase/supabase-js';
-import { FunctionsHttpError } from '@supabase/supabase-js';
 import { describe, expect, it } from 'vitest';
-import type {
-  TConditionDraft,
-  TEndingDraft,
-  TOptionDraft,
-  TQuestionDraft,
-} from '@reaction-blocks/contracts/schemas';
+import {
+  abQuestion,
+  condition,
+  defaultEnding,
+  ending,
+  option,
+  question,
+  save,
+} from './support/drafts.ts';
 import { XSS_PAYLOADS } from './support/xss-payloads.ts';
 import {
   anonClient,
@@ -25,34 +26,6 @@ import {
 // ---------------------------------------------------------------------------------------------
 // helpers
 // ---------------------------------------------------------------------------------------------
-
-interface SaveAnswer {
-  status: number;
-  message?: string;
-  data?: {
-    status: boolean;
-    block: Record<string, unknown>;
-    private: Record<string, unknown>;
-    questions: (Record<string, unknown> & { id: string; options: { id: string }[] })[];
-    endings: (Record<string, unknown> & { id: string; conditions: { id: string }[] })[];
-  };
-}
-
-/** Calls save-block through supabase-js and unwraps `{ data }` / `{ error }`. */
-async function save(client: SupabaseClient, body: unknown): Promise<SaveAnswer> {
-  const { data, error } = await client.functions.invoke('save-block', {
-    body: body as Record<string, unknown>,
-  });
-  if (error) {
-    if (error instanceof FunctionsHttpError) {
-      const res = error.context as Response;
-      const payload = (await res.json()) as { error?: { message?: string } };
-      return { status: res.status, message: payload.error?.message };
-    }
-    return { status: 0, message: error.message };
-  }
-  return { status: 200, data: (data as { data: SaveAnswer['data'] }).data };
-}
 
 async function owner(paid = false): Promise<TestUser> {
   const user = await newUser(paid ? 'paid' : 'free');
@@ -85,55 +58,6 @@ async function snapshot(blockId: string): Promise<unknown> {
   return row?.s;
 }
 
-const option = (value: string, index: number, over: Partial<TOptionDraft> = {}): TOptionDraft => ({
-  id: randomUUID(),
-  value,
-  index,
-  deleted: false,
-  ...over,
-});
-
-const question = (over: Partial<TQuestionDraft> = {}): TQuestionDraft => ({
-  id: randomUUID(),
-  type: 'short_text',
-  title: 'Question',
-  required: true,
-  index: 0,
-  placeholder: null,
-  allow_multi_select: false,
-  as_visitor_info: null,
-  trigger_letter_block: null,
-  content: null,
-  image_src: null,
-  deleted: false,
-  options: [],
-  ...over,
-});
-
-const ending = (over: Partial<TEndingDraft> = {}): TEndingDraft => ({
-  id: randomUUID(),
-  is_default: false,
-  index: 1,
-  title: '',
-  closing_text: 'Bye',
-  open_url: null,
-  open_link_type: 'button',
-  open_url_text: null,
-  resubmit_text: null,
-  block_submit_another: false,
-  conditions: [],
-  ...over,
-});
-
-const condition = (questionId: string, over: Partial<TConditionDraft> = {}): TConditionDraft => ({
-  id: randomUUID(),
-  index: 0,
-  question_id: questionId,
-  type: 'not_empty',
-  value: null,
-  ...over,
-});
-
 const BLOCK_LIMITS_FOR_TEST = { questions: 20, endings: 30 } as const;
 
 /** The list cut into batches of at most `size` (one save per batch). */
@@ -141,33 +65,6 @@ function chunks<T>(list: readonly T[], size: number): T[][] {
   const out: T[][] = [];
   for (let i = 0; i < list.length; i += size) out.push(list.slice(i, i + size));
   return out;
-}
-
-/** The block's default ending as a draft (it is created with every form and ab block). */
-async function defaultEnding(user: TestUser, blockId: string): Promise<TEndingDraft> {
-  const { data, error } = await user.client
-    .from('endings')
-    .select(
-      'id, is_default, index, title, closing_text, open_url, open_link_type, open_url_text, resubmit_text, block_submit_another',
-    )
-    .eq('block_id', blockId)
-    .eq('is_default', true)
-    .single();
-  expect(error).toBeNull();
-  return { ...(data as Omit<TEndingDraft, 'conditions'>), conditions: [] };
-}
-
-/** The ab block's own question as a draft. */
-async function abQuestion(user: TestUser, blockId: string): Promise<TQuestionDraft> {
-  const { data, error } = await user.client
-    .from('questions')
-    .select(
-      'id, type, title, required, index, placeholder, allow_multi_select, as_visitor_info, trigger_letter_block, content, image_src, deleted, options(id, value, index, deleted)',
-    )
-    .eq('block_id', blockId)
-    .single();
-  expect(error).toBeNull();
-  return data as unknown as TQuestionDraft;
 }
 
 // ---------------------------------------------------------------------------------------------

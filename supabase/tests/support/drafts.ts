@@ -1,0 +1,124 @@
+// A block's content as the workspace sends it to save-block (the contracts' draft types), with
+// defaults a test overrides, and the call itself through supabase-js as the dashboard makes it.
+import { randomUUID } from 'node:crypto';
+import type { SupabaseClient } from '@supabase/supabase-js';
+import { FunctionsHttpError } from '@supabase/supabase-js';
+import { expect } from 'vitest';
+import type {
+  TConditionDraft,
+  TEndingDraft,
+  TOptionDraft,
+  TQuestionDraft,
+} from '@reaction-blocks/contracts/schemas';
+import type { TestUser } from './clients.ts';
+
+export const option = (
+  value: string,
+  index: number,
+  over: Partial<TOptionDraft> = {},
+): TOptionDraft => ({
+  id: randomUUID(),
+  value,
+  index,
+  deleted: false,
+  ...over,
+});
+
+export const question = (over: Partial<TQuestionDraft> = {}): TQuestionDraft => ({
+  id: randomUUID(),
+  type: 'short_text',
+  title: 'Question',
+  required: true,
+  index: 0,
+  placeholder: null,
+  allow_multi_select: false,
+  as_visitor_info: null,
+  trigger_letter_block: null,
+  content: null,
+  image_src: null,
+  deleted: false,
+  options: [],
+  ...over,
+});
+
+export const ending = (over: Partial<TEndingDraft> = {}): TEndingDraft => ({
+  id: randomUUID(),
+  is_default: false,
+  index: 1,
+  title: '',
+  closing_text: 'Bye',
+  open_url: null,
+  open_link_type: 'button',
+  open_url_text: null,
+  resubmit_text: null,
+  block_submit_another: false,
+  conditions: [],
+  ...over,
+});
+
+export const condition = (
+  questionId: string,
+  over: Partial<TConditionDraft> = {},
+): TConditionDraft => ({
+  id: randomUUID(),
+  index: 0,
+  question_id: questionId,
+  type: 'not_empty',
+  value: null,
+  ...over,
+});
+
+export interface SaveAnswer {
+  status: number;
+  message?: string;
+  data?: {
+    status: boolean;
+    block: Record<string, unknown>;
+    private: Record<string, unknown>;
+    questions: (Record<string, unknown> & { id: string; options: { id: string }[] })[];
+    endings: (Record<string, unknown> & { id: string; conditions: { id: string }[] })[];
+  };
+}
+
+/** Calls save-block through supabase-js and unwraps `{ data }` / `{ error }`. */
+export async function save(client: SupabaseClient, body: unknown): Promise<SaveAnswer> {
+  const { data, error } = await client.functions.invoke('save-block', {
+    body: body as Record<string, unknown>,
+  });
+  if (error) {
+    if (error instanceof FunctionsHttpError) {
+      const res = error.context as Response;
+      const payload = (await res.json()) as { error?: { message?: string } };
+      return { status: res.status, message: payload.error?.message };
+    }
+    return { status: 0, message: error.message };
+  }
+  return { status: 200, data: (data as { data: SaveAnswer['data'] }).data };
+}
+
+/** The block's default ending as a draft (it is created with every form and ab block). */
+export async function defaultEnding(user: TestUser, blockId: string): Promise<TEndingDraft> {
+  const { data, error } = await user.client
+    .from('endings')
+    .select(
+      'id, is_default, index, title, closing_text, open_url, open_link_type, open_url_text, resubmit_text, block_submit_another',
+    )
+    .eq('block_id', blockId)
+    .eq('is_default', true)
+    .single();
+  expect(error).toBeNull();
+  return { ...(data as Omit<TEndingDraft, 'conditions'>), conditions: [] };
+}
+
+/** The ab block's own question as a draft. */
+export async function abQuestion(user: TestUser, blockId: string): Promise<TQuestionDraft> {
+  const { data, error } = await user.client
+    .from('questions')
+    .select(
+      'id, type, title, required, index, placeholder, allow_multi_select, as_visitor_info, trigger_letter_block, content, image_src, deleted, options(id, value, index, deleted)',
+    )
+    .eq('block_id', blockId)
+    .single();
+  expect(error).toBeNull();
+  return data as unknown as TQuestionDraft;
+}
