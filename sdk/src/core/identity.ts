@@ -22,8 +22,8 @@ const ANIMALS =
     ' ',
   );
 // Colours dark enough for white initials (contrast >= 4.5:1).
-const COLORS =
-  '#1565c0 #2e7d32 #6a1b9a #ad1457 #c62828 #00695c #4e342e #37474f #283593 #d84315'.split(' ');
+export const COLORS =
+  '#1565c0 #2e7d32 #6a1b9a #ad1457 #c62828 #00695c #4e342e #37474f #283593 #bf360c'.split(' ');
 const pick = <T>(list: T[]): T => list[Math.floor(Math.random() * list.length)] as T;
 
 const text = (v: unknown, max: number) =>

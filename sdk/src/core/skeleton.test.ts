@@ -117,6 +117,6 @@ describe('loading skeletons', () => {
   it('the skeleton follows the theme attribute (dark)', async () => {
     api = mockApi({ get_block_view: () => new Promise(() => {}) });
     const el = await mount('comment', 'dark');
-    expect(getComputedStyle($(el, '[part~=skeleton]')).backgroundColor).to.equal('rgb(18, 18, 18)');
+    expect(getComputedStyle($(el, '[part~=skeleton]')).backgroundColor).to.equal('rgb(21, 21, 24)');
   });
 });

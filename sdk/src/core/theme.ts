@@ -2,35 +2,40 @@ import { css } from 'lit';
 import type { Block, Theme } from './types.js';
 
 /**
- * Design tokens. Site owners override any --reaction-* token on the element; the custom theme maps
- * the spec's --PRIMARY, --SECONDARY, --TERTIARY and --BACKGROUND. Label colours (every theme) come
- * from --ADMIN_LABEL and --ME_LABEL (the block's custom label colours, set inline on the base part)
- * and from the page's --reaction-admin-label / --reaction-me-label, which have no default here so
- * that a value set by the page can be told apart; the styles read the resolved --_admin-label and
- * --_me-label.
+ * Design tokens (docs/design.md). Site owners override any --reaction-* token on the element; the
+ * custom theme maps the spec's --PRIMARY, --SECONDARY, --TERTIARY and --BACKGROUND. Roles:
+ * primary (filled buttons, chosen options, result bars, focus ring) with on-primary text on it;
+ * secondary (quiet fills: skeleton bones, tracks, chips, dividers); tertiary (fields and options);
+ * background (the block); text; muted (meta text and placeholders, >= 4.5:1 on background and
+ * tertiary); border (control edges, >= 3:1: derived from text and background unless set);
+ * error. sdk/src/core/contrast.test.ts computes each pair in the three themes.
+ * --reaction-font has no default: the elements take the host page's font.
+ * Label colours (every theme) come from --ADMIN_LABEL and --ME_LABEL (the block's custom label
+ * colours, set inline on the base part) and from the page's --reaction-admin-label /
+ * --reaction-me-label, which have no default here so that a value set by the page can be told
+ * apart; the styles read the resolved --_admin-label and --_me-label.
  */
 export const baseStyles = css`
   :host {
     display: block;
-    --reaction-primary: #4c4c4c;
-    --reaction-secondary: #e4e4e4;
-    --reaction-tertiary: #ffffff;
-    --reaction-background: #ffffff;
-    --reaction-text: #1f1f1f;
-    --reaction-muted: #5f5f5f;
-    --reaction-on-primary: #ffffff;
-    --reaction-error: #c5221f;
+    --reaction-primary: #26262b;
+    --reaction-secondary: #ececef;
+    --reaction-tertiary: #fff;
+    --reaction-background: #fff;
+    --reaction-text: #1c1c1f;
+    --reaction-muted: #5e5e66;
+    --reaction-on-primary: #fff;
+    --reaction-error: #c42b1c;
     --reaction-radius: 8px;
-    --reaction-font: system-ui, -apple-system, 'Segoe UI', sans-serif;
   }
   :host([data-theme='dark']) {
-    --reaction-primary: #e4e4e4;
-    --reaction-secondary: #3a3a3a;
-    --reaction-tertiary: #262626;
-    --reaction-background: #121212;
-    --reaction-text: #f1f1f1;
-    --reaction-muted: #b5b5b5;
-    --reaction-on-primary: #121212;
+    --reaction-primary: #ececef;
+    --reaction-secondary: #2c2c31;
+    --reaction-tertiary: #1f1f23;
+    --reaction-background: #151518;
+    --reaction-text: #f2f2f4;
+    --reaction-muted: #a9a9b2;
+    --reaction-on-primary: #151518;
     --reaction-error: #ff8a80;
   }
   :host([hidden]) {
@@ -39,15 +44,23 @@ export const baseStyles = css`
   .custom {
     --reaction-primary: var(--PRIMARY, #4c4c4c);
     --reaction-secondary: var(--SECONDARY, #e4e4e4);
-    --reaction-tertiary: var(--TERTIARY, #ffffff);
-    --reaction-background: var(--BACKGROUND, #ffffff);
+    --reaction-tertiary: var(--TERTIARY, #fff);
+    --reaction-background: var(--BACKGROUND, #fff);
   }
   [part~='base'] {
     /* Light and dark: the page's label token wins, like every --reaction-* token there. */
     --_admin-label: var(--reaction-admin-label, var(--ADMIN_LABEL, var(--reaction-primary)));
     --_me-label: var(--reaction-me-label, var(--ME_LABEL, var(--reaction-primary)));
+    /* control edges: 55% of the text colour over the background (3.3:1 or more) */
+    --_border: var(
+      --reaction-border,
+      color-mix(in srgb, var(--reaction-text) 55%, var(--reaction-background))
+    );
     box-sizing: border-box;
-    font: 14px/1.5 var(--reaction-font);
+    font-size: 14px;
+    line-height: 1.5;
+    /* unset (no default): the host page's font */
+    font-family: var(--reaction-font);
     color: var(--reaction-text);
     background: var(--reaction-background);
     border-radius: var(--reaction-radius);
@@ -80,20 +93,20 @@ export const baseStyles = css`
     border-radius: var(--reaction-radius);
     background: var(--reaction-primary);
     color: var(--reaction-on-primary);
+    font-weight: 600;
     cursor: pointer;
     text-decoration: none;
+    transition: 0.15s ease-out;
+    transition-property: background, border-color, box-shadow;
+  }
+  /* hover: a neutral veil that works on any owner's colour */
+  .btn:not(:disabled):hover {
+    box-shadow: inset 0 0 0 99px rgb(128 128 128 / 0.14);
   }
   .btn.ghost {
     background: transparent;
     color: var(--reaction-text);
-    border-color: var(--reaction-secondary);
-  }
-  .btn.link {
-    background: none;
-    border: 0;
-    min-height: 0;
-    padding: 2px 4px;
-    color: var(--reaction-muted);
+    border-color: var(--_border);
   }
   .btn:disabled {
     opacity: 0.55;
@@ -102,16 +115,6 @@ export const baseStyles = css`
   :focus-visible {
     outline: 2px solid var(--reaction-primary);
     outline-offset: 2px;
-  }
-  .input {
-    width: 100%;
-    padding: 8px 10px;
-    border: 1px solid var(--reaction-secondary);
-    border-radius: var(--reaction-radius);
-    background: var(--reaction-tertiary);
-  }
-  .input[aria-invalid='true'] {
-    border-color: var(--reaction-error);
   }
   .err {
     color: var(--reaction-error);
@@ -128,28 +131,7 @@ export const baseStyles = css`
     justify-items: start;
     margin-top: 8px;
   }
-  /* the honeypot: off screen, out of the tab order and of the accessibility tree */
-  .hp {
-    position: absolute;
-    left: -9999px;
-    width: 1px;
-    height: 1px;
-    overflow: hidden;
-  }
-  .spin {
-    width: 14px;
-    height: 14px;
-    border: 2px solid currentColor;
-    border-right-color: transparent;
-    border-radius: 50%;
-    animation: r 0.8s linear infinite;
-  }
-  @keyframes r {
-    to {
-      transform: rotate(360deg);
-    }
-  }
-  /* Loading skeleton: grey bars in the block's shape (see core/skeleton-heights.ts). */
+  /* Loading skeleton: quiet bars in the block's shape (see core/skeleton-heights.ts). */
   .sk {
     display: grid;
     gap: 8px;
@@ -172,8 +154,9 @@ export const baseStyles = css`
     }
   }
   @media (prefers-reduced-motion: reduce) {
-    .bone {
-      animation: none;
+    * {
+      animation: none !important;
+      transition: none !important;
     }
   }
   .sr {

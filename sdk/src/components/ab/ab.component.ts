@@ -26,6 +26,7 @@ import { ab } from '../../core/locales/en.js';
  *
  * @cssproperty --reaction-primary - Chosen option colour.
  * @cssproperty --reaction-tertiary - Option background.
+ * @cssproperty --reaction-border - Option edges (default: 55% of the text colour over the background).
  */
 export default class ReactionAb extends BlockElement {
   static override texts = ab;

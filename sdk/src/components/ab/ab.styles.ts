@@ -16,7 +16,7 @@ export default css`
     min-height: 56px;
     background: var(--reaction-tertiary);
     color: var(--reaction-text);
-    border-color: var(--reaction-secondary);
+    border-color: var(--_border);
   }
   [part~='option'][aria-pressed='true'] {
     background: var(--reaction-primary);

@@ -68,6 +68,6 @@ describe('reaction-button', () => {
     // Light and dark keep the usual text on primary.
     el.theme = 'dark';
     await el.updateComplete;
-    expect(colour(el).color).to.equal('rgb(18, 18, 18)');
+    expect(colour(el).color).to.equal('rgb(21, 21, 24)');
   });
 });

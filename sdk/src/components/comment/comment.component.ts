@@ -8,11 +8,13 @@ import { pageOf, rpc, timezone } from '../../core/api.js';
 import { messagesMine } from '../../core/view.js';
 import { honeypot, visitorAvatar } from '../../core/trust.js';
 import { baseStyles } from '../../core/theme.js';
+import fieldStyles from '../../core/fields.styles.js';
 import { AVATAR_PLACEHOLDER, fallBackTo } from '../../core/placeholder.js';
 import { fill, homeUrl, linkify, safeUrl, shortDate } from '../../core/text.js';
 import type { BlockView, Message } from '../../core/types.js';
 import { COMMENT_LIMITS, EMAIL_RE, LIMITS, lengthOf } from '@reaction-blocks/contracts/limits';
 import type { Change, Counts } from '../../core/live.js';
+import { avatarStyle } from './avatar.js';
 import { applyChange, applyCounts, mergeThreads, pinnedFirst, threads } from './model.js';
 import styles from './comment.styles.js';
 import { comment, fields, like } from '../../core/locales/en.js';
@@ -66,7 +68,9 @@ const IN_APP = /\bwv\b|WebView|FBA[NV]|Instagram|KAKAOTALK|Line\//i;
  * @csspart captcha - The check a visitor who went too fast may pass to go on (blocks with the captcha on).
  *
  * @cssproperty --reaction-primary - Main colour.
- * @cssproperty --reaction-secondary - Borders.
+ * @cssproperty --reaction-secondary - Dividers and quiet fills.
+ * @cssproperty --reaction-border - Field and outlined-button edges (default: 55% of the text colour over the background).
+ * @cssproperty --reaction-muted - Dates, hints and placeholders.
  * @cssproperty --reaction-background - Background.
  * @cssproperty --reaction-text - Text colour.
  * @cssproperty --reaction-admin-label - Owner label colour. Light and dark: wins over the block's
@@ -77,7 +81,7 @@ const IN_APP = /\bwv\b|WebView|FBA[NV]|Instagram|KAKAOTALK|Line\//i;
  */
 export default class ReactionComment extends BlockElement {
   static override texts = { ...fields, ...like, ...comment };
-  static override styles = [baseStyles, styles];
+  static override styles = [baseStyles, fieldStyles, styles];
   static override properties = {
     ...BlockElement.properties,
     _messages: { state: true },
@@ -670,10 +674,7 @@ export default class ReactionComment extends BlockElement {
                 alt=""
                 @error=${fallBackTo(AVATAR_PLACEHOLDER)}
               />`
-            : html`<span
-                part="avatar"
-                aria-hidden="true"
-                style="background:${/^#[0-9a-f]{3,8}$/i.test(m.color || '') ? m.color : '#5f5f5f'}"
+            : html`<span part="avatar" aria-hidden="true" style=${avatarStyle(m.color)}
                 >${name[0]}</span
               >`
         }

@@ -103,7 +103,6 @@ export default css`
     border-radius: 50%;
     display: inline-grid;
     place-items: center;
-    color: #fff;
     font-size: 12px;
     object-fit: cover;
   }

@@ -759,7 +759,7 @@ describe('reaction-comment', () => {
     signIn('someone'); // every message but the owner's reply is the visitor's own: "Me"
 
     let el = await mount({ block: labelled('light') });
-    expect(admin(el).backgroundColor, 'default: primary').to.equal('rgb(76, 76, 76)');
+    expect(admin(el).backgroundColor, 'default: primary').to.equal('rgb(38, 38, 43)');
     api.restore();
 
     el = await mount({ block: labelled('light', { '--ADMIN_LABEL': 'red', '--ME_LABEL': 'red' }) });
@@ -794,7 +794,7 @@ describe('reaction-comment', () => {
     expect(el.dataset.theme).to.equal('dark');
     expect($(el, '[part=count]').textContent).to.equal('메시지 3개');
     expect(likeOf(item(el, 'm1'))!.textContent!.trim()).to.equal('좋아요 0');
-    expect(getComputedStyle($(el, '[part=base]')).backgroundColor).to.equal('rgb(18, 18, 18)');
+    expect(getComputedStyle($(el, '[part=base]')).backgroundColor).to.equal('rgb(21, 21, 24)');
     await expect(el).to.be.accessible();
   });
 

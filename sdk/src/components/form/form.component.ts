@@ -5,6 +5,7 @@ import { honeypot } from '../../core/trust.js';
 import { BlockElement, bone, line } from '../../core/base.js';
 import { sanitize } from '../../core/html.js';
 import { baseStyles } from '../../core/theme.js';
+import fieldStyles from '../../core/fields.styles.js';
 import { IMAGE_PLACEHOLDER, fallBackTo } from '../../core/placeholder.js';
 import { safeUrl } from '../../core/text.js';
 import type { Answers, Ending, Question } from '../../core/types.js';
@@ -48,12 +49,14 @@ export const LONG_TEXT_MAX_HEIGHT = 360;
  * @csspart captcha - The check a visitor who went too fast may pass to go on (blocks with the captcha on).
  *
  * @cssproperty --reaction-primary - Buttons and focus.
- * @cssproperty --reaction-secondary - Borders.
+ * @cssproperty --reaction-secondary - Quiet fills.
+ * @cssproperty --reaction-border - Field and choice edges (default: 55% of the text colour over the background).
+ * @cssproperty --reaction-muted - Placeholders and hints.
  * @cssproperty --reaction-error - Error colour.
  */
 export default class ReactionForm extends BlockElement {
   static override texts = { ...fields, ...form };
-  static override styles = [baseStyles, styles];
+  static override styles = [baseStyles, fieldStyles, styles];
   static override properties = {
     ...BlockElement.properties,
     _answers: { state: true },

@@ -27,7 +27,7 @@ export default css`
     gap: 8px;
     padding: 6px 10px;
     margin-bottom: 6px;
-    border: 1px solid var(--reaction-secondary);
+    border: 1px solid var(--_border);
     border-radius: var(--reaction-radius);
     cursor: pointer;
   }

@@ -27,11 +27,11 @@ export const heart = (filled: boolean) =>
  * @csspart captcha - The check a visitor who went too fast may pass to go on (blocks with the captcha on).
  *
  * @cssproperty --reaction-primary - Main colour (liked button, focus ring).
- * @cssproperty --reaction-secondary - Border colour.
+ * @cssproperty --reaction-border - The button's edge before a like (default: 55% of the text colour over the background).
  * @cssproperty --reaction-background - Background.
  * @cssproperty --reaction-text - Text colour.
  * @cssproperty --reaction-radius - Corner radius.
- * @cssproperty --reaction-font - Font family.
+ * @cssproperty --reaction-font - Font family (default: the page's font).
  */
 export default class ReactionLike extends BlockElement {
   static override texts = like;

@@ -11,7 +11,7 @@ export default css`
   [part~='button'][aria-pressed='false'] {
     background: transparent;
     color: var(--reaction-text);
-    border-color: var(--reaction-secondary);
+    border-color: var(--_border);
   }
   [part~='icon'] {
     width: 18px;
