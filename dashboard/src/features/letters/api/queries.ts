@@ -13,6 +13,8 @@ import {
 
 export const letterKeys = {
   all: (ownerId: string) => ['letters', ownerId] as const,
+  /** The letter workspace's first read (lib/use-draft-query.ts). */
+  block: (ownerId: string, blockId: string) => ['letters', ownerId, 'block', blockId] as const,
   senders: (ownerId: string) => ['letters', ownerId, 'senders'] as const,
   quota: (ownerId: string) => ['letters', ownerId, 'quota'] as const,
   groups: (ownerId: string) => ['letters', ownerId, 'groups'] as const,

@@ -16,13 +16,14 @@ import { paths } from '../../../config/paths';
 import { isLetterType, type LetterType } from '../../../lib/db-types';
 import { messageOf, withWait } from '../../../lib/errors';
 import { useSession } from '../../../lib/session';
+import { useDraftQuery } from '../../../lib/use-draft-query';
 import {
   emptyLetter,
   LETTER_LIMITS,
   MODE_OF_TYPE,
   ZSaveLetter,
 } from '@reaction-blocks/contracts/letters';
-import { useSenders } from '../api/queries';
+import { letterKeys, useSenders } from '../api/queries';
 import { loadLetterBlock, saveLetter, webToTemplate, type LetterData } from '../api/letters';
 import {
   canSend,
@@ -43,6 +44,7 @@ import {
 import { letterMessage } from '../model/messages';
 import { BrunchVerifyDialog } from './brunch-verify-dialog';
 import { HistoryView } from './history-view';
+import { LetterButtonToggles } from './letter-button-toggles';
 import { LetterPreview } from './letter-preview';
 import { LinkDialog } from './link-dialog';
 import { SendLetterDialog } from './send-letter-dialog';
@@ -60,10 +62,14 @@ export function LetterWorkspacePage() {
   const { user, profile } = useSession();
   const paid = profile?.paid === true;
   const nameId = useId();
-  const [saved, setSaved] = useState<LetterData | null>(null);
-  const [base, setBase] = useState<LetterDraft | null>(null);
-  const [draft, setDraft] = useState<LetterDraft | null>(null);
-  const [status, setStatus] = useState<'loading' | 'ready' | 'missing'>('loading');
+  const { status, saved, setSaved, base, setBase, draft, setDraft } = useDraftQuery({
+    queryKey: letterKeys.block(user?.id ?? '', blockId),
+    queryFn: () => loadLetterBlock(blockId, user!.id),
+    enabled: !!user,
+    usable: (data: LetterData) => isLetterType(data.block.type),
+    toDraft: draftFromData,
+    what: 'letter',
+  });
   const [saveState, setSaveState] = useState<'idle' | 'saving' | 'saved' | 'error'>('idle');
   const [saveError, setSaveError] = useState<string | null>(null);
   const [loadingPage, setLoadingPage] = useState(false);
@@ -86,28 +92,6 @@ export function LetterWorkspacePage() {
     else document.querySelector<HTMLElement>('.letter-settings [aria-invalid="true"]')?.focus();
   }, [loadingPage]);
 
-  useEffect(() => {
-    if (!user) return;
-    let alive = true;
-    loadLetterBlock(blockId, user.id)
-      .then((data) => {
-        if (!alive) return;
-        if (!data || !isLetterType(data.block.type)) return setStatus('missing');
-        const start = draftFromData(data);
-        setSaved(data);
-        setBase(start);
-        setDraft(start);
-        setStatus('ready');
-      })
-      .catch((cause: unknown) => {
-        console.error('[reaction-dashboard] letter load failed', cause);
-        if (alive) setStatus('missing');
-      });
-    return () => {
-      alive = false;
-    };
-  }, [blockId, user]);
-
   // spec section 4: a sender that is not verified is cleared; with none, the first verified one
   // A letter with nothing saved yet takes the sender as if it had been stored (opening it does
   // not make it "unsaved"; the first Save stores it with the page); a saved letter whose sender
@@ -117,10 +101,9 @@ export function LetterWorkspacePage() {
     if (!senders.data) return;
     const pick = <T extends LetterDraft | null>(d: T): T =>
       d ? { ...d, mailFrom: pickSender(d.mailFrom, senders.data!) } : d;
-    // eslint-disable-next-line react-hooks/set-state-in-effect -- follows the loaded senders
     if (!hasSavedHtml) setBase(pick);
     setDraft(pick);
-  }, [senders.data, status, hasSavedHtml]);
+  }, [senders.data, status, hasSavedHtml, setBase, setDraft]);
 
   const dirty = !!base && !!draft && !sameDraft(base, draft);
   useFocusAfterSave(dirty, actions);
@@ -131,10 +114,13 @@ export function LetterWorkspacePage() {
     return () => window.removeEventListener('beforeunload', warn);
   }, [dirty]);
 
-  const change = useCallback((patch: Partial<LetterDraft>) => {
-    setDraft((d) => (d ? { ...d, ...patch } : d));
-    setSaveState((s) => (s === 'saved' ? 'idle' : s));
-  }, []);
+  const change = useCallback(
+    (patch: Partial<LetterDraft>) => {
+      setDraft((d) => (d ? { ...d, ...patch } : d));
+      setSaveState((s) => (s === 'saved' ? 'idle' : s));
+    },
+    [setDraft],
+  );
 
   const verified = useMemo(
     () => (senders.data ?? []).filter((s) => s.status === 'verified').map((s) => s.email),
@@ -400,55 +386,16 @@ export function LetterWorkspacePage() {
                   {notice}
                 </p>
               ) : null}
-              <fieldset className="letter-buttons">
-                <legend className="visually-hidden">{t('letters.cta.toggle')}</legend>
-                <div className="checkbox-row">
-                  <input
-                    id={`${nameId}-cta`}
-                    type="checkbox"
-                    role="switch"
-                    checked={!!draft.model.cta}
-                    onChange={(e) =>
-                      e.target.checked
-                        ? setDialog('cta')
-                        : change({ model: { ...draft.model, cta: null } })
-                    }
-                  />
-                  <label htmlFor={`${nameId}-cta`}>{t('letters.cta.toggle')}</label>
-                  {draft.model.cta ? (
-                    <button
-                      type="button"
-                      className="button button-ghost"
-                      onClick={() => setDialog('cta')}
-                    >
-                      {t('letters.cta.edit')}
-                    </button>
-                  ) : null}
-                </div>
-                <div className="checkbox-row">
-                  <input
-                    id={`${nameId}-image`}
-                    type="checkbox"
-                    role="switch"
-                    checked={!!draft.model.imageButton}
-                    onChange={(e) =>
-                      e.target.checked
-                        ? setDialog('image')
-                        : change({ model: { ...draft.model, imageButton: null } })
-                    }
-                  />
-                  <label htmlFor={`${nameId}-image`}>{t('letters.image.toggle')}</label>
-                  {draft.model.imageButton ? (
-                    <button
-                      type="button"
-                      className="button button-ghost"
-                      onClick={() => setDialog('image')}
-                    >
-                      {t('letters.image.edit')}
-                    </button>
-                  ) : null}
-                </div>
-              </fieldset>
+              <LetterButtonToggles
+                idPrefix={nameId}
+                model={draft.model}
+                onEdit={(kind) => setDialog(kind)}
+                onRemove={(kind) =>
+                  change({
+                    model: { ...draft.model, [kind === 'cta' ? 'cta' : 'imageButton']: null },
+                  })
+                }
+              />
             </section>
             <section
               ref={preview}

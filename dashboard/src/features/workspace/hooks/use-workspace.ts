@@ -1,10 +1,11 @@
 // The workspace's state: the block as last saved, the owner's draft of it (settings, private
 // settings, form questions and endings), what changed, and Save. A failed save keeps the draft
 // as it is, so nothing the owner typed is lost.
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import type { TSaveBlock } from '@reaction-blocks/contracts/schemas';
 import { isReactionType } from '../../../lib/db-types';
 import { messageOf } from '../../../lib/errors';
+import { useDraftQuery, type DraftStatus } from '../../../lib/use-draft-query';
 import type { WorkspaceApi, WorkspaceData } from '../api';
 import { saveBlockProblem } from '../api';
 import { formDraftFromView, formDraftIssues, formDraftToSave, type FormDraft } from '../editor';
@@ -20,7 +21,12 @@ import {
   type SettingsDraft,
 } from '../model/settings';
 
-export type LoadStatus = 'loading' | 'ready' | 'missing';
+export type LoadStatus = DraftStatus;
+
+/** The workspace's first read, per owner and block. */
+export const workspaceKeys = {
+  block: (ownerId: string, blockId: string) => ['workspace', ownerId, 'block', blockId] as const,
+};
 /** invalid: Save was pressed while fields have problems (shown under them); nothing sent. */
 export type SaveStatus = 'idle' | 'saving' | 'saved' | 'error' | 'invalid';
 
@@ -41,39 +47,17 @@ function draftOf(data: WorkspaceData): Draft {
 }
 
 export function useWorkspace(blockId: string, ownerId: string | undefined, api: WorkspaceApi) {
-  const [status, setStatus] = useState<LoadStatus>('loading');
-  const [saved, setSaved] = useState<WorkspaceData | null>(null);
-  const [base, setBase] = useState<Draft | null>(null);
-  const [draft, setDraft] = useState<Draft | null>(null);
+  const { status, saved, setSaved, base, setBase, draft, setDraft } = useDraftQuery({
+    queryKey: workspaceKeys.block(ownerId ?? '', blockId),
+    queryFn: () => api.load({ blockId, ownerId: ownerId! }),
+    enabled: !!ownerId,
+    // letter blocks have their own workspace
+    usable: (data: WorkspaceData) => isReactionType(data.block.type),
+    toDraft: draftOf,
+    what: 'workspace',
+  });
   const [saveStatus, setSaveStatus] = useState<SaveStatus>('idle');
   const [saveError, setSaveError] = useState<string | null>(null);
-
-  useEffect(() => {
-    if (!ownerId) return;
-    let alive = true;
-    api
-      .load({ blockId, ownerId })
-      .then((data) => {
-        if (!alive) return;
-        // letter blocks have their own workspace (later work)
-        if (!data || !isReactionType(data.block.type)) {
-          setStatus('missing');
-          return;
-        }
-        const start = draftOf(data);
-        setSaved(data);
-        setBase(start);
-        setDraft(start);
-        setStatus('ready');
-      })
-      .catch((cause: unknown) => {
-        console.error('[reaction-dashboard] workspace load failed', cause);
-        if (alive) setStatus('missing');
-      });
-    return () => {
-      alive = false;
-    };
-  }, [api, blockId, ownerId]);
 
   const changedSettings = useMemo(
     () => (base && draft ? changedFields(base.settings, draft.settings) : {}),
@@ -111,16 +95,22 @@ export function useWorkspace(blockId: string, ownerId: string | undefined, api: 
       setDraft((d) => (d ? { ...d, settings: { ...d.settings, [key]: value } } : d));
       setSaveStatus((s) => (s === 'saved' || s === 'invalid' ? 'idle' : s));
     },
-    [],
+    [setDraft],
   );
-  const setPrivate = useCallback(<K extends keyof PrivateDraft>(key: K, value: PrivateDraft[K]) => {
-    setDraft((d) => (d ? { ...d, private: { ...d.private, [key]: value } } : d));
-    setSaveStatus((s) => (s === 'saved' || s === 'invalid' ? 'idle' : s));
-  }, []);
-  const setForm = useCallback((form: FormDraft) => {
-    setDraft((d) => (d ? { ...d, form } : d));
-    setSaveStatus((s) => (s === 'saved' || s === 'invalid' ? 'idle' : s));
-  }, []);
+  const setPrivate = useCallback(
+    <K extends keyof PrivateDraft>(key: K, value: PrivateDraft[K]) => {
+      setDraft((d) => (d ? { ...d, private: { ...d.private, [key]: value } } : d));
+      setSaveStatus((s) => (s === 'saved' || s === 'invalid' ? 'idle' : s));
+    },
+    [setDraft],
+  );
+  const setForm = useCallback(
+    (form: FormDraft) => {
+      setDraft((d) => (d ? { ...d, form } : d));
+      setSaveStatus((s) => (s === 'saved' || s === 'invalid' ? 'idle' : s));
+    },
+    [setDraft],
+  );
 
   /** Saves what changed; true when it was stored. */
   const save = useCallback(async (): Promise<boolean> => {
@@ -170,6 +160,9 @@ export function useWorkspace(blockId: string, ownerId: string | undefined, api: 
     errors,
     formChanged,
     saveStatus,
+    setBase,
+    setDraft,
+    setSaved,
   ]);
 
   return {
