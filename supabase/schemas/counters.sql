@@ -239,6 +239,51 @@ comment on function public.member_count(public.audience_groups) is
   'The group''s exact member count (computed field of audience_groups: count plus the changes not folded yet). Null for another owner''s group.';
 revoke execute on function public.member_count(public.audience_groups) from public, anon;
 
+-- Folds one kind of delta rows into the rows they count for (p_target, keyed by p_key in
+-- p_deltas): the rows nobody holds, and of those only the ones whose every delta row is free, so
+-- the row plus all its deltas is exact and the fold never clamps a partial sum. p_sums names each
+-- counter column of p_target and the delta column added to it. Answers the rows updated.
+create function private.fold_deltas(p_target regclass, p_deltas regclass, p_key text, p_sums jsonb)
+returns integer
+language plpgsql
+set search_path = ''
+as $$
+declare
+  v_sums text;
+  v_sets text;
+  v_count integer;
+begin
+  select string_agg(format('sum(%I) as %I', value, key), ', ' order by key),
+         string_agg(format('%I = greatest(t.%I + s.%I, 0)', key, key, key), ', ' order by key)
+    into v_sums, v_sets
+    from jsonb_each_text(p_sums);
+  execute format($sql$
+    with free as (
+      select t.id from %1$s t
+      where t.id in (select distinct %3$I from %2$s)
+      for no key update of t skip locked
+    ), locked as (
+      select %3$I, shard from %2$s
+      where %3$I in (select id from free) for update skip locked
+    ), whole as (
+      select l.%3$I from locked l group by l.%3$I
+      having count(*) = (select count(*) from %2$s a where a.%3$I = l.%3$I)
+    ), taken as (
+      delete from %2$s d
+      using locked x
+      where x.%3$I in (select %3$I from whole) and d.%3$I = x.%3$I and d.shard = x.shard
+      returning d.*
+    ), sums as (
+      select %3$I, %4$s from taken group by %3$I
+    )
+    update %1$s t set %5$s from sums s where t.id = s.%3$I
+  $sql$, p_target, p_deltas, p_key, v_sums, v_sets);
+  get diagnostics v_count = row_count;
+  return v_count;
+end;
+$$;
+revoke execute on function private.fold_deltas(regclass, regclass, text, jsonb) from public;
+
 -- Folds the deltas into the rows: the blocks, groups and options nobody holds, their delta rows
 -- nobody holds (SKIP LOCKED throughout: never waits for a visitor, never deadlocks with one: a visitor
 -- holds a delta row only while it does not wait for its block or group). Every 5 seconds.
@@ -253,77 +298,12 @@ declare
   v_options integer;
 begin
   perform set_config('counters.folding', 'on', true);
-  with free as (
-    select b.id from public.blocks b
-    where b.id in (select distinct block_id from private.block_count_deltas)
-    for no key update of b skip locked
-  ), locked as (
-    select block_id, shard from private.block_count_deltas
-    where block_id in (select id from free) for update skip locked
-  ), whole as (
-    -- only blocks whose every delta row is free: the row plus all its deltas is exact, so the
-    -- fold never clamps a partial sum
-    select l.block_id from locked l group by l.block_id
-    having count(*) = (select count(*) from private.block_count_deltas a where a.block_id = l.block_id)
-  ), taken as (
-    delete from private.block_count_deltas d
-    using locked x
-    where x.block_id in (select block_id from whole) and d.block_id = x.block_id and d.shard = x.shard
-    returning d.*
-  ), sums as (
-    select block_id, sum(response_count) as r, sum(new_response_count) as n, sum(like_count) as l
-    from taken group by block_id
-  )
-  update public.blocks b
-    set response_count = greatest(b.response_count + s.r, 0),
-        new_response_count = greatest(b.new_response_count + s.n, 0),
-        like_count = greatest(b.like_count + s.l, 0)
-    from sums s where b.id = s.block_id;
-  get diagnostics v_blocks = row_count;
-
-  with free as (
-    select g.id from public.audience_groups g
-    where g.id in (select distinct group_id from private.audience_group_deltas)
-    for no key update of g skip locked
-  ), locked as (
-    select group_id, shard from private.audience_group_deltas
-    where group_id in (select id from free) for update skip locked
-  ), whole as (
-    select l.group_id from locked l group by l.group_id
-    having count(*) = (select count(*) from private.audience_group_deltas a where a.group_id = l.group_id)
-  ), taken as (
-    delete from private.audience_group_deltas d
-    using locked x
-    where x.group_id in (select group_id from whole) and d.group_id = x.group_id and d.shard = x.shard
-    returning d.*
-  ), sums as (
-    select group_id, sum(delta) as delta from taken group by group_id
-  )
-  update public.audience_groups g set count = greatest(g.count + s.delta, 0)
-    from sums s where g.id = s.group_id;
-  get diagnostics v_groups = row_count;
-
-  with free as (
-    select o.id from public.options o
-    where o.id in (select distinct option_id from private.option_count_deltas)
-    for no key update of o skip locked
-  ), locked as (
-    select option_id, shard from private.option_count_deltas
-    where option_id in (select id from free) for update skip locked
-  ), whole as (
-    select l.option_id from locked l group by l.option_id
-    having count(*) = (select count(*) from private.option_count_deltas a where a.option_id = l.option_id)
-  ), taken as (
-    delete from private.option_count_deltas d
-    using locked x
-    where x.option_id in (select option_id from whole) and d.option_id = x.option_id and d.shard = x.shard
-    returning d.*
-  ), sums as (
-    select option_id, sum(delta) as delta from taken group by option_id
-  )
-  update public.options o set response_count = greatest(o.response_count + s.delta, 0)
-    from sums s where o.id = s.option_id;
-  get diagnostics v_options = row_count;
+  v_blocks := private.fold_deltas('public.blocks', 'private.block_count_deltas', 'block_id',
+    '{"response_count": "response_count", "new_response_count": "new_response_count", "like_count": "like_count"}');
+  v_groups := private.fold_deltas('public.audience_groups', 'private.audience_group_deltas',
+    'group_id', '{"count": "delta"}');
+  v_options := private.fold_deltas('public.options', 'private.option_count_deltas', 'option_id',
+    '{"response_count": "delta"}');
   return v_blocks + v_groups + v_options;
 end;
 $$;
