@@ -17,6 +17,7 @@
 // - axe (no serious or critical violations) on the landing, login, dashboard and the form's
 //   workspace edit and result pages (with the results summary), the integration page and the
 //   workspace's Integration section;
+// - the gzip JS of the landing, /login and the block dashboard within their budgets (weight.ts);
 // - Notion: connect in the popup through the local authorise page, link the button block, a
 //   visitor's click written to the Notion fake, remove (integration.ts);
 // - Cafe24: connect a mall in the popup, place the comment block on product pages, a shopper's
@@ -51,6 +52,7 @@ import { cafe24Shop } from './cafe24.ts';
 import { formResults, likeResult, responseCounts } from './results.ts';
 import { type BlockType, type Journey, step, TYPES, watchErrors } from './support.ts';
 import { embedOnAnotherSite, visitorReacts } from './visitor.ts';
+import { pageWeights } from './weight.ts';
 import {
   blockLinkDialog,
   editBlock,
@@ -100,6 +102,7 @@ try {
   await step('landing', () => landingInEnglish(page, journey));
   await step('first screens in Korean', () => firstScreensInKorean(journey, errors));
   const ownerId = await step('sign-in and consent', () => signInOwner(page, journey));
+  await step('page weights within budget', () => pageWeights(context, journey));
 
   const ids = {} as Record<BlockType, string>;
   await step('free blocks up to the limit', async () => {

@@ -19,7 +19,7 @@ import { chromiumLaunchOptions } from '../../scripts/chromium.mjs';
 import { writeBenchmarkSection } from '../../scripts/bench/docs-section.ts';
 import { startGzipProxy } from './bench/gzip-proxy.ts';
 import { renderReport, type BenchResult } from './bench/report.ts';
-import { recordTransfer, type Transfer } from './bench/transfer.ts';
+import { recordColdLoad, recordTransfer, type Transfer } from './bench/transfer.ts';
 import { measureColdLoad, type Vitals } from './bench/web-vitals.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -85,33 +85,13 @@ async function signIn(page: Page, base: string) {
   await page.getByRole('dialog', { name: 'Terms of Service' }).waitFor({ state: 'detached' });
 }
 
-/** A cold reload of `path` in a signed-in context (cache off, session kept). */
-async function measureSignedInPage(
-  page: Page,
-  base: string,
-  path: string,
-  ready: (page: Page) => Promise<void>,
-): Promise<Transfer> {
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send('Network.enable');
-  await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
-  try {
-    return await recordTransfer(page, base, async () => {
-      await page.goto(`${base}${path}`);
-      await ready(page);
-    });
-  } finally {
-    await cdp.detach();
-  }
-}
-
 async function measureSignedIn(browser: Browser, base: string) {
   const context = await browser.newContext(DESKTOP);
   const page = await context.newPage();
   reportErrors(page);
   try {
     await signIn(page, base);
-    const dashboard = await measureSignedInPage(page, base, '/dashboard/reaction', (p) =>
+    const dashboard = await recordColdLoad(page, base, '/dashboard/reaction', (p) =>
       p.getByTestId('remaining').waitFor(),
     );
 
@@ -129,7 +109,7 @@ async function measureSignedIn(browser: Browser, base: string) {
     await page.waitForLoadState('networkidle');
     const workUrl = findWork();
     if (!workUrl) return { dashboard, workspace: null };
-    const workspace = await measureSignedInPage(page, base, workUrl.pathname, async () => {});
+    const workspace = await recordColdLoad(page, base, workUrl.pathname, async () => {});
     // Without a /work route the app falls back to the dashboard: no workspace to report.
     if (!new URL(page.url()).pathname.startsWith('/work/')) return { dashboard, workspace: null };
     return { dashboard, workspace };

@@ -1,15 +1,18 @@
-// Which paths the build writes as static HTML, and the lazy route module each one needs (its chunk
-// is preloaded by the page). Other paths get the app shell (dist/200.html).
+// Which paths the build writes as static HTML, and the lazy route modules each one needs (their
+// chunks are preloaded by the page): the landing's layout and home page, then the page's own.
+// Other paths get the app shell (dist/200.html).
+const LANDING = 'src/app/routes/landing.tsx';
+
 export const PRERENDERED_ROUTES = {
-  '/': 'src/app/routes/landing.tsx',
-  '/reaction': 'src/app/routes/landing.tsx',
-  '/send': 'src/app/routes/landing.tsx',
-  '/showcase': 'src/app/routes/landing.tsx',
-  '/pricing': 'src/app/routes/landing.tsx',
-  '/help': 'src/app/routes/landing.tsx',
-  '/terms': 'src/app/routes/landing.tsx',
-  '/cookies': 'src/app/routes/landing.tsx',
-  '/login': 'src/app/routes/public.tsx',
+  '/': [LANDING],
+  '/reaction': [LANDING, 'src/app/routes/reaction.tsx'],
+  '/send': [LANDING, 'src/app/routes/send.tsx'],
+  '/showcase': [LANDING, 'src/app/routes/showcase.tsx'],
+  '/pricing': [LANDING, 'src/app/routes/pricing.tsx'],
+  '/help': [LANDING, 'src/app/routes/help.tsx'],
+  '/terms': [LANDING, 'src/app/routes/policies.tsx'],
+  '/cookies': [LANDING, 'src/app/routes/policies.tsx'],
+  '/login': ['src/app/routes/public.tsx'],
 } as const;
 
 /** The language of the prerendered pages; visitors in another language render on the client. */

@@ -118,8 +118,9 @@ async function main() {
     readFileSync(join(dist, file), 'utf8'),
   );
   const pages = await renderAll();
-  for (const [path, moduleId] of Object.entries(PRERENDERED_ROUTES)) {
-    const html = pageHtml(shell, path, pages[path]!, routePreloads(manifest, moduleId));
+  for (const [path, moduleIds] of Object.entries(PRERENDERED_ROUTES)) {
+    const preloads = [...new Set(moduleIds.flatMap((id) => routePreloads(manifest, id)))];
+    const html = pageHtml(shell, path, pages[path]!, preloads);
     const file = path === '/' ? join(dist, 'index.html') : join(dist, path.slice(1), 'index.html');
     mkdirSync(dirname(file), { recursive: true });
     writeFileSync(file, html);

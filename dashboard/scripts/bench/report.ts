@@ -1,4 +1,5 @@
 // The "Dashboard" section of docs/benchmarks.md, from one benchmark run (and the saved baseline).
+import { JS_BUDGETS_KB } from './budgets.ts';
 import { chunkName, type Transfer } from './transfer.ts';
 import { CPU_SLOWDOWN, median, MOBILE_SCREEN, SLOW_4G, type Vitals } from './web-vitals.ts';
 
@@ -37,9 +38,10 @@ function jsChunks(transfer: Transfer, exclude: Set<string> = new Set()): string 
     .join(', ');
 }
 
-function pageRow(name: string, now: Transfer, before?: Transfer | null): string {
+function pageRow(name: string, now: Transfer, before?: Transfer | null, budgetKb?: number): string {
   const was = (bytes: number | undefined) => (before && bytes !== undefined ? kb(bytes) : '-');
-  return `| ${name} | ${kb(now.bytes.js)} | ${was(before?.bytes.js)} | ${kb(now.bytes.css)} | ${was(before?.bytes.css)} | ${kb(now.bytes.html)} | ${was(before?.bytes.html)} | ${jsChunks(now)} |`;
+  const budget = budgetKb === undefined ? '-' : `${budgetKb} KB`;
+  return `| ${name} | ${kb(now.bytes.js)} | ${budget} | ${was(before?.bytes.js)} | ${kb(now.bytes.css)} | ${was(before?.bytes.css)} | ${kb(now.bytes.html)} | ${was(before?.bytes.html)} | ${jsChunks(now)} |`;
 }
 
 /** Chunks the workspace loads that the dashboard did not (what opening a block adds). */
@@ -98,20 +100,25 @@ export function renderReport(
     '',
     '### What each page loads (gzip)',
     '',
-    '| page | JS | JS before | CSS | CSS before | HTML | HTML before | JS chunks |',
-    '|---|---|---|---|---|---|---|---|',
-    pageRow('landing home `/`', result.landing, baseline?.landing),
-    pageRow('`/login`', result.login, baseline?.login),
-    pageRow('block dashboard `/dashboard/reaction`', result.dashboard, baseline?.dashboard),
+    '| page | JS | JS budget | JS before | CSS | CSS before | HTML | HTML before | JS chunks |',
+    '|---|---|---|---|---|---|---|---|---|',
+    pageRow('landing home `/`', result.landing, baseline?.landing, JS_BUDGETS_KB.landing),
+    pageRow('`/login`', result.login, baseline?.login, JS_BUDGETS_KB.login),
+    pageRow(
+      'block dashboard `/dashboard/reaction`',
+      result.dashboard,
+      baseline?.dashboard,
+      JS_BUDGETS_KB.dashboard,
+    ),
   );
   if (result.workspace) {
     const extra = workspaceExtra(result.dashboard, result.workspace);
     lines.push(
       pageRow('block workspace `/work/{id}` (form block)', result.workspace, baseline?.workspace),
-      `| workspace on top of the dashboard | ${kb(extra.bytes)} | - | - | - | - | - | ${extra.chunks} |`,
+      `| workspace on top of the dashboard | ${kb(extra.bytes)} | - | - | - | - | - | - | ${extra.chunks} |`,
     );
   } else {
-    lines.push('| block workspace `/work/{id}` | not routed in this build | | | | | | |');
+    lines.push('| block workspace `/work/{id}` | not routed in this build | | | | | | | |');
   }
   lines.push(
     '',

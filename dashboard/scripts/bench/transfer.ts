@@ -73,6 +73,29 @@ export async function recordTransfer(
   return summarise(assets);
 }
 
+/**
+ * What loading `path` fetches with the browser's cache off: a cold load that keeps the context's
+ * session (cookies and storage stay).
+ */
+export async function recordColdLoad(
+  page: Page,
+  origin: string,
+  path: string,
+  ready: (page: Page) => Promise<void>,
+): Promise<Transfer> {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Network.enable');
+  await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
+  try {
+    return await recordTransfer(page, origin, async () => {
+      await page.goto(`${origin}${path}`);
+      await ready(page);
+    });
+  } finally {
+    await cdp.detach();
+  }
+}
+
 /** Chunk name of a hashed asset path: /assets/react-CH1AMJxX.js -> react. */
 export function chunkName(path: string): string {
   if (!path.startsWith('/assets/')) return path;

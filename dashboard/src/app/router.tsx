@@ -11,13 +11,20 @@ import { isLocalStorageAvailable } from '../lib/storage';
 const landing = () => import('./routes/landing');
 const LandingLayout = lazy(() => landing().then((m) => ({ default: m.LandingLayout })));
 const HomePage = lazy(() => landing().then((m) => ({ default: m.HomePage })));
-const ReactionPage = lazy(() => landing().then((m) => ({ default: m.ReactionPage })));
-const SendPage = lazy(() => landing().then((m) => ({ default: m.SendPage })));
-const ShowcasePage = lazy(() => landing().then((m) => ({ default: m.ShowcasePage })));
-const PricingPage = lazy(() => landing().then((m) => ({ default: m.PricingPage })));
-const HelpPage = lazy(() => landing().then((m) => ({ default: m.HelpPage })));
-const TermsPage = lazy(() => landing().then((m) => ({ default: m.TermsPage })));
-const CookiePage = lazy(() => landing().then((m) => ({ default: m.CookiePage })));
+const ReactionPage = lazy(() =>
+  import('./routes/reaction').then((m) => ({ default: m.ReactionPage })),
+);
+const SendPage = lazy(() => import('./routes/send').then((m) => ({ default: m.SendPage })));
+const ShowcasePage = lazy(() =>
+  import('./routes/showcase').then((m) => ({ default: m.ShowcasePage })),
+);
+const PricingPage = lazy(() =>
+  import('./routes/pricing').then((m) => ({ default: m.PricingPage })),
+);
+const HelpPage = lazy(() => import('./routes/help').then((m) => ({ default: m.HelpPage })));
+const policies = () => import('./routes/policies');
+const TermsPage = lazy(() => policies().then((m) => ({ default: m.TermsPage })));
+const CookiePage = lazy(() => policies().then((m) => ({ default: m.CookiePage })));
 
 const public_ = () => import('./routes/public');
 const LoginPage = lazy(() => public_().then((m) => ({ default: m.LoginPage })));

@@ -1,6 +1,6 @@
 // Where the Supabase session is kept, known without loading supabase-js: the landing pages ask
 // "could this visitor be signed in?" before deciding to download the client (about 56 KB gzip).
-import { sessionKey } from '../../../sdk/src/core/storage';
+import { sessionKey } from '../../../sdk/src/core/session-key';
 import { env } from './env';
 import { readStored } from './storage';
 

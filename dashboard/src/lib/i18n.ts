@@ -1,5 +1,7 @@
-// i18next setup: en and ko, en fallback. English is in the main chunk; Korean is a chunk of its own
-// that loadLanguage() fetches before it is shown, so English readers never download it. The `locale` query parameter, then the remembered
+// i18next setup: en and ko, en fallback. The English texts every page needs are in the main chunk
+// (the rest load with their routes: locales/signed-in.ts, locales/public-pages.ts, the features'
+// own); Korean is a chunk of its own that loadLanguage() fetches before it is shown, so English
+// readers never download it. The `locale` query parameter, then the remembered
 // choice, then the browser language pick the first language; a signed-in user's saved language
 // replaces it once the profile loads (see session.tsx).
 import i18next from 'i18next';
@@ -86,4 +88,24 @@ function syncDocumentLanguage(lng: string) {
 
 export function currentLanguage(): Language {
   return toLanguage(i18next.language) ?? 'en';
+}
+
+/** The Korean texts' type: the English texts' shape, with any string in place of each string. */
+export type SameShape<T> = T extends string
+  ? string
+  : T extends readonly (infer U)[]
+    ? SameShape<U>[]
+    : { [K in keyof T]: SameShape<T[K]> };
+
+/**
+ * A chunk's own texts, registered when the chunk loads (once; a test may pass its own instance):
+ * merged into the app's single `translation` namespace under their prefixes.
+ */
+export function textRegistration(texts: Record<Language, object>) {
+  let registered = false;
+  return (i18n = i18next) => {
+    if (registered && i18n === i18next) return;
+    registered = true;
+    for (const lng of LANGUAGES) i18n.addResourceBundle(lng, 'translation', texts[lng], true, true);
+  };
 }

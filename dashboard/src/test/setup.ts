@@ -1,8 +1,11 @@
 import { cleanup, configure } from '@testing-library/react';
 import { afterEach } from 'vitest';
 import { resetNavigation } from '../components/ui/page-heading';
+import { registerLandingPageTranslations } from '../features/landing';
 import { registerWorkspaceTranslations } from '../features/workspace/locales';
 import { initI18n, loadLanguage, setLanguage } from '../lib/i18n';
+import { registerPublicPageTranslations } from '../locales/public-pages';
+import { registerSignedInTranslations } from '../locales/signed-in';
 
 // Lazy routes import their modules on first render; on a busy machine (CI shares its cores) that
 // can take longer than testing-library's default second for a findBy/waitFor. A wait bound, not a
@@ -13,6 +16,9 @@ initI18n('en');
 // Korean is a lazy chunk in the app; tests switch languages at once, so it is there from the start.
 await loadLanguage('ko');
 registerWorkspaceTranslations();
+registerSignedInTranslations();
+registerLandingPageTranslations();
+registerPublicPageTranslations();
 
 afterEach(async () => {
   cleanup();

@@ -8,14 +8,7 @@
 /** A sealed value is `rb1.<iv>.<ciphertext>` (core/vault.ts); anything else is plain JSON from before. */
 export const SEALED = 'rb1.';
 
-/**
- * Where a project's Supabase session is kept (sealed). The dashboard's client (auth-js) keeps
- * its session under the same key, so on the dashboard's origin the owner signed in there is
- * signed in in the blocks too (/block/), and signing out in one signs out the other. The project
- * URL is part of the key: a block pointed at another project never sees this session.
- */
-export const sessionKey = (projectUrl: string): string =>
-  'reaction-blocks.session:' + projectUrl.replace(/\/+$/, '');
+export { sessionKey } from './session-key.js';
 
 /** The writer's profile (core/identity.ts). */
 export const PROFILE_KEY = 'reaction-blocks.profile';

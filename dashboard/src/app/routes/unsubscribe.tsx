@@ -2,6 +2,9 @@
 // /login does not need.
 import { UnsubscribePage } from '../../features/unsubscribe';
 import { QueryProvider } from '../../lib/query-provider';
+import { registerPublicPageTranslations } from '../../locales/public-pages';
+
+registerPublicPageTranslations();
 
 export default function UnsubscribeRoute() {
   return (

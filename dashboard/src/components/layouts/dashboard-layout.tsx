@@ -6,9 +6,12 @@ import { paths, SEND_MODES } from '../../config/paths';
 import { REACTION_TYPES } from '../../lib/db-types';
 import { useSession } from '../../lib/session';
 import { breakpoints, useMediaQuery } from '../../lib/use-media-query';
+import { registerSignedInTranslations } from '../../locales/signed-in';
 import { Logo } from '../ui/logo';
 import { Menu } from '../ui/menu';
 import { HelpWidget } from './help-widget';
+
+registerSignedInTranslations();
 
 function UserMenu() {
   const { t } = useTranslation();

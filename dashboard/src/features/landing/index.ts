@@ -6,3 +6,4 @@ export { ShowcasePage } from './components/showcase-page';
 export { PricingPage } from './components/pricing-page';
 export { HelpPage } from './components/help-page';
 export { CookiePage, TermsPage } from './components/policy-pages';
+export { registerLandingPageTranslations } from './locales/pages';

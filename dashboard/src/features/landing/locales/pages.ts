@@ -1,0 +1,286 @@
+// The texts of the landing's own pages (/reaction, /send, /showcase, /pricing, /terms, /cookies):
+// they load with those pages' chunks, so the home page, the page every visitor opens first, does
+// not carry them. Merged into the app's single `translation` namespace under their prefixes.
+import { textRegistration, type SameShape } from '../../../lib/i18n';
+
+const en = {
+  reaction: {
+    title: 'Reaction blocks',
+    text: 'Six blocks you can embed anywhere. Try them here.',
+    tabsLabel: 'Block types',
+    demoFallback: 'The live {{type}} demo loads here.',
+    featuresTitle: 'Features',
+    features: {
+      unlimited: 'Unlimited responses',
+      notification: 'Email notification',
+      notion: 'Notion integration',
+      audience: 'Stay connected to audience',
+      style: 'Customize style',
+      openGraph: 'Custom Open Graph',
+    },
+    cta: 'Create your block',
+  },
+  send: {
+    title: 'Send a page as a letter',
+    text: 'Turn a public page into an email letter for your audience.',
+    tabsLabel: 'Sources',
+    tabs: { notion_letter: 'Notion', typedream_letter: 'Typedream', brunch_letter: 'Brunch' },
+    before: 'Your page',
+    after: 'The letter',
+    sample: {
+      title: 'Weekly notes',
+      paragraph:
+        'This week we shipped new blocks, fixed the little things you told us about, and wrote down what comes next.',
+      footer: 'Delivered by Reaction Blocks · Unsubscribe',
+    },
+    featuresTitle: 'Features',
+    features: {
+      page: 'Any public page becomes a letter',
+      audience: 'Send to your audience list',
+      manual: 'Or type in up to 100 addresses',
+      stats: 'Delivery and open counts',
+      cta: 'Call-to-action button',
+      history: 'History of sent letters',
+    },
+    cta: 'Start',
+  },
+  showcase: {
+    title: 'Showcase',
+    text: 'The showcase will begin soon.',
+  },
+  pricing: {
+    title: 'Pricing',
+    perMonth: '/ month',
+    from: 'from',
+    start: 'Start',
+    starter: {
+      name: 'Starter',
+      price: 'Free',
+      features: [
+        '3 blocks',
+        '100 emails per month',
+        'Unlimited responses',
+        'All six block types',
+        'Email notification',
+        'Block link and QR code',
+      ],
+    },
+    basic: {
+      name: 'Basic',
+      features: [
+        '11 blocks',
+        '1,100 emails per month',
+        'Audience management',
+        'Customize style',
+        'Notion integration',
+        'Custom Open Graph',
+      ],
+    },
+    custom: {
+      name: 'Custom',
+      features: [
+        '4 blocks and 1,000 emails per $1',
+        'Everything in Basic',
+        'Minimum $3 per month',
+        'Extra emails $1.00 per 1,000 after the first 100 free',
+      ],
+    },
+  },
+  policies: {
+    terms: {
+      title: 'Terms & Privacy',
+      termsTitle: 'The terms',
+      intro:
+        'The terms you agree to when you sign in to Reaction Blocks, and what happens to the data it keeps.',
+      sections: [
+        {
+          title: 'What we keep about owners',
+          items: [
+            'Your name, email address and profile picture from Google or Apple, your language and your plan.',
+            'The blocks you create, their settings and the responses they collect.',
+          ],
+        },
+        {
+          title: 'What we keep about visitors',
+          items: [
+            'Visitors react as anonymous users: the name and colour they choose (or a random animal name), what they write or choose, the time and their time zone.',
+            'An email address only when a visitor gives one, for reply notifications or in a form that asks for it.',
+            'The owner of a block sees the responses to it and can export and delete them.',
+          ],
+        },
+        {
+          title: 'Removing data',
+          items: [
+            'You can remove your account on your profile page; your blocks and all their responses are deleted with it.',
+            'You can delete single responses on a block’s result page.',
+          ],
+        },
+      ],
+    },
+    cookies: {
+      title: 'Cookie policy',
+      intro:
+        'Reaction Blocks sets no advertising or tracking cookies. It keeps a few values in your browser’s local storage so that it works.',
+      sections: [
+        {
+          title: 'On this site',
+          items: ['Your sign-in session, so that you stay signed in.', 'The language you chose.'],
+        },
+        {
+          title: 'In embedded blocks',
+          items: [
+            'A visitor’s anonymous session and the name and colour shown with their reactions, kept in the local storage of the site the block is embedded on.',
+          ],
+        },
+        {
+          title: 'Removing them',
+          items: [
+            'Signing out removes the session. Clearing this site’s data in your browser removes everything listed here.',
+          ],
+        },
+      ],
+    },
+  },
+};
+
+const ko: SameShape<typeof en> = {
+  reaction: {
+    title: '리액션 블록',
+    text: '어디에나 넣을 수 있는 여섯 가지 블록을 여기서 직접 써 보세요.',
+    tabsLabel: '블록 종류',
+    demoFallback: '{{type}} 데모가 여기에 표시됩니다.',
+    featuresTitle: '기능',
+    features: {
+      unlimited: '무제한 응답',
+      notification: '이메일 알림',
+      notion: '노션 연동',
+      audience: '독자와 계속 연결',
+      style: '스타일 꾸미기',
+      openGraph: '오픈 그래프 설정',
+    },
+    cta: '블록 만들기',
+  },
+  send: {
+    title: '페이지를 레터로 보내기',
+    text: '공개된 페이지를 독자에게 보내는 이메일 레터로 바꿔 보세요.',
+    tabsLabel: '원본',
+    tabs: { notion_letter: '노션', typedream_letter: '타입드림', brunch_letter: '브런치' },
+    before: '내 페이지',
+    after: '레터',
+    sample: {
+      title: '주간 노트',
+      paragraph:
+        '이번 주에는 새 블록을 내놓고, 알려 주신 작은 문제들을 고치고, 다음에 할 일을 정리했어요.',
+      footer: '리액션 블록스로 발송됨 · 수신 거부',
+    },
+    featuresTitle: '기능',
+    features: {
+      page: '공개 페이지를 그대로 레터로',
+      audience: '독자 목록에 발송',
+      manual: '주소를 직접 입력해 최대 100명에게',
+      stats: '전달 및 열람 수 확인',
+      cta: '행동 유도 버튼',
+      history: '보낸 레터 기록',
+    },
+    cta: '시작하기',
+  },
+  showcase: {
+    title: '쇼케이스',
+    text: '쇼케이스는 곧 시작됩니다.',
+  },
+  pricing: {
+    title: '요금제',
+    perMonth: '/ 월',
+    from: '최소',
+    start: '시작하기',
+    starter: {
+      name: '스타터',
+      price: '무료',
+      features: [
+        '블록 3개',
+        '월 이메일 100건',
+        '무제한 응답',
+        '여섯 가지 블록 모두',
+        '이메일 알림',
+        '블록 링크와 QR 코드',
+      ],
+    },
+    basic: {
+      name: '베이직',
+      features: [
+        '블록 11개',
+        '월 이메일 1,100건',
+        '독자 관리',
+        '스타일 꾸미기',
+        '노션 연동',
+        '오픈 그래프 설정',
+      ],
+    },
+    custom: {
+      name: '커스텀',
+      features: [
+        '1,000원당 블록 4개와 이메일 1,000건',
+        '베이직의 모든 기능',
+        '최소 월 3,000원',
+        '무료 100건 이후 이메일 1,000건당 1,000원',
+      ],
+    },
+  },
+  policies: {
+    terms: {
+      title: '이용약관 및 개인정보처리방침',
+      termsTitle: '약관',
+      intro:
+        '리액션 블록스에 로그인할 때 동의하는 약관과, 서비스가 보관하는 데이터가 어떻게 다뤄지는지 안내합니다.',
+      sections: [
+        {
+          title: '소유자에 대해 보관하는 정보',
+          items: [
+            'Google 또는 Apple 계정의 이름, 이메일 주소, 프로필 사진과 언어, 요금제.',
+            '만든 블록과 그 설정, 블록이 모은 응답.',
+          ],
+        },
+        {
+          title: '방문자에 대해 보관하는 정보',
+          items: [
+            '방문자는 익명 사용자로 반응합니다: 방문자가 정한 이름과 색(또는 무작위 동물 이름), 작성하거나 고른 내용, 시각과 시간대.',
+            '이메일 주소는 방문자가 답글 알림이나 이메일을 묻는 폼에 직접 입력한 경우에만 보관합니다.',
+            '블록 소유자는 자기 블록의 응답을 보고, 내보내고, 삭제할 수 있습니다.',
+          ],
+        },
+        {
+          title: '데이터 삭제',
+          items: [
+            '프로필 페이지에서 계정을 삭제할 수 있으며, 블록과 모든 응답이 함께 삭제됩니다.',
+            '블록의 결과 페이지에서 응답을 하나씩 삭제할 수 있습니다.',
+          ],
+        },
+      ],
+    },
+    cookies: {
+      title: '쿠키 정책',
+      intro:
+        '리액션 블록스는 광고나 추적 쿠키를 쓰지 않습니다. 서비스가 동작하는 데 필요한 몇 가지 값만 브라우저의 로컬 저장소에 보관합니다.',
+      sections: [
+        {
+          title: '이 사이트에서',
+          items: ['로그인 상태를 유지하기 위한 로그인 세션.', '선택한 언어.'],
+        },
+        {
+          title: '삽입된 블록에서',
+          items: [
+            '방문자의 익명 세션과 반응에 함께 표시되는 이름과 색. 블록이 삽입된 사이트의 로컬 저장소에 보관됩니다.',
+          ],
+        },
+        {
+          title: '삭제하는 방법',
+          items: [
+            '로그아웃하면 세션이 삭제됩니다. 브라우저에서 이 사이트의 데이터를 지우면 여기 적힌 값이 모두 삭제됩니다.',
+          ],
+        },
+      ],
+    },
+  },
+};
+
+export const registerLandingPageTranslations = textRegistration({ en, ko });
