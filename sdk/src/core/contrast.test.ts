@@ -162,6 +162,22 @@ const views = (theme: Theme): Record<string, BlockView> => ({
     ],
     me: {},
   },
+  'ab voted': {
+    block: block({ type: 'ab', theme }),
+    questions: [
+      {
+        id: 'q',
+        type: 'ab',
+        title: 'Cats or dogs?',
+        index: 0,
+        options: [
+          { id: 'a', value: 'Cats', index: 0, response_count: 3 },
+          { id: 'b', value: 'Dogs', index: 1, response_count: 1 },
+        ],
+      },
+    ],
+    me: { vote: ['a'] },
+  },
   form: {
     block: block({ type: 'form', theme }),
     questions: [
@@ -214,9 +230,9 @@ describe('contrast of the themes (WCAG AA)', () => {
   afterEach(() => api.restore());
 
   for (const theme of ['light', 'dark', 'custom'] as Theme[])
-    for (const tag of ['comment', 'like', 'button', 'ab', 'form'])
+    for (const tag of ['comment', 'like', 'button', 'ab', 'ab voted', 'form'])
       it(`${tag}, ${theme}: text 4.5:1, placeholders 4.5:1, control edges and focus ring 3:1`, async () => {
-        const el = await mount(tag, views(theme)[tag]!);
+        const el = await mount(tag.split(' ')[0]!, views(theme)[tag]!);
         expect(el.shadowRoot!.querySelector('[part~=base]')!.className).to.contain(theme);
         expect(failures(el)).to.deep.equal([]);
       });

@@ -18,6 +18,7 @@ import type { Block, Theme } from './types.js';
 export const baseStyles = css`
   :host {
     display: block;
+    color-scheme: light;
     --reaction-primary: #26262b;
     --reaction-secondary: #ececef;
     --reaction-tertiary: #fff;
@@ -29,6 +30,7 @@ export const baseStyles = css`
     --reaction-radius: 8px;
   }
   :host([data-theme='dark']) {
+    color-scheme: dark;
     --reaction-primary: #ececef;
     --reaction-secondary: #2c2c31;
     --reaction-tertiary: #1f1f23;

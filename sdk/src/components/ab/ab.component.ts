@@ -21,6 +21,8 @@ import { ab } from '../../core/locales/en.js';
  * @csspart options - The two options.
  * @csspart option - One option button.
  * @csspart result - Count and percentage under an option, after voting.
+ * @csspart bar - After voting: the track of an option's share.
+ * @csspart bar-fill - After voting: the option's share of the votes in the track.
  * @csspart error - The server's message.
  * @csspart captcha - The check a visitor who went too fast may pass to go on (blocks with the captcha on).
  *
@@ -126,6 +128,7 @@ export default class ReactionAb extends BlockElement {
     const q = this.question;
     if (!q) return html`<p class="muted">${this.t('notValidType')}</p>`;
     const total = this._options.reduce((n, o) => n + (o.response_count || 0), 0);
+    const pct = (n: number) => (total ? Math.round((n * 100) / total) : 0);
     return html`<p part="title" id="t">${q.title}</p>
       <div part="options" role="group" aria-labelledby="t">
         ${this._options.map((o) => {
@@ -138,7 +141,14 @@ export default class ReactionAb extends BlockElement {
             @click=${() => this.vote(o)}
           >
             <span>${o.value}</span>
-            ${this._chosen ? html`<span part="result">${this.t('votes', { count: n })} · ${total ? Math.round((n * 100) / total) : 0}%</span>` : nothing}
+            ${
+              this._chosen
+                ? html`<span part="result">${this.t('votes', { count: n })} · ${pct(n)}%</span>
+                    <span part="bar" aria-hidden="true"
+                      ><i part="bar-fill" style="width:${pct(n)}%"></i
+                    ></span>`
+                : nothing
+            }
           </button>`;
         })}
       </div>

@@ -13,17 +13,48 @@ export default css`
   }
   [part~='option'] {
     flex-direction: column;
+    align-items: stretch;
+    gap: 4px;
     min-height: 56px;
+    padding: 8px 14px;
     background: var(--reaction-tertiary);
     color: var(--reaction-text);
     border-color: var(--_border);
   }
-  [part~='option'][aria-pressed='true'] {
-    background: var(--reaction-primary);
-    color: var(--reaction-on-primary);
+  [part~='option']:not(:disabled):hover {
     border-color: var(--reaction-primary);
+  }
+  /* the visitor's choice: a primary edge (a ring inside, so nothing moves) */
+  [part~='option'][aria-pressed='true'] {
+    border-color: var(--reaction-primary);
+    box-shadow: inset 0 0 0 1px var(--reaction-primary);
   }
   [part~='result'] {
     font-size: 12px;
+    font-weight: 400;
+    color: var(--reaction-muted);
+  }
+  [part~='bar'] {
+    display: block;
+    height: 6px;
+    border-radius: 999px;
+    background: var(--reaction-secondary);
+    overflow: hidden;
+  }
+  [part~='bar-fill'] {
+    display: block;
+    height: 100%;
+    border-radius: inherit;
+    background: var(--reaction-muted);
+    transform-origin: left;
+    animation: grow 0.6s ease-out;
+  }
+  [aria-pressed='true'] [part~='bar-fill'] {
+    background: var(--reaction-primary);
+  }
+  @keyframes grow {
+    from {
+      transform: scaleX(0);
+    }
   }
 `;

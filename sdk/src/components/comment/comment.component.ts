@@ -56,6 +56,7 @@ const IN_APP = /\bwv\b|WebView|FBA[NV]|Instagram|KAKAOTALK|Line\//i;
  * @csspart message - One message.
  * @csspart message-header - Avatar, name, labels and date.
  * @csspart avatar - Writer avatar.
+ * @csspart empty - What the list says while it has no messages.
  * @csspart author - Writer name.
  * @csspart label - Admin / Me label.
  * @csspart date - Message date (YY.MM.DD).
@@ -877,6 +878,7 @@ export default class ReactionComment extends BlockElement {
       ${this._menuOpen ? this.renderMenu() : nothing} ${this.renderComposer()}
       <p part="error" class="err" role="alert">${this._error.at ? '' : this._error.text}</p>
       <p part="notice" class="muted" role="status">${this._notice}</p>
+      ${this._messages.length ? nothing : html`<p part="empty" class="muted">${this.t(this.qna ? 'qnaEmpty' : 'empty')}</p>`}
       <ul part="list" aria-label=${this.t('messageList')} @scroll=${this.onScroll}>
         ${repeat(
           pinnedFirst(this._messages),

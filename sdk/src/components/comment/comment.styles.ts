@@ -23,8 +23,11 @@ export default css`
     font-weight: 600;
     margin: 0;
   }
+  [part~='count'] {
+    font-weight: 600;
+  }
   [part~='menu'] {
-    border: 1px solid var(--reaction-secondary);
+    border: 1px solid var(--_border);
     border-radius: var(--reaction-radius);
     padding: 8px;
     margin-bottom: 8px;
@@ -91,8 +94,14 @@ export default css`
     padding: 10px 0;
     border-top: 1px solid var(--reaction-secondary);
   }
+  /* a reply thread hangs from a line under its parent's avatar */
   [part~='replies'] {
-    margin: 8px 0 0 28px;
+    margin: 8px 0 0 11px;
+    padding-left: 15px;
+    border-left: 2px solid var(--reaction-secondary);
+  }
+  [part~='replies'] > [part~='message']:first-child {
+    border-top: 0;
   }
   [part~='replies'] [part~='message'] {
     padding: 6px 0;
@@ -103,26 +112,30 @@ export default css`
     border-radius: 50%;
     display: inline-grid;
     place-items: center;
+    flex: none;
     font-size: 12px;
+    font-weight: 600;
     object-fit: cover;
   }
   [part~='author'] {
     font-weight: 600;
   }
+  /* labels: outlined chips in the label's colour, readable on any background */
   [part~='label'] {
     font-size: 11px;
-    padding: 0 6px;
+    line-height: 16px;
+    font-weight: 600;
+    padding: 0 7px;
     border-radius: 999px;
-    color: var(--reaction-background);
-    background: var(--_me-label);
+    color: var(--_me-label);
+    border: 1px solid;
   }
   [part~='label'].admin {
-    background: var(--_admin-label);
+    color: var(--_admin-label);
   }
   [part~='label'].note {
-    color: var(--reaction-text);
-    background: none;
-    border: 1px dashed var(--reaction-muted);
+    color: var(--reaction-muted);
+    border-style: dashed;
   }
   [part~='content'] {
     margin: 4px 0;
@@ -132,8 +145,27 @@ export default css`
   [part~='content'] a {
     color: inherit;
   }
+  [part~='actions'] {
+    gap: 4px;
+    margin-left: -4px;
+  }
+  .btn.link:hover {
+    color: var(--reaction-text);
+    box-shadow: none;
+    text-decoration: underline;
+  }
   .btn.link[aria-pressed='true'] {
     color: var(--reaction-text);
     font-weight: 600;
+  }
+  [part~='load-more'] {
+    width: 100%;
+    margin-top: 8px;
+  }
+  [part~='empty'] {
+    margin: 0;
+    padding: 24px 0;
+    text-align: center;
+    border-top: 1px solid var(--reaction-secondary);
   }
 `;

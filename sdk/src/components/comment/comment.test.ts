@@ -759,25 +759,25 @@ describe('reaction-comment', () => {
     signIn('someone'); // every message but the owner's reply is the visitor's own: "Me"
 
     let el = await mount({ block: labelled('light') });
-    expect(admin(el).backgroundColor, 'default: primary').to.equal('rgb(38, 38, 43)');
+    expect(admin(el).color, 'default: primary').to.equal('rgb(38, 38, 43)');
     api.restore();
 
     el = await mount({ block: labelled('light', { '--ADMIN_LABEL': 'red', '--ME_LABEL': 'red' }) });
-    expect(admin(el).backgroundColor, "the block's colour").to.equal(RED);
+    expect(admin(el).color, "the block's colour").to.equal(RED);
     el.style.setProperty('--reaction-admin-label', 'green');
     el.style.setProperty('--reaction-me-label', 'blue');
-    expect(admin(el).backgroundColor, 'page over block (light)').to.equal(GREEN);
-    expect(me(el).backgroundColor, 'page over block (light)').to.equal(BLUE);
+    expect(admin(el).color, 'page over block (light)').to.equal(GREEN);
+    expect(me(el).color, 'page over block (light)').to.equal(BLUE);
     el.theme = 'dark';
     await el.updateComplete;
-    expect(admin(el).backgroundColor, 'page over block (dark)').to.equal(GREEN);
+    expect(admin(el).color, 'page over block (dark)').to.equal(GREEN);
     api.restore();
 
     el = await mount({ block: labelled('custom', { '--ADMIN_LABEL': 'red' }) });
     el.style.setProperty('--reaction-admin-label', 'green');
     el.style.setProperty('--reaction-me-label', 'blue');
-    expect(admin(el).backgroundColor, 'block over page (custom)').to.equal(RED);
-    expect(me(el).backgroundColor, 'page fills what the block leaves out').to.equal(BLUE);
+    expect(admin(el).color, 'block over page (custom)').to.equal(RED);
+    expect(me(el).color, 'page fills what the block leaves out').to.equal(BLUE);
   });
 
   it('renders dark theme and Korean', async () => {

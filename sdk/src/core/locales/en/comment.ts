@@ -33,6 +33,8 @@ export const comment = {
   toBlock: 'To Block setting',
   menu: 'Menu',
   loadMore: 'Load more',
+  empty: 'No messages yet. Be the first to write one.',
+  qnaEmpty: 'No questions yet. Ask the first one.',
   messageList: 'Messages',
   sending: 'Sending…',
   options: 'Options',
