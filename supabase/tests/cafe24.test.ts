@@ -7,7 +7,6 @@
 // tokens never readable by a client role.
 import { createHmac, randomBytes } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { backgroundEnv } from '../local/stack.ts';
 import {
   anonClient,
   callFunction,
@@ -17,6 +16,7 @@ import {
   stack,
   type TestUser,
 } from './support/clients.ts';
+import { runWorker } from './support/worker.ts';
 import {
   cafe24Consent,
   cafe24Control,
@@ -28,18 +28,6 @@ import {
 } from './support/providers.ts';
 
 const REDIRECT = 'http://127.0.0.1:54323/oauth/cafe24';
-
-async function runWorker() {
-  const res = await fetch(`${stack().apiUrl}/functions/v1/jobs-worker`, {
-    method: 'POST',
-    headers: {
-      authorization: `Bearer ${backgroundEnv(stack().jwtSecret, '').JOBS_WORKER_SECRET}`,
-      'content-type': 'application/json',
-    },
-    body: '{}',
-  });
-  expect(res.status).toBe(200);
-}
 
 async function paidOwner(label: string): Promise<TestUser> {
   const owner = await newUser(label);

@@ -5,21 +5,13 @@
 // an unsubscribed address, the provider down.
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { backgroundEnv } from '../local/stack.ts';
 import { NOTION_PAGE_URL } from '../local/providers/pages/fixtures.ts';
 import { DELIVERY_SKIP_REASONS } from '@reaction-blocks/contracts/letters';
-import { callFunction, newGuest, newUser, sql, stack, type TestUser } from './support/clients.ts';
+import { callFunction, newGuest, newUser, sql, type TestUser } from './support/clients.ts';
+import { callWorker } from './support/worker.ts';
 import { eventually, mailbox, sesControl } from './support/providers.ts';
 
-const workerSecret = () => backgroundEnv(stack().jwtSecret, '').JOBS_WORKER_SECRET;
-
-async function runWorker() {
-  await fetch(`${stack().apiUrl}/functions/v1/jobs-worker`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${workerSecret()}`, 'content-type': 'application/json' },
-    body: '{}',
-  }).then((res) => res.body?.cancel());
-}
+const runWorker = () => callWorker();
 
 const inbox = (label = 'reader') => `${label}-${randomUUID().slice(0, 8)}@example.com`;
 

@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { DeleteEmailIdentityCommand } from '@aws-sdk/client-sesv2';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { backgroundEnv, LOCAL_AWS } from '../local/stack.ts';
+import { LOCAL_AWS } from '../local/stack.ts';
 import {
   BRUNCH_ARTICLE_URL,
   BRUNCH_PROFILE_URL,
@@ -34,6 +34,7 @@ import {
   transaction,
   type TestUser,
 } from './support/clients.ts';
+import { callWorker } from './support/worker.ts';
 import {
   eventually,
   mailbox,
@@ -43,16 +44,7 @@ import {
   type Mail,
 } from './support/providers.ts';
 
-const workerSecret = () => backgroundEnv(stack().jwtSecret, '').JOBS_WORKER_SECRET;
-
-async function runWorker() {
-  const res = await fetch(`${stack().apiUrl}/functions/v1/jobs-worker`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${workerSecret()}`, 'content-type': 'application/json' },
-    body: '{}',
-  });
-  return (await res.json()) as { data?: Record<string, number> };
-}
+const runWorker = () => callWorker();
 
 const inbox = (label = 'reader') => `${label}-${randomUUID().slice(0, 8)}@example.com`;
 

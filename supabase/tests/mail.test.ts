@@ -5,9 +5,9 @@
 // outages and forged or replayed SNS posts (sender emails: sender-emails.test.ts).
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { backgroundEnv } from '../local/stack.ts';
 import { verifySnsMessage } from '../functions/_shared/sns.ts';
 import { newGuest, newUser, serviceClient, sql, stack, type TestUser } from './support/clients.ts';
+import { callWorker } from './support/worker.ts';
 import {
   eventually,
   mailbox,
@@ -17,17 +17,8 @@ import {
   type Mail,
 } from './support/providers.ts';
 
-const workerSecret = () => backgroundEnv(stack().jwtSecret, '').JOBS_WORKER_SECRET;
-
 /** Runs the worker now, as the schedule or a kick would. */
-async function runWorker(secret = workerSecret()) {
-  const res = await fetch(`${stack().apiUrl}/functions/v1/jobs-worker`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' },
-    body: '{}',
-  });
-  return { status: res.status, json: (await res.json()) as { data?: Record<string, number> } };
-}
+const runWorker = callWorker;
 
 const inbox = () => `inbox-${randomUUID().slice(0, 8)}@example.com`;
 

@@ -5,16 +5,15 @@
 // 429 (the owner's queue waits Retry-After), an outage (retried, nothing lost), and remove.
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { backgroundEnv } from '../local/stack.ts';
 import {
   callFunction,
   newGuest,
   newUser,
   serviceClient,
   sql,
-  stack,
   type TestUser,
 } from './support/clients.ts';
+import { runWorker } from './support/worker.ts';
 import {
   eventually,
   notionAuthorize,
@@ -24,19 +23,6 @@ import {
 } from './support/providers.ts';
 
 const REDIRECT = 'http://127.0.0.1:54323/oauth/notion';
-
-async function runWorker() {
-  const res = await fetch(`${stack().apiUrl}/functions/v1/jobs-worker`, {
-    method: 'POST',
-    headers: {
-      authorization: `Bearer ${backgroundEnv(stack().jwtSecret, '').JOBS_WORKER_SECRET}`,
-      'content-type': 'application/json',
-    },
-    body: '{}',
-  });
-  expect(res.status).toBe(200);
-  return ((await res.json()) as { data: Record<string, number> }).data;
-}
 
 async function paidOwner(label: string): Promise<TestUser> {
   const owner = await newUser(label);

@@ -6,7 +6,6 @@
 import { randomUUID } from 'node:crypto';
 import { PortOneClient } from '@portone/server-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { backgroundEnv } from '../local/stack.ts';
 import { PORTONE_DEFAULTS, signStandardWebhook } from '../local/providers/portone/index.ts';
 import { PAYPAL_DEFAULTS } from '../local/providers/paypal/index.ts';
 import { planPrice, PLAN_MESSAGES, type TPlan } from '@reaction-blocks/contracts/plans';
@@ -20,6 +19,7 @@ import {
   stack,
   type TestUser,
 } from './support/clients.ts';
+import { callWorker } from './support/worker.ts';
 import { eventually, mailbox, providersUrl } from './support/providers.ts';
 
 const BASIC: TPlan = { type: 'basic', blockLimit: 8, responseMonthlyLimit: 1000 };
@@ -102,15 +102,7 @@ const paypalSubscription = (user: TestUser | { id: string }, quantity: number) =
     custom_id: user.id,
   }).then((s) => s.id);
 
-const workerSecret = () => backgroundEnv(stack().jwtSecret, '').JOBS_WORKER_SECRET;
-async function runWorker() {
-  const res = await fetch(`${stack().apiUrl}/functions/v1/jobs-worker`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${workerSecret()}`, 'content-type': 'application/json' },
-    body: '{}',
-  });
-  return (await res.json()) as { data?: Record<string, number> };
-}
+const runWorker = () => callWorker();
 
 /** The owner's plan columns, as only the database writes them. */
 const profileOf = async (id: string) =>

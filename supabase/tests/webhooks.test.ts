@@ -6,16 +6,15 @@
 // (at save and, after a DNS change, at delivery), another owner's endpoint, secrets unreadable.
 import { createHmac, randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { backgroundEnv } from '../local/stack.ts';
 import {
   anonClient,
   callFunction,
   newGuest,
   newUser,
   sql,
-  stack,
   type TestUser,
 } from './support/clients.ts';
+import { runWorker } from './support/worker.ts';
 import { eventually, providersUrl } from './support/providers.ts';
 
 const HOST = 'hooks.example-receiver.com';
@@ -40,18 +39,6 @@ async function rule(path: string, body: Record<string, unknown>, host = HOST) {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ host, path, ...body }),
-  });
-  expect(res.status).toBe(200);
-}
-
-async function runWorker() {
-  const res = await fetch(`${stack().apiUrl}/functions/v1/jobs-worker`, {
-    method: 'POST',
-    headers: {
-      authorization: `Bearer ${backgroundEnv(stack().jwtSecret, '').JOBS_WORKER_SECRET}`,
-      'content-type': 'application/json',
-    },
-    body: '{}',
   });
   expect(res.status).toBe(200);
 }

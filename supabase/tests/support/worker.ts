@@ -1,0 +1,27 @@
+// The jobs worker run now, as the pg_cron schedule or a kick would run it.
+import { expect } from 'vitest';
+import { backgroundEnv } from '../../local/stack.ts';
+import { stack } from './clients.ts';
+
+/** The secret the schedule sends the worker (the test stack's, derived from its JWT secret). */
+export const workerSecret = () => backgroundEnv(stack().jwtSecret, '').JOBS_WORKER_SECRET;
+
+/** One POST to the worker with `secret` as the bearer: its status and what it did. */
+export async function callWorker(
+  secret = workerSecret(),
+): Promise<{ status: number; data?: Record<string, number> }> {
+  const res = await fetch(`${stack().apiUrl}/functions/v1/jobs-worker`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' },
+    body: '{}',
+  });
+  const json = (await res.json().catch(() => ({}))) as { data?: Record<string, number> };
+  return { status: res.status, data: json.data };
+}
+
+/** Runs the worker and expects it to answer 200. */
+export async function runWorker(): Promise<Record<string, number> | undefined> {
+  const { status, data } = await callWorker();
+  expect(status).toBe(200);
+  return data;
+}
