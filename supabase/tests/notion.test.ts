@@ -5,14 +5,8 @@
 // 429 (the owner's queue waits Retry-After), an outage (retried, nothing lost), and remove.
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import {
-  callFunction,
-  newGuest,
-  newUser,
-  serviceClient,
-  sql,
-  type TestUser,
-} from './support/clients.ts';
+import { callFunction, newGuest, newUser, sql, type TestUser } from './support/clients.ts';
+import { addQuestion as addBlockQuestion } from './support/drafts.ts';
 import { runWorker } from './support/worker.ts';
 import {
   eventually,
@@ -84,29 +78,9 @@ async function link(owner: TestUser, blockId: string, privateSettings: Record<st
   expect(error).toBeNull();
 }
 
-async function addQuestion(
-  blockId: string,
-  question: Record<string, unknown>,
-  options: string[] = [],
-) {
-  const service = serviceClient();
-  const { data } = await service
-    .from('questions')
-    .insert({ block_id: blockId, required: false, ...question })
-    .select('id')
-    .single();
-  const id = (data as { id: string }).id;
-  const ids: string[] = [];
-  for (const [index, value] of options.entries()) {
-    const res = await service
-      .from('options')
-      .insert({ question_id: id, block_id: blockId, value, index })
-      .select('id')
-      .single();
-    ids.push((res.data as { id: string }).id);
-  }
-  return { id, options: ids };
-}
+/** A question that need not be answered (support/drafts.ts addQuestion). */
+const addQuestion = (blockId: string, question: Record<string, unknown>, options?: string[]) =>
+  addBlockQuestion(blockId, { required: false, ...question }, options);
 
 const notionJobs = (blockId: string) =>
   sql<{

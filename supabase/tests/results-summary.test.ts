@@ -3,14 +3,8 @@
 // figures recomputed here from the rows the owner can read. And "+ N responses": opening the
 // results resets it to 0, only to 0, only on the owner's blocks.
 import { beforeAll, describe, expect, it } from 'vitest';
-import {
-  anonClient,
-  newGuest,
-  newUser,
-  serviceClient,
-  sql,
-  type TestUser,
-} from './support/clients.ts';
+import { anonClient, newGuest, newUser, sql, type TestUser } from './support/clients.ts';
+import { addQuestion as addBlockQuestion } from './support/drafts.ts';
 
 interface Summary {
   block: { id: string; type: string; response_count: number };
@@ -38,31 +32,9 @@ interface Summary {
   }>;
 }
 
-async function addQuestion(
-  blockId: string,
-  question: Record<string, unknown>,
-  options: string[] = [],
-) {
-  const service = serviceClient();
-  const { data, error } = await service
-    .from('questions')
-    .insert({ block_id: blockId, title: 'Question', required: false, ...question })
-    .select('id')
-    .single();
-  expect(error).toBeNull();
-  const id = (data as { id: string }).id;
-  const ids: string[] = [];
-  for (const [index, value] of options.entries()) {
-    const res = await service
-      .from('options')
-      .insert({ question_id: id, block_id: blockId, value, index })
-      .select('id')
-      .single();
-    expect(res.error).toBeNull();
-    ids.push((res.data as { id: string }).id);
-  }
-  return { id, options: ids };
-}
+/** A question that need not be answered (support/drafts.ts addQuestion). */
+const addQuestion = (blockId: string, question: Record<string, unknown>, options?: string[]) =>
+  addBlockQuestion(blockId, { required: false, ...question }, options);
 
 async function summary(user: TestUser, blockId: string, tz = 'Asia/Seoul') {
   return user.client.rpc('block_results_summary', { p_block_id: blockId, p_timezone: tz });

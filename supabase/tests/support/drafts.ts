@@ -10,7 +10,7 @@ import type {
   TOptionDraft,
   TQuestionDraft,
 } from '@reaction-blocks/contracts/schemas';
-import type { TestUser } from './clients.ts';
+import { serviceClient, type TestUser } from './clients.ts';
 
 export const option = (
   value: string,
@@ -121,4 +121,35 @@ export async function abQuestion(user: TestUser, blockId: string): Promise<TQues
     .single();
   expect(error).toBeNull();
   return data as unknown as TQuestionDraft;
+}
+
+/**
+ * Adds a question (and its options) to a block. Set-up with the service role: owners write
+ * content through save-block only, which takes the complete list; these tests are about what
+ * visitors can do with the content, not about saving it. `title` is 'Question' unless given.
+ */
+export async function addQuestion(
+  blockId: string,
+  question: Record<string, unknown>,
+  options: string[] = [],
+): Promise<{ id: string; options: string[] }> {
+  const service = serviceClient();
+  const { data, error } = await service
+    .from('questions')
+    .insert({ block_id: blockId, title: 'Question', ...question })
+    .select('id')
+    .single();
+  expect(error).toBeNull();
+  const id = (data as { id: string }).id;
+  const optionIds: string[] = [];
+  for (const [index, value] of options.entries()) {
+    const res = await service
+      .from('options')
+      .insert({ question_id: id, block_id: blockId, value, index })
+      .select('id')
+      .single();
+    expect(res.error).toBeNull();
+    optionIds.push((res.data as { id: string }).id);
+  }
+  return { id, options: optionIds };
 }

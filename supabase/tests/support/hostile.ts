@@ -4,7 +4,10 @@ import type { SupabaseClient } from '@supabase/supabase-js';
 import { createClient } from '@supabase/supabase-js';
 import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
-import { newUser, serviceClient, sql, stack, type TestUser } from './clients.ts';
+import { newUser, sql, stack, type TestUser } from './clients.ts';
+import { addQuestion } from './drafts.ts';
+
+export { addQuestion };
 
 // ---------------------------------------------------------------------------------------------
 // set-up helpers
@@ -38,37 +41,6 @@ export async function saveSettings(
     body: { blockId, settings },
   });
   expect(error).toBeNull();
-}
-
-/**
- * Adds a question (and its options) to a block. Set-up with the service role: owners write
- * content through save-block only, which takes the complete list; these tests are about what
- * visitors can do with the content, not about saving it.
- */
-export async function addQuestion(
-  blockId: string,
-  question: Record<string, unknown>,
-  options: string[] = [],
-): Promise<{ id: string; options: string[] }> {
-  const service = serviceClient();
-  const { data, error } = await service
-    .from('questions')
-    .insert({ block_id: blockId, title: 'Question', ...question })
-    .select('id')
-    .single();
-  expect(error).toBeNull();
-  const id = (data as { id: string }).id;
-  const optionIds: string[] = [];
-  for (const [index, value] of options.entries()) {
-    const res = await service
-      .from('options')
-      .insert({ question_id: id, block_id: blockId, value, index })
-      .select('id')
-      .single();
-    expect(res.error).toBeNull();
-    optionIds.push((res.data as { id: string }).id);
-  }
-  return { id, options: optionIds };
 }
 
 /** The ab block's question and its two options (Good, Bad), created with the block. */
