@@ -1,6 +1,7 @@
 // A paged list read through TanStack Query's useInfiniteQuery: the rows of every page read so
 // far (each id once), whether more may come (a page shorter than the page size is the last),
-// loadMore (which also retries a failed first page), and rows removed on screen after a delete.
+// loadMore (which also retries a failed first page), and rows removed or replaced on screen
+// after a delete or an edit.
 import {
   useInfiniteQuery,
   useQueryClient,
@@ -17,8 +18,11 @@ export interface PagedQueryOptions<T, P> {
   /** One page: the first with `initialPageParam`, then with what `nextPageParam` gives. */
   fetchPage: (param: P) => Promise<T[]>;
   initialPageParam: P;
-  /** Where the page after `last` starts (a cursor from its last row, or a page number). */
-  nextPageParam: (last: T[], pages: T[][]) => P;
+  /**
+   * Where the page after `last` starts (a cursor from its last row, or a page number), or
+   * undefined when no page may follow (a display limit reached).
+   */
+  nextPageParam: (last: T[], pages: T[][]) => P | undefined;
   pageSize: number;
   enabled?: boolean;
   /** Reads the pages again this often (ms), for counts that move by themselves. */
@@ -67,6 +71,24 @@ export function usePagedQuery<T extends { id: string }, P>(options: PagedQueryOp
     },
     [client, queryKey],
   );
+  /**
+   * Shows `row` in place of the row with id `id` in the pages this list read, or drops it there
+   * (null: it no longer belongs to this list, say after an edit moved it to another filter).
+   */
+  const replace = useCallback(
+    (id: string, row: T | null) =>
+      client.setQueryData<InfiniteData<T[], P>>(queryKey, (d) =>
+        d
+          ? {
+              ...d,
+              pages: d.pages.map((page) =>
+                page.flatMap((x) => (x.id !== id ? [x] : row ? [row] : [])),
+              ),
+            }
+          : d,
+      ),
+    [client, queryKey],
+  );
 
   const status: PagedStatus =
     !data && isFetching ? 'loading' : query.isFetchingNextPage ? 'loadingMore' : 'ready';
@@ -79,6 +101,7 @@ export function usePagedQuery<T extends { id: string }, P>(options: PagedQueryOp
     error: query.error ? messageOf(query.error) : null,
     loadMore,
     remove,
+    replace,
     /** Reads every page again (after a write that changes them). */
     refetch,
     query,

@@ -15,8 +15,8 @@ export interface MemberQuery {
   group: string | null;
   /** Only members who reacted to this block (/work/{id}/audience). */
   blockId?: string;
-  /** created_at of the last row shown (paging). */
-  before?: string;
+  /** The last row shown (paging: the rows after it in the list's order). */
+  after?: Pick<MemberRow, 'created_at' | 'id'>;
   limit: number;
 }
 
@@ -32,7 +32,11 @@ export async function listMembers(q: MemberQuery): Promise<MemberRow[]> {
   if (q.emailOnly) query = query.eq('has_email', true);
   if (q.group) query = query.eq('group_name', q.group);
   if (q.blockId) query = query.contains('history', JSON.stringify([{ id: q.blockId }]));
-  if (q.before) query = query.lt('created_at', q.before);
+  // keyset on (created_at, id), the list's order: the members of one CSV import share created_at
+  if (q.after)
+    query = query.or(
+      `created_at.lt."${q.after.created_at}",and(created_at.eq."${q.after.created_at}",id.lt.${q.after.id})`,
+    );
   const { data, error } = await query;
   if (error) throw error;
   return data;
@@ -48,6 +52,16 @@ export async function listGroups(): Promise<GroupRow[]> {
   if (error) throw error;
   return data.map((g) => ({ ...g, count: g.member_count ?? g.count }));
 }
+
+/** The members list per owner and filter (the page's query; lib/use-paged-query.ts). */
+export const audienceKeys = {
+  all: (ownerId: string) => ['audience', ownerId] as const,
+  groups: (ownerId: string) => ['audience', ownerId, 'groups'] as const,
+  members: (ownerId: string, filter?: Omit<MemberQuery, 'after' | 'limit'>, limit?: number) =>
+    filter
+      ? (['audience', ownerId, 'members', filter, limit] as const)
+      : (['audience', ownerId, 'members'] as const),
+};
 
 export async function createGroup(userId: string, name: string) {
   const { error } = await supabase

@@ -3,7 +3,8 @@
 // import, the members 10 at a time (more at 90% scroll) in view or edit mode, delete visitor.
 // Unpaid owners see their first 100 members (a display limit; see docs/dashboard.md) and no
 // add, import or new group (the database refuses those too).
-import { useCallback, useEffect, useMemo, useRef, useState, type UIEvent } from 'react';
+import { useMemo, useRef, useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
@@ -11,9 +12,10 @@ import { CheckboxField } from '../../../components/ui/fields';
 import { PageHeading } from '../../../components/ui/page-heading';
 import { Spinner } from '../../../components/ui/spinner';
 import { paths } from '../../../config/paths';
-import { messageOf } from '../../../lib/errors';
 import { useSession } from '../../../lib/session';
+import { usePagedQuery } from '../../../lib/use-paged-query';
 import { useQuery } from '../../../lib/use-query';
+import { useScrollLoading } from '../../../lib/use-scroll-loading';
 import { LETTER_LIMITS } from '@reaction-blocks/contracts/letters';
 import {
   createGroup,
@@ -22,7 +24,9 @@ import {
   listGroups,
   listMembers,
   renameGroup,
+  audienceKeys,
   type GroupRow,
+  type MemberQuery,
   type MemberRow,
 } from '../api/audience';
 import { AddAudienceDialog, CsvImportDialog, GroupNameDialog } from './audience-dialogs';
@@ -53,70 +57,41 @@ export function AudiencePage({ blockId, blockName }: AudiencePageProps) {
   const [emailOnly, setEmailOnly] = useState(false);
   const [group, setGroup] = useState<string | null>(null);
   const [edit, setEdit] = useState(false);
-  const [members, setMembers] = useState<MemberRow[] | null>(null);
-  const [done, setDone] = useState(false);
-  const [error, setError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const [dialog, setDialog] = useState<DialogState>(null);
-  const groupsQuery = useQuery(['audience', user?.id ?? '', 'groups'], listGroups);
+  const owner = user?.id ?? '';
+  const queryClient = useQueryClient();
+  const groupsQuery = useQuery(audienceKeys.groups(owner), listGroups);
   const groups = useMemo(() => groupsQuery.data ?? [], [groupsQuery.data]);
   const custom = useMemo(
     () => groups.filter((g) => g.name !== 'activated' && g.name !== 'deactivated'),
     [groups],
   );
-  const busy = useRef(false);
-  const filterKey = `${deactivated}:${emailOnly}:${group ?? ''}:${blockId ?? ''}`;
   const limit = paid ? Infinity : LETTER_LIMITS.freeAudienceRows;
-
-  const load = useCallback(
-    async (reset: boolean, current: MemberRow[] | null) => {
-      if (busy.current) return;
-      busy.current = true;
-      try {
-        const shown = reset ? 0 : (current?.length ?? 0);
-        const page = await listMembers({
-          deactivated,
-          emailOnly,
-          group,
-          blockId,
-          before: reset ? undefined : current?.at(-1)?.created_at,
-          limit: Math.min(PAGE, limit - shown),
-        });
-        setMembers((old) => (reset || !old ? page : [...old, ...page]));
-        setDone(page.length < PAGE || shown + page.length >= limit);
-        setError(null);
-      } catch (cause) {
-        setError(messageOf(cause));
-        setMembers((old) => old ?? []);
-      } finally {
-        busy.current = false;
-      }
-    },
-    [deactivated, emailOnly, group, blockId, limit],
+  const filter = { deactivated, emailOnly, group, blockId };
+  const list = usePagedQuery<MemberRow, MemberQuery['after'] | null>({
+    queryKey: audienceKeys.members(owner, filter, limit),
+    fetchPage: (after) => listMembers({ ...filter, after: after ?? undefined, limit: PAGE }),
+    initialPageParam: null,
+    // a free plan shows the first `limit` members
+    nextPageParam: (last, pages) =>
+      pages.reduce((n, page) => n + page.length, 0) >= limit ? undefined : last.at(-1),
+    pageSize: PAGE,
+    enabled: !!user,
+  });
+  const members = list.status === 'loading' ? null : list.rows.slice(0, limit);
+  const done = !list.hasMore || (members?.length ?? 0) >= limit;
+  const error = list.error;
+  const tableWrap = useRef<HTMLDivElement>(null);
+  useScrollLoading(
+    tableWrap,
+    !done && list.status === 'ready' && !error,
+    list.loadMore,
+    members?.length ?? 0,
   );
 
-  useEffect(() => {
-    // eslint-disable-next-line react-hooks/set-state-in-effect -- a new filter starts again
-    setMembers(null);
-    void load(true, null);
-  }, [filterKey, load]);
-
-  const onScroll = (event: UIEvent<HTMLDivElement>) => {
-    const box = event.currentTarget;
-    if (!done && box.scrollTop + box.clientHeight >= box.scrollHeight * 0.9)
-      void load(false, members);
-  };
-  // a page that does not fill the box has no scroll: load the next one at once
-  useEffect(() => {
-    const box = document.querySelector<HTMLDivElement>('.audience-table-wrap');
-    // eslint-disable-next-line react-hooks/set-state-in-effect -- loads the next page (async)
-    if (members && !done && box && box.scrollHeight <= box.clientHeight) void load(false, members);
-  }, [members, done, load]);
-
   const reloadAll = async () => {
-    await groupsQuery.reload();
-    setMembers(null);
-    await load(true, null);
+    await queryClient.invalidateQueries({ queryKey: audienceKeys.all(owner) });
   };
 
   const atFreeLimit = !paid && (members?.length ?? 0) >= LETTER_LIMITS.freeAudienceRows;
@@ -275,8 +250,8 @@ export function AudiencePage({ blockId, blockName }: AudiencePageProps) {
             <p className="audience-empty">{t('audience.empty')}</p>
           ) : (
             <div
+              ref={tableWrap}
               className="audience-table-wrap"
-              onScroll={onScroll}
               role="region"
               tabIndex={0}
               aria-label={t('audience.list')}
@@ -317,11 +292,14 @@ export function AudiencePage({ blockId, blockName }: AudiencePageProps) {
                       onSaved={(row) => {
                         setNotice(t('audience.saved'));
                         // a member whose state changed leaves this list
-                        setMembers((old) =>
-                          (old ?? []).flatMap((x) =>
-                            x.id !== row.id ? [x] : row.deactivated !== deactivated ? [] : [row],
-                          ),
-                        );
+                        list.replace(row.id, row.deactivated !== deactivated ? null : row);
+                        if (row.deactivated !== deactivated) {
+                          // the other state's lists are read again when next shown
+                          void queryClient.invalidateQueries({
+                            queryKey: audienceKeys.members(owner),
+                            refetchType: 'none',
+                          });
+                        }
                         void groupsQuery.reload();
                       }}
                     />
@@ -417,7 +395,7 @@ export function AudiencePage({ blockId, blockName }: AudiencePageProps) {
         onConfirm={async () => {
           if (dialog?.kind !== 'deleteMember') return;
           await deleteMember(dialog.member.id);
-          setMembers((old) => (old ?? []).filter((m) => m.id !== dialog.member.id));
+          list.remove(dialog.member.id);
           setDialog(null);
           void groupsQuery.reload();
         }}

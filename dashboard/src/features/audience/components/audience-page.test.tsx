@@ -1,0 +1,104 @@
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { fakeProfile, renderWithProviders, signedInSession } from '../../../test/utils';
+import type { MemberRow } from '../api/audience';
+import * as api from '../api/audience';
+import { registerAudienceTranslations } from '../locales';
+import { AudiencePage } from './audience-page';
+
+vi.mock('../api/audience', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('../api/audience')>()),
+  listMembers: vi.fn(),
+  listGroups: vi.fn(),
+  deleteMember: vi.fn(),
+}));
+
+registerAudienceTranslations();
+
+/** n members, newest first, created in one import (one created_at: the keyset needs the id). */
+const members = (from: number, n: number): MemberRow[] =>
+  Array.from(
+    { length: n },
+    (_, i) =>
+      ({
+        id: `m${String(1000 - from - i).padStart(4, '0')}`,
+        user_id: 'user-1',
+        creator_name: `Member ${from + i}`,
+        email: null,
+        group_name: null,
+        created_at: '2026-11-20T00:00:00+00:00',
+        last_updated: '2026-11-20T00:00:00+00:00',
+        deactivated: false,
+        history: [],
+        first_event: null,
+        is_unsubscribed: false,
+      }) as unknown as MemberRow,
+  );
+
+// jsdom lays nothing out: the page says its rows do not fill it (90 % of it is in view), as a
+// short list on a tall screen would, so each next page is read at once (lib/use-scroll-loading.ts)
+const page = document.scrollingElement ?? document.documentElement;
+beforeAll(() => {
+  Object.defineProperty(page, 'clientHeight', { configurable: true, value: 950 });
+  Object.defineProperty(page, 'scrollHeight', { configurable: true, value: 1000 });
+});
+afterAll(() => {
+  Reflect.deleteProperty(page, 'clientHeight');
+  Reflect.deleteProperty(page, 'scrollHeight');
+});
+
+beforeEach(() => {
+  vi.mocked(api.listGroups).mockResolvedValue([]);
+  vi.mocked(api.listMembers).mockReset();
+  vi.mocked(api.deleteMember).mockResolvedValue(undefined);
+});
+
+describe('audience members list', () => {
+  it('reads 10 at a time through the query, the next page after the last row shown', async () => {
+    vi.mocked(api.listMembers)
+      .mockResolvedValueOnce(members(0, 10))
+      .mockResolvedValueOnce(members(10, 3));
+    renderWithProviders(<AudiencePage />, { session: signedInSession() });
+    await waitFor(() => expect(screen.getAllByTestId('audience-row')).toHaveLength(13));
+    expect(api.listMembers).toHaveBeenNthCalledWith(1, {
+      deactivated: false,
+      emailOnly: false,
+      group: null,
+      blockId: undefined,
+      after: undefined,
+      limit: 10,
+    });
+    // the page after the tenth row, which shares its created_at with the rest of the import
+    expect(vi.mocked(api.listMembers).mock.calls[1]![0].after).toEqual(members(9, 1)[0]);
+    expect(api.listMembers).toHaveBeenCalledTimes(2);
+  });
+
+  it('stops at the free plan’s first 100 members', async () => {
+    vi.mocked(api.listMembers).mockImplementation(async (q) =>
+      members(q.after ? 1001 - Number(q.after.id.slice(1)) : 0, 10),
+    );
+    renderWithProviders(<AudiencePage />, {
+      session: signedInSession({ profile: fakeProfile({ paid: false }) }),
+    });
+    await waitFor(() => expect(screen.getAllByTestId('audience-row')).toHaveLength(100), {
+      timeout: 10_000,
+    });
+    expect(await screen.findByText(/first 100/i)).toBeTruthy();
+    expect(api.listMembers).toHaveBeenCalledTimes(10);
+  }, 20_000);
+
+  it('a deleted member leaves the list', async () => {
+    vi.mocked(api.listMembers).mockResolvedValue(members(0, 2));
+    renderWithProviders(<AudiencePage />, {
+      session: signedInSession({ profile: fakeProfile({ paid: true }) }),
+    });
+    const rows = await screen.findAllByTestId('audience-row');
+    expect(rows).toHaveLength(2);
+    fireEvent.click(within(rows[0]!).getByRole('button', { name: 'Delete Member 0' }));
+    fireEvent.click(
+      within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Delete' }),
+    );
+    await waitFor(() => expect(screen.getAllByTestId('audience-row')).toHaveLength(1));
+    expect(api.deleteMember).toHaveBeenCalledWith(members(0, 1)[0]!.id);
+  });
+});
