@@ -14,9 +14,9 @@ import {
   escapeHtml,
   HttpError,
   isObject,
-  PAGE_CSP,
   readBody,
   readJson,
+  sendConsentPage,
   sendHtml,
   sendJson,
 } from '../http.ts';
@@ -127,20 +127,11 @@ export function createCafe24Fake(ctx: FakeContext<Cafe24FakeOptions | undefined>
                   : unknownScope
                     ? `invalid_scope: ${unknownScope}`
                     : undefined;
-      let back = '';
-      try {
-        back = error ? '' : ` ${new URL(redirectUri).origin}`;
-      } catch {
-        back = '';
-      }
-      return sendHtml(
+      return sendConsentPage(
         res,
-        error ? 400 : 200,
         authorizePage({ mallId: mall.id, clientId, redirectUri, state, scope, error }),
-        PAGE_CSP.replace("form-action 'self'", `form-action 'self'${back}`),
-        // with no-referrer, Chromium sends `Origin: null` on the form's POST, which the server
-        // refuses as cross-site; same-origin keeps the Origin and still tells the app nothing
-        { 'referrer-policy': 'same-origin' },
+        redirectUri,
+        error,
       );
     }
     if (req.method !== 'POST') throw new HttpError(405, 'Use GET or POST');

@@ -2,7 +2,7 @@
 // and a stand-in storefront (main page and product pages) that loads the script tags installed
 // for each screen, as a Cafe24 skin does, so the loader can be tried and tested in a browser.
 // Everything interpolated is escaped.
-import { escapeHtml as e } from '../http.ts';
+import { consentError, consentPage, escapeHtml as e } from '../http.ts';
 import type { Mall, ScriptTag } from './model.ts';
 
 const STYLE = `
@@ -44,25 +44,18 @@ export function authorizePage(input: {
     .filter(Boolean)
     .map((s) => `<li>${e(SCOPE_TEXT[s] ?? s)} <code>${e(s)}</code></li>`)
     .join('');
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Local Cafe24 app authorisation (development stand-in)</title>
-<style>${STYLE}</style>
-</head>
-<body>
-<main>
-  <p class="notice" role="note"><strong>Local development authorisation</strong> — stands in for
+  return consentPage({
+    title: 'Local Cafe24 app authorisation (development stand-in)',
+    style: STYLE,
+    notice: `<strong>Local development authorisation</strong> — stands in for
   Cafe24's app consent page. Nothing is sent to Cafe24; the mall below lives in this machine's
-  providers server only.</p>
-  <h1>Reaction Blocks asks for access to the mall “${e(input.mallId)}”</h1>
-  <p>You are signed in to the mall's admin as <strong>${e(input.mallId)}</strong> (the mall's
+  providers server only.`,
+    heading: `Reaction Blocks asks for access to the mall “${input.mallId}”`,
+    body: `<p>You are signed in to the mall's admin as <strong>${e(input.mallId)}</strong> (the mall's
   operator). The app will be able to:</p>
   <ul>${scopes}</ul>
   <p>After allowing you go back to <strong>${e(destination)}</strong>.</p>
-  ${input.error ? `<p class="error" role="alert" id="form-error">${e(input.error)}</p>` : ''}
+  ${consentError(input.error)}
   ${
     input.error
       ? ''
@@ -76,11 +69,8 @@ export function authorizePage(input: {
       <button type="submit" name="decision" value="deny">Cancel</button>
     </div>
   </form>`
-  }
-</main>
-</body>
-</html>
-`;
+  }`,
+  });
 }
 
 export type StorefrontScreen = 'MAIN' | 'PRODUCT_DETAIL';

@@ -4,10 +4,9 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
   HttpError,
-  PAGE_CSP,
   readBody,
   readJson,
-  sendHtml,
+  sendConsentPage,
   sendJson,
   type JsonObject,
 } from '../http.ts';
@@ -37,16 +36,8 @@ function authorizeForm(state: NotionState, res: ServerResponse, url: URL) {
         : !/^https?:\/\//i.test(redirectUri)
           ? 'redirect_uri must be an http(s) URL.'
           : undefined;
-  // the form posts here and is redirected to the app: form-action must allow both
-  let back = '';
-  try {
-    back = error ? '' : ` ${new URL(redirectUri).origin}`;
-  } catch {
-    back = '';
-  }
-  return sendHtml(
+  return sendConsentPage(
     res,
-    error ? 400 : 200,
     authorizePage({
       clientId,
       redirectUri,
@@ -54,10 +45,8 @@ function authorizeForm(state: NotionState, res: ServerResponse, url: URL) {
       workspaces: [...workspaces.values()],
       error,
     }),
-    PAGE_CSP.replace("form-action 'self'", `form-action 'self'${back}`),
-    // with no-referrer, Chromium sends `Origin: null` on the form's POST, which the server
-    // refuses as cross-site; same-origin keeps the Origin and still tells the app nothing
-    { 'referrer-policy': 'same-origin' },
+    redirectUri,
+    error,
   );
 }
 
