@@ -76,6 +76,25 @@ function unversionedShims() {
   };
 }
 
+/**
+ * The CDN files' dynamic imports (the writer's code, Korean, the captcha, realtime, ...) try once
+ * more with a new address when the chunk failed to load: a browser keeps a failed module import
+ * for the page's life, so without it the visitor's next click would fail again without asking.
+ * Each call of the import asks afresh, so a later click retries after the visitor is back online.
+ */
+function retryingImports() {
+  return {
+    name: 'retrying-imports',
+    renderDynamicImport({ targetModuleId }) {
+      if (!targetModuleId) return null;
+      return {
+        left: '((u)=>import(u).catch(()=>import(u+"?retry="+Date.now())))(new URL(',
+        right: ',import.meta.url).href)',
+      };
+    },
+  };
+}
+
 /** Empties dist/ before the first build writes to it: no file of an older build is packed. */
 function clean() {
   return {
@@ -116,6 +135,7 @@ export default [
       minifyTemplates(),
       nodeResolve({ browser: true }),
       esbuild({ target: 'es2022', tsconfig }),
+      retryingImports(),
     ],
     preserveEntrySignatures: false,
     output: {

@@ -62,6 +62,42 @@ const reactShims = {
 };
 
 /**
+ * A module's request held on a test's word, for the tests of a chunk that arrives late
+ * (*.late.test.ts, in a browser of their own: another page's copy in the cache would be taken
+ * without asking; one that fails to load is tested on the built CDN files, whose
+ * imports retry, in e2e/stack.e2e.ts). Requests are told apart by the test page's cookie `rb-page`
+ * (the storage-blocked group runs beside the others and sends none):
+ * `executeServerCommand('hold-request', { page, path })` holds that page's next request for
+ * `path` until 'release-request'; 'requested' says how many requests for `path` the page made.
+ */
+const held = new Map();
+const seen = new Map();
+const requestControl = {
+  name: 'request-control',
+  executeCommand({ command, payload }) {
+    const at = payload && `${payload.page} ${payload.path}`;
+    if (command === 'hold-request') {
+      let release;
+      held.set(at, { wait: new Promise((r) => (release = r)), release });
+      return true;
+    }
+    if (command === 'release-request') {
+      held.get(at)?.release();
+      held.delete(at);
+      return true;
+    }
+    if (command === 'requested') return seen.get(at) ?? 0;
+  },
+};
+const requestControlMiddleware = async (ctx, next) => {
+  const page = ctx.cookies.get('rb-page');
+  const at = `${page} ${ctx.path}`;
+  if (page) seen.set(at, (seen.get(at) ?? 0) + 1);
+  await held.get(at)?.wait;
+  return next();
+};
+
+/**
  * A Chromium profile that blocks site data (Settings > Privacy > "Block all cookies", which also
  * blocks localStorage, sessionStorage and IndexedDB: every access throws SecurityError), for the
  * tests of the elements without storage (*.blocked.test.ts).
@@ -82,8 +118,14 @@ export default {
   files: [
     fileURLToPath(new URL('./src/**/*.test.ts', import.meta.url)),
     '!' + fileURLToPath(new URL('./src/**/*.blocked.test.ts', import.meta.url)),
+    '!' + fileURLToPath(new URL('./src/**/*.late.test.ts', import.meta.url)),
   ],
   groups: [
+    {
+      name: 'first-interaction',
+      files: fileURLToPath(new URL('./src/**/*.late.test.ts', import.meta.url)),
+      browsers: [chromeLauncher({ launchOptions: chromiumLaunchOptions })],
+    },
     {
       name: 'storage-blocked',
       files: fileURLToPath(new URL('./src/**/*.blocked.test.ts', import.meta.url)),
@@ -101,7 +143,9 @@ export default {
   concurrency: 1,
   testFramework: { config: { timeout: 5000 } },
   testsFinishTimeout: 60000,
+  middleware: [requestControlMiddleware],
   plugins: [
+    requestControl,
     reactShims,
     contractsForDevServer(root),
     esbuildPlugin({

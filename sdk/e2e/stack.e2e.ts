@@ -218,6 +218,43 @@ try {
     await page.context().close();
   });
 
+  await step(
+    "like: the writer's code loads on the first interaction; when it fails, the error shows and the next click sends the like",
+    async () => {
+      const id = await block('like');
+      const ctx = await browser.newContext();
+      const page = await ctx.newPage();
+      const writer: string[] = [];
+      let offline = true;
+      await page.route(
+        (u) => u.pathname.includes('/chunks/writer-'),
+        (route) => {
+          writer.push(route.request().url());
+          return offline ? route.abort('internetdisconnected') : route.continue();
+        },
+      );
+      await page.goto(`${origin}/page?tag=reaction-like&id=${id}`);
+      const btn = page.locator('reaction-like [part=button]');
+      await btn.waitFor();
+      assert.deepEqual(writer, [], 'the writer is not loaded before the first interaction');
+      await btn.click();
+      await page
+        .locator('reaction-like [part=error]', { hasText: "Couldn't reach the server" })
+        .waitFor();
+      await page.locator('reaction-like [part=button][aria-pressed=false]').waitFor();
+      offline = false;
+      const written = page.waitForResponse((r) => r.url().endsWith('/rpc/toggle_block_like'));
+      await btn.click();
+      assert.equal((await written).status(), 200);
+      await page
+        .locator('reaction-like [part=button][aria-pressed=true]', { hasText: '1 Like' })
+        .waitFor();
+      assert.equal(await page.locator('reaction-like [part=error]').count(), 0);
+      assert.ok(writer.length >= 2, writer.join(', '));
+      await ctx.close();
+    },
+  );
+
   await step('button: records the click', async () => {
     const page = await open('reaction-button', ids.button);
     await page.evaluate(() =>

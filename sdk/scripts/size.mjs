@@ -23,18 +23,20 @@ const isLocale = (f) => /\/chunks\/ko-/.test(f);
 // the captcha (core/captcha.ts) loads only when a visitor trips a rate limit on a block with the
 // captcha on: listed apart, like the Korean texts
 const isCaptcha = (f) => /\/chunks\/captcha-/.test(f);
-// the writer's profile, the seal on what is kept and the list of blocks written to
-// (core/identity.ts, core/vault.ts, core/marks.ts) load only for a visitor who writes, or who wrote
-// before (something stored to open): listed apart, since a reader never loads them (the comment
-// blocks, which prefill the name, carry the profile inside)
-const isWriter = (f) => /\/chunks\/(identity|vault|marks)-/.test(f);
+// the writer's code (core/writer.ts: loaded on a visitor's first interaction with a block), the
+// session's (core/auth.ts), the writer's profile, the seal on what is kept and the list of blocks
+// written to (core/identity.ts, core/vault.ts, core/marks.ts) load only for a visitor who is about
+// to write, or who wrote before (something stored to open): listed apart, since a reader never
+// loads them
+const isWriter = (f) => /\/chunks\/(writer|auth|identity|vault|marks)-/.test(f);
 
 /** The file and every chunk it imports, statically or dynamically. */
 function closure(file, seen = new Set()) {
   if (seen.has(file)) return seen;
   seen.add(file);
   const src = readFileSync(file, 'utf8');
-  for (const m of src.matchAll(/(?:from|import)\s*\(?\s*["'](\.{1,2}\/[^"']+\.js)["']/g))
+  // static imports, dynamic ones, and the retrying dynamic imports' new URL("./chunks/...")
+  for (const m of src.matchAll(/(?:from|import|URL)\s*\(?\s*["'](\.{1,2}\/[^"']+\.js)["']/g))
     closure(resolve(dirname(file), m[1]), seen);
   return seen;
 }
@@ -100,9 +102,11 @@ Measured by \`npm run size -w @reaction-blocks/sdk -- --write\` on ${new Date().
 "Before data" is what loads before the first data shows (one script besides the loader); "total"
 adds what loads after (the realtime chunk of comment/qna). Korean texts are a separate chunk, and
 so is the captcha, loaded only when a visitor trips a rate limit on a block with the captcha on.
-"Writer" is what a visitor loads once they write (or when they wrote before: a profile or session
-is stored, sealed): the writer's profile and the seal (core/identity.ts, core/vault.ts). A reader
-never loads it; the budgets are for what a reader loads, and a writer's total is the sum.
+"Writer" is what a visitor loads on their first interaction with a block (pointer down, focus or
+a key on it; or when they wrote before: a profile or session is stored, sealed): the write paths
+(core/writer.ts), making and refreshing the session (core/auth.ts), the writer's profile, the seal
+and the list of blocks written to (core/identity.ts, core/vault.ts, core/marks.ts). A reader never
+loads it; the budgets are for what a reader loads, and a writer's total is the sum.
 
 | bundle | before data (gzip) | total (gzip) | writer | Korean | captcha | budget | |
 |---|---|---|---|---|---|---|---|

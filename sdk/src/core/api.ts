@@ -1,9 +1,19 @@
-import { ensureSession } from './auth.js';
 import { ApiError } from './errors.js';
 import type { Project } from './config.js';
 import { request } from './request.js';
+import { loadSession, type Session } from './session.js';
 
 export { ApiError, request };
+
+/**
+ * The visitor's session with a fresh token for a call, or null. Without a stored session a read
+ * goes with the anon key and loads no auth code; a write makes the anonymous user, and a stored
+ * session may need a refresh: only then core/auth.ts loads (with the writer's code, mostly).
+ */
+async function sessionFor(p: Project, write: boolean): Promise<Session | null> {
+  if (!write && !(await loadSession(p))) return null;
+  return (await import('./auth.js')).ensureSession(p, write);
+}
 
 /**
  * Calls an RPC (see request). Reads use the visitor's session when there is one (so `me` is
@@ -18,7 +28,7 @@ export async function rpc<T>(
   get = false,
 ): Promise<T> {
   if (!p.url || !p.key) throw new ApiError('Missing project-url or anon-key', 'config');
-  const s = get ? null : await ensureSession(p, write);
+  const s = get ? null : await sessionFor(p, write);
   let res: Response;
   try {
     res = await fetch(...request(p, name, body, s?.access_token, get));

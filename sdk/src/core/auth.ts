@@ -1,52 +1,39 @@
 import type { Project } from './config.js';
 import { ApiError } from './errors.js';
 import { log } from './log.js';
-import { flush, load, peek, sessionKey, subscribe, write } from './storage.js';
+import { flush, write } from './storage.js';
+import {
+  displayUser,
+  getSession,
+  isAuthReturn,
+  isSignedIn,
+  key,
+  loadSession,
+  onAuthChange,
+  POPUP_NAME,
+  sessionKey,
+  type Session,
+  type SessionUser,
+} from './session.js';
 
-/** The GoTrue session as returned by /auth/v1/signup and /auth/v1/token, trimmed to what we use. */
-export interface Session {
-  access_token: string;
-  refresh_token: string;
-  /** Seconds since the epoch. */
-  expires_at: number;
-  user: SessionUser;
-}
-
-export interface SessionUser {
-  id: string;
-  is_anonymous?: boolean;
-  email?: string;
-  user_metadata?: { full_name?: string; name?: string; avatar_url?: string; picture?: string };
-}
-
-export { sessionKey };
-const key = (p: Project) => sessionKey(p.url);
-/** The popup window name; the returning page recognises itself by it. */
-export const POPUP_NAME = 'reaction-blocks-auth';
+export {
+  displayUser,
+  getSession,
+  isSignedIn,
+  loadSession,
+  onAuthChange,
+  POPUP_NAME,
+  sessionKey,
+  type Session,
+  type SessionUser,
+};
 export const AUTH_MESSAGE = 'reaction-blocks:auth';
 
 const pending = new Map<string, Promise<Session | null>>();
 
-/** Calls `fn` whenever a session changes: here, in another element or bundle, tab or the dashboard. */
-export const onAuthChange = (fn: () => void): (() => void) =>
-  subscribe((k) => k.startsWith('reaction-blocks.session:') && fn());
-
-const valid = (s: Session | null): Session | null =>
-  s && typeof s.access_token === 'string' && s.user && typeof s.user.id === 'string' ? s : null;
-
-/** The session as last opened (see loadSession), or null. */
-export const getSession = (p: Project): Session | null => valid(peek<Session>(key(p)));
-
-/** The session as stored now, opened. */
-export const loadSession = async (p: Project): Promise<Session | null> =>
-  valid(await load<Session>(key(p)));
-
 export function saveSession(p: Project, s: Session | null): void {
   write(key(p), s);
 }
-
-/** Signed in with a provider (not the anonymous stand-in). */
-export const isSignedIn = (s: Session | null): boolean => !!s && !s.user.is_anonymous;
 
 function decode(token: string): Record<string, unknown> {
   try {
@@ -205,7 +192,7 @@ export function signInWithPopup(p: Project, provider: 'google' | 'apple'): Promi
 
 /** Runs in the popup when Auth has redirected back to the host page. */
 export function handleAuthReturn(p: Project): boolean {
-  if (typeof window === 'undefined' || window.name !== POPUP_NAME || !location.hash) return false;
+  if (!isAuthReturn()) return false;
   const q = new URLSearchParams(location.hash.slice(1));
   const access = q.get('access_token');
   const refresh = q.get('refresh_token');
@@ -224,9 +211,4 @@ export function handleAuthReturn(p: Project): boolean {
     window.close();
   });
   return true;
-}
-
-export function displayUser(s: Session | null): { name?: string; photo?: string } {
-  const m = s?.user.user_metadata || {};
-  return { name: m.full_name || m.name, photo: m.avatar_url || m.picture };
 }

@@ -1,21 +1,13 @@
 import { LitElement, html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { pageOf, rpc } from './api.js';
-import {
-  displayUser,
-  ensureSession,
-  getSession,
-  handleAuthReturn,
-  loadSession,
-  onAuthChange,
-  type Session,
-} from './auth.js';
+import { getSession, isAuthReturn, loadSession, onAuthChange, type Session } from './session.js';
 import { resolveProject, type Project } from './config.js';
 import { LEGACY_PROFILE_KEY, PROFILE_KEY, stored } from './storage.js';
 import { isLoaded, loadLang, normalizeLang, refusals, translator, type Translate } from './i18n.js';
 import type { Texts } from './locales/en.js';
 import { log } from './log.js';
 import { customStyle } from './theme.js';
-import type { ApiError } from './errors.js';
+import { ApiError } from './errors.js';
 import type { BlockView, Message, Theme } from './types.js';
 
 /** What get_block_me answers: the visitor's own part of the block view. */
@@ -111,6 +103,21 @@ export const isWorkPath = (): boolean =>
 const identity = () => import('./identity.js');
 /** Which blocks the visitor wrote to (core/marks.ts): a chunk loaded only with a session. */
 const marks = () => import('./marks.js');
+
+let writerChunk: Promise<typeof import('./writer.js')> | undefined;
+/**
+ * The writer's code (core/writer.ts), loaded on the visitor's first interaction with a block or
+ * by the first write. A load that failed (offline, a CDN hiccup) is tried again by the next one;
+ * the write that needed it fails with code `chunk`, shown as a failure to reach the server.
+ */
+export const loadWriter = (): Promise<typeof import('./writer.js')> =>
+  (writerChunk ??= import('./writer.js').catch((e) => {
+    writerChunk = undefined;
+    log('could not load', e);
+    throw new ApiError('Network error', 'chunk');
+  }));
+/** The events that start loading the writer's code: the visitor is about to act. */
+const INTENT = ['pointerdown', 'focusin', 'keydown'];
 
 /** Properties that name the block to load: a change reloads it. */
 const SOURCE_PROPS = ['blockId', 'ownerId', 'projectUrl', 'anonKey', 'pageKey'] as const;
@@ -223,75 +230,62 @@ export class BlockElement extends ReactionElement {
 
   /**
    * Name and colour sent with every write, from the writer's profile (core/identity.ts: loaded
-   * only by a visitor who writes, or who has a profile stored).
+   * with the writer's code).
    */
   protected async writer(): Promise<{ p_creator_name: string; p_color: string }> {
-    const id = (await identity()).getIdentity();
-    return {
-      p_creator_name:
-        (this._session && !this._session.user.is_anonymous && displayUser(this._session).name) ||
-        id.name,
-      p_color: id.color,
-    };
+    return (await loadWriter()).writer(this._session);
   }
 
   /**
-   * Calls a write RPC (the caller skips it in dummy mode). When the block offers a captcha and
-   * the visitor went too fast, the captcha is shown (loaded only then) and, once solved, the
-   * write is sent again; never before a limit tripped.
+   * Calls a write RPC (the caller skips it in dummy mode) through the writer's code, loaded now
+   * if the visitor's first interaction has not started it yet (core/writer.ts): the session is
+   * made on the first write, and the captcha shown when the block offers it and the visitor went
+   * too fast.
    */
   protected async write<T>(name: string, body: object): Promise<T> {
-    const p = this.project;
-    // the visitor's list of blocks with a part of their own written to (core/marks.ts), before
-    // the write is sent: the session rpc makes or refreshes first, so the write that makes the
-    // user starts its list
-    const had = this.mine && (await loadSession(p));
-    const s = this.mine && (await ensureSession(p, true).catch(() => null));
-    if (s)
-      await marks().then((m) =>
-        m.markWrite(p, s, this.view?.block.id || this.blockId, had?.user.id !== s.user.id),
-      );
     try {
-      const done = await rpc<T>(this.project, name, body, true);
-      // the page's new profile is kept once something was written with it
-      void identity().then((m) => m.keepProfile());
-      return done;
-    } catch (e) {
-      const block = this.view?.block;
-      if (!block?.captcha || (e as ApiError).details !== 'captcha') throw e;
-      const { solveCaptcha } = await import('./captcha.js');
-      await solveCaptcha(
+      return await (
+        await loadWriter()
+      ).write<T>(
         {
           element: this,
           project: this.project,
-          block,
+          block: this.view?.block,
+          blockId: this.blockId,
+          mine: !!this.mine,
+          session: this._session,
           setState: (state) => (this._captcha = state),
           setCancel: (cancel) => (this.captchaCancel = cancel),
         },
-        block.captcha,
-        e,
+        name,
+        body,
       );
-      return await rpc<T>(this.project, name, body, true);
     } finally {
       this._session = getSession(this.project);
     }
   }
+
+  /** Starts loading the writer's code once the visitor is about to act (see INTENT). */
+  private readonly intent = () => {
+    for (const type of INTENT) this.removeEventListener(type, this.intent);
+    if (!this.isDummy) loadWriter().catch(() => {});
+  };
 
   override connectedCallback(): void {
     super.connectedCallback();
     const sync = () => (this._session = getSession(this.project));
     sync();
     this.offAuth = onAuthChange(sync);
-    try {
-      handleAuthReturn(this.project);
-    } catch (e) {
-      log(e);
-    }
+    for (const type of INTENT) this.addEventListener(type, this.intent);
+    // the sign-in popup come back: it keeps the session and closes (core/auth.ts)
+    if (isAuthReturn())
+      void import('./auth.js').then((m) => m.handleAuthReturn(this.project)).catch(log);
   }
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
     this.offAuth?.();
+    for (const type of INTENT) this.removeEventListener(type, this.intent);
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
@@ -395,7 +389,10 @@ export class BlockElement extends ReactionElement {
             ? 'blockedWriter'
             : details === 'quota'
               ? 'quotaReached'
-              : '';
+              : // offline, or the writer's code could not load (loadWriter): try again
+                code === 'network' || code === 'chunk'
+                ? 'unreachable'
+                : '';
     // a 429 that says its wait: the server's own words (English, per action), or the same in the
     // block's language from its lazily loaded texts
     const message = wait

@@ -11,6 +11,7 @@ const ko: KoreanTexts = {
   failed: '불러오지 못했습니다',
   unavailable: '사용할 수 없는 블록입니다.',
   notValidType: '지원하지 않는 유형입니다',
+  unreachable: '서버에 연결하지 못했습니다. 다시 시도해 주세요.',
   required: '필수 항목입니다',
   checkResponse: '응답을 확인해 주세요',
   lengthError: '{{max}}자 이내로 입력해 주세요',

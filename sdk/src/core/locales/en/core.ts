@@ -11,4 +11,5 @@ export const core = {
   automated: 'This was not sent: it looked automated.',
   blockedWriter: 'The owner of this block has blocked you from writing here.',
   quotaReached: 'No more responses are taken this month.',
+  unreachable: "Couldn't reach the server. Please try again.",
 };

@@ -1,0 +1,69 @@
+// The writing half of every block element, loaded on the visitor's first interaction with one
+// (BlockElement: pointerdown, focus or a key on it) or by the first write itself, never before
+// the first data shows: making or refreshing the session (core/auth.ts), the writer's profile
+// (core/identity.ts), the list of blocks written to (core/marks.ts) and the captcha after a
+// limit tripped (core/captcha.ts, a chunk of its own). A reader never loads it.
+import { rpc } from './api.js';
+import type { CaptchaHost } from './captcha.js';
+import type { Project } from './config.js';
+import type { ApiError } from './errors.js';
+import { displayUser, loadSession, type Session } from './session.js';
+import type { Block } from './types.js';
+
+// chunks shared with the reader's paths (a stored session, a stored profile), imported as chunks
+// so that on the CDN each is tried again on its own when it failed to load (rollup.config.mjs)
+const auth = () => import('./auth.js');
+const identity = () => import('./identity.js');
+const marks = () => import('./marks.js');
+
+/** What an element gives a write: who writes where, and how its captcha panel opens and closes. */
+export interface WriteHost extends Omit<CaptchaHost, 'block'> {
+  /** The block on screen (its captcha settings), if loaded. */
+  block?: Block;
+  blockId: string;
+  /** The element has a part of its own (get_block_me): the write is noted in core/marks.ts. */
+  mine: boolean;
+  /** The session as the element knows it (for the writer's name). */
+  session: Session | null;
+}
+
+/** Name and colour sent with every write, from the writer's profile or their provider's name. */
+export async function writer(
+  session: Session | null,
+): Promise<{ p_creator_name: string; p_color: string }> {
+  const id = (await identity()).getIdentity();
+  return {
+    p_creator_name: (session && !session.user.is_anonymous && displayUser(session).name) || id.name,
+    p_color: id.color,
+  };
+}
+
+/**
+ * Calls a write RPC (the caller skips it in dummy mode). When the block offers a captcha and the
+ * visitor went too fast, the captcha is shown (loaded only then) and, once solved, the write is
+ * sent again; never before a limit tripped.
+ */
+export async function write<T>(h: WriteHost, name: string, body: object): Promise<T> {
+  const p: Project = h.project;
+  // the visitor's list of blocks with a part of their own written to (core/marks.ts), before the
+  // write is sent: the session is made or refreshed first, so the write that makes the user
+  // starts its list
+  const had = h.mine ? await loadSession(p) : null;
+  const { ensureSession } = await auth();
+  const s = h.mine && (await ensureSession(p, true).catch(() => null));
+  if (s)
+    await (await marks()).markWrite(p, s, h.block?.id || h.blockId, had?.user.id !== s.user.id);
+  const { keepProfile } = await identity();
+  try {
+    const done = await rpc<T>(p, name, body, true);
+    // the page's new profile is kept once something was written with it
+    keepProfile();
+    return done;
+  } catch (e) {
+    const block = h.block;
+    if (!block?.captcha || (e as ApiError).details !== 'captcha') throw e;
+    const { solveCaptcha } = await import('./captcha.js');
+    await solveCaptcha({ ...h, block }, block.captcha, e);
+    return await rpc<T>(p, name, body, true);
+  }
+}
