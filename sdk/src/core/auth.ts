@@ -162,10 +162,16 @@ export function signOut(p: Project): void {
  * posts AUTH_MESSAGE to its opener and closes. The opener resolves on the message or on the
  * storage event, whichever comes first.
  */
-export function signInWithPopup(p: Project, provider: 'google' | 'apple'): Promise<Session | null> {
+export function signInWithPopup(
+  p: Project,
+  provider: 'google' | 'apple',
+  /** The popup already opened in the visitor's click (session.ts openPopup), if any. */
+  opened?: Window | null,
+): Promise<Session | null> {
   const back = location.origin + location.pathname + location.search;
   const url = `${p.url}/auth/v1/authorize?provider=${provider}&redirect_to=${encodeURIComponent(back)}`;
-  const w = window.open(url, POPUP_NAME, 'width=480,height=640');
+  const w = opened === undefined ? window.open(url, POPUP_NAME, 'width=480,height=640') : opened;
+  if (w && opened) w.location.href = url;
   if (!w) {
     log('popup blocked');
     return Promise.resolve(null);

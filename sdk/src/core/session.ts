@@ -47,6 +47,12 @@ export function displayUser(s: Session | null): { name?: string; photo?: string 
   return { name: m.full_name || m.name, photo: m.avatar_url || m.picture };
 }
 
+/**
+ * Opens the sign-in popup, empty: called in the visitor's click, where a popup blocker allows it;
+ * core/auth.ts signInWithPopup sends it to the provider once its code has loaded.
+ */
+export const openPopup = (): Window | null => window.open('', POPUP_NAME, 'width=480,height=640');
+
 /** Whether this page is the sign-in popup come back from Auth (core/auth.ts handleAuthReturn). */
 export const isAuthReturn = (): boolean =>
   typeof window !== 'undefined' && window.name === POPUP_NAME && !!location.hash;

@@ -258,17 +258,16 @@ describe('reaction-block', () => {
     expect(ids()).to.deep.equal(all);
 
     // Sign in through the popup handshake: the popup stores the session and posts back.
-    // The popup answers once it is open (a real one: after the visitor signs in, seconds later);
-    // the sign-in code may still be on its way when the menu item is clicked.
+    // The popup opens empty in the click and goes to Auth once the sign-in code has loaded; it
+    // answers after that (a real one: after the visitor signs in, seconds later).
     const open = window.open;
-    let opened = false;
-    window.open = (() => {
-      opened = true;
-      return { closed: false };
-    }) as unknown as typeof window.open;
+    const popup = { closed: false, location: { href: '' } };
+    window.open = (() => popup) as unknown as typeof window.open;
     try {
       await menu('Sign in with Google');
-      await until(() => opened);
+      await until(() =>
+        popup.location.href.startsWith(PROJECT + '/auth/v1/authorize?provider=google'),
+      );
       localStorage.setItem(
         'reaction-blocks.session:' + PROJECT,
         JSON.stringify({

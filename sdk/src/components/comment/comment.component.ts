@@ -1,6 +1,6 @@
 import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { repeat } from 'lit/directives/repeat.js';
-import { displayUser, isSignedIn, signInWithPopup, signOut } from '../../core/auth.js';
+import { displayUser, isSignedIn, openPopup } from '../../core/session.js';
 import { BlockElement, bone, line, type ReactionEventMap } from '../../core/base.js';
 import { dashboardUrl } from '../../core/config.js';
 import { getIdentity, setIdentityName, setProfile } from '../../core/identity.js';
@@ -544,13 +544,17 @@ export default class ReactionComment extends BlockElement {
   }
 
   private async signIn(provider: 'google' | 'apple') {
-    const s = await signInWithPopup(this.project, provider);
+    // the popup opens in the click, before the sign-in code is awaited (a popup blocker allows a
+    // window only while the click is fresh); it goes to the provider once that code is here
+    const w = openPopup();
+    const { signInWithPopup } = await import('../../core/auth.js');
+    const s = await signInWithPopup(this.project, provider, w);
     // The new session reaches willUpdate, which reads the list again for it.
     if (s) this.emit('reaction-sign-in', { userId: s.user.id });
   }
 
-  private logOut() {
-    signOut(this.project);
+  private async logOut() {
+    (await import('../../core/auth.js')).signOut(this.project);
     this._menuOpen = false;
     this.emit('reaction-sign-in', { userId: null });
   }
