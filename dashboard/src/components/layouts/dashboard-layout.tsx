@@ -10,6 +10,7 @@ import { registerSignedInTranslations } from '../../locales/signed-in';
 import { Logo } from '../ui/logo';
 import { Menu } from '../ui/menu';
 import { HelpWidget } from './help-widget';
+import { ArrowLeft } from '../ui/icons';
 
 registerSignedInTranslations();
 
@@ -65,7 +66,7 @@ export function TopBar() {
           to={onPurchase ? paths.profilePlan : paths.dashboardReaction}
           className="button button-ghost back-button"
         >
-          <span aria-hidden="true">←</span> {onPurchase ? t('shell.plan') : t('shell.back')}
+          <ArrowLeft size={18} /> {onPurchase ? t('shell.plan') : t('shell.back')}
         </Link>
       )}
       <UserMenu />

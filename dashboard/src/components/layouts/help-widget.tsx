@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { HelpContent } from '../help/help-content';
 import { Dialog } from '../ui/dialog';
+import { CircleHelp } from '../ui/icons';
 
 export function HelpWidget() {
   const { t } = useTranslation();
@@ -16,7 +17,7 @@ export function HelpWidget() {
         aria-expanded={open}
         onClick={() => setOpen(true)}
       >
-        <span aria-hidden="true">?</span>
+        <CircleHelp size={24} />
         <span className="visually-hidden">{t('help.open')}</span>
       </button>
       <Dialog

@@ -11,6 +11,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { BlockTypeIcon } from '../ui/block-type-icon';
 import type { BlockType } from '../../lib/db-types';
+import { ArrowLeft } from '../ui/icons';
 
 export function WorkspaceBackLink({
   to,
@@ -25,7 +26,7 @@ export function WorkspaceBackLink({
   const { t } = useTranslation();
   return (
     <Link to={to} className="button button-ghost back-button" onClick={onClick} aria-label={label}>
-      <span aria-hidden="true">←</span>
+      <ArrowLeft size={18} />
       <span className="back-button-text">{t('common.dashboard')}</span>
     </Link>
   );

@@ -15,8 +15,11 @@ describe('BlockTypeIcon', () => {
         ))}
       </>,
     );
-    const drawings = Array.from(container.querySelectorAll('svg'), (svg) => svg.innerHTML);
-    expect(new Set(drawings).size).toBe(9);
+    // each tile is one outer svg (the lucide glyph is an svg inside it)
+    const tiles = Array.from(container.querySelectorAll(':scope > svg'));
+    expect(tiles).toHaveLength(9);
+    expect(new Set(tiles.map((svg) => svg.innerHTML)).size).toBe(9);
+    expect(tiles.every((svg) => svg.querySelector('svg.lucide'))).toBe(true);
   });
 
   it('is decorative beside a written type, an image with its name otherwise', () => {

@@ -31,6 +31,7 @@ import {
 } from '../api/audience';
 import { AddAudienceDialog, CsvImportDialog, GroupNameDialog } from './audience-dialogs';
 import { MemberRowView } from './member-row';
+import { Pencil, X } from '../../../components/ui/icons';
 
 const PAGE = LETTER_LIMITS.pageSize;
 
@@ -186,7 +187,7 @@ export function AudiencePage({ blockId, blockName }: AudiencePageProps) {
                   title={t('audience.renameGroup', { name: g.name })}
                   onClick={() => setDialog({ kind: 'rename', group: g })}
                 >
-                  <span aria-hidden="true">✎</span>
+                  <Pencil size={15} />
                 </button>
                 <button
                   type="button"
@@ -195,7 +196,7 @@ export function AudiencePage({ blockId, blockName }: AudiencePageProps) {
                   title={t('audience.deleteGroup', { name: g.name })}
                   onClick={() => setDialog({ kind: 'deleteGroup', group: g })}
                 >
-                  <span aria-hidden="true">✕</span>
+                  <X size={15} />
                 </button>
               </li>
             ))}

@@ -3,6 +3,7 @@ import { Menu, type MenuItem } from '../../../components/ui/menu';
 import type { BlockRow } from '../../../lib/db-types';
 import { blockName, responseLine } from '../utils/block-utils';
 import { BlockTypeIcon } from '../../../components/ui/block-type-icon';
+import { Ellipsis } from '../../../components/ui/icons';
 
 export type CardAction =
   | 'open'
@@ -66,7 +67,7 @@ export function BlockCard({ block, selected, canDuplicate, onActivate, onAction 
       <Menu
         label={t('blocks.menu.label', { name })}
         className="block-card-menu"
-        button={<span aria-hidden="true">⋯</span>}
+        button={<Ellipsis size={18} />}
         items={items}
       />
     </li>

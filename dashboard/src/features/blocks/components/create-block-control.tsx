@@ -8,6 +8,7 @@ import { REACTION_TYPES, type BlockType } from '../../../lib/db-types';
 import { messageOf } from '../../../lib/errors';
 import { MESSAGES } from '@reaction-blocks/contracts/schemas';
 import { BlockTypeIcon } from '../../../components/ui/block-type-icon';
+import { Plus, X } from '../../../components/ui/icons';
 
 export interface CreateBlockControlProps {
   /** Blocks left (block_limit - block_count); null while the profile loads. */
@@ -84,6 +85,7 @@ export function CreateBlockControl({
           onClick={() => setOpen((value) => !value)}
           disabled={creating !== null}
         >
+          {open ? <X size={18} /> : <Plus size={18} />}
           {open ? t('create.close') : t('create.button')}
         </button>
         {remaining !== null ? (

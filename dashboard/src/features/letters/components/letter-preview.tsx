@@ -6,6 +6,7 @@ import { useLayoutEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TLetterBlock, TLetterModel, TSpan } from '@reaction-blocks/contracts/letters';
 import { isLetterLink } from '@reaction-blocks/contracts/letters';
+import { X } from '../../../components/ui/icons';
 
 function Span({ span }: { span: TSpan }) {
   let node: React.ReactNode = span.text;
@@ -165,7 +166,7 @@ export function LetterPreview({ title, model, onDelete }: LetterPreviewProps) {
                   onDelete(block.id);
                 }}
               >
-                <span aria-hidden="true">✕</span>
+                <X size={16} />
               </button>
             </li>
           );

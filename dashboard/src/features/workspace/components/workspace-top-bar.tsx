@@ -16,6 +16,7 @@ import {
   WorkspaceModeNav,
   WorkspaceTitle,
 } from '../../../components/layouts/workspace-header';
+import { Download } from '../../../components/ui/icons';
 
 export interface WorkspaceTopBarProps {
   blockId: string;
@@ -100,7 +101,11 @@ export function WorkspaceTopBar(props: WorkspaceTopBarProps) {
             disabled={exporting}
             aria-busy={exporting || undefined}
           >
-            {exporting ? <span className="spinner-ring" aria-hidden="true" /> : null}
+            {exporting ? (
+              <span className="spinner-ring" aria-hidden="true" />
+            ) : (
+              <Download size={18} />
+            )}
             {t('workspace.exportCsv')}
           </button>
         ) : null}

@@ -10,6 +10,7 @@ import {
   type TQuestionDraft,
 } from '@reaction-blocks/contracts/schemas';
 import { conditionNeedsValue, conditionValueChoices } from './model';
+import { X } from '../../../components/ui/icons';
 
 export interface ConditionEditorProps {
   condition: TConditionDraft;
@@ -108,7 +109,7 @@ export function ConditionEditor({
           aria-label={t('editor.ending.deleteCondition', { position: position + 1 })}
           onClick={onDelete}
         >
-          <span aria-hidden="true">×</span>
+          <X size={16} />
         </button>
       </div>
       {error ? (

@@ -12,6 +12,7 @@ import {
   deletesOnBackspace,
   liveOptions,
 } from './model';
+import { X } from '../../../components/ui/icons';
 
 export interface OptionsEditorProps {
   question: TQuestionDraft;
@@ -97,7 +98,7 @@ export function OptionsEditor({ question, onChange, onRename }: OptionsEditorPro
                   disabled={!canDeleteOption(question)}
                   onClick={() => remove(position)}
                 >
-                  <span aria-hidden="true">×</span>
+                  <X size={16} />
                 </button>
               ) : null}
             </li>
