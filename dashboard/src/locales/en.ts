@@ -116,20 +116,6 @@ const en = {
       },
     ],
   },
-  consent: {
-    title: 'Terms of Service',
-    intro: 'Please read and agree to the terms before you continue.',
-    terms: [
-      'Reaction Blocks lets you create blocks, embed them into your pages and collect reactions from visitors.',
-      'You are responsible for the content of your blocks and for the pages you embed them in.',
-      'We store your account details (name, email, profile image) and the responses your blocks collect, and use them only to run the service.',
-      'You can remove your account at any time from your profile; your blocks and their responses are deleted with it.',
-    ],
-    checkbox: 'I agree to the Terms of Service and the Privacy Policy',
-    agree: 'Agree',
-    decline: 'Decline',
-    error: 'Something went wrong: {{message}}',
-  },
 };
 
 export default en;

@@ -4,6 +4,7 @@ import { resetNavigation } from '../components/ui/page-heading';
 import { registerLandingPageTranslations } from '../features/landing';
 import { registerWorkspaceTranslations } from '../features/workspace/locales';
 import { initI18n, loadLanguage, setLanguage } from '../lib/i18n';
+import { registerConsentTranslations } from '../locales/consent';
 import { registerPublicPageTranslations } from '../locales/public-pages';
 import { registerSignedInTranslations } from '../locales/signed-in';
 
@@ -19,6 +20,7 @@ registerWorkspaceTranslations();
 registerSignedInTranslations();
 registerLandingPageTranslations();
 registerPublicPageTranslations();
+registerConsentTranslations();
 
 afterEach(async () => {
   cleanup();

@@ -6,6 +6,7 @@ import { paths, SEND_MODES } from '../../config/paths';
 import { REACTION_TYPES } from '../../lib/db-types';
 import { useSession } from '../../lib/session';
 import { breakpoints, useMediaQuery } from '../../lib/use-media-query';
+import { registerConsentTranslations } from '../../locales/consent';
 import { registerSignedInTranslations } from '../../locales/signed-in';
 import { Logo } from '../ui/logo';
 import { Menu } from '../ui/menu';
@@ -13,6 +14,7 @@ import { HelpWidget } from './help-widget';
 import { ArrowLeft } from '../ui/icons';
 
 registerSignedInTranslations();
+registerConsentTranslations();
 
 function UserMenu() {
   const { t } = useTranslation();
