@@ -83,11 +83,23 @@ export interface SendContext {
   sent(account: Account, mail: SentMail, recipients: string[]): void;
 }
 
-export async function sendEmail(
-  ctx: SendContext,
-  account: Account,
-  body: JsonObject,
-): Promise<{ MessageId: string }> {
+type Envelope = { to: Mailbox[]; cc: Mailbox[]; bcc: Mailbox[] };
+
+/** The mail and its envelope from SendEmail's Content (Simple or Raw) and Destination. */
+interface ReadMail {
+  mail: BuiltMail;
+  envelope: Envelope;
+  /** FromEmailAddress as the caller gave it, if they did. */
+  fromGiven: string | undefined;
+}
+
+const envelopeOf = (destination: JsonObject | null | undefined): Envelope => ({
+  to: addresses(destination?.ToAddresses, 'Destination.ToAddresses'),
+  cc: addresses(destination?.CcAddresses, 'Destination.CcAddresses'),
+  bcc: addresses(destination?.BccAddresses, 'Destination.BccAddresses'),
+});
+
+async function readMail(body: JsonObject): Promise<ReadMail> {
   const content = body.Content;
   if (!isObject(content)) throw badRequest('Content is required');
   const kinds = (['Simple', 'Raw', 'Template'] as const).filter((k) => content[k] != null);
@@ -101,91 +113,98 @@ export async function sendEmail(
     throw badRequest('Destination must be an object');
   const fromGiven = string(body.FromEmailAddress, 'FromEmailAddress', false);
   const replyTo = addresses(body.ReplyToAddresses, 'ReplyToAddresses');
+  return kinds[0] === 'Simple'
+    ? readSimple(content.Simple, destination, fromGiven, replyTo)
+    : readRaw(content.Raw, destination, fromGiven, replyTo);
+}
 
-  let mail: BuiltMail;
-  let envelope: { to: Mailbox[]; cc: Mailbox[]; bcc: Mailbox[] };
-  if (kinds[0] === 'Simple') {
-    const simple = content.Simple;
-    if (!isObject(simple)) throw badRequest('Content.Simple must be an object');
-    if (!isObject(simple.Subject)) throw badRequest('Content.Simple.Subject is required');
-    const subject = string(simple.Subject.Data, 'Content.Simple.Subject.Data')!;
-    if (!isObject(simple.Body)) throw badRequest('Content.Simple.Body is required');
-    const part = (key: 'Html' | 'Text') => {
-      const p = (simple.Body as JsonObject)[key];
-      if (p == null) return null;
-      if (!isObject(p)) throw badRequest(`Content.Simple.Body.${key} must be an object`);
-      return string(p.Data, `Content.Simple.Body.${key}.Data`)!;
-    };
-    if (simple.Attachments != null) {
-      throw badRequest(
-        'The local SES fake does not take attachments in Simple content: send Raw content',
-      );
-    }
-    const html = part('Html');
-    const text = part('Text');
-    if (html === null && text === null) throw badRequest('Content.Simple.Body needs Html or Text');
-    if (!fromGiven) throw badRequest('FromEmailAddress is required with Simple content');
-    const from = parseAddress(fromGiven);
-    if (!from) throw badRequest(`Illegal address: ${fromGiven}`);
-    const headerList = simple.Headers ?? [];
-    if (!Array.isArray(headerList)) throw badRequest('Content.Simple.Headers must be a list');
-    const extraHeaders = headerList.map((h: unknown) => {
-      if (!isObject(h)) throw badRequest('Each header needs Name and Value');
-      const name = string(h.Name, 'Header Name')!;
-      const value = string(h.Value, 'Header Value')!;
-      if (!/^[\x21-\x39\x3b-\x7e]{1,126}$/.test(name) || /[\r\n]/.test(value)) {
-        throw badRequest(`Invalid header: ${name}`);
-      }
-      return { name, value };
-    });
-    envelope = {
-      to: addresses(destination?.ToAddresses, 'Destination.ToAddresses'),
-      cc: addresses(destination?.CcAddresses, 'Destination.CcAddresses'),
-      bcc: addresses(destination?.BccAddresses, 'Destination.BccAddresses'),
-    };
-    mail = buildSimple({ from, ...envelope, replyTo, subject, html, text, extraHeaders });
-  } else {
-    const raw = content.Raw;
-    if (!isObject(raw)) throw badRequest('Content.Raw must be an object');
-    const data = string(raw.Data, 'Content.Raw.Data')!;
-    const bytes = Buffer.from(data, 'base64');
-    if (bytes.length > MAX_MESSAGE_BYTES) {
-      throw new SesError(
-        400,
-        'MessageRejected',
-        `Message length is more than ${MAX_MESSAGE_BYTES} bytes long: '${bytes.length}'.`,
-      );
-    }
-    let parsed: Awaited<ReturnType<typeof parseRaw>>;
-    try {
-      parsed = await parseRaw(bytes);
-    } catch (err) {
-      if (err instanceof MimeError) throw badRequest(err.message);
-      throw err;
-    }
-    const from = fromGiven ? parseAddress(fromGiven) : parsed.fromHeader;
-    if (!from)
-      throw badRequest(
-        fromGiven
-          ? `Illegal address: ${fromGiven}`
-          : 'Missing From address: give FromEmailAddress or a From header',
-      );
-    envelope = destination
-      ? {
-          to: addresses(destination.ToAddresses, 'Destination.ToAddresses'),
-          cc: addresses(destination.CcAddresses, 'Destination.CcAddresses'),
-          bcc: addresses(destination.BccAddresses, 'Destination.BccAddresses'),
-        }
-      : { to: parsed.to, cc: parsed.cc, bcc: parsed.bcc };
-    mail = { ...parsed, from, replyTo: parsed.replyTo.length ? parsed.replyTo : replyTo };
+function readSimple(
+  simple: unknown,
+  destination: JsonObject | null | undefined,
+  fromGiven: string | undefined,
+  replyTo: Mailbox[],
+): ReadMail {
+  if (!isObject(simple)) throw badRequest('Content.Simple must be an object');
+  if (!isObject(simple.Subject)) throw badRequest('Content.Simple.Subject is required');
+  const subject = string(simple.Subject.Data, 'Content.Simple.Subject.Data')!;
+  if (!isObject(simple.Body)) throw badRequest('Content.Simple.Body is required');
+  const part = (key: 'Html' | 'Text') => {
+    const p = (simple.Body as JsonObject)[key];
+    if (p == null) return null;
+    if (!isObject(p)) throw badRequest(`Content.Simple.Body.${key} must be an object`);
+    return string(p.Data, `Content.Simple.Body.${key}.Data`)!;
+  };
+  if (simple.Attachments != null) {
+    throw badRequest(
+      'The local SES fake does not take attachments in Simple content: send Raw content',
+    );
   }
+  const html = part('Html');
+  const text = part('Text');
+  if (html === null && text === null) throw badRequest('Content.Simple.Body needs Html or Text');
+  if (!fromGiven) throw badRequest('FromEmailAddress is required with Simple content');
+  const from = parseAddress(fromGiven);
+  if (!from) throw badRequest(`Illegal address: ${fromGiven}`);
+  const headerList = simple.Headers ?? [];
+  if (!Array.isArray(headerList)) throw badRequest('Content.Simple.Headers must be a list');
+  const extraHeaders = headerList.map((h: unknown) => {
+    if (!isObject(h)) throw badRequest('Each header needs Name and Value');
+    const name = string(h.Name, 'Header Name')!;
+    const value = string(h.Value, 'Header Value')!;
+    if (!/^[\x21-\x39\x3b-\x7e]{1,126}$/.test(name) || /[\r\n]/.test(value)) {
+      throw badRequest(`Invalid header: ${name}`);
+    }
+    return { name, value };
+  });
+  const envelope = envelopeOf(destination);
+  return {
+    mail: buildSimple({ from, ...envelope, replyTo, subject, html, text, extraHeaders }),
+    envelope,
+    fromGiven,
+  };
+}
 
-  const recipients = [...envelope.to, ...envelope.cc, ...envelope.bcc].map((m) => m.address);
-  if (recipients.length === 0)
-    throw badRequest('Missing required header: no recipients (Destination)');
-  if (recipients.length > MAX_RECIPIENTS)
-    throw badRequest(`Recipient count exceeds ${MAX_RECIPIENTS}.`);
+async function readRaw(
+  raw: unknown,
+  destination: JsonObject | null | undefined,
+  fromGiven: string | undefined,
+  replyTo: Mailbox[],
+): Promise<ReadMail> {
+  if (!isObject(raw)) throw badRequest('Content.Raw must be an object');
+  const data = string(raw.Data, 'Content.Raw.Data')!;
+  const bytes = Buffer.from(data, 'base64');
+  if (bytes.length > MAX_MESSAGE_BYTES) {
+    throw new SesError(
+      400,
+      'MessageRejected',
+      `Message length is more than ${MAX_MESSAGE_BYTES} bytes long: '${bytes.length}'.`,
+    );
+  }
+  let parsed: Awaited<ReturnType<typeof parseRaw>>;
+  try {
+    parsed = await parseRaw(bytes);
+  } catch (err) {
+    if (err instanceof MimeError) throw badRequest(err.message);
+    throw err;
+  }
+  const from = fromGiven ? parseAddress(fromGiven) : parsed.fromHeader;
+  if (!from)
+    throw badRequest(
+      fromGiven
+        ? `Illegal address: ${fromGiven}`
+        : 'Missing From address: give FromEmailAddress or a From header',
+    );
+  return {
+    mail: { ...parsed, from, replyTo: parsed.replyTo.length ? parsed.replyTo : replyTo },
+    envelope: destination
+      ? envelopeOf(destination)
+      : { to: parsed.to, cc: parsed.cc, bcc: parsed.bcc },
+    fromGiven,
+  };
+}
 
+/** The configuration set, tags and list management of a SendEmail. */
+function readOptions(account: Account, body: JsonObject) {
   const configurationSet = string(body.ConfigurationSetName, 'ConfigurationSetName', false);
   if (
     configurationSet !== undefined &&
@@ -214,6 +233,75 @@ export async function sendEmail(
       topic: string(lmo.TopicName, 'ListManagementOptions.TopicName', false),
     };
   }
+  return { configurationSet, tags, list };
+}
+
+/**
+ * What SES adds to the stored mail: the one-click unsubscribe link (list management: the
+ * placeholder in the body and the List-Unsubscribe headers), the open pixel (a configuration set,
+ * HTML only), Date and Message-ID when the mail has none.
+ */
+function deliveredForm(
+  ctx: SendContext,
+  mail: BuiltMail,
+  messageId: string,
+  timestamp: Date,
+  options: ReturnType<typeof readOptions>,
+  recipient: string,
+) {
+  let html = mail.html;
+  let text = mail.text;
+  const headers = [...mail.headers];
+  const { list, configurationSet } = options;
+  if (list) {
+    const token = randomBytes(18).toString('base64url');
+    const url = `${ctx.baseUrl}/ses/unsubscribe/${token}`;
+    ctx.state.unsubscribes.set(token, {
+      messageId,
+      contactList: list.contactList,
+      topic: list.topic,
+      recipient,
+      used: false,
+    });
+    html = html?.replaceAll('{{amazonSESUnsubscribeUrl}}', url) ?? null;
+    text = text?.replaceAll('{{amazonSESUnsubscribeUrl}}', url) ?? null;
+    headers.push(
+      { name: 'List-Unsubscribe', value: `<${url}>` },
+      { name: 'List-Unsubscribe-Post', value: 'List-Unsubscribe=One-Click' },
+    );
+  }
+  if (configurationSet && html !== null) {
+    // open tracking: SES adds a 1x1 image to the HTML of mail sent with a configuration set
+    const token = randomBytes(18).toString('base64url');
+    ctx.state.pixels.set(token, messageId);
+    html = withPixel(html, `${ctx.baseUrl}/ses/open/${token}`);
+  }
+  const has = (name: string) => headers.some((h) => h.name.toLowerCase() === name);
+  if (!has('date'))
+    headers.push({ name: 'Date', value: timestamp.toUTCString().replace('GMT', '+0000') });
+  if (!has('message-id'))
+    headers.push({ name: 'Message-ID', value: `<${messageId}@email.amazonses.com>` });
+  const headerMap: Record<string, string> = {};
+  for (const h of headers) {
+    headerMap[h.name] =
+      headerMap[h.name] === undefined ? h.value : `${headerMap[h.name]}, ${h.value}`;
+  }
+  return { html, text, headers: headerMap };
+}
+
+export async function sendEmail(
+  ctx: SendContext,
+  account: Account,
+  body: JsonObject,
+): Promise<{ MessageId: string }> {
+  const { mail, envelope, fromGiven } = await readMail(body);
+  const recipients = [...envelope.to, ...envelope.cc, ...envelope.bcc].map((m) => m.address);
+  if (recipients.length === 0)
+    throw badRequest('Missing required header: no recipients (Destination)');
+  if (recipients.length > MAX_RECIPIENTS)
+    throw badRequest(`Recipient count exceeds ${MAX_RECIPIENTS}.`);
+  const options = readOptions(account, body);
+  const { configurationSet } = options;
 
   // identities, as SES checks them: the sender always, the recipients in the sandbox
   const authority = account.authorising(mail.from.address);
@@ -232,49 +320,14 @@ export async function sendEmail(
 
   const messageId = newMessageId();
   const timestamp = new Date();
-  let html = mail.html;
-  let text = mail.text;
-  const mailboxHeaders = [...mail.headers];
-  if (list) {
-    const token = randomBytes(18).toString('base64url');
-    const url = `${ctx.baseUrl}/ses/unsubscribe/${token}`;
-    ctx.state.unsubscribes.set(token, {
-      messageId,
-      contactList: list.contactList,
-      topic: list.topic,
-      recipient: recipients[0]!,
-      used: false,
-    });
-    html = html?.replaceAll('{{amazonSESUnsubscribeUrl}}', url) ?? null;
-    text = text?.replaceAll('{{amazonSESUnsubscribeUrl}}', url) ?? null;
-    mailboxHeaders.push(
-      { name: 'List-Unsubscribe', value: `<${url}>` },
-      { name: 'List-Unsubscribe-Post', value: 'List-Unsubscribe=One-Click' },
-    );
-  }
-  if (configurationSet && html !== null) {
-    // open tracking: SES adds a 1x1 image to the HTML of mail sent with a configuration set
-    const token = randomBytes(18).toString('base64url');
-    ctx.state.pixels.set(token, messageId);
-    html = withPixel(html, `${ctx.baseUrl}/ses/open/${token}`);
-  }
-  const has = (name: string) => mailboxHeaders.some((h) => h.name.toLowerCase() === name);
-  if (!has('date'))
-    mailboxHeaders.push({ name: 'Date', value: timestamp.toUTCString().replace('GMT', '+0000') });
-  if (!has('message-id'))
-    mailboxHeaders.push({ name: 'Message-ID', value: `<${messageId}@email.amazonses.com>` });
-  const headerMap: Record<string, string> = {};
-  for (const h of mailboxHeaders) {
-    headerMap[h.name] =
-      headerMap[h.name] === undefined ? h.value : `${headerMap[h.name]}, ${h.value}`;
-  }
+  const delivered = deliveredForm(ctx, mail, messageId, timestamp, options, recipients[0]!);
   const listed = new Set([...mail.to, ...mail.cc].map((m) => m.address.toLowerCase()));
 
   const source = fromGiven ?? formatAddress(mail.from);
   const commonHeaders: Record<string, unknown> = {
     from: [formatAddress(mail.from)],
     ...(mail.replyTo.length ? { replyTo: mail.replyTo.map(formatAddress) } : {}),
-    date: headerMap.Date,
+    date: delivered.headers.Date,
     ...(mail.to.length ? { to: mail.to.map(formatAddress) } : {}),
     ...(mail.cc.length ? { cc: mail.cc.map(formatAddress) } : {}),
     messageId,
@@ -295,7 +348,7 @@ export async function sendEmail(
       'ses:source-ip': ['127.0.0.1'],
       'ses:from-domain': [domainOf(mail.from.address)],
       'ses:caller-identity': [account.accessKeyId],
-      ...tags,
+      ...options.tags,
     },
     configurationSet,
   };
@@ -315,9 +368,9 @@ export async function sendEmail(
       .map(displayAddress),
     replyTo: mail.replyTo.map(displayAddress),
     subject: mail.subject,
-    html,
-    text,
-    headers: headerMap,
+    html: delivered.html,
+    text: delivered.text,
+    headers: delivered.headers,
     source: 'ses',
     recipients,
     meta: sent,
