@@ -19,16 +19,15 @@
 //   npm run bench:realtime -- --write           # and writes the "Realtime" section of docs/benchmarks.md
 //   BENCH_VIEWERS=2000 npm run bench:realtime   # one-block sizes to run (comma-separated)
 //   BENCH_VIEWERS=0 BENCH_SPREAD=0 BENCH_MEMORY_ROUNDS=10 npm run bench:realtime   # memory only
-import { fork, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { DEFAULT_JWT_SECRET } from '../../supabase/local/config.ts';
-import { paths } from '../../supabase/local/paths.ts';
 import { startStack, type Stack } from '../../supabase/local/stack.ts';
 import { writeBenchmarkSection } from './docs-section.ts';
+import { ipcChild } from './support.ts';
 import { benchDurability, benchPorts } from './support.ts';
 
 const ROUNDS = 10;
@@ -72,27 +71,7 @@ const ms = (n: number) => `${Math.round(n)} ms`;
 const mb = (bytes: number) => `${Math.round(bytes / 1024 / 1024)} MB`;
 
 /** The viewers' process and a way to ask it something and wait for its answer. */
-function startViewers(): {
-  child: ChildProcess;
-  ask: <T>(cmd: object, answer: string) => Promise<T>;
-} {
-  const child = fork(join(paths.root, 'scripts/bench/realtime-viewers.ts'), [], {
-    execArgv: ['--import', 'tsx'],
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  const ask = <T>(cmd: object, answer: string) =>
-    new Promise<T>((resolve, reject) => {
-      const onMessage = (m: { type: string; message?: string }) => {
-        if (m.type === 'error') reject(new Error(m.message));
-        else if (m.type === answer) resolve(m as T);
-        else return;
-        child.off('message', onMessage);
-      };
-      child.on('message', onMessage);
-      child.send(cmd);
-    });
-  return { child, ask };
-}
+const startViewers = () => ipcChild('realtime-viewers.ts');
 
 /** A process's RSS and PSS in bytes (/proc/<pid>/smaps_rollup). */
 function resident(pid: number | 'self'): { rss: number; pss: number } {
@@ -340,7 +319,7 @@ try {
   process.stderr.write(`${logs.slice(-40).join('\n')}\n${(err as Error).stack ?? String(err)}\n`);
   process.exitCode = 1;
 } finally {
-  viewers?.child.kill();
+  viewers?.proc.kill();
   await stack?.stop().catch(() => {});
   rmSync(dir, { recursive: true, force: true });
 }
