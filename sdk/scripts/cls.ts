@@ -1,7 +1,7 @@
 // npm run bench:cls (in sdk/): Cumulative Layout Shift of the example page (examples/html, the six
 // seeded blocks through the CDN script) in Chromium, on a throwaway local stack. Needs
 // `npm run build` first. Writes the "SDK layout shift" section of docs/benchmarks.md
-// (`--no-write` prints only). Not part of npm test; the SDK e2e asserts the page stays under 0.05.
+// (`--no-write` prints only). Not part of npm test; the SDK e2e asserts the page does not shift.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -22,16 +22,23 @@ const CASES = [
   { name: '1440x900, en', viewport: { width: 1440, height: 900 } },
   { name: '375x812, en', viewport: { width: 375, height: 812 } },
   { name: '375x812, ko', viewport: { width: 375, height: 812 }, initScript: KO },
-];
+  // all six blocks in view at once (issue 22): every block's shift counts
+  { name: '1000x3200, en', viewport: { width: 1000, height: 3200 } },
+  { name: '1280x720, en', viewport: { width: 1280, height: 720 } },
+  { name: '390x844, en', viewport: { width: 390, height: 844 } },
+  { name: '390x844, ko', viewport: { width: 390, height: 844 }, initScript: KO },
+].filter((c) => !process.env.CLS_CASES || c.name.includes(process.env.CLS_CASES));
 const LATENCIES = [0, 150];
 /** The loader as the page has it (in <head>, no defer), and deferred as the old snippet had it. */
-const LOADERS: Array<[string, ((html: string) => string) | undefined]> = [
-  ['in head', undefined],
+const LOADERS: Array<[string, ((html: string) => string) | undefined]> = (
   [
-    'deferred',
-    (html) => html.replace('src="/sdk/cdn/reaction.js">', 'src="/sdk/cdn/reaction.js" defer>'),
-  ],
-];
+    ['in head', undefined],
+    [
+      'deferred',
+      (html) => html.replace('src="/sdk/cdn/reaction.js">', 'src="/sdk/cdn/reaction.js" defer>'),
+    ],
+  ] as Array<[string, ((html: string) => string) | undefined]>
+).filter(([name]) => !process.env.CLS_LOADER || name === process.env.CLS_LOADER);
 
 const dataDir = mkdtempSync(join(tmpdir(), 'rb-cls-'));
 const stack = await startStack({
@@ -82,7 +89,9 @@ every block shows its data, plus 1.5 s. "Added latency" delays every request thr
 protocol, so the loading state is on screen for a while, as on a real network. "Loader" is the
 CDN script tag as the page has it (in \`<head>\`, no \`defer\`, so its reserved heights apply
 before the first paint) or deferred (the page may be painted before it runs). The SDK e2e fails
-when the page (loader in head, 150 ms) goes over 0.05.
+when the page (loader in head, 150 ms; 1440x900, 375x812 and 1000x3200) shifts at all (0.001).
+Comment and Q&A are panels of a fixed height since issue 22: before that, with all six blocks in
+view (1000x3200) the page measured 0.055-0.069 as the comment block grew past its skeleton.
 
 | loader | viewport, language | added latency | worst | each run |
 |---|---|---|---|---|

@@ -34,7 +34,11 @@ declare const __RB_CDN_DIR__: string | undefined;
   // the code nor (for a block of the usual shape) the data moves the page.
   const style = document.createElement('style');
   style.textContent = Object.entries(SKELETON_HEIGHTS)
-    .map(([t, h]) => `reaction-${t}:not(:defined):not([hidden]){display:block;min-height:${h}px}`)
+    .map(
+      ([t, h]) =>
+        // comment and Q&A are panels of the page's --reaction-height, when it sets one
+        `reaction-${t}:not(:defined):not([hidden]){display:block;min-height:${/^(comment|qna)$/.test(t) ? `var(--reaction-height,${h}px)` : h + 'px'}}`,
+    )
     .join('');
   document.head.prepend(style);
 

@@ -1,16 +1,17 @@
 /**
  * Height in px of each element's loading skeleton, which stands for a block of its usual shape:
- * like and button, one row; A/B, a one-line question; form, three short-text questions; comment,
- * a welcome text, the composer and three one-line messages; Q&A, that under the owner and the
- * subject; <reaction-block>, whose type is not known yet, a few lines. The CDN loader reserves
+ * like and button, one row; A/B, a one-line question; form, three short-text questions; comment
+ * and Q&A, a panel of fixed height (--reaction-height, 640px by default: what the data brings
+ * takes room from the list, which scrolls); <reaction-block>, whose type is not known yet, a few
+ * lines. The CDN loader reserves
  * the same height for a tag whose code has not arrived (`reaction-x:not(:defined)`), so the page
  * does not move when the code arrives, nor, for a block of that shape, when its data does.
  * sdk/src/core/skeleton.test.ts checks each skeleton renders at exactly this height.
  * No imports: the loader bundles this file.
  */
 export const SKELETON_HEIGHTS = {
-  comment: 550,
-  qna: 604,
+  comment: 640,
+  qna: 640,
   like: 60,
   button: 60,
   ab: 114,

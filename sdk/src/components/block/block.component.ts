@@ -50,6 +50,7 @@ const FORWARDED_PARTS = [
   'message',
   'message-header',
   'name',
+  'new-pill',
   'notice',
   'open-link',
   'option',

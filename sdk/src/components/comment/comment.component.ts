@@ -52,11 +52,12 @@ const IN_APP = /\bwv\b|WebView|FBA[NV]|Instagram|KAKAOTALK|Line\//i;
  * @csspart email - Notification email input.
  * @csspart submit - Send buttons.
  * @csspart overlay - "Please sign in" overlay when anonymous writing is blocked.
- * @csspart list - Scrollable message list; more load at 90% scroll.
+ * @csspart list - Scrollable message list, the room the panel's fixed height leaves; more load at 90% scroll.
  * @csspart message - One message.
  * @csspart message-header - Avatar, name, labels and date.
  * @csspart avatar - Writer avatar.
  * @csspart empty - What the list says while it has no messages.
+ * @csspart new-pill - "↑ N new messages": shown to a reader scrolled down the list when new ones arrive above; back to the top.
  * @csspart author - Writer name.
  * @csspart label - Admin / Me label.
  * @csspart date - Message date (YY.MM.DD).
@@ -78,7 +79,7 @@ const IN_APP = /\bwv\b|WebView|FBA[NV]|Instagram|KAKAOTALK|Line\//i;
  * label colour; custom theme: used when the block sets no --ADMIN_LABEL. Default: primary.
  * @cssproperty --reaction-me-label - The visitor's own label colour, like --reaction-admin-label
  * (block: --ME_LABEL).
- * @cssproperty --reaction-list-max-height - Height of the scrolling list (default 480px).
+ * @cssproperty --reaction-height - The panel's fixed height (default 640px): the list scrolls in what the composer leaves.
  */
 export default class ReactionComment extends BlockElement {
   static override texts = { ...fields, ...like, ...comment };
@@ -100,6 +101,7 @@ export default class ReactionComment extends BlockElement {
     _hasMore: { state: true },
     _count: { state: true },
     _notice: { state: true },
+    _fresh: { state: true },
   };
 
   declare private _messages: Message[];
@@ -123,6 +125,8 @@ export default class ReactionComment extends BlockElement {
   declare private _count: number;
   /** What happened to the visitor's last message, when it is not simply shown (held). */
   declare private _notice: string;
+  /** New top-level messages that arrived above a reader scrolled down the list. */
+  declare private _fresh: number;
 
   protected qna = false;
   protected override mine = messagesMine;
@@ -144,6 +148,7 @@ export default class ReactionComment extends BlockElement {
     super();
     this._messages = [];
     this._draft = this._email = this._notice = '';
+    this._fresh = 0;
     this._error = { at: '', text: '' };
     this._modes = {};
     this._drafts = {};
@@ -271,11 +276,7 @@ export default class ReactionComment extends BlockElement {
           id,
           this,
           {
-            change: (c) => {
-              // the owner sees held and hidden messages here: a removal only changes their state
-              if (c.type === 'REMOVE' && this.isOwner) void this.refresh();
-              else this.applyChange(c);
-            },
+            change: (c) => this.onLive(c),
             counts: (c) => this.applyCounts(c),
             resync: () => void this.refresh(),
           },
@@ -291,6 +292,26 @@ export default class ReactionComment extends BlockElement {
   }
 
   /** Applies a change from the server (live or our own write); duplicates are ignored. */
+  /** A change from Realtime. */
+  private onLive(c: Change): void {
+    // the owner sees held and hidden messages here: a removal only changes their state
+    if (c.type === 'REMOVE' && this.isOwner) return void this.refresh();
+    const list = this.renderRoot.querySelector('[part~=list]');
+    const isNew = c.type === 'INSERT' && !(c.row as Message).parent_id;
+    this.applyChange(c);
+    // a reader down the list is not pulled up: a pill says how many arrived above
+    if (isNew && list && list.scrollTop > 8) this._fresh++;
+  }
+
+  /** The "+N new" pill: back to the top of the list, where the new messages are. */
+  private toNew(): void {
+    this._fresh = 0;
+    const reduce = matchMedia('(prefers-reduced-motion: reduce)').matches;
+    this.renderRoot
+      .querySelector('[part~=list]')
+      ?.scrollTo({ top: 0, behavior: reduce ? 'auto' : 'smooth' });
+  }
+
   private applyChange(c: Change): void {
     const { list, delta } = applyChange(this._messages, c);
     this._messages = list;
@@ -522,6 +543,7 @@ export default class ReactionComment extends BlockElement {
 
   private onScroll(e: Event) {
     const l = e.target as HTMLElement;
+    if (l.scrollTop <= 8) this._fresh = 0;
     if (l.scrollTop + l.clientHeight >= l.scrollHeight * 0.9) void this.loadMore();
   }
 
@@ -842,8 +864,9 @@ export default class ReactionComment extends BlockElement {
   }
 
   /**
-   * Toolbar; composer with a welcome line, name, message box and Send (12px under it); three
-   * one-line messages (header, text, actions) as the list shows them.
+   * Toolbar; composer with a welcome line, name, message box and Send (12px under it); one-line
+   * messages (header, text, actions) as the list shows them, as many as the panel's fixed height
+   * (SKELETON_HEIGHTS) holds.
    */
   protected override renderSkeleton() {
     const message = html`<div
@@ -861,7 +884,7 @@ export default class ReactionComment extends BlockElement {
         ${line('50%')}${bone(39)}${bone(64)}
         <div class="sk-row" style="justify-content:end">${bone(36, '72px')}</div>
       </div>
-      <div>${message}${message}${message}</div>`;
+      <div>${message}${message}${message}${message}</div>`;
   }
 
   protected override renderBlock() {
@@ -882,14 +905,15 @@ export default class ReactionComment extends BlockElement {
       ${this._menuOpen ? this.renderMenu() : nothing} ${this.renderComposer()}
       <p part="error" class="err" role="alert">${this._error.at ? '' : this._error.text}</p>
       <p part="notice" class="muted" role="status">${this._notice}</p>
-      ${this._messages.length ? nothing : html`<p part="empty" class="muted">${this.t(this.qna ? 'qnaEmpty' : 'empty')}</p>`}
       <ul part="list" aria-label=${this.t('messageList')} @scroll=${this.onScroll}>
+        ${this._fresh ? html`<li class="pill"><button part="new-pill" class="btn" @click=${this.toNew}>↑ ${this.t('newMessages', { count: this._fresh })}</button></li>` : nothing}
         ${repeat(
           pinnedFirst(this._messages),
           (m) => m.id,
           (m) => this.renderMessage(m),
         )}
-      </ul>
-      ${this._hasMore ? html`<button part="load-more" class="btn ghost" @click=${this.loadMore}>${this.t('loadMore')}</button>` : nothing}`;
+        ${this._messages.length ? nothing : html`<li part="empty" class="muted">${this.t(this.qna ? 'qnaEmpty' : 'empty')}</li>`}
+        ${this._hasMore ? html`<li class="more"><button part="load-more" class="btn ghost" @click=${this.loadMore}>${this.t('loadMore')}</button></li>` : nothing}
+      </ul>`;
   }
 }

@@ -86,8 +86,21 @@ export default css`
     margin: 0;
     padding: 0;
   }
-  [part~='list'] {
-    max-height: var(--reaction-list-max-height, 480px);
+  /* A panel of fixed height (the loader reserves the same before the code arrives): what the
+     data brings (more messages, the email field, a long welcome) takes room from the list, which
+     scrolls, so the page under the block never moves. */
+  [part~='base']:not(.err, .muted) {
+    display: flex;
+    flex-direction: column;
+    height: var(--reaction-height, 640px);
+    overflow: hidden;
+  }
+  [part~='base'] > * {
+    flex: none;
+  }
+  [part~='base'] > [part~='list'] {
+    flex: 1 1 0;
+    min-height: 0;
     overflow: auto;
   }
   [part~='message'] {
@@ -158,14 +171,38 @@ export default css`
     color: var(--reaction-text);
     font-weight: 600;
   }
+  /* stays at the top of the scrolled list, over the messages, taking no room */
+  .pill {
+    position: sticky;
+    top: 4px;
+    z-index: 1;
+    height: 0;
+    display: flex;
+    justify-content: center;
+  }
+  [part~='new-pill'] {
+    min-height: 28px;
+    padding: 2px 12px;
+    border-radius: 999px;
+    font-size: 12px;
+    box-shadow: 0 2px 8px rgb(0 0 0 / 0.2);
+    animation: drop 0.2s ease-out;
+  }
+  @keyframes drop {
+    from {
+      transform: translateY(-8px);
+      opacity: 0;
+    }
+  }
   [part~='load-more'] {
     width: 100%;
-    margin-top: 8px;
+    margin: 8px 0 2px;
   }
   [part~='empty'] {
-    margin: 0;
-    padding: 24px 0;
-    text-align: center;
+    display: grid;
+    place-items: center;
+    height: 100%;
+    min-height: 64px;
     border-top: 1px solid var(--reaction-secondary);
   }
 `;

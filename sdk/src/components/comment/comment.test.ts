@@ -580,9 +580,33 @@ describe('reaction-comment', () => {
     expect($(el, '[part=load-more]')).to.equal(null);
   });
 
+  it('tells a reader scrolled down the list that new messages arrived above (+N new), and takes them up', async () => {
+    const el = await mount();
+    el.style.setProperty('--reaction-height', '400px');
+    await el.updateComplete;
+    const list = $(el, '[part=list]');
+    el['onLive']({ type: 'INSERT', row: msg('top') });
+    await el.updateComplete;
+    expect($(el, '[part=new-pill]'), 'at the top: nothing to say').to.equal(null);
+    list.scrollTop = 60;
+    el['onLive']({ type: 'INSERT', row: msg('live1') });
+    el['onLive']({ type: 'INSERT', row: msg('reply', { parent_id: 'm2' }) });
+    el['onLive']({ type: 'INSERT', row: msg('live2') });
+    await el.updateComplete;
+    const pill = $(el, '[part=new-pill]');
+    expect(pill.textContent!.trim(), 'replies are not counted').to.equal('↑ 2 new messages');
+    // the panel keeps its height: the pill takes no room
+    expect(el.getBoundingClientRect().height).to.equal(400);
+    await expect(el).to.be.accessible();
+    pill.click();
+    await el.updateComplete;
+    expect($(el, '[part=new-pill]')).to.equal(null);
+    await until(() => list.scrollTop === 0, 10000);
+  });
+
   it('loads more when the list is scrolled to 90%', async () => {
     const el = await mount();
-    el.style.setProperty('--reaction-list-max-height', '120px');
+    el.style.setProperty('--reaction-height', '400px');
     await el.updateComplete;
     const list = $(el, '[part=list]');
     list.scrollTop = list.scrollHeight;

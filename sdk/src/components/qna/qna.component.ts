@@ -27,7 +27,7 @@ import { fill, safeUrl } from '../../core/text.js';
  * @csspart captcha - The check a visitor who went too fast may pass to go on (blocks with the captcha on).
  *
  * @cssproperty --reaction-primary - Main colour.
- * @cssproperty --reaction-list-max-height - Height of the scrolling list (default 480px).
+ * @cssproperty --reaction-height - The panel's fixed height (default 640px): the list scrolls in what the composer leaves.
  */
 export default class ReactionQna extends ReactionComment {
   constructor() {

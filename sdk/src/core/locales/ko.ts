@@ -59,6 +59,7 @@ const ko: KoreanTexts = {
   menu: '메뉴',
   loadMore: '더 보기',
   empty: '아직 메시지가 없습니다. 첫 메시지를 남겨 보세요.',
+  newMessages_other: '새 메시지 {{count}}개',
   qnaEmpty: '아직 질문이 없습니다. 첫 질문을 남겨 보세요.',
   messageList: '메시지',
   sending: '보내는 중…',

@@ -34,6 +34,8 @@ export const comment = {
   menu: 'Menu',
   loadMore: 'Load more',
   empty: 'No messages yet. Be the first to write one.',
+  newMessages_one: '{{count}} new message',
+  newMessages_other: '{{count}} new messages',
   qnaEmpty: 'No questions yet. Ask the first one.',
   messageList: 'Messages',
   sending: 'Sending…',
