@@ -21,7 +21,13 @@ create table public.responses (
   created_at timestamptz not null default now(),
   -- the page a like was given on (one thread per page, issue 18); '' for the block's own
   page_key text not null default '' check (page_key = '' or page_key ~ '^[A-Za-z0-9._:/~-]{1,100}$'),
-  check (is_like = (kind = 'like'))
+  -- held by escalation (issue 17): a form response or A/B vote that came in a burst or from an
+  -- address beyond its fair share of the owner's quota is kept but not counted (block and option
+  -- counters, the owner's monthly quota, webhooks, audience, trigger letters) until the owner
+  -- approves it (approve_responses)
+  held boolean not null default false,
+  check (is_like = (kind = 'like')),
+  check (not held or kind in ('form', 'ab'))
 );
 comment on table public.responses is
   'A visitor''s response to a block: a form or ab submission, a like (one per visitor) or a button click.';
@@ -34,6 +40,8 @@ create unique index responses_one_ab_vote_per_visitor_idx on public.responses (b
   where kind = 'ab';
 create index responses_block_id_created_at_idx on public.responses (block_id, created_at desc);
 create index responses_creator_id_idx on public.responses (creator_id);
+-- the held ones of a block (escalation, issue 17), for the owner's results
+create index responses_held_idx on public.responses (block_id, created_at desc) where held;
 
 create policy "Owners read their blocks' responses and visitors their own like" on public.responses
   for select to authenticated using (
@@ -52,9 +60,39 @@ security definer
 set search_path = ''
 as $$
 begin
-  perform private.bump_block_counts(new.block_id, 1, 1, (new.kind = 'like')::integer);
+  -- a held response counts once the owner approves it (responses_after_approve)
+  if not new.held then
+    perform private.bump_block_counts(new.block_id, 1, 1, (new.kind = 'like')::integer);
+  end if;
   return new;
 end;
+$$;
+
+-- The owner approved a held response: it counts now, with its chosen options.
+create or replace function private.responses_after_approve()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  perform private.bump_block_counts(new.block_id, 1, 1, 0);
+  perform private.bump_option_counts(new.block_id, private.response_option_ids(new.answers), 1);
+  return new;
+end;
+$$;
+
+-- The option ids a response chose (answers' option_ids of its poll and ab questions).
+create function private.response_option_ids(p_answers jsonb)
+returns uuid[]
+language sql
+immutable
+set search_path = ''
+as $$
+  select coalesce(array_agg(o.value::uuid), '{}')
+    from jsonb_each(p_answers) a,
+         jsonb_array_elements_text(case when jsonb_typeof(a.value -> 'option_ids') = 'array'
+                                        then a.value -> 'option_ids' else '[]'::jsonb end) o;
 $$;
 
 create or replace function private.responses_after_delete()
@@ -63,16 +101,14 @@ language plpgsql
 security definer
 set search_path = ''
 as $$
-declare
-  v_option_ids uuid[];
 begin
+  -- a held response was never counted
+  if old.held then
+    return old;
+  end if;
   perform private.bump_block_counts(old.block_id, -1, -1, -(old.kind = 'like')::integer);
   if old.kind in ('form', 'ab') then
-    select coalesce(array_agg(o.value::uuid), '{}') into v_option_ids
-      from jsonb_each(old.answers) a,
-           jsonb_array_elements_text(case when jsonb_typeof(a.value -> 'option_ids') = 'array'
-                                          then a.value -> 'option_ids' else '[]'::jsonb end) o;
-    perform private.bump_option_counts(old.block_id, v_option_ids, -1);
+    perform private.bump_option_counts(old.block_id, private.response_option_ids(old.answers), -1);
   end if;
   return old;
 end;
@@ -109,6 +145,9 @@ declare
   v_name text;
   v_response_id uuid;
   v_options jsonb;
+  v_action text := case when v_block.type = 'ab' then 'vote' else 'submit' end;
+  v_held boolean;
+  v_spent boolean;
 begin
   if v_block.type not in ('form', 'ab') then
     raise exception 'Not supported block' using errcode = 'P0001';
@@ -228,25 +267,46 @@ begin
     raise exception 'Already voted' using errcode = 'P0001';
   end if;
 
-  -- before the quota: a refused submit never touches the owner's row
-  perform private.check_rate_limit(v_block, v_uid, case when v_block.type = 'ab' then 'vote' else 'submit' end);
+  -- before the quota: a refused submit never touches the owner's row. Escalation (issue 17): in a
+  -- burst (the block's bucket spent), or from an address that has counted its share of the
+  -- owner's monthly responses today, a visitor without a track record is kept but held: not
+  -- counted until the owner approves it (docs/data-model.md "When a shared budget is under
+  -- pressure")
+  v_held := private.check_rate_limit(v_block, v_uid, v_action);
+  if not v_held then
+    v_held := not private.take_address_quota(v_block, v_uid, v_action);
+  end if;
 
   -- the owner's monthly quota: one of the owner's count shards, never a row all their visitors
-  -- share (private.take_response_quota)
-  if not private.take_response_quota(v_block.owner_id, 1) then
+  -- share (private.take_response_quota); a held response takes none, but once the month is spent
+  -- it is refused as any other (it could not be approved this month)
+  if v_held then
+    v_spent := private.monthly_response_count(v_block.owner_id)
+               >= (select response_monthly_limit from public.profiles where id = v_block.owner_id);
+  else
+    v_spent := not private.take_response_quota(v_block.owner_id, 1);
+  end if;
+  if v_spent then
     -- until the count starts again: the first of next month (UTC)
-    perform private.refuse_limit(case when v_block.type = 'ab' then 'vote' else 'submit' end, 'owner',
+    perform private.refuse_limit(v_action, 'owner',
       extract(epoch from (date_trunc('month', now() at time zone 'UTC') + interval '1 month') - now() at time zone 'UTC'),
       'quota');
   end if;
 
-  insert into public.responses (block_id, kind, creator_id, creator_name, color, timezone, answers)
+  insert into public.responses (block_id, kind, creator_id, creator_name, color, timezone, answers, held)
     values (p_block_id, v_block.type::text::public.response_kind, v_uid,
-            coalesce(v_name, p_creator_name), p_color, p_timezone, v_answers)
+            coalesce(v_name, p_creator_name), p_color, p_timezone, v_answers, v_held)
     on conflict (block_id, creator_id) where kind = 'ab' do nothing
     returning id into v_response_id;
   if v_response_id is null then
     raise exception 'Already voted' using errcode = 'P0001';
+  end if;
+  if v_held then
+    -- counted, in the audience and its letters once the owner approves it (approve_responses)
+    return jsonb_build_object(
+      'id', v_response_id, 'held', true,
+      'response_count', (select (private.with_live_counts(b)).response_count from public.blocks b where b.id = p_block_id),
+      'options', private.option_counts(v_all_option_ids));
   end if;
 
   -- the chosen options' counts: on their rows, or beside them when another submit holds them (a
@@ -259,7 +319,7 @@ begin
   perform private.enqueue_trigger_letters(v_block, v_response_id, v_answers);
 
   return jsonb_build_object(
-    'id', v_response_id,
+    'id', v_response_id, 'held', false,
     'response_count', (select (private.with_live_counts(b)).response_count from public.blocks b where b.id = p_block_id),
     'options', v_options);
 end;
@@ -267,6 +327,57 @@ $$;
 comment on function public.submit_response(uuid, jsonb, text, text, text, text) is
   'Submits a form or ab response. Errors: Required, Too long message, Invalid email address., Invalid phone number, Not a number, Choose one option, Invalid option, Already voted, The owner of this block has blocked you from writing here., This was not sent: it looked automated., a 429 that says what is refused and for how long (the visitor''s or the block''s limit, the owner''s monthly responses: docs/data-model.md), block doesn''t exists.';
 revoke execute on function public.submit_response(uuid, jsonb, text, text, text, text) from public, anon;
+
+-- The owner approves responses held by escalation (issue 17): each counts now (block and option
+-- counters by trigger, the owner's monthly quota, the audience and the letters its mail questions
+-- send), as it would have when it came in. All or nothing: a response of another owner's block
+-- refuses the whole call, and so does a quota that cannot take them all (nothing is approved;
+-- the error says how many are left this month). Responses not held are left as they are.
+create function public.approve_responses(p_response_ids uuid[])
+returns jsonb
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_uid uuid := private.require_uid();
+  v_row public.responses;
+  v_block public.blocks;
+  v_n integer;
+  v_left integer;
+begin
+  if p_response_ids is null or cardinality(p_response_ids) not between 1 and 200 then
+    raise exception 'Choose 1 to 200 responses' using errcode = 'P0001';
+  end if;
+  if exists (select 1 from unnest(p_response_ids) i(id)
+             left join public.responses r on r.id = i.id
+             left join public.blocks b on b.id = r.block_id
+             where b.owner_id is distinct from v_uid) then
+    raise exception 'Only the block owner can approve responses' using errcode = 'PT403';
+  end if;
+  perform 1 from public.responses where id = any (p_response_ids) and held order by id for update;
+  select count(*) into v_n from public.responses where id = any (p_response_ids) and held;
+  if v_n > 0 and not private.take_response_quota(v_uid, v_n) then
+    v_left := greatest(coalesce((select response_monthly_limit from public.profiles where id = v_uid), 0)
+                       - private.monthly_response_count(v_uid), 0);
+    raise exception 'Monthly response limit reached: % left this month, % to approve.', v_left, v_n
+      using errcode = 'P0001', detail = 'quota',
+            hint = jsonb_build_object('left', v_left, 'approving', v_n)::text;
+  end if;
+  for v_row in select * from public.responses where id = any (p_response_ids) and held order by created_at, id loop
+    select * into v_block from public.blocks where id = v_row.block_id;
+    update public.responses set held = false where id = v_row.id;
+    perform private.record_audience_event(v_block, v_row.creator_id, v_row.creator_name, null, v_row.color,
+      (select a.value ->> 'value' from jsonb_each(v_row.answers) a
+       where a.value ->> 'as_visitor_info' = 'email' and a.value ->> 'type' = 'mail' limit 1));
+    perform private.enqueue_trigger_letters(v_block, v_row.id, v_row.answers);
+  end loop;
+  return jsonb_build_object('approved', v_n);
+end;
+$$;
+comment on function public.approve_responses(uuid[]) is
+  'Approves form responses and A/B votes held by escalation: they count from now (counters, the monthly quota, audience, trigger letters). Errors: Choose 1 to 200 responses, Only the block owner can approve responses (PT403), Monthly response limit reached (details quota; nothing approved).';
+revoke execute on function public.approve_responses(uuid[]) from public, anon;
 
 -- One like per visitor and like block; p_liked sets the state instead of toggling. Only a call
 -- that changes the state spends a token. like_count is kept by the responses triggers.
@@ -351,5 +462,7 @@ revoke execute on function public.record_button_click(uuid, text, text) from pub
 
 create trigger responses_after_insert after insert on public.responses
   for each row execute function private.responses_after_insert();
+create trigger responses_after_approve after update of held on public.responses
+  for each row when (old.held and not new.held) execute function private.responses_after_approve();
 create trigger responses_after_delete after delete on public.responses
   for each row execute function private.responses_after_delete();

@@ -5,7 +5,8 @@
 -- "Results summary") and a few kilobytes over the wire.
 
 -- The owner's summary of a block's responses (see the header); counts include the deltas not
--- folded yet.
+-- folded yet. Responses held by escalation are left out of every figure and counted in
+-- totals.held.
 create or replace function public.block_results_summary(p_block_id uuid,
   p_timezone text default 'UTC')
 returns jsonb
@@ -51,7 +52,7 @@ begin
 
   -- the first response, from the (block_id, created_at) index: it decides the bucket size
   select created_at into v_first from public.responses
-    where block_id = p_block_id order by created_at limit 1;
+    where block_id = p_block_id and not held order by created_at limit 1;
 
   -- scan 1: responses over time, in the owner's time zone (days for two months, weeks for a
   -- year, then months; at most 120 buckets), and the totals from the same rows
@@ -71,7 +72,7 @@ begin
              count(*) filter (where created_at > now() - interval '7 days') as recent,
              max(created_at) as last_at
       from public.responses
-      where block_id = p_block_id
+      where block_id = p_block_id and not held
       group by 1
     ), buckets as (
       select t from generate_series(v_start, date_trunc(v_unit, v_now), ('1 ' || v_unit)::interval) t
@@ -120,7 +121,7 @@ begin
     end loop;
 
     if cardinality(v_cols) > 0 then
-      execute format('select to_jsonb(t) from (select %s from public.responses r where r.block_id = $1) t',
+      execute format('select to_jsonb(t) from (select %s from public.responses r where r.block_id = $1 and not r.held) t',
                      array_to_string(v_cols, ', '))
         into v_row using p_block_id;
     end if;
@@ -151,7 +152,7 @@ begin
           into v_latest
           from (select r.answers -> (v_item ->> 'id') ->> 'value' as value, r.created_at
                 from public.responses r
-                where r.block_id = p_block_id and r.answers ? (v_item ->> 'id')
+                where r.block_id = p_block_id and not r.held and r.answers ? (v_item ->> 'id')
                 order by r.created_at desc
                 limit 5) l;
         v_item := v_item || jsonb_build_object('latest', v_latest);
@@ -164,7 +165,9 @@ begin
     'block', jsonb_build_object('id', v_block.id, 'type', v_block.type,
                                 'response_count', v_block.response_count, 'like_count', v_block.like_count),
     'timezone', v_tz,
-    'totals', v_totals,
+    -- held by escalation (issue 17): kept apart until the owner approves them
+    'totals', v_totals || jsonb_build_object('held', (select count(*) from public.responses r
+                                                       where r.block_id = p_block_id and r.held)),
     'timeline', jsonb_build_object('unit', v_unit, 'points', v_timeline),
     'questions', v_questions);
 end;

@@ -28,6 +28,22 @@ comment on table private.rate_limits is
   'Token buckets of the visitor rate limits, per (block, visitor, action), per (block, shard, action) and for messages per (block, client address, action). Unlogged: lost on a crash, which only refills them.';
 alter table private.rate_limits enable row level security;
 
+-- An address's fair share of an owner's monthly responses (issue 17): the form responses and A/B
+-- votes it counted today (UTC) for that owner, at most `limits.address_quota_share` (0.1) of their
+-- response_monthly_limit; beyond it a visitor without a track record is kept but held. Unlogged
+-- like the buckets (a crash gives each address its share again); rows of past days are purged.
+create unlogged table private.address_quota (
+  owner_id uuid not null,
+  -- private.address_key of the client address
+  address uuid not null,
+  day date not null,
+  counted integer not null check (counted >= 0),
+  primary key (owner_id, address, day)
+) with (fillfactor = 50);
+comment on table private.address_quota is
+  'Responses and votes one client address counted today for one owner (private.take_address_quota): at most limits.address_quota_share of the monthly limit, the rest is held.';
+alter table private.address_quota enable row level security;
+
 -- A solved captcha lets the visitor past the limits of one block a few more times.
 create table private.captcha_passes (
   block_id uuid not null references public.blocks (id) on delete cascade,
@@ -194,8 +210,8 @@ as $$
 $$;
 
 -- A visitor with a track record on a block keeps writing when its shared budgets are spent: a
--- signed-in (not anonymous) user, or one with a published message on the block older than
--- `limits.track_record_hours` (24). A storm's fresh anonymous accounts have neither.
+-- signed-in (not anonymous) user, or one with a published message or a counted response on the
+-- block older than `limits.track_record_hours` (24). A storm's fresh anonymous accounts have none.
 create function private.has_track_record(p_block_id uuid, p_uid uuid)
 returns boolean
 language sql
@@ -205,8 +221,11 @@ as $$
   select exists (select 1 from auth.users u where u.id = p_uid and not coalesce(u.is_anonymous, false))
       or exists (select 1 from public.messages m
                  where m.creator_id = p_uid and m.block_id = p_block_id and m.status = 'published'
-                   and m.created_at < now() - make_interval(hours =>
-                     coalesce((private.setting('limits.track_record_hours', '24'::jsonb) #>> '{}')::integer, 24)));
+                   and m.created_at < now() - make_interval(hours => h.hours))
+      or exists (select 1 from public.responses r
+                 where r.creator_id = p_uid and r.block_id = p_block_id and not r.held
+                   and r.created_at < now() - make_interval(hours => h.hours))
+  from (select coalesce((private.setting('limits.track_record_hours', '24'::jsonb) #>> '{}')::integer, 24) as hours) h;
 $$;
 
 -- When an address has used its share of a block: the published messages its writers without a
@@ -437,6 +456,11 @@ begin
     if private.has_track_record(p_block.id, p_uid) then
       return false;
     end if;
+    -- a form response or A/B vote in a burst is kept, held: it does not count against the
+    -- owner's quota until approved (their own bucket bounds each visitor)
+    if p_action in ('submit', 'vote') then
+      return true;
+    end if;
     if p_action = 'message' then
       -- this address's fresh writers' messages of the last minutes looked like anyone's until
       -- the address used its share: they are held with this one (all of it is the burst)
@@ -491,6 +515,59 @@ begin
 end;
 $$;
 
+-- An address's fair share of the owner's monthly responses (issue 17; docs/data-model.md "When a
+-- shared budget is under pressure"): true when this form response or A/B vote may count (a
+-- share taken, or the visitor has a track record), false when it is to be held (the address has
+-- counted `limits.address_quota_share` (0.1; `address_quota_share` in `limits.<action>` or the
+-- block's rate_limits overrides it) of the owner's response_monthly_limit today, UTC, at least
+-- one). One upsert on the primary key; a visitor's track record is read only beyond the share.
+-- No address (SQL outside an API request), the owner, limits or escalation off: always true.
+create function private.take_address_quota(p_block public.blocks, p_uid uuid, p_action text)
+returns boolean
+language plpgsql
+set search_path = ''
+as $$
+declare
+  v_on boolean;
+  v_share double precision;
+  v_trusted jsonb;
+  v_addr uuid;
+  v_limit integer;
+begin
+  if p_uid = p_block.owner_id then
+    return true;
+  end if;
+  select coalesce((s -> 'limits.enabled' #>> '{}')::boolean, true)
+           and coalesce((s -> 'limits.escalation' #>> '{}')::boolean, true),
+         coalesce((p_block.rate_limits -> p_action ->> 'address_quota_share')::double precision,
+                  (s -> ('limits.' || p_action) ->> 'address_quota_share')::double precision,
+                  (s -> 'limits.address_quota_share' #>> '{}')::double precision, 0.1),
+         case when jsonb_typeof(s -> 'network.trusted_proxies') = 'array'
+              then s -> 'network.trusted_proxies' else '[]'::jsonb end
+    into v_on, v_share, v_trusted
+    from (select coalesce(jsonb_object_agg(key, value), '{}'::jsonb) as s from private.settings
+          where key in ('limits.enabled', 'limits.escalation', 'limits.address_quota_share',
+                        'limits.' || p_action, 'network.trusted_proxies')) settings;
+  if not v_on then
+    return true;
+  end if;
+  v_addr := private.address_key(private.client_address(v_trusted));
+  if v_addr is null then
+    return true;
+  end if;
+  select response_monthly_limit into v_limit from public.profiles where id = p_block.owner_id;
+  insert into private.address_quota as q (owner_id, address, day, counted)
+    values (p_block.owner_id, v_addr, (now() at time zone 'UTC')::date, 1)
+    on conflict (owner_id, address, day) do update set counted = q.counted + 1
+      where q.counted < greatest(1, floor(coalesce(v_limit, 0) * least(1, greatest(0, v_share))));
+  if found then
+    return true;
+  end if;
+  return private.has_track_record(p_block.id, p_uid);
+end;
+$$;
+revoke execute on function private.take_address_quota(public.blocks, uuid, text) from public;
+
 -- Records a captcha the provider accepted for a visitor on a block: captcha.pass_uses (10)
 -- writes past the limits within captcha.pass_minutes (10). A token seen before is refused.
 create function public.grant_captcha_pass(p_user_id uuid, p_block_id uuid, p_token_hash text)
@@ -539,6 +616,7 @@ as $$
     using (select block_id, subject, action from private.rate_limits
            where full_at < now() for update skip locked) x
     where r.block_id = x.block_id and r.subject = x.subject and r.action = x.action;
+  delete from private.address_quota where day < (now() at time zone 'UTC')::date - 1;
   delete from private.captcha_passes where expires_at < now();
   delete from private.captcha_tokens where created_at < now() - interval '1 day';
   delete from private.owner_calls where called_at < now() - interval '1 hour';

@@ -190,8 +190,11 @@ begin
 end;
 $$;
 
+-- a response held by escalation (issue 17) goes out when the owner approves it
 create trigger responses_enqueue_webhooks after insert on public.responses
-  for each row execute function private.responses_enqueue_webhooks();
+  for each row when (not new.held) execute function private.responses_enqueue_webhooks();
+create trigger responses_approved_enqueue_webhooks after update of held on public.responses
+  for each row when (old.held and not new.held) execute function private.responses_enqueue_webhooks();
 create trigger messages_enqueue_webhooks after insert on public.messages
   for each row execute function private.messages_enqueue_webhooks();
 create trigger unsubscribes_enqueue_webhooks after insert on public.unsubscribes

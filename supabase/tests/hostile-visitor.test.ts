@@ -23,6 +23,7 @@ import {
   serviceClient,
   sql,
   type TestUser,
+  wholeQuotaForOneAddress,
 } from './support/clients.ts';
 import { forgedToken, userToken } from './support/jwt.ts';
 import {
@@ -970,6 +971,7 @@ describe('closed doors', () => {
       .update({ response_monthly_limit: 2 })
       .eq('id', owner.id);
     expect(limit.error).toBeNull();
+    await wholeQuotaForOneAddress([blocks.form, blocks.ab]);
     const q = await formWithQuestions(blocks.form);
     const ab = await abQuestion(blocks.ab);
     const visitors = await Promise.all(Array.from({ length: 5 }, () => newGuest()));
@@ -1008,6 +1010,8 @@ describe('closed doors', () => {
        where user_id = $1`,
       [owner.id],
     );
+    // (and a new month is a new day: the address's share of the day starts again)
+    await sql('update private.address_quota set day = day - 1 where owner_id = $1', [owner.id]);
     expect((await submit(visitors[4]!)).error).toBeNull();
     const [profile] = await sql<{ response_monthly_count: number; last_month: number }>(
       `select p.response_monthly_count,

@@ -11,7 +11,14 @@
 import { isDeepStrictEqual as isEqual } from 'node:util';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
-import { newGuest, newUser, sql, stack, type TestUser } from './support/clients.ts';
+import {
+  newGuest,
+  newUser,
+  sql,
+  stack,
+  type TestUser,
+  wholeQuotaForOneAddress,
+} from './support/clients.ts';
 import { eventually } from './support/providers.ts';
 
 const claimsOf = (u: TestUser) =>
@@ -324,6 +331,7 @@ describe('the monthly quota under a burst', () => {
   it('30 visitors submitting at once against a limit of 10: exactly 10 counted (overshoot 0), each notice once', async () => {
     const { owner, ids } = await ownerWithBlocks('form', 'form');
     await sql('update public.profiles set response_monthly_limit = 10 where id = $1', [owner.id]);
+    await wholeQuotaForOneAddress(ids);
     const visitors = await Promise.all(Array.from({ length: 30 }, () => newGuest()));
     const results = await Promise.all(
       visitors.map((v, i) =>

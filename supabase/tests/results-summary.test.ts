@@ -3,7 +3,14 @@
 // figures recomputed here from the rows the owner can read. And "+ N responses": opening the
 // results resets it to 0, only to 0, only on the owner's blocks.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { anonClient, newGuest, newUser, sql, type TestUser } from './support/clients.ts';
+import {
+  anonClient,
+  newGuest,
+  newUser,
+  sql,
+  type TestUser,
+  wholeQuotaForOneAddress,
+} from './support/clients.ts';
 import { addQuestion as addBlockQuestion } from './support/drafts.ts';
 
 interface Summary {
@@ -52,6 +59,7 @@ describe('block_results_summary', () => {
     await sql('update public.profiles set block_limit = 20, paid = true where id = $1', [owner.id]);
     const { data } = await owner.client.rpc('create_block', { p_block_type: 'form' });
     form = (data as { id: string }).id;
+    await wholeQuotaForOneAddress([form]);
     poll = await addQuestion(
       form,
       { type: 'poll', index: 0, title: 'Colours', allow_multi_select: true },

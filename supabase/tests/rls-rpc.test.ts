@@ -220,6 +220,8 @@ describe('catalogue: what client roles are granted', () => {
       'record_button_click',
       'submit_response',
       'block_results_summary',
+      // issue 17: the owner approves responses held by escalation
+      'approve_responses',
       // issue 9: reports (visitors), moderation (block owners)
       'report_message',
       'moderation_messages',

@@ -13,6 +13,7 @@ import { createClient } from '@supabase/supabase-js';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newUser, sql, stack, type TestUser } from './support/clients.ts';
+import { abQuestion } from './support/hostile.ts';
 import { eventually, providersUrl } from './support/providers.ts';
 
 const noPersist = {
@@ -177,6 +178,115 @@ describe('a storm of fresh accounts from one address', () => {
     });
     expect(approved.error).toBeNull();
     expect(await statusOf(heldIds[0]!.id)).toBe('published');
+  });
+
+  it("20 fresh accounts of one address count at most 10 % of a free owner's month; the rest is kept, held, until the owner approves it", async () => {
+    // a free owner: 100 responses a month, so one address counts at most 10 of them a day
+    const owner = await newUser('owner');
+    const create = async (type: string) => {
+      const { data, error } = await owner.client.rpc('create_block', { p_block_type: type });
+      expect(error).toBeNull();
+      return (data as { id: string }).id;
+    };
+    const form = await create('form');
+    const ab = await create('ab');
+    const stormers = await Promise.all(Array.from({ length: 20 }, () => guestFrom('203.0.113.8')));
+    const submit = (
+      client: SupabaseClient,
+      blockId: string,
+      answers: Record<string, unknown> = {},
+    ) => client.rpc('submit_response', { p_block_id: blockId, p_answers: answers, p_honeypot: '' });
+    // each account submits as fast as it can until its own limit refuses it (five, then one
+    // every 20 minutes): 100 submits in all, the owner's whole month before escalation
+    const answers = await Promise.all(
+      stormers.map(async (v) => {
+        const mine: Array<{ held: boolean }> = [];
+        for (;;) {
+          const r = await submit(v.client, form);
+          if (r.error) {
+            expect(r.status).toBe(429);
+            expect(JSON.parse(r.error.hint ?? '{}')).toMatchObject({ scope: 'visitor' });
+            return mine;
+          }
+          mine.push(r.data as { held: boolean });
+        }
+      }),
+    );
+    const all = answers.flat();
+    expect(all).toHaveLength(100);
+    // (b) the address counted its share, 10 of 100; the other 90 are kept, held
+    expect(all.filter((a) => !a.held)).toHaveLength(10);
+    const counts = async () =>
+      (
+        await sql<{ monthly: number; form: number; held: number; ab: number; option: number }>(
+          `select p.response_monthly_count as monthly,
+                  (select (private.with_live_counts(b)).response_count from public.blocks b where b.id = $2) as form,
+                  (select count(*)::int from public.responses r where r.block_id = any($4) and r.held) as held,
+                  (select (private.with_live_counts(b)).response_count from public.blocks b where b.id = $3) as ab,
+                  (select coalesce(sum((x ->> 'response_count')::int), 0)::int
+                   from jsonb_array_elements(private.option_counts(
+                     (select array_agg(o.id) from public.options o where o.block_id = $3))) x) as option
+           from public.profiles p where p.id = $1`,
+          [owner.id, form, ab, [form, ab]],
+        )
+      )[0]!;
+    expect(await counts()).toEqual({ monthly: 10, form: 10, held: 90, ab: 0, option: 0 });
+    // a vote from the same address beyond its share is held too: the A/B's bars do not move
+    const abQ = await abQuestion(ab);
+    const late = await guestFrom('203.0.113.8');
+    const vote = await submit(late.client, ab, { [abQ.id]: abQ.options[0] });
+    expect(vote.error).toBeNull();
+    expect(vote.data).toMatchObject({ held: true });
+    const seenByAll = await createClient(stack().apiUrl, stack().anonKey, noPersist).rpc(
+      'get_block_view',
+      { p_block_id: ab },
+    );
+    expect(seenByAll.error).toBeNull();
+    expect(JSON.stringify(seenByAll.data)).toMatch(/"response_count":0/);
+    // (a) a fresh visitor of another address is counted as ever
+    const person = await guestFrom('198.51.100.30');
+    const theirs = await submit(person.client, form);
+    expect(theirs.error).toBeNull();
+    expect(theirs.data).toMatchObject({ held: false });
+    expect(await counts()).toEqual({ monthly: 11, form: 11, held: 91, ab: 0, option: 0 });
+
+    // the owner sees them, held, in the results, and approving counts them then
+    const summary = await owner.client.rpc('block_results_summary', { p_block_id: form });
+    expect(summary.data).toMatchObject({ totals: { responses: 11, held: 90 } });
+    const { data: rows } = await owner.client
+      .from('responses')
+      .select('id, held')
+      .eq('block_id', form)
+      .eq('held', true)
+      .limit(5);
+    const five = (rows as Array<{ id: string }>).map((r) => r.id);
+    // nobody else approves them, not even the writer
+    const stranger = await stormers[0]!.client.rpc('approve_responses', { p_response_ids: five });
+    expect(stranger.error?.code).toBe('PT403');
+    const approved = await owner.client.rpc('approve_responses', { p_response_ids: five });
+    expect(approved.error).toBeNull();
+    expect(approved.data).toEqual({ approved: 5 });
+    const voteOk = await owner.client.rpc('approve_responses', {
+      p_response_ids: [(vote.data as { id: string }).id],
+    });
+    expect(voteOk.error).toBeNull();
+    expect(await counts()).toEqual({ monthly: 17, form: 16, held: 85, ab: 1, option: 1 });
+    // approving more than the month has left approves none, and says so
+    await sql('select private.set_monthly_response_count($1, 98)', [owner.id]);
+    const { data: more } = await owner.client
+      .from('responses')
+      .select('id')
+      .eq('block_id', form)
+      .eq('held', true)
+      .limit(3);
+    const over = await owner.client.rpc('approve_responses', {
+      p_response_ids: (more as Array<{ id: string }>).map((r) => r.id),
+    });
+    expect(over.error?.details).toBe('quota');
+    expect(over.error?.message).toBe(
+      'Monthly response limit reached: 2 left this month, 3 to approve.',
+    );
+    expect((await counts()).held).toBe(85);
   });
 
   it("when the block's own budget is spent, a fresh visitor passes the captcha and is held; one with a track record writes on", async () => {

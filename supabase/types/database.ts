@@ -1394,6 +1394,7 @@ export type Database = {
           creator_id: string;
           creator_name: string | null;
           creator_photo_url: string | null;
+          held: boolean;
           id: string;
           is_like: boolean;
           kind: Database['public']['Enums']['response_kind'];
@@ -1409,6 +1410,7 @@ export type Database = {
           creator_id: string;
           creator_name?: string | null;
           creator_photo_url?: string | null;
+          held?: boolean;
           id?: string;
           is_like?: boolean;
           kind: Database['public']['Enums']['response_kind'];
@@ -1423,6 +1425,7 @@ export type Database = {
           creator_id?: string;
           creator_name?: string | null;
           creator_photo_url?: string | null;
+          held?: boolean;
           id?: string;
           is_like?: boolean;
           kind?: Database['public']['Enums']['response_kind'];
@@ -1687,6 +1690,7 @@ export type Database = {
       [_ in never]: never;
     };
     Functions: {
+      approve_responses: { Args: { p_response_ids: string[] }; Returns: Json };
       block_results_summary: { Args: { p_block_id: string; p_timezone?: string }; Returns: Json };
       block_writer: {
         Args: {
