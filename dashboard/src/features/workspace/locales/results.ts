@@ -33,6 +33,16 @@ export const en = {
     error: 'The response could not be deleted: {{message}}',
   },
   deleted: 'Response deleted',
+  held: {
+    mark: 'Held',
+    text: 'It came in a burst of new visitors, so it is not counted and others do not see it until you approve it.',
+    approve: 'Approve',
+    approving: 'Approving…',
+    approved: 'Response approved: it counts now.',
+    error: 'The response could not be approved: {{message}}',
+    quota:
+      'This month has room for {{left}} more responses, not the {{approving}} you are approving. Nothing was approved.',
+  },
   notFound: 'The response no longer exists or you may not delete it.',
   summary: {
     title: 'Summary',
@@ -51,6 +61,7 @@ export const en = {
       button: 'clicks',
     },
     last7: 'Last 7 days',
+    held: 'Held, not counted yet',
     newSince: 'New since your last visit',
     latestAt: 'Latest',
     timelineTitle: {
@@ -122,6 +133,16 @@ export const ko: typeof en = {
     error: '응답을 삭제하지 못했습니다: {{message}}',
   },
   deleted: '응답을 삭제했습니다',
+  held: {
+    mark: '보류됨',
+    text: '새 방문자가 한꺼번에 몰렸을 때 들어온 응답이라, 승인하기 전에는 집계되지 않고 다른 사람에게도 보이지 않습니다.',
+    approve: '승인',
+    approving: '승인하는 중…',
+    approved: '응답을 승인했습니다. 이제 집계됩니다.',
+    error: '응답을 승인하지 못했습니다: {{message}}',
+    quota:
+      '이번 달에 더 받을 수 있는 응답은 {{left}}개로, 승인하려는 {{approving}}개를 모두 받을 수 없습니다. 아무것도 승인하지 않았습니다.',
+  },
   notFound: '응답이 이미 없거나 삭제할 권한이 없습니다.',
   summary: {
     title: '요약',
@@ -140,6 +161,7 @@ export const ko: typeof en = {
       button: '클릭',
     },
     last7: '최근 7일',
+    held: '보류됨 (아직 집계 안 됨)',
     newSince: '마지막 방문 이후 새 응답',
     latestAt: '가장 최근',
     timelineTitle: {

@@ -32,6 +32,7 @@ export function responseRow(overrides: Partial<ResponseRow> = {}): ResponseRow {
     answers: {},
     created_at: new Date(Date.UTC(2025, 0, 1, 12, 0) - serial * 60_000).toISOString(),
     page_key: '',
+    held: false,
     ...overrides,
   };
 }
@@ -65,6 +66,7 @@ export function summaryOf(
       last_7_days: 9,
       first_at: '2026-11-01T01:00:00Z',
       last_at: '2026-11-03T09:05:00Z',
+      held: 0,
     },
     timeline: {
       unit: 'day',

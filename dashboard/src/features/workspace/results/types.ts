@@ -36,6 +36,7 @@ export type ResponseRow = Pick<
   | 'answers'
   | 'created_at'
   | 'page_key'
+  | 'held'
 >;
 
 /** One stored answer: a snapshot of the question when it was answered, plus the value. */

@@ -4,7 +4,7 @@ import { supabase } from '../../../../lib/supabase';
 import type { ResponseRow, ResponsesCursor } from '../types';
 
 export const RESPONSE_COLUMNS =
-  'id, block_id, kind, creator_id, creator_name, creator_photo_url, color, timezone, answers, created_at, page_key';
+  'id, block_id, kind, creator_id, creator_name, creator_photo_url, color, timezone, answers, created_at, page_key, held';
 
 // The cursor is written into a PostgREST filter string, so it must be exactly a timestamp and a
 // uuid: anything else could change the filter.

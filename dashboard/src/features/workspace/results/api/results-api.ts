@@ -1,6 +1,7 @@
 // The data calls of the results area in one injectable object, so the list and the export can
 // be tested (and reused) without the network.
 import type { ResponseRow } from '../types';
+import { approveResponses, type TApproveResponsesInput } from './approve-responses';
 import { deleteResponse, type TDeleteResponseInput } from './delete-response';
 import { listResponses, type TListResponsesInput } from './list-responses';
 import {
@@ -12,11 +13,14 @@ import {
 export interface ResultsApi {
   listResponses: (input: TListResponsesInput) => Promise<ResponseRow[]>;
   deleteResponse: (input: TDeleteResponseInput) => Promise<void>;
+  /** Approves responses held by escalation; answers how many were approved. */
+  approveResponses: (input: TApproveResponsesInput) => Promise<number>;
   summary: (input: TResultsSummaryInput) => Promise<TResultsSummary>;
 }
 
 export const supabaseResultsApi: ResultsApi = {
   listResponses,
   deleteResponse,
+  approveResponses,
   summary: getResultsSummary,
 };

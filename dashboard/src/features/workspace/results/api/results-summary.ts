@@ -47,6 +47,8 @@ export const ZResultsSummary = z.object({
     last_7_days: count,
     first_at: moment.nullable(),
     last_at: moment.nullable(),
+    // held by escalation, left out of every other figure until approved (issue 17)
+    held: count.default(0),
   }),
   timeline: z.object({
     unit: ZTimelineUnit,

@@ -1,4 +1,5 @@
-// One response in the results list: picture, name, time, what they answered, details, delete.
+// One response in the results list: picture, name, time, what they answered, details, delete;
+// a response held by escalation (issue 17) is marked, with Approve.
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ResponseRow, ResultsQuestion } from '../types';
@@ -10,6 +11,9 @@ export interface ResultRowProps {
   row: ResponseRow;
   questions: readonly ResultsQuestion[];
   onDelete: (row: ResponseRow) => void;
+  /** Approves a held response; `approving` while that call runs. */
+  onApprove?: (row: ResponseRow) => void;
+  approving?: boolean;
 }
 
 export function respondentName(row: Pick<ResponseRow, 'creator_name'>, anonymous: string) {
@@ -21,11 +25,12 @@ export function formatTime(value: string, withSeconds = false) {
   return formatDate(value, { time: withSeconds ? 'seconds' : 'minutes' });
 }
 
-export function ResultRow({ row, questions, onDelete }: ResultRowProps) {
+export function ResultRow({ row, questions, onDelete, onApprove, approving }: ResultRowProps) {
   const { t } = useTranslation();
   const [expanded, setExpanded] = useState(false);
   const nameId = useId();
   const detailId = useId();
+  const heldId = useId();
   const name = respondentName(row, t('results.anonymous'));
   const answers = row.kind === 'form' || row.kind === 'ab' ? displayAnswers(row, questions) : [];
   const answerTitle = (answer: DisplayAnswer) =>
@@ -38,7 +43,7 @@ export function ResultRow({ row, questions, onDelete }: ResultRowProps) {
   else summary = answers.map((a) => `${answerTitle(a)}: ${answerText(a.value)}`).join(' · ');
 
   return (
-    <li className="result-row" data-testid="result-row">
+    <li className="result-row" data-testid="result-row" data-held={row.held || undefined}>
       <div className="result-row-main">
         <ResponseAvatar name={name} photoUrl={row.creator_photo_url} color={row.color} />
         <div className="result-row-text">
@@ -49,8 +54,25 @@ export function ResultRow({ row, questions, onDelete }: ResultRowProps) {
             {formatTime(row.created_at)}
           </time>
           <p className="result-summary">{summary}</p>
+          {row.held ? (
+            <p className="result-held" id={heldId}>
+              <span className="result-held-mark">{t('results.held.mark')}</span>{' '}
+              {t('results.held.text')}
+            </p>
+          ) : null}
         </div>
         <div className="result-row-actions">
+          {row.held && onApprove ? (
+            <button
+              type="button"
+              className="button result-approve"
+              aria-describedby={`${nameId} ${heldId}`}
+              disabled={approving}
+              onClick={() => onApprove(row)}
+            >
+              {approving ? t('results.held.approving') : t('results.held.approve')}
+            </button>
+          ) : null}
           <button
             type="button"
             className="button button-ghost"

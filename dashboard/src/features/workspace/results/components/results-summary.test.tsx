@@ -94,7 +94,7 @@ describe('ResultsSummary', () => {
   it('shows nothing for a block without responses, and a retry after a failure', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => {});
     const empty = summaryOf({
-      totals: { responses: 0, last_7_days: 0, first_at: null, last_at: null },
+      totals: { responses: 0, last_7_days: 0, first_at: null, last_at: null, held: 0 },
       timeline: { unit: 'day', points: [] },
       questions: [],
     });

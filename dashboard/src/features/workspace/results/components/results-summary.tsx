@@ -145,7 +145,7 @@ export function ResultsSummary({
   }
   const { totals } = data;
   // nothing to summarise yet: the list's empty state says so
-  if (totals.responses === 0) return null;
+  if (totals.responses === 0 && totals.held === 0) return null;
 
   return (
     <section className="results-summary" aria-labelledby={headingId}>
@@ -165,6 +165,12 @@ export function ResultsSummary({
           <dt>{t('results.summary.last7')}</dt>
           <dd>{totals.last_7_days.toLocaleString()}</dd>
         </div>
+        {totals.held > 0 ? (
+          <div>
+            <dt>{t('results.summary.held')}</dt>
+            <dd>{totals.held.toLocaleString()}</dd>
+          </div>
+        ) : null}
         {newSinceLastVisit > 0 ? (
           <div>
             <dt>{t('results.summary.newSince')}</dt>

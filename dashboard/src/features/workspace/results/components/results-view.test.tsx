@@ -1,6 +1,8 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import i18next from 'i18next';
 import { describe, expect, it, vi } from 'vitest';
 import { renderWithProviders } from '../../../../test/utils';
+import { QuotaError } from '../api/approve-responses';
 import type { ResultsApi } from '../api/results-api';
 import {
   answer,
@@ -32,7 +34,8 @@ function fakeApi(all: ResponseRow[], overrides: Partial<ResultsApi> = {}) {
   });
   const deleteResponse = vi.fn<ResultsApi['deleteResponse']>(async () => {});
   const summary = vi.fn<ResultsApi['summary']>(async () => summaryOf());
-  return { listResponses, deleteResponse, summary, ...overrides };
+  const approveResponses = vi.fn<ResultsApi['approveResponses']>(async ({ ids }) => ids.length);
+  return { listResponses, deleteResponse, approveResponses, summary, ...overrides };
 }
 
 const rows = () => screen.queryAllByTestId('result-row');
@@ -125,6 +128,56 @@ describe('ResultsView', () => {
     expect(onDeleted).toHaveBeenCalledWith(all[1]);
     // the summary is read again, so its figures count the rows that remain
     await waitFor(() => expect(api.summary).toHaveBeenCalledTimes(2));
+  });
+
+  it('marks a response held by escalation, and Approve counts it', async () => {
+    const held = responseRow({ creator_name: 'Storm', held: true });
+    const api = fakeApi([responseRow({ creator_name: 'Counted' }), held]);
+    renderView(api);
+    await waitFor(() => expect(rows()).toHaveLength(2));
+    // only the held one is marked and has Approve, described by the writer and the mark
+    expect(within(rows()[0]!).queryByRole('button', { name: 'Approve' })).toBeNull();
+    const row = rows()[1]!;
+    expect(row.dataset.held).toBe('true');
+    expect(within(row).getByText('Held')).toBeTruthy();
+    const approve = within(row).getByRole('button', { name: 'Approve' });
+    const described = approve
+      .getAttribute('aria-describedby')!
+      .split(' ')
+      .map((id) => document.getElementById(id)?.textContent);
+    expect(described[0]).toBe('Storm');
+    expect(described[1]).toMatch(/^Held It came in a burst of new visitors/);
+
+    fireEvent.click(approve);
+    await waitFor(() => expect(within(row).queryByText('Held')).toBeNull());
+    expect(api.approveResponses).toHaveBeenCalledWith({ ids: [held.id] });
+    expect(within(row).queryByRole('button', { name: 'Approve' })).toBeNull();
+    expect(screen.getByText('Response approved: it counts now.').getAttribute('role')).toBe(
+      'status',
+    );
+    expect(screen.getByRole('heading', { name: '26 responses' })).toBeTruthy();
+    await waitFor(() => expect(api.summary).toHaveBeenCalledTimes(2));
+  });
+
+  it('says how much of the month is left when approving would go over it, in Korean too', async () => {
+    const api = fakeApi([responseRow({ held: true })], {
+      approveResponses: vi.fn(async () => {
+        throw new QuotaError('Monthly response limit reached', 0, 1);
+      }),
+    });
+    renderView(api);
+    fireEvent.click(await screen.findByRole('button', { name: 'Approve' }));
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      'This month has room for 0 more responses, not the 1 you are approving. Nothing was approved.',
+    );
+    expect(screen.getByText('Held')).toBeTruthy();
+    await act(() => i18next.changeLanguage('ko'));
+    try {
+      expect(screen.getByText('보류됨')).toBeTruthy();
+      expect(screen.getByRole('button', { name: '승인' })).toBeTruthy();
+    } finally {
+      await act(() => i18next.changeLanguage('en'));
+    }
   });
 
   it('cancelling the confirmation deletes nothing', async () => {

@@ -5,6 +5,8 @@ import { useCallback, useId, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Spinner } from '../../../../components/ui/spinner';
 import { useScrollLoading } from '../../../../lib/use-scroll-loading';
+import { messageOf } from '../../../../lib/errors';
+import { QuotaError, useApproveResponses } from '../api/approve-responses';
 import { useDeleteResponse } from '../api/delete-response';
 import { supabaseResultsApi, type ResultsApi } from '../api/results-api';
 import { useResponses } from '../hooks/use-responses';
@@ -41,8 +43,11 @@ export function ResultsView({
   const { rows, status, hasMore, error, loadMore, remove } = useResponses(block.id, api);
   const [target, setTarget] = useState<ResponseRow | null>(null);
   const [deletedCount, setDeletedCount] = useState(0);
+  // held responses approved here: counted now (the list is read again the next time it is shown)
+  const [approved, setApproved] = useState<ReadonlySet<string>>(() => new Set());
+  const [approveError, setApproveError] = useState('');
   const [announcement, setAnnouncement] = useState('');
-  const total = Math.max(0, (block.response_count ?? 0) - deletedCount);
+  const total = Math.max(0, (block.response_count ?? 0) - deletedCount + approved.size);
   const canAutoLoad = hasMore && status === 'ready' && !error;
 
   useScrollLoading(root, canAutoLoad, loadMore, rows.length);
@@ -52,30 +57,58 @@ export function ResultsView({
     async (row: ResponseRow) => {
       await deleteResponse.mutateAsync({ id: row.id });
       remove(row.id);
-      setDeletedCount((n) => n + 1);
+      // a held response was never counted
+      if (!row.held || approved.has(row.id)) setDeletedCount((n) => n + 1);
       setTarget(null);
       setAnnouncement(t('results.deleted'));
       // The row (and its Delete button, the dialog's opener) is gone: land on the heading.
       heading.current?.focus();
       onDeleted?.(row);
     },
-    [deleteResponse, remove, t, onDeleted],
+    [deleteResponse, remove, t, onDeleted, approved],
   );
+
+  const approveResponse = useApproveResponses(block.id, api.approveResponses);
+  const approve = useCallback(
+    (row: ResponseRow) => {
+      setAnnouncement('');
+      setApproveError('');
+      approveResponse.mutate(
+        { ids: [row.id] },
+        {
+          onSuccess: () => {
+            setApproved((ids) => new Set(ids).add(row.id));
+            setAnnouncement(t('results.held.approved'));
+          },
+          onError: (cause) =>
+            setApproveError(
+              cause instanceof QuotaError
+                ? t('results.held.quota', { left: cause.left, approving: cause.approving })
+                : t('results.held.error', { message: messageOf(cause) }),
+            ),
+        },
+      );
+    },
+    [approveResponse, t],
+  );
+  const approvingId = approveResponse.isPending ? approveResponse.variables?.ids[0] : undefined;
 
   const list = useMemo(
     () =>
       rows.map((row) => (
         <ResultRow
           key={row.id}
-          row={row}
+          row={approved.has(row.id) ? { ...row, held: false } : row}
           questions={questions}
           onDelete={(r) => {
             setAnnouncement('');
             setTarget(r);
           }}
+          onApprove={approve}
+          approving={approvingId === row.id}
         />
       )),
-    [rows, questions],
+    [rows, questions, approved, approve, approvingId],
   );
 
   const initialLoading = status === 'loading' && rows.length === 0;
@@ -90,6 +123,11 @@ export function ResultsView({
         <p className="visually-hidden" role="status">
           {announcement}
         </p>
+        {approveError ? (
+          <p className="error-text" role="alert">
+            {approveError}
+          </p>
+        ) : null}
         {initialLoading ? <Spinner label={t('results.loading')} /> : null}
         {!initialLoading && rows.length === 0 && !error ? (
           <div className="results-empty">
