@@ -354,6 +354,9 @@ begin
                  else private.hold_status(v_block, v_uid, p_content) end,
             v_uid <> v_block.owner_id and private.imitates_owner(v_block, v_name), v_page)
     returning * into v_message;
+  if v_held then
+    insert into private.escalated_messages (message_id) values (v_message.id);
+  end if;
 
   -- the notification email is kept only for top-level messages of blocks that ask for it
   if p_parent_id is null and v_block.allow_creator_email and v_email is not null

@@ -106,6 +106,11 @@ begin
                                        where w.block_id = m.block_id and w.user_id = m.creator_id),
              'creator_email', (select mp.creator_email from public.message_private mp where mp.message_id = m.id),
              'report_count', (select count(*) from public.message_reports r where r.message_id = m.id),
+             -- why a held message is held: a spent shared budget (escalation, issue 17) or the
+             -- block's hold setting
+             'held_by', case when m.status = 'held' then
+                          case when exists (select 1 from private.escalated_messages e where e.message_id = m.id)
+                               then 'escalation' else 'setting' end end,
              'reports', coalesce((select jsonb_agg(jsonb_build_object('reason', r.reason, 'created_at', r.created_at)
                                                    order by r.created_at desc)
                                   from public.message_reports r where r.message_id = m.id), '[]'::jsonb),

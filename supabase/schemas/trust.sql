@@ -44,6 +44,17 @@ comment on table private.address_quota is
   'Responses and votes one client address counted today for one owner (private.take_address_quota): at most limits.address_quota_share of the monthly limit, the rest is held.';
 alter table private.address_quota enable row level security;
 
+-- Messages held by escalation (issue 17), not by the block's hold setting: the owner's moderation
+-- list says so (moderation_messages held_by). A table of its own, not a column of messages, so the
+-- visitors' message JSON (to_jsonb of the row) does not grow.
+create table private.escalated_messages (
+  message_id uuid primary key references public.messages (id) on delete cascade,
+  created_at timestamptz not null default now()
+);
+comment on table private.escalated_messages is
+  'Messages a spent shared budget held for the owner (post_message, private.hold_address_burst); read by moderation_messages.';
+alter table private.escalated_messages enable row level security;
+
 -- A solved captcha lets the visitor past the limits of one block a few more times.
 create table private.captcha_passes (
   block_id uuid not null references public.blocks (id) on delete cascade,
@@ -164,7 +175,11 @@ $$;
 -- only adds entries left of its real address; behind a CDN or load balancer that appends too,
 -- name its addresses in the setting (docs/self-hosting.md). An entry that is no address ends the
 -- chain (the hop right of it stands). Null outside an API request (no request.headers).
-create function private.client_address(p_trusted jsonb default null)
+-- Where the platform's own edge sets one header to the address it saw and drops what a client
+-- sent in it (`network.client_address_header`, e.g. `x-envoy-external-address` on hosted
+-- Supabase, docs/data-model.md), that header alone is the address (null when it is missing or no
+-- address); callers pass the two settings when they have read them already.
+create function private.client_address(p_trusted jsonb default null, p_header text default null)
 returns inet
 language plpgsql
 stable
@@ -176,9 +191,15 @@ declare
   v_hop text;
   v_address inet;
   v_trusted jsonb := coalesce(p_trusted, private.setting('network.trusted_proxies', '[]'::jsonb));
+  v_header text := lower(nullif(coalesce(p_header, case when p_trusted is null
+                     then private.setting('network.client_address_header', 'null'::jsonb) #>> '{}' end), ''));
 begin
   if v_headers is null then
     return null;
+  end if;
+  if v_header is not null then
+    v_hop := btrim(v_headers::jsonb ->> v_header);
+    return case when pg_input_is_valid(v_hop, 'inet') then v_hop::inet end;
   end if;
   v_chain := string_to_array(v_headers::jsonb ->> 'x-forwarded-for', ',');
   for i in reverse coalesce(array_length(v_chain, 1), 0) .. 1 loop
@@ -237,13 +258,17 @@ returns void
 language sql
 set search_path = ''
 as $$
+  with held as (
   update public.messages m set status = 'held'
     where m.block_id = p_block.id and m.status = 'published' and m.creator_id <> p_block.owner_id
       and m.created_at > p_now - make_interval(mins =>
             coalesce((private.setting('limits.burst_hold_minutes', '10'::jsonb) #>> '{}')::integer, 10))
       and m.creator_id in (select r.subject from private.rate_limits r
                            where r.block_id = p_block.id and r.action = 'message' and r.address = p_address)
-      and not private.has_track_record(p_block.id, m.creator_id);
+      and not private.has_track_record(p_block.id, m.creator_id)
+    returning m.id
+  )
+  insert into private.escalated_messages (message_id) select id from held on conflict do nothing;
 $$;
 
 -- The visitor's and the block's token for this action, or a 429. The owner is never limited on
@@ -285,6 +310,7 @@ declare
   v_escalate boolean;
   v_share double precision;
   v_trusted jsonb;
+  v_header text;
   v_visitor_rate double precision;
   v_visitor_burst double precision;
   v_block_rate double precision;
@@ -327,11 +353,13 @@ begin
          coalesce((s -> 'limits.escalation' #>> '{}')::boolean, true),
          least(1, greatest(0, coalesce((s -> 'limits.address_share' #>> '{}')::double precision, 0.25))),
          case when jsonb_typeof(s -> 'network.trusted_proxies') = 'array'
-              then s -> 'network.trusted_proxies' else '[]'::jsonb end
-    into v_enabled, v_shards, v_cfg, v_escalate, v_share, v_trusted
+              then s -> 'network.trusted_proxies' else '[]'::jsonb end,
+         coalesce(s -> 'network.client_address_header' #>> '{}', '')
+    into v_enabled, v_shards, v_cfg, v_escalate, v_share, v_trusted, v_header
     from (select coalesce(jsonb_object_agg(key, value), '{}'::jsonb) as s from private.settings
           where key in ('limits.enabled', 'limits.block_shards', 'limits.' || p_action,
-                        'limits.escalation', 'limits.address_share', 'network.trusted_proxies')) settings;
+                        'limits.escalation', 'limits.address_share', 'network.trusted_proxies',
+                        'network.client_address_header')) settings;
   if not v_enabled then
     return false;
   end if;
@@ -345,7 +373,7 @@ begin
   v_block_burst := greatest((v_cfg ->> 'block_burst')::double precision / v_shards, 1);
   -- the client address's fair share of the block, for messages (the write a block can hold)
   if v_escalate and p_action = 'message' then
-    v_addr := private.address_key(private.client_address(v_trusted));
+    v_addr := private.address_key(private.client_address(v_trusted, v_header));
     v_addr_rate := greatest(coalesce((v_cfg ->> 'address_per_minute')::double precision,
                                      (v_cfg ->> 'block_per_minute')::double precision * v_share), 0.0001);
     v_addr_burst := greatest(coalesce((v_cfg ->> 'address_burst')::double precision,
@@ -531,6 +559,7 @@ declare
   v_on boolean;
   v_share double precision;
   v_trusted jsonb;
+  v_header text;
   v_addr uuid;
   v_limit integer;
 begin
@@ -543,15 +572,17 @@ begin
                   (s -> ('limits.' || p_action) ->> 'address_quota_share')::double precision,
                   (s -> 'limits.address_quota_share' #>> '{}')::double precision, 0.1),
          case when jsonb_typeof(s -> 'network.trusted_proxies') = 'array'
-              then s -> 'network.trusted_proxies' else '[]'::jsonb end
-    into v_on, v_share, v_trusted
+              then s -> 'network.trusted_proxies' else '[]'::jsonb end,
+         coalesce(s -> 'network.client_address_header' #>> '{}', '')
+    into v_on, v_share, v_trusted, v_header
     from (select coalesce(jsonb_object_agg(key, value), '{}'::jsonb) as s from private.settings
           where key in ('limits.enabled', 'limits.escalation', 'limits.address_quota_share',
-                        'limits.' || p_action, 'network.trusted_proxies')) settings;
+                        'limits.' || p_action, 'network.trusted_proxies',
+                        'network.client_address_header')) settings;
   if not v_on then
     return true;
   end if;
-  v_addr := private.address_key(private.client_address(v_trusted));
+  v_addr := private.address_key(private.client_address(v_trusted, v_header));
   if v_addr is null then
     return true;
   end if;

@@ -113,6 +113,13 @@ describe('moderation: held and hidden messages are never served to others', () =
       );
     }
 
+    // the owner's moderation list says the block's hold setting held it (not a storm)
+    const listed = await owner.client.rpc('moderation_messages', {
+      p_block_id: blocks.comment,
+      p_filter: 'held',
+    });
+    expect(listed.data).toEqual([expect.objectContaining({ id: heldId, held_by: 'setting' })]);
+
     // approved: now everyone sees it, and it arrives live as an update
     const approved = await owner.client.rpc('moderate_messages', {
       p_message_ids: [heldId],

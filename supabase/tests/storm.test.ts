@@ -11,6 +11,7 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { createClient } from '@supabase/supabase-js';
 import { randomUUID } from 'node:crypto';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newUser, sql, stack, type TestUser } from './support/clients.ts';
 import { abQuestion } from './support/hostile.ts';
@@ -168,10 +169,12 @@ describe('a storm of fresh accounts from one address', () => {
       p_filter: 'held',
       p_limit: 100,
     });
-    const heldIds = (held as Array<{ id: string; creator_id: string }>).filter((m) =>
-      ids.includes(m.creator_id),
+    const heldIds = (held as Array<{ id: string; creator_id: string; held_by: string }>).filter(
+      (m) => ids.includes(m.creator_id),
     );
     expect(heldIds.length).toBe(seen.stored);
+    // marked as held by escalation, not by the block's hold setting (it has none)
+    expect(new Set(heldIds.map((m) => m.held_by))).toEqual(new Set(['escalation']));
     const approved = await owner.client.rpc('moderate_messages', {
       p_message_ids: [heldIds[0]!.id],
       p_action: 'approve',
@@ -317,6 +320,36 @@ describe('a storm of fresh accounts from one address', () => {
     const again = await post(old.client, block);
     expect(again.error).toBeNull();
     expect(await statusOf((again.data as { id: string }).id)).toBe('published');
+  });
+
+  it('behind an edge that sets one header to the address it saw, that header alone is the address', async () => {
+    const db = new pg.Client({ connectionString: stack().dbUrl });
+    await db.connect();
+    try {
+      await db.query('begin');
+      const addressOf = async (headers: Record<string, string>) => {
+        await db.query("select set_config('request.headers', $1, true)", [JSON.stringify(headers)]);
+        return (await db.query<{ a: string | null }>('select host(private.client_address()) as a'))
+          .rows[0]!.a;
+      };
+      const claimed = { 'x-forwarded-for': '192.0.2.1, 127.0.0.1' };
+      // the chain rule (the loopback is trusted in this file): the client's own claim
+      expect(await addressOf(claimed)).toBe('192.0.2.1');
+      await db.query(
+        `insert into private.settings (key, value)
+         values ('network.client_address_header', '"X-Envoy-External-Address"')`,
+      );
+      // named: the edge's header, whatever the chain says; missing or not an address: none
+      expect(await addressOf({ ...claimed, 'x-envoy-external-address': '198.51.100.77' })).toBe(
+        '198.51.100.77',
+      );
+      expect(await addressOf(claimed)).toBeNull();
+      expect(await addressOf({ ...claimed, 'x-envoy-external-address': 'evil' })).toBeNull();
+    } finally {
+      // the setting never leaves this transaction: other tests run on the same stack
+      await db.query('rollback').catch(() => {});
+      await db.end();
+    }
   });
 
   it("a client's own X-Forwarded-For does not make it another address", async () => {

@@ -52,6 +52,9 @@ export const en = {
   states: {
     published: 'Published',
     held: 'Held',
+    heldByEscalation: 'Held: came in a burst',
+    heldByEscalationText:
+      'Held because many new visitors wrote at once, not by your hold setting. Others see it once you approve it.',
     hidden: 'Hidden',
     pinned: 'Pinned',
     resolved: 'Resolved',
@@ -171,6 +174,9 @@ export const ko: typeof en = {
   states: {
     published: '게시됨',
     held: '보류',
+    heldByEscalation: '보류: 한꺼번에 몰린 글',
+    heldByEscalationText:
+      '보류 설정 때문이 아니라 새 방문자가 한꺼번에 글을 써서 보류되었습니다. 승인하면 다른 사람에게도 보입니다.',
     hidden: '숨김',
     pinned: '고정됨',
     resolved: '해결됨',

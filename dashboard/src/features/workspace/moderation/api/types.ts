@@ -34,6 +34,11 @@ export interface ModerationMessage extends Omit<MessageRow, 'status'> {
   writer_blocked: boolean;
   creator_email: string | null;
   report_count: number;
+  /**
+   * Why a held message is held: a storm spent a shared budget (escalation, issue 17) or the
+   * block's hold setting; null when not held (and from an older database: read as the setting).
+   */
+  held_by?: 'escalation' | 'setting' | null;
   reports: Array<{ reason: string | null; created_at: string }>;
   parent: { id: string; creator_name: string; content: string; status: MessageStatus } | null;
 }

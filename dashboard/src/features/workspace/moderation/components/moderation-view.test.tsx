@@ -1,4 +1,5 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import i18next from 'i18next';
 import { describe, expect, it, vi } from 'vitest';
 import { renderWithProviders } from '../../../../test/utils';
 import type { LiveStatus, MessageChange, ModerationApi, ModerationMessage } from '../api';
@@ -200,6 +201,28 @@ describe('ModerationView', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Search' }));
     await waitFor(() => expect(rows()).toHaveLength(1));
     expect(api.list).toHaveBeenLastCalledWith(expect.objectContaining({ search: 'ordin' }));
+  });
+
+  it('says which held messages a storm held and which the hold setting did, in Korean too', async () => {
+    const storm = message({ status: 'held', held_by: 'escalation', content: 'from the burst' });
+    const setting = message({ status: 'held', held_by: 'setting', content: 'first time here' });
+    const { api } = fakeApi([storm, setting]);
+    renderView(api);
+    await waitFor(() => expect(rows()).toHaveLength(2));
+    const mark = within(rows()[0]!).getByText('Held: came in a burst');
+    expect(mark.textContent).toBe(
+      'Held: came in a burst Held because many new visitors wrote at once, not by your hold setting. Others see it once you approve it.',
+    );
+    expect(within(rows()[0]!).queryByText('Held')).toBeNull();
+    expect(within(rows()[1]!).getByText('Held')).toBeTruthy();
+    expect(within(rows()[1]!).queryByText(/came in a burst/)).toBeNull();
+    await act(() => i18next.changeLanguage('ko'));
+    try {
+      expect(within(rows()[0]!).getByText('보류: 한꺼번에 몰린 글')).toBeTruthy();
+      expect(within(rows()[1]!).getByText('보류')).toBeTruthy();
+    } finally {
+      await act(() => i18next.changeLanguage('en'));
+    }
   });
 
   it('bulk: select several and hide them at once; delete asks first', async () => {

@@ -361,7 +361,18 @@ function ModerationRow({
           </time>
         </p>
         <p className="moderation-states">
-          {message.status !== 'published' ? (
+          {message.status === 'held' && message.held_by === 'escalation' ? (
+            <span
+              className="moderation-state moderation-state-held"
+              title={t('moderation.states.heldByEscalationText')}
+            >
+              {t('moderation.states.heldByEscalation')}
+              <span className="visually-hidden">
+                {' '}
+                {t('moderation.states.heldByEscalationText')}
+              </span>
+            </span>
+          ) : message.status !== 'published' ? (
             <span className={`moderation-state moderation-state-${message.status}`}>
               {t(`moderation.states.${message.status}`)}
             </span>

@@ -222,6 +222,162 @@ end;
 $function$
 ;
 
+CREATE OR REPLACE FUNCTION public.moderation_messages(p_block_id uuid, p_filter text DEFAULT 'all'::text, p_search text DEFAULT NULL::text, p_before timestamp with time zone DEFAULT NULL::timestamp with time zone, p_limit integer DEFAULT 50)
+ RETURNS jsonb
+ LANGUAGE plpgsql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  v_uid uuid := private.require_uid();
+  v_pattern text;
+begin
+  if not exists (select 1 from public.blocks where id = p_block_id and owner_id = v_uid) then
+    raise exception 'block doesn''t exists' using errcode = 'PT404';
+  end if;
+  if coalesce(p_filter, 'all') not in ('all', 'held', 'hidden', 'pinned', 'resolved', 'reported') then
+    raise exception 'Not a filter' using errcode = 'P0001';
+  end if;
+  if char_length(p_search) > 200 then
+    raise exception 'Too long message' using errcode = 'P0001';
+  end if;
+  v_pattern := '%' || replace(replace(replace(nullif(private.trim_whitespace(p_search), ''), '\', '\\'), '%', '\%'), '_', '\_') || '%';
+
+  return coalesce((
+    select jsonb_agg(to_jsonb(m) || jsonb_build_object(
+             'writer_anonymous', coalesce(u.is_anonymous, true),
+             'writer_blocked', exists (select 1 from public.blocked_writers w
+                                       where w.block_id = m.block_id and w.user_id = m.creator_id),
+             'creator_email', (select mp.creator_email from public.message_private mp where mp.message_id = m.id),
+             'report_count', (select count(*) from public.message_reports r where r.message_id = m.id),
+             -- why a held message is held: a spent shared budget (escalation, issue 17) or the
+             -- block's hold setting
+             'held_by', case when m.status = 'held' then
+                          case when exists (select 1 from private.escalated_messages e where e.message_id = m.id)
+                               then 'escalation' else 'setting' end end,
+             'reports', coalesce((select jsonb_agg(jsonb_build_object('reason', r.reason, 'created_at', r.created_at)
+                                                   order by r.created_at desc)
+                                  from public.message_reports r where r.message_id = m.id), '[]'::jsonb),
+             'parent', (select jsonb_build_object('id', p.id, 'creator_name', p.creator_name,
+                                                  'content', left(p.content, 140), 'status', p.status)
+                        from public.messages p where p.id = m.parent_id))
+           order by m.created_at desc, m.id desc)
+    from (
+      select * from public.messages m
+      where m.block_id = p_block_id
+        and m.created_at < coalesce(p_before, 'infinity'::timestamptz)
+        and case coalesce(p_filter, 'all')
+              when 'held' then m.status = 'held'
+              when 'hidden' then m.status = 'hidden'
+              when 'pinned' then m.pinned_at is not null
+              when 'resolved' then m.resolved
+              when 'reported' then exists (select 1 from public.message_reports r where r.message_id = m.id)
+              else true end
+        and (v_pattern is null or m.content ilike v_pattern or m.creator_name ilike v_pattern)
+      order by m.created_at desc, m.id desc
+      limit greatest(1, least(coalesce(p_limit, 50), 100))
+    ) m
+    left join auth.users u on u.id = m.creator_id), '[]'::jsonb);
+end;
+$function$
+;
+
+CREATE OR REPLACE FUNCTION public.post_message(p_block_id uuid, p_parent_id uuid DEFAULT NULL::uuid, p_content text DEFAULT NULL::text, p_creator_name text DEFAULT NULL::text, p_color text DEFAULT NULL::text, p_creator_photo_url text DEFAULT NULL::text, p_home_url text DEFAULT NULL::text, p_creator_email text DEFAULT NULL::text, p_timezone text DEFAULT NULL::text, p_honeypot text DEFAULT NULL::text, p_page_key text DEFAULT ''::text)
+ RETURNS jsonb
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  v_uid uuid := private.require_uid();
+  v_block public.blocks := private.visible_block(p_block_id);
+  v_page text := private.check_page_key(v_block, p_page_key);
+  v_parent public.messages;
+  v_message public.messages;
+  v_email text := nullif(btrim(p_creator_email), '');
+  v_name text := coalesce(btrim(p_creator_name), '');
+  v_held boolean;
+begin
+  if v_block.type not in ('comment', 'qna') then
+    raise exception 'Not supported block' using errcode = 'P0001';
+  end if;
+  if v_block.block_anonymous and private.is_anonymous_caller() then
+    raise exception 'Please sign in to leave a message.' using errcode = 'PT403';
+  end if;
+  -- the trust checks written out where they are cheap (see the header for the order)
+  if exists (select 1 from public.blocked_writers where block_id = p_block_id and user_id = v_uid) then
+    perform private.check_writer(v_block, v_uid);
+  end if;
+  if v_block.honeypot then
+    perform private.check_honeypot(v_block, p_honeypot);
+  end if;
+  perform private.check_message_content(p_content);
+  perform private.check_visitor_fields(p_creator_name, p_color, p_creator_photo_url, p_home_url, p_timezone);
+  if nullif(p_creator_photo_url, '') is not null or nullif(p_home_url, '') is not null then
+    perform private.check_visitor_urls(p_creator_photo_url, p_home_url);
+  end if;
+
+  if p_parent_id is not null then
+    select * into v_parent from public.messages where id = p_parent_id and block_id = p_block_id;
+    if not found or not private.message_visible(v_parent, v_uid, v_uid = v_block.owner_id) then
+      raise exception 'message doesn''t exists' using errcode = 'PT404';
+    end if;
+    if v_parent.parent_id is not null then
+      raise exception 'Replies nest one level only' using errcode = 'P0001';
+    end if;
+    if not v_block.allow_reply then
+      raise exception 'Replies are turned off' using errcode = 'PT403';
+    end if;
+    if v_block.admin_only_reply and v_uid <> v_block.owner_id then
+      raise exception 'Only the owner can reply' using errcode = 'PT403';
+    end if;
+    -- a reply is on its parent's page (the trigger says so too)
+    v_page := v_parent.page_key;
+  end if;
+
+  -- a resubmission of the same content by the same author within 3000 ms is ignored (before
+  -- the limits: a double click spends one token)
+  perform pg_advisory_xact_lock(hashtextextended(v_uid::text || p_block_id::text, 0));
+  select * into v_message from public.messages
+    where block_id = p_block_id and creator_id = v_uid and parent_id is not distinct from p_parent_id
+      and page_key = v_page
+      and content = p_content and created_at > clock_timestamp() - interval '3000 milliseconds'
+    order by created_at desc limit 1;
+  if found then
+    return private.visible_thread_json(v_message, v_uid, v_uid = v_block.owner_id);
+  end if;
+
+  -- true when a spent shared budget holds the message for the owner (escalation, trust.sql)
+  v_held := private.check_rate_limit(v_block, v_uid, 'message');
+
+  insert into public.messages (block_id, parent_id, creator_id, creator_name, creator_photo_url, color,
+                               home_url, content, timezone, created_at, status, imitates_owner, page_key)
+    values (p_block_id, p_parent_id, v_uid, v_name, nullif(p_creator_photo_url, ''),
+            p_color, nullif(p_home_url, ''), p_content, p_timezone, clock_timestamp(),
+            case when v_held then 'held'
+                 when v_block.hold_messages = 'off' then 'published'
+                 else private.hold_status(v_block, v_uid, p_content) end,
+            v_uid <> v_block.owner_id and private.imitates_owner(v_block, v_name), v_page)
+    returning * into v_message;
+  if v_held then
+    insert into private.escalated_messages (message_id) values (v_message.id);
+  end if;
+
+  -- the notification email is kept only for top-level messages of blocks that ask for it
+  if p_parent_id is null and v_block.allow_creator_email and v_email is not null
+     and char_length(v_email) <= 50 and private.is_valid_email(v_email) then
+    insert into public.message_private (message_id, block_id, creator_email)
+      values (v_message.id, p_block_id, v_email);
+  else
+    v_email := null;
+  end if;
+
+  perform private.record_audience_event(v_block, v_uid, p_creator_name, nullif(p_creator_photo_url, ''), p_color, v_email);
+  return private.visible_thread_json(v_message, v_uid, v_uid = v_block.owner_id);
+end;
+$function$
+;
+
 CREATE OR REPLACE FUNCTION public.submit_response(p_block_id uuid, p_answers jsonb, p_creator_name text DEFAULT NULL::text, p_color text DEFAULT NULL::text, p_timezone text DEFAULT NULL::text, p_honeypot text DEFAULT NULL::text)
  RETURNS jsonb
  LANGUAGE plpgsql
@@ -428,6 +584,8 @@ CREATE TRIGGER responses_approved_enqueue_webhooks AFTER UPDATE OF held ON publi
 
 CREATE TRIGGER responses_enqueue_webhooks AFTER INSERT ON public.responses FOR EACH ROW WHEN ((NOT new.held)) EXECUTE FUNCTION private.responses_enqueue_webhooks();
 
+drop function if exists "private"."client_address"(p_trusted jsonb);
+
 create unlogged table "private"."address_quota" (
     "owner_id" uuid not null,
     "address" uuid not null,
@@ -437,13 +595,68 @@ create unlogged table "private"."address_quota" (
 
 alter table "private"."address_quota" enable row level security;
 
+create table "private"."escalated_messages" (
+    "message_id" uuid not null,
+    "created_at" timestamp with time zone not null default now()
+      );
+
+alter table "private"."escalated_messages" enable row level security;
+
 CREATE UNIQUE INDEX address_quota_pkey ON private.address_quota USING btree (owner_id, address, day);
 
+CREATE UNIQUE INDEX escalated_messages_pkey ON private.escalated_messages USING btree (message_id);
+
 alter table "private"."address_quota" add constraint "address_quota_pkey" PRIMARY KEY using index "address_quota_pkey";
+
+alter table "private"."escalated_messages" add constraint "escalated_messages_pkey" PRIMARY KEY using index "escalated_messages_pkey";
 
 alter table "private"."address_quota" add constraint "address_quota_counted_check" CHECK ((counted >= 0)) not valid;
 
 alter table "private"."address_quota" validate constraint "address_quota_counted_check";
+
+alter table "private"."escalated_messages" add constraint "escalated_messages_message_id_fkey" FOREIGN KEY (message_id) REFERENCES messages(id) ON DELETE CASCADE not valid;
+
+alter table "private"."escalated_messages" validate constraint "escalated_messages_message_id_fkey";
+
+CREATE OR REPLACE FUNCTION private.client_address(p_trusted jsonb DEFAULT NULL::jsonb, p_header text DEFAULT NULL::text)
+ RETURNS inet
+ LANGUAGE plpgsql
+ STABLE
+ SET search_path TO ''
+AS $function$
+declare
+  v_headers text := nullif(current_setting('request.headers', true), '');
+  v_chain text[];
+  v_hop text;
+  v_address inet;
+  v_trusted jsonb := coalesce(p_trusted, private.setting('network.trusted_proxies', '[]'::jsonb));
+  v_header text := lower(nullif(coalesce(p_header, case when p_trusted is null
+                     then private.setting('network.client_address_header', 'null'::jsonb) #>> '{}' end), ''));
+begin
+  if v_headers is null then
+    return null;
+  end if;
+  if v_header is not null then
+    v_hop := btrim(v_headers::jsonb ->> v_header);
+    return case when pg_input_is_valid(v_hop, 'inet') then v_hop::inet end;
+  end if;
+  v_chain := string_to_array(v_headers::jsonb ->> 'x-forwarded-for', ',');
+  for i in reverse coalesce(array_length(v_chain, 1), 0) .. 1 loop
+    v_hop := btrim(v_chain[i]);
+    if not pg_input_is_valid(v_hop, 'inet') then
+      return v_address;
+    end if;
+    v_address := v_hop::inet;
+    if jsonb_typeof(v_trusted) is distinct from 'array' or not exists (
+         select 1 from jsonb_array_elements_text(v_trusted) t(range)
+         where pg_input_is_valid(t.range, 'cidr') and v_address <<= t.range::cidr) then
+      return v_address;
+    end if;
+  end loop;
+  return v_address;
+end;
+$function$
+;
 
 CREATE OR REPLACE FUNCTION private.response_option_ids(p_answers jsonb)
  RETURNS uuid[]
@@ -481,6 +694,7 @@ declare
   v_on boolean;
   v_share double precision;
   v_trusted jsonb;
+  v_header text;
   v_addr uuid;
   v_limit integer;
 begin
@@ -493,15 +707,17 @@ begin
                   (s -> ('limits.' || p_action) ->> 'address_quota_share')::double precision,
                   (s -> 'limits.address_quota_share' #>> '{}')::double precision, 0.1),
          case when jsonb_typeof(s -> 'network.trusted_proxies') = 'array'
-              then s -> 'network.trusted_proxies' else '[]'::jsonb end
-    into v_on, v_share, v_trusted
+              then s -> 'network.trusted_proxies' else '[]'::jsonb end,
+         coalesce(s -> 'network.client_address_header' #>> '{}', '')
+    into v_on, v_share, v_trusted, v_header
     from (select coalesce(jsonb_object_agg(key, value), '{}'::jsonb) as s from private.settings
           where key in ('limits.enabled', 'limits.escalation', 'limits.address_quota_share',
-                        'limits.' || p_action, 'network.trusted_proxies')) settings;
+                        'limits.' || p_action, 'network.trusted_proxies',
+                        'network.client_address_header')) settings;
   if not v_on then
     return true;
   end if;
-  v_addr := private.address_key(private.client_address(v_trusted));
+  v_addr := private.address_key(private.client_address(v_trusted, v_header));
   if v_addr is null then
     return true;
   end if;
@@ -531,6 +747,7 @@ declare
   v_escalate boolean;
   v_share double precision;
   v_trusted jsonb;
+  v_header text;
   v_visitor_rate double precision;
   v_visitor_burst double precision;
   v_block_rate double precision;
@@ -573,11 +790,13 @@ begin
          coalesce((s -> 'limits.escalation' #>> '{}')::boolean, true),
          least(1, greatest(0, coalesce((s -> 'limits.address_share' #>> '{}')::double precision, 0.25))),
          case when jsonb_typeof(s -> 'network.trusted_proxies') = 'array'
-              then s -> 'network.trusted_proxies' else '[]'::jsonb end
-    into v_enabled, v_shards, v_cfg, v_escalate, v_share, v_trusted
+              then s -> 'network.trusted_proxies' else '[]'::jsonb end,
+         coalesce(s -> 'network.client_address_header' #>> '{}', '')
+    into v_enabled, v_shards, v_cfg, v_escalate, v_share, v_trusted, v_header
     from (select coalesce(jsonb_object_agg(key, value), '{}'::jsonb) as s from private.settings
           where key in ('limits.enabled', 'limits.block_shards', 'limits.' || p_action,
-                        'limits.escalation', 'limits.address_share', 'network.trusted_proxies')) settings;
+                        'limits.escalation', 'limits.address_share', 'network.trusted_proxies',
+                        'network.client_address_header')) settings;
   if not v_enabled then
     return false;
   end if;
@@ -591,7 +810,7 @@ begin
   v_block_burst := greatest((v_cfg ->> 'block_burst')::double precision / v_shards, 1);
   -- the client address's fair share of the block, for messages (the write a block can hold)
   if v_escalate and p_action = 'message' then
-    v_addr := private.address_key(private.client_address(v_trusted));
+    v_addr := private.address_key(private.client_address(v_trusted, v_header));
     v_addr_rate := greatest(coalesce((v_cfg ->> 'address_per_minute')::double precision,
                                      (v_cfg ->> 'block_per_minute')::double precision * v_share), 0.0001);
     v_addr_burst := greatest(coalesce((v_cfg ->> 'address_burst')::double precision,
@@ -779,6 +998,25 @@ AS $function$
 $function$
 ;
 
+CREATE OR REPLACE FUNCTION private.hold_address_burst(p_block blocks, p_address uuid, p_now timestamp with time zone)
+ RETURNS void
+ LANGUAGE sql
+ SET search_path TO ''
+AS $function$
+  with held as (
+  update public.messages m set status = 'held'
+    where m.block_id = p_block.id and m.status = 'published' and m.creator_id <> p_block.owner_id
+      and m.created_at > p_now - make_interval(mins =>
+            coalesce((private.setting('limits.burst_hold_minutes', '10'::jsonb) #>> '{}')::integer, 10))
+      and m.creator_id in (select r.subject from private.rate_limits r
+                           where r.block_id = p_block.id and r.action = 'message' and r.address = p_address)
+      and not private.has_track_record(p_block.id, m.creator_id)
+    returning m.id
+  )
+  insert into private.escalated_messages (message_id) select id from held on conflict do nothing;
+$function$
+;
+
 CREATE OR REPLACE FUNCTION private.purge_trust()
  RETURNS void
  LANGUAGE sql
@@ -834,6 +1072,8 @@ $function$
 CREATE TRIGGER responses_after_approve AFTER UPDATE OF held ON public.responses FOR EACH ROW WHEN ((old.held AND (NOT new.held))) EXECUTE FUNCTION private.responses_after_approve();
 
 comment on table private.address_quota is 'Responses and votes one client address counted today for one owner (private.take_address_quota): at most limits.address_quota_share of the monthly limit, the rest is held.';
+
+comment on table private.escalated_messages is 'Messages a spent shared budget held for the owner (post_message, private.hold_address_burst); read by moderation_messages.';
 
 comment on function public.approve_responses(p_response_ids uuid[]) is 'Approves form responses and A/B votes held by escalation: they count from now (counters, the monthly quota, audience, trigger letters). Errors: Choose 1 to 200 responses, Only the block owner can approve responses (PT403), Monthly response limit reached (details quota; nothing approved).';
 
