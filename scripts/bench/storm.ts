@@ -66,7 +66,11 @@ async function call(path: string, body: unknown, token: string, address: string)
 async function guest(address: string): Promise<Session> {
   const res = await fetch(`${stack.apiUrl}/auth/v1/signup`, {
     method: 'POST',
-    headers: { apikey: stack.anonKey, 'content-type': 'application/json', 'x-forwarded-for': address },
+    headers: {
+      apikey: stack.anonKey,
+      'content-type': 'application/json',
+      'x-forwarded-for': address,
+    },
     body: '{}',
   });
   if (!res.ok) throw new Error(`anonymous sign-up: ${res.status} ${await res.text()}`);
@@ -76,7 +80,12 @@ async function guest(address: string): Promise<Session> {
 const post = (who: Session, blockId: string, address: string) =>
   call(
     '/rest/v1/rpc/post_message',
-    { p_block_id: blockId, p_content: `hello ${Math.random()}`, p_creator_name: 'Otter', p_honeypot: '' },
+    {
+      p_block_id: blockId,
+      p_content: `hello ${Math.random()}`,
+      p_creator_name: 'Otter',
+      p_honeypot: '',
+    },
     who.access_token,
     address,
   );
@@ -86,7 +95,12 @@ async function solveCaptcha(who: Session, blockId: string, address: string): Pro
     `${stack.providersUrl}/turnstile/v0/token?sitekey=local-turnstile-site-key&outcome=pass`,
   );
   const { token } = (await res.json()) as { token: string };
-  const verified = await call('/functions/v1/verify-captcha', { blockId, token }, who.access_token, address);
+  const verified = await call(
+    '/functions/v1/verify-captcha',
+    { blockId, token },
+    who.access_token,
+    address,
+  );
   if (verified.status !== 200) throw new Error(`verify-captcha: ${verified.status}`);
 }
 
@@ -115,11 +129,29 @@ const pct = (xs: number[], p: number) => {
   return s.length ? s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]! : NaN;
 };
 
-async function run(label: string, solving: boolean, owner: Session, stormAddress: string, visitorNet: number) {
-  const block = (await call('/rest/v1/rpc/create_block', { p_block_type: 'comment' }, owner.access_token, '127.0.0.1'))
-    .body as { id: string };
-  const quiet = (await call('/rest/v1/rpc/create_block', { p_block_type: 'comment' }, owner.access_token, '127.0.0.1'))
-    .body as { id: string };
+async function run(
+  label: string,
+  solving: boolean,
+  owner: Session,
+  stormAddress: string,
+  visitorNet: number,
+) {
+  const block = (
+    await call(
+      '/rest/v1/rpc/create_block',
+      { p_block_type: 'comment' },
+      owner.access_token,
+      '127.0.0.1',
+    )
+  ).body as { id: string };
+  const quiet = (
+    await call(
+      '/rest/v1/rpc/create_block',
+      { p_block_type: 'comment' },
+      owner.access_token,
+      '127.0.0.1',
+    )
+  ).body as { id: string };
   const bots = [];
   for (let i = 0; i < ACCOUNTS; i++) bots.push(await guest(stormAddress));
   const seen = { attempts: 0, stored: 0, refused: 0, solved: 0 };
@@ -169,7 +201,12 @@ async function run(label: string, solving: boolean, owner: Session, stormAddress
     ).rows[0].n,
   );
   const row = (name: string, xs: typeof busy) =>
-    `| ${label}: ${name} | ${xs.length} | ${xs.filter((x) => x.challenged).length} | ${xs.filter((x) => x.status === 'published').length} published, ${xs.filter((x) => x.status === 'held').length} held | ${Math.round(pct(xs.map((x) => x.ms), 50))} ms | ${Math.round(Math.max(...xs.map((x) => x.ms)))} ms |`;
+    `| ${label}: ${name} | ${xs.length} | ${xs.filter((x) => x.challenged).length} | ${xs.filter((x) => x.status === 'published').length} published, ${xs.filter((x) => x.status === 'held').length} held | ${Math.round(
+      pct(
+        xs.map((x) => x.ms),
+        50,
+      ),
+    )} ms | ${Math.round(Math.max(...xs.map((x) => x.ms)))} ms |`;
   return {
     rows: [row('fresh visitor, storm block', busy), row('fresh visitor, quiet block', easy)],
     storm: `| ${label} | ${seen.attempts} (${Math.round(seen.attempts / SECONDS)}/s) | ${seen.stored} | ${seen.refused} | ${seen.solved} | ${held} | ${shown} |`,
