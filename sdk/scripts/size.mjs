@@ -28,7 +28,7 @@ const isCaptcha = (f) => /\/chunks\/captcha-/.test(f);
 // written to (core/identity.ts, core/vault.ts, core/marks.ts) load only for a visitor who is about
 // to write, or who wrote before (something stored to open): listed apart, since a reader never
 // loads them
-const isWriter = (f) => /\/chunks\/(writer|auth|identity|vault|marks)-/.test(f);
+const isWriter = (f) => /\/chunks\/(writer|[a-z]+\.writer|auth|identity|vault|marks)-/.test(f);
 
 /** The file and every chunk it imports, statically or dynamically. */
 function closure(file, seen = new Set()) {

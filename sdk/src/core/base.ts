@@ -7,7 +7,8 @@ import { isLoaded, loadLang, normalizeLang, refusals, translator, type Translate
 import type { Texts } from './locales/en.js';
 import { log } from './log.js';
 import { customStyle } from './theme.js';
-import { ApiError } from './errors.js';
+import type { ApiError } from './errors.js';
+import { loadChunk } from './chunk.js';
 import type { BlockView, Message, Theme } from './types.js';
 
 /** What get_block_me answers: the visitor's own part of the block view. */
@@ -104,18 +105,11 @@ const identity = () => import('./identity.js');
 /** Which blocks the visitor wrote to (core/marks.ts): a chunk loaded only with a session. */
 const marks = () => import('./marks.js');
 
-let writerChunk: Promise<typeof import('./writer.js')> | undefined;
 /**
  * The writer's code (core/writer.ts), loaded on the visitor's first interaction with a block or
- * by the first write. A load that failed (offline, a CDN hiccup) is tried again by the next one;
- * the write that needed it fails with code `chunk`, shown as a failure to reach the server.
+ * by the first write; a failed load is tried again by the next (core/chunk.ts).
  */
-export const loadWriter = (): Promise<typeof import('./writer.js')> =>
-  (writerChunk ??= import('./writer.js').catch((e) => {
-    writerChunk = undefined;
-    log('could not load', e);
-    throw new ApiError('Network error', 'chunk');
-  }));
+export const loadWriter = loadChunk(() => import('./writer.js'));
 /** The events that start loading the writer's code: the visitor is about to act. */
 const INTENT = ['pointerdown', 'focusin', 'keydown'];
 
@@ -268,8 +262,13 @@ export class BlockElement extends ReactionElement {
   /** Starts loading the writer's code once the visitor is about to act (see INTENT). */
   private readonly intent = () => {
     for (const type of INTENT) this.removeEventListener(type, this.intent);
-    if (!this.isDummy) loadWriter().catch(() => {});
+    this.startWriting();
   };
+
+  /** Loads the writer's code ahead of the first write; elements add their own write paths. */
+  protected startWriting(): void {
+    loadWriter().catch(() => {});
+  }
 
   override connectedCallback(): void {
     super.connectedCallback();

@@ -3,9 +3,10 @@
 // the load. In a browser of its own (the web-test-runner group first-interaction), so nothing has
 // the writer's code in its cache; the code failing to load is tested on the built CDN files
 // (e2e/stack.e2e.ts).
-import { expect } from '@open-wc/testing';
+import { expect, fixture, html } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
-import { $, until } from '../test/mock-api.js';
+import '../components/comment/comment.js';
+import { $, KEY, PROJECT, block, mockApi, type, until } from '../test/mock-api.js';
 import { holdNext, modulePath, mountLike, release, requested } from '../test/request-control.js';
 
 const WRITER = modulePath('./writer.js', import.meta.url);
@@ -35,6 +36,53 @@ describe('a click before the writer arrives', () => {
       expect(api.rpcNames().filter((n) => n === 'toggle_block_like')).to.have.length(1);
       expect(api.calls.find((c) => c.name === 'toggle_block_like')!.body.p_liked).to.equal(true);
       expect(await requested(WRITER)).to.equal(1);
+    } finally {
+      api.restore();
+    }
+  });
+});
+
+describe("a comment sent before the comment's write paths arrive", () => {
+  it('shows sending at once, then posts the one message', async function (this: {
+    timeout(ms: number): void;
+  }) {
+    this.timeout(30000);
+    localStorage.clear();
+    const PATHS = modulePath('../components/comment/comment.writer.js', import.meta.url);
+    const api = mockApi({
+      get_block_view: () => ({ block: block({ type: 'comment' }), messages: [], me: {} }),
+      post_message: (b) => ({
+        id: 'm-new',
+        block_id: 'b1',
+        parent_id: null,
+        creator_id: 'anon',
+        creator_name: b.p_creator_name,
+        content: b.p_content,
+        created_at: new Date().toISOString(),
+      }),
+    });
+    try {
+      const el = await fixture<HTMLElement>(
+        html`<reaction-comment
+          block-id="b1"
+          project-url=${PROJECT}
+          anon-key=${KEY}
+        ></reaction-comment>`,
+      );
+      await until(() => $(el, 'textarea'), 10000);
+      expect(await requested(PATHS)).to.equal(0);
+      await holdNext(PATHS);
+      type($<HTMLTextAreaElement>(el, 'textarea'), 'First!');
+      await (el as unknown as { updateComplete: Promise<unknown> }).updateComplete;
+      $<HTMLButtonElement>(el, '[part=submit]').click();
+      // the spinner and a disabled Send while the code is on its way; nothing sent yet
+      await until(() => $(el, '[part=submit] .spin'), 10000);
+      expect($<HTMLButtonElement>(el, '[part=submit]').disabled).to.equal(true);
+      expect(api.rpcNames()).to.deep.equal(['get_block_public']);
+      await release(PATHS);
+      await until(() => $(el, '#m-m-new'), 10000);
+      expect(api.rpcNames().filter((n) => n === 'post_message')).to.have.length(1);
+      expect($<HTMLTextAreaElement>(el, 'textarea').value).to.equal('');
     } finally {
       api.restore();
     }

@@ -1,18 +1,19 @@
 import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { repeat } from 'lit/directives/repeat.js';
 import { displayUser, isSignedIn, openPopup } from '../../core/session.js';
-import { BlockElement, bone, line, type ReactionEventMap } from '../../core/base.js';
+import { BlockElement, bone, line } from '../../core/base.js';
+import { loadChunk } from '../../core/chunk.js';
 import { dashboardUrl } from '../../core/config.js';
-import { getIdentity, setIdentityName, setProfile } from '../../core/identity.js';
-import { pageOf, rpc, timezone } from '../../core/api.js';
+import { getIdentity } from '../../core/identity.js';
+import { pageOf, rpc } from '../../core/api.js';
 import { messagesMine } from '../../core/view.js';
-import { honeypot, visitorAvatar } from '../../core/trust.js';
+import { honeypot } from '../../core/trust.js';
 import { baseStyles } from '../../core/theme.js';
 import fieldStyles from '../../core/fields.styles.js';
 import { AVATAR_PLACEHOLDER, fallBackTo } from '../../core/placeholder.js';
 import { fill, homeUrl, linkify, safeUrl, shortDate } from '../../core/text.js';
 import type { BlockView, Message } from '../../core/types.js';
-import { COMMENT_LIMITS, EMAIL_RE, LIMITS, lengthOf } from '@reaction-blocks/contracts/limits';
+import { COMMENT_LIMITS, EMAIL_RE, LIMITS } from '@reaction-blocks/contracts/limits';
 import type { Change, Counts } from '../../core/live.js';
 import { avatarStyle } from './avatar.js';
 import { applyChange, applyCounts, mergeThreads, pinnedFirst, threads } from './model.js';
@@ -23,8 +24,12 @@ const MESSAGE_MAX = COMMENT_LIMITS.message;
 const NAME_MAX = COMMENT_LIMITS.name;
 /** Spec section 9. */
 export const PAGE_SIZE = 5;
-export const MESSAGE_TERM_MS = 3000;
+
 export const DEBOUNCE_MS = 500;
+
+type CommentWriter = typeof import('./comment.writer.js');
+/** The write paths (comment.writer.ts): a chunk loaded with the writer's code. */
+const loadCommentWriter = loadChunk(() => import('./comment.writer.js'));
 
 const IN_APP = /\bwv\b|WebView|FBA[NV]|Instagram|KAKAOTALK|Line\//i;
 
@@ -343,162 +348,6 @@ export default class ReactionComment extends BlockElement {
     return false;
   }
 
-  /**
-   * Posts a message or a reply. Refused, with the reason shown, when anonymous visitors are
-   * blocked and this one is not signed in, and within the message term of the last post.
-   */
-  private async post(content: string, parentId: string | null = null): Promise<boolean> {
-    const text = content.trim();
-    const b = this.view?.block;
-    const at = parentId || '';
-    if (!b || this._sending) return false;
-    if (b.block_anonymous && !this.signedIn) return this.say(this.t('signInPrompt'), at);
-    if (!text) return false;
-    if (Date.now() - this.lastSent < MESSAGE_TERM_MS) return this.say(this.t('wait'), at);
-    if (lengthOf(text) > MESSAGE_MAX)
-      return this.say(this.t('lengthError', { max: MESSAGE_MAX }), at);
-    this._sending = true;
-    this.say('');
-    this._notice = '';
-    try {
-      const id = getIdentity();
-      const email =
-        !parentId && b.allow_creator_email && EMAIL_RE.test(this._email) ? this._email : null;
-      const home = (!this._homeBad && homeUrl(this._home)) || null;
-      const row: Message = this.isDummy
-        ? {
-            id: 'dummy-' + ++this.seq,
-            block_id: b.id,
-            parent_id: parentId,
-            creator_id: this.userId || 'dummy',
-            creator_name: this._name,
-            color: id.color,
-            home_url: home,
-            content: text,
-            created_at: new Date().toISOString(),
-          }
-        : await this.write<Message>('post_message', {
-            p_block_id: b.id,
-            p_parent_id: parentId,
-            p_content: text,
-            p_creator_name: this._name.trim() || id.name,
-            p_color: id.color,
-            // an avatar only from a signed-in visitor's provider profile (the server's rule)
-            p_creator_photo_url: visitorAvatar(
-              this.project,
-              this.signedIn ? displayUser(this._session).photo : null,
-            ),
-            p_home_url: home,
-            p_creator_email: email,
-            p_timezone: timezone(),
-            p_honeypot: this.hp,
-            ...pageOf(b),
-          });
-      this.lastSent = Date.now();
-      // the address replies are announced to is offered again next time
-      if (!parentId && b.allow_creator_email) setProfile({ email: email || undefined });
-      this.applyChange({ type: 'INSERT', row });
-      this._notice = row.status === 'held' ? this.t('heldNotice') : '';
-      this.emit('reaction-message', { action: 'post', id: row.id });
-      return true;
-    } catch (e) {
-      return this.say(this.fail(e), at);
-    } finally {
-      this._sending = false;
-    }
-  }
-
-  private async act(
-    action: ReactionEventMap['reaction-message']['action'],
-    m: Message,
-    name: string,
-    body: object,
-    local: () => void,
-  ): Promise<void> {
-    this.say('');
-    try {
-      if (!this.isDummy) {
-        const r = await this.write<Message | null>(name, body);
-        if (r && (r as Message).id)
-          this.applyChange({ type: 'UPDATE', row: { ...(r as Message), parent_id: m.parent_id } });
-      }
-      local();
-      // The edit or delete is done: that message is back to normal and its edit draft goes.
-      if (action === 'edit' || action === 'delete') {
-        this.setMode(m.id);
-        this.setDraft('edit:' + m.id);
-      }
-      this.emit('reaction-message', { action, id: m.id });
-    } catch (e) {
-      this.say(this.fail(e), m.id);
-    }
-  }
-
-  /** Saves an edit; an emptied box is refused with the reason, an unchanged one just closes. */
-  private edit(m: Message, content: string) {
-    const text = content.trim();
-    if (!text) return this.say(this.t('emptyMessage'), m.id);
-    if (text === m.content) {
-      this.setMode(m.id);
-      this.setDraft('edit:' + m.id);
-      return this.say('');
-    }
-    if (lengthOf(text) > MESSAGE_MAX)
-      return this.say(this.t('lengthError', { max: MESSAGE_MAX }), m.id);
-    return this.act('edit', m, 'edit_message', { p_message_id: m.id, p_content: text }, () =>
-      this.applyChange({ type: 'UPDATE', row: { ...m, content: text, is_edited: true } }),
-    );
-  }
-
-  private removeMessage(m: Message) {
-    return this.act('delete', m, 'delete_message', { p_message_id: m.id }, () =>
-      this.applyChange({ type: 'DELETE', row: m }),
-    );
-  }
-
-  private resolve(m: Message) {
-    return this.act(
-      'resolve',
-      m,
-      'set_message_resolved',
-      { p_message_id: m.id, p_resolved: !m.resolved },
-      () => this.applyChange({ type: 'UPDATE', row: { ...m, resolved: !m.resolved } }),
-    );
-  }
-
-  /** Reports a message to the owner (once; the server ignores a second report). */
-  private async report(m: Message) {
-    this.say('');
-    try {
-      if (!this.isDummy) await this.write('report_message', { p_message_id: m.id });
-      this.reported.add(m.id);
-      this.setMode(m.id);
-      this.emit('reaction-message', { action: 'report', id: m.id });
-    } catch (e) {
-      this.say(this.fail(e), m.id);
-    }
-  }
-
-  private async like(m: Message) {
-    const was = this.liked.has(m.id);
-    const set = (on: boolean, count: number) => {
-      this.liked[on ? 'add' : 'delete'](m.id);
-      this.applyChange({ type: 'UPDATE', row: { ...m, like_count: Math.max(0, count) } });
-    };
-    set(!was, (m.like_count || 0) + (was ? -1 : 1));
-    if (this.isDummy) return;
-    try {
-      const r = await this.write<{ liked: boolean; like_count: number }>('toggle_message_like', {
-        p_message_id: m.id,
-      });
-      set(r.liked, r.like_count);
-      this.emit('reaction-message', { action: 'like', id: m.id });
-    } catch (e) {
-      set(was, m.like_count || 0);
-      this.say(this.fail(e), m.id);
-    }
-  }
-
   /** Sets (or, without a mode, clears) one message's mode; the others keep theirs. */
   private setMode(id: string, mode?: 'edit' | 'reply' | 'delete' | 'report') {
     const { [id]: _, ...rest } = this._modes;
@@ -547,6 +396,52 @@ export default class ReactionComment extends BlockElement {
     if (l.scrollTop + l.clientHeight >= l.scrollHeight * 0.9) void this.loadMore();
   }
 
+  /**
+   * Posts a message or a reply (comment.writer.ts post). Refused, with the reason shown, when
+   * anonymous visitors are blocked and this one is not signed in, and within the message term of
+   * the last post.
+   */
+  private async post(content: string, parentId: string | null = null): Promise<boolean> {
+    if (this._sending) return false;
+    // sending (the spinner, Send disabled) while the write paths load
+    this._sending = true;
+    const w = await this.writePaths(parentId || '');
+    this._sending = false;
+    return !!w && w.post(this, content, parentId);
+  }
+
+  /**
+   * Runs one of the write paths (comment.writer.ts), loaded with the writer's code on the
+   * visitor's first interaction (or now). When it cannot load, the reason is said where the
+   * visitor acted (`at`: '' under the composer, or a message id) and the next try loads it again.
+   */
+  private async writing<T>(at: string, fn: (w: CommentWriter) => T): Promise<T | undefined> {
+    const w = await this.writePaths(at);
+    return w && fn(w);
+  }
+
+  /** The write paths, or undefined with the reason said at `at` when they cannot load. */
+  private async writePaths(at: string): Promise<CommentWriter | undefined> {
+    try {
+      return await loadCommentWriter();
+    } catch (e) {
+      this.say(this.fail(e), at);
+      return undefined;
+    }
+  }
+
+  protected override startWriting(): void {
+    super.startWriting();
+    loadCommentWriter().catch(() => {});
+  }
+
+  private signIn(provider: 'google' | 'apple') {
+    // the popup opens in the click, before the sign-in code is awaited (a popup blocker allows a
+    // window only while the click is fresh); it goes to the provider once that code is here
+    const popup = openPopup();
+    return this.writing('', (w) => w.signIn(this, provider, popup));
+  }
+
   private onEmail(e: Event) {
     this._email = (e.target as HTMLInputElement).value.trim();
     clearTimeout(this.emailTimer);
@@ -562,23 +457,37 @@ export default class ReactionComment extends BlockElement {
     const url = homeUrl(typed);
     this._home = typed;
     this._homeBad = url == null;
-    if (url != null) setProfile({ homeUrl: url || undefined });
+    if (url != null) this.keep({ homeUrl: url || undefined });
   }
 
-  private async signIn(provider: 'google' | 'apple') {
-    // the popup opens in the click, before the sign-in code is awaited (a popup blocker allows a
-    // window only while the click is fresh); it goes to the provider once that code is here
-    const w = openPopup();
-    const { signInWithPopup } = await import('../../core/auth.js');
-    const s = await signInWithPopup(this.project, provider, w);
-    // The new session reaches willUpdate, which reads the list again for it.
-    if (s) this.emit('reaction-sign-in', { userId: s.user.id });
+  /** The writer's name as typed; emptied, the profile's name again. */
+  private onName(e: Event) {
+    const typed = (e.target as HTMLInputElement).value.trim().slice(0, NAME_MAX);
+    this._name = typed || getIdentity().name;
+    this.keep({ name: this._name });
   }
 
-  private async logOut() {
-    (await import('../../core/auth.js')).signOut(this.project);
-    this._menuOpen = false;
-    this.emit('reaction-sign-in', { userId: null });
+  /** Keeps a change of the writer's profile, with the writer's code (nothing said if it fails). */
+  private keep(patch: { name?: string; homeUrl?: string }) {
+    loadCommentWriter().then(
+      (w) => w.keep(patch),
+      () => {},
+    );
+  }
+
+  /** Likes or unlikes a message: at once on screen, then sent (comment.writer.ts like). */
+  private async like(m: Message) {
+    const was = this.liked.has(m.id);
+    this.setLiked(m, !was, (m.like_count || 0) + (was ? -1 : 1));
+    if (this.isDummy) return;
+    const w = await this.writePaths(m.id);
+    if (w) await w.like(this, m, was);
+    else this.setLiked(m, was, m.like_count || 0);
+  }
+
+  private setLiked(m: Message, on: boolean, count: number) {
+    this.liked[on ? 'add' : 'delete'](m.id);
+    this.applyChange({ type: 'UPDATE', row: { ...m, like_count: Math.max(0, count) } });
   }
 
   private async submit(e: Event) {
@@ -600,7 +509,7 @@ export default class ReactionComment extends BlockElement {
     const dash = dashboardUrl();
     return html`<div part="menu" id="menu" role="group" aria-label=${this.t('menu')}>
       ${this.isOwner && dash ? html`<a class="btn link" href="${dash}/work/${this.view!.block.id}" target="_blank" rel="noopener">${this.t('toBlock')}</a>` : nothing}
-      ${this.signedIn ? html`<button type="button" class="btn link" @click=${this.logOut}>${this.t('logout')}</button>` : this.signInButtons()}
+      ${this.signedIn ? html`<button type="button" class="btn link" @click=${() => this.writing('', (w) => w.logOut(this))}>${this.t('logout')}</button>` : this.signInButtons()}
     </div>`;
   }
 
@@ -619,7 +528,7 @@ export default class ReactionComment extends BlockElement {
             aria-label=${this.t('writerName')}
             maxlength=${NAME_MAX}
             .value=${this._name}
-            @change=${(e: Event) => (this._name = setIdentityName((e.target as HTMLInputElement).value.trim() || getIdentity().name).name)}
+            @change=${this.onName}
           />
           <input
             part="home"
@@ -731,7 +640,7 @@ export default class ReactionComment extends BlockElement {
               <div class="row">
                 <button
                   class="btn"
-                  @click=${() => this.edit(m, this._drafts[editKey] ?? m.content)}
+                  @click=${() => this.writing(m.id, (w) => w.edit(this, m, this._drafts[editKey] ?? m.content))}
                 >
                   ${this.t('save')}
                 </button>
@@ -757,7 +666,7 @@ export default class ReactionComment extends BlockElement {
               <span>${this.t(mode === 'delete' ? 'confirmDelete' : 'reportConfirm')}</span>
               <button
                 class="btn"
-                @click=${() => (mode === 'delete' ? this.removeMessage(m) : this.report(m))}
+                @click=${() => this.writing(m.id, (w) => (mode === 'delete' ? w.remove(this, m) : w.report(this, m)))}
               >
                 ${this.t(mode === 'delete' ? 'delete' : 'report')}
               </button>
@@ -794,7 +703,7 @@ export default class ReactionComment extends BlockElement {
                   ? html`<button
                       class="btn link"
                       aria-pressed=${m.resolved ? 'true' : 'false'}
-                      @click=${() => this.resolve(m)}
+                      @click=${() => this.writing(m.id, (w) => w.resolve(this, m))}
                     >
                       ${this.t(m.resolved ? 'unresolve' : 'resolve')}
                     </button>`
