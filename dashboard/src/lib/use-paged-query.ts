@@ -27,6 +27,8 @@ export interface PagedQueryOptions<T, P> {
   enabled?: boolean;
   /** Reads the pages again this often (ms), for counts that move by themselves. */
   refetchInterval?: number;
+  /** How long pages read count as fresh (the client's default: 30 s). */
+  staleTime?: number;
 }
 
 export function usePagedQuery<T extends { id: string }, P>(options: PagedQueryOptions<T, P>) {
@@ -40,6 +42,8 @@ export function usePagedQuery<T extends { id: string }, P>(options: PagedQueryOp
       last.length < pageSize ? undefined : nextPageParam(last, pages),
     enabled: options.enabled,
     refetchInterval: options.refetchInterval,
+    // only when given: an undefined here would replace the client's default
+    ...(options.staleTime !== undefined ? { staleTime: options.staleTime } : {}),
     // every page would be read again: not on a mere focus
     refetchOnWindowFocus: false,
   });

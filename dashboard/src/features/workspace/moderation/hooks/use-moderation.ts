@@ -1,9 +1,9 @@
 // The moderation list's state: the filter and search, the messages read (newest first, pages of
-// 50), the selection, and the writes. Live: a change of the block's messages re-reads what is on
-// screen (debounced), so new messages appear and other tabs' actions show; `onArrived` says how
-// many new ones came.
-import { useCallback, useEffect, useRef, useState } from 'react';
-import { messageOf } from '../../../../lib/errors';
+// 50, through usePagedQuery under ['moderation', block, filter, search]), the selection, and the
+// writes. Live: a change of the block's messages reads again the pages on screen (debounced), so
+// new messages appear and other tabs' actions show; `onArrived` says how many new ones came.
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { usePagedQuery } from '../../../../lib/use-paged-query';
 import { MODERATION_PAGE_SIZE, type LiveStatus, type ModerationApi } from '../api';
 import type { ModerationAction, ModerationFilter, ModerationMessage } from '../api';
 
@@ -12,6 +12,11 @@ export type ModerationStatus = 'loading' | 'ready' | 'loadingMore';
 /** Live changes arriving close together cause one re-read. */
 const LIVE_DEBOUNCE_MS = 250;
 
+export const moderationKeys = {
+  list: (blockId: string, filter: ModerationFilter, search: string) =>
+    ['moderation', blockId, filter, search] as const,
+};
+
 export function useModeration(
   blockId: string,
   api: ModerationApi,
@@ -19,95 +24,67 @@ export function useModeration(
 ) {
   const [filter, setFilter] = useState<ModerationFilter>('all');
   const [search, setSearch] = useState('');
-  const [rows, setRows] = useState<ModerationMessage[]>([]);
-  const [status, setStatus] = useState<ModerationStatus>('loading');
-  const [error, setError] = useState<string | null>(null);
-  const [hasMore, setHasMore] = useState(false);
-  const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
+  const [chosen, setChosen] = useState<ReadonlySet<string>>(new Set());
   const [live, setLive] = useState<LiveStatus>('connecting');
-  // refs for the live callback and the guards: events come faster than renders
-  const rowsRef = useRef<ModerationMessage[]>([]);
-  const generation = useRef(0);
+  const list = usePagedQuery<ModerationMessage, string | undefined>({
+    queryKey: moderationKeys.list(blockId, filter, search),
+    fetchPage: (before) =>
+      api.list({
+        blockId,
+        filter,
+        search: search || undefined,
+        limit: MODERATION_PAGE_SIZE,
+        before,
+      }),
+    initialPageParam: undefined,
+    nextPageParam: (last) => last.at(-1)!.created_at,
+    pageSize: MODERATION_PAGE_SIZE,
+    // a filter shown again is read again (its cached pages shown meanwhile): live changes
+    // re-read only the list on screen
+    staleTime: 0,
+  });
+  const { rows, query } = list;
+  const { refetch } = query;
+  // refs for the live callback: events come faster than renders
+  const rowsRef = useRef<ModerationMessage[]>(rows);
   /** The list's first page has been read (new arrivals are announced only after it). */
   const loadedRef = useRef(false);
   const arrivedRef = useRef(onArrived);
   useEffect(() => {
     arrivedRef.current = onArrived;
+    rowsRef.current = rows;
+    loadedRef.current = query.data !== undefined;
   });
+  // the selection keeps only what is on screen
+  const selected = useMemo(() => {
+    const ids = new Set(rows.map((r) => r.id));
+    const kept = [...chosen].filter((id) => ids.has(id));
+    return kept.length === chosen.size ? chosen : new Set(kept);
+  }, [rows, chosen]);
 
-  const show = useCallback((next: ModerationMessage[], more: boolean) => {
-    rowsRef.current = next;
-    setRows(next);
-    setHasMore(more);
-    setSelected((s) => {
-      const ids = new Set(next.map((r) => r.id));
-      const kept = [...s].filter((id) => ids.has(id));
-      return kept.length === s.size ? s : new Set(kept);
-    });
+  /** A new filter or search starts the list over, with nothing selected. */
+  const changeFilter = useCallback((next: ModerationFilter) => {
+    setChosen(new Set());
+    setFilter(next);
   }, []);
-
-  const read = useCallback(
-    (limit: number, before?: string) =>
-      api.list({ blockId, filter, search: search || undefined, limit, before }),
-    [api, blockId, filter, search],
-  );
-
-  /** A new filter or search starts the list over (the effect below reads it). */
-  const startOver = useCallback(() => {
-    rowsRef.current = [];
-    loadedRef.current = false;
-    setRows([]);
-    setSelected(new Set());
-    setStatus('loading');
-    setError(null);
+  const changeSearch = useCallback((next: string) => {
+    setChosen(new Set());
+    setSearch(next);
   }, []);
-  const changeFilter = useCallback(
-    (next: ModerationFilter) => {
-      if (next === filter) return;
-      startOver();
-      setFilter(next);
-    },
-    [filter, startOver],
-  );
-  const changeSearch = useCallback(
-    (next: string) => {
-      if (next === search) return;
-      startOver();
-      setSearch(next);
-    },
-    [search, startOver],
-  );
 
   useEffect(() => {
-    const mine = ++generation.current;
-    read(MODERATION_PAGE_SIZE).then(
-      (page) => {
-        if (mine !== generation.current) return;
-        show(page, page.length >= MODERATION_PAGE_SIZE);
-        loadedRef.current = true;
-        setStatus('ready');
-      },
-      (cause: unknown) => {
-        if (mine !== generation.current) return;
-        console.error('[reaction-dashboard] moderation load failed', cause);
-        setError(messageOf(cause));
-        setStatus('ready');
-      },
-    );
-  }, [read, show]);
+    if (query.error) console.error('[reaction-dashboard] moderation load failed', query.error);
+  }, [query.error]);
 
-  /** Reads again as many as are shown (up to 100); answers how many are new. */
+  /** Reads again the pages shown; answers how many messages are new. Throws a failed read. */
   const refresh = useCallback(async (): Promise<number> => {
-    const mine = generation.current;
-    const limit = Math.min(100, Math.max(MODERATION_PAGE_SIZE, rowsRef.current.length));
-    const page = await read(limit);
-    if (mine !== generation.current) return 0;
     const known = new Set(rowsRef.current.map((r) => r.id));
     const newest = rowsRef.current[0]?.created_at ?? '';
-    show(page, page.length >= limit);
-    setError(null);
-    return page.filter((r) => !known.has(r.id) && r.created_at > newest).length;
-  }, [read, show]);
+    const result = await refetch();
+    if (result.error) throw result.error;
+    const now = result.data?.pages.flat() ?? [];
+    return now.filter((r) => !known.has(r.id) && r.created_at > newest).length;
+  }, [refetch]);
 
   useEffect(() => {
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -136,32 +113,11 @@ export function useModeration(
     };
   }, [api, blockId, refresh]);
 
-  const loadMore = useCallback(async () => {
-    const last = rowsRef.current[rowsRef.current.length - 1];
-    if (!last || status !== 'ready') return;
-    const mine = generation.current;
-    setStatus('loadingMore');
-    try {
-      const page = await read(MODERATION_PAGE_SIZE, last.created_at);
-      if (mine !== generation.current) return;
-      const known = new Set(rowsRef.current.map((r) => r.id));
-      show(
-        [...rowsRef.current, ...page.filter((r) => !known.has(r.id))],
-        page.length >= MODERATION_PAGE_SIZE,
-      );
-      setError(null);
-    } catch (cause) {
-      if (mine === generation.current) setError(messageOf(cause));
-    } finally {
-      if (mine === generation.current) setStatus('ready');
-    }
-  }, [read, show, status]);
-
   /** Acts on messages, then shows the list as it is now. Throws the server's refusal. */
   const act = useCallback(
     async (ids: readonly string[], action: ModerationAction) => {
       await api.moderate({ ids: [...ids], action });
-      if (action === 'delete') setSelected(new Set());
+      if (action === 'delete') setChosen(new Set());
       await refresh();
     },
     [api, refresh],
@@ -176,7 +132,7 @@ export function useModeration(
   );
 
   const toggle = useCallback((id: string) => {
-    setSelected((s) => {
+    setChosen((s) => {
       const next = new Set(s);
       if (next.has(id)) next.delete(id);
       else next.add(id);
@@ -185,7 +141,7 @@ export function useModeration(
   }, []);
 
   const selectAll = useCallback((on: boolean) => {
-    setSelected(on ? new Set(rowsRef.current.map((r) => r.id)) : new Set());
+    setChosen(on ? new Set(rowsRef.current.map((r) => r.id)) : new Set());
   }, []);
 
   return {
@@ -195,13 +151,13 @@ export function useModeration(
     search,
     setSearch: changeSearch,
     rows,
-    status,
-    error,
-    hasMore,
+    status: list.status as ModerationStatus,
+    error: list.error,
+    hasMore: query.data !== undefined && list.hasMore,
     selected,
     toggle,
     selectAll,
-    loadMore,
+    loadMore: list.loadMore,
     retry: refresh,
     act,
     setWriterBlocked,
