@@ -5,9 +5,11 @@ export const BUDGETS = {
   loader: 1 * KB,
   like: 12 * KB,
   button: 12 * KB,
-  comment: 30 * KB,
-  qna: 30 * KB,
-  all: 40 * KB,
+  // issue 21 wants 15 KB before data for comment and Q&A and 22 KB for all six: not met yet; these
+  // keep what the reader/writer split gained (total, with the realtime chunk: 21.47, 21.62, 28.40)
+  comment: 22 * KB,
+  qna: 22 * KB,
+  all: 29 * KB,
   count: 3 * KB,
   /** The loader installed in Cafe24 malls (cafe24.js); reaction.js and the elements load after it. */
   cafe24: 1.5 * KB,
@@ -20,6 +22,7 @@ export const BUDGETS = {
  * leaves React out (the app's) and counts @lit/react's wrapper.
  */
 export const APP_BUDGETS = {
-  like: 14 * KB,
-  reactLike: 15 * KB,
+  // measured 12.87 and 13.56 KB after the reader/writer split
+  like: 13.5 * KB,
+  reactLike: 14 * KB,
 };
