@@ -7,7 +7,9 @@
 //   leaked after use (a browser history, a log) from carrying another code in.
 // - the dashboard origins whose /oauth/<service> may receive a code.
 import type { SupabaseClient } from '@supabase/supabase-js';
+import { INTEGRATION_MESSAGES } from '@reaction-blocks/contracts/schemas';
 import { optionalEnv, siteUrl } from './env.ts';
+import { HttpError } from './http.ts';
 import { base64url, hmacKey, readClaims, signClaims } from './signed-token.ts';
 
 const STATE_TTL_MS = 10 * 60_000;
@@ -76,6 +78,13 @@ export async function spendState(
  * and OAUTH_REDIRECT_ORIGINS (comma-separated; `http://127.0.0.1:*` allows any port, for the
  * local stack; NOTION_REDIRECT_ORIGINS, its older name, is read too).
  */
+/** 400 invalid_input unless `redirectUrl` is an allowed /oauth/<service> (allowedRedirect). */
+export function requireAllowedRedirect(redirectUrl: string, service: string): void {
+  if (!allowedRedirect(redirectUrl, service)) {
+    throw new HttpError(400, 'invalid_input', INTEGRATION_MESSAGES.invalidRedirect);
+  }
+}
+
 export function allowedRedirect(redirectUrl: string, service: string): boolean {
   let url: URL;
   try {

@@ -1,21 +1,12 @@
-// What the webhook functions share: the paid check, and whether an endpoint's address leads to
+// What the webhook functions share: the paid check (paid.ts), and whether an endpoint's address leads to
 // a public server (the SSRF guard's own check, before anything is ever sent there).
-import { BLOCK_MESSAGES } from '@reaction-blocks/contracts/schemas';
 import { WEBHOOK_MESSAGES } from '@reaction-blocks/contracts/webhooks';
-import { serviceClient } from './clients.ts';
 import { HttpError } from './http.ts';
+import { requirePaid } from './paid.ts';
 import { isPublicAddress } from './letter/fetch-guard.ts';
 import { resolveHost } from './letter/runtime.ts';
 
-export async function requirePaid(userId: string): Promise<void> {
-  const { data: profile } = await serviceClient()
-    .from('profiles')
-    .select('paid')
-    .eq('id', userId)
-    .maybeSingle();
-  if (!profile?.paid)
-    throw new HttpError(403, 'paid_plan_required', BLOCK_MESSAGES.paidPlanRequired);
-}
+export { requirePaid };
 
 /** Refuses an address whose host has no address, or one that is not public. */
 export async function requirePublicHost(url: string): Promise<void> {

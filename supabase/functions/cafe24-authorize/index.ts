@@ -3,28 +3,20 @@
 // to the dashboard's /oauth/cafe24, and a state signed for the caller and the mall (spent once by
 // set-cafe24). Paid owners only (spec: Integration is a paid feature).
 import { ZCafe24Authorize } from '@reaction-blocks/contracts/cafe24';
-import { BLOCK_MESSAGES, INTEGRATION_MESSAGES } from '@reaction-blocks/contracts/schemas';
 import { CAFE24_MESSAGES } from '@reaction-blocks/contracts/cafe24';
 import { cafe24App, cafe24AuthorizeUrl } from '../_shared/cafe24.ts';
 import { serviceClient } from '../_shared/clients.ts';
+import { requirePaid } from '../_shared/paid.ts';
 import { handler, HttpError } from '../_shared/http.ts';
-import { allowedRedirect, signState } from '../_shared/oauth-state.ts';
+import { requireAllowedRedirect, signState } from '../_shared/oauth-state.ts';
 
 Deno.serve(
   handler(
     ZCafe24Authorize,
     async ({ body, user }) => {
-      if (!allowedRedirect(body.redirectUrl, 'cafe24')) {
-        throw new HttpError(400, 'invalid_input', INTEGRATION_MESSAGES.invalidRedirect);
-      }
+      requireAllowedRedirect(body.redirectUrl, 'cafe24');
       const db = serviceClient();
-      const { data: profile } = await db
-        .from('profiles')
-        .select('paid')
-        .eq('id', user.id)
-        .maybeSingle();
-      if (!profile?.paid)
-        throw new HttpError(403, 'paid_plan_required', BLOCK_MESSAGES.paidPlanRequired);
+      await requirePaid(user.id);
       const { data: shop } = await db
         .from('cafe24_shops')
         .select('mall_id, removing')

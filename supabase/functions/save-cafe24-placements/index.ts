@@ -3,9 +3,9 @@
 // thread per product only for comment, qna and like on product pages). The jobs queue then
 // installs, changes or removes the loader's script tag to match. Paid owners only.
 import { ZSaveCafe24Placements } from '@reaction-blocks/contracts/cafe24';
-import { BLOCK_MESSAGES } from '@reaction-blocks/contracts/schemas';
 import { kickWorker } from '../_shared/background.ts';
 import { serviceClient } from '../_shared/clients.ts';
+import { requirePaid } from '../_shared/paid.ts';
 import { handler, HttpError } from '../_shared/http.ts';
 
 Deno.serve(
@@ -13,13 +13,7 @@ Deno.serve(
     ZSaveCafe24Placements,
     async ({ body, user }) => {
       const db = serviceClient();
-      const { data: profile } = await db
-        .from('profiles')
-        .select('paid')
-        .eq('id', user.id)
-        .maybeSingle();
-      if (!profile?.paid)
-        throw new HttpError(403, 'paid_plan_required', BLOCK_MESSAGES.paidPlanRequired);
+      await requirePaid(user.id);
       const { data, error } = await db.rpc('save_cafe24_placements', {
         p_user_id: user.id,
         p_placements: body.placements.map((p) => ({

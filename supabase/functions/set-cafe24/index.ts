@@ -9,34 +9,27 @@ import {
   CAFE24_SCOPES,
   ZSetCafe24,
 } from '@reaction-blocks/contracts/cafe24';
-import { BLOCK_MESSAGES, INTEGRATION_MESSAGES } from '@reaction-blocks/contracts/schemas';
+import { INTEGRATION_MESSAGES } from '@reaction-blocks/contracts/schemas';
 import { kickWorker } from '../_shared/background.ts';
 import { Cafe24Error, cafe24App, exchangeCafe24Code } from '../_shared/cafe24.ts';
 import { tokenData } from '../_shared/cafe24-jobs.ts';
 import { serviceClient } from '../_shared/clients.ts';
+import { requirePaid } from '../_shared/paid.ts';
 import { handler, HttpError } from '../_shared/http.ts';
-import { allowedRedirect, spendState } from '../_shared/oauth-state.ts';
+import { requireAllowedRedirect, spendState } from '../_shared/oauth-state.ts';
 
 Deno.serve(
   handler(
     ZSetCafe24,
     async ({ body, user }) => {
-      if (!allowedRedirect(body.redirectUrl, 'cafe24')) {
-        throw new HttpError(400, 'invalid_input', INTEGRATION_MESSAGES.invalidRedirect);
-      }
+      requireAllowedRedirect(body.redirectUrl, 'cafe24');
       const db = serviceClient();
       // a forged, expired, another user's or an already used state
       const claims = await spendState(db, cafe24App().clientSecret, body.state, user.id);
       if (!claims || !CAFE24_MALL_ID.test(claims.data)) {
         throw new HttpError(400, 'invalid_state', INTEGRATION_MESSAGES.invalidState);
       }
-      const { data: profile } = await db
-        .from('profiles')
-        .select('paid')
-        .eq('id', user.id)
-        .maybeSingle();
-      if (!profile?.paid)
-        throw new HttpError(403, 'paid_plan_required', BLOCK_MESSAGES.paidPlanRequired);
+      await requirePaid(user.id);
       const mallId = claims.data;
       let tokens;
       try {

@@ -7,16 +7,14 @@ import { serviceClient } from '../_shared/clients.ts';
 import { kickWorker } from '../_shared/background.ts';
 import { handler, HttpError } from '../_shared/http.ts';
 import { classifyNotionError, notionClient, notionOAuthClient } from '../_shared/notion.ts';
-import { allowedRedirect, spendState } from '../_shared/oauth-state.ts';
+import { requireAllowedRedirect, spendState } from '../_shared/oauth-state.ts';
 import { INTEGRATION_MESSAGES, ZSetNotionToken } from '@reaction-blocks/contracts/schemas';
 
 Deno.serve(
   handler(
     ZSetNotionToken,
     async ({ body, user }) => {
-      if (!allowedRedirect(body.redirectUrl, 'notion')) {
-        throw new HttpError(400, 'invalid_input', INTEGRATION_MESSAGES.invalidRedirect);
-      }
+      requireAllowedRedirect(body.redirectUrl, 'notion');
       const oauth = notionOAuthClient();
       // a forged, expired, another user's or an already used state
       if (!(await spendState(serviceClient(), oauth.clientSecret, body.state, user.id))) {
