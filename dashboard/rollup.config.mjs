@@ -83,13 +83,15 @@ function html() {
           source: readFileSync(file),
         });
       }
-      // The public page of one block (/block/?id=&block_id=): no React, only the SDK's loader.
+      // The public page of one block (/block/?id=&block_id=): no React, the SDK's loader and the
+      // page's own small script (viewer/page.ts) inline.
       this.emitFile({
         type: 'asset',
         fileName: 'block/index.html',
         source: readFileSync(join(root, 'viewer/index.html'), 'utf8')
+          .replace(/<!--[\s\S]*?-->\s*/g, '')
           .replace('%SDK_URL%', process.env.SDK_URL || '/sdk/cdn/reaction.js')
-          .replace(/<!--[\s\S]*?-->\s*/g, ''),
+          .replace('%PAGE_SCRIPT%', () => viewerScript()),
       });
     },
     writeBundle() {
@@ -130,6 +132,20 @@ function siteEnvValues() {
 }
 
 /** The app's stylesheet minified by esbuild's CSS minifier (a parser, not patterns). */
+/** viewer/page.ts as one inline classic script (it imports nothing). */
+function viewerScript() {
+  const source = readFileSync(join(root, 'viewer/page.ts'), 'utf8');
+  const { code } = transformSync(source, {
+    loader: 'ts',
+    format: 'iife',
+    minify: true,
+    target: 'es2020',
+  });
+  // an inline script ends at the first </script, whatever the JavaScript around it says
+  if (/<\/script/i.test(code)) throw new Error('viewer/page.ts must not contain </script');
+  return code.trim();
+}
+
 function minifyCss(css) {
   return transformSync(css, { loader: 'css', minify: true }).code;
 }

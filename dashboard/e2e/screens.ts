@@ -1,10 +1,12 @@
 // Screenshots of the owner's screens as their users see them: the demo owner (the seed) signed in,
-// at 1440 and 375 px, in English and Korean. For looking, not asserting: read the PNGs.
+// at 1440 and 375 px, in English and Korean; and the public pages as a visitor sees them
+// (screens-public.ts), with a contact sheet of those (contact-public.png). For looking, not
+// asserting: read the PNGs.
 //   npm run screens -w @reaction-blocks/dashboard -- [out-dir]      (its own throwaway stack)
 //   SCREENS_BASE=http://127.0.0.1:54323 SCREENS_DB=postgresql://... npm run screens ...
 //                                                                  (a running `npm start`)
 // Build the SDK and the dashboard first. Korean needs a CJK font (Debian: fonts-noto-cjk).
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import pg from 'pg';
@@ -12,6 +14,8 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { chromiumLaunchOptions } from '../../scripts/chromium.mjs';
 import { DEFAULT_JWT_SECRET, freePorts } from '../../supabase/local/config.ts';
 import { startStack } from '../../supabase/local/stack.ts';
+import { contactSheet } from './contact-sheet.ts';
+import { PUBLIC_SHOTS, shootPublic, tokenSigner } from './screens-public.ts';
 
 const DEMO = { email: 'demo@reaction-blocks.local', name: 'Demo Owner' };
 const DEMO_ID = '00000000-0000-4000-8000-000000000001';
@@ -388,6 +392,8 @@ async function prepareLetters(db: pg.Client) {
 
 async function run(base: string, db: pg.Client, browser: Browser, out: string) {
   const only = process.env.SCREENS_ONLY?.split(',');
+  const token = await tokenSigner(process.env.SCREENS_JWT_SECRET ?? DEFAULT_JWT_SECRET);
+  const publicFiles: string[] = [];
   await prepareLetters(db);
   for (const locale of LOCALES) {
     await db.query('update public.profiles set language = $1 where id = $2', [locale, DEMO_ID]);
@@ -411,6 +417,22 @@ async function run(base: string, db: pg.Client, browser: Browser, out: string) {
       }
     };
     for (const shot of SHOTS.filter((s) => s.public)) await shoot(shot);
+    if (!only || PUBLIC_SHOTS.some((shot) => only.includes(shot.name))) {
+      const files = await shootPublic(
+        browser,
+        base,
+        { db, locale, token },
+        async (tab, name, width, fullPage) => {
+          const file = join(out, `${name}-${locale}-${width}.png`);
+          await tab.screenshot({ path: file, fullPage });
+          console.log(file);
+          return file;
+        },
+        WIDTHS,
+        only,
+      );
+      publicFiles.push(...files);
+    }
     await page.setViewportSize({ width: 1440, height: 900 });
     await page.goto(`${base}/login?locale=${locale}`);
     await page.getByRole('button', { name: /Google/ }).click();
@@ -426,6 +448,16 @@ async function run(base: string, db: pg.Client, browser: Browser, out: string) {
     await context.close();
   }
   await db.query("update public.profiles set language = 'en' where id = $1", [DEMO_ID]);
+  if (publicFiles.length) {
+    const login = LOCALES.flatMap((l) => WIDTHS.map((w) => join(out, `login-${l}-${w}.png`)));
+    const sheet = await contactSheet(
+      browser,
+      [...publicFiles, ...login.filter((f) => existsSync(f))],
+      out,
+      'Public pages',
+    );
+    console.log(sheet);
+  }
 }
 
 const out = resolve(process.argv[2] ?? join(tmpdir(), 'rb-screens'));

@@ -8,6 +8,7 @@ import {
   blockIdsFrom,
   blockMeta,
   blockPageHtml,
+  fillBlockPage,
   renderBlockPage,
   type OgBlock,
 } from '@reaction-blocks/contracts/open-graph';
@@ -117,6 +118,32 @@ describe('renderBlockPage', () => {
   });
 });
 
+describe('fillBlockPage', () => {
+  const heading = (html: string) => /<h1 id="block-title"[^>]*>([\s\S]*?)<\/h1>/.exec(html)?.[1];
+
+  it("writes the block's name, type and language into the page, escaped", () => {
+    const nasty = `</h1><script>alert(1)</script><h1 x="`;
+    const html = fillBlockPage(template, block({ name: nasty, type: 'qna', language: 'ko' }));
+    expect(heading(html)).toBe('&lt;/h1&gt;&lt;script&gt;alert(1)&lt;/script&gt;&lt;h1 x=&quot;');
+    expect(html).not.toContain('<script>alert(1)');
+    expect(html).toMatch(/<html lang="ko" data-block-type="qna" data-block-lang="ko"/);
+    // a replacement pattern in the name is not interpreted
+    expect(heading(fillBlockPage(template, block({ name: "$' $& $1" })))).toBe('$&#39; $&amp; $1');
+  });
+
+  it('names an unnamed block Untitled in its language, and leaves the page alone for no block', () => {
+    expect(heading(fillBlockPage(template, block({ name: '  ' })))).toBe('Untitled');
+    expect(heading(fillBlockPage(template, block({ name: null, language: 'ko' })))).toBe(
+      '제목 없음',
+    );
+    expect(fillBlockPage(template, null)).toBe(template);
+    // a type that is not a plain word is left out rather than written into an attribute
+    expect(fillBlockPage(template, block({ type: 'x" onload="alert(1)' }))).toContain(
+      'data-block-type=""',
+    );
+  });
+});
+
 describe('blockPageHtml and the edge worker', () => {
   const api = (rows: unknown[], status = 200) =>
     vi.fn(
@@ -177,7 +204,10 @@ describe('blockPageHtml and the edge worker', () => {
     );
     expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
     expect(res.headers.get('cache-control')).toBe('public, max-age=300');
-    expect(metaOf(await res.text())['og:title']).toBe('Spring survey');
+    const page = await res.text();
+    expect(metaOf(page)['og:title']).toBe('Spring survey');
+    expect(page).toContain('data-block-type="form"');
+    expect(page).toMatch(/<h1 id="block-title"[^>]*>Spring survey<\/h1>/);
     const other = await handleRequest(new Request(`${origin}/assets/app.css`), env, fetch);
     expect(await other.text()).toBe('static');
   });

@@ -386,6 +386,20 @@ as $$
 $$;
 revoke execute on function public.record_mail_optout(text, text, uuid) from public, anon, authenticated;
 
+-- Whether an address already left these notification mails: the unsubscribe page says so
+-- instead of asking again. security definer: private.mail_optouts is not readable through the API.
+create function public.mail_optout_exists(p_email text, p_scope text, p_block_id uuid)
+returns boolean
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select exists (select 1 from private.mail_optouts
+                 where email = lower(p_email) and scope = p_scope and block_id = p_block_id);
+$$;
+revoke execute on function public.mail_optout_exists(text, text, uuid) from public, anon, authenticated;
+
 -- Whether any of these addresses is suppressed (for mails outside notifications).
 create function public.mail_suppressed(p_emails text[])
 returns text[]

@@ -594,12 +594,13 @@ describe('sending', () => {
 
     // unsubscribe from the link (the page's confirm calls the function with the token)
     const token = decodeURIComponent(/unsubscribe\?token=([^"&\s]+)/.exec(mailA.html!)![1]!);
-    const info = await fetch(
-      `${stack().apiUrl}/functions/v1/unsubscribe?token=${encodeURIComponent(token)}`,
-    );
-    expect(await info.json()).toMatchObject({ data: { scope: 'letter' } });
+    const infoUrl = `${stack().apiUrl}/functions/v1/unsubscribe?token=${encodeURIComponent(token)}`;
+    const info = await fetch(infoUrl);
+    expect(await info.json()).toMatchObject({ data: { scope: 'letter', unsubscribed: false } });
     const done = await callFunction('unsubscribe', { token }, undefined);
     expect(done.json.data).toMatchObject({ status: true, scope: 'letter' });
+    // the same link opened again: already unsubscribed, so the page says so instead of asking
+    expect(await (await fetch(infoUrl)).json()).toMatchObject({ data: { unsubscribed: true } });
     // a tampered token unsubscribes nobody: another signature, or another spelling of the same
     // one (the last character's unused low bits set: base64 decoders read it as the same bytes)
     const [body, mac] = token.split('.') as [string, string];

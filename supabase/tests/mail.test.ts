@@ -199,7 +199,11 @@ describe('notification mails', () => {
     )![1]!;
     const info = await fetch(link);
     expect(await info.json()).toMatchObject({
-      data: { scope: 'reply', email: expect.stringMatching(/^i\*\*\*@example\.com$/) },
+      data: {
+        scope: 'reply',
+        email: expect.stringMatching(/^i\*\*\*@example\.com$/),
+        unsubscribed: false,
+      },
     });
     const click = await fetch(link, {
       method: 'POST',
@@ -207,6 +211,12 @@ describe('notification mails', () => {
       body: 'List-Unsubscribe=One-Click',
     });
     expect(click.status).toBe(200);
+    // the page opened from the mail again says it is done already instead of asking
+    expect(
+      ((await (await fetch(link)).json()) as { data: { unsubscribed: boolean } }).data,
+    ).toMatchObject({
+      unsubscribed: true,
+    });
 
     await sql(
       `update private.job_groups set last_done_at = now() - interval '2 minutes' where group_key = $1`,

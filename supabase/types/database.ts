@@ -1898,6 +1898,10 @@ export type Database = {
         };
         Returns: number;
       };
+      mail_optout_exists: {
+        Args: { p_block_id: string; p_email: string; p_scope: string };
+        Returns: boolean;
+      };
       mail_sender_status: { Args: { p_user_id: string }; Returns: Json };
       mail_suppressed: { Args: { p_emails: string[] }; Returns: string[] };
       mark_cafe24_not_granted: { Args: { p_reason: string; p_user_id: string }; Returns: Json };

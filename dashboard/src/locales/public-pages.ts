@@ -14,8 +14,15 @@ const en = {
   },
   notSupported: {
     title: 'Sorry',
-    text: 'Reaction Blocks needs your browser’s local storage. Please allow cookies and site data for this site, then reload the page.',
+    text: 'Reaction Blocks keeps your sign-in in your browser’s local storage, and this browser does not allow it for this site.',
+    stepsTitle: 'To open Reaction Blocks',
+    steps: [
+      'Allow cookies and site data for {{host}} in your browser’s settings (privacy or site settings).',
+      'In a private window some browsers refuse them: try a normal window.',
+      'Then reload.',
+    ],
     reload: 'Reload',
+    footer: 'Shared blocks (/block/ links) still work without site data.',
   },
   unsubscribe: {
     title: 'Unsubscribe',
@@ -31,6 +38,14 @@ const en = {
     home: 'Go to the home page',
     invalid: 'This unsubscribe link is not valid. Open the link from the mail again.',
     failed: 'Could not unsubscribe: {{reason}}',
+    titleDone: 'You are unsubscribed',
+    titleAlready: 'Already unsubscribed',
+    titleInvalid: 'This link does not work',
+    already: '{{email}} already gets none of these mails. There is nothing more to do.',
+    doneNote: 'Only these mails stop. Other mails you asked for keep coming.',
+    unreadable: 'The page could not check this link. Check your connection and try again.',
+    retry: 'Try again',
+    footer: 'Reaction Blocks sends these mails for the sites that use it.',
   },
 };
 
@@ -45,8 +60,15 @@ const ko: SameShape<typeof en> = {
   },
   notSupported: {
     title: '죄송합니다',
-    text: '리액션 블록스를 사용하려면 브라우저의 로컬 저장소가 필요합니다. 이 사이트의 쿠키 및 사이트 데이터를 허용한 뒤 페이지를 새로고침해 주세요.',
+    text: '리액션 블록스는 로그인 정보를 브라우저의 로컬 저장소에 보관하는데, 이 브라우저는 이 사이트에 그것을 허용하지 않아요.',
+    stepsTitle: '리액션 블록스를 열려면',
+    steps: [
+      '브라우저 설정(개인정보 또는 사이트 설정)에서 {{host}}의 쿠키 및 사이트 데이터를 허용해 주세요.',
+      '일부 브라우저는 시크릿 창에서 이를 막아요. 일반 창에서 열어 보세요.',
+      '그다음 새로고침해 주세요.',
+    ],
     reload: '새로고침',
+    footer: '공유된 블록(/block/ 링크)은 사이트 데이터 없이도 볼 수 있어요.',
   },
   unsubscribe: {
     title: '수신 거부',
@@ -62,6 +84,14 @@ const ko: SameShape<typeof en> = {
     home: '홈으로 가기',
     invalid: '유효하지 않은 수신 거부 링크입니다. 메일의 링크를 다시 열어 주세요.',
     failed: '수신 거부하지 못했습니다: {{reason}}',
+    titleDone: '수신 거부했어요',
+    titleAlready: '이미 수신 거부했어요',
+    titleInvalid: '이 링크는 쓸 수 없어요',
+    already: '{{email}}(으)로는 이미 이 메일을 보내지 않아요. 더 하실 일은 없어요.',
+    doneNote: '이 메일만 멈춰요. 직접 신청한 다른 메일은 계속 받아요.',
+    unreadable: '링크를 확인하지 못했어요. 연결을 확인하고 다시 시도해 주세요.',
+    retry: '다시 시도',
+    footer: '리액션 블록스는 이를 사용하는 사이트를 대신해 이 메일을 보내요.',
   },
 };
 

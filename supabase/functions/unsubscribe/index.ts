@@ -1,7 +1,8 @@
 // One-click unsubscribe from notification mails (and, later, letters). The mail's link carries a
 // signed token (_shared/unsubscribe-token.ts); nobody can unsubscribe an address without a mail
 // sent to it.
-//   GET  ?token=...   what the link would unsubscribe (for the /unsubscribe page to confirm)
+//   GET  ?token=...   what the link would unsubscribe, and whether it already is (for the
+//                     /unsubscribe page to confirm, or to say it is done already)
 //   POST ?token=...   RFC 8058 one-click (mail clients post "List-Unsubscribe=One-Click")
 //   POST {token}      the /unsubscribe page's confirm button
 // Not a user call: verify_jwt is off, the token is the authorisation.
@@ -32,6 +33,29 @@ async function tokenOf(req: Request, url: URL): Promise<string | null> {
   } catch {
     return null;
   }
+}
+
+/** Whether the address already left what the link stops (the page then says so at once). */
+async function alreadyOut(claim: UnsubscribeClaim): Promise<boolean> {
+  const db = serviceClient();
+  if (claim.s === 'letter') {
+    if (!claim.u) return false;
+    const { data, error } = await db
+      .from('unsubscribes')
+      .select('id')
+      .eq('user_id', claim.u)
+      .eq('email', claim.e)
+      .maybeSingle();
+    if (error) throw new Error(error.message);
+    return data != null;
+  }
+  const { data, error } = await db.rpc('mail_optout_exists', {
+    p_email: claim.e,
+    p_scope: claim.s,
+    p_block_id: claim.b,
+  });
+  if (error) throw new Error(error.message);
+  return data === true;
 }
 
 async function record(claim: UnsubscribeClaim): Promise<void> {
@@ -65,16 +89,20 @@ Deno.serve(async (req) => {
   const claim = parsed.success ? await verifyUnsubscribe(parsed.data.token) : null;
   if (!claim) return fail(400, 'invalid_link', 'Invalid link');
   if (req.method === 'GET') {
-    const { data } = await serviceClient()
-      .from('blocks')
-      .select('name')
-      .eq('id', claim.b)
-      .maybeSingle();
+    const [{ data }, unsubscribed] = await Promise.all([
+      serviceClient().from('blocks').select('name').eq('id', claim.b).maybeSingle(),
+      // not knowing is not a reason to refuse the page: it then asks, and the POST is idempotent
+      alreadyOut(claim).catch((err: unknown) => {
+        console.error('[unsubscribe] state', err);
+        return false;
+      }),
+    ]);
     return json(200, {
       data: {
         scope: claim.s,
         email: masked(claim.e),
         blockName: (data as { name?: string } | null)?.name ?? null,
+        unsubscribed,
       },
     });
   }

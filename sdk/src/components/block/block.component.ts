@@ -99,10 +99,11 @@ interface LetterView {
 /**
  * The frame's document: the stored letter (sanitised on the server) in a shell of ours. The frame
  * is sandboxed without allow-scripts, and its CSP allows no script either: whatever the HTML
- * holds, nothing in it runs. Links open in a new tab.
+ * holds, nothing in it runs. Links open in a new tab. No background or margin of its own: the
+ * letter sits on whatever page shows it (the /block/ page's sheet), as a post in an archive does.
  */
 function letterDocument(letter: LetterView): string {
-  return `<!doctype html><html><head><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src https: http:; style-src 'unsafe-inline'"><base target="_blank"><style>body{margin:0;background:#f4f4f4}</style></head><body><table role="presentation" width="100%" cellpadding="0" cellspacing="0"><tr><td align="center" style="padding:24px 0">${letter.html ?? ''}</td></tr></table></body></html>`;
+  return `<!doctype html><html><head><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src https: http:; style-src 'unsafe-inline'"><base target="_blank"><style>body{margin:0;background:transparent}</style></head><body><table role="presentation" width="100%" cellpadding="0" cellspacing="0"><tr><td align="center">${letter.html ?? ''}</td></tr></table></body></html>`;
 }
 
 /**

@@ -195,6 +195,25 @@ export async function fetchOgBlock(
   }
 }
 
+/**
+ * The visible page from the same read: the block's name as its heading, its type and language on
+ * <html>, so the first paint already shows them (viewer/page.ts fills them in on a static host
+ * with no one to do this, after the block loads). An unknown block leaves the template as it is.
+ */
+export function fillBlockPage(template: string, block: OgBlock | null): string {
+  if (!block) return template;
+  const language = block.language === 'ko' ? 'ko' : 'en';
+  const name = text(block.name, 200) || (language === 'ko' ? '제목 없음' : 'Untitled');
+  const type = /^[a-z_]{1,40}$/.test(block.type) ? block.type : '';
+  return template
+    .replace(/<html lang="en"/i, () => `<html lang="${language}"`)
+    .replace('data-block-type=""', () => `data-block-type="${type}"`)
+    .replace('data-block-lang=""', () => `data-block-lang="${language}"`)
+    .replace(/(<h1 id="block-title"[^>]*>)\s*(<\/h1>)/, (_all, open: string, close: string) => {
+      return `${open}${escapeHtml(name)}${close}`;
+    });
+}
+
 /** The whole answer for one request of the block page: read the block, render the template. */
 export async function blockPageHtml(
   template: string,
@@ -204,5 +223,8 @@ export async function blockPageHtml(
   const url = new URL(request.url);
   const ids = blockIdsFrom(url.searchParams);
   const block = await fetchOgBlock(api, ids);
-  return renderBlockPage(template, blockMeta(block, { origin: request.origin ?? url.origin, ids }));
+  return renderBlockPage(
+    fillBlockPage(template, block),
+    blockMeta(block, { origin: request.origin ?? url.origin, ids }),
+  );
 }

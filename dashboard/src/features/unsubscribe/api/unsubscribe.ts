@@ -7,10 +7,18 @@ export interface UnsubscribeInfo {
   /** masked: a***@example.com */
   email: string;
   blockName: string | null;
+  /** The address already left these mails (absent from an older server: not known). */
+  unsubscribed?: boolean;
 }
 
+/** The server's answer to a forged, damaged or malformed token. */
+export const INVALID_LINK = 'Invalid link';
+
 async function call<T>(method: 'GET' | 'POST', token: string): Promise<T> {
-  const { token: valid } = ZUnsubscribe.parse({ token });
+  const parsed = ZUnsubscribe.safeParse({ token });
+  // the same words as the server's refusal: a token that cannot be one is as invalid as a forged one
+  if (!parsed.success) throw new Error(INVALID_LINK);
+  const valid = parsed.data.token;
   const url = `${env.supabaseUrl}/functions/v1/unsubscribe`;
   const res = await fetch(method === 'GET' ? `${url}?token=${encodeURIComponent(valid)}` : url, {
     method,
@@ -21,7 +29,10 @@ async function call<T>(method: 'GET' | 'POST', token: string): Promise<T> {
     data?: T;
     error?: { message?: string };
   } | null;
-  if (!res.ok || !payload?.data) throw new Error(payload?.error?.message ?? `HTTP ${res.status}`);
+  if (!res.ok || !payload?.data)
+    throw Object.assign(new Error(payload?.error?.message ?? `HTTP ${res.status}`), {
+      status: res.status,
+    });
   return payload.data;
 }
 

@@ -3,7 +3,11 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { renderWithProviders } from '../../../test/utils';
 import { UnsubscribePage } from './unsubscribe-page';
 
-const api = vi.hoisted(() => ({ readUnsubscribe: vi.fn(), confirmUnsubscribe: vi.fn() }));
+const api = vi.hoisted(() => ({
+  readUnsubscribe: vi.fn(),
+  confirmUnsubscribe: vi.fn(),
+  INVALID_LINK: 'Invalid link',
+}));
 vi.mock('../api/unsubscribe', () => api);
 
 const token = 'x'.repeat(40);
@@ -31,6 +35,54 @@ describe('unsubscribe page', () => {
       await screen.findByText('o***@example.com will get no more of these mails.'),
     ).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Unsubscribe' })).toBeNull();
+    // the button went away: focus is on the heading that says it is done, not on the body
+    expect(document.activeElement).toBe(
+      screen.getByRole('heading', { level: 1, name: 'You are unsubscribed' }),
+    );
+    expect(screen.getByRole('link', { name: 'Go to the home page' })).toBeTruthy();
+  });
+
+  it('an address that already left these mails is told so, not asked again', async () => {
+    api.readUnsubscribe.mockResolvedValue({
+      scope: 'letter',
+      email: 'r***@example.com',
+      blockName: 'Weekly',
+      unsubscribed: true,
+    });
+    renderWithProviders(<UnsubscribePage />, { route: `/unsubscribe?token=${token}` });
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'Already unsubscribed' }),
+    ).toBeTruthy();
+    expect(screen.getByText(/r\*\*\*@example\.com already gets none of these mails/)).toBeTruthy();
+    expect(screen.getByText('Letters sent with “Weekly” by its owner.')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Unsubscribe' })).toBeNull();
+  });
+
+  it('a read that failed on the way offers Try again, and then asks', async () => {
+    api.readUnsubscribe.mockRejectedValueOnce(new Error('HTTP 502')).mockResolvedValue({
+      scope: 'owner',
+      email: 'o***@example.com',
+      blockName: 'Feedback',
+    });
+    renderWithProviders(<UnsubscribePage />, { route: `/unsubscribe?token=${token}` });
+    expect(await screen.findByText(/could not check this link/)).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Try again' }));
+    expect(await screen.findByRole('button', { name: 'Unsubscribe' })).toBeTruthy();
+  });
+
+  it('keeps the confirmation and says why when unsubscribing fails', async () => {
+    api.readUnsubscribe.mockResolvedValue({
+      scope: 'reply',
+      email: 'i***@example.com',
+      blockName: 'Guestbook',
+    });
+    api.confirmUnsubscribe.mockRejectedValue(new Error('Could not unsubscribe; try again'));
+    renderWithProviders(<UnsubscribePage />, { route: `/unsubscribe?token=${token}` });
+    fireEvent.click(await screen.findByRole('button', { name: 'Unsubscribe' }));
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      'Could not unsubscribe: Could not unsubscribe; try again',
+    );
+    expect(screen.getByRole('button', { name: 'Unsubscribe' })).toBeTruthy();
   });
 
   it('says so when the link is not valid, and offers no button', async () => {

@@ -1,81 +1,165 @@
 // /unsubscribe?token=...: the page a mail's Unsubscribe link opens (public). It says what the
 // link stops and for which address (masked), with Back (to /) and Confirm (spec). After the
 // confirmation it says it is done and offers the way home, instead of leaving at once as the
-// old service did: a person should see that it worked.
-import { useState } from 'react';
+// old service did: a person should see that it worked. An address that already left these mails
+// is told so at once (the server's `unsubscribed`), not asked again; a link that is not one says
+// so with no button; a read that failed on the way offers Try again.
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router-dom';
-import { Spinner } from '../../../components/ui/spinner';
+import { PageHeading } from '../../../components/ui/page-heading';
+import { PublicPage, PublicPicture } from '../../../components/layouts/public-page';
 import { paths } from '../../../config/paths';
 import { messageOf } from '../../../lib/errors';
 import { useQuery } from '../../../lib/use-query';
-import { confirmUnsubscribe, readUnsubscribe } from '../api/unsubscribe';
+import { confirmUnsubscribe, INVALID_LINK, readUnsubscribe } from '../api/unsubscribe';
+
+type PageState = 'loading' | 'invalid' | 'unreadable' | 'ask' | 'done' | 'already';
 
 export function UnsubscribePage() {
   const { t } = useTranslation();
   const [params] = useSearchParams();
   const token = params.get('token') ?? '';
   const info = useQuery(['unsubscribe', token], () => readUnsubscribe(token));
-  const [state, setState] = useState<'idle' | 'busy' | 'done'>('idle');
+  const [action, setAction] = useState<'idle' | 'busy' | 'done'>('idle');
   const [error, setError] = useState<string | null>(null);
+  const card = useRef<HTMLDivElement>(null);
 
   const confirm = async () => {
-    setState('busy');
+    setAction('busy');
     setError(null);
     try {
       await confirmUnsubscribe(token);
-      setState('done');
+      setAction('done');
     } catch (cause) {
       setError(messageOf(cause));
-      setState('idle');
+      setAction('idle');
     }
   };
 
   const data = info.data;
+  const state: PageState =
+    action === 'done'
+      ? 'done'
+      : data
+        ? data.unsubscribed
+          ? 'already'
+          : 'ask'
+        : info.error
+          ? info.error === INVALID_LINK
+            ? 'invalid'
+            : 'unreadable'
+          : 'loading';
+
+  // The Unsubscribe button goes away with the answer: focus goes to the heading that says what
+  // happened, not to the page's body.
+  useEffect(() => {
+    if (state === 'done') card.current?.querySelector<HTMLElement>('h1')?.focus();
+  }, [state]);
+
   const what = data
     ? t(`unsubscribe.what.${data.scope}`, { block: data.blockName ?? t('common.untitled') })
     : '';
+  const heading =
+    state === 'done'
+      ? t('unsubscribe.titleDone')
+      : state === 'already'
+        ? t('unsubscribe.titleAlready')
+        : state === 'invalid' || state === 'unreadable'
+          ? t('unsubscribe.titleInvalid')
+          : t('unsubscribe.title');
 
   return (
-    <main id="main" className="login-page unsubscribe-page">
-      <div className="login-card">
-        <h1 tabIndex={-1}>{t('unsubscribe.title')}</h1>
-        {info.loading && !data && !info.error ? <Spinner label={t('common.loading')} /> : null}
-        {info.error ? (
-          <p className="error-text" role="alert">
+    <PublicPage className="unsubscribe-page" note={t('unsubscribe.footer')}>
+      <div ref={card} className="public-card" data-state={state} aria-busy={state === 'loading'}>
+        <PublicPicture
+          kind={
+            state === 'done' || state === 'already'
+              ? 'mail-done'
+              : state === 'invalid' || state === 'unreadable'
+                ? 'mail-problem'
+                : 'mail'
+          }
+        />
+        <PageHeading>{heading}</PageHeading>
+        {state === 'loading' ? (
+          <div className="public-skeleton" aria-hidden="true">
+            <span className="public-skeleton-line" />
+            <span className="public-skeleton-box" />
+          </div>
+        ) : null}
+        {state === 'loading' ? (
+          <p className="visually-hidden" role="status">
+            {t('common.loading')}
+          </p>
+        ) : null}
+        {state === 'invalid' ? (
+          <p className="public-lead" role="alert">
             {t('unsubscribe.invalid')}
           </p>
         ) : null}
-        {data && state !== 'done' ? (
+        {state === 'unreadable' ? (
+          <p className="public-lead" role="alert">
+            {t('unsubscribe.unreadable')}
+          </p>
+        ) : null}
+        {state === 'ask' && data ? (
           <>
-            <p>{t('unsubscribe.question', { email: data.email })}</p>
-            <p className="hint">{what}</p>
+            <p className="public-lead">{t('unsubscribe.question', { email: data.email })}</p>
+            <p className="public-detail">{what}</p>
           </>
         ) : null}
         {state === 'done' && data ? (
-          <p role="status">{t('unsubscribe.done', { email: data.email })}</p>
+          <>
+            <p className="public-lead" role="status">
+              {t('unsubscribe.done', { email: data.email })}
+            </p>
+            <p className="public-detail">{what}</p>
+          </>
+        ) : null}
+        {state === 'already' && data ? (
+          <>
+            <p className="public-lead">{t('unsubscribe.already', { email: data.email })}</p>
+            <p className="public-detail">{what}</p>
+          </>
         ) : null}
         {error ? (
           <p className="error-text" role="alert">
             {t('unsubscribe.failed', { reason: error })}
           </p>
         ) : null}
-        <div className="unsubscribe-actions">
-          <Link to={paths.home} className="button">
-            {state === 'done' ? t('unsubscribe.home') : t('common.back')}
-          </Link>
-          {data && state !== 'done' ? (
+        <div className="public-actions">
+          {state === 'loading' ? (
+            <span className="public-skeleton-button" aria-hidden="true" />
+          ) : null}
+          {state !== 'loading' ? (
+            <Link to={paths.home} className="button">
+              {state === 'ask' ? t('common.back') : t('unsubscribe.home')}
+            </Link>
+          ) : null}
+          {state === 'unreadable' ? (
             <button
               type="button"
               className="button button-primary"
-              disabled={state === 'busy'}
+              onClick={() => void info.reload()}
+            >
+              {t('unsubscribe.retry')}
+            </button>
+          ) : null}
+          {state === 'ask' ? (
+            <button
+              type="button"
+              className="button button-primary"
+              disabled={action === 'busy'}
+              aria-busy={action === 'busy'}
               onClick={() => void confirm()}
             >
-              {state === 'busy' ? t('unsubscribe.busy') : t('unsubscribe.confirm')}
+              {action === 'busy' ? t('unsubscribe.busy') : t('unsubscribe.confirm')}
             </button>
           ) : null}
         </div>
+        {state === 'done' ? <p className="public-small">{t('unsubscribe.doneNote')}</p> : null}
       </div>
-    </main>
+    </PublicPage>
   );
 }

@@ -1,0 +1,267 @@
+// The public pages as a visitor sees them (issue 22), for `npm run screens`: every block type's
+// /block/ page and its states (loading, not available, incomplete link, failed load), the A/B
+// after a vote, a dark block, the letter page; /unsubscribe (asking, done, already unsubscribed,
+// invalid link, failed, loading) and /not_supported. No session: a browser context of its own.
+import type pg from 'pg';
+import type { Browser, Page } from 'playwright-core';
+import { backgroundEnv } from '../../supabase/local/stack.ts';
+import { hmacKey, signClaims } from '../../supabase/functions/_shared/signed-token.ts';
+
+export const DEMO_ID = '00000000-0000-4000-8000-000000000001';
+export const block = (nn: string) => `00000000-0000-4000-8000-0000000001${nn}`;
+const MISSING = '00000000-0000-4000-8000-00000000ffff';
+
+export interface PublicShot {
+  name: string;
+  path: string | ((ctx: PublicContext) => Promise<string>);
+  /** Before the page opens: requests held or refused, storage blocked... */
+  before?: (page: Page) => Promise<unknown>;
+  /** Waits for the state to photograph. */
+  ready: (page: Page) => Promise<void>;
+  fullPage?: boolean;
+}
+
+export interface PublicContext {
+  db: pg.Client;
+  locale: 'en' | 'ko';
+  /** An unsubscribe link's token for an address, signed as the mail's would be. */
+  token: (claim: {
+    s: 'owner' | 'reply' | 'letter';
+    e: string;
+    b: string;
+    u?: string;
+  }) => Promise<string>;
+}
+
+const state = (name: string) => (page: Page) =>
+  page.locator(`html[data-state="${name}"]`).waitFor({ timeout: 20000 });
+const blockPage = (nn: string) => `/block/?id=${DEMO_ID}&block_id=${block(nn)}`;
+const blockReady =
+  (part = '[part~=base]') =>
+  async (page: Page) => {
+    await state('ready')(page);
+    await page.locator(`reaction-block ${part}`).first().waitFor({ timeout: 20000 });
+  };
+/** A request that never answers while the picture is taken. */
+const hold = (pattern: string) => (page: Page) => page.route(pattern, () => {});
+
+export const PUBLIC_SHOTS: PublicShot[] = [
+  {
+    name: 'block-comment',
+    path: blockPage('01'),
+    ready: blockReady('[part~=composer]'),
+    fullPage: true,
+  },
+  {
+    name: 'block-qna',
+    path: blockPage('02'),
+    ready: blockReady('[part~=composer]'),
+    fullPage: true,
+  },
+  { name: 'block-like', path: blockPage('03'), ready: blockReady('[part~=button]') },
+  { name: 'block-button', path: blockPage('04'), ready: blockReady('[part~=button]') },
+  { name: 'block-ab', path: blockPage('05'), ready: blockReady('[part~=option]') },
+  {
+    // the result bars after a vote (a vote is written: a throwaway stack, or the demo's counts)
+    name: 'block-ab-voted',
+    path: blockPage('05'),
+    ready: async (page) => {
+      await blockReady('[part~=option]')(page);
+      await page.locator('reaction-block [part~=option]').first().click();
+      await page.locator('reaction-block [part~=result]').first().waitFor({ timeout: 20000 });
+    },
+  },
+  { name: 'block-form', path: blockPage('06'), ready: blockReady('[part~=form]'), fullPage: true },
+  {
+    name: 'block-letter',
+    path: blockPage('07'),
+    ready: async (page) => {
+      await state('ready')(page);
+      await page.locator('reaction-block iframe').waitFor({ timeout: 20000 });
+      await page.waitForTimeout(800); // the frame sizes itself to its letter
+    },
+    fullPage: true,
+  },
+  {
+    name: 'block-loading',
+    path: blockPage('01'),
+    before: hold('**/rest/v1/rpc/get_block_public*'),
+    ready: (page) => page.locator('reaction-block [part~=skeleton]').first().waitFor(),
+  },
+  {
+    name: 'block-unavailable',
+    path: `/block/?id=${DEMO_ID}&block_id=${MISSING}`,
+    ready: state('unavailable'),
+  },
+  { name: 'block-incomplete', path: '/block/', ready: state('incomplete') },
+  {
+    name: 'block-error',
+    path: blockPage('03'),
+    before: (page) => page.route('**/rest/v1/rpc/get_block_public*', (route) => route.abort()),
+    ready: state('error'),
+  },
+  {
+    name: 'unsubscribe',
+    path: async (ctx) =>
+      `/unsubscribe?token=${encodeURIComponent(
+        await ctx.token({
+          s: 'letter',
+          e: `reader-${Date.now()}@example.com`,
+          b: block('07'),
+          u: DEMO_ID,
+        }),
+      )}`,
+    ready: (page) => page.getByRole('button', { name: /Unsubscribe|수신 거부/ }).waitFor(),
+  },
+  {
+    name: 'unsubscribe-done',
+    path: async (ctx) =>
+      `/unsubscribe?token=${encodeURIComponent(
+        await ctx.token({ s: 'owner', e: `owner-${Date.now()}@example.com`, b: block('01') }),
+      )}`,
+    ready: async (page) => {
+      await page.getByRole('button', { name: /Unsubscribe|수신 거부/ }).click();
+      await page.locator('.unsubscribe-page [data-state=done]').waitFor();
+    },
+  },
+  {
+    name: 'unsubscribe-already',
+    path: async (ctx) => {
+      const token = await ctx.token({
+        s: 'letter',
+        e: 'already@example.com',
+        b: block('07'),
+        u: DEMO_ID,
+      });
+      await ctx.db.query(
+        `insert into public.unsubscribes (user_id, block_id, email) values ($1, $2, 'already@example.com')
+         on conflict (user_id, email) do nothing`,
+        [DEMO_ID, block('07')],
+      );
+      return `/unsubscribe?token=${encodeURIComponent(token)}`;
+    },
+    ready: (page) => page.locator('.unsubscribe-page [data-state=already]').waitFor(),
+  },
+  {
+    name: 'unsubscribe-invalid',
+    path: '/unsubscribe?token=not-a-real-token',
+    ready: (page) => page.locator('.unsubscribe-page [data-state=invalid]').waitFor(),
+  },
+  {
+    name: 'unsubscribe-failed',
+    path: async (ctx) =>
+      `/unsubscribe?token=${encodeURIComponent(
+        await ctx.token({ s: 'reply', e: `reply-${Date.now()}@example.com`, b: block('01') }),
+      )}`,
+    before: (page) =>
+      page.route('**/functions/v1/unsubscribe', (route) =>
+        route.request().method() === 'POST'
+          ? route.fulfill({
+              status: 500,
+              contentType: 'application/json',
+              body: JSON.stringify({
+                error: { code: 'internal_error', message: 'Could not unsubscribe; try again' },
+              }),
+            })
+          : route.fallback(),
+      ),
+    ready: async (page) => {
+      await page.getByRole('button', { name: /Unsubscribe|수신 거부/ }).click();
+      await page.locator('.unsubscribe-page [role=alert]').waitFor();
+    },
+  },
+  {
+    name: 'unsubscribe-loading',
+    path: async (ctx) =>
+      `/unsubscribe?token=${encodeURIComponent(
+        await ctx.token({ s: 'owner', e: 'held@example.com', b: block('01') }),
+      )}`,
+    before: hold('**/functions/v1/unsubscribe*'),
+    ready: (page) => page.locator('.unsubscribe-page [data-state=loading]').waitFor(),
+  },
+  {
+    // what a browser that refuses site data sees (the storage check fails at once)
+    name: 'not-supported',
+    path: '/not_supported',
+    before: (page) =>
+      page.addInitScript(() => {
+        Object.defineProperty(window, 'localStorage', {
+          get() {
+            throw new DOMException('blocked', 'SecurityError');
+          },
+        });
+      }),
+    ready: (page) => page.getByRole('heading', { level: 1 }).waitFor(),
+  },
+];
+
+/** Signs unsubscribe tokens as the stack's functions do (their secret derives from the JWT secret). */
+export async function tokenSigner(jwtSecret: string) {
+  const key = await hmacKey(backgroundEnv(jwtSecret, '').UNSUBSCRIBE_SECRET);
+  return (claim: { s: string; e: string; b: string; u?: string }) =>
+    signClaims(key, { ...claim, e: claim.e.toLowerCase() });
+}
+
+/**
+ * The demo letter block needs a letter for its public page: the saved one, or a short sample
+ * when none was saved yet (SCREENS_ONLY without the letter workspace's shots).
+ */
+export async function ensureLetter(db: pg.Client) {
+  await db.query(
+    `update public.block_private set mail_title = coalesce(mail_title, 'This week at the demo café'),
+       mail_html = coalesce(mail_html, $2)
+     where block_id = $1`,
+    [
+      block('07'),
+      `<table role="presentation" width="600" cellpadding="0" cellspacing="0" style="max-width:600px;width:100%;background:#ffffff;font-family:Georgia,serif;color:#1f2328"><tr><td style="padding:32px"><h1 style="margin:0 0 12px;font-size:26px">This week at the demo café</h1><p style="margin:0 0 12px;line-height:1.6">Spring is here: the terrace opens on Saturday, and the new seasonal menu starts with it.</p><p style="margin:0;line-height:1.6">Thank you for reading, and see you soon.</p></td></tr></table>`,
+    ],
+  );
+}
+
+/** Runs the public shots for one locale in a context with no session. */
+export async function shootPublic(
+  browser: Browser,
+  base: string,
+  ctx: PublicContext,
+  shoot: (page: Page, name: string, width: number, fullPage: boolean) => Promise<string>,
+  widths: readonly number[],
+  only?: string[],
+): Promise<string[]> {
+  const files: string[] = [];
+  // the demo blocks speak the locale being photographed (the page follows the block's language)
+  await ctx.db.query('update public.blocks set language = $1 where owner_id = $2', [
+    ctx.locale,
+    DEMO_ID,
+  ]);
+  await ensureLetter(ctx.db);
+  try {
+    for (const shot of PUBLIC_SHOTS) {
+      if (only && !only.includes(shot.name)) continue;
+      for (const width of widths) {
+        const context = await browser.newContext({
+          locale: ctx.locale === 'ko' ? 'ko-KR' : 'en-US',
+          viewport: { width, height: width > 800 ? 900 : 812 },
+        });
+        const page = await context.newPage();
+        page.on('pageerror', (error) => console.error(`page error: ${error.message}`));
+        try {
+          await shot.before?.(page);
+          const path = typeof shot.path === 'string' ? shot.path : await shot.path(ctx);
+          await page.goto(`${base}${path}${path.includes('?') ? '&' : '?'}locale=${ctx.locale}`);
+          await shot.ready(page);
+          await page.evaluate(() => document.fonts.ready);
+          await page.waitForTimeout(300);
+          files.push(await shoot(page, shot.name, width, shot.fullPage ?? false));
+        } catch (error) {
+          await shoot(page, `${shot.name}-FAILED`, width, false).catch(() => '');
+          throw error;
+        } finally {
+          await context.close();
+        }
+      }
+    }
+  } finally {
+    await ctx.db.query("update public.blocks set language = 'en' where owner_id = $1", [DEMO_ID]);
+  }
+  return files;
+}
