@@ -141,15 +141,21 @@ describe('Open Graph tags of a shared block link', () => {
     expect(page.title).toBe(
       'Tell us "everything" </title><script>alert(1)</script> · Reaction Blocks',
     );
-    // nothing the owner typed became markup: the only scripts are the page's own
-    expect(page.scripts).toEqual(['/env.js', 'inline', '/sdk/cdn/reaction.js']);
+    // nothing the owner typed became markup: the only scripts are the page's own (the env
+    // bridge, the SDK's loader, and the page's chrome at the end of the body, viewer/page.ts)
+    expect(page.scripts).toEqual(['/env.js', 'inline', '/sdk/cdn/reaction.js', 'inline']);
+    // the visible page has the block's type from the same read (its heading: fillBlockPage)
+    expect(html).toContain('data-block-type="form"');
     expect(html).not.toMatch(/<script>alert|<img src=x/);
     expect(html).toContain('<reaction-block>');
   });
 
   it('a block without settings falls back to its name, a sentence in its language and the default image', async () => {
-    const { page } = await crawl(link(blocks.comment!));
+    const { page, html } = await crawl(link(blocks.comment!));
     expect(page.meta['og:title']).toBe('Guestbook "2026"');
+    // the page itself in the block's language, its name as the heading (escaped)
+    expect(html).toMatch(/<html lang="ko" data-block-type="comment" data-block-lang="ko"/);
+    expect(html).toMatch(/<h1 id="block-title"[^>]*>Guestbook &quot;2026&quot;<\/h1>/);
     expect(page.meta['og:description']).toBe('댓글을 읽고 의견을 남겨 주세요.');
     expect(page.meta['og:locale']).toBe('ko_KR');
     expect(page.meta['og:image']).toBe(`${webUrl}/og-default.jpg`);
