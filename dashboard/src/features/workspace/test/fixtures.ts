@@ -9,7 +9,7 @@ import type {
   WorkspaceQuestionRow,
 } from '../api/types';
 import { formDraftFromView } from '../editor/draft';
-import type { FormDraft } from '../editor/model';
+import { newEnding, type FormDraft } from '../editor/model';
 
 export const BLOCK_ID = '11111111-1111-4111-8111-111111111111';
 const CREATED_AT = '2026-01-01T00:00:00Z';
@@ -66,18 +66,11 @@ export function blockRow(
 
 /** A custom ending as the database creates it (no title, no text, no conditions). */
 export function endingRow(overrides: Partial<WorkspaceEndingRow> = {}): WorkspaceEndingRow {
+  // the editor's new ending has the database's defaults
   return {
+    ...newEnding(),
     id: uuid(),
     block_id: BLOCK_ID,
-    is_default: false,
-    index: 0,
-    title: '',
-    closing_text: '',
-    open_url: null,
-    open_link_type: 'submit',
-    open_url_text: null,
-    resubmit_text: null,
-    block_submit_another: false,
     created_at: CREATED_AT,
     conditions: [],
     ...overrides,
