@@ -95,6 +95,14 @@ function html() {
       });
     },
     writeBundle() {
+      // /send's before and after: fixture pages through the real letter pipeline
+      // (scripts/letter-samples.ts), files beside the app at /letter-samples/.
+      const samples = spawnSync(
+        process.execPath,
+        ['--import', 'tsx', 'scripts/letter-samples.ts', join(root, 'dist/letter-samples')],
+        { cwd: join(root, '..'), stdio: 'inherit' },
+      );
+      if (samples.status !== 0) this.error('rendering the letter samples failed (see above)');
       if (process.env.PRERENDER === '0') return;
       // The app's TSX runs in Node through tsx, with a tsconfig that covers src/ and scripts/
       // (tsx compiles JSX only for files its tsconfig includes). React's production build gives

@@ -36,6 +36,16 @@ export async function landingInEnglish(page: Page, { base }: Journey) {
   if (process.env.E2E_SHOTS) await page.screenshot({ path: `${process.env.E2E_SHOTS}/tablet.png` });
   await page.setViewportSize({ width: 1280, height: 900 });
 
+  // /send: a fixture page and the letter the real pipeline made of it at build time
+  // (scripts/letter-samples.ts): the page's navigation stays out of the letter, the footer is in
+  await page.goto(`${base}/send?focus=typedream`);
+  const before = page.frameLocator('iframe[title="A Typedream page"]');
+  const after = page.frameLocator('iframe[title="The letter made from the Typedream page"]');
+  await before.getByRole('navigation').waitFor();
+  await after.getByText('Small letters, read by the right people').waitFor();
+  await after.getByRole('link', { name: 'Unsubscribe' }).waitFor();
+  assert.equal(await after.getByRole('navigation').count(), 0);
+
   // focus=button preselects Button and the SDK defines the live demo element.
   await page.goto(`${base}/reaction?focus=button`);
   await page.locator('[role=tab][aria-selected=true]', { hasText: 'Button' }).waitFor();

@@ -43,10 +43,29 @@ const workspace = (page: Page) =>
     .waitFor({ timeout: 15000 })
     .then(() => settle(page));
 
+/** /send's two frames have loaded and taken their documents' height. */
+const sampleFrames = async (page: Page) => {
+  await page.waitForFunction(() =>
+    [...document.querySelectorAll<HTMLIFrameElement>('iframe.sample-frame')].every(
+      (f) => f.offsetHeight > 300,
+    ),
+  );
+  await settle(page);
+};
+
 const SHOTS: Shot[] = [
   { name: 'login', path: '/login', public: true, prepare: (page) => settle(page) },
   { name: 'terms', path: '/terms', public: true, prepare: (page) => settle(page) },
   { name: 'cookies', path: '/cookies', public: true, prepare: (page) => settle(page) },
+  // the landing's before and after: fixture pages made into letters at build time
+  { name: 'send', path: '/send', public: true, fullPage: true, prepare: sampleFrames },
+  {
+    name: 'send-brunch',
+    path: '/send?focus=brunch',
+    public: true,
+    fullPage: true,
+    prepare: sampleFrames,
+  },
   {
     name: 'home-footer',
     path: '/',

@@ -417,3 +417,39 @@ describe('shared rules', () => {
     });
   });
 });
+
+describe("the landing's before and after (scripts/letter-samples.ts)", () => {
+  it('renders each source page through the pipeline into a letter with its footer', async () => {
+    const { renderLetterSamples } = await import('../../scripts/letter-samples.ts');
+    const images = new Map<string, Uint8Array>();
+    const samples = await renderLetterSamples(images);
+    expect(samples.map((s) => s.type)).toEqual([
+      'notion_letter',
+      'typedream_letter',
+      'brunch_letter',
+    ]);
+    const byType = Object.fromEntries(samples.map((s) => [s.type, s]));
+    // the page's content is in the letter; what a letter leaves out is not
+    expect(byType.typedream_letter!.before).toContain('<nav>');
+    expect(byType.typedream_letter!.after).toContain('November notes');
+    expect(byType.typedream_letter!.after).toContain('Small letters, read by the right people');
+    expect(byType.typedream_letter!.after).not.toContain('Subscribe</button>');
+    expect(byType.brunch_letter!.after).toContain('편지로 돌려드리기');
+    expect(byType.brunch_letter!.after).toContain('수신 거부');
+    expect(byType.brunch_letter!.after).not.toContain('textarea');
+    expect(byType.notion_letter!.after).toContain('This week at Reaction Blocks');
+    expect(byType.notion_letter!.after).toContain('Unsubscribe');
+    for (const s of samples) {
+      for (const doc of [s.before, s.after]) {
+        expect(doc).not.toMatch(/<script/i);
+        expect(doc).toContain("default-src 'none'");
+        // every image is one of the copies, served beside the samples
+        for (const [, src] of doc.matchAll(/<img[^>]*\ssrc="([^"]*)"/g)) {
+          expect(src).toMatch(/^img\/[0-9a-f]{40}\.png$/);
+          expect(images.has(src!.slice(4))).toBe(true);
+        }
+      }
+      expect(s.after).toMatch(/<img/);
+    }
+  });
+});

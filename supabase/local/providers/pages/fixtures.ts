@@ -60,16 +60,28 @@ function chunk(type: string, data: Buffer): Buffer {
   return Buffer.concat([len, body, crc]);
 }
 
-/** A PNG of one colour. */
-export function png(width: number, height: number, rgb: [number, number, number]): Buffer {
+type Rgb = [number, number, number];
+
+/** A PNG of one colour, or fading from `rgb` at the top to `to` at the bottom. */
+export function png(width: number, height: number, rgb: Rgb, to?: Rgb): Buffer {
   const header = Buffer.alloc(13);
   header.writeUInt32BE(width, 0);
   header.writeUInt32BE(height, 4);
   header[8] = 8; // bit depth
   header[9] = 2; // truecolour
-  const row = Buffer.alloc(1 + width * 3);
-  for (let x = 0; x < width; x++) row.set(rgb, 1 + x * 3);
-  const raw = Buffer.concat(Array.from({ length: height }, () => row));
+  const rowOf = (colour: Rgb) => {
+    const row = Buffer.alloc(1 + width * 3);
+    for (let x = 0; x < width; x++) row.set(colour, 1 + x * 3);
+    return row;
+  };
+  const solid = rowOf(rgb);
+  const raw = Buffer.concat(
+    Array.from({ length: height }, (_, y) => {
+      if (!to) return solid;
+      const f = height > 1 ? y / (height - 1) : 0;
+      return rowOf(rgb.map((c, i) => Math.round(c + (to[i]! - c) * f)) as Rgb);
+    }),
+  );
   return Buffer.concat([
     Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
     chunk('IHDR', header),

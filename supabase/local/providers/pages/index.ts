@@ -22,6 +22,7 @@ import {
   png,
   TYPEDREAM_HTML,
 } from './fixtures.ts';
+import { DEMO_IMAGES, DEMO_PAGES } from './demo-pages.ts';
 
 const html = (res: ServerResponse, body: string, status = 200) => {
   res.writeHead(status, { 'content-type': 'text/html; charset=utf-8' });
@@ -44,6 +45,7 @@ export function createPagesFake(ctx: FakeContext): ProviderFake {
   const cover = png(600, 300, [70, 110, 160]);
   const spring = png(640, 360, [120, 170, 90]);
   const notes = png(600, 240, [200, 120, 60]);
+  const demoImages = new Map<string, Buffer>();
   const held = new Set<ServerResponse>();
   const requests: string[] = [];
 
@@ -97,6 +99,13 @@ export function createPagesFake(ctx: FakeContext): ProviderFake {
         return notionApi(req, res, rel.slice('/api/v3/'.length));
       }
       if (req.method !== 'GET' && req.method !== 'HEAD') throw new HttpError(405, 'GET only');
+      const demoPage = DEMO_PAGES[`${host}${rel}`];
+      if (demoPage) return html(res, demoPage);
+      const demoImage = DEMO_IMAGES[`${host}${rel}`];
+      if (demoImage) {
+        if (!demoImages.has(`${host}${rel}`)) demoImages.set(`${host}${rel}`, demoImage());
+        return image(res, demoImages.get(`${host}${rel}`)!);
+      }
       switch (`${host}${rel}`) {
         case 'file.notion.so/f/f/7f1c2d3e/9a8b7c6d/letter-cover.png':
           return image(res, cover);
@@ -162,6 +171,8 @@ export function createPagesFake(ctx: FakeContext): ProviderFake {
         ['Brunch profile', 'https://brunch.co.kr/@letterwriter'],
         ['Brunch article', 'https://brunch.co.kr/@letterwriter/12'],
         ['Typedream page', 'https://reaction-demo.typedream.app/'],
+        ['Demo Typedream newsletter', 'https://reaction-demo.typedream.app/newsletter'],
+        ['Demo Brunch article', 'https://brunch.co.kr/@letterwriter/13'],
         ['Hostile page', 'https://hostile.typedream.app/'],
       ]
         .map(([label, url]) => `<li>${escapeHtml(label!)}: <code>${escapeHtml(url!)}</code></li>`)

@@ -1,4 +1,4 @@
-import { useRef, type UIEvent } from 'react';
+import { useEffect, useRef, type UIEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { tabIds, Tabs } from '../../../components/ui/tabs';
@@ -21,16 +21,40 @@ export function syncScroll(source: HTMLElement, target: HTMLElement) {
   target.scrollTop = ratio * (target.scrollHeight - target.clientHeight);
 }
 
-function SamplePage({ variant, kind }: { variant: LetterType; kind: 'before' | 'after' }) {
-  const { t } = useTranslation();
+/** The files the build renders from fixture pages through the letter pipeline (scripts/letter-samples.ts). */
+export const sampleUrl = (type: LetterType, kind: 'before' | 'after') =>
+  `/letter-samples/${type}-${kind}.html`;
+
+/**
+ * One side of the before/after: the page or the letter in a frame as tall as its document, so the
+ * pane around it scrolls (and the two panes scroll together). Same origin, no scripts in it.
+ */
+function SampleFrame({ src, title }: { src: string; title: string }) {
+  const frame = useRef<HTMLIFrameElement>(null);
+  useEffect(() => {
+    const fit = () => {
+      const doc = frame.current?.contentDocument;
+      if (doc?.documentElement)
+        frame.current!.style.height = `${doc.documentElement.scrollHeight}px`;
+    };
+    const el = frame.current;
+    el?.addEventListener('load', fit);
+    window.addEventListener('resize', fit);
+    fit();
+    return () => {
+      el?.removeEventListener('load', fit);
+      window.removeEventListener('resize', fit);
+    };
+  }, [src]);
   return (
-    <div className={`sample sample-${variant} sample-${kind}`}>
-      <h3>{t('send.sample.title')}</h3>
-      {Array.from({ length: 6 }, (_, i) => (
-        <p key={i}>{t('send.sample.paragraph')}</p>
-      ))}
-      {kind === 'after' ? <p className="sample-footer">{t('send.sample.footer')}</p> : null}
-    </div>
+    <iframe
+      ref={frame}
+      className="sample-frame"
+      src={src}
+      title={title}
+      sandbox="allow-same-origin"
+      loading="lazy"
+    />
   );
 }
 
@@ -79,7 +103,11 @@ export function SendPage() {
                 aria-label={t('send.before')}
                 onScroll={(event) => onScroll('before', event)}
               >
-                <SamplePage variant={selected} kind="before" />
+                <SampleFrame
+                  key={`before-${selected}`}
+                  src={sampleUrl(selected, 'before')}
+                  title={t('send.beforeFrame', { source: t(`send.tabs.${selected}`) })}
+                />
               </div>
             </div>
             <div>
@@ -92,10 +120,15 @@ export function SendPage() {
                 aria-label={t('send.after')}
                 onScroll={(event) => onScroll('after', event)}
               >
-                <SamplePage variant={selected} kind="after" />
+                <SampleFrame
+                  key={`after-${selected}`}
+                  src={sampleUrl(selected, 'after')}
+                  title={t('send.afterFrame', { source: t(`send.tabs.${selected}`) })}
+                />
               </div>
             </div>
           </div>
+          <p className="sample-note">{t('send.sampleNote')}</p>
         </div>
       </section>
       <section className="section" aria-labelledby="send-features">

@@ -27,12 +27,10 @@ const en = {
     tabs: { notion_letter: 'Notion', typedream_letter: 'Typedream', brunch_letter: 'Brunch' },
     before: 'Your page',
     after: 'The letter',
-    sample: {
-      title: 'Weekly notes',
-      paragraph:
-        'This week we shipped new blocks, fixed the little things you told us about, and wrote down what comes next.',
-      footer: 'Delivered by Reaction Blocks · Unsubscribe',
-    },
+    beforeFrame: 'A {{source}} page',
+    afterFrame: 'The letter made from the {{source}} page',
+    sampleNote:
+      'A page of our demo site, made into a letter by the same code that makes yours: its text, headings, lists, quotes and images stay; navigation, scripts, forms and comments go; the unsubscribe footer is added.',
     featuresTitle: 'Features',
     features: {
       page: 'Any public page becomes a letter',
@@ -167,12 +165,10 @@ const ko: SameShape<typeof en> = {
     tabs: { notion_letter: '노션', typedream_letter: '타입드림', brunch_letter: '브런치' },
     before: '내 페이지',
     after: '레터',
-    sample: {
-      title: '주간 노트',
-      paragraph:
-        '이번 주에는 새 블록을 내놓고, 알려 주신 작은 문제들을 고치고, 다음에 할 일을 정리했어요.',
-      footer: '리액션 블록스로 발송됨 · 수신 거부',
-    },
+    beforeFrame: '{{source}} 페이지',
+    afterFrame: '{{source}} 페이지로 만든 레터',
+    sampleNote:
+      '데모 사이트의 페이지를 여러분의 레터를 만드는 것과 같은 코드로 레터로 만들었습니다. 본문, 제목, 목록, 인용, 이미지는 남고 메뉴, 스크립트, 폼, 댓글은 빠지며 수신 거부 안내가 붙습니다.',
     featuresTitle: '기능',
     features: {
       page: '공개 페이지를 그대로 레터로',
