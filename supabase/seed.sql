@@ -100,6 +100,15 @@ update public.block_private set mail_name = 'Demo Owner', template_mode = 'defau
   where block_id in ('00000000-0000-4000-8000-000000000107', '00000000-0000-4000-8000-000000000108',
                      '00000000-0000-4000-8000-000000000109');
 
+-- The letters' sender: the demo owner's own address, confirmed (the platform's domain,
+-- reaction-blocks.local, is a verified identity of the local SES fake), and the brunch writer's
+-- profile the Brunch letter's articles come from (the `/pages` fixture writer). The letters' pages
+-- are loaded through the functions once the stack runs (supabase/local/demo-letters.ts).
+insert into public.sender_emails (user_id, email, status, spf_verified, dkim_verified, confirmed_at)
+values ('00000000-0000-4000-8000-000000000001', 'demo@reaction-blocks.local', 'verified', true, true, now());
+update public.block_private set brunch_profile_page = 'https://brunch.co.kr/@letterwriter'
+  where block_id = '00000000-0000-4000-8000-000000000109';
+
 -- ab: the trigger created the question with options Good and Bad
 update public.questions set title = 'Do you like the new landing page?'
   where block_id = '00000000-0000-4000-8000-000000000105';
@@ -476,6 +485,11 @@ select private.set_monthly_response_count(p.id, (
 -- (the demo blocks have a notification address): weeks of made-up history is not news, so those
 -- jobs go. A new comment on a demo block after start-up is mailed to the local mailbox as usual.
 delete from private.jobs where kind in ('notify.owner', 'notify.reply');
+
+-- From now on the form's mail question sends the Typedream letter to whoever gives an address
+-- (a letter a form sends by itself); set after the made-up history, which sends nothing.
+update public.questions set trigger_letter_block = '00000000-0000-4000-8000-000000000108'
+  where id = '00000000-0000-4000-8000-000000000303';
 
 -- A coupon any owner of the local stack can try on /profile/plan (README, getting-started):
 -- a Basic plan for 30 days, redeemable once per owner.

@@ -13,6 +13,7 @@ import pg from 'pg';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { chromiumLaunchOptions } from '../../scripts/chromium.mjs';
 import { DEFAULT_JWT_SECRET, freePorts } from '../../supabase/local/config.ts';
+import { fillDemoLetters } from '../../supabase/local/demo-letters.ts';
 import { startStack } from '../../supabase/local/stack.ts';
 import { contactSheet } from './contact-sheet.ts';
 import { PUBLIC_SHOTS, shootPublic, tokenSigner } from './screens-public.ts';
@@ -497,6 +498,8 @@ if (!base || !dbUrl) {
   });
   base = stack.webUrl.replace(/\/$/, '');
   dbUrl = stack.dbUrl;
+  // the demo's letters, made from the fixture pages as `npm start` makes them
+  await fillDemoLetters(stack);
   stop = async () => {
     await stack.stop();
     rmSync(dataDir, { recursive: true, force: true });

@@ -7,6 +7,7 @@ import { takeLock } from './lock.ts';
 import { DEFAULT_JWT_SECRET, portsFromEnv } from './config.ts';
 import { dataDirFromEnv, lockFileOf, paths } from './paths.ts';
 import { authSettingsFromEnv } from './auth/env.ts';
+import { fillDemoLetters } from './demo-letters.ts';
 import { startStack } from './stack.ts';
 
 const DEMO_EMAIL = 'demo@reaction-blocks.local';
@@ -152,6 +153,14 @@ Reaction Blocks is running (ready in ${ms} ms${stack.migrated.applied.length ? `
 ${demoLine}
 
 Ctrl-C stops everything.`);
+  // the demo owner's letters, made from the fixture pages through the functions (once)
+  fillDemoLetters(stack).then(
+    (made) => {
+      if (made > 0) console.log(`  Demo letters: ${made} made from the local fixture pages.`);
+    },
+    (err: unknown) =>
+      console.error(`[demo] the demo letters could not be made: ${(err as Error).message}`),
+  );
 }
 
 void main();

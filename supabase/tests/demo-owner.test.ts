@@ -2,7 +2,10 @@
 // email, on a paid plan, owning one block of each of the nine types.
 import { createHash, randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { anonClient, sql, stack } from './support/clients.ts';
+import { DEMO_LETTERS, fillDemoLetters } from '../local/demo-letters.ts';
+import { anonClient, newGuest, sql, stack } from './support/clients.ts';
+import { eventually, mailbox } from './support/providers.ts';
+import { runWorker } from './support/worker.ts';
 
 const DEMO_ID = '00000000-0000-4000-8000-000000000001';
 
@@ -243,4 +246,57 @@ describe('demo data', () => {
     );
     expect(quota!.counted).toBe(Number(quota!.rows));
   });
+});
+
+describe('demo letters (supabase/local/demo-letters.ts, what npm start runs once)', () => {
+  it('makes each letter from its fixture page through the functions, sends one, and the form sends another', async () => {
+    expect(await fillDemoLetters(stack())).toBe(3);
+    const letters = await sql<{ block_id: string; mail_from: string; mail_html: string }>(
+      `select block_id, mail_from, mail_html from public.block_private where block_id = any($1::uuid[])
+       order by block_id`,
+      [DEMO_LETTERS.map((l) => l.blockId)],
+    );
+    const html = Object.fromEntries(letters.map((l) => [l.block_id.slice(-2), l.mail_html]));
+    expect(html['07']).toContain('This week at Reaction Blocks');
+    expect(html['07']).toContain('Read the release notes');
+    expect(html['08']).toContain('Small letters, read by the right people');
+    expect(html['08']).toContain('Read the changelog');
+    expect(html['09']).toContain('편지로 돌려드리기');
+    expect(letters.every((l) => l.mail_from === 'demo@reaction-blocks.local')).toBe(true);
+    // the pages' images are copies in Storage that a mail client can load
+    const image = /<img[^>]*src="([^"]+)"/.exec(html['08']!)?.[1];
+    expect(image).toContain(`/storage/v1/object/public/letter-images/${DEMO_ID}/`);
+    const got = await fetch(image!);
+    expect(got.headers.get('content-type')).toBe('image/png');
+    await got.body?.cancel();
+
+    // the Notion letter's history has a send with its counts
+    const [send] = await sql<{ reserved_count: number }>(
+      `select reserved_count from public.publishes where block_id = $1`,
+      [DEMO_LETTERS[0].blockId],
+    );
+    expect(send!.reserved_count).toBe(3);
+
+    // once: a database that has them is left alone
+    expect(await fillDemoLetters(stack())).toBe(0);
+
+    // the demo form's mail question sends the Typedream letter to whoever leaves an address
+    const to = `demo-form-${randomBytes(4).toString('hex')}@example.com`;
+    const guest = await newGuest();
+    const { error } = await guest.client.rpc('submit_response', {
+      p_block_id: '00000000-0000-4000-8000-000000000106',
+      p_answers: {
+        '00000000-0000-4000-8000-000000000302': 'Demo Reader',
+        '00000000-0000-4000-8000-000000000303': to,
+        '00000000-0000-4000-8000-000000000304': ['00000000-0000-4000-8000-000000000401'],
+      },
+    });
+    expect(error).toBeNull();
+    const [mail] = await eventually(async () => {
+      await runWorker();
+      const got = await mailbox(to);
+      return got.length > 0 && got;
+    }, 90_000);
+    expect(mail!.subject).toBe('November notes: what changed this month');
+  }, 180_000);
 });
