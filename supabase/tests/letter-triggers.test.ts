@@ -217,6 +217,53 @@ describe('a letter a form sends by itself', () => {
     expect(await mailbox(to)).toEqual([]);
   });
 
+  // No double opt-in for a letter a form sends by itself (docs/architecture.md): its way out is
+  // the footer and the one-click header of that one letter, and it must close every letter of
+  // the owner to the address.
+  it('the respondent’s way out: one-click unsubscribe in the triggered letter stops the owner’s later letters', async () => {
+    const s = await formWithLetter();
+    const to = inbox('optout');
+    await submit(s, to);
+    const mail = await eventually(async () => {
+      await runWorker();
+      return (await mailbox(to))[0];
+    }, 20_000);
+    // as a mail client does it (RFC 8058), from the header of the triggered letter
+    const link = /<([^>]+)>/.exec(mail.headers['List-Unsubscribe']!)![1]!;
+    const info = await fetch(link);
+    expect(await info.json()).toMatchObject({ data: { scope: 'letter' } });
+    const click = await fetch(link, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'List-Unsubscribe=One-Click',
+    });
+    expect(click.status).toBe(200);
+    await click.body?.cancel();
+    expect(
+      await sql('select 1 from public.unsubscribes where user_id = $1 and email = $2', [
+        s.owner.id,
+        to,
+      ]),
+    ).toHaveLength(1);
+    // the owner's manual send to the address skips it, and says why
+    const sent = await callFunction(
+      'send-letter',
+      { blockId: s.letterId, emailList: [to, inbox('still-in')] },
+      s.owner.accessToken,
+    );
+    expect(sent.status, JSON.stringify(sent.json)).toBe(200);
+    const { data: skipped } = await s.owner.client
+      .from('deliveries')
+      .select('email, status, reason')
+      .eq('email', to)
+      .eq('status', 'skipped');
+    expect(skipped).toEqual([
+      { email: to, status: 'skipped', reason: DELIVERY_SKIP_REASONS.unsubscribed },
+    ]);
+    for (let i = 0; i < 2; i++) await runWorker();
+    expect(await mailbox(to)).toHaveLength(1);
+  });
+
   it('sends nothing for an owner whose plan ended, or past the month’s quota', async () => {
     const s = await formWithLetter();
     await sql('update public.profiles set paid = false where id = $1', [s.owner.id]);
