@@ -277,3 +277,75 @@ as $$
   left join public.profiles pr on pr.id = (x ->> 'user_id')::uuid;
 $$;
 revoke execute on function public.quota_notice_context(jsonb) from public, anon, authenticated;
+
+-- An address's fair share of an owner's monthly responses (issue 17): the form responses and A/B
+-- votes it counted today (UTC) for that owner, at most `limits.address_quota_share` (0.1) of their
+-- response_monthly_limit; beyond it a visitor without a track record is kept but held. Unlogged
+-- like the buckets (a crash gives each address its share again); rows of past days are purged.
+create unlogged table private.address_quota (
+  owner_id uuid not null,
+  -- private.address_key of the client address
+  address uuid not null,
+  day date not null,
+  counted integer not null check (counted >= 0),
+  primary key (owner_id, address, day)
+) with (fillfactor = 50);
+comment on table private.address_quota is
+  'Responses and votes one client address counted today for one owner (private.take_address_quota): at most limits.address_quota_share of the monthly limit, the rest is held.';
+alter table private.address_quota enable row level security;
+
+-- An address's fair share of the owner's monthly responses (issue 17; docs/data-model.md "When a
+-- shared budget is under pressure"): true when this form response or A/B vote may count (a
+-- share taken, or the visitor has a track record), false when it is to be held (the address has
+-- counted `limits.address_quota_share` (0.1; `address_quota_share` in `limits.<action>` or the
+-- block's rate_limits overrides it) of the owner's response_monthly_limit today, UTC, at least
+-- one). One upsert on the primary key; a visitor's track record is read only beyond the share.
+-- No address (SQL outside an API request), the owner, limits or escalation off: always true.
+create function private.take_address_quota(p_block public.blocks, p_uid uuid, p_action text)
+returns boolean
+language plpgsql
+set search_path = ''
+as $$
+declare
+  v_on boolean;
+  v_share double precision;
+  v_trusted jsonb;
+  v_header text;
+  v_addr uuid;
+  v_limit integer;
+begin
+  if p_uid = p_block.owner_id then
+    return true;
+  end if;
+  select coalesce((s -> 'limits.enabled' #>> '{}')::boolean, true)
+           and coalesce((s -> 'limits.escalation' #>> '{}')::boolean, true),
+         coalesce((p_block.rate_limits -> p_action ->> 'address_quota_share')::double precision,
+                  (s -> ('limits.' || p_action) ->> 'address_quota_share')::double precision,
+                  (s -> 'limits.address_quota_share' #>> '{}')::double precision, 0.1),
+         case when jsonb_typeof(s -> 'network.trusted_proxies') = 'array'
+              then s -> 'network.trusted_proxies' else '[]'::jsonb end,
+         coalesce(s -> 'network.client_address_header' #>> '{}', '')
+    into v_on, v_share, v_trusted, v_header
+    from (select coalesce(jsonb_object_agg(key, value), '{}'::jsonb) as s from private.settings
+          where key in ('limits.enabled', 'limits.escalation', 'limits.address_quota_share',
+                        'limits.' || p_action, 'network.trusted_proxies',
+                        'network.client_address_header')) settings;
+  if not v_on then
+    return true;
+  end if;
+  v_addr := private.address_key(private.client_address(v_trusted, v_header));
+  if v_addr is null then
+    return true;
+  end if;
+  select response_monthly_limit into v_limit from public.profiles where id = p_block.owner_id;
+  insert into private.address_quota as q (owner_id, address, day, counted)
+    values (p_block.owner_id, v_addr, (now() at time zone 'UTC')::date, 1)
+    on conflict (owner_id, address, day) do update set counted = q.counted + 1
+      where q.counted < greatest(1, floor(coalesce(v_limit, 0) * least(1, greatest(0, v_share))));
+  if found then
+    return true;
+  end if;
+  return private.has_track_record(p_block.id, p_uid);
+end;
+$$;
+revoke execute on function private.take_address_quota(public.blocks, uuid, text) from public;

@@ -1,9 +1,10 @@
 -- Visitor trust (issue 9): rate limits (token buckets in an unlogged table, one row per block,
--- visitor and action plus a few shard rows per block and action), captcha passes, and per-owner
+-- visitor and action plus a few shard rows per block and action), escalation, and per-owner
 -- limits on edge functions an owner could call in a loop. Tunables in private.settings
 -- (`limits.<action>`, `limits.block_shards`, `limits.enabled`). The other checks of a visitor's
 -- write (honeypot, URLs, held messages, the owner-imitation mark) are in visitor-checks.sql, the
--- owner's monthly quota and its notices in quota.sql.
+-- captcha passes in captcha.sql, the owner's monthly quota, its notices and an address's share of
+-- it in quota.sql.
 
 -- UNLOGGED: a bucket is worth nothing after a crash (all buckets start full again), and the
 -- visitor's write should not pay a WAL record for it. fillfactor leaves room on each page so
@@ -28,22 +29,6 @@ comment on table private.rate_limits is
   'Token buckets of the visitor rate limits, per (block, visitor, action), per (block, shard, action) and for messages per (block, client address, action). Unlogged: lost on a crash, which only refills them.';
 alter table private.rate_limits enable row level security;
 
--- An address's fair share of an owner's monthly responses (issue 17): the form responses and A/B
--- votes it counted today (UTC) for that owner, at most `limits.address_quota_share` (0.1) of their
--- response_monthly_limit; beyond it a visitor without a track record is kept but held. Unlogged
--- like the buckets (a crash gives each address its share again); rows of past days are purged.
-create unlogged table private.address_quota (
-  owner_id uuid not null,
-  -- private.address_key of the client address
-  address uuid not null,
-  day date not null,
-  counted integer not null check (counted >= 0),
-  primary key (owner_id, address, day)
-) with (fillfactor = 50);
-comment on table private.address_quota is
-  'Responses and votes one client address counted today for one owner (private.take_address_quota): at most limits.address_quota_share of the monthly limit, the rest is held.';
-alter table private.address_quota enable row level security;
-
 -- Messages held by escalation (issue 17), not by the block's hold setting: the owner's moderation
 -- list says so (moderation_messages held_by). A table of its own, not a column of messages, so the
 -- visitors' message JSON (to_jsonb of the row) does not grow.
@@ -54,26 +39,6 @@ create table private.escalated_messages (
 comment on table private.escalated_messages is
   'Messages a spent shared budget held for the owner (post_message, private.hold_address_burst); read by moderation_messages.';
 alter table private.escalated_messages enable row level security;
-
--- A solved captcha lets the visitor past the limits of one block a few more times.
-create table private.captcha_passes (
-  block_id uuid not null references public.blocks (id) on delete cascade,
-  user_id uuid not null,
-  uses_left integer not null check (uses_left >= 0),
-  expires_at timestamptz not null,
-  primary key (block_id, user_id)
-);
-comment on table private.captcha_passes is
-  'What a solved captcha buys: uses_left writes past the rate limits of one block until expires_at (settings captcha.pass_uses, captcha.pass_minutes).';
-alter table private.captcha_passes enable row level security;
-
--- Tokens already used (by hash): a replayed token is refused even if the provider took it.
-create table private.captcha_tokens (
-  token_hash text primary key check (char_length(token_hash) = 64),
-  created_at timestamptz not null default now()
-);
-comment on table private.captcha_tokens is 'SHA-256 of the captcha tokens already spent (purged after a day).';
-alter table private.captcha_tokens enable row level security;
 
 
 -- Per-owner limits on the edge functions that an owner could call in a loop to guess or to make
@@ -90,22 +55,6 @@ comment on table private.owner_calls is
   'One row per limited edge-function call in the last hour, per owner and function (note_owner_call); older rows go on the next call and with the trust purge.';
 alter table private.owner_calls enable row level security;
 create index owner_calls_user_name_time on private.owner_calls (user_id, name, called_at);
-
--- The captcha the elements show once the limits trip: null until an operator set the site key.
-create function private.captcha_config()
-returns jsonb
-language sql
-stable
-set search_path = ''
-as $$
-  select case when coalesce(k.site_key, '') <> '' then jsonb_build_object(
-           'provider', 'turnstile',
-           'site_key', k.site_key,
-           'script_url', private.setting('captcha.script_url',
-             '"https://challenges.cloudflare.com/turnstile/v0/api.js?render=explicit"'::jsonb) #>> '{}')
-         end
-  from (select private.setting('captcha.site_key', 'null'::jsonb) #>> '{}' as site_key) k;
-$$;
 
 -- A wait as people say it: "1 second", "45 seconds", "20 minutes", "3 hours", "5 days" (rounded
 -- up, so the wait said is never shorter than the real one).
@@ -542,96 +491,6 @@ begin
   return false;
 end;
 $$;
-
--- An address's fair share of the owner's monthly responses (issue 17; docs/data-model.md "When a
--- shared budget is under pressure"): true when this form response or A/B vote may count (a
--- share taken, or the visitor has a track record), false when it is to be held (the address has
--- counted `limits.address_quota_share` (0.1; `address_quota_share` in `limits.<action>` or the
--- block's rate_limits overrides it) of the owner's response_monthly_limit today, UTC, at least
--- one). One upsert on the primary key; a visitor's track record is read only beyond the share.
--- No address (SQL outside an API request), the owner, limits or escalation off: always true.
-create function private.take_address_quota(p_block public.blocks, p_uid uuid, p_action text)
-returns boolean
-language plpgsql
-set search_path = ''
-as $$
-declare
-  v_on boolean;
-  v_share double precision;
-  v_trusted jsonb;
-  v_header text;
-  v_addr uuid;
-  v_limit integer;
-begin
-  if p_uid = p_block.owner_id then
-    return true;
-  end if;
-  select coalesce((s -> 'limits.enabled' #>> '{}')::boolean, true)
-           and coalesce((s -> 'limits.escalation' #>> '{}')::boolean, true),
-         coalesce((p_block.rate_limits -> p_action ->> 'address_quota_share')::double precision,
-                  (s -> ('limits.' || p_action) ->> 'address_quota_share')::double precision,
-                  (s -> 'limits.address_quota_share' #>> '{}')::double precision, 0.1),
-         case when jsonb_typeof(s -> 'network.trusted_proxies') = 'array'
-              then s -> 'network.trusted_proxies' else '[]'::jsonb end,
-         coalesce(s -> 'network.client_address_header' #>> '{}', '')
-    into v_on, v_share, v_trusted, v_header
-    from (select coalesce(jsonb_object_agg(key, value), '{}'::jsonb) as s from private.settings
-          where key in ('limits.enabled', 'limits.escalation', 'limits.address_quota_share',
-                        'limits.' || p_action, 'network.trusted_proxies',
-                        'network.client_address_header')) settings;
-  if not v_on then
-    return true;
-  end if;
-  v_addr := private.address_key(private.client_address(v_trusted, v_header));
-  if v_addr is null then
-    return true;
-  end if;
-  select response_monthly_limit into v_limit from public.profiles where id = p_block.owner_id;
-  insert into private.address_quota as q (owner_id, address, day, counted)
-    values (p_block.owner_id, v_addr, (now() at time zone 'UTC')::date, 1)
-    on conflict (owner_id, address, day) do update set counted = q.counted + 1
-      where q.counted < greatest(1, floor(coalesce(v_limit, 0) * least(1, greatest(0, v_share))));
-  if found then
-    return true;
-  end if;
-  return private.has_track_record(p_block.id, p_uid);
-end;
-$$;
-revoke execute on function private.take_address_quota(public.blocks, uuid, text) from public;
-
--- Records a captcha the provider accepted for a visitor on a block: captcha.pass_uses (10)
--- writes past the limits within captcha.pass_minutes (10). A token seen before is refused.
-create function public.grant_captcha_pass(p_user_id uuid, p_block_id uuid, p_token_hash text)
-returns jsonb
-language plpgsql
-security definer
-set search_path = ''
-as $$
-declare
-  v_uses integer := coalesce((private.setting('captcha.pass_uses', '10'::jsonb) #>> '{}')::integer, 10);
-  v_minutes integer := coalesce((private.setting('captcha.pass_minutes', '10'::jsonb) #>> '{}')::integer, 10);
-  v_expires timestamptz := now() + make_interval(mins => v_minutes);
-begin
-  -- every block may escalate to the platform's captcha (limits.escalation), a paid one asks for it
-  -- at a visitor's own limit too (blocks.captcha)
-  if not exists (select 1 from public.blocks where id = p_block_id and not deactivated
-                 and (captcha or coalesce((private.setting('limits.escalation', 'true'::jsonb) #>> '{}')::boolean, true))) then
-    raise exception 'This block does not ask for a captcha' using errcode = 'P0001';
-  end if;
-  if p_token_hash is null or p_token_hash !~ '^[0-9a-f]{64}$' then
-    raise exception 'Invalid token' using errcode = 'P0001';
-  end if;
-  insert into private.captcha_tokens (token_hash) values (p_token_hash) on conflict do nothing;
-  if not found then
-    raise exception 'This captcha was already used' using errcode = 'P0001';
-  end if;
-  insert into private.captcha_passes (block_id, user_id, uses_left, expires_at)
-    values (p_block_id, p_user_id, v_uses, v_expires)
-    on conflict (block_id, user_id) do update set uses_left = excluded.uses_left, expires_at = excluded.expires_at;
-  return jsonb_build_object('uses_left', v_uses, 'expires_at', v_expires);
-end;
-$$;
-revoke execute on function public.grant_captcha_pass(uuid, uuid, text) from public, anon, authenticated;
 
 -- Buckets full again are worth nothing (a missing row is a full bucket); passes and tokens
 -- expire; owner calls older than an hour no longer count. Every 10 minutes; a sequential scan of
