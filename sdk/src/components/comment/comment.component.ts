@@ -28,6 +28,7 @@ export const PAGE_SIZE = 5;
 export const DEBOUNCE_MS = 500;
 
 type CommentWriter = typeof import('./comment.writer.js');
+type CommentHost = import('./comment.writer.js').CommentHost;
 /** The write paths (comment.writer.ts): a chunk loaded with the writer's code. */
 const loadCommentWriter = loadChunk(() => import('./comment.writer.js'));
 
@@ -407,7 +408,7 @@ export default class ReactionComment extends BlockElement {
     this._sending = true;
     const w = await this.writePaths(parentId || '');
     this._sending = false;
-    return !!w && w.post(this, content, parentId);
+    return !!w && w.post(this.asHost, content, parentId);
   }
 
   /**
@@ -430,6 +431,11 @@ export default class ReactionComment extends BlockElement {
     }
   }
 
+  /** This element as its write paths see it (checked against CommentHost below the class). */
+  private get asHost(): CommentHost {
+    return this as unknown as CommentHost;
+  }
+
   protected override startWriting(): void {
     super.startWriting();
     loadCommentWriter().catch(() => {});
@@ -439,7 +445,7 @@ export default class ReactionComment extends BlockElement {
     // the popup opens in the click, before the sign-in code is awaited (a popup blocker allows a
     // window only while the click is fresh); it goes to the provider once that code is here
     const popup = openPopup();
-    return this.writing('', (w) => w.signIn(this, provider, popup));
+    return this.writing('', (w) => w.signIn(this.asHost, provider, popup));
   }
 
   private onEmail(e: Event) {
@@ -481,7 +487,7 @@ export default class ReactionComment extends BlockElement {
     this.setLiked(m, !was, (m.like_count || 0) + (was ? -1 : 1));
     if (this.isDummy) return;
     const w = await this.writePaths(m.id);
-    if (w) await w.like(this, m, was);
+    if (w) await w.like(this.asHost, m, was);
     else this.setLiked(m, was, m.like_count || 0);
   }
 
@@ -509,7 +515,7 @@ export default class ReactionComment extends BlockElement {
     const dash = dashboardUrl();
     return html`<div part="menu" id="menu" role="group" aria-label=${this.t('menu')}>
       ${this.isOwner && dash ? html`<a class="btn link" href="${dash}/work/${this.view!.block.id}" target="_blank" rel="noopener">${this.t('toBlock')}</a>` : nothing}
-      ${this.signedIn ? html`<button type="button" class="btn link" @click=${() => this.writing('', (w) => w.logOut(this))}>${this.t('logout')}</button>` : this.signInButtons()}
+      ${this.signedIn ? html`<button type="button" class="btn link" @click=${() => this.writing('', (w) => w.logOut(this.asHost))}>${this.t('logout')}</button>` : this.signInButtons()}
     </div>`;
   }
 
@@ -640,7 +646,7 @@ export default class ReactionComment extends BlockElement {
               <div class="row">
                 <button
                   class="btn"
-                  @click=${() => this.writing(m.id, (w) => w.edit(this, m, this._drafts[editKey] ?? m.content))}
+                  @click=${() => this.writing(m.id, (w) => w.edit(this.asHost, m, this._drafts[editKey] ?? m.content))}
                 >
                   ${this.t('save')}
                 </button>
@@ -666,7 +672,7 @@ export default class ReactionComment extends BlockElement {
               <span>${this.t(mode === 'delete' ? 'confirmDelete' : 'reportConfirm')}</span>
               <button
                 class="btn"
-                @click=${() => this.writing(m.id, (w) => (mode === 'delete' ? w.remove(this, m) : w.report(this, m)))}
+                @click=${() => this.writing(m.id, (w) => (mode === 'delete' ? w.remove(this.asHost, m) : w.report(this.asHost, m)))}
               >
                 ${this.t(mode === 'delete' ? 'delete' : 'report')}
               </button>
@@ -703,7 +709,7 @@ export default class ReactionComment extends BlockElement {
                   ? html`<button
                       class="btn link"
                       aria-pressed=${m.resolved ? 'true' : 'false'}
-                      @click=${() => this.writing(m.id, (w) => w.resolve(this, m))}
+                      @click=${() => this.writing(m.id, (w) => w.resolve(this.asHost, m))}
                     >
                       ${this.t(m.resolved ? 'unresolve' : 'resolve')}
                     </button>`
@@ -826,3 +832,37 @@ export default class ReactionComment extends BlockElement {
       </ul>`;
   }
 }
+
+/**
+ * Never called: TypeScript checks here that the element has every member its write paths use
+ * (CommentHost) with a type they may use it as, so `asHost` may hand the element over as one.
+ */
+const hostCheck = (c: ReactionComment): CommentHost => ({
+  view: c['view'],
+  project: c['project'],
+  isDummy: c['isDummy'],
+  userId: c['userId'],
+  signedIn: c['signedIn'],
+  t: c['t'],
+  _session: c['_session'],
+  hp: c['hp'],
+  _email: c['_email'],
+  _home: c['_home'],
+  _homeBad: c['_homeBad'],
+  _name: c['_name'],
+  reported: c['reported'],
+  _sending: c['_sending'],
+  _notice: c['_notice'],
+  _menuOpen: c['_menuOpen'],
+  lastSent: c['lastSent'],
+  seq: c['seq'],
+  say: c['say'],
+  fail: c['fail'],
+  write: c['write'],
+  emit: c['emit'],
+  applyChange: c['applyChange'],
+  setMode: c['setMode'],
+  setDraft: c['setDraft'],
+  setLiked: c['setLiked'],
+});
+void hostCheck;

@@ -2,7 +2,7 @@
 // liking a message, the composer's name, website and email, signing in and out), loaded with the
 // writer's code on the visitor's first interaction with the block (comment.component.ts
 // writing()), never before the first data shows. Each takes the element and works on its state
-// as its own methods did (private members through `c['name']`, which TypeScript checks).
+// as its own methods did (private members through `c.name`, which TypeScript checks).
 import { EMAIL_RE, COMMENT_LIMITS, lengthOf } from '@reaction-blocks/contracts/limits';
 import { pageOf, timezone } from '../../core/api.js';
 import type { ReactionEventMap } from '../../core/base.js';
@@ -10,8 +10,45 @@ import { getIdentity, setIdentityName, setProfile } from '../../core/identity.js
 import { displayUser } from '../../core/session.js';
 import { homeUrl } from '../../core/text.js';
 import { visitorAvatar } from '../../core/trust.js';
-import type { Message } from '../../core/types.js';
-import type ReactionComment from './comment.component.js';
+import type { Block, Message } from '../../core/types.js';
+import type { Project } from '../../core/config.js';
+import type { Translate } from '../../core/i18n.js';
+import type { Session } from '../../core/session.js';
+import type { Change } from '../../core/live.js';
+
+/**
+ * The comment element as its write paths see it: its state and the helpers they use (private to
+ * the element; comment.component.ts checks at compile time that it has each member with this
+ * type, and hands itself over as this host).
+ */
+export interface CommentHost {
+  readonly view: { block: Block } | null;
+  readonly project: Project;
+  readonly isDummy: boolean;
+  readonly userId: string | null;
+  readonly signedIn: boolean;
+  readonly t: Translate;
+  readonly _session: Session | null;
+  readonly hp: string;
+  readonly _email: string;
+  readonly _home: string;
+  readonly _homeBad: boolean;
+  readonly _name: string;
+  readonly reported: Set<string>;
+  _sending: boolean;
+  _notice: string;
+  _menuOpen: boolean;
+  lastSent: number;
+  seq: number;
+  say(text: string, at?: string): false;
+  fail(e: unknown): string;
+  write<T>(name: string, body: object): Promise<T>;
+  emit<K extends keyof ReactionEventMap>(name: K, detail: ReactionEventMap[K]): boolean;
+  applyChange(c: Change): void;
+  setMode(id: string, mode?: 'edit' | 'reply' | 'delete' | 'report'): void;
+  setDraft(key: string, text?: string): void;
+  setLiked(m: Message, on: boolean, count: number): void;
+}
 
 const MESSAGE_MAX = COMMENT_LIMITS.message;
 /** Spec section 9. */
@@ -22,138 +59,136 @@ export const MESSAGE_TERM_MS = 3000;
  * and this one is not signed in, and within the message term of the last post.
  */
 export async function post(
-  c: ReactionComment,
+  c: CommentHost,
   content: string,
   parentId: string | null = null,
 ): Promise<boolean> {
   const text = content.trim();
   const b = c.view?.block;
   const at = parentId || '';
-  const say = (s: string) => c['say'](s, at);
-  if (!b || c['_sending']) return false;
-  if (b.block_anonymous && !c['signedIn']) return say(c['t']('signInPrompt'));
+  const say = (s: string) => c.say(s, at);
+  if (!b || c._sending) return false;
+  if (b.block_anonymous && !c.signedIn) return say(c.t('signInPrompt'));
   if (!text) return false;
-  if (Date.now() - c['lastSent'] < MESSAGE_TERM_MS) return say(c['t']('wait'));
-  if (lengthOf(text) > MESSAGE_MAX) return say(c['t']('lengthError', { max: MESSAGE_MAX }));
-  c['_sending'] = true;
-  c['say']('');
-  c['_notice'] = '';
+  if (Date.now() - c.lastSent < MESSAGE_TERM_MS) return say(c.t('wait'));
+  if (lengthOf(text) > MESSAGE_MAX) return say(c.t('lengthError', { max: MESSAGE_MAX }));
+  c._sending = true;
+  c.say('');
+  c._notice = '';
   try {
     const id = getIdentity();
-    const email =
-      !parentId && b.allow_creator_email && EMAIL_RE.test(c['_email']) ? c['_email'] : null;
-    const home = (!c['_homeBad'] && homeUrl(c['_home'])) || null;
-    const row: Message = c['isDummy']
+    const email = !parentId && b.allow_creator_email && EMAIL_RE.test(c._email) ? c._email : null;
+    const home = (!c._homeBad && homeUrl(c._home)) || null;
+    const row: Message = c.isDummy
       ? {
-          id: 'dummy-' + ++c['seq'],
+          id: 'dummy-' + ++c.seq,
           block_id: b.id,
           parent_id: parentId,
-          creator_id: c['userId'] || 'dummy',
-          creator_name: c['_name'],
+          creator_id: c.userId || 'dummy',
+          creator_name: c._name,
           color: id.color,
           home_url: home,
           content: text,
           created_at: new Date().toISOString(),
         }
-      : await c['write']<Message>('post_message', {
+      : await c.write<Message>('post_message', {
           p_block_id: b.id,
           p_parent_id: parentId,
           p_content: text,
-          p_creator_name: c['_name'].trim() || id.name,
+          p_creator_name: c._name.trim() || id.name,
           p_color: id.color,
           // an avatar only from a signed-in visitor's provider profile (the server's rule)
           p_creator_photo_url: visitorAvatar(
-            c['project'],
-            c['signedIn'] ? displayUser(c['_session']).photo : null,
+            c.project,
+            c.signedIn ? displayUser(c._session).photo : null,
           ),
           p_home_url: home,
           p_creator_email: email,
           p_timezone: timezone(),
-          p_honeypot: c['hp'],
+          p_honeypot: c.hp,
           ...pageOf(b),
         });
-    c['lastSent'] = Date.now();
+    c.lastSent = Date.now();
     // the address replies are announced to is offered again next time
     if (!parentId && b.allow_creator_email) setProfile({ email: email || undefined });
-    c['applyChange']({ type: 'INSERT', row });
-    c['_notice'] = row.status === 'held' ? c['t']('heldNotice') : '';
-    c['emit']('reaction-message', { action: 'post', id: row.id });
+    c.applyChange({ type: 'INSERT', row });
+    c._notice = row.status === 'held' ? c.t('heldNotice') : '';
+    c.emit('reaction-message', { action: 'post', id: row.id });
     return true;
   } catch (e) {
-    return say(c['fail'](e));
+    return say(c.fail(e));
   } finally {
-    c['_sending'] = false;
+    c._sending = false;
   }
 }
 
 async function act(
-  c: ReactionComment,
+  c: CommentHost,
   action: ReactionEventMap['reaction-message']['action'],
   m: Message,
   name: string,
   body: object,
   local: () => void,
 ): Promise<void> {
-  c['say']('');
+  c.say('');
   try {
-    if (!c['isDummy']) {
-      const r = await c['write']<Message | null>(name, body);
+    if (!c.isDummy) {
+      const r = await c.write<Message | null>(name, body);
       if (r && (r as Message).id)
-        c['applyChange']({ type: 'UPDATE', row: { ...(r as Message), parent_id: m.parent_id } });
+        c.applyChange({ type: 'UPDATE', row: { ...(r as Message), parent_id: m.parent_id } });
     }
     local();
     // The edit or delete is done: that message is back to normal and its edit draft goes.
     if (action === 'edit' || action === 'delete') {
-      c['setMode'](m.id);
-      c['setDraft']('edit:' + m.id);
+      c.setMode(m.id);
+      c.setDraft('edit:' + m.id);
     }
-    c['emit']('reaction-message', { action, id: m.id });
+    c.emit('reaction-message', { action, id: m.id });
   } catch (e) {
-    c['say'](c['fail'](e), m.id);
+    c.say(c.fail(e), m.id);
   }
 }
 
 /** Saves an edit; an emptied box is refused with the reason, an unchanged one just closes. */
-export function edit(c: ReactionComment, m: Message, content: string) {
+export function edit(c: CommentHost, m: Message, content: string) {
   const text = content.trim();
-  if (!text) return c['say'](c['t']('emptyMessage'), m.id);
+  if (!text) return c.say(c.t('emptyMessage'), m.id);
   if (text === m.content) {
-    c['setMode'](m.id);
-    c['setDraft']('edit:' + m.id);
-    return c['say']('');
+    c.setMode(m.id);
+    c.setDraft('edit:' + m.id);
+    return c.say('');
   }
-  if (lengthOf(text) > MESSAGE_MAX)
-    return c['say'](c['t']('lengthError', { max: MESSAGE_MAX }), m.id);
+  if (lengthOf(text) > MESSAGE_MAX) return c.say(c.t('lengthError', { max: MESSAGE_MAX }), m.id);
   return act(c, 'edit', m, 'edit_message', { p_message_id: m.id, p_content: text }, () =>
-    c['applyChange']({ type: 'UPDATE', row: { ...m, content: text, is_edited: true } }),
+    c.applyChange({ type: 'UPDATE', row: { ...m, content: text, is_edited: true } }),
   );
 }
 
-export const remove = (c: ReactionComment, m: Message) =>
+export const remove = (c: CommentHost, m: Message) =>
   act(c, 'delete', m, 'delete_message', { p_message_id: m.id }, () =>
-    c['applyChange']({ type: 'DELETE', row: m }),
+    c.applyChange({ type: 'DELETE', row: m }),
   );
 
-export const resolve = (c: ReactionComment, m: Message) =>
+export const resolve = (c: CommentHost, m: Message) =>
   act(
     c,
     'resolve',
     m,
     'set_message_resolved',
     { p_message_id: m.id, p_resolved: !m.resolved },
-    () => c['applyChange']({ type: 'UPDATE', row: { ...m, resolved: !m.resolved } }),
+    () => c.applyChange({ type: 'UPDATE', row: { ...m, resolved: !m.resolved } }),
   );
 
 /** Reports a message to the owner (once; the server ignores a second report). */
-export async function report(c: ReactionComment, m: Message) {
-  c['say']('');
+export async function report(c: CommentHost, m: Message) {
+  c.say('');
   try {
-    if (!c['isDummy']) await c['write']('report_message', { p_message_id: m.id });
-    c['reported'].add(m.id);
-    c['setMode'](m.id);
-    c['emit']('reaction-message', { action: 'report', id: m.id });
+    if (!c.isDummy) await c.write('report_message', { p_message_id: m.id });
+    c.reported.add(m.id);
+    c.setMode(m.id);
+    c.emit('reaction-message', { action: 'report', id: m.id });
   } catch (e) {
-    c['say'](c['fail'](e), m.id);
+    c.say(c.fail(e), m.id);
   }
 }
 
@@ -161,16 +196,16 @@ export async function report(c: ReactionComment, m: Message) {
  * Sends a message's like or its undoing (the element showed it at once, `was` is what it was
  * before), corrected by the server's answer or undone.
  */
-export async function like(c: ReactionComment, m: Message, was: boolean) {
+export async function like(c: CommentHost, m: Message, was: boolean) {
   try {
-    const r = await c['write']<{ liked: boolean; like_count: number }>('toggle_message_like', {
+    const r = await c.write<{ liked: boolean; like_count: number }>('toggle_message_like', {
       p_message_id: m.id,
     });
-    c['setLiked'](m, r.liked, r.like_count);
-    c['emit']('reaction-message', { action: 'like', id: m.id });
+    c.setLiked(m, r.liked, r.like_count);
+    c.emit('reaction-message', { action: 'like', id: m.id });
   } catch (e) {
-    c['setLiked'](m, was, m.like_count || 0);
-    c['say'](c['fail'](e), m.id);
+    c.setLiked(m, was, m.like_count || 0);
+    c.say(c.fail(e), m.id);
   }
 }
 
@@ -182,19 +217,15 @@ export const keep = (patch: { name?: string; homeUrl?: string }) =>
  * Signs in with a provider's popup. The popup was opened in the click (`popup`), before this
  * code was awaited: a popup blocker allows a window only while the click is fresh.
  */
-export async function signIn(
-  c: ReactionComment,
-  provider: 'google' | 'apple',
-  popup: Window | null,
-) {
+export async function signIn(c: CommentHost, provider: 'google' | 'apple', popup: Window | null) {
   const { signInWithPopup } = await import('../../core/auth.js');
-  const s = await signInWithPopup(c['project'], provider, popup);
+  const s = await signInWithPopup(c.project, provider, popup);
   // The new session reaches willUpdate, which reads the list again for it.
-  if (s) c['emit']('reaction-sign-in', { userId: s.user.id });
+  if (s) c.emit('reaction-sign-in', { userId: s.user.id });
 }
 
-export async function logOut(c: ReactionComment) {
-  (await import('../../core/auth.js')).signOut(c['project']);
-  c['_menuOpen'] = false;
-  c['emit']('reaction-sign-in', { userId: null });
+export async function logOut(c: CommentHost) {
+  (await import('../../core/auth.js')).signOut(c.project);
+  c._menuOpen = false;
+  c.emit('reaction-sign-in', { userId: null });
 }
