@@ -187,20 +187,7 @@ export async function notionAuthorize(opts: {
     email: opts.email ?? 'owner@example.com',
     decision: opts.decision ?? 'allow',
   });
-  const res = await fetch(`${providersUrl()}/notion/v1/oauth/authorize`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded', origin: providersUrl() },
-    body: form,
-    redirect: 'manual',
-  });
-  if (res.status !== 303) throw new Error(`authorize: ${res.status} ${await res.text()}`);
-  const location = new URL(res.headers.get('location')!);
-  return {
-    code: location.searchParams.get('code'),
-    state: location.searchParams.get('state'),
-    error: location.searchParams.get('error'),
-    location,
-  };
+  return decide(`${providersUrl()}/notion/v1/oauth/authorize`, form, 303, 'authorize');
 }
 
 /** POSTs to the Notion fake's control API (`/notion/_control<path>`). */
@@ -262,20 +249,7 @@ export async function cafe24Consent(authorizeUrl: string, decision: 'allow' | 'd
     scope: url.searchParams.get('scope') ?? '',
     decision,
   });
-  const res = await fetch(`${url.origin}${url.pathname}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded', origin: providersUrl() },
-    body: form,
-    redirect: 'manual',
-  });
-  if (res.status !== 302) throw new Error(`consent: ${res.status} ${await res.text()}`);
-  const location = new URL(res.headers.get('location')!);
-  return {
-    code: location.searchParams.get('code'),
-    state: location.searchParams.get('state'),
-    error: location.searchParams.get('error'),
-    location,
-  };
+  return decide(`${url.origin}${url.pathname}`, form, 302, 'consent');
 }
 
 export interface Cafe24MallState {
@@ -308,4 +282,25 @@ export async function cafe24Control(mallId: string, body: Record<string, unknown
   });
   if (!res.ok) throw new Error(`cafe24 control: ${res.status} ${await res.text()}`);
   return (await res.json()) as Cafe24MallState;
+}
+
+/**
+ * Posts a consent page's decision as the page's form does (same origin) and reads where the fake
+ * sends the browser back: the code, state or error of the redirect (`status`, the fake's).
+ */
+async function decide(action: string, form: URLSearchParams, status: number, what: string) {
+  const res = await fetch(action, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', origin: providersUrl() },
+    body: form,
+    redirect: 'manual',
+  });
+  if (res.status !== status) throw new Error(`${what}: ${res.status} ${await res.text()}`);
+  const location = new URL(res.headers.get('location')!);
+  return {
+    code: location.searchParams.get('code'),
+    state: location.searchParams.get('state'),
+    error: location.searchParams.get('error'),
+    location,
+  };
 }
