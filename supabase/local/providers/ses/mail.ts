@@ -59,18 +59,11 @@ export interface BuiltMail {
   text: string | null;
 }
 
-export interface SimpleInput {
-  from: Mailbox;
-  to: Mailbox[];
-  cc: Mailbox[];
-  bcc: Mailbox[];
-  replyTo: Mailbox[];
-  subject: string;
-  html: string | null;
-  text: string | null;
+/** A Simple content's mail: the built mail's fields, with the caller's headers to add. */
+export type SimpleInput = Omit<BuiltMail, 'headers'> & {
   /** Content.Simple.Headers */
-  extraHeaders: Array<{ name: string; value: string }>;
-}
+  extraHeaders: BuiltMail['headers'];
+};
 
 /** The headers SES writes for Simple content (Bcc is never written into the message). */
 export function buildSimple(input: SimpleInput): BuiltMail {
