@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import assert from 'node:assert/strict';
 import pg from 'pg';
+import { AxeBuilder } from '@axe-core/playwright';
 import { chromium, type Page } from 'playwright-core';
 import { startStack } from '../../supabase/local/stack.ts';
 import { DEFAULT_JWT_SECRET, freePorts } from '../../supabase/local/config.ts';
@@ -458,6 +459,29 @@ try {
       if (process.env.E2E_SCREENSHOT)
         await page.screenshot({ path: process.env.E2E_SCREENSHOT, fullPage: true });
       await ctx.close();
+    },
+  );
+
+  await step(
+    'examples/hosts: the six blocks on the three host pages, axe clean in light, dark and custom',
+    async () => {
+      for (const host of ['blog', 'product', 'notion'])
+        for (const theme of ['light', 'dark', 'custom']) {
+          const ctx = await browser.newContext();
+          const page = await ctx.newPage();
+          const errors: string[] = [];
+          page.on('pageerror', (e) => errors.push(e.message));
+          await page.goto(`${stack.webUrl}/examples/hosts/${host}.html?theme=${theme}`);
+          await examplePageReady(page);
+          const { violations } = await new AxeBuilder({ page }).analyze();
+          assert.deepEqual(
+            violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+            [],
+            `${host} ${theme}`,
+          );
+          assert.deepEqual(errors, [], `${host} ${theme}`);
+          await ctx.close();
+        }
     },
   );
 

@@ -2,11 +2,12 @@
 // three host pages of examples/hosts/ (a serif blog, a dark product site, a Notion-like page), in
 // the light, dark and custom themes, in English and Korean, at 1440 and 375 px, and of their states
 // (liked, voted with the result bars, the form's validation and ending). One contact sheet per area
-// (a PNG grid: <area>-sheet.png). For looking, not asserting. Needs `npm run build` first; starts
+// (a PNG grid: <area>-sheet.png), and axe's findings on every host page. For looking, not asserting. Needs `npm run build` first; starts
 // its own throwaway stack. Korean needs a CJK font (Debian: fonts-noto-cjk).
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { AxeBuilder } from '@axe-core/playwright';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { chromiumLaunchOptions } from '../../scripts/chromium.mjs';
 import { DEFAULT_JWT_SECRET, freePorts } from '../../supabase/local/config.ts';
@@ -19,6 +20,8 @@ const THEMES = ['light', 'dark', 'custom'] as const;
 const LANGS = ['en', 'ko'] as const;
 const WIDTHS = [1440, 375] as const;
 const ONLY = process.env.SCREENS_ONLY; // e.g. "blog" or "states": one area
+let axeRuns = 0;
+let axeFailures = 0;
 
 interface Picture {
   file: string;
@@ -48,6 +51,15 @@ async function hosts(browser: Browser, base: string): Promise<Record<string, Pic
             await page.goto(`${base}/examples/hosts/${host}.html?theme=${theme}&lang=${lang}`);
             await settle(page);
             await page.screenshot({ path: file, fullPage: true });
+            // axe on the whole page as a reader gets it (the elements' shadow trees included)
+            const { violations } = await new AxeBuilder({ page }).analyze();
+            for (const v of violations)
+              console.error(
+                `[screens] axe ${host} ${theme} ${lang} ${width}: ${v.impact} ${v.id} ${v.help}`,
+                v.nodes.map((n) => n.target.join(' ')).slice(0, 3),
+              );
+            axeRuns++;
+            axeFailures += violations.length;
             pictures.push({ file, label: `${host} ${theme} ${lang} ${width}` });
           } catch (e) {
             console.error(`[screens] ${host} ${theme} ${lang} ${width}:`, (e as Error).message);
@@ -159,6 +171,7 @@ try {
   const sheets = await hosts(browser, stack.webUrl);
   if (!ONLY || ONLY === 'states') sheets.states = await states(browser, stack.webUrl);
   for (const [name, pictures] of Object.entries(sheets)) await sheet(browser, name, pictures);
+  console.log(`[screens] axe: ${axeRuns} pages, ${axeFailures} violations`);
 } finally {
   await browser.close();
   await stack.stop();

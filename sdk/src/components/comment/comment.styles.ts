@@ -56,8 +56,12 @@ export default css`
     display: flex;
     gap: 8px;
   }
+  .who {
+    flex-wrap: wrap;
+  }
+  /* one above the other when a phone leaves them under 140 px each (the list gives the room) */
   .who > .input {
-    flex: 1;
+    flex: 1 1 140px;
     min-width: 0;
   }
   /* Live regions stay in the tree, empty and flat, until they have something to say. */
@@ -98,10 +102,13 @@ export default css`
   [part~='base'] > * {
     flex: none;
   }
+  /* the list's bottom edge fades (a mask: any background, transparent too), saying it scrolls */
   [part~='base'] > [part~='list'] {
     flex: 1 1 0;
     min-height: 0;
     overflow: auto;
+    padding-bottom: 24px;
+    mask: linear-gradient(#000 calc(100% - 32px), #0000);
   }
   [part~='message'] {
     padding: 10px 0;
