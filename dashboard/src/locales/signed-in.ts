@@ -35,8 +35,14 @@ const en = {
     newEmails_one: '+ {{count}} email',
     newEmails_other: '+ {{count}} emails',
     noEmails: 'No emails',
-    empty: 'No blocks yet. Create your first block.',
+    empty: 'No blocks yet',
+    emptyNext:
+      'Use Create block above: pick a type, then paste its snippet into your page or share its link.',
+    emptyLetters: 'No letters yet',
+    emptyLettersNext:
+      'Use Create block above and pick Notion letter: a Notion page becomes a letter to your audience.',
     emptyFiltered: 'No blocks match this filter.',
+    emptyFilteredNext: 'Choose All or another tag to see the rest.',
     deactivated: 'Deactivated',
     loadError: 'Could not load blocks: {{message}}',
     menu: {
@@ -144,8 +150,14 @@ const ko: SameShape<typeof en> = {
     newEmails_one: '+ 새 이메일 {{count}}건',
     newEmails_other: '+ 새 이메일 {{count}}건',
     noEmails: '이메일 없음',
-    empty: '아직 블록이 없습니다. 첫 블록을 만들어 보세요.',
+    empty: '아직 블록이 없습니다',
+    emptyNext:
+      '위의 블록 만들기에서 유형을 고른 뒤, 코드 조각을 페이지에 붙여 넣거나 링크를 공유하세요.',
+    emptyLetters: '아직 레터가 없습니다',
+    emptyLettersNext:
+      '위의 블록 만들기에서 노션 레터를 고르세요. 노션 페이지가 오디언스에게 보내는 레터가 됩니다.',
     emptyFiltered: '조건에 맞는 블록이 없습니다.',
+    emptyFilteredNext: '전체나 다른 태그를 골라 나머지 블록을 보세요.',
     deactivated: '비활성화됨',
     loadError: '블록을 불러오지 못했습니다: {{message}}',
     menu: {

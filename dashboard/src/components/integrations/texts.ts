@@ -110,6 +110,7 @@ export const en = {
     placements: {
       title: 'Blocks in your shop',
       empty: 'No block is placed yet.',
+      emptyNext: 'Add a block: choose one of your blocks and where in the shop it shows.',
       add: 'Add a block',
       noBlocks: 'Create a comment, Q&A, like or other reaction block first.',
       block: 'Block',
@@ -256,6 +257,7 @@ export const ko: typeof en = {
     placements: {
       title: '쇼핑몰에 표시할 블록',
       empty: '아직 배치한 블록이 없습니다.',
+      emptyNext: '블록 추가에서 내 블록과 쇼핑몰의 표시 위치를 고르세요.',
       add: '블록 추가',
       noBlocks: '먼저 댓글, Q&A, 좋아요 같은 반응 블록을 만드세요.',
       block: '블록',

@@ -32,6 +32,7 @@ import {
 import { AddAudienceDialog, CsvImportDialog, GroupNameDialog } from './audience-dialogs';
 import { MemberRowView } from './member-row';
 import { Pencil, X } from '../../../components/ui/icons';
+import { EmptyState } from '../../../components/ui/empty-state';
 
 const PAGE = LETTER_LIMITS.pageSize;
 
@@ -248,7 +249,9 @@ export function AudiencePage({ blockId, blockName }: AudiencePageProps) {
           {members === null ? (
             <Spinner label={t('common.loading')} />
           ) : members.length === 0 ? (
-            <p className="audience-empty">{t('audience.empty')}</p>
+            <EmptyState picture="audience" title={t('audience.empty')}>
+              {t('audience.emptyNext')}
+            </EmptyState>
           ) : (
             <div
               ref={tableWrap}

@@ -47,7 +47,9 @@ export const en = {
   deleteTitle: 'Delete this visitor?',
   deleteText: '{{name}} and their event history leave your audience.',
   delete: 'Delete',
-  empty: 'No members here yet. Visitors who react to your blocks join your audience.',
+  empty: 'No members here yet',
+  emptyNext:
+    'Visitors who react to your blocks join your audience; you can also add people or import a CSV list above.',
   loadMore: 'Loading more…',
   anonymous: 'Visitor',
   failed: 'Could not do that: {{reason}}',
@@ -144,7 +146,9 @@ export const ko: typeof en = {
   deleteTitle: '이 방문자를 삭제할까요?',
   deleteText: '{{name}} 님과 이벤트 기록이 오디언스에서 삭제됩니다.',
   delete: '삭제',
-  empty: '아직 구성원이 없습니다. 블록에 반응한 방문자가 오디언스가 됩니다.',
+  empty: '아직 구성원이 없습니다',
+  emptyNext:
+    '블록에 반응한 방문자가 오디언스가 됩니다. 위에서 직접 추가하거나 CSV 목록을 가져올 수도 있습니다.',
   loadMore: '더 불러오는 중…',
   anonymous: '방문자',
   failed: '처리하지 못했습니다: {{reason}}',

@@ -193,6 +193,7 @@ export function BlockDashboard() {
         <BlockList
           blocks={visible}
           filtered={!!filterType || activeTags.length > 0}
+          letters={sending}
           selectedId={selectedId}
           canDuplicate={remaining === null || remaining >= 1}
           onActivate={onActivate}

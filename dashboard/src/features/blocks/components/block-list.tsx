@@ -1,10 +1,13 @@
 import { useTranslation } from 'react-i18next';
 import type { BlockRow } from '../../../lib/db-types';
 import { BlockCard, type CardAction } from './block-card';
+import { EmptyState } from '../../../components/ui/empty-state';
 
 export interface BlockListProps {
   blocks: readonly BlockRow[];
   filtered: boolean;
+  /** The Send pages list letter blocks: their empty state speaks of letters. */
+  letters?: boolean;
   selectedId: string | null;
   canDuplicate: boolean;
   onActivate: (block: BlockRow) => void;
@@ -14,6 +17,7 @@ export interface BlockListProps {
 export function BlockList({
   blocks,
   filtered,
+  letters = false,
   selectedId,
   canDuplicate,
   onActivate,
@@ -21,8 +25,20 @@ export function BlockList({
 }: BlockListProps) {
   const { t } = useTranslation();
   if (blocks.length === 0) {
-    return (
-      <p className="empty-message">{filtered ? t('blocks.emptyFiltered') : t('blocks.empty')}</p>
+    if (filtered)
+      return (
+        <EmptyState picture="search" title={t('blocks.emptyFiltered')}>
+          {t('blocks.emptyFilteredNext')}
+        </EmptyState>
+      );
+    return letters ? (
+      <EmptyState picture="letters" title={t('blocks.emptyLetters')}>
+        {t('blocks.emptyLettersNext')}
+      </EmptyState>
+    ) : (
+      <EmptyState picture="blocks" title={t('blocks.empty')}>
+        {t('blocks.emptyNext')}
+      </EmptyState>
     );
   }
   return (

@@ -127,7 +127,12 @@ describe('BlockList cards', () => {
         onAction={() => {}}
       />,
     );
-    expect(screen.getByText('No blocks yet. Create your first block.')).toBeTruthy();
+    expect(screen.getByText('No blocks yet')).toBeTruthy();
+    expect(
+      screen.getByText(
+        'Use Create block above: pick a type, then paste its snippet into your page or share its link.',
+      ),
+    ).toBeTruthy();
   });
 
   it('card menu offers no tag change on deactivated blocks and disables duplicate at the limit', () => {

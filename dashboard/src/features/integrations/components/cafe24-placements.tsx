@@ -11,6 +11,7 @@ import {
 import { CheckboxField, SelectField, TextField } from '../../../components/ui/fields';
 import { integrationReason } from '../../../components/integrations/texts';
 import { keepsPerProduct, type Cafe24Placement, type PlaceableBlock } from '../../../lib/cafe24';
+import { EmptyState } from '../../../components/ui/empty-state';
 
 export interface Cafe24PlacementsProps {
   blocks: PlaceableBlock[];
@@ -95,7 +96,11 @@ export function Cafe24Placements({ blocks, placements, disabled, onSave }: Cafe2
   return (
     <section className="cafe24-placements" aria-labelledby="cafe24-placements-title">
       <h3 id="cafe24-placements-title">{s('title')}</h3>
-      {rows.length === 0 ? <p className="hint">{s('empty')}</p> : null}
+      {rows.length === 0 ? (
+        <EmptyState picture="integrations" title={s('empty')}>
+          {s('emptyNext')}
+        </EmptyState>
+      ) : null}
       <ol className="cafe24-placement-list">
         {rows.map((row, index) => {
           const type = blocks.find((b) => b.id === row.blockId)?.type ?? '';

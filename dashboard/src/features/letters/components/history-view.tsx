@@ -14,6 +14,7 @@ import { useScrollLoading } from '../../../lib/use-scroll-loading';
 import type { PublishRow } from '../api/letters';
 import { useLetterHistory, useNotSentReasons } from '../api/queries';
 import { shortDate } from '../model/draft';
+import { EmptyState } from '../../../components/ui/empty-state';
 
 /** A send's counts, one per delivery state (the database's delivery_status). */
 const COUNTS = DELIVERY_STATUSES;
@@ -88,20 +89,9 @@ export function HistoryView({ blockId }: { blockId: string }) {
   if (items.length === 0) {
     return (
       <div className="history-empty">
-        <svg width="120" height="90" viewBox="0 0 120 90" aria-hidden="true">
-          <rect
-            x="10"
-            y="15"
-            width="100"
-            height="65"
-            rx="6"
-            fill="none"
-            stroke="currentColor"
-            strokeWidth="3"
-          />
-          <path d="M12 18 L60 52 L108 18" fill="none" stroke="currentColor" strokeWidth="3" />
-        </svg>
-        <p>{t('letters.history.empty')}</p>
+        <EmptyState picture="letters" title={t('letters.history.empty')}>
+          {t('letters.history.emptyNext')}
+        </EmptyState>
         {error ? (
           <p className="error-text" role="alert">
             {t('letters.history.loadFailed', { reason: error })}

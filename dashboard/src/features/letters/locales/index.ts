@@ -110,7 +110,8 @@ export const en = {
   },
   history: {
     label: 'Sent letters',
-    empty: 'No letter sent yet. Sent letters and their counts show here.',
+    empty: 'No letter sent yet',
+    emptyNext: 'Send this letter from Edit: each send, with its delivery counts, shows here.',
     more: 'Loading more…',
     counts: 'Delivery counts',
     reserved: 'Reserved',
@@ -273,7 +274,8 @@ export const ko: typeof en = {
   },
   history: {
     label: '보낸 레터',
-    empty: '아직 보낸 레터가 없습니다. 보낸 레터와 발송 수가 여기에 표시됩니다.',
+    empty: '아직 보낸 레터가 없습니다',
+    emptyNext: '편집에서 이 레터를 보내 보세요. 보낸 레터와 발송 수가 여기에 표시됩니다.',
     more: '더 불러오는 중…',
     counts: '발송 현황',
     reserved: '예약',

@@ -36,6 +36,8 @@ export const en = {
   loadFailed: 'Could not load the messages: {{message}}',
   retry: 'Try again',
   empty: 'No messages here.',
+  emptyNext:
+    'Comments and questions visitors leave on your page show up here, newest first, to answer, hide or approve.',
   emptySearch: 'No messages match “{{query}}”.',
   loadMore: 'Load more',
   live: 'Live: new messages appear as they arrive.',
@@ -158,6 +160,8 @@ export const ko: typeof en = {
   loadFailed: '메시지를 불러오지 못했습니다: {{message}}',
   retry: '다시 시도',
   empty: '메시지가 없습니다.',
+  emptyNext:
+    '방문자가 페이지에 남긴 댓글과 질문이 최신순으로 여기에 표시됩니다. 답하거나 숨기거나 승인할 수 있습니다.',
   emptySearch: '“{{query}}”와 일치하는 메시지가 없습니다.',
   loadMore: '더 보기',
   live: '실시간: 새 메시지가 도착하면 바로 나타납니다.',

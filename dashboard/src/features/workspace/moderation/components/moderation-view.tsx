@@ -17,6 +17,7 @@ import {
   type ModerationMessage,
 } from '../api';
 import { useModeration } from '../hooks/use-moderation';
+import { EmptyState } from '../../../../components/ui/empty-state';
 
 export interface ModerationViewProps {
   block: { id: string; type: 'comment' | 'qna'; name: string; owner_id: string };
@@ -199,9 +200,13 @@ export function ModerationView({ block, api = supabaseModerationApi }: Moderatio
       ) : null}
       {initialLoading ? <Spinner label={t('moderation.loading')} /> : null}
       {!initialLoading && m.rows.length === 0 && !m.error ? (
-        <p className="moderation-empty">
-          {m.search ? t('moderation.emptySearch', { query: m.search }) : t('moderation.empty')}
-        </p>
+        m.search ? (
+          <EmptyState picture="search" title={t('moderation.emptySearch', { query: m.search })} />
+        ) : (
+          <EmptyState picture="messages" title={t('moderation.empty')}>
+            {t('moderation.emptyNext')}
+          </EmptyState>
+        )
       ) : null}
       {m.rows.length > 0 ? (
         <ul className="moderation-list">

@@ -14,6 +14,7 @@ import type { ResponseRow, ResultsBlock, ResultsQuestion } from '../types';
 import { DeleteResponseDialog } from './delete-response-dialog';
 import { ResultRow } from './result-row';
 import { ResultsSummary } from './results-summary';
+import { EmptyState } from '../../../../components/ui/empty-state';
 
 export interface ResultsViewProps {
   block: ResultsBlock;
@@ -130,10 +131,9 @@ export function ResultsView({
         ) : null}
         {initialLoading ? <Spinner label={t('results.loading')} /> : null}
         {!initialLoading && rows.length === 0 && !error ? (
-          <div className="results-empty">
-            <p className="results-empty-title">{t('results.empty')}</p>
-            <p className="hint">{t('results.emptyHint')}</p>
-          </div>
+          <EmptyState picture="results" title={t('results.empty')}>
+            {t('results.emptyHint')}
+          </EmptyState>
         ) : null}
         {rows.length > 0 ? <ul className="results-list">{list}</ul> : null}
         {error ? (
