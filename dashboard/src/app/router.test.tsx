@@ -126,7 +126,7 @@ describe('routes and redirects', () => {
     const scrollTo = vi.fn();
     window.scrollTo = scrollTo;
     renderWithProviders(<AppRoutes />, { route: '/showcase' });
-    expect(await screen.findByText('The showcase will begin soon.')).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Comments under a blog post' })).toBeTruthy();
     scrollTo.mockClear();
     fireEvent.click(screen.getByRole('link', { name: 'Pricing' }));
     expect(await screen.findByRole('heading', { level: 1, name: 'Pricing' })).toBeTruthy();

@@ -44,8 +44,54 @@ const en = {
   },
   showcase: {
     title: 'Showcase',
-    text: 'The showcase will begin soon.',
+    text: 'Every block as your readers meet it, live: leave a comment, ask a question, vote. These are real blocks on this server.',
+    start: 'Make your own',
+    items: {
+      comment: {
+        caption: 'Comments under a blog post',
+        why: 'Readers answer the post and each other; you reply as the owner and hold what needs a look.',
+        site: 'fieldnotes.blog',
+        headline: 'What a year of weekly letters taught us',
+        body: 'Fifty-two Sundays, one letter each. Here is what worked, what did not, and what we would keep.',
+      },
+      qna: {
+        caption: 'Questions on a product page',
+        why: 'Shoppers ask before they buy; answered questions rise, so the next shopper finds them.',
+        site: 'studio-lamp.shop',
+        headline: 'Desk lamp, oak and brass',
+        body: 'Warm light for long evenings. Ask us anything about size, bulbs or shipping.',
+      },
+      like: {
+        caption: 'Likes on a recipe',
+        why: 'One tap, no sign-up: the count tells you which posts to write more of.',
+        site: 'sunday.kitchen',
+        headline: 'Five-minute miso soup',
+        body: 'Dashi, miso, tofu and spring onion: dinner before the kettle cools.',
+      },
+      button: {
+        caption: 'A call to action in a newsletter',
+        why: 'A button that opens your link and counts every click, wherever the letter is read.',
+        site: 'the-weekly.news',
+        headline: 'Spring workshop: seats are open',
+        body: 'Three evenings on writing for the web, online, with homework you will enjoy.',
+      },
+      ab: {
+        caption: 'A vote in an article',
+        why: 'Two options, one tap; readers see the result after they vote.',
+        site: 'design-notes.page',
+        headline: 'Serif or sans for long reads?',
+        body: 'We set the same essay twice. Before we tell you what we chose, which would you read?',
+      },
+      form: {
+        caption: 'A feedback form in a help centre',
+        why: 'Questions in steps, endings that depend on the answers, results in your dashboard and Notion.',
+        site: 'help.example.app',
+        headline: 'Was this page helpful?',
+        body: 'Tell us what you were looking for; it takes under a minute.',
+      },
+    },
   },
+
   pricing: {
     title: 'Pricing',
     perMonth: '/ month',
@@ -182,8 +228,54 @@ const ko: SameShape<typeof en> = {
   },
   showcase: {
     title: '쇼케이스',
-    text: '쇼케이스는 곧 시작됩니다.',
+    text: '독자가 만나는 모습 그대로, 모든 블록이 실제로 동작합니다. 댓글을 남기고, 질문하고, 투표해 보세요. 이 서버의 실제 블록입니다.',
+    start: '내 블록 만들기',
+    items: {
+      comment: {
+        caption: '블로그 글의 댓글',
+        why: '독자가 글과 서로에게 답합니다. 주인으로 답글을 달고, 살펴볼 글은 보류할 수 있습니다.',
+        site: 'fieldnotes.blog',
+        headline: '1년 동안 매주 레터를 보내며 배운 것',
+        body: '쉰두 번의 일요일, 매번 한 통의 레터. 잘된 것과 안된 것, 그리고 계속할 것을 정리했습니다.',
+      },
+      qna: {
+        caption: '상품 페이지의 질문',
+        why: '구매 전에 묻고, 답변된 질문이 위로 올라 다음 손님이 바로 찾습니다.',
+        site: 'studio-lamp.shop',
+        headline: '오크와 황동 데스크 램프',
+        body: '긴 저녁을 위한 따뜻한 빛. 크기, 전구, 배송 무엇이든 물어보세요.',
+      },
+      like: {
+        caption: '레시피의 좋아요',
+        why: '가입 없이 한 번 누르면 끝. 어떤 글을 더 써야 할지 숫자가 알려 줍니다.',
+        site: 'sunday.kitchen',
+        headline: '5분 된장국',
+        body: '육수, 된장, 두부, 파. 주전자가 식기 전에 저녁이 준비됩니다.',
+      },
+      button: {
+        caption: '뉴스레터의 행동 유도 버튼',
+        why: '레터를 어디서 읽든 링크를 열고 클릭을 모두 셉니다.',
+        site: 'the-weekly.news',
+        headline: '봄 워크숍 신청을 받습니다',
+        body: '웹 글쓰기에 관한 온라인 저녁 세 번, 즐거운 숙제와 함께.',
+      },
+      ab: {
+        caption: '기사 속 투표',
+        why: '두 가지 선택지, 한 번의 탭. 투표하면 결과를 볼 수 있습니다.',
+        site: 'design-notes.page',
+        headline: '긴 글에는 세리프일까 산세리프일까?',
+        body: '같은 글을 두 번 조판했습니다. 우리의 선택을 말하기 전에, 어느 쪽으로 읽으시겠어요?',
+      },
+      form: {
+        caption: '도움말 센터의 피드백 폼',
+        why: '단계별 질문, 답에 따라 달라지는 마무리, 대시보드와 노션으로 가는 결과.',
+        site: 'help.example.app',
+        headline: '이 페이지가 도움이 되었나요?',
+        body: '무엇을 찾고 계셨는지 알려 주세요. 1분이면 충분합니다.',
+      },
+    },
   },
+
   pricing: {
     title: '요금제',
     perMonth: '/ 월',
