@@ -89,7 +89,7 @@ export async function firstScreensInKorean(journey: Journey, errors: string[]) {
     await consent.getByRole('button', { name: '동의' }).click();
     await consent.waitFor({ state: 'detached' });
     // Agreeing keeps the account in Korean: the dashboard after consent speaks it too.
-    await page.getByText('아직 블록이 없습니다. 첫 블록을 만들어 보세요.').waitFor();
+    await page.getByText('아직 블록이 없습니다', { exact: true }).waitFor();
     assert.equal(await page.getByTestId('remaining').textContent(), '남은 블록 3개');
     const { rows } = await journey.db.query<{ language: string }>(
       'select language from public.profiles where email = $1',

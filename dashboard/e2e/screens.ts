@@ -1,14 +1,14 @@
-// Screenshots of the owner's screens as their users see them: the demo owner (the seed) signed in,
-// at 1440 and 375 px, in English and Korean; and the public pages as a visitor sees them
-// (screens-public.ts), with a contact sheet of those (contact-public.png). For looking, not
-// asserting: read the PNGs.
+// Screenshots of every landing and dashboard screen as their users see them: the landing pages, the
+// demo owner (the seed) signed in, and a new owner's empty screens, at 1440 and 375 px, in English
+// and Korean; the public pages as a visitor sees them (screens-public.ts); then one contact sheet
+// per area (contact-<area>.png, contact-sheet.ts). For looking, not asserting: read the PNGs.
 //   npm run screens -w @reaction-blocks/dashboard -- [out-dir]      (its own throwaway stack)
 //   SCREENS_BASE=http://127.0.0.1:54323 SCREENS_DB=postgresql://... npm run screens ...
 //                                                                  (a running `npm start`)
 // Build the SDK and the dashboard first. Korean needs a CJK font (Debian: fonts-noto-cjk).
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import pg from 'pg';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { chromiumLaunchOptions } from '../../scripts/chromium.mjs';
@@ -54,7 +54,34 @@ const sampleFrames = async (page: Page) => {
   await settle(page);
 };
 
+/** Scrolls to the end and back so what loads in view (the showcase's blocks) has loaded. */
+async function scrollThrough(page: Page) {
+  await page.evaluate(async () => {
+    for (let y = 0; y < document.body.scrollHeight; y += 600) {
+      window.scrollTo(0, y);
+      await new Promise((done) => setTimeout(done, 150));
+    }
+    window.scrollTo(0, 0);
+  });
+}
+
 const SHOTS: Shot[] = [
+  { name: 'home', path: '/', public: true, fullPage: true, prepare: (page) => settle(page) },
+  { name: 'reaction', path: '/reaction', public: true, prepare: (page) => settle(page) },
+  {
+    name: 'showcase',
+    path: '/showcase',
+    public: true,
+    fullPage: true,
+    prepare: async (page) => {
+      await scrollThrough(page);
+      await page.locator('.showcase-list .demo-block').nth(5).waitFor();
+      await page.waitForFunction(() => customElements.get('reaction-form') !== undefined);
+      await settle(page);
+    },
+  },
+  { name: 'pricing', path: '/pricing', public: true, prepare: (page) => settle(page) },
+  { name: 'help', path: '/help', public: true, prepare: (page) => settle(page) },
   { name: 'login', path: '/login', public: true, prepare: (page) => settle(page) },
   { name: 'terms', path: '/terms', public: true, prepare: (page) => settle(page) },
   { name: 'cookies', path: '/cookies', public: true, prepare: (page) => settle(page) },
@@ -410,32 +437,113 @@ async function prepareLetters(db: pg.Client) {
   );
 }
 
+/** A new owner's screens before they have anything: the empty states (issue 22). */
+const EMPTY_SHOTS: Shot[] = [
+  { name: 'empty-dashboard', path: '/dashboard/reaction', prepare: (page) => emptyReady(page) },
+  { name: 'empty-send', path: '/dashboard/send', prepare: (page) => emptyReady(page) },
+  {
+    name: 'empty-audience',
+    path: '/audience',
+    prepare: async (page) => {
+      await page.locator('.empty-panel').waitFor();
+      await settle(page);
+    },
+  },
+];
+
+async function emptyReady(page: Page) {
+  await page.getByTestId('remaining').waitFor();
+  await page.locator('.empty-panel').waitFor();
+  await settle(page);
+}
+
+const NEW_OWNER = { email: 'screens-new-owner@example.com', name: 'New Owner' };
+
+/** Which contact sheet a shot belongs to, by its name. */
+function areaOf(name: string): string {
+  if (/^(home|reaction|send|showcase|pricing|help|terms|cookies|login)/.test(name))
+    return 'landing';
+  if (name.startsWith('empty-')) return 'empty';
+  if (/letter|^history-|^dashboard-send/.test(name)) return 'letters';
+  if (name.startsWith('audience')) return 'audience';
+  if (name.startsWith('result-')) return 'results';
+  if (/^(moderation-|work-comment-trust)/.test(name)) return 'moderation';
+  if (/integration/.test(name)) return 'integrations';
+  if (/^(plan|profile)/.test(name)) return 'account';
+  if (name.startsWith('work-')) return 'workspace';
+  return 'dashboard';
+}
+
+/** The shots grouped by area, in the order taken. */
+function byArea(files: string[]): Map<string, string[]> {
+  const areas = new Map<string, string[]>();
+  for (const file of files) {
+    const area = areaOf(basename(file).replace(/-(en|ko)-(1440|375)\.png$/, ''));
+    areas.set(area, [...(areas.get(area) ?? []), file]);
+  }
+  return areas;
+}
+
+async function newOwnerScreens(
+  base: string,
+  db: pg.Client,
+  browser: Browser,
+  shoot: (page: Page, shot: Shot, locale: string) => Promise<void>,
+) {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  try {
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await page.goto(`${base}/login?locale=en`);
+    await page.getByRole('button', { name: /Google/ }).click();
+    await page.locator('#email').fill(NEW_OWNER.email);
+    await page.locator('#name').fill(NEW_OWNER.name);
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await page.waitForURL(/\/dashboard\/reaction/);
+    const terms = page.getByRole('dialog', { name: 'Terms of Service' });
+    await terms.waitFor();
+    await page.getByRole('checkbox').check();
+    await page.getByRole('button', { name: 'Agree' }).click();
+    await terms.waitFor({ state: 'detached' });
+    for (const locale of LOCALES) {
+      await db.query('update public.profiles set language = $1 where email = $2', [
+        locale,
+        NEW_OWNER.email,
+      ]);
+      for (const shot of EMPTY_SHOTS) await shoot(page, shot, locale);
+    }
+  } finally {
+    await context.close();
+  }
+}
+
 async function run(base: string, db: pg.Client, browser: Browser, out: string) {
   const only = process.env.SCREENS_ONLY?.split(',');
   const token = await tokenSigner(process.env.SCREENS_JWT_SECRET ?? DEFAULT_JWT_SECRET);
   const publicFiles: string[] = [];
+  const files: string[] = [];
+  const shootAt = async (page: Page, shot: Shot, locale: string) => {
+    if (only && !only.includes(shot.name)) return;
+    for (const width of WIDTHS) {
+      await page.setViewportSize({ width, height: width > 800 ? 900 : 812 });
+      await page.goto(`${base}${shot.path}${shot.path.includes('?') ? '&' : '?'}locale=${locale}`);
+      await shot.prepare?.(page).catch(async (error: unknown) => {
+        await page.screenshot({ path: join(out, `${shot.name}-${locale}-${width}-FAILED.png`) });
+        throw error;
+      });
+      const file = join(out, `${shot.name}-${locale}-${width}.png`);
+      await page.screenshot({ path: file, fullPage: shot.fullPage ?? false });
+      files.push(file);
+      console.log(file);
+    }
+  };
   await prepareLetters(db);
   for (const locale of LOCALES) {
     await db.query('update public.profiles set language = $1 where id = $2', [locale, DEMO_ID]);
     const context = await browser.newContext({ locale: locale === 'ko' ? 'ko-KR' : 'en-US' });
     const page = await context.newPage();
     page.on('pageerror', (error) => console.error(`page error: ${error.message}`));
-    const shoot = async (shot: Shot) => {
-      if (only && !only.includes(shot.name)) return;
-      for (const width of WIDTHS) {
-        await page.setViewportSize({ width, height: width > 800 ? 900 : 812 });
-        await page.goto(
-          `${base}${shot.path}${shot.path.includes('?') ? '&' : '?'}locale=${locale}`,
-        );
-        await shot.prepare?.(page).catch(async (error: unknown) => {
-          await page.screenshot({ path: join(out, `${shot.name}-${locale}-${width}-FAILED.png`) });
-          throw error;
-        });
-        const file = join(out, `${shot.name}-${locale}-${width}.png`);
-        await page.screenshot({ path: file, fullPage: shot.fullPage ?? false });
-        console.log(file);
-      }
-    };
+    const shoot = (shot: Shot) => shootAt(page, shot, locale);
     for (const shot of SHOTS.filter((s) => s.public)) await shoot(shot);
     if (!only || PUBLIC_SHOTS.some((shot) => only.includes(shot.name))) {
       const files = await shootPublic(
@@ -478,6 +586,9 @@ async function run(base: string, db: pg.Client, browser: Browser, out: string) {
     );
     console.log(sheet);
   }
+  await newOwnerScreens(base, db, browser, shootAt);
+  for (const [area, shots] of byArea(files))
+    console.log(await contactSheet(browser, shots, out, area));
 }
 
 const out = resolve(process.argv[2] ?? join(tmpdir(), 'rb-screens'));
