@@ -192,13 +192,17 @@ for (const d of elements) {
       problems.push(`${tag}: internal state "${m.name}" is a public property`);
 
   // The events listed are the events dispatched (this.emit('reaction-…') in the class and its
-  // superclasses), no more and no fewer.
+  // superclasses, and c.emit('reaction-…') in their write paths, x.writer.ts beside
+  // x.component.ts, which load on the first interaction), no more and no fewer.
+  const emits = (text) => [...text.matchAll(/\bemit(?:<[^>]*>)?\(\s*'([\w-]+)'/g)].map((m) => m[1]);
   const dispatched = new Set(
     chain(d.name).flatMap((f) => {
       const c = classes.get(d.name);
-      return [...classBodies(f, c ? chainNames(d.name) : [])].flatMap((body) =>
-        [...body.matchAll(/\bemit(?:<[^>]*>)?\(\s*'([\w-]+)'/g)].map((m) => m[1]),
-      );
+      const writer = f.replace(/\.component\.ts$/, '.writer.ts');
+      return [
+        ...[...classBodies(f, c ? chainNames(d.name) : [])].flatMap(emits),
+        ...(writer !== f && existsSync(join(root, writer)) ? emits(read(writer)) : []),
+      ];
     }),
   );
   const listed = new Set((d.events || []).map((e) => e.name));
