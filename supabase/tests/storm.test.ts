@@ -3,7 +3,7 @@
 // captcha and their messages are held for the owner; visitors with one keep writing; what one
 // address's fresh accounts posted is held with the burst. docs/data-model.md "When a shared
 // budget is under pressure". The storm comes from 20 fresh anonymous accounts of one address, as
-// the issue's repro (a shorter storm of the same shape; the issue's 60 s benchmark is not written yet).
+// the issue's repro (a shorter storm of the same shape; the 60 s one is `npm run bench:storm`).
 //
 // Addresses: the API takes the right-most X-Forwarded-For entry that is not a trusted proxy. The
 // tests name the loopback a trusted proxy (a CDN in front of the gateway), so each client's own
