@@ -421,8 +421,12 @@ export class BlockElement extends ReactionElement {
           <span class="sr">${this.t('loading')}</span>
           <div class="sk" aria-hidden="true">${this.renderSkeleton()}</div>
         </div>`;
+      // a failure to load says so and offers to try again (the block's id is known)
       if (this._status === 'error')
-        return html`<div part="base" role="alert" class="err">${this.t('failed')}</div>`;
+        return html`<div part="base" class="err state">
+          <span role="alert">${this.t('failed')}</span>
+          ${this.blockId ? html`<button class="btn ghost" @click=${() => void this.load()}>${this.t('retry')}</button>` : nothing}
+        </div>`;
       const block = this.view?.block;
       if (this._status === 'unavailable' || block?.deactivated)
         return html`<div part="base" role="status" class="muted">${this.t('unavailable')}</div>`;

@@ -227,7 +227,8 @@ describe('block elements: a block that is not there', () => {
     // the Korean texts load (a chunk of their own), then the element renders again
     if (lang) await until(() => isLoaded(lang));
     await el.updateComplete;
-    return el.shadowRoot!.querySelector('[part=base]')!.textContent!.trim();
+    const base = el.shadowRoot!.querySelector('[part=base]')!;
+    return (base.querySelector('[role=alert]') ?? base).textContent!.trim();
   };
   // What the visitor RPCs answer for a missing or deactivated block (PostgREST: 404, code PT404).
   const missing = () => {
@@ -239,6 +240,27 @@ describe('block elements: a block that is not there', () => {
     expect(await shown('reaction-like')).to.equal('This block is not available.');
     expect(await shown('reaction-block')).to.equal('This block is not available.');
     expect(await shown('reaction-like', 'ko')).to.equal('사용할 수 없는 블록입니다.');
+  });
+
+  it('a block that failed to load offers to try again, and loads when asked', async () => {
+    let fail = true;
+    api = mockApi({
+      get_block_view: () => {
+        if (fail) throw new ApiError(500, 'internal error', 'XX000');
+        return { block: block({ type: 'like', like_count: 4 }), me: {} };
+      },
+    });
+    const el = await fixture<HTMLElement & { updateComplete: Promise<unknown> }>(
+      html`<reaction-like block-id="b1" project-url=${PROJECT} anon-key=${KEY}></reaction-like>`,
+    );
+    await until(() => el.shadowRoot!.querySelector('[role=alert]'));
+    await expect(el).to.be.accessible();
+    const again = el.shadowRoot!.querySelector<HTMLButtonElement>('[part=base] button')!;
+    expect(again.textContent!.trim()).to.equal('Try again');
+    fail = false;
+    again.click();
+    await until(() => el.shadowRoot!.querySelector('[part~=count]'));
+    expect(el.shadowRoot!.querySelector('[part~=count]')!.textContent).to.equal('4 Likes');
   });
 
   it('server and network failures still say "Failed to load"', async () => {

@@ -123,6 +123,14 @@ export const baseStyles = css`
     font-size: 13px;
     margin: 4px 0 0;
   }
+  /* a failure to load: the message and Try again, in a quiet row */
+  .state {
+    display: flex;
+    flex-wrap: wrap;
+    align-items: center;
+    gap: 8px 12px;
+    margin: 0;
+  }
   .muted {
     color: var(--reaction-muted);
     font-size: 12px;

@@ -9,6 +9,7 @@ type KoreanTexts = { [K in keyof Texts as K extends `${string}_one` ? never : K]
 const ko: KoreanTexts = {
   loading: '불러오는 중…',
   failed: '불러오지 못했습니다',
+  retry: '다시 시도',
   unavailable: '사용할 수 없는 블록입니다.',
   notValidType: '지원하지 않는 유형입니다',
   unreachable: '서버에 연결하지 못했습니다. 다시 시도해 주세요.',

@@ -2,6 +2,7 @@
 export const core = {
   loading: 'Loading…',
   failed: 'Failed to load',
+  retry: 'Try again',
   unavailable: 'This block is not available.',
   notValidType: 'Not valid type',
   cancel: 'Cancel',
