@@ -67,6 +67,7 @@ const en = {
     step3Title: '3. Collect reactions',
     step3Text: 'Read responses in the dashboard and get notified by email.',
     blocksTitle: 'Six blocks',
+    showcaseLink: 'See every block live in the showcase',
     blockText: {
       comment: 'Let visitors leave comments and replies.',
       qna: 'Answer questions and mark them resolved.',

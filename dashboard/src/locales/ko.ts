@@ -74,6 +74,7 @@ const ko: Shape<Resources> = {
     step3Title: '3. 반응 모으기',
     step3Text: '대시보드에서 응답을 확인하고 이메일로 알림을 받으세요.',
     blocksTitle: '여섯 가지 블록',
+    showcaseLink: '쇼케이스에서 모든 블록을 직접 써 보기',
     blockText: {
       comment: '방문자가 댓글과 답글을 남길 수 있어요.',
       qna: '질문에 답하고 해결됨으로 표시하세요.',

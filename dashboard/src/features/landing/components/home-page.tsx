@@ -46,6 +46,9 @@ export function HomePage() {
             </li>
           ))}
         </ul>
+        <p className="block-grid-more">
+          <Link to={paths.showcase}>{t('home.showcaseLink')}</Link>
+        </p>
       </section>
 
       <section className="section feature-split" aria-labelledby="history-title">
