@@ -441,11 +441,14 @@ export default class ReactionComment extends BlockElement {
     loadCommentWriter().catch(() => {});
   }
 
-  private signIn(provider: 'google' | 'apple') {
+  private async signIn(provider: 'google' | 'apple') {
     // the popup opens in the click, before the sign-in code is awaited (a popup blocker allows a
     // window only while the click is fresh); it goes to the provider once that code is here
     const popup = openPopup();
-    return this.writing('', (w) => w.signIn(this.asHost, provider, popup));
+    const w = await this.writePaths('');
+    if (w) await w.signIn(this.asHost, provider, popup);
+    // the sign-in code could not load: the empty popup goes, the reason is said under the composer
+    else popup?.close();
   }
 
   private onEmail(e: Event) {

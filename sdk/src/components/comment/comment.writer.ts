@@ -5,6 +5,7 @@
 // as its own methods did (private members through `c.name`, which TypeScript checks).
 import { EMAIL_RE, COMMENT_LIMITS, lengthOf } from '@reaction-blocks/contracts/limits';
 import { pageOf, timezone } from '../../core/api.js';
+import { loadChunk } from '../../core/chunk.js';
 import type { ReactionEventMap } from '../../core/base.js';
 import { getIdentity, setIdentityName, setProfile } from '../../core/identity.js';
 import { displayUser } from '../../core/session.js';
@@ -51,6 +52,8 @@ export interface CommentHost {
 }
 
 const MESSAGE_MAX = COMMENT_LIMITS.message;
+/** Signing in and out (core/auth.ts); a failed load is tried again by the next click. */
+const loadAuth = loadChunk(() => import('../../core/auth.js'));
 /** Spec section 9. */
 export const MESSAGE_TERM_MS = 3000;
 
@@ -218,14 +221,27 @@ export const keep = (patch: { name?: string; homeUrl?: string }) =>
  * code was awaited: a popup blocker allows a window only while the click is fresh.
  */
 export async function signIn(c: CommentHost, provider: 'google' | 'apple', popup: Window | null) {
-  const { signInWithPopup } = await import('../../core/auth.js');
-  const s = await signInWithPopup(c.project, provider, popup);
+  let auth: typeof import('../../core/auth.js');
+  try {
+    auth = await loadAuth();
+  } catch (e) {
+    // the empty popup goes; the reason is said under the composer
+    popup?.close();
+    c.say(c.fail(e));
+    return;
+  }
+  const s = await auth.signInWithPopup(c.project, provider, popup);
   // The new session reaches willUpdate, which reads the list again for it.
   if (s) c.emit('reaction-sign-in', { userId: s.user.id });
 }
 
 export async function logOut(c: CommentHost) {
-  (await import('../../core/auth.js')).signOut(c.project);
+  try {
+    (await loadAuth()).signOut(c.project);
+  } catch (e) {
+    c.say(c.fail(e));
+    return;
+  }
   c._menuOpen = false;
   c.emit('reaction-sign-in', { userId: null });
 }
