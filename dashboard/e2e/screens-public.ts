@@ -2,6 +2,7 @@
 // /block/ page and its states (loading, not available, incomplete link, failed load), the A/B
 // after a vote, a dark block, the letter page; /unsubscribe (asking, done, already unsubscribed,
 // invalid link, failed, loading) and /not_supported. No session: a browser context of its own.
+import { AxeBuilder } from '@axe-core/playwright';
 import type pg from 'pg';
 import type { Browser, Page } from 'playwright-core';
 import { backgroundEnv } from '../../supabase/local/stack.ts';
@@ -16,6 +17,8 @@ export interface PublicShot {
   path: string | ((ctx: PublicContext) => Promise<string>);
   /** Before the page opens: requests held or refused, storage blocked... */
   before?: (page: Page) => Promise<unknown>;
+  /** Puts back what `path` changed in the database. */
+  after?: (ctx: PublicContext) => Promise<void>;
   /** Waits for the state to photograph. */
   ready: (page: Page) => Promise<void>;
   fullPage?: boolean;
@@ -57,6 +60,18 @@ export const PUBLIC_SHOTS: PublicShot[] = [
     path: blockPage('02'),
     ready: blockReady('[part~=composer]'),
     fullPage: true,
+  },
+  {
+    // the owner's dark theme: the page goes dark with it
+    name: 'block-comment-dark',
+    path: async (ctx) => {
+      await ctx.db.query("update public.blocks set theme = 'dark' where id = $1", [block('01')]);
+      return blockPage('01');
+    },
+    after: async (ctx) => {
+      await ctx.db.query("update public.blocks set theme = 'light' where id = $1", [block('01')]);
+    },
+    ready: blockReady('[part~=composer]'),
   },
   { name: 'block-like', path: blockPage('03'), ready: blockReady('[part~=button]') },
   { name: 'block-button', path: blockPage('04'), ready: blockReady('[part~=button]') },
@@ -226,8 +241,9 @@ export async function shootPublic(
   shoot: (page: Page, name: string, width: number, fullPage: boolean) => Promise<string>,
   widths: readonly number[],
   only?: string[],
-): Promise<string[]> {
+): Promise<{ files: string[]; checks: Check[] }> {
   const files: string[] = [];
+  const checks: Check[] = [];
   // the demo blocks speak the locale being photographed (the page follows the block's language)
   await ctx.db.query('update public.blocks set language = $1 where owner_id = $2', [
     ctx.locale,
@@ -252,10 +268,12 @@ export async function shootPublic(
           await page.evaluate(() => document.fonts.ready);
           await page.waitForTimeout(300);
           files.push(await shoot(page, shot.name, width, shot.fullPage ?? false));
+          checks.push(await check(page, `${shot.name}-${ctx.locale}-${width}`));
         } catch (error) {
           await shoot(page, `${shot.name}-FAILED`, width, false).catch(() => '');
           throw error;
         } finally {
+          await shot.after?.(ctx);
           await context.close();
         }
       }
@@ -263,5 +281,39 @@ export async function shootPublic(
   } finally {
     await ctx.db.query("update public.blocks set language = 'en' where owner_id = $1", [DEMO_ID]);
   }
-  return files;
+  return { files, checks };
+}
+
+export interface Check {
+  shot: string;
+  /** Layout shift so far (what the visitor saw move while the page loaded), no input counted. */
+  cls: number;
+  /** axe rule ids that failed, with their impact. */
+  axe: string[];
+}
+
+/** What a look cannot tell: the layout shift so far and axe's findings, for the run's report. */
+async function check(page: Page, shot: string): Promise<Check> {
+  const cls = await page.evaluate(
+    () =>
+      new Promise<number>((done) => {
+        let total = 0;
+        new PerformanceObserver((list) => {
+          for (const entry of list.getEntries() as (PerformanceEntry & {
+            value: number;
+            hadRecentInput: boolean;
+          })[])
+            if (!entry.hadRecentInput) total += entry.value;
+        }).observe({ type: 'layout-shift', buffered: true });
+        setTimeout(() => done(total), 50);
+      }),
+  );
+  // axe waits for every frame to answer, and a letter's frame is sandboxed with no scripts: the
+  // page is checked without it (its HTML is the owner's mail, not ours)
+  const builder = new AxeBuilder({ page });
+  if (/letter/.test(shot)) builder.setLegacyMode(true);
+  const result = await builder.analyze();
+  const axe = result.violations.map((v) => `${v.id} (${v.impact})`);
+  console.log(`check ${shot}: CLS ${cls.toFixed(4)}, axe ${axe.length ? axe.join(', ') : 'clean'}`);
+  return { shot, cls, axe };
 }

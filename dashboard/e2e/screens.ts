@@ -6,7 +6,7 @@
 //   SCREENS_BASE=http://127.0.0.1:54323 SCREENS_DB=postgresql://... npm run screens ...
 //                                                                  (a running `npm start`)
 // Build the SDK and the dashboard first. Korean needs a CJK font (Debian: fonts-noto-cjk).
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import pg from 'pg';
@@ -16,7 +16,7 @@ import { DEFAULT_JWT_SECRET, freePorts } from '../../supabase/local/config.ts';
 import { fillDemoLetters } from '../../supabase/local/demo-letters.ts';
 import { startStack } from '../../supabase/local/stack.ts';
 import { contactSheet } from './contact-sheet.ts';
-import { PUBLIC_SHOTS, shootPublic, tokenSigner } from './screens-public.ts';
+import { type Check, PUBLIC_SHOTS, shootPublic, tokenSigner } from './screens-public.ts';
 
 const DEMO = { email: 'demo@reaction-blocks.local', name: 'Demo Owner' };
 const DEMO_ID = '00000000-0000-4000-8000-000000000001';
@@ -540,6 +540,7 @@ async function run(base: string, db: pg.Client, browser: Browser, out: string) {
       console.log(file);
     }
   };
+  const publicChecks: Check[] = [];
   await prepareLetters(db);
   for (const locale of LOCALES) {
     await db.query('update public.profiles set language = $1 where id = $2', [locale, DEMO_ID]);
@@ -549,7 +550,7 @@ async function run(base: string, db: pg.Client, browser: Browser, out: string) {
     const shoot = (shot: Shot) => shootAt(page, shot, locale);
     for (const shot of SHOTS.filter((s) => s.public)) await shoot(shot);
     if (!only || PUBLIC_SHOTS.some((shot) => only.includes(shot.name))) {
-      const files = await shootPublic(
+      const { files: shots, checks } = await shootPublic(
         browser,
         base,
         { db, locale, token },
@@ -562,7 +563,8 @@ async function run(base: string, db: pg.Client, browser: Browser, out: string) {
         WIDTHS,
         only,
       );
-      publicFiles.push(...files);
+      publicFiles.push(...shots);
+      publicChecks.push(...checks);
     }
     await page.setViewportSize({ width: 1440, height: 900 });
     await page.goto(`${base}/login?locale=${locale}`);
@@ -588,6 +590,12 @@ async function run(base: string, db: pg.Client, browser: Browser, out: string) {
       'Public pages',
     );
     console.log(sheet);
+    writeFileSync(join(out, 'public-checks.json'), `${JSON.stringify(publicChecks, null, 2)}\n`);
+    const worst = Math.max(...publicChecks.map((c) => c.cls));
+    const failing = publicChecks.filter((c) => c.axe.length);
+    console.log(
+      `public pages: ${publicChecks.length} checked, worst CLS ${worst.toFixed(4)}, axe ${failing.length ? failing.map((c) => `${c.shot}: ${c.axe.join(', ')}`).join('; ') : 'clean on every one'}`,
+    );
   }
   await newOwnerScreens(base, db, browser, shootAt);
   for (const [area, shots] of byArea(files))
