@@ -36,7 +36,9 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { chromium, type Page } from 'playwright-core';
 import { DEFAULT_JWT_SECRET, freePorts } from '../../supabase/local/config.ts';
+import { looksLikeFailure } from '../../supabase/local/process.ts';
 import { startStack } from '../../supabase/local/stack.ts';
+import type { ExpectedConsole } from '../../scripts/console-watch.ts';
 import { chromiumLaunchOptions } from '../../scripts/chromium.mjs';
 import { blockLimitReached, cardMenuActions, createThroughPicker } from './blocks.ts';
 import { demoOwner } from './demo-owner.ts';
@@ -63,8 +65,16 @@ import {
 } from './workspace.ts';
 
 const TIME_ZONE = 'Asia/Seoul';
+
+/**
+ * Failure-looking log lines the journey causes on purpose (keep short; each with its reason).
+ * Matched against "[service] line".
+ */
+const EXPECTED_LOG: ExpectedConsole[] = [];
 const t0 = Date.now();
 const dataDir = mkdtempSync(join(tmpdir(), 'rb-dashboard-e2e-'));
+/** What `npm start` would have printed as failures while the journey ran (process.ts). */
+const failureLines: string[] = [];
 const stack = await startStack({
   ports: await freePorts(),
   dataDir,
@@ -72,6 +82,10 @@ const stack = await startStack({
   // a throwaway database: speed over surviving a crash (docs/getting-started.md)
   durable: false,
   web: true,
+  log: (service, line) => {
+    if (looksLikeFailure(line) && !EXPECTED_LOG.some((e) => e.match.test(`[${service}] ${line}`)))
+      failureLines.push(`[${service}] ${line}`);
+  },
 });
 const browser = await chromium.launch(chromiumLaunchOptions);
 const db = new pg.Client({ connectionString: stack.dbUrl });
@@ -180,6 +194,7 @@ try {
   });
 
   assert.deepEqual(errors, []);
+  assert.deepEqual(failureLines, [], 'log lines that read as failures during ordinary use');
   console.log(`dashboard e2e journey: ok in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
 } catch (error) {
   // Where the owner's page was when it failed, for whoever reads the log.

@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { AxeBuilder } from '@axe-core/playwright';
 import type pg from 'pg';
 import type { Browser, Locator, Page } from 'playwright-core';
+import { watchConsole } from '../../scripts/console-watch.ts';
 
 /** What every part of the journey gets. */
 export interface Journey {
@@ -55,9 +56,11 @@ export async function step<T>(name: string, fn: () => Promise<T>): Promise<T> {
   }
 }
 
-/** Collects uncaught page errors, which must stay empty. */
+/** Collects uncaught page errors and unexpected console lines, which must stay empty. */
 export function watchErrors(page: Page, errors: string[], label: string) {
   page.on('pageerror', (error) => errors.push(`${label}: ${error.message}`));
+  // console errors and warnings too, but for the expected ones (scripts/console-watch.ts)
+  watchConsole(page, errors, label);
   // a request that never got an answer is logged, so a failure's cause shows in the output
   page.on('requestfailed', (request) => {
     const failure = request.failure()?.errorText ?? '';

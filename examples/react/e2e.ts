@@ -11,6 +11,7 @@ import { chromium, type Page } from 'playwright-core';
 import { startStack } from '../../supabase/local/stack.ts';
 import { DEFAULT_JWT_SECRET, freePorts } from '../../supabase/local/config.ts';
 import { chromiumLaunchOptions } from '../../scripts/chromium.mjs';
+import { watchConsole } from '../../scripts/console-watch.ts';
 import { REACTION_BLOCK_TYPES } from '@reaction-blocks/contracts/enums';
 
 const here = import.meta.dirname;
@@ -67,8 +68,9 @@ try {
   const page = await (await browser.newContext()).newPage();
   const problems: string[] = [];
   page.on('pageerror', (e) => problems.push(e.message));
-  // The SDK reports every problem with this prefix instead of throwing into the page.
-  page.on('console', (m) => m.text().startsWith('[reaction-blocks]') && problems.push(m.text()));
+  // The SDK reports every problem on the console ([reaction-blocks] ...) instead of throwing
+  // into the page; any console error or warning fails the journey (scripts/console-watch.ts).
+  watchConsole(page, problems, 'react example');
   // Without the trailing slash the server redirects, so the app's relative scripts resolve.
   // The seed gives the demo like block its likes (supabase/seed.sql): counts are relative to them.
   const seededLikes = await likeCount();
@@ -86,6 +88,8 @@ try {
       .locator('reaction-like [part=count]', { hasText: new RegExp(`^${seededLikes} Likes?$`) })
       .waitFor();
     await page.locator('reaction-button [part=button]', { hasText: 'Read the docs' }).waitFor();
+    // both options, once the block's view has arrived (counting at once raced the render)
+    await page.locator('reaction-ab [part=option]').nth(1).waitFor();
     assert.equal(await page.locator('reaction-ab [part=option]').count(), 2);
     await page.locator('reaction-form [part=submit]', { hasText: 'Send feedback' }).waitFor();
   });
@@ -136,8 +140,9 @@ try {
     await page.locator('reaction-comment [part=submit]', { hasText: '보내기' }).first().waitFor();
   });
 
-  await step('no reaction-error events, page errors or SDK warnings', async () => {
+  await step('no reaction-error events, page errors, or console errors and warnings', async () => {
     assert.deepEqual(await logged(page, 'reaction-error'), []);
+    for (const line of problems) console.error(`  ${line}`);
     assert.deepEqual(problems, []);
   });
   // E2E_SCREENSHOT=file.png keeps a picture of the page, for a look at the styling.

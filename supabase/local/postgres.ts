@@ -227,6 +227,9 @@ export async function startPostgres(opts: PostgresOptions): Promise<RunningPostg
     ...durability.flatMap((setting) => ['-c', setting]),
     '-c',
     `extension_control_path=${extensions}:$system`,
+    // the SQLSTATE on every line: clientAnswers() tells a refusal from a failure by it
+    '-c',
+    `log_line_prefix=%m [%p] %e `,
   ];
   const url = `postgresql://postgres:${encodeURIComponent(opts.password)}@127.0.0.1:${opts.port}/postgres`;
   // the backends of a server that died stop on their own within moments; until then a new
@@ -241,6 +244,54 @@ export async function startPostgres(opts: PostgresOptions): Promise<RunningPostg
       await new Promise((r) => setTimeout(r, 500));
     }
   }
+}
+
+const READY = /database system is ready to accept connections/;
+
+/**
+ * SQLSTATEs that are the database answering a client, not the database failing: a rule of ours
+ * (RAISE, P0001; PostgREST's PTxxx answers), a refused privilege or row-level security policy
+ * (42501), a value a check or a constraint refuses (class 22 and 23), a bad password (28P01).
+ * PostgREST turns them into 4xx answers for the caller; in the log they are not failures.
+ */
+const CLIENT_ANSWER = /^(P0001|PT\d{3}|42501|22\w{3}|23\w{3}|28P01)$/;
+const ENTRY = /^(\S+ \S+ \S+) \[(\d+)\] (\w{5}) (ERROR|STATEMENT|CONTEXT|DETAIL|HINT):\s*(.*)$/;
+
+/**
+ * The server's log as lines, where an error that answers a client (CLIENT_ANSWER) becomes one
+ * short "refused" line without its statement and context (and without the word that reads as a
+ * failure in `npm start`'s terminal, supabase/local/process.ts), and everything else passes as is.
+ */
+export function clientAnswers(log: (text: string) => void): (text: string) => void {
+  let pending = '';
+  // the pid and SQLSTATE of a refusal whose following lines (its statement, context, the tab-
+  // indented rest of a statement) are left out
+  let quiet: string | null = null;
+  return (text) => {
+    pending += text;
+    const lines = pending.split('\n');
+    pending = lines.pop() ?? '';
+    const out: string[] = [];
+    for (const line of lines) {
+      const m = ENTRY.exec(line);
+      if (m) {
+        const [, time, pid, state, level, message] = m;
+        if (level === 'ERROR' && CLIENT_ANSWER.test(state!)) {
+          quiet = `${pid} ${state}`;
+          out.push(`${time} [${pid}] refused a request (${state}): ${message}`);
+          continue;
+        }
+        if (quiet === `${pid} ${state}`) continue;
+        quiet = null;
+      } else if (quiet && /^\t/.test(line)) {
+        continue;
+      } else {
+        quiet = null;
+      }
+      out.push(line);
+    }
+    if (out.length) log(`${out.join('\n')}\n`);
+  };
 }
 
 /** Spawns the postmaster and waits until it accepts connections. */
@@ -260,12 +311,15 @@ async function launch(
   const untie = child.pid ? tieToParent(child.pid, 'SIGINT', 30_000) : () => {};
   let exited = false;
   let stderr = '';
+  let ready = false;
+  const forward = clientAnswers(log);
   child.stderr?.on('data', (chunk: Buffer) => {
     const text = chunk.toString();
     stderr = (stderr + text).slice(-4000);
-    log(text);
+    if (READY.test(stderr)) ready = true;
+    forward(text);
   });
-  child.stdout?.on('data', (chunk: Buffer) => log(chunk.toString()));
+  child.stdout?.on('data', (chunk: Buffer) => forward(chunk.toString()));
   const exitPromise = new Promise<number | null>((resolve) =>
     child.once('exit', (code) => {
       exited = true;
@@ -277,6 +331,12 @@ async function launch(
   const deadline = Date.now() + 60_000;
   for (;;) {
     if (exited) throw new Error(`postgres exited during start-up:\n${stderr}`);
+    // a connection before the server says it is ready is refused with a FATAL in its log (a
+    // line every `npm start` would print as a failure): wait for the line first
+    if (!ready && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 50));
+      continue;
+    }
     const client = new pg.Client({ connectionString: url });
     try {
       await client.connect();

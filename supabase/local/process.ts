@@ -45,6 +45,13 @@ export function tieToParent(
 
 export type Log = (service: string, line: string) => void;
 
+/**
+ * The log lines `npm start` prints without LOG_LEVEL=debug: those that read as a failure. The
+ * dashboard's e2e journey fails on any of them that ordinary use makes (an expected 401 or a
+ * client that left is not a failure and must not read as one).
+ */
+export const looksLikeFailure = (line: string): boolean => /error|fatal|panic/i.test(line);
+
 export interface Managed {
   name: string;
   child: ChildProcess;

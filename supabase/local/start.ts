@@ -8,6 +8,7 @@ import { DEFAULT_JWT_SECRET, portsFromEnv } from './config.ts';
 import { dataDirFromEnv, lockFileOf, paths } from './paths.ts';
 import { authSettingsFromEnv } from './auth/env.ts';
 import { fillDemoLetters } from './demo-letters.ts';
+import { looksLikeFailure } from './process.ts';
 import { startStack } from './stack.ts';
 
 const DEMO_EMAIL = 'demo@reaction-blocks.local';
@@ -99,7 +100,7 @@ async function main() {
       report: (line) => console.error(`[stack] ${new Date().toISOString()} ${line}`),
       onFatal: (reason) => fatal(reason),
       log: (service, line) => {
-        if (verbose || /error|fatal|panic/i.test(line)) console.log(`[${service}] ${line}`);
+        if (verbose || looksLikeFailure(line)) console.log(`[${service}] ${line}`);
       },
     });
   } catch (err) {
