@@ -11,7 +11,8 @@ import { registerSignedInTranslations } from '../../locales/signed-in';
 import { Logo } from '../ui/logo';
 import { Menu } from '../ui/menu';
 import { HelpWidget } from './help-widget';
-import { ArrowLeft } from '../ui/icons';
+import { BlockTypeIcon } from '../ui/block-type-icon';
+import { ArrowLeft, Blocks, Send, Users } from '../ui/icons';
 
 registerSignedInTranslations();
 registerConsentTranslations();
@@ -86,6 +87,7 @@ export function SideMenu() {
       <ul>
         <li>
           <NavLink to={paths.dashboardReaction} end className="side-link">
+            <Blocks size={18} />
             {t('shell.reaction')}
           </NavLink>
           {reactionActive ? (
@@ -96,6 +98,7 @@ export function SideMenu() {
                     to={paths.dashboardReactionType(type)}
                     className="side-link side-sub-link"
                   >
+                    <BlockTypeIcon type={type} size={18} />
                     {t(`blockTypes.${type}`)}
                   </NavLink>
                 </li>
@@ -105,6 +108,7 @@ export function SideMenu() {
         </li>
         <li>
           <NavLink to={paths.dashboardSend} end className="side-link">
+            <Send size={18} />
             {t('shell.send')}
           </NavLink>
           {sendActive ? (
@@ -112,6 +116,7 @@ export function SideMenu() {
               {SEND_MODES.map((mode) => (
                 <li key={mode}>
                   <NavLink to={paths.dashboardSendType(mode)} className="side-link side-sub-link">
+                    <BlockTypeIcon type={`${mode}_letter`} size={18} />
                     {t(`shell.sendTypes.${mode}`)}
                   </NavLink>
                 </li>
@@ -121,6 +126,7 @@ export function SideMenu() {
         </li>
         <li>
           <NavLink to={paths.audience} className="side-link">
+            <Users size={18} />
             {t('shell.audience')}
           </NavLink>
         </li>

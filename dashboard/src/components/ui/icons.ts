@@ -2,4 +2,15 @@
 // the bundle. Actions and states take their icon from here; the block types theirs in
 // block-type-icon.tsx. An icon beside a written or aria-label name is decorative (lucide marks it
 // aria-hidden when it has no accessible name of its own).
-export { ArrowLeft, CircleHelp, Download, Ellipsis, Pencil, Plus, X } from 'lucide-react';
+export {
+  ArrowLeft,
+  Blocks,
+  CircleHelp,
+  Download,
+  Ellipsis,
+  Pencil,
+  Plus,
+  Send,
+  Users,
+  X,
+} from 'lucide-react';

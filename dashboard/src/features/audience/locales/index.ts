@@ -49,7 +49,7 @@ export const en = {
   delete: 'Delete',
   empty: 'No members here yet',
   emptyNext:
-    'Visitors who react to your blocks join your audience; you can also add people or import a CSV list above.',
+    'Visitors who react to your blocks join your audience; with a subscription you can also add people or import a CSV list above.',
   loadMore: 'Loading more…',
   anonymous: 'Visitor',
   failed: 'Could not do that: {{reason}}',
@@ -148,7 +148,7 @@ export const ko: typeof en = {
   delete: '삭제',
   empty: '아직 구성원이 없습니다',
   emptyNext:
-    '블록에 반응한 방문자가 오디언스가 됩니다. 위에서 직접 추가하거나 CSV 목록을 가져올 수도 있습니다.',
+    '블록에 반응한 방문자가 오디언스가 됩니다. 구독 중이면 위에서 직접 추가하거나 CSV 목록을 가져올 수도 있습니다.',
   loadMore: '더 불러오는 중…',
   anonymous: '방문자',
   failed: '처리하지 못했습니다: {{reason}}',
