@@ -24,7 +24,7 @@ export async function landingInEnglish(page: Page, { base }: Journey) {
 
   // Tablet width: the hamburger replaces the links and opens Reaction, Send, Pricing, Start.
   await page.setViewportSize({ width: 768, height: 900 });
-  assert.equal(await page.getByRole('link', { name: 'Showcase' }).isVisible(), false);
+  assert.equal(await page.getByRole('link', { name: 'Showcase', exact: true }).isVisible(), false);
   await page.getByRole('button', { name: 'Open menu' }).focus();
   await page.keyboard.press('Enter');
   assert.deepEqual(await page.locator('.nav-mobile a').allTextContents(), [
