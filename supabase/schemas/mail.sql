@@ -215,6 +215,11 @@ language plpgsql
 set search_path = ''
 as $$
 begin
+  -- the delivery first, then the mail: the order record_mail_event takes them in when a
+  -- provider's event outruns this record (the other order deadlocked the two)
+  if p_mail ? 'delivery_id' then
+    perform 1 from public.deliveries where id = (p_mail ->> 'delivery_id')::uuid for update;
+  end if;
   insert into private.outbound_mails (job_id, kind, user_id, sender_user_id, block_id, delivery_id,
                                       to_email, from_email, subject, provider_message_id, status)
   values (p_job_id, coalesce(p_mail ->> 'kind', 'mail'),
