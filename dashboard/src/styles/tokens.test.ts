@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+// the elements' WCAG luminance (their avatars' ink uses it): one formula for both apps
+import { luminance } from '../../../sdk/src/components/comment/avatar';
 
 // The brand tokens of base.css against WCAG AA: text 4.5:1, a focus ring and other UI parts 3:1
 // (1.4.11), on both surfaces a control sits on.
@@ -10,13 +12,6 @@ const token = (name: string): string => {
   const found = new RegExp(`--rb-${name}:\\s*(#[0-9a-f]{6})`, 'i').exec(css);
   if (!found) throw new Error(`--rb-${name} is not a six-digit colour in base.css`);
   return found[1]!;
-};
-const luminance = (hex: string): number => {
-  const [r, g, b] = [1, 3, 5].map((i) => {
-    const c = parseInt(hex.slice(i, i + 2), 16) / 255;
-    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
-  });
-  return 0.2126 * r! + 0.7152 * g! + 0.0722 * b!;
 };
 const contrast = (a: string, b: string): number => {
   const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x);
