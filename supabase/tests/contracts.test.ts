@@ -53,21 +53,36 @@ async function checksOf(table: string, column: string): Promise<string[]> {
   return rows.map((r) => r.def);
 }
 
+/** A column's check constraints as one SQL test of a value, read once per column. */
+const columnTests = new Map<string, Promise<{ expression: string; type: string }>>();
+function columnTest(table: string, column: string) {
+  const key = `${table}.${column}`;
+  let test = columnTests.get(key);
+  if (!test) {
+    test = (async () => {
+      const checks = await checksOf(table, column);
+      expect(checks.length, `${key} has a check constraint`).toBeGreaterThan(0);
+      const [attribute] = await sql<{ type: string }>(
+        `select format_type(atttypid, atttypmod) as type from pg_attribute
+          where attrelid = $1::regclass and attname = $2`,
+        [`public.${table}`, column],
+      );
+      const expression = checks
+        .map((def) => def.replace(/^CHECK /, '').replace(/ NOT VALID$/, ''))
+        .map((e) => `coalesce(${e}, true)`)
+        .join(' and ');
+      return { expression, type: attribute!.type };
+    })();
+    columnTests.set(key, test);
+  }
+  return test;
+}
+
 /** Whether the column's constraints accept the value (NULL, as in a CHECK, passes). */
 async function databaseAccepts(table: string, column: string, value: unknown): Promise<boolean> {
-  const checks = await checksOf(table, column);
-  expect(checks.length, `${table}.${column} has a check constraint`).toBeGreaterThan(0);
-  const [attribute] = await sql<{ type: string }>(
-    `select format_type(atttypid, atttypmod) as type from pg_attribute
-      where attrelid = $1::regclass and attname = $2`,
-    [`public.${table}`, column],
-  );
-  const expression = checks
-    .map((def) => def.replace(/^CHECK /, '').replace(/ NOT VALID$/, ''))
-    .map((e) => `coalesce(${e}, true)`)
-    .join(' and ');
+  const { expression, type } = await columnTest(table, column);
   const [row] = await sql<{ ok: boolean }>(
-    `select ${expression} as ok from (select $1::${attribute!.type} as "${column}") as t`,
+    `select ${expression} as ok from (select $1::${type} as "${column}") as t`,
     [typeof value === 'string' ? value : JSON.stringify(value)],
   );
   return row!.ok;
