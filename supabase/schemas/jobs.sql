@@ -261,6 +261,14 @@ begin
   if jsonb_typeof(p_outcomes) <> 'array' then
     raise exception 'outcomes must be an array' using errcode = 'P0001';
   end if;
+  -- the letters' sends and members first, for the whole batch (private.lock_sends): a provider's
+  -- event for one mail of the batch must not hold its delivery while waiting for the send this
+  -- transaction counted an earlier mail in
+  perform private.lock_sends(array(
+    select coalesce(o.value -> 'mail' ->> 'delivery_id', j.payload ->> 'delivery_id')::uuid
+    from jsonb_array_elements(p_outcomes) o
+    join private.jobs j on j.id = (o.value ->> 'id')::bigint
+    where j.kind = 'letter' or o.value -> 'mail' ? 'delivery_id'));
   for v_item in select * from jsonb_array_elements(p_outcomes) loop
     select * into v_job from private.jobs
       where id = (v_item ->> 'id')::bigint and status in ('running', 'sending') for update;

@@ -142,6 +142,28 @@ begin
 end;
 $$;
 
+-- Every writer of a letter's rows locks them in one order, so two never wait on each other: the
+-- sends (publishes) by id, then the audience members by id, then the deliveries. A delivery
+-- leaving `reserved` counts in its send's and its member's rows (deliveries_after_status), and a
+-- provider's event counts there too; the worker records a batch of mails of one send in one
+-- transaction (finish_jobs) while SES reports the first of them (record_mail_event): taken
+-- delivery first, the two deadlocked. Call this before the first delivery is locked or updated.
+create function private.lock_sends(p_delivery_ids uuid[])
+returns void
+language plpgsql
+set search_path = ''
+as $$
+begin
+  perform 1 from public.publishes
+    where id in (select publish_id from public.deliveries where id = any(p_delivery_ids))
+    order by id for no key update;
+  perform 1 from public.audience_members
+    where id in (select audience_member_id from public.deliveries where id = any(p_delivery_ids))
+    order by id for no key update;
+end;
+$$;
+revoke execute on function private.lock_sends(uuid[]) from public;
+
 -- A letter job that failed for good fails its delivery at once, with the provider's answer as the
 -- reason, so the history shows it (settle_letter_jobs, every 30 s, remains for older jobs).
 create function private.fail_letter_delivery()
@@ -150,6 +172,7 @@ language plpgsql
 set search_path = ''
 as $$
 begin
+  -- (finish_jobs, which fails the job, locked the send first: private.lock_sends)
   update public.deliveries set status = 'failed', reason = left(new.last_error, 500)
     where id = (new.payload ->> 'delivery_id')::uuid and status = 'reserved';
   return null;
@@ -416,6 +439,8 @@ begin
       join public.sender_emails s
         on s.user_id = p.user_id and s.email = lower(coalesce(p.reply_to, p.mail_from))
       where p.id = b.publish_id and s.status = 'verified');
+  perform private.lock_sends(array(select delivery_id from pg_temp.letter_batch
+                                   where status = 'reserved' and skip is not null));
   update public.deliveries d set status = 'skipped', reason = b.skip
     from pg_temp.letter_batch b
     where d.id = b.delivery_id and b.status = 'reserved' and b.skip is not null;
@@ -476,6 +501,9 @@ begin
                   where d.id = (j.payload ->> 'delivery_id')::uuid and d.status = 'reserved');
   get diagnostics v_requeued = row_count;
 
+  perform private.lock_sends(array(
+    select d.id from private.jobs j join public.deliveries d on d.id = (j.payload ->> 'delivery_id')::uuid
+    where j.kind = 'letter' and j.status = 'failed' and d.status = 'reserved'));
   update public.deliveries d set status = 'failed'
     from private.jobs j
     where j.kind = 'letter' and j.status = 'failed' and d.status = 'reserved'

@@ -215,9 +215,11 @@ language plpgsql
 set search_path = ''
 as $$
 begin
-  -- the delivery first, then the mail: the order record_mail_event takes them in when a
-  -- provider's event outruns this record (the other order deadlocked the two)
+  -- the send and the delivery before the mail, the order record_mail_event takes them in when a
+  -- provider's event outruns this record (private.lock_sends; finish_jobs locked the batch's
+  -- sends already)
   if p_mail ? 'delivery_id' then
+    perform private.lock_sends(array[(p_mail ->> 'delivery_id')::uuid]);
     perform 1 from public.deliveries where id = (p_mail ->> 'delivery_id')::uuid for update;
   end if;
   insert into private.outbound_mails (job_id, kind, user_id, sender_user_id, block_id, delivery_id,
@@ -278,6 +280,11 @@ begin
   if not found then
     return jsonb_build_object('applied', false, 'reason', 'duplicate');
   end if;
+  -- a letter's send and member rows before its delivery and mail, in the order every writer takes
+  -- them (private.lock_sends): the mail's delivery, or the one the event's tag names
+  perform private.lock_sends(array[coalesce(
+    (select delivery_id from private.outbound_mails where provider_message_id = p_event ->> 'message_id'),
+    case when v_tag ~* '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$' then v_tag::uuid end)]);
   select * into v_mail from private.outbound_mails where provider_message_id = p_event ->> 'message_id' for update;
   if not found and v_tag ~* '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$' then
     select * into v_delivery from public.deliveries where id = v_tag::uuid for update;

@@ -1019,6 +1019,110 @@ describe('a worker that loses track of a send', () => {
   });
 });
 
+describe('the worker and provider events on one send', () => {
+  it("an event for a batch's second mail, arriving while the worker records the batch, never deadlocks", async () => {
+    const o = await letterOwner('notion_letter');
+    const l = await loaded(o, 'notion', NOTION_PAGE_URL);
+    await save(o, l);
+    const [a, b] = [inbox('cross-a'), inbox('cross-b')];
+    // reserved with the jobs held back (the schedule's worker must not take them), then running,
+    // as a worker that sent both mails and is about to record them leaves them
+    const publishId = await transaction(async (client) => {
+      const { rows } = await client.query<{ r: { publish_id: string } }>(
+        'select public.reserve_letter($1, $2, $3, null, false, $4) as r',
+        [
+          o.owner.id,
+          o.blockId,
+          [a, b],
+          { from: o.sender, from_name: 'Letter Writer', reply_to: null },
+        ],
+      );
+      const id = rows[0]!.r.publish_id;
+      await client.query(
+        `update private.jobs set status = 'running', locked_until = now() + interval '1 hour'
+         where kind = 'letter' and payload ->> 'publish_id' = $1`,
+        [id],
+      );
+      return id;
+    });
+    const jobs = await sql<{ id: string; delivery_id: string; email: string }>(
+      `select j.id, d.id as delivery_id, d.email from private.jobs j
+       join public.deliveries d on d.id = (j.payload ->> 'delivery_id')::uuid
+       where d.publish_id = $1 order by d.email`,
+      [publishId],
+    );
+    const outcome = (job: (typeof jobs)[number]) => [
+      {
+        id: Number(job.id),
+        status: 'done',
+        mail: {
+          kind: 'letter',
+          delivery_id: job.delivery_id,
+          block_id: o.blockId,
+          user_id: o.owner.id,
+          to: job.email,
+          from: o.sender,
+          subject: 'Weekly letter',
+          provider_message_id: `cross-${job.delivery_id}`,
+        },
+      },
+    ];
+    const worker = new pg.Client({ connectionString: stack().dbUrl });
+    const ses = new pg.Client({ connectionString: stack().dbUrl });
+    await worker.connect();
+    await ses.connect();
+    try {
+      // the worker records a's mail (counting it in the send) and has not committed yet
+      await worker.query('begin');
+      await worker.query('select public.finish_jobs($1)', [JSON.stringify(outcome(jobs[0]!))]);
+      // SES reports b's mail before the worker records it: the event names b's delivery
+      const { rows: pid } = await ses.query<{ pid: number }>('select pg_backend_pid() as pid');
+      const event = ses
+        .query<{ r: unknown }>('select public.record_mail_event($1) as r', [
+          JSON.stringify({
+            event_id: randomUUID(),
+            message_id: `cross-${jobs[1]!.delivery_id}`,
+            type: 'delivery',
+            tags: { delivery: jobs[1]!.delivery_id },
+          }),
+        ])
+        .then(
+          ({ rows }) => rows[0]!.r,
+          (e: Error) => e.message,
+        );
+      // the event waits on the worker's transaction
+      await eventually(async () => {
+        const [w] = await sql<{ wait_event_type: string | null }>(
+          'select wait_event_type from pg_stat_activity where pid = $1',
+          [pid[0]!.pid],
+        );
+        return w?.wait_event_type === 'Lock';
+      }, 60_000);
+      // the worker goes on to b's mail in the same transaction and commits; neither deadlocks
+      await worker.query('select public.finish_jobs($1)', [JSON.stringify(outcome(jobs[1]!))]);
+      await worker.query('commit');
+      expect(await event).toEqual({ applied: true });
+    } finally {
+      await worker.query('rollback').catch(() => undefined);
+      await worker.end();
+      await ses.end();
+    }
+    const [p] = await sql<{ sent_count: number; delivered_count: number }>(
+      'select sent_count, delivered_count from public.publishes where id = $1',
+      [publishId],
+    );
+    expect(p).toEqual({ sent_count: 2, delivered_count: 1 });
+    const deliveries = await sql<{ email: string; status: string }>(
+      'select email, status from public.deliveries where publish_id = $1 order by email',
+      [publishId],
+    );
+    expect(deliveries).toEqual([
+      { email: a, status: 'sent' },
+      { email: b, status: 'delivered' },
+    ]);
+  });
+});
+
 describe('audience', () => {
   it('an owner adding people stops at the ceiling; people joining by writing are not held', async () => {
     const owner = await newUser('audience-cap');
