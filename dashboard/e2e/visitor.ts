@@ -44,6 +44,9 @@ export async function visitorReacts(
     await page.locator('reaction-block [part=count]', { hasText: '0 Likes' }).waitFor();
     await page.locator('reaction-block [part=button]').click();
     await page.locator('reaction-block [part=count]', { hasText: '1 Like' }).waitFor();
+    // the count shows at once; the like is stored once the button is no longer busy (closing the
+    // page before then could drop the write while the writer's code or the session still loads)
+    await page.locator('reaction-block [part=button][aria-busy=false]').waitFor();
     assert.equal(
       await page.locator('reaction-block [part=button]').getAttribute('aria-pressed'),
       'true',

@@ -43,18 +43,21 @@ export default class ReactionLike extends BlockElement {
     _liked: { state: true },
     _count: { state: true },
     _error: { state: true },
+    _busy: { state: true },
   };
 
   declare private _liked: boolean;
   declare private _count: number;
   declare private _error: string;
-  private busy = false;
+  /** A write is on its way: the button says so (aria-busy) until the server answered. */
+  declare private _busy: boolean;
 
   constructor() {
     super();
     this._liked = false;
     this._count = 0;
     this._error = '';
+    this._busy = false;
   }
 
   protected override viewChanged(): void {
@@ -64,13 +67,13 @@ export default class ReactionLike extends BlockElement {
 
   /** Toggles the like; the screen updates at once and is corrected by the server's answer. */
   async toggle(): Promise<void> {
-    if (this.busy || !this.view) return;
+    if (this._busy || !this.view) return;
     const was = { liked: this._liked, count: this._count };
     this._liked = !was.liked;
     this._count = Math.max(0, was.count + (this._liked ? 1 : -1));
     this._error = '';
     if (!this.isDummy) {
-      this.busy = true;
+      this._busy = true;
       try {
         const r = await this.write<{ liked: boolean; like_count: number }>('toggle_block_like', {
           p_block_id: this.view.block.id,
@@ -87,7 +90,7 @@ export default class ReactionLike extends BlockElement {
         this._error = this.fail(e);
         return;
       } finally {
-        this.busy = false;
+        this._busy = false;
       }
     }
     this.emit('reaction-like', { liked: this._liked, likeCount: this._count });
@@ -108,6 +111,7 @@ export default class ReactionLike extends BlockElement {
           part="button"
           class="btn"
           aria-pressed=${this._liked ? 'true' : 'false'}
+          aria-busy=${this._busy ? 'true' : 'false'}
           @click=${this.toggle}
         >
           ${heart(this._liked)}<span part="count">${this.t('like', { count: this._count })}</span>

@@ -69,16 +69,30 @@ describe('reaction-like', () => {
   });
 
   it('toggles at once, signs up anonymously on first write, then takes the server count', async () => {
-    const m = await mount(() => ({ block: block({ like_count: 7 }), me: { liked: false } }));
+    let answer = () => {};
+    const answered = new Promise<void>((r) => (answer = r));
+    const m = await mount(() => ({ block: block({ like_count: 7 }), me: { liked: false } }), {
+      toggle_block_like: async () => {
+        await answered;
+        return { liked: true, like_count: 8 };
+      },
+    });
     api = m.api;
     const events: boolean[] = [];
     m.el.addEventListener('reaction-like', (e) => events.push(e.detail.liked));
     const btn = m.el.shadowRoot!.querySelector('button')!;
+    expect(btn.getAttribute('aria-busy')).to.equal('false');
     btn.click();
     await m.el.updateComplete;
     expect(btn.textContent!.trim()).to.equal('8 Likes');
     expect(btn.getAttribute('aria-pressed')).to.equal('true');
+    // busy until the server answered: a page left before then may lose the like
+    await until(() => m.api.calls.some((c) => c.name === 'toggle_block_like'));
+    expect(btn.getAttribute('aria-busy')).to.equal('true');
+    answer();
     await until(() => events.length === 1);
+    await m.el.updateComplete;
+    expect(btn.getAttribute('aria-busy')).to.equal('false');
     expect(m.api.calls.map((c) => c.name)).to.deep.equal([
       'get_block_public',
       '/auth/v1/signup',
