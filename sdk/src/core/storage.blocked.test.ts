@@ -51,7 +51,7 @@ describe('storage blocked', () => {
     await el.updateComplete;
     $(el, '[part=button]').click();
     await until(() => api!.rpcNames().includes('toggle_block_like'));
-    await until(() => !el['busy']);
+    await until(() => !el['_busy']);
     $(el, '[part=button]').click();
     await until(() => api!.rpcNames().filter((n) => n === 'toggle_block_like').length === 2);
     expect(api.calls.filter((c) => c.name === '/auth/v1/signup')).to.have.length(1);
