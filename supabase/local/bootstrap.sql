@@ -168,10 +168,19 @@ grant execute on function auth.jwt(), auth.uid(), auth.role(), auth.email()
   to anon, authenticated, service_role;
 
 -- Hosted Supabase grants the API roles full table privileges in public and relies on RLS.
+-- The default privileges once, on a new database, as a project gets them: the migrations narrow
+-- them (setup.sql takes truncate away), and a later start must not widen them again.
 grant usage on schema public to anon, authenticated, service_role;
-alter default privileges in schema public grant all on tables to anon, authenticated, service_role;
-alter default privileges in schema public grant all on sequences to anon, authenticated, service_role;
-alter default privileges in schema public grant all on functions to anon, authenticated, service_role;
+do $$
+begin
+  if not exists (select 1 from pg_default_acl d join pg_namespace n on n.oid = d.defaclnamespace
+                 where n.nspname = 'public' and d.defaclrole = current_user::regrole) then
+    alter default privileges in schema public grant all on tables to anon, authenticated, service_role;
+    alter default privileges in schema public grant all on sequences to anon, authenticated, service_role;
+    alter default privileges in schema public grant all on functions to anon, authenticated, service_role;
+  end if;
+end
+$$;
 
 -- service_role reads auth tables on hosted Supabase through the admin API only; here too.
 grant all on all tables in schema auth to supabase_auth_admin;

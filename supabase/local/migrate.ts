@@ -20,8 +20,8 @@ export class MigrationHistoryError extends Error {
       `this database has applied migrations that supabase/migrations does not have (${shown}): ` +
         'it was built from migrations that have since been squashed into a baseline or removed. ' +
         'A local database is development data: `npm run db:reset` rebuilds it from the current ' +
-        'migrations and the demo seed (everything in it is lost). For a Supabase project, see ' +
-        '`supabase migration repair` in the Supabase CLI.',
+        'migrations and the demo seed (everything in it is lost). A project that applied the ' +
+        'migrations a squash replaced repairs its history instead: docs/data-model.md, "Migrations".',
     );
     this.name = 'MigrationHistoryError';
   }
@@ -37,10 +37,35 @@ export async function migrate(
   try {
     // Serialise concurrent migrators (two stacks on one DATABASE_URL, for instance).
     await client.query('select pg_advisory_lock(7426001)');
-    const hadTable = await client.query(
-      `select 1 from information_schema.tables
-       where table_schema = 'supabase_migrations' and table_name = 'schema_migrations'`,
+    const files = existsSync(dir)
+      ? readdirSync(dir)
+          .filter((f) => /^\d{14}_.+\.sql$/.test(f))
+          .sort()
+      : [];
+    // the Supabase CLI's bookkeeping of applied migrations, read before anything is written
+    const hadTable =
+      (
+        await client.query(
+          `select 1 from information_schema.tables
+           where table_schema = 'supabase_migrations' and table_name = 'schema_migrations'`,
+        )
+      ).rowCount !== 0;
+    const done = new Set(
+      hadTable
+        ? (
+            await client.query<{ version: string }>(
+              'select version from supabase_migrations.schema_migrations',
+            )
+          ).rows.map((r) => r.version)
+        : [],
     );
+    // As `supabase db push` does, refuse a history this folder does not continue, and leave the
+    // database as it is: it was built from migrations that are gone (squashed into the
+    // baseline, or another branch's).
+    const known = new Set(files.map((f) => f.slice(0, 14)));
+    const unknown = [...done].filter((v) => !known.has(v)).sort();
+    if (unknown.length > 0) throw new MigrationHistoryError(unknown);
+    const fresh = done.size === 0;
     // A Supabase project already has everything bootstrap.sql provides (and its own auth.uid()
     // and friends, which must not be replaced); `supabase_admin` exists only there.
     const isSupabase = await client.query(
@@ -49,30 +74,11 @@ export async function migrate(
     if (isSupabase.rowCount === 0) {
       await client.query(readFileSync(join(paths.local, 'bootstrap.sql'), 'utf8'));
     }
-    // the Supabase CLI's bookkeeping of applied migrations
     await client.query(`
       create schema if not exists supabase_migrations;
       create table if not exists supabase_migrations.schema_migrations (
         version text primary key, name text, statements text[]
       )`);
-    const done = new Set(
-      (
-        await client.query<{ version: string }>(
-          'select version from supabase_migrations.schema_migrations',
-        )
-      ).rows.map((r) => r.version),
-    );
-    const fresh = hadTable.rowCount === 0 || done.size === 0;
-    const files = existsSync(dir)
-      ? readdirSync(dir)
-          .filter((f) => /^\d{14}_.+\.sql$/.test(f))
-          .sort()
-      : [];
-    // As `supabase db push` does, refuse a history this folder does not continue: such a database
-    // was built from migrations that are gone (squashed into the baseline, or another branch's).
-    const known = new Set(files.map((f) => f.slice(0, 14)));
-    const unknown = [...done].filter((v) => !known.has(v)).sort();
-    if (unknown.length > 0) throw new MigrationHistoryError(unknown);
     const applied: string[] = [];
     for (const file of files) {
       const version = file.slice(0, 14);

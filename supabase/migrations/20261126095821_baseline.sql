@@ -1,6 +1,9 @@
--- Baseline: the 34 pre-release migrations (2026-11-21 to 2026-11-24) squashed into one, made of
--- the declarative schema (supabase/schemas/, in the order of config.toml schema_paths) as it was
--- then, file after file. Nothing had been deployed from them (docs/data-model.md, "Migrations").
+-- Baseline (second squash): every migration up to 20261126095821 squashed into one, made of the
+-- declarative schema (supabase/schemas/, in the order of config.toml schema_paths) as it was then,
+-- file after file. It replaces the first baseline (the 34 pre-release migrations of 2026-11-21 to
+-- 2026-11-24) and the 18 generated migrations of 2026-11-26 that followed it; its version is the
+-- newest of those, so a project that applied them all already has it (docs/data-model.md,
+-- "Migrations", says what such a project does). The schedules are in the next migration.
 -- Like every migration, never edited: change supabase/schemas/ and run `npm run db:diff -- <name>`.
 
 -- =============================================================================================
@@ -536,7 +539,9 @@ create table public.block_private (
   publish_mode text check (char_length(publish_mode) <= 50),
   updated_at timestamptz not null default now(),
   -- letters (issue 11)
-  mail_title text check (char_length(mail_title) <= 200),
+  -- the subject of the letter's mails: one line (a line break in a header makes SES refuse the send)
+  mail_title text check (char_length(mail_title) <= 200)
+    constraint block_private_mail_title_one_line check (mail_title !~ '[\r\n]'),
   mail_text text check (char_length(mail_text) <= 300000),
   page_url text check (char_length(page_url) <= 2000),
   -- the block model the editor deletes rows from: {version, source, blocks, cta, image_button}
@@ -1059,7 +1064,7 @@ create table public.audience_members (
   creator_name text not null default '' check (char_length(creator_name) <= 100),
   creator_photo_url text check (char_length(creator_photo_url) <= 500),
   color text check (char_length(color) <= 32),
-  email text check (email is null or (char_length(email) <= 100 and email ~* '^[^@\s]+@[^@\s]+\.[^@\s]+$')),
+  email text check (email is null or (char_length(email) <= 100 and private.is_valid_email(email))),
   group_name text,
   created_at timestamptz not null default now(),
   last_updated timestamptz not null default now(),
@@ -1244,23 +1249,12 @@ create trigger audience_members_cap
 -- schemas/counters.sql
 -- =============================================================================================
 
--- No hot rows on the visitor's path (issue 13). The owner's monthly response count lives in 32
--- count shards per owner and month (each allowed its share of the limit, so the quota holds
--- exactly); block counters and audience group counts stay on their rows and go to a delta row of
--- the writer's session when another write holds the row, folded back by pg_cron `fold-counters`.
--- Computed fields (response_monthly_count, member_count, live_*_count) read row plus deltas.
-
-create table private.response_counts (
-  user_id uuid not null references public.profiles (id) on delete cascade,
-  -- first day of the month (UTC) the count belongs to
-  month date not null,
-  shard smallint not null check (shard between 0 and 31),
-  count integer not null default 0 check (count >= 0),
-  primary key (user_id, month, shard)
-) with (fillfactor = 70);
-comment on table private.response_counts is
-  'The owner''s monthly response count in 32 shards per month, each allowed its share of response_monthly_limit (private.take_response_quota); the count is their sum (private.monthly_response_count). No client role can read it.';
-alter table private.response_counts enable row level security;
+-- No hot rows on the visitor's path (issues 13 and 19). Block counters, option counts and audience
+-- group counts stay on their rows and go to a delta row of the writer when another write holds the
+-- row, folded back by pg_cron `fold-counters`. A writer picks its shard with private.free_shard:
+-- one no other open transaction holds, so two writers never queue on one shard row (the owner's
+-- monthly response count, in 32 shards, uses it too: quota.sql). Computed fields (member_count,
+-- live_*_count) and the block view read row plus deltas.
 
 create table private.block_count_deltas (
   block_id uuid not null references public.blocks (id) on delete cascade,
@@ -1274,6 +1268,16 @@ comment on table private.block_count_deltas is
   'Changes to a block''s counters made while another write held the block row (one row per block and writer session mod 32); folded into public.blocks by pg_cron fold-counters. A block''s counts are the row plus these (private.with_live_counts). No client role can read it.';
 alter table private.block_count_deltas enable row level security;
 
+create table private.option_count_deltas (
+  option_id uuid not null references public.options (id) on delete cascade,
+  shard smallint not null check (shard between 0 and 31),
+  delta integer not null default 0,
+  primary key (option_id, shard)
+) with (fillfactor = 70);
+comment on table private.option_count_deltas is
+  'Changes to an option''s response_count made while another write held the option row (one row per option and writer shard); folded into public.options by pg_cron fold-counters. An option''s count is the row''s plus these. No client role can read it.';
+alter table private.option_count_deltas enable row level security;
+
 create table private.audience_group_deltas (
   group_id uuid not null references public.audience_groups (id) on delete cascade,
   shard smallint not null check (shard between 0 and 31),
@@ -1283,6 +1287,358 @@ create table private.audience_group_deltas (
 comment on table private.audience_group_deltas is
   'Changes to an audience group''s count made while another write held the group row; folded into public.audience_groups by pg_cron fold-counters. A group''s count is the row''s plus these (public.audience_group_count). No client role can read it.';
 alter table private.audience_group_deltas enable row level security;
+
+-- The shard a writer uses among p_n shard rows of one thing (p_key: a block's rate-limit bucket,
+-- its delta rows, an owner's count shards): the first from p_start on that no other open
+-- transaction holds, each tried with a transaction-level advisory lock that is never waited for
+-- (so the row lock taken next is never waited for either: every writer of these rows holds the
+-- shard's advisory lock first). When all are held (more writers at once than shards), p_start,
+-- whose row is then waited for as before. Two writers that hash or whose sessions fall on the same
+-- shard no longer queue on it (issue 19: 20 sessions on 32 shards met on one a third of the time).
+create function private.free_shard(p_key text, p_start integer, p_n integer)
+returns integer
+language plpgsql
+set search_path = ''
+as $$
+declare
+  v_key integer := hashtext(p_key);
+  v_shard integer;
+begin
+  for v_i in 0 .. p_n - 1 loop
+    v_shard := (p_start + v_i) % p_n;
+    if pg_try_advisory_xact_lock(v_key, v_shard) then
+      return v_shard;
+    end if;
+  end loop;
+  return p_start % p_n;
+end;
+$$;
+revoke execute on function private.free_shard(text, integer, integer) from public;
+
+-- Adds to a block's counters: on the row when no other write holds it, else on a delta row of a
+-- shard no other write holds (never waits for another visitor's write).
+create function private.bump_block_counts(p_block_id uuid, p_responses integer, p_new integer, p_likes integer)
+returns void
+language plpgsql
+set search_path = ''
+as $$
+begin
+  update public.blocks
+    set response_count = greatest(response_count + p_responses, 0),
+        new_response_count = greatest(new_response_count + p_new, 0),
+        like_count = greatest(like_count + p_likes, 0)
+    where id = (select id from public.blocks where id = p_block_id for no key update skip locked)
+      -- a decrement the row cannot take (the increments it undoes are still deltas) is a delta
+      and response_count + p_responses >= 0 and like_count + p_likes >= 0;
+  if found then
+    return;
+  end if;
+  -- busy, short of a decrement, or gone (the block's delete cascading here)
+  insert into private.block_count_deltas as d (block_id, shard, response_count, new_response_count, like_count)
+    select b.id, private.free_shard('block_count_deltas:' || p_block_id, pg_backend_pid() % 32, 32),
+           p_responses, p_new, p_likes
+    from public.blocks b where b.id = p_block_id
+    on conflict (block_id, shard) do update
+      set response_count = d.response_count + excluded.response_count,
+          new_response_count = d.new_response_count + excluded.new_response_count,
+          like_count = d.like_count + excluded.like_count;
+end;
+$$;
+revoke execute on function private.bump_block_counts(uuid, integer, integer, integer) from public;
+
+-- The block with its exact counters: the row's plus the deltas not folded yet (one probe of an
+-- index that is empty for a block nobody is writing to at the moment).
+create function private.with_live_counts(p_block public.blocks)
+returns public.blocks
+language plpgsql
+stable
+set search_path = ''
+as $$
+declare
+  v_block public.blocks := p_block;
+begin
+  if p_block.id is null then
+    return p_block;
+  end if;
+  select greatest(p_block.response_count + coalesce(sum(d.response_count), 0), 0),
+         greatest(p_block.new_response_count + coalesce(sum(d.new_response_count), 0), 0),
+         greatest(p_block.like_count + coalesce(sum(d.like_count), 0), 0)
+    into v_block.response_count, v_block.new_response_count, v_block.like_count
+    from private.block_count_deltas d where d.block_id = p_block.id;
+  return v_block;
+end;
+$$;
+revoke execute on function private.with_live_counts(public.blocks) from public;
+
+-- Adds p_delta to the response counts of options of a block (a submit's chosen options, or a
+-- deleted response's): each on its row when no other write holds it, else on a delta row of a
+-- shard no other write of this block's options holds (one shard for all of this write's options).
+-- A decrement the row cannot take (the increments it undoes are still deltas) is a delta too.
+create function private.bump_option_counts(p_block_id uuid, p_option_ids uuid[], p_delta integer)
+returns void
+language plpgsql
+set search_path = ''
+as $$
+declare
+  v_done uuid[];
+begin
+  if coalesce(cardinality(p_option_ids), 0) = 0 or p_delta = 0 then
+    return;
+  end if;
+  with free as (
+    select o.id from public.options o
+    where o.id = any (p_option_ids) and o.block_id = p_block_id
+    order by o.id
+    for no key update skip locked
+  ), bumped as (
+    update public.options o set response_count = o.response_count + p_delta
+      from free f where o.id = f.id and o.response_count + p_delta >= 0
+      returning o.id
+  )
+  select coalesce(array_agg(id), '{}') into v_done from bumped;
+  if cardinality(v_done) = cardinality(p_option_ids) then
+    return;
+  end if;
+  insert into private.option_count_deltas as d (option_id, shard, delta)
+    select o.id, s.shard, p_delta
+    from public.options o,
+         (select private.free_shard('option_count_deltas:' || p_block_id, pg_backend_pid() % 32, 32) as shard) s
+    where o.id = any (p_option_ids) and o.block_id = p_block_id and not (o.id = any (v_done))
+    order by o.id
+    on conflict (option_id, shard) do update set delta = d.delta + excluded.delta;
+end;
+$$;
+revoke execute on function private.bump_option_counts(uuid, uuid[], integer) from public;
+
+-- Options' exact response counts, [{id, response_count}]: the row's plus the deltas not folded yet.
+create function private.option_counts(p_option_ids uuid[])
+returns jsonb
+language sql
+stable
+set search_path = ''
+as $$
+  select coalesce(jsonb_agg(jsonb_build_object('id', o.id, 'response_count',
+           greatest(o.response_count + coalesce((select sum(d.delta) from private.option_count_deltas d
+                                                 where d.option_id = o.id), 0), 0))
+           order by o.index, o.created_at), '[]'::jsonb)
+  from public.options o where o.id = any (p_option_ids);
+$$;
+revoke execute on function private.option_counts(uuid[]) from public;
+
+-- "Reset new responses" (the owner sets new_response_count to 0, nothing else) resets the
+-- deltas too. A counter update moves response_count with it, so it never fires this; nor does the
+-- fold, which says so in a transaction-local setting.
+create function private.blocks_reset_new_deltas()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  if current_setting('counters.folding', true) = 'on' then
+    return null;
+  end if;
+  update private.block_count_deltas set new_response_count = 0
+    where block_id = new.id and new_response_count <> 0;
+  return null;
+end;
+$$;
+revoke execute on function private.blocks_reset_new_deltas() from public;
+
+-- Moves an audience group's count: the group row when free, else a delta row of a free shard.
+create or replace function private.bump_audience_group(p_user_id uuid, p_name text, p_delta integer)
+returns void
+language plpgsql
+set search_path = ''
+as $$
+begin
+  update public.audience_groups set count = count + p_delta
+    where id = (select id from public.audience_groups
+                where user_id = p_user_id and name = p_name for no key update skip locked)
+      and count + p_delta >= 0;
+  if found then
+    return;
+  end if;
+  insert into private.audience_group_deltas as d (group_id, shard, delta)
+    select g.id, private.free_shard('audience_group_deltas:' || g.id, pg_backend_pid() % 32, 32), p_delta
+    from public.audience_groups g where g.user_id = p_user_id and g.name = p_name
+    on conflict (group_id, shard) do update set delta = d.delta + excluded.delta;
+end;
+$$;
+
+-- A group's exact member count (computed field of audience_groups:
+-- `audience_groups?select=*,member_count`): the row's count plus the deltas not folded yet.
+-- security definer: the deltas are in schema private; a group the caller cannot read (RLS) is
+-- never handed to it by PostgREST, and the count of another owner's group is null. The stored row
+-- decides, not the one passed in: called as an RPC (/rpc/member_count), p_group is whatever the
+-- caller wrote, another owner's group id under their own user id.
+create function public.member_count(p_group public.audience_groups)
+returns integer
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select greatest(g.count + coalesce((select sum(d.delta) from private.audience_group_deltas d
+                                      where d.group_id = g.id), 0), 0)::integer
+  from public.audience_groups g
+  where g.id = p_group.id
+    and (g.user_id = (select auth.uid())
+         or coalesce((select auth.role()), 'service_role') not in ('anon', 'authenticated'));
+$$;
+comment on function public.member_count(public.audience_groups) is
+  'The group''s exact member count (computed field of audience_groups: count plus the changes not folded yet). Null for another owner''s group.';
+revoke execute on function public.member_count(public.audience_groups) from public, anon;
+
+-- Folds one kind of delta rows into the rows they count for (p_target, keyed by p_key in
+-- p_deltas): the rows nobody holds, and of those only the ones whose every delta row is free, so
+-- the row plus all its deltas is exact and the fold never clamps a partial sum. p_sums names each
+-- counter column of p_target and the delta column added to it. Answers the rows updated.
+create function private.fold_deltas(p_target regclass, p_deltas regclass, p_key text, p_sums jsonb)
+returns integer
+language plpgsql
+set search_path = ''
+as $$
+declare
+  v_sums text;
+  v_sets text;
+  v_count integer;
+begin
+  select string_agg(format('sum(%I) as %I', value, key), ', ' order by key),
+         string_agg(format('%I = greatest(t.%I + s.%I, 0)', key, key, key), ', ' order by key)
+    into v_sums, v_sets
+    from jsonb_each_text(p_sums);
+  execute format($sql$
+    with free as (
+      select t.id from %1$s t
+      where t.id in (select distinct %3$I from %2$s)
+      for no key update of t skip locked
+    ), locked as (
+      select %3$I, shard from %2$s
+      where %3$I in (select id from free) for update skip locked
+    ), whole as (
+      select l.%3$I from locked l group by l.%3$I
+      having count(*) = (select count(*) from %2$s a where a.%3$I = l.%3$I)
+    ), taken as (
+      delete from %2$s d
+      using locked x
+      where x.%3$I in (select %3$I from whole) and d.%3$I = x.%3$I and d.shard = x.shard
+      returning d.*
+    ), sums as (
+      select %3$I, %4$s from taken group by %3$I
+    )
+    update %1$s t set %5$s from sums s where t.id = s.%3$I
+  $sql$, p_target, p_deltas, p_key, v_sums, v_sets);
+  get diagnostics v_count = row_count;
+  return v_count;
+end;
+$$;
+revoke execute on function private.fold_deltas(regclass, regclass, text, jsonb) from public;
+
+-- Folds the deltas into the rows: the blocks, groups and options nobody holds, their delta rows
+-- nobody holds (SKIP LOCKED throughout: never waits for a visitor, never deadlocks with one: a visitor
+-- holds a delta row only while it does not wait for its block or group). Every 5 seconds.
+create function private.fold_counters()
+returns integer
+language plpgsql
+set search_path = ''
+as $$
+declare
+  v_blocks integer;
+  v_groups integer;
+  v_options integer;
+begin
+  perform set_config('counters.folding', 'on', true);
+  v_blocks := private.fold_deltas('public.blocks', 'private.block_count_deltas', 'block_id',
+    '{"response_count": "response_count", "new_response_count": "new_response_count", "like_count": "like_count"}');
+  v_groups := private.fold_deltas('public.audience_groups', 'private.audience_group_deltas',
+    'group_id', '{"count": "delta"}');
+  v_options := private.fold_deltas('public.options', 'private.option_count_deltas', 'option_id',
+    '{"response_count": "delta"}');
+  return v_blocks + v_groups + v_options;
+end;
+$$;
+revoke execute on function private.fold_counters() from public;
+
+-- The owner's block list reads exact counts. A block's counters may sit in
+-- private.block_count_deltas for up to the 5 s fold while the row is busy, so the row's columns
+-- can be a few seconds behind under a burst. These computed fields
+-- (`blocks?select=response_count:live_response_count,...`) add the deltas not folded yet, like
+-- member_count does for audience groups. security definer: the deltas are in schema private; a
+-- block the caller cannot read (RLS: owners only) is never handed to them by PostgREST, and for
+-- another owner's block the answer is null. The stored row decides, and is the one counted: called
+-- as an RPC, p_block is whatever the caller wrote (another owner's block id under their own id).
+create function public.live_response_count(p_block public.blocks)
+returns integer
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select (private.with_live_counts(b)).response_count
+  from public.blocks b
+  where b.id = p_block.id
+    and (b.owner_id = (select auth.uid())
+         or coalesce((select auth.role()), 'service_role') not in ('anon', 'authenticated'));
+$$;
+comment on function public.live_response_count(public.blocks) is
+  'The block''s exact response count (computed field: the row plus the changes not folded yet). Null for another owner''s block.';
+revoke execute on function public.live_response_count(public.blocks) from public, anon;
+
+create function public.live_new_response_count(p_block public.blocks)
+returns integer
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select (private.with_live_counts(b)).new_response_count
+  from public.blocks b
+  where b.id = p_block.id
+    and (b.owner_id = (select auth.uid())
+         or coalesce((select auth.role()), 'service_role') not in ('anon', 'authenticated'));
+$$;
+comment on function public.live_new_response_count(public.blocks) is
+  'The block''s exact count of new responses (computed field: the row plus the changes not folded yet). Null for another owner''s block.';
+revoke execute on function public.live_new_response_count(public.blocks) from public, anon;
+
+create trigger blocks_reset_new_deltas after update of new_response_count on public.blocks
+  for each row when (new.new_response_count = 0 and new.response_count = old.response_count
+                     and new.like_count = old.like_count)
+  execute function private.blocks_reset_new_deltas();
+
+-- =============================================================================================
+-- schemas/quota.sql
+-- =============================================================================================
+
+-- The owner's monthly response quota (issue 13): the count lives in 32 count shards per owner and
+-- month, each allowed its share of the limit, so the quota holds exactly without one row every
+-- submit of the owner's blocks locks (a writer takes a shard no other open transaction holds,
+-- private.free_shard in counters.sql); the quota notices at 80 % and 100 % and what their mail
+-- needs. The computed field profiles.response_monthly_count reads the sum of the shards.
+
+create table private.response_counts (
+  user_id uuid not null references public.profiles (id) on delete cascade,
+  -- first day of the month (UTC) the count belongs to
+  month date not null,
+  shard smallint not null check (shard between 0 and 31),
+  count integer not null default 0 check (count >= 0),
+  primary key (user_id, month, shard)
+) with (fillfactor = 70);
+comment on table private.response_counts is
+  'The owner''s monthly response count in 32 shards per month, each allowed its share of response_monthly_limit (private.take_response_quota); the count is their sum (private.monthly_response_count). No client role can read it.';
+alter table private.response_counts enable row level security;
+
+create table private.quota_notices (
+  user_id uuid not null references public.profiles (id) on delete cascade,
+  month date not null,
+  level integer not null check (level in (80, 100)),
+  created_at timestamptz not null default now(),
+  primary key (user_id, month, level)
+);
+comment on table private.quota_notices is
+  'The monthly response quota mails sent to an owner: once per month at 80 % and once at 100 %.';
+alter table private.quota_notices enable row level security;
 
 -- This month's count of an owner: the sum of their shards (at most 32 rows, one index range).
 create function private.monthly_response_count(p_user_id uuid)
@@ -1355,7 +1711,7 @@ as $$
 declare
   v_month date := date_trunc('month', now())::date;
   v_limit integer;
-  v_start integer := pg_backend_pid() % 32;
+  v_start integer;
   v_shard integer;
   v_share integer;
   v_total integer;
@@ -1371,8 +1727,9 @@ begin
     return false;
   end if;
   if p_n = 1 then
-    -- the session's shard first, then the shards that look like they have room (read without a
-    -- lock: a full shard stays full this month)
+    -- a shard no other writer holds first (from the session's own), then the shards that look
+    -- like they have room (read without a lock: a full shard stays full this month)
+    v_start := private.free_shard('response_counts:' || p_user_id || ':' || v_month, pg_backend_pid() % 32, 32);
     for v_shard in
       select s.n from generate_series(0, 31) g(i)
       cross join lateral (select (v_start + g.i) % 32 as n) s
@@ -1508,229 +1865,103 @@ comment on function public.response_monthly_count(public.profiles) is
   'This month''s response count of the owner (computed field of profiles: the sum of their count shards). Null for another user''s profile.';
 revoke execute on function public.response_monthly_count(public.profiles) from public, anon;
 
--- Adds to a block's counters: on the row when no other write holds it, else on this session's
--- delta row (never waits for another visitor's write).
-create function private.bump_block_counts(p_block_id uuid, p_responses integer, p_new integer, p_likes integer)
-returns void
-language plpgsql
-set search_path = ''
-as $$
-begin
-  update public.blocks
-    set response_count = greatest(response_count + p_responses, 0),
-        new_response_count = greatest(new_response_count + p_new, 0),
-        like_count = greatest(like_count + p_likes, 0)
-    where id = (select id from public.blocks where id = p_block_id for no key update skip locked)
-      -- a decrement the row cannot take (the increments it undoes are still deltas) is a delta
-      and response_count + p_responses >= 0 and like_count + p_likes >= 0;
-  if found then
-    return;
-  end if;
-  -- busy, short of a decrement, or gone (the block's delete cascading here)
-  insert into private.block_count_deltas as d (block_id, shard, response_count, new_response_count, like_count)
-    select b.id, pg_backend_pid() % 32, p_responses, p_new, p_likes
-    from public.blocks b where b.id = p_block_id
-    on conflict (block_id, shard) do update
-      set response_count = d.response_count + excluded.response_count,
-          new_response_count = d.new_response_count + excluded.new_response_count,
-          like_count = d.like_count + excluded.like_count;
-end;
-$$;
-revoke execute on function private.bump_block_counts(uuid, integer, integer, integer) from public;
-
--- The block with its exact counters: the row's plus the deltas not folded yet (one probe of an
--- index that is empty for a block nobody is writing to at the moment).
-create function private.with_live_counts(p_block public.blocks)
-returns public.blocks
-language plpgsql
-stable
-set search_path = ''
-as $$
-declare
-  v_block public.blocks := p_block;
-begin
-  if p_block.id is null then
-    return p_block;
-  end if;
-  select greatest(p_block.response_count + coalesce(sum(d.response_count), 0), 0),
-         greatest(p_block.new_response_count + coalesce(sum(d.new_response_count), 0), 0),
-         greatest(p_block.like_count + coalesce(sum(d.like_count), 0), 0)
-    into v_block.response_count, v_block.new_response_count, v_block.like_count
-    from private.block_count_deltas d where d.block_id = p_block.id;
-  return v_block;
-end;
-$$;
-revoke execute on function private.with_live_counts(public.blocks) from public;
-
--- "Reset new responses" (the owner sets new_response_count to 0, nothing else) resets the
--- deltas too. A counter update moves response_count with it, so it never fires this; nor does the
--- fold, which says so in a transaction-local setting.
-create function private.blocks_reset_new_deltas()
-returns trigger
-language plpgsql
-security definer
-set search_path = ''
-as $$
-begin
-  if current_setting('counters.folding', true) = 'on' then
-    return null;
-  end if;
-  update private.block_count_deltas set new_response_count = 0
-    where block_id = new.id and new_response_count <> 0;
-  return null;
-end;
-$$;
-revoke execute on function private.blocks_reset_new_deltas() from public;
-
--- Moves an audience group's count: the group row when free, else this session's delta row.
-create or replace function private.bump_audience_group(p_user_id uuid, p_name text, p_delta integer)
-returns void
-language plpgsql
-set search_path = ''
-as $$
-begin
-  update public.audience_groups set count = count + p_delta
-    where id = (select id from public.audience_groups
-                where user_id = p_user_id and name = p_name for no key update skip locked)
-      and count + p_delta >= 0;
-  if found then
-    return;
-  end if;
-  insert into private.audience_group_deltas as d (group_id, shard, delta)
-    select g.id, pg_backend_pid() % 32, p_delta
-    from public.audience_groups g where g.user_id = p_user_id and g.name = p_name
-    on conflict (group_id, shard) do update set delta = d.delta + excluded.delta;
-end;
-$$;
-
--- A group's exact member count (computed field of audience_groups:
--- `audience_groups?select=*,member_count`): the row's count plus the deltas not folded yet.
--- security definer: the deltas are in schema private; a group the caller cannot read (RLS) is
--- never handed to it by PostgREST, and the count of another owner's group is null.
-create function public.member_count(p_group public.audience_groups)
-returns integer
+-- What each quota.notice job's mail needs: the owner's address, language and name, the level,
+-- the count and the limit when the threshold was crossed; or {skip} (no address, suppressed,
+-- account gone).
+create or replace function public.quota_notice_context(p_payloads jsonb)
+returns jsonb
 language sql
-stable
-security definer
+STABLE SECURITY DEFINER
 set search_path = ''
 as $$
-  select case when p_group.user_id = (select auth.uid())
-                or coalesce((select auth.role()), 'service_role') not in ('anon', 'authenticated')
-              then greatest(p_group.count + coalesce((select sum(d.delta) from private.audience_group_deltas d
-                                                      where d.group_id = p_group.id), 0), 0)::integer end;
+  select coalesce(jsonb_agg(
+    case
+      when pr.id is null then jsonb_build_object('skip', 'the account was deleted')
+      when nullif(pr.email, '') is null then jsonb_build_object('skip', 'the owner has no email address')
+      when exists (select 1 from private.mail_suppressions s where s.email = lower(pr.email))
+        then jsonb_build_object('skip', 'the address is suppressed (bounce or complaint)')
+      else jsonb_build_object(
+        'to', pr.email, 'user_id', pr.id, 'language', pr.language, 'name', pr.name,
+        'level', (x ->> 'level')::integer, 'month', x ->> 'month',
+        'count', coalesce((x ->> 'count')::integer, private.monthly_response_count(pr.id)),
+        'limit', coalesce((x ->> 'limit')::integer, pr.response_monthly_limit))
+    end order by i), '[]'::jsonb)
+  from jsonb_array_elements(p_payloads) with ordinality p(x, i)
+  left join public.profiles pr on pr.id = (x ->> 'user_id')::uuid;
 $$;
-comment on function public.member_count(public.audience_groups) is
-  'The group''s exact member count (computed field of audience_groups: count plus the changes not folded yet). Null for another owner''s group.';
-revoke execute on function public.member_count(public.audience_groups) from public, anon;
+revoke execute on function public.quota_notice_context(jsonb) from public, anon, authenticated;
 
--- Folds the deltas into the rows: the blocks and groups nobody holds, their delta rows nobody
--- holds (SKIP LOCKED throughout: never waits for a visitor, never deadlocks with one: a visitor
--- holds a delta row only while it does not wait for its block or group). Every 5 seconds.
-create function private.fold_counters()
-returns integer
+-- An address's fair share of an owner's monthly responses (issue 17): the form responses and A/B
+-- votes it counted today (UTC) for that owner, at most `limits.address_quota_share` (0.1) of their
+-- response_monthly_limit; beyond it a visitor without a track record is kept but held. Unlogged
+-- like the buckets (a crash gives each address its share again); rows of past days are purged.
+create unlogged table private.address_quota (
+  owner_id uuid not null,
+  -- private.address_key of the client address
+  address uuid not null,
+  day date not null,
+  counted integer not null check (counted >= 0),
+  primary key (owner_id, address, day)
+) with (fillfactor = 50);
+comment on table private.address_quota is
+  'Responses and votes one client address counted today for one owner (private.take_address_quota): at most limits.address_quota_share of the monthly limit, the rest is held.';
+alter table private.address_quota enable row level security;
+
+-- An address's fair share of the owner's monthly responses (issue 17; docs/data-model.md "When a
+-- shared budget is under pressure"): true when this form response or A/B vote may count (a
+-- share taken, or the visitor has a track record), false when it is to be held (the address has
+-- counted `limits.address_quota_share` (0.1; `address_quota_share` in `limits.<action>` or the
+-- block's rate_limits overrides it) of the owner's response_monthly_limit today, UTC, at least
+-- one). One upsert on the primary key; a visitor's track record is read only beyond the share.
+-- No address (SQL outside an API request), the owner, limits or escalation off: always true.
+create function private.take_address_quota(p_block public.blocks, p_uid uuid, p_action text)
+returns boolean
 language plpgsql
 set search_path = ''
 as $$
 declare
-  v_blocks integer;
-  v_groups integer;
+  v_on boolean;
+  v_share double precision;
+  v_trusted jsonb;
+  v_header text;
+  v_addr uuid;
+  v_limit integer;
 begin
-  perform set_config('counters.folding', 'on', true);
-  with free as (
-    select b.id from public.blocks b
-    where b.id in (select distinct block_id from private.block_count_deltas)
-    for no key update of b skip locked
-  ), locked as (
-    select block_id, shard from private.block_count_deltas
-    where block_id in (select id from free) for update skip locked
-  ), whole as (
-    -- only blocks whose every delta row is free: the row plus all its deltas is exact, so the
-    -- fold never clamps a partial sum
-    select l.block_id from locked l group by l.block_id
-    having count(*) = (select count(*) from private.block_count_deltas a where a.block_id = l.block_id)
-  ), taken as (
-    delete from private.block_count_deltas d
-    using locked x
-    where x.block_id in (select block_id from whole) and d.block_id = x.block_id and d.shard = x.shard
-    returning d.*
-  ), sums as (
-    select block_id, sum(response_count) as r, sum(new_response_count) as n, sum(like_count) as l
-    from taken group by block_id
-  )
-  update public.blocks b
-    set response_count = greatest(b.response_count + s.r, 0),
-        new_response_count = greatest(b.new_response_count + s.n, 0),
-        like_count = greatest(b.like_count + s.l, 0)
-    from sums s where b.id = s.block_id;
-  get diagnostics v_blocks = row_count;
-
-  with free as (
-    select g.id from public.audience_groups g
-    where g.id in (select distinct group_id from private.audience_group_deltas)
-    for no key update of g skip locked
-  ), locked as (
-    select group_id, shard from private.audience_group_deltas
-    where group_id in (select id from free) for update skip locked
-  ), whole as (
-    select l.group_id from locked l group by l.group_id
-    having count(*) = (select count(*) from private.audience_group_deltas a where a.group_id = l.group_id)
-  ), taken as (
-    delete from private.audience_group_deltas d
-    using locked x
-    where x.group_id in (select group_id from whole) and d.group_id = x.group_id and d.shard = x.shard
-    returning d.*
-  ), sums as (
-    select group_id, sum(delta) as delta from taken group by group_id
-  )
-  update public.audience_groups g set count = greatest(g.count + s.delta, 0)
-    from sums s where g.id = s.group_id;
-  get diagnostics v_groups = row_count;
-  return v_blocks + v_groups;
+  if p_uid = p_block.owner_id then
+    return true;
+  end if;
+  select coalesce((s -> 'limits.enabled' #>> '{}')::boolean, true)
+           and coalesce((s -> 'limits.escalation' #>> '{}')::boolean, true),
+         coalesce((p_block.rate_limits -> p_action ->> 'address_quota_share')::double precision,
+                  (s -> ('limits.' || p_action) ->> 'address_quota_share')::double precision,
+                  (s -> 'limits.address_quota_share' #>> '{}')::double precision, 0.1),
+         case when jsonb_typeof(s -> 'network.trusted_proxies') = 'array'
+              then s -> 'network.trusted_proxies' else '[]'::jsonb end,
+         coalesce(s -> 'network.client_address_header' #>> '{}', '')
+    into v_on, v_share, v_trusted, v_header
+    from (select coalesce(jsonb_object_agg(key, value), '{}'::jsonb) as s from private.settings
+          where key in ('limits.enabled', 'limits.escalation', 'limits.address_quota_share',
+                        'limits.' || p_action, 'network.trusted_proxies',
+                        'network.client_address_header')) settings;
+  if not v_on then
+    return true;
+  end if;
+  v_addr := private.address_key(private.client_address(v_trusted, v_header));
+  if v_addr is null then
+    return true;
+  end if;
+  select response_monthly_limit into v_limit from public.profiles where id = p_block.owner_id;
+  insert into private.address_quota as q (owner_id, address, day, counted)
+    values (p_block.owner_id, v_addr, (now() at time zone 'UTC')::date, 1)
+    on conflict (owner_id, address, day) do update set counted = q.counted + 1
+      where q.counted < greatest(1, floor(coalesce(v_limit, 0) * least(1, greatest(0, v_share))));
+  if found then
+    return true;
+  end if;
+  return private.has_track_record(p_block.id, p_uid);
 end;
 $$;
-revoke execute on function private.fold_counters() from public;
-
--- The owner's block list reads exact counts. A block's counters may sit in
--- private.block_count_deltas for up to the 5 s fold while the row is busy, so the row's columns
--- can be a few seconds behind under a burst. These computed fields
--- (`blocks?select=response_count:live_response_count,...`) add the deltas not folded yet, like
--- member_count does for audience groups. security definer: the deltas are in schema private; a
--- block the caller cannot read (RLS: owners only) is never handed to them by PostgREST, and for
--- another owner's block the answer is null.
-create function public.live_response_count(p_block public.blocks)
-returns integer
-language sql
-stable
-security definer
-set search_path = ''
-as $$
-  select case when p_block.owner_id = (select auth.uid())
-                or coalesce((select auth.role()), 'service_role') not in ('anon', 'authenticated')
-              then (private.with_live_counts(p_block)).response_count end;
-$$;
-comment on function public.live_response_count(public.blocks) is
-  'The block''s exact response count (computed field: the row plus the changes not folded yet). Null for another owner''s block.';
-revoke execute on function public.live_response_count(public.blocks) from public, anon;
-
-create function public.live_new_response_count(p_block public.blocks)
-returns integer
-language sql
-stable
-security definer
-set search_path = ''
-as $$
-  select case when p_block.owner_id = (select auth.uid())
-                or coalesce((select auth.role()), 'service_role') not in ('anon', 'authenticated')
-              then (private.with_live_counts(p_block)).new_response_count end;
-$$;
-comment on function public.live_new_response_count(public.blocks) is
-  'The block''s exact count of new responses (computed field: the row plus the changes not folded yet). Null for another owner''s block.';
-revoke execute on function public.live_new_response_count(public.blocks) from public, anon;
-
-create trigger blocks_reset_new_deltas after update of new_response_count on public.blocks
-  for each row when (new.new_response_count = 0 and new.response_count = old.response_count
-                     and new.like_count = old.like_count)
-  execute function private.blocks_reset_new_deltas();
+revoke execute on function private.take_address_quota(public.blocks, uuid, text) from public;
 
 -- =============================================================================================
 -- schemas/responses.sql
@@ -1757,18 +1988,29 @@ create table public.responses (
   -- keyed by question id: {index, title, type, value, option_ids, as_visitor_info}
   answers jsonb not null default '{}'::jsonb check (jsonb_typeof(answers) = 'object'),
   created_at timestamptz not null default now(),
-  check (is_like = (kind = 'like'))
+  -- the page a like was given on (one thread per page, issue 18); '' for the block's own
+  page_key text not null default '' check (page_key = '' or page_key ~ '^[A-Za-z0-9._:/~-]{1,100}$'),
+  -- held by escalation (issue 17): a form response or A/B vote that came in a burst or from an
+  -- address beyond its fair share of the owner's quota is kept but not counted (block and option
+  -- counters, the owner's monthly quota, webhooks, audience, trigger letters) until the owner
+  -- approves it (approve_responses)
+  held boolean not null default false,
+  check (is_like = (kind = 'like')),
+  check (not held or kind in ('form', 'ab'))
 );
 comment on table public.responses is
   'A visitor''s response to a block: a form or ab submission, a like (one per visitor) or a button click.';
 alter table public.responses enable row level security;
 revoke insert, update on public.responses from anon, authenticated;
-create unique index responses_one_like_per_visitor_idx on public.responses (block_id, creator_id)
+-- one like per visitor per page (and a page's like count)
+create unique index responses_one_like_per_visitor_idx on public.responses (block_id, page_key, creator_id)
   where kind = 'like';
 create unique index responses_one_ab_vote_per_visitor_idx on public.responses (block_id, creator_id)
   where kind = 'ab';
 create index responses_block_id_created_at_idx on public.responses (block_id, created_at desc);
 create index responses_creator_id_idx on public.responses (creator_id);
+-- the held ones of a block (escalation, issue 17), for the owner's results
+create index responses_held_idx on public.responses (block_id, created_at desc) where held;
 
 create policy "Owners read their blocks' responses and visitors their own like" on public.responses
   for select to authenticated using (
@@ -1787,9 +2029,39 @@ security definer
 set search_path = ''
 as $$
 begin
-  perform private.bump_block_counts(new.block_id, 1, 1, (new.kind = 'like')::integer);
+  -- a held response counts once the owner approves it (responses_after_approve)
+  if not new.held then
+    perform private.bump_block_counts(new.block_id, 1, 1, (new.kind = 'like')::integer);
+  end if;
   return new;
 end;
+$$;
+
+-- The owner approved a held response: it counts now, with its chosen options.
+create or replace function private.responses_after_approve()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  perform private.bump_block_counts(new.block_id, 1, 1, 0);
+  perform private.bump_option_counts(new.block_id, private.response_option_ids(new.answers), 1);
+  return new;
+end;
+$$;
+
+-- The option ids a response chose (answers' option_ids of its poll and ab questions).
+create function private.response_option_ids(p_answers jsonb)
+returns uuid[]
+language sql
+immutable
+set search_path = ''
+as $$
+  select coalesce(array_agg(o.value::uuid), '{}')
+    from jsonb_each(p_answers) a,
+         jsonb_array_elements_text(case when jsonb_typeof(a.value -> 'option_ids') = 'array'
+                                        then a.value -> 'option_ids' else '[]'::jsonb end) o;
 $$;
 
 create or replace function private.responses_after_delete()
@@ -1798,19 +2070,14 @@ language plpgsql
 security definer
 set search_path = ''
 as $$
-declare
-  v_option_ids uuid[];
 begin
+  -- a held response was never counted
+  if old.held then
+    return old;
+  end if;
   perform private.bump_block_counts(old.block_id, -1, -1, -(old.kind = 'like')::integer);
   if old.kind in ('form', 'ab') then
-    select coalesce(array_agg(o.value::uuid), '{}') into v_option_ids
-      from jsonb_each(old.answers) a,
-           jsonb_array_elements_text(case when jsonb_typeof(a.value -> 'option_ids') = 'array'
-                                          then a.value -> 'option_ids' else '[]'::jsonb end) o;
-    if cardinality(v_option_ids) > 0 then
-      update public.options set response_count = greatest(response_count - 1, 0)
-        where id = any (v_option_ids) and block_id = old.block_id;
-    end if;
+    perform private.bump_option_counts(old.block_id, private.response_option_ids(old.answers), -1);
   end if;
   return old;
 end;
@@ -1822,7 +2089,8 @@ $$;
 -- JavaScript's trim() sees it; text answers are stored trimmed that way), refuses a blocked
 -- writer, checks the honeypot and the rate limits (action vote for ab, submit for form), takes
 -- the owner's monthly quota, stores the response and counts the chosen options in one
--- transaction. security definer: see the header.
+-- transaction (private.bump_option_counts: no row all of a popular form's submits wait for).
+-- security definer: see the header.
 create or replace function public.submit_response(p_block_id uuid, p_answers jsonb,
   p_creator_name text default null, p_color text default null, p_timezone text default null,
   p_honeypot text default null)
@@ -1846,6 +2114,9 @@ declare
   v_name text;
   v_response_id uuid;
   v_options jsonb;
+  v_action text := case when v_block.type = 'ab' then 'vote' else 'submit' end;
+  v_held boolean;
+  v_spent boolean;
 begin
   if v_block.type not in ('form', 'ab') then
     raise exception 'Not supported block' using errcode = 'P0001';
@@ -1965,49 +2236,123 @@ begin
     raise exception 'Already voted' using errcode = 'P0001';
   end if;
 
-  -- before the quota: a refused submit never touches the owner's row
-  perform private.check_rate_limit(v_block, v_uid, case when v_block.type = 'ab' then 'vote' else 'submit' end);
-
-  -- the owner's monthly quota: one of the owner's count shards, never a row all their visitors
-  -- share (private.take_response_quota)
-  if not private.take_response_quota(v_block.owner_id, 1) then
-    raise exception 'Monthly response limit reached' using errcode = 'PT429', detail = 'quota';
+  -- before the quota: a refused submit never touches the owner's row. Escalation (issue 17): in a
+  -- burst (the block's bucket spent), or from an address that has counted its share of the
+  -- owner's monthly responses today, a visitor without a track record is kept but held: not
+  -- counted until the owner approves it (docs/data-model.md "When a shared budget is under
+  -- pressure")
+  v_held := private.check_rate_limit(v_block, v_uid, v_action);
+  if not v_held then
+    v_held := not private.take_address_quota(v_block, v_uid, v_action);
   end if;
 
-  insert into public.responses (block_id, kind, creator_id, creator_name, color, timezone, answers)
+  -- the owner's monthly quota: one of the owner's count shards, never a row all their visitors
+  -- share (private.take_response_quota); a held response takes none, but once the month is spent
+  -- it is refused as any other (it could not be approved this month)
+  if v_held then
+    v_spent := private.monthly_response_count(v_block.owner_id)
+               >= (select response_monthly_limit from public.profiles where id = v_block.owner_id);
+  else
+    v_spent := not private.take_response_quota(v_block.owner_id, 1);
+  end if;
+  if v_spent then
+    -- until the count starts again: the first of next month (UTC)
+    perform private.refuse_limit(v_action, 'owner',
+      extract(epoch from (date_trunc('month', now() at time zone 'UTC') + interval '1 month') - now() at time zone 'UTC'),
+      'quota');
+  end if;
+
+  insert into public.responses (block_id, kind, creator_id, creator_name, color, timezone, answers, held)
     values (p_block_id, v_block.type::text::public.response_kind, v_uid,
-            coalesce(v_name, p_creator_name), p_color, p_timezone, v_answers)
+            coalesce(v_name, p_creator_name), p_color, p_timezone, v_answers, v_held)
     on conflict (block_id, creator_id) where kind = 'ab' do nothing
     returning id into v_response_id;
   if v_response_id is null then
     raise exception 'Already voted' using errcode = 'P0001';
   end if;
+  if v_held then
+    -- counted, in the audience and its letters once the owner approves it (approve_responses)
+    return jsonb_build_object(
+      'id', v_response_id, 'held', true,
+      'response_count', (select (private.with_live_counts(b)).response_count from public.blocks b where b.id = p_block_id),
+      'options', private.option_counts(v_all_option_ids));
+  end if;
 
-  with bumped as (
-    update public.options set response_count = response_count + 1
-      where id = any (v_all_option_ids) and block_id = p_block_id
-      returning id, response_count
-  )
-  select coalesce(jsonb_agg(jsonb_build_object('id', id, 'response_count', response_count)), '[]'::jsonb)
-    into v_options from bumped;
+  -- the chosen options' counts: on their rows, or beside them when another submit holds them (a
+  -- popular form or A/B), and answered exact (the A/B shows its bars from them)
+  perform private.bump_option_counts(p_block_id, v_all_option_ids, 1);
+  v_options := private.option_counts(v_all_option_ids);
 
   perform private.record_audience_event(v_block, v_uid, coalesce(v_name, p_creator_name), null, p_color, v_email);
+  -- the letters its mail questions send by themselves, queued with the response (letter-triggers.sql)
+  perform private.enqueue_trigger_letters(v_block, v_response_id, v_answers);
 
   return jsonb_build_object(
-    'id', v_response_id,
+    'id', v_response_id, 'held', false,
     'response_count', (select (private.with_live_counts(b)).response_count from public.blocks b where b.id = p_block_id),
     'options', v_options);
 end;
 $$;
 comment on function public.submit_response(uuid, jsonb, text, text, text, text) is
-  'Submits a form or ab response. Errors: Required, Too long message, Invalid email address., Invalid phone number, Not a number, Choose one option, Invalid option, Already voted, The owner of this block has blocked you from writing here., This was not sent: it looked automated., You''re going too fast, try again in a few seconds. (429), Monthly response limit reached (429), block doesn''t exists.';
+  'Submits a form or ab response. Errors: Required, Too long message, Invalid email address., Invalid phone number, Not a number, Choose one option, Invalid option, Already voted, The owner of this block has blocked you from writing here., This was not sent: it looked automated., a 429 that says what is refused and for how long (the visitor''s or the block''s limit, the owner''s monthly responses: docs/data-model.md), block doesn''t exists.';
 revoke execute on function public.submit_response(uuid, jsonb, text, text, text, text) from public, anon;
+
+-- The owner approves responses held by escalation (issue 17): each counts now (block and option
+-- counters by trigger, the owner's monthly quota, the audience and the letters its mail questions
+-- send), as it would have when it came in. All or nothing: a response of another owner's block
+-- refuses the whole call, and so does a quota that cannot take them all (nothing is approved;
+-- the error says how many are left this month). Responses not held are left as they are.
+create function public.approve_responses(p_response_ids uuid[])
+returns jsonb
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_uid uuid := private.require_uid();
+  v_row public.responses;
+  v_block public.blocks;
+  v_n integer;
+  v_left integer;
+begin
+  if p_response_ids is null or cardinality(p_response_ids) not between 1 and 200 then
+    raise exception 'Choose 1 to 200 responses' using errcode = 'P0001';
+  end if;
+  if exists (select 1 from unnest(p_response_ids) i(id)
+             left join public.responses r on r.id = i.id
+             left join public.blocks b on b.id = r.block_id
+             where b.owner_id is distinct from v_uid) then
+    raise exception 'Only the block owner can approve responses' using errcode = 'PT403';
+  end if;
+  perform 1 from public.responses where id = any (p_response_ids) and held order by id for update;
+  select count(*) into v_n from public.responses where id = any (p_response_ids) and held;
+  if v_n > 0 and not private.take_response_quota(v_uid, v_n) then
+    v_left := greatest(coalesce((select response_monthly_limit from public.profiles where id = v_uid), 0)
+                       - private.monthly_response_count(v_uid), 0);
+    raise exception 'Monthly response limit reached: % left this month, % to approve.', v_left, v_n
+      using errcode = 'P0001', detail = 'quota',
+            hint = jsonb_build_object('left', v_left, 'approving', v_n)::text;
+  end if;
+  for v_row in select * from public.responses where id = any (p_response_ids) and held order by created_at, id loop
+    select * into v_block from public.blocks where id = v_row.block_id;
+    update public.responses set held = false where id = v_row.id;
+    perform private.record_audience_event(v_block, v_row.creator_id, v_row.creator_name, null, v_row.color,
+      (select a.value ->> 'value' from jsonb_each(v_row.answers) a
+       where a.value ->> 'as_visitor_info' = 'email' and a.value ->> 'type' = 'mail' limit 1));
+    perform private.enqueue_trigger_letters(v_block, v_row.id, v_row.answers);
+  end loop;
+  return jsonb_build_object('approved', v_n);
+end;
+$$;
+comment on function public.approve_responses(uuid[]) is
+  'Approves form responses and A/B votes held by escalation: they count from now (counters, the monthly quota, audience, trigger letters). Errors: Choose 1 to 200 responses, Only the block owner can approve responses (PT403), Monthly response limit reached (details quota; nothing approved).';
+revoke execute on function public.approve_responses(uuid[]) from public, anon;
 
 -- One like per visitor and like block; p_liked sets the state instead of toggling. Only a call
 -- that changes the state spends a token. like_count is kept by the responses triggers.
 -- security definer: see the header.
-create or replace function public.toggle_block_like(p_block_id uuid,
-  p_creator_name text default null, p_color text default null, p_liked boolean default null)
+create function public.toggle_block_like(p_block_id uuid, p_creator_name text default null, p_color text default null,
+                                         p_liked boolean default null, p_page_key text default '')
 returns jsonb
 language plpgsql
 security definer
@@ -2016,6 +2361,7 @@ as $$
 declare
   v_uid uuid := private.require_uid();
   v_block public.blocks := private.visible_block(p_block_id);
+  v_page text := private.check_page_key(v_block, p_page_key);
   v_has boolean;
   v_want boolean;
 begin
@@ -2027,27 +2373,33 @@ begin
     perform private.check_writer(v_block, v_uid);
   end if;
   v_has := exists (select 1 from public.responses
-                   where block_id = p_block_id and kind = 'like' and creator_id = v_uid);
+                   where block_id = p_block_id and page_key = v_page and kind = 'like' and creator_id = v_uid);
   v_want := coalesce(p_liked, not v_has);
   if v_want <> v_has then
     perform private.check_rate_limit(v_block, v_uid, 'like');
     if v_want then
-      insert into public.responses (block_id, kind, creator_id, creator_name, color, is_like)
-        values (p_block_id, 'like', v_uid, p_creator_name, p_color, true)
-        on conflict (block_id, creator_id) where kind = 'like' do nothing;
+      insert into public.responses (block_id, kind, creator_id, creator_name, color, is_like, page_key)
+        values (p_block_id, 'like', v_uid, p_creator_name, p_color, true, v_page)
+        on conflict (block_id, page_key, creator_id) where kind = 'like' do nothing;
       if found then
         perform private.record_audience_event(v_block, v_uid, p_creator_name, null, p_color, null);
       end if;
     else
-      delete from public.responses where block_id = p_block_id and kind = 'like' and creator_id = v_uid;
+      delete from public.responses
+        where block_id = p_block_id and page_key = v_page and kind = 'like' and creator_id = v_uid;
     end if;
   end if;
 
   return jsonb_build_object('liked', v_want,
-    'like_count', (select (private.with_live_counts(b)).like_count from public.blocks b where b.id = p_block_id));
+    'like_count', case when v_page = ''
+      then (select (private.with_live_counts(b)).like_count from public.blocks b where b.id = p_block_id)
+      else (select count(*) from public.responses r
+            where r.block_id = p_block_id and r.page_key = v_page and r.kind = 'like') end);
 end;
 $$;
-revoke execute on function public.toggle_block_like(uuid, text, text, boolean) from public, anon;
+comment on function public.toggle_block_like(uuid, text, text, boolean, text) is
+  'Likes or unlikes a like block (p_liked, or the opposite of now) on the page p_page_key; answers liked and the like count (of the page). Errors: Not supported block, Not valid page key, block doesn''t exists, You''re going too fast (429).';
+revoke execute on function public.toggle_block_like(uuid, text, text, boolean, text) from public, anon;
 
 -- Records a click on a button block. security definer: see the header.
 create or replace function public.record_button_click(p_block_id uuid,
@@ -2079,6 +2431,8 @@ revoke execute on function public.record_button_click(uuid, text, text) from pub
 
 create trigger responses_after_insert after insert on public.responses
   for each row execute function private.responses_after_insert();
+create trigger responses_after_approve after update of held on public.responses
+  for each row when (old.held and not new.held) execute function private.responses_after_approve();
 create trigger responses_after_delete after delete on public.responses
   for each row execute function private.responses_after_delete();
 
@@ -2111,6 +2465,8 @@ create table public.messages (
   status text not null default 'published' check (status in ('published', 'held', 'hidden')),
   pinned_at timestamptz,
   imitates_owner boolean not null default false,
+  -- one thread per page (issue 18, docs/cafe24.md): '' is the block's own thread
+  page_key text not null default '' check (page_key = '' or page_key ~ '^[A-Za-z0-9._:/~-]{1,100}$'),
   unique (id, block_id),
   foreign key (parent_id, block_id) references public.messages (id, block_id) on delete cascade,
   constraint messages_pins_top_level_only check (pinned_at is null or parent_id is null)
@@ -2122,12 +2478,63 @@ comment on table public.messages is
 comment on column public.messages.status is
   'published (everyone), held (waiting for the owner''s approval: the writer and the owner), hidden (the owner only).';
 comment on column public.messages.pinned_at is 'Pinned to the top by the owner (top-level messages), or null.';
+comment on column public.messages.page_key is
+  'The page whose thread this message belongs to ('''' for the block''s own thread); a reply has its parent''s.';
 comment on column public.messages.imitates_owner is
   'The writer''s name reads like the owner''s label or name (set by post_message for anyone but the owner); the elements mark it.';
 alter table public.messages enable row level security;
 revoke insert, update, delete on public.messages from anon, authenticated;
-create index messages_block_id_top_level_idx on public.messages (block_id, created_at desc)
+
+-- ---- one thread per page (issue 18, docs/cafe24.md) ----
+
+-- The caller's page key, checked: '' or the key format, and only on block types with threads or
+-- likes. Errors: Not valid page key.
+create function private.check_page_key(p_block public.blocks, p_page_key text)
+returns text
+language plpgsql
+immutable
+set search_path = ''
+as $$
+declare
+  v_key text := coalesce(p_page_key, '');
+begin
+  if v_key = '' then
+    return '';
+  end if;
+  if v_key !~ '^[A-Za-z0-9._:/~-]{1,100}$' or p_block.type not in ('comment', 'qna', 'like') then
+    raise exception 'Not valid page key' using errcode = 'P0001';
+  end if;
+  return v_key;
+end;
+$$;
+
+-- A page's counts, to lay over the block's totals ({} for the block's own thread).
+create function private.page_counts_json(p_block public.blocks, p_page_key text)
+returns jsonb
+language sql
+stable
+set search_path = ''
+as $$
+  select case when coalesce(p_page_key, '') = '' then '{}'::jsonb
+    when p_block.type in ('comment', 'qna') then jsonb_build_object(
+      'page_key', p_page_key, 'like_count', 0,
+      'response_count', (select count(*) from public.messages m
+                         where m.block_id = p_block.id and m.page_key = p_page_key))
+    else jsonb_build_object(
+      'page_key', p_page_key,
+      'like_count', (select count(*) from public.responses r
+                     where r.block_id = p_block.id and r.page_key = p_page_key and r.kind = 'like'),
+      'response_count', (select count(*) from public.responses r
+                         where r.block_id = p_block.id and r.page_key = p_page_key and r.kind = 'like'))
+  end;
+$$;
+
+revoke all on function private.check_page_key(public.blocks, text) from public;
+revoke all on function private.page_counts_json(public.blocks, text) from public;
+-- threads of one page, newest first; a page's message count
+create index messages_block_id_page_top_level_idx on public.messages (block_id, page_key, created_at desc)
   where parent_id is null;
+create index messages_block_id_page_key_idx on public.messages (block_id, page_key) where page_key <> '';
 create index messages_parent_id_created_at_idx on public.messages (parent_id, created_at);
 create index messages_creator_id_idx on public.messages (creator_id);
 -- The messages the read paths must treat apart (held, hidden, pinned): an entry only for those,
@@ -2180,17 +2587,21 @@ create policy "Users can read their own message likes" on public.message_likes
   for select to authenticated using (user_id = (select auth.uid()));
 
 -- one level of replies; a reply has no resolved state
-create function private.messages_before_insert()
+create or replace function private.messages_before_insert()
 returns trigger
 language plpgsql
 set search_path = ''
 as $$
+declare
+  v_parent public.messages;
 begin
   if new.parent_id is not null then
-    if exists (select 1 from public.messages where id = new.parent_id and parent_id is not null) then
+    select * into v_parent from public.messages where id = new.parent_id;
+    if v_parent.parent_id is not null then
       raise exception 'Replies nest one level only' using errcode = 'P0001';
     end if;
     new.resolved := false;
+    new.page_key := coalesce(v_parent.page_key, '');
   end if;
   return new;
 end;
@@ -2304,18 +2715,11 @@ end;
 $$;
 
 -- Posts a comment, question or reply. security definer: see the header.
-create function public.post_message(
-  p_block_id uuid,
-  p_parent_id uuid default null,
-  p_content text default null,
-  p_creator_name text default null,
-  p_color text default null,
-  p_creator_photo_url text default null,
-  p_home_url text default null,
-  p_creator_email text default null,
-  p_timezone text default null,
-  p_honeypot text default null
-)
+create function public.post_message(p_block_id uuid, p_parent_id uuid default null, p_content text default null,
+                                    p_creator_name text default null, p_color text default null,
+                                    p_creator_photo_url text default null, p_home_url text default null,
+                                    p_creator_email text default null, p_timezone text default null,
+                                    p_honeypot text default null, p_page_key text default '')
 returns jsonb
 language plpgsql
 security definer
@@ -2324,10 +2728,12 @@ as $$
 declare
   v_uid uuid := private.require_uid();
   v_block public.blocks := private.visible_block(p_block_id);
+  v_page text := private.check_page_key(v_block, p_page_key);
   v_parent public.messages;
   v_message public.messages;
   v_email text := nullif(btrim(p_creator_email), '');
   v_name text := coalesce(btrim(p_creator_name), '');
+  v_held boolean;
 begin
   if v_block.type not in ('comment', 'qna') then
     raise exception 'Not supported block' using errcode = 'P0001';
@@ -2362,6 +2768,8 @@ begin
     if v_block.admin_only_reply and v_uid <> v_block.owner_id then
       raise exception 'Only the owner can reply' using errcode = 'PT403';
     end if;
+    -- a reply is on its parent's page (the trigger says so too)
+    v_page := v_parent.page_key;
   end if;
 
   -- a resubmission of the same content by the same author within 3000 ms is ignored (before
@@ -2369,22 +2777,28 @@ begin
   perform pg_advisory_xact_lock(hashtextextended(v_uid::text || p_block_id::text, 0));
   select * into v_message from public.messages
     where block_id = p_block_id and creator_id = v_uid and parent_id is not distinct from p_parent_id
+      and page_key = v_page
       and content = p_content and created_at > clock_timestamp() - interval '3000 milliseconds'
     order by created_at desc limit 1;
   if found then
     return private.visible_thread_json(v_message, v_uid, v_uid = v_block.owner_id);
   end if;
 
-  perform private.check_rate_limit(v_block, v_uid, 'message');
+  -- true when a spent shared budget holds the message for the owner (escalation, trust.sql)
+  v_held := private.check_rate_limit(v_block, v_uid, 'message');
 
   insert into public.messages (block_id, parent_id, creator_id, creator_name, creator_photo_url, color,
-                               home_url, content, timezone, created_at, status, imitates_owner)
+                               home_url, content, timezone, created_at, status, imitates_owner, page_key)
     values (p_block_id, p_parent_id, v_uid, v_name, nullif(p_creator_photo_url, ''),
             p_color, nullif(p_home_url, ''), p_content, p_timezone, clock_timestamp(),
-            case when v_block.hold_messages = 'off' then 'published'
+            case when v_held then 'held'
+                 when v_block.hold_messages = 'off' then 'published'
                  else private.hold_status(v_block, v_uid, p_content) end,
-            v_uid <> v_block.owner_id and private.imitates_owner(v_block, v_name))
+            v_uid <> v_block.owner_id and private.imitates_owner(v_block, v_name), v_page)
     returning * into v_message;
+  if v_held then
+    insert into private.escalated_messages (message_id) values (v_message.id);
+  end if;
 
   -- the notification email is kept only for top-level messages of blocks that ask for it
   if p_parent_id is null and v_block.allow_creator_email and v_email is not null
@@ -2399,9 +2813,9 @@ begin
   return private.visible_thread_json(v_message, v_uid, v_uid = v_block.owner_id);
 end;
 $$;
-comment on function public.post_message(uuid, uuid, text, text, text, text, text, text, text, text) is
-  'Posts a message or a one-level reply (held for approval when the block says so). Errors: Please sign in to leave a message., Message cannot be empty, Too long message, Invalid avatar URL, Invalid home URL, Replies are turned off, Only the owner can reply, The owner of this block has blocked you from writing here., This was not sent: it looked automated., You''re going too fast, try again in a few seconds. (429), block doesn''t exists.';
-revoke execute on function public.post_message(uuid, uuid, text, text, text, text, text, text, text, text) from public, anon;
+comment on function public.post_message(uuid, uuid, text, text, text, text, text, text, text, text, text) is
+  'Posts a message or a one-level reply (held for approval when the block says so), in the thread of p_page_key (a reply: its parent''s). Errors: Please sign in to leave a message., Message cannot be empty, Too long message, Invalid avatar URL, Invalid home URL, Replies are turned off, Only the owner can reply, The owner of this block has blocked you from writing here., This was not sent: it looked automated., a 429 that says what is refused and for how long (docs/data-model.md), Not valid page key, block doesn''t exists. Held for approval when a shared budget is spent and the writer has no track record here.';
+revoke execute on function public.post_message(uuid, uuid, text, text, text, text, text, text, text, text, text) from public, anon;
 
 -- Author edits their message (a message waiting for approval too). Under the block's hold
 -- setting an edit may be held again. security definer: see the header.
@@ -2524,35 +2938,14 @@ create trigger message_likes_after_change after insert or delete on public.messa
   for each row execute function private.message_likes_after_change();
 
 -- =============================================================================================
--- schemas/trust.sql
+-- schemas/captcha.sql
 -- =============================================================================================
 
--- Visitor trust (issue 9): rate limits (token buckets in an unlogged table, one row per block,
--- visitor and action plus a few shard rows per block and action), the honeypot, the avatar and
--- home URL rules, held messages and the owner-imitation mark, captcha passes, the owner's quota
--- notices, and per-owner limits on edge functions an owner could call in a loop. Tunables in
--- private.settings (`limits.<action>`, `limits.block_shards`, `limits.enabled`).
-
--- UNLOGGED: a bucket is worth nothing after a crash (all buckets start full again), and the
--- visitor's write should not pay a WAL record for it. fillfactor leaves room on each page so
--- the updates stay HOT (no indexed column changes).
-create unlogged table private.rate_limits (
-  block_id uuid not null,
-  -- the visitor's uid, or for the block-wide buckets a shard id (0000...000N)
-  subject uuid not null,
-  action text not null,
-  tokens double precision not null,
-  -- the bucket's refill rate and size when it was last taken from
-  per_minute double precision not null,
-  burst double precision not null,
-  updated_at timestamptz not null,
-  -- when the bucket is full again: from then on the row is worth nothing (purged)
-  full_at timestamptz not null,
-  primary key (block_id, subject, action)
-) with (fillfactor = 50);
-comment on table private.rate_limits is
-  'Token buckets of the visitor rate limits, per (block, visitor, action) and per (block, shard, action). Unlogged: lost on a crash, which only refills them.';
-alter table private.rate_limits enable row level security;
+-- Captcha passes (issue 9): once a visitor trips the limits (or a block under pressure escalates),
+-- the elements show the platform's captcha; a solved one buys a few writes past the limits of
+-- one block (trust.sql private.check_rate_limit spends them). The site key and script are
+-- settings (`captcha.site_key`, `captcha.script_url`); the secret check is the verify-captcha
+-- function's.
 
 -- A solved captcha lets the visitor past the limits of one block a few more times.
 create table private.captcha_passes (
@@ -2574,32 +2967,6 @@ create table private.captcha_tokens (
 comment on table private.captcha_tokens is 'SHA-256 of the captcha tokens already spent (purged after a day).';
 alter table private.captcha_tokens enable row level security;
 
-create table private.quota_notices (
-  user_id uuid not null references public.profiles (id) on delete cascade,
-  month date not null,
-  level integer not null check (level in (80, 100)),
-  created_at timestamptz not null default now(),
-  primary key (user_id, month, level)
-);
-comment on table private.quota_notices is
-  'The monthly response quota mails sent to an owner: once per month at 80 % and once at 100 %.';
-alter table private.quota_notices enable row level security;
-
--- Per-owner limits on the edge functions that an owner could call in a loop to guess or to make
--- us work: use-coupon (coupon codes are words an operator picks: ten tries an hour), and the
--- letter functions that fetch outside pages and copy their images (web-to-template,
--- verify-brunch-id). A call is noted in a call of its own before the work (a refused redemption
--- rolls back, so it could not note itself), and counts whether it succeeds or not.
-create table private.owner_calls (
-  user_id uuid not null references public.profiles (id) on delete cascade,
-  name text not null check (name ~ '^[a-z][a-z0-9-]{0,49}$'),
-  called_at timestamptz not null default now()
-);
-comment on table private.owner_calls is
-  'One row per limited edge-function call in the last hour, per owner and function (note_owner_call); older rows go on the next call and with the trust purge.';
-alter table private.owner_calls enable row level security;
-create index owner_calls_user_name_time on private.owner_calls (user_id, name, called_at);
-
 -- The captcha the elements show once the limits trip: null until an operator set the site key.
 create function private.captcha_config()
 returns jsonb
@@ -2616,6 +2983,266 @@ as $$
   from (select private.setting('captcha.site_key', 'null'::jsonb) #>> '{}' as site_key) k;
 $$;
 
+-- Records a captcha the provider accepted for a visitor on a block: captcha.pass_uses (10)
+-- writes past the limits within captcha.pass_minutes (10). A token seen before is refused.
+create function public.grant_captcha_pass(p_user_id uuid, p_block_id uuid, p_token_hash text)
+returns jsonb
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_uses integer := coalesce((private.setting('captcha.pass_uses', '10'::jsonb) #>> '{}')::integer, 10);
+  v_minutes integer := coalesce((private.setting('captcha.pass_minutes', '10'::jsonb) #>> '{}')::integer, 10);
+  v_expires timestamptz := now() + make_interval(mins => v_minutes);
+begin
+  -- every block may escalate to the platform's captcha (limits.escalation), a paid one asks for it
+  -- at a visitor's own limit too (blocks.captcha)
+  if not exists (select 1 from public.blocks where id = p_block_id and not deactivated
+                 and (captcha or coalesce((private.setting('limits.escalation', 'true'::jsonb) #>> '{}')::boolean, true))) then
+    raise exception 'This block does not ask for a captcha' using errcode = 'P0001';
+  end if;
+  if p_token_hash is null or p_token_hash !~ '^[0-9a-f]{64}$' then
+    raise exception 'Invalid token' using errcode = 'P0001';
+  end if;
+  insert into private.captcha_tokens (token_hash) values (p_token_hash) on conflict do nothing;
+  if not found then
+    raise exception 'This captcha was already used' using errcode = 'P0001';
+  end if;
+  insert into private.captcha_passes (block_id, user_id, uses_left, expires_at)
+    values (p_block_id, p_user_id, v_uses, v_expires)
+    on conflict (block_id, user_id) do update set uses_left = excluded.uses_left, expires_at = excluded.expires_at;
+  return jsonb_build_object('uses_left', v_uses, 'expires_at', v_expires);
+end;
+$$;
+revoke execute on function public.grant_captcha_pass(uuid, uuid, text) from public, anon, authenticated;
+
+-- =============================================================================================
+-- schemas/trust.sql
+-- =============================================================================================
+
+-- Visitor trust (issue 9): rate limits (token buckets in an unlogged table, one row per block,
+-- visitor and action plus a few shard rows per block and action), escalation, and per-owner
+-- limits on edge functions an owner could call in a loop. Tunables in private.settings
+-- (`limits.<action>`, `limits.block_shards`, `limits.enabled`). The other checks of a visitor's
+-- write (honeypot, URLs, held messages, the owner-imitation mark) are in visitor-checks.sql, the
+-- captcha passes in captcha.sql, the owner's monthly quota, its notices and an address's share of
+-- it in quota.sql.
+
+-- UNLOGGED: a bucket is worth nothing after a crash (all buckets start full again), and the
+-- visitor's write should not pay a WAL record for it. fillfactor leaves room on each page so
+-- the updates stay HOT (no indexed column changes).
+create unlogged table private.rate_limits (
+  block_id uuid not null,
+  -- the visitor's uid, or for the block-wide buckets a shard id (0000...000N)
+  subject uuid not null,
+  action text not null,
+  tokens double precision not null,
+  -- the bucket's refill rate and size when it was last taken from
+  per_minute double precision not null,
+  burst double precision not null,
+  updated_at timestamptz not null,
+  -- when the bucket is full again: from then on the row is worth nothing (purged)
+  full_at timestamptz not null,
+  -- a visitor's row: the client address (private.address_key) they last wrote from, for messages
+  address uuid,
+  primary key (block_id, subject, action)
+) with (fillfactor = 50);
+comment on table private.rate_limits is
+  'Token buckets of the visitor rate limits, per (block, visitor, action), per (block, shard, action) and for messages per (block, client address, action). Unlogged: lost on a crash, which only refills them.';
+alter table private.rate_limits enable row level security;
+
+-- Messages held by escalation (issue 17), not by the block's hold setting: the owner's moderation
+-- list says so (moderation_messages held_by). A table of its own, not a column of messages, so the
+-- visitors' message JSON (to_jsonb of the row) does not grow.
+create table private.escalated_messages (
+  message_id uuid primary key references public.messages (id) on delete cascade,
+  created_at timestamptz not null default now()
+);
+comment on table private.escalated_messages is
+  'Messages a spent shared budget held for the owner (post_message, private.hold_address_burst); read by moderation_messages.';
+alter table private.escalated_messages enable row level security;
+
+
+-- Per-owner limits on the edge functions that an owner could call in a loop to guess or to make
+-- us work: use-coupon (coupon codes are words an operator picks: ten tries an hour), and the
+-- letter functions that fetch outside pages and copy their images (web-to-template,
+-- verify-brunch-id). A call is noted in a call of its own before the work (a refused redemption
+-- rolls back, so it could not note itself), and counts whether it succeeds or not.
+create table private.owner_calls (
+  user_id uuid not null references public.profiles (id) on delete cascade,
+  name text not null check (name ~ '^[a-z][a-z0-9-]{0,49}$'),
+  called_at timestamptz not null default now()
+);
+comment on table private.owner_calls is
+  'One row per limited edge-function call in the last hour, per owner and function (note_owner_call); older rows go on the next call and with the trust purge.';
+alter table private.owner_calls enable row level security;
+create index owner_calls_user_name_time on private.owner_calls (user_id, name, called_at);
+
+-- A wait as people say it: "1 second", "45 seconds", "20 minutes", "3 hours", "5 days" (rounded
+-- up, so the wait said is never shorter than the real one).
+create function private.wait_text(p_seconds double precision)
+returns text
+language sql
+immutable
+set search_path = ''
+as $$
+  select case
+    when s <= 90 then n_s || case when n_s = 1 then ' second' else ' seconds' end
+    when s <= 90 * 60 then ceil(s / 60)::bigint || ' minutes'
+    when s <= 36 * 3600 then ceil(s / 3600)::bigint || ' hours'
+    else ceil(s / 86400)::bigint || ' days'
+  end
+  from (select greatest(ceil(coalesce(p_seconds, 1)), 1) as s,
+               greatest(ceil(coalesce(p_seconds, 1)), 1)::bigint as n_s) x;
+$$;
+
+-- Refuses a write over a limit: HTTP 429 with Retry-After (whole seconds, at least 1) and a body
+-- that says what is refused and for how long, per action, in the shape of every PostgREST error:
+-- {code: PT429, message, details, hint}. `details` is what the elements act on (rate_limit,
+-- captcha, quota); `hint` is JSON for programs: {"retry_after": seconds, "action", "scope"}
+-- (scope: visitor = this visitor's own limit; block = everyone's on this block; address = the
+-- share of it for everyone at the visitor's address; owner = the owner's monthly responses). Browsers cannot read Retry-After across origins (hosted Supabase
+-- exposes only a few headers), so the elements read the hint.
+-- Raised with SQLSTATE PGRST, PostgREST's way to set the status and headers of an error
+-- (response.headers set before a raise are dropped with the failed transaction).
+create function private.refuse_limit(p_action text, p_scope text, p_seconds double precision,
+  p_details text default 'rate_limit')
+returns void
+language plpgsql
+set search_path = ''
+as $$
+declare
+  v_seconds bigint := greatest(ceil(coalesce(p_seconds, 1)), 1)::bigint;
+  v_wait text := private.wait_text(v_seconds);
+  v_message text;
+begin
+  v_message := case
+    when p_scope = 'owner' then
+      'Monthly response limit reached. This form takes responses again in ' || v_wait || '.'
+    when p_scope in ('block', 'address') then
+      'Too many people are writing here right now. Try again in ' || v_wait || '.'
+    when p_action = 'message' then 'You''re posting too fast. You can post again in ' || v_wait || '.'
+    when p_action = 'edit' then 'You''re editing too fast. You can edit again in ' || v_wait || '.'
+    when p_action = 'like' then 'You''re liking too fast. You can like again in ' || v_wait || '.'
+    when p_action = 'vote' then 'You''re voting too fast. You can vote again in ' || v_wait || '.'
+    when p_action = 'submit' then
+      'You''ve sent this form several times. You can send it again in ' || v_wait || '.'
+    when p_action = 'click' then 'You''re clicking too fast. You can click again in ' || v_wait || '.'
+    when p_action = 'report' then 'You''re reporting too fast. You can report again in ' || v_wait || '.'
+    else 'You''re going too fast. Try again in ' || v_wait || '.'
+  end;
+  raise sqlstate 'PGRST' using
+    message = jsonb_build_object('code', 'PT429', 'message', v_message, 'details', p_details,
+      'hint', jsonb_build_object('retry_after', v_seconds, 'action', p_action, 'scope', p_scope)::text)::text,
+    detail = jsonb_build_object('status', 429,
+      'headers', jsonb_build_object('Retry-After', v_seconds::text))::text;
+end;
+$$;
+
+-- The client's address as the API saw it (issue 17): the right-most X-Forwarded-For entry that is
+-- not a trusted proxy (`network.trusted_proxies`: addresses or CIDR ranges, none by default), the
+-- rule the local auth server follows for sign-ups (supabase/local/auth/rate-limit.ts
+-- clientAddress). The local gateway appends the peer it saw, so a client's own X-Forwarded-For
+-- only adds entries left of its real address; behind a CDN or load balancer that appends too,
+-- name its addresses in the setting (docs/self-hosting.md). An entry that is no address ends the
+-- chain (the hop right of it stands). Null outside an API request (no request.headers).
+-- Where the platform's own edge sets one header to the address it saw and drops what a client
+-- sent in it (`network.client_address_header`, e.g. `x-envoy-external-address` on hosted
+-- Supabase, docs/data-model.md), that header alone is the address (null when it is missing or no
+-- address); callers pass the two settings when they have read them already.
+create function private.client_address(p_trusted jsonb default null, p_header text default null)
+returns inet
+language plpgsql
+stable
+set search_path = ''
+as $$
+declare
+  v_headers text := nullif(current_setting('request.headers', true), '');
+  v_chain text[];
+  v_hop text;
+  v_address inet;
+  v_trusted jsonb := coalesce(p_trusted, private.setting('network.trusted_proxies', '[]'::jsonb));
+  v_header text := lower(nullif(coalesce(p_header, case when p_trusted is null
+                     then private.setting('network.client_address_header', 'null'::jsonb) #>> '{}' end), ''));
+begin
+  if v_headers is null then
+    return null;
+  end if;
+  if v_header is not null then
+    v_hop := btrim(v_headers::jsonb ->> v_header);
+    return case when pg_input_is_valid(v_hop, 'inet') then v_hop::inet end;
+  end if;
+  v_chain := string_to_array(v_headers::jsonb ->> 'x-forwarded-for', ',');
+  for i in reverse coalesce(array_length(v_chain, 1), 0) .. 1 loop
+    v_hop := btrim(v_chain[i]);
+    if not pg_input_is_valid(v_hop, 'inet') then
+      return v_address;
+    end if;
+    v_address := v_hop::inet;
+    if jsonb_typeof(v_trusted) is distinct from 'array' or not exists (
+         select 1 from jsonb_array_elements_text(v_trusted) t(range)
+         where pg_input_is_valid(t.range, 'cidr') and v_address <<= t.range::cidr) then
+      return v_address;
+    end if;
+  end loop;
+  return v_address;
+end;
+$$;
+
+-- The key of an address's bucket: an IPv4 address, or an IPv6 address's /64 (one host gets a
+-- whole /64 to pick addresses from). Never a user id: not a version 4 UUID.
+create function private.address_key(p_address inet)
+returns uuid
+language sql
+immutable
+set search_path = ''
+as $$
+  select case when p_address is not null then md5('address:' || case when family(p_address) = 6
+           then host(network(set_masklen(p_address, 64))) || '/64' else host(p_address) end)::uuid end;
+$$;
+
+-- A visitor with a track record on a block keeps writing when its shared budgets are spent: a
+-- signed-in (not anonymous) user, or one with a published message or a counted response on the
+-- block older than `limits.track_record_hours` (24). A storm's fresh anonymous accounts have none.
+create function private.has_track_record(p_block_id uuid, p_uid uuid)
+returns boolean
+language sql
+stable
+set search_path = ''
+as $$
+  select exists (select 1 from auth.users u where u.id = p_uid and not coalesce(u.is_anonymous, false))
+      or exists (select 1 from public.messages m
+                 where m.creator_id = p_uid and m.block_id = p_block_id and m.status = 'published'
+                   and m.created_at < now() - make_interval(hours => h.hours))
+      or exists (select 1 from public.responses r
+                 where r.creator_id = p_uid and r.block_id = p_block_id and not r.held
+                   and r.created_at < now() - make_interval(hours => h.hours))
+  from (select coalesce((private.setting('limits.track_record_hours', '24'::jsonb) #>> '{}')::integer, 24) as hours) h;
+$$;
+
+-- When an address has used its share of a block: the published messages its writers without a
+-- track record posted there in the last `limits.burst_hold_minutes` (10) are held for the owner
+-- (a writer is the address's while their bucket row says they last wrote from it). They looked
+-- like anyone's one by one; together they are the burst.
+create function private.hold_address_burst(p_block public.blocks, p_address uuid, p_now timestamptz)
+returns void
+language sql
+set search_path = ''
+as $$
+  with held as (
+  update public.messages m set status = 'held'
+    where m.block_id = p_block.id and m.status = 'published' and m.creator_id <> p_block.owner_id
+      and m.created_at > p_now - make_interval(mins =>
+            coalesce((private.setting('limits.burst_hold_minutes', '10'::jsonb) #>> '{}')::integer, 10))
+      and m.creator_id in (select r.subject from private.rate_limits r
+                           where r.block_id = p_block.id and r.action = 'message' and r.address = p_address)
+      and not private.has_track_record(p_block.id, m.creator_id)
+    returning m.id
+  )
+  insert into private.escalated_messages (message_id) select id from held on conflict do nothing;
+$$;
+
 -- The visitor's and the block's token for this action, or a 429. The owner is never limited on
 -- their own block. A visitor holding a captcha pass for the block goes through while it lasts.
 -- Bucket sizes: the defaults below, then private.settings `limits.<action>`, then the block's
@@ -2624,14 +3251,26 @@ $$;
 -- own shard, and from another shard that has a token when its own is empty: the block's limit is
 -- the sum of its shards, one shard's share never limits a visitor, and no single row is locked by
 -- all of a block's visitors (npm run bench:hot-rows: 20 concurrent likes on one block ran at 70 %
--- of the spread throughput with 4 shards, 88 % with 32).
--- Both tokens are taken by one upsert on the primary key (the visitor's row first, then the
--- shard's, always in that order: no deadlock between writers); an empty bucket is not updated
--- and returns no row. A refusal raises, which rolls back whatever the statement took. A shard's
--- subject is 00000000-0000-0000-0000-0000000000NN: never a user id (those are version 4 UUIDs).
+-- of the spread throughput with 4 shards, 88 % with 32). The visitor's shard is the hash of their
+-- uid, or the next shard no concurrent write holds (private.free_shard: 20 writers on 32 hashed
+-- shards met on one, and waited for it, a third of the time; issue 19).
+-- All tokens are taken by one upsert on the primary key (the visitor's row first, then the
+-- address's, then the shard's; always in that order, and the other shards tried after: no
+-- deadlock between writers, since a writer holding a shard holds its address's row); an empty
+-- bucket is not updated and returns no row. A refusal raises, which rolls back whatever the
+-- statement took. A shard's subject is 00000000-0000-0000-0000-0000000000NN: never a user id
+-- (those are version 4 UUIDs); an address's is the MD5 of the address (private.address_key).
+--
+-- Escalation instead of refusing everyone (issue 17; docs/data-model.md "When a shared budget is
+-- under pressure"): a message also takes a token from its client address's fair share of the
+-- block (`limits.address_share` of the block's rate and burst). When the block's bucket is empty
+-- (pressure) or the address has used its share, a visitor with a track record writes on as
+-- usual; a visitor without one needs a solved captcha (the platform's key: every block, free
+-- ones too) and their message is held for the owner; the address's fresh writers' recent
+-- messages are held with it. Answers true when the write must be held.
 create or replace function private.check_rate_limit(p_block public.blocks, p_uid uuid,
   p_action text)
-returns void
+returns boolean
 language plpgsql
 set search_path = ''
 as $$
@@ -2640,19 +3279,30 @@ declare
   v_enabled boolean;
   v_shards integer;
   v_cfg jsonb;
+  v_escalate boolean;
+  v_share double precision;
+  v_trusted jsonb;
+  v_header text;
   v_visitor_rate double precision;
   v_visitor_burst double precision;
   v_block_rate double precision;
   v_block_burst double precision;
+  v_addr uuid;
+  v_addr_rate double precision;
+  v_addr_burst double precision;
   v_home integer;
   v_shard integer;
   v_visitor_ok boolean;
   v_shard_ok boolean;
+  v_addr_ok boolean;
+  v_addr_left double precision;
+  v_beyond boolean;
+  v_wait double precision;
 begin
   if p_uid = p_block.owner_id then
-    return;
+    return false;
   end if;
-  -- the three settings in one index scan
+  -- the settings in one index scan
   select coalesce((s -> 'limits.enabled' #>> '{}')::boolean, true),
          greatest(1, least(64, coalesce((s -> 'limits.block_shards' #>> '{}')::integer, 32))),
          -- the defaults: a person never meets them, a script does at once (per minute and burst,
@@ -2671,12 +3321,19 @@ begin
            || case when jsonb_typeof(s -> ('limits.' || p_action)) = 'object'
                    then s -> ('limits.' || p_action) else '{}'::jsonb end
            || case when jsonb_typeof(p_block.rate_limits -> p_action) = 'object'
-                   then p_block.rate_limits -> p_action else '{}'::jsonb end
-    into v_enabled, v_shards, v_cfg
+                   then p_block.rate_limits -> p_action else '{}'::jsonb end,
+         coalesce((s -> 'limits.escalation' #>> '{}')::boolean, true),
+         least(1, greatest(0, coalesce((s -> 'limits.address_share' #>> '{}')::double precision, 0.25))),
+         case when jsonb_typeof(s -> 'network.trusted_proxies') = 'array'
+              then s -> 'network.trusted_proxies' else '[]'::jsonb end,
+         coalesce(s -> 'network.client_address_header' #>> '{}', '')
+    into v_enabled, v_shards, v_cfg, v_escalate, v_share, v_trusted, v_header
     from (select coalesce(jsonb_object_agg(key, value), '{}'::jsonb) as s from private.settings
-          where key in ('limits.enabled', 'limits.block_shards', 'limits.' || p_action)) settings;
+          where key in ('limits.enabled', 'limits.block_shards', 'limits.' || p_action,
+                        'limits.escalation', 'limits.address_share', 'network.trusted_proxies',
+                        'network.client_address_header')) settings;
   if not v_enabled then
-    return;
+    return false;
   end if;
   v_visitor_rate := greatest((v_cfg ->> 'visitor_per_minute')::double precision, 0.0001);
   v_visitor_burst := greatest((v_cfg ->> 'visitor_burst')::double precision, 1);
@@ -2686,15 +3343,28 @@ begin
   v_shards := greatest(1, least(v_shards, floor(greatest((v_cfg ->> 'block_burst')::double precision, 1))::integer));
   v_block_rate := greatest((v_cfg ->> 'block_per_minute')::double precision / v_shards, 0.0001);
   v_block_burst := greatest((v_cfg ->> 'block_burst')::double precision / v_shards, 1);
+  -- the client address's fair share of the block, for messages (the write a block can hold)
+  if v_escalate and p_action = 'message' then
+    v_addr := private.address_key(private.client_address(v_trusted, v_header));
+    v_addr_rate := greatest(coalesce((v_cfg ->> 'address_per_minute')::double precision,
+                                     (v_cfg ->> 'block_per_minute')::double precision * v_share), 0.0001);
+    v_addr_burst := greatest(coalesce((v_cfg ->> 'address_burst')::double precision,
+                                      floor((v_cfg ->> 'block_burst')::double precision * v_share)), 1);
+  end if;
 
-  v_home := abs(mod(hashtext(p_uid::text), v_shards));
+  -- the visitor's shard, or the next one no concurrent write of this block and action holds
+  v_home := private.free_shard('rate_limits:' || p_block.id || ':' || p_action,
+                               abs(mod(hashtext(p_uid::text), v_shards)), v_shards);
   with taken as (
-  insert into private.rate_limits as r (block_id, subject, action, tokens, per_minute, burst, updated_at, full_at)
-    values (p_block.id, p_uid, p_action, v_visitor_burst - 1, v_visitor_rate, v_visitor_burst, v_now,
-            v_now + make_interval(secs => 60 / v_visitor_rate)),
-           (p_block.id, ('00000000-0000-0000-0000-' || lpad(to_hex(v_home), 12, '0'))::uuid,
-            p_action,
-            v_block_burst - 1, v_block_rate, v_block_burst, v_now, v_now + make_interval(secs => 60 / v_block_rate))
+  insert into private.rate_limits as r (block_id, subject, action, tokens, per_minute, burst, updated_at, full_at, address)
+    select p_block.id, v.subject, p_action, v.burst - 1, v.rate, v.burst, v_now,
+           v_now + make_interval(secs => 60 / v.rate), v.address
+    from (values (1, p_uid, v_visitor_rate, v_visitor_burst, v_addr),
+                 (2, v_addr, v_addr_rate, v_addr_burst, null::uuid),
+                 (3, ('00000000-0000-0000-0000-' || lpad(to_hex(v_home), 12, '0'))::uuid,
+                  v_block_rate, v_block_burst, null::uuid)) v(n, subject, rate, burst, address)
+    where v.subject is not null
+    order by v.n
     on conflict (block_id, subject, action) do update
       set tokens = least(excluded.burst, r.tokens + extract(epoch from v_now - r.updated_at)::double precision
                                                     * excluded.per_minute / 60) - 1,
@@ -2703,22 +3373,26 @@ begin
           updated_at = v_now,
           full_at = v_now + make_interval(secs => (excluded.burst + 1 - least(excluded.burst,
                       r.tokens + extract(epoch from v_now - r.updated_at)::double precision * excluded.per_minute / 60))
-                    * 60 / excluded.per_minute)
+                    * 60 / excluded.per_minute),
+          address = coalesce(excluded.address, r.address)
       where least(excluded.burst, r.tokens + extract(epoch from v_now - r.updated_at)::double precision
                                              * excluded.per_minute / 60) >= 1
-    returning r.subject
+    returning r.subject, r.tokens
   )
   -- inserted or updated: a bucket that had no token is neither
-  select coalesce(bool_or(subject = p_uid), false), coalesce(bool_or(subject <> p_uid), false)
-    into v_visitor_ok, v_shard_ok from taken;
-  if v_visitor_ok and v_shard_ok then
-    return;
+  select coalesce(bool_or(subject = p_uid), false),
+         coalesce(bool_or(subject <> p_uid and subject is distinct from v_addr), false),
+         coalesce(bool_or(subject = v_addr), false),
+         min(tokens) filter (where subject = v_addr)
+    into v_visitor_ok, v_shard_ok, v_addr_ok, v_addr_left from taken;
+  if v_visitor_ok and v_shard_ok and (v_addr is null or v_addr_left >= 1) then
+    return false;
   end if;
   -- The visitor has a token but their shard of the block's bucket is empty: the block still has
   -- tokens if another shard has one (the shards together are the block's bucket). Only the
   -- shards that look like they have a token are tried (read without a lock first), so a writer
   -- rarely holds a shard it could not use.
-  if v_visitor_ok and v_shards > 1 then
+  if v_visitor_ok and not v_shard_ok and v_shards > 1 then
     for v_shard in
       select s.n from generate_series(1, v_shards - 1) g(i)
       cross join lateral (select (v_home + g.i) % v_shards as n) s
@@ -2730,6 +3404,8 @@ begin
                                             * v_block_rate / 60) >= 1
       order by g.i
     loop
+      -- never wait for a shard a concurrent write holds (nor deadlock with one doing the same)
+      continue when not pg_try_advisory_xact_lock(hashtext('rate_limits:' || p_block.id || ':' || p_action), v_shard);
       insert into private.rate_limits as r (block_id, subject, action, tokens, per_minute, burst, updated_at, full_at)
         values (p_block.id, ('00000000-0000-0000-0000-' || lpad(to_hex(v_shard), 12, '0'))::uuid, p_action,
                 v_block_burst - 1, v_block_rate, v_block_burst, v_now, v_now + make_interval(secs => 60 / v_block_rate))
@@ -2745,24 +3421,158 @@ begin
           where least(excluded.burst, r.tokens + extract(epoch from v_now - r.updated_at)::double precision
                                                  * excluded.per_minute / 60) >= 1;
       if found then
-        return;
+        v_shard_ok := true;
+        exit;
       end if;
     end loop;
+    if v_shard_ok and (v_addr is null or v_addr_left >= 1) then
+      return false;
+    end if;
   end if;
 
-  if p_block.captcha then
+  -- the visitor's own limit: a paid block's captcha pass lets them past it
+  if not v_visitor_ok then
+    if p_block.captcha then
+      update private.captcha_passes set uses_left = uses_left - 1
+        where block_id = p_block.id and user_id = p_uid and uses_left > 0 and expires_at > v_now;
+      if found then
+        return false;
+      end if;
+    end if;
+    select (1 - least(r.burst, r.tokens + extract(epoch from v_now - r.updated_at)::double precision
+                                          * r.per_minute / 60)) * 60 / r.per_minute
+      into v_wait
+      from private.rate_limits r
+      where r.block_id = p_block.id and r.subject = p_uid and r.action = p_action;
+    perform private.refuse_limit(p_action, 'visitor', v_wait,
+      case when p_block.captcha and private.captcha_config() is not null then 'captcha' else 'rate_limit' end);
+  end if;
+
+  -- A shared budget is spent: the block's bucket (pressure), or this address's share of it
+  -- (beyond: no token left; at: this write took the last one).
+  v_beyond := v_addr is not null and not v_addr_ok;
+  if v_escalate then
+    -- visitors with a track record write on as usual (their own bucket still holds them)
+    if private.has_track_record(p_block.id, p_uid) then
+      return false;
+    end if;
+    -- a form response or A/B vote in a burst is kept, held: it does not count against the
+    -- owner's quota until approved (their own bucket bounds each visitor)
+    if p_action in ('submit', 'vote') then
+      return true;
+    end if;
+    if p_action = 'message' then
+      -- this address's fresh writers' messages of the last minutes looked like anyone's until
+      -- the address used its share: they are held with this one (all of it is the burst)
+      if v_addr is not null and (v_beyond or v_addr_left < 1) then
+        perform private.hold_address_burst(p_block, v_addr, v_now);
+      end if;
+      -- within the block's budget and this write within the address's share: kept, held
+      if v_shard_ok and not v_beyond then
+        return true;
+      end if;
+      -- past a spent budget only with a solved captcha (the platform's, on every block); held
+      if private.captcha_config() is not null then
+        update private.captcha_passes set uses_left = uses_left - 1
+          where block_id = p_block.id and user_id = p_uid and uses_left > 0 and expires_at > v_now;
+        if found then
+          return true;
+        end if;
+      elsif v_shard_ok then
+        -- no captcha configured: beyond the address's share a message is kept, held (the
+        -- visitor's own bucket bounds it)
+        return true;
+      end if;
+    end if;
+  end if;
+  -- a paid block's captcha pass lets a visitor past the block's bucket on its other writes
+  if p_block.captcha and not (v_escalate and p_action = 'message') then
     update private.captcha_passes set uses_left = uses_left - 1
       where block_id = p_block.id and user_id = p_uid and uses_left > 0 and expires_at > v_now;
     if found then
-      return;
+      return false;
     end if;
   end if;
-  raise exception 'You''re going too fast, try again in a few seconds.' using
-    errcode = 'PT429',
-    detail = case when p_block.captcha and private.captcha_config() is not null then 'captcha' else 'rate_limit' end,
-    hint = 'Wait a few seconds, then try again.';
+  -- how long until the spent budget has a token: the block's soonest shard, or the address's
+  if not v_shard_ok then
+    select min((1 - least(r.burst, r.tokens + extract(epoch from v_now - r.updated_at)::double precision
+                                              * r.per_minute / 60)) * 60 / r.per_minute)
+      into v_wait
+      from private.rate_limits r
+      where r.block_id = p_block.id and r.action = p_action
+        and r.subject <= ('00000000-0000-0000-0000-' || lpad(to_hex(v_shards - 1), 12, '0'))::uuid;
+  else
+    select (1 - least(r.burst, r.tokens + extract(epoch from v_now - r.updated_at)::double precision
+                                          * r.per_minute / 60)) * 60 / r.per_minute
+      into v_wait
+      from private.rate_limits r
+      where r.block_id = p_block.id and r.subject = v_addr and r.action = p_action;
+  end if;
+  perform private.refuse_limit(p_action, case when v_shard_ok then 'address' else 'block' end, v_wait,
+    case when private.captcha_config() is not null and (p_block.captcha or (v_escalate and p_action = 'message'))
+         then 'captcha' else 'rate_limit' end);
+  return false;
 end;
 $$;
+
+-- Buckets full again are worth nothing (a missing row is a full bucket); passes and tokens
+-- expire; owner calls older than an hour no longer count. Every 10 minutes; a sequential scan of
+-- a small unlogged table. SKIP LOCKED: a bucket a visitor's write holds is left for the next run,
+-- so the purge never waits for a visitor and can never deadlock with one (a write locks its
+-- visitor's row, then its block's shard).
+create or replace function private.purge_trust()
+returns void
+language sql
+set search_path = ''
+as $$
+  delete from private.rate_limits r
+    using (select block_id, subject, action from private.rate_limits
+           where full_at < now() for update skip locked) x
+    where r.block_id = x.block_id and r.subject = x.subject and r.action = x.action;
+  delete from private.address_quota where day < (now() at time zone 'UTC')::date - 1;
+  delete from private.captcha_passes where expires_at < now();
+  delete from private.captcha_tokens where created_at < now() - interval '1 day';
+  delete from private.owner_calls where called_at < now() - interval '1 hour';
+$$;
+
+create function public.note_owner_call(p_user_id uuid, p_name text, p_per_hour integer)
+returns integer
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_recent integer;
+  v_oldest timestamptz;
+begin
+  -- one owner's calls of one function in a row: parallel calls count one after another
+  perform pg_advisory_xact_lock(hashtext('owner_calls:' || p_name), hashtext(p_user_id::text));
+  delete from private.owner_calls
+    where user_id = p_user_id and name = p_name and called_at < now() - interval '1 hour';
+  select count(*) into v_recent from private.owner_calls
+    where user_id = p_user_id and name = p_name;
+  if v_recent >= p_per_hour then
+    -- the next call is allowed once the call that makes the count p_per_hour is an hour old
+    select called_at into v_oldest from private.owner_calls
+      where user_id = p_user_id and name = p_name
+      order by called_at desc offset greatest(p_per_hour - 1, 0) limit 1;
+    return greatest(1, ceil(extract(epoch from v_oldest + interval '1 hour' - now())))::integer;
+  end if;
+  insert into private.owner_calls (user_id, name) values (p_user_id, p_name);
+  return 0;
+end;
+$$;
+comment on function public.note_owner_call(uuid, text, integer) is
+  'Notes one call of a limited edge function by an owner and answers 0; when they already made p_per_hour in the last hour, notes nothing and answers the seconds until the next call is allowed (the function answers 429 with Retry-After). Service role only.';
+revoke execute on function public.note_owner_call(uuid, text, integer) from public, anon, authenticated;
+
+-- =============================================================================================
+-- schemas/visitor-checks.sql
+-- =============================================================================================
+
+-- The checks a visitor's write passes besides the rate limits (trust.sql): a writer the owner
+-- blocked, the honeypot, the avatar and home URL rules, links, the hold setting, and a name that
+-- imitates the owner's.
 
 -- A writer the owner blocked from this block.
 create function private.check_writer(p_block public.blocks, p_uid uuid)
@@ -2910,108 +3720,6 @@ begin
 end;
 $$;
 
--- Records a captcha the provider accepted for a visitor on a block: captcha.pass_uses (10)
--- writes past the limits within captcha.pass_minutes (10). A token seen before is refused.
-create function public.grant_captcha_pass(p_user_id uuid, p_block_id uuid, p_token_hash text)
-returns jsonb
-language plpgsql
-security definer
-set search_path = ''
-as $$
-declare
-  v_uses integer := coalesce((private.setting('captcha.pass_uses', '10'::jsonb) #>> '{}')::integer, 10);
-  v_minutes integer := coalesce((private.setting('captcha.pass_minutes', '10'::jsonb) #>> '{}')::integer, 10);
-  v_expires timestamptz := now() + make_interval(mins => v_minutes);
-begin
-  if not exists (select 1 from public.blocks where id = p_block_id and captcha and not deactivated) then
-    raise exception 'This block does not ask for a captcha' using errcode = 'P0001';
-  end if;
-  if p_token_hash is null or p_token_hash !~ '^[0-9a-f]{64}$' then
-    raise exception 'Invalid token' using errcode = 'P0001';
-  end if;
-  insert into private.captcha_tokens (token_hash) values (p_token_hash) on conflict do nothing;
-  if not found then
-    raise exception 'This captcha was already used' using errcode = 'P0001';
-  end if;
-  insert into private.captcha_passes (block_id, user_id, uses_left, expires_at)
-    values (p_block_id, p_user_id, v_uses, v_expires)
-    on conflict (block_id, user_id) do update set uses_left = excluded.uses_left, expires_at = excluded.expires_at;
-  return jsonb_build_object('uses_left', v_uses, 'expires_at', v_expires);
-end;
-$$;
-revoke execute on function public.grant_captcha_pass(uuid, uuid, text) from public, anon, authenticated;
-
--- What each quota.notice job's mail needs: the owner's address, language and name, the level,
--- the count and the limit when the threshold was crossed; or {skip} (no address, suppressed,
--- account gone).
-create or replace function public.quota_notice_context(p_payloads jsonb)
-returns jsonb
-language sql
-STABLE SECURITY DEFINER
-set search_path = ''
-as $$
-  select coalesce(jsonb_agg(
-    case
-      when pr.id is null then jsonb_build_object('skip', 'the account was deleted')
-      when nullif(pr.email, '') is null then jsonb_build_object('skip', 'the owner has no email address')
-      when exists (select 1 from private.mail_suppressions s where s.email = lower(pr.email))
-        then jsonb_build_object('skip', 'the address is suppressed (bounce or complaint)')
-      else jsonb_build_object(
-        'to', pr.email, 'user_id', pr.id, 'language', pr.language, 'name', pr.name,
-        'level', (x ->> 'level')::integer, 'month', x ->> 'month',
-        'count', coalesce((x ->> 'count')::integer, private.monthly_response_count(pr.id)),
-        'limit', coalesce((x ->> 'limit')::integer, pr.response_monthly_limit))
-    end order by i), '[]'::jsonb)
-  from jsonb_array_elements(p_payloads) with ordinality p(x, i)
-  left join public.profiles pr on pr.id = (x ->> 'user_id')::uuid;
-$$;
-revoke execute on function public.quota_notice_context(jsonb) from public, anon, authenticated;
-
--- Buckets full again are worth nothing (a missing row is a full bucket); passes and tokens
--- expire; owner calls older than an hour no longer count. Every 10 minutes; a sequential scan of
--- a small unlogged table. SKIP LOCKED: a bucket a visitor's write holds is left for the next run,
--- so the purge never waits for a visitor and can never deadlock with one (a write locks its
--- visitor's row, then its block's shard).
-create or replace function private.purge_trust()
-returns void
-language sql
-set search_path = ''
-as $$
-  delete from private.rate_limits r
-    using (select block_id, subject, action from private.rate_limits
-           where full_at < now() for update skip locked) x
-    where r.block_id = x.block_id and r.subject = x.subject and r.action = x.action;
-  delete from private.captcha_passes where expires_at < now();
-  delete from private.captcha_tokens where created_at < now() - interval '1 day';
-  delete from private.owner_calls where called_at < now() - interval '1 hour';
-$$;
-
-create function public.note_owner_call(p_user_id uuid, p_name text, p_per_hour integer)
-returns boolean
-language plpgsql
-security definer
-set search_path = ''
-as $$
-declare
-  v_recent integer;
-begin
-  -- one owner's calls of one function in a row: parallel calls count one after another
-  perform pg_advisory_xact_lock(hashtext('owner_calls:' || p_name), hashtext(p_user_id::text));
-  delete from private.owner_calls
-    where user_id = p_user_id and name = p_name and called_at < now() - interval '1 hour';
-  select count(*) into v_recent from private.owner_calls
-    where user_id = p_user_id and name = p_name;
-  if v_recent >= p_per_hour then
-    return false;
-  end if;
-  insert into private.owner_calls (user_id, name) values (p_user_id, p_name);
-  return true;
-end;
-$$;
-comment on function public.note_owner_call(uuid, text, integer) is
-  'Notes one call of a limited edge function by an owner; false when they already made p_per_hour in the last hour (the function answers 429). Service role only.';
-revoke execute on function public.note_owner_call(uuid, text, integer) from public, anon, authenticated;
-
 -- =============================================================================================
 -- schemas/moderation.sql
 -- =============================================================================================
@@ -3124,6 +3832,11 @@ begin
                                        where w.block_id = m.block_id and w.user_id = m.creator_id),
              'creator_email', (select mp.creator_email from public.message_private mp where mp.message_id = m.id),
              'report_count', (select count(*) from public.message_reports r where r.message_id = m.id),
+             -- why a held message is held: a spent shared budget (escalation, issue 17) or the
+             -- block's hold setting
+             'held_by', case when m.status = 'held' then
+                          case when exists (select 1 from private.escalated_messages e where e.message_id = m.id)
+                               then 'escalation' else 'setting' end end,
              'reports', coalesce((select jsonb_agg(jsonb_build_object('reason', r.reason, 'created_at', r.created_at)
                                                    order by r.created_at desc)
                                   from public.message_reports r where r.message_id = m.id), '[]'::jsonb),
@@ -3523,6 +4236,14 @@ begin
   if jsonb_typeof(p_outcomes) <> 'array' then
     raise exception 'outcomes must be an array' using errcode = 'P0001';
   end if;
+  -- the letters' sends and members first, for the whole batch (private.lock_sends): a provider's
+  -- event for one mail of the batch must not hold its delivery while waiting for the send this
+  -- transaction counted an earlier mail in
+  perform private.lock_sends(array(
+    select coalesce(o.value -> 'mail' ->> 'delivery_id', j.payload ->> 'delivery_id')::uuid
+    from jsonb_array_elements(p_outcomes) o
+    join private.jobs j on j.id = (o.value ->> 'id')::bigint
+    where j.kind = 'letter' or o.value -> 'mail' ? 'delivery_id'));
   for v_item in select * from jsonb_array_elements(p_outcomes) loop
     select * into v_job from private.jobs
       where id = (v_item ->> 'id')::bigint and status in ('running', 'sending') for update;
@@ -3663,6 +4384,9 @@ begin
       and finished_at < now() - make_interval(days => (private.setting('jobs.keep_failed_days', '30'::jsonb))::text::integer);
   get diagnostics v_other = row_count;
   delete from private.job_groups where last_done_at < now() - interval '1 day';
+  -- the webhook delivery log (webhooks.sql) keeps 30 days of what is settled
+  delete from public.webhook_deliveries
+    where status <> 'pending' and created_at < now() - interval '30 days';
   return v_done + v_other;
 end;
 $$;
@@ -3742,6 +4466,9 @@ create table public.publishes (
   reply_to text check (char_length(reply_to) <= 320),
   skipped_count integer not null default 0 check (skipped_count >= 0),
   failed_count integer not null default 0 check (failed_count >= 0),
+  -- the form whose responses send this letter by themselves (letter-triggers.sql): one such
+  -- automatic send per letter and form, its deliveries one per address
+  trigger_block_id uuid references public.blocks (id) on delete set null,
   foreign key (block_id, user_id) references public.blocks (id, owner_id) on delete cascade
 );
 comment on table public.publishes is 'One letter send (publish) of a letter block with its delivery counts. Written by the send functions.';
@@ -3749,6 +4476,9 @@ alter table public.publishes enable row level security;
 revoke insert, update, delete on public.publishes from anon, authenticated;
 create index publishes_block_id_created_at_idx on public.publishes (block_id, created_at desc);
 create index publishes_user_id_idx on public.publishes (user_id);
+create unique index publishes_block_id_trigger_block_id_idx on public.publishes (block_id, trigger_block_id)
+  where trigger_block_id is not null;
+create index publishes_trigger_block_id_idx on public.publishes (trigger_block_id);
 
 create policy "Owners can read their publishes" on public.publishes
   for select to authenticated using (user_id = (select auth.uid()));
@@ -3763,9 +4493,12 @@ create table public.deliveries (
   provider_message_id text check (char_length(provider_message_id) <= 200),
   created_at timestamptz not null default now(),
   updated_at timestamptz not null default now(),
+  reason text check (char_length(reason) <= 500),
   unique (publish_id, email)
 );
 comment on table public.deliveries is 'Per-recipient state of a letter send (reserved, sent, delivered, opened, bounced, ...).';
+comment on column public.deliveries.reason is
+  'Why the mail was not sent: the provider''s answer when it failed, the rule (DELIVERY_SKIP_REASONS) when it was skipped. Shown in the letter history.';
 alter table public.deliveries enable row level security;
 revoke insert, update, delete on public.deliveries from anon, authenticated;
 create index deliveries_user_id_idx on public.deliveries (user_id);
@@ -3805,6 +4538,44 @@ begin
   return null;
 end;
 $$;
+
+-- Every writer of a letter's rows locks them in one order, so two never wait on each other: the
+-- sends (publishes) by id, then the audience members by id, then the deliveries. A delivery
+-- leaving `reserved` counts in its send's and its member's rows (deliveries_after_status), and a
+-- provider's event counts there too; the worker records a batch of mails of one send in one
+-- transaction (finish_jobs) while SES reports the first of them (record_mail_event): taken
+-- delivery first, the two deadlocked. Call this before the first delivery is locked or updated.
+create function private.lock_sends(p_delivery_ids uuid[])
+returns void
+language plpgsql
+set search_path = ''
+as $$
+begin
+  perform 1 from public.publishes
+    where id in (select publish_id from public.deliveries where id = any(p_delivery_ids))
+    order by id for no key update;
+  perform 1 from public.audience_members
+    where id in (select audience_member_id from public.deliveries where id = any(p_delivery_ids))
+    order by id for no key update;
+end;
+$$;
+revoke execute on function private.lock_sends(uuid[]) from public;
+
+-- A letter job that failed for good fails its delivery at once, with the provider's answer as the
+-- reason, so the history shows it (settle_letter_jobs, every 30 s, remains for older jobs).
+create function private.fail_letter_delivery()
+returns trigger
+language plpgsql
+set search_path = ''
+as $$
+begin
+  -- (finish_jobs, which fails the job, locked the send first: private.lock_sends)
+  update public.deliveries set status = 'failed', reason = left(new.last_error, 500)
+    where id = (new.payload ->> 'delivery_id')::uuid and status = 'reserved';
+  return null;
+end;
+$$;
+revoke execute on function private.fail_letter_delivery() from public;
 
 -- Saves a letter block's name and letter (the save-letter function validated the payload with
 -- ZSaveLetter and rendered mail_html and mail_text from the model itself). p_payload:
@@ -3904,7 +4675,7 @@ begin
   end if;
 
   create temporary table if not exists pg_temp.letter_recipients (
-    email text primary key, member_id uuid, skip boolean not null default false
+    email text primary key, member_id uuid, skip text
   ) on commit drop;
   truncate pg_temp.letter_recipients;
   if p_emails is not null then
@@ -3938,10 +4709,14 @@ begin
       on conflict do nothing;
   end if;
 
-  update pg_temp.letter_recipients r set skip = true
-    where exists (select 1 from public.unsubscribes u where u.user_id = p_owner_id and lower(u.email) = r.email)
-       or exists (select 1 from private.mail_suppressions s where s.email = r.email);
-  select count(*) filter (where not skip), count(*) into v_count, v_total from pg_temp.letter_recipients;
+  -- the reasons are prepare_letter_jobs' (DELIVERY_SKIP_REASONS), so the history reads them alike
+  update pg_temp.letter_recipients r set skip = case
+      when exists (select 1 from public.unsubscribes u where u.user_id = p_owner_id and lower(u.email) = r.email)
+        then 'the address unsubscribed'
+      when exists (select 1 from private.mail_suppressions s where s.email = r.email)
+        then 'the address is suppressed (bounce or complaint)'
+    end;
+  select count(*) filter (where skip is null), count(*) into v_count, v_total from pg_temp.letter_recipients;
   if v_count = 0 then
     return jsonb_build_object('publish_id', null, 'reserved', 0, 'skipped', v_total);
   end if;
@@ -3951,17 +4726,21 @@ begin
     raise exception 'Not enough sending email counts' using errcode = 'P0001';
   end if;
 
+  -- the addresses skipped now are counted and listed with the send, as the dialog said them
   insert into public.publishes (block_id, user_id, subject, html, text, group_name, reserved_count,
-                                mail_from, mail_name, reply_to)
+                                skipped_count, mail_from, mail_name, reply_to)
     values (p_block_id, p_owner_id, left(coalesce(nullif(v_private.mail_title, ''), v_block.name), 200),
-            v_private.mail_html, v_private.mail_text, p_group, v_count,
+            v_private.mail_html, v_private.mail_text, p_group, v_count, v_total - v_count,
             p_sender ->> 'from', left(nullif(p_sender ->> 'from_name', ''), 100), nullif(p_sender ->> 'reply_to', ''))
     returning id into v_publish_id;
+  insert into public.deliveries (publish_id, user_id, audience_member_id, email, status, reason)
+    select v_publish_id, p_owner_id, r.member_id, r.email, 'skipped', r.skip
+    from pg_temp.letter_recipients r where r.skip is not null;
 
   with d as (
     insert into public.deliveries (publish_id, user_id, audience_member_id, email)
       select v_publish_id, p_owner_id, r.member_id, r.email
-      from pg_temp.letter_recipients r where not r.skip
+      from pg_temp.letter_recipients r where r.skip is null
       returning id
   )
   insert into private.jobs (kind, payload, dedupe_key, rate_bucket)
@@ -3976,6 +4755,38 @@ begin
 end;
 $$;
 revoke execute on function public.reserve_letter(uuid, uuid, text[], text, boolean, jsonb) from public, anon, authenticated;
+
+-- The groups an audience send can go to (`activated`: every active member), each with the
+-- addresses it reaches as reserve_letter picks them (active members with an email, one per
+-- address) and how many of those it will skip (unsubscribed from the owner's letters, or
+-- suppressed). Counted here: PostgREST answers at most 1,000 rows, so the dashboard cannot count.
+-- security definer: mail_suppressions is private; only counts of the caller's own members leave.
+create function public.letter_send_groups()
+returns table (name text, email_count integer, skip_count integer)
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  with m as (
+    select a.group_name, lower(a.email) as email,
+           exists (select 1 from public.unsubscribes u where u.user_id = a.user_id and lower(u.email) = lower(a.email))
+             or exists (select 1 from private.mail_suppressions s where s.email = lower(a.email)) as skip
+    from public.audience_members a
+    where a.user_id = (select auth.uid()) and not a.deactivated and a.has_email
+  )
+  select g.name, count(distinct m.email)::integer,
+         (count(distinct m.email) filter (where m.skip))::integer
+  from public.audience_groups g
+  left join m on g.name = 'activated' or m.group_name = g.name
+  where g.user_id = (select auth.uid()) and g.name <> 'deactivated'
+  group by g.id, g.name, g.created_at
+  order by g.created_at;
+$$;
+comment on function public.letter_send_groups() is
+  'The caller''s audience groups with the addresses an audience send reaches and how many it skips.';
+revoke execute on function public.letter_send_groups() from public, anon;
+grant execute on function public.letter_send_groups() to authenticated;
 
 -- For each claimed letter job: its recipient, or why it is not sent (the delivery is gone or no
 -- longer reserved, the address unsubscribed or is suppressed, the sender is suspended, the
@@ -4025,7 +4836,9 @@ begin
       join public.sender_emails s
         on s.user_id = p.user_id and s.email = lower(coalesce(p.reply_to, p.mail_from))
       where p.id = b.publish_id and s.status = 'verified');
-  update public.deliveries d set status = 'skipped'
+  perform private.lock_sends(array(select delivery_id from pg_temp.letter_batch
+                                   where status = 'reserved' and skip is not null));
+  update public.deliveries d set status = 'skipped', reason = b.skip
     from pg_temp.letter_batch b
     where d.id = b.delivery_id and b.status = 'reserved' and b.skip is not null;
 
@@ -4085,6 +4898,9 @@ begin
                   where d.id = (j.payload ->> 'delivery_id')::uuid and d.status = 'reserved');
   get diagnostics v_requeued = row_count;
 
+  perform private.lock_sends(array(
+    select d.id from private.jobs j join public.deliveries d on d.id = (j.payload ->> 'delivery_id')::uuid
+    where j.kind = 'letter' and j.status = 'failed' and d.status = 'reserved'));
   update public.deliveries d set status = 'failed'
     from private.jobs j
     where j.kind = 'letter' and j.status = 'failed' and d.status = 'reserved'
@@ -4129,6 +4945,187 @@ create trigger deliveries_set_updated_at before update on public.deliveries
   for each row execute function private.set_updated_at();
 create trigger deliveries_after_status after update of status on public.deliveries
   for each row execute function private.deliveries_after_status();
+create trigger jobs_fail_letter_delivery after update of status on private.jobs
+  for each row
+  when (new.kind = 'letter' and new.status = 'failed' and old.status is distinct from 'failed')
+  execute function private.fail_letter_delivery();
+
+-- =============================================================================================
+-- schemas/letter-triggers.sql
+-- =============================================================================================
+
+-- A letter a form sends by itself (issue 18; spec: a question's triggerLetterBlock). A mail
+-- question of a form may name one of its owner's letter blocks (save_block checks the owner and,
+-- as a paid feature, the plan). Then:
+--   1. submit_response, in the visitor's transaction, adds one `letter.trigger` job per such
+--      answered question (private.enqueue_trigger_letters; dedupe key per response and
+--      question: one letter per response, however often a job runs);
+--   2. the jobs worker decides the sender as a manual send does (the owner's verified address,
+--      or the platform's with Reply-To under a strict DMARC policy) and calls
+--      reserve_trigger_letter, which reserves one delivery and one `letter` job in the letter's
+--      automatic send (a publish with trigger_block_id: one per letter and form, so the history
+--      shows it with its counts), taking the owner's monthly email quota;
+--   3. the `letter` job goes out as every letter does (prepare_letter_jobs, the footer and the
+--      one-click unsubscribe headers, the provider's events moving the counts).
+-- An address gets the letter of a form once: a second response with it (or the same response
+-- seen twice) reserves nothing. Unsubscribed and suppressed addresses, and sends past the
+-- month's quota, are skipped deliveries with their reason.
+
+-- Adds the trigger jobs of a response just stored (called by submit_response). Only mail
+-- questions with an answer and a letter named; the address is read from the stored response
+-- when the job runs.
+create function private.enqueue_trigger_letters(p_block public.blocks, p_response_id uuid, p_answers jsonb)
+returns void
+language plpgsql
+set search_path = ''
+as $$
+begin
+  insert into private.jobs (kind, payload, dedupe_key)
+    select 'letter.trigger',
+           jsonb_build_object('response_id', p_response_id, 'question_id', q.id,
+                              'form_block_id', p_block.id, 'letter_block_id', q.trigger_letter_block,
+                              'owner_id', p_block.owner_id),
+           'letter.trigger:' || p_response_id || ':' || q.id
+    from public.questions q
+    where q.block_id = p_block.id and not q.deleted and q.type = 'mail'
+      and q.trigger_letter_block is not null and p_answers ? q.id::text
+    on conflict (dedupe_key) do nothing;
+end;
+$$;
+revoke execute on function private.enqueue_trigger_letters(public.blocks, uuid, jsonb) from public;
+
+-- Reserves the letter of one running `letter.trigger` job. p_sender: {from, from_name, reply_to}
+-- as the worker decided them (_shared/letter/calls.ts senderFor). Answers {delivery_id,
+-- publish_id} when a `letter` job was added, {delivery_id, publish_id, skipped} when the delivery
+-- was recorded as skipped, or {skip} when nothing is to be sent (the reason).
+create function public.reserve_trigger_letter(p_job_id bigint, p_sender jsonb)
+returns jsonb
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_job private.jobs;
+  v_form public.blocks;
+  v_letter public.blocks;
+  v_private public.block_private;
+  v_paid boolean;
+  v_email text;
+  v_publish_id uuid;
+  v_delivery_id uuid;
+  v_member_id uuid;
+  v_skip text;
+begin
+  select * into v_job from private.jobs where id = p_job_id and kind = 'letter.trigger' and status = 'running';
+  if not found then
+    return jsonb_build_object('skip', 'the job is no longer running');
+  end if;
+  select * into v_form from public.blocks where id = (v_job.payload ->> 'form_block_id')::uuid;
+  -- the letter must be the form owner's, whatever the job says
+  select * into v_letter from public.blocks
+    where id = (v_job.payload ->> 'letter_block_id')::uuid and owner_id = v_form.owner_id
+      and type in ('notion_letter', 'typedream_letter', 'brunch_letter');
+  if v_form.id is null or v_letter.id is null then
+    return jsonb_build_object('skip', 'the letter was deleted or is not the form owner''s');
+  end if;
+  if not exists (select 1 from public.questions q
+                 where q.id = (v_job.payload ->> 'question_id')::uuid and q.block_id = v_form.id
+                   and not q.deleted and q.trigger_letter_block = v_letter.id) then
+    return jsonb_build_object('skip', 'the question no longer sends this letter');
+  end if;
+  select r.answers -> (v_job.payload ->> 'question_id') ->> 'value' into v_email
+    from public.responses r where r.id = (v_job.payload ->> 'response_id')::uuid and r.block_id = v_form.id;
+  v_email := lower(btrim(v_email));
+  if v_email is null or char_length(v_email) > 100 or not private.is_valid_email(v_email) then
+    return jsonb_build_object('skip', 'the response was deleted or has no address');
+  end if;
+  select paid into v_paid from public.profiles where id = v_form.owner_id;
+  if not coalesce(v_paid, false) then
+    return jsonb_build_object('skip', 'a paid plan is required');
+  end if;
+  if v_letter.deactivated then
+    return jsonb_build_object('skip', 'the letter is deactivated');
+  end if;
+  select * into v_private from public.block_private where block_id = v_letter.id;
+  if coalesce(v_private.mail_html, '') = '' then
+    return jsonb_build_object('skip', 'the letter has no content yet');
+  end if;
+
+  -- the letter's automatic send for this form, carrying the letter as it is now
+  insert into public.publishes (block_id, user_id, trigger_block_id, subject, html, text,
+                                mail_from, mail_name, reply_to)
+    values (v_letter.id, v_letter.owner_id, v_form.id,
+            left(coalesce(nullif(v_private.mail_title, ''), v_letter.name), 200),
+            v_private.mail_html, v_private.mail_text, p_sender ->> 'from',
+            left(nullif(p_sender ->> 'from_name', ''), 100), nullif(p_sender ->> 'reply_to', ''))
+    on conflict (block_id, trigger_block_id) where trigger_block_id is not null do update
+      set subject = excluded.subject, html = excluded.html, text = excluded.text,
+          mail_from = excluded.mail_from, mail_name = excluded.mail_name, reply_to = excluded.reply_to
+    returning id into v_publish_id;
+
+  select id into v_member_id from public.audience_members
+    where user_id = v_letter.owner_id and lower(email) = v_email
+    order by created_at limit 1;
+  insert into public.deliveries (publish_id, user_id, audience_member_id, email)
+    values (v_publish_id, v_letter.owner_id, v_member_id, v_email)
+    on conflict (publish_id, email) do nothing
+    returning id into v_delivery_id;
+  if v_delivery_id is null then
+    return jsonb_build_object('skip', 'the letter already went to this address', 'publish_id', v_publish_id);
+  end if;
+
+  -- the reasons are prepare_letter_jobs' and DELIVERY_SKIP_REASONS'
+  v_skip := case
+    when exists (select 1 from public.unsubscribes u where u.user_id = v_letter.owner_id and lower(u.email) = v_email)
+      then 'the address unsubscribed'
+    when exists (select 1 from private.mail_suppressions s where s.email = v_email)
+      then 'the address is suppressed (bounce or complaint)'
+    when not private.take_response_quota(v_letter.owner_id, 1)
+      then 'the monthly email quota is used up'
+  end;
+  if v_skip is not null then
+    -- leaving `reserved` counts it in the send's skipped_count (deliveries_after_status)
+    update public.deliveries set status = 'skipped', reason = v_skip where id = v_delivery_id;
+    return jsonb_build_object('delivery_id', v_delivery_id, 'publish_id', v_publish_id, 'skipped', v_skip);
+  end if;
+
+  update public.publishes set reserved_count = reserved_count + 1 where id = v_publish_id;
+  insert into private.jobs (kind, payload, dedupe_key, rate_bucket)
+    values ('letter', jsonb_build_object('delivery_id', v_delivery_id, 'publish_id', v_publish_id),
+            'letter:' || v_delivery_id, 'mail');
+  update public.blocks
+    set response_count = response_count + 1, new_response_count = new_response_count + 1
+    where id = v_letter.id;
+  return jsonb_build_object('delivery_id', v_delivery_id, 'publish_id', v_publish_id);
+end;
+$$;
+comment on function public.reserve_trigger_letter(bigint, jsonb) is
+  'Reserves the letter a form response sends by itself (one running letter.trigger job). Service role only.';
+revoke execute on function public.reserve_trigger_letter(bigint, jsonb) from public, anon, authenticated;
+
+-- The owner's letter blocks a form question may send, with what keeps one from being picked:
+-- no saved letter (HTML) yet, or no verified sender address. RLS decides whose rows are read.
+create function public.trigger_letter_choices()
+returns table (id uuid, name text, type public.block_type, has_html boolean, sender_verified boolean)
+language plpgsql
+stable
+set search_path = ''
+as $$
+begin
+  return query
+    select b.id, b.name, b.type, p.mail_html is not null,
+           exists (select 1 from public.sender_emails s
+                   where s.user_id = b.owner_id and s.email = lower(p.mail_from) and s.status = 'verified')
+    from public.blocks b
+    left join public.block_private p on p.block_id = b.id
+    where b.owner_id = (select auth.uid()) and b.type in ('notion_letter', 'typedream_letter', 'brunch_letter')
+    order by b.created_at desc;
+end;
+$$;
+comment on function public.trigger_letter_choices() is
+  'The caller''s letter blocks with has_html and sender_verified: what a form question may send.';
+revoke execute on function public.trigger_letter_choices() from public, anon;
+grant execute on function public.trigger_letter_choices() to authenticated;
 
 -- =============================================================================================
 -- schemas/mail.sql
@@ -4141,7 +5138,7 @@ create trigger deliveries_after_status after update of status on public.deliveri
 create table public.sender_emails (
   id uuid primary key default gen_random_uuid(),
   user_id uuid not null default auth.uid() references public.profiles (id) on delete cascade,
-  email text not null check (char_length(email) <= 60 and email ~* '^[^@\s]+@[^@\s]+\.[^@\s]+$'),
+  email text not null check (char_length(email) <= 60 and private.is_valid_email(email)),
   status public.sender_email_status not null default 'pending',
   spf_verified boolean not null default false,
   dkim_verified boolean not null default false,
@@ -4265,6 +5262,25 @@ create index unsubscribes_block_id_idx on public.unsubscribes (block_id);
 create policy "Owners can read their unsubscribes" on public.unsubscribes
   for select to authenticated using (user_id = (select auth.uid()));
 
+-- Whether the member's address unsubscribed from the owner's letters (computed field of
+-- audience_members: `audience_members?select=*,is_unsubscribed`), so the audience list says
+-- Unsubscribed instead of Active and a CSV import can say which new members letters will skip.
+-- security invoker: RLS on unsubscribes gives the caller only their own.
+create function public.is_unsubscribed(p_member public.audience_members)
+returns boolean
+language sql
+stable
+set search_path = ''
+as $$
+  select p_member.email is not null and exists (
+    select 1 from public.unsubscribes u
+    where u.user_id = p_member.user_id and lower(u.email) = lower(p_member.email));
+$$;
+comment on function public.is_unsubscribed(public.audience_members) is
+  'Computed field of audience_members: the member''s address unsubscribed from the owner''s letters.';
+revoke execute on function public.is_unsubscribed(public.audience_members) from public, anon;
+grant execute on function public.is_unsubscribed(public.audience_members) to authenticated;
+
 create table private.outbound_mails (
   id uuid primary key default gen_random_uuid(),
   job_id bigint,
@@ -4332,6 +5348,13 @@ language plpgsql
 set search_path = ''
 as $$
 begin
+  -- the send and the delivery before the mail, the order record_mail_event takes them in when a
+  -- provider's event outruns this record (private.lock_sends; finish_jobs locked the batch's
+  -- sends already)
+  if p_mail ? 'delivery_id' then
+    perform private.lock_sends(array[(p_mail ->> 'delivery_id')::uuid]);
+    perform 1 from public.deliveries where id = (p_mail ->> 'delivery_id')::uuid for update;
+  end if;
   insert into private.outbound_mails (job_id, kind, user_id, sender_user_id, block_id, delivery_id,
                                       to_email, from_email, subject, provider_message_id, status)
   values (p_job_id, coalesce(p_mail ->> 'kind', 'mail'),
@@ -4390,6 +5413,11 @@ begin
   if not found then
     return jsonb_build_object('applied', false, 'reason', 'duplicate');
   end if;
+  -- a letter's send and member rows before its delivery and mail, in the order every writer takes
+  -- them (private.lock_sends): the mail's delivery, or the one the event's tag names
+  perform private.lock_sends(array[coalesce(
+    (select delivery_id from private.outbound_mails where provider_message_id = p_event ->> 'message_id'),
+    case when v_tag ~* '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$' then v_tag::uuid end)]);
   select * into v_mail from private.outbound_mails where provider_message_id = p_event ->> 'message_id' for update;
   if not found and v_tag ~* '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$' then
     select * into v_delivery from public.deliveries where id = v_tag::uuid for update;
@@ -4502,6 +5530,20 @@ as $$
     on conflict do nothing;
 $$;
 revoke execute on function public.record_mail_optout(text, text, uuid) from public, anon, authenticated;
+
+-- Whether an address already left these notification mails: the unsubscribe page says so
+-- instead of asking again. security definer: private.mail_optouts is not readable through the API.
+create function public.mail_optout_exists(p_email text, p_scope text, p_block_id uuid)
+returns boolean
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select exists (select 1 from private.mail_optouts
+                 where email = lower(p_email) and scope = p_scope and block_id = p_block_id);
+$$;
+revoke execute on function public.mail_optout_exists(text, text, uuid) from public, anon, authenticated;
 
 -- Whether any of these addresses is suppressed (for mails outside notifications).
 create function public.mail_suppressed(p_emails text[])
@@ -5678,17 +6720,51 @@ comment on table private.integration_tokens is
 alter table private.integration_tokens enable row level security;
 grant select, insert, update, delete on private.integration_tokens to service_role;
 
+-- OAuth states are spent once (Notion and Cafe24; functions/_shared/oauth-state.ts).
+-- The nonce of every OAuth state a connection used, until the state would have expired anyway:
+-- a state that leaked after use (browser history, a log) cannot carry another code in.
+create table private.oauth_states (
+  nonce text primary key check (char_length(nonce) between 8 and 64),
+  expires_at timestamptz not null
+);
+comment on table private.oauth_states is 'Nonces of the OAuth states already used (purged once expired).';
+alter table private.oauth_states enable row level security;
+
+-- True the first time a state's nonce is spent, false after (and for an expired one).
+create function public.spend_oauth_state(p_nonce text, p_expires_at timestamptz)
+returns boolean
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  delete from private.oauth_states where expires_at < now();
+  if p_expires_at < now() then
+    return false;
+  end if;
+  insert into private.oauth_states (nonce, expires_at) values (p_nonce, p_expires_at)
+    on conflict (nonce) do nothing;
+  return found;
+end;
+$$;
+
+revoke all on function public.spend_oauth_state(text, timestamptz) from public, anon, authenticated;
+grant execute on function public.spend_oauth_state(text, timestamptz) to service_role;
+
 create table public.integration_notes (
   id uuid primary key default gen_random_uuid(),
   user_id uuid not null references public.profiles (id) on delete cascade,
   -- null for a note about the connection itself (unauthorized)
   block_id uuid references public.blocks (id) on delete cascade,
-  provider text not null default 'notion' check (provider in ('notion')),
+  provider text not null default 'notion' check (provider in ('notion', 'cafe24')),
   -- column_type: a column cannot take the value mapped to it (the page was written without it)
   -- target_missing: the data source or page is gone or no longer shared (the block was unlinked)
   -- unauthorized: Notion refused the token (the integration is not granted any more)
   -- write_failed: a response could not be written after every retry
-  code text not null check (code in ('column_type', 'target_missing', 'unauthorized', 'write_failed')),
+  -- cafe24_unauthorized: the mall refused our tokens; cafe24_loader_failed: the loader could not be
+  -- installed or removed after every retry (schemas/cafe24.sql)
+  code text not null check (code in ('column_type', 'target_missing', 'unauthorized', 'write_failed',
+                                     'cafe24_unauthorized', 'cafe24_loader_failed')),
   -- the column's name for column_type ('' otherwise)
   property text not null default '' check (char_length(property) <= 200),
   detail jsonb not null default '{}'::jsonb check (jsonb_typeof(detail) = 'object'),
@@ -6027,6 +7103,834 @@ create trigger messages_enqueue_notion after insert on public.messages
   for each row execute function private.enqueue_notion_write();
 
 -- =============================================================================================
+-- schemas/cafe24.sql
+-- =============================================================================================
+
+-- Cafe24 shops (issue 18, docs/cafe24.md): an owner connects a Cafe24 mall with Cafe24's OAuth
+-- (the tokens only in private.integration_tokens), places blocks on the mall's screens (product
+-- pages, the main page), and our loader is installed in the mall as a script tag through Cafe24's
+-- Admin API by the jobs queue; it comes off when the owner disconnects or the plan ends.
+--   public.cafe24_shops        the connected mall and the state of our script tag in it
+--   public.cafe24_placements   which block shows on which screen (per product or not)
+--   jobs cafe24.sync           make the mall's script tags match what should be there
+--   jobs cafe24.refresh        keep the refresh token alive (it lasts two weeks)
+--   public.get_cafe24_embed    what the loader shows on the mall's pages (cacheable GET)
+-- Integrations are a paid feature: connecting and placing need a paid plan, the loader shows
+-- nothing for an owner without one, and the tag is removed when the plan ends.
+
+-- ---------------------------------------------------------------------------------------------
+-- tables
+-- ---------------------------------------------------------------------------------------------
+
+create table public.cafe24_shops (
+  -- the loader's ?shop=: names the shop without naming the mall or the owner
+  id uuid primary key default gen_random_uuid(),
+  integration_id uuid not null unique references public.integrations (id) on delete cascade,
+  user_id uuid not null unique references public.profiles (id) on delete cascade,
+  -- one owner per mall: the loader shows one owner's blocks
+  mall_id text not null unique check (mall_id ~ '^[a-z0-9]{4,16}$'),
+  shop_no integer not null default 1 check (shop_no between 1 and 1000),
+  scopes text[] not null default '{}',
+  -- the owner disconnected: the tag comes off, then the row (and the tokens) go
+  removing boolean not null default false,
+  -- our script tag in the mall as last synced (null: none)
+  script_no text check (char_length(script_no) <= 40),
+  script_locations text[] not null default '{}',
+  loader_synced_at timestamptz,
+  sync_requested_at timestamptz,
+  loader_error text check (char_length(loader_error) <= 500),
+  created_at timestamptz not null default now(),
+  updated_at timestamptz not null default now()
+);
+comment on table public.cafe24_shops is
+  'A connected Cafe24 mall (one per owner, one owner per mall) and the state of our loader''s script tag in it. Tokens are in private.integration_tokens. Written by the cafe24 functions and the jobs worker only.';
+
+create trigger cafe24_shops_set_updated_at before update on public.cafe24_shops
+  for each row execute function private.set_updated_at();
+
+alter table public.cafe24_shops enable row level security;
+create policy "Owners can read their Cafe24 shop" on public.cafe24_shops
+  for select to authenticated using (user_id = (select auth.uid()));
+revoke all on public.cafe24_shops from anon, authenticated;
+grant select on public.cafe24_shops to authenticated;
+
+create table public.cafe24_placements (
+  id uuid primary key default gen_random_uuid(),
+  user_id uuid not null references public.profiles (id) on delete cascade,
+  block_id uuid not null references public.blocks (id) on delete cascade,
+  -- the mall's screen: product_detail (each product page) or main (the home page)
+  location text not null check (location in ('product_detail', 'main')),
+  -- comment, qna and like on product pages: a thread per product (page key cafe24:product:<no>)
+  per_product boolean not null default false,
+  -- where on the page (a CSS selector the block goes after); '' for the loader's default place
+  selector text not null default '' check (char_length(selector) <= 200),
+  position smallint not null default 0 check (position between 0 and 99),
+  created_at timestamptz not null default now(),
+  unique (block_id, location)
+);
+comment on table public.cafe24_placements is
+  'Which of the owner''s blocks the Cafe24 loader shows on which screen of the mall. Written through save-cafe24-placements only.';
+create index cafe24_placements_user_id_idx on public.cafe24_placements (user_id, location, position);
+
+alter table public.cafe24_placements enable row level security;
+create policy "Owners can read their Cafe24 placements" on public.cafe24_placements
+  for select to authenticated using (user_id = (select auth.uid()));
+revoke all on public.cafe24_placements from anon, authenticated;
+grant select on public.cafe24_placements to authenticated;
+
+-- ---------------------------------------------------------------------------------------------
+-- the sync job: asked for whenever what should be in the mall may have changed
+-- ---------------------------------------------------------------------------------------------
+
+-- One cafe24.sync job at a time per owner (the group), and at most one waiting: a change while
+-- one runs queues the next, which reads the state as it is then.
+create function private.request_cafe24_sync(p_user_id uuid)
+returns void
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  update public.cafe24_shops set sync_requested_at = now() where user_id = p_user_id;
+  if not found then
+    return;
+  end if;
+  if not exists (select 1 from private.jobs
+                 where group_key = 'cafe24:' || p_user_id and kind = 'cafe24.sync' and status = 'queued') then
+    perform private.enqueue_job('cafe24.sync', jsonb_build_object('user_id', p_user_id), null, null,
+                                'cafe24:' || p_user_id, null, 20);
+  end if;
+end;
+$$;
+
+-- The next keep-alive of the refresh token: a day after it was issued (13 days to spare), one
+-- waiting job per owner.
+create function private.schedule_cafe24_refresh(p_user_id uuid, p_run_at timestamptz)
+returns void
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  update private.jobs set run_at = p_run_at, updated_at = now()
+    where group_key = 'cafe24:' || p_user_id and kind = 'cafe24.refresh' and status = 'queued';
+  if not found then
+    perform private.enqueue_job('cafe24.refresh', jsonb_build_object('user_id', p_user_id), null, p_run_at,
+                                'cafe24:' || p_user_id, null, 20);
+  end if;
+end;
+$$;
+
+-- the plan ended (or started again): the loader comes off (or goes back on)
+create function private.profiles_paid_changed()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  perform private.request_cafe24_sync(new.id);
+  return null;
+end;
+$$;
+
+create trigger profiles_paid_changed after update of paid on public.profiles
+  for each row when (old.paid is distinct from new.paid)
+  execute function private.profiles_paid_changed();
+
+-- a placement gone with its block: the tag may need fewer screens
+create function private.cafe24_placements_deleted()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_user uuid;
+begin
+  for v_user in select distinct user_id from old_rows loop
+    perform private.request_cafe24_sync(v_user);
+  end loop;
+  return null;
+end;
+$$;
+
+create trigger cafe24_placements_deleted after delete on public.cafe24_placements
+  referencing old table as old_rows for each statement
+  execute function private.cafe24_placements_deleted();
+
+revoke all on function private.request_cafe24_sync(uuid) from public;
+revoke all on function private.schedule_cafe24_refresh(uuid, timestamptz) from public;
+
+-- ---------------------------------------------------------------------------------------------
+-- service-role functions (the cafe24 edge functions and the jobs worker)
+-- ---------------------------------------------------------------------------------------------
+
+-- Stores a new connection (or a reconnection of the same mall): granted, tokens kept, the
+-- loader synced, the keep-alive scheduled. A mall connected by another owner is refused
+-- (P0409 'This Cafe24 shop is connected to another account').
+create function public.save_cafe24_connection(p_user_id uuid, p_mall_id text, p_shop_no integer,
+                                              p_scopes text[], p_access_token text, p_refresh_token text,
+                                              p_token_data jsonb)
+returns jsonb
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_integration public.integrations;
+  v_shop public.cafe24_shops;
+begin
+  if coalesce(p_access_token, '') = '' or coalesce(p_refresh_token, '') = '' then
+    raise exception 'tokens required' using errcode = 'P0001';
+  end if;
+  if exists (select 1 from public.cafe24_shops where mall_id = p_mall_id and user_id <> p_user_id) then
+    raise exception 'This Cafe24 shop is connected to another account' using errcode = 'P0409';
+  end if;
+  -- another mall of the same owner: the old one is being replaced; its tag must come off first
+  if exists (select 1 from public.cafe24_shops where user_id = p_user_id and mall_id <> p_mall_id) then
+    raise exception 'Disconnect your other Cafe24 shop first' using errcode = 'P0409';
+  end if;
+  insert into public.integrations (user_id, provider, status, workspace_name, status_reason)
+    values (p_user_id, 'cafe24', 'granted', p_mall_id, null)
+    on conflict (user_id, provider) do update
+      set status = 'granted', workspace_name = excluded.workspace_name, status_reason = null
+    returning * into v_integration;
+  insert into public.cafe24_shops (integration_id, user_id, mall_id, shop_no, scopes, removing)
+    values (v_integration.id, p_user_id, p_mall_id, coalesce(p_shop_no, 1), coalesce(p_scopes, '{}'), false)
+    on conflict (user_id) do update
+      set scopes = excluded.scopes, shop_no = excluded.shop_no, removing = false, loader_error = null
+    returning * into v_shop;
+  insert into private.integration_tokens (integration_id, access_token, refresh_token, token_data, updated_at)
+    values (v_integration.id, p_access_token, p_refresh_token, coalesce(p_token_data, '{}'::jsonb), now())
+    on conflict (integration_id) do update
+      set access_token = excluded.access_token, refresh_token = excluded.refresh_token,
+          token_data = excluded.token_data, updated_at = now();
+  delete from public.integration_notes
+    where user_id = p_user_id and provider = 'cafe24' and code = 'cafe24_unauthorized';
+  perform private.request_cafe24_sync(p_user_id);
+  perform private.schedule_cafe24_refresh(p_user_id, now() + interval '1 day');
+  return jsonb_build_object('id', v_integration.id, 'shop_id', v_shop.id, 'mall_id', v_shop.mall_id,
+                            'status', v_integration.status);
+end;
+$$;
+
+-- What the worker needs for a shop: the mall, the tokens, whether the loader should be there and
+-- where (null when the owner has no shop any more).
+create function public.cafe24_shop_context(p_user_id uuid)
+returns jsonb
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select jsonb_build_object(
+    'shop_id', s.id, 'user_id', s.user_id, 'mall_id', s.mall_id, 'shop_no', s.shop_no,
+    'removing', s.removing, 'script_no', s.script_no, 'status', i.status,
+    'paid', coalesce(p.paid, false),
+    'access_token', t.access_token, 'refresh_token', t.refresh_token,
+    'expires_at', t.token_data ->> 'expires_at',
+    'refresh_token_expires_at', t.token_data ->> 'refresh_token_expires_at',
+    'locations', coalesce((
+      select jsonb_agg(distinct pl.location order by pl.location)
+      from public.cafe24_placements pl join public.blocks b on b.id = pl.block_id
+      where pl.user_id = s.user_id), '[]'::jsonb))
+  from public.cafe24_shops s
+    join public.integrations i on i.id = s.integration_id
+    left join private.integration_tokens t on t.integration_id = i.id
+    left join public.profiles p on p.id = s.user_id
+  where s.user_id = p_user_id;
+$$;
+
+-- New tokens from a refresh (the old refresh token is spent at Cafe24): kept at once, and the
+-- next keep-alive scheduled.
+create function public.save_cafe24_tokens(p_user_id uuid, p_access_token text, p_refresh_token text,
+                                          p_token_data jsonb)
+returns void
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  update private.integration_tokens t
+    set access_token = p_access_token, refresh_token = p_refresh_token,
+        token_data = coalesce(p_token_data, '{}'::jsonb), updated_at = now()
+    from public.integrations i
+    where i.id = t.integration_id and i.user_id = p_user_id and i.provider = 'cafe24';
+  perform private.schedule_cafe24_refresh(p_user_id, now() + interval '1 day');
+end;
+$$;
+
+-- What the sync did: the tag now in the mall (null: none) on these screens, or why it failed.
+-- A disconnect is finished once nothing of ours is left: the shop, tokens and notes go.
+create function public.record_cafe24_sync(p_user_id uuid, p_script_no text, p_locations text[], p_error text)
+returns jsonb
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_shop public.cafe24_shops;
+begin
+  update public.cafe24_shops
+    set script_no = case when p_error is null then p_script_no else script_no end,
+        script_locations = case when p_error is null then coalesce(p_locations, '{}') else script_locations end,
+        loader_synced_at = case when p_error is null then now() else loader_synced_at end,
+        loader_error = left(p_error, 500)
+    where user_id = p_user_id
+    returning * into v_shop;
+  if not found then
+    return jsonb_build_object('gone', true);
+  end if;
+  if p_error is not null then
+    insert into public.integration_notes (user_id, block_id, provider, code, property, detail)
+      values (p_user_id, null, 'cafe24', 'cafe24_loader_failed', '', jsonb_build_object('reason', left(p_error, 500)))
+      on conflict (user_id, block_id, code, property) do update
+        set count = public.integration_notes.count + 1, last_at = now(), detail = excluded.detail;
+  else
+    delete from public.integration_notes
+      where user_id = p_user_id and provider = 'cafe24' and code = 'cafe24_loader_failed';
+  end if;
+  if v_shop.removing and v_shop.script_no is null and p_error is null then
+    delete from public.integration_notes where user_id = p_user_id and provider = 'cafe24';
+    delete from public.integrations where id = v_shop.integration_id;
+    update private.jobs
+      set status = 'done', finished_at = now(), updated_at = now(), locked_until = null,
+          result = jsonb_build_object('skipped', 'Cafe24 was disconnected')
+      where group_key = 'cafe24:' || p_user_id and status = 'queued';
+    return jsonb_build_object('removed', true);
+  end if;
+  return jsonb_build_object('removed', false);
+end;
+$$;
+
+-- The mall refused our tokens (the operator deleted the app, or the refresh token ran out): not
+-- granted, with a note. A shop being disconnected needs nothing more from the mall (deleting
+-- the app removes its script tags), so it goes.
+create function public.mark_cafe24_not_granted(p_user_id uuid, p_reason text)
+returns jsonb
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_shop public.cafe24_shops;
+begin
+  select * into v_shop from public.cafe24_shops where user_id = p_user_id;
+  if not found then
+    return jsonb_build_object('gone', true);
+  end if;
+  if v_shop.removing then
+    delete from public.integration_notes where user_id = p_user_id and provider = 'cafe24';
+    delete from public.integrations where id = v_shop.integration_id;
+    update private.jobs
+      set status = 'done', finished_at = now(), updated_at = now(), locked_until = null,
+          result = jsonb_build_object('skipped', 'Cafe24 was disconnected')
+      where group_key = 'cafe24:' || p_user_id and status = 'queued';
+    return jsonb_build_object('removed', true);
+  end if;
+  update public.integrations set status = 'not_granted', status_reason = left(p_reason, 500)
+    where id = v_shop.integration_id;
+  insert into public.integration_notes (user_id, block_id, provider, code, property, detail)
+    values (p_user_id, null, 'cafe24', 'cafe24_unauthorized', '', jsonb_build_object('reason', left(p_reason, 500)))
+    on conflict (user_id, block_id, code, property) do update
+      set count = public.integration_notes.count + 1, last_at = now(), detail = excluded.detail;
+  -- nothing can reach the mall until the owner connects again (which syncs)
+  update private.jobs
+    set status = 'done', finished_at = now(), updated_at = now(), locked_until = null,
+        result = jsonb_build_object('skipped', 'Cafe24 refused our access')
+    where group_key = 'cafe24:' || p_user_id and status = 'queued';
+  return jsonb_build_object('removed', false);
+end;
+$$;
+
+-- The owner disconnects: the loader stops showing at once (get_cafe24_embed) and comes off the
+-- mall through the queue, which then deletes the shop and its tokens. Answers whether there was
+-- a shop.
+create function public.remove_cafe24_connection(p_user_id uuid)
+returns boolean
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  update public.cafe24_shops set removing = true where user_id = p_user_id;
+  if not found then
+    -- a connection without a shop row (should not be): nothing to take off the mall
+    delete from public.integrations where user_id = p_user_id and provider = 'cafe24';
+    return false;
+  end if;
+  delete from public.cafe24_placements where user_id = p_user_id;
+  perform private.request_cafe24_sync(p_user_id);
+  return true;
+end;
+$$;
+
+-- The owner's placements, replaced as a whole: [{block_id, location, per_product, selector,
+-- position}] (checked by the function with the dashboard's zod schema first). Own reaction
+-- blocks only; a thread per product only for comment, qna and like on product pages.
+create function public.save_cafe24_placements(p_user_id uuid, p_placements jsonb)
+returns jsonb
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_item jsonb;
+  v_block public.blocks;
+begin
+  if not exists (select 1 from public.cafe24_shops where user_id = p_user_id and not removing) then
+    raise exception 'Connect a Cafe24 shop first' using errcode = 'PT404';
+  end if;
+  if jsonb_typeof(p_placements) <> 'array' or jsonb_array_length(p_placements) > 20 then
+    raise exception 'At most 20 placements' using errcode = 'P0001';
+  end if;
+  delete from public.cafe24_placements where user_id = p_user_id;
+  for v_item in select * from jsonb_array_elements(p_placements) loop
+    select * into v_block from public.blocks
+      where id = (v_item ->> 'block_id')::uuid and owner_id = p_user_id;
+    if not found then
+      raise exception 'block doesn''t exists' using errcode = 'PT404';
+    end if;
+    if v_block.type not in ('comment', 'qna', 'like', 'button', 'ab', 'form') then
+      raise exception 'Not supported block' using errcode = 'P0001';
+    end if;
+    insert into public.cafe24_placements (user_id, block_id, location, per_product, selector, position)
+      values (p_user_id, v_block.id, v_item ->> 'location',
+              coalesce((v_item ->> 'per_product')::boolean, false)
+                and v_item ->> 'location' = 'product_detail' and v_block.type in ('comment', 'qna', 'like'),
+              coalesce(v_item ->> 'selector', ''), coalesce((v_item ->> 'position')::smallint, 0))
+      on conflict (block_id, location) do update
+        set per_product = excluded.per_product, selector = excluded.selector, position = excluded.position;
+  end loop;
+  perform private.request_cafe24_sync(p_user_id);
+  return coalesce((select jsonb_agg(to_jsonb(p) order by p.location, p.position, p.created_at)
+                   from public.cafe24_placements p where p.user_id = p_user_id), '[]'::jsonb);
+end;
+$$;
+
+revoke all on function public.save_cafe24_connection(uuid, text, integer, text[], text, text, jsonb) from public, anon, authenticated;
+revoke all on function public.cafe24_shop_context(uuid) from public, anon, authenticated;
+revoke all on function public.save_cafe24_tokens(uuid, text, text, jsonb) from public, anon, authenticated;
+revoke all on function public.record_cafe24_sync(uuid, text, text[], text) from public, anon, authenticated;
+revoke all on function public.mark_cafe24_not_granted(uuid, text) from public, anon, authenticated;
+revoke all on function public.remove_cafe24_connection(uuid) from public, anon, authenticated;
+revoke all on function public.save_cafe24_placements(uuid, jsonb) from public, anon, authenticated;
+grant execute on function public.save_cafe24_connection(uuid, text, integer, text[], text, text, jsonb) to service_role;
+grant execute on function public.cafe24_shop_context(uuid) to service_role;
+grant execute on function public.save_cafe24_tokens(uuid, text, text, jsonb) to service_role;
+grant execute on function public.record_cafe24_sync(uuid, text, text[], text) to service_role;
+grant execute on function public.mark_cafe24_not_granted(uuid, text) to service_role;
+grant execute on function public.remove_cafe24_connection(uuid) to service_role;
+grant execute on function public.save_cafe24_placements(uuid, jsonb) to service_role;
+
+-- ---------------------------------------------------------------------------------------------
+-- the loader's read (anon, cacheable)
+-- ---------------------------------------------------------------------------------------------
+
+-- What the loader in the mall shows: the owner and, per screen, the blocks in order. Empty when
+-- the shop is being disconnected or the owner has no paid plan (so a tag that could not be
+-- removed yet shows nothing). Reads no auth.uid(): the same answer for every visitor, so a CDN
+-- may keep it a minute.
+create function public.get_cafe24_embed(p_shop uuid)
+returns jsonb
+language plpgsql
+stable
+-- security definer: anon cannot read shops, placements or blocks (owners only); only what the
+-- loader needs comes out
+security definer
+set search_path = ''
+as $$
+declare
+  v_result jsonb;
+begin
+  select jsonb_build_object(
+    'owner_id', s.user_id,
+    'placements', coalesce((
+      select jsonb_agg(jsonb_build_object('block_id', b.id, 'type', b.type, 'location', pl.location,
+                                          'per_product', pl.per_product, 'selector', pl.selector)
+                       order by pl.location, pl.position, pl.created_at)
+      from public.cafe24_placements pl join public.blocks b on b.id = pl.block_id
+      where pl.user_id = s.user_id and not b.deactivated), '[]'::jsonb))
+    into v_result
+    from public.cafe24_shops s join public.profiles p on p.id = s.user_id
+    where s.id = p_shop and not s.removing and p.paid;
+  perform set_config('response.headers',
+    '[{"Cache-Control": "public, max-age=60, stale-while-revalidate=300"}]', true);
+  return coalesce(v_result, jsonb_build_object('owner_id', null, 'placements', '[]'::jsonb));
+end;
+$$;
+
+comment on function public.get_cafe24_embed(uuid) is
+  'The Cafe24 loader''s read (cacheable GET, Cache-Control public max-age=60): {owner_id, placements: [{block_id, type, location, per_product, selector}]} of a connected shop whose owner has a paid plan; no placements otherwise.';
+revoke all on function public.get_cafe24_embed(uuid) from public;
+grant execute on function public.get_cafe24_embed(uuid) to anon, authenticated, service_role;
+
+-- =============================================================================================
+-- schemas/webhooks.sql
+-- =============================================================================================
+
+-- Outgoing webhooks (issue 18, "beyond the spec"; docs/webhooks.md): an owner adds an endpoint for
+-- one block or for all their blocks and gets each new response, comment (or question, reply) and
+-- unsubscribe as a signed POST (Standard Webhooks: webhook-id, webhook-timestamp,
+-- webhook-signature). The event is written in the transaction that causes it (a delivery row and
+-- a `webhook` job per endpoint), delivered by the jobs worker through the SSRF guard, retried on a
+-- schedule, and kept as a delivery log the owner reads. Paid, like the integrations: endpoints are
+-- saved with a paid plan, and nothing is sent for an owner without one.
+--   public.webhook_endpoints     the owner's endpoints (the secret is not here)
+--   private.webhook_secrets      the signing secrets (shown once by the functions that make them)
+--   public.webhook_deliveries    every event sent or to send, with its last answer
+
+create table public.webhook_endpoints (
+  id uuid primary key default gen_random_uuid(),
+  user_id uuid not null references public.profiles (id) on delete cascade,
+  -- null: every block of the owner
+  block_id uuid references public.blocks (id) on delete cascade,
+  url text not null check (char_length(url) <= 500 and url ~ '^https://'),
+  events text[] not null check (cardinality(events) >= 1 and cardinality(events) <= 3
+    and events <@ array['response.created', 'message.created', 'unsubscribe.created']),
+  description text not null default '' check (char_length(description) <= 100),
+  enabled boolean not null default true,
+  -- the secret's first characters, so the owner can tell which secret they hold
+  secret_hint text not null default '' check (char_length(secret_hint) <= 20),
+  created_at timestamptz not null default now(),
+  updated_at timestamptz not null default now()
+);
+comment on table public.webhook_endpoints is
+  'An owner''s webhook endpoints (one block, or every block when block_id is null). Written through save-webhook-endpoint; the owner may delete. The signing secret is in private.webhook_secrets.';
+create index webhook_endpoints_user_id_idx on public.webhook_endpoints (user_id) where enabled;
+create index webhook_endpoints_block_id_idx on public.webhook_endpoints (block_id);
+
+create trigger webhook_endpoints_set_updated_at before update on public.webhook_endpoints
+  for each row execute function private.set_updated_at();
+
+alter table public.webhook_endpoints enable row level security;
+create policy "Owners can read their webhook endpoints" on public.webhook_endpoints
+  for select to authenticated using (user_id = (select auth.uid()));
+create policy "Owners can delete their webhook endpoints" on public.webhook_endpoints
+  for delete to authenticated using (user_id = (select auth.uid()));
+revoke all on public.webhook_endpoints from anon, authenticated;
+grant select, delete on public.webhook_endpoints to authenticated;
+
+create table private.webhook_secrets (
+  endpoint_id uuid primary key references public.webhook_endpoints (id) on delete cascade,
+  secret text not null check (secret ~ '^whsec_[A-Za-z0-9+/]{20,}={0,2}$'),
+  -- after a rotation the old secret signs too for a day, so a receiver can switch over
+  previous_secret text,
+  previous_until timestamptz
+);
+comment on table private.webhook_secrets is
+  'Signing secrets of webhook endpoints (Standard Webhooks whsec_...). Schema private: no client role can read them.';
+alter table private.webhook_secrets enable row level security;
+
+create table public.webhook_deliveries (
+  id uuid primary key default gen_random_uuid(),
+  endpoint_id uuid not null references public.webhook_endpoints (id) on delete cascade,
+  user_id uuid not null references public.profiles (id) on delete cascade,
+  event_type text not null check (event_type in ('response.created', 'message.created',
+                                                 'unsubscribe.created', 'webhook.test')),
+  -- the body as sent: {type, timestamp, data}
+  payload jsonb not null check (jsonb_typeof(payload) = 'object'),
+  status text not null default 'pending' check (status in ('pending', 'delivered', 'failed')),
+  attempts integer not null default 0 check (attempts >= 0),
+  response_status integer,
+  last_error text check (char_length(last_error) <= 500),
+  created_at timestamptz not null default now(),
+  last_attempt_at timestamptz,
+  delivered_at timestamptz
+);
+comment on table public.webhook_deliveries is
+  'Each event for a webhook endpoint: its body, and the last attempt''s answer (the delivery log). Its id is the webhook-id the receiver deduplicates by. Written by the triggers and the jobs worker.';
+create index webhook_deliveries_endpoint_id_idx on public.webhook_deliveries (endpoint_id, created_at desc);
+create index webhook_deliveries_user_id_idx on public.webhook_deliveries (user_id);
+
+alter table public.webhook_deliveries enable row level security;
+create policy "Owners can read their webhook deliveries" on public.webhook_deliveries
+  for select to authenticated using (user_id = (select auth.uid()));
+revoke all on public.webhook_deliveries from anon, authenticated;
+grant select on public.webhook_deliveries to authenticated;
+
+-- ---------------------------------------------------------------------------------------------
+-- events: a delivery and a job per endpoint, in the transaction of the write
+-- ---------------------------------------------------------------------------------------------
+
+-- One delivery (and one `webhook` job) for each enabled endpoint of the owner that wants this
+-- event for this block. An owner without endpoints costs one index probe.
+create function private.enqueue_webhooks(p_owner uuid, p_block_id uuid, p_type text, p_data jsonb)
+returns void
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_endpoint public.webhook_endpoints;
+  v_delivery uuid;
+begin
+  for v_endpoint in
+    select * from public.webhook_endpoints e
+    where e.user_id = p_owner and e.enabled and p_type = any(e.events)
+      and (e.block_id is null or e.block_id = p_block_id)
+  loop
+    insert into public.webhook_deliveries (endpoint_id, user_id, event_type, payload)
+      values (v_endpoint.id, p_owner, p_type,
+              jsonb_build_object('type', p_type,
+                                 'timestamp', to_char(now() at time zone 'utc', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+                                 'data', p_data))
+      returning id into v_delivery;
+    perform private.enqueue_job('webhook', jsonb_build_object('delivery_id', v_delivery),
+                                'webhook:' || v_delivery, null, null, null, 8);
+  end loop;
+end;
+$$;
+
+create function private.block_webhook_json(p_block public.blocks)
+returns jsonb
+language sql
+stable
+set search_path = ''
+as $$
+  select jsonb_build_object('id', p_block.id, 'name', p_block.name, 'type', p_block.type);
+$$;
+
+create function private.responses_enqueue_webhooks()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_block public.blocks;
+begin
+  select * into v_block from public.blocks where id = new.block_id;
+  if not exists (select 1 from public.webhook_endpoints where user_id = v_block.owner_id and enabled) then
+    return null;
+  end if;
+  perform private.enqueue_webhooks(v_block.owner_id, v_block.id, 'response.created', jsonb_build_object(
+    'block', private.block_webhook_json(v_block),
+    'response', jsonb_build_object(
+      'id', new.id, 'kind', new.kind, 'creator_id', new.creator_id, 'creator_name', new.creator_name,
+      'page_key', new.page_key, 'created_at', new.created_at,
+      'answers', coalesce((
+        select jsonb_agg(jsonb_build_object('question_id', a.key, 'title', a.value ->> 'title',
+                                            'type', a.value ->> 'type', 'value', a.value -> 'value')
+                         order by (a.value ->> 'index')::integer, a.key)
+        from jsonb_each(new.answers) a), '[]'::jsonb))));
+  return null;
+end;
+$$;
+
+create function private.messages_enqueue_webhooks()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_block public.blocks;
+begin
+  select * into v_block from public.blocks where id = new.block_id;
+  if not exists (select 1 from public.webhook_endpoints where user_id = v_block.owner_id and enabled) then
+    return null;
+  end if;
+  perform private.enqueue_webhooks(v_block.owner_id, v_block.id, 'message.created', jsonb_build_object(
+    'block', private.block_webhook_json(v_block),
+    'message', jsonb_build_object(
+      'id', new.id, 'parent_id', new.parent_id, 'content', new.content, 'creator_id', new.creator_id,
+      'creator_name', new.creator_name, 'status', new.status, 'page_key', new.page_key,
+      'is_owner', new.creator_id = v_block.owner_id, 'created_at', new.created_at)));
+  return null;
+end;
+$$;
+
+create function private.unsubscribes_enqueue_webhooks()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_block public.blocks;
+begin
+  if not exists (select 1 from public.webhook_endpoints where user_id = new.user_id and enabled) then
+    return null;
+  end if;
+  select * into v_block from public.blocks where id = new.block_id;
+  perform private.enqueue_webhooks(new.user_id, new.block_id, 'unsubscribe.created', jsonb_build_object(
+    'block', case when v_block.id is null then null else private.block_webhook_json(v_block) end,
+    'unsubscribe', jsonb_build_object('email', new.email, 'created_at', new.created_at)));
+  return null;
+end;
+$$;
+
+-- a response held by escalation (issue 17) goes out when the owner approves it
+create trigger responses_enqueue_webhooks after insert on public.responses
+  for each row when (not new.held) execute function private.responses_enqueue_webhooks();
+create trigger responses_approved_enqueue_webhooks after update of held on public.responses
+  for each row when (old.held and not new.held) execute function private.responses_enqueue_webhooks();
+create trigger messages_enqueue_webhooks after insert on public.messages
+  for each row execute function private.messages_enqueue_webhooks();
+create trigger unsubscribes_enqueue_webhooks after insert on public.unsubscribes
+  for each row execute function private.unsubscribes_enqueue_webhooks();
+
+revoke all on function private.enqueue_webhooks(uuid, uuid, text, jsonb) from public;
+revoke all on function private.block_webhook_json(public.blocks) from public;
+
+-- ---------------------------------------------------------------------------------------------
+-- service-role functions (the webhook functions and the jobs worker)
+-- ---------------------------------------------------------------------------------------------
+
+-- Creates or changes an endpoint of the owner (checked by the function with the dashboard's zod
+-- schema first). A new endpoint gets p_secret; a change keeps its secret. At most 10 per owner.
+-- Errors: block doesn't exists (PT404), Webhook endpoint doesn't exists (PT404), Too many
+-- webhook endpoints (P0001).
+create function public.save_webhook_endpoint(p_user_id uuid, p_endpoint jsonb, p_secret text)
+returns jsonb
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_id uuid := (p_endpoint ->> 'id')::uuid;
+  v_block uuid := (p_endpoint ->> 'block_id')::uuid;
+  v_row public.webhook_endpoints;
+begin
+  if v_block is not null and not exists (
+    select 1 from public.blocks where id = v_block and owner_id = p_user_id) then
+    raise exception 'block doesn''t exists' using errcode = 'PT404';
+  end if;
+  if v_id is null then
+    perform 1 from public.profiles where id = p_user_id for update;
+    if (select count(*) from public.webhook_endpoints where user_id = p_user_id) >= 10 then
+      raise exception 'Too many webhook endpoints' using errcode = 'P0001';
+    end if;
+    insert into public.webhook_endpoints (user_id, block_id, url, events, description, enabled, secret_hint)
+      values (p_user_id, v_block, p_endpoint ->> 'url',
+              array(select jsonb_array_elements_text(p_endpoint -> 'events')),
+              coalesce(p_endpoint ->> 'description', ''), coalesce((p_endpoint ->> 'enabled')::boolean, true),
+              left(p_secret, 12))
+      returning * into v_row;
+    insert into private.webhook_secrets (endpoint_id, secret) values (v_row.id, p_secret);
+  else
+    update public.webhook_endpoints
+      set block_id = v_block, url = p_endpoint ->> 'url',
+          events = array(select jsonb_array_elements_text(p_endpoint -> 'events')),
+          description = coalesce(p_endpoint ->> 'description', ''),
+          enabled = coalesce((p_endpoint ->> 'enabled')::boolean, true)
+      where id = v_id and user_id = p_user_id
+      returning * into v_row;
+    if not found then
+      raise exception 'Webhook endpoint doesn''t exists' using errcode = 'PT404';
+    end if;
+  end if;
+  return to_jsonb(v_row);
+end;
+$$;
+
+-- A new secret for an endpoint of the owner; the old one keeps signing beside it for a day.
+create function public.rotate_webhook_secret(p_user_id uuid, p_endpoint_id uuid, p_secret text)
+returns jsonb
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_row public.webhook_endpoints;
+begin
+  update public.webhook_endpoints set secret_hint = left(p_secret, 12)
+    where id = p_endpoint_id and user_id = p_user_id
+    returning * into v_row;
+  if not found then
+    raise exception 'Webhook endpoint doesn''t exists' using errcode = 'PT404';
+  end if;
+  update private.webhook_secrets
+    set previous_secret = secret, previous_until = now() + interval '1 day', secret = p_secret
+    where endpoint_id = p_endpoint_id;
+  return to_jsonb(v_row);
+end;
+$$;
+
+-- A test event for an endpoint of the owner: a delivery the function sends at once.
+create function public.create_test_webhook(p_user_id uuid, p_endpoint_id uuid)
+returns uuid
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_endpoint public.webhook_endpoints;
+  v_delivery uuid;
+begin
+  select * into v_endpoint from public.webhook_endpoints where id = p_endpoint_id and user_id = p_user_id;
+  if not found then
+    raise exception 'Webhook endpoint doesn''t exists' using errcode = 'PT404';
+  end if;
+  insert into public.webhook_deliveries (endpoint_id, user_id, event_type, payload)
+    values (p_endpoint_id, p_user_id, 'webhook.test',
+            jsonb_build_object('type', 'webhook.test',
+                               'timestamp', to_char(now() at time zone 'utc', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+                               'data', jsonb_build_object('endpoint_id', p_endpoint_id,
+                                                          'message', 'A test event from Reaction Blocks')))
+    returning id into v_delivery;
+  return v_delivery;
+end;
+$$;
+
+-- What a delivery needs: its body, the endpoint's URL and secrets, and whether it should still go
+-- (endpoint enabled, owner paid). Answers [{delivery_id, event_type, payload, attempts, url,
+-- secrets, skip}] for the given deliveries.
+create function public.webhook_delivery_context(p_delivery_ids uuid[])
+returns jsonb
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select coalesce(jsonb_agg(jsonb_build_object(
+    'delivery_id', d.id, 'event_type', d.event_type, 'payload', d.payload, 'attempts', d.attempts,
+    'url', e.url,
+    'secrets', array_remove(array[s.secret,
+                                  case when s.previous_until > now() then s.previous_secret end], null),
+    'skip', case when e.id is null then 'the endpoint was deleted'
+                 when not e.enabled and d.event_type <> 'webhook.test' then 'the endpoint is turned off'
+                 when not coalesce(p.paid, false) then 'no paid plan'
+                 when d.status = 'delivered' then 'already delivered' end)), '[]'::jsonb)
+  from public.webhook_deliveries d
+    left join public.webhook_endpoints e on e.id = d.endpoint_id
+    left join private.webhook_secrets s on s.endpoint_id = e.id
+    left join public.profiles p on p.id = d.user_id
+  where d.id = any(p_delivery_ids);
+$$;
+
+-- The outcome of attempts: [{delivery_id, ok, status, error, final}] (final: no retry follows).
+create function public.record_webhook_attempts(p_results jsonb)
+returns void
+language sql
+security definer
+set search_path = ''
+as $$
+  update public.webhook_deliveries d
+    set attempts = d.attempts + 1, last_attempt_at = now(),
+        response_status = (r ->> 'status')::integer,
+        last_error = left(r ->> 'error', 500),
+        status = case when (r ->> 'ok')::boolean then 'delivered'
+                      when (r ->> 'final')::boolean then 'failed' else 'pending' end,
+        delivered_at = case when (r ->> 'ok')::boolean then now() else d.delivered_at end
+  from jsonb_array_elements(coalesce(p_results, '[]'::jsonb)) r
+  where d.id = (r ->> 'delivery_id')::uuid;
+$$;
+
+revoke all on function public.save_webhook_endpoint(uuid, jsonb, text) from public, anon, authenticated;
+revoke all on function public.rotate_webhook_secret(uuid, uuid, text) from public, anon, authenticated;
+revoke all on function public.create_test_webhook(uuid, uuid) from public, anon, authenticated;
+revoke all on function public.webhook_delivery_context(uuid[]) from public, anon, authenticated;
+revoke all on function public.record_webhook_attempts(jsonb) from public, anon, authenticated;
+grant execute on function public.save_webhook_endpoint(uuid, jsonb, text) to service_role;
+grant execute on function public.rotate_webhook_secret(uuid, uuid, text) to service_role;
+grant execute on function public.create_test_webhook(uuid, uuid) to service_role;
+grant execute on function public.webhook_delivery_context(uuid[]) to service_role;
+grant execute on function public.record_webhook_attempts(jsonb) to service_role;
+
+-- =============================================================================================
 -- schemas/save-block.sql
 -- =============================================================================================
 
@@ -6238,7 +8142,7 @@ begin
   v_new := jsonb_populate_record(v_old, p_private);
   v_new.mail_to := nullif(btrim(v_new.mail_to), '');
 
-  if v_new.mail_to is not null and v_new.mail_to !~ '^[^@[:space:]]+@[^@[:space:]]+\.[^@[:space:]]+$' then
+  if v_new.mail_to is not null and not private.is_valid_email(v_new.mail_to) then
     raise exception 'Invalid email address.' using errcode = 'P0001';
   end if;
 
@@ -6337,6 +8241,16 @@ begin
       if not p_paid and v_row.as_visitor_info is not null
          and v_row.as_visitor_info is distinct from v_old.as_visitor_info then
         perform private.raise_paid_required('as_visitor_info');
+      end if;
+      -- a letter the form sends by itself: paid, from a mail question (letter-triggers.sql)
+      if v_row.trigger_letter_block is not null
+         and v_row.trigger_letter_block is distinct from v_old.trigger_letter_block then
+        if not p_paid then
+          perform private.raise_paid_required('trigger_letter_block');
+        end if;
+        if v_row.type <> 'mail' then
+          raise exception 'Not valid letter block' using errcode = 'P0001';
+        end if;
       end if;
       if v_row.trigger_letter_block is not null
          and v_row.trigger_letter_block is distinct from v_old.trigger_letter_block
@@ -6617,7 +8531,8 @@ as $$
 $$;
 
 -- Top-level messages of a block created before p_before, newest first, with replies.
-create function private.threads_json(p_block_id uuid, p_before timestamptz, p_limit integer, p_uid uuid)
+create function private.threads_json(p_block_id uuid, p_before timestamptz, p_limit integer, p_uid uuid,
+                                     p_page_key text)
 returns jsonb
 language sql
 stable
@@ -6626,7 +8541,7 @@ as $$
   select coalesce(jsonb_agg(private.thread_json(m, p_uid) order by m.created_at desc, m.id desc), '[]'::jsonb)
   from (
     select * from public.messages
-    where block_id = p_block_id and parent_id is null
+    where block_id = p_block_id and page_key = p_page_key and parent_id is null
       and created_at < coalesce(p_before, 'infinity'::timestamptz)
     order by created_at desc, id desc
     limit greatest(1, least(coalesce(p_limit, 5), 50))
@@ -6686,8 +8601,8 @@ $$;
 
 -- Top-level messages of a block created before p_before, newest first, pinned ones excluded
 -- (get_block_view sends them first), each with its replies: those the caller may see.
-create function private.visible_threads_json(p_block_id uuid, p_before timestamptz, p_limit integer,
-                                             p_uid uuid, p_owner boolean)
+create function private.visible_threads_json(p_block_id uuid, p_before timestamptz, p_limit integer, p_uid uuid,
+                                             p_owner boolean, p_page_key text)
 returns jsonb
 language sql
 stable
@@ -6696,7 +8611,7 @@ as $$
   select coalesce(jsonb_agg(private.visible_thread_json(m, p_uid, p_owner) order by m.created_at desc, m.id desc), '[]'::jsonb)
   from (
     select * from public.messages m
-    where m.block_id = p_block_id and m.parent_id is null and m.pinned_at is null
+    where m.block_id = p_block_id and m.page_key = p_page_key and m.parent_id is null and m.pinned_at is null
       and (p_owner or m.status = 'published' or (m.status = 'held' and m.creator_id = p_uid))
       and m.created_at < coalesce(p_before, 'infinity'::timestamptz)
     order by m.created_at desc, m.id desc
@@ -6706,8 +8621,8 @@ $$;
 
 -- Older top-level messages (before p_before, newest first, not pinned) with their replies: the
 -- ones the caller may see. security definer: as get_block_view.
-create or replace function public.list_messages(p_block_id uuid, p_before timestamptz default null,
-  p_limit integer default 5)
+create function public.list_messages(p_block_id uuid, p_before timestamptz default null, p_limit integer default 5,
+                                     p_page_key text default '')
 returns jsonb
 language plpgsql
 stable
@@ -6717,19 +8632,20 @@ as $$
 declare
   v_uid uuid := auth.uid();
   v_block public.blocks := private.visible_block(p_block_id);
+  v_page text := private.check_page_key(v_block, p_page_key);
 begin
   -- the fast path of get_block_view: nothing held, hidden or pinned on the block
   if not exists (select 1 from public.messages
                  where block_id = p_block_id and (status <> 'published' or pinned_at is not null)) then
-    return private.threads_json(p_block_id, p_before, p_limit, v_uid);
+    return private.threads_json(p_block_id, p_before, p_limit, v_uid, v_page);
   end if;
   return private.visible_threads_json(p_block_id, p_before, p_limit, v_uid,
-                                      v_uid is not null and v_uid = v_block.owner_id);
+                                      v_uid is not null and v_uid = v_block.owner_id, v_page);
 end;
 $$;
-comment on function public.list_messages(uuid, timestamptz, integer) is
-  'Top-level messages the caller may see created before p_before (default now), newest first, pinned ones excluded, at most p_limit (1..50, default 5), each with replies.';
-revoke execute on function public.list_messages(uuid, timestamp with time zone, integer) from public;
+comment on function public.list_messages(uuid, timestamptz, integer, text) is
+  'Top-level messages the caller may see created before p_before (default now), newest first, pinned ones excluded, at most p_limit (1..50, default 5), each with replies; of one page''s thread with p_page_key.';
+revoke execute on function public.list_messages(uuid, timestamp with time zone, integer, text) from public;
 
 -- The option ids of the caller's A/B vote on an ab block (by the unique index on
 -- (block_id, creator_id)), or null.
@@ -6773,7 +8689,11 @@ as $$
     'like_count', c.like_count, 'align', p_block.align, 'button_text', p_block.button_text,
     'url_to_open', p_block.url_to_open, 'open_graph', p_block.open_graph,
     'allow_creator_email', p_block.allow_creator_email, 'deactivated', p_block.deactivated,
-    'captcha', case when p_block.captcha then private.captcha_config() end)
+    -- every block may escalate to the platform's captcha (issue 17); a paid block asks for it
+    -- at a visitor's own limit too
+    'captcha', case when p_block.captcha
+                      or coalesce((private.setting('limits.escalation', 'true'::jsonb) #>> '{}')::boolean, true)
+                    then private.captcha_config() end)
   from private.with_live_counts(p_block) c;
 $$;
 
@@ -6784,7 +8704,7 @@ $$;
 -- liked_message_ids: among the messages returned; reported_message_ids; vote).
 -- One statement: the visibility test is written out (a function with SET search_path is never
 -- inlined) and the caller's likes are probed by primary key for the returned messages only.
-create function private.block_view_json(p_block_id uuid, p_uid uuid, p_public boolean)
+create function private.block_view_json(p_block_id uuid, p_uid uuid, p_public boolean, p_page_key text)
 returns jsonb
 language sql
 stable
@@ -6800,12 +8720,14 @@ as $$
   ),
   top as (
     (select m.* from public.messages m, viewer v
-     where v.threads and m.block_id = p_block_id and m.pinned_at is not null and m.parent_id is null
+     where v.threads and m.block_id = p_block_id and m.page_key = p_page_key
+       and m.pinned_at is not null and m.parent_id is null
        and (v.owner or m.status = 'published' or (m.status = 'held' and m.creator_id = p_uid))
      order by m.pinned_at desc limit 10)
     union all
     (select m.* from public.messages m, viewer v
-     where v.threads and m.block_id = p_block_id and m.parent_id is null and m.pinned_at is null
+     where v.threads and m.block_id = p_block_id and m.page_key = p_page_key
+       and m.parent_id is null and m.pinned_at is null
        and (v.owner or m.status = 'published' or (m.status = 'held' and m.creator_id = p_uid))
      order by m.created_at desc, m.id desc limit 5)
   ),
@@ -6819,11 +8741,15 @@ as $$
       and l.message_id in (select id from top union all select id from rep)
   )
   select jsonb_build_object(
-    'block', private.public_block_json(blk),
+    'block', private.public_block_json(blk) || private.page_counts_json(blk, p_page_key),
     'questions', case when blk.type in ('form', 'ab') then coalesce((
       select jsonb_agg(
                (to_jsonb(q) - 'trigger_letter_block') || jsonb_build_object('options', coalesce((
-                 select jsonb_agg(to_jsonb(o) order by o.index, o.created_at)
+                 -- the count with the changes not folded yet (counters.sql)
+                 select jsonb_agg(to_jsonb(o) || jsonb_build_object('response_count', greatest(o.response_count
+                          + coalesce((select sum(d.delta) from private.option_count_deltas d
+                                      where d.option_id = o.id), 0), 0))
+                        order by o.index, o.created_at)
                  from public.options o where o.question_id = q.id and not o.deleted), '[]'::jsonb))
                order by q.index, q.created_at)
       from public.questions q where q.block_id = p_block_id and not q.deleted), '[]'::jsonb)
@@ -6854,7 +8780,7 @@ as $$
   || case when p_public then '{}'::jsonb else jsonb_build_object('me', jsonb_build_object(
     'liked', p_uid is not null and exists (
       select 1 from public.responses r
-      where r.block_id = p_block_id and r.kind = 'like' and r.creator_id = p_uid),
+      where r.block_id = p_block_id and r.page_key = p_page_key and r.kind = 'like' and r.creator_id = p_uid),
     'liked_message_ids', coalesce((select jsonb_agg(message_id) from liked), '[]'::jsonb),
     'reported_message_ids', case when p_uid is not null and blk.type in ('comment', 'qna') then coalesce((
       select jsonb_agg(r.message_id) from public.message_reports r
@@ -6862,12 +8788,12 @@ as $$
     'vote', private.ab_vote_json(blk.id, blk.type, p_uid))) end
   from blk;
 $$;
-revoke execute on function private.block_view_json(uuid, uuid, boolean) from public;
+revoke execute on function private.block_view_json(uuid, uuid, boolean, text) from public;
 
 -- Everything a viewer needs to render a block in one call, with the caller's own state.
 -- security definer: reads the caller's own likes and reports and the block's content without
 -- evaluating RLS per row; it returns public columns only.
-create or replace function public.get_block_view(p_block_id uuid)
+create function public.get_block_view(p_block_id uuid, p_page_key text default '')
 returns jsonb
 language plpgsql
 stable
@@ -6875,25 +8801,23 @@ security definer
 set search_path = ''
 as $$
 declare
-  v_view jsonb := private.block_view_json(p_block_id, auth.uid(), false);
+  v_block public.blocks := private.visible_block(p_block_id);
+  v_view jsonb := private.block_view_json(p_block_id, auth.uid(), false, private.check_page_key(v_block, p_page_key));
 begin
-  if v_view is null then
-    raise exception 'block doesn''t exists' using errcode = 'PT404';
-  end if;
   -- the caller's own answer (it is STABLE, so also a GET): never kept by a shared cache
   perform set_config('response.headers', '[{"Cache-Control": "private, no-store"}]', true);
   return v_view;
 end;
 $$;
-comment on function public.get_block_view(uuid) is
-  'The block''s public settings, questions with options, endings with conditions, the pinned and the first 5 threads the caller may see, and the caller''s own state (me: liked, liked_message_ids among the returned messages, reported_message_ids, vote). Elements read get_block_public (GET, cacheable) and get_block_me instead. Error: block doesn''t exists.';
-revoke execute on function public.get_block_view(uuid) from public;
+comment on function public.get_block_view(uuid, text) is
+  'The block''s public settings, questions with options, endings with conditions, the pinned and the first 5 threads the caller may see (of one page with p_page_key), and the caller''s own state (me: liked, liked_message_ids among the returned messages, reported_message_ids, vote). Elements read get_block_public (GET, cacheable) and get_block_me instead. Errors: block doesn''t exists, Not valid page key.';
+revoke execute on function public.get_block_view(uuid, text) from public;
 
 -- The public part of the block view: the same answer for every caller (no auth.uid() anywhere),
 -- so a shared cache may keep it. STABLE: PostgREST answers it on GET (read-only transaction).
 -- security definer: the block's content is read without RLS; only published messages and the
 -- public columns come out.
-create function public.get_block_public(p_block_id uuid)
+create function public.get_block_public(p_block_id uuid, p_page_key text default '')
 returns jsonb
 language plpgsql
 stable
@@ -6901,22 +8825,20 @@ security definer
 set search_path = ''
 as $$
 declare
-  v_view jsonb := private.block_view_json(p_block_id, null, true);
+  v_block public.blocks := private.visible_block(p_block_id);
+  v_view jsonb := private.block_view_json(p_block_id, null, true, private.check_page_key(v_block, p_page_key));
 begin
-  if v_view is null then
-    -- a missing block may be created soon (an embed pasted before the block is saved): no cache
-    raise exception 'block doesn''t exists' using errcode = 'PT404';
-  end if;
   -- a CDN or proxy may keep it 10 s and serve it stale for 60 s more while it fetches it again;
-  -- the browser keeps it 10 s too (the visitor's own new messages come with get_block_me)
+  -- the browser keeps it 10 s too (the visitor's own new messages come with get_block_me). One
+  -- page's thread is one URL (p_page_key is a query parameter), so one cache entry.
   perform set_config('response.headers',
     '[{"Cache-Control": "public, max-age=10, stale-while-revalidate=60"}]', true);
   return v_view;
 end;
 $$;
-comment on function public.get_block_public(uuid) is
-  'The public part of the block view, the same for every caller (cacheable GET, Cache-Control public max-age=10 stale-while-revalidate=60): block settings and counts, questions and endings, the pinned and first 5 published threads. Error: block doesn''t exists.';
-revoke execute on function public.get_block_public(uuid) from public;
+comment on function public.get_block_public(uuid, text) is
+  'The public part of the block view, the same for every caller (cacheable GET, Cache-Control public max-age=10 stale-while-revalidate=60): block settings and counts, questions and endings, the pinned and first 5 published threads; with p_page_key (comment, qna, like) one page''s threads and counts. Errors: block doesn''t exists, Not valid page key.';
+revoke execute on function public.get_block_public(uuid, text) from public;
 
 -- The caller's own part of the block view, for the messages on screen. p_message_ids: the ids of
 -- the messages shown (top-level and replies, at most 500 are looked at); p_since: the creation
@@ -6930,8 +8852,8 @@ revoke execute on function public.get_block_public(uuid) from public;
 -- with the counts as they are now) and, for ab blocks, `questions` with the current option counts:
 -- the public copy may be cached, and a visitor's own vote or like must not show beside older counts.
 -- security definer: as get_block_view.
-create function public.get_block_me(p_block_id uuid, p_message_ids uuid[] default '{}',
-                                    p_since timestamptz default null)
+create function public.get_block_me(p_block_id uuid, p_message_ids uuid[] default '{}', p_since timestamptz default null,
+                                    p_page_key text default '')
 returns jsonb
 language plpgsql
 stable
@@ -6941,14 +8863,15 @@ as $$
 declare
   v_uid uuid := auth.uid();
   v_block public.blocks := private.visible_block(p_block_id);
+  v_page text := private.check_page_key(v_block, p_page_key);
   v_owner boolean := v_uid is not null and v_uid = v_block.owner_id;
   v_ids uuid[] := coalesce(p_message_ids[1:500], '{}');
   v_result jsonb;
   -- the counts as they are now: the public copy may be cached, and the caller's own like, vote or
   -- message must not show beside counts from before it
-  v_fresh jsonb := jsonb_build_object('block', private.public_block_json(v_block))
+  v_fresh jsonb := jsonb_build_object('block', private.public_block_json(v_block) || private.page_counts_json(v_block, v_page))
     || case when v_block.type = 'ab'
-            then jsonb_build_object('questions', private.block_view_json(p_block_id, null, true) -> 'questions')
+            then jsonb_build_object('questions', private.block_view_json(p_block_id, null, true, '') -> 'questions')
             else '{}'::jsonb end;
 begin
   -- the caller's own answer (a GET too, being STABLE): never kept by a shared cache
@@ -6959,7 +8882,8 @@ begin
   end if;
   with extra_top as (
     select m.* from public.messages m
-    where v_block.type in ('comment', 'qna') and m.block_id = p_block_id and m.parent_id is null
+    where v_block.type in ('comment', 'qna') and m.block_id = p_block_id and m.page_key = v_page
+      and m.parent_id is null
       and (m.creator_id = v_uid or (v_owner and m.status <> 'published'))
       and (v_owner or m.status = 'published' or m.status = 'held')
       and (p_since is null or m.created_at >= p_since or m.pinned_at is not null)
@@ -6988,7 +8912,7 @@ begin
     'me', jsonb_build_object(
       'liked', exists (
         select 1 from public.responses r
-        where r.block_id = p_block_id and r.kind = 'like' and r.creator_id = v_uid),
+        where r.block_id = p_block_id and r.page_key = v_page and r.kind = 'like' and r.creator_id = v_uid),
       'liked_message_ids', coalesce((select jsonb_agg(message_id) from liked), '[]'::jsonb),
       'reported_message_ids', case when v_block.type in ('comment', 'qna') then coalesce((
         select jsonb_agg(r.message_id) from public.message_reports r
@@ -7014,9 +8938,9 @@ begin
   return v_fresh || v_result;
 end;
 $$;
-comment on function public.get_block_me(uuid, uuid[], timestamptz) is
-  'The caller''s own part of the block view for the messages on screen (p_message_ids, at most 500; p_since: oldest top-level of a full public page): block (current counts), questions (ab: current option counts), me (liked, liked_message_ids, reported_message_ids, vote), messages (own or, for the owner, unpublished threads since p_since, at most 20) and replies (own or unpublished replies to the given messages, at most 200). Error: block doesn''t exists.';
-revoke execute on function public.get_block_me(uuid, uuid[], timestamp with time zone) from public;
+comment on function public.get_block_me(uuid, uuid[], timestamptz, text) is
+  'The caller''s own part of the block view for the messages on screen (p_message_ids, at most 500; p_since: oldest top-level of a full public page; p_page_key: the page''s thread): block (current counts), questions (ab: current option counts), me (liked, liked_message_ids, reported_message_ids, vote), messages (own or, for the owner, unpublished threads since p_since, at most 20) and replies (own or unpublished replies to the given messages, at most 200). Errors: block doesn''t exists, Not valid page key.';
+revoke execute on function public.get_block_me(uuid, uuid[], timestamp with time zone, text) from public;
 
 -- Counts for many pages in one request (issue 18, "beyond the spec").
 --
@@ -7129,7 +9053,8 @@ revoke execute on function public.get_block_card(uuid, uuid) from public;
 -- "Results summary") and a few kilobytes over the wire.
 
 -- The owner's summary of a block's responses (see the header); counts include the deltas not
--- folded yet.
+-- folded yet. Responses held by escalation are left out of every figure and counted in
+-- totals.held.
 create or replace function public.block_results_summary(p_block_id uuid,
   p_timezone text default 'UTC')
 returns jsonb
@@ -7175,7 +9100,7 @@ begin
 
   -- the first response, from the (block_id, created_at) index: it decides the bucket size
   select created_at into v_first from public.responses
-    where block_id = p_block_id order by created_at limit 1;
+    where block_id = p_block_id and not held order by created_at limit 1;
 
   -- scan 1: responses over time, in the owner's time zone (days for two months, weeks for a
   -- year, then months; at most 120 buckets), and the totals from the same rows
@@ -7195,7 +9120,7 @@ begin
              count(*) filter (where created_at > now() - interval '7 days') as recent,
              max(created_at) as last_at
       from public.responses
-      where block_id = p_block_id
+      where block_id = p_block_id and not held
       group by 1
     ), buckets as (
       select t from generate_series(v_start, date_trunc(v_unit, v_now), ('1 ' || v_unit)::interval) t
@@ -7244,7 +9169,7 @@ begin
     end loop;
 
     if cardinality(v_cols) > 0 then
-      execute format('select to_jsonb(t) from (select %s from public.responses r where r.block_id = $1) t',
+      execute format('select to_jsonb(t) from (select %s from public.responses r where r.block_id = $1 and not r.held) t',
                      array_to_string(v_cols, ', '))
         into v_row using p_block_id;
     end if;
@@ -7275,7 +9200,7 @@ begin
           into v_latest
           from (select r.answers -> (v_item ->> 'id') ->> 'value' as value, r.created_at
                 from public.responses r
-                where r.block_id = p_block_id and r.answers ? (v_item ->> 'id')
+                where r.block_id = p_block_id and not r.held and r.answers ? (v_item ->> 'id')
                 order by r.created_at desc
                 limit 5) l;
         v_item := v_item || jsonb_build_object('latest', v_latest);
@@ -7288,7 +9213,9 @@ begin
     'block', jsonb_build_object('id', v_block.id, 'type', v_block.type,
                                 'response_count', v_block.response_count, 'like_count', v_block.like_count),
     'timezone', v_tz,
-    'totals', v_totals,
+    -- held by escalation (issue 17): kept apart until the owner approves them
+    'totals', v_totals || jsonb_build_object('held', (select count(*) from public.responses r
+                                                       where r.block_id = p_block_id and r.held)),
     'timeline', jsonb_build_object('unit', v_unit, 'points', v_timeline),
     'questions', v_questions);
 end;
@@ -7301,13 +9228,23 @@ revoke execute on function public.block_results_summary(uuid, text) from public,
 -- schemas/realtime.sql
 -- =============================================================================================
 
--- Live updates by block topic (issue 13): Realtime Broadcast from the database. Triggers on
--- public.messages send each change once, with realtime.send, to a private topic per block;
--- Realtime authorises a viewer once, when it joins, by the SELECT policy on realtime.messages
--- below, and fans the message out.
+-- Live updates by block topic: Realtime Broadcast from the database. Triggers on public.messages
+-- write each change once and announce it once, with realtime.send, on a topic per block.
 --
--- Topics (private channels; the client joins with config.private = true):
---   block:<block id>        viewers of a published block (and its owner). Events:
+-- The viewers' topic is PUBLIC (issue 19): Realtime joins a public topic without asking the
+-- database, where a private one costs one policy check per join (hosted Realtime caches the answer
+-- for that socket only: docs/scaling.md "Realtime"). Anyone holding the anon key may also send on a
+-- public topic, so what travels there is only a hint naming a change, never the change itself: the
+-- viewer reads the change with get_block_change, a cacheable GET (the same URL for every viewer, so
+-- a CDN makes one database call per change whatever the number of viewers). A forged hint names
+-- nothing (null, cached like the rest) or a change of this block from the last minute, which the
+-- viewers already have (they skip ids they read).
+--
+-- Topics:
+--   block:<block id>        PUBLIC. Event hint {id}: a change of the block's published messages,
+--                           read with get_block_change(block, id) for a minute. A message of a
+--                           page's thread (page_key, issue 18) is announced on
+--                           block:<block id>:page:<key> instead. A change is
 --     change  {type: 'INSERT' | 'UPDATE', row}   a published message appeared or changed; row is
 --                                                the public message row (as get_block_view serves
 --                                                it: no email, which lives in message_private)
@@ -7318,15 +9255,98 @@ revoke execute on function public.block_results_summary(uuid, text) from public,
 --     counts  {id, like_count, likes} / {id, reply_count, replies}: a published message's like or
 --             reply count moved; likes/replies is the delta, like_count/reply_count the value
 --             after it (so a client that already applied its own like sets, never adds twice)
---   block:<block id>:owner  the block's owner only (the dashboard's moderation view). Event
+--   block:<block id>:owner  PRIVATE, the block's owner only (the dashboard's moderation view).
 --     change  {type: 'INSERT' | 'UPDATE' | 'DELETE', id}: which message changed, in any state.
--- Held and hidden messages never reach block:<id>; nobody may join a topic of a block they may
--- not read; no client may send on these topics (no INSERT policy). public.messages is not in
--- publication supabase_realtime (nobody subscribes to its postgres_changes).
+-- Held and hidden messages are never a change of block:<id>; only the owner may join the owner
+-- topic; no client may send on it (no INSERT policy). public.messages is not in publication
+-- supabase_realtime (nobody subscribes to its postgres_changes).
 --
 -- Runs unchanged on hosted Supabase, whose realtime schema has realtime.messages (RLS on),
--- realtime.send and realtime.topic(). The local stack gets stand-ins with the same surface from
+-- realtime.send and realtime.topic(); keep Realtime's "Allow public access" on (the block topics
+-- are public channels). The local stack gets stand-ins with the same surface from
 -- supabase/local/bootstrap.sql (local only).
+
+-- ---------------------------------------------------------------------------------------------
+-- the changes viewers read
+-- ---------------------------------------------------------------------------------------------
+
+create table private.block_changes (
+  id uuid primary key default gen_random_uuid(),
+  -- no foreign key: a block's deletion deletes its messages, whose trigger writes here last
+  block_id uuid not null,
+  event text not null check (event in ('change', 'counts')),
+  payload jsonb not null,
+  created_at timestamptz not null default now()
+);
+create index block_changes_created_at_idx on private.block_changes (created_at);
+comment on table private.block_changes is
+  'Changes of published messages that viewers of a block read after a hint on its public Realtime topic (get_block_change); readable for a minute, purged after ten (schedule block-changes-purge). No client role can read it.';
+alter table private.block_changes enable row level security;
+revoke all on private.block_changes from public, anon, authenticated;
+
+-- A change for the block's viewers: kept for get_block_change, announced on the public topic
+-- (a page's thread, issue 18: on its own topic block:<id>:page:<key>).
+create function private.send_block_change(p_block_id uuid, p_event text, p_payload jsonb,
+                                          p_page_key text default '')
+returns void
+language plpgsql
+set search_path = ''
+as $$
+declare
+  v_id uuid;
+begin
+  insert into private.block_changes (block_id, event, payload)
+    values (p_block_id, p_event, p_payload)
+    returning id into v_id;
+  -- the payload's top-level id is the change's, so hosted realtime.send adds none of its own
+  perform realtime.send(jsonb_build_object('id', v_id), 'hint',
+                        'block:' || p_block_id::text
+                          || case when coalesce(p_page_key, '') <> '' then ':page:' || p_page_key else '' end,
+                        false);
+end;
+$$;
+revoke execute on function private.send_block_change(uuid, text, jsonb, text) from public;
+
+-- security definer: anon and visitors cannot read private.block_changes or public.blocks.
+create function public.get_block_change(p_block_id uuid, p_id uuid)
+returns jsonb
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+declare
+  v_change jsonb;
+begin
+  select jsonb_build_object('event', c.event, 'payload', c.payload) into v_change
+    from private.block_changes c
+   where c.id = p_id and c.block_id = p_block_id
+     and c.created_at > now() - interval '1 minute'
+     and private.block_is_published(p_block_id);
+  -- the same answer for every caller, found or not: a shared cache keeps it, so neither a hint to
+  -- thousands of viewers nor a forged one reaches the database more than once a minute per URL
+  perform set_config('response.headers', '[{"Cache-Control": "public, max-age=60"}]', true);
+  return v_change;
+end;
+$$;
+comment on function public.get_block_change(uuid, uuid) is
+  'A change of a published block''s messages named by a hint on its public Realtime topic, for a minute after it happened: {event: change | counts, payload}, or null (unknown, older, another block''s, or the block is deactivated). The same for every caller (cacheable GET, Cache-Control public max-age=60).';
+revoke all on function public.get_block_change(uuid, uuid) from public;
+grant execute on function public.get_block_change(uuid, uuid) to anon, authenticated, service_role;
+
+-- Run by pg_cron block-changes-purge (a hand-written migration schedules it).
+create function private.purge_block_changes()
+returns void
+language sql
+set search_path = ''
+as $$
+  delete from private.block_changes where created_at < now() - interval '10 minutes';
+$$;
+revoke execute on function private.purge_block_changes() from public;
+
+-- ---------------------------------------------------------------------------------------------
+-- who may read a private topic: the owner topic only
+-- ---------------------------------------------------------------------------------------------
 
 -- security definer: anon and visitors cannot read public.blocks (trust.sql); reachable
 -- from policies only (client roles have no usage on schema private).
@@ -7339,22 +9359,18 @@ set search_path = ''
 as $$
 declare
   v_match text[];
-  v_block uuid;
 begin
   v_match := regexp_match(coalesce(p_topic, ''),
-    '^block:([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})(:owner)?$');
-  if v_match is null then
-    return false;
-  end if;
-  v_block := v_match[1]::uuid;
-  if v_match[2] is not null then
-    return private.is_block_owner(v_block);
-  end if;
-  return private.block_is_published(v_block) or private.is_block_owner(v_block);
+    '^block:([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}):owner$');
+  return v_match is not null and private.is_block_owner(v_match[1]::uuid);
 end;
 $$;
 revoke execute on function private.block_topic_readable(text) from public;
 grant execute on function private.block_topic_readable(text) to anon, authenticated, service_role;
+
+-- ---------------------------------------------------------------------------------------------
+-- one change per write, announced once
+-- ---------------------------------------------------------------------------------------------
 
 -- security definer: realtime.send inserts into realtime.messages, which client roles may not
 -- write (no INSERT policy); the owner of this function (postgres) bypasses its RLS.
@@ -7367,7 +9383,8 @@ as $$
 declare
   v_block uuid := case when tg_op = 'DELETE' then old.block_id else new.block_id end;
   v_id uuid := case when tg_op = 'DELETE' then old.id else new.id end;
-  v_topic text := 'block:' || v_block::text;
+  -- a page's thread has a topic of its own (one thread per page, issue 18)
+  v_page text := case when tg_op = 'DELETE' then old.page_key else new.page_key end;
   v_was boolean := tg_op <> 'INSERT' and old.status = 'published';
   v_is boolean := tg_op <> 'DELETE' and new.status = 'published';
   v_counts_only boolean := false;
@@ -7380,30 +9397,29 @@ begin
   -- the owner's moderation list: which message changed (not its counts)
   if not v_counts_only then
     perform realtime.send(jsonb_build_object('type', tg_op, 'id', v_id), 'change',
-                          v_topic || ':owner', true);
+                          'block:' || v_block::text || ':owner', true);
   end if;
 
   if v_counts_only then
     if v_was and v_is then
       if new.like_count <> old.like_count then
-        perform realtime.send(jsonb_build_object('id', v_id, 'like_count', new.like_count,
-                                                 'likes', new.like_count - old.like_count),
-                              'counts', v_topic, true);
+        perform private.send_block_change(v_block, 'counts',
+          jsonb_build_object('id', v_id, 'like_count', new.like_count,
+                             'likes', new.like_count - old.like_count), v_page);
       end if;
       if new.reply_count <> old.reply_count then
-        perform realtime.send(jsonb_build_object('id', v_id, 'reply_count', new.reply_count,
-                                                 'replies', new.reply_count - old.reply_count),
-                              'counts', v_topic, true);
+        perform private.send_block_change(v_block, 'counts',
+          jsonb_build_object('id', v_id, 'reply_count', new.reply_count,
+                             'replies', new.reply_count - old.reply_count), v_page);
       end if;
     end if;
   elsif v_is then
-    perform realtime.send(jsonb_build_object('type', tg_op, 'row', to_jsonb(new)), 'change',
-                          v_topic, true);
+    perform private.send_block_change(v_block, 'change',
+      jsonb_build_object('type', tg_op, 'row', to_jsonb(new)), v_page);
   elsif v_was then
-    perform realtime.send(
+    perform private.send_block_change(v_block, 'change',
       jsonb_build_object('type', case when tg_op = 'DELETE' then 'DELETE' else 'REMOVE' end,
-                         'row', jsonb_build_object('id', v_id, 'parent_id', old.parent_id)),
-      'change', v_topic, true);
+                         'row', jsonb_build_object('id', v_id, 'parent_id', old.parent_id)), v_page);
   end if;
   return null;
 end;
@@ -7413,7 +9429,7 @@ revoke execute on function private.messages_broadcast() from public;
 create trigger messages_broadcast after insert or update or delete on public.messages
   for each row execute function private.messages_broadcast();
 
-create policy "Viewers of a block receive its topic" on realtime.messages
+create policy "Owners of a block receive its owner topic" on realtime.messages
   for select to anon, authenticated
   using (realtime.messages.extension = 'broadcast'
          and (select private.block_topic_readable((select realtime.topic()))));

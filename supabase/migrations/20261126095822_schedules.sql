@@ -1,7 +1,11 @@
 -- Hand-written: what a declarative schema cannot hold (supabase/schemas/ has the tables and
 -- functions; `npm run db:diff` compares only those). The pg_cron schedules are rows of cron.job,
--- written by `cron.schedule`, which replaces a job of the same name. A schedule changes in a new
--- hand-written migration of its own (docs/getting-started.md, "Changing the database schema").
+-- written by `cron.schedule`, which replaces a job of the same name: running this file again on a
+-- database that has these jobs changes nothing (a project continuing from the squashed history
+-- does, docs/data-model.md "Migrations"). A schedule changes in a new hand-written migration of
+-- its own (docs/getting-started.md, "Changing the database schema"). The second squash gathered
+-- here the first baseline's schedules and the two added after it (cron-history-purge,
+-- block-changes-purge), as they were.
 --
 -- Each job calls SQL only; the worker is an edge function reached through pg_net with its URL and
 -- shared secret read from Vault at each tick, so this file holds no project-specific value
@@ -65,3 +69,18 @@ select cron.schedule('quota-notices', '* * * * *', $$ select private.sweep_quota
 select cron.schedule('fold-counters', '5 seconds',
   $$ select private.fold_counters() where exists (select 1 from private.block_count_deltas)
                                           or exists (select 1 from private.audience_group_deltas); $$);
+
+-- pg_cron records every run of every job in cron.job_run_details and never deletes one; with the
+-- 5-second schedules (jobs-worker, fold-counters) and the 30-second and one-minute ones, that is
+-- about 39,000 rows a day, which nothing removed on a Supabase project. A week of them is kept to
+-- read what happened, as the jobs queue keeps its finished jobs a week. Daily, at an hour no other
+-- schedule uses.
+select cron.schedule(
+  'cron-history-purge',
+  '31 4 * * *',
+  $$ delete from cron.job_run_details where end_time < now() - interval '7 days' $$
+);
+
+-- The changes live updates name (private.block_changes, supabase/schemas/realtime.sql) are read
+-- within a minute of their hint; every ten minutes those older than ten minutes go.
+select cron.schedule('block-changes-purge', '*/10 * * * *', $$ select private.purge_block_changes(); $$);
