@@ -1,5 +1,5 @@
-// The jobs queue (20261123110000_jobs_queue.sql) and the notification jobs the visitor writes
-// enqueue (20261123110100_mail_and_notifications.sql), through the functions the worker calls
+// The jobs queue (supabase/schemas/jobs.sql) and the notification jobs the visitor writes
+// enqueue (notifications.sql), through the functions the worker calls
 // with the service role. The worker itself (jobs-worker) is tested in mail.test.ts.
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';

@@ -298,7 +298,7 @@ describe('catalogue: what client roles are granted', () => {
   });
 
   // TRUNCATE ignores RLS. PostgREST cannot send it, so this is defence in depth
-  // (migration 20261121000700 revokes it everywhere, default privileges included).
+  // (supabase/schemas/setup.sql takes it away in the default privileges).
   it('no client role holds TRUNCATE on a public table', async () => {
     const rows = await sql(
       `select c.relname, r.role from pg_class c join pg_namespace n on n.oid = c.relnamespace
@@ -309,7 +309,7 @@ describe('catalogue: what client roles are granted', () => {
   });
 
   // Block settings and content are written by save_block (behind the save-block edge function's
-  // zod validation and plan checks); migration 20261121001100 took the direct rights away. A new
+  // zod validation and plan checks); blocks.sql and block-content.sql revoke the direct rights. A new
   // grant here would reopen that bypass.
   it('client roles write blocks only as delete, tags and the new-response reset; block content not at all', async () => {
     const rows = await sql<{ grant: string }>(
@@ -941,8 +941,8 @@ describe('RPCs', () => {
 
 describe('references across owners', () => {
   // questions.trigger_letter_block is a plain foreign key to blocks, and foreign keys are checked
-  // without RLS. Owners write questions through save-block only (no table rights since
-  // 20261121001100), and save_block checks that the letter block is the owner's
+  // without RLS. Owners write questions through save-block only (no table rights:
+  // block-content.sql), and save_block checks that the letter block is the owner's
   // (save-block.test.ts, "a letter trigger that is not one of the owner's letter blocks").
   it("an owner cannot point a question's trigger_letter_block at another user's letter block", async () => {
     const { owner, formBlock } = await ownerWithBlocks();

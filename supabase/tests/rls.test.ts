@@ -184,7 +184,7 @@ async function makeWorld(): Promise<World> {
       'insert into public.coupon_redemptions (coupon_id, user_id, payment_id) values ($1, $2, $3) returning id',
       [coupon, owner.id, payment],
     );
-    // adding audience members and groups is paid (20261123150100_letters.sql)
+    // adding audience members and groups is paid (supabase/schemas/audience.sql)
     await db.query('update public.profiles set paid = true where id = $1', [owner.id]);
     const audienceGroup = await one(
       "insert into public.audience_groups (user_id, name) values ($1, 'fans') returning id",

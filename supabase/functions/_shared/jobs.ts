@@ -1,4 +1,4 @@
-// The worker side of the jobs queue (supabase/migrations/20261123110000_jobs_queue.sql): claim a
+// The worker side of the jobs queue (supabase/schemas/jobs.sql): claim a
 // batch, prepare each job (database reads, no side effects), mark the ones about to call a
 // provider as `sending` in one call, deliver them with bounded concurrency, and record every
 // outcome in one call. A worker that dies between `sending` and the record leaves jobs that the

@@ -1,6 +1,6 @@
 // The `notion` job kind: writes one response, comment or question of a linked block as a page in
 // the owner's Notion data source (or under their page, for like blocks). Enqueued by triggers in
-// the visitor's transaction (20261123160100_notion_integration.sql); one job per owner runs at a
+// the visitor's transaction (supabase/schemas/notion.sql); one job per owner runs at a
 // time (their group), so an owner's writes stay under Notion's rate limit.
 //
 // What Notion answers decides the outcome:

@@ -5,7 +5,7 @@ import { blockKeys } from './keys';
 
 /**
  * The counts through their computed fields: exact even while a burst's changes wait for the
- * 5-second fold (supabase/migrations/20261124130100_block_live_counts.sql).
+ * 5-second fold (supabase/schemas/counters.sql).
  */
 export const BLOCK_COLUMNS =
   'id, owner_id, type, name, created_at, response_count:live_response_count, new_response_count:live_new_response_count, tags, deactivated';

@@ -1,7 +1,7 @@
 // Live changes of a block's messages for the owner: Realtime Broadcast on the private topic
 // `block:<id>:owner`, which the database sends to on every change of the block's messages, in any
 // state (held, hidden); the realtime.messages policies let the block's owner only join it
-// (supabase/migrations/20261124110000_realtime_block_topics.sql). A change names the message;
+// (supabase/schemas/realtime.sql). A change names the message;
 // the view reads it again. Returns the unsubscribe. The status says whether changes arrive now
 // ('live' once the join is accepted): a view reads its list again when it becomes live, so a
 // change made while it was joining is not missed.

@@ -1,5 +1,5 @@
 // The summary above a block's results, computed by the database in one call
-// (`block_results_summary`, supabase/migrations/20261123160000_results_summary.sql): totals,
+// (`block_results_summary`, supabase/schemas/results.sql): totals,
 // responses over time, and per question the options' counts, number figures or latest answers.
 // The answer is parsed, so a shape the screen does not expect fails here, loudly, not in a chart.
 import { z } from 'zod';
