@@ -83,15 +83,18 @@ function unversionedShims() {
  * Each call of the import asks afresh, so a later click retries after the visitor is back online.
  */
 function retryingImports() {
+  // one helper per file that imports any (terser gives it a one-letter name)
+  const helper = '__rbImport';
   return {
     name: 'retrying-imports',
     renderDynamicImport({ targetModuleId }) {
       if (!targetModuleId) return null;
-      return {
-        left: '((u)=>import(u).catch(()=>import(u+"?retry="+Date.now())))(new URL(',
-        right: ',import.meta.url).href)',
-      };
+      return { left: `${helper}(new URL(`, right: ',import.meta.url).href)' };
     },
+    intro: (chunk) =>
+      chunk.dynamicImports.length
+        ? `const ${helper}=(u)=>import(u).catch(()=>import(u+"?retry="+Date.now()));`
+        : '',
   };
 }
 

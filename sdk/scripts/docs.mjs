@@ -52,12 +52,25 @@ function classBodies(file, names) {
   return bodies;
 }
 
-/** Parts the templates of a class chain render. */
+/**
+ * The files beside a class's source file that render or write for it: its write paths, which
+ * load on the first interaction (x.writer.ts beside x.component.ts; core/writer.ts for the base
+ * class, core/base.ts), and its template partials (x.templates.ts).
+ */
+const companions = (f) =>
+  (f.endsWith('/core/base.ts')
+    ? [f.replace(/base\.ts$/, 'writer.ts')]
+    : ['.writer.ts', '.templates.ts'].map((x) => f.replace(/\.component\.ts$/, x))
+  ).filter((w) => w !== f && existsSync(join(root, w)));
+
+/** Parts the templates of a class chain render (with their companions'). */
 const renderedParts = (name) =>
   new Set(
-    chain(name).flatMap((f) =>
-      [...read(f).matchAll(/\bpart="([^"$]+)"/g)].flatMap((m) => m[1].split(/\s+/)),
-    ),
+    chain(name)
+      .flatMap((f) => [f, ...companions(f)])
+      .flatMap((f) =>
+        [...read(f).matchAll(/\bpart="([^"$]+)"/g)].flatMap((m) => m[1].split(/\s+/)),
+      ),
   );
 
 /** Lit reactive state (`{ state: true }`): internal, never public API. */
@@ -192,16 +205,15 @@ for (const d of elements) {
       problems.push(`${tag}: internal state "${m.name}" is a public property`);
 
   // The events listed are the events dispatched (this.emit('reaction-…') in the class and its
-  // superclasses, and c.emit('reaction-…') in their write paths, x.writer.ts beside
+  // superclasses, and c.emit('reaction-…') in their companions: the write paths, x.writer.ts beside
   // x.component.ts, which load on the first interaction), no more and no fewer.
   const emits = (text) => [...text.matchAll(/\bemit(?:<[^>]*>)?\(\s*'([\w-]+)'/g)].map((m) => m[1]);
   const dispatched = new Set(
     chain(d.name).flatMap((f) => {
       const c = classes.get(d.name);
-      const writer = f.replace(/\.component\.ts$/, '.writer.ts');
       return [
         ...[...classBodies(f, c ? chainNames(d.name) : [])].flatMap(emits),
-        ...(writer !== f && existsSync(join(root, writer)) ? emits(read(writer)) : []),
+        ...companions(f).flatMap((w) => emits(read(w))),
       ];
     }),
   );

@@ -24,11 +24,12 @@ const isLocale = (f) => /\/chunks\/ko-/.test(f);
 // captcha on: listed apart, like the Korean texts
 const isCaptcha = (f) => /\/chunks\/captcha-/.test(f);
 // the writer's code (core/writer.ts: loaded on a visitor's first interaction with a block), the
-// session's (core/auth.ts), the writer's profile, the seal on what is kept and the list of blocks
-// written to (core/identity.ts, core/vault.ts, core/marks.ts) load only for a visitor who is about
-// to write, or who wrote before (something stored to open): listed apart, since a reader never
-// loads them
-const isWriter = (f) => /\/chunks\/(writer|[a-z]+\.writer|auth|identity|vault|marks)-/.test(f);
+// session's (core/auth.ts), the writer's profile, the sealed store, its seal and the list of
+// blocks written to (core/identity.ts, core/storage.ts, core/vault.ts, core/marks.ts) load only
+// for a visitor who is about to write, or who wrote before (something stored to open): listed
+// apart, since a reader never loads them
+const isWriter = (f) =>
+  /\/chunks\/(writer|[a-z]+\.writer|auth|identity|storage|vault|marks)-/.test(f);
 
 /** The file and every chunk it imports, statically or dynamically. */
 function closure(file, seen = new Set()) {
@@ -104,9 +105,10 @@ adds what loads after (the realtime chunk of comment/qna). Korean texts are a se
 so is the captcha, loaded only when a visitor trips a rate limit on a block with the captcha on.
 "Writer" is what a visitor loads on their first interaction with a block (pointer down, focus or
 a key on it; or when they wrote before: a profile or session is stored, sealed): the write paths
-(core/writer.ts), making and refreshing the session (core/auth.ts), the writer's profile, the seal
-and the list of blocks written to (core/identity.ts, core/vault.ts, core/marks.ts). A reader never
-loads it; the budgets are for what a reader loads, and a writer's total is the sum.
+(core/writer.ts), making and refreshing the session (core/auth.ts), the writer's profile, the
+sealed store, its seal and the list of blocks written to (core/identity.ts, core/storage.ts,
+core/vault.ts, core/marks.ts). A reader never loads it; the budgets are for what a reader loads,
+and a writer's total is the sum.
 
 | bundle | before data (gzip) | total (gzip) | writer | Korean | captcha | budget | |
 |---|---|---|---|---|---|---|---|

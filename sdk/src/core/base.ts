@@ -2,13 +2,14 @@ import { LitElement, html, nothing, type PropertyValues, type TemplateResult } f
 import { pageOf, rpc } from './api.js';
 import { getSession, isAuthReturn, loadSession, onAuthChange, type Session } from './session.js';
 import { resolveProject, type Project } from './config.js';
-import { LEGACY_PROFILE_KEY, PROFILE_KEY, stored } from './storage.js';
-import { isLoaded, loadLang, normalizeLang, refusals, translator, type Translate } from './i18n.js';
+import { LEGACY_PROFILE_KEY, PROFILE_KEY, stored } from './stored.js';
+import { isLoaded, loadLang, normalizeLang, translator, type Translate } from './i18n.js';
 import type { Texts } from './locales/en.js';
 import { log } from './log.js';
 import { customStyle } from './theme.js';
 import type { ApiError } from './errors.js';
 import { loadChunk } from './chunk.js';
+import { loadIdentity } from './profile.js';
 import type { BlockView, Message, Theme } from './types.js';
 
 /** What get_block_me answers: the visitor's own part of the block view. */
@@ -101,7 +102,6 @@ export class ReactionElement extends LitElement {
 export const isWorkPath = (): boolean =>
   typeof location !== 'undefined' && location.pathname.split('/')[1] === 'work';
 
-const identity = () => import('./identity.js');
 /** Which blocks the visitor wrote to (core/marks.ts): a chunk loaded only with a session. */
 const marks = () => import('./marks.js');
 
@@ -109,7 +109,9 @@ const marks = () => import('./marks.js');
  * The writer's code (core/writer.ts), loaded on the visitor's first interaction with a block or
  * by the first write; a failed load is tried again by the next (core/chunk.ts).
  */
-export const loadWriter = loadChunk(() => import('./writer.js'));
+export const loadWriter = loadChunk(() => import('./writer.js').then((m) => (writerCode = m)));
+/** The writer's code once here: what a refused write says, the captcha panel. */
+let writerCode: typeof import('./writer.js') | undefined;
 /** The events that start loading the writer's code: the visitor is about to act. */
 const INTENT = ['pointerdown', 'focusin', 'keydown'];
 
@@ -176,6 +178,7 @@ export class BlockElement extends ReactionElement {
   declare protected _captcha: '' | 'open' | 'failed';
   /** Closes the captcha panel without a pass (its Cancel button). */
   protected captchaCancel?: () => void;
+  private readonly cancel = () => this.captchaCancel?.();
 
   private ownView = false;
   /** Bumped by every load and every view set from outside; a load whose number is stale is dropped. */
@@ -314,7 +317,7 @@ export class BlockElement extends ReactionElement {
       const [view] = await Promise.all([
         this.fetchView(this.blockId),
         (stored(PROFILE_KEY) ?? stored(LEGACY_PROFILE_KEY)) != null &&
-          identity().then((m) => m.profileReady()),
+          loadIdentity().then((m) => m.profileReady()),
       ]);
       if (stale()) return;
       if (!view || !view.block) throw new Error("block doesn't exists");
@@ -372,35 +375,19 @@ export class BlockElement extends ReactionElement {
   }
 
   /**
-   * Logs and announces an error; returns its message for display, in the block's language for
-   * the refusals the visitor can act on (too fast, automated, blocked) and the owner's monthly
-   * responses being used up.
+   * Logs and announces an error; returns its message for display: a refused write in the block's
+   * language (core/writer.ts said: a write's failure comes after its code loaded), a failure to
+   * reach the server (offline, or the writer's code could not load) as one to try again.
    */
   protected fail(e: unknown): string {
-    const { code, details, retry_after: wait } = (e || {}) as ApiError;
-    const key =
-      (code === 'PT429' && /^(rate_limit|captcha)$/.test(details)) ||
-      /^(over_request_rate_limit|429)$/.test(code)
-        ? 'tooFast'
-        : details === 'honeypot'
-          ? 'automated'
-          : details === 'blocked'
-            ? 'blockedWriter'
-            : details === 'quota'
-              ? 'quotaReached'
-              : // offline, or the writer's code could not load (loadWriter): try again
-                code === 'network' || code === 'chunk'
-                ? 'unreachable'
-                : '';
-    // a 429 that says its wait: the server's own words (English, per action), or the same in the
-    // block's language from its lazily loaded texts
-    const message = wait
-      ? (refusals[this.language]?.(e as ApiError) ?? (e as Error).message)
-      : key
-        ? this.t(key)
+    const code = (e as ApiError | null)?.code;
+    const message =
+      writerCode?.said(e as ApiError | null, this.language) ||
+      (code === 'network' || code === 'chunk'
+        ? this.t('unreachable')
         : e instanceof Error
           ? e.message
-          : String(e);
+          : String(e));
     log(message);
     this.emit('reaction-error', { message, code });
     return message;
@@ -439,19 +426,7 @@ export class BlockElement extends ReactionElement {
         style=${customStyle(block, theme)}
       >
         ${this.renderBlock()}
-        ${
-          this._captcha
-            ? html`<div part="captcha" role="group" aria-label=${this.t('captcha')}>
-                <p role="alert">
-                  ${this.t(this._captcha === 'failed' ? 'captchaFailed' : 'captcha')}
-                </p>
-                <slot name="captcha"></slot>
-                <button class="btn ghost" @click=${() => this.captchaCancel?.()}>
-                  ${this.t('cancel')}
-                </button>
-              </div>`
-            : nothing
-        }
+        ${this._captcha ? writerCode?.captchaPanel(this._captcha, this.language, this.cancel) : nothing}
       </div>`;
     } catch (e) {
       log('render failed', e);

@@ -5,40 +5,24 @@
 // here ever throws: with storage blocked or unavailable the values live for the page only.
 // Why and what it protects against: docs/embedding.md, section 6.
 
+import {
+  LEGACY_PROFILE_KEY,
+  PROFILE_KEY,
+  store as shared,
+  stored,
+  subscribe,
+  type Entry,
+  type Store,
+} from './stored.js';
+
 /** A sealed value is `rb1.<iv>.<ciphertext>` (core/vault.ts); anything else is plain JSON from before. */
 export const SEALED = 'rb1.';
 
 export { sessionKey } from './session-key.js';
-
-/** The writer's profile (core/identity.ts). */
-export const PROFILE_KEY = 'reaction-blocks.profile';
-/** Where the name and colour were kept, in plain JSON, before profiles were sealed. */
-export const LEGACY_PROFILE_KEY = 'reaction-blocks.identity';
-
-interface Entry {
-  /** The stored string `value` stands for; undefined: not read yet. */
-  raw?: string | null;
-  value: unknown;
-  /** Bumped by every write: a slower older write must not land after a newer one. */
-  v: number;
-  /** The write to localStorage under way, if any. */
-  writing?: Promise<void>;
-}
-interface Store {
-  entries: Map<string, Entry>;
-  subs: Set<(key: string) => void>;
-}
+export { LEGACY_PROFILE_KEY, PROFILE_KEY, stored, subscribe };
 
 const vault = () => import('./vault.js');
 
-/** What localStorage holds under `key` (sealed or not), or null; never throws. */
-export const stored = (key: string): string | null => {
-  try {
-    return localStorage.getItem(key);
-  } catch {
-    return null;
-  }
-};
 const put = (key: string, raw: string | null): void => {
   try {
     if (raw == null) localStorage.removeItem(key);
@@ -55,17 +39,17 @@ const parse = (s: string | null): unknown => {
   }
 };
 
-// Made on first use, so a bundle that never stores anything (<reaction-count>) carries none of it.
-const G = globalThis as { __reactionBlocksStore1?: Store };
+/** The page's store (core/stored.ts), listening to other tabs' changes once this has loaded. */
 const store = (): Store => {
-  if (!G.__reactionBlocksStore1) {
-    const s: Store = (G.__reactionBlocksStore1 = { entries: new Map(), subs: new Set() });
+  const s = shared();
+  if (!s.listening) {
+    s.listening = true;
     // another tab (the dashboard, or the same block elsewhere) changed a value: open it again
     globalThis.addEventListener?.('storage', (e) => {
       for (const key of s.entries.keys()) if (e.key === key || e.key === null) void load(key);
     });
   }
-  return G.__reactionBlocksStore1;
+  return s;
 };
 const entry = (key: string): Entry => {
   const { entries } = store();
@@ -74,12 +58,6 @@ const entry = (key: string): Entry => {
   return e;
 };
 const notify = (key: string) => store().subs.forEach((fn) => fn(key));
-
-/** Calls `fn` with the key of every value that changes (here, in another element or tab). */
-export function subscribe(fn: (key: string) => void): () => void {
-  store().subs.add(fn);
-  return () => store().subs.delete(fn);
-}
 
 /**
  * The value under `key`, synchronously: what was last opened or written. Plain JSON stored before

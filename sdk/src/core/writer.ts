@@ -2,18 +2,22 @@
 // (BlockElement: pointerdown, focus or a key on it) or by the first write itself, never before
 // the first data shows: making or refreshing the session (core/auth.ts), the writer's profile
 // (core/identity.ts), the list of blocks written to (core/marks.ts) and the captcha after a
-// limit tripped (core/captcha.ts, a chunk of its own). A reader never loads it.
+// limit tripped (core/captcha.ts, a chunk of its own), and what a refused write says. A reader
+// never loads it.
+import { html } from 'lit';
 import { rpc } from './api.js';
 import type { CaptchaHost } from './captcha.js';
 import type { Project } from './config.js';
 import type { ApiError } from './errors.js';
+import { refusals, translator } from './i18n.js';
+import { write as texts } from './locales/en.js';
+import { loadIdentity } from './profile.js';
 import { displayUser, loadSession, type Session } from './session.js';
 import type { Block } from './types.js';
 
 // chunks shared with the reader's paths (a stored session, a stored profile), imported as chunks
 // so that on the CDN each is tried again on its own when it failed to load (rollup.config.mjs)
 const auth = () => import('./auth.js');
-const identity = () => import('./identity.js');
 const marks = () => import('./marks.js');
 
 /** What an element gives a write: who writes where, and how its captcha panel opens and closes. */
@@ -31,7 +35,7 @@ export interface WriteHost extends Omit<CaptchaHost, 'block'> {
 export async function writer(
   session: Session | null,
 ): Promise<{ p_creator_name: string; p_color: string }> {
-  const id = (await identity()).getIdentity();
+  const id = (await loadIdentity()).getIdentity();
   return {
     p_creator_name: (session && !session.user.is_anonymous && displayUser(session).name) || id.name,
     p_color: id.color,
@@ -53,7 +57,7 @@ export async function write<T>(h: WriteHost, name: string, body: object): Promis
   const s = h.mine && (await ensureSession(p, true).catch(() => null));
   if (s)
     await (await marks()).markWrite(p, s, h.block?.id || h.blockId, had?.user.id !== s.user.id);
-  const { keepProfile } = await identity();
+  const { keepProfile } = await loadIdentity();
   try {
     const done = await rpc<T>(p, name, body, true);
     // the page's new profile is kept once something was written with it
@@ -66,4 +70,40 @@ export async function write<T>(h: WriteHost, name: string, body: object): Promis
     await solveCaptcha({ ...h, block }, block.captcha, e);
     return await rpc<T>(p, name, body, true);
   }
+}
+
+/**
+ * What a refused write says in the block's language (BlockElement.fail): the refusals the visitor
+ * can act on (too fast, automated, blocked) and the owner's monthly responses being used up; a
+ * 429 that says its wait, the server's own words (English, per action) or the same in the block's
+ * language from its lazily loaded texts. '' for any other failure.
+ */
+export function said(e: ApiError | null, lang: string): string {
+  const { code, details, retry_after: wait } = e || ({} as ApiError);
+  if (wait) return refusals[lang]?.(e!) ?? e!.message;
+  const key =
+    (code === 'PT429' && /^(rate_limit|captcha)$/.test(details)) ||
+    /^(over_request_rate_limit|429)$/.test(code)
+      ? 'tooFast'
+      : details === 'honeypot'
+        ? 'automated'
+        : details === 'blocked'
+          ? 'blockedWriter'
+          : details === 'quota'
+            ? 'quotaReached'
+            : '';
+  return key && translator(lang, texts)(key);
+}
+
+/**
+ * The captcha panel after a limit tripped (`state`: open, or failed once): the check's widget in
+ * the element's "captcha" slot (core/captcha.ts) and Cancel.
+ */
+export function captchaPanel(state: 'open' | 'failed', lang: string, cancel: () => void) {
+  const t = translator(lang, texts);
+  return html`<div part="captcha" role="group" aria-label=${t('captcha')}>
+    <p role="alert">${t(state === 'failed' ? 'captchaFailed' : 'captcha')}</p>
+    <slot name="captcha"></slot>
+    <button class="btn ghost" @click=${cancel}>${t('cancel')}</button>
+  </div>`;
 }

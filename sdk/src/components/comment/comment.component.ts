@@ -2,37 +2,30 @@ import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { repeat } from 'lit/directives/repeat.js';
 import { displayUser, isSignedIn, openPopup } from '../../core/session.js';
 import { BlockElement, bone, line } from '../../core/base.js';
+import { loadIdentity, profile } from '../../core/profile.js';
 import { loadChunk } from '../../core/chunk.js';
-import { dashboardUrl } from '../../core/config.js';
-import { getIdentity } from '../../core/identity.js';
 import { pageOf, rpc } from '../../core/api.js';
 import { messagesMine } from '../../core/view.js';
-import { honeypot } from '../../core/trust.js';
 import { baseStyles } from '../../core/theme.js';
 import fieldStyles from '../../core/fields.styles.js';
-import { AVATAR_PLACEHOLDER, fallBackTo } from '../../core/placeholder.js';
-import { fill, homeUrl, linkify, safeUrl, shortDate } from '../../core/text.js';
-import type { BlockView, Message } from '../../core/types.js';
-import { COMMENT_LIMITS, EMAIL_RE, LIMITS } from '@reaction-blocks/contracts/limits';
+import { homeUrl } from '../../core/text.js';
+import type { Message } from '../../core/types.js';
+import { COMMENT_LIMITS, EMAIL_RE } from '@reaction-blocks/contracts/limits';
 import type { Change, Counts } from '../../core/live.js';
-import { avatarStyle } from './avatar.js';
-import { applyChange, applyCounts, mergeThreads, pinnedFirst, threads } from './model.js';
+import { applyChange, applyCounts, pinnedFirst, threads } from './model.js';
+import { LiveList, PAGE_SIZE, readAgain } from './comment.live.js';
 import styles from './comment.styles.js';
+import { composer, menu, message, type CommentView, type Mode } from './comment.templates.js';
 import { comment, fields, like } from '../../core/locales/en.js';
 
-const MESSAGE_MAX = COMMENT_LIMITS.message;
 const NAME_MAX = COMMENT_LIMITS.name;
-/** Spec section 9. */
-export const PAGE_SIZE = 5;
+export { PAGE_SIZE };
 
 export const DEBOUNCE_MS = 500;
 
 type CommentWriter = typeof import('./comment.writer.js');
-type CommentHost = import('./comment.writer.js').CommentHost;
 /** The write paths (comment.writer.ts): a chunk loaded with the writer's code. */
 const loadCommentWriter = loadChunk(() => import('./comment.writer.js'));
-
-const IN_APP = /\bwv\b|WebView|FBA[NV]|Instagram|KAKAOTALK|Line\//i;
 
 /**
  * @tag reaction-comment
@@ -122,7 +115,7 @@ export default class ReactionComment extends BlockElement {
   declare private _home: string;
   declare private _homeBad: boolean;
   /** Each message's mode (normal when absent), keyed by message id. */
-  declare private _modes: Record<string, 'edit' | 'reply' | 'delete' | 'report'>;
+  declare private _modes: Record<string, Mode>;
   /** Text being typed in a message's edit or reply box, keyed `edit:<id>` / `reply:<id>`. */
   declare private _drafts: Record<string, string>;
   declare private _menuOpen: boolean;
@@ -143,12 +136,16 @@ export default class ReactionComment extends BlockElement {
   private lastSent = 0;
   private loadingMore = false;
   private emailTimer?: ReturnType<typeof setTimeout>;
-  private unsubscribe?: () => void;
-  private liveFor = '';
   private seq = 0;
   /** Whose list is on screen (see identityOf); another identity reads it again. */
   private shownFor = '';
   private refreshSeq = 0;
+  /** Live changes, once the first data shows (comment.live.ts). */
+  private live = new LiveList(this, {
+    change: (c) => this.onLive(c),
+    counts: (c) => this.applyCounts(c),
+    resync: () => void this.refresh(),
+  });
 
   constructor() {
     super();
@@ -160,16 +157,23 @@ export default class ReactionComment extends BlockElement {
     this._drafts = {};
     this._sending = this._emailBad = this._homeBad = this._menuOpen = this._hasMore = false;
     this._count = 0;
-    this._home = '';
-    this.takeProfile();
+    this._name = this._home = '';
   }
 
-  /** The composer's name, website and email from the writer's profile. */
+  /**
+   * The composer's name, website and email from the writer's profile, once its code is here: a
+   * stored one opens beside the view (BlockElement.load), a new one comes with the writer's code
+   * on the first interaction (startWriting). A field being typed in keeps what it holds.
+   */
   private takeProfile() {
-    const id = getIdentity();
-    this._name = id.name;
-    this._home = id.homeUrl || '';
-    this._email = id.email || '';
+    const id = profile();
+    if (!id) return;
+    // typed and not taken yet: the field shows other than its state
+    const typing = (part: string, now: string) =>
+      (this.renderRoot?.querySelector<HTMLInputElement>(`[part~=${part}]`)?.value ?? now) !== now;
+    if (!typing('name', this._name)) this._name = id.name;
+    if (!typing('home', this._home)) this._home = id.homeUrl || '';
+    if (!typing('email', this._email)) this._email = id.email || '';
   }
 
   protected override viewChanged(): void {
@@ -184,7 +188,7 @@ export default class ReactionComment extends BlockElement {
     // the stored profile is open now (BlockElement.load waits for it)
     this.takeProfile();
     this.takeName();
-    void this.goLive();
+    if (!this.isDummy) this.live.watch(this.project, v.block).catch((e) => this.fail(e));
   }
 
   private takeName() {
@@ -211,39 +215,22 @@ export default class ReactionComment extends BlockElement {
   }
 
   /**
-   * Reads the list again as the current visitor, as far back as the list on screen goes (pages of
-   * up to 50), and merges it with the list on screen: nothing that came live or by Load more is
-   * dropped, and likes, labels and owner rights follow the new identity.
+   * Reads the list again as the current visitor and merges it with the list on screen
+   * (comment.live.ts readAgain): on sign-in, log out and live resyncs.
    */
   private async refresh(): Promise<void> {
-    const id = this.view!.block.id;
     if (this.isDummy) return;
     const seq = ++this.refreshSeq;
-    const held = this._messages;
-    const oldest = held.at(-1)?.created_at || '';
     try {
-      // the exact view for this visitor now (never a cached public copy, which may be a minute
-      // old): this runs on sign-in, log out and live resyncs, not on page views
-      const v = await rpc<BlockView>(this.project, 'get_block_view', {
-        p_block_id: id,
-        ...pageOf(this.view!.block),
-      });
-      let fresh = threads(v.messages);
-      let more = fresh.length >= PAGE_SIZE;
-      for (let n = 0; more && n < 10 && fresh.at(-1)!.created_at > oldest; n++) {
-        const page = await rpc<Message[]>(this.project, 'list_messages', {
-          p_block_id: id,
-          p_before: fresh.at(-1)!.created_at,
-          p_limit: 50,
-          ...pageOf(v.block),
-        });
-        fresh = [...fresh, ...threads(page)];
-        more = page.length >= 50;
-      }
+      const {
+        view: v,
+        list,
+        fresh,
+        more,
+      } = await readAgain(this.project, this.view!.block, this._messages);
       if (seq !== this.refreshSeq) return;
-      const reached = !fresh.length || fresh.at(-1)!.created_at <= oldest;
-      this._messages = mergeThreads(fresh, held);
-      this._hasMore = reached ? more : this._hasMore;
+      this._messages = list;
+      this._hasMore = more ?? this._hasMore;
       this.liked = new Set(v.me?.liked_message_ids || []);
       this.reported = new Set(v.me?.reported_message_ids || []);
       this.markLiked(fresh);
@@ -254,50 +241,10 @@ export default class ReactionComment extends BlockElement {
     }
   }
 
-  override disconnectedCallback(): void {
-    super.disconnectedCallback();
-    this.unsubscribe?.();
-    this.unsubscribe = undefined;
-    this.liveFor = '';
-  }
-
-  /**
-   * Realtime is loaded after the first data shows, so it never delays it. The page's one socket
-   * carries the block's topic while this element is on screen; coming back after a gap reads
-   * the list again (refresh) so nothing missed meanwhile is lost.
-   */
-  private async goLive(): Promise<void> {
-    const b = this.view?.block;
-    const id = b?.id;
-    // a page's thread has a topic of its own (block:<id>:page:<key>)
-    const live = b && `${b.id}:${b.page_key || ''}`;
-    if (!id || !live || this.isDummy || this.liveFor === live || !this.project.url) return;
-    this.liveFor = live;
-    this.unsubscribe?.();
-    try {
-      const { watchBlock } = await import('../../core/live.js');
-      if (this.liveFor === live)
-        this.unsubscribe = watchBlock(
-          this.project,
-          id,
-          this,
-          {
-            change: (c) => this.onLive(c),
-            counts: (c) => this.applyCounts(c),
-            resync: () => void this.refresh(),
-          },
-          b.page_key || '',
-        );
-    } catch (e) {
-      this.fail(e);
-    }
-  }
-
   private applyCounts(c: Counts): void {
     this._messages = applyCounts(this._messages, c);
   }
 
-  /** Applies a change from the server (live or our own write); duplicates are ignored. */
   /** A change from Realtime. */
   private onLive(c: Change): void {
     // the owner sees held and hidden messages here: a removal only changes their state
@@ -350,7 +297,7 @@ export default class ReactionComment extends BlockElement {
   }
 
   /** Sets (or, without a mode, clears) one message's mode; the others keep theirs. */
-  private setMode(id: string, mode?: 'edit' | 'reply' | 'delete' | 'report') {
+  private setMode(id: string, mode?: Mode) {
     const { [id]: _, ...rest } = this._modes;
     this._modes = mode ? { ...rest, [id]: mode } : rest;
   }
@@ -431,14 +378,21 @@ export default class ReactionComment extends BlockElement {
     }
   }
 
-  /** This element as its write paths see it (checked against CommentHost below the class). */
-  private get asHost(): CommentHost {
-    return this as unknown as CommentHost;
+  /**
+   * This element as its templates and write paths see it (checked against CommentView below the
+   * class).
+   */
+  private get asHost(): CommentView {
+    return this as unknown as CommentView;
   }
 
   protected override startWriting(): void {
     super.startWriting();
     loadCommentWriter().catch(() => {});
+    loadIdentity().then(
+      () => this.takeProfile(),
+      () => {},
+    );
   }
 
   private async signIn(provider: 'google' | 'apple') {
@@ -472,8 +426,8 @@ export default class ReactionComment extends BlockElement {
   /** The writer's name as typed; emptied, the profile's name again. */
   private onName(e: Event) {
     const typed = (e.target as HTMLInputElement).value.trim().slice(0, NAME_MAX);
-    this._name = typed || getIdentity().name;
-    this.keep({ name: this._name });
+    this._name = typed || profile()?.name || '';
+    if (this._name) this.keep({ name: this._name });
   }
 
   /** Keeps a change of the writer's profile, with the writer's code (nothing said if it fails). */
@@ -502,274 +456,6 @@ export default class ReactionComment extends BlockElement {
   private async submit(e: Event) {
     e.preventDefault();
     if (await this.post(this._draft)) this._draft = '';
-  }
-
-  private signInButtons(): TemplateResult | typeof nothing {
-    if (IN_APP.test(navigator.userAgent)) return nothing;
-    return html`<button type="button" class="btn ghost" @click=${() => this.signIn('google')}>
-        ${this.t('google')}
-      </button>
-      <button type="button" class="btn ghost" @click=${() => this.signIn('apple')}>
-        ${this.t('apple')}
-      </button>`;
-  }
-
-  private renderMenu() {
-    const dash = dashboardUrl();
-    return html`<div part="menu" id="menu" role="group" aria-label=${this.t('menu')}>
-      ${this.isOwner && dash ? html`<a class="btn link" href="${dash}/work/${this.view!.block.id}" target="_blank" rel="noopener">${this.t('toBlock')}</a>` : nothing}
-      ${this.signedIn ? html`<button type="button" class="btn link" @click=${() => this.writing('', (w) => w.logOut(this.asHost))}>${this.t('logout')}</button>` : this.signInButtons()}
-    </div>`;
-  }
-
-  private renderComposer() {
-    const b = this.view!.block;
-    const blocked = b.block_anonymous && !this.signedIn;
-    const empty = !this._draft.trim();
-    return html`<form part="composer" @submit=${this.submit} novalidate>
-      ${b.welcome_message ? html`<p part="welcome">${fill(b.welcome_message, this._count)}</p>` : nothing}
-      <!-- Under the sign-in overlay the fields are inert: no keyboard way around it. -->
-      <div class="fields" ?inert=${blocked}>
-        <div class="who">
-          <input
-            part="name"
-            class="input"
-            aria-label=${this.t('writerName')}
-            maxlength=${NAME_MAX}
-            .value=${this._name}
-            @change=${this.onName}
-          />
-          <input
-            part="home"
-            class="input"
-            type="url"
-            inputmode="url"
-            autocomplete="url"
-            aria-label=${this.t('homeUrl')}
-            placeholder=${this.t('homeUrl')}
-            maxlength=${LIMITS.homeUrl}
-            aria-invalid=${this._homeBad ? 'true' : 'false'}
-            aria-describedby=${this._homeBad ? 'home-error' : nothing}
-            .value=${this._home}
-            @change=${this.onHome}
-          />
-        </div>
-        ${this._homeBad ? html`<p part="error" id="home-error" class="err">${this.t('homeUrlError')}</p>` : nothing}
-        <textarea
-          part="textarea"
-          class="input"
-          aria-label=${this.t('message')}
-          maxlength=${MESSAGE_MAX}
-          placeholder=${fill(b.placeholder, this._count) || this.t(this.qna ? 'qnaPlaceholder' : 'placeholder')}
-          .value=${this._draft}
-          @input=${(e: Event) => (this._draft = (e.target as HTMLTextAreaElement).value)}
-        ></textarea>
-        ${
-          b.allow_creator_email
-            ? html`<input
-                  part="email"
-                  class="input"
-                  type="email"
-                  aria-label=${this.t('notifyEmail')}
-                  placeholder=${this.t('notifyEmail')}
-                  aria-invalid=${this._emailBad ? 'true' : 'false'}
-                  .value=${this._email}
-                  @input=${this.onEmail}
-                />
-                ${this._emailBad ? html`<p part="error" class="err">${this.t('emailError')}</p>` : nothing}`
-            : nothing
-        }
-        ${honeypot((v) => (this.hp = v))}
-        <div class="row">
-          <span class="muted" aria-hidden="true">${this._draft.length}/${MESSAGE_MAX}</span>
-          <button part="submit" class="btn" type="submit" ?disabled=${empty || this._sending}>
-            ${this._sending ? html`<span class="spin" role="status" aria-label=${this.t('sending')}></span>` : nothing}${this.t('send')}
-          </button>
-        </div>
-      </div>
-      ${
-        blocked
-          ? html`<div part="overlay">
-              <p>${this.t('signInPrompt')}</p>
-              ${this.signInButtons()}
-            </div>`
-          : nothing
-      }
-    </form>`;
-  }
-
-  private renderMessage(m: Message): TemplateResult {
-    const b = this.view!.block;
-    const labels = b.custom_label_name || {};
-    const mine = !!this.userId && m.creator_id === this.userId;
-    const home = safeUrl(m.home_url, true);
-    const mode = this._modes[m.id];
-    const top = !m.parent_id;
-    const replyMode = mode === 'reply';
-    const editKey = 'edit:' + m.id;
-    const replyKey = 'reply:' + m.id;
-    const name = m.creator_name || '?';
-    return html`<li part="message" id="m-${m.id}">
-      <div part="message-header">
-        ${
-          m.creator_photo_url && safeUrl(m.creator_photo_url)
-            ? html`<img
-                part="avatar"
-                src=${safeUrl(m.creator_photo_url)}
-                alt=""
-                @error=${fallBackTo(AVATAR_PLACEHOLDER)}
-              />`
-            : html`<span part="avatar" aria-hidden="true" style=${avatarStyle(m.color)}
-                >${name[0]}</span
-              >`
-        }
-        <span part="author"
-          >${home ? html`<a href=${home} target="_blank" rel="noopener noreferrer nofollow ugc">${name}</a>` : name}</span
-        >
-        ${m.creator_id === b.owner_id ? html`<span part="label" class="admin">${labels.admin || this.t('admin')}</span>` : nothing}
-        ${mine ? html`<span part="label">${labels.me || this.t('me')}</span>` : nothing}
-        <time part="date" class="muted" datetime=${m.created_at}>${shortDate(m.created_at)}</time>
-        ${m.imitates_owner && m.creator_id !== b.owner_id ? html`<span part="label" class="note">${this.t('notOwner')}</span>` : nothing}
-        ${m.is_edited ? html`<span class="muted">(${this.t('edited')})</span>` : nothing}
-        ${m.status === 'held' || m.status === 'hidden' ? html`<span part="label" class="note">${this.t(m.status)}</span>` : nothing}
-        ${m.pinned_at && top ? html`<span part="label" class="note">${this.t('pinned')}</span>` : nothing}
-        ${this.qna && top && m.resolved ? html`<span part="label" class="admin">${this.t('resolved')}</span>` : nothing}
-      </div>
-      ${
-        mode === 'edit'
-          ? html`<textarea
-                part="textarea"
-                class="input"
-                aria-label=${this.t('edit')}
-                maxlength=${MESSAGE_MAX}
-                .value=${this._drafts[editKey] ?? m.content}
-                @input=${(e: Event) =>
-                  this.setDraft(editKey, (e.target as HTMLTextAreaElement).value)}
-              ></textarea>
-              <div class="row">
-                <button
-                  class="btn"
-                  @click=${() => this.writing(m.id, (w) => w.edit(this.asHost, m, this._drafts[editKey] ?? m.content))}
-                >
-                  ${this.t('save')}
-                </button>
-                <button
-                  class="btn ghost"
-                  @click=${() => {
-                    this.setMode(m.id);
-                    this.setDraft(editKey);
-                  }}
-                >
-                  ${this.t('discard')}
-                </button>
-              </div>`
-          : html`<p part="content">${linkify(m.content)}</p>`
-      }
-      ${
-        mode === 'delete' || mode === 'report'
-          ? html`<div
-              class="row"
-              role="group"
-              aria-label=${this.t(mode === 'delete' ? 'confirmDelete' : 'reportConfirm')}
-            >
-              <span>${this.t(mode === 'delete' ? 'confirmDelete' : 'reportConfirm')}</span>
-              <button
-                class="btn"
-                @click=${() => this.writing(m.id, (w) => (mode === 'delete' ? w.remove(this.asHost, m) : w.report(this.asHost, m)))}
-              >
-                ${this.t(mode === 'delete' ? 'delete' : 'report')}
-              </button>
-              <button class="btn ghost" @click=${() => this.setMode(m.id)}>
-                ${this.t('cancel')}
-              </button>
-            </div>`
-          : html`<div part="actions">
-              ${
-                b.allow_reaction !== false
-                  ? html`<button
-                      class="btn link"
-                      aria-pressed=${this.liked.has(m.id) ? 'true' : 'false'}
-                      @click=${() => this.like(m)}
-                    >
-                      ${this.t('like', { count: m.like_count || 0 })}
-                    </button>`
-                  : nothing
-              }
-              ${this.canReply(m) ? html`<button class="btn link" aria-expanded=${replyMode ? 'true' : 'false'} @click=${() => this.setMode(m.id, replyMode ? undefined : 'reply')}>${this.t('reply')}${m.reply_count ? ` ${m.reply_count}` : ''}</button>` : nothing}
-              ${mine ? html`<button class="btn link" @click=${() => this.setMode(m.id, 'edit')}>${this.t('edit')}</button>` : nothing}
-              ${mine || this.isOwner ? html`<button class="btn link" @click=${() => this.setMode(m.id, 'delete')}>${this.t('delete')}</button>` : nothing}
-              ${
-                mine || this.isOwner || (m.status && m.status !== 'published')
-                  ? nothing
-                  : this.reported.has(m.id)
-                    ? html`<span class="muted">${this.t('reported')}</span>`
-                    : html`<button class="btn link" @click=${() => this.setMode(m.id, 'report')}>
-                        ${this.t('report')}
-                      </button>`
-              }
-              ${
-                this.qna && top && this.isOwner
-                  ? html`<button
-                      class="btn link"
-                      aria-pressed=${m.resolved ? 'true' : 'false'}
-                      @click=${() => this.writing(m.id, (w) => w.resolve(this.asHost, m))}
-                    >
-                      ${this.t(m.resolved ? 'unresolve' : 'resolve')}
-                    </button>`
-                  : nothing
-              }
-            </div>`
-      }
-      ${
-        replyMode
-          ? html`<form
-              class="row"
-              @submit=${async (e: Event) => {
-                e.preventDefault();
-                if (await this.post(this._drafts[replyKey] || '', m.id)) {
-                  this.setMode(m.id);
-                  this.setDraft(replyKey);
-                }
-              }}
-            >
-              ${honeypot((v) => (this.hp = v))}
-              <textarea
-                part="textarea"
-                class="input"
-                aria-label=${this.t('replyTo', { name })}
-                maxlength=${MESSAGE_MAX}
-                .value=${this._drafts[replyKey] ?? ''}
-                @input=${(e: Event) =>
-                  this.setDraft(replyKey, (e.target as HTMLTextAreaElement).value)}
-              ></textarea>
-              <button part="submit" class="btn" type="submit" ?disabled=${this._sending}>
-                ${this.t('send')}
-              </button>
-              <button class="btn ghost" type="button" @click=${() => this.setMode(m.id)}>
-                ${this.t('close')}
-              </button>
-            </form>`
-          : nothing
-      }
-      ${
-        mode === 'edit' || mode === 'reply' || this._error.at === m.id
-          ? html`<p part="error" class="err" role="alert">
-              ${this._error.at === m.id ? this._error.text : ''}
-            </p>`
-          : nothing
-      }
-      ${
-        m.replies?.length
-          ? html`<ul part="replies">
-              ${repeat(
-                m.replies,
-                (r) => r.id,
-                (r) => this.renderMessage(r),
-              )}
-            </ul>`
-          : nothing
-      }
-    </li>`;
   }
 
   protected renderHeader(): TemplateResult | typeof nothing {
@@ -820,7 +506,7 @@ export default class ReactionComment extends BlockElement {
           ${this.t('menu')}
         </button>
       </div>
-      ${this._menuOpen ? this.renderMenu() : nothing} ${this.renderComposer()}
+      ${this._menuOpen ? menu(this.asHost) : nothing} ${composer(this.asHost)}
       <p part="error" class="err" role="alert">${this._error.at ? '' : this._error.text}</p>
       <p part="notice" class="muted" role="status">${this._notice}</p>
       <ul part="list" aria-label=${this.t('messageList')} @scroll=${this.onScroll}>
@@ -828,7 +514,7 @@ export default class ReactionComment extends BlockElement {
         ${repeat(
           pinnedFirst(this._messages),
           (m) => m.id,
-          (m) => this.renderMessage(m),
+          (m) => message(this.asHost, m),
         )}
         ${this._messages.length ? nothing : html`<li part="empty" class="muted">${this.t(this.qna ? 'qnaEmpty' : 'empty')}</li>`}
         ${this._hasMore ? html`<li class="more"><button part="load-more" class="btn ghost" @click=${this.loadMore}>${this.t('loadMore')}</button></li>` : nothing}
@@ -837,10 +523,11 @@ export default class ReactionComment extends BlockElement {
 }
 
 /**
- * Never called: TypeScript checks here that the element has every member its write paths use
- * (CommentHost) with a type they may use it as, so `asHost` may hand the element over as one.
+ * Never called: TypeScript checks here that the element has every member its templates and write
+ * paths use (CommentView) with a type they may use it as, so `asHost` may hand the element over
+ * as one.
  */
-const hostCheck = (c: ReactionComment): CommentHost => ({
+const hostCheck = (c: ReactionComment): CommentView => ({
   view: c['view'],
   project: c['project'],
   isDummy: c['isDummy'],
@@ -867,5 +554,23 @@ const hostCheck = (c: ReactionComment): CommentHost => ({
   setMode: c['setMode'],
   setDraft: c['setDraft'],
   setLiked: c['setLiked'],
+  qna: c['qna'],
+  isOwner: c['isOwner'],
+  _count: c['_count'],
+  _draft: c['_draft'],
+  _drafts: c['_drafts'],
+  _emailBad: c['_emailBad'],
+  _error: c['_error'],
+  _modes: c['_modes'],
+  liked: c['liked'],
+  canReply: c['canReply'],
+  like: c['like'],
+  post: c['post'],
+  writing: c['writing'],
+  signIn: c['signIn'],
+  submit: c['submit'],
+  onName: c['onName'],
+  onHome: c['onHome'],
+  onEmail: c['onEmail'],
 });
 void hostCheck;

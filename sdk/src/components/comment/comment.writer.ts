@@ -30,7 +30,8 @@ export interface CommentHost {
   readonly signedIn: boolean;
   readonly t: Translate;
   readonly _session: Session | null;
-  readonly hp: string;
+  /** The hidden honeypot field's value (comment.templates.ts sets it). */
+  hp: string;
   readonly _email: string;
   readonly _home: string;
   readonly _homeBad: boolean;

@@ -14,8 +14,9 @@ import { ab } from './en/ab.js';
 import { form } from './en/form.js';
 import { comment } from './en/comment.js';
 import { count } from './en/count.js';
+import { write } from './en/write.js';
 
-export { core, fields, like, button, ab, form, comment, count };
+export { core, fields, like, button, ab, form, comment, count, write };
 
 /** Every English text: the shape of a full translation (locales/ko.ts). */
 type ServerSaid = Record<(typeof SERVER_SAID)[number], string>;
@@ -28,4 +29,5 @@ export type Texts = ServerSaid &
   typeof ab &
   typeof form &
   typeof comment &
-  typeof count;
+  typeof count &
+  typeof write;

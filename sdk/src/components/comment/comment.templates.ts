@@ -1,0 +1,321 @@
+// The comment element's template partials: the composer with its menu and sign-in buttons, and
+// one message with its modes (edit, reply, delete, report) and replies. Each takes the element as
+// the view it renders (CommentView: its state and handlers, checked member by member in
+// comment.component.ts) and returns a template the element renders in its own shadow root, where
+// Lit calls the handlers with the element as `this`.
+import { html, nothing, type TemplateResult } from 'lit';
+import { repeat } from 'lit/directives/repeat.js';
+import { COMMENT_LIMITS, LIMITS } from '@reaction-blocks/contracts/limits';
+import { dashboardUrl } from '../../core/config.js';
+import { AVATAR_PLACEHOLDER, fallBackTo } from '../../core/placeholder.js';
+import { fill, linkify, safeUrl, shortDate } from '../../core/text.js';
+import { honeypot } from '../../core/trust.js';
+import type { Message } from '../../core/types.js';
+import { avatarStyle } from './avatar.js';
+import type { CommentHost } from './comment.writer.js';
+
+type CommentWriter = typeof import('./comment.writer.js');
+export type Mode = 'edit' | 'reply' | 'delete' | 'report';
+
+/**
+ * The comment element as its templates see it: what its write paths see (CommentHost) and the
+ * state and handlers the templates read and bind.
+ */
+export interface CommentView extends CommentHost {
+  readonly qna: boolean;
+  readonly isOwner: boolean;
+  readonly _count: number;
+  _draft: string;
+  readonly _drafts: Record<string, string>;
+  readonly _emailBad: boolean;
+  /** What was refused or failed, and where: '' under the composer, or a message id. */
+  readonly _error: { at: string; text: string };
+  readonly _modes: Record<string, Mode>;
+  readonly liked: Set<string>;
+  canReply(m: Message): boolean;
+  like(m: Message): Promise<void>;
+  post(content: string, parentId?: string | null): Promise<boolean>;
+  /** Runs a write path, loading it if need be; the reason is said at `at` if it cannot load. */
+  writing<T>(at: string, fn: (w: CommentWriter) => T): Promise<T | undefined>;
+  signIn(provider: 'google' | 'apple'): Promise<void>;
+  submit(e: Event): Promise<void>;
+  onName(e: Event): void;
+  onHome(e: Event): void;
+  onEmail(e: Event): void;
+}
+
+const MESSAGE_MAX = COMMENT_LIMITS.message;
+const NAME_MAX = COMMENT_LIMITS.name;
+const IN_APP = /\bwv\b|WebView|FBA[NV]|Instagram|KAKAOTALK|Line\//i;
+
+/** Sign-in with Google and Apple; none in in-app browsers, where the provider's popup fails. */
+export function signInButtons(c: CommentView): TemplateResult | typeof nothing {
+  if (IN_APP.test(navigator.userAgent)) return nothing;
+  return html`<button type="button" class="btn ghost" @click=${() => c.signIn('google')}>
+      ${c.t('google')}
+    </button>
+    <button type="button" class="btn ghost" @click=${() => c.signIn('apple')}>
+      ${c.t('apple')}
+    </button>`;
+}
+
+/** The menu panel: the owner's way to the block's settings, log out or sign in. */
+export function menu(c: CommentView): TemplateResult {
+  const dash = dashboardUrl();
+  return html`<div part="menu" id="menu" role="group" aria-label=${c.t('menu')}>
+    ${c.isOwner && dash ? html`<a class="btn link" href="${dash}/work/${c.view!.block.id}" target="_blank" rel="noopener">${c.t('toBlock')}</a>` : nothing}
+    ${c.signedIn ? html`<button type="button" class="btn link" @click=${() => c.writing('', (w) => w.logOut(c))}>${c.t('logout')}</button>` : signInButtons(c)}
+  </div>`;
+}
+
+/** The new-message form, under a sign-in overlay when anonymous writing is blocked. */
+export function composer(c: CommentView): TemplateResult {
+  const b = c.view!.block;
+  const blocked = b.block_anonymous && !c.signedIn;
+  const empty = !c._draft.trim();
+  return html`<form part="composer" @submit=${c.submit} novalidate>
+    ${b.welcome_message ? html`<p part="welcome">${fill(b.welcome_message, c._count)}</p>` : nothing}
+    <!-- Under the sign-in overlay the fields are inert: no keyboard way around it. -->
+    <div class="fields" ?inert=${blocked}>
+      <div class="who">
+        <input
+          part="name"
+          class="input"
+          aria-label=${c.t('writerName')}
+          placeholder=${c.t('writerName')}
+          maxlength=${NAME_MAX}
+          .value=${c._name}
+          @change=${c.onName}
+        />
+        <input
+          part="home"
+          class="input"
+          type="url"
+          inputmode="url"
+          autocomplete="url"
+          aria-label=${c.t('homeUrl')}
+          placeholder=${c.t('homeUrl')}
+          maxlength=${LIMITS.homeUrl}
+          aria-invalid=${c._homeBad ? 'true' : 'false'}
+          aria-describedby=${c._homeBad ? 'home-error' : nothing}
+          .value=${c._home}
+          @change=${c.onHome}
+        />
+      </div>
+      ${c._homeBad ? html`<p part="error" id="home-error" class="err">${c.t('homeUrlError')}</p>` : nothing}
+      <textarea
+        part="textarea"
+        class="input"
+        aria-label=${c.t('message')}
+        maxlength=${MESSAGE_MAX}
+        placeholder=${fill(b.placeholder, c._count) || c.t(c.qna ? 'qnaPlaceholder' : 'placeholder')}
+        .value=${c._draft}
+        @input=${(e: Event) => (c._draft = (e.target as HTMLTextAreaElement).value)}
+      ></textarea>
+      ${
+        b.allow_creator_email
+          ? html`<input
+                part="email"
+                class="input"
+                type="email"
+                aria-label=${c.t('notifyEmail')}
+                placeholder=${c.t('notifyEmail')}
+                aria-invalid=${c._emailBad ? 'true' : 'false'}
+                .value=${c._email}
+                @input=${c.onEmail}
+              />
+              ${c._emailBad ? html`<p part="error" class="err">${c.t('emailError')}</p>` : nothing}`
+          : nothing
+      }
+      ${honeypot((v) => (c.hp = v))}
+      <div class="row">
+        <span class="muted" aria-hidden="true">${c._draft.length}/${MESSAGE_MAX}</span>
+        <button part="submit" class="btn" type="submit" ?disabled=${empty || c._sending}>
+          ${c._sending ? html`<span class="spin" role="status" aria-label=${c.t('sending')}></span>` : nothing}${c.t('send')}
+        </button>
+      </div>
+    </div>
+    ${
+      blocked
+        ? html`<div part="overlay">
+            <p>${c.t('signInPrompt')}</p>
+            ${signInButtons(c)}
+          </div>`
+        : nothing
+    }
+  </form>`;
+}
+
+/**
+ * One message with its header, text, actions and, in a mode, its edit box, confirmation or reply
+ * form; its replies below it.
+ */
+export function message(c: CommentView, m: Message): TemplateResult {
+  const b = c.view!.block;
+  const labels = b.custom_label_name || {};
+  const mine = !!c.userId && m.creator_id === c.userId;
+  const home = safeUrl(m.home_url, true);
+  const mode = c._modes[m.id];
+  const top = !m.parent_id;
+  const replyMode = mode === 'reply';
+  const editKey = 'edit:' + m.id;
+  const replyKey = 'reply:' + m.id;
+  const name = m.creator_name || '?';
+  return html`<li part="message" id="m-${m.id}">
+    <div part="message-header">
+      ${
+        m.creator_photo_url && safeUrl(m.creator_photo_url)
+          ? html`<img
+              part="avatar"
+              src=${safeUrl(m.creator_photo_url)}
+              alt=""
+              @error=${fallBackTo(AVATAR_PLACEHOLDER)}
+            />`
+          : html`<span part="avatar" aria-hidden="true" style=${avatarStyle(m.color)}
+              >${name[0]}</span
+            >`
+      }
+      <span part="author"
+        >${home ? html`<a href=${home} target="_blank" rel="noopener noreferrer nofollow ugc">${name}</a>` : name}</span
+      >
+      ${m.creator_id === b.owner_id ? html`<span part="label" class="admin">${labels.admin || c.t('admin')}</span>` : nothing}
+      ${mine ? html`<span part="label">${labels.me || c.t('me')}</span>` : nothing}
+      <time part="date" class="muted" datetime=${m.created_at}>${shortDate(m.created_at)}</time>
+      ${m.imitates_owner && m.creator_id !== b.owner_id ? html`<span part="label" class="note">${c.t('notOwner')}</span>` : nothing}
+      ${m.is_edited ? html`<span class="muted">(${c.t('edited')})</span>` : nothing}
+      ${m.status === 'held' || m.status === 'hidden' ? html`<span part="label" class="note">${c.t(m.status)}</span>` : nothing}
+      ${m.pinned_at && top ? html`<span part="label" class="note">${c.t('pinned')}</span>` : nothing}
+      ${c.qna && top && m.resolved ? html`<span part="label" class="admin">${c.t('resolved')}</span>` : nothing}
+    </div>
+    ${
+      mode === 'edit'
+        ? html`<textarea
+              part="textarea"
+              class="input"
+              aria-label=${c.t('edit')}
+              maxlength=${MESSAGE_MAX}
+              .value=${c._drafts[editKey] ?? m.content}
+              @input=${(e: Event) => c.setDraft(editKey, (e.target as HTMLTextAreaElement).value)}
+            ></textarea>
+            <div class="row">
+              <button
+                class="btn"
+                @click=${() => c.writing(m.id, (w) => w.edit(c, m, c._drafts[editKey] ?? m.content))}
+              >
+                ${c.t('save')}
+              </button>
+              <button
+                class="btn ghost"
+                @click=${() => {
+                  c.setMode(m.id);
+                  c.setDraft(editKey);
+                }}
+              >
+                ${c.t('discard')}
+              </button>
+            </div>`
+        : html`<p part="content">${linkify(m.content)}</p>`
+    }
+    ${
+      mode === 'delete' || mode === 'report'
+        ? html`<div
+            class="row"
+            role="group"
+            aria-label=${c.t(mode === 'delete' ? 'confirmDelete' : 'reportConfirm')}
+          >
+            <span>${c.t(mode === 'delete' ? 'confirmDelete' : 'reportConfirm')}</span>
+            <button
+              class="btn"
+              @click=${() => c.writing(m.id, (w) => (mode === 'delete' ? w.remove(c, m) : w.report(c, m)))}
+            >
+              ${c.t(mode === 'delete' ? 'delete' : 'report')}
+            </button>
+            <button class="btn ghost" @click=${() => c.setMode(m.id)}>${c.t('cancel')}</button>
+          </div>`
+        : html`<div part="actions">
+            ${
+              b.allow_reaction !== false
+                ? html`<button
+                    class="btn link"
+                    aria-pressed=${c.liked.has(m.id) ? 'true' : 'false'}
+                    @click=${() => c.like(m)}
+                  >
+                    ${c.t('like', { count: m.like_count || 0 })}
+                  </button>`
+                : nothing
+            }
+            ${c.canReply(m) ? html`<button class="btn link" aria-expanded=${replyMode ? 'true' : 'false'} @click=${() => c.setMode(m.id, replyMode ? undefined : 'reply')}>${c.t('reply')}${m.reply_count ? ` ${m.reply_count}` : ''}</button>` : nothing}
+            ${mine ? html`<button class="btn link" @click=${() => c.setMode(m.id, 'edit')}>${c.t('edit')}</button>` : nothing}
+            ${mine || c.isOwner ? html`<button class="btn link" @click=${() => c.setMode(m.id, 'delete')}>${c.t('delete')}</button>` : nothing}
+            ${
+              mine || c.isOwner || (m.status && m.status !== 'published')
+                ? nothing
+                : c.reported.has(m.id)
+                  ? html`<span class="muted">${c.t('reported')}</span>`
+                  : html`<button class="btn link" @click=${() => c.setMode(m.id, 'report')}>
+                      ${c.t('report')}
+                    </button>`
+            }
+            ${
+              c.qna && top && c.isOwner
+                ? html`<button
+                    class="btn link"
+                    aria-pressed=${m.resolved ? 'true' : 'false'}
+                    @click=${() => c.writing(m.id, (w) => w.resolve(c, m))}
+                  >
+                    ${c.t(m.resolved ? 'unresolve' : 'resolve')}
+                  </button>`
+                : nothing
+            }
+          </div>`
+    }
+    ${
+      replyMode
+        ? html`<form
+            class="row"
+            @submit=${async (e: Event) => {
+              e.preventDefault();
+              if (await c.post(c._drafts[replyKey] || '', m.id)) {
+                c.setMode(m.id);
+                c.setDraft(replyKey);
+              }
+            }}
+          >
+            ${honeypot((v) => (c.hp = v))}
+            <textarea
+              part="textarea"
+              class="input"
+              aria-label=${c.t('replyTo', { name })}
+              maxlength=${MESSAGE_MAX}
+              .value=${c._drafts[replyKey] ?? ''}
+              @input=${(e: Event) => c.setDraft(replyKey, (e.target as HTMLTextAreaElement).value)}
+            ></textarea>
+            <button part="submit" class="btn" type="submit" ?disabled=${c._sending}>
+              ${c.t('send')}
+            </button>
+            <button class="btn ghost" type="button" @click=${() => c.setMode(m.id)}>
+              ${c.t('close')}
+            </button>
+          </form>`
+        : nothing
+    }
+    ${
+      mode === 'edit' || mode === 'reply' || c._error.at === m.id
+        ? html`<p part="error" class="err" role="alert">
+            ${c._error.at === m.id ? c._error.text : ''}
+          </p>`
+        : nothing
+    }
+    ${
+      m.replies?.length
+        ? html`<ul part="replies">
+            ${repeat(
+              m.replies,
+              (r) => r.id,
+              (r) => message(c, r),
+            )}
+          </ul>`
+        : nothing
+    }
+  </li>`;
+}

@@ -1,0 +1,12 @@
+/**
+ * What a write may meet: the visitor-trust refusals and the captcha panel. Loaded with the
+ * writer's code (core/writer.ts), never before the first data shows.
+ */
+export const write = {
+  captcha: 'Please confirm you are a person to go on.',
+  captchaFailed: 'The check failed. Please try again.',
+  tooFast: "You're going too fast, try again in a few seconds.",
+  automated: 'This was not sent: it looked automated.',
+  blockedWriter: 'The owner of this block has blocked you from writing here.',
+  quotaReached: 'No more responses are taken this month.',
+};
