@@ -1,13 +1,16 @@
 // What supabase/migrations promises a database that already has a history (docs/data-model.md,
-// "Migrations"). A database that applied the 22 migrations the second squash replaced has the
+// "Migrations"). A project that applied the 22 migrations the second squash replaced has the
 // baseline's version among them and 21 versions the folder no longer has: migrate refuses it,
-// naming them and the way out, and changes nothing; after the repair a project makes (what
+// naming them and the way out, and changes nothing. After the repair a project makes (what
 // `supabase migration repair --status reverted` does: their rows leave the history) it continues
-// from the baseline, and the one migration it applies, the schedules, leaves every object and job
-// as it was. The database is a throwaway one in the test stack's cluster, built from the folder:
-// the squash's proof (the commit that made it) showed that the old migrations build the same.
+// from the baseline: the schedules and every migration since apply, and it ends as a new database
+// built from the folder, object by object and job by job.
+// Its schema before is the squash's two files' (the commit that made them compared them with the
+// 22 they replaced: no difference). Both databases are throwaway ones in the test stack's cluster.
 import { randomUUID } from 'node:crypto';
-import { readdirSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describe as catalogue, difference } from '../local/catalogue.ts';
@@ -42,22 +45,26 @@ const REPLACED = [
   '20261126085959',
 ];
 
-const SCHEDULES = String(Number(BASELINE) + 1);
-/** Migrations added after the squash: such a project applies them after the repair, as any other. */
-const LATER = readdirSync(paths.migrations)
+const files = readdirSync(paths.migrations)
   .filter((f) => /^\d{14}_.+\.sql$/.test(f))
-  .map((f) => f.slice(0, 14))
-  .filter((v) => v > SCHEDULES);
+  .sort();
+/** The squash's two files: the baseline and, one second after it, the schedules. */
+const squashed = files.filter((f) => f.slice(0, 14) <= String(Number(BASELINE) + 1));
+/** What came after the squash: such a project applies it after the repair, as any other. */
+const later = files.filter((f) => !squashed.includes(f));
 
-const database = `migrations_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
-function url(): string {
+const suffix = randomUUID().replace(/-/g, '').slice(0, 12);
+/** The project that applied the old migrations, and a new database built from the folder. */
+const project = `migrations_project_${suffix}`;
+const fresh = `migrations_new_${suffix}`;
+function url(database: string): string {
   const at = new URL(stack().dbUrl);
   at.pathname = `/${database}`;
   return at.href;
 }
 
-async function withClient<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: url() });
+async function withClient<T>(database: string, fn: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url(database) });
   await client.connect();
   try {
     return await fn(client);
@@ -67,58 +74,66 @@ async function withClient<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> 
 }
 
 const history = () =>
-  withClient(async (c) =>
+  withClient(project, async (c) =>
     (
       await c.query<{ version: string }>(
         'select version from supabase_migrations.schema_migrations order by version',
       )
     ).rows.map((r) => r.version),
   );
-const objects = () => withClient((c) => catalogue(c, { data: true }));
+const objects = (database: string) => withClient(database, (c) => catalogue(c, { data: true }));
 
 beforeAll(async () => {
-  await sql(`create database ${database}`);
-  await migrate(url(), { seed: false });
-  // the history of a project that applied every migration the squash replaced (and, so that
-  // only the schedules are left to apply, every one added since)
-  await withClient(async (c) => {
+  expect(squashed).toEqual([`${BASELINE}_baseline.sql`, `${Number(BASELINE) + 1}_schedules.sql`]);
+  await sql(`create database ${project}`);
+  await sql(`create database ${fresh}`);
+  const dir = mkdtempSync(join(tmpdir(), 'rb-squashed-'));
+  try {
+    for (const f of squashed) copyFileSync(join(paths.migrations, f), join(dir, f));
+    await migrate(url(project), { seed: false, migrations: dir });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  // the history of a project that applied every migration the squash replaced
+  await withClient(project, async (c) => {
     await c.query('delete from supabase_migrations.schema_migrations');
     await c.query(
       `insert into supabase_migrations.schema_migrations (version, name)
        select unnest($1::text[]), 'replaced by the second squash'`,
-      [[...REPLACED, BASELINE, ...LATER]],
+      [[...REPLACED, BASELINE]],
     );
   });
-}, 180_000);
+  await migrate(url(fresh), { seed: false });
+}, 300_000);
 
 afterAll(async () => {
-  await sql(`drop database if exists ${database} with (force)`);
+  await sql(`drop database if exists ${project} with (force)`);
+  await sql(`drop database if exists ${fresh} with (force)`);
 });
 
-describe('a database that applied the migrations a squash replaced', () => {
+describe('a project that applied the migrations a squash replaced', () => {
   it('is refused with the versions the folder lacks and the way out, and nothing is applied', async () => {
-    const before = await objects();
-    const refusal = await migrate(url(), { seed: false }).catch((err: unknown) => err);
+    const before = await objects(project);
+    const refusal = await migrate(url(project), { seed: false }).catch((err: unknown) => err);
     expect(refusal).toBeInstanceOf(MigrationHistoryError);
     expect((refusal as MigrationHistoryError).versions).toEqual(REPLACED);
     expect((refusal as Error).message).toContain('npm run db:reset');
     expect((refusal as Error).message).toContain('docs/data-model.md, "Migrations"');
-    expect(await history()).toEqual([...REPLACED, BASELINE, ...LATER]);
-    expect(difference(before, await objects())).toBe('');
+    expect(await history()).toEqual([...REPLACED, BASELINE]);
+    expect(difference(before, await objects(project))).toBe('');
   });
 
-  it('continues from the baseline once repaired: only the schedules apply, changing nothing', async () => {
-    await withClient((c) =>
+  it('continues from the baseline once repaired, and ends as a new database from the folder', async () => {
+    await withClient(project, (c) =>
       c.query('delete from supabase_migrations.schema_migrations where version = any($1)', [
         REPLACED,
       ]),
     );
-    const before = await objects();
-    const jobs = [...before.keys()].filter((k) => k.startsWith('cron job ')).sort();
-    expect(jobs).toHaveLength(11);
-    const { applied } = await migrate(url(), { seed: false });
-    expect(applied).toEqual([`${SCHEDULES}_schedules.sql`]);
-    expect(difference(before, await objects())).toBe('');
-    expect(await history()).toEqual([BASELINE, SCHEDULES, ...LATER]);
-  });
+    const { applied } = await migrate(url(project), { seed: false });
+    expect(applied).toEqual([squashed[1], ...later]);
+    const [now, built] = await Promise.all([objects(project), objects(fresh)]);
+    expect([...now.keys()].filter((k) => k.startsWith('cron job '))).toHaveLength(11);
+    expect(difference(now, built, ['repaired project', 'new database'])).toBe('');
+    expect(await history()).toEqual(files.map((f) => f.slice(0, 14)));
+  }, 120_000);
 });
