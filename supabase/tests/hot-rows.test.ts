@@ -293,6 +293,47 @@ describe("one popular form or A/B: a submit does not wait for another's option c
     ]);
     expect((await optionState(ids[0]!, q!.id, c!)).shown).toBe(3);
   });
+
+  it("the fold-counters schedule folds an option's count that waits beside it alone", async () => {
+    const { block, question, options } = await pollForm();
+    const a = await newGuest();
+    const sent = await a.client.rpc('submit_response', {
+      p_block_id: block,
+      p_answers: { [question]: options[0] },
+    });
+    expect(sent.error).toBeNull();
+    // the response deleted while another write holds the option's row: the option's decrement
+    // waits beside it, the block's goes on its free row (no block or group delta of this block)
+    const holder = await session();
+    await holder.query('begin');
+    await holder.query('select 1 from public.options where id = $1 for no key update', [
+      options[0],
+    ]);
+    await sql('delete from public.responses where block_id = $1', [block]);
+    await holder.query('commit');
+    const [waiting] = await sql<{ blocks: number }>(
+      'select count(*)::int as blocks from private.block_count_deltas where block_id = $1',
+      [block],
+    );
+    expect(waiting!.blocks).toBe(0);
+    expect(await optionState(block, options[0]!, a)).toEqual({
+      stored: 1,
+      deltas: 1,
+      beside: -1,
+      shown: 0,
+    });
+    // what pg_cron runs every 5 seconds (it may run meanwhile too)
+    const [job] = await sql<{ command: string }>(
+      "select command from cron.job where jobname = 'fold-counters'",
+    );
+    await sql(job!.command);
+    const folded = { stored: 0, deltas: 0, beside: 0, shown: 0 };
+    await eventually(
+      async () => isEqual(await optionState(block, options[0]!, a), folded),
+      30_000,
+      () => optionState(block, options[0]!, a),
+    );
+  }, 90_000);
 });
 
 describe("a rate-limit shard one visitor's write holds is not waited for", () => {
