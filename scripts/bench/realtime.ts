@@ -83,25 +83,31 @@ function resident(pid: number | 'self'): { rss: number; pss: number } {
 
 /**
  * This process's memory after a garbage collection: RSS and PSS (what it alone costs) and the JS
- * heap; and the gateway's RSS and PSS (it takes each websocket's handshake before handing it on).
+ * heap; and the gateway's, after a collection of its own (it takes each websocket's handshake
+ * before handing it on).
  */
-async function memory(gatewayPid: number): Promise<{
+async function memory(stack: Stack): Promise<{
   rss: number;
   pss: number;
   heap: number;
-  gateway: { rss: number; pss: number };
+  gateway: { rss: number; pss: number; heap: number };
 }> {
   for (let i = 0; i < 3; i++) {
     (globalThis as { gc?: () => void }).gc?.();
     await sleep(200);
   }
+  const gatewayHeap = (await stack.gatewayMemory()).heapUsed;
   const self = resident('self');
-  return { ...self, heap: process.memoryUsage().heapUsed, gateway: resident(gatewayPid) };
+  return {
+    ...self,
+    heap: process.memoryUsage().heapUsed,
+    gateway: { ...resident(stack.gatewayPid), heap: gatewayHeap },
+  };
 }
 
 type Memory = Awaited<ReturnType<typeof memory>>;
 const memoryRow = (when: string, m: Memory) =>
-  `| ${when} | ${mb(m.rss)} | ${mb(m.pss)} | ${mb(m.heap)} | ${mb(m.gateway.rss)} | ${mb(m.gateway.pss)} |`;
+  `| ${when} | ${mb(m.rss)} | ${mb(m.pss)} | ${mb(m.heap)} | ${mb(m.gateway.rss)} | ${mb(m.gateway.pss)} | ${mb(m.gateway.heap)} |`;
 
 /**
  * The growth over the second half of the rounds, once the allocators have warmed up (the first
@@ -113,7 +119,7 @@ function memoryGrowth(rounds: Memory[]): string {
   const [from, to] = [rounds[half - 1]!, rounds.at(-1)!];
   const grew = (a: number, b: number) =>
     `${b - a >= 0 ? '+' : ''}${((b - a) / 1024 / 1024).toFixed(1)} MB (${(((b - a) / a) * 100).toFixed(1)} %)`;
-  return `From round ${half} to round ${rounds.length}: the stack's PSS ${grew(from.pss, to.pss)}, its JS heap ${grew(from.heap, to.heap)}, the gateway's PSS ${grew(from.gateway.pss, to.gateway.pss)}.`;
+  return `From round ${half} to round ${rounds.length}: the stack's PSS ${grew(from.pss, to.pss)}, its JS heap ${grew(from.heap, to.heap)}, the gateway's PSS ${grew(from.gateway.pss, to.gateway.pss)}, its JS heap ${grew(from.gateway.heap, to.gateway.heap)}.`;
 }
 
 async function run(
@@ -260,7 +266,7 @@ try {
   // memory: rounds of 2,000 viewers joining and leaving one block
   const memoryRows: string[] = [];
   const measured: Memory[] = [];
-  const before = await memory(stack.gatewayPid);
+  const before = await memory(stack);
   memoryRows.push(memoryRow('before', before));
   for (let i = 1; i <= MEMORY_ROUNDS; i++) {
     const url = `${stack.apiUrl.replace(/^http/, 'ws')}/realtime/v1/websocket?apikey=${encodeURIComponent(stack.anonKey)}&vsn=2.0.0`;
@@ -272,13 +278,13 @@ try {
       const fds = (pid: number | string) => readdirSync(`/proc/${pid}/fd`).length;
       process.stdout.write(`fds: stack ${fds('self')}, gateway ${fds(stack.gatewayPid)}\n`);
     }
-    const m = await memory(stack.gatewayPid);
+    const m = await memory(stack);
     measured.push(m);
     // the table shows round 1, every fifth and the last; the growth line reads them all
     if (i === 1 || i % 5 === 0 || i === MEMORY_ROUNDS)
       memoryRows.push(memoryRow(`after round ${i}`, m));
     process.stdout.write(
-      `memory after round ${i}: rss ${mb(m.rss)}, pss ${mb(m.pss)}, heap ${mb(m.heap)}, gateway rss ${mb(m.gateway.rss)} pss ${mb(m.gateway.pss)}\n`,
+      `memory after round ${i}: rss ${mb(m.rss)}, pss ${mb(m.pss)}, heap ${mb(m.heap)}, gateway rss ${mb(m.gateway.rss)} pss ${mb(m.gateway.pss)} heap ${mb(m.gateway.heap)}\n`,
     );
   }
   await db.end();
@@ -303,10 +309,10 @@ try {
     '',
     `2,000 viewers on one block against the same 2,000 spread over ${SPREAD.blocks} blocks (last viewer p50): ${ratio} x. Goal (issue 19): one block within 60 ms, no backlog, at most 1.5 x spread.`,
     '',
-    `Memory of the stack's process (it serves Realtime; the viewers are elsewhere), after a garbage collection, and of the gateway's as it stands (a process of its own: no collection forced; it takes each websocket's handshake and hands the socket on), before and after rounds of 2,000 viewers joining and leaving one block:`,
+    `Memory of the stack's process (it serves Realtime; the viewers are elsewhere), and of the gateway's (a process of its own: it takes each websocket's handshake and hands the socket on), each after a full garbage collection, before and after rounds of 2,000 viewers joining and leaving one block:`,
     '',
-    '| when | stack RSS | stack PSS | stack JS heap | gateway RSS | gateway PSS |',
-    '|---|---|---|---|---|---|',
+    '| when | stack RSS | stack PSS | stack JS heap | gateway RSS | gateway PSS | gateway JS heap |',
+    '|---|---|---|---|---|---|---|',
     ...memoryRows,
     '',
     memoryGrowth(measured),

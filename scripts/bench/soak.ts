@@ -83,6 +83,8 @@ interface Sample {
   total: number;
   /** Postgres backends serving clients */
   backends: number;
+  /** MB of JS heap in use, after a full collection: this process's and the gateway's */
+  heap: { stack: number; gateway: number };
 }
 
 /** The PSS of this process and its descendants, but not `exclude` and theirs, by name. */
@@ -188,11 +190,14 @@ await runBench(
         writesPerSecond: WRITES,
       };
       const sample = async (minute: number) => {
-        // this process's garbage collected first (node --expose-gc): its heap's saw-tooth is not growth
+        // this process's and the gateway's garbage collected first (node --expose-gc): a heap's
+        // saw-tooth is not growth
         for (let i = 0; i < 3; i++) {
           (globalThis as { gc?: () => void }).gc?.();
           await sleep(200);
         }
+        const gatewayHeap = (await stack.gatewayMemory()).heapUsed / 1048576;
+        const stackHeap = process.memoryUsage().heapUsed / 1048576;
         const { parts, total } = stackMemory([viewers.proc.pid!, traffic.proc.pid!]);
         const backends = Number(
           (
@@ -201,9 +206,15 @@ await runBench(
             )
           ).rows[0]!.n,
         );
-        samples.push({ minute, parts, total, backends });
+        samples.push({
+          minute,
+          parts,
+          total,
+          backends,
+          heap: { stack: stackHeap, gateway: gatewayHeap },
+        });
         process.stderr.write(
-          `  ${minute.toFixed(1)} min: ${Math.round(total)} MB PSS, ${backends} backends, load ${loadNow()}\n`,
+          `  ${minute.toFixed(1)} min: ${Math.round(total)} MB PSS, ${backends} backends, JS heap ${Math.round(stackHeap)} / gateway ${Math.round(gatewayHeap)} MB, load ${loadNow()}\n`,
         );
       };
       await sample(0);
@@ -275,7 +286,7 @@ function report(
   const rows = shown
     .map(
       (s) =>
-        `| ${s.minute.toFixed(1)} | **${mb(s.total)}** | ${names.map((n) => mb(s.parts[n])).join(' | ')} | ${s.backends} |`,
+        `| ${s.minute.toFixed(1)} | **${mb(s.total)}** | ${names.map((n) => mb(s.parts[n])).join(' | ')} | ${s.backends} | ${mb(s.heap.stack)} / ${mb(s.heap.gateway)} |`,
     )
     .join('\n');
   const failures = Object.entries(counts.failures)
@@ -286,10 +297,10 @@ function report(
 - ${machineLine(meta.load)} The load generator and the viewers share these cores; load average at the end ${loadNow()}.
 - Postgres: ${benchDurability().label}.
 - ${MINUTES} minutes: the public view of ${LIKE_BLOCKS + 2} blocks read through nginx's cache at ${READS}/s; likes toggled, comments and form submits written through the gateway at ${WRITES}/s on ${LIKE_BLOCKS} like blocks, one comment block and one form (${int(counts.reads)} reads and ${int(counts.writes)} writes answered, ${failures || 'no'} failures); ${VIEWERS} viewers of the like and comment blocks joining their live topics, staying ${STAY_SECONDS} s and leaving, ${meta.cycles} times${meta.joinFailures ? ` (${meta.joinFailures} rounds of joins failed)` : ''}.
-- PSS (MB) of the stack's processes, summed by name (the viewers' and the traffic's processes left out); backends: Postgres client backends.
+- PSS (MB) of the stack's processes, summed by name (the viewers' and the traffic's processes left out); backends: Postgres client backends; JS heap: MB in use after a full collection in this process and in the gateway (what a leak of JS objects would grow; the rest of a Node process's PSS is what V8 and the allocator keep).
 
-| minute | total | ${names.join(' | ')} | backends |
-|---|---|${names.map(() => '---|').join('')}---|
+| minute | total | ${names.join(' | ')} | backends | JS heap: stack / gateway |
+|---|---|${names.map(() => '---|').join('')}---|---|
 ${rows}
 
 **The last 10 minutes: ${growth >= 0 ? '+' : ''}${growth.toFixed(1)} %** (${mb(tenBefore.total)} MB at minute ${tenBefore.minute.toFixed(1)}, ${mb(last.total)} MB at ${last.minute.toFixed(1)}).

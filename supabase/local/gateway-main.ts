@@ -16,6 +16,14 @@ const stop = () => {
 };
 process.on('SIGTERM', stop);
 process.on('SIGINT', stop);
+// a benchmark asks, over the websockets' IPC channel, for this process's memory after a full
+// collection (node --expose-gc, startGatewayProcess): a soak tells retained memory from garbage
+// and from what V8 and the allocator keep for the next burst
+process.on('message', (m: { type?: string }) => {
+  if (m?.type !== 'memory?' || !process.send) return;
+  (globalThis as { gc?: () => void }).gc?.();
+  process.send({ type: 'memory', usage: process.memoryUsage() });
+});
 // the stack's process died without stopping us (SIGKILL): do not linger holding the port
 const parent = process.ppid;
 setInterval(() => {

@@ -16,6 +16,7 @@ import http, {
   type IncomingMessage,
   type ServerResponse,
 } from 'node:http';
+import type { ChildProcess } from 'node:child_process';
 import type { Socket } from 'node:net';
 import { pipeline, type Duplex } from 'node:stream';
 import { join } from 'node:path';
@@ -193,7 +194,8 @@ export async function startGatewayProcess(
   const proc = startProcess(
     'gateway',
     process.execPath,
-    ['--import', 'tsx', join(paths.local, 'gateway-main.ts')],
+    // --expose-gc: gatewayMemory's collection before it measures
+    ['--expose-gc', '--import', 'tsx', join(paths.local, 'gateway-main.ts')],
     {
       log,
       cwd: paths.root,
@@ -218,6 +220,28 @@ export async function startGatewayProcess(
   }
   await waitUntil(proc, () => httpOk(`http://127.0.0.1:${opts.port}/health`));
   return proc;
+}
+
+/**
+ * The gateway's memory after a full garbage collection (benchmarks), asked over the IPC channel
+ * of a gateway started with a Realtime hand-off; rejects without that channel or an answer.
+ */
+export function gatewayMemory(child: ChildProcess): Promise<NodeJS.MemoryUsage> {
+  return new Promise((resolve, reject) => {
+    if (!child.connected) return reject(new Error('the gateway has no IPC channel'));
+    const timer = setTimeout(() => {
+      child.off('message', onMessage);
+      reject(new Error('the gateway did not say its memory within 10 s'));
+    }, 10_000);
+    const onMessage = (m: { type?: string; usage?: NodeJS.MemoryUsage }) => {
+      if (m?.type !== 'memory' || !m.usage) return;
+      clearTimeout(timer);
+      child.off('message', onMessage);
+      resolve(m.usage);
+    };
+    child.on('message', onMessage);
+    child.send({ type: 'memory?' });
+  });
 }
 
 const refusal = (status: string) => `HTTP/1.1 ${status}\r\nconnection: close\r\n\r\n`;

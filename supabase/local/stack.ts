@@ -13,7 +13,7 @@ import { startPostgres, type RunningPostgres } from './postgres.ts';
 import { migrate } from './migrate.ts';
 import { startPostgrest } from './postgrest.ts';
 import { startFunctions } from './functions.ts';
-import { startGatewayProcess, type RealtimeHandOff } from './gateway.ts';
+import { gatewayMemory, startGatewayProcess, type RealtimeHandOff } from './gateway.ts';
 import { startServices } from './services.ts';
 import { closeServer } from './http.ts';
 import { startWeb } from './web.ts';
@@ -110,6 +110,12 @@ export interface Stack {
    * Another one after a restart under supervision.
    */
   readonly gatewayPid: number;
+  /**
+   * Benchmarks: the gateway's memory after a full garbage collection (process.memoryUsage(); the
+   * gateway answers over the IPC channel it hands websockets on). Rejects on a stack without
+   * Realtime.
+   */
+  gatewayMemory(): Promise<NodeJS.MemoryUsage>;
   /** Kills the edge functions' process at once (benchmarks: a worker dying mid-send). */
   killFunctions(): Promise<void>;
   /** Starts the edge functions again (killing them first if they run). */
@@ -494,6 +500,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
       get gatewayPid() {
         return gatewaySupervised.current().child.pid!;
       },
+      gatewayMemory: () => gatewayMemory(gatewaySupervised.current().child),
       async killFunctions() {
         await functions.stop('SIGKILL');
       },
