@@ -549,6 +549,62 @@ describe('the subject', () => {
   });
 });
 
+describe('the sender name', () => {
+  it('a name in Korean goes out as RFC 2047 words: SES takes only 7-bit ASCII in From and refuses the send otherwise', async () => {
+    const o = await letterOwner('notion_letter');
+    const l = await loaded(o, 'notion', NOTION_PAGE_URL);
+    // SES (and its fake) refuse a raw UTF-8 friendly name: every letter of a Korean owner failed
+    const ses = sesClient(LOCAL_AWS.accessKeyId);
+    const { SendEmailCommand } = await import('@aws-sdk/client-sesv2');
+    await expect(
+      ses.send(
+        new SendEmailCommand({
+          FromEmailAddress: `"김민지" <${o.sender}>`,
+          Destination: { ToAddresses: [inbox('raw')] },
+          Content: { Simple: { Subject: { Data: 's' }, Body: { Text: { Data: 'b' } } } },
+        }),
+      ),
+    ).rejects.toMatchObject({ name: 'BadRequestException' });
+    // the letter's own name, then (none given) the owner's profile name, long enough for several
+    // encoded words, a line break and a quote in it
+    const long = '김민지의 주간 편지 "소식" — '.repeat(3).trim();
+    for (const [mailName, profileName] of [
+      ['김민지의 편지', null],
+      ['', `${long}\r\nBcc: x@example.com`],
+    ] as const) {
+      if (profileName !== null) {
+        await sql('update public.profiles set name = $2 where id = $1', [o.owner.id, profileName]);
+      }
+      const res = await callFunction(
+        'save-letter',
+        {
+          blockId: o.blockId,
+          letter: {
+            title: l.title,
+            mailFrom: o.sender,
+            mailName,
+            pageUrl: l.pageUrl,
+            model: l.letter,
+          },
+        },
+        o.owner.accessToken,
+      );
+      expect(res.json.error, JSON.stringify(res.json.error)).toBeUndefined();
+      const to = inbox('name');
+      await sendAndDeliver(o, [to]);
+      const mail = await delivered(to);
+      // the name as stored, at most 100 characters, its line break a space
+      const shown = (mailName || profileName!)
+        .slice(0, 100)
+        .replace(/[\r\n]+/g, ' ')
+        .trim();
+      expect(mail.from).toBe(`${shown} <${o.sender}>`);
+      expect(mail.headers.From).toMatch(/^(=\?UTF-8\?B\?[A-Za-z0-9+/=]+\?= ?)+ <[^>]+>$/);
+      expect(mail.headers.Bcc).toBeUndefined();
+    }
+  });
+});
+
 describe('sending', () => {
   it('two addresses: a mail each with footer and one-click unsubscribe; counts; open; unsubscribe; skipped next time', async () => {
     const o = await letterOwner('notion_letter');

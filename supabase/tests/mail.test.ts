@@ -118,6 +118,25 @@ describe('notification mails', () => {
     expect(state.provider_message_id).toBe(mail.id);
   });
 
+  it('a block name with line breaks makes a one-line subject: no header of its own in the mail', async () => {
+    const to = inbox();
+    const name = 'Shop\r\nBcc: attacker@example.com\r\nX-Injected: yes';
+    const { blockId } = await ownerBlock('comment', { mailTo: to, settings: { name } });
+    const [row] = await sql<{ name: string }>('select name from public.blocks where id = $1', [
+      blockId,
+    ]);
+    expect(row!.name).toBe(name);
+    const { error } = await post(await newGuest(), blockId, 'hello');
+    expect(error).toBeNull();
+    const mail = await deliveredTo(to);
+    expect(mail.subject).toBe('New comment on “Shop Bcc: attacker@example.com X-Injected: yes”');
+    const headers = Object.keys(mail.headers).map((h) => h.toLowerCase());
+    expect(headers).not.toContain('x-injected');
+    expect(headers).not.toContain('bcc');
+    expect(mail.source).not.toMatch(/\r\n(Bcc|X-Injected):/i);
+    expect(await mailbox('attacker@example.com')).toEqual([]);
+  });
+
   it('a form response is mailed with its answers, in Korean for a Korean owner', async () => {
     const to = inbox();
     const { blockId } = await ownerBlock('form', { mailTo: to, language: 'ko' });

@@ -71,11 +71,36 @@ export function textOf(html: string): string {
   });
 }
 
-/** `"Name" <addr>` with the name quoted as RFC 5322 wants. */
+/**
+ * `"Name" <addr>` with the name quoted as RFC 5322 wants, or, for a name that is not plain ASCII
+ * (a Korean owner's), `=?UTF-8?B?...?= <addr>`: SES takes only 7-bit ASCII in an address, the
+ * friendly name included, and refuses the whole send otherwise. Control characters become spaces.
+ */
 export function formatAddress(address: string, name?: string): string {
-  if (!name) return address;
-  const quoted = name.replace(/[\r\n]+/g, ' ').replace(/(["\\])/g, '\\$1');
-  return `"${quoted}" <${address}>`;
+  const clean = (name ?? '').replace(/\p{Cc}+/gu, ' ').trim();
+  if (!clean) return address;
+  if (/[^\x20-\x7e]/.test(clean)) return `${encodedWords(clean)} <${address}>`;
+  return `"${clean.replace(/(["\\])/g, '\\$1')}" <${address}>`;
+}
+
+/**
+ * RFC 2047 B encoded-words of at most 45 UTF-8 bytes each (72 characters a word, under the 75 the
+ * RFC allows), split between characters, never inside one; a reader joins adjacent words.
+ */
+export function encodedWords(text: string): string {
+  const encoder = new TextEncoder();
+  const words: number[][] = [];
+  let chunk: number[] = [];
+  for (const char of text) {
+    const bytes = encoder.encode(char);
+    if (chunk.length + bytes.length > 45) {
+      words.push(chunk);
+      chunk = [];
+    }
+    chunk.push(...bytes);
+  }
+  if (chunk.length) words.push(chunk);
+  return words.map((b) => `=?UTF-8?B?${btoa(String.fromCharCode(...b))}?=`).join(' ');
 }
 
 interface AwsError {
@@ -159,7 +184,8 @@ export function sesMailer(): Mailer {
             })),
             Content: {
               Simple: {
-                Subject: { Data: mail.subject, Charset: 'UTF-8' },
+                // a header: one line whatever the caller built (a line break would start a new one)
+                Subject: { Data: mail.subject.replace(/[\r\n]+/g, ' '), Charset: 'UTF-8' },
                 Body: {
                   Html: { Data: mail.html, Charset: 'UTF-8' },
                   Text: { Data: mail.text ?? textOf(mail.html), Charset: 'UTF-8' },

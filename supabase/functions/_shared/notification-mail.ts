@@ -184,7 +184,8 @@ export interface Links {
 export function renderNotification(ctx: NotificationContext, links: Links): RenderedMail {
   const lang = langOf(ctx.language);
   const t = TEXTS[lang];
-  const blockName = ctx.block.name || 'Untitled';
+  // one line: the name goes into the subject, a header (save-block lets a name hold line breaks)
+  const blockName = (ctx.block.name ?? '').replace(/\s+/g, ' ').trim() || 'Untitled';
   const items = ctx.items;
   const more = ctx.total - items.length;
   const list = items.map((item) => itemHtml(t, item, ctx.block.type)).join('');

@@ -64,14 +64,25 @@ function string(value: unknown, field: string, required = true): string | undefi
   return value;
 }
 
+/**
+ * An address as SES parses it: 7-bit ASCII only, the "friendly" name included (SES has no
+ * SMTPUTF8; a name in another script must come as RFC 2047 encoded-words, =?UTF-8?B?...?=).
+ */
+function address(raw: unknown, field: string): Mailbox {
+  if (typeof raw === 'string' && /[^\t\n\r\x20-\x7e]/.test(raw)) {
+    throw badRequest(
+      `Illegal address in ${field}: ${raw} (only 7-bit ASCII: encode a Unicode name as an RFC 2047 encoded-word)`,
+    );
+  }
+  const parsed = typeof raw === 'string' ? parseAddress(raw) : undefined;
+  if (!parsed) throw badRequest(`Illegal address in ${field}: ${String(raw)}`);
+  return parsed;
+}
+
 function addresses(value: unknown, field: string): Mailbox[] {
   if (value === undefined || value === null) return [];
   if (!Array.isArray(value)) throw badRequest(`${field} must be a list of addresses`);
-  return value.map((raw) => {
-    const parsed = typeof raw === 'string' ? parseAddress(raw) : undefined;
-    if (!parsed) throw badRequest(`Illegal address in ${field}: ${String(raw)}`);
-    return parsed;
-  });
+  return value.map((raw) => address(raw, field));
 }
 
 export interface SendContext {
@@ -143,8 +154,7 @@ function readSimple(
   const text = part('Text');
   if (html === null && text === null) throw badRequest('Content.Simple.Body needs Html or Text');
   if (!fromGiven) throw badRequest('FromEmailAddress is required with Simple content');
-  const from = parseAddress(fromGiven);
-  if (!from) throw badRequest(`Illegal address: ${fromGiven}`);
+  const from = address(fromGiven, 'FromEmailAddress');
   const headerList = simple.Headers ?? [];
   if (!Array.isArray(headerList)) throw badRequest('Content.Simple.Headers must be a list');
   const extraHeaders = headerList.map((h: unknown) => {
@@ -187,7 +197,7 @@ async function readRaw(
     if (err instanceof MimeError) throw badRequest(err.message);
     throw err;
   }
-  const from = fromGiven ? parseAddress(fromGiven) : parsed.fromHeader;
+  const from = fromGiven ? address(fromGiven, 'FromEmailAddress') : parsed.fromHeader;
   if (!from)
     throw badRequest(
       fromGiven
