@@ -244,6 +244,38 @@ describe('live (Realtime client)', () => {
     stop();
   });
 
+  it('a flood of made-up hints from anyone costs each viewer ten reads, then one catch-up', async function (this: {
+    timeout(ms: number): void;
+  }) {
+    this.timeout(20000);
+    const api = mockApi({ get_block_change: async () => null });
+    try {
+      const { got, w } = recorder();
+      const stop = watchBlock(newProject(), 'b5', onScreen(), w);
+      await until(() => FakeSocket.all[0]?.joins().length);
+      const ws = FakeSocket.all[0]!;
+      ws.accept('realtime:block:b5');
+      // anyone may send on the public topic: 500 hints, each naming another (made-up) change
+      for (let i = 0; i < 500; i++) {
+        const id = `${String(i).padStart(8, '0')}-0000-4000-8000-000000000000`;
+        ws.broadcast('realtime:block:b5', 'hint', { id });
+      }
+      await wait(50);
+      const reads = () => api.rpcCalls().filter((c) => c.name === 'get_block_change').length;
+      // the budget, and perhaps a read it got back while the flood was read
+      expect(reads()).to.be.within(10, 11);
+      expect(got.resyncs).to.equal(0);
+      // once, a while later, the element reads its list again instead
+      await until(() => got.resyncs === 1, 10000);
+      await wait(100);
+      expect(got.resyncs).to.equal(1);
+      expect(reads()).to.be.within(10, 11);
+      stop();
+    } finally {
+      api.restore();
+    }
+  });
+
   it('reconnects after the server closes the socket or refuses the join, then catches up', async () => {
     const { got, w } = recorder();
     const stop = watchBlock(newProject('http'), 'b2', onScreen(), w);

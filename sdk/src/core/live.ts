@@ -32,6 +32,14 @@ const HEARTBEAT_MS = 25000;
 const RETRY_MS = [1000, 2000, 5000, 10000, 30000];
 /** A socket with no topic left stays open this long (scrolling back and forth does not churn). */
 const LINGER_MS = 5000;
+/**
+ * Hint reads a topic may start at once; the budget comes back one read a second. Anyone may send
+ * on the public topic: without it, a sender's flood of made-up ids became one read per hint per
+ * viewer. Beyond it, hints are dropped and the list is read again, once, CATCH_UP_MS later.
+ */
+const READS = 10;
+const READ_REFILL_MS = 1000;
+const CATCH_UP_MS = 5000;
 
 interface Sub {
   /** the block's id; its topic is `block:<id>` */
@@ -56,6 +64,11 @@ interface Topic {
   seen: string[];
   /** changes are applied in the order of their hints, whatever order their reads answer in */
   applied: Promise<void>;
+  /** hint reads left (READS at most) and when they were counted */
+  reads: number;
+  readAt: number;
+  /** a catch-up is due: hints came faster than the reads budget */
+  catchUp?: ReturnType<typeof setTimeout>;
 }
 
 /** A change as get_block_change answers it. */
@@ -103,6 +116,8 @@ class Hub {
       tries: 0,
       seen: [],
       applied: Promise.resolve(),
+      reads: READS,
+      readAt: Date.now(),
     };
     this.topics.set(name, t);
     t.subs.add(sub);
@@ -208,6 +223,9 @@ class Hub {
     t.joinRef = undefined;
     t.joined = false;
     clearTimeout(t.retry);
+    // the rejoin catches up anyway
+    clearTimeout(t.catchUp);
+    t.catchUp = undefined;
     for (const s of t.subs) s.fresh = false;
   }
 
@@ -278,6 +296,17 @@ class Hub {
       return;
     t.seen.push(id);
     if (t.seen.length > 200) t.seen.shift();
+    const now = Date.now();
+    t.reads = Math.min(READS, t.reads + (now - t.readAt) / READ_REFILL_MS);
+    t.readAt = now;
+    if (t.reads < 1) {
+      t.catchUp ||= setTimeout(() => {
+        t.catchUp = undefined;
+        if (t.joined) for (const s of t.subs) s.w.resync();
+      }, CATCH_UP_MS);
+      return;
+    }
+    t.reads--;
     const read = rpc<Read>(
       this.p,
       'get_block_change',
