@@ -19,6 +19,8 @@ export class Listener {
   private client: pg.Client | undefined;
   private retry: NodeJS.Timeout | undefined;
   private closed = false;
+  /** the last query asked (settled or not): the next waits for it */
+  private queue: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly opts: ListenerOptions) {}
 
@@ -27,12 +29,22 @@ export class Listener {
     await this.connect();
   }
 
+  /**
+   * Runs `text` on this connection once the queries asked before it have finished: the cron
+   * runner's jobs ask at the same time, and pg deprecates (pg@9 refuses) a query sent to a client
+   * still executing one.
+   */
   query<R extends pg.QueryResultRow = pg.QueryResultRow>(
     text: string,
     values?: unknown[],
   ): Promise<pg.QueryResult<R>> {
-    if (!this.client) return Promise.reject(new Error('not connected to the database'));
-    return this.client.query<R>(text, values);
+    const run = () =>
+      this.client
+        ? this.client.query<R>(text, values)
+        : Promise.reject(new Error('not connected to the database'));
+    const result = this.queue.then(run, run);
+    this.queue = result.catch(() => {});
+    return result;
   }
 
   async close(): Promise<void> {
