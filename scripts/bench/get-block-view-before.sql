@@ -44,7 +44,8 @@ begin
     -- test is written out (a function with SET search_path is never inlined).
     if not exists (select 1 from public.messages
                    where block_id = p_block_id and (status <> 'published' or pinned_at is not null)) then
-      v_messages := private.threads_json(p_block_id, null, 5, v_uid);
+      -- '': the block's own page (one thread per page came later, with a page key argument)
+      v_messages := private.threads_json(p_block_id, null, 5, v_uid, '');
     else
       select coalesce(jsonb_agg(private.visible_thread_json(m, v_uid, v_owner)
                                 order by m.pinned_at desc nulls last, m.created_at desc, m.id desc), '[]'::jsonb)
