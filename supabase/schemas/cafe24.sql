@@ -253,6 +253,35 @@ begin
 end;
 $$;
 
+-- The owner's queued Cafe24 jobs end unrun, saying why.
+create function private.skip_cafe24_jobs(p_user_id uuid, p_reason text)
+returns void
+language sql
+set search_path = ''
+as $$
+  update private.jobs
+    set status = 'done', finished_at = now(), updated_at = now(), locked_until = null,
+        result = jsonb_build_object('skipped', p_reason)
+    where group_key = 'cafe24:' || p_user_id and status = 'queued';
+$$;
+revoke execute on function private.skip_cafe24_jobs(uuid, text) from public;
+
+-- A disconnect is finished: the connection goes with its notes (the shop and its tokens with
+-- it), and what was queued for the mall is not run. Answers {removed: true}.
+create function private.finish_cafe24_removal(p_shop public.cafe24_shops)
+returns jsonb
+language plpgsql
+set search_path = ''
+as $$
+begin
+  delete from public.integration_notes where user_id = p_shop.user_id and provider = 'cafe24';
+  delete from public.integrations where id = p_shop.integration_id;
+  perform private.skip_cafe24_jobs(p_shop.user_id, 'Cafe24 was disconnected');
+  return jsonb_build_object('removed', true);
+end;
+$$;
+revoke execute on function private.finish_cafe24_removal(public.cafe24_shops) from public;
+
 -- What the sync did: the tag now in the mall (null: none) on these screens, or why it failed.
 -- A disconnect is finished once nothing of ours is left: the shop, tokens and notes go.
 create function public.record_cafe24_sync(p_user_id uuid, p_script_no text, p_locations text[], p_error text)
@@ -275,22 +304,14 @@ begin
     return jsonb_build_object('gone', true);
   end if;
   if p_error is not null then
-    insert into public.integration_notes (user_id, block_id, provider, code, property, detail)
-      values (p_user_id, null, 'cafe24', 'cafe24_loader_failed', '', jsonb_build_object('reason', left(p_error, 500)))
-      on conflict (user_id, block_id, code, property) do update
-        set count = public.integration_notes.count + 1, last_at = now(), detail = excluded.detail;
+    perform private.note_integration(p_user_id, null, 'cafe24', 'cafe24_loader_failed',
+                                     jsonb_build_object('reason', left(p_error, 500)));
   else
     delete from public.integration_notes
       where user_id = p_user_id and provider = 'cafe24' and code = 'cafe24_loader_failed';
   end if;
   if v_shop.removing and v_shop.script_no is null and p_error is null then
-    delete from public.integration_notes where user_id = p_user_id and provider = 'cafe24';
-    delete from public.integrations where id = v_shop.integration_id;
-    update private.jobs
-      set status = 'done', finished_at = now(), updated_at = now(), locked_until = null,
-          result = jsonb_build_object('skipped', 'Cafe24 was disconnected')
-      where group_key = 'cafe24:' || p_user_id and status = 'queued';
-    return jsonb_build_object('removed', true);
+    return private.finish_cafe24_removal(v_shop);
   end if;
   return jsonb_build_object('removed', false);
 end;
@@ -313,25 +334,14 @@ begin
     return jsonb_build_object('gone', true);
   end if;
   if v_shop.removing then
-    delete from public.integration_notes where user_id = p_user_id and provider = 'cafe24';
-    delete from public.integrations where id = v_shop.integration_id;
-    update private.jobs
-      set status = 'done', finished_at = now(), updated_at = now(), locked_until = null,
-          result = jsonb_build_object('skipped', 'Cafe24 was disconnected')
-      where group_key = 'cafe24:' || p_user_id and status = 'queued';
-    return jsonb_build_object('removed', true);
+    return private.finish_cafe24_removal(v_shop);
   end if;
   update public.integrations set status = 'not_granted', status_reason = left(p_reason, 500)
     where id = v_shop.integration_id;
-  insert into public.integration_notes (user_id, block_id, provider, code, property, detail)
-    values (p_user_id, null, 'cafe24', 'cafe24_unauthorized', '', jsonb_build_object('reason', left(p_reason, 500)))
-    on conflict (user_id, block_id, code, property) do update
-      set count = public.integration_notes.count + 1, last_at = now(), detail = excluded.detail;
+  perform private.note_integration(p_user_id, null, 'cafe24', 'cafe24_unauthorized',
+                                   jsonb_build_object('reason', left(p_reason, 500)));
   -- nothing can reach the mall until the owner connects again (which syncs)
-  update private.jobs
-    set status = 'done', finished_at = now(), updated_at = now(), locked_until = null,
-        result = jsonb_build_object('skipped', 'Cafe24 refused our access')
-    where group_key = 'cafe24:' || p_user_id and status = 'queued';
+  perform private.skip_cafe24_jobs(p_user_id, 'Cafe24 refused our access');
   return jsonb_build_object('removed', false);
 end;
 $$;

@@ -231,9 +231,7 @@ as $$
   select greatest(g.count + coalesce((select sum(d.delta) from private.audience_group_deltas d
                                       where d.group_id = g.id), 0), 0)::integer
   from public.audience_groups g
-  where g.id = p_group.id
-    and (g.user_id = (select auth.uid())
-         or coalesce((select auth.role()), 'service_role') not in ('anon', 'authenticated'));
+  where g.id = p_group.id and private.may_read_as(g.user_id);
 $$;
 comment on function public.member_count(public.audience_groups) is
   'The group''s exact member count (computed field of audience_groups: count plus the changes not folded yet). Null for another owner''s group.';
@@ -326,9 +324,7 @@ set search_path = ''
 as $$
   select (private.with_live_counts(b)).response_count
   from public.blocks b
-  where b.id = p_block.id
-    and (b.owner_id = (select auth.uid())
-         or coalesce((select auth.role()), 'service_role') not in ('anon', 'authenticated'));
+  where b.id = p_block.id and private.may_read_as(b.owner_id);
 $$;
 comment on function public.live_response_count(public.blocks) is
   'The block''s exact response count (computed field: the row plus the changes not folded yet). Null for another owner''s block.';
@@ -343,9 +339,7 @@ set search_path = ''
 as $$
   select (private.with_live_counts(b)).new_response_count
   from public.blocks b
-  where b.id = p_block.id
-    and (b.owner_id = (select auth.uid())
-         or coalesce((select auth.role()), 'service_role') not in ('anon', 'authenticated'));
+  where b.id = p_block.id and private.may_read_as(b.owner_id);
 $$;
 comment on function public.live_new_response_count(public.blocks) is
   'The block''s exact count of new responses (computed field: the row plus the changes not folded yet). Null for another owner''s block.';

@@ -238,6 +238,21 @@ end;
 $$;
 revoke execute on function public.remove_notion_connection(uuid) from public, anon, authenticated;
 
+-- One more of an integration's problems for the owner to read (integration_notes): counted, with
+-- the time and detail of the latest (the Notion worker's batch of notes: record_notion_notes).
+create function private.note_integration(p_user_id uuid, p_block_id uuid, p_provider text,
+  p_code text, p_detail jsonb)
+returns void
+language sql
+set search_path = ''
+as $$
+  insert into public.integration_notes (user_id, block_id, provider, code, property, detail)
+    values (p_user_id, p_block_id, p_provider, p_code, '', p_detail)
+    on conflict (user_id, block_id, code, property) do update
+      set count = public.integration_notes.count + 1, last_at = now(), detail = excluded.detail;
+$$;
+revoke execute on function private.note_integration(uuid, uuid, text, text, jsonb) from public;
+
 -- Notion refused the token (401): not granted, with a note for the owner.
 create function public.mark_notion_not_granted(p_user_id uuid, p_reason text)
 returns void
@@ -249,10 +264,8 @@ begin
   update public.integrations set status = 'not_granted', status_reason = left(p_reason, 500)
     where user_id = p_user_id and provider = 'notion' and status = 'granted';
   if found then
-    insert into public.integration_notes (user_id, block_id, code, property, detail)
-      values (p_user_id, null, 'unauthorized', '', jsonb_build_object('reason', left(p_reason, 500)))
-      on conflict (user_id, block_id, code, property) do update
-        set count = public.integration_notes.count + 1, last_at = now(), detail = excluded.detail;
+    perform private.note_integration(p_user_id, null, 'notion', 'unauthorized',
+                                     jsonb_build_object('reason', left(p_reason, 500)));
   end if;
 end;
 $$;
@@ -279,11 +292,8 @@ begin
     where block_id = p_block_id and (notion_database = p_target_id or notion_page = p_target_id);
   v_unlinked := found;
   if v_unlinked then
-    insert into public.integration_notes (user_id, block_id, code, property, detail)
-      values (v_owner, p_block_id, 'target_missing', '',
-              jsonb_build_object('target_id', left(p_target_id, 100), 'reason', left(p_reason, 500)))
-      on conflict (user_id, block_id, code, property) do update
-        set count = public.integration_notes.count + 1, last_at = now(), detail = excluded.detail;
+    perform private.note_integration(v_owner, p_block_id, 'notion', 'target_missing',
+      jsonb_build_object('target_id', left(p_target_id, 100), 'reason', left(p_reason, 500)));
   end if;
   return v_unlinked;
 end;

@@ -3,14 +3,18 @@
 -- (pg_cron `plan-expiry`): plans past their end become inactive and the limits fall back; plans
 -- that renew are checked with the provider first; owners are mailed a few days before.
 
--- The next period's charge of a card plan, written unscheduled with a job that schedules it.
-create function private.next_card_charge(p_payment public.payments, p_billing_key text)
+-- The next period's charge of a card plan: scheduled when the provider already made its schedule
+-- (p_schedule_id: a checkout's first payment came with it), else unscheduled with a job that
+-- schedules it. p_id: the id the checkout gave the provider for it (next_charge_id), else a new
+-- one; a charge of that id already written stays as it is.
+create function private.next_card_charge(p_payment public.payments, p_billing_key text,
+  p_id uuid default null, p_schedule_id text default null)
 returns uuid
 language plpgsql
 set search_path = ''
 as $$
 declare
-  v_id uuid := gen_random_uuid();
+  v_id uuid := coalesce(p_id, gen_random_uuid());
   v_plan jsonb;
   v_price numeric := coalesce(p_payment.next_price, p_payment.price);
   v_content jsonb := coalesce(p_payment.next_content, p_payment.content);
@@ -20,16 +24,22 @@ begin
     'blockLimit', private.jsonb_int(v_content, 'blockLimit'),
     'responseMonthlyLimit', private.jsonb_int(v_content, 'responseMonthlyLimit'));
   insert into private.payment_charges (id, user_id, payment_id, kind, method, provider_ref, plan,
-                                       price, amount, currency, status, period_start, period_end)
+                                       price, amount, currency, status, period_start, period_end,
+                                       schedule_id)
   values (v_id, p_payment.user_id, p_payment.id, 'renewal', 'iamport', p_billing_key, v_plan,
-          v_price, v_price * 1000, 'KRW', 'unscheduled', p_payment.end_date + 1,
-          private.period_end(p_payment.end_date + 1));
-  perform private.enqueue_job('plan.schedule-renewal', jsonb_build_object('charge_id', v_id),
-                              'plan.schedule-renewal:' || v_id);
+          v_price, v_price * 1000, 'KRW',
+          case when p_schedule_id is null then 'unscheduled' else 'scheduled' end,
+          p_payment.end_date + 1, private.period_end(p_payment.end_date + 1),
+          left(p_schedule_id, 200))
+  on conflict (id) do nothing;
+  if p_schedule_id is null then
+    perform private.enqueue_job('plan.schedule-renewal', jsonb_build_object('charge_id', v_id),
+                                'plan.schedule-renewal:' || v_id);
+  end if;
   return v_id;
 end;
 $$;
-revoke execute on function private.next_card_charge(public.payments, text) from public;
+revoke execute on function private.next_card_charge(public.payments, text, uuid, text) from public;
 
 -- A scheduled renewal the provider created (the schedule job's answer).
 create function public.mark_charge_scheduled(p_charge_id uuid, p_schedule_id text)

@@ -305,8 +305,8 @@ revoke execute on function public.start_plan_checkout(uuid, public.payment_metho
 
 -- Records a paid checkout as the owner's plan (idempotent: a recorded one answers its plan row).
 -- p_provider: {provider_payment_id, end_date?: PayPal's period end, schedule_id?: the card
--- renewal's PortOne schedule}. For a card plan it also writes the next period's charge; without
--- a schedule id, a `plan.schedule-renewal` job makes the schedule.
+-- renewal's PortOne schedule}. For a card plan it also writes the next period's charge
+-- (private.next_card_charge, plan-renewals.sql; without a schedule id a job makes the schedule).
 create function public.record_plan_checkout(p_charge_id uuid, p_provider jsonb default '{}'::jsonb)
 returns jsonb
 language plpgsql
@@ -317,7 +317,6 @@ declare
   v_charge private.payment_charges;
   v_payment public.payments;
   v_end date;
-  v_next_id uuid;
 begin
   select * into v_charge from private.payment_charges
     where id = p_charge_id and kind = 'first' for update;
@@ -354,20 +353,8 @@ begin
     where id = v_charge.id;
 
   if v_charge.method = 'iamport' then
-    v_next_id := coalesce(v_charge.next_charge_id, gen_random_uuid());
-    insert into private.payment_charges (id, user_id, payment_id, kind, method, provider_ref, plan,
-                                         price, amount, currency, status, period_start, period_end,
-                                         schedule_id)
-    values (v_next_id, v_charge.user_id, v_payment.id,
-            'renewal', 'iamport', v_charge.provider_ref, v_charge.plan, v_charge.price,
-            v_charge.amount, v_charge.currency,
-            case when p_provider ? 'schedule_id' then 'scheduled' else 'unscheduled' end,
-            v_end + 1, private.period_end(v_end + 1), left(p_provider ->> 'schedule_id', 200))
-    on conflict (id) do nothing;
-    if not (p_provider ? 'schedule_id') then
-      perform private.enqueue_job('plan.schedule-renewal', jsonb_build_object('charge_id', v_next_id),
-                                  'plan.schedule-renewal:' || v_next_id);
-    end if;
+    perform private.next_card_charge(v_payment, v_charge.provider_ref, v_charge.next_charge_id,
+                                     p_provider ->> 'schedule_id');
   end if;
 
   perform private.apply_plan_limits(v_charge.user_id);

@@ -244,8 +244,7 @@ stable
 security definer
 set search_path = ''
 as $$
-  select case when p_profile.id = (select auth.uid())
-                or coalesce((select auth.role()), 'service_role') not in ('anon', 'authenticated')
+  select case when private.may_read_as(p_profile.id)
               then private.monthly_response_count(p_profile.id) end;
 $$;
 comment on function public.response_monthly_count(public.profiles) is

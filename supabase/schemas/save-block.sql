@@ -49,6 +49,43 @@ $$;
 revoke execute on function private.block_editor_json(uuid) from public;
 grant execute on function private.block_editor_json(uuid) to service_role;
 
+-- A settings object of the save: an object of the given keys only.
+create function private.check_setting_keys(p_settings jsonb, p_allowed text[])
+returns void
+language plpgsql
+set search_path = ''
+as $$
+declare
+  v_key text;
+begin
+  if jsonb_typeof(p_settings) is distinct from 'object' then
+    raise exception 'Invalid settings' using errcode = 'P0001';
+  end if;
+  select k into v_key from jsonb_object_keys(p_settings) k where k <> all (p_allowed) limit 1;
+  if v_key is not null then
+    raise exception 'Not a block setting (%)', v_key using errcode = 'P0001';
+  end if;
+end;
+$$;
+revoke execute on function private.check_setting_keys(jsonb, text[]) from public;
+grant execute on function private.check_setting_keys(jsonb, text[]) to service_role;
+
+-- A setting the save gives is one of p_values, or the save fails with p_message.
+create function private.check_setting_value(p_settings jsonb, p_key text, p_values text[],
+  p_message text)
+returns void
+language plpgsql
+set search_path = ''
+as $$
+begin
+  if p_settings ? p_key and not (p_settings ->> p_key = any (p_values)) then
+    raise exception '%', p_message using errcode = 'P0001';
+  end if;
+end;
+$$;
+revoke execute on function private.check_setting_value(jsonb, text, text[], text) from public;
+grant execute on function private.check_setting_value(jsonb, text, text[], text) to service_role;
+
 create or replace function private.save_block_settings(p_block public.blocks, p_settings jsonb,
   p_paid boolean)
 returns void
@@ -64,86 +101,55 @@ declare
     'allow_reaction', 'allow_reply', 'admin_only_reply', 'show_count', 'show_profile', 'owner_name',
     'owner_photo_url', 'qna_subject', 'align', 'button_text', 'url_to_open', 'open_graph',
     'allow_creator_email', 'hold_messages', 'honeypot', 'captcha'];
-  v_key text;
   v_old public.blocks := p_block;
   v_new public.blocks;
 begin
-  if jsonb_typeof(p_settings) is distinct from 'object' then
-    raise exception 'Invalid settings' using errcode = 'P0001';
-  end if;
-  select k into v_key from jsonb_object_keys(p_settings) k where k <> all (v_allowed) limit 1;
-  if v_key is not null then
-    raise exception 'Not a block setting (%)', v_key using errcode = 'P0001';
-  end if;
-  if p_settings ? 'theme' and not (p_settings ->> 'theme' = any (enum_range(null::public.block_theme)::text[])) then
-    raise exception 'Invalid theme' using errcode = 'P0001';
-  end if;
-  if p_settings ? 'align' and not (p_settings ->> 'align' = any (enum_range(null::public.block_align)::text[])) then
-    raise exception 'Invalid align' using errcode = 'P0001';
-  end if;
-  if p_settings ? 'language' and not (p_settings ->> 'language' = any (enum_range(null::public.language_code)::text[])) then
-    raise exception 'Language must be en or ko' using errcode = 'P0001';
-  end if;
-
-  if p_settings ? 'hold_messages'
-     and not (p_settings ->> 'hold_messages' = any (array['off', 'all', 'first_time', 'links'])) then
-    raise exception 'Invalid hold_messages' using errcode = 'P0001';
-  end if;
+  perform private.check_setting_keys(p_settings, v_allowed);
+  perform private.check_setting_value(p_settings, 'theme',
+    enum_range(null::public.block_theme)::text[], 'Invalid theme');
+  perform private.check_setting_value(p_settings, 'align',
+    enum_range(null::public.block_align)::text[], 'Invalid align');
+  perform private.check_setting_value(p_settings, 'language',
+    enum_range(null::public.language_code)::text[], 'Language must be en or ko');
+  perform private.check_setting_value(p_settings, 'hold_messages',
+    array['off', 'all', 'first_time', 'links'], 'Invalid hold_messages');
 
   -- keys present replace the stored value, absent keys keep it
   v_new := jsonb_populate_record(v_old, p_settings);
 
   if not p_paid then
     -- style customizing
-    if v_new.theme = 'custom' and v_old.theme <> 'custom' then
-      perform private.raise_paid_required('theme');
-    end if;
-    if v_new.custom_color is distinct from v_old.custom_color and v_new.custom_color is not null then
-      perform private.raise_paid_required('custom_color');
-    end if;
-    if v_new.custom_label_color is distinct from v_old.custom_label_color
-       and v_new.custom_label_color is not null then
-      perform private.raise_paid_required('custom_label_color');
-    end if;
+    perform private.require_paid('theme', v_new.theme = 'custom' and v_old.theme <> 'custom');
+    perform private.require_paid('custom_color',
+      v_new.custom_color is distinct from v_old.custom_color and v_new.custom_color is not null);
+    perform private.require_paid('custom_label_color',
+      v_new.custom_label_color is distinct from v_old.custom_label_color
+      and v_new.custom_label_color is not null);
     -- open graph customizing (an empty override is no override)
-    if v_new.open_graph is distinct from v_old.open_graph
-       and coalesce(v_new.open_graph ->> 'title', '') || coalesce(v_new.open_graph ->> 'description', '')
-           || coalesce(v_new.open_graph ->> 'image_url', '') <> '' then
-      perform private.raise_paid_required('open_graph');
-    end if;
+    perform private.require_paid('open_graph',
+      v_new.open_graph is distinct from v_old.open_graph
+      and coalesce(v_new.open_graph ->> 'title', '') || coalesce(v_new.open_graph ->> 'description', '')
+          || coalesce(v_new.open_graph ->> 'image_url', '') <> '');
     -- the creator email option
-    if v_new.allow_creator_email and not v_old.allow_creator_email then
-      perform private.raise_paid_required('allow_creator_email');
-    end if;
+    perform private.require_paid('allow_creator_email',
+      v_new.allow_creator_email and not v_old.allow_creator_email);
     -- comment toggles: blocking anonymous visitors, likes and replies off, the count
-    if v_old.type = 'comment' then
-      if v_new.block_anonymous and not v_old.block_anonymous then
-        perform private.raise_paid_required('block_anonymous');
-      end if;
-      if not v_new.allow_reaction and v_old.allow_reaction then
-        perform private.raise_paid_required('allow_reaction');
-      end if;
-      if not v_new.allow_reply and v_old.allow_reply then
-        perform private.raise_paid_required('allow_reply');
-      end if;
-    end if;
-    if v_old.type in ('comment', 'qna') and v_new.show_count and not v_old.show_count then
-      perform private.raise_paid_required('show_count');
-    end if;
+    perform private.require_paid('block_anonymous',
+      v_old.type = 'comment' and v_new.block_anonymous and not v_old.block_anonymous);
+    perform private.require_paid('allow_reaction',
+      v_old.type = 'comment' and not v_new.allow_reaction and v_old.allow_reaction);
+    perform private.require_paid('allow_reply',
+      v_old.type = 'comment' and not v_new.allow_reply and v_old.allow_reply);
+    perform private.require_paid('show_count',
+      v_old.type in ('comment', 'qna') and v_new.show_count and not v_old.show_count);
     -- like button position
-    if v_old.type = 'like' and v_new.align <> 'center' and v_new.align is distinct from v_old.align then
-      perform private.raise_paid_required('align');
-    end if;
+    perform private.require_paid('align',
+      v_old.type = 'like' and v_new.align <> 'center' and v_new.align is distinct from v_old.align);
     -- visitor trust: holding messages for approval, the honeypot, the captcha
-    if v_new.hold_messages <> 'off' and v_new.hold_messages is distinct from v_old.hold_messages then
-      perform private.raise_paid_required('hold_messages');
-    end if;
-    if v_new.honeypot and not v_old.honeypot then
-      perform private.raise_paid_required('honeypot');
-    end if;
-    if v_new.captcha and not v_old.captcha then
-      perform private.raise_paid_required('captcha');
-    end if;
+    perform private.require_paid('hold_messages',
+      v_new.hold_messages <> 'off' and v_new.hold_messages is distinct from v_old.hold_messages);
+    perform private.require_paid('honeypot', v_new.honeypot and not v_old.honeypot);
+    perform private.require_paid('captcha', v_new.captcha and not v_old.captcha);
   end if;
 
   update public.blocks set
@@ -187,17 +193,10 @@ set search_path = ''
 as $$
 declare
   v_allowed constant text[] := array['mail_to', 'notion_database', 'notion_page', 'notion_database_title'];
-  v_key text;
   v_old public.block_private;
   v_new public.block_private;
 begin
-  if jsonb_typeof(p_private) is distinct from 'object' then
-    raise exception 'Invalid settings' using errcode = 'P0001';
-  end if;
-  select k into v_key from jsonb_object_keys(p_private) k where k <> all (v_allowed) limit 1;
-  if v_key is not null then
-    raise exception 'Not a block setting (%)', v_key using errcode = 'P0001';
-  end if;
+  perform private.check_setting_keys(p_private, v_allowed);
 
   -- the row is created with the block; a missing one (older data) is created here
   insert into public.block_private (block_id, owner_id) values (p_block.id, p_block.owner_id)
@@ -212,18 +211,15 @@ begin
 
   -- Notion integration
   if not p_paid then
-    if nullif(v_new.notion_database, '') is distinct from nullif(v_old.notion_database, '')
-       and coalesce(v_new.notion_database, '') <> '' then
-      perform private.raise_paid_required('notion_database');
-    end if;
-    if nullif(v_new.notion_page, '') is distinct from nullif(v_old.notion_page, '')
-       and coalesce(v_new.notion_page, '') <> '' then
-      perform private.raise_paid_required('notion_page');
-    end if;
-    if v_new.notion_database_title is distinct from v_old.notion_database_title
-       and v_new.notion_database_title <> 'response_id' then
-      perform private.raise_paid_required('notion_database_title');
-    end if;
+    perform private.require_paid('notion_database',
+      nullif(v_new.notion_database, '') is distinct from nullif(v_old.notion_database, '')
+      and coalesce(v_new.notion_database, '') <> '');
+    perform private.require_paid('notion_page',
+      nullif(v_new.notion_page, '') is distinct from nullif(v_old.notion_page, '')
+      and coalesce(v_new.notion_page, '') <> '');
+    perform private.require_paid('notion_database_title',
+      v_new.notion_database_title is distinct from v_old.notion_database_title
+      and v_new.notion_database_title <> 'response_id');
   end if;
 
   update public.block_private set
@@ -302,16 +298,13 @@ begin
 
     if not v_row.deleted then
       -- capture of respondent email or name
-      if not p_paid and v_row.as_visitor_info is not null
-         and v_row.as_visitor_info is distinct from v_old.as_visitor_info then
-        perform private.raise_paid_required('as_visitor_info');
-      end if;
+      perform private.require_paid('as_visitor_info',
+        not p_paid and v_row.as_visitor_info is not null
+        and v_row.as_visitor_info is distinct from v_old.as_visitor_info);
       -- a letter the form sends by itself: paid, from a mail question (letter-triggers.sql)
       if v_row.trigger_letter_block is not null
          and v_row.trigger_letter_block is distinct from v_old.trigger_letter_block then
-        if not p_paid then
-          perform private.raise_paid_required('trigger_letter_block');
-        end if;
+        perform private.require_paid('trigger_letter_block', not p_paid);
         if v_row.type <> 'mail' then
           raise exception 'Not valid letter block' using errcode = 'P0001';
         end if;
@@ -428,11 +421,9 @@ begin
 
   -- multiple endings: an owner without a paid plan adds no custom ending (ones kept from a paid
   -- period may still be edited or deleted)
-  if not p_paid and exists (
+  perform private.require_paid('endings', not p_paid and exists (
     select 1 from jsonb_array_elements(p_endings) e
-    where not exists (select 1 from public.endings s where s.id = (e ->> 'id')::uuid)) then
-    perform private.raise_paid_required('endings');
-  end if;
+    where not exists (select 1 from public.endings s where s.id = (e ->> 'id')::uuid)));
 
   delete from public.endings e
     where e.block_id = p_block.id and not e.is_default and not (e.id = any (v_ids));
@@ -448,11 +439,10 @@ begin
       raise exception 'Not valid type' using errcode = 'P0001';
     end if;
     -- opening a link on submission
-    if not p_paid and coalesce(v_row.open_url, '') <> '' and v_row.open_link_type = 'submit'
-       and (v_old.open_url is distinct from v_row.open_url
-            or v_old.open_link_type is distinct from v_row.open_link_type) then
-      perform private.raise_paid_required('open_url');
-    end if;
+    perform private.require_paid('open_url',
+      not p_paid and coalesce(v_row.open_url, '') <> '' and v_row.open_link_type = 'submit'
+      and (v_old.open_url is distinct from v_row.open_url
+           or v_old.open_link_type is distinct from v_row.open_link_type));
 
     if v_old.id is null then
       insert into public.endings (id, block_id, is_default, index, title, closing_text, open_url,

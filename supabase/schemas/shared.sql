@@ -97,17 +97,35 @@ as $$
   select coalesce((auth.jwt() ->> 'is_anonymous')::boolean, false);
 $$;
 
-create function private.raise_paid_required(p_field text)
+-- Whether the caller may read what is p_user_id's: that user, or the service role and internal
+-- callers (no API role). The computed fields that add private rows to a row (member_count,
+-- live_*_count, response_monthly_count) answer null for anyone else's row.
+create function private.may_read_as(p_user_id uuid)
+returns boolean
+language sql
+stable
+set search_path = ''
+as $$
+  select p_user_id = (select auth.uid())
+         or coalesce((select auth.role()), 'service_role') not in ('anon', 'authenticated');
+$$;
+revoke execute on function private.may_read_as(uuid) from public;
+
+-- A save that turns on or changes a paid-only feature (p_change) by an owner without a paid plan
+-- fails: 'Paid plan required (<field>)'.
+create function private.require_paid(p_field text, p_change boolean)
 returns void
 language plpgsql
 set search_path = ''
 as $$
 begin
-  raise exception 'Paid plan required (%)', p_field using errcode = 'PT403';
+  if p_change then
+    raise exception 'Paid plan required (%)', p_field using errcode = 'PT403';
+  end if;
 end;
 $$;
-revoke execute on function private.raise_paid_required(text) from public;
-grant execute on function private.raise_paid_required(text) to service_role;
+revoke execute on function private.require_paid(text, boolean) from public;
+grant execute on function private.require_paid(text, boolean) to service_role;
 
 -- ids of the objects of a jsonb array, refusing duplicates
 create function private.payload_ids(p_items jsonb, p_what text)
