@@ -73,3 +73,19 @@ begin
 end;
 $$;
 revoke execute on function public.grant_captcha_pass(uuid, uuid, text) from public, anon, authenticated;
+
+-- Spends one write of the visitor's pass for the block (check_rate_limit): true when they held
+-- one with a write left that has not expired.
+create function private.use_captcha_pass(p_block_id uuid, p_uid uuid, p_now timestamptz)
+returns boolean
+language sql
+set search_path = ''
+as $$
+  with used as (
+    update private.captcha_passes set uses_left = uses_left - 1
+      where block_id = p_block_id and user_id = p_uid and uses_left > 0 and expires_at > p_now
+      returning 1
+  )
+  select exists (select 1 from used);
+$$;
+revoke execute on function private.use_captcha_pass(uuid, uuid, timestamptz) from public;

@@ -410,9 +410,7 @@ begin
   -- the visitor's own limit: a paid block's captcha pass lets them past it
   if not v_visitor_ok then
     if p_block.captcha then
-      update private.captcha_passes set uses_left = uses_left - 1
-        where block_id = p_block.id and user_id = p_uid and uses_left > 0 and expires_at > v_now;
-      if found then
+      if private.use_captcha_pass(p_block.id, p_uid, v_now) then
         return false;
       end if;
     end if;
@@ -450,9 +448,7 @@ begin
       end if;
       -- past a spent budget only with a solved captcha (the platform's, on every block); held
       if private.captcha_config() is not null then
-        update private.captcha_passes set uses_left = uses_left - 1
-          where block_id = p_block.id and user_id = p_uid and uses_left > 0 and expires_at > v_now;
-        if found then
+        if private.use_captcha_pass(p_block.id, p_uid, v_now) then
           return true;
         end if;
       elsif v_shard_ok then
@@ -464,9 +460,7 @@ begin
   end if;
   -- a paid block's captcha pass lets a visitor past the block's bucket on its other writes
   if p_block.captcha and not (v_escalate and p_action = 'message') then
-    update private.captcha_passes set uses_left = uses_left - 1
-      where block_id = p_block.id and user_id = p_uid and uses_left > 0 and expires_at > v_now;
-    if found then
+    if private.use_captcha_pass(p_block.id, p_uid, v_now) then
       return false;
     end if;
   end if;
