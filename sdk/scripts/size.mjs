@@ -24,12 +24,16 @@ const isLocale = (f) => /\/chunks\/ko-/.test(f);
 // captcha on: listed apart, like the Korean texts
 const isCaptcha = (f) => /\/chunks\/captcha-/.test(f);
 // the writer's code (core/writer.ts: loaded on a visitor's first interaction with a block), the
-// session's (core/auth.ts), the writer's profile, the sealed store, its seal and the list of
-// blocks written to (core/identity.ts, core/storage.ts, core/vault.ts, core/marks.ts) load only
-// for a visitor who is about to write, or who wrote before (something stored to open): listed
-// apart, since a reader never loads them
+// session's (core/auth.ts), the writer's profile, the sealed store, its seal, the list of blocks
+// written to and the joining of a visitor's own part to the view (core/identity.ts,
+// core/storage.ts, core/vault.ts, core/marks.ts, core/view.ts) load only for a visitor who is
+// about to write, or who wrote before (something stored to open): listed apart, since a reader
+// never loads them
 const isWriter = (f) =>
-  /\/chunks\/(writer|[a-z]+\.writer|auth|identity|storage|vault|marks)-/.test(f);
+  /\/chunks\/(writer|[a-z]+\.writer|auth|identity|storage|vault|marks|view)-/.test(f);
+// what a reader loads after the first data shows: realtime (core/live.ts) and the comment list's
+// reading again on a resync (comment.read.ts)
+const isLater = (f) => /\/chunks\/(live|comment\.read)-/.test(f);
 
 /** The file and every chunk it imports, statically or dynamically. */
 function closure(file, seen = new Set()) {
@@ -45,7 +49,7 @@ function closure(file, seen = new Set()) {
 function measure(entry) {
   const files = [...closure(join(cdn, entry))];
   const rare = (f) => isLocale(f) || isCaptcha(f) || isWriter(f);
-  const first = files.filter((f) => !/\/chunks\/live-/.test(f) && !rare(f));
+  const first = files.filter((f) => !isLater(f) && !rare(f));
   const total = files.filter((f) => !rare(f)).reduce((n, f) => n + gz(f), 0);
   return {
     initial: first.reduce((n, f) => n + gz(f), 0),
@@ -53,6 +57,7 @@ function measure(entry) {
     ko: files.filter(isLocale).reduce((n, f) => n + gz(f), 0),
     captcha: files.filter(isCaptcha).reduce((n, f) => n + gz(f), 0),
     writer: files.filter(isWriter).reduce((n, f) => n + gz(f), 0),
+    live: files.filter((f) => /\/chunks\/live-/.test(f)).reduce((n, f) => n + gz(f), 0),
   };
 }
 
@@ -101,20 +106,20 @@ const section = `## SDK sizes
 
 Measured by \`npm run size -w @reaction-blocks/sdk -- --write\` on ${new Date().toISOString().slice(0, 10)} from \`sdk/dist/cdn/v${version}\` (rollup + terser, gzip -9).
 "Before data" is what loads before the first data shows (one script besides the loader); "total"
-adds what loads after (the realtime chunk of comment/qna). Korean texts are a separate chunk, and
+adds what loads after (comment/qna: the realtime chunk, and reading the list again on a resync). Korean texts are a separate chunk, and
 so is the captcha, loaded only when a visitor trips a rate limit on a block with the captcha on.
 "Writer" is what a visitor loads on their first interaction with a block (pointer down, focus or
 a key on it; or when they wrote before: a profile or session is stored, sealed): the write paths
 (core/writer.ts), making and refreshing the session (core/auth.ts), the writer's profile, the
-sealed store, its seal and the list of blocks written to (core/identity.ts, core/storage.ts,
-core/vault.ts, core/marks.ts). A reader never loads it; the budgets are for what a reader loads,
-and a writer's total is the sum.
+sealed store, its seal, the list of blocks written to and the joining of their own part to the
+view (core/identity.ts, core/storage.ts, core/vault.ts, core/marks.ts, core/view.ts). A reader
+never loads it; the budgets are for what a reader loads, and a writer's total is the sum.
 
 | bundle | before data (gzip) | total (gzip) | writer | Korean | captcha | budget | |
 |---|---|---|---|---|---|---|---|
 ${lines.join('\n')}
 
-Live updates use a ${kb(live.total - live.initial)} Realtime client (sdk/src/core/live.ts, measured here:
+Live updates use a ${kb(live.live)} Realtime client (sdk/src/core/live.ts, measured here:
 what the comment element loads after its first data). When it was chosen, \`@supabase/realtime-js\`
 2.119 with \`@supabase/phoenix\` measured about 17 KB gzip (the comment element over its budget).
 `;

@@ -10,20 +10,10 @@ import { customStyle } from './theme.js';
 import type { ApiError } from './errors.js';
 import { loadChunk } from './chunk.js';
 import { loadIdentity } from './profile.js';
-import type { BlockView, Message, Theme } from './types.js';
+import type { BlockView, Theme } from './types.js';
+import type { Mine } from './view.js';
 
-/** What get_block_me answers: the visitor's own part of the block view. */
-export interface Mine {
-  me: NonNullable<BlockView['me']>;
-  /** The block with its counts as they are now (the public part may be a cached copy). */
-  block?: BlockView['block'];
-  /** A/B blocks: the question with the current option counts. */
-  questions?: BlockView['questions'];
-  /** Top-level threads the visitor may see that the public page lacks (own, held, newer). */
-  messages: Message[];
-  /** Replies to messages on screen that the public page lacks. */
-  replies: Message[];
-}
+export type { Mine };
 
 /**
  * How an element asks for the visitor's own part (get_block_me: `args`, or null when the view has
@@ -345,8 +335,11 @@ export class BlockElement extends ReactionElement {
     }
   }
 
-  /** The visitor's own part, for elements that have one (see MinePart). */
-  protected mine?: MinePart;
+  /**
+   * The visitor's own part, for elements that have one (see MinePart): a function, so that one
+   * with messages (core/view.ts) loads only for a visitor with a session.
+   */
+  protected mine?: () => MinePart | Promise<MinePart>;
 
   /**
    * Fetches the block view: the public part with a cacheable GET (get_block_public: the same
@@ -364,13 +357,13 @@ export class BlockElement extends ReactionElement {
       false,
       true,
     );
-    const mine = this.mine;
-    const s = mine && view?.block && (await session);
+    const s = this.mine && view?.block && (await session);
     // only where it can differ from nothing: most returning views are the cacheable GET alone
-    const args =
+    const mine =
       s &&
       (!s.user.is_anonymous || (await marks().then((m) => m.mayHaveMine(p, s, view.block.id)))) &&
-      mine.args(view);
+      (await this.mine!());
+    const args = mine && mine.args(view);
     return args ? mine.join(view, await rpc<Mine>(p, 'get_block_me', args)) : view;
   }
 

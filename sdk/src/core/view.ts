@@ -2,11 +2,23 @@
 // may show them). BlockElement.fetchView reads the public part with a cacheable GET (the same
 // request for every visitor, so a CDN can answer it), then, only when the visitor already has a
 // session, get_block_me for the messages on screen; these say what to ask and how the answer
-// joins the public view. Like and A/B blocks only take `me` (base.ts, meOnly), so this stays out
-// of their bundles.
+// joins the public view. A chunk loaded only for a visitor with a session (core/mine.ts); like
+// and A/B blocks only take `me` (base.ts, meOnly).
 import { pageOf } from './api.js';
-import type { Mine } from './base.js';
 import type { BlockView, Message } from './types.js';
+
+/** What get_block_me answers: the visitor's own part of the block view. */
+export interface Mine {
+  me: NonNullable<BlockView['me']>;
+  /** The block with its counts as they are now (the public part may be a cached copy). */
+  block?: BlockView['block'];
+  /** A/B blocks: the question with the current option counts. */
+  questions?: BlockView['questions'];
+  /** Top-level threads the visitor may see that the public page lacks (own, held, newer). */
+  messages: Message[];
+  /** Replies to messages on screen that the public page lacks. */
+  replies: Message[];
+}
 
 /** Top-level messages in the first page of the public view (the server's page size). */
 export const PUBLIC_PAGE = 5;

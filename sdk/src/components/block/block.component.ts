@@ -3,7 +3,7 @@ import { literal, html as staticHtml, type StaticValue } from 'lit/static-html.j
 import { isLetterType } from '@reaction-blocks/contracts/enums';
 import { rpc } from '../../core/api.js';
 import { BlockElement } from '../../core/base.js';
-import { messagesMine } from '../../core/view.js';
+import { mineWithMessages } from '../../core/mine.js';
 import { log } from '../../core/log.js';
 import { baseStyles } from '../../core/theme.js';
 import type { BlockView } from '../../core/types.js';
@@ -125,7 +125,7 @@ function letterDocument(letter: LetterView): string {
  */
 export default class ReactionBlock extends BlockElement {
   /** Any type may show: the messages-aware join (it gives like and A/B blocks their `me` too). */
-  protected override mine = messagesMine;
+  protected override mine = mineWithMessages;
   static override styles = [
     baseStyles,
     css`

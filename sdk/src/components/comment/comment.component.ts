@@ -2,10 +2,10 @@ import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { repeat } from 'lit/directives/repeat.js';
 import { displayUser, isSignedIn, openPopup } from '../../core/session.js';
 import { BlockElement, bone, line } from '../../core/base.js';
+import { mineWithMessages } from '../../core/mine.js';
 import { loadIdentity, profile } from '../../core/profile.js';
 import { loadChunk } from '../../core/chunk.js';
 import { pageOf, rpc } from '../../core/api.js';
-import { messagesMine } from '../../core/view.js';
 import { baseStyles } from '../../core/theme.js';
 import fieldStyles from '../../core/fields.styles.js';
 import { homeUrl } from '../../core/text.js';
@@ -13,7 +13,7 @@ import type { Message } from '../../core/types.js';
 import { COMMENT_LIMITS, EMAIL_RE } from '@reaction-blocks/contracts/limits';
 import type { Change, Counts } from '../../core/live.js';
 import { applyChange, applyCounts, pinnedFirst, threads } from './model.js';
-import { LiveList, PAGE_SIZE, readAgain } from './comment.live.js';
+import { LiveList, PAGE_SIZE } from './comment.live.js';
 import styles from './comment.styles.js';
 import { composer, menu, message, type CommentView, type Mode } from './comment.templates.js';
 import { comment, fields, like } from '../../core/locales/en.js';
@@ -26,6 +26,8 @@ export const DEBOUNCE_MS = 500;
 type CommentWriter = typeof import('./comment.writer.js');
 /** The write paths (comment.writer.ts): a chunk loaded with the writer's code. */
 const loadCommentWriter = loadChunk(() => import('./comment.writer.js'));
+/** Reading the list again (comment.read.ts): a chunk loaded on sign-in, log out or a resync. */
+const loadReader = loadChunk(() => import('./comment.read.js'));
 
 /**
  * @tag reaction-comment
@@ -128,7 +130,7 @@ export default class ReactionComment extends BlockElement {
   declare private _fresh: number;
 
   protected qna = false;
-  protected override mine = messagesMine;
+  protected override mine = mineWithMessages;
   private liked = new Set<string>();
   private reported = new Set<string>();
   /** The hidden honeypot field's value: people never fill it. */
@@ -216,12 +218,13 @@ export default class ReactionComment extends BlockElement {
 
   /**
    * Reads the list again as the current visitor and merges it with the list on screen
-   * (comment.live.ts readAgain): on sign-in, log out and live resyncs.
+   * (comment.read.ts, loaded then): on sign-in, log out and live resyncs.
    */
   private async refresh(): Promise<void> {
     if (this.isDummy) return;
     const seq = ++this.refreshSeq;
     try {
+      const { readAgain } = await loadReader();
       const {
         view: v,
         list,
@@ -378,10 +381,7 @@ export default class ReactionComment extends BlockElement {
     }
   }
 
-  /**
-   * This element as its templates and write paths see it (checked against CommentView below the
-   * class).
-   */
+  /** This element as its templates and write paths see it (CommentView: see hostCheck). */
   private get asHost(): CommentView {
     return this as unknown as CommentView;
   }
@@ -389,10 +389,9 @@ export default class ReactionComment extends BlockElement {
   protected override startWriting(): void {
     super.startWriting();
     loadCommentWriter().catch(() => {});
-    loadIdentity().then(
-      () => this.takeProfile(),
-      () => {},
-    );
+    loadIdentity()
+      .then(() => this.takeProfile())
+      .catch(() => {});
   }
 
   private async signIn(provider: 'google' | 'apple') {
