@@ -121,7 +121,7 @@ describe('a project that applied the migrations a squash replaced', () => {
     expect((refusal as Error).message).toContain('docs/data-model.md, "Migrations"');
     expect(await history()).toEqual([...REPLACED, BASELINE]);
     expect(difference(before, await objects(project))).toBe('');
-  });
+  }, 120_000);
 
   it('continues from the baseline once repaired, and ends as a new database from the folder', async () => {
     await withClient(project, (c) =>
