@@ -3,13 +3,15 @@
 const KB = 1024;
 export const BUDGETS = {
   loader: 1 * KB,
-  like: 12 * KB,
-  button: 12 * KB,
-  // issue 21 wants 15 KB before data for comment and Q&A and 22 KB for all six: not met yet; these
-  // keep what the reader/writer split gained (total, with the realtime chunk: 21.47, 21.62, 28.40)
-  comment: 22 * KB,
-  qna: 22 * KB,
-  all: 29 * KB,
+  // issue 21 wants 9 KB before data for like and button, 15 KB for comment and Q&A and 22 KB for
+  // all six: not met yet (Lit alone is 5.6 KB of like.js); these keep what moving the writer's
+  // parts out gained (like 10.98, button 10.74; comment, Q&A and all six counted with realtime:
+  // 20.83, 20.99, 27.78)
+  like: 11.5 * KB,
+  button: 11.5 * KB,
+  comment: 21.5 * KB,
+  qna: 21.5 * KB,
+  all: 28.5 * KB,
   count: 3 * KB,
   /** The loader installed in Cafe24 malls (cafe24.js); reaction.js and the elements load after it. */
   cafe24: 1.5 * KB,
@@ -22,7 +24,8 @@ export const BUDGETS = {
  * leaves React out (the app's) and counts @lit/react's wrapper.
  */
 export const APP_BUDGETS = {
-  // measured 12.87 and 13.56 KB after the reader/writer split
-  like: 13.5 * KB,
-  reactLike: 14 * KB,
+  // measured 12.16 and 12.99 KB (12453 and 13298 B) once the sealed store, the refusals and the
+  // captcha panel moved to the writer's chunks
+  like: 13 * KB,
+  reactLike: 13.5 * KB,
 };
