@@ -3,6 +3,19 @@
 -- (pg_cron `plan-expiry`): plans past their end become inactive and the limits fall back; plans
 -- that renew are checked with the provider first; owners are mailed a few days before.
 
+-- The plan a plan row's content describes ({type, blockLimit, responseMonthlyLimit}): the other way
+-- round of private.plan_content (plans.sql), whose limits it keeps, for a renewal of what the row holds.
+create function private.content_plan(p_content jsonb)
+returns jsonb
+language sql
+immutable
+set search_path = ''
+as $$
+  select (private.plan_content(p_content) - 'planName')
+    || jsonb_build_object('type', case when p_content ->> 'planName' = 'Basic' then 'basic' else 'custom' end);
+$$;
+revoke execute on function private.content_plan(jsonb) from public;
+
 -- The next period's charge of a card plan: scheduled when the provider already made its schedule
 -- (p_schedule_id: a checkout's first payment came with it), else unscheduled with a job that
 -- schedules it. p_id: the id the checkout gave the provider for it (next_charge_id), else a new
@@ -15,14 +28,9 @@ set search_path = ''
 as $$
 declare
   v_id uuid := coalesce(p_id, gen_random_uuid());
-  v_plan jsonb;
+  v_plan jsonb := private.content_plan(coalesce(p_payment.next_content, p_payment.content));
   v_price numeric := coalesce(p_payment.next_price, p_payment.price);
-  v_content jsonb := coalesce(p_payment.next_content, p_payment.content);
 begin
-  v_plan := jsonb_build_object(
-    'type', case when v_content ->> 'planName' = 'Basic' then 'basic' else 'custom' end,
-    'blockLimit', private.jsonb_int(v_content, 'blockLimit'),
-    'responseMonthlyLimit', private.jsonb_int(v_content, 'responseMonthlyLimit'));
   insert into private.payment_charges (id, user_id, payment_id, kind, method, provider_ref, plan,
                                        price, amount, currency, status, period_start, period_end,
                                        schedule_id)
@@ -138,6 +146,7 @@ declare
   v_next date := (p_state ->> 'next_billing_date')::date;
   v_quantity numeric := (p_state ->> 'quantity')::numeric;
   v_end date;
+  v_approved boolean;
 begin
   select * into v_payment from public.payments
     where method = 'paypal' and provider_payment_id = p_subscription_id
@@ -149,16 +158,18 @@ begin
   if v_status = 'ACTIVE' and v_payment.stopped_at is null then
     v_end := coalesce(v_next - 1, v_payment.end_date);
     if v_end > v_payment.end_date then
-      -- a new period: a changed plan the owner approved on PayPal starts now
+      -- a new period: a changed plan the owner approved on PayPal starts now (the row is locked
+      -- above, so v_payment holds what the update sees)
+      v_approved := coalesce(v_payment.next_content is not null and v_payment.next_price = v_quantity, false);
       update public.payments
         set end_date = v_end, is_active = true, renewal_failed_at = null,
-            type = case when next_content is not null and next_price = v_quantity
-                        then (case when next_content ->> 'planName' = 'Basic' then 'basic' else 'custom' end)::public.payment_type
+            type = case when v_approved
+                        then (private.content_plan(next_content) ->> 'type')::public.payment_type
                         else type end,
-            content = case when next_content is not null and next_price = v_quantity then next_content else content end,
-            price = case when next_content is not null and next_price = v_quantity then next_price else price end,
-            next_content = case when next_content is not null and next_price = v_quantity then null else next_content end,
-            next_price = case when next_content is not null and next_price = v_quantity then null else next_price end
+            content = case when v_approved then next_content else content end,
+            price = case when v_approved then next_price else price end,
+            next_content = case when v_approved then null else next_content end,
+            next_price = case when v_approved then null else next_price end
         where id = v_payment.id
         returning * into v_payment;
     end if;
