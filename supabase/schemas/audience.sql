@@ -16,6 +16,7 @@ comment on table public.audience_groups is
   'Audience groups of a user with member counts; the reserved groups activated and deactivated count members by state.';
 alter table public.audience_groups enable row level security;
 revoke insert, update on public.audience_groups from anon, authenticated;
+revoke all on public.audience_groups from anon;
 grant insert (user_id, name) on public.audience_groups to authenticated;
 grant update (name) on public.audience_groups to authenticated;
 
@@ -69,6 +70,7 @@ comment on table public.audience_members is
   'A user''s audience: visitors who reacted and imported contacts, with group, state, event history and mail counts.';
 alter table public.audience_members enable row level security;
 revoke insert, update on public.audience_members from anon, authenticated;
+revoke all on public.audience_members from anon;
 -- Column grants (all columns) instead of table-wide ones, so an upsert from the dashboard works:
 -- PostgREST's upsert needs insert and update on the columns it names.
 grant insert (id, user_id, creator_id, creator_name, creator_photo_url, color, email, group_name, created_at, last_updated, deactivated, history, first_event, info, sent_count, delivered_count, opened_count, bounced_count, rejected_count, complaint_count) on public.audience_members to authenticated;

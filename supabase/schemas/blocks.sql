@@ -98,7 +98,9 @@ comment on column public.blocks.captcha is
 comment on column public.blocks.rate_limits is
   'Operator override of the visitor rate limits for this block: {"<action>": {"visitor_per_minute", "visitor_burst", "block_per_minute", "block_burst"}}. Not writable by owners.';
 alter table public.blocks enable row level security;
-revoke insert, update, delete on public.blocks from anon;
+-- anon (the bare anon key) holds nothing on a table no policy lets it read, so the API document
+-- anon is shown lists only what anon may read (rls-rpc.test.ts checks every table)
+revoke all on public.blocks from anon;
 revoke insert, update on public.blocks from authenticated;
 grant update (new_response_count, tags) on public.blocks to authenticated;
 create index blocks_owner_id_created_at_idx on public.blocks (owner_id, created_at desc);
@@ -145,6 +147,7 @@ comment on column public.block_private.letter is
   'The letter as a block model (headings, paragraphs, lists, images, ...), from which save-letter renders mail_html and mail_text.';
 alter table public.block_private enable row level security;
 revoke insert, update, delete on public.block_private from anon, authenticated;
+revoke all on public.block_private from anon;
 create index block_private_owner_id_idx on public.block_private (owner_id);
 
 create policy "Owners can read their blocks' private settings" on public.block_private

@@ -30,6 +30,7 @@ create table public.letter_templates (
 comment on table public.letter_templates is 'Saved templates of a letter block (the default one is kept on block_private).';
 alter table public.letter_templates enable row level security;
 revoke update on public.letter_templates from anon, authenticated;
+revoke all on public.letter_templates from anon;
 grant update (id, block_id, user_id, mail_html, mail_title, mail_text, mail_name, cta, cta_link, cta_text, image_link, page_url, created_at, updated_at) on public.letter_templates to authenticated;
 create index letter_templates_block_id_idx on public.letter_templates (block_id);
 create index letter_templates_user_id_idx on public.letter_templates (user_id);
@@ -77,6 +78,7 @@ create table public.publishes (
 comment on table public.publishes is 'One letter send (publish) of a letter block with its delivery counts. Written by the send functions.';
 alter table public.publishes enable row level security;
 revoke insert, update, delete on public.publishes from anon, authenticated;
+revoke all on public.publishes from anon;
 create index publishes_block_id_created_at_idx on public.publishes (block_id, created_at desc);
 create index publishes_user_id_idx on public.publishes (user_id);
 create unique index publishes_block_id_trigger_block_id_idx on public.publishes (block_id, trigger_block_id)
@@ -104,6 +106,7 @@ comment on column public.deliveries.reason is
   'Why the mail was not sent: the provider''s answer when it failed, the rule (DELIVERY_SKIP_REASONS) when it was skipped. Shown in the letter history.';
 alter table public.deliveries enable row level security;
 revoke insert, update, delete on public.deliveries from anon, authenticated;
+revoke all on public.deliveries from anon;
 create index deliveries_user_id_idx on public.deliveries (user_id);
 create index deliveries_provider_message_id_idx on public.deliveries (provider_message_id);
 create index deliveries_audience_member_id_idx on public.deliveries (audience_member_id);

@@ -33,6 +33,7 @@ alter table public.sender_emails enable row level security;
 -- deleting goes through delete-mail-verified: it releases the provider's identity with the last
 -- confirmed claim and clears the letters that named the address
 revoke insert, update, delete on public.sender_emails from anon, authenticated;
+revoke all on public.sender_emails from anon;
 -- delete-mail-verified counts the other owners' claims of an address
 create index sender_emails_email_idx on public.sender_emails (email);
 
@@ -124,6 +125,7 @@ comment on table public.unsubscribes is
   'Addresses that unsubscribed from a user''s letters; sends skip them. Written by the unsubscribe function.';
 alter table public.unsubscribes enable row level security;
 revoke insert, update, delete on public.unsubscribes from anon, authenticated;
+revoke all on public.unsubscribes from anon;
 create index unsubscribes_block_id_idx on public.unsubscribes (block_id);
 
 create policy "Owners can read their unsubscribes" on public.unsubscribes

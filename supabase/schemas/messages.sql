@@ -121,6 +121,7 @@ comment on table public.message_private is
   'Notification email a commenter left with a top-level message; readable by the block owner and the author only.';
 alter table public.message_private enable row level security;
 revoke insert, update, delete on public.message_private from anon, authenticated;
+revoke all on public.message_private from anon;
 create index message_private_block_id_idx on public.message_private (block_id);
 
 create policy "Block owners and authors can read commenter emails" on public.message_private
@@ -139,6 +140,7 @@ create table public.message_likes (
 comment on table public.message_likes is 'One like per user and message; messages.like_count follows it.';
 alter table public.message_likes enable row level security;
 revoke insert, update, delete on public.message_likes from anon, authenticated;
+revoke all on public.message_likes from anon;
 create index message_likes_user_id_idx on public.message_likes (user_id);
 
 create policy "Users can read their own message likes" on public.message_likes

@@ -14,6 +14,7 @@ comment on table public.message_reports is
   'A visitor''s report of a message (once per visitor and message), for the block owner. Written by report_message.';
 alter table public.message_reports enable row level security;
 revoke insert, update, delete on public.message_reports from anon, authenticated;
+revoke all on public.message_reports from anon;
 create index message_reports_block_id_idx on public.message_reports (block_id, created_at desc);
 create index message_reports_user_id_idx on public.message_reports (user_id, block_id);
 
@@ -30,6 +31,7 @@ comment on table public.blocked_writers is
   'Visitors the block owner blocked: every later write of theirs to the block is refused. Written by block_writer.';
 alter table public.blocked_writers enable row level security;
 revoke insert, update, delete on public.blocked_writers from anon, authenticated;
+revoke all on public.blocked_writers from anon;
 create index blocked_writers_user_id_idx on public.blocked_writers (user_id);
 
 create policy "Owners read the writers they blocked" on public.blocked_writers

@@ -23,6 +23,7 @@ comment on column public.integrations.status_reason is
   'Why the status is not_granted (Notion refused the token: the owner removed the integration in Notion).';
 alter table public.integrations enable row level security;
 revoke insert, update, delete on public.integrations from anon, authenticated;
+revoke all on public.integrations from anon;
 
 create policy "Users can read their own integrations" on public.integrations
   for select to authenticated using (user_id = (select auth.uid()));

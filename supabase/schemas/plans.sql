@@ -46,6 +46,7 @@ comment on column public.payments.next_price is 'The price of next_content.';
 comment on column public.payments.end_date is 'Last day of the current period (inclusive): the plan ends the day after unless it renews.';
 alter table public.payments enable row level security;
 revoke insert, update, delete on public.payments from anon, authenticated;
+revoke all on public.payments from anon;
 create index payments_user_id_created_at_idx on public.payments (user_id, created_at desc);
 create unique index payments_one_active_plan_idx on public.payments (user_id)
   where is_active and type in ('basic', 'custom', 'subscription');

@@ -26,6 +26,7 @@ comment on table public.profiles is
 comment on column public.profiles.group_mode is 'Audience group selected on the audience page (null: all).';
 alter table public.profiles enable row level security;
 revoke insert, update, delete on public.profiles from anon, authenticated;
+revoke all on public.profiles from anon;
 grant update (name, photo_url, home_url, language, domain_list, deactivated_mode, group_mode, email_only) on public.profiles to authenticated;
 
 create policy "Users can read their own profile" on public.profiles
@@ -45,6 +46,7 @@ create table public.user_tags (
 );
 comment on table public.user_tags is 'The owner''s tag list (label and active flag) used to filter block cards.';
 alter table public.user_tags enable row level security;
+revoke all on public.user_tags from anon;
 
 create policy "Users can read their own tags" on public.user_tags
   for select to authenticated using (user_id = (select auth.uid()));

@@ -33,6 +33,7 @@ comment on table public.responses is
   'A visitor''s response to a block: a form or ab submission, a like (one per visitor) or a button click.';
 alter table public.responses enable row level security;
 revoke insert, update on public.responses from anon, authenticated;
+revoke all on public.responses from anon;
 -- one like per visitor per page (and a page's like count)
 create unique index responses_one_like_per_visitor_idx on public.responses (block_id, page_key, creator_id)
   where kind = 'like';

@@ -207,11 +207,12 @@ describe('Open Graph tags of a shared block link', () => {
       expect(other.status).toBe(200);
       expect(await other.json()).toEqual([]);
     }
-    // the table itself stays the owner's: anon lists nothing
+    // the table itself stays the owner's: anon holds nothing on it and is refused outright
     const table = await fetch(`${stack().apiUrl}/rest/v1/blocks?select=id,tags`, {
       headers: { apikey: stack().anonKey },
     });
-    expect(await table.json()).toEqual([]);
+    expect(table.status).toBe(401);
+    expect(((await table.json()) as { code: string }).code).toBe('42501');
   });
 
   it('the owner’s change shows on the next fetch (no stale copy locally)', async () => {

@@ -44,6 +44,18 @@ async function postAsGuest(guest: TestUser, blockId: string, email: string) {
 
 const uniqueEmail = (label: string) => `${label}-${randomUUID().slice(0, 8)}@example.com`;
 
+/**
+ * The rows a reader gets of a table it may not read: none, or, for anon on a table no policy lets
+ * it read (it holds no privilege there), a refusal (42501) instead of an empty list.
+ */
+function seen(res: { data: unknown; error: { code?: string; message: string } | null }) {
+  if (res.error) {
+    expect(res.error.code, res.error.message).toBe('42501');
+    return [];
+  }
+  return res.data;
+}
+
 // ---------------------------------------------------------------------------------------------
 // the catalogue
 // ---------------------------------------------------------------------------------------------
@@ -288,6 +300,38 @@ describe('catalogue: what client roles are granted', () => {
     expect(await documentOf(stack().serviceRoleKey)).toContain('claim_jobs');
   });
 
+  it('anon holds nothing on a table no policy lets it read, so its API document lists only what it may read', async () => {
+    // the bare anon key's document listed 18 owner-only tables with every column (payments,
+    // sender_emails, block_private, ...): RLS kept their rows, the grants showed their shape
+    const rows = await sql<{ name: string; privileged: boolean; readable: boolean }>(
+      `select c.relname as name,
+              has_any_column_privilege('anon', c.oid, 'select, insert, update, references') as privileged,
+              exists (select 1 from pg_policies p where p.schemaname = 'public' and p.tablename = c.relname
+                      and p.cmd in ('SELECT', 'ALL') and p.roles && array['anon', 'public']::name[]) as readable
+       from pg_class c join pg_namespace n on n.oid = c.relnamespace
+       where n.nspname = 'public' and c.relkind in ('r', 'p')`,
+    );
+    expect(rows.filter((r) => r.privileged && !r.readable).map((r) => r.name)).toEqual([]);
+    const res = await fetch(`${stack().apiUrl}/rest/v1/`, {
+      headers: { apikey: stack().anonKey, authorization: `Bearer ${stack().anonKey}` },
+    });
+    expect(res.status).toBe(200);
+    const listed = Object.keys(((await res.json()) as { paths: object }).paths)
+      .filter((p) => p !== '/' && !p.startsWith('/rpc/'))
+      .map((p) => p.slice(1))
+      .sort();
+    expect(listed).toEqual(
+      rows
+        .filter((r) => r.readable)
+        .map((r) => r.name)
+        .sort(),
+    );
+    expect(listed).toContain('messages');
+    // and a read of an owner-only table is refused outright, not answered with no rows
+    const payments = await anonClient().from('payments').select('*');
+    expect(payments.error?.code).toBe('42501');
+  });
+
   it('every function in public and private pins search_path', async () => {
     const rows = await sql<{ name: string }>(
       `select n.nspname || '.' || p.proname as name from pg_proc p join pg_namespace n on n.oid = p.pronamespace
@@ -416,10 +460,10 @@ describe('published blocks and private fields', () => {
     expect((await read(owner.client)).data).toEqual([{ creator_email: email }]);
     expect((await read(author.client)).data).toEqual([{ creator_email: email }]);
     expect((await read(other.client)).data).toEqual([]);
-    expect((await read(anonClient())).data).toEqual([]);
+    expect(seen(await read(anonClient()))).toEqual([]);
     // a whole-table read by a stranger finds no email at all
     expect((await other.client.from('message_private').select('*')).data).toEqual([]);
-    expect((await anonClient().from('message_private').select('*')).data).toEqual([]);
+    expect(seen(await anonClient().from('message_private').select('*'))).toEqual([]);
     // and the message itself carries no email, through the table or through the visitor RPCs
     const asAnon = anonClient();
     const viaTable = await asAnon.from('messages').select('*').eq('id', messageId);
@@ -450,19 +494,13 @@ describe('published blocks and private fields', () => {
       .eq('id', commentBlock);
     expect(view.error).toBeNull();
     expect(list.error).toBeNull();
-    expect(embedded.error).toBeNull();
+    // anon holds nothing on message_private: the embedding is refused outright
+    expect(embedded.error?.code).toBe('42501');
     expect(embeddedByOther.error).toBeNull();
     // blocks are readable by their owner only (visitors read the public settings through
     // get_block_view), so there is nothing to embed the messages in
     expect(embeddedByOther.data).toEqual([]);
-    for (const payload of [
-      viaTable.data,
-      view.data,
-      list.data,
-      otherView.data,
-      embedded.data,
-      publicView.data,
-    ]) {
+    for (const payload of [viaTable.data, view.data, list.data, otherView.data, publicView.data]) {
       expect(JSON.stringify(payload)).toContain(messageId);
       expect(JSON.stringify(payload)).not.toContain(email);
     }
@@ -472,7 +510,7 @@ describe('published blocks and private fields', () => {
     const { owner, formBlock } = await ownerWithBlocks();
     const other = await newUser('other');
     for (const client of [anonClient(), other.client]) {
-      expect((await client.from('profiles').select('*').eq('id', owner.id)).data).toEqual([]);
+      expect(seen(await client.from('profiles').select('*').eq('id', owner.id))).toEqual([]);
       // embedding the owner's profile in a readable block gives nothing either
       const { data } = await client
         .from('blocks')
@@ -529,20 +567,20 @@ describe('published blocks and private fields', () => {
       ['the visitor', visitor.client],
     ] as const) {
       expect(
-        (await client.from('responses').select('*').eq('block_id', formBlock)).data,
+        seen(await client.from('responses').select('*').eq('block_id', formBlock)),
         who,
       ).toEqual([]);
       const embedded = await client.from('blocks').select('id, responses(*)').eq('id', formBlock);
       expect(JSON.stringify(embedded.data), who).not.toContain(email);
       expect(
-        (await client.from('audience_members').select('*').eq('user_id', owner.id)).data,
+        seen(await client.from('audience_members').select('*').eq('user_id', owner.id)),
         who,
       ).toEqual([]);
-      expect((await client.from('payments').select('*').eq('user_id', owner.id)).data, who).toEqual(
+      expect(seen(await client.from('payments').select('*').eq('user_id', owner.id)), who).toEqual(
         [],
       );
       expect(
-        (await client.from('audience_groups').select('*').eq('user_id', owner.id)).data,
+        seen(await client.from('audience_groups').select('*').eq('user_id', owner.id)),
         who,
       ).toEqual([]);
       const view = await client.rpc('get_block_view', { p_block_id: formBlock });
@@ -563,7 +601,7 @@ describe('published blocks and private fields', () => {
     const mine = await a.client.from('responses').select('creator_id').eq('block_id', likeBlock);
     expect(mine.data).toEqual([{ creator_id: a.id }]);
     expect(
-      (await anonClient().from('responses').select('*').eq('block_id', likeBlock)).data,
+      seen(await anonClient().from('responses').select('*').eq('block_id', likeBlock)),
     ).toEqual([]);
     expect(
       (await owner.client.from('responses').select('id').eq('block_id', likeBlock)).data,
@@ -661,7 +699,7 @@ describe('published blocks and private fields', () => {
       ['other', other.client],
       ['guest', guest.client],
     ] as const) {
-      expect((await client.from('blocks').select('id').in('id', ids)).data, who).toEqual([]);
+      expect(seen(await client.from('blocks').select('id').in('id', ids)), who).toEqual([]);
       for (const table of ['questions', 'options', 'endings', 'ending_conditions', 'messages']) {
         expect(
           (await client.from(table).select('*').in('block_id', ids)).data,
