@@ -604,6 +604,53 @@ describe('socket', () => {
     ws.close();
   });
 
+  it('a socket holds at most 100 channels, as hosted Realtime: the 101st join is refused until one is left', async () => {
+    const { ws, next } = await raw();
+    const join = (i: number) =>
+      ws.send(
+        JSON.stringify([
+          `j${i}`,
+          `j${i}`,
+          `realtime:many-${i}`,
+          'phx_join',
+          { config: { private: false } },
+        ]),
+      );
+    // sent at once: the joins in flight count too
+    for (let i = 0; i < 105; i++) join(i);
+    const replies = new Map<string, string>();
+    while (replies.size < 105) {
+      const [, ref, , event, payload] = (await next()) as [
+        unknown,
+        string,
+        string,
+        string,
+        { status: string; response: { reason?: string } },
+      ];
+      if (event === 'phx_reply') replies.set(ref, payload.response.reason ?? payload.status);
+    }
+    const counts = [...replies.values()].reduce<Record<string, number>>(
+      (n, r) => ({ ...n, [r]: (n[r] ?? 0) + 1 }),
+      {},
+    );
+    expect(counts).toEqual({ ok: 100, 'ChannelRateLimitReached: Too many channels': 5 });
+    // a join of a topic the socket holds replaces it (no new channel); leaving one makes room
+    const held = [...replies].find(([, r]) => r === 'ok')![0];
+    ws.send(JSON.stringify([null, 'l1', `realtime:many-${held.slice(1)}`, 'phx_leave', {}]));
+    const refusedOne = [...replies].find(([, r]) => r !== 'ok')![0];
+    join(Number(refusedOne.slice(1)));
+    const seen: unknown[] = [];
+    for (;;) {
+      const m = (await next()) as [unknown, string, string, string, { status: string }];
+      seen.push(m);
+      if (m[1] === refusedOne && m[3] === 'phx_reply') {
+        expect(m[4].status).toBe('ok');
+        break;
+      }
+    }
+    ws.close();
+  });
+
   it('joins, replies with postgres_changes ids, and closes on leave (1.0.0 objects)', async () => {
     const { ws, next } = await raw('1.0.0');
     ws.send(

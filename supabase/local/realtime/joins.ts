@@ -58,6 +58,13 @@ export function parseSubscriptions(config: Record<string, unknown>): Subscriptio
   return subs;
 }
 
+/**
+ * Channels one socket may hold, as hosted Realtime's "channels per connection" (100 on every
+ * plan): one anonymous socket joined 300 public topics (and tracked presence on each) before.
+ */
+export const MAX_CHANNELS = 100;
+const TOO_MANY = 'ChannelRateLimitReached: Too many channels';
+
 const unreadable = (topic: string) =>
   `You do not have permissions to read from this Channel topic: ${topic}`;
 
@@ -92,6 +99,10 @@ export class Joins {
       return reply(conn, msg, 'error', {
         reason: 'TopicNameRequired: You must provide a topic name',
       });
+    // a new topic beyond the socket's channels is refused before any work for it (and again
+    // below, once the joins in flight meanwhile have landed)
+    const full = () => !conn.channels.has(topic) && conn.channels.size >= MAX_CHANNELS;
+    if (full()) return reply(conn, msg, 'error', { reason: TOO_MANY });
     const payload = isObject(msg.payload) ? msg.payload : {};
     const config = isObject(payload.config) ? payload.config : {};
 
@@ -131,6 +142,7 @@ export class Joins {
     }
     const tables = await this.tablesFor(subs);
     if (conn.closed) return;
+    if (full()) return reply(conn, msg, 'error', { reason: TOO_MANY });
 
     const broadcast = isObject(config.broadcast) ? config.broadcast : {};
     const presence = isObject(config.presence) ? config.presence : {};
