@@ -123,6 +123,10 @@ export function proxy(
         return;
       }
       const outHeaders: http.OutgoingHttpHeaders = { ...up.headers, ...CORS_HEADERS };
+      // hop-by-hop: the upstream's keep-alive is this gateway's pooled connection, not the
+      // client's (forwarded, it kept open a client that asked to close)
+      delete outHeaders.connection;
+      delete outHeaders['keep-alive'];
       res.writeHead(up.statusCode ?? 502, outHeaders);
       // an upstream that breaks off mid-answer cuts the client's answer off too
       pipeline(up, res, () => {});

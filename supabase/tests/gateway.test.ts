@@ -39,6 +39,39 @@ describe('gateway', () => {
     expect(ok.headers.get('access-control-allow-origin')).toBe('*');
   });
 
+  it("closes a connection its client asked to close: the upstream's keep-alive is not forwarded", async () => {
+    const { port } = new URL(stack().apiUrl);
+    // an anonymous sign-up (a POST to auth) stayed open; PostgREST sent no keep-alive of its own
+    for (const [method, path, payload] of [
+      ['POST', '/auth/v1/signup', '{}'],
+      ['GET', '/auth/v1/settings', ''],
+      ['GET', '/rest/v1/messages?limit=1', ''],
+    ] as const) {
+      const answer = await new Promise<{ text: string; closed: boolean }>((resolve) => {
+        const socket = net.connect(Number(port), '127.0.0.1');
+        let text = '';
+        const timer = setTimeout(() => {
+          socket.destroy();
+          resolve({ text, closed: false });
+        }, 10_000);
+        socket.on('data', (chunk) => (text += chunk.toString('utf8')));
+        socket.on('close', () => {
+          clearTimeout(timer);
+          resolve({ text, closed: true });
+        });
+        socket.on('error', () => {});
+        socket.write(
+          `${method} ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\napikey: ${stack().anonKey}\r\n` +
+            `content-type: application/json\r\ncontent-length: ${Buffer.byteLength(payload)}\r\n` +
+            `connection: close\r\n\r\n${payload}`,
+        );
+      });
+      expect(answer.text, path).toMatch(/^HTTP\/1\.1 200 /);
+      expect(answer.text.toLowerCase(), path).not.toContain('connection: keep-alive');
+      expect(answer.closed, `${path}: closed after its answer`).toBe(true);
+    }
+  });
+
   it('carries Realtime: a new comment reaches a subscribed client', async () => {
     const owner = await newUser('rt-owner');
     const { data: block, error } = await owner.client.rpc('create_block', {
