@@ -30,14 +30,12 @@
 // Run: npm run build -w @reaction-blocks/sdk && npm run build -w @reaction-blocks/dashboard &&
 //      npm run e2e -w @reaction-blocks/dashboard
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { chromium, type Page } from 'playwright-core';
-import { DEFAULT_JWT_SECRET, freePorts } from '../../supabase/local/config.ts';
 import { looksLikeFailure } from '../../supabase/local/process.ts';
-import { startStack } from '../../supabase/local/stack.ts';
+import { startThrowawayStack } from '../../supabase/local/throwaway.ts';
 import type { ExpectedConsole } from '../../scripts/console-watch.ts';
 import { chromiumLaunchOptions } from '../../scripts/chromium.mjs';
 import { blockLimitReached, cardMenuActions, createThroughPicker } from './blocks.ts';
@@ -72,16 +70,9 @@ const TIME_ZONE = 'Asia/Seoul';
  */
 const EXPECTED_LOG: ExpectedConsole[] = [];
 const t0 = Date.now();
-const dataDir = mkdtempSync(join(tmpdir(), 'rb-dashboard-e2e-'));
 /** What `npm start` would have printed as failures while the journey ran (process.ts). */
 const failureLines: string[] = [];
-const stack = await startStack({
-  ports: await freePorts(),
-  dataDir,
-  jwtSecret: DEFAULT_JWT_SECRET,
-  // a throwaway database: speed over surviving a crash (docs/getting-started.md)
-  durable: false,
-  web: true,
+const stack = await startThrowawayStack('dashboard-e2e', {
   log: (service, line) => {
     if (looksLikeFailure(line) && !EXPECTED_LOG.some((e) => e.match.test(`[${service}] ${line}`)))
       failureLines.push(`[${service}] ${line}`);
@@ -212,5 +203,4 @@ try {
   await db.end().catch(() => {});
   await browser.close();
   await stack.stop();
-  rmSync(dataDir, { recursive: true, force: true });
 }

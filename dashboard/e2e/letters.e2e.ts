@@ -1,26 +1,14 @@
 // The letters and audience part of the dashboard journey on its own (letters.ts), against a
 // throwaway stack: npm run e2e:letters -w @reaction-blocks/dashboard (after the builds).
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import pg from 'pg';
 import { chromium } from 'playwright-core';
-import { DEFAULT_JWT_SECRET, freePorts } from '../../supabase/local/config.ts';
-import { startStack } from '../../supabase/local/stack.ts';
+import { startThrowawayStack } from '../../supabase/local/throwaway.ts';
 import { chromiumLaunchOptions } from '../../scripts/chromium.mjs';
 import { lettersJourney } from './letters.ts';
 import { step } from './support.ts';
 
-const dataDir = mkdtempSync(join(tmpdir(), 'rb-letters-e2e-'));
-const stack = await startStack({
-  ports: await freePorts(),
-  dataDir,
-  jwtSecret: DEFAULT_JWT_SECRET,
-  // a throwaway database: speed over surviving a crash (docs/getting-started.md)
-  durable: false,
-  web: true,
-});
+const stack = await startThrowawayStack('letters-e2e');
 const browser = await chromium.launch(chromiumLaunchOptions);
 const db = new pg.Client({ connectionString: stack.dbUrl });
 db.on('error', () => {});
@@ -46,5 +34,4 @@ try {
   await db.end().catch(() => {});
   await browser.close();
   await stack.stop();
-  rmSync(dataDir, { recursive: true, force: true });
 }

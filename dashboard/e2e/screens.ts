@@ -6,15 +6,15 @@
 //   SCREENS_BASE=http://127.0.0.1:54323 SCREENS_DB=postgresql://... npm run screens ...
 //                                                                  (a running `npm start`)
 // Build the SDK and the dashboard first. Korean needs a CJK font (Debian: fonts-noto-cjk).
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import pg from 'pg';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { chromiumLaunchOptions } from '../../scripts/chromium.mjs';
-import { DEFAULT_JWT_SECRET, freePorts } from '../../supabase/local/config.ts';
+import { DEFAULT_JWT_SECRET } from '../../supabase/local/config.ts';
 import { fillDemoLetters } from '../../supabase/local/demo-letters.ts';
-import { startStack } from '../../supabase/local/stack.ts';
+import { startThrowawayStack } from '../../supabase/local/throwaway.ts';
 import { contactSheet } from './contact-sheet.ts';
 import { type Check, PUBLIC_SHOTS, shootPublic, tokenSigner } from './screens-public.ts';
 
@@ -609,23 +609,12 @@ let stop = async () => {};
 let base = process.env.SCREENS_BASE;
 let dbUrl = process.env.SCREENS_DB;
 if (!base || !dbUrl) {
-  const dataDir = mkdtempSync(join(tmpdir(), 'rb-screens-'));
-  const stack = await startStack({
-    ports: await freePorts(),
-    dataDir,
-    jwtSecret: DEFAULT_JWT_SECRET,
-    // a throwaway database: speed over surviving a crash (docs/getting-started.md)
-    durable: false,
-    web: true,
-  });
+  const stack = await startThrowawayStack('screens');
   base = stack.webUrl.replace(/\/$/, '');
   dbUrl = stack.dbUrl;
   // the demo's letters, made from the fixture pages as `npm start` makes them
   await fillDemoLetters(stack);
-  stop = async () => {
-    await stack.stop();
-    rmSync(dataDir, { recursive: true, force: true });
-  };
+  stop = () => stack.stop();
 }
 const db = new pg.Client({ connectionString: dbUrl });
 await db.connect();

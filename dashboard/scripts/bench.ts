@@ -7,14 +7,13 @@
 //     under slow 4G and a 4x slower CPU.
 // Then writes the "Dashboard" section of docs/benchmarks.md.
 //   npm run bench -w @reaction-blocks/dashboard [-- --runs 3] [-- --save-baseline]
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, tmpdir } from 'node:os';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { format } from 'prettier';
-import { DEFAULT_JWT_SECRET, freePorts } from '../../supabase/local/config.ts';
-import { startStack } from '../../supabase/local/stack.ts';
+import { startThrowawayStack } from '../../supabase/local/throwaway.ts';
 import { chromiumLaunchOptions } from '../../scripts/chromium.mjs';
 import { writeBenchmarkSection } from '../../scripts/bench/docs-section.ts';
 import { startGzipProxy } from './bench/gzip-proxy.ts';
@@ -118,15 +117,7 @@ async function measureSignedIn(browser: Browser, base: string) {
   }
 }
 
-const dataDir = mkdtempSync(join(tmpdir(), 'rb-dashboard-bench-'));
-const stack = await startStack({
-  ports: await freePorts(),
-  dataDir,
-  jwtSecret: DEFAULT_JWT_SECRET,
-  // a throwaway database: speed over surviving a crash (docs/getting-started.md)
-  durable: false,
-  web: true,
-});
+const stack = await startThrowawayStack('dashboard-bench');
 const proxy = await startGzipProxy(stack.webUrl);
 const browser = await chromium.launch(chromiumLaunchOptions);
 try {
@@ -172,5 +163,4 @@ try {
   await browser.close();
   await proxy.close();
   await stack.stop();
-  rmSync(dataDir, { recursive: true, force: true });
 }

@@ -3,14 +3,13 @@
 // its bundle uses @reaction-blocks/sdk through the package's exports (sdk/dist), as a customer's
 // app would. Run: npm run build && npm run e2e -w @reaction-blocks/example-react
 // Starts its own stack on free ports with a throwaway data directory (the seeded demo blocks).
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import assert from 'node:assert/strict';
 import { chromium, type Page } from 'playwright-core';
-import { startStack } from '../../supabase/local/stack.ts';
-import { DEFAULT_JWT_SECRET, freePorts } from '../../supabase/local/config.ts';
+import { startThrowawayStack } from '../../supabase/local/throwaway.ts';
 import { chromiumLaunchOptions } from '../../scripts/chromium.mjs';
+import { journeySteps } from '../../scripts/journey-steps.ts';
 import { watchConsole } from '../../scripts/console-watch.ts';
 import { REACTION_BLOCK_TYPES } from '@reaction-blocks/contracts/enums';
 
@@ -23,32 +22,13 @@ for (const built of [join(here, 'dist/index.html'), resolve(here, '../../sdk/dis
 
 const LIKE_BLOCK = '00000000-0000-4000-8000-000000000103';
 const TAGS = REACTION_BLOCK_TYPES;
-const results: Array<[string, string]> = [];
-let failed = 0;
-
-async function step(name: string, fn: () => Promise<void>) {
-  try {
-    await fn();
-    results.push(['ok', name]);
-  } catch (e) {
-    failed++;
-    results.push(['FAIL', `${name}: ${(e as Error).message.split('\n')[0]}`]);
-  }
-}
+const { step, fail, finish } = journeySteps();
 
 /** The text of the app's event log entries for one event name (the React handlers wrote them). */
 const logged = (page: Page, name: string) =>
   page.locator(`[role=log] li[data-event="${name}"]`).allTextContents();
 
-const dataDir = mkdtempSync(join(tmpdir(), 'rb-react-e2e-'));
-const stack = await startStack({
-  ports: await freePorts(),
-  dataDir,
-  jwtSecret: DEFAULT_JWT_SECRET,
-  // a throwaway database: speed over surviving a crash (docs/getting-started.md)
-  durable: false,
-  web: true,
-});
+const stack = await startThrowawayStack('react-e2e');
 const browser = await chromium.launch(chromiumLaunchOptions);
 
 /** The demo like block's count, as a visitor's element reads it. */
@@ -149,12 +129,9 @@ try {
   if (process.env.E2E_SCREENSHOT)
     await page.screenshot({ path: process.env.E2E_SCREENSHOT, fullPage: true });
 } catch (e) {
-  failed++;
-  console.error('e2e setup failed:', e);
+  fail('e2e setup failed', e);
 } finally {
   await browser.close();
   await stack.stop();
-  rmSync(dataDir, { recursive: true, force: true });
 }
-for (const [s, n] of results) console.log(`${s.padEnd(4)} ${n}`);
-process.exit(failed ? 1 : 0);
+finish();

@@ -3,16 +3,15 @@
 // Starts its own stack on free ports with a throwaway data directory.
 import { createHash } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import assert from 'node:assert/strict';
 import pg from 'pg';
 import { AxeBuilder } from '@axe-core/playwright';
 import { chromium, type Page } from 'playwright-core';
-import { startStack } from '../../supabase/local/stack.ts';
-import { DEFAULT_JWT_SECRET, freePorts } from '../../supabase/local/config.ts';
+import { startThrowawayStack } from '../../supabase/local/throwaway.ts';
 import { chromiumLaunchOptions } from '../../scripts/chromium.mjs';
+import { journeySteps } from '../../scripts/journey-steps.ts';
 import { watchBrowser } from '../../scripts/console-watch.ts';
 import { signInOwner } from '../../scripts/bench/support.ts';
 import { examplePageReady, measureLayoutShift } from './layout-shift.ts';
@@ -21,31 +20,12 @@ import { buildConsumerApp, type ConsumerApp } from './consumer.ts';
 const repo = resolve(import.meta.dirname, '../..');
 // this release's CDN folder, where the loader finds the elements
 const release = `/sdk/dist/cdn/v${(JSON.parse(readFileSync(join(repo, 'sdk/package.json'), 'utf8')) as { version: string }).version}`;
-const dataDir = mkdtempSync(join(tmpdir(), 'rb-e2e-'));
-const results: Array<[string, string]> = [];
-let failed = 0;
-
-async function step(name: string, fn: () => Promise<void>) {
-  try {
-    await fn();
-    results.push(['ok', name]);
-  } catch (e) {
-    failed++;
-    results.push(['FAIL', `${name}: ${(e as Error).message.split('\n')[0]}`]);
-  }
-}
+const { step, fail, finish } = journeySteps();
 
 // the packed package in a fresh app, built while the stack starts (e2e/consumer.ts)
 const consumer: Promise<ConsumerApp | Error> = buildConsumerApp().catch((e: Error) => e);
 
-const stack = await startStack({
-  ports: await freePorts(),
-  dataDir,
-  jwtSecret: DEFAULT_JWT_SECRET,
-  // a throwaway database: speed over surviving a crash (docs/getting-started.md)
-  durable: false,
-  web: true,
-});
+const stack = await startThrowawayStack('e2e');
 let web: Server | undefined;
 let consumerDir = '';
 const browser = await chromium.launch(chromiumLaunchOptions);
@@ -660,15 +640,12 @@ try {
   });
   await db.end();
 } catch (e) {
-  failed++;
-  console.error('e2e setup failed:', e);
+  fail('e2e setup failed', e);
 } finally {
   await browser.close();
   web?.close();
   await stack.stop();
-  rmSync(dataDir, { recursive: true, force: true });
   const app = await consumer;
   if (!(app instanceof Error)) app.remove();
 }
-for (const [s, n] of results) console.log(`${s.padEnd(4)} ${n}`);
-process.exit(failed ? 1 : 0);
+finish();

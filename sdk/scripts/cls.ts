@@ -2,14 +2,10 @@
 // seeded blocks through the CDN script) in Chromium, on a throwaway local stack. Needs
 // `npm run build` first. Writes the "SDK layout shift" section of docs/benchmarks.md
 // (`--no-write` prints only). Not part of npm test; the SDK e2e asserts the page does not shift.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { chromiumLaunchOptions } from '../../scripts/chromium.mjs';
 import { writeBenchmarkSection } from '../../scripts/bench/docs-section.ts';
-import { DEFAULT_JWT_SECRET, freePorts } from '../../supabase/local/config.ts';
-import { startStack } from '../../supabase/local/stack.ts';
+import { startThrowawayStack } from '../../supabase/local/throwaway.ts';
 import { EXAMPLE_TAGS, examplePageReady, measureLayoutShift } from '../e2e/layout-shift.ts';
 
 const RUNS = Number(process.env.CLS_RUNS) || 3;
@@ -40,15 +36,7 @@ const LOADERS: Array<[string, ((html: string) => string) | undefined]> = (
   ] as Array<[string, ((html: string) => string) | undefined]>
 ).filter(([name]) => !process.env.CLS_LOADER || name === process.env.CLS_LOADER);
 
-const dataDir = mkdtempSync(join(tmpdir(), 'rb-cls-'));
-const stack = await startStack({
-  ports: await freePorts(),
-  dataDir,
-  jwtSecret: DEFAULT_JWT_SECRET,
-  // a throwaway database: speed over surviving a crash (docs/getting-started.md)
-  durable: false,
-  web: true,
-});
+const stack = await startThrowawayStack('cls');
 const browser = await chromium.launch(chromiumLaunchOptions);
 const rows: string[] = [];
 try {
@@ -78,7 +66,6 @@ try {
 } finally {
   await browser.close();
   await stack.stop();
-  rmSync(dataDir, { recursive: true, force: true });
 }
 
 const body = `Measured by \`npm run bench:cls -w @reaction-blocks/sdk\` on ${new Date().toISOString().slice(0, 10)}: the example page

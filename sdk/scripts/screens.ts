@@ -4,14 +4,12 @@
 // (liked, voted with the result bars, the form's validation and ending). One contact sheet per area
 // (a PNG grid: <area>-sheet.png), and axe's findings on every host page. For looking, not asserting. Needs `npm run build` first; starts
 // its own throwaway stack. Korean needs a CJK font (Debian: fonts-noto-cjk).
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { AxeBuilder } from '@axe-core/playwright';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { chromiumLaunchOptions } from '../../scripts/chromium.mjs';
-import { DEFAULT_JWT_SECRET, freePorts } from '../../supabase/local/config.ts';
-import { startStack } from '../../supabase/local/stack.ts';
+import { startThrowawayStack } from '../../supabase/local/throwaway.ts';
 import { examplePageReady } from '../e2e/layout-shift.ts';
 
 const out = resolve(process.argv[2] || join(import.meta.dirname, '../../tmp/screens/elements'));
@@ -158,14 +156,7 @@ async function sheet(browser: Browser, name: string, pictures: Picture[]): Promi
 }
 
 mkdirSync(out, { recursive: true });
-const dataDir = mkdtempSync(join(tmpdir(), 'rb-screens-'));
-const stack = await startStack({
-  ports: await freePorts(),
-  dataDir,
-  jwtSecret: DEFAULT_JWT_SECRET,
-  durable: false,
-  web: true,
-});
+const stack = await startThrowawayStack('screens');
 const browser = await chromium.launch(chromiumLaunchOptions);
 try {
   const sheets = await hosts(browser, stack.webUrl);
@@ -175,5 +166,4 @@ try {
 } finally {
   await browser.close();
   await stack.stop();
-  rmSync(dataDir, { recursive: true, force: true });
 }

@@ -1,11 +1,7 @@
 // Starts one throwaway stack for the integration tests: free ports, a temporary data directory,
 // so tests never touch the developer's data and can run beside `npm start`.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { DEFAULT_JWT_SECRET, freePorts } from '../../local/config.ts';
-import { startStack, type Stack } from '../../local/stack.ts';
+import { startThrowawayStack, type ThrowawayStack } from '../../local/throwaway.ts';
 
 export interface StackInfo {
   apiUrl: string;
@@ -25,19 +21,13 @@ declare module 'vitest' {
   }
 }
 
-let stack: Stack | undefined;
-let dataDir: string | undefined;
+let stack: ThrowawayStack | undefined;
 
 export async function setup(project: TestProject) {
-  dataDir = mkdtempSync(join(tmpdir(), 'rb-test-'));
   const logs: string[] = [];
   try {
-    stack = await startStack({
-      ports: await freePorts(),
-      dataDir: join(dataDir, 'pg'),
-      jwtSecret: DEFAULT_JWT_SECRET,
-      // a throwaway database: speed over surviving a crash (docs/getting-started.md)
-      durable: false,
+    stack = await startThrowawayStack('test', {
+      web: false,
       // every test file signs up its visitors and signs in its owners from this one address;
       // the tests of the limits (hostile-visitor.test.ts) run auth servers of their own with
       // the defaults
@@ -70,5 +60,4 @@ export async function setup(project: TestProject) {
 
 export async function teardown() {
   await stack?.stop();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 }
