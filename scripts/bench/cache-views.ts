@@ -13,6 +13,7 @@ import WebSocket from 'ws';
 import { request } from '../../sdk/src/core/api.ts';
 import type { Stack } from '../../supabase/local/stack.ts';
 import { cacheLog, paced, sleep, statusLine, Transactions } from './cache-support.ts';
+import { blockJoinFrame, readFrame, realtimeUrl } from './realtime-join.ts';
 
 interface Project {
   url: string;
@@ -55,36 +56,11 @@ class Live {
   ) {}
 
   open(): void {
-    const url = `${this.p.url.replace(/^http/, 'ws')}/realtime/v1/websocket?apikey=${encodeURIComponent(this.p.key)}&vsn=2.0.0`;
-    const ws = new WebSocket(url);
-    const topic = `realtime:block:${this.block}`;
+    const ws = new WebSocket(realtimeUrl(this.p.url, this.p.key));
     ws.on('error', () => {});
-    ws.on('open', () =>
-      ws.send(
-        JSON.stringify([
-          '1',
-          '1',
-          topic,
-          'phx_join',
-          {
-            config: {
-              broadcast: { ack: false, self: false },
-              presence: { key: '', enabled: false },
-              postgres_changes: [],
-              private: this.isPrivate,
-            },
-          },
-        ]),
-      ),
-    );
+    ws.on('open', () => ws.send(blockJoinFrame(this.block, this.isPrivate)));
     ws.on('message', (data) => {
-      const [, , , event, payload] = JSON.parse(String(data)) as [
-        unknown,
-        unknown,
-        string,
-        string,
-        { status?: string; event?: string; payload?: { id?: string } },
-      ];
+      const { event, payload } = readFrame(data);
       if (event === 'phx_reply' && payload.status === 'ok') this.joined++;
       else if (event === 'phx_reply') this.refused++;
       else if (event === 'broadcast' && payload.event === 'hint' && payload.payload?.id)

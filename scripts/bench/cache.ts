@@ -27,13 +27,12 @@
 //   npm run bench:cache
 //   npm run bench:cache -- --write
 import type { ChildProcess } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { cpus, loadavg, tmpdir } from 'node:os';
+import { chmodSync, existsSync, readFileSync } from 'node:fs';
+import { cpus } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { DEFAULT_JWT_SECRET } from '../../supabase/local/config.ts';
 import { paths } from '../../supabase/local/paths.ts';
-import { startStack, type Stack } from '../../supabase/local/stack.ts';
+import { startThrowawayStack, type ThrowawayStack } from '../../supabase/local/throwaway.ts';
 import { request } from '../../sdk/src/core/api.ts';
 import { countsRequest } from '../../sdk/src/core/counts.ts';
 import {
@@ -49,7 +48,7 @@ import {
 } from './cache-support.ts';
 import { viewsBench } from './cache-views.ts';
 import { writeBenchmarkSection } from './docs-section.ts';
-import { benchDurability, benchPorts } from './support.ts';
+import { benchDurability, benchPorts, loadNow } from './support.ts';
 
 const VIEWS = Number(process.env.BENCH_CACHE_VIEWS ?? 1000);
 const SECONDS = Number(process.env.BENCH_CACHE_SECONDS ?? 30);
@@ -168,22 +167,19 @@ ${ms(quantile(one50, 0.5))} / ${ms(quantile(one50, 0.95))} ms for one block's pu
   writeBenchmarkSection('Counts for many pages', body);
 }
 
-const dir = mkdtempSync(join(tmpdir(), 'rb-bench-cache-'));
-let stack: Stack | undefined;
+let stack: ThrowawayStack | undefined;
 let nginx: ChildProcess | undefined;
 const logs: string[] = [];
-const load = loadavg()
-  .map((l) => l.toFixed(2))
-  .join(' / ');
+const load = loadNow();
 try {
   const { extra, ...ports } = await benchPorts();
-  stack = await startStack({
+  stack = await startThrowawayStack('bench-cache', {
     ports,
-    dataDir: join(dir, 'pg'),
-    jwtSecret: DEFAULT_JWT_SECRET,
     durable: benchDurability().durable,
+    web: false,
     log: (service, line) => logs.push(`[${service}] ${line}`),
   });
+  const { dir } = stack;
   const db = new pg.Client({ connectionString: stack.dbUrl });
   db.on('error', () => {});
   await db.connect();
@@ -396,5 +392,4 @@ ${(hotBefore * 100).toFixed(0)}% with fillfactor 100 (before), ${(hotAfter * 100
     await new Promise((r) => nginx!.once('exit', r));
   }
   await stack?.stop();
-  rmSync(dir, { recursive: true, force: true });
 }

@@ -31,15 +31,17 @@ import { readFileSync } from 'node:fs';
 import pg from 'pg';
 import type { Stack } from '../../supabase/local/stack.ts';
 import {
-  addQuestion,
+  addNameAndPoll,
   api,
   benchDurability,
+  createBlock,
   int,
   machineLine,
   median,
   pool,
   range,
   runBench,
+  setSetting,
   type Session,
   setting,
   signInOwner,
@@ -120,29 +122,10 @@ async function seed(stack: Stack): Promise<Seeded> {
       'update public.profiles set block_limit = 1000, paid = true, response_monthly_limit = 1000000000 where id = any($1)',
       [owners.map((o) => o.user.id)],
     );
-    const createBlock = async (owner: Session, type: string) =>
-      (
-        await api<{ id: string }>(
-          stack,
-          'POST',
-          '/rest/v1/rpc/create_block',
-          { p_block_type: type },
-          owner.access_token,
-        )
-      ).id;
+    const create = (owner: Session, type: string) => createBlock(stack, owner, type);
     const createForm = async (owner: Session): Promise<Form> => {
-      const form = await createBlock(owner, 'form');
-      const name = await addQuestion(stack, form, {
-        type: 'short_text',
-        title: 'Your name',
-        index: 0,
-      });
-      const poll = await addQuestion(stack, form, { type: 'poll', title: 'Pick one', index: 1 }, [
-        'Red',
-        'Green',
-        'Blue',
-      ]);
-      return { blockId: form, answers: { [name.id]: 'Ada Lovelace', [poll.id]: poll.options[1] } };
+      const form = await create(owner, 'form');
+      return { blockId: form, answers: await addNameAndPoll(stack, form) };
     };
     const abOf = async (blockIds: string[]): Promise<Ab[]> => {
       const { rows } = await db.query<{ block_id: string; question_id: string; id: string }>(
@@ -156,8 +139,8 @@ async function seed(stack: Stack): Promise<Seeded> {
     };
     const big = owners[SPREAD]!;
     const others = owners.slice(0, SPREAD);
-    const likeOne = await createBlock(big, 'like');
-    const likeSpread = await pool(others, 4, (o) => createBlock(o, 'like'));
+    const likeOne = await create(big, 'like');
+    const likeSpread = await pool(others, 4, (o) => create(o, 'like'));
     const submitOwner = await pool(
       Array.from({ length: SPREAD }, () => big),
       4,
@@ -165,8 +148,8 @@ async function seed(stack: Stack): Promise<Seeded> {
     );
     const submitForm = await createForm(big);
     const submitSpread = await pool(others, 4, createForm);
-    const abOne = (await abOf([await createBlock(big, 'ab')]))[0]!;
-    const abSpread = await abOf(await pool(others, 4, (o) => createBlock(o, 'ab')));
+    const abOne = (await abOf([await create(big, 'ab')]))[0]!;
+    const abSpread = await abOf(await pool(others, 4, (o) => create(o, 'ab')));
     const all = [
       likeOne,
       ...likeSpread,
@@ -197,13 +180,6 @@ async function seed(stack: Stack): Promise<Seeded> {
     await db.end();
   }
 }
-
-const setSetting = (db: pg.Client, key: string, value: unknown) =>
-  db.query(
-    `insert into private.settings (key, value) values ($1, $2)
-     on conflict (key) do update set value = excluded.value`,
-    [key, JSON.stringify(value)],
-  );
 
 /** The SQL of call j of session s in a configuration. */
 function call(c: pg.Client, data: Seeded, config: Config, s: number, j: number): string {

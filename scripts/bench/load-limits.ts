@@ -14,7 +14,7 @@ import {
   requestMaker,
   runLoad,
 } from './load-generator.ts';
-import { int } from './support.ts';
+import { int, setSetting } from './support.ts';
 
 /** What the limits cost, as measured here (absent on code without them). */
 export interface LimitsCost {
@@ -78,12 +78,7 @@ export function rolledBackCall(db: pg.Client, [fn, token, body]: [string, string
 export const WRITE_PATHS: PathName[] = ['comment', 'like', 'submit'];
 
 /** Turns the visitor rate limits on or off for every session at once (private.settings). */
-const setLimitsEnabled = (db: pg.Client, on: boolean) =>
-  db.query(
-    `insert into private.settings (key, value) values ('limits.enabled', $1)
-     on conflict (key) do update set value = excluded.value`,
-    [JSON.stringify(on)],
-  );
+const setLimitsEnabled = (db: pg.Client, on: boolean) => setSetting(db, 'limits.enabled', on);
 
 /**
  * What the limits cost through the whole stack: each write path at peak through the gateway,
@@ -199,11 +194,7 @@ export async function hotRow(
     for (let round = 0; round < 3; round++) {
       for (const [name, settings] of round % 2 ? [...variants].reverse() : variants) {
         for (const [key, value] of Object.entries(settings)) {
-          await admin.query(
-            `insert into private.settings (key, value) values ($1, $2)
-             on conflict (key) do update set value = excluded.value`,
-            [key, JSON.stringify(value)],
-          );
+          await setSetting(admin, key, value);
         }
         let n = 0;
         const end = performance.now() + ms;

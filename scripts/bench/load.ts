@@ -36,6 +36,7 @@ import {
   type LimitsCost,
 } from './load-limits.ts';
 import {
+  addNameAndPoll,
   addQuestion,
   api,
   benchDurability,
@@ -154,16 +155,7 @@ async function seed(stack: Stack): Promise<{
       4,
       createBlock,
     );
-    const name = await addQuestion(stack, form, {
-      type: 'short_text',
-      title: 'Your name',
-      index: 0,
-    });
-    const poll = await addQuestion(stack, form, { type: 'poll', title: 'Pick one', index: 1 }, [
-      'Red',
-      'Green',
-      'Blue',
-    ]);
+    const nameAndPoll = await addNameAndPoll(stack, form);
     const mail = await addQuestion(stack, form, {
       type: 'mail',
       title: 'Email',
@@ -176,11 +168,7 @@ async function seed(stack: Stack): Promise<{
       like: { likeBlockIds },
       submit: {
         blockId: form,
-        answers: {
-          [name.id]: 'Ada Lovelace',
-          [poll.id]: poll.options[1],
-          [mail.id]: 'ada@example.com',
-        },
+        answers: { ...nameAndPoll, [mail.id]: 'ada@example.com' },
       },
     };
   };

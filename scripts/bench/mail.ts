@@ -10,7 +10,7 @@
 //   BENCH_MAILS=2000 BENCH_WORKERS=2 npm run bench:mail
 import { cpus } from 'node:os';
 import pg from 'pg';
-import { functionsPid, kick, rssMb, runBench, sesSent } from './support.ts';
+import { functionsPid, kick, rssMb, runBench, sesSent, setSetting } from './support.ts';
 
 const MAILS = Number(process.env.BENCH_MAILS ?? 2000);
 const WORKERS = Number(process.env.BENCH_WORKERS ?? 2);
@@ -19,10 +19,7 @@ await runBench({ name: 'mail', section: 'Mail' }, async ({ stack, ports, load })
   const db = new pg.Client({ connectionString: stack.dbUrl });
   await db.connect();
   // measure the pipeline, not the quota: no sending-rate limit for the run
-  await db.query(
-    `insert into private.settings (key, value) values ('rate.mail.per_second', '100000')
-     on conflict (key) do update set value = excluded.value`,
-  );
+  await setSetting(db, 'rate.mail.per_second', 100000);
   // one owner with MAILS comment blocks, each notifying its own address (one mail per block:
   // a digest group each), and one visitor message per block, all in one transaction
   const owner = (

@@ -5,6 +5,7 @@
 // every hint heard is stamped with the wall clock (performance.timeOrigin + performance.now(),
 // the same clock as the parent's); `report` sends the stamps back; `close` ends the sockets.
 import WebSocket from 'ws';
+import { blockJoinFrame, readFrame } from './realtime-join.ts';
 
 interface Connect {
   type: 'connect';
@@ -22,7 +23,6 @@ let heard: Array<Array<[string, number]>> = [];
 function join(url: string, block: string, i: number): Promise<void> {
   return new Promise((resolve, reject) => {
     const ws = new WebSocket(url);
-    const topic = `realtime:block:${block}`;
     let opened = false;
     const timer = setTimeout(
       () => reject(new Error(`join timed out (${opened ? 'open, no reply' : 'never opened'})`)),
@@ -31,32 +31,11 @@ function join(url: string, block: string, i: number): Promise<void> {
     ws.on('error', reject);
     ws.on('open', () => {
       opened = true;
-      ws.send(
-        JSON.stringify([
-          '1',
-          '1',
-          topic,
-          'phx_join',
-          {
-            config: {
-              broadcast: { ack: false, self: false },
-              presence: { key: '', enabled: false },
-              postgres_changes: [],
-              private: false,
-            },
-          },
-        ]),
-      );
+      ws.send(blockJoinFrame(block));
     });
     ws.on('message', (data) => {
       const t = now();
-      const [, , , event, payload] = JSON.parse(String(data)) as [
-        unknown,
-        unknown,
-        string,
-        string,
-        { status?: string; event?: string; payload?: { id?: string } },
-      ];
+      const { event, payload } = readFrame(data);
       if (event === 'phx_reply') {
         clearTimeout(timer);
         if (payload.status === 'ok') resolve();

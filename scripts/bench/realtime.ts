@@ -20,15 +20,14 @@
 //   BENCH_VIEWERS=2000 npm run bench:realtime   # one-block sizes to run (comma-separated)
 //   BENCH_VIEWERS=0 BENCH_SPREAD=0 BENCH_MEMORY_ROUNDS=10 npm run bench:realtime   # memory only
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { cpus, loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { cpus } from 'node:os';
 import pg from 'pg';
-import { DEFAULT_JWT_SECRET } from '../../supabase/local/config.ts';
-import { startStack, type Stack } from '../../supabase/local/stack.ts';
+import type { Stack } from '../../supabase/local/stack.ts';
+import { startThrowawayStack, type ThrowawayStack } from '../../supabase/local/throwaway.ts';
 import { writeBenchmarkSection } from './docs-section.ts';
-import { ipcChild } from './support.ts';
-import { benchDurability, benchPorts } from './support.ts';
+import { benchDurability, benchPorts, ipcChild, loadNow } from './support.ts';
+import { realtimeUrl } from './realtime-join.ts';
 
 const ROUNDS = 10;
 const INTERVAL_MS = 100;
@@ -128,7 +127,7 @@ async function run(
   viewers: ReturnType<typeof startViewers>,
   c: Case,
 ): Promise<Result> {
-  const url = `${stack.apiUrl.replace(/^http/, 'ws')}/realtime/v1/websocket?apikey=${encodeURIComponent(stack.anonKey)}&vsn=2.0.0`;
+  const url = realtimeUrl(stack.apiUrl, stack.anonKey);
   const { ms: joinMs } = await viewers.ask<{ ms: number }>(
     { type: 'connect', url, blocks: c.blocks },
     'joined',
@@ -204,20 +203,16 @@ async function run(
   };
 }
 
-const dir = mkdtempSync(join(tmpdir(), 'rb-bench-realtime-'));
-let stack: Stack | undefined;
+let stack: ThrowawayStack | undefined;
 let viewers: ReturnType<typeof startViewers> | undefined;
 const logs: string[] = [];
-const load = loadavg()
-  .map((l) => l.toFixed(2))
-  .join(' / ');
+const load = loadNow();
 try {
   const { extra: _, ...ports } = await benchPorts();
-  stack = await startStack({
+  stack = await startThrowawayStack('bench-realtime', {
     ports,
-    dataDir: join(dir, 'pg'),
-    jwtSecret: DEFAULT_JWT_SECRET,
     durable: benchDurability().durable,
+    web: false,
     log: (service, line) => logs.push(`[${service}] ${line}`),
   });
   const db = new pg.Client({ connectionString: stack.dbUrl });
@@ -269,7 +264,7 @@ try {
   const before = await memory(stack);
   memoryRows.push(memoryRow('before', before));
   for (let i = 1; i <= MEMORY_ROUNDS; i++) {
-    const url = `${stack.apiUrl.replace(/^http/, 'ws')}/realtime/v1/websocket?apikey=${encodeURIComponent(stack.anonKey)}&vsn=2.0.0`;
+    const url = realtimeUrl(stack.apiUrl, stack.anonKey);
     await viewers.ask({ type: 'connect', url, blocks: Array<string>(2000).fill(one) }, 'joined');
     await viewers.ask({ type: 'close' }, 'closed');
     await sleep(1000); // the server sees the sockets close
@@ -327,5 +322,4 @@ try {
 } finally {
   viewers?.proc.kill();
   await stack?.stop().catch(() => {});
-  rmSync(dir, { recursive: true, force: true });
 }

@@ -25,6 +25,7 @@ import {
   addQuestion,
   api,
   benchDurability,
+  createBlock,
   int,
   ipcChild,
   loadNow,
@@ -34,6 +35,7 @@ import {
   setting,
   signInOwner,
 } from './support.ts';
+import { realtimeUrl } from './realtime-join.ts';
 
 const MINUTES = setting('BENCH_SOAK_MINUTES', 30);
 const VIEWERS = setting('BENCH_SOAK_VIEWERS', 2000);
@@ -116,16 +118,7 @@ async function seed(stack: Stack) {
       'update public.profiles set block_limit = 100, paid = true, response_monthly_limit = 1000000000 where id = $1',
       [owner.user.id],
     );
-    const create = async (type: string) =>
-      (
-        await api<{ id: string }>(
-          stack,
-          'POST',
-          '/rest/v1/rpc/create_block',
-          { p_block_type: type },
-          owner.access_token,
-        )
-      ).id;
+    const create = (type: string) => createBlock(stack, owner, type);
     const likeBlocks = await pool(Array.from({ length: LIKE_BLOCKS }), 1, () => create('like'));
     const commentBlock = await create('comment');
     const formBlock = await create('form');
@@ -219,7 +212,7 @@ await runBench(
       };
       await sample(0);
       await traffic.ask({ type: 'start', plan }, 'started');
-      const url = `${stack.apiUrl.replace(/^http/, 'ws')}/realtime/v1/websocket?apikey=${encodeURIComponent(stack.anonKey)}&vsn=2.0.0`;
+      const url = realtimeUrl(stack.apiUrl, stack.anonKey);
       const hot = [...data.likeBlocks, data.commentBlock];
       const t0 = performance.now();
       const minutes = () => (performance.now() - t0) / 60_000;

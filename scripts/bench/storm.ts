@@ -15,7 +15,7 @@
 //   npm run bench:storm [-- --seconds 60] [-- --write]
 import pg from 'pg';
 import type { Stack } from '../../supabase/local/stack.ts';
-import { machineLine, runBench, signInOwner, type Session } from './support.ts';
+import { machineLine, runBench, setSetting, signInOwner, type Session } from './support.ts';
 
 const argv = process.argv.slice(2);
 const arg = (name: string, fallback: number) => {
@@ -46,10 +46,7 @@ await runBench(
     const db = new pg.Client({ connectionString: stack.dbUrl });
     await db.connect();
     try {
-      await db.query(
-        `insert into private.settings (key, value) values ('network.trusted_proxies', '["127.0.0.1/32", "::1/128"]')
-         on conflict (key) do update set value = excluded.value`,
-      );
+      await setSetting(db, 'network.trusted_proxies', ['127.0.0.1/32', '::1/128']);
       const body = await measure(stack, db);
       return {
         body: `${body}\n\n${machineLine(load)} Took ${Math.round((performance.now() - started) / 1000)} s.`,

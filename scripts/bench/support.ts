@@ -4,21 +4,13 @@
 // small pool, figures (settings, medians, the machine line), the edge functions' process and the
 // SES fake's count.
 import { type ChildProcess, fork } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { cpus, loadavg, tmpdir } from 'node:os';
+import { readdirSync, readFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
-import {
-  DEFAULT_JWT_SECRET,
-  DEFAULT_PORTS,
-  freePorts,
-  type Ports,
-} from '../../supabase/local/config.ts';
-import {
-  backgroundEnv,
-  startStack,
-  type Stack,
-  type StackOptions,
-} from '../../supabase/local/stack.ts';
+import type pg from 'pg';
+import { DEFAULT_PORTS, freePorts, type Ports } from '../../supabase/local/config.ts';
+import { backgroundEnv, type Stack, type StackOptions } from '../../supabase/local/stack.ts';
+import { startThrowawayStack, type ThrowawayStack } from '../../supabase/local/throwaway.ts';
 import { paths } from '../../supabase/local/paths.ts';
 import { writeBenchmarkSection } from './docs-section.ts';
 
@@ -101,16 +93,14 @@ export async function runBench(
 ): Promise<void> {
   const started = performance.now();
   const load = loadNow();
-  const dir = mkdtempSync(join(tmpdir(), `rb-bench-${opts.name}-`));
   const logs: string[] = [];
-  let stack: Stack | undefined;
+  let stack: ThrowawayStack | undefined;
   try {
     const { extra, ...ports } = await benchPorts();
-    stack = await startStack({
+    stack = await startThrowawayStack(`bench-${opts.name}`, {
       ports,
-      dataDir: join(dir, 'pg'),
-      jwtSecret: DEFAULT_JWT_SECRET,
       durable: benchDurability().durable,
+      web: false,
       auth: NO_AUTH_LIMITS,
       log: (service, line) => {
         logs.push(`[${service}] ${line}`);
@@ -119,7 +109,14 @@ export async function runBench(
       ...opts.stack,
     });
     process.stderr.write(`stack up on ${stack.apiUrl}\n`);
-    const { body, raw } = await run({ stack, ports, load, started, dir, extraPort: extra });
+    const { body, raw } = await run({
+      stack,
+      ports,
+      load,
+      started,
+      dir: stack.dir,
+      extraPort: extra,
+    });
     process.stdout.write(`${body.trim()}\n`);
     if (raw !== undefined) process.stdout.write(`raw: ${JSON.stringify(raw)}\n`);
     writeBenchmarkSection(benchDurability().title(opts.section), body);
@@ -128,7 +125,6 @@ export async function runBench(
     throw err;
   } finally {
     await stack?.stop();
-    rmSync(dir, { recursive: true, force: true });
   }
 }
 
@@ -259,6 +255,47 @@ export async function addQuestion(
       )
     : [];
   return { id: q!.id, options: rows.map((o) => o.id) };
+}
+
+/** Sets one of the database's operator settings (private.settings; `value` as JSON). */
+export const setSetting = (db: pg.ClientBase, key: string, value: unknown) =>
+  db.query(
+    `insert into private.settings (key, value) values ($1, $2)
+     on conflict (key) do update set value = excluded.value`,
+    [key, JSON.stringify(value)],
+  );
+
+/** A new block of `type`, created as the dashboard creates it (create_block as the owner); its id. */
+export async function createBlock(
+  stack: Pick<Stack, 'apiUrl' | 'anonKey'>,
+  owner: Session,
+  type: string,
+): Promise<string> {
+  const block = await api<{ id: string }>(
+    stack,
+    'POST',
+    '/rest/v1/rpc/create_block',
+    { p_block_type: type },
+    owner.access_token,
+  );
+  return block.id;
+}
+
+/**
+ * The benchmarks' form questions: a required short text "Your name" and a poll "Pick one" (Red,
+ * Green, Blue), and the answers of a visitor (Ada Lovelace, Green).
+ */
+export async function addNameAndPoll(
+  stack: Pick<Stack, 'apiUrl' | 'anonKey' | 'serviceRoleKey'>,
+  form: string,
+): Promise<Record<string, string>> {
+  const name = await addQuestion(stack, form, { type: 'short_text', title: 'Your name', index: 0 });
+  const poll = await addQuestion(stack, form, { type: 'poll', title: 'Pick one', index: 1 }, [
+    'Red',
+    'Green',
+    'Blue',
+  ]);
+  return { [name.id]: 'Ada Lovelace', [poll.id]: poll.options[1]! };
 }
 
 /**
