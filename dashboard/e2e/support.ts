@@ -5,6 +5,7 @@ import { AxeBuilder } from '@axe-core/playwright';
 import type pg from 'pg';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { watchConsole } from '../../scripts/console-watch.ts';
+import en from '../src/locales/en.ts';
 
 /** What every part of the journey gets. */
 export interface Journey {
@@ -23,15 +24,8 @@ export interface Journey {
 export const TYPES = ['comment', 'like', 'form', 'qna', 'button', 'ab'] as const;
 export type BlockType = (typeof TYPES)[number];
 
-/** The type picker's and the cards' label of each type (en). */
-export const TYPE_LABELS: Record<BlockType, string> = {
-  comment: 'Comment',
-  qna: 'Q&A',
-  like: 'Like',
-  button: 'Button',
-  ab: 'A/B',
-  form: 'Form',
-};
+/** The type picker's and the cards' label of each type (en): the app's own texts. */
+export const TYPE_LABELS: Record<BlockType, string> = en.blockTypes;
 
 /** No serious or critical axe violation on the page as it is now. */
 export async function axe(page: Page, label: string) {

@@ -22,6 +22,8 @@ const en = {
     audience: 'Audience',
     sendTypes: { notion: 'Notion', typedream: 'Typedream', brunch: 'Brunch' },
     sendNoticeTitle: 'About sending',
+    /** a workspace's save state line (workspace-header.tsx SaveState) */
+    saveState: { saving: 'Saving…', saved: 'Saved', unsaved: 'Unsaved changes' },
   },
   blocks: {
     listLabel: 'Blocks',
@@ -137,6 +139,7 @@ const ko: SameShape<typeof en> = {
     audience: '오디언스',
     sendTypes: { notion: '노션', typedream: '타입드림', brunch: '브런치' },
     sendNoticeTitle: '보내기 안내',
+    saveState: { saving: '저장하는 중…', saved: '저장됨', unsaved: '저장하지 않은 변경 사항' },
   },
   blocks: {
     listLabel: '블록',

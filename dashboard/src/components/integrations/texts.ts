@@ -1,7 +1,7 @@
 // Texts of integrations (en, ko) under the `integrations.` prefix: /profile/integration and
 // /oauth/{service} (features/integrations) and the workspace's Integration section share them, so a
 // note reads the same everywhere. Each registers them with registerIntegrationTranslations().
-import i18next from 'i18next';
+import { textRegistration } from '../../lib/i18n';
 import { CAFE24_MESSAGES } from '@reaction-blocks/contracts/cafe24';
 import { INTEGRATION_MESSAGES } from '@reaction-blocks/contracts/schemas';
 import { sharedMessageReason } from '../../lib/errors';
@@ -99,14 +99,6 @@ export const en = {
       unpaid: 'Nothing in your shop: your plan ended. Blocks come back when you choose a plan.',
     },
     screens: { product_detail: 'product pages', main: 'the main page' },
-    types: {
-      comment: 'Comment',
-      qna: 'Q&A',
-      like: 'Like',
-      button: 'Button',
-      ab: 'A/B',
-      form: 'Form',
-    },
     placements: {
       title: 'Blocks in your shop',
       empty: 'No block is placed yet.',
@@ -253,7 +245,6 @@ export const ko: typeof en = {
         '플랜이 끝나 쇼핑몰에 아무것도 표시되지 않습니다. 플랜을 선택하면 블록이 다시 보입니다.',
     },
     screens: { product_detail: '상품 상세 페이지', main: '메인 페이지' },
-    types: { comment: '댓글', qna: 'Q&A', like: '좋아요', button: '버튼', ab: 'A/B', form: '폼' },
     placements: {
       title: '쇼핑몰에 표시할 블록',
       empty: '아직 배치한 블록이 없습니다.',
@@ -294,14 +285,10 @@ export const ko: typeof en = {
   },
 };
 
-let registered = false;
-
-export function registerIntegrationTranslations(i18n = i18next) {
-  if (registered && i18n === i18next) return;
-  registered = true;
-  i18n.addResourceBundle('en', 'translation', { integrations: en }, true, true);
-  i18n.addResourceBundle('ko', 'translation', { integrations: ko }, true, true);
-}
+export const registerIntegrationTranslations = textRegistration({
+  en: { integrations: en },
+  ko: { integrations: ko },
+});
 
 /** The reason of a failed integration call, in the reader's language where it is one of ours. */
 export const integrationReason = sharedMessageReason(

@@ -131,18 +131,23 @@ export function SaveState({
   saving,
   saved,
   dirty,
-  texts,
   otherwise = '',
 }: {
   saving: boolean;
   saved: boolean;
   dirty: boolean;
-  texts: { saving: string; saved: string; unsaved: string };
   otherwise?: string;
 }) {
+  const { t } = useTranslation();
   return (
     <span className="workspace-save-status" role="status">
-      {saving ? texts.saving : saved && !dirty ? texts.saved : dirty ? texts.unsaved : otherwise}
+      {saving
+        ? t('shell.saveState.saving')
+        : saved && !dirty
+          ? t('shell.saveState.saved')
+          : dirty
+            ? t('shell.saveState.unsaved')
+            : otherwise}
     </span>
   );
 }

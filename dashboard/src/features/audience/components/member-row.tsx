@@ -3,7 +3,6 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { messageOf } from '../../../lib/errors';
-import { isReactionType } from '../../../lib/db-types';
 import { ZAudienceRow } from '@reaction-blocks/contracts/letters';
 import { updateMember, type MemberRow } from '../api/audience';
 import { audienceMessage } from './audience-dialogs';
@@ -53,9 +52,7 @@ export function EmailText({ email }: { email: string }) {
 function EventChip({ event }: { event: AudienceEvent }) {
   const { t } = useTranslation();
   const type = event.type ?? '';
-  const label = isReactionType(type)
-    ? t(`audience.eventTypes.${type}`)
-    : t(`blockTypes.${type}`, { defaultValue: type });
+  const label = t(`blockTypes.${type}`, { defaultValue: type });
   return (
     <span className="event-chip" title={event.created_at}>
       {label} {shortDate(event.created_at)}

@@ -1,5 +1,5 @@
 // Texts of the audience page (/audience, /work/{id}/audience) and its dialogs.
-import i18next from 'i18next';
+import { textRegistration } from '../../../lib/i18n';
 
 export const en = {
   title: 'Audience',
@@ -89,14 +89,6 @@ export const en = {
     group: 'line {{line}}: {{group}}',
     andMore: '… and {{count}} more',
     parseError: 'Could not read the file: {{reason}}',
-  },
-  eventTypes: {
-    comment: 'Comment',
-    qna: 'Q&A',
-    like: 'Like',
-    button: 'Button',
-    ab: 'A/B',
-    form: 'Form',
   },
 };
 
@@ -195,21 +187,9 @@ export const ko: typeof en = {
     andMore: '… 외 {{count}}개',
     parseError: '파일을 읽지 못했습니다: {{reason}}',
   },
-  eventTypes: {
-    comment: '댓글',
-    qna: 'Q&A',
-    like: '좋아요',
-    button: '버튼',
-    ab: 'A/B',
-    form: '폼',
-  },
 };
 
-let registered = false;
-
-export function registerAudienceTranslations(i18n = i18next) {
-  if (registered && i18n === i18next) return;
-  registered = true;
-  i18n.addResourceBundle('en', 'translation', { audience: en }, true, true);
-  i18n.addResourceBundle('ko', 'translation', { audience: ko }, true, true);
-}
+export const registerAudienceTranslations = textRegistration({
+  en: { audience: en },
+  ko: { audience: ko },
+});

@@ -12,6 +12,7 @@ import { CheckboxField, SelectField, TextField } from '../../../components/ui/fi
 import { integrationReason } from '../../../components/integrations/texts';
 import { keepsPerProduct, type Cafe24Placement, type PlaceableBlock } from '../../../lib/cafe24';
 import { EmptyState } from '../../../components/ui/empty-state';
+import { ErrorText } from '../../../components/ui/error-text';
 
 export interface Cafe24PlacementsProps {
   blocks: PlaceableBlock[];
@@ -59,7 +60,7 @@ export function Cafe24Placements({ blocks, placements, disabled, onSave }: Cafe2
     () =>
       blocks.map((b) => ({
         value: b.id,
-        label: `${b.name || s('untitled')} (${t(`integrations.cafe24.types.${b.type}`, { defaultValue: b.type })})${b.deactivated ? ` ${s('deactivated')}` : ''}`,
+        label: `${b.name || s('untitled')} (${t(`blockTypes.${b.type}`, { defaultValue: b.type })})${b.deactivated ? ` ${s('deactivated')}` : ''}`,
       })),
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [blocks, t],
@@ -180,11 +181,7 @@ export function Cafe24Placements({ blocks, placements, disabled, onSave }: Cafe2
         })}
       </ol>
       {blocks.length === 0 ? <p className="hint">{s('noBlocks')}</p> : null}
-      {error ? (
-        <p className="error-text" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <ErrorText>{error}</ErrorText>
       <div className="integration-actions">
         <button
           type="button"

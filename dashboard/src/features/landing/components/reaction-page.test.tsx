@@ -1,19 +1,14 @@
 import { fireEvent, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { REACTION_TYPES } from '../../../lib/db-types';
+import en from '../../../locales/en';
 import { renderWithProviders } from '../../../test/utils';
 import { parseFocus } from '../hooks/use-focus-param';
 import { ReactionPage } from './reaction-page';
 import { SendPage } from './send-page';
 
-const labels: Record<string, string> = {
-  comment: 'Comment',
-  qna: 'Q&A',
-  like: 'Like',
-  button: 'Button',
-  ab: 'A/B',
-  form: 'Form',
-};
+/** Each type's tab label: the app's English texts. */
+const labels = en.blockTypes;
 
 function selectedTab() {
   return screen.getAllByRole('tab').find((tab) => tab.getAttribute('aria-selected') === 'true');

@@ -233,16 +233,7 @@ export function LetterWorkspacePage() {
           }))}
         />
         <div className="workspace-actions" ref={actions}>
-          <SaveState
-            saving={saveState === 'saving'}
-            saved={saveState === 'saved'}
-            dirty={dirty}
-            texts={{
-              saving: t('letters.saving'),
-              saved: t('letters.saved'),
-              unsaved: t('letters.unsaved'),
-            }}
-          />
+          <SaveState saving={saveState === 'saving'} saved={saveState === 'saved'} dirty={dirty} />
           {mode === 'edit' && dirty ? (
             <button
               type="button"

@@ -1,6 +1,6 @@
 // Texts of the letter workspace (/work/{id} and /work/{id}/history for letter blocks), the send
 // dialog and the history. The spec's wording is kept where it gives one.
-import i18next from 'i18next';
+import { textRegistration } from '../../../lib/i18n';
 
 export const en = {
   loading: 'Loading the letter…',
@@ -8,9 +8,6 @@ export const en = {
   modes: { label: 'Letter views', edit: 'Edit', history: 'History' },
   back: 'Back to Send',
   save: 'Save',
-  saving: 'Saving…',
-  saved: 'Saved',
-  unsaved: 'Unsaved changes',
   saveFailed: 'Could not save: {{message}}',
   sendLetter: 'Send letter',
   settings: 'Letter settings',
@@ -171,9 +168,6 @@ export const ko: typeof en = {
   modes: { label: '레터 보기', edit: '편집', history: '기록' },
   back: '보내기로 돌아가기',
   save: '저장',
-  saving: '저장하는 중…',
-  saved: '저장됨',
-  unsaved: '저장하지 않은 변경 사항',
   saveFailed: '저장하지 못했습니다: {{message}}',
   sendLetter: '레터 보내기',
   settings: '레터 설정',
@@ -329,11 +323,7 @@ export const ko: typeof en = {
   },
 };
 
-let registered = false;
-
-export function registerLetterTranslations(i18n = i18next) {
-  if (registered && i18n === i18next) return;
-  registered = true;
-  i18n.addResourceBundle('en', 'translation', { letters: en }, true, true);
-  i18n.addResourceBundle('ko', 'translation', { letters: ko }, true, true);
-}
+export const registerLetterTranslations = textRegistration({
+  en: { letters: en },
+  ko: { letters: ko },
+});

@@ -1,5 +1,5 @@
 // Texts of /profile/plan, /purchase and /purchase/payment, loaded with those routes.
-import i18next from 'i18next';
+import { textRegistration } from '../../../lib/i18n';
 import { PLAN_MESSAGES } from '../model/plans';
 
 export const en = {
@@ -343,11 +343,4 @@ export const ko: typeof en = {
   },
 };
 
-let registered = false;
-
-export function registerPlanTranslations(i18n = i18next) {
-  if (registered && i18n === i18next) return;
-  registered = true;
-  i18n.addResourceBundle('en', 'translation', { plans: en }, true, true);
-  i18n.addResourceBundle('ko', 'translation', { plans: ko }, true, true);
-}
+export const registerPlanTranslations = textRegistration({ en: { plans: en }, ko: { plans: ko } });

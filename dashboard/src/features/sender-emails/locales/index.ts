@@ -1,5 +1,5 @@
 // Texts of /profile/email, loaded with the profile route.
-import i18next from 'i18next';
+import { textRegistration } from '../../../lib/i18n';
 
 export const en = {
   title: 'Sender emails',
@@ -116,11 +116,7 @@ export const ko: typeof en = {
   retry: '다시 시도',
 };
 
-let registered = false;
-
-export function registerSenderEmailTranslations(i18n = i18next) {
-  if (registered && i18n === i18next) return;
-  registered = true;
-  i18n.addResourceBundle('en', 'translation', { senderEmails: en }, true, true);
-  i18n.addResourceBundle('ko', 'translation', { senderEmails: ko }, true, true);
-}
+export const registerSenderEmailTranslations = textRegistration({
+  en: { senderEmails: en },
+  ko: { senderEmails: ko },
+});

@@ -86,11 +86,6 @@ export function WorkspaceTopBar(props: WorkspaceTopBarProps) {
           saving={saveStatus === 'saving'}
           saved={saveStatus === 'saved'}
           dirty={dirty}
-          texts={{
-            saving: t('workspace.saving'),
-            saved: t('workspace.saved'),
-            unsaved: t('workspace.unsaved'),
-          }}
           otherwise={exporting ? t('workspace.exporting') : ''}
         />
         {mode === 'result' ? (
