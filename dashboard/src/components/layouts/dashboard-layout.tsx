@@ -11,7 +11,7 @@ import { registerSignedInTranslations } from '../../locales/signed-in';
 import { Logo } from '../ui/logo';
 import { Menu } from '../ui/menu';
 import { HelpWidget } from './help-widget';
-import { BlockTypeIcon } from '../ui/block-type-icon';
+import { BlockTypeIcon, type BlockTypeIconProps } from '../ui/block-type-icon';
 import { ArrowLeft, Blocks, Send, Users } from '../ui/icons';
 
 registerSignedInTranslations();
@@ -77,53 +77,70 @@ export function TopBar() {
   );
 }
 
+/** A side menu entry and, while its section is open, one link a type under it. */
+function SideGroup({
+  to,
+  icon,
+  label,
+  open,
+  items,
+}: {
+  to: string;
+  icon: ReactNode;
+  label: string;
+  open: boolean;
+  items: Array<{ to: string; type: BlockTypeIconProps['type']; label: string }>;
+}) {
+  return (
+    <li>
+      <NavLink to={to} end className="side-link">
+        {icon}
+        {label}
+      </NavLink>
+      {open ? (
+        <ul className="side-sub">
+          {items.map((item) => (
+            <li key={item.type}>
+              <NavLink to={item.to} className="side-link side-sub-link">
+                <BlockTypeIcon type={item.type} size={18} />
+                {item.label}
+              </NavLink>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+    </li>
+  );
+}
+
 export function SideMenu() {
   const { t } = useTranslation();
   const { pathname } = useLocation();
-  const reactionActive = pathname.startsWith(paths.dashboardReaction);
-  const sendActive = pathname.startsWith(paths.dashboardSend);
   return (
     <nav className="side-menu" aria-label={t('shell.sideMenu')}>
       <ul>
-        <li>
-          <NavLink to={paths.dashboardReaction} end className="side-link">
-            <Blocks size={18} />
-            {t('shell.reaction')}
-          </NavLink>
-          {reactionActive ? (
-            <ul className="side-sub">
-              {REACTION_TYPES.map((type) => (
-                <li key={type}>
-                  <NavLink
-                    to={paths.dashboardReactionType(type)}
-                    className="side-link side-sub-link"
-                  >
-                    <BlockTypeIcon type={type} size={18} />
-                    {t(`blockTypes.${type}`)}
-                  </NavLink>
-                </li>
-              ))}
-            </ul>
-          ) : null}
-        </li>
-        <li>
-          <NavLink to={paths.dashboardSend} end className="side-link">
-            <Send size={18} />
-            {t('shell.send')}
-          </NavLink>
-          {sendActive ? (
-            <ul className="side-sub">
-              {SEND_MODES.map((mode) => (
-                <li key={mode}>
-                  <NavLink to={paths.dashboardSendType(mode)} className="side-link side-sub-link">
-                    <BlockTypeIcon type={`${mode}_letter`} size={18} />
-                    {t(`shell.sendTypes.${mode}`)}
-                  </NavLink>
-                </li>
-              ))}
-            </ul>
-          ) : null}
-        </li>
+        <SideGroup
+          to={paths.dashboardReaction}
+          icon={<Blocks size={18} />}
+          label={t('shell.reaction')}
+          open={pathname.startsWith(paths.dashboardReaction)}
+          items={REACTION_TYPES.map((type) => ({
+            to: paths.dashboardReactionType(type),
+            type,
+            label: t(`blockTypes.${type}`),
+          }))}
+        />
+        <SideGroup
+          to={paths.dashboardSend}
+          icon={<Send size={18} />}
+          label={t('shell.send')}
+          open={pathname.startsWith(paths.dashboardSend)}
+          items={SEND_MODES.map((mode) => ({
+            to: paths.dashboardSendType(mode),
+            type: `${mode}_letter` as const,
+            label: t(`shell.sendTypes.${mode}`),
+          }))}
+        />
         <li>
           <NavLink to={paths.audience} className="side-link">
             <Users size={18} />

@@ -7,6 +7,7 @@ import type { ReactNode } from 'react';
 import { useSubmit } from '../../lib/use-submit';
 import { Dialog } from './dialog';
 import { DialogActions } from './form-dialog';
+import { ErrorText } from './error-text';
 
 export interface ConfirmDialogProps {
   open: boolean;
@@ -60,11 +61,7 @@ function OpenConfirmDialog({
       }
     >
       {children}
-      {error && errorText ? (
-        <p className="error-text" role="alert">
-          {error}
-        </p>
-      ) : null}
+      {error && errorText ? <ErrorText>{error}</ErrorText> : null}
     </Dialog>
   );
 }

@@ -4,6 +4,7 @@
 import { useId, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Dialog } from './dialog';
+import { ErrorText } from './error-text';
 
 export interface DialogActionsProps {
   submitLabel: ReactNode;
@@ -107,11 +108,7 @@ export function FormDialog({
     >
       <form id={formId} onSubmit={submit} noValidate>
         {children}
-        {error ? (
-          <p className="error-text" role="alert">
-            {error}
-          </p>
-        ) : null}
+        <ErrorText>{error}</ErrorText>
       </form>
     </Dialog>
   );

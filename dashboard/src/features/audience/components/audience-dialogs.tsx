@@ -14,6 +14,7 @@ import {
 } from '@reaction-blocks/contracts/letters';
 import { addMember, importBatch } from '../api/audience';
 import { parseCsv, planImport, type ImportPlan } from '../model/csv';
+import { ErrorText } from '../../../components/ui/error-text';
 
 /** The shared schema's audience messages as the page's keys. */
 export function audienceMessage(
@@ -277,15 +278,9 @@ export function CsvImportDialog({ userId, groups, onDone, onClose }: MemberDialo
           onChange={(e) => void choose(e.target.files?.[0])}
         />
       </div>
-      {error ? (
-        <p className="error-text" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <ErrorText>{error}</ErrorText>
       {plan?.missingColumns ? (
-        <p className="error-text" role="alert">
-          {t('audience.importDialog.missingColumns')}
-        </p>
+        <ErrorText>{t('audience.importDialog.missingColumns')}</ErrorText>
       ) : null}
       {progress ? (
         <div className="import-progress">

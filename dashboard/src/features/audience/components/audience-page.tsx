@@ -33,6 +33,7 @@ import { AddAudienceDialog, CsvImportDialog, GroupNameDialog } from './audience-
 import { MemberRowView } from './member-row';
 import { Pencil, X } from '../../../components/ui/icons';
 import { EmptyState } from '../../../components/ui/empty-state';
+import { ErrorText } from '../../../components/ui/error-text';
 
 const PAGE = LETTER_LIMITS.pageSize;
 
@@ -241,11 +242,7 @@ export function AudiencePage({ blockId, blockName }: AudiencePageProps) {
               {notice}
             </p>
           ) : null}
-          {error ? (
-            <p className="error-text" role="alert">
-              {t('audience.loadFailed', { reason: error })}
-            </p>
-          ) : null}
+          {error ? <ErrorText>{t('audience.loadFailed', { reason: error })}</ErrorText> : null}
           {members === null ? (
             <Spinner label={t('common.loading')} />
           ) : members.length === 0 ? (

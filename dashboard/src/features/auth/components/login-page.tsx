@@ -8,6 +8,7 @@ import { useSession } from '../../../lib/session';
 import { signInWithProvider, type TOAuthProvider } from '../api/sign-in-with-provider';
 import { AppleMark, GoogleMark } from './provider-marks';
 import { PageHeading } from '../../../components/ui/page-heading';
+import { ErrorText } from '../../../components/ui/error-text';
 
 /** An OAuth error the provider sent back (query for PKCE, hash for the implicit flow). */
 export function oauthErrorFrom(search: string, hash: string): string | null {
@@ -85,11 +86,7 @@ export function LoginPage() {
             {t('login.apple')}
           </button>
         </div>
-        {error ? (
-          <p className="error-text" role="alert">
-            {t('login.error', { message: error })}
-          </p>
-        ) : null}
+        {error ? <ErrorText>{t('login.error', { message: error })}</ErrorText> : null}
         <Link to={paths.help} className="login-help">
           {t('login.help')}
         </Link>

@@ -37,6 +37,7 @@ import { DeleteBlockDialog } from './delete-block-dialog';
 import { TagBar } from './tag-bar';
 import { TagDialog } from './tag-dialog';
 import { PageHeading } from '../../../components/ui/page-heading';
+import { ErrorText } from '../../../components/ui/error-text';
 
 const NO_TAGS: readonly UserTagRow[] = [];
 
@@ -182,11 +183,7 @@ export function BlockDashboard() {
           {notice}
         </p>
       ) : null}
-      {error ? (
-        <p className="error-text" role="alert">
-          {t('blocks.loadError', { message: error })}
-        </p>
-      ) : null}
+      {error ? <ErrorText>{t('blocks.loadError', { message: error })}</ErrorText> : null}
       {blocks === undefined && !error ? (
         <Spinner label={t('common.loading')} />
       ) : (

@@ -15,6 +15,7 @@ import {
   qrCodeDataUrl,
   qrCodeFileName,
 } from '../utils/embed';
+import { ErrorText } from '../../../components/ui/error-text';
 
 type QrState = { url: string; dataUrl: string | null; failed: boolean };
 
@@ -129,11 +130,7 @@ export function BlockLinkDialog({
           >
             {t('blocks.linkDialog.qrDownload')}
           </button>
-          {qr.failed ? (
-            <p className="error-text" role="alert">
-              {t('blocks.linkDialog.qrError')}
-            </p>
-          ) : null}
+          {qr.failed ? <ErrorText>{t('blocks.linkDialog.qrError')}</ErrorText> : null}
         </div>
       </div>
       <label htmlFor={snippetId}>{t('blocks.linkDialog.snippet')}</label>

@@ -9,6 +9,7 @@ import { messageOf } from '../../../lib/errors';
 import { MESSAGES } from '@reaction-blocks/contracts/schemas';
 import { BlockTypeIcon } from '../../../components/ui/block-type-icon';
 import { Plus, X } from '../../../components/ui/icons';
+import { ErrorText } from '../../../components/ui/error-text';
 
 export interface CreateBlockControlProps {
   /** Blocks left (block_limit - block_count); null while the profile loads. */
@@ -117,11 +118,7 @@ export function CreateBlockControl({
         </div>
       ) : null}
       {creating ? <Spinner label={t('create.creating')} /> : null}
-      {error ? (
-        <p className="error-text" role="alert">
-          {t('create.error', { message: error })}
-        </p>
-      ) : null}
+      {error ? <ErrorText>{t('create.error', { message: error })}</ErrorText> : null}
     </div>
   );
 }

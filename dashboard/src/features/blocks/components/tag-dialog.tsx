@@ -5,6 +5,7 @@ import { DialogActions } from '../../../components/ui/form-dialog';
 import type { UserTagRow } from '../../../lib/db-types';
 import { messageOf } from '../../../lib/errors';
 import { useSubmit } from '../../../lib/use-submit';
+import { ErrorText } from '../../../components/ui/error-text';
 
 export interface TagDialogProps {
   open: boolean;
@@ -96,11 +97,7 @@ export function TagDialog({
           {t('blocks.tagDialog.add')}
         </button>
       </form>
-      {error ? (
-        <p className="error-text" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <ErrorText>{error}</ErrorText>
     </Dialog>
   );
 }

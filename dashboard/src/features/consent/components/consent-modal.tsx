@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Dialog } from '../../../components/ui/dialog';
 import { Spinner } from '../../../components/ui/spinner';
 import { messageOf } from '../../../lib/errors';
+import { ErrorText } from '../../../components/ui/error-text';
 
 export interface ConsentModalProps {
   open: boolean;
@@ -85,11 +86,7 @@ export function ConsentModal({ open, onAgree, onDecline }: ConsentModalProps) {
         <label htmlFor={checkboxId}>{t('consent.checkbox')}</label>
       </p>
       {busy ? <Spinner label={t('common.loading')} /> : null}
-      {error ? (
-        <p className="error-text" role="alert">
-          {t('consent.error', { message: error })}
-        </p>
-      ) : null}
+      {error ? <ErrorText>{t('consent.error', { message: error })}</ErrorText> : null}
     </Dialog>
   );
 }

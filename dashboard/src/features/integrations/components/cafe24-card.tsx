@@ -37,6 +37,7 @@ import {
 } from '../../../lib/integrations';
 import { messageOf } from '../../../lib/errors';
 import { Cafe24Placements } from './cafe24-placements';
+import { ErrorText } from '../../../components/ui/error-text';
 
 export interface Cafe24Data {
   integration: NotionIntegration | null;
@@ -149,18 +150,14 @@ export function Cafe24Card({ api, paid, announce }: Cafe24CardProps) {
         </span>
       </div>
       <p className="hint">{s('text')}</p>
-      {error ? (
-        <p className="error-text" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <ErrorText>{error}</ErrorText>
       {state.error ? (
-        <p className="error-text" role="alert">
+        <ErrorText>
           {t('integrations.loadFailed', { reason: messageOf(state.error) })}{' '}
           <button type="button" className="button button-ghost" onClick={() => void reload()}>
             {t('integrations.retry')}
           </button>
-        </p>
+        </ErrorText>
       ) : null}
       {shop ? (
         <p className="integration-workspace">

@@ -27,6 +27,7 @@ import {
 import { useSession } from '../../../lib/session';
 import { Cafe24Card, supabaseCafe24Api, type Cafe24Api } from './cafe24-card';
 import { useQuery } from '../../../lib/use-query';
+import { ErrorText } from '../../../components/ui/error-text';
 
 registerIntegrationTranslations();
 
@@ -109,19 +110,15 @@ export function IntegrationsPage({
         {announcement}
       </p>
       {announcement ? <p className="notice">{announcement}</p> : null}
-      {error ? (
-        <p className="error-text" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <ErrorText>{error}</ErrorText>
       {state.loading && !state.data ? <Spinner label={t('common.loading')} /> : null}
       {state.error ? (
-        <p className="error-text" role="alert">
+        <ErrorText>
           {s('loadFailed', { reason: state.error })}{' '}
           <button type="button" className="button button-ghost" onClick={() => void state.reload()}>
             {s('retry')}
           </button>
-        </p>
+        </ErrorText>
       ) : null}
       {state.data ? (
         <ul className="integration-list">

@@ -18,6 +18,7 @@ import {
   isOAuthService,
   type OAuthService,
 } from '../../../lib/integrations';
+import { ErrorText } from '../../../components/ui/error-text';
 
 registerIntegrationTranslations();
 
@@ -114,14 +115,10 @@ export function OAuthReturnPage({
               : ''}
         </p>
         {phase === 'failed' ? (
-          <p className="error-text" role="alert">
-            {t('integrations.oauth.failed', { service: name, reason })}
-          </p>
+          <ErrorText>{t('integrations.oauth.failed', { service: name, reason })}</ErrorText>
         ) : null}
         {phase === 'unsupported' ? (
-          <p className="error-text" role="alert">
-            {t('integrations.oauth.unsupported')}
-          </p>
+          <ErrorText>{t('integrations.oauth.unsupported')}</ErrorText>
         ) : null}
         {phase !== 'working' ? (
           <p className="oauth-return-actions">

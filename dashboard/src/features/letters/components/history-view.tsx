@@ -15,6 +15,7 @@ import type { PublishRow } from '../api/letters';
 import { useLetterHistory, useNotSentReasons } from '../api/queries';
 import { shortDate } from '../model/draft';
 import { EmptyState } from '../../../components/ui/empty-state';
+import { ErrorText } from '../../../components/ui/error-text';
 
 /** A send's counts, one per delivery state (the database's delivery_status). */
 const COUNTS = DELIVERY_STATUSES;
@@ -92,11 +93,7 @@ export function HistoryView({ blockId }: { blockId: string }) {
         <EmptyState picture="letters" title={t('letters.history.empty')}>
           {t('letters.history.emptyNext')}
         </EmptyState>
-        {error ? (
-          <p className="error-text" role="alert">
-            {t('letters.history.loadFailed', { reason: error })}
-          </p>
-        ) : null}
+        {error ? <ErrorText>{t('letters.history.loadFailed', { reason: error })}</ErrorText> : null}
       </div>
     );
   }

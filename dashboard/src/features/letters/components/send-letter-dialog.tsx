@@ -20,6 +20,7 @@ import {
 import { publishLetter, sendLetter, type SendResult } from '../api/letters';
 import { letterKeys, useRemainingEmails, useSendGroups } from '../api/queries';
 import { firstAddresses } from '../model/draft';
+import { ErrorText } from '../../../components/ui/error-text';
 
 const MESSAGE_KEYS: Record<string, string> = {
   [LETTER_MESSAGES.emailInvalid]: 'letters.send.error_email',
@@ -266,11 +267,7 @@ export function SendLetterDialog({
         className="send-panel"
       >
         {done ?? (mode === 'manual' ? manual : audience)}
-        {serverError ? (
-          <p className="error-text" role="alert">
-            {serverError}
-          </p>
-        ) : null}
+        <ErrorText>{serverError}</ErrorText>
       </div>
     </Dialog>
   );

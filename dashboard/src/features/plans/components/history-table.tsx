@@ -7,6 +7,7 @@ import { useScrollLoading } from '../../../lib/use-scroll-loading';
 import type { usePlanHistory } from '../api/queries';
 import { formatPlanDate, routePrice, rowBlocks, rowEmails, rowPrice } from '../model/plans';
 import { useLang } from '../model/use-lang';
+import { ErrorText } from '../../../components/ui/error-text';
 
 export function HistoryTable({ history }: { history: ReturnType<typeof usePlanHistory> }) {
   const { t } = useTranslation();
@@ -20,11 +21,7 @@ export function HistoryTable({ history }: { history: ReturnType<typeof usePlanHi
   return (
     <section className="plan-history" aria-labelledby="plan-history-title" ref={root}>
       <h2 id="plan-history-title">{s('heading')}</h2>
-      {error ? (
-        <p className="error-text" role="alert">
-          {t('plans.loadFailed', { reason: error })}
-        </p>
-      ) : null}
+      {error ? <ErrorText>{t('plans.loadFailed', { reason: error })}</ErrorText> : null}
       {done && rows.length === 0 ? <p className="empty-state">{s('empty')}</p> : null}
       {rows.length > 0 ? (
         <div className="table-scroll" tabIndex={0} aria-labelledby="plan-history-title">

@@ -42,6 +42,7 @@ import { usePlanHistory, usePlanOverview } from '../api/queries';
 import { HistoryTable } from './history-table';
 import { PlanFields } from './plan-fields';
 import { UsageGauge } from './usage-gauge';
+import { ErrorText } from '../../../components/ui/error-text';
 
 registerPlanTranslations();
 
@@ -114,9 +115,9 @@ function ChangeDialog({
         <strong>{s('select.perMonth', { price: routePrice(price, row.method, lang) })}</strong>
       </p>
       {price < 3 ? (
-        <p className="error-text" role="alert">
+        <ErrorText>
           {lang === 'ko' && !paypal ? s('select.minimumPriceKo') : s('select.minimumPrice')}
-        </p>
+        </ErrorText>
       ) : null}
       {same ? <p className="hint">{s('change.same')}</p> : null}
     </FormDialog>
@@ -216,7 +217,7 @@ export function PlanPage() {
       </div>
 
       {state.error ? (
-        <p className="error-text" role="alert">
+        <ErrorText>
           {s('loadFailed', { reason: messageOf(state.error) })}{' '}
           <button
             type="button"
@@ -225,7 +226,7 @@ export function PlanPage() {
           >
             {s('retry')}
           </button>
-        </p>
+        </ErrorText>
       ) : null}
       {!state.data && !state.error ? <Spinner label={t('common.loading')} /> : null}
 

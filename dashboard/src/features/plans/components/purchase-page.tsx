@@ -34,6 +34,7 @@ import { planReason } from '../model/messages';
 import { useLang } from '../model/use-lang';
 import { registerPlanTranslations } from '../locales';
 import { PlanFields } from './plan-fields';
+import { ErrorText } from '../../../components/ui/error-text';
 
 registerPlanTranslations();
 
@@ -140,9 +141,9 @@ function SelectPlan({ basket }: { basket: Basket }) {
           </strong>
         </p>
         {!ok && price < 3 ? (
-          <p className="error-text" role="alert">
+          <ErrorText>
             {lang === 'ko' ? s('select.minimumPriceKo') : s('select.minimumPrice')}
-          </p>
+          </ErrorText>
         ) : null}
         {ok ? (
           <Link
@@ -393,9 +394,7 @@ function Payment({ basket }: { basket: Basket }) {
             <>
               {paypalState === 'loading' ? <Spinner label={s('payment.paypalLoading')} /> : null}
               {paypalState === 'failed' ? (
-                <p className="error-text" role="alert">
-                  {s('payment.paypalFailed', { reason: paypalError ?? '' })}
-                </p>
+                <ErrorText>{s('payment.paypalFailed', { reason: paypalError ?? '' })}</ErrorText>
               ) : null}
               <div ref={paypalBox} className="purchase-paypal" hidden={paying} />
             </>
@@ -453,9 +452,7 @@ export function PurchasePage() {
           <SelectPlan basket={basket} />
         )}
         {plans.error ? (
-          <p className="error-text" role="alert">
-            {t('plans.loadFailed', { reason: messageOf(plans.error) })}
-          </p>
+          <ErrorText>{t('plans.loadFailed', { reason: messageOf(plans.error) })}</ErrorText>
         ) : null}
       </section>
     </div>

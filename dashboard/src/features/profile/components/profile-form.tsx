@@ -12,6 +12,7 @@ import {
   ZUpdateProfileInput,
   type TUpdateProfileInput,
 } from '../api/update-profile';
+import { ErrorText } from '../../../components/ui/error-text';
 
 export interface ProfileFormProps {
   initial: TUpdateProfileInput;
@@ -106,11 +107,7 @@ export function ProfileForm({ initial, email, onSave, onRemoveAccount }: Profile
             {status === 'saved' ? t('profile.saved') : ''}
           </span>
         </div>
-        {serverError ? (
-          <p className="error-text" role="alert">
-            {t('profile.error', { message: serverError })}
-          </p>
-        ) : null}
+        {serverError ? <ErrorText>{t('profile.error', { message: serverError })}</ErrorText> : null}
       </form>
       <section className="danger-zone">
         <button

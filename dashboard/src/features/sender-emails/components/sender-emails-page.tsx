@@ -28,6 +28,7 @@ import {
 } from '../api/sender-emails';
 import { useConfirmLink, type ConfirmResult } from '../hooks/use-confirm-link';
 import { registerSenderEmailTranslations } from '../locales';
+import { ErrorText } from '../../../components/ui/error-text';
 
 registerSenderEmailTranslations();
 
@@ -197,26 +198,18 @@ export function SenderEmailsPage() {
       {link.result && link.result.state !== 'failed' ? (
         <p className="notice">{linkText(link.result)}</p>
       ) : null}
-      {link.result?.state === 'failed' ? (
-        <p className="error-text" role="alert">
-          {linkText(link.result)}
-        </p>
-      ) : null}
+      {link.result?.state === 'failed' ? <ErrorText>{linkText(link.result)}</ErrorText> : null}
       {announcement ? <p className="notice">{announcement}</p> : null}
-      {rowError ? (
-        <p className="error-text" role="alert">
-          {rowError}
-        </p>
-      ) : null}
+      <ErrorText>{rowError}</ErrorText>
 
       {list.loading && !list.data ? <Spinner label={t('common.loading')} /> : null}
       {list.error ? (
-        <p className="error-text" role="alert">
+        <ErrorText>
           {s('loadFailed', { reason: list.error })}{' '}
           <button type="button" className="button button-ghost" onClick={() => void list.reload()}>
             {s('retry')}
           </button>
-        </p>
+        </ErrorText>
       ) : null}
       {list.data && rows.length === 0 ? <p className="empty-state">{s('empty')}</p> : null}
 

@@ -13,6 +13,7 @@ import { paths } from '../../../config/paths';
 import { messageOf } from '../../../lib/errors';
 import { useQuery } from '../../../lib/use-query';
 import { confirmUnsubscribe, INVALID_LINK, readUnsubscribe } from '../api/unsubscribe';
+import { ErrorText } from '../../../components/ui/error-text';
 
 type PageState = 'loading' | 'invalid' | 'unreadable' | 'ask' | 'done' | 'already';
 
@@ -123,11 +124,7 @@ export function UnsubscribePage() {
             <p className="public-detail">{what}</p>
           </>
         ) : null}
-        {error ? (
-          <p className="error-text" role="alert">
-            {t('unsubscribe.failed', { reason: error })}
-          </p>
-        ) : null}
+        {error ? <ErrorText>{t('unsubscribe.failed', { reason: error })}</ErrorText> : null}
         <div className="public-actions">
           {state === 'loading' ? (
             <span className="public-skeleton-button" aria-hidden="true" />

@@ -25,6 +25,7 @@ import {
 } from '../../../../lib/integrations';
 import type { PrivateDraft, PrivateKey } from '../../model/settings';
 import { PaidHint } from '../paid-hint';
+import { ErrorText } from '../../../../components/ui/error-text';
 
 /** The calls of the section; tests pass their own. */
 export interface IntegrationApi {
@@ -235,9 +236,7 @@ export function IntegrationSection({
         </>
       ) : null}
       {problem || searchProblem || statusProblem ? (
-        <p className="error-text" role="alert">
-          {problem ?? searchProblem ?? statusProblem}
-        </p>
+        <ErrorText>{problem ?? searchProblem ?? statusProblem}</ErrorText>
       ) : null}
       <IntegrationNotes notes={notes} busy={dismissing} onDismiss={(note) => void dismiss(note)} />
     </div>

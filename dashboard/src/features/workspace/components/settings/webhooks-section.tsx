@@ -27,6 +27,7 @@ import {
   type WebhookEndpoint,
 } from '../../../../lib/webhooks';
 import { PaidHint } from '../paid-hint';
+import { ErrorText } from '../../../../components/ui/error-text';
 
 /** The section's calls; tests pass their own. */
 export interface WebhooksApi {
@@ -135,17 +136,9 @@ export function WebhooksSection({
         {announcement}
       </p>
       {announcement ? <p className="notice">{announcement}</p> : null}
-      {error ? (
-        <p className="error-text" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <ErrorText>{error}</ErrorText>
       {state.loading && !data ? <Spinner label={t('common.loading')} /> : null}
-      {state.error ? (
-        <p className="error-text" role="alert">
-          {s('loadFailed', { reason: state.error })}
-        </p>
-      ) : null}
+      {state.error ? <ErrorText>{s('loadFailed', { reason: state.error })}</ErrorText> : null}
       {secret ? (
         <div className="webhook-secret" role="group" aria-labelledby={secretId}>
           <p id={secretId}>

@@ -18,6 +18,7 @@ import {
 } from '../api';
 import { useModeration } from '../hooks/use-moderation';
 import { EmptyState } from '../../../../components/ui/empty-state';
+import { ErrorText } from '../../../../components/ui/error-text';
 
 export interface ModerationViewProps {
   block: { id: string; type: 'comment' | 'qna'; name: string; owner_id: string };
@@ -193,11 +194,7 @@ export function ModerationView({ block, api = supabaseModerationApi }: Moderatio
         </div>
       ) : null}
 
-      {failure ? (
-        <p className="error-text" role="alert">
-          {failure}
-        </p>
-      ) : null}
+      <ErrorText>{failure}</ErrorText>
       {initialLoading ? <Spinner label={t('moderation.loading')} /> : null}
       {!initialLoading && m.rows.length === 0 && !m.error ? (
         m.search ? (

@@ -15,6 +15,7 @@ import { DeleteResponseDialog } from './delete-response-dialog';
 import { ResultRow } from './result-row';
 import { ResultsSummary } from './results-summary';
 import { EmptyState } from '../../../../components/ui/empty-state';
+import { ErrorText } from '../../../../components/ui/error-text';
 
 export interface ResultsViewProps {
   block: ResultsBlock;
@@ -124,11 +125,7 @@ export function ResultsView({
         <p className="visually-hidden" role="status">
           {announcement}
         </p>
-        {approveError ? (
-          <p className="error-text" role="alert">
-            {approveError}
-          </p>
-        ) : null}
+        <ErrorText>{approveError}</ErrorText>
         {initialLoading ? <Spinner label={t('results.loading')} /> : null}
         {!initialLoading && rows.length === 0 && !error ? (
           <EmptyState picture="results" title={t('results.empty')}>
