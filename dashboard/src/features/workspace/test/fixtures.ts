@@ -9,7 +9,7 @@ import type {
   WorkspaceQuestionRow,
 } from '../api/types';
 import { formDraftFromView } from '../editor/draft';
-import { newEnding, type FormDraft } from '../editor/model';
+import { createQuestion, newEnding, type FormDraft } from '../editor/model';
 
 export const BLOCK_ID = '11111111-1111-4111-8111-111111111111';
 const CREATED_AT = '2026-01-01T00:00:00Z';
@@ -102,20 +102,12 @@ export function optionRow(
 }
 
 export function questionRow(overrides: Partial<WorkspaceQuestionRow> = {}): WorkspaceQuestionRow {
+  // the editor's new short-text question has the database's defaults
   const row: WorkspaceQuestionRow = {
+    ...createQuestion('short_text'),
     id: uuid(),
     block_id: BLOCK_ID,
-    type: 'short_text',
     title: 'Your name?',
-    required: true,
-    index: 0,
-    placeholder: null,
-    allow_multi_select: false,
-    as_visitor_info: null,
-    trigger_letter_block: null,
-    content: null,
-    image_src: null,
-    deleted: false,
     created_at: CREATED_AT,
     options: [],
     ...overrides,

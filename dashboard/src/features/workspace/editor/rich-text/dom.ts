@@ -20,56 +20,16 @@ import {
   type Doc,
   type Marks,
 } from './doc';
+import { BLOCK_TAGS, DROPPED_TAGS } from '@reaction-blocks/contracts/html';
 
-/** The content of these is not prose: skipped with everything inside. */
-const SKIPPED = new Set([
-  'script',
-  'style',
-  'template',
-  'iframe',
-  'object',
-  'embed',
-  'noscript',
-  'textarea',
-  'select',
-  'title',
-  'head',
-  'svg',
-  'math',
-  'img',
-  'input',
-  'button',
-  'video',
-  'audio',
-  'canvas',
-]);
+/**
+ * Skipped with everything inside: what the server's sanitiser drops (contracts/html.ts), and
+ * buttons (a control's label is not the owner's prose).
+ */
+const SKIPPED = new Set<string>([...DROPPED_TAGS, 'button']);
 
-/** Elements that start a block of their own. */
-const BLOCKS = new Set([
-  'p',
-  'div',
-  'li',
-  'h1',
-  'h2',
-  'h3',
-  'h4',
-  'h5',
-  'h6',
-  'blockquote',
-  'pre',
-  'section',
-  'article',
-  'header',
-  'footer',
-  'aside',
-  'figure',
-  'figcaption',
-  'address',
-  'dt',
-  'dd',
-  'tr',
-  'table',
-]);
+/** Elements that start a block of their own: the server's paragraphs and block elements. */
+const BLOCKS = new Set<string>(['p', 'li', ...BLOCK_TAGS]);
 
 /** A point of a DOM selection: a text node and an offset, or an element and a child index. */
 export interface DomPoint {
