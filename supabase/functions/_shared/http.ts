@@ -35,6 +35,35 @@ export function json(
   });
 }
 
+/**
+ * A database error as the HTTP error the caller gets. PostgREST answers a raised SQLSTATE as
+ * `code` (docs/data-model.md, RPCs): PT404 and PT403 keep their status, a raised exception
+ * (P0001), a constraint violation (class 23) and a bad value (class 22) are the caller's input;
+ * anything else is logged under `label` and answered with `failure`.
+ */
+export function rpcError(
+  error: { code?: string; message: string },
+  label: string,
+  failure: { code: string; message: string } = {
+    code: 'internal_error',
+    message: 'Something went wrong',
+  },
+): HttpError {
+  switch (error.code) {
+    case 'PT404':
+      return new HttpError(404, 'not_found', error.message);
+    case 'PT403':
+      return new HttpError(403, 'paid_plan_required', error.message);
+    case 'P0001':
+      return new HttpError(400, 'invalid_input', error.message);
+  }
+  if (error.code?.startsWith('23') || error.code?.startsWith('22')) {
+    return new HttpError(400, 'invalid_input', error.message);
+  }
+  console.error(`[${label}]`, error);
+  return new HttpError(500, failure.code, failure.message);
+}
+
 /** The answer of a refusal: `{ error: { code, message, retryAfter? } }`, with Retry-After when it has a wait. */
 export function errorResponse(err: HttpError): Response {
   const wait = err.retryAfter === undefined ? undefined : Math.max(1, Math.ceil(err.retryAfter));

@@ -97,6 +97,21 @@ function noteRows(ctx: NotionContext, notes: ColumnNote[]) {
 }
 
 /** The outcome of a failure that is not about the page's content. */
+/** The owner's note that an item could not be written to Notion, with Notion's reason. */
+function recordWriteFailed(db: SupabaseClient, ctx: NotionContext, message: string) {
+  return rpc(db, 'record_notion_notes', {
+    p_notes: [
+      {
+        user_id: ctx.user_id,
+        block_id: ctx.block.id,
+        code: 'write_failed',
+        property: '',
+        detail: { item_id: ctx.item.id, message: message.slice(0, 500) },
+      },
+    ],
+  });
+}
+
 async function failureOutcome(
   db: SupabaseClient,
   job: ClaimedJob,
@@ -129,17 +144,7 @@ async function failureOutcome(
     default: {
       const error = `${failure.kind}: ${failure.message}`.slice(0, 500);
       if (job.attempts >= job.max_attempts) {
-        await rpc(db, 'record_notion_notes', {
-          p_notes: [
-            {
-              user_id: ctx.user_id,
-              block_id: ctx.block.id,
-              code: 'write_failed',
-              property: '',
-              detail: { item_id: ctx.item.id, message: failure.message.slice(0, 500) },
-            },
-          ],
-        });
+        await recordWriteFailed(db, ctx, failure.message);
         return { status: 'failed', error };
       }
       return { status: 'retry', error };
@@ -185,17 +190,9 @@ function delivery(
           const property = propertyInError(failure.message, mapped.properties);
           const titleOnly = Object.keys(mapped.properties).length <= 1;
           if (attempt === 3 || (!property && titleOnly)) {
-            await rpc(db, 'record_notion_notes', {
-              p_notes: [
-                {
-                  user_id: ctx.user_id,
-                  block_id: ctx.block.id,
-                  code: 'write_failed',
-                  property: '',
-                  detail: { item_id: ctx.item.id, message: failure.message.slice(0, 500) },
-                },
-              ],
-            }).catch((e) => console.error('[notion] notes:', e));
+            await recordWriteFailed(db, ctx, failure.message).catch((e) =>
+              console.error('[notion] notes:', e),
+            );
             return {
               status: 'failed',
               error: `Notion refused the page: ${failure.message}`.slice(0, 500),

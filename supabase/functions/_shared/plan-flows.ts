@@ -201,19 +201,26 @@ async function refundCard(chargeId: string, reason: string): Promise<void> {
   }
 }
 
+type PortOnePayment = Awaited<ReturnType<ReturnType<typeof portone>['payment']['getPayment']>>;
+
+/** A charge's payment as PortOne has it, or null when PortOne has none (nothing was charged). */
+async function portonePayment(charge: ChargeRow): Promise<PortOnePayment | null> {
+  try {
+    return await portone().payment.getPayment({ paymentId: charge.id });
+  } catch (err) {
+    if (portoneErrorType(err) === 'PAYMENT_NOT_FOUND') return null;
+    throw err;
+  }
+}
+
 /**
  * A card checkout, read back from PortOne: paid (the amount, currency and billing key ours) ->
  * the renewal is scheduled and the plan recorded; failed -> the checkout fails; not there ->
  * `none` (nothing was charged).
  */
 export async function settleCardCheckout(charge: ChargeRow): Promise<Settled> {
-  let payment: Awaited<ReturnType<ReturnType<typeof portone>['payment']['getPayment']>>;
-  try {
-    payment = await portone().payment.getPayment({ paymentId: charge.id });
-  } catch (err) {
-    if (portoneErrorType(err) === 'PAYMENT_NOT_FOUND') return { state: 'none' };
-    throw err;
-  }
+  const payment = await portonePayment(charge);
+  if (!payment) return { state: 'none' };
   if (payment.status === 'FAILED' || payment.status === 'CANCELLED') {
     const reason =
       payment.status === 'FAILED'
@@ -277,13 +284,8 @@ export async function settleCardCheckout(charge: ChargeRow): Promise<Settled> {
 
 /** A card renewal read back from PortOne: paid -> one more period; failed -> the owner is told. */
 export async function settleCardRenewal(charge: ChargeRow): Promise<Settled> {
-  let payment: Awaited<ReturnType<ReturnType<typeof portone>['payment']['getPayment']>>;
-  try {
-    payment = await portone().payment.getPayment({ paymentId: charge.id });
-  } catch (err) {
-    if (portoneErrorType(err) === 'PAYMENT_NOT_FOUND') return { state: 'none' };
-    throw err;
-  }
+  const payment = await portonePayment(charge);
+  if (!payment) return { state: 'none' };
   if (
     payment.status === 'PAID' &&
     payment.amount.total === Number(charge.amount) &&

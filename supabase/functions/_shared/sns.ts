@@ -31,27 +31,22 @@ export class SnsError extends Error {
   }
 }
 
+/** The fields SNS signs of a (un)subscription confirmation, in its order. */
+const CONFIRMATION_FIELDS: Array<keyof SnsMessage> = [
+  'Message',
+  'MessageId',
+  'SubscribeURL',
+  'Timestamp',
+  'Token',
+  'TopicArn',
+  'Type',
+];
+
 /** The fields SNS signs, in its order, for each message type. */
 const FIELDS: Record<SnsMessage['Type'], Array<keyof SnsMessage>> = {
   Notification: ['Message', 'MessageId', 'Subject', 'Timestamp', 'TopicArn', 'Type'],
-  SubscriptionConfirmation: [
-    'Message',
-    'MessageId',
-    'SubscribeURL',
-    'Timestamp',
-    'Token',
-    'TopicArn',
-    'Type',
-  ],
-  UnsubscribeConfirmation: [
-    'Message',
-    'MessageId',
-    'SubscribeURL',
-    'Timestamp',
-    'Token',
-    'TopicArn',
-    'Type',
-  ],
+  SubscriptionConfirmation: CONFIRMATION_FIELDS,
+  UnsubscribeConfirmation: CONFIRMATION_FIELDS,
 };
 
 /** The string SNS signs: "Name\nvalue\n" for each field present, in this order. */

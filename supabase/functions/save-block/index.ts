@@ -7,7 +7,7 @@
 // _shared/sanitize-html.ts here, after validation and before it is stored: whatever the client
 // sent, only that HTML reaches the database.
 import { serviceClient } from '../_shared/clients.ts';
-import { handler, HttpError } from '../_shared/http.ts';
+import { handler, HttpError, rpcError } from '../_shared/http.ts';
 import { sanitizeHtml } from '../_shared/sanitize-html.ts';
 import { lengthOf } from '@reaction-blocks/contracts/limits';
 import {
@@ -17,24 +17,6 @@ import {
   type TEndingDraft,
   type TQuestionDraft,
 } from '@reaction-blocks/contracts/schemas';
-
-/** PostgREST answers a raised SQLSTATE as `code`; the RPC convention of docs/data-model.md. */
-function toHttpError(error: { code?: string; message: string }): HttpError {
-  switch (error.code) {
-    case 'PT404':
-      return new HttpError(404, 'not_found', error.message);
-    case 'PT403':
-      return new HttpError(403, 'paid_plan_required', error.message);
-    case 'P0001':
-      return new HttpError(400, 'invalid_input', error.message);
-  }
-  // constraint violations (class 23) and bad values (class 22) are the caller's input
-  if (error.code?.startsWith('23') || error.code?.startsWith('22')) {
-    return new HttpError(400, 'invalid_input', error.message);
-  }
-  console.error('[save-block]', error);
-  return new HttpError(500, 'save_failed', 'Could not save the block');
-}
 
 /** Owner-written HTML sanitised; escaping can lengthen it, so its limit is checked again. */
 function sanitized(html: string, max: number, path: string): string {
@@ -85,7 +67,11 @@ Deno.serve(
         p_block_id: blockId,
         p_payload: payload,
       });
-      if (error) throw toHttpError(error);
+      if (error)
+        throw rpcError(error, 'save-block', {
+          code: 'save_failed',
+          message: 'Could not save the block',
+        });
       return { status: true, ...(data as Record<string, unknown>) };
     },
     { ownersOnly: true },

@@ -4,9 +4,8 @@
 // sends HTML), with the allow-list sanitiser as the last gate; public.save_letter (service role
 // only) checks the block is the caller's letter and the sender one of their verified emails.
 import { serviceClient } from '../_shared/clients.ts';
-import { handler } from '../_shared/http.ts';
+import { handler, rpcError } from '../_shared/http.ts';
 import { ZSaveLetter } from '@reaction-blocks/contracts/letters';
-import { rpcError } from '../_shared/letter/calls.ts';
 import { renderLetter } from '../_shared/letter/render.ts';
 import { imageOrigins } from '../_shared/letter/runtime.ts';
 

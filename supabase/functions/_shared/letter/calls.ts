@@ -1,5 +1,4 @@
-// What the letter functions share: the caller's letter block, database errors as HTTP errors,
-// and the sender a send goes out as.
+// What the letter functions share: the caller's letter block and the sender a send goes out as.
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { HttpError } from '../http.ts';
 import {
@@ -52,23 +51,6 @@ export async function ownLetterBlock(
     ...row,
     private: priv ?? { mail_from: null, mail_name: null, brunch_profile_page: null },
   };
-}
-
-/** PostgREST answers a raised SQLSTATE as `code` (docs/data-model.md, RPCs). */
-export function rpcError(error: { code?: string; message: string }, label: string): HttpError {
-  switch (error.code) {
-    case 'PT404':
-      return new HttpError(404, 'not_found', error.message);
-    case 'PT403':
-      return new HttpError(403, 'paid_plan_required', error.message);
-    case 'P0001':
-      return new HttpError(400, 'invalid_input', error.message);
-  }
-  if (error.code?.startsWith('23') || error.code?.startsWith('22')) {
-    return new HttpError(400, 'invalid_input', error.message);
-  }
-  console.error(`[${label}]`, error);
-  return new HttpError(500, 'internal_error', 'Something went wrong');
 }
 
 export interface Sender {

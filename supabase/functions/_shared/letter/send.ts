@@ -3,7 +3,8 @@
 // worker and answer at once with the reserved count; the mails go out at the worker's pace.
 import { kickWorker } from '../background.ts';
 import { serviceClient } from '../clients.ts';
-import { ownLetterBlock, rpcError, senderFor } from './calls.ts';
+import { rpcError } from '../http.ts';
+import { ownLetterBlock, senderFor } from './calls.ts';
 
 export interface ReserveInput {
   ownerId: string;
