@@ -295,6 +295,25 @@ export function ${wrapper.name}Block({ theme }: { theme: 'light' | 'dark' }) {
 }`
       : '';
 
+  // the element's events and their React props; reaction-block's wrapper also maps events that
+  // bubble up from the element it renders
+  const eventsTable = table(
+    ['event', 'React prop', 'description'],
+    [
+      ...events.map((e) => [
+        code(e.name),
+        wrapper?.events[e.name] ? code(wrapper.events[e.name]) : '–',
+        e.description,
+      ]),
+      ...Object.entries(wrapper?.events || {})
+        .filter(([ev]) => !events.some((e) => e.name === ev))
+        .map(([ev, prop]) => [
+          code(ev),
+          code(prop),
+          'Fired by the rendered element; bubbles out of this one.',
+        ]),
+    ],
+  );
   const md = `# \`<${tag}>\`
 
 ${(d.summary || d.description || '').replace(/\n/g, ' ')}
@@ -365,24 +384,7 @@ ${table(
 
 All bubble out of the shadow root (\`composed\`), typed in \`GlobalEventHandlersEventMap\`.
 
-${table(
-  ['event', 'React prop', 'description'],
-  [
-    ...events.map((e) => [
-      code(e.name),
-      wrapper?.events[e.name] ? code(wrapper.events[e.name]) : '–',
-      e.description,
-    ]),
-    // reaction-block's wrapper also maps events that bubble up from the element it renders
-    ...Object.entries(wrapper?.events || {})
-      .filter(([ev]) => !events.some((e) => e.name === ev))
-      .map(([ev, prop]) => [
-        code(ev),
-        code(prop),
-        'Fired by the rendered element; bubbles out of this one.',
-      ]),
-  ],
-)}
+${eventsTable}
 ## Slots
 
 _none_: everything shown comes from the block's settings.
@@ -435,23 +437,7 @@ ${table(
 )}${
     events.length
       ? `
-${table(
-  ['event', 'React prop', 'description'],
-  [
-    ...events.map((e) => [
-      code(e.name),
-      wrapper?.events[e.name] ? code(wrapper.events[e.name]) : '–',
-      e.description,
-    ]),
-    ...Object.entries(wrapper?.events || {})
-      .filter(([ev]) => !events.some((e) => e.name === ev))
-      .map(([ev, prop]) => [
-        code(ev),
-        code(prop),
-        'Fired by the rendered element; bubbles out of this one.',
-      ]),
-  ],
-)}`
+${eventsTable}`
       : ''
   }
 CSS parts: ${parts.map((p) => code(p.name)).join(', ') || 'none'}. Properties, methods, CSS custom properties and an example: \`docs/elements/${name}.md\` in the repository, and this package's \`custom-elements.json\`.
