@@ -11,6 +11,7 @@ import {
   anonClient,
   callFunction,
   newUser,
+  paidOwner,
   serviceClient,
   sql,
   stack,
@@ -26,20 +27,9 @@ import {
   newMallId,
   providersUrl,
 } from './support/providers.ts';
+import { createBlock } from './support/drafts.ts';
 
 const REDIRECT = 'http://127.0.0.1:54323/oauth/cafe24';
-
-async function paidOwner(label: string): Promise<TestUser> {
-  const owner = await newUser(label);
-  await sql('update public.profiles set paid = true, block_limit = 20 where id = $1', [owner.id]);
-  return owner;
-}
-
-async function createBlock(owner: TestUser, type: string): Promise<string> {
-  const { data, error } = await owner.client.rpc('create_block', { p_block_type: type });
-  expect(error).toBeNull();
-  return (data as { id: string }).id;
-}
 
 async function authorize(owner: TestUser, mallId: string) {
   const start = await callFunction(

@@ -9,11 +9,10 @@ import { NOTION_PAGE_URL } from '../local/providers/pages/fixtures.ts';
 import { DELIVERY_SKIP_REASONS } from '@reaction-blocks/contracts/letters';
 import { callFunction, newGuest, newUser, sql, type TestUser } from './support/clients.ts';
 import { callWorker } from './support/worker.ts';
-import { eventually, mailbox, sesControl } from './support/providers.ts';
+import { eventually, inbox, mailbox, sesControl } from './support/providers.ts';
+import { createBlock } from './support/drafts.ts';
 
 const runWorker = () => callWorker();
-
-const inbox = (label = 'reader') => `${label}-${randomUUID().slice(0, 8)}@example.com`;
 
 interface Setup {
   owner: TestUser;
@@ -21,12 +20,6 @@ interface Setup {
   letterId: string;
   formId: string;
   questionId: string;
-}
-
-async function createBlock(owner: TestUser, type: string): Promise<string> {
-  const { data, error } = await owner.client.rpc('create_block', { p_block_type: type });
-  expect(error).toBeNull();
-  return (data as { id: string }).id;
 }
 
 /** A paid owner with a verified sender, a saved letter (a Notion page) and a form whose mail question sends it. */

@@ -37,6 +37,7 @@ import {
 import { callWorker } from './support/worker.ts';
 import {
   eventually,
+  inbox,
   mailbox,
   providersUrl,
   sesClient,
@@ -45,8 +46,6 @@ import {
 } from './support/providers.ts';
 
 const runWorker = () => callWorker();
-
-const inbox = (label = 'reader') => `${label}-${randomUUID().slice(0, 8)}@example.com`;
 
 interface Owner {
   owner: TestUser;

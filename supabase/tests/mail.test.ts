@@ -10,6 +10,7 @@ import { newGuest, newUser, serviceClient, sql, stack, type TestUser } from './s
 import { callWorker } from './support/worker.ts';
 import {
   eventually,
+  inbox,
   mailbox,
   providersUrl,
   sesControl,
@@ -19,8 +20,6 @@ import {
 
 /** Runs the worker now, as the schedule or a kick would. */
 const runWorker = callWorker;
-
-const inbox = () => `inbox-${randomUUID().slice(0, 8)}@example.com`;
 
 async function ownerBlock(
   type: 'comment' | 'qna' | 'form',
@@ -85,7 +84,7 @@ describe('the jobs worker', () => {
 
 describe('notification mails', () => {
   it("a visitor's comment reaches the owner's notification address, escaped, with a text part and one-click unsubscribe", async () => {
-    const to = inbox();
+    const to = inbox('inbox');
     const { blockId } = await ownerBlock('comment', { mailTo: to });
     const visitor = await newGuest();
     const { error } = await post(visitor, blockId, 'Hello <script>alert(1)</script>\nsecond line');
@@ -138,7 +137,7 @@ describe('notification mails', () => {
   });
 
   it('a form response is mailed with its answers, in Korean for a Korean owner', async () => {
-    const to = inbox();
+    const to = inbox('inbox');
     const { blockId } = await ownerBlock('form', { mailTo: to, language: 'ko' });
     const { data: question } = await serviceClient()
       .from('questions')
@@ -165,7 +164,7 @@ describe('notification mails', () => {
   });
 
   it('a burst becomes a digest: the first mail at once, the rest in one mail after the window, nothing twice', async () => {
-    const to = inbox();
+    const to = inbox('inbox');
     const { blockId } = await ownerBlock('comment', { mailTo: to });
     const visitor = await newGuest();
     expect((await post(visitor, blockId, 'burst 0')).error).toBeNull();
@@ -198,7 +197,7 @@ describe('notification mails', () => {
       settings: { allow_creator_email: true },
     });
     const commenter = await newGuest();
-    const email = inbox();
+    const email = inbox('inbox');
     const top = await post(commenter, blockId, 'Tell me when you answer', {
       p_creator_email: email,
     });
@@ -265,7 +264,7 @@ describe('notification mails', () => {
       );
     }
     // a real token with another address put in: the signature no longer matches
-    const to = inbox();
+    const to = inbox('inbox');
     const { blockId } = await ownerBlock('comment', { mailTo: to });
     const visitor = await newGuest();
     await post(visitor, blockId, 'hi');
@@ -284,7 +283,7 @@ describe('notification mails', () => {
   });
 
   it('a visitor write succeeds while the mail provider is down, and the mail leaves exactly once when it is back', async () => {
-    const to = inbox();
+    const to = inbox('inbox');
     const { blockId } = await ownerBlock('comment', { mailTo: to });
     const visitor = await newGuest();
     // down for this test's mail only: other test files send mail at the same time
@@ -313,7 +312,7 @@ describe('notification mails', () => {
   });
 
   it('a permanent bounce suppresses the address: later notifications to it are skipped', async () => {
-    const to = inbox();
+    const to = inbox('inbox');
     const { blockId } = await ownerBlock('comment', { mailTo: to });
     const visitor = await newGuest();
     await post(visitor, blockId, 'first');
@@ -339,7 +338,7 @@ describe('notification mails', () => {
   it('many workers at once never send a mail twice', async () => {
     const addresses: string[] = [];
     for (let i = 0; i < 8; i++) {
-      const to = inbox();
+      const to = inbox('inbox');
       addresses.push(to);
       const { blockId } = await ownerBlock('comment', { mailTo: to });
       const visitor = await newGuest();
@@ -375,7 +374,7 @@ describe('SNS posts to ses-events', () => {
     raw: string;
     to: string;
   }> {
-    const to = inbox();
+    const to = inbox('inbox');
     const { blockId } = await ownerBlock('comment', { mailTo: to });
     const visitor = await newGuest();
     const since = receiver.posts.length;

@@ -5,8 +5,15 @@
 // 429 (the owner's queue waits Retry-After), an outage (retried, nothing lost), and remove.
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { callFunction, newGuest, newUser, sql, type TestUser } from './support/clients.ts';
-import { addQuestion as addBlockQuestion } from './support/drafts.ts';
+import {
+  callFunction,
+  newGuest,
+  newUser,
+  paidOwner,
+  sql,
+  type TestUser,
+} from './support/clients.ts';
+import { addQuestion as addBlockQuestion, createBlock } from './support/drafts.ts';
 import { runWorker } from './support/worker.ts';
 import {
   eventually,
@@ -17,12 +24,6 @@ import {
 } from './support/providers.ts';
 
 const REDIRECT = 'http://127.0.0.1:54323/oauth/notion';
-
-async function paidOwner(label: string): Promise<TestUser> {
-  const owner = await newUser(label);
-  await sql('update public.profiles set paid = true, block_limit = 20 where id = $1', [owner.id]);
-  return owner;
-}
 
 /** The whole connect flow as the dashboard and the browser run it; answers the fake's workspace id. */
 async function connect(owner: TestUser, workspaceId?: string): Promise<string> {
@@ -63,12 +64,6 @@ async function search(owner: TestUser, target: 'database' | 'page', query?: stri
     { target, ...(query ? { query } : {}) },
     owner.accessToken,
   );
-}
-
-async function createBlock(owner: TestUser, type: string): Promise<string> {
-  const { data, error } = await owner.client.rpc('create_block', { p_block_type: type });
-  expect(error).toBeNull();
-  return (data as { id: string }).id;
 }
 
 async function link(owner: TestUser, blockId: string, privateSettings: Record<string, unknown>) {

@@ -20,7 +20,7 @@ import {
   type TestUser,
 } from './support/clients.ts';
 import { callWorker } from './support/worker.ts';
-import { eventually, mailbox, providersUrl } from './support/providers.ts';
+import { eventually, fakeControl, fakeState, mailbox, providersUrl } from './support/providers.ts';
 
 const BASIC: TPlan = { type: 'basic', blockLimit: 8, responseMonthlyLimit: 1000 };
 const custom = (blockLimit: number, responseMonthlyLimit: number): TPlan => ({
@@ -36,20 +36,11 @@ const portone = () =>
     storeId: PORTONE_DEFAULTS.storeId,
   });
 
-async function control<T = Record<string, unknown>>(
+const control = <T = Record<string, unknown>>(
   fake: 'portone' | 'paypal',
   path: string,
   body: unknown = {},
-) {
-  const res = await fetch(`${providersUrl()}/${fake}/_control${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  const json = (await res.json()) as T;
-  if (!res.ok) throw new Error(`${fake} control ${path}: ${res.status} ${JSON.stringify(json)}`);
-  return json;
-}
+) => fakeControl<T>(fake, path, body);
 
 interface FakeState {
   payments: Array<{
@@ -75,13 +66,12 @@ interface FakeState {
     status: string;
   }>;
 }
-const portoneState = async () =>
-  (await (await fetch(`${providersUrl()}/portone/_control/state`)).json()) as FakeState;
-const paypalState = async () =>
-  (await (await fetch(`${providersUrl()}/paypal/_control/state`)).json()) as {
+const portoneState = () => fakeState<FakeState>('portone');
+const paypalState = () =>
+  fakeState<{
     subscriptions: Array<{ id: string; status: string; quantity: string }>;
     webhooks: FakeState['webhooks'];
-  };
+  }>('paypal');
 
 const cardKey = (user: TestUser, decline = false) =>
   control<{ billingKey: string }>('portone', '/billing-keys', {

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { PAYPAL_DEFAULTS, crc32 } from '../local/providers/paypal/index.ts';
 import { DEMO_SUBSCRIPTION } from '../local/providers/payments-env.ts';
 import { paypalClient, PayPalError, type PayPalConfig } from '../functions/_shared/paypal.ts';
-import { eventually, providersUrl } from './support/providers.ts';
+import { eventually, fakeControl, fakeState, providersUrl } from './support/providers.ts';
 
 const config = (over: Partial<PayPalConfig> = {}): PayPalConfig => ({
   baseUrl: `${providersUrl()}/paypal`,
@@ -24,24 +24,15 @@ interface Delivery {
   summary: Record<string, string>;
 }
 
-async function state(): Promise<{
-  subscriptions: Array<{ id: string; status: string }>;
-  webhooks: Delivery[];
-  certUrl: string;
-}> {
-  return (await (await fetch(`${providersUrl()}/paypal/_control/state`)).json()) as never;
-}
+const state = () =>
+  fakeState<{
+    subscriptions: Array<{ id: string; status: string }>;
+    webhooks: Delivery[];
+    certUrl: string;
+  }>('paypal');
 
-async function control<T = Record<string, unknown>>(path: string, body: unknown = {}): Promise<T> {
-  const res = await fetch(`${providersUrl()}/paypal/_control${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  const json = (await res.json()) as T;
-  if (!res.ok) throw new Error(`paypal control ${path}: ${res.status} ${JSON.stringify(json)}`);
-  return json;
-}
+const control = <T = Record<string, unknown>>(path: string, body: unknown = {}) =>
+  fakeControl<T>('paypal', path, body);
 
 async function token(secret = PAYPAL_DEFAULTS.clientSecret) {
   return fetch(`${providersUrl()}/paypal/v1/oauth2/token`, {

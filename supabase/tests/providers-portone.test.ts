@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { PortOneClient, RestError, Webhook } from '@portone/server-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PORTONE_DEFAULTS } from '../local/providers/portone/index.ts';
-import { providersUrl, snsReceiver } from './support/providers.ts';
+import { fakeControl, fakeState, providersUrl, snsReceiver } from './support/providers.ts';
 
 const client = () =>
   PortOneClient({
@@ -15,16 +15,8 @@ const client = () =>
     storeId: PORTONE_DEFAULTS.storeId,
   });
 
-async function control<T = Record<string, unknown>>(path: string, body: unknown = {}): Promise<T> {
-  const res = await fetch(`${providersUrl()}/portone/_control${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  const json = (await res.json()) as T;
-  if (!res.ok) throw new Error(`portone control ${path}: ${res.status} ${JSON.stringify(json)}`);
-  return json;
-}
+const control = <T = Record<string, unknown>>(path: string, body: unknown = {}) =>
+  fakeControl<T>('portone', path, body);
 
 const newKey = (decline = false, customerId = randomUUID()) =>
   control<{ billingKey: string }>('/billing-keys', { customerId, decline }).then(
@@ -90,9 +82,7 @@ describe('PortOne fake with the official server SDK', () => {
     const payment = await client().payment.getPayment({ paymentId });
     expect(payment).toMatchObject({ status: 'PAID', id: paymentId, billingKey, currency: 'KRW' });
     expect(payment.status === 'PAID' && payment.amount.total).toBe(3000);
-    const state = (await (await fetch(`${providersUrl()}/portone/_control/state`)).json()) as {
-      payments: Array<{ id: string }>;
-    };
+    const state = await fakeState<{ payments: Array<{ id: string }> }>('portone');
     expect(state.payments.filter((p) => p.id === paymentId)).toHaveLength(1);
   });
 

@@ -25,6 +25,7 @@ import { paths } from '../local/paths.ts';
 import { SENDER_DOMAIN } from '../local/stack.ts';
 import {
   eventually,
+  fakeState,
   mailbox,
   newAccessKeyId,
   providersUrl,
@@ -632,9 +633,9 @@ describe('SES fake: events through SNS', () => {
     // a send while pending: its events are dropped
     const pending = await send();
     await eventually(async () => {
-      const { deliveries } = (await (
-        await fetch(`${providersUrl()}/ses/_control/state?account=${key}`)
-      ).json()) as { deliveries: Array<{ status: string; summary: Record<string, string> }> };
+      const { deliveries } = await fakeState<{
+        deliveries: Array<{ status: string; summary: Record<string, string> }>;
+      }>('ses', `?account=${key}`);
       return deliveries.some(
         (d) =>
           d.status === 'dropped' &&
@@ -646,8 +647,8 @@ describe('SES fake: events through SNS', () => {
     expect(confirmed.status).toBe(200);
     expect(await confirmed.text()).toContain('<SubscriptionArn>');
     expect(
-      (await (await fetch(`${providersUrl()}/ses/_control/state?account=${key}`)).json())
-        .subscription.status,
+      (await fakeState<{ subscription: { status: string } }>('ses', `?account=${key}`)).subscription
+        .status,
     ).toBe('Confirmed');
 
     const after = await send();
@@ -784,11 +785,9 @@ describe('SES fake: events through SNS', () => {
       const deliveries = notifications(messageId).filter((p) => event(p).eventType === 'Delivery');
       expect(new Set(deliveries.map((p) => p.body.MessageId)).size).toBe(1);
       expect(new Set(deliveries.map((p) => p.raw)).size).toBe(1);
-      const state = (await (
-        await fetch(`${providersUrl()}/ses/_control/state?account=${key}`)
-      ).json()) as {
+      const state = await fakeState<{
         deliveries: Array<{ snsMessageId: string; status: string; attempts: number }>;
-      };
+      }>('ses', `?account=${key}`);
       expect(
         state.deliveries.find((d) => d.snsMessageId === deliveries[0]!.body.MessageId),
       ).toMatchObject({
@@ -873,11 +872,9 @@ describe('SES fake: events through SNS', () => {
     const bye = await receiver.waitFor((p) => p.body.Type === 'UnsubscribeConfirmation');
     expect(snsSignatureValid(bye.body, certPem)).toBe(true);
     const later = await send();
-    const state = (await (
-      await fetch(`${providersUrl()}/ses/_control/state?account=${key}`)
-    ).json()) as {
+    const state = await fakeState<{
       subscription: unknown;
-    };
+    }>('ses', `?account=${key}`);
     expect(state.subscription).toBeNull();
     expect(notifications(later.messageId)).toEqual([]);
   });

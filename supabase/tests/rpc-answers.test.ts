@@ -9,7 +9,7 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { AnswerLog } from './support/answers.ts';
-import { anonClient, newGuest, newUser, sql, type TestUser } from './support/clients.ts';
+import { anonClient, newGuest, paidOwner, sql, type TestUser } from './support/clients.ts';
 import {
   abQuestion,
   condition,
@@ -21,12 +21,6 @@ import {
 } from './support/drafts.ts';
 
 const log = new AnswerLog();
-
-async function owner(label: string): Promise<TestUser> {
-  const user = await newUser(label);
-  await sql('update public.profiles set paid = true, block_limit = 20 where id = $1', [user.id]);
-  return user;
-}
 
 async function create(user: TestUser, type: string, name: string): Promise<string> {
   const block = await log.rpc<{ id: string }>('owner', user.client, 'create_block', {
@@ -61,8 +55,8 @@ describe('RPC answers compared with the stored copy', () => {
   const blocks: Record<string, string> = {};
 
   beforeAll(async () => {
-    host = await owner('answers');
-    stranger = await owner('stranger');
+    host = await paidOwner('answers');
+    stranger = await paidOwner('stranger');
     for (let i = 0; i < 3; i++) visitors.push(await newGuest());
     // Names for the visitors' ids in the log: their first appearance is in these notes.
     visitors.forEach((v, i) => log.note('visitor', `visitor ${i + 1}`, v.id, {}));

@@ -16,6 +16,7 @@ import {
 } from './support/clients.ts';
 import { runWorker } from './support/worker.ts';
 import { eventually, providersUrl } from './support/providers.ts';
+import { createBlock } from './support/drafts.ts';
 
 const HOST = 'hooks.example-receiver.com';
 
@@ -58,12 +59,6 @@ let owner: TestUser;
 let guest: TestUser;
 let comment: string;
 let like: string;
-
-async function createBlock(user: TestUser, type: string): Promise<string> {
-  const { data, error } = await user.client.rpc('create_block', { p_block_type: type });
-  expect(error).toBeNull();
-  return (data as { id: string }).id;
-}
 
 async function saveEndpoint(user: TestUser, body: Record<string, unknown>) {
   return callFunction(

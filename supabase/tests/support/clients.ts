@@ -49,6 +49,13 @@ export async function newUser(label = 'user'): Promise<TestUser> {
   return { id: data.user.id, email, client, accessToken: data.session.access_token };
 }
 
+/** A signed-in owner on a paid plan, with room for 20 blocks. */
+export async function paidOwner(label: string): Promise<TestUser> {
+  const owner = await newUser(label);
+  await sql('update public.profiles set paid = true, block_limit = 20 where id = $1', [owner.id]);
+  return owner;
+}
+
 /** A visitor: an anonymous Supabase user, as the SDK creates on a first write. */
 export async function newGuest(): Promise<TestUser> {
   const client = anonClient();

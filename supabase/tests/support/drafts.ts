@@ -96,6 +96,13 @@ export async function save(client: SupabaseClient, body: unknown): Promise<SaveA
   return { status: 200, data: (data as { data: SaveAnswer['data'] }).data };
 }
 
+/** A new block of `type`, created as the dashboard creates it (create_block as `owner`); its id. */
+export async function createBlock(owner: TestUser, type: string): Promise<string> {
+  const { data, error } = await owner.client.rpc('create_block', { p_block_type: type });
+  expect(error).toBeNull();
+  return (data as { id: string }).id;
+}
+
 /** The block's default ending as a draft (it is created with every form and ab block). */
 export async function defaultEnding(user: TestUser, blockId: string): Promise<TEndingDraft> {
   const { data, error } = await user.client

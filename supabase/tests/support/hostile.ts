@@ -66,17 +66,13 @@ export async function formWithQuestions(blockId: string) {
   };
 }
 
+/** A comment posted by `visitor` (tryPost), which must go through; its id. */
 export async function post(
   visitor: TestUser,
   blockId: string,
   fields: Record<string, unknown> = {},
 ): Promise<string> {
-  const { data, error } = await visitor.client.rpc('post_message', {
-    p_block_id: blockId,
-    p_content: `hello ${randomUUID()}`,
-    p_creator_name: 'Quiet Otter',
-    ...fields,
-  });
+  const { data, error } = await tryPost(visitor, blockId, fields);
   expect(error).toBeNull();
   return (data as { id: string }).id;
 }

@@ -23,6 +23,9 @@ export interface Mail {
   sentAt: string;
 }
 
+/** An address no other test writes to: a mailbox of its own. */
+export const inbox = (label = 'reader') => `${label}-${randomUUID().slice(0, 8)}@example.com`;
+
 /** The mailbox, newest first (only mail to `to` when given). */
 export async function mailbox(to?: string): Promise<Mail[]> {
   const res = await fetch(
@@ -71,21 +74,38 @@ export function sesClient(accessKeyId: string, opts: { maxAttempts?: number } = 
   });
 }
 
+/**
+ * POSTs to a fake's control API (`/<fake>/_control<path>` of the providers server) and answers
+ * its JSON; a refusal throws with the fake's answer.
+ */
+export async function fakeControl<T = Record<string, unknown>>(
+  fake: string,
+  path: string,
+  body: unknown = {},
+): Promise<T> {
+  const res = await fetch(`${providersUrl()}/${fake}/_control${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  const json = (await res.json()) as T;
+  if (!res.ok) throw new Error(`${fake} control ${path}: ${res.status} ${JSON.stringify(json)}`);
+  return json;
+}
+
+/** What a fake holds (`/<fake>/_control/state<query>`), as its control API shows it. */
+export async function fakeState<T>(fake: string, query = ''): Promise<T> {
+  const res = await fetch(`${providersUrl()}/${fake}/_control/state${query}`);
+  if (!res.ok) throw new Error(`${fake} state: ${res.status}`);
+  return (await res.json()) as T;
+}
+
 /** POSTs to the SES fake's control API (`/ses/_control<path>`) for `account`. */
-export async function sesControl<T = Record<string, unknown>>(
+export const sesControl = <T = Record<string, unknown>>(
   path: string,
   body: Record<string, unknown>,
   account?: string,
-): Promise<T> {
-  const res = await fetch(`${providersUrl()}/ses/_control${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(account ? { account, ...body } : body),
-  });
-  const json = (await res.json()) as T;
-  if (!res.ok) throw new Error(`ses control ${path}: ${res.status} ${JSON.stringify(json)}`);
-  return json;
-}
+): Promise<T> => fakeControl<T>('ses', path, account ? { account, ...body } : body);
 
 export interface SnsPost {
   headers: IncomingHttpHeaders;
@@ -191,19 +211,10 @@ export async function notionAuthorize(opts: {
 }
 
 /** POSTs to the Notion fake's control API (`/notion/_control<path>`). */
-export async function notionControl<T = Record<string, unknown>>(
+export const notionControl = <T = Record<string, unknown>>(
   path: string,
   body: Record<string, unknown>,
-): Promise<T> {
-  const res = await fetch(`${providersUrl()}/notion/_control${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  const json = (await res.json()) as T;
-  if (!res.ok) throw new Error(`notion control ${path}: ${res.status} ${JSON.stringify(json)}`);
-  return json;
-}
+): Promise<T> => fakeControl<T>('notion', path, body);
 
 export interface NotionWorkspaceState {
   id: string;
@@ -226,11 +237,8 @@ export interface NotionWorkspaceState {
   log: Array<{ method: string; path: string; status: number }>;
 }
 
-export async function notionWorkspace(workspaceId: string): Promise<NotionWorkspaceState> {
-  const res = await fetch(`${providersUrl()}/notion/_control/state?workspace_id=${workspaceId}`);
-  if (!res.ok) throw new Error(`notion state: ${res.status}`);
-  return (await res.json()) as NotionWorkspaceState;
-}
+export const notionWorkspace = (workspaceId: string) =>
+  fakeState<NotionWorkspaceState>('notion', `?workspace_id=${workspaceId}`);
 
 // ---- Cafe24 fake -------------------------------------------------------------------------------
 
@@ -267,22 +275,12 @@ export interface Cafe24MallState {
   log: Array<{ method: string; path: string; status: number }>;
 }
 
-export async function cafe24Mall(mallId: string): Promise<Cafe24MallState> {
-  const res = await fetch(`${providersUrl()}/cafe24/_control/state?mall=${mallId}`);
-  if (!res.ok) throw new Error(`cafe24 state: ${res.status}`);
-  return (await res.json()) as Cafe24MallState;
-}
+export const cafe24Mall = (mallId: string) =>
+  fakeState<Cafe24MallState>('cafe24', `?mall=${mallId}`);
 
 /** Switches of one mall of the Cafe24 fake (README: failure, refuseRefresh, expireAccess, ...). */
-export async function cafe24Control(mallId: string, body: Record<string, unknown>) {
-  const res = await fetch(`${providersUrl()}/cafe24/_control/malls/${mallId}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  if (!res.ok) throw new Error(`cafe24 control: ${res.status} ${await res.text()}`);
-  return (await res.json()) as Cafe24MallState;
-}
+export const cafe24Control = (mallId: string, body: Record<string, unknown>) =>
+  fakeControl<Cafe24MallState>('cafe24', `/malls/${mallId}`, body);
 
 /**
  * Posts a consent page's decision as the page's form does (same origin) and reads where the fake
