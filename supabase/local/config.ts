@@ -87,15 +87,24 @@ export async function freePorts(): Promise<Ports> {
         resolve({ port: addr.port, close: () => srv.close() });
       });
     });
-  // hold all of them open at once so the kernel hands out different ports
-  const held = await Promise.all(Array.from({ length: 8 }, one));
+  // hold all of them open at once so the kernel hands out different ports; never npm start's
+  // own (DEFAULT_PORTS lie in the kernel's range for free ports: a test stack holding 54322 made a
+  // developer's `npm start` beside it fail with "port in use")
+  const held: { port: number; close: () => void }[] = [];
+  const passed: { port: number; close: () => void }[] = [];
+  while (held.length < 8) {
+    const h = await one();
+    (isDefaultPort(h.port) ? passed : held).push(h);
+  }
   const [api, db, web, postgrest, postgrestAdmin, functions, providers, services] = held.map(
     (h) => h.port,
   ) as [number, number, number, number, number, number, number, number];
   const providersDns = await freeUdpAndTcpPort();
-  held.forEach((h) => h.close());
+  [...held, ...passed].forEach((h) => h.close());
   return { api, db, web, postgrest, postgrestAdmin, functions, providers, providersDns, services };
 }
+
+const isDefaultPort = (port: number) => Object.values(DEFAULT_PORTS).includes(port);
 
 /** A port free for both TCP and UDP (DNS answers over both on one port). */
 async function freeUdpAndTcpPort(): Promise<number> {
@@ -115,6 +124,10 @@ async function freeUdpAndTcpPort(): Promise<number> {
       udp.bind(port, '127.0.0.1', () => resolve(true));
     });
     await new Promise<void>((resolve) => tcp.close(() => resolve()));
+    if (ok && isDefaultPort(port)) {
+      await new Promise<void>((resolve) => udp.close(() => resolve()));
+      continue;
+    }
     if (ok) {
       await new Promise<void>((resolve) => udp.close(() => resolve()));
       return port;
