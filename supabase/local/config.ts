@@ -2,7 +2,7 @@
 // Every value can be overridden by an environment variable of the same name.
 import { SignJWT } from 'jose';
 import { createSocket } from 'node:dgram';
-import { createServer } from 'node:net';
+import { connect, createServer } from 'node:net';
 
 /** Supabase CLI's well-known local secret: fine for a machine-local stack, never for production. */
 export const DEFAULT_JWT_SECRET = 'super-secret-jwt-token-with-at-least-32-characters-long';
@@ -73,6 +73,18 @@ export function portsToEnv(ports: Ports): Record<string, string> {
     PROVIDERS_DNS_PORT: String(ports.providersDns),
     SERVICES_PORT: String(ports.services),
   };
+}
+
+/** Whether something accepts connections on `port` of 127.0.0.1. */
+export function listening(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
 }
 
 /** Asks the kernel for ports nobody is listening on (tests run beside a developer's stack). */

@@ -1,10 +1,9 @@
 // `npm start`: the whole stack on this machine, no Docker. Ctrl-C or SIGTERM stops every process.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { connect } from 'node:net';
 import { join } from 'node:path';
 import { takeLock } from './lock.ts';
-import { DEFAULT_JWT_SECRET, portsFromEnv } from './config.ts';
+import { DEFAULT_JWT_SECRET, listening, portsFromEnv } from './config.ts';
 import { dataDirFromEnv, lockFileOf, paths } from './paths.ts';
 import { authSettingsFromEnv } from './auth/env.ts';
 import { fillDemoLetters } from './demo-letters.ts';
@@ -42,17 +41,6 @@ async function waitForFreePorts(ports: number[], timeoutMs = 60_000): Promise<vo
       await new Promise((r) => setTimeout(r, 250));
     }
   }
-}
-
-function listening(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect(port, '127.0.0.1');
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
 }
 
 async function main() {

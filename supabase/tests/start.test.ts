@@ -6,13 +6,12 @@
 // recovers its lock, and every write that was answered 2xx is still there.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { connect } from 'node:net';
 import { Resolver } from 'node:dns/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
 import pg from 'pg';
-import { freePorts, portsToEnv, type Ports } from '../local/config.ts';
+import { freePorts, listening, portsToEnv, type Ports } from '../local/config.ts';
 import { paths } from '../local/paths.ts';
 import { tieToParent } from '../local/process.ts';
 import {
@@ -78,17 +77,6 @@ const started = (cli: Cli) =>
     180_000,
     'the stack to start',
   ).then(() => expect(cli.output()).toContain('is running'));
-
-function listening(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect(port, '127.0.0.1');
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
-}
 
 async function nothingListens(ports: Ports) {
   for (const [service, port] of Object.entries(ports)) {
