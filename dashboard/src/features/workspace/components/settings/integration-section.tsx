@@ -162,30 +162,22 @@ export function IntegrationSection({
     <div className="integration-section">
       <p className="hint">{w(like ? 'integrationTextLike' : 'integrationText')}</p>
       {integration === undefined ? <Spinner label={t('common.loading')} /> : null}
-      {integration === null && !statusProblem ? (
+      {integration?.status === 'not_granted' ? (
+        <p className="integration-warning" role="note">
+          {t('integrations.notGrantedText')}
+        </p>
+      ) : null}
+      {(integration === null && !statusProblem) || integration?.status === 'not_granted' ? (
         <button
           type="button"
           className="button button-primary"
           disabled={connecting}
           onClick={connect}
         >
-          {connecting ? w('integrationConnecting') : w('integrationConnect')}
+          {connecting
+            ? w('integrationConnecting')
+            : w(integration ? 'integrationConnectAgain' : 'integrationConnect')}
         </button>
-      ) : null}
-      {integration?.status === 'not_granted' ? (
-        <>
-          <p className="integration-warning" role="note">
-            {t('integrations.notGrantedText')}
-          </p>
-          <button
-            type="button"
-            className="button button-primary"
-            disabled={connecting}
-            onClick={connect}
-          >
-            {connecting ? w('integrationConnecting') : w('integrationConnectAgain')}
-          </button>
-        </>
       ) : null}
       {granted ? (
         <>
