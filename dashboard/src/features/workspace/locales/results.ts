@@ -97,6 +97,7 @@ export const en = {
   export: {
     readError: 'Could not read the responses for the CSV file: {{message}}',
     writeError: 'Could not create the CSV file: {{message}}',
+    heldColumn: 'Held until approved',
   },
 };
 
@@ -197,5 +198,6 @@ export const ko: typeof en = {
   export: {
     readError: 'CSV 파일에 넣을 응답을 불러오지 못했습니다: {{message}}',
     writeError: 'CSV 파일을 만들지 못했습니다: {{message}}',
+    heldColumn: '승인 전 보류',
   },
 };

@@ -1,3 +1,4 @@
+import i18next from 'i18next';
 import Papa from 'papaparse';
 import { describe, expect, it, vi } from 'vitest';
 import type { TListResponsesInput } from './api/list-responses';
@@ -52,6 +53,27 @@ describe('exportResultsCsv', () => {
     const lines = Papa.parse<string[]>(text.slice(1), { skipEmptyLines: true }).data;
     expect(lines).toHaveLength(2004);
     expect(lines[2003]?.[3]).toBe('이름 2002');
+  });
+
+  it("marks held responses in the owner's language (issue 17)", async () => {
+    const rows = [responseRow({ held: true }), responseRow()];
+    const save = vi.fn<(blob: Blob, fileName: string) => void>();
+    await i18next.changeLanguage('ko');
+    try {
+      await exportResultsCsv({ id: BLOCK_ID, name: '설문' }, questions, {
+        api: { listResponses: fakeList(rows) },
+        save,
+      });
+    } finally {
+      await i18next.changeLanguage('en');
+    }
+    const text = await blobText(save.mock.calls[0]![0]);
+    const [header, held, counted] = Papa.parse<string[]>(text.slice(1), {
+      skipEmptyLines: true,
+    }).data;
+    expect(header?.at(-1)).toBe('승인 전 보류');
+    expect(held?.at(-1)).toBe('보류됨');
+    expect(counted?.at(-1)).toBe('');
   });
 
   it('rejects with the server message and downloads nothing when a read fails', async () => {

@@ -35,7 +35,10 @@ export async function exportResultsCsv(
     });
   }
   try {
-    const csv = buildResultsCsv(dedupe(rows), questions);
+    const csv = buildResultsCsv(dedupe(rows), questions, {
+      heldColumn: i18next.t('results.export.heldColumn'),
+      held: i18next.t('results.held.mark'),
+    });
     const blob = new Blob([UTF8_BOM + csv], { type: 'text/csv;charset=utf-8' });
     save(blob, csvFileName(block.name, now()));
   } catch (cause) {

@@ -83,6 +83,29 @@ describe('buildResultsCsv', () => {
     expect(lines.map((line) => line[3])).toEqual(['\'=HYPERLINK("x")', '-42', '+82 10 1234 5678']);
   });
 
+  it('marks responses held by escalation in a last column, only when some are held', () => {
+    const rows = [
+      responseRow({ creator_id: 'held', held: true }),
+      responseRow({ creator_id: 'counted', held: false }),
+    ];
+    const [header, held, counted] = parse(
+      buildResultsCsv(rows, questions, { heldColumn: '승인 전 보류', held: '보류됨' }),
+    );
+    expect(header).toEqual([
+      'creator',
+      'creatorName',
+      'submitted',
+      'Q_1',
+      'Q_2',
+      'Q_3',
+      '승인 전 보류',
+    ]);
+    expect([held?.[0], held?.[6]]).toEqual(['held', '보류됨']);
+    expect([counted?.[0], counted?.[6]]).toEqual(['counted', '']);
+    // no held row: no column
+    expect(parse(buildResultsCsv(rows.slice(1), questions))[0]).toHaveLength(6);
+  });
+
   it('has only the three fixed columns for blocks without questions (like, button)', () => {
     const row = responseRow({ kind: 'like', creator_name: null });
     const [header, line] = parse(buildResultsCsv([row], []));

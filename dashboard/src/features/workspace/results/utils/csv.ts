@@ -1,5 +1,6 @@
-// The results CSV: columns creator, creatorName, submitted, Q_1..Q_n (spec section 7), and page
-// when the block is shown with page keys (a like per product page: docs/cafe24.md).
+// The results CSV: columns creator, creatorName, submitted, Q_1..Q_n (spec section 7), page
+// when the block is shown with page keys (a like per product page: docs/cafe24.md), and a held
+// column when responses are held by escalation (issue 17: not counted until the owner approves).
 import Papa from 'papaparse';
 import type { ResponseRow, ResultsQuestion } from '../types';
 import { answerText, currentQuestions, readAnswers } from './answers';
@@ -15,25 +16,36 @@ export const UTF8_BOM = '\uFEFF';
  */
 const FORMULA_START = /^(?![-+]?[\d .-]*$)[=+\-@\t\r]/;
 
+/** The held column's header and its mark (results.export.heldColumn, results.held.mark). */
+export interface HeldLabels {
+  heldColumn: string;
+  held: string;
+}
+
 /**
  * The CSV text (without the byte order mark). Q_i is the answer to the i-th current question
  * (not deleted, by index); answers to questions deleted since are not exported because they
  * have no column. Several chosen options are joined with ", ". `submitted` is ISO 8601 in UTC.
  * A `page` column (after `submitted`) holds each row's page key when any row has one.
+ * When any row is held by escalation, a last column (`labels.heldColumn`, in the owner's
+ * language) marks each held row with `labels.held` and leaves counted rows empty.
  * Rows stay in the order given (newest first, as the list shows them).
  */
 export function buildResultsCsv(
   rows: readonly ResponseRow[],
   questions: readonly ResultsQuestion[],
+  labels: HeldLabels = { heldColumn: 'Held until approved', held: 'Held' },
 ): string {
   const columns = currentQuestions(questions);
   const paged = rows.some((row) => row.page_key);
+  const anyHeld = rows.some((row) => row.held);
   const fields = [
     'creator',
     'creatorName',
     'submitted',
     ...(paged ? ['page'] : []),
     ...columns.map((_question, i) => `Q_${i + 1}`),
+    ...(anyHeld ? [labels.heldColumn] : []),
   ];
   const data = rows.map((row) => {
     const answers = readAnswers(row.answers);
@@ -46,6 +58,7 @@ export function buildResultsCsv(
         const answer = answers.get(question.id);
         return answer ? answerText(answer.value) : '';
       }),
+      ...(anyHeld ? [row.held ? labels.held : ''] : []),
     ];
   });
   return Papa.unparse({ fields, data }, { newline: '\r\n', escapeFormulae: FORMULA_START });
