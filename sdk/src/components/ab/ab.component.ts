@@ -24,6 +24,7 @@ import { ab } from '../../core/locales/en.js';
  * @csspart bar - After voting: the track of an option's share.
  * @csspart bar-fill - After voting: the option's share of the votes in the track.
  * @csspart error - The server's message.
+ * @csspart held - After a vote held when a burst of new visitors came in: it was received and counts once the owner approves it.
  * @csspart captcha - The check a visitor who went too fast may pass to go on (blocks with the captcha on).
  *
  * @cssproperty --reaction-primary - Chosen option colour.
@@ -41,18 +42,21 @@ export default class ReactionAb extends BlockElement {
     _options: { state: true },
     _busy: { state: true },
     _error: { state: true },
+    _held: { state: true },
   };
 
   declare private _chosen: string;
   declare private _options: Option[];
   declare private _busy: boolean;
   declare private _error: string;
+  /** The visitor's vote was held by escalation: received, counted once the owner approves it. */
+  declare private _held: boolean;
 
   constructor() {
     super();
     this._chosen = this._error = '';
     this._options = [];
-    this._busy = false;
+    this._busy = this._held = false;
   }
 
   private get question(): Question | undefined {
@@ -86,7 +90,7 @@ export default class ReactionAb extends BlockElement {
               response_count: (o.response_count || 0) + (o.id === option.id ? 1 : 0),
             })),
           }
-        : await this.write<{ options?: { id: string; response_count: number }[] }>(
+        : await this.write<{ held?: boolean; options?: { id: string; response_count: number }[] }>(
             'submit_response',
             {
               p_block_id: this.view!.block.id,
@@ -103,6 +107,7 @@ export default class ReactionAb extends BlockElement {
         response_count: counts.get(o.id) ?? o.response_count,
       }));
       this._chosen = option.id;
+      this._held = 'held' in response && response.held === true;
       this.emit('reaction-submit', { answers, response });
     } catch (e) {
       // Voted meanwhile (another tab): show that vote and the counts instead of the refusal.
@@ -152,6 +157,7 @@ export default class ReactionAb extends BlockElement {
           </button>`;
         })}
       </div>
+      <p part="held" class="muted" role="status">${this._held ? this.t('voteHeld') : nothing}</p>
       ${this._error ? html`<p part="error" class="err" role="alert">${this._error}</p>` : nothing}`;
   }
 }

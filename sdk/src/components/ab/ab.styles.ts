@@ -52,6 +52,13 @@ export default css`
   [aria-pressed='true'] [part~='bar-fill'] {
     background: var(--reaction-primary);
   }
+  /* the live region stays in the tree, flat until a held vote has something to say */
+  [part~='held'] {
+    margin: 8px 0 0;
+  }
+  [part~='held']:empty {
+    margin: 0;
+  }
   @keyframes grow {
     from {
       transform: scaleX(0);

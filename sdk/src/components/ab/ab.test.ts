@@ -114,6 +114,46 @@ describe('reaction-ab', () => {
     expect(el.shadowRoot!.querySelector('[role=alert]')).to.equal(null);
   });
 
+  it('says a held vote was received and counts once the owner approves it, in en and ko', async () => {
+    const held = () => ({
+      id: 'r1',
+      held: true,
+      options: [
+        { id: 'o1', response_count: 3 },
+        { id: 'o2', response_count: 1 },
+      ],
+    });
+    const el = await mount(held);
+    expect($$(el, '[part=held]')[0]!.textContent).to.equal('');
+    $$(el, '[part=option]')[1]!.click();
+    await until(() => el['_chosen'] === 'o2');
+    await el.updateComplete;
+    const note = $$(el, '[part=held]')[0]!;
+    expect(note.getAttribute('role')).to.equal('status');
+    expect(note.textContent).to.equal(
+      'We received your vote. It counts once the owner approves it.',
+    );
+    // the counts as the server answered them: the held vote is not in them
+    expect($$(el, '[part=option]')[1]!.textContent).to.contain('1 vote · 25%');
+    await expect(el).to.be.accessible();
+
+    api.restore();
+    const ko = view();
+    ko.block.language = 'ko';
+    api = mockApi({ get_block_view: () => ko, submit_response: held });
+    const kel = await fixture<ReactionAb>(
+      html`<reaction-ab block-id="b2" project-url=${PROJECT} anon-key=${KEY}></reaction-ab>`,
+    );
+    await until(() => kel['_status'] === 'ready');
+    await kel.updateComplete;
+    $$(kel, '[part=option]')[0]!.click();
+    await until(
+      () =>
+        $$(kel, '[part=held]')[0]?.textContent ===
+        '투표를 받았습니다. 소유자가 승인하면 집계됩니다.',
+    );
+  });
+
   it('shows the server message on failure', async () => {
     const el = await mount(() => {
       throw new ApiError(400, 'monthly response limit reached');

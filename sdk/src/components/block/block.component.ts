@@ -37,6 +37,7 @@ const FORWARDED_PARTS = [
   'field-error',
   'form',
   'header',
+  'held',
   'home',
   'icon',
   'image',

@@ -46,6 +46,7 @@ export const LONG_TEXT_MAX_HEIGHT = 360;
  * @csspart ending-title - The ending's title.
  * @csspart open-link - The ending's link button.
  * @csspart resubmit - Submit again button.
+ * @csspart held - On the ending: the response was received and waits for the owner's approval (held when a burst of new visitors came in).
  * @csspart captcha - The check a visitor who went too fast may pass to go on (blocks with the captcha on).
  *
  * @cssproperty --reaction-primary - Buttons and focus.
@@ -65,6 +66,7 @@ export default class ReactionForm extends BlockElement {
     _submitting: { state: true },
     _error: { state: true },
     _ending: { state: true },
+    _held: { state: true },
   };
 
   declare private _answers: Answers;
@@ -74,6 +76,8 @@ export default class ReactionForm extends BlockElement {
   declare private _error: string;
   /** The ending shown after a valid submit (mode "ending"), or null while answering. */
   declare private _ending: Ending | null;
+  /** The last response was held by escalation: received, counted once the owner approves it. */
+  declare private _held: boolean;
   private timers: Record<string, ReturnType<typeof setTimeout>> = {};
   /** The hidden honeypot field's value: people never fill it. */
   private hp = '';
@@ -82,7 +86,7 @@ export default class ReactionForm extends BlockElement {
     super();
     this._answers = {};
     this._errors = {};
-    this._invalid = this._submitting = false;
+    this._invalid = this._submitting = this._held = false;
     this._error = '';
     this._ending = null;
   }
@@ -108,6 +112,7 @@ export default class ReactionForm extends BlockElement {
     this._invalid = false;
     this._error = '';
     this._ending = null;
+    this._held = false;
   }
 
   private message(q: Question): string {
@@ -161,6 +166,7 @@ export default class ReactionForm extends BlockElement {
       const ending = pickEnding(this.view!.endings || [], this.questions, answers);
       const url = safeUrl(ending.open_url, true);
       if (url && ending.open_link_type === 'submit') window.open(url, '_blank', 'noopener');
+      this._held = (response as { held?: boolean } | null)?.held === true;
       this._ending = ending;
       this.emit('reaction-submit', { answers, response });
     } catch (err) {
@@ -283,6 +289,7 @@ export default class ReactionForm extends BlockElement {
     return html`<div part="ending" role="status">
       ${title ? html`<h2 part="ending-title">${title}</h2>` : nothing}
       ${closing ? html`<div part="description">${unsafeHTML(closing)}</div>` : nothing}
+      ${this._held ? html`<p part="held" class="muted">${this.t('responseHeld')}</p>` : nothing}
       ${
         url && e.open_link_type !== 'submit'
           ? html`<a

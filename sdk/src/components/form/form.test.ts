@@ -188,6 +188,41 @@ describe('reaction-form', () => {
     expect($<HTMLInputElement>(el, 'input[type=radio]').checked).to.equal(false);
   });
 
+  it('says at the ending that a held response was received and waits for approval, in en and ko', async () => {
+    const el = await mount(() => ({ id: 'r1', held: true, response_count: 0, options: [] }));
+    $$<HTMLInputElement>(el, 'input[type=radio]')[0]!.click();
+    $(el, '[part=submit]').click();
+    await until(() => el['_ending']);
+    await el.updateComplete;
+    expect($(el, '[part=ending]').getAttribute('role')).to.equal('status');
+    expect($(el, '[part=held]').textContent).to.equal(
+      "We received your response. It is waiting for the owner's approval.",
+    );
+    await expect(el).to.be.accessible();
+    // Submit again, then a counted response: no such note
+    $(el, '[part=resubmit]').click();
+    await el.updateComplete;
+    api.restore();
+    const v = view();
+    v.block.language = 'ko';
+    const ko = await mount(() => ({ id: 'r2', held: true }), v);
+    $$<HTMLInputElement>(ko, 'input[type=radio]')[0]!.click();
+    $(ko, '[part=submit]').click();
+    await until(() => ko['_ending']);
+    await until(
+      () =>
+        $(ko, '[part=held]')?.textContent ===
+        '응답을 받았습니다. 소유자의 승인을 기다리고 있습니다.',
+    );
+    api.restore();
+    const counted = await mount(() => ({ id: 'r3', held: false }));
+    $$<HTMLInputElement>(counted, 'input[type=radio]')[0]!.click();
+    $(counted, '[part=submit]').click();
+    await until(() => counted['_ending']);
+    await counted.updateComplete;
+    expect(counted.shadowRoot!.querySelector('[part=held]')).to.equal(null);
+  });
+
   it('says "Thank you" once at the default ending: the closing text, or the title fallback when there is none', async () => {
     const thanks = (closing_text: string, title: string | null = null) =>
       view({ endings: [{ id: 'd', is_default: true, index: 0, title, closing_text }] });

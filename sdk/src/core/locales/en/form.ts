@@ -5,4 +5,5 @@ export const form = {
   thankYou: 'Thank you',
   openLink: 'Open Link',
   submitAgain: 'Submit again',
+  responseHeld: "We received your response. It is waiting for the owner's approval.",
 };
