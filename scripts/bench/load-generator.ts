@@ -25,6 +25,19 @@ export interface Target {
   port: number;
   /** prefix of an RPC path: /rest/v1/rpc/ through the gateway, /rpc/ straight to PostgREST */
   rpcPrefix: string;
+  /**
+   * Each visitor writes from an address of their own (an X-Forwarded-For of 10.x.y.z from the
+   * visitor's token, as a trusted proxy in front of the gateway would send): the spread-address
+   * case. Without it every request is the loopback's, one address.
+   */
+  spreadAddresses?: boolean;
+}
+
+/** A visitor's own address in 10.0.0.0/8, from their token (the same visitor, the same address). */
+export function addressOf(token: string): string {
+  let h = 0;
+  for (let i = 0; i < token.length; i++) h = (Math.imul(h, 31) + token.charCodeAt(i)) >>> 0;
+  return `10.${(h >>> 16) & 255}.${(h >>> 8) & 255}.${h & 255}`;
 }
 
 /** What each hot path sends, per target (writes go to their own blocks per target). */
@@ -155,6 +168,7 @@ function send(
           authorization: `Bearer ${token}`,
           'content-type': 'application/json',
           'content-length': Buffer.byteLength(body),
+          ...(target.spreadAddresses ? { 'x-forwarded-for': addressOf(token) } : {}),
         },
       },
       (res) => {

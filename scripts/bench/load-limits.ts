@@ -19,6 +19,8 @@ import { int, setSetting } from './support.ts';
 /** What the limits cost, as measured here (absent on code without them). */
 export interface LimitsCost {
   endToEnd: LimitsResult;
+  /** the same with every visitor at an address of their own (absent on code before issue 17) */
+  spread?: LimitsResult;
   perCall: Record<string, { on: number; off: number }>;
   contention: Record<string, number>;
 }
@@ -80,22 +82,37 @@ export const WRITE_PATHS: PathName[] = ['comment', 'like', 'submit'];
 /** Turns the visitor rate limits on or off for every session at once (private.settings). */
 const setLimitsEnabled = (db: pg.Client, on: boolean) => setSetting(db, 'limits.enabled', on);
 
+/** The loopback in every spelling the gateway's peer can take: the proxy in front of the API. */
+const LOOPBACK = ['127.0.0.0/8', '::1/128', '::ffff:127.0.0.0/104'];
+
 /**
  * What the limits cost through the whole stack: each write path at peak through the gateway,
  * on blocks of its own, in 1 s slices taking turns: limits on, off, on again (eight each).
+ * Every visitor is the loopback, one client address (an office behind one NAT; the hard case for
+ * an address's share), or with `spread` each visitor writes from an address of their own (the
+ * loopback trusted as a proxy for that run: network.trusted_proxies).
  */
 export async function limitsEndToEnd(
   stack: Stack,
   plan: LoadPlan,
   data: PathData,
+  spread = false,
 ): Promise<LimitsResult> {
   const db = new pg.Client({ connectionString: stack.dbUrl });
   await db.connect();
   try {
+    if (spread)
+      await db.query(
+        `insert into private.settings (key, value) values ('network.trusted_proxies', $1)
+         on conflict (key) do update set value = excluded.value`,
+        [JSON.stringify(LOOPBACK)],
+      );
     return await runLoad<LimitsResult>(
       {
         ...plan,
-        targets: plan.targets.filter((t) => t.name === 'gateway'),
+        targets: plan.targets
+          .filter((t) => t.name === 'gateway')
+          .map((t) => ({ ...t, spreadAddresses: spread })),
         limitsAB: {
           data,
           paths: WRITE_PATHS.filter((p) => plan.paths.includes(p)),
@@ -107,7 +124,11 @@ export async function limitsEndToEnd(
       (on) => setLimitsEnabled(db, on),
     );
   } finally {
-    await db.query("delete from private.settings where key = 'limits.enabled'").catch(() => {});
+    await db
+      .query(
+        "delete from private.settings where key = any('{limits.enabled, network.trusted_proxies}')",
+      )
+      .catch(() => {});
     await db.end();
   }
 }
@@ -244,13 +265,28 @@ export function limitsSection(limits: LimitsCost | undefined, connections: numbe
         `| ${path} | ${off.toFixed(2)} ms | ${on.toFixed(2)} ms | ${pct(on, off)} |`,
     )
     .join('\n');
-  const endToEnd = limits.endToEnd
-    .map(
-      (r) =>
-        `| ${r.path} | ${int(r.off.rate)} | ${int(r.on.rate)} | ${pct(r.on.rate, r.off.rate)} | ${int(r.again.rate)} (${pct(r.again.rate, r.on.rate)}) | ${ms(r.off.p50)} / ${ms(r.on.p50)} | ${errors(r.off)} / ${errors(r.on)} |`,
-    )
-    .join('\n');
-  const repeated = limits.endToEnd.reduce((n, r) => n + r.repeatedLikes, 0);
+  const table = (result: LimitsResult) =>
+    result
+      .map(
+        (r) =>
+          `| ${r.path} | ${int(r.off.rate)} | ${int(r.on.rate)} | ${pct(r.on.rate, r.off.rate)} | ${int(r.again.rate)} (${pct(r.again.rate, r.on.rate)}) | ${ms(r.off.p50)} / ${ms(r.on.p50)} | ${errors(r.off)} / ${errors(r.on)} |`,
+      )
+      .join('\n');
+  const endToEnd = table(limits.endToEnd);
+  const repeated = [...limits.endToEnd, ...(limits.spread ?? [])].reduce(
+    (n, r) => n + r.repeatedLikes,
+    0,
+  );
+  const spread = limits.spread
+    ? `
+The same with every visitor at an address of their own (a trusted proxy in front of the gateway
+sends each one's X-Forwarded-For; the spread-address case of a popular page), on blocks of its own:
+
+| write | limits off req/s | limits on req/s | difference | on again req/s (vs on) | p50 ms off / on | non-2xx off / on |
+|---|---|---|---|---|---|---|
+${table(limits.spread)}
+`
+    : '';
   const contention = Object.entries(limits.contention)
     .map(([name, rate]) => `| ${name} | ${int(rate)} |`)
     .join('\n');
@@ -262,12 +298,16 @@ export function limitsSection(limits: LimitsCost | undefined, connections: numbe
 What the limits cost the throughput of a write through the whole stack (the issue's measure: each
 write path at peak, ${connections} connections through the gateway, on blocks of its own, in 1 s
 slices that take turns: limits on, off, and on again (a second series of the same setting, whose
-difference from the first is this machine's noise), eight slices each; ${repeated} like repeats):
+difference from the first is this machine's noise), eight slices each; ${repeated} like repeats).
+Every visitor here is the loopback, one client address, as behind one office's NAT: each write
+also takes a token of that address's share of the block (comments) or a unit of its share of the
+owner's month (submits), the shares in shards (docs/data-model.md "When a shared budget is under
+pressure"):
 
 | write | limits off req/s | limits on req/s | difference | on again req/s (vs on) | p50 ms off / on | non-2xx off / on |
 |---|---|---|---|---|---|---|
 ${endToEnd}
-
+${spread}
 What the limits cost a write inside Postgres (as "Postgres per call" above: one session, rolled
 back, the median of sixteen alternating batches of 20 with \`limits.enabled\` on and off; likes
 toggle here, as a like that changes nothing takes no token):

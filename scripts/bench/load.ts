@@ -83,6 +83,8 @@ async function seed(stack: Stack): Promise<{
   perTarget: LoadPlan['perTarget'];
   /** the write paths' blocks of the limits on/off comparison through the whole stack */
   limitsData: PathData;
+  /** the same, for the spread-address run */
+  spreadData: PathData;
   /** every block the load writes to (for the rate-limit override) */
   blockIds: string[];
   /** a comment block for the contention measurement of the rate limits */
@@ -177,17 +179,18 @@ async function seed(stack: Stack): Promise<{
     perTarget[target] = await writeBlocks(SETTINGS.likeBlocks);
   // the limits comparison sends about three times a target's peak load: three times the pairs
   const limitsData = await writeBlocks(SETTINGS.likeBlocks * 3);
+  const spreadData = await writeBlocks(SETTINGS.likeBlocks * 3);
   const hotBlock = await createBlock('comment');
   const blockIds = [
     readBlock,
     hotBlock,
-    ...[...Object.values(perTarget), limitsData].flatMap((d) => [
+    ...[...Object.values(perTarget), limitsData, spreadData].flatMap((d) => [
       d.comment.blockId,
       d.submit.blockId,
       ...d.like.likeBlockIds,
     ]),
   ];
-  return { visitors, perTarget, limitsData, blockIds, hotBlock };
+  return { visitors, perTarget, limitsData, spreadData, blockIds, hotBlock };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -334,7 +337,7 @@ ${failures.length ? `\nFirst failures: ${failures.join('; ')}\n` : ''}`;
 await runBench(
   { name: 'load', section: 'Load benchmark' },
   async ({ stack, ports, load, started }) => {
-    const { visitors, perTarget, limitsData, blockIds, hotBlock } = await seed(stack);
+    const { visitors, perTarget, limitsData, spreadData, blockIds, hotBlock } = await seed(stack);
     const limited = await neverRefuse(stack, blockIds);
     const db = new pg.Client({ connectionString: stack.dbUrl });
     await db.connect();
@@ -374,6 +377,7 @@ await runBench(
       process.stderr.write('the cost of the visitor rate limits...\n');
       limits = {
         endToEnd: await limitsEndToEnd(stack, plan, limitsData),
+        spread: await limitsEndToEnd(stack, plan, spreadData, true),
         perCall: await limitsCost(stack, plan),
         contention: await hotRow(stack, plan, hotBlock),
       };
