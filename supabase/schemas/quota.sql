@@ -279,18 +279,22 @@ revoke execute on function public.quota_notice_context(jsonb) from public, anon,
 
 -- An address's fair share of an owner's monthly responses (issue 17): the form responses and A/B
 -- votes it counted today (UTC) for that owner, at most `limits.address_quota_share` (0.1) of their
--- response_monthly_limit; beyond it a visitor without a track record is kept but held. Unlogged
--- like the buckets (a crash gives each address its share again); rows of past days are purged.
+-- response_monthly_limit; beyond it a visitor without a track record is kept but held. In up to
+-- 32 shards per (owner, address, day), each allowed its part of the share (the parts add up to
+-- the share), so the visitors of one address (an office, a school, the load test's loopback) do
+-- not queue on one row (npm run bench:load). Unlogged like the buckets (a crash gives each
+-- address its share again); rows of past days are purged.
 create unlogged table private.address_quota (
   owner_id uuid not null,
   -- private.address_key of the client address
   address uuid not null,
   day date not null,
   counted integer not null check (counted >= 0),
-  primary key (owner_id, address, day)
+  shard smallint not null default 0 check (shard between 0 and 31),
+  primary key (owner_id, address, day, shard)
 ) with (fillfactor = 50);
 comment on table private.address_quota is
-  'Responses and votes one client address counted today for one owner (private.take_address_quota): at most limits.address_quota_share of the monthly limit, the rest is held.';
+  'Responses and votes one client address counted today for one owner, in up to 32 shards (private.take_address_quota): together at most limits.address_quota_share of the monthly limit, the rest is held.';
 alter table private.address_quota enable row level security;
 
 -- An address's fair share of the owner's monthly responses (issue 17; docs/data-model.md "When a
@@ -298,9 +302,17 @@ alter table private.address_quota enable row level security;
 -- share taken, or the visitor has a track record), false when it is to be held (the address has
 -- counted `limits.address_quota_share` (0.1; `address_quota_share` in `limits.<action>` or the
 -- block's rate_limits overrides it) of the owner's response_monthly_limit today, UTC, at least
--- one). One upsert on the primary key; a visitor's track record is read only beyond the share.
--- No address (SQL outside an API request), the owner, limits or escalation off: always true.
-create function private.take_address_quota(p_block public.blocks, p_uid uuid, p_action text)
+-- one). The share is exact and split in n = min(32, share) shards of share / n (the remainder to
+-- the first ones); a unit is taken as the owner's quota takes one (take_response_quota): first a
+-- shard no other open transaction holds (private.free_shard), by `update ... where counted <
+-- part`, which locks a row only when it takes from it, a missing row inserted with `on conflict
+-- do nothing`; then the other shards that look like they have room. So a writer holds an address
+-- shard only once it has its unit and never waits while holding one: no deadlock, and writers of
+-- one address wait for each other only when more of them than shards write at once. (An upsert
+-- `on conflict do update ... where` would keep a full shard locked and let two writers wait on
+-- each other.) A visitor's track record is read only beyond the share. No address (SQL outside
+-- an API request), the owner, limits or escalation off: always true.
+create or replace function private.take_address_quota(p_block public.blocks, p_uid uuid, p_action text)
 returns boolean
 language plpgsql
 set search_path = ''
@@ -312,6 +324,12 @@ declare
   v_header text;
   v_addr uuid;
   v_limit integer;
+  v_cap integer;
+  v_n integer;
+  v_day date := (now() at time zone 'UTC')::date;
+  v_start integer;
+  v_shard integer;
+  v_part integer;
 begin
   if p_uid = p_block.owner_id then
     return true;
@@ -337,13 +355,39 @@ begin
     return true;
   end if;
   select response_monthly_limit into v_limit from public.profiles where id = p_block.owner_id;
-  insert into private.address_quota as q (owner_id, address, day, counted)
-    values (p_block.owner_id, v_addr, (now() at time zone 'UTC')::date, 1)
-    on conflict (owner_id, address, day) do update set counted = q.counted + 1
-      where q.counted < greatest(1, floor(coalesce(v_limit, 0) * least(1, greatest(0, v_share))));
-  if found then
-    return true;
-  end if;
+  v_cap := greatest(1, floor(least(coalesce(v_limit, 0) * least(1, greatest(0, v_share)), 2e9)))::integer;
+  v_n := least(32, v_cap);
+  -- a shard no other writer holds first, then the shards that look like they have room (read
+  -- without a lock: a full shard stays full today)
+  v_start := private.free_shard('address_quota:' || p_block.owner_id || ':' || v_addr,
+                                pg_backend_pid() % v_n, v_n);
+  for v_shard in
+    select s.n from generate_series(0, v_n - 1) g(i)
+    cross join lateral (select (v_start + g.i) % v_n as n) s
+    left join private.address_quota q
+      on q.owner_id = p_block.owner_id and q.address = v_addr and q.day = v_day and q.shard = s.n
+    where g.i = 0 or coalesce(q.counted, 0) < v_cap / v_n + (s.n < v_cap % v_n)::integer
+    order by g.i
+  loop
+    v_part := v_cap / v_n + (v_shard < v_cap % v_n)::integer;
+    update private.address_quota set counted = counted + 1
+      where owner_id = p_block.owner_id and address = v_addr and day = v_day and shard = v_shard
+        and counted < v_part;
+    if not found then
+      insert into private.address_quota (owner_id, address, day, shard, counted)
+        values (p_block.owner_id, v_addr, v_day, v_shard, 1)
+        on conflict do nothing;
+      if not found then
+        -- another writer created the row meanwhile: its part may still have room
+        update private.address_quota set counted = counted + 1
+          where owner_id = p_block.owner_id and address = v_addr and day = v_day and shard = v_shard
+            and counted < v_part;
+      end if;
+    end if;
+    if found then
+      return true;
+    end if;
+  end loop;
   return private.has_track_record(p_block.id, p_uid);
 end;
 $$;

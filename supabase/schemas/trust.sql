@@ -201,12 +201,16 @@ $$;
 -- When an address has used its share of a block: the published messages its writers without a
 -- track record posted there in the last `limits.burst_hold_minutes` (10) are held for the owner
 -- (a writer is the address's while their bucket row says they last wrote from it). They looked
--- like anyone's one by one; together they are the burst.
+-- like anyone's one by one; together they are the burst. One hold of a block at a time (a
+-- transaction lock): the writers of one address no longer queue on one share row, and two holds
+-- at once could lock the same messages in different orders (the writers' bucket rows, which the
+-- update walks, move with every write) and deadlock; the next one sees what the first held.
 create function private.hold_address_burst(p_block public.blocks, p_address uuid, p_now timestamptz)
 returns void
 language sql
 set search_path = ''
 as $$
+  select pg_advisory_xact_lock(hashtext('hold_address_burst'), hashtext(p_block.id::text));
   with held as (
   update public.messages m set status = 'held'
     where m.block_id = p_block.id and m.status = 'published' and m.creator_id <> p_block.owner_id
@@ -219,6 +223,77 @@ as $$
   )
   insert into private.escalated_messages (message_id) select id from held on conflict do nothing;
 $$;
+
+-- Takes a token from another shard of an address's share of a block (check_rate_limit, when the
+-- writer's own shard is empty): the shards that look like they have one (read without a lock; a
+-- missing row is a full shard), each only when no other write holds it (an advisory lock tried,
+-- then the row locked with SKIP LOCKED), so a writer that already holds its block shard never
+-- waits here. p_rate and p_burst are the whole share's (shard k holds p_burst / p_n whole tokens,
+-- the remainder to the first shards, and that part of the rate). Answers the tokens left in the
+-- shard it took from, or null when none had one.
+create function private.take_address_token(p_block_id uuid, p_action text, p_addr uuid, p_n integer,
+  p_rate double precision, p_burst double precision, p_now timestamptz)
+returns double precision
+language plpgsql
+set search_path = ''
+as $$
+declare
+  v_shard integer;
+  v_subject uuid;
+  v_part double precision;
+  v_rate double precision;
+  v_left double precision;
+begin
+  for v_shard, v_subject, v_part in
+    select g.n, s.subject, floor(p_burst / p_n) + (g.n < p_burst::bigint % p_n)::integer
+    from generate_series(0, p_n - 1) g(n)
+    cross join lateral (select case when g.n = 0 then p_addr
+                                    else md5(p_addr::text || ':' || g.n)::uuid end as subject) s
+    left join private.rate_limits r
+      on r.block_id = p_block_id and r.action = p_action and r.subject = s.subject
+    where r.block_id is null
+       or least(r.burst, r.tokens + extract(epoch from p_now - r.updated_at)::double precision
+                                    * r.per_minute / 60) >= 1
+    order by g.n
+  loop
+    continue when not pg_try_advisory_xact_lock(
+      hashtext('rate_limits:' || p_block_id || ':' || p_action || ':' || p_addr), v_shard);
+    v_rate := p_rate * v_part / p_burst;
+    update private.rate_limits r
+      set tokens = least(v_part, r.tokens + extract(epoch from p_now - r.updated_at)::double precision
+                                            * v_rate / 60) - 1,
+          per_minute = v_rate,
+          burst = v_part,
+          updated_at = p_now,
+          full_at = p_now + make_interval(secs => (v_part + 1 - least(v_part,
+                      r.tokens + extract(epoch from p_now - r.updated_at)::double precision * v_rate / 60))
+                    * 60 / v_rate)
+      where r.block_id = p_block_id and r.action = p_action
+        and r.subject = (select l.subject from private.rate_limits l
+                         where l.block_id = p_block_id and l.action = p_action and l.subject = v_subject
+                         for no key update skip locked)
+        and least(v_part, r.tokens + extract(epoch from p_now - r.updated_at)::double precision
+                                     * v_rate / 60) >= 1
+      returning r.tokens into v_left;
+    if found then
+      return v_left;
+    end if;
+    if not exists (select 1 from private.rate_limits
+                   where block_id = p_block_id and action = p_action and subject = v_subject) then
+      insert into private.rate_limits (block_id, subject, action, tokens, per_minute, burst, updated_at, full_at)
+        values (p_block_id, v_subject, p_action, v_part - 1, p_rate * v_part / p_burst, v_part, p_now,
+                p_now + make_interval(secs => 60 / (p_rate * v_part / p_burst)))
+        on conflict do nothing
+        returning tokens into v_left;
+      if found then
+        return v_left;
+      end if;
+    end if;
+  end loop;
+  return null;
+end;
+$$;
+revoke execute on function private.take_address_token(uuid, text, uuid, integer, double precision, double precision, timestamptz) from public;
 
 -- The visitor's and the block's token for this action, or a 429. The owner is never limited on
 -- their own block. A visitor holding a captcha pass for the block goes through while it lasts.
@@ -267,6 +342,9 @@ declare
   v_addr uuid;
   v_addr_rate double precision;
   v_addr_burst double precision;
+  v_addr_n integer;
+  v_addr_sub uuid;
+  v_addr_part double precision;
   v_home integer;
   v_shard integer;
   v_visitor_ok boolean;
@@ -327,6 +405,20 @@ begin
                                      (v_cfg ->> 'block_per_minute')::double precision * v_share), 0.0001);
     v_addr_burst := greatest(coalesce((v_cfg ->> 'address_burst')::double precision,
                                       floor((v_cfg ->> 'block_burst')::double precision * v_share)), 1);
+    -- the share in shards of at least 4 tokens (at most 32), so the writers of one address (an
+    -- office, a school, the load test's loopback) do not queue on one row: each starts on a shard
+    -- no other open transaction holds. Shard 0's subject is the address key, shard k's
+    -- md5(key:k); shard k holds burst / n whole tokens (the remainder to the first ones) and the
+    -- same part of the rate, so the shards add up to the share (taken from another shard when
+    -- one is empty: private.take_address_token).
+    if v_addr is not null then
+      v_addr_burst := floor(v_addr_burst);
+      v_addr_n := greatest(1, least(32, floor(v_addr_burst / 4)::integer));
+      v_shard := private.free_shard('rate_limits:' || p_block.id || ':' || p_action || ':' || v_addr,
+                                    abs(mod(hashtext(p_uid::text), v_addr_n)), v_addr_n);
+      v_addr_sub := case when v_shard = 0 then v_addr else md5(v_addr::text || ':' || v_shard)::uuid end;
+      v_addr_part := floor(v_addr_burst / v_addr_n) + (v_shard < v_addr_burst::bigint % v_addr_n)::integer;
+    end if;
   end if;
 
   -- the visitor's shard, or the next one no concurrent write of this block and action holds
@@ -337,7 +429,7 @@ begin
     select p_block.id, v.subject, p_action, v.burst - 1, v.rate, v.burst, v_now,
            v_now + make_interval(secs => 60 / v.rate), v.address
     from (values (1, p_uid, v_visitor_rate, v_visitor_burst, v_addr),
-                 (2, v_addr, v_addr_rate, v_addr_burst, null::uuid),
+                 (2, v_addr_sub, v_addr_rate * v_addr_part / v_addr_burst, v_addr_part, null::uuid),
                  (3, ('00000000-0000-0000-0000-' || lpad(to_hex(v_home), 12, '0'))::uuid,
                   v_block_rate, v_block_burst, null::uuid)) v(n, subject, rate, burst, address)
     where v.subject is not null
@@ -358,10 +450,30 @@ begin
   )
   -- inserted or updated: a bucket that had no token is neither
   select coalesce(bool_or(subject = p_uid), false),
-         coalesce(bool_or(subject <> p_uid and subject is distinct from v_addr), false),
-         coalesce(bool_or(subject = v_addr), false),
-         min(tokens) filter (where subject = v_addr)
+         coalesce(bool_or(subject <> p_uid and subject is distinct from v_addr_sub), false),
+         coalesce(bool_or(subject = v_addr_sub), false),
+         min(tokens) filter (where subject = v_addr_sub)
     into v_visitor_ok, v_shard_ok, v_addr_ok, v_addr_left from taken;
+  -- The address's shard was empty, or this write took its last token: the share is spent only
+  -- when no shard has a whole token (another shard's token is taken; never waiting for a shard
+  -- another write holds: private.take_address_token).
+  if v_addr_n > 1 and v_visitor_ok and (not v_addr_ok or v_addr_left < 1) then
+    if not v_addr_ok then
+      v_addr_left := private.take_address_token(p_block.id, p_action, v_addr, v_addr_n,
+                                                v_addr_rate, v_addr_burst, v_now);
+      v_addr_ok := v_addr_left is not null;
+    end if;
+    if v_addr_ok and v_addr_left < 1 then
+      select coalesce(sum(floor(coalesce(least(r.burst, r.tokens + extract(epoch from v_now - r.updated_at)::double precision
+                                                         * r.per_minute / 60),
+                                         floor(v_addr_burst / v_addr_n) + (g.n < v_addr_burst::bigint % v_addr_n)::integer))), 0)
+        into v_addr_left
+        from generate_series(0, v_addr_n - 1) g(n)
+        left join private.rate_limits r
+          on r.block_id = p_block.id and r.action = p_action
+         and r.subject = case when g.n = 0 then v_addr else md5(v_addr::text || ':' || g.n)::uuid end;
+    end if;
+  end if;
   if v_visitor_ok and v_shard_ok and (v_addr is null or v_addr_left >= 1) then
     return false;
   end if;
@@ -473,11 +585,14 @@ begin
       where r.block_id = p_block.id and r.action = p_action
         and r.subject <= ('00000000-0000-0000-0000-' || lpad(to_hex(v_shards - 1), 12, '0'))::uuid;
   else
-    select (1 - least(r.burst, r.tokens + extract(epoch from v_now - r.updated_at)::double precision
-                                          * r.per_minute / 60)) * 60 / r.per_minute
+    -- the address's soonest shard
+    select min((1 - least(r.burst, r.tokens + extract(epoch from v_now - r.updated_at)::double precision
+                                              * r.per_minute / 60)) * 60 / r.per_minute)
       into v_wait
-      from private.rate_limits r
-      where r.block_id = p_block.id and r.subject = v_addr and r.action = p_action;
+      from generate_series(0, coalesce(v_addr_n, 1) - 1) g(n)
+      join private.rate_limits r
+        on r.block_id = p_block.id and r.action = p_action
+       and r.subject = case when g.n = 0 then v_addr else md5(v_addr::text || ':' || g.n)::uuid end;
   end if;
   perform private.refuse_limit(p_action, case when v_shard_ok then 'address' else 'block' end, v_wait,
     case when private.captcha_config() is not null and (p_block.captcha or (v_escalate and p_action = 'message'))

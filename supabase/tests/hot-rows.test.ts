@@ -368,6 +368,70 @@ describe("a rate-limit shard one visitor's write holds is not waited for", () =>
   });
 });
 
+describe("one address's writers do not queue on its share (issue 19)", () => {
+  /** What the gateway passes PostgREST for a client at this address (no trusted proxy here). */
+  const fromAddress = (c: pg.Client, address: string) =>
+    c.query("select set_config('request.headers', $1, true)", [
+      JSON.stringify({ 'x-forwarded-for': address }),
+    ]);
+  const commentSql = (block: string) =>
+    `select public.post_message(p_block_id => '${block}', p_content => 'From the office', p_creator_name => 'Visitor')`;
+
+  it("two submits and two comments from one address: the second goes through while the first is open, and each is counted as anyone's", async () => {
+    const { owner, ids } = await ownerWithBlocks('form', 'comment');
+    const [a, b] = await visitorsOnDistinctShards(2);
+    for (const write of [submitSql(ids[0]!), commentSql(ids[1]!)]) {
+      const first = await session();
+      const second = await sessionBeside(first);
+      await beginAs(first, a!);
+      await fromAddress(first, '203.0.113.50');
+      await first.query(write);
+      // the first holds its shard of the address's share (of the owner's month; of the block's
+      // comments); on one row per address the second waited for it and timed out
+      await beginAs(second, b!, '1s');
+      await fromAddress(second, '203.0.113.50');
+      await second.query(write);
+      await second.query('commit');
+      await first.query('commit');
+    }
+    const [state] = await sql<{ counted: number; held: number; published: number; shares: number }>(
+      `select (select count(*)::int from public.responses where block_id = $2 and not held) as counted,
+              (select count(*)::int from public.responses where block_id = $2 and held) as held,
+              (select count(*)::int from public.messages where block_id = $3 and status = 'published') as published,
+              (select coalesce(sum(counted), 0)::int from private.address_quota where owner_id = $1) as shares`,
+      [owner.id, ids[0], ids[1]],
+    );
+    expect(state).toEqual({ counted: 2, held: 0, published: 2, shares: 2 });
+  });
+
+  it("the address's share of a free owner's month stays exact across its shards: 30 at once, 10 counted", async () => {
+    const { owner, ids } = await ownerWithBlocks('form');
+    // the form's own bucket out of the way: this is the address's share alone
+    await sql(
+      `update public.blocks set rate_limits = '{"submit": {"block_burst": 1000, "block_per_minute": 1000}}' where id = $1`,
+      [ids[0]],
+    );
+    const visitors = await Promise.all(Array.from({ length: 30 }, () => newGuest()));
+    const results = await Promise.all(
+      visitors.map(async (v) => {
+        const c = await session();
+        await beginAs(c, v);
+        await fromAddress(c, '203.0.113.51');
+        const { rows } = await c.query<{ r: { held: boolean } }>(`${submitSql(ids[0]!)} as r`);
+        await c.query('commit');
+        return rows[0]!.r.held;
+      }),
+    );
+    expect(results.filter((held) => !held)).toHaveLength(10);
+    const [state] = await sql<{ shares: number; rows: number }>(
+      `select coalesce(sum(counted), 0)::int as shares, count(*)::int as rows
+       from private.address_quota where owner_id = $1`,
+      [owner.id],
+    );
+    expect(state).toEqual({ shares: 10, rows: 10 });
+  });
+});
+
 describe('the monthly quota under a burst', () => {
   it('30 visitors submitting at once against a limit of 10: exactly 10 counted (overshoot 0), each notice once', async () => {
     const { owner, ids } = await ownerWithBlocks('form', 'form');
