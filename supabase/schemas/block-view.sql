@@ -176,6 +176,22 @@ as $$
 $$;
 revoke execute on function private.ab_vote_json(uuid, public.block_type, uuid) from public;
 
+-- {"vote_held": true} when the caller's A/B vote is held by escalation (issue 17: kept, counted
+-- once the owner approves it; the element says so), else {} (the answer's shape is unchanged for
+-- every other vote).
+create function private.ab_vote_held(p_block_id uuid, p_type public.block_type, p_uid uuid)
+returns jsonb
+language sql
+stable
+set search_path = ''
+as $$
+  select case when p_type = 'ab' and p_uid is not null and exists (
+      select 1 from public.responses r
+      where r.block_id = p_block_id and r.kind = 'ab' and r.creator_id = p_uid and r.held)
+    then '{"vote_held": true}'::jsonb else '{}'::jsonb end;
+$$;
+revoke execute on function private.ab_vote_held(uuid, public.block_type, uuid) from public;
+
 -- The public settings of a block: what the elements show a visitor. Never tags, the unread
 -- count, timestamps, the trust settings or the operator's overrides. Counts are the row's plus
 -- the deltas not folded yet (counters.sql).
@@ -295,7 +311,8 @@ as $$
     'reported_message_ids', case when p_uid is not null and blk.type in ('comment', 'qna') then coalesce((
       select jsonb_agg(r.message_id) from public.message_reports r
       where r.user_id = p_uid and r.block_id = p_block_id), '[]'::jsonb) else '[]'::jsonb end,
-    'vote', private.ab_vote_json(blk.id, blk.type, p_uid))) end
+    'vote', private.ab_vote_json(blk.id, blk.type, p_uid))
+    || private.ab_vote_held(blk.id, blk.type, p_uid)) end
   from blk;
 $$;
 revoke execute on function private.block_view_json(uuid, uuid, boolean, text) from public;
@@ -320,7 +337,7 @@ begin
 end;
 $$;
 comment on function public.get_block_view(uuid, text) is
-  'The block''s public settings, questions with options, endings with conditions, the pinned and the first 5 threads the caller may see (of one page with p_page_key), and the caller''s own state (me: liked, liked_message_ids among the returned messages, reported_message_ids, vote). Elements read get_block_public (GET, cacheable) and get_block_me instead. Errors: block doesn''t exists, Not valid page key.';
+  'The block''s public settings, questions with options, endings with conditions, the pinned and the first 5 threads the caller may see (of one page with p_page_key), and the caller''s own state (me: liked, liked_message_ids among the returned messages, reported_message_ids, vote, and vote_held: true when that vote is held by escalation). Elements read get_block_public (GET, cacheable) and get_block_me instead. Errors: block doesn''t exists, Not valid page key.';
 revoke execute on function public.get_block_view(uuid, text) from public;
 
 -- The public part of the block view: the same answer for every caller (no auth.uid() anywhere),
@@ -427,7 +444,8 @@ begin
       'reported_message_ids', case when v_block.type in ('comment', 'qna') then coalesce((
         select jsonb_agg(r.message_id) from public.message_reports r
         where r.user_id = v_uid and r.block_id = p_block_id), '[]'::jsonb) else '[]'::jsonb end,
-      'vote', private.ab_vote_json(p_block_id, v_block.type, v_uid)),
+      'vote', private.ab_vote_json(p_block_id, v_block.type, v_uid))
+      || private.ab_vote_held(p_block_id, v_block.type, v_uid),
     'messages', coalesce((
       select jsonb_agg(
                to_jsonb(t) || jsonb_build_object(
@@ -449,7 +467,7 @@ begin
 end;
 $$;
 comment on function public.get_block_me(uuid, uuid[], timestamptz, text) is
-  'The caller''s own part of the block view for the messages on screen (p_message_ids, at most 500; p_since: oldest top-level of a full public page; p_page_key: the page''s thread): block (current counts), questions (ab: current option counts), me (liked, liked_message_ids, reported_message_ids, vote), messages (own or, for the owner, unpublished threads since p_since, at most 20) and replies (own or unpublished replies to the given messages, at most 200). Errors: block doesn''t exists, Not valid page key.';
+  'The caller''s own part of the block view for the messages on screen (p_message_ids, at most 500; p_since: oldest top-level of a full public page; p_page_key: the page''s thread): block (current counts), questions (ab: current option counts), me (liked, liked_message_ids, reported_message_ids, vote, vote_held: true when that vote is held by escalation), messages (own or, for the owner, unpublished threads since p_since, at most 20) and replies (own or unpublished replies to the given messages, at most 200). Errors: block doesn''t exists, Not valid page key.';
 revoke execute on function public.get_block_me(uuid, uuid[], timestamp with time zone, text) from public;
 
 -- Counts for many pages in one request (issue 18, "beyond the spec").

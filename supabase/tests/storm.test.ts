@@ -258,6 +258,14 @@ describe('a storm of fresh accounts from one address', () => {
     );
     expect(seenByAll.error).toBeNull();
     expect(JSON.stringify(seenByAll.data)).toMatch(/"response_count":0/);
+    // the voter's own part says the vote is held (the element says so after a reload too);
+    // a counted vote's part has no such key
+    const mine = await late.client.rpc('get_block_me', { p_block_id: ab });
+    expect(mine.error).toBeNull();
+    expect((mine.data as { me: unknown }).me).toMatchObject({
+      vote: [abQ.options[0]],
+      vote_held: true,
+    });
     // (a) a fresh visitor of another address is counted as ever
     const person = await guestFrom('198.51.100.30');
     const theirs = await submit(person.client, form);

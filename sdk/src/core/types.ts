@@ -132,6 +132,8 @@ export interface BlockView {
     /** Messages the caller reported to the owner. */
     reported_message_ids?: string[];
     vote?: string[] | null;
+    /** The vote is held by escalation: received, counted once the owner approves it. */
+    vote_held?: boolean;
   };
 }
 

@@ -73,6 +73,7 @@ export default class ReactionAb extends BlockElement {
     const q = v.questions?.find((x) => x.type === 'ab') || v.questions?.[0];
     this._options = [...(q?.options || [])].sort((a, b) => a.index - b.index).slice(0, 2);
     this._chosen = this._options.find((o) => v.me?.vote?.includes(o.id))?.id || '';
+    this._held = !!this._chosen && v.me?.vote_held === true;
   }
 
   /** Votes for an option (one choice per visitor; the server enforces it). */

@@ -13,7 +13,7 @@ import {
   withSession,
 } from '../../test/mock-api.js';
 
-const view = (me: { vote?: string[] | null } = {}) => ({
+const view = (me: { vote?: string[] | null; vote_held?: boolean } = {}) => ({
   me,
   block: block({ type: 'ab' }),
   questions: [
@@ -39,7 +39,7 @@ describe('reaction-ab', () => {
 
   async function mount(
     submit: (b: Record<string, unknown>) => unknown,
-    me: { vote?: string[] | null } = {},
+    me: { vote?: string[] | null; vote_held?: boolean } = {},
   ) {
     api = mockApi({ get_block_view: () => view(me), submit_response: submit });
     const el = await fixture<ReactionAb>(
@@ -152,6 +152,18 @@ describe('reaction-ab', () => {
         $$(kel, '[part=held]')[0]?.textContent ===
         '투표를 받았습니다. 소유자가 승인하면 집계됩니다.',
     );
+  });
+
+  it('says a held vote is waiting after a reload too (me.vote_held)', async () => {
+    withSession('visitor-1');
+    const el = await mount(() => ({}), { vote: ['o1'], vote_held: true });
+    expect(el['_chosen']).to.equal('o1');
+    expect($$(el, '[part=held]')[0]!.textContent).to.equal(
+      'We received your vote. It counts once the owner approves it.',
+    );
+    api.restore();
+    const counted = await mount(() => ({}), { vote: ['o1'] });
+    expect($$(counted, '[part=held]')[0]!.textContent).to.equal('');
   });
 
   it('shows the server message on failure', async () => {
