@@ -117,3 +117,64 @@ export async function examplePageReady(page: Page): Promise<void> {
       .first()
       .waitFor({ timeout: 15000 });
 }
+
+/**
+ * The worst case for a form (issue 22): the example page with its form (the seed's six questions:
+ * a description, a poll, a long text..., twice the skeleton's three short ones) moved first, so
+ * everything under it is in view when its questions arrive; with `hint`, the page sets
+ * `--reaction-form-height` on it, as docs/embedding.md tells an owner to.
+ */
+export const formFirst =
+  (hint?: number) =>
+  (html: string): string => {
+    const FORM_SECTION = /\s*<section>\s*<h2>Form<\/h2>[\s\S]*?<\/section>/;
+    const section = html.match(FORM_SECTION)?.[0]?.trim();
+    if (!section || !html.includes('<h2>Comment</h2>'))
+      throw new Error('examples/html/index.html has no Form or Comment section');
+    const first = html
+      .replace(FORM_SECTION, '')
+      .replace(/<section>\s*<h2>Comment<\/h2>/, (m) => `${section}\n\n    ${m}`);
+    return hint
+      ? first.replace('<reaction-form', `<reaction-form style="--reaction-form-height: ${hint}px"`)
+      : first;
+  };
+
+/** Every block shows its data, and the form its questions (not a failed load's state). */
+export async function formPageReady(page: Page): Promise<void> {
+  await examplePageReady(page);
+  await page.locator('reaction-form [part~=form]').waitFor({ timeout: 15000 });
+}
+
+/** The loaded form's height on the formFirst page at this size, in whole px (rounded up). */
+export async function loadedFormHeight(
+  browser: Browser,
+  url: string,
+  viewport: { width: number; height: number },
+): Promise<number> {
+  const ctx = await browser.newContext({ viewport });
+  try {
+    const page = await ctx.newPage();
+    await page.route(url, async (route) => {
+      const res = await route.fetch();
+      await route.fulfill({ response: res, body: formFirst()(await res.text()) });
+    });
+    await page.goto(url);
+    await examplePageReady(page);
+    // the form itself, not a failure's one-line state (a read that failed under load once gave
+    // a 60 px "hint"): Try again until it shows
+    const form = page.locator('reaction-form [part~=form]');
+    for (let i = 0; !(await form.count()); i++) {
+      if (i === 5) throw new Error('the form did not load');
+      await page
+        .locator('reaction-form .btn')
+        .click({ timeout: 5000 })
+        .catch(() => {});
+      await form.waitFor({ timeout: 20000 }).catch(() => {});
+    }
+    return Math.ceil(
+      await page.locator('reaction-form').evaluate((el) => el.getBoundingClientRect().height),
+    );
+  } finally {
+    await ctx.close();
+  }
+}

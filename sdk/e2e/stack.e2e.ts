@@ -14,7 +14,13 @@ import { chromiumLaunchOptions } from '../../scripts/chromium.mjs';
 import { journeySteps } from '../../scripts/journey-steps.ts';
 import { watchBrowser } from '../../scripts/console-watch.ts';
 import { signInOwner } from '../../scripts/bench/support.ts';
-import { examplePageReady, measureLayoutShift } from './layout-shift.ts';
+import {
+  examplePageReady,
+  formFirst,
+  formPageReady,
+  loadedFormHeight,
+  measureLayoutShift,
+} from './layout-shift.ts';
 import { buildConsumerApp, type ConsumerApp } from './consumer.ts';
 
 const repo = resolve(import.meta.dirname, '../..');
@@ -524,6 +530,17 @@ try {
         // 0 measured; a thousandth of slack for sub-pixel rounding
         assert.ok(cls < 0.001, `CLS ${cls.toFixed(4)} at ${viewport.width}x${viewport.height}`);
       }
+      // a form longer than its skeleton, first on the page, with its height said by the page
+      const url = stack.webUrl + '/examples/html/index.html';
+      const viewport = { width: 1000, height: 3200 };
+      const hint = await loadedFormHeight(browser, url, viewport);
+      const { cls } = await measureLayoutShift(browser, url, {
+        viewport,
+        latencyMs: 150,
+        rewrite: formFirst(hint),
+        ready: formPageReady,
+      });
+      assert.ok(cls < 0.001, `CLS ${cls.toFixed(4)}, a ${hint} px form first, with its hint`);
     },
   );
 

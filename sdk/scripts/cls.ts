@@ -6,7 +6,14 @@ import { chromium } from 'playwright-core';
 import { chromiumLaunchOptions } from '../../scripts/chromium.mjs';
 import { writeBenchmarkSection } from '../../scripts/bench/docs-section.ts';
 import { startThrowawayStack } from '../../supabase/local/throwaway.ts';
-import { EXAMPLE_TAGS, examplePageReady, measureLayoutShift } from '../e2e/layout-shift.ts';
+import {
+  EXAMPLE_TAGS,
+  examplePageReady,
+  formFirst,
+  formPageReady,
+  loadedFormHeight,
+  measureLayoutShift,
+} from '../e2e/layout-shift.ts';
 
 const RUNS = Number(process.env.CLS_RUNS) || 3;
 const KO = `document.addEventListener('DOMContentLoaded', () => {
@@ -36,9 +43,13 @@ const LOADERS: Array<[string, ((html: string) => string) | undefined]> = (
   ] as Array<[string, ((html: string) => string) | undefined]>
 ).filter(([name]) => !process.env.CLS_LOADER || name === process.env.CLS_LOADER);
 
+/** A long form first on the page (formFirst), without and with its height hint. */
+const FORM_CASES = CASES.filter((c) => /^(1000x3200|390x844), en$/.test(c.name));
+
 const stack = await startThrowawayStack('cls');
 const browser = await chromium.launch(chromiumLaunchOptions);
 const rows: string[] = [];
+const formRows: string[] = [];
 try {
   const url = stack.webUrl + '/examples/html/index.html';
   for (const [loader, rewrite] of LOADERS)
@@ -63,6 +74,31 @@ try {
         );
         console.log(rows.at(-1));
       }
+  for (const c of FORM_CASES) {
+    const hint = await loadedFormHeight(browser, url, c.viewport);
+    for (const [label, rewrite] of [
+      ['none', formFirst()],
+      [`${hint} px`, formFirst(hint)],
+    ] as const)
+      for (const latencyMs of LATENCIES) {
+        const runs: number[] = [];
+        for (let i = 0; i < RUNS; i++)
+          runs.push(
+            (
+              await measureLayoutShift(browser, url, {
+                viewport: c.viewport,
+                latencyMs,
+                rewrite,
+                ready: formPageReady,
+              })
+            ).cls,
+          );
+        formRows.push(
+          `| ${c.name} | ${label} | ${latencyMs ? latencyMs + ' ms' : 'none'} | **${Math.max(...runs).toFixed(3)}** | ${runs.map((r) => r.toFixed(3)).join(', ')} |`,
+        );
+        console.log(formRows.at(-1));
+      }
+  }
 } finally {
   await browser.close();
   await stack.stop();
@@ -83,6 +119,16 @@ view (1000x3200) the page measured 0.055-0.069 as the comment block grew past it
 | loader | viewport, language | added latency | worst | each run |
 |---|---|---|---|---|
 ${rows.join('\n')}
+
+A form longer than its skeleton (the seed's six questions: a description, a poll, a long text...;
+the skeleton stands for three short ones) moved to the top of the same page, so the rest is under
+it and in view when its questions arrive (loader in head). "Hint" is the page's
+\`--reaction-form-height\` on the element, set to the form's height at that width as read from a
+first load: the loader and the skeleton hold it, so the page under the form stays put.
+
+| viewport, language | hint | added latency | worst | each run |
+|---|---|---|---|---|
+${formRows.join('\n')}
 
 Before the loading skeletons and the reserved heights (commit e14ea01: a "Loading…" line while
 loading, the loader deferred), the same page measured 0.243 (none) and 0.159 (150 ms) at

@@ -76,4 +76,18 @@ describe('cdn loader', () => {
       el.remove();
     }
   });
+
+  it("reserves the page's own heights: --reaction-height for a panel, --reaction-form-height for a form", async () => {
+    for (const [kind, prop] of [
+      ['comment', '--reaction-height'],
+      ['qna', '--reaction-height'],
+      ['form', '--reaction-form-height'],
+    ]) {
+      const el = document.createElement('reaction-' + kind);
+      el.style.setProperty(prop!, '700px');
+      document.body.append(el);
+      expect(el.getBoundingClientRect().height, kind).to.equal(700);
+      el.remove();
+    }
+  });
 });

@@ -36,8 +36,9 @@ declare const __RB_CDN_DIR__: string | undefined;
   style.textContent = Object.entries(SKELETON_HEIGHTS)
     .map(
       ([t, h]) =>
-        // comment and Q&A are panels of the page's --reaction-height, when it sets one
-        `reaction-${t}:not(:defined):not([hidden]){display:block;min-height:${/^(comment|qna)$/.test(t) ? `var(--reaction-height,${h}px)` : h + 'px'}}`,
+        // comment and Q&A are panels of the page's --reaction-height, a form holds the page's
+        // --reaction-form-height, when it sets one
+        `reaction-${t}:not(:defined):not([hidden]){display:block;min-height:${/^(comment|qna)$/.test(t) ? `var(--reaction-height,${h}px)` : t == 'form' ? `var(--reaction-form-height,${h}px)` : h + 'px'}}`,
     )
     .join('');
   document.head.prepend(style);

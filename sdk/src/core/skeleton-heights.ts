@@ -1,6 +1,8 @@
 /**
  * Height in px of each element's loading skeleton, which stands for a block of its usual shape:
- * like and button, one row; A/B, a one-line question; form, three short-text questions; comment
+ * like and button, one row; A/B, a one-line question; form, three short-text questions (or the
+ * page's --reaction-form-height, for a longer form: the element learns its questions only with its
+ * data); comment
  * and Q&A, a panel of fixed height (--reaction-height, 640px by default: what the data brings
  * takes room from the list, which scrolls); <reaction-block>, whose type is not known yet, a few
  * lines. The CDN loader reserves

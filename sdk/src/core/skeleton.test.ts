@@ -114,6 +114,30 @@ describe('loading skeletons', () => {
       expect(height(el)).to.equal(before);
     });
 
+  // A form longer than three short questions: the page says its height (--reaction-form-height)
+  // and the skeleton holds it, so nothing under the form moves when the questions arrive; a
+  // shorter form keeps that height too (60 px of padding and Submit, 82 px a short question).
+  for (const count of [6, 2])
+    it(`reaction-form with --reaction-form-height: ${count} questions keep the height held`, async () => {
+      let answer!: (v: BlockView) => void;
+      api = mockApi({ get_block_view: () => new Promise<BlockView>((r) => (answer = r)) });
+      const el = await fixture<HTMLElement>(
+        staticHtml`<reaction-form block-id="b1" project-url=${PROJECT} anon-key=${KEY}
+          style="width: 600px; --reaction-form-height: 552px"></reaction-form>`,
+      );
+      expect(height(el)).to.equal(552);
+      expect($(el, '[part~=skeleton]').querySelectorAll('.bone').length).to.be.greaterThan(12);
+      await until(() => answer);
+      answer({
+        block: block({ type: 'form' }),
+        questions: Array.from({ length: count }, (_, i) => short(i)),
+        me: {},
+      });
+      await until(() => $(el, '[part~=form]'));
+      await (el as HTMLElement & { updateComplete: Promise<unknown> }).updateComplete;
+      expect(height(el)).to.equal(552);
+    });
+
   it('the skeleton follows the theme attribute (dark)', async () => {
     api = mockApi({ get_block_view: () => new Promise(() => {}) });
     const el = await mount('comment', 'dark');

@@ -54,6 +54,9 @@ export const LONG_TEXT_MAX_HEIGHT = 360;
  * @cssproperty --reaction-border - Field and choice edges (default: 55% of the text colour over the background).
  * @cssproperty --reaction-muted - Placeholders and hints.
  * @cssproperty --reaction-error - Error colour.
+ * @cssproperty --reaction-form-height - The height the form holds while it loads (default 306px:
+ * three short questions; the CDN loader reserves it too) and, when set, at least after. Set it to
+ * your form's height on your page so nothing under the form moves when it loads.
  */
 export default class ReactionForm extends BlockElement {
   static override texts = { ...fields, ...form };
@@ -307,11 +310,11 @@ export default class ReactionForm extends BlockElement {
   }
 
   protected override renderSkeleton() {
-    // three short-text questions (title, 6px, input) 16px apart, then Submit
+    // short-text questions (title, 6px, input) 16px apart, as many as the height held shows (three
+    // by default, --reaction-form-height for a longer form; form.styles.ts), then Submit
     const question = html`<div class="sk" style="gap:6px">${line('40%')}${bone(39)}</div>`;
-    return html`<div class="sk" style="gap:16px">
-      ${question}${question}${question}${bone(36, '96px')}
-    </div>`;
+    return html`<div class="sk sk-questions">${Array.from({ length: 12 }, () => question)}</div>
+      ${bone(36, '96px')}`;
   }
 
   protected override renderBlock() {

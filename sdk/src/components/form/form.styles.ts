@@ -1,6 +1,36 @@
 import { css } from 'lit';
 
 export default css`
+  /* The height a page holds for its form (--reaction-form-height, set by the page; default
+     SKELETON_HEIGHTS.form: three short questions). Loading: the skeleton is exactly that high,
+     as many questions as fit and Submit at the bottom. Loaded: the form is at least the height
+     the page set, so a form no taller than that moves nothing under it (docs/embedding.md), and
+     its ending fills the same room. */
+  [part~='base']:not(.err, .muted) {
+    min-height: var(--reaction-form-height, 0);
+  }
+  [part~='base']:has(> [part~='ending']) {
+    display: grid;
+  }
+  [part~='skeleton'] {
+    height: var(--reaction-form-height, 306px);
+    display: flex;
+    flex-direction: column;
+  }
+  [part~='skeleton'] > .sk {
+    flex: 1;
+    min-height: 0;
+    display: flex;
+    flex-direction: column;
+    gap: 16px;
+  }
+  .sk-questions {
+    flex: 1;
+    min-height: 0;
+    overflow: hidden;
+    align-content: start;
+    gap: 16px;
+  }
   form {
     display: grid;
     gap: 16px;
