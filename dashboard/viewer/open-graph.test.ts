@@ -131,6 +131,24 @@ describe('fillBlockPage', () => {
     expect(heading(fillBlockPage(template, block({ name: "$' $& $1" })))).toBe('$&#39; $&amp; $1');
   });
 
+  it("heads a letter's page with the letter's title, not the block's name (also its preview)", () => {
+    const letter = block({
+      type: 'typedream_letter',
+      name: 'Weekly letter',
+      title: 'Product notes',
+    });
+    expect(heading(fillBlockPage(template, letter))).toBe('Product notes');
+    expect(blockMeta(letter, { origin, ids }).title).toBe('Product notes');
+    // the owner's Open Graph title still wins for the preview
+    expect(
+      blockMeta({ ...letter, open_graph: { title: 'Read this' } }, { origin, ids }).title,
+    ).toBe('Read this');
+    // a reader without the column (an older edge worker's cache) falls back to the name
+    expect(heading(fillBlockPage(template, block({ name: 'Weekly letter' })))).toBe(
+      'Weekly letter',
+    );
+  });
+
   it('names an unnamed block Untitled in its language, and leaves the page alone for no block', () => {
     expect(heading(fillBlockPage(template, block({ name: '  ' })))).toBe('Untitled');
     expect(heading(fillBlockPage(template, block({ name: null, language: 'ko' })))).toBe(
@@ -164,7 +182,7 @@ describe('blockPageHtml and the edge worker', () => {
     expect(metaOf(html)['og:title']).toBe('Hi');
     const [url, init] = fetch.mock.calls[0] as unknown as [string, RequestInit];
     expect(url).toBe(
-      `https://ref.supabase.co/rest/v1/rpc/get_block_card?select=id,owner_id,type,name,language,open_graph&p_owner_id=${OWNER}&p_block_id=${BLOCK}`,
+      `https://ref.supabase.co/rest/v1/rpc/get_block_card?select=id,owner_id,type,name,language,open_graph,title&p_owner_id=${OWNER}&p_block_id=${BLOCK}`,
     );
     expect((init.headers as Record<string, string>).apikey).toBe('anon');
   });

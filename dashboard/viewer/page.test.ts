@@ -4,7 +4,15 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { failureState, initPage, linkComplete, pageLang, typeLabel, textsFor } from './page';
+import {
+  dropRepeatedTitle,
+  failureState,
+  initPage,
+  linkComplete,
+  pageLang,
+  typeLabel,
+  textsFor,
+} from './page';
 
 const OWNER = '00000000-0000-4000-8000-000000000001';
 const BLOCK = '00000000-0000-4000-8000-000000000106';
@@ -73,6 +81,38 @@ describe('the public block page', () => {
     expect(p.doc.title).toBe('Untitled · Reaction Blocks');
     // no owner name: no owner line
     expect(p.visible('#block-owner')).toBe(false);
+  });
+
+  it("a letter's page keeps the letter's title the server wrote in, not the block's name", () => {
+    const p = page(ids, { type: 'typedream_letter', lang: 'en', title: 'Product notes' });
+    p.fire('reaction-load', {
+      view: { block: { type: 'typedream_letter', name: 'Weekly letter' } },
+    });
+    expect(p.text('#block-title')).toBe('Product notes');
+    expect(p.text('[data-text=type]')).toBe('Letter');
+    // another type's page follows the block's name as it loaded (a rename since the page was served)
+    const q = page(ids, { type: 'form', lang: 'en', title: 'Old name' });
+    q.fire('reaction-load', { view: { block: { type: 'form', name: 'New name' } } });
+    expect(q.text('#block-title')).toBe('New name');
+  });
+
+  it("a letter's frame loses the title the page's header already says, and nothing else", () => {
+    const frame = (body: string) => {
+      const letter = new DOMParser().parseFromString(`<body>${body}</body>`, 'text/html');
+      return { contentDocument: letter, style: {} as CSSStyleDeclaration } as HTMLIFrameElement;
+    };
+    const mail = (heading: string) =>
+      `<table><tr><td><h1 style="font-size:26px">${heading}</h1></td></tr><tr><td><p>Spring is here.</p></td></tr></table>`;
+    const same = frame(mail('Product  notes'));
+    expect(dropRepeatedTitle(same, 'Product notes')).toBe(true);
+    expect(same.contentDocument!.querySelector('h1')).toBe(null);
+    expect(same.contentDocument!.querySelectorAll('tr')).toHaveLength(1);
+    expect(same.contentDocument!.body.textContent).toBe('Spring is here.');
+    // a letter that opens with another heading keeps it
+    const other = frame(mail('Part one'));
+    expect(dropRepeatedTitle(other, 'Product notes')).toBe(false);
+    expect(other.contentDocument!.querySelector('h1')!.textContent).toBe('Part one');
+    expect(dropRepeatedTitle(frame('<p>No heading</p>'), 'Product notes')).toBe(false);
   });
 
   it('an incomplete link says so at once and loads nothing', () => {

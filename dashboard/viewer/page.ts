@@ -117,6 +117,23 @@ export function httpUrl(value: unknown): string {
   }
 }
 
+const words = (text: string | null | undefined) => (text ?? '').replace(/\s+/g, ' ').trim();
+
+/**
+ * A letter's frame (<reaction-block>'s sandboxed, same-origin iframe) opens with the letter's
+ * title, as the mail does; the page's header says it already, so the frame's copy goes (its row)
+ * and the frame is fitted again to what is left. Anything else is left as it is.
+ */
+export function dropRepeatedTitle(frame: HTMLIFrameElement, title: string): boolean {
+  const letter = frame.contentDocument;
+  const first = letter?.querySelector('h1');
+  if (!letter || !first || !words(title) || words(first.textContent) !== words(title)) return false;
+  (first.closest('tr') ?? first).remove();
+  // the body's own height: the document's scrollHeight is never less than the frame it fills
+  frame.style.height = `${Math.ceil(letter.body.getBoundingClientRect().height)}px`;
+  return true;
+}
+
 interface ViewBlock {
   type?: string;
   name?: string | null;
@@ -163,14 +180,18 @@ export function initPage(doc: Document, win: Window): (state: PageState) => void
 
   // filled by the server (fillBlockPage); on a plain static host a grey bar the title's size
   const title = $(doc, '#block-title');
-  if (title && !title.textContent?.trim()) {
+  const filled = !!title?.textContent?.trim();
+  if (title && !filled) {
     title.textContent = t.loading;
     title.classList.add('pending');
   }
   const fill = (block: ViewBlock) => {
     const name = (block.name ?? '').trim() || t.untitled;
     title?.classList.remove('pending');
-    if (title && title.textContent !== name) title.textContent = name;
+    // a letter's page is headed by the letter's title, which the server wrote in (fillBlockPage,
+    // from get_block_card); the view has only the block's name, the owner's label for it
+    const letter = (block.type ?? root.dataset.blockType ?? '').endsWith('_letter');
+    if (title && title.textContent !== name && !(letter && filled)) title.textContent = name;
     if (block.type) {
       root.dataset.blockType = block.type;
       set('[data-text=type]', typeLabel(t, block.type));
@@ -206,11 +227,32 @@ export function initPage(doc: Document, win: Window): (state: PageState) => void
   if (!linkComplete(win.location.search)) setState('incomplete');
   else setState('loading');
 
+  /** A letter: once its frame has loaded, the title it repeats goes (dropRepeatedTitle). */
+  const watchLetter = () => {
+    const shadow = element?.shadowRoot;
+    if (!shadow || !title) return;
+    const hook = (frame: HTMLIFrameElement) => {
+      const drop = () => dropRepeatedTitle(frame, title.textContent ?? '');
+      frame.addEventListener('load', drop);
+      if (frame.contentDocument?.readyState === 'complete') drop();
+    };
+    const frame = shadow.querySelector<HTMLIFrameElement>('iframe[part=letter]');
+    if (frame) return hook(frame);
+    const observer = new MutationObserver(() => {
+      const added = shadow.querySelector<HTMLIFrameElement>('iframe[part=letter]');
+      if (!added) return;
+      observer.disconnect();
+      hook(added);
+    });
+    observer.observe(shadow, { childList: true, subtree: true });
+  };
+
   let loaded = false;
   element?.addEventListener('reaction-load', (event) => {
     loaded = true;
     const view = (event as CustomEvent<{ view?: { block?: ViewBlock } }>).detail?.view;
     if (view?.block) fill(view.block);
+    if (view?.block?.type?.endsWith('_letter')) watchLetter();
     setState('ready');
   });
   element?.addEventListener('reaction-error', (event) => {

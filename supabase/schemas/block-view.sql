@@ -533,8 +533,9 @@ grant execute on function public.get_block_counts(uuid[]) to anon, authenticated
 -- The public card of a block: the fields a link preview (Open Graph tags of /block) needs.
 -- public.blocks is readable by its owner only (trust.sql), so crawlers' previews read this
 -- instead: one published block by id and owner, nothing else (no tags,
--- counts or settings beyond the preview's). STABLE, so PostgREST answers it on GET and a
--- shared cache may keep it for a minute.
+-- counts or settings beyond the preview's). `title` is what the page heads itself with: a
+-- letter's title (as get_letter_view gives it: the page shows the letter), else the block's name.
+-- STABLE, so PostgREST answers it on GET and a shared cache may keep it for a minute.
 create function public.get_block_card(p_owner_id uuid, p_block_id uuid)
 returns table (
   id uuid,
@@ -542,7 +543,8 @@ returns table (
   type text,
   name text,
   language text,
-  open_graph jsonb
+  open_graph jsonb,
+  title text
 )
 language sql
 stable
@@ -555,8 +557,12 @@ as $$
     b.type::text,
     b.name,
     b.language::text,
-    b.open_graph
+    b.open_graph,
+    case when b.type in ('notion_letter', 'typedream_letter', 'brunch_letter')
+         then coalesce(nullif(p.mail_title, ''), b.name)
+         else b.name end
   from public.blocks b
+  left join public.block_private p on p.block_id = b.id
   where b.id = p_block_id
     and b.owner_id = p_owner_id
     and not b.deactivated

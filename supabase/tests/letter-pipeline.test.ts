@@ -304,12 +304,32 @@ describe('sources on the fixture pages', () => {
   });
 
   it('a Typedream page and a hostile one', () => {
-    expect(
-      typedreamToBlocks(TYPEDREAM_HTML, new URL('https://reaction-demo.typedream.app/')).blocks[0],
-    ).toMatchObject({
-      type: 'heading',
-      level: 1,
-    });
+    // the page's opening H1 is the letter's title, said once: not again as the body's first line
+    const { title, blocks } = typedreamToBlocks(
+      TYPEDREAM_HTML,
+      new URL('https://reaction-demo.typedream.app/'),
+    );
+    expect(title).toBe('Product notes');
+    expect(blocks[0]).toMatchObject({ type: 'paragraph' });
+    expect(blocks.filter((b) => b.type === 'heading')).toMatchObject([{ level: 2 }]);
+    const html = renderLetter(title, {
+      version: 1,
+      source: null,
+      blocks,
+      cta: null,
+      imageButton: null,
+    }).html;
+    expect(html.split('Product notes').length - 1).toBe(1);
+    // a page whose H1 comes later keeps it where it is, and its og:title
+    const later = typedreamToBlocks(
+      TYPEDREAM_HTML.replace('<main><h1>Product notes</h1>', '<main><p>Intro</p><h1>Part one</h1>'),
+      new URL('https://reaction-demo.typedream.app/'),
+    );
+    expect(later.title).toBe('Product notes');
+    expect(later.blocks.slice(0, 2)).toMatchObject([
+      { type: 'paragraph' },
+      { type: 'heading', level: 1 },
+    ]);
     const hostile = typedreamToBlocks(HOSTILE_HTML, new URL('https://hostile.typedream.app/'));
     const json = JSON.stringify(hostile.blocks);
     expect(json).not.toMatch(/javascript:|vbscript:|data:|evil\.example|alert\(1\)/);

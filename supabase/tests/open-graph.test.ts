@@ -196,8 +196,29 @@ describe('Open Graph tags of a shared block link', () => {
     const rows = (await res.json()) as Array<Record<string, unknown>>;
     expect(rows).toHaveLength(1);
     expect(Object.keys(rows[0]!).sort()).toEqual(
-      ['id', 'language', 'name', 'open_graph', 'owner_id', 'type'].sort(),
+      ['id', 'language', 'name', 'open_graph', 'owner_id', 'title', 'type'].sort(),
     );
+    expect(rows[0]!.title).toBe('Survey <2026>');
+    // a letter's card is titled by the letter (as get_letter_view), never more of the letter
+    const { data, error } = await owner.client.rpc('create_block', {
+      p_block_type: 'typedream_letter',
+    });
+    expect(error).toBeNull();
+    const letter = (data as { id: string }).id;
+    await sql(
+      `update public.block_private set mail_title = 'Product notes', mail_html = '<p>secret body</p>'
+       where block_id = $1`,
+      [letter],
+    );
+    const letterRows = (await (await card(owner.id, letter)).json()) as Array<
+      Record<string, unknown>
+    >;
+    expect(letterRows[0]!.title).toBe('Product notes');
+    expect(JSON.stringify(letterRows)).not.toContain('secret body');
+    const page = await fetch(`${webUrl}/block/?id=${owner.id}&block_id=${letter}`);
+    const html = await page.text();
+    expect(/<h1 id="block-title"[^>]*>([^<]*)<\/h1>/.exec(html)?.[1]).toBe('Product notes');
+    expect(parsePage(html).meta['og:title']).toBe('Product notes');
     // deactivated, another owner's id in the link: nothing
     for (const [o, b] of [
       [owner.id, blocks.like!],

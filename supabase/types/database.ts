@@ -1837,6 +1837,7 @@ export type Database = {
           name: string;
           open_graph: Json;
           owner_id: string;
+          title: string;
           type: string;
         }[];
       };

@@ -6,8 +6,9 @@
 // and puts these tags into the static page. Pure functions, no Node or DOM: they run anywhere.
 //
 // Values come from the block's Open Graph settings (title, description, image_url), falling back
-// to the block's name, a sentence per block type and a default image; an unknown or deactivated
-// block (anon cannot read those) gets the site's own preview. Every value is HTML-escaped.
+// to the page's title (a letter's title, else the block's name), a sentence per block type and a
+// default image; an unknown or deactivated block (anon cannot read those) gets the site's own
+// preview. Every value is HTML-escaped.
 
 import { escapeHtml } from '@reaction-blocks/contracts/escape-html';
 
@@ -18,6 +19,8 @@ export interface OgBlock {
   name: string | null;
   language: string | null;
   open_graph: { title?: unknown; description?: unknown; image_url?: unknown } | null;
+  /** The page's heading: a letter's title, else the block's name (absent from older readers). */
+  title?: string | null;
 }
 
 export interface OgMeta {
@@ -33,7 +36,7 @@ export interface OgMeta {
 }
 
 /** The columns the page needs, all public (what anon may read of a published block). */
-export const OG_BLOCK_COLUMNS = 'id,owner_id,type,name,language,open_graph';
+export const OG_BLOCK_COLUMNS = 'id,owner_id,type,name,language,open_graph,title';
 
 export const SITE_NAME = 'Reaction Blocks';
 export const DEFAULT_IMAGE_PATH = '/og-default.jpg';
@@ -98,7 +101,7 @@ export function blockMeta(
 ): OgMeta {
   const language = block?.language === 'ko' ? 'ko' : 'en';
   const og = block?.open_graph && typeof block.open_graph === 'object' ? block.open_graph : {};
-  const name = text(block?.name, 200);
+  const name = text(block?.title, 200) || text(block?.name, 200);
   const title = text(og.title, 200) || (block ? name || 'Untitled' : SITE_NAME);
   const description =
     text(og.description, 500) ||
@@ -196,14 +199,18 @@ export async function fetchOgBlock(
 }
 
 /**
- * The visible page from the same read: the block's name as its heading, its type and language on
+ * The visible page from the same read: its title (a letter's, else the block's name) as its
+ * heading, its type and language on
  * <html>, so the first paint already shows them (viewer/page.ts fills them in on a static host
  * with no one to do this, after the block loads). An unknown block leaves the template as it is.
  */
 export function fillBlockPage(template: string, block: OgBlock | null): string {
   if (!block) return template;
   const language = block.language === 'ko' ? 'ko' : 'en';
-  const name = text(block.name, 200) || (language === 'ko' ? '제목 없음' : 'Untitled');
+  const name =
+    text(block.title, 200) ||
+    text(block.name, 200) ||
+    (language === 'ko' ? '제목 없음' : 'Untitled');
   const type = /^[a-z_]{1,40}$/.test(block.type) ? block.type : '';
   return template
     .replace(/<html lang="en"/i, () => `<html lang="${language}"`)

@@ -265,7 +265,9 @@ export function brunchToBlocks(
 
 /**
  * A Typedream page (server-rendered by Next.js): the content is the page's <main> (or the body
- * without its navigation, header and footer).
+ * without its navigation, header and footer). A page that opens with its title as an H1 gives
+ * the letter that title and loses the heading: the letter shows its title once, above the body
+ * (render.ts), as the letter page's header does (the H1 stayed in the body and read twice).
  */
 export function typedreamToBlocks(
   html: string,
@@ -275,7 +277,20 @@ export function typedreamToBlocks(
   const main = find(doc, (el) => el.tagName === 'main') ?? find(doc, (el) => el.tagName === 'body');
   const walker = new Walker(pageUrl);
   if (main) walker.walk(main);
-  return { title: pageTitle(doc).slice(0, 200), blocks: walker.finish() };
+  const blocks = walker.finish();
+  const first = blocks[0];
+  const heading =
+    first?.type === 'heading' && first.level === 1
+      ? first.spans
+          .map((s) => s.text)
+          .join('')
+          .replace(/\s+/g, ' ')
+          .trim()
+      : '';
+  return {
+    title: (heading || pageTitle(doc)).slice(0, 200),
+    blocks: heading ? blocks.slice(1) : blocks,
+  };
 }
 
 /**
