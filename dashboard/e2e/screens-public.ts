@@ -294,20 +294,27 @@ export interface Check {
 
 /** What a look cannot tell: the layout shift so far and axe's findings, for the run's report. */
 async function check(page: Page, shot: string): Promise<Check> {
-  const cls = await page.evaluate(
-    () =>
-      new Promise<number>((done) => {
-        let total = 0;
-        new PerformanceObserver((list) => {
-          for (const entry of list.getEntries() as (PerformanceEntry & {
-            value: number;
-            hadRecentInput: boolean;
-          })[])
-            if (!entry.hadRecentInput) total += entry.value;
-        }).observe({ type: 'layout-shift', buffered: true });
-        setTimeout(() => done(total), 50);
-      }),
-  );
+  // the total, and what moved (each shift's nodes, from where to where) when anything did; a
+  // string, not a function: tsx's transform would add helpers (__name) the page does not have
+  const [cls, moved] = await page.evaluate<[number, string[]]>(`new Promise((done) => {
+    let total = 0;
+    const what = [];
+    const name = (node) =>
+      node instanceof Element
+        ? node.localName + (node.className ? '.' + String(node.className).split(' ')[0] : '')
+        : (node ? node.nodeName : '?');
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries())
+        if (!entry.hadRecentInput) {
+          total += entry.value;
+          what.push(entry.value.toFixed(4) + ': ' + (entry.sources || []).map((s) =>
+            name(s.node) + ' y ' + Math.round(s.previousRect.y) + '->' + Math.round(s.currentRect.y) +
+            ' h ' + Math.round(s.previousRect.height) + '->' + Math.round(s.currentRect.height)).join(', '));
+        }
+    }).observe({ type: 'layout-shift', buffered: true });
+    setTimeout(() => done([total, what]), 50);
+  })`);
+  if (cls > 0) console.log(`  moved in ${shot}: ${moved.join(' | ')}`);
   // axe waits for every frame to answer, and a letter's frame is sandboxed with no scripts: the
   // page is checked without it (its HTML is the owner's mail, not ours)
   const builder = new AxeBuilder({ page });
