@@ -535,6 +535,12 @@ async function run(base: string, db: pg.Client, browser: Browser, out: string) {
         throw error;
       });
       const file = join(out, `${shot.name}-${locale}-${width}.png`);
+      // a whole page from its top: a page scrolled by its own focus move (the letter after Load
+      // sample) drew its sticky bar in the middle of the picture, over a blank band
+      if (shot.fullPage) {
+        await page.evaluate(() => window.scrollTo(0, 0));
+        await page.waitForTimeout(100);
+      }
       await page.screenshot({ path: file, fullPage: shot.fullPage ?? false });
       files.push(file);
       console.log(file);

@@ -36,14 +36,16 @@ export function PricingPage() {
   ] as const;
   return (
     <>
-      <section className="section page-head">
+      <section className="section page-head pricing-head">
         <PageHeading>{t('pricing.title')}</PageHeading>
+        <p className="lead">{t('pricing.lead')}</p>
       </section>
-      <section className="section">
+      <section className="section pricing-plans">
         <ul className="plans">
           {plans.map((plan) => (
             <li key={plan.id} className="plan" aria-labelledby={`plan-${plan.id}`}>
               <h2 id={`plan-${plan.id}`}>{t(`pricing.${plan.id}.name`)}</h2>
+              <p className="plan-for">{t(`pricing.${plan.id}.for`)}</p>
               <p className="plan-price" data-testid={`price-${plan.id}`}>
                 {plan.prefix ? <span className="plan-prefix">{plan.prefix} </span> : null}
                 <strong>{plan.price}</strong>

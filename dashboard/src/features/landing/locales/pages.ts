@@ -94,11 +94,13 @@ const en = {
 
   pricing: {
     title: 'Pricing',
+    lead: 'Start free with three blocks. Pay for more blocks and emails when your readers come.',
     perMonth: '/ month',
     from: 'from',
     start: 'Start',
     starter: {
       name: 'Starter',
+      for: 'To try every block type on your own site',
       price: 'Free',
       features: [
         '3 blocks',
@@ -111,6 +113,7 @@ const en = {
     },
     basic: {
       name: 'Basic',
+      for: 'For a blog, a newsletter or a small shop',
       features: [
         '11 blocks',
         '1,100 emails per month',
@@ -122,6 +125,7 @@ const en = {
     },
     custom: {
       name: 'Custom',
+      for: 'For as many blocks and emails as you need',
       features: [
         '4 blocks and 1,000 emails per $1',
         'Everything in Basic',
@@ -278,11 +282,13 @@ const ko: SameShape<typeof en> = {
 
   pricing: {
     title: '요금제',
+    lead: '블록 세 개로 무료로 시작하세요. 독자가 늘면 블록과 이메일을 더하면 됩니다.',
     perMonth: '/ 월',
     from: '최소',
     start: '시작하기',
     starter: {
       name: '스타터',
+      for: '모든 블록을 내 사이트에서 써 보기',
       price: '무료',
       features: [
         '블록 3개',
@@ -295,6 +301,7 @@ const ko: SameShape<typeof en> = {
     },
     basic: {
       name: '베이직',
+      for: '블로그, 뉴스레터, 작은 쇼핑몰에',
       features: [
         '블록 11개',
         '월 이메일 1,100건',
@@ -306,6 +313,7 @@ const ko: SameShape<typeof en> = {
     },
     custom: {
       name: '커스텀',
+      for: '필요한 만큼 블록과 이메일을',
       features: [
         '1,000원당 블록 4개와 이메일 1,000건',
         '베이직의 모든 기능',

@@ -50,20 +50,26 @@ export function HistoryTable({ history }: { history: ReturnType<typeof usePlanHi
                 const legacy = row.content?.planName && row.content.planName.startsWith('$');
                 return (
                   <tr key={row.id}>
-                    <td>{formatPlanDate(row.start_date)}</td>
-                    <td>{row.end_date ? formatPlanDate(row.end_date) : '—'}</td>
-                    <td>
+                    <td data-label={s('start')}>{formatPlanDate(row.start_date)}</td>
+                    <td data-label={s('end')}>
+                      {row.end_date ? formatPlanDate(row.end_date) : '—'}
+                    </td>
+                    <td data-label={s('type')}>
                       {t(`plans.types.${row.type}`)}
                       {legacy ? <span className="hint"> ({row.content!.planName})</span> : null}
                     </td>
-                    <td>
+                    <td data-label={s('status')}>
                       <span className={`status-chip ${row.is_active ? 'status-verified' : ''}`}>
                         {row.is_active ? s('active') : s('expired')}
                       </span>
                     </td>
-                    <td className="num">{fmt(rowBlocks(row))}</td>
-                    <td className="num">{fmt(rowEmails(row))}</td>
-                    <td className="num">
+                    <td className="num" data-label={s('blocks')}>
+                      {fmt(rowBlocks(row))}
+                    </td>
+                    <td className="num" data-label={s('emails')}>
+                      {fmt(rowEmails(row))}
+                    </td>
+                    <td className="num" data-label={s('price')}>
                       {price > 0 ? routePrice(price, row.method, lang) : s('free')}
                     </td>
                   </tr>
