@@ -47,6 +47,15 @@ export function largestSessionWindow(shifts: [number, number][]): number {
   return best;
 }
 
+/**
+ * Chromium flags for pages whose HTML a measure rewrites (`rewrite`: a deferred loader, the form
+ * first). A response fulfilled by the test has no address space of its own, so Chromium's Local
+ * Network Access checks treat the page as public and refuse its requests to the loopback stack
+ * ("Permission was denied for this request to access the `loopback` address space"): every block
+ * failed to load and the page measured the failures. Off for such a measure only.
+ */
+export const REWRITE_CHROMIUM_ARGS = ['--disable-features=LocalNetworkAccessChecks'];
+
 export interface ShiftOptions {
   viewport: { width: number; height: number };
   /** Added to every request through the DevTools protocol, so the loading state is painted. */

@@ -13,6 +13,7 @@ import {
   formPageReady,
   loadedFormHeight,
   measureLayoutShift,
+  REWRITE_CHROMIUM_ARGS,
 } from '../e2e/layout-shift.ts';
 
 const RUNS = Number(process.env.CLS_RUNS) || 3;
@@ -47,7 +48,12 @@ const LOADERS: Array<[string, ((html: string) => string) | undefined]> = (
 const FORM_CASES = CASES.filter((c) => /^(1000x3200|390x844), en$/.test(c.name));
 
 const stack = await startThrowawayStack('cls');
-const browser = await chromium.launch(chromiumLaunchOptions);
+// rewritten pages (the deferred loader, the form first) reach the loopback stack only without
+// Local Network Access checks (REWRITE_CHROMIUM_ARGS; before, their every block failed to load)
+const browser = await chromium.launch({
+  ...chromiumLaunchOptions,
+  args: [...chromiumLaunchOptions.args, ...REWRITE_CHROMIUM_ARGS],
+});
 const rows: string[] = [];
 const formRows: string[] = [];
 try {
