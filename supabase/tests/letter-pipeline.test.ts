@@ -320,6 +320,13 @@ describe('sources on the fixture pages', () => {
       imageButton: null,
     }).html;
     expect(html.split('Product notes').length - 1).toBe(1);
+    // the start of a longer og:title repeats it too; the og:title stays the title
+    const longer = typedreamToBlocks(
+      TYPEDREAM_HTML.replace('content="Product notes"', 'content="Product notes: what changed"'),
+      new URL('https://reaction-demo.typedream.app/'),
+    );
+    expect(longer.title).toBe('Product notes: what changed');
+    expect(longer.blocks[0]).toMatchObject({ type: 'paragraph' });
     // a page whose H1 comes later keeps it where it is, and its og:title
     const later = typedreamToBlocks(
       TYPEDREAM_HTML.replace('<main><h1>Product notes</h1>', '<main><p>Intro</p><h1>Part one</h1>'),

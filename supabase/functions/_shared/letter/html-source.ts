@@ -265,8 +265,9 @@ export function brunchToBlocks(
 
 /**
  * A Typedream page (server-rendered by Next.js): the content is the page's <main> (or the body
- * without its navigation, header and footer). A page that opens with its title as an H1 gives
- * the letter that title and loses the heading: the letter shows its title once, above the body
+ * without its navigation, header and footer). The title is the page's (og:title, else <title>,
+ * else an opening H1); an opening H1 that the title already says (the same words, or the start of
+ * a longer og:title) leaves the body: the letter shows its title once, above the body
  * (render.ts), as the letter page's header does (the H1 stayed in the body and read twice).
  */
 export function typedreamToBlocks(
@@ -287,10 +288,9 @@ export function typedreamToBlocks(
           .replace(/\s+/g, ' ')
           .trim()
       : '';
-  return {
-    title: (heading || pageTitle(doc)).slice(0, 200),
-    blocks: heading ? blocks.slice(1) : blocks,
-  };
+  const title = pageTitle(doc) || heading;
+  const repeats = !!heading && title.toLowerCase().startsWith(heading.toLowerCase());
+  return { title: title.slice(0, 200), blocks: repeats ? blocks.slice(1) : blocks };
 }
 
 /**
