@@ -35,6 +35,9 @@ export function previewView(input: {
       // mode and endingMode)
       mode: ending ? 'ending' : null,
       ending_mode: ending ? String(ending.index) : null,
+      // the preview lists no messages (`messages` below): its count says the same, not the
+      // block's real count above an empty list ("35 messages", then "No messages yet")
+      response_count: 0,
     },
     questions,
     endings,
