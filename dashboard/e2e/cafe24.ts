@@ -6,7 +6,7 @@
 // takes the tag off. Axe on the integration page with the shop connected.
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
-import { axe, type Journey, watchErrors } from './support.ts';
+import { axe, type Journey, until, watchErrors } from './support.ts';
 
 interface MallState {
   scriptTags: Array<{ src: string; display_location: string[] }>;
@@ -15,16 +15,6 @@ interface MallState {
 async function mallState(journey: Journey, mall: string): Promise<MallState> {
   const res = await fetch(`${journey.providersUrl}/cafe24/_control/state?mall=${mall}`);
   return (await res.json()) as MallState;
-}
-
-async function until<T>(what: string, check: () => Promise<T | false | undefined>, ms = 30000) {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    assert.ok(Date.now() < deadline, what);
-    await new Promise((r) => setTimeout(r, 300));
-  }
 }
 
 export async function cafe24Shop(

@@ -6,7 +6,7 @@
 // the integration page in both states and on the workspace with the section open.
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
-import { axe, type Journey } from './support.ts';
+import { axe, type Journey, until } from './support.ts';
 import { openWorkspace, save } from './workspace.ts';
 
 interface WorkspaceState {
@@ -104,16 +104,11 @@ export async function notionIntegration(
 
   // A visitor's click becomes a page in Notion (the schedule runs the worker within seconds)
   await clickAsVisitor(journey, buttonId);
-  const deadline = Date.now() + 30000;
-  for (;;) {
-    const now = await notionState(journey, ownerId);
-    const row = now.pages.find(
+  await until('the click reached Notion', async () =>
+    (await notionState(journey, ownerId)).pages.find(
       (p) => p.parent.data_source_id === responses!.id && p.title === 'Notion visitor',
-    );
-    if (row) break;
-    assert.ok(Date.now() < deadline, 'the click reached Notion');
-    await page.waitForTimeout(500);
-  }
+    ),
+  );
 
   // Remove: confirmation, unlinked, Not granted
   await page.goto(`${journey.base}/profile/integration`);

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { signInWithGoogle } from './owner.ts';
-import { axe, type Journey } from './support.ts';
+import { axe, type Journey, until } from './support.ts';
 
 const NOTION_PAGE =
   'https://reaction-demo.notion.site/Weekly-letter-5e0f0c1e9d2a4b7c8e3f1a2b3c4d5e6f';
@@ -26,13 +26,10 @@ async function mailbox(providersUrl: string, to: string): Promise<Mail[]> {
 }
 
 async function waitForMail(providersUrl: string, to: string, count = 1): Promise<Mail[]> {
-  const end = Date.now() + 30_000;
-  for (;;) {
+  return until(`no mail to ${to} after 30 s`, async () => {
     const mails = await mailbox(providersUrl, to);
-    if (mails.length >= count) return mails;
-    if (Date.now() > end) throw new Error(`no mail to ${to} after 30 s`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
+    return mails.length >= count && mails;
+  });
 }
 
 /** The history's count of a kind (reserved, sent, opened, ...) for the selected send. */

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { isDeepStrictEqual } from 'node:util';
 import type { Page } from 'playwright-core';
-import { axe, type Journey, watchErrors } from './support.ts';
+import { axe, type Journey, until, watchErrors } from './support.ts';
 
 const shots = process.env.E2E_SHOTS;
 
@@ -44,13 +44,15 @@ async function expectCharges<T>(
   pick: (c: Charge) => T,
   expected: T[],
 ) {
-  const end = Date.now() + 60_000;
-  let seen = (await chargeRows(journey, ownerId)).map(pick);
-  while (!isDeepStrictEqual(seen, expected) && Date.now() < end) {
-    await new Promise((r) => setTimeout(r, 250));
-    seen = (await chargeRows(journey, ownerId)).map(pick);
-  }
-  assert.deepEqual(seen, expected);
+  let seen: T[] = [];
+  await until(
+    () => `charges ${JSON.stringify(seen)}, expected ${JSON.stringify(expected)}`,
+    async () => {
+      seen = (await chargeRows(journey, ownerId)).map(pick);
+      return isDeepStrictEqual(seen, expected);
+    },
+    60_000,
+  );
 }
 
 /** From "Block limit reached!" to Basic, paid by card on the local checkout page. */

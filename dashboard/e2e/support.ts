@@ -40,6 +40,24 @@ export async function axe(page: Page, label: string) {
 const started = Date.now();
 
 /** Runs one named part of the journey and logs how long it took (for finding slow parts). */
+/**
+ * Asks `check` again every 250 ms until it answers something, which is returned; after `ms`, fails
+ * with `what` (a function: what was seen last). The journeys wait for states, never a fixed time.
+ */
+export async function until<T>(
+  what: string | (() => string),
+  check: () => Promise<T | false | undefined>,
+  ms = 30_000,
+): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    assert.ok(Date.now() < deadline, typeof what === 'string' ? what : what());
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
 export async function step<T>(name: string, fn: () => Promise<T>): Promise<T> {
   const t0 = Date.now();
   try {
