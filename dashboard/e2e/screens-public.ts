@@ -292,6 +292,17 @@ export interface Check {
   axe: string[];
 }
 
+/** axe's findings on the page as it is now: each failed rule's id with its impact. */
+export async function axeFindings(page: Page, shot: string): Promise<string[]> {
+  // axe waits for every frame to answer, and a letter's frame is sandboxed with no scripts: such a
+  // page is checked without its frames (their HTML is the owner's mail, not ours)
+  const builder = new AxeBuilder({ page });
+  const frames = page.locator('iframe[sandbox]:not([sandbox*="allow-scripts"])');
+  if (/letter/.test(shot) || (await frames.count())) builder.setLegacyMode(true);
+  const result = await builder.analyze();
+  return result.violations.map((v) => `${v.id} (${v.impact})`);
+}
+
 /** What a look cannot tell: the layout shift so far and axe's findings, for the run's report. */
 async function check(page: Page, shot: string): Promise<Check> {
   // the total, and what moved (each shift's nodes, from where to where) when anything did; a
@@ -315,12 +326,7 @@ async function check(page: Page, shot: string): Promise<Check> {
     setTimeout(() => done([total, what]), 50);
   })`);
   if (cls > 0) console.log(`  moved in ${shot}: ${moved.join(' | ')}`);
-  // axe waits for every frame to answer, and a letter's frame is sandboxed with no scripts: the
-  // page is checked without it (its HTML is the owner's mail, not ours)
-  const builder = new AxeBuilder({ page });
-  if (/letter/.test(shot)) builder.setLegacyMode(true);
-  const result = await builder.analyze();
-  const axe = result.violations.map((v) => `${v.id} (${v.impact})`);
+  const axe = await axeFindings(page, shot);
   console.log(`check ${shot}: CLS ${cls.toFixed(4)}, axe ${axe.length ? axe.join(', ') : 'clean'}`);
   return { shot, cls, axe };
 }

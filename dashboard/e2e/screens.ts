@@ -1,11 +1,14 @@
 // Screenshots of every landing and dashboard screen as their users see them: the landing pages, the
 // demo owner (the seed) signed in, and a new owner's empty screens, at 1440 and 375 px, in English
 // and Korean; the public pages as a visitor sees them (screens-public.ts); then one contact sheet
-// per area (contact-<area>.png, contact-sheet.ts). For looking, not asserting: read the PNGs.
+// per area (contact-<area>.png, contact-sheet.ts). For looking, not asserting: read the PNGs; axe's
+// findings on every picture's page are printed and written to axe-checks.json.
 //   npm run screens -w @reaction-blocks/dashboard -- [out-dir]      (its own throwaway stack)
 //   SCREENS_BASE=http://127.0.0.1:54323 SCREENS_DB=postgresql://... npm run screens ...
 //                                                                  (a running `npm start`)
-// Build the SDK and the dashboard first. Korean needs a CJK font (Debian: fonts-noto-cjk).
+// Build the SDK and the dashboard first. Korean needs a CJK font (Debian: fonts-noto-cjk), and
+// emoji (in owners' and visitors' texts) a colour emoji font, or they are boxes (Debian:
+// fonts-noto-color-emoji). Only these pictures need them; CI does not.
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
@@ -16,7 +19,13 @@ import { DEFAULT_JWT_SECRET } from '../../supabase/local/config.ts';
 import { fillDemoLetters } from '../../supabase/local/demo-letters.ts';
 import { startThrowawayStack } from '../../supabase/local/throwaway.ts';
 import { contactSheet } from './contact-sheet.ts';
-import { type Check, PUBLIC_SHOTS, shootPublic, tokenSigner } from './screens-public.ts';
+import {
+  axeFindings,
+  type Check,
+  PUBLIC_SHOTS,
+  shootPublic,
+  tokenSigner,
+} from './screens-public.ts';
 
 const DEMO = { email: 'demo@reaction-blocks.local', name: 'Demo Owner' };
 const DEMO_ID = '00000000-0000-4000-8000-000000000001';
@@ -525,6 +534,7 @@ async function run(base: string, db: pg.Client, browser: Browser, out: string) {
   const token = await tokenSigner(process.env.SCREENS_JWT_SECRET ?? DEFAULT_JWT_SECRET);
   const publicFiles: string[] = [];
   const files: string[] = [];
+  const axeChecks: { shot: string; axe: string[] }[] = [];
   const shootAt = async (page: Page, shot: Shot, locale: string) => {
     if (only && !only.includes(shot.name)) return;
     for (const width of WIDTHS) {
@@ -543,7 +553,9 @@ async function run(base: string, db: pg.Client, browser: Browser, out: string) {
       }
       await page.screenshot({ path: file, fullPage: shot.fullPage ?? false });
       files.push(file);
-      console.log(file);
+      const axe = await axeFindings(page, shot.name);
+      axeChecks.push({ shot: basename(file, '.png'), axe });
+      console.log(`${file}: axe ${axe.length ? axe.join(', ') : 'clean'}`);
     }
   };
   const publicChecks: Check[] = [];
@@ -604,6 +616,11 @@ async function run(base: string, db: pg.Client, browser: Browser, out: string) {
     );
   }
   await newOwnerScreens(base, db, browser, shootAt);
+  writeFileSync(join(out, 'axe-checks.json'), `${JSON.stringify(axeChecks, null, 2)}\n`);
+  const failing = axeChecks.filter((c) => c.axe.length);
+  console.log(
+    `landing and dashboard: axe on ${axeChecks.length} pictures, ${failing.length ? failing.map((c) => `${c.shot}: ${c.axe.join(', ')}`).join('; ') : 'clean on every one'}`,
+  );
   for (const [area, shots] of byArea(files))
     console.log(await contactSheet(browser, shots, out, area));
 }

@@ -3,7 +3,8 @@
 // the light, dark and custom themes, in English and Korean, at 1440 and 375 px, and of their states
 // (liked, voted with the result bars, the form's validation and ending). One contact sheet per area
 // (a PNG grid: <area>-sheet.png), and axe's findings on every host page. For looking, not asserting. Needs `npm run build` first; starts
-// its own throwaway stack. Korean needs a CJK font (Debian: fonts-noto-cjk).
+// its own throwaway stack. Korean needs a CJK font (Debian: fonts-noto-cjk) and emoji a colour
+// emoji font, or they are boxes (Debian: fonts-noto-color-emoji); only these pictures need them.
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { AxeBuilder } from '@axe-core/playwright';

@@ -35,4 +35,7 @@ describe('dashboard brand tokens', () => {
     expect(contrast('#ffffff', token('primary'))).toBeGreaterThanOrEqual(4.5);
     expect(contrast('#ffffff', token('danger'))).toBeGreaterThanOrEqual(4.5);
   });
+  it('danger words on the quiet destructive button hovered', () => {
+    expect(contrast(token('danger'), token('danger-soft'))).toBeGreaterThanOrEqual(4.5);
+  });
 });

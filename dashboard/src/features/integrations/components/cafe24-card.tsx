@@ -262,7 +262,7 @@ export function Cafe24Card({ api, paid, announce }: Cafe24CardProps) {
             ) : null}
             <button
               type="button"
-              className="button button-danger"
+              className="button button-ghost danger-text"
               disabled={connecting}
               onClick={() => setConfirming(true)}
             >

@@ -168,7 +168,7 @@ export function IntegrationsPage({
               {notion ? (
                 <button
                   type="button"
-                  className="button button-danger"
+                  className="button button-ghost danger-text"
                   disabled={connecting}
                   onClick={() => setConfirming(true)}
                 >

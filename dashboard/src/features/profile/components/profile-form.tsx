@@ -112,7 +112,7 @@ export function ProfileForm({ initial, email, onSave, onRemoveAccount }: Profile
       <section className="danger-zone">
         <button
           type="button"
-          className="button button-danger"
+          className="button button-ghost danger-text"
           onClick={() => setConfirmRemove(true)}
         >
           {t('profile.removeAccount')}

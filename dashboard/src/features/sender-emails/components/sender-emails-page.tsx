@@ -299,7 +299,7 @@ export function SenderEmailsPage() {
                         )}
                         <button
                           type="button"
-                          className="button button-danger"
+                          className="button button-ghost danger-text"
                           disabled={busy[row.email]}
                           aria-label={`${s('delete')} ${row.email}`}
                           onClick={() => setToDelete(row)}

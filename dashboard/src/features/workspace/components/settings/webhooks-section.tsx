@@ -323,7 +323,7 @@ function EndpointItem({
         </button>
         <button
           type="button"
-          className="button button-danger"
+          className="button button-ghost danger-text"
           disabled={busy !== null}
           onClick={onDelete}
         >

@@ -184,7 +184,7 @@ export function ModerationView({ block, api = supabaseModerationApi }: Moderatio
               ) : null}
               <button
                 type="button"
-                className="button button-danger"
+                className="button button-ghost danger-text"
                 onClick={() => setDeleting(selectedIds)}
               >
                 {t('moderation.actions.delete')}
