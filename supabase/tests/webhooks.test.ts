@@ -3,9 +3,18 @@
 // POSTs (Standard Webhooks, checked here with Node's crypto, independently of our code) to the
 // providers server's receiver, retried after a failure, logged; send test, rotation (two
 // signatures for a day); and what a hostile owner or a stranger tries: addresses that lead inside
-// (at save and, after a DNS change, at delivery), another owner's endpoint, secrets unreadable.
-import { createHmac, randomUUID } from 'node:crypto';
-import { beforeAll, describe, expect, it } from 'vitest';
+// (at save and, after a DNS change, at delivery; a rebinding name gets nothing inside), another
+// owner's endpoint, secrets unreadable.
+import { execFile } from 'node:child_process';
+import { createHmac, generateKeyPairSync, randomUUID } from 'node:crypto';
+import { createServer, type Server } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { denoBinary } from '../local/functions.ts';
+import { paths } from '../local/paths.ts';
+import { selfSignedCertificate, toPem } from '../local/providers/ses/x509.ts';
 import {
   anonClient,
   callFunction,
@@ -23,6 +32,7 @@ const HOST = 'hooks.example-receiver.com';
 interface Received {
   host: string;
   path: string;
+  address: string | null;
   headers: Record<string, string>;
   body: string;
   answered: number;
@@ -113,6 +123,7 @@ describe('outgoing webhooks', () => {
       return got.length > 0 && got;
     });
     expect(hook!.headers['content-type']).toBe('application/json');
+    expect(hook!.address).toBe('93.184.216.34');
     expect(hook!.headers['webhook-id']).toMatch(/^[0-9a-f-]{36}$/);
     expect(Math.abs(Number(hook!.headers['webhook-timestamp']) - Date.now() / 1000)).toBeLessThan(
       300,
@@ -307,17 +318,47 @@ describe('outgoing webhooks', () => {
     await dns('DELETE', '');
   });
 
-  // Open (found from a clean clone, not fixed): the guard resolves the host and fetch resolves it
-  // again, so a name whose DNS answers a public address to the check and 127.0.0.1 or
-  // 169.254.169.254 to the fetch (TTL 0, answers alternating: a rebinding server) gets the signed
-  // POST inside, and send-test-webhook tells the owner its status. Letters' hosts are an
-  // allow-list; a webhook's host is anyone's. Repro: an A record that alternates per query (the
-  // DNS fake answers one value per name today), send-test-webhook, see the receiver on the
-  // inside address. The fix connects to the address the check approved (a pinned lookup), which
-  // Deno's fetch does not offer; a Node or raw-TLS client would.
-  it.todo(
-    'a name that answers a public address to the check and an inside one to the fetch gets nothing',
-  );
+  // A rebinding server: the name answers a public address to one lookup and 127.0.0.1 to the next
+  // (TTL 0). fetch resolved the name again after the guard's check, so the check could see the
+  // public address and the signed POST go inside; the POST now goes to the very address the check
+  // approved (pinned-http.ts), which the receiver records from the request's Forwarded: by=.
+  it('sends to the address the check approved, not to what a second lookup answers', async () => {
+    const name = `rebind-${randomUUID().slice(0, 6)}.example-receiver.com`;
+    for (const value of ['93.184.216.34', '127.0.0.1']) {
+      const res = await fetch(`${providersUrl()}/dns/records`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ name, type: 'A', value, rotate: true }),
+      });
+      expect(res.status).toBe(201);
+    }
+    const ep = await endpoint(owner, {
+      blockId: like,
+      url: `https://${name}/x`,
+      events: ['response.created'],
+    });
+    const results: Array<{ ok: boolean; error: string | null }> = [];
+    for (let i = 0; i < 6; i++) {
+      const res = await callFunction(
+        'send-test-webhook',
+        { endpointId: ep.endpoint.id },
+        owner.accessToken,
+      );
+      results.push(res.json.data as { ok: boolean; error: string | null });
+    }
+    // every other check saw 127.0.0.1 and refused; the others were delivered
+    const refused = results.filter((r) => !r.ok);
+    expect(refused.length, JSON.stringify(results)).toBeGreaterThanOrEqual(2);
+    for (const r of refused) expect(r.error).toMatch(/^address: .*127\.0\.0\.1/);
+    const got = (await (
+      await fetch(`${providersUrl()}/hooks/_control/received?host=${name}`)
+    ).json()) as Received[];
+    expect(got.length).toBe(results.length - refused.length);
+    expect(got.length).toBeGreaterThanOrEqual(2);
+    // each delivered POST went to the public address its check approved, never the next lookup's
+    expect(got.map((h) => h.address)).toEqual(got.map(() => '93.184.216.34'));
+    await fetch(`${providersUrl()}/dns/records?name=${name}&type=A`, { method: 'DELETE' });
+  });
 
   it('keeps each owner to their own endpoints, a paid plan and ten endpoints', async () => {
     const path = unique();
@@ -393,5 +434,95 @@ describe('outgoing webhooks', () => {
       .eq('id', ep.endpoint.id)
       .select('id');
     expect(mine.data).toEqual([{ id: ep.endpoint.id }]);
+  });
+});
+
+// The pinned transport itself, in a real Deno as the functions run it, against a TLS server on
+// 127.0.0.1 whose certificate is for hooks.example-receiver.com only: the connection goes to the
+// address given (the name is never looked up), TLS sends the URL's name (SNI) and checks the
+// certificate against it.
+describe('pinned request (real Deno, real TLS)', () => {
+  const NAME = 'hooks.example-receiver.com';
+  const seen: Array<{ sni: string | false; host?: string; url?: string; body: string }> = [];
+  let server: Server;
+  let port: number;
+  let ca: string;
+
+  beforeAll(async () => {
+    const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    ca = toPem(
+      selfSignedCertificate(privateKey, publicKey, {
+        commonName: NAME,
+        organization: 'Reaction Blocks tests',
+        days: 1,
+        dnsNames: [NAME],
+      }),
+    );
+    server = createServer({ key: privateKey.export({ type: 'pkcs8', format: 'pem' }), cert: ca });
+    server.on('request', (req, res) => {
+      let body = '';
+      req.on('data', (c: Buffer) => (body += c.toString('utf8')));
+      req.on('end', () => {
+        seen.push({
+          sni: (req.socket as { servername?: string | false }).servername ?? false,
+          host: req.headers.host,
+          url: req.url,
+          body,
+        });
+        res.writeHead(202, { 'x-answer': 'yes' }).end('not read');
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    port = (server.address() as AddressInfo).port;
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  async function inDeno(cases: Array<[string, string[]]>): Promise<unknown[]> {
+    const module = join(paths.functions, '_shared', 'pinned-http.ts');
+    const script = `
+      import { pinnedRequest } from ${JSON.stringify(`file://${module}`)};
+      const out = [];
+      for (const [url, addresses] of ${JSON.stringify(cases)}) {
+        try {
+          const res = await pinnedRequest(new URL(url), addresses, {
+            method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"n":1}',
+            signal: AbortSignal.timeout(30000), caCerts: [Deno.env.get('TEST_CA')],
+          });
+          out.push({ status: res.status, answer: res.headers.get('x-answer') });
+        } catch (err) {
+          out.push({ error: err.name });
+        }
+      }
+      console.log(JSON.stringify(out));`;
+    const { stdout } = await promisify(execFile)(denoBinary(), ['eval', script], {
+      cwd: paths.root,
+      env: {
+        PATH: process.env.PATH,
+        HOME: process.env.HOME,
+        DENO_NO_UPDATE_CHECK: '1',
+        TEST_CA: ca,
+      },
+      timeout: 90_000,
+    });
+    return JSON.parse(stdout) as unknown[];
+  }
+
+  it('connects to the given address with the URL’s name for SNI and the certificate', async () => {
+    const out = await inDeno([
+      // the name has no address anywhere (the system resolver does not know it): only the pin
+      [`https://${NAME}:${port}/in?x=1`, ['127.0.0.1']],
+      // the first address refuses the connection: the next one is tried
+      [`https://${NAME}:${port}/second`, ['127.0.0.2', '127.0.0.1']],
+      // the right address, but a name the certificate is not for: TLS refuses, nothing is sent
+      [`https://other.example-receiver.com:${port}/wrong-name`, ['127.0.0.1']],
+    ]);
+    expect(out[0]).toEqual({ status: 202, answer: 'yes' });
+    expect(out[1]).toEqual({ status: 202, answer: 'yes' });
+    expect(out[2]).toMatchObject({ error: expect.any(String) });
+    expect(out[2]).not.toHaveProperty('status');
+    expect(seen).toEqual([
+      { sni: NAME, host: `${NAME}:${port}`, url: '/in?x=1', body: '{"n":1}' },
+      { sni: NAME, host: `${NAME}:${port}`, url: '/second', body: '{"n":1}' },
+    ]);
   });
 });

@@ -1,6 +1,7 @@
 // Outgoing webhooks (docs/webhooks.md): the Standard Webhooks scheme and one delivery through the
 // SSRF guard (letter/fetch-guard.ts, the same rules as for fetched pages: https on 443, a host
-// whose every address is public, no redirects, a time limit).
+// whose every address is public, no redirects, a time limit), sent to the very address the guard
+// approved (pinned-http.ts).
 //   webhook-id         the delivery's id (the same on every retry: receivers deduplicate by it)
 //   webhook-timestamp  seconds since the epoch, of this attempt
 //   webhook-signature  "v1,<base64 HMAC-SHA256 of `${id}.${timestamp}.${body}`>", keyed with the
@@ -14,6 +15,7 @@ import {
   type GuardPolicy,
 } from './letter/fetch-guard.ts';
 import { resolveHost } from './letter/runtime.ts';
+import { pinnedRequest } from './pinned-http.ts';
 import { hmacKey } from './signed-token.ts';
 
 const encoder = new TextEncoder();
@@ -52,12 +54,17 @@ export const WEBHOOK_POLICY: GuardPolicy = {
   accept: () => true,
 };
 
-/** The guard's outside world: DNS and fetch, and WEBHOOK_ORIGIN_OVERRIDE locally (the receiver fake). */
+/**
+ * The guard's outside world: DNS, and a POST pinned to an address the guard approved (a webhook's
+ * host is anyone's, so its DNS may answer the check one address and a second lookup another);
+ * locally WEBHOOK_ORIGIN_OVERRIDE, the receiver fake, told which address (pinned-http.ts).
+ */
 export function webhookGuardDeps(): GuardDeps {
+  const override = optionalEnv('WEBHOOK_ORIGIN_OVERRIDE', '') || undefined;
   return {
     resolve: resolveHost,
-    fetch: (input, init) => fetch(input, init),
-    originOverride: optionalEnv('WEBHOOK_ORIGIN_OVERRIDE', '') || undefined,
+    fetch: () => Promise.reject(new Error('webhooks are sent pinned')),
+    pinned: (url, addresses, init) => pinnedRequest(url, addresses, { ...init, override }),
   };
 }
 

@@ -9,9 +9,11 @@
 //   - a body of at most `maxBytes` (read as a stream and cut off, whatever Content-Length says)
 //     within `timeoutMs` for the whole exchange, redirects included;
 //   - the content types the policy accepts.
-// What remains: the address is resolved for the check and again by fetch, so a host whose DNS
-// changes in between (rebinding) could differ; the host allow-list limits that to names the
-// providers (Notion, Kakao, Typedream) control.
+// With `deps.pinned` (webhooks: any host, pinned-http.ts) the request goes to an address the
+// check approved, never resolved again. With `deps.fetch` (letters, brunch) the address is
+// resolved for the check and again by fetch, so a host whose DNS changes in between (rebinding)
+// could differ; the host allow-list limits that to names the providers (Notion, Kakao, Typedream)
+// control.
 //
 // `originOverride` (PAGES_ORIGIN_OVERRIDE) sends the request, after every check, to
 // `<override>/<host><path>` instead: locally and in tests the providers server's `/pages` fake,
@@ -49,10 +51,22 @@ export interface GuardPolicy {
   accept(contentType: string): boolean;
 }
 
+export interface PinnedSend {
+  method: 'GET' | 'POST';
+  headers: Record<string, string>;
+  body?: string;
+  signal: AbortSignal;
+}
+
 export interface GuardDeps {
   /** The host's IPv4 and IPv6 addresses (empty when it has none). */
   resolve(host: string): Promise<string[]>;
   fetch: typeof fetch;
+  /**
+   * Sends the request to one of the addresses the check approved instead of through `fetch`
+   * (which would resolve the host again); answers without a body (for `statusOnly` requests).
+   */
+  pinned?: (url: URL, addresses: string[], init: PinnedSend) => Promise<Response>;
   /** Origin (and path prefix) every checked request is sent to instead, e.g. http://127.0.0.1:54327/pages. */
   originOverride?: string;
 }
@@ -141,8 +155,11 @@ export function isPublicAddress(ip: string): boolean {
   return (g[0]! & 0xe000) === 0x2000; // global unicast 2000::/3 only
 }
 
-/** Checks one URL: scheme, port, host, and that every address of the host is public. */
-async function check(url: URL, policy: GuardPolicy, deps: GuardDeps): Promise<void> {
+/**
+ * Checks one URL: scheme, port, host, and that every address of the host is public; answers
+ * those addresses.
+ */
+async function check(url: URL, policy: GuardPolicy, deps: GuardDeps): Promise<string[]> {
   if (url.protocol !== 'https:') throw new FetchRefused('scheme', `not https: ${url.protocol}`);
   if (url.port !== '' && url.port !== '443') throw new FetchRefused('port', `port ${url.port}`);
   if (url.username || url.password) throw new FetchRefused('host', 'credentials in the URL');
@@ -160,6 +177,7 @@ async function check(url: URL, policy: GuardPolicy, deps: GuardDeps): Promise<vo
   if (addresses.length === 0) throw new FetchRefused('dns', `${host} has no address`);
   const bad = addresses.find((a) => !isPublicAddress(a));
   if (bad) throw new FetchRefused('address', `${host} resolves to a non-public address (${bad})`);
+  return addresses;
 }
 
 function target(url: URL, deps: GuardDeps): string {
@@ -229,20 +247,26 @@ export async function guardedFetch(
   const signal = AbortSignal.timeout(policy.timeoutMs);
   try {
     for (let hop = 0; ; hop++) {
-      await check(url, policy, deps);
+      const addresses = await check(url, policy, deps);
+      const method = init.method ?? 'GET';
+      const headers = {
+        accept: init.accept ?? '*/*',
+        'user-agent': init.userAgent ?? 'ReactionBlocksLetters/1.0 (+page to letter)',
+        ...init.headers,
+      };
+      if (deps.pinned && !init.statusOnly)
+        throw new FetchRefused('network', 'a pinned request reads no body');
       let res: Response;
       try {
-        res = await deps.fetch(target(url, deps), {
-          method: init.method ?? 'GET',
-          body: init.body,
-          redirect: 'manual',
-          signal,
-          headers: {
-            accept: init.accept ?? '*/*',
-            'user-agent': init.userAgent ?? 'ReactionBlocksLetters/1.0 (+page to letter)',
-            ...init.headers,
-          },
-        });
+        res = deps.pinned
+          ? await deps.pinned(url, addresses, { method, body: init.body, signal, headers })
+          : await deps.fetch(target(url, deps), {
+              method,
+              body: init.body,
+              redirect: 'manual',
+              signal,
+              headers,
+            });
       } catch (err) {
         if (signal.aborted)
           throw new FetchRefused('timeout', `no answer in ${policy.timeoutMs} ms`);

@@ -1,6 +1,6 @@
 // The local DNS zone's HTTP side (`/dns`): read and edit the records the DNS server answers.
 //   GET    /dns/records[?name=]                       JSON list
-//   POST   /dns/records {name, type, value, ttl?}      add (JSON, or a form from the page)
+//   POST   /dns/records {name, type, value, ttl?, rotate?}  add (JSON, or a form from the page)
 //   DELETE /dns/records?name=&type=&value=             remove (type and value optional)
 //   POST   /dns/records/delete                         remove (a form from the page)
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -80,6 +80,7 @@ export function createDnsFake(ctx: FakeContext): ProviderFake {
           type: String(input.type ?? ''),
           value: typeof input.value === 'string' ? input.value : '',
           ttl,
+          rotate: input.rotate === true || input.rotate === 'on',
         });
         if (form) return back(res);
         sendJson(res, 201, record);

@@ -1,5 +1,5 @@
-// A tiny authoritative DNS server for the local zone, over UDP and TCP on one port: TXT and
-// CNAME answers (following CNAMEs inside the zone), NODATA for other types at a name that
+// A tiny authoritative DNS server for the local zone, over UDP and TCP on one port: TXT, A and
+// CNAME answers (following CNAMEs inside the zone; rotating A records one per query), NODATA for other types at a name that
 // exists, NXDOMAIN otherwise, with an SOA in the authority section of negative answers.
 // Functions point Deno.resolveDns at it with `nameServer: { ipAddr, port }` (DNS_NAMESERVER).
 import dgram from 'node:dgram';
@@ -55,7 +55,7 @@ function soa(name: string): ResourceRecord {
   };
 }
 
-/** Builds the answer to one query message (pure: the zone is only read). */
+/** Builds the answer to one query message (the zone is only read, but for rotating records' turn). */
 export function answer(zone: Zone, query: Message): Message {
   const reply: Message = {
     id: query.id,
@@ -90,7 +90,7 @@ export function answer(zone: Zone, query: Message): Message {
     }
     const wanted = records.filter((r) => q.type === TYPE.ANY || wireType(r) === q.type);
     if (wanted.length) {
-      reply.answers.push(...wanted.map((r) => toWire(owner, r)));
+      reply.answers.push(...zone.inTurn(owner, wanted).map((r) => toWire(owner, r)));
       return reply;
     }
     const cname = records.find((r) => r.type === 'CNAME');

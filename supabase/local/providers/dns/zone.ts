@@ -12,6 +12,11 @@ export interface ZoneRecord {
   value: string;
   /** Seconds; 0 by default so a record edited while developing is seen at once. */
   ttl: number;
+  /**
+   * A records only: the name's rotating records are answered one per query, in turn, as a DNS
+   * rebinding server does (a public address to one lookup, an inside one to the next).
+   */
+  rotate?: boolean;
 }
 
 const NAME =
@@ -25,6 +30,8 @@ export function normaliseName(raw: string): string {
 
 export class Zone {
   private readonly byName = new Map<string, ZoneRecord[]>();
+  /** Queries answered so far per rotating name. */
+  private readonly turns = new Map<string, number>();
 
   constructor(private readonly seed: ZoneRecord[] = []) {
     this.reset();
@@ -32,6 +39,7 @@ export class Zone {
 
   reset(): void {
     this.byName.clear();
+    this.turns.clear();
     for (const r of this.seed) this.add(r);
   }
 
@@ -39,7 +47,13 @@ export class Zone {
    * Adds a record. A CNAME is the only record at its name (RFC 1034 3.6.2): adding one
    * replaces it, adding anything beside one is refused. The same TXT value twice is kept once.
    */
-  add(input: { name: string; type: string; value: string; ttl?: number }): ZoneRecord {
+  add(input: {
+    name: string;
+    type: string;
+    value: string;
+    ttl?: number;
+    rotate?: boolean;
+  }): ZoneRecord {
     const name = normaliseName(input.name);
     const type = String(input.type).toUpperCase() as RecordType;
     if (!RECORD_TYPES.includes(type)) throw new HttpError(400, 'type must be TXT, CNAME or A');
@@ -60,7 +74,14 @@ export class Zone {
     if (!Number.isInteger(ttl) || ttl < 0 || ttl > 86_400) {
       throw new HttpError(400, 'ttl must be an integer between 0 and 86400');
     }
-    const record: ZoneRecord = { name, type, value, ttl };
+    if (input.rotate && type !== 'A') throw new HttpError(400, 'only A records rotate');
+    const record: ZoneRecord = {
+      name,
+      type,
+      value,
+      ttl,
+      ...(input.rotate ? { rotate: true } : {}),
+    };
     const existing = this.byName.get(name) ?? [];
     if (type === 'CNAME') {
       if (existing.some((r) => r.type !== 'CNAME')) {
@@ -90,6 +111,18 @@ export class Zone {
     if (keep.length) this.byName.set(name, keep);
     else this.byName.delete(name);
     return existing.length - keep.length;
+  }
+
+  /**
+   * What a query for `records` (found at `name`) is answered: all of them, or, when they rotate,
+   * the next one alone.
+   */
+  inTurn(name: string, records: ZoneRecord[]): ZoneRecord[] {
+    const rotating = records.filter((r) => r.rotate);
+    if (rotating.length === 0) return records;
+    const turn = this.turns.get(name) ?? 0;
+    this.turns.set(name, turn + 1);
+    return [rotating[turn % rotating.length]!];
   }
 
   at(name: string): ZoneRecord[] {

@@ -1,7 +1,8 @@
 // A webhook receiver at /hooks (docs/webhooks.md): what an owner's server would be, for trying
 // outgoing webhooks locally and for the tests. The functions get WEBHOOK_ORIGIN_OVERRIDE=
 // <providers>/hooks, so after every check of the SSRF guard a POST to https://<host>/<path> comes
-// here as /hooks/<host>/<path>; the local DNS zone gives the receiver hosts their addresses (public
+// here as /hooks/<host>/<path>, saying in `Forwarded: by=` the address the guard approved and the
+// request was pinned to; the local DNS zone gives the receiver hosts their addresses (public
 // ones, never connected to, and a few that lead inside, which the guard refuses).
 //   POST /hooks/<host>/<path>               recorded; answered as the path's rule says (200 by default)
 //   GET  /hooks/_control/received?host=&path=  what arrived there, newest first
@@ -27,6 +28,11 @@ export interface ReceivedHook {
   receivedAt: string;
   host: string;
   path: string;
+  /**
+   * The address the function connected for (its request's `Forwarded: by=`, pinned-http.ts):
+   * the one the SSRF guard approved; null when the request did not say.
+   */
+  address: string | null;
   headers: Record<string, string>;
   body: string;
   /** With a secret for the path: whether one of the signatures is the secret's. */
@@ -110,6 +116,9 @@ export function createHooksFake(ctx: FakeContext): ProviderFake {
           (k.startsWith('webhook-') || k === 'content-type' || k === 'user-agent')
         )
           headers[k] = v;
+      const by = /(?:^|[;,\s])by="?\[?([0-9a-f.:]+)\]?"?/i.exec(
+        String(req.headers.forwarded ?? ''),
+      );
       const rule = rules.get(keyOf(host, at));
       let status = 200;
       if (rule && rule.times > 0) {
@@ -121,6 +130,7 @@ export function createHooksFake(ctx: FakeContext): ProviderFake {
         receivedAt: new Date().toISOString(),
         host,
         path: at,
+        address: by ? by[1]! : null,
         headers,
         body,
         verified: rule?.secret ? signatureValid(rule.secret, headers, body) : null,

@@ -60,6 +60,7 @@ const OID = {
   organization: '2.5.4.10',
   sha256WithRSA: '1.2.840.113549.1.1.11',
   basicConstraints: '2.5.29.19',
+  subjectAltName: '2.5.29.17',
 };
 
 function name(attrs: Array<[string, string]>): Buffer {
@@ -79,6 +80,8 @@ export interface CertOptions {
   organization: string;
   /** Days the certificate stays valid from now (it is also valid from a day ago). */
   days?: number;
+  /** Host names it is for (subjectAltName dNSName): a TLS server's certificate. */
+  dnsNames?: string[];
 }
 
 export function selfSignedCertificate(
@@ -99,6 +102,14 @@ export function selfSignedCertificate(
     sequence(
       // not a CA (no keyUsage: a self-signed certificate is then its own valid issuer)
       sequence(oid(OID.basicConstraints), bool(true), octets(sequence())),
+      ...(opts.dnsNames?.length
+        ? [
+            sequence(
+              oid(OID.subjectAltName),
+              octets(sequence(...opts.dnsNames.map((n) => tlv(0x82, Buffer.from(n, 'ascii'))))),
+            ),
+          ]
+        : []),
     ),
   );
   const tbs = sequence(
