@@ -161,6 +161,45 @@ describe('live (Realtime client)', () => {
     }
   });
 
+  it("a hint replayed on another page's topic applies nothing of that page's thread", async () => {
+    // a change of page p2's thread (or the block's own), heard on block:b9:page:p2 (or block:b9)
+    // by anyone, and sent again on block:b9:page:p1: the read checks the block, not the page
+    const id = (n: number) => `0000000${n}-0000-4000-8000-00000000000${n}`;
+    const changes: Record<string, unknown> = {
+      [id(1)]: {
+        event: 'change',
+        payload: { type: 'INSERT', row: { id: 'm2', content: 'on p2', page_key: 'p2' } },
+      },
+      [id(2)]: {
+        event: 'change',
+        payload: { type: 'INSERT', row: { id: 'm0', content: 'own thread', page_key: '' } },
+      },
+      [id(3)]: {
+        event: 'change',
+        payload: { type: 'INSERT', row: { id: 'm1', content: 'on p1', page_key: 'p1' } },
+      },
+      [id(4)]: { event: 'change', payload: { type: 'DELETE', row: { id: 'm1', parent_id: null } } },
+    };
+    const api = mockApi({ get_block_change: async (b) => changes[b.p_id as string] ?? null });
+    try {
+      const { got, w } = recorder();
+      const stop = watchBlock(newProject(), 'b9', onScreen(), w, 'p1');
+      await until(() => FakeSocket.all[0]?.joins().length);
+      const ws = FakeSocket.all[0]!;
+      const topic = 'realtime:block:b9:page:p1';
+      expect(ws.joins()[0]![2]).to.equal(topic);
+      ws.accept(topic);
+      for (const n of [1, 2, 3, 4]) ws.broadcast(topic, 'hint', { id: id(n) });
+      await until(() => api.rpcCalls().length === 4);
+      await until(() => got.changes.length === 2);
+      await wait(20);
+      expect(got.changes.map((c) => c.row.id)).to.deep.equal(['m1', 'm1']);
+      stop();
+    } finally {
+      api.restore();
+    }
+  });
+
   it('shares one socket per page between elements, one join per block', async function (this: {
     timeout(ms: number): void;
   }) {

@@ -55,6 +55,8 @@ interface Sub {
 
 interface Topic {
   block: string;
+  /** the page key of the thread (`''`: the block's own) */
+  page: string;
   subs: Set<Sub>;
   joinRef?: string;
   joined: boolean;
@@ -111,6 +113,7 @@ class Hub {
     const name = topicOf(sub);
     const t: Topic = this.topics.get(name) || {
       block: sub.block,
+      page: sub.page || '',
       subs: new Set(),
       joined: false,
       tries: 0,
@@ -318,7 +321,10 @@ class Hub {
       .then(() => read)
       .then((c) => {
         const p = c?.payload;
-        if (!p || !t.joined) return;
+        // the read checks the block, not the page: a hint replayed from another page's topic
+        // names a message of that page's thread, which is not this one's
+        const page = (p?.row as { page_key?: string } | undefined)?.page_key;
+        if (!p || !t.joined || (page ?? t.page) != t.page) return;
         for (const s of t.subs) {
           if (c.event == 'counts' && typeof p.id == 'string') s.w.counts(p as unknown as Counts);
           else if (c.event == 'change' && (p.row as Message | undefined)?.id)
