@@ -413,6 +413,11 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
       serviceRoleKey: keys.serviceRoleKey,
       // the gateway (in front of the services port, on loopback) appends the peer it saw
       gatewayAddresses: ['127.0.0.1', '::1'],
+      // past an address's anonymous sign-in limit, the platform's Turnstile (the local stand-in)
+      captcha: {
+        secret: LOCAL_TURNSTILE.secretKey,
+        verifyUrl: `${providers.url}/turnstile/v0/siteverify`,
+      },
       // Supabase Auth mails through its SMTP settings; locally through the SES fake's mailbox
       mailer: sesMailer({
         endpoint: `${providers.url}/ses`,

@@ -14,7 +14,7 @@ import {
   type TestUser,
   wholeQuotaForOneAddress,
 } from './support/clients.ts';
-import { eventually, waitForMail } from './support/providers.ts';
+import { eventually, providersUrl, waitForMail } from './support/providers.ts';
 import {
   ownerWith,
   saveSettings,
@@ -359,9 +359,10 @@ describe('abuse: anonymous sign-up storm', () => {
    * and hour), behind a small gateway of this test's own: the shared test stack raises the limit
    * for the other tests, this test keeps the default for itself.
    */
-  async function authWithDefaultLimit(trustedProxies: string[] = []) {
+  async function authWithDefaultLimit(trustedProxies: string[] = [], captcha = false) {
     const { createAuthServer } = await import('../local/auth/server.ts');
     const { serveAuth } = await import('./support/auth-server.ts');
+    const { LOCAL_TURNSTILE } = await import('../local/providers/turnstile/index.ts');
     const auth = createAuthServer({
       databaseUrl: stack().dbUrl,
       jwtSecret: stack().jwtSecret,
@@ -370,6 +371,13 @@ describe('abuse: anonymous sign-up storm', () => {
       anonKey: stack().anonKey,
       serviceRoleKey: stack().serviceRoleKey,
       trustedProxies,
+      // as the stack configures it: the platform's Turnstile past the limit
+      captcha: captcha
+        ? {
+            secret: LOCAL_TURNSTILE.secretKey,
+            verifyUrl: `${providersUrl()}/turnstile/v0/siteverify`,
+          }
+        : undefined,
     });
     const served = await serveAuth(auth);
     return { url: served.url, close: served.close };
@@ -406,6 +414,57 @@ describe('abuse: anonymous sign-up storm', () => {
         expect(error?.message).toBe('Request rate limit reached');
       }
       expect(await anonymousUsers(marker)).toBe(30);
+    } finally {
+      await server.close();
+    }
+  });
+
+  // Visitors behind one shared address (an office, a school, a carrier's NAT) are not shut out by
+  // one abuser there: past the address's 30, the sign-in needs a solved captcha instead of being
+  // refused for the hour. Each token passes once; without one, or with a failed or replayed one,
+  // GoTrue's captcha refusal (400 captcha_failed) and no user.
+  it('past the 30, an anonymous sign-in passes with a solved captcha and only with one', async () => {
+    const server = await authWithDefaultLimit([], true);
+    const marker = randomUUID();
+    const token = async (outcome: 'pass' | 'fail') =>
+      (
+        (await (
+          await fetch(
+            `${providersUrl()}/turnstile/v0/token?sitekey=local-turnstile-site-key&outcome=${outcome}`,
+          )
+        ).json()) as { token: string }
+      ).token;
+    try {
+      const signIn = (captchaToken?: string) =>
+        createClient(server.url, stack().anonKey, {
+          auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
+        }).auth.signInAnonymously({ options: { data: { probe: marker }, captchaToken } });
+      for (let i = 0; i < 30; i++) expect((await signIn()).error).toBeNull();
+      // the 31st: without a token, with a failed check, with a made-up token
+      for (const [given, why] of [
+        [undefined, 'no captcha_token found'],
+        [await token('fail'), 'invalid-input-response'],
+        ['forged-token', 'invalid-input-response'],
+      ] as const) {
+        const { data, error } = await signIn(given);
+        expect(data.session, why).toBeNull();
+        expect([error?.status, error?.code, error?.message]).toEqual([
+          400,
+          'captcha_failed',
+          `captcha protection: request disallowed (${why})`,
+        ]);
+      }
+      expect(await anonymousUsers(marker)).toBe(30);
+      // with a solved check it passes, once per token
+      const solved = await token('pass');
+      const passed = await signIn(solved);
+      expect(passed.error).toBeNull();
+      expect(passed.data.user?.is_anonymous).toBe(true);
+      const replayed = await signIn(solved);
+      expect(replayed.error?.code).toBe('captcha_failed');
+      expect(replayed.error?.message).toMatch(/timeout-or-duplicate/);
+      expect((await signIn(await token('pass'))).error).toBeNull();
+      expect(await anonymousUsers(marker)).toBe(32);
     } finally {
       await server.close();
     }

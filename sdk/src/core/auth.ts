@@ -142,8 +142,17 @@ export async function ensureSession(p: Project, create: boolean): Promise<Sessio
       }),
     );
   if (!create) return null;
-  return once(p, 's', () => authCall(p, 'signup', {}).then((n) => (saveSession(p, n), n)));
+  return once(p, 's', () => signUp(p));
 }
+
+/**
+ * Signs up an anonymous user; with the token of a solved captcha when the auth server asked for
+ * one (past the address's limit, or a project with captcha protection on: `captcha_failed`).
+ */
+export const signUp = (p: Project, captcha?: string): Promise<Session> =>
+  authCall(p, 'signup', captcha ? { gotrue_meta_security: { captcha_token: captcha } } : {}).then(
+    (n) => (saveSession(p, n), n),
+  );
 
 export function signOut(p: Project): void {
   const s = getSession(p);

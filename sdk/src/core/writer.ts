@@ -65,9 +65,23 @@ export async function write<T>(h: WriteHost, name: string, body: object): Promis
     return done;
   } catch (e) {
     const block = h.block;
-    if (!block?.captcha || (e as ApiError).details !== 'captcha') throw e;
+    // the anonymous sign-up asked for a captcha (past the address's limit: visitors behind one
+    // shared address), or the write went past a limit of the block that offers one
+    const signUp = (e as ApiError).code === 'captcha_failed';
+    if (!block?.captcha || (!signUp && (e as ApiError).details !== 'captcha')) throw e;
     const { solveCaptcha } = await import('./captcha.js');
-    await solveCaptcha({ ...h, block }, block.captcha, e);
+    await solveCaptcha(
+      { ...h, block },
+      block.captcha,
+      e,
+      signUp
+        ? async (token) => {
+            const n = await (await auth()).signUp(p, token);
+            if (h.mine) await (await marks()).markWrite(p, n, block.id, true);
+            return true;
+          }
+        : undefined,
+    );
     return await rpc<T>(p, name, body, true);
   }
 }
@@ -83,7 +97,7 @@ export function said(e: ApiError | null, lang: string): string {
   if (wait) return refusals[lang]?.(e!) ?? e!.message;
   const key =
     (code === 'PT429' && /^(rate_limit|captcha)$/.test(details)) ||
-    /^(over_request_rate_limit|429)$/.test(code)
+    /^(over_request_rate_limit|captcha_failed|429)$/.test(code)
       ? 'tooFast'
       : details === 'honeypot'
         ? 'automated'

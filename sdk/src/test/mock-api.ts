@@ -62,7 +62,9 @@ export function mockApi(handlers: Record<string, Handler>) {
     if (!h)
       return Response.json({ code: 'PGRST202', message: 'no function ' + name }, { status: 404 });
     try {
-      return Response.json(await h(body));
+      const out = await h(body);
+      // a handler may answer as a server other than PostgREST does (the auth server's errors)
+      return out instanceof Response ? out : Response.json(out);
     } catch (e) {
       if (e instanceof ApiError)
         return Response.json(

@@ -4,6 +4,7 @@ import type { Context } from 'hono';
 import type { HttpBindings } from '@hono/node-server';
 import pg from 'pg';
 import { Jwt } from './jwt.ts';
+import type { CaptchaOptions } from './captcha.ts';
 import type { Mailer } from './mailer.ts';
 import { normaliseAddress } from '../http.ts';
 import { clientAddress, RateLimiter, type TrustedHops } from './rate-limit.ts';
@@ -70,6 +71,11 @@ export interface AuthOptions {
   gatewayAddresses?: string[];
   /** Where mails go (the SES fake in the local stack); default: nowhere, sends fail. */
   mailer?: Mailer;
+  /**
+   * Turnstile for anonymous sign-ins past their address's limit (captcha.ts); default none: past
+   * the limit they are refused (429), as on GoTrue.
+   */
+  captcha?: CaptchaOptions;
   log?: (service: string, line: string) => void;
 }
 
@@ -104,6 +110,7 @@ export interface AuthDeps {
   jwt: Jwt;
   limits: AuthLimits;
   mailer: Mailer | undefined;
+  captcha: CaptchaOptions | undefined;
   trusted: TrustedHops;
   log: (service: string, line: string) => void;
 }
@@ -143,6 +150,7 @@ export function createDeps(opts: AuthOptions): AuthDeps {
       emailSent: RateLimiter.perHour(opts.rateLimitEmailSent ?? 30),
     },
     mailer: opts.mailer,
+    captcha: opts.captcha,
     trusted: { gateway: addresses(opts.gatewayAddresses), proxies: addresses(opts.trustedProxies) },
     log,
   };

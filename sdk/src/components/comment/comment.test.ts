@@ -1130,6 +1130,63 @@ describe('reaction-comment', () => {
         expect(el.querySelector('[slot=captcha]')).to.equal(null);
       });
 
+      // visitors behind one shared address: past its anonymous sign-ups of the hour, the auth
+      // server asks for a captcha (GoTrue's 400 captcha_failed); the element shows the same panel
+      // and signs up with the solved token, then sends the message
+      it('an anonymous sign-up refused for want of a captcha shows it and signs up with the token', async () => {
+        const tokens: unknown[] = [];
+        const issued = fakeJwt('anon-captcha', { is_anonymous: true });
+        const el = await mount(
+          { block: block({ type: 'comment', captcha }) },
+          {
+            '/auth/v1/signup': (b) => {
+              const token = (b.gotrue_meta_security as { captcha_token?: string } | undefined)
+                ?.captcha_token;
+              tokens.push(token);
+              if (!token)
+                return Response.json(
+                  {
+                    code: 400,
+                    error_code: 'captcha_failed',
+                    msg: 'captcha protection: request disallowed (no captcha_token found)',
+                  },
+                  { status: 400 },
+                );
+              return {
+                access_token: issued,
+                refresh_token: 'refresh-captcha',
+                expires_in: 3600,
+                user: { id: 'anon-captcha', is_anonymous: true },
+              };
+            },
+            post_message: (b) =>
+              msg('shared', {
+                content: b.p_content as string,
+                creator_id: 'anon-captcha',
+                created_at: new Date().toISOString(),
+              }),
+          },
+        );
+        type(textarea(el), 'from the office');
+        await el.updateComplete;
+        send(el).click();
+        await until(() => el.querySelector('[slot=captcha] button'));
+        expect($(el, '[part=captcha] [role=alert]').textContent!.trim()).to.equal(
+          'Please confirm you are a person to go on.',
+        );
+        expect(api.rpcNames()).to.not.include('post_message');
+        (el.querySelector('[slot=captcha] button') as HTMLButtonElement).click();
+        await until(() => item(el, 'shared'));
+        expect(tokens.at(-1)).to.match(/^token-/);
+        expect(tokens.slice(0, -1).every((t) => t === undefined)).to.equal(true);
+        const sent = api.rpcCalls().filter((c) => c.name === 'post_message');
+        expect(sent).to.have.length(1);
+        expect(sent[0]!.auth).to.equal('Bearer ' + issued);
+        // verify-captcha is the block's pass, not wanted here
+        expect(api.calls.some((c) => c.name === '/functions/v1/verify-captcha')).to.equal(false);
+        expect(el.shadowRoot!.querySelector('[part=captcha]')).to.equal(null);
+      });
+
       it('a failed check says so and offers it again; Cancel gives the original refusal', async () => {
         const el = await mount(
           { block: block({ type: 'comment', captcha }) },

@@ -1,6 +1,7 @@
 // POST /signup: an anonymous sign-in (no email, no phone), or an email and password sign-up when
 // the email provider is on (it is off by default: owners sign in with Google or Apple). Each is
-// limited per client address before anything else, as GoTrue's router does.
+// limited per client address before anything else, as GoTrue's router does; past its limit an
+// anonymous sign-in may pass with a solved captcha when the server has one (../captcha.ts).
 import { randomUUID } from 'node:crypto';
 import type { Hono } from 'hono';
 import {
@@ -11,6 +12,7 @@ import {
   type AuthDeps,
   type AuthEnv,
 } from '../context.ts';
+import { captchaToken, requireCaptcha } from '../captcha.ts';
 import { badRequest, overRequestRateLimit, unprocessable } from '../errors.ts';
 import { hashPassword } from '../password.ts';
 import { checkPassword, metadataParam, readJsonBody, requireEmail, str } from '../params.ts';
@@ -29,8 +31,18 @@ import { on } from './route.ts';
 
 const userExists = () => unprocessable('user_already_exists', 'User already registered');
 
-async function signUpAnonymously(deps: AuthDeps, c: AuthCtx, data: Record<string, unknown>) {
-  if (!deps.limits.anonymousUsers.take(clientAddressOf(deps, c))) throw overRequestRateLimit();
+async function signUpAnonymously(
+  deps: AuthDeps,
+  c: AuthCtx,
+  body: Record<string, unknown>,
+  data: Record<string, unknown>,
+) {
+  const address = clientAddressOf(deps, c);
+  if (!deps.limits.anonymousUsers.take(address)) {
+    // past the address's limit: a solved captcha (captcha.ts), or GoTrue's 429 without one
+    if (!deps.captcha) throw overRequestRateLimit();
+    await requireCaptcha(deps.captcha, captchaToken(body), address);
+  }
   const session = await tx(deps.pool, async (db) => {
     const user = await insertUser(db, {
       id: randomUUID(),
@@ -107,7 +119,7 @@ export function signupRoutes(app: Hono<AuthEnv>, deps: AuthDeps): void {
       const data = metadataParam(body.data, 'data') ?? {};
       const email = str(body.email)?.trim() ?? '';
       const phone = str(body.phone)?.trim() ?? '';
-      if (!email && !phone) return signUpAnonymously(deps, c, data);
+      if (!email && !phone) return signUpAnonymously(deps, c, body, data);
       return signUpWithEmail(deps, c, body, data);
     },
   });
