@@ -30,6 +30,13 @@ export interface Watcher {
 
 const HEARTBEAT_MS = 25000;
 const RETRY_MS = [1000, 2000, 5000, 10000, 30000];
+/**
+ * The wait before the n-th retry, spread from half to one and a half times RETRY_MS: when Realtime
+ * closes every channel of the project at once (its messages-per-second quota, which anyone can
+ * spend on a public topic: docs/security.md), the viewers must not all come back in the same
+ * second and spend its joins-per-second quota next.
+ */
+const backoff = (n: number) => RETRY_MS[Math.min(n, RETRY_MS.length - 1)]! * (0.5 + Math.random());
 /** A socket with no topic left stays open this long (scrolling back and forth does not churn). */
 const LINGER_MS = 5000;
 /**
@@ -205,10 +212,7 @@ class Hub {
       clearInterval(this.beat);
       for (const t of this.topics.values()) this.lost(t);
       if ([...this.topics.values()].some((t) => this.wanted(t)))
-        this.retry = setTimeout(
-          () => this.sync(),
-          RETRY_MS[Math.min(this.tries++, RETRY_MS.length - 1)],
-        );
+        this.retry = setTimeout(() => this.sync(), backoff(this.tries++));
     };
   }
 
@@ -282,13 +286,10 @@ class Hub {
     log('realtime', name, why);
     this.lost(t);
     t.joinRef = 'wait';
-    t.retry = setTimeout(
-      () => {
-        t.joinRef = undefined;
-        this.sync();
-      },
-      RETRY_MS[Math.min(t.tries++, RETRY_MS.length - 1)],
-    );
+    t.retry = setTimeout(() => {
+      t.joinRef = undefined;
+      this.sync();
+    }, backoff(t.tries++));
   }
 
   /** A hint `{id}`: the change it names is read (once), then applied after those before it. */
