@@ -1,8 +1,10 @@
 -- Visitor trust (issue 9): rate limits (token buckets in an unlogged table, one row per block,
--- visitor and action plus a few shard rows per block and action), escalation, and per-owner
--- limits on edge functions an owner could call in a loop. Tunables in private.settings
--- (`limits.<action>`, `limits.block_shards`, `limits.enabled`). The other checks of a visitor's
--- write (honeypot, URLs, held messages, the owner-imitation mark) are in visitor-checks.sql, the
+-- visitor and action plus a few shard rows per block and action, and an address's share), the
+-- refusal. Tunables in private.settings (`limits.<action>`, `limits.block_shards`,
+-- `limits.enabled`). The client's address is client-address.sql's; what a spent shared budget
+-- does instead of refusing everyone is in escalation.sql; the per-owner limits on edge functions
+-- an owner could call in a loop in owner-calls.sql. The other checks of a visitor's write
+-- (honeypot, URLs, held messages, the owner-imitation mark) are in visitor-checks.sql, the
 -- captcha passes in captcha.sql, the owner's monthly quota, its notices and an address's share of
 -- it in quota.sql.
 
@@ -28,33 +30,6 @@ create unlogged table private.rate_limits (
 comment on table private.rate_limits is
   'Token buckets of the visitor rate limits, per (block, visitor, action), per (block, shard, action) and for messages per (block, client address, action). Unlogged: lost on a crash, which only refills them.';
 alter table private.rate_limits enable row level security;
-
--- Messages held by escalation (issue 17), not by the block's hold setting: the owner's moderation
--- list says so (moderation_messages held_by). A table of its own, not a column of messages, so the
--- visitors' message JSON (to_jsonb of the row) does not grow.
-create table private.escalated_messages (
-  message_id uuid primary key references public.messages (id) on delete cascade,
-  created_at timestamptz not null default now()
-);
-comment on table private.escalated_messages is
-  'Messages a spent shared budget held for the owner (post_message, private.hold_address_burst); read by moderation_messages.';
-alter table private.escalated_messages enable row level security;
-
-
--- Per-owner limits on the edge functions that an owner could call in a loop to guess or to make
--- us work: use-coupon (coupon codes are words an operator picks: ten tries an hour), and the
--- letter functions that fetch outside pages and copy their images (web-to-template,
--- verify-brunch-id). A call is noted in a call of its own before the work (a refused redemption
--- rolls back, so it could not note itself), and counts whether it succeeds or not.
-create table private.owner_calls (
-  user_id uuid not null references public.profiles (id) on delete cascade,
-  name text not null check (name ~ '^[a-z][a-z0-9-]{0,49}$'),
-  called_at timestamptz not null default now()
-);
-comment on table private.owner_calls is
-  'One row per limited edge-function call in the last hour, per owner and function (note_owner_call); older rows go on the next call and with the trust purge.';
-alter table private.owner_calls enable row level security;
-create index owner_calls_user_name_time on private.owner_calls (user_id, name, called_at);
 
 -- A wait as people say it: "1 second", "45 seconds", "20 minutes", "3 hours", "5 days" (rounded
 -- up, so the wait said is never shorter than the real one).
@@ -115,113 +90,6 @@ begin
     detail = jsonb_build_object('status', 429,
       'headers', jsonb_build_object('Retry-After', v_seconds::text))::text;
 end;
-$$;
-
--- The client's address as the API saw it (issue 17): the right-most X-Forwarded-For entry that is
--- not a trusted proxy (`network.trusted_proxies`: addresses or CIDR ranges, none by default), the
--- rule the local auth server follows for sign-ups (supabase/local/auth/rate-limit.ts
--- clientAddress). The local gateway appends the peer it saw, so a client's own X-Forwarded-For
--- only adds entries left of its real address; behind a CDN or load balancer that appends too,
--- name its addresses in the setting (docs/self-hosting.md). An entry that is no address ends the
--- chain (the hop right of it stands). Null outside an API request (no request.headers).
--- Where the platform's own edge sets one header to the address it saw and drops what a client
--- sent in it (`network.client_address_header`, e.g. `x-envoy-external-address` on hosted
--- Supabase, docs/data-model.md), that header alone is the address (null when it is missing or no
--- address); callers pass the two settings when they have read them already.
-create function private.client_address(p_trusted jsonb default null, p_header text default null)
-returns inet
-language plpgsql
-stable
-set search_path = ''
-as $$
-declare
-  v_headers text := nullif(current_setting('request.headers', true), '');
-  v_chain text[];
-  v_hop text;
-  v_address inet;
-  v_trusted jsonb := coalesce(p_trusted, private.setting('network.trusted_proxies', '[]'::jsonb));
-  v_header text := lower(nullif(coalesce(p_header, case when p_trusted is null
-                     then private.setting('network.client_address_header', 'null'::jsonb) #>> '{}' end), ''));
-begin
-  if v_headers is null then
-    return null;
-  end if;
-  if v_header is not null then
-    v_hop := btrim(v_headers::jsonb ->> v_header);
-    return case when pg_input_is_valid(v_hop, 'inet') then v_hop::inet end;
-  end if;
-  v_chain := string_to_array(v_headers::jsonb ->> 'x-forwarded-for', ',');
-  for i in reverse coalesce(array_length(v_chain, 1), 0) .. 1 loop
-    v_hop := btrim(v_chain[i]);
-    if not pg_input_is_valid(v_hop, 'inet') then
-      return v_address;
-    end if;
-    v_address := v_hop::inet;
-    if jsonb_typeof(v_trusted) is distinct from 'array' or not exists (
-         select 1 from jsonb_array_elements_text(v_trusted) t(range)
-         where pg_input_is_valid(t.range, 'cidr') and v_address <<= t.range::cidr) then
-      return v_address;
-    end if;
-  end loop;
-  return v_address;
-end;
-$$;
-
--- The key of an address's bucket: an IPv4 address, or an IPv6 address's /64 (one host gets a
--- whole /64 to pick addresses from). Never a user id: not a version 4 UUID.
-create function private.address_key(p_address inet)
-returns uuid
-language sql
-immutable
-set search_path = ''
-as $$
-  select case when p_address is not null then md5('address:' || case when family(p_address) = 6
-           then host(network(set_masklen(p_address, 64))) || '/64' else host(p_address) end)::uuid end;
-$$;
-
--- A visitor with a track record on a block keeps writing when its shared budgets are spent: a
--- signed-in (not anonymous) user, or one with a published message or a counted response on the
--- block older than `limits.track_record_hours` (24). A storm's fresh anonymous accounts have none.
-create function private.has_track_record(p_block_id uuid, p_uid uuid)
-returns boolean
-language sql
-stable
-set search_path = ''
-as $$
-  select exists (select 1 from auth.users u where u.id = p_uid and not coalesce(u.is_anonymous, false))
-      or exists (select 1 from public.messages m
-                 where m.creator_id = p_uid and m.block_id = p_block_id and m.status = 'published'
-                   and m.created_at < now() - make_interval(hours => h.hours))
-      or exists (select 1 from public.responses r
-                 where r.creator_id = p_uid and r.block_id = p_block_id and not r.held
-                   and r.created_at < now() - make_interval(hours => h.hours))
-  from (select coalesce((private.setting('limits.track_record_hours', '24'::jsonb) #>> '{}')::integer, 24) as hours) h;
-$$;
-
--- When an address has used its share of a block: the published messages its writers without a
--- track record posted there in the last `limits.burst_hold_minutes` (10) are held for the owner
--- (a writer is the address's while their bucket row says they last wrote from it). They looked
--- like anyone's one by one; together they are the burst. One hold of a block at a time (a
--- transaction lock): the writers of one address no longer queue on one share row, and two holds
--- at once could lock the same messages in different orders (the writers' bucket rows, which the
--- update walks, move with every write) and deadlock; the next one sees what the first held.
-create function private.hold_address_burst(p_block public.blocks, p_address uuid, p_now timestamptz)
-returns void
-language sql
-set search_path = ''
-as $$
-  select pg_advisory_xact_lock(hashtext('hold_address_burst'), hashtext(p_block.id::text));
-  with held as (
-  update public.messages m set status = 'held'
-    where m.block_id = p_block.id and m.status = 'published' and m.creator_id <> p_block.owner_id
-      and m.created_at > p_now - make_interval(mins =>
-            coalesce((private.setting('limits.burst_hold_minutes', '10'::jsonb) #>> '{}')::integer, 10))
-      and m.creator_id in (select r.subject from private.rate_limits r
-                           where r.block_id = p_block.id and r.action = 'message' and r.address = p_address)
-      and not private.has_track_record(p_block.id, m.creator_id)
-    returning m.id
-  )
-  insert into private.escalated_messages (message_id) select id from held on conflict do nothing;
 $$;
 
 -- Takes a token from another shard of an address's share of a block (check_rate_limit, when the
@@ -620,34 +488,3 @@ as $$
   delete from private.captcha_tokens where created_at < now() - interval '1 day';
   delete from private.owner_calls where called_at < now() - interval '1 hour';
 $$;
-
-create function public.note_owner_call(p_user_id uuid, p_name text, p_per_hour integer)
-returns integer
-language plpgsql
-security definer
-set search_path = ''
-as $$
-declare
-  v_recent integer;
-  v_oldest timestamptz;
-begin
-  -- one owner's calls of one function in a row: parallel calls count one after another
-  perform pg_advisory_xact_lock(hashtext('owner_calls:' || p_name), hashtext(p_user_id::text));
-  delete from private.owner_calls
-    where user_id = p_user_id and name = p_name and called_at < now() - interval '1 hour';
-  select count(*) into v_recent from private.owner_calls
-    where user_id = p_user_id and name = p_name;
-  if v_recent >= p_per_hour then
-    -- the next call is allowed once the call that makes the count p_per_hour is an hour old
-    select called_at into v_oldest from private.owner_calls
-      where user_id = p_user_id and name = p_name
-      order by called_at desc offset greatest(p_per_hour - 1, 0) limit 1;
-    return greatest(1, ceil(extract(epoch from v_oldest + interval '1 hour' - now())))::integer;
-  end if;
-  insert into private.owner_calls (user_id, name) values (p_user_id, p_name);
-  return 0;
-end;
-$$;
-comment on function public.note_owner_call(uuid, text, integer) is
-  'Notes one call of a limited edge function by an owner and answers 0; when they already made p_per_hour in the last hour, notes nothing and answers the seconds until the next call is allowed (the function answers 429 with Retry-After). Service role only.';
-revoke execute on function public.note_owner_call(uuid, text, integer) from public, anon, authenticated;

@@ -1,0 +1,59 @@
+-- Escalation (issue 17): what a spent shared budget does instead of refusing everyone
+-- (private.check_rate_limit in trust.sql, private.take_address_quota in quota.sql): who writes on
+-- (a track record), and the burst of an address held for the owner.
+
+-- Messages held by escalation (issue 17), not by the block's hold setting: the owner's moderation
+-- list says so (moderation_messages held_by). A table of its own, not a column of messages, so the
+-- visitors' message JSON (to_jsonb of the row) does not grow.
+create table private.escalated_messages (
+  message_id uuid primary key references public.messages (id) on delete cascade,
+  created_at timestamptz not null default now()
+);
+comment on table private.escalated_messages is
+  'Messages a spent shared budget held for the owner (post_message, private.hold_address_burst); read by moderation_messages.';
+alter table private.escalated_messages enable row level security;
+
+-- A visitor with a track record on a block keeps writing when its shared budgets are spent: a
+-- signed-in (not anonymous) user, or one with a published message or a counted response on the
+-- block older than `limits.track_record_hours` (24). A storm's fresh anonymous accounts have none.
+create function private.has_track_record(p_block_id uuid, p_uid uuid)
+returns boolean
+language sql
+stable
+set search_path = ''
+as $$
+  select exists (select 1 from auth.users u where u.id = p_uid and not coalesce(u.is_anonymous, false))
+      or exists (select 1 from public.messages m
+                 where m.creator_id = p_uid and m.block_id = p_block_id and m.status = 'published'
+                   and m.created_at < now() - make_interval(hours => h.hours))
+      or exists (select 1 from public.responses r
+                 where r.creator_id = p_uid and r.block_id = p_block_id and not r.held
+                   and r.created_at < now() - make_interval(hours => h.hours))
+  from (select coalesce((private.setting('limits.track_record_hours', '24'::jsonb) #>> '{}')::integer, 24) as hours) h;
+$$;
+
+-- When an address has used its share of a block: the published messages its writers without a
+-- track record posted there in the last `limits.burst_hold_minutes` (10) are held for the owner
+-- (a writer is the address's while their bucket row says they last wrote from it). They looked
+-- like anyone's one by one; together they are the burst. One hold of a block at a time (a
+-- transaction lock): the writers of one address no longer queue on one share row, and two holds
+-- at once could lock the same messages in different orders (the writers' bucket rows, which the
+-- update walks, move with every write) and deadlock; the next one sees what the first held.
+create function private.hold_address_burst(p_block public.blocks, p_address uuid, p_now timestamptz)
+returns void
+language sql
+set search_path = ''
+as $$
+  select pg_advisory_xact_lock(hashtext('hold_address_burst'), hashtext(p_block.id::text));
+  with held as (
+  update public.messages m set status = 'held'
+    where m.block_id = p_block.id and m.status = 'published' and m.creator_id <> p_block.owner_id
+      and m.created_at > p_now - make_interval(mins =>
+            coalesce((private.setting('limits.burst_hold_minutes', '10'::jsonb) #>> '{}')::integer, 10))
+      and m.creator_id in (select r.subject from private.rate_limits r
+                           where r.block_id = p_block.id and r.action = 'message' and r.address = p_address)
+      and not private.has_track_record(p_block.id, m.creator_id)
+    returning m.id
+  )
+  insert into private.escalated_messages (message_id) select id from held on conflict do nothing;
+$$;
