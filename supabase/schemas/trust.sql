@@ -92,13 +92,125 @@ begin
 end;
 $$;
 
+-- The arithmetic of a token bucket of private.rate_limits, written once: what the bucket holds
+-- at p_now (what it held at p_updated_at, refilled at p_per_minute tokens a minute, never more
+-- than p_burst); when it is full again after a token taken at p_now (its row is then worth
+-- nothing: private.purge_trust); how many seconds until it holds a whole token. A missing row
+-- (all null) holds null.
+create function private.bucket_tokens(p_tokens double precision, p_updated_at timestamptz,
+  p_per_minute double precision, p_burst double precision, p_now timestamptz)
+returns double precision
+language sql
+immutable
+set search_path = ''
+as $$
+  select least(p_burst, p_tokens + extract(epoch from p_now - p_updated_at)::double precision
+                                   * p_per_minute / 60);
+$$;
+revoke execute on function private.bucket_tokens(double precision, timestamptz, double precision, double precision, timestamptz) from public;
+
+create function private.bucket_full_at(p_tokens double precision, p_updated_at timestamptz,
+  p_per_minute double precision, p_burst double precision, p_now timestamptz)
+returns timestamptz
+language sql
+stable
+set search_path = ''
+as $$
+  select p_now + make_interval(secs => (p_burst + 1 - private.bucket_tokens(p_tokens, p_updated_at,
+                                          p_per_minute, p_burst, p_now)) * 60 / p_per_minute);
+$$;
+revoke execute on function private.bucket_full_at(double precision, timestamptz, double precision, double precision, timestamptz) from public;
+
+create function private.bucket_wait(p_tokens double precision, p_updated_at timestamptz,
+  p_per_minute double precision, p_burst double precision, p_now timestamptz)
+returns double precision
+language sql
+immutable
+set search_path = ''
+as $$
+  select (1 - private.bucket_tokens(p_tokens, p_updated_at, p_per_minute, p_burst, p_now))
+         * 60 / p_per_minute;
+$$;
+revoke execute on function private.bucket_wait(double precision, timestamptz, double precision, double precision, timestamptz) from public;
+
+-- The subjects of the shard rows: a block's bucket's shard k is 00000000-0000-0000-0000-0000000000kk
+-- (never a user id: those are version 4 UUIDs); an address's share's shard 0 is the address key
+-- (private.address_key), shard k md5(key:k). Shard k of p_n holds p_burst / p_n whole tokens, the
+-- remainder to the first shards.
+create function private.block_shard(p_shard integer)
+returns uuid
+language sql
+immutable
+set search_path = ''
+as $$
+  select ('00000000-0000-0000-0000-' || lpad(to_hex(p_shard), 12, '0'))::uuid;
+$$;
+revoke execute on function private.block_shard(integer) from public;
+
+create function private.address_shard(p_addr uuid, p_shard integer)
+returns uuid
+language sql
+immutable
+set search_path = ''
+as $$
+  select case when p_shard = 0 then p_addr else md5(p_addr::text || ':' || p_shard)::uuid end;
+$$;
+revoke execute on function private.address_shard(uuid, integer) from public;
+
+create function private.shard_part(p_burst double precision, p_n integer, p_shard integer)
+returns double precision
+language sql
+immutable
+set search_path = ''
+as $$
+  select floor(p_burst / p_n) + (p_shard < p_burst::bigint % p_n)::integer;
+$$;
+revoke execute on function private.shard_part(double precision, integer, integer) from public;
+
+-- Takes a token from one shard row when no other write holds it (the row locked with SKIP
+-- LOCKED: never waited for) and it has one, at p_rate tokens a minute and p_burst at most (the
+-- row takes them on); a missing row is a full bucket. Answers the tokens left, or null.
+create function private.take_token(p_block_id uuid, p_action text, p_subject uuid,
+  p_rate double precision, p_burst double precision, p_now timestamptz)
+returns double precision
+language plpgsql
+set search_path = ''
+as $$
+declare
+  v_left double precision;
+begin
+  update private.rate_limits r
+    set tokens = private.bucket_tokens(r.tokens, r.updated_at, p_rate, p_burst, p_now) - 1,
+        per_minute = p_rate,
+        burst = p_burst,
+        updated_at = p_now,
+        full_at = private.bucket_full_at(r.tokens, r.updated_at, p_rate, p_burst, p_now)
+    where r.block_id = p_block_id and r.action = p_action
+      and r.subject = (select l.subject from private.rate_limits l
+                       where l.block_id = p_block_id and l.action = p_action and l.subject = p_subject
+                       for no key update skip locked)
+      and private.bucket_tokens(r.tokens, r.updated_at, p_rate, p_burst, p_now) >= 1
+    returning r.tokens into v_left;
+  if not found and not exists (select 1 from private.rate_limits
+                               where block_id = p_block_id and action = p_action and subject = p_subject) then
+    insert into private.rate_limits (block_id, subject, action, tokens, per_minute, burst, updated_at, full_at)
+      values (p_block_id, p_subject, p_action, p_burst - 1, p_rate, p_burst, p_now,
+              private.bucket_full_at(p_burst, p_now, p_rate, p_burst, p_now))
+      on conflict do nothing
+      returning tokens into v_left;
+  end if;
+  return v_left;
+end;
+$$;
+revoke execute on function private.take_token(uuid, text, uuid, double precision, double precision, timestamptz) from public;
+
 -- Takes a token from another shard of an address's share of a block (check_rate_limit, when the
 -- writer's own shard is empty): the shards that look like they have one (read without a lock; a
 -- missing row is a full shard), each only when no other write holds it (an advisory lock tried,
 -- then the row locked with SKIP LOCKED), so a writer that already holds its block shard never
--- waits here. p_rate and p_burst are the whole share's (shard k holds p_burst / p_n whole tokens,
--- the remainder to the first shards, and that part of the rate). Answers the tokens left in the
--- shard it took from, or null when none had one.
+-- waits here. p_rate and p_burst are the whole share's (each shard holds its part of both:
+-- private.shard_part). Answers the tokens left in the shard it took from, or null when none had
+-- one.
 create function private.take_address_token(p_block_id uuid, p_action text, p_addr uuid, p_n integer,
   p_rate double precision, p_burst double precision, p_now timestamptz)
 returns double precision
@@ -107,55 +219,24 @@ set search_path = ''
 as $$
 declare
   v_shard integer;
-  v_subject uuid;
   v_part double precision;
-  v_rate double precision;
   v_left double precision;
 begin
-  for v_shard, v_subject, v_part in
-    select g.n, s.subject, floor(p_burst / p_n) + (g.n < p_burst::bigint % p_n)::integer
+  for v_shard, v_part in
+    select g.n, private.shard_part(p_burst, p_n, g.n)
     from generate_series(0, p_n - 1) g(n)
-    cross join lateral (select case when g.n = 0 then p_addr
-                                    else md5(p_addr::text || ':' || g.n)::uuid end as subject) s
     left join private.rate_limits r
-      on r.block_id = p_block_id and r.action = p_action and r.subject = s.subject
+      on r.block_id = p_block_id and r.action = p_action and r.subject = private.address_shard(p_addr, g.n)
     where r.block_id is null
-       or least(r.burst, r.tokens + extract(epoch from p_now - r.updated_at)::double precision
-                                    * r.per_minute / 60) >= 1
+       or private.bucket_tokens(r.tokens, r.updated_at, r.per_minute, r.burst, p_now) >= 1
     order by g.n
   loop
     continue when not pg_try_advisory_xact_lock(
       hashtext('rate_limits:' || p_block_id || ':' || p_action || ':' || p_addr), v_shard);
-    v_rate := p_rate * v_part / p_burst;
-    update private.rate_limits r
-      set tokens = least(v_part, r.tokens + extract(epoch from p_now - r.updated_at)::double precision
-                                            * v_rate / 60) - 1,
-          per_minute = v_rate,
-          burst = v_part,
-          updated_at = p_now,
-          full_at = p_now + make_interval(secs => (v_part + 1 - least(v_part,
-                      r.tokens + extract(epoch from p_now - r.updated_at)::double precision * v_rate / 60))
-                    * 60 / v_rate)
-      where r.block_id = p_block_id and r.action = p_action
-        and r.subject = (select l.subject from private.rate_limits l
-                         where l.block_id = p_block_id and l.action = p_action and l.subject = v_subject
-                         for no key update skip locked)
-        and least(v_part, r.tokens + extract(epoch from p_now - r.updated_at)::double precision
-                                     * v_rate / 60) >= 1
-      returning r.tokens into v_left;
-    if found then
+    v_left := private.take_token(p_block_id, p_action, private.address_shard(p_addr, v_shard),
+                                 p_rate * v_part / p_burst, v_part, p_now);
+    if v_left is not null then
       return v_left;
-    end if;
-    if not exists (select 1 from private.rate_limits
-                   where block_id = p_block_id and action = p_action and subject = v_subject) then
-      insert into private.rate_limits (block_id, subject, action, tokens, per_minute, burst, updated_at, full_at)
-        values (p_block_id, v_subject, p_action, v_part - 1, p_rate * v_part / p_burst, v_part, p_now,
-                p_now + make_interval(secs => 60 / (p_rate * v_part / p_burst)))
-        on conflict do nothing
-        returning tokens into v_left;
-      if found then
-        return v_left;
-      end if;
     end if;
   end loop;
   return null;
@@ -178,8 +259,7 @@ revoke execute on function private.take_address_token(uuid, text, uuid, integer,
 -- address's, then the shard's; always in that order, and the other shards tried after: no
 -- deadlock between writers, since a writer holding a shard holds its address's row); an empty
 -- bucket is not updated and returns no row. A refusal raises, which rolls back whatever the
--- statement took. A shard's subject is 00000000-0000-0000-0000-0000000000NN: never a user id
--- (those are version 4 UUIDs); an address's is the MD5 of the address (private.address_key).
+-- statement took. The shards' subjects: private.block_shard, private.address_shard.
 --
 -- Escalation instead of refusing everyone (issue 17; docs/data-model.md "When a shared budget is
 -- under pressure"): a message also takes a token from its client address's fair share of the
@@ -275,17 +355,16 @@ begin
                                       floor((v_cfg ->> 'block_burst')::double precision * v_share)), 1);
     -- the share in shards of at least 4 tokens (at most 32), so the writers of one address (an
     -- office, a school, the load test's loopback) do not queue on one row: each starts on a shard
-    -- no other open transaction holds. Shard 0's subject is the address key, shard k's
-    -- md5(key:k); shard k holds burst / n whole tokens (the remainder to the first ones) and the
-    -- same part of the rate, so the shards add up to the share (taken from another shard when
-    -- one is empty: private.take_address_token).
+    -- no other open transaction holds. Each shard holds its part of the burst (private.shard_part)
+    -- and the same part of the rate, so the shards add up to the share (taken from another shard
+    -- when one is empty: private.take_address_token).
     if v_addr is not null then
       v_addr_burst := floor(v_addr_burst);
       v_addr_n := greatest(1, least(32, floor(v_addr_burst / 4)::integer));
       v_shard := private.free_shard('rate_limits:' || p_block.id || ':' || p_action || ':' || v_addr,
                                     abs(mod(hashtext(p_uid::text), v_addr_n)), v_addr_n);
-      v_addr_sub := case when v_shard = 0 then v_addr else md5(v_addr::text || ':' || v_shard)::uuid end;
-      v_addr_part := floor(v_addr_burst / v_addr_n) + (v_shard < v_addr_burst::bigint % v_addr_n)::integer;
+      v_addr_sub := private.address_shard(v_addr, v_shard);
+      v_addr_part := private.shard_part(v_addr_burst, v_addr_n, v_shard);
     end if;
   end if;
 
@@ -295,25 +374,21 @@ begin
   with taken as (
   insert into private.rate_limits as r (block_id, subject, action, tokens, per_minute, burst, updated_at, full_at, address)
     select p_block.id, v.subject, p_action, v.burst - 1, v.rate, v.burst, v_now,
-           v_now + make_interval(secs => 60 / v.rate), v.address
+           private.bucket_full_at(v.burst, v_now, v.rate, v.burst, v_now), v.address
     from (values (1, p_uid, v_visitor_rate, v_visitor_burst, v_addr),
                  (2, v_addr_sub, v_addr_rate * v_addr_part / v_addr_burst, v_addr_part, null::uuid),
-                 (3, ('00000000-0000-0000-0000-' || lpad(to_hex(v_home), 12, '0'))::uuid,
+                 (3, private.block_shard(v_home),
                   v_block_rate, v_block_burst, null::uuid)) v(n, subject, rate, burst, address)
     where v.subject is not null
     order by v.n
     on conflict (block_id, subject, action) do update
-      set tokens = least(excluded.burst, r.tokens + extract(epoch from v_now - r.updated_at)::double precision
-                                                    * excluded.per_minute / 60) - 1,
+      set tokens = private.bucket_tokens(r.tokens, r.updated_at, excluded.per_minute, excluded.burst, v_now) - 1,
           per_minute = excluded.per_minute,
           burst = excluded.burst,
           updated_at = v_now,
-          full_at = v_now + make_interval(secs => (excluded.burst + 1 - least(excluded.burst,
-                      r.tokens + extract(epoch from v_now - r.updated_at)::double precision * excluded.per_minute / 60))
-                    * 60 / excluded.per_minute),
+          full_at = private.bucket_full_at(r.tokens, r.updated_at, excluded.per_minute, excluded.burst, v_now),
           address = coalesce(excluded.address, r.address)
-      where least(excluded.burst, r.tokens + extract(epoch from v_now - r.updated_at)::double precision
-                                             * excluded.per_minute / 60) >= 1
+      where private.bucket_tokens(r.tokens, r.updated_at, excluded.per_minute, excluded.burst, v_now) >= 1
     returning r.subject, r.tokens
   )
   -- inserted or updated: a bucket that had no token is neither
@@ -332,14 +407,12 @@ begin
       v_addr_ok := v_addr_left is not null;
     end if;
     if v_addr_ok and v_addr_left < 1 then
-      select coalesce(sum(floor(coalesce(least(r.burst, r.tokens + extract(epoch from v_now - r.updated_at)::double precision
-                                                         * r.per_minute / 60),
-                                         floor(v_addr_burst / v_addr_n) + (g.n < v_addr_burst::bigint % v_addr_n)::integer))), 0)
+      select coalesce(sum(floor(coalesce(private.bucket_tokens(r.tokens, r.updated_at, r.per_minute, r.burst, v_now),
+                                         private.shard_part(v_addr_burst, v_addr_n, g.n)))), 0)
         into v_addr_left
         from generate_series(0, v_addr_n - 1) g(n)
         left join private.rate_limits r
-          on r.block_id = p_block.id and r.action = p_action
-         and r.subject = case when g.n = 0 then v_addr else md5(v_addr::text || ':' || g.n)::uuid end;
+          on r.block_id = p_block.id and r.action = p_action and r.subject = private.address_shard(v_addr, g.n);
     end if;
   end if;
   if v_visitor_ok and v_shard_ok and (v_addr is null or v_addr_left >= 1) then
@@ -354,30 +427,15 @@ begin
       select s.n from generate_series(1, v_shards - 1) g(i)
       cross join lateral (select (v_home + g.i) % v_shards as n) s
       left join private.rate_limits r
-        on r.block_id = p_block.id and r.action = p_action
-       and r.subject = ('00000000-0000-0000-0000-' || lpad(to_hex(s.n), 12, '0'))::uuid
+        on r.block_id = p_block.id and r.action = p_action and r.subject = private.block_shard(s.n)
       where r.block_id is null
-         or least(v_block_burst, r.tokens + extract(epoch from v_now - r.updated_at)::double precision
-                                            * v_block_rate / 60) >= 1
+         or private.bucket_tokens(r.tokens, r.updated_at, v_block_rate, v_block_burst, v_now) >= 1
       order by g.i
     loop
       -- never wait for a shard a concurrent write holds (nor deadlock with one doing the same)
       continue when not pg_try_advisory_xact_lock(hashtext('rate_limits:' || p_block.id || ':' || p_action), v_shard);
-      insert into private.rate_limits as r (block_id, subject, action, tokens, per_minute, burst, updated_at, full_at)
-        values (p_block.id, ('00000000-0000-0000-0000-' || lpad(to_hex(v_shard), 12, '0'))::uuid, p_action,
-                v_block_burst - 1, v_block_rate, v_block_burst, v_now, v_now + make_interval(secs => 60 / v_block_rate))
-        on conflict (block_id, subject, action) do update
-          set tokens = least(excluded.burst, r.tokens + extract(epoch from v_now - r.updated_at)::double precision
-                                                        * excluded.per_minute / 60) - 1,
-              per_minute = excluded.per_minute,
-              burst = excluded.burst,
-              updated_at = v_now,
-              full_at = v_now + make_interval(secs => (excluded.burst + 1 - least(excluded.burst,
-                          r.tokens + extract(epoch from v_now - r.updated_at)::double precision * excluded.per_minute / 60))
-                        * 60 / excluded.per_minute)
-          where least(excluded.burst, r.tokens + extract(epoch from v_now - r.updated_at)::double precision
-                                                 * excluded.per_minute / 60) >= 1;
-      if found then
+      if private.take_token(p_block.id, p_action, private.block_shard(v_shard), v_block_rate, v_block_burst,
+                            v_now) is not null then
         v_shard_ok := true;
         exit;
       end if;
@@ -394,9 +452,7 @@ begin
         return false;
       end if;
     end if;
-    select (1 - least(r.burst, r.tokens + extract(epoch from v_now - r.updated_at)::double precision
-                                          * r.per_minute / 60)) * 60 / r.per_minute
-      into v_wait
+    select private.bucket_wait(r.tokens, r.updated_at, r.per_minute, r.burst, v_now) into v_wait
       from private.rate_limits r
       where r.block_id = p_block.id and r.subject = p_uid and r.action = p_action;
     perform private.refuse_limit(p_action, 'visitor', v_wait,
@@ -446,21 +502,15 @@ begin
   end if;
   -- how long until the spent budget has a token: the block's soonest shard, or the address's
   if not v_shard_ok then
-    select min((1 - least(r.burst, r.tokens + extract(epoch from v_now - r.updated_at)::double precision
-                                              * r.per_minute / 60)) * 60 / r.per_minute)
-      into v_wait
+    select min(private.bucket_wait(r.tokens, r.updated_at, r.per_minute, r.burst, v_now)) into v_wait
       from private.rate_limits r
-      where r.block_id = p_block.id and r.action = p_action
-        and r.subject <= ('00000000-0000-0000-0000-' || lpad(to_hex(v_shards - 1), 12, '0'))::uuid;
+      where r.block_id = p_block.id and r.action = p_action and r.subject <= private.block_shard(v_shards - 1);
   else
     -- the address's soonest shard
-    select min((1 - least(r.burst, r.tokens + extract(epoch from v_now - r.updated_at)::double precision
-                                              * r.per_minute / 60)) * 60 / r.per_minute)
-      into v_wait
+    select min(private.bucket_wait(r.tokens, r.updated_at, r.per_minute, r.burst, v_now)) into v_wait
       from generate_series(0, coalesce(v_addr_n, 1) - 1) g(n)
       join private.rate_limits r
-        on r.block_id = p_block.id and r.action = p_action
-       and r.subject = case when g.n = 0 then v_addr else md5(v_addr::text || ':' || g.n)::uuid end;
+        on r.block_id = p_block.id and r.action = p_action and r.subject = private.address_shard(v_addr, g.n);
   end if;
   perform private.refuse_limit(p_action, case when v_shard_ok then 'address' else 'block' end, v_wait,
     case when private.captcha_config() is not null and (p_block.captcha or (v_escalate and p_action = 'message'))
