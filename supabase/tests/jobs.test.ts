@@ -3,14 +3,9 @@
 // with the service role. The worker itself (jobs-worker) is tested in mail.test.ts.
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  anonClient,
-  newGuest,
-  newUser,
-  serviceClient,
-  sql,
-  type TestUser,
-} from './support/clients.ts';
+import { anonClient, newGuest, newUser, serviceClient, sql } from './support/clients.ts';
+import { ownerWithBlock } from './support/drafts.ts';
+import { postMessage } from './support/hostile.ts';
 
 interface ClaimedJob {
   id: number;
@@ -309,26 +304,6 @@ describe('jobs queue', () => {
 // notification jobs: written in the visitor's transaction
 // ---------------------------------------------------------------------------------------------
 
-async function ownerBlock(
-  type: 'comment' | 'form',
-  settings: Record<string, unknown> = {},
-  mailTo?: string,
-) {
-  const owner = await newUser('owner');
-  await sql('update public.profiles set paid = true where id = $1', [owner.id]);
-  const { data, error } = await owner.client.rpc('create_block', { p_block_type: type });
-  expect(error).toBeNull();
-  const blockId = (data as { id: string }).id;
-  const body: Record<string, unknown> = { blockId };
-  if (Object.keys(settings).length) body.settings = settings;
-  if (mailTo) body.privateSettings = { mail_to: mailTo };
-  if (body.settings || body.privateSettings) {
-    const res = await owner.client.functions.invoke('save-block', { body });
-    expect(res.error).toBeNull();
-  }
-  return { owner, blockId };
-}
-
 async function jobsOf(blockId: string) {
   return sql<{
     kind: string;
@@ -341,28 +316,13 @@ async function jobsOf(blockId: string) {
   );
 }
 
-function postAs(
-  visitor: TestUser,
-  blockId: string,
-  content: string,
-  extra: Record<string, unknown> = {},
-) {
-  return visitor.client.rpc('post_message', {
-    p_block_id: blockId,
-    p_content: content,
-    p_creator_name: 'Visitor',
-    p_color: '#336699',
-    ...extra,
-  });
-}
-
 describe('notification jobs', () => {
   it('a comment on a block with a notification address enqueues the owner digest job, in its transaction', async () => {
-    const { blockId } = await ownerBlock('comment', {}, 'owner-inbox@example.com');
+    const { blockId } = await ownerWithBlock('comment', { mailTo: 'owner-inbox@example.com' });
     const visitor = await newGuest();
-    const ok = await postAs(visitor, blockId, 'Hello there');
+    const ok = await postMessage(visitor, blockId, 'Hello there');
     expect(ok.error).toBeNull();
-    const failed = await postAs(visitor, blockId, 'x'.repeat(501));
+    const failed = await postMessage(visitor, blockId, 'x'.repeat(501));
     expect(failed.error?.message).toBe('Too long message');
     const jobs = await jobsOf(blockId);
     expect(jobs).toHaveLength(1);
@@ -375,18 +335,20 @@ describe('notification jobs', () => {
   });
 
   it('no job without a notification address, and none for the owner writing on their own block', async () => {
-    const plain = await ownerBlock('comment');
+    const plain = await ownerWithBlock('comment');
     const visitor = await newGuest();
-    expect((await postAs(visitor, plain.blockId, 'Hi')).error).toBeNull();
+    expect((await postMessage(visitor, plain.blockId, 'Hi')).error).toBeNull();
     expect(await jobsOf(plain.blockId)).toEqual([]);
 
-    const { owner, blockId } = await ownerBlock('comment', {}, 'owner-inbox@example.com');
-    expect((await postAs(owner, blockId, 'A note from the owner')).error).toBeNull();
+    const { owner, blockId } = await ownerWithBlock('comment', {
+      mailTo: 'owner-inbox@example.com',
+    });
+    expect((await postMessage(owner, blockId, 'A note from the owner')).error).toBeNull();
     expect(await jobsOf(blockId)).toEqual([]);
   });
 
   it('a form response enqueues the owner job', async () => {
-    const { blockId } = await ownerBlock('form', {}, 'forms@example.com');
+    const { blockId } = await ownerWithBlock('form', { mailTo: 'forms@example.com' });
     const visitor = await newGuest();
     const { error } = await visitor.client.rpc('submit_response', {
       p_block_id: blockId,
@@ -399,17 +361,21 @@ describe('notification jobs', () => {
   });
 
   it("a reply enqueues the commenter's job when they left an email and the block asks for it", async () => {
-    const { owner, blockId } = await ownerBlock('comment', { allow_creator_email: true });
+    const { owner, blockId } = await ownerWithBlock('comment', {
+      settings: { allow_creator_email: true },
+    });
     const commenter = await newGuest();
-    const top = await postAs(commenter, blockId, 'Please tell me when someone answers', {
+    const top = await postMessage(commenter, blockId, 'Please tell me when someone answers', {
       p_creator_email: 'commenter@example.com',
     });
     expect(top.error).toBeNull();
     const parentId = (top.data as { id: string }).id;
     // the commenter replying to themselves is no news to them
-    expect((await postAs(commenter, blockId, 'bump', { p_parent_id: parentId })).error).toBeNull();
+    expect(
+      (await postMessage(commenter, blockId, 'bump', { p_parent_id: parentId })).error,
+    ).toBeNull();
     expect(await jobsOf(blockId)).toEqual([]);
-    const reply = await postAs(owner, blockId, 'Thanks, answered!', { p_parent_id: parentId });
+    const reply = await postMessage(owner, blockId, 'Thanks, answered!', { p_parent_id: parentId });
     expect(reply.error).toBeNull();
     const jobs = await jobsOf(blockId);
     expect(jobs).toHaveLength(1);
@@ -421,10 +387,10 @@ describe('notification jobs', () => {
   });
 
   it('notification_context gathers the items and skips what must not be sent', async () => {
-    const { owner, blockId } = await ownerBlock('comment', {}, 'ctx@example.com');
+    const { owner, blockId } = await ownerWithBlock('comment', { mailTo: 'ctx@example.com' });
     const visitor = await newGuest();
-    const first = await postAs(visitor, blockId, 'First <b>message</b>');
-    const second = await postAs(visitor, blockId, 'Second');
+    const first = await postMessage(visitor, blockId, 'First <b>message</b>');
+    const second = await postMessage(visitor, blockId, 'Second');
     const payloads = [first, second].map((r) => ({
       block_id: blockId,
       message_id: (r.data as { id: string }).id,

@@ -980,6 +980,25 @@ describe('counting an audience', () => {
   });
 });
 
+/**
+ * Reserves a send of `o`'s letter to `to` as send-letter does and, in the same transaction, sets
+ * its jobs' `jobs` (SQL assignments), so the schedule's worker cannot take them first; the publish
+ * id.
+ */
+const reserveWithJobs = (o: Owner, to: string[], jobs: string) =>
+  transaction(async (client) => {
+    const { rows } = await client.query<{ r: { publish_id: string } }>(
+      'select public.reserve_letter($1, $2, $3, null, false, $4) as r',
+      [o.owner.id, o.blockId, to, { from: o.sender, from_name: 'Letter Writer', reply_to: null }],
+    );
+    const publishId = rows[0]!.r.publish_id;
+    await client.query(
+      `update private.jobs set ${jobs} where kind = 'letter' and payload ->> 'publish_id' = $1`,
+      [publishId],
+    );
+    return publishId;
+  });
+
 describe('a worker that loses track of a send', () => {
   it('a mail SES accepted is settled by its Send event; one never accepted is queued again and sent once', async () => {
     const o = await letterOwner('notion_letter');
@@ -989,27 +1008,11 @@ describe('a worker that loses track of a send', () => {
     const b = inbox('lost-b');
     // reserved as send-letter does, with the jobs held back in the same transaction (the
     // schedule may run the worker at any moment)
-    const sent = await transaction(async (client) => {
-      const { rows } = await client.query<{ r: { publish_id: string } }>(
-        'select public.reserve_letter($1, $2, $3, null, false, $4) as r',
-        [
-          o.owner.id,
-          o.blockId,
-          [a, b],
-          { from: o.sender, from_name: 'Letter Writer', reply_to: null },
-        ],
-      );
-      const publishId = rows[0]!.r.publish_id;
-      await client.query(
-        `update private.jobs set run_at = now() + interval '1 hour' where kind = 'letter' and payload ->> 'publish_id' = $1`,
-        [publishId],
-      );
-      return { publishId };
-    });
+    const publishId = await reserveWithJobs(o, [a, b], "run_at = now() + interval '1 hour'");
     // a: the worker handed it to SES and died before recording it
     const [da] = await sql<{ id: string }>(
       'select id from public.deliveries where publish_id = $1 and email = $2',
-      [sent.publishId, a],
+      [publishId, a],
     );
     const { SESv2Client, SendEmailCommand } = await import('@aws-sdk/client-sesv2');
     const ses = new SESv2Client({
@@ -1046,14 +1049,14 @@ describe('a worker that loses track of a send', () => {
       await client.query(
         `update private.jobs set status = 'unknown', attempts = 1, finished_at = now() - interval '11 minutes'
          where kind = 'letter' and payload ->> 'publish_id' = $1`,
-        [sent.publishId],
+        [publishId],
       );
       await client.query('select private.settle_letter_jobs()');
       return (
         await client.query<{ status: string; email: string }>(
           `select j.status, d.email from private.jobs j join public.deliveries d on d.id = (j.payload ->> 'delivery_id')::uuid
            where d.publish_id = $1 order by d.email`,
-          [sent.publishId],
+          [publishId],
         )
       ).rows;
     });
@@ -1068,7 +1071,7 @@ describe('a worker that loses track of a send', () => {
     const { data: p } = await o.owner.client
       .from('publishes')
       .select('sent_count, reserved_count')
-      .eq('id', sent.publishId)
+      .eq('id', publishId)
       .single();
     expect(p).toEqual({ sent_count: 2, reserved_count: 2 });
   });
@@ -1082,24 +1085,11 @@ describe('the worker and provider events on one send', () => {
     const [a, b] = [inbox('cross-a'), inbox('cross-b')];
     // reserved with the jobs held back (the schedule's worker must not take them), then running,
     // as a worker that sent both mails and is about to record them leaves them
-    const publishId = await transaction(async (client) => {
-      const { rows } = await client.query<{ r: { publish_id: string } }>(
-        'select public.reserve_letter($1, $2, $3, null, false, $4) as r',
-        [
-          o.owner.id,
-          o.blockId,
-          [a, b],
-          { from: o.sender, from_name: 'Letter Writer', reply_to: null },
-        ],
-      );
-      const id = rows[0]!.r.publish_id;
-      await client.query(
-        `update private.jobs set status = 'running', locked_until = now() + interval '1 hour'
-         where kind = 'letter' and payload ->> 'publish_id' = $1`,
-        [id],
-      );
-      return id;
-    });
+    const publishId = await reserveWithJobs(
+      o,
+      [a, b],
+      "status = 'running', locked_until = now() + interval '1 hour'",
+    );
     const jobs = await sql<{ id: string; delivery_id: string; email: string }>(
       `select j.id, d.id as delivery_id, d.email from private.jobs j
        join public.deliveries d on d.id = (j.payload ->> 'delivery_id')::uuid

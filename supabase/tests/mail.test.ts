@@ -6,8 +6,10 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifySnsMessage } from '../functions/_shared/sns.ts';
-import { newGuest, newUser, serviceClient, sql, stack, type TestUser } from './support/clients.ts';
+import { newGuest, serviceClient, sql, stack } from './support/clients.ts';
 import { callWorker } from './support/worker.ts';
+import { ownerWithBlock } from './support/drafts.ts';
+import { postMessage } from './support/hostile.ts';
 import {
   eventually,
   inbox,
@@ -21,42 +23,15 @@ import {
 /** Runs the worker now, as the schedule or a kick would. */
 const runWorker = callWorker;
 
-async function ownerBlock(
+/** A paid owner's block saved with a name that mails must escape (and `opts.settings`). */
+const ownerBlock = (
   type: 'comment' | 'qna' | 'form',
   opts: { mailTo?: string; settings?: Record<string, unknown>; language?: 'en' | 'ko' } = {},
-) {
-  const owner = await newUser('owner');
-  await sql('update public.profiles set paid = true, language = $2 where id = $1', [
-    owner.id,
-    opts.language ?? 'en',
-  ]);
-  const { data, error } = await owner.client.rpc('create_block', { p_block_type: type });
-  expect(error).toBeNull();
-  const blockId = (data as { id: string }).id;
-  const body: Record<string, unknown> = {
-    blockId,
-    settings: { name: `Block ${blockId.slice(0, 4)} <b>&</b>`, ...opts.settings },
-  };
-  if (opts.mailTo) body.privateSettings = { mail_to: opts.mailTo };
-  const res = await owner.client.functions.invoke('save-block', { body });
-  expect(res.error).toBeNull();
-  return { owner, blockId };
-}
-
-function post(
-  visitor: TestUser,
-  blockId: string,
-  content: string,
-  extra: Record<string, unknown> = {},
-) {
-  return visitor.client.rpc('post_message', {
-    p_block_id: blockId,
-    p_content: content,
-    p_creator_name: 'Visitor <i>',
-    p_color: '#336699',
-    ...extra,
+) =>
+  ownerWithBlock(type, {
+    ...opts,
+    settings: { name: `Block ${randomUUID().slice(0, 4)} <b>&</b>`, ...opts.settings },
   });
-}
 
 /** Runs the worker until a mail to `to` shows up (the schedule may also be running it). */
 async function deliveredTo(to: string, match: (m: Mail) => boolean = () => true): Promise<Mail> {
@@ -87,7 +62,11 @@ describe('notification mails', () => {
     const to = inbox('inbox');
     const { blockId } = await ownerBlock('comment', { mailTo: to });
     const visitor = await newGuest();
-    const { error } = await post(visitor, blockId, 'Hello <script>alert(1)</script>\nsecond line');
+    const { error } = await postMessage(
+      visitor,
+      blockId,
+      'Hello <script>alert(1)</script>\nsecond line',
+    );
     expect(error).toBeNull();
     const mail = await deliveredTo(to);
     expect(mail.from).toContain('notify@reaction-blocks.local');
@@ -125,7 +104,7 @@ describe('notification mails', () => {
       blockId,
     ]);
     expect(row!.name).toBe(name);
-    const { error } = await post(await newGuest(), blockId, 'hello');
+    const { error } = await postMessage(await newGuest(), blockId, 'hello');
     expect(error).toBeNull();
     const mail = await deliveredTo(to);
     expect(mail.subject).toBe('New comment on “Shop Bcc: attacker@example.com X-Injected: yes”');
@@ -167,10 +146,10 @@ describe('notification mails', () => {
     const to = inbox('inbox');
     const { blockId } = await ownerBlock('comment', { mailTo: to });
     const visitor = await newGuest();
-    expect((await post(visitor, blockId, 'burst 0')).error).toBeNull();
+    expect((await postMessage(visitor, blockId, 'burst 0')).error).toBeNull();
     await deliveredTo(to);
     for (let n = 1; n <= 6; n++)
-      expect((await post(visitor, blockId, `burst ${n}`)).error).toBeNull();
+      expect((await postMessage(visitor, blockId, `burst ${n}`)).error).toBeNull();
     // within the window nothing more is sent, however often the worker runs
     for (let i = 0; i < 3; i++) await runWorker();
     expect(await mailbox(to)).toHaveLength(1);
@@ -198,13 +177,13 @@ describe('notification mails', () => {
     });
     const commenter = await newGuest();
     const email = inbox('inbox');
-    const top = await post(commenter, blockId, 'Tell me when you answer', {
+    const top = await postMessage(commenter, blockId, 'Tell me when you answer', {
       p_creator_email: email,
     });
     expect(top.error).toBeNull();
     const parentId = (top.data as { id: string }).id;
     expect(
-      (await post(owner, blockId, 'Here is the answer', { p_parent_id: parentId })).error,
+      (await postMessage(owner, blockId, 'Here is the answer', { p_parent_id: parentId })).error,
     ).toBeNull();
     const mail = await deliveredTo(email);
     expect(mail.subject).toMatch(/^New reply to your comment/);
@@ -241,7 +220,7 @@ describe('notification mails', () => {
       [`notify.reply:${parentId}`],
     );
     expect(
-      (await post(owner, blockId, 'Another answer', { p_parent_id: parentId })).error,
+      (await postMessage(owner, blockId, 'Another answer', { p_parent_id: parentId })).error,
     ).toBeNull();
     await eventually(async () => {
       await runWorker();
@@ -267,7 +246,7 @@ describe('notification mails', () => {
     const to = inbox('inbox');
     const { blockId } = await ownerBlock('comment', { mailTo: to });
     const visitor = await newGuest();
-    await post(visitor, blockId, 'hi');
+    await postMessage(visitor, blockId, 'hi');
     const mail = await deliveredTo(to);
     const token = /token=([^>]+)>/.exec(
       Object.entries(mail.headers).find(([k]) => k.toLowerCase() === 'list-unsubscribe')![1],
@@ -289,7 +268,7 @@ describe('notification mails', () => {
     // down for this test's mail only: other test files send mail at the same time
     await sesControl('', { outage: true, outageFor: [to] });
     try {
-      const { error } = await post(visitor, blockId, 'written during the outage');
+      const { error } = await postMessage(visitor, blockId, 'written during the outage');
       expect(error).toBeNull();
       const job = await eventually(async () => {
         await runWorker();
@@ -315,7 +294,7 @@ describe('notification mails', () => {
     const to = inbox('inbox');
     const { blockId } = await ownerBlock('comment', { mailTo: to });
     const visitor = await newGuest();
-    await post(visitor, blockId, 'first');
+    await postMessage(visitor, blockId, 'first');
     const mail = await deliveredTo(to);
     await sesControl('/bounce', { messageId: mail.id, type: 'Permanent' });
     await eventually(
@@ -326,7 +305,7 @@ describe('notification mails', () => {
       `update private.job_groups set last_done_at = now() - interval '2 minutes' where group_key = $1`,
       [`notify.owner:${blockId}`],
     );
-    await post(visitor, blockId, 'second');
+    await postMessage(visitor, blockId, 'second');
     await eventually(async () => {
       await runWorker();
       const rows = await jobsOfBlock(blockId);
@@ -342,7 +321,7 @@ describe('notification mails', () => {
       addresses.push(to);
       const { blockId } = await ownerBlock('comment', { mailTo: to });
       const visitor = await newGuest();
-      await post(visitor, blockId, `parallel ${i}`);
+      await postMessage(visitor, blockId, `parallel ${i}`);
     }
     await Promise.all(Array.from({ length: 6 }, () => runWorker()));
     for (const to of addresses) await deliveredTo(to);
@@ -384,7 +363,7 @@ describe('SNS posts to ses-events', () => {
     // other test files are sending mail at the same time)
     await sesControl('/divert', { recipient: to, url: receiver.url });
     try {
-      await post(visitor, blockId, 'for the SNS tests');
+      await postMessage(visitor, blockId, 'for the SNS tests');
       const mail = await deliveredTo(to);
       const delivery = await next(
         (p) =>

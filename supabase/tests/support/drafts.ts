@@ -10,7 +10,7 @@ import type {
   TOptionDraft,
   TQuestionDraft,
 } from '@reaction-blocks/contracts/schemas';
-import { serviceClient, type TestUser } from './clients.ts';
+import { paidOwner, serviceClient, sql, type TestUser } from './clients.ts';
 
 export const option = (
   value: string,
@@ -101,6 +101,31 @@ export async function createBlock(owner: TestUser, type: string): Promise<string
   const { data, error } = await owner.client.rpc('create_block', { p_block_type: type });
   expect(error).toBeNull();
   return (data as { id: string }).id;
+}
+
+/**
+ * A paid owner (mailed in `language`, en by default) with a new block of `type`; its `settings`
+ * and its notification address (`mailTo`) saved through save-block, as the workspace saves them,
+ * when given.
+ */
+export async function ownerWithBlock(
+  type: string,
+  opts: { mailTo?: string; settings?: Record<string, unknown>; language?: 'en' | 'ko' } = {},
+): Promise<{ owner: TestUser; blockId: string }> {
+  const owner = await paidOwner('owner');
+  if (opts.language) {
+    await sql('update public.profiles set language = $2 where id = $1', [owner.id, opts.language]);
+  }
+  const blockId = await createBlock(owner, type);
+  if (opts.settings || opts.mailTo) {
+    const res = await save(owner.client, {
+      blockId,
+      ...(opts.settings && { settings: opts.settings }),
+      ...(opts.mailTo && { privateSettings: { mail_to: opts.mailTo } }),
+    });
+    expect(res.status, res.message).toBe(200);
+  }
+  return { owner, blockId };
 }
 
 /** The block's default ending as a draft (it is created with every form and ab block). */

@@ -194,6 +194,23 @@ export const tryPost = (visitor: TestUser, blockId: string, fields: Record<strin
     ...fields,
   });
 
+/**
+ * A message with `content` from `visitor` (tryPost) under a name a mail must escape, as the
+ * notification tests post them; the RPC's answer.
+ */
+export const postMessage = (
+  visitor: TestUser,
+  blockId: string,
+  content: string,
+  extra: Record<string, unknown> = {},
+) =>
+  tryPost(visitor, blockId, {
+    p_content: content,
+    p_creator_name: 'Visitor <i>',
+    p_color: '#336699',
+    ...extra,
+  });
+
 /** An operator's per-block override of the visitor limits (blocks.rate_limits). */
 export const overrideLimits = (blockId: string, limits: Record<string, Record<string, number>>) =>
   sql('update public.blocks set rate_limits = $2 where id = $1', [blockId, limits]);
