@@ -355,6 +355,67 @@ try {
   });
 
   await step(
+    "comment: a message's Reply waits for the write paths: when they fail to load, the reason shows at the message; the next try (by keyboard) opens the form once they arrive",
+    async () => {
+      const ctx = await browser.newContext();
+      const page = await ctx.newPage();
+      const paths: string[] = [];
+      let offline = true;
+      // once back online, the write paths' next request waits until `arrive` is called
+      let arrive = () => {};
+      const late = new Promise<void>((r) => (arrive = r));
+      const seenBefore = consoleProblems.length;
+      await page.route(
+        (u) => u.pathname.includes('/chunks/comment.writer-'),
+        async (route) => {
+          paths.push(route.request().url());
+          if (offline) return route.abort('internetdisconnected');
+          await late;
+          return route.continue();
+        },
+      );
+      await page.goto(`${origin}/page?tag=reaction-comment&id=${ids.comment}`);
+      const reply = page
+        .locator('reaction-comment [part=actions] button', { hasText: 'Reply' })
+        .first();
+      await reply.waitFor();
+      assert.deepEqual(paths, [], 'the write paths are not loaded before the first interaction');
+      await reply.click();
+      await page
+        .locator('reaction-comment [part=message] [part=error]', {
+          hasText: "Couldn't reach the server",
+        })
+        .waitFor();
+      assert.equal(await page.locator('reaction-comment [part=message] form').count(), 0);
+      // back online, by keyboard, before the write paths arrive: the form opens once they do
+      offline = false;
+      const asked = paths.length;
+      await reply.press('Enter');
+      for (let n = 0; paths.length === asked; n++) {
+        if (n > 1200) throw new Error('the key did not ask for the write paths');
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      assert.equal(await page.locator('reaction-comment [part=message] form').count(), 0);
+      arrive();
+      await page.locator('reaction-comment [part=message] form textarea').waitFor();
+      assert.equal(await reply.getAttribute('aria-expanded'), 'true');
+      assert.ok(paths.length >= 2, paths.join(', '));
+      await ctx.close();
+      // the cut-off write paths' failed loads and the SDK's warnings, and only those
+      const caused = consoleProblems.splice(seenBefore);
+      assert.deepEqual(
+        caused.filter(
+          (line) =>
+            !/Failed to load resource: net::ERR_INTERNET_DISCONNECTED .*\/chunks\/comment\.writer-/.test(
+              line,
+            ) && !/\[reaction-blocks\] (could not load|Couldn't reach the server)/.test(line),
+        ),
+        [],
+      );
+    },
+  );
+
+  await step(
     'sign-in popup: Google through the local consent page returns to the host page',
     async () => {
       const page = await open('reaction-comment', ids.members);

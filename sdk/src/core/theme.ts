@@ -13,7 +13,7 @@ import type { Block, Theme } from './types.js';
  * Label colours (every theme) come from --ADMIN_LABEL and --ME_LABEL (the block's custom label
  * colours, set inline on the base part) and from the page's --reaction-admin-label /
  * --reaction-me-label, which have no default here so that a value set by the page can be told
- * apart; the styles read the resolved --_admin-label and --_me-label.
+ * apart; only the elements with labels (comment, Q&A) resolve them, in comment.styles.ts.
  */
 export const baseStyles = css`
   :host {
@@ -50,9 +50,6 @@ export const baseStyles = css`
     --reaction-background: var(--BACKGROUND, #fff);
   }
   [part~='base'] {
-    /* Light and dark: the page's label token wins, like every --reaction-* token there. */
-    --_admin-label: var(--reaction-admin-label, var(--ADMIN_LABEL, var(--reaction-primary)));
-    --_me-label: var(--reaction-me-label, var(--ME_LABEL, var(--reaction-primary)));
     /* control edges: 55% of the text colour over the background (3.3:1 or more) */
     --_border: var(
       --reaction-border,
@@ -67,11 +64,6 @@ export const baseStyles = css`
     background: var(--reaction-background);
     border-radius: var(--reaction-radius);
     padding: 12px;
-  }
-  /* Custom theme: the block's colours win; the page fills in the ones it leaves out. */
-  [part~='base'].custom {
-    --_admin-label: var(--ADMIN_LABEL, var(--reaction-admin-label, var(--reaction-primary)));
-    --_me-label: var(--ME_LABEL, var(--reaction-me-label, var(--reaction-primary)));
   }
   *,
   *::before,

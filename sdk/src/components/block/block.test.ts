@@ -238,7 +238,8 @@ describe('reaction-block', () => {
     const menu = async (text: string) => {
       const button = inner.shadowRoot!.querySelector('[part=menu-button]') as HTMLElement;
       if (button.getAttribute('aria-expanded') !== 'true') button.click();
-      await inner.updateComplete;
+      // the menu comes with the write paths (comment.writer.ts), loaded on the first click
+      await until(() => inner.shadowRoot!.querySelector('[part=menu]'));
       [...inner.shadowRoot!.querySelectorAll<HTMLElement>('[part=menu] button')]
         .find((b) => b.textContent!.trim() === text)!
         .click();

@@ -15,7 +15,7 @@ import type { Change, Counts } from '../../core/live.js';
 import { applyChange, applyCounts, pinnedFirst, threads } from './model.js';
 import { LiveList, PAGE_SIZE } from './comment.live.js';
 import styles from './comment.styles.js';
-import { composer, menu, message, type CommentView, type Mode } from './comment.templates.js';
+import { composer, message, type CommentView, type Mode } from './comment.templates.js';
 import { comment, fields, like } from '../../core/locales/en.js';
 
 const NAME_MAX = COMMENT_LIMITS.name;
@@ -24,8 +24,13 @@ export { PAGE_SIZE };
 export const DEBOUNCE_MS = 500;
 
 type CommentWriter = typeof import('./comment.writer.js');
-/** The write paths (comment.writer.ts): a chunk loaded with the writer's code. */
-const loadCommentWriter = loadChunk(() => import('./comment.writer.js'));
+/** The write paths once here. */
+let paths: CommentWriter | undefined;
+/**
+ * The write paths (comment.writer.ts, with the edit box, reply form, confirmations and menu they
+ * draw): a chunk loaded with the writer's code.
+ */
+const loadCommentWriter = loadChunk(() => import('./comment.writer.js').then((m) => (paths = m)));
 /** Reading the list again (comment.read.ts): a chunk loaded on sign-in, log out or a resync. */
 const loadReader = loadChunk(() => import('./comment.read.js'));
 
@@ -381,6 +386,26 @@ export default class ReactionComment extends BlockElement {
     }
   }
 
+  /** The write paths once loaded: the templates draw a message's modes and the menu with them. */
+  private get paths(): CommentWriter | undefined {
+    return paths;
+  }
+
+  /**
+   * Opens a message's edit box, reply form or confirmation, which the write paths draw: at once
+   * when they are here (the visitor's pointer or focus on the block started loading them), else
+   * once they arrive; when they cannot load, the reason is said at the message.
+   */
+  private async open(id: string, mode: Mode): Promise<void> {
+    if (await this.writePaths(id)) this.setMode(id, mode);
+  }
+
+  /** Opens or closes the menu (drawn by the write paths: its sign-in and log out are theirs). */
+  private async toggleMenu(): Promise<void> {
+    if (this._menuOpen) this._menuOpen = false;
+    else if (await this.writePaths('')) this._menuOpen = true;
+  }
+
   /** This element as its templates and write paths see it (CommentView: see hostCheck). */
   private get asHost(): CommentView {
     return this as unknown as CommentView;
@@ -500,12 +525,12 @@ export default class ReactionComment extends BlockElement {
           class="btn link"
           aria-expanded=${this._menuOpen ? 'true' : 'false'}
           aria-controls="menu"
-          @click=${() => (this._menuOpen = !this._menuOpen)}
+          @click=${this.toggleMenu}
         >
           ${this.t('menu')}
         </button>
       </div>
-      ${this._menuOpen ? menu(this.asHost) : nothing} ${composer(this.asHost)}
+      ${this._menuOpen ? paths?.menu(this.asHost) : nothing} ${composer(this.asHost)}
       <p part="error" class="err" role="alert">${this._error.at ? '' : this._error.text}</p>
       <p part="notice" class="muted" role="status">${this._notice}</p>
       <ul part="list" aria-label=${this.t('messageList')} @scroll=${this.onScroll}>
@@ -566,6 +591,8 @@ const hostCheck = (c: ReactionComment): CommentView => ({
   like: c['like'],
   post: c['post'],
   writing: c['writing'],
+  paths: c['paths'],
+  open: c['open'],
   signIn: c['signIn'],
   submit: c['submit'],
   onName: c['onName'],

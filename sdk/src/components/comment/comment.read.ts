@@ -4,7 +4,7 @@ import { pageOf, rpc } from '../../core/api.js';
 import type { Project } from '../../core/config.js';
 import type { Block, BlockView, Message } from '../../core/types.js';
 import { PAGE_SIZE } from './comment.live.js';
-import { mergeThreads, threads } from './model.js';
+import { thread, threads } from './model.js';
 
 /**
  * Reads the list again as the current visitor, as far back as the list on screen (`held`) goes
@@ -38,4 +38,20 @@ export async function readAgain(
   }
   const reached = !fresh.length || fresh.at(-1)!.created_at <= oldest;
   return { view, list: mergeThreads(fresh, held), fresh, more: reached ? more : undefined };
+}
+
+/**
+ * The list read again for the visitor's new identity (`fresh`, newest first, covering what was
+ * on screen as far as the server returned it) merged with the list on screen (`held`): the fresh
+ * copy of each thread wins (likes, labels, edits); a held thread older than everything fetched is
+ * kept (the read stops at 50); a held thread within the fetched range but missing from it was
+ * deleted meanwhile and goes.
+ */
+export function mergeThreads(fresh: Message[], held: Message[]): Message[] {
+  const seen = new Set(fresh.map((m) => m.id));
+  const oldest = fresh.length ? fresh[fresh.length - 1]!.created_at : '';
+  return [
+    ...fresh.map(thread),
+    ...held.filter((m) => !seen.has(m.id) && (!oldest || m.created_at < oldest)),
+  ];
 }

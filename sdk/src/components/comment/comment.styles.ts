@@ -140,6 +140,17 @@ export default css`
   [part~='author'] {
     font-weight: 600;
   }
+  /* Label colours (core/theme.ts). Light and dark: the page's label token wins, like every
+     --reaction-* token there. */
+  [part~='base'] {
+    --_admin-label: var(--reaction-admin-label, var(--ADMIN_LABEL, var(--reaction-primary)));
+    --_me-label: var(--reaction-me-label, var(--ME_LABEL, var(--reaction-primary)));
+  }
+  /* Custom theme: the block's colours win; the page fills in the ones it leaves out. */
+  [part~='base'].custom {
+    --_admin-label: var(--ADMIN_LABEL, var(--reaction-admin-label, var(--reaction-primary)));
+    --_me-label: var(--ME_LABEL, var(--reaction-me-label, var(--reaction-primary)));
+  }
   /* labels: outlined chips in the label's colour, readable on any background */
   [part~='label'] {
     font-size: 11px;

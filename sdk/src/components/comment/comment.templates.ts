@@ -1,21 +1,22 @@
-// The comment element's template partials: the composer with its menu and sign-in buttons, and
-// one message with its modes (edit, reply, delete, report) and replies. Each takes the element as
-// the view it renders (CommentView: its state and handlers, checked member by member in
-// comment.component.ts) and returns a template the element renders in its own shadow root, where
-// Lit calls the handlers with the element as `this`.
+// The comment element's template partials: the composer with its sign-in buttons, and one message
+// with its actions and replies. Each takes the element as the view it renders (CommentView: its
+// state and handlers, checked member by member in comment.component.ts) and returns a template the
+// element renders in its own shadow root, where Lit calls the handlers with the element as `this`.
+// What shows only once the visitor acts (a message's edit box, reply form and confirmations, the
+// menu) comes with the write paths (comment.writer.ts), loaded on the visitor's first interaction.
 import { html, nothing, type TemplateResult } from 'lit';
 import { repeat } from 'lit/directives/repeat.js';
 import { COMMENT_LIMITS, LIMITS } from '@reaction-blocks/contracts/limits';
-import { dashboardUrl } from '../../core/config.js';
 import { AVATAR_PLACEHOLDER, fallBackTo } from '../../core/placeholder.js';
 import { fill, linkify, safeUrl, shortDate } from '../../core/text.js';
 import { honeypot } from '../../core/trust.js';
 import type { Message } from '../../core/types.js';
 import { avatarStyle } from './avatar.js';
-import type { CommentHost } from './comment.writer.js';
+import type { CommentHost, Mode } from './comment.writer.js';
+import { signInButtons } from './sign-in.js';
 
 type CommentWriter = typeof import('./comment.writer.js');
-export type Mode = 'edit' | 'reply' | 'delete' | 'report';
+export type { Mode };
 
 /**
  * The comment element as its templates see it: what its write paths see (CommentHost) and the
@@ -23,10 +24,8 @@ export type Mode = 'edit' | 'reply' | 'delete' | 'report';
  */
 export interface CommentView extends CommentHost {
   readonly qna: boolean;
-  readonly isOwner: boolean;
   readonly _count: number;
   _draft: string;
-  readonly _drafts: Record<string, string>;
   readonly _emailBad: boolean;
   /** What was refused or failed, and where: '' under the composer, or a message id. */
   readonly _error: { at: string; text: string };
@@ -34,10 +33,12 @@ export interface CommentView extends CommentHost {
   readonly liked: Set<string>;
   canReply(m: Message): boolean;
   like(m: Message): Promise<void>;
-  post(content: string, parentId?: string | null): Promise<boolean>;
   /** Runs a write path, loading it if need be; the reason is said at `at` if it cannot load. */
   writing<T>(at: string, fn: (w: CommentWriter) => T): Promise<T | undefined>;
-  signIn(provider: 'google' | 'apple'): Promise<void>;
+  /** The write paths once loaded, with what they draw (edit box, reply form, confirmations, menu). */
+  readonly paths: CommentWriter | undefined;
+  /** Opens a message's edit box, reply form or confirmation once the write paths are here. */
+  open(id: string, mode: Mode): Promise<void>;
   submit(e: Event): Promise<void>;
   onName(e: Event): void;
   onHome(e: Event): void;
@@ -46,27 +47,6 @@ export interface CommentView extends CommentHost {
 
 const MESSAGE_MAX = COMMENT_LIMITS.message;
 const NAME_MAX = COMMENT_LIMITS.name;
-const IN_APP = /\bwv\b|WebView|FBA[NV]|Instagram|KAKAOTALK|Line\//i;
-
-/** Sign-in with Google and Apple; none in in-app browsers, where the provider's popup fails. */
-export function signInButtons(c: CommentView): TemplateResult | typeof nothing {
-  if (IN_APP.test(navigator.userAgent)) return nothing;
-  return html`<button type="button" class="btn ghost" @click=${() => c.signIn('google')}>
-      ${c.t('google')}
-    </button>
-    <button type="button" class="btn ghost" @click=${() => c.signIn('apple')}>
-      ${c.t('apple')}
-    </button>`;
-}
-
-/** The menu panel: the owner's way to the block's settings, log out or sign in. */
-export function menu(c: CommentView): TemplateResult {
-  const dash = dashboardUrl();
-  return html`<div part="menu" id="menu" role="group" aria-label=${c.t('menu')}>
-    ${c.isOwner && dash ? html`<a class="btn link" href="${dash}/work/${c.view!.block.id}" target="_blank" rel="noopener">${c.t('toBlock')}</a>` : nothing}
-    ${c.signedIn ? html`<button type="button" class="btn link" @click=${() => c.writing('', (w) => w.logOut(c))}>${c.t('logout')}</button>` : signInButtons(c)}
-  </div>`;
-}
 
 /** The new-message form, under a sign-in overlay when anonymous writing is blocked. */
 export function composer(c: CommentView): TemplateResult {
@@ -148,7 +128,7 @@ export function composer(c: CommentView): TemplateResult {
 
 /**
  * One message with its header, text, actions and, in a mode, its edit box, confirmation or reply
- * form; its replies below it.
+ * form (drawn by the write paths, comment.writer.ts); its replies below it.
  */
 export function message(c: CommentView, m: Message): TemplateResult {
   const b = c.view!.block;
@@ -158,9 +138,9 @@ export function message(c: CommentView, m: Message): TemplateResult {
   const mode = c._modes[m.id];
   const top = !m.parent_id;
   const replyMode = mode === 'reply';
-  const editKey = 'edit:' + m.id;
-  const replyKey = 'reply:' + m.id;
   const name = m.creator_name || '?';
+  // a mode opens once the write paths are here (CommentView.open), which draw it
+  const w = mode && c.paths;
   return html`<li part="message" id="m-${m.id}">
     <div part="message-header">
       ${
@@ -187,51 +167,10 @@ export function message(c: CommentView, m: Message): TemplateResult {
       ${m.pinned_at && top ? html`<span part="label" class="note">${c.t('pinned')}</span>` : nothing}
       ${c.qna && top && m.resolved ? html`<span part="label" class="admin">${c.t('resolved')}</span>` : nothing}
     </div>
+    ${mode === 'edit' && w ? w.editBox(c, m) : html`<p part="content">${linkify(m.content)}</p>`}
     ${
-      mode === 'edit'
-        ? html`<textarea
-              part="textarea"
-              class="input"
-              aria-label=${c.t('edit')}
-              maxlength=${MESSAGE_MAX}
-              .value=${c._drafts[editKey] ?? m.content}
-              @input=${(e: Event) => c.setDraft(editKey, (e.target as HTMLTextAreaElement).value)}
-            ></textarea>
-            <div class="row">
-              <button
-                class="btn"
-                @click=${() => c.writing(m.id, (w) => w.edit(c, m, c._drafts[editKey] ?? m.content))}
-              >
-                ${c.t('save')}
-              </button>
-              <button
-                class="btn ghost"
-                @click=${() => {
-                  c.setMode(m.id);
-                  c.setDraft(editKey);
-                }}
-              >
-                ${c.t('discard')}
-              </button>
-            </div>`
-        : html`<p part="content">${linkify(m.content)}</p>`
-    }
-    ${
-      mode === 'delete' || mode === 'report'
-        ? html`<div
-            class="row"
-            role="group"
-            aria-label=${c.t(mode === 'delete' ? 'confirmDelete' : 'reportConfirm')}
-          >
-            <span>${c.t(mode === 'delete' ? 'confirmDelete' : 'reportConfirm')}</span>
-            <button
-              class="btn"
-              @click=${() => c.writing(m.id, (w) => (mode === 'delete' ? w.remove(c, m) : w.report(c, m)))}
-            >
-              ${c.t(mode === 'delete' ? 'delete' : 'report')}
-            </button>
-            <button class="btn ghost" @click=${() => c.setMode(m.id)}>${c.t('cancel')}</button>
-          </div>`
+      (mode === 'delete' || mode === 'report') && w
+        ? w.confirmRow(c, m, mode)
         : html`<div part="actions">
             ${
               b.allow_reaction !== false
@@ -244,15 +183,15 @@ export function message(c: CommentView, m: Message): TemplateResult {
                   </button>`
                 : nothing
             }
-            ${c.canReply(m) ? html`<button class="btn link" aria-expanded=${replyMode ? 'true' : 'false'} @click=${() => c.setMode(m.id, replyMode ? undefined : 'reply')}>${c.t('reply')}${m.reply_count ? ` ${m.reply_count}` : ''}</button>` : nothing}
-            ${mine ? html`<button class="btn link" @click=${() => c.setMode(m.id, 'edit')}>${c.t('edit')}</button>` : nothing}
-            ${mine || c.isOwner ? html`<button class="btn link" @click=${() => c.setMode(m.id, 'delete')}>${c.t('delete')}</button>` : nothing}
+            ${c.canReply(m) ? html`<button class="btn link" aria-expanded=${replyMode ? 'true' : 'false'} @click=${() => (replyMode ? c.setMode(m.id) : c.open(m.id, 'reply'))}>${c.t('reply')}${m.reply_count ? ` ${m.reply_count}` : ''}</button>` : nothing}
+            ${mine ? html`<button class="btn link" @click=${() => c.open(m.id, 'edit')}>${c.t('edit')}</button>` : nothing}
+            ${mine || c.isOwner ? html`<button class="btn link" @click=${() => c.open(m.id, 'delete')}>${c.t('delete')}</button>` : nothing}
             ${
               mine || c.isOwner || (m.status && m.status !== 'published')
                 ? nothing
                 : c.reported.has(m.id)
                   ? html`<span class="muted">${c.t('reported')}</span>`
-                  : html`<button class="btn link" @click=${() => c.setMode(m.id, 'report')}>
+                  : html`<button class="btn link" @click=${() => c.open(m.id, 'report')}>
                       ${c.t('report')}
                     </button>`
             }
@@ -269,36 +208,7 @@ export function message(c: CommentView, m: Message): TemplateResult {
             }
           </div>`
     }
-    ${
-      replyMode
-        ? html`<form
-            class="row"
-            @submit=${async (e: Event) => {
-              e.preventDefault();
-              if (await c.post(c._drafts[replyKey] || '', m.id)) {
-                c.setMode(m.id);
-                c.setDraft(replyKey);
-              }
-            }}
-          >
-            ${honeypot((v) => (c.hp = v))}
-            <textarea
-              part="textarea"
-              class="input"
-              aria-label=${c.t('replyTo', { name })}
-              maxlength=${MESSAGE_MAX}
-              .value=${c._drafts[replyKey] ?? ''}
-              @input=${(e: Event) => c.setDraft(replyKey, (e.target as HTMLTextAreaElement).value)}
-            ></textarea>
-            <button part="submit" class="btn" type="submit" ?disabled=${c._sending}>
-              ${c.t('send')}
-            </button>
-            <button class="btn ghost" type="button" @click=${() => c.setMode(m.id)}>
-              ${c.t('close')}
-            </button>
-          </form>`
-        : nothing
-    }
+    ${replyMode && w ? w.replyForm(c, m) : nothing}
     ${
       mode === 'edit' || mode === 'reply' || c._error.at === m.id
         ? html`<p part="error" class="err" role="alert">

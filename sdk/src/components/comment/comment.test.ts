@@ -412,7 +412,8 @@ describe('reaction-comment', () => {
         const m2 = item(el, 'm2');
         await until(() => has(m2, lang === 'ko' ? '수정' : 'Edit'));
         button(m2, lang === 'ko' ? '수정' : 'Edit').click();
-        await el.updateComplete;
+        // the edit box comes with the write paths (comment.writer.ts), loaded on this click
+        await until(() => m2.querySelector('textarea'));
         type(m2.querySelector('textarea')!, '   ');
         await el.updateComplete;
         button(m2, lang === 'ko' ? '저장' : 'Save').click();
@@ -477,7 +478,8 @@ describe('reaction-comment', () => {
   it('replies, edits (edited) and deletes after confirmation', async () => {
     const el = await mount();
     button(item(el, 'm3'), 'Reply').click();
-    await el.updateComplete;
+    // the reply form comes with the write paths (comment.writer.ts), loaded on this click
+    await until(() => item(el, 'm3').querySelector('form textarea'));
     const reply = item(el, 'm3').querySelector('form textarea') as HTMLTextAreaElement;
     expect(reply.getAttribute('aria-label')).to.equal('Reply to Someone');
     type(reply, 'A reply');
@@ -489,7 +491,7 @@ describe('reaction-comment', () => {
     expect(has(item(el, 'm1'), 'Edit')).to.equal(false); // not the author
 
     button(item(el, 'new1'), 'Edit').click();
-    await el.updateComplete;
+    await until(() => item(el, 'new1').querySelector('textarea'));
     type(item(el, 'new1').querySelector('textarea')!, 'Edited reply');
     button(item(el, 'new1'), 'Save').click();
     await until(
@@ -502,8 +504,7 @@ describe('reaction-comment', () => {
     });
 
     button(item(el, 'new1'), 'Delete').click();
-    await el.updateComplete;
-    expect(item(el, 'new1').textContent).to.contain('Delete this message?');
+    await until(() => item(el, 'new1').textContent!.includes('Delete this message?'));
     button(item(el, 'new1'), 'Delete').click();
     await until(() => !item(el, 'new1'));
     expect(api.rpcCalls().find((c) => c.name === 'delete_message')!.body).to.deep.equal({
@@ -515,10 +516,10 @@ describe('reaction-comment', () => {
     signIn('someone'); // m1..m5 are the visitor's own
     const el = await mount();
     button(item(el, 'm2'), 'Edit').click();
-    await el.updateComplete;
+    await until(() => item(el, 'm2').querySelector('textarea'));
     type(item(el, 'm2').querySelector('textarea')!, 'new text');
     button(item(el, 'm3'), 'Reply').click();
-    await el.updateComplete;
+    await until(() => item(el, 'm3').querySelector('form textarea'));
     type(item(el, 'm3').querySelector('form textarea')!, 'half a reply');
     const editBox = item(el, 'm2').querySelector('textarea');
 
@@ -716,8 +717,8 @@ describe('reaction-comment', () => {
     expect(has(item(el, 'm1'), 'Delete')).to.equal(true);
     expect(has(item(el, 'm1'), 'Edit')).to.equal(false);
     $(el, '[part=menu-button]').click();
-    await el.updateComplete;
-    expect($(el, '[part=menu-button]').getAttribute('aria-expanded')).to.equal('true');
+    // the menu comes with the write paths (comment.writer.ts), loaded on this click
+    await until(() => $(el, '[part=menu-button]').getAttribute('aria-expanded') === 'true');
     expect(has($(el, '[part=menu]'), 'Log out')).to.equal(true);
     expect(has($(el, '[part=menu]'), 'Sign in with Google')).to.equal(false);
     // the public part with the anon key (the same request for every visitor), then the owner's own
@@ -736,7 +737,7 @@ describe('reaction-comment', () => {
     await until(() => item(el, 'm7'));
     expect(has(item(el, 'm1'), 'Delete'), "the owner's rights").to.equal(true);
     $(el, '[part=menu-button]').click();
-    await el.updateComplete;
+    await until(() => el.shadowRoot!.querySelector('[part=menu]'));
     button($(el, '[part=menu]'), 'Log out').click();
     await until(() => api.rpcCalls().filter((c) => c.name === 'get_block_view').length === 1);
     await until(() => !has(item(el, 'm1'), 'Delete'));
@@ -1004,7 +1005,7 @@ describe('reaction-comment', () => {
       expect(has(item(el, 'x2'), 'Report')).to.equal(false);
       expect(item(el, 'x2').textContent).to.contain('Reported');
       button(item(el, 'x1'), 'Report').click();
-      await el.updateComplete;
+      await until(() => item(el, 'x1').querySelector('[role=group]'));
       const confirm = item(el, 'x1').querySelector('[role=group]')!;
       expect(confirm.getAttribute('aria-label')).to.equal('Report this message to the owner?');
       button(item(el, 'x1'), 'Report').click();

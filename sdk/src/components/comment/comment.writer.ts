@@ -1,21 +1,29 @@
 // The comment element's write paths (posting, replying, editing, deleting, resolving, reporting,
-// liking a message, the composer's name, website and email, signing in and out), loaded with the
+// liking a message, the composer's name, website and email, signing in and out) and what the
+// visitor acts in (a message's edit box, reply form and confirmations, the menu), loaded with the
 // writer's code on the visitor's first interaction with the block (comment.component.ts
 // writing()), never before the first data shows. Each takes the element and works on its state
 // as its own methods did (private members through `c.name`, which TypeScript checks).
+import { html, nothing, type TemplateResult } from 'lit';
 import { EMAIL_RE, COMMENT_LIMITS, lengthOf } from '@reaction-blocks/contracts/limits';
 import { pageOf, timezone } from '../../core/api.js';
 import { loadChunk } from '../../core/chunk.js';
 import type { ReactionEventMap } from '../../core/base.js';
 import { getIdentity, setIdentityName, setProfile } from '../../core/identity.js';
 import { displayUser } from '../../core/session.js';
+import { dashboardUrl } from '../../core/config.js';
 import { homeUrl } from '../../core/text.js';
-import { visitorAvatar } from '../../core/trust.js';
+import { honeypot } from '../../core/trust.js';
+import { visitorAvatar } from '../../core/visitor-avatar.js';
 import type { Block, Message } from '../../core/types.js';
 import type { Project } from '../../core/config.js';
 import type { Translate } from '../../core/i18n.js';
 import type { Session } from '../../core/session.js';
 import type { Change } from '../../core/live.js';
+import { signInButtons } from './sign-in.js';
+
+/** What a message is open in, besides reading: its edit box, reply form or a confirmation. */
+export type Mode = 'edit' | 'reply' | 'delete' | 'report';
 
 /**
  * The comment element as its write paths see it: its state and the helpers they use (private to
@@ -37,6 +45,9 @@ export interface CommentHost {
   readonly _homeBad: boolean;
   readonly _name: string;
   readonly reported: Set<string>;
+  readonly isOwner: boolean;
+  /** Text being typed in a message's edit or reply box, keyed `edit:<id>` / `reply:<id>`. */
+  readonly _drafts: Record<string, string>;
   _sending: boolean;
   _notice: string;
   _menuOpen: boolean;
@@ -47,9 +58,11 @@ export interface CommentHost {
   write<T>(name: string, body: object): Promise<T>;
   emit<K extends keyof ReactionEventMap>(name: K, detail: ReactionEventMap[K]): boolean;
   applyChange(c: Change): void;
-  setMode(id: string, mode?: 'edit' | 'reply' | 'delete' | 'report'): void;
+  setMode(id: string, mode?: Mode): void;
   setDraft(key: string, text?: string): void;
   setLiked(m: Message, on: boolean, count: number): void;
+  post(content: string, parentId?: string | null): Promise<boolean>;
+  signIn(provider: 'google' | 'apple'): Promise<void>;
 }
 
 const MESSAGE_MAX = COMMENT_LIMITS.message;
@@ -245,4 +258,79 @@ export async function logOut(c: CommentHost) {
   }
   c._menuOpen = false;
   c.emit('reaction-sign-in', { userId: null });
+}
+
+/** A message's edit box: Save (an emptied box is refused, an unchanged one closes) and Discard. */
+export function editBox(c: CommentHost, m: Message): TemplateResult {
+  const key = 'edit:' + m.id;
+  return html`<textarea
+      part="textarea"
+      class="input"
+      aria-label=${c.t('edit')}
+      maxlength=${MESSAGE_MAX}
+      .value=${c._drafts[key] ?? m.content}
+      @input=${(e: Event) => c.setDraft(key, (e.target as HTMLTextAreaElement).value)}
+    ></textarea>
+    <div class="row">
+      <button class="btn" @click=${() => edit(c, m, c._drafts[key] ?? m.content)}>
+        ${c.t('save')}
+      </button>
+      <button
+        class="btn ghost"
+        @click=${() => {
+          c.setMode(m.id);
+          c.setDraft(key);
+        }}
+      >
+        ${c.t('discard')}
+      </button>
+    </div>`;
+}
+
+/** Deleting or reporting a message, asked first: the question, the action and Cancel. */
+export function confirmRow(c: CommentHost, m: Message, mode: 'delete' | 'report'): TemplateResult {
+  const question = c.t(mode === 'delete' ? 'confirmDelete' : 'reportConfirm');
+  return html`<div class="row" role="group" aria-label=${question}>
+    <span>${question}</span>
+    <button class="btn" @click=${() => (mode === 'delete' ? remove(c, m) : report(c, m))}>
+      ${c.t(mode)}
+    </button>
+    <button class="btn ghost" @click=${() => c.setMode(m.id)}>${c.t('cancel')}</button>
+  </div>`;
+}
+
+/** The reply form under a message: sent, it closes and its draft goes. */
+export function replyForm(c: CommentHost, m: Message): TemplateResult {
+  const key = 'reply:' + m.id;
+  return html`<form
+    class="row"
+    @submit=${async (e: Event) => {
+      e.preventDefault();
+      if (await c.post(c._drafts[key] || '', m.id)) {
+        c.setMode(m.id);
+        c.setDraft(key);
+      }
+    }}
+  >
+    ${honeypot((v) => (c.hp = v))}
+    <textarea
+      part="textarea"
+      class="input"
+      aria-label=${c.t('replyTo', { name: m.creator_name || '?' })}
+      maxlength=${MESSAGE_MAX}
+      .value=${c._drafts[key] ?? ''}
+      @input=${(e: Event) => c.setDraft(key, (e.target as HTMLTextAreaElement).value)}
+    ></textarea>
+    <button part="submit" class="btn" type="submit" ?disabled=${c._sending}>${c.t('send')}</button>
+    <button class="btn ghost" type="button" @click=${() => c.setMode(m.id)}>${c.t('close')}</button>
+  </form>`;
+}
+
+/** The menu panel: the owner's way to the block's settings, log out or sign in. */
+export function menu(c: CommentHost): TemplateResult {
+  const dash = dashboardUrl();
+  return html`<div part="menu" id="menu" role="group" aria-label=${c.t('menu')}>
+    ${c.isOwner && dash ? html`<a class="btn link" href="${dash}/work/${c.view!.block.id}" target="_blank" rel="noopener">${c.t('toBlock')}</a>` : nothing}
+    ${c.signedIn ? html`<button type="button" class="btn link" @click=${() => logOut(c)}>${c.t('logout')}</button>` : signInButtons(c)}
+  </div>`;
 }

@@ -2,7 +2,8 @@
 // a list read again after a sign-in or log out.
 import { expect } from '@open-wc/testing';
 import type { Message } from '../../core/types.js';
-import { applyChange, mergeThreads } from './model.js';
+import { applyChange } from './model.js';
+import { mergeThreads } from './comment.read.js';
 
 let t = Date.parse('2024-05-06T10:00:00Z');
 const m = (id: string, over: Partial<Message> = {}): Message => ({

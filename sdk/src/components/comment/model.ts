@@ -1,6 +1,6 @@
 // The comment list as pure functions: what a change from the server (live, or the answer to the
-// visitor's own write) does to the list and to the block's message count, and how a list read
-// again for another identity (sign-in, log out) is merged with the one on screen.
+// visitor's own write) does to the list and to the block's message count (a list read again for
+// another identity is merged with the one on screen in comment.read.ts, loaded then).
 //
 // Invariants: a thread list holds top-level messages newest first, each with its replies oldest
 // first (pinned threads come first from the server; pinnedFirst orders them for display); a
@@ -11,7 +11,7 @@
 import type { Change, Counts } from '../../core/live.js';
 import type { Message } from '../../core/types.js';
 
-const thread = (m: Message): Message => ({ ...m, replies: m.replies || [] });
+export const thread = (m: Message): Message => ({ ...m, replies: m.replies || [] });
 
 /** A server list (get_block_view, list_messages) as threads with reply arrays. */
 export const threads = (list: Message[] | undefined): Message[] => (list || []).map(thread);
@@ -90,22 +90,6 @@ export function applyCounts(list: Message[], c: Counts): Message[] {
     const top = set(m);
     return m.replies?.some((r) => r.id === c.id) ? { ...top, replies: m.replies.map(set) } : top;
   });
-}
-
-/**
- * The list read again for the visitor's new identity (`fresh`, newest first, covering what was
- * on screen as far as the server returned it) merged with the list on screen (`held`): the fresh
- * copy of each thread wins (likes, labels, edits); a held thread older than everything fetched is
- * kept (the read stops at 50); a held thread within the fetched range but missing from it was
- * deleted meanwhile and goes.
- */
-export function mergeThreads(fresh: Message[], held: Message[]): Message[] {
-  const seen = new Set(fresh.map((m) => m.id));
-  const oldest = fresh.length ? fresh[fresh.length - 1]!.created_at : '';
-  return [
-    ...fresh.map(thread),
-    ...held.filter((m) => !seen.has(m.id) && (!oldest || m.created_at < oldest)),
-  ];
 }
 
 /** The list as shown: pinned threads first (newest pin first), then the others in list order. */
