@@ -1,5 +1,6 @@
 // Two outputs: the npm package (ESM modules, dependencies external) and the CDN bundles
-// (reaction.js loader + one self-contained chunk per element, block.js holding all of them). The
+// (reaction.js loader + one self-contained chunk per element, block.js holding all of them, and
+// shared/: the six elements' files sharing Lit and the core as chunks, for pages with several). The
 // CDN files of a release live in dist/cdn/v<version>/ and never change (a change is a new
 // release, a new folder), so a CDN may cache them for good and a script tag may pin them with
 // `integrity`; dist/cdn/reaction.js is the newest release's loader, for the pages that use the
@@ -109,6 +110,27 @@ function clean() {
   };
 }
 
+/** A CDN build of these entries into this release's folder (`sub`: a folder in it). */
+const cdn = (input, sub) => ({
+  input,
+  plugins: [
+    contracts(),
+    replace(define),
+    minifyTemplates(),
+    nodeResolve({ browser: true }),
+    esbuild({ target: 'es2022', tsconfig }),
+    retryingImports(),
+  ],
+  preserveEntrySignatures: false,
+  output: {
+    dir: at(`dist/cdn/${CDN_DIR}${sub}`),
+    format: 'es',
+    chunkFileNames: 'chunks/[name]-[hash].js',
+    plugins: [min()],
+  },
+  onwarn: quiet,
+});
+
 export default [
   {
     input: Object.fromEntries(Object.entries(npmInputs).filter(([, f]) => existsSync(f))),
@@ -129,26 +151,23 @@ export default [
     },
     onwarn: quiet,
   },
-  ...ELEMENTS.map((e) => ({
-    // block.js holds the six elements <reaction-block> renders (src/cdn/block.ts)
-    input: { [e]: at(e === 'block' ? 'src/cdn/block.ts' : `src/components/${e}/${e}.ts`) },
-    plugins: [
-      contracts(),
-      replace(define),
-      minifyTemplates(),
-      nodeResolve({ browser: true }),
-      esbuild({ target: 'es2022', tsconfig }),
-      retryingImports(),
-    ],
-    preserveEntrySignatures: false,
-    output: {
-      dir: at(`dist/cdn/${CDN_DIR}`),
-      format: 'es',
-      chunkFileNames: 'chunks/[name]-[hash].js',
-      plugins: [min()],
-    },
-    onwarn: quiet,
-  })),
+  // block.js holds the six elements <reaction-block> renders (src/cdn/block.ts)
+  ...ELEMENTS.map((e) =>
+    cdn({ [e]: at(e === 'block' ? 'src/cdn/block.ts' : `src/components/${e}/${e}.ts`) }, ''),
+  ),
+  // shared/: one file per element whose Lit, core and what several elements use are chunks they
+  // share, for a page with several block types (the loader's choice): each type's own code once
+  // and Lit once, instead of block.js with all six. A page with one type keeps its self-contained
+  // file above (no chunk to wait for after it).
+  cdn(
+    Object.fromEntries(
+      ELEMENTS.filter((e) => e !== 'block' && e !== 'count').map((e) => [
+        e,
+        at(`src/components/${e}/${e}.ts`),
+      ]),
+    ),
+    '/shared',
+  ),
   {
     input: at('src/cdn/loader.ts'),
     plugins: [

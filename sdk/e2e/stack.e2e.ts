@@ -141,6 +141,12 @@ try {
         <script>window.ReactionBlocks = { projectUrl: ${JSON.stringify(stack.apiUrl)}, anonKey: ${JSON.stringify(stack.anonKey)} };</script>
         <script type="module">import('/sdk/dist/cdn/like.js');</script></head>
         <body><reaction-like block-id="${url.searchParams.get('id')}"></reaction-like></body></html>`);
+    // a page with a like and a comment: the loader takes their files in shared/
+    if (url.pathname === '/two')
+      return res.end(`<!doctype html><html lang="en"><head><title>two</title>
+        <script src="/sdk/dist/cdn/reaction.js" data-project-url="${stack.apiUrl}" data-anon-key="${stack.anonKey}" defer></script></head>
+        <body><reaction-like block-id="${ids.like}"></reaction-like>
+        <reaction-comment block-id="${ids.comment}"></reaction-comment></body></html>`);
     // a blog's index page: a count under every post
     if (url.pathname === '/counts')
       return res.end(`<!doctype html><html lang="en"><head><title>posts</title>
@@ -678,6 +684,35 @@ try {
     assert.equal(api.length, 1, api.join(', '));
     await ctx.close();
   });
+  await step(
+    'a page with a like and a comment: their files in shared/, Lit and the core loaded once',
+    async () => {
+      const ctx = await browser.newContext();
+      const page = await ctx.newPage();
+      const seen: string[] = [];
+      page.on('request', (r) => seen.push(r.url().replace(origin, '')));
+      await page.goto(`${origin}/two`);
+      await page.locator('reaction-like [part=button]').waitFor();
+      await page.locator('reaction-comment [part=composer]').waitFor();
+      const scripts = seen.filter((u) => u.endsWith('.js'));
+      assert.ok(scripts.includes(`${release}/shared/like.js`), scripts.join(', '));
+      assert.ok(scripts.includes(`${release}/shared/comment.js`), scripts.join(', '));
+      assert.deepEqual(
+        scripts.filter(
+          (u) => u !== '/sdk/dist/cdn/reaction.js' && !u.startsWith(`${release}/shared/`),
+        ),
+        [],
+        'no self-contained element file, no block.js',
+      );
+      // Lit's LitElement is in one of the files the page loaded
+      const withLit = scripts.filter((u) =>
+        readFileSync(join(repo, u.slice(1)), 'utf8').includes('litElementVersions'),
+      );
+      assert.equal(withLit.length, 1, withLit.join(', '));
+      await ctx.close();
+    },
+  );
+
   await step(
     'CDN versions: the pinned loader with its integrity, and the old element address, render a like block',
     async () => {

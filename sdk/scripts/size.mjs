@@ -46,8 +46,9 @@ function closure(file, seen = new Set()) {
   return seen;
 }
 
-function measure(entry) {
-  const files = [...closure(join(cdn, entry))];
+/** What a page with these element files loads (their chunks counted once). */
+function measure(...entries) {
+  const files = [...entries.reduce((seen, e) => closure(join(cdn, e), seen), new Set())];
   const rare = (f) => isLocale(f) || isCaptcha(f) || isWriter(f);
   const first = files.filter((f) => !isLater(f) && !rare(f));
   const total = files.filter((f) => !rare(f)).reduce((n, f) => n + gz(f), 0);
@@ -75,6 +76,19 @@ const rows = [
   ['form (form.js)', measure('form.js'), null],
   ['comment with realtime (comment.js)', measure('comment.js'), BUDGETS.comment],
   ['qna with realtime (qna.js)', measure('qna.js'), BUDGETS.qna],
+  // a page with several types loads each type's file in shared/, which share Lit and the core
+  // (src/cdn/loader.ts), or block.js when it has a form and a comment or Q&A, or all six
+  ['like and comment on one page (shared/)', measure('shared/like.js', 'shared/comment.js'), null],
+  [
+    'like, button and A/B on one page (shared/)',
+    measure('shared/like.js', 'shared/button.js', 'shared/ab.js'),
+    null,
+  ],
+  [
+    'all six in shared/ (for comparison: the loader takes block.js)',
+    measure(...['like', 'button', 'ab', 'form', 'comment', 'qna'].map((e) => `shared/${e}.js`)),
+    null,
+  ],
   ['all six + viewer (block.js)', measure('block.js'), BUDGETS.all],
   ['count (count.js)', measure('count.js'), BUDGETS.count],
   // installed in Cafe24 malls; reaction.js and the elements load after it
@@ -91,7 +105,9 @@ const live = rows.find(([name]) => name.startsWith('comment'))[1];
 const section = `## SDK sizes
 
 Measured by \`npm run size -w @reaction-blocks/sdk -- --write\` on ${new Date().toISOString().slice(0, 10)} from \`sdk/dist/cdn/v${version}\` (rollup + terser, gzip -9).
-"Before data" is what loads before the first data shows (one script besides the loader); "total"
+"Before data" is what loads before the first data shows (besides the loader: one self-contained
+file for a page with one block type; for several, each type's file in \`shared/\` and the chunks
+they share, Lit and the core once; \`<reaction-block>\`, block.js); "total"
 adds what loads after (comment/qna: the realtime chunk, and reading the list again on a resync). Korean texts are a separate chunk, and
 so is the captcha, loaded only when a visitor trips a rate limit on a block with the captcha on.
 "Writer" is what a visitor loads on their first interaction with a block (pointer down, focus or

@@ -33,17 +33,54 @@ describe('cdn loader', () => {
       expect(logged[0]).to.contain('[reaction-blocks]').and.contain('/like.js');
       const w = window as W;
       expect(w.ReactionBlocks).to.deep.equal({ projectUrl: 'http://cfg.test', anonKey: 'k' });
-      // Two new tag types at once: one bundle with all of them.
+      // Two new tag types at once: each type's file in shared/ (they share Lit and the core).
       document.body.append(
-        document.createElement('reaction-form'),
+        document.createElement('reaction-ab'),
         document.createElement('reaction-comment'),
       );
-      await until(() => logged.length > 1);
+      await until(() => logged.length > 2);
       await new Promise((r) => setTimeout(r, 100));
-      expect(logged.length).to.equal(2);
-      expect(logged[1]).to.contain('/block.js');
+      expect(logged.length).to.equal(3);
+      expect(logged.slice(1).join(' '))
+        .to.contain('/shared/ab.js')
+        .and.contain('/shared/comment.js');
+      // one more type on the page: its file in shared/ too (Lit and the core already there)
+      document.body.append(document.createElement('reaction-button'));
+      await until(() => logged.length > 3);
+      expect(logged[3]).to.contain('/shared/button.js');
+      // <reaction-block>: block.js, with all six; nothing more is asked for after it
+      document.body.append(document.createElement('reaction-block'));
+      await until(() => logged.length > 4);
+      document.body.append(document.createElement('reaction-form'));
+      await new Promise((r) => setTimeout(r, 100));
+      expect(logged.length).to.equal(5);
+      expect(logged[4]).to.contain('/block.js');
     } finally {
       console.warn = warn;
+    }
+  });
+
+  it('gives a page with a form and a comment or Q&A block.js, one file lighter than their shared ones', async () => {
+    const logged: string[] = [];
+    const warn = console.warn;
+    console.warn = (...a: unknown[]) => void logged.push(a.map(String).join(' '));
+    // a page of its own: the loader of the test above has taken block.js already
+    const frame = document.createElement('iframe');
+    try {
+      document.body.append(frame);
+      const doc = frame.contentDocument!;
+      (frame.contentWindow as unknown as { console: Console }).console.warn = console.warn;
+      doc.body.append(doc.createElement('reaction-form'), doc.createElement('reaction-qna'));
+      const s = doc.createElement('script');
+      s.src = '/__cdn/reaction.js';
+      doc.head.append(s);
+      await until(() => logged.length > 0);
+      await new Promise((r) => setTimeout(r, 100));
+      expect(logged.length).to.equal(1);
+      expect(logged[0]).to.contain('/block.js');
+    } finally {
+      console.warn = warn;
+      frame.remove();
     }
   });
 
