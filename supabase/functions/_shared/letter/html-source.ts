@@ -4,6 +4,7 @@
 // code become blocks. Scripts, styles, forms, frames and everything else are simply never read:
 // only text, links (absolute http/https/mailto) and image addresses leave this module.
 import { parse, type DefaultTreeAdapterTypes } from 'parse5';
+import { NON_PROSE_TAGS } from '@reaction-blocks/contracts/html';
 import type { TLetterBlock, TMark, TSpan } from '@reaction-blocks/contracts/letters';
 import { makeId, tidySpans } from './model.ts';
 
@@ -15,36 +16,19 @@ const isElement = (n: Node): n is Element => 'tagName' in n;
 const attr = (el: Element, name: string) => el.attrs.find((a) => a.name === name)?.value;
 const classes = (el: Element) => (attr(el, 'class') ?? '').split(/\s+/).filter(Boolean);
 
-/** Elements whose content is never a letter's (code, controls, embedded documents). */
-const SKIPPED = new Set([
-  'script',
-  'style',
-  'noscript',
-  'template',
-  'iframe',
-  'frame',
-  'frameset',
-  'object',
-  'embed',
-  'applet',
+/**
+ * Elements whose content is never a letter's: what no sanitiser reads as prose (code, controls,
+ * embedded documents), but a <picture>, whose <img> is the letter's image, and the page's own
+ * parts around the article (its form, navigation, header, footer and asides).
+ */
+const SKIPPED: ReadonlySet<string> = new Set([
+  ...NON_PROSE_TAGS.filter((tag) => tag !== 'picture'),
   'form',
-  'input',
   'button',
-  'select',
-  'textarea',
-  'svg',
-  'math',
-  'canvas',
-  'video',
-  'audio',
-  'head',
   'nav',
   'header',
   'footer',
   'aside',
-  'link',
-  'meta',
-  'title',
 ]);
 
 const INLINE_MARKS: Record<string, TMark> = {
