@@ -6,7 +6,7 @@
 // takes the tag off. Axe on the integration page with the shop connected.
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
-import { axe, type Journey, until, watchErrors } from './support.ts';
+import { axe, inNewPage, type Journey, until } from './support.ts';
 
 interface MallState {
   scriptTags: Array<{ src: string; display_location: string[] }>;
@@ -56,10 +56,8 @@ export async function cafe24Shop(
   assert.deepEqual(tag?.display_location, ['PRODUCT_DETAIL']);
 
   // a shopper on a phone: the review stays on its product
-  const shopper = await journey.browser.newContext({ viewport: { width: 375, height: 800 } });
-  try {
-    const shop = await shopper.newPage();
-    watchErrors(shop, errors, 'cafe24 shopper');
+  const phone = { width: 375, height: 800 };
+  await inNewPage(journey, errors, { label: 'cafe24 shopper', viewport: phone }, async (shop) => {
     await shop.goto(`${journey.providersUrl}/cafe24/${mall}/product/detail.html?product_no=12`);
     const onTwelve = shop.locator('reaction-comment[page-key="cafe24:product:12"]');
     await onTwelve.locator('[part=composer] textarea').fill('Fits well, true to size');
@@ -69,9 +67,7 @@ export async function cafe24Shop(
     const onThirteen = shop.locator('reaction-comment[page-key="cafe24:product:13"]');
     await onThirteen.locator('[part=composer] textarea').waitFor();
     assert.equal(await onThirteen.locator('[part=content]').count(), 0);
-  } finally {
-    await shopper.close();
-  }
+  });
 
   // disconnect: the tag comes off the shop, then the card says Not granted
   await card.getByRole('button', { name: 'Remove', exact: true }).click();

@@ -10,7 +10,7 @@ import { readFile } from 'node:fs/promises';
 import Papa from 'papaparse';
 import type { Page } from 'playwright-core';
 import { signInWithGoogle } from './owner.ts';
-import { axe, type Journey, watchErrors } from './support.ts';
+import { axe, inNewPage, type Journey } from './support.ts';
 import { openWorkspace, shadowText } from './workspace.ts';
 
 const DEMO = { email: 'demo@reaction-blocks.local', name: 'Demo Owner' };
@@ -21,10 +21,7 @@ const LONG_URL = `https://example.com/${'a-very-long-path-segment-'.repeat(8)}?u
 const LONG_WORD = 'Supercalifragilisticexpialidocious'.repeat(4);
 
 export async function demoOwner(journey: Journey, errors: string[]) {
-  const context = await journey.browser.newContext({ viewport: { width: 1280, height: 900 } });
-  try {
-    const page = await context.newPage();
-    watchErrors(page, errors, 'demo owner');
+  await inNewPage(journey, errors, { label: 'demo owner' }, async (page) => {
     // leaving a workspace with unsaved changes asks the browser; this journey leaves on purpose
     page.on('dialog', (dialog) => void dialog.accept());
     await page.goto(`${journey.base}/login`);
@@ -35,9 +32,7 @@ export async function demoOwner(journey: Journey, errors: string[]) {
     await arrivingFocusesTheHeading(page, journey);
     await longTexts(page, journey);
     await descriptionEditor(page, journey);
-  } finally {
-    await context.close();
-  }
+  });
 }
 
 /** The form's result page lists the seeded responses, and the CSV has all of them. */

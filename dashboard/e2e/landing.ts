@@ -2,7 +2,7 @@
 // focus parameter, and the first screens in Korean up to a new user's consent.
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
-import { axe, type Journey, watchErrors } from './support.ts';
+import { axe, inNewPage, type Journey } from './support.ts';
 import { signInWithGoogle } from './owner.ts';
 
 export async function landingInEnglish(page: Page, { base }: Journey) {
@@ -59,14 +59,8 @@ export async function landingInEnglish(page: Page, { base }: Journey) {
  * `?locale=ko`, then signing up as a new user, whose terms must be in Korean too.
  */
 export async function firstScreensInKorean(journey: Journey, errors: string[]) {
-  const { base, browser } = journey;
-  const context = await browser.newContext({
-    viewport: { width: 1280, height: 900 },
-    locale: 'ko-KR',
-  });
-  try {
-    const page = await context.newPage();
-    watchErrors(page, errors, 'ko');
+  const { base } = journey;
+  await inNewPage(journey, errors, { label: 'ko', locale: 'ko-KR' }, async (page) => {
     await page.goto(`${base}/?locale=ko`);
     await page.getByRole('heading', { level: 1, name: '모든 페이지에 반응을 더하세요' }).waitFor();
     assert.equal(await page.locator('html').getAttribute('lang'), 'ko');
@@ -96,7 +90,5 @@ export async function firstScreensInKorean(journey: Journey, errors: string[]) {
       ['e2e-korean@example.com'],
     );
     assert.equal(rows[0]?.language, 'ko');
-  } finally {
-    await context.close();
-  }
+  });
 }

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { isDeepStrictEqual } from 'node:util';
 import type { Page } from 'playwright-core';
-import { axe, type Journey, until, watchErrors } from './support.ts';
+import { axe, inNewPage, type Journey, until } from './support.ts';
 
 const shots = process.env.E2E_SHOTS;
 
@@ -156,14 +156,8 @@ export async function planAndStop(page: Page, journey: Journey, ownerId: string)
 
 /** A second owner, in Korean: pricing, sign-in on /purchase, Custom, PayPal in the local popup. */
 export async function secondOwnerPaysByPaypal(journey: Journey, errors: string[]) {
-  const { base, browser } = journey;
-  const context = await browser.newContext({
-    viewport: { width: 1280, height: 900 },
-    locale: 'ko-KR',
-  });
-  try {
-    const page = await context.newPage();
-    watchErrors(page, errors, 'paypal owner');
+  const { base } = journey;
+  await inNewPage(journey, errors, { label: 'paypal owner', locale: 'ko-KR' }, async (page) => {
     await page.goto(`${base}/pricing?locale=ko`);
     await page.locator('.plans a[href="/purchase?focus=custom"]').click();
     await page.waitForURL(`${base}/purchase?focus=custom`);
@@ -235,7 +229,5 @@ export async function secondOwnerPaysByPaypal(journey: Journey, errors: string[]
     await page.getByRole('dialog', { name: '쿠폰 사용' }).waitFor();
     await shoot(page, 'plan-coupon-dialog-ko');
     await page.keyboard.press('Escape');
-  } finally {
-    await context.close();
-  }
+  });
 }

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { AxeBuilder } from '@axe-core/playwright';
 import type pg from 'pg';
-import type { Browser, Locator, Page } from 'playwright-core';
+import type { Browser, BrowserContextOptions, Locator, Page } from 'playwright-core';
 import { watchConsole } from '../../scripts/console-watch.ts';
 import en from '../src/locales/en.ts';
 
@@ -79,6 +79,29 @@ export function watchErrors(page: Page, errors: string[], label: string) {
     if (failure !== 'net::ERR_ABORTED')
       console.log(`  [${label}] request failed: ${request.method()} ${request.url()} ${failure}`);
   });
+}
+
+/**
+ * Runs `use` on a page of a browser context of its own, its errors watched under `label` (a
+ * 1280 x 900 window unless the options say otherwise), and closes the context however `use` ends.
+ */
+export async function inNewPage<T>(
+  journey: Journey,
+  errors: string[],
+  { label, ...options }: BrowserContextOptions & { label: string },
+  use: (page: Page) => Promise<T>,
+): Promise<T> {
+  const context = await journey.browser.newContext({
+    viewport: { width: 1280, height: 900 },
+    ...options,
+  });
+  try {
+    const page = await context.newPage();
+    watchErrors(page, errors, label);
+    return await use(page);
+  } finally {
+    await context.close();
+  }
 }
 
 /** Waits until the input value of `locator` is `expected`, then returns it. */
