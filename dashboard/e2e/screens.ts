@@ -13,7 +13,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import pg from 'pg';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 import { chromiumLaunchOptions } from '../../scripts/chromium.mjs';
 import { DEFAULT_JWT_SECRET } from '../../supabase/local/config.ts';
 import { fillDemoLetters } from '../../supabase/local/demo-letters.ts';
@@ -47,11 +47,36 @@ interface Shot {
   public?: boolean;
 }
 
+/** Waits for what `find` finds, does `then` (opens a dialog...) and lets the page settle. */
+const shown =
+  (find: (page: Page) => Locator, then?: (page: Page) => Promise<unknown>) =>
+  async (page: Page) => {
+    await find(page).waitFor();
+    await then?.(page);
+    await settle(page);
+  };
+const audienceRow = (page: Page) => page.getByTestId('audience-row').first();
+const planCard = (page: Page) => page.locator('.plan-card').first();
+
 const workspace = (page: Page) =>
   page
     .locator('.workspace-top-bar')
     .waitFor({ timeout: 15000 })
     .then(() => settle(page));
+
+/** The letter workspace with the demo sample loaded. */
+async function letterSample(page: Page) {
+  await workspace(page);
+  await page.locator('.letter-load-row button').nth(1).click();
+  await page.locator('.letter-row').first().waitFor({ timeout: 30000 });
+}
+
+/** The sample saved and the Send letter dialog open. */
+async function sendDialog(page: Page) {
+  await letterSample(page);
+  await page.locator('.workspace-actions .button-primary').first().click();
+  await page.getByRole('button', { name: /Send letter|레터 보내기/ }).click();
+}
 
 /** /send's two frames have loaded and taken their documents' height. */
 const sampleFrames = async (page: Page) => {
@@ -189,9 +214,7 @@ const SHOTS: Shot[] = [
     path: `/work/${block('07')}`,
     fullPage: true,
     prepare: async (page) => {
-      await workspace(page);
-      await page.locator('.letter-load-row button').nth(1).click();
-      await page.locator('.letter-row').first().waitFor({ timeout: 30000 });
+      await letterSample(page);
       await settle(page);
     },
   },
@@ -199,11 +222,7 @@ const SHOTS: Shot[] = [
     name: 'work-letter-send',
     path: `/work/${block('07')}`,
     prepare: async (page) => {
-      await workspace(page);
-      await page.locator('.letter-load-row button').nth(1).click();
-      await page.locator('.letter-row').first().waitFor({ timeout: 30000 });
-      await page.locator('.workspace-actions .button-primary').first().click();
-      await page.getByRole('button', { name: /Send letter|레터 보내기/ }).click();
+      await sendDialog(page);
       await page
         .locator('.send-addresses')
         .fill('reader@example.com, second@example.com\nnot-an-address');
@@ -227,11 +246,7 @@ const SHOTS: Shot[] = [
     path: `/work/${block('07')}`,
     prepare: async (page) => {
       // a send first: load the sample, save, send to two addresses, then the history
-      await workspace(page);
-      await page.locator('.letter-load-row button').nth(1).click();
-      await page.locator('.letter-row').first().waitFor({ timeout: 30000 });
-      await page.locator('.workspace-actions .button-primary').first().click();
-      await page.getByRole('button', { name: /Send letter|레터 보내기/ }).click();
+      await sendDialog(page);
       await page.locator('.send-addresses').fill('reader@example.com, second@example.com');
       await page.locator('.send-manual .button-primary').click();
       await page.locator('.send-done').waitFor();
@@ -251,25 +266,18 @@ const SHOTS: Shot[] = [
     name: 'audience',
     path: '/audience',
     fullPage: true,
-    prepare: async (page) => {
-      await page.getByTestId('audience-row').first().waitFor();
-      await settle(page);
-    },
+    prepare: shown(audienceRow),
   },
   {
     name: 'audience-edit',
     path: '/audience',
-    prepare: async (page) => {
-      await page.getByTestId('audience-row').first().waitFor();
-      await page.locator('.audience-mode .button').nth(1).click();
-      await settle(page);
-    },
+    prepare: shown(audienceRow, (page) => page.locator('.audience-mode .button').nth(1).click()),
   },
   {
     name: 'audience-import',
     path: '/audience',
     prepare: async (page) => {
-      await page.getByTestId('audience-row').first().waitFor();
+      await audienceRow(page).waitFor();
       await page.locator('.audience-side-actions .button').nth(1).click();
       await page.locator('input[type=file]').setInputFiles({
         name: 'audience.csv',
@@ -285,12 +293,7 @@ const SHOTS: Shot[] = [
   {
     name: 'audience-of-block',
     path: `/work/${block('06')}/audience`,
-    prepare: (page) =>
-      page
-        .getByTestId('audience-row')
-        .first()
-        .waitFor()
-        .then(() => settle(page)),
+    prepare: shown(audienceRow),
   },
   {
     name: 'letter-public',
@@ -305,11 +308,7 @@ const SHOTS: Shot[] = [
     // the owner's moderation list of the demo guestbook (issue 9)
     name: 'moderation-comment',
     path: `/work/${block('01')}/comments`,
-    prepare: async (page) => {
-      await page.locator('.moderation').waitFor();
-      await page.locator('.moderation[aria-busy="false"]').waitFor();
-      await settle(page);
-    },
+    prepare: shown((page) => page.locator('.moderation[aria-busy="false"]')),
   },
   {
     // the "Spam and abuse" settings section, opened
@@ -327,16 +326,13 @@ const SHOTS: Shot[] = [
     name: 'plan',
     path: '/profile/plan',
     fullPage: true,
-    prepare: async (page) => {
-      await page.locator('.plan-card').first().waitFor();
-      await settle(page);
-    },
+    prepare: shown(planCard),
   },
   {
     name: 'plan-coupon',
     path: '/profile/plan',
     prepare: async (page) => {
-      await page.locator('.plan-card').first().waitFor();
+      await planCard(page).waitFor();
       await page
         .getByRole('button', { name: /coupon|쿠폰/i })
         .first()
@@ -352,10 +348,7 @@ const SHOTS: Shot[] = [
     name: 'profile-email',
     path: '/profile/email',
     fullPage: true,
-    prepare: async (page) => {
-      await page.getByRole('heading', { level: 1 }).waitFor();
-      await settle(page);
-    },
+    prepare: shown((page) => page.getByRole('heading', { level: 1 })),
   },
   { name: 'result-form', path: `/work/${block('06')}/result`, prepare: workspace },
   { name: 'result-ab', path: `/work/${block('05')}/result`, prepare: workspace },
@@ -364,13 +357,9 @@ const SHOTS: Shot[] = [
   {
     name: 'integration',
     path: '/profile/integration',
-    prepare: async (page) => {
-      await page
-        .locator('.integration-card')
-        .filter({ hasText: /Granted|허용됨/ })
-        .waitFor();
-      await settle(page);
-    },
+    prepare: shown((page) =>
+      page.locator('.integration-card').filter({ hasText: /Granted|허용됨/ }),
+    ),
   },
   {
     // connected to the Notion fake (see connectNotion), the form linked to "Feedback", a note
