@@ -99,13 +99,17 @@ export type SameShape<T> = T extends string
 
 /**
  * A chunk's own texts, registered when the chunk loads (once; a test may pass its own instance):
- * merged into the app's single `translation` namespace under their prefixes.
+ * merged into the app's single `translation` namespace under their prefixes, or all under
+ * `prefix` when one is given (`textRegistration({ en, ko }, 'plans')` for `plans.*`).
  */
-export function textRegistration(texts: Record<Language, object>) {
+export function textRegistration(texts: Record<Language, object>, prefix?: string) {
   let registered = false;
   return (i18n = i18next) => {
     if (registered && i18n === i18next) return;
     registered = true;
-    for (const lng of LANGUAGES) i18n.addResourceBundle(lng, 'translation', texts[lng], true, true);
+    for (const lng of LANGUAGES) {
+      const bundle = prefix ? { [prefix]: texts[lng] } : texts[lng];
+      i18n.addResourceBundle(lng, 'translation', bundle, true, true);
+    }
   };
 }

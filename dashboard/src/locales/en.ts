@@ -17,6 +17,7 @@ const en = {
     copied: 'Copied',
     /** after a refusal's reason: `in` is "in 42 minutes" */
     retryIn: 'Try again {{in}}.',
+    retry: 'Try again',
   },
   blockTypes: {
     comment: 'Comment',

@@ -44,7 +44,6 @@ const en = {
     already: '{{email}} already gets none of these mails. There is nothing more to do.',
     doneNote: 'Only these mails stop. Other mails you asked for keep coming.',
     unreadable: 'The page could not check this link. Check your connection and try again.',
-    retry: 'Try again',
     footer: 'Reaction Blocks sends these mails for the sites that use it.',
   },
 };
@@ -90,7 +89,6 @@ const ko: SameShape<typeof en> = {
     already: '{{email}}(으)로는 이미 이 메일을 보내지 않아요. 더 하실 일은 없어요.',
     doneNote: '이 메일만 멈춰요. 직접 신청한 다른 메일은 계속 받아요.',
     unreadable: '링크를 확인하지 못했어요. 연결을 확인하고 다시 시도해 주세요.',
-    retry: '다시 시도',
     footer: '리액션 블록스는 이를 사용하는 사이트를 대신해 이 메일을 보내요.',
   },
 };

@@ -39,7 +39,6 @@ export const en = {
     string
   >,
   loadFailed: 'Could not load your integrations: {{reason}}',
-  retry: 'Try again',
   paidOnly: 'Integrations come with a paid plan.',
   upgrade: 'See plans',
   notGrantedText:
@@ -183,7 +182,6 @@ export const ko: typeof en = {
     invalidSelector: '이 페이지에서 쓸 수 있는 CSS 선택자가 아닙니다',
   },
   loadFailed: '연동 정보를 불러오지 못했습니다: {{reason}}',
-  retry: '다시 시도',
   paidOnly: '연동은 유료 플랜에서 사용할 수 있습니다.',
   upgrade: '플랜 보기',
   notGrantedText:
@@ -285,10 +283,7 @@ export const ko: typeof en = {
   },
 };
 
-export const registerIntegrationTranslations = textRegistration({
-  en: { integrations: en },
-  ko: { integrations: ko },
-});
+export const registerIntegrationTranslations = textRegistration({ en, ko }, 'integrations');
 
 /** The reason of a failed integration call, in the reader's language where it is one of ours. */
 export const integrationReason = sharedMessageReason(

@@ -1,9 +1,11 @@
 import { act, fireEvent, render, screen, within } from '@testing-library/react';
 import { useState } from 'react';
 import { describe, expect, it, vi } from 'vitest';
+import { Announcement } from './announcement';
 import { ConfirmDialog } from './confirm-dialog';
 import { Dialog } from './dialog';
 import { FormDialog } from './form-dialog';
+import { LoadFailed } from './load-failed';
 import { CheckboxField, SelectField, TextField } from './fields';
 import { Menu } from './menu';
 import { useSubmit } from '../../lib/use-submit';
@@ -309,5 +311,30 @@ describe('Menu', () => {
     fireEvent.click(screen.getByRole('menuitem', { name: 'Open' }));
     expect(onOpen).toHaveBeenCalledTimes(1);
     expect(screen.queryByRole('menu')).toBeNull();
+  });
+});
+
+describe('LoadFailed', () => {
+  it('says nothing without a failure, and the reason with a Try again that loads again', () => {
+    const onRetry = vi.fn();
+    const { rerender } = render(<LoadFailed onRetry={onRetry}>{null}</LoadFailed>);
+    expect(screen.queryByRole('alert')).toBeNull();
+    rerender(<LoadFailed onRetry={onRetry}>Could not load: offline</LoadFailed>);
+    expect(screen.getByRole('alert').textContent).toContain('Could not load: offline');
+    fireEvent.click(within(screen.getByRole('alert')).getByRole('button', { name: 'Try again' }));
+    expect(onRetry).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe('Announcement', () => {
+  it('is one polite live region, hidden while empty and the visible notice with a message', () => {
+    const { rerender } = render(<Announcement>{null}</Announcement>);
+    const region = screen.getByRole('status');
+    expect(region.getAttribute('aria-live')).toBe('polite');
+    expect(region.className).toBe('visually-hidden');
+    rerender(<Announcement>The endpoint was added.</Announcement>);
+    expect(screen.getByRole('status')).toBe(region);
+    expect(region.className).toBe('notice');
+    expect(region.textContent).toBe('The endpoint was added.');
   });
 });

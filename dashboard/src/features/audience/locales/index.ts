@@ -189,7 +189,4 @@ export const ko: typeof en = {
   },
 };
 
-export const registerAudienceTranslations = textRegistration({
-  en: { audience: en },
-  ko: { audience: ko },
-});
+export const registerAudienceTranslations = textRegistration({ en, ko }, 'audience');

@@ -38,6 +38,7 @@ import {
 import { messageOf } from '../../../lib/errors';
 import { Cafe24Placements } from './cafe24-placements';
 import { ErrorText } from '../../../components/ui/error-text';
+import { LoadFailed } from '../../../components/ui/load-failed';
 
 export interface Cafe24Data {
   integration: NotionIntegration | null;
@@ -151,14 +152,9 @@ export function Cafe24Card({ api, paid, announce }: Cafe24CardProps) {
       </div>
       <p className="hint">{s('text')}</p>
       <ErrorText>{error}</ErrorText>
-      {state.error ? (
-        <ErrorText>
-          {t('integrations.loadFailed', { reason: messageOf(state.error) })}{' '}
-          <button type="button" className="button button-ghost" onClick={() => void reload()}>
-            {t('integrations.retry')}
-          </button>
-        </ErrorText>
-      ) : null}
+      <LoadFailed onRetry={() => void reload()}>
+        {state.error ? t('integrations.loadFailed', { reason: messageOf(state.error) }) : null}
+      </LoadFailed>
       {shop ? (
         <p className="integration-workspace">
           {s('mall', { name: shop.mall_id })}

@@ -27,7 +27,9 @@ import {
 import { useSession } from '../../../lib/session';
 import { Cafe24Card, supabaseCafe24Api, type Cafe24Api } from './cafe24-card';
 import { useQuery } from '../../../lib/use-query';
+import { Announcement } from '../../../components/ui/announcement';
 import { ErrorText } from '../../../components/ui/error-text';
+import { LoadFailed } from '../../../components/ui/load-failed';
 
 registerIntegrationTranslations();
 
@@ -106,20 +108,12 @@ export function IntegrationsPage({
     <section className="integrations-page">
       <PageHeading>{s('title')}</PageHeading>
       <p className="hint">{s('intro')}</p>
-      <p className="visually-hidden" role="status" aria-live="polite">
-        {announcement}
-      </p>
-      {announcement ? <p className="notice">{announcement}</p> : null}
+      <Announcement>{announcement}</Announcement>
       <ErrorText>{error}</ErrorText>
       {state.loading && !state.data ? <Spinner label={t('common.loading')} /> : null}
-      {state.error ? (
-        <ErrorText>
-          {s('loadFailed', { reason: state.error })}{' '}
-          <button type="button" className="button button-ghost" onClick={() => void state.reload()}>
-            {s('retry')}
-          </button>
-        </ErrorText>
-      ) : null}
+      <LoadFailed onRetry={() => void state.reload()}>
+        {state.error ? s('loadFailed', { reason: state.error }) : null}
+      </LoadFailed>
       {state.data ? (
         <ul className="integration-list">
           <li className="integration-card" aria-labelledby="integration-notion">

@@ -323,7 +323,4 @@ export const ko: typeof en = {
   },
 };
 
-export const registerLetterTranslations = textRegistration({
-  en: { letters: en },
-  ko: { letters: ko },
-});
+export const registerLetterTranslations = textRegistration({ en, ko }, 'letters');

@@ -43,6 +43,7 @@ import { HistoryTable } from './history-table';
 import { PlanFields } from './plan-fields';
 import { UsageGauge } from './usage-gauge';
 import { ErrorText } from '../../../components/ui/error-text';
+import { LoadFailed } from '../../../components/ui/load-failed';
 
 registerPlanTranslations();
 
@@ -216,18 +217,9 @@ export function PlanPage() {
         ) : null}
       </div>
 
-      {state.error ? (
-        <ErrorText>
-          {s('loadFailed', { reason: messageOf(state.error) })}{' '}
-          <button
-            type="button"
-            className="button button-ghost"
-            onClick={() => void state.refetch()}
-          >
-            {s('retry')}
-          </button>
-        </ErrorText>
-      ) : null}
+      <LoadFailed onRetry={() => void state.refetch()}>
+        {state.error ? s('loadFailed', { reason: messageOf(state.error) }) : null}
+      </LoadFailed>
       {!state.data && !state.error ? <Spinner label={t('common.loading')} /> : null}
 
       {state.data ? (

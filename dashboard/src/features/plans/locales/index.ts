@@ -5,7 +5,6 @@ import { PLAN_MESSAGES } from '../model/plans';
 export const en = {
   title: 'Plan',
   loadFailed: 'Could not load your plan: {{reason}}',
-  retry: 'Try again',
   // the servers' own words (supabase/functions/_shared/contracts/plans.ts)
   messages: { ...PLAN_MESSAGES } as Record<keyof typeof PLAN_MESSAGES, string>,
   failed: 'Could not do that: {{reason}}',
@@ -168,7 +167,6 @@ export const en = {
 export const ko: typeof en = {
   title: '플랜',
   loadFailed: '플랜을 불러오지 못했습니다: {{reason}}',
-  retry: '다시 시도',
   messages: {
     minimumPrice: '구독 최소 금액은 $3입니다',
     failedToPayment: '결제에 실패했습니다',
@@ -343,4 +341,4 @@ export const ko: typeof en = {
   },
 };
 
-export const registerPlanTranslations = textRegistration({ en: { plans: en }, ko: { plans: ko } });
+export const registerPlanTranslations = textRegistration({ en, ko }, 'plans');

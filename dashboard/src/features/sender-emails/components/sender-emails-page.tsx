@@ -29,6 +29,7 @@ import {
 import { useConfirmLink, type ConfirmResult } from '../hooks/use-confirm-link';
 import { registerSenderEmailTranslations } from '../locales';
 import { ErrorText } from '../../../components/ui/error-text';
+import { LoadFailed } from '../../../components/ui/load-failed';
 
 registerSenderEmailTranslations();
 
@@ -203,14 +204,9 @@ export function SenderEmailsPage() {
       <ErrorText>{rowError}</ErrorText>
 
       {list.loading && !list.data ? <Spinner label={t('common.loading')} /> : null}
-      {list.error ? (
-        <ErrorText>
-          {s('loadFailed', { reason: list.error })}{' '}
-          <button type="button" className="button button-ghost" onClick={() => void list.reload()}>
-            {s('retry')}
-          </button>
-        </ErrorText>
-      ) : null}
+      <LoadFailed onRetry={() => void list.reload()}>
+        {list.error ? s('loadFailed', { reason: list.error }) : null}
+      </LoadFailed>
       {list.data && rows.length === 0 ? <p className="empty-state">{s('empty')}</p> : null}
 
       {rows.length > 0 ? (

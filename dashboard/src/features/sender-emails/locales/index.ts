@@ -56,7 +56,6 @@ export const en = {
   unavailable: 'The mail service is not available: try again in a moment.',
   tooManyRequests: 'Too many verification requests.',
   loadFailed: 'Could not load your sender emails: {{reason}}',
-  retry: 'Try again',
 };
 
 export const ko: typeof en = {
@@ -113,10 +112,6 @@ export const ko: typeof en = {
   unavailable: '메일 서비스에 연결할 수 없습니다. 잠시 후 다시 시도해 주세요.',
   tooManyRequests: '인증 요청이 너무 많습니다.',
   loadFailed: '발신 이메일을 불러오지 못했습니다: {{reason}}',
-  retry: '다시 시도',
 };
 
-export const registerSenderEmailTranslations = textRegistration({
-  en: { senderEmails: en },
-  ko: { senderEmails: ko },
-});
+export const registerSenderEmailTranslations = textRegistration({ en, ko }, 'senderEmails');

@@ -148,7 +148,7 @@ export function UnsubscribePage() {
               className="button button-primary"
               onClick={() => void info.reload()}
             >
-              {t('unsubscribe.retry')}
+              {t('common.retry')}
             </button>
           ) : null}
           {state === 'ask' ? (

@@ -34,7 +34,6 @@ export const en = {
   clearSearch: 'Clear',
   loading: 'Loading messages…',
   loadFailed: 'Could not load the messages: {{message}}',
-  retry: 'Try again',
   empty: 'No messages here.',
   emptyNext:
     'Comments and questions visitors leave on your page show up here, newest first, to answer, hide or approve.',
@@ -158,7 +157,6 @@ export const ko: typeof en = {
   clearSearch: '지우기',
   loading: '메시지를 불러오는 중…',
   loadFailed: '메시지를 불러오지 못했습니다: {{message}}',
-  retry: '다시 시도',
   empty: '메시지가 없습니다.',
   emptyNext:
     '방문자가 페이지에 남긴 댓글과 질문이 최신순으로 여기에 표시됩니다. 답하거나 숨기거나 승인할 수 있습니다.',

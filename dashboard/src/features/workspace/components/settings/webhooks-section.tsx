@@ -27,6 +27,7 @@ import {
   type WebhookEndpoint,
 } from '../../../../lib/webhooks';
 import { PaidHint } from '../paid-hint';
+import { Announcement } from '../../../../components/ui/announcement';
 import { ErrorText } from '../../../../components/ui/error-text';
 
 /** The section's calls; tests pass their own. */
@@ -132,10 +133,7 @@ export function WebhooksSection({
   return (
     <div className="webhooks-section">
       <p className="hint">{s('intro')}</p>
-      <p className="visually-hidden" role="status" aria-live="polite">
-        {announcement}
-      </p>
-      {announcement ? <p className="notice">{announcement}</p> : null}
+      <Announcement>{announcement}</Announcement>
       <ErrorText>{error}</ErrorText>
       {state.loading && !data ? <Spinner label={t('common.loading')} /> : null}
       {state.error ? <ErrorText>{s('loadFailed', { reason: state.error })}</ErrorText> : null}

@@ -237,7 +237,7 @@ export function ModerationView({ block, api = supabaseModerationApi }: Moderatio
         <div role="alert">
           <p className="error-text">{t('moderation.loadFailed', { message: m.error })}</p>
           <button type="button" className="button" onClick={() => void m.retry()}>
-            {t('moderation.retry')}
+            {t('common.retry')}
           </button>
         </div>
       ) : null}

@@ -134,7 +134,7 @@ export function ResultsSummary({
               {t('results.summary.loadError', { message: messageOf(summary.error) })}
             </p>
             <button type="button" className="button" onClick={() => void summary.refetch()}>
-              {t('results.retry')}
+              {t('common.retry')}
             </button>
           </div>
         ) : (

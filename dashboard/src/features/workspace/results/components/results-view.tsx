@@ -137,7 +137,7 @@ export function ResultsView({
           <div className="results-error" role="alert">
             <p className="error-text">{t('results.loadError', { message: error })}</p>
             <button type="button" className="button" onClick={() => void loadMore()}>
-              {t('results.retry')}
+              {t('common.retry')}
             </button>
           </div>
         ) : null}
