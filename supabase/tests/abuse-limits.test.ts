@@ -16,18 +16,19 @@ import {
 } from './support/clients.ts';
 import { eventually, providersUrl, waitForMail } from './support/providers.ts';
 import {
-  ownerWith,
-  saveSettings,
   abQuestion,
-  formWithQuestions,
-  post,
-  stateOf,
-  refused,
   count,
-  TOO_FAST,
-  QUOTA_REACHED,
-  tryPost,
+  formWithQuestions,
   overrideLimits,
+  ownerWith,
+  post,
+  QUOTA_REACHED,
+  refused,
+  refusedPost,
+  saveSettings,
+  stateOf,
+  TOO_FAST,
+  tryPost,
 } from './support/hostile.ts';
 
 describe('abuse: rate limits on every write path', () => {
@@ -36,24 +37,14 @@ describe('abuse: rate limits on every write path', () => {
     const flooder = await newGuest();
     // the default burst of comments (8) goes through, one after the other
     for (let i = 0; i < 8; i++) expect((await tryPost(flooder, blocks.comment)).error).toBeNull();
-    const res = await refused(
-      blocks.comment,
-      () => tryPost(flooder, blocks.comment),
-      TOO_FAST.message,
-      429,
-    );
+    const res = await refusedPost(flooder, blocks.comment, TOO_FAST.message, 429);
     expect(res.error).toMatchObject({ code: 'PT429', details: 'rate_limit' });
     // replies count against the same bucket
     const [parent] = await sql<{ id: string }>(
       'select id from public.messages where block_id = $1 limit 1',
       [blocks.comment],
     );
-    await refused(
-      blocks.comment,
-      () => tryPost(flooder, blocks.comment, { p_parent_id: parent!.id }),
-      TOO_FAST.message,
-      429,
-    );
+    await refusedPost(flooder, blocks.comment, TOO_FAST.message, 429, { p_parent_id: parent!.id });
     // another visitor is not held back by the flooder
     expect((await tryPost(await newGuest(), blocks.comment)).error).toBeNull();
   });
@@ -285,7 +276,7 @@ describe('abuse: rate limits on every write path', () => {
     });
     const visitor = await newGuest();
     expect((await tryPost(visitor, blocks.comment)).error).toBeNull();
-    await refused(blocks.comment, () => tryPost(visitor, blocks.comment), TOO_FAST.message, 429);
+    await refusedPost(visitor, blocks.comment, TOO_FAST.message, 429);
     // one token every two seconds
     await eventually(async () => (await tryPost(visitor, blocks.comment)).error === null, 15_000);
   });
@@ -759,12 +750,9 @@ describe('abuse: avatar and home URLs', () => {
       'https://lh3.googleusercontent.com/a/photo',
       'http://127.0.0.1/pixel.gif',
     ]) {
-      await refused(
-        blocks.comment,
-        () => tryPost(guest, blocks.comment, { p_creator_photo_url: url }),
-        'Invalid avatar URL',
-        400,
-      );
+      await refusedPost(guest, blocks.comment, 'Invalid avatar URL', 400, {
+        p_creator_photo_url: url,
+      });
     }
     expect((await tryPost(guest, blocks.comment, { p_creator_photo_url: null })).error).toBeNull();
   });
@@ -781,12 +769,9 @@ describe('abuse: avatar and home URLs', () => {
       'data:image/gif;base64,R0lGOD',
       'https://lh3.googleusercontent.com/a b',
     ]) {
-      await refused(
-        blocks.comment,
-        () => tryPost(member, blocks.comment, { p_creator_photo_url: url }),
-        'Invalid avatar URL',
-        400,
-      );
+      await refusedPost(member, blocks.comment, 'Invalid avatar URL', 400, {
+        p_creator_photo_url: url,
+      });
     }
     const { data, error } = await tryPost(member, blocks.comment, {
       p_creator_photo_url: 'https://lh3.googleusercontent.com/a/ACg8ocK=s96-c',
@@ -811,12 +796,7 @@ describe('abuse: avatar and home URLs', () => {
       'https://example.com/a b',
       'https://user@evil.example',
     ]) {
-      await refused(
-        blocks.comment,
-        () => tryPost(guest, blocks.comment, { p_home_url: url }),
-        'Invalid home URL',
-        400,
-      );
+      await refusedPost(guest, blocks.comment, 'Invalid home URL', 400, { p_home_url: url });
     }
     const { data, error } = await tryPost(guest, blocks.comment, {
       p_home_url: 'https://example.com/me',

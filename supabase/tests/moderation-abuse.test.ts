@@ -13,16 +13,17 @@ import {
 } from './support/clients.ts';
 import { eventually } from './support/providers.ts';
 import {
-  ownerWith,
-  saveSettings,
-  formWithQuestions,
-  post,
-  unchanged,
-  refused,
   count,
+  formWithQuestions,
+  overrideLimits,
+  ownerWith,
+  post,
+  refused,
+  refusedPost,
+  saveSettings,
   TOO_FAST,
   tryPost,
-  overrideLimits,
+  unchanged,
 } from './support/hostile.ts';
 
 describe('moderation: held and hidden messages are never served to others', () => {
@@ -444,11 +445,12 @@ describe('abuse: the honeypot', () => {
     const bot = await newGuest();
     const TRAPPED = 'This was not sent: it looked automated.';
     for (const honeypot of ['https://spam.example', ' ', undefined]) {
-      const res = await refused(
+      const res = await refusedPost(
+        bot,
         blocks.comment,
-        () => tryPost(bot, blocks.comment, honeypot === undefined ? {} : { p_honeypot: honeypot }),
         TRAPPED,
         400,
+        honeypot === undefined ? {} : { p_honeypot: honeypot },
       );
       expect(res.error?.details).toBe('honeypot');
       await refused(
@@ -508,12 +510,7 @@ describe('abuse: the captcha after the limits trip', () => {
       provider: 'turnstile',
       site_key: 'local-turnstile-site-key',
     });
-    const res = await refused(
-      blocks.comment,
-      () => tryPost(visitor, blocks.comment),
-      TOO_FAST.message,
-      429,
-    );
+    const res = await refusedPost(visitor, blocks.comment, TOO_FAST.message, 429);
     expect(res.error?.details).toBe('captcha');
     const { data, error } = await verify(visitor, blocks.comment, await token('pass'));
     expect(error).toBeNull();
@@ -525,12 +522,7 @@ describe('abuse: the captcha after the limits trip', () => {
       message: { visitor_burst: 1, visitor_per_minute: 0.001 },
     });
     await tryPost(visitor, plain.comment);
-    const other = await refused(
-      plain.comment,
-      () => tryPost(visitor, plain.comment),
-      TOO_FAST.message,
-      429,
-    );
+    const other = await refusedPost(visitor, plain.comment, TOO_FAST.message, 429);
     expect(other.error?.details).toBe('rate_limit');
     // refused before the token is spent: the visitor still passes with it where it is asked for
     const unspent = await token('pass');
@@ -542,12 +534,7 @@ describe('abuse: the captcha after the limits trip', () => {
     // every block may escalate to the platform's captcha (a spent shared budget), so a free one
     // grants a pass too; it does not lift the visitor's own limit there (that is the paid option)
     expect((await verify(visitor, plain.comment, await token('pass'))).error).toBeNull();
-    const still = await refused(
-      plain.comment,
-      () => tryPost(visitor, plain.comment),
-      TOO_FAST.message,
-      429,
-    );
+    const still = await refusedPost(visitor, plain.comment, TOO_FAST.message, 429);
     expect(still.error?.details).toBe('rate_limit');
   });
 
@@ -573,12 +560,7 @@ describe('abuse: the captcha after the limits trip', () => {
     const replay = await unchanged(blocks.comment, () => verify(visitor, blocks.comment, used));
     expect(await errorOf(replay.error)).toMatchObject({ code: 'captcha_spent' });
     // still refused, still asked for a captcha
-    const res = await refused(
-      blocks.comment,
-      () => tryPost(visitor, blocks.comment),
-      TOO_FAST.message,
-      429,
-    );
+    const res = await refusedPost(visitor, blocks.comment, TOO_FAST.message, 429);
     expect(res.error?.details).toBe('captcha');
     // the database refuses a replay even when a provider would take it
     const hash = (

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import {
   abQuestion,
   condition,
+  createBlock,
   defaultEnding,
   ending,
   option,
@@ -36,12 +37,6 @@ async function owner(paid = false): Promise<TestUser> {
   return user;
 }
 
-async function block(user: TestUser, type: string): Promise<string> {
-  const { data, error } = await user.client.rpc('create_block', { p_block_type: type });
-  expect(error).toBeNull();
-  return (data as { id: string }).id;
-}
-
 /** Everything stored for a block, to compare before and after a refused save. */
 async function snapshot(blockId: string): Promise<unknown> {
   const [row] = await sql<{ s: unknown }>(
@@ -56,6 +51,40 @@ async function snapshot(blockId: string): Promise<unknown> {
     [blockId],
   );
   return row?.s;
+}
+
+/** A save by `user` refused with `status` (and `message`, when given), and nothing stored changed. */
+async function expectRefused(
+  user: Pick<TestUser, 'client'>,
+  blockId: string,
+  body: Record<string, unknown>,
+  status: number,
+  message?: string | RegExp,
+) {
+  const before = await snapshot(blockId);
+  const res = await save(user.client, { blockId, ...body });
+  expect(res.status).toBe(status);
+  if (typeof message === 'string') expect(res.message).toBe(message);
+  else if (message) expect(res.message).toMatch(message);
+  expect(await snapshot(blockId)).toEqual(before);
+}
+
+/** The SQL function itself, called past the edge function's schema (service role), refuses
+ * `payload` with `message`, and nothing stored changed. */
+async function expectSqlRefused(
+  ownerId: string,
+  blockId: string,
+  payload: Record<string, unknown>,
+  message: string,
+) {
+  const before = await snapshot(blockId);
+  const direct = await serviceClient().rpc('save_block', {
+    p_owner_id: ownerId,
+    p_block_id: blockId,
+    p_payload: payload,
+  });
+  expect(direct.error?.message).toBe(message);
+  expect(await snapshot(blockId)).toEqual(before);
 }
 
 const BLOCK_LIMITS_FOR_TEST = { questions: 20, endings: 30 } as const;
@@ -74,7 +103,7 @@ function chunks<T>(list: readonly T[], size: number): T[][] {
 describe('save-block: the owner', () => {
   it('saves settings and private settings of a comment block and reads them back', async () => {
     const user = await owner();
-    const blockId = await block(user, 'comment');
+    const blockId = await createBlock(user, 'comment');
     const res = await save(user.client, {
       blockId,
       settings: {
@@ -119,7 +148,7 @@ describe('save-block: the owner', () => {
 
   it('saves a form: questions with options, a custom ending with a condition, in one call', async () => {
     const user = await owner(true);
-    const blockId = await block(user, 'form');
+    const blockId = await createBlock(user, 'form');
     const fallback = await defaultEnding(user, blockId);
     const poll = question({
       type: 'poll',
@@ -162,7 +191,7 @@ describe('save-block: the owner', () => {
 
   it('soft deletes questions and options, removes options of text questions, deletes absent custom endings', async () => {
     const user = await owner(true);
-    const blockId = await block(user, 'form');
+    const blockId = await createBlock(user, 'form');
     const fallback = await defaultEnding(user, blockId);
     const poll = question({ type: 'poll', index: 0, options: [option('A', 0), option('B', 1)] });
     const text = question({ index: 1, title: 'Tell us' });
@@ -228,7 +257,7 @@ describe('save-block: the owner', () => {
 
   it('keeps option counts, and soft deletes an option missing from the list', async () => {
     const user = await owner();
-    const blockId = await block(user, 'form');
+    const blockId = await createBlock(user, 'form');
     const poll = question({
       type: 'poll',
       options: [option('A', 0), option('B', 1), option('C', 2)],
@@ -262,7 +291,7 @@ describe('save-block: the owner', () => {
 
   it('saves the ab block question with its two options', async () => {
     const user = await owner();
-    const blockId = await block(user, 'ab');
+    const blockId = await createBlock(user, 'ab');
     const ab = await abQuestion(user, blockId);
     const res = await save(user.client, {
       blockId,
@@ -290,7 +319,7 @@ describe('save-block: owner-written HTML is sanitised before it is stored', () =
     'payloads %#',
     async (...batch) => {
       const user = await owner(true);
-      const blockId = await block(user, 'form');
+      const blockId = await createBlock(user, 'form');
       const questions = batch.map(([name, input], i) =>
         question({ type: 'description', title: name, index: i, required: false, content: input }),
       );
@@ -318,7 +347,7 @@ describe('save-block: owner-written HTML is sanitised before it is stored', () =
     ),
   )('closing texts, payloads %#', async (...batch) => {
     const user = await owner(true);
-    const blockId = await block(user, 'form');
+    const blockId = await createBlock(user, 'form');
     const fallback = await defaultEnding(user, blockId);
     const [[, first], ...rest] = batch as [(typeof batch)[number], ...typeof batch];
     const endings = [
@@ -337,17 +366,17 @@ describe('save-block: owner-written HTML is sanitised before it is stored', () =
 
   it('refuses HTML that is too long once its links get target and rel, and stores nothing', async () => {
     const user = await owner(true);
-    const blockId = await block(user, 'form');
+    const blockId = await createBlock(user, 'form');
     const link = '<a href="https://a.test/">x</a>';
     const content = link.repeat(Math.floor(10000 / link.length));
     expect(content.length).toBeLessThanOrEqual(10000);
-    const before = await snapshot(blockId);
-    const res = await save(user.client, {
+    await expectRefused(
+      user,
       blockId,
-      questions: [question({ type: 'description', required: false, content })],
-    });
-    expect(res).toMatchObject({ status: 400, message: 'Too long message (questions.0.content)' });
-    expect(await snapshot(blockId)).toEqual(before);
+      { questions: [question({ type: 'description', required: false, content })] },
+      400,
+      'Too long message (questions.0.content)',
+    );
   });
 });
 
@@ -355,39 +384,32 @@ describe('save-block: only the owner', () => {
   it('another user cannot save the block ("block doesn\'t exists") and nothing changes', async () => {
     const user = await owner(true);
     const stranger = await owner(true);
-    const blockId = await block(user, 'form');
-    const before = await snapshot(blockId);
-    const res = await save(stranger.client, {
+    const blockId = await createBlock(user, 'form');
+    await expectRefused(
+      stranger,
       blockId,
-      settings: { name: 'Hijacked' },
-      questions: [question()],
-    });
-    expect(res).toMatchObject({ status: 404, message: "block doesn't exists" });
-    expect(await snapshot(blockId)).toEqual(before);
+      { settings: { name: 'Hijacked' }, questions: [question()] },
+      404,
+      "block doesn't exists",
+    );
   });
 
   it('an anonymous visitor cannot save it', async () => {
     const user = await owner();
-    const blockId = await block(user, 'like');
+    const blockId = await createBlock(user, 'like');
     const guest = await newGuest();
-    const before = await snapshot(blockId);
-    const res = await save(guest.client, { blockId, settings: { name: 'Guest was here' } });
-    expect(res.status).toBe(403);
-    expect(await snapshot(blockId)).toEqual(before);
+    await expectRefused(guest, blockId, { settings: { name: 'Guest was here' } }, 403);
   });
 
   it('the anon key alone cannot save it', async () => {
     const user = await owner();
-    const blockId = await block(user, 'like');
-    const before = await snapshot(blockId);
-    const res = await save(anonClient(), { blockId, settings: { name: 'Nobody' } });
-    expect(res.status).toBe(401);
-    expect(await snapshot(blockId)).toEqual(before);
+    const blockId = await createBlock(user, 'like');
+    await expectRefused({ client: anonClient() }, blockId, { settings: { name: 'Nobody' } }, 401);
   });
 
   it('client roles cannot call the SQL function directly, not even for their own block', async () => {
     const user = await owner();
-    const blockId = await block(user, 'like');
+    const blockId = await createBlock(user, 'like');
     const before = await snapshot(blockId);
     const args = {
       p_owner_id: user.id,
@@ -407,31 +429,16 @@ describe('save-block: only the owner', () => {
 // ---------------------------------------------------------------------------------------------
 
 describe('save-block: bad payloads fail with the right message and change nothing', () => {
-  async function expectRefused(
-    user: TestUser,
-    blockId: string,
-    body: Record<string, unknown>,
-    status: number,
-    message: string | RegExp,
-  ) {
-    const before = await snapshot(blockId);
-    const res = await save(user.client, { blockId, ...body });
-    expect(res.status).toBe(status);
-    if (typeof message === 'string') expect(res.message).toBe(message);
-    else expect(res.message).toMatch(message);
-    expect(await snapshot(blockId)).toEqual(before);
-  }
-
   it('nothing to update', async () => {
     const user = await owner();
-    const blockId = await block(user, 'like');
+    const blockId = await createBlock(user, 'like');
     await expectRefused(user, blockId, {}, 400, 'nothing to update');
     await expectRefused(user, blockId, { settings: {} }, 400, 'nothing to update');
   });
 
   it('a question type outside the list: "Not valid type"', async () => {
     const user = await owner();
-    const blockId = await block(user, 'form');
+    const blockId = await createBlock(user, 'form');
     await expectRefused(
       user,
       blockId,
@@ -443,7 +450,7 @@ describe('save-block: bad payloads fail with the right message and change nothin
 
   it('a too long question title: "Too long message"', async () => {
     const user = await owner();
-    const blockId = await block(user, 'form');
+    const blockId = await createBlock(user, 'form');
     await expectRefused(
       user,
       blockId,
@@ -455,7 +462,7 @@ describe('save-block: bad payloads fail with the right message and change nothin
 
   it('settings that are not settings, and bad values', async () => {
     const user = await owner();
-    const blockId = await block(user, 'like');
+    const blockId = await createBlock(user, 'like');
     await expectRefused(user, blockId, { settings: { response_count: 99 } }, 400, /.+/);
     await expectRefused(user, blockId, { settings: { owner_id: randomUUID() } }, 400, /.+/);
     await expectRefused(user, blockId, { settings: { theme: 'neon' } }, 400, /.+/);
@@ -470,8 +477,8 @@ describe('save-block: bad payloads fail with the right message and change nothin
 
   it('a condition naming a question of another block: "Not valid question"', async () => {
     const user = await owner(true);
-    const blockId = await block(user, 'form');
-    const otherBlock = await block(user, 'form');
+    const blockId = await createBlock(user, 'form');
+    const otherBlock = await createBlock(user, 'form');
     const foreign = question();
     expect((await save(user.client, { blockId: otherBlock, questions: [foreign] })).status).toBe(
       200,
@@ -493,7 +500,7 @@ describe('save-block: bad payloads fail with the right message and change nothin
 
   it('deleting the default ending, or making another ending the default', async () => {
     const user = await owner(true);
-    const blockId = await block(user, 'form');
+    const blockId = await createBlock(user, 'form');
     const fallback = await defaultEnding(user, blockId);
     await expectRefused(
       user,
@@ -513,7 +520,7 @@ describe('save-block: bad payloads fail with the right message and change nothin
 
   it('an ab question with three options', async () => {
     const user = await owner();
-    const blockId = await block(user, 'ab');
+    const blockId = await createBlock(user, 'ab');
     const ab = await abQuestion(user, blockId);
     const three = { ...ab, options: [...ab.options, option('Maybe', 2)] };
     await expectRefused(
@@ -524,19 +531,17 @@ describe('save-block: bad payloads fail with the right message and change nothin
       /^An A\/B question has exactly two options/,
     );
     // the SQL function says the same when called past the schema (service role)
-    const before = await snapshot(blockId);
-    const direct = await serviceClient().rpc('save_block', {
-      p_owner_id: user.id,
-      p_block_id: blockId,
-      p_payload: { questions: [three] },
-    });
-    expect(direct.error?.message).toBe('An A/B question has exactly two options');
-    expect(await snapshot(blockId)).toEqual(before);
+    await expectSqlRefused(
+      user.id,
+      blockId,
+      { questions: [three] },
+      'An A/B question has exactly two options',
+    );
   });
 
   it('more than 5 questions for a free owner, and the settings of that save are not kept', async () => {
     const user = await owner(false);
-    const blockId = await block(user, 'form');
+    const blockId = await createBlock(user, 'form');
     const six = Array.from({ length: 6 }, (_, index) => question({ index }));
     await expectRefused(
       user,
@@ -550,7 +555,7 @@ describe('save-block: bad payloads fail with the right message and change nothin
 
   it('more than 20 questions for a paid owner', async () => {
     const user = await owner(true);
-    const blockId = await block(user, 'form');
+    const blockId = await createBlock(user, 'form');
     const many = Array.from({ length: 21 }, (_, index) => question({ index }));
     await expectRefused(
       user,
@@ -560,28 +565,26 @@ describe('save-block: bad payloads fail with the right message and change nothin
       /^Too many questions \(at most 20\)/,
     );
     // and the database trigger when the schema is bypassed
-    const before = await snapshot(blockId);
-    const direct = await serviceClient().rpc('save_block', {
-      p_owner_id: user.id,
-      p_block_id: blockId,
-      p_payload: { questions: many },
-    });
-    expect(direct.error?.message).toBe('Too many questions (at most 20)');
-    expect(await snapshot(blockId)).toEqual(before);
+    await expectSqlRefused(
+      user.id,
+      blockId,
+      { questions: many },
+      'Too many questions (at most 20)',
+    );
     expect((await save(user.client, { blockId, questions: many.slice(0, 20) })).status).toBe(200);
   });
 
   it('questions for a block type without questions', async () => {
     const user = await owner();
-    const blockId = await block(user, 'comment');
+    const blockId = await createBlock(user, 'comment');
     await expectRefused(user, blockId, { questions: [question()] }, 400, 'Not supported block');
   });
 
   it("a letter trigger that is not one of the owner's letter blocks", async () => {
     const user = await owner(true);
     const stranger = await owner(true);
-    const blockId = await block(user, 'form');
-    const theirLetter = await block(stranger, 'notion_letter');
+    const blockId = await createBlock(user, 'form');
+    const theirLetter = await createBlock(stranger, 'notion_letter');
     await expectRefused(
       user,
       blockId,
@@ -590,7 +593,7 @@ describe('save-block: bad payloads fail with the right message and change nothin
       'Not valid letter block',
     );
     // the owner's own letter, from a question that is not the respondent's address
-    const ownLetter = await block(user, 'notion_letter');
+    const ownLetter = await createBlock(user, 'notion_letter');
     await expectRefused(
       user,
       blockId,
@@ -608,9 +611,9 @@ describe('save-block: bad payloads fail with the right message and change nothin
 describe('save-block: paid-only features', () => {
   it('are refused for a free owner with "Paid plan required (...)" and nothing changes', async () => {
     const user = await owner(false);
-    const comment = await block(user, 'comment');
-    const form = await block(user, 'form');
-    const letter = await block(user, 'notion_letter');
+    const comment = await createBlock(user, 'comment');
+    const form = await createBlock(user, 'form');
+    const letter = await createBlock(user, 'notion_letter');
     const cases: [string, Record<string, unknown>][] = [
       [comment, { settings: { theme: 'custom' } }],
       [comment, { settings: { custom_color: { '--PRIMARY': '#ff0000' } } }],
@@ -641,7 +644,7 @@ describe('save-block: paid-only features', () => {
 
   it('are saved for a paid owner, and kept (not refused) after the plan ends', async () => {
     const user = await owner(true);
-    const blockId = await block(user, 'comment');
+    const blockId = await createBlock(user, 'comment');
     const settings = {
       theme: 'custom',
       custom_color: { '--PRIMARY': '#112233', '--BACKGROUND': '#ffffff' },
@@ -664,7 +667,7 @@ describe('save-block: paid-only features', () => {
 describe('save-block is the only write path for block settings and content', () => {
   /** A free owner's form with a poll question, an option and a condition on the default ending. */
   async function savedForm(user: TestUser) {
-    const blockId = await block(user, 'form');
+    const blockId = await createBlock(user, 'form');
     const poll = question({ type: 'poll', options: [option('Red', 0), option('Blue', 1)] });
     const fallback = await defaultEnding(user, blockId);
     const res = await save(user.client, {
@@ -697,7 +700,7 @@ describe('save-block is the only write path for block settings and content', () 
 
   it("a free owner's direct update of paid-only (or any) block settings is refused", async () => {
     const user = await owner(false);
-    const comment = await block(user, 'comment');
+    const comment = await createBlock(user, 'comment');
     const blocks = () => user.client.from('blocks');
     const patches: Record<string, unknown>[] = [
       { theme: 'custom' },
@@ -777,7 +780,7 @@ describe('save-block is the only write path for block settings and content', () 
     expect(direct.error?.code).toBe('42501');
     expect(await sql('select 1 from public.blocks where owner_id = $1', [user.id])).toEqual([]);
 
-    const ab = await block(user, 'ab');
+    const ab = await createBlock(user, 'ab');
     const [row] = await sql<{ private: number; endings: unknown; options: unknown }>(
       `select (select count(*)::int from public.block_private where block_id = $1) as private,
               (select jsonb_agg(jsonb_build_object('is_default', is_default, 'closing_text', closing_text))
@@ -849,7 +852,7 @@ describe('save-block is the only write path for block settings and content', () 
 describe('save-block: concurrent saves', () => {
   it('run one after the other: the result is exactly one of the saves, never a mix', async () => {
     const user = await owner(true);
-    const blockId = await block(user, 'form');
+    const blockId = await createBlock(user, 'form');
     const fallback = await defaultEnding(user, blockId);
     const lists = Array.from({ length: 6 }, (_, n) =>
       Array.from({ length: 4 }, (_, index) =>
@@ -910,7 +913,7 @@ describe('save-block: concurrent saves', () => {
 
   it('question lists alone (no settings to update first) do not mix either', async () => {
     const user = await owner(true);
-    const blockId = await block(user, 'form');
+    const blockId = await createBlock(user, 'form');
     const lists = Array.from({ length: 6 }, (_, n) =>
       Array.from({ length: 3 }, (_, index) => question({ index, title: `list ${n}` })),
     );

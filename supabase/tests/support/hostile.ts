@@ -194,6 +194,16 @@ export const tryPost = (visitor: TestUser, blockId: string, fields: Record<strin
     ...fields,
   });
 
+/** A comment by `visitor` (tryPost, with `fields`) that the server refuses with `message` and
+ * `status`, changing nothing (refused). */
+export const refusedPost = (
+  visitor: TestUser,
+  blockId: string,
+  message: string | RegExp,
+  status: number,
+  fields: Record<string, unknown> = {},
+) => refused(blockId, () => tryPost(visitor, blockId, fields), message, status);
+
 /**
  * A message with `content` from `visitor` (tryPost) under a name a mail must escape, as the
  * notification tests post them; the RPC's answer.
