@@ -1,6 +1,7 @@
 // Two outputs: the npm package (ESM modules, dependencies external) and the CDN bundles
-// (reaction.js loader + one self-contained chunk per element, block.js holding all of them, and
-// shared/: the six elements' files sharing Lit and the core as chunks, for pages with several). The
+// (reaction.js loader + one self-contained chunk per element, block.js holding all of them, six.js
+// the same without the viewer, and shared/: the six elements' files sharing Lit and the core as
+// chunks, for pages with several). The
 // CDN files of a release live in dist/cdn/v<version>/ and never change (a change is a new
 // release, a new folder), so a CDN may cache them for good and a script tag may pin them with
 // `integrity`; dist/cdn/reaction.js is the newest release's loader, for the pages that use the
@@ -151,10 +152,12 @@ export default [
     },
     onwarn: quiet,
   },
-  // block.js holds the six elements <reaction-block> renders (src/cdn/block.ts)
+  // block.js holds the six elements <reaction-block> renders (src/cdn/block.ts); six.js the six
+  // without the viewer (src/cdn/six.ts)
   ...ELEMENTS.map((e) =>
     cdn({ [e]: at(e === 'block' ? 'src/cdn/block.ts' : `src/components/${e}/${e}.ts`) }, ''),
   ),
+  cdn({ six: at('src/cdn/six.ts') }, ''),
   // shared/: one file per element whose Lit, core and what several elements use are chunks they
   // share, for a page with several block types (the loader's choice): each type's own code once
   // and Lit once, instead of block.js with all six. A page with one type keeps its self-contained

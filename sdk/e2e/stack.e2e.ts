@@ -534,9 +534,17 @@ try {
       const page = await ctx.newPage();
       const errors: string[] = [];
       page.on('pageerror', (e) => errors.push(e.message));
+      const scripts: string[] = [];
+      page.on('request', (r) => r.url().endsWith('.js') && scripts.push(new URL(r.url()).pathname));
       await page.goto(stack.webUrl + '/examples/html/index.html');
       for (const tag of ['comment', 'qna', 'like', 'button', 'ab', 'form'])
         await page.locator(`reaction-${tag} [part~=base]`).first().waitFor({ timeout: 10000 });
+      // all six on one page: six.js, one file (the loader's choice for a form with a comment)
+      assert.deepEqual(
+        scripts.filter((u) => /\/v[^/]+\/[^/]+\.js$/.test(u) && !u.endsWith('/reaction.js')),
+        [scripts.find((u) => u.endsWith('/six.js'))],
+        scripts.join(', '),
+      );
       await page.locator('reaction-button [part=button]', { hasText: 'Read the docs' }).waitFor();
       await page.locator('reaction-form [part=submit]', { hasText: 'Send feedback' }).waitFor();
       await page

@@ -2,9 +2,10 @@
  * The CDN script: `<script src=".../reaction.js" data-project-url=".." data-anon-key=".." defer>`.
  * It holds no element code. It looks for reaction-* tags and imports a chunk only for the tags the
  * page uses: one tag type loads that element's self-contained chunk; several load each type's
- * file in shared/, which share Lit and the core as chunks (each type's code once, Lit once);
- * reaction-block loads block.js, which holds all six with one copy of Lit. reaction-count, the one
- * element without Lit, always loads its own small chunk. Safe when loaded twice.
+ * file in shared/, which share Lit and the core as chunks (each type's code once, Lit once), or
+ * six.js, all six in one file, when that weighs less; reaction-block loads block.js, the viewer
+ * with all six. reaction-count, the one element without Lit, always loads its own small chunk.
+ * Safe when loaded twice.
  */
 import { SKELETON_HEIGHTS } from '../core/skeleton-heights.js';
 
@@ -65,13 +66,16 @@ declare const __RB_CDN_DIR__: string | undefined;
         !customElements.get('reaction-' + t) &&
         document.querySelector('reaction-' + t),
     );
-    // block.js (all six in one file) for <reaction-block>, and for a page with a form and a comment
-    // or Q&A, the two largest, where one file weighs less than their shared/ files (npm run size:
-    // all six 25.5 KB gzip in block.js, 28.9 in shared/); several types otherwise, or one more on
-    // a page already using shared/, their files there (like and comment: 21.3 KB)
-    if (need.includes('block') || (need.includes('form') && /comment|qna/.test(need.join())))
-      load('block');
-    else if (need.length > 1 || started.shared)
+    // <reaction-block>: block.js (the viewer and all six). A page with a form and a comment or Q&A,
+    // the two largest: six.js, all six in one file, lighter than their files in shared/ (npm run
+    // size: all six 23.8 KB gzip in six.js, 29.2 in shared/, where each file gzips on its own).
+    // Several types otherwise, or one more on a page already using shared/: their files there
+    // (like and comment: 21.5 KB).
+    if (need.includes('block')) load('block');
+    else if (need.includes('form') && /comment|qna/.test(need.join())) {
+      for (const t of TAGS) if (t != 'block') started[t] = 1;
+      load('six');
+    } else if (need.length > 1 || started.shared)
       for (const t of need) {
         started[t] = started.shared = 1;
         load('shared/' + t);
