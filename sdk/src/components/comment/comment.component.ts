@@ -30,7 +30,13 @@ let paths: CommentWriter | undefined;
  * The write paths (comment.writer.ts, with the edit box, reply form, confirmations and menu they
  * draw): a chunk loaded with the writer's code.
  */
-const loadCommentWriter = loadChunk(() => import('./comment.writer.js').then((m) => (paths = m)));
+const loadCommentWriter = loadChunk(() =>
+  import('./comment.writer.js').then((m) => {
+    // what only they say, in English (Korean has every text in its chunk)
+    Object.assign(ReactionComment.texts!, m.texts);
+    return (paths = m);
+  }),
+);
 /** Reading the list again (comment.read.ts): a chunk loaded on sign-in, log out or a resync. */
 const loadReader = loadChunk(() => import('./comment.read.js'));
 

@@ -13,10 +13,11 @@ import { button } from './en/button.js';
 import { ab } from './en/ab.js';
 import { form } from './en/form.js';
 import { comment } from './en/comment.js';
+import { commentWrite } from './en/comment-write.js';
 import { count } from './en/count.js';
 import { write } from './en/write.js';
 
-export { core, fields, like, button, ab, form, comment, count, write };
+export { core, fields, like, button, ab, form, comment, commentWrite, count, write };
 
 /** Every English text: the shape of a full translation (locales/ko.ts). */
 type ServerSaid = Record<(typeof SERVER_SAID)[number], string>;
@@ -29,5 +30,6 @@ export type Texts = ServerSaid &
   typeof ab &
   typeof form &
   typeof comment &
+  typeof commentWrite &
   typeof count &
   typeof write;

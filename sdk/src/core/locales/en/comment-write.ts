@@ -1,0 +1,17 @@
+/**
+ * What only the comment and Q&A elements' write paths say (components/comment/comment.writer.ts,
+ * loaded on the visitor's first interaction): their forms, confirmations, menu and refusals.
+ */
+export const commentWrite = {
+  replyTo: 'Reply to {{name}}',
+  save: 'Save',
+  discard: 'Discard',
+  close: 'Close',
+  confirmDelete: 'Delete this message?',
+  wait: 'Please wait a moment before sending another message.',
+  emptyMessage: 'The message cannot be empty.',
+  logout: 'Log out',
+  toBlock: 'To Block setting',
+  reportConfirm: 'Report this message to the owner?',
+  heldNotice: 'Others will see your message once the owner approves it.',
+};
