@@ -14,15 +14,20 @@ comment on table private.escalated_messages is
 alter table private.escalated_messages enable row level security;
 
 -- A visitor with a track record on a block keeps writing when its shared budgets are spent: a
--- signed-in (not anonymous) user, or one with a published message or a counted response on the
--- block older than `limits.track_record_hours` (24). A storm's fresh anonymous accounts have none.
+-- signed-in (not anonymous) user whose account is older than `limits.track_record_hours` (24),
+-- or one with a published message or a counted response on the block older than that. A storm's
+-- fresh accounts have none, anonymous or not: visitors sign in with Google or Apple, and new
+-- accounts there are cheap too (breaker review: 20 signed-in accounts a minute old counted a
+-- free owner's 100 monthly responses in 2 s, and every later visitor was refused for the month).
 create function private.has_track_record(p_block_id uuid, p_uid uuid)
 returns boolean
 language sql
 stable
 set search_path = ''
 as $$
-  select exists (select 1 from auth.users u where u.id = p_uid and not coalesce(u.is_anonymous, false))
+  select exists (select 1 from auth.users u
+                 where u.id = p_uid and not coalesce(u.is_anonymous, false)
+                   and u.created_at < now() - make_interval(hours => h.hours))
       or exists (select 1 from public.messages m
                  where m.creator_id = p_uid and m.block_id = p_block_id and m.status = 'published'
                    and m.created_at < now() - make_interval(hours => h.hours))

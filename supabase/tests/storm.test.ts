@@ -139,8 +139,12 @@ describe('a storm of fresh accounts from one address', () => {
     const mine = await postAsElement(visitor, block);
     expect(mine.error).toBeNull();
     expect(await statusOf((mine.data as { id: string }).id)).toBe('published');
-    // a signed-in visitor (a track record) from the storm's own address keeps writing too
+    // a signed-in visitor whose account is older than a day (a track record) from the storm's
+    // own address keeps writing too
     const regular = await newUser('regular');
+    await sql("update auth.users set created_at = now() - interval '2 days' where id = $1", [
+      regular.id,
+    ]);
     const theirs = createClient(stack().apiUrl, stack().anonKey, {
       ...noPersist,
       global: {
