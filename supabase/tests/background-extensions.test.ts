@@ -20,21 +20,11 @@ import {
   type Schedule,
 } from '../local/background/schedule.ts';
 import { anonClient, newUser, serviceClient, sql, stack } from './support/clients.ts';
+import { eventually } from './support/providers.ts';
 
 // ---------------------------------------------------------------------------------------------
 // helpers
 // ---------------------------------------------------------------------------------------------
-
-/** Polls `probe` until it returns a value (not undefined); fails after `ms`. */
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, ms = 20_000) {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 /** Runs `text` on one connection after `set role`, as a client role would through SQL. */
 async function asRole(role: string, text: string, params: unknown[] = []) {
@@ -77,10 +67,14 @@ const finishedRuns = (jobid: string) =>
 
 /** Waits until the job has `n` finished runs and returns them. */
 const runsOf = (jobid: string, n: number) =>
-  waitFor(`${n} runs of job ${jobid}`, async () => {
-    const rows = await finishedRuns(jobid);
-    return rows.length >= n ? rows : undefined;
-  });
+  eventually(
+    async () => {
+      const rows = await finishedRuns(jobid);
+      return rows.length >= n ? rows : undefined;
+    },
+    20_000,
+    () => `${n} runs of job ${jobid}`,
+  );
 
 const unique = (label: string) => `rb-test-${label}-${randomUUID().slice(0, 8)}`;
 
@@ -139,10 +133,14 @@ interface ResponseRow {
 }
 
 const responseOf = (id: string) =>
-  waitFor(`the response to request ${id}`, async () => {
-    const rows = await sql<ResponseRow>('select * from net._http_response where id = $1', [id]);
-    return rows[0];
-  });
+  eventually(
+    async () => {
+      const rows = await sql<ResponseRow>('select * from net._http_response where id = $1', [id]);
+      return rows[0];
+    },
+    20_000,
+    () => `the response to request ${id}`,
+  );
 
 // ---------------------------------------------------------------------------------------------
 // schedules: the SQL parser (cron._parse_schedule, behind cron.schedule)
@@ -542,15 +540,19 @@ describe('pg_cron stand-in', () => {
     } finally {
       await sql('delete from cron.job where username = $1', [role]);
       // a run that started before the delete may still own its temporary fence function
-      await waitFor('the probe role to be dropped', async () => {
-        try {
-          await sql(`drop owned by ${role}`);
-          await sql(`drop role ${role}`);
-          return true;
-        } catch {
-          return undefined;
-        }
-      });
+      await eventually(
+        async () => {
+          try {
+            await sql(`drop owned by ${role}`);
+            await sql(`drop role ${role}`);
+            return true;
+          } catch {
+            return undefined;
+          }
+        },
+        20_000,
+        () => 'the probe role to be dropped',
+      );
     }
   });
 });
@@ -665,7 +667,11 @@ describe('pg_net stand-in', () => {
       await responseOf(id);
       expect(requestsTo(late)).toEqual([]);
       await client.query('commit');
-      await waitFor('the committed request', async () => requestsTo(late)[0]);
+      await eventually(
+        async () => requestsTo(late)[0],
+        20_000,
+        () => 'the committed request',
+      );
 
       expect(requestsTo(rolledBack)).toEqual([]);
       expect(
@@ -911,7 +917,11 @@ describe('a schedule that posts to a URL kept in Vault', () => {
          body := jsonb_build_object('source', 'cron')
        ) as request_id`,
     ]);
-    const request = await waitFor('the scheduled request', async () => requestsTo(path)[0]);
+    const request = await eventually(
+      async () => requestsTo(path)[0],
+      20_000,
+      () => 'the scheduled request',
+    );
     await sql('select cron.unschedule($1)', [job]);
     expect(request).toMatchObject({
       method: 'POST',

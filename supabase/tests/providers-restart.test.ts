@@ -18,6 +18,7 @@ import { DEFAULT_JWT_SECRET, freePorts } from '../local/config.ts';
 import { providersStateDir } from '../local/paths.ts';
 import { LOCAL_AWS, LOCAL_NOTION, startStack, type Stack } from '../local/stack.ts';
 import { PORTONE_DEFAULTS } from '../local/providers/portone/index.ts';
+import { eventually } from './support/providers.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'rb-restart-'));
 const dataDir = join(dir, 'pg');
@@ -74,16 +75,6 @@ const mail = async (stack: Stack, to: string) =>
     r.json(),
   )) as Array<{ id: string; subject: string; text: string }>;
 
-async function waitFor<T>(check: () => Promise<T | undefined>, ms = 20_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > end) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
 const OWNER = 'restart-owner@test.local';
 const SENDER = 'restart-sender@ses-ready.example';
 const LATER = 'restart-later@ses-ready.example';
@@ -109,13 +100,15 @@ describe('a restart of the stack', () => {
     let owner = await signIn(stack, OWNER);
 
     await call(owner, 'request-mail-verify', { emailToVerify: SENDER });
-    const confirmation = await waitFor(async () => (await mail(stack, SENDER))[0]);
+    const confirmation = await eventually(async () => (await mail(stack, SENDER))[0], 20_000);
     const token = /profile\/email\?confirm=([\w-]{43})/.exec(confirmation.text)![1]!;
     expect(await call(owner, 'confirm-mail-verify', { token })).toMatchObject({
       state: 'awaiting_provider',
     });
-    const sesMail = await waitFor(async () =>
-      (await mail(stack, SENDER)).find((m) => m.subject.includes('Verification Request')),
+    const sesMail = await eventually(
+      async () =>
+        (await mail(stack, SENDER)).find((m) => m.subject.includes('Verification Request')),
+      20_000,
     );
     await fetch(/https?:\/\/\S+\/ses\/verify\?token=[\w-]+/.exec(sesMail.text)![0]);
     expect(await call(owner, 'check-mail-verified', { emailToVerify: SENDER })).toMatchObject({
@@ -123,7 +116,7 @@ describe('a restart of the stack', () => {
     });
     // a second address whose SES link is still unopened when the stack stops
     await ses(stack).send(new CreateEmailIdentityCommand({ EmailIdentity: LATER }));
-    const pending = await waitFor(async () => (await mail(stack, LATER))[0]);
+    const pending = await eventually(async () => (await mail(stack, LATER))[0], 20_000);
 
     const redirectUrl = `${stack.webUrl}/oauth/notion`;
     const authorize = new URL(
