@@ -4,7 +4,6 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router-dom';
 import {
   CAFE24_MESSAGES,
   CAFE24_MALL_ID,
@@ -14,7 +13,6 @@ import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { TextField } from '../../../components/ui/fields';
 import { IntegrationNotes } from '../../../components/integrations/integration-notes';
 import { integrationReason } from '../../../components/integrations/texts';
-import { paths } from '../../../config/paths';
 import {
   getCafe24Shop,
   listCafe24Placements,
@@ -39,6 +37,7 @@ import { messageOf } from '../../../lib/errors';
 import { Cafe24Placements } from './cafe24-placements';
 import { ErrorText } from '../../../components/ui/error-text';
 import { LoadFailed } from '../../../components/ui/load-failed';
+import { UpgradeHint } from '../../../components/ui/upgrade-hint';
 
 export interface Cafe24Data {
   integration: NotionIntegration | null;
@@ -268,12 +267,11 @@ export function Cafe24Card({ api, paid, announce }: Cafe24CardProps) {
         </>
       ) : null}
       {!paid ? (
-        <p id="cafe24-paid" className="paid-hint">
-          {t('integrations.paidOnly')}{' '}
-          <Link to={paths.profilePlan} className="paid-hint-link">
-            {t('integrations.upgrade')}
-          </Link>
-        </p>
+        <UpgradeHint
+          id="cafe24-paid"
+          text={t('integrations.paidOnly')}
+          link={t('integrations.upgrade')}
+        />
       ) : null}
       <ConfirmDialog
         open={confirming}

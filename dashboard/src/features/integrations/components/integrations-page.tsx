@@ -4,7 +4,6 @@
 // clears notionToken"). Cafe24's card also places blocks in the shop (cafe24-card.tsx).
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router-dom';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { PageHeading } from '../../../components/ui/page-heading';
 import { Spinner } from '../../../components/ui/spinner';
@@ -13,7 +12,6 @@ import {
   integrationReason,
   registerIntegrationTranslations,
 } from '../../../components/integrations/texts';
-import { paths } from '../../../config/paths';
 import { formatDate } from '../../../lib/dates';
 import {
   connectNotion,
@@ -30,6 +28,7 @@ import { useQuery } from '../../../lib/use-query';
 import { Announcement } from '../../../components/ui/announcement';
 import { ErrorText } from '../../../components/ui/error-text';
 import { LoadFailed } from '../../../components/ui/load-failed';
+import { UpgradeHint } from '../../../components/ui/upgrade-hint';
 
 registerIntegrationTranslations();
 
@@ -171,12 +170,7 @@ export function IntegrationsPage({
               ) : null}
             </div>
             {!paid && !notion ? (
-              <p id="integration-paid" className="paid-hint">
-                {s('paidOnly')}{' '}
-                <Link to={paths.profilePlan} className="paid-hint-link">
-                  {s('upgrade')}
-                </Link>
-              </p>
+              <UpgradeHint id="integration-paid" text={s('paidOnly')} link={s('upgrade')} />
             ) : null}
           </li>
           <Cafe24Card api={cafe24Api} paid={paid} announce={setAnnouncement} />
