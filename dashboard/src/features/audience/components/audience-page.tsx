@@ -37,6 +37,32 @@ import { ErrorText } from '../../../components/ui/error-text';
 
 const PAGE = LETTER_LIMITS.pageSize;
 
+/** Two buttons, the shown one pressed: activated or deactivated members, view or edit mode. */
+function TwoWays(props: {
+  className: string;
+  label: string;
+  ways: [string, string];
+  /** the second way is the one shown */
+  second: boolean;
+  onChange: (second: boolean) => void;
+}) {
+  return (
+    <div className={props.className} role="group" aria-label={props.label}>
+      {props.ways.map((way, i) => (
+        <button
+          key={way}
+          type="button"
+          className="button"
+          aria-pressed={props.second === (i === 1)}
+          onClick={() => props.onChange(i === 1)}
+        >
+          {way}
+        </button>
+      ))}
+    </div>
+  );
+}
+
 type DialogState =
   | { kind: 'add' }
   | { kind: 'import' }
@@ -106,24 +132,13 @@ export function AudiencePage({ blockId, blockName }: AudiencePageProps) {
     <div className="audience-page">
       <div className="audience-head">
         <PageHeading>{title}</PageHeading>
-        <div className="audience-state" role="group" aria-label={t('audience.state')}>
-          <button
-            type="button"
-            className="button"
-            aria-pressed={!deactivated}
-            onClick={() => setDeactivated(false)}
-          >
-            {t('audience.activated')}
-          </button>
-          <button
-            type="button"
-            className="button"
-            aria-pressed={deactivated}
-            onClick={() => setDeactivated(true)}
-          >
-            {t('audience.deactivated')}
-          </button>
-        </div>
+        <TwoWays
+          className="audience-state"
+          label={t('audience.state')}
+          ways={[t('audience.activated'), t('audience.deactivated')]}
+          second={deactivated}
+          onChange={setDeactivated}
+        />
       </div>
       <div className="audience-body">
         <aside className="audience-side" aria-label={t('audience.groups')}>
@@ -217,24 +232,13 @@ export function AudiencePage({ blockId, blockName }: AudiencePageProps) {
             onChange={setEmailOnly}
             asSwitch
           />
-          <div className="audience-mode" role="group" aria-label={t('audience.mode')}>
-            <button
-              type="button"
-              className="button"
-              aria-pressed={!edit}
-              onClick={() => setEdit(false)}
-            >
-              {t('audience.viewMode')}
-            </button>
-            <button
-              type="button"
-              className="button"
-              aria-pressed={edit}
-              onClick={() => setEdit(true)}
-            >
-              {t('audience.editMode')}
-            </button>
-          </div>
+          <TwoWays
+            className="audience-mode"
+            label={t('audience.mode')}
+            ways={[t('audience.viewMode'), t('audience.editMode')]}
+            second={edit}
+            onChange={setEdit}
+          />
         </aside>
         <section className="audience-main" aria-label={t('audience.list')}>
           {notice ? (

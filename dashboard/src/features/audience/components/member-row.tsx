@@ -95,6 +95,18 @@ export function MemberRowView({
     parsed.success ? undefined : parsed.error.issues.find((i) => i.path[0] === f)?.message;
   const changed = JSON.stringify(draft) !== JSON.stringify(initial);
   const name = member.creator_name || t('audience.anonymous');
+  /** The name or the email being edited, its problem (if any) as its title. */
+  const cellInput = (field: 'name' | 'email') => (
+    <input
+      className="cell-input"
+      type={field === 'email' ? 'email' : undefined}
+      value={draft[field]}
+      aria-label={t(`audience.columns.${field}`)}
+      aria-invalid={issue(field) ? true : undefined}
+      title={audienceMessage(t, issue(field))}
+      onChange={(e) => setDraft({ ...draft, [field]: e.target.value })}
+    />
+  );
   const { recent, first } = recentEvents(member);
 
   const save = async () => {
@@ -120,14 +132,7 @@ export function MemberRowView({
     <tr data-testid="audience-row">
       <td data-label={t('audience.columns.name')}>
         {edit ? (
-          <input
-            className="cell-input"
-            value={draft.name}
-            aria-label={t('audience.columns.name')}
-            aria-invalid={issue('name') ? true : undefined}
-            title={audienceMessage(t, issue('name'))}
-            onChange={(e) => setDraft({ ...draft, name: e.target.value })}
-          />
+          cellInput('name')
         ) : (
           <span className="member-name">
             <span
@@ -141,15 +146,7 @@ export function MemberRowView({
       </td>
       <td data-label={t('audience.columns.email')}>
         {edit ? (
-          <input
-            className="cell-input"
-            type="email"
-            value={draft.email}
-            aria-label={t('audience.columns.email')}
-            aria-invalid={issue('email') ? true : undefined}
-            title={audienceMessage(t, issue('email'))}
-            onChange={(e) => setDraft({ ...draft, email: e.target.value })}
-          />
+          cellInput('email')
         ) : (
           <span className="member-email">
             <EmailText email={member.email ?? ''} />

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useState, type ComponentType } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router-dom';
 import { Logo } from '../../../components/ui/logo';
@@ -9,6 +9,12 @@ import { signInWithProvider, type TOAuthProvider } from '../api/sign-in-with-pro
 import { AppleMark, GoogleMark } from './provider-marks';
 import { PageHeading } from '../../../components/ui/page-heading';
 import { ErrorText } from '../../../components/ui/error-text';
+
+/** The sign-in buttons, in this order, each with its provider's mark. */
+const PROVIDERS = [
+  { provider: 'google', Mark: GoogleMark },
+  { provider: 'apple', Mark: AppleMark },
+] as const satisfies readonly { provider: TOAuthProvider; Mark: ComponentType }[];
 
 /** An OAuth error the provider sent back (query for PKCE, hash for the implicit flow). */
 export function oauthErrorFrom(search: string, hash: string): string | null {
@@ -65,26 +71,19 @@ export function LoginPage() {
           <p className="notice">{t('login.notEligible')}</p>
         ) : null}
         <div className="login-buttons">
-          <button
-            type="button"
-            className="button button-provider button-google"
-            onClick={() => void start('google')}
-            aria-busy={pending === 'google'}
-            disabled={pending !== null}
-          >
-            <GoogleMark />
-            {t('login.google')}
-          </button>
-          <button
-            type="button"
-            className="button button-provider button-apple"
-            onClick={() => void start('apple')}
-            aria-busy={pending === 'apple'}
-            disabled={pending !== null}
-          >
-            <AppleMark />
-            {t('login.apple')}
-          </button>
+          {PROVIDERS.map(({ provider, Mark }) => (
+            <button
+              key={provider}
+              type="button"
+              className={`button button-provider button-${provider}`}
+              onClick={() => void start(provider)}
+              aria-busy={pending === provider}
+              disabled={pending !== null}
+            >
+              <Mark />
+              {t(`login.${provider}`)}
+            </button>
+          ))}
         </div>
         {error ? <ErrorText>{t('login.error', { message: error })}</ErrorText> : null}
         <Link to={paths.help} className="login-help">

@@ -1,4 +1,4 @@
-import { useEffect, useRef, type UIEvent } from 'react';
+import { useEffect, useRef, type Ref, type UIEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { tabIds, Tabs } from '../../../components/ui/tabs';
@@ -21,9 +21,10 @@ export function syncScroll(source: HTMLElement, target: HTMLElement) {
   target.scrollTop = ratio * (target.scrollHeight - target.clientHeight);
 }
 
+type Side = 'before' | 'after';
+
 /** The files the build renders from fixture pages through the letter pipeline (scripts/letter-samples.ts). */
-export const sampleUrl = (type: LetterType, kind: 'before' | 'after') =>
-  `/letter-samples/${type}-${kind}.html`;
+export const sampleUrl = (type: LetterType, kind: Side) => `/letter-samples/${type}-${kind}.html`;
 
 /**
  * One side of the before/after: the page or the letter in a frame as tall as its document, so the
@@ -58,6 +59,40 @@ function SampleFrame({ src, title }: { src: string; title: string }) {
   );
 }
 
+/** The page (before) or the letter made of it (after): its title over its scrolling pane. */
+function SamplePane({
+  side,
+  type,
+  ref,
+  onScroll,
+}: {
+  side: Side;
+  type: LetterType;
+  ref: Ref<HTMLDivElement>;
+  onScroll: (side: Side, event: UIEvent<HTMLDivElement>) => void;
+}) {
+  const { t } = useTranslation();
+  return (
+    <div>
+      <h2 className="pane-title">{t(`send.${side}`)}</h2>
+      <div
+        ref={ref}
+        className={side === 'after' ? 'pane pane-mail' : 'pane'}
+        role="region"
+        tabIndex={0}
+        aria-label={t(`send.${side}`)}
+        onScroll={(event) => onScroll(side, event)}
+      >
+        <SampleFrame
+          key={`${side}-${type}`}
+          src={sampleUrl(type, side)}
+          title={t(`send.${side}Frame`, { source: t(`send.tabs.${type}`) })}
+        />
+      </div>
+    </div>
+  );
+}
+
 export function SendPage() {
   const { t } = useTranslation();
   const [selected, select] = useFocusParam(LETTER_TYPES, 'notion_letter', ALIASES);
@@ -65,9 +100,9 @@ export function SendPage() {
   const before = useRef<HTMLDivElement>(null);
   const after = useRef<HTMLDivElement>(null);
   // The pane being scrolled by the user leads; the other follows (avoids feedback loops).
-  const leader = useRef<'before' | 'after' | null>(null);
+  const leader = useRef<Side | null>(null);
 
-  const onScroll = (from: 'before' | 'after', event: UIEvent<HTMLDivElement>) => {
+  const onScroll = (from: Side, event: UIEvent<HTMLDivElement>) => {
     if (leader.current && leader.current !== from) return;
     leader.current = from;
     const target = from === 'before' ? after.current : before.current;
@@ -93,40 +128,8 @@ export function SendPage() {
         />
         <div role="tabpanel" id={ids.panel} aria-labelledby={ids.tab} className="tab-panel">
           <div className="before-after">
-            <div>
-              <h2 className="pane-title">{t('send.before')}</h2>
-              <div
-                ref={before}
-                className="pane"
-                role="region"
-                tabIndex={0}
-                aria-label={t('send.before')}
-                onScroll={(event) => onScroll('before', event)}
-              >
-                <SampleFrame
-                  key={`before-${selected}`}
-                  src={sampleUrl(selected, 'before')}
-                  title={t('send.beforeFrame', { source: t(`send.tabs.${selected}`) })}
-                />
-              </div>
-            </div>
-            <div>
-              <h2 className="pane-title">{t('send.after')}</h2>
-              <div
-                ref={after}
-                className="pane pane-mail"
-                role="region"
-                tabIndex={0}
-                aria-label={t('send.after')}
-                onScroll={(event) => onScroll('after', event)}
-              >
-                <SampleFrame
-                  key={`after-${selected}`}
-                  src={sampleUrl(selected, 'after')}
-                  title={t('send.afterFrame', { source: t(`send.tabs.${selected}`) })}
-                />
-              </div>
-            </div>
+            <SamplePane side="before" type={selected} ref={before} onScroll={onScroll} />
+            <SamplePane side="after" type={selected} ref={after} onScroll={onScroll} />
           </div>
           <p className="sample-note">{t('send.sampleNote')}</p>
         </div>

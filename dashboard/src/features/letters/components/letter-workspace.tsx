@@ -21,6 +21,7 @@ import {
   emptyLetter,
   LETTER_LIMITS,
   MODE_OF_TYPE,
+  type TLetterModel,
   ZSaveLetter,
 } from '@reaction-blocks/contracts/letters';
 import { letterKeys, useSenders } from '../api/queries';
@@ -121,6 +122,13 @@ export function LetterWorkspacePage() {
     },
     [setDraft],
   );
+
+  /** The call to action or the image button set (or removed, null) from its dialog, which closes. */
+  const setButton = <K extends 'cta' | 'imageButton'>(key: K, value: TLetterModel[K]) => {
+    if (!draft) return;
+    change({ model: { ...draft.model, [key]: value } });
+    setDialog(null);
+  };
 
   const verified = useMemo(
     () => (senders.data ?? []).filter((s) => s.status === 'verified').map((s) => s.email),
@@ -470,15 +478,8 @@ export function LetterWorkspacePage() {
               kind: 'link',
             },
           ]}
-          onApply={(v) => {
-            change({ model: { ...draft.model, cta: { text: v.text!, link: v.link! } } });
-            setDialog(null);
-          }}
-          onRemove={
-            draft.model.cta
-              ? () => (change({ model: { ...draft.model, cta: null } }), setDialog(null))
-              : undefined
-          }
+          onApply={(v) => setButton('cta', { text: v.text!, link: v.link! })}
+          onRemove={draft.model.cta ? () => setButton('cta', null) : undefined}
           onClose={() => setDialog(null)}
         />
       ) : null}
@@ -499,15 +500,8 @@ export function LetterWorkspacePage() {
               kind: 'link',
             },
           ]}
-          onApply={(v) => {
-            change({ model: { ...draft.model, imageButton: { src: v.src!, link: v.link! } } });
-            setDialog(null);
-          }}
-          onRemove={
-            draft.model.imageButton
-              ? () => (change({ model: { ...draft.model, imageButton: null } }), setDialog(null))
-              : undefined
-          }
+          onApply={(v) => setButton('imageButton', { src: v.src!, link: v.link! })}
+          onRemove={draft.model.imageButton ? () => setButton('imageButton', null) : undefined}
           onClose={() => setDialog(null)}
         />
       ) : null}

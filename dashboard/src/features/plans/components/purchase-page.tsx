@@ -355,38 +355,24 @@ function Payment({ basket }: { basket: Basket }) {
 
       <section className="purchase-methods" aria-labelledby="methods-title" aria-busy={paying}>
         <h2 id="methods-title">{s('payment.choose')}</h2>
-        <div className="purchase-method">
-          <h3>{s('payment.card')}</h3>
-          <p className="hint">{s('payment.cardHint', { price: won })}</p>
-          {config.portone?.cardChannelKey ? (
-            <button
-              type="button"
-              className="button button-primary"
-              disabled={paying}
-              onClick={() => void payWithPortOne('card')}
-            >
-              {s('payment.payCard')}
-            </button>
-          ) : (
-            <p className="hint">{s('payment.notConfigured')}</p>
-          )}
-        </div>
-        <div className="purchase-method">
-          <h3>{s('payment.wallet')}</h3>
-          <p className="hint">{s('payment.walletHint', { price: won })}</p>
-          {config.portone?.walletChannelKey ? (
-            <button
-              type="button"
-              className="button"
-              disabled={paying}
-              onClick={() => void payWithPortOne('wallet')}
-            >
-              {s('payment.payWallet')}
-            </button>
-          ) : (
-            <p className="hint">{s('payment.notConfigured')}</p>
-          )}
-        </div>
+        {(['card', 'wallet'] as const).map((route) => (
+          <div className="purchase-method" key={route}>
+            <h3>{s(`payment.${route}`)}</h3>
+            <p className="hint">{s(`payment.${route}Hint`, { price: won })}</p>
+            {config.portone?.[`${route}ChannelKey`] ? (
+              <button
+                type="button"
+                className={route === 'card' ? 'button button-primary' : 'button'}
+                disabled={paying}
+                onClick={() => void payWithPortOne(route)}
+              >
+                {s(route === 'card' ? 'payment.payCard' : 'payment.payWallet')}
+              </button>
+            ) : (
+              <p className="hint">{s('payment.notConfigured')}</p>
+            )}
+          </div>
+        ))}
         <div className="purchase-method">
           <h3>{s('payment.paypal')}</h3>
           <p className="hint">{s('payment.paypalHint', { price: dollars })}</p>
