@@ -26,11 +26,11 @@ const isCaptcha = (f) => /\/chunks\/captcha-/.test(f);
 // the writer's code (core/writer.ts: loaded on a visitor's first interaction with a block), the
 // session's (core/auth.ts), the writer's profile, the sealed store, its seal, the list of blocks
 // written to and the joining of a visitor's own part to the view (core/identity.ts,
-// core/storage.ts, core/vault.ts, core/marks.ts, core/view.ts) load only for a visitor who is
-// about to write, or who wrote before (something stored to open): listed apart, since a reader
+// core/storage.ts, core/vault.ts, core/marks.ts, core/view.ts) and the form's endings
+// (components/form/endings.ts) load only for a visitor who is about to write, or who wrote before (something stored to open): listed apart, since a reader
 // never loads them
 const isWriter = (f) =>
-  /\/chunks\/(writer|[a-z]+\.writer|auth|identity|storage|vault|marks|view)-/.test(f);
+  /\/chunks\/(writer|[a-z]+\.writer|auth|identity|storage|vault|marks|view|endings)-/.test(f);
 // what a reader loads after the first data shows: realtime (core/live.ts) and the comment list's
 // reading again on a resync (comment.read.ts)
 const isLater = (f) => /\/chunks\/(live|comment\.read)-/.test(f);
@@ -116,8 +116,8 @@ so is the captcha, loaded only when a visitor trips a rate limit on a block with
 a key on it; or when they wrote before: a profile or session is stored, sealed): the write paths
 (core/writer.ts), making and refreshing the session (core/auth.ts), the writer's profile, the
 sealed store, its seal, the list of blocks written to and the joining of their own part to the
-view (core/identity.ts, core/storage.ts, core/vault.ts, core/marks.ts, core/view.ts). A reader
-never loads it; the budgets are for what a reader loads, and a writer's total is the sum.
+view (core/identity.ts, core/storage.ts, core/vault.ts, core/marks.ts, core/view.ts), and which
+of a form's endings the answers reach (components/form/endings.ts). A reader never loads it; the budgets are for what a reader loads, and a writer's total is the sum.
 
 | bundle | before data (gzip) | total (gzip) | writer | Korean | captcha | budget | |
 |---|---|---|---|---|---|---|---|

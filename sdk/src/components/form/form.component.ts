@@ -3,6 +3,7 @@ import { unsafeHTML } from 'lit/directives/unsafe-html.js';
 import { timezone } from '../../core/api.js';
 import { honeypot } from '../../core/trust.js';
 import { BlockElement, bone, line } from '../../core/base.js';
+import { loadChunk } from '../../core/chunk.js';
 import { sanitize } from '../../core/html.js';
 import { baseStyles } from '../../core/theme.js';
 import fieldStyles from '../../core/fields.styles.js';
@@ -10,12 +11,16 @@ import { IMAGE_PLACEHOLDER, fallBackTo } from '../../core/placeholder.js';
 import { safeUrl } from '../../core/text.js';
 import type { Answers, Ending, Question } from '../../core/types.js';
 import { checkAnswer } from '../../core/validate.js';
-import { pickEnding } from './endings.js';
 import styles from './form.styles.js';
 import { fields, form } from '../../core/locales/en.js';
 
 /** Spec: checks run after a 500 ms pause (200 ms for long text); long text grows to 360 px. */
 export const DEBOUNCE_MS = 500;
+/**
+ * Which ending a response reaches (endings.ts): a chunk loaded with the writer's code, on the
+ * visitor's first interaction with the form, or by the submit.
+ */
+const loadEndings = loadChunk(() => import('./endings.js'));
 export const LONG_TEXT_DEBOUNCE_MS = 200;
 export const LONG_TEXT_MAX_HEIGHT = 360;
 
@@ -157,6 +162,8 @@ export default class ReactionForm extends BlockElement {
     this._submitting = true;
     this._error = '';
     try {
+      // here before anything is sent: a response is never recorded without its ending to show
+      const { pickEnding } = await loadEndings();
       const response = this.isDummy
         ? { id: 'dummy' }
         : await this.write<unknown>('submit_response', {
@@ -177,6 +184,11 @@ export default class ReactionForm extends BlockElement {
     } finally {
       this._submitting = false;
     }
+  }
+
+  protected override startWriting(): void {
+    super.startWriting();
+    loadEndings().catch(() => {});
   }
 
   private grow(e: Event) {
