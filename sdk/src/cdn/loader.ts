@@ -67,10 +67,9 @@ declare const __RB_CDN_DIR__: string | undefined;
         document.querySelector('reaction-' + t),
     );
     // <reaction-block>: block.js (the viewer and all six). A page with a form and a comment or Q&A,
-    // the two largest: six.js, all six in one file, lighter than their files in shared/ (npm run
-    // size: all six 23.8 KB gzip in six.js, 29.2 in shared/, where each file gzips on its own).
-    // Several types otherwise, or one more on a page already using shared/: their files there
-    // (like and comment: 21.5 KB).
+    // the two largest: six.js, all six in one file, lighter than their files in shared/, where each
+    // file gzips on its own (npm run size: the rows of six.js and of all six in shared/). Several
+    // types otherwise, or one more on a page already using shared/: their files there.
     if (need.includes('block')) load('block');
     else if (need.includes('form') && /comment|qna/.test(need.join())) {
       for (const t of TAGS) if (t != 'block') started[t] = 1;
