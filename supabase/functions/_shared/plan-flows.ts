@@ -2,7 +2,7 @@
 // (service role, private.payment_charges behind public functions) and the "settle" steps that
 // read a payment back from the provider before anything is recorded. Every step is idempotent, so
 // a retry, a double submit, a replayed webhook and the reconcile job may all run it again.
-import type { TPaymentMethod, TPaymentType } from '@reaction-blocks/contracts/enums';
+import type { TPaymentMethod } from '@reaction-blocks/contracts/enums';
 import { serviceClient } from './clients.ts';
 import { HttpError } from './http.ts';
 import { paypalClient } from './paypal-env.ts';
@@ -12,35 +12,14 @@ import {
   PLAN_RULES,
   shownBlocks,
   shownEmails,
+  type TPaymentRow,
   type TPlan,
 } from '@reaction-blocks/contracts/plans';
 import { portone, portoneErrorType } from './portone.ts';
 import { env } from './env.ts';
 
-export interface PlanContent {
-  planName?: string;
-  blockLimit?: number;
-  responseMonthlyLimit?: number;
-}
-
-export interface PaymentRow {
-  id: string;
-  user_id: string;
-  type: TPaymentType;
-  price: number;
-  method: TPaymentMethod | null;
-  start_date: string;
-  end_date: string | null;
-  is_active: boolean;
-  content: PlanContent;
-  provider_payment_id: string | null;
-  auto_renew: boolean;
-  stopped_at: string | null;
-  renewal_failed_at: string | null;
-  next_content: PlanContent | null;
-  next_price: number | null;
-  created_at: string;
-}
+/** A row of public.payments as the RPCs answer it (one definition with the dashboard's). */
+export type PaymentRow = TPaymentRow;
 
 export interface ChargeRow {
   id: string;

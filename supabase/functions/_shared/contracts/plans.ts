@@ -6,7 +6,7 @@
 // A plan is the spec's basket: `blockLimit` and `responseMonthlyLimit` are what the plan ADDS to
 // Starter's 3 blocks and 100 emails (the basket's 8 and 1000 are shown as 11 and 1100).
 import { z } from 'zod';
-import type { TPaymentType } from './enums.ts';
+import type { TPaymentMethod, TPaymentType } from './enums.ts';
 import { COUPON_CODE_MAX } from './limits.ts';
 
 export const STARTER = { blocks: 3, emails: 100 } as const;
@@ -81,6 +81,37 @@ export const roundEmails = (previous: number, typed: number) =>
 /** What the owner gets in total with a plan (Starter's part included), as the screens show it. */
 export const shownBlocks = (blockLimit: number) => STARTER.blocks + blockLimit;
 export const shownEmails = (responseMonthlyLimit: number) => STARTER.emails + responseMonthlyLimit;
+
+/** What a plan row's content and next_content say of the plan (a coupon's row names its code). */
+export interface TPlanContent {
+  planName?: string;
+  blockLimit?: number;
+  responseMonthlyLimit?: number;
+  coupon?: string;
+}
+
+/**
+ * A row of public.payments: what the payment functions answer (checkout, renewal, coupon,
+ * change, stop) and what the plan page reads, its history and its active plan.
+ */
+export interface TPaymentRow {
+  id: string;
+  user_id: string;
+  type: TPaymentType;
+  price: number;
+  method: TPaymentMethod | null;
+  start_date: string;
+  end_date: string | null;
+  is_active: boolean;
+  content: TPlanContent;
+  provider_payment_id: string | null;
+  auto_renew: boolean;
+  stopped_at: string | null;
+  renewal_failed_at: string | null;
+  next_content: TPlanContent | null;
+  next_price: number | null;
+  created_at: string;
+}
 
 /** The spec's default basket. */
 export const DEFAULT_BASKET = {

@@ -12,10 +12,11 @@ import {
   shownBlocks,
   shownEmails,
   ZPlan,
+  type TPaymentRow,
   type TPlan,
   type TPlanType,
 } from '@reaction-blocks/contracts/plans';
-import type { TPaymentMethod, TPaymentType } from '@reaction-blocks/contracts/enums';
+import type { TPaymentType } from '@reaction-blocks/contracts/enums';
 
 export {
   formatPlanDate,
@@ -94,27 +95,8 @@ export function basketFromSearch(search: string): Basket {
 // ---------------------------------------------------------------------------------------------
 // history
 
-export interface PlanRow {
-  id: string;
-  type: TPaymentType;
-  price: number;
-  method: TPaymentMethod | null;
-  start_date: string;
-  end_date: string | null;
-  is_active: boolean;
-  content: {
-    planName?: string;
-    blockLimit?: number;
-    responseMonthlyLimit?: number;
-    coupon?: string;
-  } | null;
-  auto_renew: boolean;
-  stopped_at: string | null;
-  renewal_failed_at: string | null;
-  next_content: { planName?: string; blockLimit?: number; responseMonthlyLimit?: number } | null;
-  next_price: number | null;
-  created_at: string;
-}
+/** A plan row as the page reads it (the columns of PLAN_COLUMNS in api/plans.ts). */
+export type PlanRow = Omit<TPaymentRow, 'user_id' | 'provider_payment_id'>;
 
 export const PAID_TYPES = [
   'basic',
