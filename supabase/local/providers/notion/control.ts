@@ -1,9 +1,9 @@
 // The Notion fake's control API under /notion/_control, for tests and developers (README.md):
 // state, failure switches, the owner revoking the integration, new data sources, unsharing.
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ServerResponse } from 'node:http';
 import { HttpError, isObject, readJson, sendJson, type JsonObject } from '../http.ts';
 import { newDataSource, PROPERTY_TYPES, type FailureMode, type PropertyType } from './model.ts';
-import type { NotionState } from './state.ts';
+import type { NotionRoutes, NotionState } from './state.ts';
 
 const workspaceParam = (state: NotionState, body: JsonObject, url: URL) => {
   const id = String(body.workspace_id ?? url.searchParams.get('workspace_id') ?? '');
@@ -50,13 +50,7 @@ function addDataSource(state: NotionState, res: ServerResponse, body: JsonObject
   return sendJson(res, 201, { id: ds.id, title: ds.title });
 }
 
-export async function control(
-  state: NotionState,
-  req: IncomingMessage,
-  res: ServerResponse,
-  path: string,
-  url: URL,
-): Promise<void> {
+export const control: NotionRoutes = async (state, req, res, path, url) => {
   if (path === '/state' && req.method === 'GET') {
     const id = url.searchParams.get('workspace_id');
     if (id) return sendJson(res, 200, state.workspaceView(workspaceParam(state, {}, url)));
@@ -89,4 +83,4 @@ export async function control(
     return sendJson(res, 200, { ok: true });
   }
   throw new HttpError(404, 'Not found');
-}
+};

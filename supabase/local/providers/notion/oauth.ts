@@ -12,7 +12,7 @@ import {
 } from '../http.ts';
 import { newWorkspace, now } from './model.ts';
 import { authorizePage } from './pages.ts';
-import type { NotionState } from './state.ts';
+import type { NotionRoutes, NotionState } from './state.ts';
 import { NotionApiError } from './validate.ts';
 
 const CODE_TTL_MS = 10 * 60_000;
@@ -145,13 +145,7 @@ function issueToken(state: NotionState, res: ServerResponse, body: JsonObject) {
   });
 }
 
-export async function oauth(
-  state: NotionState,
-  req: IncomingMessage,
-  res: ServerResponse,
-  path: string,
-  url: URL,
-): Promise<void> {
+export const oauth: NotionRoutes = async (state, req, res, path, url) => {
   if (path === '/authorize' && req.method === 'GET') return authorizeForm(state, res, url);
   if (path === '/authorize' && req.method === 'POST') return authorizeDecision(state, req, res);
   if (req.method !== 'POST') throw new NotionApiError(405, 'invalid_request', 'Use POST.');
@@ -171,4 +165,4 @@ export async function oauth(
     return sendJson(res, 200, { active: !!record && !record.revoked, request_id: randomUUID() });
   }
   throw new NotionApiError(400, 'invalid_request_url', 'Invalid request URL.');
-}
+};

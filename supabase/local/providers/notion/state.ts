@@ -35,6 +35,15 @@ export function notionError(res: ServerResponse, err: NotionApiError) {
   );
 }
 
+/** One area of the fake's routes (its OAuth endpoints, its control API), `path` below the area. */
+export type NotionRoutes = (
+  state: NotionState,
+  req: IncomingMessage,
+  res: ServerResponse,
+  path: string,
+  url: URL,
+) => Promise<void>;
+
 export class NotionState {
   readonly workspaces = new Map<string, Workspace>();
   readonly tokens = new Map<string, TokenRecord>();
