@@ -300,7 +300,10 @@ export async function axeFindings(page: Page, shot: string): Promise<string[]> {
   const frames = page.locator('iframe[sandbox]:not([sandbox*="allow-scripts"])');
   if (/letter/.test(shot) || (await frames.count())) builder.setLegacyMode(true);
   const result = await builder.analyze();
-  return result.violations.map((v) => `${v.id} (${v.impact})`);
+  // the rule, its impact and where (the first node), so a finding can be found
+  return result.violations.map(
+    (v) => `${v.id} (${v.impact}) at ${v.nodes[0]?.target.join(' > ') ?? '?'}`,
+  );
 }
 
 /** What a look cannot tell: the layout shift so far and axe's findings, for the run's report. */

@@ -57,6 +57,7 @@ const shown =
   };
 const audienceRow = (page: Page) => page.getByTestId('audience-row').first();
 const planCard = (page: Page) => page.locator('.plan-card').first();
+const h1 = (page: Page) => page.getByRole('heading', { level: 1 });
 
 const workspace = (page: Page) =>
   page
@@ -348,8 +349,14 @@ const SHOTS: Shot[] = [
     name: 'profile-email',
     path: '/profile/email',
     fullPage: true,
-    prepare: shown((page) => page.getByRole('heading', { level: 1 })),
+    prepare: shown(h1),
   },
+  // /purchase sends the demo owner (on a paid plan) to /profile/plan: the plans journey shoots it
+  { name: 'profile-account', path: '/profile', fullPage: true, prepare: shown(h1) },
+  { name: 'work-ab', path: `/work/${block('05')}`, prepare: workspace },
+  { name: 'work-like', path: `/work/${block('03')}`, prepare: workspace },
+  { name: 'work-button', path: `/work/${block('04')}`, prepare: workspace },
+  { name: 'work-form-preview', path: `/work/${block('06')}/preview`, prepare: workspace },
   { name: 'result-form', path: `/work/${block('06')}/result`, prepare: workspace },
   { name: 'result-ab', path: `/work/${block('05')}/result`, prepare: workspace },
   { name: 'result-like', path: `/work/${block('03')}/result`, prepare: workspace },

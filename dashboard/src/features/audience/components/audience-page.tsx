@@ -259,7 +259,7 @@ export function AudiencePage({ blockId, blockName }: AudiencePageProps) {
               className="audience-table-wrap"
               role="region"
               tabIndex={0}
-              aria-label={t('audience.list')}
+              aria-label={t('audience.table')}
             >
               <table className="audience-table">
                 <thead>

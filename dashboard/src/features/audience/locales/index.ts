@@ -24,6 +24,7 @@ export const en = {
   upgrade: 'See plans',
   freeLimit: 'The free plan shows your first {{count}} members. Upgrade to see all of them.',
   list: 'Audience members',
+  table: 'Table of audience members',
   columns: {
     name: 'Name',
     email: 'Email',
@@ -115,6 +116,7 @@ export const ko: typeof en = {
   upgrade: '요금제 보기',
   freeLimit: '무료 요금제에서는 처음 {{count}}명만 보입니다. 모두 보려면 업그레이드하세요.',
   list: '오디언스 구성원',
+  table: '오디언스 구성원 표',
   columns: {
     name: '이름',
     email: '이메일',

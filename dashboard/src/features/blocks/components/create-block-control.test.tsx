@@ -52,6 +52,21 @@ describe('CreateBlockControl', () => {
     expect(screen.queryByRole('group', { name: 'Choose a block type' })).toBeNull();
   });
 
+  it('closes the picker on a press outside it, not on one inside', () => {
+    renderWithProviders(
+      <>
+        <p>Outside</p>
+        <CreateBlockControl remaining={2} onCreate={vi.fn()} />
+      </>,
+    );
+    fireEvent.click(screen.getByRole('button', { name: 'Create block' }));
+    const picker = screen.getByRole('group', { name: 'Choose a block type' });
+    fireEvent.mouseDown(picker);
+    expect(screen.getByRole('group', { name: 'Choose a block type' })).toBeTruthy();
+    fireEvent.mouseDown(screen.getByText('Outside'));
+    expect(screen.queryByRole('group', { name: 'Choose a block type' })).toBeNull();
+  });
+
   it('shows the limit message and an upgrade link when no block remains', () => {
     renderWithProviders(<CreateBlockControl remaining={0} onCreate={vi.fn()} />);
     expect(screen.getByText('Block limit reached!')).toBeTruthy();

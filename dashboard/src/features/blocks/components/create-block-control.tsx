@@ -1,5 +1,5 @@
 // Create button toggling a type picker; remaining blocks as a number; upgrade when none remain.
-import { useId, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { Spinner } from '../../../components/ui/spinner';
@@ -33,6 +33,18 @@ export function CreateBlockControl({
   const [creating, setCreating] = useState<BlockType | null>(null);
   const [error, setError] = useState<string | null>(null);
   const toggle = useRef<HTMLButtonElement>(null);
+  const root = useRef<HTMLDivElement>(null);
+
+  // The picker floats over the page (wider than a phone): a press outside it closes it, as a
+  // menu's does, unless a block is being created
+  useEffect(() => {
+    if (!open || creating) return;
+    const onPointer = (event: MouseEvent) => {
+      if (!root.current?.contains(event.target as Node)) setOpen(false);
+    };
+    document.addEventListener('mousedown', onPointer);
+    return () => document.removeEventListener('mousedown', onPointer);
+  }, [open, creating]);
 
   if (remaining !== null && remaining < 1) {
     return (
@@ -75,7 +87,7 @@ export function CreateBlockControl({
   };
 
   return (
-    <div className="create-block" onKeyDown={onKeyDown}>
+    <div ref={root} className="create-block" onKeyDown={onKeyDown}>
       <div className="create-block-row">
         <button
           ref={toggle}

@@ -60,10 +60,36 @@ export function rowSummary(block: TLetterBlock, words: { image: string; divider:
   return text.length > 40 ? `${text.slice(0, 40).trimEnd()}…` : text;
 }
 
-function Row({ block, imageAlt }: { block: TLetterBlock; imageAlt: string }) {
+/**
+ * Each heading's level under the letter's h1: the letter's own level, but never more than one
+ * below the heading before it, so a letter that opens with a level-2 heading (a Brunch post) or
+ * jumps from 1 to 3 still reads as an outline to a screen reader (axe heading-order). The look
+ * stays the letter's (the class keeps its own level).
+ */
+export function headingLevels(blocks: TLetterBlock[]): Map<string, 2 | 3 | 4> {
+  const levels = new Map<string, 2 | 3 | 4>();
+  let previous = 1;
+  for (const block of blocks) {
+    if (block.type !== 'heading') continue;
+    const level = Math.min(block.level + 1, previous + 1) as 2 | 3 | 4;
+    levels.set(block.id, level);
+    previous = level;
+  }
+  return levels;
+}
+
+function Row({
+  block,
+  imageAlt,
+  level = 2,
+}: {
+  block: TLetterBlock;
+  imageAlt: string;
+  level?: 2 | 3 | 4;
+}) {
   switch (block.type) {
     case 'heading': {
-      const Tag = `h${block.level + 1}` as 'h2' | 'h3' | 'h4';
+      const Tag = `h${level}` as const;
       return (
         <Tag className={`letter-h letter-h${block.level}`}>
           <Spans spans={block.spans} />
@@ -101,10 +127,13 @@ function Row({ block, imageAlt }: { block: TLetterBlock; imageAlt: string }) {
           <Spans spans={block.spans} />
         </div>
       );
-    case 'image':
+    case 'image': {
+      // a Notion image's alt is its caption: said once, by the figcaption (axe image-redundant-alt)
+      const caption = block.caption?.map((span) => span.text).join('') ?? '';
+      const alt = block.alt && block.alt !== caption ? block.alt : caption ? '' : imageAlt;
       return (
         <figure className="letter-figure">
-          <img src={block.src} alt={block.alt || imageAlt} loading="lazy" />
+          <img src={block.src} alt={alt} loading="lazy" />
           {block.caption?.length ? (
             <figcaption>
               <Spans spans={block.caption} />
@@ -112,6 +141,7 @@ function Row({ block, imageAlt }: { block: TLetterBlock; imageAlt: string }) {
           ) : null}
         </figure>
       );
+    }
     case 'divider':
       return <hr className="letter-hr" />;
     case 'code':
@@ -139,6 +169,7 @@ export function LetterPreview({ title, model, onDelete }: LetterPreviewProps) {
     if (buttons?.length) buttons[Math.min(at, buttons.length - 1)]?.focus();
     else list.current?.closest<HTMLElement>('[tabindex="-1"]')?.focus();
   }, [model.blocks]);
+  const levels = headingLevels(model.blocks);
   return (
     <div className="letter-paper">
       {title ? <h1 className="letter-title">{title}</h1> : null}
@@ -154,7 +185,11 @@ export function LetterPreview({ title, model, onDelete }: LetterPreviewProps) {
           return (
             <li key={block.id} className="letter-row" data-type={block.type}>
               <div className="letter-row-content">
-                <Row block={block} imageAlt={t('letters.preview.imageAlt')} />
+                <Row
+                  block={block}
+                  imageAlt={t('letters.preview.imageAlt')}
+                  level={levels.get(block.id)}
+                />
               </div>
               <button
                 type="button"

@@ -47,6 +47,7 @@ import { BrunchVerifyDialog } from './brunch-verify-dialog';
 import { HistoryView } from './history-view';
 import { LetterButtonToggles } from './letter-button-toggles';
 import { LetterPreview } from './letter-preview';
+import { ExternalLink, RotateCw } from '../../../components/ui/icons';
 import { LinkDialog } from './link-dialog';
 import { SendLetterDialog } from './send-letter-dialog';
 import { useProgress } from '../hooks/use-progress';
@@ -413,7 +414,8 @@ export function LetterWorkspacePage() {
                   disabled={loadingPage || draft.pageUrl.trim() === ''}
                   onClick={() => void load({ pageUrl: draft.pageUrl })}
                 >
-                  ↻ {t('letters.preview.refresh')}
+                  <RotateCw size={16} />
+                  {t('letters.preview.refresh')}
                 </button>
                 <button
                   type="button"
@@ -430,7 +432,8 @@ export function LetterWorkspacePage() {
                     target="_blank"
                     rel="noopener noreferrer"
                   >
-                    ↗ {t('letters.preview.open')}
+                    <ExternalLink size={16} />
+                    {t('letters.preview.open')}
                   </a>
                 ) : null}
               </div>

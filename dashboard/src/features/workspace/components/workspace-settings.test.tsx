@@ -31,6 +31,8 @@ describe('paid-only controls', () => {
     }
     const main = hint.closest<HTMLElement>('.accordion-section')!;
     expect(within(main).getAllByRole('link', { name: 'Upgrade' })).toHaveLength(1);
+    // the sections a subscription unlocks carry the Paid badge for a free owner
+    expect(document.querySelectorAll('.paid-badge')).toHaveLength(4);
     // a free setting stays usable
     expect(screen.getByRole('switch', { name: 'Only the owner can reply' })).toHaveProperty(
       'disabled',
@@ -49,6 +51,8 @@ describe('paid-only controls', () => {
     );
     expect(screen.getByRole('radio', { name: 'Custom' })).toHaveProperty('disabled', false);
     expect(screen.queryByRole('link', { name: 'Upgrade' })).toBeNull();
+    // nor a Paid badge on sections the owner has (four said "Paid" to a paying owner)
+    expect(document.querySelectorAll('.paid-badge')).toHaveLength(0);
   });
 
   it('spam and abuse: holding, the honeypot and the captcha are paid, and saved with the settings', async () => {

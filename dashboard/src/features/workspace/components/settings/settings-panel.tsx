@@ -42,6 +42,8 @@ export interface SettingsPanelProps extends MainSettingsProps {
 export function SettingsPanel(props: SettingsPanelProps) {
   const { type, settings, errors, paid, onChange, privateSettings, onPrivateChange, blockId } =
     props;
+  // the sections a subscription unlocks say so to a free owner; a paying owner has them all
+  const paidBadge = paid ? null : <PaidBadge />;
   const { t } = useTranslation();
   const headingId = useId();
   const [integrationOpen, setIntegrationOpen] = useState(false);
@@ -73,12 +75,12 @@ export function SettingsPanel(props: SettingsPanelProps) {
           error={mailError}
         />
       </AccordionSection>
-      <AccordionSection title={t('moderation.settings.title')} badge={<PaidBadge />}>
+      <AccordionSection title={t('moderation.settings.title')} badge={paidBadge}>
         <TrustSettings type={type} settings={settings} paid={paid} onChange={onChange} />
       </AccordionSection>
       <AccordionSection
         title={t('workspace.settings.integration')}
-        badge={<PaidBadge />}
+        badge={paidBadge}
         onToggle={setIntegrationOpen}
       >
         <IntegrationSection
@@ -93,7 +95,7 @@ export function SettingsPanel(props: SettingsPanelProps) {
       </AccordionSection>
       <AccordionSection
         title={t('workspace.settings.webhooks')}
-        badge={<PaidBadge />}
+        badge={paidBadge}
         onToggle={setWebhooksOpen}
       >
         <WebhooksSection
@@ -103,7 +105,7 @@ export function SettingsPanel(props: SettingsPanelProps) {
           api={props.webhooksApi}
         />
       </AccordionSection>
-      <AccordionSection title={t('workspace.settings.openGraph')} badge={<PaidBadge />}>
+      <AccordionSection title={t('workspace.settings.openGraph')} badge={paidBadge}>
         <p className="hint">{t('workspace.settings.openGraphText')}</p>
         <PaidSection features={paid ? [] : [f('og_title'), f('og_description'), f('og_image_url')]}>
           <TextField

@@ -1,0 +1,100 @@
+import { render, screen } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { emptyLetter, type TLetterBlock } from '@reaction-blocks/contracts/letters';
+import { registerLetterTranslations } from '../locales';
+import { LetterPreview } from './letter-preview';
+
+registerLetterTranslations();
+
+const heading = (id: string, level: 1 | 2 | 3): TLetterBlock => ({
+  id,
+  type: 'heading',
+  level,
+  spans: [{ text: `Heading ${id}` }],
+});
+const paragraph = (id: string): TLetterBlock => ({
+  id,
+  type: 'paragraph',
+  spans: [{ text: 'Words' }],
+});
+
+const levels = () =>
+  screen
+    .getAllByRole('heading')
+    .map((h) => `${h.tagName.toLowerCase()} ${h.className || ''}`.trim());
+
+describe('LetterPreview headings', () => {
+  it('keeps an outline under the title: no level is skipped, the look is the letter’s', () => {
+    // a Brunch post opens with level-2 headings; a Notion page may jump from 1 to 3
+    render(
+      <LetterPreview
+        title="Title"
+        onDelete={() => {}}
+        model={{
+          ...emptyLetter(),
+          blocks: [
+            heading('a', 2),
+            paragraph('p'),
+            heading('b', 3),
+            heading('c', 1),
+            heading('d', 3),
+            heading('e', 2),
+          ],
+        }}
+      />,
+    );
+    expect(levels()).toEqual([
+      'h1 letter-title',
+      'h2 letter-h letter-h2',
+      'h3 letter-h letter-h3',
+      'h2 letter-h letter-h1',
+      'h3 letter-h letter-h3',
+      'h3 letter-h letter-h2',
+    ]);
+  });
+
+  it('gives a letter that starts at level 1 the levels it had', () => {
+    render(
+      <LetterPreview
+        title="Title"
+        onDelete={() => {}}
+        model={{ ...emptyLetter(), blocks: [heading('a', 1), heading('b', 2), heading('c', 3)] }}
+      />,
+    );
+    expect(levels()).toEqual([
+      'h1 letter-title',
+      'h2 letter-h letter-h1',
+      'h3 letter-h letter-h2',
+      'h4 letter-h letter-h3',
+    ]);
+  });
+});
+
+describe('LetterPreview images', () => {
+  const image = (id: string, alt: string, caption?: string): TLetterBlock => ({
+    id,
+    type: 'image',
+    src: `https://cdn.example/${id}.png`,
+    alt,
+    ...(caption ? { caption: [{ text: caption }] } : {}),
+  });
+  it('says a caption once: an alt that repeats it is empty, another alt stays', () => {
+    const { container } = render(
+      <LetterPreview
+        title=""
+        onDelete={() => {}}
+        model={{
+          ...emptyLetter(),
+          blocks: [
+            image('a', 'The new editor', 'The new editor'),
+            image('b', 'A cat asleep', 'Our office'),
+            image('c', ''),
+          ],
+        }}
+      />,
+    );
+    const alts = [...container.querySelectorAll('img')].map((img) => img.getAttribute('alt'));
+    expect(alts).toEqual(['', 'A cat asleep', 'Image']);
+    expect(screen.getByText('The new editor').tagName).toBe('FIGCAPTION');
+  });
+});
