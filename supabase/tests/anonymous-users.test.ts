@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { newGuest, newUser, sql, type TestUser } from './support/clients.ts';
+import { createBlock } from './support/drafts.ts';
 
 async function age(user: TestUser, days: number, activeDaysAgo = days) {
   await sql(`update auth.users set created_at = now() - make_interval(days => $2) where id = $1`, [
@@ -23,11 +24,7 @@ const exists = async (id: string) =>
 describe('idle anonymous visitors', () => {
   it('are deleted after 30 days idle; their comment stays; active visitors and regular users stay', async () => {
     const owner = await newUser('anon-owner');
-    const { data: block, error } = await owner.client.rpc('create_block', {
-      p_block_type: 'comment',
-    });
-    expect(error).toBeNull();
-    const blockId = (block as { id: string }).id;
+    const blockId = await createBlock(owner, 'comment');
 
     const idle = await newGuest();
     const content = `still here ${randomUUID()}`;

@@ -12,6 +12,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { checkAnswer } from '../../sdk/src/core/validate.ts';
 import type { Question, QuestionType } from '../../sdk/src/core/types.ts';
 import { newGuest, newUser, serviceClient, sql, type TestUser } from './support/clients.ts';
+import { createBlock } from './support/drafts.ts';
 
 type TextType = Extract<QuestionType, 'short_text' | 'long_text' | 'mail' | 'phone' | 'number'>;
 type Verdict = 'ok' | 'length' | 'email' | 'phone' | 'number';
@@ -104,9 +105,7 @@ describe('answer rules: the element and the database agree (contract)', () => {
       'update public.profiles set paid = true, block_limit = 100, response_monthly_limit = 100000 where id = $1',
       [owner.id],
     );
-    const created = await owner.client.rpc('create_block', { p_block_type: 'form' });
-    expect(created.error).toBeNull();
-    blockId = (created.data as { id: string }).id;
+    blockId = await createBlock(owner, 'form');
     // set-up with the service role (owners write content through save-block only)
     const types: TextType[] = ['short_text', 'long_text', 'mail', 'phone', 'number'];
     const { data, error } = await serviceClient()

@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { anonClient, newGuest, newUser, sql, stack, type TestUser } from './support/clients.ts';
+import { createBlock } from './support/drafts.ts';
 import { expiredToken, forgedToken } from './support/jwt.ts';
 
 interface Count {
@@ -39,9 +40,7 @@ beforeAll(async () => {
   [owner, visitor] = await Promise.all([newUser('counts'), newGuest()]);
   await sql('update public.profiles set block_limit = 20 where id = $1', [owner.id]);
   for (const type of ['comment', 'qna', 'like', 'button', 'ab', 'form', 'like']) {
-    const { data, error } = await owner.client.rpc('create_block', { p_block_type: type });
-    expect(error).toBeNull();
-    const id = (data as { id: string }).id;
+    const id = await createBlock(owner, type);
     if (blocks[type]) deactivated = id;
     else blocks[type] = id;
   }

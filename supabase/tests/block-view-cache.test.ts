@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { anonClient, newGuest, newUser, sql, stack, type TestUser } from './support/clients.ts';
+import { createBlock } from './support/drafts.ts';
 import { expiredToken, forgedToken } from './support/jwt.ts';
 
 interface Msg {
@@ -61,9 +62,7 @@ let oldLiked: string;
 
 beforeAll(async () => {
   [owner, writer, other] = await Promise.all([newUser('owner'), newGuest(), newGuest()]);
-  const { data, error } = await owner.client.rpc('create_block', { p_block_type: 'comment' });
-  expect(error).toBeNull();
-  blockId = (data as { id: string }).id;
+  blockId = await createBlock(owner, 'comment');
   await sql(`update public.blocks set allow_creator_email = true where id = $1`, [blockId]);
   // 8 published threads an hour apart (the oldest liked by the writer), a held one of the
   // writer's and a hidden one, both newer than the page's lower bound
@@ -342,9 +341,7 @@ describe('get_block_view (older embeds): as before, likes among what it returns'
 describe('get_block_change: what a live hint names, one cacheable answer for everyone', () => {
   let liveBlock: string;
   beforeAll(async () => {
-    const { data, error } = await owner.client.rpc('create_block', { p_block_type: 'comment' });
-    expect(error).toBeNull();
-    liveBlock = (data as { id: string }).id;
+    liveBlock = await createBlock(owner, 'comment');
     await sql(`update public.blocks set allow_creator_email = true where id = $1`, [liveBlock]);
   });
 

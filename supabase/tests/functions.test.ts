@@ -1,7 +1,7 @@
 // The account-area edge functions through the gateway: good input, bad input, bad tokens.
 import { describe, expect, it } from 'vitest';
 import { callFunction, newGuest, newUser, serviceClient, sql } from './support/clients.ts';
-import { option, question } from './support/drafts.ts';
+import { createBlock, option, question } from './support/drafts.ts';
 import { expiredToken, forgedToken } from './support/jwt.ts';
 
 async function blockCount(userId: string) {
@@ -104,9 +104,7 @@ describe('create-block', () => {
 describe('duplicate and delete', () => {
   it('duplicates a form with its questions, resets counters, and counts the copy', async () => {
     const owner = await newUser();
-    const { data: block, error } = await owner.client.rpc('create_block', { p_block_type: 'form' });
-    expect(error).toBeNull();
-    const blockId = (block as { id: string }).id;
+    const blockId = await createBlock(owner, 'form');
     // the workspace's save path: owners hold no direct write rights on block content
     const saved = await callFunction(
       'save-block',
@@ -170,8 +168,7 @@ describe('duplicate and delete', () => {
   it("refuses to duplicate at the limit and to duplicate another owner's block", async () => {
     const owner = await newUser();
     const other = await newUser();
-    const { data: block } = await owner.client.rpc('create_block', { p_block_type: 'like' });
-    const blockId = (block as { id: string }).id;
+    const blockId = await createBlock(owner, 'like');
     const stolen = await other.client.rpc('duplicate_block', { p_block_id: blockId });
     expect(stolen.error).not.toBeNull();
     expect(await blockCount(other.id)).toEqual({ counter: 0, rows: 0 });
@@ -183,12 +180,9 @@ describe('duplicate and delete', () => {
 
   it('deleting a block gives its place back', async () => {
     const owner = await newUser();
-    const { data: block } = await owner.client.rpc('create_block', { p_block_type: 'button' });
+    const blockId = await createBlock(owner, 'button');
     expect(await blockCount(owner.id)).toEqual({ counter: 1, rows: 1 });
-    const { error } = await owner.client
-      .from('blocks')
-      .delete()
-      .eq('id', (block as { id: string }).id);
+    const { error } = await owner.client.from('blocks').delete().eq('id', blockId);
     expect(error).toBeNull();
     expect(await blockCount(owner.id)).toEqual({ counter: 0, rows: 0 });
   });

@@ -7,6 +7,7 @@ import WebSocket from 'ws';
 import { proxy } from '../local/gateway.ts';
 import { closeServer, listen, serve } from '../local/http.ts';
 import { anonClient, newGuest, newUser, stack } from './support/clients.ts';
+import { createBlock } from './support/drafts.ts';
 
 describe('gateway', () => {
   it('answers CORS preflights for every service', async () => {
@@ -74,11 +75,7 @@ describe('gateway', () => {
 
   it('carries Realtime: a new comment reaches a subscribed client', async () => {
     const owner = await newUser('rt-owner');
-    const { data: block, error } = await owner.client.rpc('create_block', {
-      p_block_type: 'comment',
-    });
-    expect(error).toBeNull();
-    const blockId = (block as { id: string }).id;
+    const blockId = await createBlock(owner, 'comment');
 
     const viewer = anonClient();
     const received: Array<{ content: string }> = [];

@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { homeUrl } from '../../sdk/src/core/text.ts';
 import { newGuest, newUser, sql, type TestUser } from './support/clients.ts';
+import { createBlock } from './support/drafts.ts';
 
 /** [typed, what the element makes of it (null: refused, said at once)] */
 const CASES: [string, string | null][] = [
@@ -76,8 +77,7 @@ describe('home URL through post_message', () => {
   beforeAll(async () => {
     const owner = await newUser('home-url');
     visitor = await newGuest();
-    const { data } = await owner.client.rpc('create_block', { p_block_type: 'comment' });
-    blockId = (data as { id: string }).id;
+    blockId = await createBlock(owner, 'comment');
   });
 
   const post = (url: string | null) =>

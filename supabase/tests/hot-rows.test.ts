@@ -19,6 +19,7 @@ import {
   type TestUser,
   wholeQuotaForOneAddress,
 } from './support/clients.ts';
+import { createBlock } from './support/drafts.ts';
 import { eventually } from './support/providers.ts';
 
 const claimsOf = (u: TestUser) =>
@@ -79,9 +80,7 @@ async function ownerWithBlocks(...types: string[]): Promise<{ owner: TestUser; i
   await sql('update public.profiles set block_limit = 50, paid = true where id = $1', [owner.id]);
   const ids: string[] = [];
   for (const type of types) {
-    const { data, error } = await owner.client.rpc('create_block', { p_block_type: type });
-    expect(error).toBeNull();
-    ids.push((data as { id: string }).id);
+    ids.push(await createBlock(owner, type));
   }
   return { owner, ids };
 }

@@ -34,6 +34,7 @@ import {
   transaction,
   type TestUser,
 } from './support/clients.ts';
+import { createBlock } from './support/drafts.ts';
 import { callWorker } from './support/worker.ts';
 import {
   eventually,
@@ -507,9 +508,8 @@ describe('saving and the public page', () => {
         .data,
     ).toEqual([]);
     // not for reaction blocks
-    const { data: comment } = await o.owner.client.rpc('create_block', { p_block_type: 'comment' });
     const wrong = await anonClient().rpc('get_letter_view', {
-      p_block_id: (comment as { id: string }).id,
+      p_block_id: await createBlock(o.owner, 'comment'),
     });
     expect(wrong.error?.message).toBe('Not valid type');
   });

@@ -11,6 +11,7 @@ import {
   sql,
   type TestUser,
 } from './support/clients.ts';
+import { createBlock } from './support/drafts.ts';
 import { eventually } from './support/providers.ts';
 import {
   count,
@@ -412,8 +413,7 @@ describe('moderation: blocked writers, reports and the owner-only RPCs', () => {
 
   it('a free owner cannot turn on holding, the honeypot or the captcha', async () => {
     const owner = await newUser('free');
-    const created = await owner.client.rpc('create_block', { p_block_type: 'comment' });
-    const blockId = (created.data as { id: string }).id;
+    const blockId = await createBlock(owner, 'comment');
     for (const [key, value] of [
       ['hold_messages', 'all'],
       ['honeypot', true],

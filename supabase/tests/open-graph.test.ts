@@ -13,6 +13,7 @@ import { freePorts } from '../local/config.ts';
 import { paths } from '../local/paths.ts';
 import { startWeb } from '../local/web.ts';
 import { newUser, sql, stack, type TestUser } from './support/clients.ts';
+import { createBlock } from './support/drafts.ts';
 import { sendRaw, sendRawText } from './support/fuzz.ts';
 
 const CRAWLERS = [
@@ -81,9 +82,7 @@ beforeAll(async () => {
   owner = await newUser('og');
   await sql('update public.profiles set paid = true, block_limit = 20 where id = $1', [owner.id]);
   for (const type of ['form', 'comment', 'like']) {
-    const { data, error } = await owner.client.rpc('create_block', { p_block_type: type });
-    expect(error).toBeNull();
-    blocks[type] = (data as { id: string }).id;
+    blocks[type] = await createBlock(owner, type);
   }
   // Open Graph settings with markup, through the owner's save path
   const { error } = await owner.client.functions.invoke('save-block', {
@@ -200,11 +199,7 @@ describe('Open Graph tags of a shared block link', () => {
     );
     expect(rows[0]!.title).toBe('Survey <2026>');
     // a letter's card is titled by the letter (as get_letter_view), never more of the letter
-    const { data, error } = await owner.client.rpc('create_block', {
-      p_block_type: 'typedream_letter',
-    });
-    expect(error).toBeNull();
-    const letter = (data as { id: string }).id;
+    const letter = await createBlock(owner, 'typedream_letter');
     await sql(
       `update public.block_private set mail_title = 'Product notes', mail_html = '<p>secret body</p>'
        where block_id = $1`,

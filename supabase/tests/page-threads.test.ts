@@ -4,6 +4,7 @@
 // with supabase-js and the element's raw GET, as guests, another page's visitor and the owner.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { newGuest, newUser, sql, stack, type TestUser } from './support/clients.ts';
+import { createBlock } from './support/drafts.ts';
 
 interface Msg {
   id: string;
@@ -23,12 +24,6 @@ const B = 'cafe24:product:202';
 let owner: TestUser;
 let guest: TestUser;
 let other: TestUser;
-
-async function createBlock(type: string): Promise<string> {
-  const { data, error } = await owner.client.rpc('create_block', { p_block_type: type });
-  expect(error).toBeNull();
-  return (data as { id: string }).id;
-}
 
 async function publicView(blockId: string, page?: string) {
   const params = new URLSearchParams({
@@ -66,7 +61,7 @@ beforeAll(async () => {
 
 describe('one thread per page', () => {
   it("keeps each page's messages and counts apart, and the block's own thread as it was", async () => {
-    const blockId = await createBlock('comment');
+    const blockId = await createBlock(owner, 'comment');
     const onA = await post(guest, blockId, 'great shoes', { p_page_key: A });
     await post(other, blockId, 'too small for me', { p_page_key: A });
     await post(guest, blockId, 'a lovely bag', { p_page_key: B });
@@ -125,7 +120,7 @@ describe('one thread per page', () => {
   });
 
   it('counts one like per visitor per page', async () => {
-    const blockId = await createBlock('like');
+    const blockId = await createBlock(owner, 'like');
     const like = async (user: TestUser, page: string, liked = true) => {
       const { data, error } = await user.client.rpc('toggle_block_like', {
         p_block_id: blockId,
@@ -158,8 +153,8 @@ describe('one thread per page', () => {
   });
 
   it('refuses a malformed page key, and a page key on a block without threads or likes', async () => {
-    const comment = await createBlock('comment');
-    const form = await createBlock('form');
+    const comment = await createBlock(owner, 'comment');
+    const form = await createBlock(owner, 'form');
     for (const bad of ['<script>', 'a b', 'x'.repeat(101), 'café']) {
       const { error } = await guest.client.rpc('post_message', {
         p_block_id: comment,

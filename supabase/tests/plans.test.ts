@@ -19,6 +19,7 @@ import {
   stack,
   type TestUser,
 } from './support/clients.ts';
+import { createBlock } from './support/drafts.ts';
 import { callWorker } from './support/worker.ts';
 import { eventually, fakeControl, fakeState, mailbox, providersUrl } from './support/providers.ts';
 
@@ -753,9 +754,7 @@ describe('stop, change, expiry', () => {
   async function blocks(owner: TestUser, n: number) {
     const ids: string[] = [];
     for (let i = 0; i < n; i++) {
-      const { data, error } = await owner.client.rpc('create_block', { p_block_type: 'like' });
-      expect(error).toBeNull();
-      ids.push((data as { id: string }).id);
+      ids.push(await createBlock(owner, 'like'));
     }
     return ids;
   }

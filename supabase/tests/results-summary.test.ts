@@ -11,7 +11,7 @@ import {
   type TestUser,
   wholeQuotaForOneAddress,
 } from './support/clients.ts';
-import { addQuestion as addBlockQuestion } from './support/drafts.ts';
+import { addQuestion as addBlockQuestion, createBlock } from './support/drafts.ts';
 
 interface Summary {
   block: { id: string; type: string; response_count: number };
@@ -57,8 +57,7 @@ describe('block_results_summary', () => {
   beforeAll(async () => {
     owner = await newUser('summary');
     await sql('update public.profiles set block_limit = 20, paid = true where id = $1', [owner.id]);
-    const { data } = await owner.client.rpc('create_block', { p_block_type: 'form' });
-    form = (data as { id: string }).id;
+    form = await createBlock(owner, 'form');
     await wholeQuotaForOneAddress([form]);
     poll = await addQuestion(
       form,
@@ -240,10 +239,8 @@ describe('block_results_summary', () => {
   });
 
   it('counts likes and clicks for like and button blocks, with no questions', async () => {
-    const { data: like } = await owner.client.rpc('create_block', { p_block_type: 'like' });
-    const { data: button } = await owner.client.rpc('create_block', { p_block_type: 'button' });
-    const likeId = (like as { id: string }).id;
-    const buttonId = (button as { id: string }).id;
+    const likeId = await createBlock(owner, 'like');
+    const buttonId = await createBlock(owner, 'button');
     const empty = (await summary(owner, likeId)).data as Summary;
     expect(empty.totals).toMatchObject({ responses: 0, first_at: null });
     expect(empty.timeline.points).toEqual([]);
@@ -264,8 +261,7 @@ describe('block_results_summary', () => {
 describe('"+ N responses" reset', () => {
   it('the owner resets it to 0 when opening the results; only to 0; nobody else can', async () => {
     const owner = await newUser('fresh');
-    const { data } = await owner.client.rpc('create_block', { p_block_type: 'button' });
-    const block = (data as { id: string }).id;
+    const block = await createBlock(owner, 'button');
     for (let i = 0; i < 4; i++) {
       const guest = await newGuest();
       await guest.client.rpc('record_button_click', { p_block_id: block, p_creator_name: 'G' });

@@ -12,6 +12,7 @@ import { BRUNCH_PROFILE_URL, BRUNCH_WRITER_EMAIL } from '../local/providers/page
 import { emptyLetter } from '@reaction-blocks/contracts/letters';
 import { SENDER_MESSAGES } from '@reaction-blocks/contracts/schemas';
 import { callFunction, newGuest, newUser, sql, type TestUser } from './support/clients.ts';
+import { createBlock } from './support/drafts.ts';
 import { eventually, mailbox, sesClient, sesControl, type Mail } from './support/providers.ts';
 
 interface Answer {
@@ -313,10 +314,7 @@ describe('an address is one owner’s claim', () => {
     expect(stolen.answer.data?.state).toBe('pending');
     expect((await check(thief, BRUNCH_WRITER_EMAIL)).data?.result).toBe(false);
 
-    const { data: block } = await thief.client.rpc('create_block', {
-      p_block_type: 'brunch_letter',
-    });
-    const blockId = (block as { id: string }).id;
+    const blockId = await createBlock(thief, 'brunch_letter');
     const brunch = await invoke(thief, 'verify-brunch-id', {
       blockId,
       brunchProfilePage: BRUNCH_PROFILE_URL,

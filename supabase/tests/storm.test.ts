@@ -14,6 +14,7 @@ import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newUser, sql, stack, type TestUser } from './support/clients.ts';
+import { createBlock } from './support/drafts.ts';
 import { abQuestion } from './support/hostile.ts';
 import { eventually, providersUrl } from './support/providers.ts';
 
@@ -63,9 +64,7 @@ async function commentBlock(
   overrides?: Record<string, unknown>,
 ): Promise<{ owner: TestUser; block: string }> {
   const owner = await newUser('owner');
-  const { data, error } = await owner.client.rpc('create_block', { p_block_type: 'comment' });
-  expect(error).toBeNull();
-  const block = (data as { id: string }).id;
+  const block = await createBlock(owner, 'comment');
   if (overrides)
     await sql('update public.blocks set rate_limits = $2 where id = $1', [block, overrides]);
   return { owner, block };
@@ -194,13 +193,8 @@ describe('a storm of fresh accounts from one address', () => {
   it("20 fresh accounts of one address count at most 10 % of a free owner's month; the rest is kept, held, until the owner approves it", async () => {
     // a free owner: 100 responses a month, so one address counts at most 10 of them a day
     const owner = await newUser('owner');
-    const create = async (type: string) => {
-      const { data, error } = await owner.client.rpc('create_block', { p_block_type: type });
-      expect(error).toBeNull();
-      return (data as { id: string }).id;
-    };
-    const form = await create('form');
-    const ab = await create('ab');
+    const form = await createBlock(owner, 'form');
+    const ab = await createBlock(owner, 'ab');
     // The form's own bucket (120 at once, 32 shards) would be spent by the storm's 100 submits,
     // and a fresh visitor right after would then be held as part of the burst, or not, by how
     // many seconds of refill the machine took. Widened here, so this test sees the address's
