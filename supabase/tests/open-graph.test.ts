@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePorts } from '../local/config.ts';
 import { paths } from '../local/paths.ts';
 import { startWeb } from '../local/web.ts';
-import { newUser, sql, stack, type TestUser } from './support/clients.ts';
+import { newUser, paidOwner, sql, stack, type TestUser } from './support/clients.ts';
 import { createBlock } from './support/drafts.ts';
 import { sendRaw, sendRawText } from './support/fuzz.ts';
 
@@ -79,8 +79,7 @@ beforeAll(async () => {
   });
   webUrl = `http://127.0.0.1:${port}`;
 
-  owner = await newUser('og');
-  await sql('update public.profiles set paid = true, block_limit = 20 where id = $1', [owner.id]);
+  owner = await paidOwner('og');
   for (const type of ['form', 'comment', 'like']) {
     blocks[type] = await createBlock(owner, type);
   }

@@ -3,7 +3,7 @@
 // own thread ('' key) is what it was; the cacheable GET is one URL per page. Through the gateway
 // with supabase-js and the element's raw GET, as guests, another page's visitor and the owner.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { newGuest, newUser, sql, stack, type TestUser } from './support/clients.ts';
+import { newGuest, paidOwner, sql, stack, type TestUser } from './support/clients.ts';
 import { createBlock } from './support/drafts.ts';
 
 interface Msg {
@@ -53,8 +53,7 @@ async function post(
 }
 
 beforeAll(async () => {
-  owner = await newUser('pages-owner');
-  await sql('update public.profiles set paid = true, block_limit = 20 where id = $1', [owner.id]);
+  owner = await paidOwner('pages-owner');
   guest = await newGuest();
   other = await newGuest();
 });

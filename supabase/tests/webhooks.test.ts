@@ -20,6 +20,7 @@ import {
   callFunction,
   newGuest,
   newUser,
+  paidOwner,
   sql,
   type TestUser,
 } from './support/clients.ts';
@@ -89,8 +90,7 @@ async function endpoint(user: TestUser, body: Record<string, unknown>) {
 }
 
 beforeAll(async () => {
-  owner = await newUser('hooks-owner');
-  await sql('update public.profiles set paid = true, block_limit = 20 where id = $1', [owner.id]);
+  owner = await paidOwner('hooks-owner');
   guest = await newGuest();
   comment = await createBlock(owner, 'comment');
   like = await createBlock(owner, 'like');
