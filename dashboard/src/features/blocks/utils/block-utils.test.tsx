@@ -1,4 +1,5 @@
 import { fireEvent, screen } from '@testing-library/react';
+import type { ComponentProps } from 'react';
 import i18next from 'i18next';
 import { describe, expect, it, vi } from 'vitest';
 import type { BlockRow } from '../../../lib/db-types';
@@ -94,18 +95,22 @@ describe('BlockList cards', () => {
     block({ id: 'two', name: 'Survey', type: 'form', new_response_count: 1, response_count: 1 }),
     block({ id: 'off', name: 'Old', deactivated: true }),
   ];
-
-  it('shows name or Untitled, type label and the response line', () => {
+  /** The list of `shown`, unfiltered, none selected; what a test does not pass does nothing. */
+  const renderList = (shown: BlockRow[], props: Partial<ComponentProps<typeof BlockList>> = {}) =>
     renderWithProviders(
       <BlockList
-        blocks={blocks}
+        blocks={shown}
         filtered={false}
         selectedId={null}
         canDuplicate
         onActivate={() => {}}
         onAction={() => {}}
+        {...props}
       />,
     );
+
+  it('shows name or Untitled, type label and the response line', () => {
+    renderList(blocks);
     const cards = screen.getAllByTestId('block-card');
     expect(cards[0]!.textContent).toContain('Untitled');
     expect(cards[0]!.textContent).toContain('2 responses');
@@ -117,16 +122,7 @@ describe('BlockList cards', () => {
   });
 
   it('shows the empty message', () => {
-    renderWithProviders(
-      <BlockList
-        blocks={[]}
-        filtered={false}
-        selectedId={null}
-        canDuplicate
-        onActivate={() => {}}
-        onAction={() => {}}
-      />,
-    );
+    renderList([]);
     expect(screen.getByText('No blocks yet')).toBeTruthy();
     expect(
       screen.getByText(
@@ -137,16 +133,7 @@ describe('BlockList cards', () => {
 
   it('card menu offers no tag change on deactivated blocks and disables duplicate at the limit', () => {
     const onAction = vi.fn();
-    renderWithProviders(
-      <BlockList
-        blocks={[blocks[2]!]}
-        filtered={false}
-        selectedId={null}
-        canDuplicate={false}
-        onActivate={() => {}}
-        onAction={onAction}
-      />,
-    );
+    renderList([blocks[2]!], { canDuplicate: false, onAction });
     fireEvent.click(screen.getByRole('button', { name: 'Block menu for Old' }));
     expect(screen.queryByRole('menuitem', { name: 'Change tag' })).toBeNull();
     expect(

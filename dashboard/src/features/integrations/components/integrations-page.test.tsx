@@ -43,6 +43,14 @@ function api(
 
 const BLOCK_C = '00000000-0000-4000-8000-0000000000c1';
 const BLOCK_L = '00000000-0000-4000-8000-0000000000c2';
+/** The comment block on product pages, a thread per product. */
+const ON_PRODUCTS = {
+  blockId: BLOCK_C,
+  location: 'product_detail',
+  perProduct: true,
+  selector: '',
+  position: 0,
+} as const;
 
 const shop = (over: Partial<Cafe24Shop> = {}): Cafe24Shop => ({
   id: 'shop-1',
@@ -223,15 +231,7 @@ describe('/profile/integration: Cafe24', () => {
     const c = cafe24({
       integration: notion({ workspace_name: 'myshop' }),
       shop: shop(),
-      placements: [
-        {
-          blockId: BLOCK_C,
-          location: 'product_detail',
-          perProduct: true,
-          selector: '',
-          position: 0,
-        },
-      ],
+      placements: [ON_PRODUCTS],
     });
     render(api({ notion: null }), true, c);
     const card = await cafe24Card();
@@ -250,7 +250,7 @@ describe('/profile/integration: Cafe24', () => {
     fireEvent.click(within(card).getByRole('button', { name: 'Save placements' }));
     await waitFor(() => expect(c.save).toHaveBeenCalledTimes(1));
     expect(c.save).toHaveBeenCalledWith([
-      { blockId: BLOCK_C, location: 'product_detail', perProduct: true, selector: '', position: 0 },
+      ON_PRODUCTS,
       { blockId: BLOCK_L, location: 'main', perProduct: false, selector: '', position: 0 },
     ]);
     await waitFor(() =>
@@ -322,15 +322,7 @@ describe('/profile/integration: Cafe24', () => {
     const c = cafe24({
       integration: notion(),
       shop: shop({ script_no: null, script_locations: [] }),
-      placements: [
-        {
-          blockId: BLOCK_C,
-          location: 'product_detail',
-          perProduct: true,
-          selector: '',
-          position: 0,
-        },
-      ],
+      placements: [ON_PRODUCTS],
     });
     render(api({ notion: null }), false, c);
     const card = await cafe24Card();
