@@ -28,6 +28,12 @@ const html = (res: ServerResponse, body: string, status = 200) => {
   res.writeHead(status, { 'content-type': 'text/html; charset=utf-8' });
   res.end(body);
 };
+/** `count` copies of `piece` without a Content-Length, as long as the reader stays. */
+const stream = (res: ServerResponse, type: string, piece: string | Buffer, count: number) => {
+  res.writeHead(200, { 'content-type': type });
+  for (let i = 0; i < count && !res.destroyed; i++) res.write(piece);
+  res.end();
+};
 const image = (res: ServerResponse, body: Buffer) => {
   res.writeHead(200, { 'content-type': 'image/png', 'content-length': body.length });
   res.end(body);
@@ -124,23 +130,15 @@ export function createPagesFake(ctx: FakeContext): ProviderFake {
           return html(res, TYPEDREAM_HTML);
         case 'api.typedream.com/v0/document/public/notes-cover.png':
           return image(res, notes);
-        case 'api.typedream.com/v0/document/public/huge.png': {
+        case 'api.typedream.com/v0/document/public/huge.png':
           // over the 5 MB image limit, without a Content-Length: the guard stops reading
-          res.writeHead(200, { 'content-type': 'image/png' });
-          const piece = Buffer.alloc(256 * 1024, 1);
-          for (let i = 0; i < 24 && !res.destroyed; i++) res.write(piece);
-          return void res.end();
-        }
+          return stream(res, 'image/png', Buffer.alloc(256 * 1024, 1), 24);
         case 'hostile.typedream.app/':
           return html(res, HOSTILE_HTML);
         case 'big-image.typedream.app/':
           return html(res, BIG_IMAGE_HTML);
-        case 'huge.typedream.app/': {
-          res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-          const piece = `<p>${'x'.repeat(64 * 1024)}</p>`;
-          for (let i = 0; i < 80 && !res.destroyed; i++) res.write(piece);
-          return void res.end();
-        }
+        case 'huge.typedream.app/':
+          return stream(res, 'text/html; charset=utf-8', `<p>${'x'.repeat(64 * 1024)}</p>`, 80);
         case 'slow.typedream.app/':
           // never answers: the guard's time limit ends it (the stack's close ends this)
           held.add(res);
