@@ -14,6 +14,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import {
   newGuest,
   newUser,
+  paidOwner,
   sql,
   stack,
   type TestUser,
@@ -76,8 +77,7 @@ async function visitorsOnDistinctShards(n: number): Promise<TestUser[]> {
 }
 
 async function ownerWithBlocks(...types: string[]): Promise<{ owner: TestUser; ids: string[] }> {
-  const owner = await newUser('hot');
-  await sql('update public.profiles set block_limit = 50, paid = true where id = $1', [owner.id]);
+  const owner = await paidOwner('hot');
   const ids: string[] = [];
   for (const type of types) {
     ids.push(await createBlock(owner, type));

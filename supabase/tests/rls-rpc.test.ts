@@ -14,19 +14,16 @@ import {
   stack,
   type TestUser,
 } from './support/clients.ts';
+import { createBlock } from './support/drafts.ts';
 
 const CLIENT_ROLES = ['anon', 'authenticated'];
 
 /** An owner with a published comment block that keeps commenter emails, and a form block. */
 async function ownerWithBlocks() {
   const owner = await newUser('owner');
-  const comment = await owner.client.rpc('create_block', { p_block_type: 'comment' });
-  const form = await owner.client.rpc('create_block', { p_block_type: 'form' });
-  const like = await owner.client.rpc('create_block', { p_block_type: 'like' });
-  expect([comment.error, form.error, like.error]).toEqual([null, null, null]);
-  const commentBlock = (comment.data as { id: string }).id;
-  const formBlock = (form.data as { id: string }).id;
-  const likeBlock = (like.data as { id: string }).id;
+  const commentBlock = await createBlock(owner, 'comment');
+  const formBlock = await createBlock(owner, 'form');
+  const likeBlock = await createBlock(owner, 'like');
   await sql('update public.blocks set allow_creator_email = true where id = $1', [commentBlock]);
   return { owner, commentBlock, formBlock, likeBlock };
 }

@@ -4,8 +4,8 @@ import type { SupabaseClient } from '@supabase/supabase-js';
 import { createClient } from '@supabase/supabase-js';
 import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
-import { newUser, sql, stack, type TestUser } from './clients.ts';
-import { addQuestion } from './drafts.ts';
+import { paidOwner, sql, stack, type TestUser } from './clients.ts';
+import { addQuestion, createBlock } from './drafts.ts';
 
 export { addQuestion };
 
@@ -19,15 +19,10 @@ export type BlockType = 'comment' | 'qna' | 'like' | 'button' | 'ab' | 'form';
 export async function ownerWith<T extends BlockType>(
   ...types: T[]
 ): Promise<{ owner: TestUser; blocks: Record<T, string> }> {
-  const owner = await newUser('owner');
   // a paid owner: room for many blocks and for more than five questions per form
-  await sql('update public.profiles set block_limit = 20, paid = true where id = $1', [owner.id]);
+  const owner = await paidOwner('owner');
   const blocks = {} as Record<T, string>;
-  for (const type of types) {
-    const { data, error } = await owner.client.rpc('create_block', { p_block_type: type });
-    expect(error).toBeNull();
-    blocks[type] = (data as { id: string }).id;
-  }
+  for (const type of types) blocks[type] = await createBlock(owner, type);
   return { owner, blocks };
 }
 
