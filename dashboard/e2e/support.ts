@@ -82,14 +82,14 @@ export function watchErrors(page: Page, errors: string[], label: string) {
 }
 
 /**
- * Runs `use` on a page of a browser context of its own, its errors watched under `label` (a
- * 1280 x 900 window unless the options say otherwise), and closes the context however `use` ends.
+ * Runs `run` on a page of a browser context of its own, its errors watched under `label` (a
+ * 1280 x 900 window unless the options say otherwise), and closes the context however `run` ends.
  */
 export async function inNewPage<T>(
   journey: Journey,
   errors: string[],
   { label, ...options }: BrowserContextOptions & { label: string },
-  use: (page: Page) => Promise<T>,
+  run: (page: Page) => Promise<T>,
 ): Promise<T> {
   const context = await journey.browser.newContext({
     viewport: { width: 1280, height: 900 },
@@ -98,7 +98,7 @@ export async function inNewPage<T>(
   try {
     const page = await context.newPage();
     watchErrors(page, errors, label);
-    return await use(page);
+    return await run(page);
   } finally {
     await context.close();
   }
