@@ -6,6 +6,8 @@ import { ProductDemo } from './product-demo';
 import { PageHeading } from '../../../components/ui/page-heading';
 import { BlockTypeIcon } from '../../../components/ui/block-type-icon';
 
+const HISTORY_TIMES = ['09:12', '10:47', '13:05', '16:38'];
+
 export function HomePage() {
   const { t } = useTranslation();
   return (
@@ -59,9 +61,10 @@ export function HomePage() {
         <ul className="history-mock" aria-hidden="true">
           {REACTION_TYPES.slice(0, 4).map((type, i) => (
             <li key={type}>
-              <span className="demo-avatar" />
+              <BlockTypeIcon type={type} />
               <span>{t(`blockTypes.${type}`)}</span>
-              <time>{`24.0${i + 1}.1${i}`}</time>
+              {/* a day's log: times, not dates that age (it said 24.01.10 to 24.04.13) */}
+              <time>{HISTORY_TIMES[i]}</time>
             </li>
           ))}
         </ul>
