@@ -162,7 +162,7 @@ async function measure(stack: Stack, db: pg.Client): Promise<string> {
         : first.body!.held
           ? 'held'
           : 'counted';
-    return { ms, challenged, status };
+    return { ms, challenged, status, id: kind === 'message' ? first.body!.id! : null };
   }
 
   const owner = await signInOwner(stack, 'storm-owner@bench.local', 'Storm Owner');
@@ -258,11 +258,12 @@ async function measure(stack: Stack, db: pg.Client): Promise<string> {
     const block = (await createBlock('comment')).id;
     const quiet = (await createBlock('comment')).id;
     const s = await storm(label, 'message', block, quiet, address, net, solving);
-    const { rows } = await db.query<{ published: number; held: number }>(
-      `select count(*) filter (where status = 'published')::int as published,
-              count(*) filter (where status = 'held')::int as held
-       from public.messages where block_id = $1 and creator_id = any($2)`,
-      [block, s.bots],
+    const { rows } = await db.query<{ published: number; held: number; shared_published: number }>(
+      `select count(*) filter (where status = 'published' and creator_id = any($2))::int as published,
+              count(*) filter (where status = 'held' and creator_id = any($2))::int as held,
+              count(*) filter (where status = 'published' and id = any($3))::int as shared_published
+       from public.messages where block_id = $1`,
+      [block, s.bots, s.shared.map((x) => x.id)],
     );
     comments.push({ ...s, ...rows[0]! });
   }
@@ -319,5 +320,7 @@ ${[...comments, forms].flatMap((s) => [visitorRow(s.label, 'fresh visitor, storm
 A fresh visitor at the storm's own address (behind the same NAT) signs up past the address's 30
 anonymous sign-ups of the hour with a solved captcha (counted in "challenged", beside a captcha at
 the write) instead of being refused for the hour; their writes are the address's, so they are held
-when its share is spent. The time is from the first write call, as for the others.`;
+when its share is spent. The time is from the first write call, as for the others. Their messages
+still published at the end: ${comments.map((c) => `${c.label} ${c.shared_published}`).join(', ')} (a message
+published within the address's share is held afterwards when the address's burst goes on).`;
 }
