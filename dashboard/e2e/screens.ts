@@ -89,15 +89,24 @@ const sampleFrames = async (page: Page) => {
   await settle(page);
 };
 
-/** Scrolls to the end and back so what loads in view (the showcase's blocks) has loaded. */
-async function scrollThrough(page: Page) {
-  await page.evaluate(async () => {
-    for (let y = 0; y < document.body.scrollHeight; y += 600) {
-      window.scrollTo(0, y);
-      await new Promise((done) => setTimeout(done, 150));
-    }
-    window.scrollTo(0, 0);
-  });
+/**
+ * Brings each of the showcase's blocks into view until it has rendered (each loads when it comes
+ * near the viewport), then goes back to the top. Scrolling through in fixed steps missed the last
+ * two on a busy machine: no frame was drawn while they were in view, so nothing saw them.
+ */
+async function renderShowcase(page: Page) {
+  // found again on every try: hydration may replace the prerendered blocks meanwhile
+  for (let i = 0; i < 6; i++)
+    await page.waitForFunction(
+      (n) => {
+        const block = document.querySelectorAll('.showcase-list .demo-block')[n];
+        block?.scrollIntoView({ block: 'center' });
+        return !!block?.querySelector('.demo-block-fallback');
+      },
+      i,
+      { polling: 250, timeout: 30000 },
+    );
+  await page.evaluate(() => window.scrollTo(0, 0));
 }
 
 const SHOTS: Shot[] = [
@@ -109,8 +118,7 @@ const SHOTS: Shot[] = [
     public: true,
     fullPage: true,
     prepare: async (page) => {
-      await scrollThrough(page);
-      await page.locator('.showcase-list .demo-block').nth(5).waitFor();
+      await renderShowcase(page);
       await page.waitForFunction(() => customElements.get('reaction-form') !== undefined);
       await settle(page);
     },
