@@ -39,7 +39,6 @@ export async function axe(page: Page, label: string) {
 
 const started = Date.now();
 
-/** Runs one named part of the journey and logs how long it took (for finding slow parts). */
 /**
  * Asks `check` again every 250 ms until it answers something, which is returned; after `ms`, fails
  * with `what` (a function: what was seen last). The journeys wait for states, never a fixed time.
@@ -58,6 +57,7 @@ export async function until<T>(
   }
 }
 
+/** Runs one named part of the journey and logs how long it took (for finding slow parts). */
 export async function step<T>(name: string, fn: () => Promise<T>): Promise<T> {
   const t0 = Date.now();
   try {

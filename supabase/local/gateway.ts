@@ -198,10 +198,11 @@ export async function startGatewayProcess(
   const proc = startProcess(
     'gateway',
     process.execPath,
-    // --expose-gc: gatewayMemory's collection before it measures. A proxy makes many short-lived
-    // objects: V8 grew its young generation to its default ceiling under the soak's load and
-    // kept it (PSS 47 -> 154 MB in steps while the live heap stayed at 10-16 MB); 4 MB
-    // semi-spaces bound it. MALLOC_ARENA_MAX keeps glibc from a malloc arena per V8 thread.
+    // --expose-gc: gatewayMemory's collection before it measures. Under the soak the gateway's
+    // PSS stepped from 47 to 154 MB while its live heap stayed at 10-16 MB: memory V8 and the
+    // allocator kept, not objects. With 4 MB semi-spaces (a proxy makes many short-lived objects)
+    // and MALLOC_ARENA_MAX=2 (no malloc arena per V8 thread) it held at 45-49 MB; the two came
+    // in together, so which one bounds it is not separated.
     [
       '--expose-gc',
       '--max-semi-space-size=4',
