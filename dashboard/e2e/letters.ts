@@ -26,7 +26,7 @@ async function mailbox(providersUrl: string, to: string): Promise<Mail[]> {
 }
 
 async function waitForMail(providersUrl: string, to: string, count = 1): Promise<Mail[]> {
-  return until(`no mail to ${to} after 30 s`, async () => {
+  return until(`mail to ${to}`, async () => {
     const mails = await mailbox(providersUrl, to);
     return mails.length >= count && mails;
   });

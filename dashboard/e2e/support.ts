@@ -5,6 +5,7 @@ import { AxeBuilder } from '@axe-core/playwright';
 import type pg from 'pg';
 import type { Browser, BrowserContextOptions, Locator, Page } from 'playwright-core';
 import { watchConsole } from '../../scripts/console-watch.ts';
+import { eventually } from '../../scripts/poll.ts';
 import en from '../src/locales/en.ts';
 
 /** What every part of the journey gets. */
@@ -40,22 +41,15 @@ export async function axe(page: Page, label: string) {
 const started = Date.now();
 
 /**
- * Asks `check` again every 250 ms until it answers something, which is returned; after `ms`, fails
- * with `what` (a function: what was seen last). The journeys wait for states, never a fixed time.
+ * The journeys' wait for a state (scripts/poll.ts's eventually): asks `check` again every 250 ms
+ * (a journey's checks ask the servers) until it answers something, which is returned; after `ms`,
+ * fails with `what` (or what the function says was seen last).
  */
-export async function until<T>(
+export const until = <T>(
   what: string | (() => string),
   check: () => Promise<T | false | undefined>,
   ms = 30_000,
-): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    assert.ok(Date.now() < deadline, typeof what === 'string' ? what : what());
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
+): Promise<T> => eventually(check, ms, what, 250);
 
 /** Runs one named part of the journey and logs how long it took (for finding slow parts). */
 export async function step<T>(name: string, fn: () => Promise<T>): Promise<T> {

@@ -20,6 +20,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { tmpdir } from 'node:os';
 import pg from 'pg';
+import { eventually } from '../../scripts/poll.ts';
 import { paths } from './paths.ts';
 import { tieToParent } from './process.ts';
 
@@ -146,15 +147,13 @@ function livePostmaster(dataDir: string): number | undefined {
  * make it refuse to start ("Is another postmaster running?").
  */
 async function clearEarlierServer(dataDir: string, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (let pid = livePostmaster(dataDir); pid; pid = livePostmaster(dataDir)) {
-    if (Date.now() > deadline) {
-      throw new Error(
-        `a Postgres server (pid ${pid}) is still running on ${dataDir}; stop it first`,
-      );
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
+  await eventually(
+    () => !livePostmaster(dataDir),
+    timeoutMs,
+    () =>
+      `a Postgres server (pid ${livePostmaster(dataDir)}) is still running on ${dataDir}; stop it first`,
+    200,
+  );
   rmSync(join(dataDir, 'postmaster.pid'), { force: true });
 }
 

@@ -2,6 +2,7 @@
 // tied to this process, so that they stop when it dies, however it dies (see tieToParent).
 import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
 import type { Socket } from 'node:net';
+import { eventually } from '../../scripts/poll.ts';
 
 /**
  * What a watchdog does once its stdin reaches end of file: signal the child, give it `grace`
@@ -111,23 +112,22 @@ export function startProcess(
 }
 
 /** Polls `probe` until it returns true, failing early if the process dies. */
-export async function waitUntil(
+export const waitUntil = (
   managed: Managed,
   probe: () => Promise<boolean>,
   timeoutMs = 30_000,
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    if (!managed.isRunning()) {
-      throw new Error(`${managed.name} exited during start-up:\n${managed.tail()}`);
-    }
-    if (await probe().catch(() => false)) return;
-    if (Date.now() > deadline) {
-      throw new Error(`${managed.name} was not ready after ${timeoutMs} ms:\n${managed.tail()}`);
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+): Promise<true> =>
+  eventually(
+    async () => {
+      if (!managed.isRunning()) {
+        throw new Error(`${managed.name} exited during start-up:\n${managed.tail()}`);
+      }
+      return probe().catch(() => false);
+    },
+    timeoutMs,
+    () => `${managed.name} was not ready:\n${managed.tail()}`,
+    100,
+  );
 
 export async function httpOk(url: string): Promise<boolean> {
   const res = await fetch(url);

@@ -8,6 +8,7 @@ import { proxy } from '../local/gateway.ts';
 import { closeServer, listen, serve } from '../local/http.ts';
 import { anonClient, newGuest, newUser, stack } from './support/clients.ts';
 import { createBlock } from './support/drafts.ts';
+import { eventually } from './support/providers.ts';
 
 describe('gateway', () => {
   it('answers CORS preflights for every service', async () => {
@@ -114,9 +115,7 @@ describe('gateway', () => {
       p_timezone: 'UTC',
     });
     expect(posted.error).toBeNull();
-    const deadline = Date.now() + 10_000;
-    while (received.length === 0 && Date.now() < deadline)
-      await new Promise((r) => setTimeout(r, 50));
+    await eventually(() => received.length > 0, 10_000, 'the message through the gateway');
     expect(received.map((m) => m.content)).toEqual(['hello from a visitor']);
     await viewer.removeAllChannels();
   });

@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
 import pg from 'pg';
+import { eventually } from '../../scripts/poll.ts';
 import { freePorts, listening, portsToEnv, type Ports } from '../local/config.ts';
 import { paths } from '../local/paths.ts';
 import { tieToParent } from '../local/process.ts';
@@ -63,13 +64,9 @@ function startCli(ports: Ports, dataDir: string, env: Record<string, string> = {
   return { child, output: () => out, exited };
 }
 
-async function until(check: () => boolean | Promise<boolean>, ms = 180_000, what = 'a state') {
-  const end = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+/** Waits for a state of the stack (the one poll, every 100 ms; a start takes up to 3 minutes). */
+const until = (check: () => boolean | Promise<boolean>, ms = 180_000, what = 'a state') =>
+  eventually(check, ms, what, 100);
 
 const started = (cli: Cli) =>
   until(

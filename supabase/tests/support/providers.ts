@@ -4,7 +4,11 @@
 import { createVerify, randomUUID } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { SESv2Client } from '@aws-sdk/client-sesv2';
+import { eventually } from '../../../scripts/poll.ts';
 import { stack } from './clients.ts';
+
+/** The one poll (scripts/poll.ts), which the tests take from here with the fakes' helpers. */
+export { eventually };
 
 export const providersUrl = () => stack().providersUrl;
 
@@ -33,27 +37,6 @@ export async function mailbox(to?: string): Promise<Mail[]> {
   );
   if (!res.ok) throw new Error(`mailbox: ${res.status}`);
   return (await res.json()) as Mail[];
-}
-
-/**
- * Polls until `check` returns a value (not undefined/false) or the time runs out; `explain` adds
- * what was seen last to the timeout's message (a CI log is all there is to go on).
- */
-export async function eventually<T>(
-  check: () => T | undefined | false | Promise<T | undefined | false>,
-  ms = 10_000,
-  explain?: () => unknown,
-): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > end) {
-      const seen = explain ? `: ${JSON.stringify(await explain())}` : '';
-      throw new Error(`timed out waiting after ${ms} ms${seen}`);
-    }
-    await new Promise((r) => setTimeout(r, 25));
-  }
 }
 
 /** Waits for mail to `to` (matching `match`) and returns the newest such. */
