@@ -1,7 +1,7 @@
 import { expect } from '@open-wc/testing';
 import { createElement } from 'react';
 import { createRoot } from 'react-dom/client';
-import { Block, Like } from './index.js';
+import { Block, Count, Like } from './index.js';
 import { KEY, PROJECT, block, mockApi, reset, until } from '../test/mock-api.js';
 import type ReactionBlock from '../components/block/block.component.js';
 import type ReactionLike from '../components/like/like.component.js';
@@ -115,5 +115,45 @@ describe('react wrappers', () => {
     root2.unmount();
     host.remove();
     api.restore();
+  });
+
+  it('a count whose props arrive one by one (as the wrapper sets them) reads once and warns of nothing', async () => {
+    const id = (n: number) => `cccccccc-0000-4000-8000-00000000000${n}`;
+    const api = mockApi({
+      get_block_counts: () =>
+        [1, 2].map((n) => ({
+          id: id(n),
+          type: 'comment',
+          comments: n * 10,
+          likes: null,
+          responses: null,
+        })),
+    });
+    const warned: unknown[][] = [];
+    const warn = console.warn;
+    console.warn = (...args: unknown[]) => void warned.push(args);
+    const host = document.createElement('div');
+    document.body.append(host);
+    const root = createRoot(host);
+    try {
+      // the README's order (the project first) and the block first: the element is connected
+      // before either, and each property set is a change of its own
+      root.render([
+        createElement(Count, { key: 1, projectUrl: PROJECT, anonKey: KEY, blockId: id(1) }),
+        createElement(Count, { key: 2, blockId: id(2), projectUrl: PROJECT, anonKey: KEY }),
+      ]);
+      const texts = () =>
+        [...host.querySelectorAll('reaction-count')].map(
+          (el) => el.shadowRoot!.querySelector('[part=base]')!.textContent,
+        );
+      await until(() => texts().join() === '10 comments,20 comments');
+      expect(warned, 'no warning of a missing project').to.deep.equal([]);
+      expect(api.calls.filter((c) => c.name === 'get_block_counts')).to.have.length(1);
+    } finally {
+      console.warn = warn;
+      root.unmount();
+      host.remove();
+      api.restore();
+    }
   });
 });

@@ -104,6 +104,10 @@ export default class ReactionCount extends HTMLElementOrStandIn {
    */
   private async show(): Promise<void> {
     const seq = ++this.seq;
+    // attributes set one after another in the same task (a React wrapper sets each property in
+    // turn, after the element was connected) are one change: read once they are all there
+    await null;
+    if (seq !== this.seq) return;
     const c = await countOf(resolveProject(this.projectUrl, this.anonKey), this.blockId);
     const kind = this.kind || KIND_OF[c?.type || ''] || 'responses';
     const n = c?.[kind];
