@@ -1,5 +1,7 @@
 // The local stand-in for Google's and Apple's consent screens. No scripts: a plain form that
-// posts what "the provider" would return (email, name, picture) to the auth server's callback.
+// posts what "the provider" would return (email, name, picture) to the auth server's callback,
+// in the page every consent stand-in shares (../consent.ts).
+import { consentError, consentPage, consentStyle, destinationOf } from '../consent.ts';
 import { escapeHtml } from '../http.ts';
 
 export const PROVIDER_LABELS: Record<string, string> = { google: 'Google', apple: 'Apple' };
@@ -17,41 +19,14 @@ export interface ConsentPageInput {
 export function renderConsentPage(input: ConsentPageInput): string {
   const label = PROVIDER_LABELS[input.provider] ?? input.provider;
   const e = escapeHtml;
-  let destination = input.redirectTo;
-  try {
-    destination = new URL(input.redirectTo).origin;
-  } catch {
-    // keep the raw value; it is escaped below
-  }
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Local sign-in with ${e(label)} (development stand-in)</title>
-<style>
-  :root { color-scheme: light dark; font-family: system-ui, sans-serif; }
-  body { margin: 0; min-height: 100vh; display: grid; place-items: center; background: Canvas; color: CanvasText; }
-  main { width: min(28rem, calc(100vw - 2rem)); border: 1px solid GrayText; border-radius: 12px; padding: 1.5rem; }
-  .notice { border: 2px dashed #b45309; background: #fef3c7; color: #451a03; border-radius: 8px; padding: .75rem; margin: 0 0 1rem; }
-  h1 { font-size: 1.35rem; margin: 0 0 .5rem; }
-  label { display: block; font-weight: 600; margin: 1rem 0 .25rem; }
-  input { width: 100%; box-sizing: border-box; font: inherit; padding: .5rem; border: 1px solid GrayText; border-radius: 6px; }
-  input:focus-visible, button:focus-visible { outline: 3px solid #2563eb; outline-offset: 2px; }
-  .hint { font-size: .875rem; margin: .25rem 0 0; }
-  .error { color: #b91c1c; font-weight: 600; }
-  .actions { display: flex; gap: .75rem; margin-top: 1.5rem; }
-  button { font: inherit; padding: .6rem 1rem; border-radius: 6px; border: 1px solid GrayText; cursor: pointer; }
-  button[value="allow"] { background: #1d4ed8; color: #fff; border-color: #1d4ed8; }
-</style>
-</head>
-<body>
-<main>
-  <p class="notice" role="note"><strong>Local development sign-in</strong> — stands in for Google/Apple.
-  Nothing is sent to ${e(label)}; type the account details the provider would return.</p>
-  <h1>Sign in with ${e(label)}</h1>
-  <p>After signing in you go back to <strong>${e(destination)}</strong>.</p>
-  ${input.error ? `<p class="error" role="alert" id="form-error">${e(input.error)}</p>` : ''}
+  return consentPage({
+    title: `Local sign-in with ${label} (development stand-in)`,
+    style: consentStyle('#1d4ed8'),
+    notice: `<strong>Local development sign-in</strong> — stands in for Google/Apple.
+  Nothing is sent to ${e(label)}; type the account details the provider would return.`,
+    heading: `Sign in with ${label}`,
+    body: `<p>After signing in you go back to <strong>${e(destinationOf(input.redirectTo))}</strong>.</p>
+  ${consentError(input.error)}
   <form method="post" action="${e(input.callbackUrl)}"${input.error ? ' aria-describedby="form-error"' : ''}>
     <input type="hidden" name="state" value="${e(input.state)}">
     <label for="email">Email address</label>
@@ -65,9 +40,6 @@ export function renderConsentPage(input: ConsentPageInput): string {
       <button type="submit" name="decision" value="allow">Continue</button>
       <button type="submit" name="decision" value="deny" formnovalidate>Cancel</button>
     </div>
-  </form>
-</main>
-</body>
-</html>
-`;
+  </form>`,
+  });
 }

@@ -45,42 +45,6 @@ export const sendCheckoutPage = (res: ServerResponse, html: string, csp: string)
   sendHtml(res, 200, html, csp, { 'referrer-policy': 'same-origin' });
 
 /**
- * An OAuth consent stand-in (Notion's authorise page, a Cafe24 mall's app consent): a page with
- * the LOCAL notice, a heading and `body` (what the app asks for, the error, the form), in the
- * fake's own `style`.
- */
-export function consentPage(input: {
-  title: string;
-  style: string;
-  /** HTML: says what the page stands in for and that nothing leaves this machine. */
-  notice: string;
-  heading: string;
-  body: string;
-}): string {
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(input.title)}</title>
-<style>${input.style}</style>
-</head>
-<body>
-<main>
-  <p class="notice" role="note">${input.notice}</p>
-  <h1>${escapeHtml(input.heading)}</h1>
-  ${input.body}
-</main>
-</body>
-</html>
-`;
-}
-
-/** A consent page's error, which its form names with aria-describedby="form-error". */
-export const consentError = (error: string | undefined) =>
-  error ? `<p class="error" role="alert" id="form-error">${escapeHtml(error)}</p>` : '';
-
-/**
  * Sends a consent page: 400 with the error, else 200. Its form posts to this server, which
  * redirects to the app, so form-action allows the app's origin too (on a valid request only); the
  * same-origin referrer policy is sendCheckoutPage's.

@@ -2,7 +2,8 @@
 // and a stand-in storefront (main page and product pages) that loads the script tags installed
 // for each screen, as a Cafe24 skin does, so the loader can be tried and tested in a browser.
 // Everything interpolated is escaped.
-import { consentError, consentPage, escapeHtml as e } from '../http.ts';
+import { consentError, consentPage, destinationOf } from '../../consent.ts';
+import { escapeHtml as e } from '../http.ts';
 import type { Mall, ScriptTag } from './model.ts';
 
 const STYLE = `
@@ -32,12 +33,6 @@ export function authorizePage(input: {
   scope: string;
   error?: string;
 }): string {
-  let destination = input.redirectUri;
-  try {
-    destination = new URL(input.redirectUri).origin;
-  } catch {
-    // shown escaped as it is
-  }
   const scopes = input.scope
     .split(',')
     .map((s) => s.trim())
@@ -54,7 +49,7 @@ export function authorizePage(input: {
     body: `<p>You are signed in to the mall's admin as <strong>${e(input.mallId)}</strong> (the mall's
   operator). The app will be able to:</p>
   <ul>${scopes}</ul>
-  <p>After allowing you go back to <strong>${e(destination)}</strong>.</p>
+  <p>After allowing you go back to <strong>${e(destinationOf(input.redirectUri))}</strong>.</p>
   ${consentError(input.error)}
   ${
     input.error
