@@ -5,6 +5,7 @@
 import { createClient } from '@supabase/supabase-js';
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import type { AuthOptions } from '../local/auth/context.ts';
 import {
   anonClient,
   newGuest,
@@ -344,6 +345,24 @@ describe('abuse: rate limits on every write path', () => {
   });
 });
 
+/**
+ * An auth server of this test's own on the test stack's database, with the stack's keys and
+ * Supabase Auth's default limits (the stack's own server raises them for the other tests);
+ * `options` add to these or replace them.
+ */
+async function authOnStack(options: Partial<AuthOptions> = {}) {
+  const { createAuthServer } = await import('../local/auth/server.ts');
+  return createAuthServer({
+    databaseUrl: stack().dbUrl,
+    jwtSecret: stack().jwtSecret,
+    externalUrl: 'http://127.0.0.1/auth/v1',
+    siteUrl: 'http://127.0.0.1',
+    anonKey: stack().anonKey,
+    serviceRoleKey: stack().serviceRoleKey,
+    ...options,
+  });
+}
+
 describe('abuse: anonymous sign-up storm', () => {
   /**
    * The local auth server with Supabase Auth's default limit (30 anonymous sign-ins per address
@@ -351,16 +370,9 @@ describe('abuse: anonymous sign-up storm', () => {
    * for the other tests, this test keeps the default for itself.
    */
   async function authWithDefaultLimit(trustedProxies: string[] = [], captcha = false) {
-    const { createAuthServer } = await import('../local/auth/server.ts');
     const { serveAuth } = await import('./support/auth-server.ts');
     const { LOCAL_TURNSTILE } = await import('../local/providers/turnstile/index.ts');
-    const auth = createAuthServer({
-      databaseUrl: stack().dbUrl,
-      jwtSecret: stack().jwtSecret,
-      externalUrl: 'http://127.0.0.1/auth/v1',
-      siteUrl: 'http://127.0.0.1',
-      anonKey: stack().anonKey,
-      serviceRoleKey: stack().serviceRoleKey,
+    const auth = await authOnStack({
       trustedProxies,
       // as the stack configures it: the platform's Turnstile past the limit
       captcha: captcha
@@ -490,19 +502,13 @@ describe('abuse: spoofed X-Forwarded-For through the gateway (issue 17)', () => 
    * `trustedProxies` as the stack does with AUTH_TRUSTED_PROXIES.
    */
   async function gatewayWithDefaultLimits(trustedProxies: string[] = []) {
-    const { createAuthServer } = await import('../local/auth/server.ts');
     const { startServices } = await import('../local/services.ts');
     const { startGateway } = await import('../local/gateway.ts');
     const { freePorts } = await import('../local/config.ts');
     const { closeServer } = await import('../local/http.ts');
     const ports = await freePorts();
-    const auth = createAuthServer({
-      databaseUrl: stack().dbUrl,
-      jwtSecret: stack().jwtSecret,
+    const auth = await authOnStack({
       externalUrl: `http://127.0.0.1:${ports.api}/auth/v1`,
-      siteUrl: 'http://127.0.0.1',
-      anonKey: stack().anonKey,
-      serviceRoleKey: stack().serviceRoleKey,
       gatewayAddresses: ['127.0.0.1', '::1'],
       trustedProxies,
     });
@@ -584,18 +590,8 @@ describe('abuse: spoofed X-Forwarded-For through the gateway (issue 17)', () => 
 
 describe('abuse: every sign-up path has a per-address limit, as on GoTrue (issue 17)', () => {
   it('email sign-ups (off), user updates and link verifications each stop at 30 per address', async () => {
-    const { createAuthServer } = await import('../local/auth/server.ts');
     const { serveAuth } = await import('./support/auth-server.ts');
-    const served = await serveAuth(
-      createAuthServer({
-        databaseUrl: stack().dbUrl,
-        jwtSecret: stack().jwtSecret,
-        externalUrl: 'http://127.0.0.1/auth/v1',
-        siteUrl: 'http://127.0.0.1',
-        anonKey: stack().anonKey,
-        serviceRoleKey: stack().serviceRoleKey,
-      }),
-    );
+    const served = await serveAuth(await authOnStack());
     const post = (path: string, body: unknown, token = stack().anonKey, method = 'POST') =>
       fetch(`${served.url}/auth/v1${path}`, {
         method,

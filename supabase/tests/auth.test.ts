@@ -12,6 +12,7 @@ import AxeBuilder from '@axe-core/playwright';
 import pg from 'pg';
 import { startPostgres, type RunningPostgres } from '../local/postgres.ts';
 import { migrate } from '../local/migrate.ts';
+import type { AuthOptions } from '../local/auth/context.ts';
 import { createAuthServer, type AuthServer } from '../local/auth/server.ts';
 import type { Mail } from '../local/auth/mailer.ts';
 import { serveAuth, type ServedAuth } from './support/auth-server.ts';
@@ -102,6 +103,19 @@ function linkTokenIn(address: string): string {
   return new URL(link!).searchParams.get('token')!;
 }
 
+/** An auth server on this file's database, with its keys and its mailbox; `options` over these. */
+const authServer = (options: Partial<AuthOptions> = {}) =>
+  createAuthServer({
+    databaseUrl: postgres.url,
+    jwtSecret: JWT_SECRET,
+    externalUrl: `${baseUrl}/auth/v1`,
+    siteUrl: baseUrl,
+    anonKey,
+    serviceRoleKey: serviceKey,
+    mailer: { send: async (mail) => void mails.push(mail) },
+    ...options,
+  });
+
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'rb-auth-test-'));
   postgres = await startPostgres({
@@ -118,17 +132,7 @@ beforeAll(async () => {
   anonKey = await sign({ role: 'anon', iss: 'supabase-demo' }, JWT_SECRET, '10y');
   serviceKey = await sign({ role: 'service_role', iss: 'supabase-demo' }, JWT_SECRET, '10y');
   // the local default: email sign-up and sign-in off, addresses confirmed by mail
-  auth = createAuthServer({
-    databaseUrl: postgres.url,
-    jwtSecret: JWT_SECRET,
-    externalUrl: `${baseUrl}/auth/v1`,
-    siteUrl: baseUrl,
-    anonKey,
-    serviceRoleKey: serviceKey,
-    refreshTokenReuseInterval: REUSE_INTERVAL_S,
-    mailMaxFrequency: 2,
-    mailer: { send: async (mail) => void mails.push(mail) },
-  });
+  auth = authServer({ refreshTokenReuseInterval: REUSE_INTERVAL_S, mailMaxFrequency: 2 });
   // the gateway's job, reduced to the prefix, plus the app page OAuth returns to
   served = await serveAuth(
     auth,
@@ -835,18 +839,7 @@ describe('auth server through supabase-js', () => {
 describe('with the email provider on (a project that enables it)', () => {
   let emailAuth: ServedAuth;
   beforeAll(async () => {
-    emailAuth = await serveAuth(
-      createAuthServer({
-        databaseUrl: postgres.url,
-        jwtSecret: JWT_SECRET,
-        externalUrl: `${baseUrl}/auth/v1`,
-        siteUrl: baseUrl,
-        anonKey,
-        serviceRoleKey: serviceKey,
-        emailEnabled: true,
-        mailer: { send: async (mail) => void mails.push(mail) },
-      }),
-    );
+    emailAuth = await serveAuth(authServer({ emailEnabled: true }));
   });
   afterAll(async () => {
     await emailAuth?.close();

@@ -1,19 +1,14 @@
 // Starts one throwaway stack for the integration tests: free ports, a temporary data directory,
 // so tests never touch the developer's data and can run beside `npm start`.
 import type { TestProject } from 'vitest/node';
+import type { Stack } from '../../local/stack.ts';
 import { startThrowawayStack, type ThrowawayStack } from '../../local/throwaway.ts';
 
-export interface StackInfo {
-  apiUrl: string;
-  /** The providers server (SES fake at /ses, mailbox at /mailbox/messages). */
-  providersUrl: string;
-  /** `127.0.0.1:<port>` of the local DNS zone. */
-  dnsNameserver: string;
-  dbUrl: string;
-  anonKey: string;
-  serviceRoleKey: string;
-  jwtSecret: string;
-}
+/** What the tests get of the stack: where its parts answer and its keys (a Stack's fields). */
+export type StackInfo = Pick<
+  Stack,
+  'apiUrl' | 'providersUrl' | 'dnsNameserver' | 'dbUrl' | 'anonKey' | 'serviceRoleKey' | 'jwtSecret'
+>;
 
 declare module 'vitest' {
   export interface ProvidedContext {
