@@ -18,7 +18,11 @@ describe("one address's share of a free owner's month", () => {
   // Why: take_address_quota (quota.sql) counts a response beyond the address's share whenever
   // has_track_record (escalation.sql) is true, and a track record is any non-anonymous account
   // older than limits.track_record_hours (24), with no history on the block at all. Google
-  // accounts are cheap; signing each in once a day ahead is all the wait it takes. Two ways out,
+  // accounts are cheap; signing each in once a day ahead is all the wait it takes. Cheaper still,
+  // no provider at all: an anonymous visitor's PUT /auth/v1/user { email } mails a link, and
+  // opening it makes the account non-anonymous (is_anonymous false, provider email, created_at
+  // its anonymous sign-up), within the auth server's hourly mail budget; such an account can
+  // also create blocks, an owner that came neither through Google nor Apple. Two ways out,
   // a decision for the owner of trust SQL: (1) beyond the address's share a response is held
   // for everyone (a real crowd behind one carrier-grade NAT then has its responses past the share
   // held, kept, for the owner to approve), or (2) a track record needs history on this block
