@@ -13,6 +13,7 @@ import { COLORS } from './identity.js';
 import { avatarStyle } from '../components/comment/avatar.js';
 import type { BlockView, Message, Theme } from './types.js';
 import { KEY, PROJECT, block, mockApi, reset, withSession } from '../test/mock-api.js';
+import { catsOrDogs, message } from '../test/fixtures.js';
 
 type RGBA = [number, number, number, number];
 
@@ -112,20 +113,8 @@ function failures(host: Element): string[] {
   return out;
 }
 
-const msg = (id: string, over: Partial<Message> = {}): Message => ({
-  id,
-  block_id: 'b1',
-  parent_id: null,
-  creator_id: 'someone',
-  creator_name: 'Someone',
-  color: '#1565c0',
-  content: 'message ' + id,
-  like_count: 2,
-  reply_count: 0,
-  created_at: '2024-05-06T10:00:00Z',
-  replies: [],
-  ...over,
-});
+const msg = (id: string, over: Partial<Message> = {}): Message =>
+  message(id, { color: '#1565c0', like_count: 2, reply_count: 0, ...over });
 
 const views = (theme: Theme): Record<string, BlockView> => ({
   comment: {
@@ -148,34 +137,12 @@ const views = (theme: Theme): Record<string, BlockView> => ({
   button: { block: block({ type: 'button', theme, button_text: 'Visit' }), me: {} },
   ab: {
     block: block({ type: 'ab', theme }),
-    questions: [
-      {
-        id: 'q',
-        type: 'ab',
-        title: 'Cats or dogs?',
-        index: 0,
-        options: [
-          { id: 'a', value: 'Cats', index: 0 },
-          { id: 'b', value: 'Dogs', index: 1 },
-        ],
-      },
-    ],
+    questions: [catsOrDogs()],
     me: {},
   },
   'ab voted': {
     block: block({ type: 'ab', theme }),
-    questions: [
-      {
-        id: 'q',
-        type: 'ab',
-        title: 'Cats or dogs?',
-        index: 0,
-        options: [
-          { id: 'a', value: 'Cats', index: 0, response_count: 3 },
-          { id: 'b', value: 'Dogs', index: 1, response_count: 1 },
-        ],
-      },
-    ],
+    questions: [catsOrDogs([3, 1])],
     me: { vote: ['a'] },
   },
   form: {

@@ -13,21 +13,13 @@ import '../components/block/block.js';
 import { SKELETON_HEIGHTS } from './skeleton-heights.js';
 import type { BlockView, Message, Question } from './types.js';
 import { $, KEY, PROJECT, block, mockApi, reset, until } from '../test/mock-api.js';
+import { catsOrDogs, message } from '../test/fixtures.js';
 
 type Kind = keyof typeof SKELETON_HEIGHTS;
 const height = (el: Element) => el.getBoundingClientRect().height;
 
-const msg = (id: string): Message => ({
-  id,
-  block_id: 'b1',
-  parent_id: null,
-  creator_id: 'someone',
-  creator_name: 'Someone',
-  color: '#1565c0',
-  content: 'A one-line message',
-  created_at: '2024-05-06T10:00:00Z',
-  replies: [],
-});
+const msg = (id: string): Message =>
+  message(id, { color: '#1565c0', content: 'A one-line message' });
 const short = (i: number): Question => ({
   id: 'q' + i,
   type: 'short_text',
@@ -41,18 +33,7 @@ const TYPICAL: Record<Exclude<Kind, 'block'>, BlockView> = {
   button: { block: block({ type: 'button', button_text: 'Visit', align: 'center' }), me: {} },
   ab: {
     block: block({ type: 'ab' }),
-    questions: [
-      {
-        id: 'q',
-        type: 'ab',
-        title: 'Cats or dogs?',
-        index: 0,
-        options: [
-          { id: 'a', value: 'Cats', index: 0 },
-          { id: 'b', value: 'Dogs', index: 1 },
-        ],
-      },
-    ],
+    questions: [catsOrDogs()],
     me: {},
   },
   form: { block: block({ type: 'form' }), questions: [short(0), short(1), short(2)], me: {} },

@@ -3,18 +3,10 @@ import { mineArgs, withMine } from './view.js';
 import type { Mine } from './base.js';
 import type { BlockView, Message } from './types.js';
 import { block } from '../test/mock-api.js';
+import { message } from '../test/fixtures.js';
 
-const msg = (id: string, created: string, over: Partial<Message> = {}): Message => ({
-  id,
-  block_id: 'b1',
-  parent_id: null,
-  creator_id: 'someone',
-  creator_name: id,
-  content: id,
-  created_at: created,
-  replies: [],
-  ...over,
-});
+const msg = (id: string, created: string, over: Partial<Message> = {}): Message =>
+  message(id, { creator_name: id, content: id, created_at: created, ...over });
 
 const page = (n: number): Message[] =>
   Array.from({ length: n }, (_, i) => msg('m' + i, `2026-01-0${9 - i}T00:00:00Z`));

@@ -5,6 +5,7 @@ import type ReactionBlock from './block.component.js';
 import type ReactionComment from '../comment/comment.component.js';
 import type { Message } from '../../core/types.js';
 import { KEY, PROJECT, block, fakeJwt, mockApi, reset, until } from '../../test/mock-api.js';
+import { message } from '../../test/fixtures.js';
 
 describe('reaction-block', () => {
   let api: ReturnType<typeof mockApi>;
@@ -194,16 +195,8 @@ describe('reaction-block', () => {
   it('keeps the messages that came live or by Load more when the visitor signs in and logs out (public page)', async () => {
     // The server's threads, newest first; which ones the caller liked depends on the caller.
     let clock = Date.parse('2024-05-06T10:00:00Z');
-    const msg = (id: string): Message => ({
-      id,
-      block_id: 'b1',
-      parent_id: null,
-      creator_id: 'someone',
-      creator_name: 'Someone',
-      content: 'message ' + id,
-      created_at: new Date((clock -= 60000)).toISOString(),
-      replies: [],
-    });
+    const msg = (id: string): Message =>
+      message(id, { created_at: new Date((clock -= 60000)).toISOString() });
     const server = ['m1', 'm2', 'm3', 'm4', 'm5', 'm6', 'm7'].map(msg);
     const signedIn = (auth: string) => auth.includes(fakeJwt('signed-1').split('.')[1]!);
     const threads = (auth: string, list: Message[]) =>

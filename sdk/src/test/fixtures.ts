@@ -1,0 +1,34 @@
+// Rows the SDK's tests build their views from: one definition each, with what a test changes.
+import type { Message, Question } from '../core/types.js';
+
+/** A message of block b1 by Someone ('message <id>'), or as `over` says. */
+export function message(id: string, over: Partial<Message> = {}): Message {
+  return {
+    id,
+    block_id: 'b1',
+    parent_id: null,
+    creator_id: 'someone',
+    creator_name: 'Someone',
+    content: 'message ' + id,
+    created_at: '2024-05-06T10:00:00Z',
+    replies: [],
+    ...over,
+  };
+}
+
+/** The A/B question 'Cats or dogs?' (q), options a and b; with their response counts when given. */
+export function catsOrDogs(counts?: [number, number]): Question {
+  const option = (id: string, value: string, index: number) => ({
+    id,
+    value,
+    index,
+    ...(counts ? { response_count: counts[index] } : {}),
+  });
+  return {
+    id: 'q',
+    type: 'ab',
+    title: 'Cats or dogs?',
+    index: 0,
+    options: [option('a', 'Cats', 0), option('b', 'Dogs', 1)],
+  };
+}
