@@ -474,6 +474,42 @@ describe('two owners, one address, every order of add, verify and delete', () =>
   }, 300_000);
 });
 
+/** An order written out: 'A.add B.delete ...'. */
+const parse = (text: string): Event[] =>
+  text.split(' ').map((e) => ({ who: e[0] === 'A' ? 0 : 1, step: e.slice(2) as Step }));
+
+// Re-adding after a delete, by either owner (B never gets the mail): a claim made again starts
+// from nothing, and the link of the one before it is dead.
+const READDS = [
+  'A.add A.verify A.delete A.add A.verify',
+  'A.add A.verify B.add A.delete B.delete B.add A.add A.verify',
+  'B.add A.add A.verify B.delete B.add A.delete A.add',
+  'A.add A.verify A.delete B.add A.add B.delete A.verify B.add',
+  'B.add B.delete B.add A.add B.delete A.verify B.add A.delete',
+].map(parse);
+
+describe('two owners, one address, re-added after a delete', () => {
+  it(`${READDS.length} orders with a re-add hold as the others do`, async () => {
+    for (const order of READDS) await runOrder(order);
+  }, 180_000);
+
+  it("the link of a deleted claim does not confirm the claim made again, and only the owner's new link does", async () => {
+    const owner = await newUser('readd');
+    const email = address('readd');
+    const first = await add(owner, email);
+    const gone = await invoke(owner, 'delete-mail-verified', { emailToDelete: email });
+    expect(gone.status).toBe(200);
+    const again = await add(owner, email);
+    expect(again.token).not.toBe(first.token);
+    expect((await invoke(owner, 'confirm-mail-verify', { token: first.token })).error?.code).toBe(
+      'invalid_link',
+    );
+    expect((await check(owner, email)).data).toMatchObject({ result: false, confirmed: false });
+    expect((await confirm(owner, email, again.token!)).data?.email).toBe(email);
+    expect((await check(owner, email)).data).toMatchObject({ result: true, confirmed: true });
+  });
+});
+
 describe('sender email input and outages', () => {
   it('a DMARC reject domain sends from the platform address; a bare domain has no SPF', async () => {
     const owner = await newUser('dmarc');
