@@ -28,9 +28,11 @@ const isCaptcha = (f) => /\/chunks\/captcha-/.test(f);
 // written to and the joining of a visitor's own part to the view (core/identity.ts,
 // core/storage.ts, core/vault.ts, core/marks.ts, core/view.ts) and the form's endings
 // (components/form/endings.ts) load only for a visitor who is about to write, or who wrote before (something stored to open): listed apart, since a reader
-// never loads them
+// never loads them; so does the form's sanitiser (components/form/rich.ts) for a form without a
+// description question (one with loads it before its first data: a row of its own)
 const isWriter = (f) =>
-  /\/chunks\/(writer|[a-z]+\.writer|auth|identity|storage|vault|marks|view|endings)-/.test(f);
+  /\/chunks\/(writer|[a-z]+\.writer|auth|identity|storage|vault|marks|view|endings|rich)-/.test(f);
+const isRich = (f) => /\/chunks\/rich-/.test(f);
 // what a reader loads after the first data shows: realtime (core/live.ts) and the comment list's
 // reading again on a resync (comment.read.ts)
 const isLater = (f) => /\/chunks\/(live|comment\.read)-/.test(f);
@@ -46,10 +48,13 @@ function closure(file, seen = new Set()) {
   return seen;
 }
 
-/** What a page with these element files loads (their chunks counted once). */
-function measure(...entries) {
-  const files = [...entries.reduce((seen, e) => closure(join(cdn, e), seen), new Set())];
-  const rare = (f) => isLocale(f) || isCaptcha(f) || isWriter(f);
+/**
+ * What a page with these element files loads (their chunks counted once); `described`: its form
+ * has a description question, so the sanitiser loads before the first data.
+ */
+function measure(entries, described = false) {
+  const files = [...[entries].flat().reduce((seen, e) => closure(join(cdn, e), seen), new Set())];
+  const rare = (f) => isLocale(f) || isCaptcha(f) || (isWriter(f) && !(described && isRich(f)));
   const first = files.filter((f) => !isLater(f) && !rare(f));
   const total = files.filter((f) => !rare(f)).reduce((n, f) => n + gz(f), 0);
   return {
@@ -57,7 +62,9 @@ function measure(...entries) {
     total,
     ko: files.filter(isLocale).reduce((n, f) => n + gz(f), 0),
     captcha: files.filter(isCaptcha).reduce((n, f) => n + gz(f), 0),
-    writer: files.filter(isWriter).reduce((n, f) => n + gz(f), 0),
+    writer: files
+      .filter((f) => isWriter(f) && !(described && isRich(f)))
+      .reduce((n, f) => n + gz(f), 0),
     live: files.filter((f) => /\/chunks\/live-/.test(f)).reduce((n, f) => n + gz(f), 0),
   };
 }
@@ -74,22 +81,28 @@ const rows = [
   ['button (button.js)', measure('button.js'), BUDGETS.button],
   ['ab (ab.js)', measure('ab.js'), null],
   ['form (form.js)', measure('form.js'), null],
+  ['form with a description question (form.js)', measure('form.js', true), null],
   ['comment with realtime (comment.js)', measure('comment.js'), BUDGETS.comment],
   ['qna with realtime (qna.js)', measure('qna.js'), BUDGETS.qna],
   // a page with several types loads each type's file in shared/, which share Lit and the core
   // (src/cdn/loader.ts), or six.js when it has a form and a comment or Q&A
-  ['like and comment on one page (shared/)', measure('shared/like.js', 'shared/comment.js'), null],
+  [
+    'like and comment on one page (shared/)',
+    measure(['shared/like.js', 'shared/comment.js']),
+    null,
+  ],
   [
     'like, button and A/B on one page (shared/)',
-    measure('shared/like.js', 'shared/button.js', 'shared/ab.js'),
+    measure(['shared/like.js', 'shared/button.js', 'shared/ab.js']),
     null,
   ],
   [
     'all six in shared/ (for comparison: the loader takes six.js)',
-    measure(...['like', 'button', 'ab', 'form', 'comment', 'qna'].map((e) => `shared/${e}.js`)),
+    measure(['like', 'button', 'ab', 'form', 'comment', 'qna'].map((e) => `shared/${e}.js`)),
     null,
   ],
   ['a page with all six (six.js)', measure('six.js'), BUDGETS.all],
+  ['all six, the form with a description question (six.js)', measure('six.js', true), null],
   ['the viewer, all six (block.js)', measure('block.js'), BUDGETS.viewer],
   ['count (count.js)', measure('count.js'), BUDGETS.count],
   // installed in Cafe24 malls; reaction.js and the elements load after it
@@ -117,7 +130,9 @@ a key on it; or when they wrote before: a profile or session is stored, sealed):
 (core/writer.ts), making and refreshing the session (core/auth.ts), the writer's profile, the
 sealed store, its seal, the list of blocks written to and the joining of their own part to the
 view (core/identity.ts, core/storage.ts, core/vault.ts, core/marks.ts, core/view.ts), and which
-of a form's endings the answers reach (components/form/endings.ts). A reader never loads it; the budgets are for what a reader loads, and a writer's total is the sum.
+of a form's endings the answers reach (components/form/endings.ts) with the sanitiser of the
+endings' texts (components/form/rich.ts; a form with a description question loads that one before
+its first data: its rows say so). A reader never loads it; the budgets are for what a reader loads, and a writer's total is the sum.
 
 | bundle | before data (gzip) | total (gzip) | writer | Korean | captcha | budget | |
 |---|---|---|---|---|---|---|---|

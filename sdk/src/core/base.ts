@@ -313,7 +313,10 @@ export class BlockElement extends ReactionElement {
       if (!view || !view.block) throw new Error("block doesn't exists");
       if (this.ownerId && view.block.owner_id !== this.ownerId)
         log('owner-id does not match the block', this.blockId);
-      await loadLang(normalizeLang(this.lang || view.block.language));
+      await Promise.all([
+        loadLang(normalizeLang(this.lang || view.block.language)),
+        this.prepare(view),
+      ]);
       if (stale()) return;
       this.ownView = true;
       this.view = view;
@@ -384,6 +387,14 @@ export class BlockElement extends ReactionElement {
     log(message);
     this.emit('reaction-error', { message, code });
     return message;
+  }
+
+  /**
+   * What the element needs before it shows a fetched view (a chunk its content needs); its
+   * failure is the load's, which the Try again button loads again.
+   */
+  protected prepare(_view: BlockView): unknown {
+    return undefined;
   }
 
   /** Called when a new view arrives (fetched or set). */

@@ -1,15 +1,13 @@
 import { html, nothing, type TemplateResult } from 'lit';
-import { unsafeHTML } from 'lit/directives/unsafe-html.js';
 import { timezone } from '../../core/api.js';
 import { honeypot } from '../../core/trust.js';
 import { BlockElement, bone, line } from '../../core/base.js';
 import { loadChunk } from '../../core/chunk.js';
-import { sanitize } from '../../core/html.js';
 import { baseStyles } from '../../core/theme.js';
 import fieldStyles from '../../core/fields.styles.js';
 import { IMAGE_PLACEHOLDER, fallBackTo } from '../../core/placeholder.js';
 import { safeUrl } from '../../core/text.js';
-import type { Answers, Ending, Question } from '../../core/types.js';
+import type { Answers, BlockView, Ending, Question } from '../../core/types.js';
 import { checkAnswer } from '../../core/validate.js';
 import styles from './form.styles.js';
 import { fields, form } from '../../core/locales/en.js';
@@ -21,6 +19,12 @@ export const DEBOUNCE_MS = 500;
  * visitor's first interaction with the form, or by the submit.
  */
 const loadEndings = loadChunk(() => import('./endings.js'));
+/**
+ * Owner-written HTML's sanitiser (rich.ts): a chunk loaded before a view with a description
+ * question shows, or with the writer's code (an ending's text).
+ */
+const loadRich = loadChunk(() => import('./rich.js').then((m) => (richCode = m)));
+let richCode: typeof import('./rich.js') | undefined;
 export const LONG_TEXT_DEBOUNCE_MS = 200;
 export const LONG_TEXT_MAX_HEIGHT = 360;
 
@@ -113,6 +117,24 @@ export default class ReactionForm extends BlockElement {
         (this.view?.endings || []).find((e) => String(e.index) === b.ending_mode) || null;
   }
 
+  /** A view with a description question shows once the sanitiser is here (rich.ts). */
+  protected override prepare(view: BlockView): unknown {
+    return view.questions?.some((q) => q.type === 'description') && loadRich();
+  }
+
+  /**
+   * The sanitiser once here (rich.ts); until then (a view set from outside, the dashboard's
+   * preview) it is loaded and the form renders again when it is.
+   */
+  private get rich() {
+    if (!richCode)
+      loadRich().then(
+        () => this.requestUpdate(),
+        () => {},
+      );
+    return richCode;
+  }
+
   /** Clears answers and returns to answering. */
   reset(): void {
     this._answers = {};
@@ -163,7 +185,7 @@ export default class ReactionForm extends BlockElement {
     this._error = '';
     try {
       // here before anything is sent: a response is never recorded without its ending to show
-      const { pickEnding } = await loadEndings();
+      const [{ pickEnding }] = await Promise.all([loadEndings(), loadRich()]);
       const response = this.isDummy
         ? { id: 'dummy' }
         : await this.write<unknown>('submit_response', {
@@ -189,6 +211,7 @@ export default class ReactionForm extends BlockElement {
   protected override startWriting(): void {
     super.startWriting();
     loadEndings().catch(() => {});
+    loadRich().catch(() => {});
   }
 
   private grow(e: Event) {
@@ -204,11 +227,13 @@ export default class ReactionForm extends BlockElement {
     const title = html`${q.title}${q.required ? html`<span class="req" aria-hidden="true"> *</span>` : nothing}`;
     const errEl = err ? html`<p part="field-error" class="err" id="${id}-err">${err}</p>` : nothing;
     const value = this._answers[q.id];
-    if (q.type === 'description')
+    if (q.type === 'description') {
+      const r = this.rich;
       return html`<div part="question">
         <p part="question-title">${q.title}</p>
-        <div part="description">${unsafeHTML(sanitize(q.content))}</div>
+        <div part="description">${r ? r.rich(r.sanitize(q.content)) : nothing}</div>
       </div>`;
+    }
     if (q.type === 'image')
       return html`<div part="question">
         ${q.title ? html`<p part="question-title">${q.title}</p>` : nothing}
@@ -296,14 +321,17 @@ export default class ReactionForm extends BlockElement {
   }
 
   private renderEnding(e: Ending) {
+    const r = this.rich;
+    // shown after a submit, which waited for the sanitiser; in the dashboard's preview, once here
+    if (!r) return nothing;
     const url = safeUrl(e.open_url, true);
-    const closing = sanitize(e.closing_text);
+    const closing = r.sanitize(e.closing_text);
     // The default ending's text is "Thank you" already: the title falls back to it only when the
     // ending has no closing text, so it is never said twice.
     const title = e.title || (closing.replace(/<[^>]*>/g, '').trim() ? '' : this.t('thankYou'));
     return html`<div part="ending" role="status">
       ${title ? html`<h2 part="ending-title">${title}</h2>` : nothing}
-      ${closing ? html`<div part="description">${unsafeHTML(closing)}</div>` : nothing}
+      ${closing ? html`<div part="description">${r.rich(closing)}</div>` : nothing}
       ${this._held ? html`<p part="held" class="muted">${this.t('responseHeld')}</p>` : nothing}
       ${
         url && e.open_link_type !== 'submit'
