@@ -16,6 +16,8 @@ import type { AuthOptions } from '../local/auth/context.ts';
 import { createAuthServer, type AuthServer } from '../local/auth/server.ts';
 import type { Mail } from '../local/auth/mailer.ts';
 import { serveAuth, type ServedAuth } from './support/auth-server.ts';
+import { sendRaw } from './support/fuzz.ts';
+import { MAX_BODY_BYTES } from '../local/http.ts';
 import { chromiumLaunchOptions } from '../../scripts/chromium.mjs';
 
 const JWT_SECRET = 'test-secret-with-at-least-32-characters!!';
@@ -192,6 +194,35 @@ async function signInByLink(email: string) {
 }
 
 describe('auth server through supabase-js', () => {
+  it('answers a POST or PUT that has no body (neither Content-Length nor Transfer-Encoding) as an empty one, never a 500', async () => {
+    // HTTP/1.1 gives such a request a body of length 0 (RFC 9112 6.3); a client may send it (a
+    // fuzz of the services port found each of these answered 500 with an "unexpected failure")
+    const port = Number(new URL(baseUrl).port);
+    const head = (method: string, path: string, extra = '') =>
+      `${method} /auth/v1${path} HTTP/1.1\r\nHost: 127.0.0.1\r\n${extra}Content-Type: application/json\r\nConnection: close\r\n\r\n`;
+    const answers: Record<string, number> = {};
+    for (const [method, path, extra] of [
+      ['POST', '/signup', ''],
+      ['POST', '/token?grant_type=refresh_token', ''],
+      ['PUT', '/user', `Authorization: Bearer ${anonKey}\r\n`],
+      ['POST', '/admin/users', `Authorization: Bearer ${serviceKey}\r\n`],
+    ] as const) {
+      answers[`${method} ${path}`] = await sendRaw(port, head(method, path, extra));
+    }
+    expect(answers).toEqual({
+      'POST /signup': 200,
+      'POST /token?grant_type=refresh_token': 400,
+      'PUT /user': 403,
+      'POST /admin/users': 400,
+    });
+    // a body over the limit is still refused, declared or chunked
+    const big = 'x'.repeat(MAX_BODY_BYTES + 1);
+    const over = head('POST', '/signup').replace('\r\n\r\n', '\r\n');
+    expect(await sendRaw(port, `${over}Content-Length: ${big.length}\r\n\r\n${big}`)).toBe(413);
+    const chunked = `${over}Transfer-Encoding: chunked\r\n\r\n${big.length.toString(16)}\r\n${big}\r\n0\r\n\r\n`;
+    expect(await sendRaw(port, chunked)).toBe(413);
+  });
+
   it('publishes settings with the enabled providers: Google, Apple, anonymous; no email', async () => {
     const res = await fetch(`${baseUrl}/auth/v1/settings`);
     expect(res.status).toBe(200);

@@ -29,14 +29,20 @@ export function createAuthServer(opts: AuthOptions): AuthServer {
   const deps = createDeps(opts);
   const app = new Hono<AuthEnv>({ strict: false });
 
-  app.use(
-    bodyLimit({
-      maxSize: MAX_BODY_BYTES,
-      onError: () => {
-        throw new AuthError(413, 'request_too_large', 'Request body too large');
-      },
-    }),
-  );
+  const limit = bodyLimit({
+    maxSize: MAX_BODY_BYTES,
+    onError: () => {
+      throw new AuthError(413, 'request_too_large', 'Request body too large');
+    },
+  });
+  app.use((c, next) => {
+    // A request with neither header has no body (RFC 9112 6.3). bodyLimit would still read it
+    // and build a new Request from @hono/node-server's own request object, which undici's
+    // Request refuses (a TypeError: every such POST or PUT was a 500).
+    const headers = c.req.raw.headers;
+    if (!headers.has('content-length') && !headers.has('transfer-encoding')) return next();
+    return limit(c, next);
+  });
   app.use(async (c, next) => {
     await next();
     c.header('Cache-Control', 'no-store');
