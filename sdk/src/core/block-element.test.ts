@@ -18,6 +18,7 @@ import {
   wait,
   withSession,
 } from '../test/mock-api.js';
+import { mountReady } from '../test/mount.js';
 import '../components/block/block.js';
 
 /** A view per block id, so what the element shows tells which block it loaded. */
@@ -33,16 +34,7 @@ describe('block elements: loading', () => {
   afterEach(() => api.restore());
 
   async function mount(blockId = 'b1') {
-    const el = await fixture<ReactionLike>(
-      html`<reaction-like
-        block-id=${blockId}
-        project-url=${PROJECT}
-        anon-key=${KEY}
-      ></reaction-like>`,
-    );
-    await until(() => el['_status'] === 'ready');
-    await el.updateComplete;
-    return el;
+    return mountReady<ReactionLike>('reaction-like', { 'block-id': blockId });
   }
 
   it('loads the other block when block-id changes', async () => {
@@ -170,11 +162,7 @@ describe('block elements: dummy mode from the page path', () => {
       get_block_view: () => viewOf('b1'),
       toggle_block_like: () => ({ liked: true, like_count: 1 }),
     });
-    const el = await fixture<ReactionLike>(
-      html`<reaction-like block-id="b1" project-url=${PROJECT} anon-key=${KEY}></reaction-like>`,
-    );
-    await until(() => el['_status'] === 'ready');
-    await el.updateComplete;
+    const el = await mountReady<ReactionLike>('reaction-like');
     const liked = new Promise((r) => el.addEventListener('reaction-like', r, { once: true }));
     el.shadowRoot!.querySelector('button')!.click();
     await liked;
@@ -298,27 +286,13 @@ describe("block elements: the visitor's own part only where it can differ from n
   async function view(blockId: string): Promise<string[]> {
     newPage();
     const from = api.rpcCalls().length;
-    const el = await fixture<ReactionLike>(
-      html`<reaction-like
-        block-id=${blockId}
-        project-url=${PROJECT}
-        anon-key=${KEY}
-      ></reaction-like>`,
-    );
-    await until(() => el['_status'] === 'ready');
+    const el = await mountReady<ReactionLike>('reaction-like', { 'block-id': blockId });
     el.remove();
     return api.rpcNames().slice(from);
   }
 
   async function like(blockId: string): Promise<void> {
-    const el = await fixture<ReactionLike>(
-      html`<reaction-like
-        block-id=${blockId}
-        project-url=${PROJECT}
-        anon-key=${KEY}
-      ></reaction-like>`,
-    );
-    await until(() => el['_status'] === 'ready');
+    const el = await mountReady<ReactionLike>('reaction-like', { 'block-id': blockId });
     const liked = new Promise((r) => el.addEventListener('reaction-like', r, { once: true }));
     el.shadowRoot!.querySelector('button')!.click();
     await liked;

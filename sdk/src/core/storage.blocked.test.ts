@@ -9,6 +9,7 @@ import '../components/count/count.js';
 import type ReactionComment from '../components/comment/comment.component.js';
 import type ReactionLike from '../components/like/like.component.js';
 import { $, $$, KEY, PROJECT, block, mockApi, type, until } from '../test/mock-api.js';
+import { mountReady } from '../test/mount.js';
 import { storageKey } from './vault.js';
 
 const errors: unknown[] = [];
@@ -44,11 +45,7 @@ describe('storage blocked', () => {
       }),
       toggle_block_like: (b) => ({ liked: b.p_liked, like_count: b.p_liked ? 4 : 3 }),
     });
-    const el = await fixture<ReactionLike>(
-      html`<reaction-like block-id="b1" project-url=${PROJECT} anon-key=${KEY}></reaction-like>`,
-    );
-    await until(() => el['_status'] === 'ready');
-    await el.updateComplete;
+    const el = await mountReady<ReactionLike>('reaction-like');
     $(el, '[part=button]').click();
     await until(() => api!.rpcNames().includes('toggle_block_like'));
     await until(() => !el['_busy']);
@@ -76,15 +73,7 @@ describe('storage blocked', () => {
         created_at: new Date().toISOString(),
       }),
     });
-    const el = await fixture<ReactionComment>(
-      html`<reaction-comment
-        block-id="b1"
-        project-url=${PROJECT}
-        anon-key=${KEY}
-      ></reaction-comment>`,
-    );
-    await until(() => el['_status'] === 'ready');
-    await el.updateComplete;
+    const el = await mountReady<ReactionComment>('reaction-comment');
     type($<HTMLInputElement>(el, '[part=name]'), 'Blocked Badger');
     type($<HTMLInputElement>(el, '[part=home]'), 'badger.example');
     for (const [i, text] of ['first', 'second'].entries()) {
@@ -102,15 +91,7 @@ describe('storage blocked', () => {
     // the like above signed up already: the page's session is used, no second sign-up
     expect(api.calls.filter((c) => c.name === '/auth/v1/signup')).to.have.length(0);
     // a second element on the page has the same profile
-    const other = await fixture<ReactionComment>(
-      html`<reaction-comment
-        block-id="b1"
-        project-url=${PROJECT}
-        anon-key=${KEY}
-      ></reaction-comment>`,
-    );
-    await until(() => other['_status'] === 'ready');
-    await other.updateComplete;
+    const other = await mountReady<ReactionComment>('reaction-comment');
     expect($<HTMLInputElement>(other, '[part=name]').value).to.equal('Blocked Badger');
     expect(errors).to.deep.equal([]);
   });

@@ -1,17 +1,8 @@
-import { expect, fixture, html } from '@open-wc/testing';
+import { expect } from '@open-wc/testing';
 import './ab.js';
 import type ReactionAb from './ab.component.js';
-import {
-  $$,
-  ApiError,
-  KEY,
-  PROJECT,
-  block,
-  mockApi,
-  reset,
-  until,
-  withSession,
-} from '../../test/mock-api.js';
+import { $$, ApiError, block, mockApi, reset, until, withSession } from '../../test/mock-api.js';
+import { mountReady } from '../../test/mount.js';
 
 const view = (me: { vote?: string[] | null; vote_held?: boolean } = {}) => ({
   me,
@@ -42,12 +33,7 @@ describe('reaction-ab', () => {
     me: { vote?: string[] | null; vote_held?: boolean } = {},
   ) {
     api = mockApi({ get_block_view: () => view(me), submit_response: submit });
-    const el = await fixture<ReactionAb>(
-      html`<reaction-ab block-id="b1" project-url=${PROJECT} anon-key=${KEY}></reaction-ab>`,
-    );
-    await until(() => el['_status'] === 'ready');
-    await el.updateComplete;
-    return el;
+    return mountReady<ReactionAb>('reaction-ab');
   }
 
   it('is accessible', async () => {
@@ -101,11 +87,7 @@ describe('reaction-ab', () => {
         throw new ApiError(400, 'Already voted');
       },
     });
-    const el = await fixture<ReactionAb>(
-      html`<reaction-ab block-id="b1" project-url=${PROJECT} anon-key=${KEY}></reaction-ab>`,
-    );
-    await until(() => el['_status'] === 'ready');
-    await el.updateComplete;
+    const el = await mountReady<ReactionAb>('reaction-ab');
     $$(el, '[part=option]')[1]!.click();
     await until(() => el['_chosen'] === 'o1');
     await el.updateComplete;
@@ -141,11 +123,7 @@ describe('reaction-ab', () => {
     const ko = view();
     ko.block.language = 'ko';
     api = mockApi({ get_block_view: () => ko, submit_response: held });
-    const kel = await fixture<ReactionAb>(
-      html`<reaction-ab block-id="b2" project-url=${PROJECT} anon-key=${KEY}></reaction-ab>`,
-    );
-    await until(() => kel['_status'] === 'ready');
-    await kel.updateComplete;
+    const kel = await mountReady<ReactionAb>('reaction-ab', { 'block-id': 'b2' });
     $$(kel, '[part=option]')[0]!.click();
     await until(
       () =>

@@ -1,7 +1,8 @@
-import { expect, fixture, html } from '@open-wc/testing';
+import { expect } from '@open-wc/testing';
 import './block.js';
 import type ReactionBlock from './block.component.js';
-import { KEY, PROJECT, block, mockApi, reset, until } from '../../test/mock-api.js';
+import { block, mockApi, reset, until } from '../../test/mock-api.js';
+import { mountReady } from '../../test/mount.js';
 
 // From npm, <reaction-block> loads the element of the type it shows and no other (this file runs
 // in a page of its own, so nothing else has defined them).
@@ -21,15 +22,7 @@ describe('reaction-block loads only the type it shows', () => {
       }),
     });
     try {
-      const el = await fixture<ReactionBlock>(
-        html`<reaction-block
-          block-id="l1"
-          project-url=${PROJECT}
-          anon-key=${KEY}
-        ></reaction-block>`,
-      );
-      await until(() => el['_status'] === 'ready');
-      await el.updateComplete;
+      const el = await mountReady<ReactionBlock>('reaction-block', { 'block-id': 'l1' });
       // defined before the first render of the view: the inner element shows at once, upgraded
       const like = el.shadowRoot!.querySelector('reaction-like')!;
       expect(customElements.get('reaction-like')).to.equal(like.constructor);

@@ -5,6 +5,7 @@ import type ReactionBlock from './block.component.js';
 import type ReactionComment from '../comment/comment.component.js';
 import type { Message } from '../../core/types.js';
 import { KEY, PROJECT, block, fakeJwt, mockApi, reset, until } from '../../test/mock-api.js';
+import { mountReady } from '../../test/mount.js';
 import { message } from '../../test/fixtures.js';
 
 describe('reaction-block', () => {
@@ -62,16 +63,7 @@ describe('reaction-block', () => {
         me: {},
       }),
     });
-    const el = await fixture<ReactionBlock>(
-      html`<reaction-block
-        block-id="b1"
-        page-key="shop:product:12"
-        project-url=${PROJECT}
-        anon-key=${KEY}
-      ></reaction-block>`,
-    );
-    await until(() => el['_status'] === 'ready');
-    await el.updateComplete;
+    const el = await mountReady<ReactionBlock>('reaction-block', { 'page-key': 'shop:product:12' });
     const inner = el.shadowRoot!.querySelector('reaction-comment') as ReactionComment;
     expect(inner.pageKey).to.equal('shop:product:12');
     expect(api.rpcCalls()[0]).to.deep.include({ name: 'get_block_public' });
@@ -220,10 +212,7 @@ describe('reaction-block', () => {
         );
       },
     });
-    const el = await fixture<ReactionBlock>(
-      html`<reaction-block block-id="b1" project-url=${PROJECT} anon-key=${KEY}></reaction-block>`,
-    );
-    await until(() => el['_status'] === 'ready');
+    const el = await mountReady<ReactionBlock>('reaction-block');
     const inner = el.shadowRoot!.querySelector('reaction-comment') as ReactionComment;
     await inner.updateComplete;
     const ids = () =>

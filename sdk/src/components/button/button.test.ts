@@ -1,7 +1,8 @@
-import { expect, fixture, html } from '@open-wc/testing';
+import { expect } from '@open-wc/testing';
 import './button.js';
 import type ReactionButton from './button.component.js';
-import { $, KEY, PROJECT, block, mockApi, reset, until } from '../../test/mock-api.js';
+import { $, block, mockApi, reset, until } from '../../test/mock-api.js';
+import { mountReady } from '../../test/mount.js';
 
 describe('reaction-button', () => {
   let api: ReturnType<typeof mockApi>;
@@ -21,16 +22,7 @@ describe('reaction-button', () => {
       }),
       record_button_click: () => ({ response_count: 5 }),
     });
-    const el = await fixture<ReactionButton>(
-      html`<reaction-button
-        block-id="b1"
-        project-url=${PROJECT}
-        anon-key=${KEY}
-      ></reaction-button>`,
-    );
-    await until(() => el['_status'] === 'ready');
-    await el.updateComplete;
-    return el;
+    return mountReady<ReactionButton>('reaction-button');
   }
 
   it('is accessible', async () => {

@@ -1,11 +1,12 @@
 // The composer's name, website and email come from the writer's profile, whose code loads with the
 // writer's (core/profile.ts) and stays for the page: a file of its own, so that this page has
 // loaded none of it before the first test (comment.test.ts writes, which loads it).
-import { expect, fixture, html } from '@open-wc/testing';
+import { expect } from '@open-wc/testing';
 import './comment.js';
 import type ReactionComment from './comment.component.js';
 import { getIdentity } from '../../core/identity.js';
-import { $, KEY, PROJECT, block, mockApi, reset, until } from '../../test/mock-api.js';
+import { $, block, mockApi, reset, until } from '../../test/mock-api.js';
+import { mountReady } from '../../test/mount.js';
 
 describe("reaction-comment's composer and the writer's profile", () => {
   let api: ReturnType<typeof mockApi>;
@@ -18,16 +19,7 @@ describe("reaction-comment's composer and the writer's profile", () => {
   afterEach(() => api.restore());
 
   const mount = async () => {
-    const el = await fixture<ReactionComment>(
-      html`<reaction-comment
-        block-id="b1"
-        project-url=${PROJECT}
-        anon-key=${KEY}
-      ></reaction-comment>`,
-    );
-    await until(() => el['_status'] === 'ready');
-    await el.updateComplete;
-    return el;
+    return mountReady<ReactionComment>('reaction-comment');
   };
   const name = (el: Element) => $<HTMLInputElement>(el, '[part=name]');
 

@@ -1,4 +1,4 @@
-import { expect, fixture, html } from '@open-wc/testing';
+import { expect } from '@open-wc/testing';
 import './comment.js';
 import '../qna/qna.js';
 import type ReactionComment from './comment.component.js';
@@ -21,6 +21,7 @@ import {
   wait,
   withSession,
 } from '../../test/mock-api.js';
+import { mountReady } from '../../test/mount.js';
 import { message } from '../../test/fixtures.js';
 
 let clock = Date.parse('2024-05-06T10:00:00Z');
@@ -105,18 +106,7 @@ describe('reaction-comment', () => {
         msg(b.p_message_id as string, { resolved: b.p_resolved as boolean }),
       ...handlers,
     });
-    const el = (await fixture(
-      tag === 'qna'
-        ? html`<reaction-qna block-id="b1" project-url=${PROJECT} anon-key=${KEY}></reaction-qna>`
-        : html`<reaction-comment
-            block-id="b1"
-            project-url=${PROJECT}
-            anon-key=${KEY}
-          ></reaction-comment>`,
-    )) as ReactionComment;
-    await until(() => el['_status'] === 'ready');
-    await el.updateComplete;
-    return el;
+    return mountReady<ReactionComment>(`reaction-${tag}`);
   }
   const textarea = (el: Element) => $<HTMLTextAreaElement>(el, '[part=composer] textarea');
   const send = (el: Element) => $<HTMLButtonElement>(el, '[part=composer] [part=submit]');
@@ -268,16 +258,7 @@ describe('reaction-comment', () => {
           created_at: new Date().toISOString(),
         }),
     });
-    const el = (await fixture(
-      html`<reaction-comment
-        block-id="b1"
-        page-key=${page}
-        project-url=${PROJECT}
-        anon-key=${KEY}
-      ></reaction-comment>`,
-    )) as ReactionComment;
-    await until(() => el['_status'] === 'ready');
-    await el.updateComplete;
+    const el = await mountReady<ReactionComment>('reaction-comment', { 'page-key': page });
     expect(api.calls[0]!.body).to.deep.equal({ p_block_id: 'b1', p_page_key: page });
     await el.loadMore();
     expect(api.rpcCalls().find((c) => c.name === 'list_messages')!.body).to.include({
@@ -1237,12 +1218,7 @@ describe('reaction-qna', () => {
       set_message_resolved: (b) =>
         msg(b.p_message_id as string, { resolved: b.p_resolved as boolean }),
     });
-    const el = await fixture<ReactionComment>(
-      html`<reaction-qna block-id="b1" project-url=${PROJECT} anon-key=${KEY}></reaction-qna>`,
-    );
-    await until(() => el['_status'] === 'ready');
-    await el.updateComplete;
-    return el;
+    return mountReady<ReactionComment>('reaction-qna');
   }
 
   it('is accessible', async () => {

@@ -3,19 +3,8 @@ import './form.js';
 import type ReactionForm from './form.component.js';
 import { pickEnding } from './endings.js';
 import type { BlockView, Question } from '../../core/types.js';
-import {
-  $,
-  $$,
-  ApiError,
-  KEY,
-  PROJECT,
-  block,
-  mockApi,
-  reset,
-  type,
-  until,
-  wait,
-} from '../../test/mock-api.js';
+import { $, $$, ApiError, block, mockApi, reset, type, until, wait } from '../../test/mock-api.js';
+import { mountReady } from '../../test/mount.js';
 
 const questions: Question[] = [
   {
@@ -79,12 +68,7 @@ describe('reaction-form', () => {
     v = view(),
   ) {
     api = mockApi({ get_block_view: () => v, submit_response: submit });
-    const el = await fixture<ReactionForm>(
-      html`<reaction-form block-id="b1" project-url=${PROJECT} anon-key=${KEY}></reaction-form>`,
-    );
-    await until(() => el['_status'] === 'ready');
-    await el.updateComplete;
-    return el;
+    return mountReady<ReactionForm>('reaction-form');
   }
   const input = (el: ReactionForm, id: string) => $<HTMLInputElement>(el, '#q-' + id);
   const errorOf = (el: ReactionForm, id: string) => $(el, `#q-${id}-err`)?.textContent;

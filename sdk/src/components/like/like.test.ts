@@ -11,6 +11,7 @@ import {
   until,
   withSession,
 } from '../../test/mock-api.js';
+import { mountReady } from '../../test/mount.js';
 
 async function mount(view: Parameters<typeof mockApi>[0]['get_block_view'], extra = {}) {
   const api = mockApi({
@@ -221,16 +222,7 @@ describe('reaction-like', () => {
       }),
       toggle_block_like: () => ({ liked: true, like_count: 4 }),
     });
-    const el = await fixture<ReactionLike>(
-      html`<reaction-like
-        block-id="b1"
-        page-key="p:7"
-        project-url=${PROJECT}
-        anon-key=${KEY}
-      ></reaction-like>`,
-    );
-    await until(() => el['_status'] === 'ready');
-    await el.updateComplete;
+    const el = await mountReady<ReactionLike>('reaction-like', { 'page-key': 'p:7' });
     const [pub, me] = api.rpcCalls();
     // one cache entry per page: the key is part of the GET's address
     expect([pub!.method, pub!.body]).to.deep.equal([
