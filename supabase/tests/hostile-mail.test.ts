@@ -1,0 +1,21 @@
+// Found from a clean clone in the sixth hostile review (breaker, 2026-11-26): a visitor can make
+// the platform mail text of their own to any address that never asked for it.
+import { describe, it } from 'vitest';
+
+describe("a commenter's reply notifications", () => {
+  // Repro on npm start (2026-11-26, main at d6f076a): the demo comment block (allow_creator_email
+  // on). Anonymous visitor 1 calls post_message with p_creator_email 'victim3@example.com' (an
+  // address they do not own; nothing asks that address first); anonymous visitor 2 replies three
+  // times, 'CHEAP PILLS at https://spam.example/buy now 1..3'. A minute later the mailbox has one
+  // mail to victim3@example.com from notify@reaction-blocks.local, '3 new replies to your comment
+  // on “Demo comments”', whose body quotes the three replies, URL and all.
+  // So two anonymous sign-ups make the platform's sending domain carry an attacker's words to an
+  // address of their choice, one mail per parent message and merge window, on every block that
+  // asks for emails; 30 sign-ups an hour per address (more with captchas) is 15 such mails an
+  // hour from one address. The suppression list stops an address only after it complains or
+  // bounces, which is what hurts the domain's reputation with SES.
+  // Ways out (not small, a product decision): the first reply mail to an address asks it to
+  // confirm (double opt-in, as the sender addresses do), or reply notifications say only that
+  // there are new replies and link to the page, without quoting what a visitor wrote.
+  it.todo('a reply notification goes only to an address that confirmed it wants them');
+});
