@@ -9,11 +9,12 @@ describe("a commenter's reply notifications", () => {
   // times, 'CHEAP PILLS at https://spam.example/buy now 1..3'. A minute later the mailbox has one
   // mail to victim3@example.com from notify@reaction-blocks.local, '3 new replies to your comment
   // on “Demo comments”', whose body quotes the three replies, URL and all.
-  // So two anonymous sign-ups make the platform's sending domain carry an attacker's words to an
-  // address of their choice, one mail per parent message and merge window, on every block that
-  // asks for emails; 30 sign-ups an hour per address (more with captchas) is 15 such mails an
-  // hour from one address. The suppression list stops an address only after it complains or
-  // bounces, which is what hurts the domain's reputation with SES.
+  // So two anonymous sign-ups make the platform's sending domain carry an attacker's words to
+  // addresses of their choice: each comment may name another address (one mail per parent
+  // message and merge window), on every block that asks for emails, bounded only by the two
+  // visitors' own buckets (8 messages at once here) and the blocks' shared ones. The suppression
+  // list stops an address only after it complains or bounces, which is what hurts the domain's
+  // reputation with SES.
   // Ways out (not small, a product decision): the first reply mail to an address asks it to
   // confirm (double opt-in, as the sender addresses do), or reply notifications say only that
   // there are new replies and link to the page, without quoting what a visitor wrote.
