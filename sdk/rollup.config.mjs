@@ -9,6 +9,7 @@
 import { nodeResolve } from '@rollup/plugin-node-resolve';
 import replace from '@rollup/plugin-replace';
 import terser from '@rollup/plugin-terser';
+import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -79,6 +80,35 @@ function unversionedShims() {
 }
 
 /**
+ * The integrity of every file of this release the loader may bring in (its elements, shared/,
+ * six.js, block.js and every chunk), by path in the release's folder: { "like.js": "sha256-…" }.
+ * The loader's build comes after the elements' (rollup builds the configurations below in
+ * order), so the files are final; the loader puts the table in an import map before its first
+ * import, and the browser refuses a file that does not match. sha256, not the script tag's
+ * sha384: the table is about a hundred hashes in the loader (4.3 KB gzip against 5.9), and a CDN
+ * that changes a file would need a second preimage of SHA-256 to pass.
+ */
+let integrity;
+function releaseIntegrity() {
+  if (integrity) return integrity;
+  const dir = at(`dist/cdn/${CDN_DIR}`);
+  const files = readdirSync(dir, { recursive: true })
+    .filter((f) => f.endsWith('.js') && f !== 'reaction.js' && f !== 'cafe24.js')
+    .sort();
+  if (!files.includes('like.js')) throw new Error(`[integrity] ${dir} has no elements yet`);
+  integrity = Object.fromEntries(
+    files.map((f) => [
+      f,
+      'sha256-' +
+        createHash('sha256')
+          .update(readFileSync(join(dir, f)))
+          .digest('base64'),
+    ]),
+  );
+  return integrity;
+}
+
+/**
  * The CDN files' dynamic imports (the writer's code, Korean, the captcha, realtime, ...) try once
  * more with a new address when the chunk failed to load: a browser keeps a failed module import
  * for the page's life, so without it the visitor's next click would fail again without asking.
@@ -93,9 +123,11 @@ function retryingImports() {
       if (!targetModuleId) return null;
       return { left: `${helper}(new URL(`, right: ',import.meta.url).href)' };
     },
+    // The loader, when it checks its release's files (src/cdn/loader.ts), retries itself: a new
+    // address must be in an import map with its integrity first, or it would load unchecked.
     intro: (chunk) =>
       chunk.dynamicImports.length
-        ? `const ${helper}=(u)=>import(u).catch(()=>import(u+"?retry="+Date.now()));`
+        ? `const ${helper}=(u)=>import(u).catch(()=>(self.__reactionBlocksRetry||((v)=>import(v+"?retry="+Date.now())))(u));`
         : '',
   };
 }
@@ -175,7 +207,13 @@ export default [
     input: at('src/cdn/loader.ts'),
     plugins: [
       contracts(),
-      replace({ preventAssignment: true, values: { __RB_CDN_DIR__: JSON.stringify(CDN_DIR) } }),
+      replace({
+        preventAssignment: true,
+        values: {
+          __RB_CDN_DIR__: JSON.stringify(CDN_DIR),
+          __RB_INTEGRITY__: () => JSON.stringify(releaseIntegrity()),
+        },
+      }),
       esbuild({ target: 'es2020', tsconfig }),
       unversionedShims(),
     ],

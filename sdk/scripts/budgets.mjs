@@ -2,7 +2,9 @@
 // `npm run size` on the CDN files and by the consumer test (e2e/consumer.ts) on an app's bundle.
 const KB = 1024;
 export const BUDGETS = {
-  loader: 1 * KB,
+  // 0.85 KB of code and 4.6 KB of the table of its release's files' hashes (sha256, 101 files:
+  // each element's own file and its chunks, shared/, six.js, block.js), which its import map holds
+  loader: 6 * KB,
   // issue 21 wants 9 KB before data for like and button, 15 KB for comment and Q&A and 22 KB for
   // all six: not met yet (Lit alone is 5.7 KB of like.js); these keep what moving the writer's
   // parts out gained (like 10.91, button 10.67; comment and Q&A counted with realtime: 20.44,

@@ -6,15 +6,27 @@
  * six.js, all six in one file, when that weighs less; reaction-block loads block.js, the viewer
  * with all six. reaction-count, the one element without Lit, always loads its own small chunk.
  * Safe when loaded twice.
+ *
+ * Pinned by the page's script tag (`integrity`), it pins in turn every file it brings in: before
+ * its first import it adds an import map whose `integrity` holds each file of its release (hashes
+ * the build writes into it), so the browser refuses an element file or chunk that a CDN changed.
+ * Browsers without integrity in import maps load them unchecked (docs/security.md).
  */
 import { SKELETON_HEIGHTS } from '../core/skeleton-heights.js';
 
 interface LoaderWindow extends Window {
   __reactionBlocksLoader?: boolean;
+  /** The chunks' retry of an import that failed (retryingImports in rollup.config.mjs). */
+  __reactionBlocksRetry?: (url: string) => Promise<unknown>;
 }
 
 /** Set by the build: this release's folder, v<version> (not set in the loader's unit test). */
 declare const __RB_CDN_DIR__: string | undefined;
+/**
+ * Set by the build: the integrity of each file of this release the loader may bring in, by its
+ * path in the release's folder (not set in the loader's unit test).
+ */
+declare const __RB_INTEGRITY__: Record<string, string> | undefined;
 
 (() => {
   const w = window as LoaderWindow;
@@ -31,6 +43,35 @@ declare const __RB_CDN_DIR__: string | undefined;
   if (data.projectUrl) cfg.projectUrl = data.projectUrl;
   if (data.anonKey) cfg.anonKey = data.anonKey;
   if (data.dashboardUrl) cfg.dashboardUrl = data.dashboardUrl;
+
+  // Every file of the release by its address, with its integrity; an import map holds them from
+  // just before the first import, when the page's own import maps (parsed by then) are in place.
+  // A browser without import maps ignores the script: it loads the files unchecked, as before.
+  const integrity: Record<string, string> = {};
+  const table = typeof __RB_INTEGRITY__ == 'object' ? __RB_INTEGRITY__ : {};
+  if (HTMLScriptElement.supports?.('importmap'))
+    for (const f in table) integrity[base + f] = table[f]!;
+  let mapped = 0;
+  const importMap = (map: object) => {
+    const s = document.createElement('script');
+    s.type = 'importmap';
+    // a page whose CSP allows its scripts by nonce allows the map by the loader's
+    s.nonce = script?.nonce || '';
+    s.textContent = JSON.stringify(map);
+    document.head.append(s);
+  };
+  // A chunk that failed to load is asked for again at a new address (the browser keeps the
+  // failure for the page's life): the new address gets the file's integrity in an import map of
+  // its own, under a name only that map gives, so where the map is not taken (a browser that
+  // does not merge import maps) the retry fails instead of loading the file unchecked.
+  let tries = 0;
+  w.__reactionBlocksRetry = (u) => {
+    const again = `${u}?retry=${++tries}`;
+    if (!integrity[u]) return import(again);
+    const name = `reaction-blocks-retry-${tries}`;
+    importMap({ imports: { [name]: again }, integrity: { [again]: integrity[u] } });
+    return import(name);
+  };
 
   // Until its code arrives, each tag keeps the height of the skeleton it will show, so neither
   // the code nor (for a block of the usual shape) the data moves the page.
@@ -49,6 +90,7 @@ declare const __RB_CDN_DIR__: string | undefined;
   const started: Record<string, 1> = {};
   const load = (file: string) => {
     started[file] = 1;
+    if (!mapped++ && integrity[base + file + '.js']) importMap({ integrity });
     import(base + file + '.js').catch((e) => console.warn('[reaction-blocks]', e));
   };
   const scan = () => {

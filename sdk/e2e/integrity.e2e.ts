@@ -1,0 +1,325 @@
+// The CDN files are checked by the browser, not only the loader (issue 21): the pinned loader puts
+// the integrity of every file of its release in an import map before its first import, so an
+// element file or chunk that the CDN changed is refused. Chromium against the built files
+// (npm run build first), served as a CDN would serve them, with one file changed on request; no
+// stack (the elements define before they ask for data, and these pages never get that far).
+// Run: npx tsx e2e/integrity.e2e.ts (in sdk/; npm run e2e runs it first).
+import { createHash } from 'node:crypto';
+import { createServer } from 'node:http';
+import { existsSync, readFileSync } from 'node:fs';
+import { join, normalize, resolve } from 'node:path';
+import assert from 'node:assert/strict';
+import { chromium, type Page } from 'playwright-core';
+import { chromiumLaunchOptions } from '../../scripts/chromium.mjs';
+import { journeySteps } from '../../scripts/journey-steps.ts';
+
+const sdk = resolve(import.meta.dirname, '..');
+const cdnDir = join(sdk, 'dist/cdn');
+const { version } = JSON.parse(readFileSync(join(sdk, 'package.json'), 'utf8')) as {
+  version: string;
+};
+const release = `v${version}`;
+const file = (path: string) => join(cdnDir, release, path);
+if (!existsSync(file('reaction.js'))) {
+  console.error('[integrity] build the SDK first: npm run build -w @reaction-blocks/sdk');
+  process.exit(1);
+}
+const sri = (alg: string, body: Buffer | string) =>
+  `${alg}-${createHash(alg).update(body).digest('base64')}`;
+const loaderIntegrity = sri('sha384', readFileSync(file('reaction.js')));
+/** The first chunk a file names (static import or the retrying dynamic one), from the release. */
+const chunkOf = (path: string, name: string) => {
+  const m = new RegExp(`\\./(?:\\.\\./)?(?:shared/)?(chunks/${name}-[\\w-]+\\.js)`).exec(
+    readFileSync(file(path), 'utf8'),
+  );
+  assert.ok(m, `${path} names no ${name} chunk`);
+  return path.startsWith('shared/') ? `shared/${m[1]}` : m[1]!;
+};
+
+/**
+ * How a file is changed: `byte` changes one byte, its last `;` (before the final line break) to a
+ * space: the module still parses and runs the same; `mark` appends a statement that records that it ran.
+ */
+type Tamper = { path: string; how: 'byte' | 'mark' } | null;
+function serveFile(rel: string, tamper: Tamper): Buffer | string | null {
+  const path = join(cdnDir, normalize(rel));
+  if (!path.startsWith(cdnDir + '/') || !existsSync(path)) return null;
+  const body = readFileSync(path);
+  if (!tamper || rel !== `${release}/${tamper.path}`) return body;
+  if (tamper.how === 'mark')
+    return `${body.toString()}\n;(self.__tamperedRan ||= []).push(${JSON.stringify(tamper.path)});`;
+  const changed = Buffer.from(body);
+  const last = changed.at(-1) === 0x0a ? changed.length - 2 : changed.length - 1;
+  if (changed[last] !== 0x3b) return null; // not the file this test expects: a 404 says so
+  changed[last] = 0x20;
+  return changed;
+}
+
+interface PageOptions {
+  tags: string[];
+  /** The loader's address in the CDN folder (reaction.js: the newest, unversioned). */
+  loader?: string;
+  lang?: string;
+  /** The page has an import map and a module of its own. */
+  ownMap?: boolean;
+  /** No loader: the page imports this element file itself (no import map). */
+  direct?: string;
+  /** The page's CSP: scripts from the page's origin, and with `nonce` those with its nonce. */
+  csp?: 'self' | 'nonce';
+}
+const NONCE = 'rb-integrity-test';
+const html = (o: PageOptions, cdn: string) => `<!doctype html><html lang="${o.lang ?? 'en'}">
+<head><title>integrity</title>
+${o.ownMap ? '<script type="importmap">{"imports":{"page-own":"/own.js"}}</script><script type="module">import "page-own";</script>' : ''}
+${
+  o.direct
+    ? `<script type="module">import(${JSON.stringify(`${cdn}/${release}/${o.direct}`)});</script>`
+    : `<script src="${cdn}/${o.loader ?? `${release}/reaction.js`}" integrity="${loaderIntegrity}" crossorigin="anonymous"${o.csp === 'nonce' ? ` nonce="${NONCE}"` : ''}
+  data-project-url="http://127.0.0.1:9" data-anon-key="k"></script>`
+}
+</head><body>${o.tags.map((t) => `<reaction-${t} block-id="00000000-0000-0000-0000-000000000000"></reaction-${t}>`).join('')}</body></html>`;
+
+// the page and the "CDN" on one loopback server: /cdn/<case>/... is dist/cdn/..., changed as
+// the case says
+const tampers = new Map<string, Tamper>();
+const pages = new Map<string, PageOptions>();
+const server = createServer((req, res) => {
+  const url = new URL(req.url!, 'http://x');
+  const page = /^\/page\/(\w+)$/.exec(url.pathname);
+  if (page && pages.has(page[1]!)) {
+    res.setHeader('content-type', 'text/html');
+    const csp = pages.get(page[1]!)!.csp;
+    if (csp)
+      res.setHeader(
+        'content-security-policy',
+        `script-src 'self'${csp === 'nonce' ? ` 'nonce-${NONCE}'` : ''}`,
+      );
+    return res.end(html(pages.get(page[1]!)!, `/cdn/${page[1]}`));
+  }
+  if (url.pathname === '/own.js') {
+    res.setHeader('content-type', 'text/javascript');
+    return res.end('self.ownModuleRan = true;');
+  }
+  const cdn = /^\/cdn\/(\w+)\/(.+)$/.exec(url.pathname);
+  const body = cdn ? serveFile(cdn[2]!, tampers.get(cdn[1]!) ?? null) : null;
+  if (body === null) {
+    res.statusCode = 404;
+    return res.end();
+  }
+  res.setHeader('content-type', 'text/javascript');
+  res.setHeader('access-control-allow-origin', '*');
+  res.end(body);
+});
+await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+const origin = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+
+const browser = await chromium.launch(chromiumLaunchOptions);
+const { step, finish } = journeySteps();
+let cases = 0;
+
+/** Opens a page of the case; answers it and the console lines it prints. */
+async function open(o: PageOptions, tamper: Tamper = null) {
+  const id = `c${++cases}`;
+  pages.set(id, o);
+  tampers.set(id, tamper);
+  const ctx = await browser.newContext();
+  const page = await ctx.newPage();
+  const consoleLines: string[] = [];
+  page.on('console', (m) => consoleLines.push(`${m.type()}: ${m.text()}`));
+  page.on('pageerror', (e) => consoleLines.push(`pageerror: ${e.message}`));
+  await page.goto(`${origin}/page/${id}`);
+  return { page, consoleLines, close: () => ctx.close() };
+}
+const defined = (page: Page, tag: string) =>
+  page.evaluate((t) => !!customElements.get(t), `reaction-${tag}`);
+const whenDefined = (page: Page, tag: string) =>
+  page.waitForFunction((t) => !!customElements.get(t), `reaction-${tag}`, { timeout: 60_000 });
+/** Waits until a console line matches; answers it. */
+async function until(lines: string[], re: RegExp, what: string): Promise<string> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const line = lines.find((l) => re.test(l));
+    if (line) return line;
+    if (Date.now() > deadline)
+      throw new Error(`no console line ${what} (${re}); saw:\n${lines.join('\n')}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+const integrityError = (path: string) =>
+  new RegExp(
+    `^error: .*integrity.*${path.replace(/[.?]/g, '\\$&')}|${path.replace(/[.?]/g, '\\$&')}.*integrity`,
+    'i',
+  );
+
+try {
+  await step(
+    'an untouched release loads: the loader maps its files and the element defines',
+    async () => {
+      const { page, close } = await open({ tags: ['like'] });
+      await whenDefined(page, 'like');
+      const map = await page.evaluate(() =>
+        [...document.querySelectorAll('script[type=importmap]')].map((s) => s.textContent ?? ''),
+      );
+      assert.equal(map.length, 1, 'one import map');
+      const table = (JSON.parse(map[0]!) as { integrity: Record<string, string> }).integrity;
+      const likeUrl = `${origin}/cdn/c${cases}/${release}/like.js`;
+      assert.equal(table[likeUrl], sri('sha256', readFileSync(file('like.js'))), 'like.js hash');
+      const ko = `${origin}/cdn/c${cases}/${release}/${chunkOf('like.js', 'ko')}`;
+      assert.ok(table[ko], 'its dynamic chunks are in the table too');
+      await close();
+    },
+  );
+
+  await step(
+    'an element file with one byte changed is refused: the element does not define',
+    async () => {
+      const { page, consoleLines, close } = await open(
+        { tags: ['like'] },
+        { path: 'like.js', how: 'byte' },
+      );
+      await until(consoleLines, integrityError('like.js'), 'about like.js failing its integrity');
+      await until(consoleLines, /\[reaction-blocks\]/, "with the loader's warning");
+      assert.equal(await defined(page, 'like'), false, 'reaction-like defined');
+      await close();
+    },
+  );
+
+  await step(
+    'the same changed file, imported without the loader, runs (the check refused it, not a syntax error)',
+    async () => {
+      const { page, close } = await open(
+        { tags: ['like'], direct: 'like.js' },
+        { path: 'like.js', how: 'byte' },
+      );
+      await whenDefined(page, 'like');
+      await close();
+    },
+  );
+
+  await step(
+    'a shared chunk with one byte changed is refused: neither element of the page defines',
+    async () => {
+      const chunk = chunkOf('shared/like.js', 'base');
+      const { page, consoleLines, close } = await open(
+        { tags: ['like', 'comment'] },
+        { path: chunk, how: 'byte' },
+      );
+      await until(consoleLines, integrityError(chunk), `about ${chunk} failing its integrity`);
+      await until(
+        consoleLines,
+        /\[reaction-blocks\].*shared\/(like|comment)\.js/,
+        "with the loader's warning",
+      );
+      assert.equal(await defined(page, 'like'), false, 'reaction-like defined');
+      assert.equal(await defined(page, 'comment'), false, 'reaction-comment defined');
+      await close();
+    },
+  );
+
+  await step(
+    'a changed chunk loaded later (the Korean texts) is refused, and so is its retry at a new address',
+    async () => {
+      const chunk = chunkOf('like.js', 'ko');
+      const { page, consoleLines, close } = await open(
+        { tags: ['like'], lang: 'ko' },
+        { path: chunk, how: 'mark' },
+      );
+      await whenDefined(page, 'like');
+      await until(consoleLines, integrityError(chunk), `about ${chunk} failing its integrity`);
+      await until(consoleLines, integrityError(`${chunk}?retry=1`), 'about its retry failing too');
+      assert.equal(
+        await page.evaluate(() => (self as { __tamperedRan?: string[] }).__tamperedRan),
+        undefined,
+      );
+      await close();
+    },
+  );
+
+  await step('the changed chunk, without the check, would have run (the mark works)', async () => {
+    const chunk = chunkOf('like.js', 'ko');
+    const { page, close } = await open(
+      { tags: ['like'], lang: 'ko', direct: 'like.js' },
+      { path: chunk, how: 'mark' },
+    );
+    await page.waitForFunction(
+      () => (self as { __tamperedRan?: string[] }).__tamperedRan?.length,
+      null,
+      { timeout: 60_000 },
+    );
+    await close();
+  });
+
+  await step(
+    'a page with an import map of its own: both maps hold (Chromium merges them)',
+    async () => {
+      const { page, close } = await open({ tags: ['like'], ownMap: true });
+      await whenDefined(page, 'like');
+      await page.waitForFunction(() => (self as { ownModuleRan?: boolean }).ownModuleRan, null, {
+        timeout: 60_000,
+      });
+      await close();
+      const refused = await open(
+        { tags: ['like'], ownMap: true },
+        { path: 'like.js', how: 'byte' },
+      );
+      await until(
+        refused.consoleLines,
+        integrityError('like.js'),
+        'about like.js failing its integrity',
+      );
+      assert.equal(await defined(refused.page, 'like'), false, 'reaction-like defined');
+      await refused.page.waitForFunction(
+        () => (self as { ownModuleRan?: boolean }).ownModuleRan,
+        null,
+        { timeout: 60_000 },
+      );
+      await refused.close();
+    },
+  );
+
+  await step(
+    'the newest loader (dist/cdn/reaction.js) checks the files of its release folder',
+    async () => {
+      const ok = await open({ tags: ['like'], loader: 'reaction.js' });
+      await whenDefined(ok.page, 'like');
+      await ok.close();
+      const { page, consoleLines, close } = await open(
+        { tags: ['like'], loader: 'reaction.js' },
+        { path: 'like.js', how: 'byte' },
+      );
+      await until(consoleLines, integrityError('like.js'), 'about like.js failing its integrity');
+      assert.equal(await defined(page, 'like'), false, 'reaction-like defined');
+      await close();
+    },
+  );
+  await step(
+    "a page whose CSP allows scripts by nonce: the loader's nonce lets its map in, a changed file is refused",
+    async () => {
+      const { page, consoleLines, close } = await open(
+        { tags: ['like'], csp: 'nonce' },
+        { path: 'like.js', how: 'byte' },
+      );
+      await until(consoleLines, integrityError('like.js'), 'about like.js failing its integrity');
+      assert.equal(await defined(page, 'like'), false, 'reaction-like defined');
+      assert.ok(
+        !consoleLines.some((l) => /Content Security Policy/i.test(l)),
+        consoleLines.join('\n'),
+      );
+      await close();
+    },
+  );
+
+  await step(
+    'a page whose CSP blocks inline scripts: the map is refused, the blocks still load (unchecked)',
+    async () => {
+      const { page, consoleLines, close } = await open({ tags: ['like'], csp: 'self' });
+      await whenDefined(page, 'like');
+      await until(consoleLines, /Content Security Policy/i, 'about the map the CSP refused');
+      await close();
+    },
+  );
+} finally {
+  await browser.close();
+  server.close();
+}
+finish();
