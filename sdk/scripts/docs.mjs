@@ -485,7 +485,8 @@ ${readmeText.slice(to)}`;
   }
 }
 // The script tag of this release, pinned with the loader's integrity (Subresource Integrity,
-// sha384 of the built file), in docs/embedding.md and sdk/README.md.
+// sha384 of the built file), in docs/embedding.md and sdk/README.md. The loader carries the hash of
+// every element file and chunk of its release, so a change to any of them changes this tag too.
 const { version } = JSON.parse(readFileSync(resolve(root, 'package.json'), 'utf8'));
 const loaderFile = resolve(root, `dist/cdn/v${version}/reaction.js`);
 if (!existsSync(loaderFile)) {
@@ -521,7 +522,9 @@ ${scriptTag}${text.slice(j)}`;
   if (fresh === text) continue;
   if (check) {
     stale++;
-    console.error(`${label}: the script tag is out of date: npm run docs -w @reaction-blocks/sdk`);
+    console.error(
+      `${label}: the script tag is out of date (the loader holds every element file's hash): npm run docs -w @reaction-blocks/sdk`,
+    );
   } else {
     writeFileSync(file, fresh);
     console.log('wrote', label);
