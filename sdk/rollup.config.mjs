@@ -85,8 +85,8 @@ function unversionedShims() {
  * The loader's build comes after the elements' (rollup builds the configurations below in
  * order), so the files are final; the loader puts the table in an import map before its first
  * import, and the browser refuses a file that does not match. sha256, not the script tag's
- * sha384: the table is about a hundred hashes in the loader (4.3 KB gzip against 5.9), and a CDN
- * that changes a file would need a second preimage of SHA-256 to pass.
+ * sha384: the table is about a hundred hashes in the loader (4.3 KB gzip against 5.9, measured
+ * with 101 files), and a CDN that changes a file would need a second preimage of SHA-256 to pass.
  */
 let integrity;
 function releaseIntegrity() {

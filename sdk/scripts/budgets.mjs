@@ -2,9 +2,11 @@
 // `npm run size` on the CDN files and by the consumer test (e2e/consumer.ts) on an app's bundle.
 const KB = 1024;
 export const BUDGETS = {
-  // 0.85 KB of code and 4.6 KB of the table of its release's files' hashes (sha256, 101 files:
-  // each element's own file and its chunks, shared/, six.js, block.js), which its import map holds
-  loader: 6 * KB,
+  // 0.85 KB of code and about 4.8 KB of the table of its release's files' hashes (sha256, 106
+  // files: each element's own file and its chunks, shared/, six.js, block.js), which its import
+  // map holds. A new kind of chunk costs it about 0.35 KB: each of the eight elements' own files
+  // has its own copy of the chunks it loads later (the writer's, the session's, ...)
+  loader: 6.5 * KB,
   // issue 21 wants 9 KB before data for like and button, 15 KB for comment and Q&A and 22 KB for
   // all six: not met yet (Lit alone is 5.7 KB of like.js); these keep what moving the writer's
   // parts out gained (like 10.91, button 10.67; comment and Q&A counted with realtime: 20.44,
