@@ -12,6 +12,7 @@ import { chromium, type Page } from 'playwright-core';
 import { startThrowawayStack } from '../../supabase/local/throwaway.ts';
 import { chromiumLaunchOptions } from '../../scripts/chromium.mjs';
 import { journeySteps } from '../../scripts/journey-steps.ts';
+import { eventually } from '../../scripts/poll.ts';
 import { watchBrowser } from '../../scripts/console-watch.ts';
 import { signInOwner } from '../../scripts/bench/support.ts';
 import {
@@ -196,6 +197,51 @@ try {
     return page;
   };
 
+  /**
+   * `<tag>` of block `id` in a browser context of its own, whose requests for the chunk named
+   * `chunk` ('writer-', 'rich-'...) fail as offline until `online()`; once online, a request waits
+   * for `gate` (when given) before it goes through. `asked` lists those requests. `done()` closes
+   * the context and asserts that the console saw only what the cut-off causes: Chromium's failed
+   * loads of that chunk and the SDK's warnings to the site owner (they leave the console check).
+   */
+  const withChunkOffline = async (tag: string, id: string, chunk: string, gate?: Promise<void>) => {
+    const ctx = await browser.newContext();
+    const page = await ctx.newPage();
+    const asked: string[] = [];
+    let offline = true;
+    const seenBefore = consoleProblems.length;
+    await page.route(
+      (u) => u.pathname.includes(`/chunks/${chunk}`),
+      async (route) => {
+        asked.push(route.request().url());
+        if (offline) return route.abort('internetdisconnected');
+        await gate;
+        return route.continue();
+      },
+    );
+    await page.goto(`${origin}/page?tag=${tag}&id=${id}`);
+    const failedLoad = new RegExp(
+      `Failed to load resource: net::ERR_INTERNET_DISCONNECTED .*/chunks/${chunk.replace(/\./g, '\\.')}`,
+    );
+    return {
+      page,
+      asked,
+      online: () => void (offline = false),
+      done: async () => {
+        await ctx.close();
+        const caused = consoleProblems.splice(seenBefore);
+        assert.deepEqual(
+          caused.filter(
+            (line) =>
+              !failedLoad.test(line) &&
+              !/\[reaction-blocks\] (could not load|Couldn't reach the server)/.test(line),
+          ),
+          [],
+        );
+      },
+    };
+  };
+
   await step('like: toggles, writes once per visitor, survives reload', async () => {
     const page = await open('reaction-like', ids.like);
     const btn = page.locator('reaction-like [part=button]');
@@ -225,20 +271,12 @@ try {
   await step(
     "like: the writer's code loads on the first interaction; when it fails, the error shows and the next click sends the like",
     async () => {
-      const id = await block('like');
-      const ctx = await browser.newContext();
-      const page = await ctx.newPage();
-      const writer: string[] = [];
-      let offline = true;
-      const seenBefore = consoleProblems.length;
-      await page.route(
-        (u) => u.pathname.includes('/chunks/writer-'),
-        (route) => {
-          writer.push(route.request().url());
-          return offline ? route.abort('internetdisconnected') : route.continue();
-        },
-      );
-      await page.goto(`${origin}/page?tag=reaction-like&id=${id}`);
+      const {
+        page,
+        asked: writer,
+        online,
+        done,
+      } = await withChunkOffline('reaction-like', await block('like'), 'writer-');
       const btn = page.locator('reaction-like [part=button]');
       await btn.waitFor();
       assert.deepEqual(writer, [], 'the writer is not loaded before the first interaction');
@@ -247,7 +285,7 @@ try {
         .locator('reaction-like [part=error]', { hasText: "Couldn't reach the server" })
         .waitFor();
       await page.locator('reaction-like [part=button][aria-pressed=false]').waitFor();
-      offline = false;
+      online();
       const written = page.waitForResponse((r) => r.url().endsWith('/rpc/toggle_block_like'));
       await btn.click();
       assert.equal((await written).status(), 200);
@@ -256,19 +294,7 @@ try {
         .waitFor();
       assert.equal(await page.locator('reaction-like [part=error]').count(), 0);
       assert.ok(writer.length >= 2, writer.join(', '));
-      await ctx.close();
-      // what the cut-off network causes on purpose, and only that: Chromium's failed loads of
-      // the writer's chunk and the SDK's warnings to the site owner; out of the console check
-      const caused = consoleProblems.splice(seenBefore);
-      assert.deepEqual(
-        caused.filter(
-          (line) =>
-            !/Failed to load resource: net::ERR_INTERNET_DISCONNECTED .*\/chunks\/writer-/.test(
-              line,
-            ) && !/\[reaction-blocks\] (could not load|Couldn't reach the server)/.test(line),
-        ),
-        [],
-      );
+      await done();
     },
   );
 
@@ -334,39 +360,21 @@ try {
         d,
       ]);
       await question(id, 'short_text', 'Name', 1, false);
-      const ctx = await browser.newContext();
-      const page = await ctx.newPage();
-      const rich: string[] = [];
-      let offline = true;
-      const seenBefore = consoleProblems.length;
-      await page.route(
-        (u) => u.pathname.includes('/chunks/rich-'),
-        (route) => {
-          rich.push(route.request().url());
-          return offline ? route.abort('internetdisconnected') : route.continue();
-        },
-      );
-      await page.goto(`${origin}/page?tag=reaction-form&id=${id}`);
+      const {
+        page,
+        asked: rich,
+        online,
+        done,
+      } = await withChunkOffline('reaction-form', id, 'rich-');
       const retry = page.locator('reaction-form button', { hasText: 'Try again' });
       await retry.waitFor();
       assert.equal(await page.locator('reaction-form [part=input]').count(), 0);
-      offline = false;
+      online();
       await retry.click();
       await page.locator('reaction-form [part=description] b', { hasText: 'there' }).waitFor();
       await page.locator('reaction-form [part=input]').waitFor();
       assert.ok(rich.length >= 2, rich.join(', '));
-      await ctx.close();
-      // the cut-off chunk's failed loads and the SDK's warnings, caused on purpose
-      const caused = consoleProblems.splice(seenBefore);
-      assert.deepEqual(
-        caused.filter(
-          (line) =>
-            !/Failed to load resource: net::ERR_INTERNET_DISCONNECTED .*\/chunks\/rich-/.test(
-              line,
-            ) && !/\[reaction-blocks\] (could not load|Couldn't reach the server)/.test(line),
-        ),
-        [],
-      );
+      await done();
     },
   );
 
@@ -408,24 +416,15 @@ try {
   await step(
     "comment: a message's Reply waits for the write paths: when they fail to load, the reason shows at the message; the next try (by keyboard) opens the form once they arrive",
     async () => {
-      const ctx = await browser.newContext();
-      const page = await ctx.newPage();
-      const paths: string[] = [];
-      let offline = true;
       // once back online, the write paths' next request waits until `arrive` is called
       let arrive = () => {};
       const late = new Promise<void>((r) => (arrive = r));
-      const seenBefore = consoleProblems.length;
-      await page.route(
-        (u) => u.pathname.includes('/chunks/comment.writer-'),
-        async (route) => {
-          paths.push(route.request().url());
-          if (offline) return route.abort('internetdisconnected');
-          await late;
-          return route.continue();
-        },
-      );
-      await page.goto(`${origin}/page?tag=reaction-comment&id=${ids.comment}`);
+      const {
+        page,
+        asked: paths,
+        online,
+        done,
+      } = await withChunkOffline('reaction-comment', ids.comment, 'comment.writer-', late);
       const reply = page
         .locator('reaction-comment [part=actions] button', { hasText: 'Reply' })
         .first();
@@ -439,30 +438,21 @@ try {
         .waitFor();
       assert.equal(await page.locator('reaction-comment [part=message] form').count(), 0);
       // back online, by keyboard, before the write paths arrive: the form opens once they do
-      offline = false;
+      online();
       const asked = paths.length;
       await reply.press('Enter');
-      for (let n = 0; paths.length === asked; n++) {
-        if (n > 1200) throw new Error('the key did not ask for the write paths');
-        await new Promise((r) => setTimeout(r, 50));
-      }
+      await eventually(
+        () => paths.length > asked,
+        60_000,
+        'the key to ask for the write paths',
+        50,
+      );
       assert.equal(await page.locator('reaction-comment [part=message] form').count(), 0);
       arrive();
       await page.locator('reaction-comment [part=message] form textarea').waitFor();
       assert.equal(await reply.getAttribute('aria-expanded'), 'true');
       assert.ok(paths.length >= 2, paths.join(', '));
-      await ctx.close();
-      // the cut-off write paths' failed loads and the SDK's warnings, and only those
-      const caused = consoleProblems.splice(seenBefore);
-      assert.deepEqual(
-        caused.filter(
-          (line) =>
-            !/Failed to load resource: net::ERR_INTERNET_DISCONNECTED .*\/chunks\/comment\.writer-/.test(
-              line,
-            ) && !/\[reaction-blocks\] (could not load|Couldn't reach the server)/.test(line),
-        ),
-        [],
-      );
+      await done();
     },
   );
 

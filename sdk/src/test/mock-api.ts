@@ -1,5 +1,6 @@
 /** A fake of the server contract: fetch is replaced; each RPC name maps to a handler. */
 import type { BlockView, Message } from '../core/types.js';
+import { eventually } from '../../../scripts/poll.js';
 
 export const PROJECT = 'http://api.test';
 export const KEY = 'anon-key';
@@ -146,12 +147,9 @@ export function withSession(id: string, anonymous = true): string {
 export const nextFrame = () => new Promise((r) => requestAnimationFrame(() => setTimeout(r)));
 export const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** Waits until `cond` holds, asking every 5 ms for at most `ms` (the repository's one poll). */
 export async function until(cond: () => unknown, ms = 2000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error('timed out waiting');
-    await wait(5);
-  }
+  await eventually(() => Boolean(cond()), ms, undefined, 5);
 }
 
 /**
