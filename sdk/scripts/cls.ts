@@ -15,6 +15,7 @@ import {
   measureLayoutShift,
   REWRITE_CHROMIUM_ARGS,
 } from '../e2e/layout-shift.ts';
+import { reservedHeightsCss } from '../src/core/skeleton-heights.ts';
 
 const RUNS = Number(process.env.CLS_RUNS) || 3;
 const KO = `document.addEventListener('DOMContentLoaded', () => {
@@ -33,13 +34,20 @@ const CASES = [
   { name: '390x844, ko', viewport: { width: 390, height: 844 }, initScript: KO },
 ].filter((c) => !process.env.CLS_CASES || c.name.includes(process.env.CLS_CASES));
 const LATENCIES = [0, 150];
-/** The loader as the page has it (in <head>, no defer), and deferred as the old snippet had it. */
+const defer = (html: string) =>
+  html.replace('src="/sdk/cdn/reaction.js">', 'src="/sdk/cdn/reaction.js" defer>');
+/**
+ * The loader as the page has it (in <head>, no defer); deferred, as a host page may have it; and
+ * deferred with the reservation the docs give for that case in the page's <head>.
+ */
 const LOADERS: Array<[string, ((html: string) => string) | undefined]> = (
   [
     ['in head', undefined],
+    ['deferred', defer],
+    // the docs' snippet for a deferred loader: the reservation in <head>, before the first paint
     [
-      'deferred',
-      (html) => html.replace('src="/sdk/cdn/reaction.js">', 'src="/sdk/cdn/reaction.js" defer>'),
+      'deferred, style in head',
+      (html) => defer(html).replace('</head>', `<style>${reservedHeightsCss()}</style></head>`),
     ],
   ] as Array<[string, ((html: string) => string) | undefined]>
 ).filter(([name]) => !process.env.CLS_LOADER || name === process.env.CLS_LOADER);
@@ -117,7 +125,9 @@ defines it), read by a PerformanceObserver installed before the page's scripts; 
 every block shows its data, plus 1.5 s. "Added latency" delays every request through the DevTools
 protocol, so the loading state is on screen for a while, as on a real network. "Loader" is the
 CDN script tag as the page has it (in \`<head>\`, no \`defer\`, so its reserved heights apply
-before the first paint) or deferred (the page may be painted before it runs). The SDK e2e fails
+before the first paint), deferred (the page may be painted before it runs: the loader then warns in
+the console), or deferred with the style docs/embedding.md gives for that case in the page's
+\`<head>\` (the same reservation, before the first paint). The SDK e2e fails
 when the page (loader in head, 150 ms; 1440x900, 375x812 and 1000x3200) shifts at all (0.001).
 Comment and Q&A are panels of a fixed height since issue 22: before that, with all six blocks in
 view (1000x3200) the page measured 0.055-0.069 as the comment block grew past its skeleton.

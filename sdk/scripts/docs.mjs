@@ -8,6 +8,7 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { OWNER, PAGES, blockId } from './docs-pages.mjs';
+import { reservedHeightsCss } from '../src/core/skeleton-heights.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const out = resolve(root, '../docs/elements');
@@ -502,6 +503,18 @@ const scriptTag = `\`\`\`html
         data-project-url="https://<project>.supabase.co" data-anon-key="<anon key>"></script>
 
 <reaction-comment owner-id="<owner id>" block-id="<block id>"></reaction-comment>
+\`\`\`
+
+If the page loads its scripts with \`defer\` or \`async\`, or at the end of \`<body>\`, the loader runs after
+the page is first painted: put the same reservation in \`<head>\`, before the first paint.
+
+\`\`\`html
+<style>
+  ${reservedHeightsCss().replaceAll('\n', '\n  ')}
+</style>
+<script src="https://<cdn>/@reaction-blocks/sdk/dist/cdn/v${version}/reaction.js" defer
+        integrity="${integrity}" crossorigin="anonymous"
+        data-project-url="https://<project>.supabase.co" data-anon-key="<anon key>"></script>
 \`\`\`
 `;
 for (const [file, label] of [

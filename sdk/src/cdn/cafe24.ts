@@ -8,6 +8,8 @@
  * elements. Never throws into the shop's page; safe when loaded twice.
  */
 
+import { reservedHeightsCss } from '../core/skeleton-heights.js';
+
 interface Placement {
   block_id: string;
   type: string;
@@ -122,6 +124,11 @@ export function placeBlocks(
     })
       .then((r) => (r.ok ? (r.json() as Promise<Embed>) : null))
       .then((embed) => {
+        // the blocks go in at their skeleton's height (the loader's reservation, before it
+        // runs): the shop's page moves once as they are placed, not again when their code arrives
+        const style = document.createElement('style');
+        style.textContent = reservedHeightsCss();
+        document.head.prepend(style);
         if (!embed || !placeBlocks(document, embed, screen, productNo, project)) return;
         if (w.__reactionBlocksLoader) return;
         const s = document.createElement('script');

@@ -1,5 +1,5 @@
 import { expect } from '@open-wc/testing';
-import { SKELETON_HEIGHTS } from '../core/skeleton-heights.js';
+import { SKELETON_HEIGHTS, reservedHeightsCss } from '../core/skeleton-heights.js';
 import { until } from '../test/mock-api.js';
 
 type W = Window & {
@@ -130,5 +130,47 @@ describe('cdn loader', () => {
       expect(el.getBoundingClientRect().height, kind).to.equal(700);
       el.remove();
     }
+  });
+  /**
+   * A page of its own (an iframe) painted with a line of text and a <reaction-like> before the
+   * loader runs, as with defer or async; `head` is put in its <head> first. Answers what the
+   * loader warned and the block's height just before the loader ran.
+   */
+  async function loadAfterPaint(head: string): Promise<{ warned: string[]; height: number }> {
+    const warned: string[] = [];
+    const frame = document.createElement('iframe');
+    try {
+      document.body.append(frame);
+      const win = frame.contentWindow!;
+      const doc = frame.contentDocument!;
+      (win as unknown as { console: Console }).console.warn = (...a: unknown[]) =>
+        void warned.push(a.map(String).join(' '));
+      doc.head.innerHTML = head;
+      const p = doc.createElement('p');
+      p.textContent = 'A post';
+      const like = doc.createElement('reaction-like');
+      doc.body.append(p, like);
+      await until(() => win.performance.getEntriesByType('paint').length > 0);
+      const height = like.getBoundingClientRect().height;
+      const s = doc.createElement('script');
+      s.src = '/__cdn/reaction.js';
+      doc.head.append(s);
+      await until(() => warned.some((w) => w.includes('/like.js')));
+      return { warned, height };
+    } finally {
+      frame.remove();
+    }
+  }
+
+  it('warns when it runs after the first paint with a block laid out and no height reserved', async () => {
+    const { warned, height } = await loadAfterPaint('');
+    expect(height).to.equal(0);
+    expect(warned.join('\n')).to.contain('ran after the page was painted');
+  });
+
+  it("does not warn when the page's <head> reserves the heights itself (the docs' deferred snippet)", async () => {
+    const { warned, height } = await loadAfterPaint(`<style>${reservedHeightsCss()}</style>`);
+    expect(height).to.equal(SKELETON_HEIGHTS.like);
+    expect(warned.join('\n')).not.to.contain('painted');
   });
 });

@@ -12,7 +12,7 @@
  * the build writes into it), so the browser refuses an element file or chunk that a CDN changed.
  * Browsers without integrity in import maps load them unchecked (docs/security.md).
  */
-import { SKELETON_HEIGHTS } from '../core/skeleton-heights.js';
+import { SKELETON_HEIGHTS, reservedHeightsCss } from '../core/skeleton-heights.js';
 
 interface LoaderWindow extends Window {
   __reactionBlocksLoader?: boolean;
@@ -73,25 +73,31 @@ declare const __RB_INTEGRITY__: Record<string, string> | undefined;
     return import(name);
   };
 
+  const warn = (...a: unknown[]) => console.warn('[reaction-blocks]', ...a);
+  const TAGS = Object.keys(SKELETON_HEIGHTS);
+  // Run after the page's first paint (defer, async, the end of <body>) with blocks already laid
+  // out and nothing reserving their height: each one pushes the page down once, now. Say so.
+  if (
+    performance.getEntriesByType?.('paint').length &&
+    [...document.querySelectorAll(TAGS.map((t) => `reaction-${t}:not(:defined)`).join())].some(
+      (el) => getComputedStyle(el).display == 'inline',
+    )
+  )
+    warn(
+      'reaction.js ran after the page was painted: blocks move it. Load it in <head> without defer (docs: embedding)',
+    );
+
   // Until its code arrives, each tag keeps the height of the skeleton it will show, so neither
   // the code nor (for a block of the usual shape) the data moves the page.
   const style = document.createElement('style');
-  style.textContent = Object.entries(SKELETON_HEIGHTS)
-    .map(
-      ([t, h]) =>
-        // comment and Q&A are panels of the page's --reaction-height, a form holds the page's
-        // --reaction-form-height, when it sets one
-        `reaction-${t}:not(:defined):not([hidden]){display:block;min-height:${/^(comment|qna)$/.test(t) ? `var(--reaction-height,${h}px)` : t == 'form' ? `var(--reaction-form-height,${h}px)` : h + 'px'}}`,
-    )
-    .join('');
+  style.textContent = reservedHeightsCss();
   document.head.prepend(style);
 
-  const TAGS = Object.keys(SKELETON_HEIGHTS);
   const started: Record<string, 1> = {};
   const load = (file: string) => {
     started[file] = 1;
     if (!mapped++ && integrity[base + file + '.js']) importMap({ integrity });
-    import(base + file + '.js').catch((e) => console.warn('[reaction-blocks]', e));
+    import(base + file + '.js').catch((e) => warn(e));
   };
   const scan = () => {
     // <reaction-count> has a small chunk of its own (no Lit), whatever else the page has

@@ -20,3 +20,18 @@ export const SKELETON_HEIGHTS = {
   form: 306,
   block: 139,
 } as const;
+
+/**
+ * The CSS that reserves those heights for the tags whose code has not arrived: the loader puts it
+ * in the page. A page that loads the loader after its first paint (defer, async, the end of
+ * <body>) puts the same rule in its <head> (the snippet in docs/embedding.md is generated from
+ * this), so nothing moves when the loader runs. Comment and Q&A take the page's
+ * --reaction-height, a form its --reaction-form-height, when set.
+ */
+export const reservedHeightsCss = (): string =>
+  Object.entries(SKELETON_HEIGHTS)
+    .map(
+      ([t, h]) =>
+        `reaction-${t}:not(:defined):not([hidden]){display:block;min-height:${t == 'comment' || t == 'qna' ? `var(--reaction-height,${h}px)` : t == 'form' ? `var(--reaction-form-height,${h}px)` : h + 'px'}}`,
+    )
+    .join('\n');
