@@ -102,9 +102,13 @@ interface LetterView {
  * is sandboxed without allow-scripts, and its CSP allows no script either: whatever the HTML
  * holds, nothing in it runs. Links open in a new tab. No background or margin of its own: the
  * letter sits on whatever page shows it (the /block/ page's sheet), as a post in an archive does.
+ * In a frame as narrow as a phone's, the letter's rows lose the 32 px at their sides that a mail
+ * client needs (render.ts's cells): the page's sheet already has its own, and both took a fifth
+ * of a 375 px screen. The rows are found by their place (the letter's table in ours), as a
+ * letter stored before keeps its inline padding and no class.
  */
 function letterDocument(letter: LetterView): string {
-  return `<!doctype html><html><head><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src https: http:; style-src 'unsafe-inline'"><base target="_blank"><style>body{margin:0;background:transparent}</style></head><body><table role="presentation" width="100%" cellpadding="0" cellspacing="0"><tr><td align="center">${letter.html ?? ''}</td></tr></table></body></html>`;
+  return `<!doctype html><html><head><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src https: http:; style-src 'unsafe-inline'"><base target="_blank"><style>body{margin:0;background:transparent}@media (max-width:520px){body>table>tbody>tr>td>table>tbody>tr>td{padding-inline:0!important}}</style></head><body><table role="presentation" width="100%" cellpadding="0" cellspacing="0"><tr><td align="center">${letter.html ?? ''}</td></tr></table></body></html>`;
 }
 
 /**

@@ -147,6 +147,37 @@ describe('reaction-block', () => {
     await expect(el).to.be.accessible();
   });
 
+  it("drops the letter rows' mail padding at the sides in a frame as narrow as a phone's", async () => {
+    api = mockApi({
+      get_block_view: () => ({ block: block({ type: 'notion_letter' }), me: {} }),
+      get_letter_view: () => ({
+        title: 'Weekly letter',
+        html: '<table width="600" style="width:100%;max-width:600px"><tr><td style="padding:0 32px"><p style="margin:0">Hello</p><table><tr><td style="padding:0 8px">a cell of its own</td></tr></table></td></tr></table>',
+      }),
+    });
+    const sides = async (width: number) => {
+      const el = await fixture<ReactionBlock>(
+        html`<reaction-block
+          style="width:${width}px"
+          block-id="b1"
+          project-url=${PROJECT}
+          anon-key=${KEY}
+        ></reaction-block>`,
+      );
+      await until(() =>
+        el.shadowRoot!.querySelector('iframe')?.contentDocument?.querySelector('p'),
+      );
+      const doc = el.shadowRoot!.querySelector('iframe')!.contentDocument!;
+      const [row, inner] = [...doc.querySelectorAll('td td, td td td')].map(
+        (td) => doc.defaultView!.getComputedStyle(td).paddingLeft,
+      );
+      return [row, inner];
+    };
+    // a row of the letter; a table inside a row keeps its own padding
+    expect(await sides(340)).to.deep.equal(['0px', '8px']);
+    expect(await sides(700)).to.deep.equal(['32px', '8px']);
+  });
+
   it('says so when a letter has not been saved yet', async () => {
     api = mockApi({
       get_block_view: () => ({ block: block({ type: 'brunch_letter' }), me: {} }),
