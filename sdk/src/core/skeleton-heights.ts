@@ -16,7 +16,7 @@ export const SKELETON_HEIGHTS = {
   qna: 640,
   like: 60,
   button: 60,
-  ab: 114,
+  ab: 129,
   form: 306,
   block: 139,
 } as const;

@@ -20,8 +20,8 @@ import { ab } from '../../core/locales/en.js';
  * @csspart title - The question.
  * @csspart options - The two options.
  * @csspart option - One option button.
- * @csspart result - Count and percentage under an option, after voting.
- * @csspart bar - After voting: the track of an option's share.
+ * @csspart result - Count and percentage under an option after voting (before, it holds its room unseen).
+ * @csspart bar - The track of an option's share, seen after voting.
  * @csspart bar-fill - After voting: the option's share of the votes in the track.
  * @csspart error - The server's message.
  * @csspart held - After a vote held when a burst of new visitors came in: it was received and counts once the owner approves it.
@@ -125,9 +125,9 @@ export default class ReactionAb extends BlockElement {
   }
 
   protected override renderSkeleton() {
-    // the question (16px/1.5 and 10px under it), then the two options
+    // the question (16px/1.5 and 10px under it), then the two options at their voted height
     return html`${line('60%', 24)}
-      <div class="sk-row" style="margin-top:2px">${bone(56)}${bone(56)}</div>`;
+      <div class="sk-row" style="margin-top:2px">${bone(71)}${bone(71)}</div>`;
   }
 
   protected override renderBlock() {
@@ -135,8 +135,10 @@ export default class ReactionAb extends BlockElement {
     if (!q) return html`<p class="muted">${this.t('notValidType')}</p>`;
     const total = this._options.reduce((n, o) => n + (o.response_count || 0), 0);
     const pct = (n: number) => (total ? Math.round((n * 100) / total) : 0);
+    // Before a vote the result and the bar are there but hidden, so the options have their voted
+    // height from the start and a vote moves nothing (ab.styles.ts centres the label meanwhile).
     return html`<p part="title" id="t">${q.title}</p>
-      <div part="options" role="group" aria-labelledby="t">
+      <div part="options" class=${this._chosen ? 'voted' : ''} role="group" aria-labelledby="t">
         ${this._options.map((o) => {
           const n = o.response_count || 0;
           return html`<button
@@ -146,15 +148,15 @@ export default class ReactionAb extends BlockElement {
             ?disabled=${this._busy}
             @click=${() => this.vote(o)}
           >
-            <span>${o.value}</span>
-            ${
-              this._chosen
-                ? html`<span part="result">${this.t('votes', { count: n })} · ${pct(n)}%</span>
-                    <span part="bar" aria-hidden="true"
-                      ><i part="bar-fill" style="width:${pct(n)}%"></i
-                    ></span>`
-                : nothing
-            }
+            <span class="label">${o.value}</span>
+            <span part="result"
+              >${this._chosen ? `${this.t('votes', { count: n })} · ${pct(n)}%` : '\u00a0'}</span
+            >
+            <span part="bar" aria-hidden="true"
+              >${
+                this._chosen ? html`<i part="bar-fill" style="width:${pct(n)}%"></i>` : nothing
+              }</span
+            >
           </button>`;
         })}
       </div>

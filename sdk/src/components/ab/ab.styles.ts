@@ -15,7 +15,6 @@ export default css`
     flex-direction: column;
     align-items: stretch;
     gap: 4px;
-    min-height: 56px;
     padding: 8px 14px;
     background: var(--reaction-tertiary);
     color: var(--reaction-text);
@@ -28,6 +27,14 @@ export default css`
   [part~='option'][aria-pressed='true'] {
     border-color: var(--reaction-primary);
     box-shadow: inset 0 0 0 1px var(--reaction-primary);
+  }
+  /* Before a vote: the result and the bar hold their room (the voted height: a vote moves
+     nothing) unseen, and the label is moved down by half of it to sit in the middle. */
+  :not(.voted) > [part~='option'] > :is([part~='result'], [part~='bar']) {
+    visibility: hidden;
+  }
+  :not(.voted) > [part~='option'] > .label {
+    transform: translateY(calc((12px * 1.5 + 4px + 6px + 4px) / 2));
   }
   [part~='result'] {
     font-size: 12px;

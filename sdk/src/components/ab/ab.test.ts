@@ -51,10 +51,16 @@ describe('reaction-ab', () => {
     }));
     const [good, bad] = $$(el, '[part=option]');
     expect(good!.textContent).to.contain('Good');
-    expect(el.shadowRoot!.querySelector('[part=result]')).to.equal(null);
+    // the result holds its room unseen before a vote, so the vote moves nothing
+    const result = el.shadowRoot!.querySelector('[part=result]')!;
+    expect(getComputedStyle(result).visibility).to.equal('hidden');
+    expect(result.textContent!.trim()).to.equal('');
+    const before = el.getBoundingClientRect().height;
     bad!.click();
     await until(() => el['_chosen'] === 'o2');
     await el.updateComplete;
+    expect(getComputedStyle(result).visibility).to.equal('visible');
+    expect(el.getBoundingClientRect().height).to.equal(before);
     const body = api.rpcCalls().find((c) => c.name === 'submit_response')!.body;
     expect(body.p_answers).to.deep.equal({ q1: 'o2' });
     expect(bad!.getAttribute('aria-pressed')).to.equal('true');
