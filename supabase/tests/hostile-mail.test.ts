@@ -1,5 +1,6 @@
 // Found from a clean clone in the sixth hostile review (breaker, 2026-11-26): a visitor can make
-// the platform mail text of their own to any address that never asked for it.
+// the platform mail text of their own to any address that never asked for it, and put any
+// address on an owner's mailing list.
 import { describe, it } from 'vitest';
 
 describe("a commenter's reply notifications", () => {
@@ -19,4 +20,18 @@ describe("a commenter's reply notifications", () => {
   // confirm (double opt-in, as the sender addresses do), or reply notifications say only that
   // there are new replies and link to the page, without quoting what a visitor wrote.
   it.todo('a reply notification goes only to an address that confirmed it wants them');
+});
+
+describe("an owner's audience", () => {
+  // Repro on npm start (2026-11-26, main at 52477ad): an anonymous visitor submits the demo form
+  // with 'victim4@example.com' in its email question (as_visitor_info 'email'); the response is
+  // counted ({ held: false }) and audience_members gets victim4@example.com, active, in no group,
+  // so the owner's next letter to 'activated' (every active member) goes to an address that never
+  // asked for it, from the owner's sender address. One response per address typed, bounded by the
+  // visitor's bucket and the owner's monthly quota; the letter's unsubscribe link and the
+  // suppression list act only after the mail went out. A trigger letter (letters on a response)
+  // goes to the typed address at once. Ways out (a product decision): an address a visitor typed
+  // joins the audience unconfirmed, and letters skip it until it confirms (double opt-in), or the
+  // owner sees such members marked and chooses.
+  it.todo('an address a visitor typed gets no letter until it confirmed it wants them');
 });
