@@ -294,6 +294,9 @@ declare
   v_email text := nullif(btrim(p_creator_email), '');
   v_name text := coalesce(btrim(p_creator_name), '');
   v_held boolean;
+  v_refusal text;
+  v_refusal_detail text;
+  v_refusal_hint text;
 begin
   if v_block.type not in ('comment', 'qna') then
     raise exception 'Not supported block' using errcode = 'P0001';
@@ -345,7 +348,23 @@ begin
   end if;
 
   -- true when a spent shared budget holds the message for the owner (escalation, trust.sql)
-  v_held := private.check_rate_limit(v_block, v_uid, 'message');
+  begin
+    v_held := private.check_rate_limit(v_block, v_uid, 'message');
+  exception when sqlstate 'PGRST' then
+    -- Refused, with the address's share spent: its burst is held all the same. The refusal
+    -- rolled back what the check took (its tokens; a hold made there too), so the hold is made
+    -- here, after it, and the 429 is answered without an error, which would roll the hold back
+    -- (PostgREST commits and answers the status and headers set: the same body and Retry-After).
+    get stacked diagnostics v_refusal = message_text, v_refusal_detail = pg_exception_detail,
+                            v_refusal_hint = pg_exception_hint;
+    if v_refusal_hint is distinct from 'hold_address_burst' then
+      raise;
+    end if;
+    perform private.hold_address_burst(v_block, private.address_key(private.client_address()), clock_timestamp());
+    perform set_config('response.status', '429', true),
+            set_config('response.headers', jsonb_build_array(v_refusal_detail::jsonb -> 'headers')::text, true);
+    return v_refusal::jsonb;
+  end;
 
   insert into public.messages (block_id, parent_id, creator_id, creator_name, creator_photo_url, color,
                                home_url, content, timezone, created_at, status, imitates_owner, page_key)

@@ -59,7 +59,7 @@ $$;
 -- Raised with SQLSTATE PGRST, PostgREST's way to set the status and headers of an error
 -- (response.headers set before a raise are dropped with the failed transaction).
 create function private.refuse_limit(p_action text, p_scope text, p_seconds double precision,
-  p_details text default 'rate_limit')
+  p_details text default 'rate_limit', p_hold_address boolean default false)
 returns void
 language plpgsql
 set search_path = ''
@@ -68,6 +68,8 @@ declare
   v_seconds bigint := greatest(ceil(coalesce(p_seconds, 1)), 1)::bigint;
   v_wait text := private.wait_text(v_seconds);
   v_message text;
+  v_body text;
+  v_status text;
 begin
   v_message := case
     when p_scope = 'owner' then
@@ -84,11 +86,15 @@ begin
     when p_action = 'report' then 'You''re reporting too fast. You can report again in ' || v_wait || '.'
     else 'You''re going too fast. Try again in ' || v_wait || '.'
   end;
-  raise sqlstate 'PGRST' using
-    message = jsonb_build_object('code', 'PT429', 'message', v_message, 'details', p_details,
-      'hint', jsonb_build_object('retry_after', v_seconds, 'action', p_action, 'scope', p_scope)::text)::text,
-    detail = jsonb_build_object('status', 429,
-      'headers', jsonb_build_object('Retry-After', v_seconds::text))::text;
+  v_body := jsonb_build_object('code', 'PT429', 'message', v_message, 'details', p_details,
+    'hint', jsonb_build_object('retry_after', v_seconds, 'action', p_action, 'scope', p_scope)::text)::text;
+  v_status := jsonb_build_object('status', 429, 'headers', jsonb_build_object('Retry-After', v_seconds::text))::text;
+  if p_hold_address then
+    -- the hint, which PostgREST does not read from a PGRST error, tells post_message to hold the
+    -- address's burst after this refusal's rollback (it answers the 429 itself then)
+    raise sqlstate 'PGRST' using message = v_body, detail = v_status, hint = 'hold_address_burst';
+  end if;
+  raise sqlstate 'PGRST' using message = v_body, detail = v_status;
 end;
 $$;
 
@@ -300,6 +306,8 @@ declare
   v_addr_ok boolean;
   v_addr_left double precision;
   v_beyond boolean;
+  v_hold boolean;
+  v_kept boolean;
   v_wait double precision;
 begin
   if p_uid = p_block.owner_id then
@@ -416,7 +424,8 @@ begin
     end if;
   end if;
   if v_visitor_ok and v_shard_ok and (v_addr is null or v_addr_left >= 1) then
-    return false;
+    -- published, unless the address's burst was held a moment ago
+    return v_addr is not null and private.address_hold_applies(p_block, p_uid, v_addr);
   end if;
   -- The visitor has a token but their shard of the block's bucket is empty: the block still has
   -- tokens if another shard has one (the shards together are the block's bucket). Only the
@@ -441,7 +450,7 @@ begin
       end if;
     end loop;
     if v_shard_ok and (v_addr is null or v_addr_left >= 1) then
-      return false;
+      return v_addr is not null and private.address_hold_applies(p_block, p_uid, v_addr);
     end if;
   end if;
 
@@ -449,7 +458,7 @@ begin
   if not v_visitor_ok then
     if p_block.captcha then
       if private.use_captcha_pass(p_block.id, p_uid, v_now) then
-        return false;
+        return v_addr is not null and private.address_hold_applies(p_block, p_uid, v_addr);
       end if;
     end if;
     select private.bucket_wait(r.tokens, r.updated_at, r.per_minute, r.burst, v_now) into v_wait
@@ -474,22 +483,23 @@ begin
     end if;
     if p_action = 'message' then
       -- this address's fresh writers' messages of the last minutes looked like anyone's until
-      -- the address used its share: they are held with this one (all of it is the burst)
-      if v_addr is not null and (v_beyond or v_addr_left < 1) then
-        perform private.hold_address_burst(p_block, v_addr, v_now);
-      end if;
-      -- within the block's budget and this write within the address's share: kept, held
+      -- the address used its share: they are held with this one (all of it is the burst); when
+      -- this write is refused below, post_message holds them after the refusal's rollback
+      v_hold := v_addr is not null and (v_beyond or v_addr_left < 1);
+      -- kept, held: within the block's budget and this write within the address's share; past
+      -- a spent budget only with a solved captcha (the platform's, on every block); with no
+      -- captcha configured, beyond the address's share (the visitor's own bucket bounds it)
       if v_shard_ok and not v_beyond then
-        return true;
+        v_kept := true;
+      elsif private.captcha_config() is not null then
+        v_kept := private.use_captcha_pass(p_block.id, p_uid, v_now);
+      else
+        v_kept := v_shard_ok;
       end if;
-      -- past a spent budget only with a solved captcha (the platform's, on every block); held
-      if private.captcha_config() is not null then
-        if private.use_captcha_pass(p_block.id, p_uid, v_now) then
-          return true;
+      if v_kept then
+        if v_hold then
+          perform private.hold_address_burst(p_block, v_addr, v_now);
         end if;
-      elsif v_shard_ok then
-        -- no captcha configured: beyond the address's share a message is kept, held (the
-        -- visitor's own bucket bounds it)
         return true;
       end if;
     end if;
@@ -514,7 +524,7 @@ begin
   end if;
   perform private.refuse_limit(p_action, case when v_shard_ok then 'address' else 'block' end, v_wait,
     case when private.captcha_config() is not null and (p_block.captcha or (v_escalate and p_action = 'message'))
-         then 'captcha' else 'rate_limit' end);
+         then 'captcha' else 'rate_limit' end, coalesce(v_hold, false));
   return false;
 end;
 $$;
@@ -534,6 +544,7 @@ as $$
            where full_at < now() for update skip locked) x
     where r.block_id = x.block_id and r.subject = x.subject and r.action = x.action;
   delete from private.address_quota where day < (now() at time zone 'UTC')::date - 1;
+  delete from private.address_holds where held_at < now() - interval '1 day';
   delete from private.captcha_passes where expires_at < now();
   delete from private.captcha_tokens where created_at < now() - interval '1 day';
   delete from private.owner_calls where called_at < now() - interval '1 hour';

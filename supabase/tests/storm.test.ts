@@ -340,6 +340,122 @@ describe('a storm of fresh accounts from one address', () => {
     expect(await statusOf((again.data as { id: string }).id)).toBe('published');
   });
 
+  it('a message of the address still being written when its burst is held ends held, and so do its next ones', async () => {
+    // two shards of 4 in the address's share, no refill: the writer's own shard has 3 tokens
+    // (its message takes one and is published, 2 left), the other shard none, so the next write
+    // of the address finds its shard empty and the writer's taken: beyond the share, a hold
+    const { owner, block } = await commentBlock({
+      message: { address_burst: 8, address_per_minute: 0.001 },
+    });
+    const address = '203.0.113.60';
+    const [writer, next, third, later] = await Promise.all(
+      Array.from({ length: 4 }, () => guestFrom(address)),
+    );
+    await sql(
+      `insert into private.rate_limits (block_id, subject, action, tokens, per_minute, burst, updated_at, full_at)
+       select $1, private.address_shard(a, g.n), 'message',
+              case when g.n = abs(mod(hashtext($2::text), 2)) then 3 else 0 end,
+              0.0005, 4, now(), now() + interval '1 day'
+       from private.address_key($3::inet) a, generate_series(0, 1) g(n)`,
+      [block, writer!.id, address],
+    );
+    // the writer's message, in a transaction held open (as PostgREST runs it)
+    const slow = new pg.Client({ connectionString: stack().dbUrl });
+    await slow.connect();
+    let second: Promise<Awaited<ReturnType<typeof post>>> | undefined;
+    try {
+      await slow.query('begin');
+      await slow.query(
+        `select set_config('role', 'authenticated', true), set_config('request.jwt.claims', $1, true),
+                set_config('request.headers', $2, true)`,
+        [
+          Buffer.from(writer!.accessToken.split('.')[1] ?? '', 'base64url').toString(),
+          JSON.stringify({ 'x-forwarded-for': address }),
+        ],
+      );
+      const { rows } = await slow.query<{ m: { id: string; status: string } }>(
+        `select public.post_message(p_block_id => $1, p_content => 'still being written',
+                                    p_creator_name => 'Slow Otter', p_honeypot => '') as m`,
+        [block],
+      );
+      const slowId = rows[0]!.m.id;
+      expect(rows[0]!.m.status).toBe('published');
+      // the next write of the address holds its burst: it waits for the message being written
+      // (before the fix it went on at once, and its hold missed that message)
+      let settled = false;
+      second = (async () => {
+        try {
+          return await post(next!.client, block);
+        } finally {
+          settled = true;
+        }
+      })();
+      await eventually(
+        async () =>
+          settled ||
+          Number(
+            (
+              await sql<{ n: string }>(
+                `select count(*) as n from pg_locks
+                 where locktype = 'advisory' and not granted
+                   and classid = hashtext('address_holds:' || $1)::oid
+                   and objid = hashtext(private.address_key($2::inet)::text)::oid`,
+                [block, address],
+              )
+            )[0]!.n,
+          ) > 0,
+        30_000,
+      );
+      await slow.query('commit');
+      const refused = await second;
+      // refused (past the share only with a captcha), and its hold is kept all the same
+      expect(refused.status).toBe(429);
+      expect(refused.error?.details).toBe('captcha');
+      expect(await statusOf(slowId)).toBe('held');
+      const { data: held } = await owner.client.rpc('moderation_messages', {
+        p_block_id: block,
+        p_filter: 'held',
+        p_limit: 10,
+      });
+      expect(
+        (held as Array<{ id: string; held_by: string }>).find((m) => m.id === slowId)?.held_by,
+      ).toBe('escalation');
+    } finally {
+      await slow.query('rollback').catch(() => {});
+      await slow.end();
+    }
+    // a refusal that holds answers as every 429 does: the status, Retry-After and the body
+    const shares = (tokens: number) =>
+      sql(
+        `update private.rate_limits set tokens = $3, updated_at = now()
+         where block_id = $1 and subject in (select private.address_shard(private.address_key($2::inet), g.n)
+                                             from generate_series(0, 1) g(n))`,
+        [block, address, tokens],
+      );
+    await shares(0);
+    const raw = await fetch(`${stack().apiUrl}/rest/v1/rpc/post_message`, {
+      method: 'POST',
+      headers: {
+        apikey: stack().anonKey,
+        authorization: `Bearer ${third!.accessToken}`,
+        'content-type': 'application/json',
+        'x-forwarded-for': address,
+      },
+      body: JSON.stringify({ p_block_id: block, p_content: 'third', p_honeypot: '' }),
+    });
+    expect(raw.status).toBe(429);
+    expect(Number(raw.headers.get('retry-after'))).toBeGreaterThan(0);
+    const body = (await raw.json()) as { code: string; details: string; hint: string };
+    expect(body).toMatchObject({ code: 'PT429', details: 'captcha' });
+    expect(JSON.parse(body.hint)).toMatchObject({ action: 'message', scope: 'address' });
+    // the share has tokens again (an operator's refill here, time on a real block): the
+    // address's fresh writers are still held while its hold is recent
+    await shares(4);
+    const after = await post(later!.client, block);
+    expect(after.error).toBeNull();
+    expect(await statusOf((after.data as { id: string }).id)).toBe('held');
+  });
+
   it('behind an edge that sets one header to the address it saw, that header alone is the address', async () => {
     const db = new pg.Client({ connectionString: stack().dbUrl });
     await db.connect();
