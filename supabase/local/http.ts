@@ -171,12 +171,38 @@ export function requestHost(req: IncomingMessage): string | undefined {
   return /^(?:[a-z0-9.-]+|\[[0-9a-f:.]+\])(?::\d{1,5})?$/i.test(host) ? host : undefined;
 }
 
-/** `::ffff:1.2.3.4` (IPv4 on an IPv6 socket) as `1.2.3.4`; anything that is not an address as ''. */
+/**
+ * An address as a socket or an X-Forwarded-For entry gives it: [brackets] and an IPv6 zone id
+ * (`fe80::1%eth0`) dropped, an IPv4-mapped IPv6 address (`::ffff:1.2.3.4`, IPv4 on an IPv6
+ * socket) as its IPv4 address; anything that is not one address as ''. SQL reads X-Forwarded-For
+ * the same way (private.parse_address in supabase/schemas/client-address.sql).
+ */
 export function normaliseAddress(raw: string | undefined): string {
-  const text = (raw ?? '').trim().replace(/^\[|\]$/g, '');
-  const v4 = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(text);
-  const address = v4 ? v4[1]! : text;
-  return isIP(address) ? address.toLowerCase() : '';
+  const text = (raw ?? '')
+    .trim()
+    .replace(/^\[|\]$/g, '')
+    .replace(/%.*$/, '');
+  const kind = isIP(text);
+  if (kind !== 6) return kind === 4 ? text : '';
+  const w = ipv6Words(text);
+  if (w.slice(0, 5).every((x) => x === 0) && w[5] === 0xffff) {
+    return [w[6]! >> 8, w[6]! & 255, w[7]! >> 8, w[7]! & 255].join('.');
+  }
+  return text.toLowerCase();
+}
+
+/** The eight 16-bit words of a valid IPv6 address (`::` filled, a dotted IPv4 tail as two words). */
+export function ipv6Words(address: string): number[] {
+  const dotted = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(address);
+  const text = dotted
+    ? `${address.slice(0, dotted.index)}${((+dotted[1]! << 8) | +dotted[2]!).toString(16)}:${((+dotted[3]! << 8) | +dotted[4]!).toString(16)}`
+    : address;
+  const words = (part: string) => (part === '' ? [] : part.split(':').map((h) => parseInt(h, 16)));
+  const [head = '', tail] = text.split('::');
+  if (tail === undefined) return words(head);
+  const left = words(head);
+  const right = words(tail);
+  return [...left, ...Array<number>(8 - left.length - right.length).fill(0), ...right];
 }
 
 export type Handler = (req: IncomingMessage, res: ServerResponse) => void | Promise<void>;

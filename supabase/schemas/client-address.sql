@@ -1,6 +1,35 @@
 -- The client's address (issue 17): who is writing, as far as the network says, for the shares
 -- of a block's budget (trust.sql) and of the owner's quota (quota.sql) that one address may take.
 
+-- An address as an X-Forwarded-For entry gives it, read as the local servers read one
+-- (supabase/local/http.ts normaliseAddress): spaces and [brackets] dropped, and an IPv6 zone id
+-- (`fe80::1%eth0`: it names a link of the sender's machine, not another address); an IPv4-mapped
+-- IPv6 address (`::ffff:192.0.2.1`) is its IPv4 address. Null when it is no single address (a
+-- range with a mask is none).
+create function private.parse_address(p_text text)
+returns inet
+language plpgsql
+immutable
+set search_path = ''
+as $$
+declare
+  v_text text := split_part(regexp_replace(btrim(p_text), '^\[|\]$', '', 'g'), '%', 1);
+  v_address inet;
+begin
+  if not pg_input_is_valid(v_text, 'inet') or position('/' in v_text) > 0 then
+    return null;
+  end if;
+  v_address := v_text::inet;
+  if masklen(v_address) <> (case family(v_address) when 4 then 32 else 128 end) then
+    return null;
+  end if;
+  if family(v_address) = 6 and v_address <<= '::ffff:0.0.0.0/96'::inet then
+    return regexp_replace(host(v_address), '^.*:', '')::inet;
+  end if;
+  return v_address;
+end;
+$$;
+
 -- The client's address as the API saw it (issue 17): the right-most X-Forwarded-For entry that is
 -- not a trusted proxy (`network.trusted_proxies`: addresses or CIDR ranges, none by default), the
 -- rule the local auth server follows for sign-ups (supabase/local/auth/rate-limit.ts
@@ -21,7 +50,7 @@ as $$
 declare
   v_headers text := nullif(current_setting('request.headers', true), '');
   v_chain text[];
-  v_hop text;
+  v_hop inet;
   v_address inet;
   v_trusted jsonb := coalesce(p_trusted, private.setting('network.trusted_proxies', '[]'::jsonb));
   v_header text := lower(nullif(coalesce(p_header, case when p_trusted is null
@@ -31,16 +60,15 @@ begin
     return null;
   end if;
   if v_header is not null then
-    v_hop := btrim(v_headers::jsonb ->> v_header);
-    return case when pg_input_is_valid(v_hop, 'inet') then v_hop::inet end;
+    return private.parse_address(v_headers::jsonb ->> v_header);
   end if;
   v_chain := string_to_array(v_headers::jsonb ->> 'x-forwarded-for', ',');
   for i in reverse coalesce(array_length(v_chain, 1), 0) .. 1 loop
-    v_hop := btrim(v_chain[i]);
-    if not pg_input_is_valid(v_hop, 'inet') then
+    v_hop := private.parse_address(v_chain[i]);
+    if v_hop is null then
       return v_address;
     end if;
-    v_address := v_hop::inet;
+    v_address := v_hop;
     if jsonb_typeof(v_trusted) is distinct from 'array' or not exists (
          select 1 from jsonb_array_elements_text(v_trusted) t(range)
          where pg_input_is_valid(t.range, 'cidr') and v_address <<= t.range::cidr) then
@@ -51,14 +79,27 @@ begin
 end;
 $$;
 
--- The key of an address's bucket: an IPv4 address, or an IPv6 address's /64 (one host gets a
--- whole /64 to pick addresses from). Never a user id: not a version 4 UUID.
+-- What an address's limits count under: an IPv4 address itself (an IPv4-mapped IPv6 one too),
+-- or an IPv6 address's /64 (one host gets a whole /64 to pick addresses from), written as
+-- `2001:db8:1:2::/64`. The same rule as the local auth server's per-address limits
+-- (supabase/local/auth/rate-limit.ts addressGroup; address-group.test.ts checks both agree).
+create function private.address_group(p_address inet)
+returns text
+language sql
+immutable
+set search_path = ''
+as $$
+  select case when family(a) = 6 then host(network(set_masklen(a, 64))) || '/64' else host(a) end
+  from (select private.parse_address(host(p_address)) as a) x;
+$$;
+
+-- The key of an address's bucket: its group (above), hashed. Never a user id: not a version 4
+-- UUID.
 create function private.address_key(p_address inet)
 returns uuid
 language sql
 immutable
 set search_path = ''
 as $$
-  select case when p_address is not null then md5('address:' || case when family(p_address) = 6
-           then host(network(set_masklen(p_address, 64))) || '/64' else host(p_address) end)::uuid end;
+  select case when p_address is not null then md5('address:' || private.address_group(p_address))::uuid end;
 $$;

@@ -493,6 +493,36 @@ describe('abuse: anonymous sign-up storm', () => {
       await server.close();
     }
   });
+
+  it('ten addresses of one IPv6 /64 are one budget: its 31st sign-in of the hour is refused', async () => {
+    // one host gets a whole /64 to pick addresses from (private.address_group in SQL, the same
+    // rule): 30 sign-ins spread over ten of its addresses spend the budget of all of it
+    const server = await authWithDefaultLimit(['127.0.0.1']);
+    const marker = randomUUID();
+    try {
+      const signInFrom = (forwarded: string) =>
+        createClient(server.url, stack().anonKey, {
+          auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
+          global: { headers: { 'x-forwarded-for': forwarded } },
+        }).auth.signInAnonymously({ options: { data: { probe: marker } } });
+      for (let i = 0; i < 30; i++) {
+        const address = `2001:db8:7:1:${(i % 10).toString(16)}:${i}::1`;
+        expect((await signInFrom(address)).error, address).toBeNull();
+      }
+      for (const another of [
+        '2001:db8:7:1:ffff::99',
+        '[2001:0db8:0007:0001::2]',
+        '2001:db8:7:1::3%eth0',
+      ]) {
+        expect((await signInFrom(another)).error?.status, another).toBe(429);
+      }
+      // the next /64 is someone else
+      expect((await signInFrom('2001:db8:7:2::1')).error).toBeNull();
+      expect(await anonymousUsers(marker)).toBe(31);
+    } finally {
+      await server.close();
+    }
+  });
 });
 
 describe('abuse: spoofed X-Forwarded-For through the gateway (issue 17)', () => {

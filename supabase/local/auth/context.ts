@@ -7,7 +7,7 @@ import { Jwt } from './jwt.ts';
 import type { CaptchaOptions } from './captcha.ts';
 import type { Mailer } from './mailer.ts';
 import { normaliseAddress } from '../http.ts';
-import { clientAddress, RateLimiter, type TrustedHops } from './rate-limit.ts';
+import { addressGroup, clientAddress, RateLimiter, type TrustedHops } from './rate-limit.ts';
 
 export interface AuthOptions {
   databaseUrl: string;
@@ -162,6 +162,9 @@ const addresses = (list: string[] | undefined) =>
 /** The caller's address (see rate-limit.ts). */
 export const clientAddressOf = (deps: AuthDeps, c: AuthCtx) =>
   clientAddress(c.env.incoming, deps.trusted);
+
+/** What the caller's per-address limits count under: its address's group (an IPv6 /64). */
+export const addressKeyOf = (address: string) => addressGroup(address) || address;
 
 /** Runs `fn` in a transaction: committed when it returns, rolled back when it throws. */
 export async function tx<T>(pool: pg.Pool, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {

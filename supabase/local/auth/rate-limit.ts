@@ -5,7 +5,8 @@
 // edge), the right-most X-Forwarded-For entry that is not itself a trusted proxy: a client
 // cannot choose it by sending the header itself.
 import type { IncomingMessage } from 'node:http';
-import { normaliseAddress } from '../http.ts';
+import { isIP } from 'node:net';
+import { ipv6Words, normaliseAddress } from '../http.ts';
 
 export interface TrustedHops {
   /**
@@ -33,6 +34,23 @@ export function clientAddress(req: IncomingMessage, trusted: TrustedHops): strin
     if (!trusted.proxies.has(hop)) return hop;
   }
   return peer;
+}
+
+/**
+ * What an address's limits count under: an IPv4 address itself (an IPv4-mapped IPv6 one too), or
+ * an IPv6 address's /64, written as `2001:db8:1:2::/64`: one host gets a whole /64 to pick
+ * addresses from, so ten addresses of one /64 are one budget. '' for no address. The same rule
+ * and text as SQL's private.address_group (supabase/schemas/client-address.sql), which keys the
+ * API's per-address shares; address-group.test.ts checks that both group the same inputs.
+ */
+export function addressGroup(raw: string): string {
+  const address = normaliseAddress(raw);
+  if (isIP(address) !== 6) return address;
+  // the network's first four words, then `::` for the zeros after the last one that is not
+  // (the longest run of zeros, as Postgres writes it)
+  const head = ipv6Words(address).slice(0, 4);
+  while (head.length > 0 && head[head.length - 1] === 0) head.pop();
+  return `${head.map((w) => w.toString(16)).join(':')}::/64`;
 }
 
 interface Bucket {

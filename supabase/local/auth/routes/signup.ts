@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Hono } from 'hono';
 import {
+  addressKeyOf,
   clientAddressOf,
   pgCode,
   tx,
@@ -38,7 +39,7 @@ async function signUpAnonymously(
   data: Record<string, unknown>,
 ) {
   const address = clientAddressOf(deps, c);
-  if (!deps.limits.anonymousUsers.take(address)) {
+  if (!deps.limits.anonymousUsers.take(addressKeyOf(address))) {
     // past the address's limit: a solved captcha (captcha.ts), or GoTrue's 429 without one
     if (!deps.captcha) throw overRequestRateLimit();
     await requireCaptcha(deps.captcha, captchaToken(body), address);
@@ -64,7 +65,8 @@ async function signUpWithEmail(
   body: Record<string, unknown>,
   data: Record<string, unknown>,
 ) {
-  if (!deps.limits.signups.take(clientAddressOf(deps, c))) throw overRequestRateLimit();
+  if (!deps.limits.signups.take(addressKeyOf(clientAddressOf(deps, c))))
+    throw overRequestRateLimit();
   if (str(body.phone)?.trim())
     throw badRequest('phone_provider_disabled', 'Phone signups are disabled');
   if (!deps.settings.emailEnabled) {

@@ -3,7 +3,7 @@
 // reuse) and the PKCE code exchange; all limited per client address (RATE_LIMIT_TOKEN_REFRESH).
 import { createHash } from 'node:crypto';
 import type { Hono } from 'hono';
-import { clientAddressOf, tx, type AuthDeps, type AuthEnv } from '../context.ts';
+import { addressKeyOf, clientAddressOf, tx, type AuthDeps, type AuthEnv } from '../context.ts';
 import { badRequest, forbidden, notFound, overRequestRateLimit, unprocessable } from '../errors.ts';
 import { verifyPassword } from '../password.ts';
 import { readJsonBody, str } from '../params.ts';
@@ -169,7 +169,8 @@ export function tokenRoutes(app: Hono<AuthEnv>, deps: AuthDeps): void {
     POST: async (c) => {
       const grant = GRANTS[c.req.query('grant_type') ?? ''];
       if (!grant) throw badRequest('unsupported_grant_type', 'unsupported_grant_type');
-      if (!deps.limits.token.take(clientAddressOf(deps, c))) throw overRequestRateLimit();
+      if (!deps.limits.token.take(addressKeyOf(clientAddressOf(deps, c))))
+        throw overRequestRateLimit();
       return c.json(await grant(deps, await readJsonBody(c)));
     },
   });

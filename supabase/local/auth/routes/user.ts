@@ -1,7 +1,14 @@
 // The signed-in user's own endpoints: GET and PUT /user (metadata, password, and an email
 // change that waits for the mailed confirmation), POST /logout, DELETE /user/identities/:id.
 import type { Hono } from 'hono';
-import { clientAddressOf, tx, type AuthCtx, type AuthDeps, type AuthEnv } from '../context.ts';
+import {
+  addressKeyOf,
+  clientAddressOf,
+  tx,
+  type AuthCtx,
+  type AuthDeps,
+  type AuthEnv,
+} from '../context.ts';
 import { badRequest, forbidden, overRequestRateLimit, unprocessable } from '../errors.ts';
 import { requestEmailChange } from '../email-change.ts';
 import { hashPassword, verifyPassword } from '../password.ts';
@@ -19,7 +26,8 @@ import { on } from './route.ts';
 
 async function updateUser(deps: AuthDeps, c: AuthCtx) {
   const caller = await requireUser(deps, c);
-  if (!deps.limits.userUpdates.take(clientAddressOf(deps, c))) throw overRequestRateLimit();
+  if (!deps.limits.userUpdates.take(addressKeyOf(clientAddressOf(deps, c))))
+    throw overRequestRateLimit();
   const body = await readJsonBody(c);
   const email =
     body.email === undefined || body.email === '' ? undefined : requireEmail(body.email);

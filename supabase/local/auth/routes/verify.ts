@@ -3,7 +3,14 @@
 // a person opens (the outcome goes back to the app in the redirect's fragment); POST is what
 // auth-js `verifyOtp` sends ({type, token_hash} or {type, email, token}).
 import type { Hono } from 'hono';
-import { clientAddressOf, tx, type AuthCtx, type AuthDeps, type AuthEnv } from '../context.ts';
+import {
+  addressKeyOf,
+  clientAddressOf,
+  tx,
+  type AuthCtx,
+  type AuthDeps,
+  type AuthEnv,
+} from '../context.ts';
 import { AuthError, badRequest, forbidden, overRequestRateLimit } from '../errors.ts';
 import { confirmEmailChange } from '../email-change.ts';
 import { tokenHash, type LinkType } from '../mailer.ts';
@@ -70,7 +77,8 @@ async function applyToken(
 }
 
 function limit(deps: AuthDeps, c: AuthCtx): void {
-  if (!deps.limits.verify.take(clientAddressOf(deps, c))) throw overRequestRateLimit();
+  if (!deps.limits.verify.take(addressKeyOf(clientAddressOf(deps, c))))
+    throw overRequestRateLimit();
 }
 
 async function verifyPost(deps: AuthDeps, c: AuthCtx) {
