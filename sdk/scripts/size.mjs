@@ -33,9 +33,11 @@ const isCaptcha = (f) => /\/chunks\/captcha-/.test(f);
 const isWriter = (f) =>
   /\/chunks\/(writer|[a-z]+\.writer|auth|identity|storage|vault|marks|view|endings|rich)-/.test(f);
 const isRich = (f) => /\/chunks\/rich-/.test(f);
-// what a reader loads after the first data shows: realtime (core/live.ts) and the comment list's
-// reading again on a resync (comment.read.ts)
-const isLater = (f) => /\/chunks\/(live|comment\.read)-/.test(f);
+// what a reader loads after the first data shows: realtime (core/live.ts) with what a change does
+// to the comment list (comment.changes.ts), one chunk (comment.realtime.ts), and the list's reading
+// again on a resync (comment.read.ts)
+const isRealtime = (f) => /\/chunks\/(live|comment\.realtime)-/.test(f);
+const isLater = (f) => isRealtime(f) || /\/chunks\/comment\.read-/.test(f);
 
 /** The file and every chunk it imports, statically or dynamically. */
 function closure(file, seen = new Set()) {
@@ -65,7 +67,7 @@ function measure(entries, described = false) {
     writer: files
       .filter((f) => isWriter(f) && !(described && isRich(f)))
       .reduce((n, f) => n + gz(f), 0),
-    live: files.filter((f) => /\/chunks\/live-/.test(f)).reduce((n, f) => n + gz(f), 0),
+    live: files.filter(isRealtime).reduce((n, f) => n + gz(f), 0),
   };
 }
 
@@ -123,7 +125,7 @@ Measured by \`npm run size -w @reaction-blocks/sdk -- --write\` on ${new Date().
 file for a page with one block type; for several, each type's file in \`shared/\` and the chunks
 they share, Lit and the core once, or six.js, all six in one file, for a page with a form and a
 comment or Q&A; \`<reaction-block>\`, block.js); "total"
-adds what loads after (comment/qna: the realtime chunk, and reading the list again on a resync). Korean texts are a separate chunk, and
+adds what loads after (comment/qna: the realtime chunk with what a change does to the list, and reading the list again on a resync). Korean texts are a separate chunk, and
 so is the captcha, loaded only when a visitor trips a rate limit on a block with the captcha on.
 "Writer" is what a visitor loads on their first interaction with a block (pointer down, focus or
 a key on it; or when they wrote before: a profile or session is stored, sealed): the write paths
@@ -138,8 +140,9 @@ its first data: its rows say so). A reader never loads it; the budgets are for w
 |---|---|---|---|---|---|---|---|
 ${lines.join('\n')}
 
-Live updates use a ${kb(live.live)} Realtime client (sdk/src/core/live.ts, measured here:
-what the comment element loads after its first data). When it was chosen, \`@supabase/realtime-js\`
+Live updates use a ${kb(live.live)} chunk: the Realtime client (sdk/src/core/live.ts) with what a
+change does to the comment list (comment.changes.ts), what the comment element loads after its
+first data (comment.realtime.ts). When it was chosen, \`@supabase/realtime-js\`
 2.119 with \`@supabase/phoenix\` measured about 17 KB gzip (the comment element over its budget).
 `;
 

@@ -1,11 +1,15 @@
 // A visitor's first action before the writer's code (core/writer.ts) has arrived is not lost: it
 // shows at once, waits for the code, and is sent once. Keyboard only: focusing the block starts
-// the load. In a browser of its own (the web-test-runner group first-interaction), so nothing has
-// the writer's code in its cache; the code failing to load is tested on the built CDN files
+// the load. What a change does to the comment list (comment.changes.ts) comes after the first
+// data, with realtime (comment.realtime.ts), or with the first change: a like on a message before it arrives shows once
+// it does (tested before the comment's write paths, which bring it too). In a browser of its own (the
+// web-test-runner group first-interaction), so nothing has the writer's code in its cache; the code failing to load is tested on the built CDN files
 // (e2e/stack.e2e.ts).
 import { expect, fixture, html } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import '../components/comment/comment.js';
+import type ReactionComment from '../components/comment/comment.component.js';
+import { message } from '../test/fixtures.js';
 import { $, KEY, PROJECT, block, mockApi, type, until } from '../test/mock-api.js';
 import { holdNext, modulePath, mountLike, release, requested } from '../test/request-control.js';
 
@@ -36,6 +40,50 @@ describe('a click before the writer arrives', () => {
       expect(api.rpcNames().filter((n) => n === 'toggle_block_like')).to.have.length(1);
       expect(api.calls.find((c) => c.name === 'toggle_block_like')!.body.p_liked).to.equal(true);
       expect(await requested(WRITER)).to.equal(1);
+    } finally {
+      api.restore();
+    }
+  });
+});
+
+const CHANGES = modulePath('../components/comment/comment.changes.js', import.meta.url);
+
+describe("a like before the comment list's changes arrive", () => {
+  it('shows once they are here (the dashboard preview: no realtime, nothing sent)', async function (this: {
+    timeout(ms: number): void;
+  }) {
+    this.timeout(30000);
+    localStorage.clear();
+    const api = mockApi({
+      get_block_view: () => ({
+        block: block({ type: 'comment' }),
+        messages: [message('m1', { like_count: 2 })],
+        me: {},
+      }),
+    });
+    try {
+      const el = await fixture<ReactionComment>(
+        html`<reaction-comment
+          dummy
+          block-id="b1"
+          project-url=${PROJECT}
+          anon-key=${KEY}
+        ></reaction-comment>`,
+      );
+      const like = () => $<HTMLButtonElement>(el, '#m-m1 [aria-pressed]');
+      await until(() => like(), 10000);
+      // no realtime in dummy mode: the first change asks for the changes' code
+      expect(await requested(CHANGES)).to.equal(0);
+      await holdNext(CHANGES);
+      like().click();
+      for (let n = 0; (await requested(CHANGES)) !== 1; n++)
+        if (n > 200) throw new Error("the like did not ask for the list's changes");
+      await el.updateComplete;
+      expect(like().textContent!.trim()).to.equal('2 Likes');
+      await release(CHANGES);
+      await until(() => like().getAttribute('aria-pressed') === 'true', 10000);
+      await until(() => like().textContent!.trim() === '3 Likes', 10000);
+      expect(api.rpcNames()).to.deep.equal(['get_block_public']);
     } finally {
       api.restore();
     }

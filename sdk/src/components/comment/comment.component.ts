@@ -12,8 +12,8 @@ import { homeUrl } from '../../core/text.js';
 import type { Message } from '../../core/types.js';
 import { COMMENT_LIMITS, EMAIL_RE } from '@reaction-blocks/contracts/limits';
 import type { Change, Counts } from '../../core/live.js';
-import { applyChange, applyCounts, pinnedFirst, threads } from './model.js';
-import { LiveList, PAGE_SIZE } from './comment.live.js';
+import { pinnedFirst, threads } from './model.js';
+import { changes, LiveList, loadChanges, PAGE_SIZE } from './comment.live.js';
 import styles from './comment.styles.js';
 import { composer, message, type CommentView, type Mode } from './comment.templates.js';
 import { comment, fields, like } from '../../core/locales/en.js';
@@ -31,7 +31,7 @@ let paths: CommentWriter | undefined;
  * draw): a chunk loaded with the writer's code.
  */
 const loadCommentWriter = loadChunk(() =>
-  import('./comment.writer.js').then((m) => {
+  Promise.all([import('./comment.writer.js'), loadChanges()]).then(([m]) => {
     // what only they say, in English (Korean has every text in its chunk)
     Object.assign(ReactionComment.texts!, m.texts);
     return (paths = m);
@@ -255,8 +255,9 @@ export default class ReactionComment extends BlockElement {
     }
   }
 
+  /** Counts from Realtime, which starts once the changes' code is here (LiveList.watch). */
   private applyCounts(c: Counts): void {
-    this._messages = applyCounts(this._messages, c);
+    if (changes) this._messages = changes.applyCounts(this._messages, c);
   }
 
   /** A change from Realtime. */
@@ -279,8 +280,17 @@ export default class ReactionComment extends BlockElement {
       ?.scrollTo({ top: 0, behavior: reduce ? 'auto' : 'smooth' });
   }
 
+  /**
+   * Applies a change to the list (comment.changes.ts); one that comes before that code (a like in
+   * the dashboard's preview, which has no realtime) is applied once it is here, in order.
+   */
   private applyChange(c: Change): void {
-    const { list, delta } = applyChange(this._messages, c);
+    if (!changes)
+      return void loadChanges().then(
+        () => this.applyChange(c),
+        (e) => this.fail(e),
+      );
+    const { list, delta } = changes.applyChange(this._messages, c);
     this._messages = list;
     this._count = Math.max(0, this._count + delta);
   }

@@ -3,12 +3,23 @@
 // while the element is on screen, and coming back after a gap reads the list again
 // (comment.read.ts) so nothing missed meanwhile is lost.
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
+import { loadChunk } from '../../core/chunk.js';
 import type { Project } from '../../core/config.js';
 import type { Watcher } from '../../core/live.js';
 import type { Block } from '../../core/types.js';
 
 /** Spec section 9. */
 export const PAGE_SIZE = 5;
+
+/** Realtime with what a change does to the list (comment.realtime.ts), once here. */
+export let changes: typeof import('./comment.realtime.js') | undefined;
+/**
+ * Loads comment.realtime.ts: to watch the block (after the first data), with the write paths, or
+ * by the first change itself; a failed load is tried again by the next ask (core/chunk.ts).
+ */
+export const loadChanges = loadChunk(() =>
+  import('./comment.realtime.js').then((m) => (changes = m)),
+);
 
 /** Watches a block's messages while the element is connected (core/live.ts watchBlock). */
 export class LiveList implements ReactiveController {
@@ -29,7 +40,7 @@ export class LiveList implements ReactiveController {
     if (this.watching === thread || !p.url) return;
     this.watching = thread;
     this.unsubscribe?.();
-    const { watchBlock } = await import('../../core/live.js');
+    const { watchBlock } = await loadChanges();
     if (this.watching === thread)
       this.unsubscribe = watchBlock(p, b.id, this.host, this.watcher, b.page_key || '');
   }

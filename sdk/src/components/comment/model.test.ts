@@ -2,7 +2,7 @@
 // a list read again after a sign-in or log out.
 import { expect } from '@open-wc/testing';
 import type { Message } from '../../core/types.js';
-import { applyChange } from './model.js';
+import { applyChange } from './comment.changes.js';
 import { mergeThreads } from './comment.read.js';
 
 let t = Date.parse('2024-05-06T10:00:00Z');

@@ -1,6 +1,7 @@
-// The comment list as pure functions: what a change from the server (live, or the answer to the
-// visitor's own write) does to the list and to the block's message count (a list read again for
-// another identity is merged with the one on screen in comment.read.ts, loaded then).
+// The comment list as pure functions: a server list as threads and the list as shown. What a
+// change from the server (live, or the answer to the visitor's own write) does to the list is
+// comment.changes.ts, loaded after the first data; a list read again for another identity is
+// merged with the one on screen in comment.read.ts, loaded then.
 //
 // Invariants: a thread list holds top-level messages newest first, each with its replies oldest
 // first (pinned threads come first from the server; pinnedFirst orders them for display); a
@@ -8,89 +9,12 @@
 // message row counts, top-level or reply, held ones too from their posting; a deleted thread takes
 // its replies with it). A live change (Realtime) leaves reply counts alone: the server sends them
 // as `counts` messages (applyCounts), in either order with the reply itself.
-import type { Change, Counts } from '../../core/live.js';
 import type { Message } from '../../core/types.js';
 
 export const thread = (m: Message): Message => ({ ...m, replies: m.replies || [] });
 
 /** A server list (get_block_view, list_messages) as threads with reply arrays. */
 export const threads = (list: Message[] | undefined): Message[] => (list || []).map(thread);
-
-/** The list after one change, and how much the block's message count moved. */
-export function applyChange(list: Message[], c: Change): { list: Message[]; delta: number } {
-  const row = c.row as Message;
-  const next: Message[] = list.map((m) => ({ ...m, replies: [...(m.replies || [])] }));
-  if (c.type === 'DELETE' || c.type === 'REMOVE') {
-    // A delete may carry only the id: look in every list. REMOVE (held or hidden by the owner)
-    // takes it off the list; the block still counts it.
-    const counted = c.type === 'DELETE';
-    const top = next.findIndex((m) => m.id === row.id);
-    if (top >= 0) {
-      const [gone] = next.splice(top, 1);
-      return { list: next, delta: counted ? -1 - gone!.replies!.length : 0 };
-    }
-    for (const m of next) {
-      const k = m.replies!.findIndex((r) => r.id === row.id);
-      if (k < 0) continue;
-      m.replies!.splice(k, 1);
-      if (!c.live && counted) m.reply_count = Math.max(0, (m.reply_count || 1) - 1);
-      return { list: next, delta: counted ? -1 : 0 };
-    }
-    return { list, delta: 0 };
-  }
-  const parent = row.parent_id ? next.find((m) => m.id === row.parent_id) : undefined;
-  const where = parent ? parent.replies! : next;
-  const i = where.findIndex((m) => m.id === row.id);
-  if (i >= 0) {
-    // Known already (an update, or our own insert coming back live): no new message.
-    where[i] = { ...where[i]!, ...row, replies: where[i]!.replies };
-    return { list: next, delta: 0 };
-  }
-  if (c.type !== 'INSERT') {
-    // An update of a message not on screen: one the owner just approved (held messages reach
-    // nobody else live) shows now, in its place, if it falls within what is loaded; anything
-    // else (a change to an older message never loaded) is not ours to show.
-    const oldest = next.filter((m) => !m.pinned_at).at(-1)?.created_at ?? '';
-    if (row.status !== 'published' || (row.parent_id ? !parent : row.created_at < oldest))
-      return { list, delta: 0 };
-    if (parent) {
-      where.push(row);
-      where.sort((a, b) =>
-        a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : 0,
-      );
-      if (!c.live) parent.reply_count = (parent.reply_count || 0) + 1;
-    } else {
-      const at = next.findIndex((m) => !m.pinned_at && m.created_at < row.created_at);
-      next.splice(at < 0 ? next.length : at, 0, thread(row));
-    }
-    // the block counted it when it was posted
-    return { list: next, delta: 0 };
-  }
-  if (parent) {
-    where.push(row);
-    if (!c.live) parent.reply_count = (parent.reply_count || 0) + 1;
-  } else if (!row.parent_id) next.unshift(thread(row));
-  // A reply to a thread not loaded here is not shown, but the block counts it.
-  return { list: parent || !row.parent_id ? next : list, delta: 1 };
-}
-/**
- * A message's like or reply count as the server sent it: the value after the change is set (so
- * the visitor's own like, already applied from its answer, is not counted twice).
- */
-export function applyCounts(list: Message[], c: Counts): Message[] {
-  const set = (m: Message): Message =>
-    m.id !== c.id
-      ? m
-      : {
-          ...m,
-          ...(c.like_count !== undefined ? { like_count: c.like_count } : {}),
-          ...(c.reply_count !== undefined ? { reply_count: c.reply_count } : {}),
-        };
-  return list.map((m) => {
-    const top = set(m);
-    return m.replies?.some((r) => r.id === c.id) ? { ...top, replies: m.replies.map(set) } : top;
-  });
-}
 
 /** The list as shown: pinned threads first (newest pin first), then the others in list order. */
 export function pinnedFirst(list: Message[]): Message[] {
