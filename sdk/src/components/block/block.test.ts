@@ -215,7 +215,13 @@ describe('reaction-block', () => {
     expect(el.shadowRoot!.textContent).to.contain('Failed to load');
   });
 
-  it('keeps the messages that came live or by Load more when the visitor signs in and logs out (public page)', async () => {
+  it('keeps the messages that came live or by Load more when the visitor signs in and logs out (public page)', async function (this: {
+    timeout(ms: number): void;
+  }) {
+    // the write paths, the sign-in and the list's reading again each load chunks of their own:
+    // on a busy machine (load 25-30) one took more than the 2 s `until` waits by default
+    this.timeout(60000);
+    const WAIT = 10000;
     // The server's threads, newest first; which ones the caller liked depends on the caller.
     let clock = Date.parse('2024-05-06T10:00:00Z');
     const msg = (id: string): Message =>
@@ -252,7 +258,7 @@ describe('reaction-block', () => {
       const button = inner.shadowRoot!.querySelector('[part=menu-button]') as HTMLElement;
       if (button.getAttribute('aria-expanded') !== 'true') button.click();
       // the menu comes with the write paths (comment.writer.ts), loaded on the first click
-      await until(() => inner.shadowRoot!.querySelector('[part=menu]'));
+      await until(() => inner.shadowRoot!.querySelector('[part=menu]'), WAIT);
       [...inner.shadowRoot!.querySelectorAll<HTMLElement>('[part=menu] button')]
         .find((b) => b.textContent!.trim() === text)!
         .click();
@@ -260,7 +266,7 @@ describe('reaction-block', () => {
 
     // Load more brings m6 and m7; a new message arrives live.
     (inner.shadowRoot!.querySelector('[part=load-more]') as HTMLElement).click();
-    await until(() => ids().includes('m-m7'));
+    await until(() => ids().includes('m-m7'), WAIT);
     const live = {
       ...msg('live'),
       created_at: new Date(Date.parse('2024-05-06T10:01:00Z')).toISOString(),
@@ -279,8 +285,9 @@ describe('reaction-block', () => {
     window.open = (() => popup) as unknown as typeof window.open;
     try {
       await menu('Sign in with Google');
-      await until(() =>
-        popup.location.href.startsWith(PROJECT + '/auth/v1/authorize?provider=google'),
+      await until(
+        () => popup.location.href.startsWith(PROJECT + '/auth/v1/authorize?provider=google'),
+        WAIT,
       );
       localStorage.setItem(
         'reaction-blocks.session:' + PROJECT,
@@ -292,16 +299,16 @@ describe('reaction-block', () => {
         }),
       );
       window.postMessage({ type: 'reaction-blocks:auth' }, location.origin);
-      await until(() => views.includes('signed'));
-      await until(() => inner.shadowRoot!.querySelector('#m-m7 [aria-pressed=true]'));
+      await until(() => views.includes('signed'), WAIT);
+      await until(() => inner.shadowRoot!.querySelector('#m-m7 [aria-pressed=true]'), WAIT);
     } finally {
       window.open = open;
     }
     expect(ids(), 'after sign-in').to.deep.equal(all);
 
     await menu('Log out');
-    await until(() => views.filter((v) => v === 'anon').length === 2);
-    await until(() => !inner.shadowRoot!.querySelector('#m-m7 [aria-pressed=true]'));
+    await until(() => views.filter((v) => v === 'anon').length === 2, WAIT);
+    await until(() => !inner.shadowRoot!.querySelector('#m-m7 [aria-pressed=true]'), WAIT);
     expect(ids(), 'after log out').to.deep.equal(all);
   });
 });
