@@ -12,6 +12,15 @@ const B1 = '00000000-0000-4000-8000-0000000000b1';
 const B2 = '00000000-0000-4000-8000-0000000000b2';
 const B3 = '00000000-0000-4000-8000-0000000000b3';
 
+/** A placement on the product pages: after its usual place, or after `selector`. */
+const onProduct = (block_id: string, type: string, per_product = false, selector = '') => ({
+  block_id,
+  type,
+  location: 'product_detail' as const,
+  per_product,
+  selector,
+});
+
 /** A page shaped like a Cafe24 skin's product page. */
 function productPage(): Document {
   const doc = document.implementation.createHTMLDocument('shop');
@@ -51,28 +60,10 @@ describe('cafe24 loader', () => {
       {
         owner_id: OWNER,
         placements: [
-          {
-            block_id: B1,
-            type: 'comment',
-            location: 'product_detail',
-            per_product: true,
-            selector: '',
-          },
-          {
-            block_id: B2,
-            type: 'like',
-            location: 'product_detail',
-            per_product: true,
-            selector: '',
-          },
+          onProduct(B1, 'comment', true),
+          onProduct(B2, 'like', true),
           { block_id: B3, type: 'form', location: 'main', per_product: false, selector: '' },
-          {
-            block_id: B3,
-            type: 'button',
-            location: 'product_detail',
-            per_product: false,
-            selector: '.xans-product-detail h1',
-          },
+          onProduct(B3, 'button', false, '.xans-product-detail h1'),
         ],
       },
       'product_detail',
@@ -106,27 +97,9 @@ describe('cafe24 loader', () => {
       {
         owner_id: OWNER,
         placements: [
-          {
-            block_id: B1,
-            type: 'comment',
-            location: 'product_detail',
-            per_product: true,
-            selector: '',
-          },
-          {
-            block_id: B2,
-            type: 'qna',
-            location: 'product_detail',
-            per_product: false,
-            selector: '[[[',
-          },
-          {
-            block_id: B3,
-            type: 'img src=x onerror=alert(1)',
-            location: 'product_detail',
-            per_product: false,
-            selector: '',
-          },
+          onProduct(B1, 'comment', true),
+          onProduct(B2, 'qna', false, '[[['),
+          onProduct(B3, 'img src=x onerror=alert(1)'),
         ],
       },
       'product_detail',

@@ -129,8 +129,12 @@ export function block(over: Partial<BlockView['block']> = {}): BlockView['block'
   };
 }
 
-/** A stored session, as after a first write (anonymous) or a sign-in: views then read get_block_me. */
-export function withSession(id: string, anonymous = true): string {
+/**
+ * A stored session, as after a first write (anonymous) or a sign-in, with `user`'s fields (its
+ * user_metadata); kept in plain JSON as an older SDK did (sealed on first read). Views then read
+ * get_block_me. Its access token.
+ */
+export function withSession(id: string, anonymous = true, user: Record<string, unknown> = {}) {
   const token = fakeJwt(id, { is_anonymous: anonymous });
   localStorage.setItem(
     'reaction-blocks.session:' + PROJECT,
@@ -138,7 +142,7 @@ export function withSession(id: string, anonymous = true): string {
       access_token: token,
       refresh_token: 'r',
       expires_at: Date.now() / 1000 + 3600,
-      user: { id, is_anonymous: anonymous },
+      user: { id, is_anonymous: anonymous, ...user },
     }),
   );
   return token;

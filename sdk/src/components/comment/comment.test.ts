@@ -34,20 +34,9 @@ const msg = (id: string, over: Partial<Message> = {}): Message =>
     ...over,
   });
 
-/** A session stored as an older SDK kept it, in plain JSON (sealed on first read); its token. */
-function signIn(id: string): string {
-  const token = fakeJwt(id);
-  localStorage.setItem(
-    'reaction-blocks.session:' + PROJECT,
-    JSON.stringify({
-      access_token: token,
-      refresh_token: 'r',
-      expires_at: Date.now() / 1000 + 3600,
-      user: { id, is_anonymous: false, user_metadata: { full_name: 'Signed ' + id } },
-    }),
-  );
-  return token;
-}
+/** A signed-in visitor's stored session (withSession), named 'Signed <id>'; its token. */
+const signIn = (id: string) =>
+  withSession(id, false, { user_metadata: { full_name: 'Signed ' + id } });
 
 describe('reaction-comment', () => {
   let api: ReturnType<typeof mockApi>;
