@@ -29,6 +29,7 @@ import {
   saveSettings,
   stateOf,
   TOO_FAST,
+  type RpcResult,
   tryPost,
 } from './support/hostile.ts';
 
@@ -157,69 +158,55 @@ describe('abuse: rate limits on every write path', () => {
     await overrideLimits(blocks.button, { click: slow });
     const visitor = await newGuest();
     const author = await newGuest();
+    /** `burst` writes that go through, then the next one refused with 429 and `message`. */
+    const burstThenRefused = async (
+      blockId: string,
+      burst: number,
+      write: (i: number) => PromiseLike<RpcResult>,
+      message: RegExp,
+    ) => {
+      for (let i = 0; i < burst; i++) expect((await write(i)).error).toBeNull();
+      await refused(blockId, () => write(burst), message, 429);
+    };
     // edits: 10 at once
     const mine = await post(visitor, blocks.comment);
-    for (let i = 0; i < 10; i++) {
-      const { error } = await visitor.client.rpc('edit_message', {
-        p_message_id: mine,
-        p_content: `edit ${i}`,
-      });
-      expect(error).toBeNull();
-    }
-    await refused(
+    await burstThenRefused(
       blocks.comment,
-      () => visitor.client.rpc('edit_message', { p_message_id: mine, p_content: 'one more' }),
+      10,
+      (i) => visitor.client.rpc('edit_message', { p_message_id: mine, p_content: `edit ${i}` }),
       TOO_FAST.edit,
-      429,
     );
     // message likes: 30 toggles at once
     const theirs = await post(author, blocks.comment);
-    for (let i = 0; i < 30; i++) {
-      const { error } = await visitor.client.rpc('toggle_message_like', { p_message_id: theirs });
-      expect(error).toBeNull();
-    }
-    await refused(
+    await burstThenRefused(
       blocks.comment,
+      30,
       () => visitor.client.rpc('toggle_message_like', { p_message_id: theirs }),
       TOO_FAST.like,
-      429,
     );
     // block likes: 30 toggles
-    for (let i = 0; i < 30; i++) {
-      const { error } = await visitor.client.rpc('toggle_block_like', { p_block_id: blocks.like });
-      expect(error).toBeNull();
-    }
-    await refused(
+    await burstThenRefused(
       blocks.like,
+      30,
       () => visitor.client.rpc('toggle_block_like', { p_block_id: blocks.like }),
       TOO_FAST.like,
-      429,
     );
     // button clicks: 20
-    for (let i = 0; i < 20; i++) {
-      const { error } = await visitor.client.rpc('record_button_click', {
-        p_block_id: blocks.button,
-      });
-      expect(error).toBeNull();
-    }
-    await refused(
+    await burstThenRefused(
       blocks.button,
+      20,
       () => visitor.client.rpc('record_button_click', { p_block_id: blocks.button }),
       TOO_FAST.click,
-      429,
     );
     // reports: ten different messages, then the eleventh is refused
     const reporter = await newGuest();
     const targets: string[] = [];
     for (let i = 0; i < 11; i++) targets.push(await post(await newGuest(), blocks.comment));
-    for (const id of targets.slice(0, 10)) {
-      expect((await reporter.client.rpc('report_message', { p_message_id: id })).error).toBeNull();
-    }
-    await refused(
+    await burstThenRefused(
       blocks.comment,
-      () => reporter.client.rpc('report_message', { p_message_id: targets[10] }),
+      10,
+      (i) => reporter.client.rpc('report_message', { p_message_id: targets[i] }),
       TOO_FAST.report,
-      429,
     );
   });
 

@@ -95,6 +95,17 @@ function processesUsing(dir: string): number[] {
   return found;
 }
 
+/** A killed stack is gone: its process ended, its ports free, no process on its data directory. */
+async function gone(cli: Cli, ports: Ports, dataDir: string) {
+  await cli.exited;
+  await nothingListens(ports);
+  await until(
+    () => processesUsing(dataDir).length === 0,
+    60_000,
+    'no process on the data directory',
+  );
+}
+
 /** Paths with answers of many packets, for clients that leave mid-answer. */
 const BIG_ANSWERS: Record<string, string[]> = {
   gateway: ['/rest/v1/', '/auth/v1/authorize?provider=google'],
@@ -362,13 +373,7 @@ describe('npm start', () => {
     process.kill(-first.child.pid!, 'SIGKILL');
     writing = false;
     await Promise.all(writers);
-    await first.exited;
-    await nothingListens(ports);
-    await until(
-      () => processesUsing(dataDir).length === 0,
-      60_000,
-      'no process on the data directory',
-    );
+    await gone(first, ports, dataDir);
     expect(existsSync(`${dataDir}.lock`)).toBe(true);
 
     // 2. the next start recovers the lock; every answered write is there
@@ -387,13 +392,7 @@ describe('npm start', () => {
 
     // 3. the stack process alone killed: its children (Postgres, PostgREST, Deno, the gateway) stop
     process.kill(second.child.pid!, 'SIGKILL');
-    await second.exited;
-    await nothingListens(ports);
-    await until(
-      () => processesUsing(dataDir).length === 0,
-      60_000,
-      'no process on the data directory',
-    );
+    await gone(second, ports, dataDir);
 
     const third = startCli(ports, dataDir);
     await started(third);
