@@ -138,22 +138,15 @@ describe('a storm of fresh accounts from one address', () => {
     const mine = await postAsElement(visitor, block);
     expect(mine.error).toBeNull();
     expect(await statusOf((mine.data as { id: string }).id)).toBe('published');
-    // a signed-in visitor whose account is older than a day (a track record) from the storm's
-    // own address keeps writing too
-    const regular = await newUser('regular');
-    await sql("update auth.users set created_at = now() - interval '2 days' where id = $1", [
-      regular.id,
-    ]);
-    const theirs = createClient(stack().apiUrl, stack().anonKey, {
-      ...noPersist,
-      global: {
-        headers: {
-          'x-forwarded-for': '203.0.113.7',
-          authorization: `Bearer ${regular.accessToken}`,
-        },
-      },
-    });
-    const known = await post(theirs, block);
+    // a visitor with history here (a message published a week ago: a track record) from the
+    // storm's own address keeps writing too
+    const regular = await guestFrom('203.0.113.7');
+    await sql(
+      `insert into public.messages (block_id, creator_id, creator_name, content, created_at, status)
+       values ($1, $2, 'Old Friend', 'from last week', now() - interval '7 days', 'published')`,
+      [block, regular.id],
+    );
+    const known = await post(regular.client, block);
     expect(known.error).toBeNull();
     expect(await statusOf((known.data as { id: string }).id)).toBe('published');
     stop = true;
