@@ -135,6 +135,11 @@ export default class ReactionForm extends BlockElement {
     return richCode;
   }
 
+  /** Owner-written HTML at one place of the form as nodes (rich.ts); nothing until it is here. */
+  private richAt(at: string, input: string | null | undefined): Node[] | typeof nothing {
+    return this.rich?.richAt(this, at, input) ?? nothing;
+  }
+
   /** Clears answers and returns to answering. */
   reset(): void {
     this._answers = {};
@@ -228,10 +233,9 @@ export default class ReactionForm extends BlockElement {
     const errEl = err ? html`<p part="field-error" class="err" id="${id}-err">${err}</p>` : nothing;
     const value = this._answers[q.id];
     if (q.type === 'description') {
-      const r = this.rich;
       return html`<div part="question">
         <p part="question-title">${q.title}</p>
-        <div part="description">${r ? r.rich(r.sanitize(q.content)) : nothing}</div>
+        <div part="description">${this.richAt(q.id, q.content)}</div>
       </div>`;
     }
     if (q.type === 'image')
@@ -326,12 +330,13 @@ export default class ReactionForm extends BlockElement {
     if (!r) return nothing;
     const url = safeUrl(e.open_url, true);
     const closing = r.sanitize(e.closing_text);
+    const text = this.richAt('ending:' + e.id, e.closing_text);
     // The default ending's text is "Thank you" already: the title falls back to it only when the
     // ending has no closing text, so it is never said twice.
     const title = e.title || (closing.replace(/<[^>]*>/g, '').trim() ? '' : this.t('thankYou'));
     return html`<div part="ending" role="status">
       ${title ? html`<h2 part="ending-title">${title}</h2>` : nothing}
-      ${closing ? html`<div part="description">${r.rich(closing)}</div>` : nothing}
+      ${closing ? html`<div part="description">${text}</div>` : nothing}
       ${this._held ? html`<p part="held" class="muted">${this.t('responseHeld')}</p>` : nothing}
       ${
         url && e.open_link_type !== 'submit'

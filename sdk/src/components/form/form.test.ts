@@ -93,6 +93,24 @@ describe('reaction-form', () => {
     await until(() => $<HTMLImageElement>(el, '[part=image]').src.startsWith('data:'));
   });
 
+  it("keeps a description's nodes while the form is drawn again, and shows it again after Submit again", async () => {
+    const el = await mount();
+    const bold = $(el, '[part=description] b');
+    expect(bold.textContent).to.equal('there');
+    type(input(el, 'short'), 'typing draws the form again');
+    await el.updateComplete;
+    expect($(el, '[part=description] b'), 'the same node').to.equal(bold);
+    $$<HTMLInputElement>(el, 'input[type=radio]')[0]!.click();
+    $(el, '[part=submit]').click();
+    await until(() => el['_ending']);
+    await el.updateComplete;
+    expect($(el, '[part=ending] [part=description] p').textContent).to.equal('Bye');
+    $(el, '[part=resubmit]').click();
+    await el.updateComplete;
+    expect($(el, '[part=description]').innerHTML).to.contain('<b>there</b>');
+    expect($(el, '[part=description] b')).to.equal(bold);
+  });
+
   it('shows Required and Please check response on an empty required answer, and clears the note on change', async () => {
     const el = await mount();
     $(el, '[part=submit]').click();
