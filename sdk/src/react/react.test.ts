@@ -131,7 +131,10 @@ describe('react wrappers', () => {
     });
     const warned: unknown[][] = [];
     const warn = console.warn;
-    console.warn = (...args: unknown[]) => void warned.push(args);
+    // only the count's own warning: on a busy machine an element of an earlier test may still
+    // be saying that it could not reach the server
+    console.warn = (...args: unknown[]) =>
+      void (args.some((a) => String(a).includes('Missing project-url')) && warned.push(args));
     const host = document.createElement('div');
     document.body.append(host);
     const root = createRoot(host);
@@ -146,7 +149,8 @@ describe('react wrappers', () => {
         [...host.querySelectorAll('reaction-count')].map(
           (el) => el.shadowRoot!.querySelector('[part=base]')!.textContent,
         );
-      await until(() => texts().join() === '10 comments,20 comments');
+      // generous: a busy machine
+      await until(() => texts().join() === '10 comments,20 comments', 10_000);
       expect(warned, 'no warning of a missing project').to.deep.equal([]);
       expect(api.calls.filter((c) => c.name === 'get_block_counts')).to.have.length(1);
     } finally {
