@@ -111,6 +111,9 @@ describe('react wrappers', () => {
     root2.render(createElement(Block, props));
     (await inner('reaction-button')).click();
     await until(() => seen.includes('click https://example.com/go'));
+    // the click is told before it is recorded: wait for the write, or it reaches the network
+    // after api.restore() and its failure is warned during a later test
+    await until(() => api.rpcNames().includes('record_button_click'));
     expect(seen).to.deep.equal(['load', 'like true', 'load', 'click https://example.com/go']);
     root2.unmount();
     host.remove();
