@@ -8,6 +8,9 @@
 //   - submits to 32 forms of ONE owner        against  submits to 32 forms of 32 owners
 //   - submits to ONE form                     against  the same 32 forms of 32 owners
 //   - votes on ONE A/B                        against  votes on 32 A/Bs of 32 owners
+//   - comments on ONE block from ONE address  against  comments on 32 blocks of 32 owners from
+//     many addresses (the address's share in shards, and the lock a message
+//     about to be published takes shared against a hold of the address's burst: issue 17)
 // The ratio hard/easy is the share of the throughput a hot block, form or owner keeps; 100 %
 // means nothing they share makes writes wait. While each slice runs, the database sessions are
 // sampled (pg_stat_activity, pg_locks): "lock waits" is the share of samples of a busy session
@@ -63,6 +66,8 @@ const CONFIGS = [
   'submit-spread',
   'vote-one',
   'vote-spread',
+  'comment-address',
+  'comment-spread',
 ] as const;
 type Config = (typeof CONFIGS)[number];
 /** BENCH_CONFIGS=like-one,like-one-off measures only those (for experiments) */
@@ -71,9 +76,17 @@ const ACTIVE = CONFIGS.filter(
 );
 
 const NEVER_REFUSE = Object.fromEntries(
-  ['like', 'vote', 'submit'].map((action) => [
+  ['like', 'vote', 'submit', 'message'].map((action) => [
     action,
-    { visitor_per_minute: 1e9, visitor_burst: 1e9, block_per_minute: 1e9, block_burst: 1e9 },
+    {
+      visitor_per_minute: 1e9,
+      visitor_burst: 1e9,
+      block_per_minute: 1e9,
+      block_burst: 1e9,
+      // messages: the client address's share of the block (its 32 shards), never spent here
+      address_per_minute: 1e9,
+      address_burst: 1e9,
+    },
   ]),
 );
 
@@ -99,6 +112,8 @@ interface Seeded {
   submitSpread: Form[];
   abOne: Ab;
   abSpread: Ab[];
+  commentOne: string;
+  commentSpread: string[];
 }
 
 async function seed(stack: Stack): Promise<Seeded> {
@@ -150,9 +165,13 @@ async function seed(stack: Stack): Promise<Seeded> {
     const submitSpread = await pool(others, 4, createForm);
     const abOne = (await abOf([await create(big, 'ab')]))[0]!;
     const abSpread = await abOf(await pool(others, 4, (o) => create(o, 'ab')));
+    const commentOne = await create(big, 'comment');
+    const commentSpread = await pool(others, 4, (o) => create(o, 'comment'));
     const all = [
       likeOne,
       ...likeSpread,
+      commentOne,
+      ...commentSpread,
       ...[...submitOwner, submitForm, ...submitSpread, abOne, ...abSpread].map((f) => f.blockId),
     ];
     await db.query('update public.blocks set rate_limits = $2 where id = any($1)', [
@@ -175,6 +194,8 @@ async function seed(stack: Stack): Promise<Seeded> {
       submitSpread,
       abOne,
       abSpread,
+      commentOne,
+      commentSpread,
     };
   } finally {
     await db.end();
@@ -188,6 +209,8 @@ function call(c: pg.Client, data: Seeded, config: Config, s: number, j: number):
   let visitor = data.visitors[s + SESSIONS * (j % perSession)]!;
   const spot = (s + j) % SPREAD;
   let rpc: string;
+  // the client's address as the gateway passes it (the right-most X-Forwarded-For entry)
+  let headers = '{}';
   const submit = (form: Form) =>
     `public.submit_response(p_block_id => ${c.escapeLiteral(form.blockId)}, p_answers => ${c.escapeLiteral(JSON.stringify(form.answers))}, p_creator_name => 'Bench Visitor', p_timezone => 'Asia/Seoul')`;
   switch (config) {
@@ -217,9 +240,20 @@ function call(c: pg.Client, data: Seeded, config: Config, s: number, j: number):
       rpc = submit({ blockId: ab.blockId, answers: { [ab.questionId]: ab.options[j % 2] } });
       break;
     }
+    case 'comment-address':
+    case 'comment-spread': {
+      const one = config === 'comment-address';
+      const block = one ? data.commentOne : data.commentSpread[spot]!;
+      // spread: each session's calls from 250 addresses of its own
+      const address = one ? '203.0.113.1' : `10.${s}.${(j % 250) + 1}.1`;
+      headers = JSON.stringify({ 'x-forwarded-for': address });
+      rpc = `public.post_message(p_block_id => ${c.escapeLiteral(block)}, p_content => ${c.escapeLiteral(`bench ${randomUUID()}`)}, p_creator_name => 'Bench Visitor')`;
+      break;
+    }
   }
   return `begin;
-    select set_config('role', 'authenticated', true), set_config('request.jwt.claims', ${c.escapeLiteral(visitor)}, true);
+    select set_config('role', 'authenticated', true), set_config('request.jwt.claims', ${c.escapeLiteral(visitor)}, true),
+           set_config('request.headers', ${c.escapeLiteral(headers)}, true);
     select ${rpc};
     commit;`;
 }
@@ -377,14 +411,31 @@ function report(results: Results, meta: { load: string; took: number }): string 
   transaction, the RPC, commit), from ${SESSIONS} sessions at once, each cycling through its own
   anonymous visitors. Likes toggle (a like, then an unlike: every call writes). Submits answer a
   short text and a poll of three options (all choose the same one). A vote is a new visitor's,
-  alternating between the A/B's two options. ${ROUNDS} rounds of ${SLICE_MS / 1000} s per configuration, the
+  alternating between the A/B's two options. A comment is new text; on ONE block every visitor
+  is at one client address (X-Forwarded-For in the request's headers, as the gateway passes
+  it), spread from many (each session's calls from 250 addresses of its own). ${ROUNDS} rounds of ${SLICE_MS / 1000} s per configuration, the
   configurations taking turns (alternating the order); calls per second, range over the rounds and median.
 - Lock waits: of the samples (every 25 ms) of a session with a call in progress, the share
   waiting for a lock, and the two relations (or lock types) most waited on.
 
 | write | hard case (calls/s) | spread over ${SPREAD} owners (calls/s) | hard / spread | lock waits, hard | lock waits, spread |
 |---|---|---|---|---|---|
-${row('like a like block (`toggle_block_like`)', 'like-one', 'like-spread', 'ONE block')}${row('the same, rate limits off', 'like-one-off', 'like-spread-off', 'ONE block')}${row('submit a form (`submit_response`)', 'submit-owner', 'submit-spread', `${SPREAD} forms of ONE owner`)}${row('submit a form (`submit_response`)', 'submit-form', 'submit-spread', 'ONE form')}${row('vote on an A/B (`submit_response`)', 'vote-one', 'vote-spread', 'ONE A/B')}${baselineTable(results)}`;
+${row('like a like block (`toggle_block_like`)', 'like-one', 'like-spread', 'ONE block')}${row('the same, rate limits off', 'like-one-off', 'like-spread-off', 'ONE block')}${row('submit a form (`submit_response`)', 'submit-owner', 'submit-spread', `${SPREAD} forms of ONE owner`)}${row('submit a form (`submit_response`)', 'submit-form', 'submit-spread', 'ONE form')}${row('vote on an A/B (`submit_response`)', 'vote-one', 'vote-spread', 'ONE A/B')}${row('post a comment (`post_message`)', 'comment-address', 'comment-spread', 'ONE block, every visitor at ONE address')}${commentNote(results)}${baselineTable(results)}`;
+}
+
+/** What comments wait for: Postgres's notify lock, and the address's lock (advisory). */
+function commentNote({ rate, waits }: Results): string {
+  if (!rate['comment-address'].length) return '';
+  const advisory = (c: Config) => pct(waits[c].on.advisory ?? 0, waits[c].busy);
+  return `
+A comment's change is broadcast (\`realtime.send\`): the local stack's stand-in sends it with
+\`pg_notify\`, and Postgres serializes the commits of transactions that notify (its one notify lock,
+\`object\` in pg_locks, held to the end of the commit), so comments wait for each other whatever
+their block or address; a hosted project's \`realtime.send\` writes a row instead. Waits on
+advisory locks (the address's lock a message about to be published takes shared, exclusive only
+while a hold of the address's burst runs; the shards' tries never wait): ${advisory('comment-address')}
+on ONE block at ONE address, ${advisory('comment-spread')} spread.
+`;
 }
 
 /**
