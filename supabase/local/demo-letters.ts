@@ -17,6 +17,23 @@ export const DEMO_OWNER_ID = '00000000-0000-4000-8000-000000000001';
 const DEMO_EMAIL = 'demo@reaction-blocks.local';
 const letter = (nn: string) => `00000000-0000-4000-8000-0000000001${nn}`;
 
+/** A session of the demo owner, as its Google sign-in would make it (10 minutes). */
+export function demoOwnerToken(jwtSecret: string): Promise<string> {
+  return new SignJWT({
+    role: 'authenticated',
+    email: DEMO_EMAIL,
+    aud: 'authenticated',
+    app_metadata: { provider: 'google' },
+    user_metadata: { full_name: 'Demo Owner' },
+    is_anonymous: false,
+  })
+    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+    .setSubject(DEMO_OWNER_ID)
+    .setIssuedAt()
+    .setExpirationTime('10m')
+    .sign(new TextEncoder().encode(jwtSecret));
+}
+
 /** The demo letters: block, source mode and page, and what the owner adds to the page. */
 export const DEMO_LETTERS = [
   {
@@ -87,19 +104,7 @@ export async function fillDemoLetters(stack: StackLike): Promise<number> {
     await db.end();
   }
   if (empty.length === 0) return 0;
-  const token = await new SignJWT({
-    role: 'authenticated',
-    email: DEMO_EMAIL,
-    aud: 'authenticated',
-    app_metadata: { provider: 'google' },
-    user_metadata: { full_name: 'Demo Owner' },
-    is_anonymous: false,
-  })
-    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-    .setSubject(DEMO_OWNER_ID)
-    .setIssuedAt()
-    .setExpirationTime('10m')
-    .sign(new TextEncoder().encode(stack.jwtSecret));
+  const token = await demoOwnerToken(stack.jwtSecret);
 
   let filled = 0;
   for (const demo of DEMO_LETTERS) {

@@ -4,17 +4,23 @@
 // process it started, leaving nothing listening. Killed with SIGKILL (alone, or with its
 // whole process group during a burst of writes) it leaves nothing running, the next start
 // recovers its lock, and every write that was answered 2xx is still there.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { Resolver } from 'node:dns/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
-import { eventually } from '../../scripts/poll.ts';
-import { freePorts, listening, portsToEnv, type Ports } from '../local/config.ts';
+import { freePorts, listening } from '../local/config.ts';
 import { paths } from '../local/paths.ts';
-import { tieToParent } from '../local/process.ts';
+import {
+  anonKeyOf,
+  gone,
+  nothingListens,
+  serviceKeyOf,
+  startCli,
+  started,
+  until,
+} from './support/cli.ts';
 import {
   badWebsocketFrames,
   dnsGarbage,
@@ -25,86 +31,6 @@ import {
   slowClients,
   type Outcome,
 } from './support/fuzz.ts';
-
-interface Cli {
-  child: ChildProcess;
-  output: () => string;
-  exited: Promise<number | null>;
-}
-
-/**
- * `npm start` in a process group of its own (so a test can SIGKILL the whole stack at once),
- * tied to this test process: if the test dies or times out, the stack is stopped all the same.
- */
-function startCli(ports: Ports, dataDir: string, env: Record<string, string> = {}): Cli {
-  let out = '';
-  const child = spawn(process.execPath, ['--import', 'tsx', join(paths.local, 'start.ts')], {
-    cwd: paths.root,
-    env: { ...process.env, SKIP_BUILD: '1', DATA_DIR: dataDir, ...portsToEnv(ports), ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true,
-  });
-  const untie = tieToParent(child.pid!, 'SIGTERM');
-  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-  child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
-  const exited = new Promise<number | null>((resolve) =>
-    child.once('exit', (code) => {
-      untie();
-      resolve(code);
-    }),
-  );
-  // whatever happens in the test, the stack does not outlive it
-  onTestFinished(async () => {
-    if (child.exitCode === null && child.signalCode === null) {
-      child.kill('SIGTERM');
-      await Promise.race([exited, new Promise((r) => setTimeout(r, 20_000))]);
-      child.kill('SIGKILL');
-    }
-  });
-  return { child, output: () => out, exited };
-}
-
-/** Waits for a state of the stack (the one poll, every 100 ms; a start takes up to 3 minutes). */
-const until = (check: () => boolean | Promise<boolean>, ms = 180_000, what = 'a state') =>
-  eventually(check, ms, what, 100);
-
-const started = (cli: Cli) =>
-  until(
-    () => cli.output().includes('is running') || cli.output().includes('Could not start'),
-    180_000,
-    'the stack to start',
-  ).then(() => expect(cli.output()).toContain('is running'));
-
-async function nothingListens(ports: Ports) {
-  for (const [service, port] of Object.entries(ports)) {
-    await until(() => listening(port).then((l) => !l), 60_000, `${service} port ${port} to close`);
-  }
-}
-
-/** Processes whose command line names `dir` (the stack's Postgres names its data directory). */
-function processesUsing(dir: string): number[] {
-  const found: number[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      if (readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes(dir)) found.push(Number(entry));
-    } catch {
-      // ended meanwhile
-    }
-  }
-  return found;
-}
-
-/** A killed stack is gone: its process ended, its ports free, no process on its data directory. */
-async function gone(cli: Cli, ports: Ports, dataDir: string) {
-  await cli.exited;
-  await nothingListens(ports);
-  await until(
-    () => processesUsing(dataDir).length === 0,
-    60_000,
-    'no process on the data directory',
-  );
-}
 
 /** Paths with answers of many packets, for clients that leave mid-answer. */
 const BIG_ANSWERS: Record<string, string[]> = {
@@ -131,9 +57,6 @@ function childrenOf(pid: number): Array<{ pid: number; cmdline: string }> {
   }
   return found;
 }
-
-const serviceKeyOf = (cli: Cli) => /service_role\s+(eyJ\S+)/.exec(cli.output())![1]!;
-const anonKeyOf = (cli: Cli) => /anon key\s+(eyJ\S+)/.exec(cli.output())![1]!;
 
 const dir = mkdtempSync(join(tmpdir(), 'rb-start-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

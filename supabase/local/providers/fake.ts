@@ -14,6 +14,11 @@ export interface FakeContext<Options = undefined> {
   zone: Zone;
   /** Where the DNS server listens, `127.0.0.1:<port>`. */
   dnsAddress: string;
+  /**
+   * The server's state directory (none in tests that keep nothing): for a fake that keeps a
+   * journal of its own (`journal.ts`) besides its `persistent` state.
+   */
+  stateDir?: string;
   /** The fake's own part of the server's options (the registry, fakes.ts, picks it). */
   options: Options;
   log: Log;

@@ -7,10 +7,10 @@
 //   GET    /mailbox/messages/<id>               JSON, one message
 //   GET    /mailbox/messages/<id>/html          the HTML part, sandboxed by its CSP
 //   GET    /mailbox/<id>                        the page showing one message
-import { closeSync, existsSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Log } from '../process.ts';
 import { escapeHtml, HttpError, page, sendHtml, sendJson } from './http.ts';
+import { Journal } from './journal.ts';
 
 export interface MailInput {
   /** Unique; the SES fake uses the SES MessageId. */
@@ -72,67 +72,57 @@ export class Mailbox {
   private bytes = 0;
   private readonly byId = new Map<string, Entry>();
   private readonly maxBytes: number;
-  private readonly journal: string | undefined;
-  private fd: number | undefined;
-  private journalBytes = 0;
+  private readonly journal: Journal | undefined;
+  /** Ids of the mails the journal held at start, cleared ones too (see `accepted`). */
+  private readonly journalled = new Set<string>();
 
   constructor(opts: MailboxOptions = {}) {
     this.ring = new Array<Entry | undefined>(opts.maxMessages ?? 10_000);
     this.maxBytes = opts.maxBytes ?? 256 * 1024 * 1024;
-    this.journal = opts.journal;
-    if (this.journal) {
-      if (existsSync(this.journal)) this.replay(readFileSync(this.journal, 'utf8'), opts.log);
+    if (opts.journal) {
+      this.journal = new Journal(opts.journal, opts.log);
+      for (const line of this.journal.read() as JournalLine[]) {
+        if ('a' in line) {
+          this.insert(line.a.message, line.a.meta, line.a.recipients);
+          this.journalled.add(line.a.message.id);
+        } else this.remove(line.c ?? undefined);
+      }
       this.compact();
     }
   }
 
-  private replay(text: string, log?: Log): void {
-    let bad = 0;
-    for (const line of text.split('\n')) {
-      if (!line) continue;
-      try {
-        const entry = JSON.parse(line) as JournalLine;
-        if ('a' in entry) this.insert(entry.a.message, entry.a.meta, entry.a.recipients);
-        else this.remove(entry.c ?? undefined);
-      } catch {
-        bad++; // a line cut short by a crash: the mails before it are kept
-      }
-    }
-    if (bad) log?.('providers', `mailbox: skipped ${bad} unreadable line(s) of ${this.journal}`);
-  }
-
   /** Rewrites the journal as the mails kept now, oldest first. */
   private compact(): void {
+    this.journal?.rewrite([...this.entries()].reverse().map((entry) => this.line(entry)));
+  }
+
+  private line(entry: Entry): JournalLine {
+    return { a: { message: entry.message, meta: entry.meta, recipients: entry.recipients } };
+  }
+
+  private append(line: JournalLine): void {
     if (!this.journal) return;
-    if (this.fd !== undefined) closeSync(this.fd);
-    const tmp = `${this.journal}.tmp`;
-    const fd = openSync(tmp, 'w');
-    this.journalBytes = 0;
-    for (const entry of [...this.entries()].reverse()) {
-      this.journalBytes += writeSync(fd, this.line(entry));
-    }
-    closeSync(fd);
-    renameSync(tmp, this.journal);
-    this.fd = openSync(this.journal, 'a');
+    this.journal.append(line);
+    if (this.journal.appended > 2 * this.bytes + 16 * 1024 * 1024) this.compact();
   }
 
-  private line(entry: Entry): string {
-    const line: JournalLine = {
-      a: { message: entry.message, meta: entry.meta, recipients: entry.recipients },
-    };
-    return `${JSON.stringify(line)}\n`;
+  /** Resolves once every mail added so far is on the disk (with a journal). */
+  sync(): Promise<void> {
+    return this.journal?.sync() ?? Promise.resolve();
   }
 
-  private append(text: string): void {
-    if (this.fd === undefined) return;
-    this.journalBytes += writeSync(this.fd, text);
-    if (this.journalBytes > 2 * this.bytes + 16 * 1024 * 1024) this.compact();
+  /**
+   * Whether the mail `id` was ever put here: held now, or written to the journal before this
+   * start (and cleared since, or dropped for room). A fake that journals what follows a mail
+   * (the SES fake's events) asks this at start to tell a mail it sent from one it never did.
+   */
+  accepted(id: string): boolean {
+    return this.byId.has(id) || this.journalled.has(id);
   }
 
   /** Stops writing the journal (the server is closing). */
   close(): void {
-    if (this.fd !== undefined) closeSync(this.fd);
-    this.fd = undefined;
+    this.journal?.close();
   }
 
   add(input: MailInput): MailMessage {
@@ -207,7 +197,7 @@ export class Mailbox {
   /** Removes every message (or only those sent to `to`); returns how many. */
   clear(to?: string): number {
     const removed = this.remove(to);
-    this.append(`${JSON.stringify({ c: to ?? null } satisfies JournalLine)}\n`);
+    this.append({ c: to ?? null });
     return removed;
   }
 

@@ -80,6 +80,7 @@ export async function startProviders(opts: ProvidersOptions): Promise<Providers>
     mailbox,
     zone,
     dnsAddress,
+    stateDir: store?.dir,
     options: opts,
     log,
     changed: (prefix) => store?.changed(stateName(prefix)),

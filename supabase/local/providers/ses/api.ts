@@ -12,6 +12,7 @@ import type { Mailbox as LocalMailbox } from '../mailbox.ts';
 import { isObject, type JsonObject } from '../http.ts';
 import { dkimTokens } from './dkim.ts';
 import type { SentMail } from './events.ts';
+import type { PendingEvent } from './outbox.ts';
 import {
   buildSimple,
   displayAddress,
@@ -90,8 +91,13 @@ export interface SendContext {
   mailbox: LocalMailbox;
   baseUrl: string;
   region: string;
-  /** Called after the message is stored: schedules its events. */
-  sent(account: Account, mail: SentMail, recipients: string[]): void;
+  /** Before the message is stored: journals its events (Send, Delivery, ...). */
+  accepting(account: Account, mail: SentMail, recipients: string[]): PendingEvent[];
+  /** After: publishes them when due; or, when storing failed, forgets them. */
+  sent(events: PendingEvent[]): void;
+  unsent(events: PendingEvent[]): void;
+  /** Resolves once the message and its events are on the disk. */
+  durable(): Promise<void>;
 }
 
 type Envelope = { to: Mailbox[]; cc: Mailbox[]; bcc: Mailbox[] };
@@ -362,31 +368,41 @@ export async function sendEmail(
     },
     configurationSet,
   };
-  ctx.mailbox.add({
-    id: messageId,
-    from: displayAddress(mail.from),
-    to: mail.to.map(displayAddress),
-    cc: mail.cc.map(displayAddress),
-    // envelope recipients the To and Cc headers do not show
-    bcc: [...envelope.to, ...envelope.cc, ...envelope.bcc]
-      .filter((m) => {
-        const key = m.address.toLowerCase();
-        if (listed.has(key)) return false;
-        listed.add(key);
-        return true;
-      })
-      .map(displayAddress),
-    replyTo: mail.replyTo.map(displayAddress),
-    subject: mail.subject,
-    html: delivered.html,
-    text: delivered.text,
-    headers: delivered.headers,
-    source: 'ses',
-    recipients,
-    meta: sent,
-  });
+  // the events first: a crash between the two leaves events of a mail the mailbox never took,
+  // which the next start drops (a mail without its Send event would be sent again)
+  const events = ctx.accepting(account, sent, recipients);
+  try {
+    ctx.mailbox.add({
+      id: messageId,
+      from: displayAddress(mail.from),
+      to: mail.to.map(displayAddress),
+      cc: mail.cc.map(displayAddress),
+      // envelope recipients the To and Cc headers do not show
+      bcc: [...envelope.to, ...envelope.cc, ...envelope.bcc]
+        .filter((m) => {
+          const key = m.address.toLowerCase();
+          if (listed.has(key)) return false;
+          listed.add(key);
+          return true;
+        })
+        .map(displayAddress),
+      replyTo: mail.replyTo.map(displayAddress),
+      subject: mail.subject,
+      html: delivered.html,
+      text: delivered.text,
+      headers: delivered.headers,
+      source: 'ses',
+      recipients,
+      meta: sent,
+    });
+  } catch (err) {
+    ctx.unsent(events);
+    throw err;
+  }
   account.sent++;
-  ctx.sent(account, sent, recipients);
+  ctx.sent(events);
+  // answered once SES would have it: the mail and its events survive a crash from here on
+  await ctx.durable();
   return { MessageId: messageId };
 }
 

@@ -173,6 +173,7 @@ export const control: SesRoute = async (rt, req, res, path, url) => {
       return sendJson(res, 200, rt.accountState(account));
     case '/reset': {
       state.accounts.delete(account.accessKeyId);
+      rt.outbox.forget(account.accessKeyId);
       const fresh =
         account.accessKeyId === state.defaultAccessKeyId
           ? rt.defaultAccount()

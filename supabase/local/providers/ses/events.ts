@@ -66,10 +66,10 @@ export function eventRecord(
 
 const feedbackId = () => `0100${Date.now().toString(16).padStart(12, '0')}-${randomUUID()}-000000`;
 
-export function deliveryDetail(mail: SentMail, recipients: string[]) {
+export function deliveryDetail(mail: SentMail, recipients: string[], at = Date.now()) {
   return {
-    timestamp: new Date().toISOString(),
-    processingTimeMillis: Math.max(0, Date.now() - Date.parse(mail.timestamp)),
+    timestamp: new Date(at).toISOString(),
+    processingTimeMillis: Math.max(0, at - Date.parse(mail.timestamp)),
     recipients,
     smtpResponse: '250 2.6.0 Message received',
     reportingMTA: 'a8-1.smtp-out.amazonses.com',

@@ -16,7 +16,8 @@ const snsError = (code: string, message: string) =>
   `<ErrorResponse xmlns="http://sns.amazonaws.com/doc/2010-03-31/"><Error><Type>Sender</Type><Code>${code}</Code><Message>${escapeHtml(message)}</Message></Error><RequestId>${randomUUID()}</RequestId></ErrorResponse>`;
 
 /** GET /sns/?Action=ConfirmSubscription|Unsubscribe */
-export function sns({ state }: SesRuntime, res: ServerResponse, url: URL) {
+export function sns(rt: SesRuntime, res: ServerResponse, url: URL) {
+  const { state } = rt;
   const action = url.searchParams.get('Action');
   const arnOf = (value: string | null) =>
     [...state.accounts.values()].find((a) => value !== null && value.startsWith(a.topic.topicArn));
@@ -24,6 +25,8 @@ export function sns({ state }: SesRuntime, res: ServerResponse, url: URL) {
     const account = arnOf(url.searchParams.get('TopicArn'));
     const sub = account?.topic.confirm(url.searchParams.get('Token') ?? '');
     if (!sub) return snsXml(res, 400, snsError('InvalidParameter', 'Invalid token'));
+    // events the last run had not delivered go out now
+    rt.outbox.resume(account!.accessKeyId);
     return snsXml(
       res,
       200,

@@ -1,8 +1,9 @@
 // The SES fake's running parts around its state (state.ts): the stack's default account and its
 // events webhook, the events a send publishes later, and the views the control API answers.
 // It is the context the API's operations (api.ts) get.
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { join } from 'node:path';
 import type { FakeContext } from '../fake.ts';
 import { HttpError, sendJson, type JsonObject } from '../http.ts';
 import { identityView, type SendContext } from './api.ts';
@@ -14,6 +15,7 @@ import {
   type EventType,
   type SentMail,
 } from './events.ts';
+import { Outbox, type PendingEvent } from './outbox.ts';
 import { Dispatcher } from './sns.ts';
 import { SesState, type Account, type SesFakeOptions } from './state.ts';
 import { makeSigningIdentity, type SigningIdentity } from './x509.ts';
@@ -34,9 +36,10 @@ export class SesRuntime implements SendContext {
   readonly region: string;
   readonly options: SesFakeOptions;
   readonly dispatcher: Dispatcher;
+  /** Events published and not yet delivered, journaled in the state directory. */
+  readonly outbox: Outbox;
   /** Where the SNS signing certificate is served, under /ses. */
   readonly certPath: string;
-  private readonly timers = new Set<NodeJS.Timeout>();
   /** The stack is up: the default account's events webhook may be subscribed. */
   private started = false;
 
@@ -58,6 +61,19 @@ export class SesRuntime implements SendContext {
       dispatcher: this.dispatcher,
       zone: ctx.zone,
     });
+    this.outbox = new Outbox(
+      (event, done) =>
+        this.state
+          .account(event.account)
+          .topic.publish(event.message, event.summary, event.recipients, {
+            messageId: event.id,
+            timestamp: new Date(event.due).toISOString(),
+            onDone: done,
+          }),
+      ctx.stateDir ? join(ctx.stateDir, 'ses-events.jsonl') : undefined,
+      ctx.log,
+    );
+    this.outbox.load((messageId) => ctx.mailbox.accepted(messageId), ctx.log);
   }
 
   static async create(ctx: FakeContext<SesFakeOptions>): Promise<SesRuntime> {
@@ -70,33 +86,22 @@ export class SesRuntime implements SendContext {
 
   /** Subscribes the default account's events webhook (once everything is up). */
   start(): void {
+    const existed = this.state.accounts.has(this.state.defaultAccessKeyId);
     this.started = true;
-    if (this.options.eventsWebhook)
-      this.defaultAccount().topic.subscribe(this.options.eventsWebhook);
+    const account = this.defaultAccount(); // made now, it subscribes itself
+    if (existed && this.options.eventsWebhook) account.topic.subscribe(this.options.eventsWebhook);
   }
 
   reset(): void {
     this.state.reset();
-    this.clearTimers();
+    this.outbox.forget();
     if (this.started) this.defaultAccount();
   }
 
+  /** Stops; the events not delivered yet stay in the journal for the next start. */
   close(): void {
-    this.clearTimers();
+    this.outbox.close();
     this.dispatcher.close();
-  }
-
-  private clearTimers(): void {
-    for (const t of this.timers) clearTimeout(t);
-    this.timers.clear();
-  }
-
-  private later(ms: number, fn: () => void): void {
-    const t = setTimeout(() => {
-      this.timers.delete(t);
-      fn();
-    }, ms);
-    this.timers.add(t);
   }
 
   /** The account of a control call: `account` in the query or body, else the stack's own. */
@@ -117,41 +122,77 @@ export class SesRuntime implements SendContext {
     return account;
   }
 
-  publish(account: Account, mail: SentMail, type: EventType, detail: Record<string, unknown>) {
-    return account.topic.publish(
-      JSON.stringify(eventRecord(mail, type, detail)),
-      { eventType: type, messageId: mail.messageId },
-      mail.destination,
-    );
+  /** An event about `mail`, as the outbox keeps it until delivered. */
+  private event(
+    account: Account,
+    mail: SentMail,
+    type: EventType,
+    detail: Record<string, unknown>,
+    due = Date.now(),
+  ): PendingEvent {
+    return {
+      id: randomUUID(),
+      account: account.accessKeyId,
+      message: JSON.stringify(eventRecord(mail, type, detail)),
+      summary: { eventType: type, messageId: mail.messageId },
+      recipients: mail.destination,
+      due,
+    };
   }
 
-  /** Events of a send: Send at once, then Delivery (or the mailbox simulator's outcome). */
-  sent(account: Account, mail: SentMail, recipients: string[]): void {
+  /** Publishes an event now (the pixel, List-Unsubscribe, the control API); undefined: dropped. */
+  publish(account: Account, mail: SentMail, type: EventType, detail: Record<string, unknown>) {
+    if (!account.topic.listening) return undefined;
+    return this.outbox.now(this.event(account, mail, type, detail));
+  }
+
+  /**
+   * The events of a send, journaled before the mail goes to the mailbox (SendEmail answers once
+   * both are on the disk: `durable`) and published by `sent`: Send at once, then Delivery (or
+   * the mailbox simulator's outcome).
+   */
+  accepting(account: Account, mail: SentMail, recipients: string[]): PendingEvent[] {
     this.state.trim();
-    if (!mail.configurationSet || !account.topic.listening) return;
-    setImmediate(() => this.publish(account, mail, 'Send', {}));
-    this.later(account.settings.deliveryDelayMs, () => this.outcome(account, mail, recipients));
+    if (!mail.configurationSet || !account.topic.listening) return [];
+    const events = [
+      this.event(account, mail, 'Send', {}),
+      ...this.outcome(account, mail, recipients, Date.now() + account.settings.deliveryDelayMs),
+    ];
+    this.outbox.add(events);
+    return events;
+  }
+
+  sent(events: PendingEvent[]): void {
+    this.outbox.schedule(events);
+  }
+
+  /** The send failed after `accepting`: its events are not published. */
+  unsent(events: PendingEvent[]): void {
+    this.outbox.drop(events);
+  }
+
+  /** Resolves once the mailbox and the events journal hold what was sent so far on the disk. */
+  async durable(): Promise<void> {
+    await Promise.all([this.outbox.sync(), this.mailbox.sync()]);
   }
 
   /** What becomes of a sent mail: delivered, or the mailbox simulator's bounce or complaint. */
-  private outcome(account: Account, mail: SentMail, recipients: string[]): void {
-    const publish = this.publish.bind(this);
+  private outcome(account: Account, mail: SentMail, recipients: string[], due: number) {
+    const event = (type: EventType, detail: Record<string, unknown>) =>
+      this.event(account, mail, type, detail, due);
     const is = (box: string) => (r: string) => r.toLowerCase() === `${box}@simulator.amazonses.com`;
     const bounced = recipients.filter(is('bounce'));
     const suppressed = recipients.filter(is('suppressionlist'));
     const delivered = recipients.filter((r) => !bounced.includes(r) && !suppressed.includes(r));
-    if (delivered.length) publish(account, mail, 'Delivery', deliveryDetail(mail, delivered));
-    if (bounced.length) publish(account, mail, 'Bounce', bounceDetail(bounced));
-    if (suppressed.length) {
-      publish(
-        account,
-        mail,
-        'Bounce',
-        bounceDetail(suppressed, 'Permanent', 'OnAccountSuppressionList'),
-      );
-    }
     const complained = delivered.filter(is('complaint'));
-    if (complained.length) publish(account, mail, 'Complaint', complaintDetail(complained));
+    return [
+      ...(delivered.length ? [event('Delivery', deliveryDetail(mail, delivered, due))] : []),
+      ...(bounced.length ? [event('Bounce', bounceDetail(bounced))] : []),
+      ...(suppressed.length
+        ? [event('Bounce', bounceDetail(suppressed, 'Permanent', 'OnAccountSuppressionList'))]
+        : []),
+      ...(complained.length ? [event('Complaint', complaintDetail(complained))] : []),
+    ];
   }
 
   /** A mail in the mailbox that this fake sent, with its account (control API). */

@@ -76,6 +76,7 @@ export class Dispatcher {
       job.record.status = 'failed';
       job.record.last = 'dropped: delivery queue full';
       this.log('providers', `sns: delivery queue full, dropped ${job.record.snsMessageId}`);
+      job.onDone?.(false);
       return;
     }
     this.queue.push(job);
@@ -336,6 +337,13 @@ export class SnsTopic {
     message: string,
     summary: Record<string, string>,
     recipients: string[] = [],
+    as: Partial<{
+      /** The MessageId and Timestamp to post with (an event published again after a restart). */
+      messageId: string;
+      timestamp: string;
+      /** Called once the delivery ended: 2xx, or the retries given up. */
+      onDone: (ok: boolean) => void;
+    }> = {},
   ): DeliveryRecord | undefined {
     const sub = this.subscription;
     if (!sub) return undefined;
@@ -356,15 +364,14 @@ export class SnsTopic {
       if (!sub.confirmationDelivered) this.sendConfirmation();
       return undefined;
     }
-    const MessageId = randomUUID();
     const signedMessage = this.signed({
       Type: 'Notification',
-      MessageId,
+      MessageId: as.messageId ?? randomUUID(),
       TopicArn: this.topicArn,
       Message: message,
-      Timestamp: new Date().toISOString(),
+      Timestamp: as.timestamp ?? new Date().toISOString(),
       UnsubscribeURL: `${this.env.snsUrl}/?Action=Unsubscribe&SubscriptionArn=${encodeURIComponent(sub.subscriptionArn)}`,
     });
-    return this.post(signedMessage, divertedTo ?? sub.endpoint, summary);
+    return this.post(signedMessage, divertedTo ?? sub.endpoint, summary, as.onDone);
   }
 }
