@@ -21,7 +21,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { eventually } from '../../scripts/poll.ts';
 import { DEFAULT_JWT_SECRET, freePorts } from '../local/config.ts';
 import { DEMO_OWNER_ID, demoOwnerToken } from '../local/demo-letters.ts';
-import { anonKeyOf, nothingListens, startCli, started, until } from './support/cli.ts';
+import { anonKeyOf, gone, startCli, started, until } from './support/cli.ts';
 
 const MEMBERS = 200;
 const LETTER_BLOCK = '00000000-0000-4000-8000-000000000107'; // the demo Notion letter
@@ -148,9 +148,8 @@ describe('a letter send when the whole stack is killed halfway', () => {
         'the send to be halfway with mail accepted and not recorded',
       );
       process.kill(-first.child.pid!, 'SIGKILL');
-      await first.exited;
       await db.end().catch(() => undefined);
-      await nothingListens(ports);
+      await gone(first, ports, dataDir);
       expect(accepted).toBeLessThan(MEMBERS);
       expect(endpoint.held.length).toBeGreaterThan(0);
 
