@@ -38,14 +38,19 @@ const chunkOf = (path: string, name: string) => {
 
 /**
  * How a file is changed: `byte` changes one byte, its last `;` (before the final line break) to a
- * space: the module still parses and runs the same; `mark` appends a statement that records that it ran.
+ * space: the module still parses and runs the same; `mark` appends a statement that records that
+ * it ran; `fail-once` is not changed, but its first request answers 503 (a network failure).
  */
-type Tamper = { path: string; how: 'byte' | 'mark' } | null;
-function serveFile(rel: string, tamper: Tamper): Buffer | string | null {
+type Tamper = { path: string; how: 'byte' | 'mark' | 'fail-once' } | null;
+/** The requests of each case's CDN, with their query: `like.js`, `chunks/ko-x.js?retry=1`. */
+const requests = new Map<string, string[]>();
+function serveFile(rel: string, tamper: Tamper, seen: string[]): Buffer | string | null | 503 {
   const path = join(cdnDir, normalize(rel));
   if (!path.startsWith(cdnDir + '/') || !existsSync(path)) return null;
   const body = readFileSync(path);
   if (!tamper || rel !== `${release}/${tamper.path}`) return body;
+  if (tamper.how === 'fail-once')
+    return seen.filter((r) => r.startsWith(tamper.path)).length > 1 ? body : 503;
   if (tamper.how === 'mark')
     return `${body.toString()}\n;(self.__tamperedRan ||= []).push(${JSON.stringify(tamper.path)});`;
   const changed = Buffer.from(body);
@@ -77,7 +82,7 @@ ${
     : `<script src="${cdn}/${o.loader ?? `${release}/reaction.js`}" integrity="${loaderIntegrity}" crossorigin="anonymous"${o.csp === 'nonce' ? ` nonce="${NONCE}"` : ''}
   data-project-url="http://127.0.0.1:9" data-anon-key="k"></script>`
 }
-</head><body>${o.tags.map((t) => `<reaction-${t} block-id="00000000-0000-0000-0000-000000000000"></reaction-${t}>`).join('')}</body></html>`;
+</head><body>${o.tags.map((t) => `<reaction-${t} block-id="00000000-0000-0000-0000-000000000000"${o.lang ? ` lang="${o.lang}"` : ''}></reaction-${t}>`).join('')}</body></html>`;
 
 // the page and the "CDN" on one loopback server: /cdn/<case>/... is dist/cdn/..., changed as
 // the case says
@@ -101,9 +106,11 @@ const server = createServer((req, res) => {
     return res.end('self.ownModuleRan = true;');
   }
   const cdn = /^\/cdn\/(\w+)\/(.+)$/.exec(url.pathname);
-  const body = cdn ? serveFile(cdn[2]!, tampers.get(cdn[1]!) ?? null) : null;
-  if (body === null) {
-    res.statusCode = 404;
+  const seen = cdn ? requests.get(cdn[1]!) : undefined;
+  seen?.push(cdn![2]!.slice(release.length + 1) + url.search);
+  const body = cdn ? serveFile(cdn[2]!, tampers.get(cdn[1]!) ?? null, seen ?? []) : null;
+  if (body === null || body === 503) {
+    res.statusCode = body ?? 404;
     return res.end();
   }
   res.setHeader('content-type', 'text/javascript');
@@ -122,13 +129,14 @@ async function open(o: PageOptions, tamper: Tamper = null) {
   const id = `c${++cases}`;
   pages.set(id, o);
   tampers.set(id, tamper);
+  requests.set(id, []);
   const ctx = await browser.newContext();
   const page = await ctx.newPage();
   const consoleLines: string[] = [];
   page.on('console', (m) => consoleLines.push(`${m.type()}: ${m.text()}`));
   page.on('pageerror', (e) => consoleLines.push(`pageerror: ${e.message}`));
   await page.goto(`${origin}/page/${id}`);
-  return { page, consoleLines, close: () => ctx.close() };
+  return { page, consoleLines, requests: requests.get(id)!, close: () => ctx.close() };
 }
 const defined = (page: Page, tag: string) =>
   page.evaluate((t) => !!customElements.get(t), `reaction-${tag}`);
@@ -318,6 +326,37 @@ try {
       await close();
     },
   );
+  // what the retry is for: a chunk that failed on the network loads on the next try, checked
+  // where the loader's map is in force, as before where the page's CSP blocked the map
+  const koShows = (page: Page) =>
+    page.waitForFunction(
+      () => /[가-힣]/.test(document.querySelector('reaction-like')?.shadowRoot?.textContent ?? ''),
+      null,
+      { timeout: 60_000 },
+    );
+  for (const csp of [undefined, 'self'] as const)
+    await step(
+      `a chunk that failed to load once loads on the retry${csp ? ' (CSP without the nonce: unchecked, as before)' : ', checked'}`,
+      async () => {
+        const chunk = chunkOf('like.js', 'ko');
+        const {
+          page,
+          consoleLines,
+          requests: seen,
+          close,
+        } = await open(
+          { tags: ['like'], lang: 'ko', ...(csp ? { csp } : {}) },
+          { path: chunk, how: 'fail-once' },
+        );
+        await koShows(page);
+        assert.deepEqual(
+          seen.filter((r) => r.startsWith(chunk)),
+          [chunk, `${chunk}?retry=1`],
+        );
+        assert.ok(!consoleLines.some((l) => /integrity/i.test(l)), consoleLines.join('\n'));
+        await close();
+      },
+    );
 } finally {
   await browser.close();
   server.close();

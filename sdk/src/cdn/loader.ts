@@ -52,6 +52,9 @@ declare const __RB_INTEGRITY__: Record<string, string> | undefined;
   if (HTMLScriptElement.supports?.('importmap'))
     for (const f in table) integrity[base + f] = table[f]!;
   let mapped = 0;
+  // set when the first map is not in force: the page's CSP blocked it, or the browser refused it
+  // (one that takes a single import map, on a page that has its own): nothing is checked then
+  let unchecked = 0;
   const importMap = (map: object) => {
     const s = document.createElement('script');
     s.type = 'importmap';
@@ -59,15 +62,17 @@ declare const __RB_INTEGRITY__: Record<string, string> | undefined;
     s.nonce = script?.nonce || '';
     s.textContent = JSON.stringify(map);
     document.head.append(s);
+    return s;
   };
   // A chunk that failed to load is asked for again at a new address (the browser keeps the
   // failure for the page's life): the new address gets the file's integrity in an import map of
   // its own, under a name only that map gives, so where the map is not taken (a browser that
-  // does not merge import maps) the retry fails instead of loading the file unchecked.
+  // does not merge import maps) the retry fails instead of loading the file unchecked. Where the
+  // first map was not in force either, the retry is as unchecked as the first try was.
   let tries = 0;
   w.__reactionBlocksRetry = (u) => {
     const again = `${u}?retry=${++tries}`;
-    if (!integrity[u]) return import(again);
+    if (unchecked || !integrity[u]) return import(again);
     const name = `reaction-blocks-retry-${tries}`;
     importMap({ imports: { [name]: again }, integrity: { [again]: integrity[u] } });
     return import(name);
@@ -96,7 +101,10 @@ declare const __RB_INTEGRITY__: Record<string, string> | undefined;
   const started: Record<string, 1> = {};
   const load = (file: string) => {
     started[file] = 1;
-    if (!mapped++ && integrity[base + file + '.js']) importMap({ integrity });
+    if (!mapped++ && integrity[base + file + '.js']) {
+      const s = importMap({ integrity });
+      s.onerror = s.onsecuritypolicyviolation = () => (unchecked = 1);
+    }
     import(base + file + '.js').catch((e) => warn(e));
   };
   const scan = () => {

@@ -292,7 +292,9 @@ export class BlockElement extends ReactionElement {
     if (SOURCE_PROPS.some((k) => changed.has(k)) && this.blockId && !viewFromOutside)
       void this.load();
     const lang = this.language;
-    if (!isLoaded(lang)) void loadLang(lang).then(() => this.requestUpdate());
+    // once loaded, render in it; a chunk that failed (offline, or refused by its integrity) leaves
+    // the English texts, without asking again on every update (that spun the page's thread)
+    if (!isLoaded(lang)) void loadLang(lang).then(() => isLoaded(lang) && this.requestUpdate());
   }
 
   /** (Re)loads the block view. */
