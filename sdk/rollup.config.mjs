@@ -229,7 +229,24 @@ export default [
   // deployment) and the newest
   {
     input: at('src/cdn/cafe24.ts'),
-    plugins: [contracts(), esbuild({ target: 'es2020', tsconfig })],
+    plugins: [
+      contracts(),
+      // built after the loader: the sha384 of this release's reaction.js, which it pins
+      replace({
+        preventAssignment: true,
+        values: {
+          __RB_CDN_DIR__: JSON.stringify(CDN_DIR),
+          __RB_LOADER_INTEGRITY__: () =>
+            JSON.stringify(
+              'sha384-' +
+                createHash('sha384')
+                  .update(readFileSync(at(`dist/cdn/${CDN_DIR}/reaction.js`)))
+                  .digest('base64'),
+            ),
+        },
+      }),
+      esbuild({ target: 'es2020', tsconfig }),
+    ],
     output: [
       { file: at(`dist/cdn/${CDN_DIR}/cafe24.js`), format: 'iife', plugins: [min()] },
       { file: at('dist/cdn/cafe24.js'), format: 'iife', plugins: [min()] },

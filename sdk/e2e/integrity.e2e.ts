@@ -73,6 +73,7 @@ interface PageOptions {
   csp?: 'self' | 'nonce';
 }
 const NONCE = 'rb-integrity-test';
+const SHOP = '00000000-0000-4000-8000-0000000000c1';
 const html = (o: PageOptions, cdn: string) => `<!doctype html><html lang="${o.lang ?? 'en'}">
 <head><title>integrity</title>
 ${o.ownMap ? '<script type="importmap">{"imports":{"page-own":"/own.js"}}</script><script type="module">import "page-own";</script>' : ''}
@@ -101,6 +102,27 @@ const server = createServer((req, res) => {
       );
     return res.end(html(pages.get(page[1]!)!, `/cdn/${page[1]}`));
   }
+  // a Cafe24 shop's main page with our tag (docs/cafe24.md), and the embed it asks for: a like
+  // placed on the main page
+  const shop = /^\/shop\/(\w+)\/index\.html$/.exec(url.pathname);
+  if (shop && pages.has(shop[1]!)) {
+    res.setHeader('content-type', 'text/html');
+    const o = pages.get(shop[1]!)!;
+    const q = `shop=${SHOP}&project=${encodeURIComponent(`${origin}/api`)}&key=k`;
+    return res.end(`<!doctype html><html lang="en"><head><title>shop</title>
+<script src="/cdn/${shop[1]}/${o.loader}?${q}"></script></head><body><main>Shop</main></body></html>`);
+  }
+  if (url.pathname === '/api/rest/v1/rpc/get_cafe24_embed') {
+    res.setHeader('content-type', 'application/json');
+    return res.end(
+      JSON.stringify({
+        owner_id: SHOP,
+        placements: [
+          { block_id: SHOP, type: 'like', location: 'main', per_product: false, selector: '' },
+        ],
+      }),
+    );
+  }
   if (url.pathname === '/own.js') {
     res.setHeader('content-type', 'text/javascript');
     return res.end('self.ownModuleRan = true;');
@@ -125,7 +147,7 @@ const { step, finish } = journeySteps();
 let cases = 0;
 
 /** Opens a page of the case; answers it and the console lines it prints. */
-async function open(o: PageOptions, tamper: Tamper = null) {
+async function open(o: PageOptions, tamper: Tamper = null, at = 'page') {
   const id = `c${++cases}`;
   pages.set(id, o);
   tampers.set(id, tamper);
@@ -135,7 +157,7 @@ async function open(o: PageOptions, tamper: Tamper = null) {
   const consoleLines: string[] = [];
   page.on('console', (m) => consoleLines.push(`${m.type()}: ${m.text()}`));
   page.on('pageerror', (e) => consoleLines.push(`pageerror: ${e.message}`));
-  await page.goto(`${origin}/page/${id}`);
+  await page.goto(at === 'shop' ? `${origin}/shop/${id}/index.html` : `${origin}/page/${id}`);
   return { page, consoleLines, requests: requests.get(id)!, close: () => ctx.close() };
 }
 const defined = (page: Page, tag: string) =>
@@ -357,6 +379,21 @@ try {
         await close();
       },
     );
+  await step(
+    "Cafe24: this release's cafe24.js pins its reaction.js, which pins the elements",
+    async () => {
+      const shopPage = { tags: [], loader: `${release}/cafe24.js` };
+      const ok = await open(shopPage, null, 'shop');
+      await whenDefined(ok.page, 'like');
+      await ok.close();
+      for (const path of ['reaction.js', 'like.js']) {
+        const { page, consoleLines, close } = await open(shopPage, { path, how: 'byte' }, 'shop');
+        await until(consoleLines, integrityError(path), `about ${path} failing its integrity`);
+        assert.equal(await defined(page, 'like'), false, `reaction-like defined, ${path} changed`);
+        await close();
+      }
+    },
+  );
 } finally {
   await browser.close();
   server.close();

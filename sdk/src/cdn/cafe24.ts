@@ -23,6 +23,11 @@ interface Embed {
   placements: Placement[];
 }
 
+/** Set by the build: this release's folder, v<version> (not set in the unit test). */
+declare const __RB_CDN_DIR__: string | undefined;
+/** Set by the build: the integrity (sha384) of this release's reaction.js. */
+declare const __RB_LOADER_INTEGRITY__: string | undefined;
+
 interface LoaderWindow extends Window {
   __reactionBlocksCafe24?: boolean;
   __reactionBlocksLoader?: boolean;
@@ -133,6 +138,13 @@ export function placeBlocks(
         if (w.__reactionBlocksLoader) return;
         const s = document.createElement('script');
         s.src = base + 'reaction.js';
+        // This release's cafe24.js, which a deployment pins (CAFE24_LOADER_INTEGRITY), pins the
+        // loader beside it, which pins the elements; the newest, unversioned one loads whichever
+        // reaction.js is newest beside it.
+        if (typeof __RB_LOADER_INTEGRITY__ == 'string' && base.endsWith(`/${__RB_CDN_DIR__}/`)) {
+          s.integrity = __RB_LOADER_INTEGRITY__;
+          s.crossOrigin = 'anonymous';
+        }
         s.dataset.projectUrl = project.url;
         s.dataset.anonKey = project.key;
         document.head.append(s);
