@@ -88,6 +88,13 @@ function unversionedShims() {
  * sha384: the table is about a hundred hashes in the loader (4.3 KB gzip against 5.9, measured
  * with 101 files), and a CDN that changes a file would need a second preimage of SHA-256 to pass.
  */
+const sri = (alg, path) => `${alg}-${createHash(alg).update(readFileSync(path)).digest('base64')}`;
+/** The replacements of a loader's build: this release's folder, and what it pins. */
+const releaseValues = (values) =>
+  replace({
+    preventAssignment: true,
+    values: { __RB_CDN_DIR__: JSON.stringify(CDN_DIR), ...values },
+  });
 let integrity;
 function releaseIntegrity() {
   if (integrity) return integrity;
@@ -96,15 +103,7 @@ function releaseIntegrity() {
     .filter((f) => f.endsWith('.js') && f !== 'reaction.js' && f !== 'cafe24.js')
     .sort();
   if (!files.includes('like.js')) throw new Error(`[integrity] ${dir} has no elements yet`);
-  integrity = Object.fromEntries(
-    files.map((f) => [
-      f,
-      'sha256-' +
-        createHash('sha256')
-          .update(readFileSync(join(dir, f)))
-          .digest('base64'),
-    ]),
-  );
+  integrity = Object.fromEntries(files.map((f) => [f, sri('sha256', join(dir, f))]));
   return integrity;
 }
 
@@ -207,13 +206,7 @@ export default [
     input: at('src/cdn/loader.ts'),
     plugins: [
       contracts(),
-      replace({
-        preventAssignment: true,
-        values: {
-          __RB_CDN_DIR__: JSON.stringify(CDN_DIR),
-          __RB_INTEGRITY__: () => JSON.stringify(releaseIntegrity()),
-        },
-      }),
+      releaseValues({ __RB_INTEGRITY__: () => JSON.stringify(releaseIntegrity()) }),
       esbuild({ target: 'es2020', tsconfig }),
       unversionedShims(),
     ],
@@ -232,18 +225,9 @@ export default [
     plugins: [
       contracts(),
       // built after the loader: the sha384 of this release's reaction.js, which it pins
-      replace({
-        preventAssignment: true,
-        values: {
-          __RB_CDN_DIR__: JSON.stringify(CDN_DIR),
-          __RB_LOADER_INTEGRITY__: () =>
-            JSON.stringify(
-              'sha384-' +
-                createHash('sha384')
-                  .update(readFileSync(at(`dist/cdn/${CDN_DIR}/reaction.js`)))
-                  .digest('base64'),
-            ),
-        },
+      releaseValues({
+        __RB_LOADER_INTEGRITY__: () =>
+          JSON.stringify(sri('sha384', at(`dist/cdn/${CDN_DIR}/reaction.js`))),
       }),
       esbuild({ target: 'es2020', tsconfig }),
     ],

@@ -181,6 +181,18 @@ const integrityError = (path: string) =>
     'i',
   );
 
+/**
+ * Opens a page of the case with one byte of `path` changed and waits for the browser to refuse
+ * that file: the console names it, and none of `tags` defines. The page stays open.
+ */
+async function refused(o: PageOptions, path: string, tags = o.tags, at = 'page') {
+  const opened = await open(o, { path, how: 'byte' }, at);
+  await until(opened.consoleLines, integrityError(path), `about ${path} failing its integrity`);
+  for (const t of tags)
+    assert.equal(await defined(opened.page, t), false, `reaction-${t} defined, ${path} changed`);
+  return opened;
+}
+
 try {
   await step(
     'an untouched release loads: the loader maps its files and the element defines',
@@ -203,13 +215,8 @@ try {
   await step(
     'an element file with one byte changed is refused: the element does not define',
     async () => {
-      const { page, consoleLines, close } = await open(
-        { tags: ['like'] },
-        { path: 'like.js', how: 'byte' },
-      );
-      await until(consoleLines, integrityError('like.js'), 'about like.js failing its integrity');
+      const { consoleLines, close } = await refused({ tags: ['like'] }, 'like.js');
       await until(consoleLines, /\[reaction-blocks\]/, "with the loader's warning");
-      assert.equal(await defined(page, 'like'), false, 'reaction-like defined');
       await close();
     },
   );
@@ -230,18 +237,12 @@ try {
     'a shared chunk with one byte changed is refused: neither element of the page defines',
     async () => {
       const chunk = chunkOf('shared/like.js', 'base');
-      const { page, consoleLines, close } = await open(
-        { tags: ['like', 'comment'] },
-        { path: chunk, how: 'byte' },
-      );
-      await until(consoleLines, integrityError(chunk), `about ${chunk} failing its integrity`);
+      const { consoleLines, close } = await refused({ tags: ['like', 'comment'] }, chunk);
       await until(
         consoleLines,
         /\[reaction-blocks\].*shared\/(like|comment)\.js/,
         "with the loader's warning",
       );
-      assert.equal(await defined(page, 'like'), false, 'reaction-like defined');
-      assert.equal(await defined(page, 'comment'), false, 'reaction-comment defined');
       await close();
     },
   );
@@ -288,22 +289,13 @@ try {
         timeout: 60_000,
       });
       await close();
-      const refused = await open(
-        { tags: ['like'], ownMap: true },
-        { path: 'like.js', how: 'byte' },
-      );
-      await until(
-        refused.consoleLines,
-        integrityError('like.js'),
-        'about like.js failing its integrity',
-      );
-      assert.equal(await defined(refused.page, 'like'), false, 'reaction-like defined');
-      await refused.page.waitForFunction(
+      const changed = await refused({ tags: ['like'], ownMap: true }, 'like.js');
+      await changed.page.waitForFunction(
         () => (self as { ownModuleRan?: boolean }).ownModuleRan,
         null,
         { timeout: 60_000 },
       );
-      await refused.close();
+      await changed.close();
     },
   );
 
@@ -313,24 +305,13 @@ try {
       const ok = await open({ tags: ['like'], loader: 'reaction.js' });
       await whenDefined(ok.page, 'like');
       await ok.close();
-      const { page, consoleLines, close } = await open(
-        { tags: ['like'], loader: 'reaction.js' },
-        { path: 'like.js', how: 'byte' },
-      );
-      await until(consoleLines, integrityError('like.js'), 'about like.js failing its integrity');
-      assert.equal(await defined(page, 'like'), false, 'reaction-like defined');
-      await close();
+      await (await refused({ tags: ['like'], loader: 'reaction.js' }, 'like.js')).close();
     },
   );
   await step(
     "a page whose CSP allows scripts by nonce: the loader's nonce lets its map in, a changed file is refused",
     async () => {
-      const { page, consoleLines, close } = await open(
-        { tags: ['like'], csp: 'nonce' },
-        { path: 'like.js', how: 'byte' },
-      );
-      await until(consoleLines, integrityError('like.js'), 'about like.js failing its integrity');
-      assert.equal(await defined(page, 'like'), false, 'reaction-like defined');
+      const { consoleLines, close } = await refused({ tags: ['like'], csp: 'nonce' }, 'like.js');
       assert.ok(
         !consoleLines.some((l) => /Content Security Policy/i.test(l)),
         consoleLines.join('\n'),
@@ -386,12 +367,8 @@ try {
       const ok = await open(shopPage, null, 'shop');
       await whenDefined(ok.page, 'like');
       await ok.close();
-      for (const path of ['reaction.js', 'like.js']) {
-        const { page, consoleLines, close } = await open(shopPage, { path, how: 'byte' }, 'shop');
-        await until(consoleLines, integrityError(path), `about ${path} failing its integrity`);
-        assert.equal(await defined(page, 'like'), false, `reaction-like defined, ${path} changed`);
-        await close();
-      }
+      for (const path of ['reaction.js', 'like.js'])
+        await (await refused(shopPage, path, ['like'], 'shop')).close();
     },
   );
 } finally {
