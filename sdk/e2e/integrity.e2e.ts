@@ -71,6 +71,8 @@ interface PageOptions {
   direct?: string;
   /** The page's CSP: scripts from the page's origin, and with `nonce` those with its nonce. */
   csp?: 'self' | 'nonce';
+  /** The loader's tag without `integrity` (a page that does not pin it). */
+  unpinned?: boolean;
 }
 const NONCE = 'rb-integrity-test';
 const SHOP = '00000000-0000-4000-8000-0000000000c1';
@@ -80,7 +82,7 @@ ${o.ownMap ? '<script type="importmap">{"imports":{"page-own":"/own.js"}}</scrip
 ${
   o.direct
     ? `<script type="module">import(${JSON.stringify(`${cdn}/${release}/${o.direct}`)});</script>`
-    : `<script src="${cdn}/${o.loader ?? `${release}/reaction.js`}" integrity="${loaderIntegrity}" crossorigin="anonymous"${o.csp === 'nonce' ? ` nonce="${NONCE}"` : ''}
+    : `<script src="${cdn}/${o.loader ?? `${release}/reaction.js`}" ${o.unpinned ? '' : `integrity="${loaderIntegrity}" `}crossorigin="anonymous"${o.csp === 'nonce' ? ` nonce="${NONCE}"` : ''}
   data-project-url="http://127.0.0.1:9" data-anon-key="k"></script>`
 }
 </head><body>${o.tags.map((t) => `<reaction-${t} block-id="00000000-0000-0000-0000-000000000000"${o.lang ? ` lang="${o.lang}"` : ''}></reaction-${t}>`).join('')}</body></html>`;
@@ -208,6 +210,28 @@ try {
       assert.equal(table[likeUrl], sri('sha256', readFileSync(file('like.js'))), 'like.js hash');
       const ko = `${origin}/cdn/c${cases}/${release}/${chunkOf('like.js', 'ko')}`;
       assert.ok(table[ko], 'its dynamic chunks are in the table too');
+      await close();
+    },
+  );
+
+  await step(
+    'a loader its page did not pin adds no import map (nothing to prove, and no CSP error)',
+    async () => {
+      const { page, consoleLines, close } = await open({
+        tags: ['like'],
+        unpinned: true,
+        csp: 'self',
+      });
+      await whenDefined(page, 'like');
+      const maps = await page.evaluate(
+        () => document.querySelectorAll('script[type=importmap]').length,
+      );
+      assert.equal(maps, 0, 'no import map');
+      assert.deepEqual(
+        consoleLines.filter((l) => /Content Security Policy/i.test(l)),
+        [],
+        'no CSP refusal',
+      );
       await close();
     },
   );

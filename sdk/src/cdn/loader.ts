@@ -46,10 +46,13 @@ declare const __RB_INTEGRITY__: Record<string, string> | undefined;
 
   // Every file of the release by its address, with its integrity; an import map holds them from
   // just before the first import, when the page's own import maps (parsed by then) are in place.
+  // Only for a loader its page pinned (`integrity` on its tag): checking the files an unpinned
+  // loader brings in proves nothing (whoever could change them could change the loader), and the
+  // map is an inline script, which a page's CSP without our nonce refuses with a console error.
   // A browser without import maps ignores the script: it loads the files unchecked, as before.
   const integrity: Record<string, string> = {};
   const table = typeof __RB_INTEGRITY__ == 'object' ? __RB_INTEGRITY__ : {};
-  if (HTMLScriptElement.supports?.('importmap'))
+  if (script?.integrity && HTMLScriptElement.supports?.('importmap'))
     for (const f in table) integrity[base + f] = table[f]!;
   let mapped = 0;
   // set when the first map is not in force: the page's CSP blocked it, or the browser refused it
