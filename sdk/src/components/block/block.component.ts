@@ -184,6 +184,18 @@ export default class ReactionBlock extends BlockElement {
     return view;
   }
 
+  /**
+   * What the element of the view's type needs before it shows (a form's sanitiser for its
+   * description): the viewer keeps its skeleton until then, as that element does on its own page,
+   * so the description does not arrive after the rest and push it down.
+   */
+  protected override prepare(view: BlockView): unknown {
+    const type = customElements.get('reaction-' + view.block.type);
+    return type?.prototype instanceof BlockElement
+      ? (type.prototype as BlockElement)['prepare'](view)
+      : undefined;
+  }
+
   protected override willUpdate(changed: PropertyValues<this>): void {
     super.willUpdate(changed);
     const v = this.view;
