@@ -146,12 +146,29 @@ export interface DnsServer {
   close(): Promise<void>;
 }
 
-export async function startDnsServer(opts: {
+interface DnsServerOptions {
   zone: Zone;
   port: number;
   host?: string;
   log?: Log;
-}): Promise<DnsServer> {
+}
+
+/**
+ * The DNS stand-in on UDP and TCP, one port number for both. With port 0 the UDP socket picks a
+ * free port and TCP takes the same number, which another process may hold already (seen once in
+ * a full test run: EADDRINUSE): then both are tried again on a new number, a few times.
+ */
+export async function startDnsServer(opts: DnsServerOptions): Promise<DnsServer> {
+  for (let tries = 1; ; tries++) {
+    try {
+      return await listenBoth(opts);
+    } catch (err) {
+      if (opts.port !== 0 || tries >= 20 || !/EADDRINUSE/.test((err as Error).message)) throw err;
+    }
+  }
+}
+
+async function listenBoth(opts: DnsServerOptions): Promise<DnsServer> {
   const host = opts.host ?? '127.0.0.1';
   const log = opts.log ?? (() => {});
   const udp = dgram.createSocket('udp4');
