@@ -11,7 +11,7 @@
 // could see (a published message or a counted response older than the hours): an account's age
 // is none (private.has_track_record, docs/data-model.md "Track record").
 import { describe, expect, it } from 'vitest';
-import { newUser, sql, type TestUser } from './support/clients.ts';
+import { newGuest, newUser, sql, type TestUser } from './support/clients.ts';
 import { createBlock } from './support/drafts.ts';
 
 /** `n` signed-in (not anonymous) accounts, made 25 hours ago. */
@@ -97,5 +97,110 @@ describe('signed-in accounts a day old, of one address (the loopback)', () => {
     // before: every stored one published (180 in 15 s in the repro)
     expect(counts).toMatchObject({ published: 0 });
     expect(counts!.held).toBeGreaterThan(0);
+  });
+});
+
+// Found from a clean clone in the seventh hostile review (breaker, 2026-11-26, main at 517ed29;
+// both bodies below fail there, so they are .todo until the rule changes): a track record is
+// history on the block older than limits.track_record_hours, and an address makes it for its own
+// accounts inside its own share, a day ahead. Day 1: 20 anonymous visitors of one address submit
+// once each (the share: 10 count, 10 held) and post one friendly comment each (the block is quiet:
+// all published). Day 2 (the test moves their rows 25 hours back and refills the buckets): the 10
+// with a counted response and the 20 with a published comment have a track record, and a visitor
+// with one counts and publishes past the address's share and past the block's spent budget, as if
+// neither existed. Measured: day 2 counted 54 of the free owner's 100 (10 by the share, 44 past it;
+// 64 in two days from one address, against issue 17's (b), at most 10 a day), and published all
+// 160 storm comments in about a second (the block's budget is 120 a minute; (c): nothing of a
+// storm shows unless approved). More pre-aged accounts (10 a day per address on a form, 30 on a
+// comment block) make it worse. Ways out (a product decision, not made here): past the address's
+// share everyone is held, regulars too (the issue's words for responses, "from one address beyond
+// a fair share, kept but held"; hostile-visitor-replay.test's regular then waits for approval),
+// or a regular gets a second, bounded allowance past the share (e.g. one response a day each, or
+// one more share per address), or a track record needs something the owner did (an approval, a
+// reply) rather than time alone.
+/** `n` anonymous visitors, as the SDK makes on a first write. */
+const guests = (n: number) => Promise.all(Array.from({ length: n }, () => newGuest()));
+
+/** A day passes for this block: its writes are 25 hours old, its buckets and address shares full. */
+async function aDayLater(block: string, owner: string) {
+  await sql(
+    "update public.responses set created_at = created_at - interval '25 hours' where block_id = $1",
+    [block],
+  );
+  await sql(
+    "update public.messages set created_at = created_at - interval '25 hours' where block_id = $1",
+    [block],
+  );
+  await sql('delete from private.rate_limits where block_id = $1', [block]);
+  await sql('delete from private.address_holds where block_id = $1', [block]);
+  await sql('update private.address_quota set day = day - 1 where owner_id = $1', [owner]);
+}
+
+describe('anonymous visitors of one address who made their history on the block a day ahead', () => {
+  it.todo("count at most 10 % of a free owner's month on the second day too", async () => {
+    const owner = await newUser('aged-owner');
+    const form = await createBlock(owner, 'form');
+    await sql('update public.blocks set rate_limits = $2 where id = $1', [
+      form,
+      { submit: { block_per_minute: 1200, block_burst: 1200 } },
+    ]);
+    const visitors = await guests(20);
+    const submit = (v: TestUser) =>
+      v.client.rpc('submit_response', { p_block_id: form, p_answers: {}, p_honeypot: '' });
+    // day 1: one response each, within reason
+    const day1 = await Promise.all(visitors.map(submit));
+    expect(day1.filter((r) => !r.error && !(r.data as { held: boolean }).held)).toHaveLength(10);
+    await aDayLater(form, owner.id);
+    // day 2: each as fast as it can until its own limit refuses it
+    const day2 = (
+      await Promise.all(
+        visitors.map(async (v) => {
+          const mine: Array<{ held: boolean }> = [];
+          for (;;) {
+            const r = await submit(v);
+            if (r.error) return mine;
+            mine.push(r.data as { held: boolean });
+          }
+        }),
+      )
+    ).flat();
+    expect(day2).toHaveLength(100);
+    const [today] = await sql<{ counted: number }>(
+      `select count(*)::int as counted from public.responses
+       where block_id = $1 and not held and created_at > now() - interval '1 hour'`,
+      [form],
+    );
+    // main at 517ed29: 55 counted on day 2 (10 by the share, 45 past it by a track record)
+    expect(today!.counted).toBeLessThanOrEqual(10);
+  });
+
+  it.todo("publish nothing past the address's share on the second day", async () => {
+    const owner = await newUser('aged-owner');
+    const block = await createBlock(owner, 'comment');
+    const visitors = await guests(20);
+    const post = (v: TestUser, text: string) =>
+      v.client.rpc('post_message', {
+        p_block_id: block,
+        p_content: text,
+        p_creator_name: 'Regular',
+        p_honeypot: '',
+      });
+    // day 1: one friendly comment each, published (the block is quiet)
+    const day1 = await Promise.all(visitors.map((v, i) => post(v, `nice post ${i}`)));
+    expect(day1.map((r) => r.status)).toEqual(visitors.map(() => 200));
+    await aDayLater(block, owner.id);
+    // day 2: each posts its burst (8) as fast as it can: 160 from the address (share 30)
+    await Promise.all(
+      visitors.map(async (v, i) => {
+        for (let k = 0; k < 8; k++) await post(v, `storm ${i} ${k}`);
+      }),
+    );
+    const [counts] = await sql<{ published: number }>(
+      `select count(*)::int as published from public.messages
+       where block_id = $1 and status = 'published' and content like 'storm %'`,
+      [block],
+    );
+    // main at 517ed29: every storm message stored was published
+    expect(counts!.published).toBeLessThanOrEqual(30);
   });
 });
