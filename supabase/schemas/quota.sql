@@ -279,7 +279,7 @@ revoke execute on function public.quota_notice_context(jsonb) from public, anon,
 
 -- An address's fair share of an owner's monthly responses (issue 17): the form responses and A/B
 -- votes it counted today (UTC) for that owner, at most `limits.address_quota_share` (0.1) of their
--- response_monthly_limit; beyond it a visitor without a track record is kept but held. In up to
+-- response_monthly_limit; beyond it any visitor's is kept but held. In up to
 -- 32 shards per (owner, address, day), each allowed its part of the share (the parts add up to
 -- the share), so the visitors of one address (an office, a school, the load test's loopback) do
 -- not queue on one row (npm run bench:load). Unlogged like the buckets (a crash gives each
@@ -299,7 +299,7 @@ alter table private.address_quota enable row level security;
 
 -- An address's fair share of the owner's monthly responses (issue 17; docs/data-model.md "When a
 -- shared budget is under pressure"): true when this form response or A/B vote may count (a
--- share taken, or the visitor has a track record), false when it is to be held (the address has
+-- share taken), false when it is to be held, whoever writes it (the address has
 -- counted `limits.address_quota_share` (0.1; `address_quota_share` in `limits.<action>` or the
 -- block's rate_limits overrides it) of the owner's response_monthly_limit today, UTC, at least
 -- one). The share is exact and split in n = min(32, share) shards of share / n (the remainder to
@@ -310,7 +310,7 @@ alter table private.address_quota enable row level security;
 -- shard only once it has its unit and never waits while holding one: no deadlock, and writers of
 -- one address wait for each other only when more of them than shards write at once. (An upsert
 -- `on conflict do update ... where` would keep a full shard locked and let two writers wait on
--- each other.) A visitor's track record is read only beyond the share. No address (SQL outside
+-- each other.) A track record does not lift the share. No address (SQL outside
 -- an API request), the owner, limits or escalation off: always true.
 create or replace function private.take_address_quota(p_block public.blocks, p_uid uuid, p_action text)
 returns boolean
@@ -388,7 +388,9 @@ begin
       return true;
     end if;
   end loop;
-  return private.has_track_record(p_block.id, p_uid);
+  -- past the share, held: a track record too (an address makes one for its own accounts inside
+  -- its share a day ahead, hostile-track-record.test)
+  return false;
 end;
 $$;
 revoke execute on function private.take_address_quota(public.blocks, uuid, text) from public;

@@ -472,9 +472,12 @@ begin
   -- (beyond: no token left; at: this write took the last one).
   v_beyond := v_addr is not null and not v_addr_ok;
   if v_escalate then
-    -- visitors with a track record write on as usual (their own bucket still holds them)
+    -- visitors with a track record write on, unchallenged (their own bucket still holds them),
+    -- but not past their address's share: there a regular's message is kept and held, like
+    -- anyone's from that address (an address can make a track record for its own accounts
+    -- inside its share a day ahead: hostile-track-record.test)
     if private.has_track_record(p_block.id, p_uid) then
-      return false;
+      return v_beyond;
     end if;
     -- a form response or A/B vote in a burst is kept, held: it does not count against the
     -- owner's quota until approved (their own bucket bounds each visitor)
