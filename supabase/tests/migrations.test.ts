@@ -1,12 +1,12 @@
 // What supabase/migrations promises a database that already has a history (docs/data-model.md,
-// "Migrations"). A project that applied the 22 migrations the second squash replaced has the
-// baseline's version among them and 21 versions the folder no longer has: migrate refuses it,
+// "Migrations"). A project that applied the 15 migrations the third squash replaced has the
+// baseline's version among them and 14 versions the folder no longer has: migrate refuses it,
 // naming them and the way out, and changes nothing. After the repair a project makes (what
 // `supabase migration repair --status reverted` does: their rows leave the history) it continues
 // from the baseline: the schedules and every migration since apply, and it ends as a new database
 // built from the folder, object by object and job by job.
 // Its schema before is the squash's two files' (the commit that made them compared them with the
-// 22 they replaced: no difference). Both databases are throwaway ones in the test stack's cluster.
+// 15 they replaced: no difference). Both databases are throwaway ones in the test stack's cluster.
 import { randomUUID } from 'node:crypto';
 import { copyFileSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,31 +18,24 @@ import { migrate, MigrationHistoryError } from '../local/migrate.ts';
 import { paths } from '../local/paths.ts';
 import { sql, stack } from './support/clients.ts';
 
-/** The newest migration the second squash replaced: the baseline took its version. */
-const BASELINE = '20261126095821';
-/** The other 21 it replaced, as a project that applied them has them in its history. */
+/** The newest migration the third squash replaced: the baseline took its version. */
+const BASELINE = '20261126170738';
+/** The other 14 it replaced, as a project that applied them has them in its history. */
 const REPLACED = [
-  '20261121000000',
-  '20261121000001',
-  '20261126014400',
-  '20261126015742',
-  '20261126021037',
-  '20261126021100',
-  '20261126023340',
-  '20261126035917',
-  '20261126040617',
-  '20261126042932',
-  '20261126043017',
-  '20261126051614',
-  '20261126052428',
-  '20261126052506',
-  '20261126053936',
-  '20261126054841',
-  '20261126055151',
-  '20261126071248',
-  '20261126073146',
-  '20261126074237',
-  '20261126085959',
+  '20261126095821',
+  '20261126095822',
+  '20261126104228',
+  '20261126105326',
+  '20261126110041',
+  '20261126112419',
+  '20261126113103',
+  '20261126115600',
+  '20261126115606',
+  '20261126115726',
+  '20261126133448',
+  '20261126140657',
+  '20261126161643',
+  '20261126162624',
 ];
 
 const files = readdirSync(paths.migrations)
@@ -99,7 +92,7 @@ beforeAll(async () => {
     await c.query('delete from supabase_migrations.schema_migrations');
     await c.query(
       `insert into supabase_migrations.schema_migrations (version, name)
-       select unnest($1::text[]), 'replaced by the second squash'`,
+       select unnest($1::text[]), 'replaced by the third squash'`,
       [[...REPLACED, BASELINE]],
     );
   });

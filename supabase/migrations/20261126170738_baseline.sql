@@ -1,9 +1,10 @@
--- Baseline (second squash): every migration up to 20261126095821 squashed into one, made of the
+-- Baseline (third squash): every migration up to 20261126170738 squashed into one, made of the
 -- declarative schema (supabase/schemas/, in the order of config.toml schema_paths) as it was then,
--- file after file. It replaces the first baseline (the 34 pre-release migrations of 2026-11-21 to
--- 2026-11-24) and the 18 generated migrations of 2026-11-26 that followed it; its version is the
--- newest of those, so a project that applied them all already has it (docs/data-model.md,
--- "Migrations", says what such a project does). The schedules are in the next migration.
+-- file after file. It replaces the second baseline (20261126095821, itself the first baseline and
+-- the 20 migrations of 2026-11-26 after it), its schedules and the 13 migrations of 2026-11-26
+-- that followed them; its version is the newest of those, so a project that applied them all
+-- already has it (docs/data-model.md, "Migrations", says what such a project does). The schedules
+-- are in the next migration.
 -- Like every migration, never edited: change supabase/schemas/ and run `npm run db:diff -- <name>`.
 
 -- =============================================================================================
@@ -173,17 +174,35 @@ as $$
   select coalesce((auth.jwt() ->> 'is_anonymous')::boolean, false);
 $$;
 
-create function private.raise_paid_required(p_field text)
+-- Whether the caller may read what is p_user_id's: that user, or the service role and internal
+-- callers (no API role). The computed fields that add private rows to a row (member_count,
+-- live_*_count, response_monthly_count) answer null for anyone else's row.
+create function private.may_read_as(p_user_id uuid)
+returns boolean
+language sql
+stable
+set search_path = ''
+as $$
+  select p_user_id = (select auth.uid())
+         or coalesce((select auth.role()), 'service_role') not in ('anon', 'authenticated');
+$$;
+revoke execute on function private.may_read_as(uuid) from public;
+
+-- A save that turns on or changes a paid-only feature (p_change) by an owner without a paid plan
+-- fails: 'Paid plan required (<field>)'.
+create function private.require_paid(p_field text, p_change boolean)
 returns void
 language plpgsql
 set search_path = ''
 as $$
 begin
-  raise exception 'Paid plan required (%)', p_field using errcode = 'PT403';
+  if p_change then
+    raise exception 'Paid plan required (%)', p_field using errcode = 'PT403';
+  end if;
 end;
 $$;
-revoke execute on function private.raise_paid_required(text) from public;
-grant execute on function private.raise_paid_required(text) to service_role;
+revoke execute on function private.require_paid(text, boolean) from public;
+grant execute on function private.require_paid(text, boolean) to service_role;
 
 -- ids of the objects of a jsonb array, refusing duplicates
 create function private.payload_ids(p_items jsonb, p_what text)
@@ -244,6 +263,7 @@ comment on table public.profiles is
 comment on column public.profiles.group_mode is 'Audience group selected on the audience page (null: all).';
 alter table public.profiles enable row level security;
 revoke insert, update, delete on public.profiles from anon, authenticated;
+revoke all on public.profiles from anon;
 grant update (name, photo_url, home_url, language, domain_list, deactivated_mode, group_mode, email_only) on public.profiles to authenticated;
 
 create policy "Users can read their own profile" on public.profiles
@@ -263,6 +283,7 @@ create table public.user_tags (
 );
 comment on table public.user_tags is 'The owner''s tag list (label and active flag) used to filter block cards.';
 alter table public.user_tags enable row level security;
+revoke all on public.user_tags from anon;
 
 create policy "Users can read their own tags" on public.user_tags
   for select to authenticated using (user_id = (select auth.uid()));
@@ -508,7 +529,9 @@ comment on column public.blocks.captcha is
 comment on column public.blocks.rate_limits is
   'Operator override of the visitor rate limits for this block: {"<action>": {"visitor_per_minute", "visitor_burst", "block_per_minute", "block_burst"}}. Not writable by owners.';
 alter table public.blocks enable row level security;
-revoke insert, update, delete on public.blocks from anon;
+-- anon (the bare anon key) holds nothing on a table no policy lets it read, so the API document
+-- anon is shown lists only what anon may read (rls-rpc.test.ts checks every table)
+revoke all on public.blocks from anon;
 revoke insert, update on public.blocks from authenticated;
 grant update (new_response_count, tags) on public.blocks to authenticated;
 create index blocks_owner_id_created_at_idx on public.blocks (owner_id, created_at desc);
@@ -555,6 +578,7 @@ comment on column public.block_private.letter is
   'The letter as a block model (headings, paragraphs, lists, images, ...), from which save-letter renders mail_html and mail_text.';
 alter table public.block_private enable row level security;
 revoke insert, update, delete on public.block_private from anon, authenticated;
+revoke all on public.block_private from anon;
 create index block_private_owner_id_idx on public.block_private (owner_id);
 
 create policy "Owners can read their blocks' private settings" on public.block_private
@@ -1037,6 +1061,7 @@ comment on table public.audience_groups is
   'Audience groups of a user with member counts; the reserved groups activated and deactivated count members by state.';
 alter table public.audience_groups enable row level security;
 revoke insert, update on public.audience_groups from anon, authenticated;
+revoke all on public.audience_groups from anon;
 grant insert (user_id, name) on public.audience_groups to authenticated;
 grant update (name) on public.audience_groups to authenticated;
 
@@ -1090,6 +1115,7 @@ comment on table public.audience_members is
   'A user''s audience: visitors who reacted and imported contacts, with group, state, event history and mail counts.';
 alter table public.audience_members enable row level security;
 revoke insert, update on public.audience_members from anon, authenticated;
+revoke all on public.audience_members from anon;
 -- Column grants (all columns) instead of table-wide ones, so an upsert from the dashboard works:
 -- PostgREST's upsert needs insert and update on the columns it names.
 grant insert (id, user_id, creator_id, creator_name, creator_photo_url, color, email, group_name, created_at, last_updated, deactivated, history, first_event, info, sent_count, delivered_count, opened_count, bounced_count, rejected_count, complaint_count) on public.audience_members to authenticated;
@@ -1482,9 +1508,7 @@ as $$
   select greatest(g.count + coalesce((select sum(d.delta) from private.audience_group_deltas d
                                       where d.group_id = g.id), 0), 0)::integer
   from public.audience_groups g
-  where g.id = p_group.id
-    and (g.user_id = (select auth.uid())
-         or coalesce((select auth.role()), 'service_role') not in ('anon', 'authenticated'));
+  where g.id = p_group.id and private.may_read_as(g.user_id);
 $$;
 comment on function public.member_count(public.audience_groups) is
   'The group''s exact member count (computed field of audience_groups: count plus the changes not folded yet). Null for another owner''s group.';
@@ -1577,9 +1601,7 @@ set search_path = ''
 as $$
   select (private.with_live_counts(b)).response_count
   from public.blocks b
-  where b.id = p_block.id
-    and (b.owner_id = (select auth.uid())
-         or coalesce((select auth.role()), 'service_role') not in ('anon', 'authenticated'));
+  where b.id = p_block.id and private.may_read_as(b.owner_id);
 $$;
 comment on function public.live_response_count(public.blocks) is
   'The block''s exact response count (computed field: the row plus the changes not folded yet). Null for another owner''s block.';
@@ -1594,9 +1616,7 @@ set search_path = ''
 as $$
   select (private.with_live_counts(b)).new_response_count
   from public.blocks b
-  where b.id = p_block.id
-    and (b.owner_id = (select auth.uid())
-         or coalesce((select auth.role()), 'service_role') not in ('anon', 'authenticated'));
+  where b.id = p_block.id and private.may_read_as(b.owner_id);
 $$;
 comment on function public.live_new_response_count(public.blocks) is
   'The block''s exact count of new responses (computed field: the row plus the changes not folded yet). Null for another owner''s block.';
@@ -1606,6 +1626,116 @@ create trigger blocks_reset_new_deltas after update of new_response_count on pub
   for each row when (new.new_response_count = 0 and new.response_count = old.response_count
                      and new.like_count = old.like_count)
   execute function private.blocks_reset_new_deltas();
+
+-- =============================================================================================
+-- schemas/client-address.sql
+-- =============================================================================================
+
+-- The client's address (issue 17): who is writing, as far as the network says, for the shares
+-- of a block's budget (trust.sql) and of the owner's quota (quota.sql) that one address may take.
+
+-- An address as an X-Forwarded-For entry gives it, read as the local servers read one
+-- (supabase/local/http.ts normaliseAddress): spaces and [brackets] dropped, and an IPv6 zone id
+-- (`fe80::1%eth0`: it names a link of the sender's machine, not another address); an IPv4-mapped
+-- IPv6 address (`::ffff:192.0.2.1`) is its IPv4 address. Null when it is no single address (a
+-- range with a mask is none).
+create function private.parse_address(p_text text)
+returns inet
+language plpgsql
+immutable
+set search_path = ''
+as $$
+declare
+  v_text text := split_part(regexp_replace(btrim(p_text), '^\[|\]$', '', 'g'), '%', 1);
+  v_address inet;
+begin
+  if not pg_input_is_valid(v_text, 'inet') or position('/' in v_text) > 0 then
+    return null;
+  end if;
+  v_address := v_text::inet;
+  if masklen(v_address) <> (case family(v_address) when 4 then 32 else 128 end) then
+    return null;
+  end if;
+  if family(v_address) = 6 and v_address <<= '::ffff:0.0.0.0/96'::inet then
+    return regexp_replace(host(v_address), '^.*:', '')::inet;
+  end if;
+  return v_address;
+end;
+$$;
+
+-- The client's address as the API saw it (issue 17): the right-most X-Forwarded-For entry that is
+-- not a trusted proxy (`network.trusted_proxies`: addresses or CIDR ranges, none by default), the
+-- rule the local auth server follows for sign-ups (supabase/local/auth/rate-limit.ts
+-- clientAddress). The local gateway appends the peer it saw, so a client's own X-Forwarded-For
+-- only adds entries left of its real address; behind a CDN or load balancer that appends too,
+-- name its addresses in the setting (docs/self-hosting.md). An entry that is no address ends the
+-- chain (the hop right of it stands). Null outside an API request (no request.headers).
+-- Where the platform's own edge sets one header to the address it saw and drops what a client
+-- sent in it (`network.client_address_header`, e.g. `x-envoy-external-address` on hosted
+-- Supabase, docs/data-model.md), that header alone is the address (null when it is missing or no
+-- address); callers pass the two settings when they have read them already.
+create function private.client_address(p_trusted jsonb default null, p_header text default null)
+returns inet
+language plpgsql
+stable
+set search_path = ''
+as $$
+declare
+  v_headers text := nullif(current_setting('request.headers', true), '');
+  v_chain text[];
+  v_hop inet;
+  v_address inet;
+  v_trusted jsonb := coalesce(p_trusted, private.setting('network.trusted_proxies', '[]'::jsonb));
+  v_header text := lower(nullif(coalesce(p_header, case when p_trusted is null
+                     then private.setting('network.client_address_header', 'null'::jsonb) #>> '{}' end), ''));
+begin
+  if v_headers is null then
+    return null;
+  end if;
+  if v_header is not null then
+    return private.parse_address(v_headers::jsonb ->> v_header);
+  end if;
+  v_chain := string_to_array(v_headers::jsonb ->> 'x-forwarded-for', ',');
+  for i in reverse coalesce(array_length(v_chain, 1), 0) .. 1 loop
+    v_hop := private.parse_address(v_chain[i]);
+    if v_hop is null then
+      return v_address;
+    end if;
+    v_address := v_hop;
+    if jsonb_typeof(v_trusted) is distinct from 'array' or not exists (
+         select 1 from jsonb_array_elements_text(v_trusted) t(range)
+         where pg_input_is_valid(t.range, 'cidr') and v_address <<= t.range::cidr) then
+      return v_address;
+    end if;
+  end loop;
+  return v_address;
+end;
+$$;
+
+-- What an address's limits count under: an IPv4 address itself (an IPv4-mapped IPv6 one too),
+-- or an IPv6 address's /64 (one host gets a whole /64 to pick addresses from), written as
+-- `2001:db8:1:2::/64`. The same rule as the local auth server's per-address limits
+-- (supabase/local/auth/rate-limit.ts addressGroup; address-group.test.ts checks both agree).
+create function private.address_group(p_address inet)
+returns text
+language sql
+immutable
+set search_path = ''
+as $$
+  select case when family(a) = 6 then host(network(set_masklen(a, 64))) || '/64' else host(a) end
+  from (select private.parse_address(host(p_address)) as a) x;
+$$;
+
+-- The key of an address's bucket: its group (above), hashed. Never a user id: not a version 4
+-- UUID.
+create function private.address_key(p_address inet)
+returns uuid
+language sql
+immutable
+set search_path = ''
+as $$
+  select case when p_address is not null then md5('address:' || private.address_group(p_address))::uuid end;
+$$;
 
 -- =============================================================================================
 -- schemas/quota.sql
@@ -1857,8 +1987,7 @@ stable
 security definer
 set search_path = ''
 as $$
-  select case when p_profile.id = (select auth.uid())
-                or coalesce((select auth.role()), 'service_role') not in ('anon', 'authenticated')
+  select case when private.may_read_as(p_profile.id)
               then private.monthly_response_count(p_profile.id) end;
 $$;
 comment on function public.response_monthly_count(public.profiles) is
@@ -1893,18 +2022,22 @@ revoke execute on function public.quota_notice_context(jsonb) from public, anon,
 
 -- An address's fair share of an owner's monthly responses (issue 17): the form responses and A/B
 -- votes it counted today (UTC) for that owner, at most `limits.address_quota_share` (0.1) of their
--- response_monthly_limit; beyond it a visitor without a track record is kept but held. Unlogged
--- like the buckets (a crash gives each address its share again); rows of past days are purged.
+-- response_monthly_limit; beyond it a visitor without a track record is kept but held. In up to
+-- 32 shards per (owner, address, day), each allowed its part of the share (the parts add up to
+-- the share), so the visitors of one address (an office, a school, the load test's loopback) do
+-- not queue on one row (npm run bench:load). Unlogged like the buckets (a crash gives each
+-- address its share again); rows of past days are purged.
 create unlogged table private.address_quota (
   owner_id uuid not null,
   -- private.address_key of the client address
   address uuid not null,
   day date not null,
   counted integer not null check (counted >= 0),
-  primary key (owner_id, address, day)
+  shard smallint not null default 0 check (shard between 0 and 31),
+  primary key (owner_id, address, day, shard)
 ) with (fillfactor = 50);
 comment on table private.address_quota is
-  'Responses and votes one client address counted today for one owner (private.take_address_quota): at most limits.address_quota_share of the monthly limit, the rest is held.';
+  'Responses and votes one client address counted today for one owner, in up to 32 shards (private.take_address_quota): together at most limits.address_quota_share of the monthly limit, the rest is held.';
 alter table private.address_quota enable row level security;
 
 -- An address's fair share of the owner's monthly responses (issue 17; docs/data-model.md "When a
@@ -1912,9 +2045,17 @@ alter table private.address_quota enable row level security;
 -- share taken, or the visitor has a track record), false when it is to be held (the address has
 -- counted `limits.address_quota_share` (0.1; `address_quota_share` in `limits.<action>` or the
 -- block's rate_limits overrides it) of the owner's response_monthly_limit today, UTC, at least
--- one). One upsert on the primary key; a visitor's track record is read only beyond the share.
--- No address (SQL outside an API request), the owner, limits or escalation off: always true.
-create function private.take_address_quota(p_block public.blocks, p_uid uuid, p_action text)
+-- one). The share is exact and split in n = min(32, share) shards of share / n (the remainder to
+-- the first ones); a unit is taken as the owner's quota takes one (take_response_quota): first a
+-- shard no other open transaction holds (private.free_shard), by `update ... where counted <
+-- part`, which locks a row only when it takes from it, a missing row inserted with `on conflict
+-- do nothing`; then the other shards that look like they have room. So a writer holds an address
+-- shard only once it has its unit and never waits while holding one: no deadlock, and writers of
+-- one address wait for each other only when more of them than shards write at once. (An upsert
+-- `on conflict do update ... where` would keep a full shard locked and let two writers wait on
+-- each other.) A visitor's track record is read only beyond the share. No address (SQL outside
+-- an API request), the owner, limits or escalation off: always true.
+create or replace function private.take_address_quota(p_block public.blocks, p_uid uuid, p_action text)
 returns boolean
 language plpgsql
 set search_path = ''
@@ -1926,6 +2067,12 @@ declare
   v_header text;
   v_addr uuid;
   v_limit integer;
+  v_cap integer;
+  v_n integer;
+  v_day date := (now() at time zone 'UTC')::date;
+  v_start integer;
+  v_shard integer;
+  v_part integer;
 begin
   if p_uid = p_block.owner_id then
     return true;
@@ -1951,13 +2098,39 @@ begin
     return true;
   end if;
   select response_monthly_limit into v_limit from public.profiles where id = p_block.owner_id;
-  insert into private.address_quota as q (owner_id, address, day, counted)
-    values (p_block.owner_id, v_addr, (now() at time zone 'UTC')::date, 1)
-    on conflict (owner_id, address, day) do update set counted = q.counted + 1
-      where q.counted < greatest(1, floor(coalesce(v_limit, 0) * least(1, greatest(0, v_share))));
-  if found then
-    return true;
-  end if;
+  v_cap := greatest(1, floor(least(coalesce(v_limit, 0) * least(1, greatest(0, v_share)), 2e9)))::integer;
+  v_n := least(32, v_cap);
+  -- a shard no other writer holds first, then the shards that look like they have room (read
+  -- without a lock: a full shard stays full today)
+  v_start := private.free_shard('address_quota:' || p_block.owner_id || ':' || v_addr,
+                                pg_backend_pid() % v_n, v_n);
+  for v_shard in
+    select s.n from generate_series(0, v_n - 1) g(i)
+    cross join lateral (select (v_start + g.i) % v_n as n) s
+    left join private.address_quota q
+      on q.owner_id = p_block.owner_id and q.address = v_addr and q.day = v_day and q.shard = s.n
+    where g.i = 0 or coalesce(q.counted, 0) < v_cap / v_n + (s.n < v_cap % v_n)::integer
+    order by g.i
+  loop
+    v_part := v_cap / v_n + (v_shard < v_cap % v_n)::integer;
+    update private.address_quota set counted = counted + 1
+      where owner_id = p_block.owner_id and address = v_addr and day = v_day and shard = v_shard
+        and counted < v_part;
+    if not found then
+      insert into private.address_quota (owner_id, address, day, shard, counted)
+        values (p_block.owner_id, v_addr, v_day, v_shard, 1)
+        on conflict do nothing;
+      if not found then
+        -- another writer created the row meanwhile: its part may still have room
+        update private.address_quota set counted = counted + 1
+          where owner_id = p_block.owner_id and address = v_addr and day = v_day and shard = v_shard
+            and counted < v_part;
+      end if;
+    end if;
+    if found then
+      return true;
+    end if;
+  end loop;
   return private.has_track_record(p_block.id, p_uid);
 end;
 $$;
@@ -2002,6 +2175,7 @@ comment on table public.responses is
   'A visitor''s response to a block: a form or ab submission, a like (one per visitor) or a button click.';
 alter table public.responses enable row level security;
 revoke insert, update on public.responses from anon, authenticated;
+revoke all on public.responses from anon;
 -- one like per visitor per page (and a page's like count)
 create unique index responses_one_like_per_visitor_idx on public.responses (block_id, page_key, creator_id)
   where kind = 'like';
@@ -2563,6 +2737,7 @@ comment on table public.message_private is
   'Notification email a commenter left with a top-level message; readable by the block owner and the author only.';
 alter table public.message_private enable row level security;
 revoke insert, update, delete on public.message_private from anon, authenticated;
+revoke all on public.message_private from anon;
 create index message_private_block_id_idx on public.message_private (block_id);
 
 create policy "Block owners and authors can read commenter emails" on public.message_private
@@ -2581,6 +2756,7 @@ create table public.message_likes (
 comment on table public.message_likes is 'One like per user and message; messages.like_count follows it.';
 alter table public.message_likes enable row level security;
 revoke insert, update, delete on public.message_likes from anon, authenticated;
+revoke all on public.message_likes from anon;
 create index message_likes_user_id_idx on public.message_likes (user_id);
 
 create policy "Users can read their own message likes" on public.message_likes
@@ -2734,6 +2910,9 @@ declare
   v_email text := nullif(btrim(p_creator_email), '');
   v_name text := coalesce(btrim(p_creator_name), '');
   v_held boolean;
+  v_refusal text;
+  v_refusal_detail text;
+  v_refusal_hint text;
 begin
   if v_block.type not in ('comment', 'qna') then
     raise exception 'Not supported block' using errcode = 'P0001';
@@ -2785,7 +2964,23 @@ begin
   end if;
 
   -- true when a spent shared budget holds the message for the owner (escalation, trust.sql)
-  v_held := private.check_rate_limit(v_block, v_uid, 'message');
+  begin
+    v_held := private.check_rate_limit(v_block, v_uid, 'message');
+  exception when sqlstate 'PGRST' then
+    -- Refused, with the address's share spent: its burst is held all the same. The refusal
+    -- rolled back what the check took (its tokens; a hold made there too), so the hold is made
+    -- here, after it, and the 429 is answered without an error, which would roll the hold back
+    -- (PostgREST commits and answers the status and headers set: the same body and Retry-After).
+    get stacked diagnostics v_refusal = message_text, v_refusal_detail = pg_exception_detail,
+                            v_refusal_hint = pg_exception_hint;
+    if v_refusal_hint is distinct from 'hold_address_burst' then
+      raise;
+    end if;
+    perform private.hold_address_burst(v_block, private.address_key(private.client_address()), clock_timestamp());
+    perform set_config('response.status', '429', true),
+            set_config('response.headers', jsonb_build_array(v_refusal_detail::jsonb -> 'headers')::text, true);
+    return v_refusal::jsonb;
+  end;
 
   insert into public.messages (block_id, parent_id, creator_id, creator_name, creator_photo_url, color,
                                home_url, content, timezone, created_at, status, imitates_owner, page_key)
@@ -3017,15 +3212,84 @@ end;
 $$;
 revoke execute on function public.grant_captcha_pass(uuid, uuid, text) from public, anon, authenticated;
 
+-- Spends one write of the visitor's pass for the block (check_rate_limit): true when they held
+-- one with a write left that has not expired.
+create function private.use_captcha_pass(p_block_id uuid, p_uid uuid, p_now timestamptz)
+returns boolean
+language sql
+set search_path = ''
+as $$
+  with used as (
+    update private.captcha_passes set uses_left = uses_left - 1
+      where block_id = p_block_id and user_id = p_uid and uses_left > 0 and expires_at > p_now
+      returning 1
+  )
+  select exists (select 1 from used);
+$$;
+revoke execute on function private.use_captcha_pass(uuid, uuid, timestamptz) from public;
+
+-- =============================================================================================
+-- schemas/owner-calls.sql
+-- =============================================================================================
+
+-- Per-owner limits (issue 9) on the edge functions that an owner could call in a loop to guess
+-- or to make us work: use-coupon (coupon codes are words an operator picks: ten tries an hour), and the
+-- letter functions that fetch outside pages and copy their images (web-to-template,
+-- verify-brunch-id). A call is noted in a call of its own before the work (a refused redemption
+-- rolls back, so it could not note itself), and counts whether it succeeds or not. The visitors'
+-- rate limits are in trust.sql, whose purge (private.purge_trust) drops calls older than an hour.
+create table private.owner_calls (
+  user_id uuid not null references public.profiles (id) on delete cascade,
+  name text not null check (name ~ '^[a-z][a-z0-9-]{0,49}$'),
+  called_at timestamptz not null default now()
+);
+comment on table private.owner_calls is
+  'One row per limited edge-function call in the last hour, per owner and function (note_owner_call); older rows go on the next call and with the trust purge.';
+alter table private.owner_calls enable row level security;
+create index owner_calls_user_name_time on private.owner_calls (user_id, name, called_at);
+
+create function public.note_owner_call(p_user_id uuid, p_name text, p_per_hour integer)
+returns integer
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_recent integer;
+  v_oldest timestamptz;
+begin
+  -- one owner's calls of one function in a row: parallel calls count one after another
+  perform pg_advisory_xact_lock(hashtext('owner_calls:' || p_name), hashtext(p_user_id::text));
+  delete from private.owner_calls
+    where user_id = p_user_id and name = p_name and called_at < now() - interval '1 hour';
+  select count(*) into v_recent from private.owner_calls
+    where user_id = p_user_id and name = p_name;
+  if v_recent >= p_per_hour then
+    -- the next call is allowed once the call that makes the count p_per_hour is an hour old
+    select called_at into v_oldest from private.owner_calls
+      where user_id = p_user_id and name = p_name
+      order by called_at desc offset greatest(p_per_hour - 1, 0) limit 1;
+    return greatest(1, ceil(extract(epoch from v_oldest + interval '1 hour' - now())))::integer;
+  end if;
+  insert into private.owner_calls (user_id, name) values (p_user_id, p_name);
+  return 0;
+end;
+$$;
+comment on function public.note_owner_call(uuid, text, integer) is
+  'Notes one call of a limited edge function by an owner and answers 0; when they already made p_per_hour in the last hour, notes nothing and answers the seconds until the next call is allowed (the function answers 429 with Retry-After). Service role only.';
+revoke execute on function public.note_owner_call(uuid, text, integer) from public, anon, authenticated;
+
 -- =============================================================================================
 -- schemas/trust.sql
 -- =============================================================================================
 
 -- Visitor trust (issue 9): rate limits (token buckets in an unlogged table, one row per block,
--- visitor and action plus a few shard rows per block and action), escalation, and per-owner
--- limits on edge functions an owner could call in a loop. Tunables in private.settings
--- (`limits.<action>`, `limits.block_shards`, `limits.enabled`). The other checks of a visitor's
--- write (honeypot, URLs, held messages, the owner-imitation mark) are in visitor-checks.sql, the
+-- visitor and action plus a few shard rows per block and action, and an address's share), the
+-- refusal. Tunables in private.settings (`limits.<action>`, `limits.block_shards`,
+-- `limits.enabled`). The client's address is client-address.sql's; what a spent shared budget
+-- does instead of refusing everyone is in escalation.sql; the per-owner limits on edge functions
+-- an owner could call in a loop in owner-calls.sql. The other checks of a visitor's write
+-- (honeypot, URLs, held messages, the owner-imitation mark) are in visitor-checks.sql, the
 -- captcha passes in captcha.sql, the owner's monthly quota, its notices and an address's share of
 -- it in quota.sql.
 
@@ -3051,33 +3315,6 @@ create unlogged table private.rate_limits (
 comment on table private.rate_limits is
   'Token buckets of the visitor rate limits, per (block, visitor, action), per (block, shard, action) and for messages per (block, client address, action). Unlogged: lost on a crash, which only refills them.';
 alter table private.rate_limits enable row level security;
-
--- Messages held by escalation (issue 17), not by the block's hold setting: the owner's moderation
--- list says so (moderation_messages held_by). A table of its own, not a column of messages, so the
--- visitors' message JSON (to_jsonb of the row) does not grow.
-create table private.escalated_messages (
-  message_id uuid primary key references public.messages (id) on delete cascade,
-  created_at timestamptz not null default now()
-);
-comment on table private.escalated_messages is
-  'Messages a spent shared budget held for the owner (post_message, private.hold_address_burst); read by moderation_messages.';
-alter table private.escalated_messages enable row level security;
-
-
--- Per-owner limits on the edge functions that an owner could call in a loop to guess or to make
--- us work: use-coupon (coupon codes are words an operator picks: ten tries an hour), and the
--- letter functions that fetch outside pages and copy their images (web-to-template,
--- verify-brunch-id). A call is noted in a call of its own before the work (a refused redemption
--- rolls back, so it could not note itself), and counts whether it succeeds or not.
-create table private.owner_calls (
-  user_id uuid not null references public.profiles (id) on delete cascade,
-  name text not null check (name ~ '^[a-z][a-z0-9-]{0,49}$'),
-  called_at timestamptz not null default now()
-);
-comment on table private.owner_calls is
-  'One row per limited edge-function call in the last hour, per owner and function (note_owner_call); older rows go on the next call and with the trust purge.';
-alter table private.owner_calls enable row level security;
-create index owner_calls_user_name_time on private.owner_calls (user_id, name, called_at);
 
 -- A wait as people say it: "1 second", "45 seconds", "20 minutes", "3 hours", "5 days" (rounded
 -- up, so the wait said is never shorter than the real one).
@@ -3107,7 +3344,7 @@ $$;
 -- Raised with SQLSTATE PGRST, PostgREST's way to set the status and headers of an error
 -- (response.headers set before a raise are dropped with the failed transaction).
 create function private.refuse_limit(p_action text, p_scope text, p_seconds double precision,
-  p_details text default 'rate_limit')
+  p_details text default 'rate_limit', p_hold_address boolean default false)
 returns void
 language plpgsql
 set search_path = ''
@@ -3116,6 +3353,8 @@ declare
   v_seconds bigint := greatest(ceil(coalesce(p_seconds, 1)), 1)::bigint;
   v_wait text := private.wait_text(v_seconds);
   v_message text;
+  v_body text;
+  v_status text;
 begin
   v_message := case
     when p_scope = 'owner' then
@@ -3132,116 +3371,169 @@ begin
     when p_action = 'report' then 'You''re reporting too fast. You can report again in ' || v_wait || '.'
     else 'You''re going too fast. Try again in ' || v_wait || '.'
   end;
-  raise sqlstate 'PGRST' using
-    message = jsonb_build_object('code', 'PT429', 'message', v_message, 'details', p_details,
-      'hint', jsonb_build_object('retry_after', v_seconds, 'action', p_action, 'scope', p_scope)::text)::text,
-    detail = jsonb_build_object('status', 429,
-      'headers', jsonb_build_object('Retry-After', v_seconds::text))::text;
+  v_body := jsonb_build_object('code', 'PT429', 'message', v_message, 'details', p_details,
+    'hint', jsonb_build_object('retry_after', v_seconds, 'action', p_action, 'scope', p_scope)::text)::text;
+  v_status := jsonb_build_object('status', 429, 'headers', jsonb_build_object('Retry-After', v_seconds::text))::text;
+  if p_hold_address then
+    -- the hint, which PostgREST does not read from a PGRST error, tells post_message to hold the
+    -- address's burst after this refusal's rollback (it answers the 429 itself then)
+    raise sqlstate 'PGRST' using message = v_body, detail = v_status, hint = 'hold_address_burst';
+  end if;
+  raise sqlstate 'PGRST' using message = v_body, detail = v_status;
 end;
 $$;
 
--- The client's address as the API saw it (issue 17): the right-most X-Forwarded-For entry that is
--- not a trusted proxy (`network.trusted_proxies`: addresses or CIDR ranges, none by default), the
--- rule the local auth server follows for sign-ups (supabase/local/auth/rate-limit.ts
--- clientAddress). The local gateway appends the peer it saw, so a client's own X-Forwarded-For
--- only adds entries left of its real address; behind a CDN or load balancer that appends too,
--- name its addresses in the setting (docs/self-hosting.md). An entry that is no address ends the
--- chain (the hop right of it stands). Null outside an API request (no request.headers).
--- Where the platform's own edge sets one header to the address it saw and drops what a client
--- sent in it (`network.client_address_header`, e.g. `x-envoy-external-address` on hosted
--- Supabase, docs/data-model.md), that header alone is the address (null when it is missing or no
--- address); callers pass the two settings when they have read them already.
-create function private.client_address(p_trusted jsonb default null, p_header text default null)
-returns inet
-language plpgsql
+-- The arithmetic of a token bucket of private.rate_limits, written once: what the bucket holds
+-- at p_now (what it held at p_updated_at, refilled at p_per_minute tokens a minute, never more
+-- than p_burst); when it is full again after a token taken at p_now (its row is then worth
+-- nothing: private.purge_trust); how many seconds until it holds a whole token. A missing row
+-- (all null) holds null.
+create function private.bucket_tokens(p_tokens double precision, p_updated_at timestamptz,
+  p_per_minute double precision, p_burst double precision, p_now timestamptz)
+returns double precision
+language sql
+immutable
+set search_path = ''
+as $$
+  select least(p_burst, p_tokens + extract(epoch from p_now - p_updated_at)::double precision
+                                   * p_per_minute / 60);
+$$;
+revoke execute on function private.bucket_tokens(double precision, timestamptz, double precision, double precision, timestamptz) from public;
+
+create function private.bucket_full_at(p_tokens double precision, p_updated_at timestamptz,
+  p_per_minute double precision, p_burst double precision, p_now timestamptz)
+returns timestamptz
+language sql
 stable
 set search_path = ''
 as $$
-declare
-  v_headers text := nullif(current_setting('request.headers', true), '');
-  v_chain text[];
-  v_hop text;
-  v_address inet;
-  v_trusted jsonb := coalesce(p_trusted, private.setting('network.trusted_proxies', '[]'::jsonb));
-  v_header text := lower(nullif(coalesce(p_header, case when p_trusted is null
-                     then private.setting('network.client_address_header', 'null'::jsonb) #>> '{}' end), ''));
-begin
-  if v_headers is null then
-    return null;
-  end if;
-  if v_header is not null then
-    v_hop := btrim(v_headers::jsonb ->> v_header);
-    return case when pg_input_is_valid(v_hop, 'inet') then v_hop::inet end;
-  end if;
-  v_chain := string_to_array(v_headers::jsonb ->> 'x-forwarded-for', ',');
-  for i in reverse coalesce(array_length(v_chain, 1), 0) .. 1 loop
-    v_hop := btrim(v_chain[i]);
-    if not pg_input_is_valid(v_hop, 'inet') then
-      return v_address;
-    end if;
-    v_address := v_hop::inet;
-    if jsonb_typeof(v_trusted) is distinct from 'array' or not exists (
-         select 1 from jsonb_array_elements_text(v_trusted) t(range)
-         where pg_input_is_valid(t.range, 'cidr') and v_address <<= t.range::cidr) then
-      return v_address;
-    end if;
-  end loop;
-  return v_address;
-end;
+  select p_now + make_interval(secs => (p_burst + 1 - private.bucket_tokens(p_tokens, p_updated_at,
+                                          p_per_minute, p_burst, p_now)) * 60 / p_per_minute);
 $$;
+revoke execute on function private.bucket_full_at(double precision, timestamptz, double precision, double precision, timestamptz) from public;
 
--- The key of an address's bucket: an IPv4 address, or an IPv6 address's /64 (one host gets a
--- whole /64 to pick addresses from). Never a user id: not a version 4 UUID.
-create function private.address_key(p_address inet)
+create function private.bucket_wait(p_tokens double precision, p_updated_at timestamptz,
+  p_per_minute double precision, p_burst double precision, p_now timestamptz)
+returns double precision
+language sql
+immutable
+set search_path = ''
+as $$
+  select (1 - private.bucket_tokens(p_tokens, p_updated_at, p_per_minute, p_burst, p_now))
+         * 60 / p_per_minute;
+$$;
+revoke execute on function private.bucket_wait(double precision, timestamptz, double precision, double precision, timestamptz) from public;
+
+-- The subjects of the shard rows: a block's bucket's shard k is 00000000-0000-0000-0000-0000000000kk
+-- (never a user id: those are version 4 UUIDs); an address's share's shard 0 is the address key
+-- (private.address_key), shard k md5(key:k). Shard k of p_n holds p_burst / p_n whole tokens, the
+-- remainder to the first shards.
+create function private.block_shard(p_shard integer)
 returns uuid
 language sql
 immutable
 set search_path = ''
 as $$
-  select case when p_address is not null then md5('address:' || case when family(p_address) = 6
-           then host(network(set_masklen(p_address, 64))) || '/64' else host(p_address) end)::uuid end;
+  select ('00000000-0000-0000-0000-' || lpad(to_hex(p_shard), 12, '0'))::uuid;
 $$;
+revoke execute on function private.block_shard(integer) from public;
 
--- A visitor with a track record on a block keeps writing when its shared budgets are spent: a
--- signed-in (not anonymous) user, or one with a published message or a counted response on the
--- block older than `limits.track_record_hours` (24). A storm's fresh anonymous accounts have none.
-create function private.has_track_record(p_block_id uuid, p_uid uuid)
-returns boolean
+create function private.address_shard(p_addr uuid, p_shard integer)
+returns uuid
 language sql
-stable
+immutable
 set search_path = ''
 as $$
-  select exists (select 1 from auth.users u where u.id = p_uid and not coalesce(u.is_anonymous, false))
-      or exists (select 1 from public.messages m
-                 where m.creator_id = p_uid and m.block_id = p_block_id and m.status = 'published'
-                   and m.created_at < now() - make_interval(hours => h.hours))
-      or exists (select 1 from public.responses r
-                 where r.creator_id = p_uid and r.block_id = p_block_id and not r.held
-                   and r.created_at < now() - make_interval(hours => h.hours))
-  from (select coalesce((private.setting('limits.track_record_hours', '24'::jsonb) #>> '{}')::integer, 24) as hours) h;
+  select case when p_shard = 0 then p_addr else md5(p_addr::text || ':' || p_shard)::uuid end;
 $$;
+revoke execute on function private.address_shard(uuid, integer) from public;
 
--- When an address has used its share of a block: the published messages its writers without a
--- track record posted there in the last `limits.burst_hold_minutes` (10) are held for the owner
--- (a writer is the address's while their bucket row says they last wrote from it). They looked
--- like anyone's one by one; together they are the burst.
-create function private.hold_address_burst(p_block public.blocks, p_address uuid, p_now timestamptz)
-returns void
+create function private.shard_part(p_burst double precision, p_n integer, p_shard integer)
+returns double precision
 language sql
+immutable
 set search_path = ''
 as $$
-  with held as (
-  update public.messages m set status = 'held'
-    where m.block_id = p_block.id and m.status = 'published' and m.creator_id <> p_block.owner_id
-      and m.created_at > p_now - make_interval(mins =>
-            coalesce((private.setting('limits.burst_hold_minutes', '10'::jsonb) #>> '{}')::integer, 10))
-      and m.creator_id in (select r.subject from private.rate_limits r
-                           where r.block_id = p_block.id and r.action = 'message' and r.address = p_address)
-      and not private.has_track_record(p_block.id, m.creator_id)
-    returning m.id
-  )
-  insert into private.escalated_messages (message_id) select id from held on conflict do nothing;
+  select floor(p_burst / p_n) + (p_shard < p_burst::bigint % p_n)::integer;
 $$;
+revoke execute on function private.shard_part(double precision, integer, integer) from public;
+
+-- Takes a token from one shard row when no other write holds it (the row locked with SKIP
+-- LOCKED: never waited for) and it has one, at p_rate tokens a minute and p_burst at most (the
+-- row takes them on); a missing row is a full bucket. Answers the tokens left, or null.
+create function private.take_token(p_block_id uuid, p_action text, p_subject uuid,
+  p_rate double precision, p_burst double precision, p_now timestamptz)
+returns double precision
+language plpgsql
+set search_path = ''
+as $$
+declare
+  v_left double precision;
+begin
+  update private.rate_limits r
+    set tokens = private.bucket_tokens(r.tokens, r.updated_at, p_rate, p_burst, p_now) - 1,
+        per_minute = p_rate,
+        burst = p_burst,
+        updated_at = p_now,
+        full_at = private.bucket_full_at(r.tokens, r.updated_at, p_rate, p_burst, p_now)
+    where r.block_id = p_block_id and r.action = p_action
+      and r.subject = (select l.subject from private.rate_limits l
+                       where l.block_id = p_block_id and l.action = p_action and l.subject = p_subject
+                       for no key update skip locked)
+      and private.bucket_tokens(r.tokens, r.updated_at, p_rate, p_burst, p_now) >= 1
+    returning r.tokens into v_left;
+  if not found and not exists (select 1 from private.rate_limits
+                               where block_id = p_block_id and action = p_action and subject = p_subject) then
+    insert into private.rate_limits (block_id, subject, action, tokens, per_minute, burst, updated_at, full_at)
+      values (p_block_id, p_subject, p_action, p_burst - 1, p_rate, p_burst, p_now,
+              private.bucket_full_at(p_burst, p_now, p_rate, p_burst, p_now))
+      on conflict do nothing
+      returning tokens into v_left;
+  end if;
+  return v_left;
+end;
+$$;
+revoke execute on function private.take_token(uuid, text, uuid, double precision, double precision, timestamptz) from public;
+
+-- Takes a token from another shard of an address's share of a block (check_rate_limit, when the
+-- writer's own shard is empty): the shards that look like they have one (read without a lock; a
+-- missing row is a full shard), each only when no other write holds it (an advisory lock tried,
+-- then the row locked with SKIP LOCKED), so a writer that already holds its block shard never
+-- waits here. p_rate and p_burst are the whole share's (each shard holds its part of both:
+-- private.shard_part). Answers the tokens left in the shard it took from, or null when none had
+-- one.
+create function private.take_address_token(p_block_id uuid, p_action text, p_addr uuid, p_n integer,
+  p_rate double precision, p_burst double precision, p_now timestamptz)
+returns double precision
+language plpgsql
+set search_path = ''
+as $$
+declare
+  v_shard integer;
+  v_part double precision;
+  v_left double precision;
+begin
+  for v_shard, v_part in
+    select g.n, private.shard_part(p_burst, p_n, g.n)
+    from generate_series(0, p_n - 1) g(n)
+    left join private.rate_limits r
+      on r.block_id = p_block_id and r.action = p_action and r.subject = private.address_shard(p_addr, g.n)
+    where r.block_id is null
+       or private.bucket_tokens(r.tokens, r.updated_at, r.per_minute, r.burst, p_now) >= 1
+    order by g.n
+  loop
+    continue when not pg_try_advisory_xact_lock(
+      hashtext('rate_limits:' || p_block_id || ':' || p_action || ':' || p_addr), v_shard);
+    v_left := private.take_token(p_block_id, p_action, private.address_shard(p_addr, v_shard),
+                                 p_rate * v_part / p_burst, v_part, p_now);
+    if v_left is not null then
+      return v_left;
+    end if;
+  end loop;
+  return null;
+end;
+$$;
+revoke execute on function private.take_address_token(uuid, text, uuid, integer, double precision, double precision, timestamptz) from public;
 
 -- The visitor's and the block's token for this action, or a 429. The owner is never limited on
 -- their own block. A visitor holding a captcha pass for the block goes through while it lasts.
@@ -3258,8 +3550,7 @@ $$;
 -- address's, then the shard's; always in that order, and the other shards tried after: no
 -- deadlock between writers, since a writer holding a shard holds its address's row); an empty
 -- bucket is not updated and returns no row. A refusal raises, which rolls back whatever the
--- statement took. A shard's subject is 00000000-0000-0000-0000-0000000000NN: never a user id
--- (those are version 4 UUIDs); an address's is the MD5 of the address (private.address_key).
+-- statement took. The shards' subjects: private.block_shard, private.address_shard.
 --
 -- Escalation instead of refusing everyone (issue 17; docs/data-model.md "When a shared budget is
 -- under pressure"): a message also takes a token from its client address's fair share of the
@@ -3290,6 +3581,9 @@ declare
   v_addr uuid;
   v_addr_rate double precision;
   v_addr_burst double precision;
+  v_addr_n integer;
+  v_addr_sub uuid;
+  v_addr_part double precision;
   v_home integer;
   v_shard integer;
   v_visitor_ok boolean;
@@ -3297,6 +3591,8 @@ declare
   v_addr_ok boolean;
   v_addr_left double precision;
   v_beyond boolean;
+  v_hold boolean;
+  v_kept boolean;
   v_wait double precision;
 begin
   if p_uid = p_block.owner_id then
@@ -3350,6 +3646,19 @@ begin
                                      (v_cfg ->> 'block_per_minute')::double precision * v_share), 0.0001);
     v_addr_burst := greatest(coalesce((v_cfg ->> 'address_burst')::double precision,
                                       floor((v_cfg ->> 'block_burst')::double precision * v_share)), 1);
+    -- the share in shards of at least 4 tokens (at most 32), so the writers of one address (an
+    -- office, a school, the load test's loopback) do not queue on one row: each starts on a shard
+    -- no other open transaction holds. Each shard holds its part of the burst (private.shard_part)
+    -- and the same part of the rate, so the shards add up to the share (taken from another shard
+    -- when one is empty: private.take_address_token).
+    if v_addr is not null then
+      v_addr_burst := floor(v_addr_burst);
+      v_addr_n := greatest(1, least(32, floor(v_addr_burst / 4)::integer));
+      v_shard := private.free_shard('rate_limits:' || p_block.id || ':' || p_action || ':' || v_addr,
+                                    abs(mod(hashtext(p_uid::text), v_addr_n)), v_addr_n);
+      v_addr_sub := private.address_shard(v_addr, v_shard);
+      v_addr_part := private.shard_part(v_addr_burst, v_addr_n, v_shard);
+    end if;
   end if;
 
   -- the visitor's shard, or the next one no concurrent write of this block and action holds
@@ -3358,35 +3667,50 @@ begin
   with taken as (
   insert into private.rate_limits as r (block_id, subject, action, tokens, per_minute, burst, updated_at, full_at, address)
     select p_block.id, v.subject, p_action, v.burst - 1, v.rate, v.burst, v_now,
-           v_now + make_interval(secs => 60 / v.rate), v.address
+           private.bucket_full_at(v.burst, v_now, v.rate, v.burst, v_now), v.address
     from (values (1, p_uid, v_visitor_rate, v_visitor_burst, v_addr),
-                 (2, v_addr, v_addr_rate, v_addr_burst, null::uuid),
-                 (3, ('00000000-0000-0000-0000-' || lpad(to_hex(v_home), 12, '0'))::uuid,
+                 (2, v_addr_sub, v_addr_rate * v_addr_part / v_addr_burst, v_addr_part, null::uuid),
+                 (3, private.block_shard(v_home),
                   v_block_rate, v_block_burst, null::uuid)) v(n, subject, rate, burst, address)
     where v.subject is not null
     order by v.n
     on conflict (block_id, subject, action) do update
-      set tokens = least(excluded.burst, r.tokens + extract(epoch from v_now - r.updated_at)::double precision
-                                                    * excluded.per_minute / 60) - 1,
+      set tokens = private.bucket_tokens(r.tokens, r.updated_at, excluded.per_minute, excluded.burst, v_now) - 1,
           per_minute = excluded.per_minute,
           burst = excluded.burst,
           updated_at = v_now,
-          full_at = v_now + make_interval(secs => (excluded.burst + 1 - least(excluded.burst,
-                      r.tokens + extract(epoch from v_now - r.updated_at)::double precision * excluded.per_minute / 60))
-                    * 60 / excluded.per_minute),
+          full_at = private.bucket_full_at(r.tokens, r.updated_at, excluded.per_minute, excluded.burst, v_now),
           address = coalesce(excluded.address, r.address)
-      where least(excluded.burst, r.tokens + extract(epoch from v_now - r.updated_at)::double precision
-                                             * excluded.per_minute / 60) >= 1
+      where private.bucket_tokens(r.tokens, r.updated_at, excluded.per_minute, excluded.burst, v_now) >= 1
     returning r.subject, r.tokens
   )
   -- inserted or updated: a bucket that had no token is neither
   select coalesce(bool_or(subject = p_uid), false),
-         coalesce(bool_or(subject <> p_uid and subject is distinct from v_addr), false),
-         coalesce(bool_or(subject = v_addr), false),
-         min(tokens) filter (where subject = v_addr)
+         coalesce(bool_or(subject <> p_uid and subject is distinct from v_addr_sub), false),
+         coalesce(bool_or(subject = v_addr_sub), false),
+         min(tokens) filter (where subject = v_addr_sub)
     into v_visitor_ok, v_shard_ok, v_addr_ok, v_addr_left from taken;
+  -- The address's shard was empty, or this write took its last token: the share is spent only
+  -- when no shard has a whole token (another shard's token is taken; never waiting for a shard
+  -- another write holds: private.take_address_token).
+  if v_addr_n > 1 and v_visitor_ok and (not v_addr_ok or v_addr_left < 1) then
+    if not v_addr_ok then
+      v_addr_left := private.take_address_token(p_block.id, p_action, v_addr, v_addr_n,
+                                                v_addr_rate, v_addr_burst, v_now);
+      v_addr_ok := v_addr_left is not null;
+    end if;
+    if v_addr_ok and v_addr_left < 1 then
+      select coalesce(sum(floor(coalesce(private.bucket_tokens(r.tokens, r.updated_at, r.per_minute, r.burst, v_now),
+                                         private.shard_part(v_addr_burst, v_addr_n, g.n)))), 0)
+        into v_addr_left
+        from generate_series(0, v_addr_n - 1) g(n)
+        left join private.rate_limits r
+          on r.block_id = p_block.id and r.action = p_action and r.subject = private.address_shard(v_addr, g.n);
+    end if;
+  end if;
   if v_visitor_ok and v_shard_ok and (v_addr is null or v_addr_left >= 1) then
-    return false;
+    -- published, unless the address's burst was held a moment ago
+    return v_addr is not null and private.address_hold_applies(p_block, p_uid, v_addr);
   end if;
   -- The visitor has a token but their shard of the block's bucket is empty: the block still has
   -- tokens if another shard has one (the shards together are the block's bucket). Only the
@@ -3397,51 +3721,32 @@ begin
       select s.n from generate_series(1, v_shards - 1) g(i)
       cross join lateral (select (v_home + g.i) % v_shards as n) s
       left join private.rate_limits r
-        on r.block_id = p_block.id and r.action = p_action
-       and r.subject = ('00000000-0000-0000-0000-' || lpad(to_hex(s.n), 12, '0'))::uuid
+        on r.block_id = p_block.id and r.action = p_action and r.subject = private.block_shard(s.n)
       where r.block_id is null
-         or least(v_block_burst, r.tokens + extract(epoch from v_now - r.updated_at)::double precision
-                                            * v_block_rate / 60) >= 1
+         or private.bucket_tokens(r.tokens, r.updated_at, v_block_rate, v_block_burst, v_now) >= 1
       order by g.i
     loop
       -- never wait for a shard a concurrent write holds (nor deadlock with one doing the same)
       continue when not pg_try_advisory_xact_lock(hashtext('rate_limits:' || p_block.id || ':' || p_action), v_shard);
-      insert into private.rate_limits as r (block_id, subject, action, tokens, per_minute, burst, updated_at, full_at)
-        values (p_block.id, ('00000000-0000-0000-0000-' || lpad(to_hex(v_shard), 12, '0'))::uuid, p_action,
-                v_block_burst - 1, v_block_rate, v_block_burst, v_now, v_now + make_interval(secs => 60 / v_block_rate))
-        on conflict (block_id, subject, action) do update
-          set tokens = least(excluded.burst, r.tokens + extract(epoch from v_now - r.updated_at)::double precision
-                                                        * excluded.per_minute / 60) - 1,
-              per_minute = excluded.per_minute,
-              burst = excluded.burst,
-              updated_at = v_now,
-              full_at = v_now + make_interval(secs => (excluded.burst + 1 - least(excluded.burst,
-                          r.tokens + extract(epoch from v_now - r.updated_at)::double precision * excluded.per_minute / 60))
-                        * 60 / excluded.per_minute)
-          where least(excluded.burst, r.tokens + extract(epoch from v_now - r.updated_at)::double precision
-                                                 * excluded.per_minute / 60) >= 1;
-      if found then
+      if private.take_token(p_block.id, p_action, private.block_shard(v_shard), v_block_rate, v_block_burst,
+                            v_now) is not null then
         v_shard_ok := true;
         exit;
       end if;
     end loop;
     if v_shard_ok and (v_addr is null or v_addr_left >= 1) then
-      return false;
+      return v_addr is not null and private.address_hold_applies(p_block, p_uid, v_addr);
     end if;
   end if;
 
   -- the visitor's own limit: a paid block's captcha pass lets them past it
   if not v_visitor_ok then
     if p_block.captcha then
-      update private.captcha_passes set uses_left = uses_left - 1
-        where block_id = p_block.id and user_id = p_uid and uses_left > 0 and expires_at > v_now;
-      if found then
-        return false;
+      if private.use_captcha_pass(p_block.id, p_uid, v_now) then
+        return v_addr is not null and private.address_hold_applies(p_block, p_uid, v_addr);
       end if;
     end if;
-    select (1 - least(r.burst, r.tokens + extract(epoch from v_now - r.updated_at)::double precision
-                                          * r.per_minute / 60)) * 60 / r.per_minute
-      into v_wait
+    select private.bucket_wait(r.tokens, r.updated_at, r.per_minute, r.burst, v_now) into v_wait
       from private.rate_limits r
       where r.block_id = p_block.id and r.subject = p_uid and r.action = p_action;
     perform private.refuse_limit(p_action, 'visitor', v_wait,
@@ -3463,54 +3768,48 @@ begin
     end if;
     if p_action = 'message' then
       -- this address's fresh writers' messages of the last minutes looked like anyone's until
-      -- the address used its share: they are held with this one (all of it is the burst)
-      if v_addr is not null and (v_beyond or v_addr_left < 1) then
-        perform private.hold_address_burst(p_block, v_addr, v_now);
-      end if;
-      -- within the block's budget and this write within the address's share: kept, held
+      -- the address used its share: they are held with this one (all of it is the burst); when
+      -- this write is refused below, post_message holds them after the refusal's rollback
+      v_hold := v_addr is not null and (v_beyond or v_addr_left < 1);
+      -- kept, held: within the block's budget and this write within the address's share; past
+      -- a spent budget only with a solved captcha (the platform's, on every block); with no
+      -- captcha configured, beyond the address's share (the visitor's own bucket bounds it)
       if v_shard_ok and not v_beyond then
-        return true;
+        v_kept := true;
+      elsif private.captcha_config() is not null then
+        v_kept := private.use_captcha_pass(p_block.id, p_uid, v_now);
+      else
+        v_kept := v_shard_ok;
       end if;
-      -- past a spent budget only with a solved captcha (the platform's, on every block); held
-      if private.captcha_config() is not null then
-        update private.captcha_passes set uses_left = uses_left - 1
-          where block_id = p_block.id and user_id = p_uid and uses_left > 0 and expires_at > v_now;
-        if found then
-          return true;
+      if v_kept then
+        if v_hold then
+          perform private.hold_address_burst(p_block, v_addr, v_now);
         end if;
-      elsif v_shard_ok then
-        -- no captcha configured: beyond the address's share a message is kept, held (the
-        -- visitor's own bucket bounds it)
         return true;
       end if;
     end if;
   end if;
   -- a paid block's captcha pass lets a visitor past the block's bucket on its other writes
   if p_block.captcha and not (v_escalate and p_action = 'message') then
-    update private.captcha_passes set uses_left = uses_left - 1
-      where block_id = p_block.id and user_id = p_uid and uses_left > 0 and expires_at > v_now;
-    if found then
+    if private.use_captcha_pass(p_block.id, p_uid, v_now) then
       return false;
     end if;
   end if;
   -- how long until the spent budget has a token: the block's soonest shard, or the address's
   if not v_shard_ok then
-    select min((1 - least(r.burst, r.tokens + extract(epoch from v_now - r.updated_at)::double precision
-                                              * r.per_minute / 60)) * 60 / r.per_minute)
-      into v_wait
+    select min(private.bucket_wait(r.tokens, r.updated_at, r.per_minute, r.burst, v_now)) into v_wait
       from private.rate_limits r
-      where r.block_id = p_block.id and r.action = p_action
-        and r.subject <= ('00000000-0000-0000-0000-' || lpad(to_hex(v_shards - 1), 12, '0'))::uuid;
+      where r.block_id = p_block.id and r.action = p_action and r.subject <= private.block_shard(v_shards - 1);
   else
-    select (1 - least(r.burst, r.tokens + extract(epoch from v_now - r.updated_at)::double precision
-                                          * r.per_minute / 60)) * 60 / r.per_minute
-      into v_wait
-      from private.rate_limits r
-      where r.block_id = p_block.id and r.subject = v_addr and r.action = p_action;
+    -- the address's soonest shard
+    select min(private.bucket_wait(r.tokens, r.updated_at, r.per_minute, r.burst, v_now)) into v_wait
+      from generate_series(0, coalesce(v_addr_n, 1) - 1) g(n)
+      join private.rate_limits r
+        on r.block_id = p_block.id and r.action = p_action and r.subject = private.address_shard(v_addr, g.n);
   end if;
   perform private.refuse_limit(p_action, case when v_shard_ok then 'address' else 'block' end, v_wait,
     case when private.captcha_config() is not null and (p_block.captcha or (v_escalate and p_action = 'message'))
-         then 'captcha' else 'rate_limit' end);
+         then 'captcha' else 'rate_limit' end, coalesce(v_hold, false));
   return false;
 end;
 $$;
@@ -3530,41 +3829,140 @@ as $$
            where full_at < now() for update skip locked) x
     where r.block_id = x.block_id and r.subject = x.subject and r.action = x.action;
   delete from private.address_quota where day < (now() at time zone 'UTC')::date - 1;
+  delete from private.address_holds where held_at < now() - interval '1 day';
   delete from private.captcha_passes where expires_at < now();
   delete from private.captcha_tokens where created_at < now() - interval '1 day';
   delete from private.owner_calls where called_at < now() - interval '1 hour';
 $$;
 
-create function public.note_owner_call(p_user_id uuid, p_name text, p_per_hour integer)
-returns integer
-language plpgsql
-security definer
+-- =============================================================================================
+-- schemas/escalation.sql
+-- =============================================================================================
+
+-- Escalation (issue 17): what a spent shared budget does instead of refusing everyone
+-- (private.check_rate_limit in trust.sql, private.take_address_quota in quota.sql): who writes on
+-- (a track record), and the burst of an address held for the owner.
+
+-- Messages held by escalation (issue 17), not by the block's hold setting: the owner's moderation
+-- list says so (moderation_messages held_by). A table of its own, not a column of messages, so the
+-- visitors' message JSON (to_jsonb of the row) does not grow.
+create table private.escalated_messages (
+  message_id uuid primary key references public.messages (id) on delete cascade,
+  created_at timestamptz not null default now()
+);
+comment on table private.escalated_messages is
+  'Messages a spent shared budget held for the owner (post_message, private.hold_address_burst); read by moderation_messages.';
+alter table private.escalated_messages enable row level security;
+
+-- A visitor with a track record on a block keeps writing when its shared budgets are spent:
+-- one with history there that the owner could see, a published message or a counted response
+-- on the block older than `limits.track_record_hours` (24). An account's age is none: visitors
+-- sign in with Google or Apple, where new accounts are cheap, and an anonymous visitor who
+-- confirms an email keeps the age of their anonymous sign-up (breaker reviews: 20 signed-in
+-- accounts a minute old counted a free owner's 100 monthly responses in 2 s; when a day's age
+-- was asked, 20 accounts a day old counted them in 5 s and published 180 comments in 15 s, none
+-- held). A storm's accounts have no history on the block, anonymous or not.
+create function private.has_track_record(p_block_id uuid, p_uid uuid)
+returns boolean
+language sql
+stable
 set search_path = ''
 as $$
-declare
-  v_recent integer;
-  v_oldest timestamptz;
+  select exists (select 1 from public.messages m
+                 where m.creator_id = p_uid and m.block_id = p_block_id and m.status = 'published'
+                   and m.created_at < now() - make_interval(hours => h.hours))
+      or exists (select 1 from public.responses r
+                 where r.creator_id = p_uid and r.block_id = p_block_id and not r.held
+                   and r.created_at < now() - make_interval(hours => h.hours))
+  from (select coalesce((private.setting('limits.track_record_hours', '24'::jsonb) #>> '{}')::integer, 24) as hours) h;
+$$;
+
+-- An address whose burst was held (private.hold_address_burst), and when: for
+-- `limits.burst_hold_minutes` after it, its fresh writers' messages are held as they come
+-- (private.address_hold_applies), even when the share has a token again. Committed with the hold,
+-- so a write that starts after the hold reads it.
+create table private.address_holds (
+  block_id uuid not null references public.blocks (id) on delete cascade,
+  address uuid not null,
+  held_at timestamptz not null,
+  primary key (block_id, address)
+);
+comment on table private.address_holds is
+  'When an address''s burst on a block was last held (private.hold_address_burst); its fresh writers are held while it is recent (private.address_hold_applies).';
+alter table private.address_holds enable row level security;
+
+-- The lock that orders an address's publishing messages and the holds of its burst on a block: a
+-- message about to be published takes it shared (private.address_hold_applies), a hold takes it
+-- exclusive and so waits for every message of the address that is still being written. Without
+-- it a hold's snapshot missed a message not yet committed, which was then published after the
+-- hold (storm.test at load 17: 5 of the storm's messages were published).
+create function private.lock_address_holds(p_block_id uuid, p_address uuid, p_exclusive boolean)
+returns void
+language plpgsql
+set search_path = ''
+as $$
 begin
-  -- one owner's calls of one function in a row: parallel calls count one after another
-  perform pg_advisory_xact_lock(hashtext('owner_calls:' || p_name), hashtext(p_user_id::text));
-  delete from private.owner_calls
-    where user_id = p_user_id and name = p_name and called_at < now() - interval '1 hour';
-  select count(*) into v_recent from private.owner_calls
-    where user_id = p_user_id and name = p_name;
-  if v_recent >= p_per_hour then
-    -- the next call is allowed once the call that makes the count p_per_hour is an hour old
-    select called_at into v_oldest from private.owner_calls
-      where user_id = p_user_id and name = p_name
-      order by called_at desc offset greatest(p_per_hour - 1, 0) limit 1;
-    return greatest(1, ceil(extract(epoch from v_oldest + interval '1 hour' - now())))::integer;
+  if p_exclusive then
+    perform pg_advisory_xact_lock(hashtext('address_holds:' || p_block_id), hashtext(p_address::text));
+  else
+    perform pg_advisory_xact_lock_shared(hashtext('address_holds:' || p_block_id), hashtext(p_address::text));
   end if;
-  insert into private.owner_calls (user_id, name) values (p_user_id, p_name);
-  return 0;
 end;
 $$;
-comment on function public.note_owner_call(uuid, text, integer) is
-  'Notes one call of a limited edge function by an owner and answers 0; when they already made p_per_hour in the last hour, notes nothing and answers the seconds until the next call is allowed (the function answers 429 with Retry-After). Service role only.';
-revoke execute on function public.note_owner_call(uuid, text, integer) from public, anon, authenticated;
+revoke execute on function private.lock_address_holds(uuid, uuid, boolean) from public;
+
+-- When an address has used its share of a block: the published messages its writers without a
+-- track record posted there in the last `limits.burst_hold_minutes` (10) are held for the owner
+-- (a writer is the address's while their bucket row says they last wrote from it), and the hold
+-- is noted (private.address_holds), so the address's fresh writers are held as they come for as
+-- long. They looked like anyone's one by one; together they are the burst. The address's lock
+-- first (exclusive: the messages of the address still being written commit first, and this
+-- hold's update, a later statement, sees them), then one hold of a block at a time (a
+-- transaction lock): two holds at once could lock the same messages in different orders (the
+-- writers' bucket rows, which the update walks, move with every write) and deadlock; the next
+-- one sees what the first held. A write refused after its hold still commits the hold
+-- (public.post_message).
+create function private.hold_address_burst(p_block public.blocks, p_address uuid, p_now timestamptz)
+returns void
+language sql
+set search_path = ''
+as $$
+  select private.lock_address_holds(p_block.id, p_address, true);
+  select pg_advisory_xact_lock(hashtext('hold_address_burst'), hashtext(p_block.id::text));
+  with held as (
+  update public.messages m set status = 'held'
+    where m.block_id = p_block.id and m.status = 'published' and m.creator_id <> p_block.owner_id
+      and m.created_at > p_now - make_interval(mins =>
+            coalesce((private.setting('limits.burst_hold_minutes', '10'::jsonb) #>> '{}')::integer, 10))
+      and m.creator_id in (select r.subject from private.rate_limits r
+                           where r.block_id = p_block.id and r.action = 'message' and r.address = p_address)
+      and not private.has_track_record(p_block.id, m.creator_id)
+    returning m.id
+  )
+  insert into private.escalated_messages (message_id) select id from held on conflict do nothing;
+  insert into private.address_holds as h (block_id, address, held_at) values (p_block.id, p_address, p_now)
+    on conflict (block_id, address) do update set held_at = greatest(h.held_at, excluded.held_at);
+$$;
+
+-- A message of the address about to be published (private.check_rate_limit): true when it is
+-- held instead, because the address's burst was held in the last `limits.burst_hold_minutes` and
+-- the writer has no track record. Takes the address's lock shared first, so a hold that starts
+-- now waits for this message, and this message sees a hold that committed before it.
+create function private.address_hold_applies(p_block public.blocks, p_uid uuid, p_address uuid)
+returns boolean
+language plpgsql
+set search_path = ''
+as $$
+begin
+  perform private.lock_address_holds(p_block.id, p_address, false);
+  return exists (select 1 from private.address_holds h
+                 where h.block_id = p_block.id and h.address = p_address
+                   and h.held_at > clock_timestamp() - make_interval(mins =>
+                         coalesce((private.setting('limits.burst_hold_minutes', '10'::jsonb) #>> '{}')::integer, 10)))
+     and not private.has_track_record(p_block.id, p_uid);
+end;
+$$;
+revoke execute on function private.address_hold_applies(public.blocks, uuid, uuid) from public;
 
 -- =============================================================================================
 -- schemas/visitor-checks.sql
@@ -3740,6 +4138,7 @@ comment on table public.message_reports is
   'A visitor''s report of a message (once per visitor and message), for the block owner. Written by report_message.';
 alter table public.message_reports enable row level security;
 revoke insert, update, delete on public.message_reports from anon, authenticated;
+revoke all on public.message_reports from anon;
 create index message_reports_block_id_idx on public.message_reports (block_id, created_at desc);
 create index message_reports_user_id_idx on public.message_reports (user_id, block_id);
 
@@ -3756,6 +4155,7 @@ comment on table public.blocked_writers is
   'Visitors the block owner blocked: every later write of theirs to the block is refused. Written by block_writer.';
 alter table public.blocked_writers enable row level security;
 revoke insert, update, delete on public.blocked_writers from anon, authenticated;
+revoke all on public.blocked_writers from anon;
 create index blocked_writers_user_id_idx on public.blocked_writers (user_id);
 
 create policy "Owners read the writers they blocked" on public.blocked_writers
@@ -4427,6 +4827,7 @@ create table public.letter_templates (
 comment on table public.letter_templates is 'Saved templates of a letter block (the default one is kept on block_private).';
 alter table public.letter_templates enable row level security;
 revoke update on public.letter_templates from anon, authenticated;
+revoke all on public.letter_templates from anon;
 grant update (id, block_id, user_id, mail_html, mail_title, mail_text, mail_name, cta, cta_link, cta_text, image_link, page_url, created_at, updated_at) on public.letter_templates to authenticated;
 create index letter_templates_block_id_idx on public.letter_templates (block_id);
 create index letter_templates_user_id_idx on public.letter_templates (user_id);
@@ -4474,6 +4875,7 @@ create table public.publishes (
 comment on table public.publishes is 'One letter send (publish) of a letter block with its delivery counts. Written by the send functions.';
 alter table public.publishes enable row level security;
 revoke insert, update, delete on public.publishes from anon, authenticated;
+revoke all on public.publishes from anon;
 create index publishes_block_id_created_at_idx on public.publishes (block_id, created_at desc);
 create index publishes_user_id_idx on public.publishes (user_id);
 create unique index publishes_block_id_trigger_block_id_idx on public.publishes (block_id, trigger_block_id)
@@ -4501,6 +4903,7 @@ comment on column public.deliveries.reason is
   'Why the mail was not sent: the provider''s answer when it failed, the rule (DELIVERY_SKIP_REASONS) when it was skipped. Shown in the letter history.';
 alter table public.deliveries enable row level security;
 revoke insert, update, delete on public.deliveries from anon, authenticated;
+revoke all on public.deliveries from anon;
 create index deliveries_user_id_idx on public.deliveries (user_id);
 create index deliveries_provider_message_id_idx on public.deliveries (provider_message_id);
 create index deliveries_audience_member_id_idx on public.deliveries (audience_member_id);
@@ -5166,6 +5569,7 @@ alter table public.sender_emails enable row level security;
 -- deleting goes through delete-mail-verified: it releases the provider's identity with the last
 -- confirmed claim and clears the letters that named the address
 revoke insert, update, delete on public.sender_emails from anon, authenticated;
+revoke all on public.sender_emails from anon;
 -- delete-mail-verified counts the other owners' claims of an address
 create index sender_emails_email_idx on public.sender_emails (email);
 
@@ -5257,6 +5661,7 @@ comment on table public.unsubscribes is
   'Addresses that unsubscribed from a user''s letters; sends skip them. Written by the unsubscribe function.';
 alter table public.unsubscribes enable row level security;
 revoke insert, update, delete on public.unsubscribes from anon, authenticated;
+revoke all on public.unsubscribes from anon;
 create index unsubscribes_block_id_idx on public.unsubscribes (block_id);
 
 create policy "Owners can read their unsubscribes" on public.unsubscribes
@@ -5816,6 +6221,7 @@ comment on column public.payments.next_price is 'The price of next_content.';
 comment on column public.payments.end_date is 'Last day of the current period (inclusive): the plan ends the day after unless it renews.';
 alter table public.payments enable row level security;
 revoke insert, update, delete on public.payments from anon, authenticated;
+revoke all on public.payments from anon;
 create index payments_user_id_created_at_idx on public.payments (user_id, created_at desc);
 create unique index payments_one_active_plan_idx on public.payments (user_id)
   where is_active and type in ('basic', 'custom', 'subscription');
@@ -6075,8 +6481,8 @@ revoke execute on function public.start_plan_checkout(uuid, public.payment_metho
 
 -- Records a paid checkout as the owner's plan (idempotent: a recorded one answers its plan row).
 -- p_provider: {provider_payment_id, end_date?: PayPal's period end, schedule_id?: the card
--- renewal's PortOne schedule}. For a card plan it also writes the next period's charge; without
--- a schedule id, a `plan.schedule-renewal` job makes the schedule.
+-- renewal's PortOne schedule}. For a card plan it also writes the next period's charge
+-- (private.next_card_charge, plan-renewals.sql; without a schedule id a job makes the schedule).
 create function public.record_plan_checkout(p_charge_id uuid, p_provider jsonb default '{}'::jsonb)
 returns jsonb
 language plpgsql
@@ -6087,7 +6493,6 @@ declare
   v_charge private.payment_charges;
   v_payment public.payments;
   v_end date;
-  v_next_id uuid;
 begin
   select * into v_charge from private.payment_charges
     where id = p_charge_id and kind = 'first' for update;
@@ -6124,20 +6529,8 @@ begin
     where id = v_charge.id;
 
   if v_charge.method = 'iamport' then
-    v_next_id := coalesce(v_charge.next_charge_id, gen_random_uuid());
-    insert into private.payment_charges (id, user_id, payment_id, kind, method, provider_ref, plan,
-                                         price, amount, currency, status, period_start, period_end,
-                                         schedule_id)
-    values (v_next_id, v_charge.user_id, v_payment.id,
-            'renewal', 'iamport', v_charge.provider_ref, v_charge.plan, v_charge.price,
-            v_charge.amount, v_charge.currency,
-            case when p_provider ? 'schedule_id' then 'scheduled' else 'unscheduled' end,
-            v_end + 1, private.period_end(v_end + 1), left(p_provider ->> 'schedule_id', 200))
-    on conflict (id) do nothing;
-    if not (p_provider ? 'schedule_id') then
-      perform private.enqueue_job('plan.schedule-renewal', jsonb_build_object('charge_id', v_next_id),
-                                  'plan.schedule-renewal:' || v_next_id);
-    end if;
+    perform private.next_card_charge(v_payment, v_charge.provider_ref, v_charge.next_charge_id,
+                                     p_provider ->> 'schedule_id');
   end if;
 
   perform private.apply_plan_limits(v_charge.user_id);
@@ -6274,33 +6667,51 @@ create trigger payment_charges_set_updated_at before update on private.payment_c
 -- (pg_cron `plan-expiry`): plans past their end become inactive and the limits fall back; plans
 -- that renew are checked with the provider first; owners are mailed a few days before.
 
--- The next period's charge of a card plan, written unscheduled with a job that schedules it.
-create function private.next_card_charge(p_payment public.payments, p_billing_key text)
+-- The plan a plan row's content describes ({type, blockLimit, responseMonthlyLimit}): the other way
+-- round of private.plan_content (plans.sql), whose limits it keeps, for a renewal of what the row holds.
+create function private.content_plan(p_content jsonb)
+returns jsonb
+language sql
+immutable
+set search_path = ''
+as $$
+  select (private.plan_content(p_content) - 'planName')
+    || jsonb_build_object('type', case when p_content ->> 'planName' = 'Basic' then 'basic' else 'custom' end);
+$$;
+revoke execute on function private.content_plan(jsonb) from public;
+
+-- The next period's charge of a card plan: scheduled when the provider already made its schedule
+-- (p_schedule_id: a checkout's first payment came with it), else unscheduled with a job that
+-- schedules it. p_id: the id the checkout gave the provider for it (next_charge_id), else a new
+-- one; a charge of that id already written stays as it is.
+create function private.next_card_charge(p_payment public.payments, p_billing_key text,
+  p_id uuid default null, p_schedule_id text default null)
 returns uuid
 language plpgsql
 set search_path = ''
 as $$
 declare
-  v_id uuid := gen_random_uuid();
-  v_plan jsonb;
+  v_id uuid := coalesce(p_id, gen_random_uuid());
+  v_plan jsonb := private.content_plan(coalesce(p_payment.next_content, p_payment.content));
   v_price numeric := coalesce(p_payment.next_price, p_payment.price);
-  v_content jsonb := coalesce(p_payment.next_content, p_payment.content);
 begin
-  v_plan := jsonb_build_object(
-    'type', case when v_content ->> 'planName' = 'Basic' then 'basic' else 'custom' end,
-    'blockLimit', private.jsonb_int(v_content, 'blockLimit'),
-    'responseMonthlyLimit', private.jsonb_int(v_content, 'responseMonthlyLimit'));
   insert into private.payment_charges (id, user_id, payment_id, kind, method, provider_ref, plan,
-                                       price, amount, currency, status, period_start, period_end)
+                                       price, amount, currency, status, period_start, period_end,
+                                       schedule_id)
   values (v_id, p_payment.user_id, p_payment.id, 'renewal', 'iamport', p_billing_key, v_plan,
-          v_price, v_price * 1000, 'KRW', 'unscheduled', p_payment.end_date + 1,
-          private.period_end(p_payment.end_date + 1));
-  perform private.enqueue_job('plan.schedule-renewal', jsonb_build_object('charge_id', v_id),
-                              'plan.schedule-renewal:' || v_id);
+          v_price, v_price * 1000, 'KRW',
+          case when p_schedule_id is null then 'unscheduled' else 'scheduled' end,
+          p_payment.end_date + 1, private.period_end(p_payment.end_date + 1),
+          left(p_schedule_id, 200))
+  on conflict (id) do nothing;
+  if p_schedule_id is null then
+    perform private.enqueue_job('plan.schedule-renewal', jsonb_build_object('charge_id', v_id),
+                                'plan.schedule-renewal:' || v_id);
+  end if;
   return v_id;
 end;
 $$;
-revoke execute on function private.next_card_charge(public.payments, text) from public;
+revoke execute on function private.next_card_charge(public.payments, text, uuid, text) from public;
 
 -- A scheduled renewal the provider created (the schedule job's answer).
 create function public.mark_charge_scheduled(p_charge_id uuid, p_schedule_id text)
@@ -6399,6 +6810,7 @@ declare
   v_next date := (p_state ->> 'next_billing_date')::date;
   v_quantity numeric := (p_state ->> 'quantity')::numeric;
   v_end date;
+  v_approved boolean;
 begin
   select * into v_payment from public.payments
     where method = 'paypal' and provider_payment_id = p_subscription_id
@@ -6410,16 +6822,18 @@ begin
   if v_status = 'ACTIVE' and v_payment.stopped_at is null then
     v_end := coalesce(v_next - 1, v_payment.end_date);
     if v_end > v_payment.end_date then
-      -- a new period: a changed plan the owner approved on PayPal starts now
+      -- a new period: a changed plan the owner approved on PayPal starts now (the row is locked
+      -- above, so v_payment holds what the update sees)
+      v_approved := coalesce(v_payment.next_content is not null and v_payment.next_price = v_quantity, false);
       update public.payments
         set end_date = v_end, is_active = true, renewal_failed_at = null,
-            type = case when next_content is not null and next_price = v_quantity
-                        then (case when next_content ->> 'planName' = 'Basic' then 'basic' else 'custom' end)::public.payment_type
+            type = case when v_approved
+                        then (private.content_plan(next_content) ->> 'type')::public.payment_type
                         else type end,
-            content = case when next_content is not null and next_price = v_quantity then next_content else content end,
-            price = case when next_content is not null and next_price = v_quantity then next_price else price end,
-            next_content = case when next_content is not null and next_price = v_quantity then null else next_content end,
-            next_price = case when next_content is not null and next_price = v_quantity then null else next_price end
+            content = case when v_approved then next_content else content end,
+            price = case when v_approved then next_price else price end,
+            next_content = case when v_approved then null else next_content end,
+            next_price = case when v_approved then null else next_price end
         where id = v_payment.id
         returning * into v_payment;
     end if;
@@ -6704,6 +7118,7 @@ comment on column public.integrations.status_reason is
   'Why the status is not_granted (Notion refused the token: the owner removed the integration in Notion).';
 alter table public.integrations enable row level security;
 revoke insert, update, delete on public.integrations from anon, authenticated;
+revoke all on public.integrations from anon;
 
 create policy "Users can read their own integrations" on public.integrations
   for select to authenticated using (user_id = (select auth.uid()));
@@ -6919,6 +7334,21 @@ end;
 $$;
 revoke execute on function public.remove_notion_connection(uuid) from public, anon, authenticated;
 
+-- One more of an integration's problems for the owner to read (integration_notes): counted, with
+-- the time and detail of the latest (the Notion worker's batch of notes: record_notion_notes).
+create function private.note_integration(p_user_id uuid, p_block_id uuid, p_provider text,
+  p_code text, p_detail jsonb)
+returns void
+language sql
+set search_path = ''
+as $$
+  insert into public.integration_notes (user_id, block_id, provider, code, property, detail)
+    values (p_user_id, p_block_id, p_provider, p_code, '', p_detail)
+    on conflict (user_id, block_id, code, property) do update
+      set count = public.integration_notes.count + 1, last_at = now(), detail = excluded.detail;
+$$;
+revoke execute on function private.note_integration(uuid, uuid, text, text, jsonb) from public;
+
 -- Notion refused the token (401): not granted, with a note for the owner.
 create function public.mark_notion_not_granted(p_user_id uuid, p_reason text)
 returns void
@@ -6930,10 +7360,8 @@ begin
   update public.integrations set status = 'not_granted', status_reason = left(p_reason, 500)
     where user_id = p_user_id and provider = 'notion' and status = 'granted';
   if found then
-    insert into public.integration_notes (user_id, block_id, code, property, detail)
-      values (p_user_id, null, 'unauthorized', '', jsonb_build_object('reason', left(p_reason, 500)))
-      on conflict (user_id, block_id, code, property) do update
-        set count = public.integration_notes.count + 1, last_at = now(), detail = excluded.detail;
+    perform private.note_integration(p_user_id, null, 'notion', 'unauthorized',
+                                     jsonb_build_object('reason', left(p_reason, 500)));
   end if;
 end;
 $$;
@@ -6960,11 +7388,8 @@ begin
     where block_id = p_block_id and (notion_database = p_target_id or notion_page = p_target_id);
   v_unlinked := found;
   if v_unlinked then
-    insert into public.integration_notes (user_id, block_id, code, property, detail)
-      values (v_owner, p_block_id, 'target_missing', '',
-              jsonb_build_object('target_id', left(p_target_id, 100), 'reason', left(p_reason, 500)))
-      on conflict (user_id, block_id, code, property) do update
-        set count = public.integration_notes.count + 1, last_at = now(), detail = excluded.detail;
+    perform private.note_integration(v_owner, p_block_id, 'notion', 'target_missing',
+      jsonb_build_object('target_id', left(p_target_id, 100), 'reason', left(p_reason, 500)));
   end if;
   return v_unlinked;
 end;
@@ -7361,6 +7786,35 @@ begin
 end;
 $$;
 
+-- The owner's queued Cafe24 jobs end unrun, saying why.
+create function private.skip_cafe24_jobs(p_user_id uuid, p_reason text)
+returns void
+language sql
+set search_path = ''
+as $$
+  update private.jobs
+    set status = 'done', finished_at = now(), updated_at = now(), locked_until = null,
+        result = jsonb_build_object('skipped', p_reason)
+    where group_key = 'cafe24:' || p_user_id and status = 'queued';
+$$;
+revoke execute on function private.skip_cafe24_jobs(uuid, text) from public;
+
+-- A disconnect is finished: the connection goes with its notes (the shop and its tokens with
+-- it), and what was queued for the mall is not run. Answers {removed: true}.
+create function private.finish_cafe24_removal(p_shop public.cafe24_shops)
+returns jsonb
+language plpgsql
+set search_path = ''
+as $$
+begin
+  delete from public.integration_notes where user_id = p_shop.user_id and provider = 'cafe24';
+  delete from public.integrations where id = p_shop.integration_id;
+  perform private.skip_cafe24_jobs(p_shop.user_id, 'Cafe24 was disconnected');
+  return jsonb_build_object('removed', true);
+end;
+$$;
+revoke execute on function private.finish_cafe24_removal(public.cafe24_shops) from public;
+
 -- What the sync did: the tag now in the mall (null: none) on these screens, or why it failed.
 -- A disconnect is finished once nothing of ours is left: the shop, tokens and notes go.
 create function public.record_cafe24_sync(p_user_id uuid, p_script_no text, p_locations text[], p_error text)
@@ -7383,22 +7837,14 @@ begin
     return jsonb_build_object('gone', true);
   end if;
   if p_error is not null then
-    insert into public.integration_notes (user_id, block_id, provider, code, property, detail)
-      values (p_user_id, null, 'cafe24', 'cafe24_loader_failed', '', jsonb_build_object('reason', left(p_error, 500)))
-      on conflict (user_id, block_id, code, property) do update
-        set count = public.integration_notes.count + 1, last_at = now(), detail = excluded.detail;
+    perform private.note_integration(p_user_id, null, 'cafe24', 'cafe24_loader_failed',
+                                     jsonb_build_object('reason', left(p_error, 500)));
   else
     delete from public.integration_notes
       where user_id = p_user_id and provider = 'cafe24' and code = 'cafe24_loader_failed';
   end if;
   if v_shop.removing and v_shop.script_no is null and p_error is null then
-    delete from public.integration_notes where user_id = p_user_id and provider = 'cafe24';
-    delete from public.integrations where id = v_shop.integration_id;
-    update private.jobs
-      set status = 'done', finished_at = now(), updated_at = now(), locked_until = null,
-          result = jsonb_build_object('skipped', 'Cafe24 was disconnected')
-      where group_key = 'cafe24:' || p_user_id and status = 'queued';
-    return jsonb_build_object('removed', true);
+    return private.finish_cafe24_removal(v_shop);
   end if;
   return jsonb_build_object('removed', false);
 end;
@@ -7421,25 +7867,14 @@ begin
     return jsonb_build_object('gone', true);
   end if;
   if v_shop.removing then
-    delete from public.integration_notes where user_id = p_user_id and provider = 'cafe24';
-    delete from public.integrations where id = v_shop.integration_id;
-    update private.jobs
-      set status = 'done', finished_at = now(), updated_at = now(), locked_until = null,
-          result = jsonb_build_object('skipped', 'Cafe24 was disconnected')
-      where group_key = 'cafe24:' || p_user_id and status = 'queued';
-    return jsonb_build_object('removed', true);
+    return private.finish_cafe24_removal(v_shop);
   end if;
   update public.integrations set status = 'not_granted', status_reason = left(p_reason, 500)
     where id = v_shop.integration_id;
-  insert into public.integration_notes (user_id, block_id, provider, code, property, detail)
-    values (p_user_id, null, 'cafe24', 'cafe24_unauthorized', '', jsonb_build_object('reason', left(p_reason, 500)))
-    on conflict (user_id, block_id, code, property) do update
-      set count = public.integration_notes.count + 1, last_at = now(), detail = excluded.detail;
+  perform private.note_integration(p_user_id, null, 'cafe24', 'cafe24_unauthorized',
+                                   jsonb_build_object('reason', left(p_reason, 500)));
   -- nothing can reach the mall until the owner connects again (which syncs)
-  update private.jobs
-    set status = 'done', finished_at = now(), updated_at = now(), locked_until = null,
-        result = jsonb_build_object('skipped', 'Cafe24 refused our access')
-    where group_key = 'cafe24:' || p_user_id and status = 'queued';
+  perform private.skip_cafe24_jobs(p_user_id, 'Cafe24 refused our access');
   return jsonb_build_object('removed', false);
 end;
 $$;
@@ -7985,6 +8420,43 @@ $$;
 revoke execute on function private.block_editor_json(uuid) from public;
 grant execute on function private.block_editor_json(uuid) to service_role;
 
+-- A settings object of the save: an object of the given keys only.
+create function private.check_setting_keys(p_settings jsonb, p_allowed text[])
+returns void
+language plpgsql
+set search_path = ''
+as $$
+declare
+  v_key text;
+begin
+  if jsonb_typeof(p_settings) is distinct from 'object' then
+    raise exception 'Invalid settings' using errcode = 'P0001';
+  end if;
+  select k into v_key from jsonb_object_keys(p_settings) k where k <> all (p_allowed) limit 1;
+  if v_key is not null then
+    raise exception 'Not a block setting (%)', v_key using errcode = 'P0001';
+  end if;
+end;
+$$;
+revoke execute on function private.check_setting_keys(jsonb, text[]) from public;
+grant execute on function private.check_setting_keys(jsonb, text[]) to service_role;
+
+-- A setting the save gives is one of p_values, or the save fails with p_message.
+create function private.check_setting_value(p_settings jsonb, p_key text, p_values text[],
+  p_message text)
+returns void
+language plpgsql
+set search_path = ''
+as $$
+begin
+  if p_settings ? p_key and not (p_settings ->> p_key = any (p_values)) then
+    raise exception '%', p_message using errcode = 'P0001';
+  end if;
+end;
+$$;
+revoke execute on function private.check_setting_value(jsonb, text, text[], text) from public;
+grant execute on function private.check_setting_value(jsonb, text, text[], text) to service_role;
+
 create or replace function private.save_block_settings(p_block public.blocks, p_settings jsonb,
   p_paid boolean)
 returns void
@@ -8000,86 +8472,55 @@ declare
     'allow_reaction', 'allow_reply', 'admin_only_reply', 'show_count', 'show_profile', 'owner_name',
     'owner_photo_url', 'qna_subject', 'align', 'button_text', 'url_to_open', 'open_graph',
     'allow_creator_email', 'hold_messages', 'honeypot', 'captcha'];
-  v_key text;
   v_old public.blocks := p_block;
   v_new public.blocks;
 begin
-  if jsonb_typeof(p_settings) is distinct from 'object' then
-    raise exception 'Invalid settings' using errcode = 'P0001';
-  end if;
-  select k into v_key from jsonb_object_keys(p_settings) k where k <> all (v_allowed) limit 1;
-  if v_key is not null then
-    raise exception 'Not a block setting (%)', v_key using errcode = 'P0001';
-  end if;
-  if p_settings ? 'theme' and not (p_settings ->> 'theme' = any (enum_range(null::public.block_theme)::text[])) then
-    raise exception 'Invalid theme' using errcode = 'P0001';
-  end if;
-  if p_settings ? 'align' and not (p_settings ->> 'align' = any (enum_range(null::public.block_align)::text[])) then
-    raise exception 'Invalid align' using errcode = 'P0001';
-  end if;
-  if p_settings ? 'language' and not (p_settings ->> 'language' = any (enum_range(null::public.language_code)::text[])) then
-    raise exception 'Language must be en or ko' using errcode = 'P0001';
-  end if;
-
-  if p_settings ? 'hold_messages'
-     and not (p_settings ->> 'hold_messages' = any (array['off', 'all', 'first_time', 'links'])) then
-    raise exception 'Invalid hold_messages' using errcode = 'P0001';
-  end if;
+  perform private.check_setting_keys(p_settings, v_allowed);
+  perform private.check_setting_value(p_settings, 'theme',
+    enum_range(null::public.block_theme)::text[], 'Invalid theme');
+  perform private.check_setting_value(p_settings, 'align',
+    enum_range(null::public.block_align)::text[], 'Invalid align');
+  perform private.check_setting_value(p_settings, 'language',
+    enum_range(null::public.language_code)::text[], 'Language must be en or ko');
+  perform private.check_setting_value(p_settings, 'hold_messages',
+    array['off', 'all', 'first_time', 'links'], 'Invalid hold_messages');
 
   -- keys present replace the stored value, absent keys keep it
   v_new := jsonb_populate_record(v_old, p_settings);
 
   if not p_paid then
     -- style customizing
-    if v_new.theme = 'custom' and v_old.theme <> 'custom' then
-      perform private.raise_paid_required('theme');
-    end if;
-    if v_new.custom_color is distinct from v_old.custom_color and v_new.custom_color is not null then
-      perform private.raise_paid_required('custom_color');
-    end if;
-    if v_new.custom_label_color is distinct from v_old.custom_label_color
-       and v_new.custom_label_color is not null then
-      perform private.raise_paid_required('custom_label_color');
-    end if;
+    perform private.require_paid('theme', v_new.theme = 'custom' and v_old.theme <> 'custom');
+    perform private.require_paid('custom_color',
+      v_new.custom_color is distinct from v_old.custom_color and v_new.custom_color is not null);
+    perform private.require_paid('custom_label_color',
+      v_new.custom_label_color is distinct from v_old.custom_label_color
+      and v_new.custom_label_color is not null);
     -- open graph customizing (an empty override is no override)
-    if v_new.open_graph is distinct from v_old.open_graph
-       and coalesce(v_new.open_graph ->> 'title', '') || coalesce(v_new.open_graph ->> 'description', '')
-           || coalesce(v_new.open_graph ->> 'image_url', '') <> '' then
-      perform private.raise_paid_required('open_graph');
-    end if;
+    perform private.require_paid('open_graph',
+      v_new.open_graph is distinct from v_old.open_graph
+      and coalesce(v_new.open_graph ->> 'title', '') || coalesce(v_new.open_graph ->> 'description', '')
+          || coalesce(v_new.open_graph ->> 'image_url', '') <> '');
     -- the creator email option
-    if v_new.allow_creator_email and not v_old.allow_creator_email then
-      perform private.raise_paid_required('allow_creator_email');
-    end if;
+    perform private.require_paid('allow_creator_email',
+      v_new.allow_creator_email and not v_old.allow_creator_email);
     -- comment toggles: blocking anonymous visitors, likes and replies off, the count
-    if v_old.type = 'comment' then
-      if v_new.block_anonymous and not v_old.block_anonymous then
-        perform private.raise_paid_required('block_anonymous');
-      end if;
-      if not v_new.allow_reaction and v_old.allow_reaction then
-        perform private.raise_paid_required('allow_reaction');
-      end if;
-      if not v_new.allow_reply and v_old.allow_reply then
-        perform private.raise_paid_required('allow_reply');
-      end if;
-    end if;
-    if v_old.type in ('comment', 'qna') and v_new.show_count and not v_old.show_count then
-      perform private.raise_paid_required('show_count');
-    end if;
+    perform private.require_paid('block_anonymous',
+      v_old.type = 'comment' and v_new.block_anonymous and not v_old.block_anonymous);
+    perform private.require_paid('allow_reaction',
+      v_old.type = 'comment' and not v_new.allow_reaction and v_old.allow_reaction);
+    perform private.require_paid('allow_reply',
+      v_old.type = 'comment' and not v_new.allow_reply and v_old.allow_reply);
+    perform private.require_paid('show_count',
+      v_old.type in ('comment', 'qna') and v_new.show_count and not v_old.show_count);
     -- like button position
-    if v_old.type = 'like' and v_new.align <> 'center' and v_new.align is distinct from v_old.align then
-      perform private.raise_paid_required('align');
-    end if;
+    perform private.require_paid('align',
+      v_old.type = 'like' and v_new.align <> 'center' and v_new.align is distinct from v_old.align);
     -- visitor trust: holding messages for approval, the honeypot, the captcha
-    if v_new.hold_messages <> 'off' and v_new.hold_messages is distinct from v_old.hold_messages then
-      perform private.raise_paid_required('hold_messages');
-    end if;
-    if v_new.honeypot and not v_old.honeypot then
-      perform private.raise_paid_required('honeypot');
-    end if;
-    if v_new.captcha and not v_old.captcha then
-      perform private.raise_paid_required('captcha');
-    end if;
+    perform private.require_paid('hold_messages',
+      v_new.hold_messages <> 'off' and v_new.hold_messages is distinct from v_old.hold_messages);
+    perform private.require_paid('honeypot', v_new.honeypot and not v_old.honeypot);
+    perform private.require_paid('captcha', v_new.captcha and not v_old.captcha);
   end if;
 
   update public.blocks set
@@ -8123,17 +8564,10 @@ set search_path = ''
 as $$
 declare
   v_allowed constant text[] := array['mail_to', 'notion_database', 'notion_page', 'notion_database_title'];
-  v_key text;
   v_old public.block_private;
   v_new public.block_private;
 begin
-  if jsonb_typeof(p_private) is distinct from 'object' then
-    raise exception 'Invalid settings' using errcode = 'P0001';
-  end if;
-  select k into v_key from jsonb_object_keys(p_private) k where k <> all (v_allowed) limit 1;
-  if v_key is not null then
-    raise exception 'Not a block setting (%)', v_key using errcode = 'P0001';
-  end if;
+  perform private.check_setting_keys(p_private, v_allowed);
 
   -- the row is created with the block; a missing one (older data) is created here
   insert into public.block_private (block_id, owner_id) values (p_block.id, p_block.owner_id)
@@ -8148,18 +8582,15 @@ begin
 
   -- Notion integration
   if not p_paid then
-    if nullif(v_new.notion_database, '') is distinct from nullif(v_old.notion_database, '')
-       and coalesce(v_new.notion_database, '') <> '' then
-      perform private.raise_paid_required('notion_database');
-    end if;
-    if nullif(v_new.notion_page, '') is distinct from nullif(v_old.notion_page, '')
-       and coalesce(v_new.notion_page, '') <> '' then
-      perform private.raise_paid_required('notion_page');
-    end if;
-    if v_new.notion_database_title is distinct from v_old.notion_database_title
-       and v_new.notion_database_title <> 'response_id' then
-      perform private.raise_paid_required('notion_database_title');
-    end if;
+    perform private.require_paid('notion_database',
+      nullif(v_new.notion_database, '') is distinct from nullif(v_old.notion_database, '')
+      and coalesce(v_new.notion_database, '') <> '');
+    perform private.require_paid('notion_page',
+      nullif(v_new.notion_page, '') is distinct from nullif(v_old.notion_page, '')
+      and coalesce(v_new.notion_page, '') <> '');
+    perform private.require_paid('notion_database_title',
+      v_new.notion_database_title is distinct from v_old.notion_database_title
+      and v_new.notion_database_title <> 'response_id');
   end if;
 
   update public.block_private set
@@ -8238,16 +8669,13 @@ begin
 
     if not v_row.deleted then
       -- capture of respondent email or name
-      if not p_paid and v_row.as_visitor_info is not null
-         and v_row.as_visitor_info is distinct from v_old.as_visitor_info then
-        perform private.raise_paid_required('as_visitor_info');
-      end if;
+      perform private.require_paid('as_visitor_info',
+        not p_paid and v_row.as_visitor_info is not null
+        and v_row.as_visitor_info is distinct from v_old.as_visitor_info);
       -- a letter the form sends by itself: paid, from a mail question (letter-triggers.sql)
       if v_row.trigger_letter_block is not null
          and v_row.trigger_letter_block is distinct from v_old.trigger_letter_block then
-        if not p_paid then
-          perform private.raise_paid_required('trigger_letter_block');
-        end if;
+        perform private.require_paid('trigger_letter_block', not p_paid);
         if v_row.type <> 'mail' then
           raise exception 'Not valid letter block' using errcode = 'P0001';
         end if;
@@ -8364,11 +8792,9 @@ begin
 
   -- multiple endings: an owner without a paid plan adds no custom ending (ones kept from a paid
   -- period may still be edited or deleted)
-  if not p_paid and exists (
+  perform private.require_paid('endings', not p_paid and exists (
     select 1 from jsonb_array_elements(p_endings) e
-    where not exists (select 1 from public.endings s where s.id = (e ->> 'id')::uuid)) then
-    perform private.raise_paid_required('endings');
-  end if;
+    where not exists (select 1 from public.endings s where s.id = (e ->> 'id')::uuid)));
 
   delete from public.endings e
     where e.block_id = p_block.id and not e.is_default and not (e.id = any (v_ids));
@@ -8384,11 +8810,10 @@ begin
       raise exception 'Not valid type' using errcode = 'P0001';
     end if;
     -- opening a link on submission
-    if not p_paid and coalesce(v_row.open_url, '') <> '' and v_row.open_link_type = 'submit'
-       and (v_old.open_url is distinct from v_row.open_url
-            or v_old.open_link_type is distinct from v_row.open_link_type) then
-      perform private.raise_paid_required('open_url');
-    end if;
+    perform private.require_paid('open_url',
+      not p_paid and coalesce(v_row.open_url, '') <> '' and v_row.open_link_type = 'submit'
+      and (v_old.open_url is distinct from v_row.open_url
+           or v_old.open_link_type is distinct from v_row.open_link_type));
 
     if v_old.id is null then
       insert into public.endings (id, block_id, is_default, index, title, closing_text, open_url,
@@ -8666,6 +9091,22 @@ as $$
 $$;
 revoke execute on function private.ab_vote_json(uuid, public.block_type, uuid) from public;
 
+-- {"vote_held": true} when the caller's A/B vote is held by escalation (issue 17: kept, counted
+-- once the owner approves it; the element says so), else {} (the answer's shape is unchanged for
+-- every other vote).
+create function private.ab_vote_held(p_block_id uuid, p_type public.block_type, p_uid uuid)
+returns jsonb
+language sql
+stable
+set search_path = ''
+as $$
+  select case when p_type = 'ab' and p_uid is not null and exists (
+      select 1 from public.responses r
+      where r.block_id = p_block_id and r.kind = 'ab' and r.creator_id = p_uid and r.held)
+    then '{"vote_held": true}'::jsonb else '{}'::jsonb end;
+$$;
+revoke execute on function private.ab_vote_held(uuid, public.block_type, uuid) from public;
+
 -- The public settings of a block: what the elements show a visitor. Never tags, the unread
 -- count, timestamps, the trust settings or the operator's overrides. Counts are the row's plus
 -- the deltas not folded yet (counters.sql).
@@ -8785,7 +9226,8 @@ as $$
     'reported_message_ids', case when p_uid is not null and blk.type in ('comment', 'qna') then coalesce((
       select jsonb_agg(r.message_id) from public.message_reports r
       where r.user_id = p_uid and r.block_id = p_block_id), '[]'::jsonb) else '[]'::jsonb end,
-    'vote', private.ab_vote_json(blk.id, blk.type, p_uid))) end
+    'vote', private.ab_vote_json(blk.id, blk.type, p_uid))
+    || private.ab_vote_held(blk.id, blk.type, p_uid)) end
   from blk;
 $$;
 revoke execute on function private.block_view_json(uuid, uuid, boolean, text) from public;
@@ -8810,7 +9252,7 @@ begin
 end;
 $$;
 comment on function public.get_block_view(uuid, text) is
-  'The block''s public settings, questions with options, endings with conditions, the pinned and the first 5 threads the caller may see (of one page with p_page_key), and the caller''s own state (me: liked, liked_message_ids among the returned messages, reported_message_ids, vote). Elements read get_block_public (GET, cacheable) and get_block_me instead. Errors: block doesn''t exists, Not valid page key.';
+  'The block''s public settings, questions with options, endings with conditions, the pinned and the first 5 threads the caller may see (of one page with p_page_key), and the caller''s own state (me: liked, liked_message_ids among the returned messages, reported_message_ids, vote, and vote_held: true when that vote is held by escalation). Elements read get_block_public (GET, cacheable) and get_block_me instead. Errors: block doesn''t exists, Not valid page key.';
 revoke execute on function public.get_block_view(uuid, text) from public;
 
 -- The public part of the block view: the same answer for every caller (no auth.uid() anywhere),
@@ -8917,7 +9359,8 @@ begin
       'reported_message_ids', case when v_block.type in ('comment', 'qna') then coalesce((
         select jsonb_agg(r.message_id) from public.message_reports r
         where r.user_id = v_uid and r.block_id = p_block_id), '[]'::jsonb) else '[]'::jsonb end,
-      'vote', private.ab_vote_json(p_block_id, v_block.type, v_uid)),
+      'vote', private.ab_vote_json(p_block_id, v_block.type, v_uid))
+      || private.ab_vote_held(p_block_id, v_block.type, v_uid),
     'messages', coalesce((
       select jsonb_agg(
                to_jsonb(t) || jsonb_build_object(
@@ -8939,7 +9382,7 @@ begin
 end;
 $$;
 comment on function public.get_block_me(uuid, uuid[], timestamptz, text) is
-  'The caller''s own part of the block view for the messages on screen (p_message_ids, at most 500; p_since: oldest top-level of a full public page; p_page_key: the page''s thread): block (current counts), questions (ab: current option counts), me (liked, liked_message_ids, reported_message_ids, vote), messages (own or, for the owner, unpublished threads since p_since, at most 20) and replies (own or unpublished replies to the given messages, at most 200). Errors: block doesn''t exists, Not valid page key.';
+  'The caller''s own part of the block view for the messages on screen (p_message_ids, at most 500; p_since: oldest top-level of a full public page; p_page_key: the page''s thread): block (current counts), questions (ab: current option counts), me (liked, liked_message_ids, reported_message_ids, vote, vote_held: true when that vote is held by escalation), messages (own or, for the owner, unpublished threads since p_since, at most 20) and replies (own or unpublished replies to the given messages, at most 200). Errors: block doesn''t exists, Not valid page key.';
 revoke execute on function public.get_block_me(uuid, uuid[], timestamp with time zone, text) from public;
 
 -- Counts for many pages in one request (issue 18, "beyond the spec").
@@ -9005,8 +9448,9 @@ grant execute on function public.get_block_counts(uuid[]) to anon, authenticated
 -- The public card of a block: the fields a link preview (Open Graph tags of /block) needs.
 -- public.blocks is readable by its owner only (trust.sql), so crawlers' previews read this
 -- instead: one published block by id and owner, nothing else (no tags,
--- counts or settings beyond the preview's). STABLE, so PostgREST answers it on GET and a
--- shared cache may keep it for a minute.
+-- counts or settings beyond the preview's). `title` is what the page heads itself with: a
+-- letter's title (as get_letter_view gives it: the page shows the letter), else the block's name.
+-- STABLE, so PostgREST answers it on GET and a shared cache may keep it for a minute.
 create function public.get_block_card(p_owner_id uuid, p_block_id uuid)
 returns table (
   id uuid,
@@ -9014,7 +9458,8 @@ returns table (
   type text,
   name text,
   language text,
-  open_graph jsonb
+  open_graph jsonb,
+  title text
 )
 language sql
 stable
@@ -9027,8 +9472,12 @@ as $$
     b.type::text,
     b.name,
     b.language::text,
-    b.open_graph
+    b.open_graph,
+    case when b.type in ('notion_letter', 'typedream_letter', 'brunch_letter')
+         then coalesce(nullif(p.mail_title, ''), b.name)
+         else b.name end
   from public.blocks b
+  left join public.block_private p on p.block_id = b.id
   where b.id = p_block_id
     and b.owner_id = p_owner_id
     and not b.deactivated

@@ -5,7 +5,8 @@
 -- does, docs/data-model.md "Migrations"). A schedule changes in a new hand-written migration of
 -- its own (docs/getting-started.md, "Changing the database schema"). The second squash gathered
 -- here the first baseline's schedules and the two added after it (cron-history-purge,
--- block-changes-purge), as they were.
+-- block-changes-purge), as they were; the third squash moved the file after its baseline and
+-- took in the one schedule changed since (fold-counters looks at option deltas too).
 --
 -- Each job calls SQL only; the worker is an edge function reached through pg_net with its URL and
 -- shared secret read from Vault at each tick, so this file holds no project-specific value
@@ -65,9 +66,13 @@ select cron.schedule(
 -- Quota levels reached that no write saw (two writes crossing a level together): every minute.
 select cron.schedule('quota-notices', '* * * * *', $$ select private.sweep_quota_notices(); $$);
 
--- Counter deltas written while another write held a block or group row, folded into the row.
+-- Counter deltas written while another write held a block, option or group row, folded into the
+-- row. An option's delta is looked at too: one that waited beside its row alone (a response
+-- deleted while another write held the option's row, the block's row free) would otherwise stay a
+-- delta on a quiet block until some block or group delta came.
 select cron.schedule('fold-counters', '5 seconds',
   $$ select private.fold_counters() where exists (select 1 from private.block_count_deltas)
+                                          or exists (select 1 from private.option_count_deltas)
                                           or exists (select 1 from private.audience_group_deltas); $$);
 
 -- pg_cron records every run of every job in cron.job_run_details and never deletes one; with the
