@@ -353,6 +353,34 @@ describe('an address is one owner’s claim', () => {
     expect(await identity(BRUNCH_WRITER_EMAIL)).toEqual({ verified: true });
   });
 
+  // Found from a clean clone in the seventh hostile review (breaker, 2026-11-26, main at
+  // ba3c9cc): verify-brunch-id looked for the address anywhere in the profile's text, so an
+  // address that is part of the writer's passed. A thief who verifies a sender of their own whose
+  // address is the tail of the writer's (a free mail account named like the end of theirs:
+  // 'nch-writer@' inside 'brunch-writer@') took the writer's Brunch profile, and their letters
+  // then accepted the writer's articles.
+  it('the Brunch check wants the whole address: a part of the writer’s does not pass', async () => {
+    const thief = await newUser('tail');
+    await sql('update public.profiles set paid = true, block_limit = 20 where id = $1', [thief.id]);
+    const tail = BRUNCH_WRITER_EMAIL.slice(BRUNCH_WRITER_EMAIL.indexOf('-') - 3);
+    expect(BRUNCH_WRITER_EMAIL.endsWith(tail) && tail !== BRUNCH_WRITER_EMAIL).toBe(true);
+    const mine = await add(thief, tail);
+    if (mine.token) await confirm(thief, tail, mine.token);
+    expect((await check(thief, tail)).data?.result).toBe(true);
+    const blockId = await createBlock(thief, 'brunch_letter');
+    const brunch = await invoke(thief, 'verify-brunch-id', {
+      blockId,
+      brunchProfilePage: BRUNCH_PROFILE_URL,
+      email: tail,
+    });
+    expect(brunch.error?.message).toBe('Failed to verify writer');
+    const [priv] = await sql<{ brunch_profile_page: string | null }>(
+      'select brunch_profile_page from public.block_private where block_id = $1',
+      [blockId],
+    );
+    expect(priv!.brunch_profile_page).toBeNull();
+  });
+
   it('an owner who never confirmed cannot take the platform’s or another owner’s identity away', async () => {
     const [owner, other] = [await newUser('holder'), await newUser('vandal')];
     const email = address('held');

@@ -1,6 +1,6 @@
 // verifyBrunchId: proves a brunch profile is the owner's. The writer puts one of their verified
 // sender emails in the profile's introduction; we fetch the public profile page (SSRF guard,
-// brunch.co.kr only), read its text with a real HTML parser and look for the address. Then
+// brunch.co.kr only), read its text with a real HTML parser and look for the whole address. Then
 // brunch letters of this block accept only that writer's articles. Messages: "Invalid brunch
 // profile page" (not a profile link), "Failed to verify writer" (the address is not there).
 import { serviceClient } from '../_shared/clients.ts';
@@ -11,7 +11,7 @@ import {
   ZVerifyBrunchId,
 } from '@reaction-blocks/contracts/letters';
 import { FetchRefused, guardedFetch } from '../_shared/letter/fetch-guard.ts';
-import { brunchProfileText } from '../_shared/letter/html-source.ts';
+import { brunchProfileText, mentionsAddress } from '../_shared/letter/html-source.ts';
 import { ownLetterBlock } from '../_shared/letter/calls.ts';
 import { PAGE_POLICY } from '../_shared/letter/load.ts';
 import { guardDeps } from '../_shared/letter/runtime.ts';
@@ -51,7 +51,7 @@ Deno.serve(
         }
         throw err;
       }
-      if (!text.toLowerCase().includes(body.email)) {
+      if (!mentionsAddress(text, body.email)) {
         throw new HttpError(400, 'not_verified', LETTER_MESSAGES.brunchFailed);
       }
       const { error } = await db

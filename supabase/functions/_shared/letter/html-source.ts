@@ -294,3 +294,21 @@ export function brunchProfileText(html: string): string {
   if (intro) parts.push(textOf(intro));
   return parts.join('\n');
 }
+
+/**
+ * Whether `text` names `address` (lower case) as a whole address, not as a part of a longer one:
+ * the character before it is no character of an address's local part, and the one after it
+ * neither continues the domain nor starts another label ('a@b.com.' ending a sentence is a
+ * whole address). A quote before it is a boundary ('a@b.com'). Without this a verified address
+ * that is the tail of the writer's ('nch-writer@x' in 'brunch-writer@x') passed as theirs.
+ */
+export function mentionsAddress(text: string, address: string): boolean {
+  const lower = text.toLowerCase();
+  for (let at = lower.indexOf(address); at !== -1; at = lower.indexOf(address, at + 1)) {
+    const before = lower[at - 1] ?? '';
+    const after = lower.slice(at + address.length, at + address.length + 2);
+    if (/[a-z0-9._%+-]/.test(before) || /^[a-z0-9_-]|^\.[a-z0-9-]/.test(after)) continue;
+    return true;
+  }
+  return false;
+}
