@@ -13,6 +13,7 @@
 import { describe, expect, it } from 'vitest';
 import { newGuest, newUser, sql, type TestUser } from './support/clients.ts';
 import { createBlock } from './support/drafts.ts';
+import { overrideLimits, writeUntilRefused } from './support/hostile.ts';
 
 /** `n` signed-in (not anonymous) accounts, made 25 hours ago. */
 async function dayOldAccounts(n: number): Promise<TestUser[]> {
@@ -28,30 +29,14 @@ describe('signed-in accounts a day old, of one address (the loopback)', () => {
     const owner = await newUser('day-old-owner');
     const form = await createBlock(owner, 'form');
     // the form's own bucket widened, as storm.test does: this test sees the address's share alone
-    await sql('update public.blocks set rate_limits = $2 where id = $1', [
-      form,
-      { submit: { block_per_minute: 1200, block_burst: 1200 } },
-    ]);
+    await overrideLimits(form, { submit: { block_per_minute: 1200, block_burst: 1200 } });
     const accounts = await dayOldAccounts(20);
     // each submits as fast as it can until its own limit refuses it (five): 100 in all
-    const answers = await Promise.all(
-      accounts.map(async (a) => {
-        const mine: Array<{ held: boolean }> = [];
-        for (;;) {
-          const r = await a.client.rpc('submit_response', {
-            p_block_id: form,
-            p_answers: {},
-            p_honeypot: '',
-          });
-          if (r.error) {
-            expect(JSON.parse(r.error.hint ?? '{}')).toMatchObject({ scope: 'visitor' });
-            return mine;
-          }
-          mine.push(r.data as { held: boolean });
-        }
-      }),
+    const { answers: all, refusals } = await writeUntilRefused<{ held: boolean }, TestUser>(
+      accounts,
+      (a) => a.client.rpc('submit_response', { p_block_id: form, p_answers: {}, p_honeypot: '' }),
     );
-    const all = answers.flat();
+    expect(refusals.map((r) => r.scope)).toEqual(accounts.map(() => 'visitor'));
     expect(all).toHaveLength(100);
     // before: 100 counted, the month spent for every visitor
     expect(all.filter((a) => !a.held)).toHaveLength(10);
@@ -141,10 +126,7 @@ describe('anonymous visitors of one address who made their history on the block 
   it("count at most 10 % of a free owner's month on the second day too", async () => {
     const owner = await newUser('aged-owner');
     const form = await createBlock(owner, 'form');
-    await sql('update public.blocks set rate_limits = $2 where id = $1', [
-      form,
-      { submit: { block_per_minute: 1200, block_burst: 1200 } },
-    ]);
+    await overrideLimits(form, { submit: { block_per_minute: 1200, block_burst: 1200 } });
     const visitors = await guests(20);
     const submit = (v: TestUser) =>
       v.client.rpc('submit_response', { p_block_id: form, p_answers: {}, p_honeypot: '' });
@@ -153,18 +135,7 @@ describe('anonymous visitors of one address who made their history on the block 
     expect(day1.filter((r) => !r.error && !(r.data as { held: boolean }).held)).toHaveLength(10);
     await aDayLater(form, owner.id);
     // day 2: each as fast as it can until its own limit refuses it
-    const day2 = (
-      await Promise.all(
-        visitors.map(async (v) => {
-          const mine: Array<{ held: boolean }> = [];
-          for (;;) {
-            const r = await submit(v);
-            if (r.error) return mine;
-            mine.push(r.data as { held: boolean });
-          }
-        }),
-      )
-    ).flat();
+    const { answers: day2 } = await writeUntilRefused(visitors, submit);
     expect(day2).toHaveLength(100);
     const [today] = await sql<{ counted: number }>(
       `select count(*)::int as counted from public.responses

@@ -15,7 +15,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newUser, sql, stack, type TestUser } from './support/clients.ts';
 import { createBlock } from './support/drafts.ts';
-import { abQuestion } from './support/hostile.ts';
+import { abQuestion, overrideLimits, writeUntilRefused } from './support/hostile.ts';
 import { eventually, providersUrl } from './support/providers.ts';
 
 const noPersist = {
@@ -61,12 +61,11 @@ const statusOf = async (id: string) =>
     ?.status;
 
 async function commentBlock(
-  overrides?: Record<string, unknown>,
+  overrides?: Record<string, Record<string, number>>,
 ): Promise<{ owner: TestUser; block: string }> {
   const owner = await newUser('owner');
   const block = await createBlock(owner, 'comment');
-  if (overrides)
-    await sql('update public.blocks set rate_limits = $2 where id = $1', [block, overrides]);
+  if (overrides) await overrideLimits(block, overrides);
   return { owner, block };
 }
 
@@ -194,10 +193,7 @@ describe('a storm of fresh accounts from one address', () => {
     // and a fresh visitor right after would then be held as part of the burst, or not, by how
     // many seconds of refill the machine took. Widened here, so this test sees the address's
     // share alone; a spent block budget is the next test's.
-    await sql('update public.blocks set rate_limits = $2 where id = $1', [
-      form,
-      { submit: { block_per_minute: 1200, block_burst: 1200 } },
-    ]);
+    await overrideLimits(form, { submit: { block_per_minute: 1200, block_burst: 1200 } });
     const stormers = await Promise.all(Array.from({ length: 20 }, () => guestFrom('203.0.113.8')));
     const submit = (
       client: SupabaseClient,
@@ -206,21 +202,12 @@ describe('a storm of fresh accounts from one address', () => {
     ) => client.rpc('submit_response', { p_block_id: blockId, p_answers: answers, p_honeypot: '' });
     // each account submits as fast as it can until its own limit refuses it (five, then one
     // every 20 minutes): 100 submits in all, the owner's whole month before escalation
-    const answers = await Promise.all(
-      stormers.map(async (v) => {
-        const mine: Array<{ held: boolean }> = [];
-        for (;;) {
-          const r = await submit(v.client, form);
-          if (r.error) {
-            expect(r.status).toBe(429);
-            expect(JSON.parse(r.error.hint ?? '{}')).toMatchObject({ scope: 'visitor' });
-            return mine;
-          }
-          mine.push(r.data as { held: boolean });
-        }
-      }),
+    const { answers: all, refusals } = await writeUntilRefused<{ held: boolean }, TestUser>(
+      stormers,
+      (v) => submit(v.client, form),
     );
-    const all = answers.flat();
+    expect(refusals.map((r) => r.status)).toEqual(stormers.map(() => 429));
+    expect(refusals.map((r) => r.scope)).toEqual(stormers.map(() => 'visitor'));
     expect(all).toHaveLength(100);
     // (b) the address counted its share, 10 of 100; the other 90 are kept, held
     expect(all.filter((a) => !a.held)).toHaveLength(10);

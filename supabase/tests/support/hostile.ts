@@ -143,6 +143,38 @@ export async function refused(
   return res;
 }
 
+/** A write's answer as supabase-js gives it; a refusal's hint is the JSON of its limit. */
+export interface WriteAnswer {
+  data: unknown;
+  error: { message: string; hint?: string } | null;
+  status: number;
+}
+
+/**
+ * Each of `writers` writes as fast as it can until the server refuses it once (its own limit,
+ * as a storm meets it), all at once: every accepted write's data, and each writer's refusal
+ * (its status, and the scope of the limit its hint names).
+ */
+export async function writeUntilRefused<T, W>(
+  writers: W[],
+  write: (writer: W) => PromiseLike<WriteAnswer>,
+): Promise<{ answers: T[]; refusals: Array<{ status: number; scope: unknown }> }> {
+  const each = await Promise.all(
+    writers.map(async (writer) => {
+      const mine: T[] = [];
+      for (;;) {
+        const r = await write(writer);
+        if (r.error) {
+          const { scope } = JSON.parse(r.error.hint ?? '{}') as { scope?: unknown };
+          return { mine, refusal: { status: r.status, scope } };
+        }
+        mine.push(r.data as T);
+      }
+    }),
+  );
+  return { answers: each.flatMap((e) => e.mine), refusals: each.map((e) => e.refusal) };
+}
+
 export const count = async (query: string, params: unknown[]): Promise<number> =>
   (await sql<{ n: number }>(`select count(*)::int as n from (${query}) q`, params))[0]!.n;
 
