@@ -36,6 +36,7 @@ import {
   stateOf,
   unchanged,
   refused,
+  refusedPost,
   count,
   clientWithToken,
   b64url,
@@ -487,29 +488,15 @@ describe('messages', () => {
     const visitor = await newGuest();
     const parent = await post(visitor, blocks.comment);
     await saveSettings(owner, blocks.comment, { allow_reply: false });
-    await refused(
-      blocks.comment,
-      () =>
-        visitor.client.rpc('post_message', {
-          p_block_id: blocks.comment,
-          p_parent_id: parent,
-          p_content: 'a reply',
-        }),
-      'Replies are turned off',
-      403,
-    );
+    await refusedPost(visitor, blocks.comment, 'Replies are turned off', 403, {
+      p_parent_id: parent,
+      p_content: 'a reply',
+    });
     await saveSettings(owner, blocks.comment, { allow_reply: true, admin_only_reply: true });
-    await refused(
-      blocks.comment,
-      () =>
-        visitor.client.rpc('post_message', {
-          p_block_id: blocks.comment,
-          p_parent_id: parent,
-          p_content: 'a reply',
-        }),
-      'Only the owner can reply',
-      403,
-    );
+    await refusedPost(visitor, blocks.comment, 'Only the owner can reply', 403, {
+      p_parent_id: parent,
+      p_content: 'a reply',
+    });
     // the owner still can
     await post(owner, blocks.comment, { p_parent_id: parent });
   });
@@ -519,17 +506,10 @@ describe('messages', () => {
     const visitor = await newGuest();
     const parent = await post(visitor, blocks.comment);
     const reply = await post(visitor, blocks.comment, { p_parent_id: parent });
-    await refused(
-      blocks.comment,
-      () =>
-        visitor.client.rpc('post_message', {
-          p_block_id: blocks.comment,
-          p_parent_id: reply,
-          p_content: 'deeper',
-        }),
-      'Replies nest one level only',
-      400,
-    );
+    await refusedPost(visitor, blocks.comment, 'Replies nest one level only', 400, {
+      p_parent_id: reply,
+      p_content: 'deeper',
+    });
     await refused(
       [blocks.comment, blocks.qna],
       () =>
@@ -548,12 +528,9 @@ describe('messages', () => {
     const visitor = await newGuest();
     const message = await post(visitor, blocks.comment);
     for (const blank of [null, '', '   ', '\n\n\t', ' \r\n ', '\u00a0\u2003\u3000\ufeff']) {
-      await refused(
-        blocks.comment,
-        () => visitor.client.rpc('post_message', { p_block_id: blocks.comment, p_content: blank }),
-        'Message cannot be empty',
-        400,
-      );
+      await refusedPost(visitor, blocks.comment, 'Message cannot be empty', 400, {
+        p_content: blank,
+      });
       await refused(
         blocks.comment,
         () => visitor.client.rpc('edit_message', { p_message_id: message, p_content: blank }),
@@ -578,17 +555,7 @@ describe('messages', () => {
       [{ p_timezone: 'T'.repeat(65) }, 'Invalid timezone'],
     ];
     for (const [fields, error] of attempts) {
-      await refused(
-        blocks.comment,
-        () =>
-          visitor.client.rpc('post_message', {
-            p_block_id: blocks.comment,
-            p_content: 'hi',
-            ...fields,
-          }),
-        error,
-        400,
-      );
+      await refusedPost(visitor, blocks.comment, error, 400, { p_content: 'hi', ...fields });
     }
     await refused(
       blocks.comment,
@@ -820,17 +787,10 @@ describe('bypassing the RPCs', () => {
     const { owner, blocks } = await ownerWith('comment', 'like');
     const visitor = await newGuest();
     // the RPCs take no creator id: an extra parameter matches no function
-    await refused(
-      blocks.comment,
-      () =>
-        visitor.client.rpc('post_message', {
-          p_block_id: blocks.comment,
-          p_content: 'as the owner',
-          p_creator_id: owner.id,
-        }),
-      /Could not find the function/,
-      404,
-    );
+    await refusedPost(visitor, blocks.comment, /Could not find the function/, 404, {
+      p_content: 'as the owner',
+      p_creator_id: owner.id,
+    });
     await refused(
       blocks.like,
       () =>
@@ -932,17 +892,10 @@ describe('closed doors', () => {
     await saveSettings(owner, blocks.comment, { block_anonymous: true });
     const guest = await newGuest();
     for (const parentId of [null, parent]) {
-      await refused(
-        blocks.comment,
-        () =>
-          guest.client.rpc('post_message', {
-            p_block_id: blocks.comment,
-            p_parent_id: parentId,
-            p_content: 'let me in',
-          }),
-        'Please sign in to leave a message.',
-        403,
-      );
+      await refusedPost(guest, blocks.comment, 'Please sign in to leave a message.', 403, {
+        p_parent_id: parentId,
+        p_content: 'let me in',
+      });
     }
     // a forged token claiming not to be anonymous is refused for its signature
     const claims = JSON.parse(
