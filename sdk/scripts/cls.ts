@@ -14,6 +14,7 @@ import {
   loadedFormHeight,
   measureLayoutShift,
   REWRITE_CHROMIUM_ARGS,
+  type ShiftOptions,
 } from '../e2e/layout-shift.ts';
 import { reservedHeightsCss } from '../src/core/skeleton-heights.ts';
 
@@ -66,26 +67,27 @@ const rows: string[] = [];
 const formRows: string[] = [];
 try {
   const url = stack.webUrl + '/examples/html/index.html';
+  /** The layout shift of each of RUNS cold loads of the page. */
+  const shifts = async (options: ShiftOptions) => {
+    const runs: number[] = [];
+    for (let i = 0; i < RUNS; i++) runs.push((await measureLayoutShift(browser, url, options)).cls);
+    return runs;
+  };
+  /** A table row: what was measured, the worst run in bold, every run. */
+  const row = (cells: string[], runs: number[]) =>
+    `| ${cells.join(' | ')} | **${Math.max(...runs).toFixed(3)}** | ${runs.map((r) => r.toFixed(3)).join(', ')} |`;
+  const latency = (ms: number) => (ms ? ms + ' ms' : 'none');
   for (const [loader, rewrite] of LOADERS)
     for (const c of CASES)
       for (const latencyMs of LATENCIES) {
-        const runs: number[] = [];
-        for (let i = 0; i < RUNS; i++)
-          runs.push(
-            (
-              await measureLayoutShift(browser, url, {
-                viewport: c.viewport,
-                latencyMs,
-                initScript: c.initScript,
-                rewrite,
-                ready: examplePageReady,
-              })
-            ).cls,
-          );
-        const worst = Math.max(...runs);
-        rows.push(
-          `| ${loader} | ${c.name} | ${latencyMs ? latencyMs + ' ms' : 'none'} | **${worst.toFixed(3)}** | ${runs.map((r) => r.toFixed(3)).join(', ')} |`,
-        );
+        const runs = await shifts({
+          viewport: c.viewport,
+          latencyMs,
+          initScript: c.initScript,
+          rewrite,
+          ready: examplePageReady,
+        });
+        rows.push(row([loader, c.name, latency(latencyMs)], runs));
         console.log(rows.at(-1));
       }
   for (const c of FORM_CASES) {
@@ -95,21 +97,13 @@ try {
       [`${hint} px`, formFirst(hint)],
     ] as const)
       for (const latencyMs of LATENCIES) {
-        const runs: number[] = [];
-        for (let i = 0; i < RUNS; i++)
-          runs.push(
-            (
-              await measureLayoutShift(browser, url, {
-                viewport: c.viewport,
-                latencyMs,
-                rewrite,
-                ready: formPageReady,
-              })
-            ).cls,
-          );
-        formRows.push(
-          `| ${c.name} | ${label} | ${latencyMs ? latencyMs + ' ms' : 'none'} | **${Math.max(...runs).toFixed(3)}** | ${runs.map((r) => r.toFixed(3)).join(', ')} |`,
-        );
+        const runs = await shifts({
+          viewport: c.viewport,
+          latencyMs,
+          rewrite,
+          ready: formPageReady,
+        });
+        formRows.push(row([c.name, label, latency(latencyMs)], runs));
         console.log(formRows.at(-1));
       }
   }
