@@ -2,11 +2,10 @@ import type { Project } from './config.js';
 import { ApiError } from './errors.js';
 import { log } from './log.js';
 import { flush, write } from './storage.js';
+import { displayUser, isSignedIn } from './user.js';
 import {
-  displayUser,
   getSession,
   isAuthReturn,
-  isSignedIn,
   key,
   loadSession,
   onAuthChange,

@@ -100,7 +100,7 @@ const marks = () => import('./marks.js');
  * by the first write; a failed load is tried again by the next (core/chunk.ts).
  */
 export const loadWriter = loadChunk(() => import('./writer.js').then((m) => (writerCode = m)));
-/** The writer's code once here: what a refused write says, the captcha panel. */
+/** The writer's code once here: what a refused write says, the captcha panel (when one is open). */
 let writerCode: typeof import('./writer.js') | undefined;
 /** The events that start loading the writer's code: the visitor is about to act. */
 const INTENT = ['pointerdown', 'focusin', 'keydown'];
@@ -129,7 +129,6 @@ export class BlockElement extends ReactionElement {
     view: { attribute: false },
     _status: { state: true },
     _session: { state: true },
-    _captcha: { state: true },
   };
 
   /** Owner's user id, as in the public URL `?id=`; checked against the block. */
@@ -164,11 +163,6 @@ export class BlockElement extends ReactionElement {
   /** `unavailable`: the server's "block doesn't exists" (missing or deactivated). */
   declare protected _status: 'idle' | 'loading' | 'ready' | 'error' | 'unavailable';
   declare protected _session: Session | null;
-  /** The captcha panel after a rate limit tripped: '' (none), 'open' or 'failed' (core/captcha.ts). */
-  declare protected _captcha: '' | 'open' | 'failed';
-  /** Closes the captcha panel without a pass (its Cancel button). */
-  protected captchaCancel?: () => void;
-  private readonly cancel = () => this.captchaCancel?.();
 
   private ownView = false;
   /** Bumped by every load and every view set from outside; a load whose number is stale is dropped. */
@@ -182,7 +176,6 @@ export class BlockElement extends ReactionElement {
     this.view = null;
     this._status = 'idle';
     this._session = null;
-    this._captcha = '';
   }
 
   protected get project(): Project {
@@ -201,20 +194,6 @@ export class BlockElement extends ReactionElement {
     return translator(this.language, (this.constructor as typeof BlockElement).texts);
   }
 
-  /** Signed-in (or anonymous) user id, if any session exists. */
-  protected get userId(): string | null {
-    return this._session?.user.id || null;
-  }
-
-  protected get isOwner(): boolean {
-    return (
-      !!this.view &&
-      !!this._session &&
-      !this._session.user.is_anonymous &&
-      this._session.user.id === this.view.block.owner_id
-    );
-  }
-
   /**
    * Name and colour sent with every write, from the writer's profile (core/identity.ts: loaded
    * with the writer's code).
@@ -230,26 +209,7 @@ export class BlockElement extends ReactionElement {
    * too fast.
    */
   protected async write<T>(name: string, body: object): Promise<T> {
-    try {
-      return await (
-        await loadWriter()
-      ).write<T>(
-        {
-          element: this,
-          project: this.project,
-          block: this.view?.block,
-          blockId: this.blockId,
-          mine: !!this.mine,
-          session: this._session,
-          setState: (state) => (this._captcha = state),
-          setCancel: (cancel) => (this.captchaCancel = cancel),
-        },
-        name,
-        body,
-      );
-    } finally {
-      this._session = getSession(this.project);
-    }
+    return (await loadWriter()).write<T>(this, name, body);
   }
 
   /** Starts loading the writer's code once the visitor is about to act (see INTENT). */
@@ -431,8 +391,7 @@ export class BlockElement extends ReactionElement {
         lang=${this.language}
         style=${customStyle(block, theme)}
       >
-        ${this.renderBlock()}
-        ${this._captcha ? writerCode?.captchaPanel(this._captcha, this.language, this.cancel) : nothing}
+        ${this.renderBlock()} ${writerCode?.captchaPanel(this)}
       </div>`;
     } catch (e) {
       log('render failed', e);

@@ -69,20 +69,6 @@ export function getSession(p: Project): Session | null {
 export const loadSession = async (p: Project): Promise<Session | null> =>
   held(key(p)) ? valid((await (await open())?.load<Session>(key(p))) ?? null) : null;
 
-/** Signed in with a provider (not the anonymous stand-in). */
-export const isSignedIn = (s: Session | null): boolean => !!s && !s.user.is_anonymous;
-
-export function displayUser(s: Session | null): { name?: string; photo?: string } {
-  const m = s?.user.user_metadata || {};
-  return { name: m.full_name || m.name, photo: m.avatar_url || m.picture };
-}
-
-/**
- * Opens the sign-in popup, empty: called in the visitor's click, where a popup blocker allows it;
- * core/auth.ts signInWithPopup sends it to the provider once its code has loaded.
- */
-export const openPopup = (): Window | null => window.open('', POPUP_NAME, 'width=480,height=640');
-
 /** Whether this page is the sign-in popup come back from Auth (core/auth.ts handleAuthReturn). */
 export const isAuthReturn = (): boolean =>
   typeof window !== 'undefined' && window.name === POPUP_NAME && !!location.hash;

@@ -4,15 +4,16 @@
 // (core/identity.ts), the list of blocks written to (core/marks.ts) and the captcha after a
 // limit tripped (core/captcha.ts, a chunk of its own), and what a refused write says. A reader
 // never loads it.
-import { html } from 'lit';
+import { html, nothing } from 'lit';
 import { rpc } from './api.js';
+import type { BlockElement } from './base.js';
 import type { CaptchaHost } from './captcha.js';
 import type { Project } from './config.js';
 import type { ApiError } from './errors.js';
 import { refusals, translator } from './i18n.js';
 import { write as texts } from './locales/en.js';
 import { loadIdentity } from './profile.js';
-import { displayUser, loadSession, type Session } from './session.js';
+import { getSession, loadSession, type Session } from './session.js';
 import type { Block } from './types.js';
 
 // chunks shared with the reader's paths (a stored session, a stored profile), imported as chunks
@@ -20,22 +21,27 @@ import type { Block } from './types.js';
 const auth = () => import('./auth.js');
 const marks = () => import('./marks.js');
 
-/** What an element gives a write: who writes where, and how its captcha panel opens and closes. */
-export interface WriteHost extends Omit<CaptchaHost, 'block'> {
+/** What a write needs of its element: who writes where, and how its captcha panel opens and closes. */
+interface WriteHost extends Omit<CaptchaHost, 'block'> {
   /** The block on screen (its captcha settings), if loaded. */
   block?: Block;
   blockId: string;
   /** The element has a part of its own (get_block_me): the write is noted in core/marks.ts. */
   mine: boolean;
-  /** The session as the element knows it (for the writer's name). */
-  session: Session | null;
 }
 
-/** Name and colour sent with every write, from the writer's profile or their provider's name. */
+/** An element's captcha panel while one is open: 'open' or 'failed', and its Cancel. */
+const panels = new WeakMap<BlockElement, { state: 'open' | 'failed'; cancel?: () => void }>();
+
+/**
+ * Name and colour sent with every write, from the writer's profile or their provider's name (the
+ * session's code tells it: core/user.ts comes with core/auth.ts, which every write loads).
+ */
 export async function writer(
   session: Session | null,
 ): Promise<{ p_creator_name: string; p_color: string }> {
-  const id = (await loadIdentity()).getIdentity();
+  const [{ getIdentity }, { displayUser }] = await Promise.all([loadIdentity(), auth()]);
+  const id = getIdentity();
   return {
     p_creator_name: (session && !session.user.is_anonymous && displayUser(session).name) || id.name,
     p_color: id.color,
@@ -47,8 +53,37 @@ export async function writer(
  * visitor went too fast, the captcha is shown (loaded only then) and, once solved, the write is
  * sent again; never before a limit tripped.
  */
-export async function write<T>(h: WriteHost, name: string, body: object): Promise<T> {
-  const p: Project = h.project;
+export async function write<T>(el: BlockElement, name: string, body: object): Promise<T> {
+  const p: Project = el['project'];
+  try {
+    return await send<T>(
+      {
+        element: el,
+        project: p,
+        block: el.view?.block,
+        blockId: el.blockId,
+        mine: !!el['mine'],
+        setState: (state) => {
+          const panel = panels.get(el);
+          if (state) panels.set(el, { ...panel, state });
+          else panels.delete(el);
+          el.requestUpdate();
+        },
+        setCancel: (cancel) => {
+          const panel = panels.get(el);
+          if (panel) panel.cancel = cancel;
+        },
+      },
+      name,
+      body,
+    );
+  } finally {
+    el['_session'] = getSession(p);
+  }
+}
+
+async function send<T>(h: WriteHost, name: string, body: object): Promise<T> {
+  const p = h.project;
   // the visitor's list of blocks with a part of their own written to (core/marks.ts), before the
   // write is sent: the session is made or refreshed first, so the write that makes the user
   // starts its list
@@ -110,14 +145,16 @@ export function said(e: ApiError | null, lang: string): string {
 }
 
 /**
- * The captcha panel after a limit tripped (`state`: open, or failed once): the check's widget in
- * the element's "captcha" slot (core/captcha.ts) and Cancel.
+ * The element's captcha panel while a limit tripped (open, or failed once): the check's widget in
+ * the element's "captcha" slot (core/captcha.ts) and Cancel; nothing otherwise.
  */
-export function captchaPanel(state: 'open' | 'failed', lang: string, cancel: () => void) {
-  const t = translator(lang, texts);
+export function captchaPanel(el: BlockElement) {
+  const panel = panels.get(el);
+  if (!panel) return nothing;
+  const t = translator(el['language'], texts);
   return html`<div part="captcha" role="group" aria-label=${t('captcha')}>
-    <p role="alert">${t(state === 'failed' ? 'captchaFailed' : 'captcha')}</p>
+    <p role="alert">${t(panel.state === 'failed' ? 'captchaFailed' : 'captcha')}</p>
     <slot name="captcha"></slot>
-    <button class="btn ghost" @click=${cancel}>${t('cancel')}</button>
+    <button class="btn ghost" @click=${() => panel.cancel?.()}>${t('cancel')}</button>
   </div>`;
 }

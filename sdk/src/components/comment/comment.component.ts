@@ -1,6 +1,6 @@
 import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { repeat } from 'lit/directives/repeat.js';
-import { displayUser, isSignedIn, openPopup } from '../../core/session.js';
+import { displayUser, isSignedIn, openPopup } from '../../core/user.js';
 import { BlockElement, bone, line } from '../../core/base.js';
 import { mineWithMessages } from '../../core/mine.js';
 import { loadIdentity, profile } from '../../core/profile.js';
@@ -302,6 +302,20 @@ export default class ReactionComment extends BlockElement {
 
   private get signedIn(): boolean {
     return isSignedIn(this._session);
+  }
+
+  /** Signed-in (or anonymous) user id, if any session exists. */
+  protected get userId(): string | null {
+    return this._session?.user.id || null;
+  }
+
+  /** The block's owner, signed in: they may delete, hide and answer as the owner. */
+  protected get isOwner(): boolean {
+    return (
+      !!this.view &&
+      isSignedIn(this._session) &&
+      this._session!.user.id === this.view.block.owner_id
+    );
   }
 
   private canReply(m: Message): boolean {

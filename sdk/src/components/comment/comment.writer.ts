@@ -10,7 +10,7 @@ import { pageOf, timezone } from '../../core/api.js';
 import { loadChunk } from '../../core/chunk.js';
 import type { ReactionEventMap } from '../../core/base.js';
 import { getIdentity, setIdentityName, setProfile } from '../../core/identity.js';
-import { displayUser } from '../../core/session.js';
+import { displayUser } from '../../core/user.js';
 import { dashboardUrl } from '../../core/config.js';
 import { homeUrl } from '../../core/text.js';
 import { honeypot } from '../../core/trust.js';
