@@ -1,0 +1,400 @@
+// What npm run screens photographs (screens.ts takes the pictures): the landing and dashboard
+// screens of the demo owner, and a new owner's empty screens, each a name, a path and what to do
+// on the page before the picture.
+import type { Locator, Page } from 'playwright-core';
+
+export const DEMO = { email: 'demo@reaction-blocks.local', name: 'Demo Owner' };
+export const DEMO_ID = '00000000-0000-4000-8000-000000000001';
+export const block = (nn: string) => `00000000-0000-4000-8000-0000000001${nn}`;
+const LONG_NAME = 'Customer feedback for the spring launch campaign 2026';
+const LONG_URL = `https://example.com/${'very-long-path-segment-'.repeat(8)}end?utm_source=newsletter`;
+const LONG_WORD = 'Supercalifragilisticexpialidocious'.repeat(4);
+export const WIDTHS = [1440, 375] as const;
+export const LOCALES = ['en', 'ko'] as const;
+
+/** What to capture: a name, a path, and what to do on the page before the picture. */
+export interface Shot {
+  name: string;
+  path: string;
+  /** Waits for the page to be ready and sets it up (menus open, a question selected...). */
+  prepare?: (page: Page) => Promise<void>;
+  fullPage?: boolean;
+  /** Taken before signing in (the landing sends a signed-in owner to the dashboard). */
+  public?: boolean;
+}
+
+/** Waits for what `find` finds, does `then` (opens a dialog...) and lets the page settle. */
+const shown =
+  (find: (page: Page) => Locator, then?: (page: Page) => Promise<unknown>) =>
+  async (page: Page) => {
+    await find(page).waitFor();
+    await then?.(page);
+    await settle(page);
+  };
+const audienceRow = (page: Page) => page.getByTestId('audience-row').first();
+const planCard = (page: Page) => page.locator('.plan-card').first();
+const h1 = (page: Page) => page.getByRole('heading', { level: 1 });
+
+export const workspace = (page: Page) =>
+  page
+    .locator('.workspace-top-bar')
+    .waitFor({ timeout: 15000 })
+    .then(() => settle(page));
+
+/** The letter workspace with the demo sample loaded. */
+async function letterSample(page: Page) {
+  await workspace(page);
+  await page.locator('.letter-load-row button').nth(1).click();
+  await page.locator('.letter-row').first().waitFor({ timeout: 30000 });
+}
+
+/** The sample saved and the Send letter dialog open. */
+async function sendDialog(page: Page) {
+  await letterSample(page);
+  await page.locator('.workspace-actions .button-primary').first().click();
+  await page.getByRole('button', { name: /Send letter|레터 보내기/ }).click();
+}
+
+/** /send's two frames have loaded and taken their documents' height. */
+const sampleFrames = async (page: Page) => {
+  await page.waitForFunction(() =>
+    [...document.querySelectorAll<HTMLIFrameElement>('iframe.sample-frame')].every(
+      (f) => f.offsetHeight > 300,
+    ),
+  );
+  await settle(page);
+};
+
+/**
+ * Brings each of the showcase's blocks into view until it has rendered (each loads when it comes
+ * near the viewport), then goes back to the top. Scrolling through in fixed steps missed the last
+ * two on a busy machine: no frame was drawn while they were in view, so nothing saw them.
+ */
+async function renderShowcase(page: Page) {
+  // found again on every try: hydration may replace the prerendered blocks meanwhile
+  for (let i = 0; i < 6; i++)
+    await page.waitForFunction(
+      (n) => {
+        const block = document.querySelectorAll('.showcase-list .demo-block')[n];
+        block?.scrollIntoView({ block: 'center' });
+        return !!block?.querySelector('.demo-block-fallback');
+      },
+      i,
+      { polling: 250, timeout: 30000 },
+    );
+  await page.evaluate(() => window.scrollTo(0, 0));
+}
+
+export const SHOTS: Shot[] = [
+  { name: 'home', path: '/', public: true, fullPage: true, prepare: (page) => settle(page) },
+  { name: 'reaction', path: '/reaction', public: true, prepare: (page) => settle(page) },
+  {
+    name: 'showcase',
+    path: '/showcase',
+    public: true,
+    fullPage: true,
+    prepare: async (page) => {
+      await renderShowcase(page);
+      await page.waitForFunction(() => customElements.get('reaction-form') !== undefined);
+      await settle(page);
+    },
+  },
+  { name: 'pricing', path: '/pricing', public: true, prepare: (page) => settle(page) },
+  { name: 'help', path: '/help', public: true, prepare: (page) => settle(page) },
+  { name: 'login', path: '/login', public: true, prepare: (page) => settle(page) },
+  { name: 'terms', path: '/terms', public: true, prepare: (page) => settle(page) },
+  { name: 'cookies', path: '/cookies', public: true, prepare: (page) => settle(page) },
+  // the landing's before and after: fixture pages made into letters at build time
+  { name: 'send', path: '/send', public: true, fullPage: true, prepare: sampleFrames },
+  {
+    name: 'send-brunch',
+    path: '/send?focus=brunch',
+    public: true,
+    fullPage: true,
+    prepare: sampleFrames,
+  },
+  {
+    name: 'home-footer',
+    path: '/',
+    public: true,
+    prepare: async (page) => {
+      await page.locator('footer').scrollIntoViewIfNeeded();
+      await settle(page);
+    },
+  },
+  {
+    name: 'dashboard',
+    path: '/dashboard/reaction',
+    fullPage: true,
+    prepare: async (page) => {
+      await page.getByTestId('block-card').first().waitFor({ state: 'attached' });
+      await page
+        .locator('.create-block button')
+        .first()
+        .click()
+        .catch(() => {});
+      await settle(page);
+    },
+  },
+  {
+    // the mail question: its letter picker (issue 18: a letter the form sends by itself)
+    name: 'work-form-mail',
+    path: `/work/${block('06')}`,
+    fullPage: true,
+    prepare: async (page) => {
+      await workspace(page);
+      await page.locator('.question-list .editor-list-item').nth(2).click();
+      await page.locator('.question-editor select').last().waitFor();
+      await settle(page);
+    },
+  },
+  { name: 'work-comment', path: `/work/${block('01')}`, prepare: workspace },
+  { name: 'work-qna', path: `/work/${block('02')}`, prepare: workspace },
+  {
+    name: 'work-form',
+    path: `/work/${block('06')}`,
+    fullPage: true,
+    prepare: async (page) => {
+      await workspace(page);
+      await page.locator('.question-list .editor-list-item').first().click();
+      await settle(page);
+    },
+  },
+  {
+    // a long word or URL in a setting must not push the top bar or Save off screen
+    name: 'work-comment-long',
+    path: `/work/${block('01')}`,
+    prepare: async (page) => {
+      await workspace(page);
+      await page.locator('.workspace-name-input').fill(LONG_NAME);
+      await page.locator('.workspace-settings textarea').first().fill(LONG_URL);
+      await page.locator('.workspace-settings input[type=text]').first().fill(LONG_WORD);
+      await settle(page);
+    },
+  },
+  {
+    name: 'work-form-long',
+    path: `/work/${block('06')}`,
+    fullPage: true,
+    prepare: async (page) => {
+      await workspace(page);
+      await page.locator('.question-list .editor-list-item').nth(3).click();
+      await page.locator('.question-editor input').first().fill(LONG_WORD);
+      await page.locator('.options-editor input').first().fill(LONG_URL);
+      await settle(page);
+    },
+  },
+  // letters and audience (issue 11)
+  {
+    name: 'dashboard-send',
+    path: '/dashboard/send',
+    prepare: async (page) => {
+      await page.getByTestId('block-card').first().waitFor({ state: 'attached' });
+      await page.locator('.create-block button').first().click();
+      await settle(page);
+    },
+  },
+  {
+    name: 'work-letter',
+    path: `/work/${block('07')}`,
+    fullPage: true,
+    prepare: async (page) => {
+      await letterSample(page);
+      await settle(page);
+    },
+  },
+  {
+    name: 'work-letter-send',
+    path: `/work/${block('07')}`,
+    prepare: async (page) => {
+      await sendDialog(page);
+      await page
+        .locator('.send-addresses')
+        .fill('reader@example.com, second@example.com\nnot-an-address');
+      await settle(page);
+    },
+  },
+  {
+    name: 'work-letter-brunch',
+    path: `/work/${block('09')}`,
+    prepare: async (page) => {
+      await workspace(page);
+      // the seed's Brunch writer is verified now (the workspace then names the writer); an
+      // unverified one gets the verification dialog in the picture
+      const verify = page.getByRole('button', { name: /Verify profile|프로필 인증/ });
+      if (await verify.isVisible()) await verify.click();
+      await settle(page);
+    },
+  },
+  {
+    name: 'history-letter',
+    path: `/work/${block('07')}`,
+    prepare: async (page) => {
+      // a send first: load the sample, save, send to two addresses, then the history
+      await sendDialog(page);
+      await page.locator('.send-addresses').fill('reader@example.com, second@example.com');
+      await page.locator('.send-manual .button-primary').click();
+      await page.locator('.send-done').waitFor();
+      await page.locator('.send-letter-dialog .dialog-actions .button').last().click();
+      await page.locator('.workspace-mode-link').nth(1).click();
+      await page.locator('.history-count').first().waitFor();
+      await page.waitForTimeout(6000); // the counts follow the delivery events
+      await settle(page);
+    },
+  },
+  {
+    name: 'history-letter-empty',
+    path: `/work/${block('08')}/history`,
+    prepare: workspace,
+  },
+  {
+    name: 'audience',
+    path: '/audience',
+    fullPage: true,
+    prepare: shown(audienceRow),
+  },
+  {
+    name: 'audience-edit',
+    path: '/audience',
+    prepare: shown(audienceRow, (page) => page.locator('.audience-mode .button').nth(1).click()),
+  },
+  {
+    name: 'audience-import',
+    path: '/audience',
+    prepare: async (page) => {
+      await audienceRow(page).waitFor();
+      await page.locator('.audience-side-actions .button').nth(1).click();
+      await page.locator('input[type=file]').setInputFiles({
+        name: 'audience.csv',
+        mimeType: 'text/csv',
+        buffer: Buffer.from(
+          'name,email,group\nMina Kim,mina@example.com,\n,noname@example.com,\nBad,not-an-email,\nAlex,alex@example.com,unknown-group\n',
+        ),
+      });
+      await page.locator('.import-report').waitFor();
+      await settle(page);
+    },
+  },
+  {
+    name: 'audience-of-block',
+    path: `/work/${block('06')}/audience`,
+    prepare: shown(audienceRow),
+  },
+  {
+    name: 'letter-public',
+    path: `/block/?id=${DEMO_ID}&block_id=${block('07')}`,
+    prepare: async (page) => {
+      await page.locator('reaction-block iframe').waitFor({ timeout: 15000 });
+      await page.waitForTimeout(800);
+    },
+    fullPage: true,
+  },
+  {
+    // the owner's moderation list of the demo guestbook (issue 9)
+    name: 'moderation-comment',
+    path: `/work/${block('01')}/comments`,
+    prepare: shown((page) => page.locator('.moderation[aria-busy="false"]')),
+  },
+  {
+    // the "Spam and abuse" settings section, opened
+    name: 'work-comment-trust',
+    path: `/work/${block('01')}`,
+    prepare: async (page) => {
+      await workspace(page);
+      const section = page.locator('.accordion-section').filter({ hasText: /Spam and abuse|스팸/ });
+      await section.locator('.accordion-trigger').click();
+      await section.scrollIntoViewIfNeeded();
+      await settle(page);
+    },
+  },
+  {
+    name: 'plan',
+    path: '/profile/plan',
+    fullPage: true,
+    prepare: shown(planCard),
+  },
+  {
+    name: 'plan-coupon',
+    path: '/profile/plan',
+    prepare: async (page) => {
+      await planCard(page).waitFor();
+      await page
+        .getByRole('button', { name: /coupon|쿠폰/i })
+        .first()
+        .click();
+      await page.getByRole('dialog').waitFor();
+      await page.getByRole('dialog').getByRole('textbox').fill('NOT-A-COUPON');
+      await page.getByRole('dialog').getByRole('textbox').press('Enter');
+      await page.getByRole('dialog').locator('.error-text, [role=alert]').first().waitFor();
+      await settle(page);
+    },
+  },
+  {
+    name: 'profile-email',
+    path: '/profile/email',
+    fullPage: true,
+    prepare: shown(h1),
+  },
+  // /purchase sends the demo owner (on a paid plan) to /profile/plan: the plans journey shoots it
+  { name: 'profile-account', path: '/profile', fullPage: true, prepare: shown(h1) },
+  { name: 'work-ab', path: `/work/${block('05')}`, prepare: workspace },
+  { name: 'work-like', path: `/work/${block('03')}`, prepare: workspace },
+  { name: 'work-button', path: `/work/${block('04')}`, prepare: workspace },
+  { name: 'work-form-preview', path: `/work/${block('06')}/preview`, prepare: workspace },
+  { name: 'result-form', path: `/work/${block('06')}/result`, prepare: workspace },
+  { name: 'result-ab', path: `/work/${block('05')}/result`, prepare: workspace },
+  { name: 'result-like', path: `/work/${block('03')}/result`, prepare: workspace },
+  { name: 'result-button', path: `/work/${block('04')}/result`, prepare: workspace },
+  {
+    name: 'integration',
+    path: '/profile/integration',
+    prepare: shown((page) =>
+      page.locator('.integration-card').filter({ hasText: /Granted|허용됨/ }),
+    ),
+  },
+  {
+    // connected to the Notion fake (see connectNotion), the form linked to "Feedback", a note
+    name: 'work-form-integration',
+    path: `/work/${block('06')}`,
+    prepare: async (page) => {
+      await workspace(page);
+      const section = page
+        .locator('.accordion-section')
+        .filter({ has: page.locator('.integration-section') });
+      await section.locator('.accordion-trigger').click();
+      await section
+        .locator('select')
+        .first()
+        .locator('option', { hasText: 'Feedback' })
+        .waitFor({ state: 'attached' });
+      await section.locator('.integration-notes').waitFor();
+      await section.scrollIntoViewIfNeeded();
+      await settle(page);
+    },
+  },
+];
+
+export async function settle(page: Page) {
+  await page.evaluate(() => document.fonts.ready);
+  await page.waitForTimeout(400);
+}
+
+/** A new owner's screens before they have anything: the empty states (issue 22). */
+export const EMPTY_SHOTS: Shot[] = [
+  { name: 'empty-dashboard', path: '/dashboard/reaction', prepare: (page) => emptyReady(page) },
+  { name: 'empty-send', path: '/dashboard/send', prepare: (page) => emptyReady(page) },
+  {
+    name: 'empty-audience',
+    path: '/audience',
+    prepare: async (page) => {
+      await page.locator('.empty-panel').waitFor();
+      await settle(page);
+    },
+  },
+];
+
+async function emptyReady(page: Page) {
+  await page.getByTestId('remaining').waitFor();
+  await page.locator('.empty-panel').waitFor();
+  await settle(page);
+}
