@@ -1,0 +1,174 @@
+// Plans and payments tests' helpers (plans, plan-renewals and coupons tests): the PortOne and
+// PayPal fakes' controls and state, buying by card and by PayPal, and the owner's plan, payments
+// and charges as the database has them.
+import { PortOneClient } from '@portone/server-sdk';
+import { expect } from 'vitest';
+import { PORTONE_DEFAULTS } from '../../local/providers/portone/index.ts';
+import { PAYPAL_DEFAULTS } from '../../local/providers/paypal/index.ts';
+import type { TPlan } from '@reaction-blocks/contracts/plans';
+import { callFunction, sql, type TestUser } from './clients.ts';
+import { callWorker } from './worker.ts';
+import { fakeControl, fakeState, providersUrl } from './providers.ts';
+
+export const BASIC: TPlan = { type: 'basic', blockLimit: 8, responseMonthlyLimit: 1000 };
+export const custom = (blockLimit: number, responseMonthlyLimit: number): TPlan => ({
+  type: 'custom',
+  blockLimit,
+  responseMonthlyLimit,
+});
+
+export const portone = () =>
+  PortOneClient({
+    secret: PORTONE_DEFAULTS.apiSecret,
+    baseUrl: providersUrl(),
+    storeId: PORTONE_DEFAULTS.storeId,
+  });
+
+export const control = <T = Record<string, unknown>>(
+  fake: 'portone' | 'paypal',
+  path: string,
+  body: unknown = {},
+) => fakeControl<T>(fake, path, body);
+
+export interface FakeState {
+  payments: Array<{
+    id: string;
+    status: string;
+    customer: { id?: string };
+    amount: { total: number };
+  }>;
+  schedules: Array<{
+    id: string;
+    paymentId: string;
+    billingKey: string;
+    status: string;
+    totalAmount: number;
+    timeToPay: string;
+  }>;
+  billingKeys: Array<{ billingKey: string; status: string }>;
+  webhooks: Array<{
+    id: string;
+    headers: Record<string, string>;
+    body: string;
+    summary: Record<string, string>;
+    status: string;
+  }>;
+}
+export const portoneState = () => fakeState<FakeState>('portone');
+export const paypalState = () =>
+  fakeState<{
+    subscriptions: Array<{ id: string; status: string; quantity: string }>;
+    webhooks: FakeState['webhooks'];
+  }>('paypal');
+
+export const cardKey = (user: TestUser, decline = false) =>
+  control<{ billingKey: string }>('portone', '/billing-keys', {
+    customerId: user.id,
+    decline,
+  }).then((r) => r.billingKey);
+
+export const buyByCard = (user: TestUser, billingKey: string, plan: TPlan = BASIC) =>
+  callFunction(
+    'check-iamport-payment',
+    { plan, content: { billingKey, pg: 'kcp_billing' } },
+    user.accessToken,
+  );
+
+export const paypalSubscription = (user: TestUser | { id: string }, quantity: number) =>
+  control<{ id: string }>('paypal', '/subscriptions', {
+    quantity: String(quantity),
+    custom_id: user.id,
+  }).then((s) => s.id);
+
+export const runWorker = () => callWorker();
+
+/** The owner's plan columns, as only the database writes them. */
+export const profileOf = async (id: string) =>
+  (
+    await sql<{
+      paid: boolean;
+      block_limit: number;
+      response_monthly_limit: number;
+      block_count: number;
+    }>(
+      'select paid, block_limit, response_monthly_limit, block_count from public.profiles where id = $1',
+      [id],
+    )
+  )[0]!;
+
+export const paymentsOf = (id: string) =>
+  sql<{
+    id: string;
+    type: string;
+    price: string;
+    method: string | null;
+    is_active: boolean;
+    auto_renew: boolean;
+    start_date: string;
+    end_date: string;
+    content: Record<string, unknown>;
+    next_content: Record<string, unknown> | null;
+    next_price: string | null;
+    stopped_at: string | null;
+    renewal_failed_at: string | null;
+    provider_payment_id: string | null;
+  }>(
+    `select id, type, price, method, is_active, auto_renew, start_date::text, end_date::text, content,
+            next_content, next_price, stopped_at, renewal_failed_at, provider_payment_id
+       from public.payments where user_id = $1 order by created_at`,
+    [id],
+  );
+
+export const chargesOf = (id: string) =>
+  sql<{
+    id: string;
+    kind: string;
+    status: string;
+    amount: string;
+    period_start: string;
+    provider_ref: string;
+  }>(
+    `select id, kind, status, amount, period_start::text, provider_ref from private.payment_charges
+      where user_id = $1 order by created_at`,
+    [id],
+  );
+
+/** Everything a refused call must leave as it was. */
+export async function footprint(user: TestUser) {
+  return {
+    profile: await profileOf(user.id),
+    payments: await paymentsOf(user.id),
+    charges: await chargesOf(user.id),
+    fake: (await portoneState()).payments.filter((p) => p.customer.id === user.id).length,
+  };
+}
+
+/** Runs an attack; asserts the status (and message) and that nothing changed. */
+export async function refused(
+  user: TestUser,
+  attack: () => Promise<{ status: number; json: { error?: { message: string } } }>,
+  status: number,
+  message?: string | RegExp,
+) {
+  const before = await footprint(user);
+  const res = await attack();
+  expect(res.status, JSON.stringify(res.json)).toBe(status);
+  if (typeof message === 'string') expect(res.json.error?.message).toBe(message);
+  else if (message) expect(res.json.error?.message).toMatch(message);
+  expect(await footprint(user)).toEqual(before);
+  return res;
+}
+
+export const today = () => new Date().toISOString().slice(0, 10);
+export const addDays = (date: string, n: number) =>
+  new Date(Date.parse(`${date}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
+
+export async function paypalClientCancel(subscriptionId: string) {
+  const { paypalClient } = await import('../../functions/_shared/paypal.ts');
+  await paypalClient({
+    baseUrl: `${providersUrl()}/paypal`,
+    clientId: PAYPAL_DEFAULTS.clientId,
+    clientSecret: PAYPAL_DEFAULTS.clientSecret,
+    webhookId: PAYPAL_DEFAULTS.webhookId,
+  }).cancelSubscription(subscriptionId, 'test');
+}
