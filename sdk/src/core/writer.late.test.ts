@@ -2,7 +2,7 @@
 // shows at once, waits for the code, and is sent once. Keyboard only: focusing the block starts
 // the load. What a change does to the comment list (comment.changes.ts) comes after the first
 // data, with realtime (comment.realtime.ts), or with the first change: a like on a message before it arrives shows once
-// it does (tested before the comment's write paths, which bring it too). In a browser of its own (the
+// it does (tested before the comment's write paths, which bring it too), and Lit's repeat with it. In a browser of its own (the
 // web-test-runner group first-interaction), so nothing has the writer's code in its cache; the code failing to load is tested on the built CDN files
 // (e2e/stack.e2e.ts).
 import { expect, fixture, html } from '@open-wc/testing';
@@ -57,7 +57,7 @@ describe("a like before the comment list's changes arrive", () => {
     const api = mockApi({
       get_block_view: () => ({
         block: block({ type: 'comment' }),
-        messages: [message('m1', { like_count: 2 })],
+        messages: [message('m1', { like_count: 2 }), message('m2')],
         me: {},
       }),
     });
@@ -71,7 +71,10 @@ describe("a like before the comment list's changes arrive", () => {
         ></reaction-comment>`,
       );
       const like = () => $<HTMLButtonElement>(el, '#m-m1 [aria-pressed]');
+      const ids = () =>
+        [...el.shadowRoot!.querySelectorAll('[part=list] > [part=message]')].map((m) => m.id);
       await until(() => like(), 10000);
+      const drawnBefore = $(el, '#m-m2');
       // no realtime in dummy mode: the first change asks for the changes' code
       expect(await requested(CHANGES)).to.equal(0);
       await holdNext(CHANGES);
@@ -84,6 +87,21 @@ describe("a like before the comment list's changes arrive", () => {
       await until(() => like().getAttribute('aria-pressed') === 'true', 10000);
       await until(() => like().textContent!.trim() === '3 Likes', 10000);
       expect(api.rpcNames()).to.deep.equal(['get_block_public']);
+
+      // Lit's repeat comes with the changes (comment.live.ts byId): the list drawn by a plain
+      // map before them is drawn again, once, by repeat, which from then on keeps a message's
+      // DOM with it when the list moves: m2's like button (a keyboard visitor's focus) stays the
+      // same when a message comes above (focusing it here would load the write paths)
+      expect(drawnBefore.isConnected, 'drawn again by repeat').to.equal(false);
+      expect(ids()).to.deep.equal(['m-m1', 'm-m2']);
+      const kept = $<HTMLButtonElement>(el, '#m-m2 [aria-pressed]');
+      el['applyChange']({
+        type: 'INSERT',
+        row: message('m0', { created_at: '2024-05-07T10:00:00Z' }),
+      });
+      await el.updateComplete;
+      expect(ids()).to.deep.equal(['m-m0', 'm-m1', 'm-m2']);
+      expect($(el, '#m-m2 [aria-pressed]') === kept, 'the same like button').to.equal(true);
     } finally {
       api.restore();
     }

@@ -1,5 +1,4 @@
 import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
-import { repeat } from 'lit/directives/repeat.js';
 import { displayUser, isSignedIn, openPopup } from '../../core/user.js';
 import { BlockElement, bone, line } from '../../core/base.js';
 import { mineWithMessages } from '../../core/mine.js';
@@ -13,7 +12,7 @@ import type { Message } from '../../core/types.js';
 import { COMMENT_LIMITS, EMAIL_RE } from '@reaction-blocks/contracts/limits';
 import type { Change, Counts } from '../../core/live.js';
 import { pinnedFirst, threads } from './model.js';
-import { changes, LiveList, loadChanges, PAGE_SIZE } from './comment.live.js';
+import { byId, changes, LiveList, loadChanges, PAGE_SIZE } from './comment.live.js';
 import styles from './comment.styles.js';
 import { composer, message, type CommentView, type Mode } from './comment.templates.js';
 import { comment, fields, like } from '../../core/locales/en.js';
@@ -443,7 +442,11 @@ export default class ReactionComment extends BlockElement {
 
   protected override startWriting(): void {
     super.startWriting();
-    loadCommentWriter().catch(() => {});
+    // once here, the list is drawn by repeat (comment.live.ts byId)
+    loadCommentWriter().then(
+      () => this.requestUpdate(),
+      () => {},
+    );
     loadIdentity()
       .then(() => this.takeProfile())
       .catch(() => {});
@@ -565,11 +568,7 @@ export default class ReactionComment extends BlockElement {
       <p part="notice" class="muted" role="status">${this._notice}</p>
       <ul part="list" aria-label=${this.t('messageList')} @scroll=${this.onScroll}>
         ${this._fresh ? html`<li class="pill"><button part="new-pill" class="btn" @click=${this.toNew}>↑ ${this.t('newMessages', { count: this._fresh })}</button></li>` : nothing}
-        ${repeat(
-          pinnedFirst(this._messages),
-          (m) => m.id,
-          (m) => message(this.asHost, m),
-        )}
+        ${byId(pinnedFirst(this._messages), (m) => message(this.asHost, m))}
         ${this._messages.length ? nothing : html`<li part="empty" class="muted">${this.t(this.qna ? 'qnaEmpty' : 'empty')}</li>`}
         ${this._hasMore ? html`<li class="more"><button part="load-more" class="btn ghost" @click=${this.loadMore}>${this.t('loadMore')}</button></li>` : nothing}
       </ul>`;

@@ -21,6 +21,17 @@ export const loadChanges = loadChunk(() =>
   import('./comment.realtime.js').then((m) => (changes = m)),
 );
 
+/**
+ * A list of messages by id: Lit's repeat once the changes' code is here, which keeps each
+ * message's DOM (an open edit box, the focus, an avatar) with the message when the list moves.
+ * Before it, nothing can move the list (a change, a live one or the visitor's own, waits for that
+ * code: loadChanges), so the first page renders with a plain map, and the list's DOM is made
+ * again once when the code arrives (LiveList.watch right after the first data; the write paths
+ * on a first interaction), before anything moved.
+ */
+export const byId = <T extends { id: string }>(list: T[], render: (m: T) => unknown): unknown =>
+  changes ? changes.repeat(list, (m) => m.id, render) : list.map(render);
+
 /** Watches a block's messages while the element is connected (core/live.ts watchBlock). */
 export class LiveList implements ReactiveController {
   private unsubscribe?: () => void;
@@ -41,6 +52,8 @@ export class LiveList implements ReactiveController {
     this.watching = thread;
     this.unsubscribe?.();
     const { watchBlock } = await loadChanges();
+    // the list is drawn by repeat from now on (byId)
+    this.host.requestUpdate();
     if (this.watching === thread)
       this.unsubscribe = watchBlock(p, b.id, this.host, this.watcher, b.page_key || '');
   }

@@ -5,13 +5,13 @@
 // What shows only once the visitor acts (a message's edit box, reply form and confirmations, the
 // menu) comes with the write paths (comment.writer.ts), loaded on the visitor's first interaction.
 import { html, nothing, type TemplateResult } from 'lit';
-import { repeat } from 'lit/directives/repeat.js';
 import { COMMENT_LIMITS, LIMITS } from '@reaction-blocks/contracts/limits';
 import { AVATAR_PLACEHOLDER, fallBackTo } from '../../core/placeholder.js';
 import { fill, linkify, safeUrl, shortDate } from '../../core/text.js';
 import { honeypot } from '../../core/trust.js';
 import type { Message } from '../../core/types.js';
 import { avatarStyle } from './avatar.js';
+import { byId } from './comment.live.js';
 import type { CommentHost, Mode } from './comment.writer.js';
 import { signInButtons } from './sign-in.js';
 
@@ -219,11 +219,7 @@ export function message(c: CommentView, m: Message): TemplateResult {
     ${
       m.replies?.length
         ? html`<ul part="replies">
-            ${repeat(
-              m.replies,
-              (r) => r.id,
-              (r) => message(c, r),
-            )}
+            ${byId(m.replies, (r) => message(c, r))}
           </ul>`
         : nothing
     }
