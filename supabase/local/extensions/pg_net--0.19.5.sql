@@ -139,12 +139,16 @@ as $$
   end
 $$;
 
--- Interface to make an async request (API: public)
-create function net.http_get(
+-- One request queued for the worker, its params added to the url's query string: what each of
+-- http_get, http_post and http_delete does once it has checked its arguments (not in pg_net's
+-- API; pg_net writes the same steps in each).
+create function net._queue_request(
+  method text,
   url text,
-  params jsonb default '{}'::jsonb,
-  headers jsonb default '{}'::jsonb,
-  timeout_milliseconds int default 5000
+  params jsonb,
+  headers jsonb,
+  body bytea,
+  timeout_milliseconds int
 )
 returns bigint
 language plpgsql
@@ -158,11 +162,26 @@ begin
   into params_array
   from pg_catalog.jsonb_each_text(params);
 
-  insert into net.http_request_queue (method, url, headers, timeout_milliseconds)
-  values ('GET', net._encode_url_with_params_array(url, params_array), headers, timeout_milliseconds)
+  insert into net.http_request_queue (method, url, headers, body, timeout_milliseconds)
+  values (method, net._encode_url_with_params_array(url, params_array), headers, body,
+          timeout_milliseconds)
   returning id into request_id;
   return request_id;
 end
+$$;
+
+-- Interface to make an async request (API: public)
+create function net.http_get(
+  url text,
+  params jsonb default '{}'::jsonb,
+  headers jsonb default '{}'::jsonb,
+  timeout_milliseconds int default 5000
+)
+returns bigint
+language sql
+set search_path = ''
+as $$
+  select net._queue_request('GET', url, params, headers, null, timeout_milliseconds)
 $$;
 
 create function net.http_post(
@@ -177,8 +196,6 @@ language plpgsql
 set search_path = ''
 as $$
 declare
-  request_id bigint;
-  params_array text[];
   content_type text;
 begin
   select header_value into content_type
@@ -193,20 +210,8 @@ begin
     raise exception 'Content-Type header must be "application/json"';
   end if;
 
-  select coalesce(pg_catalog.array_agg(net._urlencode_string(key) || '=' || net._urlencode_string(value)), '{}')
-  into params_array
-  from pg_catalog.jsonb_each_text(params);
-
-  insert into net.http_request_queue (method, url, headers, body, timeout_milliseconds)
-  values (
-    'POST',
-    net._encode_url_with_params_array(url, params_array),
-    headers,
-    pg_catalog.convert_to(body::text, 'UTF8'),
-    timeout_milliseconds
-  )
-  returning id into request_id;
-  return request_id;
+  return net._queue_request('POST', url, params, headers,
+                            pg_catalog.convert_to(body::text, 'UTF8'), timeout_milliseconds);
 end
 $$;
 
@@ -218,28 +223,11 @@ create function net.http_delete(
   body jsonb default null
 )
 returns bigint
-language plpgsql
+language sql
 set search_path = ''
 as $$
-declare
-  request_id bigint;
-  params_array text[];
-begin
-  select coalesce(pg_catalog.array_agg(net._urlencode_string(key) || '=' || net._urlencode_string(value)), '{}')
-  into params_array
-  from pg_catalog.jsonb_each_text(params);
-
-  insert into net.http_request_queue (method, url, headers, body, timeout_milliseconds)
-  values (
-    'DELETE',
-    net._encode_url_with_params_array(url, params_array),
-    headers,
-    pg_catalog.convert_to(body::text, 'UTF8'),
-    timeout_milliseconds
-  )
-  returning id into request_id;
-  return request_id;
-end
+  select net._queue_request('DELETE', url, params, headers,
+                            pg_catalog.convert_to(body::text, 'UTF8'), timeout_milliseconds)
 $$;
 
 -- Responses (API: public types, private functions), as in pg_net.
