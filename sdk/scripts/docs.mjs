@@ -236,6 +236,17 @@ for (const d of elements) {
     })
     .filter((a) => a.name && a.description);
   const attrFields = new Set(attrs.map((a) => a.fieldName));
+  // a public field the docs would leave out (no description): private state, or a line the
+  // analyzer misread as a field (reaction-count's `root.innerHTML = ...` once listed `innerHTML`)
+  for (const m of d.members || [])
+    if (
+      m.kind === 'field' &&
+      m.privacy !== 'private' &&
+      m.privacy !== 'protected' &&
+      !m.static &&
+      !m.description
+    )
+      problems.push(`${tag}: the manifest lists a public field ${m.name} without a description`);
   const props = (d.members || []).filter(
     (m) =>
       m.kind === 'field' &&

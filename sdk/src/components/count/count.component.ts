@@ -13,6 +13,17 @@ const KIND_OF: Record<string, CountKind> = { comment: 'comments', qna: 'comments
 const HTMLElementOrStandIn = (globalThis.HTMLElement ?? class {}) as typeof HTMLElement;
 
 /**
+ * The element's shadow root, one span (part "base") holding the count's text node, which it
+ * answers. Outside the class: written in the constructor, `root.innerHTML = ...` was read by the
+ * manifest's analyzer as a public field `innerHTML` of the element.
+ */
+function shadowText(host: HTMLElement): Text {
+  const root = host.attachShadow({ mode: 'open' });
+  root.innerHTML = '<span part="base"></span>';
+  return root.firstChild!.appendChild(document.createTextNode(''));
+}
+
+/**
  * @tag reaction-count
  *
  * @summary A block's count as text ("12 comments"), for a page that lists many posts: every
@@ -84,9 +95,7 @@ export default class ReactionCount extends HTMLElementOrStandIn {
 
   constructor() {
     super();
-    const root = this.attachShadow({ mode: 'open' });
-    root.innerHTML = '<span part="base"></span>';
-    this.text = root.firstChild!.appendChild(document.createTextNode(''));
+    this.text = shadowText(this);
   }
 
   connectedCallback(): void {
