@@ -1,15 +1,13 @@
 import { LitElement, html, nothing, type PropertyValues, type TemplateResult } from 'lit';
-import { pageOf, rpc } from './api.js';
+import { rpc } from './api.js';
 import { getSession, isAuthReturn, loadSession, onAuthChange, type Session } from './session.js';
 import { resolveProject, type Project } from './config.js';
-import { LEGACY_PROFILE_KEY, PROFILE_KEY, stored } from './stored.js';
 import { isLoaded, loadLang, normalizeLang, translator, type Translate } from './i18n.js';
 import type { Texts } from './locales/en.js';
 import { log } from './log.js';
 import { customStyle } from './theme.js';
 import type { ApiError } from './errors.js';
 import { loadChunk } from './chunk.js';
-import { loadIdentity } from './profile.js';
 import type { BlockView, Theme } from './types.js';
 import type { Mine } from './view.js';
 
@@ -23,15 +21,6 @@ export interface MinePart {
   args(view: BlockView): object | null;
   join(view: BlockView, mine: Mine): BlockView;
 }
-
-/**
- * The visitor's own part of a block without messages (like, A/B): `me`, and the counts as they
- * are now, so their own like or vote never shows beside a cached count from before it.
- */
-export const meOnly: MinePart = {
-  args: (v) => ({ p_block_id: v.block.id, ...pageOf(v.block) }),
-  join: (v, m) => ({ ...v, ...m }),
-};
 
 /** Detail of every reaction-* event. */
 export interface ReactionEventMap {
@@ -92,8 +81,14 @@ export class ReactionElement extends LitElement {
 export const isWorkPath = (): boolean =>
   typeof location !== 'undefined' && location.pathname.split('/')[1] === 'work';
 
-/** Which blocks the visitor wrote to (core/marks.ts): a chunk loaded only with a session. */
+/**
+ * Which blocks the visitor wrote to, and asking for their own part of one (core/marks.ts): a
+ * chunk loaded only with a session.
+ */
 const marks = () => import('./marks.js');
+
+/** The visitor's own part of a block without messages (like, A/B: core/marks.ts meOnly). */
+export const meOnly = () => marks().then((m) => m.meOnly);
 
 /**
  * The writer's code (core/writer.ts), loaded on the visitor's first interaction with a block or
@@ -265,12 +260,7 @@ export class BlockElement extends ReactionElement {
     // A known non-English page starts its texts' chunk alongside the API call, not after it.
     void loadLang(normalizeLang(this.lang || document.documentElement.lang));
     try {
-      // a stored profile opens beside the request, so the first write has it at hand
-      const [view] = await Promise.all([
-        this.fetchView(this.blockId),
-        (stored(PROFILE_KEY) ?? stored(LEGACY_PROFILE_KEY)) != null &&
-          loadIdentity().then((m) => m.profileReady()),
-      ]);
+      const view = await this.fetchView(this.blockId);
       if (stale()) return;
       if (!view || !view.block) throw new Error("block doesn't exists");
       if (this.ownerId && view.block.owner_id !== this.ownerId)
@@ -313,8 +303,11 @@ export class BlockElement extends ReactionElement {
    */
   protected async fetchView(blockId: string): Promise<BlockView> {
     const p = this.project;
-    // a stored session is opened while the public part is on its way
+    // a stored session is opened while the public part is on its way, and with one, the code
+    // that asks for the visitor's own part (core/marks.ts)
     const session = loadSession(p);
+    const own = this.mine && session.then((s) => s && marks());
+    if (own) own.catch(() => {});
     const view = await rpc<BlockView>(
       p,
       'get_block_public',
@@ -322,14 +315,8 @@ export class BlockElement extends ReactionElement {
       false,
       true,
     );
-    const s = this.mine && view?.block && (await session);
-    // only where it can differ from nothing: most returning views are the cacheable GET alone
-    const mine =
-      s &&
-      (!s.user.is_anonymous || (await marks().then((m) => m.mayHaveMine(p, s, view.block.id)))) &&
-      (await this.mine!());
-    const args = mine && mine.args(view);
-    return args ? mine.join(view, await rpc<Mine>(p, 'get_block_me', args)) : view;
+    const s = own && view?.block && (await session);
+    return s ? (await own)!.withOwnPart(p, s, view, this.mine!) : view;
   }
 
   /**

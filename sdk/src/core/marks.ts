@@ -5,10 +5,15 @@
 // block id (a prefix two blocks share costs only a get_block_me that answers nothing), the newest
 // 200, sealed like the session (core/storage.ts) and never sent anywhere. A user without such a
 // list (made before it was kept, or signed in, who may have written from another browser) reads
-// get_block_me on every view, as before. Loaded as a chunk of its own: only with a session.
+// get_block_me on every view, as before. Loaded as a chunk of its own: only with a session, which
+// is also when an element asks for its visitor's own part (withOwnPart).
+import { pageOf, rpc } from './api.js';
 import type { Session } from './auth.js';
+import type { MinePart } from './base.js';
 import type { Project } from './config.js';
 import { load, write } from './storage.js';
+import type { BlockView } from './types.js';
+import type { Mine } from './view.js';
 
 interface Marks {
   /** the user the list belongs to */
@@ -38,4 +43,30 @@ export async function markWrite(p: Project, s: Session, blockId: string, first: 
 export async function mayHaveMine(p: Project, s: Session, blockId: string): Promise<boolean> {
   const m = s.user.is_anonymous ? await list(p, s.user.id) : null;
   return !m || m.b.includes(short(blockId));
+}
+
+/**
+ * The visitor's own part of a block without messages (like, A/B): `me`, and the counts as they
+ * are now, so their own like or vote never shows beside a cached count from before it.
+ */
+export const meOnly: MinePart = {
+  args: (v) => ({ p_block_id: v.block.id, ...pageOf(v.block) }),
+  join: (v, m) => ({ ...v, ...m }),
+};
+
+/**
+ * The view with the visitor's own part joined (get_block_me with their session, `mine` saying
+ * what to ask and how it joins), only where it can differ from nothing: most returning views are
+ * the cacheable GET alone.
+ */
+export async function withOwnPart(
+  p: Project,
+  s: Session,
+  view: BlockView,
+  mine: () => MinePart | Promise<MinePart>,
+): Promise<BlockView> {
+  if (!(await mayHaveMine(p, s, view.block.id))) return view;
+  const part = await mine();
+  const args = part.args(view);
+  return args ? part.join(view, await rpc<Mine>(p, 'get_block_me', args)) : view;
 }

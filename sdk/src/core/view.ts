@@ -3,7 +3,7 @@
 // request for every visitor, so a CDN can answer it), then, only when the visitor already has a
 // session, get_block_me for the messages on screen; these say what to ask and how the answer
 // joins the public view. A chunk loaded only for a visitor with a session (core/mine.ts); like
-// and A/B blocks only take `me` (base.ts, meOnly).
+// and A/B blocks only take `me` (core/marks.ts, meOnly).
 import { pageOf } from './api.js';
 import type { BlockView, Message } from './types.js';
 

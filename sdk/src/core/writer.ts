@@ -12,13 +12,14 @@ import type { Project } from './config.js';
 import type { ApiError } from './errors.js';
 import { refusals, translator } from './i18n.js';
 import { write as texts } from './locales/en.js';
-import { loadIdentity } from './profile.js';
 import { getSession, loadSession, type Session } from './session.js';
 import type { Block } from './types.js';
 
 // chunks shared with the reader's paths (a stored session, a stored profile), imported as chunks
 // so that on the CDN each is tried again on its own when it failed to load (rollup.config.mjs)
 const auth = () => import('./auth.js');
+/** The writer's profile (core/identity.ts; a composer reaches it through core/profile.ts). */
+const identity = () => import('./identity.js');
 const marks = () => import('./marks.js');
 
 /** What a write needs of its element: who writes where, and how its captcha panel opens and closes. */
@@ -40,8 +41,9 @@ const panels = new WeakMap<BlockElement, { state: 'open' | 'failed'; cancel?: ()
 export async function writer(
   session: Session | null,
 ): Promise<{ p_creator_name: string; p_color: string }> {
-  const [{ getIdentity }, { displayUser }] = await Promise.all([loadIdentity(), auth()]);
-  const id = getIdentity();
+  const [{ profileReady }, { displayUser }] = await Promise.all([identity(), auth()]);
+  // a stored profile opened now if no element opened it with its first data (core/profile.ts)
+  const id = await profileReady();
   return {
     p_creator_name: (session && !session.user.is_anonymous && displayUser(session).name) || id.name,
     p_color: id.color,
@@ -92,7 +94,7 @@ async function send<T>(h: WriteHost, name: string, body: object): Promise<T> {
   const s = h.mine && (await ensureSession(p, true).catch(() => null));
   if (s)
     await (await marks()).markWrite(p, s, h.block?.id || h.blockId, had?.user.id !== s.user.id);
-  const { keepProfile } = await loadIdentity();
+  const { keepProfile } = await identity();
   try {
     const done = await rpc<T>(p, name, body, true);
     // the page's new profile is kept once something was written with it

@@ -33,7 +33,7 @@ import { ab } from '../../core/locales/en.js';
  */
 export default class ReactionAb extends BlockElement {
   static override texts = ab;
-  protected override mine = () => meOnly;
+  protected override mine = meOnly;
 
   static override styles = [baseStyles, styles];
   static override properties = {

@@ -4,6 +4,7 @@ import { isLetterType } from '@reaction-blocks/contracts/enums';
 import { rpc } from '../../core/api.js';
 import { BlockElement } from '../../core/base.js';
 import { mineWithMessages } from '../../core/mine.js';
+import { openProfile } from '../../core/profile.js';
 import { log } from '../../core/log.js';
 import { baseStyles } from '../../core/theme.js';
 import type { BlockView } from '../../core/types.js';
@@ -177,9 +178,12 @@ export default class ReactionBlock extends BlockElement {
     }
   };
 
-  /** The view, once the element of its type is defined: it renders at once, upgraded. */
+  /**
+   * The view, once the element of its type is defined: it renders at once, upgraded; a stored
+   * profile opens beside the request, for a comment's composer (core/profile.ts).
+   */
   protected override async fetchView(blockId: string): Promise<BlockView> {
-    const view = await super.fetchView(blockId);
+    const [view] = await Promise.all([super.fetchView(blockId), openProfile()]);
     if (view?.block) await defineType(view.block.type);
     return view;
   }

@@ -2,13 +2,13 @@ import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { displayUser, isSignedIn, openPopup } from '../../core/user.js';
 import { BlockElement, bone, line } from '../../core/base.js';
 import { mineWithMessages } from '../../core/mine.js';
-import { loadIdentity, profile } from '../../core/profile.js';
+import { loadIdentity, openProfile, profile } from '../../core/profile.js';
 import { loadChunk } from '../../core/chunk.js';
 import { pageOf, rpc } from '../../core/api.js';
 import { baseStyles } from '../../core/theme.js';
 import fieldStyles from '../../core/fields.styles.js';
 import { homeUrl } from '../../core/text.js';
-import type { Message } from '../../core/types.js';
+import type { BlockView, Message } from '../../core/types.js';
 import { COMMENT_LIMITS, EMAIL_RE } from '@reaction-blocks/contracts/limits';
 import type { Change, Counts } from '../../core/live.js';
 import { pinnedFirst, threads } from './model.js';
@@ -27,10 +27,11 @@ type CommentWriter = typeof import('./comment.writer.js');
 let paths: CommentWriter | undefined;
 /**
  * The write paths (comment.writer.ts, with the edit box, reply form, confirmations and menu they
- * draw): a chunk loaded with the writer's code.
+ * draw): a chunk loaded with the writer's code, and with the profile's (core/profile.ts), which
+ * the composer then reads, as every element of the page does.
  */
 const loadCommentWriter = loadChunk(() =>
-  Promise.all([import('./comment.writer.js'), loadChanges()]).then(([m]) => {
+  Promise.all([import('./comment.writer.js'), loadChanges(), loadIdentity()]).then(([m]) => {
     // what only they say, in English (Korean has every text in its chunk)
     Object.assign(ReactionComment.texts!, m.texts);
     return (paths = m);
@@ -297,6 +298,12 @@ export default class ReactionComment extends BlockElement {
   /** The block's message count now, for "n messages" and the $responseCount$ token. */
   protected get responseCount(): number {
     return this._count;
+  }
+
+  /** A stored profile opens beside the first request: the composer shows it with the list. */
+  protected override async fetchView(blockId: string): Promise<BlockView> {
+    const [view] = await Promise.all([super.fetchView(blockId), openProfile()]);
+    return view;
   }
 
   private get signedIn(): boolean {

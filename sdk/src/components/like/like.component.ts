@@ -35,7 +35,7 @@ export const heart = (filled: boolean) =>
  */
 export default class ReactionLike extends BlockElement {
   static override texts = like;
-  protected override mine = () => meOnly;
+  protected override mine = meOnly;
 
   static override styles = [baseStyles, styles];
   static override properties = {

@@ -12,6 +12,9 @@ import {
   withSession,
 } from '../../test/mock-api.js';
 import { mountReady } from '../../test/mount.js';
+import { setProfile } from '../../core/identity.js';
+import { flush, PROFILE_KEY } from '../../core/storage.js';
+import { newPage } from '../../test/mock-api.js';
 
 async function mount(view: Parameters<typeof mockApi>[0]['get_block_view'], extra = {}) {
   const api = mockApi({
@@ -156,6 +159,18 @@ describe('reaction-like', () => {
         "You're going too fast, try again in a few seconds.",
     );
     expect(m.api.calls.some((c) => c.name === 'toggle_block_like')).to.equal(false);
+  });
+
+  it("likes under a returning writer's stored name, opened by the write (not before the count)", async () => {
+    setProfile({ name: 'Stored Swan', color: '#123456' });
+    await flush(PROFILE_KEY);
+    newPage(); // the profile is sealed in localStorage, not open on this page
+    const m = await mount(() => ({ block: block({ like_count: 3 }), me: { liked: false } }));
+    api = m.api;
+    m.el.shadowRoot!.querySelector('button')!.click();
+    await until(() => m.api.calls.some((c) => c.name === 'toggle_block_like'));
+    const write = m.api.calls.find((c) => c.name === 'toggle_block_like')!;
+    expect(write.body).to.include({ p_creator_name: 'Stored Swan', p_color: '#123456' });
   });
 
   it('writes nothing in dummy mode', async () => {
