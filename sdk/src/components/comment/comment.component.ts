@@ -94,7 +94,8 @@ const loadReader = loadChunk(() => import('./comment.read.js'));
  * @cssproperty --reaction-height - The panel's fixed height (default 640px): the list scrolls in what the composer leaves.
  */
 export default class ReactionComment extends BlockElement {
-  static override texts = { ...fields, ...like, ...comment };
+  /** Of the answer checks' texts, the email's: the length's comes with the write paths. */
+  static override texts = { emailError: fields.emailError, ...like, ...comment };
   static override styles = [baseStyles, fieldStyles, styles];
   static override properties = {
     ...BlockElement.properties,

@@ -20,11 +20,14 @@ import type { Project } from '../../core/config.js';
 import type { Translate } from '../../core/i18n.js';
 import type { Session } from '../../core/session.js';
 import type { Change } from '../../core/live.js';
-import { commentWrite } from '../../core/locales/en.js';
+import { commentWrite, fields } from '../../core/locales/en.js';
 import { signInButtons } from './sign-in.js';
 
-/** The English texts only these paths say; the element takes them in when they load. */
-export const texts = commentWrite;
+/**
+ * The English texts only these paths say (with the length check's, from the answer checks' group);
+ * the element takes them in when they load.
+ */
+export const texts = { ...commentWrite, lengthError: fields.lengthError };
 
 /** What a message is open in, besides reading: its edit box, reply form or a confirmation. */
 export type Mode = 'edit' | 'reply' | 'delete' | 'report';
