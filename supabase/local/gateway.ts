@@ -103,9 +103,29 @@ export function forwardedHeaders(req: IncomingMessage): http.OutgoingHttpHeaders
 const upstreamAgent = new http.Agent({ keepAlive: true, maxSockets: 64 });
 
 /**
+ * The largest request body passed to PostgREST and the edge functions. Both read a body whole
+ * before they look at it, and PostgREST keeps several times its size: one 300 MB POST took its
+ * memory from 30 MB to 1.2 GB, which it kept (found in the seventh hostile review), so a few
+ * such requests were an out-of-memory kill. The app's largest bodies are an audience import's
+ * batch of 500 members and a saved letter, far below. (Auth and Storage answer 413 themselves.)
+ */
+export const MAX_PROXIED_BODY_BYTES = 10 * 1024 * 1024;
+
+/**
+ * A 413 for a body over `limit`. The rest of the body is read and dropped, not passed on (closing
+ * the connection at once could reset it before the client read the answer).
+ */
+const tooLarge = (res: ServerResponse, limit: number) => {
+  if (res.headersSent || res.destroyed) return void res.destroy();
+  sendJson(res, 413, { message: `Request body larger than ${limit} bytes` });
+};
+
+/**
  * Passes a request through to `port` and its answer back. A client that goes away at any point
  * (before the upstream answers, too: a page navigating away aborts its fetches) only aborts its
- * own upstream request; it never throws in this process.
+ * own upstream request; it never throws in this process. A body over `maxBody` bytes is refused
+ * with 413: at once when its Content-Length says so, else when the bytes passed reach it (the
+ * upstream request is aborted then).
  */
 export function proxy(
   req: IncomingMessage,
@@ -113,7 +133,9 @@ export function proxy(
   port: number,
   path: string,
   headers: http.OutgoingHttpHeaders,
+  maxBody = Infinity,
 ) {
+  if (Number(req.headers['content-length']) > maxBody) return tooLarge(res, maxBody);
   const upstream = http.request(
     { host: '127.0.0.1', port, method: req.method, path, headers, agent: upstreamAgent },
     (up) => {
@@ -132,14 +154,31 @@ export function proxy(
       pipeline(up, res, () => {});
     },
   );
+  let refused = false;
   upstream.on('error', (err) => {
-    if (res.destroyed) return;
+    if (res.destroyed || refused) return;
     if (!res.headersSent) sendJson(res, 502, { message: `upstream unavailable: ${err.message}` });
     else res.destroy();
   });
-  // a client that goes away mid-body aborts the upstream request
-  pipeline(req, upstream, (err) => {
-    if (err) upstream.destroy();
+  // the body passed on as it comes, counted: past the limit the upstream request is aborted and
+  // the client answered 413; a client that goes away mid-body aborts the upstream request
+  let passed = 0;
+  req.on('data', (chunk: Buffer) => {
+    if (refused || upstream.destroyed) return;
+    passed += chunk.length;
+    if (passed > maxBody) {
+      refused = true;
+      upstream.destroy();
+      return tooLarge(res, maxBody);
+    }
+    if (!upstream.write(chunk)) req.pause();
+  });
+  upstream.on('drain', () => req.resume());
+  req.on('end', () => {
+    if (!refused) upstream.end();
+  });
+  req.on('close', () => {
+    if (!req.complete) upstream.destroy();
   });
   // so does one that goes away while waiting for the answer
   res.once('close', () => {
@@ -331,7 +370,14 @@ export function startGateway(opts: GatewayOptions): Promise<http.Server> {
             hint: 'Double check your Supabase `anon` or `service_role` API key.',
           });
         if (!headers.authorization) headers.authorization = `Bearer ${apikey}`;
-        return proxy(req, res, opts.postgrestPort, subPath + url.search, headers);
+        return proxy(
+          req,
+          res,
+          opts.postgrestPort,
+          subPath + url.search,
+          headers,
+          MAX_PROXIED_BODY_BYTES,
+        );
       }
       case 'auth': {
         if (!keyOk && !OPEN_AUTH_PATHS.has(subPath)) {
@@ -355,7 +401,14 @@ export function startGateway(opts: GatewayOptions): Promise<http.Server> {
             return sendJson(res, 401, { code: 401, message: 'Invalid JWT' });
           }
         }
-        return proxy(req, res, opts.functionsPort, subPath + url.search, headers);
+        return proxy(
+          req,
+          res,
+          opts.functionsPort,
+          subPath + url.search,
+          headers,
+          MAX_PROXIED_BODY_BYTES,
+        );
       }
       case 'realtime': {
         if (!keyOk || !opts.realtime) return sendJson(res, 401, { message: 'Invalid API key' });

@@ -4,7 +4,7 @@ import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
 import { describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
-import { proxy } from '../local/gateway.ts';
+import { MAX_PROXIED_BODY_BYTES, proxy } from '../local/gateway.ts';
 import { closeServer, listen, serve } from '../local/http.ts';
 import { anonClient, newGuest, newUser, stack } from './support/clients.ts';
 import { createBlock } from './support/drafts.ts';
@@ -237,5 +237,90 @@ describe('gateway proxy', () => {
       await closeServer(front);
       await closeServer(upstream);
     }
+  });
+
+  // Found in the seventh hostile review: PostgREST reads a body whole and keeps several times its
+  // size (one 300 MB POST through the gateway: 30 MB -> 1.2 GB, kept), and nothing bounded it.
+  it('refuses a body over its limit with 413, said or streamed, and passes the ones within it whole', async () => {
+    const limit = 64 * 1024;
+    const seen: Array<{ url: string; bytes: number }> = [];
+    const upstream = http.createServer((req, res) => {
+      let bytes = 0;
+      req.on('data', (chunk: Buffer) => (bytes += chunk.length));
+      req.on('end', () => {
+        seen.push({ url: req.url ?? '', bytes });
+        res.end(String(bytes));
+      });
+      req.on('error', () => {});
+    });
+    await listen(upstream, 0);
+    const upstreamPort = (upstream.address() as AddressInfo).port;
+    const front = serve((req, res) => proxy(req, res, upstreamPort, req.url ?? '/', {}, limit), {
+      name: 'gateway-test',
+      log: () => {},
+    });
+    await listen(front, 0);
+    const url = `http://127.0.0.1:${(front.address() as AddressInfo).port}`;
+    /** POSTs `size` bytes, with Content-Length or chunked; answers the status and body. */
+    const post = (path: string, size: number, chunked: boolean) =>
+      new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const req = http.request(`${url}${path}`, {
+          method: 'POST',
+          headers: chunked ? {} : { 'content-length': size },
+        });
+        req.on('response', (res) => {
+          let body = '';
+          res.on('data', (c: Buffer) => (body += c.toString()));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+          res.on('error', reject);
+        });
+        req.on('error', reject);
+        // in pieces, as a client streams it; the rest is dropped once the answer came
+        let sent = 0;
+        const more = () => {
+          while (sent < size && !req.destroyed) {
+            const n = Math.min(8 * 1024, size - sent);
+            sent += n;
+            if (!req.write(Buffer.alloc(n, 0x61))) return void req.once('drain', more);
+          }
+          if (!req.destroyed) req.end();
+        };
+        more();
+      });
+    try {
+      expect(await post('/said', limit + 1, false)).toMatchObject({ status: 413 });
+      expect(await post('/streamed', 4 * limit, true)).toMatchObject({ status: 413 });
+      expect(await post('/within', limit, true)).toEqual({ status: 200, body: String(limit) });
+      expect(await post('/within-said', limit, false)).toEqual({
+        status: 200,
+        body: String(limit),
+      });
+      // the said one never reached the upstream; the streamed one was cut off before its end
+      expect(seen.map((s) => s.url)).toEqual(['/within', '/within-said']);
+    } finally {
+      await closeServer(front);
+      await closeServer(upstream);
+    }
+  });
+
+  it('bounds the bodies it passes to PostgREST and the functions', async () => {
+    const big = Buffer.alloc(MAX_PROXIED_BODY_BYTES + 1, 0x20);
+    for (const path of ['/rest/v1/rpc/get_block_view', '/functions/v1/verify-captcha']) {
+      const res = await fetch(`${stack().apiUrl}${path}`, {
+        method: 'POST',
+        headers: {
+          apikey: stack().anonKey,
+          authorization: `Bearer ${stack().anonKey}`,
+          'content-type': 'application/json',
+        },
+        body: big,
+      });
+      expect(res.status, path).toBe(413);
+      await res.body?.cancel();
+    }
+    const ok = await fetch(`${stack().apiUrl}/rest/v1/messages?limit=1`, {
+      headers: { apikey: stack().anonKey },
+    });
+    expect(ok.status).toBe(200);
   });
 });
