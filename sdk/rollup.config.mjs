@@ -83,10 +83,14 @@ function unversionedShims() {
  * The integrity of every file of this release the loader may bring in (its elements, shared/,
  * six.js, block.js and every chunk), by path in the release's folder: { "like.js": "sha256-…" }.
  * The loader's build comes after the elements' (rollup builds the configurations below in
- * order), so the files are final; the loader puts the table in an import map before its first
- * import, and the browser refuses a file that does not match. sha256, not the script tag's
- * sha384: the table is about a hundred hashes in the loader (4.3 KB gzip against 5.9, measured
- * with 101 files), and a CDN that changes a file would need a second preimage of SHA-256 to pass.
+ * order), so the files are final. The table is a file of its own beside them,
+ * integrity-<hash>.js, a classic script that hands it to the loader
+ * (`__reactionBlocksIntegrity({...})`): only a pinned loader asks for it, with the file's sha384
+ * as its `integrity`, and puts the table in an import map before its first import, so the browser
+ * refuses a file that does not match. The loader holds only the file's name and sha384 (about a
+ * hundred hashes are about 4.5 KB gzip, which every loader carried before). sha256 in the table,
+ * not the script tag's sha384: a CDN that changes a file would need a second preimage of SHA-256
+ * to pass, and the table is a third shorter.
  */
 const sri = (alg, path) => `${alg}-${createHash(alg).update(readFileSync(path)).digest('base64')}`;
 /** The replacements of a loader's build: this release's folder, and what it pins. */
@@ -95,16 +99,22 @@ const releaseValues = (values) =>
     preventAssignment: true,
     values: { __RB_CDN_DIR__: JSON.stringify(CDN_DIR), ...values },
   });
-let integrity;
+let integrityFile;
+/** Writes this release's integrity table; answers [its file name, its sha384]. */
 function releaseIntegrity() {
-  if (integrity) return integrity;
+  if (integrityFile) return integrityFile;
   const dir = at(`dist/cdn/${CDN_DIR}`);
   const files = readdirSync(dir, { recursive: true })
-    .filter((f) => f.endsWith('.js') && f !== 'reaction.js' && f !== 'cafe24.js')
+    .filter((f) => f.endsWith('.js') && !/^(reaction|cafe24|integrity-.*)\.js$/.test(f))
     .sort();
   if (!files.includes('like.js')) throw new Error(`[integrity] ${dir} has no elements yet`);
-  integrity = Object.fromEntries(files.map((f) => [f, sri('sha256', join(dir, f))]));
-  return integrity;
+  const table = Object.fromEntries(files.map((f) => [f, sri('sha256', join(dir, f))]));
+  const body = `__reactionBlocksIntegrity(${JSON.stringify(table)});\n`;
+  // named by its content: a new table is a new address, which no cache holds
+  const name = `integrity-${createHash('sha256').update(body).digest('hex').slice(0, 10)}.js`;
+  writeFileSync(join(dir, name), body);
+  integrityFile = [name, sri('sha384', join(dir, name))];
+  return integrityFile;
 }
 
 /**

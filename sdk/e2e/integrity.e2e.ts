@@ -1,12 +1,13 @@
-// The CDN files are checked by the browser, not only the loader (issue 21): the pinned loader puts
-// the integrity of every file of its release in an import map before its first import, so an
-// element file or chunk that the CDN changed is refused. Chromium against the built files
+// The CDN files are checked by the browser, not only the loader (issue 21): the pinned loader loads
+// its release's integrity table (integrity-<hash>.js, checked by the sha384 the build wrote into
+// the loader) and puts it in an import map before its first import, so an element file or chunk
+// that the CDN changed is refused, and so is a changed table. Chromium against the built files
 // (npm run build first), served as a CDN would serve them, with one file changed on request; no
 // stack (the elements define before they ask for data, and these pages never get that far).
 // Run: npx tsx e2e/integrity.e2e.ts (in sdk/; npm run e2e runs it first).
 import { createHash } from 'node:crypto';
 import { createServer } from 'node:http';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, normalize, resolve } from 'node:path';
 import assert from 'node:assert/strict';
 import { chromium, type Page } from 'playwright-core';
@@ -27,6 +28,10 @@ if (!existsSync(file('reaction.js'))) {
 const sri = (alg: string, body: Buffer | string) =>
   `${alg}-${createHash(alg).update(body).digest('base64')}`;
 const loaderIntegrity = sri('sha384', readFileSync(file('reaction.js')));
+/** The release's integrity table, which only a pinned loader asks for. */
+const table = readdirSync(join(cdnDir, release)).find((f) => /^integrity-[\w-]+\.js$/.test(f));
+assert.ok(table, `${release} has no integrity table`);
+const tableIntegrity = sri('sha384', readFileSync(file(table)));
 /** The first chunk a file names (static import or the retrying dynamic one), from the release. */
 const chunkOf = (path: string, name: string) => {
   const m = new RegExp(`\\./(?:\\.\\./)?(?:shared/)?(chunks/${name}-[\\w-]+\\.js)`).exec(
@@ -73,11 +78,14 @@ interface PageOptions {
   csp?: 'self' | 'nonce';
   /** The loader's tag without `integrity` (a page that does not pin it). */
   unpinned?: boolean;
+  /** The page preloads the integrity table, as the docs' script tag does. */
+  preload?: boolean;
 }
 const NONCE = 'rb-integrity-test';
 const SHOP = '00000000-0000-4000-8000-0000000000c1';
 const html = (o: PageOptions, cdn: string) => `<!doctype html><html lang="${o.lang ?? 'en'}">
 <head><title>integrity</title>
+${o.preload ? `<link rel="preload" as="script" href="${cdn}/${release}/${table}" integrity="${tableIntegrity}" crossorigin="anonymous">` : ''}
 ${o.ownMap ? '<script type="importmap">{"imports":{"page-own":"/own.js"}}</script><script type="module">import "page-own";</script>' : ''}
 ${
   o.direct
@@ -199,25 +207,57 @@ try {
   await step(
     'an untouched release loads: the loader maps its files and the element defines',
     async () => {
-      const { page, close } = await open({ tags: ['like'] });
+      const { page, requests: seen, close } = await open({ tags: ['like'] });
       await whenDefined(page, 'like');
+      assert.deepEqual(
+        seen.filter((r) => r.startsWith('integrity-')),
+        [table],
+        'the table, asked for once',
+      );
       const map = await page.evaluate(() =>
         [...document.querySelectorAll('script[type=importmap]')].map((s) => s.textContent ?? ''),
       );
       assert.equal(map.length, 1, 'one import map');
-      const table = (JSON.parse(map[0]!) as { integrity: Record<string, string> }).integrity;
+      const inMap = (JSON.parse(map[0]!) as { integrity: Record<string, string> }).integrity;
       const likeUrl = `${origin}/cdn/c${cases}/${release}/like.js`;
-      assert.equal(table[likeUrl], sri('sha256', readFileSync(file('like.js'))), 'like.js hash');
+      assert.equal(inMap[likeUrl], sri('sha256', readFileSync(file('like.js'))), 'like.js hash');
       const ko = `${origin}/cdn/c${cases}/${release}/${chunkOf('like.js', 'ko')}`;
-      assert.ok(table[ko], 'its dynamic chunks are in the table too');
+      assert.ok(inMap[ko], 'its dynamic chunks are in the table too');
       await close();
     },
   );
 
   await step(
-    'a loader its page did not pin adds no import map (nothing to prove, and no CSP error)',
+    "with the docs' preload of the table: the loader takes the preloaded file (asked for once)",
     async () => {
-      const { page, consoleLines, close } = await open({
+      const {
+        page,
+        consoleLines,
+        requests: seen,
+        close,
+      } = await open({
+        tags: ['like'],
+        preload: true,
+      });
+      await whenDefined(page, 'like');
+      assert.deepEqual(
+        seen.filter((r) => r.startsWith('integrity-')),
+        [table],
+      );
+      assert.ok(!consoleLines.some((l) => /preload/i.test(l)), consoleLines.join('\n'));
+      await close();
+    },
+  );
+
+  await step(
+    'a loader its page did not pin asks for no table and adds no import map (nothing to prove, and no CSP error)',
+    async () => {
+      const {
+        page,
+        consoleLines,
+        requests: seen,
+        close,
+      } = await open({
         tags: ['like'],
         unpinned: true,
         csp: 'self',
@@ -227,6 +267,11 @@ try {
         () => document.querySelectorAll('script[type=importmap]').length,
       );
       assert.equal(maps, 0, 'no import map');
+      assert.deepEqual(
+        seen.filter((r) => r.startsWith('integrity-')),
+        [],
+        'no table',
+      );
       assert.deepEqual(
         consoleLines.filter((l) => /Content Security Policy/i.test(l)),
         [],
@@ -244,6 +289,44 @@ try {
       await close();
     },
   );
+
+  await step(
+    'a table with one byte changed is refused, and so is its retry: no element file is asked for, nothing defines',
+    async () => {
+      const {
+        consoleLines,
+        requests: seen,
+        close,
+      } = await refused({ tags: ['like', 'comment'] }, table);
+      await until(consoleLines, integrityError(`${table}?retry=1`), 'about its retry failing too');
+      await until(
+        consoleLines,
+        /\[reaction-blocks\].*blocks are not loaded/,
+        "the loader's warning",
+      );
+      assert.deepEqual(
+        seen.filter((r) => !r.startsWith('integrity-')),
+        ['reaction.js'],
+      );
+      await close();
+    },
+  );
+
+  await step('a table that failed to load once loads on its retry, checked', async () => {
+    const {
+      page,
+      consoleLines,
+      requests: seen,
+      close,
+    } = await open({ tags: ['like'] }, { path: table, how: 'fail-once' });
+    await whenDefined(page, 'like');
+    assert.deepEqual(
+      seen.filter((r) => r.startsWith('integrity-')),
+      [table, `${table}?retry=1`],
+    );
+    assert.ok(!consoleLines.some((l) => /integrity/i.test(l)), consoleLines.join('\n'));
+    await close();
+  });
 
   await step(
     'the same changed file, imported without the loader, runs (the check refused it, not a syntax error)',
@@ -391,7 +474,7 @@ try {
       const ok = await open(shopPage, null, 'shop');
       await whenDefined(ok.page, 'like');
       await ok.close();
-      for (const path of ['reaction.js', 'like.js'])
+      for (const path of ['reaction.js', table, 'like.js'])
         await (await refused(shopPage, path, ['like'], 'shop')).close();
     },
   );

@@ -497,18 +497,31 @@ ${readmeText.slice(to)}`;
   }
 }
 // The script tag of this release, pinned with the loader's integrity (Subresource Integrity,
-// sha384 of the built file), in docs/embedding.md and sdk/README.md. The loader carries the hash of
-// every element file and chunk of its release, so a change to any of them changes this tag too.
+// sha384 of the built file), in docs/embedding.md and sdk/README.md, after the preload of the
+// release's integrity table (integrity-<hash>.js, which the pinned loader asks for before its first
+// import: preloaded, it comes beside the loader instead of after it). The loader carries the
+// table's name and hash, and the table the hash of every element file and chunk of the release, so
+// a change to any of them changes this tag too.
 const { version } = JSON.parse(readFileSync(resolve(root, 'package.json'), 'utf8'));
 const loaderFile = resolve(root, `dist/cdn/v${version}/reaction.js`);
 if (!existsSync(loaderFile)) {
   console.error(`[docs] ${loaderFile} is missing: npm run build -w @reaction-blocks/sdk first`);
   process.exit(1);
 }
-const integrity =
-  'sha384-' + createHash('sha384').update(readFileSync(loaderFile)).digest('base64');
+const sha384 = (file) =>
+  'sha384-' + createHash('sha384').update(readFileSync(file)).digest('base64');
+const integrity = sha384(loaderFile);
+const tableName = readdirSync(dirname(loaderFile)).find((f) => /^integrity-[\w-]+\.js$/.test(f));
+if (!tableName) {
+  console.error(`[docs] the integrity table is missing beside ${loaderFile}: npm run build first`);
+  process.exit(1);
+}
+const preload = `<link rel="preload" as="script" href="https://<cdn>/@reaction-blocks/sdk/dist/cdn/v${version}/${tableName}"
+      integrity="${sha384(resolve(dirname(loaderFile), tableName))}" crossorigin="anonymous">`;
 const scriptTag = `\`\`\`html
-<!-- in <head>, without defer: it reserves each block's height before the code arrives -->
+<!-- in <head>, without defer: it reserves each block's height before the code arrives;
+     the preload fetches, beside the loader, the hashes it checks the element files with -->
+${preload}
 <script src="https://<cdn>/@reaction-blocks/sdk/dist/cdn/v${version}/reaction.js"
         integrity="${integrity}" crossorigin="anonymous"
         data-project-url="https://<project>.supabase.co" data-anon-key="<anon key>"></script>
@@ -523,6 +536,7 @@ the page is first painted: put the same reservation in \`<head>\`, before the fi
 <style>
   ${reservedHeightsCss().replaceAll('\n', '\n  ')}
 </style>
+${preload}
 <script src="https://<cdn>/@reaction-blocks/sdk/dist/cdn/v${version}/reaction.js" defer
         integrity="${integrity}" crossorigin="anonymous"
         data-project-url="https://<project>.supabase.co" data-anon-key="<anon key>"></script>

@@ -1,7 +1,7 @@
 // npm run size: gzip sizes of the CDN loader and of each element with everything it loads
 // (static and dynamic chunks; the Korean texts are listed apart since English pages never load them).
 // Writes the "SDK sizes" section of docs/benchmarks.md and exits 1 when a budget is exceeded.
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
@@ -79,6 +79,12 @@ const standalone = (file) => {
 
 const rows = [
   ['CDN loader (reaction.js)', standalone('reaction.js'), BUDGETS.loader],
+  // what a pinned loader asks for before its first import (the hashes of the release's files)
+  [
+    'its integrity table, pinned loader only (integrity-*.js)',
+    standalone(readdirSync(cdn).find((f) => /^integrity-.*\.js$/.test(f))),
+    null,
+  ],
   ['like (like.js)', measure('like.js'), BUDGETS.like],
   ['button (button.js)', measure('button.js'), BUDGETS.button],
   ['ab (ab.js)', measure('ab.js'), null],

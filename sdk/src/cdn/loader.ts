@@ -7,10 +7,12 @@
  * with all six. reaction-count, the one element without Lit, always loads its own small chunk.
  * Safe when loaded twice.
  *
- * Pinned by the page's script tag (`integrity`), it pins in turn every file it brings in: before
- * its first import it adds an import map whose `integrity` holds each file of its release (hashes
- * the build writes into it), so the browser refuses an element file or chunk that a CDN changed.
- * Browsers without integrity in import maps load them unchecked (docs/security.md).
+ * Pinned by the page's script tag (`integrity`), it pins in turn every file it brings in: it asks
+ * for its release's integrity table (integrity-<hash>.js beside the element files, a classic script
+ * checked by the sha384 the build writes into the loader), and before its first import it adds an
+ * import map whose `integrity` holds each file of its release, so the browser refuses an element
+ * file or chunk that a CDN changed. An unpinned loader asks for no table and adds no map. Browsers
+ * without integrity in import maps load the files unchecked (docs/security.md).
  */
 import { SKELETON_HEIGHTS, reservedHeightsCss } from '../core/skeleton-heights.js';
 
@@ -18,15 +20,17 @@ interface LoaderWindow extends Window {
   __reactionBlocksLoader?: boolean;
   /** The chunks' retry of an import that failed (retryingImports in rollup.config.mjs). */
   __reactionBlocksRetry?: (url: string) => Promise<unknown>;
+  /** Called by this release's integrity table (integrity-<hash>.js) with the table. */
+  __reactionBlocksIntegrity?: (table: Record<string, string>) => void;
 }
 
 /** Set by the build: this release's folder, v<version> (not set in the loader's unit test). */
 declare const __RB_CDN_DIR__: string | undefined;
 /**
- * Set by the build: the integrity of each file of this release the loader may bring in, by its
- * path in the release's folder (not set in the loader's unit test).
+ * Set by the build: the file beside the release's files that holds the integrity of each file the
+ * loader may bring in, and that file's own integrity (not set in the loader's unit test).
  */
-declare const __RB_INTEGRITY__: Record<string, string> | undefined;
+declare const __RB_INTEGRITY__: [file: string, integrity: string] | undefined;
 
 (() => {
   const w = window as LoaderWindow;
@@ -44,16 +48,46 @@ declare const __RB_INTEGRITY__: Record<string, string> | undefined;
   if (data.anonKey) cfg.anonKey = data.anonKey;
   if (data.dashboardUrl) cfg.dashboardUrl = data.dashboardUrl;
 
+  const warn = (...a: unknown[]) => console.warn('[reaction-blocks]', ...a);
   // Every file of the release by its address, with its integrity; an import map holds them from
   // just before the first import, when the page's own import maps (parsed by then) are in place.
   // Only for a loader its page pinned (`integrity` on its tag): checking the files an unpinned
   // loader brings in proves nothing (whoever could change them could change the loader), and the
   // map is an inline script, which a page's CSP without our nonce refuses with a console error.
-  // A browser without import maps ignores the script: it loads the files unchecked, as before.
+  // A browser without import maps would not apply the map: it loads the files unchecked, as before.
   const integrity: Record<string, string> = {};
-  const table = typeof __RB_INTEGRITY__ == 'object' ? __RB_INTEGRITY__ : {};
-  if (script?.integrity && HTMLScriptElement.supports?.('importmap'))
-    for (const f in table) integrity[base + f] = table[f]!;
+  // The table is a classic script beside the release's files, asked for now (the first import
+  // waits for it) with the integrity the build wrote here, so the browser checks its bytes as it
+  // checks the loader's: a script, not fetch(), since a page's CSP allows our origin in
+  // script-src already, and it starts no module load (a browser that takes one import map takes
+  // none after one). It fails closed: a table that does not load (changed: refused; or the
+  // network, once more) loads no block, or anyone who could block it would have the files run
+  // unchecked.
+  let ready: Promise<unknown> = Promise.resolve();
+  if (
+    script?.integrity &&
+    HTMLScriptElement.supports?.('importmap') &&
+    typeof __RB_INTEGRITY__ == 'object'
+  ) {
+    const [file, hash] = __RB_INTEGRITY__;
+    w.__reactionBlocksIntegrity = (table) => {
+      for (const f in table) integrity[base + f] = table[f]!;
+    };
+    ready = new Promise((resolve) => {
+      const get = (again: string) => {
+        const s = document.createElement('script');
+        s.src = base + file + again;
+        s.integrity = hash;
+        s.crossOrigin = 'anonymous';
+        s.nonce = script.nonce || '';
+        s.onload = resolve;
+        s.onerror = () =>
+          again ? warn(`${s.src} did not load: the blocks are not loaded`) : get('?retry=1');
+        document.head.append(s);
+      };
+      get('');
+    });
+  }
   let mapped = 0;
   // set when the first map is not in force: the page's CSP blocked it, or the browser refused it
   // (one that takes a single import map, on a page that has its own): nothing is checked then
@@ -81,7 +115,6 @@ declare const __RB_INTEGRITY__: Record<string, string> | undefined;
     return import(name);
   };
 
-  const warn = (...a: unknown[]) => console.warn('[reaction-blocks]', ...a);
   const TAGS = Object.keys(SKELETON_HEIGHTS);
   // Run after the page's first paint (defer, async, the end of <body>) with blocks already laid
   // out and nothing reserving their height: each one pushes the page down once, now. Say so.
@@ -104,11 +137,13 @@ declare const __RB_INTEGRITY__: Record<string, string> | undefined;
   const started: Record<string, 1> = {};
   const load = (file: string) => {
     started[file] = 1;
-    if (!mapped++ && integrity[base + file + '.js']) {
-      const s = importMap({ integrity });
-      s.onerror = s.onsecuritypolicyviolation = () => (unchecked = 1);
-    }
-    import(base + file + '.js').catch((e) => warn(e));
+    void ready.then(() => {
+      if (!mapped++ && integrity[base + file + '.js']) {
+        const s = importMap({ integrity });
+        s.onerror = s.onsecuritypolicyviolation = () => (unchecked = 1);
+      }
+      import(base + file + '.js').catch((e) => warn(e));
+    });
   };
   const scan = () => {
     // <reaction-count> has a small chunk of its own (no Lit), whatever else the page has
