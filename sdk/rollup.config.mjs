@@ -234,10 +234,12 @@ export default [
     input: at('src/cdn/cafe24.ts'),
     plugins: [
       contracts(),
-      // built after the loader: the sha384 of this release's reaction.js, which it pins
+      // built after the loader: the sha384 of this release's reaction.js, which it pins, and
+      // the integrity table that loader asks for, which it preloads
       releaseValues({
         __RB_LOADER_INTEGRITY__: () =>
           JSON.stringify(sri('sha384', at(`dist/cdn/${CDN_DIR}/reaction.js`))),
+        __RB_INTEGRITY__: () => JSON.stringify(releaseIntegrity()),
       }),
       esbuild({ target: 'es2020', tsconfig }),
     ],

@@ -473,6 +473,22 @@ try {
       const shopPage = { tags: [], loader: `${release}/cafe24.js` };
       const ok = await open(shopPage, null, 'shop');
       await whenDefined(ok.page, 'like');
+      // cafe24.js preloads the table its reaction.js asks for: one request, taken by the loader
+      assert.deepEqual(
+        ok.requests.filter((r) => r.startsWith('integrity-')),
+        [table],
+      );
+      assert.deepEqual(
+        await ok.page.evaluate(() =>
+          performance
+            .getEntriesByType('resource')
+            .filter((e) => /\/integrity-[\w-]+\.js$/.test(e.name))
+            .map((e) => (e as PerformanceResourceTiming).initiatorType),
+        ),
+        ['link'],
+        'fetched by the preload',
+      );
+      assert.ok(!ok.consoleLines.some((l) => /preload/i.test(l)), ok.consoleLines.join('\n'));
       await ok.close();
       for (const path of ['reaction.js', table, 'like.js'])
         await (await refused(shopPage, path, ['like'], 'shop')).close();

@@ -27,6 +27,8 @@ interface Embed {
 declare const __RB_CDN_DIR__: string | undefined;
 /** Set by the build: the integrity (sha384) of this release's reaction.js. */
 declare const __RB_LOADER_INTEGRITY__: string | undefined;
+/** Set by the build: the name and sha384 of this release's integrity table, which that loader asks for. */
+declare const __RB_INTEGRITY__: [file: string, integrity: string] | undefined;
 
 interface LoaderWindow extends Window {
   __reactionBlocksCafe24?: boolean;
@@ -144,6 +146,17 @@ export function placeBlocks(
         if (typeof __RB_LOADER_INTEGRITY__ == 'string' && base.endsWith(`/${__RB_CDN_DIR__}/`)) {
           s.integrity = __RB_LOADER_INTEGRITY__;
           s.crossOrigin = 'anonymous';
+          // the pinned loader asks for its table of hashes before its first import: preloaded
+          // now, it comes beside the loader instead of one round trip after it
+          if (typeof __RB_INTEGRITY__ == 'object') {
+            const l = document.createElement('link');
+            l.rel = 'preload';
+            l.as = 'script';
+            l.href = base + __RB_INTEGRITY__[0];
+            l.integrity = __RB_INTEGRITY__[1];
+            l.crossOrigin = 'anonymous';
+            document.head.append(l);
+          }
         }
         s.dataset.projectUrl = project.url;
         s.dataset.anonKey = project.key;
