@@ -203,17 +203,31 @@ async function refused(o: PageOptions, path: string, tags = o.tags, at = 'page')
   return opened;
 }
 
+/** The case's requests for the integrity table. */
+const tableRequests = (seen: string[]) => seen.filter((r) => r.startsWith('integrity-'));
+/**
+ * Checks that the table was asked for once, by the page's preload (a `link`, not the loader's
+ * script), and that Chromium did not warn about the preload (unused, or not matching).
+ */
+async function preloadTaken(o: Awaited<ReturnType<typeof open>>) {
+  assert.deepEqual(tableRequests(o.requests), [table], 'the table, asked for once');
+  const initiators = await o.page.evaluate(() =>
+    performance
+      .getEntriesByType('resource')
+      .filter((e) => /\/integrity-[\w-]+\.js$/.test(e.name))
+      .map((e) => (e as PerformanceResourceTiming).initiatorType),
+  );
+  assert.deepEqual(initiators, ['link'], 'fetched by the preload');
+  assert.ok(!o.consoleLines.some((l) => /preload/i.test(l)), o.consoleLines.join('\n'));
+}
+
 try {
   await step(
     'an untouched release loads: the loader maps its files and the element defines',
     async () => {
       const { page, requests: seen, close } = await open({ tags: ['like'] });
       await whenDefined(page, 'like');
-      assert.deepEqual(
-        seen.filter((r) => r.startsWith('integrity-')),
-        [table],
-        'the table, asked for once',
-      );
+      assert.deepEqual(tableRequests(seen), [table], 'the table, asked for once');
       const map = await page.evaluate(() =>
         [...document.querySelectorAll('script[type=importmap]')].map((s) => s.textContent ?? ''),
       );
@@ -230,22 +244,10 @@ try {
   await step(
     "with the docs' preload of the table: the loader takes the preloaded file (asked for once)",
     async () => {
-      const {
-        page,
-        consoleLines,
-        requests: seen,
-        close,
-      } = await open({
-        tags: ['like'],
-        preload: true,
-      });
-      await whenDefined(page, 'like');
-      assert.deepEqual(
-        seen.filter((r) => r.startsWith('integrity-')),
-        [table],
-      );
-      assert.ok(!consoleLines.some((l) => /preload/i.test(l)), consoleLines.join('\n'));
-      await close();
+      const opened = await open({ tags: ['like'], preload: true });
+      await whenDefined(opened.page, 'like');
+      await preloadTaken(opened);
+      await opened.close();
     },
   );
 
@@ -267,11 +269,7 @@ try {
         () => document.querySelectorAll('script[type=importmap]').length,
       );
       assert.equal(maps, 0, 'no import map');
-      assert.deepEqual(
-        seen.filter((r) => r.startsWith('integrity-')),
-        [],
-        'no table',
-      );
+      assert.deepEqual(tableRequests(seen), [], 'no table');
       assert.deepEqual(
         consoleLines.filter((l) => /Content Security Policy/i.test(l)),
         [],
@@ -320,10 +318,7 @@ try {
       close,
     } = await open({ tags: ['like'] }, { path: table, how: 'fail-once' });
     await whenDefined(page, 'like');
-    assert.deepEqual(
-      seen.filter((r) => r.startsWith('integrity-')),
-      [table, `${table}?retry=1`],
-    );
+    assert.deepEqual(tableRequests(seen), [table, `${table}?retry=1`]);
     assert.ok(!consoleLines.some((l) => /integrity/i.test(l)), consoleLines.join('\n'));
     await close();
   });
@@ -474,21 +469,7 @@ try {
       const ok = await open(shopPage, null, 'shop');
       await whenDefined(ok.page, 'like');
       // cafe24.js preloads the table its reaction.js asks for: one request, taken by the loader
-      assert.deepEqual(
-        ok.requests.filter((r) => r.startsWith('integrity-')),
-        [table],
-      );
-      assert.deepEqual(
-        await ok.page.evaluate(() =>
-          performance
-            .getEntriesByType('resource')
-            .filter((e) => /\/integrity-[\w-]+\.js$/.test(e.name))
-            .map((e) => (e as PerformanceResourceTiming).initiatorType),
-        ),
-        ['link'],
-        'fetched by the preload',
-      );
-      assert.ok(!ok.consoleLines.some((l) => /preload/i.test(l)), ok.consoleLines.join('\n'));
+      await preloadTaken(ok);
       await ok.close();
       for (const path of ['reaction.js', table, 'like.js'])
         await (await refused(shopPage, path, ['like'], 'shop')).close();
