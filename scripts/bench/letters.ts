@@ -50,7 +50,7 @@ await runBench({ name: 'letters', section: 'Letters' }, async ({ stack, ports, l
   const owner = (
     await db.query<{ id: string }>(
       `insert into auth.users (id, email, raw_user_meta_data, raw_app_meta_data, is_anonymous)
-       values (gen_random_uuid(), $1, '{"full_name":"Bench Letters"}', '{}', false) returning id`,
+       values (gen_random_uuid(), $1, '{"full_name":"Bench Letters"}', '{"owner":true}', false) returning id`,
       [email],
     )
   ).rows[0]!.id;

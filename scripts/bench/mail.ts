@@ -25,7 +25,7 @@ await runBench({ name: 'mail', section: 'Mail' }, async ({ stack, ports, load })
   const owner = (
     await db.query<{ id: string }>(
       `insert into auth.users (id, email, raw_user_meta_data, raw_app_meta_data, is_anonymous)
-       values (gen_random_uuid(), 'bench-owner@example.com', '{"full_name":"Bench"}', '{}', false) returning id`,
+       values (gen_random_uuid(), 'bench-owner@example.com', '{"full_name":"Bench"}', '{"owner":true}', false) returning id`,
     )
   ).rows[0]!.id;
   await db.query('update public.profiles set block_limit = $2, paid = true where id = $1', [

@@ -223,7 +223,7 @@ try {
   // an owner's published comment blocks: one for the one-block cases, twenty for the spread one
   const owner = randomUUID();
   await db.query(
-    "insert into auth.users (id, aud, role, email) values ($1, 'authenticated', 'authenticated', $2)",
+    "insert into auth.users (id, aud, role, email, raw_app_meta_data) values ($1, 'authenticated', 'authenticated', $2, '{\"owner\": true}')",
     [owner, `bench-owner-${owner.slice(0, 8)}@bench.local`],
   );
   await db.query('update public.profiles set block_limit = 50 where id = $1', [owner]);

@@ -194,8 +194,9 @@ export function benchDurability(): {
 
 /**
  * An owner, signed in. Owners sign up with Google or Apple and email sign-up is off, so a
- * benchmark makes the user with the admin API and signs it in with a generate_link link, as on
- * GoTrue (three calls, once per owner: not part of any measured path).
+ * benchmark makes the user with the admin API (an owner by its app_metadata, which only the
+ * service role writes) and signs it in with a generate_link link, as on GoTrue (three calls, once
+ * per owner: not part of any measured path).
  */
 export async function signInOwner(
   stack: Pick<Stack, 'apiUrl' | 'anonKey' | 'serviceRoleKey'>,
@@ -214,7 +215,12 @@ export async function signInOwner(
   };
   await call(
     '/admin/users',
-    { email, email_confirm: true, user_metadata: { full_name: fullName } },
+    {
+      email,
+      email_confirm: true,
+      app_metadata: { owner: true },
+      user_metadata: { full_name: fullName },
+    },
     stack.serviceRoleKey,
   );
   const link = await call<{ hashed_token: string }>(

@@ -1,6 +1,6 @@
--- Profiles (one per signed-in, non-anonymous auth user, created by a trigger on auth.users) and
--- the owner's tag list. Deleting an auth user also deletes what they wrote as a visitor on other
--- owners' blocks; idle anonymous visitors are purged daily.
+-- Profiles (one per owner, created by a trigger on auth.users; private.is_owner_account below
+-- says who is one) and the owner's tag list. Deleting an auth user also deletes what they wrote
+-- as a visitor on other owners' blocks; idle anonymous visitors are purged daily.
 
 create table public.profiles (
   id uuid primary key references auth.users (id) on delete cascade,
@@ -22,7 +22,7 @@ create table public.profiles (
   updated_at timestamptz not null default now()
 );
 comment on table public.profiles is
-  'One row per signed-in (non-anonymous) user: profile fields, consent, plan limits and usage counters.';
+  'One row per owner (private.is_owner_account: Google or Apple, or made one by the admin API): profile fields, consent, plan limits and usage counters.';
 comment on column public.profiles.group_mode is 'Audience group selected on the audience page (null: all).';
 alter table public.profiles enable row level security;
 revoke insert, update, delete on public.profiles from anon, authenticated;
@@ -61,9 +61,31 @@ create policy "Users can update their own tags" on public.user_tags
 create policy "Users can delete their own tags" on public.user_tags
   for delete to authenticated using (user_id = (select auth.uid()));
 
--- Creates the profile (profiles_after_insert adds its reserved audience groups) for a new
--- non-anonymous auth user. security definer: runs as the auth server's role, which has no
--- rights on public tables.
+-- Who is an owner: a user who signs in with Google or Apple (the providers the spec names), or
+-- one the operator made an owner through the admin API. A profile is made for such a user only,
+-- and everything an owner has (blocks, senders, audience, integrations, letters) hangs off their
+-- profile, so a user without one owns nothing and can make nothing. Read from what only the auth
+-- server and the service role write: app_metadata.providers (GoTrue keeps it equal to the user's
+-- identities' providers) and app_metadata.owner (set by the admin API only; tests and benchmarks
+-- make their owners so). An anonymous visitor who adds an email and confirms it becomes a
+-- permanent user, as on GoTrue, but with an email identity only: a visitor still (docs/security.md).
+create function private.is_owner_account(p_app_meta_data jsonb, p_anonymous boolean)
+returns boolean
+language sql
+immutable
+set search_path = ''
+as $$
+  select not coalesce(p_anonymous, false)
+     and (coalesce(p_app_meta_data -> 'providers', '[]'::jsonb) ?| array['google', 'apple']
+          or coalesce(p_app_meta_data -> 'owner', 'false'::jsonb) = 'true'::jsonb);
+$$;
+comment on function private.is_owner_account(jsonb, boolean) is
+  'An owner: a permanent user with a Google or Apple identity (app_metadata.providers), or made one by the admin API (app_metadata.owner = true).';
+revoke execute on function private.is_owner_account(jsonb, boolean) from public;
+
+-- Creates the profile (profiles_after_insert adds its reserved audience groups) for a user who
+-- is an owner (above), when the user is made or becomes one. security definer: runs as the auth
+-- server's role, which has no rights on public tables.
 create function private.handle_new_user()
 returns trigger
 language plpgsql
@@ -74,7 +96,7 @@ declare
   v_meta jsonb := coalesce(new.raw_user_meta_data, '{}'::jsonb);
   v_language text := v_meta ->> 'language';
 begin
-  if coalesce(new.is_anonymous, false) then
+  if not private.is_owner_account(new.raw_app_meta_data, new.is_anonymous) then
     return new;
   end if;
   insert into public.profiles (id, name, email, photo_url, language)
@@ -179,9 +201,12 @@ create trigger profiles_set_updated_at before update on public.profiles
   for each row execute function private.set_updated_at();
 create trigger on_auth_user_created after insert on auth.users
   for each row execute function private.handle_new_user();
--- an anonymous user who links Google or Apple becomes a regular user and gets a profile then
-create trigger on_auth_user_upgraded after update of is_anonymous on auth.users
-  for each row when (old.is_anonymous and not new.is_anonymous)
+-- a user who becomes an owner gets a profile then: an anonymous user who links Google or Apple
+-- (GoTrue adds the identity, then updates app_metadata.providers and is_anonymous), a permanent
+-- user who links one later, or one the admin API makes an owner
+create trigger on_auth_user_upgraded after update of is_anonymous, raw_app_meta_data on auth.users
+  for each row when (not new.is_anonymous
+                     and (old.is_anonymous or old.raw_app_meta_data is distinct from new.raw_app_meta_data))
   execute function private.handle_new_user();
 create trigger profiles_after_insert after insert on public.profiles
   for each row execute function private.profiles_after_insert();

@@ -522,6 +522,10 @@ describe('auth server through supabase-js', () => {
     });
     expect(convertError).toBeNull();
     expect(converted.user).toMatchObject({ id: data.user!.id, email, is_anonymous: false });
+    // permanent, but no owner: owners sign in with Google or Apple (private.is_owner_account)
+    expect(
+      (await db.query('select 1 from public.profiles where id = $1', [data.user!.id])).rowCount,
+    ).toBe(0);
   });
 
   it('refuses malformed emails and bad pagination as GoTrue does', async () => {
@@ -900,6 +904,11 @@ describe('with the email provider on (a project that enables it)', () => {
     });
     expect(confirmError).toBeNull();
     expect(confirmed.user?.email_confirmed_at).toBeTruthy();
+    // an email account where a project enables them is no owner (private.is_owner_account)
+    expect(
+      (await db.query('select 1 from public.profiles where id = $1', [confirmed.user!.id]))
+        .rowCount,
+    ).toBe(0);
     const signIn = await emailClient().auth.signInWithPassword({
       email: email.toUpperCase(),
       password: 'correct horse',

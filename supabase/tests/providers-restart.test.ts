@@ -89,6 +89,7 @@ describe('a restart of the stack', () => {
     const created = await admin.auth.admin.createUser({
       email: OWNER,
       email_confirm: true,
+      app_metadata: { owner: true },
     });
     expect(created.error).toBeNull();
     // Notion is a paid feature

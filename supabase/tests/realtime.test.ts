@@ -750,7 +750,7 @@ function watch(
 async function newAuthUser(label: string): Promise<string> {
   const id = randomUUID();
   await db.query(
-    "insert into auth.users (id, aud, role, email, is_anonymous) values ($1, 'authenticated', 'authenticated', $2, false)",
+    "insert into auth.users (id, aud, role, email, is_anonymous, raw_app_meta_data) values ($1, 'authenticated', 'authenticated', $2, false, '{\"owner\": true}')",
     [id, `${label}-${id.slice(0, 8)}@example.com`],
   );
   return id;

@@ -48,10 +48,30 @@ describe('withWait', () => {
 
 describe('isEligibleUser', () => {
   const user = (fields: Partial<User>) => ({ id: 'u', ...fields }) as User;
-  it('admits only non-anonymous users with an email', () => {
-    expect(isEligibleUser(user({ email: 'a@b.c', is_anonymous: false }))).toBe(true);
-    expect(isEligibleUser(user({ email: 'a@b.c', is_anonymous: true }))).toBe(false);
-    expect(isEligibleUser(user({ email: '' }))).toBe(false);
+  const google = { provider: 'google', providers: ['google'] };
+  it('admits only owners: Google or Apple, or made one by the admin API', () => {
+    expect(
+      isEligibleUser(user({ email: 'a@b.c', is_anonymous: false, app_metadata: google })),
+    ).toBe(true);
+    expect(
+      isEligibleUser(
+        user({
+          email: 'a@b.c',
+          app_metadata: { provider: 'email', providers: ['email', 'apple'] },
+        }),
+      ),
+    ).toBe(true);
+    expect(isEligibleUser(user({ email: 'a@b.c', app_metadata: { owner: true } }))).toBe(true);
+    // an anonymous visitor who confirmed an email: permanent, an email identity only
+    expect(
+      isEligibleUser(
+        user({ email: 'a@b.c', app_metadata: { provider: 'email', providers: ['email'] } }),
+      ),
+    ).toBe(false);
+    expect(isEligibleUser(user({ email: 'a@b.c', is_anonymous: true, app_metadata: google }))).toBe(
+      false,
+    );
+    expect(isEligibleUser(user({ email: '', app_metadata: google }))).toBe(false);
     expect(isEligibleUser(null)).toBe(false);
   });
 });

@@ -12,7 +12,12 @@ const session = {
   access_token: 'eyJ.access',
   refresh_token: 'refresh-1',
   expires_at: 4102444800,
-  user: { id: 'owner-1', email: 'owner@example.com', is_anonymous: false },
+  user: {
+    id: 'owner-1',
+    email: 'owner@example.com',
+    is_anonymous: false,
+    app_metadata: { provider: 'google', providers: ['google'] },
+  },
 };
 
 afterEach(async () => {

@@ -31,9 +31,16 @@ export interface SessionValue {
 
 export const SessionContext = createContext<SessionValue | null>(null);
 
-/** Only non-anonymous users with an email enter the signed-in area. */
+/**
+ * Only owners enter the signed-in area: a user with a Google or Apple identity, or one the admin
+ * API made an owner. What the database decides (private.is_owner_account: only owners get a
+ * profile, docs/security.md "Who is an owner"); this only chooses what to show.
+ */
 export function isEligibleUser(user: User | null | undefined): user is User {
-  return !!user && !user.is_anonymous && !!user.email;
+  if (!user || user.is_anonymous || !user.email) return false;
+  const meta = (user.app_metadata ?? {}) as { providers?: unknown; owner?: unknown };
+  const providers = Array.isArray(meta.providers) ? meta.providers : [];
+  return providers.includes('google') || providers.includes('apple') || meta.owner === true;
 }
 
 async function fetchProfile(userId: string): Promise<ProfileRow | null> {

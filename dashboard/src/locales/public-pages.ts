@@ -10,7 +10,7 @@ const en = {
     apple: 'Sign in with Apple',
     help: 'Need help signing in?',
     error: 'Sign-in failed: {{message}}',
-    notEligible: 'Sign in with an account that has an email address to continue.',
+    notEligible: 'Owners sign in with Google or Apple. Continue with one of them.',
   },
   notSupported: {
     title: 'Sorry',
@@ -55,7 +55,7 @@ const ko: SameShape<typeof en> = {
     apple: 'Apple로 로그인',
     help: '로그인에 도움이 필요하신가요?',
     error: '로그인하지 못했습니다: {{message}}',
-    notEligible: '이메일 주소가 있는 계정으로 로그인해 주세요.',
+    notEligible: '소유자는 Google 또는 Apple로 로그인합니다. 둘 중 하나로 계속해 주세요.',
   },
   notSupported: {
     title: '죄송합니다',

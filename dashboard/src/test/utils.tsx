@@ -15,7 +15,7 @@ export function fakeUser(overrides: Partial<User> = {}): User {
     id: 'user-1',
     email: 'owner@example.com',
     is_anonymous: false,
-    app_metadata: {},
+    app_metadata: { provider: 'google', providers: ['google'] },
     user_metadata: {},
     aud: 'authenticated',
     created_at: '2024-01-01T00:00:00Z',

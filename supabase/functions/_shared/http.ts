@@ -82,8 +82,25 @@ export interface Context<T> {
 }
 
 export interface HandlerOptions {
-  /** Refuse anonymous (guest) users and users without an email: owners only. */
+  /** Owners only: refuse anyone without a profile (anonymous visitors, email-only users). */
   ownersOnly?: boolean;
+}
+
+/**
+ * An owner has a profile: the database makes one for a user with a Google or Apple identity (or
+ * one the admin API made an owner), private.is_owner_account, and for no one else. So an
+ * anonymous visitor who confirmed an email, or an email sign-up where a project enables it, is
+ * refused here as a guest is, by the same rule the tables' foreign keys keep.
+ */
+async function requireOwner(db: SupabaseClient, user: User): Promise<void> {
+  const refused = new HttpError(403, 'forbidden', 'Sign in with Google or Apple first');
+  if (user.is_anonymous) throw refused;
+  const { data, error } = await db.from('profiles').select('id').eq('id', user.id).maybeSingle();
+  if (error) {
+    console.error('[owner check]', error);
+    throw new HttpError(500, 'internal_error', 'Something went wrong');
+  }
+  if (!data) throw refused;
 }
 
 export function handler<S extends z.ZodType>(
@@ -103,9 +120,7 @@ export function handler<S extends z.ZodType>(
         authorization.replace(/^Bearer\s+/i, ''),
       );
       if (authError || !auth.user) throw new HttpError(401, 'unauthorized', 'Sign in first');
-      if (options.ownersOnly && (auth.user.is_anonymous || !auth.user.email)) {
-        throw new HttpError(403, 'forbidden', 'Sign in with Google or Apple first');
-      }
+      if (options.ownersOnly) await requireOwner(db, auth.user);
       let raw: unknown = {};
       const text = await req.text();
       if (text.trim() !== '') {

@@ -27,7 +27,8 @@ export interface TestUser {
 
 /**
  * A signed-in owner. Owners sign up with Google or Apple; email sign-up is off, so tests make
- * the user with the admin API and sign it in with a link from generate_link, as on GoTrue.
+ * the user with the admin API, an owner by its app_metadata (only the service role writes it:
+ * private.is_owner_account), and sign it in with a link from generate_link, as on GoTrue.
  */
 export async function newUser(label = 'user'): Promise<TestUser> {
   const email = `${label}-${randomUUID().slice(0, 8)}@test.local`;
@@ -35,6 +36,7 @@ export async function newUser(label = 'user'): Promise<TestUser> {
   const created = await admin.createUser({
     email,
     email_confirm: true,
+    app_metadata: { owner: true },
     user_metadata: { full_name: `Test ${label}` },
   });
   if (created.error) throw new Error(`admin createUser failed: ${created.error.message}`);

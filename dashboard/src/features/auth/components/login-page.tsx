@@ -4,7 +4,7 @@ import { Link, useLocation } from 'react-router-dom';
 import { Logo } from '../../../components/ui/logo';
 import { paths } from '../../../config/paths';
 import { messageOf } from '../../../lib/errors';
-import { useSession } from '../../../lib/session';
+import { isEligibleUser, useSession } from '../../../lib/session';
 import { signInWithProvider, type TOAuthProvider } from '../api/sign-in-with-provider';
 import { AppleMark, GoogleMark } from './provider-marks';
 import { PageHeading } from '../../../components/ui/page-heading';
@@ -67,7 +67,7 @@ export function LoginPage() {
       <div className="login-card">
         <Logo />
         <PageHeading>{t('login.title')}</PageHeading>
-        {user && (user.is_anonymous || !user.email) ? (
+        {user && !isEligibleUser(user) ? (
           <p className="notice">{t('login.notEligible')}</p>
         ) : null}
         <div className="login-buttons">
