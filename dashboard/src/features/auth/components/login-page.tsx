@@ -67,9 +67,7 @@ export function LoginPage() {
       <div className="login-card">
         <Logo />
         <PageHeading>{t('login.title')}</PageHeading>
-        {user && !isEligibleUser(user) ? (
-          <p className="notice">{t('login.notEligible')}</p>
-        ) : null}
+        {user && !isEligibleUser(user) ? <p className="notice">{t('login.notEligible')}</p> : null}
         <div className="login-buttons">
           {PROVIDERS.map(({ provider, Mark }) => (
             <button
