@@ -23,6 +23,9 @@ const isLocale = (f) => /\/chunks\/ko-/.test(f);
 // the captcha (core/captcha.ts) loads only when a visitor trips a rate limit on a block with the
 // captcha on: listed apart, like the Korean texts
 const isCaptcha = (f) => /\/chunks\/captcha-/.test(f);
+// the custom theme's derived colours (core/custom-theme.ts) load only for a block in the custom
+// theme (before it shows): listed apart too, with their size under the table
+const isCustom = (f) => /\/chunks\/custom-theme-/.test(f);
 // the writer's code (core/writer.ts: loaded on a visitor's first interaction with a block), the
 // session's (core/auth.ts), the writer's profile, the sealed store, its seal, the list of blocks
 // written to and the joining of a visitor's own part to the view (core/identity.ts,
@@ -56,7 +59,8 @@ function closure(file, seen = new Set()) {
  */
 function measure(entries, described = false) {
   const files = [...[entries].flat().reduce((seen, e) => closure(join(cdn, e), seen), new Set())];
-  const rare = (f) => isLocale(f) || isCaptcha(f) || (isWriter(f) && !(described && isRich(f)));
+  const rare = (f) =>
+    isLocale(f) || isCaptcha(f) || isCustom(f) || (isWriter(f) && !(described && isRich(f)));
   const first = files.filter((f) => !isLater(f) && !rare(f));
   const total = files.filter((f) => !rare(f)).reduce((n, f) => n + gz(f), 0);
   return {
@@ -68,6 +72,7 @@ function measure(entries, described = false) {
       .filter((f) => isWriter(f) && !(described && isRich(f)))
       .reduce((n, f) => n + gz(f), 0),
     live: files.filter(isRealtime).reduce((n, f) => n + gz(f), 0),
+    custom: files.filter(isCustom).reduce((n, f) => n + gz(f), 0),
   };
 }
 
@@ -151,6 +156,9 @@ also before its first data: the issue's 22 KB), and a writer's total is the sum.
 | bundle | before data (gzip) | total (gzip) | writer | Korean | captcha | budget | |
 |---|---|---|---|---|---|---|---|
 ${lines.join('\n')}
+
+A block in the custom theme loads a ${kb(live.custom)} chunk before it shows: the colours its
+owner's four do not set, derived from them (core/custom-theme.ts; light and dark never load it).
 
 Live updates use a ${kb(live.live)} chunk: the Realtime client (sdk/src/core/live.ts) with what a
 change does to the comment list (comment.changes.ts) and Lit's repeat, which keeps a message's DOM

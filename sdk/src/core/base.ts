@@ -95,6 +95,8 @@ export const meOnly = () => marks().then((m) => m.meOnly);
  * by the first write; a failed load is tried again by the next (core/chunk.ts).
  */
 export const loadWriter = loadChunk(() => import('./writer.js').then((m) => (writerCode = m)));
+/** The custom theme's derived colours (core/custom-theme.ts): only custom-theme blocks load them. */
+const customTheme = loadChunk(() => import('./custom-theme.js').then((m) => m.default));
 /** The writer's code once here: what a refused write says, the captcha panel (when one is open). */
 let writerCode: typeof import('./writer.js') | undefined;
 /** The events that start loading the writer's code: the visitor is about to act. */
@@ -268,6 +270,8 @@ export class BlockElement extends ReactionElement {
       await Promise.all([
         loadLang(normalizeLang(this.lang || view.block.language)),
         this.prepare(view),
+        // the custom theme's colours; without them (a chunk that failed) the light text
+        (this.theme || view.block.theme) === 'custom' && customTheme().catch(String),
       ]);
       if (stale()) return;
       this.ownView = true;
@@ -352,6 +356,13 @@ export class BlockElement extends ReactionElement {
   protected override updated(): void {
     const theme = this.theme || this.view?.block.theme || 'light';
     if (this.dataset.theme !== theme) this.dataset.theme = theme;
+    // the custom theme's sheet after the element's own styles (here at once when load() waited)
+    if (theme === 'custom')
+      void customTheme().then((sheet) => {
+        const root = this.renderRoot as ShadowRoot;
+        if (!root.adoptedStyleSheets.includes(sheet))
+          root.adoptedStyleSheets = [...root.adoptedStyleSheets, sheet];
+      }, String); // could not load (logged): the light theme's text
   }
 
   protected override render(): unknown {

@@ -12,18 +12,28 @@ import '../components/form/form.js';
 import { COLORS } from './identity.js';
 import { avatarStyle } from '../components/comment/avatar.js';
 import type { BlockView, Message, Theme } from './types.js';
-import { KEY, PROJECT, block, mockApi, reset, withSession } from '../test/mock-api.js';
+import { KEY, PROJECT, block, mockApi, reset, until, withSession } from '../test/mock-api.js';
 import { catsOrDogs, message } from '../test/fixtures.js';
 
 type RGBA = [number, number, number, number];
 
-/** A computed colour: rgb(), rgba() or color(srgb …) (what color-mix() computes to). */
+const canvas = document.createElement('canvas').getContext('2d', { willReadFrequently: true })!;
+
+/**
+ * A computed colour: rgb(), rgba() or color(srgb …) (what color-mix() computes to) read as is;
+ * anything else (the custom theme's relative lch() colours) as the browser paints it in sRGB.
+ */
 function parse(c: string): RGBA {
   const srgb = /^color\(srgb ([\d.e-]+) ([\d.e-]+) ([\d.e-]+)(?: \/ ([\d.]+))?\)$/.exec(c);
   if (srgb) return [+srgb[1]! * 255, +srgb[2]! * 255, +srgb[3]! * 255, srgb[4] ? +srgb[4] : 1];
   const rgb = /^rgba?\(([\d.]+), ([\d.]+), ([\d.]+)(?:, ([\d.]+))?\)$/.exec(c);
   if (rgb) return [+rgb[1]!, +rgb[2]!, +rgb[3]!, rgb[4] ? +rgb[4] : 1];
-  throw new Error('unparsed colour ' + c);
+  if (!/^(lch|lab|oklch|oklab)\(/.test(c)) throw new Error('unparsed colour ' + c);
+  canvas.clearRect(0, 0, 1, 1);
+  canvas.fillStyle = c;
+  canvas.fillRect(0, 0, 1, 1);
+  const [r, g, b, a] = canvas.getImageData(0, 0, 1, 1).data;
+  return [r!, g!, b!, a! / 255];
 }
 
 const over = (top: RGBA, under: RGBA): RGBA => {
@@ -184,6 +194,12 @@ async function mount(tag: string, view: BlockView): Promise<HTMLElement> {
   el.view = view;
   await fixture(html`<div></div>`).then((d) => d.append(el));
   await el.updateComplete;
+  // the custom theme's derived colours come as a sheet of their own (core/custom-theme.ts)
+  if (view.block.theme === 'custom')
+    await until(() => {
+      const base = el.shadowRoot!.querySelector('[part~=base]');
+      return base && getComputedStyle(base).getPropertyValue('--_on');
+    }, 10_000);
   return el;
 }
 
@@ -201,6 +217,40 @@ describe('contrast of the themes (WCAG AA)', () => {
       it(`${tag}, ${theme}: text 4.5:1, placeholders 4.5:1, control edges and focus ring 3:1`, async () => {
         const el = await mount(tag.split(' ')[0]!, views(theme)[tag]!);
         expect(el.shadowRoot!.querySelector('[part~=base]')!.className).to.contain(theme);
+        expect(failures(el)).to.deep.equal([]);
+      });
+
+  // The custom theme with owners' colours: text, muted text, placeholders, control edges, quiet
+  // fills, the text on fields and on primary and the focus ring follow from them (theme.ts). The
+  // owner's primary against their background is theirs: each palette's stands at 3:1.
+  const palettes: Record<string, Record<string, string>> = {
+    'navy, only primary and background': { '--PRIMARY': '#7c9cff', '--BACKGROUND': '#161b33' },
+    'dark with the dashboard defaults (white fields)': {
+      '--PRIMARY': '#3d5afe',
+      '--SECONDARY': '#E4E4E4',
+      '--TERTIARY': '#FFFFFF',
+      '--BACKGROUND': '#12151d',
+    },
+    'mid grey, just light': { '--PRIMARY': '#1a1a1a', '--BACKGROUND': '#777777' },
+    'mid grey, just dark': { '--PRIMARY': '#ffffff', '--BACKGROUND': '#747474' },
+    'blue background': { '--PRIMARY': '#ffffff', '--BACKGROUND': '#3d5afe' },
+    'cream with an orange primary': { '--PRIMARY': '#e8590c', '--BACKGROUND': '#fff8e1' },
+    'pale field on deep green': {
+      '--PRIMARY': '#ffd43b',
+      '--TERTIARY': '#e6fcf5',
+      '--BACKGROUND': '#0b3d2e',
+    },
+  };
+  for (const [palette, custom_color] of Object.entries(palettes))
+    for (const tag of ['comment', 'like', 'button', 'ab', 'ab voted', 'form'])
+      it(`${tag}, custom (${palette}): text, placeholders, edges and focus ring`, async () => {
+        const view = views('custom')[tag]!;
+        // the dashboard saves a button's text colour (its secondary) as white
+        view.block.custom_color =
+          tag === 'button' && custom_color['--SECONDARY']
+            ? { ...custom_color, '--SECONDARY': '#FFFFFF' }
+            : custom_color;
+        const el = await mount(tag.split(' ')[0]!, view);
         expect(failures(el)).to.deep.equal([]);
       });
 

@@ -43,12 +43,6 @@ export const baseStyles = css`
   :host([hidden]) {
     display: none;
   }
-  .custom {
-    --reaction-primary: var(--PRIMARY, #4c4c4c);
-    --reaction-secondary: var(--SECONDARY, #e4e4e4);
-    --reaction-tertiary: var(--TERTIARY, #fff);
-    --reaction-background: var(--BACKGROUND, #fff);
-  }
   [part~='base'] {
     /* control edges: 55% of the text colour over the background (3.3:1 or more) */
     --_border: var(
@@ -64,6 +58,12 @@ export const baseStyles = css`
     background: var(--reaction-background);
     border-radius: var(--reaction-radius);
     padding: 12px;
+  }
+  .custom {
+    --reaction-primary: var(--PRIMARY, #4c4c4c);
+    --reaction-secondary: var(--SECONDARY, #e4e4e4);
+    --reaction-tertiary: var(--TERTIARY, #fff);
+    --reaction-background: var(--BACKGROUND, #fff);
   }
   *,
   *::before,
@@ -107,7 +107,7 @@ export const baseStyles = css`
     cursor: default;
   }
   :focus-visible {
-    outline: 2px solid var(--reaction-primary);
+    outline: 2px solid var(--_ring, var(--reaction-primary));
     outline-offset: 2px;
   }
   .err {

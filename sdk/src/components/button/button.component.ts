@@ -22,7 +22,7 @@ import { button } from '../../core/locales/en.js';
  * @csspart captcha - The check a visitor who went too fast may pass to go on (blocks with the captcha on).
  *
  * @cssproperty --reaction-primary - Button colour (custom theme: --PRIMARY).
- * @cssproperty --reaction-on-primary - Button text colour (custom theme: --SECONDARY, default #FFFFFF).
+ * @cssproperty --reaction-on-primary - Button text colour (custom theme: --SECONDARY, unset black or white, whichever reads on primary).
  * @cssproperty --reaction-radius - Corner radius.
  */
 export default class ReactionButton extends BlockElement {

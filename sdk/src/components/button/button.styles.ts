@@ -1,11 +1,10 @@
 import { css } from 'lit';
 
 export default css`
-  /* Spec: a button block's secondary colour defaults to #FFFFFF (not #E4E4E4) because it is the
-     colour of the button's text, on the primary background. */
-  .custom {
-    --reaction-secondary: var(--SECONDARY, #ffffff);
-    --reaction-on-primary: var(--reaction-secondary);
+  /* Spec: a button block's secondary colour is the colour of the button's text, on the primary
+     background (the dashboard saves #FFFFFF); unset, what reads on primary (core/custom-theme.ts). */
+  [part~='base'].custom {
+    --reaction-on-primary: var(--SECONDARY, var(--_op, #fff));
   }
   [part~='row'] {
     display: flex;

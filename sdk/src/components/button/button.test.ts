@@ -48,11 +48,15 @@ describe('reaction-button', () => {
     expect($(el, 'button[part=button]').textContent!.trim()).to.equal('Button');
   });
 
-  it("writes its text in the custom theme's secondary colour, white by default", async () => {
+  it("writes its text in the custom theme's secondary colour, else what reads on primary", async () => {
     const colour = (el: ReactionButton) => getComputedStyle($(el, '[part=button]'));
     let el = await mount({ theme: 'custom', custom_color: { '--PRIMARY': '#000080' } });
     expect(colour(el).backgroundColor).to.equal('rgb(0, 0, 128)');
-    expect(colour(el).color, 'default #FFFFFF').to.equal('rgb(255, 255, 255)');
+    // unset (the dashboard saves #FFFFFF): white on a dark primary, black on a light one
+    expect(colour(el).color, 'white on navy').to.equal('lch(100 0 0)');
+    api.restore();
+    el = await mount({ theme: 'custom', custom_color: { '--PRIMARY': '#ffd43b' } });
+    expect(colour(el).color, 'black on yellow').to.equal('lch(0 0 0)');
     api.restore();
     el = await mount({ theme: 'custom', custom_color: { '--SECONDARY': '#ffd700' } });
     expect(colour(el).color, '--SECONDARY').to.equal('rgb(255, 215, 0)');

@@ -766,8 +766,11 @@ describe('reaction-comment', () => {
     el = await mount({ block: labelled('custom', { '--ADMIN_LABEL': 'red' }) });
     el.style.setProperty('--reaction-admin-label', 'green');
     el.style.setProperty('--reaction-me-label', 'blue');
-    expect(admin(el).color, 'block over page (custom)').to.equal(RED);
-    expect(me(el).color, 'page fills what the block leaves out').to.equal(BLUE);
+    // the custom theme fills a label with its colour and writes it in black or white (theme.ts)
+    expect(admin(el).backgroundColor, 'block over page (custom)').to.equal(RED);
+    expect(admin(el).color, 'black on red').to.equal('lch(0 0 0)');
+    expect(me(el).backgroundColor, 'page fills what the block leaves out').to.equal(BLUE);
+    expect(me(el).color, 'white on blue').to.equal('lch(100 0 0)');
   });
 
   it('renders dark theme and Korean', async () => {
