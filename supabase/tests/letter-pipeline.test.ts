@@ -7,10 +7,10 @@ import {
   FetchRefused,
   guardedFetch,
   hostRule,
-  isPublicAddress,
   type GuardDeps,
   type GuardPolicy,
 } from '../functions/_shared/letter/fetch-guard.ts';
+import { isPublicAddress } from '../functions/_shared/special-addresses.ts';
 import {
   brunchProfileText,
   brunchToBlocks,

@@ -3,7 +3,7 @@
 import { WEBHOOK_MESSAGES } from '@reaction-blocks/contracts/webhooks';
 import { HttpError } from './http.ts';
 import { requirePaid } from './paid.ts';
-import { isPublicAddress } from './letter/fetch-guard.ts';
+import { isPublicAddress } from './special-addresses.ts';
 import { resolveHost } from './letter/runtime.ts';
 
 export { requirePaid };

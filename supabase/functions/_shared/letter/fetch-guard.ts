@@ -3,8 +3,8 @@
 // fetch goes through `guardedFetch`, which allows only:
 //   - https, on port 443;
 //   - a host the caller's policy names (the mode's hosts: *.notion.site, brunch.co.kr, ...);
-//   - a host whose every address is public (no loopback, private, link-local, CGNAT, multicast,
-//     documentation or other reserved range, in IPv4 or IPv6), checked by resolving it first;
+//   - a host whose every address is public (none in IANA's special-purpose registries or
+//     multicast, IPv6 only in 2000::/3: ../special-addresses.ts), checked by resolving it first;
 //   - redirects only to URLs that pass the same checks, at most `maxRedirects`;
 //   - a body of at most `maxBytes` (read as a stream and cut off, whatever Content-Length says)
 //     within `timeoutMs` for the whole exchange, redirects included;
@@ -18,6 +18,8 @@
 // `originOverride` (PAGES_ORIGIN_OVERRIDE) sends the request, after every check, to
 // `<override>/<host><path>` instead: locally and in tests the providers server's `/pages` fake,
 // so this code runs unchanged offline (docs/architecture.md, "Page to letter").
+
+import { ipv4Bytes, isPublicAddress } from '../special-addresses.ts';
 
 export type RefusalReason =
   | 'scheme'
@@ -87,74 +89,6 @@ export function hostRule(names: readonly string[]): (host: string) => boolean {
     exact.has(host) || suffixes.some((s) => host.endsWith(s) && host.length > s.length);
 }
 
-function ipv4Parts(ip: string): number[] | null {
-  const parts = ip.split('.');
-  if (parts.length !== 4) return null;
-  const nums = parts.map((p) => (/^\d{1,3}$/.test(p) ? Number(p) : NaN));
-  return nums.every((n) => n >= 0 && n <= 255) ? nums : null;
-}
-
-function publicV4([a, b, c]: number[]): boolean {
-  if (a === 0 || a === 10 || a === 127) return false; // this network, private, loopback
-  if (a === 100 && b! >= 64 && b! <= 127) return false; // CGNAT
-  if (a === 169 && b === 254) return false; // link-local (cloud metadata)
-  if (a === 172 && b! >= 16 && b! <= 31) return false; // private
-  if (a === 192 && b === 168) return false; // private
-  if (a === 192 && b === 0 && (c === 0 || c === 2)) return false; // IETF, TEST-NET-1
-  if (a === 198 && (b === 18 || b === 19)) return false; // benchmarking
-  if (a === 198 && b === 51 && c === 100) return false; // TEST-NET-2
-  if (a === 203 && b === 0 && c === 113) return false; // TEST-NET-3
-  if (a! >= 224) return false; // multicast, reserved, broadcast
-  return true;
-}
-
-/** The 8 groups of an IPv6 address, or null. */
-function ipv6Groups(ip: string): number[] | null {
-  let text = ip.toLowerCase();
-  if (text.startsWith('[') && text.endsWith(']')) text = text.slice(1, -1);
-  const zone = text.indexOf('%');
-  if (zone >= 0) text = text.slice(0, zone);
-  // an embedded IPv4 tail (::ffff:1.2.3.4)
-  const v4 = /(\d+\.\d+\.\d+\.\d+)$/.exec(text);
-  if (v4) {
-    const p = ipv4Parts(v4[1]!);
-    if (!p) return null;
-    text = `${text.slice(0, -v4[1]!.length)}${((p[0]! << 8) | p[1]!).toString(16)}:${((p[2]! << 8) | p[3]!).toString(16)}`;
-  }
-  const halves = text.split('::');
-  if (halves.length > 2) return null;
-  const head = halves[0] ? halves[0].split(':') : [];
-  const tail = halves.length === 2 && halves[1] ? halves[1].split(':') : [];
-  const missing = 8 - head.length - tail.length;
-  if ((halves.length === 1 && missing !== 0) || missing < 0) return null;
-  const groups = [...head, ...Array<string>(halves.length === 2 ? missing : 0).fill('0'), ...tail];
-  const nums = groups.map((g) => (/^[0-9a-f]{1,4}$/.test(g) ? parseInt(g, 16) : NaN));
-  return nums.length === 8 && nums.every((n) => !Number.isNaN(n)) ? nums : null;
-}
-
-/** Whether an IP address (v4 or v6) is a public unicast address we may connect to. */
-export function isPublicAddress(ip: string): boolean {
-  const v4 = ipv4Parts(ip);
-  if (v4) return publicV4(v4);
-  const g = ipv6Groups(ip);
-  if (!g) return false;
-  if (g.slice(0, 7).every((x) => x === 0) && (g[7] === 0 || g[7] === 1)) return false; // :: and ::1
-  // IPv4-mapped (::ffff:a.b.c.d) and the NAT64 prefix carry an IPv4 address: judge that one
-  if (g.slice(0, 5).every((x) => x === 0) && g[5] === 0xffff) {
-    return publicV4([g[6]! >> 8, g[6]! & 255, g[7]! >> 8, g[7]! & 255]);
-  }
-  if (g[0] === 0x64 && g[1] === 0xff9b) {
-    return publicV4([g[6]! >> 8, g[6]! & 255, g[7]! >> 8, g[7]! & 255]);
-  }
-  if ((g[0]! & 0xfe00) === 0xfc00) return false; // unique local fc00::/7
-  if ((g[0]! & 0xffc0) === 0xfe80) return false; // link-local fe80::/10
-  if ((g[0]! & 0xff00) === 0xff00) return false; // multicast
-  if (g[0] === 0x2001 && g[1] === 0x0db8) return false; // documentation
-  if (g[0] === 0x2002) return false; // 6to4 (may wrap a private IPv4)
-  if (g[0] === 0x2001 && g[1] === 0) return false; // Teredo
-  return (g[0]! & 0xe000) === 0x2000; // global unicast 2000::/3 only
-}
-
 /**
  * Checks one URL: scheme, port, host, and that every address of the host is public; answers
  * those addresses.
@@ -165,7 +99,7 @@ async function check(url: URL, policy: GuardPolicy, deps: GuardDeps): Promise<st
   if (url.username || url.password) throw new FetchRefused('host', 'credentials in the URL');
   const host = url.hostname.toLowerCase();
   // an address literal is never one of the providers' names
-  if (ipv4Parts(host) || host.startsWith('[') || !policy.allowHost(host)) {
+  if (ipv4Bytes(host) || host.startsWith('[') || !policy.allowHost(host)) {
     throw new FetchRefused('host', `host not allowed: ${host}`);
   }
   let addresses: string[];
