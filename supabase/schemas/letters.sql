@@ -467,12 +467,29 @@ end;
 $$;
 revoke execute on function public.prepare_letter_jobs(bigint[]) from public, anon, authenticated;
 
+-- When the letter settler last ran, and since when it has run without a gap. The grace for a
+-- Send event counts only time the stack was up to take it: a stack that was down longer than the
+-- grace (its events endpoint gone, SNS retrying or the SES fake's journal waiting) would
+-- otherwise find, on its first run back, jobs `unknown` since before the crash "unseen for too
+-- long" and send them again before their pending Send events arrive.
+create table private.letter_settle_clock (
+  id boolean primary key default true check (id),
+  last_run timestamptz not null,
+  up_since timestamptz not null
+);
+comment on table private.letter_settle_clock is
+  'settle_letter_jobs''s clock: its last run, and the start of its runs without a gap (a stack that was down).';
+alter table private.letter_settle_clock enable row level security;
+
 -- A letter job whose worker died after handing the mail to SES and before recording it is
 -- `unknown` (jobs.sql). For letters that is settled, not left in doubt:
 --   - SES reports every accepted mail with a Send event carrying the delivery id (an email tag);
 --     record_mail_event then records the delivery as sent, and the job becomes done here;
---   - a job still unseen after `letters.unknown_grace_seconds` (default 600) was never accepted
---     (SES publishes Send within seconds, SNS retries a failed post): it is queued again.
+--   - a job still unseen after `letters.unknown_grace_seconds` (default 600) of the stack being
+--     up was never accepted (SES publishes Send within seconds, SNS retries a failed post): it is
+--     queued again. The grace starts again when the settler finds it did not run for
+--     `letters.settle_gap_seconds` (default 120; it runs every 30 s): the stack was down, and
+--     the events of that time are still to come (letter_settle_clock).
 -- Jobs the provider refused for good (`failed`) make their delivery `failed`.
 create function private.settle_letter_jobs()
 returns jsonb
@@ -482,6 +499,8 @@ set search_path = ''
 as $$
 declare
   v_grace integer := (private.setting('letters.unknown_grace_seconds', '600'::jsonb))::text::integer;
+  v_gap integer := (private.setting('letters.settle_gap_seconds', '120'::jsonb))::text::integer;
+  v_up_since timestamptz;
   v_done integer;
   v_requeued integer;
   v_failed integer;
@@ -494,12 +513,19 @@ begin
       and d.id = (j.payload ->> 'delivery_id')::uuid and d.status <> 'reserved';
   get diagnostics v_done = row_count;
 
+  insert into private.letter_settle_clock as c (id, last_run, up_since) values (true, now(), now())
+    on conflict (id) do update
+      set up_since = case when c.last_run < now() - make_interval(secs => v_gap) then now()
+                          else c.up_since end,
+          last_run = now()
+    returning c.up_since into v_up_since;
+
   update private.jobs j
     set status = 'queued', run_at = now(), finished_at = null, locked_until = null, updated_at = now(),
         max_attempts = greatest(j.max_attempts, j.attempts + 1),
         last_error = left(coalesce(j.last_error || '; ', '') || 'no Send event: queued again', 2000)
     where j.kind = 'letter' and j.status = 'unknown'
-      and j.finished_at < now() - make_interval(secs => v_grace)
+      and greatest(j.finished_at, v_up_since) < now() - make_interval(secs => v_grace)
       and exists (select 1 from public.deliveries d
                   where d.id = (j.payload ->> 'delivery_id')::uuid and d.status = 'reserved');
   get diagnostics v_requeued = row_count;

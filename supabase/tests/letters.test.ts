@@ -999,6 +999,46 @@ const reserveWithJobs = (o: Owner, to: string[], jobs: string) =>
     return publishId;
   });
 
+/**
+ * The worker's part of a send that SES accepted: the mail to `to` handed to the SES fake with the
+ * delivery's tag, as the worker sends it, and its Send event recorded (the delivery no longer
+ * `reserved`; before the job looks lost, since the schedule may settle jobs at any moment).
+ */
+async function acceptedBySes(o: Owner, to: string, deliveryId: string): Promise<void> {
+  const { SESv2Client, SendEmailCommand } = await import('@aws-sdk/client-sesv2');
+  const ses = new SESv2Client({
+    endpoint: `${providersUrl()}/ses`,
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'AKIAIOSFODNN7EXAMPLE', secretAccessKey: 'x' },
+  });
+  await ses.send(
+    new SendEmailCommand({
+      FromEmailAddress: o.sender,
+      Destination: { ToAddresses: [to] },
+      ConfigurationSetName: 'reaction-blocks',
+      EmailTags: [
+        { Name: 'kind', Value: 'letter' },
+        { Name: 'delivery', Value: deliveryId },
+      ],
+      Content: { Simple: { Subject: { Data: 'Weekly letter' }, Body: { Text: { Data: 'hi' } } } },
+    }),
+  );
+  await eventually(async () => {
+    const [d] = await sql<{ status: string }>(
+      'select status from public.deliveries where id = $1',
+      [deliveryId],
+    );
+    return d!.status !== 'reserved';
+  });
+}
+
+/** The letter settler's clock (private.letter_settle_clock): SQL times of its runs. */
+const setSettleClock = (client: pg.Client, upSince: string, lastRun: string) =>
+  client.query(
+    `insert into private.letter_settle_clock (id, up_since, last_run) values (true, ${upSince}, ${lastRun})
+     on conflict (id) do update set up_since = excluded.up_since, last_run = excluded.last_run`,
+  );
+
 describe('a worker that loses track of a send', () => {
   it('a mail SES accepted is settled by its Send event; one never accepted is queued again and sent once', async () => {
     const o = await letterOwner('notion_letter');
@@ -1014,43 +1054,19 @@ describe('a worker that loses track of a send', () => {
       'select id from public.deliveries where publish_id = $1 and email = $2',
       [publishId, a],
     );
-    const { SESv2Client, SendEmailCommand } = await import('@aws-sdk/client-sesv2');
-    const ses = new SESv2Client({
-      endpoint: `${providersUrl()}/ses`,
-      region: 'us-east-1',
-      credentials: { accessKeyId: 'AKIAIOSFODNN7EXAMPLE', secretAccessKey: 'x' },
-    });
-    await ses.send(
-      new SendEmailCommand({
-        FromEmailAddress: o.sender,
-        Destination: { ToAddresses: [a] },
-        ConfigurationSetName: 'reaction-blocks',
-        EmailTags: [
-          { Name: 'kind', Value: 'letter' },
-          { Name: 'delivery', Value: da!.id },
-        ],
-        Content: { Simple: { Subject: { Data: 'Weekly letter' }, Body: { Text: { Data: 'hi' } } } },
-      }),
-    );
-    // its Send event settles a's delivery (before the jobs look lost: the schedule may settle them
-    // at any moment)
-    await eventually(async () => {
-      const [d] = await sql<{ status: string }>(
-        'select status from public.deliveries where id = $1',
-        [da!.id],
-      );
-      return d!.status !== 'reserved';
-    });
+    await acceptedBySes(o, a, da!.id);
     // both jobs are left `unknown`, as a lease running out after `sending` leaves them, longer
     // ago than the grace for a Send event (`letters.unknown_grace_seconds`, 600 by default; the
     // setting is not changed here: other test files send letters at the same time). Settled and
     // read in one transaction, so the schedule's own settling and worker cannot move them between.
+    // The stack has been up the whole time (the settler's clock: no gap).
     const jobs = await transaction(async (client) => {
       await client.query(
         `update private.jobs set status = 'unknown', attempts = 1, finished_at = now() - interval '11 minutes'
          where kind = 'letter' and payload ->> 'publish_id' = $1`,
         [publishId],
       );
+      await setSettleClock(client, "now() - interval '1 day'", 'now()');
       await client.query('select private.settle_letter_jobs()');
       return (
         await client.query<{ status: string; email: string }>(
@@ -1074,6 +1090,50 @@ describe('a worker that loses track of a send', () => {
       .eq('id', publishId)
       .single();
     expect(p).toEqual({ sent_count: 2, reserved_count: 2 });
+  });
+
+  it('a job unknown before the stack went down longer than the grace is not sent again on its return (issue 17)', async () => {
+    const o = await letterOwner('notion_letter');
+    const l = await loaded(o, 'notion', NOTION_PAGE_URL);
+    await save(o, l);
+    const c = inbox('down-c');
+    const publishId = await reserveWithJobs(o, [c], "run_at = now() + interval '1 hour'");
+    const [dc] = await sql<{ id: string }>(
+      'select id from public.deliveries where publish_id = $1 and email = $2',
+      [publishId, c],
+    );
+    const statusOf = async (client: pg.Client) =>
+      (
+        await client.query<{ status: string }>(
+          `select status from private.jobs where kind = 'letter' and payload ->> 'publish_id' = $1`,
+          [publishId],
+        )
+      ).rows.map((r) => r.status);
+    // The worker handed c's mail to SES and lost track of it 20 minutes ago (the job `unknown`);
+    // then the whole stack was down for 15 minutes, longer than the grace (600 s), with the Send
+    // event still on its way (SNS retrying, or the SES fake's journal). The settler's first run
+    // back: before, it found the job unseen for 20 minutes and queued it again, and c had the
+    // letter twice once the event came.
+    const back = await transaction(async (client) => {
+      await client.query(
+        `update private.jobs set status = 'unknown', attempts = 1, finished_at = now() - interval '20 minutes'
+         where kind = 'letter' and payload ->> 'publish_id' = $1`,
+        [publishId],
+      );
+      await setSettleClock(client, "now() - interval '1 day'", "now() - interval '15 minutes'");
+      await client.query('select private.settle_letter_jobs()');
+      return statusOf(client);
+    });
+    expect(back).toEqual(['unknown']);
+    // the Send event arrives after the restart and settles the job; nothing sends c another
+    await acceptedBySes(o, c, dc!.id);
+    const settled = await transaction(async (client) => {
+      await client.query('select private.settle_letter_jobs()');
+      return statusOf(client);
+    });
+    expect(settled).toEqual(['done']);
+    await runWorker();
+    expect(await mailbox(c)).toHaveLength(1);
   });
 });
 
