@@ -60,6 +60,11 @@ create table public.audience_members (
   bounced_count integer not null default 0 check (bounced_count >= 0),
   rejected_count integer not null default 0 check (rejected_count >= 0),
   complaint_count integer not null default 0 check (complaint_count >= 0),
+  -- a visitor typed the address (a form's email answer, a comment's notification email): no
+  -- letter goes to it until it confirms the owner's letters (mail-consent.sql). Members the owner
+  -- adds by hand or by CSV are the owner's responsibility and active at once. Not writable by
+  -- clients (no column grant): an owner cannot mark a typed address confirmed.
+  awaiting_confirmation boolean not null default false,
   unique (user_id, email),
   unique (user_id, creator_id),
   foreign key (user_id, group_name) references public.audience_groups (user_id, name)
@@ -181,7 +186,37 @@ $$;
 revoke execute on function private.audience_members_cap() from public;
 
 -- Records a visitor's reaction in the owner's audience (one member per visitor, last 20 events).
--- An email is attached only when no other member of the owner has it.
+-- An email is attached only when no other member of the owner has it. The visitor typed it, so
+-- it waits for confirmation (awaiting_confirmation) unless the address already confirmed this
+-- owner's letters; a form's answer asks the address to confirm (a `confirm.mail` job,
+-- mail-consent.sql). A comment's address is asked about reply notifications instead (post_message)
+-- and stays awaiting here until it confirms the owner's letters through one of their forms.
+-- One visitor's member row of the owner's audience, added or brought up to date with this event
+-- (record_audience_event).
+create function private.upsert_audience_member(p_block public.blocks, p_uid uuid, p_name text,
+  p_photo_url text, p_color text, p_email text, p_awaiting boolean, p_event jsonb)
+returns void
+language sql
+set search_path = ''
+as $$
+  insert into public.audience_members as a
+      (user_id, creator_id, creator_name, creator_photo_url, color, email, history, first_event,
+       awaiting_confirmation)
+    values (p_block.owner_id, p_uid, coalesce(left(p_name, 100), ''), left(p_photo_url, 500),
+            left(p_color, 32), p_email, jsonb_build_array(p_event), p_event, p_awaiting)
+    on conflict (user_id, creator_id) do update
+      set history = (case when jsonb_array_length(a.history) >= 20 then a.history - 0 else a.history end)
+                    || excluded.history,
+          creator_name = case when excluded.creator_name <> '' then excluded.creator_name else a.creator_name end,
+          creator_photo_url = coalesce(excluded.creator_photo_url, a.creator_photo_url),
+          color = coalesce(excluded.color, a.color),
+          email = coalesce(a.email, excluded.email),
+          awaiting_confirmation = case when a.email is null and excluded.email is not null
+                                       then excluded.awaiting_confirmation
+                                       else a.awaiting_confirmation end;
+$$;
+revoke execute on function private.upsert_audience_member(public.blocks, uuid, text, text, text, text, boolean, jsonb) from public;
+
 create function private.record_audience_event(p_block public.blocks, p_uid uuid, p_name text,
                                                p_photo_url text, p_color text, p_email text)
 returns void
@@ -191,6 +226,7 @@ as $$
 declare
   v_event jsonb := jsonb_build_object('id', p_block.id, 'type', p_block.type, 'created_at', now());
   v_email text := nullif(btrim(p_email), '');
+  v_awaiting boolean := false;
 begin
   if p_uid = p_block.owner_id then
     return;
@@ -200,17 +236,24 @@ begin
                  where user_id = p_block.owner_id and email = v_email and creator_id is distinct from p_uid)) then
     v_email := null;
   end if;
-  insert into public.audience_members as a
-      (user_id, creator_id, creator_name, creator_photo_url, color, email, history, first_event)
-    values (p_block.owner_id, p_uid, coalesce(left(p_name, 100), ''), left(p_photo_url, 500),
-            left(p_color, 32), v_email, jsonb_build_array(v_event), v_event)
-    on conflict (user_id, creator_id) do update
-      set history = (case when jsonb_array_length(a.history) >= 20 then a.history - 0 else a.history end)
-                    || excluded.history,
-          creator_name = case when excluded.creator_name <> '' then excluded.creator_name else a.creator_name end,
-          creator_photo_url = coalesce(excluded.creator_photo_url, a.creator_photo_url),
-          color = coalesce(excluded.color, a.color),
-          email = coalesce(a.email, excluded.email);
+  if v_email is not null then
+    v_awaiting := not private.mail_confirmed(v_email, p_block.owner_id);
+    if v_awaiting and p_block.type = 'form' then
+      perform private.ask_mail_consent(v_email, p_block.owner_id, p_block.id);
+    end if;
+  end if;
+  if v_email is null then
+    perform private.upsert_audience_member(p_block, p_uid, p_name, p_photo_url, p_color, null, false, v_event);
+    return;
+  end if;
+  -- two visitors naming the same address at once both passed the check above: the second
+  -- insert meets the (user_id, email) key, and that visitor joins without it (as the check would
+  -- have had it) instead of their write failing
+  begin
+    perform private.upsert_audience_member(p_block, p_uid, p_name, p_photo_url, p_color, v_email, v_awaiting, v_event);
+  exception when unique_violation then
+    perform private.upsert_audience_member(p_block, p_uid, p_name, p_photo_url, p_color, null, false, v_event);
+  end;
 end;
 $$;
 

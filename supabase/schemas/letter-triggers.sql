@@ -83,6 +83,14 @@ begin
   if v_email is null or char_length(v_email) > 100 or not private.is_valid_email(v_email) then
     return jsonb_build_object('skip', 'the response was deleted or has no address');
   end if;
+  -- double opt-in (mail-consent.sql): a typed address gets the owner's letter once it confirmed
+  -- it wants their letters. Until then the confirmation mail goes instead (asked here too: the
+  -- question need not be the form's visitor email), and answer_mail_consent queues this job's
+  -- letter again when it confirms (the result's `awaiting`).
+  if not private.letters_allowed(v_form.owner_id, v_email) then
+    perform private.ask_mail_consent(v_email, v_form.owner_id, v_form.id);
+    return jsonb_build_object('skip', 'the address has not confirmed yet', 'awaiting', v_email);
+  end if;
   select paid into v_paid from public.profiles where id = v_form.owner_id;
   if not coalesce(v_paid, false) then
     return jsonb_build_object('skip', 'a paid plan is required');

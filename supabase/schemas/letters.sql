@@ -310,6 +310,7 @@ begin
       select distinct on (lower(a.email)) lower(a.email), a.id
       from public.audience_members a
       where a.user_id = p_owner_id and not a.deactivated and a.has_email
+        and not a.awaiting_confirmation
         and (p_group = 'activated' or a.group_name = p_group)
       order by lower(a.email), a.created_at
       on conflict do nothing;
@@ -364,25 +365,28 @@ revoke execute on function public.reserve_letter(uuid, uuid, text[], text, boole
 
 -- The groups an audience send can go to (`activated`: every active member), each with the
 -- addresses it reaches as reserve_letter picks them (active members with an email, one per
--- address) and how many of those it will skip (unsubscribed from the owner's letters, or
--- suppressed). Counted here: PostgREST answers at most 1,000 rows, so the dashboard cannot count.
+-- address, not awaiting confirmation), how many of those it will skip (unsubscribed from the
+-- owner's letters, or suppressed), and how many members it leaves out because their address
+-- has not confirmed yet (awaiting_count: a visitor typed it, mail-consent.sql). Counted here:
+-- PostgREST answers at most 1,000 rows, so the dashboard cannot count.
 -- security definer: mail_suppressions is private; only counts of the caller's own members leave.
 create function public.letter_send_groups()
-returns table (name text, email_count integer, skip_count integer)
+returns table (name text, email_count integer, skip_count integer, awaiting_count integer)
 language sql
 stable
 security definer
 set search_path = ''
 as $$
   with m as (
-    select a.group_name, lower(a.email) as email,
+    select a.group_name, lower(a.email) as email, a.awaiting_confirmation as awaiting,
            exists (select 1 from public.unsubscribes u where u.user_id = a.user_id and lower(u.email) = lower(a.email))
              or exists (select 1 from private.mail_suppressions s where s.email = lower(a.email)) as skip
     from public.audience_members a
     where a.user_id = (select auth.uid()) and not a.deactivated and a.has_email
   )
-  select g.name, count(distinct m.email)::integer,
-         (count(distinct m.email) filter (where m.skip))::integer
+  select g.name, (count(distinct m.email) filter (where not m.awaiting))::integer,
+         (count(distinct m.email) filter (where m.skip and not m.awaiting))::integer,
+         (count(distinct m.email) filter (where m.awaiting))::integer
   from public.audience_groups g
   left join m on g.name = 'activated' or m.group_name = g.name
   where g.user_id = (select auth.uid()) and g.name <> 'deactivated'
@@ -390,7 +394,7 @@ as $$
   order by g.created_at;
 $$;
 comment on function public.letter_send_groups() is
-  'The caller''s audience groups with the addresses an audience send reaches and how many it skips.';
+  'The caller''s audience groups with the addresses an audience send reaches, how many it skips, and how many members await confirmation (left out).';
 revoke execute on function public.letter_send_groups() from public, anon;
 grant execute on function public.letter_send_groups() to authenticated;
 

@@ -191,10 +191,10 @@ alter table private.provider_events enable row level security;
 -- Addresses are stored lower-cased and compared that way.
 create table private.mail_suppressions (
   email text primary key check (char_length(email) <= 320 and email = lower(email)),
-  reason text not null check (reason in ('bounce', 'complaint')),
+  reason text not null check (reason in ('bounce', 'complaint', 'not_me')),
   created_at timestamptz not null default now()
 );
-comment on table private.mail_suppressions is 'Addresses that hard-bounced or complained: every later mail to them is skipped.';
+comment on table private.mail_suppressions is 'Addresses that hard-bounced, complained or answered "not me" to a confirmation mail (mail-consent.sql): every later mail to them is skipped.';
 alter table private.mail_suppressions enable row level security;
 
 -- One-click unsubscribes from notification mails, per block: scope owner (mailTo) or reply

@@ -389,6 +389,12 @@ begin
   end if;
 
   perform private.record_audience_event(v_block, v_uid, p_creator_name, nullif(p_creator_photo_url, ''), p_color, v_email);
+  -- replies are mailed only to an address that confirmed it wants them (mail-consent.sql): the
+  -- first time, it is asked, and the writer is told a confirmation mail is on its way
+  if v_email is not null and private.ask_mail_consent(v_email, null, p_block_id) = 'pending' then
+    return private.visible_thread_json(v_message, v_uid, v_uid = v_block.owner_id)
+           || jsonb_build_object('email_confirmation', 'sent');
+  end if;
   return private.visible_thread_json(v_message, v_uid, v_uid = v_block.owner_id);
 end;
 $$;

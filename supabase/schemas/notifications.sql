@@ -113,6 +113,11 @@ begin
     if v_to is null then
       return jsonb_build_object('skip', 'the message or its email is gone');
     end if;
+    -- double opt-in (mail-consent.sql): replies before the address confirmed are not mailed,
+    -- then or later (the page shows them)
+    if not private.mail_confirmed(v_to, null) then
+      return jsonb_build_object('skip', 'the address has not confirmed reply notifications');
+    end if;
     v_language := v_block.language::text;
   else
     raise exception 'not a notification kind: %', p_kind using errcode = 'P0001';

@@ -1,7 +1,63 @@
 // Found from a clean clone in the sixth hostile review (breaker, 2026-11-26): a visitor can make
 // the platform mail text of their own to any address that never asked for it, and put any
 // address on an owner's mailing list.
-import { describe, it } from 'vitest';
+import { randomBytes } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { newGuest, sql } from './support/clients.ts';
+import { createBlock, ownerWithBlock } from './support/drafts.ts';
+import { addQuestion, postMessage } from './support/hostile.ts';
+import { eventually, inbox, mailbox } from './support/providers.ts';
+import { callWorker } from './support/worker.ts';
+import { answerLink, confirmationMail, tokenOf } from './support/consent.ts';
+
+/** The reply notification jobs of a thread, run now: the digest window and run_at moved back. */
+async function runReplyJobs(parentId: string) {
+  await sql(
+    `update private.job_groups set last_done_at = now() - interval '2 minutes' where group_key = $1`,
+    [`notify.reply:${parentId}`],
+  );
+  await sql(`update private.jobs set run_at = now() where group_key = $1 and status = 'queued'`, [
+    `notify.reply:${parentId}`,
+  ]);
+  return eventually(async () => {
+    await callWorker();
+    const jobs = await sql<{ status: string; result: { skipped?: string } | null }>(
+      `select status, result from private.jobs where kind = 'notify.reply' and payload ->> 'parent_id' = $1`,
+      [parentId],
+    );
+    return jobs.length > 0 && jobs.every((j) => ['done', 'merged'].includes(j.status))
+      ? jobs
+      : undefined;
+  }, 20_000);
+}
+
+/** A comment block that asks for emails (allow_creator_email), named by its owner. */
+const commentBlock = (name = 'Demo comments') =>
+  ownerWithBlock('comment', { settings: { name, allow_creator_email: true } });
+
+/** A form whose one mail question is the visitor's email (as_visitor_info), and its owner. */
+async function emailForm() {
+  const { owner, blockId } = await ownerWithBlock('form', { settings: { name: 'Join the list' } });
+  await sql(`update public.profiles set name = 'Ann''s Bakery' where id = $1`, [owner.id]);
+  const q = await addQuestion(blockId, {
+    type: 'mail',
+    index: 0,
+    required: true,
+    as_visitor_info: 'email',
+  });
+  const submit = async (email: string) => {
+    const guest = await newGuest();
+    const { data, error } = await guest.client.rpc('submit_response', {
+      p_block_id: blockId,
+      p_answers: { [q.id]: email },
+    });
+    expect(error).toBeNull();
+    expect(data).toMatchObject({ held: false });
+  };
+  return { owner, blockId, submit };
+}
+
+const SPAM = (n: number) => `CHEAP PILLS at https://spam.example/buy now ${n}`;
 
 describe("a commenter's reply notifications", () => {
   // Repro on npm start (2026-11-26, main at d6f076a): the demo comment block (allow_creator_email
@@ -19,7 +75,138 @@ describe("a commenter's reply notifications", () => {
   // Ways out (not small, a product decision): the first reply mail to an address asks it to
   // confirm (double opt-in, as the sender addresses do), or reply notifications say only that
   // there are new replies and link to the page, without quoting what a visitor wrote.
-  it.todo('a reply notification goes only to an address that confirmed it wants them');
+  it('a reply notification goes only to an address that confirmed it wants them', async () => {
+    const { blockId } = await commentBlock();
+    const victim = inbox('victim3');
+    const top = await postMessage(await newGuest(), blockId, 'Mail me <b>here</b>', {
+      p_creator_email: victim,
+    });
+    expect(top.error).toBeNull();
+    // the writer is told a confirmation mail is on its way (the comment element says so)
+    expect(top.data).toMatchObject({ email_confirmation: 'sent' });
+    const parentId = (top.data as { id: string }).id;
+    const spammer = await newGuest();
+    for (let n = 1; n <= 3; n++) {
+      const reply = await postMessage(spammer, blockId, SPAM(n), { p_parent_id: parentId });
+      expect(reply.error).toBeNull();
+    }
+    const mail = await confirmationMail(victim);
+    const jobs = await runReplyJobs(parentId);
+    expect(jobs.filter((j) => j.status === 'done').map((j) => j.result?.skipped)).toContain(
+      'the address has not confirmed reply notifications',
+    );
+    // one mail, the confirmation: the owner's block name, none of the visitors' words
+    expect(await mailbox(victim)).toHaveLength(1);
+    expect(mail.subject).toBe('Confirm reply notifications for “Demo comments”');
+    for (const visitorText of ['CHEAP', 'spam.example', 'Mail me', 'Visitor'])
+      expect(`${mail.subject} ${mail.html}`).not.toContain(visitorText);
+
+    // the page's read, then refusals of tokens that are not this one
+    const token = tokenOf(mail);
+    expect(await answerLink(token)).toMatchObject({
+      status: 200,
+      json: { data: { scope: 'reply', email: 'v***@example.com', blockName: 'Demo comments' } },
+    });
+    const foreign = randomBytes(32).toString('base64url');
+    for (const bad of [foreign, token.slice(0, -1) + (token.endsWith('A') ? 'B' : 'A'), 'short'])
+      expect(await answerLink(bad, 'confirm')).toMatchObject({
+        status: 400,
+        json: { error: { message: 'Invalid link' } },
+      });
+    expect(await answerLink(token, 'confirm')).toMatchObject({
+      status: 200,
+      json: { data: { outcome: 'confirmed', scope: 'reply' } },
+    });
+    // single use: the same link again, read or answered, is refused
+    expect((await answerLink(token, 'confirm')).status).toBe(400);
+    expect((await answerLink(token, 'not-me')).status).toBe(400);
+    expect((await answerLink(token)).status).toBe(400);
+
+    // confirmed: the next reply is mailed (the earlier ones are not, then or later)
+    expect(
+      (await postMessage(spammer, blockId, 'A real answer', { p_parent_id: parentId })).error,
+    ).toBeNull();
+    await runReplyJobs(parentId);
+    const notice = await eventually(async () => {
+      await callWorker();
+      return (await mailbox(victim)).find((m) => m.subject.startsWith('New reply'));
+    }, 20_000);
+    expect(notice.html).toContain('A real answer');
+    expect(notice.html).not.toContain('CHEAP');
+    expect(await mailbox(victim)).toHaveLength(2);
+  });
+
+  it('an expired link is refused, and "not me" stops every mail to the address', async () => {
+    const { blockId } = await commentBlock('Expiring');
+    const late = inbox('late');
+    expect(
+      (await postMessage(await newGuest(), blockId, 'hi', { p_creator_email: late })).error,
+    ).toBeNull();
+    const expired = tokenOf(await confirmationMail(late));
+    await sql(
+      `update private.mail_consents set token_expires_at = now() - interval '1 second' where email = $1`,
+      [late],
+    );
+    expect(await answerLink(expired, 'confirm')).toMatchObject({ status: 400 });
+    expect(
+      await sql(
+        'select 1 from private.mail_consents where email = $1 and confirmed_at is not null',
+        [late],
+      ),
+    ).toEqual([]);
+
+    const stranger = inbox('stranger');
+    const first = await postMessage(await newGuest(), blockId, 'hi', { p_creator_email: stranger });
+    expect(first.data).toMatchObject({ email_confirmation: 'sent' });
+    const token = tokenOf(await confirmationMail(stranger));
+    expect(await answerLink(token, 'not-me')).toMatchObject({
+      status: 200,
+      json: { data: { outcome: 'declined' } },
+    });
+    expect(
+      await sql('select reason from private.mail_suppressions where email = $1', [stranger]),
+    ).toEqual([{ reason: 'not_me' }]);
+    // named again the next day: nothing is asked, nothing is sent
+    await sql(
+      `update private.mail_consents set mailed_at = mailed_at - interval '25 hours' where email = $1`,
+      [stranger],
+    );
+    const again = await postMessage(await newGuest(), blockId, 'hi again', {
+      p_creator_email: stranger,
+    });
+    expect(again.error).toBeNull();
+    expect(again.data).not.toHaveProperty('email_confirmation');
+    for (let i = 0; i < 2; i++) await callWorker();
+    expect(await mailbox(stranger)).toHaveLength(1);
+  });
+
+  it('20 writes naming one address on blocks of three owners mail it one confirmation a day', async () => {
+    const target = inbox('target');
+    const a = await commentBlock('Block A');
+    const b = await commentBlock('Block B');
+    const form = await emailForm();
+    const guests = await Promise.all(Array.from({ length: 10 }, () => newGuest()));
+    const answers = await Promise.all(
+      guests.flatMap((guest, i) =>
+        [a, b].map(async (block) =>
+          postMessage(guest, block.blockId, `note ${i}`, { p_creator_email: target }),
+        ),
+      ),
+    );
+    expect(answers.map((r) => r.error)).toEqual(Array(20).fill(null));
+    await form.submit(target);
+    await confirmationMail(target);
+    for (let i = 0; i < 3; i++) await callWorker();
+    expect(await mailbox(target)).toHaveLength(1);
+    // one job per scope and day; whichever a worker took first went out, the other waits a day
+    const jobs = await sql<{ scope: string; status: string; later: boolean }>(
+      `select coalesce(payload ->> 'owner_id', 'reply') as scope, status, run_at > now() + interval '23 hours' as later
+       from private.jobs where kind = 'confirm.mail' and payload ->> 'email' = $1 order by id`,
+      [target],
+    );
+    expect(jobs.map((j) => j.scope)).toEqual(['reply', form.owner.id]);
+    expect(jobs.map((j) => `${j.status} ${j.later}`).sort()).toEqual(['done false', 'queued true']);
+  });
 });
 
 describe("an owner's audience", () => {
@@ -33,5 +220,58 @@ describe("an owner's audience", () => {
   // goes to the typed address at once. Ways out (a product decision): an address a visitor typed
   // joins the audience unconfirmed, and letters skip it until it confirms (double opt-in), or the
   // owner sees such members marked and chooses.
-  it.todo('an address a visitor typed gets no letter until it confirmed it wants them');
+  it('an address a visitor typed gets no letter until it confirmed it wants them', async () => {
+    const form = await emailForm();
+    const letterId = await createBlock(form.owner, 'notion_letter');
+    await sql(
+      `update public.block_private set mail_title = 'News', mail_html = '<p>Our news</p>' where block_id = $1`,
+      [letterId],
+    );
+    const sendToAll = async () =>
+      (
+        await sql<{ r: { reserved: number } }>(
+          `select public.reserve_letter($1, $2, null, 'activated', false, '{"from": "news@example.com"}'::jsonb) as r`,
+          [form.owner.id, letterId],
+        )
+      )[0]!.r;
+    const victim = inbox('victim4');
+    await form.submit(victim);
+    const [member] = await sql<{ id: string; awaiting_confirmation: boolean }>(
+      'select id, awaiting_confirmation from public.audience_members where user_id = $1 and email = $2',
+      [form.owner.id, victim],
+    );
+    expect(member?.awaiting_confirmation).toBe(true);
+    // the send dialog's count leaves it out and says so; the send skips it
+    expect((await form.owner.client.rpc('letter_send_groups')).data).toEqual([
+      { name: 'activated', email_count: 0, skip_count: 0, awaiting_count: 1 },
+    ]);
+    expect(await sendToAll()).toMatchObject({ reserved: 0 });
+    // the owner cannot mark it confirmed (no column grant), nor add a second member for it
+    const marked = await form.owner.client
+      .from('audience_members')
+      .update({ awaiting_confirmation: false })
+      .eq('id', member!.id);
+    expect(marked.error?.message).toMatch(/permission denied/);
+
+    const mail = await confirmationMail(victim);
+    expect(mail.subject).toBe("Confirm that you want letters from Ann's Bakery");
+    expect(mail.html).toContain('Join the list');
+    expect(await answerLink(tokenOf(mail), 'confirm')).toMatchObject({
+      status: 200,
+      json: { data: { outcome: 'confirmed', scope: 'letters' } },
+    });
+    expect(
+      await sql('select awaiting_confirmation from public.audience_members where id = $1', [
+        member!.id,
+      ]),
+    ).toEqual([{ awaiting_confirmation: false }]);
+    expect(await sendToAll()).toMatchObject({ reserved: 1 });
+    // an address the owner adds by hand is theirs to answer for: active at once
+    const added = await form.owner.client
+      .from('audience_members')
+      .insert({ creator_name: 'By hand', email: inbox('hand') })
+      .select('awaiting_confirmation')
+      .single();
+    expect(added.data).toEqual({ awaiting_confirmation: false });
+  });
 });

@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { anonClient, newGuest, newUser, serviceClient, sql } from './support/clients.ts';
+import { preconfirm } from './support/consent.ts';
 import { ownerWithBlock } from './support/drafts.ts';
 import { postMessage } from './support/hostile.ts';
 
@@ -365,6 +366,8 @@ describe('notification jobs', () => {
       settings: { allow_creator_email: true },
     });
     const commenter = await newGuest();
+    // an address that confirmed reply notifications (else a confirm.mail job is all it gets)
+    await preconfirm('commenter@example.com', null);
     const top = await postMessage(commenter, blockId, 'Please tell me when someone answers', {
       p_creator_email: 'commenter@example.com',
     });

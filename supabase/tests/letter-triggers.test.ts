@@ -11,6 +11,7 @@ import { callFunction, newGuest, newUser, sql, type TestUser } from './support/c
 import { callWorker } from './support/worker.ts';
 import { eventually, inbox, mailbox, sesControl } from './support/providers.ts';
 import { createBlock } from './support/drafts.ts';
+import { answerLink, confirmationMail, preconfirm, tokenOf } from './support/consent.ts';
 
 const runWorker = () => callWorker();
 
@@ -88,7 +89,9 @@ async function formWithLetter(): Promise<Setup> {
   return { owner, sender, letterId, formId, questionId };
 }
 
-async function submit(s: Setup, email: string, visitor?: TestUser) {
+/** A response with `email`, an address that confirmed the owner's letters unless `confirmed` is false. */
+async function submit(s: Setup, email: string, visitor?: TestUser, confirmed = true) {
+  if (confirmed) await preconfirm(email, s.owner.id);
   const guest = visitor ?? (await newGuest());
   const { data, error } = await guest.client.rpc('submit_response', {
     p_block_id: s.formId,
@@ -194,6 +197,27 @@ describe('a letter a form sends by itself', () => {
     expect(await automaticSend(s)).toMatchObject({ reserved_count: 1 });
   });
 
+  it('waits until an address a visitor typed confirms: the confirmation names the owner’s sender, then the letter goes once', async () => {
+    const s = await formWithLetter();
+    const to = inbox('unconfirmed');
+    const { responseId } = await submit(s, to, undefined, false);
+    expect(await triggered(responseId)).toMatchObject({
+      skipped: 'the address has not confirmed yet',
+      awaiting: to,
+    });
+    const mail = await confirmationMail(to);
+    expect(mail.html).toContain(s.sender);
+    expect(await mailbox(to)).toHaveLength(1);
+    expect(await answerLink(tokenOf(mail), 'confirm')).toMatchObject({ status: 200 });
+    const letter = await eventually(async () => {
+      await runWorker();
+      return (await mailbox(to)).find((m) => m.subject === 'Welcome aboard');
+    }, 20_000);
+    expect(letter.from).toContain(s.sender);
+    for (let i = 0; i < 2; i++) await runWorker();
+    expect(await mailbox(to)).toHaveLength(2);
+  });
+
   it('skips an unsubscribed address and says why in the history', async () => {
     const s = await formWithLetter();
     const to = inbox('gone');
@@ -291,6 +315,7 @@ describe('a letter a form sends by itself', () => {
     const victim = await formWithLetter();
     // a visitor's answer naming another letter is just an answer
     const to = inbox('hostile');
+    await preconfirm(to, s.owner.id);
     const guest = await newGuest();
     const { data, error } = await guest.client.rpc('submit_response', {
       p_block_id: s.formId,

@@ -10,6 +10,7 @@ import { newGuest, serviceClient, sql, stack } from './support/clients.ts';
 import { callWorker } from './support/worker.ts';
 import { ownerWithBlock } from './support/drafts.ts';
 import { postMessage } from './support/hostile.ts';
+import { preconfirm } from './support/consent.ts';
 import {
   eventually,
   inbox,
@@ -177,6 +178,8 @@ describe('notification mails', () => {
     });
     const commenter = await newGuest();
     const email = inbox('inbox');
+    // the address said yes to reply notifications (double opt-in: hostile-mail.test)
+    await preconfirm(email, null);
     const top = await postMessage(commenter, blockId, 'Tell me when you answer', {
       p_creator_email: email,
     });

@@ -40,6 +40,7 @@ export type Database = {
       };
       audience_members: {
         Row: {
+          awaiting_confirmation: boolean;
           bounced_count: number;
           color: string | null;
           complaint_count: number;
@@ -65,6 +66,7 @@ export type Database = {
         };
         ComputedFields: 'is_unsubscribed';
         Insert: {
+          awaiting_confirmation?: boolean;
           bounced_count?: number;
           color?: string | null;
           complaint_count?: number;
@@ -88,6 +90,7 @@ export type Database = {
           user_id?: string;
         };
         Update: {
+          awaiting_confirmation?: boolean;
           bounced_count?: number;
           color?: string | null;
           complaint_count?: number;
@@ -1690,6 +1693,7 @@ export type Database = {
       [_ in never]: never;
     };
     Functions: {
+      answer_mail_consent: { Args: { p_confirm: boolean; p_token_hash: string }; Returns: Json };
       approve_responses: { Args: { p_response_ids: string[] }; Returns: Json };
       block_results_summary: { Args: { p_block_id: string; p_timezone?: string }; Returns: Json };
       block_writer: {
@@ -1872,6 +1876,7 @@ export type Database = {
       letter_send_groups: {
         Args: Record<PropertyKey, never>;
         Returns: {
+          awaiting_count: number;
           email_count: number;
           name: string;
           skip_count: number;
@@ -1899,6 +1904,7 @@ export type Database = {
         };
         Returns: number;
       };
+      mail_consent_info: { Args: { p_token_hash: string }; Returns: Json };
       mail_optout_exists: {
         Args: { p_block_id: string; p_email: string; p_scope: string };
         Returns: boolean;
@@ -2087,6 +2093,7 @@ export type Database = {
       };
       set_message_resolved: { Args: { p_message_id: string; p_resolved: boolean }; Returns: Json };
       spend_oauth_state: { Args: { p_expires_at: string; p_nonce: string }; Returns: boolean };
+      start_mail_consent: { Args: { p_job_id: number; p_token_hash: string }; Returns: Json };
       start_plan_checkout: {
         Args: {
           p_method: Database['public']['Enums']['payment_method'];

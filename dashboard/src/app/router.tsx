@@ -30,6 +30,7 @@ const public_ = () => import('./routes/public');
 const LoginPage = lazy(() => public_().then((m) => ({ default: m.LoginPage })));
 const NotSupportedPage = lazy(() => public_().then((m) => ({ default: m.NotSupportedPage })));
 const UnsubscribePage = lazy(() => import('./routes/unsubscribe'));
+const ConfirmEmailPage = lazy(() => import('./routes/confirm-email'));
 
 const SignedInLayout = lazy(() => import('./routes/signed-in'));
 const DashboardPage = lazy(() => import('./routes/dashboard'));
@@ -136,6 +137,7 @@ export function AppRoutes() {
         <Routes>
           <Route path={paths.notSupported} element={<NotSupportedPage />} />
           <Route path={paths.unsubscribe} element={<UnsubscribePage />} />
+          <Route path={paths.confirmEmail} element={<ConfirmEmailPage />} />
           <Route path={paths.login} element={<LoginRoute />} />
           <Route
             element={

@@ -31,6 +31,8 @@ export const paths = {
   /** Where an integration's authorisation comes back (spec: /oauth/{service}). */
   oauth: (service: string) => `/oauth/${service}`,
   unsubscribe: '/unsubscribe',
+  /** A confirmation mail's link (double opt-in of an address a visitor typed). */
+  confirmEmail: '/confirm-email',
   work: (blockId: string) => `/work/${blockId}`,
   /** A workspace mode: edit is /work/{id} itself, the others /work/{id}/{mode}. */
   workMode: (

@@ -1,5 +1,5 @@
 // The texts of the pages a visitor opens without the landing or the dashboard (/login,
-// /not_supported, /unsubscribe): they load with those pages' chunks. Merged into the app's single
+// /not_supported, /unsubscribe, /confirm-email): they load with those pages' chunks. Merged into the app's single
 // `translation` namespace under their prefixes.
 import { textRegistration, type SameShape } from '../lib/i18n';
 
@@ -46,6 +46,27 @@ const en = {
     unreadable: 'The page could not check this link. Check your connection and try again.',
     footer: 'Reaction Blocks sends these mails for the sites that use it.',
   },
+  confirmEmail: {
+    title: 'Confirm your address',
+    question: 'Did you ask for these mails at {{email}}?',
+    what: {
+      reply: 'Mails about replies to your comments (asked with a comment on “{{block}}”).',
+      letters: 'Letters from {{owner}} (asked in the form “{{block}}”).',
+    },
+    someOwner: 'the site’s owner',
+    confirm: 'Yes, confirm',
+    notMe: 'Not me',
+    titleConfirmed: 'Confirmed',
+    confirmed: '{{email}} is confirmed. You can close this page.',
+    titleDeclined: 'We will not write again',
+    declined: '{{email}} gets no more mail from Reaction Blocks.',
+    titleInvalid: 'This link does not work',
+    invalid: 'This link was used already, has expired or is not complete. Nothing was changed.',
+    unreadable: 'The page could not check this link. Check your connection and try again.',
+    failed: 'Could not save your answer: {{reason}}',
+    home: 'Go to the home page',
+    footer: 'Reaction Blocks asks once before it sends mail to an address someone typed.',
+  },
 };
 
 const ko: SameShape<typeof en> = {
@@ -90,6 +111,27 @@ const ko: SameShape<typeof en> = {
     doneNote: '이 메일만 멈춰요. 직접 신청한 다른 메일은 계속 받아요.',
     unreadable: '링크를 확인하지 못했어요. 연결을 확인하고 다시 시도해 주세요.',
     footer: '리액션 블록스는 이를 사용하는 사이트를 대신해 이 메일을 보내요.',
+  },
+  confirmEmail: {
+    title: '주소 확인',
+    question: '{{email}}(으)로 이 메일을 받겠다고 하셨나요?',
+    what: {
+      reply: '댓글에 달린 답글 알림 메일입니다(“{{block}}”에 댓글을 남기며 요청).',
+      letters: '{{owner}}의 레터입니다(“{{block}}” 양식에서 요청).',
+    },
+    someOwner: '사이트 운영자',
+    confirm: '네, 확인합니다',
+    notMe: '본인이 아닙니다',
+    titleConfirmed: '확인했어요',
+    confirmed: '{{email}} 주소를 확인했어요. 이 페이지를 닫으셔도 돼요.',
+    titleDeclined: '더 이상 보내지 않을게요',
+    declined: '{{email}}(으)로는 리액션 블록스가 더 이상 메일을 보내지 않아요.',
+    titleInvalid: '이 링크는 쓸 수 없어요',
+    invalid: '이미 사용했거나 만료되었거나 온전하지 않은 링크예요. 바뀐 것은 없어요.',
+    unreadable: '링크를 확인하지 못했어요. 연결을 확인하고 다시 시도해 주세요.',
+    failed: '답을 저장하지 못했어요: {{reason}}',
+    home: '홈으로 가기',
+    footer: '리액션 블록스는 누군가 입력한 주소로 메일을 보내기 전에 한 번 묻습니다.',
   },
 };
 

@@ -118,6 +118,8 @@ export interface Message {
   imitates_owner?: boolean;
   created_at: string;
   replies?: Message[];
+  /** post_message only: the email left for replies is being asked to confirm (double opt-in). */
+  email_confirmation?: 'sent';
 }
 
 export interface BlockView {

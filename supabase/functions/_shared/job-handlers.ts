@@ -13,6 +13,7 @@ import { webhookJobHandlers } from './webhook-jobs.ts';
 import { letterDocument, letterFooter } from './letter/render.ts';
 import { letterTriggerHandler } from './letter/trigger-jobs.ts';
 import { renderQuotaNotice, type QuotaNoticeContext } from './quota-mail.ts';
+import { confirmMailHandler } from './confirm-mail.ts';
 
 interface PreparedNotification {
   id: number;
@@ -218,6 +219,8 @@ export const handlers: Record<string, JobHandler> = {
   // the letter a form response sends by itself: reserves a `letter` job (letter/trigger-jobs.ts)
   'letter.trigger': letterTriggerHandler,
   'quota.notice': quotaNotice,
+  // double opt-in: the mail asking an address a visitor typed to confirm (confirm-mail.ts)
+  'confirm.mail': confirmMailHandler,
   // Cafe24: sync (the loader's script tag), refresh (keep the refresh token alive)
   ...cafe24JobHandlers,
   // outgoing webhooks: one signed POST per delivery, retried on a schedule (webhook-jobs.ts)

@@ -950,6 +950,32 @@ describe('reaction-comment', () => {
       expect(item(again, 'h2').textContent).to.contain('Awaiting approval');
     });
 
+    it('tells a writer who left an email that a confirmation link is on its way (en and ko)', async () => {
+      for (const [lang, notice] of [
+        ['en', 'We are mailing your address a link: replies are sent to you once you open it.'],
+        ['ko', '입력한 주소로 확인 링크를 보냅니다. 링크를 열면 답글 알림을 메일로 보내 드립니다.'],
+      ] as const) {
+        const el = await mount(
+          { block: block({ type: 'comment', allow_creator_email: true, language: lang }) },
+          {
+            post_message: (b) => ({
+              ...msg('mail1', { content: b.p_content as string, creator_id: 'anon-user-1' }),
+              email_confirmation: 'sent',
+            }),
+          },
+        );
+        await until(() => send(el).textContent!.trim() === (lang === 'ko' ? '보내기' : 'Send'));
+        type($<HTMLInputElement>(el, '[part=email]'), 'otter@example.com');
+        type(textarea(el), 'tell me');
+        await el.updateComplete;
+        send(el).click();
+        await until(() => item(el, 'mail1'));
+        await until(() => $(el, '[part=notice]').textContent === notice);
+        api.restore();
+        reset();
+      }
+    });
+
     it('lets a visitor report a message once, after confirming; marks imitations and pins', async () => {
       withSession('visitor-1');
       const el = await mount(

@@ -136,7 +136,12 @@ export async function post(
     // the address replies are announced to is offered again next time
     if (!parentId && b.allow_creator_email) setProfile({ email: email || undefined });
     c.applyChange({ type: 'INSERT', row });
-    c._notice = row.status === 'held' ? c.t('heldNotice') : '';
+    c._notice = [
+      row.status === 'held' && c.t('heldNotice'),
+      row.email_confirmation && c.t('confirmMailNotice'),
+    ]
+      .filter(Boolean)
+      .join(' ');
     c.emit('reaction-message', { action: 'post', id: row.id });
     return true;
   } catch (e) {

@@ -314,6 +314,18 @@ export const ZUnsubscribe = z.strictObject({
 });
 export type TUnsubscribe = z.infer<typeof ZUnsubscribe>;
 
+/**
+ * The /confirm-email page's answer to a confirmation mail (double opt-in of an address a visitor
+ * typed): the mail's single-use token (base64url, 43 characters) and yes or "not me".
+ */
+export const ZMailConsent = z.strictObject({
+  token: z
+    .string({ error: 'Invalid link' })
+    .regex(/^[A-Za-z0-9_-]{43}$/, { error: 'Invalid link' }),
+  answer: z.enum(['confirm', 'not-me']),
+});
+export type TMailConsent = z.infer<typeof ZMailConsent>;
+
 // ---------------------------------------------------------------------------------------------
 // Integrations (/profile/integration, the workspace's Integration section, /oauth/notion):
 // notion-authorize, setNotionToken, searchNotionObjects, removeIntegration.

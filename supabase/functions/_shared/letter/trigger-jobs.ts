@@ -18,7 +18,9 @@ interface TriggerPayload {
   letter_block_id?: string;
 }
 
-type Reserved = { skip: string } | { delivery_id: string; publish_id: string; skipped?: string };
+type Reserved =
+  | { skip: string; awaiting?: string }
+  | { delivery_id: string; publish_id: string; skipped?: string };
 
 /** The sender of each letter of the batch, decided once (a sender refused is a skip reason). */
 async function senderOf(
@@ -70,7 +72,14 @@ export const letterTriggerHandler: JobHandler = {
         const reserved = data as Reserved;
         outcomes.push({
           status: 'done',
-          result: 'skip' in reserved ? { skipped: reserved.skip } : reserved,
+          // `awaiting`: the address has not confirmed; answer_mail_consent queues it again then
+          result:
+            'skip' in reserved
+              ? {
+                  skipped: reserved.skip,
+                  ...(reserved.awaiting && { awaiting: reserved.awaiting }),
+                }
+              : reserved,
         });
       } catch (err) {
         outcomes.push({ status: 'retry', error: err instanceof Error ? err.message : String(err) });

@@ -102,6 +102,7 @@ export function AddAudienceDialog({ userId, groups, onDone, onClose }: MemberDia
         ]}
         onChange={setGroup}
       />
+      <p className="hint">{t('audience.ownResponsibility')}</p>
     </FormDialog>
   );
 }
@@ -263,6 +264,7 @@ export function CsvImportDialog({ userId, groups, onDone, onClose }: MemberDialo
       }
     >
       <p>{t('audience.importDialog.intro')}</p>
+      <p className="hint">{t('audience.ownResponsibility')}</p>
       <p>
         <a href="/sample/audience_list.csv" download>
           {t('audience.sample')}

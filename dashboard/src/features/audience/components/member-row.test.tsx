@@ -25,6 +25,7 @@ const member = (fields: Partial<MemberRow>): MemberRow =>
     history: [],
     first_event: null,
     is_unsubscribed: false,
+    awaiting_confirmation: false,
     ...fields,
   }) as MemberRow;
 
@@ -45,6 +46,19 @@ describe('audience member state', () => {
       'This address unsubscribed from your letters: sends skip it.',
     );
     expect(screen.queryByText('Active')).toBeNull();
+  });
+
+  it('a member whose typed address has not confirmed reads Awaiting confirmation (확인 대기)', async () => {
+    const { unmount } = row(member({ awaiting_confirmation: true }));
+    const state = screen.getByText('Awaiting confirmation');
+    expect(state.getAttribute('title')).toBe(
+      'A visitor typed this address: it was mailed a link, and your letters skip it until it confirms.',
+    );
+    expect(screen.queryByText('Active')).toBeNull();
+    unmount();
+    await i18next.changeLanguage('ko');
+    row(member({ awaiting_confirmation: true }));
+    expect(screen.getByText('확인 대기')).toBeTruthy();
   });
 
   it('the others read Active or Deactive, in Korean too', async () => {

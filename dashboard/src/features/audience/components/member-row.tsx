@@ -207,6 +207,9 @@ export function MemberRowView({
         ) : member.is_unsubscribed ? (
           // active, but letters skip the address: said, not hidden behind "Active"
           <span title={t('audience.unsubscribedHint')}>{t('audience.unsubscribed')}</span>
+        ) : member.awaiting_confirmation ? (
+          // a visitor typed the address: letters skip it until it confirms (double opt-in)
+          <span title={t('audience.awaitingHint')}>{t('audience.awaiting')}</span>
         ) : (
           t('audience.active')
         )}

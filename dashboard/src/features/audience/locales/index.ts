@@ -39,6 +39,9 @@ export const en = {
   inactive: 'Deactive',
   unsubscribed: 'Unsubscribed',
   unsubscribedHint: 'This address unsubscribed from your letters: sends skip it.',
+  awaiting: 'Awaiting confirmation',
+  awaitingHint:
+    'A visitor typed this address: it was mailed a link, and your letters skip it until it confirms.',
   noGroup: 'No group',
   viewMode: 'View',
   editMode: 'Edit',
@@ -64,6 +67,9 @@ export const en = {
   group_required: 'Group name is required',
   full: 'Your audience is full: remove people who no longer read your letters, then add again.',
   addDialog: { title: 'Add audience', name: 'Name', email: 'Email', group: 'Group', submit: 'Add' },
+  /** Said in the add and import dialogs: no confirmation mail for what the owner adds. */
+  ownResponsibility:
+    'People you add get your letters at once, without a confirmation mail: add only people who asked for them.',
   importDialog: {
     title: 'Import audience from CSV',
     intro:
@@ -131,6 +137,9 @@ export const ko: typeof en = {
   inactive: '비활성',
   unsubscribed: '수신 거부',
   unsubscribedHint: '이 주소는 레터 수신을 거부했습니다. 발송할 때 제외됩니다.',
+  awaiting: '확인 대기',
+  awaitingHint:
+    '방문자가 입력한 주소입니다. 확인 링크를 메일로 보냈으며, 주소가 확인하기 전까지 레터 발송에서 제외됩니다.',
   noGroup: '그룹 없음',
   viewMode: '보기',
   editMode: '편집',
@@ -162,6 +171,8 @@ export const ko: typeof en = {
     group: '그룹',
     submit: '추가',
   },
+  ownResponsibility:
+    '직접 추가한 분에게는 확인 메일 없이 바로 레터가 발송됩니다. 레터를 받겠다고 한 분만 추가하세요.',
   importDialog: {
     title: 'CSV로 오디언스 가져오기',
     intro:

@@ -73,6 +73,8 @@ export interface GroupOption {
   emailCount: number;
   /** Of those, the addresses the send skips (unsubscribed or suppressed). */
   skipCount: number;
+  /** Members left out: a visitor typed their address and it has not confirmed yet. */
+  awaitingCount: number;
 }
 
 /** The groups with their counts, counted by the database (PostgREST answers 1,000 rows at most). */
@@ -83,6 +85,7 @@ export async function listSendGroups(): Promise<GroupOption[]> {
     name: g.name,
     emailCount: g.email_count,
     skipCount: g.skip_count,
+    awaitingCount: g.awaiting_count,
   }));
 }
 

@@ -49,12 +49,20 @@ describe('send letter dialog', () => {
 
   it('an audience send shows the server’s count (1,004, not a page of 1,000) and who it skips', async () => {
     api.remainingEmails.mockResolvedValue(5000);
-    api.listSendGroups.mockResolvedValue([{ name: 'activated', emailCount: 1004, skipCount: 1 }]);
+    api.listSendGroups.mockResolvedValue([
+      { name: 'activated', emailCount: 1004, skipCount: 1, awaitingCount: 3 },
+    ]);
     dialog();
     fireEvent.click(await screen.findByRole('tab', { name: 'Audience' }));
     expect(await screen.findByText('1004 member(s) with an email')).toBeTruthy();
     expect(
       screen.getByText('1 of them unsubscribed or bounced before and will be skipped.'),
+    ).toBeTruthy();
+    // members whose typed address has not confirmed are not in the count, and the dialog says so
+    expect(
+      screen.getByText(
+        'Not counted: 3 member(s) awaiting confirmation (a visitor typed the address and it has not confirmed yet).',
+      ),
     ).toBeTruthy();
     expect(
       (screen.getByRole('button', { name: 'Send to the group' }) as HTMLButtonElement).disabled,
@@ -64,8 +72,8 @@ describe('send letter dialog', () => {
   it('an audience send is held to the quota, counting only the addresses it reaches', async () => {
     api.remainingEmails.mockResolvedValue(999);
     api.listSendGroups.mockResolvedValue([
-      { name: 'activated', emailCount: 1004, skipCount: 4 },
-      { name: 'friends', emailCount: 1003, skipCount: 4 },
+      { name: 'activated', emailCount: 1004, skipCount: 4, awaitingCount: 0 },
+      { name: 'friends', emailCount: 1003, skipCount: 4, awaitingCount: 0 },
     ]);
     dialog();
     fireEvent.click(await screen.findByRole('tab', { name: 'Audience' }));

@@ -216,6 +216,11 @@ export function SendLetterDialog({
           {chosen && chosen.skipCount > 0 ? (
             <p className="hint">{t('letters.send.groupSkips', { count: chosen.skipCount })}</p>
           ) : null}
+          {chosen && chosen.awaitingCount > 0 ? (
+            <p className="hint">
+              {t('letters.send.groupAwaiting', { count: chosen.awaitingCount })}
+            </p>
+          ) : null}
           <p className="hint">
             {quota.data !== undefined ? t('letters.send.remaining', { count: remaining }) : null}
           </p>

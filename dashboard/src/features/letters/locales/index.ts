@@ -102,6 +102,8 @@ export const en = {
     everyone: 'Everyone (active)',
     groupCount: '{{count}} member(s) with an email',
     groupSkips: '{{count}} of them unsubscribed or bounced before and will be skipped.',
+    groupAwaiting:
+      'Not counted: {{count}} member(s) awaiting confirmation (a visitor typed the address and it has not confirmed yet).',
     audienceSubmit: 'Send to the group',
     close: 'Close',
   },
@@ -263,6 +265,8 @@ export const ko: typeof en = {
     everyone: '전체(활성)',
     groupCount: '이메일이 있는 구성원 {{count}}명',
     groupSkips: '그중 {{count}}명은 수신 거부했거나 반송된 주소라 제외됩니다.',
+    groupAwaiting:
+      '확인 대기 중인 구성원 {{count}}명은 제외됩니다(방문자가 입력한 주소로, 아직 확인하지 않았습니다).',
     audienceSubmit: '그룹에 보내기',
     close: '닫기',
   },

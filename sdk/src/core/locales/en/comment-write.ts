@@ -14,4 +14,6 @@ export const commentWrite = {
   toBlock: 'To Block setting',
   reportConfirm: 'Report this message to the owner?',
   heldNotice: 'Others will see your message once the owner approves it.',
+  confirmMailNotice:
+    'We are mailing your address a link: replies are sent to you once you open it.',
 };

@@ -1,0 +1,146 @@
+// The mail that asks an address a visitor typed to confirm (double opt-in, issue 17;
+// schemas/mail-consent.sql): reply notifications of a comment block, or an owner's letters after
+// a form. In the block's language (en, ko), in the layout of the notification mails. It carries
+// no word a visitor wrote: the block's name and site and the owner's name and sender address are
+// the owner's. Two links, both to the /confirm-email page with a single-use token: confirm, or
+// "not me" (the address then gets nothing more from the platform).
+import type { ClaimedJob, Delivery, JobHandler, Outcome } from './jobs.ts';
+import { siteUrl } from './env.ts';
+import { mailDelivery, platformSender } from './mail-delivery.ts';
+import { button, escapeHtml, langOf, layout, type RenderedMail } from './notification-mail.ts';
+import { newConfirmationToken } from './sender-emails.ts';
+
+export interface ConfirmMailContext {
+  to: string;
+  scope: 'reply' | 'letters';
+  language: string;
+  block: { id: string; name: string | null; url: string | null };
+  owner_id: string | null;
+  owner_name: string | null;
+  /** The owner's verified sender address, if any (letters go from it). */
+  sender: string | null;
+}
+
+/** One line, at most 100 characters: owner-written names go into the subject (a header). */
+const oneLine = (text: string | null | undefined, fallback: string) =>
+  (text ?? '').replace(/\s+/g, ' ').trim().slice(0, 100) || fallback;
+
+/** Where the block lives: the host of its page when it names one, else the platform. */
+function siteOf(url: string | null): string {
+  if (url && /^https?:\/\//i.test(url)) {
+    try {
+      return new URL(url).host;
+    } catch {
+      // not a URL: the platform's
+    }
+  }
+  return new URL(siteUrl()).host;
+}
+
+const TEXTS = {
+  en: {
+    replySubject: (block: string) => `Confirm reply notifications for “${block}”`,
+    replyAsked: (block: string, site: string) =>
+      `Someone left this address with a comment on “${block}” (${site}) to be told of replies.`,
+    replyHow:
+      'If it was you, confirm below: from then on, replies to your comments are mailed to you. Until then none are.',
+    lettersSubject: (owner: string) => `Confirm that you want letters from ${owner}`,
+    lettersAsked: (owner: string, block: string, site: string) =>
+      `This address was given in the form “${block}” (${site}). ${owner} would like to send you letters.`,
+    lettersSender: (sender: string) => `Their letters come from ${sender}.`,
+    lettersHow:
+      'If it was you and you want them, confirm below. Until then no letter is sent to you.',
+    confirm: 'Yes, confirm',
+    notMe: 'Not me: send nothing more to this address',
+    expires: 'The link works once, within 7 days. Without it nothing is sent.',
+    footer:
+      'Reaction Blocks sends this mail once for the site that asked; it sends at most one such mail a day to an address.',
+    someone: 'The site’s owner',
+  },
+  ko: {
+    replySubject: (block: string) => `“${block}” 답글 알림을 확인해 주세요`,
+    replyAsked: (block: string, site: string) =>
+      `누군가 “${block}”(${site})에 댓글을 남기며 답글 알림을 받을 주소로 이 주소를 적었습니다.`,
+    replyHow:
+      '본인이라면 아래에서 확인해 주세요. 그때부터 댓글에 달린 답글을 메일로 알려 드립니다. 확인 전에는 보내지 않습니다.',
+    lettersSubject: (owner: string) => `${owner}의 레터를 받을지 확인해 주세요`,
+    lettersAsked: (owner: string, block: string, site: string) =>
+      `“${block}”(${site}) 양식에 이 주소가 입력되었습니다. ${owner}에서 레터를 보내려고 합니다.`,
+    lettersSender: (sender: string) => `레터는 ${sender}에서 발송됩니다.`,
+    lettersHow:
+      '본인이고 받기를 원하시면 아래에서 확인해 주세요. 확인 전에는 레터를 보내지 않습니다.',
+    confirm: '네, 확인합니다',
+    notMe: '본인이 아닙니다: 이 주소로 더 보내지 마세요',
+    expires: '링크는 7일 안에 한 번만 쓸 수 있습니다. 링크를 열지 않으면 아무것도 보내지 않습니다.',
+    footer:
+      'Reaction Blocks가 요청한 사이트를 대신해 이 메일을 한 번 보냅니다. 한 주소에는 하루에 한 통까지만 보냅니다.',
+    someone: '사이트 운영자',
+  },
+} as const;
+
+export function renderConfirmMail(
+  c: ConfirmMailContext,
+  links: { confirm: string; notMe: string },
+): RenderedMail {
+  const lang = langOf(c.language);
+  const t = TEXTS[lang];
+  const block = oneLine(c.block.name, 'Untitled');
+  const site = siteOf(c.block.url);
+  const owner = oneLine(c.owner_name, t.someone);
+  const p = (text: string) =>
+    `<p style="margin:0 0 12px;font-size:15px;line-height:1.55;color:#1f1f1f">${escapeHtml(text)}</p>`;
+  const subject = c.scope === 'reply' ? t.replySubject(block) : t.lettersSubject(owner);
+  const body =
+    c.scope === 'reply'
+      ? p(t.replyAsked(block, site)) + p(t.replyHow)
+      : p(t.lettersAsked(owner, block, site)) +
+        (c.sender ? p(t.lettersSender(c.sender)) : '') +
+        p(t.lettersHow);
+  const notMe = `<p style="margin:16px 0 0;font-size:13px"><a href="${escapeHtml(links.notMe)}" style="color:#6b6b6b">${escapeHtml(t.notMe)}</a></p>`;
+  const inner = `<h1 style="margin:0 0 12px;font-size:18px;color:#1f1f1f">${escapeHtml(subject)}</h1>${body}${button(links.confirm, t.confirm)}${notMe}<div style="height:12px"></div>${p(t.expires)}`;
+  return { subject, html: layout(lang, subject, inner, escapeHtml(t.footer)) };
+}
+
+type Started = ConfirmMailContext & { skip?: string; defer_until?: string };
+
+/** confirm.mail: one mail per job, with a token made here whose hash start_mail_consent keeps. */
+export const confirmMailHandler: JobHandler = {
+  prepare(jobs: ClaimedJob[], { db, mailer }) {
+    return Promise.all(
+      jobs.map(async (job): Promise<Outcome | Delivery> => {
+        const { token, hash } = await newConfirmationToken();
+        const { data, error } = await db.rpc('start_mail_consent', {
+          p_job_id: job.id,
+          p_token_hash: hash,
+        });
+        if (error) return { status: 'retry', error: `start_mail_consent: ${error.message}` };
+        const ctx = data as Started;
+        if (ctx.skip) return { status: 'done', result: { skipped: ctx.skip } };
+        if (ctx.defer_until) return { status: 'defer', run_at: ctx.defer_until };
+        const page = `${siteUrl()}/confirm-email?token=${encodeURIComponent(token)}`;
+        const rendered = renderConfirmMail(ctx, { confirm: page, notMe: `${page}&answer=not-me` });
+        const sender = platformSender();
+        return mailDelivery(
+          (mail) => mailer.send(mail),
+          {
+            from: sender.address,
+            fromName: sender.name,
+            to: [ctx.to],
+            subject: rendered.subject,
+            html: rendered.html,
+            tags: { kind: 'confirm_mail', job: String(job.id) },
+          },
+          {
+            to: ctx.to,
+            from: sender.address,
+            subject: rendered.subject,
+            kind: job.kind,
+            user_id: ctx.owner_id ?? undefined,
+            block_id: ctx.block.id,
+          },
+          { scope: ctx.scope },
+        );
+      }),
+    );
+  },
+};

@@ -1,0 +1,76 @@
+// The answer to a confirmation mail (double opt-in of an address a visitor typed, issue 17;
+// schemas/mail-consent.sql). The /confirm-email page of the mail's link calls it:
+//   GET  ?token=...               what the link confirms, for which address (masked)
+//   POST {token, answer}          confirm, or "not me" (the address is suppressed: nothing more)
+// Not a user call: verify_jwt is off, the single-use token is the authorisation. A token that is
+// unknown, spent or expired is refused alike (400 invalid_link).
+import { serviceClient } from '../_shared/clients.ts';
+import { corsHeaders, json } from '../_shared/http.ts';
+import { ZMailConsent } from '@reaction-blocks/contracts/schemas';
+import { tokenHash } from '../_shared/sender-emails.ts';
+
+const cors = { ...corsHeaders, 'access-control-allow-methods': 'GET, POST, OPTIONS' };
+const fail = (status: number, code: string, message: string) =>
+  json(status, { error: { code, message } });
+const invalid = () => fail(400, 'invalid_link', 'Invalid link');
+
+/** a***@example.com: enough for its owner to recognise, little for anyone else. */
+function masked(email: string): string {
+  const at = email.lastIndexOf('@');
+  return `${email.slice(0, 1)}***${email.slice(at)}`;
+}
+
+async function bodyOf(req: Request, url: URL): Promise<unknown> {
+  if (req.method === 'GET') return { token: url.searchParams.get('token'), answer: 'confirm' };
+  const text = await req.text();
+  if (text.length > 2000) return null;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}
+
+Deno.serve(async (req) => {
+  if (req.method === 'OPTIONS') return new Response(null, { status: 204, headers: cors });
+  if (req.method !== 'GET' && req.method !== 'POST')
+    return fail(405, 'method_not_allowed', 'Use GET or POST');
+  const parsed = ZMailConsent.safeParse(await bodyOf(req, new URL(req.url)));
+  if (!parsed.success) return invalid();
+  const db = serviceClient();
+  const hash = await tokenHash(parsed.data.token);
+  try {
+    if (req.method === 'GET') {
+      const { data, error } = await db.rpc('mail_consent_info', { p_token_hash: hash });
+      if (error) throw new Error(error.message);
+      if (!data) return invalid();
+      const info = data as {
+        scope: string;
+        email: string;
+        block_name: string | null;
+        owner_name: string;
+      };
+      return json(200, {
+        data: {
+          scope: info.scope,
+          email: masked(info.email),
+          blockName: info.block_name,
+          ownerName: info.owner_name || null,
+        },
+      });
+    }
+    const { data, error } = await db.rpc('answer_mail_consent', {
+      p_token_hash: hash,
+      p_confirm: parsed.data.answer === 'confirm',
+    });
+    if (error) throw new Error(error.message);
+    const answer = data as { outcome: string; scope?: string; email?: string };
+    if (answer.outcome === 'invalid' || !answer.email) return invalid();
+    return json(200, {
+      data: { outcome: answer.outcome, scope: answer.scope, email: masked(answer.email) },
+    });
+  } catch (err) {
+    console.error('[confirm-email]', err);
+    return fail(500, 'internal_error', 'Could not read this link; try again');
+  }
+});

@@ -1,0 +1,243 @@
+-- Double opt-in for the addresses a visitor types (issue 17). A visitor can name any address: a
+-- comment's notification email (reply notifications, allow_creator_email) or a form's email
+-- answer (the owner's audience, as_visitor_info 'email', and the letter a mail question sends by
+-- itself). None of them gets mail from the platform or from an owner until the address itself
+-- said yes, through a single-use link mailed to it (the model of the sender addresses,
+-- mail.sql: only the hash of the token is stored, bound to what it confirms).
+--
+-- What is confirmed: reply notifications per address, platform-wide (owner_id null), and an
+-- owner's letters per address and owner. The confirmation mail is a `confirm.mail` job: at most
+-- one job per address and scope a day (its dedupe key), and at most one confirmation mail per
+-- address a day whatever the scope (start_mail_consent defers the rest), none to a suppressed
+-- address. It carries no visitor text: the block's name and site and the owner's name are the
+-- owner's words. "Not me" on its page puts the address on the suppression list: the platform
+-- then sends it nothing at all (docs/security.md "Addresses a visitor typed").
+
+create table private.mail_consents (
+  id bigint generated always as identity primary key,
+  email text not null check (char_length(email) <= 320 and email = lower(email)),
+  -- null: reply notifications (platform-wide); else the owner whose letters the address accepts
+  owner_id uuid references public.profiles (id) on delete cascade,
+  -- the block that last asked (its name and site go into the mail and the page)
+  block_id uuid references public.blocks (id) on delete set null,
+  confirmed_at timestamptz,
+  -- the live token's SHA-256 (hex): one per row, a new mail replaces it, spent when answered
+  token_hash text unique check (token_hash ~ '^[0-9a-f]{64}$'),
+  token_expires_at timestamptz,
+  -- the last confirmation mail, and the job that sent it (a retried job may send it again)
+  mailed_at timestamptz,
+  mailed_job bigint,
+  created_at timestamptz not null default now(),
+  unique nulls not distinct (email, owner_id)
+);
+comment on table private.mail_consents is
+  'Double opt-in of visitor-typed addresses: reply notifications (owner_id null) or an owner''s letters, confirmed through a single-use token mailed to the address.';
+alter table private.mail_consents enable row level security;
+revoke all on private.mail_consents from public, anon, authenticated;
+create index mail_consents_owner_id_idx on private.mail_consents (owner_id) where owner_id is not null;
+create index mail_consents_block_id_idx on private.mail_consents (block_id) where block_id is not null;
+
+-- Whether an address confirmed reply notifications (p_owner_id null) or an owner's letters.
+create function private.mail_confirmed(p_email text, p_owner_id uuid)
+returns boolean
+language sql
+stable
+set search_path = ''
+as $$
+  select exists (select 1 from private.mail_consents c
+                 where c.email = lower(btrim(p_email)) and c.owner_id is not distinct from p_owner_id
+                   and c.confirmed_at is not null);
+$$;
+revoke execute on function private.mail_confirmed(text, uuid) from public;
+
+-- Asks an address to confirm (reply notifications when p_owner_id is null, else the owner's
+-- letters): one `confirm.mail` job per address and scope a day. Answers 'confirmed',
+-- 'suppressed' (nothing is asked) or 'pending' (a confirmation mail is or was asked for).
+create function private.ask_mail_consent(p_email text, p_owner_id uuid, p_block_id uuid)
+returns text
+language plpgsql
+set search_path = ''
+as $$
+declare
+  v_email text := lower(btrim(p_email));
+begin
+  if exists (select 1 from private.mail_suppressions where email = v_email) then
+    return 'suppressed';
+  end if;
+  if private.mail_confirmed(v_email, p_owner_id) then
+    return 'confirmed';
+  end if;
+  perform private.enqueue_job('confirm.mail',
+    jsonb_build_object('email', v_email, 'owner_id', p_owner_id, 'block_id', p_block_id),
+    'confirm.mail:' || coalesce(p_owner_id::text, 'reply') || ':' || v_email || ':'
+      || to_char(now() at time zone 'UTC', 'YYYY-MM-DD'),
+    null, null, 'mail');
+  return 'pending';
+end;
+$$;
+revoke execute on function private.ask_mail_consent(text, uuid, uuid) from public;
+
+-- Whether an owner's letter may go to an address a visitor typed: the address confirmed the
+-- owner's letters, or the owner has it as an active member they added themselves (by hand, by
+-- CSV, by a manual send that registers: the owner's responsibility).
+create function private.letters_allowed(p_owner_id uuid, p_email text)
+returns boolean
+language sql
+stable
+set search_path = ''
+as $$
+  select private.mail_confirmed(p_email, p_owner_id)
+    or exists (select 1 from public.audience_members a
+               where a.user_id = p_owner_id and lower(a.email) = lower(btrim(p_email))
+                 and not a.awaiting_confirmation);
+$$;
+revoke execute on function private.letters_allowed(uuid, text) from public;
+
+-- The worker starts one `confirm.mail` job (running) with the hash of the token it is about to
+-- mail. Answers {skip: reason}, {defer_until} (another confirmation went to the address less
+-- than a day ago), or what the mail needs: {to, scope: reply|letters, language, block: {name,
+-- url}, owner_name, sender}. The token replaces the row's older one; a job run again (retried
+-- before the provider took it) replaces its own.
+create function public.start_mail_consent(p_job_id bigint, p_token_hash text)
+returns jsonb
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_job private.jobs;
+  v_email text;
+  v_owner uuid;
+  v_row private.mail_consents;
+  v_last timestamptz;
+  v_block public.blocks;
+  v_owner_name text;
+  v_sender text;
+begin
+  if p_token_hash is null or p_token_hash !~ '^[0-9a-f]{64}$' then
+    raise exception 'not a token hash' using errcode = 'P0001';
+  end if;
+  select * into v_job from private.jobs where id = p_job_id and kind = 'confirm.mail' and status = 'running';
+  if not found then
+    return jsonb_build_object('skip', 'the job is no longer running');
+  end if;
+  v_email := lower(btrim(v_job.payload ->> 'email'));
+  v_owner := (v_job.payload ->> 'owner_id')::uuid;
+  if v_email is null or not private.is_valid_email(v_email) then
+    return jsonb_build_object('skip', 'no address');
+  end if;
+  -- one address at a time: the daily cap is read and written under this lock
+  perform pg_advisory_xact_lock(hashtextextended('mail_consent:' || v_email, 0));
+  if exists (select 1 from private.mail_suppressions where email = v_email) then
+    return jsonb_build_object('skip', 'the address is suppressed');
+  end if;
+  select * into v_block from public.blocks where id = (v_job.payload ->> 'block_id')::uuid;
+  if v_block.id is null or (v_owner is not null and v_block.owner_id <> v_owner) then
+    return jsonb_build_object('skip', 'the block was deleted');
+  end if;
+  if v_owner is not null and not exists (select 1 from public.profiles where id = v_owner) then
+    return jsonb_build_object('skip', 'the owner is gone');
+  end if;
+  insert into private.mail_consents (email, owner_id, block_id)
+    values (v_email, v_owner, v_block.id)
+    on conflict (email, owner_id) do nothing;
+  select * into v_row from private.mail_consents
+    where email = v_email and owner_id is not distinct from v_owner for update;
+  if v_row.confirmed_at is not null then
+    return jsonb_build_object('skip', 'the address already confirmed');
+  end if;
+  if v_row.mailed_job is distinct from p_job_id and v_row.mailed_at > now() - interval '24 hours' then
+    return jsonb_build_object('skip', 'this confirmation went to the address less than a day ago');
+  end if;
+  select max(mailed_at) into v_last from private.mail_consents
+    where email = v_email and mailed_job is distinct from p_job_id and mailed_at > now() - interval '24 hours';
+  if v_last is not null then
+    return jsonb_build_object('defer_until', v_last + interval '24 hours');
+  end if;
+
+  update private.mail_consents
+    set token_hash = p_token_hash, token_expires_at = now() + interval '7 days',
+        mailed_at = now(), mailed_job = p_job_id, block_id = v_block.id
+    where id = v_row.id;
+  if v_owner is not null then
+    select coalesce(nullif(btrim(p.name), ''), '') into v_owner_name
+      from public.profiles p where p.id = v_owner;
+    select s.email into v_sender from public.sender_emails s
+      where s.user_id = v_owner and s.status = 'verified' order by s.created_at limit 1;
+  end if;
+  return jsonb_build_object(
+    'to', v_email, 'scope', case when v_owner is null then 'reply' else 'letters' end,
+    'language', coalesce(v_block.language::text, 'en'),
+    'block', jsonb_build_object('id', v_block.id, 'name', v_block.name, 'url', v_block.embeded_url),
+    'owner_id', v_owner, 'owner_name', v_owner_name, 'sender', v_sender);
+end;
+$$;
+comment on function public.start_mail_consent(bigint, text) is
+  'Starts a running confirm.mail job with the hash of the token it mails: the mail''s context, a skip reason, or defer_until (one confirmation mail per address a day). Service role only (jobs-worker).';
+revoke all on function public.start_mail_consent(bigint, text) from public, anon, authenticated;
+grant execute on function public.start_mail_consent(bigint, text) to service_role;
+
+-- What a live token asks, for the confirmation page: {scope, email, block_name, owner_name},
+-- or null when the token is unknown, spent or expired.
+create function public.mail_consent_info(p_token_hash text)
+returns jsonb
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select jsonb_build_object(
+           'scope', case when c.owner_id is null then 'reply' else 'letters' end,
+           'email', c.email, 'block_name', b.name,
+           'owner_name', (select coalesce(nullif(btrim(p.name), ''), '') from public.profiles p where p.id = c.owner_id))
+  from private.mail_consents c left join public.blocks b on b.id = c.block_id
+  where c.token_hash = p_token_hash and c.token_expires_at > now();
+$$;
+revoke all on function public.mail_consent_info(text) from public, anon, authenticated;
+grant execute on function public.mail_consent_info(text) to service_role;
+
+-- Spends a token: p_confirm true confirms (the owner's members with the address stop waiting, and
+-- the letters its forms held for it are queued again), false is "not me" (the address joins the
+-- suppression list). Answers {outcome: confirmed | declined | invalid, scope, email}.
+create function public.answer_mail_consent(p_token_hash text, p_confirm boolean)
+returns jsonb
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_row private.mail_consents;
+begin
+  -- the row lock makes the token single use: a second call waits, then finds it gone
+  select * into v_row from private.mail_consents
+    where token_hash = p_token_hash and token_expires_at > now() for update;
+  if not found then
+    return jsonb_build_object('outcome', 'invalid');
+  end if;
+  update private.mail_consents
+    set token_hash = null, token_expires_at = null,
+        confirmed_at = case when p_confirm then now() end
+    where id = v_row.id;
+  if not p_confirm then
+    insert into private.mail_suppressions (email, reason) values (v_row.email, 'not_me')
+      on conflict (email) do nothing;
+  elsif v_row.owner_id is not null then
+    update public.audience_members set awaiting_confirmation = false
+      where user_id = v_row.owner_id and lower(email) = v_row.email and awaiting_confirmation;
+    -- the letters the owner's forms would have sent it (reserve_trigger_letter waited)
+    insert into private.jobs (kind, payload, dedupe_key)
+      select 'letter.trigger', j.payload, j.dedupe_key || ':confirmed'
+      from private.jobs j
+      where j.kind = 'letter.trigger' and j.status = 'done' and j.finished_at > now() - interval '8 days'
+        and j.payload ->> 'owner_id' = v_row.owner_id::text and j.result ->> 'awaiting' = v_row.email
+        and j.dedupe_key not like '%:confirmed'
+      on conflict (dedupe_key) do nothing;
+  end if;
+  return jsonb_build_object('outcome', case when p_confirm then 'confirmed' else 'declined' end,
+    'scope', case when v_row.owner_id is null then 'reply' else 'letters' end, 'email', v_row.email);
+end;
+$$;
+comment on function public.answer_mail_consent(text, boolean) is
+  'Spends a mail confirmation token: confirms (true) or suppresses the address (false, "not me"); outcome invalid when unknown, spent or expired. Service role only (confirm-email).';
+revoke all on function public.answer_mail_consent(text, boolean) from public, anon, authenticated;
+grant execute on function public.answer_mail_consent(text, boolean) to service_role;
