@@ -9,18 +9,9 @@ import { customStyle } from './theme.js';
 import type { ApiError } from './errors.js';
 import { loadChunk } from './chunk.js';
 import type { BlockView, Theme } from './types.js';
-import type { Mine } from './view.js';
+import type { Mine, MinePart } from './view.js';
 
-export type { Mine };
-
-/**
- * How an element asks for the visitor's own part (get_block_me: `args`, or null when the view has
- * none) and joins the answer to the view.
- */
-export interface MinePart {
-  args(view: BlockView): object | null;
-  join(view: BlockView, mine: Mine): BlockView;
-}
+export type { Mine, MinePart };
 
 /** Detail of every reaction-* event. */
 export interface ReactionEventMap {

@@ -9,11 +9,10 @@
 // is also when an element asks for its visitor's own part (withOwnPart).
 import { pageOf, rpc } from './api.js';
 import type { Session } from './auth.js';
-import type { MinePart } from './base.js';
 import type { Project } from './config.js';
 import { load, write } from './storage.js';
 import type { BlockView } from './types.js';
-import type { Mine } from './view.js';
+import type { Mine, MinePart } from './view.js';
 
 interface Marks {
   /** the user the list belongs to */

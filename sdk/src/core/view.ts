@@ -20,6 +20,15 @@ export interface Mine {
   replies: Message[];
 }
 
+/**
+ * How an element asks for the visitor's own part (get_block_me: `args`, or null when the view has
+ * none) and joins the answer to the view.
+ */
+export interface MinePart {
+  args(view: BlockView): object | null;
+  join(view: BlockView, mine: Mine): BlockView;
+}
+
 /** Top-level messages in the first page of the public view (the server's page size). */
 export const PUBLIC_PAGE = 5;
 

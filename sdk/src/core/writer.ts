@@ -6,14 +6,13 @@
 // never loads it.
 import { html, nothing } from 'lit';
 import { rpc } from './api.js';
-import type { BlockElement } from './base.js';
 import type { CaptchaHost } from './captcha.js';
 import type { Project } from './config.js';
 import type { ApiError } from './errors.js';
 import { refusals, translator } from './i18n.js';
 import { write as texts } from './locales/en.js';
 import { getSession, loadSession, type Session } from './session.js';
-import type { Block } from './types.js';
+import type { Block, BlockView } from './types.js';
 
 // chunks shared with the reader's paths (a stored session, a stored profile), imported as chunks
 // so that on the CDN each is tried again on its own when it failed to load (rollup.config.mjs)
@@ -21,6 +20,21 @@ const auth = () => import('./auth.js');
 /** The writer's profile (core/identity.ts; a composer reaches it through core/profile.ts). */
 const identity = () => import('./identity.js');
 const marks = () => import('./marks.js');
+
+/**
+ * The block element as this half of it sees it (core/base.ts's BlockElement, whose protected
+ * fields it reads and sets): typed here, not imported, so that base.ts, which loads this module,
+ * is not imported by it (npm run lint:cycles).
+ */
+interface BlockElement extends HTMLElement {
+  project: Project;
+  view?: BlockView | null;
+  blockId: string;
+  mine?: unknown;
+  language: string;
+  _session: Session | null;
+  requestUpdate(): void;
+}
 
 /** What a write needs of its element: who writes where, and how its captcha panel opens and closes. */
 interface WriteHost extends Omit<CaptchaHost, 'block'> {
@@ -32,7 +46,7 @@ interface WriteHost extends Omit<CaptchaHost, 'block'> {
 }
 
 /** An element's captcha panel while one is open: 'open' or 'failed', and its Cancel. */
-const panels = new WeakMap<BlockElement, { state: 'open' | 'failed'; cancel?: () => void }>();
+const panels = new WeakMap<HTMLElement, { state: 'open' | 'failed'; cancel?: () => void }>();
 
 /**
  * Name and colour sent with every write, from the writer's profile or their provider's name (the
@@ -55,8 +69,9 @@ export async function writer(
  * visitor went too fast, the captcha is shown (loaded only then) and, once solved, the write is
  * sent again; never before a limit tripped.
  */
-export async function write<T>(el: BlockElement, name: string, body: object): Promise<T> {
-  const p: Project = el['project'];
+export async function write<T>(element: HTMLElement, name: string, body: object): Promise<T> {
+  const el = element as BlockElement;
+  const p: Project = el.project;
   try {
     return await send<T>(
       {
@@ -64,7 +79,7 @@ export async function write<T>(el: BlockElement, name: string, body: object): Pr
         project: p,
         block: el.view?.block,
         blockId: el.blockId,
-        mine: !!el['mine'],
+        mine: !!el.mine,
         setState: (state) => {
           const panel = panels.get(el);
           if (state) panels.set(el, { ...panel, state });
@@ -80,7 +95,7 @@ export async function write<T>(el: BlockElement, name: string, body: object): Pr
       body,
     );
   } finally {
-    el['_session'] = getSession(p);
+    el._session = getSession(p);
   }
 }
 
@@ -150,10 +165,10 @@ export function said(e: ApiError | null, lang: string): string {
  * The element's captcha panel while a limit tripped (open, or failed once): the check's widget in
  * the element's "captcha" slot (core/captcha.ts) and Cancel; nothing otherwise.
  */
-export function captchaPanel(el: BlockElement) {
+export function captchaPanel(el: HTMLElement) {
   const panel = panels.get(el);
   if (!panel) return nothing;
-  const t = translator(el['language'], texts);
+  const t = translator((el as BlockElement).language, texts);
   return html`<div part="captcha" role="group" aria-label=${t('captcha')}>
     <p role="alert">${t(panel.state === 'failed' ? 'captchaFailed' : 'captcha')}</p>
     <slot name="captcha"></slot>
