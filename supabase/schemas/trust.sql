@@ -268,12 +268,14 @@ revoke execute on function private.take_address_token(uuid, text, uuid, integer,
 -- statement took. The shards' subjects: private.block_shard, private.address_shard.
 --
 -- Escalation instead of refusing everyone (issue 17; docs/data-model.md "When a shared budget is
--- under pressure"): a message also takes a token from its client address's fair share of the
--- block (`limits.address_share` of the block's rate and burst). When the block's bucket is empty
--- (pressure) or the address has used its share, a visitor with a track record writes on as
--- usual; a visitor without one needs a solved captcha (the platform's key: every block, free
--- ones too) and their message is held for the owner; the address's fresh writers' recent
--- messages are held with it. Answers true when the write must be held.
+-- under pressure"): every write but a form response or an A/B vote also takes a token from its
+-- client address's fair share of the block (`limits.address_share` of the block's rate and
+-- burst). When the block's bucket is empty (pressure), a visitor with a track record writes on as
+-- usual; a visitor without one needs a solved captcha for a message (the platform's key: every
+-- block, free ones too), which is held for the owner with the address's fresh writers' recent
+-- messages, and is refused other writes. Past the address's share a message is held, a
+-- response or vote held, any other write refused (scope address), whoever writes it. Answers true
+-- when the write must be held.
 create or replace function private.check_rate_limit(p_block public.blocks, p_uid uuid,
   p_action text)
 returns boolean
@@ -354,8 +356,13 @@ begin
   v_shards := greatest(1, least(v_shards, floor(greatest((v_cfg ->> 'block_burst')::double precision, 1))::integer));
   v_block_rate := greatest((v_cfg ->> 'block_per_minute')::double precision / v_shards, 0.0001);
   v_block_burst := greatest((v_cfg ->> 'block_burst')::double precision / v_shards, 1);
-  -- the client address's fair share of the block, for messages (the write a block can hold)
-  if v_escalate and p_action = 'message' then
+  -- the client address's fair share of the block, for every write a spent budget would refuse:
+  -- messages, edits, likes, clicks and reports (a form response or an A/B vote in a burst is
+  -- held instead, and an address's share of the owner's quota bounds what it counts:
+  -- private.take_address_quota). Without it a few fresh accounts of one address toggling a like
+  -- kept a like block's bucket empty and its real visitors' likes were refused
+  -- (hostile-storm.test).
+  if v_escalate and p_action not in ('submit', 'vote') then
     v_addr := private.address_key(private.client_address(v_trusted, v_header));
     v_addr_rate := greatest(coalesce((v_cfg ->> 'address_per_minute')::double precision,
                                      (v_cfg ->> 'block_per_minute')::double precision * v_share), 0.0001);
@@ -425,7 +432,7 @@ begin
   end if;
   if v_visitor_ok and v_shard_ok and (v_addr is null or v_addr_left >= 1) then
     -- published, unless the address's burst was held a moment ago
-    return v_addr is not null and private.address_hold_applies(p_block, p_uid, v_addr);
+    return p_action = 'message' and private.address_hold_applies(p_block, p_uid, v_addr);
   end if;
   -- The visitor has a token but their shard of the block's bucket is empty: the block still has
   -- tokens if another shard has one (the shards together are the block's bucket). Only the
@@ -450,7 +457,7 @@ begin
       end if;
     end loop;
     if v_shard_ok and (v_addr is null or v_addr_left >= 1) then
-      return v_addr is not null and private.address_hold_applies(p_block, p_uid, v_addr);
+      return p_action = 'message' and private.address_hold_applies(p_block, p_uid, v_addr);
     end if;
   end if;
 
@@ -458,7 +465,7 @@ begin
   if not v_visitor_ok then
     if p_block.captcha then
       if private.use_captcha_pass(p_block.id, p_uid, v_now) then
-        return v_addr is not null and private.address_hold_applies(p_block, p_uid, v_addr);
+        return p_action = 'message' and private.address_hold_applies(p_block, p_uid, v_addr);
       end if;
     end if;
     select private.bucket_wait(r.tokens, r.updated_at, r.per_minute, r.burst, v_now) into v_wait
@@ -471,12 +478,18 @@ begin
   -- A shared budget is spent: the block's bucket (pressure), or this address's share of it
   -- (beyond: no token left; at: this write took the last one).
   v_beyond := v_addr is not null and not v_addr_ok;
+  -- an edit, like, click or report that took its address's last token is within the share (only
+  -- a message's holds the address's burst there)
+  if p_action <> 'message' and v_shard_ok and not v_beyond then
+    return false;
+  end if;
   if v_escalate then
     -- visitors with a track record write on, unchallenged (their own bucket still holds them),
     -- but not past their address's share: there a regular's message is kept and held, like
     -- anyone's from that address (an address can make a track record for its own accounts
     -- inside its share a day ahead: hostile-track-record.test)
-    if private.has_track_record(p_block.id, p_uid) then
+    -- (an edit, like, click or report past the share is refused, below)
+    if private.has_track_record(p_block.id, p_uid) and (p_action = 'message' or not v_beyond) then
       return v_beyond;
     end if;
     -- a form response or A/B vote in a burst is kept, held: it does not count against the

@@ -322,6 +322,55 @@ describe('a storm of fresh accounts from one address', () => {
     expect(await statusOf((again.data as { id: string }).id)).toBe('published');
   });
 
+  // Found from a clean clone in the seventh hostile review (breaker, 2026-11-26, main at e85eb7b):
+  // escalation covered messages, responses and votes, and other writes of a visitor without a
+  // track record were refused as before, so 20 anonymous visitors of one address toggling a like
+  // block's like (about 670 writes in 8 s, each within its own bucket) kept the block's 600 a
+  // minute empty, and real visitors' likes were refused (7 and 10 of 10 in two runs, 429 scope
+  // block). Now every write a spent budget would refuse takes a token from its address's share of
+  // the block too (limits.address_share, a quarter): the storm's address is refused past its share
+  // (scope address) and the rest of the block's budget is left to everyone else.
+  it("a storm of toggled likes from one address leaves the block's real visitors able to like it", async () => {
+    const owner = await newUser('like-storm-owner');
+    const block = await createBlock(owner, 'like');
+    const storm = await Promise.all(Array.from({ length: 20 }, () => guestFrom('203.0.113.90')));
+    const visitors = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => guestFrom(`198.51.100.${40 + i}`)),
+    );
+    let stop = false;
+    let stormWrites = 0;
+    const stormRefusals = new Set<string>();
+    const running = storm.map(async (g, i) => {
+      let liked = i % 2 === 0;
+      while (!stop) {
+        const r = await g.client.rpc('toggle_block_like', { p_block_id: block, p_liked: !liked });
+        if (!r.error) {
+          liked = !liked;
+          stormWrites += 1;
+        } else stormRefusals.add(`${r.status} ${r.error.hint}`);
+      }
+    });
+    try {
+      // the storm has spent its address's share: it is refused, everyone's like block is not
+      await eventually(
+        async () => [...stormRefusals].some((r) => r.includes('"scope": "address"')) || undefined,
+        60_000,
+      );
+      const refused: string[] = [];
+      for (const v of visitors) {
+        const r = await v.client.rpc('toggle_block_like', { p_block_id: block, p_liked: true });
+        if (r.error) refused.push(`${r.status} ${r.error.hint}`);
+      }
+      expect(refused).toEqual([]);
+    } finally {
+      stop = true;
+      await Promise.all(running);
+    }
+    // the storm's writes came within its share (a quarter of the block's 600, and its refill)
+    expect(stormWrites).toBeLessThan(600);
+    expect([...stormRefusals].every((r) => r.startsWith('429 '))).toBe(true);
+  });
+
   it('a message of the address still being written when its burst is held ends held, and so do its next ones', async () => {
     // two shards of 4 in the address's share, no refill: the writer's own shard has 3 tokens
     // (its message takes one and is published, 2 left), the other shard none, so the next write
