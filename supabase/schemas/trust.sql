@@ -110,7 +110,11 @@ language sql
 immutable
 set search_path = ''
 as $$
-  select least(p_burst, p_tokens + extract(epoch from p_now - p_updated_at)::double precision
+  -- no time runs backwards: a write whose clock_timestamp() was read before it waited for the
+  -- row lock of one that went on (an earlier p_now than the row's updated_at) sees the tokens as
+  -- they are, not fewer (a visitor's five concurrent submits had the fifth refused with "again
+  -- in 1 second" at load: the bucket held 0.9999 of a token)
+  select least(p_burst, p_tokens + greatest(extract(epoch from p_now - p_updated_at)::double precision, 0)
                                    * p_per_minute / 60);
 $$;
 revoke execute on function private.bucket_tokens(double precision, timestamptz, double precision, double precision, timestamptz) from public;

@@ -269,6 +269,18 @@ describe('abuse: rate limits on every write path', () => {
     await eventually(async () => (await tryPost(visitor, blocks.comment)).error === null, 15_000);
   });
 
+  it('a write whose clock was read before an earlier one took the row sees no fewer tokens', async () => {
+    // two concurrent writes of one visitor: the second read clock_timestamp(), then waited for the
+    // first's row lock; the row's updated_at is then later than its now. Before, elapsed time
+    // came out negative and one token was 0.9999: a visitor's fifth of five concurrent submits
+    // was refused "again in 1 second" in full-suite runs (hostile-visitor-replay.test)
+    const [row] = await sql<{ tokens: number; wait: number }>(
+      `select private.bucket_tokens(1, now(), 0.05, 5, now() - interval '200 milliseconds') as tokens,
+              private.bucket_wait(1, now(), 0.05, 5, now() - interval '200 milliseconds') as wait`,
+    );
+    expect(row).toEqual({ tokens: 1, wait: 0 });
+  });
+
   it('the owner is never limited on their own block', async () => {
     const { owner, blocks } = await ownerWith('comment');
     const results = await Promise.all(
