@@ -227,7 +227,10 @@ describe('reaction-block', () => {
     const msg = (id: string): Message =>
       message(id, { created_at: new Date((clock -= 60000)).toISOString() });
     const server = ['m1', 'm2', 'm3', 'm4', 'm5', 'm6', 'm7'].map(msg);
-    const signedIn = (auth: string) => auth.includes(fakeJwt('signed-1').split('.')[1]!);
+    // one token for the whole test: fakeJwt puts the current second in its expiry, so a token
+    // made again at check time differs from the one signed in once a second has passed
+    const token = fakeJwt('signed-1');
+    const signedIn = (auth: string) => auth.includes(token);
     const threads = (auth: string, list: Message[]) =>
       list.map((m) => ({ ...m, liked: signedIn(auth) && m.id === 'm7' }));
     const views: string[] = [];
@@ -292,7 +295,7 @@ describe('reaction-block', () => {
       localStorage.setItem(
         'reaction-blocks.session:' + PROJECT,
         JSON.stringify({
-          access_token: fakeJwt('signed-1'),
+          access_token: token,
           refresh_token: 'r',
           expires_at: Date.now() / 1000 + 3600,
           user: { id: 'signed-1', is_anonymous: false, user_metadata: { full_name: 'Sam' } },
