@@ -1,7 +1,8 @@
 // The letter pipeline as units (no network): the SSRF guard with a resolver and fetch of our
 // own, address classification, the letter sanitiser on the XSS payload table, the sources on the
 // providers server's fixture pages, the renderer (inline styles, 600 px, links, images, text
-// part) and the manual send's address rules. letters.test.ts runs the same code through the stack.
+// part) and the manual send's address rules. letters.test.ts and letter-sends.test.ts run the
+// same code through the stack.
 import { describe, expect, it } from 'vitest';
 import {
   FetchRefused,

@@ -1,0 +1,331 @@
+// Sending a letter through the real pieces (issue 11): send-letter and publish-letter reserve a
+// send (a delivery and a job per recipient); the jobs worker mails each recipient through the SES
+// fake; SES events move the counts; the signed unsubscribe link removes an address from later
+// sends; a mail SES refuses, or one skipped, says why. The owner, the letter and the worker's
+// runs are support/letters.ts's.
+import { randomUUID } from 'node:crypto';
+import { DeleteEmailIdentityCommand } from '@aws-sdk/client-sesv2';
+import { describe, expect, it } from 'vitest';
+import { LOCAL_AWS } from '../local/stack.ts';
+import { NOTION_PAGE_URL } from '../local/providers/pages/fixtures.ts';
+import { DELIVERY_SKIP_REASONS } from '@reaction-blocks/contracts/letters';
+import { callFunction, newUser, sql, stack } from './support/clients.ts';
+import { eventually, inbox, mailbox, sesClient } from './support/providers.ts';
+import {
+  runWorker,
+  letterOwner,
+  loaded,
+  save,
+  reserveHeld,
+  deliveryOf,
+  sendAndDeliver,
+  delivered,
+} from './support/letters.ts';
+
+describe('sending', () => {
+  it('two addresses: a mail each with footer and one-click unsubscribe; counts; open; unsubscribe; skipped next time', async () => {
+    const o = await letterOwner('notion_letter');
+    const l = await loaded(o, 'notion', NOTION_PAGE_URL);
+    expect((await save(o, l)).json.error).toBeUndefined();
+    const a = inbox('a');
+    const b = inbox('b');
+    const sent = await sendAndDeliver(o, [` ${a.toUpperCase()}`.trim(), b, a]);
+    expect(sent).toMatchObject({ reservedCount: 2, skippedCount: 0 });
+    const [mailA, mailB] = [await delivered(a), await delivered(b)];
+    for (const mail of [mailA, mailB]) {
+      expect(mail.subject).toBe('Weekly letter');
+      expect(mail.from).toContain(o.sender);
+      expect(mail.from).toContain('Letter Writer');
+      expect(mail.html).toContain('Delivered by Letter Writer with Reaction Blocks.');
+      expect(mail.html).toMatch(/\/unsubscribe\?token=/);
+      expect(mail.text).toContain('Unsubscribe: ');
+      expect(mail.headers['List-Unsubscribe']).toMatch(
+        /^<http.*\/functions\/v1\/unsubscribe\?token=.+>$/,
+      );
+      expect(mail.headers['List-Unsubscribe-Post']).toBe('List-Unsubscribe=One-Click');
+    }
+    const publish = async () =>
+      (await o.owner.client.from('publishes').select('*').eq('block_id', o.blockId).single())
+        .data as Record<string, number>;
+    await eventually(async () => {
+      const p = await publish();
+      return p.sent_count === 2 && p.delivered_count === 2 && p;
+    });
+    // opening the mail loads the tracking pixel: the open count moves once
+    const pixel = /<img[^>]+src="([^"]+\/ses\/open\/[^"]+)"/.exec(mailA.html!)?.[1];
+    expect(pixel).toBeTruthy();
+    await fetch(pixel!.replace(/&amp;/g, '&'));
+    await fetch(pixel!.replace(/&amp;/g, '&'));
+    await eventually(async () => (await publish()).opened_count === 1);
+    const { data: deliveries } = await o.owner.client.from('deliveries').select('email, status');
+    expect(deliveries).toEqual(
+      expect.arrayContaining([
+        { email: a, status: 'opened' },
+        { email: b, status: 'delivered' },
+      ]),
+    );
+
+    // unsubscribe from the link (the page's confirm calls the function with the token)
+    const token = decodeURIComponent(/unsubscribe\?token=([^"&\s]+)/.exec(mailA.html!)![1]!);
+    const infoUrl = `${stack().apiUrl}/functions/v1/unsubscribe?token=${encodeURIComponent(token)}`;
+    const info = await fetch(infoUrl);
+    expect(await info.json()).toMatchObject({ data: { scope: 'letter', unsubscribed: false } });
+    const done = await callFunction('unsubscribe', { token }, undefined);
+    expect(done.json.data).toMatchObject({ status: true, scope: 'letter' });
+    // the same link opened again: already unsubscribed, so the page says so instead of asking
+    expect(await (await fetch(infoUrl)).json()).toMatchObject({ data: { unsubscribed: true } });
+    // a tampered token unsubscribes nobody: another signature, or another spelling of the same
+    // one (the last character's unused low bits set: base64 decoders read it as the same bytes)
+    const [body, mac] = token.split('.') as [string, string];
+    const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+    const forged = `${body}.${mac[0] === 'A' ? 'B' : 'A'}${mac.slice(1)}`;
+    const respelt = `${body}.${mac.slice(0, -1)}${B64[B64.indexOf(mac.at(-1)!) ^ 1]}`;
+    for (const tampered of [forged, respelt]) {
+      expect((await callFunction('unsubscribe', { token: tampered }, undefined)).status).toBe(400);
+    }
+
+    const again = await sendAndDeliver(o, [a, b]);
+    expect(again).toMatchObject({ reservedCount: 1, skippedCount: 1 });
+    await eventually(async () => {
+      await runWorker();
+      return (await mailbox(b)).length === 2;
+    }, 20_000);
+    expect(await mailbox(a)).toHaveLength(1);
+    const alone = await sendAndDeliver(o, [a]);
+    expect(alone).toMatchObject({ reservedCount: 0, skippedCount: 1, publishId: null });
+  });
+
+  it('the manual send rules: invalid address, over 100, quota, register audience is paid', async () => {
+    const o = await letterOwner('notion_letter', { limit: 3, paid: false });
+    const l = await loaded(o, 'notion', NOTION_PAGE_URL);
+    await save(o, l);
+    const send = (emailList: string[], registerAudience = false) =>
+      callFunction(
+        'send-letter',
+        { blockId: o.blockId, emailList, registerAudience },
+        o.owner.accessToken,
+      );
+    expect((await send(['not-an-address'])).json.error?.message).toMatch(
+      /^Email address is invalid/,
+    );
+    expect(
+      (await send(Array.from({ length: 101 }, (_, i) => `p${i}@example.com`))).json.error?.message,
+    ).toMatch(/^You can send 100 emails at once by manual sending/);
+    expect((await send([inbox(), inbox(), inbox(), inbox()])).json.error?.message).toBe(
+      'Not enough sending email counts',
+    );
+    expect((await send([inbox()], true)).json.error?.message).toBe(
+      'Paid plan required (registerAudience)',
+    );
+    expect((await send([inbox(), inbox()])).json.data).toMatchObject({ reservedCount: 2 });
+    expect((await send([inbox(), inbox()])).json.error?.message).toBe(
+      'Not enough sending email counts',
+    );
+    const [profile] = await sql<{ response_monthly_count: number }>(
+      'select p.response_monthly_count from public.profiles p where p.id = $1',
+      [o.owner.id],
+    );
+    expect(profile!.response_monthly_count).toBe(2);
+    // the audience send is paid too
+    const pub = await callFunction(
+      'publish-letter',
+      { blockId: o.blockId, group: 'activated' },
+      o.owner.accessToken,
+    );
+    expect(pub).toMatchObject({
+      status: 403,
+      json: { error: { message: 'Paid plan required (audience)' } },
+    });
+  });
+
+  it('nothing to send without a saved letter and a verified sender', async () => {
+    const o = await letterOwner('notion_letter');
+    const send = () =>
+      callFunction(
+        'send-letter',
+        { blockId: o.blockId, emailList: [inbox()] },
+        o.owner.accessToken,
+      );
+    expect((await send()).json.error?.message).toBe('Verify the sender email first');
+    await sql('update public.block_private set mail_from = $2 where block_id = $1', [
+      o.blockId,
+      o.sender,
+    ]);
+    expect((await send()).json.error?.message).toBe('Load a page and save the letter first');
+  });
+
+  it('a DMARC reject domain without DKIM sends from the platform address with Reply-To the owner', async () => {
+    const o = await letterOwner('notion_letter', {
+      sender: `w-${randomUUID().slice(0, 6)}@reject.example`,
+      dkim: false,
+      dmarc: 'reject',
+    });
+    const l = await loaded(o, 'notion', NOTION_PAGE_URL);
+    await save(o, l);
+    const to = inbox();
+    await sendAndDeliver(o, [to]);
+    const mail = await delivered(to);
+    expect(mail.from).toContain('notify@reaction-blocks.local');
+    expect(mail.from).toContain('Letter Writer');
+    expect(mail.replyTo.join()).toContain(o.sender);
+  });
+
+  it('a letter queued from an address its owner deleted meanwhile sends nothing, and says why', async () => {
+    const o = await letterOwner('notion_letter');
+    const l = await loaded(o, 'notion', NOTION_PAGE_URL);
+    expect((await save(o, l)).json.error).toBeUndefined();
+    const to = inbox('late');
+    const release = await reserveHeld(o, to);
+    const deleted = await callFunction(
+      'delete-mail-verified',
+      { emailToDelete: o.sender },
+      o.owner.accessToken,
+    );
+    expect(deleted.status).toBe(200);
+    await release();
+    const d = await deliveryOf(to, 'skipped');
+    expect(d.reason).toBe(DELIVERY_SKIP_REASONS.senderNotVerified);
+    expect(await mailbox(to)).toEqual([]);
+  });
+
+  it('the skip reasons the history translates are the ones the database writes', async () => {
+    const [fn] = await sql<{ def: string }>(
+      `select pg_get_functiondef('public.prepare_letter_jobs(bigint[])'::regprocedure)
+              || pg_get_functiondef('public.reserve_trigger_letter(bigint, jsonb)'::regprocedure) as def`,
+    );
+    for (const reason of Object.values(DELIVERY_SKIP_REASONS)) {
+      expect(fn!.def, reason).toContain(`'${reason}'`);
+    }
+  });
+
+  it('a sender SES no longer sends as: the send is refused before anything is reserved, and the sender page says so', async () => {
+    const o = await letterOwner('notion_letter');
+    const l = await loaded(o, 'notion', NOTION_PAGE_URL);
+    expect((await save(o, l)).json.error).toBeUndefined();
+    // the identity is gone at SES (deleted in the console, or a fake that forgot it)
+    await sesClient(LOCAL_AWS.accessKeyId).send(
+      new DeleteEmailIdentityCommand({ EmailIdentity: o.sender }),
+    );
+    const refused = await callFunction(
+      'send-letter',
+      { blockId: o.blockId, emailList: [inbox()] },
+      o.owner.accessToken,
+    );
+    expect(refused.json.error?.message).toBe('Verify the sender email first');
+    expect(
+      (await sql('select 1 from public.publishes where block_id = $1', [o.blockId])).length,
+    ).toBe(0);
+    const { data: row } = await o.owner.client.from('sender_emails').select('status').single();
+    expect(row).toEqual({ status: 'not_verified' });
+    const check = await callFunction(
+      'check-mail-verified',
+      { emailToVerify: o.sender },
+      o.owner.accessToken,
+    );
+    expect(check.json.data).toEqual({ status: true, result: false, confirmed: true });
+  });
+
+  it('a mail SES refuses is failed at once, with SES’s reason, in the history’s data', async () => {
+    const o = await letterOwner('notion_letter');
+    const l = await loaded(o, 'notion', NOTION_PAGE_URL);
+    expect((await save(o, l)).json.error).toBeUndefined();
+    const to = inbox('refused');
+    const release = await reserveHeld(o, to);
+    await sesClient(LOCAL_AWS.accessKeyId).send(
+      new DeleteEmailIdentityCommand({ EmailIdentity: o.sender }),
+    );
+    await release();
+    const d = await deliveryOf(to, 'failed');
+    expect(d.reason).toMatch(/^MessageRejected: Email address is not verified/);
+    // what the history reads, as the owner
+    const { data: publish } = await o.owner.client
+      .from('publishes')
+      .select('failed_count, sent_count')
+      .eq('block_id', o.blockId)
+      .single();
+    expect(publish).toEqual({ failed_count: 1, sent_count: 0 });
+    const { data: reasons } = await o.owner.client
+      .from('deliveries')
+      .select('status, reason')
+      .eq('email', to);
+    expect(reasons).toEqual([{ status: 'failed', reason: d.reason }]);
+    // another owner reads none of it
+    const stranger = await newUser('stranger');
+    expect(
+      (await stranger.client.from('deliveries').select('reason').eq('email', to)).data,
+    ).toEqual([]);
+    expect(await mailbox(to)).toEqual([]);
+  });
+
+  it('to a group: members with an email, active, once each; suppressed addresses skipped; member counts', async () => {
+    const o = await letterOwner('notion_letter');
+    const l = await loaded(o, 'notion', NOTION_PAGE_URL);
+    await save(o, l);
+    const { error: groupError } = await o.owner.client
+      .from('audience_groups')
+      .insert({ name: 'friends' });
+    expect(groupError).toBeNull();
+    const friend = inbox('friend');
+    const bounced = inbox('bounced');
+    const rows = [
+      { creator_name: 'Friend', email: friend, group_name: 'friends', deactivated: false },
+      { creator_name: 'Bounced', email: bounced, group_name: 'friends', deactivated: false },
+      {
+        creator_name: 'Inactive',
+        email: inbox('inactive'),
+        group_name: 'friends',
+        deactivated: true,
+      },
+      { creator_name: 'Other', email: inbox('other'), group_name: null, deactivated: false },
+      { creator_name: 'No email', email: null, group_name: 'friends', deactivated: false },
+    ];
+    expect((await o.owner.client.from('audience_members').insert(rows)).error).toBeNull();
+    await sql(`insert into private.mail_suppressions (email, reason) values ($1, 'bounce')`, [
+      bounced,
+    ]);
+    // what the send dialog shows: the addresses each group reaches and how many it skips
+    const { data: groups } = await o.owner.client.rpc('letter_send_groups');
+    expect(groups).toEqual([
+      { name: 'activated', email_count: 3, skip_count: 1, awaiting_count: 0 },
+      { name: 'friends', email_count: 2, skip_count: 1, awaiting_count: 0 },
+    ]);
+    const pub = await callFunction(
+      'publish-letter',
+      { blockId: o.blockId, group: 'friends' },
+      o.owner.accessToken,
+    );
+    expect(pub.json.data).toMatchObject({ status: true, reservedCount: 1, skippedCount: 1 });
+    // the history says the same: one skipped, and why
+    const { data: publish } = await o.owner.client
+      .from('publishes')
+      .select('reserved_count, skipped_count')
+      .eq('id', (pub.json.data as { publishId: string }).publishId)
+      .single();
+    expect(publish).toEqual({ reserved_count: 1, skipped_count: 1 });
+    const { data: skipped } = await o.owner.client
+      .from('deliveries')
+      .select('email, status, reason')
+      .eq('status', 'skipped');
+    expect(skipped).toEqual([
+      { email: bounced, status: 'skipped', reason: DELIVERY_SKIP_REASONS.suppressed },
+    ]);
+    await delivered(friend);
+    await eventually(async () => {
+      const { data } = await o.owner.client
+        .from('audience_members')
+        .select('sent_count, delivered_count')
+        .eq('email', friend)
+        .single();
+      return data?.sent_count === 1 && data.delivered_count === 1;
+    });
+    expect(
+      (
+        await callFunction(
+          'publish-letter',
+          { blockId: o.blockId, group: 'nope' },
+          o.owner.accessToken,
+        )
+      ).json.error?.message,
+    ).toBe('No such group');
+  });
+});
