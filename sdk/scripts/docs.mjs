@@ -56,12 +56,12 @@ function classBodies(file, names) {
 /**
  * The files beside a class's source file that render or write for it: its write paths, which
  * load on the first interaction (x.writer.ts beside x.component.ts; core/writer.ts for the base
- * class, core/base.ts), and its template partials (x.templates.ts).
+ * class, core/base.ts), its template partials (x.templates.ts) and its composer (x.composer.ts).
  */
 const companions = (f) =>
   (f.endsWith('/core/base.ts')
     ? [f.replace(/base\.ts$/, 'writer.ts')]
-    : ['.writer.ts', '.templates.ts'].map((x) => f.replace(/\.component\.ts$/, x))
+    : ['.writer.ts', '.templates.ts', '.composer.ts'].map((x) => f.replace(/\.component\.ts$/, x))
   ).filter((w) => w !== f && existsSync(join(root, w)));
 
 /** Parts the templates of a class chain render (with their companions'). */

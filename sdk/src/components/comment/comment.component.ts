@@ -1,26 +1,22 @@
 import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { displayUser, isSignedIn, openPopup } from '../../core/user.js';
-import { BlockElement, bone, line } from '../../core/base.js';
+import { BlockElement } from '../../core/base.js';
 import { mineWithMessages } from '../../core/mine.js';
-import { loadIdentity, openProfile, profile } from '../../core/profile.js';
+import { loadIdentity, openProfile } from '../../core/profile.js';
 import { loadChunk } from '../../core/chunk.js';
 import { pageOf, rpc } from '../../core/api.js';
 import { baseStyles } from '../../core/theme.js';
 import fieldStyles from '../../core/fields.styles.js';
-import { homeUrl } from '../../core/text.js';
 import type { BlockView, Message } from '../../core/types.js';
-import { COMMENT_LIMITS, EMAIL_RE } from '@reaction-blocks/contracts/limits';
 import type { Change, Counts } from '../../core/live.js';
 import { pinnedFirst, threads } from './model.js';
 import { byId, changes, LiveList, loadChanges, PAGE_SIZE } from './comment.live.js';
 import styles from './comment.styles.js';
-import { composer, message, type CommentView, type Mode } from './comment.templates.js';
+import { message, skeleton, type Mode } from './comment.templates.js';
+import { composer, DEBOUNCE_MS, takeProfile, type ComposerView } from './comment.composer.js';
 import { comment, fields, like } from '../../core/locales/en.js';
 
-const NAME_MAX = COMMENT_LIMITS.name;
-export { PAGE_SIZE };
-
-export const DEBOUNCE_MS = 500;
+export { PAGE_SIZE, DEBOUNCE_MS };
 
 type CommentWriter = typeof import('./comment.writer.js');
 /** The write paths once here. */
@@ -174,22 +170,6 @@ export default class ReactionComment extends BlockElement {
     this._name = this._home = '';
   }
 
-  /**
-   * The composer's name, website and email from the writer's profile, once its code is here: a
-   * stored one opens beside the view (BlockElement.load), a new one comes with the writer's code
-   * on the first interaction (startWriting). A field being typed in keeps what it holds.
-   */
-  private takeProfile() {
-    const id = profile();
-    if (!id) return;
-    // typed and not taken yet: the field shows other than its state
-    const typing = (part: string, now: string) =>
-      (this.renderRoot?.querySelector<HTMLInputElement>(`[part~=${part}]`)?.value ?? now) !== now;
-    if (!typing('name', this._name)) this._name = id.name;
-    if (!typing('home', this._home)) this._home = id.homeUrl || '';
-    if (!typing('email', this._email)) this._email = id.email || '';
-  }
-
   protected override viewChanged(): void {
     const v = this.view!;
     this._messages = threads(v.messages);
@@ -200,7 +180,7 @@ export default class ReactionComment extends BlockElement {
     this._hasMore = this._messages.filter((m) => !m.pinned_at).length >= PAGE_SIZE;
     this.shownFor = this.identityOf();
     // the stored profile is open now (BlockElement.load waits for it)
-    this.takeProfile();
+    takeProfile(this.asHost);
     this.takeName();
     if (!this.isDummy) this.live.watch(this.project, v.block).catch((e) => this.fail(e));
   }
@@ -443,9 +423,9 @@ export default class ReactionComment extends BlockElement {
     else if (await this.writePaths('')) this._menuOpen = true;
   }
 
-  /** This element as its templates and write paths see it (CommentView: see hostCheck). */
-  private get asHost(): CommentView {
-    return this as unknown as CommentView;
+  /** This element as its templates and write paths see it (ComposerView: see hostCheck). */
+  private get asHost(): ComposerView {
+    return this as unknown as ComposerView;
   }
 
   protected override startWriting(): void {
@@ -456,7 +436,7 @@ export default class ReactionComment extends BlockElement {
       () => {},
     );
     loadIdentity()
-      .then(() => this.takeProfile())
+      .then(() => takeProfile(this.asHost))
       .catch(() => {});
   }
 
@@ -468,31 +448,6 @@ export default class ReactionComment extends BlockElement {
     if (w) await w.signIn(this.asHost, provider, popup);
     // the sign-in code could not load: the empty popup goes, the reason is said under the composer
     else popup?.close();
-  }
-
-  private onEmail(e: Event) {
-    this._email = (e.target as HTMLInputElement).value.trim();
-    clearTimeout(this.emailTimer);
-    this.emailTimer = setTimeout(
-      () => (this._emailBad = !!this._email && !EMAIL_RE.test(this._email)),
-      DEBOUNCE_MS,
-    );
-  }
-
-  /** A website that is not one the server takes is said at once and never kept or sent. */
-  private onHome(e: Event) {
-    const typed = (e.target as HTMLInputElement).value;
-    const url = homeUrl(typed);
-    this._home = typed;
-    this._homeBad = url == null;
-    if (url != null) this.keep({ homeUrl: url || undefined });
-  }
-
-  /** The writer's name as typed; emptied, the profile's name again. */
-  private onName(e: Event) {
-    const typed = (e.target as HTMLInputElement).value.trim().slice(0, NAME_MAX);
-    this._name = typed || profile()?.name || '';
-    if (this._name) this.keep({ name: this._name });
   }
 
   /** Keeps a change of the writer's profile, with the writer's code (nothing said if it fails). */
@@ -532,28 +487,9 @@ export default class ReactionComment extends BlockElement {
     return nothing;
   }
 
-  /**
-   * Toolbar; composer with a welcome line, name, message box and Send (12px under it); one-line
-   * messages (header, text, actions) as the list shows them, as many as the panel's fixed height
-   * (SKELETON_HEIGHTS) holds.
-   */
+  /** The block's shape while it loads (comment.templates.ts skeleton). */
   protected override renderSkeleton() {
-    const message = html`<div
-      class="sk"
-      style="gap:4px;padding:10px 0;border-top:1px solid var(--reaction-secondary)"
-    >
-      <div class="sk-row" style="justify-content:start">
-        ${bone(24, '24px', 'border-radius:50%')}${line('96px')}
-      </div>
-      ${line('70%')}${line('120px', 25)}
-    </div>`;
-    return html`${this.renderHeaderSkeleton()}
-      <div class="sk-row" style="height:25px">${line('80px')}${line('40px')}</div>
-      <div class="sk" style="margin-bottom:4px">
-        ${line('50%')}${bone(39)}${bone(64)}
-        <div class="sk-row" style="justify-content:end">${bone(36, '72px')}</div>
-      </div>
-      <div>${message}${message}${message}${message}</div>`;
+    return skeleton(this.renderHeaderSkeleton());
   }
 
   protected override renderBlock() {
@@ -584,11 +520,11 @@ export default class ReactionComment extends BlockElement {
 }
 
 /**
- * Never called: TypeScript checks here that the element has every member its templates and write
- * paths use (CommentView) with a type they may use it as, so `asHost` may hand the element over
+ * Never called: TypeScript checks here that the element has every member its templates, composer
+ * and write paths use (ComposerView) with a type they may use it as, so `asHost` may hand the element over
  * as one.
  */
-const hostCheck = (c: ReactionComment): CommentView => ({
+const hostCheck = (c: ReactionComment): ComposerView => ({
   view: c['view'],
   project: c['project'],
   isDummy: c['isDummy'],
@@ -632,8 +568,8 @@ const hostCheck = (c: ReactionComment): CommentView => ({
   open: c['open'],
   signIn: c['signIn'],
   submit: c['submit'],
-  onName: c['onName'],
-  onHome: c['onHome'],
-  onEmail: c['onEmail'],
+  emailTimer: c['emailTimer'],
+  renderRoot: c['renderRoot'],
+  keep: c['keep'],
 });
 void hostCheck;

@@ -4,6 +4,7 @@
 import { expect } from '@open-wc/testing';
 import './comment.js';
 import type ReactionComment from './comment.component.js';
+import { takeProfile, type ComposerView } from './comment.composer.js';
 import { getIdentity } from '../../core/identity.js';
 import { $, block, mockApi, reset, until } from '../../test/mock-api.js';
 import { mountReady } from '../../test/mount.js';
@@ -39,7 +40,7 @@ describe("reaction-comment's composer and the writer's profile", () => {
     expect(name(other).value).to.equal(getIdentity().name);
     // ...and a name field being typed in keeps what was typed when the profile comes again
     name(other).value = 'Typing Tapir';
-    other['takeProfile']();
+    takeProfile(other as unknown as ComposerView);
     await other.updateComplete;
     expect(name(other).value).to.equal('Typing Tapir');
   });

@@ -1,19 +1,17 @@
-// The comment element's template partials: the composer with its sign-in buttons, and one message
-// with its actions and replies. Each takes the element as the view it renders (CommentView: its
+// The comment element's template partials: one message with its actions and replies, and the
+// loading skeleton (the composer is comment.composer.ts). Each takes the element as the view it renders (CommentView: its
 // state and handlers, checked member by member in comment.component.ts) and returns a template the
 // element renders in its own shadow root, where Lit calls the handlers with the element as `this`.
 // What shows only once the visitor acts (a message's edit box, reply form and confirmations, the
 // menu) comes with the write paths (comment.writer.ts), loaded on the visitor's first interaction.
 import { html, nothing, type TemplateResult } from 'lit';
-import { COMMENT_LIMITS, LIMITS } from '@reaction-blocks/contracts/limits';
+import { bone, line } from '../../core/base.js';
 import { AVATAR_PLACEHOLDER, fallBackTo } from '../../core/placeholder.js';
-import { fill, linkify, safeUrl, shortDate } from '../../core/text.js';
-import { honeypot } from '../../core/trust.js';
+import { linkify, safeUrl, shortDate } from '../../core/text.js';
 import type { Message } from '../../core/types.js';
 import { avatarStyle } from './avatar.js';
 import { byId } from './comment.live.js';
 import type { CommentHost, Mode } from './comment.writer.js';
-import { signInButtons } from './sign-in.js';
 
 type CommentWriter = typeof import('./comment.writer.js');
 export type { Mode };
@@ -40,90 +38,6 @@ export interface CommentView extends CommentHost {
   /** Opens a message's edit box, reply form or confirmation once the write paths are here. */
   open(id: string, mode: Mode): Promise<void>;
   submit(e: Event): Promise<void>;
-  onName(e: Event): void;
-  onHome(e: Event): void;
-  onEmail(e: Event): void;
-}
-
-const MESSAGE_MAX = COMMENT_LIMITS.message;
-const NAME_MAX = COMMENT_LIMITS.name;
-
-/** The new-message form, under a sign-in overlay when anonymous writing is blocked. */
-export function composer(c: CommentView): TemplateResult {
-  const b = c.view!.block;
-  const blocked = b.block_anonymous && !c.signedIn;
-  const empty = !c._draft.trim();
-  return html`<form part="composer" @submit=${c.submit} novalidate>
-    ${b.welcome_message ? html`<p part="welcome">${fill(b.welcome_message, c._count)}</p>` : nothing}
-    <!-- Under the sign-in overlay the fields are inert: no keyboard way around it. -->
-    <div class="fields" ?inert=${blocked}>
-      <div class="who">
-        <input
-          part="name"
-          class="input"
-          aria-label=${c.t('writerName')}
-          placeholder=${c.t('writerName')}
-          maxlength=${NAME_MAX}
-          .value=${c._name}
-          @change=${c.onName}
-        />
-        <input
-          part="home"
-          class="input"
-          type="url"
-          inputmode="url"
-          autocomplete="url"
-          aria-label=${c.t('homeUrl')}
-          placeholder=${c.t('homeUrl')}
-          maxlength=${LIMITS.homeUrl}
-          aria-invalid=${c._homeBad ? 'true' : 'false'}
-          aria-describedby=${c._homeBad ? 'home-error' : nothing}
-          .value=${c._home}
-          @change=${c.onHome}
-        />
-      </div>
-      ${c._homeBad ? html`<p part="error" id="home-error" class="err">${c.t('homeUrlError')}</p>` : nothing}
-      <textarea
-        part="textarea"
-        class="input"
-        aria-label=${c.t('message')}
-        maxlength=${MESSAGE_MAX}
-        placeholder=${fill(b.placeholder, c._count) || c.t(c.qna ? 'qnaPlaceholder' : 'placeholder')}
-        .value=${c._draft}
-        @input=${(e: Event) => (c._draft = (e.target as HTMLTextAreaElement).value)}
-      ></textarea>
-      ${
-        b.allow_creator_email
-          ? html`<input
-                part="email"
-                class="input"
-                type="email"
-                aria-label=${c.t('notifyEmail')}
-                placeholder=${c.t('notifyEmail')}
-                aria-invalid=${c._emailBad ? 'true' : 'false'}
-                .value=${c._email}
-                @input=${c.onEmail}
-              />
-              ${c._emailBad ? html`<p part="error" class="err">${c.t('emailError')}</p>` : nothing}`
-          : nothing
-      }
-      ${honeypot((v) => (c.hp = v))}
-      <div class="row">
-        <span class="muted" aria-hidden="true">${c._draft.length}/${MESSAGE_MAX}</span>
-        <button part="submit" class="btn" type="submit" ?disabled=${empty || c._sending}>
-          ${c._sending ? html`<span class="spin" role="status" aria-label=${c.t('sending')}></span>` : nothing}${c.t('send')}
-        </button>
-      </div>
-    </div>
-    ${
-      blocked
-        ? html`<div part="overlay">
-            <p>${c.t('signInPrompt')}</p>
-            ${signInButtons(c)}
-          </div>`
-        : nothing
-    }
-  </form>`;
 }
 
 /**
@@ -224,4 +138,28 @@ export function message(c: CommentView, m: Message): TemplateResult {
         : nothing
     }
   </li>`;
+}
+
+/**
+ * The loading skeleton under the Q&A header's place (`header`): toolbar; composer with a welcome
+ * line, name, message box and Send (12px under it); one-line messages (header, text, actions) as
+ * the list shows them, as many as the panel's fixed height (SKELETON_HEIGHTS) holds.
+ */
+export function skeleton(header: unknown): TemplateResult {
+  const message = html`<div
+    class="sk"
+    style="gap:4px;padding:10px 0;border-top:1px solid var(--reaction-secondary)"
+  >
+    <div class="sk-row" style="justify-content:start">
+      ${bone(24, '24px', 'border-radius:50%')}${line('96px')}
+    </div>
+    ${line('70%')}${line('120px', 25)}
+  </div>`;
+  return html`${header}
+    <div class="sk-row" style="height:25px">${line('80px')}${line('40px')}</div>
+    <div class="sk" style="margin-bottom:4px">
+      ${line('50%')}${bone(39)}${bone(64)}
+      <div class="sk-row" style="justify-content:end">${bone(36, '72px')}</div>
+    </div>
+    <div>${message}${message}${message}${message}</div>`;
 }

@@ -45,7 +45,7 @@ export interface CommentHost {
   readonly signedIn: boolean;
   readonly t: Translate;
   readonly _session: Session | null;
-  /** The hidden honeypot field's value (comment.templates.ts sets it). */
+  /** The hidden honeypot field's value (comment.composer.ts sets it). */
   hp: string;
   readonly _email: string;
   readonly _home: string;

@@ -1,5 +1,5 @@
 // The comment element's sign-in buttons: in the composer's overlay when anonymous writing is
-// blocked (comment.templates.ts) and in the menu (comment.writer.ts).
+// blocked (comment.composer.ts) and in the menu (comment.writer.ts).
 import { html, nothing, type TemplateResult } from 'lit';
 import type { Translate } from '../../core/i18n.js';
 

@@ -1,0 +1,150 @@
+// The comment element's composer: the new-message form with its sign-in buttons, and what its
+// name, website and email fields do as the visitor types (the writer's profile fills them in, a
+// website the server would refuse is said at once, an email is checked once typing pauses). Like
+// the templates, each takes the element as the view it works on (ComposerView, checked member by
+// member in comment.component.ts). Posting itself is a write path (comment.writer.ts post).
+import { html, nothing, type TemplateResult } from 'lit';
+import { COMMENT_LIMITS, EMAIL_RE, LIMITS } from '@reaction-blocks/contracts/limits';
+import { profile } from '../../core/profile.js';
+import { fill, homeUrl } from '../../core/text.js';
+import { honeypot } from '../../core/trust.js';
+import type { CommentView } from './comment.templates.js';
+import { signInButtons } from './sign-in.js';
+
+/** The composer's view of the element: the fields' state it sets, besides the templates' view. */
+export interface ComposerView extends CommentView {
+  _name: string;
+  _home: string;
+  _homeBad: boolean;
+  _email: string;
+  _emailBad: boolean;
+  /** The pause in typing after which the email is checked. */
+  emailTimer?: ReturnType<typeof setTimeout>;
+  readonly renderRoot: HTMLElement | DocumentFragment;
+  /** Keeps a change of the writer's profile, with the writer's code (nothing said if it fails). */
+  keep(patch: { name?: string; homeUrl?: string }): void;
+}
+
+export const DEBOUNCE_MS = 500;
+
+const MESSAGE_MAX = COMMENT_LIMITS.message;
+const NAME_MAX = COMMENT_LIMITS.name;
+
+/** The new-message form, under a sign-in overlay when anonymous writing is blocked. */
+export function composer(c: ComposerView): TemplateResult {
+  const b = c.view!.block;
+  const blocked = b.block_anonymous && !c.signedIn;
+  const empty = !c._draft.trim();
+  return html`<form part="composer" @submit=${c.submit} novalidate>
+    ${b.welcome_message ? html`<p part="welcome">${fill(b.welcome_message, c._count)}</p>` : nothing}
+    <!-- Under the sign-in overlay the fields are inert: no keyboard way around it. -->
+    <div class="fields" ?inert=${blocked}>
+      <div class="who">
+        <input
+          part="name"
+          class="input"
+          aria-label=${c.t('writerName')}
+          placeholder=${c.t('writerName')}
+          maxlength=${NAME_MAX}
+          .value=${c._name}
+          @change=${(e: Event) => onName(c, e)}
+        />
+        <input
+          part="home"
+          class="input"
+          type="url"
+          inputmode="url"
+          autocomplete="url"
+          aria-label=${c.t('homeUrl')}
+          placeholder=${c.t('homeUrl')}
+          maxlength=${LIMITS.homeUrl}
+          aria-invalid=${c._homeBad ? 'true' : 'false'}
+          aria-describedby=${c._homeBad ? 'home-error' : nothing}
+          .value=${c._home}
+          @change=${(e: Event) => onHome(c, e)}
+        />
+      </div>
+      ${c._homeBad ? html`<p part="error" id="home-error" class="err">${c.t('homeUrlError')}</p>` : nothing}
+      <textarea
+        part="textarea"
+        class="input"
+        aria-label=${c.t('message')}
+        maxlength=${MESSAGE_MAX}
+        placeholder=${fill(b.placeholder, c._count) || c.t(c.qna ? 'qnaPlaceholder' : 'placeholder')}
+        .value=${c._draft}
+        @input=${(e: Event) => (c._draft = (e.target as HTMLTextAreaElement).value)}
+      ></textarea>
+      ${
+        b.allow_creator_email
+          ? html`<input
+                part="email"
+                class="input"
+                type="email"
+                aria-label=${c.t('notifyEmail')}
+                placeholder=${c.t('notifyEmail')}
+                aria-invalid=${c._emailBad ? 'true' : 'false'}
+                .value=${c._email}
+                @input=${(e: Event) => onEmail(c, e)}
+              />
+              ${c._emailBad ? html`<p part="error" class="err">${c.t('emailError')}</p>` : nothing}`
+          : nothing
+      }
+      ${honeypot((v) => (c.hp = v))}
+      <div class="row">
+        <span class="muted" aria-hidden="true">${c._draft.length}/${MESSAGE_MAX}</span>
+        <button part="submit" class="btn" type="submit" ?disabled=${empty || c._sending}>
+          ${c._sending ? html`<span class="spin" role="status" aria-label=${c.t('sending')}></span>` : nothing}${c.t('send')}
+        </button>
+      </div>
+    </div>
+    ${
+      blocked
+        ? html`<div part="overlay">
+            <p>${c.t('signInPrompt')}</p>
+            ${signInButtons(c)}
+          </div>`
+        : nothing
+    }
+  </form>`;
+}
+
+/**
+ * The composer's name, website and email from the writer's profile, once its code is here: a
+ * stored one opens beside the view (BlockElement.load), a new one comes with the writer's code
+ * on the first interaction (startWriting). A field being typed in keeps what it holds.
+ */
+export function takeProfile(c: ComposerView): void {
+  const id = profile();
+  if (!id) return;
+  // typed and not taken yet: the field shows other than its state
+  const typing = (part: string, now: string) =>
+    (c.renderRoot?.querySelector<HTMLInputElement>(`[part~=${part}]`)?.value ?? now) !== now;
+  if (!typing('name', c._name)) c._name = id.name;
+  if (!typing('home', c._home)) c._home = id.homeUrl || '';
+  if (!typing('email', c._email)) c._email = id.email || '';
+}
+
+function onEmail(c: ComposerView, e: Event) {
+  c._email = (e.target as HTMLInputElement).value.trim();
+  clearTimeout(c.emailTimer);
+  c.emailTimer = setTimeout(
+    () => (c._emailBad = !!c._email && !EMAIL_RE.test(c._email)),
+    DEBOUNCE_MS,
+  );
+}
+
+/** A website that is not one the server takes is said at once and never kept or sent. */
+function onHome(c: ComposerView, e: Event) {
+  const typed = (e.target as HTMLInputElement).value;
+  const url = homeUrl(typed);
+  c._home = typed;
+  c._homeBad = url == null;
+  if (url != null) c.keep({ homeUrl: url || undefined });
+}
+
+/** The writer's name as typed; emptied, the profile's name again. */
+function onName(c: ComposerView, e: Event) {
+  const typed = (e.target as HTMLInputElement).value.trim().slice(0, NAME_MAX);
+  c._name = typed || profile()?.name || '';
+  if (c._name) c.keep({ name: c._name });
+}
