@@ -347,13 +347,11 @@ export class BlockElement extends ReactionElement {
   protected override updated(): void {
     const theme = this.theme || this.view?.block.theme || 'light';
     if (this.dataset.theme !== theme) this.dataset.theme = theme;
-    // the custom theme's sheet after the element's own styles (here at once when load() waited)
+    // the custom theme's sheet after the element's own styles (here at once when load() waited),
+    // and its colour scheme
     if (theme === 'custom')
-      void customTheme().then((sheet) => {
-        const root = this.renderRoot as ShadowRoot;
-        if (!root.adoptedStyleSheets.includes(sheet))
-          root.adoptedStyleSheets = [...root.adoptedStyleSheets, sheet];
-      }, String); // could not load (logged): the light theme's text
+      // could not load (logged): the light theme's text
+      void customTheme().then((adopt) => adopt(this.renderRoot as ShadowRoot), String);
   }
 
   protected override render(): unknown {

@@ -254,6 +254,22 @@ describe('contrast of the themes (WCAG AA)', () => {
         expect(failures(el)).to.deep.equal([]);
       });
 
+  // Native controls and scrollbars follow the derived text (custom-theme.ts): a dark background is
+  // the dark scheme, so a form's radios and checkboxes are not white boxes on it.
+  const darkPalettes = ['navy', 'dark', 'mid grey, just dark', 'blue', 'pale field'];
+  for (const [palette, custom_color] of Object.entries(palettes))
+    it(`custom (${palette}): the colour scheme of the native controls`, async () => {
+      const view = views('custom').form!;
+      view.block.custom_color = custom_color;
+      const el = await mount('form', view);
+      const dark = darkPalettes.some((p) => palette.startsWith(p));
+      const base = el.shadowRoot!.querySelector('[part~=base]')!;
+      expect(getComputedStyle(base).colorScheme).to.equal(dark ? 'dark' : 'light');
+      const radio = el.shadowRoot!.querySelector('input[type=radio], input[type=checkbox]');
+      expect(radio, 'a native choice').to.exist;
+      expect(getComputedStyle(radio!).colorScheme).to.equal(dark ? 'dark' : 'light');
+    });
+
   it("an avatar's initial reads at 4.5:1 on every profile colour and on any stored colour", () => {
     for (const color of [...COLORS, '#ffeb3b', '#9e9e9e', '#777', '#000', 'not a colour']) {
       const [bg, ink] = /background:([^;]+);color:(.+)/.exec(avatarStyle(color))!.slice(1);

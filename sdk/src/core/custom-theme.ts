@@ -51,4 +51,20 @@ sheet.replaceSync(css`
     }
   }
 `);
-export default sheet;
+
+/**
+ * Adds the sheet to a custom-theme block's shadow root, after the element's styles, and gives its
+ * base the colour scheme its derived text says: light ink (a dark background) is the dark scheme,
+ * so native checkboxes, radios, scrollbars and a field's autofill are drawn dark too. Run after
+ * every render (a new base, or new colours, which reset its style attribute).
+ */
+export default (root: ShadowRoot): void => {
+  if (!root.adoptedStyleSheets.includes(sheet))
+    root.adoptedStyleSheets = [...root.adoptedStyleSheets, sheet];
+  const base = root.querySelector<HTMLElement>('[part~=base]');
+  // the derived text's lightness, the first number of its computed lch(); a browser without
+  // relative colours keeps the light text, and the light scheme
+  if (base)
+    base.style.colorScheme =
+      +(/^lch\((\d+)/.exec(getComputedStyle(base).color)?.[1] ?? 0) > 50 ? 'dark' : '';
+};
