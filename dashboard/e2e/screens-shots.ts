@@ -339,6 +339,20 @@ export const SHOTS: Shot[] = [
   { name: 'profile-account', path: '/profile', fullPage: true, prepare: shown(h1) },
   { name: 'work-ab', path: `/work/${block('05')}`, prepare: workspace },
   { name: 'work-like', path: `/work/${block('03')}`, prepare: workspace },
+  {
+    // the custom theme on a dark background: two colours set, two left on Default (issue 22)
+    name: 'work-like-custom',
+    path: `/work/${block('03')}`,
+    fullPage: true,
+    prepare: async (page) => {
+      await workspace(page);
+      await page.locator('.workspace-preview .theme-switch input[value=custom]').check();
+      const hex = page.locator('.field-color input[type=text]');
+      await hex.nth(0).fill('#7C9CFF');
+      await hex.nth(3).fill('#161B33');
+      await settle(page);
+    },
+  },
   { name: 'work-button', path: `/work/${block('04')}`, prepare: workspace },
   { name: 'work-form-preview', path: `/work/${block('06')}/preview`, prepare: workspace },
   { name: 'result-form', path: `/work/${block('06')}/result`, prepare: workspace },

@@ -1,7 +1,7 @@
 // The settings panel's controls: the dashboard's labelled fields (components/ui/fields) with the
 // schema's messages in the owner's language, and `locked` for a paid-only control, which is then
 // disabled and reads the upgrade hint under it.
-import { useId, type ReactNode } from 'react';
+import { useId, useRef, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
   CheckboxField,
@@ -86,38 +86,68 @@ function sixDigits(value: string): string {
   return /^#[0-9a-f]{6}$/i.test(value) ? value : '#000000';
 }
 
-/** A colour: the picker and the hex text, both labelled, kept in step. */
+/**
+ * A colour: the picker and the hex text, both labelled, kept in step. No value is the theme's
+ * default: the text reads "Default" (the hint says what that is) and the swatch shows `fallback`;
+ * a colour the owner set has "Use default", which clears it (so does emptying the text).
+ */
 export function ColorField({
   label,
   value,
+  fallback,
   onChange,
   ...described
-}: Described & { label: string; value: string; onChange: (value: string) => void }) {
+}: Described & {
+  label: string;
+  value: string | undefined;
+  /** What the swatch shows while the colour is the default. */
+  fallback: string;
+  onChange: (value: string | undefined) => void;
+}) {
   const { t } = useTranslation();
   const id = useId();
+  const hex = useRef<HTMLInputElement>(null);
   const description = useSettingsField(described);
   const { describedBy, invalid, lines } = useFieldDescription(description);
   return (
     <div className="field field-color">
-      <label htmlFor={id}>{label}</label>
+      <div className="color-head">
+        <label htmlFor={id}>{label}</label>
+        {value !== undefined && !description.disabled ? (
+          <button
+            type="button"
+            className="color-reset"
+            aria-label={t('workspace.fields.colorResetOf', { name: label })}
+            // the button goes with the colour: focus stays in the field, on its hex text
+            onClick={() => {
+              onChange(undefined);
+              hex.current?.focus();
+            }}
+          >
+            {t('workspace.fields.colorReset')}
+          </button>
+        ) : null}
+      </div>
       <div className="color-row">
         <input
           id={id}
           type="color"
-          value={sixDigits(value)}
+          value={sixDigits(value ?? fallback)}
           disabled={description.disabled}
           aria-describedby={describedBy}
           onChange={(e) => onChange(e.target.value.toUpperCase())}
         />
         <input
+          ref={hex}
           type="text"
-          value={value}
+          value={value ?? ''}
+          placeholder={t('workspace.fields.colorDefault')}
           maxLength={7}
           disabled={description.disabled}
           aria-label={t('workspace.fields.hexOf', { name: label })}
           aria-invalid={invalid || undefined}
           aria-describedby={describedBy}
-          onChange={(e) => onChange(e.target.value.trim())}
+          onChange={(e) => onChange(e.target.value.trim() || undefined)}
         />
       </div>
       {lines}

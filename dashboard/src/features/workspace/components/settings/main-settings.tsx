@@ -24,6 +24,29 @@ export interface MainSettingsProps {
 
 const COLOR_KEYS = ['--PRIMARY', '--SECONDARY', '--TERTIARY', '--BACKGROUND'] as const;
 const LABEL_COLOR_KEYS = ['--ADMIN_LABEL', '--ME_LABEL'] as const;
+/** What each colour paints and what it is when the owner leaves it unset (locales). */
+const colorHints = {
+  '--PRIMARY': 'primaryHint',
+  '--SECONDARY': 'secondaryHint',
+  '--TERTIARY': 'tertiaryHint',
+  '--BACKGROUND': 'backgroundHint',
+} as const;
+
+/**
+ * The owner's colours with one set or, for undefined, cleared back to the theme's default: only
+ * what the owner chose is saved (none left: null), so what they never set keeps following from
+ * the rest in the element (docs/design.md, "The custom theme is whole").
+ */
+function withColor<K extends string>(
+  colors: Partial<Record<K, string>>,
+  key: K,
+  value: string | undefined,
+): Partial<Record<K, string>> | null {
+  const next: Partial<Record<K, string>> = { ...colors };
+  if (value === undefined) delete next[key];
+  else next[key] = value;
+  return Object.keys(next).length ? next : null;
+}
 
 export function MainSettings({ type, settings, errors, paid, onChange }: MainSettingsProps) {
   const { t } = useTranslation();
@@ -110,6 +133,13 @@ export function MainSettings({ type, settings, errors, paid, onChange }: MainSet
   const colors = settings.custom_color ?? {};
   const defaults = defaultCustomColors(type);
   const labelColors = settings.custom_label_color ?? {};
+  // what an unset label colour takes: the theme's primary (the SDK's core/theme.ts)
+  const primary =
+    settings.theme === 'custom'
+      ? (colors['--PRIMARY'] ?? defaults['--PRIMARY'])
+      : settings.theme === 'dark'
+        ? '#ECECEF'
+        : '#26262B';
 
   // built first: building it names the locked controls, which the section's hint lists
   const fields = (
@@ -153,9 +183,11 @@ export function MainSettings({ type, settings, errors, paid, onChange }: MainSet
               <ColorField
                 key={key}
                 label={f(key === '--ADMIN_LABEL' ? 'adminLabelColor' : 'meLabelColor')}
-                value={labelColors[key] ?? '#4C4C4C'}
+                value={labelColors[key]}
+                fallback={primary}
+                hint={f('labelColorHint')}
                 onChange={(value) =>
-                  onChange('custom_label_color', { ...labelColors, [key]: value })
+                  onChange('custom_label_color', withColor(labelColors, key, value))
                 }
                 error={errors[`custom_label_color.${key}`]}
                 locked={locked(
@@ -188,10 +220,17 @@ export function MainSettings({ type, settings, errors, paid, onChange }: MainSet
             <ColorField
               key={key}
               label={f(key.slice(2).toLowerCase())}
-              value={colors[key] ?? defaults[key]}
-              onChange={(value) =>
-                onChange('custom_color', { ...defaults, ...colors, [key]: value })
+              value={colors[key]}
+              // fields follow the background (the SDK's custom theme) unless set
+              fallback={
+                key === '--TERTIARY'
+                  ? (colors['--BACKGROUND'] ?? defaults['--BACKGROUND'])
+                  : defaults[key]
               }
+              hint={f(
+                type === 'button' && key === '--SECONDARY' ? 'buttonTextHint' : colorHints[key],
+              )}
+              onChange={(value) => onChange('custom_color', withColor(colors, key, value))}
               error={errors[`custom_color.${key}`]}
               locked={locked('custom_color', f('customColors'))}
             />
