@@ -266,7 +266,7 @@ describe('contrast of the themes (WCAG AA)', () => {
       const base = el.shadowRoot!.querySelector('[part~=base]')!;
       expect(getComputedStyle(base).colorScheme).to.equal(dark ? 'dark' : 'light');
       const radio = el.shadowRoot!.querySelector('input[type=radio], input[type=checkbox]');
-      expect(radio, 'a native choice').to.exist;
+      expect(radio, 'a native choice').to.not.equal(null);
       expect(getComputedStyle(radio!).colorScheme).to.equal(dark ? 'dark' : 'light');
     });
 
