@@ -2,12 +2,12 @@
 // an address a visitor typed). It says what the address is asked about and asks for a click:
 // opening the link confirms nothing by itself (mail scanners open links). "Not me" stops every
 // mail to the address. A link that is spent, expired or not one says so with no button.
-import { useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router-dom';
-import { PageHeading } from '../../../components/ui/page-heading';
-import { PublicPage, PublicPicture } from '../../../components/layouts/public-page';
+import { LinkAnswerCard, linkRead } from '../../../components/layouts/link-answer-card';
 import { ErrorText } from '../../../components/ui/error-text';
+import { RetryButton } from '../../../components/ui/load-failed';
 import { paths } from '../../../config/paths';
 import { messageOf } from '../../../lib/errors';
 import { useQuery } from '../../../lib/use-query';
@@ -30,7 +30,6 @@ export function ConfirmEmailPage() {
   const [done, setDone] = useState<'confirmed' | 'declined' | null>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const card = useRef<HTMLDivElement>(null);
 
   const answer = async (choice: ConsentAnswer) => {
     setBusy(true);
@@ -45,20 +44,9 @@ export function ConfirmEmailPage() {
   };
 
   const data = info.data;
-  const state: PageState =
-    done ??
-    (data
-      ? 'ask'
-      : info.error
-        ? info.error === INVALID_LINK
-          ? 'invalid'
-          : 'unreadable'
-        : 'loading');
-
-  useEffect(() => {
-    if (state === 'confirmed' || state === 'declined')
-      card.current?.querySelector<HTMLElement>('h1')?.focus();
-  }, [state]);
+  const read = linkRead(info, INVALID_LINK);
+  const state: PageState = done ?? (read === 'read' ? 'ask' : read);
+  const answered = state === 'confirmed' || state === 'declined';
 
   const what = data
     ? data.scope === 'reply'
@@ -101,65 +89,57 @@ export function ConfirmEmailPage() {
   );
 
   return (
-    <PublicPage className="confirm-email-page" note={t('confirmEmail.footer')}>
-      <div ref={card} className="public-card" data-state={state} aria-busy={state === 'loading'}>
-        <PublicPicture
-          kind={
-            state === 'confirmed' || state === 'declined'
-              ? 'mail-done'
-              : state === 'invalid' || state === 'unreadable'
-                ? 'mail-problem'
-                : 'mail'
-          }
-        />
-        <PageHeading key={heading}>{heading}</PageHeading>
-        {state === 'loading' ? (
-          <p className="visually-hidden" role="status">
-            {t('common.loading')}
-          </p>
-        ) : null}
-        {state === 'invalid' || state === 'unreadable' ? (
-          <p className="public-lead" role="alert">
-            {t(state === 'invalid' ? 'confirmEmail.invalid' : 'confirmEmail.unreadable')}
-          </p>
-        ) : null}
-        {state === 'ask' && data ? (
-          <>
-            <p className="public-lead">{t('confirmEmail.question', { email: data.email })}</p>
-            <p className="public-detail">{what}</p>
-          </>
-        ) : null}
-        {(state === 'confirmed' || state === 'declined') && data ? (
-          <>
-            <p className="public-lead" role="status">
-              {t(`confirmEmail.${state}`, { email: data.email })}
-            </p>
-            {state === 'confirmed' ? <p className="public-detail">{what}</p> : null}
-          </>
-        ) : null}
-        {error ? <ErrorText>{t('confirmEmail.failed', { reason: error })}</ErrorText> : null}
-        <div className="public-actions">
+    <LinkAnswerCard
+      className="confirm-email-page"
+      note={t('confirmEmail.footer')}
+      state={state}
+      picture={
+        answered
+          ? 'mail-done'
+          : state === 'invalid' || state === 'unreadable'
+            ? 'mail-problem'
+            : 'mail'
+      }
+      heading={heading}
+      focusHeading={answered}
+      problem={
+        state === 'invalid' || state === 'unreadable'
+          ? t(state === 'invalid' ? 'confirmEmail.invalid' : 'confirmEmail.unreadable')
+          : null
+      }
+      error={error ? <ErrorText>{t('confirmEmail.failed', { reason: error })}</ErrorText> : null}
+      actions={
+        <>
           {state === 'ask'
             ? notMeFirst
               ? [notMeButton, confirmButton]
               : [confirmButton, notMeButton]
             : null}
           {state === 'unreadable' ? (
-            <button
-              type="button"
-              className="button button-primary"
-              onClick={() => void info.reload()}
-            >
-              {t('common.retry')}
-            </button>
+            <RetryButton className="button button-primary" onRetry={() => void info.reload()} />
           ) : null}
-          {state !== 'ask' && state !== 'loading' ? (
+          {state !== 'ask' ? (
             <Link to={paths.home} className="button">
               {t('confirmEmail.home')}
             </Link>
           ) : null}
-        </div>
-      </div>
-    </PublicPage>
+        </>
+      }
+    >
+      {state === 'ask' && data ? (
+        <>
+          <p className="public-lead">{t('confirmEmail.question', { email: data.email })}</p>
+          <p className="public-detail">{what}</p>
+        </>
+      ) : null}
+      {answered && data ? (
+        <>
+          <p className="public-lead" role="status">
+            {t(`confirmEmail.${state}`, { email: data.email })}
+          </p>
+          {state === 'confirmed' ? <p className="public-detail">{what}</p> : null}
+        </>
+      ) : null}
+    </LinkAnswerCard>
   );
 }
