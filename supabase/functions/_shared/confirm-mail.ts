@@ -6,7 +6,7 @@
 // "not me" (the address then gets nothing more from the platform).
 import type { ClaimedJob, Delivery, JobHandler, Outcome } from './jobs.ts';
 import { siteUrl } from './env.ts';
-import { mailDelivery, platformSender } from './mail-delivery.ts';
+import { platformMailDelivery } from './mail-delivery.ts';
 import { button, escapeHtml, langOf, layout, type RenderedMail } from './notification-mail.ts';
 import { newConfirmationToken } from './sender-emails.ts';
 
@@ -119,25 +119,11 @@ export const confirmMailHandler: JobHandler = {
         if (ctx.defer_until) return { status: 'defer', run_at: ctx.defer_until };
         const page = `${siteUrl()}/confirm-email?token=${encodeURIComponent(token)}`;
         const rendered = renderConfirmMail(ctx, { confirm: page, notMe: `${page}&answer=not-me` });
-        const sender = platformSender();
-        return mailDelivery(
+        return platformMailDelivery(
           (mail) => mailer.send(mail),
-          {
-            from: sender.address,
-            fromName: sender.name,
-            to: [ctx.to],
-            subject: rendered.subject,
-            html: rendered.html,
-            tags: { kind: 'confirm_mail', job: String(job.id) },
-          },
-          {
-            to: ctx.to,
-            from: sender.address,
-            subject: rendered.subject,
-            kind: job.kind,
-            user_id: ctx.owner_id ?? undefined,
-            block_id: ctx.block.id,
-          },
+          job,
+          { to: ctx.to, ...rendered },
+          { user_id: ctx.owner_id ?? undefined, block_id: ctx.block.id },
           { scope: ctx.scope },
         );
       }),

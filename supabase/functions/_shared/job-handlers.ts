@@ -3,7 +3,7 @@
 import type { ClaimedJob, Delivery, JobHandler, Outcome } from './jobs.ts';
 import type { OutgoingMail } from './mail.ts';
 import { siteUrl } from './env.ts';
-import { mailDelivery, platformSender } from './mail-delivery.ts';
+import { mailDelivery, platformMailDelivery } from './mail-delivery.ts';
 import { renderNotification, type NotificationContext } from './notification-mail.ts';
 import { listUnsubscribeHeaders, unsubscribeLinks } from './unsubscribe-token.ts';
 import { planJobHandlers } from './plan-jobs.ts';
@@ -39,26 +39,11 @@ async function notificationMail(
 ): Promise<Delivery> {
   const links = await unsubscribeLinks({ s: ctx.scope, e: ctx.to, b: ctx.block.id });
   const rendered = renderNotification(ctx, { open: openLink(ctx), unsubscribe: links.page });
-  const sender = platformSender();
-  return mailDelivery(
+  return platformMailDelivery(
     send,
-    {
-      from: sender.address,
-      fromName: sender.name,
-      to: [ctx.to],
-      subject: rendered.subject,
-      html: rendered.html,
-      headers: listUnsubscribeHeaders(links.oneClick),
-      tags: { kind: job.kind.replace('.', '_'), job: String(job.id) },
-    },
-    {
-      to: ctx.to,
-      from: sender.address,
-      subject: rendered.subject,
-      kind: job.kind,
-      user_id: ctx.owner_id,
-      block_id: ctx.block.id,
-    },
+    job,
+    { to: ctx.to, ...rendered, headers: listUnsubscribeHeaders(links.oneClick) },
+    { user_id: ctx.owner_id, block_id: ctx.block.id },
     { items: ctx.total },
   );
 }
@@ -180,29 +165,16 @@ const quotaNotice: JobHandler = {
     });
     if (error) throw new Error(error.message);
     const contexts = data as Array<QuotaNoticeContext & { skip?: string }>;
-    const sender = platformSender();
     return jobs.map((job, i): Outcome | Delivery => {
       const ctx = contexts[i];
       if (!ctx) return { status: 'retry', error: 'no context for the job' };
       if (ctx.skip) return { status: 'done', result: { skipped: ctx.skip } };
       const rendered = renderQuotaNotice(ctx, `${siteUrl()}/profile/plan`);
-      return mailDelivery(
+      return platformMailDelivery(
         (mail) => mailer.send(mail),
-        {
-          from: sender.address,
-          fromName: sender.name,
-          to: [ctx.to],
-          subject: rendered.subject,
-          html: rendered.html,
-          tags: { kind: 'quota_notice', job: String(job.id) },
-        },
-        {
-          to: ctx.to,
-          from: sender.address,
-          subject: rendered.subject,
-          kind: job.kind,
-          user_id: ctx.user_id,
-        },
+        job,
+        { to: ctx.to, ...rendered },
+        { user_id: ctx.user_id },
         { level: ctx.level },
       );
     });

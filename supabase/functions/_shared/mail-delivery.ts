@@ -1,8 +1,8 @@
 // What every job that sends a mail shares: the platform's sender and the delivery that turns
-// the provider's answer into the job's outcome. Its own module so that the job handlers
+// the provider's answer into the job's outcome, and the platform's own mails to one address. Its own module so that the job handlers
 // (job-handlers.ts, plan-jobs.ts) and the letter functions use it without importing each other.
 import { optionalEnv } from './env.ts';
-import type { Delivery, MailRecord, Outcome } from './jobs.ts';
+import type { ClaimedJob, Delivery, MailRecord, Outcome } from './jobs.ts';
 import { MailError, type OutgoingMail } from './mail.ts';
 
 /** The platform's own sender (a verified SES identity). */
@@ -38,4 +38,33 @@ export function mailDelivery(
       }
     },
   };
+}
+
+/**
+ * A mail from the platform's sender to one address, for `job` (notifications, quota notices, plan
+ * mails, confirmation mails): tagged with the job's kind ('notify.owner' -> notify_owner) and id,
+ * recorded with its kind and the owner (`record`) it concerns.
+ */
+export function platformMailDelivery(
+  send: (mail: OutgoingMail) => Promise<{ messageId: string }>,
+  job: ClaimedJob,
+  mail: { to: string; subject: string; html: string; headers?: Record<string, string> },
+  record: Pick<MailRecord, 'user_id' | 'block_id'>,
+  result: Record<string, unknown> = {},
+): Delivery {
+  const sender = platformSender();
+  return mailDelivery(
+    send,
+    {
+      from: sender.address,
+      fromName: sender.name,
+      to: [mail.to],
+      subject: mail.subject,
+      html: mail.html,
+      headers: mail.headers,
+      tags: { kind: job.kind.replace('.', '_'), job: String(job.id) },
+    },
+    { to: mail.to, from: sender.address, subject: mail.subject, kind: job.kind, ...record },
+    result,
+  );
 }

@@ -8,7 +8,7 @@
 // that dies half way leaves a job that simply runs again, never one marked `unknown`. Mails are
 // not idempotent and go through mailDelivery like every other mail.
 import { siteUrl } from './env.ts';
-import { mailDelivery, platformSender } from './mail-delivery.ts';
+import { platformMailDelivery } from './mail-delivery.ts';
 import { mapLimit, type ClaimedJob, type Delivery, type JobHandler, type Outcome } from './jobs.ts';
 import type { OutgoingMail } from './mail.ts';
 import {
@@ -160,24 +160,11 @@ const planMail: JobHandler = {
         endDate: row.payment.end_date ?? '',
         link: `${siteUrl()}/profile/plan`,
       });
-      const sender = platformSender();
-      return mailDelivery(
+      return platformMailDelivery(
         send,
-        {
-          from: sender.address,
-          fromName: sender.name,
-          to: [row.owner.email],
-          subject: rendered.subject,
-          html: rendered.html,
-          tags: { kind: 'plan_mail', job: String(job.id) },
-        },
-        {
-          to: row.owner.email,
-          from: sender.address,
-          subject: rendered.subject,
-          kind: job.kind,
-          user_id: row.owner.id,
-        },
+        job,
+        { to: row.owner.email, ...rendered },
+        { user_id: row.owner.id },
         { template },
       );
     });
