@@ -65,28 +65,19 @@ export function ConfirmEmailPage() {
           ? 'confirmEmail.titleInvalid'
           : 'confirmEmail.title',
   );
-  const confirmButton = (
+  // the primary button is the first choice: Confirm, or Not me from the mail's "not me" link
+  const choices: ConsentAnswer[] = notMeFirst ? ['not-me', 'confirm'] : ['confirm', 'not-me'];
+  const choiceButtons = choices.map((choice, i) => (
     <button
-      key="confirm"
+      key={choice}
       type="button"
-      className={notMeFirst ? 'button' : 'button button-primary'}
+      className={i === 0 ? 'button button-primary' : 'button'}
       disabled={busy}
-      onClick={() => void answer('confirm')}
+      onClick={() => void answer(choice)}
     >
-      {t('confirmEmail.confirm')}
+      {t(choice === 'confirm' ? 'confirmEmail.confirm' : 'confirmEmail.notMe')}
     </button>
-  );
-  const notMeButton = (
-    <button
-      key="not-me"
-      type="button"
-      className={notMeFirst ? 'button button-primary' : 'button'}
-      disabled={busy}
-      onClick={() => void answer('not-me')}
-    >
-      {t('confirmEmail.notMe')}
-    </button>
-  );
+  ));
 
   return (
     <LinkAnswerCard
@@ -110,11 +101,7 @@ export function ConfirmEmailPage() {
       error={error ? <ErrorText>{t('confirmEmail.failed', { reason: error })}</ErrorText> : null}
       actions={
         <>
-          {state === 'ask'
-            ? notMeFirst
-              ? [notMeButton, confirmButton]
-              : [confirmButton, notMeButton]
-            : null}
+          {state === 'ask' ? choiceButtons : null}
           {state === 'unreadable' ? (
             <RetryButton className="button button-primary" onRetry={() => void info.reload()} />
           ) : null}
