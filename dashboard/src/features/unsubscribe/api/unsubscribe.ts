@@ -1,6 +1,6 @@
-// The unsubscribe function, with plain fetch: the public page needs no session and no supabase-js.
+// The unsubscribe function (lib/link-function.ts: plain fetch, no session).
 import { ZUnsubscribe } from '@reaction-blocks/contracts/schemas';
-import { env } from '../../../lib/env';
+import { callLinkFunction, INVALID_LINK } from '../../../lib/link-function';
 
 export interface UnsubscribeInfo {
   scope: 'owner' | 'reply' | 'letter';
@@ -11,30 +11,18 @@ export interface UnsubscribeInfo {
   unsubscribed?: boolean;
 }
 
-/** The server's answer to a forged, damaged or malformed token. */
-export const INVALID_LINK = 'Invalid link';
+export { INVALID_LINK };
 
-async function call<T>(method: 'GET' | 'POST', token: string): Promise<T> {
+/** The token as the function takes it: one that cannot be one is as invalid as a forged one. */
+function validToken(token: string): string {
   const parsed = ZUnsubscribe.safeParse({ token });
-  // the same words as the server's refusal: a token that cannot be one is as invalid as a forged one
   if (!parsed.success) throw new Error(INVALID_LINK);
-  const valid = parsed.data.token;
-  const url = `${env.supabaseUrl}/functions/v1/unsubscribe`;
-  const res = await fetch(method === 'GET' ? `${url}?token=${encodeURIComponent(valid)}` : url, {
-    method,
-    headers: method === 'POST' ? { 'content-type': 'application/json' } : undefined,
-    body: method === 'POST' ? JSON.stringify({ token: valid }) : undefined,
-  });
-  const payload = (await res.json().catch(() => null)) as {
-    data?: T;
-    error?: { message?: string };
-  } | null;
-  if (!res.ok || !payload?.data)
-    throw Object.assign(new Error(payload?.error?.message ?? `HTTP ${res.status}`), {
-      status: res.status,
-    });
-  return payload.data;
+  return parsed.data.token;
 }
 
-export const readUnsubscribe = (token: string) => call<UnsubscribeInfo>('GET', token);
-export const confirmUnsubscribe = (token: string) => call<{ status: boolean }>('POST', token);
+export const readUnsubscribe = async (token: string) =>
+  callLinkFunction<UnsubscribeInfo>('unsubscribe', validToken(token));
+export const confirmUnsubscribe = async (token: string) => {
+  const valid = validToken(token);
+  return callLinkFunction<{ status: boolean }>('unsubscribe', valid, { token: valid });
+};
