@@ -18,6 +18,7 @@ import { createBlock } from './support/drafts.ts';
 import {
   addDays,
   BASIC,
+  boughtByPaypal,
   buyByCard,
   cardKey,
   chargesOf,
@@ -289,13 +290,7 @@ describe('stop, change, expiry', () => {
 
   it('a plan that does not renew is announced three days ahead, once', async () => {
     const owner = await newUser('ending');
-    const sub = await paypalSubscription(owner, 3);
-    const bought = await callFunction(
-      'check-paypal-payment',
-      { plan: BASIC, subscriptionId: sub },
-      owner.accessToken,
-    );
-    const paymentId = (bought.json.data as { payment: { id: string } }).payment.id;
+    const { sub, paymentId } = await boughtByPaypal(owner, 3);
     expect(
       (await callFunction('cancel-paypal-payment', { paymentId }, owner.accessToken)).status,
     ).toBe(200);
@@ -320,13 +315,7 @@ describe('stop, change, expiry', () => {
 
   it('a renewing plan past its end is checked with the provider before it ends', async () => {
     const owner = await newUser('check');
-    const sub = await paypalSubscription(owner, 3);
-    const bought = await callFunction(
-      'check-paypal-payment',
-      { plan: BASIC, subscriptionId: sub },
-      owner.accessToken,
-    );
-    const paymentId = (bought.json.data as { payment: { id: string } }).payment.id;
+    const { sub, paymentId } = await boughtByPaypal(owner, 3);
     // our record fell behind (a lost webhook): PayPal still bills it
     await sql(
       `update public.payments set start_date = current_date - 31, end_date = current_date - 1 where id = $1`,

@@ -80,6 +80,17 @@ export const paypalSubscription = (user: TestUser | { id: string }, quantity: nu
     custom_id: user.id,
   }).then((s) => s.id);
 
+/** The basic plan bought with a PayPal subscription of `quantity` (check-paypal-payment). */
+export async function boughtByPaypal(owner: TestUser, quantity: number) {
+  const sub = await paypalSubscription(owner, quantity);
+  const bought = await callFunction(
+    'check-paypal-payment',
+    { plan: BASIC, subscriptionId: sub },
+    owner.accessToken,
+  );
+  return { sub, paymentId: (bought.json.data as { payment: { id: string } }).payment.id };
+}
+
 export const runWorker = () => callWorker();
 
 /** The owner's plan columns, as only the database writes them. */
