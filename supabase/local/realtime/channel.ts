@@ -57,9 +57,21 @@ export const groupKey = (ch: Pick<Channel, 'private' | 'topic'>): string =>
 /** Whether the channel is still the one its socket has joined on its topic (not left or replaced). */
 export const isCurrent = (ch: Channel): boolean => ch.conn.channels.get(ch.topic) === ch;
 
-/** Writes one already encoded frame; a closing socket is skipped. */
+/**
+ * What a socket may have waiting to be sent before it is closed. A client that reads nothing
+ * makes every reply and push wait in this process (each frame it sends gets a reply that echoes
+ * its topic and ref): one socket that wrote 300 MB of frames and read nothing took the stack's
+ * process from 140 to 580 MB, and a few of them were an out-of-memory kill of the whole stack. A
+ * viewer that reads is never near this (a change is a few hundred bytes); one this far behind
+ * joins again and reads the block afresh, as after any lost connection.
+ */
+export const MAX_UNSENT_BYTES = 1024 * 1024;
+
+/** Writes one already encoded frame; a closing socket is skipped, one too far behind closed. */
 export function write(conn: Conn, frame: string | Buffer, binary = false): void {
-  if (conn.ws.readyState === WebSocket.OPEN) conn.ws.send(frame, { binary });
+  if (conn.ws.readyState !== WebSocket.OPEN) return;
+  if (conn.ws.bufferedAmount > MAX_UNSENT_BYTES) return void conn.ws.terminate();
+  conn.ws.send(frame, { binary });
 }
 
 export function send(conn: Conn, msg: Message): void {
