@@ -576,6 +576,21 @@ describe('abuse: the captcha after the limits trip', () => {
     expect(again.error?.message).toBe('This captcha was already used');
   });
 
+  // Found in the eighth hostile review (issue 17, "verify-captcha spends the Turnstile token
+  // before checking that the block wants a captcha"): verify-captcha checks only that the block
+  // exists and is active before siteverify spends the token; whether it asks for a captcha
+  // (blocks.captcha, or limits.escalation on, the default) is grant_captcha_pass's check, after.
+  // Repro: as the database owner `insert into private.settings (key, value) values
+  // ('limits.escalation', 'false')`, a free owner's comment block (captcha off), a visitor
+  // calls verify-captcha on it with a fresh 'pass' token: 400 'This block does not ask for a
+  // captcha', and the same token on a paid block with the captcha is then refused
+  // (captcha_spent: the fake spent it). Not run here: the setting is the whole stack's, and the
+  // other files share it. The fix wants the function to ask the database (a service-only
+  // `captcha_wanted(block)`, or grant_captcha_pass's check alone) before siteverify.
+  it.todo(
+    'with escalation off, a block that asks for no captcha is refused before the token is spent',
+  );
+
   it('visitors cannot grant themselves a pass', async () => {
     const { blocks, visitor } = await tripped();
     await refused(
