@@ -5,6 +5,7 @@
 // of a few MB took a server's process up by a GB, so a handful of them killed the stack. A
 // connection that far behind is closed; clients that read are not touched.
 import { randomBytes, randomUUID } from 'node:crypto';
+import { Resolver } from 'node:dns/promises';
 import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
@@ -16,18 +17,22 @@ const CLOSE_WAIT_MS = 60_000;
 
 /**
  * Opens a connection to `port`, writes `head` once (a websocket handshake, or nothing), then
- * `chunk` `times` times, reading nothing meanwhile (but the handshake's answer). Resolves with
- * whether the server closed the connection, waiting at most CLOSE_WAIT_MS after the last write.
+ * `chunk` `times` times, reading nothing meanwhile (but the handshake's answer). Then it reads
+ * what comes. Resolves with whether the server closed the connection (waiting at most
+ * CLOSE_WAIT_MS after the last write) and the bytes read after the flood: a server that kept
+ * every answer hands them all over then (and may close later, idle), one that closed the
+ * connection in time hands over what the kernel's buffers held.
  */
 function floodWithoutReading(
   port: number,
   head: string,
   chunk: Buffer,
   times: number,
-): Promise<{ closed: boolean; sent: number }> {
+): Promise<{ closed: boolean; received: number }> {
   return new Promise((resolve) => {
     const socket = net.connect(port, '127.0.0.1');
     let sent = 0;
+    let received = 0;
     let timer: NodeJS.Timeout | undefined;
     let settled = false;
     const finish = (closed: boolean) => {
@@ -35,7 +40,7 @@ function floodWithoutReading(
       settled = true;
       clearTimeout(timer);
       socket.destroy();
-      resolve({ closed, sent });
+      resolve({ closed, received });
     };
     socket.on('error', () => finish(true));
     socket.on('close', () => finish(true));
@@ -46,7 +51,7 @@ function floodWithoutReading(
       }
       // now it reads (and drops) what came: a paused socket never sees the server's close, and
       // a server that kept the connection open keeps it open however much the client reads
-      socket.on('data', () => {});
+      socket.on('data', (data: Buffer) => (received += data.length));
       socket.resume();
       timer = setTimeout(() => finish(false), CLOSE_WAIT_MS);
     };
@@ -103,6 +108,7 @@ describe('a local server and a client that pipelines requests and reads nothing'
       const requests = Buffer.concat(Array.from({ length: 2_000 }, () => request('/')));
       const flood = await floodWithoutReading(port, '', requests, 1);
       expect(flood.closed).toBe(true);
+      expect(flood.received).toBeLessThan(1_000 * body.length);
       // the answers it held are bounded: before, all 2,000 were asked for and waited in memory
       expect(calls).toBeLessThanOrEqual(MAX_PIPELINED_REQUESTS);
 
@@ -150,16 +156,48 @@ describe('a local server and a client that pipelines requests and reads nothing'
   it("the stack's gateway and providers server close such a connection and keep serving", async () => {
     const api = Number(new URL(stack().apiUrl).port);
     const providers = Number(new URL(stack().providersUrl).port);
+    // every answer is over 100 bytes (its status line and headers): 5,000 of them over 500 KB
     const health = request('/auth/v1/health', `apikey: ${stack().anonKey}\r\n`);
-    expect((await floodWithoutReading(api, '', health, 5_000)).closed).toBe(true);
-    expect((await floodWithoutReading(providers, '', request('/_health'), 5_000)).closed).toBe(
-      true,
-    );
+    for (const [port, req] of [
+      [api, health],
+      [providers, request('/_health')],
+    ] as const) {
+      const flood = await floodWithoutReading(port, '', req, 5_000);
+      expect(flood.closed).toBe(true);
+      expect(flood.received).toBeLessThan(2_500 * 100);
+    }
     const res = await fetch(`${stack().apiUrl}/auth/v1/health`, {
       headers: { apikey: stack().anonKey },
     });
     expect(res.status).toBe(200);
     expect((await fetch(`${stack().providersUrl}/_health`)).status).toBe(200);
+  }, 180_000);
+});
+
+describe('a DNS client over TCP that sends queries and reads nothing', () => {
+  it('is closed by the DNS stand-in once far behind; it answers on', async () => {
+    const [host, port] = stack().dnsNameserver.split(':') as [string, string];
+    expect(host).toBe('127.0.0.1');
+    // a query (TXT, id 1) for a name of the zone, 2 bytes of length before it (RFC 1035 4.2.2)
+    const name = '_dmarc.example.reaction-blocks.local'
+      .split('.')
+      .map((label) => Buffer.concat([Buffer.from([label.length]), Buffer.from(label)]));
+    const query = Buffer.concat([
+      Buffer.from([0, 1, 1, 0, 0, 1, 0, 0, 0, 0, 0, 0]),
+      ...name,
+      Buffer.from([0, 0, 16, 0, 1]),
+    ]);
+    const framed = Buffer.concat([Buffer.from([0, query.length]), query]);
+    // 600,000 queries in bursts of 1,000: 35 MB, and each answer longer than its query
+    const burst = Buffer.concat(Array.from({ length: 1_000 }, () => framed));
+    const flood = await floodWithoutReading(Number(port), '', burst, 600);
+    expect(flood.closed).toBe(true);
+    expect(flood.received).toBeLessThan((600 * burst.length) / 2);
+    // it answers on: a name it does not have is NXDOMAIN, not a timeout
+    const resolver = new Resolver({ timeout: 10_000, tries: 2 });
+    resolver.setServers([stack().dnsNameserver]);
+    const answer = await resolver.resolveTxt(`${randomUUID()}.example`).catch((e: Error) => e);
+    expect((answer as { code?: string }).code).toBe('ENOTFOUND');
   }, 180_000);
 });
 
@@ -176,6 +214,7 @@ describe('a websocket client that sends frames and reads nothing', () => {
     );
     const flood = await floodWithoutReading(api, handshake, frame, 2_000);
     expect(flood.closed).toBe(true);
+    expect(flood.received).toBeLessThan(1_000 * frame.length);
 
     const viewer = anonClient();
     const status = await new Promise<string>((resolve) =>
