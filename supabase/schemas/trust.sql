@@ -254,6 +254,40 @@ end;
 $$;
 revoke execute on function private.take_address_token(uuid, text, uuid, integer, double precision, double precision, timestamptz) from public;
 
+-- Takes a token from one of a block's shards p_first .. p_first + p_n - 1, starting at p_start
+-- within them (check_rate_limit: the other shards of the block's budget when the writer's own is
+-- empty, or its reserve). Only the shards that look like they have a token are tried (read
+-- without a lock first), so a writer rarely holds a shard it could not use, and never one a
+-- concurrent write holds (an advisory lock tried, then the row locked with SKIP LOCKED: no wait,
+-- no deadlock with a writer doing the same). True when it took one.
+create function private.take_block_token(p_block_id uuid, p_action text, p_first integer,
+  p_n integer, p_start integer, p_rate double precision, p_burst double precision, p_now timestamptz)
+returns boolean
+language plpgsql
+set search_path = ''
+as $$
+declare
+  v_shard integer;
+begin
+  for v_shard in
+    select s.n from generate_series(0, p_n - 1) g(i)
+    cross join lateral (select p_first + (p_start + g.i) % p_n as n) s
+    left join private.rate_limits r
+      on r.block_id = p_block_id and r.action = p_action and r.subject = private.block_shard(s.n)
+    where r.block_id is null
+       or private.bucket_tokens(r.tokens, r.updated_at, p_rate, p_burst, p_now) >= 1
+    order by g.i
+  loop
+    continue when not pg_try_advisory_xact_lock(hashtext('rate_limits:' || p_block_id || ':' || p_action), v_shard);
+    if private.take_token(p_block_id, p_action, private.block_shard(v_shard), p_rate, p_burst, p_now) is not null then
+      return true;
+    end if;
+  end loop;
+  return false;
+end;
+$$;
+revoke execute on function private.take_block_token(uuid, text, integer, integer, integer, double precision, double precision, timestamptz) from public;
+
 -- The visitor's and the block's token for this action, or a 429. The owner is never limited on
 -- their own block. A visitor holding a captcha pass for the block goes through while it lasts.
 -- Bucket sizes: the defaults below, then private.settings `limits.<action>`, then the block's
@@ -278,8 +312,14 @@ revoke execute on function private.take_address_token(uuid, text, uuid, integer,
 -- usual; a visitor without one needs a solved captcha for a message (the platform's key: every
 -- block, free ones too), which is held for the owner with the address's fresh writers' recent
 -- messages, and is refused other writes. Past the address's share a message is held, a
--- response or vote held, any other write refused (scope address), whoever writes it. Answers true
--- when the write must be held.
+-- response or vote held, any other write refused (scope address), whoever writes it.
+-- The block's reserve (issue 17: four addresses at a quarter each took a like block's whole
+-- budget): when a write has a client address, the block's last `limits.reserve` (a quarter) of
+-- its shards are kept for addresses that write little: a write is drawn from the other shards,
+-- and from the reserve only when those are spent, its address has used at most
+-- `limits.reserve_share` (1/16) of the block's burst (what its share's shards are short of, this
+-- write's token included; at least one token) and the address's own reserve bucket (that share of
+-- the reserve's burst and rate) has a token. Answers true when the write must be held.
 create or replace function private.check_rate_limit(p_block public.blocks, p_uid uuid,
   p_action text)
 returns boolean
@@ -315,6 +355,11 @@ declare
   v_hold boolean;
   v_kept boolean;
   v_wait double precision;
+  v_reserve double precision;
+  v_reserve_share double precision;
+  v_main integer;
+  v_light boolean := false;
+  v_used double precision;
 begin
   if p_uid = p_block.owner_id then
     return false;
@@ -343,12 +388,14 @@ begin
          least(1, greatest(0, coalesce((s -> 'limits.address_share' #>> '{}')::double precision, 0.25))),
          case when jsonb_typeof(s -> 'network.trusted_proxies') = 'array'
               then s -> 'network.trusted_proxies' else '[]'::jsonb end,
-         coalesce(s -> 'network.client_address_header' #>> '{}', '')
-    into v_enabled, v_shards, v_cfg, v_escalate, v_share, v_trusted, v_header
+         coalesce(s -> 'network.client_address_header' #>> '{}', ''),
+         least(0.75, greatest(0, coalesce((s -> 'limits.reserve' #>> '{}')::double precision, 0.25))),
+         least(1, greatest(0, coalesce((s -> 'limits.reserve_share' #>> '{}')::double precision, 0.0625)))
+    into v_enabled, v_shards, v_cfg, v_escalate, v_share, v_trusted, v_header, v_reserve, v_reserve_share
     from (select coalesce(jsonb_object_agg(key, value), '{}'::jsonb) as s from private.settings
           where key in ('limits.enabled', 'limits.block_shards', 'limits.' || p_action,
                         'limits.escalation', 'limits.address_share', 'network.trusted_proxies',
-                        'network.client_address_header')) settings;
+                        'network.client_address_header', 'limits.reserve', 'limits.reserve_share')) settings;
   if not v_enabled then
     return false;
   end if;
@@ -387,9 +434,13 @@ begin
     end if;
   end if;
 
+  -- the block's shards outside its reserve (all of them for a write without an address's share:
+  -- a response, a vote, or escalation off); at least one
+  v_main := case when v_addr is null then v_shards
+                 else greatest(1, v_shards - floor(v_shards * v_reserve)::integer) end;
   -- the visitor's shard, or the next one no concurrent write of this block and action holds
   v_home := private.free_shard('rate_limits:' || p_block.id || ':' || p_action,
-                               abs(mod(hashtext(p_uid::text), v_shards)), v_shards);
+                               abs(mod(hashtext(p_uid::text), v_main)), v_main);
   with taken as (
   insert into private.rate_limits as r (block_id, subject, action, tokens, per_minute, burst, updated_at, full_at, address)
     select p_block.id, v.subject, p_action, v.burst - 1, v.rate, v.burst, v_now,
@@ -439,30 +490,40 @@ begin
     return p_action = 'message' and private.address_hold_applies(p_block, p_uid, v_addr);
   end if;
   -- The visitor has a token but their shard of the block's bucket is empty: the block still has
-  -- tokens if another shard has one (the shards together are the block's bucket). Only the
-  -- shards that look like they have a token are tried (read without a lock first), so a writer
-  -- rarely holds a shard it could not use.
-  if v_visitor_ok and not v_shard_ok and v_shards > 1 then
-    for v_shard in
-      select s.n from generate_series(1, v_shards - 1) g(i)
-      cross join lateral (select (v_home + g.i) % v_shards as n) s
+  -- tokens if another shard has one (the shards together are the block's bucket).
+  if v_visitor_ok and not v_shard_ok and v_main > 1 then
+    v_shard_ok := private.take_block_token(p_block.id, p_action, 0, v_main, v_home + 1,
+                                           v_block_rate, v_block_burst, v_now);
+  end if;
+  -- Those are spent: the reserve, for an address that has used little of the block's budget (its
+  -- share's shards are short of at most limits.reserve_share of the block's burst, this write's
+  -- token included; a missing shard is full: a storm's addresses have used far more), and at most
+  -- that share of the reserve (its burst and rate) to each address: the address's reserve bucket,
+  -- so an address writing just under its share's rate, which keeps its shards full, still takes
+  -- no more of the reserve than that.
+  if v_visitor_ok and not v_shard_ok and v_main < v_shards and v_addr_ok then
+    select v_addr_burst - coalesce(sum(coalesce(private.bucket_tokens(r.tokens, r.updated_at, r.per_minute, r.burst, v_now),
+                                                private.shard_part(v_addr_burst, v_addr_n, g.n))), 0)
+      into v_used
+      from generate_series(0, v_addr_n - 1) g(n)
       left join private.rate_limits r
-        on r.block_id = p_block.id and r.action = p_action and r.subject = private.block_shard(s.n)
-      where r.block_id is null
-         or private.bucket_tokens(r.tokens, r.updated_at, v_block_rate, v_block_burst, v_now) >= 1
-      order by g.i
-    loop
-      -- never wait for a shard a concurrent write holds (nor deadlock with one doing the same)
-      continue when not pg_try_advisory_xact_lock(hashtext('rate_limits:' || p_block.id || ':' || p_action), v_shard);
-      if private.take_token(p_block.id, p_action, private.block_shard(v_shard), v_block_rate, v_block_burst,
-                            v_now) is not null then
-        v_shard_ok := true;
-        exit;
-      end if;
-    end loop;
-    if v_shard_ok and (v_addr is null or v_addr_left >= 1) then
-      return p_action = 'message' and private.address_hold_applies(p_block, p_uid, v_addr);
+        on r.block_id = p_block.id and r.action = p_action and r.subject = private.address_shard(v_addr, g.n);
+    v_light := v_used <= greatest(1, (v_cfg ->> 'block_burst')::double precision * v_reserve_share);
+    if v_light then
+      -- the address's reserve bucket (subject private.address_shard(address, -1))
+      v_light := private.take_token(p_block.id, p_action, private.address_shard(v_addr, -1),
+                                    v_block_rate * (v_shards - v_main) * v_reserve_share,
+                                    greatest(1, v_block_burst * (v_shards - v_main) * v_reserve_share),
+                                    v_now) is not null;
     end if;
+    if v_light then
+      v_shard_ok := private.take_block_token(p_block.id, p_action, v_main, v_shards - v_main,
+                                             abs(mod(hashtext(p_uid::text), v_shards - v_main)),
+                                             v_block_rate, v_block_burst, v_now);
+    end if;
+  end if;
+  if v_visitor_ok and v_shard_ok and (v_addr is null or v_addr_left >= 1) then
+    return p_action = 'message' and private.address_hold_applies(p_block, p_uid, v_addr);
   end if;
 
   -- the visitor's own limit: a paid block's captcha pass lets them past it
@@ -493,9 +554,18 @@ begin
     -- anyone's from that address (an address can make a track record for its own accounts
     -- inside its share a day ahead: hostile-track-record.test)
     -- (an edit, like, click or report past the share is refused, below)
-    if private.has_track_record(p_block.id, p_uid) and (p_action = 'message' or not v_beyond) then
-      return v_beyond;
+    if p_action = 'message' then
+      -- a regular's message: published within the share, held past it
+      if private.has_track_record(p_block.id, p_uid) then
+        return v_beyond;
+      end if;
+    elsif not v_beyond then
+      -- a regular's other write within the share: written
+      if private.has_track_record(p_block.id, p_uid) then
+        return false;
+      end if;
     end if;
+    -- (a non-message write past the share is refused whoever writes it: no track record asked)
     -- a form response or A/B vote in a burst is kept, held: it does not count against the
     -- owner's quota until approved (their own bucket bounds each visitor)
     if p_action in ('submit', 'vote') then
@@ -530,11 +600,13 @@ begin
       return false;
     end if;
   end if;
-  -- how long until the spent budget has a token: the block's soonest shard, or the address's
+  -- how long until the spent budget has a token: the block's soonest shard this write may use
+  -- (the reserve only for a light address), or the address's
   if not v_shard_ok then
     select min(private.bucket_wait(r.tokens, r.updated_at, r.per_minute, r.burst, v_now)) into v_wait
       from private.rate_limits r
-      where r.block_id = p_block.id and r.action = p_action and r.subject <= private.block_shard(v_shards - 1);
+      where r.block_id = p_block.id and r.action = p_action
+        and r.subject <= private.block_shard(case when v_light then v_shards else v_main end - 1);
   else
     -- the address's soonest shard
     select min(private.bucket_wait(r.tokens, r.updated_at, r.per_minute, r.burst, v_now)) into v_wait

@@ -371,6 +371,61 @@ describe('a storm of fresh accounts from one address', () => {
     expect([...stormRefusals].every((r) => r.startsWith('429 '))).toBe(true);
   });
 
+  // Found in the stop's second hostile review (breaker, 2026-11-26, after the like's address
+  // share): each address may take a quarter of the block's budget, so four addresses took all of
+  // it: 24 visitors over four addresses toggled a like block's like 612 times and 6 of 10 real
+  // visitors were refused (scope block). Now the block's last quarter (8 of its 32 shards) is a
+  // reserve that only an address which has used at most 1/16 of the block's burst may spend
+  // (limits.reserve, limits.light_share): the storm's addresses spend the rest and are refused
+  // (scope block), the real visitors, each at an address of their own, like from the reserve.
+  it("four storm addresses leave the block's reserve to its real visitors", async () => {
+    const owner = await newUser('like-storm4-owner');
+    const block = await createBlock(owner, 'like');
+    const storm = await Promise.all(
+      Array.from({ length: 24 }, (_, i) => guestFrom(`203.0.113.${100 + (i % 4)}`)),
+    );
+    const visitors = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => guestFrom(`198.51.100.${60 + i}`)),
+    );
+    let stop = false;
+    const stormRefusals = new Set<string>();
+    const running = storm.map(async (g, i) => {
+      let liked = i % 2 === 0;
+      while (!stop) {
+        const r = await g.client.rpc('toggle_block_like', { p_block_id: block, p_liked: !liked });
+        if (!r.error) liked = !liked;
+        else stormRefusals.add(`${r.status} ${r.error.hint}`);
+      }
+    });
+    const refused: string[] = [];
+    try {
+      // the block's budget outside the reserve is spent: the storm is refused for the block
+      await eventually(
+        async () => [...stormRefusals].some((r) => r.includes('"scope": "block"')) || undefined,
+        60_000,
+      );
+      for (const v of visitors) {
+        const r = await v.client.rpc('toggle_block_like', { p_block_id: block, p_liked: true });
+        if (r.error) refused.push(`${r.status} ${r.error.hint}`);
+      }
+    } finally {
+      stop = true;
+      await Promise.all(running);
+    }
+    expect(refused).toEqual([]);
+    expect([...stormRefusals].every((r) => r.startsWith('429 '))).toBe(true);
+    // nothing of the reserve went to the storm: what its shards are short of is at most the real
+    // visitors' ten likes
+    const [reserve] = await sql<{ used: number }>(
+      `select coalesce(sum(r.burst - private.bucket_tokens(r.tokens, r.updated_at, r.per_minute, r.burst, clock_timestamp())), 0)::float8 as used
+       from private.rate_limits r
+       where r.block_id = $1 and r.action = 'like'
+         and r.subject between private.block_shard(24) and private.block_shard(31)`,
+      [block],
+    );
+    expect(reserve!.used).toBeLessThanOrEqual(10);
+  });
+
   it('a message of the address still being written when its burst is held ends held, and so do its next ones', async () => {
     // two shards of 4 in the address's share, no refill: the writer's own shard has 3 tokens
     // (its message takes one and is published, 2 left), the other shard none, so the next write
