@@ -113,6 +113,32 @@ begin
 end;
 $$;
 
+-- An owner stays one while they have a profile (issue 17): a change that would leave such a user
+-- no owner account is refused, and the transaction making it rolls back. Unlinking the last
+-- Google or Apple identity (DELETE /auth/v1/user/identities/{id}) is such a change: GoTrue allows
+-- it while any other identity (an email) is left, then rewrites app_metadata.providers in the same
+-- transaction, which this refuses (GoTrue answers 500 'Database error updating user providers'),
+-- and so is the admin API taking app_metadata.owner from an owner without either. The other way
+-- out, dropping the profile, would delete every block and response the owner has (all of it hangs
+-- off the profile); an owner who wants to stop deletes the account. security definer: runs inside
+-- the auth server's update, which has no rights on public tables.
+create function private.keep_owner_account()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  if private.is_owner_account(old.raw_app_meta_data, old.is_anonymous)
+     and not private.is_owner_account(new.raw_app_meta_data, new.is_anonymous)
+     and exists (select 1 from public.profiles p where p.id = new.id) then
+    raise exception 'An owner keeps a Google or Apple identity: link another one before unlinking this one'
+      using errcode = 'check_violation';
+  end if;
+  return new;
+end;
+$$;
+
 -- Every profile gets the reserved groups. security definer: runs inside the auth.users trigger.
 create function private.profiles_after_insert()
 returns trigger
@@ -208,6 +234,11 @@ create trigger on_auth_user_upgraded after update of is_anonymous, raw_app_meta_
   for each row when (not new.is_anonymous
                      and (old.is_anonymous or old.raw_app_meta_data is distinct from new.raw_app_meta_data))
   execute function private.handle_new_user();
+-- an owner's change that would leave them no owner is refused (private.keep_owner_account)
+create trigger on_auth_user_owner_kept before update of is_anonymous, raw_app_meta_data on auth.users
+  for each row when (old.raw_app_meta_data is distinct from new.raw_app_meta_data
+                     or old.is_anonymous is distinct from new.is_anonymous)
+  execute function private.keep_owner_account();
 create trigger profiles_after_insert after insert on public.profiles
   for each row execute function private.profiles_after_insert();
 create trigger on_auth_user_deleted before delete on auth.users

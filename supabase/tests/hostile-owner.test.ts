@@ -64,23 +64,7 @@ async function ownsNothing(id: string, token: string): Promise<void> {
 
 describe('owners only through Google and Apple', () => {
   it('an anonymous visitor who confirms an email is a visitor still; Google then makes the owner', async () => {
-    const guest = await newGuest();
-    const email = inbox('claimed');
-    const pending = await guest.client.auth.updateUser({ email });
-    expect(pending.error).toBeNull();
-    expect(pending.data.user).toMatchObject({ is_anonymous: true, email: '', new_email: email });
-
-    // the link from the SES fake's mailbox makes the account permanent, as on GoTrue
-    const mail = await waitForMail(email);
-    const link = /https?:\/\/\S+\/auth\/v1\/verify\?[^\s"<]+/.exec(mail.text ?? '')![0];
-    const confirmed = await anonClient().auth.verifyOtp({
-      token_hash: new URL(link).searchParams.get('token')!,
-      type: 'email_change',
-    });
-    expect(confirmed.error).toBeNull();
-    const session = confirmed.data.session!;
-    expect(confirmed.data.user).toMatchObject({ id: guest.id, email, is_anonymous: false });
-    expect(decodeJwt(session.access_token)).toMatchObject({ is_anonymous: false, email });
+    const { guest, email, session } = await visitorWithConfirmedEmail();
     await ownsNothing(guest.id, session.access_token);
 
     // a visitor still: it writes comments as any signed-in visitor does
@@ -100,6 +84,53 @@ describe('owners only through Google and Apple', () => {
     expect(await profiles(guest.id)).toHaveLength(1);
     const made = await callFunction('create-block', { blockType: 'comment' }, google.access_token);
     expect(made.status, JSON.stringify(made.json)).toBe(200);
+  });
+
+  // GoTrue lets a user unlink any identity while another is left (DELETE
+  // /auth/v1/user/identities/{id}). An owner with Google and an email who unlinked Google kept
+  // their profile, so an owner with an email identity only. Now the database refuses the change
+  // that would leave a user with a profile no owner (private.keep_owner_account): GoTrue's unlink
+  // rolls back, and the account keeps Google and stays an owner.
+  it("an owner cannot unlink their Google identity to become an email-only owner; the email's can go", async () => {
+    const { guest, email } = await visitorWithConfirmedEmail();
+    const google = await signInWithGoogle(email, 'Unlinking Owner');
+    expect(google.user.id).toBe(guest.id);
+    expect(await profiles(guest.id)).toHaveLength(1);
+    const auth = (path: string, method = 'GET') =>
+      fetch(`${stack().apiUrl}/auth/v1${path}`, {
+        method,
+        headers: { apikey: stack().anonKey, authorization: `Bearer ${google.access_token}` },
+      });
+    const identities = async () =>
+      (
+        (await (await auth('/user')).json()) as {
+          identities: { identity_id: string; provider: string }[];
+        }
+      ).identities;
+    const before = await identities();
+    expect(before.map((i) => i.provider).sort()).toEqual(['email', 'google']);
+    const unlinkGoogle = await auth(
+      `/user/identities/${before.find((i) => i.provider === 'google')!.identity_id}`,
+      'DELETE',
+    );
+    expect(unlinkGoogle.status).toBe(500);
+    expect((await identities()).map((i) => i.provider).sort()).toEqual(['email', 'google']);
+    const [user] = await sql<{ providers: string[] }>(
+      `select raw_app_meta_data -> 'providers' as providers from auth.users where id = $1`,
+      [guest.id],
+    );
+    expect([...user!.providers].sort()).toEqual(['email', 'google']);
+    expect(await profiles(guest.id)).toHaveLength(1);
+    // still an owner, and the email identity can go (Google is left)
+    const made = await callFunction('create-block', { blockType: 'like' }, google.access_token);
+    expect(made.status, JSON.stringify(made.json)).toBe(200);
+    const unlinkEmail = await auth(
+      `/user/identities/${before.find((i) => i.provider === 'email')!.identity_id}`,
+      'DELETE',
+    );
+    expect(unlinkEmail.status).toBe(200);
+    expect((await identities()).map((i) => i.provider)).toEqual(['google']);
+    expect(await profiles(guest.id)).toHaveLength(1);
   });
 
   it('an admin-made email user is an owner only when the admin API says so, never by its own say', async () => {
@@ -149,6 +180,27 @@ describe('owners only through Google and Apple', () => {
     expect(block.status, JSON.stringify(block.json)).toBe(200);
   });
 });
+
+/** An anonymous visitor who added an email and opened the mailed link: permanent, as on GoTrue. */
+async function visitorWithConfirmedEmail() {
+  const guest = await newGuest();
+  const email = inbox('claimed');
+  const pending = await guest.client.auth.updateUser({ email });
+  expect(pending.error).toBeNull();
+  expect(pending.data.user).toMatchObject({ is_anonymous: true, email: '', new_email: email });
+  // the link from the SES fake's mailbox makes the account permanent
+  const mail = await waitForMail(email);
+  const link = /https?:\/\/\S+\/auth\/v1\/verify\?[^\s"<]+/.exec(mail.text ?? '')![0];
+  const confirmed = await anonClient().auth.verifyOtp({
+    token_hash: new URL(link).searchParams.get('token')!,
+    type: 'email_change',
+  });
+  expect(confirmed.error).toBeNull();
+  const session = confirmed.data.session!;
+  expect(confirmed.data.user).toMatchObject({ id: guest.id, email, is_anonymous: false });
+  expect(decodeJwt(session.access_token)).toMatchObject({ is_anonymous: false, email });
+  return { guest, email, session };
+}
 
 /** An owner signed in with Google, with a comment block. */
 async function googleOwnerWithComment() {
