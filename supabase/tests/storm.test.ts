@@ -426,6 +426,50 @@ describe('a storm of fresh accounts from one address', () => {
     expect(reserve!.used).toBeLessThanOrEqual(10);
   });
 
+  // The reserve's two conditions, counted on a block that does not refill (an operator's
+  // override: 64 likes, no refill, an address's share the whole block): 32 shards of 2, the
+  // reserve 8 of them (16 likes). An address that spent the rest is not light (it used more than
+  // 1/16 of the burst, 4 likes); a fresh address is, and takes at most its reserve bucket (1/16 of
+  // the reserve: one like), however light it stays. So the reserve serves 16 addresses.
+  it("the reserve takes one like of each light address, none of a heavy one's", async () => {
+    const owner = await newUser('like-reserve-owner');
+    const block = await createBlock(owner, 'like');
+    await overrideLimits(block, {
+      like: {
+        block_burst: 64,
+        block_per_minute: 0.001,
+        address_burst: 64,
+        address_per_minute: 0.001,
+      },
+    });
+    const like = async (g: TestUser, liked: boolean) => {
+      const r = await g.client.rpc('toggle_block_like', { p_block_id: block, p_liked: liked });
+      return r.error ? `${r.status} ${JSON.parse(r.error.hint ?? '{}').scope}` : 'ok';
+    };
+    // the heavy address: two visitors toggling until the block refuses them
+    const heavy = await Promise.all([guestFrom('203.0.113.120'), guestFrom('203.0.113.120')]);
+    let taken = 0;
+    for (let i = 0; ; i++) {
+      const answer = await like(heavy[i % 2]!, Math.floor(i / 2) % 2 === 0);
+      if (answer !== 'ok') {
+        expect(answer).toBe('429 block');
+        break;
+      }
+      taken++;
+    }
+    expect(taken).toBe(48);
+    // a light address: its first like from the reserve, then its reserve bucket is empty
+    const light = await Promise.all(Array.from({ length: 3 }, () => guestFrom('198.51.100.120')));
+    const answers: string[] = [];
+    for (const g of light) answers.push(await like(g, true));
+    expect(answers).toEqual(['ok', '429 block', '429 block']);
+    // fifteen more addresses take one each, and then the reserve is spent
+    for (let i = 0; i < 15; i++) {
+      expect(await like(await guestFrom(`198.51.100.${130 + i}`), true)).toBe('ok');
+    }
+    expect(await like(await guestFrom('198.51.100.150'), true)).toBe('429 block');
+  });
+
   it('a message of the address still being written when its burst is held ends held, and so do its next ones', async () => {
     // two shards of 4 in the address's share, no refill: the writer's own shard has 3 tokens
     // (its message takes one and is published, 2 left), the other shard none, so the next write
