@@ -24,7 +24,7 @@ export function HistoryTable({ history }: { history: ReturnType<typeof usePlanHi
       {error ? <ErrorText>{t('plans.loadFailed', { reason: error })}</ErrorText> : null}
       {done && rows.length === 0 ? <p className="empty-state">{s('empty')}</p> : null}
       {rows.length > 0 ? (
-        <div className="table-scroll" tabIndex={0} aria-labelledby="plan-history-title">
+        <div className="table-scroll" role="region" tabIndex={0} aria-label={s('caption')}>
           <table className="plan-history-table">
             <caption className="visually-hidden">{s('caption')}</caption>
             <thead>
