@@ -415,6 +415,16 @@ describe('abuse: anonymous sign-up storm', () => {
         expect(error?.code).toBe('over_request_rate_limit');
         expect(error?.message).toBe('Request rate limit reached');
       }
+      // the refusal says how long: the next of 30 an hour comes back within 120 s
+      const raw = await fetch(`${server.url}/auth/v1/signup`, {
+        method: 'POST',
+        headers: { apikey: stack().anonKey, 'content-type': 'application/json' },
+        body: JSON.stringify({ data: { probe: marker } }),
+      });
+      expect(raw.status).toBe(429);
+      expect(raw.headers.get('retry-after')).toMatch(/^\d+$/);
+      expect(Number(raw.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+      expect(Number(raw.headers.get('retry-after'))).toBeLessThanOrEqual(120);
       expect(await anonymousUsers(marker)).toBe(30);
     } finally {
       await server.close();
@@ -618,9 +628,12 @@ describe('abuse: spoofed X-Forwarded-For through the gateway (issue 17)', () => 
 });
 
 describe('abuse: every sign-up path has a per-address limit, as on GoTrue (issue 17)', () => {
-  it('email sign-ups (off), user updates and link verifications each stop at 30 per address', async () => {
+  // Every 429 says how long (Retry-After, as the gateway's and the API's): the sign-up, update and
+  // verify limits are 30 per five minutes (one back every 10 s), the token one here 1 per five
+  // minutes (the default's 150 refill too fast for a test to meet it).
+  it('email sign-ups (off), user updates, link verifications and token grants each stop at their limit per address, saying how long', async () => {
     const { serveAuth } = await import('./support/auth-server.ts');
-    const served = await serveAuth(await authOnStack());
+    const served = await serveAuth(await authOnStack({ rateLimitTokenRefresh: 1 }));
     const post = (path: string, body: unknown, token = stack().anonKey, method = 'POST') =>
       fetch(`${served.url}/auth/v1${path}`, {
         method,
@@ -631,9 +644,14 @@ describe('abuse: every sign-up path has a per-address limit, as on GoTrue (issue
         },
         body: JSON.stringify(body),
       });
+    const waits: number[] = [];
+    const statusOf = (res: Response) => {
+      if (res.status === 429) waits.push(Number(res.headers.get('retry-after') ?? 'NaN'));
+      return res.status;
+    };
     const burst = async (send: () => Promise<Response>) => {
       const statuses: number[] = [];
-      for (let i = 0; i < 32; i++) statuses.push((await send()).status);
+      for (let i = 0; i < 32; i++) statuses.push(statusOf(await send()));
       return statuses;
     };
     try {
@@ -656,6 +674,31 @@ describe('abuse: every sign-up path has a per-address limit, as on GoTrue (issue
       );
       expect(updates.slice(0, 30).every((s) => s === 200)).toBe(true);
       expect(updates.slice(30)).toEqual([429, 429]);
+      expect(waits).toHaveLength(6);
+      for (const wait of waits) expect(wait >= 1 && wait <= 10).toBe(true);
+      // a refresh token guessed twice: the second is refused for up to five minutes
+      const grant = () => post('/token?grant_type=refresh_token', { refresh_token: randomUUID() });
+      expect(statusOf(await grant())).toBe(400);
+      expect(statusOf(await grant())).toBe(429);
+      expect(waits[6]).toBeGreaterThan(200);
+      expect(waits[6]).toBeLessThanOrEqual(300);
+      // a second mail within GOTRUE_SMTP_MAX_FREQUENCY (a minute): what is left of it
+      const { checkMailFrequency } = await import('../local/auth/email-change.ts');
+      const refusal = (() => {
+        try {
+          checkMailFrequency(
+            { settings: { mailMaxFrequencyMs: 60_000 } } as Parameters<
+              typeof checkMailFrequency
+            >[0],
+            new Date(Date.now() - 15_000),
+          );
+        } catch (err) {
+          return err as { status: number; retryAfter?: number };
+        }
+      })();
+      expect(refusal?.status).toBe(429);
+      expect(refusal?.retryAfter).toBeGreaterThanOrEqual(44);
+      expect(refusal?.retryAfter).toBeLessThanOrEqual(45);
     } finally {
       await served.close();
     }

@@ -20,6 +20,7 @@ export function checkMailFrequency(deps: AuthDeps, sentAt: Date | null): void {
     throw tooManyRequests(
       'over_email_send_rate_limit',
       `For security purposes, you can only request this after ${Math.ceil(left / 1000)} seconds.`,
+      left / 1000,
     );
   }
 }
@@ -27,7 +28,11 @@ export function checkMailFrequency(deps: AuthDeps, sentAt: Date | null): void {
 /** Sends mails through the server's mailer, within the hourly mail budget (RATE_LIMIT_EMAIL_SENT). */
 export async function sendMails(deps: AuthDeps, mails: Mail[]): Promise<void> {
   if (!deps.limits.emailSent.take('mail')) {
-    throw tooManyRequests('over_email_send_rate_limit', 'email rate limit exceeded');
+    throw tooManyRequests(
+      'over_email_send_rate_limit',
+      'email rate limit exceeded',
+      deps.limits.emailSent.retryAfter('mail'),
+    );
   }
   if (!deps.mailer)
     throw new AuthError(500, 'unexpected_failure', 'Error sending email: no mailer');

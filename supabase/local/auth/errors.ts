@@ -1,5 +1,6 @@
 // GoTrue's errors: a status, an `error_code` and a message, answered as `{code, error_code, msg}`.
 import { HttpError, type JsonObject } from '../http.ts';
+import type { RateLimiter } from './rate-limit.ts';
 
 /** An error with the status and `error_code` GoTrue would answer with. */
 export class AuthError extends HttpError {
@@ -8,6 +9,8 @@ export class AuthError extends HttpError {
     readonly errorCode: string,
     message: string,
     readonly extra: JsonObject = {},
+    /** Seconds until a retry can pass: answered as Retry-After (every 429 has it). */
+    readonly retryAfter?: number,
   ) {
     super(status, message, errorCode);
   }
@@ -18,11 +21,18 @@ export const unauthorized = (code: string, msg: string) => new AuthError(401, co
 export const forbidden = (code: string, msg: string) => new AuthError(403, code, msg);
 export const notFound = (code: string, msg: string) => new AuthError(404, code, msg);
 export const unprocessable = (code: string, msg: string) => new AuthError(422, code, msg);
-export const tooManyRequests = (code: string, msg: string) => new AuthError(429, code, msg);
+/** A 429 says how long until a retry can pass: Retry-After, whole seconds, at least 1. */
+export const tooManyRequests = (code: string, msg: string, retryAfterSeconds: number) =>
+  new AuthError(429, code, msg, {}, Math.max(1, Math.ceil(retryAfterSeconds)));
 
-/** What a per-address limit answers, as GoTrue's limiters do. */
-export const overRequestRateLimit = () =>
-  tooManyRequests('over_request_rate_limit', 'Request rate limit reached');
+/** What a per-address limit answers, as GoTrue's limiters do (with the limiter's wait). */
+export const overRequestRateLimit = (retryAfterSeconds: number) =>
+  tooManyRequests('over_request_rate_limit', 'Request rate limit reached', retryAfterSeconds);
+
+/** Takes a token of `limiter` for `key`, or refuses with GoTrue's 429 and the wait until one. */
+export function takeOrRefuse(limiter: RateLimiter, key: string): void {
+  if (!limiter.take(key)) throw overRequestRateLimit(limiter.retryAfter(key));
+}
 
 export const UNEXPECTED = new AuthError(
   500,

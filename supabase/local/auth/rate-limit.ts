@@ -102,6 +102,15 @@ export class RateLimiter {
     return true;
   }
 
+  /** Seconds until `key`'s bucket has a token again (0 when it has one now). */
+  retryAfter(key: string): number {
+    if (this.limit <= 0) return 0;
+    const bucket = this.buckets.get(key);
+    if (!bucket) return 0;
+    const tokens = Math.min(this.burst, bucket.tokens + (this.now() - bucket.at) * this.perMs);
+    return tokens >= 1 ? 0 : (1 - tokens) / this.perMs / 1000;
+  }
+
   /** Buckets that filled up again are the same as no bucket. */
   private forgetFull(now: number): void {
     for (const [key, b] of this.buckets) {

@@ -72,7 +72,11 @@ export function createAuthServer(opts: AuthOptions): AuthServer {
   app.onError((err, c) => {
     const oauth = c.req.path.endsWith('/token');
     if (err instanceof HttpError) {
-      return c.json(errorBody(err, oauth), err.status as 400, { 'Cache-Control': 'no-store' });
+      const retryAfter = err instanceof AuthError ? err.retryAfter : undefined;
+      return c.json(errorBody(err, oauth), err.status as 400, {
+        'Cache-Control': 'no-store',
+        ...(retryAfter === undefined ? {} : { 'Retry-After': String(retryAfter) }),
+      });
     }
     // a client that left mid-body: nobody to answer (its connection is gone)
     if (clientLeft(c.env.incoming, err)) return c.body(null, 400);

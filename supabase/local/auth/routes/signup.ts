@@ -14,7 +14,7 @@ import {
   type AuthEnv,
 } from '../context.ts';
 import { captchaToken, requireCaptcha } from '../captcha.ts';
-import { badRequest, overRequestRateLimit, unprocessable } from '../errors.ts';
+import { badRequest, overRequestRateLimit, takeOrRefuse, unprocessable } from '../errors.ts';
 import { hashPassword } from '../password.ts';
 import { checkPassword, metadataParam, readJsonBody, requireEmail, str } from '../params.ts';
 import { issueSession } from '../sessions.ts';
@@ -39,9 +39,10 @@ async function signUpAnonymously(
   data: Record<string, unknown>,
 ) {
   const address = clientAddressOf(deps, c);
-  if (!deps.limits.anonymousUsers.take(addressKeyOf(address))) {
+  const key = addressKeyOf(address);
+  if (!deps.limits.anonymousUsers.take(key)) {
     // past the address's limit: a solved captcha (captcha.ts), or GoTrue's 429 without one
-    if (!deps.captcha) throw overRequestRateLimit();
+    if (!deps.captcha) throw overRequestRateLimit(deps.limits.anonymousUsers.retryAfter(key));
     await requireCaptcha(deps.captcha, captchaToken(body), address);
   }
   const session = await tx(deps.pool, async (db) => {
@@ -65,8 +66,7 @@ async function signUpWithEmail(
   body: Record<string, unknown>,
   data: Record<string, unknown>,
 ) {
-  if (!deps.limits.signups.take(addressKeyOf(clientAddressOf(deps, c))))
-    throw overRequestRateLimit();
+  takeOrRefuse(deps.limits.signups, addressKeyOf(clientAddressOf(deps, c)));
   if (str(body.phone)?.trim())
     throw badRequest('phone_provider_disabled', 'Phone signups are disabled');
   if (!deps.settings.emailEnabled) {

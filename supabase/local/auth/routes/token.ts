@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import type { Hono } from 'hono';
 import { addressKeyOf, clientAddressOf, tx, type AuthDeps, type AuthEnv } from '../context.ts';
-import { badRequest, forbidden, notFound, overRequestRateLimit, unprocessable } from '../errors.ts';
+import { badRequest, forbidden, notFound, takeOrRefuse, unprocessable } from '../errors.ts';
 import { verifyPassword } from '../password.ts';
 import { readJsonBody, str } from '../params.ts';
 import {
@@ -169,8 +169,7 @@ export function tokenRoutes(app: Hono<AuthEnv>, deps: AuthDeps): void {
     POST: async (c) => {
       const grant = GRANTS[c.req.query('grant_type') ?? ''];
       if (!grant) throw badRequest('unsupported_grant_type', 'unsupported_grant_type');
-      if (!deps.limits.token.take(addressKeyOf(clientAddressOf(deps, c))))
-        throw overRequestRateLimit();
+      takeOrRefuse(deps.limits.token, addressKeyOf(clientAddressOf(deps, c)));
       return c.json(await grant(deps, await readJsonBody(c)));
     },
   });

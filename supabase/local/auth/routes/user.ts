@@ -9,7 +9,7 @@ import {
   type AuthDeps,
   type AuthEnv,
 } from '../context.ts';
-import { badRequest, forbidden, overRequestRateLimit, unprocessable } from '../errors.ts';
+import { badRequest, forbidden, takeOrRefuse, unprocessable } from '../errors.ts';
 import { requestEmailChange } from '../email-change.ts';
 import { hashPassword, verifyPassword } from '../password.ts';
 import { checkPassword, metadataParam, readJsonBody, requireEmail, str } from '../params.ts';
@@ -26,8 +26,7 @@ import { on } from './route.ts';
 
 async function updateUser(deps: AuthDeps, c: AuthCtx) {
   const caller = await requireUser(deps, c);
-  if (!deps.limits.userUpdates.take(addressKeyOf(clientAddressOf(deps, c))))
-    throw overRequestRateLimit();
+  takeOrRefuse(deps.limits.userUpdates, addressKeyOf(clientAddressOf(deps, c)));
   const body = await readJsonBody(c);
   const email =
     body.email === undefined || body.email === '' ? undefined : requireEmail(body.email);

@@ -11,7 +11,7 @@ import {
   type AuthDeps,
   type AuthEnv,
 } from '../context.ts';
-import { AuthError, badRequest, forbidden, overRequestRateLimit } from '../errors.ts';
+import { AuthError, badRequest, forbidden, takeOrRefuse } from '../errors.ts';
 import { confirmEmailChange } from '../email-change.ts';
 import { tokenHash, type LinkType } from '../mailer.ts';
 import { readJsonBody, requireEmail, str } from '../params.ts';
@@ -77,8 +77,7 @@ async function applyToken(
 }
 
 function limit(deps: AuthDeps, c: AuthCtx): void {
-  if (!deps.limits.verify.take(addressKeyOf(clientAddressOf(deps, c))))
-    throw overRequestRateLimit();
+  takeOrRefuse(deps.limits.verify, addressKeyOf(clientAddressOf(deps, c)));
 }
 
 async function verifyPost(deps: AuthDeps, c: AuthCtx) {
