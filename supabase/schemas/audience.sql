@@ -185,6 +185,32 @@ end;
 $$;
 revoke execute on function private.audience_members_cap() from public;
 
+-- An owner who adds by hand, or imports by CSV, an address a visitor typed and that is still
+-- awaiting confirmation takes it on as their own (as any address they add): that member becomes
+-- active and the added row is not inserted (it would be a second member for the address; an
+-- import's conflict would leave it waiting). Only the owner's own inserts (auth.uid() is the
+-- audience's owner: the dashboard), never a visitor's write (record_audience_event).
+-- security definer: awaiting_confirmation has no client grant.
+create function private.audience_members_take_awaiting()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  if new.email is null or new.user_id is distinct from (select auth.uid()) then
+    return new;
+  end if;
+  update public.audience_members set awaiting_confirmation = false
+    where user_id = new.user_id and lower(email) = lower(btrim(new.email)) and awaiting_confirmation;
+  if found then
+    return null;
+  end if;
+  return new;
+end;
+$$;
+revoke execute on function private.audience_members_take_awaiting() from public;
+
 -- Records a visitor's reaction in the owner's audience (one member per visitor, last 20 events).
 -- An email is attached only when no other member of the owner has it. The visitor typed it, so
 -- it waits for confirmation (awaiting_confirmation) unless the address already confirmed this
@@ -237,9 +263,10 @@ begin
     v_email := null;
   end if;
   if v_email is not null then
-    v_awaiting := not private.mail_confirmed(v_email, p_block.owner_id);
+    v_awaiting := not private.mail_confirmed(v_email, p_block.owner_id, null);
     if v_awaiting and p_block.type = 'form' then
-      perform private.ask_mail_consent(v_email, p_block.owner_id, p_block.id);
+      perform private.ask_mail_consent(v_email, p_block.owner_id, null, p_block.id,
+                                       private.request_locale(p_block.language));
     end if;
   end if;
   if v_email is null then
@@ -260,6 +287,8 @@ $$;
 create trigger audience_members_after_change
   after insert or delete or update of deactivated, group_name on public.audience_members
   for each row execute function private.audience_members_after_change();
+create trigger audience_members_take_awaiting before insert on public.audience_members
+  for each row execute function private.audience_members_take_awaiting();
 create trigger audience_members_touch before update on public.audience_members
   for each row execute function private.audience_members_touch();
 create trigger audience_members_keep_counts before insert or update on public.audience_members

@@ -88,7 +88,7 @@ begin
   -- question need not be the form's visitor email), and answer_mail_consent queues this job's
   -- letter again when it confirms (the result's `awaiting`).
   if not private.letters_allowed(v_form.owner_id, v_email) then
-    perform private.ask_mail_consent(v_email, v_form.owner_id, v_form.id);
+    perform private.ask_mail_consent(v_email, v_form.owner_id, null, v_form.id, v_form.language);
     return jsonb_build_object('skip', 'the address has not confirmed yet', 'awaiting', v_email);
   end if;
   select paid into v_paid from public.profiles where id = v_form.owner_id;

@@ -5,19 +5,26 @@
 -- said yes, through a single-use link mailed to it (the model of the sender addresses,
 -- mail.sql: only the hash of the token is stored, bound to what it confirms).
 --
--- What is confirmed: reply notifications per address, platform-wide (owner_id null), and an
--- owner's letters per address and owner. The confirmation mail is a `confirm.mail` job: at most
--- one job per address and scope a day (its dedupe key), and at most one confirmation mail per
--- address a day whatever the scope (start_mail_consent defers the rest), none to a suppressed
--- address. It carries no visitor text: the block's name and site and the owner's name are the
--- owner's words. "Not me" on its page puts the address on the suppression list: the platform
--- then sends it nothing at all (docs/security.md "Addresses a visitor typed").
+-- What is confirmed (docs/security.md "Addresses a visitor typed"):
+-- * reply notifications: per address, owner and commenter (the account whose comment asked).
+--   The yes answers what the mail named (replies to that person's comments on that owner's
+--   site); another account naming the same address, or the same account on another owner's
+--   blocks, is asked afresh.
+-- * an owner's letters: per address and owner.
+-- The confirmation mail is a `confirm.mail` job, one per address, owner and commenter a day (its
+-- dedupe key). start_mail_consent sends at most one confirmation mail per address a day (a reply
+-- confirmation past it is dropped, a letters one waits a day), at most the owner's daily cap
+-- (mail_consent.owner_daily_free / _paid; past it the ask is dropped and counted for the owner:
+-- confirmation_mail_usage), none to a suppressed address. It carries no visitor text: the
+-- block's name and site and the owner's name are the owner's words. "Not me" on its page puts
+-- the address on the suppression list: the platform then sends it nothing at all. Rows that
+-- never confirmed go when their token expires (purge_mail_consents, daily).
 
 create table private.mail_consents (
   id bigint generated always as identity primary key,
   email text not null check (char_length(email) <= 320 and email = lower(email)),
-  -- null: reply notifications (platform-wide); else the owner whose letters the address accepts
-  owner_id uuid references public.profiles (id) on delete cascade,
+  -- the owner: reply notifications on their blocks, or their letters
+  owner_id uuid not null references public.profiles (id) on delete cascade,
   -- the block that last asked (its name and site go into the mail and the page)
   block_id uuid references public.blocks (id) on delete set null,
   confirmed_at timestamptz,
@@ -28,32 +35,64 @@ create table private.mail_consents (
   mailed_at timestamptz,
   mailed_job bigint,
   created_at timestamptz not null default now(),
-  unique nulls not distinct (email, owner_id)
+  -- reply notifications: the account whose comment asked for them (the consent is theirs alone);
+  -- null: the owner's letters
+  commenter_id uuid references auth.users (id) on delete cascade,
+  -- the language of the visitor who asked: the mail's, and its link's page's
+  locale public.language_code not null default 'en',
+  -- the last time the owner's daily cap kept this confirmation mail back
+  capped_at timestamptz,
+  unique nulls not distinct (email, owner_id, commenter_id)
 );
 comment on table private.mail_consents is
-  'Double opt-in of visitor-typed addresses: reply notifications (owner_id null) or an owner''s letters, confirmed through a single-use token mailed to the address.';
+  'Double opt-in of visitor-typed addresses: reply notifications (per owner and commenter) or an owner''s letters (commenter_id null), confirmed through a single-use token mailed to the address.';
 alter table private.mail_consents enable row level security;
 revoke all on private.mail_consents from public, anon, authenticated;
-create index mail_consents_owner_id_idx on private.mail_consents (owner_id) where owner_id is not null;
+create index mail_consents_owner_mailed_idx on private.mail_consents (owner_id, mailed_at);
+create index mail_consents_commenter_id_idx on private.mail_consents (commenter_id) where commenter_id is not null;
 create index mail_consents_block_id_idx on private.mail_consents (block_id) where block_id is not null;
+create index mail_consents_unconfirmed_idx on private.mail_consents (created_at) where confirmed_at is null;
 
--- Whether an address confirmed reply notifications (p_owner_id null) or an owner's letters.
-create function private.mail_confirmed(p_email text, p_owner_id uuid)
+-- Whether an address confirmed reply notifications for a commenter on an owner's blocks, or (p_commenter_id
+-- null) the owner's letters.
+create function private.mail_confirmed(p_email text, p_owner_id uuid, p_commenter_id uuid)
 returns boolean
 language sql
 stable
 set search_path = ''
 as $$
   select exists (select 1 from private.mail_consents c
-                 where c.email = lower(btrim(p_email)) and c.owner_id is not distinct from p_owner_id
+                 where c.email = lower(btrim(p_email)) and c.owner_id = p_owner_id
+                   and c.commenter_id is not distinct from p_commenter_id
                    and c.confirmed_at is not null);
 $$;
-revoke execute on function private.mail_confirmed(text, uuid) from public;
+revoke execute on function private.mail_confirmed(text, uuid, uuid) from public;
 
--- Asks an address to confirm (reply notifications when p_owner_id is null, else the owner's
--- letters): one `confirm.mail` job per address and scope a day. Answers 'confirmed',
--- 'suppressed' (nothing is asked) or 'pending' (a confirmation mail is or was asked for).
-create function private.ask_mail_consent(p_email text, p_owner_id uuid, p_block_id uuid)
+-- The visitor's language for a mail they caused: the first of en/ko in the request's
+-- Accept-Language (the browser's, as PostgREST passes it), else p_fallback (the block's).
+create function private.request_locale(p_fallback public.language_code)
+returns public.language_code
+language sql
+stable
+set search_path = ''
+as $$
+  select coalesce(
+    (select case when btrim(t) like 'ko%' then 'ko' else 'en' end::public.language_code
+     from unnest(string_to_array(lower(left(
+            nullif(current_setting('request.headers', true), '')::jsonb ->> 'accept-language', 200)), ','))
+          with ordinality u(t, n)
+     where btrim(split_part(t, ';', 1)) ~ '^(en|ko)(-|$)'
+     order by n limit 1),
+    p_fallback, 'en');
+$$;
+revoke execute on function private.request_locale(public.language_code) from public;
+
+-- Asks an address to confirm reply notifications for p_commenter_id's comments on p_owner_id's
+-- blocks, or (p_commenter_id null) p_owner_id's letters: one `confirm.mail` job per address,
+-- owner and commenter a day. Answers 'confirmed', 'suppressed' (nothing is asked) or 'pending'
+-- (a confirmation mail is asked for; start_mail_consent decides whether it goes).
+create function private.ask_mail_consent(p_email text, p_owner_id uuid, p_commenter_id uuid,
+                                         p_block_id uuid, p_locale public.language_code)
 returns text
 language plpgsql
 set search_path = ''
@@ -64,18 +103,19 @@ begin
   if exists (select 1 from private.mail_suppressions where email = v_email) then
     return 'suppressed';
   end if;
-  if private.mail_confirmed(v_email, p_owner_id) then
+  if private.mail_confirmed(v_email, p_owner_id, p_commenter_id) then
     return 'confirmed';
   end if;
   perform private.enqueue_job('confirm.mail',
-    jsonb_build_object('email', v_email, 'owner_id', p_owner_id, 'block_id', p_block_id),
-    'confirm.mail:' || coalesce(p_owner_id::text, 'reply') || ':' || v_email || ':'
-      || to_char(now() at time zone 'UTC', 'YYYY-MM-DD'),
+    jsonb_build_object('email', v_email, 'owner_id', p_owner_id, 'commenter_id', p_commenter_id,
+                       'block_id', p_block_id, 'locale', coalesce(p_locale, 'en')),
+    'confirm.mail:' || p_owner_id || ':' || coalesce(p_commenter_id::text, 'letters') || ':' || v_email
+      || ':' || to_char(now() at time zone 'UTC', 'YYYY-MM-DD'),
     null, null, 'mail');
   return 'pending';
 end;
 $$;
-revoke execute on function private.ask_mail_consent(text, uuid, uuid) from public;
+revoke execute on function private.ask_mail_consent(text, uuid, uuid, uuid, public.language_code) from public;
 
 -- Whether an owner's letter may go to an address a visitor typed: the address confirmed the
 -- owner's letters, or the owner has it as an active member they added themselves (by hand, by
@@ -86,18 +126,76 @@ language sql
 stable
 set search_path = ''
 as $$
-  select private.mail_confirmed(p_email, p_owner_id)
+  select private.mail_confirmed(p_email, p_owner_id, null)
     or exists (select 1 from public.audience_members a
                where a.user_id = p_owner_id and lower(a.email) = lower(btrim(p_email))
                  and not a.awaiting_confirmation);
 $$;
 revoke execute on function private.letters_allowed(uuid, text) from public;
 
+-- How many confirmation mails an owner's blocks and forms may cause in 24 hours: by plan
+-- (mail_consent.owner_daily_free, default 30; mail_consent.owner_daily_paid, default 300;
+-- docs/security.md says why).
+create function private.owner_confirmation_cap(p_owner_id uuid)
+returns integer
+language sql
+stable
+set search_path = ''
+as $$
+  select case when coalesce((select paid from public.profiles where id = p_owner_id), false)
+              then (private.setting('mail_consent.owner_daily_paid', '300'::jsonb))::text::integer
+              else (private.setting('mail_consent.owner_daily_free', '30'::jsonb))::text::integer end;
+$$;
+revoke execute on function private.owner_confirmation_cap(uuid) from public;
+
+-- The caller's confirmation mails of the last 24 hours: {limit, sent, capped} (capped: asks the
+-- daily cap kept back, not sent; the audience page shows them). Counts only.
+create function public.confirmation_mail_usage()
+returns jsonb
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select jsonb_build_object(
+    'limit', private.owner_confirmation_cap((select auth.uid())),
+    'sent', count(*) filter (where c.mailed_at > now() - interval '24 hours'),
+    'capped', count(*) filter (where c.capped_at > now() - interval '24 hours'
+                                 and (c.mailed_at is null or c.mailed_at < c.capped_at)
+                                 and c.confirmed_at is null))
+  from private.mail_consents c
+  where c.owner_id = (select auth.uid());
+$$;
+comment on function public.confirmation_mail_usage() is
+  'The caller''s confirmation mails (double opt-in of visitor-typed addresses) in the last 24 hours: the plan''s limit, how many went, how many the limit kept back.';
+revoke all on function public.confirmation_mail_usage() from public, anon;
+grant execute on function public.confirmation_mail_usage() to authenticated;
+
+-- Consent rows that never confirmed are kept while their link can still be answered: once the
+-- token expired (or, never mailed, a week after the ask) they go. Daily (cron
+-- mail-consents-purge); the caps read only the last 24 hours.
+create function private.purge_mail_consents()
+returns integer
+language sql
+set search_path = ''
+as $$
+  with gone as (
+    delete from private.mail_consents
+    where confirmed_at is null
+      and coalesce(token_expires_at, greatest(mailed_at, capped_at, created_at) + interval '7 days') < now()
+    returning 1)
+  select count(*)::integer from gone;
+$$;
+revoke execute on function private.purge_mail_consents() from public;
+
 -- The worker starts one `confirm.mail` job (running) with the hash of the token it is about to
--- mail. Answers {skip: reason}, {defer_until} (another confirmation went to the address less
--- than a day ago), or what the mail needs: {to, scope: reply|letters, language, block: {name,
--- url}, owner_name, sender}. The token replaces the row's older one; a job run again (retried
--- before the provider took it) replaces its own.
+-- mail. Answers {skip: reason}, {defer_until} (a letters confirmation when another went to the
+-- address less than a day ago), or what the mail needs: {to, scope: reply|letters, language,
+-- block: {name, url}, owner_name, sender}. The token replaces the row's older one; a job run
+-- again (retried before the provider took it) replaces its own. In order: the address's day (one
+-- confirmation mail a day: a reply one past it is dropped, as many accounts may name one address;
+-- a letters one, one per owner, waits), then the owner's day (owner_confirmation_cap: past it the
+-- ask is dropped and the row's capped_at tells the owner).
 create function public.start_mail_consent(p_job_id bigint, p_token_hash text)
 returns jsonb
 language plpgsql
@@ -108,11 +206,13 @@ declare
   v_job private.jobs;
   v_email text;
   v_owner uuid;
+  v_commenter uuid;
   v_row private.mail_consents;
   v_last timestamptz;
   v_block public.blocks;
   v_owner_name text;
   v_sender text;
+  v_locale public.language_code;
 begin
   if p_token_hash is null or p_token_hash !~ '^[0-9a-f]{64}$' then
     raise exception 'not a token hash' using errcode = 'P0001';
@@ -123,8 +223,14 @@ begin
   end if;
   v_email := lower(btrim(v_job.payload ->> 'email'));
   v_owner := (v_job.payload ->> 'owner_id')::uuid;
+  v_commenter := (v_job.payload ->> 'commenter_id')::uuid;
+  v_locale := case when v_job.payload ->> 'locale' = 'ko' then 'ko' else 'en' end;
   if v_email is null or not private.is_valid_email(v_email) then
     return jsonb_build_object('skip', 'no address');
+  end if;
+  if v_owner is null then
+    -- asked before consents were per owner and commenter (20261126 migration): ask again
+    return jsonb_build_object('skip', 'a request of the old form');
   end if;
   -- one address at a time: the daily cap is read and written under this lock
   perform pg_advisory_xact_lock(hashtextextended('mail_consent:' || v_email, 0));
@@ -132,17 +238,21 @@ begin
     return jsonb_build_object('skip', 'the address is suppressed');
   end if;
   select * into v_block from public.blocks where id = (v_job.payload ->> 'block_id')::uuid;
-  if v_block.id is null or (v_owner is not null and v_block.owner_id <> v_owner) then
+  if v_block.id is null or v_block.owner_id <> v_owner then
     return jsonb_build_object('skip', 'the block was deleted');
   end if;
-  if v_owner is not null and not exists (select 1 from public.profiles where id = v_owner) then
+  if not exists (select 1 from public.profiles where id = v_owner) then
     return jsonb_build_object('skip', 'the owner is gone');
   end if;
-  insert into private.mail_consents (email, owner_id, block_id)
-    values (v_email, v_owner, v_block.id)
-    on conflict (email, owner_id) do nothing;
+  if v_commenter is not null and not exists (select 1 from auth.users where id = v_commenter) then
+    return jsonb_build_object('skip', 'the commenter is gone');
+  end if;
+  insert into private.mail_consents (email, owner_id, commenter_id, block_id, locale)
+    values (v_email, v_owner, v_commenter, v_block.id, v_locale)
+    on conflict (email, owner_id, commenter_id) do nothing;
   select * into v_row from private.mail_consents
-    where email = v_email and owner_id is not distinct from v_owner for update;
+    where email = v_email and owner_id = v_owner and commenter_id is not distinct from v_commenter
+    for update;
   if v_row.confirmed_at is not null then
     return jsonb_build_object('skip', 'the address already confirmed');
   end if;
@@ -152,32 +262,43 @@ begin
   select max(mailed_at) into v_last from private.mail_consents
     where email = v_email and mailed_job is distinct from p_job_id and mailed_at > now() - interval '24 hours';
   if v_last is not null then
+    if v_commenter is not null then
+      return jsonb_build_object('skip', 'a confirmation went to the address less than a day ago');
+    end if;
     return jsonb_build_object('defer_until', v_last + interval '24 hours');
+  end if;
+  -- the owner's day: one owner at a time, so concurrent jobs cannot both take the last one
+  perform pg_advisory_xact_lock(hashtextextended('mail_consent_owner:' || v_owner, 0));
+  if (select count(*) from private.mail_consents
+      where owner_id = v_owner and mailed_at > now() - interval '24 hours'
+        and mailed_job is distinct from p_job_id) >= private.owner_confirmation_cap(v_owner) then
+    update private.mail_consents set capped_at = now() where id = v_row.id;
+    return jsonb_build_object('skip', 'the owner''s confirmation mails of the day are spent', 'capped', true);
   end if;
 
   update private.mail_consents
     set token_hash = p_token_hash, token_expires_at = now() + interval '7 days',
-        mailed_at = now(), mailed_job = p_job_id, block_id = v_block.id
+        mailed_at = now(), mailed_job = p_job_id, block_id = v_block.id, locale = v_locale
     where id = v_row.id;
-  if v_owner is not null then
+  if v_commenter is null then
     select coalesce(nullif(btrim(p.name), ''), '') into v_owner_name
       from public.profiles p where p.id = v_owner;
     select s.email into v_sender from public.sender_emails s
       where s.user_id = v_owner and s.status = 'verified' order by s.created_at limit 1;
   end if;
   return jsonb_build_object(
-    'to', v_email, 'scope', case when v_owner is null then 'reply' else 'letters' end,
-    'language', coalesce(v_block.language::text, 'en'),
+    'to', v_email, 'scope', case when v_commenter is null then 'letters' else 'reply' end,
+    'language', v_locale,
     'block', jsonb_build_object('id', v_block.id, 'name', v_block.name, 'url', v_block.embeded_url),
     'owner_id', v_owner, 'owner_name', v_owner_name, 'sender', v_sender);
 end;
 $$;
 comment on function public.start_mail_consent(bigint, text) is
-  'Starts a running confirm.mail job with the hash of the token it mails: the mail''s context, a skip reason, or defer_until (one confirmation mail per address a day). Service role only (jobs-worker).';
+  'Starts a running confirm.mail job with the hash of the token it mails: the mail''s context, a skip reason, or defer_until (one confirmation mail per address a day; the owner''s daily cap). Service role only (jobs-worker).';
 revoke all on function public.start_mail_consent(bigint, text) from public, anon, authenticated;
 grant execute on function public.start_mail_consent(bigint, text) to service_role;
 
--- What a live token asks, for the confirmation page: {scope, email, block_name, owner_name},
+-- What a live token asks, for the confirmation page: {scope, email, block_name, owner_name, locale},
 -- or null when the token is unknown, spent or expired.
 create function public.mail_consent_info(p_token_hash text)
 returns jsonb
@@ -187,8 +308,8 @@ security definer
 set search_path = ''
 as $$
   select jsonb_build_object(
-           'scope', case when c.owner_id is null then 'reply' else 'letters' end,
-           'email', c.email, 'block_name', b.name,
+           'scope', case when c.commenter_id is null then 'letters' else 'reply' end,
+           'email', c.email, 'block_name', b.name, 'locale', c.locale,
            'owner_name', (select coalesce(nullif(btrim(p.name), ''), '') from public.profiles p where p.id = c.owner_id))
   from private.mail_consents c left join public.blocks b on b.id = c.block_id
   where c.token_hash = p_token_hash and c.token_expires_at > now();
@@ -221,7 +342,7 @@ begin
   if not p_confirm then
     insert into private.mail_suppressions (email, reason) values (v_row.email, 'not_me')
       on conflict (email) do nothing;
-  elsif v_row.owner_id is not null then
+  elsif v_row.commenter_id is null then
     update public.audience_members set awaiting_confirmation = false
       where user_id = v_row.owner_id and lower(email) = v_row.email and awaiting_confirmation;
     -- the letters the owner's forms would have sent it (reserve_trigger_letter waited)
@@ -234,7 +355,7 @@ begin
       on conflict (dedupe_key) do nothing;
   end if;
   return jsonb_build_object('outcome', case when p_confirm then 'confirmed' else 'declined' end,
-    'scope', case when v_row.owner_id is null then 'reply' else 'letters' end, 'email', v_row.email);
+    'scope', case when v_row.commenter_id is null then 'letters' else 'reply' end, 'email', v_row.email);
 end;
 $$;
 comment on function public.answer_mail_consent(text, boolean) is

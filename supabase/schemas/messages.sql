@@ -389,11 +389,15 @@ begin
   end if;
 
   perform private.record_audience_event(v_block, v_uid, p_creator_name, nullif(p_creator_photo_url, ''), p_color, v_email);
-  -- replies are mailed only to an address that confirmed it wants them (mail-consent.sql): the
-  -- first time, it is asked, and the writer is told a confirmation mail is on its way
-  if v_email is not null and private.ask_mail_consent(v_email, null, p_block_id) = 'pending' then
+  -- replies are mailed only to an address that confirmed it wants them, for this writer on this
+  -- owner's blocks (mail-consent.sql). Unless it is that, the writer is told the same whatever the
+  -- address's state (new, asked today, suppressed, confirmed for someone else, over a cap):
+  -- 'pending', so the answer says nothing about an address that is not theirs.
+  if v_email is not null
+     and private.ask_mail_consent(v_email, v_block.owner_id, v_uid, p_block_id,
+                                  private.request_locale(v_block.language)) <> 'confirmed' then
     return private.visible_thread_json(v_message, v_uid, v_uid = v_block.owner_id)
-           || jsonb_build_object('email_confirmation', 'sent');
+           || jsonb_build_object('email_confirmation', 'pending');
   end if;
   return private.visible_thread_json(v_message, v_uid, v_uid = v_block.owner_id);
 end;

@@ -81,6 +81,7 @@ declare
   v_items jsonb;
   v_total integer;
   v_parent jsonb;
+  v_commenter uuid;
   v_owner_name text;
 begin
   select * into v_block from public.blocks where id = v_block_id;
@@ -105,17 +106,19 @@ begin
     if not v_block.allow_creator_email then
       return jsonb_build_object('skip', 'the block no longer asks for emails');
     end if;
-    select mp.creator_email, jsonb_build_object('id', m.id, 'content', m.content, 'creator_name', m.creator_name,
-                                                'created_at', m.created_at)
-      into v_to, v_parent
+    select mp.creator_email, m.creator_id,
+           jsonb_build_object('id', m.id, 'content', m.content, 'creator_name', m.creator_name,
+                              'created_at', m.created_at)
+      into v_to, v_commenter, v_parent
       from public.messages m join public.message_private mp on mp.message_id = m.id
       where m.id = (p_payloads -> 0 ->> 'parent_id')::uuid;
     if v_to is null then
       return jsonb_build_object('skip', 'the message or its email is gone');
     end if;
-    -- double opt-in (mail-consent.sql): replies before the address confirmed are not mailed,
-    -- then or later (the page shows them)
-    if not private.mail_confirmed(v_to, null) then
+    -- double opt-in (mail-consent.sql): replies are mailed only when the address confirmed them
+    -- for the comment's writer on this owner's blocks; replies before that are not mailed, then
+    -- or later (the page shows them)
+    if not private.mail_confirmed(v_to, v_block.owner_id, v_commenter) then
       return jsonb_build_object('skip', 'the address has not confirmed reply notifications');
     end if;
     v_language := v_block.language::text;

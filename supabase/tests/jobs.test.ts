@@ -367,7 +367,7 @@ describe('notification jobs', () => {
     });
     const commenter = await newGuest();
     // an address that confirmed reply notifications (else a confirm.mail job is all it gets)
-    await preconfirm('commenter@example.com', null);
+    await preconfirm('commenter@example.com', owner.id, commenter.id);
     const top = await postMessage(commenter, blockId, 'Please tell me when someone answers', {
       p_creator_email: 'commenter@example.com',
     });

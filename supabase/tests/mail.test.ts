@@ -179,7 +179,7 @@ describe('notification mails', () => {
     const commenter = await newGuest();
     const email = inbox('inbox');
     // the address said yes to reply notifications (double opt-in: hostile-mail.test)
-    await preconfirm(email, null);
+    await preconfirm(email, owner.id, commenter.id);
     const top = await postMessage(commenter, blockId, 'Tell me when you answer', {
       p_creator_email: email,
     });

@@ -247,6 +247,8 @@ describe('catalogue: what client roles are granted', () => {
       'trigger_letter_choices',
       // issue 18: computed field of audience_members (RLS on unsubscribes: the caller's own)
       'is_unsubscribed',
+      // issue 17: the caller's own confirmation mails of the day (counts only)
+      'confirmation_mail_usage',
     ];
     expect(
       rows

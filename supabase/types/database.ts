@@ -1711,6 +1711,7 @@ export type Database = {
         Returns: Json;
       };
       confirm_sender_email: { Args: { p_token_hash: string; p_user_id: string }; Returns: Json };
+      confirmation_mail_usage: { Args: Record<PropertyKey, never>; Returns: Json };
       create_block: {
         Args: { p_block_type: string };
         Returns: {

@@ -1,6 +1,7 @@
 // The mail that asks an address a visitor typed to confirm (double opt-in, issue 17;
 // schemas/mail-consent.sql): reply notifications of a comment block, or an owner's letters after
-// a form. In the block's language (en, ko), in the layout of the notification mails. It carries
+// a form. In the language of the visitor who asked (en, ko: start_mail_consent), its link's page
+// too (the link's `locale`), in the layout of the notification mails. It carries
 // no word a visitor wrote: the block's name and site and the owner's name and sender address are
 // the owner's. Two links, both to the /confirm-email page with a single-use token: confirm, or
 // "not me" (the address then gets nothing more from the platform).
@@ -117,7 +118,8 @@ export const confirmMailHandler: JobHandler = {
         const ctx = data as Started;
         if (ctx.skip) return { status: 'done', result: { skipped: ctx.skip } };
         if (ctx.defer_until) return { status: 'defer', run_at: ctx.defer_until };
-        const page = `${siteUrl()}/confirm-email?token=${encodeURIComponent(token)}`;
+        // the page answers in the language of the visitor who asked (the mail's too)
+        const page = `${siteUrl()}/confirm-email?token=${encodeURIComponent(token)}&locale=${langOf(ctx.language)}`;
         const rendered = renderConfirmMail(ctx, { confirm: page, notMe: `${page}&answer=not-me` });
         return platformMailDelivery(
           (mail) => mailer.send(mail),
