@@ -1,7 +1,9 @@
 // The public pages as a visitor sees them (issue 22), for `npm run screens`: every block type's
 // /block/ page and its states (loading, not available, incomplete link, failed load), the A/B
 // after a vote, a dark block, the letter page; /unsubscribe (asking, done, already unsubscribed,
-// invalid link, failed, loading) and /not_supported. No session: a browser context of its own.
+// invalid link, failed, loading), /confirm-email (asking, confirmed, invalid link) and
+// /not_supported. No session: a browser context of its own.
+import { createHash, randomBytes } from 'node:crypto';
 import { AxeBuilder } from '@axe-core/playwright';
 import type pg from 'pg';
 import type { Browser, Page } from 'playwright-core';
@@ -45,6 +47,29 @@ const blockReady =
     await state('ready')(page);
     await page.locator(`reaction-block ${part}`).first().waitFor({ timeout: 20000 });
   };
+/**
+ * A confirmation mail's link as the worker writes it (supabase/functions/_shared/confirm-mail.ts):
+ * a live token for a fresh address asking for reply notifications on the demo comment block, in
+ * the locale of the visitor who asked.
+ */
+async function consentLink(ctx: PublicContext): Promise<string> {
+  const token = randomBytes(32).toString('base64url');
+  await ctx.db.query(
+    `insert into private.mail_consents
+       (email, owner_id, commenter_id, block_id, locale, token_hash, token_expires_at, mailed_at)
+     values ($1, $2, $2, $3, $4, $5, now() + interval '7 days', now())`,
+    [
+      `reader-${randomBytes(4).toString('hex')}@example.com`,
+      DEMO_ID,
+      block('01'),
+      ctx.locale,
+      createHash('sha256').update(token).digest('hex'),
+    ],
+  );
+  return `/confirm-email?token=${token}&locale=${ctx.locale}`;
+}
+const yesConfirm = /Yes, confirm|네, 확인합니다/;
+
 /** A request that never answers while the picture is taken. */
 const hold = (pattern: string) => (page: Page) => page.route(pattern, () => {});
 
@@ -193,6 +218,24 @@ export const PUBLIC_SHOTS: PublicShot[] = [
       )}`,
     before: hold('**/functions/v1/unsubscribe*'),
     ready: (page) => page.locator('.unsubscribe-page [data-state=loading]').waitFor(),
+  },
+  {
+    name: 'confirm-email',
+    path: consentLink,
+    ready: (page) => page.getByRole('button', { name: yesConfirm }).waitFor(),
+  },
+  {
+    name: 'confirm-email-done',
+    path: consentLink,
+    ready: async (page) => {
+      await page.getByRole('button', { name: yesConfirm }).click();
+      await page.locator('.confirm-email-page [data-state=confirmed]').waitFor();
+    },
+  },
+  {
+    name: 'confirm-email-invalid',
+    path: '/confirm-email?token=not-a-real-token',
+    ready: (page) => page.locator('.confirm-email-page [data-state=invalid]').waitFor(),
   },
   {
     // what a browser that refuses site data sees (the storage check fails at once)

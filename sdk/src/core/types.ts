@@ -118,8 +118,11 @@ export interface Message {
   imitates_owner?: boolean;
   created_at: string;
   replies?: Message[];
-  /** post_message only: the email left for replies is being asked to confirm (double opt-in). */
-  email_confirmation?: 'sent';
+  /**
+   * post_message only: the email left for replies is not (yet) the writer's own confirmed one;
+   * replies reach it only once it confirms (double opt-in). The same for every other state.
+   */
+  email_confirmation?: 'pending';
 }
 
 export interface BlockView {

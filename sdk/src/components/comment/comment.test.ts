@@ -950,17 +950,23 @@ describe('reaction-comment', () => {
       expect(item(again, 'h2').textContent).to.contain('Awaiting approval');
     });
 
-    it('tells a writer who left an email that a confirmation link is on its way (en and ko)', async () => {
+    it('tells a writer who left an email that replies wait for the address to confirm (en and ko)', async () => {
       for (const [lang, notice] of [
-        ['en', 'We are mailing your address a link: replies are sent to you once you open it.'],
-        ['ko', '입력한 주소로 확인 링크를 보냅니다. 링크를 열면 답글 알림을 메일로 보내 드립니다.'],
+        [
+          'en',
+          'Replies reach this address only once it has confirmed them. If we can, we mail it a link to confirm.',
+        ],
+        [
+          'ko',
+          '이 주소가 확인한 뒤에만 답글 알림을 보냅니다. 가능하면 확인 링크를 메일로 보내 드립니다.',
+        ],
       ] as const) {
         const el = await mount(
           { block: block({ type: 'comment', allow_creator_email: true, language: lang }) },
           {
             post_message: (b) => ({
               ...msg('mail1', { content: b.p_content as string, creator_id: 'anon-user-1' }),
-              email_confirmation: 'sent',
+              email_confirmation: 'pending',
             }),
           },
         );

@@ -89,7 +89,7 @@ const ko: KoreanTexts = {
   held: '승인 대기 중',
   heldNotice: '소유자가 승인하면 다른 사람에게도 보입니다.',
   confirmMailNotice:
-    '입력한 주소로 확인 링크를 보냅니다. 링크를 열면 답글 알림을 메일로 보내 드립니다.',
+    '이 주소가 확인한 뒤에만 답글 알림을 보냅니다. 가능하면 확인 링크를 메일로 보내 드립니다.',
   hidden: '숨김',
   pinned: '고정됨',
   notOwner: '소유자 아님',

@@ -61,7 +61,22 @@ export const audienceKeys = {
     filter
       ? (['audience', ownerId, 'members', filter, limit] as const)
       : (['audience', ownerId, 'members'] as const),
+  confirmations: (ownerId: string) => ['audience', ownerId, 'confirmations'] as const,
 };
+
+/** The owner's confirmation mails of the last 24 hours (double opt-in of typed addresses). */
+export interface ConfirmationUsage {
+  limit: number;
+  sent: number;
+  /** asks the plan's daily number kept back: no mail went */
+  capped: number;
+}
+
+export async function confirmationUsage(): Promise<ConfirmationUsage> {
+  const { data, error } = await supabase.rpc('confirmation_mail_usage');
+  if (error) throw error;
+  return data as unknown as ConfirmationUsage;
+}
 
 export async function createGroup(userId: string, name: string) {
   const { error } = await supabase

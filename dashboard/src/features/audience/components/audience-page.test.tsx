@@ -11,6 +11,7 @@ vi.mock('../api/audience', async (importOriginal) => ({
   listMembers: vi.fn(),
   listGroups: vi.fn(),
   deleteMember: vi.fn(),
+  confirmationUsage: vi.fn(),
 }));
 
 registerAudienceTranslations();
@@ -51,6 +52,7 @@ beforeEach(() => {
   vi.mocked(api.listGroups).mockResolvedValue([]);
   vi.mocked(api.listMembers).mockReset();
   vi.mocked(api.deleteMember).mockResolvedValue(undefined);
+  vi.mocked(api.confirmationUsage).mockResolvedValue({ limit: 300, sent: 2, capped: 0 });
 });
 
 describe('audience members list', () => {
@@ -86,6 +88,22 @@ describe('audience members list', () => {
     expect(await screen.findByText(/first 100/i)).toBeTruthy();
     expect(api.listMembers).toHaveBeenCalledTimes(10);
   }, 20_000);
+
+  it('says how many typed addresses the daily confirmation mails left unasked, only when any', async () => {
+    vi.mocked(api.listMembers).mockResolvedValue(members(0, 2));
+    const { unmount } = renderWithProviders(<AudiencePage />, { session: signedInSession() });
+    await screen.findAllByTestId('audience-row');
+    await waitFor(() => expect(api.confirmationUsage).toHaveBeenCalled());
+    expect(screen.queryByText(/got no confirmation mail/)).toBeNull();
+    unmount();
+    vi.mocked(api.confirmationUsage).mockResolvedValue({ limit: 30, sent: 30, capped: 4 });
+    renderWithProviders(<AudiencePage />, { session: signedInSession() });
+    expect(
+      await screen.findByText(
+        '4 address(es) visitors typed got no confirmation mail in the last 24 hours: your plan sends 30 a day. They stay awaiting and are asked again when next given; add them yourself if you know they want your letters.',
+      ),
+    ).toBeTruthy();
+  });
 
   it('a deleted member leaves the list', async () => {
     vi.mocked(api.listMembers).mockResolvedValue(members(0, 2));

@@ -18,6 +18,7 @@ import { useQuery } from '../../../lib/use-query';
 import { useScrollLoading } from '../../../lib/use-scroll-loading';
 import { LETTER_LIMITS } from '@reaction-blocks/contracts/letters';
 import {
+  confirmationUsage,
   createGroup,
   deleteGroup,
   deleteMember,
@@ -91,6 +92,11 @@ export function AudiencePage({ blockId, blockName }: AudiencePageProps) {
   const owner = user?.id ?? '';
   const queryClient = useQueryClient();
   const groupsQuery = useQuery(audienceKeys.groups(owner), listGroups);
+  // visitor-typed addresses the plan's daily confirmation mails left unasked (not silently lost)
+  const confirmations = useQuery(audienceKeys.confirmations(owner), confirmationUsage, {
+    enabled: !!user,
+  });
+  const capped = confirmations.data?.capped ?? 0;
   const groups = useMemo(() => groupsQuery.data ?? [], [groupsQuery.data]);
   const custom = useMemo(
     () => groups.filter((g) => g.name !== 'activated' && g.name !== 'deactivated'),
@@ -314,6 +320,14 @@ export function AudiencePage({ blockId, blockName }: AudiencePageProps) {
               {!done ? <p className="hint">{t('audience.loadMore')}</p> : null}
             </div>
           )}
+          {capped > 0 ? (
+            <p className="notice audience-confirmations">
+              {t('audience.confirmationsCapped', {
+                count: capped,
+                limit: confirmations.data?.limit ?? 0,
+              })}
+            </p>
+          ) : null}
           {atFreeLimit ? (
             <p className="notice audience-limit">
               {t('audience.freeLimit', { count: LETTER_LIMITS.freeAudienceRows })}{' '}

@@ -52,7 +52,7 @@ describe('audience member state', () => {
     const { unmount } = row(member({ awaiting_confirmation: true }));
     const state = screen.getByText('Awaiting confirmation');
     expect(state.getAttribute('title')).toBe(
-      'A visitor typed this address: it was mailed a link, and your letters skip it until it confirms.',
+      'A visitor typed this address: your letters skip it until it confirms through the link we mail it. Adding it yourself makes it active.',
     );
     expect(screen.queryByText('Active')).toBeNull();
     unmount();

@@ -41,7 +41,9 @@ export const en = {
   unsubscribedHint: 'This address unsubscribed from your letters: sends skip it.',
   awaiting: 'Awaiting confirmation',
   awaitingHint:
-    'A visitor typed this address: it was mailed a link, and your letters skip it until it confirms.',
+    'A visitor typed this address: your letters skip it until it confirms through the link we mail it. Adding it yourself makes it active.',
+  confirmationsCapped:
+    '{{count}} address(es) visitors typed got no confirmation mail in the last 24 hours: your plan sends {{limit}} a day. They stay awaiting and are asked again when next given; add them yourself if you know they want your letters.',
   noGroup: 'No group',
   viewMode: 'View',
   editMode: 'Edit',
@@ -139,7 +141,9 @@ export const ko: typeof en = {
   unsubscribedHint: '이 주소는 레터 수신을 거부했습니다. 발송할 때 제외됩니다.',
   awaiting: '확인 대기',
   awaitingHint:
-    '방문자가 입력한 주소입니다. 확인 링크를 메일로 보냈으며, 주소가 확인하기 전까지 레터 발송에서 제외됩니다.',
+    '방문자가 입력한 주소입니다. 메일로 보내는 확인 링크로 확인하기 전까지 레터 발송에서 제외됩니다. 직접 추가하면 바로 활성화됩니다.',
+  confirmationsCapped:
+    '지난 24시간 동안 방문자가 입력한 주소 {{count}}개에 확인 메일을 보내지 못했습니다. 요금제의 하루 한도는 {{limit}}통입니다. 이 주소들은 확인 대기로 남고 다시 입력되면 확인을 요청합니다. 레터를 원하는 분이라면 직접 추가하세요.',
   noGroup: '그룹 없음',
   viewMode: '보기',
   editMode: '편집',

@@ -15,5 +15,5 @@ export const commentWrite = {
   reportConfirm: 'Report this message to the owner?',
   heldNotice: 'Others will see your message once the owner approves it.',
   confirmMailNotice:
-    'We are mailing your address a link: replies are sent to you once you open it.',
+    'Replies reach this address only once it has confirmed them. If we can, we mail it a link to confirm.',
 };
