@@ -1,12 +1,12 @@
 // What supabase/migrations promises a database that already has a history (docs/data-model.md,
-// "Migrations"). A project that applied the 15 migrations the third squash replaced has the
-// baseline's version among them and 14 versions the folder no longer has: migrate refuses it,
+// "Migrations"). A project that applied the 13 migrations the fourth squash replaced has the
+// baseline's version among them and 12 versions the folder no longer has: migrate refuses it,
 // naming them and the way out, and changes nothing. After the repair a project makes (what
 // `supabase migration repair --status reverted` does: their rows leave the history) it continues
 // from the baseline: the schedules and every migration since apply, and it ends as a new database
 // built from the folder, object by object and job by job.
 // Its schema before is the squash's two files' (the commit that made them compared them with the
-// 15 they replaced: no difference). Both databases are throwaway ones in the test stack's cluster.
+// 13 they replaced: no difference). Both databases are throwaway ones in the test stack's cluster.
 import { randomUUID } from 'node:crypto';
 import { copyFileSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,24 +18,22 @@ import { migrate, MigrationHistoryError } from '../local/migrate.ts';
 import { paths } from '../local/paths.ts';
 import { sql, stack } from './support/clients.ts';
 
-/** The newest migration the third squash replaced: the baseline took its version. */
-const BASELINE = '20261126170738';
-/** The other 14 it replaced, as a project that applied them has them in its history. */
+/** The newest migration the fourth squash replaced: the baseline took its version. */
+const BASELINE = '20261126235529';
+/** The other 12 it replaced, as a project that applied them has them in its history. */
 const REPLACED = [
-  '20261126095821',
-  '20261126095822',
-  '20261126104228',
-  '20261126105326',
-  '20261126110041',
-  '20261126112419',
-  '20261126113103',
-  '20261126115600',
-  '20261126115606',
-  '20261126115726',
-  '20261126133448',
-  '20261126140657',
-  '20261126161643',
-  '20261126162624',
+  '20261126170738',
+  '20261126170739',
+  '20261126193419',
+  '20261126203325',
+  '20261126205413',
+  '20261126210756',
+  '20261126212424',
+  '20261126213826',
+  '20261126230306',
+  '20261126231837',
+  '20261126235458',
+  '20261126235519',
 ];
 
 const files = readdirSync(paths.migrations)
@@ -92,7 +90,7 @@ beforeAll(async () => {
     await c.query('delete from supabase_migrations.schema_migrations');
     await c.query(
       `insert into supabase_migrations.schema_migrations (version, name)
-       select unnest($1::text[]), 'replaced by the third squash'`,
+       select unnest($1::text[]), 'replaced by the fourth squash'`,
       [[...REPLACED, BASELINE]],
     );
   });
@@ -125,7 +123,7 @@ describe('a project that applied the migrations a squash replaced', () => {
     const { applied } = await migrate(url(project), { seed: false });
     expect(applied).toEqual([squashed[1], ...later]);
     const [now, built] = await Promise.all([objects(project), objects(fresh)]);
-    // the schedules file's eleven and mail-consents-purge (20261126235529) after it
+    // the schedules file's twelve (mail-consents-purge joined it in the fourth squash)
     expect([...now.keys()].filter((k) => k.startsWith('cron job '))).toHaveLength(12);
     expect(difference(now, built, ['repaired project', 'new database'])).toBe('');
     expect(await history()).toEqual(files.map((f) => f.slice(0, 14)));

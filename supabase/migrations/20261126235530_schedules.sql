@@ -6,7 +6,9 @@
 -- its own (docs/getting-started.md, "Changing the database schema"). The second squash gathered
 -- here the first baseline's schedules and the two added after it (cron-history-purge,
 -- block-changes-purge), as they were; the third squash moved the file after its baseline and
--- took in the one schedule changed since (fold-counters looks at option deltas too).
+-- took in the one schedule changed since (fold-counters looks at option deltas too); the fourth
+-- moved it after its baseline again and took in the one schedule added since (mail-consents-purge,
+-- 20261126235529).
 --
 -- Each job calls SQL only; the worker is an edge function reached through pg_net with its URL and
 -- shared secret read from Vault at each tick, so this file holds no project-specific value
@@ -89,3 +91,7 @@ select cron.schedule(
 -- The changes live updates name (private.block_changes, supabase/schemas/realtime.sql) are read
 -- within a minute of their hint; every ten minutes those older than ten minutes go.
 select cron.schedule('block-changes-purge', '*/10 * * * *', $$ select private.purge_block_changes(); $$);
+
+-- Daily, the consent rows of addresses a visitor typed that never confirmed go once their link
+-- expired (private.purge_mail_consents, supabase/schemas/mail-consent.sql).
+select cron.schedule('mail-consents-purge', '23 3 * * *', $$ select private.purge_mail_consents(); $$);

@@ -1,10 +1,11 @@
--- Baseline (third squash): every migration up to 20261126170738 squashed into one, made of the
+-- Baseline (fourth squash): every migration up to 20261126235529 squashed into one, made of the
 -- declarative schema (supabase/schemas/, in the order of config.toml schema_paths) as it was then,
--- file after file. It replaces the second baseline (20261126095821, itself the first baseline and
--- the 20 migrations of 2026-11-26 after it), its schedules and the 13 migrations of 2026-11-26
--- that followed them; its version is the newest of those, so a project that applied them all
--- already has it (docs/data-model.md, "Migrations", says what such a project does). The schedules
--- are in the next migration.
+-- file after file. It replaces the third baseline (20261126170738, itself the second baseline and
+-- the 13 migrations of 2026-11-26 after it), its schedules and the 11 migrations of 2026-11-26
+-- that followed them (two hand-written: a data fix, which has nothing to fix in a database built
+-- from here, and a schedule, which the schedules file now holds); its version is the newest of
+-- those, so a project that applied them all already has it (docs/data-model.md, "Migrations",
+-- says what such a project does). The schedules are in the next migration.
 -- Like every migration, never edited: change supabase/schemas/ and run `npm run db:diff -- <name>`.
 
 -- =============================================================================================
@@ -235,9 +236,9 @@ grant execute on function private.payload_ids(jsonb, text) to service_role;
 -- schemas/profiles.sql
 -- =============================================================================================
 
--- Profiles (one per signed-in, non-anonymous auth user, created by a trigger on auth.users) and
--- the owner's tag list. Deleting an auth user also deletes what they wrote as a visitor on other
--- owners' blocks; idle anonymous visitors are purged daily.
+-- Profiles (one per owner, created by a trigger on auth.users; private.is_owner_account below
+-- says who is one) and the owner's tag list. Deleting an auth user also deletes what they wrote
+-- as a visitor on other owners' blocks; idle anonymous visitors are purged daily.
 
 create table public.profiles (
   id uuid primary key references auth.users (id) on delete cascade,
@@ -259,7 +260,7 @@ create table public.profiles (
   updated_at timestamptz not null default now()
 );
 comment on table public.profiles is
-  'One row per signed-in (non-anonymous) user: profile fields, consent, plan limits and usage counters.';
+  'One row per owner (private.is_owner_account: Google or Apple, or made one by the admin API): profile fields, consent, plan limits and usage counters.';
 comment on column public.profiles.group_mode is 'Audience group selected on the audience page (null: all).';
 alter table public.profiles enable row level security;
 revoke insert, update, delete on public.profiles from anon, authenticated;
@@ -298,9 +299,31 @@ create policy "Users can update their own tags" on public.user_tags
 create policy "Users can delete their own tags" on public.user_tags
   for delete to authenticated using (user_id = (select auth.uid()));
 
--- Creates the profile (profiles_after_insert adds its reserved audience groups) for a new
--- non-anonymous auth user. security definer: runs as the auth server's role, which has no
--- rights on public tables.
+-- Who is an owner: a user who signs in with Google or Apple (the providers the spec names), or
+-- one the operator made an owner through the admin API. A profile is made for such a user only,
+-- and everything an owner has (blocks, senders, audience, integrations, letters) hangs off their
+-- profile, so a user without one owns nothing and can make nothing. Read from what only the auth
+-- server and the service role write: app_metadata.providers (GoTrue keeps it equal to the user's
+-- identities' providers) and app_metadata.owner (set by the admin API only; tests and benchmarks
+-- make their owners so). An anonymous visitor who adds an email and confirms it becomes a
+-- permanent user, as on GoTrue, but with an email identity only: a visitor still (docs/security.md).
+create function private.is_owner_account(p_app_meta_data jsonb, p_anonymous boolean)
+returns boolean
+language sql
+immutable
+set search_path = ''
+as $$
+  select not coalesce(p_anonymous, false)
+     and (coalesce(p_app_meta_data -> 'providers', '[]'::jsonb) ?| array['google', 'apple']
+          or coalesce(p_app_meta_data -> 'owner', 'false'::jsonb) = 'true'::jsonb);
+$$;
+comment on function private.is_owner_account(jsonb, boolean) is
+  'An owner: a permanent user with a Google or Apple identity (app_metadata.providers), or made one by the admin API (app_metadata.owner = true).';
+revoke execute on function private.is_owner_account(jsonb, boolean) from public;
+
+-- Creates the profile (profiles_after_insert adds its reserved audience groups) for a user who
+-- is an owner (above), when the user is made or becomes one. security definer: runs as the auth
+-- server's role, which has no rights on public tables.
 create function private.handle_new_user()
 returns trigger
 language plpgsql
@@ -311,7 +334,7 @@ declare
   v_meta jsonb := coalesce(new.raw_user_meta_data, '{}'::jsonb);
   v_language text := v_meta ->> 'language';
 begin
-  if coalesce(new.is_anonymous, false) then
+  if not private.is_owner_account(new.raw_app_meta_data, new.is_anonymous) then
     return new;
   end if;
   insert into public.profiles (id, name, email, photo_url, language)
@@ -324,6 +347,32 @@ begin
     (case when v_language in ('en', 'ko') then v_language else 'en' end)::public.language_code
   )
   on conflict (id) do nothing;
+  return new;
+end;
+$$;
+
+-- An owner stays one while they have a profile (issue 17): a change that would leave such a user
+-- no owner account is refused, and the transaction making it rolls back. Unlinking the last
+-- Google or Apple identity (DELETE /auth/v1/user/identities/{id}) is such a change: GoTrue allows
+-- it while any other identity (an email) is left, then rewrites app_metadata.providers in the same
+-- transaction, which this refuses (GoTrue answers 500 'Database error updating user providers'),
+-- and so is the admin API taking app_metadata.owner from an owner without either. The other way
+-- out, dropping the profile, would delete every block and response the owner has (all of it hangs
+-- off the profile); an owner who wants to stop deletes the account. security definer: runs inside
+-- the auth server's update, which has no rights on public tables.
+create function private.keep_owner_account()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  if private.is_owner_account(old.raw_app_meta_data, old.is_anonymous)
+     and not private.is_owner_account(new.raw_app_meta_data, new.is_anonymous)
+     and exists (select 1 from public.profiles p where p.id = new.id) then
+    raise exception 'An owner keeps a Google or Apple identity: link another one before unlinking this one'
+      using errcode = 'check_violation';
+  end if;
   return new;
 end;
 $$;
@@ -416,10 +465,18 @@ create trigger profiles_set_updated_at before update on public.profiles
   for each row execute function private.set_updated_at();
 create trigger on_auth_user_created after insert on auth.users
   for each row execute function private.handle_new_user();
--- an anonymous user who links Google or Apple becomes a regular user and gets a profile then
-create trigger on_auth_user_upgraded after update of is_anonymous on auth.users
-  for each row when (old.is_anonymous and not new.is_anonymous)
+-- a user who becomes an owner gets a profile then: an anonymous user who links Google or Apple
+-- (GoTrue adds the identity, then updates app_metadata.providers and is_anonymous), a permanent
+-- user who links one later, or one the admin API makes an owner
+create trigger on_auth_user_upgraded after update of is_anonymous, raw_app_meta_data on auth.users
+  for each row when (not new.is_anonymous
+                     and (old.is_anonymous or old.raw_app_meta_data is distinct from new.raw_app_meta_data))
   execute function private.handle_new_user();
+-- an owner's change that would leave them no owner is refused (private.keep_owner_account)
+create trigger on_auth_user_owner_kept before update of is_anonymous, raw_app_meta_data on auth.users
+  for each row when (old.raw_app_meta_data is distinct from new.raw_app_meta_data
+                     or old.is_anonymous is distinct from new.is_anonymous)
+  execute function private.keep_owner_account();
 create trigger profiles_after_insert after insert on public.profiles
   for each row execute function private.profiles_after_insert();
 create trigger on_auth_user_deleted before delete on auth.users
@@ -1105,6 +1162,11 @@ create table public.audience_members (
   bounced_count integer not null default 0 check (bounced_count >= 0),
   rejected_count integer not null default 0 check (rejected_count >= 0),
   complaint_count integer not null default 0 check (complaint_count >= 0),
+  -- a visitor typed the address (a form's email answer, a comment's notification email): no
+  -- letter goes to it until it confirms the owner's letters (mail-consent.sql). Members the owner
+  -- adds by hand or by CSV are the owner's responsibility and active at once. Not writable by
+  -- clients (no column grant): an owner cannot mark a typed address confirmed.
+  awaiting_confirmation boolean not null default false,
   unique (user_id, email),
   unique (user_id, creator_id),
   foreign key (user_id, group_name) references public.audience_groups (user_id, name)
@@ -1225,8 +1287,64 @@ end;
 $$;
 revoke execute on function private.audience_members_cap() from public;
 
+-- An owner who adds by hand, or imports by CSV, an address a visitor typed and that is still
+-- awaiting confirmation takes it on as their own (as any address they add): that member becomes
+-- active and the added row is not inserted (it would be a second member for the address; an
+-- import's conflict would leave it waiting). Only the owner's own inserts (auth.uid() is the
+-- audience's owner: the dashboard), never a visitor's write (record_audience_event).
+-- security definer: awaiting_confirmation has no client grant.
+create function private.audience_members_take_awaiting()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  if new.email is null or new.user_id is distinct from (select auth.uid()) then
+    return new;
+  end if;
+  update public.audience_members set awaiting_confirmation = false
+    where user_id = new.user_id and lower(email) = lower(btrim(new.email)) and awaiting_confirmation;
+  if found then
+    return null;
+  end if;
+  return new;
+end;
+$$;
+revoke execute on function private.audience_members_take_awaiting() from public;
+
 -- Records a visitor's reaction in the owner's audience (one member per visitor, last 20 events).
--- An email is attached only when no other member of the owner has it.
+-- An email is attached only when no other member of the owner has it. The visitor typed it, so
+-- it waits for confirmation (awaiting_confirmation) unless the address already confirmed this
+-- owner's letters; a form's answer asks the address to confirm (a `confirm.mail` job,
+-- mail-consent.sql). A comment's address is asked about reply notifications instead (post_message)
+-- and stays awaiting here until it confirms the owner's letters through one of their forms.
+-- One visitor's member row of the owner's audience, added or brought up to date with this event
+-- (record_audience_event).
+create function private.upsert_audience_member(p_block public.blocks, p_uid uuid, p_name text,
+  p_photo_url text, p_color text, p_email text, p_awaiting boolean, p_event jsonb)
+returns void
+language sql
+set search_path = ''
+as $$
+  insert into public.audience_members as a
+      (user_id, creator_id, creator_name, creator_photo_url, color, email, history, first_event,
+       awaiting_confirmation)
+    values (p_block.owner_id, p_uid, coalesce(left(p_name, 100), ''), left(p_photo_url, 500),
+            left(p_color, 32), p_email, jsonb_build_array(p_event), p_event, p_awaiting)
+    on conflict (user_id, creator_id) do update
+      set history = (case when jsonb_array_length(a.history) >= 20 then a.history - 0 else a.history end)
+                    || excluded.history,
+          creator_name = case when excluded.creator_name <> '' then excluded.creator_name else a.creator_name end,
+          creator_photo_url = coalesce(excluded.creator_photo_url, a.creator_photo_url),
+          color = coalesce(excluded.color, a.color),
+          email = coalesce(a.email, excluded.email),
+          awaiting_confirmation = case when a.email is null and excluded.email is not null
+                                       then excluded.awaiting_confirmation
+                                       else a.awaiting_confirmation end;
+$$;
+revoke execute on function private.upsert_audience_member(public.blocks, uuid, text, text, text, text, boolean, jsonb) from public;
+
 create function private.record_audience_event(p_block public.blocks, p_uid uuid, p_name text,
                                                p_photo_url text, p_color text, p_email text)
 returns void
@@ -1236,6 +1354,7 @@ as $$
 declare
   v_event jsonb := jsonb_build_object('id', p_block.id, 'type', p_block.type, 'created_at', now());
   v_email text := nullif(btrim(p_email), '');
+  v_awaiting boolean := false;
 begin
   if p_uid = p_block.owner_id then
     return;
@@ -1245,23 +1364,33 @@ begin
                  where user_id = p_block.owner_id and email = v_email and creator_id is distinct from p_uid)) then
     v_email := null;
   end if;
-  insert into public.audience_members as a
-      (user_id, creator_id, creator_name, creator_photo_url, color, email, history, first_event)
-    values (p_block.owner_id, p_uid, coalesce(left(p_name, 100), ''), left(p_photo_url, 500),
-            left(p_color, 32), v_email, jsonb_build_array(v_event), v_event)
-    on conflict (user_id, creator_id) do update
-      set history = (case when jsonb_array_length(a.history) >= 20 then a.history - 0 else a.history end)
-                    || excluded.history,
-          creator_name = case when excluded.creator_name <> '' then excluded.creator_name else a.creator_name end,
-          creator_photo_url = coalesce(excluded.creator_photo_url, a.creator_photo_url),
-          color = coalesce(excluded.color, a.color),
-          email = coalesce(a.email, excluded.email);
+  if v_email is not null then
+    v_awaiting := not private.mail_confirmed(v_email, p_block.owner_id, null);
+    if v_awaiting and p_block.type = 'form' then
+      perform private.ask_mail_consent(v_email, p_block.owner_id, null, p_block.id,
+                                       private.request_locale(p_block.language));
+    end if;
+  end if;
+  if v_email is null then
+    perform private.upsert_audience_member(p_block, p_uid, p_name, p_photo_url, p_color, null, false, v_event);
+    return;
+  end if;
+  -- two visitors naming the same address at once both passed the check above: the second
+  -- insert meets the (user_id, email) key, and that visitor joins without it (as the check would
+  -- have had it) instead of their write failing
+  begin
+    perform private.upsert_audience_member(p_block, p_uid, p_name, p_photo_url, p_color, v_email, v_awaiting, v_event);
+  exception when unique_violation then
+    perform private.upsert_audience_member(p_block, p_uid, p_name, p_photo_url, p_color, null, false, v_event);
+  end;
 end;
 $$;
 
 create trigger audience_members_after_change
   after insert or delete or update of deactivated, group_name on public.audience_members
   for each row execute function private.audience_members_after_change();
+create trigger audience_members_take_awaiting before insert on public.audience_members
+  for each row execute function private.audience_members_take_awaiting();
 create trigger audience_members_touch before update on public.audience_members
   for each row execute function private.audience_members_touch();
 create trigger audience_members_keep_counts before insert or update on public.audience_members
@@ -2022,7 +2151,7 @@ revoke execute on function public.quota_notice_context(jsonb) from public, anon,
 
 -- An address's fair share of an owner's monthly responses (issue 17): the form responses and A/B
 -- votes it counted today (UTC) for that owner, at most `limits.address_quota_share` (0.1) of their
--- response_monthly_limit; beyond it a visitor without a track record is kept but held. In up to
+-- response_monthly_limit; beyond it any visitor's is kept but held. In up to
 -- 32 shards per (owner, address, day), each allowed its part of the share (the parts add up to
 -- the share), so the visitors of one address (an office, a school, the load test's loopback) do
 -- not queue on one row (npm run bench:load). Unlogged like the buckets (a crash gives each
@@ -2042,7 +2171,7 @@ alter table private.address_quota enable row level security;
 
 -- An address's fair share of the owner's monthly responses (issue 17; docs/data-model.md "When a
 -- shared budget is under pressure"): true when this form response or A/B vote may count (a
--- share taken, or the visitor has a track record), false when it is to be held (the address has
+-- share taken), false when it is to be held, whoever writes it (the address has
 -- counted `limits.address_quota_share` (0.1; `address_quota_share` in `limits.<action>` or the
 -- block's rate_limits overrides it) of the owner's response_monthly_limit today, UTC, at least
 -- one). The share is exact and split in n = min(32, share) shards of share / n (the remainder to
@@ -2053,7 +2182,7 @@ alter table private.address_quota enable row level security;
 -- shard only once it has its unit and never waits while holding one: no deadlock, and writers of
 -- one address wait for each other only when more of them than shards write at once. (An upsert
 -- `on conflict do update ... where` would keep a full shard locked and let two writers wait on
--- each other.) A visitor's track record is read only beyond the share. No address (SQL outside
+-- each other.) A track record does not lift the share. No address (SQL outside
 -- an API request), the owner, limits or escalation off: always true.
 create or replace function private.take_address_quota(p_block public.blocks, p_uid uuid, p_action text)
 returns boolean
@@ -2131,7 +2260,9 @@ begin
       return true;
     end if;
   end loop;
-  return private.has_track_record(p_block.id, p_uid);
+  -- past the share, held: a track record too (an address makes one for its own accounts inside
+  -- its share a day ahead, hostile-track-record.test)
+  return false;
 end;
 $$;
 revoke execute on function private.take_address_quota(public.blocks, uuid, text) from public;
@@ -3005,6 +3136,16 @@ begin
   end if;
 
   perform private.record_audience_event(v_block, v_uid, p_creator_name, nullif(p_creator_photo_url, ''), p_color, v_email);
+  -- replies are mailed only to an address that confirmed it wants them, for this writer on this
+  -- owner's blocks (mail-consent.sql). Unless it is that, the writer is told the same whatever the
+  -- address's state (new, asked today, suppressed, confirmed for someone else, over a cap):
+  -- 'pending', so the answer says nothing about an address that is not theirs.
+  if v_email is not null
+     and private.ask_mail_consent(v_email, v_block.owner_id, v_uid, p_block_id,
+                                  private.request_locale(v_block.language)) <> 'confirmed' then
+    return private.visible_thread_json(v_message, v_uid, v_uid = v_block.owner_id)
+           || jsonb_build_object('email_confirmation', 'pending');
+  end if;
   return private.visible_thread_json(v_message, v_uid, v_uid = v_block.owner_id);
 end;
 $$;
@@ -3395,7 +3536,11 @@ language sql
 immutable
 set search_path = ''
 as $$
-  select least(p_burst, p_tokens + extract(epoch from p_now - p_updated_at)::double precision
+  -- no time runs backwards: a write whose clock_timestamp() was read before it waited for the
+  -- row lock of one that went on (an earlier p_now than the row's updated_at) sees the tokens as
+  -- they are, not fewer (a visitor's five concurrent submits had the fifth refused with "again
+  -- in 1 second" at load: the bucket held 0.9999 of a token)
+  select least(p_burst, p_tokens + greatest(extract(epoch from p_now - p_updated_at)::double precision, 0)
                                    * p_per_minute / 60);
 $$;
 revoke execute on function private.bucket_tokens(double precision, timestamptz, double precision, double precision, timestamptz) from public;
@@ -3535,6 +3680,40 @@ end;
 $$;
 revoke execute on function private.take_address_token(uuid, text, uuid, integer, double precision, double precision, timestamptz) from public;
 
+-- Takes a token from one of a block's shards p_first .. p_first + p_n - 1, starting at p_start
+-- within them (check_rate_limit: the other shards of the block's budget when the writer's own is
+-- empty, or its reserve). Only the shards that look like they have a token are tried (read
+-- without a lock first), so a writer rarely holds a shard it could not use, and never one a
+-- concurrent write holds (an advisory lock tried, then the row locked with SKIP LOCKED: no wait,
+-- no deadlock with a writer doing the same). True when it took one.
+create function private.take_block_token(p_block_id uuid, p_action text, p_first integer,
+  p_n integer, p_start integer, p_rate double precision, p_burst double precision, p_now timestamptz)
+returns boolean
+language plpgsql
+set search_path = ''
+as $$
+declare
+  v_shard integer;
+begin
+  for v_shard in
+    select s.n from generate_series(0, p_n - 1) g(i)
+    cross join lateral (select p_first + (p_start + g.i) % p_n as n) s
+    left join private.rate_limits r
+      on r.block_id = p_block_id and r.action = p_action and r.subject = private.block_shard(s.n)
+    where r.block_id is null
+       or private.bucket_tokens(r.tokens, r.updated_at, p_rate, p_burst, p_now) >= 1
+    order by g.i
+  loop
+    continue when not pg_try_advisory_xact_lock(hashtext('rate_limits:' || p_block_id || ':' || p_action), v_shard);
+    if private.take_token(p_block_id, p_action, private.block_shard(v_shard), p_rate, p_burst, p_now) is not null then
+      return true;
+    end if;
+  end loop;
+  return false;
+end;
+$$;
+revoke execute on function private.take_block_token(uuid, text, integer, integer, integer, double precision, double precision, timestamptz) from public;
+
 -- The visitor's and the block's token for this action, or a 429. The owner is never limited on
 -- their own block. A visitor holding a captcha pass for the block goes through while it lasts.
 -- Bucket sizes: the defaults below, then private.settings `limits.<action>`, then the block's
@@ -3553,12 +3732,20 @@ revoke execute on function private.take_address_token(uuid, text, uuid, integer,
 -- statement took. The shards' subjects: private.block_shard, private.address_shard.
 --
 -- Escalation instead of refusing everyone (issue 17; docs/data-model.md "When a shared budget is
--- under pressure"): a message also takes a token from its client address's fair share of the
--- block (`limits.address_share` of the block's rate and burst). When the block's bucket is empty
--- (pressure) or the address has used its share, a visitor with a track record writes on as
--- usual; a visitor without one needs a solved captcha (the platform's key: every block, free
--- ones too) and their message is held for the owner; the address's fresh writers' recent
--- messages are held with it. Answers true when the write must be held.
+-- under pressure"): every write but a form response or an A/B vote also takes a token from its
+-- client address's fair share of the block (`limits.address_share` of the block's rate and
+-- burst). When the block's bucket is empty (pressure), a visitor with a track record writes on as
+-- usual; a visitor without one needs a solved captcha for a message (the platform's key: every
+-- block, free ones too), which is held for the owner with the address's fresh writers' recent
+-- messages, and is refused other writes. Past the address's share a message is held, a
+-- response or vote held, any other write refused (scope address), whoever writes it.
+-- The block's reserve (issue 17: four addresses at a quarter each took a like block's whole
+-- budget): when a write has a client address, the block's last `limits.reserve` (a quarter) of
+-- its shards are kept for addresses that write little: a write is drawn from the other shards,
+-- and from the reserve only when those are spent, its address has used at most
+-- `limits.reserve_share` (1/16) of the block's burst (what its share's shards are short of, this
+-- write's token included; at least one token) and the address's own reserve bucket (that share of
+-- the reserve's burst and rate) has a token. Answers true when the write must be held.
 create or replace function private.check_rate_limit(p_block public.blocks, p_uid uuid,
   p_action text)
 returns boolean
@@ -3594,6 +3781,11 @@ declare
   v_hold boolean;
   v_kept boolean;
   v_wait double precision;
+  v_reserve double precision;
+  v_reserve_share double precision;
+  v_main integer;
+  v_light boolean := false;
+  v_used double precision;
 begin
   if p_uid = p_block.owner_id then
     return false;
@@ -3622,12 +3814,14 @@ begin
          least(1, greatest(0, coalesce((s -> 'limits.address_share' #>> '{}')::double precision, 0.25))),
          case when jsonb_typeof(s -> 'network.trusted_proxies') = 'array'
               then s -> 'network.trusted_proxies' else '[]'::jsonb end,
-         coalesce(s -> 'network.client_address_header' #>> '{}', '')
-    into v_enabled, v_shards, v_cfg, v_escalate, v_share, v_trusted, v_header
+         coalesce(s -> 'network.client_address_header' #>> '{}', ''),
+         least(0.75, greatest(0, coalesce((s -> 'limits.reserve' #>> '{}')::double precision, 0.25))),
+         least(1, greatest(0, coalesce((s -> 'limits.reserve_share' #>> '{}')::double precision, 0.0625)))
+    into v_enabled, v_shards, v_cfg, v_escalate, v_share, v_trusted, v_header, v_reserve, v_reserve_share
     from (select coalesce(jsonb_object_agg(key, value), '{}'::jsonb) as s from private.settings
           where key in ('limits.enabled', 'limits.block_shards', 'limits.' || p_action,
                         'limits.escalation', 'limits.address_share', 'network.trusted_proxies',
-                        'network.client_address_header')) settings;
+                        'network.client_address_header', 'limits.reserve', 'limits.reserve_share')) settings;
   if not v_enabled then
     return false;
   end if;
@@ -3639,8 +3833,13 @@ begin
   v_shards := greatest(1, least(v_shards, floor(greatest((v_cfg ->> 'block_burst')::double precision, 1))::integer));
   v_block_rate := greatest((v_cfg ->> 'block_per_minute')::double precision / v_shards, 0.0001);
   v_block_burst := greatest((v_cfg ->> 'block_burst')::double precision / v_shards, 1);
-  -- the client address's fair share of the block, for messages (the write a block can hold)
-  if v_escalate and p_action = 'message' then
+  -- the client address's fair share of the block, for every write a spent budget would refuse:
+  -- messages, edits, likes, clicks and reports (a form response or an A/B vote in a burst is
+  -- held instead, and an address's share of the owner's quota bounds what it counts:
+  -- private.take_address_quota). Without it a few fresh accounts of one address toggling a like
+  -- kept a like block's bucket empty and its real visitors' likes were refused
+  -- (hostile-storm.test).
+  if v_escalate and p_action not in ('submit', 'vote') then
     v_addr := private.address_key(private.client_address(v_trusted, v_header));
     v_addr_rate := greatest(coalesce((v_cfg ->> 'address_per_minute')::double precision,
                                      (v_cfg ->> 'block_per_minute')::double precision * v_share), 0.0001);
@@ -3661,9 +3860,13 @@ begin
     end if;
   end if;
 
+  -- the block's shards outside its reserve (all of them for a write without an address's share:
+  -- a response, a vote, or escalation off); at least one
+  v_main := case when v_addr is null then v_shards
+                 else greatest(1, v_shards - floor(v_shards * v_reserve)::integer) end;
   -- the visitor's shard, or the next one no concurrent write of this block and action holds
   v_home := private.free_shard('rate_limits:' || p_block.id || ':' || p_action,
-                               abs(mod(hashtext(p_uid::text), v_shards)), v_shards);
+                               abs(mod(hashtext(p_uid::text), v_main)), v_main);
   with taken as (
   insert into private.rate_limits as r (block_id, subject, action, tokens, per_minute, burst, updated_at, full_at, address)
     select p_block.id, v.subject, p_action, v.burst - 1, v.rate, v.burst, v_now,
@@ -3710,40 +3913,50 @@ begin
   end if;
   if v_visitor_ok and v_shard_ok and (v_addr is null or v_addr_left >= 1) then
     -- published, unless the address's burst was held a moment ago
-    return v_addr is not null and private.address_hold_applies(p_block, p_uid, v_addr);
+    return p_action = 'message' and private.address_hold_applies(p_block, p_uid, v_addr);
   end if;
   -- The visitor has a token but their shard of the block's bucket is empty: the block still has
-  -- tokens if another shard has one (the shards together are the block's bucket). Only the
-  -- shards that look like they have a token are tried (read without a lock first), so a writer
-  -- rarely holds a shard it could not use.
-  if v_visitor_ok and not v_shard_ok and v_shards > 1 then
-    for v_shard in
-      select s.n from generate_series(1, v_shards - 1) g(i)
-      cross join lateral (select (v_home + g.i) % v_shards as n) s
+  -- tokens if another shard has one (the shards together are the block's bucket).
+  if v_visitor_ok and not v_shard_ok and v_main > 1 then
+    v_shard_ok := private.take_block_token(p_block.id, p_action, 0, v_main, v_home + 1,
+                                           v_block_rate, v_block_burst, v_now);
+  end if;
+  -- Those are spent: the reserve, for an address that has used little of the block's budget (its
+  -- share's shards are short of at most limits.reserve_share of the block's burst, this write's
+  -- token included; a missing shard is full: a storm's addresses have used far more), and at most
+  -- that share of the reserve (its burst and rate) to each address: the address's reserve bucket,
+  -- so an address writing just under its share's rate, which keeps its shards full, still takes
+  -- no more of the reserve than that.
+  if v_visitor_ok and not v_shard_ok and v_main < v_shards and v_addr_ok then
+    select v_addr_burst - coalesce(sum(coalesce(private.bucket_tokens(r.tokens, r.updated_at, r.per_minute, r.burst, v_now),
+                                                private.shard_part(v_addr_burst, v_addr_n, g.n))), 0)
+      into v_used
+      from generate_series(0, v_addr_n - 1) g(n)
       left join private.rate_limits r
-        on r.block_id = p_block.id and r.action = p_action and r.subject = private.block_shard(s.n)
-      where r.block_id is null
-         or private.bucket_tokens(r.tokens, r.updated_at, v_block_rate, v_block_burst, v_now) >= 1
-      order by g.i
-    loop
-      -- never wait for a shard a concurrent write holds (nor deadlock with one doing the same)
-      continue when not pg_try_advisory_xact_lock(hashtext('rate_limits:' || p_block.id || ':' || p_action), v_shard);
-      if private.take_token(p_block.id, p_action, private.block_shard(v_shard), v_block_rate, v_block_burst,
-                            v_now) is not null then
-        v_shard_ok := true;
-        exit;
-      end if;
-    end loop;
-    if v_shard_ok and (v_addr is null or v_addr_left >= 1) then
-      return v_addr is not null and private.address_hold_applies(p_block, p_uid, v_addr);
+        on r.block_id = p_block.id and r.action = p_action and r.subject = private.address_shard(v_addr, g.n);
+    v_light := v_used <= greatest(1, (v_cfg ->> 'block_burst')::double precision * v_reserve_share);
+    if v_light then
+      -- the address's reserve bucket (subject private.address_shard(address, -1))
+      v_light := private.take_token(p_block.id, p_action, private.address_shard(v_addr, -1),
+                                    v_block_rate * (v_shards - v_main) * v_reserve_share,
+                                    greatest(1, v_block_burst * (v_shards - v_main) * v_reserve_share),
+                                    v_now) is not null;
     end if;
+    if v_light then
+      v_shard_ok := private.take_block_token(p_block.id, p_action, v_main, v_shards - v_main,
+                                             abs(mod(hashtext(p_uid::text), v_shards - v_main)),
+                                             v_block_rate, v_block_burst, v_now);
+    end if;
+  end if;
+  if v_visitor_ok and v_shard_ok and (v_addr is null or v_addr_left >= 1) then
+    return p_action = 'message' and private.address_hold_applies(p_block, p_uid, v_addr);
   end if;
 
   -- the visitor's own limit: a paid block's captcha pass lets them past it
   if not v_visitor_ok then
     if p_block.captcha then
       if private.use_captcha_pass(p_block.id, p_uid, v_now) then
-        return v_addr is not null and private.address_hold_applies(p_block, p_uid, v_addr);
+        return p_action = 'message' and private.address_hold_applies(p_block, p_uid, v_addr);
       end if;
     end if;
     select private.bucket_wait(r.tokens, r.updated_at, r.per_minute, r.burst, v_now) into v_wait
@@ -3756,11 +3969,29 @@ begin
   -- A shared budget is spent: the block's bucket (pressure), or this address's share of it
   -- (beyond: no token left; at: this write took the last one).
   v_beyond := v_addr is not null and not v_addr_ok;
+  -- an edit, like, click or report that took its address's last token is within the share (only
+  -- a message's holds the address's burst there)
+  if p_action <> 'message' and v_shard_ok and not v_beyond then
+    return false;
+  end if;
   if v_escalate then
-    -- visitors with a track record write on as usual (their own bucket still holds them)
-    if private.has_track_record(p_block.id, p_uid) then
-      return false;
+    -- visitors with a track record write on, unchallenged (their own bucket still holds them),
+    -- but not past their address's share: there a regular's message is kept and held, like
+    -- anyone's from that address (an address can make a track record for its own accounts
+    -- inside its share a day ahead: hostile-track-record.test)
+    -- (an edit, like, click or report past the share is refused, below)
+    if p_action = 'message' then
+      -- a regular's message: published within the share, held past it
+      if private.has_track_record(p_block.id, p_uid) then
+        return v_beyond;
+      end if;
+    elsif not v_beyond then
+      -- a regular's other write within the share: written
+      if private.has_track_record(p_block.id, p_uid) then
+        return false;
+      end if;
     end if;
+    -- (a non-message write past the share is refused whoever writes it: no track record asked)
     -- a form response or A/B vote in a burst is kept, held: it does not count against the
     -- owner's quota until approved (their own bucket bounds each visitor)
     if p_action in ('submit', 'vote') then
@@ -3795,11 +4026,13 @@ begin
       return false;
     end if;
   end if;
-  -- how long until the spent budget has a token: the block's soonest shard, or the address's
+  -- how long until the spent budget has a token: the block's soonest shard this write may use
+  -- (the reserve only for a light address), or the address's
   if not v_shard_ok then
     select min(private.bucket_wait(r.tokens, r.updated_at, r.per_minute, r.burst, v_now)) into v_wait
       from private.rate_limits r
-      where r.block_id = p_block.id and r.action = p_action and r.subject <= private.block_shard(v_shards - 1);
+      where r.block_id = p_block.id and r.action = p_action
+        and r.subject <= private.block_shard(case when v_light then v_shards else v_main end - 1);
   else
     -- the address's soonest shard
     select min(private.bucket_wait(r.tokens, r.updated_at, r.per_minute, r.burst, v_now)) into v_wait
@@ -5107,6 +5340,7 @@ begin
       select distinct on (lower(a.email)) lower(a.email), a.id
       from public.audience_members a
       where a.user_id = p_owner_id and not a.deactivated and a.has_email
+        and not a.awaiting_confirmation
         and (p_group = 'activated' or a.group_name = p_group)
       order by lower(a.email), a.created_at
       on conflict do nothing;
@@ -5161,25 +5395,28 @@ revoke execute on function public.reserve_letter(uuid, uuid, text[], text, boole
 
 -- The groups an audience send can go to (`activated`: every active member), each with the
 -- addresses it reaches as reserve_letter picks them (active members with an email, one per
--- address) and how many of those it will skip (unsubscribed from the owner's letters, or
--- suppressed). Counted here: PostgREST answers at most 1,000 rows, so the dashboard cannot count.
+-- address, not awaiting confirmation), how many of those it will skip (unsubscribed from the
+-- owner's letters, or suppressed), and how many members it leaves out because their address
+-- has not confirmed yet (awaiting_count: a visitor typed it, mail-consent.sql). Counted here:
+-- PostgREST answers at most 1,000 rows, so the dashboard cannot count.
 -- security definer: mail_suppressions is private; only counts of the caller's own members leave.
 create function public.letter_send_groups()
-returns table (name text, email_count integer, skip_count integer)
+returns table (name text, email_count integer, skip_count integer, awaiting_count integer)
 language sql
 stable
 security definer
 set search_path = ''
 as $$
   with m as (
-    select a.group_name, lower(a.email) as email,
+    select a.group_name, lower(a.email) as email, a.awaiting_confirmation as awaiting,
            exists (select 1 from public.unsubscribes u where u.user_id = a.user_id and lower(u.email) = lower(a.email))
              or exists (select 1 from private.mail_suppressions s where s.email = lower(a.email)) as skip
     from public.audience_members a
     where a.user_id = (select auth.uid()) and not a.deactivated and a.has_email
   )
-  select g.name, count(distinct m.email)::integer,
-         (count(distinct m.email) filter (where m.skip))::integer
+  select g.name, (count(distinct m.email) filter (where not m.awaiting))::integer,
+         (count(distinct m.email) filter (where m.skip and not m.awaiting))::integer,
+         (count(distinct m.email) filter (where m.awaiting))::integer
   from public.audience_groups g
   left join m on g.name = 'activated' or m.group_name = g.name
   where g.user_id = (select auth.uid()) and g.name <> 'deactivated'
@@ -5187,7 +5424,7 @@ as $$
   order by g.created_at;
 $$;
 comment on function public.letter_send_groups() is
-  'The caller''s audience groups with the addresses an audience send reaches and how many it skips.';
+  'The caller''s audience groups with the addresses an audience send reaches, how many it skips, and how many members await confirmation (left out).';
 revoke execute on function public.letter_send_groups() from public, anon;
 grant execute on function public.letter_send_groups() to authenticated;
 
@@ -5264,12 +5501,29 @@ end;
 $$;
 revoke execute on function public.prepare_letter_jobs(bigint[]) from public, anon, authenticated;
 
+-- When the letter settler last ran, and since when it has run without a gap. The grace for a
+-- Send event counts only time the stack was up to take it: a stack that was down longer than the
+-- grace (its events endpoint gone, SNS retrying or the SES fake's journal waiting) would
+-- otherwise find, on its first run back, jobs `unknown` since before the crash "unseen for too
+-- long" and send them again before their pending Send events arrive.
+create table private.letter_settle_clock (
+  id boolean primary key default true check (id),
+  last_run timestamptz not null,
+  up_since timestamptz not null
+);
+comment on table private.letter_settle_clock is
+  'settle_letter_jobs''s clock: its last run, and the start of its runs without a gap (a stack that was down).';
+alter table private.letter_settle_clock enable row level security;
+
 -- A letter job whose worker died after handing the mail to SES and before recording it is
 -- `unknown` (jobs.sql). For letters that is settled, not left in doubt:
 --   - SES reports every accepted mail with a Send event carrying the delivery id (an email tag);
 --     record_mail_event then records the delivery as sent, and the job becomes done here;
---   - a job still unseen after `letters.unknown_grace_seconds` (default 600) was never accepted
---     (SES publishes Send within seconds, SNS retries a failed post): it is queued again.
+--   - a job still unseen after `letters.unknown_grace_seconds` (default 600) of the stack being
+--     up was never accepted (SES publishes Send within seconds, SNS retries a failed post): it is
+--     queued again. The grace starts again when the settler finds it did not run for
+--     `letters.settle_gap_seconds` (default 120; it runs every 30 s): the stack was down, and
+--     the events of that time are still to come (letter_settle_clock).
 -- Jobs the provider refused for good (`failed`) make their delivery `failed`.
 create function private.settle_letter_jobs()
 returns jsonb
@@ -5279,6 +5533,8 @@ set search_path = ''
 as $$
 declare
   v_grace integer := (private.setting('letters.unknown_grace_seconds', '600'::jsonb))::text::integer;
+  v_gap integer := (private.setting('letters.settle_gap_seconds', '120'::jsonb))::text::integer;
+  v_up_since timestamptz;
   v_done integer;
   v_requeued integer;
   v_failed integer;
@@ -5291,12 +5547,19 @@ begin
       and d.id = (j.payload ->> 'delivery_id')::uuid and d.status <> 'reserved';
   get diagnostics v_done = row_count;
 
+  insert into private.letter_settle_clock as c (id, last_run, up_since) values (true, now(), now())
+    on conflict (id) do update
+      set up_since = case when c.last_run < now() - make_interval(secs => v_gap) then now()
+                          else c.up_since end,
+          last_run = now()
+    returning c.up_since into v_up_since;
+
   update private.jobs j
     set status = 'queued', run_at = now(), finished_at = null, locked_until = null, updated_at = now(),
         max_attempts = greatest(j.max_attempts, j.attempts + 1),
         last_error = left(coalesce(j.last_error || '; ', '') || 'no Send event: queued again', 2000)
     where j.kind = 'letter' and j.status = 'unknown'
-      and j.finished_at < now() - make_interval(secs => v_grace)
+      and greatest(j.finished_at, v_up_since) < now() - make_interval(secs => v_grace)
       and exists (select 1 from public.deliveries d
                   where d.id = (j.payload ->> 'delivery_id')::uuid and d.status = 'reserved');
   get diagnostics v_requeued = row_count;
@@ -5441,6 +5704,14 @@ begin
   v_email := lower(btrim(v_email));
   if v_email is null or char_length(v_email) > 100 or not private.is_valid_email(v_email) then
     return jsonb_build_object('skip', 'the response was deleted or has no address');
+  end if;
+  -- double opt-in (mail-consent.sql): a typed address gets the owner's letter once it confirmed
+  -- it wants their letters. Until then the confirmation mail goes instead (asked here too: the
+  -- question need not be the form's visitor email), and answer_mail_consent queues this job's
+  -- letter again when it confirms (the result's `awaiting`).
+  if not private.letters_allowed(v_form.owner_id, v_email) then
+    perform private.ask_mail_consent(v_email, v_form.owner_id, null, v_form.id, v_form.language);
+    return jsonb_build_object('skip', 'the address has not confirmed yet', 'awaiting', v_email);
   end if;
   select paid into v_paid from public.profiles where id = v_form.owner_id;
   if not coalesce(v_paid, false) then
@@ -5727,10 +5998,10 @@ alter table private.provider_events enable row level security;
 -- Addresses are stored lower-cased and compared that way.
 create table private.mail_suppressions (
   email text primary key check (char_length(email) <= 320 and email = lower(email)),
-  reason text not null check (reason in ('bounce', 'complaint')),
+  reason text not null check (reason in ('bounce', 'complaint', 'not_me')),
   created_at timestamptz not null default now()
 );
-comment on table private.mail_suppressions is 'Addresses that hard-bounced or complained: every later mail to them is skipped.';
+comment on table private.mail_suppressions is 'Addresses that hard-bounced, complained or answered "not me" to a confirmation mail (mail-consent.sql): every later mail to them is skipped.';
 alter table private.mail_suppressions enable row level security;
 
 -- One-click unsubscribes from notification mails, per block: scope owner (mailTo) or reply
@@ -5967,6 +6238,375 @@ create trigger sender_emails_set_updated_at before update on public.sender_email
   for each row execute function private.set_updated_at();
 
 -- =============================================================================================
+-- schemas/mail-consent.sql
+-- =============================================================================================
+
+-- Double opt-in for the addresses a visitor types (issue 17). A visitor can name any address: a
+-- comment's notification email (reply notifications, allow_creator_email) or a form's email
+-- answer (the owner's audience, as_visitor_info 'email', and the letter a mail question sends by
+-- itself). None of them gets mail from the platform or from an owner until the address itself
+-- said yes, through a single-use link mailed to it (the model of the sender addresses,
+-- mail.sql: only the hash of the token is stored, bound to what it confirms).
+--
+-- What is confirmed (docs/security.md "Addresses a visitor typed"):
+-- * reply notifications: per address, owner and commenter (the account whose comment asked).
+--   The yes answers what the mail named (replies to that person's comments on that owner's
+--   site); another account naming the same address, or the same account on another owner's
+--   blocks, is asked afresh.
+-- * an owner's letters: per address and owner.
+-- The confirmation mail is a `confirm.mail` job, one per address, owner and commenter a day (its
+-- dedupe key). start_mail_consent sends at most one confirmation mail per address a day (a reply
+-- confirmation past it is dropped, a letters one waits a day), at most the owner's daily cap
+-- (mail_consent.owner_daily_free / _paid; past it the ask is dropped and counted for the owner:
+-- confirmation_mail_usage), none to a suppressed address. It carries no visitor text: the
+-- block's name and site and the owner's name are the owner's words. "Not me" on its page puts
+-- the address on the suppression list: the platform then sends it nothing at all. Rows that
+-- never confirmed go when their token expires (purge_mail_consents, daily).
+
+create table private.mail_consents (
+  id bigint generated always as identity primary key,
+  email text not null check (char_length(email) <= 320 and email = lower(email)),
+  -- the owner: reply notifications on their blocks, or their letters
+  owner_id uuid not null references public.profiles (id) on delete cascade,
+  -- the block that last asked (its name and site go into the mail and the page)
+  block_id uuid references public.blocks (id) on delete set null,
+  confirmed_at timestamptz,
+  -- the live token's SHA-256 (hex): one per row, a new mail replaces it, spent when answered
+  token_hash text unique check (token_hash ~ '^[0-9a-f]{64}$'),
+  token_expires_at timestamptz,
+  -- the last confirmation mail, and the job that sent it (a retried job may send it again)
+  mailed_at timestamptz,
+  mailed_job bigint,
+  created_at timestamptz not null default now(),
+  -- reply notifications: the account whose comment asked for them (the consent is theirs alone);
+  -- null: the owner's letters
+  commenter_id uuid references auth.users (id) on delete cascade,
+  -- the language of the visitor who asked: the mail's, and its link's page's
+  locale public.language_code not null default 'en',
+  -- the last time the owner's daily cap kept this confirmation mail back
+  capped_at timestamptz,
+  unique nulls not distinct (email, owner_id, commenter_id)
+);
+comment on table private.mail_consents is
+  'Double opt-in of visitor-typed addresses: reply notifications (per owner and commenter) or an owner''s letters (commenter_id null), confirmed through a single-use token mailed to the address.';
+alter table private.mail_consents enable row level security;
+revoke all on private.mail_consents from public, anon, authenticated;
+create index mail_consents_owner_mailed_idx on private.mail_consents (owner_id, mailed_at);
+create index mail_consents_commenter_id_idx on private.mail_consents (commenter_id) where commenter_id is not null;
+create index mail_consents_block_id_idx on private.mail_consents (block_id) where block_id is not null;
+create index mail_consents_unconfirmed_idx on private.mail_consents (created_at) where confirmed_at is null;
+
+-- Whether an address confirmed reply notifications for a commenter on an owner's blocks, or (p_commenter_id
+-- null) the owner's letters.
+create function private.mail_confirmed(p_email text, p_owner_id uuid, p_commenter_id uuid)
+returns boolean
+language sql
+stable
+set search_path = ''
+as $$
+  select exists (select 1 from private.mail_consents c
+                 where c.email = lower(btrim(p_email)) and c.owner_id = p_owner_id
+                   and c.commenter_id is not distinct from p_commenter_id
+                   and c.confirmed_at is not null);
+$$;
+revoke execute on function private.mail_confirmed(text, uuid, uuid) from public;
+
+-- The visitor's language for a mail they caused: the first of en/ko in the request's
+-- Accept-Language (the browser's, as PostgREST passes it), else p_fallback (the block's).
+create function private.request_locale(p_fallback public.language_code)
+returns public.language_code
+language sql
+stable
+set search_path = ''
+as $$
+  select coalesce(
+    (select case when btrim(t) like 'ko%' then 'ko' else 'en' end::public.language_code
+     from unnest(string_to_array(lower(left(
+            nullif(current_setting('request.headers', true), '')::jsonb ->> 'accept-language', 200)), ','))
+          with ordinality u(t, n)
+     where btrim(split_part(t, ';', 1)) ~ '^(en|ko)(-|$)'
+     order by n limit 1),
+    p_fallback, 'en');
+$$;
+revoke execute on function private.request_locale(public.language_code) from public;
+
+-- Asks an address to confirm reply notifications for p_commenter_id's comments on p_owner_id's
+-- blocks, or (p_commenter_id null) p_owner_id's letters: one `confirm.mail` job per address,
+-- owner and commenter a day. Answers 'confirmed', 'suppressed' (nothing is asked) or 'pending'
+-- (a confirmation mail is asked for; start_mail_consent decides whether it goes).
+create function private.ask_mail_consent(p_email text, p_owner_id uuid, p_commenter_id uuid,
+                                         p_block_id uuid, p_locale public.language_code)
+returns text
+language plpgsql
+set search_path = ''
+as $$
+declare
+  v_email text := lower(btrim(p_email));
+begin
+  if exists (select 1 from private.mail_suppressions where email = v_email) then
+    return 'suppressed';
+  end if;
+  if private.mail_confirmed(v_email, p_owner_id, p_commenter_id) then
+    return 'confirmed';
+  end if;
+  perform private.enqueue_job('confirm.mail',
+    jsonb_build_object('email', v_email, 'owner_id', p_owner_id, 'commenter_id', p_commenter_id,
+                       'block_id', p_block_id, 'locale', coalesce(p_locale, 'en')),
+    'confirm.mail:' || p_owner_id || ':' || coalesce(p_commenter_id::text, 'letters') || ':' || v_email
+      || ':' || to_char(now() at time zone 'UTC', 'YYYY-MM-DD'),
+    null, null, 'mail');
+  return 'pending';
+end;
+$$;
+revoke execute on function private.ask_mail_consent(text, uuid, uuid, uuid, public.language_code) from public;
+
+-- Whether an owner's letter may go to an address a visitor typed: the address confirmed the
+-- owner's letters, or the owner has it as an active member they added themselves (by hand, by
+-- CSV, by a manual send that registers: the owner's responsibility).
+create function private.letters_allowed(p_owner_id uuid, p_email text)
+returns boolean
+language sql
+stable
+set search_path = ''
+as $$
+  select private.mail_confirmed(p_email, p_owner_id, null)
+    or exists (select 1 from public.audience_members a
+               where a.user_id = p_owner_id and lower(a.email) = lower(btrim(p_email))
+                 and not a.awaiting_confirmation);
+$$;
+revoke execute on function private.letters_allowed(uuid, text) from public;
+
+-- How many confirmation mails an owner's blocks and forms may cause in 24 hours: by plan
+-- (mail_consent.owner_daily_free, default 30; mail_consent.owner_daily_paid, default 300;
+-- docs/security.md says why).
+create function private.owner_confirmation_cap(p_owner_id uuid)
+returns integer
+language sql
+stable
+set search_path = ''
+as $$
+  select case when coalesce((select paid from public.profiles where id = p_owner_id), false)
+              then (private.setting('mail_consent.owner_daily_paid', '300'::jsonb))::text::integer
+              else (private.setting('mail_consent.owner_daily_free', '30'::jsonb))::text::integer end;
+$$;
+revoke execute on function private.owner_confirmation_cap(uuid) from public;
+
+-- The caller's confirmation mails of the last 24 hours: {limit, sent, capped} (capped: asks the
+-- daily cap kept back, not sent; the audience page shows them). Counts only.
+create function public.confirmation_mail_usage()
+returns jsonb
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select jsonb_build_object(
+    'limit', private.owner_confirmation_cap((select auth.uid())),
+    'sent', count(*) filter (where c.mailed_at > now() - interval '24 hours'),
+    'capped', count(*) filter (where c.capped_at > now() - interval '24 hours'
+                                 and (c.mailed_at is null or c.mailed_at < c.capped_at)
+                                 and c.confirmed_at is null))
+  from private.mail_consents c
+  where c.owner_id = (select auth.uid());
+$$;
+comment on function public.confirmation_mail_usage() is
+  'The caller''s confirmation mails (double opt-in of visitor-typed addresses) in the last 24 hours: the plan''s limit, how many went, how many the limit kept back.';
+revoke all on function public.confirmation_mail_usage() from public, anon;
+grant execute on function public.confirmation_mail_usage() to authenticated;
+
+-- Consent rows that never confirmed are kept while their link can still be answered: once the
+-- token expired (or, never mailed, a week after the ask) they go. Daily (cron
+-- mail-consents-purge); the caps read only the last 24 hours.
+create function private.purge_mail_consents()
+returns integer
+language sql
+set search_path = ''
+as $$
+  with gone as (
+    delete from private.mail_consents
+    where confirmed_at is null
+      and coalesce(token_expires_at, greatest(mailed_at, capped_at, created_at) + interval '7 days') < now()
+    returning 1)
+  select count(*)::integer from gone;
+$$;
+revoke execute on function private.purge_mail_consents() from public;
+
+-- The worker starts one `confirm.mail` job (running) with the hash of the token it is about to
+-- mail. Answers {skip: reason}, {defer_until} (a letters confirmation when another went to the
+-- address less than a day ago), or what the mail needs: {to, scope: reply|letters, language,
+-- block: {name, url}, owner_name, sender}. The token replaces the row's older one; a job run
+-- again (retried before the provider took it) replaces its own. In order: the address's day (one
+-- confirmation mail a day: a reply one past it is dropped, as many accounts may name one address;
+-- a letters one, one per owner, waits), then the owner's day (owner_confirmation_cap: past it the
+-- ask is dropped and the row's capped_at tells the owner).
+create function public.start_mail_consent(p_job_id bigint, p_token_hash text)
+returns jsonb
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_job private.jobs;
+  v_email text;
+  v_owner uuid;
+  v_commenter uuid;
+  v_row private.mail_consents;
+  v_last timestamptz;
+  v_block public.blocks;
+  v_owner_name text;
+  v_sender text;
+  v_locale public.language_code;
+begin
+  if p_token_hash is null or p_token_hash !~ '^[0-9a-f]{64}$' then
+    raise exception 'not a token hash' using errcode = 'P0001';
+  end if;
+  select * into v_job from private.jobs where id = p_job_id and kind = 'confirm.mail' and status = 'running';
+  if not found then
+    return jsonb_build_object('skip', 'the job is no longer running');
+  end if;
+  v_email := lower(btrim(v_job.payload ->> 'email'));
+  v_owner := (v_job.payload ->> 'owner_id')::uuid;
+  v_commenter := (v_job.payload ->> 'commenter_id')::uuid;
+  v_locale := case when v_job.payload ->> 'locale' = 'ko' then 'ko' else 'en' end;
+  if v_email is null or not private.is_valid_email(v_email) then
+    return jsonb_build_object('skip', 'no address');
+  end if;
+  if v_owner is null then
+    -- asked before consents were per owner and commenter (20261126 migration): ask again
+    return jsonb_build_object('skip', 'a request of the old form');
+  end if;
+  -- one address at a time: the daily cap is read and written under this lock
+  perform pg_advisory_xact_lock(hashtextextended('mail_consent:' || v_email, 0));
+  if exists (select 1 from private.mail_suppressions where email = v_email) then
+    return jsonb_build_object('skip', 'the address is suppressed');
+  end if;
+  select * into v_block from public.blocks where id = (v_job.payload ->> 'block_id')::uuid;
+  if v_block.id is null or v_block.owner_id <> v_owner then
+    return jsonb_build_object('skip', 'the block was deleted');
+  end if;
+  if not exists (select 1 from public.profiles where id = v_owner) then
+    return jsonb_build_object('skip', 'the owner is gone');
+  end if;
+  if v_commenter is not null and not exists (select 1 from auth.users where id = v_commenter) then
+    return jsonb_build_object('skip', 'the commenter is gone');
+  end if;
+  insert into private.mail_consents (email, owner_id, commenter_id, block_id, locale)
+    values (v_email, v_owner, v_commenter, v_block.id, v_locale)
+    on conflict (email, owner_id, commenter_id) do nothing;
+  select * into v_row from private.mail_consents
+    where email = v_email and owner_id = v_owner and commenter_id is not distinct from v_commenter
+    for update;
+  if v_row.confirmed_at is not null then
+    return jsonb_build_object('skip', 'the address already confirmed');
+  end if;
+  if v_row.mailed_job is distinct from p_job_id and v_row.mailed_at > now() - interval '24 hours' then
+    return jsonb_build_object('skip', 'this confirmation went to the address less than a day ago');
+  end if;
+  select max(mailed_at) into v_last from private.mail_consents
+    where email = v_email and mailed_job is distinct from p_job_id and mailed_at > now() - interval '24 hours';
+  if v_last is not null then
+    if v_commenter is not null then
+      return jsonb_build_object('skip', 'a confirmation went to the address less than a day ago');
+    end if;
+    return jsonb_build_object('defer_until', v_last + interval '24 hours');
+  end if;
+  -- the owner's day: one owner at a time, so concurrent jobs cannot both take the last one
+  perform pg_advisory_xact_lock(hashtextextended('mail_consent_owner:' || v_owner, 0));
+  if (select count(*) from private.mail_consents
+      where owner_id = v_owner and mailed_at > now() - interval '24 hours'
+        and mailed_job is distinct from p_job_id) >= private.owner_confirmation_cap(v_owner) then
+    update private.mail_consents set capped_at = now() where id = v_row.id;
+    return jsonb_build_object('skip', 'the owner''s confirmation mails of the day are spent', 'capped', true);
+  end if;
+
+  update private.mail_consents
+    set token_hash = p_token_hash, token_expires_at = now() + interval '7 days',
+        mailed_at = now(), mailed_job = p_job_id, block_id = v_block.id, locale = v_locale
+    where id = v_row.id;
+  if v_commenter is null then
+    select coalesce(nullif(btrim(p.name), ''), '') into v_owner_name
+      from public.profiles p where p.id = v_owner;
+    select s.email into v_sender from public.sender_emails s
+      where s.user_id = v_owner and s.status = 'verified' order by s.created_at limit 1;
+  end if;
+  return jsonb_build_object(
+    'to', v_email, 'scope', case when v_commenter is null then 'letters' else 'reply' end,
+    'language', v_locale,
+    'block', jsonb_build_object('id', v_block.id, 'name', v_block.name, 'url', v_block.embeded_url),
+    'owner_id', v_owner, 'owner_name', v_owner_name, 'sender', v_sender);
+end;
+$$;
+comment on function public.start_mail_consent(bigint, text) is
+  'Starts a running confirm.mail job with the hash of the token it mails: the mail''s context, a skip reason, or defer_until (one confirmation mail per address a day; the owner''s daily cap). Service role only (jobs-worker).';
+revoke all on function public.start_mail_consent(bigint, text) from public, anon, authenticated;
+grant execute on function public.start_mail_consent(bigint, text) to service_role;
+
+-- What a live token asks, for the confirmation page: {scope, email, block_name, owner_name, locale},
+-- or null when the token is unknown, spent or expired.
+create function public.mail_consent_info(p_token_hash text)
+returns jsonb
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select jsonb_build_object(
+           'scope', case when c.commenter_id is null then 'letters' else 'reply' end,
+           'email', c.email, 'block_name', b.name, 'locale', c.locale,
+           'owner_name', (select coalesce(nullif(btrim(p.name), ''), '') from public.profiles p where p.id = c.owner_id))
+  from private.mail_consents c left join public.blocks b on b.id = c.block_id
+  where c.token_hash = p_token_hash and c.token_expires_at > now();
+$$;
+revoke all on function public.mail_consent_info(text) from public, anon, authenticated;
+grant execute on function public.mail_consent_info(text) to service_role;
+
+-- Spends a token: p_confirm true confirms (the owner's members with the address stop waiting, and
+-- the letters its forms held for it are queued again), false is "not me" (the address joins the
+-- suppression list). Answers {outcome: confirmed | declined | invalid, scope, email}.
+create function public.answer_mail_consent(p_token_hash text, p_confirm boolean)
+returns jsonb
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_row private.mail_consents;
+begin
+  -- the row lock makes the token single use: a second call waits, then finds it gone
+  select * into v_row from private.mail_consents
+    where token_hash = p_token_hash and token_expires_at > now() for update;
+  if not found then
+    return jsonb_build_object('outcome', 'invalid');
+  end if;
+  update private.mail_consents
+    set token_hash = null, token_expires_at = null,
+        confirmed_at = case when p_confirm then now() end
+    where id = v_row.id;
+  if not p_confirm then
+    insert into private.mail_suppressions (email, reason) values (v_row.email, 'not_me')
+      on conflict (email) do nothing;
+  elsif v_row.commenter_id is null then
+    update public.audience_members set awaiting_confirmation = false
+      where user_id = v_row.owner_id and lower(email) = v_row.email and awaiting_confirmation;
+    -- the letters the owner's forms would have sent it (reserve_trigger_letter waited)
+    insert into private.jobs (kind, payload, dedupe_key)
+      select 'letter.trigger', j.payload, j.dedupe_key || ':confirmed'
+      from private.jobs j
+      where j.kind = 'letter.trigger' and j.status = 'done' and j.finished_at > now() - interval '8 days'
+        and j.payload ->> 'owner_id' = v_row.owner_id::text and j.result ->> 'awaiting' = v_row.email
+        and j.dedupe_key not like '%:confirmed'
+      on conflict (dedupe_key) do nothing;
+  end if;
+  return jsonb_build_object('outcome', case when p_confirm then 'confirmed' else 'declined' end,
+    'scope', case when v_row.commenter_id is null then 'letters' else 'reply' end, 'email', v_row.email);
+end;
+$$;
+comment on function public.answer_mail_consent(text, boolean) is
+  'Spends a mail confirmation token: confirms (true) or suppresses the address (false, "not me"); outcome invalid when unknown, spent or expired. Service role only (confirm-email).';
+revoke all on function public.answer_mail_consent(text, boolean) from public, anon, authenticated;
+grant execute on function public.answer_mail_consent(text, boolean) to service_role;
+
+-- =============================================================================================
 -- schemas/notifications.sql
 -- =============================================================================================
 
@@ -6053,6 +6693,7 @@ declare
   v_items jsonb;
   v_total integer;
   v_parent jsonb;
+  v_commenter uuid;
   v_owner_name text;
 begin
   select * into v_block from public.blocks where id = v_block_id;
@@ -6077,13 +6718,20 @@ begin
     if not v_block.allow_creator_email then
       return jsonb_build_object('skip', 'the block no longer asks for emails');
     end if;
-    select mp.creator_email, jsonb_build_object('id', m.id, 'content', m.content, 'creator_name', m.creator_name,
-                                                'created_at', m.created_at)
-      into v_to, v_parent
+    select mp.creator_email, m.creator_id,
+           jsonb_build_object('id', m.id, 'content', m.content, 'creator_name', m.creator_name,
+                              'created_at', m.created_at)
+      into v_to, v_commenter, v_parent
       from public.messages m join public.message_private mp on mp.message_id = m.id
       where m.id = (p_payloads -> 0 ->> 'parent_id')::uuid;
     if v_to is null then
       return jsonb_build_object('skip', 'the message or its email is gone');
+    end if;
+    -- double opt-in (mail-consent.sql): replies are mailed only when the address confirmed them
+    -- for the comment's writer on this owner's blocks; replies before that are not mailed, then
+    -- or later (the page shows them)
+    if not private.mail_confirmed(v_to, v_block.owner_id, v_commenter) then
+      return jsonb_build_object('skip', 'the address has not confirmed reply notifications');
     end if;
     v_language := v_block.language::text;
   else
