@@ -40,6 +40,24 @@ as $$
   from (select private.setting('captcha.site_key', 'null'::jsonb) #>> '{}' as site_key) k;
 $$;
 
+-- Whether a block asks for the captcha: it is active, and either the platform escalates every block
+-- to it when a shared budget is spent (limits.escalation, on by default) or a paid block asks for it
+-- at a visitor's own limit too (blocks.captcha). verify-captcha asks this before the provider spends
+-- the visitor's token, and grant_captcha_pass after it: one rule for both.
+create function public.captcha_wanted(p_block_id uuid)
+returns boolean
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select exists (
+    select 1 from public.blocks
+    where id = p_block_id and not deactivated
+      and (captcha or coalesce((private.setting('limits.escalation', 'true'::jsonb) #>> '{}')::boolean, true)));
+$$;
+revoke execute on function public.captcha_wanted(uuid) from public, anon, authenticated;
+
 -- Records a captcha the provider accepted for a visitor on a block: captcha.pass_uses (10)
 -- writes past the limits within captcha.pass_minutes (10). A token seen before is refused.
 create function public.grant_captcha_pass(p_user_id uuid, p_block_id uuid, p_token_hash text)
@@ -53,10 +71,7 @@ declare
   v_minutes integer := coalesce((private.setting('captcha.pass_minutes', '10'::jsonb) #>> '{}')::integer, 10);
   v_expires timestamptz := now() + make_interval(mins => v_minutes);
 begin
-  -- every block may escalate to the platform's captcha (limits.escalation), a paid one asks for it
-  -- at a visitor's own limit too (blocks.captcha)
-  if not exists (select 1 from public.blocks where id = p_block_id and not deactivated
-                 and (captcha or coalesce((private.setting('limits.escalation', 'true'::jsonb) #>> '{}')::boolean, true))) then
+  if not public.captcha_wanted(p_block_id) then
     raise exception 'This block does not ask for a captcha' using errcode = 'P0001';
   end if;
   if p_token_hash is null or p_token_hash !~ '^[0-9a-f]{64}$' then

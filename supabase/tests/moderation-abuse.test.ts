@@ -7,6 +7,7 @@ import {
   anonClient,
   newGuest,
   newUser,
+  rolledBack,
   serviceClient,
   sql,
   type TestUser,
@@ -576,20 +577,35 @@ describe('abuse: the captcha after the limits trip', () => {
     expect(again.error?.message).toBe('This captcha was already used');
   });
 
-  // Found in the eighth hostile review (issue 17, "verify-captcha spends the Turnstile token
-  // before checking that the block wants a captcha"): verify-captcha checks only that the block
-  // exists and is active before siteverify spends the token; whether it asks for a captcha
-  // (blocks.captcha, or limits.escalation on, the default) is grant_captcha_pass's check, after.
-  // Repro: as the database owner `insert into private.settings (key, value) values
-  // ('limits.escalation', 'false')`, a free owner's comment block (captcha off), a visitor
-  // calls verify-captcha on it with a fresh 'pass' token: 400 'This block does not ask for a
-  // captcha', and the same token on a paid block with the captcha is then refused
-  // (captcha_spent: the fake spent it). Not run here: the setting is the whole stack's, and the
-  // other files share it. The fix wants the function to ask the database (a service-only
-  // `captcha_wanted(block)`, or grant_captcha_pass's check alone) before siteverify.
-  it.todo(
-    'with escalation off, a block that asks for no captcha is refused before the token is spent',
-  );
+  // Found in the eighth hostile review (issue 17): verify-captcha checked only that the block
+  // was active before siteverify spent the token, so with limits.escalation off a block that asks
+  // for none spent it and answered "does not ask". It now asks captcha_wanted first, the rule
+  // grant_captcha_pass applies after. The setting is the whole stack's, so the rule is read with it
+  // off inside a transaction of its own; the function's order is the unspent-token case above.
+  it('with escalation off, a block that asks for no captcha is refused before the token is spent', async () => {
+    const { blocks } = await tripped();
+    const { blocks: plain } = await ownerWith('comment');
+    const asked = await rolledBack(async (db) => {
+      await db.query(
+        `insert into private.settings (key, value) values ('limits.escalation', 'false')
+         on conflict (key) do update set value = excluded.value`,
+      );
+      const ask = async (id: string) =>
+        (await db.query<{ w: boolean }>('select public.captcha_wanted($1) as w', [id])).rows[0]!.w;
+      return { plain: await ask(plain.comment), paid: await ask(blocks.comment) };
+    });
+    expect(asked).toEqual({ plain: false, paid: true });
+    // with escalation on (the stack's setting), every active block asks; none that is gone
+    const service = serviceClient();
+    const ask = async (id: string) =>
+      (await service.rpc('captcha_wanted', { p_block_id: id })).data as boolean;
+    expect(await ask(plain.comment)).toBe(true);
+    expect(await ask(randomUUID())).toBe(false);
+    // visitors cannot ask it themselves (it is the function's, service-only)
+    const visitor = await newGuest();
+    const own = await visitor.client.rpc('captcha_wanted', { p_block_id: plain.comment });
+    expect(own.error?.message).toMatch(/permission denied/);
+  });
 
   it('visitors cannot grant themselves a pass', async () => {
     const { blocks, visitor } = await tripped();

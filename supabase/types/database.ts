@@ -1706,6 +1706,7 @@ export type Database = {
         Returns: Json;
       };
       cafe24_shop_context: { Args: { p_user_id: string }; Returns: Json };
+      captcha_wanted: { Args: { p_block_id: string }; Returns: boolean };
       claim_jobs: {
         Args: { p_kinds?: string[]; p_limit?: number; p_lock_seconds?: number };
         Returns: Json;

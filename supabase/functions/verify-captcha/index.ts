@@ -2,7 +2,8 @@
 // token with Cloudflare Turnstile's siteverify API and give the visitor a pass for the block
 // (grant_captcha_pass: a few writes past the limits). The caller is the visitor's session
 // (anonymous users too). Turnstile spends a token on its first check, so the block is checked
-// first: a block that asks for no captcha (or does not exist, or is deactivated) is refused
+// first (captcha_wanted, the rule grant_captcha_pass applies too): a block that asks for no
+// captcha (or does not exist, or is deactivated) is refused
 // before the token is spent, and the visitor can still use it where it was meant for. A token
 // seen before is refused here as well, whatever the provider answers.
 //
@@ -72,16 +73,12 @@ const NOT_ASKED = 'This block does not ask for a captcha';
 Deno.serve(
   handler(ZVerifyCaptcha, async ({ body, user }) => {
     const db = serviceClient();
-    const { data: block, error: blockError } = await db
-      .from('blocks')
-      .select('id')
-      .eq('id', body.blockId)
-      // every block may escalate to the platform's captcha when a shared budget is spent
-      // (issue 17; grant_captcha_pass refuses a block that asks for none when escalation is off)
-      .eq('deactivated', false)
-      .maybeSingle();
-    if (blockError) throw new Error(blockError.message);
-    if (!block) throw new HttpError(400, 'invalid_input', NOT_ASKED);
+    // the rule grant_captcha_pass applies after the token is spent, asked before (issue 17)
+    const { data: wanted, error: wantedError } = await db.rpc('captcha_wanted', {
+      p_block_id: body.blockId,
+    });
+    if (wantedError) throw new Error(wantedError.message);
+    if (wanted !== true) throw new HttpError(400, 'invalid_input', NOT_ASKED);
     const hash = await sha256Hex(body.token);
     const verdict = await siteverify(body.token, crypto.randomUUID());
     if (verdict.success !== true) {

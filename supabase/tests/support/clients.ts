@@ -98,6 +98,22 @@ export async function transaction<T>(fn: (client: pg.Client) => Promise<T>): Pro
   }
 }
 
+const ROLLBACK = new Error('rolled back');
+/**
+ * What `fn` sees in a transaction that is then rolled back: a stack-wide setting changed there is
+ * seen by `fn` alone, never by the other files sharing the stack.
+ */
+export async function rolledBack<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
+  let out: T | undefined;
+  await transaction(async (client) => {
+    out = await fn(client);
+    throw ROLLBACK;
+  }).catch((e) => {
+    if (e !== ROLLBACK) throw e;
+  });
+  return out as T;
+}
+
 /** Calls an edge function with raw fetch, so tests can send malformed bodies and tokens. */
 export async function callFunction(
   name: string,
