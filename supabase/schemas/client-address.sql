@@ -93,6 +93,22 @@ as $$
   from (select private.parse_address(host(p_address)) as a) x;
 $$;
 
+-- The key of what a site takes of a block's reserve (check_rate_limit): an IPv4 address's group,
+-- an IPv6 address's /48, the most one site is usually given (a home connection gets a /56: 256
+-- /64s, each a group of its own for the shares; the eighth hostile review spent the reserve
+-- with 24 /64s of one /56). Hashed, as address_key.
+create function private.reserve_key(p_address inet)
+returns uuid
+language sql
+immutable
+set search_path = ''
+as $$
+  select case when a is not null then
+    md5('reserve:' || case when family(a) = 6 then host(network(set_masklen(a, 48))) || '/48' else host(a) end)::uuid
+  end
+  from (select private.parse_address(host(p_address)) as a) x;
+$$;
+
 -- The key of an address's bucket: its group (above), hashed. Never a user id: not a version 4
 -- UUID.
 create function private.address_key(p_address inet)

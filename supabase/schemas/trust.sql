@@ -318,8 +318,9 @@ revoke execute on function private.take_block_token(uuid, text, integer, integer
 -- its shards are kept for addresses that write little: a write is drawn from the other shards,
 -- and from the reserve only when those are spent, its address has used at most
 -- `limits.reserve_share` (1/16) of the block's burst (what its share's shards are short of, this
--- write's token included; at least one token) and the address's own reserve bucket (that share of
--- the reserve's burst and rate) has a token. Answers true when the write must be held.
+-- write's token included; at least one token) and its site's reserve bucket (that share of the
+-- reserve's burst and rate; a site is an IPv4 address, or an IPv6 /48: private.reserve_key) has a
+-- token. Answers true when the write must be held.
 create or replace function private.check_rate_limit(p_block public.blocks, p_uid uuid,
   p_action text)
 returns boolean
@@ -360,6 +361,7 @@ declare
   v_main integer;
   v_light boolean := false;
   v_used double precision;
+  v_client inet;
 begin
   if p_uid = p_block.owner_id then
     return false;
@@ -414,7 +416,8 @@ begin
   -- kept a like block's bucket empty and its real visitors' likes were refused
   -- (hostile-storm.test).
   if v_escalate and p_action not in ('submit', 'vote') then
-    v_addr := private.address_key(private.client_address(v_trusted, v_header));
+    v_client := private.client_address(v_trusted, v_header);
+    v_addr := private.address_key(v_client);
     v_addr_rate := greatest(coalesce((v_cfg ->> 'address_per_minute')::double precision,
                                      (v_cfg ->> 'block_per_minute')::double precision * v_share), 0.0001);
     v_addr_burst := greatest(coalesce((v_cfg ->> 'address_burst')::double precision,
@@ -510,8 +513,8 @@ begin
         on r.block_id = p_block.id and r.action = p_action and r.subject = private.address_shard(v_addr, g.n);
     v_light := v_used <= greatest(1, (v_cfg ->> 'block_burst')::double precision * v_reserve_share);
     if v_light then
-      -- the address's reserve bucket (subject private.address_shard(address, -1))
-      v_light := private.take_token(p_block.id, p_action, private.address_shard(v_addr, -1),
+      -- the site's reserve bucket: an IPv6 address's /48, not its /64 (private.reserve_key)
+      v_light := private.take_token(p_block.id, p_action, private.reserve_key(v_client),
                                     v_block_rate * (v_shards - v_main) * v_reserve_share,
                                     greatest(1, v_block_burst * (v_shards - v_main) * v_reserve_share),
                                     v_now) is not null;
