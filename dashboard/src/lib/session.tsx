@@ -160,12 +160,16 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   }, [userId, refreshProfile]);
 
   const signOut = useCallback(async () => {
-    const supabase = await loadClient();
-    const { error } = await supabase.auth.signOut();
-    if (error) console.error('[reaction-dashboard] sign-out failed', error);
+    // Signed out here first: the owner's screens close and their queries stop (the cache is
+    // cleared for the next user) before the client forgets the session. The other way round, a
+    // screen that started a read meanwhile sent it without the session, as anon, and PostgREST
+    // refused the owner's tables with a 401 (a flake of the journeys' sign-out).
     setUser(null);
     setProfile(null);
     setStatus('signedOut');
+    const supabase = await loadClient();
+    const { error } = await supabase.auth.signOut();
+    if (error) console.error('[reaction-dashboard] sign-out failed', error);
   }, []);
 
   const value = useMemo<SessionValue>(
