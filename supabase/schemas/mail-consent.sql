@@ -53,6 +53,24 @@ create index mail_consents_commenter_id_idx on private.mail_consents (commenter_
 create index mail_consents_block_id_idx on private.mail_consents (block_id) where block_id is not null;
 create index mail_consents_unconfirmed_idx on private.mail_consents (created_at) where confirmed_at is null;
 
+-- Every confirmation mail sent, by address and owner: what the daily caps count. Kept apart from
+-- the consent rows, which go with the account that asked (a visitor who deletes their account
+-- must not give the address or the owner their day back: the eighth hostile review had one
+-- address mailed three times a day that way). One row per job (a retried job replaces its own);
+-- purged after two days with the consents (purge_mail_consents).
+create table private.confirmation_mails (
+  job_id bigint primary key,
+  email text not null,
+  owner_id uuid not null,
+  mailed_at timestamptz not null default now()
+);
+comment on table private.confirmation_mails is
+  'Confirmation mails sent (double opt-in), by address and owner, for the daily caps; not tied to the account that asked.';
+alter table private.confirmation_mails enable row level security;
+revoke all on private.confirmation_mails from public, anon, authenticated;
+create index confirmation_mails_email_idx on private.confirmation_mails (email, mailed_at);
+create index confirmation_mails_owner_idx on private.confirmation_mails (owner_id, mailed_at);
+
 -- Whether an address confirmed reply notifications for a commenter on an owner's blocks, or (p_commenter_id
 -- null) the owner's letters.
 create function private.mail_confirmed(p_email text, p_owner_id uuid, p_commenter_id uuid)
@@ -159,7 +177,8 @@ set search_path = ''
 as $$
   select jsonb_build_object(
     'limit', private.owner_confirmation_cap((select auth.uid())),
-    'sent', count(*) filter (where c.mailed_at > now() - interval '24 hours'),
+    'sent', (select count(*) from private.confirmation_mails m
+             where m.owner_id = (select auth.uid()) and m.mailed_at > now() - interval '24 hours'),
     'capped', count(*) filter (where c.capped_at > now() - interval '24 hours'
                                  and (c.mailed_at is null or c.mailed_at < c.capped_at)
                                  and c.confirmed_at is null))
@@ -173,12 +192,14 @@ grant execute on function public.confirmation_mail_usage() to authenticated;
 
 -- Consent rows that never confirmed are kept while their link can still be answered: once the
 -- token expired (or, never mailed, a week after the ask) they go. Daily (cron
--- mail-consents-purge); the caps read only the last 24 hours.
+-- mail-consents-purge); the caps read only the last 24 hours of confirmation_mails, whose rows go
+-- after two days.
 create function private.purge_mail_consents()
 returns integer
 language sql
 set search_path = ''
 as $$
+  delete from private.confirmation_mails where mailed_at < now() - interval '2 days';
   with gone as (
     delete from private.mail_consents
     where confirmed_at is null
@@ -259,8 +280,8 @@ begin
   if v_row.mailed_job is distinct from p_job_id and v_row.mailed_at > now() - interval '24 hours' then
     return jsonb_build_object('skip', 'this confirmation went to the address less than a day ago');
   end if;
-  select max(mailed_at) into v_last from private.mail_consents
-    where email = v_email and mailed_job is distinct from p_job_id and mailed_at > now() - interval '24 hours';
+  select max(mailed_at) into v_last from private.confirmation_mails
+    where email = v_email and job_id <> p_job_id and mailed_at > now() - interval '24 hours';
   if v_last is not null then
     if v_commenter is not null then
       return jsonb_build_object('skip', 'a confirmation went to the address less than a day ago');
@@ -269,9 +290,9 @@ begin
   end if;
   -- the owner's day: one owner at a time, so concurrent jobs cannot both take the last one
   perform pg_advisory_xact_lock(hashtextextended('mail_consent_owner:' || v_owner, 0));
-  if (select count(*) from private.mail_consents
+  if (select count(*) from private.confirmation_mails
       where owner_id = v_owner and mailed_at > now() - interval '24 hours'
-        and mailed_job is distinct from p_job_id) >= private.owner_confirmation_cap(v_owner) then
+        and job_id <> p_job_id) >= private.owner_confirmation_cap(v_owner) then
     update private.mail_consents set capped_at = now() where id = v_row.id;
     return jsonb_build_object('skip', 'the owner''s confirmation mails of the day are spent', 'capped', true);
   end if;
@@ -280,6 +301,8 @@ begin
     set token_hash = p_token_hash, token_expires_at = now() + interval '7 days',
         mailed_at = now(), mailed_job = p_job_id, block_id = v_block.id, locale = v_locale
     where id = v_row.id;
+  insert into private.confirmation_mails (job_id, email, owner_id) values (p_job_id, v_email, v_owner)
+    on conflict (job_id) do update set mailed_at = now();
   if v_commenter is null then
     select coalesce(nullif(btrim(p.name), ''), '') into v_owner_name
       from public.profiles p where p.id = v_owner;

@@ -9,7 +9,7 @@
 import { createClient } from '@supabase/supabase-js';
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { newGuest, newUser, sql, stack, type TestUser } from './support/clients.ts';
+import { callFunction, newGuest, newUser, sql, stack, type TestUser } from './support/clients.ts';
 import { postMessage } from './support/hostile.ts';
 import { eventually, inbox, mailbox, type Mail } from './support/providers.ts';
 import { callWorker } from './support/worker.ts';
@@ -46,9 +46,34 @@ async function aDayLater(email: string) {
     [email],
   );
   await sql(
+    `update private.confirmation_mails set mailed_at = mailed_at - interval '25 hours'
+     where email = $1`,
+    [email],
+  );
+  await sql(
     `update private.jobs set dedupe_key = dedupe_key || ':yesterday'
      where kind = 'confirm.mail' and payload ->> 'email' = $1`,
     [email],
+  );
+}
+
+/** `n` of the owner's confirmation mails went an hour ago (addresses of their blocks and forms). */
+async function spendOwnersDay(ownerId: string, n: number | 'all') {
+  const count = n === 'all' ? 'private.owner_confirmation_cap($1)' : String(n);
+  const tag = randomUUID().slice(0, 8);
+  await sql(
+    `insert into private.mail_consents (email, owner_id, mailed_at)
+     select 'filler-' || g || '-' || $2 || '@example.com', $1, now() - interval '1 hour'
+     from generate_series(1, ${count}) g`,
+    [ownerId, tag],
+  );
+  // the caps count the sent mails' log (the consent rows go with the account that asked)
+  await sql(
+    `insert into private.confirmation_mails (job_id, email, owner_id, mailed_at)
+     select least(0, (select min(job_id) from private.confirmation_mails)) - g,
+            'filler-' || g || '-' || $2 || '@example.com', $1, now() - interval '1 hour'
+     from generate_series(1, ${count}) g`,
+    [ownerId, tag],
   );
 }
 
@@ -188,12 +213,7 @@ describe("post_message's answer about the address", () => {
     for (const email of states) answers.push(shape(await answer(email)));
     // the owner's day spent: the next address is asked, and its mail kept back, all the same
     const capped = inbox('capped');
-    await sql(
-      `insert into private.mail_consents (email, owner_id, mailed_at)
-       select 'filler-' || g || '-' || $2 || '@example.com', $1, now() - interval '1 hour'
-       from generate_series(1, private.owner_confirmation_cap($1)) g`,
-      [owner.id, randomUUID().slice(0, 8)],
-    );
+    await spendOwnersDay(owner.id, 'all');
     answers.push(shape(await answer(capped)));
     expect(new Set(answers).size).toBe(1);
     expect(answers[0]).toMatch(/ pending$/);
@@ -220,12 +240,7 @@ describe("an owner's confirmation mails a day", () => {
     expect((await free.client.rpc('confirmation_mail_usage')).data).toMatchObject({ limit: 30 });
 
     // the day's mails but one already went (addresses asked by this owner's blocks and forms)
-    await sql(
-      `insert into private.mail_consents (email, owner_id, mailed_at)
-       select 'filler-' || g || '-' || $2 || '@example.com', $1, now() - interval '1 hour'
-       from generate_series(1, 299) g`,
-      [owner.id, randomUUID().slice(0, 8)],
-    );
+    await spendOwnersDay(owner.id, 299);
     const last = inbox('last');
     const over = inbox('over');
     const writers = new Map<string, TestUser>();
@@ -256,6 +271,11 @@ describe("an owner's confirmation mails a day", () => {
     await sql(
       `update private.mail_consents
        set mailed_at = mailed_at - interval '25 hours', capped_at = capped_at - interval '25 hours'
+       where owner_id = $1`,
+      [owner.id],
+    );
+    await sql(
+      `update private.confirmation_mails set mailed_at = mailed_at - interval '25 hours'
        where owner_id = $1`,
       [owner.id],
     );
@@ -381,5 +401,39 @@ describe('an owner who adds an awaiting address themselves', () => {
     const later = inbox('later');
     await form.submit(later);
     expect((await members()).find((m) => m.email === later)?.awaiting_confirmation).toBe(true);
+  });
+});
+
+// The eighth hostile review's second round: the caps counted the consent rows, which go with the
+// account that asked (commenter_id on delete cascade), so a visitor who deleted their account gave
+// the address and the owner their day back: one address got three confirmation mails in a day.
+describe('a visitor who asks and then deletes their account', () => {
+  it('gives neither the address nor the owner their day back', async () => {
+    const { owner, blockId } = await commentBlock('Left behind');
+    const victim = inbox('left-victim');
+    for (let i = 0; i < 3; i++) {
+      const guest = await newGuest();
+      const posted = await postMessage(guest, blockId, `ask ${i}`, { p_creator_email: victim });
+      expect(posted.error).toBeNull();
+      await settledAsks(victim);
+      expect((await callFunction('delete-user', {}, guest.accessToken)).status).toBe(200);
+    }
+    expect((await mailbox(victim)).filter(isConfirmation)).toHaveLength(1);
+
+    // the owner's day: one mail left, four visitors who each name a new address and leave
+    await spendOwnersDay(owner.id, 298);
+    let went = 0;
+    for (let i = 0; i < 4; i++) {
+      const to = inbox(`left-${i}`);
+      const guest = await newGuest();
+      expect(
+        (await postMessage(guest, blockId, `ask ${i}`, { p_creator_email: to })).error,
+      ).toBeNull();
+      await settledAsks(to);
+      went += (await mailbox(to)).filter(isConfirmation).length;
+      expect((await callFunction('delete-user', {}, guest.accessToken)).status).toBe(200);
+    }
+    expect(went).toBe(1);
+    expect((await owner.client.rpc('confirmation_mail_usage')).data).toMatchObject({ sent: 300 });
   });
 });
