@@ -83,13 +83,15 @@ $$;
 -- or an IPv6 address's /64 (one host gets a whole /64 to pick addresses from), written as
 -- `2001:db8:1:2::/64`. The same rule as the local auth server's per-address limits
 -- (supabase/local/auth/rate-limit.ts addressGroup; address-group.test.ts checks both agree).
-create function private.address_group(p_address inet)
+-- p_v6_bits widens an IPv6 group (reserve_key: a site's /48).
+create function private.address_group(p_address inet, p_v6_bits integer default 64)
 returns text
 language sql
 immutable
 set search_path = ''
 as $$
-  select case when family(a) = 6 then host(network(set_masklen(a, 64))) || '/64' else host(a) end
+  select case when family(a) = 6 then host(network(set_masklen(a, p_v6_bits))) || '/' || p_v6_bits
+              else host(a) end
   from (select private.parse_address(host(p_address)) as a) x;
 $$;
 
@@ -103,10 +105,7 @@ language sql
 immutable
 set search_path = ''
 as $$
-  select case when a is not null then
-    md5('reserve:' || case when family(a) = 6 then host(network(set_masklen(a, 48))) || '/48' else host(a) end)::uuid
-  end
-  from (select private.parse_address(host(p_address)) as a) x;
+  select md5('reserve:' || private.address_group(p_address, 48))::uuid;
 $$;
 
 -- The key of an address's bucket: its group (above), hashed. Never a user id: not a version 4
