@@ -99,11 +99,7 @@ create policy "Paid users can add to their own audience" on public.audience_memb
 
 -- group counts follow the members. security definer: clients may not write counts.
 create function private.audience_members_after_change()
-returns trigger
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns trigger language plpgsql security definer set search_path = '' as $$
 begin
   if tg_op in ('UPDATE', 'DELETE') then
     perform private.bump_audience_group(old.user_id,
@@ -125,10 +121,7 @@ end;
 $$;
 
 create function private.audience_members_touch()
-returns trigger
-language plpgsql
-set search_path = ''
-as $$
+returns trigger language plpgsql set search_path = '' as $$
 begin
   new.last_updated := now();
   return new;
@@ -136,10 +129,7 @@ end;
 $$;
 
 create function private.audience_members_keep_counts()
-returns trigger
-language plpgsql
-set search_path = ''
-as $$
+returns trigger language plpgsql set search_path = '' as $$
 begin
   -- clients only; inline because client roles have no usage on schema private
   if current_user in ('anon', 'authenticated') then
@@ -162,11 +152,7 @@ $$;
 -- visitor) are not counted against it here: that growth is the product working, and checking it
 -- would cost every visitor's first write a count.
 create function private.audience_members_cap()
-returns trigger
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns trigger language plpgsql security definer set search_path = '' as $$
 declare
   v_owner uuid := (select auth.uid());
   v_cap integer;
@@ -192,11 +178,7 @@ revoke execute on function private.audience_members_cap() from public;
 -- audience's owner: the dashboard), never a visitor's write (record_audience_event).
 -- security definer: awaiting_confirmation has no client grant.
 create function private.audience_members_take_awaiting()
-returns trigger
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns trigger language plpgsql security definer set search_path = '' as $$
 begin
   if new.email is null or new.user_id is distinct from (select auth.uid()) then
     return new;
@@ -221,10 +203,7 @@ revoke execute on function private.audience_members_take_awaiting() from public;
 -- (record_audience_event).
 create function private.upsert_audience_member(p_block public.blocks, p_uid uuid, p_name text,
   p_photo_url text, p_color text, p_email text, p_awaiting boolean, p_event jsonb)
-returns void
-language sql
-set search_path = ''
-as $$
+returns void language sql set search_path = '' as $$
   insert into public.audience_members as a
       (user_id, creator_id, creator_name, creator_photo_url, color, email, history, first_event,
        awaiting_confirmation)
@@ -245,10 +224,7 @@ revoke execute on function private.upsert_audience_member(public.blocks, uuid, t
 
 create function private.record_audience_event(p_block public.blocks, p_uid uuid, p_name text,
                                                p_photo_url text, p_color text, p_email text)
-returns void
-language plpgsql
-set search_path = ''
-as $$
+returns void language plpgsql set search_path = '' as $$
 declare
   v_event jsonb := jsonb_build_object('id', p_block.id, 'type', p_block.type, 'created_at', now());
   v_email text := nullif(btrim(p_email), '');

@@ -116,11 +116,7 @@ create policy "Users can read ending conditions of published or own blocks" on p
 -- Question count: 20 per block, 5 for owners without a paid plan (spec limits questionCountMax,
 -- questionCountMaxFree). The block row is locked so concurrent inserts count right.
 create function private.questions_check_count()
-returns trigger
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns trigger language plpgsql security definer set search_path = '' as $$
 declare
   v_paid boolean;
   v_count integer;
@@ -147,10 +143,7 @@ end;
 $$;
 
 create function private.options_keep_counts()
-returns trigger
-language plpgsql
-set search_path = ''
-as $$
+returns trigger language plpgsql set search_path = '' as $$
 begin
   -- clients only; inline because client roles have no usage on schema private
   if current_user in ('anon', 'authenticated') then
@@ -161,10 +154,7 @@ end;
 $$;
 
 create function private.endings_keep_default()
-returns trigger
-language plpgsql
-set search_path = ''
-as $$
+returns trigger language plpgsql set search_path = '' as $$
 begin
   -- clients only; inline because client roles have no usage on schema private
   if current_user in ('anon', 'authenticated') then

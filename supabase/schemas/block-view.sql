@@ -18,11 +18,7 @@
 
 -- A message as visitors see it (never the creator email, which is in message_private).
 create function private.message_json(p_message public.messages, p_uid uuid)
-returns jsonb
-language sql
-stable
-set search_path = ''
-as $$
+returns jsonb language sql stable set search_path = '' as $$
   select to_jsonb(p_message) || jsonb_build_object(
     'liked', p_uid is not null and exists (
       select 1 from public.message_likes l where l.message_id = p_message.id and l.user_id = p_uid));
@@ -30,11 +26,7 @@ $$;
 
 -- A top-level message with its replies, oldest reply first.
 create function private.thread_json(p_message public.messages, p_uid uuid)
-returns jsonb
-language sql
-stable
-set search_path = ''
-as $$
+returns jsonb language sql stable set search_path = '' as $$
   select private.message_json(p_message, p_uid) || jsonb_build_object('replies', coalesce((
     select jsonb_agg(private.message_json(r, p_uid) order by r.created_at, r.id)
     from public.messages r where r.parent_id = p_message.id), '[]'::jsonb));
@@ -43,11 +35,7 @@ $$;
 -- Top-level messages of a block created before p_before, newest first, with replies.
 create function private.threads_json(p_block_id uuid, p_before timestamptz, p_limit integer, p_uid uuid,
                                      p_page_key text)
-returns jsonb
-language sql
-stable
-set search_path = ''
-as $$
+returns jsonb language sql stable set search_path = '' as $$
   select coalesce(jsonb_agg(private.thread_json(m, p_uid) order by m.created_at desc, m.id desc), '[]'::jsonb)
   from (
     select * from public.messages
@@ -61,11 +49,7 @@ $$;
 -- A message the caller may see: published, their own held one, or anything for the owner. (The
 -- list queries write the same test out: a function with SET search_path is never inlined.)
 create function private.message_visible(p_message public.messages, p_uid uuid, p_owner boolean)
-returns boolean
-language sql
-immutable
-set search_path = ''
-as $$
+returns boolean language sql immutable set search_path = '' as $$
   select p_owner or p_message.status = 'published'
       or (p_message.status = 'held' and p_message.creator_id = p_uid);
 $$;
@@ -73,10 +57,7 @@ $$;
 -- A message for a visitor's change (edit, like, reply, report): on a published block and
 -- visible to the caller, else 'message doesn''t exists'.
 create function private.visible_message(p_message_id uuid, p_uid uuid, p_lock boolean default false)
-returns public.messages
-language plpgsql
-set search_path = ''
-as $$
+returns public.messages language plpgsql set search_path = '' as $$
 declare
   v_message public.messages;
   v_owner uuid;
@@ -97,11 +78,7 @@ $$;
 
 -- A top-level message with the replies the caller may see, oldest reply first.
 create function private.visible_thread_json(p_message public.messages, p_uid uuid, p_owner boolean)
-returns jsonb
-language sql
-stable
-set search_path = ''
-as $$
+returns jsonb language sql stable set search_path = '' as $$
   select private.message_json(p_message, p_uid) || jsonb_build_object('replies', coalesce((
     select jsonb_agg(private.message_json(r, p_uid) order by r.created_at, r.id)
     from public.messages r
@@ -113,11 +90,7 @@ $$;
 -- (get_block_view sends them first), each with its replies: those the caller may see.
 create function private.visible_threads_json(p_block_id uuid, p_before timestamptz, p_limit integer, p_uid uuid,
                                              p_owner boolean, p_page_key text)
-returns jsonb
-language sql
-stable
-set search_path = ''
-as $$
+returns jsonb language sql stable set search_path = '' as $$
   select coalesce(jsonb_agg(private.visible_thread_json(m, p_uid, p_owner) order by m.created_at desc, m.id desc), '[]'::jsonb)
   from (
     select * from public.messages m
@@ -133,12 +106,7 @@ $$;
 -- ones the caller may see. security definer: as get_block_view.
 create function public.list_messages(p_block_id uuid, p_before timestamptz default null, p_limit integer default 5,
                                      p_page_key text default '')
-returns jsonb
-language plpgsql
-stable
-security definer
-set search_path = ''
-as $$
+returns jsonb language plpgsql stable security definer set search_path = '' as $$
 declare
   v_uid uuid := auth.uid();
   v_block public.blocks := private.visible_block(p_block_id);
@@ -160,11 +128,7 @@ revoke execute on function public.list_messages(uuid, timestamp with time zone, 
 -- The option ids of the caller's A/B vote on an ab block (by the unique index on
 -- (block_id, creator_id)), or null.
 create function private.ab_vote_json(p_block_id uuid, p_type public.block_type, p_uid uuid)
-returns jsonb
-language sql
-stable
-set search_path = ''
-as $$
+returns jsonb language sql stable set search_path = '' as $$
   select case when p_type = 'ab' and p_uid is not null then (
     select jsonb_agg(o.id order by o.id)
     from public.responses r
@@ -180,11 +144,7 @@ revoke execute on function private.ab_vote_json(uuid, public.block_type, uuid) f
 -- once the owner approves it; the element says so), else {} (the answer's shape is unchanged for
 -- every other vote).
 create function private.ab_vote_held(p_block_id uuid, p_type public.block_type, p_uid uuid)
-returns jsonb
-language sql
-stable
-set search_path = ''
-as $$
+returns jsonb language sql stable set search_path = '' as $$
   select case when p_type = 'ab' and p_uid is not null and exists (
       select 1 from public.responses r
       where r.block_id = p_block_id and r.kind = 'ab' and r.creator_id = p_uid and r.held)
@@ -196,11 +156,7 @@ revoke execute on function private.ab_vote_held(uuid, public.block_type, uuid) f
 -- count, timestamps, the trust settings or the operator's overrides. Counts are the row's plus
 -- the deltas not folded yet (counters.sql).
 create or replace function private.public_block_json(p_block public.blocks)
-returns jsonb
-language sql
-stable
-set search_path = ''
-as $$
+returns jsonb language sql stable set search_path = '' as $$
   select jsonb_build_object(
     'id', p_block.id, 'owner_id', p_block.owner_id, 'type', p_block.type, 'name', p_block.name,
     'theme', p_block.theme, 'custom_color', p_block.custom_color,
@@ -231,11 +187,7 @@ $$;
 -- One statement: the visibility test is written out (a function with SET search_path is never
 -- inlined) and the caller's likes are probed by primary key for the returned messages only.
 create function private.block_view_json(p_block_id uuid, p_uid uuid, p_public boolean, p_page_key text)
-returns jsonb
-language sql
-stable
-set search_path = ''
-as $$
+returns jsonb language sql stable set search_path = '' as $$
   with blk as (
     select b.* from public.blocks b where b.id = p_block_id and not b.deactivated
   ),
@@ -321,12 +273,7 @@ revoke execute on function private.block_view_json(uuid, uuid, boolean, text) fr
 -- security definer: reads the caller's own likes and reports and the block's content without
 -- evaluating RLS per row; it returns public columns only.
 create function public.get_block_view(p_block_id uuid, p_page_key text default '')
-returns jsonb
-language plpgsql
-stable
-security definer
-set search_path = ''
-as $$
+returns jsonb language plpgsql stable security definer set search_path = '' as $$
 declare
   v_block public.blocks := private.visible_block(p_block_id);
   v_view jsonb := private.block_view_json(p_block_id, auth.uid(), false, private.check_page_key(v_block, p_page_key));
@@ -345,12 +292,7 @@ revoke execute on function public.get_block_view(uuid, text) from public;
 -- security definer: the block's content is read without RLS; only published messages and the
 -- public columns come out.
 create function public.get_block_public(p_block_id uuid, p_page_key text default '')
-returns jsonb
-language plpgsql
-stable
-security definer
-set search_path = ''
-as $$
+returns jsonb language plpgsql stable security definer set search_path = '' as $$
 declare
   v_block public.blocks := private.visible_block(p_block_id);
   v_view jsonb := private.block_view_json(p_block_id, null, true, private.check_page_key(v_block, p_page_key));
@@ -381,12 +323,7 @@ revoke execute on function public.get_block_public(uuid, text) from public;
 -- security definer: as get_block_view.
 create function public.get_block_me(p_block_id uuid, p_message_ids uuid[] default '{}', p_since timestamptz default null,
                                     p_page_key text default '')
-returns jsonb
-language plpgsql
-stable
-security definer
-set search_path = ''
-as $$
+returns jsonb language plpgsql stable security definer set search_path = '' as $$
 declare
   v_uid uuid := auth.uid();
   v_block public.blocks := private.visible_block(p_block_id);
@@ -482,14 +419,9 @@ revoke execute on function public.get_block_me(uuid, uuid[], timestamp with time
 -- type. A missing, deactivated or letter block is left out, so the answer says nothing about it
 -- (not even that the id exists). Like get_block_public it reads no auth.uid() and sets
 -- Cache-Control public, so a shared cache may give the same bytes to every caller.
+-- security definer: anon cannot read blocks (RLS: owners only); only public counts come out.
 create function public.get_block_counts(p_block_ids uuid[])
-returns jsonb
-language plpgsql
-stable
--- security definer: anon cannot read blocks (RLS: owners only); only public counts come out
-security definer
-set search_path = ''
-as $$
+returns jsonb language plpgsql stable security definer set search_path = '' as $$
 declare
   v_result jsonb;
 begin
@@ -545,12 +477,7 @@ returns table (
   language text,
   open_graph jsonb,
   title text
-)
-language sql
-stable
-security definer
-set search_path = ''
-as $$
+) language sql stable security definer set search_path = '' as $$
   select
     b.id,
     b.owner_id,

@@ -10,12 +10,7 @@
 -- private.trim_whitespace, inlined: the check runs as the client role, which may not use schema
 -- private by name). Defined before the table, whose check constraint calls it.
 create function private.block_tags_are_valid(p_tags text[])
-returns boolean
-language sql
-immutable
-parallel safe
-set search_path = ''
-as $$
+returns boolean language sql immutable parallel safe set search_path = '' as $$
   select coalesce(bool_and(
            t is not null and char_length(t) between 1 and 50
            and t !~ '^[\u0009-\u000d\u0020\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]|[\u0009-\u000d\u0020\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]$'),
@@ -154,11 +149,7 @@ create policy "Owners can read their blocks' private settings" on public.block_p
   for select to authenticated using (owner_id = (select auth.uid()));
 
 create or replace function private.blocks_before_insert()
-returns trigger
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns trigger language plpgsql security definer set search_path = '' as $$
 declare
   v_profile public.profiles;
 begin
@@ -191,11 +182,7 @@ $$;
 -- duplicate_block sets private.skip_block_defaults to copy these instead.
 -- security definer: the default ending may not be inserted by clients.
 create function private.blocks_after_insert()
-returns trigger
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns trigger language plpgsql security definer set search_path = '' as $$
 declare
   v_question_id uuid;
 begin
@@ -219,11 +206,7 @@ end;
 $$;
 
 create function private.blocks_after_delete()
-returns trigger
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns trigger language plpgsql security definer set search_path = '' as $$
 begin
   update public.profiles set block_count = greatest(block_count - 1, 0) where id = old.owner_id;
   return old;
@@ -232,10 +215,7 @@ $$;
 
 -- Clients may only reset new_response_count ("mark as read"), not raise it.
 create function private.blocks_guard_update()
-returns trigger
-language plpgsql
-set search_path = ''
-as $$
+returns trigger language plpgsql set search_path = '' as $$
 begin
   if current_user in ('anon', 'authenticated')
      and new.new_response_count is distinct from old.new_response_count
@@ -249,12 +229,7 @@ $$;
 -- security definer: a visitor may not read public.blocks (tags, counters), but the policies of
 -- messages and of the form content must know whether the block is published.
 create function private.block_is_published(p_block_id uuid)
-returns boolean
-language sql
-stable
-security definer
-set search_path = ''
-as $$
+returns boolean language sql stable security definer set search_path = '' as $$
   select exists (select 1 from public.blocks where id = p_block_id and not deactivated);
 $$;
 revoke execute on function private.block_is_published(uuid) from public;
@@ -262,12 +237,7 @@ grant execute on function private.block_is_published(uuid) to anon, authenticate
 
 -- security definer: as above, for "the caller owns this block" (policies of other tables).
 create function private.is_block_owner(p_block_id uuid)
-returns boolean
-language sql
-stable
-security definer
-set search_path = ''
-as $$
+returns boolean language sql stable security definer set search_path = '' as $$
   select exists (select 1 from public.blocks where id = p_block_id and owner_id = (select auth.uid()));
 $$;
 revoke execute on function private.is_block_owner(uuid) from public;
@@ -275,11 +245,7 @@ grant execute on function private.is_block_owner(uuid) to anon, authenticated, s
 
 -- A published block; raises 'block doesn't exists' when missing or deactivated.
 create function private.visible_block(p_block_id uuid)
-returns public.blocks
-language plpgsql
-stable
-set search_path = ''
-as $$
+returns public.blocks language plpgsql stable set search_path = '' as $$
 declare
   v_block public.blocks;
 begin
@@ -295,11 +261,7 @@ $$;
 -- insert on public.blocks (the settings columns are written by save_block only). The owner is the caller (auth.uid()), checked below; the blocks
 -- triggers still refuse a row for anyone else, enforce the block limit and add the defaults.
 create or replace function public.create_block(p_block_type text)
-returns public.blocks
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns public.blocks language plpgsql security definer set search_path = '' as $$
 declare
   v_uid uuid := auth.uid();
   v_profile public.profiles;
@@ -332,11 +294,7 @@ revoke execute on function public.create_block(text) from public, anon;
 -- security definer: the copy of the default ending may not be inserted by clients; ownership
 -- is checked explicitly below.
 create function public.duplicate_block(p_block_id uuid)
-returns public.blocks
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns public.blocks language plpgsql security definer set search_path = '' as $$
 declare
   v_uid uuid := auth.uid();
   v_src public.blocks;

@@ -77,11 +77,7 @@ grant select on public.cafe24_placements to authenticated;
 -- One cafe24.sync job at a time per owner (the group), and at most one waiting: a change while
 -- one runs queues the next, which reads the state as it is then.
 create function private.request_cafe24_sync(p_user_id uuid)
-returns void
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns void language plpgsql security definer set search_path = '' as $$
 begin
   update public.cafe24_shops set sync_requested_at = now() where user_id = p_user_id;
   if not found then
@@ -98,11 +94,7 @@ $$;
 -- The next keep-alive of the refresh token: a day after it was issued (13 days to spare), one
 -- waiting job per owner.
 create function private.schedule_cafe24_refresh(p_user_id uuid, p_run_at timestamptz)
-returns void
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns void language plpgsql security definer set search_path = '' as $$
 begin
   update private.jobs set run_at = p_run_at, updated_at = now()
     where group_key = 'cafe24:' || p_user_id and kind = 'cafe24.refresh' and status = 'queued';
@@ -115,11 +107,7 @@ $$;
 
 -- the plan ended (or started again): the loader comes off (or goes back on)
 create function private.profiles_paid_changed()
-returns trigger
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns trigger language plpgsql security definer set search_path = '' as $$
 begin
   perform private.request_cafe24_sync(new.id);
   return null;
@@ -132,11 +120,7 @@ create trigger profiles_paid_changed after update of paid on public.profiles
 
 -- a placement gone with its block: the tag may need fewer screens
 create function private.cafe24_placements_deleted()
-returns trigger
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns trigger language plpgsql security definer set search_path = '' as $$
 declare
   v_user uuid;
 begin
@@ -164,11 +148,7 @@ revoke all on function private.schedule_cafe24_refresh(uuid, timestamptz) from p
 create function public.save_cafe24_connection(p_user_id uuid, p_mall_id text, p_shop_no integer,
                                               p_scopes text[], p_access_token text, p_refresh_token text,
                                               p_token_data jsonb)
-returns jsonb
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns jsonb language plpgsql security definer set search_path = '' as $$
 declare
   v_integration public.integrations;
   v_shop public.cafe24_shops;
@@ -210,12 +190,7 @@ $$;
 -- What the worker needs for a shop: the mall, the tokens, whether the loader should be there and
 -- where (null when the owner has no shop any more).
 create function public.cafe24_shop_context(p_user_id uuid)
-returns jsonb
-language sql
-stable
-security definer
-set search_path = ''
-as $$
+returns jsonb language sql stable security definer set search_path = '' as $$
   select jsonb_build_object(
     'shop_id', s.id, 'user_id', s.user_id, 'mall_id', s.mall_id, 'shop_no', s.shop_no,
     'removing', s.removing, 'script_no', s.script_no, 'status', i.status,
@@ -238,11 +213,7 @@ $$;
 -- next keep-alive scheduled.
 create function public.save_cafe24_tokens(p_user_id uuid, p_access_token text, p_refresh_token text,
                                           p_token_data jsonb)
-returns void
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns void language plpgsql security definer set search_path = '' as $$
 begin
   update private.integration_tokens t
     set access_token = p_access_token, refresh_token = p_refresh_token,
@@ -255,10 +226,7 @@ $$;
 
 -- The owner's queued Cafe24 jobs end unrun, saying why.
 create function private.skip_cafe24_jobs(p_user_id uuid, p_reason text)
-returns void
-language sql
-set search_path = ''
-as $$
+returns void language sql set search_path = '' as $$
   update private.jobs
     set status = 'done', finished_at = now(), updated_at = now(), locked_until = null,
         result = jsonb_build_object('skipped', p_reason)
@@ -269,10 +237,7 @@ revoke execute on function private.skip_cafe24_jobs(uuid, text) from public;
 -- A disconnect is finished: the connection goes with its notes (the shop and its tokens with
 -- it), and what was queued for the mall is not run. Answers {removed: true}.
 create function private.finish_cafe24_removal(p_shop public.cafe24_shops)
-returns jsonb
-language plpgsql
-set search_path = ''
-as $$
+returns jsonb language plpgsql set search_path = '' as $$
 begin
   delete from public.integration_notes where user_id = p_shop.user_id and provider = 'cafe24';
   delete from public.integrations where id = p_shop.integration_id;
@@ -285,11 +250,7 @@ revoke execute on function private.finish_cafe24_removal(public.cafe24_shops) fr
 -- What the sync did: the tag now in the mall (null: none) on these screens, or why it failed.
 -- A disconnect is finished once nothing of ours is left: the shop, tokens and notes go.
 create function public.record_cafe24_sync(p_user_id uuid, p_script_no text, p_locations text[], p_error text)
-returns jsonb
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns jsonb language plpgsql security definer set search_path = '' as $$
 declare
   v_shop public.cafe24_shops;
 begin
@@ -321,11 +282,7 @@ $$;
 -- granted, with a note. A shop being disconnected needs nothing more from the mall (deleting
 -- the app removes its script tags), so it goes.
 create function public.mark_cafe24_not_granted(p_user_id uuid, p_reason text)
-returns jsonb
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns jsonb language plpgsql security definer set search_path = '' as $$
 declare
   v_shop public.cafe24_shops;
 begin
@@ -350,11 +307,7 @@ $$;
 -- mall through the queue, which then deletes the shop and its tokens. Answers whether there was
 -- a shop.
 create function public.remove_cafe24_connection(p_user_id uuid)
-returns boolean
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns boolean language plpgsql security definer set search_path = '' as $$
 begin
   update public.cafe24_shops set removing = true where user_id = p_user_id;
   if not found then
@@ -372,11 +325,7 @@ $$;
 -- position}] (checked by the function with the dashboard's zod schema first). Own reaction
 -- blocks only; a thread per product only for comment, qna and like on product pages.
 create function public.save_cafe24_placements(p_user_id uuid, p_placements jsonb)
-returns jsonb
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns jsonb language plpgsql security definer set search_path = '' as $$
 declare
   v_item jsonb;
   v_block public.blocks;
@@ -434,15 +383,10 @@ grant execute on function public.save_cafe24_placements(uuid, jsonb) to service_
 -- the shop is being disconnected or the owner has no paid plan (so a tag that could not be
 -- removed yet shows nothing). Reads no auth.uid(): the same answer for every visitor, so a CDN
 -- may keep it a minute.
-create function public.get_cafe24_embed(p_shop uuid)
-returns jsonb
-language plpgsql
-stable
 -- security definer: anon cannot read shops, placements or blocks (owners only); only what the
--- loader needs comes out
-security definer
-set search_path = ''
-as $$
+-- loader needs comes out.
+create function public.get_cafe24_embed(p_shop uuid)
+returns jsonb language plpgsql stable security definer set search_path = '' as $$
 declare
   v_result jsonb;
 begin

@@ -26,11 +26,7 @@ alter table private.captcha_tokens enable row level security;
 
 -- The captcha the elements show once the limits trip: null until an operator set the site key.
 create function private.captcha_config()
-returns jsonb
-language sql
-stable
-set search_path = ''
-as $$
+returns jsonb language sql stable set search_path = '' as $$
   select case when coalesce(k.site_key, '') <> '' then jsonb_build_object(
            'provider', 'turnstile',
            'site_key', k.site_key,
@@ -45,12 +41,7 @@ $$;
 -- at a visitor's own limit too (blocks.captcha). verify-captcha asks this before the provider spends
 -- the visitor's token, and grant_captcha_pass after it: one rule for both.
 create function public.captcha_wanted(p_block_id uuid)
-returns boolean
-language sql
-stable
-security definer
-set search_path = ''
-as $$
+returns boolean language sql stable security definer set search_path = '' as $$
   select exists (
     select 1 from public.blocks
     where id = p_block_id and not deactivated
@@ -61,11 +52,7 @@ revoke execute on function public.captcha_wanted(uuid) from public, anon, authen
 -- Records a captcha the provider accepted for a visitor on a block: captcha.pass_uses (10)
 -- writes past the limits within captcha.pass_minutes (10). A token seen before is refused.
 create function public.grant_captcha_pass(p_user_id uuid, p_block_id uuid, p_token_hash text)
-returns jsonb
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns jsonb language plpgsql security definer set search_path = '' as $$
 declare
   v_uses integer := coalesce((private.setting('captcha.pass_uses', '10'::jsonb) #>> '{}')::integer, 10);
   v_minutes integer := coalesce((private.setting('captcha.pass_minutes', '10'::jsonb) #>> '{}')::integer, 10);
@@ -92,10 +79,7 @@ revoke execute on function public.grant_captcha_pass(uuid, uuid, text) from publ
 -- Spends one write of the visitor's pass for the block (check_rate_limit): true when they held
 -- one with a write left that has not expired.
 create function private.use_captcha_pass(p_block_id uuid, p_uid uuid, p_now timestamptz)
-returns boolean
-language sql
-set search_path = ''
-as $$
+returns boolean language sql set search_path = '' as $$
   with used as (
     update private.captcha_passes set uses_left = uses_left - 1
       where block_id = p_block_id and user_id = p_uid and uses_left > 0 and expires_at > p_now

@@ -7,11 +7,7 @@
 -- IPv6 address (`::ffff:192.0.2.1`) is its IPv4 address. Null when it is no single address (a
 -- range with a mask is none).
 create function private.parse_address(p_text text)
-returns inet
-language plpgsql
-immutable
-set search_path = ''
-as $$
+returns inet language plpgsql immutable set search_path = '' as $$
 declare
   v_text text := split_part(regexp_replace(btrim(p_text), '^\[|\]$', '', 'g'), '%', 1);
   v_address inet;
@@ -42,11 +38,7 @@ $$;
 -- Supabase, docs/data-model.md), that header alone is the address (null when it is missing or no
 -- address); callers pass the two settings when they have read them already.
 create function private.client_address(p_trusted jsonb default null, p_header text default null)
-returns inet
-language plpgsql
-stable
-set search_path = ''
-as $$
+returns inet language plpgsql stable set search_path = '' as $$
 declare
   v_headers text := nullif(current_setting('request.headers', true), '');
   v_chain text[];
@@ -85,11 +77,7 @@ $$;
 -- (supabase/local/auth/rate-limit.ts addressGroup; address-group.test.ts checks both agree).
 -- p_v6_bits widens an IPv6 group (reserve_key: a site's /48).
 create function private.address_group(p_address inet, p_v6_bits integer default 64)
-returns text
-language sql
-immutable
-set search_path = ''
-as $$
+returns text language sql immutable set search_path = '' as $$
   select case when family(a) = 6 then host(network(set_masklen(a, p_v6_bits))) || '/' || p_v6_bits
               else host(a) end
   from (select private.parse_address(host(p_address)) as a) x;
@@ -100,21 +88,13 @@ $$;
 -- /64s, each a group of its own for the shares; the eighth hostile review spent the reserve
 -- with 24 /64s of one /56). Hashed, as address_key.
 create function private.reserve_key(p_address inet)
-returns uuid
-language sql
-immutable
-set search_path = ''
-as $$
+returns uuid language sql immutable set search_path = '' as $$
   select md5('reserve:' || private.address_group(p_address, 48))::uuid;
 $$;
 
 -- The key of an address's bucket: its group (above), hashed. Never a user id: not a version 4
 -- UUID.
 create function private.address_key(p_address inet)
-returns uuid
-language sql
-immutable
-set search_path = ''
-as $$
+returns uuid language sql immutable set search_path = '' as $$
   select case when p_address is not null then md5('address:' || private.address_group(p_address))::uuid end;
 $$;

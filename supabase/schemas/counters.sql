@@ -45,10 +45,7 @@ alter table private.audience_group_deltas enable row level security;
 -- whose row is then waited for as before. Two writers that hash or whose sessions fall on the same
 -- shard no longer queue on it (issue 19: 20 sessions on 32 shards met on one a third of the time).
 create function private.free_shard(p_key text, p_start integer, p_n integer)
-returns integer
-language plpgsql
-set search_path = ''
-as $$
+returns integer language plpgsql set search_path = '' as $$
 declare
   v_key integer := hashtext(p_key);
   v_shard integer;
@@ -67,10 +64,7 @@ revoke execute on function private.free_shard(text, integer, integer) from publi
 -- Adds to a block's counters: on the row when no other write holds it, else on a delta row of a
 -- shard no other write holds (never waits for another visitor's write).
 create function private.bump_block_counts(p_block_id uuid, p_responses integer, p_new integer, p_likes integer)
-returns void
-language plpgsql
-set search_path = ''
-as $$
+returns void language plpgsql set search_path = '' as $$
 begin
   update public.blocks
     set response_count = greatest(response_count + p_responses, 0),
@@ -98,11 +92,7 @@ revoke execute on function private.bump_block_counts(uuid, integer, integer, int
 -- The block with its exact counters: the row's plus the deltas not folded yet (one probe of an
 -- index that is empty for a block nobody is writing to at the moment).
 create function private.with_live_counts(p_block public.blocks)
-returns public.blocks
-language plpgsql
-stable
-set search_path = ''
-as $$
+returns public.blocks language plpgsql stable set search_path = '' as $$
 declare
   v_block public.blocks := p_block;
 begin
@@ -124,10 +114,7 @@ revoke execute on function private.with_live_counts(public.blocks) from public;
 -- shard no other write of this block's options holds (one shard for all of this write's options).
 -- A decrement the row cannot take (the increments it undoes are still deltas) is a delta too.
 create function private.bump_option_counts(p_block_id uuid, p_option_ids uuid[], p_delta integer)
-returns void
-language plpgsql
-set search_path = ''
-as $$
+returns void language plpgsql set search_path = '' as $$
 declare
   v_done uuid[];
 begin
@@ -161,11 +148,7 @@ revoke execute on function private.bump_option_counts(uuid, uuid[], integer) fro
 
 -- Options' exact response counts, [{id, response_count}]: the row's plus the deltas not folded yet.
 create function private.option_counts(p_option_ids uuid[])
-returns jsonb
-language sql
-stable
-set search_path = ''
-as $$
+returns jsonb language sql stable set search_path = '' as $$
   select coalesce(jsonb_agg(jsonb_build_object('id', o.id, 'response_count',
            greatest(o.response_count + coalesce((select sum(d.delta) from private.option_count_deltas d
                                                  where d.option_id = o.id), 0), 0))
@@ -178,11 +161,7 @@ revoke execute on function private.option_counts(uuid[]) from public;
 -- deltas too. A counter update moves response_count with it, so it never fires this; nor does the
 -- fold, which says so in a transaction-local setting.
 create function private.blocks_reset_new_deltas()
-returns trigger
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns trigger language plpgsql security definer set search_path = '' as $$
 begin
   if current_setting('counters.folding', true) = 'on' then
     return null;
@@ -196,10 +175,7 @@ revoke execute on function private.blocks_reset_new_deltas() from public;
 
 -- Moves an audience group's count: the group row when free, else a delta row of a free shard.
 create or replace function private.bump_audience_group(p_user_id uuid, p_name text, p_delta integer)
-returns void
-language plpgsql
-set search_path = ''
-as $$
+returns void language plpgsql set search_path = '' as $$
 begin
   update public.audience_groups set count = count + p_delta
     where id = (select id from public.audience_groups
@@ -222,12 +198,7 @@ $$;
 -- decides, not the one passed in: called as an RPC (/rpc/member_count), p_group is whatever the
 -- caller wrote, another owner's group id under their own user id.
 create function public.member_count(p_group public.audience_groups)
-returns integer
-language sql
-stable
-security definer
-set search_path = ''
-as $$
+returns integer language sql stable security definer set search_path = '' as $$
   select greatest(g.count + coalesce((select sum(d.delta) from private.audience_group_deltas d
                                       where d.group_id = g.id), 0), 0)::integer
   from public.audience_groups g
@@ -242,10 +213,7 @@ revoke execute on function public.member_count(public.audience_groups) from publ
 -- the row plus all its deltas is exact and the fold never clamps a partial sum. p_sums names each
 -- counter column of p_target and the delta column added to it. Answers the rows updated.
 create function private.fold_deltas(p_target regclass, p_deltas regclass, p_key text, p_sums jsonb)
-returns integer
-language plpgsql
-set search_path = ''
-as $$
+returns integer language plpgsql set search_path = '' as $$
 declare
   v_sums text;
   v_sets text;
@@ -286,10 +254,7 @@ revoke execute on function private.fold_deltas(regclass, regclass, text, jsonb) 
 -- nobody holds (SKIP LOCKED throughout: never waits for a visitor, never deadlocks with one: a visitor
 -- holds a delta row only while it does not wait for its block or group). Every 5 seconds.
 create function private.fold_counters()
-returns integer
-language plpgsql
-set search_path = ''
-as $$
+returns integer language plpgsql set search_path = '' as $$
 declare
   v_blocks integer;
   v_groups integer;
@@ -316,12 +281,7 @@ revoke execute on function private.fold_counters() from public;
 -- another owner's block the answer is null. The stored row decides, and is the one counted: called
 -- as an RPC, p_block is whatever the caller wrote (another owner's block id under their own id).
 create function public.live_response_count(p_block public.blocks)
-returns integer
-language sql
-stable
-security definer
-set search_path = ''
-as $$
+returns integer language sql stable security definer set search_path = '' as $$
   select (private.with_live_counts(b)).response_count
   from public.blocks b
   where b.id = p_block.id and private.may_read_as(b.owner_id);
@@ -331,12 +291,7 @@ comment on function public.live_response_count(public.blocks) is
 revoke execute on function public.live_response_count(public.blocks) from public, anon;
 
 create function public.live_new_response_count(p_block public.blocks)
-returns integer
-language sql
-stable
-security definer
-set search_path = ''
-as $$
+returns integer language sql stable security definer set search_path = '' as $$
   select (private.with_live_counts(b)).new_response_count
   from public.blocks b
   where b.id = p_block.id and private.may_read_as(b.owner_id);

@@ -22,11 +22,7 @@ alter table private.escalated_messages enable row level security;
 -- was asked, 20 accounts a day old counted them in 5 s and published 180 comments in 15 s, none
 -- held). A storm's accounts have no history on the block, anonymous or not.
 create function private.has_track_record(p_block_id uuid, p_uid uuid)
-returns boolean
-language sql
-stable
-set search_path = ''
-as $$
+returns boolean language sql stable set search_path = '' as $$
   select exists (select 1 from public.messages m
                  where m.creator_id = p_uid and m.block_id = p_block_id and m.status = 'published'
                    and m.created_at < now() - make_interval(hours => h.hours))
@@ -56,10 +52,7 @@ alter table private.address_holds enable row level security;
 -- it a hold's snapshot missed a message not yet committed, which was then published after the
 -- hold (storm.test at load 17: 5 of the storm's messages were published).
 create function private.lock_address_holds(p_block_id uuid, p_address uuid, p_exclusive boolean)
-returns void
-language plpgsql
-set search_path = ''
-as $$
+returns void language plpgsql set search_path = '' as $$
 begin
   if p_exclusive then
     perform pg_advisory_xact_lock(hashtext('address_holds:' || p_block_id), hashtext(p_address::text));
@@ -82,10 +75,7 @@ revoke execute on function private.lock_address_holds(uuid, uuid, boolean) from 
 -- one sees what the first held. A write refused after its hold still commits the hold
 -- (public.post_message).
 create function private.hold_address_burst(p_block public.blocks, p_address uuid, p_now timestamptz)
-returns void
-language sql
-set search_path = ''
-as $$
+returns void language sql set search_path = '' as $$
   select private.lock_address_holds(p_block.id, p_address, true);
   select pg_advisory_xact_lock(hashtext('hold_address_burst'), hashtext(p_block.id::text));
   with held as (
@@ -108,10 +98,7 @@ $$;
 -- the writer has no track record. Takes the address's lock shared first, so a hold that starts
 -- now waits for this message, and this message sees a hold that committed before it.
 create function private.address_hold_applies(p_block public.blocks, p_uid uuid, p_address uuid)
-returns boolean
-language plpgsql
-set search_path = ''
-as $$
+returns boolean language plpgsql set search_path = '' as $$
 begin
   perform private.lock_address_holds(p_block.id, p_address, false);
   return exists (select 1 from private.address_holds h

@@ -66,10 +66,7 @@ alter table private.rate_buckets enable row level security;
 -- Takes up to p_wanted tokens from a bucket refilled at rate.<name>.per_second (burst
 -- rate.<name>.burst, default one second's worth). Returns how many were granted.
 create function private.take_tokens(p_name text, p_wanted integer)
-returns integer
-language plpgsql
-set search_path = ''
-as $$
+returns integer language plpgsql set search_path = '' as $$
 declare
   v_rate double precision := (private.setting('rate.' || p_name || '.per_second', '14'::jsonb))::text::double precision;
   v_burst double precision := coalesce(
@@ -98,10 +95,7 @@ create function private.enqueue_job(
   p_group_key text default null,
   p_rate_bucket text default null,
   p_max_attempts integer default null)
-returns bigint
-language sql
-set search_path = ''
-as $$
+returns bigint language sql set search_path = '' as $$
   insert into private.jobs (kind, payload, dedupe_key, run_at, group_key, rate_bucket, max_attempts)
   values (p_kind, coalesce(p_payload, '{}'::jsonb), p_dedupe_key, coalesce(p_run_at, now()),
           p_group_key, p_rate_bucket, coalesce(p_max_attempts, 8))
@@ -118,11 +112,7 @@ create function public.enqueue_job(
   p_group_key text default null,
   p_rate_bucket text default null,
   p_max_attempts integer default null)
-returns bigint
-language sql
-security definer
-set search_path = ''
-as $$
+returns bigint language sql security definer set search_path = '' as $$
   select private.enqueue_job(p_kind, p_payload, p_dedupe_key, p_run_at, p_group_key, p_rate_bucket, p_max_attempts);
 $$;
 revoke execute on function public.enqueue_job(text, jsonb, text, timestamp with time zone, text, text, integer) from public, anon, authenticated;
@@ -130,11 +120,7 @@ revoke execute on function public.enqueue_job(text, jsonb, text, timestamp with 
 -- Backoff before attempt n+1: 5 s, 10 s, 20 s, ... capped at an hour, with 20% jitter so a
 -- provider coming back is not hit by every job at the same instant.
 create function private.job_backoff(p_attempts integer)
-returns interval
-language sql
-volatile
-set search_path = ''
-as $$
+returns interval language sql volatile set search_path = '' as $$
   select make_interval(secs => least(3600, 5 * power(2, greatest(p_attempts - 1, 0)))
                                * (0.8 + random() * 0.4));
 $$;
@@ -148,11 +134,7 @@ $$;
 -- oldest first.
 create function public.claim_jobs(p_limit integer default 50, p_lock_seconds integer default 60,
                                   p_kinds text[] default null)
-returns jsonb
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns jsonb language plpgsql security definer set search_path = '' as $$
 declare
   v_limit integer := greatest(1, least(coalesce(p_limit, 50), 500));
   v_ids bigint[];
@@ -227,11 +209,7 @@ revoke execute on function public.claim_jobs(integer, integer, text[]) from publ
 
 -- Marks claimed jobs as being handed to a provider: from here a lost worker means `unknown`.
 create function public.mark_jobs_sending(p_ids bigint[])
-returns void
-language sql
-security definer
-set search_path = ''
-as $$
+returns void language sql security definer set search_path = '' as $$
   update private.jobs set status = 'sending', updated_at = now()
     where id = any(p_ids) and status = 'running';
 $$;
@@ -245,11 +223,7 @@ revoke execute on function public.mark_jobs_sending(bigint[]) from public, anon,
 -- private.record_outbound_mail (mail.sql).
 -- Answers {done, retried, failed, unknown, deferred}.
 create function public.finish_jobs(p_outcomes jsonb)
-returns jsonb
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns jsonb language plpgsql security definer set search_path = '' as $$
 declare
   v_item jsonb;
   v_job private.jobs;
@@ -324,11 +298,7 @@ revoke execute on function public.finish_jobs(jsonb) from public, anon, authenti
 -- answer names when to run instead, and the group's queued jobs move to that time too.
 -- Answers {payloads: [...], defer_until}.
 create function public.merge_job_group(p_job_id bigint, p_window_seconds integer default null)
-returns jsonb
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns jsonb language plpgsql security definer set search_path = '' as $$
 declare
   v_job private.jobs;
   v_last timestamptz;
@@ -381,21 +351,14 @@ revoke execute on function public.merge_job_group(bigint, integer) from public, 
 -- Whether due work waits: what the schedule checks before it calls the worker, so an idle
 -- project makes no function calls.
 create function private.jobs_are_due()
-returns boolean
-language sql
-stable
-set search_path = ''
-as $$
+returns boolean language sql stable set search_path = '' as $$
   select exists (select 1 from private.jobs where status = 'queued' and run_at <= now())
       or exists (select 1 from private.jobs where status in ('running', 'sending') and locked_until < now());
 $$;
 
 -- Finished jobs are kept for a while to read what happened, then purged.
 create function private.purge_jobs()
-returns integer
-language plpgsql
-set search_path = ''
-as $$
+returns integer language plpgsql set search_path = '' as $$
 declare
   v_done integer;
   v_other integer;

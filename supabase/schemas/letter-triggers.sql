@@ -19,10 +19,7 @@
 -- questions with an answer and a letter named; the address is read from the stored response
 -- when the job runs.
 create function private.enqueue_trigger_letters(p_block public.blocks, p_response_id uuid, p_answers jsonb)
-returns void
-language plpgsql
-set search_path = ''
-as $$
+returns void language plpgsql set search_path = '' as $$
 begin
   insert into private.jobs (kind, payload, dedupe_key)
     select 'letter.trigger',
@@ -43,11 +40,7 @@ revoke execute on function private.enqueue_trigger_letters(public.blocks, uuid, 
 -- publish_id} when a `letter` job was added, {delivery_id, publish_id, skipped} when the delivery
 -- was recorded as skipped, or {skip} when nothing is to be sent (the reason).
 create function public.reserve_trigger_letter(p_job_id bigint, p_sender jsonb)
-returns jsonb
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns jsonb language plpgsql security definer set search_path = '' as $$
 declare
   v_job private.jobs;
   v_form public.blocks;
@@ -159,10 +152,7 @@ revoke execute on function public.reserve_trigger_letter(bigint, jsonb) from pub
 -- no saved letter (HTML) yet, or no verified sender address. RLS decides whose rows are read.
 create function public.trigger_letter_choices()
 returns table (id uuid, name text, type public.block_type, has_html boolean, sender_verified boolean)
-language plpgsql
-stable
-set search_path = ''
-as $$
+language plpgsql stable set search_path = '' as $$
 begin
   return query
     select b.id, b.name, b.type, p.mail_html is not null,

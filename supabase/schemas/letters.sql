@@ -118,11 +118,7 @@ create policy "Owners can read their deliveries" on public.deliveries
 -- A delivery leaving `reserved` counts once in its send (and its audience member).
 -- security definer: counts are not the client's to write (they cannot write deliveries at all).
 create function private.deliveries_after_status()
-returns trigger
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns trigger language plpgsql security definer set search_path = '' as $$
 declare
   v_column text;
 begin
@@ -152,10 +148,7 @@ $$;
 -- transaction (finish_jobs) while SES reports the first of them (record_mail_event): taken
 -- delivery first, the two deadlocked. Call this before the first delivery is locked or updated.
 create function private.lock_sends(p_delivery_ids uuid[])
-returns void
-language plpgsql
-set search_path = ''
-as $$
+returns void language plpgsql set search_path = '' as $$
 begin
   perform 1 from public.publishes
     where id in (select publish_id from public.deliveries where id = any(p_delivery_ids))
@@ -170,10 +163,7 @@ revoke execute on function private.lock_sends(uuid[]) from public;
 -- A letter job that failed for good fails its delivery at once, with the provider's answer as the
 -- reason, so the history shows it (settle_letter_jobs, every 30 s, remains for older jobs).
 create function private.fail_letter_delivery()
-returns trigger
-language plpgsql
-set search_path = ''
-as $$
+returns trigger language plpgsql set search_path = '' as $$
 begin
   -- (finish_jobs, which fails the job, locked the send first: private.lock_sends)
   update public.deliveries set status = 'failed', reason = left(new.last_error, 500)
@@ -188,11 +178,7 @@ revoke execute on function private.fail_letter_delivery() from public;
 --   {name?, mail_title, mail_from, mail_name, page_url, letter, mail_html, mail_text}
 -- mail_from must be one of the owner's verified sender emails (or null). Answers {block, private}.
 create function public.save_letter(p_owner_id uuid, p_block_id uuid, p_payload jsonb)
-returns jsonb
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns jsonb language plpgsql security definer set search_path = '' as $$
 declare
   v_block public.blocks;
   v_from text := nullif(btrim(p_payload ->> 'mail_from'), '');
@@ -241,11 +227,7 @@ revoke execute on function public.save_letter(uuid, uuid, jsonb) from public, an
 -- Answers {publish_id, reserved, skipped}; no publish when nobody is left to send to.
 create or replace function public.reserve_letter(p_owner_id uuid, p_block_id uuid, p_emails text[],
   p_group text, p_register boolean, p_sender jsonb)
-returns jsonb
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns jsonb language plpgsql security definer set search_path = '' as $$
 declare
   v_profile public.profiles;
   v_block public.blocks;
@@ -372,11 +354,7 @@ revoke execute on function public.reserve_letter(uuid, uuid, text[], text, boole
 -- security definer: mail_suppressions is private; only counts of the caller's own members leave.
 create function public.letter_send_groups()
 returns table (name text, email_count integer, skip_count integer, awaiting_count integer)
-language sql
-stable
-security definer
-set search_path = ''
-as $$
+language sql stable security definer set search_path = '' as $$
   with m as (
     select a.group_name, lower(a.email) as email, a.awaiting_confirmation as awaiting,
            exists (select 1 from public.unsubscribes u where u.user_id = a.user_id and lower(u.email) = lower(a.email))
@@ -404,11 +382,7 @@ grant execute on function public.letter_send_groups() to authenticated;
 -- `skipped`), and once per send what the mail needs. Answers
 -- {jobs: [{id, delivery_id, publish_id, to, name, skip?}], publishes: [{id, ...}]}.
 create function public.prepare_letter_jobs(p_job_ids bigint[])
-returns jsonb
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns jsonb language plpgsql security definer set search_path = '' as $$
 declare
   v_jobs jsonb;
   v_publishes jsonb;
@@ -496,11 +470,7 @@ alter table private.letter_settle_clock enable row level security;
 --     the events of that time are still to come (letter_settle_clock).
 -- Jobs the provider refused for good (`failed`) make their delivery `failed`.
 create function private.settle_letter_jobs()
-returns jsonb
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns jsonb language plpgsql security definer set search_path = '' as $$
 declare
   v_grace integer := (private.setting('letters.unknown_grace_seconds', '600'::jsonb))::text::integer;
   v_gap integer := (private.setting('letters.settle_gap_seconds', '120'::jsonb))::text::integer;
@@ -550,12 +520,7 @@ $$;
 -- that save-letter rendered and sanitised (never an address, a sender or a send). anon too.
 -- security definer: block_private is owner-only; only these two fields leave it.
 create function public.get_letter_view(p_block_id uuid)
-returns jsonb
-language plpgsql
-stable
-security definer
-set search_path = ''
-as $$
+returns jsonb language plpgsql stable security definer set search_path = '' as $$
 declare
   v_block public.blocks := private.visible_block(p_block_id);
   v_private public.block_private;

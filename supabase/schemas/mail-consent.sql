@@ -74,11 +74,7 @@ create index confirmation_mails_owner_idx on private.confirmation_mails (owner_i
 -- Whether an address confirmed reply notifications for a commenter on an owner's blocks, or (p_commenter_id
 -- null) the owner's letters.
 create function private.mail_confirmed(p_email text, p_owner_id uuid, p_commenter_id uuid)
-returns boolean
-language sql
-stable
-set search_path = ''
-as $$
+returns boolean language sql stable set search_path = '' as $$
   select exists (select 1 from private.mail_consents c
                  where c.email = lower(btrim(p_email)) and c.owner_id = p_owner_id
                    and c.commenter_id is not distinct from p_commenter_id
@@ -89,11 +85,7 @@ revoke execute on function private.mail_confirmed(text, uuid, uuid) from public;
 -- The visitor's language for a mail they caused: the first of en/ko in the request's
 -- Accept-Language (the browser's, as PostgREST passes it), else p_fallback (the block's).
 create function private.request_locale(p_fallback public.language_code)
-returns public.language_code
-language sql
-stable
-set search_path = ''
-as $$
+returns public.language_code language sql stable set search_path = '' as $$
   select coalesce(
     (select case when btrim(t) like 'ko%' then 'ko' else 'en' end::public.language_code
      from unnest(string_to_array(lower(left(
@@ -111,10 +103,7 @@ revoke execute on function private.request_locale(public.language_code) from pub
 -- (a confirmation mail is asked for; start_mail_consent decides whether it goes).
 create function private.ask_mail_consent(p_email text, p_owner_id uuid, p_commenter_id uuid,
                                          p_block_id uuid, p_locale public.language_code)
-returns text
-language plpgsql
-set search_path = ''
-as $$
+returns text language plpgsql set search_path = '' as $$
 declare
   v_email text := lower(btrim(p_email));
 begin
@@ -139,11 +128,7 @@ revoke execute on function private.ask_mail_consent(text, uuid, uuid, uuid, publ
 -- owner's letters, or the owner has it as an active member they added themselves (by hand, by
 -- CSV, by a manual send that registers: the owner's responsibility).
 create function private.letters_allowed(p_owner_id uuid, p_email text)
-returns boolean
-language sql
-stable
-set search_path = ''
-as $$
+returns boolean language sql stable set search_path = '' as $$
   select private.mail_confirmed(p_email, p_owner_id, null)
     or exists (select 1 from public.audience_members a
                where a.user_id = p_owner_id and lower(a.email) = lower(btrim(p_email))
@@ -155,11 +140,7 @@ revoke execute on function private.letters_allowed(uuid, text) from public;
 -- (mail_consent.owner_daily_free, default 30; mail_consent.owner_daily_paid, default 300;
 -- docs/security.md says why).
 create function private.owner_confirmation_cap(p_owner_id uuid)
-returns integer
-language sql
-stable
-set search_path = ''
-as $$
+returns integer language sql stable set search_path = '' as $$
   select case when coalesce((select paid from public.profiles where id = p_owner_id), false)
               then (private.setting('mail_consent.owner_daily_paid', '300'::jsonb))::text::integer
               else (private.setting('mail_consent.owner_daily_free', '30'::jsonb))::text::integer end;
@@ -169,12 +150,7 @@ revoke execute on function private.owner_confirmation_cap(uuid) from public;
 -- The caller's confirmation mails of the last 24 hours: {limit, sent, capped} (capped: asks the
 -- daily cap kept back, not sent; the audience page shows them). Counts only.
 create function public.confirmation_mail_usage()
-returns jsonb
-language sql
-stable
-security definer
-set search_path = ''
-as $$
+returns jsonb language sql stable security definer set search_path = '' as $$
   select jsonb_build_object(
     'limit', private.owner_confirmation_cap((select auth.uid())),
     'sent', (select count(*) from private.confirmation_mails m
@@ -195,10 +171,7 @@ grant execute on function public.confirmation_mail_usage() to authenticated;
 -- mail-consents-purge); the caps read only the last 24 hours of confirmation_mails, whose rows go
 -- after two days.
 create function private.purge_mail_consents()
-returns integer
-language sql
-set search_path = ''
-as $$
+returns integer language sql set search_path = '' as $$
   delete from private.confirmation_mails where mailed_at < now() - interval '2 days';
   with gone as (
     delete from private.mail_consents
@@ -218,11 +191,7 @@ revoke execute on function private.purge_mail_consents() from public;
 -- a letters one, one per owner, waits), then the owner's day (owner_confirmation_cap: past it the
 -- ask is dropped and the row's capped_at tells the owner).
 create function public.start_mail_consent(p_job_id bigint, p_token_hash text)
-returns jsonb
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns jsonb language plpgsql security definer set search_path = '' as $$
 declare
   v_job private.jobs;
   v_email text;
@@ -324,12 +293,7 @@ grant execute on function public.start_mail_consent(bigint, text) to service_rol
 -- What a live token asks, for the confirmation page: {scope, email, block_name, owner_name, locale},
 -- or null when the token is unknown, spent or expired.
 create function public.mail_consent_info(p_token_hash text)
-returns jsonb
-language sql
-stable
-security definer
-set search_path = ''
-as $$
+returns jsonb language sql stable security definer set search_path = '' as $$
   select jsonb_build_object(
            'scope', case when c.commenter_id is null then 'letters' else 'reply' end,
            'email', c.email, 'block_name', b.name, 'locale', c.locale,
@@ -344,11 +308,7 @@ grant execute on function public.mail_consent_info(text) to service_role;
 -- the letters its forms held for it are queued again), false is "not me" (the address joins the
 -- suppression list). Answers {outcome: confirmed | declined | invalid, scope, email}.
 create function public.answer_mail_consent(p_token_hash text, p_confirm boolean)
-returns jsonb
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns jsonb language plpgsql security definer set search_path = '' as $$
 declare
   v_row private.mail_consents;
 begin

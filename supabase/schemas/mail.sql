@@ -53,11 +53,7 @@ alter table private.sender_email_tokens enable row level security;
 revoke all on private.sender_email_tokens from public, anon, authenticated;
 
 create function public.request_sender_email(p_user_id uuid, p_email text, p_token_hash text)
-returns uuid
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns uuid language plpgsql security definer set search_path = '' as $$
 declare
   v_id uuid;
 begin
@@ -81,11 +77,7 @@ revoke all on function public.request_sender_email(uuid, text, text) from public
 grant execute on function public.request_sender_email(uuid, text, text) to service_role;
 
 create function public.confirm_sender_email(p_user_id uuid, p_token_hash text)
-returns jsonb
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns jsonb language plpgsql security definer set search_path = '' as $$
 declare
   v_claim public.sender_emails;
 begin
@@ -136,11 +128,7 @@ create policy "Owners can read their unsubscribes" on public.unsubscribes
 -- Unsubscribed instead of Active and a CSV import can say which new members letters will skip.
 -- security invoker: RLS on unsubscribes gives the caller only their own.
 create function public.is_unsubscribed(p_member public.audience_members)
-returns boolean
-language sql
-stable
-set search_path = ''
-as $$
+returns boolean language sql stable set search_path = '' as $$
   select p_member.email is not null and exists (
     select 1 from public.unsubscribes u
     where u.user_id = p_member.user_id and lower(u.email) = lower(p_member.email));
@@ -212,10 +200,7 @@ alter table private.mail_optouts enable row level security;
 -- Called by public.finish_jobs (jobs.sql) for an outcome that carries a `mail`:
 --   {to, from, subject, kind, provider_message_id?, user_id?, sender_user_id?, block_id?, delivery_id?}
 create function private.record_outbound_mail(p_job_id bigint, p_mail jsonb, p_status text)
-returns void
-language plpgsql
-set search_path = ''
-as $$
+returns void language plpgsql set search_path = '' as $$
 begin
   -- the send and the delivery before the mail, the order record_mail_event takes them in when a
   -- provider's event outruns this record (private.lock_sends; finish_jobs locked the batch's
@@ -244,11 +229,7 @@ $$;
 
 -- Order of delivery states: a late Delivery never overwrites a Bounce or Complaint.
 create function private.mail_state_rank(p_status text)
-returns integer
-language sql
-immutable
-set search_path = ''
-as $$
+returns integer language sql immutable set search_path = '' as $$
   select case p_status when 'sent' then 1 when 'unknown' then 1 when 'delivered' then 2
                        when 'rejected' then 3 when 'bounced' then 3 when 'complaint' then 4 else 0 end;
 $$;
@@ -260,11 +241,7 @@ $$;
 -- `delivery` tag of a letter is recorded from that delivery, so no count is lost and a lost
 -- worker's mail is known to have gone. p_event gains `tags` ({name: value}).
 create or replace function public.record_mail_event(p_event jsonb)
-returns jsonb
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns jsonb language plpgsql security definer set search_path = '' as $$
 declare
   v_type text := lower(p_event ->> 'type');
   v_mail private.outbound_mails;
@@ -365,12 +342,7 @@ revoke execute on function public.record_mail_event(jsonb) from public, anon, au
 -- at mail.suspend_bounce_rate 0.05 and mail.suspend_complaint_rate 0.001 over the last 14 days,
 -- once mail.suspend_min_volume (50) mails were sent).
 create function public.mail_sender_status(p_user_id uuid)
-returns jsonb
-language sql
-stable
-security definer
-set search_path = ''
-as $$
+returns jsonb language sql stable security definer set search_path = '' as $$
   with recent as (
     select count(*) as sent,
            count(*) filter (where status = 'bounced') as bounced,
@@ -390,11 +362,7 @@ revoke execute on function public.mail_sender_status(uuid) from public, anon, au
 -- Records a one-click unsubscribe from notification mails (the unsubscribe function checks the
 -- signed token first).
 create function public.record_mail_optout(p_email text, p_scope text, p_block_id uuid)
-returns void
-language sql
-security definer
-set search_path = ''
-as $$
+returns void language sql security definer set search_path = '' as $$
   insert into private.mail_optouts (email, scope, block_id) values (lower(p_email), p_scope, p_block_id)
     on conflict do nothing;
 $$;
@@ -403,12 +371,7 @@ revoke execute on function public.record_mail_optout(text, text, uuid) from publ
 -- Whether an address already left these notification mails: the unsubscribe page says so
 -- instead of asking again. security definer: private.mail_optouts is not readable through the API.
 create function public.mail_optout_exists(p_email text, p_scope text, p_block_id uuid)
-returns boolean
-language sql
-stable
-security definer
-set search_path = ''
-as $$
+returns boolean language sql stable security definer set search_path = '' as $$
   select exists (select 1 from private.mail_optouts
                  where email = lower(p_email) and scope = p_scope and block_id = p_block_id);
 $$;
@@ -416,12 +379,7 @@ revoke execute on function public.mail_optout_exists(text, text, uuid) from publ
 
 -- Whether any of these addresses is suppressed (for mails outside notifications).
 create function public.mail_suppressed(p_emails text[])
-returns text[]
-language sql
-stable
-security definer
-set search_path = ''
-as $$
+returns text[] language sql stable security definer set search_path = '' as $$
   select coalesce(array_agg(email), '{}') from private.mail_suppressions
     where email = any(array(select lower(e) from unnest(p_emails) e));
 $$;

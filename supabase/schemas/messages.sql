@@ -48,11 +48,7 @@ revoke insert, update, delete on public.messages from anon, authenticated;
 -- The caller's page key, checked: '' or the key format, and only on block types with threads or
 -- likes. Errors: Not valid page key.
 create function private.check_page_key(p_block public.blocks, p_page_key text)
-returns text
-language plpgsql
-immutable
-set search_path = ''
-as $$
+returns text language plpgsql immutable set search_path = '' as $$
 declare
   v_key text := coalesce(p_page_key, '');
 begin
@@ -68,11 +64,7 @@ $$;
 
 -- A page's counts, to lay over the block's totals ({} for the block's own thread).
 create function private.page_counts_json(p_block public.blocks, p_page_key text)
-returns jsonb
-language sql
-stable
-set search_path = ''
-as $$
+returns jsonb language sql stable set search_path = '' as $$
   select case when coalesce(p_page_key, '') = '' then '{}'::jsonb
     when p_block.type in ('comment', 'qna') then jsonb_build_object(
       'page_key', p_page_key, 'like_count', 0,
@@ -148,10 +140,7 @@ create policy "Users can read their own message likes" on public.message_likes
 
 -- one level of replies; a reply has no resolved state
 create or replace function private.messages_before_insert()
-returns trigger
-language plpgsql
-set search_path = ''
-as $$
+returns trigger language plpgsql set search_path = '' as $$
 declare
   v_parent public.messages;
 begin
@@ -168,11 +157,7 @@ end;
 $$;
 
 create or replace function private.messages_after_insert()
-returns trigger
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns trigger language plpgsql security definer set search_path = '' as $$
 begin
   perform private.bump_block_counts(new.block_id, 1, 1, 0);
   if new.parent_id is not null then
@@ -183,11 +168,7 @@ end;
 $$;
 
 create or replace function private.messages_after_delete()
-returns trigger
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns trigger language plpgsql security definer set search_path = '' as $$
 begin
   perform private.bump_block_counts(old.block_id, -1, -1, 0);
   if old.parent_id is not null then
@@ -198,11 +179,7 @@ end;
 $$;
 
 create function private.message_likes_after_change()
-returns trigger
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns trigger language plpgsql security definer set search_path = '' as $$
 begin
   if tg_op = 'INSERT' then
     update public.messages set like_count = like_count + 1 where id = new.message_id;
@@ -214,11 +191,7 @@ end;
 $$;
 
 create or replace function private.check_message_content(p_content text)
-returns text
-language plpgsql
-immutable
-set search_path = ''
-as $$
+returns text language plpgsql immutable set search_path = '' as $$
 begin
   if p_content is null or private.trim_whitespace(p_content) = '' then
     raise exception 'Message cannot be empty' using errcode = 'P0001';
@@ -233,11 +206,7 @@ $$;
 create function private.check_visitor_fields(p_creator_name text, p_color text,
                                               p_photo_url text default null, p_home_url text default null,
                                               p_timezone text default null)
-returns void
-language plpgsql
-immutable
-set search_path = ''
-as $$
+returns void language plpgsql immutable set search_path = '' as $$
 begin
   if char_length(p_creator_name) > 100 then
     raise exception 'Too long name' using errcode = 'P0001';
@@ -256,10 +225,7 @@ $$;
 
 -- Loads a message for a change and checks its block is published.
 create function private.message_for_update(p_message_id uuid)
-returns public.messages
-language plpgsql
-set search_path = ''
-as $$
+returns public.messages language plpgsql set search_path = '' as $$
 declare
   v_message public.messages;
 begin
@@ -280,11 +246,7 @@ create function public.post_message(p_block_id uuid, p_parent_id uuid default nu
                                     p_creator_photo_url text default null, p_home_url text default null,
                                     p_creator_email text default null, p_timezone text default null,
                                     p_honeypot text default null, p_page_key text default '')
-returns jsonb
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns jsonb language plpgsql security definer set search_path = '' as $$
 declare
   v_uid uuid := private.require_uid();
   v_block public.blocks := private.visible_block(p_block_id);
@@ -409,11 +371,7 @@ revoke execute on function public.post_message(uuid, uuid, text, text, text, tex
 -- Author edits their message (a message waiting for approval too). Under the block's hold
 -- setting an edit may be held again. security definer: see the header.
 create or replace function public.edit_message(p_message_id uuid, p_content text)
-returns jsonb
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns jsonb language plpgsql security definer set search_path = '' as $$
 declare
   v_uid uuid := private.require_uid();
   v_message public.messages := private.visible_message(p_message_id, v_uid, true);
@@ -436,11 +394,7 @@ revoke execute on function public.edit_message(uuid, text) from public, anon;
 
 -- Author or block owner deletes a message (with its replies). security definer: see the header.
 create or replace function public.delete_message(p_message_id uuid)
-returns jsonb
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns jsonb language plpgsql security definer set search_path = '' as $$
 declare
   v_uid uuid := private.require_uid();
   v_message public.messages := private.visible_message(p_message_id, v_uid, true);
@@ -459,11 +413,7 @@ revoke execute on function public.delete_message(uuid) from public, anon;
 -- call that changes the state spends a token. security definer: see the header.
 create or replace function public.toggle_message_like(p_message_id uuid,
   p_liked boolean default null)
-returns jsonb
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns jsonb language plpgsql security definer set search_path = '' as $$
 declare
   v_uid uuid := private.require_uid();
   v_message public.messages := private.visible_message(p_message_id, v_uid);
@@ -495,11 +445,7 @@ revoke execute on function public.toggle_message_like(uuid, boolean) from public
 
 -- Block owner resolves or reopens a top-level message. security definer: see the header.
 create function public.set_message_resolved(p_message_id uuid, p_resolved boolean)
-returns jsonb
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns jsonb language plpgsql security definer set search_path = '' as $$
 declare
   v_uid uuid := private.require_uid();
   v_message public.messages := private.message_for_update(p_message_id);

@@ -40,11 +40,7 @@ create policy "Owners read the writers they blocked" on public.blocked_writers
 -- A visitor reports a message to the block owner, once (a second report changes nothing).
 -- security definer: see the header.
 create function public.report_message(p_message_id uuid, p_reason text default null)
-returns jsonb
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns jsonb language plpgsql security definer set search_path = '' as $$
 declare
   v_uid uuid := private.require_uid();
   v_message public.messages := private.visible_message(p_message_id, v_uid);
@@ -80,12 +76,7 @@ revoke execute on function public.report_message(uuid, text) from public, anon;
 create function public.moderation_messages(p_block_id uuid, p_filter text default 'all',
                                            p_search text default null, p_before timestamptz default null,
                                            p_limit integer default 50)
-returns jsonb
-language plpgsql
-stable
-security definer
-set search_path = ''
-as $$
+returns jsonb language plpgsql stable security definer set search_path = '' as $$
 declare
   v_uid uuid := private.require_uid();
   v_pattern text;
@@ -146,11 +137,7 @@ revoke execute on function public.moderation_messages(uuid, text, text, timestam
 -- blocks, several at once (at most 200). All or nothing: one message that is not the caller's
 -- refuses the whole call. security definer: clients have no write rights on messages.
 create function public.moderate_messages(p_message_ids uuid[], p_action text)
-returns jsonb
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns jsonb language plpgsql security definer set search_path = '' as $$
 declare
   v_uid uuid := private.require_uid();
   v_ids uuid[];
@@ -212,11 +199,7 @@ revoke execute on function public.moderate_messages(uuid[], text) from public, a
 -- rights on blocked_writers and messages.
 create function public.block_writer(p_block_id uuid, p_user_id uuid, p_blocked boolean default true,
                                     p_hide_messages boolean default false)
-returns jsonb
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns jsonb language plpgsql security definer set search_path = '' as $$
 declare
   v_uid uuid := private.require_uid();
   v_hidden integer := 0;

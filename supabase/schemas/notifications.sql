@@ -7,11 +7,7 @@
 -- Enqueues the notifications of a new message: notify.owner for the block's owner (mailTo), and
 -- notify.reply for a commenter who asked for replies, which waits for a published reply (the owner is told of held messages: that is how they learn to approve).
 create or replace function private.messages_enqueue_notifications()
-returns trigger
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns trigger language plpgsql security definer set search_path = '' as $$
 declare
   v_owner uuid;
   v_mail_to text;
@@ -42,11 +38,7 @@ $$;
 
 -- A new response (form, ab vote, like, button click): the owner's digest when mailTo is set.
 create function private.responses_enqueue_notifications()
-returns trigger
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns trigger language plpgsql security definer set search_path = '' as $$
 begin
   if exists (select 1 from public.block_private bp join public.blocks b on b.id = bp.block_id
              where bp.block_id = new.block_id and bp.mail_to is not null
@@ -64,12 +56,7 @@ $$;
 -- {skip: reason} when nothing is to be sent: the setting was turned off, the address opted out
 -- or is suppressed, the items are gone.
 create function public.notification_context(p_kind text, p_payloads jsonb)
-returns jsonb
-language plpgsql
-stable
-security definer
-set search_path = ''
-as $$
+returns jsonb language plpgsql stable security definer set search_path = '' as $$
 declare
   v_block_id uuid := (p_payloads -> 0 ->> 'block_id')::uuid;
   v_block public.blocks;
@@ -170,11 +157,7 @@ revoke execute on function public.notification_context(text, jsonb) from public,
 -- run instead, or why nothing is sent. Answers [{id, defer_until} | {id, context}] in the order
 -- of p_job_ids; a job that is not running any more is left out.
 create function public.prepare_notification_jobs(p_job_ids bigint[])
-returns jsonb
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns jsonb language plpgsql security definer set search_path = '' as $$
 declare
   v_id bigint;
   v_kind text;

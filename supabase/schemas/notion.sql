@@ -52,11 +52,7 @@ alter table private.oauth_states enable row level security;
 
 -- True the first time a state's nonce is spent, false after (and for an expired one).
 create function public.spend_oauth_state(p_nonce text, p_expires_at timestamptz)
-returns boolean
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns boolean language plpgsql security definer set search_path = '' as $$
 begin
   delete from private.oauth_states where expires_at < now();
   if p_expires_at < now() then
@@ -109,11 +105,7 @@ create policy "Owners can dismiss their integration notes" on public.integration
 
 -- A block linked to another target starts with a clean slate: the old target's notes go.
 create function private.block_private_notion_target_changed()
-returns trigger
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns trigger language plpgsql security definer set search_path = '' as $$
 begin
   if new.notion_database is distinct from old.notion_database or new.notion_page is distinct from old.notion_page then
     delete from public.integration_notes
@@ -130,11 +122,7 @@ $$;
 -- ride out an outage of more than a day; a job parked while access is revoked does not count
 -- attempts and runs when the owner connects again.
 create function private.enqueue_notion_write()
-returns trigger
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns trigger language plpgsql security definer set search_path = '' as $$
 declare
   v_owner uuid;
   v_target text;
@@ -159,12 +147,7 @@ $$;
 
 -- The owner's Notion connection with its token (null when not connected).
 create function public.notion_connection(p_user_id uuid)
-returns jsonb
-language sql
-stable
-security definer
-set search_path = ''
-as $$
+returns jsonb language sql stable security definer set search_path = '' as $$
   select jsonb_build_object('id', i.id, 'status', i.status, 'workspace_name', i.workspace_name,
                             'access_token', t.access_token)
   from public.integrations i join private.integration_tokens t on t.integration_id = i.id
@@ -176,11 +159,7 @@ revoke execute on function public.notion_connection(uuid) from public, anon, aut
 -- parked while access was revoked released.
 create function public.save_notion_connection(p_user_id uuid, p_access_token text, p_token_data jsonb,
                                               p_workspace_name text, p_workspace_icon text)
-returns jsonb
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns jsonb language plpgsql security definer set search_path = '' as $$
 declare
   v_integration public.integrations;
 begin
@@ -209,11 +188,7 @@ revoke execute on function public.save_notion_connection(uuid, text, jsonb, text
 -- Disconnects: answers the token (to revoke at Notion), unlinks every block of the owner, drops
 -- the notes and settles the owner's queued notion jobs (nothing to write them to any more).
 create function public.remove_notion_connection(p_user_id uuid)
-returns jsonb
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns jsonb language plpgsql security definer set search_path = '' as $$
 declare
   v_token text;
   v_unlinked integer;
@@ -243,10 +218,7 @@ revoke execute on function public.remove_notion_connection(uuid) from public, an
 -- the time and detail of the latest (the Notion worker's batch of notes: record_notion_notes).
 create function private.note_integration(p_user_id uuid, p_block_id uuid, p_provider text,
   p_code text, p_detail jsonb)
-returns void
-language sql
-set search_path = ''
-as $$
+returns void language sql set search_path = '' as $$
   insert into public.integration_notes (user_id, block_id, provider, code, property, detail)
     values (p_user_id, p_block_id, p_provider, p_code, '', p_detail)
     on conflict (user_id, block_id, code, property) do update
@@ -256,11 +228,7 @@ revoke execute on function private.note_integration(uuid, uuid, text, text, json
 
 -- Notion refused the token (401): not granted, with a note for the owner.
 create function public.mark_notion_not_granted(p_user_id uuid, p_reason text)
-returns void
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns void language plpgsql security definer set search_path = '' as $$
 begin
   update public.integrations set status = 'not_granted', status_reason = left(p_reason, 500)
     where user_id = p_user_id and provider = 'notion' and status = 'granted';
@@ -274,11 +242,7 @@ revoke execute on function public.mark_notion_not_granted(uuid, text) from publi
 
 -- The block's data source or page is gone (404): unlink it (when still the same target) and say so.
 create function public.unlink_notion_target(p_block_id uuid, p_target_id text, p_reason text)
-returns boolean
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns boolean language plpgsql security definer set search_path = '' as $$
 declare
   v_owner uuid;
   v_unlinked boolean := false;
@@ -303,11 +267,7 @@ revoke execute on function public.unlink_notion_target(uuid, text, text) from pu
 
 -- Records notes: [{user_id, block_id, code, property, detail}], counted when seen again.
 create function public.record_notion_notes(p_notes jsonb)
-returns void
-language sql
-security definer
-set search_path = ''
-as $$
+returns void language sql security definer set search_path = '' as $$
   insert into public.integration_notes (user_id, block_id, code, property, detail)
   select (n ->> 'user_id')::uuid, (n ->> 'block_id')::uuid, n ->> 'code', left(coalesce(n ->> 'property', ''), 200),
          coalesce(n -> 'detail', '{}'::jsonb)
@@ -320,11 +280,7 @@ revoke execute on function public.record_notion_notes(jsonb) from public, anon, 
 
 -- Notion asked to wait (429 Retry-After): the owner's queued notion jobs wait that long too.
 create function public.delay_notion_jobs(p_user_id uuid, p_until timestamptz)
-returns integer
-language sql
-security definer
-set search_path = ''
-as $$
+returns integer language sql security definer set search_path = '' as $$
   with moved as (
     update private.jobs set run_at = p_until, updated_at = now()
       where kind = 'notion' and group_key = 'notion:' || p_user_id and status = 'queued' and run_at < p_until
@@ -339,11 +295,7 @@ revoke execute on function public.delay_notion_jobs(uuid, timestamp with time zo
 -- or a message). Answers per job {id, context} or {id, skip} (nothing to write any more) or
 -- {id, defer_until} (access revoked: parked until the owner connects again).
 create function public.prepare_notion_jobs(p_job_ids bigint[])
-returns jsonb
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns jsonb language plpgsql security definer set search_path = '' as $$
 declare
   v_job private.jobs;
   v_block public.blocks;

@@ -15,11 +15,7 @@ alter table private.owner_calls enable row level security;
 create index owner_calls_user_name_time on private.owner_calls (user_id, name, called_at);
 
 create function public.note_owner_call(p_user_id uuid, p_name text, p_per_hour integer)
-returns integer
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns integer language plpgsql security definer set search_path = '' as $$
 declare
   v_recent integer;
   v_oldest timestamptz;

@@ -6,11 +6,7 @@
 -- The plan a plan row's content describes ({type, blockLimit, responseMonthlyLimit}): the other way
 -- round of private.plan_content (plans.sql), whose limits it keeps, for a renewal of what the row holds.
 create function private.content_plan(p_content jsonb)
-returns jsonb
-language sql
-immutable
-set search_path = ''
-as $$
+returns jsonb language sql immutable set search_path = '' as $$
   select (private.plan_content(p_content) - 'planName')
     || jsonb_build_object('type', case when p_content ->> 'planName' = 'Basic' then 'basic' else 'custom' end);
 $$;
@@ -22,10 +18,7 @@ revoke execute on function private.content_plan(jsonb) from public;
 -- one; a charge of that id already written stays as it is.
 create function private.next_card_charge(p_payment public.payments, p_billing_key text,
   p_id uuid default null, p_schedule_id text default null)
-returns uuid
-language plpgsql
-set search_path = ''
-as $$
+returns uuid language plpgsql set search_path = '' as $$
 declare
   v_id uuid := coalesce(p_id, gen_random_uuid());
   v_plan jsonb := private.content_plan(coalesce(p_payment.next_content, p_payment.content));
@@ -51,11 +44,7 @@ revoke execute on function private.next_card_charge(public.payments, text, uuid,
 
 -- A scheduled renewal the provider created (the schedule job's answer).
 create function public.mark_charge_scheduled(p_charge_id uuid, p_schedule_id text)
-returns void
-language sql
-security definer
-set search_path = ''
-as $$
+returns void language sql security definer set search_path = '' as $$
   update private.payment_charges set status = 'scheduled', schedule_id = left(p_schedule_id, 200)
     where id = p_charge_id and kind = 'renewal' and status = 'unscheduled';
 $$;
@@ -64,11 +53,7 @@ revoke execute on function public.mark_charge_scheduled(uuid, text) from public,
 -- A card renewal the provider charged: the plan runs one more period (a changed plan starts
 -- now), and the following period's charge is written. Idempotent per charge.
 create function public.record_plan_renewal(p_charge_id uuid, p_provider_payment_id text)
-returns jsonb
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns jsonb language plpgsql security definer set search_path = '' as $$
 declare
   v_charge private.payment_charges;
   v_payment public.payments;
@@ -107,11 +92,7 @@ revoke execute on function public.record_plan_renewal(uuid, text) from public, a
 -- A renewal payment that failed: the plan stops renewing and ends at its end date; the owner is
 -- mailed at once. Idempotent.
 create function public.record_renewal_failed(p_payment_id uuid, p_charge_id uuid, p_error text)
-returns void
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns void language plpgsql security definer set search_path = '' as $$
 declare
   v_payment public.payments;
 begin
@@ -135,11 +116,7 @@ revoke execute on function public.record_renewal_failed(uuid, uuid, text) from p
 -- the next billing; a changed quantity the owner approved starts with a new period; a subscription
 -- that is not active stops renewing (the plan runs to its end). Idempotent (it sets, never adds).
 create function public.sync_paypal_plan(p_subscription_id text, p_state jsonb)
-returns jsonb
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns jsonb language plpgsql security definer set search_path = '' as $$
 declare
   v_payment public.payments;
   v_status text := p_state ->> 'status';
@@ -188,11 +165,7 @@ revoke execute on function public.sync_paypal_plan(text, jsonb) from public, ano
 
 -- Ends a plan now (a renewal the provider never made): inactive, limits fall back.
 create function public.end_plan(p_payment_id uuid)
-returns void
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns void language plpgsql security definer set search_path = '' as $$
 declare
   v_user uuid;
 begin
@@ -211,12 +184,7 @@ revoke execute on function public.end_plan(uuid) from public, anon, authenticate
 -- The owner's plan with what the provider needs to stop or change it: {payment, billing_key,
 -- renewal_charge}. Only the owner's active, renewing (for changes) plan of this method.
 create function public.plan_for_owner(p_user_id uuid, p_payment_id uuid, p_method public.payment_method)
-returns jsonb
-language plpgsql
-stable
-security definer
-set search_path = ''
-as $$
+returns jsonb language plpgsql stable security definer set search_path = '' as $$
 declare
   v_payment public.payments;
   v_first private.payment_charges;
@@ -244,11 +212,7 @@ revoke execute on function public.plan_for_owner(uuid, uuid, public.payment_meth
 -- The owner stopped the plan (the provider was told first): no more renewals, the plan runs to
 -- its end date. Idempotent.
 create function public.record_plan_stop(p_user_id uuid, p_payment_id uuid)
-returns jsonb
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns jsonb language plpgsql security definer set search_path = '' as $$
 declare
   v_payment public.payments;
 begin
@@ -270,11 +234,7 @@ revoke execute on function public.record_plan_stop(uuid, uuid) from public, anon
 -- pending renewal charge is replaced (its schedule was revoked first) and a new one is scheduled
 -- by the queue; for PayPal the change waits for the owner's approval on PayPal.
 create function public.record_plan_change(p_user_id uuid, p_payment_id uuid, p_plan jsonb, p_price numeric)
-returns jsonb
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns jsonb language plpgsql security definer set search_path = '' as $$
 declare
   v_payment public.payments;
   v_billing_key text;
@@ -312,23 +272,14 @@ revoke execute on function public.record_plan_change(uuid, uuid, jsonb, numeric)
 
 -- Whether a provider event (PortOne webhook-id, PayPal event id) was applied already.
 create function public.payment_event_seen(p_id text)
-returns boolean
-language sql
-stable
-security definer
-set search_path = ''
-as $$
+returns boolean language sql stable security definer set search_path = '' as $$
   select exists (select 1 from private.provider_events where id = left(p_id, 200));
 $$;
 revoke execute on function public.payment_event_seen(text) from public, anon, authenticated;
 
 -- Records an applied provider event; false when it was recorded already.
 create function public.record_payment_event(p_id text)
-returns boolean
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns boolean language plpgsql security definer set search_path = '' as $$
 begin
   insert into private.provider_events (id) values (left(p_id, 200)) on conflict (id) do nothing;
   return found;
@@ -342,10 +293,7 @@ revoke execute on function public.record_payment_event(text) from public, anon, 
 -- its webhook reaching us), and ended after a week without an answer; owners of plans that end
 -- in PLAN_RULES.noticeDays (3) days without renewing are mailed. Answers what it did.
 create function private.expire_plans()
-returns jsonb
-language plpgsql
-set search_path = ''
-as $$
+returns jsonb language plpgsql set search_path = '' as $$
 declare
   v_notices integer := 0;
   v_checks integer := 0;
@@ -399,23 +347,14 @@ grant execute on function private.expire_plans() to service_role;
 
 -- The same for the service role (tests and operators run it through PostgREST).
 create function public.expire_plans()
-returns jsonb
-language sql
-security definer
-set search_path = ''
-as $$
+returns jsonb language sql security definer set search_path = '' as $$
   select private.expire_plans();
 $$;
 revoke execute on function public.expire_plans() from public, anon, authenticated;
 
 -- What a plan mail needs: the plan row and its owner (address, name, language).
 create function public.plan_mail_context(p_payment_ids uuid[])
-returns jsonb
-language sql
-stable
-security definer
-set search_path = ''
-as $$
+returns jsonb language sql stable security definer set search_path = '' as $$
   select coalesce(jsonb_agg(jsonb_build_object(
     'payment', to_jsonb(p),
     'owner', jsonb_build_object('id', o.id, 'email', o.email, 'name', o.name, 'language', o.language))), '[]'::jsonb)

@@ -130,11 +130,7 @@ create index payment_charges_payment_idx on private.payment_charges (payment_id,
 -- 8 and 1000; counts are multiples of 4 and 1000 within 400 and 100000; at least $3).
 -- supabase/functions/_shared/plans.ts computes the same (tests/plans.test.ts ties the two).
 create function private.plan_price(p_plan jsonb)
-returns numeric
-language plpgsql
-immutable
-set search_path = ''
-as $$
+returns numeric language plpgsql immutable set search_path = '' as $$
 declare
   v_type text := p_plan ->> 'type';
   v_blocks integer := private.jsonb_int(p_plan, 'blockLimit');
@@ -156,11 +152,7 @@ grant execute on function private.plan_price(jsonb) to service_role;
 
 -- The content a plan row keeps: {planName, blockLimit, responseMonthlyLimit}.
 create function private.plan_content(p_plan jsonb)
-returns jsonb
-language sql
-immutable
-set search_path = ''
-as $$
+returns jsonb language sql immutable set search_path = '' as $$
   select jsonb_build_object(
     'planName', case p_plan ->> 'type' when 'basic' then 'Basic' else 'Custom' end,
     'blockLimit', private.jsonb_int(p_plan, 'blockLimit'),
@@ -170,11 +162,7 @@ revoke execute on function private.plan_content(jsonb) from public;
 
 -- The last day of a one-month period starting on p_start (23 Nov -> 22 Dec).
 create function private.period_end(p_start date)
-returns date
-language sql
-immutable
-set search_path = ''
-as $$
+returns date language sql immutable set search_path = '' as $$
   select (p_start + interval '1 month')::date - 1;
 $$;
 revoke execute on function private.period_end(date) from public;
@@ -185,11 +173,7 @@ revoke execute on function private.period_end(date) from public;
 -- beyond the limit are deactivated, newest first, never deleted; room again reactivates them,
 -- oldest first. security definer: it writes columns and rows the owner may not write.
 create function private.apply_plan_limits(p_user_id uuid)
-returns void
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns void language plpgsql security definer set search_path = '' as $$
 declare
   v_paid boolean;
   v_blocks integer;
@@ -225,11 +209,7 @@ grant execute on function private.apply_plan_limits(uuid) to service_role;
 
 -- The owner's active paid plan (the spec's: active and basic, custom or subscription), if any.
 create function private.active_plan(p_user_id uuid)
-returns public.payments
-language sql
-stable
-set search_path = ''
-as $$
+returns public.payments language sql stable set search_path = '' as $$
   select * from public.payments
   where user_id = p_user_id and is_active and type in ('basic', 'custom', 'subscription')
   limit 1;
@@ -246,11 +226,7 @@ create function public.start_plan_checkout(
   p_provider_ref text,
   p_plan jsonb,
   p_price numeric)
-returns jsonb
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns jsonb language plpgsql security definer set search_path = '' as $$
 declare
   v_charge private.payment_charges;
   v_price numeric := private.plan_price(p_plan);
@@ -309,11 +285,7 @@ revoke execute on function public.start_plan_checkout(uuid, public.payment_metho
 -- renewal's PortOne schedule}. For a card plan it also writes the next period's charge
 -- (private.next_card_charge, plan-renewals.sql; without a schedule id a job makes the schedule).
 create function public.record_plan_checkout(p_charge_id uuid, p_provider jsonb default '{}'::jsonb)
-returns jsonb
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns jsonb language plpgsql security definer set search_path = '' as $$
 declare
   v_charge private.payment_charges;
   v_payment public.payments;
@@ -366,11 +338,7 @@ revoke execute on function public.record_plan_checkout(uuid, jsonb) from public,
 
 -- A checkout the provider refused (declined card, a subscription that does not match): final.
 create function public.fail_plan_checkout(p_charge_id uuid, p_error text)
-returns void
-language sql
-security definer
-set search_path = ''
-as $$
+returns void language sql security definer set search_path = '' as $$
   update private.payment_charges set status = 'failed', error = left(p_error, 500)
     where id = p_charge_id and kind = 'first' and status = 'pending';
 $$;
@@ -378,12 +346,7 @@ revoke execute on function public.fail_plan_checkout(uuid, text) from public, an
 
 -- A charge with what the functions need to act on it (service role: the billing key is in it).
 create function public.plan_charge(p_charge_id uuid)
-returns jsonb
-language sql
-stable
-security definer
-set search_path = ''
-as $$
+returns jsonb language sql stable security definer set search_path = '' as $$
   select to_jsonb(c) || jsonb_build_object('payment', to_jsonb(p))
   from private.payment_charges c
   left join public.payments p on p.id = c.payment_id
@@ -393,12 +356,7 @@ revoke execute on function public.plan_charge(uuid) from public, anon, authentic
 
 -- The first charge a billing key or a PayPal subscription made (webhooks find their checkout).
 create function public.plan_charge_by_ref(p_method public.payment_method, p_ref text)
-returns jsonb
-language sql
-stable
-security definer
-set search_path = ''
-as $$
+returns jsonb language sql stable security definer set search_path = '' as $$
   select public.plan_charge(c.id)
   from private.payment_charges c
   where c.kind = 'first' and c.method = p_method and c.provider_ref = p_ref;
@@ -407,12 +365,7 @@ revoke execute on function public.plan_charge_by_ref(public.payment_method, text
 
 -- A plan row with its first charge and the renewal charge of the period after it, if any.
 create function public.plan_payment(p_payment_id uuid)
-returns jsonb
-language sql
-stable
-security definer
-set search_path = ''
-as $$
+returns jsonb language sql stable security definer set search_path = '' as $$
   select jsonb_build_object(
     'payment', to_jsonb(p),
     'first_charge', (select to_jsonb(c) from private.payment_charges c
@@ -430,11 +383,7 @@ revoke execute on function public.plan_payment(uuid) from public, anon, authenti
 -- valid_until, within max_redemptions. A promote_coupon is for owners who never had a plan. The
 -- coupon gives its plan for duration_days (beside a paid plan the larger limits apply).
 create function public.redeem_coupon(p_user_id uuid, p_code text)
-returns jsonb
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns jsonb language plpgsql security definer set search_path = '' as $$
 declare
   v_coupon public.coupons;
   v_payment public.payments;

@@ -70,11 +70,7 @@ create policy "Users can delete their own tags" on public.user_tags
 -- make their owners so). An anonymous visitor who adds an email and confirms it becomes a
 -- permanent user, as on GoTrue, but with an email identity only: a visitor still (docs/security.md).
 create function private.is_owner_account(p_app_meta_data jsonb, p_anonymous boolean)
-returns boolean
-language sql
-immutable
-set search_path = ''
-as $$
+returns boolean language sql immutable set search_path = '' as $$
   select not coalesce(p_anonymous, false)
      and (coalesce(p_app_meta_data -> 'providers', '[]'::jsonb) ?| array['google', 'apple']
           or coalesce(p_app_meta_data -> 'owner', 'false'::jsonb) = 'true'::jsonb);
@@ -87,11 +83,7 @@ revoke execute on function private.is_owner_account(jsonb, boolean) from public;
 -- is an owner (above), when the user is made or becomes one. security definer: runs as the auth
 -- server's role, which has no rights on public tables.
 create function private.handle_new_user()
-returns trigger
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns trigger language plpgsql security definer set search_path = '' as $$
 declare
   v_meta jsonb := coalesce(new.raw_user_meta_data, '{}'::jsonb);
   v_language text := v_meta ->> 'language';
@@ -123,11 +115,7 @@ $$;
 -- off the profile); an owner who wants to stop deletes the account. security definer: runs inside
 -- the auth server's update, which has no rights on public tables.
 create function private.keep_owner_account()
-returns trigger
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns trigger language plpgsql security definer set search_path = '' as $$
 begin
   if private.is_owner_account(old.raw_app_meta_data, old.is_anonymous)
      and not private.is_owner_account(new.raw_app_meta_data, new.is_anonymous)
@@ -141,11 +129,7 @@ $$;
 
 -- Every profile gets the reserved groups. security definer: runs inside the auth.users trigger.
 create function private.profiles_after_insert()
-returns trigger
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns trigger language plpgsql security definer set search_path = '' as $$
 begin
   insert into public.audience_groups (user_id, name) values (new.id, 'activated'), (new.id, 'deactivated')
     on conflict (user_id, name) do nothing;
@@ -160,11 +144,7 @@ $$;
 -- delete, which has no rights on public tables. Row triggers on these tables keep the other
 -- owners' counters right.
 create or replace function private.handle_deleted_user()
-returns trigger
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns trigger language plpgsql security definer set search_path = '' as $$
 begin
   if current_setting('rb.keep_visitor_content', true) = 'on' then
     return old;
@@ -191,11 +171,7 @@ create function private.purge_idle_anonymous_users(
   p_idle interval default interval '30 days',
   p_limit integer default 10000
 )
-returns integer
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns integer language plpgsql security definer set search_path = '' as $$
 declare
   v_deleted integer;
 begin

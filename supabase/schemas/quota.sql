@@ -29,11 +29,7 @@ alter table private.quota_notices enable row level security;
 
 -- This month's count of an owner: the sum of their shards (at most 32 rows, one index range).
 create function private.monthly_response_count(p_user_id uuid)
-returns integer
-language sql
-stable
-set search_path = ''
-as $$
+returns integer language sql stable set search_path = '' as $$
   select coalesce(sum(count), 0)::integer from private.response_counts
   where user_id = p_user_id and month = date_trunc('month', now())::date;
 $$;
@@ -42,11 +38,7 @@ revoke execute on function private.monthly_response_count(uuid) from public;
 -- A shard's share of the limit: limit / 32, the remainder to the first shards. The shares add up
 -- to the limit.
 create function private.quota_share(p_limit integer, p_shard integer)
-returns integer
-language sql
-immutable
-set search_path = ''
-as $$
+returns integer language sql immutable set search_path = '' as $$
   select greatest(p_limit, 0) / 32 + (p_shard < greatest(p_limit, 0) % 32)::integer;
 $$;
 revoke execute on function private.quota_share(integer, integer) from public;
@@ -54,10 +46,7 @@ revoke execute on function private.quota_share(integer, integer) from public;
 -- Records the quota level an owner's count reached (80: 80 % of the limit, 100: the limit) and
 -- enqueues its mail, once per owner, month and level.
 create function private.quota_notice(p_user_id uuid, p_month date, p_count integer, p_limit integer)
-returns void
-language plpgsql
-set search_path = ''
-as $$
+returns void language plpgsql set search_path = '' as $$
 declare
   v_level integer;
 begin
@@ -91,10 +80,7 @@ revoke execute on function private.quota_notice(uuid, date, integer, integer) fr
 -- writer holds a shard lock only once it has its unit, and never waits while holding one: no
 -- cycle can form. Several units (letter sends) still lock every shard in shard order.
 create or replace function private.take_response_quota(p_user_id uuid, p_n integer default 1)
-returns boolean
-language plpgsql
-set search_path = ''
-as $$
+returns boolean language plpgsql set search_path = '' as $$
 declare
   v_month date := date_trunc('month', now())::date;
   v_limit integer;
@@ -184,10 +170,7 @@ revoke execute on function private.take_response_quota(uuid, integer) from publi
 -- Sets an owner's count for this month (spread over the shards by their shares; what is beyond
 -- the limit goes to shard 0). For the seed and for operators; service role only.
 create function private.set_monthly_response_count(p_user_id uuid, p_count integer)
-returns void
-language plpgsql
-set search_path = ''
-as $$
+returns void language plpgsql set search_path = '' as $$
 declare
   v_month date := date_trunc('month', now())::date;
   v_limit integer := coalesce((select response_monthly_limit from public.profiles where id = p_user_id), 0);
@@ -213,10 +196,7 @@ revoke execute on function private.set_monthly_response_count(uuid, integer) fro
 
 -- Levels reached that no write saw (two writes crossing a level together): every minute.
 create function private.sweep_quota_notices()
-returns integer
-language plpgsql
-set search_path = ''
-as $$
+returns integer language plpgsql set search_path = '' as $$
 declare
   v_month date := date_trunc('month', now())::date;
   v_row record;
@@ -238,12 +218,7 @@ $$;
 revoke execute on function private.sweep_quota_notices() from public;
 
 create function public.response_monthly_count(p_profile public.profiles)
-returns integer
-language sql
-stable
-security definer
-set search_path = ''
-as $$
+returns integer language sql stable security definer set search_path = '' as $$
   select case when private.may_read_as(p_profile.id)
               then private.monthly_response_count(p_profile.id) end;
 $$;
@@ -255,11 +230,7 @@ revoke execute on function public.response_monthly_count(public.profiles) from p
 -- the count and the limit when the threshold was crossed; or {skip} (no address, suppressed,
 -- account gone).
 create or replace function public.quota_notice_context(p_payloads jsonb)
-returns jsonb
-language sql
-STABLE SECURITY DEFINER
-set search_path = ''
-as $$
+returns jsonb language sql stable security definer set search_path = '' as $$
   select coalesce(jsonb_agg(
     case
       when pr.id is null then jsonb_build_object('skip', 'the account was deleted')
@@ -313,10 +284,7 @@ alter table private.address_quota enable row level security;
 -- each other.) A track record does not lift the share. No address (SQL outside
 -- an API request), the owner, limits or escalation off: always true.
 create or replace function private.take_address_quota(p_block public.blocks, p_uid uuid, p_action text)
-returns boolean
-language plpgsql
-set search_path = ''
-as $$
+returns boolean language plpgsql set search_path = '' as $$
 declare
   v_on boolean;
   v_share double precision;

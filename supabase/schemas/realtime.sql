@@ -58,10 +58,7 @@ revoke all on private.block_changes from public, anon, authenticated;
 -- (a page's thread, issue 18: on its own topic block:<id>:page:<key>).
 create function private.send_block_change(p_block_id uuid, p_event text, p_payload jsonb,
                                           p_page_key text default '')
-returns void
-language plpgsql
-set search_path = ''
-as $$
+returns void language plpgsql set search_path = '' as $$
 declare
   v_id uuid;
 begin
@@ -79,12 +76,7 @@ revoke execute on function private.send_block_change(uuid, text, jsonb, text) fr
 
 -- security definer: anon and visitors cannot read private.block_changes or public.blocks.
 create function public.get_block_change(p_block_id uuid, p_id uuid)
-returns jsonb
-language plpgsql
-stable
-security definer
-set search_path = ''
-as $$
+returns jsonb language plpgsql stable security definer set search_path = '' as $$
 declare
   v_change jsonb;
 begin
@@ -106,10 +98,7 @@ grant execute on function public.get_block_change(uuid, uuid) to anon, authentic
 
 -- Run by pg_cron block-changes-purge (a hand-written migration schedules it).
 create function private.purge_block_changes()
-returns void
-language sql
-set search_path = ''
-as $$
+returns void language sql set search_path = '' as $$
   delete from private.block_changes where created_at < now() - interval '10 minutes';
 $$;
 revoke execute on function private.purge_block_changes() from public;
@@ -121,12 +110,7 @@ revoke execute on function private.purge_block_changes() from public;
 -- security definer: anon and visitors cannot read public.blocks (trust.sql); reachable
 -- from policies only (client roles have no usage on schema private).
 create function private.block_topic_readable(p_topic text)
-returns boolean
-language plpgsql
-stable
-security definer
-set search_path = ''
-as $$
+returns boolean language plpgsql stable security definer set search_path = '' as $$
 declare
   v_match text[];
 begin
@@ -145,11 +129,7 @@ grant execute on function private.block_topic_readable(text) to anon, authentica
 -- security definer: realtime.send inserts into realtime.messages, which client roles may not
 -- write (no INSERT policy); the owner of this function (postgres) bypasses its RLS.
 create function private.messages_broadcast()
-returns trigger
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns trigger language plpgsql security definer set search_path = '' as $$
 declare
   v_block uuid := case when tg_op = 'DELETE' then old.block_id else new.block_id end;
   v_id uuid := case when tg_op = 'DELETE' then old.id else new.id end;

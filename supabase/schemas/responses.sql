@@ -55,11 +55,7 @@ create policy "Owners can delete responses to their blocks" on public.responses
     select 1 from public.blocks b where b.id = responses.block_id and b.owner_id = (select auth.uid())));
 
 create or replace function private.responses_after_insert()
-returns trigger
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns trigger language plpgsql security definer set search_path = '' as $$
 begin
   -- a held response counts once the owner approves it (responses_after_approve)
   if not new.held then
@@ -71,11 +67,7 @@ $$;
 
 -- The owner approved a held response: it counts now, with its chosen options.
 create or replace function private.responses_after_approve()
-returns trigger
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns trigger language plpgsql security definer set search_path = '' as $$
 begin
   perform private.bump_block_counts(new.block_id, 1, 1, 0);
   perform private.bump_option_counts(new.block_id, private.response_option_ids(new.answers), 1);
@@ -85,11 +77,7 @@ $$;
 
 -- The option ids a response chose (answers' option_ids of its poll and ab questions).
 create function private.response_option_ids(p_answers jsonb)
-returns uuid[]
-language sql
-immutable
-set search_path = ''
-as $$
+returns uuid[] language sql immutable set search_path = '' as $$
   select coalesce(array_agg(o.value::uuid), '{}')
     from jsonb_each(p_answers) a,
          jsonb_array_elements_text(case when jsonb_typeof(a.value -> 'option_ids') = 'array'
@@ -97,11 +85,7 @@ as $$
 $$;
 
 create or replace function private.responses_after_delete()
-returns trigger
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns trigger language plpgsql security definer set search_path = '' as $$
 begin
   -- a held response was never counted
   if old.held then
@@ -126,11 +110,7 @@ $$;
 create or replace function public.submit_response(p_block_id uuid, p_answers jsonb,
   p_creator_name text default null, p_color text default null, p_timezone text default null,
   p_honeypot text default null)
-returns jsonb
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns jsonb language plpgsql security definer set search_path = '' as $$
 declare
   v_uid uuid := private.require_uid();
   v_block public.blocks := private.visible_block(p_block_id);
@@ -335,11 +315,7 @@ revoke execute on function public.submit_response(uuid, jsonb, text, text, text,
 -- refuses the whole call, and so does a quota that cannot take them all (nothing is approved;
 -- the error says how many are left this month). Responses not held are left as they are.
 create function public.approve_responses(p_response_ids uuid[])
-returns jsonb
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns jsonb language plpgsql security definer set search_path = '' as $$
 declare
   v_uid uuid := private.require_uid();
   v_row public.responses;
@@ -385,11 +361,7 @@ revoke execute on function public.approve_responses(uuid[]) from public, anon;
 -- security definer: see the header.
 create function public.toggle_block_like(p_block_id uuid, p_creator_name text default null, p_color text default null,
                                          p_liked boolean default null, p_page_key text default '')
-returns jsonb
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns jsonb language plpgsql security definer set search_path = '' as $$
 declare
   v_uid uuid := private.require_uid();
   v_block public.blocks := private.visible_block(p_block_id);
@@ -436,11 +408,7 @@ revoke execute on function public.toggle_block_like(uuid, text, text, boolean, t
 -- Records a click on a button block. security definer: see the header.
 create or replace function public.record_button_click(p_block_id uuid,
   p_creator_name text default null, p_color text default null)
-returns jsonb
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns jsonb language plpgsql security definer set search_path = '' as $$
 declare
   v_uid uuid := private.require_uid();
   v_block public.blocks := private.visible_block(p_block_id);

@@ -9,11 +9,7 @@
 -- totals.held.
 create or replace function public.block_results_summary(p_block_id uuid,
   p_timezone text default 'UTC')
-returns jsonb
-language plpgsql
-STABLE SECURITY DEFINER
-set search_path = ''
-as $$
+returns jsonb language plpgsql stable security definer set search_path = '' as $$
 declare
   v_block public.blocks;
   v_tz text := coalesce(nullif(p_timezone, ''), 'UTC');

@@ -23,11 +23,7 @@
 -- with their not-deleted options, the endings with their conditions (the shape of
 -- get_block_view, plus the owner-only fields).
 create function private.block_editor_json(p_block_id uuid)
-returns jsonb
-language sql
-stable
-set search_path = ''
-as $$
+returns jsonb language sql stable set search_path = '' as $$
   select jsonb_build_object(
     'block', (select to_jsonb(b) from public.blocks b where b.id = p_block_id),
     'private', (select to_jsonb(p) from public.block_private p where p.block_id = p_block_id),
@@ -51,10 +47,7 @@ grant execute on function private.block_editor_json(uuid) to service_role;
 
 -- A settings object of the save: an object of the given keys only.
 create function private.check_setting_keys(p_settings jsonb, p_allowed text[])
-returns void
-language plpgsql
-set search_path = ''
-as $$
+returns void language plpgsql set search_path = '' as $$
 declare
   v_key text;
 begin
@@ -73,10 +66,7 @@ grant execute on function private.check_setting_keys(jsonb, text[]) to service_r
 -- A setting the save gives is one of p_values, or the save fails with p_message.
 create function private.check_setting_value(p_settings jsonb, p_key text, p_values text[],
   p_message text)
-returns void
-language plpgsql
-set search_path = ''
-as $$
+returns void language plpgsql set search_path = '' as $$
 begin
   if p_settings ? p_key and not (p_settings ->> p_key = any (p_values)) then
     raise exception '%', p_message using errcode = 'P0001';
@@ -88,10 +78,7 @@ grant execute on function private.check_setting_value(jsonb, text, text[], text)
 
 create or replace function private.save_block_settings(p_block public.blocks, p_settings jsonb,
   p_paid boolean)
-returns void
-language plpgsql
-set search_path = ''
-as $$
+returns void language plpgsql set search_path = '' as $$
 declare
   -- the settings an owner may change: never counters, owner, type, deactivated or the preview's
   -- mode / ending_mode
@@ -187,10 +174,7 @@ revoke execute on function private.save_block_settings(public.blocks, jsonb, boo
 grant execute on function private.save_block_settings(public.blocks, jsonb, boolean) to service_role;
 
 create function private.save_block_private(p_block public.blocks, p_private jsonb, p_paid boolean)
-returns void
-language plpgsql
-set search_path = ''
-as $$
+returns void language plpgsql set search_path = '' as $$
 declare
   v_allowed constant text[] := array['mail_to', 'notion_database', 'notion_page', 'notion_database_title'];
   v_old public.block_private;
@@ -234,10 +218,7 @@ revoke execute on function private.save_block_private(public.blocks, jsonb, bool
 grant execute on function private.save_block_private(public.blocks, jsonb, boolean) to service_role;
 
 create function private.save_block_questions(p_block public.blocks, p_questions jsonb, p_paid boolean)
-returns void
-language plpgsql
-set search_path = ''
-as $$
+returns void language plpgsql set search_path = '' as $$
 declare
   v_ids uuid[] := private.payload_ids(p_questions, 'question');
   v_option_ids uuid[];
@@ -377,10 +358,7 @@ revoke execute on function private.save_block_questions(public.blocks, jsonb, bo
 grant execute on function private.save_block_questions(public.blocks, jsonb, boolean) to service_role;
 
 create function private.save_block_endings(p_block public.blocks, p_endings jsonb, p_paid boolean)
-returns void
-language plpgsql
-set search_path = ''
-as $$
+returns void language plpgsql set search_path = '' as $$
 declare
   v_ids uuid[] := private.payload_ids(p_endings, 'ending');
   v_condition_ids uuid[];
@@ -488,10 +466,7 @@ revoke execute on function private.save_block_endings(public.blocks, jsonb, bool
 grant execute on function private.save_block_endings(public.blocks, jsonb, boolean) to service_role;
 
 create function public.save_block(p_owner_id uuid, p_block_id uuid, p_payload jsonb)
-returns jsonb
-language plpgsql
-set search_path = ''
-as $$
+returns jsonb language plpgsql set search_path = '' as $$
 declare
   v_block public.blocks;
   v_paid boolean;

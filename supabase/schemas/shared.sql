@@ -13,19 +13,12 @@ alter table private.settings enable row level security;
 
 -- The setting's value, or the default when unset.
 create function private.setting(p_key text, p_default jsonb)
-returns jsonb
-language sql
-stable
-set search_path = ''
-as $$
+returns jsonb language sql stable set search_path = '' as $$
   select coalesce((select value from private.settings where key = p_key), p_default);
 $$;
 
 create function private.set_updated_at()
-returns trigger
-language plpgsql
-set search_path = ''
-as $$
+returns trigger language plpgsql set search_path = '' as $$
 begin
   new.updated_at := now();
   return new;
@@ -34,11 +27,7 @@ $$;
 
 -- An integer member of a JSON object, or null when it is missing or not a whole number.
 create function private.jsonb_int(p_value jsonb, p_key text)
-returns integer
-language sql
-immutable
-set search_path = ''
-as $$
+returns integer language sql immutable set search_path = '' as $$
   select case when jsonb_typeof(p_value -> p_key) = 'number'
                    and (p_value ->> p_key) ~ '^-?[0-9]{1,9}(\.0+)?$'
               then (p_value ->> p_key)::numeric::integer end;
@@ -49,12 +38,7 @@ revoke execute on function private.jsonb_int(jsonb, text) from public;
 -- space, NBSP, U+1680, U+2000..U+200A, line and paragraph separators, U+202F, U+205F, U+3000
 -- and the BOM.
 create function private.trim_whitespace(p_text text)
-returns text
-language sql
-immutable
-parallel safe
-set search_path = ''
-as $$
+returns text language sql immutable parallel safe set search_path = '' as $$
   select regexp_replace(
     p_text,
     '^[\u0009-\u000d\u0020\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]+|[\u0009-\u000d\u0020\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]+$',
@@ -64,20 +48,12 @@ comment on function private.trim_whitespace(text) is
   'p_text without leading and trailing whitespace, as JavaScript''s String.prototype.trim().';
 
 create function private.is_valid_email(p_email text)
-returns boolean
-language sql
-immutable
-set search_path = ''
-as $$
+returns boolean language sql immutable set search_path = '' as $$
   select p_email ~* '^[A-Z0-9._%+''-]+@[A-Z0-9.-]+\.[A-Z]{2,}$';
 $$;
 
 create function private.require_uid()
-returns uuid
-language plpgsql
-stable
-set search_path = ''
-as $$
+returns uuid language plpgsql stable set search_path = '' as $$
 declare
   v_uid uuid := auth.uid();
 begin
@@ -89,11 +65,7 @@ end;
 $$;
 
 create function private.is_anonymous_caller()
-returns boolean
-language sql
-stable
-set search_path = ''
-as $$
+returns boolean language sql stable set search_path = '' as $$
   select coalesce((auth.jwt() ->> 'is_anonymous')::boolean, false);
 $$;
 
@@ -101,11 +73,7 @@ $$;
 -- callers (no API role). The computed fields that add private rows to a row (member_count,
 -- live_*_count, response_monthly_count) answer null for anyone else's row.
 create function private.may_read_as(p_user_id uuid)
-returns boolean
-language sql
-stable
-set search_path = ''
-as $$
+returns boolean language sql stable set search_path = '' as $$
   select p_user_id = (select auth.uid())
          or coalesce((select auth.role()), 'service_role') not in ('anon', 'authenticated');
 $$;
@@ -114,10 +82,7 @@ revoke execute on function private.may_read_as(uuid) from public;
 -- A save that turns on or changes a paid-only feature (p_change) by an owner without a paid plan
 -- fails: 'Paid plan required (<field>)'.
 create function private.require_paid(p_field text, p_change boolean)
-returns void
-language plpgsql
-set search_path = ''
-as $$
+returns void language plpgsql set search_path = '' as $$
 begin
   if p_change then
     raise exception 'Paid plan required (%)', p_field using errcode = 'PT403';
@@ -129,11 +94,7 @@ grant execute on function private.require_paid(text, boolean) to service_role;
 
 -- ids of the objects of a jsonb array, refusing duplicates
 create function private.payload_ids(p_items jsonb, p_what text)
-returns uuid[]
-language plpgsql
-immutable
-set search_path = ''
-as $$
+returns uuid[] language plpgsql immutable set search_path = '' as $$
 declare
   v_ids uuid[];
 begin

@@ -10,11 +10,7 @@
 -- (all null) holds null.
 create function private.bucket_tokens(p_tokens double precision, p_updated_at timestamptz,
   p_per_minute double precision, p_burst double precision, p_now timestamptz)
-returns double precision
-language sql
-immutable
-set search_path = ''
-as $$
+returns double precision language sql immutable set search_path = '' as $$
   -- no time runs backwards: a write whose clock_timestamp() was read before it waited for the
   -- row lock of one that went on (an earlier p_now than the row's updated_at) sees the tokens as
   -- they are, not fewer (a visitor's five concurrent submits had the fifth refused with "again
@@ -26,11 +22,7 @@ revoke execute on function private.bucket_tokens(double precision, timestamptz, 
 
 create function private.bucket_full_at(p_tokens double precision, p_updated_at timestamptz,
   p_per_minute double precision, p_burst double precision, p_now timestamptz)
-returns timestamptz
-language sql
-stable
-set search_path = ''
-as $$
+returns timestamptz language sql stable set search_path = '' as $$
   select p_now + make_interval(secs => (p_burst + 1 - private.bucket_tokens(p_tokens, p_updated_at,
                                           p_per_minute, p_burst, p_now)) * 60 / p_per_minute);
 $$;
@@ -38,11 +30,7 @@ revoke execute on function private.bucket_full_at(double precision, timestamptz,
 
 create function private.bucket_wait(p_tokens double precision, p_updated_at timestamptz,
   p_per_minute double precision, p_burst double precision, p_now timestamptz)
-returns double precision
-language sql
-immutable
-set search_path = ''
-as $$
+returns double precision language sql immutable set search_path = '' as $$
   select (1 - private.bucket_tokens(p_tokens, p_updated_at, p_per_minute, p_burst, p_now))
          * 60 / p_per_minute;
 $$;
@@ -53,31 +41,19 @@ revoke execute on function private.bucket_wait(double precision, timestamptz, do
 -- (private.address_key), shard k md5(key:k). Shard k of p_n holds p_burst / p_n whole tokens, the
 -- remainder to the first shards.
 create function private.block_shard(p_shard integer)
-returns uuid
-language sql
-immutable
-set search_path = ''
-as $$
+returns uuid language sql immutable set search_path = '' as $$
   select ('00000000-0000-0000-0000-' || lpad(to_hex(p_shard), 12, '0'))::uuid;
 $$;
 revoke execute on function private.block_shard(integer) from public;
 
 create function private.address_shard(p_addr uuid, p_shard integer)
-returns uuid
-language sql
-immutable
-set search_path = ''
-as $$
+returns uuid language sql immutable set search_path = '' as $$
   select case when p_shard = 0 then p_addr else md5(p_addr::text || ':' || p_shard)::uuid end;
 $$;
 revoke execute on function private.address_shard(uuid, integer) from public;
 
 create function private.shard_part(p_burst double precision, p_n integer, p_shard integer)
-returns double precision
-language sql
-immutable
-set search_path = ''
-as $$
+returns double precision language sql immutable set search_path = '' as $$
   select floor(p_burst / p_n) + (p_shard < p_burst::bigint % p_n)::integer;
 $$;
 revoke execute on function private.shard_part(double precision, integer, integer) from public;
@@ -87,10 +63,7 @@ revoke execute on function private.shard_part(double precision, integer, integer
 -- row takes them on); a missing row is a full bucket. Answers the tokens left, or null.
 create function private.take_token(p_block_id uuid, p_action text, p_subject uuid,
   p_rate double precision, p_burst double precision, p_now timestamptz)
-returns double precision
-language plpgsql
-set search_path = ''
-as $$
+returns double precision language plpgsql set search_path = '' as $$
 declare
   v_left double precision;
 begin
@@ -128,10 +101,7 @@ revoke execute on function private.take_token(uuid, text, uuid, double precision
 -- one.
 create function private.take_address_token(p_block_id uuid, p_action text, p_addr uuid, p_n integer,
   p_rate double precision, p_burst double precision, p_now timestamptz)
-returns double precision
-language plpgsql
-set search_path = ''
-as $$
+returns double precision language plpgsql set search_path = '' as $$
 declare
   v_shard integer;
   v_part double precision;
@@ -167,10 +137,7 @@ revoke execute on function private.take_address_token(uuid, text, uuid, integer,
 -- no deadlock with a writer doing the same). True when it took one.
 create function private.take_block_token(p_block_id uuid, p_action text, p_first integer,
   p_n integer, p_start integer, p_rate double precision, p_burst double precision, p_now timestamptz)
-returns boolean
-language plpgsql
-set search_path = ''
-as $$
+returns boolean language plpgsql set search_path = '' as $$
 declare
   v_shard integer;
 begin

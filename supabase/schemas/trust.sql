@@ -34,11 +34,7 @@ alter table private.rate_limits enable row level security;
 -- A wait as people say it: "1 second", "45 seconds", "20 minutes", "3 hours", "5 days" (rounded
 -- up, so the wait said is never shorter than the real one).
 create function private.wait_text(p_seconds double precision)
-returns text
-language sql
-immutable
-set search_path = ''
-as $$
+returns text language sql immutable set search_path = '' as $$
   select case
     when s <= 90 then n_s || case when n_s = 1 then ' second' else ' seconds' end
     when s <= 90 * 60 then ceil(s / 60)::bigint || ' minutes'
@@ -60,10 +56,7 @@ $$;
 -- (response.headers set before a raise are dropped with the failed transaction).
 create function private.refuse_limit(p_action text, p_scope text, p_seconds double precision,
   p_details text default 'rate_limit', p_hold_address boolean default false)
-returns void
-language plpgsql
-set search_path = ''
-as $$
+returns void language plpgsql set search_path = '' as $$
 declare
   v_seconds bigint := greatest(ceil(coalesce(p_seconds, 1)), 1)::bigint;
   v_wait text := private.wait_text(v_seconds);
@@ -133,10 +126,7 @@ $$;
 -- token. Answers true when the write must be held.
 create or replace function private.check_rate_limit(p_block public.blocks, p_uid uuid,
   p_action text)
-returns boolean
-language plpgsql
-set search_path = ''
-as $$
+returns boolean language plpgsql set search_path = '' as $$
 declare
   v_now timestamptz := clock_timestamp();
   v_enabled boolean;
@@ -440,10 +430,7 @@ $$;
 -- so the purge never waits for a visitor and can never deadlock with one (a write locks its
 -- visitor's row, then its block's shard).
 create or replace function private.purge_trust()
-returns void
-language sql
-set search_path = ''
-as $$
+returns void language sql set search_path = '' as $$
   delete from private.rate_limits r
     using (select block_id, subject, action from private.rate_limits
            where full_at < now() for update skip locked) x

@@ -4,11 +4,7 @@
 
 -- A writer the owner blocked from this block.
 create function private.check_writer(p_block public.blocks, p_uid uuid)
-returns void
-language plpgsql
-stable
-set search_path = ''
-as $$
+returns void language plpgsql stable set search_path = '' as $$
 begin
   if exists (select 1 from public.blocked_writers where block_id = p_block.id and user_id = p_uid) then
     raise exception 'The owner of this block has blocked you from writing here.' using
@@ -21,11 +17,7 @@ $$;
 -- A block with the honeypot on refuses a filled one, and a missing one (a script calling the
 -- API without the element).
 create function private.check_honeypot(p_block public.blocks, p_value text)
-returns void
-language plpgsql
-immutable
-set search_path = ''
-as $$
+returns void language plpgsql immutable set search_path = '' as $$
 begin
   if p_block.honeypot and p_value is distinct from '' then
     raise exception 'This was not sent: it looked automated.' using errcode = 'P0001', detail = 'honeypot';
@@ -38,11 +30,7 @@ $$;
 -- anonymous visitors have none. A home URL is http or https, nothing else. Both without
 -- whitespace, control characters or credentials.
 create function private.check_visitor_urls(p_photo_url text, p_home_url text)
-returns void
-language plpgsql
-stable
-set search_path = ''
-as $$
+returns void language plpgsql stable set search_path = '' as $$
 declare
   v_host text;
   v_prefix text;
@@ -72,11 +60,7 @@ $$;
 
 -- A link in a message: a URL with a scheme, www., or a host with a common top-level domain.
 create function private.has_link(p_content text)
-returns boolean
-language sql
-immutable
-set search_path = ''
-as $$
+returns boolean language sql immutable set search_path = '' as $$
   select p_content ~* '(https?://|www\.)[^[:space:]]'
       or p_content ~* '[a-z0-9-]\.(com|net|org|io|co|kr|xyz|info|biz|ru|cn|top|site|online|shop|app|dev|me|ly|gl|link|click|live|store|vip|club)([/:?#[:space:]]|$)';
 $$;
@@ -84,11 +68,7 @@ $$;
 -- The state of a new or edited message under the block's hold setting (the owner's are always
 -- published).
 create function private.hold_status(p_block public.blocks, p_uid uuid, p_content text)
-returns text
-language sql
-stable
-set search_path = ''
-as $$
+returns text language sql stable set search_path = '' as $$
   select case
     when p_uid = p_block.owner_id or p_block.hold_messages = 'off' then 'published'
     when p_block.hold_messages = 'all' then 'held'
@@ -108,11 +88,7 @@ $$;
 -- four characters on) or a Korean word for an owner. plpgsql with the expressions written out: this runs on every
 -- comment, and small helper functions with SET search_path are never inlined.
 create function private.imitates_owner(p_block public.blocks, p_name text)
-returns boolean
-language plpgsql
-stable
-set search_path = ''
-as $$
+returns boolean language plpgsql stable set search_path = '' as $$
 declare
   v_strip constant text := '[[:space:][:punct:][:cntrl:]\u00a0\u00ad\u115f\u1160\u200b-\u200f\u2028-\u202f\u205f-\u206f\u3000\u3164\ufeff·•・]+';
   v_text text := lower(normalize(coalesce(p_name, ''), NFKC));

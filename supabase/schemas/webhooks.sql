@@ -85,11 +85,7 @@ grant select on public.webhook_deliveries to authenticated;
 -- One delivery (and one `webhook` job) for each enabled endpoint of the owner that wants this
 -- event for this block. An owner without endpoints costs one index probe.
 create function private.enqueue_webhooks(p_owner uuid, p_block_id uuid, p_type text, p_data jsonb)
-returns void
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns void language plpgsql security definer set search_path = '' as $$
 declare
   v_endpoint public.webhook_endpoints;
   v_delivery uuid;
@@ -112,20 +108,12 @@ end;
 $$;
 
 create function private.block_webhook_json(p_block public.blocks)
-returns jsonb
-language sql
-stable
-set search_path = ''
-as $$
+returns jsonb language sql stable set search_path = '' as $$
   select jsonb_build_object('id', p_block.id, 'name', p_block.name, 'type', p_block.type);
 $$;
 
 create function private.responses_enqueue_webhooks()
-returns trigger
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns trigger language plpgsql security definer set search_path = '' as $$
 declare
   v_block public.blocks;
 begin
@@ -148,11 +136,7 @@ end;
 $$;
 
 create function private.messages_enqueue_webhooks()
-returns trigger
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns trigger language plpgsql security definer set search_path = '' as $$
 declare
   v_block public.blocks;
 begin
@@ -171,11 +155,7 @@ end;
 $$;
 
 create function private.unsubscribes_enqueue_webhooks()
-returns trigger
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns trigger language plpgsql security definer set search_path = '' as $$
 declare
   v_block public.blocks;
 begin
@@ -212,11 +192,7 @@ revoke all on function private.block_webhook_json(public.blocks) from public;
 -- Errors: block doesn't exists (PT404), Webhook endpoint doesn't exists (PT404), Too many
 -- webhook endpoints (P0001).
 create function public.save_webhook_endpoint(p_user_id uuid, p_endpoint jsonb, p_secret text)
-returns jsonb
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns jsonb language plpgsql security definer set search_path = '' as $$
 declare
   v_id uuid := (p_endpoint ->> 'id')::uuid;
   v_block uuid := (p_endpoint ->> 'block_id')::uuid;
@@ -256,11 +232,7 @@ $$;
 
 -- A new secret for an endpoint of the owner; the old one keeps signing beside it for a day.
 create function public.rotate_webhook_secret(p_user_id uuid, p_endpoint_id uuid, p_secret text)
-returns jsonb
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns jsonb language plpgsql security definer set search_path = '' as $$
 declare
   v_row public.webhook_endpoints;
 begin
@@ -279,11 +251,7 @@ $$;
 
 -- A test event for an endpoint of the owner: a delivery the function sends at once.
 create function public.create_test_webhook(p_user_id uuid, p_endpoint_id uuid)
-returns uuid
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns uuid language plpgsql security definer set search_path = '' as $$
 declare
   v_endpoint public.webhook_endpoints;
   v_delivery uuid;
@@ -307,12 +275,7 @@ $$;
 -- (endpoint enabled, owner paid). Answers [{delivery_id, event_type, payload, attempts, url,
 -- secrets, skip}] for the given deliveries.
 create function public.webhook_delivery_context(p_delivery_ids uuid[])
-returns jsonb
-language sql
-stable
-security definer
-set search_path = ''
-as $$
+returns jsonb language sql stable security definer set search_path = '' as $$
   select coalesce(jsonb_agg(jsonb_build_object(
     'delivery_id', d.id, 'event_type', d.event_type, 'payload', d.payload, 'attempts', d.attempts,
     'url', e.url,
@@ -331,11 +294,7 @@ $$;
 
 -- The outcome of attempts: [{delivery_id, ok, status, error, final}] (final: no retry follows).
 create function public.record_webhook_attempts(p_results jsonb)
-returns void
-language sql
-security definer
-set search_path = ''
-as $$
+returns void language sql security definer set search_path = '' as $$
   update public.webhook_deliveries d
     set attempts = d.attempts + 1, last_attempt_at = now(),
         response_status = (r ->> 'status')::integer,
