@@ -243,8 +243,13 @@ $$;
 revoke execute on function private.is_block_owner(uuid) from public;
 grant execute on function private.is_block_owner(uuid) to anon, authenticated, service_role;
 
--- A published block; raises 'block doesn't exists' when missing or deactivated.
-create function private.visible_block(p_block_id uuid)
+-- A published block; raises 'block doesn't exists' when missing or deactivated. A visitor's
+-- write names the block types it serves (p_types: 'Not supported block' for another) and its
+-- writer (p_uid: refused when the owner blocked them, private.check_writer, called only when a
+-- blocked_writers row exists): the opening checks of the write RPCs, in one place, in the call
+-- they make anyway.
+create function private.visible_block(p_block_id uuid, p_uid uuid default null,
+                                      p_types public.block_type[] default null)
 returns public.blocks language plpgsql stable set search_path = '' as $$
 declare
   v_block public.blocks;
@@ -252,6 +257,13 @@ begin
   select * into v_block from public.blocks where id = p_block_id and not deactivated;
   if not found then
     raise exception 'block doesn''t exists' using errcode = 'PT404';
+  end if;
+  if p_types is not null and not (v_block.type = any (p_types)) then
+    raise exception 'Not supported block' using errcode = 'P0001';
+  end if;
+  if p_uid is not null
+     and exists (select 1 from public.blocked_writers where block_id = p_block_id and user_id = p_uid) then
+    perform private.check_writer(v_block, p_uid);
   end if;
   return v_block;
 end;

@@ -249,7 +249,7 @@ create function public.post_message(p_block_id uuid, p_parent_id uuid default nu
 returns jsonb language plpgsql security definer set search_path = '' as $$
 declare
   v_uid uuid := private.require_uid();
-  v_block public.blocks := private.visible_block(p_block_id);
+  v_block public.blocks := private.visible_block(p_block_id, v_uid, '{comment,qna}');
   v_page text := private.check_page_key(v_block, p_page_key);
   v_parent public.messages;
   v_message public.messages;
@@ -260,16 +260,10 @@ declare
   v_refusal_detail text;
   v_refusal_hint text;
 begin
-  if v_block.type not in ('comment', 'qna') then
-    raise exception 'Not supported block' using errcode = 'P0001';
-  end if;
   if v_block.block_anonymous and private.is_anonymous_caller() then
     raise exception 'Please sign in to leave a message.' using errcode = 'PT403';
   end if;
-  -- the trust checks written out where they are cheap (see the header for the order)
-  if exists (select 1 from public.blocked_writers where block_id = p_block_id and user_id = v_uid) then
-    perform private.check_writer(v_block, v_uid);
-  end if;
+  -- the other trust checks, written out where they are cheap (the blocked writer: visible_block)
   if v_block.honeypot then
     perform private.check_honeypot(v_block, p_honeypot);
   end if;

@@ -113,7 +113,7 @@ create or replace function public.submit_response(p_block_id uuid, p_answers jso
 returns jsonb language plpgsql security definer set search_path = '' as $$
 declare
   v_uid uuid := private.require_uid();
-  v_block public.blocks := private.visible_block(p_block_id);
+  v_block public.blocks := private.visible_block(p_block_id, v_uid, '{form,ab}');
   v_question public.questions;
   v_raw jsonb;
   v_text text;
@@ -130,12 +130,6 @@ declare
   v_held boolean;
   v_spent boolean;
 begin
-  if v_block.type not in ('form', 'ab') then
-    raise exception 'Not supported block' using errcode = 'P0001';
-  end if;
-  if exists (select 1 from public.blocked_writers where block_id = p_block_id and user_id = v_uid) then
-    perform private.check_writer(v_block, v_uid);
-  end if;
   if v_block.honeypot then
     perform private.check_honeypot(v_block, p_honeypot);
   end if;
@@ -364,18 +358,12 @@ create function public.toggle_block_like(p_block_id uuid, p_creator_name text de
 returns jsonb language plpgsql security definer set search_path = '' as $$
 declare
   v_uid uuid := private.require_uid();
-  v_block public.blocks := private.visible_block(p_block_id);
+  v_block public.blocks := private.visible_block(p_block_id, v_uid, '{like}');
   v_page text := private.check_page_key(v_block, p_page_key);
   v_has boolean;
   v_want boolean;
 begin
-  if v_block.type <> 'like' then
-    raise exception 'Not supported block' using errcode = 'P0001';
-  end if;
   perform private.check_visitor_fields(p_creator_name, p_color);
-  if exists (select 1 from public.blocked_writers where block_id = p_block_id and user_id = v_uid) then
-    perform private.check_writer(v_block, v_uid);
-  end if;
   v_has := exists (select 1 from public.responses
                    where block_id = p_block_id and page_key = v_page and kind = 'like' and creator_id = v_uid);
   v_want := coalesce(p_liked, not v_has);
@@ -411,15 +399,9 @@ create or replace function public.record_button_click(p_block_id uuid,
 returns jsonb language plpgsql security definer set search_path = '' as $$
 declare
   v_uid uuid := private.require_uid();
-  v_block public.blocks := private.visible_block(p_block_id);
+  v_block public.blocks := private.visible_block(p_block_id, v_uid, '{button}');
 begin
-  if v_block.type <> 'button' then
-    raise exception 'Not supported block' using errcode = 'P0001';
-  end if;
   perform private.check_visitor_fields(p_creator_name, p_color);
-  if exists (select 1 from public.blocked_writers where block_id = p_block_id and user_id = v_uid) then
-    perform private.check_writer(v_block, v_uid);
-  end if;
   perform private.check_rate_limit(v_block, v_uid, 'click');
   insert into public.responses (block_id, kind, creator_id, creator_name, color)
     values (p_block_id, 'button', v_uid, p_creator_name, p_color);
