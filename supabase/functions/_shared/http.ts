@@ -149,3 +149,11 @@ export function handler<S extends z.ZodType>(
     }
   };
 }
+
+/** `handler` for an owner's call: anyone without a profile is refused first (requireOwner). */
+export function ownerHandler<S extends z.ZodType>(
+  schema: S,
+  run: (ctx: Context<z.infer<S>>) => Promise<unknown>,
+): (req: Request) => Promise<Response> {
+  return handler(schema, run, { ownersOnly: true });
+}

@@ -3,7 +3,7 @@
 // method; the provider is told first (a provider that does not answer changes nothing: 502);
 // then the row records the stop or the change. Database refusals become HTTP errors the same way
 // everywhere (httpErrorOf).
-import { handler, HttpError } from './http.ts';
+import { ownerHandler, HttpError } from './http.ts';
 import { httpErrorOf, rpc, type PaymentRow } from './plan-flows.ts';
 import type { TPaymentMethod } from '@reaction-blocks/contracts/enums';
 import {
@@ -40,6 +40,10 @@ async function ownerPlan(call: PlanCall, userId: string, paymentId: string): Pro
   }
 }
 
+/** What the plan's provider knows it by: the billing key or the subscription, if it has one. */
+const providerRef = (plan: OwnerPlan): string | null =>
+  plan.billing_key ?? plan.subscription_id ?? null;
+
 async function record(call: PlanCall, fn: string, args: Record<string, unknown>) {
   try {
     return await rpc<PaymentRow>(fn, args);
@@ -49,21 +53,23 @@ async function record(call: PlanCall, fn: string, args: Record<string, unknown>)
 }
 
 /** Stop: the plan no longer renews; the owner keeps everything until the period ends. */
-export function stopPlan(call: PlanCall & { stopAtProvider(plan: OwnerPlan): Promise<void> }) {
-  return handler(
-    ZCancelPayment,
-    async ({ body, user }) => {
-      const plan = await ownerPlan(call, user.id, body.paymentId);
-      if (!plan.payment.auto_renew) return { status: true, payment: plan.payment };
-      await call.stopAtProvider(plan);
-      const payment = await record(call, 'record_plan_stop', {
-        p_user_id: user.id,
-        p_payment_id: body.paymentId,
-      });
-      return { status: true, payment };
-    },
-    { ownersOnly: true },
-  );
+export function stopPlan(
+  call: PlanCall & {
+    /** The provider step, for a plan its provider knows (providerRef). */
+    stopAtProvider(ref: string): Promise<void>;
+  },
+) {
+  return ownerHandler(ZCancelPayment, async ({ body, user }) => {
+    const plan = await ownerPlan(call, user.id, body.paymentId);
+    if (!plan.payment.auto_renew) return { status: true, payment: plan.payment };
+    const ref = providerRef(plan);
+    if (ref) await call.stopAtProvider(ref);
+    const payment = await record(call, 'record_plan_stop', {
+      p_user_id: user.id,
+      p_payment_id: body.paymentId,
+    });
+    return { status: true, payment };
+  });
 }
 
 /**
@@ -74,32 +80,30 @@ export function changePlan(
   call: PlanCall & {
     /** Whether the provider can renew it at all (a PayPal plan needs its subscription). */
     renews?(plan: OwnerPlan): boolean;
-    changeAtProvider(plan: OwnerPlan, price: number): Promise<Record<string, unknown> | void>;
+    /** The provider step, for a plan its provider knows (providerRef). */
+    changeAtProvider(ref: string, price: number): Promise<Record<string, unknown> | void>;
     /** After the change is recorded (the card plan kicks the queue that schedules the charge). */
     recorded?(): void;
   },
 ) {
-  return handler(
-    ZChangePayment,
-    async ({ body, user }) => {
-      const price = planPrice(body.plan);
-      const plan = await ownerPlan(call, user.id, body.paymentId);
-      if (!plan.payment.auto_renew || call.renews?.(plan) === false)
-        throw new HttpError(409, 'conflict', PLAN_MESSAGES.notRenewing);
-      const extra = await call.changeAtProvider(plan, price);
-      const payment = await record(call, 'record_plan_change', {
-        p_user_id: user.id,
-        p_payment_id: body.paymentId,
-        p_plan: {
-          type: body.plan.type,
-          blockLimit: body.plan.blockLimit,
-          responseMonthlyLimit: body.plan.responseMonthlyLimit,
-        },
-        p_price: price,
-      });
-      call.recorded?.();
-      return { status: true, payment, ...extra };
-    },
-    { ownersOnly: true },
-  );
+  return ownerHandler(ZChangePayment, async ({ body, user }) => {
+    const price = planPrice(body.plan);
+    const plan = await ownerPlan(call, user.id, body.paymentId);
+    if (!plan.payment.auto_renew || call.renews?.(plan) === false)
+      throw new HttpError(409, 'conflict', PLAN_MESSAGES.notRenewing);
+    const ref = providerRef(plan);
+    const extra = ref ? await call.changeAtProvider(ref, price) : undefined;
+    const payment = await record(call, 'record_plan_change', {
+      p_user_id: user.id,
+      p_payment_id: body.paymentId,
+      p_plan: {
+        type: body.plan.type,
+        blockLimit: body.plan.blockLimit,
+        responseMonthlyLimit: body.plan.responseMonthlyLimit,
+      },
+      p_price: price,
+    });
+    call.recorded?.();
+    return { status: true, payment, ...extra };
+  });
 }

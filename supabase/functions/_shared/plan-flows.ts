@@ -413,4 +413,50 @@ export function checkoutAnswer(settled: Settled): { status: true; payment: Payme
   }
 }
 
+/**
+ * A double submit or a retry of a checkout that has finished: its outcome, nothing charged again;
+ * null for a new or pending one.
+ */
+export async function finishedCheckoutAnswer(
+  charge: ChargeRow,
+): Promise<{ status: true; payment: PaymentRow } | null> {
+  if (!charge.existing || charge.status === 'pending') return null;
+  const current = await chargeById(charge.id);
+  if (current?.status === 'recorded' && current.payment)
+    return { status: true, payment: current.payment };
+  return checkoutAnswer({ state: 'failed', message: current?.error ?? 'Failed to payment' });
+}
+
+/** checkoutAnswer of `settle`; a provider failing while it settles is providerUnavailable. */
+export async function settledCheckoutAnswer(
+  label: string,
+  settle: () => Promise<Settled>,
+): Promise<{ status: true; payment: PaymentRow }> {
+  try {
+    return checkoutAnswer(await settle());
+  } catch (err) {
+    if (err instanceof HttpError) throw err;
+    console.error(`[${label}] settle`, err);
+    throw providerUnavailable();
+  }
+}
+
+/**
+ * Revokes the card plan's pending PortOne schedules (no next charge); PortOne failing is
+ * providerUnavailable, unless `tolerated` says the error leaves nothing to revoke.
+ */
+export async function revokeSchedules(
+  label: string,
+  billingKey: string,
+  tolerated: (err: unknown) => boolean = () => false,
+): Promise<void> {
+  try {
+    await portone().payment.paymentSchedule.revokePaymentSchedules({ billingKey });
+  } catch (err) {
+    if (tolerated(err)) return;
+    console.error(`[${label}] revoke`, portoneErrorType(err), err);
+    throw providerUnavailable();
+  }
+}
+
 export { approveLink };

@@ -7,26 +7,22 @@ import { CAFE24_MESSAGES } from '@reaction-blocks/contracts/cafe24';
 import { cafe24App, cafe24AuthorizeUrl } from '../_shared/cafe24.ts';
 import { serviceClient } from '../_shared/clients.ts';
 import { requirePaid } from '../_shared/paid.ts';
-import { handler, HttpError } from '../_shared/http.ts';
+import { ownerHandler, HttpError } from '../_shared/http.ts';
 import { requireAllowedRedirect, signState } from '../_shared/oauth-state.ts';
 
 Deno.serve(
-  handler(
-    ZCafe24Authorize,
-    async ({ body, user }) => {
-      requireAllowedRedirect(body.redirectUrl, 'cafe24');
-      const db = serviceClient();
-      await requirePaid(user.id);
-      const { data: shop } = await db
-        .from('cafe24_shops')
-        .select('mall_id, removing')
-        .eq('user_id', user.id)
-        .maybeSingle();
-      if (shop && shop.mall_id !== body.mallId)
-        throw new HttpError(409, 'other_shop', CAFE24_MESSAGES.otherShop);
-      const state = await signState(cafe24App().clientSecret, user.id, Date.now(), body.mallId);
-      return { url: cafe24AuthorizeUrl(body.mallId, body.redirectUrl, state) };
-    },
-    { ownersOnly: true },
-  ),
+  ownerHandler(ZCafe24Authorize, async ({ body, user }) => {
+    requireAllowedRedirect(body.redirectUrl, 'cafe24');
+    const db = serviceClient();
+    await requirePaid(user.id);
+    const { data: shop } = await db
+      .from('cafe24_shops')
+      .select('mall_id, removing')
+      .eq('user_id', user.id)
+      .maybeSingle();
+    if (shop && shop.mall_id !== body.mallId)
+      throw new HttpError(409, 'other_shop', CAFE24_MESSAGES.otherShop);
+    const state = await signState(cafe24App().clientSecret, user.id, Date.now(), body.mallId);
+    return { url: cafe24AuthorizeUrl(body.mallId, body.redirectUrl, state) };
+  }),
 );

@@ -2,7 +2,7 @@
 // period's schedule revoked, the billing key deleted), then the plan row; the owner keeps
 // everything until the period ends, then the daily expiry applies Starter's limits.
 import { stopPlan } from '../_shared/plan-calls.ts';
-import { providerUnavailable } from '../_shared/plan-flows.ts';
+import { revokeSchedules } from '../_shared/plan-flows.ts';
 import { portone, portoneErrorType } from '../_shared/portone.ts';
 
 const gone = (err: unknown) => {
@@ -14,16 +14,8 @@ Deno.serve(
   stopPlan({
     name: 'cancel-iamport-payment',
     method: 'iamport',
-    async stopAtProvider({ billing_key: billingKey }) {
-      if (!billingKey) return;
-      try {
-        await portone().payment.paymentSchedule.revokePaymentSchedules({ billingKey });
-      } catch (err) {
-        if (!gone(err)) {
-          console.error('[cancel-iamport-payment] revoke', err);
-          throw providerUnavailable();
-        }
-      }
+    async stopAtProvider(billingKey) {
+      await revokeSchedules('cancel-iamport-payment', billingKey, gone);
       try {
         await portone().payment.billingKey.deleteBillingKey({
           billingKey,

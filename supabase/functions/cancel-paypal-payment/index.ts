@@ -9,8 +9,7 @@ Deno.serve(
   stopPlan({
     name: 'cancel-paypal-payment',
     method: 'paypal',
-    async stopAtProvider({ subscription_id: subscription }) {
-      if (!subscription) return;
+    async stopAtProvider(subscription) {
       try {
         await paypalClient().cancelSubscription(subscription, 'Stopped by the owner');
       } catch (err) {

@@ -3,21 +3,14 @@
 // period and the queue schedules the next charge at the new price (docs/plans.md).
 import { kickWorker } from '../_shared/background.ts';
 import { changePlan } from '../_shared/plan-calls.ts';
-import { providerUnavailable } from '../_shared/plan-flows.ts';
-import { portone, portoneErrorType } from '../_shared/portone.ts';
+import { revokeSchedules } from '../_shared/plan-flows.ts';
 
 Deno.serve(
   changePlan({
     name: 'change-iamport-payment',
     method: 'iamport',
-    async changeAtProvider({ billing_key: billingKey }) {
-      if (!billingKey) return;
-      try {
-        await portone().payment.paymentSchedule.revokePaymentSchedules({ billingKey });
-      } catch (err) {
-        console.error('[change-iamport-payment] revoke', portoneErrorType(err), err);
-        throw providerUnavailable();
-      }
+    async changeAtProvider(billingKey) {
+      await revokeSchedules('change-iamport-payment', billingKey);
     },
     recorded: kickWorker,
   }),

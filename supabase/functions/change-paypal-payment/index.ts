@@ -12,10 +12,10 @@ Deno.serve(
     name: 'change-paypal-payment',
     method: 'paypal',
     renews: (plan) => !!plan.subscription_id,
-    async changeAtProvider({ subscription_id: subscription }, price) {
+    async changeAtProvider(subscription, price) {
       let link: string | null;
       try {
-        const revision = await paypalClient().reviseSubscription(subscription!, {
+        const revision = await paypalClient().reviseSubscription(subscription, {
           plan_id: env('PAYPAL_PLAN_ID'),
           quantity: String(price),
           application_context: {

@@ -1,15 +1,15 @@
 // checkPaypalPayment: buys a plan with the PayPal subscription the owner approved. Accepted only
 // when PayPal says it is ACTIVE, on our plan id (PAYPAL_PLAN_ID), made for this owner (custom_id)
 // and with quantity equal to the price the server computes for the plan (docs/plans.md).
-import { handler, HttpError } from '../_shared/http.ts';
+import { ownerHandler, HttpError } from '../_shared/http.ts';
 import {
-  chargeById,
-  checkoutAnswer,
+  finishedCheckoutAnswer,
   DbError,
   httpErrorOf,
   paypalMismatch,
   providerUnavailable,
   settlePaypalCheckout,
+  settledCheckoutAnswer,
   startCheckout,
   type ChargeRow,
 } from '../_shared/plan-flows.ts';
@@ -18,67 +18,54 @@ import { PayPalError, type PayPalSubscription } from '../_shared/paypal.ts';
 import { planPrice, PLAN_MESSAGES, ZCheckPaypalPayment } from '@reaction-blocks/contracts/plans';
 
 Deno.serve(
-  handler(
-    ZCheckPaypalPayment,
-    async ({ body, user }) => {
-      const price = planPrice(body.plan);
-      // read-only first: another account's subscription is refused without leaving a trace
-      let subscription: PayPalSubscription;
+  ownerHandler(ZCheckPaypalPayment, async ({ body, user }) => {
+    const price = planPrice(body.plan);
+    // read-only first: another account's subscription is refused without leaving a trace
+    let subscription: PayPalSubscription;
+    try {
+      subscription = await paypalClient().getSubscription(body.subscriptionId);
+    } catch (err) {
+      if (err instanceof PayPalError && err.status === 404)
+        throw new HttpError(400, 'invalid_subscription', 'Invalid subscription id');
+      console.error('[check-paypal-payment] read', err);
+      throw providerUnavailable();
+    }
+    if (subscription.custom_id !== user.id)
+      throw new HttpError(403, 'forbidden', 'This subscription belongs to another account');
+    const mismatch = paypalMismatch(subscription, { user_id: user.id, price });
+    if (mismatch && subscription.status === 'ACTIVE') {
+      // a forged price or plan: the subscription does not buy what was asked; nothing is recorded
+      // (and the owner's subscription is cancelled so PayPal does not keep charging for it)
       try {
-        subscription = await paypalClient().getSubscription(body.subscriptionId);
+        await paypalClient().cancelSubscription(
+          subscription.id,
+          'It does not match the plan ordered',
+        );
       } catch (err) {
-        if (err instanceof PayPalError && err.status === 404)
-          throw new HttpError(400, 'invalid_subscription', 'Invalid subscription id');
-        console.error('[check-paypal-payment] read', err);
-        throw providerUnavailable();
+        console.error('[check-paypal-payment] cancel mismatch', err);
       }
-      if (subscription.custom_id !== user.id)
-        throw new HttpError(403, 'forbidden', 'This subscription belongs to another account');
-      const mismatch = paypalMismatch(subscription, { user_id: user.id, price });
-      if (mismatch && subscription.status === 'ACTIVE') {
-        // a forged price or plan: the subscription does not buy what was asked; nothing is recorded
-        // (and the owner's subscription is cancelled so PayPal does not keep charging for it)
-        try {
-          await paypalClient().cancelSubscription(
-            subscription.id,
-            'It does not match the plan ordered',
-          );
-        } catch (err) {
-          console.error('[check-paypal-payment] cancel mismatch', err);
-        }
-        throw new HttpError(400, 'plan_mismatch', `Failed to payment: ${mismatch}`);
-      }
+      throw new HttpError(400, 'plan_mismatch', `Failed to payment: ${mismatch}`);
+    }
 
-      let charge: ChargeRow;
-      try {
-        charge = await startCheckout(user.id, 'paypal', body.subscriptionId, body.plan, price);
-      } catch (err) {
-        if (
-          err instanceof DbError &&
-          err.message === PLAN_MESSAGES.activePlan &&
-          subscription.status === 'ACTIVE'
-        ) {
-          // one plan at a time: a second subscription would be billed for nothing
-          await paypalClient()
-            .cancelSubscription(subscription.id, PLAN_MESSAGES.activePlan)
-            .catch((e) => console.error('[check-paypal-payment] cancel second', e));
-        }
-        throw httpErrorOf(err, 'check-paypal-payment');
+    let charge: ChargeRow;
+    try {
+      charge = await startCheckout(user.id, 'paypal', body.subscriptionId, body.plan, price);
+    } catch (err) {
+      if (
+        err instanceof DbError &&
+        err.message === PLAN_MESSAGES.activePlan &&
+        subscription.status === 'ACTIVE'
+      ) {
+        // one plan at a time: a second subscription would be billed for nothing
+        await paypalClient()
+          .cancelSubscription(subscription.id, PLAN_MESSAGES.activePlan)
+          .catch((e) => console.error('[check-paypal-payment] cancel second', e));
       }
-      if (charge.existing && charge.status !== 'pending') {
-        const current = await chargeById(charge.id);
-        if (current?.status === 'recorded' && current.payment)
-          return { status: true, payment: current.payment };
-        return checkoutAnswer({ state: 'failed', message: current?.error ?? 'Failed to payment' });
-      }
-      try {
-        return checkoutAnswer(await settlePaypalCheckout(charge));
-      } catch (err) {
-        if (err instanceof HttpError) throw err;
-        console.error('[check-paypal-payment] settle', err);
-        throw providerUnavailable();
-      }
-    },
-    { ownersOnly: true },
-  ),
+      throw httpErrorOf(err, 'check-paypal-payment');
+    }
+    // a double submit or a retry of a finished checkout: its outcome, nothing charged again
+    const finished = await finishedCheckoutAnswer(charge);
+    if (finished) return finished;
+    return settledCheckoutAnswer('check-paypal-payment', () => settlePaypalCheckout(charge));
+  }),
 );

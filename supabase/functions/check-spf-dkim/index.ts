@@ -5,52 +5,48 @@
 // platform address with Reply-To this one (sendsAs: 'platform'), and the screen says so.
 import { serviceClient } from '../_shared/clients.ts';
 import { dmarcPolicy, spfAllowsProvider } from '../_shared/dns.ts';
-import { handler } from '../_shared/http.ts';
+import { ownerHandler } from '../_shared/http.ts';
 import { sesMailer } from '../_shared/mail.ts';
 import { ZMailVerify } from '@reaction-blocks/contracts/schemas';
 import { domainOf, ownSenderEmail, providerError } from '../_shared/sender-emails.ts';
 
 Deno.serve(
-  handler(
-    ZMailVerify,
-    async ({ body, user }) => {
-      const db = serviceClient();
-      const row = await ownSenderEmail(db, user.id, body.emailToVerify);
-      const domain = domainOf(row.email);
-      let dkimVerified: boolean;
-      try {
-        const mailer = sesMailer();
-        const own = await mailer.getIdentity(row.email);
-        const dkim = own?.dkimStatus ?? (await mailer.getIdentity(domain))?.dkimStatus;
-        dkimVerified = dkim === 'SUCCESS';
-      } catch (err) {
-        throw providerError(err, 'check-spf-dkim');
-      }
-      const [spfVerified, policy] = await Promise.all([
-        spfAllowsProvider(domain),
-        dmarcPolicy(domain),
-      ]);
-      const { error } = await db
-        .from('sender_emails')
-        .update({
-          spf_verified: spfVerified,
-          dkim_verified: dkimVerified,
-          dmarc_policy: policy,
-          checked_at: new Date().toISOString(),
-        })
-        .eq('id', row.id);
-      if (error) throw new Error(error.message);
-      const strict = policy === 'quarantine' || policy === 'reject';
-      return {
-        status: true,
-        result: {
-          spfVerified,
-          dkimVerified,
-          dmarcPolicy: policy,
-          sendsAs: strict && !dkimVerified ? 'platform' : 'own',
-        },
-      };
-    },
-    { ownersOnly: true },
-  ),
+  ownerHandler(ZMailVerify, async ({ body, user }) => {
+    const db = serviceClient();
+    const row = await ownSenderEmail(db, user.id, body.emailToVerify);
+    const domain = domainOf(row.email);
+    let dkimVerified: boolean;
+    try {
+      const mailer = sesMailer();
+      const own = await mailer.getIdentity(row.email);
+      const dkim = own?.dkimStatus ?? (await mailer.getIdentity(domain))?.dkimStatus;
+      dkimVerified = dkim === 'SUCCESS';
+    } catch (err) {
+      throw providerError(err, 'check-spf-dkim');
+    }
+    const [spfVerified, policy] = await Promise.all([
+      spfAllowsProvider(domain),
+      dmarcPolicy(domain),
+    ]);
+    const { error } = await db
+      .from('sender_emails')
+      .update({
+        spf_verified: spfVerified,
+        dkim_verified: dkimVerified,
+        dmarc_policy: policy,
+        checked_at: new Date().toISOString(),
+      })
+      .eq('id', row.id);
+    if (error) throw new Error(error.message);
+    const strict = policy === 'quarantine' || policy === 'reject';
+    return {
+      status: true,
+      result: {
+        spfVerified,
+        dkimVerified,
+        dmarcPolicy: policy,
+        sendsAs: strict && !dkimVerified ? 'platform' : 'own',
+      },
+    };
+  }),
 );

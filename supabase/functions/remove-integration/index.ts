@@ -7,7 +7,7 @@
 //   tokens; the card says so until then (docs/cafe24.md).
 import { kickWorker } from '../_shared/background.ts';
 import { serviceClient } from '../_shared/clients.ts';
-import { handler } from '../_shared/http.ts';
+import { ownerHandler } from '../_shared/http.ts';
 import { classifyNotionError, notionClient, notionOAuthClient } from '../_shared/notion.ts';
 import { ZRemoveIntegration } from '@reaction-blocks/contracts/schemas';
 
@@ -49,10 +49,7 @@ async function removeCafe24(userId: string) {
 }
 
 Deno.serve(
-  handler(
-    ZRemoveIntegration,
-    async ({ body, user }) =>
-      body.mode === 'cafe24' ? removeCafe24(user.id) : removeNotion(user.id),
-    { ownersOnly: true },
+  ownerHandler(ZRemoveIntegration, async ({ body, user }) =>
+    body.mode === 'cafe24' ? removeCafe24(user.id) : removeNotion(user.id),
   ),
 );

@@ -8,7 +8,7 @@
 // one mails an address the owner may not control.
 import { serviceClient } from '../_shared/clients.ts';
 import { siteUrl } from '../_shared/env.ts';
-import { handler, HttpError } from '../_shared/http.ts';
+import { ownerHandler, HttpError } from '../_shared/http.ts';
 import { sesMailer } from '../_shared/mail.ts';
 import { platformSender } from '../_shared/mail-delivery.ts';
 import { limitOwnerCalls } from '../_shared/owner-limits.ts';
@@ -26,63 +26,59 @@ import {
 } from '../_shared/sender-emails.ts';
 
 Deno.serve(
-  handler(
-    ZMailVerify,
-    async ({ body, user }) => {
-      const email = body.emailToVerify;
-      const db = serviceClient();
-      const [{ data: rows, error }, { data: profile, error: profileError }] = await Promise.all([
-        db.from('sender_emails').select('id, email, status, confirmed_at').eq('user_id', user.id),
-        db.from('profiles').select('name, language').eq('id', user.id).maybeSingle(),
-      ]);
-      if (error || profileError) throw new Error((error ?? profileError)!.message);
-      const existing = (rows as SenderEmailRow[]).find((r) => r.email === email);
-      if (existing?.status === 'verified') return { status: true, email, state: 'verified' };
-      if (!existing && rows.length >= SENDER_EMAIL_LIMITS.addresses) {
-        throw new HttpError(400, 'too_many', SENDER_MESSAGES.tooMany);
-      }
-      await limitOwnerCalls(user.id, 'request-mail-verify', SENDER_MESSAGES.tooManyRequests);
+  ownerHandler(ZMailVerify, async ({ body, user }) => {
+    const email = body.emailToVerify;
+    const db = serviceClient();
+    const [{ data: rows, error }, { data: profile, error: profileError }] = await Promise.all([
+      db.from('sender_emails').select('id, email, status, confirmed_at').eq('user_id', user.id),
+      db.from('profiles').select('name, language').eq('id', user.id).maybeSingle(),
+    ]);
+    if (error || profileError) throw new Error((error ?? profileError)!.message);
+    const existing = (rows as SenderEmailRow[]).find((r) => r.email === email);
+    if (existing?.status === 'verified') return { status: true, email, state: 'verified' };
+    if (!existing && rows.length >= SENDER_EMAIL_LIMITS.addresses) {
+      throw new HttpError(400, 'too_many', SENDER_MESSAGES.tooMany);
+    }
+    await limitOwnerCalls(user.id, 'request-mail-verify', SENDER_MESSAGES.tooManyRequests);
 
-      const mailer = sesMailer();
-      if (existing?.confirmed_at) {
-        try {
-          const state = await settleWithProvider(db, mailer, existing, true);
-          return { status: true, email, state };
-        } catch (err) {
-          throw providerError(err, 'request-mail-verify');
-        }
-      }
-
-      const { token, hash } = await newConfirmationToken();
-      const mail = renderSenderConfirmMail({
-        language: (profile as { language?: string } | null)?.language ?? 'en',
-        address: email,
-        ownerName: (profile as { name?: string } | null)?.name ?? '',
-        ownerEmail: user.email ?? '',
-        link: `${siteUrl()}/profile/email?confirm=${token}`,
-      });
-      const sender = platformSender();
+    const mailer = sesMailer();
+    if (existing?.confirmed_at) {
       try {
-        await mailer.send({
-          from: sender.address,
-          fromName: sender.name,
-          to: [email],
-          subject: mail.subject,
-          html: mail.html,
-          tags: { kind: 'sender_confirm' },
-        });
+        const state = await settleWithProvider(db, mailer, existing, true);
+        return { status: true, email, state };
       } catch (err) {
         throw providerError(err, 'request-mail-verify');
       }
-      // written once the mail is out: a provider that refused it leaves nothing behind
-      const { error: writeError } = await db.rpc('request_sender_email', {
-        p_user_id: user.id,
-        p_email: email,
-        p_token_hash: hash,
+    }
+
+    const { token, hash } = await newConfirmationToken();
+    const mail = renderSenderConfirmMail({
+      language: (profile as { language?: string } | null)?.language ?? 'en',
+      address: email,
+      ownerName: (profile as { name?: string } | null)?.name ?? '',
+      ownerEmail: user.email ?? '',
+      link: `${siteUrl()}/profile/email?confirm=${token}`,
+    });
+    const sender = platformSender();
+    try {
+      await mailer.send({
+        from: sender.address,
+        fromName: sender.name,
+        to: [email],
+        subject: mail.subject,
+        html: mail.html,
+        tags: { kind: 'sender_confirm' },
       });
-      if (writeError) throw new Error(writeError.message);
-      return { status: true, email, state: 'pending' };
-    },
-    { ownersOnly: true },
-  ),
+    } catch (err) {
+      throw providerError(err, 'request-mail-verify');
+    }
+    // written once the mail is out: a provider that refused it leaves nothing behind
+    const { error: writeError } = await db.rpc('request_sender_email', {
+      p_user_id: user.id,
+      p_email: email,
+      p_token_hash: hash,
+    });
+    if (writeError) throw new Error(writeError.message);
+    return { status: true, email, state: 'pending' };
+  }),
 );

@@ -7,7 +7,7 @@
 // _shared/sanitize-html.ts here, after validation and before it is stored: whatever the client
 // sent, only that HTML reaches the database.
 import { serviceClient } from '../_shared/clients.ts';
-import { handler, HttpError, rpcError } from '../_shared/http.ts';
+import { ownerHandler, HttpError, rpcError } from '../_shared/http.ts';
 import { sanitizeHtml } from '../_shared/sanitize-html.ts';
 import { lengthOf } from '@reaction-blocks/contracts/limits';
 import {
@@ -53,27 +53,23 @@ const sanitizeEndings = (endings: TEndingDraft[]): TEndingDraft[] =>
   }));
 
 Deno.serve(
-  handler(
-    ZSaveBlock,
-    async ({ body, user }) => {
-      const { blockId, ...rest } = body;
-      const payload = {
-        ...rest,
-        ...(rest.questions && { questions: sanitizeQuestions(rest.questions) }),
-        ...(rest.endings && { endings: sanitizeEndings(rest.endings) }),
-      };
-      const { data, error } = await serviceClient().rpc('save_block', {
-        p_owner_id: user.id,
-        p_block_id: blockId,
-        p_payload: payload,
+  ownerHandler(ZSaveBlock, async ({ body, user }) => {
+    const { blockId, ...rest } = body;
+    const payload = {
+      ...rest,
+      ...(rest.questions && { questions: sanitizeQuestions(rest.questions) }),
+      ...(rest.endings && { endings: sanitizeEndings(rest.endings) }),
+    };
+    const { data, error } = await serviceClient().rpc('save_block', {
+      p_owner_id: user.id,
+      p_block_id: blockId,
+      p_payload: payload,
+    });
+    if (error)
+      throw rpcError(error, 'save-block', {
+        code: 'save_failed',
+        message: 'Could not save the block',
       });
-      if (error)
-        throw rpcError(error, 'save-block', {
-          code: 'save_failed',
-          message: 'Could not save the block',
-        });
-      return { status: true, ...(data as Record<string, unknown>) };
-    },
-    { ownersOnly: true },
-  ),
+    return { status: true, ...(data as Record<string, unknown>) };
+  }),
 );

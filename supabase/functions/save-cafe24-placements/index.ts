@@ -6,32 +6,28 @@ import { ZSaveCafe24Placements } from '@reaction-blocks/contracts/cafe24';
 import { kickWorker } from '../_shared/background.ts';
 import { serviceClient } from '../_shared/clients.ts';
 import { requirePaid } from '../_shared/paid.ts';
-import { handler, HttpError } from '../_shared/http.ts';
+import { ownerHandler, HttpError } from '../_shared/http.ts';
 
 Deno.serve(
-  handler(
-    ZSaveCafe24Placements,
-    async ({ body, user }) => {
-      const db = serviceClient();
-      await requirePaid(user.id);
-      const { data, error } = await db.rpc('save_cafe24_placements', {
-        p_user_id: user.id,
-        p_placements: body.placements.map((p) => ({
-          block_id: p.blockId,
-          location: p.location,
-          per_product: p.perProduct,
-          selector: p.selector,
-          position: p.position,
-        })),
-      });
-      if (error) {
-        if (error.code === 'PT404') throw new HttpError(404, 'not_found', error.message);
-        if (error.code === 'P0001') throw new HttpError(400, 'invalid_input', error.message);
-        throw new Error(error.message);
-      }
-      kickWorker();
-      return { placements: data };
-    },
-    { ownersOnly: true },
-  ),
+  ownerHandler(ZSaveCafe24Placements, async ({ body, user }) => {
+    const db = serviceClient();
+    await requirePaid(user.id);
+    const { data, error } = await db.rpc('save_cafe24_placements', {
+      p_user_id: user.id,
+      p_placements: body.placements.map((p) => ({
+        block_id: p.blockId,
+        location: p.location,
+        per_product: p.perProduct,
+        selector: p.selector,
+        position: p.position,
+      })),
+    });
+    if (error) {
+      if (error.code === 'PT404') throw new HttpError(404, 'not_found', error.message);
+      if (error.code === 'P0001') throw new HttpError(400, 'invalid_input', error.message);
+      throw new Error(error.message);
+    }
+    kickWorker();
+    return { placements: data };
+  }),
 );

@@ -4,38 +4,34 @@
 // sends HTML), with the allow-list sanitiser as the last gate; public.save_letter (service role
 // only) checks the block is the caller's letter and the sender one of their verified emails.
 import { serviceClient } from '../_shared/clients.ts';
-import { handler, rpcError } from '../_shared/http.ts';
+import { ownerHandler, rpcError } from '../_shared/http.ts';
 import { ZSaveLetter } from '@reaction-blocks/contracts/letters';
 import { renderLetter } from '../_shared/letter/render.ts';
 import { imageOrigins } from '../_shared/letter/runtime.ts';
 
 Deno.serve(
-  handler(
-    ZSaveLetter,
-    async ({ body, user }) => {
-      const { letter } = body;
-      const empty =
-        letter.model.blocks.length === 0 && !letter.model.cta && !letter.model.imageButton;
-      const rendered = empty
-        ? { html: '', text: '' }
-        : renderLetter(letter.title, letter.model, { imageOrigins: imageOrigins() });
-      const { data, error } = await serviceClient().rpc('save_letter', {
-        p_owner_id: user.id,
-        p_block_id: body.blockId,
-        p_payload: {
-          ...(body.name !== undefined ? { name: body.name } : {}),
-          mail_title: letter.title,
-          mail_from: letter.mailFrom,
-          mail_name: letter.mailName,
-          page_url: letter.pageUrl,
-          letter: letter.model,
-          mail_html: rendered.html,
-          mail_text: rendered.text,
-        },
-      });
-      if (error) throw rpcError(error, 'save-letter');
-      return { status: true, ...(data as Record<string, unknown>) };
-    },
-    { ownersOnly: true },
-  ),
+  ownerHandler(ZSaveLetter, async ({ body, user }) => {
+    const { letter } = body;
+    const empty =
+      letter.model.blocks.length === 0 && !letter.model.cta && !letter.model.imageButton;
+    const rendered = empty
+      ? { html: '', text: '' }
+      : renderLetter(letter.title, letter.model, { imageOrigins: imageOrigins() });
+    const { data, error } = await serviceClient().rpc('save_letter', {
+      p_owner_id: user.id,
+      p_block_id: body.blockId,
+      p_payload: {
+        ...(body.name !== undefined ? { name: body.name } : {}),
+        mail_title: letter.title,
+        mail_from: letter.mailFrom,
+        mail_name: letter.mailName,
+        page_url: letter.pageUrl,
+        letter: letter.model,
+        mail_html: rendered.html,
+        mail_text: rendered.text,
+      },
+    });
+    if (error) throw rpcError(error, 'save-letter');
+    return { status: true, ...(data as Record<string, unknown>) };
+  }),
 );

@@ -4,32 +4,28 @@
 // read it. Paid owners only.
 import { ZSaveWebhookEndpoint } from '@reaction-blocks/contracts/webhooks';
 import { serviceClient } from '../_shared/clients.ts';
-import { handler } from '../_shared/http.ts';
+import { ownerHandler } from '../_shared/http.ts';
 import { endpointError, requirePaid, requirePublicHost } from '../_shared/webhook-endpoints.ts';
 import { newWebhookSecret } from '../_shared/webhooks.ts';
 
 Deno.serve(
-  handler(
-    ZSaveWebhookEndpoint,
-    async ({ body, user }) => {
-      await requirePaid(user.id);
-      await requirePublicHost(body.url);
-      const secret = body.id ? '' : newWebhookSecret();
-      const { data, error } = await serviceClient().rpc('save_webhook_endpoint', {
-        p_user_id: user.id,
-        p_endpoint: {
-          id: body.id ?? null,
-          block_id: body.blockId,
-          url: body.url,
-          events: body.events,
-          description: body.description,
-          enabled: body.enabled,
-        },
-        p_secret: secret,
-      });
-      if (error) endpointError(error);
-      return { endpoint: data, ...(secret ? { secret } : {}) };
-    },
-    { ownersOnly: true },
-  ),
+  ownerHandler(ZSaveWebhookEndpoint, async ({ body, user }) => {
+    await requirePaid(user.id);
+    await requirePublicHost(body.url);
+    const secret = body.id ? '' : newWebhookSecret();
+    const { data, error } = await serviceClient().rpc('save_webhook_endpoint', {
+      p_user_id: user.id,
+      p_endpoint: {
+        id: body.id ?? null,
+        block_id: body.blockId,
+        url: body.url,
+        events: body.events,
+        description: body.description,
+        enabled: body.enabled,
+      },
+      p_secret: secret,
+    });
+    if (error) endpointError(error);
+    return { endpoint: data, ...(secret ? { secret } : {}) };
+  }),
 );

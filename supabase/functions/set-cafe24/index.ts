@@ -15,61 +15,57 @@ import { Cafe24Error, cafe24App, exchangeCafe24Code } from '../_shared/cafe24.ts
 import { tokenData } from '../_shared/cafe24-jobs.ts';
 import { serviceClient } from '../_shared/clients.ts';
 import { requirePaid } from '../_shared/paid.ts';
-import { handler, HttpError } from '../_shared/http.ts';
+import { ownerHandler, HttpError } from '../_shared/http.ts';
 import { requireAllowedRedirect, spendState } from '../_shared/oauth-state.ts';
 
 Deno.serve(
-  handler(
-    ZSetCafe24,
-    async ({ body, user }) => {
-      requireAllowedRedirect(body.redirectUrl, 'cafe24');
-      const db = serviceClient();
-      // a forged, expired, another user's or an already used state
-      const claims = await spendState(db, cafe24App().clientSecret, body.state, user.id);
-      if (!claims || !CAFE24_MALL_ID.test(claims.data)) {
-        throw new HttpError(400, 'invalid_state', INTEGRATION_MESSAGES.invalidState);
-      }
-      await requirePaid(user.id);
-      const mallId = claims.data;
-      let tokens;
-      try {
-        tokens = await exchangeCafe24Code(mallId, body.code, body.redirectUrl);
-      } catch (err) {
-        const kind = err instanceof Cafe24Error ? err.kind : 'unavailable';
-        console.error('[set-cafe24]', kind, (err as Error).message);
-        if (kind === 'unavailable' || kind === 'uncertain' || kind === 'rate_limited')
-          throw new HttpError(503, 'cafe24_unavailable', CAFE24_MESSAGES.unavailable);
-        throw new HttpError(400, 'invalid_code', CAFE24_MESSAGES.invalidCode);
-      }
-      if (tokens.mallId && tokens.mallId !== mallId)
-        throw new HttpError(400, 'wrong_mall', CAFE24_MESSAGES.wrongMall);
-      if (!CAFE24_SCOPES.every((s) => tokens.scopes.includes(s)))
-        throw new HttpError(400, 'missing_scope', CAFE24_MESSAGES.missingScope);
-      const { data, error } = await db.rpc('save_cafe24_connection', {
-        p_user_id: user.id,
-        p_mall_id: mallId,
-        p_shop_no: tokens.shopNo,
-        p_scopes: tokens.scopes,
-        p_access_token: tokens.accessToken,
-        p_refresh_token: tokens.refreshToken,
-        p_token_data: tokenData(tokens),
-      });
-      if (error) {
-        if (error.code === 'P0409')
-          throw new HttpError(
-            409,
-            error.message === CAFE24_MESSAGES.otherShop ? 'other_shop' : 'other_account',
-            error.message,
-          );
-        throw new Error(error.message);
-      }
-      kickWorker();
-      const saved = data as { status: string; mall_id: string; shop_id: string };
-      return {
-        status: true,
-        integration: { provider: 'cafe24', status: saved.status, mallId: saved.mall_id },
-      };
-    },
-    { ownersOnly: true },
-  ),
+  ownerHandler(ZSetCafe24, async ({ body, user }) => {
+    requireAllowedRedirect(body.redirectUrl, 'cafe24');
+    const db = serviceClient();
+    // a forged, expired, another user's or an already used state
+    const claims = await spendState(db, cafe24App().clientSecret, body.state, user.id);
+    if (!claims || !CAFE24_MALL_ID.test(claims.data)) {
+      throw new HttpError(400, 'invalid_state', INTEGRATION_MESSAGES.invalidState);
+    }
+    await requirePaid(user.id);
+    const mallId = claims.data;
+    let tokens;
+    try {
+      tokens = await exchangeCafe24Code(mallId, body.code, body.redirectUrl);
+    } catch (err) {
+      const kind = err instanceof Cafe24Error ? err.kind : 'unavailable';
+      console.error('[set-cafe24]', kind, (err as Error).message);
+      if (kind === 'unavailable' || kind === 'uncertain' || kind === 'rate_limited')
+        throw new HttpError(503, 'cafe24_unavailable', CAFE24_MESSAGES.unavailable);
+      throw new HttpError(400, 'invalid_code', CAFE24_MESSAGES.invalidCode);
+    }
+    if (tokens.mallId && tokens.mallId !== mallId)
+      throw new HttpError(400, 'wrong_mall', CAFE24_MESSAGES.wrongMall);
+    if (!CAFE24_SCOPES.every((s) => tokens.scopes.includes(s)))
+      throw new HttpError(400, 'missing_scope', CAFE24_MESSAGES.missingScope);
+    const { data, error } = await db.rpc('save_cafe24_connection', {
+      p_user_id: user.id,
+      p_mall_id: mallId,
+      p_shop_no: tokens.shopNo,
+      p_scopes: tokens.scopes,
+      p_access_token: tokens.accessToken,
+      p_refresh_token: tokens.refreshToken,
+      p_token_data: tokenData(tokens),
+    });
+    if (error) {
+      if (error.code === 'P0409')
+        throw new HttpError(
+          409,
+          error.message === CAFE24_MESSAGES.otherShop ? 'other_shop' : 'other_account',
+          error.message,
+        );
+      throw new Error(error.message);
+    }
+    kickWorker();
+    const saved = data as { status: string; mall_id: string; shop_id: string };
+    return {
+      status: true,
+      integration: { provider: 'cafe24', status: saved.status, mallId: saved.mall_id },
+    };
+  }),
 );

@@ -3,26 +3,22 @@
 // public.redeem_coupon, which locks the coupon's row so parallel redemptions cannot overshoot.
 // Codes are words an operator picks: each owner gets ten tries an hour (_shared/owner-limits.ts),
 // then 429 until the oldest try is an hour old.
-import { handler } from '../_shared/http.ts';
+import { ownerHandler } from '../_shared/http.ts';
 import { limitOwnerCalls } from '../_shared/owner-limits.ts';
 import { httpErrorOf, rpc, type PaymentRow } from '../_shared/plan-flows.ts';
 import { PLAN_MESSAGES, ZUseCoupon } from '@reaction-blocks/contracts/plans';
 
 Deno.serve(
-  handler(
-    ZUseCoupon,
-    async ({ body, user }) => {
-      try {
-        await limitOwnerCalls(user.id, 'use-coupon', PLAN_MESSAGES.couponAttempts);
-        const payment = await rpc<PaymentRow>('redeem_coupon', {
-          p_user_id: user.id,
-          p_code: body.couponId,
-        });
-        return { status: true, payment };
-      } catch (err) {
-        throw httpErrorOf(err, 'use-coupon');
-      }
-    },
-    { ownersOnly: true },
-  ),
+  ownerHandler(ZUseCoupon, async ({ body, user }) => {
+    try {
+      await limitOwnerCalls(user.id, 'use-coupon', PLAN_MESSAGES.couponAttempts);
+      const payment = await rpc<PaymentRow>('redeem_coupon', {
+        p_user_id: user.id,
+        p_code: body.couponId,
+      });
+      return { status: true, payment };
+    } catch (err) {
+      throw httpErrorOf(err, 'use-coupon');
+    }
+  }),
 );

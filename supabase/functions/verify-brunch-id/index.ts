@@ -4,7 +4,7 @@
 // brunch letters of this block accept only that writer's articles. Messages: "Invalid brunch
 // profile page" (not a profile link), "Failed to verify writer" (the address is not there).
 import { serviceClient } from '../_shared/clients.ts';
-import { handler, HttpError } from '../_shared/http.ts';
+import { ownerHandler, HttpError } from '../_shared/http.ts';
 import {
   LETTER_MESSAGES,
   normalizeBrunchProfile,
@@ -18,50 +18,46 @@ import { guardDeps } from '../_shared/letter/runtime.ts';
 import { limitOwnerCalls } from '../_shared/owner-limits.ts';
 
 Deno.serve(
-  handler(
-    ZVerifyBrunchId,
-    async ({ body, user }) => {
-      const db = serviceClient();
-      const block = await ownLetterBlock(db, user.id, body.blockId);
-      if (block.type !== 'brunch_letter') {
-        throw new HttpError(400, 'invalid_input', LETTER_MESSAGES.notSupportedMode);
+  ownerHandler(ZVerifyBrunchId, async ({ body, user }) => {
+    const db = serviceClient();
+    const block = await ownLetterBlock(db, user.id, body.blockId);
+    if (block.type !== 'brunch_letter') {
+      throw new HttpError(400, 'invalid_input', LETTER_MESSAGES.notSupportedMode);
+    }
+    const profile = normalizeBrunchProfile(body.brunchProfilePage);
+    if ('error' in profile) throw new HttpError(400, 'invalid_profile', profile.error);
+    const { data: sender } = await db
+      .from('sender_emails')
+      .select('email')
+      .eq('user_id', user.id)
+      .eq('email', body.email)
+      .eq('status', 'verified')
+      .maybeSingle();
+    if (!sender) throw new HttpError(400, 'no_sender', LETTER_MESSAGES.verifySenderFirst);
+    // the fetch is what a loop would make us do: counted only for calls that get this far
+    await limitOwnerCalls(user.id, 'verify-brunch-id');
+    let text: string;
+    try {
+      const page = await guardedFetch(profile.url, PAGE_POLICY('brunch'), guardDeps(), {
+        accept: 'text/html',
+      });
+      text = brunchProfileText(new TextDecoder().decode(page.body));
+    } catch (err) {
+      if (err instanceof FetchRefused) {
+        console.warn('[verify-brunch-id]', err.reason, err.message);
+        throw new HttpError(422, `fetch_${err.reason}`, LETTER_MESSAGES.brunchFailed);
       }
-      const profile = normalizeBrunchProfile(body.brunchProfilePage);
-      if ('error' in profile) throw new HttpError(400, 'invalid_profile', profile.error);
-      const { data: sender } = await db
-        .from('sender_emails')
-        .select('email')
-        .eq('user_id', user.id)
-        .eq('email', body.email)
-        .eq('status', 'verified')
-        .maybeSingle();
-      if (!sender) throw new HttpError(400, 'no_sender', LETTER_MESSAGES.verifySenderFirst);
-      // the fetch is what a loop would make us do: counted only for calls that get this far
-      await limitOwnerCalls(user.id, 'verify-brunch-id');
-      let text: string;
-      try {
-        const page = await guardedFetch(profile.url, PAGE_POLICY('brunch'), guardDeps(), {
-          accept: 'text/html',
-        });
-        text = brunchProfileText(new TextDecoder().decode(page.body));
-      } catch (err) {
-        if (err instanceof FetchRefused) {
-          console.warn('[verify-brunch-id]', err.reason, err.message);
-          throw new HttpError(422, `fetch_${err.reason}`, LETTER_MESSAGES.brunchFailed);
-        }
-        throw err;
-      }
-      if (!mentionsAddress(text, body.email)) {
-        throw new HttpError(400, 'not_verified', LETTER_MESSAGES.brunchFailed);
-      }
-      const { error } = await db
-        .from('block_private')
-        .update({ brunch_profile_page: profile.url })
-        .eq('block_id', block.id)
-        .eq('owner_id', user.id);
-      if (error) throw new Error(error.message);
-      return { status: true, message: '', brunchProfilePage: profile.url };
-    },
-    { ownersOnly: true },
-  ),
+      throw err;
+    }
+    if (!mentionsAddress(text, body.email)) {
+      throw new HttpError(400, 'not_verified', LETTER_MESSAGES.brunchFailed);
+    }
+    const { error } = await db
+      .from('block_private')
+      .update({ brunch_profile_page: profile.url })
+      .eq('block_id', block.id)
+      .eq('owner_id', user.id);
+    if (error) throw new Error(error.message);
+    return { status: true, message: '', brunchProfilePage: profile.url };
+  }),
 );

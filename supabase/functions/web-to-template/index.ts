@@ -5,7 +5,7 @@
 // the workspace shows the result and Save (save-letter) stores it.
 import { serviceClient } from '../_shared/clients.ts';
 import { optionalEnv } from '../_shared/env.ts';
-import { handler, HttpError } from '../_shared/http.ts';
+import { ownerHandler, HttpError } from '../_shared/http.ts';
 import { limitOwnerCalls } from '../_shared/owner-limits.ts';
 import {
   checkPageUrl,
@@ -28,41 +28,37 @@ function sampleUrl(mode: string): string | null {
 }
 
 Deno.serve(
-  handler(
-    ZWebToTemplate,
-    async ({ body, user }) => {
-      const block = await ownLetterBlock(serviceClient(), user.id, body.blockId);
-      if (MODE_OF_TYPE[block.type] !== body.mode) {
-        throw new HttpError(400, 'invalid_input', LETTER_MESSAGES.notSupportedMode);
+  ownerHandler(ZWebToTemplate, async ({ body, user }) => {
+    const block = await ownLetterBlock(serviceClient(), user.id, body.blockId);
+    if (MODE_OF_TYPE[block.type] !== body.mode) {
+      throw new HttpError(400, 'invalid_input', LETTER_MESSAGES.notSupportedMode);
+    }
+    const raw = body.sample ? sampleUrl(body.mode) : body.pageUrl!;
+    if (!raw) throw new HttpError(400, 'no_sample', LETTER_MESSAGES.noSample);
+    const checked = checkPageUrl(body.mode, raw, block.private.brunch_profile_page);
+    if ('error' in checked) throw new HttpError(400, 'invalid_address', checked.error);
+    // the fetch and the image copies are what a loop would make us do: counted from here
+    await limitOwnerCalls(user.id, 'web-to-template');
+    let loaded;
+    try {
+      loaded = await loadLetter(body.mode, checked.url, loadDeps(user.id));
+    } catch (err) {
+      if (err instanceof LoadError) {
+        console.warn('[web-to-template]', err.code, err.message);
+        throw new HttpError(422, err.code, LETTER_MESSAGES.failedToLoad);
       }
-      const raw = body.sample ? sampleUrl(body.mode) : body.pageUrl!;
-      if (!raw) throw new HttpError(400, 'no_sample', LETTER_MESSAGES.noSample);
-      const checked = checkPageUrl(body.mode, raw, block.private.brunch_profile_page);
-      if ('error' in checked) throw new HttpError(400, 'invalid_address', checked.error);
-      // the fetch and the image copies are what a loop would make us do: counted from here
-      await limitOwnerCalls(user.id, 'web-to-template');
-      let loaded;
-      try {
-        loaded = await loadLetter(body.mode, checked.url, loadDeps(user.id));
-      } catch (err) {
-        if (err instanceof LoadError) {
-          console.warn('[web-to-template]', err.code, err.message);
-          throw new HttpError(422, err.code, LETTER_MESSAGES.failedToLoad);
-        }
-        throw err;
-      }
-      const rendered = renderLetter(loaded.title, loaded.model, { imageOrigins: imageOrigins() });
-      return {
-        status: true,
-        message: '',
-        pageUrl: checked.url.href,
-        title: loaded.title,
-        letter: loaded.model,
-        html: rendered.html,
-        text: rendered.text,
-        warnings: loaded.warnings,
-      };
-    },
-    { ownersOnly: true },
-  ),
+      throw err;
+    }
+    const rendered = renderLetter(loaded.title, loaded.model, { imageOrigins: imageOrigins() });
+    return {
+      status: true,
+      message: '',
+      pageUrl: checked.url.href,
+      title: loaded.title,
+      letter: loaded.model,
+      html: rendered.html,
+      text: rendered.text,
+      warnings: loaded.warnings,
+    };
+  }),
 );
