@@ -69,6 +69,14 @@ async function commentBlock(
   return { owner, block };
 }
 
+/** A message of `visitor` on the block, published a week ago: a track record there. */
+const giveTrackRecord = (visitor: TestUser, blockId: string) =>
+  sql(
+    `insert into public.messages (block_id, creator_id, creator_name, content, created_at, status)
+     values ($1, $2, 'Old Friend', 'from last week', now() - interval '7 days', 'published')`,
+    [blockId, visitor.id],
+  );
+
 /** Keeps `visitors` posting as fast as they can until `until` says stop; counts what happened. */
 async function storm(visitors: TestUser[], blockId: string, until: () => boolean) {
   const seen = { stored: 0, refused: 0, statuses: new Set<number>(), others: [] as string[] };
@@ -87,6 +95,47 @@ async function storm(visitors: TestUser[], blockId: string, until: () => boolean
     }),
   );
   return seen;
+}
+
+/**
+ * Keeps `storm` toggling the like of `block` as fast as it can until one of its refusals has
+ * `scope`, then has each of `visitors` like the block once, the storm still running. Answers the
+ * visitors' refusals, the storm's (status and hint) and how many of its writes went through.
+ */
+async function likeStorm(
+  block: string,
+  storm: TestUser[],
+  visitors: TestUser[],
+  scope: 'address' | 'block',
+) {
+  let stop = false;
+  let stormWrites = 0;
+  const stormRefusals = new Set<string>();
+  const running = storm.map(async (g, i) => {
+    let liked = i % 2 === 0;
+    while (!stop) {
+      const r = await g.client.rpc('toggle_block_like', { p_block_id: block, p_liked: !liked });
+      if (!r.error) {
+        liked = !liked;
+        stormWrites += 1;
+      } else stormRefusals.add(`${r.status} ${r.error.hint}`);
+    }
+  });
+  const refused: string[] = [];
+  try {
+    await eventually(
+      async () => [...stormRefusals].some((r) => r.includes(`"scope": "${scope}"`)) || undefined,
+      60_000,
+    );
+    for (const v of visitors) {
+      const r = await v.client.rpc('toggle_block_like', { p_block_id: block, p_liked: true });
+      if (r.error) refused.push(`${r.status} ${r.error.hint}`);
+    }
+  } finally {
+    stop = true;
+    await Promise.all(running);
+  }
+  return { refused, stormRefusals: [...stormRefusals], stormWrites };
 }
 
 const published = async (blockId: string, writers: string[]) =>
@@ -142,11 +191,7 @@ describe('a storm of fresh accounts from one address', () => {
     // is held like anyone's from there (an address can make a track record for its own
     // accounts: hostile-track-record.test)
     const regular = await guestFrom('203.0.113.7');
-    await sql(
-      `insert into public.messages (block_id, creator_id, creator_name, content, created_at, status)
-       values ($1, $2, 'Old Friend', 'from last week', now() - interval '7 days', 'published')`,
-      [block, regular.id],
-    );
+    await giveTrackRecord(regular, block);
     const known = await post(regular.client, block);
     expect(known.error).toBeNull();
     expect(await statusOf((known.data as { id: string }).id)).toBe('held');
@@ -312,11 +357,7 @@ describe('a storm of fresh accounts from one address', () => {
     expect(await statusOf((solved.data as { id: string }).id)).toBe('held');
     // a visitor whose message here was published a day ago writes on, published
     const old = await guestFrom('198.51.100.21');
-    await sql(
-      `insert into public.messages (block_id, creator_id, creator_name, content, created_at, status)
-       values ($1, $2, 'Old Friend', 'from last week', now() - interval '7 days', 'published')`,
-      [block, old.id],
-    );
+    await giveTrackRecord(old, block);
     const again = await post(old.client, block);
     expect(again.error).toBeNull();
     expect(await statusOf((again.data as { id: string }).id)).toBe('published');
@@ -337,38 +378,17 @@ describe('a storm of fresh accounts from one address', () => {
     const visitors = await Promise.all(
       Array.from({ length: 10 }, (_, i) => guestFrom(`198.51.100.${40 + i}`)),
     );
-    let stop = false;
-    let stormWrites = 0;
-    const stormRefusals = new Set<string>();
-    const running = storm.map(async (g, i) => {
-      let liked = i % 2 === 0;
-      while (!stop) {
-        const r = await g.client.rpc('toggle_block_like', { p_block_id: block, p_liked: !liked });
-        if (!r.error) {
-          liked = !liked;
-          stormWrites += 1;
-        } else stormRefusals.add(`${r.status} ${r.error.hint}`);
-      }
-    });
-    try {
-      // the storm has spent its address's share: it is refused, everyone's like block is not
-      await eventually(
-        async () => [...stormRefusals].some((r) => r.includes('"scope": "address"')) || undefined,
-        60_000,
-      );
-      const refused: string[] = [];
-      for (const v of visitors) {
-        const r = await v.client.rpc('toggle_block_like', { p_block_id: block, p_liked: true });
-        if (r.error) refused.push(`${r.status} ${r.error.hint}`);
-      }
-      expect(refused).toEqual([]);
-    } finally {
-      stop = true;
-      await Promise.all(running);
-    }
+    // the storm has spent its address's share: it is refused, everyone's like block is not
+    const { refused, stormRefusals, stormWrites } = await likeStorm(
+      block,
+      storm,
+      visitors,
+      'address',
+    );
+    expect(refused).toEqual([]);
     // the storm's writes came within its share (a quarter of the block's 600, and its refill)
     expect(stormWrites).toBeLessThan(600);
-    expect([...stormRefusals].every((r) => r.startsWith('429 '))).toBe(true);
+    expect(stormRefusals.every((r) => r.startsWith('429 '))).toBe(true);
   });
 
   // Found in the stop's second hostile review (breaker, 2026-11-26, after the like's address
@@ -387,33 +407,10 @@ describe('a storm of fresh accounts from one address', () => {
     const visitors = await Promise.all(
       Array.from({ length: 10 }, (_, i) => guestFrom(`198.51.100.${60 + i}`)),
     );
-    let stop = false;
-    const stormRefusals = new Set<string>();
-    const running = storm.map(async (g, i) => {
-      let liked = i % 2 === 0;
-      while (!stop) {
-        const r = await g.client.rpc('toggle_block_like', { p_block_id: block, p_liked: !liked });
-        if (!r.error) liked = !liked;
-        else stormRefusals.add(`${r.status} ${r.error.hint}`);
-      }
-    });
-    const refused: string[] = [];
-    try {
-      // the block's budget outside the reserve is spent: the storm is refused for the block
-      await eventually(
-        async () => [...stormRefusals].some((r) => r.includes('"scope": "block"')) || undefined,
-        60_000,
-      );
-      for (const v of visitors) {
-        const r = await v.client.rpc('toggle_block_like', { p_block_id: block, p_liked: true });
-        if (r.error) refused.push(`${r.status} ${r.error.hint}`);
-      }
-    } finally {
-      stop = true;
-      await Promise.all(running);
-    }
+    // the block's budget outside the reserve is spent: the storm is refused for the block
+    const { refused, stormRefusals } = await likeStorm(block, storm, visitors, 'block');
     expect(refused).toEqual([]);
-    expect([...stormRefusals].every((r) => r.startsWith('429 '))).toBe(true);
+    expect(stormRefusals.every((r) => r.startsWith('429 '))).toBe(true);
     // nothing of the reserve went to the storm: what its shards are short of is at most the real
     // visitors' ten likes
     const [reserve] = await sql<{ used: number }>(
@@ -486,30 +483,7 @@ describe('a storm of fresh accounts from one address', () => {
     const visitors = await Promise.all(
       Array.from({ length: 10 }, (_, i) => guestFrom(`198.51.100.${80 + i}`)),
     );
-    let stop = false;
-    const stormRefusals = new Set<string>();
-    const running = storm.map(async (g, i) => {
-      let liked = i % 2 === 0;
-      while (!stop) {
-        const r = await g.client.rpc('toggle_block_like', { p_block_id: block, p_liked: !liked });
-        if (!r.error) liked = !liked;
-        else stormRefusals.add(`${r.status} ${r.error.hint}`);
-      }
-    });
-    const refused: string[] = [];
-    try {
-      await eventually(
-        async () => [...stormRefusals].some((r) => r.includes('"scope": "block"')) || undefined,
-        60_000,
-      );
-      for (const v of visitors) {
-        const r = await v.client.rpc('toggle_block_like', { p_block_id: block, p_liked: true });
-        if (r.error) refused.push(`${r.status} ${r.error.hint}`);
-      }
-    } finally {
-      stop = true;
-      await Promise.all(running);
-    }
+    const { refused } = await likeStorm(block, storm, visitors, 'block');
     expect(refused).toEqual([]);
   });
 
