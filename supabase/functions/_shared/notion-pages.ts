@@ -74,7 +74,11 @@ export interface MappedPage {
 }
 
 const MAX_TEXT = 2000;
-const READ_ONLY = new Set([
+/**
+ * The property types Notion computes itself: a page cannot set them (the local Notion fake refuses
+ * them with these).
+ */
+export const READ_ONLY: ReadonlySet<string> = new Set([
   'formula',
   'rollup',
   'created_time',

@@ -7,6 +7,7 @@ import { Jwt } from './jwt.ts';
 import type { CaptchaOptions } from './captcha.ts';
 import type { Mailer } from './mailer.ts';
 import { normaliseAddress } from '../http.ts';
+import { overRequestRateLimit } from './errors.ts';
 import { addressGroup, clientAddress, RateLimiter, type TrustedHops } from './rate-limit.ts';
 
 export interface AuthOptions {
@@ -165,6 +166,16 @@ export const clientAddressOf = (deps: AuthDeps, c: AuthCtx) =>
 
 /** What the caller's per-address limits count under: its address's group (an IPv6 /64). */
 export const addressKeyOf = (address: string) => addressGroup(address) || address;
+
+/**
+ * Takes one of the caller's tokens of a limit (counted under addressKeyOf), or refuses with
+ * GoTrue's 429 and the wait until one.
+ */
+export function limitCaller(deps: AuthDeps, c: AuthCtx, limit: keyof AuthLimits): void {
+  const limiter = deps.limits[limit];
+  const key = addressKeyOf(clientAddressOf(deps, c));
+  if (!limiter.take(key)) throw overRequestRateLimit(limiter.retryAfter(key));
+}
 
 /** Runs `fn` in a transaction: committed when it returns, rolled back when it throws. */
 export async function tx<T>(pool: pg.Pool, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {

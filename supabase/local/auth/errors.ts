@@ -1,6 +1,5 @@
 // GoTrue's errors: a status, an `error_code` and a message, answered as `{code, error_code, msg}`.
 import { HttpError, type JsonObject } from '../http.ts';
-import type { RateLimiter } from './rate-limit.ts';
 
 /** An error with the status and `error_code` GoTrue would answer with. */
 export class AuthError extends HttpError {
@@ -28,11 +27,6 @@ export const tooManyRequests = (code: string, msg: string, retryAfterSeconds: nu
 /** What a per-address limit answers, as GoTrue's limiters do (with the limiter's wait). */
 export const overRequestRateLimit = (retryAfterSeconds: number) =>
   tooManyRequests('over_request_rate_limit', 'Request rate limit reached', retryAfterSeconds);
-
-/** Takes a token of `limiter` for `key`, or refuses with GoTrue's 429 and the wait until one. */
-export function takeOrRefuse(limiter: RateLimiter, key: string): void {
-  if (!limiter.take(key)) throw overRequestRateLimit(limiter.retryAfter(key));
-}
 
 export const UNEXPECTED = new AuthError(
   500,

@@ -1,5 +1,6 @@
 // auth.users / auth.identities access and the JSON shapes GoTrue answers with.
 import type pg from 'pg';
+import { pgCode } from './context.ts';
 import { unprocessable } from './errors.ts';
 
 /** Anything that can run a query: the pool or a client inside a transaction. */
@@ -139,6 +140,31 @@ export async function insertIdentity(
      values ($1, $2, $3, $4, now())`,
     [providerId, userId, JSON.stringify(identityData), provider],
   );
+}
+
+/**
+ * A user who signs in with email and its email identity, as GoTrue makes them (sign-up and the
+ * admin API); an address taken meanwhile (the unique index) is `taken()`.
+ */
+export async function insertEmailUser(
+  db: Queryable,
+  user: Omit<NewUser, 'email' | 'isAnonymous'> & { email: string },
+  taken: () => Error,
+): Promise<UserRow> {
+  const created = await insertUser(db, {
+    ...user,
+    appMetaData: { provider: 'email', providers: ['email'], ...user.appMetaData },
+    isAnonymous: false,
+  }).catch((err: unknown) => {
+    throw pgCode(err) === '23505' ? taken() : err;
+  });
+  await insertIdentity(db, created.id, 'email', created.id, {
+    sub: created.id,
+    email: user.email,
+    email_verified: user.confirmed,
+    phone_verified: false,
+  });
+  return created;
 }
 
 /** Merges metadata like GoTrue: keys set to null are removed. */

@@ -7,19 +7,13 @@
 // Like pg_cron it never deletes run details: the schedule `cron-history-purge` of the migrations
 // does, here as on a Supabase project.
 import pg from 'pg';
-import { Listener } from './listener.ts';
+import { Listener, withTimeout, type BackgroundWorker, type WorkerOptions } from './listener.ts';
 import { MINUTE, Planner, type Schedule } from './schedule.ts';
 
-export interface CronWorkerOptions {
-  /** a superuser: the worker switches to each job's user */
-  databaseUrl: string;
-  log: (line: string) => void;
+/** databaseUrl: a superuser (the worker switches to each job's user). */
+export interface CronWorkerOptions extends WorkerOptions {
   /** jobs running at once (pg_cron's cron.max_running_jobs; Supabase advises at most 8) */
   maxRunning?: number;
-}
-
-export interface CronWorker {
-  close(): Promise<void>;
 }
 
 interface Job {
@@ -53,7 +47,7 @@ const FENCE = `
   end
   $fence$`;
 
-export async function startCron(opts: CronWorkerOptions): Promise<CronWorker> {
+export async function startCron(opts: CronWorkerOptions): Promise<BackgroundWorker> {
   const log = opts.log;
   const pool = new pg.Pool({
     connectionString: opts.databaseUrl,
@@ -79,9 +73,8 @@ export async function startCron(opts: CronWorkerOptions): Promise<CronWorker> {
     databaseUrl: opts.databaseUrl,
     applicationName: 'pg_cron launcher',
     channels: [CHANNEL],
-    onNotification: () => reload(),
-    // after a lost connection: changes may have been missed
-    onConnect: () => reload(),
+    // a change, or a connection back after it was lost: changes may have been missed
+    onWake: () => reload(),
     log,
   });
   await admin.start();
@@ -282,11 +275,3 @@ function describe(result: pg.QueryResult | pg.QueryResult[]): string {
 }
 
 const rowsMessage = (n: number) => `${n} ${n === 1 ? 'row' : 'rows'}`;
-
-function withTimeout(promise: Promise<unknown>, ms: number): Promise<unknown> {
-  let timer: NodeJS.Timeout | undefined;
-  return Promise.race([
-    promise.catch(() => {}),
-    new Promise((resolve) => (timer = setTimeout(resolve, ms))),
-  ]).finally(() => clearTimeout(timer));
-}

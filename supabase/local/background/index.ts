@@ -3,16 +3,13 @@
 // project runs the real extensions.
 import type { Log } from '../process.ts';
 import { startCron } from './cron.ts';
+import type { BackgroundWorker } from './listener.ts';
 import { startNet } from './net.ts';
-
-export interface BackgroundWorkers {
-  close(): Promise<void>;
-}
 
 export async function startBackgroundWorkers(opts: {
   databaseUrl: string;
   log: Log;
-}): Promise<BackgroundWorkers> {
+}): Promise<BackgroundWorker> {
   const net = await startNet({ databaseUrl: opts.databaseUrl, log: (l) => opts.log('pg_net', l) });
   const cron = await startCron({
     databaseUrl: opts.databaseUrl,

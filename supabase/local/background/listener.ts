@@ -1,6 +1,6 @@
 // A connection that LISTENs on some channels and comes back after it is lost (a terminated backend,
-// a restarted server), calling onConnect each time so that its owner re-reads what it may have
-// missed while it was away.
+// a restarted server), calling onWake on each notification and on each connect, so that its owner
+// also re-reads what it may have missed while it was away.
 import pg from 'pg';
 
 export interface ListenerOptions {
@@ -8,12 +8,32 @@ export interface ListenerOptions {
   /** shown in pg_stat_activity (net.check_worker_is_up looks for 'pg_net worker') */
   applicationName: string;
   channels: string[];
-  onNotification: (channel: string) => void;
-  onConnect: () => void;
+  /** on a notification on one of the channels, and after each (re)connect */
+  onWake: () => void;
   log: (line: string) => void;
 }
 
+/** What a background worker starts with: its database role and where it logs. */
+export interface WorkerOptions {
+  databaseUrl: string;
+  log: (line: string) => void;
+}
+
+/** A started background worker (pg_cron's, pg_net's, or both). */
+export interface BackgroundWorker {
+  close(): Promise<void>;
+}
+
 const RETRY_MS = 1_000;
+
+/** Waits for `promise` (settled either way) or `ms`, whichever comes first. */
+export function withTimeout(promise: Promise<unknown>, ms: number): Promise<unknown> {
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([
+    promise.catch(() => {}),
+    new Promise((resolve) => (timer = setTimeout(resolve, ms))),
+  ]).finally(() => clearTimeout(timer));
+}
 
 export class Listener {
   private client: pg.Client | undefined;
@@ -60,7 +80,7 @@ export class Listener {
       connectionString: this.opts.databaseUrl,
       application_name: this.opts.applicationName,
     });
-    client.on('notification', (n) => this.opts.onNotification(n.channel));
+    client.on('notification', () => this.opts.onWake());
     client.on('error', (err) => this.lost(client, err.message));
     client.on('end', () => this.lost(client, 'connection closed'));
     await client.connect();
@@ -70,7 +90,7 @@ export class Listener {
       return;
     }
     this.client = client;
-    this.opts.onConnect();
+    this.opts.onWake();
   }
 
   private lost(client: pg.Client, reason: string): void {

@@ -5,18 +5,12 @@
 // pg_net does), sends them with fetch (redirects followed, the row's timeout), at most
 // `concurrency` at a time and without ever blocking the cron worker, and writes each outcome to
 // net._http_response, whose rows it deletes after pg_net's TTL.
-import { Listener } from './listener.ts';
+import { Listener, withTimeout, type BackgroundWorker, type WorkerOptions } from './listener.ts';
 
-export interface NetWorkerOptions {
-  /** a role that may read and delete the queue and write the responses */
-  databaseUrl: string;
-  log: (line: string) => void;
+/** databaseUrl: a role that may read and delete the queue and write the responses. */
+export interface NetWorkerOptions extends WorkerOptions {
   /** requests in flight at once */
   concurrency?: number;
-}
-
-export interface NetWorker {
-  close(): Promise<void>;
 }
 
 interface QueuedRequest {
@@ -36,7 +30,7 @@ const RESPONSE_TTL = '6 hours';
 const PURGE_EVERY_MS = 10 * 60_000;
 const CLOSE_WAIT_MS = 5_000;
 
-export async function startNet(opts: NetWorkerOptions): Promise<NetWorker> {
+export async function startNet(opts: NetWorkerOptions): Promise<BackgroundWorker> {
   const log = opts.log;
   const concurrency = opts.concurrency ?? 16;
   const inFlight = new Set<Promise<void>>();
@@ -52,8 +46,7 @@ export async function startNet(opts: NetWorkerOptions): Promise<NetWorker> {
     // net.check_worker_is_up() looks for this name
     applicationName: 'pg_net worker',
     channels: [CHANNEL],
-    onNotification: () => drain(),
-    onConnect: () => drain(),
+    onWake: () => drain(),
     log,
   });
   await db.start();
@@ -174,12 +167,7 @@ export async function startNet(opts: NetWorkerOptions): Promise<NetWorker> {
       closed = true;
       clearInterval(poll);
       stopping.abort();
-      let timer: NodeJS.Timeout | undefined;
-      await Promise.race([
-        Promise.allSettled(inFlight),
-        new Promise((resolve) => (timer = setTimeout(resolve, CLOSE_WAIT_MS))),
-      ]);
-      clearTimeout(timer);
+      await withTimeout(Promise.allSettled(inFlight), CLOSE_WAIT_MS);
       await db.close();
     },
   };

@@ -3,7 +3,7 @@
 // tests and operators sign a user in when email sign-in is off, as on GoTrue).
 import { randomUUID } from 'node:crypto';
 import type { Hono } from 'hono';
-import { pgCode, tx, type AuthCtx, type AuthDeps, type AuthEnv } from '../context.ts';
+import { tx, type AuthCtx, type AuthDeps, type AuthEnv } from '../context.ts';
 import { badRequest, notFound } from '../errors.ts';
 import { actionLink, newOtp, tokenHash } from '../mailer.ts';
 import { hashPassword } from '../password.ts';
@@ -22,8 +22,7 @@ import {
   findUserByEmail,
   findUserById,
   identitiesOf,
-  insertIdentity,
-  insertUser,
+  insertEmailUser,
   isUuid,
   loadUserJson,
   mergeMetadata,
@@ -85,25 +84,19 @@ async function createUser(deps: AuthDeps, c: AuthCtx) {
   const hash = password ? await hashPassword(password) : null;
   const confirmed = body.email_confirm === true;
   const user = await tx(deps.pool, async (db) => {
-    const created = await insertUser(db, {
-      id: id ?? randomUUID(),
-      email,
-      encryptedPassword: hash,
-      userMetaData: userMeta,
-      appMetaData: { provider: 'email', providers: ['email'], ...appMeta },
-      confirmed,
-      isAnonymous: false,
-      role: str(body.role),
-    }).catch((err: unknown) => {
-      throw pgCode(err) === '23505' ? emailExists() : err;
-    });
-    await insertIdentity(db, created.id, 'email', created.id, {
-      sub: created.id,
-      email,
-      email_verified: confirmed,
-      phone_verified: false,
-    });
-    return created;
+    return insertEmailUser(
+      db,
+      {
+        id: id ?? randomUUID(),
+        email,
+        encryptedPassword: hash,
+        userMetaData: userMeta,
+        appMetaData: appMeta,
+        confirmed,
+        role: str(body.role),
+      },
+      emailExists,
+    );
   });
   return c.json(await loadUserJson(deps.pool, user));
 }

@@ -7,14 +7,14 @@ import type { Hono } from 'hono';
 import {
   addressKeyOf,
   clientAddressOf,
-  pgCode,
+  limitCaller,
   tx,
   type AuthCtx,
   type AuthDeps,
   type AuthEnv,
 } from '../context.ts';
 import { captchaToken, requireCaptcha } from '../captcha.ts';
-import { badRequest, overRequestRateLimit, takeOrRefuse, unprocessable } from '../errors.ts';
+import { badRequest, overRequestRateLimit, unprocessable } from '../errors.ts';
 import { hashPassword } from '../password.ts';
 import { checkPassword, metadataParam, readJsonBody, requireEmail, str } from '../params.ts';
 import { issueSession } from '../sessions.ts';
@@ -24,7 +24,7 @@ import { validRedirect } from '../redirects.ts';
 import {
   findUserByEmail,
   findUserById,
-  insertIdentity,
+  insertEmailUser,
   insertUser,
   loadUserJson,
 } from '../users.ts';
@@ -66,7 +66,7 @@ async function signUpWithEmail(
   body: Record<string, unknown>,
   data: Record<string, unknown>,
 ) {
-  takeOrRefuse(deps.limits.signups, addressKeyOf(clientAddressOf(deps, c)));
+  limitCaller(deps, c, 'signups');
   if (str(body.phone)?.trim())
     throw badRequest('phone_provider_disabled', 'Phone signups are disabled');
   if (!deps.settings.emailEnabled) {
@@ -80,23 +80,18 @@ async function signUpWithEmail(
   const hash = await hashPassword(password);
   const confirmed = deps.settings.mailerAutoconfirm;
   const outcome = await tx(deps.pool, async (db) => {
-    const user = await insertUser(db, {
-      id: randomUUID(),
-      email,
-      encryptedPassword: hash,
-      userMetaData: data,
-      appMetaData: { provider: 'email', providers: ['email'] },
-      confirmed,
-      isAnonymous: false,
-    }).catch((err: unknown) => {
-      throw pgCode(err) === '23505' ? userExists() : err;
-    });
-    await insertIdentity(db, user.id, 'email', user.id, {
-      sub: user.id,
-      email,
-      email_verified: confirmed,
-      phone_verified: false,
-    });
+    const user = await insertEmailUser(
+      db,
+      {
+        id: randomUUID(),
+        email,
+        encryptedPassword: hash,
+        userMetaData: data,
+        appMetaData: {},
+        confirmed,
+      },
+      userExists,
+    );
     if (confirmed) return issueSession(deps, db, user, 'password');
     // the address holds once the mailed link is opened (GoTrue answers the user, no session)
     const otp = newOtp();

@@ -3,8 +3,8 @@
 // reuse) and the PKCE code exchange; all limited per client address (RATE_LIMIT_TOKEN_REFRESH).
 import { createHash } from 'node:crypto';
 import type { Hono } from 'hono';
-import { addressKeyOf, clientAddressOf, tx, type AuthDeps, type AuthEnv } from '../context.ts';
-import { badRequest, forbidden, notFound, takeOrRefuse, unprocessable } from '../errors.ts';
+import { limitCaller, tx, type AuthDeps, type AuthEnv } from '../context.ts';
+import { badRequest, forbidden, notFound, unprocessable } from '../errors.ts';
 import { verifyPassword } from '../password.ts';
 import { readJsonBody, str } from '../params.ts';
 import {
@@ -169,7 +169,7 @@ export function tokenRoutes(app: Hono<AuthEnv>, deps: AuthDeps): void {
     POST: async (c) => {
       const grant = GRANTS[c.req.query('grant_type') ?? ''];
       if (!grant) throw badRequest('unsupported_grant_type', 'unsupported_grant_type');
-      takeOrRefuse(deps.limits.token, addressKeyOf(clientAddressOf(deps, c)));
+      limitCaller(deps, c, 'token');
       return c.json(await grant(deps, await readJsonBody(c)));
     },
   });

@@ -1,15 +1,8 @@
 // The signed-in user's own endpoints: GET and PUT /user (metadata, password, and an email
 // change that waits for the mailed confirmation), POST /logout, DELETE /user/identities/:id.
 import type { Hono } from 'hono';
-import {
-  addressKeyOf,
-  clientAddressOf,
-  tx,
-  type AuthCtx,
-  type AuthDeps,
-  type AuthEnv,
-} from '../context.ts';
-import { badRequest, forbidden, takeOrRefuse, unprocessable } from '../errors.ts';
+import { limitCaller, tx, type AuthCtx, type AuthDeps, type AuthEnv } from '../context.ts';
+import { badRequest, forbidden, unprocessable } from '../errors.ts';
 import { requestEmailChange } from '../email-change.ts';
 import { hashPassword, verifyPassword } from '../password.ts';
 import { checkPassword, metadataParam, readJsonBody, requireEmail, str } from '../params.ts';
@@ -26,7 +19,7 @@ import { on } from './route.ts';
 
 async function updateUser(deps: AuthDeps, c: AuthCtx) {
   const caller = await requireUser(deps, c);
-  takeOrRefuse(deps.limits.userUpdates, addressKeyOf(clientAddressOf(deps, c)));
+  limitCaller(deps, c, 'userUpdates');
   const body = await readJsonBody(c);
   const email =
     body.email === undefined || body.email === '' ? undefined : requireEmail(body.email);

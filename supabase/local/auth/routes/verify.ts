@@ -3,15 +3,8 @@
 // a person opens (the outcome goes back to the app in the redirect's fragment); POST is what
 // auth-js `verifyOtp` sends ({type, token_hash} or {type, email, token}).
 import type { Hono } from 'hono';
-import {
-  addressKeyOf,
-  clientAddressOf,
-  tx,
-  type AuthCtx,
-  type AuthDeps,
-  type AuthEnv,
-} from '../context.ts';
-import { AuthError, badRequest, forbidden, takeOrRefuse } from '../errors.ts';
+import { limitCaller, tx, type AuthCtx, type AuthDeps, type AuthEnv } from '../context.ts';
+import { AuthError, badRequest, forbidden } from '../errors.ts';
 import { confirmEmailChange } from '../email-change.ts';
 import { tokenHash, type LinkType } from '../mailer.ts';
 import { readJsonBody, requireEmail, str } from '../params.ts';
@@ -77,7 +70,7 @@ async function applyToken(
 }
 
 function limit(deps: AuthDeps, c: AuthCtx): void {
-  takeOrRefuse(deps.limits.verify, addressKeyOf(clientAddressOf(deps, c)));
+  limitCaller(deps, c, 'verify');
 }
 
 async function verifyPost(deps: AuthDeps, c: AuthCtx) {

@@ -50,17 +50,6 @@ export const PROPERTY_TYPES: readonly PropertyType[] = [
   'unique_id',
 ];
 
-/** Properties Notion computes itself: a page cannot set them. */
-export const READ_ONLY: ReadonlySet<PropertyType> = new Set([
-  'formula',
-  'rollup',
-  'created_time',
-  'created_by',
-  'last_edited_time',
-  'last_edited_by',
-  'unique_id',
-]);
-
 export interface SchemaProperty {
   id: string;
   name: string;

@@ -3,7 +3,8 @@
 // shape Notion answers with. Select options that do not exist yet are created, as on Notion.
 import { randomBytes } from 'node:crypto';
 import { isObject } from '../http.ts';
-import { READ_ONLY, richText, type DataSource, type SchemaProperty } from './model.ts';
+import { READ_ONLY } from '../../../functions/_shared/notion-pages.ts';
+import { richText, type DataSource, type SchemaProperty } from './model.ts';
 
 export class NotionApiError extends Error {
   constructor(
