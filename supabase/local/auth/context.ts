@@ -177,21 +177,7 @@ export function limitCaller(deps: AuthDeps, c: AuthCtx, limit: keyof AuthLimits)
   if (!limiter.take(key)) throw overRequestRateLimit(limiter.retryAfter(key));
 }
 
-/** Runs `fn` in a transaction: committed when it returns, rolled back when it throws. */
-export async function tx<T>(pool: pg.Pool, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-  const client = await pool.connect();
-  try {
-    await client.query('begin');
-    const result = await fn(client);
-    await client.query('commit');
-    return result;
-  } catch (err) {
-    await client.query('rollback').catch(() => {});
-    throw err;
-  } finally {
-    client.release();
-  }
-}
+export { tx } from '../transaction.ts';
 
 export function pgCode(err: unknown): string | undefined {
   return typeof err === 'object' && err !== null && 'code' in err

@@ -4,6 +4,7 @@
 // start-up (never in the migrations, which stay hosted-compatible: hosted Supabase reads the WAL).
 // Also answers the policy questions of policies.ts on a small pool.
 import pg from 'pg';
+import { tx } from '../transaction.ts';
 import {
   authorizeTopic,
   pkWhere,
@@ -153,9 +154,7 @@ export async function startCapture(opts: {
   let reconnectTimer: NodeJS.Timeout | undefined;
 
   async function runRefresh(): Promise<Map<string, TableInfo>> {
-    const client = await pool.connect();
-    try {
-      await client.query('begin');
+    const tables = await tx(pool, async (client) => {
       await client.query('select pg_advisory_xact_lock($1)', [LOCK_KEY]);
       const rows = (
         await client.query<{
@@ -183,27 +182,22 @@ export async function startCapture(opts: {
         await client.query(`drop trigger if exists ${TRIGGER} on ${qualified(r.schema, r.table)}`);
         opts.log(`stopped capturing ${r.schema}.${r.table} (left the publication)`);
       }
-      await client.query('commit');
-      const next = new Map<string, TableInfo>();
-      for (const r of rows) {
-        next.set(`${r.schema}.${r.table}`, {
-          schema: r.schema,
-          table: r.table,
-          oid: r.oid,
-          pk: r.pk,
-          rls: r.rls,
-          replicaFull: r.replica_full,
-          columns: r.columns,
-        });
-      }
-      known = next;
-      return next;
-    } catch (err) {
-      await client.query('rollback').catch(() => {});
-      throw err;
-    } finally {
-      client.release();
+      return rows;
+    });
+    const next = new Map<string, TableInfo>();
+    for (const r of tables) {
+      next.set(`${r.schema}.${r.table}`, {
+        schema: r.schema,
+        table: r.table,
+        oid: r.oid,
+        pk: r.pk,
+        rls: r.rls,
+        replicaFull: r.replica_full,
+        columns: r.columns,
+      });
     }
+    known = next;
+    return next;
   }
 
   function refresh(): Promise<Map<string, TableInfo>> {
@@ -290,21 +284,13 @@ export async function startCapture(opts: {
   }
 
   // set-up: schema and function (serialised with other stacks on the same database), triggers, LISTEN
-  {
-    const client = await pool.connect();
-    try {
-      await client.query('begin');
-      await client.query('select pg_advisory_xact_lock($1)', [LOCK_KEY]);
-      await client.query(SETUP_SQL);
-      await client.query('commit');
-    } catch (err) {
-      await client.query('rollback').catch(() => {});
-      client.release();
-      await pool.end();
-      throw err;
-    }
-    client.release();
-  }
+  await tx(pool, async (client) => {
+    await client.query('select pg_advisory_xact_lock($1)', [LOCK_KEY]);
+    await client.query(SETUP_SQL);
+  }).catch(async (err: unknown) => {
+    await pool.end();
+    throw err;
+  });
   try {
     await refresh();
     await listen();

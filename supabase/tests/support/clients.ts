@@ -3,6 +3,7 @@ import { createClient, type SupabaseClient } from '@supabase/supabase-js';
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { inject } from 'vitest';
+import { inTransaction } from '../../local/transaction.ts';
 
 export const stack = () => inject('stack');
 
@@ -86,13 +87,7 @@ export async function transaction<T>(fn: (client: pg.Client) => Promise<T>): Pro
   const client = new pg.Client({ connectionString: stack().dbUrl });
   await client.connect();
   try {
-    await client.query('begin');
-    const out = await fn(client);
-    await client.query('commit');
-    return out;
-  } catch (e) {
-    await client.query('rollback').catch(() => {});
-    throw e;
+    return await inTransaction(client, fn);
   } finally {
     await client.end();
   }
