@@ -16,44 +16,32 @@ import {
   wholeQuotaForOneAddress,
 } from './support/clients.ts';
 import { eventually, providersUrl, waitForMail } from './support/providers.ts';
-import {
-  abQuestion,
-  count,
-  formWithQuestions,
-  overrideLimits,
-  ownerWith,
-  post,
-  QUOTA_REACHED,
-  refused,
-  refusedPost,
-  saveSettings,
-  stateOf,
-  TOO_FAST,
-  type RpcResult,
-  tryPost,
-} from './support/hostile.ts';
+import * as hostile from './support/hostile.ts';
 
 describe('abuse: rate limits on every write path', () => {
   it('a comment flood from one visitor stops at the burst with 429 and a clear message', async () => {
-    const { blocks } = await ownerWith('comment');
+    const { blocks } = await hostile.ownerWith('comment');
     const flooder = await newGuest();
     // the default burst of comments (8) goes through, one after the other
-    for (let i = 0; i < 8; i++) expect((await tryPost(flooder, blocks.comment)).error).toBeNull();
-    const res = await refusedPost(flooder, blocks.comment, TOO_FAST.message, 429);
+    for (let i = 0; i < 8; i++)
+      expect((await hostile.tryPost(flooder, blocks.comment)).error).toBeNull();
+    const res = await hostile.refusedPost(flooder, blocks.comment, hostile.TOO_FAST.message, 429);
     expect(res.error).toMatchObject({ code: 'PT429', details: 'rate_limit' });
     // replies count against the same bucket
     const [parent] = await sql<{ id: string }>(
       'select id from public.messages where block_id = $1 limit 1',
       [blocks.comment],
     );
-    await refusedPost(flooder, blocks.comment, TOO_FAST.message, 429, { p_parent_id: parent!.id });
+    await hostile.refusedPost(flooder, blocks.comment, hostile.TOO_FAST.message, 429, {
+      p_parent_id: parent!.id,
+    });
     // another visitor is not held back by the flooder
-    expect((await tryPost(await newGuest(), blocks.comment)).error).toBeNull();
+    expect((await hostile.tryPost(await newGuest(), blocks.comment)).error).toBeNull();
   });
 
   it('every 429 carries Retry-After and says in its body what it refuses and for how long', async () => {
-    const { owner, blocks } = await ownerWith('comment', 'form');
-    const q = await formWithQuestions(blocks.form);
+    const { owner, blocks } = await hostile.ownerWith('comment', 'form');
+    const q = await hostile.formWithQuestions(blocks.form);
     // five responses a month: the visitor's five submits below fill it
     await sql('update public.profiles set response_monthly_limit = 5 where id = $1', [owner.id]);
     await wholeQuotaForOneAddress([blocks.form]);
@@ -77,14 +65,15 @@ describe('abuse: rate limits on every write path', () => {
       };
       return { status: res.status, retryAfter: res.headers.get('retry-after'), json };
     };
-    for (let i = 0; i < 8; i++) expect((await tryPost(visitor, blocks.comment)).error).toBeNull();
+    for (let i = 0; i < 8; i++)
+      expect((await hostile.tryPost(visitor, blocks.comment)).error).toBeNull();
     const comment = await raw('post_message', {
       p_block_id: blocks.comment,
       p_content: 'one more',
     });
     expect(comment.status).toBe(429);
     expect(comment.json).toMatchObject({ code: 'PT429', details: 'rate_limit' });
-    expect(comment.json.message).toMatch(TOO_FAST.message);
+    expect(comment.json.message).toMatch(hostile.TOO_FAST.message);
     const hint = JSON.parse(comment.json.hint) as {
       retry_after: number;
       action: string;
@@ -103,7 +92,7 @@ describe('abuse: rate limits on every write path', () => {
     for (let i = 0; i < 5; i++) expect((await submit()).status).toBe(200);
     const form = await submit();
     expect(form.status).toBe(429);
-    expect(form.json.message).toMatch(TOO_FAST.submit);
+    expect(form.json.message).toMatch(hostile.TOO_FAST.submit);
     const formHint = JSON.parse(form.json.hint) as { retry_after: number; action: string };
     expect(formHint.action).toBe('submit');
     expect(formHint.retry_after).toBeGreaterThan(19 * 60);
@@ -119,7 +108,7 @@ describe('abuse: rate limits on every write path', () => {
     );
     expect(quota.status).toBe(429);
     expect(quota.json).toMatchObject({ code: 'PT429', details: 'quota' });
-    expect(quota.json.message).toMatch(QUOTA_REACHED);
+    expect(quota.json.message).toMatch(hostile.QUOTA_REACHED);
     const [untilNextMonth] = await sql<{ seconds: number }>(
       `select extract(epoch from date_trunc('month', now() at time zone 'UTC') + interval '1 month'
                                 - now() at time zone 'UTC')::float8 as seconds`,
@@ -131,97 +120,99 @@ describe('abuse: rate limits on every write path', () => {
   });
 
   it('162 comments a second from one visitor: eight are stored, the rest refused with 429', async () => {
-    const { blocks } = await ownerWith('comment');
+    const { blocks } = await hostile.ownerWith('comment');
     const flooder = await newGuest();
     const results = await Promise.all(
-      Array.from({ length: 162 }, () => tryPost(flooder, blocks.comment)),
+      Array.from({ length: 162 }, () => hostile.tryPost(flooder, blocks.comment)),
     );
     const stored = results.filter((r) => r.error === null);
     expect(stored).toHaveLength(8);
     for (const r of results.filter((r) => r.error)) {
       expect(r.status).toBe(429);
-      expect(r.error?.message).toMatch(TOO_FAST.message);
+      expect(r.error?.message).toMatch(hostile.TOO_FAST.message);
     }
-    expect(await count('select 1 from public.messages where block_id = $1', [blocks.comment])).toBe(
-      8,
-    );
-    expect(await stateOf(blocks.comment)).toMatchObject({ response_count: 8 });
+    expect(
+      await hostile.count('select 1 from public.messages where block_id = $1', [blocks.comment]),
+    ).toBe(8);
+    expect(await hostile.stateOf(blocks.comment)).toMatchObject({ response_count: 8 });
   });
 
   it('edits, message likes, block likes, button clicks and reports each have their limit', async () => {
-    const { blocks } = await ownerWith('comment', 'like', 'button');
+    const { blocks } = await hostile.ownerWith('comment', 'like', 'button');
     // the default bursts, with (almost) no refill while the test runs: on a busy machine the
     // 30 likes take long enough for a token to come back at the default 60 a minute
     const slow = { visitor_per_minute: 0.001 };
-    await overrideLimits(blocks.comment, { edit: slow, like: slow, report: slow });
-    await overrideLimits(blocks.like, { like: slow });
-    await overrideLimits(blocks.button, { click: slow });
+    await hostile.overrideLimits(blocks.comment, { edit: slow, like: slow, report: slow });
+    await hostile.overrideLimits(blocks.like, { like: slow });
+    await hostile.overrideLimits(blocks.button, { click: slow });
     const visitor = await newGuest();
     const author = await newGuest();
     /** `burst` writes that go through, then the next one refused with 429 and `message`. */
     const burstThenRefused = async (
       blockId: string,
       burst: number,
-      write: (i: number) => PromiseLike<RpcResult>,
+      write: (i: number) => PromiseLike<hostile.RpcResult>,
       message: RegExp,
     ) => {
       for (let i = 0; i < burst; i++) expect((await write(i)).error).toBeNull();
-      await refused(blockId, () => write(burst), message, 429);
+      await hostile.refused(blockId, () => write(burst), message, 429);
     };
     // edits: 10 at once
-    const mine = await post(visitor, blocks.comment);
+    const mine = await hostile.post(visitor, blocks.comment);
     await burstThenRefused(
       blocks.comment,
       10,
       (i) => visitor.client.rpc('edit_message', { p_message_id: mine, p_content: `edit ${i}` }),
-      TOO_FAST.edit,
+      hostile.TOO_FAST.edit,
     );
     // message likes: 30 toggles at once
-    const theirs = await post(author, blocks.comment);
+    const theirs = await hostile.post(author, blocks.comment);
     await burstThenRefused(
       blocks.comment,
       30,
       () => visitor.client.rpc('toggle_message_like', { p_message_id: theirs }),
-      TOO_FAST.like,
+      hostile.TOO_FAST.like,
     );
     // block likes: 30 toggles
     await burstThenRefused(
       blocks.like,
       30,
       () => visitor.client.rpc('toggle_block_like', { p_block_id: blocks.like }),
-      TOO_FAST.like,
+      hostile.TOO_FAST.like,
     );
     // button clicks: 20
     await burstThenRefused(
       blocks.button,
       20,
       () => visitor.client.rpc('record_button_click', { p_block_id: blocks.button }),
-      TOO_FAST.click,
+      hostile.TOO_FAST.click,
     );
     // reports: ten different messages, then the eleventh is refused
     const reporter = await newGuest();
     const targets: string[] = [];
-    for (let i = 0; i < 11; i++) targets.push(await post(await newGuest(), blocks.comment));
+    for (let i = 0; i < 11; i++) targets.push(await hostile.post(await newGuest(), blocks.comment));
     await burstThenRefused(
       blocks.comment,
       10,
       (i) => reporter.client.rpc('report_message', { p_message_id: targets[i] }),
-      TOO_FAST.report,
+      hostile.TOO_FAST.report,
     );
   });
 
   it("many fresh identities of one address flooding one block get the address's share, held, then the captcha", async () => {
-    const { blocks } = await ownerWith('comment', 'ab');
+    const { blocks } = await hostile.ownerWith('comment', 'ab');
     // a small block bucket (the operator's per-block override): 8, of which one address may
     // take a quarter (every test client is the loopback; storm.test.ts has many addresses)
-    await overrideLimits(blocks.comment, { message: { block_burst: 8, block_per_minute: 0.001 } });
+    await hostile.overrideLimits(blocks.comment, {
+      message: { block_burst: 8, block_per_minute: 0.001 },
+    });
     const crowd = await Promise.all(Array.from({ length: 24 }, () => newGuest()));
     const results = [];
-    for (const visitor of crowd) results.push(await tryPost(visitor, blocks.comment));
+    for (const visitor of crowd) results.push(await hostile.tryPost(visitor, blocks.comment));
     expect(results.slice(0, 2).map((r) => r.error)).toEqual([null, null]);
     for (const r of results.slice(2)) {
       expect(r.status).toBe(429);
-      expect(r.error?.message).toMatch(TOO_FAST.block);
+      expect(r.error?.message).toMatch(hostile.TOO_FAST.block);
       expect(r.error?.details).toBe('captcha');
       expect(JSON.parse((r.error as { hint?: string }).hint ?? '{}')).toMatchObject({
         action: 'message',
@@ -230,15 +221,15 @@ describe('abuse: rate limits on every write path', () => {
     }
     // the two stored are the burst: held for the owner, shown to nobody else
     expect(
-      await count('select 1 from public.messages where block_id = $1 and status = $2', [
+      await hostile.count('select 1 from public.messages where block_id = $1 and status = $2', [
         blocks.comment,
         'held',
       ]),
     ).toBe(2);
     // votes: one per visitor anyway; beyond the block's bucket a crowd of fresh voters is kept
     // but held (not counted, not shown) until the owner approves them
-    await overrideLimits(blocks.ab, { vote: { block_burst: 4, block_per_minute: 0.001 } });
-    const ab = await abQuestion(blocks.ab);
+    await hostile.overrideLimits(blocks.ab, { vote: { block_burst: 4, block_per_minute: 0.001 } });
+    const ab = await hostile.abQuestion(blocks.ab);
     const votes = [];
     for (const visitor of crowd.slice(0, 12)) {
       votes.push(
@@ -251,22 +242,27 @@ describe('abuse: rate limits on every write path', () => {
     expect(votes.map((r) => r.error)).toEqual(Array(12).fill(null));
     const counted = votes.filter((r) => !(r.data as { held: boolean }).held).length;
     expect(counted).toBeLessThanOrEqual(4);
-    expect(await stateOf(blocks.ab)).toMatchObject({ response_count: counted });
+    expect(await hostile.stateOf(blocks.ab)).toMatchObject({ response_count: counted });
     expect(
-      await count('select 1 from public.responses where block_id = $1 and held', [blocks.ab]),
+      await hostile.count('select 1 from public.responses where block_id = $1 and held', [
+        blocks.ab,
+      ]),
     ).toBe(12 - counted);
   });
 
   it('the bucket refills: a refused visitor may write again a moment later', async () => {
-    const { blocks } = await ownerWith('comment');
-    await overrideLimits(blocks.comment, {
+    const { blocks } = await hostile.ownerWith('comment');
+    await hostile.overrideLimits(blocks.comment, {
       message: { visitor_burst: 1, visitor_per_minute: 30 },
     });
     const visitor = await newGuest();
-    expect((await tryPost(visitor, blocks.comment)).error).toBeNull();
-    await refusedPost(visitor, blocks.comment, TOO_FAST.message, 429);
+    expect((await hostile.tryPost(visitor, blocks.comment)).error).toBeNull();
+    await hostile.refusedPost(visitor, blocks.comment, hostile.TOO_FAST.message, 429);
     // one token every two seconds
-    await eventually(async () => (await tryPost(visitor, blocks.comment)).error === null, 15_000);
+    await eventually(
+      async () => (await hostile.tryPost(visitor, blocks.comment)).error === null,
+      15_000,
+    );
   });
 
   it('a write whose clock was read before an earlier one took the row sees no fewer tokens', async () => {
@@ -282,17 +278,17 @@ describe('abuse: rate limits on every write path', () => {
   });
 
   it('the owner is never limited on their own block', async () => {
-    const { owner, blocks } = await ownerWith('comment');
+    const { owner, blocks } = await hostile.ownerWith('comment');
     const results = await Promise.all(
-      Array.from({ length: 20 }, () => tryPost(owner, blocks.comment)),
+      Array.from({ length: 20 }, () => hostile.tryPost(owner, blocks.comment)),
     );
     expect(results.map((r) => r.error)).toEqual(Array(20).fill(null));
   });
 
   it('the purge of full buckets never waits for a visitor whose write holds one', async () => {
-    const { blocks } = await ownerWith('comment');
+    const { blocks } = await hostile.ownerWith('comment');
     const visitor = await newGuest();
-    expect((await tryPost(visitor, blocks.comment)).error).toBeNull();
+    expect((await hostile.tryPost(visitor, blocks.comment)).error).toBeNull();
     // make every bucket of the block look full (purgeable), then hold the visitor's in a write
     await sql(
       "update private.rate_limits set full_at = now() - interval '1 hour' where block_id = $1",
@@ -320,14 +316,16 @@ describe('abuse: rate limits on every write path', () => {
     }
     await sql('select private.purge_trust()');
     expect(
-      await count('select 1 from private.rate_limits where block_id = $1', [blocks.comment]),
+      await hostile.count('select 1 from private.rate_limits where block_id = $1', [
+        blocks.comment,
+      ]),
     ).toBe(0);
   });
 
   it('the limits are in the database: a visitor cannot raise them or read the buckets', async () => {
-    const { blocks } = await ownerWith('comment');
+    const { blocks } = await hostile.ownerWith('comment');
     const visitor = await newGuest();
-    await refused(
+    await hostile.refused(
       blocks.comment,
       () =>
         visitor.client
@@ -737,8 +735,8 @@ describe('abuse: every sign-up path has a per-address limit, as on GoTrue (issue
 
 describe('abuse: burning the monthly response quota', () => {
   it('one visitor cannot burn the quota: five submits to a form, then 429, the count stops at five', async () => {
-    const { blocks } = await ownerWith('form');
-    const q = await formWithQuestions(blocks.form);
+    const { blocks } = await hostile.ownerWith('form');
+    const q = await hostile.formWithQuestions(blocks.form);
     const burner = await newGuest();
     const submit = () =>
       burner.client.rpc('submit_response', {
@@ -750,13 +748,13 @@ describe('abuse: burning the monthly response quota', () => {
     expect(results.filter((r) => r.error === null)).toHaveLength(5);
     for (const r of results.filter((r) => r.error)) {
       expect(r.status).toBe(429);
-      expect(r.error?.message).toMatch(TOO_FAST.submit);
+      expect(r.error?.message).toMatch(hostile.TOO_FAST.submit);
     }
-    expect(await stateOf(blocks.form)).toMatchObject({
+    expect(await hostile.stateOf(blocks.form)).toMatchObject({
       response_count: 5,
       response_monthly_count: 5,
     });
-    await refused(blocks.form, submit, TOO_FAST.submit, 429);
+    await hostile.refused(blocks.form, submit, hostile.TOO_FAST.submit, 429);
     // people keep their "Submit again": another visitor submits as usual
     const person = await newGuest();
     expect(
@@ -770,10 +768,10 @@ describe('abuse: burning the monthly response quota', () => {
   });
 
   it('the owner is mailed at 80 % and at 100 % of the monthly quota, once each', async () => {
-    const { owner, blocks } = await ownerWith('form');
+    const { owner, blocks } = await hostile.ownerWith('form');
     await sql('update public.profiles set response_monthly_limit = 5 where id = $1', [owner.id]);
     await wholeQuotaForOneAddress([blocks.form]);
-    const q = await formWithQuestions(blocks.form);
+    const q = await hostile.formWithQuestions(blocks.form);
     const submitAs = async (v: TestUser) =>
       v.client.rpc('submit_response', {
         p_block_id: blocks.form,
@@ -791,7 +789,7 @@ describe('abuse: burning the monthly response quota', () => {
     expect(await notices()).toEqual([{ level: 80 }]);
     expect((await submitAs(visitors[4]!)).error).toBeNull(); // 5 of 5: 100 %
     expect(await notices()).toEqual([{ level: 80 }, { level: 100 }]);
-    await refused(blocks.form, () => submitAs(visitors[5]!), QUOTA_REACHED, 429);
+    await hostile.refused(blocks.form, () => submitAs(visitors[5]!), hostile.QUOTA_REACHED, 429);
     expect(await notices()).toEqual([{ level: 80 }, { level: 100 }]);
 
     const { waitForMail } = await import('./support/providers.ts');
@@ -811,22 +809,24 @@ describe('abuse: burning the monthly response quota', () => {
 
 describe('abuse: avatar and home URLs', () => {
   it('an anonymous visitor has no avatar: a tracking pixel is refused and nothing is written', async () => {
-    const { blocks } = await ownerWith('comment');
+    const { blocks } = await hostile.ownerWith('comment');
     const guest = await newGuest();
     for (const url of [
       'https://tracker.example/pixel.gif?u=1',
       'https://lh3.googleusercontent.com/a/photo',
       'http://127.0.0.1/pixel.gif',
     ]) {
-      await refusedPost(guest, blocks.comment, 'Invalid avatar URL', 400, {
+      await hostile.refusedPost(guest, blocks.comment, 'Invalid avatar URL', 400, {
         p_creator_photo_url: url,
       });
     }
-    expect((await tryPost(guest, blocks.comment, { p_creator_photo_url: null })).error).toBeNull();
+    expect(
+      (await hostile.tryPost(guest, blocks.comment, { p_creator_photo_url: null })).error,
+    ).toBeNull();
   });
 
   it("a signed-in visitor's avatar is https from a provider's image host only", async () => {
-    const { blocks } = await ownerWith('comment');
+    const { blocks } = await hostile.ownerWith('comment');
     const member = await newUser('member');
     for (const url of [
       'http://lh3.googleusercontent.com/a/photo',
@@ -837,11 +837,11 @@ describe('abuse: avatar and home URLs', () => {
       'data:image/gif;base64,R0lGOD',
       'https://lh3.googleusercontent.com/a b',
     ]) {
-      await refusedPost(member, blocks.comment, 'Invalid avatar URL', 400, {
+      await hostile.refusedPost(member, blocks.comment, 'Invalid avatar URL', 400, {
         p_creator_photo_url: url,
       });
     }
-    const { data, error } = await tryPost(member, blocks.comment, {
+    const { data, error } = await hostile.tryPost(member, blocks.comment, {
       p_creator_photo_url: 'https://lh3.googleusercontent.com/a/ACg8ocK=s96-c',
     });
     expect(error).toBeNull();
@@ -851,7 +851,7 @@ describe('abuse: avatar and home URLs', () => {
   });
 
   it('a home URL is http or https only', async () => {
-    const { blocks } = await ownerWith('comment');
+    const { blocks } = await hostile.ownerWith('comment');
     const guest = await newGuest();
     for (const url of [
       'javascript:alert(document.cookie)',
@@ -864,9 +864,11 @@ describe('abuse: avatar and home URLs', () => {
       'https://example.com/a b',
       'https://user@evil.example',
     ]) {
-      await refusedPost(guest, blocks.comment, 'Invalid home URL', 400, { p_home_url: url });
+      await hostile.refusedPost(guest, blocks.comment, 'Invalid home URL', 400, {
+        p_home_url: url,
+      });
     }
-    const { data, error } = await tryPost(guest, blocks.comment, {
+    const { data, error } = await hostile.tryPost(guest, blocks.comment, {
       p_home_url: 'https://example.com/me',
     });
     expect(error).toBeNull();
@@ -876,12 +878,12 @@ describe('abuse: avatar and home URLs', () => {
 
 describe('abuse: what readers see of a block', () => {
   it('nobody but the owner lists blocks: no tags or unread counts for anon, visitors or other users', async () => {
-    const { owner, blocks } = await ownerWith('comment', 'form');
+    const { owner, blocks } = await hostile.ownerWith('comment', 'form');
     await owner.client
       .from('blocks')
       .update({ tags: ['secret-campaign'] })
       .eq('id', blocks.form);
-    await post(await newGuest(), blocks.comment);
+    await hostile.post(await newGuest(), blocks.comment);
     for (const [who, client] of [
       ['anon', anonClient()],
       ['guest', (await newGuest()).client],
@@ -906,13 +908,13 @@ describe('abuse: what readers see of a block', () => {
   });
 
   it('get_block_view gives the public settings only', async () => {
-    const { owner, blocks } = await ownerWith('comment');
+    const { owner, blocks } = await hostile.ownerWith('comment');
     await owner.client
       .from('blocks')
       .update({ tags: ['secret-campaign'] })
       .eq('id', blocks.comment);
-    await saveSettings(owner, blocks.comment, { hold_messages: 'links', honeypot: true });
-    await post(await newGuest(), blocks.comment, { p_honeypot: '' });
+    await hostile.saveSettings(owner, blocks.comment, { hold_messages: 'links', honeypot: true });
+    await hostile.post(await newGuest(), blocks.comment, { p_honeypot: '' });
     const { data, error } = await anonClient().rpc('get_block_view', {
       p_block_id: blocks.comment,
     });

@@ -5,16 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PLAN_MESSAGES } from '@reaction-blocks/contracts/plans';
 import { callFunction, newUser, sql, type TestUser } from './support/clients.ts';
-import {
-  addDays,
-  buyByCard,
-  cardKey,
-  custom,
-  paymentsOf,
-  profileOf,
-  refused,
-  today,
-} from './support/plans.ts';
+import * as plans from './support/plans.ts';
 
 describe('coupons', () => {
   let code: string;
@@ -46,7 +37,7 @@ describe('coupons', () => {
     const owner = await newUser('coupon');
     const res = await use(owner, `  ${code.toLowerCase()} `);
     expect(res.status, JSON.stringify(res.json)).toBe(200);
-    const [row] = await paymentsOf(owner.id);
+    const [row] = await plans.paymentsOf(owner.id);
     expect(row).toMatchObject({
       type: 'coupon',
       price: '0.00',
@@ -54,19 +45,19 @@ describe('coupons', () => {
       is_active: true,
       auto_renew: false,
     });
-    expect(row!.end_date).toBe(addDays(today(), 29));
-    expect(await profileOf(owner.id)).toMatchObject({
+    expect(row!.end_date).toBe(plans.addDays(plans.today(), 29));
+    expect(await plans.profileOf(owner.id)).toMatchObject({
       paid: true,
       block_limit: 11,
       response_monthly_limit: 1100,
     });
-    await refused(owner, () => use(owner, code), 409, PLAN_MESSAGES.couponUsed);
+    await plans.refused(owner, () => use(owner, code), 409, PLAN_MESSAGES.couponUsed);
   });
 
   it('unknown and expired codes are refused', async () => {
     const owner = await newUser('coupon-bad');
-    await refused(owner, () => use(owner, 'NO-SUCH-CODE'), 404, PLAN_MESSAGES.couponNotFound);
-    await refused(owner, () => use(owner, expired), 410, PLAN_MESSAGES.couponExpired);
+    await plans.refused(owner, () => use(owner, 'NO-SUCH-CODE'), 404, PLAN_MESSAGES.couponNotFound);
+    await plans.refused(owner, () => use(owner, expired), 410, PLAN_MESSAGES.couponExpired);
   });
 
   it('ten tries an hour per owner: then even a good code waits, and other owners are not held', async () => {
@@ -82,8 +73,8 @@ describe('coupons', () => {
       expect(r.json.error?.retryAfter).toBeLessThanOrEqual(3600);
       expect(r.retryAfter).toBe(String(r.json.error?.retryAfter));
     }
-    await refused(guesser, () => use(guesser, code), 429, PLAN_MESSAGES.couponAttempts);
-    expect(await paymentsOf(guesser.id)).toHaveLength(0);
+    await plans.refused(guesser, () => use(guesser, code), 429, PLAN_MESSAGES.couponAttempts);
+    expect(await plans.paymentsOf(guesser.id)).toHaveLength(0);
     // an hour later the tries have run out of the window
     await sql(
       `update private.owner_calls set called_at = called_at - interval '61 minutes' where user_id = $1`,
@@ -105,7 +96,7 @@ describe('coupons', () => {
     const owner = await newUser('coupon-race');
     const twice = await Promise.all([use(owner, code), use(owner, code), use(owner, code)]);
     expect(twice.map((r) => r.status).sort()).toEqual([200, 409, 409]);
-    expect(await paymentsOf(owner.id)).toHaveLength(1);
+    expect(await plans.paymentsOf(owner.id)).toHaveLength(1);
 
     const many = await Promise.all(Array.from({ length: 5 }, () => newUser('coupon-cap')));
     const answers = await Promise.all(many.map((u) => use(u, capped)));
@@ -125,12 +116,14 @@ describe('coupons', () => {
   it('a promote coupon is for owners who never had a plan; beside a paid plan the larger limits apply', async () => {
     const fresh = await newUser('promo');
     expect((await use(fresh, promo)).status).toBe(200);
-    expect((await paymentsOf(fresh.id))[0]!.end_date).toBe(addDays(today(), 59));
+    expect((await plans.paymentsOf(fresh.id))[0]!.end_date).toBe(plans.addDays(plans.today(), 59));
     const customer = await newUser('promo-customer');
-    expect((await buyByCard(customer, await cardKey(customer), custom(20, 0))).status).toBe(200);
-    await refused(customer, () => use(customer, promo), 403, PLAN_MESSAGES.couponNewOnly);
+    expect(
+      (await plans.buyByCard(customer, await plans.cardKey(customer), plans.custom(20, 0))).status,
+    ).toBe(200);
+    await plans.refused(customer, () => use(customer, promo), 403, PLAN_MESSAGES.couponNewOnly);
     expect((await use(customer, code)).status).toBe(200);
-    expect(await profileOf(customer.id)).toMatchObject({
+    expect(await plans.profileOf(customer.id)).toMatchObject({
       block_limit: 23,
       response_monthly_limit: 1100,
     });

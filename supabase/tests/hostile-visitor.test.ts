@@ -26,27 +26,11 @@ import {
   wholeQuotaForOneAddress,
 } from './support/clients.ts';
 import { forgedToken, userToken } from './support/jwt.ts';
-import {
-  ownerWith,
-  saveSettings,
-  addQuestion,
-  abQuestion,
-  formWithQuestions,
-  post,
-  stateOf,
-  unchanged,
-  refused,
-  refusedPost,
-  count,
-  clientWithToken,
-  b64url,
-  QUOTA_REACHED,
-} from './support/hostile.ts';
-import type { RpcResult } from './support/hostile.ts';
+import * as hostile from './support/hostile.ts';
 
 describe('likes', () => {
   it('liking a block twice counts one like, and like_count is exact', async () => {
-    const { blocks } = await ownerWith('like');
+    const { blocks } = await hostile.ownerWith('like');
     const visitor = await newGuest();
     for (let i = 0; i < 2; i++) {
       const { data, error } = await visitor.client.rpc('toggle_block_like', {
@@ -56,7 +40,7 @@ describe('likes', () => {
       expect(error).toBeNull();
       expect(data).toEqual({ liked: true, like_count: 1 });
     }
-    const state = await stateOf(blocks.like);
+    const state = await hostile.stateOf(blocks.like);
     expect(state).toMatchObject({ like_count: 1, response_count: 1, new_response_count: 1 });
     expect(state.responses).toHaveLength(1);
     // toggling (no p_liked) from the liked state unlikes: back to zero, never negative
@@ -66,11 +50,11 @@ describe('likes', () => {
       p_liked: false,
     });
     expect(data).toEqual({ liked: false, like_count: 0 });
-    expect(await stateOf(blocks.like)).toMatchObject({ like_count: 0, responses: [] });
+    expect(await hostile.stateOf(blocks.like)).toMatchObject({ like_count: 0, responses: [] });
   });
 
   it('20 concurrent likes from the same visitor still count one', async () => {
-    const { blocks } = await ownerWith('like');
+    const { blocks } = await hostile.ownerWith('like');
     const visitor = await newGuest();
     const results = await Promise.all(
       Array.from({ length: 20 }, () =>
@@ -78,32 +62,35 @@ describe('likes', () => {
       ),
     );
     expect(results.map((r) => r.error)).toEqual(Array(20).fill(null));
-    const state = await stateOf(blocks.like);
+    const state = await hostile.stateOf(blocks.like);
     expect(state).toMatchObject({ like_count: 1, response_count: 1 });
     expect(state.responses).toHaveLength(1);
   });
 
   it('concurrent toggles never let like_count drift from the like rows', async () => {
-    const { blocks } = await ownerWith('like');
+    const { blocks } = await hostile.ownerWith('like');
     const [a, b] = await Promise.all([newGuest(), newGuest()]);
     await Promise.all(
       Array.from({ length: 15 }, (_, i) =>
         (i % 2 ? a : b).client.rpc('toggle_block_like', { p_block_id: blocks.like }),
       ),
     );
-    const rows = await count(
+    const rows = await hostile.count(
       "select 1 from public.responses where block_id = $1 and kind = 'like'",
       [blocks.like],
     );
     expect(rows).toBeLessThanOrEqual(2);
-    expect(await stateOf(blocks.like)).toMatchObject({ like_count: rows, response_count: rows });
+    expect(await hostile.stateOf(blocks.like)).toMatchObject({
+      like_count: rows,
+      response_count: rows,
+    });
   });
 
   it("unliking someone else's like changes nothing", async () => {
-    const { blocks } = await ownerWith('like');
+    const { blocks } = await hostile.ownerWith('like');
     const [liker, attacker] = await Promise.all([newGuest(), newGuest()]);
     await liker.client.rpc('toggle_block_like', { p_block_id: blocks.like, p_liked: true });
-    const before = await stateOf(blocks.like);
+    const before = await hostile.stateOf(blocks.like);
     // p_liked false acts on the caller's own like only: the attacker has none
     const { data } = await attacker.client.rpc('toggle_block_like', {
       p_block_id: blocks.like,
@@ -116,13 +103,13 @@ describe('likes', () => {
       .delete({ count: 'exact' })
       .eq('block_id', blocks.like);
     expect(del.count ?? 0).toBe(0);
-    expect(await stateOf(blocks.like)).toEqual(before);
+    expect(await hostile.stateOf(blocks.like)).toEqual(before);
   });
 
   it("liking a message twice (also concurrently) counts one; unliking another's like does nothing", async () => {
-    const { blocks } = await ownerWith('comment');
+    const { blocks } = await hostile.ownerWith('comment');
     const [author, liker, attacker] = await Promise.all([newGuest(), newGuest(), newGuest()]);
-    const message = await post(author, blocks.comment);
+    const message = await hostile.post(author, blocks.comment);
     const results = await Promise.all(
       Array.from({ length: 10 }, () =>
         liker.client.rpc('toggle_message_like', { p_message_id: message, p_liked: true }),
@@ -132,22 +119,22 @@ describe('likes', () => {
     expect(await sql('select like_count from public.messages where id = $1', [message])).toEqual([
       { like_count: 1 },
     ]);
-    const before = await stateOf(blocks.comment);
+    const before = await hostile.stateOf(blocks.comment);
     await attacker.client.rpc('toggle_message_like', { p_message_id: message, p_liked: false });
     const del = await attacker.client
       .from('message_likes')
       .delete({ count: 'exact' })
       .eq('message_id', message);
     expect(del.count ?? 0).toBe(0);
-    expect(await stateOf(blocks.comment)).toEqual(before);
+    expect(await hostile.stateOf(blocks.comment)).toEqual(before);
   });
 
   it('liking a message when the owner turned reactions off is refused', async () => {
-    const { owner, blocks } = await ownerWith('comment');
+    const { owner, blocks } = await hostile.ownerWith('comment');
     const visitor = await newGuest();
-    const message = await post(visitor, blocks.comment);
-    await saveSettings(owner, blocks.comment, { allow_reaction: false });
-    await refused(
+    const message = await hostile.post(visitor, blocks.comment);
+    await hostile.saveSettings(owner, blocks.comment, { allow_reaction: false });
+    await hostile.refused(
       blocks.comment,
       () => visitor.client.rpc('toggle_message_like', { p_message_id: message, p_liked: true }),
       'Reactions are turned off',
@@ -162,10 +149,10 @@ describe('likes', () => {
 
 describe('ab votes', () => {
   it('voting for both options at once is refused', async () => {
-    const { blocks } = await ownerWith('ab');
-    const question = await abQuestion(blocks.ab);
+    const { blocks } = await hostile.ownerWith('ab');
+    const question = await hostile.abQuestion(blocks.ab);
     const visitor = await newGuest();
-    await refused(
+    await hostile.refused(
       blocks.ab,
       () =>
         visitor.client.rpc('submit_response', {
@@ -178,8 +165,8 @@ describe('ab votes', () => {
   });
 
   it('a second vote (for the other option) is refused', async () => {
-    const { blocks } = await ownerWith('ab');
-    const question = await abQuestion(blocks.ab);
+    const { blocks } = await hostile.ownerWith('ab');
+    const question = await hostile.abQuestion(blocks.ab);
     const visitor = await newGuest();
     const first = await visitor.client.rpc('submit_response', {
       p_block_id: blocks.ab,
@@ -187,7 +174,7 @@ describe('ab votes', () => {
     });
     expect(first.error).toBeNull();
     for (const option of question.options) {
-      await refused(
+      await hostile.refused(
         blocks.ab,
         () =>
           visitor.client.rpc('submit_response', {
@@ -197,15 +184,15 @@ describe('ab votes', () => {
         'Already voted',
       );
     }
-    expect(await stateOf(blocks.ab)).toMatchObject({
+    expect(await hostile.stateOf(blocks.ab)).toMatchObject({
       response_count: 1,
       options: expect.arrayContaining([{ id: question.options[0], count: 1 }]),
     });
   });
 
   it('20 concurrent votes from one visitor count exactly one', async () => {
-    const { owner, blocks } = await ownerWith('ab');
-    const question = await abQuestion(blocks.ab);
+    const { owner, blocks } = await hostile.ownerWith('ab');
+    const question = await hostile.abQuestion(blocks.ab);
     const visitor = await newGuest();
     const results = await Promise.all(
       Array.from({ length: 20 }, (_, i) =>
@@ -217,7 +204,7 @@ describe('ab votes', () => {
     );
     expect(results.filter((r) => r.error === null)).toHaveLength(1);
     expect(results.filter((r) => r.error?.message === 'Already voted')).toHaveLength(19);
-    const state = await stateOf(blocks.ab);
+    const state = await hostile.stateOf(blocks.ab);
     expect(state.responses).toHaveLength(1);
     expect(state).toMatchObject({ response_count: 1, new_response_count: 1 });
     const counts = (state.options as Array<{ count: number }>).map((o) => o.count);
@@ -231,14 +218,14 @@ describe('ab votes', () => {
   });
 
   it('voting with an option of another question or another block is refused', async () => {
-    const { blocks } = await ownerWith('ab', 'form');
-    const other = await ownerWith('ab');
-    const question = await abQuestion(blocks.ab);
-    const foreign = await abQuestion(other.blocks.ab);
-    const poll = await addQuestion(blocks.form, { type: 'poll', required: false }, ['X']);
+    const { blocks } = await hostile.ownerWith('ab', 'form');
+    const other = await hostile.ownerWith('ab');
+    const question = await hostile.abQuestion(blocks.ab);
+    const foreign = await hostile.abQuestion(other.blocks.ab);
+    const poll = await hostile.addQuestion(blocks.form, { type: 'poll', required: false }, ['X']);
     const visitor = await newGuest();
     for (const option of [foreign.options[0], poll.options[0], randomUUID()]) {
-      await refused(
+      await hostile.refused(
         [blocks.ab, other.blocks.ab, blocks.form],
         () =>
           visitor.client.rpc('submit_response', {
@@ -249,7 +236,7 @@ describe('ab votes', () => {
       );
     }
     // a question of another block is not a question of this one
-    await refused(
+    await hostile.refused(
       [blocks.ab, other.blocks.ab],
       () =>
         visitor.client.rpc('submit_response', {
@@ -261,8 +248,8 @@ describe('ab votes', () => {
   });
 
   it('a deleted option cannot be chosen', async () => {
-    const { blocks } = await ownerWith('ab');
-    const question = await abQuestion(blocks.ab);
+    const { blocks } = await hostile.ownerWith('ab');
+    const question = await hostile.abQuestion(blocks.ab);
     // an option soft deleted earlier (save-block keeps an ab question at two live options, so
     // this state is set up with the service role)
     const off = await serviceClient()
@@ -271,7 +258,7 @@ describe('ab votes', () => {
       .eq('id', question.options[1]!);
     expect(off.error).toBeNull();
     const visitor = await newGuest();
-    await refused(
+    await hostile.refused(
       blocks.ab,
       () =>
         visitor.client.rpc('submit_response', {
@@ -285,9 +272,9 @@ describe('ab votes', () => {
 
 describe('form answers', () => {
   it('missing required answers are refused, whatever shape "nothing" takes', async () => {
-    const { blocks } = await ownerWith('form');
-    const q = await formWithQuestions(blocks.form);
-    const requiredPoll = await addQuestion(
+    const { blocks } = await hostile.ownerWith('form');
+    const q = await hostile.formWithQuestions(blocks.form);
+    const requiredPoll = await hostile.addQuestion(
       blocks.form,
       { type: 'poll', index: 6, required: true },
       ['Yes', 'No'],
@@ -309,7 +296,7 @@ describe('form answers', () => {
       const answers: Record<string, unknown> = { ...valid };
       if (blank === undefined) delete answers[questionId];
       else answers[questionId] = blank;
-      const res = await refused(
+      const res = await hostile.refused(
         blocks.form,
         () =>
           visitor.client.rpc('submit_response', { p_block_id: blocks.form, p_answers: answers }),
@@ -322,8 +309,8 @@ describe('form answers', () => {
   });
 
   it('answers over every length limit are refused (and the limits themselves accepted)', async () => {
-    const { blocks } = await ownerWith('form');
-    const q = await formWithQuestions(blocks.form);
+    const { blocks } = await hostile.ownerWith('form');
+    const q = await hostile.formWithQuestions(blocks.form);
     const visitor = await newGuest();
     const mail = (length: number) => `${'a'.repeat(length - '@example.com'.length)}@example.com`;
     const over: Array<[string, string]> = [
@@ -332,7 +319,7 @@ describe('form answers', () => {
       [q.mail.id, mail(51)],
     ];
     for (const [questionId, value] of over) {
-      await refused(
+      await hostile.refused(
         blocks.form,
         () =>
           visitor.client.rpc('submit_response', {
@@ -343,7 +330,7 @@ describe('form answers', () => {
         400,
       );
     }
-    await refused(
+    await hostile.refused(
       blocks.form,
       () =>
         visitor.client.rpc('submit_response', {
@@ -366,8 +353,8 @@ describe('form answers', () => {
   });
 
   it('invalid email, phone and number answers are refused', async () => {
-    const { blocks } = await ownerWith('form');
-    const q = await formWithQuestions(blocks.form);
+    const { blocks } = await hostile.ownerWith('form');
+    const q = await hostile.formWithQuestions(blocks.form);
     const visitor = await newGuest();
     const bad: Array<[string, unknown, string]> = [
       [q.mail.id, 'not-an-email', 'Invalid email address.'],
@@ -383,7 +370,7 @@ describe('form answers', () => {
       [q.short.id, ['an', 'array'], 'Please check response'],
     ];
     for (const [questionId, value, message] of bad) {
-      const res = await refused(
+      const res = await hostile.refused(
         blocks.form,
         () =>
           visitor.client.rpc('submit_response', {
@@ -396,14 +383,14 @@ describe('form answers', () => {
       expect(res.error?.details).toBe(questionId);
     }
     for (const answers of [null, [], 'text', 42]) {
-      await refused(
+      await hostile.refused(
         blocks.form,
         () =>
           visitor.client.rpc('submit_response', { p_block_id: blocks.form, p_answers: answers }),
         'Please check response',
       );
     }
-    await refused(
+    await hostile.refused(
       blocks.form,
       () =>
         visitor.client.rpc('submit_response', {
@@ -415,8 +402,8 @@ describe('form answers', () => {
   });
 
   it('a text answer padded with whitespace is stored trimmed, as the SDK trims it', async () => {
-    const { blocks } = await ownerWith('form');
-    const q = await formWithQuestions(blocks.form);
+    const { blocks } = await hostile.ownerWith('form');
+    const q = await hostile.formWithQuestions(blocks.form);
     const visitor = await newGuest();
     const res = await visitor.client.rpc('submit_response', {
       p_block_id: blocks.form,
@@ -431,10 +418,10 @@ describe('form answers', () => {
   });
 
   it('several options for a single-select poll are refused', async () => {
-    const { blocks } = await ownerWith('form');
-    const q = await formWithQuestions(blocks.form);
+    const { blocks } = await hostile.ownerWith('form');
+    const q = await hostile.formWithQuestions(blocks.form);
     const visitor = await newGuest();
-    await refused(
+    await hostile.refused(
       blocks.form,
       () =>
         visitor.client.rpc('submit_response', {
@@ -452,16 +439,16 @@ describe('form answers', () => {
 
 describe('messages', () => {
   it("editing and deleting someone else's message is refused", async () => {
-    const { blocks } = await ownerWith('comment');
+    const { blocks } = await hostile.ownerWith('comment');
     const [author, attacker] = await Promise.all([newGuest(), newUser('attacker')]);
-    const message = await post(author, blocks.comment);
-    await refused(
+    const message = await hostile.post(author, blocks.comment);
+    await hostile.refused(
       blocks.comment,
       () => attacker.client.rpc('edit_message', { p_message_id: message, p_content: 'pwned' }),
       'Only the author can edit this message',
       403,
     );
-    await refused(
+    await hostile.refused(
       blocks.comment,
       () => attacker.client.rpc('delete_message', { p_message_id: message }),
       'Only the author or the block owner can delete this message',
@@ -470,11 +457,11 @@ describe('messages', () => {
   });
 
   it('resolving a question as anyone but the block owner is refused', async () => {
-    const { blocks } = await ownerWith('qna');
+    const { blocks } = await hostile.ownerWith('qna');
     const [author, stranger] = await Promise.all([newGuest(), newUser('stranger')]);
-    const message = await post(author, blocks.qna);
+    const message = await hostile.post(author, blocks.qna);
     for (const who of [author, stranger]) {
-      await refused(
+      await hostile.refused(
         blocks.qna,
         () => who.client.rpc('set_message_resolved', { p_message_id: message, p_resolved: true }),
         'Only the block owner can resolve messages',
@@ -484,33 +471,36 @@ describe('messages', () => {
   });
 
   it('replying when replies are off, or owner-only, is refused', async () => {
-    const { owner, blocks } = await ownerWith('comment');
+    const { owner, blocks } = await hostile.ownerWith('comment');
     const visitor = await newGuest();
-    const parent = await post(visitor, blocks.comment);
-    await saveSettings(owner, blocks.comment, { allow_reply: false });
-    await refusedPost(visitor, blocks.comment, 'Replies are turned off', 403, {
+    const parent = await hostile.post(visitor, blocks.comment);
+    await hostile.saveSettings(owner, blocks.comment, { allow_reply: false });
+    await hostile.refusedPost(visitor, blocks.comment, 'Replies are turned off', 403, {
       p_parent_id: parent,
       p_content: 'a reply',
     });
-    await saveSettings(owner, blocks.comment, { allow_reply: true, admin_only_reply: true });
-    await refusedPost(visitor, blocks.comment, 'Only the owner can reply', 403, {
+    await hostile.saveSettings(owner, blocks.comment, {
+      allow_reply: true,
+      admin_only_reply: true,
+    });
+    await hostile.refusedPost(visitor, blocks.comment, 'Only the owner can reply', 403, {
       p_parent_id: parent,
       p_content: 'a reply',
     });
     // the owner still can
-    await post(owner, blocks.comment, { p_parent_id: parent });
+    await hostile.post(owner, blocks.comment, { p_parent_id: parent });
   });
 
   it('replying to a reply (nesting) or to a message of another block is refused', async () => {
-    const { blocks } = await ownerWith('comment', 'qna');
+    const { blocks } = await hostile.ownerWith('comment', 'qna');
     const visitor = await newGuest();
-    const parent = await post(visitor, blocks.comment);
-    const reply = await post(visitor, blocks.comment, { p_parent_id: parent });
-    await refusedPost(visitor, blocks.comment, 'Replies nest one level only', 400, {
+    const parent = await hostile.post(visitor, blocks.comment);
+    const reply = await hostile.post(visitor, blocks.comment, { p_parent_id: parent });
+    await hostile.refusedPost(visitor, blocks.comment, 'Replies nest one level only', 400, {
       p_parent_id: reply,
       p_content: 'deeper',
     });
-    await refused(
+    await hostile.refused(
       [blocks.comment, blocks.qna],
       () =>
         visitor.client.rpc('post_message', {
@@ -524,14 +514,14 @@ describe('messages', () => {
   });
 
   it('empty and whitespace-only messages are refused, also as an edit', async () => {
-    const { blocks } = await ownerWith('comment');
+    const { blocks } = await hostile.ownerWith('comment');
     const visitor = await newGuest();
-    const message = await post(visitor, blocks.comment);
+    const message = await hostile.post(visitor, blocks.comment);
     for (const blank of [null, '', '   ', '\n\n\t', ' \r\n ', '\u00a0\u2003\u3000\ufeff']) {
-      await refusedPost(visitor, blocks.comment, 'Message cannot be empty', 400, {
+      await hostile.refusedPost(visitor, blocks.comment, 'Message cannot be empty', 400, {
         p_content: blank,
       });
-      await refused(
+      await hostile.refused(
         blocks.comment,
         () => visitor.client.rpc('edit_message', { p_message_id: message, p_content: blank }),
         'Message cannot be empty',
@@ -541,9 +531,9 @@ describe('messages', () => {
   });
 
   it('every length limit of a message is enforced (and the limit itself accepted)', async () => {
-    const { blocks } = await ownerWith('comment');
+    const { blocks } = await hostile.ownerWith('comment');
     const visitor = await newGuest();
-    const message = await post(visitor, blocks.comment);
+    const message = await hostile.post(visitor, blocks.comment);
     const longUrl = `https://example.com/${'a'.repeat(481)}`;
     const attempts: Array<[Record<string, unknown>, string]> = [
       [{ p_content: 'x'.repeat(501) }, 'Too long message'],
@@ -555,9 +545,12 @@ describe('messages', () => {
       [{ p_timezone: 'T'.repeat(65) }, 'Invalid timezone'],
     ];
     for (const [fields, error] of attempts) {
-      await refusedPost(visitor, blocks.comment, error, 400, { p_content: 'hi', ...fields });
+      await hostile.refusedPost(visitor, blocks.comment, error, 400, {
+        p_content: 'hi',
+        ...fields,
+      });
     }
-    await refused(
+    await hostile.refused(
       blocks.comment,
       () =>
         visitor.client.rpc('edit_message', { p_message_id: message, p_content: 'x'.repeat(501) }),
@@ -567,14 +560,14 @@ describe('messages', () => {
     await sql('update public.blocks set allow_creator_email = true where id = $1', [
       blocks.comment,
     ]);
-    const longMail = await post(visitor, blocks.comment, {
+    const longMail = await hostile.post(visitor, blocks.comment, {
       p_creator_email: `${'a'.repeat(39)}@example.com`,
     });
     expect(
       await sql('select 1 from public.message_private where message_id = $1', [longMail]),
     ).toEqual([]);
     // exactly at the limits is fine
-    await post(visitor, blocks.comment, {
+    await hostile.post(visitor, blocks.comment, {
       p_content: '가'.repeat(500),
       p_creator_name: 'n'.repeat(100),
       p_home_url: longUrl.slice(0, 500),
@@ -582,7 +575,7 @@ describe('messages', () => {
   });
 
   it('list_messages cannot be made to return more than 50 threads at once', async () => {
-    const { blocks } = await ownerWith('comment');
+    const { blocks } = await hostile.ownerWith('comment');
     const visitor = await newGuest();
     await sql(
       `insert into public.messages (block_id, creator_id, content, created_at)
@@ -598,26 +591,26 @@ describe('messages', () => {
   });
 
   it('writing to a block of the wrong type is refused', async () => {
-    const { blocks } = await ownerWith('like', 'button', 'form');
+    const { blocks } = await hostile.ownerWith('like', 'button', 'form');
     const visitor = await newGuest();
     for (const blockId of [blocks.like, blocks.button, blocks.form]) {
-      await refused(
+      await hostile.refused(
         blockId,
         () => visitor.client.rpc('post_message', { p_block_id: blockId, p_content: 'hi' }),
         'Not supported block',
       );
     }
-    await refused(
+    await hostile.refused(
       blocks.form,
       () => visitor.client.rpc('toggle_block_like', { p_block_id: blocks.form }),
       'Not supported block',
     );
-    await refused(
+    await hostile.refused(
       blocks.like,
       () => visitor.client.rpc('record_button_click', { p_block_id: blocks.like }),
       'Not supported block',
     );
-    await refused(
+    await hostile.refused(
       blocks.like,
       () => visitor.client.rpc('submit_response', { p_block_id: blocks.like, p_answers: {} }),
       'Not supported block',
@@ -634,7 +627,7 @@ describe('HTML and script from visitors', () => {
   const name = `<img src=x onerror=alert(1)><b onmouseover="steal()">Eve</b>`;
 
   it('are stored and returned verbatim as text in messages and names', async () => {
-    const { blocks } = await ownerWith('comment');
+    const { blocks } = await hostile.ownerWith('comment');
     const visitor = await newGuest();
     const posted = await visitor.client.rpc('post_message', {
       p_block_id: blocks.comment,
@@ -666,8 +659,8 @@ describe('HTML and script from visitors', () => {
   });
 
   it('are stored verbatim in form answers and the responder name', async () => {
-    const { owner, blocks } = await ownerWith('form');
-    const q = await formWithQuestions(blocks.form);
+    const { owner, blocks } = await hostile.ownerWith('form');
+    const q = await hostile.formWithQuestions(blocks.form);
     const visitor = await newGuest();
     const res = await visitor.client.rpc('submit_response', {
       p_block_id: blocks.form,
@@ -694,9 +687,9 @@ describe('HTML and script from visitors', () => {
 
 describe('bypassing the RPCs', () => {
   it('inserting messages, responses, likes or emails directly is refused', async () => {
-    const { blocks } = await ownerWith('comment', 'like', 'form');
+    const { blocks } = await hostile.ownerWith('comment', 'like', 'form');
     const visitor = await newGuest();
-    const message = await post(visitor, blocks.comment);
+    const message = await hostile.post(visitor, blocks.comment);
     const ids = [blocks.comment, blocks.like, blocks.form];
     const attempts: Array<[string, Record<string, unknown>]> = [
       ['messages', { block_id: blocks.comment, creator_id: visitor.id, content: 'direct' }],
@@ -710,32 +703,36 @@ describe('bypassing the RPCs', () => {
     ];
     for (const [table, row] of attempts) {
       for (const client of [visitor.client, anonClient()]) {
-        await refused(ids, () => client.from(table).insert(row), /permission denied|violates/);
+        await hostile.refused(
+          ids,
+          () => client.from(table).insert(row),
+          /permission denied|violates/,
+        );
       }
     }
   });
 
   it('updating counters on blocks, options or messages directly is refused or ignored', async () => {
-    const { owner, blocks } = await ownerWith('ab', 'comment');
-    const question = await abQuestion(blocks.ab);
+    const { owner, blocks } = await hostile.ownerWith('ab', 'comment');
+    const question = await hostile.abQuestion(blocks.ab);
     const visitor = await newGuest();
-    const message = await post(visitor, blocks.comment);
+    const message = await hostile.post(visitor, blocks.comment);
     const ids = [blocks.ab, blocks.comment];
     for (const client of [visitor.client, anonClient()]) {
       for (const counters of [{ like_count: 1000 }, { response_count: 1000 }]) {
-        await refused(
+        await hostile.refused(
           ids,
           () => client.from('blocks').update(counters).eq('id', blocks.ab),
           /permission denied/,
         );
       }
-      await refused(
+      await hostile.refused(
         ids,
         () => client.from('messages').update({ like_count: 99, content: 'x' }).eq('id', message),
         /permission denied/,
       );
       // a visitor's update matches no row they may change (RLS), or is not granted at all
-      const options = await unchanged(ids, () =>
+      const options = await hostile.unchanged(ids, () =>
         client
           .from('options')
           .update({ response_count: 99 }, { count: 'exact' })
@@ -744,13 +741,13 @@ describe('bypassing the RPCs', () => {
       expect(options.count ?? 0).toBe(0);
     }
     // even the owner cannot inflate their own counters
-    await refused(
+    await hostile.refused(
       ids,
       () => owner.client.from('blocks').update({ response_count: 1000 }).eq('id', blocks.ab),
       /permission denied/,
     );
     // owners write options through save-block only, which never takes a count from the payload
-    await refused(
+    await hostile.refused(
       ids,
       () =>
         owner.client
@@ -762,11 +759,14 @@ describe('bypassing the RPCs', () => {
   });
 
   it('deleting messages or responses directly deletes nothing', async () => {
-    const { blocks } = await ownerWith('comment', 'like');
+    const { blocks } = await hostile.ownerWith('comment', 'like');
     const [author, attacker] = await Promise.all([newGuest(), newGuest()]);
-    await post(author, blocks.comment);
+    await hostile.post(author, blocks.comment);
     await author.client.rpc('toggle_block_like', { p_block_id: blocks.like, p_liked: true });
-    const before = await Promise.all([stateOf(blocks.comment), stateOf(blocks.like)]);
+    const before = await Promise.all([
+      hostile.stateOf(blocks.comment),
+      hostile.stateOf(blocks.like),
+    ]);
     for (const client of [author.client, attacker.client, anonClient()]) {
       const messages = await client
         .from('messages')
@@ -780,18 +780,20 @@ describe('bypassing the RPCs', () => {
         .eq('block_id', blocks.like);
       expect(responses.count ?? 0).toBe(0);
     }
-    expect(await Promise.all([stateOf(blocks.comment), stateOf(blocks.like)])).toEqual(before);
+    expect(
+      await Promise.all([hostile.stateOf(blocks.comment), hostile.stateOf(blocks.like)]),
+    ).toEqual(before);
   });
 
   it('forging creator_id is impossible: the author is always the JWT subject', async () => {
-    const { owner, blocks } = await ownerWith('comment', 'like');
+    const { owner, blocks } = await hostile.ownerWith('comment', 'like');
     const visitor = await newGuest();
     // the RPCs take no creator id: an extra parameter matches no function
-    await refusedPost(visitor, blocks.comment, /Could not find the function/, 404, {
+    await hostile.refusedPost(visitor, blocks.comment, /Could not find the function/, 404, {
       p_content: 'as the owner',
       p_creator_id: owner.id,
     });
-    await refused(
+    await hostile.refused(
       blocks.like,
       () =>
         visitor.client.rpc('toggle_block_like', {
@@ -801,7 +803,7 @@ describe('bypassing the RPCs', () => {
       /Could not find the function/,
     );
     // a direct insert under the owner's id is refused like any other
-    await refused(
+    await hostile.refused(
       blocks.comment,
       () =>
         visitor.client
@@ -810,7 +812,7 @@ describe('bypassing the RPCs', () => {
       /permission denied/,
     );
     // claiming the owner's name does not make the message the owner's
-    const id = await post(visitor, blocks.comment, { p_creator_name: 'Admin' });
+    const id = await hostile.post(visitor, blocks.comment, { p_creator_name: 'Admin' });
     expect(await sql('select creator_id from public.messages where id = $1', [id])).toEqual([
       { creator_id: visitor.id },
     ]);
@@ -819,15 +821,22 @@ describe('bypassing the RPCs', () => {
 
 describe('closed doors', () => {
   it('writing to a deactivated block is refused on every write path', async () => {
-    const { owner, blocks } = await ownerWith('comment', 'qna', 'like', 'button', 'ab', 'form');
+    const { owner, blocks } = await hostile.ownerWith(
+      'comment',
+      'qna',
+      'like',
+      'button',
+      'ab',
+      'form',
+    );
     const visitor = await newGuest();
-    const message = await post(visitor, blocks.comment);
-    const question = await abQuestion(blocks.ab);
+    const message = await hostile.post(visitor, blocks.comment);
+    const question = await hostile.abQuestion(blocks.ab);
     const ids = Object.values(blocks);
     const service = serviceClient();
     const off = await service.from('blocks').update({ deactivated: true }).in('id', ids);
     expect(off.error).toBeNull();
-    const attacks: Array<[() => PromiseLike<RpcResult>, string]> = [
+    const attacks: Array<[() => PromiseLike<hostile.RpcResult>, string]> = [
       [
         () => visitor.client.rpc('post_message', { p_block_id: blocks.comment, p_content: 'hi' }),
         "block doesn't exists",
@@ -882,17 +891,17 @@ describe('closed doors', () => {
         "block doesn't exists",
       ],
     ];
-    for (const [attack, expected] of attacks) await refused(ids, attack, expected, 404);
+    for (const [attack, expected] of attacks) await hostile.refused(ids, attack, expected, 404);
   });
 
   it('blockAnonymous: an anonymous visitor cannot post or reply; a signed-in one can', async () => {
-    const { owner, blocks } = await ownerWith('comment');
+    const { owner, blocks } = await hostile.ownerWith('comment');
     const member = await newUser('member');
-    const parent = await post(member, blocks.comment);
-    await saveSettings(owner, blocks.comment, { block_anonymous: true });
+    const parent = await hostile.post(member, blocks.comment);
+    await hostile.saveSettings(owner, blocks.comment, { block_anonymous: true });
     const guest = await newGuest();
     for (const parentId of [null, parent]) {
-      await refusedPost(guest, blocks.comment, 'Please sign in to leave a message.', 403, {
+      await hostile.refusedPost(guest, blocks.comment, 'Please sign in to leave a message.', 403, {
         p_parent_id: parentId,
         p_content: 'let me in',
       });
@@ -902,22 +911,22 @@ describe('closed doors', () => {
       Buffer.from(guest.accessToken.split('.')[1]!, 'base64url').toString(),
     ) as Record<string, unknown>;
     const [header, , signature] = guest.accessToken.split('.');
-    const tampered = `${header}.${b64url({ ...claims, is_anonymous: false })}.${signature}`;
-    await refused(
+    const tampered = `${header}.${hostile.b64url({ ...claims, is_anonymous: false })}.${signature}`;
+    await hostile.refused(
       blocks.comment,
       () =>
-        clientWithToken(tampered).rpc('post_message', {
+        hostile.clientWithToken(tampered).rpc('post_message', {
           p_block_id: blocks.comment,
           p_content: 'let me in',
         }),
       /JWS|JWT|signature/i,
       401,
     );
-    await post(member, blocks.comment, { p_parent_id: parent });
+    await hostile.post(member, blocks.comment, { p_parent_id: parent });
   });
 
   it("the owner's monthly quota stops submits, and the count restarts in a new month", async () => {
-    const { owner, blocks } = await ownerWith('form', 'ab');
+    const { owner, blocks } = await hostile.ownerWith('form', 'ab');
     const service = serviceClient();
     const limit = await service
       .from('profiles')
@@ -925,8 +934,8 @@ describe('closed doors', () => {
       .eq('id', owner.id);
     expect(limit.error).toBeNull();
     await wholeQuotaForOneAddress([blocks.form, blocks.ab]);
-    const q = await formWithQuestions(blocks.form);
-    const ab = await abQuestion(blocks.ab);
+    const q = await hostile.formWithQuestions(blocks.form);
+    const ab = await hostile.abQuestion(blocks.ab);
     const visitors = await Promise.all(Array.from({ length: 5 }, () => newGuest()));
     const submit = (v: TestUser) =>
       v.client.rpc('submit_response', {
@@ -937,22 +946,22 @@ describe('closed doors', () => {
     const results = await Promise.all(visitors.map(submit));
     expect(results.filter((r) => r.error === null)).toHaveLength(2);
     for (const r of results.filter((r) => r.error)) {
-      expect(r.error?.message).toMatch(QUOTA_REACHED);
+      expect(r.error?.message).toMatch(hostile.QUOTA_REACHED);
       expect(r.status).toBe(429);
     }
-    expect(await stateOf(blocks.form)).toMatchObject({
+    expect(await hostile.stateOf(blocks.form)).toMatchObject({
       response_count: 2,
       response_monthly_count: 2,
     });
     // the quota is the owner's, across blocks
-    await refused(
+    await hostile.refused(
       [blocks.form, blocks.ab],
       () =>
         visitors[4]!.client.rpc('submit_response', {
           p_block_id: blocks.ab,
           p_answers: { [ab.id]: ab.options[0] },
         }),
-      QUOTA_REACHED,
+      hostile.QUOTA_REACHED,
       429,
     );
 
@@ -977,10 +986,10 @@ describe('closed doors', () => {
   });
 
   it('the visitor cannot raise the quota or reset the count themselves', async () => {
-    const { owner, blocks } = await ownerWith('form');
+    const { owner, blocks } = await hostile.ownerWith('form');
     const visitor = await newGuest();
     for (const client of [visitor.client, owner.client]) {
-      await refused(
+      await hostile.refused(
         blocks.form,
         () =>
           client.from('profiles').update({ response_monthly_limit: 1_000_000 }).eq('id', owner.id),
@@ -992,7 +1001,7 @@ describe('closed doors', () => {
 
 describe('tokens', () => {
   it('a JWT of another project, a tampered one, an unsigned one or an expired one is refused', async () => {
-    const { owner, blocks } = await ownerWith('comment', 'like');
+    const { owner, blocks } = await hostile.ownerWith('comment', 'like');
     const guest = await newGuest();
     const [header, payload, signature] = guest.accessToken.split('.') as [string, string, string];
     const claims = JSON.parse(Buffer.from(payload, 'base64url').toString()) as Record<
@@ -1001,21 +1010,21 @@ describe('tokens', () => {
     >;
     const tokens: Record<string, string> = {
       'another project': await forgedToken(guest.id),
-      'posing as the owner': `${header}.${b64url({ ...claims, sub: owner.id })}.${signature}`,
-      'claiming service_role': `${header}.${b64url({ ...claims, role: 'service_role' })}.${signature}`,
-      unsigned: `${b64url({ alg: 'none', typ: 'JWT' })}.${payload}.`,
+      'posing as the owner': `${header}.${hostile.b64url({ ...claims, sub: owner.id })}.${signature}`,
+      'claiming service_role': `${header}.${hostile.b64url({ ...claims, role: 'service_role' })}.${signature}`,
+      unsigned: `${hostile.b64url({ alg: 'none', typ: 'JWT' })}.${payload}.`,
       expired: await userToken(guest.id, { exp: Math.floor(Date.now() / 1000) - 60 }),
     };
     for (const [label, token] of Object.entries(tokens)) {
-      const client = clientWithToken(token);
-      const res = await refused(
+      const client = hostile.clientWithToken(token);
+      const res = await hostile.refused(
         [blocks.comment, blocks.like],
         () => client.rpc('post_message', { p_block_id: blocks.comment, p_content: label }),
         /JW|expired|signature/i,
         401,
       );
       expect(res.error?.code, label).toMatch(/^PGRST30/);
-      await refused(
+      await hostile.refused(
         [blocks.comment, blocks.like],
         () => client.rpc('toggle_block_like', { p_block_id: blocks.like }),
         /JW|expired|signature/i,
@@ -1025,13 +1034,13 @@ describe('tokens', () => {
   });
 
   it("another project's anon key is refused by the gateway before anything runs", async () => {
-    const { blocks } = await ownerWith('like');
+    const { blocks } = await hostile.ownerWith('like');
     const guest = await newGuest();
     const otherKey = await forgedToken('anon');
-    const res = await refused(
+    const res = await hostile.refused(
       blocks.like,
       () =>
-        clientWithToken(guest.accessToken, otherKey).rpc('toggle_block_like', {
+        hostile.clientWithToken(guest.accessToken, otherKey).rpc('toggle_block_like', {
           p_block_id: blocks.like,
         }),
       'Invalid API key',
@@ -1041,16 +1050,16 @@ describe('tokens', () => {
   });
 
   it('the anon key alone may read but never write', async () => {
-    const { blocks } = await ownerWith('like', 'comment');
+    const { blocks } = await hostile.ownerWith('like', 'comment');
     const anon = anonClient();
     expect((await anon.rpc('get_block_view', { p_block_id: blocks.like })).error).toBeNull();
-    await refused(
+    await hostile.refused(
       [blocks.like, blocks.comment],
       () => anon.rpc('toggle_block_like', { p_block_id: blocks.like }),
       /permission denied/,
       401,
     );
-    await refused(
+    await hostile.refused(
       [blocks.like, blocks.comment],
       () => anon.rpc('post_message', { p_block_id: blocks.comment, p_content: 'anon' }),
       /permission denied/,

@@ -11,27 +11,18 @@ import { NOTION_PAGE_URL } from '../local/providers/pages/fixtures.ts';
 import { DELIVERY_SKIP_REASONS } from '@reaction-blocks/contracts/letters';
 import { callFunction, newUser, sql, stack } from './support/clients.ts';
 import { eventually, inbox, mailbox, sesClient } from './support/providers.ts';
-import {
-  runWorker,
-  letterOwner,
-  loaded,
-  save,
-  reserveHeld,
-  deliveryOf,
-  sendAndDeliver,
-  delivered,
-} from './support/letters.ts';
+import * as letters from './support/letters.ts';
 
 describe('sending', () => {
   it('two addresses: a mail each with footer and one-click unsubscribe; counts; open; unsubscribe; skipped next time', async () => {
-    const o = await letterOwner('notion_letter');
-    const l = await loaded(o, 'notion', NOTION_PAGE_URL);
-    expect((await save(o, l)).json.error).toBeUndefined();
+    const o = await letters.letterOwner('notion_letter');
+    const l = await letters.loaded(o, 'notion', NOTION_PAGE_URL);
+    expect((await letters.save(o, l)).json.error).toBeUndefined();
     const a = inbox('a');
     const b = inbox('b');
-    const sent = await sendAndDeliver(o, [` ${a.toUpperCase()}`.trim(), b, a]);
+    const sent = await letters.sendAndDeliver(o, [` ${a.toUpperCase()}`.trim(), b, a]);
     expect(sent).toMatchObject({ reservedCount: 2, skippedCount: 0 });
-    const [mailA, mailB] = [await delivered(a), await delivered(b)];
+    const [mailA, mailB] = [await letters.delivered(a), await letters.delivered(b)];
     for (const mail of [mailA, mailB]) {
       expect(mail.subject).toBe('Weekly letter');
       expect(mail.from).toContain(o.sender);
@@ -84,21 +75,21 @@ describe('sending', () => {
       expect((await callFunction('unsubscribe', { token: tampered }, undefined)).status).toBe(400);
     }
 
-    const again = await sendAndDeliver(o, [a, b]);
+    const again = await letters.sendAndDeliver(o, [a, b]);
     expect(again).toMatchObject({ reservedCount: 1, skippedCount: 1 });
     await eventually(async () => {
-      await runWorker();
+      await letters.runWorker();
       return (await mailbox(b)).length === 2;
     }, 20_000);
     expect(await mailbox(a)).toHaveLength(1);
-    const alone = await sendAndDeliver(o, [a]);
+    const alone = await letters.sendAndDeliver(o, [a]);
     expect(alone).toMatchObject({ reservedCount: 0, skippedCount: 1, publishId: null });
   });
 
   it('the manual send rules: invalid address, over 100, quota, register audience is paid', async () => {
-    const o = await letterOwner('notion_letter', { limit: 3, paid: false });
-    const l = await loaded(o, 'notion', NOTION_PAGE_URL);
-    await save(o, l);
+    const o = await letters.letterOwner('notion_letter', { limit: 3, paid: false });
+    const l = await letters.loaded(o, 'notion', NOTION_PAGE_URL);
+    await letters.save(o, l);
     const send = (emailList: string[], registerAudience = false) =>
       callFunction(
         'send-letter',
@@ -139,7 +130,7 @@ describe('sending', () => {
   });
 
   it('nothing to send without a saved letter and a verified sender', async () => {
-    const o = await letterOwner('notion_letter');
+    const o = await letters.letterOwner('notion_letter');
     const send = () =>
       callFunction(
         'send-letter',
@@ -155,27 +146,27 @@ describe('sending', () => {
   });
 
   it('a DMARC reject domain without DKIM sends from the platform address with Reply-To the owner', async () => {
-    const o = await letterOwner('notion_letter', {
+    const o = await letters.letterOwner('notion_letter', {
       sender: `w-${randomUUID().slice(0, 6)}@reject.example`,
       dkim: false,
       dmarc: 'reject',
     });
-    const l = await loaded(o, 'notion', NOTION_PAGE_URL);
-    await save(o, l);
+    const l = await letters.loaded(o, 'notion', NOTION_PAGE_URL);
+    await letters.save(o, l);
     const to = inbox();
-    await sendAndDeliver(o, [to]);
-    const mail = await delivered(to);
+    await letters.sendAndDeliver(o, [to]);
+    const mail = await letters.delivered(to);
     expect(mail.from).toContain('notify@reaction-blocks.local');
     expect(mail.from).toContain('Letter Writer');
     expect(mail.replyTo.join()).toContain(o.sender);
   });
 
   it('a letter queued from an address its owner deleted meanwhile sends nothing, and says why', async () => {
-    const o = await letterOwner('notion_letter');
-    const l = await loaded(o, 'notion', NOTION_PAGE_URL);
-    expect((await save(o, l)).json.error).toBeUndefined();
+    const o = await letters.letterOwner('notion_letter');
+    const l = await letters.loaded(o, 'notion', NOTION_PAGE_URL);
+    expect((await letters.save(o, l)).json.error).toBeUndefined();
     const to = inbox('late');
-    const release = await reserveHeld(o, to);
+    const release = await letters.reserveHeld(o, to);
     const deleted = await callFunction(
       'delete-mail-verified',
       { emailToDelete: o.sender },
@@ -183,7 +174,7 @@ describe('sending', () => {
     );
     expect(deleted.status).toBe(200);
     await release();
-    const d = await deliveryOf(to, 'skipped');
+    const d = await letters.deliveryOf(to, 'skipped');
     expect(d.reason).toBe(DELIVERY_SKIP_REASONS.senderNotVerified);
     expect(await mailbox(to)).toEqual([]);
   });
@@ -199,9 +190,9 @@ describe('sending', () => {
   });
 
   it('a sender SES no longer sends as: the send is refused before anything is reserved, and the sender page says so', async () => {
-    const o = await letterOwner('notion_letter');
-    const l = await loaded(o, 'notion', NOTION_PAGE_URL);
-    expect((await save(o, l)).json.error).toBeUndefined();
+    const o = await letters.letterOwner('notion_letter');
+    const l = await letters.loaded(o, 'notion', NOTION_PAGE_URL);
+    expect((await letters.save(o, l)).json.error).toBeUndefined();
     // the identity is gone at SES (deleted in the console, or a fake that forgot it)
     await sesClient(LOCAL_AWS.accessKeyId).send(
       new DeleteEmailIdentityCommand({ EmailIdentity: o.sender }),
@@ -226,16 +217,16 @@ describe('sending', () => {
   });
 
   it('a mail SES refuses is failed at once, with SES’s reason, in the history’s data', async () => {
-    const o = await letterOwner('notion_letter');
-    const l = await loaded(o, 'notion', NOTION_PAGE_URL);
-    expect((await save(o, l)).json.error).toBeUndefined();
+    const o = await letters.letterOwner('notion_letter');
+    const l = await letters.loaded(o, 'notion', NOTION_PAGE_URL);
+    expect((await letters.save(o, l)).json.error).toBeUndefined();
     const to = inbox('refused');
-    const release = await reserveHeld(o, to);
+    const release = await letters.reserveHeld(o, to);
     await sesClient(LOCAL_AWS.accessKeyId).send(
       new DeleteEmailIdentityCommand({ EmailIdentity: o.sender }),
     );
     await release();
-    const d = await deliveryOf(to, 'failed');
+    const d = await letters.deliveryOf(to, 'failed');
     expect(d.reason).toMatch(/^MessageRejected: Email address is not verified/);
     // what the history reads, as the owner
     const { data: publish } = await o.owner.client
@@ -258,9 +249,9 @@ describe('sending', () => {
   });
 
   it('to a group: members with an email, active, once each; suppressed addresses skipped; member counts', async () => {
-    const o = await letterOwner('notion_letter');
-    const l = await loaded(o, 'notion', NOTION_PAGE_URL);
-    await save(o, l);
+    const o = await letters.letterOwner('notion_letter');
+    const l = await letters.loaded(o, 'notion', NOTION_PAGE_URL);
+    await letters.save(o, l);
     const { error: groupError } = await o.owner.client
       .from('audience_groups')
       .insert({ name: 'friends' });
@@ -309,7 +300,7 @@ describe('sending', () => {
     expect(skipped).toEqual([
       { email: bounced, status: 'skipped', reason: DELIVERY_SKIP_REASONS.suppressed },
     ]);
-    await delivered(friend);
+    await letters.delivered(friend);
     await eventually(async () => {
       const { data } = await o.owner.client
         .from('audience_members')

@@ -23,21 +23,12 @@ import { MESSAGES } from '@reaction-blocks/contracts/schemas';
 import { anonClient, callFunction, newUser, sql, stack } from './support/clients.ts';
 import { createBlock } from './support/drafts.ts';
 import { inbox, sesClient } from './support/providers.ts';
-import {
-  letterOwner,
-  type Loaded,
-  load,
-  loaded,
-  expectMailSafe,
-  save,
-  sendAndDeliver,
-  delivered,
-} from './support/letters.ts';
+import * as letters from './support/letters.ts';
 
 describe('page to letter', () => {
   it('a Notion page: every block kind, marks and links, the late block, the image copied to storage', async () => {
-    const o = await letterOwner('notion_letter');
-    const l = await loaded(o, 'notion', NOTION_PAGE_URL);
+    const o = await letters.letterOwner('notion_letter');
+    const l = await letters.loaded(o, 'notion', NOTION_PAGE_URL);
     expect(l.title).toBe('Weekly letter');
     const kinds = l.letter.blocks.map((b) => b.type);
     expect(kinds).toEqual([
@@ -81,13 +72,13 @@ describe('page to letter', () => {
     expect(l.html).toContain('style="');
     expect(l.text).toContain('THIS WEEK AT REACTION BLOCKS'); // html-to-text's headings
     expect(l.text).toContain('release notes [https://example.com/notes]');
-    expectMailSafe(l.html);
+    letters.expectMailSafe(l.html);
   });
 
   it('a Brunch article of the verified writer only; verify-brunch-id with the spec messages', async () => {
-    const o = await letterOwner('brunch_letter', { sender: BRUNCH_WRITER_EMAIL });
+    const o = await letters.letterOwner('brunch_letter', { sender: BRUNCH_WRITER_EMAIL });
     // no verified profile yet
-    expect((await load(o, 'brunch', BRUNCH_ARTICLE_URL)).json.error?.message).toBe(
+    expect((await letters.load(o, 'brunch', BRUNCH_ARTICLE_URL)).json.error?.message).toBe(
       'Verify your brunch profile first',
     );
     const verify = (brunchProfilePage: string, email = BRUNCH_WRITER_EMAIL) =>
@@ -110,12 +101,12 @@ describe('page to letter', () => {
       brunchProfilePage: BRUNCH_PROFILE_URL,
     });
     expect(
-      (await load(o, 'brunch', 'https://brunch.co.kr/@someoneelse/3')).json.error?.message,
+      (await letters.load(o, 'brunch', 'https://brunch.co.kr/@someoneelse/3')).json.error?.message,
     ).toBe("It's not your article");
     expect(
-      (await load(o, 'brunch', 'https://example.com/@letterwriter/12')).json.error?.message,
+      (await letters.load(o, 'brunch', 'https://example.com/@letterwriter/12')).json.error?.message,
     ).toBe("Please enter link of letterwriter's article.");
-    const l = await loaded(o, 'brunch', BRUNCH_ARTICLE_URL);
+    const l = await letters.loaded(o, 'brunch', BRUNCH_ARTICLE_URL);
     expect(l.title).toBe('봄의 편지');
     expect(l.letter.blocks.map((b) => b.type)).toEqual([
       'heading',
@@ -133,7 +124,7 @@ describe('page to letter', () => {
       'https://brunch.co.kr/@letterwriter/12',
     ]);
     expect(l.html).not.toContain('steal');
-    expectMailSafe(l.html);
+    letters.expectMailSafe(l.html);
 
     // verifying in a loop: 20 profile fetches an hour, then 429 (two were made above)
     await sql(
@@ -147,28 +138,28 @@ describe('page to letter', () => {
   });
 
   it('a Typedream page: main content only, its own images copied, outside https images kept', async () => {
-    const o = await letterOwner('typedream_letter');
-    const l = await loaded(o, 'typedream', TYPEDREAM_PAGE_URL);
+    const o = await letters.letterOwner('typedream_letter');
+    const l = await letters.loaded(o, 'typedream', TYPEDREAM_PAGE_URL);
     expect(l.title).toBe('Product notes');
     expect(l.text).not.toContain('Made with Typedream');
     expect(l.text).not.toContain('About');
     const images = l.letter.blocks.filter((b) => b.type === 'image') as Array<{ src: string }>;
     expect(images[0]!.src).toContain('/storage/v1/object/public/letter-images/');
     expect(images[1]!.src).toBe('https://images.example.org/outside.png');
-    expectMailSafe(l.html);
+    letters.expectMailSafe(l.html);
   });
 
   it('an owner loading pages in a loop is stopped after 60 an hour (the fetches and image copies are ours)', async () => {
-    const o = await letterOwner('notion_letter');
+    const o = await letters.letterOwner('notion_letter');
     // a bad address costs nothing and is not counted
-    expect((await load(o, 'notion', 'not a url')).status).toBe(400);
+    expect((await letters.load(o, 'notion', 'not a url')).status).toBe(400);
     await sql(
       `insert into private.owner_calls (user_id, name, called_at)
        select $1, 'web-to-template', now() - interval '1 minute' from generate_series(1, 59)`,
       [o.owner.id],
     );
-    await loaded(o, 'notion', NOTION_PAGE_URL);
-    const refused = await load(o, 'notion', NOTION_PAGE_URL);
+    await letters.loaded(o, 'notion', NOTION_PAGE_URL);
+    const refused = await letters.load(o, 'notion', NOTION_PAGE_URL);
     expect(refused.status).toBe(429);
     expect(refused.json.error?.message).toBe(MESSAGES.tooManyCalls);
     const [{ n }] = (await sql<{ n: number }>(
@@ -177,22 +168,24 @@ describe('page to letter', () => {
     )) as [{ n: number }];
     expect(n).toBe(60);
     // another owner is not held
-    await loaded(await letterOwner('notion_letter'), 'notion', NOTION_PAGE_URL);
+    await letters.loaded(await letters.letterOwner('notion_letter'), 'notion', NOTION_PAGE_URL);
   });
 
   it('the spec messages for addresses and modes', async () => {
-    const o = await letterOwner('notion_letter');
-    expect((await load(o, 'notion', 'not a url')).json.error?.message).toBe('Invalid address.');
-    expect((await load(o, 'notion', 'https://example.com/page')).json.error?.message).toBe(
+    const o = await letters.letterOwner('notion_letter');
+    expect((await letters.load(o, 'notion', 'not a url')).json.error?.message).toBe(
+      'Invalid address.',
+    );
+    expect((await letters.load(o, 'notion', 'https://example.com/page')).json.error?.message).toBe(
       "It's not address of the public Notion page",
     );
-    expect((await load(o, 'medium', NOTION_PAGE_URL)).json.error?.message).toMatch(
+    expect((await letters.load(o, 'medium', NOTION_PAGE_URL)).json.error?.message).toMatch(
       /^Not supported mode/,
     );
-    expect((await load(o, 'typedream', TYPEDREAM_PAGE_URL)).json.error?.message).toBe(
+    expect((await letters.load(o, 'typedream', TYPEDREAM_PAGE_URL)).json.error?.message).toBe(
       'Not supported mode',
     );
-    const missing = await load(
+    const missing = await letters.load(
       o,
       'notion',
       'https://reaction-demo.notion.site/Gone-00000000000040008000000000000000',
@@ -203,7 +196,7 @@ describe('page to letter', () => {
       { blockId: o.blockId, mode: 'notion', sample: true },
       o.owner.accessToken,
     );
-    expect((sample.json.data as Loaded).title).toBe('Weekly letter');
+    expect((sample.json.data as letters.Loaded).title).toBe('Weekly letter');
     // somebody else's block
     const other = await newUser('other');
     expect(
@@ -220,9 +213,9 @@ describe('page to letter', () => {
 
 describe('hostile pages and the SSRF guard', () => {
   it('a hostile page becomes a harmless letter', async () => {
-    const o = await letterOwner('typedream_letter');
-    const l = await loaded(o, 'typedream', 'https://hostile.typedream.app/');
-    expectMailSafe(l.html);
+    const o = await letters.letterOwner('typedream_letter');
+    const l = await letters.loaded(o, 'typedream', 'https://hostile.typedream.app/');
+    letters.expectMailSafe(l.html);
     expect(l.text).toContain('Plain text survives.');
     expect(l.text).toContain("<script>alert('escaped')</script>");
     expect(l.html).toContain('&lt;script&gt;');
@@ -241,8 +234,8 @@ describe('hostile pages and the SSRF guard', () => {
     ['metadata.typedream.app', 'fetch_address'],
     ['nowhere.typedream.app', 'fetch_dns'],
   ])('%s is refused (%s)', async (host, code) => {
-    const o = await letterOwner('typedream_letter');
-    const res = await load(o, 'typedream', `https://${host}/`);
+    const o = await letters.letterOwner('typedream_letter');
+    const res = await letters.load(o, 'typedream', `https://${host}/`);
     expect(res).toMatchObject({
       status: 422,
       json: { error: { code, message: 'Failed to load' } },
@@ -253,15 +246,15 @@ describe('hostile pages and the SSRF guard', () => {
     'a page that never answers is given up after the time limit',
     { timeout: 30_000 },
     async () => {
-      const o = await letterOwner('typedream_letter');
-      const res = await load(o, 'typedream', 'https://slow.typedream.app/');
+      const o = await letters.letterOwner('typedream_letter');
+      const res = await letters.load(o, 'typedream', 'https://slow.typedream.app/');
       expect(res).toMatchObject({ status: 422, json: { error: { code: 'fetch_timeout' } } });
     },
   );
 
   it('an image over the size limit is dropped with a warning', async () => {
-    const o = await letterOwner('typedream_letter');
-    const l = await loaded(o, 'typedream', 'https://big-image.typedream.app/');
+    const o = await letters.letterOwner('typedream_letter');
+    const l = await letters.loaded(o, 'typedream', 'https://big-image.typedream.app/');
     expect(l.letter.blocks.some((b) => b.type === 'image')).toBe(false);
     expect(l.warnings.join()).toMatch(/image dropped \(size\)/);
   });
@@ -283,11 +276,11 @@ describe('hostile pages and the SSRF guard', () => {
 
 describe('saving and the public page', () => {
   it('save-letter renders on the server; the sender must be verified; get_letter_view shows it to anyone', async () => {
-    const o = await letterOwner('notion_letter');
-    const l = await loaded(o, 'notion', NOTION_PAGE_URL);
+    const o = await letters.letterOwner('notion_letter');
+    const l = await letters.loaded(o, 'notion', NOTION_PAGE_URL);
     // a deleted row and a call to action
     const blocks = l.letter.blocks.filter((b) => b.type !== 'quote');
-    const saved = await save(o, l, {
+    const saved = await letters.save(o, l, {
       blocks,
       cta: { text: 'Read on the site', link: 'https://example.com/read' },
     });
@@ -305,10 +298,10 @@ describe('saving and the public page', () => {
     expect(row!.mail_html).not.toContain('Small letters, read by the right people.');
     expect(row!.mail_html).toContain('Read on the site');
     expect(row!.letter.blocks).toHaveLength(blocks.length);
-    expectMailSafe(row!.mail_html);
+    letters.expectMailSafe(row!.mail_html);
 
     // HTML in the model's text is text
-    const evil = await save(o, l, {
+    const evil = await letters.save(o, l, {
       blocks: [{ id: 'x1', type: 'paragraph', spans: [{ text: '<img src=x onerror=alert(1)>' }] }],
     });
     expect(evil.json.error).toBeUndefined();
@@ -318,7 +311,7 @@ describe('saving and the public page', () => {
     );
     expect(after!.mail_html).toContain('&lt;img src=x onerror=alert(1)&gt;');
     // links in the model must be http(s) or mailto
-    const badLink = await save(o, l, {
+    const badLink = await letters.save(o, l, {
       blocks: [
         { id: 'x1', type: 'paragraph', spans: [{ text: 'x', href: 'javascript:alert(1)' }] },
       ],
@@ -341,7 +334,7 @@ describe('saving and the public page', () => {
     );
     expect(unverified.json.error?.message).toBe('Verify the sender email first');
 
-    await save(o, l);
+    await letters.save(o, l);
     const view = await anonClient().rpc('get_letter_view', { p_block_id: o.blockId });
     expect(view.error).toBeNull();
     expect(view.data).toMatchObject({
@@ -349,7 +342,7 @@ describe('saving and the public page', () => {
       block: { id: o.blockId, type: 'notion_letter' },
     });
     expect(JSON.stringify(view.data)).not.toContain(o.sender);
-    expectMailSafe((view.data as { html: string }).html);
+    letters.expectMailSafe((view.data as { html: string }).html);
     // the owner-only table stays owner-only
     const stranger = await newUser('stranger');
     expect(
@@ -366,8 +359,8 @@ describe('saving and the public page', () => {
 
 describe('the subject', () => {
   it('a title with a line break is refused at save, by the same schema in the browser and the server, and by the database', async () => {
-    const o = await letterOwner('notion_letter');
-    const l = await loaded(o, 'notion', NOTION_PAGE_URL);
+    const o = await letters.letterOwner('notion_letter');
+    const l = await letters.loaded(o, 'notion', NOTION_PAGE_URL);
     for (const title of ['Hello\r\nBcc: everyone@example.com', 'one\ntwo', 'one\rtwo']) {
       const body = {
         blockId: o.blockId,
@@ -393,14 +386,14 @@ describe('the subject', () => {
     expect(row!.mail_title).toBeNull();
     // one line is fine, and a loaded page's title arrives as one line
     expect(l.title).not.toMatch(/[\r\n]/);
-    expect((await save(o, l, {}, 'One line, tabs\tand all')).json.error).toBeUndefined();
+    expect((await letters.save(o, l, {}, 'One line, tabs\tand all')).json.error).toBeUndefined();
   });
 });
 
 describe('the sender name', () => {
   it('a name in Korean goes out as RFC 2047 words: SES takes only 7-bit ASCII in From and refuses the send otherwise', async () => {
-    const o = await letterOwner('notion_letter');
-    const l = await loaded(o, 'notion', NOTION_PAGE_URL);
+    const o = await letters.letterOwner('notion_letter');
+    const l = await letters.loaded(o, 'notion', NOTION_PAGE_URL);
     // SES (and its fake) refuse a raw UTF-8 friendly name: every letter of a Korean owner failed
     const ses = sesClient(LOCAL_AWS.accessKeyId);
     const { SendEmailCommand } = await import('@aws-sdk/client-sesv2');
@@ -439,8 +432,8 @@ describe('the sender name', () => {
       );
       expect(res.json.error, JSON.stringify(res.json.error)).toBeUndefined();
       const to = inbox('name');
-      await sendAndDeliver(o, [to]);
-      const mail = await delivered(to);
+      await letters.sendAndDeliver(o, [to]);
+      const mail = await letters.delivered(to);
       // the name as stored, at most 100 characters, its line break a space
       const shown = (mailName || profileName!)
         .slice(0, 100)

@@ -14,19 +14,7 @@ import {
 } from './support/clients.ts';
 import { createBlock } from './support/drafts.ts';
 import { eventually } from './support/providers.ts';
-import {
-  count,
-  formWithQuestions,
-  overrideLimits,
-  ownerWith,
-  post,
-  refused,
-  refusedPost,
-  saveSettings,
-  TOO_FAST,
-  tryPost,
-  unchanged,
-} from './support/hostile.ts';
+import * as hostile from './support/hostile.ts';
 
 describe('moderation: held and hidden messages are never served to others', () => {
   /**
@@ -64,8 +52,8 @@ describe('moderation: held and hidden messages are never served to others', () =
   }
 
   it('hold all: the writer and the owner see a held comment; get_block_view, list_messages, the table and Realtime show others nothing', async () => {
-    const { owner, blocks } = await ownerWith('comment');
-    await saveSettings(owner, blocks.comment, { hold_messages: 'all' });
+    const { owner, blocks } = await hostile.ownerWith('comment');
+    await hostile.saveSettings(owner, blocks.comment, { hold_messages: 'all' });
     const writer = await newGuest();
     const reader = await newGuest();
     const anon = anonClient();
@@ -73,13 +61,13 @@ describe('moderation: held and hidden messages are never served to others', () =
     const liveReader = await watch(reader.client, blocks.comment);
     const liveOwner = await watch(owner.client, blocks.comment, true);
 
-    const held = await tryPost(writer, blocks.comment, { p_content: 'wait for me' });
+    const held = await hostile.tryPost(writer, blocks.comment, { p_content: 'wait for me' });
     expect(held.error).toBeNull();
     const heldId = (held.data as { id: string; status: string }).id;
     expect((held.data as { status: string }).status).toBe('held');
     // the owner's own message is published, and arrives live for everyone: by then the held
     // one would have arrived too
-    const ownPost = await tryPost(owner, blocks.comment, { p_content: 'from the owner' });
+    const ownPost = await hostile.tryPost(owner, blocks.comment, { p_content: 'from the owner' });
     expect((ownPost.data as { status: string }).status).toBe('published');
     await eventually(() => live.some((m) => m.content === 'from the owner'));
     await eventually(() => liveReader.some((m) => m.content === 'from the owner'));
@@ -108,7 +96,7 @@ describe('moderation: held and hidden messages are never served to others', () =
       ['toggle_message_like', { p_message_id: heldId }],
       ['report_message', { p_message_id: heldId }],
     ] as const) {
-      await refused(
+      await hostile.refused(
         blocks.comment,
         () => reader.client.rpc(fn, args),
         "message doesn't exists",
@@ -135,38 +123,40 @@ describe('moderation: held and hidden messages are never served to others', () =
   });
 
   it('hold first_time: a first message waits, after approval the writer is trusted', async () => {
-    const { owner, blocks } = await ownerWith('qna');
-    await saveSettings(owner, blocks.qna, { hold_messages: 'first_time' });
+    const { owner, blocks } = await hostile.ownerWith('qna');
+    await hostile.saveSettings(owner, blocks.qna, { hold_messages: 'first_time' });
     const writer = await newGuest();
-    const first = await tryPost(writer, blocks.qna);
+    const first = await hostile.tryPost(writer, blocks.qna);
     expect((first.data as { status: string }).status).toBe('held');
-    const second = await tryPost(writer, blocks.qna);
+    const second = await hostile.tryPost(writer, blocks.qna);
     expect((second.data as { status: string }).status).toBe('held');
     await owner.client.rpc('moderate_messages', {
       p_message_ids: [(first.data as { id: string }).id],
       p_action: 'approve',
     });
-    const third = await tryPost(writer, blocks.qna);
+    const third = await hostile.tryPost(writer, blocks.qna);
     expect((third.data as { status: string }).status).toBe('published');
     // another newcomer still waits
-    expect(((await tryPost(await newGuest(), blocks.qna)).data as { status: string }).status).toBe(
-      'held',
-    );
+    expect(
+      ((await hostile.tryPost(await newGuest(), blocks.qna)).data as { status: string }).status,
+    ).toBe('held');
   });
 
   it('hold links: a message with a link waits, also when a link is added by an edit', async () => {
-    const { owner, blocks } = await ownerWith('comment');
-    await saveSettings(owner, blocks.comment, { hold_messages: 'links' });
+    const { owner, blocks } = await hostile.ownerWith('comment');
+    await hostile.saveSettings(owner, blocks.comment, { hold_messages: 'links' });
     const writer = await newGuest();
     for (const text of [
       'buy at https://spam.example',
       'see www.spam.example now',
       'cheap-pills.xyz/buy',
     ]) {
-      const res = await tryPost(writer, blocks.comment, { p_content: text });
+      const res = await hostile.tryPost(writer, blocks.comment, { p_content: text });
       expect((res.data as { status: string }).status, text).toBe('held');
     }
-    const plain = await tryPost(writer, blocks.comment, { p_content: 'no link here, e.g. none' });
+    const plain = await hostile.tryPost(writer, blocks.comment, {
+      p_content: 'no link here, e.g. none',
+    });
     expect((plain.data as { status: string }).status).toBe('published');
     const edited = await writer.client.rpc('edit_message', {
       p_message_id: (plain.data as { id: string }).id,
@@ -176,11 +166,11 @@ describe('moderation: held and hidden messages are never served to others', () =
   });
 
   it('hidden: a hidden thread and its replies are gone for everyone but the owner', async () => {
-    const { owner, blocks } = await ownerWith('comment');
+    const { owner, blocks } = await hostile.ownerWith('comment');
     const writer = await newGuest();
     const replier = await newGuest();
-    const thread = await post(writer, blocks.comment);
-    await post(replier, blocks.comment, { p_parent_id: thread, p_content: 'a reply' });
+    const thread = await hostile.post(writer, blocks.comment);
+    await hostile.post(replier, blocks.comment, { p_parent_id: thread, p_content: 'a reply' });
     const hidden = await owner.client.rpc('moderate_messages', {
       p_message_ids: [thread],
       p_action: 'hide',
@@ -195,7 +185,7 @@ describe('moderation: held and hidden messages are never served to others', () =
     const ownerView = await owner.client.rpc('get_block_view', { p_block_id: blocks.comment });
     expect(JSON.stringify(ownerView.data)).toContain(thread);
     // the writer cannot edit or delete what is hidden from them
-    await refused(
+    await hostile.refused(
       blocks.comment,
       () => writer.client.rpc('edit_message', { p_message_id: thread, p_content: 'sneaky' }),
       "message doesn't exists",
@@ -204,11 +194,11 @@ describe('moderation: held and hidden messages are never served to others', () =
   });
 
   it('pinned threads come first in the view; only the owner pins', async () => {
-    const { owner, blocks } = await ownerWith('comment');
+    const { owner, blocks } = await hostile.ownerWith('comment');
     const writer = await newGuest();
-    const old = await post(writer, blocks.comment, { p_content: 'the old one' });
-    for (let i = 0; i < 6; i++) await post(await newGuest(), blocks.comment);
-    await refused(
+    const old = await hostile.post(writer, blocks.comment, { p_content: 'the old one' });
+    for (let i = 0; i < 6; i++) await hostile.post(await newGuest(), blocks.comment);
+    await hostile.refused(
       blocks.comment,
       () => writer.client.rpc('moderate_messages', { p_message_ids: [old], p_action: 'pin' }),
       'Only the block owner can moderate messages',
@@ -235,11 +225,11 @@ describe('moderation: held and hidden messages are never served to others', () =
 
 describe('moderation: blocked writers, reports and the owner-only RPCs', () => {
   it("a blocked writer's later writes are refused on every path; unblocking lets them back", async () => {
-    const { owner, blocks } = await ownerWith('comment', 'like', 'button', 'form');
-    const q = await formWithQuestions(blocks.form);
+    const { owner, blocks } = await hostile.ownerWith('comment', 'like', 'button', 'form');
+    const q = await hostile.formWithQuestions(blocks.form);
     const writer = await newGuest();
-    const mine = await post(writer, blocks.comment);
-    const theirs = await post(await newGuest(), blocks.comment);
+    const mine = await hostile.post(writer, blocks.comment);
+    const theirs = await hostile.post(await newGuest(), blocks.comment);
     for (const block of [blocks.comment, blocks.like, blocks.button, blocks.form]) {
       const { error } = await owner.client.rpc('block_writer', {
         p_block_id: block,
@@ -267,7 +257,7 @@ describe('moderation: blocked writers, reports and the owner-only RPCs', () => {
       ],
     ];
     for (const [block, fn, args] of attempts) {
-      await refused(block, () => writer.client.rpc(fn, args), BLOCKED, 403);
+      await hostile.refused(block, () => writer.client.rpc(fn, args), BLOCKED, 403);
     }
     // with their messages hidden at once
     await owner.client.rpc('block_writer', {
@@ -283,24 +273,24 @@ describe('moderation: blocked writers, reports and the owner-only RPCs', () => {
       p_user_id: writer.id,
       p_blocked: false,
     });
-    expect((await tryPost(writer, blocks.comment)).error).toBeNull();
+    expect((await hostile.tryPost(writer, blocks.comment)).error).toBeNull();
   });
 
   it('only the owner moderates, lists for moderation or blocks writers', async () => {
-    const { owner, blocks } = await ownerWith('comment');
-    const message = await post(await newGuest(), blocks.comment);
+    const { owner, blocks } = await hostile.ownerWith('comment');
+    const message = await hostile.post(await newGuest(), blocks.comment);
     const visitor = await newGuest();
     const other = await newUser('other');
     for (const client of [visitor.client, other.client]) {
       for (const action of ['approve', 'hide', 'delete', 'pin', 'resolve']) {
-        await refused(
+        await hostile.refused(
           blocks.comment,
           () => client.rpc('moderate_messages', { p_message_ids: [message], p_action: action }),
           'Only the block owner can moderate messages',
           403,
         );
       }
-      await refused(
+      await hostile.refused(
         blocks.comment,
         () => client.rpc('block_writer', { p_block_id: blocks.comment, p_user_id: owner.id }),
         "block doesn't exists",
@@ -311,9 +301,9 @@ describe('moderation: blocked writers, reports and the owner-only RPCs', () => {
       expect(list.status).toBe(404);
     }
     // a mixed batch (one of another owner's messages) is refused whole
-    const { blocks: theirs } = await ownerWith('comment');
-    const foreign = await post(await newGuest(), theirs.comment);
-    await refused(
+    const { blocks: theirs } = await hostile.ownerWith('comment');
+    const foreign = await hostile.post(await newGuest(), theirs.comment);
+    await hostile.refused(
       [blocks.comment, theirs.comment],
       () =>
         owner.client.rpc('moderate_messages', {
@@ -323,7 +313,7 @@ describe('moderation: blocked writers, reports and the owner-only RPCs', () => {
       'Only the block owner can moderate messages',
       403,
     );
-    await refused(
+    await hostile.refused(
       blocks.comment,
       () => anonClient().rpc('moderate_messages', { p_message_ids: [message], p_action: 'delete' }),
       /permission denied/,
@@ -332,9 +322,9 @@ describe('moderation: blocked writers, reports and the owner-only RPCs', () => {
   });
 
   it('reports: once per visitor, never one’s own, seen by the owner with the reason', async () => {
-    const { owner, blocks } = await ownerWith('comment');
+    const { owner, blocks } = await hostile.ownerWith('comment');
     const writer = await newGuest();
-    const message = await post(writer, blocks.comment);
+    const message = await hostile.post(writer, blocks.comment);
     const reporter = await newGuest();
     for (let i = 0; i < 3; i++) {
       const { data, error } = await reporter.client.rpc('report_message', {
@@ -345,15 +335,15 @@ describe('moderation: blocked writers, reports and the owner-only RPCs', () => {
       expect(data).toEqual({ id: message, reported: true });
     }
     expect(
-      await count('select 1 from public.message_reports where message_id = $1', [message]),
+      await hostile.count('select 1 from public.message_reports where message_id = $1', [message]),
     ).toBe(1);
-    await refused(
+    await hostile.refused(
       blocks.comment,
       () => writer.client.rpc('report_message', { p_message_id: message }),
       'You cannot report your own message',
       400,
     );
-    await refused(
+    await hostile.refused(
       blocks.comment,
       () =>
         reporter.client.rpc('report_message', { p_message_id: message, p_reason: 'x'.repeat(201) }),
@@ -385,14 +375,14 @@ describe('moderation: blocked writers, reports and the owner-only RPCs', () => {
   });
 
   it('names that imitate the owner are marked; the owner and ordinary names are not', async () => {
-    const { owner, blocks } = await ownerWith('comment');
+    const { owner, blocks } = await hostile.ownerWith('comment');
     const visitor = await newGuest();
     const marked = async (name: string, who = visitor) => {
-      const { data, error } = await tryPost(who, blocks.comment, { p_creator_name: name });
+      const { data, error } = await hostile.tryPost(who, blocks.comment, { p_creator_name: name });
       expect(error).toBeNull();
       return (data as { imitates_owner: boolean }).imitates_owner;
     };
-    await overrideLimits(blocks.comment, {
+    await hostile.overrideLimits(blocks.comment, {
       message: { visitor_burst: 100, visitor_per_minute: 100 },
     });
     for (const name of [
@@ -439,14 +429,14 @@ describe('moderation: blocked writers, reports and the owner-only RPCs', () => {
 
 describe('abuse: the honeypot', () => {
   it('a block with the honeypot refuses a filled or missing field; the empty one passes', async () => {
-    const { owner, blocks } = await ownerWith('comment', 'form');
-    const q = await formWithQuestions(blocks.form);
+    const { owner, blocks } = await hostile.ownerWith('comment', 'form');
+    const q = await hostile.formWithQuestions(blocks.form);
     for (const block of [blocks.comment, blocks.form])
-      await saveSettings(owner, block, { honeypot: true });
+      await hostile.saveSettings(owner, block, { honeypot: true });
     const bot = await newGuest();
     const TRAPPED = 'This was not sent: it looked automated.';
     for (const honeypot of ['https://spam.example', ' ', undefined]) {
-      const res = await refusedPost(
+      const res = await hostile.refusedPost(
         bot,
         blocks.comment,
         TRAPPED,
@@ -454,7 +444,7 @@ describe('abuse: the honeypot', () => {
         honeypot === undefined ? {} : { p_honeypot: honeypot },
       );
       expect(res.error?.details).toBe('honeypot');
-      await refused(
+      await hostile.refused(
         blocks.form,
         () =>
           bot.client.rpc('submit_response', {
@@ -467,10 +457,10 @@ describe('abuse: the honeypot', () => {
       );
     }
     const person = await newGuest();
-    expect((await tryPost(person, blocks.comment, { p_honeypot: '' })).error).toBeNull();
+    expect((await hostile.tryPost(person, blocks.comment, { p_honeypot: '' })).error).toBeNull();
     // a block without the honeypot does not care
-    const { blocks: plain } = await ownerWith('comment');
-    expect((await tryPost(person, plain.comment)).error).toBeNull();
+    const { blocks: plain } = await hostile.ownerWith('comment');
+    expect((await hostile.tryPost(person, plain.comment)).error).toBeNull();
   });
 });
 
@@ -494,13 +484,13 @@ describe('abuse: the captcha after the limits trip', () => {
       : null;
 
   async function tripped() {
-    const { owner, blocks } = await ownerWith('comment');
-    await saveSettings(owner, blocks.comment, { captcha: true });
-    await overrideLimits(blocks.comment, {
+    const { owner, blocks } = await hostile.ownerWith('comment');
+    await hostile.saveSettings(owner, blocks.comment, { captcha: true });
+    await hostile.overrideLimits(blocks.comment, {
       message: { visitor_burst: 1, visitor_per_minute: 0.001 },
     });
     const visitor = await newGuest();
-    expect((await tryPost(visitor, blocks.comment)).error).toBeNull();
+    expect((await hostile.tryPost(visitor, blocks.comment)).error).toBeNull();
     return { owner, blocks, visitor };
   }
 
@@ -511,19 +501,19 @@ describe('abuse: the captcha after the limits trip', () => {
       provider: 'turnstile',
       site_key: 'local-turnstile-site-key',
     });
-    const res = await refusedPost(visitor, blocks.comment, TOO_FAST.message, 429);
+    const res = await hostile.refusedPost(visitor, blocks.comment, hostile.TOO_FAST.message, 429);
     expect(res.error?.details).toBe('captcha');
     const { data, error } = await verify(visitor, blocks.comment, await token('pass'));
     expect(error).toBeNull();
     expect(data).toMatchObject({ data: { passed: true, uses_left: 10 } });
-    expect((await tryPost(visitor, blocks.comment)).error).toBeNull();
+    expect((await hostile.tryPost(visitor, blocks.comment)).error).toBeNull();
     // a block without the captcha says rate_limit, not captcha
-    const { blocks: plain } = await ownerWith('comment');
-    await overrideLimits(plain.comment, {
+    const { blocks: plain } = await hostile.ownerWith('comment');
+    await hostile.overrideLimits(plain.comment, {
       message: { visitor_burst: 1, visitor_per_minute: 0.001 },
     });
-    await tryPost(visitor, plain.comment);
-    const other = await refusedPost(visitor, plain.comment, TOO_FAST.message, 429);
+    await hostile.tryPost(visitor, plain.comment);
+    const other = await hostile.refusedPost(visitor, plain.comment, hostile.TOO_FAST.message, 429);
     expect(other.error?.details).toBe('rate_limit');
     // refused before the token is spent: the visitor still passes with it where it is asked for
     const unspent = await token('pass');
@@ -535,7 +525,7 @@ describe('abuse: the captcha after the limits trip', () => {
     // every block may escalate to the platform's captcha (a spent shared budget), so a free one
     // grants a pass too; it does not lift the visitor's own limit there (that is the paid option)
     expect((await verify(visitor, plain.comment, await token('pass'))).error).toBeNull();
-    const still = await refusedPost(visitor, plain.comment, TOO_FAST.message, 429);
+    const still = await hostile.refusedPost(visitor, plain.comment, hostile.TOO_FAST.message, 429);
     expect(still.error?.details).toBe('rate_limit');
   });
 
@@ -546,7 +536,9 @@ describe('abuse: the captcha after the limits trip', () => {
       ['failed', await token('fail')],
     ];
     for (const [label, captcha] of cases) {
-      const res = await unchanged(blocks.comment, () => verify(visitor, blocks.comment, captcha));
+      const res = await hostile.unchanged(blocks.comment, () =>
+        verify(visitor, blocks.comment, captcha),
+      );
       const err = await errorOf(res.error);
       expect(err, label).toMatchObject({
         code: 'captcha_failed',
@@ -558,10 +550,12 @@ describe('abuse: the captcha after the limits trip', () => {
     const used = await token('pass');
     const helper = await newGuest();
     expect((await verify(helper, blocks.comment, used)).error).toBeNull();
-    const replay = await unchanged(blocks.comment, () => verify(visitor, blocks.comment, used));
+    const replay = await hostile.unchanged(blocks.comment, () =>
+      verify(visitor, blocks.comment, used),
+    );
     expect(await errorOf(replay.error)).toMatchObject({ code: 'captcha_spent' });
     // still refused, still asked for a captcha
-    const res = await refusedPost(visitor, blocks.comment, TOO_FAST.message, 429);
+    const res = await hostile.refusedPost(visitor, blocks.comment, hostile.TOO_FAST.message, 429);
     expect(res.error?.details).toBe('captcha');
     // the database refuses a replay even when a provider would take it
     const hash = (
@@ -584,7 +578,7 @@ describe('abuse: the captcha after the limits trip', () => {
   // off inside a transaction of its own; the function's order is the unspent-token case above.
   it('with escalation off, a block that asks for no captcha is refused before the token is spent', async () => {
     const { blocks } = await tripped();
-    const { blocks: plain } = await ownerWith('comment');
+    const { blocks: plain } = await hostile.ownerWith('comment');
     const asked = await rolledBack(async (db) => {
       await db.query(
         `insert into private.settings (key, value) values ('limits.escalation', 'false')
@@ -609,7 +603,7 @@ describe('abuse: the captcha after the limits trip', () => {
 
   it('visitors cannot grant themselves a pass', async () => {
     const { blocks, visitor } = await tripped();
-    await refused(
+    await hostile.refused(
       blocks.comment,
       () =>
         visitor.client.rpc('grant_captcha_pass', {

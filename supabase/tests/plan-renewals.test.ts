@@ -15,26 +15,7 @@ import {
   type TestUser,
 } from './support/clients.ts';
 import { createBlock } from './support/drafts.ts';
-import {
-  addDays,
-  BASIC,
-  boughtByPaypal,
-  buyByCard,
-  cardKey,
-  chargesOf,
-  control,
-  custom,
-  paymentsOf,
-  paypalClientCancel,
-  paypalState,
-  paypalSubscription,
-  portone,
-  portoneState,
-  profileOf,
-  refused,
-  runWorker,
-  today,
-} from './support/plans.ts';
+import * as plans from './support/plans.ts';
 import { eventually, mailbox } from './support/providers.ts';
 
 describe('webhooks', () => {
@@ -105,13 +86,13 @@ describe('webhooks', () => {
 
   it('a card renewal: the schedule runs, the signed webhook extends the plan once, a replay changes nothing', async () => {
     const owner = await newUser('renewal');
-    const key = await cardKey(owner);
-    expect((await buyByCard(owner, key)).status).toBe(200);
-    const [before] = await paymentsOf(owner.id);
-    const renewal = (await chargesOf(owner.id)).find((c) => c.kind === 'renewal')!;
-    await control('portone', '/schedules/run', { paymentId: renewal.id });
+    const key = await plans.cardKey(owner);
+    expect((await plans.buyByCard(owner, key)).status).toBe(200);
+    const [before] = await plans.paymentsOf(owner.id);
+    const renewal = (await plans.chargesOf(owner.id)).find((c) => c.kind === 'renewal')!;
+    await plans.control('portone', '/schedules/run', { paymentId: renewal.id });
     const after = await eventually(async () => {
-      const [row] = await paymentsOf(owner.id);
+      const [row] = await plans.paymentsOf(owner.id);
       return row!.end_date !== before!.end_date ? row : undefined;
     });
     expect(Date.parse(after!.end_date) - Date.parse(before!.end_date)).toBeGreaterThanOrEqual(
@@ -119,12 +100,12 @@ describe('webhooks', () => {
     );
     // the next month's charge is written and scheduled by the queue
     await eventually(async () => {
-      await runWorker();
-      const next = (await chargesOf(owner.id)).filter((c) => c.kind === 'renewal');
+      await plans.runWorker();
+      const next = (await plans.chargesOf(owner.id)).filter((c) => c.kind === 'renewal');
       return next.length === 2 && next[1]!.status === 'scheduled';
     }, 15_000);
 
-    const delivery = (await portoneState()).webhooks.find(
+    const delivery = (await plans.portoneState()).webhooks.find(
       (w) => w.summary.paymentId === renewal.id && w.summary.type === 'Transaction.Paid',
     )!;
     expect(delivery.status).toBe('delivered');
@@ -144,10 +125,10 @@ describe('webhooks', () => {
       ),
     });
     expect(resent.status).toBe(200);
-    const [final] = await paymentsOf(owner.id);
+    const [final] = await plans.paymentsOf(owner.id);
     expect(final!.end_date).toBe(after!.end_date);
     expect(
-      (await portoneState()).payments.filter(
+      (await plans.portoneState()).payments.filter(
         (p) => p.customer.id === owner.id && p.status === 'PAID',
       ),
     ).toHaveLength(2);
@@ -156,16 +137,16 @@ describe('webhooks', () => {
   it('a declined renewal: the plan stops renewing, the owner is mailed, it ends at its end date', async () => {
     const owner = await newUser('renew-fails');
     await sql(`update public.profiles set language = 'ko' where id = $1`, [owner.id]);
-    const key = await cardKey(owner);
-    expect((await buyByCard(owner, key)).status).toBe(200);
-    await control('portone', `/billing-keys/${key}`, { decline: true });
-    const renewal = (await chargesOf(owner.id)).find((c) => c.kind === 'renewal')!;
-    await control('portone', '/schedules/run', { paymentId: renewal.id });
-    await eventually(async () => (await paymentsOf(owner.id))[0]!.renewal_failed_at !== null);
-    const [row] = await paymentsOf(owner.id);
+    const key = await plans.cardKey(owner);
+    expect((await plans.buyByCard(owner, key)).status).toBe(200);
+    await plans.control('portone', `/billing-keys/${key}`, { decline: true });
+    const renewal = (await plans.chargesOf(owner.id)).find((c) => c.kind === 'renewal')!;
+    await plans.control('portone', '/schedules/run', { paymentId: renewal.id });
+    await eventually(async () => (await plans.paymentsOf(owner.id))[0]!.renewal_failed_at !== null);
+    const [row] = await plans.paymentsOf(owner.id);
     expect(row).toMatchObject({ is_active: true, auto_renew: false });
     const mail = await eventually(async () => {
-      await runWorker();
+      await plans.runWorker();
       return (await mailbox(owner.email)).find((m) => m.subject.includes('갱신하지 못했습니다'));
     }, 15_000);
     expect(mail.html).toContain('/profile/plan');
@@ -173,20 +154,20 @@ describe('webhooks', () => {
 
   it('refuses a PayPal webhook that PayPal did not sign, applies a signed one once', async () => {
     const owner = await newUser('paypal-renew');
-    const sub = await paypalSubscription(owner, 3);
+    const sub = await plans.paypalSubscription(owner, 3);
     expect(
       (
         await callFunction(
           'check-paypal-payment',
-          { plan: BASIC, subscriptionId: sub },
+          { plan: plans.BASIC, subscriptionId: sub },
           owner.accessToken,
         )
       ).status,
     ).toBe(200);
-    const [before] = await paymentsOf(owner.id);
-    await control('paypal', `/subscriptions/${sub}/bill`);
+    const [before] = await plans.paymentsOf(owner.id);
+    await plans.control('paypal', `/subscriptions/${sub}/bill`);
     const after = await eventually(async () => {
-      const [row] = await paymentsOf(owner.id);
+      const [row] = await plans.paymentsOf(owner.id);
       return row!.end_date !== before!.end_date ? row : undefined;
     });
     expect(Date.parse(after!.end_date) - Date.parse(before!.end_date)).toBeGreaterThanOrEqual(
@@ -194,7 +175,7 @@ describe('webhooks', () => {
     );
 
     const delivery = await eventually(async () =>
-      (await paypalState()).webhooks.find(
+      (await plans.paypalState()).webhooks.find(
         (w) =>
           w.summary.resource === sub &&
           w.summary.event_type === 'PAYMENT.SALE.COMPLETED' &&
@@ -216,7 +197,7 @@ describe('webhooks', () => {
     const replay = await post(delivery.body, delivery.headers);
     expect(replay.status).toBe(200);
     expect(await replay.json()).toMatchObject({ data: { duplicate: true } });
-    expect((await paymentsOf(owner.id))[0]!.end_date).toBe(after!.end_date);
+    expect((await plans.paymentsOf(owner.id))[0]!.end_date).toBe(after!.end_date);
   });
 });
 
@@ -231,8 +212,8 @@ describe('stop, change, expiry', () => {
 
   it('stop keeps the plan to its end; expiry then falls back to Starter and deactivates the newest blocks', async () => {
     const owner = await newUser('stopper');
-    const key = await cardKey(owner);
-    const bought = await buyByCard(owner, key);
+    const key = await plans.cardKey(owner);
+    const bought = await plans.buyByCard(owner, key);
     const paymentId = (bought.json.data as { payment: { id: string } }).payment.id;
     const ids = await blocks(owner, 5);
 
@@ -246,12 +227,12 @@ describe('stop, change, expiry', () => {
       auto_renew: false,
       is_active: true,
     });
-    const fake = await portoneState();
+    const fake = await plans.portoneState();
     expect(fake.billingKeys.find((k) => k.billingKey === key)?.status).toBe('DELETED');
     expect(fake.schedules.filter((s) => s.billingKey === key).map((s) => s.status)).toEqual([
       'REVOKED',
     ]);
-    expect(await profileOf(owner.id)).toMatchObject({ paid: true, block_limit: 11 });
+    expect(await plans.profileOf(owner.id)).toMatchObject({ paid: true, block_limit: 11 });
     // stopping again is done already
     expect(
       (await callFunction('cancel-iamport-payment', { paymentId }, owner.accessToken)).status,
@@ -263,8 +244,8 @@ describe('stop, change, expiry', () => {
       [paymentId],
     );
     await sql('select private.expire_plans()');
-    expect((await paymentsOf(owner.id))[0]).toMatchObject({ is_active: false });
-    expect(await profileOf(owner.id)).toMatchObject({
+    expect((await plans.paymentsOf(owner.id))[0]).toMatchObject({ is_active: false });
+    expect(await plans.profileOf(owner.id)).toMatchObject({
       paid: false,
       block_limit: 3,
       response_monthly_limit: 100,
@@ -280,7 +261,7 @@ describe('stop, change, expiry', () => {
     expect(createError?.message).toBe('Block limit reached!');
 
     // a new plan brings the blocks back
-    expect((await buyByCard(owner, await cardKey(owner))).status).toBe(200);
+    expect((await plans.buyByCard(owner, await plans.cardKey(owner))).status).toBe(200);
     const back = await sql<{ deactivated: boolean }>(
       'select deactivated from public.blocks where owner_id = $1',
       [owner.id],
@@ -290,21 +271,23 @@ describe('stop, change, expiry', () => {
 
   it('a plan that does not renew is announced three days ahead, once', async () => {
     const owner = await newUser('ending');
-    const { sub, paymentId } = await boughtByPaypal(owner, 3);
+    const { sub, paymentId } = await plans.boughtByPaypal(owner, 3);
     expect(
       (await callFunction('cancel-paypal-payment', { paymentId }, owner.accessToken)).status,
     ).toBe(200);
-    expect((await paypalState()).subscriptions.find((s) => s.id === sub)?.status).toBe('CANCELLED');
+    expect((await plans.paypalState()).subscriptions.find((s) => s.id === sub)?.status).toBe(
+      'CANCELLED',
+    );
     await sql(`update public.payments set end_date = current_date + 3 where id = $1`, [paymentId]);
     await sql('select private.expire_plans()');
     await sql('select private.expire_plans()');
     const mail = await eventually(async () => {
-      await runWorker();
+      await plans.runWorker();
       return (await mailbox(owner.email)).find((m) =>
         m.subject.startsWith('Your Reaction Blocks plan ends on'),
       );
     }, 15_000);
-    expect(mail.subject).toContain(addDays(today(), 3).slice(2).replace(/-/g, '.'));
+    expect(mail.subject).toContain(plans.addDays(plans.today(), 3).slice(2).replace(/-/g, '.'));
     expect(mail.html).toContain('/profile/plan');
     expect(
       (await mailbox(owner.email)).filter((m) =>
@@ -315,7 +298,7 @@ describe('stop, change, expiry', () => {
 
   it('a renewing plan past its end is checked with the provider before it ends', async () => {
     const owner = await newUser('check');
-    const { sub, paymentId } = await boughtByPaypal(owner, 3);
+    const { sub, paymentId } = await plans.boughtByPaypal(owner, 3);
     // our record fell behind (a lost webhook): PayPal still bills it
     await sql(
       `update public.payments set start_date = current_date - 31, end_date = current_date - 1 where id = $1`,
@@ -323,17 +306,17 @@ describe('stop, change, expiry', () => {
     );
     await sql('select private.expire_plans()');
     await eventually(async () => {
-      await runWorker();
-      const [row] = await paymentsOf(owner.id);
-      return row!.is_active && row!.end_date > today();
+      await plans.runWorker();
+      const [row] = await plans.paymentsOf(owner.id);
+      return row!.is_active && row!.end_date > plans.today();
     }, 60_000); // the shared queue may hold other files' jobs ahead of it
     // PayPal ended it: the check ends the plan. The fake tells us by webhook too; that is let
     // through first (on a busy machine it came after the update below and undid it), then
     // forgotten, as if it had been lost
-    await paypalClientCancel(sub);
+    await plans.paypalClientCancel(sub);
     await eventually(async () => {
-      await runWorker();
-      return !(await paymentsOf(owner.id))[0]!.auto_renew;
+      await plans.runWorker();
+      return !(await plans.paymentsOf(owner.id))[0]!.auto_renew;
     }, 60_000);
     await sql(
       `update public.payments set start_date = current_date - 31, end_date = current_date - 1, auto_renew = true where id = $1`,
@@ -345,12 +328,12 @@ describe('stop, change, expiry', () => {
     await sql('select private.expire_plans()');
     await eventually(
       async () => {
-        await runWorker();
-        return !(await paymentsOf(owner.id))[0]!.is_active;
+        await plans.runWorker();
+        return !(await plans.paymentsOf(owner.id))[0]!.is_active;
       },
       60_000, // the shared queue may hold other files' jobs ahead of it
       async () => ({
-        payments: await paymentsOf(owner.id),
+        payments: await plans.paymentsOf(owner.id),
         jobs: await sql(
           `select kind, status, attempts, run_at, last_error, result from private.jobs
            where dedupe_key like 'plan.renewal-check:' || $1 || '%'`,
@@ -358,53 +341,53 @@ describe('stop, change, expiry', () => {
         ),
       }),
     );
-    expect(await profileOf(owner.id)).toMatchObject({ paid: false, block_limit: 3 });
+    expect(await plans.profileOf(owner.id)).toMatchObject({ paid: false, block_limit: 3 });
   }, 150_000);
 
   it('change by card: the next month is charged at the new price; by PayPal: an approval link, applied once approved and billed', async () => {
     const owner = await newUser('changer');
-    const key = await cardKey(owner);
-    const paymentId = ((await buyByCard(owner, key)).json.data as { payment: { id: string } })
+    const key = await plans.cardKey(owner);
+    const paymentId = ((await plans.buyByCard(owner, key)).json.data as { payment: { id: string } })
       .payment.id;
     const res = await callFunction(
       'change-iamport-payment',
-      { paymentId, plan: custom(20, 5000) },
+      { paymentId, plan: plans.custom(20, 5000) },
       owner.accessToken,
     );
     expect(res.status, JSON.stringify(res.json)).toBe(200);
-    expect((await paymentsOf(owner.id))[0]).toMatchObject({
+    expect((await plans.paymentsOf(owner.id))[0]).toMatchObject({
       next_price: '10.00',
       next_content: { planName: 'Custom', blockLimit: 20, responseMonthlyLimit: 5000 },
     });
     // this month is still the one paid for
-    expect(await profileOf(owner.id)).toMatchObject({ block_limit: 11 });
+    expect(await plans.profileOf(owner.id)).toMatchObject({ block_limit: 11 });
     const schedule = await eventually(async () => {
-      await runWorker();
-      return (await portoneState()).schedules.find(
+      await plans.runWorker();
+      return (await plans.portoneState()).schedules.find(
         (s) => s.billingKey === key && s.status === 'SCHEDULED' && s.totalAmount === 10000,
       );
     }, 15_000);
     expect(
-      (await portoneState()).schedules
+      (await plans.portoneState()).schedules
         .filter((s) => s.billingKey === key)
         .map((s) => s.status)
         .sort(),
     ).toEqual(['REVOKED', 'SCHEDULED']);
-    await control('portone', '/schedules/run', { paymentId: schedule.paymentId });
-    await eventually(async () => (await profileOf(owner.id)).block_limit === 23);
-    expect((await paymentsOf(owner.id))[0]).toMatchObject({
+    await plans.control('portone', '/schedules/run', { paymentId: schedule.paymentId });
+    await eventually(async () => (await plans.profileOf(owner.id)).block_limit === 23);
+    expect((await plans.paymentsOf(owner.id))[0]).toMatchObject({
       price: '10.00',
       next_content: null,
       type: 'custom',
     });
 
     const payer = await newUser('paypal-changer');
-    const sub = await paypalSubscription(payer, 3);
+    const sub = await plans.paypalSubscription(payer, 3);
     const ppId = (
       (
         await callFunction(
           'check-paypal-payment',
-          { plan: BASIC, subscriptionId: sub },
+          { plan: plans.BASIC, subscriptionId: sub },
           payer.accessToken,
         )
       ).json.data as {
@@ -413,34 +396,34 @@ describe('stop, change, expiry', () => {
     ).payment.id;
     const change = await callFunction(
       'change-paypal-payment',
-      { paymentId: ppId, plan: custom(8, 4000) },
+      { paymentId: ppId, plan: plans.custom(8, 4000) },
       payer.accessToken,
     );
     expect(change.status).toBe(200);
     const links = (change.json.data as { links: Array<{ href: string; rel: string }> }).links;
     expect(links[0]!.rel).toBe('approve');
     expect(links[0]!.href).toContain('/paypal/checkout/approve?token=RV-');
-    await control('paypal', `/subscriptions/${sub}/approve`);
-    await control('paypal', `/subscriptions/${sub}/bill`);
-    await eventually(async () => (await profileOf(payer.id)).response_monthly_limit === 4100);
+    await plans.control('paypal', `/subscriptions/${sub}/approve`);
+    await plans.control('paypal', `/subscriptions/${sub}/bill`);
+    await eventually(async () => (await plans.profileOf(payer.id)).response_monthly_limit === 4100);
   });
 });
 
 describe('nothing charged stays unrecorded', () => {
   it('a function that stopped after PortOne took the money: the reconcile job records the plan', async () => {
     const owner = await newUser('crash');
-    const key = await cardKey(owner);
+    const key = await plans.cardKey(owner);
     // what check-iamport-payment writes before asking for money, then the charge, then... nothing
     const { data: charge, error } = await serviceClient().rpc('start_plan_checkout', {
       p_user_id: owner.id,
       p_method: 'iamport',
       p_provider_ref: key,
-      p_plan: BASIC,
+      p_plan: plans.BASIC,
       p_price: 3,
     });
     expect(error).toBeNull();
     const chargeId = (charge as { id: string }).id;
-    await portone().payment.payWithBillingKey({
+    await plans.portone().payment.payWithBillingKey({
       paymentId: chargeId,
       billingKey: key,
       orderName: 'x',
@@ -449,16 +432,19 @@ describe('nothing charged stays unrecorded', () => {
       currency: 'KRW',
       noticeUrls: ['http://127.0.0.1:9/nowhere'],
     });
-    expect(await paymentsOf(owner.id)).toEqual([]);
+    expect(await plans.paymentsOf(owner.id)).toEqual([]);
     await sql(`update private.jobs set run_at = now() where dedupe_key = $1`, [
       `plan.reconcile:${chargeId}`,
     ]);
     await eventually(async () => {
-      await runWorker();
-      return (await paymentsOf(owner.id)).length === 1;
+      await plans.runWorker();
+      return (await plans.paymentsOf(owner.id)).length === 1;
     }, 15_000);
-    expect(await profileOf(owner.id)).toMatchObject({ paid: true, block_limit: 11 });
-    expect((await chargesOf(owner.id)).map((c) => c.status)).toEqual(['recorded', 'scheduled']);
+    expect(await plans.profileOf(owner.id)).toMatchObject({ paid: true, block_limit: 11 });
+    expect((await plans.chargesOf(owner.id)).map((c) => c.status)).toEqual([
+      'recorded',
+      'scheduled',
+    ]);
   });
 
   it('a checkout that never reached PortOne is closed, and the owner can buy again', async () => {
@@ -466,14 +452,14 @@ describe('nothing charged stays unrecorded', () => {
     const { data: charge } = await serviceClient().rpc('start_plan_checkout', {
       p_user_id: owner.id,
       p_method: 'iamport',
-      p_provider_ref: await cardKey(owner),
-      p_plan: BASIC,
+      p_provider_ref: await plans.cardKey(owner),
+      p_plan: plans.BASIC,
       p_price: 3,
     });
     const chargeId = (charge as { id: string }).id;
     // while it is open, another purchase waits
-    await refused(owner, () => buyByCard(owner, 'x'.repeat(10)), 400);
-    const blocked = await buyByCard(owner, await cardKey(owner));
+    await plans.refused(owner, () => plans.buyByCard(owner, 'x'.repeat(10)), 400);
+    const blocked = await plans.buyByCard(owner, await plans.cardKey(owner));
     expect(blocked.status).toBe(409);
     expect(blocked.json.error?.message).toBe(PLAN_MESSAGES.paymentInProgress);
     await sql(
@@ -484,9 +470,11 @@ describe('nothing charged stays unrecorded', () => {
       `plan.reconcile:${chargeId}`,
     ]);
     await eventually(async () => {
-      await runWorker();
-      return (await chargesOf(owner.id)).some((c) => c.id === chargeId && c.status === 'failed');
+      await plans.runWorker();
+      return (await plans.chargesOf(owner.id)).some(
+        (c) => c.id === chargeId && c.status === 'failed',
+      );
     }, 15_000);
-    expect((await buyByCard(owner, await cardKey(owner))).status).toBe(200);
+    expect((await plans.buyByCard(owner, await plans.cardKey(owner))).status).toBe(200);
   });
 });

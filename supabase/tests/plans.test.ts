@@ -9,27 +9,12 @@ import { describe, expect, it } from 'vitest';
 import { PORTONE_DEFAULTS } from '../local/providers/portone/index.ts';
 import { PLAN_MESSAGES, planPrice } from '@reaction-blocks/contracts/plans';
 import { anonClient, callFunction, newGuest, newUser, sql } from './support/clients.ts';
-import {
-  addDays,
-  BASIC,
-  buyByCard,
-  cardKey,
-  chargesOf,
-  control,
-  custom,
-  paymentsOf,
-  paypalState,
-  paypalSubscription,
-  portoneState,
-  profileOf,
-  refused,
-  runWorker,
-} from './support/plans.ts';
+import * as plans from './support/plans.ts';
 import { eventually } from './support/providers.ts';
 
 describe("the price is the server's", () => {
   it('SQL and TypeScript compute the same price for the same plans', async () => {
-    const plans = [
+    const orders = [
       { type: 'basic', blockLimit: 8, responseMonthlyLimit: 1000 },
       { type: 'basic', blockLimit: 12, responseMonthlyLimit: 1000 },
       { type: 'custom', blockLimit: 8, responseMonthlyLimit: 1000 },
@@ -44,7 +29,7 @@ describe("the price is the server's", () => {
       { type: 'gold', blockLimit: 8, responseMonthlyLimit: 1000 },
     ];
     const { ZPlan } = await import('@reaction-blocks/contracts/plans');
-    for (const plan of plans) {
+    for (const plan of orders) {
       const [row] = await sql<{ price: string | null }>(
         'select private.plan_price($1::jsonb)::text as price',
         [plan],
@@ -60,9 +45,9 @@ describe("the price is the server's", () => {
 describe('purchase by card (PortOne)', () => {
   it("charges the server's price once with our charge id, schedules the next month, then records the plan", async () => {
     const owner = await newUser('card');
-    const billingKey = await cardKey(owner);
+    const billingKey = await plans.cardKey(owner);
     const { data, error } = await owner.client.functions.invoke('check-iamport-payment', {
-      body: { plan: custom(12, 2000), content: { billingKey, pg: 'kcp_billing' } },
+      body: { plan: plans.custom(12, 2000), content: { billingKey, pg: 'kcp_billing' } },
     });
     expect(error).toBeNull();
     const payment = (data as { data: { status: boolean; payment: { id: string } } }).data.payment;
@@ -74,7 +59,7 @@ describe('purchase by card (PortOne)', () => {
       auto_renew: true,
     });
 
-    expect(await profileOf(owner.id)).toMatchObject({
+    expect(await plans.profileOf(owner.id)).toMatchObject({
       paid: true,
       block_limit: 15,
       response_monthly_limit: 2100,
@@ -94,15 +79,15 @@ describe('purchase by card (PortOne)', () => {
     // the next month is scheduled at PortOne in the request, or, when that call fails (it timed
     // out on a busy machine), by the job the purchase left for it
     await eventually(async () => {
-      await runWorker();
-      return (await chargesOf(owner.id))[1]?.status === 'scheduled';
+      await plans.runWorker();
+      return (await plans.chargesOf(owner.id))[1]?.status === 'scheduled';
     }, 60_000);
-    const charges = await chargesOf(owner.id);
+    const charges = await plans.chargesOf(owner.id);
     expect(charges.map((c) => [c.kind, c.status, Number(c.amount)])).toEqual([
       ['first', 'recorded', 5000],
       ['renewal', 'scheduled', 5000],
     ]);
-    const fake = await portoneState();
+    const fake = await plans.portoneState();
     const paid = fake.payments.filter((p) => p.customer.id === owner.id);
     expect(paid).toEqual([
       expect.objectContaining({
@@ -114,128 +99,140 @@ describe('purchase by card (PortOne)', () => {
     const schedule = fake.schedules.find((s) => s.paymentId === charges[1]!.id)!;
     expect(schedule).toMatchObject({ status: 'SCHEDULED', billingKey, totalAmount: 5000 });
     // charged three days before the next period starts
-    const [row] = await paymentsOf(owner.id);
-    expect(charges[1]!.period_start).toBe(addDays(row!.end_date, 1));
-    expect(schedule.timeToPay.slice(0, 10)).toBe(addDays(row!.end_date, -2));
+    const [row] = await plans.paymentsOf(owner.id);
+    expect(charges[1]!.period_start).toBe(plans.addDays(row!.end_date, 1));
+    expect(schedule.timeToPay.slice(0, 10)).toBe(plans.addDays(row!.end_date, -2));
   });
 
   it('a double submit charges once', async () => {
     const owner = await newUser('double');
-    const billingKey = await cardKey(owner);
+    const billingKey = await plans.cardKey(owner);
     const answers = await Promise.all(
-      Array.from({ length: 4 }, () => buyByCard(owner, billingKey)),
+      Array.from({ length: 4 }, () => plans.buyByCard(owner, billingKey)),
     );
     const ok = answers.filter((a) => a.status === 200);
     expect(ok.length).toBeGreaterThanOrEqual(1);
     for (const a of answers) expect([200, 409]).toContain(a.status);
     const ids = new Set(ok.map((a) => (a.json.data as { payment: { id: string } }).payment.id));
     expect(ids.size).toBe(1);
-    expect((await portoneState()).payments.filter((p) => p.customer.id === owner.id)).toHaveLength(
-      1,
-    );
-    expect(await paymentsOf(owner.id)).toHaveLength(1);
+    expect(
+      (await plans.portoneState()).payments.filter((p) => p.customer.id === owner.id),
+    ).toHaveLength(1);
+    expect(await plans.paymentsOf(owner.id)).toHaveLength(1);
     // and again later: the same plan, nothing charged
-    const again = await buyByCard(owner, billingKey);
+    const again = await plans.buyByCard(owner, billingKey);
     expect(again.status).toBe(200);
-    expect((await portoneState()).payments.filter((p) => p.customer.id === owner.id)).toHaveLength(
-      1,
-    );
+    expect(
+      (await plans.portoneState()).payments.filter((p) => p.customer.id === owner.id),
+    ).toHaveLength(1);
   });
 
   it('with an active plan, a second purchase is refused and nothing is charged', async () => {
     const owner = await newUser('twice');
-    expect((await buyByCard(owner, await cardKey(owner))).status).toBe(200);
-    const second = await cardKey(owner);
-    await refused(
+    expect((await plans.buyByCard(owner, await plans.cardKey(owner))).status).toBe(200);
+    const second = await plans.cardKey(owner);
+    await plans.refused(
       owner,
-      () => buyByCard(owner, second, custom(40, 0)),
+      () => plans.buyByCard(owner, second, plans.custom(40, 0)),
       409,
       PLAN_MESSAGES.activePlan,
     );
-    const sub = await paypalSubscription(owner, 3);
-    await refused(
+    const sub = await plans.paypalSubscription(owner, 3);
+    await plans.refused(
       owner,
       () =>
         callFunction(
           'check-paypal-payment',
-          { plan: BASIC, subscriptionId: sub },
+          { plan: plans.BASIC, subscriptionId: sub },
           owner.accessToken,
         ),
       409,
       PLAN_MESSAGES.activePlan,
     );
     // PayPal would bill that second subscription for nothing: it is cancelled
-    expect((await paypalState()).subscriptions.find((s) => s.id === sub)?.status).toBe('CANCELLED');
+    expect((await plans.paypalState()).subscriptions.find((s) => s.id === sub)?.status).toBe(
+      'CANCELLED',
+    );
   });
 
   it('a declined card records nothing but the failed attempt, and the owner can pay with another card', async () => {
     const owner = await newUser('declined');
-    const res = await buyByCard(owner, await cardKey(owner, true));
+    const res = await plans.buyByCard(owner, await plans.cardKey(owner, true));
     expect(res.status).toBe(402);
     expect(res.json.error?.message).toMatch(/^Failed to payment: Declined/);
-    expect(await profileOf(owner.id)).toMatchObject({
+    expect(await plans.profileOf(owner.id)).toMatchObject({
       paid: false,
       block_limit: 3,
       response_monthly_limit: 100,
     });
-    expect(await paymentsOf(owner.id)).toEqual([]);
-    expect((await chargesOf(owner.id)).map((c) => c.status)).toEqual(['failed']);
-    expect((await buyByCard(owner, await cardKey(owner))).status).toBe(200);
-    expect(await profileOf(owner.id)).toMatchObject({ paid: true, block_limit: 11 });
+    expect(await plans.paymentsOf(owner.id)).toEqual([]);
+    expect((await plans.chargesOf(owner.id)).map((c) => c.status)).toEqual(['failed']);
+    expect((await plans.buyByCard(owner, await plans.cardKey(owner))).status).toBe(200);
+    expect(await plans.profileOf(owner.id)).toMatchObject({ paid: true, block_limit: 11 });
   });
 
   it("refuses a forged price, an impossible plan and another owner's card, writing nothing", async () => {
     const owner = await newUser('forger');
     const other = await newUser('victim');
-    const key = await cardKey(owner);
-    await refused(
+    const key = await plans.cardKey(owner);
+    await plans.refused(
       owner,
-      () => buyByCard(owner, key, { ...custom(40, 0), price: 3 }),
+      () => plans.buyByCard(owner, key, { ...plans.custom(40, 0), price: 3 }),
       400,
       /price has changed/,
     );
-    await refused(
+    await plans.refused(
       owner,
-      () => buyByCard(owner, key, { ...BASIC, blockLimit: 400 }),
+      () => plans.buyByCard(owner, key, { ...plans.BASIC, blockLimit: 400 }),
       400,
       /Invalid plan/,
     );
-    await refused(
+    await plans.refused(
       owner,
-      () => buyByCard(owner, key, custom(4, 1000)),
+      () => plans.buyByCard(owner, key, plans.custom(4, 1000)),
       400,
       new RegExp(PLAN_MESSAGES.minimumPrice.replace('$', '\\$')),
     );
-    await refused(
+    await plans.refused(
       owner,
       () =>
         callFunction(
           'check-iamport-payment',
-          { plan: BASIC, price: 0.01, content: { billingKey: key } },
+          { plan: plans.BASIC, price: 0.01, content: { billingKey: key } },
           owner.accessToken,
         ),
       400,
     );
-    const othersKey = await cardKey(other);
-    await refused(
+    const othersKey = await plans.cardKey(other);
+    await plans.refused(
       owner,
-      () => buyByCard(owner, othersKey),
+      () => plans.buyByCard(owner, othersKey),
       403,
       'This payment method belongs to another account',
     );
-    await refused(owner, () => buyByCard(owner, 'billing-key-unknown'), 400, 'Invalid billing key');
+    await plans.refused(
+      owner,
+      () => plans.buyByCard(owner, 'billing-key-unknown'),
+      400,
+      'Invalid billing key',
+    );
     // the card route with a wallet's key, the wallet route with a card's
-    const wallet = await control<{ billingKey: string }>('portone', '/billing-keys', {
+    const wallet = await plans.control<{ billingKey: string }>('portone', '/billing-keys', {
       customerId: owner.id,
       channelKey: PORTONE_DEFAULTS.channels[1]!.key,
     });
-    await refused(owner, () => buyByCard(owner, wallet.billingKey), 400, /does not match/);
-    await refused(
+    await plans.refused(
+      owner,
+      () => plans.buyByCard(owner, wallet.billingKey),
+      400,
+      /does not match/,
+    );
+    await plans.refused(
       owner,
       () =>
         callFunction(
           'check-iamport-payment',
-          { plan: BASIC, content: { billingKey: key } },
+          { plan: plans.BASIC, content: { billingKey: key } },
           owner.accessToken,
         ),
       400,
@@ -244,7 +241,7 @@ describe('purchase by card (PortOne)', () => {
     // the wallet route works with the wallet's key
     const ok = await callFunction(
       'check-iamport-payment',
-      { plan: BASIC, content: { billingKey: wallet.billingKey } },
+      { plan: plans.BASIC, content: { billingKey: wallet.billingKey } },
       owner.accessToken,
     );
     expect(ok.status).toBe(200);
@@ -254,15 +251,15 @@ describe('purchase by card (PortOne)', () => {
 describe('purchase by PayPal subscription', () => {
   it('records an ACTIVE subscription on our plan with quantity equal to the price', async () => {
     const owner = await newUser('paypal');
-    const plan = custom(16, 2000);
-    const subscriptionId = await paypalSubscription(owner, planPrice(plan));
+    const plan = plans.custom(16, 2000);
+    const subscriptionId = await plans.paypalSubscription(owner, planPrice(plan));
     const res = await callFunction(
       'check-paypal-payment',
       { plan, subscriptionId },
       owner.accessToken,
     );
     expect(res.status, JSON.stringify(res.json)).toBe(200);
-    const [row] = await paymentsOf(owner.id);
+    const [row] = await plans.paymentsOf(owner.id);
     expect(row).toMatchObject({
       type: 'custom',
       price: '6.00',
@@ -271,7 +268,7 @@ describe('purchase by PayPal subscription', () => {
       auto_renew: true,
     });
     expect(Date.parse(row!.end_date)).toBeGreaterThan(Date.now() + 26 * 86_400_000);
-    expect(await profileOf(owner.id)).toMatchObject({
+    expect(await plans.profileOf(owner.id)).toMatchObject({
       paid: true,
       block_limit: 19,
       response_monthly_limit: 2100,
@@ -280,114 +277,119 @@ describe('purchase by PayPal subscription', () => {
 
   it("refuses a subscription whose quantity is not the plan's price (and cancels it), or another owner's", async () => {
     const owner = await newUser('paypal-forger');
-    const cheap = await paypalSubscription(owner, 3);
-    await refused(
+    const cheap = await plans.paypalSubscription(owner, 3);
+    await plans.refused(
       owner,
       () =>
         callFunction(
           'check-paypal-payment',
-          { plan: custom(40, 0), subscriptionId: cheap },
+          { plan: plans.custom(40, 0), subscriptionId: cheap },
           owner.accessToken,
         ),
       400,
       /Failed to payment: The subscription price does not match the plan/,
     );
-    expect((await paypalState()).subscriptions.find((s) => s.id === cheap)?.status).toBe(
+    expect((await plans.paypalState()).subscriptions.find((s) => s.id === cheap)?.status).toBe(
       'CANCELLED',
     );
-    const someoneElse = await paypalSubscription({ id: randomUUID() }, 3);
-    await refused(
+    const someoneElse = await plans.paypalSubscription({ id: randomUUID() }, 3);
+    await plans.refused(
       owner,
       () =>
         callFunction(
           'check-paypal-payment',
-          { plan: BASIC, subscriptionId: someoneElse },
+          { plan: plans.BASIC, subscriptionId: someoneElse },
           owner.accessToken,
         ),
       403,
     );
-    await refused(
+    await plans.refused(
       owner,
       () =>
         callFunction(
           'check-paypal-payment',
-          { plan: BASIC, subscriptionId: 'I-NOSUCHONE00' },
+          { plan: plans.BASIC, subscriptionId: 'I-NOSUCHONE00' },
           owner.accessToken,
         ),
       400,
       'Invalid subscription id',
     );
     // not approved yet: nothing recorded, the reconcile job waits for it
-    const pending = await control<{ id: string }>('paypal', '/subscriptions', {
+    const pending = await plans.control<{ id: string }>('paypal', '/subscriptions', {
       quantity: '3',
       custom_id: owner.id,
       approve: false,
     });
     const res = await callFunction(
       'check-paypal-payment',
-      { plan: BASIC, subscriptionId: pending.id },
+      { plan: plans.BASIC, subscriptionId: pending.id },
       owner.accessToken,
     );
     expect(res.status).toBe(409);
-    expect(await paymentsOf(owner.id)).toEqual([]);
-    await control('paypal', `/subscriptions/${pending.id}/approve`);
+    expect(await plans.paymentsOf(owner.id)).toEqual([]);
+    await plans.control('paypal', `/subscriptions/${pending.id}/approve`);
     // the ACTIVATED webhook finishes the checkout
-    await eventually(async () => (await paymentsOf(owner.id)).length === 1, 15_000);
+    await eventually(async () => (await plans.paymentsOf(owner.id)).length === 1, 15_000);
   });
 });
 
 describe('bad input', () => {
   it('every function answers a clear 4xx and writes nothing', async () => {
     const owner = await newUser('bad-input');
-    const key = await cardKey(owner);
+    const key = await plans.cardKey(owner);
     const cases: Array<[string, unknown, number, RegExp?]> = [
       ['check-iamport-payment', {}, 400],
-      ['check-iamport-payment', { plan: BASIC }, 400],
+      ['check-iamport-payment', { plan: plans.BASIC }, 400],
       [
         'check-iamport-payment',
-        { plan: BASIC, content: { billingKey: '' } },
+        { plan: plans.BASIC, content: { billingKey: '' } },
         400,
         /Invalid billing key/,
       ],
       [
         'check-iamport-payment',
-        { plan: BASIC, content: { billingKey: key, pg: 'nicepay' } },
+        { plan: plans.BASIC, content: { billingKey: key, pg: 'nicepay' } },
         400,
         /Invalid payment gateway/,
       ],
       [
         'check-iamport-payment',
-        { plan: { ...BASIC, blockLimit: 9 }, content: { billingKey: key } },
+        { plan: { ...plans.BASIC, blockLimit: 9 }, content: { billingKey: key } },
         400,
         /Invalid plan/,
       ],
       [
         'check-iamport-payment',
-        { plan: { ...BASIC, blockLimit: '8' }, content: { billingKey: key } },
+        { plan: { ...plans.BASIC, blockLimit: '8' }, content: { billingKey: key } },
         400,
         /Not a number/,
       ],
       [
         'check-iamport-payment',
-        { plan: { ...BASIC, type: 'gold' }, content: { billingKey: key } },
+        { plan: { ...plans.BASIC, type: 'gold' }, content: { billingKey: key } },
         400,
         /Invalid plan/,
       ],
       [
         'check-paypal-payment',
-        { plan: BASIC, subscriptionId: 'x' },
+        { plan: plans.BASIC, subscriptionId: 'x' },
         400,
         /Invalid subscription id/,
       ],
-      ['check-paypal-payment', { plan: BASIC }, 400],
+      ['check-paypal-payment', { plan: plans.BASIC }, 400],
       ['cancel-iamport-payment', { paymentId: 'not-a-uuid' }, 400, /Invalid payment id/],
       ['cancel-paypal-payment', {}, 400],
       ['cancel-iamport-payment', { paymentId: randomUUID() }, 404, /No such plan/],
       ['cancel-paypal-payment', { paymentId: randomUUID() }, 404, /No such plan/],
-      ['change-iamport-payment', { paymentId: randomUUID(), plan: BASIC }, 404, /No such plan/],
+      [
+        'change-iamport-payment',
+        { paymentId: randomUUID(), plan: plans.BASIC },
+        404,
+        /No such plan/,
+      ],
       [
         'change-paypal-payment',
-        { paymentId: randomUUID(), plan: custom(0, 0) },
+        { paymentId: randomUUID(), plan: plans.custom(0, 0) },
         400,
         /Minimum price/,
       ],
@@ -397,9 +399,14 @@ describe('bad input', () => {
       ['use-coupon', { couponId: 'OK', extra: 1 }, 400],
     ];
     for (const [name, body, status, message] of cases) {
-      await refused(owner, () => callFunction(name, body, owner.accessToken), status, message);
+      await plans.refused(
+        owner,
+        () => callFunction(name, body, owner.accessToken),
+        status,
+        message,
+      );
     }
-    await refused(
+    await plans.refused(
       owner,
       () => callFunction('check-iamport-payment', '{not json', owner.accessToken, { raw: true }),
       400,
@@ -446,7 +453,7 @@ describe('rules in the database', () => {
           p_user_id: owner.id,
           p_method: 'iamport',
           p_provider_ref: 'k',
-          p_plan: BASIC,
+          p_plan: plans.BASIC,
           p_price: 3,
         },
       ],
@@ -471,7 +478,7 @@ describe('rules in the database', () => {
         sql(`begin; set local role ${role}; select * from private.payment_charges; commit;`),
       ).rejects.toThrow(/permission denied/);
     }
-    expect(await profileOf(owner.id)).toMatchObject({
+    expect(await plans.profileOf(owner.id)).toMatchObject({
       paid: false,
       block_limit: 3,
       response_monthly_limit: 100,
@@ -481,7 +488,7 @@ describe('rules in the database', () => {
   it('payments: owners read their own rows only; visitors none', async () => {
     const a = await newUser('reader-a');
     const b = await newUser('reader-b');
-    expect((await buyByCard(a, await cardKey(a))).status).toBe(200);
+    expect((await plans.buyByCard(a, await plans.cardKey(a))).status).toBe(200);
     expect((await a.client.from('payments').select('id')).data).toHaveLength(1);
     expect((await b.client.from('payments').select('id').eq('user_id', a.id)).data).toEqual([]);
     expect(
@@ -498,7 +505,7 @@ describe('rules in the database', () => {
 
   it('one active paid plan per owner, whoever writes', async () => {
     const owner = await newUser('unique');
-    expect((await buyByCard(owner, await cardKey(owner))).status).toBe(200);
+    expect((await plans.buyByCard(owner, await plans.cardKey(owner))).status).toBe(200);
     await expect(
       sql(
         `insert into public.payments (user_id, type, price, is_active, content) values ($1, 'custom', 3, true, '{}')`,
@@ -508,12 +515,12 @@ describe('rules in the database', () => {
   });
 
   it("the demo owner's plan is a real history row, with a legacy plan readable in history", async () => {
-    const rows = await paymentsOf('00000000-0000-4000-8000-000000000001');
+    const rows = await plans.paymentsOf('00000000-0000-4000-8000-000000000001');
     expect(rows.map((r) => [r.type, r.is_active, r.content.planName])).toEqual([
       ['subscription', false, '$7 Plan'],
       ['custom', true, 'Custom'],
     ]);
-    expect(await profileOf('00000000-0000-4000-8000-000000000001')).toMatchObject({
+    expect(await plans.profileOf('00000000-0000-4000-8000-000000000001')).toMatchObject({
       paid: true,
       block_limit: 19,
       response_monthly_limit: 9100,

@@ -10,15 +10,7 @@ import type { SupabaseClient } from '@supabase/supabase-js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { AnswerLog } from './support/answers.ts';
 import { anonClient, newGuest, paidOwner, sql, type TestUser } from './support/clients.ts';
-import {
-  abQuestion,
-  condition,
-  defaultEnding,
-  ending,
-  option,
-  question,
-  save,
-} from './support/drafts.ts';
+import * as drafts from './support/drafts.ts';
 
 const log = new AnswerLog();
 
@@ -26,7 +18,7 @@ async function create(user: TestUser, type: string, name: string): Promise<strin
   const block = await log.rpc<{ id: string }>('owner', user.client, 'create_block', {
     p_block_type: type,
   });
-  const saved = await save(user.client, { blockId: block.id, settings: { name } });
+  const saved = await drafts.save(user.client, { blockId: block.id, settings: { name } });
   log.note('save-block', 'owner', { blockId: block.id, settings: { name } }, saved);
   return block.id;
 }
@@ -219,36 +211,36 @@ describe('RPC answers compared with the stored copy', () => {
     await log.rpc('visitor 3', v3.client, 'record_button_click', { p_block_id: blocks.button });
 
     // the A/B block's own question, given two options
-    const abq = await abQuestion(host, blocks.ab!);
-    const abOptions = ['Tea', 'Coffee'].map((value, index) => option(value, index));
+    const abq = await drafts.abQuestion(host, blocks.ab!);
+    const abOptions = ['Tea', 'Coffee'].map((value, index) => drafts.option(value, index));
     const abSave = {
       blockId: blocks.ab,
       questions: [{ ...abq, options: abOptions }],
     };
-    log.note('save-block', 'owner', abSave, await save(host.client, abSave));
+    log.note('save-block', 'owner', abSave, await drafts.save(host.client, abSave));
 
     // a form: a poll, a number, a text and an email question, an ending for a poll answer
-    const poll = question({
+    const poll = drafts.question({
       type: 'poll',
       title: 'Colours',
       index: 0,
       allow_multi_select: true,
-      options: ['Red', 'Blue', 'Green'].map((value, index) => option(value, index)),
+      options: ['Red', 'Blue', 'Green'].map((value, index) => drafts.option(value, index)),
     });
-    const age = question({ type: 'number', title: 'Age', index: 1, required: false });
-    const name = question({ type: 'short_text', title: 'Name', index: 2, required: false });
-    const email = question({ type: 'mail', title: 'Email', index: 3, required: false });
-    const blueEnding = ending({
+    const age = drafts.question({ type: 'number', title: 'Age', index: 1, required: false });
+    const name = drafts.question({ type: 'short_text', title: 'Name', index: 2, required: false });
+    const email = drafts.question({ type: 'mail', title: 'Email', index: 3, required: false });
+    const blueEnding = drafts.ending({
       title: 'Blue!',
       closing_text: '<p>You like <b>blue</b></p>',
-      conditions: [condition(poll.id, { type: 'include', value: poll.options[1]!.id })],
+      conditions: [drafts.condition(poll.id, { type: 'include', value: poll.options[1]!.id })],
     });
     const formSave = {
       blockId: blocks.form,
       questions: [poll, age, name, email],
-      endings: [await defaultEnding(host, blocks.form!), blueEnding],
+      endings: [await drafts.defaultEnding(host, blocks.form!), blueEnding],
     };
-    log.note('save-block', 'owner', formSave, await save(host.client, formSave));
+    log.note('save-block', 'owner', formSave, await drafts.save(host.client, formSave));
 
     await log.rpc('anon', anonClient(), 'get_block_view', { p_block_id: blocks.ab });
     await log.rpc('anon', anonClient(), 'get_block_view', { p_block_id: blocks.form });

@@ -4,16 +4,7 @@
 // prove that refused saves change nothing.
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import {
-  abQuestion,
-  condition,
-  createBlock,
-  defaultEnding,
-  ending,
-  option,
-  question,
-  save,
-} from './support/drafts.ts';
+import * as drafts from './support/drafts.ts';
 import { XSS_PAYLOADS } from './support/xss-payloads.ts';
 import {
   anonClient,
@@ -62,7 +53,7 @@ async function expectRefused(
   message?: string | RegExp,
 ) {
   const before = await snapshot(blockId);
-  const res = await save(user.client, { blockId, ...body });
+  const res = await drafts.save(user.client, { blockId, ...body });
   expect(res.status).toBe(status);
   if (typeof message === 'string') expect(res.message).toBe(message);
   else if (message) expect(res.message).toMatch(message);
@@ -103,8 +94,8 @@ function chunks<T>(list: readonly T[], size: number): T[][] {
 describe('save-block: the owner', () => {
   it('saves settings and private settings of a comment block and reads them back', async () => {
     const user = await owner();
-    const blockId = await createBlock(user, 'comment');
-    const res = await save(user.client, {
+    const blockId = await drafts.createBlock(user, 'comment');
+    const res = await drafts.save(user.client, {
       blockId,
       settings: {
         name: 'Guest book',
@@ -141,29 +132,29 @@ describe('save-block: the owner', () => {
     expect(priv).toEqual({ mail_to: 'notify@example.com' });
 
     // an empty notification address clears it
-    const cleared = await save(user.client, { blockId, privateSettings: { mail_to: '' } });
+    const cleared = await drafts.save(user.client, { blockId, privateSettings: { mail_to: '' } });
     expect(cleared.status).toBe(200);
     expect(cleared.data?.private).toMatchObject({ mail_to: null });
   });
 
   it('saves a form: questions with options, a custom ending with a condition, in one call', async () => {
     const user = await owner(true);
-    const blockId = await createBlock(user, 'form');
-    const fallback = await defaultEnding(user, blockId);
-    const poll = question({
+    const blockId = await drafts.createBlock(user, 'form');
+    const fallback = await drafts.defaultEnding(user, blockId);
+    const poll = drafts.question({
       type: 'poll',
       title: 'Pick one',
       index: 0,
-      options: [option('Red', 0), option('Blue', 1)],
+      options: [drafts.option('Red', 0), drafts.option('Blue', 1)],
     });
-    const name = question({ title: 'Your name', index: 1, as_visitor_info: 'name' });
-    const custom = ending({
+    const name = drafts.question({ title: 'Your name', index: 1, as_visitor_info: 'name' });
+    const custom = drafts.ending({
       index: 1,
       title: 'Blue fans',
       closing_text: '<b>Blue!</b>',
-      conditions: [condition(poll.id, { type: 'equal', value: 'Blue' })],
+      conditions: [drafts.condition(poll.id, { type: 'equal', value: 'Blue' })],
     });
-    const res = await save(user.client, {
+    const res = await drafts.save(user.client, {
       blockId,
       settings: { submit_button_text: 'Send it' },
       questions: [poll, name],
@@ -191,15 +182,19 @@ describe('save-block: the owner', () => {
 
   it('soft deletes questions and options, removes options of text questions, deletes absent custom endings', async () => {
     const user = await owner(true);
-    const blockId = await createBlock(user, 'form');
-    const fallback = await defaultEnding(user, blockId);
-    const poll = question({ type: 'poll', index: 0, options: [option('A', 0), option('B', 1)] });
-    const text = question({ index: 1, title: 'Tell us' });
-    const extra = question({ index: 2, title: 'Gone soon' });
-    const custom = ending({ conditions: [condition(text.id)] });
+    const blockId = await drafts.createBlock(user, 'form');
+    const fallback = await drafts.defaultEnding(user, blockId);
+    const poll = drafts.question({
+      type: 'poll',
+      index: 0,
+      options: [drafts.option('A', 0), drafts.option('B', 1)],
+    });
+    const text = drafts.question({ index: 1, title: 'Tell us' });
+    const extra = drafts.question({ index: 2, title: 'Gone soon' });
+    const custom = drafts.ending({ conditions: [drafts.condition(text.id)] });
     expect(
       (
-        await save(user.client, {
+        await drafts.save(user.client, {
           blockId,
           questions: [poll, text, extra],
           endings: [fallback, custom],
@@ -209,7 +204,7 @@ describe('save-block: the owner', () => {
     // a visitor answered the poll: its count must survive the save
     await sql('update public.options set response_count = 3 where id = $1', [poll.options[0]!.id]);
 
-    const res = await save(user.client, {
+    const res = await drafts.save(user.client, {
       blockId,
       questions: [
         // poll becomes a text question: its options go
@@ -239,7 +234,7 @@ describe('save-block: the owner', () => {
     ).toEqual([]);
 
     // a soft delete is final: sending the question again as not deleted keeps it deleted
-    const again = await save(user.client, {
+    const again = await drafts.save(user.client, {
       blockId,
       questions: [
         { ...text, index: 0 },
@@ -257,15 +252,15 @@ describe('save-block: the owner', () => {
 
   it('keeps option counts, and soft deletes an option missing from the list', async () => {
     const user = await owner();
-    const blockId = await createBlock(user, 'form');
-    const poll = question({
+    const blockId = await drafts.createBlock(user, 'form');
+    const poll = drafts.question({
       type: 'poll',
-      options: [option('A', 0), option('B', 1), option('C', 2)],
+      options: [drafts.option('A', 0), drafts.option('B', 1), drafts.option('C', 2)],
     });
-    expect((await save(user.client, { blockId, questions: [poll] })).status).toBe(200);
+    expect((await drafts.save(user.client, { blockId, questions: [poll] })).status).toBe(200);
     const [a, b, c] = poll.options;
     await sql('update public.options set response_count = 4 where id = $1', [a!.id]);
-    const res = await save(user.client, {
+    const res = await drafts.save(user.client, {
       blockId,
       questions: [
         {
@@ -291,9 +286,9 @@ describe('save-block: the owner', () => {
 
   it('saves the ab block question with its two options', async () => {
     const user = await owner();
-    const blockId = await createBlock(user, 'ab');
-    const ab = await abQuestion(user, blockId);
-    const res = await save(user.client, {
+    const blockId = await drafts.createBlock(user, 'ab');
+    const ab = await drafts.abQuestion(user, blockId);
+    const res = await drafts.save(user.client, {
       blockId,
       questions: [
         {
@@ -319,11 +314,17 @@ describe('save-block: owner-written HTML is sanitised before it is stored', () =
     'payloads %#',
     async (...batch) => {
       const user = await owner(true);
-      const blockId = await createBlock(user, 'form');
+      const blockId = await drafts.createBlock(user, 'form');
       const questions = batch.map(([name, input], i) =>
-        question({ type: 'description', title: name, index: i, required: false, content: input }),
+        drafts.question({
+          type: 'description',
+          title: name,
+          index: i,
+          required: false,
+          content: input,
+        }),
       );
-      const res = await save(user.client, { blockId, questions });
+      const res = await drafts.save(user.client, { blockId, questions });
       expect(res.status).toBe(200);
       const expected = batch.map(([, , out]) => out);
       expect(res.data?.questions.map((q) => q.content)).toEqual(expected);
@@ -347,14 +348,16 @@ describe('save-block: owner-written HTML is sanitised before it is stored', () =
     ),
   )('closing texts, payloads %#', async (...batch) => {
     const user = await owner(true);
-    const blockId = await createBlock(user, 'form');
-    const fallback = await defaultEnding(user, blockId);
+    const blockId = await drafts.createBlock(user, 'form');
+    const fallback = await drafts.defaultEnding(user, blockId);
     const [[, first], ...rest] = batch as [(typeof batch)[number], ...typeof batch];
     const endings = [
       { ...fallback, closing_text: first },
-      ...rest.map(([name, input], i) => ending({ index: i + 1, title: name, closing_text: input })),
+      ...rest.map(([name, input], i) =>
+        drafts.ending({ index: i + 1, title: name, closing_text: input }),
+      ),
     ];
-    const res = await save(user.client, { blockId, endings });
+    const res = await drafts.save(user.client, { blockId, endings });
     expect(res.status).toBe(200);
     const expected = batch.map(([, , out]) => out);
     const stored = await sql<{ closing_text: string }>(
@@ -366,14 +369,14 @@ describe('save-block: owner-written HTML is sanitised before it is stored', () =
 
   it('refuses HTML that is too long once its links get target and rel, and stores nothing', async () => {
     const user = await owner(true);
-    const blockId = await createBlock(user, 'form');
+    const blockId = await drafts.createBlock(user, 'form');
     const link = '<a href="https://a.test/">x</a>';
     const content = link.repeat(Math.floor(10000 / link.length));
     expect(content.length).toBeLessThanOrEqual(10000);
     await expectRefused(
       user,
       blockId,
-      { questions: [question({ type: 'description', required: false, content })] },
+      { questions: [drafts.question({ type: 'description', required: false, content })] },
       400,
       'Too long message (questions.0.content)',
     );
@@ -384,11 +387,11 @@ describe('save-block: only the owner', () => {
   it('another user cannot save the block ("block doesn\'t exists") and nothing changes', async () => {
     const user = await owner(true);
     const stranger = await owner(true);
-    const blockId = await createBlock(user, 'form');
+    const blockId = await drafts.createBlock(user, 'form');
     await expectRefused(
       stranger,
       blockId,
-      { settings: { name: 'Hijacked' }, questions: [question()] },
+      { settings: { name: 'Hijacked' }, questions: [drafts.question()] },
       404,
       "block doesn't exists",
     );
@@ -396,20 +399,20 @@ describe('save-block: only the owner', () => {
 
   it('an anonymous visitor cannot save it', async () => {
     const user = await owner();
-    const blockId = await createBlock(user, 'like');
+    const blockId = await drafts.createBlock(user, 'like');
     const guest = await newGuest();
     await expectRefused(guest, blockId, { settings: { name: 'Guest was here' } }, 403);
   });
 
   it('the anon key alone cannot save it', async () => {
     const user = await owner();
-    const blockId = await createBlock(user, 'like');
+    const blockId = await drafts.createBlock(user, 'like');
     await expectRefused({ client: anonClient() }, blockId, { settings: { name: 'Nobody' } }, 401);
   });
 
   it('client roles cannot call the SQL function directly, not even for their own block', async () => {
     const user = await owner();
-    const blockId = await createBlock(user, 'like');
+    const blockId = await drafts.createBlock(user, 'like');
     const before = await snapshot(blockId);
     const args = {
       p_owner_id: user.id,
@@ -431,18 +434,18 @@ describe('save-block: only the owner', () => {
 describe('save-block: bad payloads fail with the right message and change nothing', () => {
   it('nothing to update', async () => {
     const user = await owner();
-    const blockId = await createBlock(user, 'like');
+    const blockId = await drafts.createBlock(user, 'like');
     await expectRefused(user, blockId, {}, 400, 'nothing to update');
     await expectRefused(user, blockId, { settings: {} }, 400, 'nothing to update');
   });
 
   it('a question type outside the list: "Not valid type"', async () => {
     const user = await owner();
-    const blockId = await createBlock(user, 'form');
+    const blockId = await drafts.createBlock(user, 'form');
     await expectRefused(
       user,
       blockId,
-      { settings: { name: 'Changed' }, questions: [{ ...question(), type: 'video' }] },
+      { settings: { name: 'Changed' }, questions: [{ ...drafts.question(), type: 'video' }] },
       400,
       /^Not valid type/,
     );
@@ -450,11 +453,11 @@ describe('save-block: bad payloads fail with the right message and change nothin
 
   it('a too long question title: "Too long message"', async () => {
     const user = await owner();
-    const blockId = await createBlock(user, 'form');
+    const blockId = await drafts.createBlock(user, 'form');
     await expectRefused(
       user,
       blockId,
-      { questions: [question({ title: 'x'.repeat(501) })] },
+      { questions: [drafts.question({ title: 'x'.repeat(501) })] },
       400,
       /^Too long message/,
     );
@@ -462,7 +465,7 @@ describe('save-block: bad payloads fail with the right message and change nothin
 
   it('settings that are not settings, and bad values', async () => {
     const user = await owner();
-    const blockId = await createBlock(user, 'like');
+    const blockId = await drafts.createBlock(user, 'like');
     await expectRefused(user, blockId, { settings: { response_count: 99 } }, 400, /.+/);
     await expectRefused(user, blockId, { settings: { owner_id: randomUUID() } }, 400, /.+/);
     await expectRefused(user, blockId, { settings: { theme: 'neon' } }, 400, /.+/);
@@ -477,19 +480,19 @@ describe('save-block: bad payloads fail with the right message and change nothin
 
   it('a condition naming a question of another block: "Not valid question"', async () => {
     const user = await owner(true);
-    const blockId = await createBlock(user, 'form');
-    const otherBlock = await createBlock(user, 'form');
-    const foreign = question();
-    expect((await save(user.client, { blockId: otherBlock, questions: [foreign] })).status).toBe(
-      200,
-    );
-    const fallback = await defaultEnding(user, blockId);
+    const blockId = await drafts.createBlock(user, 'form');
+    const otherBlock = await drafts.createBlock(user, 'form');
+    const foreign = drafts.question();
+    expect(
+      (await drafts.save(user.client, { blockId: otherBlock, questions: [foreign] })).status,
+    ).toBe(200);
+    const fallback = await drafts.defaultEnding(user, blockId);
     await expectRefused(
       user,
       blockId,
       {
-        questions: [question()],
-        endings: [fallback, ending({ conditions: [condition(foreign.id)] })],
+        questions: [drafts.question()],
+        endings: [fallback, drafts.ending({ conditions: [drafts.condition(foreign.id)] })],
       },
       400,
       'Not valid question',
@@ -500,19 +503,19 @@ describe('save-block: bad payloads fail with the right message and change nothin
 
   it('deleting the default ending, or making another ending the default', async () => {
     const user = await owner(true);
-    const blockId = await createBlock(user, 'form');
-    const fallback = await defaultEnding(user, blockId);
+    const blockId = await drafts.createBlock(user, 'form');
+    const fallback = await drafts.defaultEnding(user, blockId);
     await expectRefused(
       user,
       blockId,
-      { endings: [ending()] },
+      { endings: [drafts.ending()] },
       400,
       'The default ending cannot be deleted',
     );
     await expectRefused(
       user,
       blockId,
-      { endings: [{ ...fallback, is_default: false }, ending({ is_default: true })] },
+      { endings: [{ ...fallback, is_default: false }, drafts.ending({ is_default: true })] },
       400,
       'The default ending cannot be changed',
     );
@@ -520,9 +523,9 @@ describe('save-block: bad payloads fail with the right message and change nothin
 
   it('an ab question with three options', async () => {
     const user = await owner();
-    const blockId = await createBlock(user, 'ab');
-    const ab = await abQuestion(user, blockId);
-    const three = { ...ab, options: [...ab.options, option('Maybe', 2)] };
+    const blockId = await drafts.createBlock(user, 'ab');
+    const ab = await drafts.abQuestion(user, blockId);
+    const three = { ...ab, options: [...ab.options, drafts.option('Maybe', 2)] };
     await expectRefused(
       user,
       blockId,
@@ -541,8 +544,8 @@ describe('save-block: bad payloads fail with the right message and change nothin
 
   it('more than 5 questions for a free owner, and the settings of that save are not kept', async () => {
     const user = await owner(false);
-    const blockId = await createBlock(user, 'form');
-    const six = Array.from({ length: 6 }, (_, index) => question({ index }));
+    const blockId = await drafts.createBlock(user, 'form');
+    const six = Array.from({ length: 6 }, (_, index) => drafts.question({ index }));
     await expectRefused(
       user,
       blockId,
@@ -550,13 +553,15 @@ describe('save-block: bad payloads fail with the right message and change nothin
       400,
       'Too many questions (at most 5)',
     );
-    expect((await save(user.client, { blockId, questions: six.slice(0, 5) })).status).toBe(200);
+    expect((await drafts.save(user.client, { blockId, questions: six.slice(0, 5) })).status).toBe(
+      200,
+    );
   });
 
   it('more than 20 questions for a paid owner', async () => {
     const user = await owner(true);
-    const blockId = await createBlock(user, 'form');
-    const many = Array.from({ length: 21 }, (_, index) => question({ index }));
+    const blockId = await drafts.createBlock(user, 'form');
+    const many = Array.from({ length: 21 }, (_, index) => drafts.question({ index }));
     await expectRefused(
       user,
       blockId,
@@ -571,33 +576,41 @@ describe('save-block: bad payloads fail with the right message and change nothin
       { questions: many },
       'Too many questions (at most 20)',
     );
-    expect((await save(user.client, { blockId, questions: many.slice(0, 20) })).status).toBe(200);
+    expect((await drafts.save(user.client, { blockId, questions: many.slice(0, 20) })).status).toBe(
+      200,
+    );
   });
 
   it('questions for a block type without questions', async () => {
     const user = await owner();
-    const blockId = await createBlock(user, 'comment');
-    await expectRefused(user, blockId, { questions: [question()] }, 400, 'Not supported block');
+    const blockId = await drafts.createBlock(user, 'comment');
+    await expectRefused(
+      user,
+      blockId,
+      { questions: [drafts.question()] },
+      400,
+      'Not supported block',
+    );
   });
 
   it("a letter trigger that is not one of the owner's letter blocks", async () => {
     const user = await owner(true);
     const stranger = await owner(true);
-    const blockId = await createBlock(user, 'form');
-    const theirLetter = await createBlock(stranger, 'notion_letter');
+    const blockId = await drafts.createBlock(user, 'form');
+    const theirLetter = await drafts.createBlock(stranger, 'notion_letter');
     await expectRefused(
       user,
       blockId,
-      { questions: [question({ type: 'mail', trigger_letter_block: theirLetter })] },
+      { questions: [drafts.question({ type: 'mail', trigger_letter_block: theirLetter })] },
       400,
       'Not valid letter block',
     );
     // the owner's own letter, from a question that is not the respondent's address
-    const ownLetter = await createBlock(user, 'notion_letter');
+    const ownLetter = await drafts.createBlock(user, 'notion_letter');
     await expectRefused(
       user,
       blockId,
-      { questions: [question({ type: 'short_text', trigger_letter_block: ownLetter })] },
+      { questions: [drafts.question({ type: 'short_text', trigger_letter_block: ownLetter })] },
       400,
       'Not valid letter block',
     );
@@ -611,9 +624,9 @@ describe('save-block: bad payloads fail with the right message and change nothin
 describe('save-block: paid-only features', () => {
   it('are refused for a free owner with "Paid plan required (...)" and nothing changes', async () => {
     const user = await owner(false);
-    const comment = await createBlock(user, 'comment');
-    const form = await createBlock(user, 'form');
-    const letter = await createBlock(user, 'notion_letter');
+    const comment = await drafts.createBlock(user, 'comment');
+    const form = await drafts.createBlock(user, 'form');
+    const letter = await drafts.createBlock(user, 'notion_letter');
     const cases: [string, Record<string, unknown>][] = [
       [comment, { settings: { theme: 'custom' } }],
       [comment, { settings: { custom_color: { '--PRIMARY': '#ff0000' } } }],
@@ -623,38 +636,44 @@ describe('save-block: paid-only features', () => {
       [comment, { settings: { show_count: true } }],
       [comment, { settings: { allow_creator_email: true } }],
       [comment, { privateSettings: { notion_database: 'db-1' } }],
-      [form, { questions: [question({ as_visitor_info: 'email', type: 'mail' })] }],
-      [form, { questions: [question({ type: 'mail', trigger_letter_block: letter })] }],
+      [form, { questions: [drafts.question({ as_visitor_info: 'email', type: 'mail' })] }],
+      [form, { questions: [drafts.question({ type: 'mail', trigger_letter_block: letter })] }],
     ];
     for (const [blockId, body] of cases) {
       const before = await snapshot(blockId);
-      const res = await save(user.client, { blockId, ...body });
+      const res = await drafts.save(user.client, { blockId, ...body });
       expect(res.status, JSON.stringify(body)).toBe(403);
       expect(res.message, JSON.stringify(body)).toMatch(/^Paid plan required \(\w+\)$/);
       expect(await snapshot(blockId)).toEqual(before);
     }
-    const fallback = await defaultEnding(user, form);
-    const res = await save(user.client, { blockId: form, endings: [fallback, ending()] });
+    const fallback = await drafts.defaultEnding(user, form);
+    const res = await drafts.save(user.client, {
+      blockId: form,
+      endings: [fallback, drafts.ending()],
+    });
     expect(res).toMatchObject({ status: 403, message: 'Paid plan required (endings)' });
     // free settings still save, and so does switching a paid feature back off
     expect(
-      (await save(user.client, { blockId: comment, settings: { theme: 'dark' } })).status,
+      (await drafts.save(user.client, { blockId: comment, settings: { theme: 'dark' } })).status,
     ).toBe(200);
   });
 
   it('are saved for a paid owner, and kept (not refused) after the plan ends', async () => {
     const user = await owner(true);
-    const blockId = await createBlock(user, 'comment');
+    const blockId = await drafts.createBlock(user, 'comment');
     const settings = {
       theme: 'custom',
       custom_color: { '--PRIMARY': '#112233', '--BACKGROUND': '#ffffff' },
       open_graph: { title: 'OG', description: 'Desc', image_url: 'https://example.com/og.png' },
       allow_reply: false,
     };
-    expect((await save(user.client, { blockId, settings })).status).toBe(200);
+    expect((await drafts.save(user.client, { blockId, settings })).status).toBe(200);
     await sql('update public.profiles set paid = false where id = $1', [user.id]);
     // resending the stored values with a free change is fine
-    const res = await save(user.client, { blockId, settings: { ...settings, name: 'Renamed' } });
+    const res = await drafts.save(user.client, {
+      blockId,
+      settings: { ...settings, name: 'Renamed' },
+    });
     expect(res.status).toBe(200);
     expect(res.data?.block).toMatchObject({ name: 'Renamed', theme: 'custom', allow_reply: false });
   });
@@ -667,13 +686,16 @@ describe('save-block: paid-only features', () => {
 describe('save-block is the only write path for block settings and content', () => {
   /** A free owner's form with a poll question, an option and a condition on the default ending. */
   async function savedForm(user: TestUser) {
-    const blockId = await createBlock(user, 'form');
-    const poll = question({ type: 'poll', options: [option('Red', 0), option('Blue', 1)] });
-    const fallback = await defaultEnding(user, blockId);
-    const res = await save(user.client, {
+    const blockId = await drafts.createBlock(user, 'form');
+    const poll = drafts.question({
+      type: 'poll',
+      options: [drafts.option('Red', 0), drafts.option('Blue', 1)],
+    });
+    const fallback = await drafts.defaultEnding(user, blockId);
+    const res = await drafts.save(user.client, {
       blockId,
       questions: [poll],
-      endings: [{ ...fallback, conditions: [condition(poll.id)] }],
+      endings: [{ ...fallback, conditions: [drafts.condition(poll.id)] }],
     });
     expect(res.status).toBe(200);
     const saved = res.data!;
@@ -700,7 +722,7 @@ describe('save-block is the only write path for block settings and content', () 
 
   it("a free owner's direct update of paid-only (or any) block settings is refused", async () => {
     const user = await owner(false);
-    const comment = await createBlock(user, 'comment');
+    const comment = await drafts.createBlock(user, 'comment');
     const blocks = () => user.client.from('blocks');
     const patches: Record<string, unknown>[] = [
       { theme: 'custom' },
@@ -721,7 +743,7 @@ describe('save-block is the only write path for block settings and content', () 
       );
     }
     // the same change through the save path is refused for the plan, not for the route
-    const res = await save(user.client, { blockId: comment, settings: { theme: 'custom' } });
+    const res = await drafts.save(user.client, { blockId: comment, settings: { theme: 'custom' } });
     expect(res).toMatchObject({ status: 403, message: 'Paid plan required (theme)' });
   });
 
@@ -780,7 +802,7 @@ describe('save-block is the only write path for block settings and content', () 
     expect(direct.error?.code).toBe('42501');
     expect(await sql('select 1 from public.blocks where owner_id = $1', [user.id])).toEqual([]);
 
-    const ab = await createBlock(user, 'ab');
+    const ab = await drafts.createBlock(user, 'ab');
     const [row] = await sql<{ private: number; endings: unknown; options: unknown }>(
       `select (select count(*)::int from public.block_private where block_id = $1) as private,
               (select jsonb_agg(jsonb_build_object('is_default', is_default, 'closing_text', closing_text))
@@ -852,27 +874,27 @@ describe('save-block is the only write path for block settings and content', () 
 describe('save-block: concurrent saves', () => {
   it('run one after the other: the result is exactly one of the saves, never a mix', async () => {
     const user = await owner(true);
-    const blockId = await createBlock(user, 'form');
-    const fallback = await defaultEnding(user, blockId);
+    const blockId = await drafts.createBlock(user, 'form');
+    const fallback = await drafts.defaultEnding(user, blockId);
     const lists = Array.from({ length: 6 }, (_, n) =>
       Array.from({ length: 4 }, (_, index) =>
-        question({
+        drafts.question({
           index,
           title: `save ${n}`,
           type: 'poll',
-          options: [option(`a${n}`, 0), option(`b${n}`, 1)],
+          options: [drafts.option(`a${n}`, 0), drafts.option(`b${n}`, 1)],
         }),
       ),
     );
     const results = await Promise.all(
       lists.map((questions, n) =>
-        save(user.client, {
+        drafts.save(user.client, {
           blockId,
           settings: { name: `save ${n}` },
           questions,
           endings: [
             fallback,
-            ending({ title: `save ${n}`, conditions: [condition(questions[0]!.id)] }),
+            drafts.ending({ title: `save ${n}`, conditions: [drafts.condition(questions[0]!.id)] }),
           ],
         }),
       ),
@@ -913,12 +935,12 @@ describe('save-block: concurrent saves', () => {
 
   it('question lists alone (no settings to update first) do not mix either', async () => {
     const user = await owner(true);
-    const blockId = await createBlock(user, 'form');
+    const blockId = await drafts.createBlock(user, 'form');
     const lists = Array.from({ length: 6 }, (_, n) =>
-      Array.from({ length: 3 }, (_, index) => question({ index, title: `list ${n}` })),
+      Array.from({ length: 3 }, (_, index) => drafts.question({ index, title: `list ${n}` })),
     );
     const results = await Promise.all(
-      lists.map((questions) => save(user.client, { blockId, questions })),
+      lists.map((questions) => drafts.save(user.client, { blockId, questions })),
     );
     expect(results.map((r) => r.status)).toEqual(lists.map(() => 200));
     const live = await sql<{ title: string }>(
