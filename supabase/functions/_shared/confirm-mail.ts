@@ -8,7 +8,14 @@
 import type { ClaimedJob, Delivery, JobHandler, Outcome } from './jobs.ts';
 import { siteUrl } from './env.ts';
 import { platformMailDelivery } from './mail-delivery.ts';
-import { button, escapeHtml, langOf, layout, type RenderedMail } from './notification-mail.ts';
+import {
+  button,
+  escapeHtml,
+  langOf,
+  paragraph as p,
+  platformMail,
+  type RenderedMail,
+} from './notification-mail.ts';
 import { newConfirmationToken } from './sender-emails.ts';
 
 export interface ConfirmMailContext {
@@ -88,8 +95,6 @@ export function renderConfirmMail(
   const block = oneLine(c.block.name, 'Untitled');
   const site = siteOf(c.block.url);
   const owner = oneLine(c.owner_name, t.someone);
-  const p = (text: string) =>
-    `<p style="margin:0 0 12px;font-size:15px;line-height:1.55;color:#1f1f1f">${escapeHtml(text)}</p>`;
   const subject = c.scope === 'reply' ? t.replySubject(block) : t.lettersSubject(owner);
   const body =
     c.scope === 'reply'
@@ -98,8 +103,12 @@ export function renderConfirmMail(
         (c.sender ? p(t.lettersSender(c.sender)) : '') +
         p(t.lettersHow);
   const notMe = `<p style="margin:16px 0 0;font-size:13px"><a href="${escapeHtml(links.notMe)}" style="color:#6b6b6b">${escapeHtml(t.notMe)}</a></p>`;
-  const inner = `<h1 style="margin:0 0 12px;font-size:18px;color:#1f1f1f">${escapeHtml(subject)}</h1>${body}${button(links.confirm, t.confirm)}${notMe}<div style="height:12px"></div>${p(t.expires)}`;
-  return { subject, html: layout(lang, subject, inner, escapeHtml(t.footer)) };
+  return platformMail(
+    lang,
+    subject,
+    `${body}${button(links.confirm, t.confirm)}${notMe}<div style="height:12px"></div>${p(t.expires)}`,
+    t.footer,
+  );
 }
 
 type Started = ConfirmMailContext & { skip?: string; defer_until?: string };

@@ -44,7 +44,7 @@ export function escapeHtml(value: unknown): string {
 }
 
 /** Escaped text with its line breaks kept. */
-const paragraph = (text: unknown) => escapeHtml(text).replace(/\r?\n/g, '<br>');
+const withBreaks = (text: unknown) => escapeHtml(text).replace(/\r?\n/g, '<br>');
 
 /** YY.MM.DD HH:mm in UTC (the spec's date format; the recipient's zone is not known). */
 export function formatTime(iso: string): string {
@@ -147,7 +147,7 @@ function itemHtml(t: Texts, item: NotificationItem, blockType: string): string {
   const head = `<p style="margin:0 0 4px;color:#6b6b6b;font-size:13px">${escapeHtml(itemLabel(t, item, blockType))} · <strong style="color:#1f1f1f">${escapeHtml(who)}</strong> · ${escapeHtml(formatTime(item.created_at))}</p>`;
   let body = '';
   if (item.item === 'message') {
-    body = `<p style="margin:0;font-size:15px;line-height:1.5;color:#1f1f1f">${paragraph(item.content)}</p>`;
+    body = `<p style="margin:0;font-size:15px;line-height:1.5;color:#1f1f1f">${withBreaks(item.content)}</p>`;
   } else if (item.kind === 'like') {
     body = `<p style="margin:0;font-size:15px">${escapeHtml(t.liked)}</p>`;
   } else if (item.kind === 'button') {
@@ -156,7 +156,7 @@ function itemHtml(t: Texts, item: NotificationItem, blockType: string): string {
     const rows = (item.answers ?? [])
       .map(
         (a) =>
-          `<tr><td style="padding:2px 12px 2px 0;color:#6b6b6b;font-size:14px;vertical-align:top">${escapeHtml(a.title ?? '')}</td><td style="padding:2px 0;font-size:14px;color:#1f1f1f">${paragraph(answerText(a.value))}</td></tr>`,
+          `<tr><td style="padding:2px 12px 2px 0;color:#6b6b6b;font-size:14px;vertical-align:top">${escapeHtml(a.title ?? '')}</td><td style="padding:2px 0;font-size:14px;color:#1f1f1f">${withBreaks(answerText(a.value))}</td></tr>`,
       )
       .join('');
     body = rows
@@ -169,6 +169,21 @@ function itemHtml(t: Texts, item: NotificationItem, blockType: string): string {
 /** The 600 px single-table layout every platform mail uses (notifications, plan mails). */
 export function layout(lang: Lang, title: string, inner: string, footer: string): string {
   return `<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${escapeHtml(title)}</title></head><body style="margin:0;padding:0;background:#f5f5f5"><table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="background:#f5f5f5"><tr><td align="center" style="padding:24px 12px"><table role="presentation" width="600" cellpadding="0" cellspacing="0" style="width:100%;max-width:600px;background:#ffffff;border-radius:8px;font-family:-apple-system,'Segoe UI',Roboto,'Apple SD Gothic Neo','Malgun Gothic',sans-serif"><tr><td style="padding:24px 28px">${inner}</td></tr></table><table role="presentation" width="600" cellpadding="0" cellspacing="0" style="width:100%;max-width:600px"><tr><td style="padding:16px 28px;color:#8a8a8a;font-size:12px;line-height:1.5;font-family:sans-serif">${footer}</td></tr></table></td></tr></table></body></html>`;
+}
+
+/** A paragraph of a platform mail's text. */
+export const paragraph = (text: string) =>
+  `<p style="margin:0 0 12px;font-size:15px;line-height:1.55;color:#1f1f1f">${escapeHtml(text)}</p>`;
+
+/** A platform mail: its subject as the heading over `body`, in the layout, with a text footer. */
+export function platformMail(
+  lang: Lang,
+  subject: string,
+  body: string,
+  footer: string,
+): RenderedMail {
+  const inner = `<h1 style="margin:0 0 12px;font-size:18px;color:#1f1f1f">${escapeHtml(subject)}</h1>${body}`;
+  return { subject, html: layout(lang, subject, inner, escapeHtml(footer)) };
 }
 
 export function button(href: string, label: string): string {
@@ -198,7 +213,7 @@ export function renderNotification(ctx: NotificationContext, links: Links): Rend
   if (ctx.scope === 'reply') {
     const subject = t.replySubject(ctx.total, blockName);
     const parent = ctx.parent
-      ? `<p style="margin:0 0 12px;padding:10px 12px;background:#f7f7f7;border-radius:6px;font-size:14px;color:#444">${paragraph(ctx.parent.content)}</p>`
+      ? `<p style="margin:0 0 12px;padding:10px 12px;background:#f7f7f7;border-radius:6px;font-size:14px;color:#444">${withBreaks(ctx.parent.content)}</p>`
       : '';
     const inner = `<h1 style="margin:0 0 12px;font-size:18px;color:#1f1f1f">${escapeHtml(subject)}</h1><p style="margin:0 0 8px;font-size:14px;color:#444">${escapeHtml(t.replyIntro)}</p>${parent}<table role="presentation" width="100%" cellpadding="0" cellspacing="0">${list}${moreRow}</table>${button(links.open, t.openPage)}`;
     return {

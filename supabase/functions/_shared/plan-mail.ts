@@ -1,14 +1,7 @@
 // The plan mails, in the owner's language (en, ko), in the layout of the notification mails:
 // "your plan ends on ..." a few days before a plan that does not renew ends, and "we could not
 // renew your plan" when a renewal payment fails.
-import {
-  button,
-  escapeHtml,
-  langOf,
-  layout,
-  type Lang,
-  type RenderedMail,
-} from './notification-mail.ts';
+import { button, langOf, paragraph, platformMail, type RenderedMail } from './notification-mail.ts';
 import {
   formatPlanDate,
   STARTER,
@@ -60,14 +53,17 @@ const TEXTS = {
 } as const;
 
 export function renderPlanMail(c: PlanMailContext): RenderedMail {
-  const lang: Lang = langOf(c.language);
+  const lang = langOf(c.language);
   const t = TEXTS[lang];
   const date = formatPlanDate(c.endDate);
   const plan = t.plan(c);
   const subject = c.template === 'ending' ? t.endingSubject(date) : t.failedSubject;
   const body = c.template === 'ending' ? t.endingBody(plan, date) : t.failedBody(plan, date);
-  const p = (text: string) =>
-    `<p style="margin:0 0 12px;font-size:15px;line-height:1.55;color:#1f1f1f">${escapeHtml(text)}</p>`;
-  const inner = `<h1 style="margin:0 0 12px;font-size:18px;color:#1f1f1f">${escapeHtml(subject)}</h1>${p(t.hello(c.name))}${p(body)}${p(t.after)}${button(c.link, t.cta)}`;
-  return { subject, html: layout(lang, subject, inner, escapeHtml(t.footer)) };
+  const p = paragraph;
+  return platformMail(
+    lang,
+    subject,
+    `${p(t.hello(c.name))}${p(body)}${p(t.after)}${button(c.link, t.cta)}`,
+    t.footer,
+  );
 }

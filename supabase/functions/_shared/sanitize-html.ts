@@ -12,14 +12,8 @@
 // text stays). Text is escaped by the serializer, so nothing in it can become markup.
 //
 // The output is stable: sanitising it again gives the same string (tested), so a browser that
-// parses it builds the tree that was checked here.
-import {
-  defaultTreeAdapter,
-  html,
-  parseFragment,
-  serialize,
-  type DefaultTreeAdapterTypes,
-} from 'parse5';
+// parses it builds the tree that was checked here (html-fragment.ts).
+import { defaultTreeAdapter, type DefaultTreeAdapterTypes } from 'parse5';
 import {
   ALLOWED_TAGS,
   BLOCK_TAGS,
@@ -29,20 +23,22 @@ import {
   safeHref,
 } from '@reaction-blocks/contracts/html';
 
+import {
+  cleanUntilStable,
+  HTML_NS,
+  isElement,
+  type Element,
+  type Node,
+  type ParentNode,
+} from './html-fragment.ts';
+
 export { safeHref };
-
-type Node = DefaultTreeAdapterTypes.Node;
-type ParentNode = DefaultTreeAdapterTypes.ParentNode;
-type Element = DefaultTreeAdapterTypes.Element;
-
-const HTML_NS = html.NS.HTML;
 
 const ALLOWED: ReadonlySet<string> = new Set(ALLOWED_TAGS);
 const DROPPED: ReadonlySet<string> = new Set(DROPPED_TAGS);
 const BLOCKS: ReadonlySet<string> = new Set(BLOCK_TAGS);
 const HOLDS_BLOCKS: ReadonlySet<string> = new Set(CONTAINS_BLOCKS);
 
-const isElement = (node: Node): node is Element => 'tagName' in node;
 const isText = (node: Node): node is DefaultTreeAdapterTypes.TextNode => node.nodeName === '#text';
 
 function hasBlockInside(element: Element): boolean {
@@ -97,29 +93,12 @@ function cleanChildren(from: ParentNode, to: ParentNode): void {
   }
 }
 
-function cleanOnce(input: string): string {
-  // parsed as the content of a <div>, as innerHTML does
-  const context = defaultTreeAdapter.createElement('div', HTML_NS, []);
-  // Scripting off, as a browser parses HTML that is not in a live page (the SDK parses in an
-  // inert document, and a DOMParser does too): <noscript> content is then markup, which the
-  // allow-list removes with the element.
-  const parsed = parseFragment(context, input, { scriptingEnabled: false });
-  const out = defaultTreeAdapter.createDocumentFragment();
-  cleanChildren(parsed, out);
-  return serialize(out);
-}
-
 /**
- * Owner-written HTML reduced to the allow-list above. Runs until the result no longer changes
- * (unwrapping can leave nesting a parser would rebuild differently, like a <p> in a <p>), at
- * most a few rounds.
+ * Owner-written HTML reduced to the allow-list above, until stable. Parsed with scripting off, as
+ * a browser parses HTML that is not in a live page (the SDK parses in an inert document, and a
+ * DOMParser does too): <noscript> content is then markup, which the allow-list removes with the
+ * element.
  */
 export function sanitizeHtml(input: string): string {
-  let current = cleanOnce(input);
-  for (let round = 0; round < 3; round += 1) {
-    const next = cleanOnce(current);
-    if (next === current) return current;
-    current = next;
-  }
-  return current;
+  return cleanUntilStable(input, cleanChildren, false);
 }

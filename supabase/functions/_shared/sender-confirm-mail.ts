@@ -1,14 +1,7 @@
 // The mail that asks an owner to confirm a sender address, in the owner's language (en, ko), in
 // the layout of the notification mails. It names the account that asked, so whoever reads the
 // mailbox knows whose request it is, and says that nothing happens without the link.
-import {
-  button,
-  escapeHtml,
-  langOf,
-  layout,
-  type Lang,
-  type RenderedMail,
-} from './notification-mail.ts';
+import { button, langOf, paragraph, platformMail, type RenderedMail } from './notification-mail.ts';
 
 export interface SenderConfirmContext {
   language: string;
@@ -45,11 +38,14 @@ const TEXTS = {
 } as const;
 
 export function renderSenderConfirmMail(c: SenderConfirmContext): RenderedMail {
-  const lang: Lang = langOf(c.language);
+  const lang = langOf(c.language);
   const t = TEXTS[lang];
   const account = c.ownerName ? `${c.ownerName} (${c.ownerEmail})` : c.ownerEmail;
-  const p = (text: string) =>
-    `<p style="margin:0 0 12px;font-size:15px;line-height:1.55;color:#1f1f1f">${escapeHtml(text)}</p>`;
-  const inner = `<h1 style="margin:0 0 12px;font-size:18px;color:#1f1f1f">${escapeHtml(t.subject)}</h1>${p(t.asked(account, c.address))}${p(t.how)}${button(c.link, t.cta(c.address))}<div style="height:16px"></div>${p(t.ignore)}`;
-  return { subject: t.subject, html: layout(lang, t.subject, inner, escapeHtml(t.footer)) };
+  const p = paragraph;
+  return platformMail(
+    lang,
+    t.subject,
+    `${p(t.asked(account, c.address))}${p(t.how)}${button(c.link, t.cta(c.address))}<div style="height:16px"></div>${p(t.ignore)}`,
+    t.footer,
+  );
 }

@@ -11,20 +11,9 @@
 //     which is http on a local stack).
 // Script-like and foreign elements go with their content; other elements are unwrapped; comments
 // and every other attribute (on*, srcset, formaction, ...) go.
-import {
-  defaultTreeAdapter,
-  html,
-  parseFragment,
-  serialize,
-  type DefaultTreeAdapterTypes,
-} from 'parse5';
+import { defaultTreeAdapter, type DefaultTreeAdapterTypes } from 'parse5';
 import { NON_PROSE_TAGS, safeHref } from '@reaction-blocks/contracts/html';
-
-type Node = DefaultTreeAdapterTypes.Node;
-type ParentNode = DefaultTreeAdapterTypes.ParentNode;
-type Element = DefaultTreeAdapterTypes.Element;
-
-const HTML_NS = html.NS.HTML;
+import { cleanUntilStable, HTML_NS, isElement, type ParentNode } from '../html-fragment.ts';
 
 const COMMON = ['style'];
 /** Elements kept, with the attributes each may keep. */
@@ -183,8 +172,6 @@ function safeSrc(raw: string | undefined, origins: readonly string[]): string | 
   }
 }
 
-const isElement = (node: Node): node is Element => 'tagName' in node;
-
 function clean(from: ParentNode, to: ParentNode, opts: LetterSanitizeOptions): void {
   for (const child of from.childNodes) {
     if (child.nodeName === '#text') {
@@ -233,21 +220,7 @@ function clean(from: ParentNode, to: ParentNode, opts: LetterSanitizeOptions): v
   }
 }
 
-function once(input: string, opts: LetterSanitizeOptions): string {
-  const context = defaultTreeAdapter.createElement('div', HTML_NS, []);
-  const parsed = parseFragment(context, input, {});
-  const out = defaultTreeAdapter.createDocumentFragment();
-  clean(parsed, out, opts);
-  return serialize(out);
-}
-
 /** A letter's HTML fragment reduced to the allow-list; stable (sanitising again changes nothing). */
 export function sanitizeLetterHtml(input: string, opts: LetterSanitizeOptions = {}): string {
-  let current = once(input, opts);
-  for (let round = 0; round < 3; round++) {
-    const next = once(current, opts);
-    if (next === current) return current;
-    current = next;
-  }
-  return current;
+  return cleanUntilStable(input, (from, to) => clean(from, to, opts));
 }
