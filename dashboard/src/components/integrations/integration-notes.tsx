@@ -1,9 +1,11 @@
 // What an integration could not do, as the owner reads it (the workspace's Integration section,
 // /profile/integration): one line per note in the owner's language, how often and when, and a
-// button to dismiss it.
+// button to dismiss it; useNoteDismissal is the dismissing both places do.
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatDate } from '../../lib/dates';
 import type { IntegrationNote } from '../../lib/integrations';
+import { integrationReason } from './texts';
 
 export function noteText(
   t: (key: string, options?: Record<string, unknown>) => string,
@@ -64,6 +66,40 @@ export function IntegrationNotes({ notes, onDismiss, busy }: IntegrationNotesPro
       ))}
     </ul>
   );
+}
+
+/**
+ * Dismissing notes: the ids under way (their buttons disabled), the note taken out of the screen's
+ * data once the server has it, and a failure as the owner reads it.
+ */
+export function useNoteDismissal<T extends { notes: IntegrationNote[] }>({
+  dismiss,
+  setData,
+  onFailed,
+}: {
+  dismiss: (id: string) => Promise<void>;
+  /** The screen's data holding the notes (useQuery's setData). */
+  setData: (update: (data: T | undefined) => T | undefined) => void;
+  onFailed: (message: string) => void;
+}) {
+  const { t } = useTranslation();
+  const [busy, setBusy] = useState<ReadonlySet<string>>(new Set());
+  const onDismiss = async (note: IntegrationNote) => {
+    setBusy((d) => new Set(d).add(note.id));
+    try {
+      await dismiss(note.id);
+      setData((d) => d && { ...d, notes: d.notes.filter((n) => n.id !== note.id) });
+    } catch (cause) {
+      onFailed(t('integrations.failed', { reason: integrationReason(t, cause) }));
+    } finally {
+      setBusy((d) => {
+        const next = new Set(d);
+        next.delete(note.id);
+        return next;
+      });
+    }
+  };
+  return { busy, onDismiss: (note: IntegrationNote) => void onDismiss(note) };
 }
 
 /** Notion's mark (a plain N in a rounded square), drawn here: no remote image. */

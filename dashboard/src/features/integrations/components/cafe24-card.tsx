@@ -9,9 +9,11 @@ import {
   CAFE24_MALL_ID,
   normalizeMallId,
 } from '@reaction-blocks/contracts/cafe24';
-import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { TextField } from '../../../components/ui/fields';
-import { IntegrationNotes } from '../../../components/integrations/integration-notes';
+import {
+  IntegrationNotes,
+  useNoteDismissal,
+} from '../../../components/integrations/integration-notes';
 import { integrationReason } from '../../../components/integrations/texts';
 import {
   getCafe24Shop,
@@ -35,6 +37,7 @@ import {
 } from '../../../lib/integrations';
 import { messageOf } from '../../../lib/errors';
 import { Cafe24Placements } from './cafe24-placements';
+import { IntegrationCardHead, RemoveIntegrationDialog } from './integration-card';
 import { ErrorText } from '../../../components/ui/error-text';
 import { LoadFailed } from '../../../components/ui/load-failed';
 import { UpgradeHint } from '../../../components/ui/upgrade-hint';
@@ -109,6 +112,12 @@ export function Cafe24Card({ api, paid, announce }: Cafe24CardProps) {
   const integration = data?.integration ?? null;
   const shop = data?.shop ?? null;
   const granted = integration?.status === 'granted';
+  const dismissal = useNoteDismissal({
+    dismiss: api.dismiss,
+    setData: (update: (d: Cafe24Data | undefined) => Cafe24Data | undefined) =>
+      client.setQueryData<Cafe24Data>(cafe24QueryKey, update),
+    onFailed: setError,
+  });
 
   const connect = (mallId: string) => {
     setError(null);
@@ -141,14 +150,12 @@ export function Cafe24Card({ api, paid, announce }: Cafe24CardProps) {
 
   return (
     <li className="integration-card" aria-labelledby="integration-cafe24">
-      <div className="integration-card-head">
-        <Cafe24Mark />
-        <h2 id="integration-cafe24">{s('name')}</h2>
-        <span className={`status-chip status-${granted ? 'verified' : 'not_verified'}`}>
-          <span className="visually-hidden">{t('integrations.status')}: </span>
-          {t(granted ? 'integrations.granted' : 'integrations.notGranted')}
-        </span>
-      </div>
+      <IntegrationCardHead
+        mark={<Cafe24Mark />}
+        id="integration-cafe24"
+        name={s('name')}
+        granted={granted}
+      />
       <p className="hint">{s('text')}</p>
       <ErrorText>{error}</ErrorText>
       <LoadFailed onRetry={() => void reload()}>
@@ -182,18 +189,7 @@ export function Cafe24Card({ api, paid, announce }: Cafe24CardProps) {
           notes={data.notes.filter(
             (n) => n.code !== 'cafe24_unauthorized' || integration?.status !== 'not_granted',
           )}
-          onDismiss={(note) =>
-            void api
-              .dismiss(note.id)
-              .then(() =>
-                client.setQueryData<Cafe24Data>(cafe24QueryKey, (d) =>
-                  d ? { ...d, notes: d.notes.filter((n) => n.id !== note.id) } : d,
-                ),
-              )
-              .catch((cause: unknown) =>
-                setError(t('integrations.failed', { reason: integrationReason(t, cause) })),
-              )
-          }
+          {...dismissal}
         />
       ) : null}
       {data && !shop ? (
@@ -273,14 +269,11 @@ export function Cafe24Card({ api, paid, announce }: Cafe24CardProps) {
           link={t('integrations.upgrade')}
         />
       ) : null}
-      <ConfirmDialog
+      <RemoveIntegrationDialog
         open={confirming}
         title={s('removeTitle')}
-        cancelLabel={t('common.cancel')}
-        confirmLabel={t('integrations.remove')}
         onCancel={() => setConfirming(false)}
-        errorText={(cause) => t('integrations.failed', { reason: integrationReason(t, cause) })}
-        onConfirm={async () => {
+        onRemove={async () => {
           await api.remove();
           setConfirming(false);
           announce(s('removing'));
@@ -288,7 +281,7 @@ export function Cafe24Card({ api, paid, announce }: Cafe24CardProps) {
         }}
       >
         <p>{s('removeText')}</p>
-      </ConfirmDialog>
+      </RemoveIntegrationDialog>
     </li>
   );
 }

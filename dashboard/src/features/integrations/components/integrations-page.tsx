@@ -4,10 +4,13 @@
 // clears notionToken"). Cafe24's card also places blocks in the shop (cafe24-card.tsx).
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { PageHeading } from '../../../components/ui/page-heading';
 import { Spinner } from '../../../components/ui/spinner';
-import { IntegrationNotes, NotionMark } from '../../../components/integrations/integration-notes';
+import {
+  IntegrationNotes,
+  NotionMark,
+  useNoteDismissal,
+} from '../../../components/integrations/integration-notes';
 import {
   integrationReason,
   registerIntegrationTranslations,
@@ -23,6 +26,7 @@ import {
   type NotionIntegration,
 } from '../../../lib/integrations';
 import { useSession } from '../../../lib/session';
+import { IntegrationCardHead, RemoveIntegrationDialog } from './integration-card';
 import { Cafe24Card, supabaseCafe24Api, type Cafe24Api } from './cafe24-card';
 import { useQuery } from '../../../lib/use-query';
 import { Announcement } from '../../../components/ui/announcement';
@@ -65,7 +69,11 @@ export function IntegrationsPage({
   const [announcement, setAnnouncement] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [confirming, setConfirming] = useState(false);
-  const [dismissing, setDismissing] = useState<ReadonlySet<string>>(new Set());
+  const dismissal = useNoteDismissal({
+    dismiss: api.dismiss,
+    setData: state.setData,
+    onFailed: setError,
+  });
   const notion = state.data?.notion ?? null;
 
   const connect = () => {
@@ -85,24 +93,6 @@ export function IntegrationsPage({
       .finally(() => setConnecting(false));
   };
 
-  const dismiss = async (note: IntegrationNote) => {
-    setDismissing((d) => new Set(d).add(note.id));
-    try {
-      await api.dismiss(note.id);
-      state.setData((d) => d && { ...d, notes: d.notes.filter((n) => n.id !== note.id) });
-    } catch (cause) {
-      setError(s('failed', { reason: integrationReason(t, cause) }));
-    } finally {
-      setDismissing((d) => {
-        const next = new Set(d);
-        next.delete(note.id);
-        return next;
-      });
-    }
-  };
-
-  const status = notion?.status === 'granted' ? 'granted' : 'not_granted';
-
   return (
     <section className="integrations-page">
       <PageHeading>{s('title')}</PageHeading>
@@ -116,16 +106,12 @@ export function IntegrationsPage({
       {state.data ? (
         <ul className="integration-list">
           <li className="integration-card" aria-labelledby="integration-notion">
-            <div className="integration-card-head">
-              <NotionMark />
-              <h2 id="integration-notion">{s('notion')}</h2>
-              <span
-                className={`status-chip status-${status === 'granted' ? 'verified' : 'not_verified'}`}
-              >
-                <span className="visually-hidden">{s('status')}: </span>
-                {s(status === 'granted' ? 'granted' : 'notGranted')}
-              </span>
-            </div>
+            <IntegrationCardHead
+              mark={<NotionMark />}
+              id="integration-notion"
+              name={s('notion')}
+              granted={notion?.status === 'granted'}
+            />
             <p className="hint">{s('notionText')}</p>
             {notion ? (
               <p className="integration-workspace">
@@ -143,8 +129,7 @@ export function IntegrationsPage({
               notes={state.data.notes.filter(
                 (n) => n.code !== 'unauthorized' || notion?.status !== 'not_granted',
               )}
-              busy={dismissing}
-              onDismiss={(note) => void dismiss(note)}
+              {...dismissal}
             />
             <div className="integration-actions">
               {!notion || notion.status === 'not_granted' ? (
@@ -176,14 +161,11 @@ export function IntegrationsPage({
           <Cafe24Card api={cafe24Api} paid={paid} announce={setAnnouncement} />
         </ul>
       ) : null}
-      <ConfirmDialog
+      <RemoveIntegrationDialog
         open={confirming}
         title={s('removeTitle')}
-        cancelLabel={t('common.cancel')}
-        confirmLabel={s('remove')}
         onCancel={() => setConfirming(false)}
-        errorText={(cause) => s('failed', { reason: integrationReason(t, cause) })}
-        onConfirm={async () => {
+        onRemove={async () => {
           const result = await api.remove();
           setConfirming(false);
           setAnnouncement(
@@ -193,7 +175,7 @@ export function IntegrationsPage({
         }}
       >
         <p>{s('removeText')}</p>
-      </ConfirmDialog>
+      </RemoveIntegrationDialog>
     </section>
   );
 }

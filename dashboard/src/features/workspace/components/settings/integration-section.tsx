@@ -8,7 +8,10 @@ import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { integrationReason } from '../../../../components/integrations/texts';
 import { Link } from 'react-router-dom';
-import { IntegrationNotes } from '../../../../components/integrations/integration-notes';
+import {
+  IntegrationNotes,
+  useNoteDismissal,
+} from '../../../../components/integrations/integration-notes';
 import { SelectField } from '../../../../components/ui/fields';
 import { Spinner } from '../../../../components/ui/spinner';
 import { paths } from '../../../../config/paths';
@@ -77,7 +80,6 @@ export function IntegrationSection({
 
   const [problem, setProblem] = useState<string | null>(null);
   const [connecting, setConnecting] = useState(false);
-  const [dismissing, setDismissing] = useState<ReadonlySet<string>>(new Set());
 
   // the connection and this block's notes (paid owners only)
   const status = useQuery(
@@ -87,6 +89,11 @@ export function IntegrationSection({
   );
   const integration = paid ? (status.error ? null : status.data?.integration) : null;
   const notes = status.data?.notes ?? [];
+  const dismissal = useNoteDismissal({
+    dismiss: api.dismiss,
+    setData: status.setData,
+    onFailed: setProblem,
+  });
   const granted = integration?.status === 'granted';
   // what the block may link to, read from Notion once the section is open
   const listing = open && granted;
@@ -118,22 +125,6 @@ export function IntegrationSection({
         setProblem(t('integrations.failed', { reason: integrationReason(t, cause) })),
       )
       .finally(() => setConnecting(false));
-  };
-
-  const dismiss = async (note: IntegrationNote) => {
-    setDismissing((d) => new Set(d).add(note.id));
-    try {
-      await api.dismiss(note.id);
-      status.setData((d) => d && { ...d, notes: d.notes.filter((n) => n.id !== note.id) });
-    } catch (cause) {
-      setProblem(t('integrations.failed', { reason: integrationReason(t, cause) }));
-    } finally {
-      setDismissing((d) => {
-        const next = new Set(d);
-        next.delete(note.id);
-        return next;
-      });
-    }
   };
 
   if (!paid) {
@@ -230,7 +221,7 @@ export function IntegrationSection({
       {problem || searchProblem || statusProblem ? (
         <ErrorText>{problem ?? searchProblem ?? statusProblem}</ErrorText>
       ) : null}
-      <IntegrationNotes notes={notes} busy={dismissing} onDismiss={(note) => void dismiss(note)} />
+      <IntegrationNotes notes={notes} {...dismissal} />
     </div>
   );
 }
