@@ -35,6 +35,7 @@ import { MemberRowView } from './member-row';
 import { Pencil, X } from '../../../components/ui/icons';
 import { EmptyState } from '../../../components/ui/empty-state';
 import { ErrorText } from '../../../components/ui/error-text';
+import { Announcement } from '../../../components/ui/announcement';
 
 const PAGE = LETTER_LIMITS.pageSize;
 
@@ -247,11 +248,7 @@ export function AudiencePage({ blockId, blockName }: AudiencePageProps) {
           />
         </aside>
         <section className="audience-main" aria-label={t('audience.list')}>
-          {notice ? (
-            <p className="notice" role="status">
-              {notice}
-            </p>
-          ) : null}
+          <Announcement>{notice}</Announcement>
           {error ? <ErrorText>{t('audience.loadFailed', { reason: error })}</ErrorText> : null}
           {members === null ? (
             <Spinner label={t('common.loading')} />

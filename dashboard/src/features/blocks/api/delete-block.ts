@@ -1,8 +1,6 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
-import { useSession } from '../../../lib/session';
 import { supabase } from '../../../lib/supabase';
-import { blockKeys } from './keys';
+import { useBlockCountWrite } from './block-count-write';
 
 export const ZDeleteBlockInput = z.object({ id: z.string().min(1) });
 export type TDeleteBlockInput = z.infer<typeof ZDeleteBlockInput>;
@@ -14,12 +12,4 @@ export async function deleteBlock(input: TDeleteBlockInput) {
 }
 
 /** Deletes, then reads the list and the profile's block count again. */
-export function useDeleteBlock() {
-  const client = useQueryClient();
-  const { refreshProfile } = useSession();
-  return useMutation({
-    mutationFn: (input: Parameters<typeof deleteBlock>[0]) => deleteBlock(input),
-    onSuccess: () =>
-      Promise.all([client.invalidateQueries({ queryKey: blockKeys.all }), refreshProfile()]),
-  });
-}
+export const useDeleteBlock = () => useBlockCountWrite(deleteBlock);

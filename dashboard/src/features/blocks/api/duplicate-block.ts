@@ -1,8 +1,6 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
-import { useSession } from '../../../lib/session';
 import { supabase } from '../../../lib/supabase';
-import { blockKeys } from './keys';
+import { useBlockCountWrite } from './block-count-write';
 
 export const ZDuplicateBlockInput = z.object({ blockId: z.string().min(1) });
 export type TDuplicateBlockInput = z.infer<typeof ZDuplicateBlockInput>;
@@ -16,12 +14,4 @@ export async function duplicateBlock(input: TDuplicateBlockInput): Promise<unkno
 }
 
 /** Copies, then reads the list and the profile's block count again. */
-export function useDuplicateBlock() {
-  const client = useQueryClient();
-  const { refreshProfile } = useSession();
-  return useMutation({
-    mutationFn: (input: Parameters<typeof duplicateBlock>[0]) => duplicateBlock(input),
-    onSuccess: () =>
-      Promise.all([client.invalidateQueries({ queryKey: blockKeys.all }), refreshProfile()]),
-  });
-}
+export const useDuplicateBlock = () => useBlockCountWrite(duplicateBlock);

@@ -38,6 +38,7 @@ import { TagBar } from './tag-bar';
 import { TagDialog } from './tag-dialog';
 import { PageHeading } from '../../../components/ui/page-heading';
 import { ErrorText } from '../../../components/ui/error-text';
+import { Announcement } from '../../../components/ui/announcement';
 
 const NO_TAGS: readonly UserTagRow[] = [];
 
@@ -178,11 +179,7 @@ export function BlockDashboard() {
         />
       </div>
       <p className="mobile-message">{t('shell.mobileMessage')}</p>
-      {notice ? (
-        <p className="notice" role="status">
-          {notice}
-        </p>
-      ) : null}
+      <Announcement>{notice}</Announcement>
       {error ? <ErrorText>{t('blocks.loadError', { message: error })}</ErrorText> : null}
       {blocks === undefined && !error ? (
         <Spinner label={t('common.loading')} />

@@ -8,6 +8,7 @@
 import { useCallback, useEffect, useId, useMemo, useRef, useState, type MouseEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useNavigate, useParams } from 'react-router-dom';
+import { Announcement } from '../../../components/ui/announcement';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { SelectField, TextField } from '../../../components/ui/fields';
 import { PageHeading } from '../../../components/ui/page-heading';
@@ -381,11 +382,7 @@ export function LetterWorkspacePage() {
                   <span aria-live="polite">{t('letters.loadingPage', { percent: progress })}</span>
                 </div>
               ) : null}
-              {notice ? (
-                <p className="notice" role="status">
-                  {notice}
-                </p>
-              ) : null}
+              <Announcement>{notice}</Announcement>
               <LetterButtonToggles
                 idPrefix={nameId}
                 model={draft.model}
