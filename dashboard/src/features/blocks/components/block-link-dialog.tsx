@@ -1,6 +1,6 @@
 import { useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Dialog } from '../../../components/ui/dialog';
+import { DialogWithClose } from '../../../components/ui/dialog-with-close';
 import { Spinner } from '../../../components/ui/spinner';
 import { paths } from '../../../config/paths';
 import type { BlockRow } from '../../../lib/db-types';
@@ -85,20 +85,16 @@ export function BlockLinkDialog({
   };
 
   return (
-    <Dialog
+    <DialogWithClose
       open
       title={t('blocks.linkDialog.title')}
       onClose={onClose}
       className="link-dialog"
-      actions={
-        <>
-          <button type="button" className="button button-ghost" onClick={saveHandout}>
-            {t('blocks.linkDialog.handout')}
-          </button>
-          <button type="button" className="button button-primary" onClick={onClose}>
-            {t('common.close')}
-          </button>
-        </>
+      closeLabel={t('common.close')}
+      before={
+        <button type="button" className="button button-ghost" onClick={saveHandout}>
+          {t('blocks.linkDialog.handout')}
+        </button>
       }
     >
       <label htmlFor={urlId}>{t('blocks.linkDialog.publicUrl')}</label>
@@ -149,6 +145,6 @@ export function BlockLinkDialog({
       <span className="visually-hidden" aria-live="polite">
         {copied ? t('common.copied') : ''}
       </span>
-    </Dialog>
+    </DialogWithClose>
   );
 }

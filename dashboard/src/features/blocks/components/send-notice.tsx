@@ -3,7 +3,7 @@
 // here. When set it shows once a session on the Send pages.
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Dialog } from '../../../components/ui/dialog';
+import { DialogWithClose } from '../../../components/ui/dialog-with-close';
 import { site } from '../../../config/site';
 import { currentLanguage } from '../../../lib/i18n';
 
@@ -29,17 +29,13 @@ export function SendNotice({ notice = site.sendNotice }: { notice?: typeof site.
     setOpen(false);
   };
   return (
-    <Dialog
+    <DialogWithClose
       open
       title={t('shell.sendNoticeTitle')}
       onClose={close}
-      actions={
-        <button type="button" className="button button-primary" onClick={close} data-autofocus>
-          {t('common.close')}
-        </button>
-      }
+      closeLabel={t('common.close')}
     >
       <p>{notice[currentLanguage()]}</p>
-    </Dialog>
+    </DialogWithClose>
   );
 }

@@ -6,7 +6,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
-import { Dialog } from '../../../components/ui/dialog';
+import { DialogWithClose } from '../../../components/ui/dialog-with-close';
 import { CheckboxField, SelectField } from '../../../components/ui/fields';
 import { Spinner } from '../../../components/ui/spinner';
 import { tabIds, Tabs } from '../../../components/ui/tabs';
@@ -241,16 +241,13 @@ export function SendLetterDialog({
   );
 
   return (
-    <Dialog
+    <DialogWithClose
       open
       title={t('letters.send.title')}
       onClose={onClose}
       className="send-letter-dialog"
-      actions={
-        <button type="button" className="button" onClick={onClose}>
-          {t('letters.send.close')}
-        </button>
-      }
+      closeLabel={t('letters.send.close')}
+      closeTone="plain"
     >
       <Tabs
         label={t('letters.send.tabs')}
@@ -274,6 +271,6 @@ export function SendLetterDialog({
         {done ?? (mode === 'manual' ? manual : audience)}
         <ErrorText>{serverError}</ErrorText>
       </div>
-    </Dialog>
+    </DialogWithClose>
   );
 }

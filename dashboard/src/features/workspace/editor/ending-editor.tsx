@@ -9,7 +9,7 @@ import {
   type TEndingDraft,
   type TQuestionDraft,
 } from '@reaction-blocks/contracts/schemas';
-import { Dialog } from '../../../components/ui/dialog';
+import { DialogWithClose } from '../../../components/ui/dialog-with-close';
 import { CheckboxField } from '../../../components/ui/fields';
 import { PaidHint } from '../components/paid-hint';
 import { translateMessage } from '../model/messages';
@@ -47,20 +47,16 @@ export function EndingEditor(props: EndingEditorProps) {
   const { ending, onClose } = props;
   const isDefault = ending?.is_default === true;
   return (
-    <Dialog
+    <DialogWithClose
       open={ending !== null}
       title={isDefault ? t('editor.ending.defaultDialogTitle') : t('editor.ending.dialogTitle')}
       onClose={onClose}
       className="ending-editor"
-      actions={
-        <button type="button" className="button button-primary" onClick={onClose}>
-          {t('editor.ending.done')}
-        </button>
-      }
+      closeLabel={t('editor.ending.done')}
     >
       {/* Keyed by id so the delete confirmation never carries over to another ending. */}
       {ending ? <EndingFields key={ending.id} {...props} ending={ending} /> : null}
-    </Dialog>
+    </DialogWithClose>
   );
 }
 

@@ -2,7 +2,7 @@
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { QUESTION_TYPES, type TQuestionType } from '@reaction-blocks/contracts/schemas';
-import { Dialog } from '../../../components/ui/dialog';
+import { DialogWithClose } from '../../../components/ui/dialog-with-close';
 
 export interface QuestionTypePickerProps {
   open: boolean;
@@ -14,16 +14,13 @@ export function QuestionTypePicker({ open, onPick, onClose }: QuestionTypePicker
   const { t } = useTranslation();
   const base = useId();
   return (
-    <Dialog
+    <DialogWithClose
       open={open}
       title={t('editor.picker.title')}
       onClose={onClose}
       className="question-type-picker"
-      actions={
-        <button type="button" className="button button-ghost" onClick={onClose}>
-          {t('common.cancel')}
-        </button>
-      }
+      closeLabel={t('common.cancel')}
+      closeTone="ghost"
     >
       <ul className="type-grid">
         {QUESTION_TYPES.map((type) => (
@@ -47,6 +44,6 @@ export function QuestionTypePicker({ open, onPick, onClose }: QuestionTypePicker
           </li>
         ))}
       </ul>
-    </Dialog>
+    </DialogWithClose>
   );
 }
