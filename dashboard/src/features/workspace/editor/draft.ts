@@ -18,6 +18,7 @@ import {
   OPTION_TYPES,
   orderEndings,
   type FormDraft,
+  type QuestionField,
 } from './model';
 
 type Tables = Database['public']['Tables'];
@@ -26,18 +27,7 @@ type Tables = Database['public']['Tables'];
 export type OptionRow = Pick<Tables['options']['Row'], 'id' | 'value' | 'index' | 'deleted'>;
 export type QuestionRow = Pick<
   Tables['questions']['Row'],
-  | 'id'
-  | 'type'
-  | 'title'
-  | 'required'
-  | 'index'
-  | 'placeholder'
-  | 'allow_multi_select'
-  | 'as_visitor_info'
-  | 'trigger_letter_block'
-  | 'content'
-  | 'image_src'
-  | 'deleted'
+  'id' | 'type' | 'index' | 'deleted' | QuestionField
 >;
 /** A question as selected with `questions(*, options(*))`. */
 export type QuestionRowWithOptions = QuestionRow & { options?: OptionRow[] | null };

@@ -117,20 +117,18 @@ export function softDeleteQuestion(draft: FormDraft, questionId: string): FormDr
   return { questions: withOrder(live, questions), endings };
 }
 
-export type QuestionPatch = Partial<
-  Pick<
-    TQuestionDraft,
-    | 'title'
-    | 'required'
-    | 'placeholder'
-    | 'allow_multi_select'
-    | 'as_visitor_info'
-    | 'trigger_letter_block'
-    | 'content'
-    | 'image_src'
-    | 'options'
-  >
->;
+/** A question's fields the owner edits (its type, place and deletion have functions of their own). */
+export type QuestionField =
+  | 'title'
+  | 'required'
+  | 'placeholder'
+  | 'allow_multi_select'
+  | 'as_visitor_info'
+  | 'trigger_letter_block'
+  | 'content'
+  | 'image_src';
+
+export type QuestionPatch = Partial<Pick<TQuestionDraft, QuestionField | 'options'>>;
 
 /**
  * Changes fields of one question. Only one question can supply the respondent's email and one

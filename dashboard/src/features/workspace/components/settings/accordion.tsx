@@ -6,15 +6,13 @@ export function AccordionSection({
   title,
   badge,
   defaultOpen = false,
-  onToggle,
   children,
 }: {
   title: string;
   badge?: ReactNode;
   defaultOpen?: boolean;
-  /** Told when the section opens or closes (e.g. to load what it shows on first open). */
-  onToggle?: (open: boolean) => void;
-  children: ReactNode;
+  /** A function of whether the section is open, for contents that load only once it is. */
+  children: ReactNode | ((open: boolean) => ReactNode);
 }) {
   const [open, setOpen] = useState(defaultOpen);
   const buttonId = useId();
@@ -28,10 +26,7 @@ export function AccordionSection({
           className="accordion-trigger"
           aria-expanded={open}
           aria-controls={regionId}
-          onClick={() => {
-            setOpen(!open);
-            onToggle?.(!open);
-          }}
+          onClick={() => setOpen(!open)}
         >
           <span>{title}</span>
           {badge}
@@ -47,7 +42,7 @@ export function AccordionSection({
         className="accordion-panel"
         hidden={!open}
       >
-        {children}
+        {typeof children === 'function' ? children(open) : children}
       </div>
     </section>
   );

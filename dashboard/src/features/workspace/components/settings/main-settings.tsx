@@ -161,24 +161,18 @@ export function MainSettings({ type, settings, errors, paid, onChange }: MainSet
           {type === 'qna' ? toggle('show_profile') : null}
           <fieldset className="settings-group">
             <legend>{f('labels')}</legend>
-            <TextField
-              label={f('adminLabel')}
-              value={settings.custom_label_name.admin}
-              onChange={(admin) =>
-                onChange('custom_label_name', { ...settings.custom_label_name, admin })
-              }
-              max={BLOCK_LIMITS.labelName}
-              error={errors['custom_label_name.admin']}
-            />
-            <TextField
-              label={f('meLabel')}
-              value={settings.custom_label_name.me}
-              onChange={(me) =>
-                onChange('custom_label_name', { ...settings.custom_label_name, me })
-              }
-              max={BLOCK_LIMITS.labelName}
-              error={errors['custom_label_name.me']}
-            />
+            {(['admin', 'me'] as const).map((who) => (
+              <TextField
+                key={who}
+                label={f(`${who}Label`)}
+                value={settings.custom_label_name[who]}
+                onChange={(value) =>
+                  onChange('custom_label_name', { ...settings.custom_label_name, [who]: value })
+                }
+                max={BLOCK_LIMITS.labelName}
+                error={errors[`custom_label_name.${who}`]}
+              />
+            ))}
             {LABEL_COLOR_KEYS.map((key) => (
               <ColorField
                 key={key}

@@ -17,6 +17,18 @@ import { MainSettings, type MainSettingsProps } from './main-settings';
 import { TrustSettings } from './trust-settings';
 import { WebhooksSection, type WebhooksApi } from './webhooks-section';
 
+/** The Open Graph fields, in the section's order. */
+const OPEN_GRAPH_FIELDS: {
+  key: 'title' | 'description' | 'image_url';
+  max: number;
+  multiline?: boolean;
+  url?: boolean;
+}[] = [
+  { key: 'title', max: BLOCK_LIMITS.openGraphTitle },
+  { key: 'description', max: BLOCK_LIMITS.openGraphDescription, multiline: true },
+  { key: 'image_url', max: BLOCK_LIMITS.openGraphImageUrl, url: true },
+];
+
 /** Spec: the notification email shows its error after a 500 ms pause in typing. */
 const MAIL_ERROR_DELAY_MS = 500;
 
@@ -46,14 +58,12 @@ export function SettingsPanel(props: SettingsPanelProps) {
   const paidBadge = paid ? null : <PaidBadge />;
   const { t } = useTranslation();
   const headingId = useId();
-  const [integrationOpen, setIntegrationOpen] = useState(false);
-  const [webhooksOpen, setWebhooksOpen] = useState(false);
   const f = (key: string) => t(`workspace.fields.${key}`);
   const mailTo = privateSettings.mail_to ?? '';
   const settledMail = useSettled(mailTo, MAIL_ERROR_DELAY_MS);
   const mailError = settledMail === mailTo ? errors['private.mail_to'] : undefined;
   const og = settings.open_graph ?? {};
-  const setOg = (key: 'title' | 'description' | 'image_url', value: string) =>
+  const setOg = (key: (typeof OPEN_GRAPH_FIELDS)[number]['key'], value: string) =>
     onChange('open_graph', normalizeOpenGraph({ ...og, [key]: value }));
 
   return (
@@ -78,66 +88,42 @@ export function SettingsPanel(props: SettingsPanelProps) {
       <AccordionSection title={t('moderation.settings.title')} badge={paidBadge}>
         <TrustSettings type={type} settings={settings} paid={paid} onChange={onChange} />
       </AccordionSection>
-      <AccordionSection
-        title={t('workspace.settings.integration')}
-        badge={paidBadge}
-        onToggle={setIntegrationOpen}
-      >
-        <IntegrationSection
-          blockId={blockId}
-          type={type}
-          paid={paid}
-          privateSettings={privateSettings}
-          onPrivateChange={onPrivateChange}
-          open={integrationOpen}
-          api={props.integrationApi}
-        />
+      <AccordionSection title={t('workspace.settings.integration')} badge={paidBadge}>
+        {(open) => (
+          <IntegrationSection
+            blockId={blockId}
+            type={type}
+            paid={paid}
+            privateSettings={privateSettings}
+            onPrivateChange={onPrivateChange}
+            open={open}
+            api={props.integrationApi}
+          />
+        )}
       </AccordionSection>
-      <AccordionSection
-        title={t('workspace.settings.webhooks')}
-        badge={paidBadge}
-        onToggle={setWebhooksOpen}
-      >
-        <WebhooksSection
-          blockId={blockId}
-          paid={paid}
-          open={webhooksOpen}
-          api={props.webhooksApi}
-        />
+      <AccordionSection title={t('workspace.settings.webhooks')} badge={paidBadge}>
+        {(open) => (
+          <WebhooksSection blockId={blockId} paid={paid} open={open} api={props.webhooksApi} />
+        )}
       </AccordionSection>
       <AccordionSection title={t('workspace.settings.openGraph')} badge={paidBadge}>
         <p className="hint">{t('workspace.settings.openGraphText')}</p>
-        <PaidSection features={paid ? [] : [f('og_title'), f('og_description'), f('og_image_url')]}>
-          <TextField
-            label={f('og_title')}
-            value={og.title ?? ''}
-            onChange={(value) => setOg('title', value)}
-            max={BLOCK_LIMITS.openGraphTitle}
-            ignoreLonger
-            error={errors['open_graph.title']}
-            locked={!paid}
-          />
-          <TextField
-            label={f('og_description')}
-            value={og.description ?? ''}
-            onChange={(value) => setOg('description', value)}
-            max={BLOCK_LIMITS.openGraphDescription}
-            ignoreLonger
-            multiline
-            error={errors['open_graph.description']}
-            locked={!paid}
-          />
-          <TextField
-            label={f('og_image_url')}
-            type="url"
-            placeholder="https://"
-            value={og.image_url ?? ''}
-            onChange={(value) => setOg('image_url', value)}
-            max={BLOCK_LIMITS.openGraphImageUrl}
-            ignoreLonger
-            error={errors['open_graph.image_url']}
-            locked={!paid}
-          />
+        <PaidSection features={paid ? [] : OPEN_GRAPH_FIELDS.map(({ key }) => f(`og_${key}`))}>
+          {OPEN_GRAPH_FIELDS.map(({ key, max, multiline, url }) => (
+            <TextField
+              key={key}
+              label={f(`og_${key}`)}
+              type={url ? 'url' : 'text'}
+              placeholder={url ? 'https://' : undefined}
+              value={og[key] ?? ''}
+              onChange={(value) => setOg(key, value)}
+              max={max}
+              ignoreLonger
+              multiline={multiline}
+              error={errors[`open_graph.${key}`]}
+              locked={!paid}
+            />
+          ))}
         </PaidSection>
       </AccordionSection>
     </section>

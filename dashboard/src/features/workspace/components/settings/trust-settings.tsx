@@ -26,6 +26,15 @@ export function TrustSettings({ type, settings, paid, onChange }: TrustSettingsP
     return is;
   };
   const messages = type === 'comment' || type === 'qna';
+  const toggle = (key: 'honeypot' | 'captcha') => (
+    <ToggleField
+      label={t(`moderation.settings.${key}`)}
+      checked={settings[key]}
+      onChange={(value) => onChange(key, value)}
+      hint={t(`moderation.settings.${key}Hint`)}
+      locked={locked(key)}
+    />
+  );
   // built first: building it names the locked controls, which the section's hint lists
   const fields = (
     <div className="settings-fields">
@@ -43,22 +52,8 @@ export function TrustSettings({ type, settings, paid, onChange }: TrustSettingsP
           locked={locked('hold_messages')}
         />
       ) : null}
-      {messages || type === 'form' ? (
-        <ToggleField
-          label={t('moderation.settings.honeypot')}
-          checked={settings.honeypot}
-          onChange={(value) => onChange('honeypot', value)}
-          hint={t('moderation.settings.honeypotHint')}
-          locked={locked('honeypot')}
-        />
-      ) : null}
-      <ToggleField
-        label={t('moderation.settings.captcha')}
-        checked={settings.captcha}
-        onChange={(value) => onChange('captcha', value)}
-        hint={t('moderation.settings.captchaHint')}
-        locked={locked('captcha')}
-      />
+      {messages || type === 'form' ? toggle('honeypot') : null}
+      {toggle('captcha')}
     </div>
   );
   return <PaidSection features={lockedNames}>{fields}</PaidSection>;
