@@ -25,7 +25,6 @@ import {
   type Cafe24Shop,
   type PlaceableBlock,
 } from '../../../lib/cafe24';
-import { formatDate } from '../../../lib/dates';
 import {
   connectCafe24,
   dismissIntegrationNote,
@@ -37,7 +36,12 @@ import {
 } from '../../../lib/integrations';
 import { messageOf } from '../../../lib/errors';
 import { Cafe24Placements } from './cafe24-placements';
-import { IntegrationCardHead, RemoveIntegrationDialog } from './integration-card';
+import {
+  IntegrationActions,
+  IntegrationCardHead,
+  IntegrationConnected,
+  RemoveIntegrationDialog,
+} from './integration-card';
 import { ErrorText } from '../../../components/ui/error-text';
 import { LoadFailed } from '../../../components/ui/load-failed';
 import { UpgradeHint } from '../../../components/ui/upgrade-hint';
@@ -162,11 +166,7 @@ export function Cafe24Card({ api, paid, announce }: Cafe24CardProps) {
         {state.error ? t('integrations.loadFailed', { reason: messageOf(state.error) }) : null}
       </LoadFailed>
       {shop ? (
-        <p className="integration-workspace">
-          {s('mall', { name: shop.mall_id })}
-          {' · '}
-          {t('integrations.connectedOn', { date: formatDate(shop.created_at) })}
-        </p>
+        <IntegrationConnected name={s('mall', { name: shop.mall_id })} since={shop.created_at} />
       ) : null}
       {loader ? (
         <p className={`integration-loader loader-${loader.kind}`} data-state={loader.kind}>
@@ -240,26 +240,13 @@ export function Cafe24Card({ api, paid, announce }: Cafe24CardProps) {
               }}
             />
           ) : null}
-          <div className="integration-actions">
-            {!granted ? (
-              <button
-                type="button"
-                className="button button-primary"
-                disabled={connecting || !paid}
-                onClick={() => connect(shop.mall_id)}
-              >
-                {connecting ? s('connecting') : s('connectAgain')}
-              </button>
-            ) : null}
-            <button
-              type="button"
-              className="button button-ghost danger-text"
-              disabled={connecting}
-              onClick={() => setConfirming(true)}
-            >
-              {t('integrations.remove')}
-            </button>
-          </div>
+          <IntegrationActions
+            connectLabel={granted ? null : connecting ? s('connecting') : s('connectAgain')}
+            connecting={connecting}
+            paid={paid}
+            onConnect={() => connect(shop.mall_id)}
+            onRemove={() => setConfirming(true)}
+          />
         </>
       ) : null}
       {!paid ? (

@@ -15,7 +15,6 @@ import {
   integrationReason,
   registerIntegrationTranslations,
 } from '../../../components/integrations/texts';
-import { formatDate } from '../../../lib/dates';
 import {
   connectNotion,
   dismissIntegrationNote,
@@ -26,7 +25,12 @@ import {
   type NotionIntegration,
 } from '../../../lib/integrations';
 import { useSession } from '../../../lib/session';
-import { IntegrationCardHead, RemoveIntegrationDialog } from './integration-card';
+import {
+  IntegrationActions,
+  IntegrationCardHead,
+  IntegrationConnected,
+  RemoveIntegrationDialog,
+} from './integration-card';
 import { Cafe24Card, supabaseCafe24Api, type Cafe24Api } from './cafe24-card';
 import { useQuery } from '../../../lib/use-query';
 import { Announcement } from '../../../components/ui/announcement';
@@ -114,11 +118,10 @@ export function IntegrationsPage({
             />
             <p className="hint">{s('notionText')}</p>
             {notion ? (
-              <p className="integration-workspace">
-                {s('workspace', { name: notion.workspace_name ?? s('notion') })}
-                {' · '}
-                {s('connectedOn', { date: formatDate(notion.created_at) })}
-              </p>
+              <IntegrationConnected
+                name={s('workspace', { name: notion.workspace_name ?? s('notion') })}
+                since={notion.created_at}
+              />
             ) : null}
             {notion?.status === 'not_granted' ? (
               <p className="integration-warning" role="note">
@@ -131,29 +134,20 @@ export function IntegrationsPage({
               )}
               {...dismissal}
             />
-            <div className="integration-actions">
-              {!notion || notion.status === 'not_granted' ? (
-                <button
-                  type="button"
-                  className="button button-primary"
-                  disabled={connecting || !paid}
-                  aria-describedby={paid ? undefined : 'integration-paid'}
-                  onClick={connect}
-                >
-                  {connecting ? s('connecting') : s(notion ? 'connectAgain' : 'connect')}
-                </button>
-              ) : null}
-              {notion ? (
-                <button
-                  type="button"
-                  className="button button-ghost danger-text"
-                  disabled={connecting}
-                  onClick={() => setConfirming(true)}
-                >
-                  {s('remove')}
-                </button>
-              ) : null}
-            </div>
+            <IntegrationActions
+              connectLabel={
+                notion?.status === 'granted'
+                  ? null
+                  : connecting
+                    ? s('connecting')
+                    : s(notion ? 'connectAgain' : 'connect')
+              }
+              connecting={connecting}
+              paid={paid}
+              connectHint={paid ? undefined : 'integration-paid'}
+              onConnect={connect}
+              onRemove={notion ? () => setConfirming(true) : null}
+            />
             {!paid && !notion ? (
               <UpgradeHint id="integration-paid" text={s('paidOnly')} link={s('upgrade')} />
             ) : null}
