@@ -7,6 +7,7 @@ import { useMemo, useRef, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
+import { IconButton } from '../../../components/ui/icon-button';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { CheckboxField } from '../../../components/ui/fields';
 import { PageHeading } from '../../../components/ui/page-heading';
@@ -204,24 +205,20 @@ export function AudiencePage({ blockId, blockName }: AudiencePageProps) {
                     {g.count}
                   </span>
                 </button>
-                <button
-                  type="button"
-                  className="button button-ghost group-action"
-                  aria-label={t('audience.renameGroup', { name: g.name })}
-                  title={t('audience.renameGroup', { name: g.name })}
+                <IconButton
+                  className="group-action"
+                  label={t('audience.renameGroup', { name: g.name })}
                   onClick={() => setDialog({ kind: 'rename', group: g })}
                 >
                   <Pencil size={15} />
-                </button>
-                <button
-                  type="button"
-                  className="button button-ghost group-action"
-                  aria-label={t('audience.deleteGroup', { name: g.name })}
-                  title={t('audience.deleteGroup', { name: g.name })}
+                </IconButton>
+                <IconButton
+                  className="group-action"
+                  label={t('audience.deleteGroup', { name: g.name })}
                   onClick={() => setDialog({ kind: 'deleteGroup', group: g })}
                 >
                   <X size={15} />
-                </button>
+                </IconButton>
               </li>
             ))}
           </ul>

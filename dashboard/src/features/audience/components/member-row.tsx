@@ -2,6 +2,7 @@
 // edit mode (the fields, Save and Delete).
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { IconButton } from '../../../components/ui/icon-button';
 import { messageOf } from '../../../lib/errors';
 import { ZAudienceRow } from '@reaction-blocks/contracts/letters';
 import { updateMember, type MemberRow } from '../api/audience';
@@ -107,6 +108,25 @@ export function MemberRowView({
       onChange={(e) => setDraft({ ...draft, [field]: e.target.value })}
     />
   );
+  const cellSelect = (
+    column: 'group' | 'state',
+    value: string,
+    options: { value: string; label: string }[],
+    onChange: (value: string) => void,
+  ) => (
+    <select
+      className="cell-input"
+      value={value}
+      aria-label={t(`audience.columns.${column}`)}
+      onChange={(e) => onChange(e.target.value)}
+    >
+      {options.map((o) => (
+        <option key={o.value} value={o.value}>
+          {o.label}
+        </option>
+      ))}
+    </select>
+  );
   const { recent, first } = recentEvents(member);
 
   const save = async () => {
@@ -154,23 +174,17 @@ export function MemberRowView({
         )}
       </td>
       <td data-label={t('audience.columns.group')}>
-        {edit ? (
-          <select
-            className="cell-input"
-            value={draft.group}
-            aria-label={t('audience.columns.group')}
-            onChange={(e) => setDraft({ ...draft, group: e.target.value })}
-          >
-            <option value="">{t('audience.noGroup')}</option>
-            {groups.map((g) => (
-              <option key={g} value={g}>
-                {g}
-              </option>
-            ))}
-          </select>
-        ) : (
-          (member.group_name ?? '')
-        )}
+        {edit
+          ? cellSelect(
+              'group',
+              draft.group,
+              [
+                { value: '', label: t('audience.noGroup') },
+                ...groups.map((g) => ({ value: g, label: g })),
+              ],
+              (group) => setDraft({ ...draft, group }),
+            )
+          : (member.group_name ?? '')}
       </td>
       <td data-label={t('audience.columns.created')} className="member-date">
         {shortDate(member.created_at)}
@@ -193,15 +207,15 @@ export function MemberRowView({
       </td>
       <td data-label={t('audience.columns.state')}>
         {edit ? (
-          <select
-            className="cell-input"
-            value={draft.deactivated ? 'true' : 'false'}
-            aria-label={t('audience.columns.state')}
-            onChange={(e) => setDraft({ ...draft, deactivated: e.target.value === 'true' })}
-          >
-            <option value="false">{t('audience.active')}</option>
-            <option value="true">{t('audience.inactive')}</option>
-          </select>
+          cellSelect(
+            'state',
+            draft.deactivated ? 'true' : 'false',
+            [
+              { value: 'false', label: t('audience.active') },
+              { value: 'true', label: t('audience.inactive') },
+            ],
+            (value) => setDraft({ ...draft, deactivated: value === 'true' }),
+          )
         ) : member.deactivated ? (
           t('audience.inactive')
         ) : member.is_unsubscribed ? (
@@ -225,20 +239,14 @@ export function MemberRowView({
             {t('audience.saveRow')}
           </button>
         ) : null}
-        <button
-          type="button"
-          className="button button-ghost"
-          aria-label={t('audience.deleteRow', { name })}
-          title={t('audience.deleteRow', { name })}
-          onClick={() => onDelete(member)}
-        >
+        <IconButton label={t('audience.deleteRow', { name })} onClick={() => onDelete(member)}>
           <svg width="16" height="16" viewBox="0 0 16 16" aria-hidden="true" focusable="false">
             <path
               d="M6 2h4l1 1h3v1.5H2V3h3l1-1zm-2.5 4h9l-.7 8.2a1 1 0 0 1-1 .8H5.2a1 1 0 0 1-1-.8L3.5 6z"
               fill="currentColor"
             />
           </svg>
-        </button>
+        </IconButton>
         {error ? (
           <span className="error-text" role="alert">
             {error}

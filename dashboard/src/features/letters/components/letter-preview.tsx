@@ -6,6 +6,7 @@ import { useLayoutEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TLetterBlock, TLetterModel, TSpan } from '@reaction-blocks/contracts/letters';
 import { isLetterLink } from '@reaction-blocks/contracts/letters';
+import { IconButton } from '../../../components/ui/icon-button';
 import { X } from '../../../components/ui/icons';
 
 function Span({ span }: { span: TSpan }) {
@@ -191,18 +192,16 @@ export function LetterPreview({ title, model, onDelete }: LetterPreviewProps) {
                   level={levels.get(block.id)}
                 />
               </div>
-              <button
-                type="button"
-                className="button button-ghost letter-row-delete"
-                aria-label={deleteLabel}
-                title={deleteLabel}
+              <IconButton
+                className="letter-row-delete"
+                label={deleteLabel}
                 onClick={() => {
                   deletedAt.current = index;
                   onDelete(block.id);
                 }}
               >
                 <X size={16} />
-              </button>
+              </IconButton>
             </li>
           );
         })}
