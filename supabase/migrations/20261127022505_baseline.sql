@@ -1,11 +1,12 @@
--- Baseline (fourth squash): every migration up to 20261126235529 squashed into one, made of the
+-- Baseline (fifth squash): every migration up to 20261127022505 squashed into one, made of the
 -- declarative schema (supabase/schemas/, in the order of config.toml schema_paths) as it was then,
--- file after file. It replaces the third baseline (20261126170738, itself the second baseline and
--- the 13 migrations of 2026-11-26 after it), its schedules and the 11 migrations of 2026-11-26
--- that followed them (two hand-written: a data fix, which has nothing to fix in a database built
--- from here, and a schedule, which the schedules file now holds); its version is the newest of
--- those, so a project that applied them all already has it (docs/data-model.md, "Migrations",
--- says what such a project does). The schedules are in the next migration.
+-- file after file. It replaces the fourth baseline (20261126235529, itself the third baseline, its
+-- schedules and the 11 migrations of 2026-11-26 after them), its schedules and the 5 migrations of
+-- 2026-11-27 that followed them (all generated; one with a hand-added data step, copying the last
+-- two days' confirmation mails into their log, which has nothing to copy in a database built from
+-- here); its version is the newest of those, so a project that applied them all already has it
+-- (docs/data-model.md, "Migrations", says what such a project does). The schedules are in the next
+-- migration.
 -- Like every migration, never edited: change supabase/schemas/ and run `npm run db:diff -- <name>`.
 
 -- =============================================================================================
@@ -91,19 +92,12 @@ alter table private.settings enable row level security;
 
 -- The setting's value, or the default when unset.
 create function private.setting(p_key text, p_default jsonb)
-returns jsonb
-language sql
-stable
-set search_path = ''
-as $$
+returns jsonb language sql stable set search_path = '' as $$
   select coalesce((select value from private.settings where key = p_key), p_default);
 $$;
 
 create function private.set_updated_at()
-returns trigger
-language plpgsql
-set search_path = ''
-as $$
+returns trigger language plpgsql set search_path = '' as $$
 begin
   new.updated_at := now();
   return new;
@@ -112,11 +106,7 @@ $$;
 
 -- An integer member of a JSON object, or null when it is missing or not a whole number.
 create function private.jsonb_int(p_value jsonb, p_key text)
-returns integer
-language sql
-immutable
-set search_path = ''
-as $$
+returns integer language sql immutable set search_path = '' as $$
   select case when jsonb_typeof(p_value -> p_key) = 'number'
                    and (p_value ->> p_key) ~ '^-?[0-9]{1,9}(\.0+)?$'
               then (p_value ->> p_key)::numeric::integer end;
@@ -127,12 +117,7 @@ revoke execute on function private.jsonb_int(jsonb, text) from public;
 -- space, NBSP, U+1680, U+2000..U+200A, line and paragraph separators, U+202F, U+205F, U+3000
 -- and the BOM.
 create function private.trim_whitespace(p_text text)
-returns text
-language sql
-immutable
-parallel safe
-set search_path = ''
-as $$
+returns text language sql immutable parallel safe set search_path = '' as $$
   select regexp_replace(
     p_text,
     '^[\u0009-\u000d\u0020\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]+|[\u0009-\u000d\u0020\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]+$',
@@ -142,20 +127,12 @@ comment on function private.trim_whitespace(text) is
   'p_text without leading and trailing whitespace, as JavaScript''s String.prototype.trim().';
 
 create function private.is_valid_email(p_email text)
-returns boolean
-language sql
-immutable
-set search_path = ''
-as $$
+returns boolean language sql immutable set search_path = '' as $$
   select p_email ~* '^[A-Z0-9._%+''-]+@[A-Z0-9.-]+\.[A-Z]{2,}$';
 $$;
 
 create function private.require_uid()
-returns uuid
-language plpgsql
-stable
-set search_path = ''
-as $$
+returns uuid language plpgsql stable set search_path = '' as $$
 declare
   v_uid uuid := auth.uid();
 begin
@@ -167,11 +144,7 @@ end;
 $$;
 
 create function private.is_anonymous_caller()
-returns boolean
-language sql
-stable
-set search_path = ''
-as $$
+returns boolean language sql stable set search_path = '' as $$
   select coalesce((auth.jwt() ->> 'is_anonymous')::boolean, false);
 $$;
 
@@ -179,11 +152,7 @@ $$;
 -- callers (no API role). The computed fields that add private rows to a row (member_count,
 -- live_*_count, response_monthly_count) answer null for anyone else's row.
 create function private.may_read_as(p_user_id uuid)
-returns boolean
-language sql
-stable
-set search_path = ''
-as $$
+returns boolean language sql stable set search_path = '' as $$
   select p_user_id = (select auth.uid())
          or coalesce((select auth.role()), 'service_role') not in ('anon', 'authenticated');
 $$;
@@ -192,10 +161,7 @@ revoke execute on function private.may_read_as(uuid) from public;
 -- A save that turns on or changes a paid-only feature (p_change) by an owner without a paid plan
 -- fails: 'Paid plan required (<field>)'.
 create function private.require_paid(p_field text, p_change boolean)
-returns void
-language plpgsql
-set search_path = ''
-as $$
+returns void language plpgsql set search_path = '' as $$
 begin
   if p_change then
     raise exception 'Paid plan required (%)', p_field using errcode = 'PT403';
@@ -207,11 +173,7 @@ grant execute on function private.require_paid(text, boolean) to service_role;
 
 -- ids of the objects of a jsonb array, refusing duplicates
 create function private.payload_ids(p_items jsonb, p_what text)
-returns uuid[]
-language plpgsql
-immutable
-set search_path = ''
-as $$
+returns uuid[] language plpgsql immutable set search_path = '' as $$
 declare
   v_ids uuid[];
 begin
@@ -308,11 +270,7 @@ create policy "Users can delete their own tags" on public.user_tags
 -- make their owners so). An anonymous visitor who adds an email and confirms it becomes a
 -- permanent user, as on GoTrue, but with an email identity only: a visitor still (docs/security.md).
 create function private.is_owner_account(p_app_meta_data jsonb, p_anonymous boolean)
-returns boolean
-language sql
-immutable
-set search_path = ''
-as $$
+returns boolean language sql immutable set search_path = '' as $$
   select not coalesce(p_anonymous, false)
      and (coalesce(p_app_meta_data -> 'providers', '[]'::jsonb) ?| array['google', 'apple']
           or coalesce(p_app_meta_data -> 'owner', 'false'::jsonb) = 'true'::jsonb);
@@ -325,11 +283,7 @@ revoke execute on function private.is_owner_account(jsonb, boolean) from public;
 -- is an owner (above), when the user is made or becomes one. security definer: runs as the auth
 -- server's role, which has no rights on public tables.
 create function private.handle_new_user()
-returns trigger
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns trigger language plpgsql security definer set search_path = '' as $$
 declare
   v_meta jsonb := coalesce(new.raw_user_meta_data, '{}'::jsonb);
   v_language text := v_meta ->> 'language';
@@ -361,11 +315,7 @@ $$;
 -- off the profile); an owner who wants to stop deletes the account. security definer: runs inside
 -- the auth server's update, which has no rights on public tables.
 create function private.keep_owner_account()
-returns trigger
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns trigger language plpgsql security definer set search_path = '' as $$
 begin
   if private.is_owner_account(old.raw_app_meta_data, old.is_anonymous)
      and not private.is_owner_account(new.raw_app_meta_data, new.is_anonymous)
@@ -379,11 +329,7 @@ $$;
 
 -- Every profile gets the reserved groups. security definer: runs inside the auth.users trigger.
 create function private.profiles_after_insert()
-returns trigger
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns trigger language plpgsql security definer set search_path = '' as $$
 begin
   insert into public.audience_groups (user_id, name) values (new.id, 'activated'), (new.id, 'deactivated')
     on conflict (user_id, name) do nothing;
@@ -398,11 +344,7 @@ $$;
 -- delete, which has no rights on public tables. Row triggers on these tables keep the other
 -- owners' counters right.
 create or replace function private.handle_deleted_user()
-returns trigger
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns trigger language plpgsql security definer set search_path = '' as $$
 begin
   if current_setting('rb.keep_visitor_content', true) = 'on' then
     return old;
@@ -429,11 +371,7 @@ create function private.purge_idle_anonymous_users(
   p_idle interval default interval '30 days',
   p_limit integer default 10000
 )
-returns integer
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns integer language plpgsql security definer set search_path = '' as $$
 declare
   v_deleted integer;
 begin
@@ -498,12 +436,7 @@ create trigger on_auth_user_deleted before delete on auth.users
 -- private.trim_whitespace, inlined: the check runs as the client role, which may not use schema
 -- private by name). Defined before the table, whose check constraint calls it.
 create function private.block_tags_are_valid(p_tags text[])
-returns boolean
-language sql
-immutable
-parallel safe
-set search_path = ''
-as $$
+returns boolean language sql immutable parallel safe set search_path = '' as $$
   select coalesce(bool_and(
            t is not null and char_length(t) between 1 and 50
            and t !~ '^[\u0009-\u000d\u0020\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]|[\u0009-\u000d\u0020\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]$'),
@@ -642,11 +575,7 @@ create policy "Owners can read their blocks' private settings" on public.block_p
   for select to authenticated using (owner_id = (select auth.uid()));
 
 create or replace function private.blocks_before_insert()
-returns trigger
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns trigger language plpgsql security definer set search_path = '' as $$
 declare
   v_profile public.profiles;
 begin
@@ -679,11 +608,7 @@ $$;
 -- duplicate_block sets private.skip_block_defaults to copy these instead.
 -- security definer: the default ending may not be inserted by clients.
 create function private.blocks_after_insert()
-returns trigger
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns trigger language plpgsql security definer set search_path = '' as $$
 declare
   v_question_id uuid;
 begin
@@ -707,11 +632,7 @@ end;
 $$;
 
 create function private.blocks_after_delete()
-returns trigger
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns trigger language plpgsql security definer set search_path = '' as $$
 begin
   update public.profiles set block_count = greatest(block_count - 1, 0) where id = old.owner_id;
   return old;
@@ -720,10 +641,7 @@ $$;
 
 -- Clients may only reset new_response_count ("mark as read"), not raise it.
 create function private.blocks_guard_update()
-returns trigger
-language plpgsql
-set search_path = ''
-as $$
+returns trigger language plpgsql set search_path = '' as $$
 begin
   if current_user in ('anon', 'authenticated')
      and new.new_response_count is distinct from old.new_response_count
@@ -737,12 +655,7 @@ $$;
 -- security definer: a visitor may not read public.blocks (tags, counters), but the policies of
 -- messages and of the form content must know whether the block is published.
 create function private.block_is_published(p_block_id uuid)
-returns boolean
-language sql
-stable
-security definer
-set search_path = ''
-as $$
+returns boolean language sql stable security definer set search_path = '' as $$
   select exists (select 1 from public.blocks where id = p_block_id and not deactivated);
 $$;
 revoke execute on function private.block_is_published(uuid) from public;
@@ -750,30 +663,33 @@ grant execute on function private.block_is_published(uuid) to anon, authenticate
 
 -- security definer: as above, for "the caller owns this block" (policies of other tables).
 create function private.is_block_owner(p_block_id uuid)
-returns boolean
-language sql
-stable
-security definer
-set search_path = ''
-as $$
+returns boolean language sql stable security definer set search_path = '' as $$
   select exists (select 1 from public.blocks where id = p_block_id and owner_id = (select auth.uid()));
 $$;
 revoke execute on function private.is_block_owner(uuid) from public;
 grant execute on function private.is_block_owner(uuid) to anon, authenticated, service_role;
 
--- A published block; raises 'block doesn't exists' when missing or deactivated.
-create function private.visible_block(p_block_id uuid)
-returns public.blocks
-language plpgsql
-stable
-set search_path = ''
-as $$
+-- A published block; raises 'block doesn't exists' when missing or deactivated. A visitor's
+-- write names the block types it serves (p_types: 'Not supported block' for another) and its
+-- writer (p_uid: refused when the owner blocked them, private.check_writer, called only when a
+-- blocked_writers row exists): the opening checks of the write RPCs, in one place, in the call
+-- they make anyway.
+create function private.visible_block(p_block_id uuid, p_uid uuid default null,
+                                      p_types public.block_type[] default null)
+returns public.blocks language plpgsql stable set search_path = '' as $$
 declare
   v_block public.blocks;
 begin
   select * into v_block from public.blocks where id = p_block_id and not deactivated;
   if not found then
     raise exception 'block doesn''t exists' using errcode = 'PT404';
+  end if;
+  if p_types is not null and not (v_block.type = any (p_types)) then
+    raise exception 'Not supported block' using errcode = 'P0001';
+  end if;
+  if p_uid is not null
+     and exists (select 1 from public.blocked_writers where block_id = p_block_id and user_id = p_uid) then
+    perform private.check_writer(v_block, p_uid);
   end if;
   return v_block;
 end;
@@ -783,11 +699,7 @@ $$;
 -- insert on public.blocks (the settings columns are written by save_block only). The owner is the caller (auth.uid()), checked below; the blocks
 -- triggers still refuse a row for anyone else, enforce the block limit and add the defaults.
 create or replace function public.create_block(p_block_type text)
-returns public.blocks
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns public.blocks language plpgsql security definer set search_path = '' as $$
 declare
   v_uid uuid := auth.uid();
   v_profile public.profiles;
@@ -820,11 +732,7 @@ revoke execute on function public.create_block(text) from public, anon;
 -- security definer: the copy of the default ending may not be inserted by clients; ownership
 -- is checked explicitly below.
 create function public.duplicate_block(p_block_id uuid)
-returns public.blocks
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns public.blocks language plpgsql security definer set search_path = '' as $$
 declare
   v_uid uuid := auth.uid();
   v_src public.blocks;
@@ -1031,11 +939,7 @@ create policy "Users can read ending conditions of published or own blocks" on p
 -- Question count: 20 per block, 5 for owners without a paid plan (spec limits questionCountMax,
 -- questionCountMaxFree). The block row is locked so concurrent inserts count right.
 create function private.questions_check_count()
-returns trigger
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns trigger language plpgsql security definer set search_path = '' as $$
 declare
   v_paid boolean;
   v_count integer;
@@ -1062,10 +966,7 @@ end;
 $$;
 
 create function private.options_keep_counts()
-returns trigger
-language plpgsql
-set search_path = ''
-as $$
+returns trigger language plpgsql set search_path = '' as $$
 begin
   -- clients only; inline because client roles have no usage on schema private
   if current_user in ('anon', 'authenticated') then
@@ -1076,10 +977,7 @@ end;
 $$;
 
 create function private.endings_keep_default()
-returns trigger
-language plpgsql
-set search_path = ''
-as $$
+returns trigger language plpgsql set search_path = '' as $$
 begin
   -- clients only; inline because client roles have no usage on schema private
   if current_user in ('anon', 'authenticated') then
@@ -1201,11 +1099,7 @@ create policy "Paid users can add to their own audience" on public.audience_memb
 
 -- group counts follow the members. security definer: clients may not write counts.
 create function private.audience_members_after_change()
-returns trigger
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns trigger language plpgsql security definer set search_path = '' as $$
 begin
   if tg_op in ('UPDATE', 'DELETE') then
     perform private.bump_audience_group(old.user_id,
@@ -1227,10 +1121,7 @@ end;
 $$;
 
 create function private.audience_members_touch()
-returns trigger
-language plpgsql
-set search_path = ''
-as $$
+returns trigger language plpgsql set search_path = '' as $$
 begin
   new.last_updated := now();
   return new;
@@ -1238,10 +1129,7 @@ end;
 $$;
 
 create function private.audience_members_keep_counts()
-returns trigger
-language plpgsql
-set search_path = ''
-as $$
+returns trigger language plpgsql set search_path = '' as $$
 begin
   -- clients only; inline because client roles have no usage on schema private
   if current_user in ('anon', 'authenticated') then
@@ -1264,11 +1152,7 @@ $$;
 -- visitor) are not counted against it here: that growth is the product working, and checking it
 -- would cost every visitor's first write a count.
 create function private.audience_members_cap()
-returns trigger
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns trigger language plpgsql security definer set search_path = '' as $$
 declare
   v_owner uuid := (select auth.uid());
   v_cap integer;
@@ -1294,11 +1178,7 @@ revoke execute on function private.audience_members_cap() from public;
 -- audience's owner: the dashboard), never a visitor's write (record_audience_event).
 -- security definer: awaiting_confirmation has no client grant.
 create function private.audience_members_take_awaiting()
-returns trigger
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns trigger language plpgsql security definer set search_path = '' as $$
 begin
   if new.email is null or new.user_id is distinct from (select auth.uid()) then
     return new;
@@ -1323,10 +1203,7 @@ revoke execute on function private.audience_members_take_awaiting() from public;
 -- (record_audience_event).
 create function private.upsert_audience_member(p_block public.blocks, p_uid uuid, p_name text,
   p_photo_url text, p_color text, p_email text, p_awaiting boolean, p_event jsonb)
-returns void
-language sql
-set search_path = ''
-as $$
+returns void language sql set search_path = '' as $$
   insert into public.audience_members as a
       (user_id, creator_id, creator_name, creator_photo_url, color, email, history, first_event,
        awaiting_confirmation)
@@ -1347,10 +1224,7 @@ revoke execute on function private.upsert_audience_member(public.blocks, uuid, t
 
 create function private.record_audience_event(p_block public.blocks, p_uid uuid, p_name text,
                                                p_photo_url text, p_color text, p_email text)
-returns void
-language plpgsql
-set search_path = ''
-as $$
+returns void language plpgsql set search_path = '' as $$
 declare
   v_event jsonb := jsonb_build_object('id', p_block.id, 'type', p_block.type, 'created_at', now());
   v_email text := nullif(btrim(p_email), '');
@@ -1451,10 +1325,7 @@ alter table private.audience_group_deltas enable row level security;
 -- whose row is then waited for as before. Two writers that hash or whose sessions fall on the same
 -- shard no longer queue on it (issue 19: 20 sessions on 32 shards met on one a third of the time).
 create function private.free_shard(p_key text, p_start integer, p_n integer)
-returns integer
-language plpgsql
-set search_path = ''
-as $$
+returns integer language plpgsql set search_path = '' as $$
 declare
   v_key integer := hashtext(p_key);
   v_shard integer;
@@ -1473,10 +1344,7 @@ revoke execute on function private.free_shard(text, integer, integer) from publi
 -- Adds to a block's counters: on the row when no other write holds it, else on a delta row of a
 -- shard no other write holds (never waits for another visitor's write).
 create function private.bump_block_counts(p_block_id uuid, p_responses integer, p_new integer, p_likes integer)
-returns void
-language plpgsql
-set search_path = ''
-as $$
+returns void language plpgsql set search_path = '' as $$
 begin
   update public.blocks
     set response_count = greatest(response_count + p_responses, 0),
@@ -1504,11 +1372,7 @@ revoke execute on function private.bump_block_counts(uuid, integer, integer, int
 -- The block with its exact counters: the row's plus the deltas not folded yet (one probe of an
 -- index that is empty for a block nobody is writing to at the moment).
 create function private.with_live_counts(p_block public.blocks)
-returns public.blocks
-language plpgsql
-stable
-set search_path = ''
-as $$
+returns public.blocks language plpgsql stable set search_path = '' as $$
 declare
   v_block public.blocks := p_block;
 begin
@@ -1530,10 +1394,7 @@ revoke execute on function private.with_live_counts(public.blocks) from public;
 -- shard no other write of this block's options holds (one shard for all of this write's options).
 -- A decrement the row cannot take (the increments it undoes are still deltas) is a delta too.
 create function private.bump_option_counts(p_block_id uuid, p_option_ids uuid[], p_delta integer)
-returns void
-language plpgsql
-set search_path = ''
-as $$
+returns void language plpgsql set search_path = '' as $$
 declare
   v_done uuid[];
 begin
@@ -1567,11 +1428,7 @@ revoke execute on function private.bump_option_counts(uuid, uuid[], integer) fro
 
 -- Options' exact response counts, [{id, response_count}]: the row's plus the deltas not folded yet.
 create function private.option_counts(p_option_ids uuid[])
-returns jsonb
-language sql
-stable
-set search_path = ''
-as $$
+returns jsonb language sql stable set search_path = '' as $$
   select coalesce(jsonb_agg(jsonb_build_object('id', o.id, 'response_count',
            greatest(o.response_count + coalesce((select sum(d.delta) from private.option_count_deltas d
                                                  where d.option_id = o.id), 0), 0))
@@ -1584,11 +1441,7 @@ revoke execute on function private.option_counts(uuid[]) from public;
 -- deltas too. A counter update moves response_count with it, so it never fires this; nor does the
 -- fold, which says so in a transaction-local setting.
 create function private.blocks_reset_new_deltas()
-returns trigger
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns trigger language plpgsql security definer set search_path = '' as $$
 begin
   if current_setting('counters.folding', true) = 'on' then
     return null;
@@ -1602,10 +1455,7 @@ revoke execute on function private.blocks_reset_new_deltas() from public;
 
 -- Moves an audience group's count: the group row when free, else a delta row of a free shard.
 create or replace function private.bump_audience_group(p_user_id uuid, p_name text, p_delta integer)
-returns void
-language plpgsql
-set search_path = ''
-as $$
+returns void language plpgsql set search_path = '' as $$
 begin
   update public.audience_groups set count = count + p_delta
     where id = (select id from public.audience_groups
@@ -1628,12 +1478,7 @@ $$;
 -- decides, not the one passed in: called as an RPC (/rpc/member_count), p_group is whatever the
 -- caller wrote, another owner's group id under their own user id.
 create function public.member_count(p_group public.audience_groups)
-returns integer
-language sql
-stable
-security definer
-set search_path = ''
-as $$
+returns integer language sql stable security definer set search_path = '' as $$
   select greatest(g.count + coalesce((select sum(d.delta) from private.audience_group_deltas d
                                       where d.group_id = g.id), 0), 0)::integer
   from public.audience_groups g
@@ -1648,10 +1493,7 @@ revoke execute on function public.member_count(public.audience_groups) from publ
 -- the row plus all its deltas is exact and the fold never clamps a partial sum. p_sums names each
 -- counter column of p_target and the delta column added to it. Answers the rows updated.
 create function private.fold_deltas(p_target regclass, p_deltas regclass, p_key text, p_sums jsonb)
-returns integer
-language plpgsql
-set search_path = ''
-as $$
+returns integer language plpgsql set search_path = '' as $$
 declare
   v_sums text;
   v_sets text;
@@ -1692,10 +1534,7 @@ revoke execute on function private.fold_deltas(regclass, regclass, text, jsonb) 
 -- nobody holds (SKIP LOCKED throughout: never waits for a visitor, never deadlocks with one: a visitor
 -- holds a delta row only while it does not wait for its block or group). Every 5 seconds.
 create function private.fold_counters()
-returns integer
-language plpgsql
-set search_path = ''
-as $$
+returns integer language plpgsql set search_path = '' as $$
 declare
   v_blocks integer;
   v_groups integer;
@@ -1722,12 +1561,7 @@ revoke execute on function private.fold_counters() from public;
 -- another owner's block the answer is null. The stored row decides, and is the one counted: called
 -- as an RPC, p_block is whatever the caller wrote (another owner's block id under their own id).
 create function public.live_response_count(p_block public.blocks)
-returns integer
-language sql
-stable
-security definer
-set search_path = ''
-as $$
+returns integer language sql stable security definer set search_path = '' as $$
   select (private.with_live_counts(b)).response_count
   from public.blocks b
   where b.id = p_block.id and private.may_read_as(b.owner_id);
@@ -1737,12 +1571,7 @@ comment on function public.live_response_count(public.blocks) is
 revoke execute on function public.live_response_count(public.blocks) from public, anon;
 
 create function public.live_new_response_count(p_block public.blocks)
-returns integer
-language sql
-stable
-security definer
-set search_path = ''
-as $$
+returns integer language sql stable security definer set search_path = '' as $$
   select (private.with_live_counts(b)).new_response_count
   from public.blocks b
   where b.id = p_block.id and private.may_read_as(b.owner_id);
@@ -1769,11 +1598,7 @@ create trigger blocks_reset_new_deltas after update of new_response_count on pub
 -- IPv6 address (`::ffff:192.0.2.1`) is its IPv4 address. Null when it is no single address (a
 -- range with a mask is none).
 create function private.parse_address(p_text text)
-returns inet
-language plpgsql
-immutable
-set search_path = ''
-as $$
+returns inet language plpgsql immutable set search_path = '' as $$
 declare
   v_text text := split_part(regexp_replace(btrim(p_text), '^\[|\]$', '', 'g'), '%', 1);
   v_address inet;
@@ -1804,11 +1629,7 @@ $$;
 -- Supabase, docs/data-model.md), that header alone is the address (null when it is missing or no
 -- address); callers pass the two settings when they have read them already.
 create function private.client_address(p_trusted jsonb default null, p_header text default null)
-returns inet
-language plpgsql
-stable
-set search_path = ''
-as $$
+returns inet language plpgsql stable set search_path = '' as $$
 declare
   v_headers text := nullif(current_setting('request.headers', true), '');
   v_chain text[];
@@ -1845,24 +1666,27 @@ $$;
 -- or an IPv6 address's /64 (one host gets a whole /64 to pick addresses from), written as
 -- `2001:db8:1:2::/64`. The same rule as the local auth server's per-address limits
 -- (supabase/local/auth/rate-limit.ts addressGroup; address-group.test.ts checks both agree).
-create function private.address_group(p_address inet)
-returns text
-language sql
-immutable
-set search_path = ''
-as $$
-  select case when family(a) = 6 then host(network(set_masklen(a, 64))) || '/64' else host(a) end
+-- p_v6_bits widens an IPv6 group (reserve_key: a site's /48).
+create function private.address_group(p_address inet, p_v6_bits integer default 64)
+returns text language sql immutable set search_path = '' as $$
+  select case when family(a) = 6 then host(network(set_masklen(a, p_v6_bits))) || '/' || p_v6_bits
+              else host(a) end
   from (select private.parse_address(host(p_address)) as a) x;
+$$;
+
+-- The key of what a site takes of a block's reserve (check_rate_limit): an IPv4 address's group,
+-- an IPv6 address's /48, the most one site is usually given (a home connection gets a /56: 256
+-- /64s, each a group of its own for the shares; the eighth hostile review spent the reserve
+-- with 24 /64s of one /56). Hashed, as address_key.
+create function private.reserve_key(p_address inet)
+returns uuid language sql immutable set search_path = '' as $$
+  select md5('reserve:' || private.address_group(p_address, 48))::uuid;
 $$;
 
 -- The key of an address's bucket: its group (above), hashed. Never a user id: not a version 4
 -- UUID.
 create function private.address_key(p_address inet)
-returns uuid
-language sql
-immutable
-set search_path = ''
-as $$
+returns uuid language sql immutable set search_path = '' as $$
   select case when p_address is not null then md5('address:' || private.address_group(p_address))::uuid end;
 $$;
 
@@ -1901,11 +1725,7 @@ alter table private.quota_notices enable row level security;
 
 -- This month's count of an owner: the sum of their shards (at most 32 rows, one index range).
 create function private.monthly_response_count(p_user_id uuid)
-returns integer
-language sql
-stable
-set search_path = ''
-as $$
+returns integer language sql stable set search_path = '' as $$
   select coalesce(sum(count), 0)::integer from private.response_counts
   where user_id = p_user_id and month = date_trunc('month', now())::date;
 $$;
@@ -1914,11 +1734,7 @@ revoke execute on function private.monthly_response_count(uuid) from public;
 -- A shard's share of the limit: limit / 32, the remainder to the first shards. The shares add up
 -- to the limit.
 create function private.quota_share(p_limit integer, p_shard integer)
-returns integer
-language sql
-immutable
-set search_path = ''
-as $$
+returns integer language sql immutable set search_path = '' as $$
   select greatest(p_limit, 0) / 32 + (p_shard < greatest(p_limit, 0) % 32)::integer;
 $$;
 revoke execute on function private.quota_share(integer, integer) from public;
@@ -1926,10 +1742,7 @@ revoke execute on function private.quota_share(integer, integer) from public;
 -- Records the quota level an owner's count reached (80: 80 % of the limit, 100: the limit) and
 -- enqueues its mail, once per owner, month and level.
 create function private.quota_notice(p_user_id uuid, p_month date, p_count integer, p_limit integer)
-returns void
-language plpgsql
-set search_path = ''
-as $$
+returns void language plpgsql set search_path = '' as $$
 declare
   v_level integer;
 begin
@@ -1963,10 +1776,7 @@ revoke execute on function private.quota_notice(uuid, date, integer, integer) fr
 -- writer holds a shard lock only once it has its unit, and never waits while holding one: no
 -- cycle can form. Several units (letter sends) still lock every shard in shard order.
 create or replace function private.take_response_quota(p_user_id uuid, p_n integer default 1)
-returns boolean
-language plpgsql
-set search_path = ''
-as $$
+returns boolean language plpgsql set search_path = '' as $$
 declare
   v_month date := date_trunc('month', now())::date;
   v_limit integer;
@@ -2056,10 +1866,7 @@ revoke execute on function private.take_response_quota(uuid, integer) from publi
 -- Sets an owner's count for this month (spread over the shards by their shares; what is beyond
 -- the limit goes to shard 0). For the seed and for operators; service role only.
 create function private.set_monthly_response_count(p_user_id uuid, p_count integer)
-returns void
-language plpgsql
-set search_path = ''
-as $$
+returns void language plpgsql set search_path = '' as $$
 declare
   v_month date := date_trunc('month', now())::date;
   v_limit integer := coalesce((select response_monthly_limit from public.profiles where id = p_user_id), 0);
@@ -2085,10 +1892,7 @@ revoke execute on function private.set_monthly_response_count(uuid, integer) fro
 
 -- Levels reached that no write saw (two writes crossing a level together): every minute.
 create function private.sweep_quota_notices()
-returns integer
-language plpgsql
-set search_path = ''
-as $$
+returns integer language plpgsql set search_path = '' as $$
 declare
   v_month date := date_trunc('month', now())::date;
   v_row record;
@@ -2110,12 +1914,7 @@ $$;
 revoke execute on function private.sweep_quota_notices() from public;
 
 create function public.response_monthly_count(p_profile public.profiles)
-returns integer
-language sql
-stable
-security definer
-set search_path = ''
-as $$
+returns integer language sql stable security definer set search_path = '' as $$
   select case when private.may_read_as(p_profile.id)
               then private.monthly_response_count(p_profile.id) end;
 $$;
@@ -2127,11 +1926,7 @@ revoke execute on function public.response_monthly_count(public.profiles) from p
 -- the count and the limit when the threshold was crossed; or {skip} (no address, suppressed,
 -- account gone).
 create or replace function public.quota_notice_context(p_payloads jsonb)
-returns jsonb
-language sql
-STABLE SECURITY DEFINER
-set search_path = ''
-as $$
+returns jsonb language sql stable security definer set search_path = '' as $$
   select coalesce(jsonb_agg(
     case
       when pr.id is null then jsonb_build_object('skip', 'the account was deleted')
@@ -2185,10 +1980,7 @@ alter table private.address_quota enable row level security;
 -- each other.) A track record does not lift the share. No address (SQL outside
 -- an API request), the owner, limits or escalation off: always true.
 create or replace function private.take_address_quota(p_block public.blocks, p_uid uuid, p_action text)
-returns boolean
-language plpgsql
-set search_path = ''
-as $$
+returns boolean language plpgsql set search_path = '' as $$
 declare
   v_on boolean;
   v_share double precision;
@@ -2328,11 +2120,7 @@ create policy "Owners can delete responses to their blocks" on public.responses
     select 1 from public.blocks b where b.id = responses.block_id and b.owner_id = (select auth.uid())));
 
 create or replace function private.responses_after_insert()
-returns trigger
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns trigger language plpgsql security definer set search_path = '' as $$
 begin
   -- a held response counts once the owner approves it (responses_after_approve)
   if not new.held then
@@ -2344,11 +2132,7 @@ $$;
 
 -- The owner approved a held response: it counts now, with its chosen options.
 create or replace function private.responses_after_approve()
-returns trigger
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns trigger language plpgsql security definer set search_path = '' as $$
 begin
   perform private.bump_block_counts(new.block_id, 1, 1, 0);
   perform private.bump_option_counts(new.block_id, private.response_option_ids(new.answers), 1);
@@ -2358,11 +2142,7 @@ $$;
 
 -- The option ids a response chose (answers' option_ids of its poll and ab questions).
 create function private.response_option_ids(p_answers jsonb)
-returns uuid[]
-language sql
-immutable
-set search_path = ''
-as $$
+returns uuid[] language sql immutable set search_path = '' as $$
   select coalesce(array_agg(o.value::uuid), '{}')
     from jsonb_each(p_answers) a,
          jsonb_array_elements_text(case when jsonb_typeof(a.value -> 'option_ids') = 'array'
@@ -2370,11 +2150,7 @@ as $$
 $$;
 
 create or replace function private.responses_after_delete()
-returns trigger
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns trigger language plpgsql security definer set search_path = '' as $$
 begin
   -- a held response was never counted
   if old.held then
@@ -2399,14 +2175,10 @@ $$;
 create or replace function public.submit_response(p_block_id uuid, p_answers jsonb,
   p_creator_name text default null, p_color text default null, p_timezone text default null,
   p_honeypot text default null)
-returns jsonb
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns jsonb language plpgsql security definer set search_path = '' as $$
 declare
   v_uid uuid := private.require_uid();
-  v_block public.blocks := private.visible_block(p_block_id);
+  v_block public.blocks := private.visible_block(p_block_id, v_uid, '{form,ab}');
   v_question public.questions;
   v_raw jsonb;
   v_text text;
@@ -2423,12 +2195,6 @@ declare
   v_held boolean;
   v_spent boolean;
 begin
-  if v_block.type not in ('form', 'ab') then
-    raise exception 'Not supported block' using errcode = 'P0001';
-  end if;
-  if exists (select 1 from public.blocked_writers where block_id = p_block_id and user_id = v_uid) then
-    perform private.check_writer(v_block, v_uid);
-  end if;
   if v_block.honeypot then
     perform private.check_honeypot(v_block, p_honeypot);
   end if;
@@ -2608,11 +2374,7 @@ revoke execute on function public.submit_response(uuid, jsonb, text, text, text,
 -- refuses the whole call, and so does a quota that cannot take them all (nothing is approved;
 -- the error says how many are left this month). Responses not held are left as they are.
 create function public.approve_responses(p_response_ids uuid[])
-returns jsonb
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns jsonb language plpgsql security definer set search_path = '' as $$
 declare
   v_uid uuid := private.require_uid();
   v_row public.responses;
@@ -2658,25 +2420,15 @@ revoke execute on function public.approve_responses(uuid[]) from public, anon;
 -- security definer: see the header.
 create function public.toggle_block_like(p_block_id uuid, p_creator_name text default null, p_color text default null,
                                          p_liked boolean default null, p_page_key text default '')
-returns jsonb
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns jsonb language plpgsql security definer set search_path = '' as $$
 declare
   v_uid uuid := private.require_uid();
-  v_block public.blocks := private.visible_block(p_block_id);
+  v_block public.blocks := private.visible_block(p_block_id, v_uid, '{like}');
   v_page text := private.check_page_key(v_block, p_page_key);
   v_has boolean;
   v_want boolean;
 begin
-  if v_block.type <> 'like' then
-    raise exception 'Not supported block' using errcode = 'P0001';
-  end if;
   perform private.check_visitor_fields(p_creator_name, p_color);
-  if exists (select 1 from public.blocked_writers where block_id = p_block_id and user_id = v_uid) then
-    perform private.check_writer(v_block, v_uid);
-  end if;
   v_has := exists (select 1 from public.responses
                    where block_id = p_block_id and page_key = v_page and kind = 'like' and creator_id = v_uid);
   v_want := coalesce(p_liked, not v_has);
@@ -2709,22 +2461,12 @@ revoke execute on function public.toggle_block_like(uuid, text, text, boolean, t
 -- Records a click on a button block. security definer: see the header.
 create or replace function public.record_button_click(p_block_id uuid,
   p_creator_name text default null, p_color text default null)
-returns jsonb
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns jsonb language plpgsql security definer set search_path = '' as $$
 declare
   v_uid uuid := private.require_uid();
-  v_block public.blocks := private.visible_block(p_block_id);
+  v_block public.blocks := private.visible_block(p_block_id, v_uid, '{button}');
 begin
-  if v_block.type <> 'button' then
-    raise exception 'Not supported block' using errcode = 'P0001';
-  end if;
   perform private.check_visitor_fields(p_creator_name, p_color);
-  if exists (select 1 from public.blocked_writers where block_id = p_block_id and user_id = v_uid) then
-    perform private.check_writer(v_block, v_uid);
-  end if;
   perform private.check_rate_limit(v_block, v_uid, 'click');
   insert into public.responses (block_id, kind, creator_id, creator_name, color)
     values (p_block_id, 'button', v_uid, p_creator_name, p_color);
@@ -2795,11 +2537,7 @@ revoke insert, update, delete on public.messages from anon, authenticated;
 -- The caller's page key, checked: '' or the key format, and only on block types with threads or
 -- likes. Errors: Not valid page key.
 create function private.check_page_key(p_block public.blocks, p_page_key text)
-returns text
-language plpgsql
-immutable
-set search_path = ''
-as $$
+returns text language plpgsql immutable set search_path = '' as $$
 declare
   v_key text := coalesce(p_page_key, '');
 begin
@@ -2815,11 +2553,7 @@ $$;
 
 -- A page's counts, to lay over the block's totals ({} for the block's own thread).
 create function private.page_counts_json(p_block public.blocks, p_page_key text)
-returns jsonb
-language sql
-stable
-set search_path = ''
-as $$
+returns jsonb language sql stable set search_path = '' as $$
   select case when coalesce(p_page_key, '') = '' then '{}'::jsonb
     when p_block.type in ('comment', 'qna') then jsonb_build_object(
       'page_key', p_page_key, 'like_count', 0,
@@ -2895,10 +2629,7 @@ create policy "Users can read their own message likes" on public.message_likes
 
 -- one level of replies; a reply has no resolved state
 create or replace function private.messages_before_insert()
-returns trigger
-language plpgsql
-set search_path = ''
-as $$
+returns trigger language plpgsql set search_path = '' as $$
 declare
   v_parent public.messages;
 begin
@@ -2915,11 +2646,7 @@ end;
 $$;
 
 create or replace function private.messages_after_insert()
-returns trigger
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns trigger language plpgsql security definer set search_path = '' as $$
 begin
   perform private.bump_block_counts(new.block_id, 1, 1, 0);
   if new.parent_id is not null then
@@ -2930,11 +2657,7 @@ end;
 $$;
 
 create or replace function private.messages_after_delete()
-returns trigger
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns trigger language plpgsql security definer set search_path = '' as $$
 begin
   perform private.bump_block_counts(old.block_id, -1, -1, 0);
   if old.parent_id is not null then
@@ -2945,11 +2668,7 @@ end;
 $$;
 
 create function private.message_likes_after_change()
-returns trigger
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns trigger language plpgsql security definer set search_path = '' as $$
 begin
   if tg_op = 'INSERT' then
     update public.messages set like_count = like_count + 1 where id = new.message_id;
@@ -2961,11 +2680,7 @@ end;
 $$;
 
 create or replace function private.check_message_content(p_content text)
-returns text
-language plpgsql
-immutable
-set search_path = ''
-as $$
+returns text language plpgsql immutable set search_path = '' as $$
 begin
   if p_content is null or private.trim_whitespace(p_content) = '' then
     raise exception 'Message cannot be empty' using errcode = 'P0001';
@@ -2980,11 +2695,7 @@ $$;
 create function private.check_visitor_fields(p_creator_name text, p_color text,
                                               p_photo_url text default null, p_home_url text default null,
                                               p_timezone text default null)
-returns void
-language plpgsql
-immutable
-set search_path = ''
-as $$
+returns void language plpgsql immutable set search_path = '' as $$
 begin
   if char_length(p_creator_name) > 100 then
     raise exception 'Too long name' using errcode = 'P0001';
@@ -3003,10 +2714,7 @@ $$;
 
 -- Loads a message for a change and checks its block is published.
 create function private.message_for_update(p_message_id uuid)
-returns public.messages
-language plpgsql
-set search_path = ''
-as $$
+returns public.messages language plpgsql set search_path = '' as $$
 declare
   v_message public.messages;
 begin
@@ -3027,14 +2735,10 @@ create function public.post_message(p_block_id uuid, p_parent_id uuid default nu
                                     p_creator_photo_url text default null, p_home_url text default null,
                                     p_creator_email text default null, p_timezone text default null,
                                     p_honeypot text default null, p_page_key text default '')
-returns jsonb
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns jsonb language plpgsql security definer set search_path = '' as $$
 declare
   v_uid uuid := private.require_uid();
-  v_block public.blocks := private.visible_block(p_block_id);
+  v_block public.blocks := private.visible_block(p_block_id, v_uid, '{comment,qna}');
   v_page text := private.check_page_key(v_block, p_page_key);
   v_parent public.messages;
   v_message public.messages;
@@ -3045,16 +2749,10 @@ declare
   v_refusal_detail text;
   v_refusal_hint text;
 begin
-  if v_block.type not in ('comment', 'qna') then
-    raise exception 'Not supported block' using errcode = 'P0001';
-  end if;
   if v_block.block_anonymous and private.is_anonymous_caller() then
     raise exception 'Please sign in to leave a message.' using errcode = 'PT403';
   end if;
-  -- the trust checks written out where they are cheap (see the header for the order)
-  if exists (select 1 from public.blocked_writers where block_id = p_block_id and user_id = v_uid) then
-    perform private.check_writer(v_block, v_uid);
-  end if;
+  -- the other trust checks, written out where they are cheap (the blocked writer: visible_block)
   if v_block.honeypot then
     perform private.check_honeypot(v_block, p_honeypot);
   end if;
@@ -3156,11 +2854,7 @@ revoke execute on function public.post_message(uuid, uuid, text, text, text, tex
 -- Author edits their message (a message waiting for approval too). Under the block's hold
 -- setting an edit may be held again. security definer: see the header.
 create or replace function public.edit_message(p_message_id uuid, p_content text)
-returns jsonb
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns jsonb language plpgsql security definer set search_path = '' as $$
 declare
   v_uid uuid := private.require_uid();
   v_message public.messages := private.visible_message(p_message_id, v_uid, true);
@@ -3183,11 +2877,7 @@ revoke execute on function public.edit_message(uuid, text) from public, anon;
 
 -- Author or block owner deletes a message (with its replies). security definer: see the header.
 create or replace function public.delete_message(p_message_id uuid)
-returns jsonb
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns jsonb language plpgsql security definer set search_path = '' as $$
 declare
   v_uid uuid := private.require_uid();
   v_message public.messages := private.visible_message(p_message_id, v_uid, true);
@@ -3206,11 +2896,7 @@ revoke execute on function public.delete_message(uuid) from public, anon;
 -- call that changes the state spends a token. security definer: see the header.
 create or replace function public.toggle_message_like(p_message_id uuid,
   p_liked boolean default null)
-returns jsonb
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns jsonb language plpgsql security definer set search_path = '' as $$
 declare
   v_uid uuid := private.require_uid();
   v_message public.messages := private.visible_message(p_message_id, v_uid);
@@ -3242,11 +2928,7 @@ revoke execute on function public.toggle_message_like(uuid, boolean) from public
 
 -- Block owner resolves or reopens a top-level message. security definer: see the header.
 create function public.set_message_resolved(p_message_id uuid, p_resolved boolean)
-returns jsonb
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns jsonb language plpgsql security definer set search_path = '' as $$
 declare
   v_uid uuid := private.require_uid();
   v_message public.messages := private.message_for_update(p_message_id);
@@ -3305,11 +2987,7 @@ alter table private.captcha_tokens enable row level security;
 
 -- The captcha the elements show once the limits trip: null until an operator set the site key.
 create function private.captcha_config()
-returns jsonb
-language sql
-stable
-set search_path = ''
-as $$
+returns jsonb language sql stable set search_path = '' as $$
   select case when coalesce(k.site_key, '') <> '' then jsonb_build_object(
            'provider', 'turnstile',
            'site_key', k.site_key,
@@ -3319,23 +2997,29 @@ as $$
   from (select private.setting('captcha.site_key', 'null'::jsonb) #>> '{}' as site_key) k;
 $$;
 
+-- Whether a block asks for the captcha: it is active, and either the platform escalates every block
+-- to it when a shared budget is spent (limits.escalation, on by default) or a paid block asks for it
+-- at a visitor's own limit too (blocks.captcha). verify-captcha asks this before the provider spends
+-- the visitor's token, and grant_captcha_pass after it: one rule for both.
+create function public.captcha_wanted(p_block_id uuid)
+returns boolean language sql stable security definer set search_path = '' as $$
+  select exists (
+    select 1 from public.blocks
+    where id = p_block_id and not deactivated
+      and (captcha or coalesce((private.setting('limits.escalation', 'true'::jsonb) #>> '{}')::boolean, true)));
+$$;
+revoke execute on function public.captcha_wanted(uuid) from public, anon, authenticated;
+
 -- Records a captcha the provider accepted for a visitor on a block: captcha.pass_uses (10)
 -- writes past the limits within captcha.pass_minutes (10). A token seen before is refused.
 create function public.grant_captcha_pass(p_user_id uuid, p_block_id uuid, p_token_hash text)
-returns jsonb
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns jsonb language plpgsql security definer set search_path = '' as $$
 declare
   v_uses integer := coalesce((private.setting('captcha.pass_uses', '10'::jsonb) #>> '{}')::integer, 10);
   v_minutes integer := coalesce((private.setting('captcha.pass_minutes', '10'::jsonb) #>> '{}')::integer, 10);
   v_expires timestamptz := now() + make_interval(mins => v_minutes);
 begin
-  -- every block may escalate to the platform's captcha (limits.escalation), a paid one asks for it
-  -- at a visitor's own limit too (blocks.captcha)
-  if not exists (select 1 from public.blocks where id = p_block_id and not deactivated
-                 and (captcha or coalesce((private.setting('limits.escalation', 'true'::jsonb) #>> '{}')::boolean, true))) then
+  if not public.captcha_wanted(p_block_id) then
     raise exception 'This block does not ask for a captcha' using errcode = 'P0001';
   end if;
   if p_token_hash is null or p_token_hash !~ '^[0-9a-f]{64}$' then
@@ -3356,10 +3040,7 @@ revoke execute on function public.grant_captcha_pass(uuid, uuid, text) from publ
 -- Spends one write of the visitor's pass for the block (check_rate_limit): true when they held
 -- one with a write left that has not expired.
 create function private.use_captcha_pass(p_block_id uuid, p_uid uuid, p_now timestamptz)
-returns boolean
-language sql
-set search_path = ''
-as $$
+returns boolean language sql set search_path = '' as $$
   with used as (
     update private.captcha_passes set uses_left = uses_left - 1
       where block_id = p_block_id and user_id = p_uid and uses_left > 0 and expires_at > p_now
@@ -3390,11 +3071,7 @@ alter table private.owner_calls enable row level security;
 create index owner_calls_user_name_time on private.owner_calls (user_id, name, called_at);
 
 create function public.note_owner_call(p_user_id uuid, p_name text, p_per_hour integer)
-returns integer
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns integer language plpgsql security definer set search_path = '' as $$
 declare
   v_recent integer;
   v_oldest timestamptz;
@@ -3426,8 +3103,8 @@ revoke execute on function public.note_owner_call(uuid, text, integer) from publ
 
 -- Visitor trust (issue 9): rate limits (token buckets in an unlogged table, one row per block,
 -- visitor and action plus a few shard rows per block and action, and an address's share), the
--- refusal. Tunables in private.settings (`limits.<action>`, `limits.block_shards`,
--- `limits.enabled`). The client's address is client-address.sql's; what a spent shared budget
+-- refusal; the buckets' arithmetic and shard rows are in token-buckets.sql. Tunables in
+-- private.settings (`limits.<action>`, `limits.block_shards`, `limits.enabled`). The client's address is client-address.sql's; what a spent shared budget
 -- does instead of refusing everyone is in escalation.sql; the per-owner limits on edge functions
 -- an owner could call in a loop in owner-calls.sql. The other checks of a visitor's write
 -- (honeypot, URLs, held messages, the owner-imitation mark) are in visitor-checks.sql, the
@@ -3460,11 +3137,7 @@ alter table private.rate_limits enable row level security;
 -- A wait as people say it: "1 second", "45 seconds", "20 minutes", "3 hours", "5 days" (rounded
 -- up, so the wait said is never shorter than the real one).
 create function private.wait_text(p_seconds double precision)
-returns text
-language sql
-immutable
-set search_path = ''
-as $$
+returns text language sql immutable set search_path = '' as $$
   select case
     when s <= 90 then n_s || case when n_s = 1 then ' second' else ' seconds' end
     when s <= 90 * 60 then ceil(s / 60)::bigint || ' minutes'
@@ -3486,10 +3159,7 @@ $$;
 -- (response.headers set before a raise are dropped with the failed transaction).
 create function private.refuse_limit(p_action text, p_scope text, p_seconds double precision,
   p_details text default 'rate_limit', p_hold_address boolean default false)
-returns void
-language plpgsql
-set search_path = ''
-as $$
+returns void language plpgsql set search_path = '' as $$
 declare
   v_seconds bigint := greatest(ceil(coalesce(p_seconds, 1)), 1)::bigint;
   v_wait text := private.wait_text(v_seconds);
@@ -3524,196 +3194,6 @@ begin
 end;
 $$;
 
--- The arithmetic of a token bucket of private.rate_limits, written once: what the bucket holds
--- at p_now (what it held at p_updated_at, refilled at p_per_minute tokens a minute, never more
--- than p_burst); when it is full again after a token taken at p_now (its row is then worth
--- nothing: private.purge_trust); how many seconds until it holds a whole token. A missing row
--- (all null) holds null.
-create function private.bucket_tokens(p_tokens double precision, p_updated_at timestamptz,
-  p_per_minute double precision, p_burst double precision, p_now timestamptz)
-returns double precision
-language sql
-immutable
-set search_path = ''
-as $$
-  -- no time runs backwards: a write whose clock_timestamp() was read before it waited for the
-  -- row lock of one that went on (an earlier p_now than the row's updated_at) sees the tokens as
-  -- they are, not fewer (a visitor's five concurrent submits had the fifth refused with "again
-  -- in 1 second" at load: the bucket held 0.9999 of a token)
-  select least(p_burst, p_tokens + greatest(extract(epoch from p_now - p_updated_at)::double precision, 0)
-                                   * p_per_minute / 60);
-$$;
-revoke execute on function private.bucket_tokens(double precision, timestamptz, double precision, double precision, timestamptz) from public;
-
-create function private.bucket_full_at(p_tokens double precision, p_updated_at timestamptz,
-  p_per_minute double precision, p_burst double precision, p_now timestamptz)
-returns timestamptz
-language sql
-stable
-set search_path = ''
-as $$
-  select p_now + make_interval(secs => (p_burst + 1 - private.bucket_tokens(p_tokens, p_updated_at,
-                                          p_per_minute, p_burst, p_now)) * 60 / p_per_minute);
-$$;
-revoke execute on function private.bucket_full_at(double precision, timestamptz, double precision, double precision, timestamptz) from public;
-
-create function private.bucket_wait(p_tokens double precision, p_updated_at timestamptz,
-  p_per_minute double precision, p_burst double precision, p_now timestamptz)
-returns double precision
-language sql
-immutable
-set search_path = ''
-as $$
-  select (1 - private.bucket_tokens(p_tokens, p_updated_at, p_per_minute, p_burst, p_now))
-         * 60 / p_per_minute;
-$$;
-revoke execute on function private.bucket_wait(double precision, timestamptz, double precision, double precision, timestamptz) from public;
-
--- The subjects of the shard rows: a block's bucket's shard k is 00000000-0000-0000-0000-0000000000kk
--- (never a user id: those are version 4 UUIDs); an address's share's shard 0 is the address key
--- (private.address_key), shard k md5(key:k). Shard k of p_n holds p_burst / p_n whole tokens, the
--- remainder to the first shards.
-create function private.block_shard(p_shard integer)
-returns uuid
-language sql
-immutable
-set search_path = ''
-as $$
-  select ('00000000-0000-0000-0000-' || lpad(to_hex(p_shard), 12, '0'))::uuid;
-$$;
-revoke execute on function private.block_shard(integer) from public;
-
-create function private.address_shard(p_addr uuid, p_shard integer)
-returns uuid
-language sql
-immutable
-set search_path = ''
-as $$
-  select case when p_shard = 0 then p_addr else md5(p_addr::text || ':' || p_shard)::uuid end;
-$$;
-revoke execute on function private.address_shard(uuid, integer) from public;
-
-create function private.shard_part(p_burst double precision, p_n integer, p_shard integer)
-returns double precision
-language sql
-immutable
-set search_path = ''
-as $$
-  select floor(p_burst / p_n) + (p_shard < p_burst::bigint % p_n)::integer;
-$$;
-revoke execute on function private.shard_part(double precision, integer, integer) from public;
-
--- Takes a token from one shard row when no other write holds it (the row locked with SKIP
--- LOCKED: never waited for) and it has one, at p_rate tokens a minute and p_burst at most (the
--- row takes them on); a missing row is a full bucket. Answers the tokens left, or null.
-create function private.take_token(p_block_id uuid, p_action text, p_subject uuid,
-  p_rate double precision, p_burst double precision, p_now timestamptz)
-returns double precision
-language plpgsql
-set search_path = ''
-as $$
-declare
-  v_left double precision;
-begin
-  update private.rate_limits r
-    set tokens = private.bucket_tokens(r.tokens, r.updated_at, p_rate, p_burst, p_now) - 1,
-        per_minute = p_rate,
-        burst = p_burst,
-        updated_at = p_now,
-        full_at = private.bucket_full_at(r.tokens, r.updated_at, p_rate, p_burst, p_now)
-    where r.block_id = p_block_id and r.action = p_action
-      and r.subject = (select l.subject from private.rate_limits l
-                       where l.block_id = p_block_id and l.action = p_action and l.subject = p_subject
-                       for no key update skip locked)
-      and private.bucket_tokens(r.tokens, r.updated_at, p_rate, p_burst, p_now) >= 1
-    returning r.tokens into v_left;
-  if not found and not exists (select 1 from private.rate_limits
-                               where block_id = p_block_id and action = p_action and subject = p_subject) then
-    insert into private.rate_limits (block_id, subject, action, tokens, per_minute, burst, updated_at, full_at)
-      values (p_block_id, p_subject, p_action, p_burst - 1, p_rate, p_burst, p_now,
-              private.bucket_full_at(p_burst, p_now, p_rate, p_burst, p_now))
-      on conflict do nothing
-      returning tokens into v_left;
-  end if;
-  return v_left;
-end;
-$$;
-revoke execute on function private.take_token(uuid, text, uuid, double precision, double precision, timestamptz) from public;
-
--- Takes a token from another shard of an address's share of a block (check_rate_limit, when the
--- writer's own shard is empty): the shards that look like they have one (read without a lock; a
--- missing row is a full shard), each only when no other write holds it (an advisory lock tried,
--- then the row locked with SKIP LOCKED), so a writer that already holds its block shard never
--- waits here. p_rate and p_burst are the whole share's (each shard holds its part of both:
--- private.shard_part). Answers the tokens left in the shard it took from, or null when none had
--- one.
-create function private.take_address_token(p_block_id uuid, p_action text, p_addr uuid, p_n integer,
-  p_rate double precision, p_burst double precision, p_now timestamptz)
-returns double precision
-language plpgsql
-set search_path = ''
-as $$
-declare
-  v_shard integer;
-  v_part double precision;
-  v_left double precision;
-begin
-  for v_shard, v_part in
-    select g.n, private.shard_part(p_burst, p_n, g.n)
-    from generate_series(0, p_n - 1) g(n)
-    left join private.rate_limits r
-      on r.block_id = p_block_id and r.action = p_action and r.subject = private.address_shard(p_addr, g.n)
-    where r.block_id is null
-       or private.bucket_tokens(r.tokens, r.updated_at, r.per_minute, r.burst, p_now) >= 1
-    order by g.n
-  loop
-    continue when not pg_try_advisory_xact_lock(
-      hashtext('rate_limits:' || p_block_id || ':' || p_action || ':' || p_addr), v_shard);
-    v_left := private.take_token(p_block_id, p_action, private.address_shard(p_addr, v_shard),
-                                 p_rate * v_part / p_burst, v_part, p_now);
-    if v_left is not null then
-      return v_left;
-    end if;
-  end loop;
-  return null;
-end;
-$$;
-revoke execute on function private.take_address_token(uuid, text, uuid, integer, double precision, double precision, timestamptz) from public;
-
--- Takes a token from one of a block's shards p_first .. p_first + p_n - 1, starting at p_start
--- within them (check_rate_limit: the other shards of the block's budget when the writer's own is
--- empty, or its reserve). Only the shards that look like they have a token are tried (read
--- without a lock first), so a writer rarely holds a shard it could not use, and never one a
--- concurrent write holds (an advisory lock tried, then the row locked with SKIP LOCKED: no wait,
--- no deadlock with a writer doing the same). True when it took one.
-create function private.take_block_token(p_block_id uuid, p_action text, p_first integer,
-  p_n integer, p_start integer, p_rate double precision, p_burst double precision, p_now timestamptz)
-returns boolean
-language plpgsql
-set search_path = ''
-as $$
-declare
-  v_shard integer;
-begin
-  for v_shard in
-    select s.n from generate_series(0, p_n - 1) g(i)
-    cross join lateral (select p_first + (p_start + g.i) % p_n as n) s
-    left join private.rate_limits r
-      on r.block_id = p_block_id and r.action = p_action and r.subject = private.block_shard(s.n)
-    where r.block_id is null
-       or private.bucket_tokens(r.tokens, r.updated_at, p_rate, p_burst, p_now) >= 1
-    order by g.i
-  loop
-    continue when not pg_try_advisory_xact_lock(hashtext('rate_limits:' || p_block_id || ':' || p_action), v_shard);
-    if private.take_token(p_block_id, p_action, private.block_shard(v_shard), p_rate, p_burst, p_now) is not null then
-      return true;
-    end if;
-  end loop;
-  return false;
-end;
-$$;
-revoke execute on function private.take_block_token(uuid, text, integer, integer, integer, double precision, double precision, timestamptz) from public;
-
 -- The visitor's and the block's token for this action, or a 429. The owner is never limited on
 -- their own block. A visitor holding a captcha pass for the block goes through while it lasts.
 -- Bucket sizes: the defaults below, then private.settings `limits.<action>`, then the block's
@@ -3744,14 +3224,12 @@ revoke execute on function private.take_block_token(uuid, text, integer, integer
 -- its shards are kept for addresses that write little: a write is drawn from the other shards,
 -- and from the reserve only when those are spent, its address has used at most
 -- `limits.reserve_share` (1/16) of the block's burst (what its share's shards are short of, this
--- write's token included; at least one token) and the address's own reserve bucket (that share of
--- the reserve's burst and rate) has a token. Answers true when the write must be held.
+-- write's token included; at least one token) and its site's reserve bucket (that share of the
+-- reserve's burst and rate; a site is an IPv4 address, or an IPv6 /48: private.reserve_key) has a
+-- token. Answers true when the write must be held.
 create or replace function private.check_rate_limit(p_block public.blocks, p_uid uuid,
   p_action text)
-returns boolean
-language plpgsql
-set search_path = ''
-as $$
+returns boolean language plpgsql set search_path = '' as $$
 declare
   v_now timestamptz := clock_timestamp();
   v_enabled boolean;
@@ -3786,6 +3264,7 @@ declare
   v_main integer;
   v_light boolean := false;
   v_used double precision;
+  v_client inet;
 begin
   if p_uid = p_block.owner_id then
     return false;
@@ -3840,7 +3319,8 @@ begin
   -- kept a like block's bucket empty and its real visitors' likes were refused
   -- (hostile-storm.test).
   if v_escalate and p_action not in ('submit', 'vote') then
-    v_addr := private.address_key(private.client_address(v_trusted, v_header));
+    v_client := private.client_address(v_trusted, v_header);
+    v_addr := private.address_key(v_client);
     v_addr_rate := greatest(coalesce((v_cfg ->> 'address_per_minute')::double precision,
                                      (v_cfg ->> 'block_per_minute')::double precision * v_share), 0.0001);
     v_addr_burst := greatest(coalesce((v_cfg ->> 'address_burst')::double precision,
@@ -3936,8 +3416,8 @@ begin
         on r.block_id = p_block.id and r.action = p_action and r.subject = private.address_shard(v_addr, g.n);
     v_light := v_used <= greatest(1, (v_cfg ->> 'block_burst')::double precision * v_reserve_share);
     if v_light then
-      -- the address's reserve bucket (subject private.address_shard(address, -1))
-      v_light := private.take_token(p_block.id, p_action, private.address_shard(v_addr, -1),
+      -- the site's reserve bucket: an IPv6 address's /48, not its /64 (private.reserve_key)
+      v_light := private.take_token(p_block.id, p_action, private.reserve_key(v_client),
                                     v_block_rate * (v_shards - v_main) * v_reserve_share,
                                     greatest(1, v_block_burst * (v_shards - v_main) * v_reserve_share),
                                     v_now) is not null;
@@ -4053,10 +3533,7 @@ $$;
 -- so the purge never waits for a visitor and can never deadlock with one (a write locks its
 -- visitor's row, then its block's shard).
 create or replace function private.purge_trust()
-returns void
-language sql
-set search_path = ''
-as $$
+returns void language sql set search_path = '' as $$
   delete from private.rate_limits r
     using (select block_id, subject, action from private.rate_limits
            where full_at < now() for update skip locked) x
@@ -4067,6 +3544,172 @@ as $$
   delete from private.captcha_tokens where created_at < now() - interval '1 day';
   delete from private.owner_calls where called_at < now() - interval '1 hour';
 $$;
+
+-- =============================================================================================
+-- schemas/token-buckets.sql
+-- =============================================================================================
+
+-- Token buckets (issue 9, split out of trust.sql): the arithmetic of a bucket of
+-- private.rate_limits (trust.sql's table), the subjects of a block's and an address's shard rows,
+-- and taking a token from one shard, from an address's share or from a run of a block's shards.
+-- private.check_rate_limit (trust.sql) decides which buckets a write takes from.
+
+-- The arithmetic of a token bucket of private.rate_limits, written once: what the bucket holds
+-- at p_now (what it held at p_updated_at, refilled at p_per_minute tokens a minute, never more
+-- than p_burst); when it is full again after a token taken at p_now (its row is then worth
+-- nothing: private.purge_trust); how many seconds until it holds a whole token. A missing row
+-- (all null) holds null.
+create function private.bucket_tokens(p_tokens double precision, p_updated_at timestamptz,
+  p_per_minute double precision, p_burst double precision, p_now timestamptz)
+returns double precision language sql immutable set search_path = '' as $$
+  -- no time runs backwards: a write whose clock_timestamp() was read before it waited for the
+  -- row lock of one that went on (an earlier p_now than the row's updated_at) sees the tokens as
+  -- they are, not fewer (a visitor's five concurrent submits had the fifth refused with "again
+  -- in 1 second" at load: the bucket held 0.9999 of a token)
+  select least(p_burst, p_tokens + greatest(extract(epoch from p_now - p_updated_at)::double precision, 0)
+                                   * p_per_minute / 60);
+$$;
+revoke execute on function private.bucket_tokens(double precision, timestamptz, double precision, double precision, timestamptz) from public;
+
+create function private.bucket_full_at(p_tokens double precision, p_updated_at timestamptz,
+  p_per_minute double precision, p_burst double precision, p_now timestamptz)
+returns timestamptz language sql stable set search_path = '' as $$
+  select p_now + make_interval(secs => (p_burst + 1 - private.bucket_tokens(p_tokens, p_updated_at,
+                                          p_per_minute, p_burst, p_now)) * 60 / p_per_minute);
+$$;
+revoke execute on function private.bucket_full_at(double precision, timestamptz, double precision, double precision, timestamptz) from public;
+
+create function private.bucket_wait(p_tokens double precision, p_updated_at timestamptz,
+  p_per_minute double precision, p_burst double precision, p_now timestamptz)
+returns double precision language sql immutable set search_path = '' as $$
+  select (1 - private.bucket_tokens(p_tokens, p_updated_at, p_per_minute, p_burst, p_now))
+         * 60 / p_per_minute;
+$$;
+revoke execute on function private.bucket_wait(double precision, timestamptz, double precision, double precision, timestamptz) from public;
+
+-- The subjects of the shard rows: a block's bucket's shard k is 00000000-0000-0000-0000-0000000000kk
+-- (never a user id: those are version 4 UUIDs); an address's share's shard 0 is the address key
+-- (private.address_key), shard k md5(key:k). Shard k of p_n holds p_burst / p_n whole tokens, the
+-- remainder to the first shards.
+create function private.block_shard(p_shard integer)
+returns uuid language sql immutable set search_path = '' as $$
+  select ('00000000-0000-0000-0000-' || lpad(to_hex(p_shard), 12, '0'))::uuid;
+$$;
+revoke execute on function private.block_shard(integer) from public;
+
+create function private.address_shard(p_addr uuid, p_shard integer)
+returns uuid language sql immutable set search_path = '' as $$
+  select case when p_shard = 0 then p_addr else md5(p_addr::text || ':' || p_shard)::uuid end;
+$$;
+revoke execute on function private.address_shard(uuid, integer) from public;
+
+create function private.shard_part(p_burst double precision, p_n integer, p_shard integer)
+returns double precision language sql immutable set search_path = '' as $$
+  select floor(p_burst / p_n) + (p_shard < p_burst::bigint % p_n)::integer;
+$$;
+revoke execute on function private.shard_part(double precision, integer, integer) from public;
+
+-- Takes a token from one shard row when no other write holds it (the row locked with SKIP
+-- LOCKED: never waited for) and it has one, at p_rate tokens a minute and p_burst at most (the
+-- row takes them on); a missing row is a full bucket. Answers the tokens left, or null.
+create function private.take_token(p_block_id uuid, p_action text, p_subject uuid,
+  p_rate double precision, p_burst double precision, p_now timestamptz)
+returns double precision language plpgsql set search_path = '' as $$
+declare
+  v_left double precision;
+begin
+  update private.rate_limits r
+    set tokens = private.bucket_tokens(r.tokens, r.updated_at, p_rate, p_burst, p_now) - 1,
+        per_minute = p_rate,
+        burst = p_burst,
+        updated_at = p_now,
+        full_at = private.bucket_full_at(r.tokens, r.updated_at, p_rate, p_burst, p_now)
+    where r.block_id = p_block_id and r.action = p_action
+      and r.subject = (select l.subject from private.rate_limits l
+                       where l.block_id = p_block_id and l.action = p_action and l.subject = p_subject
+                       for no key update skip locked)
+      and private.bucket_tokens(r.tokens, r.updated_at, p_rate, p_burst, p_now) >= 1
+    returning r.tokens into v_left;
+  if not found and not exists (select 1 from private.rate_limits
+                               where block_id = p_block_id and action = p_action and subject = p_subject) then
+    insert into private.rate_limits (block_id, subject, action, tokens, per_minute, burst, updated_at, full_at)
+      values (p_block_id, p_subject, p_action, p_burst - 1, p_rate, p_burst, p_now,
+              private.bucket_full_at(p_burst, p_now, p_rate, p_burst, p_now))
+      on conflict do nothing
+      returning tokens into v_left;
+  end if;
+  return v_left;
+end;
+$$;
+revoke execute on function private.take_token(uuid, text, uuid, double precision, double precision, timestamptz) from public;
+
+-- Takes a token from another shard of an address's share of a block (check_rate_limit, when the
+-- writer's own shard is empty): the shards that look like they have one (read without a lock; a
+-- missing row is a full shard), each only when no other write holds it (an advisory lock tried,
+-- then the row locked with SKIP LOCKED), so a writer that already holds its block shard never
+-- waits here. p_rate and p_burst are the whole share's (each shard holds its part of both:
+-- private.shard_part). Answers the tokens left in the shard it took from, or null when none had
+-- one.
+create function private.take_address_token(p_block_id uuid, p_action text, p_addr uuid, p_n integer,
+  p_rate double precision, p_burst double precision, p_now timestamptz)
+returns double precision language plpgsql set search_path = '' as $$
+declare
+  v_shard integer;
+  v_part double precision;
+  v_left double precision;
+begin
+  for v_shard, v_part in
+    select g.n, private.shard_part(p_burst, p_n, g.n)
+    from generate_series(0, p_n - 1) g(n)
+    left join private.rate_limits r
+      on r.block_id = p_block_id and r.action = p_action and r.subject = private.address_shard(p_addr, g.n)
+    where r.block_id is null
+       or private.bucket_tokens(r.tokens, r.updated_at, r.per_minute, r.burst, p_now) >= 1
+    order by g.n
+  loop
+    continue when not pg_try_advisory_xact_lock(
+      hashtext('rate_limits:' || p_block_id || ':' || p_action || ':' || p_addr), v_shard);
+    v_left := private.take_token(p_block_id, p_action, private.address_shard(p_addr, v_shard),
+                                 p_rate * v_part / p_burst, v_part, p_now);
+    if v_left is not null then
+      return v_left;
+    end if;
+  end loop;
+  return null;
+end;
+$$;
+revoke execute on function private.take_address_token(uuid, text, uuid, integer, double precision, double precision, timestamptz) from public;
+
+-- Takes a token from one of a block's shards p_first .. p_first + p_n - 1, starting at p_start
+-- within them (check_rate_limit: the other shards of the block's budget when the writer's own is
+-- empty, or its reserve). Only the shards that look like they have a token are tried (read
+-- without a lock first), so a writer rarely holds a shard it could not use, and never one a
+-- concurrent write holds (an advisory lock tried, then the row locked with SKIP LOCKED: no wait,
+-- no deadlock with a writer doing the same). True when it took one.
+create function private.take_block_token(p_block_id uuid, p_action text, p_first integer,
+  p_n integer, p_start integer, p_rate double precision, p_burst double precision, p_now timestamptz)
+returns boolean language plpgsql set search_path = '' as $$
+declare
+  v_shard integer;
+begin
+  for v_shard in
+    select s.n from generate_series(0, p_n - 1) g(i)
+    cross join lateral (select p_first + (p_start + g.i) % p_n as n) s
+    left join private.rate_limits r
+      on r.block_id = p_block_id and r.action = p_action and r.subject = private.block_shard(s.n)
+    where r.block_id is null
+       or private.bucket_tokens(r.tokens, r.updated_at, p_rate, p_burst, p_now) >= 1
+    order by g.i
+  loop
+    continue when not pg_try_advisory_xact_lock(hashtext('rate_limits:' || p_block_id || ':' || p_action), v_shard);
+    if private.take_token(p_block_id, p_action, private.block_shard(v_shard), p_rate, p_burst, p_now) is not null then
+      return true;
+    end if;
+  end loop;
+  return false;
+end;
+$$;
+revoke execute on function private.take_block_token(uuid, text, integer, integer, integer, double precision, double precision, timestamptz) from public;
 
 -- =============================================================================================
 -- schemas/escalation.sql
@@ -4096,11 +3739,7 @@ alter table private.escalated_messages enable row level security;
 -- was asked, 20 accounts a day old counted them in 5 s and published 180 comments in 15 s, none
 -- held). A storm's accounts have no history on the block, anonymous or not.
 create function private.has_track_record(p_block_id uuid, p_uid uuid)
-returns boolean
-language sql
-stable
-set search_path = ''
-as $$
+returns boolean language sql stable set search_path = '' as $$
   select exists (select 1 from public.messages m
                  where m.creator_id = p_uid and m.block_id = p_block_id and m.status = 'published'
                    and m.created_at < now() - make_interval(hours => h.hours))
@@ -4130,10 +3769,7 @@ alter table private.address_holds enable row level security;
 -- it a hold's snapshot missed a message not yet committed, which was then published after the
 -- hold (storm.test at load 17: 5 of the storm's messages were published).
 create function private.lock_address_holds(p_block_id uuid, p_address uuid, p_exclusive boolean)
-returns void
-language plpgsql
-set search_path = ''
-as $$
+returns void language plpgsql set search_path = '' as $$
 begin
   if p_exclusive then
     perform pg_advisory_xact_lock(hashtext('address_holds:' || p_block_id), hashtext(p_address::text));
@@ -4156,10 +3792,7 @@ revoke execute on function private.lock_address_holds(uuid, uuid, boolean) from 
 -- one sees what the first held. A write refused after its hold still commits the hold
 -- (public.post_message).
 create function private.hold_address_burst(p_block public.blocks, p_address uuid, p_now timestamptz)
-returns void
-language sql
-set search_path = ''
-as $$
+returns void language sql set search_path = '' as $$
   select private.lock_address_holds(p_block.id, p_address, true);
   select pg_advisory_xact_lock(hashtext('hold_address_burst'), hashtext(p_block.id::text));
   with held as (
@@ -4182,10 +3815,7 @@ $$;
 -- the writer has no track record. Takes the address's lock shared first, so a hold that starts
 -- now waits for this message, and this message sees a hold that committed before it.
 create function private.address_hold_applies(p_block public.blocks, p_uid uuid, p_address uuid)
-returns boolean
-language plpgsql
-set search_path = ''
-as $$
+returns boolean language plpgsql set search_path = '' as $$
 begin
   perform private.lock_address_holds(p_block.id, p_address, false);
   return exists (select 1 from private.address_holds h
@@ -4207,11 +3837,7 @@ revoke execute on function private.address_hold_applies(public.blocks, uuid, uui
 
 -- A writer the owner blocked from this block.
 create function private.check_writer(p_block public.blocks, p_uid uuid)
-returns void
-language plpgsql
-stable
-set search_path = ''
-as $$
+returns void language plpgsql stable set search_path = '' as $$
 begin
   if exists (select 1 from public.blocked_writers where block_id = p_block.id and user_id = p_uid) then
     raise exception 'The owner of this block has blocked you from writing here.' using
@@ -4224,11 +3850,7 @@ $$;
 -- A block with the honeypot on refuses a filled one, and a missing one (a script calling the
 -- API without the element).
 create function private.check_honeypot(p_block public.blocks, p_value text)
-returns void
-language plpgsql
-immutable
-set search_path = ''
-as $$
+returns void language plpgsql immutable set search_path = '' as $$
 begin
   if p_block.honeypot and p_value is distinct from '' then
     raise exception 'This was not sent: it looked automated.' using errcode = 'P0001', detail = 'honeypot';
@@ -4241,11 +3863,7 @@ $$;
 -- anonymous visitors have none. A home URL is http or https, nothing else. Both without
 -- whitespace, control characters or credentials.
 create function private.check_visitor_urls(p_photo_url text, p_home_url text)
-returns void
-language plpgsql
-stable
-set search_path = ''
-as $$
+returns void language plpgsql stable set search_path = '' as $$
 declare
   v_host text;
   v_prefix text;
@@ -4275,11 +3893,7 @@ $$;
 
 -- A link in a message: a URL with a scheme, www., or a host with a common top-level domain.
 create function private.has_link(p_content text)
-returns boolean
-language sql
-immutable
-set search_path = ''
-as $$
+returns boolean language sql immutable set search_path = '' as $$
   select p_content ~* '(https?://|www\.)[^[:space:]]'
       or p_content ~* '[a-z0-9-]\.(com|net|org|io|co|kr|xyz|info|biz|ru|cn|top|site|online|shop|app|dev|me|ly|gl|link|click|live|store|vip|club)([/:?#[:space:]]|$)';
 $$;
@@ -4287,11 +3901,7 @@ $$;
 -- The state of a new or edited message under the block's hold setting (the owner's are always
 -- published).
 create function private.hold_status(p_block public.blocks, p_uid uuid, p_content text)
-returns text
-language sql
-stable
-set search_path = ''
-as $$
+returns text language sql stable set search_path = '' as $$
   select case
     when p_uid = p_block.owner_id or p_block.hold_messages = 'off' then 'published'
     when p_block.hold_messages = 'all' then 'held'
@@ -4311,11 +3921,7 @@ $$;
 -- four characters on) or a Korean word for an owner. plpgsql with the expressions written out: this runs on every
 -- comment, and small helper functions with SET search_path are never inlined.
 create function private.imitates_owner(p_block public.blocks, p_name text)
-returns boolean
-language plpgsql
-stable
-set search_path = ''
-as $$
+returns boolean language plpgsql stable set search_path = '' as $$
 declare
   v_strip constant text := '[[:space:][:punct:][:cntrl:]\u00a0\u00ad\u115f\u1160\u200b-\u200f\u2028-\u202f\u205f-\u206f\u3000\u3164\ufeff·•・]+';
   v_text text := lower(normalize(coalesce(p_name, ''), NFKC));
@@ -4397,11 +4003,7 @@ create policy "Owners read the writers they blocked" on public.blocked_writers
 -- A visitor reports a message to the block owner, once (a second report changes nothing).
 -- security definer: see the header.
 create function public.report_message(p_message_id uuid, p_reason text default null)
-returns jsonb
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns jsonb language plpgsql security definer set search_path = '' as $$
 declare
   v_uid uuid := private.require_uid();
   v_message public.messages := private.visible_message(p_message_id, v_uid);
@@ -4437,12 +4039,7 @@ revoke execute on function public.report_message(uuid, text) from public, anon;
 create function public.moderation_messages(p_block_id uuid, p_filter text default 'all',
                                            p_search text default null, p_before timestamptz default null,
                                            p_limit integer default 50)
-returns jsonb
-language plpgsql
-stable
-security definer
-set search_path = ''
-as $$
+returns jsonb language plpgsql stable security definer set search_path = '' as $$
 declare
   v_uid uuid := private.require_uid();
   v_pattern text;
@@ -4503,11 +4100,7 @@ revoke execute on function public.moderation_messages(uuid, text, text, timestam
 -- blocks, several at once (at most 200). All or nothing: one message that is not the caller's
 -- refuses the whole call. security definer: clients have no write rights on messages.
 create function public.moderate_messages(p_message_ids uuid[], p_action text)
-returns jsonb
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns jsonb language plpgsql security definer set search_path = '' as $$
 declare
   v_uid uuid := private.require_uid();
   v_ids uuid[];
@@ -4569,11 +4162,7 @@ revoke execute on function public.moderate_messages(uuid[], text) from public, a
 -- rights on blocked_writers and messages.
 create function public.block_writer(p_block_id uuid, p_user_id uuid, p_blocked boolean default true,
                                     p_hide_messages boolean default false)
-returns jsonb
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns jsonb language plpgsql security definer set search_path = '' as $$
 declare
   v_uid uuid := private.require_uid();
   v_hidden integer := 0;
@@ -4674,10 +4263,7 @@ alter table private.rate_buckets enable row level security;
 -- Takes up to p_wanted tokens from a bucket refilled at rate.<name>.per_second (burst
 -- rate.<name>.burst, default one second's worth). Returns how many were granted.
 create function private.take_tokens(p_name text, p_wanted integer)
-returns integer
-language plpgsql
-set search_path = ''
-as $$
+returns integer language plpgsql set search_path = '' as $$
 declare
   v_rate double precision := (private.setting('rate.' || p_name || '.per_second', '14'::jsonb))::text::double precision;
   v_burst double precision := coalesce(
@@ -4706,10 +4292,7 @@ create function private.enqueue_job(
   p_group_key text default null,
   p_rate_bucket text default null,
   p_max_attempts integer default null)
-returns bigint
-language sql
-set search_path = ''
-as $$
+returns bigint language sql set search_path = '' as $$
   insert into private.jobs (kind, payload, dedupe_key, run_at, group_key, rate_bucket, max_attempts)
   values (p_kind, coalesce(p_payload, '{}'::jsonb), p_dedupe_key, coalesce(p_run_at, now()),
           p_group_key, p_rate_bucket, coalesce(p_max_attempts, 8))
@@ -4726,11 +4309,7 @@ create function public.enqueue_job(
   p_group_key text default null,
   p_rate_bucket text default null,
   p_max_attempts integer default null)
-returns bigint
-language sql
-security definer
-set search_path = ''
-as $$
+returns bigint language sql security definer set search_path = '' as $$
   select private.enqueue_job(p_kind, p_payload, p_dedupe_key, p_run_at, p_group_key, p_rate_bucket, p_max_attempts);
 $$;
 revoke execute on function public.enqueue_job(text, jsonb, text, timestamp with time zone, text, text, integer) from public, anon, authenticated;
@@ -4738,11 +4317,7 @@ revoke execute on function public.enqueue_job(text, jsonb, text, timestamp with 
 -- Backoff before attempt n+1: 5 s, 10 s, 20 s, ... capped at an hour, with 20% jitter so a
 -- provider coming back is not hit by every job at the same instant.
 create function private.job_backoff(p_attempts integer)
-returns interval
-language sql
-volatile
-set search_path = ''
-as $$
+returns interval language sql volatile set search_path = '' as $$
   select make_interval(secs => least(3600, 5 * power(2, greatest(p_attempts - 1, 0)))
                                * (0.8 + random() * 0.4));
 $$;
@@ -4756,11 +4331,7 @@ $$;
 -- oldest first.
 create function public.claim_jobs(p_limit integer default 50, p_lock_seconds integer default 60,
                                   p_kinds text[] default null)
-returns jsonb
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns jsonb language plpgsql security definer set search_path = '' as $$
 declare
   v_limit integer := greatest(1, least(coalesce(p_limit, 50), 500));
   v_ids bigint[];
@@ -4835,11 +4406,7 @@ revoke execute on function public.claim_jobs(integer, integer, text[]) from publ
 
 -- Marks claimed jobs as being handed to a provider: from here a lost worker means `unknown`.
 create function public.mark_jobs_sending(p_ids bigint[])
-returns void
-language sql
-security definer
-set search_path = ''
-as $$
+returns void language sql security definer set search_path = '' as $$
   update private.jobs set status = 'sending', updated_at = now()
     where id = any(p_ids) and status = 'running';
 $$;
@@ -4853,11 +4420,7 @@ revoke execute on function public.mark_jobs_sending(bigint[]) from public, anon,
 -- private.record_outbound_mail (mail.sql).
 -- Answers {done, retried, failed, unknown, deferred}.
 create function public.finish_jobs(p_outcomes jsonb)
-returns jsonb
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns jsonb language plpgsql security definer set search_path = '' as $$
 declare
   v_item jsonb;
   v_job private.jobs;
@@ -4932,11 +4495,7 @@ revoke execute on function public.finish_jobs(jsonb) from public, anon, authenti
 -- answer names when to run instead, and the group's queued jobs move to that time too.
 -- Answers {payloads: [...], defer_until}.
 create function public.merge_job_group(p_job_id bigint, p_window_seconds integer default null)
-returns jsonb
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns jsonb language plpgsql security definer set search_path = '' as $$
 declare
   v_job private.jobs;
   v_last timestamptz;
@@ -4989,21 +4548,14 @@ revoke execute on function public.merge_job_group(bigint, integer) from public, 
 -- Whether due work waits: what the schedule checks before it calls the worker, so an idle
 -- project makes no function calls.
 create function private.jobs_are_due()
-returns boolean
-language sql
-stable
-set search_path = ''
-as $$
+returns boolean language sql stable set search_path = '' as $$
   select exists (select 1 from private.jobs where status = 'queued' and run_at <= now())
       or exists (select 1 from private.jobs where status in ('running', 'sending') and locked_until < now());
 $$;
 
 -- Finished jobs are kept for a while to read what happened, then purged.
 create function private.purge_jobs()
-returns integer
-language plpgsql
-set search_path = ''
-as $$
+returns integer language plpgsql set search_path = '' as $$
 declare
   v_done integer;
   v_other integer;
@@ -5148,11 +4700,7 @@ create policy "Owners can read their deliveries" on public.deliveries
 -- A delivery leaving `reserved` counts once in its send (and its audience member).
 -- security definer: counts are not the client's to write (they cannot write deliveries at all).
 create function private.deliveries_after_status()
-returns trigger
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns trigger language plpgsql security definer set search_path = '' as $$
 declare
   v_column text;
 begin
@@ -5182,10 +4730,7 @@ $$;
 -- transaction (finish_jobs) while SES reports the first of them (record_mail_event): taken
 -- delivery first, the two deadlocked. Call this before the first delivery is locked or updated.
 create function private.lock_sends(p_delivery_ids uuid[])
-returns void
-language plpgsql
-set search_path = ''
-as $$
+returns void language plpgsql set search_path = '' as $$
 begin
   perform 1 from public.publishes
     where id in (select publish_id from public.deliveries where id = any(p_delivery_ids))
@@ -5200,10 +4745,7 @@ revoke execute on function private.lock_sends(uuid[]) from public;
 -- A letter job that failed for good fails its delivery at once, with the provider's answer as the
 -- reason, so the history shows it (settle_letter_jobs, every 30 s, remains for older jobs).
 create function private.fail_letter_delivery()
-returns trigger
-language plpgsql
-set search_path = ''
-as $$
+returns trigger language plpgsql set search_path = '' as $$
 begin
   -- (finish_jobs, which fails the job, locked the send first: private.lock_sends)
   update public.deliveries set status = 'failed', reason = left(new.last_error, 500)
@@ -5218,11 +4760,7 @@ revoke execute on function private.fail_letter_delivery() from public;
 --   {name?, mail_title, mail_from, mail_name, page_url, letter, mail_html, mail_text}
 -- mail_from must be one of the owner's verified sender emails (or null). Answers {block, private}.
 create function public.save_letter(p_owner_id uuid, p_block_id uuid, p_payload jsonb)
-returns jsonb
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns jsonb language plpgsql security definer set search_path = '' as $$
 declare
   v_block public.blocks;
   v_from text := nullif(btrim(p_payload ->> 'mail_from'), '');
@@ -5271,11 +4809,7 @@ revoke execute on function public.save_letter(uuid, uuid, jsonb) from public, an
 -- Answers {publish_id, reserved, skipped}; no publish when nobody is left to send to.
 create or replace function public.reserve_letter(p_owner_id uuid, p_block_id uuid, p_emails text[],
   p_group text, p_register boolean, p_sender jsonb)
-returns jsonb
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns jsonb language plpgsql security definer set search_path = '' as $$
 declare
   v_profile public.profiles;
   v_block public.blocks;
@@ -5402,11 +4936,7 @@ revoke execute on function public.reserve_letter(uuid, uuid, text[], text, boole
 -- security definer: mail_suppressions is private; only counts of the caller's own members leave.
 create function public.letter_send_groups()
 returns table (name text, email_count integer, skip_count integer, awaiting_count integer)
-language sql
-stable
-security definer
-set search_path = ''
-as $$
+language sql stable security definer set search_path = '' as $$
   with m as (
     select a.group_name, lower(a.email) as email, a.awaiting_confirmation as awaiting,
            exists (select 1 from public.unsubscribes u where u.user_id = a.user_id and lower(u.email) = lower(a.email))
@@ -5434,11 +4964,7 @@ grant execute on function public.letter_send_groups() to authenticated;
 -- `skipped`), and once per send what the mail needs. Answers
 -- {jobs: [{id, delivery_id, publish_id, to, name, skip?}], publishes: [{id, ...}]}.
 create function public.prepare_letter_jobs(p_job_ids bigint[])
-returns jsonb
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns jsonb language plpgsql security definer set search_path = '' as $$
 declare
   v_jobs jsonb;
   v_publishes jsonb;
@@ -5526,11 +5052,7 @@ alter table private.letter_settle_clock enable row level security;
 --     the events of that time are still to come (letter_settle_clock).
 -- Jobs the provider refused for good (`failed`) make their delivery `failed`.
 create function private.settle_letter_jobs()
-returns jsonb
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns jsonb language plpgsql security definer set search_path = '' as $$
 declare
   v_grace integer := (private.setting('letters.unknown_grace_seconds', '600'::jsonb))::text::integer;
   v_gap integer := (private.setting('letters.settle_gap_seconds', '120'::jsonb))::text::integer;
@@ -5580,12 +5102,7 @@ $$;
 -- that save-letter rendered and sanitised (never an address, a sender or a send). anon too.
 -- security definer: block_private is owner-only; only these two fields leave it.
 create function public.get_letter_view(p_block_id uuid)
-returns jsonb
-language plpgsql
-stable
-security definer
-set search_path = ''
-as $$
+returns jsonb language plpgsql stable security definer set search_path = '' as $$
 declare
   v_block public.blocks := private.visible_block(p_block_id);
   v_private public.block_private;
@@ -5641,10 +5158,7 @@ create trigger jobs_fail_letter_delivery after update of status on private.jobs
 -- questions with an answer and a letter named; the address is read from the stored response
 -- when the job runs.
 create function private.enqueue_trigger_letters(p_block public.blocks, p_response_id uuid, p_answers jsonb)
-returns void
-language plpgsql
-set search_path = ''
-as $$
+returns void language plpgsql set search_path = '' as $$
 begin
   insert into private.jobs (kind, payload, dedupe_key)
     select 'letter.trigger',
@@ -5665,11 +5179,7 @@ revoke execute on function private.enqueue_trigger_letters(public.blocks, uuid, 
 -- publish_id} when a `letter` job was added, {delivery_id, publish_id, skipped} when the delivery
 -- was recorded as skipped, or {skip} when nothing is to be sent (the reason).
 create function public.reserve_trigger_letter(p_job_id bigint, p_sender jsonb)
-returns jsonb
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns jsonb language plpgsql security definer set search_path = '' as $$
 declare
   v_job private.jobs;
   v_form public.blocks;
@@ -5781,10 +5291,7 @@ revoke execute on function public.reserve_trigger_letter(bigint, jsonb) from pub
 -- no saved letter (HTML) yet, or no verified sender address. RLS decides whose rows are read.
 create function public.trigger_letter_choices()
 returns table (id uuid, name text, type public.block_type, has_html boolean, sender_verified boolean)
-language plpgsql
-stable
-set search_path = ''
-as $$
+language plpgsql stable set search_path = '' as $$
 begin
   return query
     select b.id, b.name, b.type, p.mail_html is not null,
@@ -5860,11 +5367,7 @@ alter table private.sender_email_tokens enable row level security;
 revoke all on private.sender_email_tokens from public, anon, authenticated;
 
 create function public.request_sender_email(p_user_id uuid, p_email text, p_token_hash text)
-returns uuid
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns uuid language plpgsql security definer set search_path = '' as $$
 declare
   v_id uuid;
 begin
@@ -5888,11 +5391,7 @@ revoke all on function public.request_sender_email(uuid, text, text) from public
 grant execute on function public.request_sender_email(uuid, text, text) to service_role;
 
 create function public.confirm_sender_email(p_user_id uuid, p_token_hash text)
-returns jsonb
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns jsonb language plpgsql security definer set search_path = '' as $$
 declare
   v_claim public.sender_emails;
 begin
@@ -5943,11 +5442,7 @@ create policy "Owners can read their unsubscribes" on public.unsubscribes
 -- Unsubscribed instead of Active and a CSV import can say which new members letters will skip.
 -- security invoker: RLS on unsubscribes gives the caller only their own.
 create function public.is_unsubscribed(p_member public.audience_members)
-returns boolean
-language sql
-stable
-set search_path = ''
-as $$
+returns boolean language sql stable set search_path = '' as $$
   select p_member.email is not null and exists (
     select 1 from public.unsubscribes u
     where u.user_id = p_member.user_id and lower(u.email) = lower(p_member.email));
@@ -6019,10 +5514,7 @@ alter table private.mail_optouts enable row level security;
 -- Called by public.finish_jobs (jobs.sql) for an outcome that carries a `mail`:
 --   {to, from, subject, kind, provider_message_id?, user_id?, sender_user_id?, block_id?, delivery_id?}
 create function private.record_outbound_mail(p_job_id bigint, p_mail jsonb, p_status text)
-returns void
-language plpgsql
-set search_path = ''
-as $$
+returns void language plpgsql set search_path = '' as $$
 begin
   -- the send and the delivery before the mail, the order record_mail_event takes them in when a
   -- provider's event outruns this record (private.lock_sends; finish_jobs locked the batch's
@@ -6051,11 +5543,7 @@ $$;
 
 -- Order of delivery states: a late Delivery never overwrites a Bounce or Complaint.
 create function private.mail_state_rank(p_status text)
-returns integer
-language sql
-immutable
-set search_path = ''
-as $$
+returns integer language sql immutable set search_path = '' as $$
   select case p_status when 'sent' then 1 when 'unknown' then 1 when 'delivered' then 2
                        when 'rejected' then 3 when 'bounced' then 3 when 'complaint' then 4 else 0 end;
 $$;
@@ -6067,11 +5555,7 @@ $$;
 -- `delivery` tag of a letter is recorded from that delivery, so no count is lost and a lost
 -- worker's mail is known to have gone. p_event gains `tags` ({name: value}).
 create or replace function public.record_mail_event(p_event jsonb)
-returns jsonb
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns jsonb language plpgsql security definer set search_path = '' as $$
 declare
   v_type text := lower(p_event ->> 'type');
   v_mail private.outbound_mails;
@@ -6172,12 +5656,7 @@ revoke execute on function public.record_mail_event(jsonb) from public, anon, au
 -- at mail.suspend_bounce_rate 0.05 and mail.suspend_complaint_rate 0.001 over the last 14 days,
 -- once mail.suspend_min_volume (50) mails were sent).
 create function public.mail_sender_status(p_user_id uuid)
-returns jsonb
-language sql
-stable
-security definer
-set search_path = ''
-as $$
+returns jsonb language sql stable security definer set search_path = '' as $$
   with recent as (
     select count(*) as sent,
            count(*) filter (where status = 'bounced') as bounced,
@@ -6197,11 +5676,7 @@ revoke execute on function public.mail_sender_status(uuid) from public, anon, au
 -- Records a one-click unsubscribe from notification mails (the unsubscribe function checks the
 -- signed token first).
 create function public.record_mail_optout(p_email text, p_scope text, p_block_id uuid)
-returns void
-language sql
-security definer
-set search_path = ''
-as $$
+returns void language sql security definer set search_path = '' as $$
   insert into private.mail_optouts (email, scope, block_id) values (lower(p_email), p_scope, p_block_id)
     on conflict do nothing;
 $$;
@@ -6210,12 +5685,7 @@ revoke execute on function public.record_mail_optout(text, text, uuid) from publ
 -- Whether an address already left these notification mails: the unsubscribe page says so
 -- instead of asking again. security definer: private.mail_optouts is not readable through the API.
 create function public.mail_optout_exists(p_email text, p_scope text, p_block_id uuid)
-returns boolean
-language sql
-stable
-security definer
-set search_path = ''
-as $$
+returns boolean language sql stable security definer set search_path = '' as $$
   select exists (select 1 from private.mail_optouts
                  where email = lower(p_email) and scope = p_scope and block_id = p_block_id);
 $$;
@@ -6223,12 +5693,7 @@ revoke execute on function public.mail_optout_exists(text, text, uuid) from publ
 
 -- Whether any of these addresses is suppressed (for mails outside notifications).
 create function public.mail_suppressed(p_emails text[])
-returns text[]
-language sql
-stable
-security definer
-set search_path = ''
-as $$
+returns text[] language sql stable security definer set search_path = '' as $$
   select coalesce(array_agg(email), '{}') from private.mail_suppressions
     where email = any(array(select lower(e) from unnest(p_emails) e));
 $$;
@@ -6296,14 +5761,28 @@ create index mail_consents_commenter_id_idx on private.mail_consents (commenter_
 create index mail_consents_block_id_idx on private.mail_consents (block_id) where block_id is not null;
 create index mail_consents_unconfirmed_idx on private.mail_consents (created_at) where confirmed_at is null;
 
+-- Every confirmation mail sent, by address and owner: what the daily caps count. Kept apart from
+-- the consent rows, which go with the account that asked (a visitor who deletes their account
+-- must not give the address or the owner their day back: the eighth hostile review had one
+-- address mailed three times a day that way). One row per job (a retried job replaces its own);
+-- purged after two days with the consents (purge_mail_consents).
+create table private.confirmation_mails (
+  job_id bigint primary key,
+  email text not null,
+  owner_id uuid not null,
+  mailed_at timestamptz not null default now()
+);
+comment on table private.confirmation_mails is
+  'Confirmation mails sent (double opt-in), by address and owner, for the daily caps; not tied to the account that asked.';
+alter table private.confirmation_mails enable row level security;
+revoke all on private.confirmation_mails from public, anon, authenticated;
+create index confirmation_mails_email_idx on private.confirmation_mails (email, mailed_at);
+create index confirmation_mails_owner_idx on private.confirmation_mails (owner_id, mailed_at);
+
 -- Whether an address confirmed reply notifications for a commenter on an owner's blocks, or (p_commenter_id
 -- null) the owner's letters.
 create function private.mail_confirmed(p_email text, p_owner_id uuid, p_commenter_id uuid)
-returns boolean
-language sql
-stable
-set search_path = ''
-as $$
+returns boolean language sql stable set search_path = '' as $$
   select exists (select 1 from private.mail_consents c
                  where c.email = lower(btrim(p_email)) and c.owner_id = p_owner_id
                    and c.commenter_id is not distinct from p_commenter_id
@@ -6314,11 +5793,7 @@ revoke execute on function private.mail_confirmed(text, uuid, uuid) from public;
 -- The visitor's language for a mail they caused: the first of en/ko in the request's
 -- Accept-Language (the browser's, as PostgREST passes it), else p_fallback (the block's).
 create function private.request_locale(p_fallback public.language_code)
-returns public.language_code
-language sql
-stable
-set search_path = ''
-as $$
+returns public.language_code language sql stable set search_path = '' as $$
   select coalesce(
     (select case when btrim(t) like 'ko%' then 'ko' else 'en' end::public.language_code
      from unnest(string_to_array(lower(left(
@@ -6336,10 +5811,7 @@ revoke execute on function private.request_locale(public.language_code) from pub
 -- (a confirmation mail is asked for; start_mail_consent decides whether it goes).
 create function private.ask_mail_consent(p_email text, p_owner_id uuid, p_commenter_id uuid,
                                          p_block_id uuid, p_locale public.language_code)
-returns text
-language plpgsql
-set search_path = ''
-as $$
+returns text language plpgsql set search_path = '' as $$
 declare
   v_email text := lower(btrim(p_email));
 begin
@@ -6364,11 +5836,7 @@ revoke execute on function private.ask_mail_consent(text, uuid, uuid, uuid, publ
 -- owner's letters, or the owner has it as an active member they added themselves (by hand, by
 -- CSV, by a manual send that registers: the owner's responsibility).
 create function private.letters_allowed(p_owner_id uuid, p_email text)
-returns boolean
-language sql
-stable
-set search_path = ''
-as $$
+returns boolean language sql stable set search_path = '' as $$
   select private.mail_confirmed(p_email, p_owner_id, null)
     or exists (select 1 from public.audience_members a
                where a.user_id = p_owner_id and lower(a.email) = lower(btrim(p_email))
@@ -6380,11 +5848,7 @@ revoke execute on function private.letters_allowed(uuid, text) from public;
 -- (mail_consent.owner_daily_free, default 30; mail_consent.owner_daily_paid, default 300;
 -- docs/security.md says why).
 create function private.owner_confirmation_cap(p_owner_id uuid)
-returns integer
-language sql
-stable
-set search_path = ''
-as $$
+returns integer language sql stable set search_path = '' as $$
   select case when coalesce((select paid from public.profiles where id = p_owner_id), false)
               then (private.setting('mail_consent.owner_daily_paid', '300'::jsonb))::text::integer
               else (private.setting('mail_consent.owner_daily_free', '30'::jsonb))::text::integer end;
@@ -6394,15 +5858,11 @@ revoke execute on function private.owner_confirmation_cap(uuid) from public;
 -- The caller's confirmation mails of the last 24 hours: {limit, sent, capped} (capped: asks the
 -- daily cap kept back, not sent; the audience page shows them). Counts only.
 create function public.confirmation_mail_usage()
-returns jsonb
-language sql
-stable
-security definer
-set search_path = ''
-as $$
+returns jsonb language sql stable security definer set search_path = '' as $$
   select jsonb_build_object(
     'limit', private.owner_confirmation_cap((select auth.uid())),
-    'sent', count(*) filter (where c.mailed_at > now() - interval '24 hours'),
+    'sent', (select count(*) from private.confirmation_mails m
+             where m.owner_id = (select auth.uid()) and m.mailed_at > now() - interval '24 hours'),
     'capped', count(*) filter (where c.capped_at > now() - interval '24 hours'
                                  and (c.mailed_at is null or c.mailed_at < c.capped_at)
                                  and c.confirmed_at is null))
@@ -6416,12 +5876,11 @@ grant execute on function public.confirmation_mail_usage() to authenticated;
 
 -- Consent rows that never confirmed are kept while their link can still be answered: once the
 -- token expired (or, never mailed, a week after the ask) they go. Daily (cron
--- mail-consents-purge); the caps read only the last 24 hours.
+-- mail-consents-purge); the caps read only the last 24 hours of confirmation_mails, whose rows go
+-- after two days.
 create function private.purge_mail_consents()
-returns integer
-language sql
-set search_path = ''
-as $$
+returns integer language sql set search_path = '' as $$
+  delete from private.confirmation_mails where mailed_at < now() - interval '2 days';
   with gone as (
     delete from private.mail_consents
     where confirmed_at is null
@@ -6440,11 +5899,7 @@ revoke execute on function private.purge_mail_consents() from public;
 -- a letters one, one per owner, waits), then the owner's day (owner_confirmation_cap: past it the
 -- ask is dropped and the row's capped_at tells the owner).
 create function public.start_mail_consent(p_job_id bigint, p_token_hash text)
-returns jsonb
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns jsonb language plpgsql security definer set search_path = '' as $$
 declare
   v_job private.jobs;
   v_email text;
@@ -6502,8 +5957,8 @@ begin
   if v_row.mailed_job is distinct from p_job_id and v_row.mailed_at > now() - interval '24 hours' then
     return jsonb_build_object('skip', 'this confirmation went to the address less than a day ago');
   end if;
-  select max(mailed_at) into v_last from private.mail_consents
-    where email = v_email and mailed_job is distinct from p_job_id and mailed_at > now() - interval '24 hours';
+  select max(mailed_at) into v_last from private.confirmation_mails
+    where email = v_email and job_id <> p_job_id and mailed_at > now() - interval '24 hours';
   if v_last is not null then
     if v_commenter is not null then
       return jsonb_build_object('skip', 'a confirmation went to the address less than a day ago');
@@ -6512,9 +5967,9 @@ begin
   end if;
   -- the owner's day: one owner at a time, so concurrent jobs cannot both take the last one
   perform pg_advisory_xact_lock(hashtextextended('mail_consent_owner:' || v_owner, 0));
-  if (select count(*) from private.mail_consents
+  if (select count(*) from private.confirmation_mails
       where owner_id = v_owner and mailed_at > now() - interval '24 hours'
-        and mailed_job is distinct from p_job_id) >= private.owner_confirmation_cap(v_owner) then
+        and job_id <> p_job_id) >= private.owner_confirmation_cap(v_owner) then
     update private.mail_consents set capped_at = now() where id = v_row.id;
     return jsonb_build_object('skip', 'the owner''s confirmation mails of the day are spent', 'capped', true);
   end if;
@@ -6523,6 +5978,8 @@ begin
     set token_hash = p_token_hash, token_expires_at = now() + interval '7 days',
         mailed_at = now(), mailed_job = p_job_id, block_id = v_block.id, locale = v_locale
     where id = v_row.id;
+  insert into private.confirmation_mails (job_id, email, owner_id) values (p_job_id, v_email, v_owner)
+    on conflict (job_id) do update set mailed_at = now();
   if v_commenter is null then
     select coalesce(nullif(btrim(p.name), ''), '') into v_owner_name
       from public.profiles p where p.id = v_owner;
@@ -6544,12 +6001,7 @@ grant execute on function public.start_mail_consent(bigint, text) to service_rol
 -- What a live token asks, for the confirmation page: {scope, email, block_name, owner_name, locale},
 -- or null when the token is unknown, spent or expired.
 create function public.mail_consent_info(p_token_hash text)
-returns jsonb
-language sql
-stable
-security definer
-set search_path = ''
-as $$
+returns jsonb language sql stable security definer set search_path = '' as $$
   select jsonb_build_object(
            'scope', case when c.commenter_id is null then 'letters' else 'reply' end,
            'email', c.email, 'block_name', b.name, 'locale', c.locale,
@@ -6564,11 +6016,7 @@ grant execute on function public.mail_consent_info(text) to service_role;
 -- the letters its forms held for it are queued again), false is "not me" (the address joins the
 -- suppression list). Answers {outcome: confirmed | declined | invalid, scope, email}.
 create function public.answer_mail_consent(p_token_hash text, p_confirm boolean)
-returns jsonb
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns jsonb language plpgsql security definer set search_path = '' as $$
 declare
   v_row private.mail_consents;
 begin
@@ -6619,11 +6067,7 @@ grant execute on function public.answer_mail_consent(text, boolean) to service_r
 -- Enqueues the notifications of a new message: notify.owner for the block's owner (mailTo), and
 -- notify.reply for a commenter who asked for replies, which waits for a published reply (the owner is told of held messages: that is how they learn to approve).
 create or replace function private.messages_enqueue_notifications()
-returns trigger
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns trigger language plpgsql security definer set search_path = '' as $$
 declare
   v_owner uuid;
   v_mail_to text;
@@ -6654,11 +6098,7 @@ $$;
 
 -- A new response (form, ab vote, like, button click): the owner's digest when mailTo is set.
 create function private.responses_enqueue_notifications()
-returns trigger
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns trigger language plpgsql security definer set search_path = '' as $$
 begin
   if exists (select 1 from public.block_private bp join public.blocks b on b.id = bp.block_id
              where bp.block_id = new.block_id and bp.mail_to is not null
@@ -6676,12 +6116,7 @@ $$;
 -- {skip: reason} when nothing is to be sent: the setting was turned off, the address opted out
 -- or is suppressed, the items are gone.
 create function public.notification_context(p_kind text, p_payloads jsonb)
-returns jsonb
-language plpgsql
-stable
-security definer
-set search_path = ''
-as $$
+returns jsonb language plpgsql stable security definer set search_path = '' as $$
 declare
   v_block_id uuid := (p_payloads -> 0 ->> 'block_id')::uuid;
   v_block public.blocks;
@@ -6782,11 +6217,7 @@ revoke execute on function public.notification_context(text, jsonb) from public,
 -- run instead, or why nothing is sent. Answers [{id, defer_until} | {id, context}] in the order
 -- of p_job_ids; a job that is not running any more is left out.
 create function public.prepare_notification_jobs(p_job_ids bigint[])
-returns jsonb
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns jsonb language plpgsql security definer set search_path = '' as $$
 declare
   v_id bigint;
   v_kind text;
@@ -6953,11 +6384,7 @@ create index payment_charges_payment_idx on private.payment_charges (payment_id,
 -- 8 and 1000; counts are multiples of 4 and 1000 within 400 and 100000; at least $3).
 -- supabase/functions/_shared/plans.ts computes the same (tests/plans.test.ts ties the two).
 create function private.plan_price(p_plan jsonb)
-returns numeric
-language plpgsql
-immutable
-set search_path = ''
-as $$
+returns numeric language plpgsql immutable set search_path = '' as $$
 declare
   v_type text := p_plan ->> 'type';
   v_blocks integer := private.jsonb_int(p_plan, 'blockLimit');
@@ -6979,11 +6406,7 @@ grant execute on function private.plan_price(jsonb) to service_role;
 
 -- The content a plan row keeps: {planName, blockLimit, responseMonthlyLimit}.
 create function private.plan_content(p_plan jsonb)
-returns jsonb
-language sql
-immutable
-set search_path = ''
-as $$
+returns jsonb language sql immutable set search_path = '' as $$
   select jsonb_build_object(
     'planName', case p_plan ->> 'type' when 'basic' then 'Basic' else 'Custom' end,
     'blockLimit', private.jsonb_int(p_plan, 'blockLimit'),
@@ -6993,11 +6416,7 @@ revoke execute on function private.plan_content(jsonb) from public;
 
 -- The last day of a one-month period starting on p_start (23 Nov -> 22 Dec).
 create function private.period_end(p_start date)
-returns date
-language sql
-immutable
-set search_path = ''
-as $$
+returns date language sql immutable set search_path = '' as $$
   select (p_start + interval '1 month')::date - 1;
 $$;
 revoke execute on function private.period_end(date) from public;
@@ -7008,11 +6427,7 @@ revoke execute on function private.period_end(date) from public;
 -- beyond the limit are deactivated, newest first, never deleted; room again reactivates them,
 -- oldest first. security definer: it writes columns and rows the owner may not write.
 create function private.apply_plan_limits(p_user_id uuid)
-returns void
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns void language plpgsql security definer set search_path = '' as $$
 declare
   v_paid boolean;
   v_blocks integer;
@@ -7048,11 +6463,7 @@ grant execute on function private.apply_plan_limits(uuid) to service_role;
 
 -- The owner's active paid plan (the spec's: active and basic, custom or subscription), if any.
 create function private.active_plan(p_user_id uuid)
-returns public.payments
-language sql
-stable
-set search_path = ''
-as $$
+returns public.payments language sql stable set search_path = '' as $$
   select * from public.payments
   where user_id = p_user_id and is_active and type in ('basic', 'custom', 'subscription')
   limit 1;
@@ -7069,11 +6480,7 @@ create function public.start_plan_checkout(
   p_provider_ref text,
   p_plan jsonb,
   p_price numeric)
-returns jsonb
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns jsonb language plpgsql security definer set search_path = '' as $$
 declare
   v_charge private.payment_charges;
   v_price numeric := private.plan_price(p_plan);
@@ -7132,11 +6539,7 @@ revoke execute on function public.start_plan_checkout(uuid, public.payment_metho
 -- renewal's PortOne schedule}. For a card plan it also writes the next period's charge
 -- (private.next_card_charge, plan-renewals.sql; without a schedule id a job makes the schedule).
 create function public.record_plan_checkout(p_charge_id uuid, p_provider jsonb default '{}'::jsonb)
-returns jsonb
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns jsonb language plpgsql security definer set search_path = '' as $$
 declare
   v_charge private.payment_charges;
   v_payment public.payments;
@@ -7189,11 +6592,7 @@ revoke execute on function public.record_plan_checkout(uuid, jsonb) from public,
 
 -- A checkout the provider refused (declined card, a subscription that does not match): final.
 create function public.fail_plan_checkout(p_charge_id uuid, p_error text)
-returns void
-language sql
-security definer
-set search_path = ''
-as $$
+returns void language sql security definer set search_path = '' as $$
   update private.payment_charges set status = 'failed', error = left(p_error, 500)
     where id = p_charge_id and kind = 'first' and status = 'pending';
 $$;
@@ -7201,12 +6600,7 @@ revoke execute on function public.fail_plan_checkout(uuid, text) from public, an
 
 -- A charge with what the functions need to act on it (service role: the billing key is in it).
 create function public.plan_charge(p_charge_id uuid)
-returns jsonb
-language sql
-stable
-security definer
-set search_path = ''
-as $$
+returns jsonb language sql stable security definer set search_path = '' as $$
   select to_jsonb(c) || jsonb_build_object('payment', to_jsonb(p))
   from private.payment_charges c
   left join public.payments p on p.id = c.payment_id
@@ -7216,12 +6610,7 @@ revoke execute on function public.plan_charge(uuid) from public, anon, authentic
 
 -- The first charge a billing key or a PayPal subscription made (webhooks find their checkout).
 create function public.plan_charge_by_ref(p_method public.payment_method, p_ref text)
-returns jsonb
-language sql
-stable
-security definer
-set search_path = ''
-as $$
+returns jsonb language sql stable security definer set search_path = '' as $$
   select public.plan_charge(c.id)
   from private.payment_charges c
   where c.kind = 'first' and c.method = p_method and c.provider_ref = p_ref;
@@ -7230,12 +6619,7 @@ revoke execute on function public.plan_charge_by_ref(public.payment_method, text
 
 -- A plan row with its first charge and the renewal charge of the period after it, if any.
 create function public.plan_payment(p_payment_id uuid)
-returns jsonb
-language sql
-stable
-security definer
-set search_path = ''
-as $$
+returns jsonb language sql stable security definer set search_path = '' as $$
   select jsonb_build_object(
     'payment', to_jsonb(p),
     'first_charge', (select to_jsonb(c) from private.payment_charges c
@@ -7253,11 +6637,7 @@ revoke execute on function public.plan_payment(uuid) from public, anon, authenti
 -- valid_until, within max_redemptions. A promote_coupon is for owners who never had a plan. The
 -- coupon gives its plan for duration_days (beside a paid plan the larger limits apply).
 create function public.redeem_coupon(p_user_id uuid, p_code text)
-returns jsonb
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns jsonb language plpgsql security definer set search_path = '' as $$
 declare
   v_coupon public.coupons;
   v_payment public.payments;
@@ -7318,11 +6698,7 @@ create trigger payment_charges_set_updated_at before update on private.payment_c
 -- The plan a plan row's content describes ({type, blockLimit, responseMonthlyLimit}): the other way
 -- round of private.plan_content (plans.sql), whose limits it keeps, for a renewal of what the row holds.
 create function private.content_plan(p_content jsonb)
-returns jsonb
-language sql
-immutable
-set search_path = ''
-as $$
+returns jsonb language sql immutable set search_path = '' as $$
   select (private.plan_content(p_content) - 'planName')
     || jsonb_build_object('type', case when p_content ->> 'planName' = 'Basic' then 'basic' else 'custom' end);
 $$;
@@ -7334,10 +6710,7 @@ revoke execute on function private.content_plan(jsonb) from public;
 -- one; a charge of that id already written stays as it is.
 create function private.next_card_charge(p_payment public.payments, p_billing_key text,
   p_id uuid default null, p_schedule_id text default null)
-returns uuid
-language plpgsql
-set search_path = ''
-as $$
+returns uuid language plpgsql set search_path = '' as $$
 declare
   v_id uuid := coalesce(p_id, gen_random_uuid());
   v_plan jsonb := private.content_plan(coalesce(p_payment.next_content, p_payment.content));
@@ -7363,11 +6736,7 @@ revoke execute on function private.next_card_charge(public.payments, text, uuid,
 
 -- A scheduled renewal the provider created (the schedule job's answer).
 create function public.mark_charge_scheduled(p_charge_id uuid, p_schedule_id text)
-returns void
-language sql
-security definer
-set search_path = ''
-as $$
+returns void language sql security definer set search_path = '' as $$
   update private.payment_charges set status = 'scheduled', schedule_id = left(p_schedule_id, 200)
     where id = p_charge_id and kind = 'renewal' and status = 'unscheduled';
 $$;
@@ -7376,11 +6745,7 @@ revoke execute on function public.mark_charge_scheduled(uuid, text) from public,
 -- A card renewal the provider charged: the plan runs one more period (a changed plan starts
 -- now), and the following period's charge is written. Idempotent per charge.
 create function public.record_plan_renewal(p_charge_id uuid, p_provider_payment_id text)
-returns jsonb
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns jsonb language plpgsql security definer set search_path = '' as $$
 declare
   v_charge private.payment_charges;
   v_payment public.payments;
@@ -7419,11 +6784,7 @@ revoke execute on function public.record_plan_renewal(uuid, text) from public, a
 -- A renewal payment that failed: the plan stops renewing and ends at its end date; the owner is
 -- mailed at once. Idempotent.
 create function public.record_renewal_failed(p_payment_id uuid, p_charge_id uuid, p_error text)
-returns void
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns void language plpgsql security definer set search_path = '' as $$
 declare
   v_payment public.payments;
 begin
@@ -7447,11 +6808,7 @@ revoke execute on function public.record_renewal_failed(uuid, uuid, text) from p
 -- the next billing; a changed quantity the owner approved starts with a new period; a subscription
 -- that is not active stops renewing (the plan runs to its end). Idempotent (it sets, never adds).
 create function public.sync_paypal_plan(p_subscription_id text, p_state jsonb)
-returns jsonb
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns jsonb language plpgsql security definer set search_path = '' as $$
 declare
   v_payment public.payments;
   v_status text := p_state ->> 'status';
@@ -7500,11 +6857,7 @@ revoke execute on function public.sync_paypal_plan(text, jsonb) from public, ano
 
 -- Ends a plan now (a renewal the provider never made): inactive, limits fall back.
 create function public.end_plan(p_payment_id uuid)
-returns void
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns void language plpgsql security definer set search_path = '' as $$
 declare
   v_user uuid;
 begin
@@ -7523,12 +6876,7 @@ revoke execute on function public.end_plan(uuid) from public, anon, authenticate
 -- The owner's plan with what the provider needs to stop or change it: {payment, billing_key,
 -- renewal_charge}. Only the owner's active, renewing (for changes) plan of this method.
 create function public.plan_for_owner(p_user_id uuid, p_payment_id uuid, p_method public.payment_method)
-returns jsonb
-language plpgsql
-stable
-security definer
-set search_path = ''
-as $$
+returns jsonb language plpgsql stable security definer set search_path = '' as $$
 declare
   v_payment public.payments;
   v_first private.payment_charges;
@@ -7556,11 +6904,7 @@ revoke execute on function public.plan_for_owner(uuid, uuid, public.payment_meth
 -- The owner stopped the plan (the provider was told first): no more renewals, the plan runs to
 -- its end date. Idempotent.
 create function public.record_plan_stop(p_user_id uuid, p_payment_id uuid)
-returns jsonb
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns jsonb language plpgsql security definer set search_path = '' as $$
 declare
   v_payment public.payments;
 begin
@@ -7582,11 +6926,7 @@ revoke execute on function public.record_plan_stop(uuid, uuid) from public, anon
 -- pending renewal charge is replaced (its schedule was revoked first) and a new one is scheduled
 -- by the queue; for PayPal the change waits for the owner's approval on PayPal.
 create function public.record_plan_change(p_user_id uuid, p_payment_id uuid, p_plan jsonb, p_price numeric)
-returns jsonb
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns jsonb language plpgsql security definer set search_path = '' as $$
 declare
   v_payment public.payments;
   v_billing_key text;
@@ -7624,23 +6964,14 @@ revoke execute on function public.record_plan_change(uuid, uuid, jsonb, numeric)
 
 -- Whether a provider event (PortOne webhook-id, PayPal event id) was applied already.
 create function public.payment_event_seen(p_id text)
-returns boolean
-language sql
-stable
-security definer
-set search_path = ''
-as $$
+returns boolean language sql stable security definer set search_path = '' as $$
   select exists (select 1 from private.provider_events where id = left(p_id, 200));
 $$;
 revoke execute on function public.payment_event_seen(text) from public, anon, authenticated;
 
 -- Records an applied provider event; false when it was recorded already.
 create function public.record_payment_event(p_id text)
-returns boolean
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns boolean language plpgsql security definer set search_path = '' as $$
 begin
   insert into private.provider_events (id) values (left(p_id, 200)) on conflict (id) do nothing;
   return found;
@@ -7654,10 +6985,7 @@ revoke execute on function public.record_payment_event(text) from public, anon, 
 -- its webhook reaching us), and ended after a week without an answer; owners of plans that end
 -- in PLAN_RULES.noticeDays (3) days without renewing are mailed. Answers what it did.
 create function private.expire_plans()
-returns jsonb
-language plpgsql
-set search_path = ''
-as $$
+returns jsonb language plpgsql set search_path = '' as $$
 declare
   v_notices integer := 0;
   v_checks integer := 0;
@@ -7711,23 +7039,14 @@ grant execute on function private.expire_plans() to service_role;
 
 -- The same for the service role (tests and operators run it through PostgREST).
 create function public.expire_plans()
-returns jsonb
-language sql
-security definer
-set search_path = ''
-as $$
+returns jsonb language sql security definer set search_path = '' as $$
   select private.expire_plans();
 $$;
 revoke execute on function public.expire_plans() from public, anon, authenticated;
 
 -- What a plan mail needs: the plan row and its owner (address, name, language).
 create function public.plan_mail_context(p_payment_ids uuid[])
-returns jsonb
-language sql
-stable
-security definer
-set search_path = ''
-as $$
+returns jsonb language sql stable security definer set search_path = '' as $$
   select coalesce(jsonb_agg(jsonb_build_object(
     'payment', to_jsonb(p),
     'owner', jsonb_build_object('id', o.id, 'email', o.email, 'name', o.name, 'language', o.language))), '[]'::jsonb)
@@ -7795,11 +7114,7 @@ alter table private.oauth_states enable row level security;
 
 -- True the first time a state's nonce is spent, false after (and for an expired one).
 create function public.spend_oauth_state(p_nonce text, p_expires_at timestamptz)
-returns boolean
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns boolean language plpgsql security definer set search_path = '' as $$
 begin
   delete from private.oauth_states where expires_at < now();
   if p_expires_at < now() then
@@ -7852,11 +7167,7 @@ create policy "Owners can dismiss their integration notes" on public.integration
 
 -- A block linked to another target starts with a clean slate: the old target's notes go.
 create function private.block_private_notion_target_changed()
-returns trigger
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns trigger language plpgsql security definer set search_path = '' as $$
 begin
   if new.notion_database is distinct from old.notion_database or new.notion_page is distinct from old.notion_page then
     delete from public.integration_notes
@@ -7873,11 +7184,7 @@ $$;
 -- ride out an outage of more than a day; a job parked while access is revoked does not count
 -- attempts and runs when the owner connects again.
 create function private.enqueue_notion_write()
-returns trigger
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns trigger language plpgsql security definer set search_path = '' as $$
 declare
   v_owner uuid;
   v_target text;
@@ -7902,12 +7209,7 @@ $$;
 
 -- The owner's Notion connection with its token (null when not connected).
 create function public.notion_connection(p_user_id uuid)
-returns jsonb
-language sql
-stable
-security definer
-set search_path = ''
-as $$
+returns jsonb language sql stable security definer set search_path = '' as $$
   select jsonb_build_object('id', i.id, 'status', i.status, 'workspace_name', i.workspace_name,
                             'access_token', t.access_token)
   from public.integrations i join private.integration_tokens t on t.integration_id = i.id
@@ -7919,11 +7221,7 @@ revoke execute on function public.notion_connection(uuid) from public, anon, aut
 -- parked while access was revoked released.
 create function public.save_notion_connection(p_user_id uuid, p_access_token text, p_token_data jsonb,
                                               p_workspace_name text, p_workspace_icon text)
-returns jsonb
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns jsonb language plpgsql security definer set search_path = '' as $$
 declare
   v_integration public.integrations;
 begin
@@ -7952,11 +7250,7 @@ revoke execute on function public.save_notion_connection(uuid, text, jsonb, text
 -- Disconnects: answers the token (to revoke at Notion), unlinks every block of the owner, drops
 -- the notes and settles the owner's queued notion jobs (nothing to write them to any more).
 create function public.remove_notion_connection(p_user_id uuid)
-returns jsonb
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns jsonb language plpgsql security definer set search_path = '' as $$
 declare
   v_token text;
   v_unlinked integer;
@@ -7986,10 +7280,7 @@ revoke execute on function public.remove_notion_connection(uuid) from public, an
 -- the time and detail of the latest (the Notion worker's batch of notes: record_notion_notes).
 create function private.note_integration(p_user_id uuid, p_block_id uuid, p_provider text,
   p_code text, p_detail jsonb)
-returns void
-language sql
-set search_path = ''
-as $$
+returns void language sql set search_path = '' as $$
   insert into public.integration_notes (user_id, block_id, provider, code, property, detail)
     values (p_user_id, p_block_id, p_provider, p_code, '', p_detail)
     on conflict (user_id, block_id, code, property) do update
@@ -7999,11 +7290,7 @@ revoke execute on function private.note_integration(uuid, uuid, text, text, json
 
 -- Notion refused the token (401): not granted, with a note for the owner.
 create function public.mark_notion_not_granted(p_user_id uuid, p_reason text)
-returns void
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns void language plpgsql security definer set search_path = '' as $$
 begin
   update public.integrations set status = 'not_granted', status_reason = left(p_reason, 500)
     where user_id = p_user_id and provider = 'notion' and status = 'granted';
@@ -8017,11 +7304,7 @@ revoke execute on function public.mark_notion_not_granted(uuid, text) from publi
 
 -- The block's data source or page is gone (404): unlink it (when still the same target) and say so.
 create function public.unlink_notion_target(p_block_id uuid, p_target_id text, p_reason text)
-returns boolean
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns boolean language plpgsql security definer set search_path = '' as $$
 declare
   v_owner uuid;
   v_unlinked boolean := false;
@@ -8046,11 +7329,7 @@ revoke execute on function public.unlink_notion_target(uuid, text, text) from pu
 
 -- Records notes: [{user_id, block_id, code, property, detail}], counted when seen again.
 create function public.record_notion_notes(p_notes jsonb)
-returns void
-language sql
-security definer
-set search_path = ''
-as $$
+returns void language sql security definer set search_path = '' as $$
   insert into public.integration_notes (user_id, block_id, code, property, detail)
   select (n ->> 'user_id')::uuid, (n ->> 'block_id')::uuid, n ->> 'code', left(coalesce(n ->> 'property', ''), 200),
          coalesce(n -> 'detail', '{}'::jsonb)
@@ -8063,11 +7342,7 @@ revoke execute on function public.record_notion_notes(jsonb) from public, anon, 
 
 -- Notion asked to wait (429 Retry-After): the owner's queued notion jobs wait that long too.
 create function public.delay_notion_jobs(p_user_id uuid, p_until timestamptz)
-returns integer
-language sql
-security definer
-set search_path = ''
-as $$
+returns integer language sql security definer set search_path = '' as $$
   with moved as (
     update private.jobs set run_at = p_until, updated_at = now()
       where kind = 'notion' and group_key = 'notion:' || p_user_id and status = 'queued' and run_at < p_until
@@ -8082,11 +7357,7 @@ revoke execute on function public.delay_notion_jobs(uuid, timestamp with time zo
 -- or a message). Answers per job {id, context} or {id, skip} (nothing to write any more) or
 -- {id, defer_until} (access revoked: parked until the owner connects again).
 create function public.prepare_notion_jobs(p_job_ids bigint[])
-returns jsonb
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns jsonb language plpgsql security definer set search_path = '' as $$
 declare
   v_job private.jobs;
   v_block public.blocks;
@@ -8258,11 +7529,7 @@ grant select on public.cafe24_placements to authenticated;
 -- One cafe24.sync job at a time per owner (the group), and at most one waiting: a change while
 -- one runs queues the next, which reads the state as it is then.
 create function private.request_cafe24_sync(p_user_id uuid)
-returns void
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns void language plpgsql security definer set search_path = '' as $$
 begin
   update public.cafe24_shops set sync_requested_at = now() where user_id = p_user_id;
   if not found then
@@ -8279,11 +7546,7 @@ $$;
 -- The next keep-alive of the refresh token: a day after it was issued (13 days to spare), one
 -- waiting job per owner.
 create function private.schedule_cafe24_refresh(p_user_id uuid, p_run_at timestamptz)
-returns void
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns void language plpgsql security definer set search_path = '' as $$
 begin
   update private.jobs set run_at = p_run_at, updated_at = now()
     where group_key = 'cafe24:' || p_user_id and kind = 'cafe24.refresh' and status = 'queued';
@@ -8296,11 +7559,7 @@ $$;
 
 -- the plan ended (or started again): the loader comes off (or goes back on)
 create function private.profiles_paid_changed()
-returns trigger
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns trigger language plpgsql security definer set search_path = '' as $$
 begin
   perform private.request_cafe24_sync(new.id);
   return null;
@@ -8313,11 +7572,7 @@ create trigger profiles_paid_changed after update of paid on public.profiles
 
 -- a placement gone with its block: the tag may need fewer screens
 create function private.cafe24_placements_deleted()
-returns trigger
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns trigger language plpgsql security definer set search_path = '' as $$
 declare
   v_user uuid;
 begin
@@ -8345,11 +7600,7 @@ revoke all on function private.schedule_cafe24_refresh(uuid, timestamptz) from p
 create function public.save_cafe24_connection(p_user_id uuid, p_mall_id text, p_shop_no integer,
                                               p_scopes text[], p_access_token text, p_refresh_token text,
                                               p_token_data jsonb)
-returns jsonb
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns jsonb language plpgsql security definer set search_path = '' as $$
 declare
   v_integration public.integrations;
   v_shop public.cafe24_shops;
@@ -8391,12 +7642,7 @@ $$;
 -- What the worker needs for a shop: the mall, the tokens, whether the loader should be there and
 -- where (null when the owner has no shop any more).
 create function public.cafe24_shop_context(p_user_id uuid)
-returns jsonb
-language sql
-stable
-security definer
-set search_path = ''
-as $$
+returns jsonb language sql stable security definer set search_path = '' as $$
   select jsonb_build_object(
     'shop_id', s.id, 'user_id', s.user_id, 'mall_id', s.mall_id, 'shop_no', s.shop_no,
     'removing', s.removing, 'script_no', s.script_no, 'status', i.status,
@@ -8419,11 +7665,7 @@ $$;
 -- next keep-alive scheduled.
 create function public.save_cafe24_tokens(p_user_id uuid, p_access_token text, p_refresh_token text,
                                           p_token_data jsonb)
-returns void
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns void language plpgsql security definer set search_path = '' as $$
 begin
   update private.integration_tokens t
     set access_token = p_access_token, refresh_token = p_refresh_token,
@@ -8436,10 +7678,7 @@ $$;
 
 -- The owner's queued Cafe24 jobs end unrun, saying why.
 create function private.skip_cafe24_jobs(p_user_id uuid, p_reason text)
-returns void
-language sql
-set search_path = ''
-as $$
+returns void language sql set search_path = '' as $$
   update private.jobs
     set status = 'done', finished_at = now(), updated_at = now(), locked_until = null,
         result = jsonb_build_object('skipped', p_reason)
@@ -8450,10 +7689,7 @@ revoke execute on function private.skip_cafe24_jobs(uuid, text) from public;
 -- A disconnect is finished: the connection goes with its notes (the shop and its tokens with
 -- it), and what was queued for the mall is not run. Answers {removed: true}.
 create function private.finish_cafe24_removal(p_shop public.cafe24_shops)
-returns jsonb
-language plpgsql
-set search_path = ''
-as $$
+returns jsonb language plpgsql set search_path = '' as $$
 begin
   delete from public.integration_notes where user_id = p_shop.user_id and provider = 'cafe24';
   delete from public.integrations where id = p_shop.integration_id;
@@ -8466,11 +7702,7 @@ revoke execute on function private.finish_cafe24_removal(public.cafe24_shops) fr
 -- What the sync did: the tag now in the mall (null: none) on these screens, or why it failed.
 -- A disconnect is finished once nothing of ours is left: the shop, tokens and notes go.
 create function public.record_cafe24_sync(p_user_id uuid, p_script_no text, p_locations text[], p_error text)
-returns jsonb
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns jsonb language plpgsql security definer set search_path = '' as $$
 declare
   v_shop public.cafe24_shops;
 begin
@@ -8502,11 +7734,7 @@ $$;
 -- granted, with a note. A shop being disconnected needs nothing more from the mall (deleting
 -- the app removes its script tags), so it goes.
 create function public.mark_cafe24_not_granted(p_user_id uuid, p_reason text)
-returns jsonb
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns jsonb language plpgsql security definer set search_path = '' as $$
 declare
   v_shop public.cafe24_shops;
 begin
@@ -8531,11 +7759,7 @@ $$;
 -- mall through the queue, which then deletes the shop and its tokens. Answers whether there was
 -- a shop.
 create function public.remove_cafe24_connection(p_user_id uuid)
-returns boolean
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns boolean language plpgsql security definer set search_path = '' as $$
 begin
   update public.cafe24_shops set removing = true where user_id = p_user_id;
   if not found then
@@ -8553,11 +7777,7 @@ $$;
 -- position}] (checked by the function with the dashboard's zod schema first). Own reaction
 -- blocks only; a thread per product only for comment, qna and like on product pages.
 create function public.save_cafe24_placements(p_user_id uuid, p_placements jsonb)
-returns jsonb
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns jsonb language plpgsql security definer set search_path = '' as $$
 declare
   v_item jsonb;
   v_block public.blocks;
@@ -8615,15 +7835,10 @@ grant execute on function public.save_cafe24_placements(uuid, jsonb) to service_
 -- the shop is being disconnected or the owner has no paid plan (so a tag that could not be
 -- removed yet shows nothing). Reads no auth.uid(): the same answer for every visitor, so a CDN
 -- may keep it a minute.
-create function public.get_cafe24_embed(p_shop uuid)
-returns jsonb
-language plpgsql
-stable
 -- security definer: anon cannot read shops, placements or blocks (owners only); only what the
--- loader needs comes out
-security definer
-set search_path = ''
-as $$
+-- loader needs comes out.
+create function public.get_cafe24_embed(p_shop uuid)
+returns jsonb language plpgsql stable security definer set search_path = '' as $$
 declare
   v_result jsonb;
 begin
@@ -8740,11 +7955,7 @@ grant select on public.webhook_deliveries to authenticated;
 -- One delivery (and one `webhook` job) for each enabled endpoint of the owner that wants this
 -- event for this block. An owner without endpoints costs one index probe.
 create function private.enqueue_webhooks(p_owner uuid, p_block_id uuid, p_type text, p_data jsonb)
-returns void
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns void language plpgsql security definer set search_path = '' as $$
 declare
   v_endpoint public.webhook_endpoints;
   v_delivery uuid;
@@ -8767,20 +7978,12 @@ end;
 $$;
 
 create function private.block_webhook_json(p_block public.blocks)
-returns jsonb
-language sql
-stable
-set search_path = ''
-as $$
+returns jsonb language sql stable set search_path = '' as $$
   select jsonb_build_object('id', p_block.id, 'name', p_block.name, 'type', p_block.type);
 $$;
 
 create function private.responses_enqueue_webhooks()
-returns trigger
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns trigger language plpgsql security definer set search_path = '' as $$
 declare
   v_block public.blocks;
 begin
@@ -8803,11 +8006,7 @@ end;
 $$;
 
 create function private.messages_enqueue_webhooks()
-returns trigger
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns trigger language plpgsql security definer set search_path = '' as $$
 declare
   v_block public.blocks;
 begin
@@ -8826,11 +8025,7 @@ end;
 $$;
 
 create function private.unsubscribes_enqueue_webhooks()
-returns trigger
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns trigger language plpgsql security definer set search_path = '' as $$
 declare
   v_block public.blocks;
 begin
@@ -8867,11 +8062,7 @@ revoke all on function private.block_webhook_json(public.blocks) from public;
 -- Errors: block doesn't exists (PT404), Webhook endpoint doesn't exists (PT404), Too many
 -- webhook endpoints (P0001).
 create function public.save_webhook_endpoint(p_user_id uuid, p_endpoint jsonb, p_secret text)
-returns jsonb
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns jsonb language plpgsql security definer set search_path = '' as $$
 declare
   v_id uuid := (p_endpoint ->> 'id')::uuid;
   v_block uuid := (p_endpoint ->> 'block_id')::uuid;
@@ -8911,11 +8102,7 @@ $$;
 
 -- A new secret for an endpoint of the owner; the old one keeps signing beside it for a day.
 create function public.rotate_webhook_secret(p_user_id uuid, p_endpoint_id uuid, p_secret text)
-returns jsonb
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns jsonb language plpgsql security definer set search_path = '' as $$
 declare
   v_row public.webhook_endpoints;
 begin
@@ -8934,11 +8121,7 @@ $$;
 
 -- A test event for an endpoint of the owner: a delivery the function sends at once.
 create function public.create_test_webhook(p_user_id uuid, p_endpoint_id uuid)
-returns uuid
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns uuid language plpgsql security definer set search_path = '' as $$
 declare
   v_endpoint public.webhook_endpoints;
   v_delivery uuid;
@@ -8962,12 +8145,7 @@ $$;
 -- (endpoint enabled, owner paid). Answers [{delivery_id, event_type, payload, attempts, url,
 -- secrets, skip}] for the given deliveries.
 create function public.webhook_delivery_context(p_delivery_ids uuid[])
-returns jsonb
-language sql
-stable
-security definer
-set search_path = ''
-as $$
+returns jsonb language sql stable security definer set search_path = '' as $$
   select coalesce(jsonb_agg(jsonb_build_object(
     'delivery_id', d.id, 'event_type', d.event_type, 'payload', d.payload, 'attempts', d.attempts,
     'url', e.url,
@@ -8986,11 +8164,7 @@ $$;
 
 -- The outcome of attempts: [{delivery_id, ok, status, error, final}] (final: no retry follows).
 create function public.record_webhook_attempts(p_results jsonb)
-returns void
-language sql
-security definer
-set search_path = ''
-as $$
+returns void language sql security definer set search_path = '' as $$
   update public.webhook_deliveries d
     set attempts = d.attempts + 1, last_attempt_at = now(),
         response_status = (r ->> 'status')::integer,
@@ -9042,11 +8216,7 @@ grant execute on function public.record_webhook_attempts(jsonb) to service_role;
 -- with their not-deleted options, the endings with their conditions (the shape of
 -- get_block_view, plus the owner-only fields).
 create function private.block_editor_json(p_block_id uuid)
-returns jsonb
-language sql
-stable
-set search_path = ''
-as $$
+returns jsonb language sql stable set search_path = '' as $$
   select jsonb_build_object(
     'block', (select to_jsonb(b) from public.blocks b where b.id = p_block_id),
     'private', (select to_jsonb(p) from public.block_private p where p.block_id = p_block_id),
@@ -9070,10 +8240,7 @@ grant execute on function private.block_editor_json(uuid) to service_role;
 
 -- A settings object of the save: an object of the given keys only.
 create function private.check_setting_keys(p_settings jsonb, p_allowed text[])
-returns void
-language plpgsql
-set search_path = ''
-as $$
+returns void language plpgsql set search_path = '' as $$
 declare
   v_key text;
 begin
@@ -9092,10 +8259,7 @@ grant execute on function private.check_setting_keys(jsonb, text[]) to service_r
 -- A setting the save gives is one of p_values, or the save fails with p_message.
 create function private.check_setting_value(p_settings jsonb, p_key text, p_values text[],
   p_message text)
-returns void
-language plpgsql
-set search_path = ''
-as $$
+returns void language plpgsql set search_path = '' as $$
 begin
   if p_settings ? p_key and not (p_settings ->> p_key = any (p_values)) then
     raise exception '%', p_message using errcode = 'P0001';
@@ -9107,10 +8271,7 @@ grant execute on function private.check_setting_value(jsonb, text, text[], text)
 
 create or replace function private.save_block_settings(p_block public.blocks, p_settings jsonb,
   p_paid boolean)
-returns void
-language plpgsql
-set search_path = ''
-as $$
+returns void language plpgsql set search_path = '' as $$
 declare
   -- the settings an owner may change: never counters, owner, type, deactivated or the preview's
   -- mode / ending_mode
@@ -9206,10 +8367,7 @@ revoke execute on function private.save_block_settings(public.blocks, jsonb, boo
 grant execute on function private.save_block_settings(public.blocks, jsonb, boolean) to service_role;
 
 create function private.save_block_private(p_block public.blocks, p_private jsonb, p_paid boolean)
-returns void
-language plpgsql
-set search_path = ''
-as $$
+returns void language plpgsql set search_path = '' as $$
 declare
   v_allowed constant text[] := array['mail_to', 'notion_database', 'notion_page', 'notion_database_title'];
   v_old public.block_private;
@@ -9253,10 +8411,7 @@ revoke execute on function private.save_block_private(public.blocks, jsonb, bool
 grant execute on function private.save_block_private(public.blocks, jsonb, boolean) to service_role;
 
 create function private.save_block_questions(p_block public.blocks, p_questions jsonb, p_paid boolean)
-returns void
-language plpgsql
-set search_path = ''
-as $$
+returns void language plpgsql set search_path = '' as $$
 declare
   v_ids uuid[] := private.payload_ids(p_questions, 'question');
   v_option_ids uuid[];
@@ -9396,10 +8551,7 @@ revoke execute on function private.save_block_questions(public.blocks, jsonb, bo
 grant execute on function private.save_block_questions(public.blocks, jsonb, boolean) to service_role;
 
 create function private.save_block_endings(p_block public.blocks, p_endings jsonb, p_paid boolean)
-returns void
-language plpgsql
-set search_path = ''
-as $$
+returns void language plpgsql set search_path = '' as $$
 declare
   v_ids uuid[] := private.payload_ids(p_endings, 'ending');
   v_condition_ids uuid[];
@@ -9507,10 +8659,7 @@ revoke execute on function private.save_block_endings(public.blocks, jsonb, bool
 grant execute on function private.save_block_endings(public.blocks, jsonb, boolean) to service_role;
 
 create function public.save_block(p_owner_id uuid, p_block_id uuid, p_payload jsonb)
-returns jsonb
-language plpgsql
-set search_path = ''
-as $$
+returns jsonb language plpgsql set search_path = '' as $$
 declare
   v_block public.blocks;
   v_paid boolean;
@@ -9581,11 +8730,7 @@ revoke execute on function public.save_block(uuid, uuid, jsonb) from public, ano
 
 -- A message as visitors see it (never the creator email, which is in message_private).
 create function private.message_json(p_message public.messages, p_uid uuid)
-returns jsonb
-language sql
-stable
-set search_path = ''
-as $$
+returns jsonb language sql stable set search_path = '' as $$
   select to_jsonb(p_message) || jsonb_build_object(
     'liked', p_uid is not null and exists (
       select 1 from public.message_likes l where l.message_id = p_message.id and l.user_id = p_uid));
@@ -9593,11 +8738,7 @@ $$;
 
 -- A top-level message with its replies, oldest reply first.
 create function private.thread_json(p_message public.messages, p_uid uuid)
-returns jsonb
-language sql
-stable
-set search_path = ''
-as $$
+returns jsonb language sql stable set search_path = '' as $$
   select private.message_json(p_message, p_uid) || jsonb_build_object('replies', coalesce((
     select jsonb_agg(private.message_json(r, p_uid) order by r.created_at, r.id)
     from public.messages r where r.parent_id = p_message.id), '[]'::jsonb));
@@ -9606,11 +8747,7 @@ $$;
 -- Top-level messages of a block created before p_before, newest first, with replies.
 create function private.threads_json(p_block_id uuid, p_before timestamptz, p_limit integer, p_uid uuid,
                                      p_page_key text)
-returns jsonb
-language sql
-stable
-set search_path = ''
-as $$
+returns jsonb language sql stable set search_path = '' as $$
   select coalesce(jsonb_agg(private.thread_json(m, p_uid) order by m.created_at desc, m.id desc), '[]'::jsonb)
   from (
     select * from public.messages
@@ -9624,11 +8761,7 @@ $$;
 -- A message the caller may see: published, their own held one, or anything for the owner. (The
 -- list queries write the same test out: a function with SET search_path is never inlined.)
 create function private.message_visible(p_message public.messages, p_uid uuid, p_owner boolean)
-returns boolean
-language sql
-immutable
-set search_path = ''
-as $$
+returns boolean language sql immutable set search_path = '' as $$
   select p_owner or p_message.status = 'published'
       or (p_message.status = 'held' and p_message.creator_id = p_uid);
 $$;
@@ -9636,10 +8769,7 @@ $$;
 -- A message for a visitor's change (edit, like, reply, report): on a published block and
 -- visible to the caller, else 'message doesn''t exists'.
 create function private.visible_message(p_message_id uuid, p_uid uuid, p_lock boolean default false)
-returns public.messages
-language plpgsql
-set search_path = ''
-as $$
+returns public.messages language plpgsql set search_path = '' as $$
 declare
   v_message public.messages;
   v_owner uuid;
@@ -9660,11 +8790,7 @@ $$;
 
 -- A top-level message with the replies the caller may see, oldest reply first.
 create function private.visible_thread_json(p_message public.messages, p_uid uuid, p_owner boolean)
-returns jsonb
-language sql
-stable
-set search_path = ''
-as $$
+returns jsonb language sql stable set search_path = '' as $$
   select private.message_json(p_message, p_uid) || jsonb_build_object('replies', coalesce((
     select jsonb_agg(private.message_json(r, p_uid) order by r.created_at, r.id)
     from public.messages r
@@ -9676,11 +8802,7 @@ $$;
 -- (get_block_view sends them first), each with its replies: those the caller may see.
 create function private.visible_threads_json(p_block_id uuid, p_before timestamptz, p_limit integer, p_uid uuid,
                                              p_owner boolean, p_page_key text)
-returns jsonb
-language sql
-stable
-set search_path = ''
-as $$
+returns jsonb language sql stable set search_path = '' as $$
   select coalesce(jsonb_agg(private.visible_thread_json(m, p_uid, p_owner) order by m.created_at desc, m.id desc), '[]'::jsonb)
   from (
     select * from public.messages m
@@ -9696,12 +8818,7 @@ $$;
 -- ones the caller may see. security definer: as get_block_view.
 create function public.list_messages(p_block_id uuid, p_before timestamptz default null, p_limit integer default 5,
                                      p_page_key text default '')
-returns jsonb
-language plpgsql
-stable
-security definer
-set search_path = ''
-as $$
+returns jsonb language plpgsql stable security definer set search_path = '' as $$
 declare
   v_uid uuid := auth.uid();
   v_block public.blocks := private.visible_block(p_block_id);
@@ -9723,11 +8840,7 @@ revoke execute on function public.list_messages(uuid, timestamp with time zone, 
 -- The option ids of the caller's A/B vote on an ab block (by the unique index on
 -- (block_id, creator_id)), or null.
 create function private.ab_vote_json(p_block_id uuid, p_type public.block_type, p_uid uuid)
-returns jsonb
-language sql
-stable
-set search_path = ''
-as $$
+returns jsonb language sql stable set search_path = '' as $$
   select case when p_type = 'ab' and p_uid is not null then (
     select jsonb_agg(o.id order by o.id)
     from public.responses r
@@ -9743,11 +8856,7 @@ revoke execute on function private.ab_vote_json(uuid, public.block_type, uuid) f
 -- once the owner approves it; the element says so), else {} (the answer's shape is unchanged for
 -- every other vote).
 create function private.ab_vote_held(p_block_id uuid, p_type public.block_type, p_uid uuid)
-returns jsonb
-language sql
-stable
-set search_path = ''
-as $$
+returns jsonb language sql stable set search_path = '' as $$
   select case when p_type = 'ab' and p_uid is not null and exists (
       select 1 from public.responses r
       where r.block_id = p_block_id and r.kind = 'ab' and r.creator_id = p_uid and r.held)
@@ -9759,11 +8868,7 @@ revoke execute on function private.ab_vote_held(uuid, public.block_type, uuid) f
 -- count, timestamps, the trust settings or the operator's overrides. Counts are the row's plus
 -- the deltas not folded yet (counters.sql).
 create or replace function private.public_block_json(p_block public.blocks)
-returns jsonb
-language sql
-stable
-set search_path = ''
-as $$
+returns jsonb language sql stable set search_path = '' as $$
   select jsonb_build_object(
     'id', p_block.id, 'owner_id', p_block.owner_id, 'type', p_block.type, 'name', p_block.name,
     'theme', p_block.theme, 'custom_color', p_block.custom_color,
@@ -9794,11 +8899,7 @@ $$;
 -- One statement: the visibility test is written out (a function with SET search_path is never
 -- inlined) and the caller's likes are probed by primary key for the returned messages only.
 create function private.block_view_json(p_block_id uuid, p_uid uuid, p_public boolean, p_page_key text)
-returns jsonb
-language sql
-stable
-set search_path = ''
-as $$
+returns jsonb language sql stable set search_path = '' as $$
   with blk as (
     select b.* from public.blocks b where b.id = p_block_id and not b.deactivated
   ),
@@ -9884,12 +8985,7 @@ revoke execute on function private.block_view_json(uuid, uuid, boolean, text) fr
 -- security definer: reads the caller's own likes and reports and the block's content without
 -- evaluating RLS per row; it returns public columns only.
 create function public.get_block_view(p_block_id uuid, p_page_key text default '')
-returns jsonb
-language plpgsql
-stable
-security definer
-set search_path = ''
-as $$
+returns jsonb language plpgsql stable security definer set search_path = '' as $$
 declare
   v_block public.blocks := private.visible_block(p_block_id);
   v_view jsonb := private.block_view_json(p_block_id, auth.uid(), false, private.check_page_key(v_block, p_page_key));
@@ -9908,12 +9004,7 @@ revoke execute on function public.get_block_view(uuid, text) from public;
 -- security definer: the block's content is read without RLS; only published messages and the
 -- public columns come out.
 create function public.get_block_public(p_block_id uuid, p_page_key text default '')
-returns jsonb
-language plpgsql
-stable
-security definer
-set search_path = ''
-as $$
+returns jsonb language plpgsql stable security definer set search_path = '' as $$
 declare
   v_block public.blocks := private.visible_block(p_block_id);
   v_view jsonb := private.block_view_json(p_block_id, null, true, private.check_page_key(v_block, p_page_key));
@@ -9944,12 +9035,7 @@ revoke execute on function public.get_block_public(uuid, text) from public;
 -- security definer: as get_block_view.
 create function public.get_block_me(p_block_id uuid, p_message_ids uuid[] default '{}', p_since timestamptz default null,
                                     p_page_key text default '')
-returns jsonb
-language plpgsql
-stable
-security definer
-set search_path = ''
-as $$
+returns jsonb language plpgsql stable security definer set search_path = '' as $$
 declare
   v_uid uuid := auth.uid();
   v_block public.blocks := private.visible_block(p_block_id);
@@ -10045,14 +9131,9 @@ revoke execute on function public.get_block_me(uuid, uuid[], timestamp with time
 -- type. A missing, deactivated or letter block is left out, so the answer says nothing about it
 -- (not even that the id exists). Like get_block_public it reads no auth.uid() and sets
 -- Cache-Control public, so a shared cache may give the same bytes to every caller.
+-- security definer: anon cannot read blocks (RLS: owners only); only public counts come out.
 create function public.get_block_counts(p_block_ids uuid[])
-returns jsonb
-language plpgsql
-stable
--- security definer: anon cannot read blocks (RLS: owners only); only public counts come out
-security definer
-set search_path = ''
-as $$
+returns jsonb language plpgsql stable security definer set search_path = '' as $$
 declare
   v_result jsonb;
 begin
@@ -10108,12 +9189,7 @@ returns table (
   language text,
   open_graph jsonb,
   title text
-)
-language sql
-stable
-security definer
-set search_path = ''
-as $$
+) language sql stable security definer set search_path = '' as $$
   select
     b.id,
     b.owner_id,
@@ -10154,11 +9230,7 @@ revoke execute on function public.get_block_card(uuid, uuid) from public;
 -- totals.held.
 create or replace function public.block_results_summary(p_block_id uuid,
   p_timezone text default 'UTC')
-returns jsonb
-language plpgsql
-STABLE SECURITY DEFINER
-set search_path = ''
-as $$
+returns jsonb language plpgsql stable security definer set search_path = '' as $$
 declare
   v_block public.blocks;
   v_tz text := coalesce(nullif(p_timezone, ''), 'UTC');
@@ -10385,10 +9457,7 @@ revoke all on private.block_changes from public, anon, authenticated;
 -- (a page's thread, issue 18: on its own topic block:<id>:page:<key>).
 create function private.send_block_change(p_block_id uuid, p_event text, p_payload jsonb,
                                           p_page_key text default '')
-returns void
-language plpgsql
-set search_path = ''
-as $$
+returns void language plpgsql set search_path = '' as $$
 declare
   v_id uuid;
 begin
@@ -10406,12 +9475,7 @@ revoke execute on function private.send_block_change(uuid, text, jsonb, text) fr
 
 -- security definer: anon and visitors cannot read private.block_changes or public.blocks.
 create function public.get_block_change(p_block_id uuid, p_id uuid)
-returns jsonb
-language plpgsql
-stable
-security definer
-set search_path = ''
-as $$
+returns jsonb language plpgsql stable security definer set search_path = '' as $$
 declare
   v_change jsonb;
 begin
@@ -10433,10 +9497,7 @@ grant execute on function public.get_block_change(uuid, uuid) to anon, authentic
 
 -- Run by pg_cron block-changes-purge (a hand-written migration schedules it).
 create function private.purge_block_changes()
-returns void
-language sql
-set search_path = ''
-as $$
+returns void language sql set search_path = '' as $$
   delete from private.block_changes where created_at < now() - interval '10 minutes';
 $$;
 revoke execute on function private.purge_block_changes() from public;
@@ -10448,12 +9509,7 @@ revoke execute on function private.purge_block_changes() from public;
 -- security definer: anon and visitors cannot read public.blocks (trust.sql); reachable
 -- from policies only (client roles have no usage on schema private).
 create function private.block_topic_readable(p_topic text)
-returns boolean
-language plpgsql
-stable
-security definer
-set search_path = ''
-as $$
+returns boolean language plpgsql stable security definer set search_path = '' as $$
 declare
   v_match text[];
 begin
@@ -10472,11 +9528,7 @@ grant execute on function private.block_topic_readable(text) to anon, authentica
 -- security definer: realtime.send inserts into realtime.messages, which client roles may not
 -- write (no INSERT policy); the owner of this function (postgres) bypasses its RLS.
 create function private.messages_broadcast()
-returns trigger
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns trigger language plpgsql security definer set search_path = '' as $$
 declare
   v_block uuid := case when tg_op = 'DELETE' then old.block_id else new.block_id end;
   v_id uuid := case when tg_op = 'DELETE' then old.id else new.id end;
