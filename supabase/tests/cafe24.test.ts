@@ -41,15 +41,15 @@ async function authorize(owner: TestUser, mallId: string) {
   return (start.json.data as { url: string }).url;
 }
 
+/** set-cafe24 as the dashboard's /oauth/cafe24 page calls it, with the code and state it was given. */
+const setCafe24 = (caller: TestUser, code: string | null, state: string | null) =>
+  callFunction('set-cafe24', { code, state, redirectUrl: REDIRECT }, caller.accessToken);
+
 /** The whole connect flow as the dashboard and the browser run it. */
 async function connect(owner: TestUser, mallId: string) {
   const url = await authorize(owner, mallId);
   const back = await cafe24Consent(url);
-  const set = await callFunction(
-    'set-cafe24',
-    { code: back.code, state: back.state, redirectUrl: REDIRECT },
-    owner.accessToken,
-  );
+  const set = await setCafe24(owner, back.code, back.state);
   expect(set.status, JSON.stringify(set.json)).toBe(200);
   return set.json.data as { integration: { provider: string; status: string; mallId: string } };
 }
@@ -229,34 +229,18 @@ describe('connecting a shop', () => {
     const url = await authorize(other, mallId);
     const back = await cafe24Consent(url);
     // the victim's session with the attacker's code and state
-    const stolen = await callFunction(
-      'set-cafe24',
-      { code: back.code, state: back.state, redirectUrl: REDIRECT },
-      owner.accessToken,
-    );
+    const stolen = await setCafe24(owner, back.code, back.state);
     expect([stolen.status, stolen.json.error?.code]).toEqual([400, 'invalid_state']);
-    const forged = await callFunction(
-      'set-cafe24',
-      { code: back.code, state: `${back.state}x`, redirectUrl: REDIRECT },
-      other.accessToken,
-    );
+    const forged = await setCafe24(other, back.code, `${back.state}x`);
     expect([forged.status, forged.json.error?.code]).toEqual([400, 'invalid_state']);
-    const expired = await callFunction(
-      'set-cafe24',
-      {
-        code: back.code,
-        state: signedState(other.id, mallId, Date.now() - 1000),
-        redirectUrl: REDIRECT,
-      },
-      other.accessToken,
+    const expired = await setCafe24(
+      other,
+      back.code,
+      signedState(other.id, mallId, Date.now() - 1000),
     );
     expect([expired.status, expired.json.error?.code]).toEqual([400, 'invalid_state']);
     // the mall is connected to the first owner: the second is told so, and nothing changes
-    const taken = await callFunction(
-      'set-cafe24',
-      { code: back.code, state: back.state, redirectUrl: REDIRECT },
-      other.accessToken,
-    );
+    const taken = await setCafe24(other, back.code, back.state);
     expect([taken.status, taken.json.error?.code]).toEqual([409, 'other_account']);
     const [row] = await sql<{ user_id: string }>(
       'select user_id from public.cafe24_shops where mall_id = $1',
@@ -264,22 +248,14 @@ describe('connecting a shop', () => {
     );
     expect(row!.user_id).toBe(owner.id);
     // the state is spent even though the connection was refused
-    const reused = await callFunction(
-      'set-cafe24',
-      { code: back.code, state: back.state, redirectUrl: REDIRECT },
-      other.accessToken,
-    );
+    const reused = await setCafe24(other, back.code, back.state);
     expect([reused.status, reused.json.error?.code]).toEqual([400, 'invalid_state']);
 
     // a code the operator of another mall gave, with a state for this mall
     const otherMall = newMallId();
     const codeElsewhere = await cafe24Consent(await authorize(other, otherMall));
     const stateHere = new URL(await authorize(other, newMallId())).searchParams.get('state')!;
-    const crossed = await callFunction(
-      'set-cafe24',
-      { code: codeElsewhere.code, state: stateHere, redirectUrl: REDIRECT },
-      other.accessToken,
-    );
+    const crossed = await setCafe24(other, codeElsewhere.code, stateHere);
     expect([crossed.status, crossed.json.error?.code]).toEqual([400, 'invalid_code']);
 
     // another owner's blocks cannot be placed; a foreign redirect and free owners are refused

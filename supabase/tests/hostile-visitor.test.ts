@@ -16,6 +16,7 @@
 // Rate limits, storms and quotas: abuse-limits.test.ts; moderation: moderation-abuse.test.ts.
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { REACTION_BLOCK_TYPES } from '@reaction-blocks/contracts/enums';
 import {
   anonClient,
   newGuest,
@@ -821,14 +822,7 @@ describe('bypassing the RPCs', () => {
 
 describe('closed doors', () => {
   it('writing to a deactivated block is refused on every write path', async () => {
-    const { owner, blocks } = await hostile.ownerWith(
-      'comment',
-      'qna',
-      'like',
-      'button',
-      'ab',
-      'form',
-    );
+    const { owner, blocks } = await hostile.ownerWith(...REACTION_BLOCK_TYPES);
     const visitor = await newGuest();
     const message = await hostile.post(visitor, blocks.comment);
     const question = await hostile.abQuestion(blocks.ab);

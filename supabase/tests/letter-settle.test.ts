@@ -69,6 +69,26 @@ const setSettleClock = (client: pg.Client, upSince: string, lastRun: string) =>
      on conflict (id) do update set up_since = excluded.up_since, last_run = excluded.last_run`,
   );
 
+/**
+ * The publish's letter jobs left `unknown` (a lease run out after `sending`) `unseenFor` ago, then
+ * one run of private.settle_letter_jobs() on a stack up for a day whose settler last ran at
+ * `lastRun`.
+ */
+async function settleUnknown(
+  client: pg.Client,
+  publishId: string,
+  unseenFor: string,
+  lastRun: string,
+) {
+  await client.query(
+    `update private.jobs set status = 'unknown', attempts = 1, finished_at = now() - $2::interval
+     where kind = 'letter' and payload ->> 'publish_id' = $1`,
+    [publishId, unseenFor],
+  );
+  await setSettleClock(client, "now() - interval '1 day'", lastRun);
+  await client.query('select private.settle_letter_jobs()');
+}
+
 describe('a worker that loses track of a send', () => {
   it('a mail SES accepted is settled by its Send event; one never accepted is queued again and sent once', async () => {
     const o = await letterOwner('notion_letter');
@@ -91,13 +111,7 @@ describe('a worker that loses track of a send', () => {
     // read in one transaction, so the schedule's own settling and worker cannot move them between.
     // The stack has been up the whole time (the settler's clock: no gap).
     const jobs = await transaction(async (client) => {
-      await client.query(
-        `update private.jobs set status = 'unknown', attempts = 1, finished_at = now() - interval '11 minutes'
-         where kind = 'letter' and payload ->> 'publish_id' = $1`,
-        [publishId],
-      );
-      await setSettleClock(client, "now() - interval '1 day'", 'now()');
-      await client.query('select private.settle_letter_jobs()');
+      await settleUnknown(client, publishId, '11 minutes', 'now()');
       return (
         await client.query<{ status: string; email: string }>(
           `select j.status, d.email from private.jobs j join public.deliveries d on d.id = (j.payload ->> 'delivery_id')::uuid
@@ -145,13 +159,7 @@ describe('a worker that loses track of a send', () => {
     // back: before, it found the job unseen for 20 minutes and queued it again, and c had the
     // letter twice once the event came.
     const back = await transaction(async (client) => {
-      await client.query(
-        `update private.jobs set status = 'unknown', attempts = 1, finished_at = now() - interval '20 minutes'
-         where kind = 'letter' and payload ->> 'publish_id' = $1`,
-        [publishId],
-      );
-      await setSettleClock(client, "now() - interval '1 day'", "now() - interval '15 minutes'");
-      await client.query('select private.settle_letter_jobs()');
+      await settleUnknown(client, publishId, '20 minutes', "now() - interval '15 minutes'");
       return statusOf(client);
     });
     expect(back).toEqual(['unknown']);

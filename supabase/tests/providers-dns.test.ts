@@ -10,22 +10,13 @@ import { describe, expect, it } from 'vitest';
 import { denoBinary } from '../local/functions.ts';
 import { paths } from '../local/paths.ts';
 import { answer, respond } from '../local/providers/dns/server.ts';
-import {
-  CLASS_IN,
-  decode,
-  encode,
-  optRecord,
-  RCODE,
-  TYPE,
-  txtStrings,
-  type Message,
-} from '../local/providers/dns/wire.ts';
+import * as wire from '../local/providers/dns/wire.ts';
 import { Zone } from '../local/providers/dns/zone.ts';
 import { dkimTokens } from '../local/providers/ses/dkim.ts';
 import { stack } from './support/clients.ts';
 import { providersUrl } from './support/providers.ts';
 
-const query = (name: string, type: number, extra: Partial<Message> = {}): Message => ({
+const query = (name: string, type: number, extra: Partial<wire.Message> = {}): wire.Message => ({
   id: 0x1234,
   response: false,
   opcode: 0,
@@ -34,7 +25,7 @@ const query = (name: string, type: number, extra: Partial<Message> = {}): Messag
   recursionDesired: true,
   recursionAvailable: false,
   rcode: 0,
-  questions: [{ name, type, class: CLASS_IN }],
+  questions: [{ name, type, class: wire.CLASS_IN }],
   answers: [],
   authorities: [],
   additionals: [],
@@ -43,43 +34,59 @@ const query = (name: string, type: number, extra: Partial<Message> = {}): Messag
 
 describe('DNS messages', () => {
   it('round-trips a query and an answer with TXT, CNAME and SOA records', () => {
-    const q = query('Example.COM', TYPE.TXT, { additionals: [optRecord(1232)] });
-    expect(decode(encode(q))).toEqual({
+    const q = query('Example.COM', wire.TYPE.TXT, { additionals: [wire.optRecord(1232)] });
+    expect(wire.decode(wire.encode(q))).toEqual({
       ...q,
-      additionals: [{ ...optRecord(1232), data: new Uint8Array(0) }],
+      additionals: [{ ...wire.optRecord(1232), data: new Uint8Array(0) }],
     });
     const zone = new Zone([
       { name: 'alias.example', type: 'CNAME', value: 'target.example', ttl: 60 },
       { name: 'target.example', type: 'TXT', value: 'v=spf1 -all', ttl: 30 },
     ]);
-    const reply = decode(encode(answer(zone, query('ALIAS.example', TYPE.TXT))));
+    const reply = wire.decode(wire.encode(answer(zone, query('ALIAS.example', wire.TYPE.TXT))));
     expect(reply).toMatchObject({
       id: 0x1234,
       response: true,
       authoritative: true,
-      rcode: RCODE.NOERROR,
+      rcode: wire.RCODE.NOERROR,
       recursionDesired: true,
     });
-    expect(reply.questions).toEqual([{ name: 'ALIAS.example', type: TYPE.TXT, class: CLASS_IN }]);
-    expect(reply.answers).toEqual([
-      { name: 'ALIAS.example', type: TYPE.CNAME, class: CLASS_IN, ttl: 60, data: 'target.example' },
-      { name: 'target.example', type: TYPE.TXT, class: CLASS_IN, ttl: 30, data: ['v=spf1 -all'] },
+    expect(reply.questions).toEqual([
+      { name: 'ALIAS.example', type: wire.TYPE.TXT, class: wire.CLASS_IN },
     ]);
-    const nx = decode(encode(answer(zone, query('missing.example', TYPE.TXT))));
-    expect(nx.rcode).toBe(RCODE.NXDOMAIN);
+    expect(reply.answers).toEqual([
+      {
+        name: 'ALIAS.example',
+        type: wire.TYPE.CNAME,
+        class: wire.CLASS_IN,
+        ttl: 60,
+        data: 'target.example',
+      },
+      {
+        name: 'target.example',
+        type: wire.TYPE.TXT,
+        class: wire.CLASS_IN,
+        ttl: 30,
+        data: ['v=spf1 -all'],
+      },
+    ]);
+    const nx = wire.decode(wire.encode(answer(zone, query('missing.example', wire.TYPE.TXT))));
+    expect(nx.rcode).toBe(wire.RCODE.NXDOMAIN);
     expect(nx.authorities[0]).toMatchObject({
-      type: TYPE.SOA,
+      type: wire.TYPE.SOA,
       data: { mname: 'ns.providers.localhost', minimum: 0 },
     });
     // a name with records of another type: NODATA, not NXDOMAIN
-    const nodata = decode(encode(answer(zone, query('target.example', TYPE.A))));
-    expect(nodata).toMatchObject({ rcode: RCODE.NOERROR, answers: [] });
+    const nodata = wire.decode(wire.encode(answer(zone, query('target.example', wire.TYPE.A))));
+    expect(nodata).toMatchObject({ rcode: wire.RCODE.NOERROR, answers: [] });
     expect(nodata.authorities).toHaveLength(1);
     // an empty non-terminal exists (RFC 8020)
     const zone2 = new Zone([
       { name: 'sel._domainkey.example.org', type: 'TXT', value: 'k', ttl: 0 },
     ]);
-    expect(answer(zone2, query('_domainkey.example.org', TYPE.TXT)).rcode).toBe(RCODE.NOERROR);
+    expect(answer(zone2, query('_domainkey.example.org', wire.TYPE.TXT)).rcode).toBe(
+      wire.RCODE.NOERROR,
+    );
   });
 
   it('reads compressed names and splits long TXT values into 255-byte strings', () => {
@@ -122,37 +129,48 @@ describe('DNS messages', () => {
       0x68,
       0x69,
     ]);
-    const m = decode(packet);
-    expect(m.answers[0]).toMatchObject({ name: 'a.example', type: TYPE.TXT, ttl: 5, data: ['hi'] });
+    const m = wire.decode(packet);
+    expect(m.answers[0]).toMatchObject({
+      name: 'a.example',
+      type: wire.TYPE.TXT,
+      ttl: 5,
+      data: ['hi'],
+    });
     const long = 'k='.padEnd(600, 'A');
-    expect(txtStrings(long).map((s) => s.length)).toEqual([255, 255, 90]);
-    expect(txtStrings('한'.repeat(100)).every((s) => Buffer.byteLength(s) <= 255)).toBe(true);
+    expect(wire.txtStrings(long).map((s) => s.length)).toEqual([255, 255, 90]);
+    expect(wire.txtStrings('한'.repeat(100)).every((s) => Buffer.byteLength(s) <= 255)).toBe(true);
     // a pointer loop is an error, not a hang
     expect(() =>
-      decode(Buffer.from([0, 1, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0xc0, 12, 0, 16, 0, 1])),
+      wire.decode(Buffer.from([0, 1, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0xc0, 12, 0, 16, 0, 1])),
     ).toThrow();
   });
 
   it('answers garbage with FORMERR or not at all, other opcodes with NOTIMP, and truncates UDP answers over 512 bytes without EDNS', () => {
     const zone = new Zone([{ name: 'big.example', type: 'TXT', value: 'x'.repeat(1500), ttl: 0 }]);
     expect(respond(zone, Buffer.from([1, 2, 3]), 'udp')).toBeUndefined();
-    const formerr = decode(
+    const formerr = wire.decode(
       respond(zone, Buffer.from([0, 7, 1, 0, 0, 1, 0, 0, 0, 0, 0, 0, 63]), 'udp')!,
     );
-    expect(formerr).toMatchObject({ id: 7, response: true, rcode: RCODE.FORMERR });
-    expect(answer(zone, query('big.example', TYPE.TXT, { opcode: 2 })).rcode).toBe(RCODE.NOTIMP);
-    const small = decode(respond(zone, encode(query('big.example', TYPE.TXT)), 'udp')!);
+    expect(formerr).toMatchObject({ id: 7, response: true, rcode: wire.RCODE.FORMERR });
+    expect(answer(zone, query('big.example', wire.TYPE.TXT, { opcode: 2 })).rcode).toBe(
+      wire.RCODE.NOTIMP,
+    );
+    const small = wire.decode(
+      respond(zone, wire.encode(query('big.example', wire.TYPE.TXT)), 'udp')!,
+    );
     expect(small).toMatchObject({ truncated: true, answers: [] });
-    const edns = decode(
+    const edns = wire.decode(
       respond(
         zone,
-        encode(query('big.example', TYPE.TXT, { additionals: [optRecord(4096)] })),
+        wire.encode(query('big.example', wire.TYPE.TXT, { additionals: [wire.optRecord(4096)] })),
         'udp',
       )!,
     );
     expect(edns.truncated).toBe(false);
     expect((edns.answers[0]!.data as string[]).join('')).toBe('x'.repeat(1500));
-    const tcp = decode(respond(zone, encode(query('big.example', TYPE.TXT)), 'tcp')!);
+    const tcp = wire.decode(
+      respond(zone, wire.encode(query('big.example', wire.TYPE.TXT)), 'tcp')!,
+    );
     expect(tcp.truncated).toBe(false);
   });
 });
@@ -288,10 +306,14 @@ describe('DNS server of the stack', () => {
       const reply = await new Promise<Buffer>((resolve, reject) => {
         socket.once('message', resolve);
         socket.once('error', reject);
-        socket.send(encode({ ...query('reject.example', TYPE.TXT), response: true }), Number(p), h);
-        socket.send(encode(query('reject.example', TYPE.TXT)), Number(p), h);
+        socket.send(
+          wire.encode({ ...query('reject.example', wire.TYPE.TXT), response: true }),
+          Number(p),
+          h,
+        );
+        socket.send(wire.encode(query('reject.example', wire.TYPE.TXT)), Number(p), h);
       });
-      expect(decode(reply)).toMatchObject({
+      expect(wire.decode(reply)).toMatchObject({
         id: 0x1234,
         response: true,
         authoritative: true,

@@ -4,6 +4,7 @@ import type { SupabaseClient } from '@supabase/supabase-js';
 import { createClient } from '@supabase/supabase-js';
 import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
+import type { TReactionType } from '@reaction-blocks/contracts/enums';
 import { paidOwner, sql, stack, type TestUser } from './clients.ts';
 import { addQuestion, createBlock } from './drafts.ts';
 
@@ -13,10 +14,8 @@ export { addQuestion };
 // set-up helpers
 // ---------------------------------------------------------------------------------------------
 
-export type BlockType = 'comment' | 'qna' | 'like' | 'button' | 'ab' | 'form';
-
 /** An owner (with room for many blocks) and one block per requested type. */
-export async function ownerWith<T extends BlockType>(
+export async function ownerWith<T extends TReactionType>(
   ...types: T[]
 ): Promise<{ owner: TestUser; blocks: Record<T, string> }> {
   // a paid owner: room for many blocks and for more than five questions per form
