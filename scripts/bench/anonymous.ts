@@ -8,14 +8,9 @@
 //   npm run bench:anonymous [-- --visitors 2000] [-- --write]
 import { cpus } from 'node:os';
 import pg from 'pg';
-import { runBench } from './support.ts';
+import { connectDb, numberArg, runBench } from './support.ts';
 
-const argv = process.argv.slice(2);
-const arg = (name: string, fallback: number) => {
-  const i = argv.indexOf(name);
-  return i >= 0 ? Number(argv[i + 1]) : fallback;
-};
-const VISITORS = arg('--visitors', 2000);
+const VISITORS = numberArg('--visitors', 2000);
 const CONCURRENCY = 16;
 
 const AUTH_TABLES = ['auth.users', 'auth.sessions', 'auth.refresh_tokens', 'auth.identities'];
@@ -30,8 +25,7 @@ async function authBytes(db: pg.Client): Promise<number> {
 }
 
 await runBench({ name: 'anonymous', section: 'Anonymous visitors' }, async ({ stack }) => {
-  const db = new pg.Client({ connectionString: stack.dbUrl });
-  await db.connect();
+  const db = await connectDb(stack.dbUrl);
   try {
     const before = await authBytes(db);
     let next = 0;

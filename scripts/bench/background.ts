@@ -15,12 +15,11 @@ import type { AddressInfo } from 'node:net';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
-import pg from 'pg';
 import { migrate } from '../../supabase/local/migrate.ts';
 import { paths } from '../../supabase/local/paths.ts';
 import { startPostgres } from '../../supabase/local/postgres.ts';
 import { writeBenchmarkSection } from './docs-section.ts';
-import { benchPorts } from './support.ts';
+import { benchPorts, connectDb } from './support.ts';
 
 const seconds = Number(process.argv[2] ?? 60);
 
@@ -155,8 +154,7 @@ try {
       .split('\n')[0]!
       .trim(),
   );
-  const client = new pg.Client({ connectionString: server.url });
-  await client.connect();
+  const client = await connectDb(server.url);
   await client.query(`select vault.create_secret($1, 'bench_worker_url')`, [target]);
   await client.query(`create table public.bench_due (due boolean not null)`);
   results.push(await measure('database alone (no workers)', postmaster, undefined));

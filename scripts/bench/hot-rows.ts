@@ -37,6 +37,7 @@ import {
   addNameAndPoll,
   api,
   benchDurability,
+  connectDb,
   createBlock,
   int,
   machineLine,
@@ -45,9 +46,9 @@ import {
   range,
   runBench,
   setSetting,
-  type Session,
   setting,
   signInOwner,
+  type Session,
 } from './support.ts';
 
 const SESSIONS = setting('BENCH_SESSIONS', 20);
@@ -130,8 +131,7 @@ async function seed(stack: Stack): Promise<Seeded> {
       (await api<Session>(stack, 'POST', '/auth/v1/signup', { data: {} }, stack.anonKey))
         .access_token,
   );
-  const db = new pg.Client({ connectionString: stack.dbUrl });
-  await db.connect();
+  const db = await connectDb(stack.dbUrl);
   try {
     await db.query(
       'update public.profiles set block_limit = 1000, paid = true, response_monthly_limit = 1000000000 where id = any($1)',
@@ -306,8 +306,7 @@ interface Results {
 
 async function measure(stack: Stack, data: Seeded): Promise<Results> {
   const connect = async () => {
-    const c = new pg.Client({ connectionString: stack.dbUrl });
-    await c.connect();
+    const c = await connectDb(stack.dbUrl);
     return c;
   };
   const sessions = await Promise.all(Array.from({ length: SESSIONS }, connect));

@@ -24,7 +24,7 @@ import type { Stack } from '../../supabase/local/stack.ts';
 import { notionBlocks, NOTION_PAGE_ID } from '../../supabase/local/providers/pages/fixtures.ts';
 import { notionToBlocks } from '../../supabase/functions/_shared/letter/notion.ts';
 import { renderLetter } from '../../supabase/functions/_shared/letter/render.ts';
-import { functionsPid, kick, rssMb, runBench, sesSent, setSetting } from './support.ts';
+import { connectDb, functionsPid, kick, rssMb, runBench, sesSent, setSetting } from './support.ts';
 
 const MEMBERS = Number(process.env.BENCH_MEMBERS ?? 10_000);
 const KILL_AT = Number(process.env.BENCH_KILL_AT ?? 0.33);
@@ -36,8 +36,7 @@ const count = async (db: pg.Client, sql: string, params: unknown[] = []) =>
   Number((await db.query<{ n: string }>(sql, params)).rows[0]!.n);
 
 await runBench({ name: 'letters', section: 'Letters' }, async ({ stack, ports, load }) => {
-  const db = new pg.Client({ connectionString: stack.dbUrl });
-  await db.connect();
+  const db = await connectDb(stack.dbUrl);
   await setSetting(db, 'letters.unknown_grace_seconds', 20);
   const rate = (
     await db.query<{ value: number }>(

@@ -14,7 +14,7 @@ import {
   requestMaker,
   runLoad,
 } from './load-generator.ts';
-import { int, setSetting } from './support.ts';
+import { connectDb, int, setSetting } from './support.ts';
 
 /** What the limits cost, as measured here (absent on code without them). */
 export interface LimitsCost {
@@ -46,8 +46,7 @@ async function hasLimits(db: pg.Client): Promise<boolean> {
  * the load: each write still takes its two tokens, so the throughput below includes their cost.
  */
 export async function neverRefuse(stack: Stack, blockIds: string[]): Promise<boolean> {
-  const db = new pg.Client({ connectionString: stack.dbUrl });
-  await db.connect();
+  const db = await connectDb(stack.dbUrl);
   try {
     if (!(await hasLimits(db))) return false;
     await db.query('update public.blocks set rate_limits = $2 where id = any($1)', [
@@ -98,8 +97,7 @@ export async function limitsEndToEnd(
   data: PathData,
   spread = false,
 ): Promise<LimitsResult> {
-  const db = new pg.Client({ connectionString: stack.dbUrl });
-  await db.connect();
+  const db = await connectDb(stack.dbUrl);
   try {
     if (spread)
       await db.query(
@@ -142,8 +140,7 @@ export async function limitsCost(
   stack: Stack,
   plan: LoadPlan,
 ): Promise<Record<string, { on: number; off: number }>> {
-  const db = new pg.Client({ connectionString: stack.dbUrl });
-  await db.connect();
+  const db = await connectDb(stack.dbUrl);
   const setEnabled = (on: boolean) => setLimitsEnabled(db, on);
   const out: Record<string, { on: number; off: number }> = {};
   try {
@@ -194,12 +191,10 @@ export async function hotRow(
   connections = 16,
   ms = 2000,
 ): Promise<Record<string, number>> {
-  const admin = new pg.Client({ connectionString: stack.dbUrl });
-  await admin.connect();
+  const admin = await connectDb(stack.dbUrl);
   const sessions = await Promise.all(
     Array.from({ length: connections }, async () => {
-      const c = new pg.Client({ connectionString: stack.dbUrl });
-      await c.connect();
+      const c = await connectDb(stack.dbUrl);
       return c;
     }),
   );

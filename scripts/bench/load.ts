@@ -11,7 +11,6 @@
 //   npm run bench:load -- --write (and record them in docs/benchmarks.md)
 //   BENCH_CONNECTIONS=32 BENCH_PEAK_SECONDS=5 BENCH_RATE=200 BENCH_RATE_SECONDS=10 npm run bench
 import { cpus } from 'node:os';
-import pg from 'pg';
 import type { Stack } from '../../supabase/local/stack.ts';
 import {
   errors,
@@ -40,12 +39,13 @@ import {
   addQuestion,
   api,
   benchDurability,
+  connectDb,
   int,
   pool,
   runBench,
-  type Session,
   setting,
   signInOwner,
+  type Session,
 } from './support.ts';
 
 const SETTINGS = {
@@ -92,8 +92,7 @@ async function seed(stack: Stack): Promise<{
 }> {
   const owner = await signInOwner(stack, `bench-owner-${Date.now()}@bench.local`, 'Bench Owner');
   const ownerId = owner.user.id;
-  const db = new pg.Client({ connectionString: stack.dbUrl });
-  await db.connect();
+  const db = await connectDb(stack.dbUrl);
   try {
     // room for the blocks below (plan limits are for the service role, as on a paid plan)
     await db.query('update public.profiles set block_limit = 1000, paid = true where id = $1', [
@@ -207,8 +206,7 @@ async function seed(stack: Stack): Promise<{
  * are still new. Cores / this time bounds what any HTTP layer in front can reach.
  */
 async function databaseTime(stack: Stack, plan: LoadPlan): Promise<Record<PathName, number>> {
-  const db = new pg.Client({ connectionString: stack.dbUrl });
-  await db.connect();
+  const db = await connectDb(stack.dbUrl);
   const out = {} as Record<PathName, number>;
   try {
     for (const path of PATHS) {
@@ -342,8 +340,7 @@ await runBench(
   async ({ stack, ports, load, started }) => {
     const { visitors, perTarget, limitsData, spreadData, blockIds, hotBlock } = await seed(stack);
     const limited = await neverRefuse(stack, blockIds);
-    const db = new pg.Client({ connectionString: stack.dbUrl });
-    await db.connect();
+    const db = await connectDb(stack.dbUrl);
     const durability = (
       await db.query<{ f: string; s: string }>(
         "select current_setting('fsync') as f, current_setting('synchronous_commit') as s",

@@ -9,15 +9,13 @@
 //   npm run bench:mail
 //   BENCH_MAILS=2000 BENCH_WORKERS=2 npm run bench:mail
 import { cpus } from 'node:os';
-import pg from 'pg';
-import { functionsPid, kick, rssMb, runBench, sesSent, setSetting } from './support.ts';
+import { connectDb, functionsPid, kick, rssMb, runBench, sesSent, setSetting } from './support.ts';
 
 const MAILS = Number(process.env.BENCH_MAILS ?? 2000);
 const WORKERS = Number(process.env.BENCH_WORKERS ?? 2);
 
 await runBench({ name: 'mail', section: 'Mail' }, async ({ stack, ports, load }) => {
-  const db = new pg.Client({ connectionString: stack.dbUrl });
-  await db.connect();
+  const db = await connectDb(stack.dbUrl);
   // measure the pipeline, not the quota: no sending-rate limit for the run
   await setSetting(db, 'rate.mail.per_second', 100000);
   // one owner with MAILS comment blocks, each notifying its own address (one mail per block:

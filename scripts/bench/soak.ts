@@ -25,6 +25,7 @@ import {
   addQuestion,
   api,
   benchDurability,
+  connectDb,
   createBlock,
   int,
   ipcChild,
@@ -113,8 +114,7 @@ function stackMemory(exclude: number[]): { parts: Record<string, number>; total:
 
 async function seed(stack: Stack) {
   const owner = await signInOwner(stack, `soak-${Date.now()}@bench.local`, 'Soak Owner');
-  const db = new pg.Client({ connectionString: stack.dbUrl });
-  await db.connect();
+  const db = await connectDb(stack.dbUrl);
   try {
     await db.query(
       'update public.profiles set block_limit = 100, paid = true, response_monthly_limit = 1000000000 where id = $1',

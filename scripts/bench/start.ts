@@ -10,11 +10,9 @@ import { join } from 'node:path';
 import { portsToEnv } from '../../supabase/local/config.ts';
 import { paths } from '../../supabase/local/paths.ts';
 import { writeBenchmarkSection } from './docs-section.ts';
-import { benchPorts } from './support.ts';
+import { benchPorts, numberArg } from './support.ts';
 
-const argv = process.argv.slice(2);
-const runsArg = argv.indexOf('--runs');
-const runs = runsArg >= 0 ? Number(argv[runsArg + 1]) : 3;
+const runs = numberArg('--runs', 3);
 
 /** Resident memory (MB) of a process and all its descendants, summed per program name. */
 function treeMemory(root: number): Map<string, { mb: number; count: number }> {

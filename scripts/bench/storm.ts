@@ -16,14 +16,17 @@
 //   npm run bench:storm [-- --seconds 60] [-- --write]
 import pg from 'pg';
 import type { Stack } from '../../supabase/local/stack.ts';
-import { machineLine, runBench, setSetting, signInOwner, type Session } from './support.ts';
+import {
+  connectDb,
+  machineLine,
+  numberArg,
+  runBench,
+  setSetting,
+  signInOwner,
+  type Session,
+} from './support.ts';
 
-const argv = process.argv.slice(2);
-const arg = (name: string, fallback: number) => {
-  const i = argv.indexOf(name);
-  return i >= 0 ? Number(argv[i + 1]) : fallback;
-};
-const SECONDS = arg('--seconds', 60);
+const SECONDS = numberArg('--seconds', 60);
 const ACCOUNTS = 20;
 
 interface Answer {
@@ -44,8 +47,7 @@ await runBench(
     stack: { auth: { trustedProxies: ['127.0.0.1', '::1'] } },
   },
   async ({ stack, load, started }) => {
-    const db = new pg.Client({ connectionString: stack.dbUrl });
-    await db.connect();
+    const db = await connectDb(stack.dbUrl);
     try {
       await setSetting(db, 'network.trusted_proxies', ['127.0.0.1/32', '::1/128']);
       const body = await measure(stack, db);

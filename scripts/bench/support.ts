@@ -7,7 +7,7 @@ import { type ChildProcess, fork } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
-import type pg from 'pg';
+import pg from 'pg';
 import { DEFAULT_PORTS, freePorts, type Ports } from '../../supabase/local/config.ts';
 import { backgroundEnv, type Stack, type StackOptions } from '../../supabase/local/stack.ts';
 import { startThrowawayStack, type ThrowawayStack } from '../../supabase/local/throwaway.ts';
@@ -20,6 +20,19 @@ export function setting(name: string, fallback: number): number {
   const value = raw === undefined || raw === '' ? fallback : Number(raw);
   if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number`);
   return value;
+}
+
+/** A connection to the database at `url`, open (the caller ends it). */
+export async function connectDb(url: string): Promise<pg.Client> {
+  const db = new pg.Client({ connectionString: url });
+  await db.connect();
+  return db;
+}
+
+/** A number given on the command line (`npm run bench:x -- --name 20`), or the fallback. */
+export function numberArg(name: string, fallback: number): number {
+  const i = process.argv.indexOf(name);
+  return i >= 0 ? Number(process.argv[i + 1]) : fallback;
 }
 
 /**
