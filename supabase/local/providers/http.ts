@@ -16,6 +16,19 @@ export {
   type JsonObject,
 } from '../http.ts';
 
+/** The last `n` of `items`, newest first: what a fake's section of the developer page lists. */
+export const newest = <T>(items: Iterable<T>, n: number): T[] => [...items].slice(-n).reverse();
+
+/**
+ * A table of a fake's section: its column headings and rows (HTML, already escaped), or `empty`
+ * (a muted paragraph) when there are no rows.
+ */
+export function sectionTable(headings: string[], rows: string, empty: string): string {
+  if (!rows) return empty ? `<p class="muted">${empty}</p>` : '';
+  const head = headings.map((h) => `<th scope="col">${h}</th>`).join('');
+  return `<table><thead><tr>${head}</tr></thead><tbody>${rows}</tbody></table>`;
+}
+
 /** A whole page in the providers server's look: plain HTML, no script. */
 export function page(title: string, body: string): string {
   return `<!doctype html>

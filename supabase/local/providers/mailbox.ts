@@ -9,7 +9,7 @@
 //   GET    /mailbox/<id>                        the page showing one message
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Log } from '../process.ts';
-import { escapeHtml, HttpError, page, sendHtml, sendJson } from './http.ts';
+import { escapeHtml, HttpError, page, sectionTable, sendHtml, sendJson } from './http.ts';
 import { Journal } from './journal.ts';
 
 export interface MailInput {
@@ -307,11 +307,7 @@ export function renderMailboxSection(mailbox: Mailbox, limit = 200): string {
       ? `<p class="muted">Showing the newest ${limit} of ${mailbox.size}; all of them: <a href="/mailbox/messages">/mailbox/messages</a></p>`
       : '';
   return `<section aria-labelledby="mailbox-h"><h2 id="mailbox-h">Mailbox (${mailbox.size})</h2>
-${
-  rows
-    ? `<table><thead><tr><th scope="col">Time (UTC)</th><th scope="col">From</th><th scope="col">To</th><th scope="col">Subject</th></tr></thead><tbody>${rows}</tbody></table>`
-    : '<p class="muted">No mail yet. Mail sent through the SES fake shows up here.</p>'
-}${more}
+${sectionTable(['Time (UTC)', 'From', 'To', 'Subject'], rows, 'No mail yet. Mail sent through the SES fake shows up here.')}${more}
 <p class="muted">JSON: <a href="/mailbox/messages">/mailbox/messages</a></p></section>`;
 }
 

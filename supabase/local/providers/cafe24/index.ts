@@ -14,8 +14,10 @@ import {
   escapeHtml,
   HttpError,
   isObject,
+  newest,
   readBody,
   readJson,
+  sectionTable,
   sendConsentPage,
   sendHtml,
   sendJson,
@@ -511,7 +513,7 @@ export function createCafe24Fake(ctx: FakeContext<Cafe24FakeOptions | undefined>
     },
     section() {
       const e = escapeHtml;
-      const list = [...malls.values()].slice(-10).reverse();
+      const list = newest(malls.values(), 10);
       if (list.length === 0)
         return '<p class="muted">No mall connected yet. Connect a Cafe24 shop from the dashboard (Profile → Integration) with any mall id of 4 to 16 letters and digits: the consent page is local.</p>';
       return list
@@ -525,7 +527,7 @@ export function createCafe24Fake(ctx: FakeContext<Cafe24FakeOptions | undefined>
           const live = mall.tokens.filter((t) => !t.ended && t.refreshExpires > Date.now()).length;
           return `<h3>${e(mall.id)} <span class="muted">(${live} live token pair(s)${mall.failure ? `; failing: ${e(mall.failure)}` : ''}; <a href="/cafe24/_control/state?mall=${e(mall.id)}">state</a>)</span></h3>
 <p>Storefront: <a href="/cafe24/${e(mall.id)}/index.html">home</a>${mall.products.map((p) => ` · <a href="/cafe24/${e(mall.id)}/product/detail.html?product_no=${p.no}">${e(p.name)}</a>`).join('')}</p>
-${tags ? `<table><thead><tr><th>script_no</th><th>display_location</th><th>src</th><th>integrity</th></tr></thead><tbody>${tags}</tbody></table>` : '<p class="muted">No script tags installed.</p>'}`;
+${sectionTable(['script_no', 'display_location', 'src', 'integrity'], tags, 'No script tags installed.')}`;
         })
         .join('');
     },

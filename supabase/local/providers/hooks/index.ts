@@ -12,7 +12,7 @@
 //   DELETE /hooks/_control/received?host=&path=
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { FakeContext, ProviderFake } from '../fake.ts';
-import { escapeHtml, HttpError, readBody, readJson, sendJson } from '../http.ts';
+import { escapeHtml, HttpError, newest, readBody, readJson, sendJson } from '../http.ts';
 
 /** Receiver hosts of the local zone: public addresses, and names that lead inside. */
 export const RECEIVER_HOSTS: Array<[string, string]> = [
@@ -145,7 +145,7 @@ export function createHooksFake(ctx: FakeContext): ProviderFake {
     },
     section() {
       const e = escapeHtml;
-      const last = received.slice(-15).reverse();
+      const last = newest(received, 15);
       if (last.length === 0)
         return '<p class="muted">Nothing received yet. Add a webhook endpoint in a workspace with an address on hooks.example-receiver.com (it leads here), then Send test.</p>';
       return `<table><thead><tr><th>Received</th><th>Where</th><th>Event</th><th>Answered</th><th>Signature</th></tr></thead><tbody>${last

@@ -15,7 +15,7 @@
 // The parts: state.ts (workspaces, tokens, codes, failure switches), oauth.ts, api.ts, control.ts,
 // pages.ts (the authorise page), model.ts (Notion's objects), validate.ts (property values).
 import type { FakeContext, ProviderFake } from '../fake.ts';
-import { escapeHtml, HttpError } from '../http.ts';
+import { escapeHtml, HttpError, newest, sectionTable } from '../http.ts';
 import { entriesOf, refill } from '../state-store.ts';
 import { api } from './api.ts';
 import { control } from './control.ts';
@@ -62,15 +62,15 @@ export function createNotionFake(ctx: FakeContext<NotionFakeOptions | undefined>
     },
     section() {
       const e = escapeHtml;
-      const list = [...workspaces.values()].slice(-10).reverse();
+      const list = newest(workspaces.values(), 10);
       if (list.length === 0)
         return '<p class="muted">No workspace connected yet. Connect Notion from the dashboard (Profile → Integration): the authorise page is local.</p>';
       return list
         .map((ws) => {
-          const rows = [...ws.pages.values()]
-            .filter((p) => p.parent.type !== 'workspace')
-            .slice(-10)
-            .reverse()
+          const rows = newest(
+            [...ws.pages.values()].filter((p) => p.parent.type !== 'workspace'),
+            10,
+          )
             .map((p) => {
               const parent =
                 p.parent.type === 'data_source_id'
@@ -86,7 +86,7 @@ export function createNotionFake(ctx: FakeContext<NotionFakeOptions | undefined>
           ).length;
           return `<h3>${e(ws.name)} <span class="muted">(${e(ws.ownerEmail)}; ${tokensLive} live token(s)${ws.failure ? `; failing: ${e(ws.failure.mode)}` : ''}; <a href="/notion/_control/state?workspace_id=${e(ws.id)}">state</a>)</span></h3>
 <p>Data sources: ${[...ws.dataSources.values()].map((d) => `${e(d.title)} (${[...ws.pages.values()].filter((p) => p.parent.type === 'data_source_id' && p.parent.id === d.id).length} rows)${d.gone ? ' [unshared]' : ''}`).join(', ')}</p>
-${rows ? `<table><thead><tr><th>Created</th><th>In</th><th>Title</th></tr></thead><tbody>${rows}</tbody></table>` : '<p class="muted">No pages written yet.</p>'}`;
+${sectionTable(['Created', 'In', 'Title'], rows, 'No pages written yet.')}`;
         })
         .join('');
     },

@@ -1,7 +1,7 @@
 // The Notion fake's LOCAL stand-in for Notion's authorise page (no script): pick or create the
 // workspace to connect, then allow or cancel.
 import { consentError, consentPage, consentStyle, destinationOf } from '../../consent.ts';
-import { escapeHtml } from '../http.ts';
+import { escapeHtml, newest } from '../http.ts';
 import type { Workspace } from './model.ts';
 
 export function authorizePage(input: {
@@ -12,9 +12,7 @@ export function authorizePage(input: {
   error?: string;
 }): string {
   const e = escapeHtml;
-  const existing = input.workspaces
-    .slice(-20)
-    .reverse()
+  const existing = newest(input.workspaces, 20)
     .map((w) => `<option value="${e(w.id)}">${e(w.name)} (${e(w.ownerEmail)})</option>`)
     .join('');
   return consentPage({

@@ -8,7 +8,7 @@
 //   GET  /pages/<host>/<path>   a fixture page or image (README: the list)
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FakeContext, ProviderFake } from '../fake.ts';
-import { escapeHtml, HttpError, readJson, sendJson } from '../http.ts';
+import { escapeHtml, HttpError, newest, readJson, sendJson } from '../http.ts';
 import {
   BIG_IMAGE_HTML,
   BRUNCH_ARTICLE_HTML,
@@ -175,9 +175,7 @@ export function createPagesFake(ctx: FakeContext): ProviderFake {
       ]
         .map(([label, url]) => `<li>${escapeHtml(label!)}: <code>${escapeHtml(url!)}</code></li>`)
         .join('');
-      const recent = requests
-        .slice(-10)
-        .reverse()
+      const recent = newest(requests, 10)
         .map((r) => `<li><code>${escapeHtml(r)}</code></li>`)
         .join('');
       return `<p class="muted">Pages the letter functions load, served here through PAGES_ORIGIN_OVERRIDE.</p><ul>${list}</ul><p>Last requests:</p><ul>${recent || '<li>none</li>'}</ul>`;

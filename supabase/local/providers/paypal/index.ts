@@ -15,7 +15,7 @@
 // The parts: model.ts (state, lifecycle, signed webhooks), rest.ts (the REST API), checkout.ts
 // (the approval pages), control.ts (the control API), pages.ts (HTML and the JS SDK stand-in).
 import type { FakeContext, ProviderFake } from '../fake.ts';
-import { escapeHtml, HttpError, sendText } from '../http.ts';
+import { escapeHtml, HttpError, newest, sectionTable, sendText } from '../http.ts';
 import { entriesOf, refill } from '../state-store.ts';
 import { checkout } from './checkout.ts';
 import { control } from './control.ts';
@@ -70,16 +70,14 @@ export async function createPayPalFake(
     },
     section() {
       const e = escapeHtml;
-      const rows = [...subscriptions.values()]
-        .slice(-50)
-        .reverse()
+      const rows = newest(subscriptions.values(), 50)
         .map(
           (s) =>
             `<tr><td>${e(s.id)}</td><td>${e(s.status)}</td><td>$${e(s.quantity)}/month</td><td class="wrap">${e(s.custom_id ?? '')}</td><td>${e(s.next_billing_time ?? '')}</td></tr>`,
         )
         .join('');
       return `<p class="muted">REST API at <code>/paypal/v1/...</code>, JS SDK stand-in at <code>/paypal/sdk/js</code>, plan ${e(options.planId)}. ${webhooks.log.length} webhooks sent.</p>
-<table><thead><tr><th>Subscription</th><th>Status</th><th>Price</th><th>custom_id</th><th>Next billing</th></tr></thead><tbody>${rows || '<tr><td colspan="5" class="muted">No subscriptions yet.</td></tr>'}</tbody></table>`;
+${sectionTable(['Subscription', 'Status', 'Price', 'custom_id', 'Next billing'], rows, 'No subscriptions yet.')}`;
     },
     // kept across restarts: the subscriptions (a plan the database holds), not access tokens
     persistent: {

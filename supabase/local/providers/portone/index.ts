@@ -11,7 +11,7 @@
 // The parts: model.ts (state, charges, schedules, webhooks), rest.ts (the API), checkout.ts (the
 // checkout page), control.ts (the control API), pages.ts (HTML and the browser SDK stand-in).
 import type { FakeContext, ProviderFake } from '../fake.ts';
-import { escapeHtml, HttpError, sendText, type JsonObject } from '../http.ts';
+import { escapeHtml, HttpError, newest, sectionTable, sendText, type JsonObject } from '../http.ts';
 import { entriesOf, refill } from '../state-store.ts';
 import { checkout } from './checkout.ts';
 import { control } from './control.ts';
@@ -65,9 +65,7 @@ export function createPortOneFake(
     },
     section() {
       const e = escapeHtml;
-      const rows = [...payments.values()]
-        .slice(-50)
-        .reverse()
+      const rows = newest(payments.values(), 50)
         .map((p) => {
           const amount = p.amount as JsonObject;
           return `<tr><td class="wrap">${e(p.id)}</td><td>${e(String(p.orderName ?? ''))}</td><td>${e(String(amount.total))} ${e(String(p.currency))}</td><td class="${p.status === 'PAID' ? 'ok' : 'bad'}">${e(p.status)}</td><td>${e(String(p.paidAt ?? p.failedAt ?? ''))}</td></tr>`;
@@ -75,7 +73,7 @@ export function createPortOneFake(
         .join('');
       const scheduled = [...schedules.values()].filter((s) => s.status === 'SCHEDULED').length;
       return `<p class="muted">Store ${e(options.storeId)}. API at the root (<code>/payments</code>, <code>/billing-keys</code>, <code>/payment-schedules</code>), browser SDK stand-in at <code>/portone/browser-sdk.js</code>. ${billingKeys.size} billing keys, ${scheduled} scheduled charges, ${webhooks.log.length} webhooks sent.</p>
-<table><thead><tr><th>Payment id</th><th>Order</th><th>Amount</th><th>Status</th><th>At</th></tr></thead><tbody>${rows || '<tr><td colspan="5" class="muted">No payments yet.</td></tr>'}</tbody></table>`;
+${sectionTable(['Payment id', 'Order', 'Amount', 'Status', 'At'], rows, 'No payments yet.')}`;
     },
     // kept across restarts: billing keys, payments and scheduled charges (a plan's renewal)
     persistent: {

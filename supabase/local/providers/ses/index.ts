@@ -10,7 +10,7 @@
 // http-api.ts (the v2 API's HTTP side; the operations are api.ts), control.ts, links.ts (SNS,
 // verification, pixel, unsubscribe), state.ts, sns.ts, events.ts, mail.ts, dkim.ts, x509.ts.
 import type { FakeContext, ProviderFake } from '../fake.ts';
-import { escapeHtml, HttpError, sendText } from '../http.ts';
+import { escapeHtml, HttpError, newest, sectionTable, sendText } from '../http.ts';
 import { entriesOf, refill } from '../state-store.ts';
 import { control } from './control.ts';
 import { v2Api } from './http-api.ts';
@@ -36,9 +36,7 @@ function section(rt: SesRuntime): string {
         `<tr><td class="wrap">${escapeHtml(i.name)}</td><td>${i.IdentityType}</td><td class="${i.VerifiedForSendingStatus ? 'ok' : 'bad'}">${i.VerificationStatus}</td><td>${i.DkimAttributes.Status}</td></tr>`,
     )
     .join('');
-  const deliveries = s.deliveries
-    .slice(-15)
-    .reverse()
+  const deliveries = newest(s.deliveries, 15)
     .map(
       (d) =>
         `<tr><td>${escapeHtml(d.at.slice(11, 19))}</td><td>${escapeHtml(d.type)}</td><td>${escapeHtml(d.summary.eventType ?? '')}</td><td>${d.status}</td><td>${d.attempts}</td><td>${escapeHtml(d.last ?? '')}</td></tr>`,
@@ -47,9 +45,9 @@ function section(rt: SesRuntime): string {
   const sub = s.subscription;
   return `<p>Endpoint for <code>SESv2Client</code>: <code>${escapeHtml(rt.baseUrl)}/ses</code> · region ${escapeHtml(rt.region)} · access key <code>${escapeHtml(account.accessKeyId)}</code> · configuration sets: ${escapeHtml(s.settings.configurationSets.join(', ') || 'none')}</p>
 <p>Settings: outage <strong>${String(s.settings.outage)}</strong> · From check ${s.settings.verifyFrom ? 'on' : 'off'} · sandbox ${s.settings.sandbox ? 'on' : 'off'} · max send rate ${s.settings.maxSendRate || 'unlimited'}/s · SNS SignatureVersion ${s.settings.signatureVersion} · <a href="/ses/_control/state">state (JSON)</a> · <a href="${escapeHtml(s.signingCertUrl)}">signing certificate</a></p>
-<h3>Identities</h3>${identities ? `<table><thead><tr><th scope="col">Identity</th><th scope="col">Type</th><th scope="col">Verification</th><th scope="col">DKIM</th></tr></thead><tbody>${identities}</tbody></table>` : '<p class="muted">None.</p>'}
+<h3>Identities</h3>${sectionTable(['Identity', 'Type', 'Verification', 'DKIM'], identities, 'None.')}
 <h3>Events (SNS)</h3><p>${sub ? `Webhook <code>${escapeHtml(sub.endpoint)}</code>: <strong class="${sub.status === 'Confirmed' ? 'ok' : 'bad'}">${sub.status}</strong>` : 'No events webhook subscribed.'}</p>
-${deliveries ? `<table><thead><tr><th scope="col">Time</th><th scope="col">Message</th><th scope="col">Event</th><th scope="col">Status</th><th scope="col">Attempts</th><th scope="col">Last answer</th></tr></thead><tbody>${deliveries}</tbody></table>` : ''}`;
+${sectionTable(['Time', 'Message', 'Event', 'Status', 'Attempts', 'Last answer'], deliveries, '')}`;
 }
 
 export async function createSesFake(ctx: FakeContext<SesFakeOptions>): Promise<SesFake> {
