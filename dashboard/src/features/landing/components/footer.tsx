@@ -63,6 +63,16 @@ function KoreanBusiness({ info, label }: { info: KoreanBusinessInfo; label: stri
   );
 }
 
+/** A column of links under its heading, a navigation region named by the heading. */
+function FooterColumn({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <nav className="footer-column" aria-label={title}>
+      <h2 className="footer-heading">{title}</h2>
+      <ul>{children}</ul>
+    </nav>
+  );
+}
+
 export function Footer({ config = site }: { config?: SiteConfig }) {
   const { t, i18n } = useTranslation();
   const lng = toLanguage(i18n.language) ?? 'en';
@@ -73,46 +83,37 @@ export function Footer({ config = site }: { config?: SiteConfig }) {
         <div className="footer-column">
           <LanguagePicker />
         </div>
-        <nav className="footer-column" aria-label={t('footer.product')}>
-          <h2 className="footer-heading">{t('footer.product')}</h2>
-          <ul>
+        <FooterColumn title={t('footer.product')}>
+          <li>
+            <Link to={paths.reaction}>{t('nav.reaction')}</Link>
+          </li>
+          <li>
+            <Link to={paths.send}>{t('nav.send')}</Link>
+          </li>
+        </FooterColumn>
+        <FooterColumn title={t('footer.contact')}>
+          {links.contactEmail ? (
             <li>
-              <Link to={paths.reaction}>{t('nav.reaction')}</Link>
+              <a href={`mailto:${links.contactEmail}`}>{links.contactEmail}</a>
             </li>
-            <li>
-              <Link to={paths.send}>{t('nav.send')}</Link>
+          ) : null}
+          {links.social.map((link) => (
+            <li key={link.href}>
+              <FooterLink href={link.href}>{link.label}</FooterLink>
             </li>
-          </ul>
-        </nav>
-        <nav className="footer-column" aria-label={t('footer.contact')}>
-          <h2 className="footer-heading">{t('footer.contact')}</h2>
-          <ul>
-            {links.contactEmail ? (
-              <li>
-                <a href={`mailto:${links.contactEmail}`}>{links.contactEmail}</a>
-              </li>
-            ) : null}
-            {links.social.map((link) => (
-              <li key={link.href}>
-                <FooterLink href={link.href}>{link.label}</FooterLink>
-              </li>
-            ))}
-            <li>
-              <Link to={paths.help}>{t('help.title')}</Link>
-            </li>
-          </ul>
-        </nav>
-        <nav className="footer-column" aria-label={t('footer.policies')}>
-          <h2 className="footer-heading">{t('footer.policies')}</h2>
-          <ul>
-            <li>
-              <FooterLink href={links.terms}>{t('footer.terms')}</FooterLink>
-            </li>
-            <li>
-              <FooterLink href={links.cookie}>{t('footer.cookie')}</FooterLink>
-            </li>
-          </ul>
-        </nav>
+          ))}
+          <li>
+            <Link to={paths.help}>{t('help.title')}</Link>
+          </li>
+        </FooterColumn>
+        <FooterColumn title={t('footer.policies')}>
+          <li>
+            <FooterLink href={links.terms}>{t('footer.terms')}</FooterLink>
+          </li>
+          <li>
+            <FooterLink href={links.cookie}>{t('footer.cookie')}</FooterLink>
+          </li>
+        </FooterColumn>
       </div>
       {lng === 'ko' && config.koreanBusiness ? (
         <KoreanBusiness info={config.koreanBusiness} label={t('footer.business')} />

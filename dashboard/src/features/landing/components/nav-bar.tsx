@@ -7,6 +7,22 @@ import { paths } from '../../../config/paths';
 /** Scroll offset after which the bar gets its background (px). */
 export const NAV_BACKGROUND_THRESHOLD = 120;
 
+interface NavItem {
+  to: string;
+  label: string;
+}
+
+/** The bar's links, one list item each (the wide bar's and the menu's lists). */
+function NavItems({ links }: { links: NavItem[] }) {
+  return links.map((link) => (
+    <li key={link.to}>
+      <NavLink to={link.to} className="nav-link">
+        {link.label}
+      </NavLink>
+    </li>
+  ));
+}
+
 export function NavBar() {
   const { t } = useTranslation();
   const [scrolled, setScrolled] = useState(false);
@@ -29,12 +45,12 @@ export function NavBar() {
     return () => window.removeEventListener('scroll', onScroll);
   }, []);
 
-  const links = [
+  const links: NavItem[] = [
     { to: paths.reaction, label: t('nav.reaction') },
     { to: paths.showcase, label: t('nav.showcase') },
     { to: paths.pricing, label: t('nav.pricing') },
   ];
-  const mobileLinks = [
+  const mobileLinks: NavItem[] = [
     { to: paths.reaction, label: t('nav.reaction') },
     { to: paths.send, label: t('nav.send') },
     { to: paths.pricing, label: t('nav.pricing') },
@@ -48,13 +64,7 @@ export function NavBar() {
       <nav className="nav-inner" aria-label={t('nav.label')}>
         <Logo />
         <ul className="nav-links">
-          {links.map((link) => (
-            <li key={link.to}>
-              <NavLink to={link.to} className="nav-link">
-                {link.label}
-              </NavLink>
-            </li>
-          ))}
+          <NavItems links={links} />
         </ul>
         <Link to={paths.login} className="button button-primary nav-start">
           {t('nav.start')}
@@ -83,13 +93,7 @@ export function NavBar() {
         }}
       >
         <ul>
-          {mobileLinks.map((link) => (
-            <li key={link.to}>
-              <NavLink to={link.to} className="nav-link">
-                {link.label}
-              </NavLink>
-            </li>
-          ))}
+          <NavItems links={mobileLinks} />
           <li>
             <Link to={paths.login} className="button button-primary">
               {t('nav.start')}

@@ -1,11 +1,9 @@
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router-dom';
 import { tabIds, Tabs } from '../../../components/ui/tabs';
-import { paths } from '../../../config/paths';
 import { REACTION_TYPES } from '../../../lib/db-types';
 import { useFocusParam } from '../hooks/use-focus-param';
 import { DemoBlock } from './demo-block';
-import { PageHeading } from '../../../components/ui/page-heading';
+import { ProductPage } from './product-page';
 
 const FEATURES = ['unlimited', 'notification', 'notion', 'audience', 'style', 'openGraph'] as const;
 
@@ -14,11 +12,7 @@ export function ReactionPage() {
   const [selected, select] = useFocusParam(REACTION_TYPES, 'comment');
   const ids = tabIds('reaction', selected);
   return (
-    <>
-      <section className="section page-head">
-        <PageHeading>{t('reaction.title')}</PageHeading>
-        <p>{t('reaction.text')}</p>
-      </section>
+    <ProductPage page="reaction" features={FEATURES}>
       <section className="section">
         <Tabs
           label={t('reaction.tabsLabel')}
@@ -38,21 +32,6 @@ export function ReactionPage() {
           <DemoBlock key={selected} type={selected} />
         </div>
       </section>
-      <section className="section" aria-labelledby="reaction-features">
-        <h2 id="reaction-features">{t('reaction.featuresTitle')}</h2>
-        <ul className="feature-grid">
-          {FEATURES.map((feature) => (
-            <li key={feature} className="feature">
-              {t(`reaction.features.${feature}`)}
-            </li>
-          ))}
-        </ul>
-      </section>
-      <section className="section cta-section">
-        <Link to={paths.login} className="button button-primary button-large">
-          {t('reaction.cta')}
-        </Link>
-      </section>
-    </>
+    </ProductPage>
   );
 }

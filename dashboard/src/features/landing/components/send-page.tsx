@@ -1,11 +1,9 @@
 import { useEffect, useRef, type Ref, type UIEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router-dom';
 import { tabIds, Tabs } from '../../../components/ui/tabs';
-import { paths } from '../../../config/paths';
 import { LETTER_TYPES, type LetterType } from '../../../lib/db-types';
 import { useFocusParam } from '../hooks/use-focus-param';
-import { PageHeading } from '../../../components/ui/page-heading';
+import { ProductPage } from './product-page';
 
 const FEATURES = ['page', 'audience', 'manual', 'stats', 'cta', 'history'] as const;
 const ALIASES: Partial<Record<string, LetterType>> = {
@@ -113,11 +111,7 @@ export function SendPage() {
   };
 
   return (
-    <>
-      <section className="section page-head">
-        <PageHeading>{t('send.title')}</PageHeading>
-        <p>{t('send.text')}</p>
-      </section>
+    <ProductPage page="send" features={FEATURES}>
       <section className="section">
         <Tabs
           label={t('send.tabsLabel')}
@@ -134,21 +128,6 @@ export function SendPage() {
           <p className="sample-note">{t('send.sampleNote')}</p>
         </div>
       </section>
-      <section className="section" aria-labelledby="send-features">
-        <h2 id="send-features">{t('send.featuresTitle')}</h2>
-        <ul className="feature-grid">
-          {FEATURES.map((feature) => (
-            <li key={feature} className="feature">
-              {t(`send.features.${feature}`)}
-            </li>
-          ))}
-        </ul>
-      </section>
-      <section className="section cta-section">
-        <Link to={paths.login} className="button button-primary button-large">
-          {t('send.cta')}
-        </Link>
-      </section>
-    </>
+    </ProductPage>
   );
 }
