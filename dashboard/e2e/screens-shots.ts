@@ -41,6 +41,14 @@ export const workspace = (page: Page) =>
     .waitFor({ timeout: 15000 })
     .then(() => settle(page));
 
+/** The form's workspace with its question `n` open; `then` fills or waits for something in it. */
+const onQuestion = (n: number, then?: (page: Page) => Promise<unknown>) => async (page: Page) => {
+  await workspace(page);
+  await page.locator('.question-list .editor-list-item').nth(n).click();
+  await then?.(page);
+  await settle(page);
+};
+
 /** The letter workspace with the demo sample loaded. */
 async function letterSample(page: Page) {
   await workspace(page);
@@ -141,12 +149,7 @@ export const SHOTS: Shot[] = [
     name: 'work-form-mail',
     path: `/work/${block('06')}`,
     fullPage: true,
-    prepare: async (page) => {
-      await workspace(page);
-      await page.locator('.question-list .editor-list-item').nth(2).click();
-      await page.locator('.question-editor select').last().waitFor();
-      await settle(page);
-    },
+    prepare: onQuestion(2, (page) => page.locator('.question-editor select').last().waitFor()),
   },
   { name: 'work-comment', path: `/work/${block('01')}`, prepare: workspace },
   { name: 'work-qna', path: `/work/${block('02')}`, prepare: workspace },
@@ -154,11 +157,7 @@ export const SHOTS: Shot[] = [
     name: 'work-form',
     path: `/work/${block('06')}`,
     fullPage: true,
-    prepare: async (page) => {
-      await workspace(page);
-      await page.locator('.question-list .editor-list-item').first().click();
-      await settle(page);
-    },
+    prepare: onQuestion(0),
   },
   {
     // a long word or URL in a setting must not push the top bar or Save off screen
@@ -176,13 +175,10 @@ export const SHOTS: Shot[] = [
     name: 'work-form-long',
     path: `/work/${block('06')}`,
     fullPage: true,
-    prepare: async (page) => {
-      await workspace(page);
-      await page.locator('.question-list .editor-list-item').nth(3).click();
+    prepare: onQuestion(3, async (page) => {
       await page.locator('.question-editor input').first().fill(LONG_WORD);
       await page.locator('.options-editor input').first().fill(LONG_URL);
-      await settle(page);
-    },
+    }),
   },
   // letters and audience (issue 11)
   {

@@ -11,6 +11,7 @@ import { registerSignedInTranslations } from '../../locales/signed-in';
 import { Logo } from '../ui/logo';
 import { Menu } from '../ui/menu';
 import { HelpWidget } from './help-widget';
+import { SkipLink } from './skip-link';
 import { BlockTypeIcon, type BlockTypeIconProps } from '../ui/block-type-icon';
 import { ArrowLeft, Blocks, Send, Users } from '../ui/icons';
 
@@ -152,47 +153,39 @@ export function SideMenu() {
   );
 }
 
+/** The profile's pages, in the side menu's order: the link and its text's key. */
+const PROFILE_LINKS = [
+  [paths.profile, 'profile.title'],
+  [paths.profileEmail, 'shell.senderEmails'],
+  [paths.profileIntegration, 'shell.integration'],
+  [paths.profilePlan, 'shell.plan'],
+] as const;
+
 export function ProfileMenu() {
   const { t } = useTranslation();
   return (
     <nav className="side-menu" aria-label={t('shell.profile')}>
       <ul>
-        <li>
-          <NavLink to={paths.profile} end className="side-link">
-            {t('profile.title')}
-          </NavLink>
-        </li>
-        <li>
-          <NavLink to={paths.profileEmail} end className="side-link">
-            {t('shell.senderEmails')}
-          </NavLink>
-        </li>
-        <li>
-          <NavLink to={paths.profileIntegration} end className="side-link">
-            {t('shell.integration')}
-          </NavLink>
-        </li>
-        <li>
-          <NavLink to={paths.profilePlan} end className="side-link">
-            {t('shell.plan')}
-          </NavLink>
-        </li>
+        {PROFILE_LINKS.map(([to, label]) => (
+          <li key={to}>
+            <NavLink to={to} end className="side-link">
+              {t(label)}
+            </NavLink>
+          </li>
+        ))}
       </ul>
     </nav>
   );
 }
 
 export function DashboardLayout({ children }: { children: ReactNode }) {
-  const { t } = useTranslation();
   const { pathname } = useLocation();
   const onProfile = pathname.startsWith(paths.profile);
   // the purchase screens show their own step list instead of a side menu (spec)
   const onPurchase = pathname === paths.purchase || pathname.startsWith(`${paths.purchase}/`);
   return (
     <div className="app-shell">
-      <a className="skip-link" href="#main">
-        {t('common.skipToContent')}
-      </a>
+      <SkipLink />
       <TopBar />
       <div className="app-body">
         {onPurchase ? null : onProfile ? <ProfileMenu /> : <SideMenu />}

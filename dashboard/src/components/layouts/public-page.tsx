@@ -30,9 +30,12 @@ export function PublicPage({
 
 export type PublicPictureKind = 'mail' | 'mail-done' | 'mail-problem' | 'storage';
 
+/** The badge's mark: a tick, or an exclamation mark. */
+const BADGE_MARKS = { done: 'M87 22l5 5 9-10', problem: 'M94 14v10M94 30v.5' };
+
 /** A small picture above a public card's heading (aria-hidden: the heading says it all). */
 export function PublicPicture({ kind }: { kind: PublicPictureKind }) {
-  const badge =
+  const badge: keyof typeof BADGE_MARKS | null =
     kind === 'mail-done'
       ? 'done'
       : kind === 'mail-problem' || kind === 'storage'
@@ -65,16 +68,10 @@ export function PublicPicture({ kind }: { kind: PublicPictureKind }) {
           <path d="M20 70l28-22M100 70L72 48" className="pp-line pp-line-soft" />
         </>
       )}
-      {badge === 'done' ? (
-        <g className="pp-badge pp-badge-done">
+      {badge ? (
+        <g className={`pp-badge pp-badge-${badge}`}>
           <circle cx="94" cy="22" r="15" />
-          <path d="M87 22l5 5 9-10" className="pp-mark" />
-        </g>
-      ) : null}
-      {badge === 'problem' ? (
-        <g className="pp-badge pp-badge-problem">
-          <circle cx="94" cy="22" r="15" />
-          <path d="M94 14v10M94 30v.5" className="pp-mark" />
+          <path d={BADGE_MARKS[badge]} className="pp-mark" />
         </g>
       ) : null}
     </svg>

@@ -1,15 +1,12 @@
-import { useTranslation } from 'react-i18next';
 import { Outlet } from 'react-router-dom';
+import { SkipLink } from '../../../components/layouts/skip-link';
 import { Footer } from './footer';
 import { NavBar } from './nav-bar';
 
 export function LandingLayout() {
-  const { t } = useTranslation();
   return (
     <div className="landing">
-      <a className="skip-link" href="#main">
-        {t('common.skipToContent')}
-      </a>
+      <SkipLink />
       <NavBar />
       <main id="main" className="landing-main" tabIndex={-1}>
         <Outlet />
