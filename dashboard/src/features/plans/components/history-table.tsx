@@ -7,6 +7,7 @@ import { useScrollLoading } from '../../../lib/use-scroll-loading';
 import type { usePlanHistory } from '../api/queries';
 import { formatPlanDate, routePrice, rowBlocks, rowEmails, rowPrice } from '../model/plans';
 import { useLang } from '../model/use-lang';
+import { CardTable } from '../../../components/ui/card-table';
 import { ErrorText } from '../../../components/ui/error-text';
 
 export function HistoryTable({ history }: { history: ReturnType<typeof usePlanHistory> }) {
@@ -24,60 +25,48 @@ export function HistoryTable({ history }: { history: ReturnType<typeof usePlanHi
       {error ? <ErrorText>{t('plans.loadFailed', { reason: error })}</ErrorText> : null}
       {done && rows.length === 0 ? <p className="empty-state">{s('empty')}</p> : null}
       {rows.length > 0 ? (
-        <div className="table-scroll" role="region" tabIndex={0} aria-label={s('caption')}>
-          <table className="plan-history-table">
-            <caption className="visually-hidden">{s('caption')}</caption>
-            <thead>
-              <tr>
-                <th scope="col">{s('start')}</th>
-                <th scope="col">{s('end')}</th>
-                <th scope="col">{s('type')}</th>
-                <th scope="col">{s('status')}</th>
-                <th scope="col" className="num">
-                  {s('blocks')}
-                </th>
-                <th scope="col" className="num">
-                  {s('emails')}
-                </th>
-                <th scope="col" className="num">
-                  {s('price')}
-                </th>
+        <CardTable
+          className="plan-history-table"
+          caption={s('caption')}
+          columns={[
+            { label: s('start') },
+            { label: s('end') },
+            { label: s('type') },
+            { label: s('status') },
+            { label: s('blocks'), className: 'num' },
+            { label: s('emails'), className: 'num' },
+            { label: s('price'), className: 'num' },
+          ]}
+        >
+          {rows.map((row) => {
+            const price = rowPrice(row);
+            const legacy = row.content?.planName && row.content.planName.startsWith('$');
+            return (
+              <tr key={row.id}>
+                <td data-label={s('start')}>{formatPlanDate(row.start_date)}</td>
+                <td data-label={s('end')}>{row.end_date ? formatPlanDate(row.end_date) : '—'}</td>
+                <td data-label={s('type')}>
+                  {t(`plans.types.${row.type}`)}
+                  {legacy ? <span className="hint"> ({row.content!.planName})</span> : null}
+                </td>
+                <td data-label={s('status')}>
+                  <span className={`status-chip ${row.is_active ? 'status-verified' : ''}`}>
+                    {row.is_active ? s('active') : s('expired')}
+                  </span>
+                </td>
+                <td className="num" data-label={s('blocks')}>
+                  {fmt(rowBlocks(row))}
+                </td>
+                <td className="num" data-label={s('emails')}>
+                  {fmt(rowEmails(row))}
+                </td>
+                <td className="num" data-label={s('price')}>
+                  {price > 0 ? routePrice(price, row.method, lang) : s('free')}
+                </td>
               </tr>
-            </thead>
-            <tbody>
-              {rows.map((row) => {
-                const price = rowPrice(row);
-                const legacy = row.content?.planName && row.content.planName.startsWith('$');
-                return (
-                  <tr key={row.id}>
-                    <td data-label={s('start')}>{formatPlanDate(row.start_date)}</td>
-                    <td data-label={s('end')}>
-                      {row.end_date ? formatPlanDate(row.end_date) : '—'}
-                    </td>
-                    <td data-label={s('type')}>
-                      {t(`plans.types.${row.type}`)}
-                      {legacy ? <span className="hint"> ({row.content!.planName})</span> : null}
-                    </td>
-                    <td data-label={s('status')}>
-                      <span className={`status-chip ${row.is_active ? 'status-verified' : ''}`}>
-                        {row.is_active ? s('active') : s('expired')}
-                      </span>
-                    </td>
-                    <td className="num" data-label={s('blocks')}>
-                      {fmt(rowBlocks(row))}
-                    </td>
-                    <td className="num" data-label={s('emails')}>
-                      {fmt(rowEmails(row))}
-                    </td>
-                    <td className="num" data-label={s('price')}>
-                      {price > 0 ? routePrice(price, row.method, lang) : s('free')}
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </div>
+            );
+          })}
+        </CardTable>
       ) : null}
       {loading && rows.length > 0 ? (
         <p className="hint" role="status">

@@ -28,6 +28,7 @@ import {
 } from '../api/sender-emails';
 import { useConfirmLink, type ConfirmResult } from '../hooks/use-confirm-link';
 import { registerSenderEmailTranslations } from '../locales';
+import { CardTable } from '../../../components/ui/card-table';
 import { ErrorText } from '../../../components/ui/error-text';
 import { LoadFailed } from '../../../components/ui/load-failed';
 
@@ -59,6 +60,36 @@ async function checkRow(row: SenderEmail): Promise<SenderEmail> {
 async function listWithChecks(): Promise<SenderEmail[]> {
   const rows = await listSenderEmails();
   return Promise.all(rows.map((row) => checkRow(row).catch(() => row)));
+}
+
+/**
+ * A row's button, off while a request for its address runs; with `email`, its accessible name
+ * ends with the address (several rows have the same button).
+ */
+function RowAction({
+  label,
+  busy,
+  email,
+  danger = false,
+  onClick,
+}: {
+  label: string;
+  busy: boolean | undefined;
+  email?: string;
+  danger?: boolean;
+  onClick: () => void;
+}) {
+  return (
+    <button
+      type="button"
+      className={danger ? 'button button-ghost danger-text' : 'button'}
+      disabled={busy}
+      aria-label={email ? `${label} ${email}` : undefined}
+      onClick={onClick}
+    >
+      {label}
+    </button>
+  );
 }
 
 export function SenderEmailsPage() {
@@ -210,106 +241,87 @@ export function SenderEmailsPage() {
       {list.data && rows.length === 0 ? <p className="empty-state">{s('empty')}</p> : null}
 
       {rows.length > 0 ? (
-        <div className="table-scroll">
-          <table className="sender-emails-table">
-            <caption className="visually-hidden">{s('listLabel')}</caption>
-            <thead>
-              <tr>
-                <th scope="col">{s('address')}</th>
-                <th scope="col">{s('status')}</th>
-                <th scope="col">
-                  <abbr title={s('spfHelp')}>{s('spf')}</abbr>
+        <CardTable
+          className="sender-emails-table"
+          caption={s('listLabel')}
+          columns={[
+            { label: s('address') },
+            { label: s('status') },
+            { label: <abbr title={s('spfHelp')}>{s('spf')}</abbr> },
+            { label: <abbr title={s('dkimHelp')}>{s('dkim')}</abbr> },
+            { label: s('actions') },
+          ]}
+        >
+          {rows.map((row) => {
+            const strict =
+              (row.dmarc_policy === 'reject' || row.dmarc_policy === 'quarantine') &&
+              !row.dkim_verified;
+            return (
+              <tr key={row.id}>
+                <th scope="row" className="sender-email-address">
+                  {row.email}
+                  {row.status !== 'verified' ? (
+                    <span className="hint sender-email-next">
+                      {row.confirmed_at
+                        ? s('awaitingProviderHint', { email: row.email })
+                        : s('pendingHint', { email: row.email })}
+                    </span>
+                  ) : null}
+                  {strict ? (
+                    <span className="hint sender-email-dmarc">
+                      {s('dmarcPlatform', {
+                        domain: domainOf(row.email),
+                        policy: row.dmarc_policy,
+                        email: row.email,
+                      })}
+                    </span>
+                  ) : null}
                 </th>
-                <th scope="col">
-                  <abbr title={s('dkimHelp')}>{s('dkim')}</abbr>
-                </th>
-                <th scope="col">{s('actions')}</th>
+                <td data-label={s('status')}>
+                  <span className={`status-chip status-${row.status}`}>{statusText(row)}</span>
+                </td>
+                <td data-label={s('spf')}>{flag(row, row.spf_verified)}</td>
+                <td data-label={s('dkim')}>{flag(row, row.dkim_verified)}</td>
+                <td>
+                  <div className="sender-email-actions">
+                    {row.status !== 'verified' ? (
+                      <>
+                        <RowAction
+                          label={s('checkAgain')}
+                          busy={busy[row.email]}
+                          onClick={() => void check(row)}
+                        />
+                        <RowAction
+                          label={s('sendAgain')}
+                          busy={busy[row.email]}
+                          email={row.email}
+                          onClick={() => void sendAgain(row)}
+                        />
+                      </>
+                    ) : (
+                      <RowAction
+                        label={s('checkSpfDkim')}
+                        busy={busy[row.email]}
+                        onClick={() =>
+                          void run(row.email, async () =>
+                            replaceRow(withResult(row, await checkSpfDkim(row.email))),
+                          )
+                        }
+                      />
+                    )}
+                    <RowAction
+                      label={s('delete')}
+                      busy={busy[row.email]}
+                      email={row.email}
+                      danger
+                      onClick={() => setToDelete(row)}
+                    />
+                  </div>
+                </td>
               </tr>
-            </thead>
-            <tbody>
-              {rows.map((row) => {
-                const strict =
-                  (row.dmarc_policy === 'reject' || row.dmarc_policy === 'quarantine') &&
-                  !row.dkim_verified;
-                return (
-                  <tr key={row.id}>
-                    <th scope="row" className="sender-email-address">
-                      {row.email}
-                      {row.status !== 'verified' ? (
-                        <span className="hint sender-email-next">
-                          {row.confirmed_at
-                            ? s('awaitingProviderHint', { email: row.email })
-                            : s('pendingHint', { email: row.email })}
-                        </span>
-                      ) : null}
-                      {strict ? (
-                        <span className="hint sender-email-dmarc">
-                          {s('dmarcPlatform', {
-                            domain: domainOf(row.email),
-                            policy: row.dmarc_policy,
-                            email: row.email,
-                          })}
-                        </span>
-                      ) : null}
-                    </th>
-                    <td data-label={s('status')}>
-                      <span className={`status-chip status-${row.status}`}>{statusText(row)}</span>
-                    </td>
-                    <td data-label={s('spf')}>{flag(row, row.spf_verified)}</td>
-                    <td data-label={s('dkim')}>{flag(row, row.dkim_verified)}</td>
-                    <td>
-                      <div className="sender-email-actions">
-                        {row.status !== 'verified' ? (
-                          <>
-                            <button
-                              type="button"
-                              className="button"
-                              disabled={busy[row.email]}
-                              onClick={() => void check(row)}
-                            >
-                              {s('checkAgain')}
-                            </button>
-                            <button
-                              type="button"
-                              className="button"
-                              disabled={busy[row.email]}
-                              aria-label={`${s('sendAgain')} ${row.email}`}
-                              onClick={() => void sendAgain(row)}
-                            >
-                              {s('sendAgain')}
-                            </button>
-                          </>
-                        ) : (
-                          <button
-                            type="button"
-                            className="button"
-                            disabled={busy[row.email]}
-                            onClick={() =>
-                              void run(row.email, async () =>
-                                replaceRow(withResult(row, await checkSpfDkim(row.email))),
-                              )
-                            }
-                          >
-                            {s('checkSpfDkim')}
-                          </button>
-                        )}
-                        <button
-                          type="button"
-                          className="button button-ghost danger-text"
-                          disabled={busy[row.email]}
-                          aria-label={`${s('delete')} ${row.email}`}
-                          onClick={() => setToDelete(row)}
-                        >
-                          {s('delete')}
-                        </button>
-                      </div>
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </div>
+            );
+          })}
+        </CardTable>
       ) : null}
 
       <ConfirmDialog

@@ -1,0 +1,37 @@
+import type { ReactNode } from 'react';
+
+/**
+ * A table of rows in a scrolling region a keyboard can reach, named by its caption (read by
+ * screen readers, not shown). On a phone (base.css `.card-table`) each row is a card and the
+ * header is hidden: each cell shows its column's name from `data-label`, and the table's own CSS
+ * draws the cards. `columns` are the header row's cells (`className`: "num" right-aligns).
+ */
+export function CardTable({
+  className,
+  caption,
+  columns,
+  children,
+}: {
+  className: string;
+  caption: string;
+  columns: { label: ReactNode; className?: string }[];
+  children: ReactNode;
+}) {
+  return (
+    <div className="table-scroll" role="region" tabIndex={0} aria-label={caption}>
+      <table className={`card-table ${className}`}>
+        <caption className="visually-hidden">{caption}</caption>
+        <thead>
+          <tr>
+            {columns.map((column, i) => (
+              <th key={i} scope="col" className={column.className}>
+                {column.label}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>{children}</tbody>
+      </table>
+    </div>
+  );
+}
