@@ -91,7 +91,10 @@ function html() {
         source: readFileSync(join(root, 'viewer/index.html'), 'utf8')
           .replace(/<!--[\s\S]*?-->\s*/g, '')
           .replace('%SDK_URL%', process.env.SDK_URL || '/sdk/cdn/reaction.js')
-          .replace('%PAGE_SCRIPT%', () => viewerScript()),
+          .replace('%PAGE_SCRIPT%', () => viewerScript())
+          .replace(/\/\* %FONTS_CSS%.*?\*\//, () =>
+            minifyCss(readFileSync(join(root, 'src/styles/fonts.css'), 'utf8')).trim(),
+          ),
       });
     },
     writeBundle() {
@@ -139,7 +142,6 @@ function siteEnvValues() {
   );
 }
 
-/** The app's stylesheet minified by esbuild's CSS minifier (a parser, not patterns). */
 /** viewer/page.ts as one inline classic script (it imports nothing). */
 function viewerScript() {
   const source = readFileSync(join(root, 'viewer/page.ts'), 'utf8');
@@ -154,6 +156,7 @@ function viewerScript() {
   return code.trim();
 }
 
+/** The app's stylesheet minified by esbuild's CSS minifier (a parser, not patterns). */
 function minifyCss(css) {
   return transformSync(css, { loader: 'css', minify: true }).code;
 }
