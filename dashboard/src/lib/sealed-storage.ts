@@ -8,18 +8,22 @@ import type { SupportedStorage } from '@supabase/auth-js';
 import { flush, load, stored, subscribe, write } from '../../../sdk/src/core/storage';
 import { AUTH_STORAGE_KEY, LEGACY_AUTH_STORAGE_KEY } from './auth-storage';
 
+/** `text` as JSON, or `fallback` when it is not JSON. */
+function parsedOr(text: string, fallback: unknown): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return fallback;
+  }
+}
+
 /** A session the dashboard kept before under its own key, in plain JSON: sealed once, then removed. */
 async function takeLegacy(): Promise<void> {
   const raw = stored(LEGACY_AUTH_STORAGE_KEY);
   if (raw == null) return;
   if (stored(AUTH_STORAGE_KEY) == null) {
-    let session: unknown = null;
-    try {
-      session = JSON.parse(raw);
-    } catch {
-      /* corrupt: dropped */
-    }
-    write(AUTH_STORAGE_KEY, session);
+    // a corrupt one is dropped
+    write(AUTH_STORAGE_KEY, parsedOr(raw, null));
     await flush(AUTH_STORAGE_KEY);
   }
   write(LEGACY_AUTH_STORAGE_KEY, null);
@@ -32,13 +36,8 @@ export const sealedStorage: SupportedStorage = {
     return value == null ? null : JSON.stringify(value);
   },
   async setItem(key, value) {
-    let parsed: unknown = value;
-    try {
-      parsed = JSON.parse(value);
-    } catch {
-      /* kept as the string it is */
-    }
-    write(key, parsed);
+    // a value that is not JSON is kept as the string it is
+    write(key, parsedOr(value, value));
     // in storage before auth-js goes on (a sign-in may leave the page right after)
     await flush(key);
   },
