@@ -747,11 +747,14 @@ try {
         [],
         'no self-contained element file, no block.js',
       );
-      // Lit's LitElement is in one of the files the page loaded
-      const withLit = scripts.filter((u) =>
-        readFileSync(join(repo, u.slice(1)), 'utf8').includes('litElementVersions'),
-      );
-      assert.equal(withLit.length, 1, withLit.join(', '));
+      // Lit's lit-html and the elements' reactive base (core/element.ts, the one that attaches a
+      // shadow root) are each in one of the files the page loaded
+      for (const marker of ['litHtmlVersions', 'attachShadow']) {
+        const holding = scripts.filter((u) =>
+          readFileSync(join(repo, u.slice(1)), 'utf8').includes(marker),
+        );
+        assert.equal(holding.length, 1, `${marker}: ${holding.join(', ')}`);
+      }
       await ctx.close();
     },
   );

@@ -1,6 +1,6 @@
 // npm run size:parts [-- <element>] [-- --write]: what an element's CDN file (like.js unless
-// named) is made of, part by part: Lit's lit-html, reactive-element and lit-element, the base
-// styles, the core's fetch and configuration, its session, its texts, the base class and the
+// named) is made of, part by part: lit-html (the templates), the reactive base (core/element.ts,
+// in place of Lit's reactive-element and lit-element since issue 21), the base styles, the core's fetch and configuration, its session, its texts, the base class and the
 // element's own code. The element is built again as in rollup.config.mjs, with each part a chunk
 // of its own (same plugins, same terser), and the parts before its first data are gzipped one
 // after another in that order: each row is what its part adds to the ones above it. The sum is
@@ -27,8 +27,7 @@ if (!existsSync(built)) {
 /** The parts, in the order their bytes are counted. */
 const PARTS = [
   ['lit-html', (id) => id.includes('/node_modules/lit-html/')],
-  ['reactive-element (with css-tag)', (id) => id.includes('/node_modules/@lit/reactive-element/')],
-  ['lit-element, lit', (id) => /\/node_modules\/(lit-element|lit)\//.test(id)],
+  ['core: the reactive base (element.ts)', (id) => id.endsWith('/core/element.ts')],
   [
     'core: fetch and configuration (api, request, errors, config)',
     (id) => /\/core\/(api|request|errors|config)\.ts$/.test(id),

@@ -1,4 +1,5 @@
-import { LitElement, html, nothing, type PropertyValues, type TemplateResult } from 'lit';
+import { html, nothing, type TemplateResult } from 'lit/html.js';
+import { ReactiveElement, type PropertyValues } from './element.js';
 import { rpc } from './api.js';
 import { getSession, isAuthReturn, loadSession, onAuthChange, type Session } from './session.js';
 import { resolveProject, type Project } from './config.js';
@@ -47,11 +48,14 @@ export const bone = (h: number, w = '100%', more = '') =>
 export const line = (w: string, h = 21) => bone(h, w, 'padding:4px 0;background-clip:content-box');
 
 /** Base of every element: a repeat-safe define() and a typed emit(). */
-export class ReactionElement extends LitElement {
+export class ReactionElement extends ReactiveElement {
   /** Defines the tag once; a second definition (script loaded twice) is a no-op. */
   static define(tag: string): void {
     try {
-      if (!customElements.get(tag)) customElements.define(tag, this);
+      this.finalize();
+      // a server (server-side rendering) has no registry: nothing to define there
+      if (typeof customElements !== 'undefined' && !customElements.get(tag))
+        customElements.define(tag, this);
     } catch (e) {
       log('could not define', tag, e);
     }
@@ -228,7 +232,7 @@ export class BlockElement extends ReactionElement {
     for (const type of INTENT) this.removeEventListener(type, this.intent);
   }
 
-  protected override willUpdate(changed: PropertyValues<this>): void {
+  protected override willUpdate(changed: PropertyValues): void {
     const viewFromOutside = changed.has('view') && !!this.view && !this.ownView;
     if (viewFromOutside) {
       this.loadSeq++; // a load still in flight must not replace the view just given

@@ -1,5 +1,5 @@
 import { expect } from '@open-wc/testing';
-import { render } from 'lit';
+import { render } from 'lit/html.js';
 import { getIdentity, setIdentityName } from './identity.js';
 import { fill, linkify, safeUrl, shortDate } from './text.js';
 import { sanitize } from './html.js';

@@ -1,4 +1,4 @@
-import { css } from 'lit';
+import { css } from './element.js';
 
 /**
  * Fields, for the elements that take text (comment, Q&A, form): inputs with their placeholders,

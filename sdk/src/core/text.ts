@@ -1,4 +1,4 @@
-import { html, type TemplateResult } from 'lit';
+import { html, type TemplateResult } from 'lit/html.js';
 import { LIMITS } from '@reaction-blocks/contracts/limits';
 
 const URL_RE = /\bhttps?:\/\/[^\s<>"']+/gi;

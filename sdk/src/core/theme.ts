@@ -1,4 +1,4 @@
-import { css } from 'lit';
+import { css } from './element.js';
 import type { Block, Theme } from './types.js';
 
 /**

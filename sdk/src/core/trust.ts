@@ -1,6 +1,6 @@
 // What the elements add for visitor trust (issue 9): the honeypot field (the avatar rule, which
 // only a write uses, is core/visitor-avatar.ts, loaded with the writer's code).
-import { html } from 'lit';
+import { html } from 'lit/html.js';
 
 /**
  * The honeypot: a field people never see, reach or hear (off screen, inert, aria-hidden), which

@@ -4,7 +4,7 @@
 // (core/identity.ts), the list of blocks written to (core/marks.ts) and the captcha after a
 // limit tripped (core/captcha.ts, a chunk of its own), and what a refused write says. A reader
 // never loads it.
-import { html, nothing } from 'lit';
+import { html, nothing } from 'lit/html.js';
 import { rpc } from './api.js';
 import type { CaptchaHost } from './captcha.js';
 import type { Project } from './config.js';

@@ -1,4 +1,4 @@
-import { html, nothing } from 'lit';
+import { html, nothing } from 'lit/html.js';
 import { rpc, timezone } from '../../core/api.js';
 import { BlockElement, bone, line, meOnly } from '../../core/base.js';
 import { baseStyles } from '../../core/theme.js';

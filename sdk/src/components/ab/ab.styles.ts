@@ -1,4 +1,4 @@
-import { css } from 'lit';
+import { css } from '../../core/element.js';
 
 export default css`
   [part~='title'] {

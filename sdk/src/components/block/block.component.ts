@@ -1,4 +1,5 @@
-import { css, html, nothing, type PropertyValues } from 'lit';
+import { html, nothing } from 'lit/html.js';
+import { css, type PropertyValues } from '../../core/element.js';
 import { literal, html as staticHtml, type StaticValue } from 'lit/static-html.js';
 import { isLetterType } from '@reaction-blocks/contracts/enums';
 import { rpc } from '../../core/api.js';
@@ -200,7 +201,7 @@ export default class ReactionBlock extends BlockElement {
       : undefined;
   }
 
-  protected override willUpdate(changed: PropertyValues<this>): void {
+  protected override willUpdate(changed: PropertyValues): void {
     super.willUpdate(changed);
     const v = this.view;
     // a view given from outside: its element upgrades when its module arrives

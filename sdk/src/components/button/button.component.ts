@@ -1,4 +1,4 @@
-import { html } from 'lit';
+import { html } from 'lit/html.js';
 import { BlockElement, bone } from '../../core/base.js';
 import { baseStyles } from '../../core/theme.js';
 import { safeUrl } from '../../core/text.js';

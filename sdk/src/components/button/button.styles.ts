@@ -1,4 +1,4 @@
-import { css } from 'lit';
+import { css } from '../../core/element.js';
 
 export default css`
   /* Spec: a button block's secondary colour is the colour of the button's text, on the primary

@@ -1,4 +1,5 @@
-import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
+import { html, nothing, type TemplateResult } from 'lit/html.js';
+import type { PropertyValues } from '../../core/element.js';
 import { displayUser, isSignedIn, openPopup } from '../../core/user.js';
 import { BlockElement } from '../../core/base.js';
 import { mineWithMessages } from '../../core/mine.js';
@@ -196,13 +197,13 @@ export default class ReactionComment extends BlockElement {
     return u ? (u.is_anonymous ? 'anon:' : '') + u.id : '';
   }
 
-  protected override willUpdate(changed: PropertyValues<this>): void {
+  protected override willUpdate(changed: PropertyValues): void {
     super.willUpdate(changed);
     // Signed in or out (here or in another element of the page): read the list again for the new
     // identity, keeping what is on screen. A first anonymous session (the first write) has no
     // likes or messages of its own yet, so nothing needs reading.
     const now = this.identityOf();
-    if (!changed.has('_session' as keyof ReactionComment) || now === this.shownFor) return;
+    if (!changed.has('_session') || now === this.shownFor) return;
     const fresh = !this.shownFor && now.startsWith('anon:');
     this.shownFor = now;
     if (this._status === 'ready' && this.view && !fresh) void this.refresh();

@@ -3,7 +3,7 @@
 // website the server would refuse is said at once, an email is checked once typing pauses). Like
 // the templates, each takes the element as the view it works on (ComposerView, checked member by
 // member in comment.component.ts). Posting itself is a write path (comment.writer.ts post).
-import { html, nothing, type TemplateResult } from 'lit';
+import { html, nothing, type TemplateResult } from 'lit/html.js';
 import { COMMENT_LIMITS, EMAIL_RE, LIMITS } from '@reaction-blocks/contracts/limits';
 import { profile } from '../../core/profile.js';
 import { fill, homeUrl } from '../../core/text.js';

@@ -2,7 +2,7 @@
 // the first data shows, so it never delays it; the page's one socket carries the block's topic
 // while the element is on screen, and coming back after a gap reads the list again
 // (comment.read.ts) so nothing missed meanwhile is lost.
-import type { ReactiveController, ReactiveControllerHost } from 'lit';
+import type { ReactiveController, ReactiveControllerHost } from '../../core/element.js';
 import { loadChunk } from '../../core/chunk.js';
 import type { Project } from '../../core/config.js';
 import type { Watcher } from '../../core/live.js';

@@ -4,7 +4,7 @@
 // element renders in its own shadow root, where Lit calls the handlers with the element as `this`.
 // What shows only once the visitor acts (a message's edit box, reply form and confirmations, the
 // menu) comes with the write paths (comment.writer.ts), loaded on the visitor's first interaction.
-import { html, nothing, type TemplateResult } from 'lit';
+import { html, nothing, type TemplateResult } from 'lit/html.js';
 import { bone, line } from '../../core/base.js';
 import { AVATAR_PLACEHOLDER, fallBackTo } from '../../core/placeholder.js';
 import { linkify, safeUrl, shortDate } from '../../core/text.js';

@@ -4,7 +4,7 @@
 // writer's code on the visitor's first interaction with the block (comment.component.ts
 // writing()), never before the first data shows. Each takes the element and works on its state
 // as its own methods did (private members through `c.name`, which TypeScript checks).
-import { html, nothing, type TemplateResult } from 'lit';
+import { html, nothing, type TemplateResult } from 'lit/html.js';
 import { EMAIL_RE, COMMENT_LIMITS, lengthOf } from '@reaction-blocks/contracts/limits';
 import { pageOf, timezone } from '../../core/api.js';
 import { loadChunk } from '../../core/chunk.js';

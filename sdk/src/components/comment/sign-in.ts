@@ -1,6 +1,6 @@
 // The comment element's sign-in buttons: in the composer's overlay when anonymous writing is
 // blocked (comment.composer.ts) and in the menu (comment.writer.ts).
-import { html, nothing, type TemplateResult } from 'lit';
+import { html, nothing, type TemplateResult } from 'lit/html.js';
 import type { Translate } from '../../core/i18n.js';
 
 const IN_APP = /\bwv\b|WebView|FBA[NV]|Instagram|KAKAOTALK|Line\//i;

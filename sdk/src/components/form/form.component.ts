@@ -1,4 +1,4 @@
-import { html, nothing, type TemplateResult } from 'lit';
+import { html, nothing, type TemplateResult } from 'lit/html.js';
 import { timezone } from '../../core/api.js';
 import { honeypot } from '../../core/trust.js';
 import { BlockElement, bone, line } from '../../core/base.js';

@@ -1,4 +1,4 @@
-import { css } from 'lit';
+import { css } from '../../core/element.js';
 
 export default css`
   /* The height a page holds for its form (--reaction-form-height, set by the page; default

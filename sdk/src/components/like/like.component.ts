@@ -1,4 +1,4 @@
-import { html, svg } from 'lit';
+import { html, svg } from 'lit/html.js';
 import { pageOf } from '../../core/api.js';
 import { BlockElement, bone, meOnly } from '../../core/base.js';
 import { baseStyles } from '../../core/theme.js';

@@ -1,4 +1,4 @@
-import { html } from 'lit';
+import { html } from 'lit/html.js';
 import { bone, line } from '../../core/base.js';
 import ReactionComment from '../comment/comment.component.js';
 import { AVATAR_PLACEHOLDER, fallBackTo } from '../../core/placeholder.js';
