@@ -141,7 +141,7 @@ Measured by \`npm run size -w @reaction-blocks/sdk -- --write\` on ${new Date().
 file for a page with one block type; for several, each type's file in \`shared/\` and the chunks
 they share, Lit and the core once, or six.js, all six in one file, for a page with a form and a
 comment or Q&A; \`<reaction-block>\`, block.js); "total"
-adds what loads after (comment/qna: the realtime chunk with what a change does to the list, and reading the list again on a resync). Korean texts are a separate chunk, and
+adds what loads after (comment/qna: the realtime chunk with what a change does to the list, and reading the list again on a resync or Load more). Korean texts are a separate chunk, and
 so is the captcha, loaded only when a visitor trips a rate limit on a block with the captcha on.
 "Writer" is what a visitor loads on their first interaction with a block (pointer down, focus or
 a key on it; or when they wrote before: a profile or session is stored, sealed): the write paths
@@ -160,8 +160,9 @@ ${lines.join('\n')}
 A block in the custom theme loads a ${kb(live.custom)} chunk before it shows: the colours its
 owner's four do not set, derived from them (core/custom-theme.ts; light and dark never load it).
 
-Live updates use a ${kb(live.live)} chunk: the Realtime client (sdk/src/core/live.ts) with what a
-change does to the comment list (comment.changes.ts) and Lit's repeat, which keeps a message's DOM
+Live updates use a ${kb(live.live)} chunk: the Realtime client (sdk/src/core/live.ts) and the list's
+watcher (comment.watch.ts) with what a change does to the comment list (comment.changes.ts) and
+Lit's repeat, which keeps a message's DOM
 with it when the list moves (comment.live.ts byId; before that chunk nothing moves the list, and
 the first page is drawn with a plain map), what the comment element loads after its first data
 (comment.realtime.ts). When it was chosen, \`@supabase/realtime-js\`

@@ -1,10 +1,10 @@
-// The writer's home URL: one table of cases through the element's rule (sdk/src/core/text.ts
+// The writer's home URL: one table of cases through the element's rule (sdk/src/core/home-url.ts
 // homeUrl: what the comment box sends) and the server's (private.check_visitor_fields and
 // check_visitor_urls, which post_message runs). The element never sends what the server refuses,
 // and takes every address the server takes unless it says otherwise here.
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { homeUrl } from '../../sdk/src/core/text.ts';
+import { homeUrl } from '../../sdk/src/core/home-url.ts';
 import { newGuest, newUser, sql, type TestUser } from './support/clients.ts';
 import { createBlock } from './support/drafts.ts';
 

@@ -1,5 +1,4 @@
 import { html, type TemplateResult } from 'lit/html.js';
-import { LIMITS } from '@reaction-blocks/contracts/limits';
 
 const URL_RE = /\bhttps?:\/\/[^\s<>"']+/gi;
 
@@ -14,24 +13,6 @@ export function safeUrl(raw?: string | null, addScheme = false): string {
   } catch {
     return '';
   }
-}
-
-/**
- * A writer's home URL as the server takes it (post_message: http or https, a host without a user
- * part, no spaces or control characters, at most 500 characters): what they typed, with https://
- * before a bare host; '' for nothing; null when it cannot be one. supabase/tests/home-url.test.ts
- * runs the same cases through this and the server.
- */
-export function homeUrl(typed: string): string | null {
-  let s = typed.trim();
-  if (!s) return '';
-  if (!/^[a-z][\w+.-]*:/i.test(s)) s = 'https://' + s.replace(/^\/+/, '');
-  return s.length <= LIMITS.homeUrl &&
-    /^https?:\/\/[^/?#@\s]+([/?#]|$)/i.test(s) &&
-    // no space and no control character (C0, DEL, C1), as the server's [[:space:][:cntrl:]]
-    ![...s].some((c) => /\s/.test(c) || c.charCodeAt(0) < 32 || (c >= '\x7f' && c <= '\x9f'))
-    ? s
-    : null;
 }
 
 const link = (href: string, text: string) =>

@@ -5,13 +5,12 @@ import { BlockElement } from '../../core/base.js';
 import { mineWithMessages } from '../../core/mine.js';
 import { loadIdentity, openProfile } from '../../core/profile.js';
 import { loadChunk } from '../../core/chunk.js';
-import { pageOf, rpc } from '../../core/api.js';
 import { baseStyles } from '../../core/theme.js';
 import fieldStyles from '../../core/fields.styles.js';
 import type { BlockView, Message } from '../../core/types.js';
 import type { Change, Counts } from '../../core/live.js';
 import { pinnedFirst, threads } from './model.js';
-import { byId, changes, LiveList, loadChanges, PAGE_SIZE } from './comment.live.js';
+import { byId, changes, loadChanges, PAGE_SIZE } from './comment.live.js';
 import styles from './comment.styles.js';
 import { message, skeleton, type Mode } from './comment.templates.js';
 import { composer, DEBOUNCE_MS, takeProfile, type ComposerView } from './comment.composer.js';
@@ -34,7 +33,10 @@ const loadCommentWriter = loadChunk(() =>
     return (paths = m);
   }),
 );
-/** Reading the list again (comment.read.ts): a chunk loaded on sign-in, log out or a resync. */
+/**
+ * Reading the list again and its older pages (comment.read.ts): a chunk loaded on sign-in, log
+ * out, a resync or Load more.
+ */
 const loadReader = loadChunk(() => import('./comment.read.js'));
 
 /**
@@ -151,12 +153,8 @@ export default class ReactionComment extends BlockElement {
   /** Whose list is on screen (see identityOf); another identity reads it again. */
   private shownFor = '';
   private refreshSeq = 0;
-  /** Live changes, once the first data shows (comment.live.ts). */
-  private live = new LiveList(this, {
-    change: (c) => this.onLive(c),
-    counts: (c) => this.applyCounts(c),
-    resync: () => void this.refresh(),
-  });
+  /** Live changes, once the first data shows (comment.watch.ts: it comes with their chunk). */
+  private live?: import('./comment.watch.js').LiveList;
 
   constructor() {
     super();
@@ -183,7 +181,18 @@ export default class ReactionComment extends BlockElement {
     // the stored profile is open now (BlockElement.load waits for it)
     takeProfile(this.asHost);
     this.takeName();
-    if (!this.isDummy) this.live.watch(this.project, v.block).catch((e) => this.fail(e));
+    // (an element taken off the page meanwhile watches nothing)
+    if (!this.isDummy)
+      loadChanges().then(
+        (m) =>
+          this.isConnected &&
+          (this.live ??= new m.LiveList(this, {
+            change: (c) => this.onLive(c),
+            counts: (c) => this.applyCounts(c),
+            resync: () => void this.refresh(),
+          })).watch(this.project, v.block),
+        (e) => this.fail(e),
+      );
   }
 
   private takeName() {
@@ -340,14 +349,11 @@ export default class ReactionComment extends BlockElement {
     if (!this._hasMore || this.loadingMore || !last) return;
     this.loadingMore = true;
     try {
-      const page = await rpc<Message[]>(this.project, 'list_messages', {
-        p_block_id: this.view!.block.id,
-        p_before: last.created_at,
-        p_limit: PAGE_SIZE,
-        ...pageOf(this.view!.block),
-      });
-      const seen = new Set(this._messages.map((m) => m.id));
-      this._messages = [...this._messages, ...threads(page.filter((m) => !seen.has(m.id)))];
+      // the request comes with the code that reads the list again (comment.read.ts, loaded now)
+      const read = await loadReader();
+      const page = await read.olderPage(this.project, this.view!.block, last.created_at);
+      // merged with the list as it is now (live changes may have come meanwhile)
+      this._messages = read.withOlder(this._messages, page);
       this._hasMore = page.length >= PAGE_SIZE;
     } catch (e) {
       this.say(this.fail(e));

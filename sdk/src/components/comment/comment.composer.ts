@@ -1,12 +1,13 @@
 // The comment element's composer: the new-message form with its sign-in buttons, and what its
 // name, website and email fields do as the visitor types (the writer's profile fills them in, a
-// website the server would refuse is said at once, an email is checked once typing pauses). Like
-// the templates, each takes the element as the view it works on (ComposerView, checked member by
-// member in comment.component.ts). Posting itself is a write path (comment.writer.ts post).
+// website the server would refuse is said by the writer's code, an email is checked once typing
+// pauses). Like the templates, each takes the element as the view it works on (ComposerView,
+// checked member by member in comment.component.ts). Posting itself is a write path
+// (comment.writer.ts post).
 import { html, nothing, type TemplateResult } from 'lit/html.js';
 import { COMMENT_LIMITS, EMAIL_RE, LIMITS } from '@reaction-blocks/contracts/limits';
 import { profile } from '../../core/profile.js';
-import { fill, homeUrl } from '../../core/text.js';
+import { fill } from '../../core/text.js';
 import { honeypot } from '../../core/trust.js';
 import type { CommentView } from './comment.templates.js';
 import { signInButtons } from './sign-in.js';
@@ -133,13 +134,15 @@ function onEmail(c: ComposerView, e: Event) {
   );
 }
 
-/** A website that is not one the server takes is said at once and never kept or sent. */
+/**
+ * The website as typed, checked by the writer's code (comment.writer.ts takeHome), which the
+ * visitor's focus on the field started loading: at once when it is here, else once it arrives.
+ */
 function onHome(c: ComposerView, e: Event) {
   const typed = (e.target as HTMLInputElement).value;
-  const url = homeUrl(typed);
   c._home = typed;
-  c._homeBad = url == null;
-  if (url != null) c.keep({ homeUrl: url || undefined });
+  if (c.paths) c.paths.takeHome(c, typed);
+  else void c.writing('', (w) => w.takeHome(c, typed));
 }
 
 /** The writer's name as typed; emptied, the profile's name again. */

@@ -1,12 +1,7 @@
-// The comment list's live updates (a reactive controller beside the element): Realtime loads after
-// the first data shows, so it never delays it; the page's one socket carries the block's topic
-// while the element is on screen, and coming back after a gap reads the list again
-// (comment.read.ts) so nothing missed meanwhile is lost.
-import type { ReactiveController, ReactiveControllerHost } from '../../core/element.js';
+// The comment list's live updates: Realtime loads after the first data shows, so it never delays
+// it (comment.realtime.ts, with the list's watcher, comment.watch.ts). What the element needs of
+// it before that: the page size, the list drawn without it, and the loading of its chunk.
 import { loadChunk } from '../../core/chunk.js';
-import type { Project } from '../../core/config.js';
-import type { Watcher } from '../../core/live.js';
-import type { Block } from '../../core/types.js';
 
 /** Spec section 9. */
 export const PAGE_SIZE = 5;
@@ -31,36 +26,3 @@ export const loadChanges = loadChunk(() =>
  */
 export const byId = <T extends { id: string }>(list: T[], render: (m: T) => unknown): unknown =>
   changes ? changes.repeat(list, (m) => m.id, render) : list.map(render);
-
-/** Watches a block's messages while the element is connected (core/live.ts watchBlock). */
-export class LiveList implements ReactiveController {
-  private unsubscribe?: () => void;
-  /** The thread watched: `<block id>:<page key>` (a page's thread has a topic of its own). */
-  private watching = '';
-
-  constructor(
-    private readonly host: ReactiveControllerHost & HTMLElement,
-    private readonly watcher: Watcher,
-  ) {
-    host.addController(this);
-  }
-
-  /** Watches the block's thread (once: the same thread again changes nothing). */
-  async watch(p: Project, b: Block): Promise<void> {
-    const thread = `${b.id}:${b.page_key || ''}`;
-    if (this.watching === thread || !p.url) return;
-    this.watching = thread;
-    this.unsubscribe?.();
-    const { watchBlock } = await loadChanges();
-    // the list is drawn by repeat from now on (byId)
-    this.host.requestUpdate();
-    if (this.watching === thread)
-      this.unsubscribe = watchBlock(p, b.id, this.host, this.watcher, b.page_key || '');
-  }
-
-  hostDisconnected(): void {
-    this.unsubscribe?.();
-    this.unsubscribe = undefined;
-    this.watching = '';
-  }
-}

@@ -1,5 +1,6 @@
-// Reading the comment list again as the current visitor: on sign-in, log out and live resyncs,
-// never on a page view, so a chunk of its own loaded then (comment.component.ts refresh).
+// Reading the comment list again as the current visitor (on sign-in, log out and live resyncs)
+// and its older pages (Load more): never before the first data shows, so a chunk of its own loaded
+// then (comment.component.ts refresh, loadMore).
 import { pageOf, rpc } from '../../core/api.js';
 import type { Project } from '../../core/config.js';
 import type { Block, BlockView, Message } from '../../core/types.js';
@@ -54,4 +55,19 @@ export function mergeThreads(fresh: Message[], held: Message[]): Message[] {
     ...fresh.map(thread),
     ...held.filter((m) => !seen.has(m.id) && (!oldest || m.created_at < oldest)),
   ];
+}
+
+/** Load more: the top-level messages before `before` (the list's last), a page of them. */
+export const olderPage = (p: Project, block: Block, before: string): Promise<Message[]> =>
+  rpc<Message[]>(p, 'list_messages', {
+    p_block_id: block.id,
+    p_before: before,
+    p_limit: PAGE_SIZE,
+    ...pageOf(block),
+  });
+
+/** The list with an older page after it; a thread the list holds already keeps its place. */
+export function withOlder(list: Message[], page: Message[]): Message[] {
+  const seen = new Set(list.map((m) => m.id));
+  return [...list, ...threads(page.filter((m) => !seen.has(m.id)))];
 }

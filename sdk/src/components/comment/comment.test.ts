@@ -650,6 +650,9 @@ describe('reaction-comment', () => {
   it('says at once that a website is not one the server takes, in en and ko, and neither keeps nor sends it', async () => {
     const el = await mount();
     const home = $<HTMLInputElement>(el, '[part=home]');
+    // the visitor's focus on the field starts loading the writer's code, which checks the website
+    home.dispatchEvent(new FocusEvent('focusin', { bubbles: true, composed: true }));
+    await until(() => el['paths']);
     for (const bad of [
       'javascript:alert(1)',
       'https://user@evil.example/',

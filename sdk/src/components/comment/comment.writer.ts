@@ -12,7 +12,7 @@ import type { ReactionEventMap } from '../../core/base.js';
 import { getIdentity, setIdentityName, setProfile } from '../../core/identity.js';
 import { displayUser } from '../../core/user.js';
 import { dashboardUrl } from '../../core/config.js';
-import { homeUrl } from '../../core/text.js';
+import { homeUrl } from '../../core/home-url.js';
 import { honeypot } from '../../core/trust.js';
 import { visitorAvatar } from '../../core/visitor-avatar.js';
 import type { Block, Message } from '../../core/types.js';
@@ -241,6 +241,16 @@ export async function like(c: CommentHost, m: Message, was: boolean) {
 /** Keeps a change of the writer's profile (name, website) typed in the composer. */
 export const keep = (patch: { name?: string; homeUrl?: string }) =>
   patch.name === undefined ? setProfile(patch) : setIdentityName(patch.name);
+
+/**
+ * The website typed in the composer (comment.composer.ts onHome): one that is not one the server
+ * takes is said at once and never kept (nor sent: post checks it again).
+ */
+export function takeHome(c: { _homeBad: boolean }, typed: string): void {
+  const url = homeUrl(typed);
+  c._homeBad = url == null;
+  if (url != null) keep({ homeUrl: url || undefined });
+}
 
 /**
  * Signs in with a provider's popup. The popup was opened in the click (`popup`), before this
