@@ -124,75 +124,74 @@ async function failureOutcome(job: ClaimedJob, userId: string, err: unknown): Pr
   return { status: 'failed', error: message };
 }
 
-const sync: JobHandler = {
+/**
+ * A handler of the shop jobs: four owners' shops at a time, each job run with its owner's shop
+ * context (null when there is no shop); what it throws is the job's outcome by failureOutcome.
+ */
+const perShop = (
+  run: (ctx: ShopContext | null, userId: string) => Promise<Outcome>,
+): JobHandler => ({
   prepare: (jobs) =>
     mapLimit(jobs, 4, async (job): Promise<Outcome> => {
       const userId = String(job.payload.user_id);
       try {
         const ctx = await rpc<ShopContext | null>('cafe24_shop_context', { p_user_id: userId });
-        if (!ctx) return { status: 'done', result: { skipped: 'no shop' } };
-        if (ctx.status === 'not_granted' && !ctx.removing)
-          return { status: 'done', result: { skipped: 'Cafe24 refused our access' } };
-        const token = await accessToken(ctx);
-        const want =
-          !ctx.removing && ctx.paid && ctx.locations.length > 0
-            ? loaderTag(ctx.shop_id, ctx.locations)
-            : null;
-        const tags = cafe24ScriptTags(ctx.mall_id, token, ctx.shop_no);
-        const ours = (await tags.list()).filter(isOurs);
-        let kept: ScriptTag | null = null;
-        if (want) {
-          const same = ours.find((t) => sameTag(t, want));
-          kept =
-            same ??
-            (ours[0] ? await tags.update(ours[0].script_no, want) : await tags.create(want));
-        }
-        // one tag of ours at most (a lost answer to a create may have left a second)
-        for (const t of ours) if (t.script_no !== kept?.script_no) await tags.remove(t.script_no);
-        const recorded = await rpc<{ removed?: boolean }>('record_cafe24_sync', {
-          p_user_id: userId,
-          p_script_no: kept?.script_no ?? null,
-          p_locations: want ? ctx.locations : [],
-          p_error: null,
-        });
-        return {
-          status: 'done',
-          result: {
-            script_no: kept?.script_no ?? null,
-            locations: want?.display_location ?? [],
-            removed: ours.length - (kept ? 1 : 0),
-            disconnected: recorded?.removed === true,
-          },
-        };
+        return await run(ctx, userId);
       } catch (err) {
         return failureOutcome(job, userId, err);
       }
     }),
-};
+});
 
-const refresh: JobHandler = {
-  prepare: (jobs) =>
-    mapLimit(jobs, 4, async (job): Promise<Outcome> => {
-      const userId = String(job.payload.user_id);
-      try {
-        const ctx = await rpc<ShopContext | null>('cafe24_shop_context', { p_user_id: userId });
-        if (!ctx || ctx.removing) return { status: 'done', result: { skipped: 'no shop' } };
-        if (ctx.status === 'not_granted')
-          return { status: 'done', result: { skipped: 'Cafe24 refused our access' } };
-        if (!ctx.refresh_token) throw new Cafe24Error('unauthorized', 'no refresh token is kept');
-        const t = await refreshCafe24Tokens(ctx.mall_id, ctx.refresh_token);
-        await rpc('save_cafe24_tokens', {
-          p_user_id: userId,
-          p_access_token: t.accessToken,
-          p_refresh_token: t.refreshToken,
-          p_token_data: tokenData(t),
-        });
-        return { status: 'done', result: { refresh_token_expires_at: t.refreshTokenExpiresAt } };
-      } catch (err) {
-        return failureOutcome(job, userId, err);
-      }
-    }),
-};
+const sync = perShop(async (ctx, userId) => {
+  if (!ctx) return { status: 'done', result: { skipped: 'no shop' } };
+  if (ctx.status === 'not_granted' && !ctx.removing)
+    return { status: 'done', result: { skipped: 'Cafe24 refused our access' } };
+  const token = await accessToken(ctx);
+  const want =
+    !ctx.removing && ctx.paid && ctx.locations.length > 0
+      ? loaderTag(ctx.shop_id, ctx.locations)
+      : null;
+  const tags = cafe24ScriptTags(ctx.mall_id, token, ctx.shop_no);
+  const ours = (await tags.list()).filter(isOurs);
+  let kept: ScriptTag | null = null;
+  if (want) {
+    const same = ours.find((t) => sameTag(t, want));
+    kept = same ?? (ours[0] ? await tags.update(ours[0].script_no, want) : await tags.create(want));
+  }
+  // one tag of ours at most (a lost answer to a create may have left a second)
+  for (const t of ours) if (t.script_no !== kept?.script_no) await tags.remove(t.script_no);
+  const recorded = await rpc<{ removed?: boolean }>('record_cafe24_sync', {
+    p_user_id: userId,
+    p_script_no: kept?.script_no ?? null,
+    p_locations: want ? ctx.locations : [],
+    p_error: null,
+  });
+  return {
+    status: 'done',
+    result: {
+      script_no: kept?.script_no ?? null,
+      locations: want?.display_location ?? [],
+      removed: ours.length - (kept ? 1 : 0),
+      disconnected: recorded?.removed === true,
+    },
+  };
+});
+
+const refresh = perShop(async (ctx, userId) => {
+  if (!ctx || ctx.removing) return { status: 'done', result: { skipped: 'no shop' } };
+  if (ctx.status === 'not_granted')
+    return { status: 'done', result: { skipped: 'Cafe24 refused our access' } };
+  if (!ctx.refresh_token) throw new Cafe24Error('unauthorized', 'no refresh token is kept');
+  const t = await refreshCafe24Tokens(ctx.mall_id, ctx.refresh_token);
+  await rpc('save_cafe24_tokens', {
+    p_user_id: userId,
+    p_access_token: t.accessToken,
+    p_refresh_token: t.refreshToken,
+    p_token_data: tokenData(t),
+  });
+  return { status: 'done', result: { refresh_token_expires_at: t.refreshTokenExpiresAt } };
+});
 
 export const cafe24JobHandlers: Record<string, JobHandler> = {
   'cafe24.sync': sync,

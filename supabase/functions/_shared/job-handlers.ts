@@ -1,6 +1,6 @@
 // The handler of each job kind the worker knows. A kind without a handler here is never claimed
 // by this worker (claim_jobs takes the list of kinds).
-import type { ClaimedJob, Delivery, JobHandler, Outcome } from './jobs.ts';
+import { rpc, type ClaimedJob, type Delivery, type JobHandler, type Outcome } from './jobs.ts';
 import type { OutgoingMail } from './mail.ts';
 import { siteUrl } from './env.ts';
 import { mailDelivery, platformMailDelivery } from './mail-delivery.ts';
@@ -51,11 +51,10 @@ async function notificationMail(
 /** notify.owner and notify.reply: digests of new messages and responses (one call per batch). */
 const notification: JobHandler = {
   async prepare(jobs, { db, mailer }) {
-    const { data, error } = await db.rpc('prepare_notification_jobs', {
+    const prepared = await rpc<PreparedNotification[]>(db, 'prepare_notification_jobs', {
       p_job_ids: jobs.map((j) => j.id),
     });
-    if (error) throw new Error(error.message);
-    const byId = new Map((data as PreparedNotification[]).map((p) => [p.id, p]));
+    const byId = new Map(prepared.map((p) => [p.id, p]));
     const send = (mail: OutgoingMail) => mailer.send(mail);
     return Promise.all(
       jobs.map(async (job): Promise<Outcome | Delivery> => {
@@ -102,11 +101,11 @@ interface LetterSend {
 
 const letter: JobHandler = {
   async prepare(jobs, { db, mailer }) {
-    const { data, error } = await db.rpc('prepare_letter_jobs', {
-      p_job_ids: jobs.map((j) => j.id),
-    });
-    if (error) throw new Error(error.message);
-    const prepared = data as { jobs: PreparedLetterJob[]; publishes: LetterSend[] };
+    const prepared = await rpc<{ jobs: PreparedLetterJob[]; publishes: LetterSend[] }>(
+      db,
+      'prepare_letter_jobs',
+      { p_job_ids: jobs.map((j) => j.id) },
+    );
     const byId = new Map(prepared.jobs.map((p) => [p.id, p]));
     const sends = new Map(prepared.publishes.map((p) => [p.id, p]));
     return Promise.all(
@@ -160,11 +159,11 @@ const letter: JobHandler = {
 /** One mail per job, in the owner's language; {skip} when there is no address to mail. */
 const quotaNotice: JobHandler = {
   async prepare(jobs, { db, mailer }) {
-    const { data, error } = await db.rpc('quota_notice_context', {
-      p_payloads: jobs.map((j) => j.payload),
-    });
-    if (error) throw new Error(error.message);
-    const contexts = data as Array<QuotaNoticeContext & { skip?: string }>;
+    const contexts = await rpc<Array<QuotaNoticeContext & { skip?: string }>>(
+      db,
+      'quota_notice_context',
+      { p_payloads: jobs.map((j) => j.payload) },
+    );
     return jobs.map((job, i): Outcome | Delivery => {
       const ctx = contexts[i];
       if (!ctx) return { status: 'retry', error: 'no context for the job' };

@@ -94,7 +94,12 @@ export async function mapLimit<T, R>(
   return results;
 }
 
-async function rpc<T>(db: SupabaseClient, name: string, args: Record<string, unknown>): Promise<T> {
+/** A call of the worker or a handler's prepare: its data, or the database's error thrown, named. */
+export async function rpc<T>(
+  db: SupabaseClient,
+  name: string,
+  args: Record<string, unknown>,
+): Promise<T> {
   const { data, error } = await db.rpc(name, args);
   if (error) throw new Error(`${name}: ${error.message}`);
   return data as T;

@@ -14,7 +14,7 @@
 //   may have written (by its Response ID) so it is not written twice where it can tell;
 // - 400 naming a column: the page is written without that column and a note says which.
 import type { SupabaseClient } from '@supabase/supabase-js';
-import type { ClaimedJob, Delivery, JobHandler, Outcome } from './jobs.ts';
+import { rpc, type ClaimedJob, type Delivery, type JobHandler, type Outcome } from './jobs.ts';
 import { classifyNotionError, notionClient, type NotionFailure } from './notion.ts';
 import {
   mapToDataSource,
@@ -39,16 +39,6 @@ const PARK_SECONDS = 86_400;
 const SCHEMA_TTL_MS = 60_000;
 
 const schemaCache = new Map<string, { at: number; schema: SchemaProperty[] }>();
-
-async function rpc(
-  db: SupabaseClient,
-  name: string,
-  args: Record<string, unknown>,
-): Promise<unknown> {
-  const { data, error } = await db.rpc(name, args);
-  if (error) throw new Error(`${name}: ${error.message}`);
-  return data;
-}
 
 async function readSchema(ctx: NotionContext): Promise<SchemaProperty[]> {
   const key = `${ctx.user_id}:${ctx.target.id}`;
