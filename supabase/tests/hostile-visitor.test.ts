@@ -153,13 +153,10 @@ describe('ab votes', () => {
     const { blocks } = await hostile.ownerWith('ab');
     const question = await hostile.abQuestion(blocks.ab);
     const visitor = await newGuest();
-    await hostile.refused(
+    await hostile.refusedSubmit(
+      visitor,
       blocks.ab,
-      () =>
-        visitor.client.rpc('submit_response', {
-          p_block_id: blocks.ab,
-          p_answers: { [question.id]: question.options },
-        }),
+      { [question.id]: question.options },
       'Choose one option',
       400,
     );
@@ -175,15 +172,7 @@ describe('ab votes', () => {
     });
     expect(first.error).toBeNull();
     for (const option of question.options) {
-      await hostile.refused(
-        blocks.ab,
-        () =>
-          visitor.client.rpc('submit_response', {
-            p_block_id: blocks.ab,
-            p_answers: { [question.id]: option },
-          }),
-        'Already voted',
-      );
+      await hostile.refusedSubmit(visitor, blocks.ab, { [question.id]: option }, 'Already voted');
     }
     expect(await hostile.stateOf(blocks.ab)).toMatchObject({
       response_count: 1,
@@ -259,13 +248,10 @@ describe('ab votes', () => {
       .eq('id', question.options[1]!);
     expect(off.error).toBeNull();
     const visitor = await newGuest();
-    await hostile.refused(
+    await hostile.refusedSubmit(
+      visitor,
       blocks.ab,
-      () =>
-        visitor.client.rpc('submit_response', {
-          p_block_id: blocks.ab,
-          p_answers: { [question.id]: question.options[1] },
-        }),
+      { [question.id]: question.options[1] },
       'Invalid option',
     );
   });
@@ -297,13 +283,7 @@ describe('form answers', () => {
       const answers: Record<string, unknown> = { ...valid };
       if (blank === undefined) delete answers[questionId];
       else answers[questionId] = blank;
-      const res = await hostile.refused(
-        blocks.form,
-        () =>
-          visitor.client.rpc('submit_response', { p_block_id: blocks.form, p_answers: answers }),
-        'Required',
-        400,
-      );
+      const res = await hostile.refusedSubmit(visitor, blocks.form, answers, 'Required', 400);
       // the element shows the message under this question
       expect(res.error?.details, JSON.stringify(blank)).toBe(questionId);
     }
@@ -320,26 +300,21 @@ describe('form answers', () => {
       [q.mail.id, mail(51)],
     ];
     for (const [questionId, value] of over) {
-      await hostile.refused(
+      await hostile.refusedSubmit(
+        visitor,
         blocks.form,
-        () =>
-          visitor.client.rpc('submit_response', {
-            p_block_id: blocks.form,
-            p_answers: { [q.short.id]: 'ok', [questionId]: value },
-          }),
+        { [q.short.id]: 'ok', [questionId]: value },
         'Too long message',
         400,
       );
     }
-    await hostile.refused(
+    await hostile.refusedSubmit(
+      visitor,
       blocks.form,
-      () =>
-        visitor.client.rpc('submit_response', {
-          p_block_id: blocks.form,
-          p_answers: { [q.short.id]: 'ok' },
-          p_creator_name: 'n'.repeat(101),
-        }),
+      { [q.short.id]: 'ok' },
       'Too long name',
+      undefined,
+      { p_creator_name: 'n'.repeat(101) },
     );
     const atLimit = await visitor.client.rpc('submit_response', {
       p_block_id: blocks.form,
@@ -371,33 +346,22 @@ describe('form answers', () => {
       [q.short.id, ['an', 'array'], 'Please check response'],
     ];
     for (const [questionId, value, message] of bad) {
-      const res = await hostile.refused(
+      const res = await hostile.refusedSubmit(
+        visitor,
         blocks.form,
-        () =>
-          visitor.client.rpc('submit_response', {
-            p_block_id: blocks.form,
-            p_answers: { [q.short.id]: 'ok', [questionId]: value },
-          }),
+        { [q.short.id]: 'ok', [questionId]: value },
         message,
         400,
       );
       expect(res.error?.details).toBe(questionId);
     }
     for (const answers of [null, [], 'text', 42]) {
-      await hostile.refused(
-        blocks.form,
-        () =>
-          visitor.client.rpc('submit_response', { p_block_id: blocks.form, p_answers: answers }),
-        'Please check response',
-      );
+      await hostile.refusedSubmit(visitor, blocks.form, answers, 'Please check response');
     }
-    await hostile.refused(
+    await hostile.refusedSubmit(
+      visitor,
       blocks.form,
-      () =>
-        visitor.client.rpc('submit_response', {
-          p_block_id: blocks.form,
-          p_answers: { [q.short.id]: 'ok', [randomUUID()]: 'stowaway' },
-        }),
+      { [q.short.id]: 'ok', [randomUUID()]: 'stowaway' },
       'Not valid question',
     );
   });
@@ -422,13 +386,10 @@ describe('form answers', () => {
     const { blocks } = await hostile.ownerWith('form');
     const q = await hostile.formWithQuestions(blocks.form);
     const visitor = await newGuest();
-    await hostile.refused(
+    await hostile.refusedSubmit(
+      visitor,
       blocks.form,
-      () =>
-        visitor.client.rpc('submit_response', {
-          p_block_id: blocks.form,
-          p_answers: { [q.short.id]: 'ok', [q.poll.id]: q.poll.options },
-        }),
+      { [q.short.id]: 'ok', [q.poll.id]: q.poll.options },
       'Choose one option',
     );
   });
@@ -611,11 +572,7 @@ describe('messages', () => {
       () => visitor.client.rpc('record_button_click', { p_block_id: blocks.like }),
       'Not supported block',
     );
-    await hostile.refused(
-      blocks.like,
-      () => visitor.client.rpc('submit_response', { p_block_id: blocks.like, p_answers: {} }),
-      'Not supported block',
-    );
+    await hostile.refusedSubmit(visitor, blocks.like, {}, 'Not supported block');
   });
 });
 

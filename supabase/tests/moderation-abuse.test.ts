@@ -444,16 +444,13 @@ describe('abuse: the honeypot', () => {
         honeypot === undefined ? {} : { p_honeypot: honeypot },
       );
       expect(res.error?.details).toBe('honeypot');
-      await hostile.refused(
+      await hostile.refusedSubmit(
+        bot,
         blocks.form,
-        () =>
-          bot.client.rpc('submit_response', {
-            p_block_id: blocks.form,
-            p_answers: { [q.short.id]: 'x' },
-            ...(honeypot === undefined ? {} : { p_honeypot: honeypot }),
-          }),
+        { [q.short.id]: 'x' },
         TRAPPED,
         400,
+        honeypot === undefined ? {} : { p_honeypot: honeypot },
       );
     }
     const person = await newGuest();

@@ -25,6 +25,10 @@ import {
 
 const REDIRECT = 'http://127.0.0.1:54323/oauth/notion';
 
+/** set-notion-token as the dashboard's /oauth/notion page calls it, with the code and state it was given. */
+const setNotionToken = (caller: TestUser, code: string | null, state: string | null) =>
+  callFunction('set-notion-token', { code, redirectUrl: REDIRECT, state }, caller.accessToken);
+
 /** The whole connect flow as the dashboard and the browser run it; answers the fake's workspace id. */
 async function connect(owner: TestUser, workspaceId?: string): Promise<string> {
   const start = await callFunction(
@@ -44,11 +48,7 @@ async function connect(owner: TestUser, workspaceId?: string): Promise<string> {
     workspaceId,
     workspaceName: `WS ${owner.email}`,
   });
-  const set = await callFunction(
-    'set-notion-token',
-    { code: back.code, redirectUrl: REDIRECT, state: back.state },
-    owner.accessToken,
-  );
+  const set = await setNotionToken(owner, back.code, back.state);
   expect(set.status, JSON.stringify(set.json)).toBe(200);
   const [row] = await sql<{ ws: string }>(
     `select t.token_data ->> 'workspace_id' as ws from public.integrations i
@@ -142,29 +142,13 @@ describe('connecting Notion', () => {
       state: url.searchParams.get('state')!,
     });
     // the victim's session with the attacker's code and state
-    const stolen = await callFunction(
-      'set-notion-token',
-      { code: back.code, redirectUrl: REDIRECT, state: back.state },
-      owner.accessToken,
-    );
+    const stolen = await setNotionToken(owner, back.code, back.state);
     expect([stolen.status, stolen.json.error?.code]).toEqual([400, 'invalid_state']);
-    const forged = await callFunction(
-      'set-notion-token',
-      { code: back.code, redirectUrl: REDIRECT, state: `${back.state}x` },
-      other.accessToken,
-    );
+    const forged = await setNotionToken(other, back.code, `${back.state}x`);
     expect(forged.status).toBe(400);
-    const ok = await callFunction(
-      'set-notion-token',
-      { code: back.code, redirectUrl: REDIRECT, state: back.state },
-      other.accessToken,
-    );
+    const ok = await setNotionToken(other, back.code, back.state);
     expect(ok.status).toBe(200);
-    const reused = await callFunction(
-      'set-notion-token',
-      { code: back.code, redirectUrl: REDIRECT, state: back.state },
-      other.accessToken,
-    );
+    const reused = await setNotionToken(other, back.code, back.state);
     // the state is spent: the same state cannot carry a code twice
     expect([reused.status, reused.json.error?.code]).toEqual([400, 'invalid_state']);
 

@@ -230,6 +230,25 @@ export const refusedPost = (
   fields: Record<string, unknown> = {},
 ) => refused(blockId, () => tryPost(visitor, blockId, fields), message, status);
 
+/** Answers `visitor` submits to a form or A/B block (submit_response), or the refusal. */
+export const trySubmit = (
+  visitor: TestUser,
+  blockId: string,
+  answers: unknown,
+  fields: Record<string, unknown> = {},
+) => visitor.client.rpc('submit_response', { p_block_id: blockId, p_answers: answers, ...fields });
+
+/** Answers by `visitor` (trySubmit) that the server refuses with `message` (and `status`, when
+ * given), changing nothing (refused). */
+export const refusedSubmit = (
+  visitor: TestUser,
+  blockId: string,
+  answers: unknown,
+  message: string | RegExp,
+  status?: number,
+  fields: Record<string, unknown> = {},
+) => refused(blockId, () => trySubmit(visitor, blockId, answers, fields), message, status);
+
 /**
  * A message with `content` from `visitor` (tryPost) under a name a mail must escape, as the
  * notification tests post them; the RPC's answer.
