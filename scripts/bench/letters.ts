@@ -17,10 +17,10 @@
 //   npm run bench:letters
 //   BENCH_MEMBERS=2000 npm run bench:letters
 import { cpus } from 'node:os';
-import { SignJWT } from 'jose';
 import pg from 'pg';
 import { DEFAULT_JWT_SECRET } from '../../supabase/local/config.ts';
 import type { Stack } from '../../supabase/local/stack.ts';
+import { ownerAccessToken } from '../../supabase/local/auth/jwt.ts';
 import { notionBlocks, NOTION_PAGE_ID } from '../../supabase/local/providers/pages/fixtures.ts';
 import { notionToBlocks } from '../../supabase/functions/_shared/letter/notion.ts';
 import { renderLetter } from '../../supabase/functions/_shared/letter/render.ts';
@@ -93,19 +93,11 @@ await runBench({ name: 'letters', section: 'Letters' }, async ({ stack, ports, l
     [owner, MEMBERS],
   );
 
-  const token = await new SignJWT({
-    role: 'authenticated',
-    email,
-    aud: 'authenticated',
-    app_metadata: { provider: 'email' },
-    user_metadata: {},
-    is_anonymous: false,
-  })
-    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-    .setSubject(owner)
-    .setIssuedAt()
-    .setExpirationTime('1h')
-    .sign(new TextEncoder().encode(DEFAULT_JWT_SECRET));
+  const token = await ownerAccessToken(
+    DEFAULT_JWT_SECRET,
+    { id: owner, email, provider: 'email' },
+    '1h',
+  );
 
   // the seed's notification digests are not part of the measurement
   await db.query(

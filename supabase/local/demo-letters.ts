@@ -7,7 +7,7 @@
 // form's mail question names the Typedream letter (seed.sql): a response with an address gets it.
 // `npm start` and `npm run screens` call it; it does nothing when the letters have content (a
 // database that was filled before, or the owner's own edits) or there is no demo owner.
-import { SignJWT } from 'jose';
+import { ownerAccessToken } from './auth/jwt.ts';
 import pg from 'pg';
 import type { TLetterModel } from '@reaction-blocks/contracts/letters';
 import { DEMO_BRUNCH_ARTICLE_URL, DEMO_TYPEDREAM_PAGE_URL } from './providers/pages/demo-pages.ts';
@@ -18,21 +18,12 @@ const DEMO_EMAIL = 'demo@reaction-blocks.local';
 const letter = (nn: string) => `00000000-0000-4000-8000-0000000001${nn}`;
 
 /** A session of the demo owner, as its Google sign-in would make it (10 minutes). */
-export function demoOwnerToken(jwtSecret: string): Promise<string> {
-  return new SignJWT({
-    role: 'authenticated',
-    email: DEMO_EMAIL,
-    aud: 'authenticated',
-    app_metadata: { provider: 'google' },
-    user_metadata: { full_name: 'Demo Owner' },
-    is_anonymous: false,
-  })
-    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-    .setSubject(DEMO_OWNER_ID)
-    .setIssuedAt()
-    .setExpirationTime('10m')
-    .sign(new TextEncoder().encode(jwtSecret));
-}
+export const demoOwnerToken = (jwtSecret: string): Promise<string> =>
+  ownerAccessToken(
+    jwtSecret,
+    { id: DEMO_OWNER_ID, email: DEMO_EMAIL, provider: 'google', fullName: 'Demo Owner' },
+    '10m',
+  );
 
 /** The demo letters: block, source mode and page, and what the owner adds to the page. */
 export const DEMO_LETTERS = [
