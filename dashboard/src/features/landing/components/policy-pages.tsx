@@ -2,6 +2,7 @@
 // until the operator sets SITE_TERMS_URL / SITE_COOKIE_URL (config/site.ts). They say what this
 // software does with data, in the reader's language; an operator with legal texts of their own
 // links those instead.
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { PageHeading } from '../../../components/ui/page-heading';
@@ -29,12 +30,37 @@ function Sections({ prefix }: { prefix: 'policies.terms' | 'policies.cookies' })
   );
 }
 
-export function TermsPage() {
+/**
+ * A policy page: its heading and introduction, what `children` add, its sections, and a link to
+ * the other policy.
+ */
+function PolicyPage({
+  policy,
+  other,
+  children,
+}: {
+  policy: 'terms' | 'cookies';
+  other: { to: string; label: string };
+  children?: ReactNode;
+}) {
   const { t } = useTranslation();
   return (
     <article className="section page-head policy-page">
-      <PageHeading>{t('policies.terms.title')}</PageHeading>
-      <p>{t('policies.terms.intro')}</p>
+      <PageHeading>{t(`policies.${policy}.title`)}</PageHeading>
+      <p>{t(`policies.${policy}.intro`)}</p>
+      {children}
+      <Sections prefix={`policies.${policy}`} />
+      <p>
+        <Link to={other.to}>{other.label}</Link>
+      </p>
+    </article>
+  );
+}
+
+export function TermsPage() {
+  const { t } = useTranslation();
+  return (
+    <PolicyPage policy="terms" other={{ to: paths.cookies, label: t('footer.cookie') }}>
       {/* the same terms the consent step shows */}
       <section className="policy-section">
         <h2>{t('policies.terms.termsTitle')}</h2>
@@ -44,24 +70,11 @@ export function TermsPage() {
           ))}
         </ol>
       </section>
-      <Sections prefix="policies.terms" />
-      <p>
-        <Link to={paths.cookies}>{t('footer.cookie')}</Link>
-      </p>
-    </article>
+    </PolicyPage>
   );
 }
 
 export function CookiePage() {
   const { t } = useTranslation();
-  return (
-    <article className="section page-head policy-page">
-      <PageHeading>{t('policies.cookies.title')}</PageHeading>
-      <p>{t('policies.cookies.intro')}</p>
-      <Sections prefix="policies.cookies" />
-      <p>
-        <Link to={paths.terms}>{t('footer.terms')}</Link>
-      </p>
-    </article>
-  );
+  return <PolicyPage policy="cookies" other={{ to: paths.terms, label: t('footer.terms') }} />;
 }
