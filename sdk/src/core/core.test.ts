@@ -8,7 +8,8 @@ import { ReactionElement } from './base.js';
 import { translator, loadLang } from './i18n.js';
 import * as english from './locales/en.js';
 import { SERVER_SAID } from './locales/server-said.js';
-import { ensureSession, getSession, handleAuthReturn, POPUP_NAME, sessionKey } from './auth.js';
+import { ensureSession, handleAuthReturn } from './auth.js';
+import { getSession, POPUP_NAME, sessionKey } from './session.js';
 import { flush } from './storage.js';
 import { fakeJwt, KEY, mockApi, PROJECT, reset, until } from '../test/mock-api.js';
 

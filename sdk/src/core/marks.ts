@@ -8,7 +8,7 @@
 // get_block_me on every view, as before. Loaded as a chunk of its own: only with a session, which
 // is also when an element asks for its visitor's own part (withOwnPart).
 import { pageOf, rpc } from './api.js';
-import type { Session } from './auth.js';
+import type { Session } from './session.js';
 import type { Project } from './config.js';
 import { load, write } from './storage.js';
 import type { BlockView } from './types.js';

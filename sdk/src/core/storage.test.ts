@@ -3,7 +3,8 @@
 // altered, moved or undecryptable value is replaced by a new anonymous one; plain JSON from
 // before is sealed once. newPage() forgets the page's opened values, as a new page would.
 import { expect } from '@open-wc/testing';
-import { ensureSession, getSession, loadSession, sessionKey } from './auth.js';
+import { ensureSession } from './auth.js';
+import { getSession, loadSession, sessionKey } from './session.js';
 import { getIdentity, keepProfile, profileReady, setProfile } from './identity.js';
 import { flush, LEGACY_PROFILE_KEY, load, PROFILE_KEY, write } from './storage.js';
 import { storageKey } from './vault.js';

@@ -11,16 +11,19 @@ import '../components/comment/comment.js';
 import type ReactionComment from '../components/comment/comment.component.js';
 import { message } from '../test/fixtures.js';
 import { $, KEY, PROJECT, block, mockApi, type, until } from '../test/mock-api.js';
-import { holdNext, modulePath, mountLike, release, requested } from '../test/request-control.js';
+import {
+  holdNext,
+  modulePath,
+  mountLike,
+  release,
+  requested,
+  itLate,
+} from '../test/request-control.js';
 
 const WRITER = modulePath('./writer.js', import.meta.url);
 
 describe('a click before the writer arrives', () => {
-  it('shows at once, waits for the code, then sends the one like (keyboard only)', async function (this: {
-    timeout(ms: number): void;
-  }) {
-    this.timeout(30000);
-    localStorage.clear();
+  itLate('shows at once, waits for the code, then sends the one like (keyboard only)', async () => {
     const { el, api, btn } = await mountLike();
     try {
       expect(await requested(WRITER)).to.equal(0);
@@ -49,71 +52,66 @@ describe('a click before the writer arrives', () => {
 const CHANGES = modulePath('../components/comment/comment.changes.js', import.meta.url);
 
 describe("a like before the comment list's changes arrive", () => {
-  it('shows once they are here (the dashboard preview: no realtime, nothing sent)', async function (this: {
-    timeout(ms: number): void;
-  }) {
-    this.timeout(30000);
-    localStorage.clear();
-    const api = mockApi({
-      get_block_view: () => ({
-        block: block({ type: 'comment' }),
-        messages: [message('m1', { like_count: 2 }), message('m2')],
-        me: {},
-      }),
-    });
-    try {
-      const el = await fixture<ReactionComment>(
-        html`<reaction-comment
-          dummy
-          block-id="b1"
-          project-url=${PROJECT}
-          anon-key=${KEY}
-        ></reaction-comment>`,
-      );
-      const like = () => $<HTMLButtonElement>(el, '#m-m1 [aria-pressed]');
-      const ids = () =>
-        [...el.shadowRoot!.querySelectorAll('[part=list] > [part=message]')].map((m) => m.id);
-      await until(() => like(), 10000);
-      const drawnBefore = $(el, '#m-m2');
-      // no realtime in dummy mode: the first change asks for the changes' code
-      expect(await requested(CHANGES)).to.equal(0);
-      await holdNext(CHANGES);
-      like().click();
-      for (let n = 0; (await requested(CHANGES)) !== 1; n++)
-        if (n > 200) throw new Error("the like did not ask for the list's changes");
-      await el.updateComplete;
-      expect(like().textContent!.trim()).to.equal('2 Likes');
-      await release(CHANGES);
-      await until(() => like().getAttribute('aria-pressed') === 'true', 10000);
-      await until(() => like().textContent!.trim() === '3 Likes', 10000);
-      expect(api.rpcNames()).to.deep.equal(['get_block_public']);
-
-      // Lit's repeat comes with the changes (comment.live.ts byId): the list drawn by a plain
-      // map before them is drawn again, once, by repeat, which from then on keeps a message's
-      // DOM with it when the list moves: m2's like button (a keyboard visitor's focus) stays the
-      // same when a message comes above (focusing it here would load the write paths)
-      expect(drawnBefore.isConnected, 'drawn again by repeat').to.equal(false);
-      expect(ids()).to.deep.equal(['m-m1', 'm-m2']);
-      const kept = $<HTMLButtonElement>(el, '#m-m2 [aria-pressed]');
-      el['applyChange']({
-        type: 'INSERT',
-        row: message('m0', { created_at: '2024-05-07T10:00:00Z' }),
+  itLate(
+    'shows once they are here (the dashboard preview: no realtime, nothing sent)',
+    async () => {
+      const api = mockApi({
+        get_block_view: () => ({
+          block: block({ type: 'comment' }),
+          messages: [message('m1', { like_count: 2 }), message('m2')],
+          me: {},
+        }),
       });
-      await el.updateComplete;
-      expect(ids()).to.deep.equal(['m-m0', 'm-m1', 'm-m2']);
-      expect($(el, '#m-m2 [aria-pressed]') === kept, 'the same like button').to.equal(true);
-    } finally {
-      api.restore();
-    }
-  });
+      try {
+        const el = await fixture<ReactionComment>(
+          html`<reaction-comment
+            dummy
+            block-id="b1"
+            project-url=${PROJECT}
+            anon-key=${KEY}
+          ></reaction-comment>`,
+        );
+        const like = () => $<HTMLButtonElement>(el, '#m-m1 [aria-pressed]');
+        const ids = () =>
+          [...el.shadowRoot!.querySelectorAll('[part=list] > [part=message]')].map((m) => m.id);
+        await until(() => like(), 10000);
+        const drawnBefore = $(el, '#m-m2');
+        // no realtime in dummy mode: the first change asks for the changes' code
+        expect(await requested(CHANGES)).to.equal(0);
+        await holdNext(CHANGES);
+        like().click();
+        for (let n = 0; (await requested(CHANGES)) !== 1; n++)
+          if (n > 200) throw new Error("the like did not ask for the list's changes");
+        await el.updateComplete;
+        expect(like().textContent!.trim()).to.equal('2 Likes');
+        await release(CHANGES);
+        await until(() => like().getAttribute('aria-pressed') === 'true', 10000);
+        await until(() => like().textContent!.trim() === '3 Likes', 10000);
+        expect(api.rpcNames()).to.deep.equal(['get_block_public']);
+
+        // Lit's repeat comes with the changes (comment.live.ts byId): the list drawn by a plain
+        // map before them is drawn again, once, by repeat, which from then on keeps a message's
+        // DOM with it when the list moves: m2's like button (a keyboard visitor's focus) stays the
+        // same when a message comes above (focusing it here would load the write paths)
+        expect(drawnBefore.isConnected, 'drawn again by repeat').to.equal(false);
+        expect(ids()).to.deep.equal(['m-m1', 'm-m2']);
+        const kept = $<HTMLButtonElement>(el, '#m-m2 [aria-pressed]');
+        el['applyChange']({
+          type: 'INSERT',
+          row: message('m0', { created_at: '2024-05-07T10:00:00Z' }),
+        });
+        await el.updateComplete;
+        expect(ids()).to.deep.equal(['m-m0', 'm-m1', 'm-m2']);
+        expect($(el, '#m-m2 [aria-pressed]') === kept, 'the same like button').to.equal(true);
+      } finally {
+        api.restore();
+      }
+    },
+  );
 });
 
 describe("a comment sent before the comment's write paths arrive", () => {
-  it('shows sending at once, then posts the one message', async function (this: {
-    timeout(ms: number): void;
-  }) {
-    this.timeout(30000);
-    localStorage.clear();
+  itLate('shows sending at once, then posts the one message', async () => {
     const PATHS = modulePath('../components/comment/comment.writer.js', import.meta.url);
     const api = mockApi({
       get_block_view: () => ({ block: block({ type: 'comment' }), messages: [], me: {} }),

@@ -131,11 +131,16 @@ export function block(over: Partial<BlockView['block']> = {}): BlockView['block'
 
 /**
  * A stored session, as after a first write (anonymous) or a sign-in, with `user`'s fields (its
- * user_metadata); kept in plain JSON as an older SDK did (sealed on first read). Views then read
- * get_block_me. Its access token.
+ * user_metadata) and `token` (a test that checks requests against one token gives it); kept in
+ * plain JSON as an older SDK did (sealed on first read). Views then read get_block_me. Its access
+ * token.
  */
-export function withSession(id: string, anonymous = true, user: Record<string, unknown> = {}) {
-  const token = fakeJwt(id, { is_anonymous: anonymous });
+export function withSession(
+  id: string,
+  anonymous = true,
+  user: Record<string, unknown> = {},
+  token = fakeJwt(id, { is_anonymous: anonymous }),
+) {
   localStorage.setItem(
     'reaction-blocks.session:' + PROJECT,
     JSON.stringify({

@@ -31,3 +31,15 @@ export async function mountLike() {
   await el.updateComplete;
   return { el, api, btn: $<HTMLButtonElement>(el, 'button') };
 }
+
+/**
+ * A test of code that comes late: up to 30 s (it waits for modules held back), starting with
+ * nothing stored.
+ */
+export function itLate(name: string, test: () => Promise<void>): void {
+  it(name, async function (this: { timeout(ms: number): void }) {
+    this.timeout(30000);
+    localStorage.clear();
+    await test();
+  });
+}

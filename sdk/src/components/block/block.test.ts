@@ -4,7 +4,16 @@ import './block.js';
 import type ReactionBlock from './block.component.js';
 import type ReactionComment from '../comment/comment.component.js';
 import type { Message } from '../../core/types.js';
-import { KEY, PROJECT, block, fakeJwt, mockApi, reset, until } from '../../test/mock-api.js';
+import {
+  KEY,
+  PROJECT,
+  block,
+  fakeJwt,
+  mockApi,
+  reset,
+  until,
+  withSession,
+} from '../../test/mock-api.js';
 import { mountReady } from '../../test/mount.js';
 import { message } from '../../test/fixtures.js';
 
@@ -292,15 +301,7 @@ describe('reaction-block', () => {
         () => popup.location.href.startsWith(PROJECT + '/auth/v1/authorize?provider=google'),
         WAIT,
       );
-      localStorage.setItem(
-        'reaction-blocks.session:' + PROJECT,
-        JSON.stringify({
-          access_token: token,
-          refresh_token: 'r',
-          expires_at: Date.now() / 1000 + 3600,
-          user: { id: 'signed-1', is_anonymous: false, user_metadata: { full_name: 'Sam' } },
-        }),
-      );
+      withSession('signed-1', false, { user_metadata: { full_name: 'Sam' } }, token);
       window.postMessage({ type: 'reaction-blocks:auth' }, location.origin);
       await until(() => views.includes('signed'), WAIT);
       await until(() => inner.shadowRoot!.querySelector('#m-m7 [aria-pressed=true]'), WAIT);

@@ -9,7 +9,7 @@ import './form.js';
 import type ReactionForm from './form.component.js';
 import type { Question } from '../../core/types.js';
 import { $, KEY, PROJECT, block, mockApi, until } from '../../test/mock-api.js';
-import { holdNext, modulePath, release, requested } from '../../test/request-control.js';
+import { holdNext, modulePath, release, requested, itLate } from '../../test/request-control.js';
 
 const RICH = modulePath('./rich.js', import.meta.url);
 const poll: Question = {
@@ -39,37 +39,37 @@ async function mount(questions: Question[]) {
 }
 
 describe("the form's sanitiser", () => {
-  it('is not loaded for a form without a description; one with keeps its skeleton until it is here', async function (this: {
-    timeout(ms: number): void;
-  }) {
-    this.timeout(30000);
-    const plain = await mount([poll]);
-    try {
-      await until(() => plain.el['_status'] === 'ready', 10000);
-      await plain.el.updateComplete;
-      expect($(plain.el, '[part=choice]')).to.not.equal(null);
-      expect(await requested(RICH)).to.equal(0);
-    } finally {
-      plain.api.restore();
-    }
-    await holdNext(RICH);
-    const described = await mount([poll, description]);
-    try {
-      for (let n = 0; (await requested(RICH)) !== 1; n++)
-        if (n > 200) throw new Error('the description did not start loading the sanitiser');
-      await described.el.updateComplete;
-      expect(described.el['_status']).to.equal('loading');
-      expect($(described.el, '[part~=skeleton]')).to.not.equal(null);
-      expect($(described.el, '[part=choice]')).to.equal(null);
-      await release(RICH);
-      await until(() => described.el['_status'] === 'ready', 10000);
-      await described.el.updateComplete;
-      const desc = $(described.el, '[part=description]');
-      expect(desc.innerHTML).to.contain('<b>there</b>');
-      expect(desc.querySelector('img,[onerror]')).to.equal(null);
-      expect($(described.el, '[part=choice]')).to.not.equal(null);
-    } finally {
-      described.api.restore();
-    }
-  });
+  itLate(
+    'is not loaded for a form without a description; one with keeps its skeleton until it is here',
+    async () => {
+      const plain = await mount([poll]);
+      try {
+        await until(() => plain.el['_status'] === 'ready', 10000);
+        await plain.el.updateComplete;
+        expect($(plain.el, '[part=choice]')).to.not.equal(null);
+        expect(await requested(RICH)).to.equal(0);
+      } finally {
+        plain.api.restore();
+      }
+      await holdNext(RICH);
+      const described = await mount([poll, description]);
+      try {
+        for (let n = 0; (await requested(RICH)) !== 1; n++)
+          if (n > 200) throw new Error('the description did not start loading the sanitiser');
+        await described.el.updateComplete;
+        expect(described.el['_status']).to.equal('loading');
+        expect($(described.el, '[part~=skeleton]')).to.not.equal(null);
+        expect($(described.el, '[part=choice]')).to.equal(null);
+        await release(RICH);
+        await until(() => described.el['_status'] === 'ready', 10000);
+        await described.el.updateComplete;
+        const desc = $(described.el, '[part=description]');
+        expect(desc.innerHTML).to.contain('<b>there</b>');
+        expect(desc.querySelector('img,[onerror]')).to.equal(null);
+        expect($(described.el, '[part=choice]')).to.not.equal(null);
+      } finally {
+        described.api.restore();
+      }
+    },
+  );
 });
