@@ -32,6 +32,16 @@ function productPage(): Document {
   return doc;
 }
 
+/** The owner's `placements` put on a product page (product `productNo`, null when unread). */
+function onProductPage(
+  productNo: number | null,
+  placements: Parameters<typeof placeBlocks>[1]['placements'],
+) {
+  const doc = productPage();
+  const n = placeBlocks(doc, { owner_id: OWNER, placements }, 'product_detail', productNo, project);
+  return { doc, n };
+}
+
 describe('cafe24 loader', () => {
   it('reads the product number of both address forms, desktop and mobile, and nothing else', () => {
     expect(cafe24ProductNo(at('/product/detail.html?product_no=12&cate_no=4'))).to.equal(12);
@@ -54,22 +64,12 @@ describe('cafe24 loader', () => {
   });
 
   it('puts the screen’s blocks after their places in order, a thread per product where asked', () => {
-    const doc = productPage();
-    const n = placeBlocks(
-      doc,
-      {
-        owner_id: OWNER,
-        placements: [
-          onProduct(B1, 'comment', true),
-          onProduct(B2, 'like', true),
-          { block_id: B3, type: 'form', location: 'main', per_product: false, selector: '' },
-          onProduct(B3, 'button', false, '.xans-product-detail h1'),
-        ],
-      },
-      'product_detail',
-      12,
-      project,
-    );
+    const { doc, n } = onProductPage(12, [
+      onProduct(B1, 'comment', true),
+      onProduct(B2, 'like', true),
+      { block_id: B3, type: 'form', location: 'main', per_product: false, selector: '' },
+      onProduct(B3, 'button', false, '.xans-product-detail h1'),
+    ]);
     expect(n).to.equal(3);
     const detail = doc.getElementById('prdDetail')!;
     const [first, second] = [
@@ -91,21 +91,11 @@ describe('cafe24 loader', () => {
   });
 
   it('never shows one shared thread on a product page it cannot read, nor lets a bad place or type through', () => {
-    const doc = productPage();
-    const n = placeBlocks(
-      doc,
-      {
-        owner_id: OWNER,
-        placements: [
-          onProduct(B1, 'comment', true),
-          onProduct(B2, 'qna', false, '[[['),
-          onProduct(B3, 'img src=x onerror=alert(1)'),
-        ],
-      },
-      'product_detail',
-      null,
-      project,
-    );
+    const { doc, n } = onProductPage(null, [
+      onProduct(B1, 'comment', true),
+      onProduct(B2, 'qna', false, '[[['),
+      onProduct(B3, 'img src=x onerror=alert(1)'),
+    ]);
     // the per-product thread is left out; the bad selector falls back to the usual place
     expect(n).to.equal(1);
     expect(doc.querySelector('reaction-comment')).to.equal(null);

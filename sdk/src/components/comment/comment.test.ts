@@ -99,6 +99,17 @@ describe('reaction-comment', () => {
   }
   const textarea = (el: Element) => $<HTMLTextAreaElement>(el, '[part=composer] textarea');
   const send = (el: Element) => $<HTMLButtonElement>(el, '[part=composer] [part=submit]');
+  /** Until the composer's Send speaks the block's language (its texts are here). */
+  const sendIn = (el: Element, lang: 'en' | 'ko') =>
+    until(() => send(el).textContent!.trim() === (lang === 'ko' ? '보내기' : 'Send'));
+  /** Runs `check` for each case, each on a page of its own (the mock API and storage reset). */
+  async function eachOnItsOwn<T>(cases: readonly T[], check: (c: T) => Promise<void>) {
+    for (const c of cases) {
+      await check(c);
+      api.restore();
+      reset();
+    }
+  }
   const item = (el: Element, id: string) => $(el, '#m-' + id);
   // Only the message's own buttons (not its replies'); compare booleans so a failure never dumps a DOM tree.
   const button = (root: Element, text: string) =>
@@ -343,84 +354,89 @@ describe('reaction-comment', () => {
       [...root.querySelectorAll('[role=alert]')].map((e) => e.textContent!.trim()).join(' ');
 
     it('a second send within the message term', async () => {
-      for (const [lang, wait_] of [
-        ['en', 'Please wait a moment before sending another message.'],
-        ['ko', '잠시 후에 다시 보내 주세요.'],
-      ] as const) {
-        const el = await mount({ block: block({ type: 'comment', language: lang }) });
-        await until(() => send(el).textContent!.trim() === (lang === 'ko' ? '보내기' : 'Send'));
-        const region = $(el, '[part=composer] ~ [role=alert]');
-        expect(region, 'the live region is there before anything is said').to.not.equal(null);
-        type(textarea(el), 'first');
-        await el.updateComplete;
-        send(el).click();
-        await until(() => item(el, 'new1'));
-        type(textarea(el), 'second');
-        await el.updateComplete;
-        send(el).click();
-        await until(() => alertIn(el.shadowRoot as unknown as Element).includes(wait_));
-        expect($(el, '[part=composer] ~ [role=alert]'), 'same region').to.equal(region);
-        expect(textarea(el).value, 'the text stays').to.equal('second');
-        expect(api.rpcCalls().filter((c) => c.name === 'post_message')).to.have.length(1);
-        api.restore();
-        reset();
-      }
+      await eachOnItsOwn(
+        [
+          ['en', 'Please wait a moment before sending another message.'],
+          ['ko', '잠시 후에 다시 보내 주세요.'],
+        ] as const,
+        async ([lang, wait_]) => {
+          const el = await mount({ block: block({ type: 'comment', language: lang }) });
+          await sendIn(el, lang);
+          const region = $(el, '[part=composer] ~ [role=alert]');
+          expect(region, 'the live region is there before anything is said').to.not.equal(null);
+          type(textarea(el), 'first');
+          await el.updateComplete;
+          send(el).click();
+          await until(() => item(el, 'new1'));
+          type(textarea(el), 'second');
+          await el.updateComplete;
+          send(el).click();
+          await until(() => alertIn(el.shadowRoot as unknown as Element).includes(wait_));
+          expect($(el, '[part=composer] ~ [role=alert]'), 'same region').to.equal(region);
+          expect(textarea(el).value, 'the text stays').to.equal('second');
+          expect(api.rpcCalls().filter((c) => c.name === 'post_message')).to.have.length(1);
+        },
+      );
     });
 
     it('saving an emptied edit box: says so, keeps the text and does not mark it edited', async () => {
-      for (const [lang, empty] of [
-        ['en', 'The message cannot be empty.'],
-        ['ko', '메시지를 입력해 주세요.'],
-      ] as const) {
-        signIn('someone');
-        const el = await mount({ block: block({ type: 'comment', language: lang }) });
-        const m2 = item(el, 'm2');
-        await until(() => has(m2, lang === 'ko' ? '수정' : 'Edit'));
-        button(m2, lang === 'ko' ? '수정' : 'Edit').click();
-        // the edit box comes with the write paths (comment.writer.ts), loaded on this click
-        await until(() => m2.querySelector('textarea'));
-        type(m2.querySelector('textarea')!, '   ');
-        await el.updateComplete;
-        button(m2, lang === 'ko' ? '저장' : 'Save').click();
-        await until(() => alertIn(m2).includes(empty));
-        expect(api.rpcCalls().some((c) => c.name === 'edit_message')).to.equal(false);
-        expect(m2.querySelector('textarea'), 'still editing').to.not.equal(null);
-        // Unchanged text: nothing is written and the message is not marked edited.
-        type(m2.querySelector('textarea')!, el['_messages'][1]!.content);
-        button(m2, lang === 'ko' ? '저장' : 'Save').click();
-        await until(() => !m2.querySelector('textarea'));
-        expect(api.rpcCalls().some((c) => c.name === 'edit_message')).to.equal(false);
-        expect(m2.textContent).not.to.contain(lang === 'ko' ? '수정됨' : '(edited)');
-        api.restore();
-        reset();
-      }
+      await eachOnItsOwn(
+        [
+          ['en', 'The message cannot be empty.'],
+          ['ko', '메시지를 입력해 주세요.'],
+        ] as const,
+        async ([lang, empty]) => {
+          signIn('someone');
+          const el = await mount({ block: block({ type: 'comment', language: lang }) });
+          const m2 = item(el, 'm2');
+          await until(() => has(m2, lang === 'ko' ? '수정' : 'Edit'));
+          button(m2, lang === 'ko' ? '수정' : 'Edit').click();
+          // the edit box comes with the write paths (comment.writer.ts), loaded on this click
+          await until(() => m2.querySelector('textarea'));
+          type(m2.querySelector('textarea')!, '   ');
+          await el.updateComplete;
+          button(m2, lang === 'ko' ? '저장' : 'Save').click();
+          await until(() => alertIn(m2).includes(empty));
+          expect(api.rpcCalls().some((c) => c.name === 'edit_message')).to.equal(false);
+          expect(m2.querySelector('textarea'), 'still editing').to.not.equal(null);
+          // Unchanged text: nothing is written and the message is not marked edited.
+          type(m2.querySelector('textarea')!, el['_messages'][1]!.content);
+          button(m2, lang === 'ko' ? '저장' : 'Save').click();
+          await until(() => !m2.querySelector('textarea'));
+          expect(api.rpcCalls().some((c) => c.name === 'edit_message')).to.equal(false);
+          expect(m2.textContent).not.to.contain(lang === 'ko' ? '수정됨' : '(edited)');
+        },
+      );
     });
 
     it('the sign-in overlay cannot be bypassed by keyboard', async () => {
-      for (const [lang, prompt] of [
-        ['en', 'Please sign in to leave a message.'],
-        ['ko', '메시지를 남기려면 로그인해 주세요.'],
-      ] as const) {
-        const el = await mount({
-          block: block({ type: 'comment', block_anonymous: true, language: lang }),
-        });
-        await until(() => $(el, '[part=overlay]').textContent!.includes(prompt));
-        // The fields under the overlay are out of the tab order and cannot take focus.
-        for (const field of [textarea(el), $(el, '[part=name]'), send(el)]) {
-          expect(field.closest('[inert]'), field.getAttribute('part')!).to.not.equal(null);
-          field.focus();
-          expect(el.shadowRoot!.activeElement).to.not.equal(field);
-        }
-        const google = [...$(el, '[part=overlay]').querySelectorAll('button')][0]!;
-        google.focus();
-        expect(el.shadowRoot!.activeElement, 'the sign-in buttons are reachable').to.equal(google);
-        // A submit that gets through anyway (Enter in a field, a script) says why, and sends nothing.
-        $<HTMLFormElement>(el, '[part=composer]').requestSubmit();
-        await until(() => alertIn(el.shadowRoot as unknown as Element).includes(prompt));
-        expect(api.rpcCalls().some((c) => c.name === 'post_message')).to.equal(false);
-        api.restore();
-        reset();
-      }
+      await eachOnItsOwn(
+        [
+          ['en', 'Please sign in to leave a message.'],
+          ['ko', '메시지를 남기려면 로그인해 주세요.'],
+        ] as const,
+        async ([lang, prompt]) => {
+          const el = await mount({
+            block: block({ type: 'comment', block_anonymous: true, language: lang }),
+          });
+          await until(() => $(el, '[part=overlay]').textContent!.includes(prompt));
+          // The fields under the overlay are out of the tab order and cannot take focus.
+          for (const field of [textarea(el), $(el, '[part=name]'), send(el)]) {
+            expect(field.closest('[inert]'), field.getAttribute('part')!).to.not.equal(null);
+            field.focus();
+            expect(el.shadowRoot!.activeElement).to.not.equal(field);
+          }
+          const google = [...$(el, '[part=overlay]').querySelectorAll('button')][0]!;
+          google.focus();
+          expect(el.shadowRoot!.activeElement, 'the sign-in buttons are reachable').to.equal(
+            google,
+          );
+          // A submit that gets through anyway (Enter in a field, a script) says why, and sends nothing.
+          $<HTMLFormElement>(el, '[part=composer]').requestSubmit();
+          await until(() => alertIn(el.shadowRoot as unknown as Element).includes(prompt));
+          expect(api.rpcCalls().some((c) => c.name === 'post_message')).to.equal(false);
+        },
+      );
     });
   });
 
@@ -830,7 +846,7 @@ describe('reaction-comment', () => {
           '너무 빠릅니다. 3시간 후 다시 시도해 주세요.',
         ],
       ] as const;
-      for (const [lang, action, scope, wait, said, text] of cases) {
+      await eachOnItsOwn(cases, async ([lang, action, scope, wait, said, text]) => {
         const el = await mount(
           { block: block({ type: 'comment', language: lang }) },
           {
@@ -845,47 +861,46 @@ describe('reaction-comment', () => {
             },
           },
         );
-        await until(() => send(el).textContent!.trim() === (lang === 'ko' ? '보내기' : 'Send'));
+        await sendIn(el, lang);
         type(textarea(el), 'spam spam');
         await el.updateComplete;
         send(el).click();
         await until(() => alertIn(el.shadowRoot as unknown as Element).includes(text));
         expect(textarea(el).value).to.equal('spam spam');
-        api.restore();
-        reset();
-      }
+      });
     });
 
     it('a 429 says "going too fast" in the block\'s language, keeping the text', async () => {
-      for (const [lang, text] of [
-        ['en', "You're going too fast, try again in a few seconds."],
-        ['ko', '너무 빠릅니다. 몇 초 후에 다시 시도해 주세요.'],
-      ] as const) {
-        const el = await mount(
-          { block: block({ type: 'comment', language: lang }) },
-          {
-            post_message: () => {
-              throw new ApiError(
-                429,
-                "You're going too fast, try again in a few seconds.",
-                'PT429',
-                'rate_limit',
-              );
+      await eachOnItsOwn(
+        [
+          ['en', "You're going too fast, try again in a few seconds."],
+          ['ko', '너무 빠릅니다. 몇 초 후에 다시 시도해 주세요.'],
+        ] as const,
+        async ([lang, text]) => {
+          const el = await mount(
+            { block: block({ type: 'comment', language: lang }) },
+            {
+              post_message: () => {
+                throw new ApiError(
+                  429,
+                  "You're going too fast, try again in a few seconds.",
+                  'PT429',
+                  'rate_limit',
+                );
+              },
             },
-          },
-        );
-        await until(() => send(el).textContent!.trim() === (lang === 'ko' ? '보내기' : 'Send'));
-        type(textarea(el), 'spam spam');
-        await el.updateComplete;
-        send(el).click();
-        await until(() => alertIn(el.shadowRoot as unknown as Element).includes(text));
-        expect(textarea(el).value).to.equal('spam spam');
-        expect(el.shadowRoot!.querySelector('[part=captcha]'), 'no captcha without one').to.equal(
-          null,
-        );
-        api.restore();
-        reset();
-      }
+          );
+          await sendIn(el, lang);
+          type(textarea(el), 'spam spam');
+          await el.updateComplete;
+          send(el).click();
+          await until(() => alertIn(el.shadowRoot as unknown as Element).includes(text));
+          expect(textarea(el).value).to.equal('spam spam');
+          expect(el.shadowRoot!.querySelector('[part=captcha]'), 'no captcha without one').to.equal(
+            null,
+          );
+        },
+      );
     });
 
     it('has a honeypot people neither see nor reach nor hear, and sends its value', async () => {
@@ -954,35 +969,36 @@ describe('reaction-comment', () => {
     });
 
     it('tells a writer who left an email that replies wait for the address to confirm (en and ko)', async () => {
-      for (const [lang, notice] of [
+      await eachOnItsOwn(
         [
-          'en',
-          'Replies reach this address only once it has confirmed them. If we can, we mail it a link to confirm.',
-        ],
-        [
-          'ko',
-          '이 주소가 확인한 뒤에만 답글 알림을 보냅니다. 가능하면 확인 링크를 메일로 보내 드립니다.',
-        ],
-      ] as const) {
-        const el = await mount(
-          { block: block({ type: 'comment', allow_creator_email: true, language: lang }) },
-          {
-            post_message: (b) => ({
-              ...msg('mail1', { content: b.p_content as string, creator_id: 'anon-user-1' }),
-              email_confirmation: 'pending',
-            }),
-          },
-        );
-        await until(() => send(el).textContent!.trim() === (lang === 'ko' ? '보내기' : 'Send'));
-        type($<HTMLInputElement>(el, '[part=email]'), 'otter@example.com');
-        type(textarea(el), 'tell me');
-        await el.updateComplete;
-        send(el).click();
-        await until(() => item(el, 'mail1'));
-        await until(() => $(el, '[part=notice]').textContent === notice);
-        api.restore();
-        reset();
-      }
+          [
+            'en',
+            'Replies reach this address only once it has confirmed them. If we can, we mail it a link to confirm.',
+          ],
+          [
+            'ko',
+            '이 주소가 확인한 뒤에만 답글 알림을 보냅니다. 가능하면 확인 링크를 메일로 보내 드립니다.',
+          ],
+        ] as const,
+        async ([lang, notice]) => {
+          const el = await mount(
+            { block: block({ type: 'comment', allow_creator_email: true, language: lang }) },
+            {
+              post_message: (b) => ({
+                ...msg('mail1', { content: b.p_content as string, creator_id: 'anon-user-1' }),
+                email_confirmation: 'pending',
+              }),
+            },
+          );
+          await sendIn(el, lang);
+          type($<HTMLInputElement>(el, '[part=email]'), 'otter@example.com');
+          type(textarea(el), 'tell me');
+          await el.updateComplete;
+          send(el).click();
+          await until(() => item(el, 'mail1'));
+          await until(() => $(el, '[part=notice]').textContent === notice);
+        },
+      );
     });
 
     it('lets a visitor report a message once, after confirming; marks imitations and pins', async () => {
