@@ -72,6 +72,12 @@ describe('reaction-form', () => {
   }
   const input = (el: ReactionForm, id: string) => $<HTMLInputElement>(el, '#q-' + id);
   const errorOf = (el: ReactionForm, id: string) => $(el, `#q-${id}-err`)?.textContent;
+  /** Picks the first choice, types `short` in the short answer (when given) and submits. */
+  const pickAndSubmit = (el: ReactionForm, short?: string) => {
+    $$<HTMLInputElement>(el, 'input[type=radio]')[0]!.click();
+    if (short !== undefined) type(input(el, 'short'), short);
+    $(el, '[part=submit]').click();
+  };
 
   it('is accessible', async () => {
     await expect(await mount()).to.be.accessible();
@@ -100,8 +106,7 @@ describe('reaction-form', () => {
     type(input(el, 'short'), 'typing draws the form again');
     await el.updateComplete;
     expect($(el, '[part=description] b'), 'the same node').to.equal(bold);
-    $$<HTMLInputElement>(el, 'input[type=radio]')[0]!.click();
-    $(el, '[part=submit]').click();
+    pickAndSubmit(el);
     await until(() => el['_ending']);
     await el.updateComplete;
     expect($(el, '[part=ending] [part=description] p').textContent).to.equal('Bye');
@@ -175,9 +180,7 @@ describe('reaction-form', () => {
 
   it('submits, shows the default ending, and Submit again returns to answering', async () => {
     const el = await mount();
-    $$<HTMLInputElement>(el, 'input[type=radio]')[0]!.click();
-    type(input(el, 'short'), '  hello ');
-    $(el, '[part=submit]').click();
+    pickAndSubmit(el, '  hello ');
     await until(() => el['_ending']);
     await el.updateComplete;
     const call = api.rpcCalls().find((c) => c.name === 'submit_response')!;
@@ -192,8 +195,7 @@ describe('reaction-form', () => {
 
   it('says at the ending that a held response was received and waits for approval, in en and ko', async () => {
     const el = await mount(() => ({ id: 'r1', held: true, response_count: 0, options: [] }));
-    $$<HTMLInputElement>(el, 'input[type=radio]')[0]!.click();
-    $(el, '[part=submit]').click();
+    pickAndSubmit(el);
     await until(() => el['_ending']);
     await el.updateComplete;
     expect($(el, '[part=ending]').getAttribute('role')).to.equal('status');
@@ -236,8 +238,7 @@ describe('reaction-form', () => {
       [thanks('<p>See you</p>', 'Done'), 'Done See you'],
     ] as const) {
       const el = await mount(undefined, v);
-      $$<HTMLInputElement>(el, 'input[type=radio]')[0]!.click();
-      $(el, '[part=submit]').click();
+      pickAndSubmit(el);
       await until(() => el['_ending']);
       await el.updateComplete;
       const text = $(el, '[part=ending]').textContent!.replace(/Submit again/, '');
@@ -262,9 +263,7 @@ describe('reaction-form', () => {
     const el = await mount(() => {
       throw new ApiError(400, 'Required: Pick');
     });
-    $$<HTMLInputElement>(el, 'input[type=radio]')[0]!.click();
-    type(input(el, 'short'), 'keep me');
-    $(el, '[part=submit]').click();
+    pickAndSubmit(el, 'keep me');
     await until(() => el['_error']);
     await el.updateComplete;
     expect($(el, '[part=error]').textContent).to.equal('Required: Pick');
@@ -279,8 +278,7 @@ describe('reaction-form', () => {
     expect(trap.hasAttribute('inert')).to.equal(true);
     expect(trap.querySelector('input')!.getBoundingClientRect().right).to.be.at.most(0);
     await expect(el).to.be.accessible();
-    $$<HTMLInputElement>(el, 'input[type=radio]')[0]!.click();
-    $(el, '[part=submit]').click();
+    pickAndSubmit(el);
     await until(() => el['_ending']);
     expect(api.rpcCalls().find((c) => c.name === 'submit_response')!.body.p_honeypot).to.equal('');
   });
@@ -289,9 +287,7 @@ describe('reaction-form', () => {
     const el = await mount(() => {
       throw new ApiError(400, 'This was not sent: it looked automated.', 'P0001', 'honeypot');
     });
-    $$<HTMLInputElement>(el, 'input[type=radio]')[0]!.click();
-    type(input(el, 'short'), 'keep');
-    $(el, '[part=submit]').click();
+    pickAndSubmit(el, 'keep');
     await until(() => el['_error']);
     await el.updateComplete;
     expect($(el, '[part=error]').textContent).to.equal('This was not sent: it looked automated.');
@@ -304,9 +300,7 @@ describe('reaction-form', () => {
     const el = await mount(() => {
       throw new ApiError(429, 'Monthly response limit reached', 'PT429', 'quota');
     }, v);
-    $$<HTMLInputElement>(el, 'input[type=radio]')[0]!.click();
-    type(input(el, 'short'), 'keep');
-    $(el, '[part=submit]').click();
+    pickAndSubmit(el, 'keep');
     await until(() => el['_error']);
     await el.updateComplete;
     await until(
@@ -344,9 +338,7 @@ describe('reaction-form', () => {
       const el = await mount(() => {
         throw new ApiError(429, said, 'PT429', details, JSON.stringify(hint));
       }, v);
-      $$<HTMLInputElement>(el, 'input[type=radio]')[0]!.click();
-      type(input(el, 'short'), 'keep');
-      $(el, '[part=submit]').click();
+      pickAndSubmit(el, 'keep');
       await until(() => $(el, '[part=error]')?.textContent === text);
       expect(input(el, 'short').value).to.equal('keep');
       api.restore();
@@ -363,8 +355,7 @@ describe('reaction-form', () => {
     await el.updateComplete;
     expect(errorOf(el, 'poll')).to.equal('필수 항목입니다');
     expect($(el, '[part=invalid]').textContent).to.equal('응답을 확인해 주세요');
-    $$<HTMLInputElement>(el, 'input[type=radio]')[0]!.click();
-    $(el, '[part=submit]').click();
+    pickAndSubmit(el);
     await until(() => el['_ending']);
     expect(api.rpcCalls().map((c) => c.name)).to.deep.equal(['get_block_public']);
   });
