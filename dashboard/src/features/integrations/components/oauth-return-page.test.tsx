@@ -40,6 +40,22 @@ const render = (route: string, complete = vi.fn(async () => ({ workspaceName: 'A
   return { complete, close };
 };
 
+/** A finished connection: the server got the code and state, the opener was told, the window closed. */
+async function expectConnected(
+  { complete, close }: ReturnType<typeof render>,
+  call: [service: string, code: string, state: string],
+  workspaceName: string,
+) {
+  expect(complete).toHaveBeenCalledWith(...call);
+  expect(messages).toEqual([
+    {
+      name: 'reaction-blocks:integrations',
+      data: { type: call[0], result: { status: 'connected', workspaceName } },
+    },
+  ]);
+  await waitFor(() => expect(close).toHaveBeenCalled());
+}
+
 describe('/oauth/{service}', () => {
   it('sends the code and state to the server, tells the opener and closes the window', async () => {
     const { complete, close } = render('/oauth/notion?code=abc&state=xyz');
@@ -47,14 +63,7 @@ describe('/oauth/{service}', () => {
     expect(
       await screen.findByText('Notion is connected. This window closes by itself.'),
     ).toBeTruthy();
-    expect(complete).toHaveBeenCalledWith('notion', 'abc', 'xyz');
-    expect(messages).toEqual([
-      {
-        name: 'reaction-blocks:integrations',
-        data: { type: 'notion', result: { status: 'connected', workspaceName: 'Acme' } },
-      },
-    ]);
-    await waitFor(() => expect(close).toHaveBeenCalled());
+    await expectConnected({ complete, close }, ['notion', 'abc', 'xyz'], 'Acme');
   });
 
   it('a denied authorisation says so without calling the server', async () => {
@@ -98,14 +107,7 @@ describe('/oauth/{service}', () => {
     );
     expect(await screen.findByRole('heading', { name: 'Connecting Cafe24' })).toBeTruthy();
     await screen.findByText('Cafe24 is connected. This window closes by itself.');
-    expect(complete).toHaveBeenCalledWith('cafe24', 'c24', 's24');
-    expect(messages).toEqual([
-      {
-        name: 'reaction-blocks:integrations',
-        data: { type: 'cafe24', result: { status: 'connected', workspaceName: 'myshop' } },
-      },
-    ]);
-    await waitFor(() => expect(close).toHaveBeenCalled());
+    await expectConnected({ complete, close }, ['cafe24', 'c24', 's24'], 'myshop');
   });
 
   it('refuses a service it does not know, and a return without a code', async () => {

@@ -18,6 +18,9 @@ const paragraph = (id: string): TLetterBlock => ({
   spans: [{ text: 'Words' }],
 });
 
+const renderPreview = (blocks: TLetterBlock[], title = 'Title') =>
+  render(<LetterPreview title={title} onDelete={() => {}} model={{ ...emptyLetter(), blocks }} />);
+
 const levels = () =>
   screen
     .getAllByRole('heading')
@@ -26,23 +29,14 @@ const levels = () =>
 describe('LetterPreview headings', () => {
   it('keeps an outline under the title: no level is skipped, the look is the letter’s', () => {
     // a Brunch post opens with level-2 headings; a Notion page may jump from 1 to 3
-    render(
-      <LetterPreview
-        title="Title"
-        onDelete={() => {}}
-        model={{
-          ...emptyLetter(),
-          blocks: [
-            heading('a', 2),
-            paragraph('p'),
-            heading('b', 3),
-            heading('c', 1),
-            heading('d', 3),
-            heading('e', 2),
-          ],
-        }}
-      />,
-    );
+    renderPreview([
+      heading('a', 2),
+      paragraph('p'),
+      heading('b', 3),
+      heading('c', 1),
+      heading('d', 3),
+      heading('e', 2),
+    ]);
     expect(levels()).toEqual([
       'h1 letter-title',
       'h2 letter-h letter-h2',
@@ -54,13 +48,7 @@ describe('LetterPreview headings', () => {
   });
 
   it('gives a letter that starts at level 1 the levels it had', () => {
-    render(
-      <LetterPreview
-        title="Title"
-        onDelete={() => {}}
-        model={{ ...emptyLetter(), blocks: [heading('a', 1), heading('b', 2), heading('c', 3)] }}
-      />,
-    );
+    renderPreview([heading('a', 1), heading('b', 2), heading('c', 3)]);
     expect(levels()).toEqual([
       'h1 letter-title',
       'h2 letter-h letter-h1',
@@ -79,19 +67,13 @@ describe('LetterPreview images', () => {
     ...(caption ? { caption: [{ text: caption }] } : {}),
   });
   it('says a caption once: an alt that repeats it is empty, another alt stays', () => {
-    const { container } = render(
-      <LetterPreview
-        title=""
-        onDelete={() => {}}
-        model={{
-          ...emptyLetter(),
-          blocks: [
-            image('a', 'The new editor', 'The new editor'),
-            image('b', 'A cat asleep', 'Our office'),
-            image('c', ''),
-          ],
-        }}
-      />,
+    const { container } = renderPreview(
+      [
+        image('a', 'The new editor', 'The new editor'),
+        image('b', 'A cat asleep', 'Our office'),
+        image('c', ''),
+      ],
+      '',
     );
     const alts = [...container.querySelectorAll('img')].map((img) => img.getAttribute('alt'));
     expect(alts).toEqual(['', 'A cat asleep', 'Image']);

@@ -79,6 +79,18 @@ describe('redirects', () => {
   });
 });
 
+/** A like block's workspace with its name changed, whose save waits until finishSave. */
+async function renameWithSlowSave() {
+  const data = workspaceData('like');
+  let finish: (value: WorkspaceData) => void = () => {};
+  renderWorkspace(fakeApi(data, () => new Promise((resolve) => (finish = resolve))));
+  const name = await screen.findByRole('textbox', { name: 'Block name' });
+  fireEvent.change(name, { target: { value: 'Like this' } });
+  const finishSave = () =>
+    act(async () => finish({ ...data, block: { ...data.block, name: 'Like this' } }));
+  return { name, finishSave };
+}
+
 describe('saving', () => {
   it('shows Save once something changed, then the saved state with Block link', async () => {
     const data = workspaceData('like');
@@ -106,28 +118,20 @@ describe('saving', () => {
   });
 
   it('keeps keyboard focus after Save: Block link takes it when Save goes away', async () => {
-    const data = workspaceData('like');
-    let finish: (value: WorkspaceData) => void = () => {};
-    renderWorkspace(fakeApi(data, () => new Promise((resolve) => (finish = resolve))));
-    const name = await screen.findByRole('textbox', { name: 'Block name' });
-    fireEvent.change(name, { target: { value: 'Like this' } });
+    const { finishSave } = await renameWithSlowSave();
     const save = screen.getByRole('button', { name: 'Save' });
     save.focus();
     fireEvent.click(save);
-    await act(async () => finish({ ...data, block: { ...data.block, name: 'Like this' } }));
+    await finishSave();
     expect(screen.queryByRole('button', { name: 'Save' })).toBeNull();
     expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Block link' }));
   });
 
   it('leaves focus where the owner went on typing while saving', async () => {
-    const data = workspaceData('like');
-    let finish: (value: WorkspaceData) => void = () => {};
-    renderWorkspace(fakeApi(data, () => new Promise((resolve) => (finish = resolve))));
-    const name = await screen.findByRole('textbox', { name: 'Block name' });
-    fireEvent.change(name, { target: { value: 'Like this' } });
+    const { name, finishSave } = await renameWithSlowSave();
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
     name.focus();
-    await act(async () => finish({ ...data, block: { ...data.block, name: 'Like this' } }));
+    await finishSave();
     expect(document.activeElement).toBe(name);
   });
 
