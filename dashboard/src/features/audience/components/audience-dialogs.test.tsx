@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AUDIENCE_MESSAGES } from '@reaction-blocks/contracts/letters';
 import { renderWithProviders } from '../../../test/utils';
 import { registerAudienceTranslations } from '../locales';
-import { AddAudienceDialog } from './audience-dialogs';
+import { AddAudienceDialog, audienceMessage } from './audience-dialogs';
 
 const api = vi.hoisted(() => ({ addMember: vi.fn(), importBatch: vi.fn() }));
 vi.mock('../api/audience', async (importOriginal) => ({
@@ -65,5 +65,17 @@ describe('add audience dialog', () => {
     );
     expect(email.value).toBe('ann@example.com');
     expect(onDone).not.toHaveBeenCalled();
+  });
+});
+
+describe('audienceMessage', () => {
+  it('says each of the shared schema’s messages in the reader’s language, others as they came', async () => {
+    const t = i18next.t.bind(i18next);
+    expect(audienceMessage(t, AUDIENCE_MESSAGES.nameLength)).toBe('Name is too long');
+    expect(audienceMessage(t, AUDIENCE_MESSAGES.audienceFull)).toContain('Your audience is full:');
+    expect(audienceMessage(t, 'Network down')).toBe('Network down');
+    expect(audienceMessage(t, undefined)).toBeUndefined();
+    await i18next.changeLanguage('ko');
+    expect(audienceMessage(t, AUDIENCE_MESSAGES.groupExists)).toBe('이미 있는 그룹입니다');
   });
 });

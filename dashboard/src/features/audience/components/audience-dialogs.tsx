@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Dialog } from '../../../components/ui/dialog';
 import { FormDialog } from '../../../components/ui/form-dialog';
 import { SelectField, TextField } from '../../../components/ui/fields';
-import { messageOf } from '../../../lib/errors';
+import { messageOf, sharedMessageReason } from '../../../lib/errors';
 import { useSubmit } from '../../../lib/use-submit';
 import {
   AUDIENCE_MESSAGES,
@@ -16,22 +16,22 @@ import { addMember, importBatch } from '../api/audience';
 import { parseCsv, planImport, type ImportPlan } from '../model/csv';
 import { ErrorText } from '../../../components/ui/error-text';
 
-/** The shared schema's audience messages as the page's keys. */
+const audienceReason = sharedMessageReason(AUDIENCE_MESSAGES, 'audience.messages');
+
+/** The shared schema's audience messages in the reader's language (others as they came). */
 export function audienceMessage(
-  t: (key: string) => string,
+  t: (key: string, options?: Record<string, unknown>) => string,
   message: string | undefined,
 ): string | undefined {
-  if (!message) return undefined;
-  const key = {
-    [AUDIENCE_MESSAGES.nameLength]: 'audience.name_length_error',
-    [AUDIENCE_MESSAGES.emailLength]: 'audience.email_length_error',
-    [AUDIENCE_MESSAGES.emailError]: 'audience.email_error',
-    [AUDIENCE_MESSAGES.groupExists]: 'audience.group_exists',
-    [AUDIENCE_MESSAGES.groupReserved]: 'audience.group_reserved',
-    [AUDIENCE_MESSAGES.groupRequired]: 'audience.group_required',
-    [AUDIENCE_MESSAGES.audienceFull]: 'audience.full',
-  }[message];
-  return key ? t(key) : message;
+  return message ? audienceReason(t, message) : undefined;
+}
+
+/** A member's group choices: none, then the owner's groups. */
+export function groupOptions(t: (key: string) => string, groups: readonly string[]) {
+  return [
+    { value: '', label: t('audience.noGroup') },
+    ...groups.map((g) => ({ value: g, label: g })),
+  ];
 }
 
 /** The dialogs that add people to the owner's audience. */
@@ -96,10 +96,7 @@ export function AddAudienceDialog({ userId, groups, onDone, onClose }: MemberDia
       <SelectField
         label={t('audience.addDialog.group')}
         value={group}
-        options={[
-          { value: '', label: t('audience.noGroup') },
-          ...groups.map((g) => ({ value: g, label: g })),
-        ]}
+        options={groupOptions(t, groups)}
         onChange={setGroup}
       />
       <p className="hint">{t('audience.ownResponsibility')}</p>

@@ -6,7 +6,7 @@ import { IconButton } from '../../../components/ui/icon-button';
 import { messageOf } from '../../../lib/errors';
 import { ZAudienceRow } from '@reaction-blocks/contracts/letters';
 import { updateMember, type MemberRow } from '../api/audience';
-import { audienceMessage } from './audience-dialogs';
+import { audienceMessage, groupOptions } from './audience-dialogs';
 
 /** YY.MM.DD */
 function shortDate(iso: string | null | undefined): string {
@@ -175,14 +175,8 @@ export function MemberRowView({
       </td>
       <td data-label={t('audience.columns.group')}>
         {edit
-          ? cellSelect(
-              'group',
-              draft.group,
-              [
-                { value: '', label: t('audience.noGroup') },
-                ...groups.map((g) => ({ value: g, label: g })),
-              ],
-              (group) => setDraft({ ...draft, group }),
+          ? cellSelect('group', draft.group, groupOptions(t, groups), (group) =>
+              setDraft({ ...draft, group }),
             )
           : (member.group_name ?? '')}
       </td>

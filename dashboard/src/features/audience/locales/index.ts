@@ -1,4 +1,5 @@
 // Texts of the audience page (/audience, /work/{id}/audience) and its dialogs.
+import { AUDIENCE_MESSAGES } from '@reaction-blocks/contracts/letters';
 import { textRegistration } from '../../../lib/i18n';
 
 export const en = {
@@ -61,13 +62,12 @@ export const en = {
   failed: 'Could not do that: {{reason}}',
   loadFailed: 'Could not load your audience: {{reason}}',
   saved: 'Saved.',
-  name_length_error: 'Name is too long',
-  email_length_error: 'Email is too long',
-  email_error: 'Email address is invalid',
-  group_exists: 'The group already exists',
-  group_reserved: 'This name is reserved',
-  group_required: 'Group name is required',
-  full: 'Your audience is full: remove people who no longer read your letters, then add again.',
+  // the shared schema's own words (supabase/functions/_shared/contracts/letters.ts)
+  messages: {
+    ...AUDIENCE_MESSAGES,
+    audienceFull:
+      'Your audience is full: remove people who no longer read your letters, then add again.',
+  } as Record<keyof typeof AUDIENCE_MESSAGES, string>,
   addDialog: { title: 'Add audience', name: 'Name', email: 'Email', group: 'Group', submit: 'Add' },
   /** Said in the add and import dialogs: no confirmation mail for what the owner adds. */
   ownResponsibility:
@@ -161,13 +161,16 @@ export const ko: typeof en = {
   failed: '처리하지 못했습니다: {{reason}}',
   loadFailed: '오디언스를 불러오지 못했습니다: {{reason}}',
   saved: '저장했습니다.',
-  name_length_error: '이름이 너무 깁니다',
-  email_length_error: '이메일이 너무 깁니다',
-  email_error: '이메일 주소가 올바르지 않습니다',
-  group_exists: '이미 있는 그룹입니다',
-  group_reserved: '사용할 수 없는 이름입니다',
-  group_required: '그룹 이름을 입력하세요',
-  full: '오디언스가 가득 찼습니다. 더 이상 레터를 읽지 않는 분을 지운 뒤 다시 추가해 주세요.',
+  messages: {
+    nameLength: '이름이 너무 깁니다',
+    emailLength: '이메일이 너무 깁니다',
+    emailError: '이메일 주소가 올바르지 않습니다',
+    groupRequired: '그룹 이름을 입력하세요',
+    groupExists: '이미 있는 그룹입니다',
+    groupReserved: '사용할 수 없는 이름입니다',
+    audienceFull:
+      '오디언스가 가득 찼습니다. 더 이상 레터를 읽지 않는 분을 지운 뒤 다시 추가해 주세요.',
+  },
   addDialog: {
     title: '오디언스 추가',
     name: '이름',

@@ -33,24 +33,20 @@ function NumberFigures({ question }: { question: TSummaryQuestion }) {
     value === null
       ? '–'
       : new Intl.NumberFormat(i18n.language, { maximumFractionDigits: 2 }).format(value);
+  const figures: [key: string, value: string][] = [
+    ['count', format(n.count)],
+    ['mean', format(n.mean)],
+    ['median', format(n.median)],
+    ['range', t('results.summary.rangeValue', { min: format(n.min), max: format(n.max) })],
+  ];
   return (
     <dl className="summary-figures">
-      <div>
-        <dt>{t('results.summary.count')}</dt>
-        <dd>{format(n.count)}</dd>
-      </div>
-      <div>
-        <dt>{t('results.summary.mean')}</dt>
-        <dd>{format(n.mean)}</dd>
-      </div>
-      <div>
-        <dt>{t('results.summary.median')}</dt>
-        <dd>{format(n.median)}</dd>
-      </div>
-      <div>
-        <dt>{t('results.summary.range')}</dt>
-        <dd>{t('results.summary.rangeValue', { min: format(n.min), max: format(n.max) })}</dd>
-      </div>
+      {figures.map(([key, value]) => (
+        <div key={key}>
+          <dt>{t(`results.summary.${key}`)}</dt>
+          <dd>{value}</dd>
+        </div>
+      ))}
     </dl>
   );
 }
