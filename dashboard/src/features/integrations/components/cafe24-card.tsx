@@ -15,6 +15,7 @@ import {
   useNoteDismissal,
 } from '../../../components/integrations/integration-notes';
 import { integrationReason } from '../../../components/integrations/texts';
+import { useConnection } from '../../../components/integrations/use-connection';
 import {
   getCafe24Shop,
   listCafe24Placements,
@@ -109,7 +110,6 @@ export function Cafe24Card({ api, paid, announce }: Cafe24CardProps) {
   const reload = () => client.invalidateQueries({ queryKey: cafe24QueryKey });
   const [mall, setMall] = useState('');
   const [mallError, setMallError] = useState<string | undefined>();
-  const [connecting, setConnecting] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [confirming, setConfirming] = useState(false);
   const data = state.data;
@@ -123,6 +123,13 @@ export function Cafe24Card({ api, paid, announce }: Cafe24CardProps) {
     onFailed: setError,
   });
 
+  const connection = useConnection({
+    onConnected: (name) => announce(s('connected', { name })),
+    onCancelled: () => announce(s('cancelled')),
+    onFailed: setError,
+    reload,
+  });
+  const { connecting } = connection;
   const connect = (mallId: string) => {
     setError(null);
     announce('');
@@ -132,20 +139,7 @@ export function Cafe24Card({ api, paid, announce }: Cafe24CardProps) {
       return;
     }
     setMallError(undefined);
-    setConnecting(true);
-    api
-      .connect(normalized, s('popupBlocked'))
-      .then(async (result) => {
-        if (result.status === 'connected') announce(s('connected', { name: result.workspaceName }));
-        else if (result.status === 'cancelled') announce(s('cancelled'));
-        else if (result.status === 'failed')
-          setError(t('integrations.failed', { reason: result.message }));
-        await reload();
-      })
-      .catch((cause: unknown) =>
-        setError(t('integrations.failed', { reason: integrationReason(t, cause) })),
-      )
-      .finally(() => setConnecting(false));
+    connection.connect(() => api.connect(normalized, s('popupBlocked')));
   };
 
   const loader = shop ? loaderState(shop) : null;

@@ -11,10 +11,7 @@ import {
   NotionMark,
   useNoteDismissal,
 } from '../../../components/integrations/integration-notes';
-import {
-  integrationReason,
-  registerIntegrationTranslations,
-} from '../../../components/integrations/texts';
+import { registerIntegrationTranslations } from '../../../components/integrations/texts';
 import {
   connectNotion,
   dismissIntegrationNote,
@@ -25,6 +22,7 @@ import {
   type NotionIntegration,
 } from '../../../lib/integrations';
 import { useSession } from '../../../lib/session';
+import { useConnection } from '../../../components/integrations/use-connection';
 import {
   IntegrationActions,
   IntegrationCardHead,
@@ -69,7 +67,6 @@ export function IntegrationsPage({
   const { user, profile } = useSession();
   const paid = profile?.paid === true;
   const state = useQuery(['integrations', user?.id ?? ''], api.load);
-  const [connecting, setConnecting] = useState(false);
   const [announcement, setAnnouncement] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [confirming, setConfirming] = useState(false);
@@ -80,22 +77,18 @@ export function IntegrationsPage({
   });
   const notion = state.data?.notion ?? null;
 
+  const connection = useConnection({
+    onConnected: (name) => setAnnouncement(s('connected', { name })),
+    onCancelled: () => setAnnouncement(s('cancelled')),
+    onFailed: setError,
+    reload: state.reload,
+  });
   const connect = () => {
     setError(null);
     setAnnouncement('');
-    setConnecting(true);
-    api
-      .connect(s('popupBlocked'))
-      .then(async (result) => {
-        if (result.status === 'connected')
-          setAnnouncement(s('connected', { name: result.workspaceName }));
-        else if (result.status === 'cancelled') setAnnouncement(s('cancelled'));
-        else if (result.status === 'failed') setError(s('failed', { reason: result.message }));
-        await state.reload();
-      })
-      .catch((cause: unknown) => setError(s('failed', { reason: integrationReason(t, cause) })))
-      .finally(() => setConnecting(false));
+    connection.connect(() => api.connect(s('popupBlocked')));
   };
+  const { connecting } = connection;
 
   return (
     <section className="integrations-page">

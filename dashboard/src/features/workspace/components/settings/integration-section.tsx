@@ -6,7 +6,7 @@
 // access revoked) shows here as notes.
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { integrationReason } from '../../../../components/integrations/texts';
+import { useConnection } from '../../../../components/integrations/use-connection';
 import { Link } from 'react-router-dom';
 import {
   IntegrationNotes,
@@ -79,7 +79,6 @@ export function IntegrationSection({
   const linked = privateSettings[key] ?? '';
 
   const [problem, setProblem] = useState<string | null>(null);
-  const [connecting, setConnecting] = useState(false);
 
   // the connection and this block's notes (paid owners only)
   const status = useQuery(
@@ -110,21 +109,15 @@ export function IntegrationSection({
     ? t('integrations.loadFailed', { reason: status.error })
     : null;
 
+  const connection = useConnection({
+    onCancelled: () => setProblem(t('integrations.cancelled')),
+    onFailed: setProblem,
+    reload: status.reload,
+  });
+  const { connecting } = connection;
   const connect = () => {
     setProblem(null);
-    setConnecting(true);
-    api
-      .connect(t('integrations.popupBlocked'))
-      .then(async (result) => {
-        if (result.status === 'failed')
-          setProblem(t('integrations.failed', { reason: result.message }));
-        if (result.status === 'cancelled') setProblem(t('integrations.cancelled'));
-        await status.reload();
-      })
-      .catch((cause: unknown) =>
-        setProblem(t('integrations.failed', { reason: integrationReason(t, cause) })),
-      )
-      .finally(() => setConnecting(false));
+    connection.connect(() => api.connect(t('integrations.popupBlocked')));
   };
 
   if (!paid) {
