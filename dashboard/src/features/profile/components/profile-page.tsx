@@ -1,8 +1,6 @@
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router-dom';
 import { Spinner } from '../../../components/ui/spinner';
-import { paths } from '../../../config/paths';
-import { deleteUser } from '../../../lib/delete-user';
+import { useRemoveAccount } from '../../../lib/delete-user';
 import { currentLanguage, setLanguage, toLanguage } from '../../../lib/i18n';
 import { useSession } from '../../../lib/session';
 import { updateProfile } from '../api/update-profile';
@@ -11,8 +9,8 @@ import { PageHeading } from '../../../components/ui/page-heading';
 
 export function ProfilePage() {
   const { t } = useTranslation();
-  const navigate = useNavigate();
-  const { user, profile, refreshProfile, signOut } = useSession();
+  const { user, profile, refreshProfile } = useSession();
+  const removeAccount = useRemoveAccount();
   if (!user || !profile) return <Spinner label={t('common.loading')} />;
   const metadata = user.user_metadata as { avatar_url?: string; picture?: string } | undefined;
   return (
@@ -33,14 +31,7 @@ export function ProfilePage() {
           await setLanguage(values.language, false);
           await refreshProfile();
         }}
-        onRemoveAccount={async () => {
-          try {
-            await deleteUser();
-          } finally {
-            await signOut();
-            navigate(paths.home);
-          }
-        }}
+        onRemoveAccount={removeAccount}
       />
     </section>
   );
