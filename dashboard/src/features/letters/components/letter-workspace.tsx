@@ -9,6 +9,7 @@ import { useCallback, useEffect, useId, useMemo, useRef, useState, type MouseEve
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useNavigate, useParams } from 'react-router-dom';
 import { Announcement } from '../../../components/ui/announcement';
+import { BusyButton } from '../../../components/ui/busy-button';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { SelectField, TextField } from '../../../components/ui/fields';
 import { PageHeading } from '../../../components/ui/page-heading';
@@ -245,16 +246,14 @@ export function LetterWorkspacePage() {
         <div className="workspace-actions" ref={actions}>
           <SaveState saving={saveState === 'saving'} saved={saveState === 'saved'} dirty={dirty} />
           {mode === 'edit' && dirty ? (
-            <button
-              type="button"
+            <BusyButton
               className="button button-primary"
+              busy={saveState === 'saving'}
+              disabled={loadingPage}
               onClick={() => void save()}
-              disabled={saveState === 'saving' || loadingPage}
-              aria-busy={saveState === 'saving' || undefined}
             >
-              {saveState === 'saving' ? <span className="spinner-ring" aria-hidden="true" /> : null}
               {t('letters.save')}
-            </button>
+            </BusyButton>
           ) : null}
           {showSend ? (
             <button

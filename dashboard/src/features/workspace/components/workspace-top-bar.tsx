@@ -16,6 +16,7 @@ import {
   WorkspaceModeNav,
   WorkspaceTitle,
 } from '../../../components/layouts/workspace-header';
+import { BusyButton } from '../../../components/ui/busy-button';
 import { Download } from '../../../components/ui/icons';
 
 export interface WorkspaceTopBarProps {
@@ -89,32 +90,22 @@ export function WorkspaceTopBar(props: WorkspaceTopBarProps) {
           otherwise={exporting ? t('workspace.exporting') : ''}
         />
         {mode === 'result' ? (
-          <button
-            type="button"
-            className="button"
+          <BusyButton
+            busy={exporting}
+            icon={<Download size={18} />}
             onClick={() => void exportCsv()}
-            disabled={exporting}
-            aria-busy={exporting || undefined}
           >
-            {exporting ? (
-              <span className="spinner-ring" aria-hidden="true" />
-            ) : (
-              <Download size={18} />
-            )}
             {t('workspace.exportCsv')}
-          </button>
+          </BusyButton>
         ) : null}
         {mode !== 'result' && dirty ? (
-          <button
-            type="button"
+          <BusyButton
             className="button button-primary"
+            busy={saveStatus === 'saving'}
             onClick={props.onSave}
-            disabled={saveStatus === 'saving'}
-            aria-busy={saveStatus === 'saving' || undefined}
           >
-            {saveStatus === 'saving' ? <span className="spinner-ring" aria-hidden="true" /> : null}
             {t('workspace.save')}
-          </button>
+          </BusyButton>
         ) : null}
         {mode !== 'result' && !dirty ? (
           <button type="button" className="button" onClick={props.onBlockLink}>
