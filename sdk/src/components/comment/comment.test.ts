@@ -102,6 +102,17 @@ describe('reaction-comment', () => {
   /** Until the composer's Send speaks the block's language (its texts are here). */
   const sendIn = (el: Element, lang: 'en' | 'ko') =>
     until(() => send(el).textContent!.trim() === (lang === 'ko' ? '보내기' : 'Send'));
+  /** The live region's text where a screen reader hears it: role=alert, kept in the tree. */
+  const alertIn = (root: Element) =>
+    [...root.querySelectorAll('[role=alert]')].map((e) => e.textContent!.trim()).join(' ');
+  /** Sends a message the server refuses: `said` shows in the live region, the text stays. */
+  const refused = async (el: ReactionComment, said: string) => {
+    type(textarea(el), 'spam spam');
+    await el.updateComplete;
+    send(el).click();
+    await until(() => alertIn(el.shadowRoot as unknown as Element).includes(said));
+    expect(textarea(el).value).to.equal('spam spam');
+  };
   /** Runs `check` for each case, each on a page of its own (the mock API and storage reset). */
   async function eachOnItsOwn<T>(cases: readonly T[], check: (c: T) => Promise<void>) {
     for (const c of cases) {
@@ -349,10 +360,6 @@ describe('reaction-comment', () => {
   });
 
   describe('says why it refuses, in a live region (en and ko)', () => {
-    /** The live region's text where a screen reader hears it: role=alert, kept in the tree. */
-    const alertIn = (root: Element) =>
-      [...root.querySelectorAll('[role=alert]')].map((e) => e.textContent!.trim()).join(' ');
-
     it('a second send within the message term', async () => {
       await eachOnItsOwn(
         [
@@ -811,9 +818,6 @@ describe('reaction-comment', () => {
   });
 
   describe('visitor trust (issue 9)', () => {
-    const alertIn = (root: Element) =>
-      [...root.querySelectorAll('[role=alert]')].map((e) => e.textContent!.trim()).join(' ');
-
     it("a 429 says what it refuses and for how long, per action, in the block's language", async () => {
       // English is the server's own message; Korean says the same with the wait in its words
       const post = "You're posting too fast. You can post again in 8 seconds.";
@@ -862,11 +866,7 @@ describe('reaction-comment', () => {
           },
         );
         await sendIn(el, lang);
-        type(textarea(el), 'spam spam');
-        await el.updateComplete;
-        send(el).click();
-        await until(() => alertIn(el.shadowRoot as unknown as Element).includes(text));
-        expect(textarea(el).value).to.equal('spam spam');
+        await refused(el, text);
       });
     });
 
@@ -891,11 +891,7 @@ describe('reaction-comment', () => {
             },
           );
           await sendIn(el, lang);
-          type(textarea(el), 'spam spam');
-          await el.updateComplete;
-          send(el).click();
-          await until(() => alertIn(el.shadowRoot as unknown as Element).includes(text));
-          expect(textarea(el).value).to.equal('spam spam');
+          await refused(el, text);
           expect(el.shadowRoot!.querySelector('[part=captcha]'), 'no captcha without one').to.equal(
             null,
           );
