@@ -1,13 +1,19 @@
 // The reactive base (core/element.ts) on its own, with a test element of each kind of property.
 import { expect } from '@open-wc/testing';
 import { html } from 'lit/html.js';
-import { css, ReactiveElement, type PropertyValues, type ReactiveController } from './element.js';
+import {
+  css,
+  ReactiveElement,
+  type PropertyDeclaration,
+  type PropertyValues,
+  type ReactiveController,
+} from './element.js';
 
 /** Every update, with what changed and the values it rendered. */
 type Seen = { hook: string; changed: Record<string, unknown>; text?: string };
 
 class TestElement extends ReactiveElement {
-  static override properties = {
+  static override properties: Record<string, PropertyDeclaration> = {
     name: {},
     blockId: { attribute: 'block-id' },
     open: { type: Boolean },
@@ -160,6 +166,26 @@ describe('the reactive base (core/element.ts)', () => {
     el.setAttribute('view', 'x');
     el.setAttribute('_count', '3');
     expect([el.view, el._count]).to.deep.equal([undefined, 0]);
+  });
+
+  it("gives a subclass its parent's properties beside its own, as Lit did", async () => {
+    class Sub extends TestElement {
+      static override properties = { extra: {}, open: { attribute: 'is-open', type: Boolean } };
+      declare extra: string;
+    }
+    customElements.define('test-reactive-sub', Sub);
+    expect(Sub.observedAttributes).to.deep.equal(['name', 'block-id', 'is-open', 'extra']);
+    const el = document.createElement('test-reactive-sub') as Sub;
+    el.setAttribute('block-id', 'b1');
+    el.setAttribute('extra', 'x');
+    el.setAttribute('is-open', '');
+    document.body.append(el);
+    await el.updateComplete;
+    expect([el.blockId, el.extra, el.open]).to.deep.equal(['b1', 'x', true]);
+    el._count = 2;
+    await el.updateComplete;
+    expect(el.renderRoot.querySelector('p')!.textContent).to.equal(':2:true');
+    el.remove();
   });
 
   it('keeps what willUpdate changes in the same update, and updates again for what updated changes', async () => {

@@ -55,11 +55,17 @@ const sheetOf = (text: string): CSSStyleSheet => {
 // a stand-in and are never defined.
 const HTMLElementOrStandIn = (globalThis.HTMLElement ?? class {}) as typeof HTMLElement;
 
+/** A class's reactive properties with those of the classes it extends (its own win). */
+const propertiesOf = (c: unknown): Record<string, PropertyDeclaration> =>
+  c === HTMLElementOrStandIn || !c
+    ? {}
+    : { ...propertiesOf(Object.getPrototypeOf(c)), ...(c as typeof ReactiveElement).properties };
+
 /** Each class's attributes: the property each sets, and whether it is a boolean. */
 const attributesOf = new WeakMap<object, Map<string, [string, boolean]>>();
 
 export class ReactiveElement extends HTMLElementOrStandIn implements ReactiveControllerHost {
-  /** The reactive properties; a subclass spreads its parent's into its own. */
+  /** The reactive properties; a subclass inherits its parent's (its own add to them, or redeclare). */
   static properties: Record<string, PropertyDeclaration> = {};
   /** Its style sheets' texts (css``), in order. */
   static styles: string[] = [];
@@ -78,7 +84,7 @@ export class ReactiveElement extends HTMLElementOrStandIn implements ReactiveCon
     let byAttribute = attributesOf.get(this);
     if (byAttribute) return byAttribute;
     attributesOf.set(this, (byAttribute = new Map()));
-    for (const [name, d] of Object.entries(this.properties)) {
+    for (const [name, d] of Object.entries(propertiesOf(this))) {
       Object.defineProperty(this.prototype, name, {
         get(this: ReactiveElement) {
           return this.values.get(name);
@@ -116,7 +122,7 @@ export class ReactiveElement extends HTMLElementOrStandIn implements ReactiveCon
 
   constructor() {
     super();
-    for (const name of Object.keys((this.constructor as typeof ReactiveElement).properties))
+    for (const name of Object.keys(propertiesOf(this.constructor)))
       if (Object.hasOwn(this, name)) {
         this.early.set(name, this[name as keyof this]);
         delete this[name as keyof this];

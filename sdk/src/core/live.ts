@@ -346,7 +346,9 @@ const HUBS_KEY = '__reactionBlocksLive2';
 /**
  * Watches the live changes of a block while `el` is visible: one socket per page and project
  * (shared with every other element of the page, whichever bundle loaded it), one public topic
- * `block:<id>` per block (`block:<id>:page:<key>` for a page's thread). Returns the unsubscribe.
+ * `block:<id>` per block (`block:<id>:page:<key>` for a page's thread). `fresh` false: what `el`
+ * shows may have missed changes, so the watcher resyncs once the topic is joined. Returns the
+ * unsubscribe.
  */
 export function watchBlock(
   p: Project,
@@ -354,11 +356,12 @@ export function watchBlock(
   el: Element,
   w: Watcher,
   page = '',
+  fresh = true,
 ): () => void {
   const url = `${p.url.replace(/^http/, 'ws')}/realtime/v1/websocket?apikey=${encodeURIComponent(p.key)}&vsn=2.0.0`;
   const g = globalThis as unknown as Record<string, Map<string, Hub>>;
   const hubs = (g[HUBS_KEY] ||= new Map());
   let hub = hubs.get(url);
   if (!hub) hubs.set(url, (hub = new Hub(url, p)));
-  return hub.add({ block: blockId, page, el, w, visible: false, fresh: true });
+  return hub.add({ block: blockId, page, el, w, visible: false, fresh });
 }

@@ -181,11 +181,10 @@ export default class ReactionComment extends BlockElement {
     // the stored profile is open now (BlockElement.load waits for it)
     takeProfile(this.asHost);
     this.takeName();
-    // (an element taken off the page meanwhile watches nothing)
+    // (an element taken off the page meanwhile watches once it is back: comment.watch.ts)
     if (!this.isDummy)
       loadChanges().then(
         (m) =>
-          this.isConnected &&
           (this.live ??= new m.LiveList(this, {
             change: (c) => this.onLive(c),
             counts: (c) => this.applyCounts(c),

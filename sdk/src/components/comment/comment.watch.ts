@@ -12,6 +12,8 @@ export class LiveList implements ReactiveController {
   private unsubscribe?: () => void;
   /** The thread watched: `<block id>:<page key>` (a page's thread has a topic of its own). */
   private watching = '';
+  /** The project and block asked for last: watched again when the element comes back. */
+  private last?: [Project, Block];
 
   constructor(
     private readonly host: ReactiveControllerHost & HTMLElement,
@@ -20,15 +22,25 @@ export class LiveList implements ReactiveController {
     host.addController(this);
   }
 
-  /** Watches the block's thread (once: the same thread again changes nothing). */
-  watch(p: Project, b: Block): void {
+  /**
+   * Watches the block's thread (once: the same thread again changes nothing) while the element is
+   * on the page; `fresh` false: the list on screen may have missed changes, so it is read again
+   * once the topic is joined.
+   */
+  watch(p: Project, b: Block, fresh = true): void {
     const thread = `${b.id}:${b.page_key || ''}`;
-    if (this.watching === thread || !p.url) return;
+    this.last = [p, b];
+    if (this.watching === thread || !p.url || !this.host.isConnected) return;
     this.watching = thread;
     this.unsubscribe?.();
     // the list is drawn by repeat from now on (comment.live.ts byId)
     this.host.requestUpdate();
-    this.unsubscribe = watchBlock(p, b.id, this.host, this.watcher, b.page_key || '');
+    this.unsubscribe = watchBlock(p, b.id, this.host, this.watcher, b.page_key || '', fresh);
+  }
+
+  /** Back on the page (moved, or taken off and put back): watches again, and reads the list. */
+  hostConnected(): void {
+    if (!this.watching && this.last) this.watch(...this.last, false);
   }
 
   hostDisconnected(): void {
