@@ -161,14 +161,15 @@ export function SessionProvider({ children }: { children: ReactNode }) {
 
   const signOut = useCallback(async () => {
     // Signed out here first: the owner's screens close and their queries stop (the cache is
-    // cleared for the next user) before the client forgets the session. The other way round, a
-    // screen that started a read meanwhile sent it without the session, as anon, and PostgREST
-    // refused the owner's tables with a 401 (a flake of the journeys' sign-out).
+    // cleared for the next user); the client forgets the session once the requests under way
+    // have answered. The other way round, a read that started meanwhile sent itself without the
+    // session, as anon, and PostgREST refused the owner's tables with a 401 (a flake of the
+    // journeys' sign-out, under load).
     setUser(null);
     setProfile(null);
     setStatus('signedOut');
     const supabase = await loadClient();
-    const { error } = await supabase.auth.signOut();
+    const { error } = await supabase.signedOutWhenIdle();
     if (error) console.error('[reaction-dashboard] sign-out failed', error);
   }, []);
 

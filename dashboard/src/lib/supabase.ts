@@ -39,14 +39,37 @@ export async function accessToken(): Promise<string | null> {
   return data.session?.access_token ?? null;
 }
 
+/** Requests of the API not answered yet (sign-out waits for them: signedOutWhenIdle). */
+const inFlight = new Set<Promise<unknown>>();
+
 /** fetch with the project's key, and the user's token as the bearer (the key without a session). */
-const fetchWithAuth: typeof fetch = async (input, init) => {
-  const headers = new Headers(init?.headers);
-  if (!headers.has('apikey')) headers.set('apikey', apiKey);
-  if (!headers.has('Authorization'))
-    headers.set('Authorization', `Bearer ${(await accessToken()) ?? apiKey}`);
-  return fetch(input, { ...init, headers });
+const fetchWithAuth: typeof fetch = (input, init) => {
+  const sent = (async () => {
+    const headers = new Headers(init?.headers);
+    if (!headers.has('apikey')) headers.set('apikey', apiKey);
+    if (!headers.has('Authorization'))
+      headers.set('Authorization', `Bearer ${(await accessToken()) ?? apiKey}`);
+    return fetch(input, { ...init, headers });
+  })();
+  inFlight.add(sent);
+  void sent.catch(() => {}).finally(() => inFlight.delete(sent));
+  return sent;
 };
+
+/**
+ * Signs the client out once the requests under way have answered (for at most `ms`): one that
+ * started with the session and read its token after the sign-out would go as anonymous, and
+ * PostgREST refuses the owner's tables to anon with a 401.
+ */
+async function signedOutWhenIdle(ms = 3000) {
+  const until = Date.now() + ms;
+  while (inFlight.size && Date.now() < until)
+    await Promise.race([
+      Promise.allSettled([...inFlight]),
+      new Promise((r) => setTimeout(r, until - Date.now())),
+    ]);
+  return auth.signOut();
+}
 
 const rest = new PostgrestClient<Database>(projectUrl('rest/v1').href, { fetch: fetchWithAuth });
 
@@ -57,6 +80,7 @@ export const supabase = {
   functions: new FunctionsClient(projectUrl('functions/v1').href, { customFetch: fetchWithAuth }),
   /** The project's key, for the Realtime connection (lib/realtime.ts). */
   apiKey,
+  signedOutWhenIdle,
 };
 
 /**
