@@ -1,15 +1,24 @@
 // The package as a developer gets it: `npm pack` of the sdk workspace, installed from the tarball
 // into a fresh app in the system's temp folder (outside the workspace, so nothing resolves through
 // the workspace's node_modules or its link), with React, TypeScript and esbuild from the npm
-// registry (the versions the workspace has, so npm's cache answers). The app imports one element
+// registry (the versions the workspace has, so npm's cache answers), and rollup to measure the
+// element as a Vite or rollup app bundles it. The app imports one element
 // the npm way (element.ts) and one React wrapper (react.tsx); it must type-check strictly, build,
 // stay within the size budgets, and bundle no element but the one it imports. stack.e2e.ts serves
 // the built pages and renders them in Chromium against its stack.
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { APP_BUDGETS } from '../scripts/budgets.mjs';
@@ -17,9 +26,23 @@ import { APP_BUDGETS } from '../scripts/budgets.mjs';
 const run = promisify(execFile);
 const sdk = resolve(import.meta.dirname, '..');
 const require = createRequire(join(sdk, 'package.json'));
-const versionOf = (name: string): string =>
-  (JSON.parse(readFileSync(require.resolve(`${name}/package.json`), 'utf8')) as { version: string })
-    .version;
+/**
+ * The version the workspace has of a package: its package.json, or for one that does not export
+ * it (the rollup plugins), the nearest package.json of that name above its entry.
+ */
+function versionOf(name: string): string {
+  const read = (file: string) =>
+    JSON.parse(readFileSync(file, 'utf8')) as { name?: string; version: string };
+  try {
+    return read(require.resolve(`${name}/package.json`)).version;
+  } catch {
+    for (let dir = dirname(require.resolve(name)); dir !== dirname(dir); dir = dirname(dir)) {
+      const file = join(dir, 'package.json');
+      if (existsSync(file) && read(file).name === name) return read(file).version;
+    }
+    throw new Error(`no package.json of ${name}`);
+  }
+}
 
 /** The tags of the elements: an app that imports one must bundle none of the others. */
 const TAGS = ['comment', 'qna', 'like', 'button', 'ab', 'form', 'block'];
@@ -65,6 +88,9 @@ export async function buildConsumerApp(): Promise<ConsumerApp> {
           '@types/react': versionOf('@types/react'),
           '@types/react-dom': versionOf('@types/react-dom'),
           esbuild: versionOf('esbuild'),
+          rollup: versionOf('rollup'),
+          '@rollup/plugin-node-resolve': versionOf('@rollup/plugin-node-resolve'),
+          '@rollup/plugin-terser': versionOf('@rollup/plugin-terser'),
           typescript: versionOf('typescript'),
         },
       }),
@@ -172,6 +198,30 @@ createRoot(document.getElementById('root')!).render(
             `${name}: the app imports <reaction-like> only, its bundle defines <reaction-${t}>`,
           );
     }
+    // The element alone (the app's own lines aside) as rollup bundles it (Vite's production
+    // build is rollup's): node-resolve and terser's defaults, code split
+    writeFileSync(join(app, 'src/like-only.js'), `import '@reaction-blocks/sdk/like';\n`);
+    writeFileSync(
+      join(app, 'rollup.config.mjs'),
+      `import resolve from '@rollup/plugin-node-resolve';
+import terser from '@rollup/plugin-terser';
+export default {
+  input: 'src/like-only.js',
+  output: { dir: 'measure-rollup', format: 'es' },
+  plugins: [resolve({ browser: true }), terser()],
+};
+`,
+    );
+    await run(bin('rollup'), ['-c', '--silent'], { cwd: app });
+    const rolled = join(app, 'measure-rollup');
+    sizes.rollup = [...initial(rolled, 'like-only.js')].reduce(
+      (n, f) => n + gz(join(rolled, f)),
+      0,
+    );
+    if (sizes.rollup > APP_BUDGETS.likeRollup)
+      throw new Error(
+        `the like element bundles (rollup) to ${sizes.rollup} B gzip, over ${APP_BUDGETS.likeRollup}`,
+      );
     if (sizes.element! > APP_BUDGETS.like)
       throw new Error(
         `the like element bundles to ${sizes.element} B gzip, over ${APP_BUDGETS.like}`,

@@ -776,7 +776,7 @@ try {
   );
 
   await step(
-    'consumer app: the packed tarball, installed outside the workspace, type-checks strictly, builds with esbuild within its budgets and renders <reaction-like> (npm import and React wrapper)',
+    'consumer app: the packed tarball, installed outside the workspace, type-checks strictly, builds with esbuild (and the like with rollup) within its budgets and renders <reaction-like> (npm import and React wrapper)',
     async () => {
       const app = await consumer;
       if (app instanceof Error) throw app;
