@@ -2,6 +2,21 @@
 -- save_block only; visitors read the content of published blocks, owners their own. Triggers keep
 -- what clients must not change (option counts, the default-ending flag) at their stored value.
 
+-- The access of each of the four tables (p_what: its rows in the policies' names): anyone reads
+-- the content of a published block, a signed-in user that and their own blocks' too; no client
+-- writes it.
+create procedure private.block_content_read(p_table regclass, p_what text)
+language plpgsql set search_path = '' as $$
+begin
+  call private.clients_read(p_table,
+    format('Users can read %s of published or own blocks', p_what),
+    'private.block_is_published(block_id) or private.is_block_owner(block_id)',
+    format('Anyone can read %s of published blocks', p_what),
+    'private.block_is_published(block_id)');
+end;
+$$;
+revoke execute on procedure private.block_content_read(regclass, text) from public;
+
 create table public.questions (
   id uuid primary key default gen_random_uuid(),
   block_id uuid not null references public.blocks (id) on delete cascade,
@@ -21,16 +36,9 @@ create table public.questions (
 );
 comment on table public.questions is
   'Questions of a form or ab block, ordered by index; deleted marks a soft delete.';
-alter table public.questions enable row level security;
-revoke insert, update, delete on public.questions from anon, authenticated;
+call private.block_content_read('public.questions', 'questions');
 create index questions_block_id_index_idx on public.questions (block_id, index);
 create index questions_trigger_letter_block_idx on public.questions (trigger_letter_block);
-
-create policy "Anyone can read questions of published blocks" on public.questions
-  for select to anon using (private.block_is_published(block_id));
-
-create policy "Users can read questions of published blocks and their own" on public.questions
-  for select to authenticated using (private.block_is_published(block_id) or private.is_block_owner(block_id));
 
 create table public.options (
   id uuid primary key default gen_random_uuid(),
@@ -47,16 +55,9 @@ create table public.options (
 with (fillfactor = 80);
 comment on table public.options is
   'Choices of a poll or ab question with their response counts; deleted marks a soft delete.';
-alter table public.options enable row level security;
-revoke insert, update, delete on public.options from anon, authenticated;
+call private.block_content_read('public.options', 'options');
 create index options_question_id_index_idx on public.options (question_id, index);
 create index options_block_id_idx on public.options (block_id);
-
-create policy "Anyone can read options of published blocks" on public.options
-  for select to anon using (private.block_is_published(block_id));
-
-create policy "Users can read options of published blocks and their own" on public.options
-  for select to authenticated using (private.block_is_published(block_id) or private.is_block_owner(block_id));
 
 create table public.endings (
   id uuid primary key default gen_random_uuid(),
@@ -75,16 +76,9 @@ create table public.endings (
 );
 comment on table public.endings is
   'Endings (closing logic) of a form or ab block; exactly one default ending per such block, created with it.';
-alter table public.endings enable row level security;
-revoke insert, update, delete on public.endings from anon, authenticated;
+call private.block_content_read('public.endings', 'endings');
 create unique index endings_one_default_per_block_idx on public.endings (block_id) where is_default;
 create index endings_block_id_index_idx on public.endings (block_id, index);
-
-create policy "Anyone can read endings of published blocks" on public.endings
-  for select to anon using (private.block_is_published(block_id));
-
-create policy "Users can read endings of published blocks and their own" on public.endings
-  for select to authenticated using (private.block_is_published(block_id) or private.is_block_owner(block_id));
 
 create table public.ending_conditions (
   id uuid primary key default gen_random_uuid(),
@@ -101,17 +95,10 @@ create table public.ending_conditions (
 );
 comment on table public.ending_conditions is
   'Conditions of an ending: all must hold for the ending to be chosen (equal, empty, not_empty, include).';
-alter table public.ending_conditions enable row level security;
-revoke insert, update, delete on public.ending_conditions from anon, authenticated;
+call private.block_content_read('public.ending_conditions', 'ending conditions');
 create index ending_conditions_ending_id_index_idx on public.ending_conditions (ending_id, index);
 create index ending_conditions_block_id_idx on public.ending_conditions (block_id);
 create index ending_conditions_question_id_idx on public.ending_conditions (question_id);
-
-create policy "Anyone can read ending conditions of published blocks" on public.ending_conditions
-  for select to anon using (private.block_is_published(block_id));
-
-create policy "Users can read ending conditions of published or own blocks" on public.ending_conditions
-  for select to authenticated using (private.block_is_published(block_id) or private.is_block_owner(block_id));
 
 -- Question count: 20 per block, 5 for owners without a paid plan (spec limits questionCountMax,
 -- questionCountMaxFree). The block row is locked so concurrent inserts count right.

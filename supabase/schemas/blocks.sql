@@ -140,13 +140,9 @@ comment on table public.block_private is
   'Owner-only settings of a block (notification mail, Notion, letter sender and template). One row per block, created with it.';
 comment on column public.block_private.letter is
   'The letter as a block model (headings, paragraphs, lists, images, ...), from which save-letter renders mail_html and mail_text.';
-alter table public.block_private enable row level security;
-revoke insert, update, delete on public.block_private from anon, authenticated;
-revoke all on public.block_private from anon;
+call private.clients_read('public.block_private', 'Owners can read their blocks'' private settings',
+  'owner_id = (select auth.uid())');
 create index block_private_owner_id_idx on public.block_private (owner_id);
-
-create policy "Owners can read their blocks' private settings" on public.block_private
-  for select to authenticated using (owner_id = (select auth.uid()));
 
 create or replace function private.blocks_before_insert()
 returns trigger language plpgsql security definer set search_path = '' as $$

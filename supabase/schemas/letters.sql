@@ -28,25 +28,11 @@ create table public.letter_templates (
   foreign key (block_id, user_id) references public.blocks (id, owner_id) on delete cascade
 );
 comment on table public.letter_templates is 'Saved templates of a letter block (the default one is kept on block_private).';
-alter table public.letter_templates enable row level security;
-revoke update on public.letter_templates from anon, authenticated;
-revoke all on public.letter_templates from anon;
+call private.owners_write('public.letter_templates', 'letter templates');
+revoke update on public.letter_templates from authenticated;
 grant update (id, block_id, user_id, mail_html, mail_title, mail_text, mail_name, cta, cta_link, cta_text, image_link, page_url, created_at, updated_at) on public.letter_templates to authenticated;
 create index letter_templates_block_id_idx on public.letter_templates (block_id);
 create index letter_templates_user_id_idx on public.letter_templates (user_id);
-
-create policy "Owners can read their letter templates" on public.letter_templates
-  for select to authenticated using (user_id = (select auth.uid()));
-
-create policy "Owners can add letter templates" on public.letter_templates
-  for insert to authenticated with check (user_id = (select auth.uid()));
-
-create policy "Owners can update their letter templates" on public.letter_templates
-  for update to authenticated
-  using (user_id = (select auth.uid())) with check (user_id = (select auth.uid()));
-
-create policy "Owners can delete their letter templates" on public.letter_templates
-  for delete to authenticated using (user_id = (select auth.uid()));
 
 create table public.publishes (
   id uuid primary key default gen_random_uuid(),
@@ -76,17 +62,13 @@ create table public.publishes (
   foreign key (block_id, user_id) references public.blocks (id, owner_id) on delete cascade
 );
 comment on table public.publishes is 'One letter send (publish) of a letter block with its delivery counts. Written by the send functions.';
-alter table public.publishes enable row level security;
-revoke insert, update, delete on public.publishes from anon, authenticated;
-revoke all on public.publishes from anon;
+call private.clients_read('public.publishes', 'Owners can read their publishes',
+  'user_id = (select auth.uid())');
 create index publishes_block_id_created_at_idx on public.publishes (block_id, created_at desc);
 create index publishes_user_id_idx on public.publishes (user_id);
 create unique index publishes_block_id_trigger_block_id_idx on public.publishes (block_id, trigger_block_id)
   where trigger_block_id is not null;
 create index publishes_trigger_block_id_idx on public.publishes (trigger_block_id);
-
-create policy "Owners can read their publishes" on public.publishes
-  for select to authenticated using (user_id = (select auth.uid()));
 
 create table public.deliveries (
   id uuid primary key default gen_random_uuid(),
@@ -104,16 +86,12 @@ create table public.deliveries (
 comment on table public.deliveries is 'Per-recipient state of a letter send (reserved, sent, delivered, opened, bounced, ...).';
 comment on column public.deliveries.reason is
   'Why the mail was not sent: the provider''s answer when it failed, the rule (DELIVERY_SKIP_REASONS) when it was skipped. Shown in the letter history.';
-alter table public.deliveries enable row level security;
-revoke insert, update, delete on public.deliveries from anon, authenticated;
-revoke all on public.deliveries from anon;
+call private.clients_read('public.deliveries', 'Owners can read their deliveries',
+  'user_id = (select auth.uid())');
 create index deliveries_user_id_idx on public.deliveries (user_id);
 create index deliveries_provider_message_id_idx on public.deliveries (provider_message_id);
 create index deliveries_audience_member_id_idx on public.deliveries (audience_member_id);
 create index deliveries_publish_id_status_idx on public.deliveries (publish_id, status);
-
-create policy "Owners can read their deliveries" on public.deliveries
-  for select to authenticated using (user_id = (select auth.uid()));
 
 -- A delivery leaving `reserved` counts once in its send (and its audience member).
 -- security definer: counts are not the client's to write (they cannot write deliveries at all).

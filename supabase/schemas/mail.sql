@@ -29,16 +29,12 @@ comment on column public.sender_emails.dmarc_policy is
   'The _dmarc policy of the address''s domain when last checked; quarantine or reject means letters go from the platform address with Reply-To this one.';
 comment on column public.sender_emails.confirmed_at is
   'When this owner opened the confirmation link mailed to the address (confirm-mail-verify); null until then. verified needs it.';
-alter table public.sender_emails enable row level security;
--- deleting goes through delete-mail-verified: it releases the provider's identity with the last
--- confirmed claim and clears the letters that named the address
-revoke insert, update, delete on public.sender_emails from anon, authenticated;
-revoke all on public.sender_emails from anon;
+-- deleting too goes through delete-mail-verified: it releases the provider's identity with the
+-- last confirmed claim and clears the letters that named the address
+call private.clients_read('public.sender_emails', 'Users can read their own sender emails',
+  'user_id = (select auth.uid())');
 -- delete-mail-verified counts the other owners' claims of an address
 create index sender_emails_email_idx on public.sender_emails (email);
-
-create policy "Users can read their own sender emails" on public.sender_emails
-  for select to authenticated using (user_id = (select auth.uid()));
 
 create table private.sender_email_tokens (
   sender_email_id uuid primary key references public.sender_emails (id) on delete cascade,
@@ -115,13 +111,9 @@ create table public.unsubscribes (
 );
 comment on table public.unsubscribes is
   'Addresses that unsubscribed from a user''s letters; sends skip them. Written by the unsubscribe function.';
-alter table public.unsubscribes enable row level security;
-revoke insert, update, delete on public.unsubscribes from anon, authenticated;
-revoke all on public.unsubscribes from anon;
+call private.clients_read('public.unsubscribes', 'Owners can read their unsubscribes',
+  'user_id = (select auth.uid())');
 create index unsubscribes_block_id_idx on public.unsubscribes (block_id);
-
-create policy "Owners can read their unsubscribes" on public.unsubscribes
-  for select to authenticated using (user_id = (select auth.uid()));
 
 -- Whether the member's address unsubscribed from the owner's letters (computed field of
 -- audience_members: `audience_members?select=*,is_unsubscribed`), so the audience list says

@@ -111,17 +111,12 @@ create table public.message_private (
 );
 comment on table public.message_private is
   'Notification email a commenter left with a top-level message; readable by the block owner and the author only.';
-alter table public.message_private enable row level security;
-revoke insert, update, delete on public.message_private from anon, authenticated;
-revoke all on public.message_private from anon;
+call private.clients_read('public.message_private', 'Block owners and authors can read commenter emails',
+  'exists (select 1 from public.blocks b
+          where b.id = message_private.block_id and b.owner_id = (select auth.uid()))
+  or exists (select 1 from public.messages m
+             where m.id = message_private.message_id and m.creator_id = (select auth.uid()))');
 create index message_private_block_id_idx on public.message_private (block_id);
-
-create policy "Block owners and authors can read commenter emails" on public.message_private
-  for select to authenticated using (
-    exists (select 1 from public.blocks b
-            where b.id = message_private.block_id and b.owner_id = (select auth.uid()))
-    or exists (select 1 from public.messages m
-               where m.id = message_private.message_id and m.creator_id = (select auth.uid())));
 
 create table public.message_likes (
   message_id uuid not null references public.messages (id) on delete cascade,
@@ -130,13 +125,9 @@ create table public.message_likes (
   primary key (message_id, user_id)
 );
 comment on table public.message_likes is 'One like per user and message; messages.like_count follows it.';
-alter table public.message_likes enable row level security;
-revoke insert, update, delete on public.message_likes from anon, authenticated;
-revoke all on public.message_likes from anon;
+call private.clients_read('public.message_likes', 'Users can read their own message likes',
+  'user_id = (select auth.uid())');
 create index message_likes_user_id_idx on public.message_likes (user_id);
-
-create policy "Users can read their own message likes" on public.message_likes
-  for select to authenticated using (user_id = (select auth.uid()));
 
 -- one level of replies; a reply has no resolved state
 create or replace function private.messages_before_insert()

@@ -12,14 +12,10 @@ create table public.message_reports (
 );
 comment on table public.message_reports is
   'A visitor''s report of a message (once per visitor and message), for the block owner. Written by report_message.';
-alter table public.message_reports enable row level security;
-revoke insert, update, delete on public.message_reports from anon, authenticated;
-revoke all on public.message_reports from anon;
+call private.clients_read('public.message_reports', 'Owners read their blocks'' reports and visitors their own',
+  'user_id = (select auth.uid()) or private.is_block_owner(block_id)');
 create index message_reports_block_id_idx on public.message_reports (block_id, created_at desc);
 create index message_reports_user_id_idx on public.message_reports (user_id, block_id);
-
-create policy "Owners read their blocks' reports and visitors their own" on public.message_reports
-  for select to authenticated using (user_id = (select auth.uid()) or private.is_block_owner(block_id));
 
 create table public.blocked_writers (
   block_id uuid not null references public.blocks (id) on delete cascade,
@@ -29,13 +25,9 @@ create table public.blocked_writers (
 );
 comment on table public.blocked_writers is
   'Visitors the block owner blocked: every later write of theirs to the block is refused. Written by block_writer.';
-alter table public.blocked_writers enable row level security;
-revoke insert, update, delete on public.blocked_writers from anon, authenticated;
-revoke all on public.blocked_writers from anon;
+call private.clients_read('public.blocked_writers', 'Owners read the writers they blocked',
+  'private.is_block_owner(block_id)');
 create index blocked_writers_user_id_idx on public.blocked_writers (user_id);
-
-create policy "Owners read the writers they blocked" on public.blocked_writers
-  for select to authenticated using (private.is_block_owner(block_id));
 
 -- A visitor reports a message to the block owner, once (a second report changes nothing).
 -- security definer: see the header.

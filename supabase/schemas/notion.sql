@@ -21,12 +21,8 @@ comment on table public.integrations is
   'Connected outside services of a user (Notion, Cafe24) and whether access is granted; tokens are in private.integration_tokens.';
 comment on column public.integrations.status_reason is
   'Why the status is not_granted (Notion refused the token: the owner removed the integration in Notion).';
-alter table public.integrations enable row level security;
-revoke insert, update, delete on public.integrations from anon, authenticated;
-revoke all on public.integrations from anon;
-
-create policy "Users can read their own integrations" on public.integrations
-  for select to authenticated using (user_id = (select auth.uid()));
+call private.clients_read('public.integrations', 'Users can read their own integrations',
+  'user_id = (select auth.uid())');
 
 create table private.integration_tokens (
   integration_id uuid primary key references public.integrations (id) on delete cascade,

@@ -44,18 +44,14 @@ comment on column public.payments.renewal_failed_at is 'When the last renewal pa
 comment on column public.payments.next_content is 'A changed plan {planName, blockLimit, responseMonthlyLimit} that starts with the next period.';
 comment on column public.payments.next_price is 'The price of next_content.';
 comment on column public.payments.end_date is 'Last day of the current period (inclusive): the plan ends the day after unless it renews.';
-alter table public.payments enable row level security;
-revoke insert, update, delete on public.payments from anon, authenticated;
-revoke all on public.payments from anon;
+call private.clients_read('public.payments', 'Users can read their own payments',
+  'user_id = (select auth.uid())');
 create index payments_user_id_created_at_idx on public.payments (user_id, created_at desc);
 create unique index payments_one_active_plan_idx on public.payments (user_id)
   where is_active and type in ('basic', 'custom', 'subscription');
 create index payments_active_end_date_idx on public.payments (end_date) where is_active;
 create index payments_provider_payment_id_idx on public.payments (method, provider_payment_id)
   where provider_payment_id is not null;
-
-create policy "Users can read their own payments" on public.payments
-  for select to authenticated using (user_id = (select auth.uid()));
 
 create table public.coupons (
   id uuid primary key default gen_random_uuid(),

@@ -45,21 +45,7 @@ create table public.user_tags (
   unique (user_id, label)
 );
 comment on table public.user_tags is 'The owner''s tag list (label and active flag) used to filter block cards.';
-alter table public.user_tags enable row level security;
-revoke all on public.user_tags from anon;
-
-create policy "Users can read their own tags" on public.user_tags
-  for select to authenticated using (user_id = (select auth.uid()));
-
-create policy "Users can add their own tags" on public.user_tags
-  for insert to authenticated with check (user_id = (select auth.uid()));
-
-create policy "Users can update their own tags" on public.user_tags
-  for update to authenticated
-  using (user_id = (select auth.uid())) with check (user_id = (select auth.uid()));
-
-create policy "Users can delete their own tags" on public.user_tags
-  for delete to authenticated using (user_id = (select auth.uid()));
+call private.owners_write('public.user_tags', 'tags');
 
 -- Who is an owner: a user who signs in with Google or Apple (the providers the spec names), or
 -- one the operator made an owner through the admin API. A profile is made for such a user only,

@@ -17,6 +17,51 @@ returns jsonb language sql stable set search_path = '' as $$
   select coalesce((select value from private.settings where key = p_key), p_default);
 $$;
 
+-- A table clients may read but never write (their writes go through RPCs, edge functions and
+-- triggers): RLS on, no insert, update or delete for anon and authenticated, and the policy by
+-- which a signed-in user reads rows, named p_policy, `for select to authenticated using
+-- (p_using)`, p_using written as Supabase recommends ((select auth.uid())). anon reads through
+-- p_anon_policy `for select to anon using (p_anon_using)`, or, without one, holds nothing on the
+-- table. Called once per table right after it in its schema file, so the call is where the
+-- table's access reads (docs/data-model.md, "Reading a table's access"); a table with any other
+-- access writes its grants and policies out.
+create procedure private.clients_read(p_table regclass, p_policy text, p_using text,
+                                      p_anon_policy text default null, p_anon_using text default null)
+language plpgsql set search_path = '' as $$
+begin
+  execute format('alter table %s enable row level security', p_table);
+  execute format('revoke insert, update, delete on %s from anon, authenticated', p_table);
+  execute format('create policy %I on %s for select to authenticated using (%s)', p_policy, p_table, p_using);
+  if p_anon_policy is null then
+    execute format('revoke all on %s from anon', p_table);
+  else
+    execute format('create policy %I on %s for select to anon using (%s)', p_anon_policy, p_table, p_anon_using);
+  end if;
+end;
+$$;
+revoke execute on procedure private.clients_read(regclass, text, text, text, text) from public;
+
+-- A table its owners write themselves through the API, each their own rows (user_id): RLS on,
+-- nothing for anon, and for a signed-in user the four policies "Owners can read|add|update|delete
+-- their <p_what>" with user_id = (select auth.uid()) (Supabase's recommended form). Called as
+-- clients_read is; column grants, if any, follow the call.
+create procedure private.owners_write(p_table regclass, p_what text)
+language plpgsql set search_path = '' as $$
+begin
+  execute format('alter table %s enable row level security', p_table);
+  execute format('revoke all on %s from anon', p_table);
+  execute format('create policy %I on %s for select to authenticated using (user_id = (select auth.uid()))',
+                 'Owners can read their ' || p_what, p_table);
+  execute format('create policy %I on %s for insert to authenticated with check (user_id = (select auth.uid()))',
+                 'Owners can add their ' || p_what, p_table);
+  execute format('create policy %I on %s for update to authenticated using (user_id = (select auth.uid())) '
+                 'with check (user_id = (select auth.uid()))', 'Owners can update their ' || p_what, p_table);
+  execute format('create policy %I on %s for delete to authenticated using (user_id = (select auth.uid()))',
+                 'Owners can delete their ' || p_what, p_table);
+end;
+$$;
+revoke execute on procedure private.owners_write(regclass, text) from public;
+
 create function private.set_updated_at()
 returns trigger language plpgsql set search_path = '' as $$
 begin

@@ -112,44 +112,38 @@ returns jsonb language sql stable set search_path = '' as $$
   select jsonb_build_object('id', p_block.id, 'name', p_block.name, 'type', p_block.type);
 $$;
 
-create function private.responses_enqueue_webhooks()
+-- A response (once counted: on insert, or when the owner approves a held one) or a message of a
+-- block whose owner has an enabled endpoint: response.created or message.created, with the block.
+create function private.enqueue_created_webhooks()
 returns trigger language plpgsql security definer set search_path = '' as $$
 declare
   v_block public.blocks;
+  v_event text;
+  v_row jsonb;
 begin
   select * into v_block from public.blocks where id = new.block_id;
   if not exists (select 1 from public.webhook_endpoints where user_id = v_block.owner_id and enabled) then
     return null;
   end if;
-  perform private.enqueue_webhooks(v_block.owner_id, v_block.id, 'response.created', jsonb_build_object(
-    'block', private.block_webhook_json(v_block),
-    'response', jsonb_build_object(
+  if tg_table_name = 'responses' then
+    v_event := 'response';
+    v_row := jsonb_build_object(
       'id', new.id, 'kind', new.kind, 'creator_id', new.creator_id, 'creator_name', new.creator_name,
       'page_key', new.page_key, 'created_at', new.created_at,
       'answers', coalesce((
         select jsonb_agg(jsonb_build_object('question_id', a.key, 'title', a.value ->> 'title',
                                             'type', a.value ->> 'type', 'value', a.value -> 'value')
                          order by (a.value ->> 'index')::integer, a.key)
-        from jsonb_each(new.answers) a), '[]'::jsonb))));
-  return null;
-end;
-$$;
-
-create function private.messages_enqueue_webhooks()
-returns trigger language plpgsql security definer set search_path = '' as $$
-declare
-  v_block public.blocks;
-begin
-  select * into v_block from public.blocks where id = new.block_id;
-  if not exists (select 1 from public.webhook_endpoints where user_id = v_block.owner_id and enabled) then
-    return null;
-  end if;
-  perform private.enqueue_webhooks(v_block.owner_id, v_block.id, 'message.created', jsonb_build_object(
-    'block', private.block_webhook_json(v_block),
-    'message', jsonb_build_object(
+        from jsonb_each(new.answers) a), '[]'::jsonb));
+  else
+    v_event := 'message';
+    v_row := jsonb_build_object(
       'id', new.id, 'parent_id', new.parent_id, 'content', new.content, 'creator_id', new.creator_id,
       'creator_name', new.creator_name, 'status', new.status, 'page_key', new.page_key,
-      'is_owner', new.creator_id = v_block.owner_id, 'created_at', new.created_at)));
+      'is_owner', new.creator_id = v_block.owner_id, 'created_at', new.created_at);
+  end if;
+  perform private.enqueue_webhooks(v_block.owner_id, v_block.id, v_event || '.created',
+    jsonb_build_object('block', private.block_webhook_json(v_block), v_event, v_row));
   return null;
 end;
 $$;
@@ -172,11 +166,11 @@ $$;
 
 -- a response held by escalation (issue 17) goes out when the owner approves it
 create trigger responses_enqueue_webhooks after insert on public.responses
-  for each row when (not new.held) execute function private.responses_enqueue_webhooks();
+  for each row when (not new.held) execute function private.enqueue_created_webhooks();
 create trigger responses_approved_enqueue_webhooks after update of held on public.responses
-  for each row when (old.held and not new.held) execute function private.responses_enqueue_webhooks();
+  for each row when (old.held and not new.held) execute function private.enqueue_created_webhooks();
 create trigger messages_enqueue_webhooks after insert on public.messages
-  for each row execute function private.messages_enqueue_webhooks();
+  for each row execute function private.enqueue_created_webhooks();
 create trigger unsubscribes_enqueue_webhooks after insert on public.unsubscribes
   for each row execute function private.unsubscribes_enqueue_webhooks();
 
