@@ -307,11 +307,8 @@ declare
   v_uid uuid := auth.uid();
   v_src public.blocks;
   v_new public.blocks;
-  v_question public.questions;
-  v_ending public.endings;
-  v_question_map jsonb := '{}'::jsonb;
-  v_ending_map jsonb := '{}'::jsonb;
-  v_id uuid;
+  v_question_map jsonb;
+  v_ending_map jsonb;
 begin
   select * into v_src from public.blocks where id = p_block_id and owner_id = v_uid;
   if v_uid is null or not found then
@@ -334,31 +331,28 @@ begin
     from public.block_private s
     where s.block_id = v_src.id and d.block_id = v_new.id;
 
-  for v_question in
-    select * from public.questions where block_id = v_src.id and not deleted order by index, created_at
-  loop
-    v_id := gen_random_uuid();
-    v_question_map := v_question_map || jsonb_build_object(v_question.id::text, v_id);
-    v_question.id := v_id;
-    v_question.block_id := v_new.id;
-    v_question.created_at := now();
-    insert into public.questions select (v_question).*;
-  end loop;
+  -- questions (not deleted) and endings under new ids; the maps (old id -> new id) point the
+  -- options and conditions at the copies
+  select coalesce(jsonb_object_agg(id, gen_random_uuid()), '{}') into v_question_map
+    from public.questions where block_id = v_src.id and not deleted;
+  insert into public.questions
+    select (jsonb_populate_record(q, jsonb_build_object(
+              'id', v_question_map -> q.id::text, 'block_id', v_new.id, 'created_at', now()))).*
+    from public.questions q where q.block_id = v_src.id and v_question_map ? q.id::text
+    order by q.index, q.created_at;
 
   insert into public.options (question_id, block_id, value, index)
     select (v_question_map ->> o.question_id::text)::uuid, v_new.id, o.value, o.index
     from public.options o
     where o.block_id = v_src.id and not o.deleted and v_question_map ? o.question_id::text;
 
-  for v_ending in select * from public.endings where block_id = v_src.id order by index, created_at
-  loop
-    v_id := gen_random_uuid();
-    v_ending_map := v_ending_map || jsonb_build_object(v_ending.id::text, v_id);
-    v_ending.id := v_id;
-    v_ending.block_id := v_new.id;
-    v_ending.created_at := now();
-    insert into public.endings select (v_ending).*;
-  end loop;
+  select coalesce(jsonb_object_agg(id, gen_random_uuid()), '{}') into v_ending_map
+    from public.endings where block_id = v_src.id;
+  insert into public.endings
+    select (jsonb_populate_record(e, jsonb_build_object(
+              'id', v_ending_map -> e.id::text, 'block_id', v_new.id, 'created_at', now()))).*
+    from public.endings e where e.block_id = v_src.id
+    order by e.index, e.created_at;
 
   insert into public.ending_conditions (ending_id, block_id, index, question_id, type, value)
     select (v_ending_map ->> c.ending_id::text)::uuid, v_new.id, c.index,
