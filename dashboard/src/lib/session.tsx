@@ -43,16 +43,9 @@ export function isEligibleUser(user: User | null | undefined): user is User {
   return providers.includes('google') || providers.includes('apple') || meta.owner === true;
 }
 
-async function fetchProfile(userId: string): Promise<ProfileRow | null> {
-  const supabase = await loadClient();
-  const { data, error } = await supabase
-    .from('profiles')
-    .select('*')
-    .eq('id', userId)
-    .maybeSingle();
-  if (error) throw error;
-  return (data as ProfileRow | null) ?? null;
-}
+// With the client, after the first paint (loadClient).
+const fetchProfile = (userId: string): Promise<ProfileRow | null> =>
+  import('./profile').then((m) => m.readProfile(userId, '*'));
 
 const userChangeListeners = new Set<() => void>();
 

@@ -14,6 +14,7 @@ import {
   type TSaveLetter,
 } from '@reaction-blocks/contracts/letters';
 import type { Database } from '../../../lib/db-types';
+import { readProfile } from '../../../lib/profile';
 import { invokeFunction, supabase } from '../../../lib/supabase';
 
 type Tables = Database['public']['Tables'];
@@ -57,13 +58,9 @@ export async function listSenders(): Promise<SenderOption[]> {
 
 /** Emails left this month (the spec's remaining quota: limit minus this month's count). */
 export async function remainingEmails(userId: string): Promise<number> {
-  const { data, error } = await supabase
-    .from('profiles')
-    // response_monthly_count: this month's count (a computed field over the owner's count shards)
-    .select('response_monthly_limit, response_monthly_count')
-    .eq('id', userId)
-    .single();
-  if (error) throw error;
+  // response_monthly_count: this month's count (a computed field over the owner's count shards)
+  const data = await readProfile(userId, 'response_monthly_limit, response_monthly_count');
+  if (!data) throw new Error('No profile');
   return Math.max(0, data.response_monthly_limit - (data.response_monthly_count ?? 0));
 }
 

@@ -1,5 +1,6 @@
 // The plan screens' data and calls: the history (RLS: the owner's rows), the usage numbers, and
 // the spec's calls as edge functions. Bodies are checked with the payment functions' schemas.
+import { readProfile } from '../../../lib/profile';
 import { supabase, invokeFunction } from '../../../lib/supabase';
 import {
   ZCancelPayment,
@@ -59,13 +60,11 @@ export interface Usage {
 }
 
 export async function loadUsage(userId: string): Promise<Usage> {
-  const { data, error } = await supabase
-    .from('profiles')
-    .select('block_count, block_limit, response_monthly_count, response_monthly_limit')
-    .eq('id', userId)
-    .single();
-  if (error) throw error;
-  if (!data || typeof data !== 'object' || Array.isArray(data)) throw new Error('No profile');
+  const data = await readProfile(
+    userId,
+    'block_count, block_limit, response_monthly_count, response_monthly_limit',
+  );
+  if (!data) throw new Error('No profile');
   return data as Usage;
 }
 
