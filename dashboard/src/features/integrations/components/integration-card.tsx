@@ -7,6 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { integrationReason } from '../../../components/integrations/texts';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { formatDate } from '../../../lib/dates';
+import { DangerButton } from '../../../components/ui/danger-button';
 
 export interface IntegrationCardHeadProps {
   mark: ReactNode;
@@ -77,14 +78,9 @@ export function IntegrationActions({
         </button>
       ) : null}
       {onRemove ? (
-        <button
-          type="button"
-          className="button button-ghost danger-text"
-          disabled={connecting}
-          onClick={onRemove}
-        >
+        <DangerButton disabled={connecting} onClick={onRemove}>
           {t('integrations.remove')}
-        </button>
+        </DangerButton>
       ) : null}
     </div>
   );

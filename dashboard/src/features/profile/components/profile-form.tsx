@@ -13,6 +13,7 @@ import {
   type TUpdateProfileInput,
 } from '../api/update-profile';
 import { ErrorText } from '../../../components/ui/error-text';
+import { DangerButton } from '../../../components/ui/danger-button';
 
 export interface ProfileFormProps {
   initial: TUpdateProfileInput;
@@ -110,13 +111,9 @@ export function ProfileForm({ initial, email, onSave, onRemoveAccount }: Profile
         {serverError ? <ErrorText>{t('profile.error', { message: serverError })}</ErrorText> : null}
       </form>
       <section className="danger-zone">
-        <button
-          type="button"
-          className="button button-ghost danger-text"
-          onClick={() => setConfirmRemove(true)}
-        >
+        <DangerButton onClick={() => setConfirmRemove(true)}>
           {t('profile.removeAccount')}
-        </button>
+        </DangerButton>
       </section>
       <ConfirmDialog
         open={confirmRemove}

@@ -26,6 +26,7 @@ import {
 } from './model';
 import { MoveButtons } from './move-buttons';
 import { endingErrors, type EndingField } from './validation';
+import { DangerButton } from '../../../components/ui/danger-button';
 
 export interface EndingEditorProps {
   /** The ending being edited; the dialog is closed when null. */
@@ -250,13 +251,9 @@ function EndingFields({
               </button>
             </div>
           ) : (
-            <button
-              type="button"
-              className="button button-ghost danger-text"
-              onClick={() => setConfirmDelete(true)}
-            >
+            <DangerButton onClick={() => setConfirmDelete(true)}>
               {t('editor.ending.delete')}
-            </button>
+            </DangerButton>
           )}
         </div>
       ) : null}

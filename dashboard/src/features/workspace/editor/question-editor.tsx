@@ -23,6 +23,7 @@ import { MoveButtons } from './move-buttons';
 import { OptionsEditor } from './options-editor';
 import { TriggerLetterField } from './trigger-letter-field';
 import type { QuestionField } from './validation';
+import { DangerButton } from '../../../components/ui/danger-button';
 
 // Its own chunk: only description questions need it (about 7 KB gzip).
 const RichTextEditor = lazy(() =>
@@ -86,9 +87,7 @@ export function QuestionEditor({
         {inForm ? (
           <div className="question-editor-tools">
             <MoveButtons index={position} first={0} last={count - 1} onMove={onMove} />
-            <button type="button" className="button button-ghost danger-text" onClick={onDelete}>
-              {t('editor.question.delete')}
-            </button>
+            <DangerButton onClick={onDelete}>{t('editor.question.delete')}</DangerButton>
           </div>
         ) : null}
       </div>

@@ -29,6 +29,7 @@ import {
 import { PaidHint } from '../paid-hint';
 import { Announcement } from '../../../../components/ui/announcement';
 import { ErrorText } from '../../../../components/ui/error-text';
+import { DangerButton } from '../../../../components/ui/danger-button';
 
 /** The section's calls; tests pass their own. */
 export interface WebhooksApi {
@@ -319,14 +320,9 @@ function EndpointItem({
         <button type="button" className="button" disabled={busy !== null} onClick={onRotate}>
           {s('rotate')}
         </button>
-        <button
-          type="button"
-          className="button button-ghost danger-text"
-          disabled={busy !== null}
-          onClick={onDelete}
-        >
+        <DangerButton disabled={busy !== null} onClick={onDelete}>
           {s('delete')}
-        </button>
+        </DangerButton>
       </div>
       <details className="webhook-log">
         <summary>{s('log', { count: deliveries.length })}</summary>

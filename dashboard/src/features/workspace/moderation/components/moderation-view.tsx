@@ -19,6 +19,7 @@ import {
 import { useModeration } from '../hooks/use-moderation';
 import { EmptyState } from '../../../../components/ui/empty-state';
 import { ErrorText } from '../../../../components/ui/error-text';
+import { DangerButton } from '../../../../components/ui/danger-button';
 
 export interface ModerationViewProps {
   block: { id: string; type: 'comment' | 'qna'; name: string; owner_id: string };
@@ -182,13 +183,9 @@ export function ModerationView({ block, api = supabaseModerationApi }: Moderatio
                   {t('moderation.actions.resolve')}
                 </button>
               ) : null}
-              <button
-                type="button"
-                className="button button-ghost danger-text"
-                onClick={() => setDeleting(selectedIds)}
-              >
+              <DangerButton onClick={() => setDeleting(selectedIds)}>
                 {t('moderation.actions.delete')}
-              </button>
+              </DangerButton>
             </>
           ) : null}
         </div>
