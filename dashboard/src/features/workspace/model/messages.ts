@@ -4,21 +4,18 @@
 import type { TFunction } from 'i18next';
 import { BLOCK_MESSAGES, MESSAGES } from '@reaction-blocks/contracts/schemas';
 
+/** Each schema message with its translation key. */
+const KEYS = new Map<string, string>([
+  [MESSAGES.tooLong, 'common.tooLong'],
+  [MESSAGES.invalidUrl, 'workspace.errors.invalidUrl'],
+  [BLOCK_MESSAGES.invalidColor, 'workspace.errors.invalidColor'],
+  [BLOCK_MESSAGES.invalidEmail, 'workspace.errors.invalidEmail'],
+  [BLOCK_MESSAGES.incompleteCondition, 'editor.errors.incompleteCondition'],
+  [BLOCK_MESSAGES.notValidType, 'editor.errors.notValidType'],
+]);
+
+/** `message` in the owner's language; a message the table does not know shows as it is. */
 export function translateMessage(t: TFunction, message: string): string {
-  switch (message) {
-    case MESSAGES.tooLong:
-      return t('common.tooLong');
-    case MESSAGES.invalidUrl:
-      return t('workspace.errors.invalidUrl');
-    case BLOCK_MESSAGES.invalidColor:
-      return t('workspace.errors.invalidColor');
-    case BLOCK_MESSAGES.invalidEmail:
-      return t('workspace.errors.invalidEmail');
-    case BLOCK_MESSAGES.incompleteCondition:
-      return t('editor.errors.incompleteCondition');
-    case BLOCK_MESSAGES.notValidType:
-      return t('editor.errors.notValidType');
-    default:
-      return message;
-  }
+  const key = KEYS.get(message);
+  return key ? t(key) : message;
 }

@@ -388,38 +388,20 @@ export function RichTextEditor({ label, value, onChange, hint, error }: RichText
     if (text) typeText(text, event.timeStamp, true);
   };
 
-  const formatButtons: { format: Format; label: string; shortcut: string; keys: string }[] = [
-    {
-      format: 'bold',
-      label: t('editor.richText.bold'),
-      shortcut: `${modLabel}B`,
-      keys: `${mod}+B`,
-    },
-    {
-      format: 'italic',
-      label: t('editor.richText.italic'),
-      shortcut: `${modLabel}I`,
-      keys: `${mod}+I`,
-    },
-    {
-      format: 'link',
-      label: t('editor.richText.link'),
-      shortcut: `${modLabel}K`,
-      keys: `${mod}+K`,
-    },
-    {
-      format: 'ul',
-      label: t('editor.richText.bulletedList'),
-      shortcut: `${modLabel}Shift+8`,
-      keys: `${mod}+Shift+8`,
-    },
-    {
-      format: 'ol',
-      label: t('editor.richText.numberedList'),
-      shortcut: `${modLabel}Shift+7`,
-      keys: `${mod}+Shift+7`,
-    },
-  ];
+  // Each format's button; its shortcut is the modifier and `key`.
+  const formatButtons = (
+    [
+      { format: 'bold', label: t('editor.richText.bold'), key: 'B' },
+      { format: 'italic', label: t('editor.richText.italic'), key: 'I' },
+      { format: 'link', label: t('editor.richText.link'), key: 'K' },
+      { format: 'ul', label: t('editor.richText.bulletedList'), key: 'Shift+8' },
+      { format: 'ol', label: t('editor.richText.numberedList'), key: 'Shift+7' },
+    ] satisfies { format: Format; label: string; key: string }[]
+  ).map(({ key, ...button }) => ({
+    ...button,
+    shortcut: `${modLabel}${key}`,
+    keys: `${mod}+${key}`,
+  }));
 
   // WAI-ARIA toolbar: one tab stop, arrow keys move between the buttons
   const onToolbarKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
