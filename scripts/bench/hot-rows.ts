@@ -41,8 +41,8 @@ import {
   createBlock,
   int,
   machineLine,
+  mapLimit,
   median,
-  pool,
   range,
   runBench,
   setSetting,
@@ -119,12 +119,12 @@ interface Seeded {
 
 async function seed(stack: Stack): Promise<Seeded> {
   process.stderr.write(`signing up ${SPREAD + 1} owners and ${VISITORS} visitors...\n`);
-  const owners = await pool(
+  const owners = await mapLimit(
     Array.from({ length: SPREAD + 1 }, (_, i) => i),
     8,
     (i) => signInOwner(stack, `hot-rows-${i}-${Date.now()}@bench.local`, `Hot Rows Owner ${i}`),
   );
-  const visitors = await pool(
+  const visitors = await mapLimit(
     Array.from({ length: VISITORS }, (_, i) => i),
     16,
     async () =>
@@ -155,18 +155,18 @@ async function seed(stack: Stack): Promise<Seeded> {
     const big = owners[SPREAD]!;
     const others = owners.slice(0, SPREAD);
     const likeOne = await create(big, 'like');
-    const likeSpread = await pool(others, 4, (o) => create(o, 'like'));
-    const submitOwner = await pool(
+    const likeSpread = await mapLimit(others, 4, (o) => create(o, 'like'));
+    const submitOwner = await mapLimit(
       Array.from({ length: SPREAD }, () => big),
       4,
       createForm,
     );
     const submitForm = await createForm(big);
-    const submitSpread = await pool(others, 4, createForm);
+    const submitSpread = await mapLimit(others, 4, createForm);
     const abOne = (await abOf([await create(big, 'ab')]))[0]!;
-    const abSpread = await abOf(await pool(others, 4, (o) => create(o, 'ab')));
+    const abSpread = await abOf(await mapLimit(others, 4, (o) => create(o, 'ab')));
     const commentOne = await create(big, 'comment');
-    const commentSpread = await pool(others, 4, (o) => create(o, 'comment'));
+    const commentSpread = await mapLimit(others, 4, (o) => create(o, 'comment'));
     const all = [
       likeOne,
       ...likeSpread,

@@ -41,7 +41,7 @@ import {
   benchDurability,
   connectDb,
   int,
-  pool,
+  mapLimit,
   runBench,
   setting,
   signInOwner,
@@ -116,7 +116,7 @@ async function seed(stack: Stack): Promise<{
     (await rpc<{ id: string }>('create_block', { p_block_type: type })).id;
 
   process.stderr.write(`signing up ${SETTINGS.visitors} anonymous visitors...\n`);
-  const visitors = await pool(
+  const visitors = await mapLimit(
     Array.from({ length: SETTINGS.visitors }, (_, i) => i),
     16,
     async () =>
@@ -154,7 +154,7 @@ async function seed(stack: Stack): Promise<{
   /** A comment block, like blocks and a form of three questions: what the writes go to. */
   const writeBlocks = async (likeBlocks: number): Promise<PathData> => {
     const [comment, form] = [await createBlock('comment'), await createBlock('form')];
-    const likeBlockIds = await pool(
+    const likeBlockIds = await mapLimit(
       Array.from({ length: likeBlocks }, () => 'like'),
       4,
       createBlock,

@@ -31,7 +31,7 @@ import {
   ipcChild,
   loadNow,
   machineLine,
-  pool,
+  mapLimit,
   runBench,
   setting,
   signInOwner,
@@ -121,7 +121,7 @@ async function seed(stack: Stack) {
       [owner.user.id],
     );
     const create = (type: string) => createBlock(stack, owner, type);
-    const likeBlocks = await pool(Array.from({ length: LIKE_BLOCKS }), 1, () => create('like'));
+    const likeBlocks = await mapLimit(Array.from({ length: LIKE_BLOCKS }), 1, () => create('like'));
     const commentBlock = await create('comment');
     const formBlock = await create('form');
     const poll = await addQuestion(
@@ -135,7 +135,7 @@ async function seed(stack: Stack) {
       blocks,
       NEVER_REFUSE,
     ]);
-    const visitors = await pool(Array.from({ length: 200 }), 16, async () => {
+    const visitors = await mapLimit(Array.from({ length: 200 }), 16, async () => {
       const s = await api<{ access_token: string }>(
         stack,
         'POST',

@@ -14,6 +14,9 @@ import { startThrowawayStack, type ThrowawayStack } from '../../supabase/local/t
 import { paths } from '../../supabase/local/paths.ts';
 import { writeBenchmarkSection } from './docs-section.ts';
 
+/** Runs a task over items, a few at a time, in order: the jobs worker's own (functions/_shared/jobs.ts). */
+export { mapLimit } from '../../supabase/functions/_shared/map-limit.ts';
+
 /** A positive number from the environment, or the fallback. */
 export function setting(name: string, fallback: number): number {
   const raw = process.env[name];
@@ -342,24 +345,6 @@ export function ipcChild(file: string): {
       proc.send(cmd);
     });
   return { proc, ask };
-}
-
-/** Runs `task` over `items` with at most `limit` at a time, keeping the order of results. */
-export async function pool<I, O>(
-  items: I[],
-  limit: number,
-  task: (item: I) => Promise<O>,
-): Promise<O[]> {
-  const out = new Array<O>(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await task(items[i]!);
-    }
-  };
-  await Promise.all(Array.from({ length: limit }, worker));
-  return out;
 }
 
 /** The Deno process serving this stack's functions (its FUNCTIONS_PORT names it). */

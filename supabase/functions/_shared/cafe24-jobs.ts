@@ -18,7 +18,8 @@ import {
 } from './cafe24.ts';
 import { serviceClient } from './clients.ts';
 import { apiUrl, env, optionalEnv, siteUrl } from './env.ts';
-import { mapLimit, type ClaimedJob, type JobHandler, type Outcome } from './jobs.ts';
+import { type ClaimedJob, type JobHandler, type Outcome } from './jobs.ts';
+import { mapLimit } from './map-limit.ts';
 
 interface ShopContext {
   shop_id: string;

@@ -5,6 +5,7 @@
 // next claim marks `unknown` instead of sending them again.
 import type { SupabaseClient } from '@supabase/supabase-js';
 import type { Mailer } from './mail.ts';
+import { mapLimit } from './map-limit.ts';
 
 export interface ClaimedJob {
   id: number;
@@ -75,24 +76,6 @@ export interface DrainSummary {
 }
 
 const isDelivery = (p: Outcome | Delivery): p is Delivery => 'deliver' in p;
-
-/** Runs fn over items, at most `limit` at a time, keeping the order of results. */
-export async function mapLimit<T, R>(
-  items: T[],
-  limit: number,
-  fn: (item: T) => Promise<R>,
-): Promise<R[]> {
-  const results = new Array<R>(items.length);
-  let next = 0;
-  const lanes = Array.from({ length: Math.min(limit, items.length) }, async () => {
-    while (next < items.length) {
-      const index = next++;
-      results[index] = await fn(items[index]!);
-    }
-  });
-  await Promise.all(lanes);
-  return results;
-}
 
 /** A call of the worker or a handler's prepare: its data, or the database's error thrown, named. */
 export async function rpc<T>(

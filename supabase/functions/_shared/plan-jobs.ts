@@ -9,7 +9,8 @@
 // not idempotent and go through mailDelivery like every other mail.
 import { siteUrl } from './env.ts';
 import { platformMailDelivery } from './mail-delivery.ts';
-import { mapLimit, type ClaimedJob, type Delivery, type JobHandler, type Outcome } from './jobs.ts';
+import { type ClaimedJob, type Delivery, type JobHandler, type Outcome } from './jobs.ts';
+import { mapLimit } from './map-limit.ts';
 import type { OutgoingMail } from './mail.ts';
 import {
   chargeById,

@@ -5,7 +5,8 @@
 // runs again. Retries follow a schedule close to what receivers expect of Standard Webhooks
 // senders: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h (eight attempts over about a day).
 import { serviceClient } from './clients.ts';
-import { mapLimit, type JobHandler, type Outcome } from './jobs.ts';
+import { type JobHandler, type Outcome } from './jobs.ts';
+import { mapLimit } from './map-limit.ts';
 import { deliverWebhook } from './webhooks.ts';
 
 /** Seconds before the next attempt, after attempt n (1-based). */
