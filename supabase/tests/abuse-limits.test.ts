@@ -2,12 +2,12 @@
 // rate limits on every write path, sign-up storms and spoofed addresses, the monthly response
 // quota, avatar and home URLs, and what readers see of a block. Each refusal is checked with the
 // block's state read back with SQL (support/hostile.ts).
-import { createClient } from '@supabase/supabase-js';
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { AuthOptions } from '../local/auth/context.ts';
 import {
   anonClient,
+  apiClient,
   newGuest,
   newUser,
   sql,
@@ -360,6 +360,40 @@ async function authOnStack(options: Partial<AuthOptions> = {}) {
   });
 }
 
+/** An anonymous sign-in at the auth server at `url`, from `forwarded`, marked `marker`. */
+const signInVia = (url: string, forwarded: string, marker: string) =>
+  apiClient(stack().anonKey, { 'x-forwarded-for': forwarded }, url).auth.signInAnonymously({
+    options: { data: { probe: marker } },
+  });
+
+/**
+ * Behind a proxy that `server`'s auth trusts (this test process, adding the client's address as
+ * a proxy would): one client address gets its 30 anonymous sign-ins and no 31st, whatever the
+ * client wrote (`written`) to the left of the proxy's entry; another client address is not
+ * affected. Closes `server`.
+ */
+async function ownBudgetPerClientAddress(
+  server: { url: string; close(): Promise<void> },
+  written: string,
+) {
+  const marker = randomUUID();
+  try {
+    for (let i = 0; i < 30; i++) {
+      expect((await signInVia(server.url, '203.0.113.7', marker)).error).toBeNull();
+    }
+    expect((await signInVia(server.url, '203.0.113.7', marker)).error?.status).toBe(429);
+    // what the client wrote before the proxy's entry changes nothing: the last untrusted
+    // address is the client's
+    expect((await signInVia(server.url, `${written}, 203.0.113.7`, marker)).error?.status).toBe(
+      429,
+    );
+    // another client behind the same proxy is not affected
+    expect((await signInVia(server.url, '203.0.113.8', marker)).error).toBeNull();
+  } finally {
+    await server.close();
+  }
+}
+
 describe('abuse: anonymous sign-up storm', () => {
   /**
    * The local auth server with Supabase Auth's default limit (30 anonymous sign-ins per address
@@ -398,10 +432,9 @@ describe('abuse: anonymous sign-up storm', () => {
     const marker = randomUUID();
     try {
       const signIn = (headers: Record<string, string> = {}) =>
-        createClient(server.url, stack().anonKey, {
-          auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
-          global: { headers },
-        }).auth.signInAnonymously({ options: { data: { probe: marker } } });
+        apiClient(stack().anonKey, headers, server.url).auth.signInAnonymously({
+          options: { data: { probe: marker } },
+        });
       for (let i = 0; i < 30; i++) expect((await signIn()).error).toBeNull();
       expect(await anonymousUsers(marker)).toBe(30);
       // a script that claims other addresses in X-Forwarded-For is not believed: the server's
@@ -446,9 +479,9 @@ describe('abuse: anonymous sign-up storm', () => {
       ).token;
     try {
       const signIn = (captchaToken?: string) =>
-        createClient(server.url, stack().anonKey, {
-          auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
-        }).auth.signInAnonymously({ options: { data: { probe: marker }, captchaToken } });
+        apiClient(stack().anonKey, {}, server.url).auth.signInAnonymously({
+          options: { data: { probe: marker }, captchaToken },
+        });
       for (let i = 0; i < 30; i++) expect((await signIn()).error).toBeNull();
       // the 31st: without a token, with a failed check, with a made-up token
       for (const [given, why] of [
@@ -482,23 +515,7 @@ describe('abuse: anonymous sign-up storm', () => {
 
   it('behind a trusted proxy, each client address (its X-Forwarded-For entry) has its own budget', async () => {
     // the test process is the proxy here: it adds the client's address as a proxy would
-    const server = await authWithDefaultLimit(['127.0.0.1']);
-    try {
-      const signInFrom = (forwarded: string) =>
-        createClient(server.url, stack().anonKey, {
-          auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
-          global: { headers: { 'x-forwarded-for': forwarded } },
-        }).auth.signInAnonymously();
-      for (let i = 0; i < 30; i++) expect((await signInFrom('203.0.113.7')).error).toBeNull();
-      expect((await signInFrom('203.0.113.7')).error?.status).toBe(429);
-      // what the client wrote before the proxy's entry changes nothing: the last untrusted
-      // address is the client's
-      expect((await signInFrom('192.0.2.55, 203.0.113.7')).error?.status).toBe(429);
-      // another client behind the same proxy is not affected
-      expect((await signInFrom('203.0.113.8')).error).toBeNull();
-    } finally {
-      await server.close();
-    }
+    await ownBudgetPerClientAddress(await authWithDefaultLimit(['127.0.0.1']), '192.0.2.55');
   });
 
   it('ten addresses of one IPv6 /64 are one budget: its 31st sign-in of the hour is refused', async () => {
@@ -507,11 +524,7 @@ describe('abuse: anonymous sign-up storm', () => {
     const server = await authWithDefaultLimit(['127.0.0.1']);
     const marker = randomUUID();
     try {
-      const signInFrom = (forwarded: string) =>
-        createClient(server.url, stack().anonKey, {
-          auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
-          global: { headers: { 'x-forwarded-for': forwarded } },
-        }).auth.signInAnonymously({ options: { data: { probe: marker } } });
+      const signInFrom = (forwarded: string) => signInVia(server.url, forwarded, marker);
       for (let i = 0; i < 30; i++) {
         const address = `2001:db8:7:1:${(i % 10).toString(16)}:${i}::1`;
         expect((await signInFrom(address)).error, address).toBeNull();
@@ -571,12 +584,6 @@ describe('abuse: spoofed X-Forwarded-For through the gateway (issue 17)', () => 
     };
   }
 
-  const signInVia = (url: string, forwarded: string, marker: string) =>
-    createClient(url, stack().anonKey, {
-      auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
-      global: { headers: { 'x-forwarded-for': forwarded } },
-    }).auth.signInAnonymously({ options: { data: { probe: marker } } });
-
   const madeBy = async (marker: string) =>
     (
       await sql<{ n: number }>(
@@ -608,20 +615,7 @@ describe('abuse: spoofed X-Forwarded-For through the gateway (issue 17)', () => 
 
   it('behind a proxy the operator trusts, the address that proxy adds counts, whatever the client wrote', async () => {
     // the test process plays the trusted proxy in front of the gateway (AUTH_TRUSTED_PROXIES)
-    const gateway = await gatewayWithDefaultLimits(['127.0.0.1']);
-    const marker = randomUUID();
-    try {
-      for (let i = 0; i < 30; i++) {
-        expect((await signInVia(gateway.url, '203.0.113.7', marker)).error).toBeNull();
-      }
-      // what the client wrote to the left of the proxy's entry is not read
-      expect((await signInVia(gateway.url, '192.0.2.1, 203.0.113.7', marker)).error?.status).toBe(
-        429,
-      );
-      expect((await signInVia(gateway.url, '203.0.113.8', marker)).error).toBeNull();
-    } finally {
-      await gateway.close();
-    }
+    await ownBudgetPerClientAddress(await gatewayWithDefaultLimits(['127.0.0.1']), '192.0.2.1');
   });
 });
 
@@ -825,55 +819,56 @@ describe('abuse: avatar and home URLs', () => {
     ).toBeNull();
   });
 
-  it("a signed-in visitor's avatar is https from a provider's image host only", async () => {
-    const { blocks } = await hostile.ownerWith('comment');
-    const member = await newUser('member');
-    for (const url of [
-      'http://lh3.googleusercontent.com/a/photo',
-      'https://tracker.example/pixel.gif',
-      'https://lh3.googleusercontent.com.tracker.example/a',
-      'https://user:pass@lh3.googleusercontent.com/a',
-      'javascript:alert(1)',
-      'data:image/gif;base64,R0lGOD',
-      'https://lh3.googleusercontent.com/a b',
-    ]) {
-      await hostile.refusedPost(member, blocks.comment, 'Invalid avatar URL', 400, {
-        p_creator_photo_url: url,
+  // Each URL field: the addresses it refuses (with its message), then one it keeps as given.
+  for (const { rule, visitor: newVisitor, field, message, refused, kept } of [
+    {
+      rule: "a signed-in visitor's avatar is https from a provider's image host only",
+      visitor: () => newUser('member'),
+      field: 'creator_photo_url',
+      message: 'Invalid avatar URL',
+      refused: [
+        'http://lh3.googleusercontent.com/a/photo',
+        'https://tracker.example/pixel.gif',
+        'https://lh3.googleusercontent.com.tracker.example/a',
+        'https://user:pass@lh3.googleusercontent.com/a',
+        'javascript:alert(1)',
+        'data:image/gif;base64,R0lGOD',
+        'https://lh3.googleusercontent.com/a b',
+      ],
+      kept: 'https://lh3.googleusercontent.com/a/ACg8ocK=s96-c',
+    },
+    {
+      rule: 'a home URL is http or https only',
+      visitor: () => newGuest(),
+      field: 'home_url',
+      message: 'Invalid home URL',
+      refused: [
+        'javascript:alert(document.cookie)',
+        'JAVASCRIPT:alert(1)',
+        ' javascript:alert(1)',
+        'data:text/html,<script>alert(1)</script>',
+        'vbscript:msgbox',
+        'ftp://example.com',
+        '//example.com',
+        'https://example.com/a b',
+        'https://user@evil.example',
+      ],
+      kept: 'https://example.com/me',
+    },
+  ]) {
+    it(rule, async () => {
+      const { blocks } = await hostile.ownerWith('comment');
+      const visitor = await newVisitor();
+      for (const url of refused) {
+        await hostile.refusedPost(visitor, blocks.comment, message, 400, { [`p_${field}`]: url });
+      }
+      const { data, error } = await hostile.tryPost(visitor, blocks.comment, {
+        [`p_${field}`]: kept,
       });
-    }
-    const { data, error } = await hostile.tryPost(member, blocks.comment, {
-      p_creator_photo_url: 'https://lh3.googleusercontent.com/a/ACg8ocK=s96-c',
+      expect(error).toBeNull();
+      expect((data as Record<string, string>)[field]).toBe(kept);
     });
-    expect(error).toBeNull();
-    expect((data as { creator_photo_url: string }).creator_photo_url).toBe(
-      'https://lh3.googleusercontent.com/a/ACg8ocK=s96-c',
-    );
-  });
-
-  it('a home URL is http or https only', async () => {
-    const { blocks } = await hostile.ownerWith('comment');
-    const guest = await newGuest();
-    for (const url of [
-      'javascript:alert(document.cookie)',
-      'JAVASCRIPT:alert(1)',
-      ' javascript:alert(1)',
-      'data:text/html,<script>alert(1)</script>',
-      'vbscript:msgbox',
-      'ftp://example.com',
-      '//example.com',
-      'https://example.com/a b',
-      'https://user@evil.example',
-    ]) {
-      await hostile.refusedPost(guest, blocks.comment, 'Invalid home URL', 400, {
-        p_home_url: url,
-      });
-    }
-    const { data, error } = await hostile.tryPost(guest, blocks.comment, {
-      p_home_url: 'https://example.com/me',
-    });
-    expect(error).toBeNull();
-    expect((data as { home_url: string }).home_url).toBe('https://example.com/me');
-  });
+  }
 });
 
 describe('abuse: what readers see of a block', () => {

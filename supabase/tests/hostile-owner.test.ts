@@ -6,7 +6,7 @@
 // identity, or one the admin API made an owner (private.is_owner_account): only owners get a
 // profile, every owner's table hangs off it, and the functions' owner check reads it.
 import { randomUUID } from 'node:crypto';
-import { createClient, type SupabaseClient } from '@supabase/supabase-js';
+import type { SupabaseClient } from '@supabase/supabase-js';
 import { decodeJwt } from 'jose';
 import { describe, expect, it } from 'vitest';
 import {
@@ -18,14 +18,11 @@ import {
   stack,
 } from './support/clients.ts';
 import { signInWithGoogle } from './support/google.ts';
+import { clientWithToken } from './support/hostile.ts';
 import { inbox, mailbox, waitForMail } from './support/providers.ts';
 
 /** A client acting with `token`, as the dashboard would with that session. */
-const as = (token: string): SupabaseClient =>
-  createClient(stack().apiUrl, stack().anonKey, {
-    auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
-    global: { headers: { Authorization: `Bearer ${token}` } },
-  });
+const as = (token: string): SupabaseClient => clientWithToken(token);
 
 const profiles = async (id: string) => sql('select 1 from public.profiles where id = $1', [id]);
 

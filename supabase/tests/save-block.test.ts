@@ -95,16 +95,17 @@ describe('save-block: the owner', () => {
   it('saves settings and private settings of a comment block and reads them back', async () => {
     const user = await owner();
     const blockId = await drafts.createBlock(user, 'comment');
+    const settings = {
+      name: 'Guest book',
+      welcome_message: 'Say hi ($responseCount$ so far)',
+      placeholder: 'Your words',
+      language: 'ko',
+      admin_only_reply: true,
+      custom_label_name: { admin: 'Host', me: 'You' },
+    };
     const res = await drafts.save(user.client, {
       blockId,
-      settings: {
-        name: 'Guest book',
-        welcome_message: 'Say hi ($responseCount$ so far)',
-        placeholder: 'Your words',
-        language: 'ko',
-        admin_only_reply: true,
-        custom_label_name: { admin: 'Host', me: 'You' },
-      },
+      settings,
       privateSettings: { mail_to: 'notify@example.com' },
     });
     expect(res.status).toBe(200);
@@ -113,17 +114,10 @@ describe('save-block: the owner', () => {
 
     const { data: stored } = await user.client
       .from('blocks')
-      .select('name, welcome_message, placeholder, language, admin_only_reply, custom_label_name')
+      .select(Object.keys(settings).join(', '))
       .eq('id', blockId)
       .single();
-    expect(stored).toEqual({
-      name: 'Guest book',
-      welcome_message: 'Say hi ($responseCount$ so far)',
-      placeholder: 'Your words',
-      language: 'ko',
-      admin_only_reply: true,
-      custom_label_name: { admin: 'Host', me: 'You' },
-    });
+    expect(stored).toEqual(settings);
     const { data: priv } = await user.client
       .from('block_private')
       .select('mail_to')
@@ -439,29 +433,36 @@ describe('save-block: bad payloads fail with the right message and change nothin
     await expectRefused(user, blockId, { settings: {} }, 400, 'nothing to update');
   });
 
-  it('a question type outside the list: "Not valid type"', async () => {
-    const user = await owner();
-    const blockId = await drafts.createBlock(user, 'form');
-    await expectRefused(
-      user,
-      blockId,
-      { settings: { name: 'Changed' }, questions: [{ ...drafts.question(), type: 'video' }] },
-      400,
-      /^Not valid type/,
-    );
-  });
-
-  it('a too long question title: "Too long message"', async () => {
-    const user = await owner();
-    const blockId = await drafts.createBlock(user, 'form');
-    await expectRefused(
-      user,
-      blockId,
-      { questions: [drafts.question({ title: 'x'.repeat(501) })] },
-      400,
-      /^Too long message/,
-    );
-  });
+  // One refused save each, on a new block of a free owner.
+  for (const { refusal, type, body, message } of [
+    {
+      refusal: 'a question type outside the list: "Not valid type"',
+      type: 'form',
+      body: () => ({
+        settings: { name: 'Changed' },
+        questions: [{ ...drafts.question(), type: 'video' }],
+      }),
+      message: /^Not valid type/,
+    },
+    {
+      refusal: 'a too long question title: "Too long message"',
+      type: 'form',
+      body: () => ({ questions: [drafts.question({ title: 'x'.repeat(501) })] }),
+      message: /^Too long message/,
+    },
+    {
+      refusal: 'questions for a block type without questions',
+      type: 'comment',
+      body: () => ({ questions: [drafts.question()] }),
+      message: 'Not supported block',
+    },
+  ]) {
+    it(refusal, async () => {
+      const user = await owner();
+      const blockId = await drafts.createBlock(user, type);
+      await expectRefused(user, blockId, body(), 400, message);
+    });
+  }
 
   it('settings that are not settings, and bad values', async () => {
     const user = await owner();
@@ -542,78 +543,54 @@ describe('save-block: bad payloads fail with the right message and change nothin
     );
   });
 
-  it('more than 5 questions for a free owner, and the settings of that save are not kept', async () => {
-    const user = await owner(false);
-    const blockId = await drafts.createBlock(user, 'form');
-    const six = Array.from({ length: 6 }, (_, index) => drafts.question({ index }));
-    await expectRefused(
-      user,
-      blockId,
-      { settings: { name: 'Six questions' }, questions: six },
-      400,
-      'Too many questions (at most 5)',
-    );
-    expect((await drafts.save(user.client, { blockId, questions: six.slice(0, 5) })).status).toBe(
-      200,
-    );
-  });
-
-  it('more than 20 questions for a paid owner', async () => {
-    const user = await owner(true);
-    const blockId = await drafts.createBlock(user, 'form');
-    const many = Array.from({ length: 21 }, (_, index) => drafts.question({ index }));
-    await expectRefused(
-      user,
-      blockId,
-      { questions: many },
-      400,
-      /^Too many questions \(at most 20\)/,
-    );
-    // and the database trigger when the schema is bypassed
-    await expectSqlRefused(
-      user.id,
-      blockId,
-      { questions: many },
-      'Too many questions (at most 20)',
-    );
-    expect((await drafts.save(user.client, { blockId, questions: many.slice(0, 20) })).status).toBe(
-      200,
-    );
-  });
-
-  it('questions for a block type without questions', async () => {
-    const user = await owner();
-    const blockId = await drafts.createBlock(user, 'comment');
-    await expectRefused(
-      user,
-      blockId,
-      { questions: [drafts.question()] },
-      400,
-      'Not supported block',
-    );
-  });
+  for (const { who, paid, max, message } of [
+    { who: 'a free owner', paid: false, max: 5, message: 'Too many questions (at most 5)' },
+    // the schema's check, which names the field
+    { who: 'a paid owner', paid: true, max: 20, message: /^Too many questions \(at most 20\)/ },
+  ]) {
+    it(`more than ${max} questions for ${who}, and the settings of that save are not kept`, async () => {
+      const user = await owner(paid);
+      const blockId = await drafts.createBlock(user, 'form');
+      const tooMany = Array.from({ length: max + 1 }, (_, index) => drafts.question({ index }));
+      await expectRefused(
+        user,
+        blockId,
+        { settings: { name: 'Too many questions' }, questions: tooMany },
+        400,
+        message,
+      );
+      // and the database trigger when the schema is bypassed
+      await expectSqlRefused(
+        user.id,
+        blockId,
+        { questions: tooMany },
+        `Too many questions (at most ${max})`,
+      );
+      expect(
+        (await drafts.save(user.client, { blockId, questions: tooMany.slice(0, max) })).status,
+      ).toBe(200);
+    });
+  }
 
   it("a letter trigger that is not one of the owner's letter blocks", async () => {
     const user = await owner(true);
     const stranger = await owner(true);
     const blockId = await drafts.createBlock(user, 'form');
     const theirLetter = await drafts.createBlock(stranger, 'notion_letter');
-    await expectRefused(
-      user,
-      blockId,
-      { questions: [drafts.question({ type: 'mail', trigger_letter_block: theirLetter })] },
-      400,
-      'Not valid letter block',
-    );
-    // the owner's own letter, from a question that is not the respondent's address
+    // and the owner's own letter, from a question that is not the respondent's address
     const ownLetter = await drafts.createBlock(user, 'notion_letter');
-    await expectRefused(
-      user,
-      blockId,
-      { questions: [drafts.question({ type: 'short_text', trigger_letter_block: ownLetter })] },
-      400,
-      'Not valid letter block',
-    );
+    for (const [type, letter] of [
+      ['mail', theirLetter],
+      ['short_text', ownLetter],
+    ] as const) {
+      await expectRefused(
+        user,
+        blockId,
+        { questions: [drafts.question({ type, trigger_letter_block: letter })] },
+        400,
+        'Not valid letter block',
+      );
+    }
   });
 });
 

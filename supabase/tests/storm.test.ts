@@ -9,29 +9,16 @@
 // tests name the loopback a trusted proxy (a CDN in front of the gateway), so each client's own
 // X-Forwarded-For is its address; without that, a client's header changes nothing (last test).
 import type { SupabaseClient } from '@supabase/supabase-js';
-import { createClient } from '@supabase/supabase-js';
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newUser, sql, stack, type TestUser } from './support/clients.ts';
+import { anonClient, newGuest, newUser, sql, stack, type TestUser } from './support/clients.ts';
 import { createBlock } from './support/drafts.ts';
 import { abQuestion, overrideLimits, writeUntilRefused } from './support/hostile.ts';
 import { eventually, providersUrl } from './support/providers.ts';
 
-const noPersist = {
-  auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
-};
-
 /** A fresh anonymous visitor whose requests come through a proxy that says `address`. */
-async function guestFrom(address: string): Promise<TestUser> {
-  const client = createClient(stack().apiUrl, stack().anonKey, {
-    ...noPersist,
-    global: { headers: { 'x-forwarded-for': address } },
-  });
-  const { data, error } = await client.auth.signInAnonymously();
-  if (error || !data.session || !data.user) throw new Error(`anonymous sign-in: ${error?.message}`);
-  return { id: data.user.id, email: '', client, accessToken: data.session.access_token };
-}
+const guestFrom = (address: string): Promise<TestUser> => newGuest({ 'x-forwarded-for': address });
 
 const post = (client: SupabaseClient, blockId: string) =>
   client.rpc('post_message', {
@@ -59,6 +46,12 @@ async function postAsElement(visitor: TestUser, blockId: string) {
 const statusOf = async (id: string) =>
   (await sql<{ status: string }>('select status from public.messages where id = $1', [id]))[0]
     ?.status;
+
+/** The status a message was stored with; the write that made it must have gone through. */
+async function storedStatus(write: { error: unknown; data: unknown }) {
+  expect(write.error).toBeNull();
+  return statusOf((write.data as { id: string }).id);
+}
 
 async function commentBlock(
   overrides?: Record<string, Record<string, number>>,
@@ -184,8 +177,7 @@ describe('a storm of fresh accounts from one address', () => {
     // (a) a fresh visitor from another address still posts, and it shows
     const visitor = await guestFrom('198.51.100.9');
     const mine = await postAsElement(visitor, block);
-    expect(mine.error).toBeNull();
-    expect(await statusOf((mine.data as { id: string }).id)).toBe('published');
+    expect(await storedStatus(mine)).toBe('published');
     // a visitor with history here (a message published a week ago: a track record) from the
     // storm's own address keeps writing, unchallenged, but past the address's share its message
     // is held like anyone's from there (an address can make a track record for its own
@@ -193,8 +185,7 @@ describe('a storm of fresh accounts from one address', () => {
     const regular = await guestFrom('203.0.113.7');
     await giveTrackRecord(regular, block);
     const known = await post(regular.client, block);
-    expect(known.error).toBeNull();
-    expect(await statusOf((known.data as { id: string }).id)).toBe('held');
+    expect(await storedStatus(known)).toBe('held');
     stop = true;
     const seen = await running;
     expect(seen.stored).toBeGreaterThan(0);
@@ -203,10 +194,7 @@ describe('a storm of fresh accounts from one address', () => {
     // (c) nothing of the storm is published: what came before the address used its share is
     // held with the burst
     expect(await published(block, ids)).toBe(0);
-    const view = await createClient(stack().apiUrl, stack().anonKey, noPersist).rpc(
-      'list_messages',
-      { p_block_id: block, p_limit: 50 },
-    );
+    const view = await anonClient().rpc('list_messages', { p_block_id: block, p_limit: 50 });
     expect(view.error).toBeNull();
     expect(JSON.stringify(view.data)).not.toMatch(new RegExp(ids.join('|')));
     // the owner finds them in moderation, held, and approving one publishes it
@@ -277,10 +265,7 @@ describe('a storm of fresh accounts from one address', () => {
     const vote = await submit(late.client, ab, { [abQ.id]: abQ.options[0] });
     expect(vote.error).toBeNull();
     expect(vote.data).toMatchObject({ held: true });
-    const seenByAll = await createClient(stack().apiUrl, stack().anonKey, noPersist).rpc(
-      'get_block_view',
-      { p_block_id: ab },
-    );
+    const seenByAll = await anonClient().rpc('get_block_view', { p_block_id: ab });
     expect(seenByAll.error).toBeNull();
     expect(JSON.stringify(seenByAll.data)).toMatch(/"response_count":0/);
     // the voter's own part says the vote is held (the element says so after a reload too);
@@ -359,8 +344,7 @@ describe('a storm of fresh accounts from one address', () => {
     const old = await guestFrom('198.51.100.21');
     await giveTrackRecord(old, block);
     const again = await post(old.client, block);
-    expect(again.error).toBeNull();
-    expect(await statusOf((again.data as { id: string }).id)).toBe('published');
+    expect(await storedStatus(again)).toBe('published');
   });
 
   // Found from a clean clone in the seventh hostile review (breaker, 2026-11-26, main at e85eb7b):
@@ -599,8 +583,7 @@ describe('a storm of fresh accounts from one address', () => {
     // address's fresh writers are still held while its hold is recent
     await shares(4);
     const after = await post(later!.client, block);
-    expect(after.error).toBeNull();
-    expect(await statusOf((after.data as { id: string }).id)).toBe('held');
+    expect(await storedStatus(after)).toBe('held');
   });
 
   it('behind an edge that sets one header to the address it saw, that header alone is the address', async () => {

@@ -7,17 +7,24 @@ import { inTransaction } from '../../local/transaction.ts';
 
 export const stack = () => inject('stack');
 
-const noPersist = {
-  auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
-};
-
-export function anonClient(): SupabaseClient {
-  return createClient(stack().apiUrl, stack().anonKey, noPersist);
+/**
+ * A supabase-js client of its own (no session kept, as a script's): `key` as its API key, `headers`
+ * on every request, to `url` (the stack's API unless another server is named).
+ */
+export function apiClient(
+  key = stack().anonKey,
+  headers: Record<string, string> = {},
+  url = stack().apiUrl,
+): SupabaseClient {
+  return createClient(url, key, {
+    auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
+    global: { headers },
+  });
 }
 
-export function serviceClient(): SupabaseClient {
-  return createClient(stack().apiUrl, stack().serviceRoleKey, noPersist);
-}
+export const anonClient = (): SupabaseClient => apiClient();
+
+export const serviceClient = (): SupabaseClient => apiClient(stack().serviceRoleKey);
 
 export interface TestUser {
   id: string;
@@ -59,9 +66,12 @@ export async function paidOwner(label: string): Promise<TestUser> {
   return owner;
 }
 
-/** A visitor: an anonymous Supabase user, as the SDK creates on a first write. */
-export async function newGuest(): Promise<TestUser> {
-  const client = anonClient();
+/**
+ * A visitor: an anonymous Supabase user, as the SDK creates on a first write; `headers` go with
+ * every request of its client (a proxy's X-Forwarded-For, the browser's Accept-Language).
+ */
+export async function newGuest(headers: Record<string, string> = {}): Promise<TestUser> {
+  const client = apiClient(stack().anonKey, headers);
   const { data, error } = await client.auth.signInAnonymously();
   if (error || !data.session || !data.user)
     throw new Error(`anonymous sign-in failed: ${error?.message}`);

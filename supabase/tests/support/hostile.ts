@@ -1,11 +1,10 @@
 // Helpers of the hostile-visitor tests (hostile-visitor, abuse-limits and moderation-abuse):
 // owners with blocks, posts, the state of a block read back with SQL, and the refusal checks.
 import type { SupabaseClient } from '@supabase/supabase-js';
-import { createClient } from '@supabase/supabase-js';
 import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
 import type { TReactionType } from '@reaction-blocks/contracts/enums';
-import { paidOwner, sql, stack, type TestUser } from './clients.ts';
+import { apiClient, paidOwner, sql, stack, type TestUser } from './clients.ts';
 import { addQuestion, createBlock } from './drafts.ts';
 
 export { addQuestion };
@@ -178,12 +177,8 @@ export const count = async (query: string, params: unknown[]): Promise<number> =
   (await sql<{ n: number }>(`select count(*)::int as n from (${query}) q`, params))[0]!.n;
 
 /** A supabase-js client that sends `token` as the user JWT, like a page with a stolen session. */
-export function clientWithToken(token: string, apikey = stack().anonKey): SupabaseClient {
-  return createClient(stack().apiUrl, apikey, {
-    auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
-    global: { headers: { Authorization: `Bearer ${token}` } },
-  });
-}
+export const clientWithToken = (token: string, apikey = stack().anonKey): SupabaseClient =>
+  apiClient(apikey, { Authorization: `Bearer ${token}` });
 
 export const b64url = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
 
