@@ -1,12 +1,11 @@
--- Baseline (fifth squash): every migration up to 20261127022505 squashed into one, made of the
+-- Baseline (sixth squash): every migration up to 20261127053134 squashed into one, made of the
 -- declarative schema (supabase/schemas/, in the order of config.toml schema_paths) as it was then,
--- file after file. It replaces the fourth baseline (20261126235529, itself the third baseline, its
--- schedules and the 11 migrations of 2026-11-26 after them), its schedules and the 5 migrations of
--- 2026-11-27 that followed them (all generated; one with a hand-added data step, copying the last
--- two days' confirmation mails into their log, which has nothing to copy in a database built from
--- here); its version is the newest of those, so a project that applied them all already has it
--- (docs/data-model.md, "Migrations", says what such a project does). The schedules are in the next
--- migration.
+-- file after file. It replaces the fifth baseline (20261127022505, itself the fourth baseline, its
+-- schedules and the 5 migrations of 2026-11-27 after them), its schedules and the 2 migrations of
+-- 2026-11-27 that followed them (both generated; the first with its three revokes of procedures
+-- written by hand); its version is the newest of those, so a project that applied them all
+-- already has it (docs/data-model.md, "Migrations", says what such a project does). The
+-- schedules are in the next migration.
 -- Like every migration, never edited: change supabase/schemas/ and run `npm run db:diff -- <name>`.
 
 -- =============================================================================================
@@ -95,6 +94,51 @@ create function private.setting(p_key text, p_default jsonb)
 returns jsonb language sql stable set search_path = '' as $$
   select coalesce((select value from private.settings where key = p_key), p_default);
 $$;
+
+-- A table clients may read but never write (their writes go through RPCs, edge functions and
+-- triggers): RLS on, no insert, update or delete for anon and authenticated, and the policy by
+-- which a signed-in user reads rows, named p_policy, `for select to authenticated using
+-- (p_using)`, p_using written as Supabase recommends ((select auth.uid())). anon reads through
+-- p_anon_policy `for select to anon using (p_anon_using)`, or, without one, holds nothing on the
+-- table. Called once per table right after it in its schema file, so the call is where the
+-- table's access reads (docs/data-model.md, "Reading a table's access"); a table with any other
+-- access writes its grants and policies out.
+create procedure private.clients_read(p_table regclass, p_policy text, p_using text,
+                                      p_anon_policy text default null, p_anon_using text default null)
+language plpgsql set search_path = '' as $$
+begin
+  execute format('alter table %s enable row level security', p_table);
+  execute format('revoke insert, update, delete on %s from anon, authenticated', p_table);
+  execute format('create policy %I on %s for select to authenticated using (%s)', p_policy, p_table, p_using);
+  if p_anon_policy is null then
+    execute format('revoke all on %s from anon', p_table);
+  else
+    execute format('create policy %I on %s for select to anon using (%s)', p_anon_policy, p_table, p_anon_using);
+  end if;
+end;
+$$;
+revoke execute on procedure private.clients_read(regclass, text, text, text, text) from public;
+
+-- A table its owners write themselves through the API, each their own rows (user_id): RLS on,
+-- nothing for anon, and for a signed-in user the four policies "Owners can read|add|update|delete
+-- their <p_what>" with user_id = (select auth.uid()) (Supabase's recommended form). Called as
+-- clients_read is; column grants, if any, follow the call.
+create procedure private.owners_write(p_table regclass, p_what text)
+language plpgsql set search_path = '' as $$
+begin
+  execute format('alter table %s enable row level security', p_table);
+  execute format('revoke all on %s from anon', p_table);
+  execute format('create policy %I on %s for select to authenticated using (user_id = (select auth.uid()))',
+                 'Owners can read their ' || p_what, p_table);
+  execute format('create policy %I on %s for insert to authenticated with check (user_id = (select auth.uid()))',
+                 'Owners can add their ' || p_what, p_table);
+  execute format('create policy %I on %s for update to authenticated using (user_id = (select auth.uid())) '
+                 'with check (user_id = (select auth.uid()))', 'Owners can update their ' || p_what, p_table);
+  execute format('create policy %I on %s for delete to authenticated using (user_id = (select auth.uid()))',
+                 'Owners can delete their ' || p_what, p_table);
+end;
+$$;
+revoke execute on procedure private.owners_write(regclass, text) from public;
 
 create function private.set_updated_at()
 returns trigger language plpgsql set search_path = '' as $$
@@ -245,21 +289,7 @@ create table public.user_tags (
   unique (user_id, label)
 );
 comment on table public.user_tags is 'The owner''s tag list (label and active flag) used to filter block cards.';
-alter table public.user_tags enable row level security;
-revoke all on public.user_tags from anon;
-
-create policy "Users can read their own tags" on public.user_tags
-  for select to authenticated using (user_id = (select auth.uid()));
-
-create policy "Users can add their own tags" on public.user_tags
-  for insert to authenticated with check (user_id = (select auth.uid()));
-
-create policy "Users can update their own tags" on public.user_tags
-  for update to authenticated
-  using (user_id = (select auth.uid())) with check (user_id = (select auth.uid()));
-
-create policy "Users can delete their own tags" on public.user_tags
-  for delete to authenticated using (user_id = (select auth.uid()));
+call private.owners_write('public.user_tags', 'tags');
 
 -- Who is an owner: a user who signs in with Google or Apple (the providers the spec names), or
 -- one the operator made an owner through the admin API. A profile is made for such a user only,
@@ -566,13 +596,9 @@ comment on table public.block_private is
   'Owner-only settings of a block (notification mail, Notion, letter sender and template). One row per block, created with it.';
 comment on column public.block_private.letter is
   'The letter as a block model (headings, paragraphs, lists, images, ...), from which save-letter renders mail_html and mail_text.';
-alter table public.block_private enable row level security;
-revoke insert, update, delete on public.block_private from anon, authenticated;
-revoke all on public.block_private from anon;
+call private.clients_read('public.block_private', 'Owners can read their blocks'' private settings',
+  'owner_id = (select auth.uid())');
 create index block_private_owner_id_idx on public.block_private (owner_id);
-
-create policy "Owners can read their blocks' private settings" on public.block_private
-  for select to authenticated using (owner_id = (select auth.uid()));
 
 create or replace function private.blocks_before_insert()
 returns trigger language plpgsql security definer set search_path = '' as $$
@@ -737,11 +763,8 @@ declare
   v_uid uuid := auth.uid();
   v_src public.blocks;
   v_new public.blocks;
-  v_question public.questions;
-  v_ending public.endings;
-  v_question_map jsonb := '{}'::jsonb;
-  v_ending_map jsonb := '{}'::jsonb;
-  v_id uuid;
+  v_question_map jsonb;
+  v_ending_map jsonb;
 begin
   select * into v_src from public.blocks where id = p_block_id and owner_id = v_uid;
   if v_uid is null or not found then
@@ -764,31 +787,28 @@ begin
     from public.block_private s
     where s.block_id = v_src.id and d.block_id = v_new.id;
 
-  for v_question in
-    select * from public.questions where block_id = v_src.id and not deleted order by index, created_at
-  loop
-    v_id := gen_random_uuid();
-    v_question_map := v_question_map || jsonb_build_object(v_question.id::text, v_id);
-    v_question.id := v_id;
-    v_question.block_id := v_new.id;
-    v_question.created_at := now();
-    insert into public.questions select (v_question).*;
-  end loop;
+  -- questions (not deleted) and endings under new ids; the maps (old id -> new id) point the
+  -- options and conditions at the copies
+  select coalesce(jsonb_object_agg(id, gen_random_uuid()), '{}') into v_question_map
+    from public.questions where block_id = v_src.id and not deleted;
+  insert into public.questions
+    select (jsonb_populate_record(q, jsonb_build_object(
+              'id', v_question_map -> q.id::text, 'block_id', v_new.id, 'created_at', now()))).*
+    from public.questions q where q.block_id = v_src.id and v_question_map ? q.id::text
+    order by q.index, q.created_at;
 
   insert into public.options (question_id, block_id, value, index)
     select (v_question_map ->> o.question_id::text)::uuid, v_new.id, o.value, o.index
     from public.options o
     where o.block_id = v_src.id and not o.deleted and v_question_map ? o.question_id::text;
 
-  for v_ending in select * from public.endings where block_id = v_src.id order by index, created_at
-  loop
-    v_id := gen_random_uuid();
-    v_ending_map := v_ending_map || jsonb_build_object(v_ending.id::text, v_id);
-    v_ending.id := v_id;
-    v_ending.block_id := v_new.id;
-    v_ending.created_at := now();
-    insert into public.endings select (v_ending).*;
-  end loop;
+  select coalesce(jsonb_object_agg(id, gen_random_uuid()), '{}') into v_ending_map
+    from public.endings where block_id = v_src.id;
+  insert into public.endings
+    select (jsonb_populate_record(e, jsonb_build_object(
+              'id', v_ending_map -> e.id::text, 'block_id', v_new.id, 'created_at', now()))).*
+    from public.endings e where e.block_id = v_src.id
+    order by e.index, e.created_at;
 
   insert into public.ending_conditions (ending_id, block_id, index, question_id, type, value)
     select (v_ending_map ->> c.ending_id::text)::uuid, v_new.id, c.index,
@@ -825,6 +845,21 @@ create trigger blocks_after_insert after insert on public.blocks
 -- save_block only; visitors read the content of published blocks, owners their own. Triggers keep
 -- what clients must not change (option counts, the default-ending flag) at their stored value.
 
+-- The access of each of the four tables (p_what: its rows in the policies' names): anyone reads
+-- the content of a published block, a signed-in user that and their own blocks' too; no client
+-- writes it.
+create procedure private.block_content_read(p_table regclass, p_what text)
+language plpgsql set search_path = '' as $$
+begin
+  call private.clients_read(p_table,
+    format('Users can read %s of published or own blocks', p_what),
+    'private.block_is_published(block_id) or private.is_block_owner(block_id)',
+    format('Anyone can read %s of published blocks', p_what),
+    'private.block_is_published(block_id)');
+end;
+$$;
+revoke execute on procedure private.block_content_read(regclass, text) from public;
+
 create table public.questions (
   id uuid primary key default gen_random_uuid(),
   block_id uuid not null references public.blocks (id) on delete cascade,
@@ -844,16 +879,9 @@ create table public.questions (
 );
 comment on table public.questions is
   'Questions of a form or ab block, ordered by index; deleted marks a soft delete.';
-alter table public.questions enable row level security;
-revoke insert, update, delete on public.questions from anon, authenticated;
+call private.block_content_read('public.questions', 'questions');
 create index questions_block_id_index_idx on public.questions (block_id, index);
 create index questions_trigger_letter_block_idx on public.questions (trigger_letter_block);
-
-create policy "Anyone can read questions of published blocks" on public.questions
-  for select to anon using (private.block_is_published(block_id));
-
-create policy "Users can read questions of published blocks and their own" on public.questions
-  for select to authenticated using (private.block_is_published(block_id) or private.is_block_owner(block_id));
 
 create table public.options (
   id uuid primary key default gen_random_uuid(),
@@ -870,16 +898,9 @@ create table public.options (
 with (fillfactor = 80);
 comment on table public.options is
   'Choices of a poll or ab question with their response counts; deleted marks a soft delete.';
-alter table public.options enable row level security;
-revoke insert, update, delete on public.options from anon, authenticated;
+call private.block_content_read('public.options', 'options');
 create index options_question_id_index_idx on public.options (question_id, index);
 create index options_block_id_idx on public.options (block_id);
-
-create policy "Anyone can read options of published blocks" on public.options
-  for select to anon using (private.block_is_published(block_id));
-
-create policy "Users can read options of published blocks and their own" on public.options
-  for select to authenticated using (private.block_is_published(block_id) or private.is_block_owner(block_id));
 
 create table public.endings (
   id uuid primary key default gen_random_uuid(),
@@ -898,16 +919,9 @@ create table public.endings (
 );
 comment on table public.endings is
   'Endings (closing logic) of a form or ab block; exactly one default ending per such block, created with it.';
-alter table public.endings enable row level security;
-revoke insert, update, delete on public.endings from anon, authenticated;
+call private.block_content_read('public.endings', 'endings');
 create unique index endings_one_default_per_block_idx on public.endings (block_id) where is_default;
 create index endings_block_id_index_idx on public.endings (block_id, index);
-
-create policy "Anyone can read endings of published blocks" on public.endings
-  for select to anon using (private.block_is_published(block_id));
-
-create policy "Users can read endings of published blocks and their own" on public.endings
-  for select to authenticated using (private.block_is_published(block_id) or private.is_block_owner(block_id));
 
 create table public.ending_conditions (
   id uuid primary key default gen_random_uuid(),
@@ -924,17 +938,10 @@ create table public.ending_conditions (
 );
 comment on table public.ending_conditions is
   'Conditions of an ending: all must hold for the ending to be chosen (equal, empty, not_empty, include).';
-alter table public.ending_conditions enable row level security;
-revoke insert, update, delete on public.ending_conditions from anon, authenticated;
+call private.block_content_read('public.ending_conditions', 'ending conditions');
 create index ending_conditions_ending_id_index_idx on public.ending_conditions (ending_id, index);
 create index ending_conditions_block_id_idx on public.ending_conditions (block_id);
 create index ending_conditions_question_id_idx on public.ending_conditions (question_id);
-
-create policy "Anyone can read ending conditions of published blocks" on public.ending_conditions
-  for select to anon using (private.block_is_published(block_id));
-
-create policy "Users can read ending conditions of published or own blocks" on public.ending_conditions
-  for select to authenticated using (private.block_is_published(block_id) or private.is_block_owner(block_id));
 
 -- Question count: 20 per block, 5 for owners without a paid plan (spec limits questionCountMax,
 -- questionCountMaxFree). The block row is locked so concurrent inserts count right.
@@ -2600,17 +2607,12 @@ create table public.message_private (
 );
 comment on table public.message_private is
   'Notification email a commenter left with a top-level message; readable by the block owner and the author only.';
-alter table public.message_private enable row level security;
-revoke insert, update, delete on public.message_private from anon, authenticated;
-revoke all on public.message_private from anon;
+call private.clients_read('public.message_private', 'Block owners and authors can read commenter emails',
+  'exists (select 1 from public.blocks b
+          where b.id = message_private.block_id and b.owner_id = (select auth.uid()))
+  or exists (select 1 from public.messages m
+             where m.id = message_private.message_id and m.creator_id = (select auth.uid()))');
 create index message_private_block_id_idx on public.message_private (block_id);
-
-create policy "Block owners and authors can read commenter emails" on public.message_private
-  for select to authenticated using (
-    exists (select 1 from public.blocks b
-            where b.id = message_private.block_id and b.owner_id = (select auth.uid()))
-    or exists (select 1 from public.messages m
-               where m.id = message_private.message_id and m.creator_id = (select auth.uid())));
 
 create table public.message_likes (
   message_id uuid not null references public.messages (id) on delete cascade,
@@ -2619,13 +2621,9 @@ create table public.message_likes (
   primary key (message_id, user_id)
 );
 comment on table public.message_likes is 'One like per user and message; messages.like_count follows it.';
-alter table public.message_likes enable row level security;
-revoke insert, update, delete on public.message_likes from anon, authenticated;
-revoke all on public.message_likes from anon;
+call private.clients_read('public.message_likes', 'Users can read their own message likes',
+  'user_id = (select auth.uid())');
 create index message_likes_user_id_idx on public.message_likes (user_id);
-
-create policy "Users can read their own message likes" on public.message_likes
-  for select to authenticated using (user_id = (select auth.uid()));
 
 -- one level of replies; a reply has no resolved state
 create or replace function private.messages_before_insert()
@@ -3975,14 +3973,10 @@ create table public.message_reports (
 );
 comment on table public.message_reports is
   'A visitor''s report of a message (once per visitor and message), for the block owner. Written by report_message.';
-alter table public.message_reports enable row level security;
-revoke insert, update, delete on public.message_reports from anon, authenticated;
-revoke all on public.message_reports from anon;
+call private.clients_read('public.message_reports', 'Owners read their blocks'' reports and visitors their own',
+  'user_id = (select auth.uid()) or private.is_block_owner(block_id)');
 create index message_reports_block_id_idx on public.message_reports (block_id, created_at desc);
 create index message_reports_user_id_idx on public.message_reports (user_id, block_id);
-
-create policy "Owners read their blocks' reports and visitors their own" on public.message_reports
-  for select to authenticated using (user_id = (select auth.uid()) or private.is_block_owner(block_id));
 
 create table public.blocked_writers (
   block_id uuid not null references public.blocks (id) on delete cascade,
@@ -3992,13 +3986,9 @@ create table public.blocked_writers (
 );
 comment on table public.blocked_writers is
   'Visitors the block owner blocked: every later write of theirs to the block is refused. Written by block_writer.';
-alter table public.blocked_writers enable row level security;
-revoke insert, update, delete on public.blocked_writers from anon, authenticated;
-revoke all on public.blocked_writers from anon;
+call private.clients_read('public.blocked_writers', 'Owners read the writers they blocked',
+  'private.is_block_owner(block_id)');
 create index blocked_writers_user_id_idx on public.blocked_writers (user_id);
-
-create policy "Owners read the writers they blocked" on public.blocked_writers
-  for select to authenticated using (private.is_block_owner(block_id));
 
 -- A visitor reports a message to the block owner, once (a second report changes nothing).
 -- security definer: see the header.
@@ -4610,25 +4600,11 @@ create table public.letter_templates (
   foreign key (block_id, user_id) references public.blocks (id, owner_id) on delete cascade
 );
 comment on table public.letter_templates is 'Saved templates of a letter block (the default one is kept on block_private).';
-alter table public.letter_templates enable row level security;
-revoke update on public.letter_templates from anon, authenticated;
-revoke all on public.letter_templates from anon;
+call private.owners_write('public.letter_templates', 'letter templates');
+revoke update on public.letter_templates from authenticated;
 grant update (id, block_id, user_id, mail_html, mail_title, mail_text, mail_name, cta, cta_link, cta_text, image_link, page_url, created_at, updated_at) on public.letter_templates to authenticated;
 create index letter_templates_block_id_idx on public.letter_templates (block_id);
 create index letter_templates_user_id_idx on public.letter_templates (user_id);
-
-create policy "Owners can read their letter templates" on public.letter_templates
-  for select to authenticated using (user_id = (select auth.uid()));
-
-create policy "Owners can add letter templates" on public.letter_templates
-  for insert to authenticated with check (user_id = (select auth.uid()));
-
-create policy "Owners can update their letter templates" on public.letter_templates
-  for update to authenticated
-  using (user_id = (select auth.uid())) with check (user_id = (select auth.uid()));
-
-create policy "Owners can delete their letter templates" on public.letter_templates
-  for delete to authenticated using (user_id = (select auth.uid()));
 
 create table public.publishes (
   id uuid primary key default gen_random_uuid(),
@@ -4658,17 +4634,13 @@ create table public.publishes (
   foreign key (block_id, user_id) references public.blocks (id, owner_id) on delete cascade
 );
 comment on table public.publishes is 'One letter send (publish) of a letter block with its delivery counts. Written by the send functions.';
-alter table public.publishes enable row level security;
-revoke insert, update, delete on public.publishes from anon, authenticated;
-revoke all on public.publishes from anon;
+call private.clients_read('public.publishes', 'Owners can read their publishes',
+  'user_id = (select auth.uid())');
 create index publishes_block_id_created_at_idx on public.publishes (block_id, created_at desc);
 create index publishes_user_id_idx on public.publishes (user_id);
 create unique index publishes_block_id_trigger_block_id_idx on public.publishes (block_id, trigger_block_id)
   where trigger_block_id is not null;
 create index publishes_trigger_block_id_idx on public.publishes (trigger_block_id);
-
-create policy "Owners can read their publishes" on public.publishes
-  for select to authenticated using (user_id = (select auth.uid()));
 
 create table public.deliveries (
   id uuid primary key default gen_random_uuid(),
@@ -4686,16 +4658,12 @@ create table public.deliveries (
 comment on table public.deliveries is 'Per-recipient state of a letter send (reserved, sent, delivered, opened, bounced, ...).';
 comment on column public.deliveries.reason is
   'Why the mail was not sent: the provider''s answer when it failed, the rule (DELIVERY_SKIP_REASONS) when it was skipped. Shown in the letter history.';
-alter table public.deliveries enable row level security;
-revoke insert, update, delete on public.deliveries from anon, authenticated;
-revoke all on public.deliveries from anon;
+call private.clients_read('public.deliveries', 'Owners can read their deliveries',
+  'user_id = (select auth.uid())');
 create index deliveries_user_id_idx on public.deliveries (user_id);
 create index deliveries_provider_message_id_idx on public.deliveries (provider_message_id);
 create index deliveries_audience_member_id_idx on public.deliveries (audience_member_id);
 create index deliveries_publish_id_status_idx on public.deliveries (publish_id, status);
-
-create policy "Owners can read their deliveries" on public.deliveries
-  for select to authenticated using (user_id = (select auth.uid()));
 
 -- A delivery leaving `reserved` counts once in its send (and its audience member).
 -- security definer: counts are not the client's to write (they cannot write deliveries at all).
@@ -5343,16 +5311,12 @@ comment on column public.sender_emails.dmarc_policy is
   'The _dmarc policy of the address''s domain when last checked; quarantine or reject means letters go from the platform address with Reply-To this one.';
 comment on column public.sender_emails.confirmed_at is
   'When this owner opened the confirmation link mailed to the address (confirm-mail-verify); null until then. verified needs it.';
-alter table public.sender_emails enable row level security;
--- deleting goes through delete-mail-verified: it releases the provider's identity with the last
--- confirmed claim and clears the letters that named the address
-revoke insert, update, delete on public.sender_emails from anon, authenticated;
-revoke all on public.sender_emails from anon;
+-- deleting too goes through delete-mail-verified: it releases the provider's identity with the
+-- last confirmed claim and clears the letters that named the address
+call private.clients_read('public.sender_emails', 'Users can read their own sender emails',
+  'user_id = (select auth.uid())');
 -- delete-mail-verified counts the other owners' claims of an address
 create index sender_emails_email_idx on public.sender_emails (email);
-
-create policy "Users can read their own sender emails" on public.sender_emails
-  for select to authenticated using (user_id = (select auth.uid()));
 
 create table private.sender_email_tokens (
   sender_email_id uuid primary key references public.sender_emails (id) on delete cascade,
@@ -5429,13 +5393,9 @@ create table public.unsubscribes (
 );
 comment on table public.unsubscribes is
   'Addresses that unsubscribed from a user''s letters; sends skip them. Written by the unsubscribe function.';
-alter table public.unsubscribes enable row level security;
-revoke insert, update, delete on public.unsubscribes from anon, authenticated;
-revoke all on public.unsubscribes from anon;
+call private.clients_read('public.unsubscribes', 'Owners can read their unsubscribes',
+  'user_id = (select auth.uid())');
 create index unsubscribes_block_id_idx on public.unsubscribes (block_id);
-
-create policy "Owners can read their unsubscribes" on public.unsubscribes
-  for select to authenticated using (user_id = (select auth.uid()));
 
 -- Whether the member's address unsubscribed from the owner's letters (computed field of
 -- audience_members: `audience_members?select=*,is_unsubscribed`), so the audience list says
@@ -6298,18 +6258,14 @@ comment on column public.payments.renewal_failed_at is 'When the last renewal pa
 comment on column public.payments.next_content is 'A changed plan {planName, blockLimit, responseMonthlyLimit} that starts with the next period.';
 comment on column public.payments.next_price is 'The price of next_content.';
 comment on column public.payments.end_date is 'Last day of the current period (inclusive): the plan ends the day after unless it renews.';
-alter table public.payments enable row level security;
-revoke insert, update, delete on public.payments from anon, authenticated;
-revoke all on public.payments from anon;
+call private.clients_read('public.payments', 'Users can read their own payments',
+  'user_id = (select auth.uid())');
 create index payments_user_id_created_at_idx on public.payments (user_id, created_at desc);
 create unique index payments_one_active_plan_idx on public.payments (user_id)
   where is_active and type in ('basic', 'custom', 'subscription');
 create index payments_active_end_date_idx on public.payments (end_date) where is_active;
 create index payments_provider_payment_id_idx on public.payments (method, provider_payment_id)
   where provider_payment_id is not null;
-
-create policy "Users can read their own payments" on public.payments
-  for select to authenticated using (user_id = (select auth.uid()));
 
 create table public.coupons (
   id uuid primary key default gen_random_uuid(),
@@ -7083,12 +7039,8 @@ comment on table public.integrations is
   'Connected outside services of a user (Notion, Cafe24) and whether access is granted; tokens are in private.integration_tokens.';
 comment on column public.integrations.status_reason is
   'Why the status is not_granted (Notion refused the token: the owner removed the integration in Notion).';
-alter table public.integrations enable row level security;
-revoke insert, update, delete on public.integrations from anon, authenticated;
-revoke all on public.integrations from anon;
-
-create policy "Users can read their own integrations" on public.integrations
-  for select to authenticated using (user_id = (select auth.uid()));
+call private.clients_read('public.integrations', 'Users can read their own integrations',
+  'user_id = (select auth.uid())');
 
 create table private.integration_tokens (
   integration_id uuid primary key references public.integrations (id) on delete cascade,
@@ -7982,44 +7934,38 @@ returns jsonb language sql stable set search_path = '' as $$
   select jsonb_build_object('id', p_block.id, 'name', p_block.name, 'type', p_block.type);
 $$;
 
-create function private.responses_enqueue_webhooks()
+-- A response (once counted: on insert, or when the owner approves a held one) or a message of a
+-- block whose owner has an enabled endpoint: response.created or message.created, with the block.
+create function private.enqueue_created_webhooks()
 returns trigger language plpgsql security definer set search_path = '' as $$
 declare
   v_block public.blocks;
+  v_event text;
+  v_row jsonb;
 begin
   select * into v_block from public.blocks where id = new.block_id;
   if not exists (select 1 from public.webhook_endpoints where user_id = v_block.owner_id and enabled) then
     return null;
   end if;
-  perform private.enqueue_webhooks(v_block.owner_id, v_block.id, 'response.created', jsonb_build_object(
-    'block', private.block_webhook_json(v_block),
-    'response', jsonb_build_object(
+  if tg_table_name = 'responses' then
+    v_event := 'response';
+    v_row := jsonb_build_object(
       'id', new.id, 'kind', new.kind, 'creator_id', new.creator_id, 'creator_name', new.creator_name,
       'page_key', new.page_key, 'created_at', new.created_at,
       'answers', coalesce((
         select jsonb_agg(jsonb_build_object('question_id', a.key, 'title', a.value ->> 'title',
                                             'type', a.value ->> 'type', 'value', a.value -> 'value')
                          order by (a.value ->> 'index')::integer, a.key)
-        from jsonb_each(new.answers) a), '[]'::jsonb))));
-  return null;
-end;
-$$;
-
-create function private.messages_enqueue_webhooks()
-returns trigger language plpgsql security definer set search_path = '' as $$
-declare
-  v_block public.blocks;
-begin
-  select * into v_block from public.blocks where id = new.block_id;
-  if not exists (select 1 from public.webhook_endpoints where user_id = v_block.owner_id and enabled) then
-    return null;
-  end if;
-  perform private.enqueue_webhooks(v_block.owner_id, v_block.id, 'message.created', jsonb_build_object(
-    'block', private.block_webhook_json(v_block),
-    'message', jsonb_build_object(
+        from jsonb_each(new.answers) a), '[]'::jsonb));
+  else
+    v_event := 'message';
+    v_row := jsonb_build_object(
       'id', new.id, 'parent_id', new.parent_id, 'content', new.content, 'creator_id', new.creator_id,
       'creator_name', new.creator_name, 'status', new.status, 'page_key', new.page_key,
-      'is_owner', new.creator_id = v_block.owner_id, 'created_at', new.created_at)));
+      'is_owner', new.creator_id = v_block.owner_id, 'created_at', new.created_at);
+  end if;
+  perform private.enqueue_webhooks(v_block.owner_id, v_block.id, v_event || '.created',
+    jsonb_build_object('block', private.block_webhook_json(v_block), v_event, v_row));
   return null;
 end;
 $$;
@@ -8042,11 +7988,11 @@ $$;
 
 -- a response held by escalation (issue 17) goes out when the owner approves it
 create trigger responses_enqueue_webhooks after insert on public.responses
-  for each row when (not new.held) execute function private.responses_enqueue_webhooks();
+  for each row when (not new.held) execute function private.enqueue_created_webhooks();
 create trigger responses_approved_enqueue_webhooks after update of held on public.responses
-  for each row when (old.held and not new.held) execute function private.responses_enqueue_webhooks();
+  for each row when (old.held and not new.held) execute function private.enqueue_created_webhooks();
 create trigger messages_enqueue_webhooks after insert on public.messages
-  for each row execute function private.messages_enqueue_webhooks();
+  for each row execute function private.enqueue_created_webhooks();
 create trigger unsubscribes_enqueue_webhooks after insert on public.unsubscribes
   for each row execute function private.unsubscribes_enqueue_webhooks();
 
