@@ -214,6 +214,7 @@ export async function describe(
 
   for (const f of await rows(
     `select pg_get_functiondef(p.oid) as def, p.proacl::text as acl,
+            case p.prokind when 'p' then 'procedure' else 'function' end as kind,
             n.nspname || '.' || p.proname || '(' || pg_get_function_identity_arguments(p.oid) || ')' as signature,
             obj_description(p.oid, 'pg_proc') as comment
      from pg_proc p join pg_namespace n on n.oid = p.pronamespace
@@ -222,9 +223,9 @@ export async function describe(
   )) {
     add(`function ${f.signature}`, [
       `${f.def!.trimEnd()};`,
-      f.comment !== null && `comment on function ${f.signature} is ${literal(f.comment)};`,
+      f.comment !== null && `comment on ${f.kind} ${f.signature} is ${literal(f.comment)};`,
       // no ACL: PostgreSQL's default, executable by public
-      ...grants(f.acl ?? '{=X/postgres}', `function ${f.signature}`),
+      ...grants(f.acl ?? '{=X/postgres}', `${f.kind} ${f.signature}`),
     ]);
   }
 
