@@ -4,13 +4,7 @@
 import type { AuthDeps } from './context.ts';
 import { AuthError, tooManyRequests } from './errors.ts';
 import { actionLink, emailChangeMail, newOtp, tokenHash, type Mail } from './mailer.ts';
-import {
-  findUserByEmail,
-  emailExists,
-  setConfirmedEmail,
-  type Queryable,
-  type UserRow,
-} from './users.ts';
+import { assertEmailFree, setConfirmedEmail, type Queryable, type UserRow } from './users.ts';
 
 /** GoTrue's answer to a second mail within GOTRUE_SMTP_MAX_FREQUENCY. */
 export function checkMailFrequency(deps: AuthDeps, sentAt: Date | null): void {
@@ -55,8 +49,7 @@ export async function requestEmailChange(
   email: string,
   redirectTo: string,
 ): Promise<void> {
-  const taken = await findUserByEmail(db, email);
-  if (taken && taken.id !== user.id) throw emailExists();
+  await assertEmailFree(db, email, user.id);
   if (deps.settings.mailerAutoconfirm && user.is_anonymous) {
     await setConfirmedEmail(db, user, email);
     return;

@@ -5,7 +5,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { JsonObject } from '../http.ts';
 import { notFound, unprocessable } from './errors.ts';
 import {
-  emailExists,
+  assertEmailFree,
   findUserByEmail,
   findUserById,
   insertIdentity,
@@ -118,8 +118,7 @@ async function linkToUser(
   else await insertIdentity(db, target.id, profile.provider, sub, identityData);
   await mergeMetadata(db, target.id, 'raw_user_meta_data', identityData);
   if (!target.email) {
-    const other = await findUserByEmail(db, profile.email);
-    if (other && other.id !== target.id) throw emailExists();
+    await assertEmailFree(db, profile.email, target.id);
     // the provider verified this address
     await db.query(
       `update auth.users set email = $2, email_confirmed_at = coalesce(email_confirmed_at, now()),

@@ -187,6 +187,12 @@ export async function mergeMetadata(
 export const emailExists = () =>
   unprocessable('email_exists', 'A user with this email address has already been registered');
 
+/** Refuses with email_exists when a user other than `ownerId` has `email`. */
+export async function assertEmailFree(db: Queryable, email: string, ownerId?: string) {
+  const taken = await findUserByEmail(db, email);
+  if (taken && taken.id !== ownerId) throw emailExists();
+}
+
 /**
  * Makes `email` the user's confirmed address and keeps the email identity in step (creating it
  * when missing); an anonymous user becomes permanent. Only for an address already proven (a
@@ -197,8 +203,7 @@ export async function setConfirmedEmail(
   user: UserRow,
   email: string,
 ): Promise<void> {
-  const taken = await findUserByEmail(db, email);
-  if (taken && taken.id !== user.id) throw emailExists();
+  await assertEmailFree(db, email, user.id);
   await db.query(
     `update auth.users set email = $2, email_confirmed_at = coalesce(email_confirmed_at, now()),
        email_change = null, email_change_token_new = null, email_change_token_current = null,

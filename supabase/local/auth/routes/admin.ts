@@ -18,6 +18,7 @@ import {
 import { validRedirect } from '../redirects.ts';
 import { requireAdmin } from '../sessions.ts';
 import {
+  assertEmailFree,
   emailExists,
   findUserByEmail,
   findUserById,
@@ -80,7 +81,7 @@ async function createUser(deps: AuthDeps, c: AuthCtx) {
   const appMeta = metadataParam(body.app_metadata, 'app_metadata') ?? {};
   const id = str(body.id);
   if (id !== undefined && !isUuid(id)) throw badRequest('validation_failed', 'id must be a UUID');
-  if (await findUserByEmail(deps.pool, email)) throw emailExists();
+  await assertEmailFree(deps.pool, email);
   const hash = password ? await hashPassword(password) : null;
   const confirmed = body.email_confirm === true;
   const user = await tx(deps.pool, async (db) => {
