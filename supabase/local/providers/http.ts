@@ -50,6 +50,55 @@ iframe{width:100%;height:480px;border:1px solid #d0d7de;border-radius:4px;backgr
 }
 
 /**
+ * A provider's browser SDK script, stood in: `body` runs once per page (a second copy finds
+ * `window[global].__local` and stops), with BASE (the fake's URL, `base` + `/fake`) and ORIGIN
+ * (the providers server's, whose pages post their answers back) defined.
+ */
+export function standInScript(v: {
+  /** what it stands in for, and whose code that is: `PayPal JS SDK`, `PayPal` */
+  product: string;
+  vendor: string;
+  /** the fake's folder and path under the providers server */
+  fake: string;
+  global: string;
+  base: string;
+  body: string;
+}): string {
+  return `/* ${v.product}: LOCAL STAND-IN served by the local providers server (supabase/local/providers/${v.fake}). Not ${v.vendor}'s code. */
+(function () {
+  'use strict';
+  if (window.${v.global} && window.${v.global}.__local) return;
+  var BASE = ${JSON.stringify(`${v.base}/${v.fake}`)};
+  var ORIGIN = ${JSON.stringify(new URL(v.base).origin)};
+${v.body}})();
+`;
+}
+
+/** `value` as JSON that is safe inside an inline <script> (no `</script>` can close it). */
+export const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c');
+
+/**
+ * A payment provider's checkout page in the fake's own `style`, marked LOCAL: `notice` follows
+ * "stands in for", then `body`, then `script` (inline, allowed by `nonce`).
+ */
+export function checkoutShell(v: {
+  title: string;
+  style: string;
+  notice: string;
+  body: string;
+  nonce: string;
+  script?: string;
+}): string {
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(v.title)}</title><style>${v.style}</style></head>
+<body><main>
+<p class="notice" role="note"><strong>LOCAL test checkout</strong> — stands in for ${v.notice}</p>
+${v.body}
+</main>${v.script ? `<script nonce="${v.nonce}">${v.script}</script>` : ''}</body></html>`;
+}
+
+/**
  * A payment provider's checkout page: its form posts to this server, and the server refuses a
  * post whose Origin is another site; under "no-referrer" Chromium sends `Origin: null`, so these
  * pages say same-origin.

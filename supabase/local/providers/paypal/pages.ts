@@ -1,18 +1,17 @@
 // The browser side of the PayPal fake: a stand-in for PayPal's JS SDK script (what
 // `@paypal/paypal-js` loads from its `sdkBaseUrl`), rendering a PayPal button that opens the
 // approval page in a popup, as PayPal does; every page clearly marked as a local stand-in.
-import { escapeHtml } from '../http.ts';
+import { checkoutShell, escapeHtml, scriptJson, standInScript } from '../http.ts';
 
 /** window.paypal with Buttons({ createSubscription, onApprove, onCancel, onError }). */
 export function jsSdkScript(base: string, clientId: string): string {
-  const origin = new URL(base).origin;
-  return `/* PayPal JS SDK: LOCAL STAND-IN served by the local providers server (supabase/local/providers/paypal). Not PayPal's code. */
-(function () {
-  'use strict';
-  if (window.paypal && window.paypal.__local) return;
-  var BASE = ${JSON.stringify(`${base}/paypal`)};
-  var ORIGIN = ${JSON.stringify(origin)};
-  var CLIENT_ID = ${JSON.stringify(clientId)};
+  return standInScript({
+    product: 'PayPal JS SDK',
+    vendor: 'PayPal',
+    fake: 'paypal',
+    global: 'paypal',
+    base,
+    body: `  var CLIENT_ID = ${JSON.stringify(clientId)};
   var CANCELLED = {};
   function Buttons(options) {
     options = options || {};
@@ -94,8 +93,8 @@ export function jsSdkScript(base: string, clientId: string): string {
     };
   }
   window.paypal = { __local: true, version: 'local-stand-in', Buttons: Buttons };
-})();
-`;
+`,
+  });
 }
 
 const STYLE = `
@@ -114,17 +113,15 @@ const STYLE = `
   .error { color: #b91c1c; font-weight: 600; }
 `;
 
-export function shell(title: string, body: string, nonce: string, script = ''): string {
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(title)}</title><style>${STYLE}</style></head>
-<body><main>
-<p class="notice" role="note"><strong>LOCAL test checkout</strong> — stands in for PayPal.
-No money moves and nothing leaves this machine.</p>
-<p class="brand" aria-hidden="true">PayPal</p>
-${body}
-</main>${script ? `<script nonce="${nonce}">${script}</script>` : ''}</body></html>`;
-}
+export const shell = (title: string, body: string, nonce: string, script = ''): string =>
+  checkoutShell({
+    title,
+    style: STYLE,
+    notice: 'PayPal.\nNo money moves and nothing leaves this machine.',
+    body: `<p class="brand" aria-hidden="true">PayPal</p>\n${body}`,
+    nonce,
+    script,
+  });
 
 export interface ApprovalView {
   title: string;
@@ -170,7 +167,7 @@ export function popupResultPage(
   nonce: string,
 ): string {
   const script = origin
-    ? `try { if (window.opener) window.opener.postMessage(${JSON.stringify({ source: 'paypal-local', ...data }).replace(/</g, '\\u003c')}, ${JSON.stringify(origin)}); } catch (e) {}
+    ? `try { if (window.opener) window.opener.postMessage(${scriptJson({ source: 'paypal-local', ...data })}, ${JSON.stringify(origin)}); } catch (e) {}
 setTimeout(function () { window.close(); }, 300);`
     : '';
   return shell(

@@ -1,7 +1,7 @@
 // The browser side of the PortOne fake: a stand-in for PortOne's browser SDK script (what
 // `@portone/browser-sdk` loads from its CDN) and the checkout page it shows, clearly marked as a
 // local stand-in, the way the local Google sign-in page is (supabase/local/auth/consent-page.ts).
-import { escapeHtml } from '../http.ts';
+import { checkoutShell, escapeHtml, scriptJson, standInScript } from '../http.ts';
 
 export interface CheckoutRequest {
   storeId?: unknown;
@@ -18,14 +18,13 @@ export interface CheckoutRequest {
  * shows KCP on a desktop), answered by a message from that page. The other methods refuse.
  */
 export function browserSdkScript(base: string): string {
-  const origin = new URL(base).origin;
-  return `/* PortOne browser SDK: LOCAL STAND-IN served by the local providers server (supabase/local/providers/portone). Not PortOne's code. */
-(function () {
-  'use strict';
-  if (window.PortOne && window.PortOne.__local) return;
-  var BASE = ${JSON.stringify(`${base}/portone`)};
-  var ORIGIN = ${JSON.stringify(origin)};
-  function requestIssueBillingKey(request) {
+  return standInScript({
+    product: 'PortOne browser SDK',
+    vendor: 'PortOne',
+    fake: 'portone',
+    global: 'PortOne',
+    base,
+    body: `  function requestIssueBillingKey(request) {
     return new Promise(function (resolve) {
       var opener = document.activeElement;
       var overlay = document.createElement('div');
@@ -68,8 +67,8 @@ export function browserSdkScript(base: string): string {
     updateLoadPaymentUIRequest: unsupported('updateLoadPaymentUIRequest'),
     updateLoadIssueBillingKeyUIRequest: unsupported('updateLoadIssueBillingKeyUIRequest')
   };
-})();
-`;
+`,
+  });
 }
 
 const STYLE = `
@@ -91,16 +90,15 @@ const STYLE = `
   .error { color: #b91c1c; font-weight: 600; }
 `;
 
-function shell(title: string, body: string, nonce: string, script = ''): string {
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(title)}</title><style>${STYLE}</style></head>
-<body><main>
-<p class="notice" role="note"><strong>LOCAL test checkout</strong> — stands in for PortOne (KCP and wallets).
-No card is charged and nothing leaves this machine.</p>
-${body}
-</main>${script ? `<script nonce="${nonce}">${script}</script>` : ''}</body></html>`;
-}
+const shell = (title: string, body: string, nonce: string, script = ''): string =>
+  checkoutShell({
+    title,
+    style: STYLE,
+    notice: 'PortOne (KCP and wallets).\nNo card is charged and nothing leaves this machine.',
+    body,
+    nonce,
+    script,
+  });
 
 export interface CheckoutView {
   request: CheckoutRequest;
@@ -166,7 +164,7 @@ export function resultPage(
     'PortOne checkout (local stand-in)',
     `<h1>${ok ? 'Payment method registered' : 'Checkout closed'}</h1><p role="status">Returning to the site…</p>`,
     nonce,
-    `window.parent.postMessage(${JSON.stringify({ source: 'portone-local', response }).replace(/</g, '\\u003c')}, ${JSON.stringify(origin)});`,
+    `window.parent.postMessage(${scriptJson({ source: 'portone-local', response })}, ${JSON.stringify(origin)});`,
   );
 }
 
