@@ -4,6 +4,7 @@ import i18next from 'i18next';
 import type { ReactElement } from 'react';
 import { I18nextProvider } from 'react-i18next';
 import { MemoryRouter, useLocation } from 'react-router-dom';
+import { vi } from 'vitest';
 import type { QueryClient } from '@tanstack/react-query';
 import type { ProfileRow } from '../lib/db-types';
 import { createQueryClient } from '../lib/query-client';
@@ -108,4 +109,23 @@ export function fakeQuery<T>(data: T, error: unknown = null) {
   }
   builder.then = (resolve: (value: typeof result) => unknown) => Promise.resolve(resolve(result));
   return builder;
+}
+
+/**
+ * For `vi.mock`'s factory: the real module with a `vi.fn()` in place of each named export, so the
+ * rest (messages, parsers) stays real. The test reaches the fakes through `vi.mocked` on its own
+ * import of the module:
+ *
+ *     import * as plans from '../api/plans';
+ *     vi.mock(import('../api/plans'), (original) => fakeExports(original, ['loadUsage']));
+ *     const api = vi.mocked(plans);
+ *
+ * `restoreMocks` (vitest.config.ts) resets every fake before each test.
+ */
+export async function fakeExports<T extends object>(
+  importOriginal: () => Promise<T>,
+  names: (keyof T)[],
+): Promise<T> {
+  const fakes = Object.fromEntries(names.map((name) => [name, vi.fn()]));
+  return { ...(await importOriginal()), ...fakes };
 }

@@ -1,22 +1,17 @@
 import { act, fireEvent, screen, within } from '@testing-library/react';
 import i18next from 'i18next';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { AUDIENCE_MESSAGES } from '@reaction-blocks/contracts/letters';
-import { renderWithProviders } from '../../../test/utils';
+import { fakeExports, renderWithProviders } from '../../../test/utils';
+import * as audienceApi from '../api/audience';
 import { registerAudienceTranslations } from '../locales';
 import { AddAudienceDialog, audienceMessage } from './audience-dialogs';
 
-const api = vi.hoisted(() => ({ addMember: vi.fn(), importBatch: vi.fn() }));
-vi.mock('../api/audience', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('../api/audience')>()),
-  ...api,
-}));
+vi.mock(import('../api/audience'), (original) =>
+  fakeExports(original, ['addMember', 'importBatch']),
+);
+const api = vi.mocked(audienceApi);
 registerAudienceTranslations();
-
-afterEach(async () => {
-  api.addMember.mockReset();
-  await i18next.changeLanguage('en');
-});
 
 const open = () => {
   const onDone = vi.fn();

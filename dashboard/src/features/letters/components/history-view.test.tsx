@@ -1,17 +1,17 @@
 import { screen, within } from '@testing-library/react';
 import i18next from 'i18next';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { DELIVERY_SKIP_REASONS } from '@reaction-blocks/contracts/letters';
-import { renderWithProviders, signedInSession } from '../../../test/utils';
+import { fakeExports, renderWithProviders, signedInSession } from '../../../test/utils';
+import * as lettersApi from '../api/letters';
 import type { PublishRow } from '../api/letters';
 import { registerLetterTranslations } from '../locales';
 import { HistoryView } from './history-view';
 
-const api = vi.hoisted(() => ({ listPublishes: vi.fn(), listNotSentReasons: vi.fn() }));
-vi.mock('../api/letters', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('../api/letters')>()),
-  ...api,
-}));
+vi.mock(import('../api/letters'), (original) =>
+  fakeExports(original, ['listPublishes', 'listNotSentReasons']),
+);
+const api = vi.mocked(lettersApi);
 
 registerLetterTranslations();
 
@@ -41,10 +41,6 @@ const publish = (fields: Partial<PublishRow> = {}): PublishRow =>
     trigger_block: null,
     ...fields,
   }) as PublishRow;
-
-beforeEach(() => {
-  for (const fn of Object.values(api)) fn.mockReset();
-});
 
 describe('letter history', () => {
   it('says why mails were not sent: SES refusing the sender (with the way to fix it), a skip rule, another answer', async () => {

@@ -6,21 +6,16 @@ import i18next from 'i18next';
 import { Route, Routes } from 'react-router-dom';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { TLetterModel } from '@reaction-blocks/contracts/letters';
-import { renderWithProviders, signedInSession } from '../../../test/utils';
-import type { LetterData } from '../api/letters';
+import { fakeExports, renderWithProviders, signedInSession } from '../../../test/utils';
+import * as lettersApi from '../api/letters';
+import type { LetterData, Loaded } from '../api/letters';
 import { registerLetterTranslations } from '../locales';
 import { LetterWorkspacePage } from './letter-workspace';
 
-const api = vi.hoisted(() => ({
-  loadLetterBlock: vi.fn(),
-  listSenders: vi.fn(),
-  saveLetter: vi.fn(),
-  webToTemplate: vi.fn(),
-}));
-vi.mock('../api/letters', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('../api/letters')>()),
-  ...api,
-}));
+vi.mock(import('../api/letters'), (original) =>
+  fakeExports(original, ['loadLetterBlock', 'listSenders', 'saveLetter', 'webToTemplate']),
+);
+const api = vi.mocked(lettersApi);
 
 registerLetterTranslations();
 
@@ -60,9 +55,7 @@ function renderLetter() {
 }
 
 beforeEach(() => {
-  for (const fn of Object.values(api)) fn.mockReset();
   api.listSenders.mockResolvedValue([]);
-  void i18next.changeLanguage('en');
 });
 
 describe('letter workspace focus', () => {
@@ -104,7 +97,7 @@ describe('letter workspace focus', () => {
 
   it('after Load sample focus goes to the loaded letter; after a failed load to the page URL', async () => {
     api.loadLetterBlock.mockResolvedValue(letterData(model([])));
-    let finish: (value: unknown) => void = () => {};
+    let finish: (value: Loaded) => void = () => {};
     api.webToTemplate.mockImplementationOnce(() => new Promise((resolve) => (finish = resolve)));
     renderLetter();
     const sample = await screen.findByRole('button', { name: 'Load sample' });

@@ -1,22 +1,17 @@
 import { fireEvent, screen } from '@testing-library/react';
 import i18next from 'i18next';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { renderWithProviders, signedInSession } from '../../../test/utils';
+import { describe, expect, it, vi } from 'vitest';
+import { fakeExports, renderWithProviders, signedInSession } from '../../../test/utils';
+import * as lettersApi from '../api/letters';
 import { registerLetterTranslations } from '../locales';
 import { SendLetterDialog } from './send-letter-dialog';
 
-const api = vi.hoisted(() => ({ remainingEmails: vi.fn(), listSendGroups: vi.fn() }));
-vi.mock('../api/letters', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('../api/letters')>()),
-  ...api,
-}));
+vi.mock(import('../api/letters'), (original) =>
+  fakeExports(original, ['remainingEmails', 'listSendGroups']),
+);
+const api = vi.mocked(lettersApi);
 
 registerLetterTranslations();
-
-beforeEach(() => {
-  for (const fn of Object.values(api)) fn.mockReset();
-  void i18next.changeLanguage('en');
-});
 
 const dialog = (paid = true) =>
   renderWithProviders(

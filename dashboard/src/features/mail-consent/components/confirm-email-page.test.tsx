@@ -1,27 +1,18 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import i18next from 'i18next';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { renderWithProviders } from '../../../test/utils';
+import { describe, expect, it, vi } from 'vitest';
+import { fakeExports, renderWithProviders } from '../../../test/utils';
+import * as mailConsentApi from '../api/mail-consent';
 import { registerPublicPageTranslations } from '../../../locales/public-pages';
 import { ConfirmEmailPage } from './confirm-email-page';
 
-const api = vi.hoisted(() => ({
-  readMailConsent: vi.fn(),
-  answerMailConsent: vi.fn(),
-  INVALID_LINK: 'Invalid link',
-}));
-vi.mock('../api/mail-consent', () => api);
+vi.mock(import('../api/mail-consent'), (original) =>
+  fakeExports(original, ['readMailConsent', 'answerMailConsent']),
+);
+const api = vi.mocked(mailConsentApi);
 
 registerPublicPageTranslations();
 const token = 'A'.repeat(43);
-
-beforeEach(() => {
-  api.readMailConsent.mockReset();
-  api.answerMailConsent.mockReset();
-});
-afterEach(async () => {
-  await i18next.changeLanguage('en');
-});
 
 describe('confirm-email page', () => {
   it('asks before it confirms (opening the link changes nothing), then says it is done', async () => {

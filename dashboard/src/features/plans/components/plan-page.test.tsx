@@ -1,22 +1,22 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import i18next from 'i18next';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { renderWithProviders, signedInSession } from '../../../test/utils';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { fakeExports, renderWithProviders, signedInSession } from '../../../test/utils';
+import * as plansApi from '../api/plans';
 import type { PlanRow } from '../model/plans';
 import { PlanPage } from './plan-page';
 
-const api = vi.hoisted(() => ({
-  listActivePlans: vi.fn(),
-  listPlanHistory: vi.fn(),
-  loadUsage: vi.fn(),
-  cancelPayment: vi.fn(),
-  changePayment: vi.fn(),
-  useCoupon: vi.fn(),
-}));
-vi.mock('../api/plans', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('../api/plans')>()),
-  ...api,
-}));
+vi.mock(import('../api/plans'), (original) =>
+  fakeExports(original, [
+    'listActivePlans',
+    'listPlanHistory',
+    'loadUsage',
+    'cancelPayment',
+    'changePayment',
+    'useCoupon',
+  ]),
+);
+const api = vi.mocked(plansApi);
 
 const row = (over: Partial<PlanRow> = {}): PlanRow => ({
   id: 'plan-1',
@@ -40,7 +40,6 @@ const render = () =>
   renderWithProviders(<PlanPage />, { route: '/profile/plan', session: signedInSession() });
 
 beforeEach(() => {
-  for (const fn of Object.values(api)) fn.mockReset();
   api.loadUsage.mockResolvedValue({
     block_count: 20,
     block_limit: 15,
@@ -48,9 +47,6 @@ beforeEach(() => {
     response_monthly_limit: 2100,
   });
   api.listPlanHistory.mockResolvedValue([]);
-});
-afterEach(async () => {
-  await i18next.changeLanguage('en');
 });
 
 describe('plan page', () => {

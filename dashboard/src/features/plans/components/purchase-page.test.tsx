@@ -1,41 +1,30 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import i18next from 'i18next';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { renderWithProviders, signedInSession } from '../../../test/utils';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { fakeExports, renderWithProviders, signedInSession } from '../../../test/utils';
+import * as plansApi from '../api/plans';
+import * as providersApi from '../api/providers';
+import type { PlanRow } from '../model/plans';
 import { PurchasePage } from './purchase-page';
 
-const api = vi.hoisted(() => ({
-  listActivePlans: vi.fn(),
-  checkIamportPayment: vi.fn(),
-  checkPaypalPayment: vi.fn(),
-}));
-vi.mock('../api/plans', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('../api/plans')>()),
-  ...api,
-}));
-const providers = vi.hoisted(() => ({
-  requestBillingKey: vi.fn(),
-  loadPaypal: vi.fn(),
-  paymentsConfig: vi.fn(),
-}));
-vi.mock('../api/providers', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('../api/providers')>()),
-  ...providers,
-}));
+vi.mock(import('../api/plans'), (original) =>
+  fakeExports(original, ['listActivePlans', 'checkIamportPayment', 'checkPaypalPayment']),
+);
+const api = vi.mocked(plansApi);
+vi.mock(import('../api/providers'), (original) =>
+  fakeExports(original, ['requestBillingKey', 'loadPaypal', 'paymentsConfig']),
+);
+const providers = vi.mocked(providersApi);
 
 const location = () => screen.getByTestId('location').textContent;
 const render = (route: string) =>
   renderWithProviders(<PurchasePage />, { route, session: signedInSession() });
 
 beforeEach(() => {
-  for (const fn of [...Object.values(api), ...Object.values(providers)]) fn.mockReset();
   api.listActivePlans.mockResolvedValue([]);
   providers.paymentsConfig.mockReturnValue({
     portone: { storeId: 's', cardChannelKey: 'card', walletChannelKey: 'wallet' },
   });
-});
-afterEach(async () => {
-  await i18next.changeLanguage('en');
 });
 
 describe('select plan', () => {
@@ -73,7 +62,7 @@ describe('select plan', () => {
   });
 
   it('sends an owner with an active plan to the plan page', async () => {
-    api.listActivePlans.mockResolvedValue([{ id: 'p', type: 'basic', is_active: true }]);
+    api.listActivePlans.mockResolvedValue([{ id: 'p', type: 'basic', is_active: true } as PlanRow]);
     render('/purchase');
     await waitFor(() => expect(location()).toBe('/profile/plan'));
   });
@@ -93,7 +82,7 @@ describe('payment', () => {
 
   it('pays by Korean card: a billing key from PortOne, then the server, then the plan page', async () => {
     providers.requestBillingKey.mockResolvedValue({ ok: true, billingKey: 'billing-key-1' });
-    api.checkIamportPayment.mockResolvedValue({ status: true, payment: { id: 'p' } });
+    api.checkIamportPayment.mockResolvedValue({ status: true, payment: { id: 'p' } as PlanRow });
     render('/purchase/payment?focus=custom&blocks=12&emails=2000');
     expect((await screen.findByTestId('payment-price')).textContent).toBe(
       '5,000원 a month by Korean card or wallet, $5 a month with PayPal',

@@ -1,23 +1,22 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import i18next from 'i18next';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { renderWithProviders, signedInSession } from '../../../test/utils';
+import { fakeExports, renderWithProviders, signedInSession } from '../../../test/utils';
+import * as senderEmailsApi from '../api/sender-emails';
 import { SENDER_MESSAGES, type SenderEmail } from '../api/sender-emails';
 import { SenderEmailsPage } from './sender-emails-page';
 
-const api = vi.hoisted(() => ({
-  listSenderEmails: vi.fn(),
-  requestMailVerify: vi.fn(),
-  checkMailVerified: vi.fn(),
-  confirmMailVerify: vi.fn(),
-  checkSpfDkim: vi.fn(),
-  deleteMailVerified: vi.fn(),
-}));
-
-vi.mock('../api/sender-emails', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('../api/sender-emails')>()),
-  ...api,
-}));
+vi.mock(import('../api/sender-emails'), (original) =>
+  fakeExports(original, [
+    'listSenderEmails',
+    'requestMailVerify',
+    'checkMailVerified',
+    'confirmMailVerify',
+    'checkSpfDkim',
+    'deleteMailVerified',
+  ]),
+);
+const api = vi.mocked(senderEmailsApi);
 
 const row = (email: string, fields: Partial<SenderEmail> = {}): SenderEmail => ({
   id: email,
@@ -37,7 +36,6 @@ const render = (route = '/profile/email') =>
 const checked = (verified: boolean, confirmed = verified) => ({ verified, confirmed });
 
 beforeEach(() => {
-  for (const fn of Object.values(api)) fn.mockReset();
   api.checkSpfDkim.mockResolvedValue({
     spfVerified: true,
     dkimVerified: true,

@@ -1,21 +1,15 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { renderWithProviders } from '../../../test/utils';
+import { describe, expect, it, vi } from 'vitest';
+import { fakeExports, renderWithProviders } from '../../../test/utils';
+import * as unsubscribeApi from '../api/unsubscribe';
 import { UnsubscribePage } from './unsubscribe-page';
 
-const api = vi.hoisted(() => ({
-  readUnsubscribe: vi.fn(),
-  confirmUnsubscribe: vi.fn(),
-  INVALID_LINK: 'Invalid link',
-}));
-vi.mock('../api/unsubscribe', () => api);
+vi.mock(import('../api/unsubscribe'), (original) =>
+  fakeExports(original, ['readUnsubscribe', 'confirmUnsubscribe']),
+);
+const api = vi.mocked(unsubscribeApi);
 
 const token = 'x'.repeat(40);
-
-beforeEach(() => {
-  api.readUnsubscribe.mockReset();
-  api.confirmUnsubscribe.mockReset();
-});
 
 describe('unsubscribe page', () => {
   it('says what the link stops, then confirms', async () => {
