@@ -1,11 +1,12 @@
 // Create button toggling a type picker; remaining blocks as a number; upgrade when none remain.
-import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { Spinner } from '../../../components/ui/spinner';
 import { paths } from '../../../config/paths';
 import { REACTION_TYPES, type BlockType } from '../../../lib/db-types';
 import { messageOf } from '../../../lib/errors';
+import { useDisclosure } from '../../../lib/use-disclosure';
 import { MESSAGES } from '@reaction-blocks/contracts/schemas';
 import { BlockTypeIcon } from '../../../components/ui/block-type-icon';
 import { Plus, X } from '../../../components/ui/icons';
@@ -28,11 +29,10 @@ export function CreateBlockControl({
   disabledTypes = [],
 }: CreateBlockControlProps) {
   const { t } = useTranslation();
-  const pickerId = useId();
-  const [open, setOpen] = useState(false);
+  const picker = useDisclosure();
+  const { open, setOpen } = picker;
   const [creating, setCreating] = useState<BlockType | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const toggle = useRef<HTMLButtonElement>(null);
   const root = useRef<HTMLDivElement>(null);
 
   // The picker floats over the page (wider than a phone): a press outside it closes it, as a
@@ -44,7 +44,7 @@ export function CreateBlockControl({
     };
     document.addEventListener('mousedown', onPointer);
     return () => document.removeEventListener('mousedown', onPointer);
-  }, [open, creating]);
+  }, [open, creating, setOpen]);
 
   if (remaining !== null && remaining < 1) {
     return (
@@ -82,20 +82,15 @@ export function CreateBlockControl({
     if (event.key !== 'Escape' || !open || creating) return;
     event.preventDefault();
     event.stopPropagation();
-    setOpen(false);
-    toggle.current?.focus();
+    picker.dismiss();
   };
 
   return (
     <div ref={root} className="create-block" onKeyDown={onKeyDown}>
       <div className="create-block-row">
         <button
-          ref={toggle}
-          type="button"
+          {...picker.toggleProps}
           className="button button-primary"
-          aria-expanded={open}
-          aria-controls={pickerId}
-          onClick={() => setOpen((value) => !value)}
           disabled={creating !== null}
         >
           {open ? <X size={18} /> : <Plus size={18} />}
@@ -109,7 +104,7 @@ export function CreateBlockControl({
       </div>
       {open ? (
         <div
-          id={pickerId}
+          id={picker.panelId}
           role="group"
           aria-label={t('create.pickerLabel')}
           className="type-picker"

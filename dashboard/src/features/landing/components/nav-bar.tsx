@@ -1,8 +1,9 @@
-import { useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, NavLink, useLocation } from 'react-router-dom';
 import { Logo } from '../../../components/ui/logo';
 import { paths } from '../../../config/paths';
+import { useDisclosure } from '../../../lib/use-disclosure';
 
 /** Scroll offset after which the bar gets its background (px). */
 export const NAV_BACKGROUND_THRESHOLD = 120;
@@ -26,16 +27,14 @@ function NavItems({ links }: { links: NavItem[] }) {
 export function NavBar() {
   const { t } = useTranslation();
   const [scrolled, setScrolled] = useState(false);
-  const [menuOpen, setMenuOpen] = useState(false);
-  const menuId = useId();
-  const toggle = useRef<HTMLButtonElement>(null);
+  const menu = useDisclosure();
   const location = useLocation();
   const [lastPath, setLastPath] = useState(location.pathname);
 
   // Close the hamburger menu on navigation.
   if (lastPath !== location.pathname) {
     setLastPath(location.pathname);
-    setMenuOpen(false);
+    menu.setOpen(false);
   }
 
   useEffect(() => {
@@ -58,7 +57,7 @@ export function NavBar() {
 
   return (
     <header
-      className={['nav-bar', scrolled || menuOpen ? 'nav-bar-solid' : ''].join(' ')}
+      className={['nav-bar', scrolled || menu.open ? 'nav-bar-solid' : ''].join(' ')}
       data-scrolled={scrolled}
     >
       <nav className="nav-inner" aria-label={t('nav.label')}>
@@ -70,26 +69,19 @@ export function NavBar() {
           {t('nav.start')}
         </Link>
         <button
-          ref={toggle}
-          type="button"
+          {...menu.toggleProps}
           className="nav-hamburger"
-          aria-expanded={menuOpen}
-          aria-controls={menuId}
-          aria-label={menuOpen ? t('nav.closeMenu') : t('nav.openMenu')}
-          onClick={() => setMenuOpen((open) => !open)}
+          aria-label={menu.open ? t('nav.closeMenu') : t('nav.openMenu')}
         >
           <span aria-hidden="true" className="hamburger-icon" />
         </button>
       </nav>
       <div
-        id={menuId}
+        id={menu.panelId}
         className="nav-mobile"
-        hidden={!menuOpen}
+        hidden={!menu.open}
         onKeyDown={(event) => {
-          if (event.key === 'Escape') {
-            setMenuOpen(false);
-            toggle.current?.focus();
-          }
+          if (event.key === 'Escape') menu.dismiss();
         }}
       >
         <ul>

@@ -1,6 +1,7 @@
 // An accordion section (WAI-ARIA accordion pattern): a heading holding a button that shows or
 // hides its region.
-import { useId, useState, type ReactNode } from 'react';
+import { useId, type ReactNode } from 'react';
+import { useDisclosure } from '../../../../lib/use-disclosure';
 
 export function AccordionSection({
   title,
@@ -14,20 +15,13 @@ export function AccordionSection({
   /** A function of whether the section is open, for contents that load only once it is. */
   children: ReactNode | ((open: boolean) => ReactNode);
 }) {
-  const [open, setOpen] = useState(defaultOpen);
+  const section = useDisclosure(defaultOpen);
+  const { open } = section;
   const buttonId = useId();
-  const regionId = useId();
   return (
     <section className="accordion-section" data-open={open || undefined}>
       <h3 className="accordion-heading">
-        <button
-          id={buttonId}
-          type="button"
-          className="accordion-trigger"
-          aria-expanded={open}
-          aria-controls={regionId}
-          onClick={() => setOpen(!open)}
-        >
+        <button id={buttonId} {...section.toggleProps} className="accordion-trigger">
           <span>{title}</span>
           {badge}
           <span className="accordion-icon" aria-hidden="true">
@@ -36,7 +30,7 @@ export function AccordionSection({
         </button>
       </h3>
       <div
-        id={regionId}
+        id={section.panelId}
         role="region"
         aria-labelledby={buttonId}
         className="accordion-panel"
