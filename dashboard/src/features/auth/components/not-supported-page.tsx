@@ -4,6 +4,7 @@
 import { useTranslation } from 'react-i18next';
 import { PublicPage, PublicPicture } from '../../../components/layouts/public-page';
 import { PageHeading } from '../../../components/ui/page-heading';
+import { TextList } from '../../../components/ui/text-list';
 
 export function NotSupportedPage() {
   const { t } = useTranslation();
@@ -17,11 +18,7 @@ export function NotSupportedPage() {
         <p className="public-lead">{t('notSupported.text')}</p>
         <section className="public-steps" aria-labelledby="not-supported-steps">
           <h2 id="not-supported-steps">{t('notSupported.stepsTitle')}</h2>
-          <ol>
-            {steps.map((step) => (
-              <li key={step}>{step}</li>
-            ))}
-          </ol>
+          <TextList ordered lines={steps} />
         </section>
         <div className="public-actions">
           <button

@@ -3,6 +3,7 @@ import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Dialog } from '../../../components/ui/dialog';
 import { Spinner } from '../../../components/ui/spinner';
+import { TextList } from '../../../components/ui/text-list';
 import { messageOf } from '../../../lib/errors';
 import { ErrorText } from '../../../components/ui/error-text';
 
@@ -67,11 +68,7 @@ export function ConsentModal({ open, onAgree, onDecline }: ConsentModalProps) {
     >
       <p>{t('consent.intro')}</p>
       <div className="consent-terms" role="region" tabIndex={0} aria-label={t('consent.title')}>
-        <ol>
-          {terms.map((line) => (
-            <li key={line}>{line}</li>
-          ))}
-        </ol>
+        <TextList ordered lines={terms} />
       </div>
       <p className="checkbox-row">
         <input

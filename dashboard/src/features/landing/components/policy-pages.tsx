@@ -6,6 +6,7 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { PageHeading } from '../../../components/ui/page-heading';
+import { TextList } from '../../../components/ui/text-list';
 import { paths } from '../../../config/paths';
 
 function Sections({ prefix }: { prefix: 'policies.terms' | 'policies.cookies' }) {
@@ -19,11 +20,7 @@ function Sections({ prefix }: { prefix: 'policies.terms' | 'policies.cookies' })
       {sections.map((section) => (
         <section key={section.title} className="policy-section">
           <h2>{section.title}</h2>
-          <ul>
-            {section.items.map((item) => (
-              <li key={item}>{item}</li>
-            ))}
-          </ul>
+          <TextList lines={section.items} />
         </section>
       ))}
     </>
@@ -64,11 +61,7 @@ export function TermsPage() {
       {/* the same terms the consent step shows */}
       <section className="policy-section">
         <h2>{t('policies.terms.termsTitle')}</h2>
-        <ol>
-          {(t('consent.terms', { returnObjects: true }) as string[]).map((line) => (
-            <li key={line}>{line}</li>
-          ))}
-        </ol>
+        <TextList ordered lines={t('consent.terms', { returnObjects: true }) as string[]} />
       </section>
     </PolicyPage>
   );

@@ -3,6 +3,7 @@ import { Link } from 'react-router-dom';
 import { paths } from '../../../config/paths';
 import { toLanguage } from '../../../lib/i18n';
 import { PageHeading } from '../../../components/ui/page-heading';
+import { TextList } from '../../../components/ui/text-list';
 
 /** Plan prices of the specification (section 9), in dollars; ko shows {price}000 won. */
 export const PLAN_PRICES = { basic: 3, customMinimum: 3 } as const;
@@ -51,13 +52,10 @@ export function PricingPage() {
                 <strong>{plan.price}</strong>
                 {plan.suffix ? <span className="plan-suffix"> {plan.suffix}</span> : null}
               </p>
-              <ul className="plan-features">
-                {(t(`pricing.${plan.id}.features`, { returnObjects: true }) as string[]).map(
-                  (line) => (
-                    <li key={line}>{line}</li>
-                  ),
-                )}
-              </ul>
+              <TextList
+                className="plan-features"
+                lines={t(`pricing.${plan.id}.features`, { returnObjects: true }) as string[]}
+              />
               {/* Basic and Custom open Select Plan (signed-out visitors sign in there first) */}
               <Link
                 to={plan.id === 'starter' ? paths.login : `${paths.purchase}?focus=${plan.id}`}

@@ -35,6 +35,7 @@ import { useLang } from '../model/use-lang';
 import { registerPlanTranslations } from '../locales';
 import { PlanFields } from './plan-fields';
 import { ErrorText } from '../../../components/ui/error-text';
+import { TextList } from '../../../components/ui/text-list';
 
 registerPlanTranslations();
 
@@ -122,13 +123,9 @@ function SelectPlan({ basket }: { basket: Basket }) {
           {groups.map((group) => (
             <div key={group}>
               <h3>{s(`select.groups.${group}`)}</h3>
-              <ul>
-                {(t(`plans.select.features.${group}`, { returnObjects: true }) as string[]).map(
-                  (line) => (
-                    <li key={line}>{line}</li>
-                  ),
-                )}
-              </ul>
+              <TextList
+                lines={t(`plans.select.features.${group}`, { returnObjects: true }) as string[]}
+              />
             </div>
           ))}
         </div>
