@@ -1,5 +1,5 @@
-// Tabs (WAI-ARIA tabs pattern with automatic activation). Panels are rendered by the caller
-// with id `${idPrefix}-panel-${id}` and aria-labelledby `${idPrefix}-tab-${id}`.
+// Tabs (WAI-ARIA tabs pattern with automatic activation). The caller renders the selected tab's
+// content in a TabPanel with the same idPrefix: its id and aria-labelledby tie it to its tab.
 import { useRef, type KeyboardEvent, type ReactNode } from 'react';
 
 export interface TabItem<T extends string> {
@@ -16,7 +16,7 @@ export interface TabsProps<T extends string> {
   className?: string;
 }
 
-export function tabIds(idPrefix: string, id: string) {
+function tabIds(idPrefix: string, id: string) {
   return { tab: `${idPrefix}-tab-${id}`, panel: `${idPrefix}-panel-${id}` };
 }
 
@@ -73,6 +73,35 @@ export function Tabs<T extends string>({
           </button>
         );
       })}
+    </div>
+  );
+}
+
+/** The selected tab's content, named by its tab. */
+export function TabPanel({
+  idPrefix,
+  selected,
+  className,
+  focusable = false,
+  children,
+}: {
+  idPrefix: string;
+  selected: string;
+  className?: string;
+  /** In the Tab order itself, for a panel with nothing focusable in it (WAI-ARIA). */
+  focusable?: boolean;
+  children: ReactNode;
+}) {
+  const ids = tabIds(idPrefix, selected);
+  return (
+    <div
+      role="tabpanel"
+      id={ids.panel}
+      aria-labelledby={ids.tab}
+      className={className}
+      tabIndex={focusable ? 0 : undefined}
+    >
+      {children}
     </div>
   );
 }

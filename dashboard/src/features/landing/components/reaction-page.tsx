@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { tabIds, Tabs } from '../../../components/ui/tabs';
+import { TabPanel, Tabs } from '../../../components/ui/tabs';
 import { REACTION_TYPES } from '../../../lib/db-types';
 import { useFocusParam } from '../hooks/use-focus-param';
 import { DemoBlock } from './demo-block';
@@ -10,7 +10,6 @@ const FEATURES = ['unlimited', 'notification', 'notion', 'audience', 'style', 'o
 export function ReactionPage() {
   const { t } = useTranslation();
   const [selected, select] = useFocusParam(REACTION_TYPES, 'comment');
-  const ids = tabIds('reaction', selected);
   return (
     <ProductPage page="reaction" features={FEATURES}>
       <section className="section">
@@ -21,16 +20,15 @@ export function ReactionPage() {
           selected={selected}
           onSelect={select}
         />
-        <div
-          role="tabpanel"
-          id={ids.panel}
-          aria-labelledby={ids.tab}
+        <TabPanel
+          idPrefix="reaction"
+          selected={selected}
           className="tab-panel demo-panel"
-          tabIndex={0}
+          focusable
         >
           <p>{t(`home.blockText.${selected}`)}</p>
           <DemoBlock key={selected} type={selected} />
-        </div>
+        </TabPanel>
       </section>
     </ProductPage>
   );

@@ -1,6 +1,6 @@
 import { useEffect, useRef, type Ref, type UIEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { tabIds, Tabs } from '../../../components/ui/tabs';
+import { TabPanel, Tabs } from '../../../components/ui/tabs';
 import { LETTER_TYPES, type LetterType } from '../../../lib/db-types';
 import { useFocusParam } from '../hooks/use-focus-param';
 import { ProductPage } from './product-page';
@@ -94,7 +94,6 @@ function SamplePane({
 export function SendPage() {
   const { t } = useTranslation();
   const [selected, select] = useFocusParam(LETTER_TYPES, 'notion_letter', ALIASES);
-  const ids = tabIds('send', selected);
   const before = useRef<HTMLDivElement>(null);
   const after = useRef<HTMLDivElement>(null);
   // The pane being scrolled by the user leads; the other follows (avoids feedback loops).
@@ -120,13 +119,13 @@ export function SendPage() {
           selected={selected}
           onSelect={select}
         />
-        <div role="tabpanel" id={ids.panel} aria-labelledby={ids.tab} className="tab-panel">
+        <TabPanel idPrefix="send" selected={selected} className="tab-panel">
           <div className="before-after">
             <SamplePane side="before" type={selected} ref={before} onScroll={onScroll} />
             <SamplePane side="after" type={selected} ref={after} onScroll={onScroll} />
           </div>
           <p className="sample-note">{t('send.sampleNote')}</p>
-        </div>
+        </TabPanel>
       </section>
     </ProductPage>
   );

@@ -9,7 +9,7 @@ import { Link } from 'react-router-dom';
 import { DialogWithClose } from '../../../components/ui/dialog-with-close';
 import { CheckboxField, SelectField } from '../../../components/ui/fields';
 import { Spinner } from '../../../components/ui/spinner';
-import { tabIds, Tabs } from '../../../components/ui/tabs';
+import { TabPanel, Tabs } from '../../../components/ui/tabs';
 import { paths } from '../../../config/paths';
 import { messageOf } from '../../../lib/errors';
 import {
@@ -262,15 +262,10 @@ export function SendLetterDialog({
           setServerError(null);
         }}
       />
-      <div
-        role="tabpanel"
-        id={tabIds(idPrefix, mode).panel}
-        aria-labelledby={tabIds(idPrefix, mode).tab}
-        className="send-panel"
-      >
+      <TabPanel idPrefix={idPrefix} selected={mode} className="send-panel">
         {done ?? (mode === 'manual' ? manual : audience)}
         <ErrorText>{serverError}</ErrorText>
-      </div>
+      </TabPanel>
     </DialogWithClose>
   );
 }
