@@ -1,5 +1,5 @@
 /**
- * Lit's `{ state: true }` properties are internal reactive state (no attribute, private by name
+ * Lit's `{ state: true }` properties (`state` in core/element.ts) are internal reactive state (no attribute, private by name
  * and modifier), but the analyzer's Lit plugin makes an attribute of every entry of
  * `static properties`. This plugin drops those attributes and makes the members private, in the
  * class that declares them and in every element that inherits them (the analyzer copies inherited
@@ -18,13 +18,17 @@ function litStateIsPrivate() {
         const init = member.initializer;
         if (!init || !ts.isObjectLiteralExpression(init)) continue;
         for (const p of init.properties) {
-          if (!ts.isPropertyAssignment(p) || !ts.isObjectLiteralExpression(p.initializer)) continue;
-          const state = p.initializer.properties.some(
-            (o) =>
-              ts.isPropertyAssignment(o) &&
-              o.name.getText() === 'state' &&
-              o.initializer.kind === ts.SyntaxKind.TrueKeyword,
-          );
+          if (!ts.isPropertyAssignment(p)) continue;
+          // `{ state: true }`, or core/element.ts's `state`, which is that declaration
+          const v = p.initializer;
+          const state = ts.isObjectLiteralExpression(v)
+            ? v.properties.some(
+                (o) =>
+                  ts.isPropertyAssignment(o) &&
+                  o.name.getText() === 'state' &&
+                  o.initializer.kind === ts.SyntaxKind.TrueKeyword,
+              )
+            : ts.isIdentifier(v) && v.text === 'state';
           if (state) names.add(p.name.getText());
         }
       }

@@ -1,5 +1,5 @@
 import { html, nothing, type TemplateResult } from 'lit/html.js';
-import { ReactiveElement, type PropertyValues } from './element.js';
+import { ReactiveElement, type PropertyDeclaration, type PropertyValues } from './element.js';
 import { rpc } from './api.js';
 import { getSession, isAuthReturn, loadSession, onAuthChange, type Session } from './session.js';
 import { resolveProject, type Project } from './config.js';
@@ -109,7 +109,7 @@ export class BlockElement extends ReactionElement {
   /** The English text groups this element speaks besides `core` (core/locales/en.ts). */
   static texts?: Partial<Texts>;
 
-  static override properties = {
+  static override properties: Record<string, PropertyDeclaration> = {
     ownerId: { attribute: 'owner-id' },
     blockId: { attribute: 'block-id' },
     pageKey: { attribute: 'page-key' },

@@ -18,6 +18,12 @@ export interface PropertyDeclaration {
   state?: boolean;
 }
 
+/**
+ * Private reactive state, with no attribute: `{ _open: state }`. A subclass lists only its own
+ * properties (the base merges its parents').
+ */
+export const state: PropertyDeclaration = { state: true };
+
 /** What changed since the last update: each property's value before it. */
 export type PropertyValues = Map<PropertyKey, unknown>;
 
@@ -56,7 +62,7 @@ const sheetOf = (text: string): CSSStyleSheet => {
 const HTMLElementOrStandIn = (globalThis.HTMLElement ?? class {}) as typeof HTMLElement;
 
 /** A class's reactive properties with those of the classes it extends (its own win). */
-const propertiesOf = (c: unknown): Record<string, PropertyDeclaration> =>
+export const propertiesOf = (c: unknown): Record<string, PropertyDeclaration> =>
   c === HTMLElementOrStandIn || !c
     ? {}
     : { ...propertiesOf(Object.getPrototypeOf(c)), ...(c as typeof ReactiveElement).properties };

@@ -14,7 +14,7 @@ import {
   ReactionQna,
 } from '../index.js';
 import type { Comment, Form, Like } from '../react/index.js';
-import type { PropertyDeclaration } from './element.js';
+import { propertiesOf } from './element.js';
 
 const OWNER_INPUTS = [
   'anonKey',
@@ -50,7 +50,7 @@ describe('public API of the elements', () => {
   };
   for (const [tag, cls] of Object.entries(classes))
     it(`${tag}: only the owner's inputs are public properties; internal state is private`, () => {
-      const props = Object.entries<PropertyDeclaration>(cls.properties);
+      const props = Object.entries(propertiesOf(cls));
       const inputs = props.filter(([, o]) => !o.state).map(([k]) => String(k));
       const state = props.filter(([, o]) => o.state).map(([k]) => String(k));
       expect(inputs.sort()).to.deep.equal(OWNER_INPUTS);

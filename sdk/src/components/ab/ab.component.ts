@@ -1,6 +1,7 @@
 import { html, nothing } from 'lit/html.js';
 import { rpc, timezone } from '../../core/api.js';
 import { BlockElement, bone, line, meOnly } from '../../core/base.js';
+import { state } from '../../core/element.js';
 import { baseStyles } from '../../core/theme.js';
 import type { BlockView, Option, Question } from '../../core/types.js';
 import styles from './ab.styles.js';
@@ -37,12 +38,11 @@ export default class ReactionAb extends BlockElement {
 
   static override styles = [baseStyles, styles];
   static override properties = {
-    ...BlockElement.properties,
-    _chosen: { state: true },
-    _options: { state: true },
-    _busy: { state: true },
-    _error: { state: true },
-    _held: { state: true },
+    _chosen: state,
+    _options: state,
+    _busy: state,
+    _error: state,
+    _held: state,
   };
 
   declare private _chosen: string;

@@ -1,5 +1,5 @@
 import { html, nothing } from 'lit/html.js';
-import { css, type PropertyValues } from '../../core/element.js';
+import { css, state, type PropertyValues } from '../../core/element.js';
 import { literal, html as staticHtml, type StaticValue } from 'lit/static-html.js';
 import { isLetterType } from '@reaction-blocks/contracts/enums';
 import { rpc } from '../../core/api.js';
@@ -145,7 +145,7 @@ export default class ReactionBlock extends BlockElement {
     `,
   ];
 
-  static override properties = { ...BlockElement.properties, _letter: { state: true } };
+  static override properties = { _letter: state };
 
   /** The letter of a letter block: null before it loads, 'error' when it could not. */
   declare private _letter: LetterView | 'error' | null;

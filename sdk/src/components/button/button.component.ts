@@ -1,5 +1,6 @@
 import { html } from 'lit/html.js';
 import { BlockElement, bone } from '../../core/base.js';
+import { state } from '../../core/element.js';
 import { baseStyles } from '../../core/theme.js';
 import { safeUrl } from '../../core/text.js';
 import styles from './button.styles.js';
@@ -28,7 +29,7 @@ import { button } from '../../core/locales/en.js';
 export default class ReactionButton extends BlockElement {
   static override texts = button;
   static override styles = [baseStyles, styles];
-  static override properties = { ...BlockElement.properties, _count: { state: true } };
+  static override properties = { _count: state };
 
   declare private _count: number;
 

@@ -1,5 +1,5 @@
 import { html, nothing, type TemplateResult } from 'lit/html.js';
-import type { PropertyValues } from '../../core/element.js';
+import { state, type PropertyValues } from '../../core/element.js';
 import { displayUser, isSignedIn, openPopup } from '../../core/user.js';
 import { BlockElement } from '../../core/base.js';
 import { mineWithMessages } from '../../core/mine.js';
@@ -97,23 +97,22 @@ export default class ReactionComment extends BlockElement {
   static override texts = { emailError: fields.emailError, ...like, ...comment };
   static override styles = [baseStyles, fieldStyles, styles];
   static override properties = {
-    ...BlockElement.properties,
-    _messages: { state: true },
-    _draft: { state: true },
-    _sending: { state: true },
-    _error: { state: true },
-    _name: { state: true },
-    _email: { state: true },
-    _emailBad: { state: true },
-    _home: { state: true },
-    _homeBad: { state: true },
-    _modes: { state: true },
-    _drafts: { state: true },
-    _menuOpen: { state: true },
-    _hasMore: { state: true },
-    _count: { state: true },
-    _notice: { state: true },
-    _fresh: { state: true },
+    _messages: state,
+    _draft: state,
+    _sending: state,
+    _error: state,
+    _name: state,
+    _email: state,
+    _emailBad: state,
+    _home: state,
+    _homeBad: state,
+    _modes: state,
+    _drafts: state,
+    _menuOpen: state,
+    _hasMore: state,
+    _count: state,
+    _notice: state,
+    _fresh: state,
   };
 
   declare private _messages: Message[];

@@ -2,6 +2,7 @@ import { html, nothing, type TemplateResult } from 'lit/html.js';
 import { timezone } from '../../core/api.js';
 import { honeypot } from '../../core/trust.js';
 import { BlockElement, bone, line } from '../../core/base.js';
+import { state } from '../../core/element.js';
 import { loadChunk } from '../../core/chunk.js';
 import { baseStyles } from '../../core/theme.js';
 import fieldStyles from '../../core/fields.styles.js';
@@ -71,14 +72,13 @@ export default class ReactionForm extends BlockElement {
   static override texts = { ...fields, ...form };
   static override styles = [baseStyles, fieldStyles, styles];
   static override properties = {
-    ...BlockElement.properties,
-    _answers: { state: true },
-    _errors: { state: true },
-    _invalid: { state: true },
-    _submitting: { state: true },
-    _error: { state: true },
-    _ending: { state: true },
-    _held: { state: true },
+    _answers: state,
+    _errors: state,
+    _invalid: state,
+    _submitting: state,
+    _error: state,
+    _ending: state,
+    _held: state,
   };
 
   declare private _answers: Answers;

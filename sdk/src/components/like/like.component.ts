@@ -1,6 +1,7 @@
 import { html, svg } from 'lit/html.js';
 import { pageOf } from '../../core/api.js';
 import { BlockElement, bone, meOnly } from '../../core/base.js';
+import { state } from '../../core/element.js';
 import { baseStyles } from '../../core/theme.js';
 import styles from './like.styles.js';
 import { like } from '../../core/locales/en.js';
@@ -38,13 +39,7 @@ export default class ReactionLike extends BlockElement {
   protected override mine = meOnly;
 
   static override styles = [baseStyles, styles];
-  static override properties = {
-    ...BlockElement.properties,
-    _liked: { state: true },
-    _count: { state: true },
-    _error: { state: true },
-    _busy: { state: true },
-  };
+  static override properties = { _liked: state, _count: state, _error: state, _busy: state };
 
   declare private _liked: boolean;
   declare private _count: number;
