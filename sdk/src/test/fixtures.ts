@@ -1,5 +1,5 @@
 // Rows the SDK's tests build their views from: one definition each, with what a test changes.
-import type { Message, Question } from '../core/types.js';
+import type { Message, Question, QuestionType } from '../core/types.js';
 
 /** A message of block b1 by Someone ('message <id>'), or as `over` says. */
 export function message(id: string, over: Partial<Message> = {}): Message {
@@ -30,5 +30,29 @@ export function catsOrDogs(counts?: [number, number]): Question {
     title: 'Cats or dogs?',
     index: 0,
     options: [option('a', 'Cats', 0), option('b', 'Dogs', 1)],
+  };
+}
+
+/**
+ * The question 'Which one?' (q1) of this type, with an option per [value, response count]:
+ * o1, o2, ... in that order.
+ */
+export function whichOne(
+  type: QuestionType,
+  options: [value: string, count: number][],
+  required = false,
+): Question {
+  return {
+    id: 'q1',
+    type,
+    title: 'Which one?',
+    index: 0,
+    required,
+    options: options.map(([value, response_count], index) => ({
+      id: `o${index + 1}`,
+      value,
+      index,
+      response_count,
+    })),
   };
 }

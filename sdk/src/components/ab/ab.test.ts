@@ -3,22 +3,20 @@ import './ab.js';
 import type ReactionAb from './ab.component.js';
 import { $$, ApiError, block, mockApi, reset, until, withSession } from '../../test/mock-api.js';
 import { mountReady } from '../../test/mount.js';
+import { whichOne } from '../../test/fixtures.js';
 
 const view = (me: { vote?: string[] | null; vote_held?: boolean } = {}) => ({
   me,
   block: block({ type: 'ab' }),
   questions: [
-    {
-      id: 'q1',
-      type: 'ab',
-      title: 'Which one?',
-      index: 0,
-      required: true,
-      options: [
-        { id: 'o1', value: 'Good', index: 0, response_count: 3 },
-        { id: 'o2', value: 'Bad', index: 1, response_count: 1 },
+    whichOne(
+      'ab',
+      [
+        ['Good', 3],
+        ['Bad', 1],
       ],
-    },
+      true,
+    ),
   ],
   endings: [],
 });

@@ -15,7 +15,7 @@ import {
   withSession,
 } from '../../test/mock-api.js';
 import { mountReady } from '../../test/mount.js';
-import { message } from '../../test/fixtures.js';
+import { message, whichOne } from '../../test/fixtures.js';
 
 describe('reaction-block', () => {
   let api: ReturnType<typeof mockApi>;
@@ -101,17 +101,11 @@ describe('reaction-block', () => {
     }
   });
 
-  const question = (type: string) => ({
-    id: 'q1',
-    type,
-    title: 'Which one?',
-    index: 0,
-    required: false,
-    options: [
-      { id: 'o1', value: 'A', index: 0, response_count: 1 },
-      { id: 'o2', value: 'B', index: 1, response_count: 0 },
-    ],
-  });
+  const question = (type: 'ab' | 'poll') =>
+    whichOne(type, [
+      ['A', 1],
+      ['B', 0],
+    ]);
   for (const type of REACTION_BLOCK_TYPES)
     it(`forwards every part a ${type} block renders`, async () => {
       const el = await mount(type, { show_count: true }, [question(type === 'ab' ? 'ab' : 'poll')]);
