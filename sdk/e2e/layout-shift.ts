@@ -2,7 +2,9 @@
 // window (shifts less than 1 s apart, at most 5 s long) of `layout-shift` entries without recent
 // input, read by a PerformanceObserver installed before any script of the page runs. Used by the
 // SDK's end-to-end run (the example page must stay under 0.05) and by `npm run bench:cls`.
-import type { Browser, Page } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromiumLaunchOptions } from '../../scripts/chromium.mjs';
+import { largestSessionWindow } from '../../scripts/layout-shift.ts';
 
 declare global {
   interface Window {
@@ -30,31 +32,19 @@ const OBSERVER = `(() => {
   }).observe({ type: 'layout-shift', buffered: true });
 })();`;
 
-export function largestSessionWindow(shifts: [number, number][]): number {
-  let best = 0;
-  let current = 0;
-  let start = -Infinity;
-  let last = -Infinity;
-  for (const [time, value] of [...shifts].sort((a, b) => a[0] - b[0])) {
-    if (time - last > 1000 || time - start > 5000) {
-      current = 0;
-      start = time;
-    }
-    current += value;
-    last = time;
-    best = Math.max(best, current);
-  }
-  return best;
-}
-
 /**
  * Chromium flags for pages whose HTML a measure rewrites (`rewrite`: a deferred loader, the form
  * first). A response fulfilled by the test has no address space of its own, so Chromium's Local
  * Network Access checks treat the page as public and refuse its requests to the loopback stack
  * ("Permission was denied for this request to access the `loopback` address space"): every block
- * failed to load and the page measured the failures. Off for such a measure only.
+ * failed to load and the page measured the failures. Off for such a measure only: a browser of its
+ * own.
  */
-export const REWRITE_CHROMIUM_ARGS = ['--disable-features=LocalNetworkAccessChecks'];
+export const launchRewriting = (): Promise<Browser> =>
+  chromium.launch({
+    ...chromiumLaunchOptions,
+    args: [...chromiumLaunchOptions.args, '--disable-features=LocalNetworkAccessChecks'],
+  });
 
 export interface ShiftOptions {
   viewport: { width: number; height: number };
@@ -133,7 +123,7 @@ export async function examplePageReady(page: Page): Promise<void> {
  * everything under it is in view when its questions arrive; with `hint`, the page sets
  * `--reaction-form-height` on it, as docs/embedding.md tells an owner to.
  */
-export const formFirst =
+const formFirst =
   (hint?: number) =>
   (html: string): string => {
     const FORM_SECTION = /\s*<section>\s*<h2>Form<\/h2>[\s\S]*?<\/section>/;
@@ -149,10 +139,19 @@ export const formFirst =
   };
 
 /** Every block shows its data, and the form its questions (not a failed load's state). */
-export async function formPageReady(page: Page): Promise<void> {
+async function formPageReady(page: Page): Promise<void> {
   await examplePageReady(page);
   await page.locator('reaction-form [part~=form]').waitFor({ timeout: 15000 });
 }
+
+/**
+ * The options that measure the formFirst page (with its height hint when given) until the form
+ * shows its questions; in a browser from launchRewriting.
+ */
+export const formFirstPage = (hint?: number): Pick<ShiftOptions, 'rewrite' | 'ready'> => ({
+  rewrite: formFirst(hint),
+  ready: formPageReady,
+});
 
 /** The loaded form's height on the formFirst page at this size, in whole px (rounded up). */
 export async function loadedFormHeight(

@@ -17,11 +17,10 @@ import { watchBrowser } from '../../scripts/console-watch.ts';
 import { signInOwner } from '../../scripts/bench/support.ts';
 import {
   examplePageReady,
-  formFirst,
-  formPageReady,
+  formFirstPage,
+  launchRewriting,
   loadedFormHeight,
   measureLayoutShift,
-  REWRITE_CHROMIUM_ARGS,
 } from './layout-shift.ts';
 import { buildConsumerApp, type ConsumerApp } from './consumer.ts';
 
@@ -642,20 +641,16 @@ try {
         assert.ok(cls < 0.001, `CLS ${cls.toFixed(4)} at ${viewport.width}x${viewport.height}`);
       }
       // a form longer than its skeleton, first on the page, with its height said by the page (a
-      // rewritten page: a browser of its own, REWRITE_CHROMIUM_ARGS)
+      // rewritten page: a browser of its own)
       const url = stack.webUrl + '/examples/html/index.html';
       const viewport = { width: 1000, height: 3200 };
-      const rewriting = await chromium.launch({
-        ...chromiumLaunchOptions,
-        args: [...chromiumLaunchOptions.args, ...REWRITE_CHROMIUM_ARGS],
-      });
+      const rewriting = await launchRewriting();
       try {
         const hint = await loadedFormHeight(rewriting, url, viewport);
         const { cls } = await measureLayoutShift(rewriting, url, {
           viewport,
           latencyMs: 150,
-          rewrite: formFirst(hint),
-          ready: formPageReady,
+          ...formFirstPage(hint),
         });
         assert.ok(cls < 0.001, `CLS ${cls.toFixed(4)}, a ${hint} px form first, with its hint`);
       } finally {

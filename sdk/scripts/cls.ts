@@ -2,18 +2,15 @@
 // seeded blocks through the CDN script) in Chromium, on a throwaway local stack. Needs
 // `npm run build` first. Writes the "SDK layout shift" section of docs/benchmarks.md
 // (`--no-write` prints only). Not part of npm test; the SDK e2e asserts the page does not shift.
-import { chromium } from 'playwright-core';
-import { chromiumLaunchOptions } from '../../scripts/chromium.mjs';
 import { writeBenchmarkSection } from '../../scripts/bench/docs-section.ts';
 import { startThrowawayStack } from '../../supabase/local/throwaway.ts';
 import {
   EXAMPLE_TAGS,
   examplePageReady,
-  formFirst,
-  formPageReady,
+  formFirstPage,
+  launchRewriting,
   loadedFormHeight,
   measureLayoutShift,
-  REWRITE_CHROMIUM_ARGS,
   type ShiftOptions,
 } from '../e2e/layout-shift.ts';
 import { reservedHeightsCss } from '../src/core/skeleton-heights.ts';
@@ -53,16 +50,13 @@ const LOADERS: Array<[string, ((html: string) => string) | undefined]> = (
   ] as Array<[string, ((html: string) => string) | undefined]>
 ).filter(([name]) => !process.env.CLS_LOADER || name === process.env.CLS_LOADER);
 
-/** A long form first on the page (formFirst), without and with its height hint. */
+/** A long form first on the page (formFirstPage), without and with its height hint. */
 const FORM_CASES = CASES.filter((c) => /^(1000x3200|390x844), en$/.test(c.name));
 
 const stack = await startThrowawayStack('cls');
 // rewritten pages (the deferred loader, the form first) reach the loopback stack only without
-// Local Network Access checks (REWRITE_CHROMIUM_ARGS; before, their every block failed to load)
-const browser = await chromium.launch({
-  ...chromiumLaunchOptions,
-  args: [...chromiumLaunchOptions.args, ...REWRITE_CHROMIUM_ARGS],
-});
+// Local Network Access checks (launchRewriting; before, their every block failed to load)
+const browser = await launchRewriting();
 const rows: string[] = [];
 const formRows: string[] = [];
 try {
@@ -92,17 +86,12 @@ try {
       }
   for (const c of FORM_CASES) {
     const hint = await loadedFormHeight(browser, url, c.viewport);
-    for (const [label, rewrite] of [
-      ['none', formFirst()],
-      [`${hint} px`, formFirst(hint)],
+    for (const [label, page] of [
+      ['none', formFirstPage()],
+      [`${hint} px`, formFirstPage(hint)],
     ] as const)
       for (const latencyMs of LATENCIES) {
-        const runs = await shifts({
-          viewport: c.viewport,
-          latencyMs,
-          rewrite,
-          ready: formPageReady,
-        });
+        const runs = await shifts({ viewport: c.viewport, latencyMs, ...page });
         formRows.push(row([c.name, label, latency(latencyMs)], runs));
         console.log(formRows.at(-1));
       }
