@@ -1,22 +1,11 @@
-import {
-  ALLOWED_TAGS,
-  BLOCK_TAGS,
-  CONTAINS_BLOCKS,
-  DROPPED_TAGS,
-  LINK_ATTRIBUTES,
-  safeHref,
-} from '@reaction-blocks/contracts/html';
+import { fateOf, holdsBlocks, LINK_ATTRIBUTES, safeHref } from '@reaction-blocks/contracts/html';
 
-const ALLOWED: ReadonlySet<string> = new Set(ALLOWED_TAGS);
-const DROPPED: ReadonlySet<string> = new Set(DROPPED_TAGS);
-const BLOCKS: ReadonlySet<string> = new Set(BLOCK_TAGS);
-const HOLDS_BLOCKS: ReadonlySet<string> = new Set(CONTAINS_BLOCKS);
 const HTML_NS = 'http://www.w3.org/1999/xhtml';
 
 const isElement = (n: Node): n is Element => n.nodeType === 1;
 
 const hasBlockInside = (el: Element): boolean =>
-  [...el.children].some((c) => HOLDS_BLOCKS.has(c.localName) || hasBlockInside(c));
+  [...el.children].some((c) => holdsBlocks(c.localName) || hasBlockInside(c));
 
 /** Where a paragraph may stand: the top level or a list item. */
 const takesParagraphs = (parent: ParentNode) =>
@@ -30,14 +19,17 @@ function clean(doc: Document, from: ParentNode, to: ParentNode): void {
     }
     if (!isElement(child)) continue; // comments
     const tag = child.localName;
-    if (child.namespaceURI !== HTML_NS || DROPPED.has(tag)) continue;
-    if (BLOCKS.has(tag) && takesParagraphs(to) && !hasBlockInside(child)) {
+    const fate = fateOf(tag, child.namespaceURI === HTML_NS, takesParagraphs(to), () =>
+      hasBlockInside(child),
+    );
+    if (fate === 'drop') continue;
+    if (fate === 'paragraph') {
       const p = doc.createElement('p');
       clean(doc, child, p);
       if (p.hasChildNodes()) to.append(p);
       continue;
     }
-    if (!ALLOWED.has(tag)) {
+    if (fate === 'unwrap') {
       clean(doc, child, to);
       continue;
     }

@@ -1,8 +1,8 @@
 // The last gate for owner-written HTML (a form's question descriptions and ending texts, on
-// save): the allow-list of contracts/html.ts over a real HTML parser (parse5, the WHATWG parsing
-// algorithm browsers use), never regular expressions. The SDK applies the same allow-list with
-// the browser's parser (sdk/src/core/html.ts; html.test.ts there requires the same output). What
-// comes out is only:
+// save): the allow-list of contracts/html.ts and its rule for each element (fateOf) over a real
+// HTML parser (parse5, the WHATWG parsing algorithm browsers use), never regular expressions. The
+// SDK applies the same rule with the browser's parser (sdk/src/core/html.ts; html.test.ts there
+// requires the same output). What comes out is only:
 //   p, br, strong, b, em, i, ul, ol, li   with no attributes;
 //   a                                      with an http, https or mailto href (as the URL
 //                                          parser reads it), target="_blank" and rel set here.
@@ -14,14 +14,7 @@
 // The output is stable: sanitising it again gives the same string (tested), so a browser that
 // parses it builds the tree that was checked here (html-fragment.ts).
 import { defaultTreeAdapter, type DefaultTreeAdapterTypes } from 'parse5';
-import {
-  ALLOWED_TAGS,
-  BLOCK_TAGS,
-  CONTAINS_BLOCKS,
-  DROPPED_TAGS,
-  LINK_ATTRIBUTES,
-  safeHref,
-} from '@reaction-blocks/contracts/html';
+import { fateOf, holdsBlocks, LINK_ATTRIBUTES, safeHref } from '@reaction-blocks/contracts/html';
 
 import {
   cleanUntilStable,
@@ -34,16 +27,11 @@ import {
 
 export { safeHref };
 
-const ALLOWED: ReadonlySet<string> = new Set(ALLOWED_TAGS);
-const DROPPED: ReadonlySet<string> = new Set(DROPPED_TAGS);
-const BLOCKS: ReadonlySet<string> = new Set(BLOCK_TAGS);
-const HOLDS_BLOCKS: ReadonlySet<string> = new Set(CONTAINS_BLOCKS);
-
 const isText = (node: Node): node is DefaultTreeAdapterTypes.TextNode => node.nodeName === '#text';
 
 function hasBlockInside(element: Element): boolean {
   return element.childNodes.some(
-    (child) => isElement(child) && (HOLDS_BLOCKS.has(child.tagName) || hasBlockInside(child)),
+    (child) => isElement(child) && (holdsBlocks(child.tagName) || hasBlockInside(child)),
   );
 }
 
@@ -59,14 +47,17 @@ function cleanChildren(from: ParentNode, to: ParentNode): void {
     }
     if (!isElement(child)) continue; // comments, doctypes
     const tag = child.tagName;
-    if (child.namespaceURI !== HTML_NS || DROPPED.has(tag)) continue;
-    if (BLOCKS.has(tag) && takesParagraphs(to) && !hasBlockInside(child)) {
+    const fate = fateOf(tag, child.namespaceURI === HTML_NS, takesParagraphs(to), () =>
+      hasBlockInside(child),
+    );
+    if (fate === 'drop') continue;
+    if (fate === 'paragraph') {
       const paragraph = defaultTreeAdapter.createElement('p', HTML_NS, []);
       cleanChildren(child, paragraph);
       if (paragraph.childNodes.length > 0) defaultTreeAdapter.appendChild(to, paragraph);
       continue;
     }
-    if (!ALLOWED.has(tag)) {
+    if (fate === 'unwrap') {
       cleanChildren(child, to);
       continue;
     }

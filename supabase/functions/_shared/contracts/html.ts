@@ -3,7 +3,8 @@
 // parse5) applies on save and the SDK's (sdk/src/core/html.ts, over the browser's own parser)
 // applies again before showing it. sdk/src/core/html.test.ts runs both on the same inputs (the
 // XSS payloads of supabase/tests/support/xss-payloads.ts and the editor's output) and requires
-// the same HTML from each. Plain data and one URL check: the SDK bundles it.
+// the same HTML from each. Plain data, the rule each sanitiser applies to an element (fateOf) and
+// one URL check: the SDK bundles it.
 
 /** Elements kept as they are (their attributes go, but a link's href). */
 export const ALLOWED_TAGS = ['p', 'br', 'strong', 'b', 'em', 'i', 'a', 'ul', 'ol', 'li'] as const;
@@ -101,6 +102,35 @@ export const BLOCK_TAGS = [
 
 /** Elements that hold paragraphs rather than text. */
 export const CONTAINS_BLOCKS = ['p', 'ul', 'ol', 'li', ...BLOCK_TAGS] as const;
+
+const ALLOWED: ReadonlySet<string> = new Set(ALLOWED_TAGS);
+const DROPPED: ReadonlySet<string> = new Set(DROPPED_TAGS);
+const BLOCKS: ReadonlySet<string> = new Set(BLOCK_TAGS);
+const HOLDS_BLOCKS: ReadonlySet<string> = new Set(CONTAINS_BLOCKS);
+
+/** Whether an element with this tag holds paragraphs rather than text (CONTAINS_BLOCKS). */
+export const holdsBlocks = (tag: string): boolean => HOLDS_BLOCKS.has(tag);
+
+/**
+ * What a sanitiser does with an element, the same on both sides (each walks its own parser's
+ * tree and asks this): `drop` it with its content (not HTML, or DROPPED_TAGS), make it a
+ * `paragraph` of its own (BLOCK_TAGS where a paragraph may stand and nothing inside holds
+ * blocks), `keep` it (ALLOWED_TAGS; a link only when safeHref accepts its href), or `unwrap` it
+ * (its content stays).
+ * - `html`: the element is in the HTML namespace;
+ * - `paragraphHere`: a paragraph may stand where it goes (the top level or a list item);
+ * - `blockInside`: whether an element inside it holds blocks (asked only when it matters).
+ */
+export function fateOf(
+  tag: string,
+  html: boolean,
+  paragraphHere: boolean,
+  blockInside: () => boolean,
+): 'drop' | 'paragraph' | 'keep' | 'unwrap' {
+  if (!html || DROPPED.has(tag)) return 'drop';
+  if (BLOCKS.has(tag) && paragraphHere && !blockInside()) return 'paragraph';
+  return ALLOWED.has(tag) ? 'keep' : 'unwrap';
+}
 
 /**
  * The href as a browser would follow it, when it is absolute and its scheme is allowed; otherwise
