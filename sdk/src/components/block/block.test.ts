@@ -127,14 +127,23 @@ describe('reaction-block', () => {
     expect(el.shadowRoot!.textContent).to.contain('This block is not available.');
   });
 
-  it('shows a letter as a web page in a frame that runs no script', async () => {
-    api = mockApi({
-      get_block_view: () => ({ block: block({ type: 'notion_letter' }), me: {} }),
-      get_letter_view: () => ({
-        title: 'Weekly letter',
-        html: '<table width="600"><tr><td style="padding:0 32px"><h1 style="font-size:26px">Weekly letter</h1><p style="margin:0">Hello</p></td></tr></table>',
-      }),
+  /** A letter block of this type whose letter is `letterHtml` (null: not saved yet). */
+  const letterApi = (
+    type: 'notion_letter' | 'brunch_letter',
+    title: string,
+    letterHtml: string | null,
+  ) =>
+    mockApi({
+      get_block_view: () => ({ block: block({ type }), me: {} }),
+      get_letter_view: () => ({ title, html: letterHtml }),
     });
+
+  it('shows a letter as a web page in a frame that runs no script', async () => {
+    api = letterApi(
+      'notion_letter',
+      'Weekly letter',
+      '<table width="600"><tr><td style="padding:0 32px"><h1 style="font-size:26px">Weekly letter</h1><p style="margin:0">Hello</p></td></tr></table>',
+    );
     const el = await fixture<ReactionBlock>(
       html`<reaction-block block-id="b1" project-url=${PROJECT} anon-key=${KEY}></reaction-block>`,
     );
@@ -151,13 +160,11 @@ describe('reaction-block', () => {
   });
 
   it("drops the letter rows' mail padding at the sides in a frame as narrow as a phone's", async () => {
-    api = mockApi({
-      get_block_view: () => ({ block: block({ type: 'notion_letter' }), me: {} }),
-      get_letter_view: () => ({
-        title: 'Weekly letter',
-        html: '<table width="600" style="width:100%;max-width:600px"><tr><td style="padding:0 32px"><p style="margin:0">Hello</p><table><tr><td style="padding:0 8px">a cell of its own</td></tr></table></td></tr></table>',
-      }),
-    });
+    api = letterApi(
+      'notion_letter',
+      'Weekly letter',
+      '<table width="600" style="width:100%;max-width:600px"><tr><td style="padding:0 32px"><p style="margin:0">Hello</p><table><tr><td style="padding:0 8px">a cell of its own</td></tr></table></td></tr></table>',
+    );
     const sides = async (width: number) => {
       const el = await fixture<ReactionBlock>(
         html`<reaction-block
@@ -182,10 +189,7 @@ describe('reaction-block', () => {
   });
 
   it('says so when a letter has not been saved yet', async () => {
-    api = mockApi({
-      get_block_view: () => ({ block: block({ type: 'brunch_letter' }), me: {} }),
-      get_letter_view: () => ({ title: 'Untitled', html: null }),
-    });
+    api = letterApi('brunch_letter', 'Untitled', null);
     const el = await fixture<ReactionBlock>(
       html`<reaction-block block-id="b1" project-url=${PROJECT} anon-key=${KEY}></reaction-block>`,
     );
