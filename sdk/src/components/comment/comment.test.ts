@@ -121,6 +121,11 @@ describe('reaction-comment', () => {
       reset();
     }
   }
+  /** Runs `check` in English and in Korean, each on a page of its own, with what the block says in each. */
+  const inEnglishAndKorean = (
+    said: { en: string; ko: string },
+    check: (lang: 'en' | 'ko', text: string) => Promise<void>,
+  ) => eachOnItsOwn(['en', 'ko'] as const, (lang) => check(lang, said[lang]));
   const item = (el: Element, id: string) => $(el, '#m-' + id);
   // Only the message's own buttons (not its replies'); compare booleans so a failure never dumps a DOM tree.
   const button = (root: Element, text: string) =>
@@ -361,12 +366,12 @@ describe('reaction-comment', () => {
 
   describe('says why it refuses, in a live region (en and ko)', () => {
     it('a second send within the message term', async () => {
-      await eachOnItsOwn(
-        [
-          ['en', 'Please wait a moment before sending another message.'],
-          ['ko', '잠시 후에 다시 보내 주세요.'],
-        ] as const,
-        async ([lang, wait_]) => {
+      await inEnglishAndKorean(
+        {
+          en: 'Please wait a moment before sending another message.',
+          ko: '잠시 후에 다시 보내 주세요.',
+        },
+        async (lang, wait_) => {
           const el = await mount({ block: block({ type: 'comment', language: lang }) });
           await sendIn(el, lang);
           const region = $(el, '[part=composer] ~ [role=alert]');
@@ -387,12 +392,9 @@ describe('reaction-comment', () => {
     });
 
     it('saving an emptied edit box: says so, keeps the text and does not mark it edited', async () => {
-      await eachOnItsOwn(
-        [
-          ['en', 'The message cannot be empty.'],
-          ['ko', '메시지를 입력해 주세요.'],
-        ] as const,
-        async ([lang, empty]) => {
+      await inEnglishAndKorean(
+        { en: 'The message cannot be empty.', ko: '메시지를 입력해 주세요.' },
+        async (lang, empty) => {
           signIn('someone');
           const el = await mount({ block: block({ type: 'comment', language: lang }) });
           const m2 = item(el, 'm2');
@@ -417,12 +419,9 @@ describe('reaction-comment', () => {
     });
 
     it('the sign-in overlay cannot be bypassed by keyboard', async () => {
-      await eachOnItsOwn(
-        [
-          ['en', 'Please sign in to leave a message.'],
-          ['ko', '메시지를 남기려면 로그인해 주세요.'],
-        ] as const,
-        async ([lang, prompt]) => {
+      await inEnglishAndKorean(
+        { en: 'Please sign in to leave a message.', ko: '메시지를 남기려면 로그인해 주세요.' },
+        async (lang, prompt) => {
           const el = await mount({
             block: block({ type: 'comment', block_anonymous: true, language: lang }),
           });
@@ -871,12 +870,12 @@ describe('reaction-comment', () => {
     });
 
     it('a 429 says "going too fast" in the block\'s language, keeping the text', async () => {
-      await eachOnItsOwn(
-        [
-          ['en', "You're going too fast, try again in a few seconds."],
-          ['ko', '너무 빠릅니다. 몇 초 후에 다시 시도해 주세요.'],
-        ] as const,
-        async ([lang, text]) => {
+      await inEnglishAndKorean(
+        {
+          en: "You're going too fast, try again in a few seconds.",
+          ko: '너무 빠릅니다. 몇 초 후에 다시 시도해 주세요.',
+        },
+        async (lang, text) => {
           const el = await mount(
             { block: block({ type: 'comment', language: lang }) },
             {
@@ -965,18 +964,12 @@ describe('reaction-comment', () => {
     });
 
     it('tells a writer who left an email that replies wait for the address to confirm (en and ko)', async () => {
-      await eachOnItsOwn(
-        [
-          [
-            'en',
-            'Replies reach this address only once it has confirmed them. If we can, we mail it a link to confirm.',
-          ],
-          [
-            'ko',
-            '이 주소가 확인한 뒤에만 답글 알림을 보냅니다. 가능하면 확인 링크를 메일로 보내 드립니다.',
-          ],
-        ] as const,
-        async ([lang, notice]) => {
+      await inEnglishAndKorean(
+        {
+          en: 'Replies reach this address only once it has confirmed them. If we can, we mail it a link to confirm.',
+          ko: '이 주소가 확인한 뒤에만 답글 알림을 보냅니다. 가능하면 확인 링크를 메일로 보내 드립니다.',
+        },
+        async (lang, notice) => {
           const el = await mount(
             { block: block({ type: 'comment', allow_creator_email: true, language: lang }) },
             {
