@@ -78,7 +78,7 @@ const MAX_TEXT = 2000;
  * The property types Notion computes itself: a page cannot set them (the local Notion fake refuses
  * them with these).
  */
-export const READ_ONLY: ReadonlySet<string> = new Set([
+export const READ_ONLY_TYPES = [
   'formula',
   'rollup',
   'created_time',
@@ -88,7 +88,8 @@ export const READ_ONLY: ReadonlySet<string> = new Set([
   'unique_id',
   'button',
   'verification',
-]);
+] as const;
+export const READ_ONLY: ReadonlySet<string> = new Set(READ_ONLY_TYPES);
 
 /** Notion's rich text: one text object per 2000 characters (at most 100). */
 export function rich(text: string): Array<{ type: 'text'; text: { content: string } }> {

@@ -2,31 +2,13 @@
 // tokens, and the objects in the shapes of Notion's API version 2025-09-03 (databases hold data
 // sources; rows are pages whose parent is a data source).
 import { randomBytes, randomUUID } from 'node:crypto';
+import { READ_ONLY_TYPES } from '../../../functions/_shared/notion-pages.ts';
 
-export type PropertyType =
-  | 'title'
-  | 'rich_text'
-  | 'number'
-  | 'select'
-  | 'multi_select'
-  | 'status'
-  | 'date'
-  | 'people'
-  | 'files'
-  | 'checkbox'
-  | 'url'
-  | 'email'
-  | 'phone_number'
-  | 'formula'
-  | 'relation'
-  | 'rollup'
-  | 'created_time'
-  | 'created_by'
-  | 'last_edited_time'
-  | 'last_edited_by'
-  | 'unique_id';
-
-export const PROPERTY_TYPES: readonly PropertyType[] = [
+/**
+ * The property types of the fake's data sources: the ones a page sets, then the ones Notion
+ * computes itself (READ_ONLY_TYPES: a page that sets one is refused, validate.ts).
+ */
+export const PROPERTY_TYPES = [
   'title',
   'rich_text',
   'number',
@@ -40,15 +22,10 @@ export const PROPERTY_TYPES: readonly PropertyType[] = [
   'url',
   'email',
   'phone_number',
-  'formula',
   'relation',
-  'rollup',
-  'created_time',
-  'created_by',
-  'last_edited_time',
-  'last_edited_by',
-  'unique_id',
-];
+  ...READ_ONLY_TYPES,
+] as const;
+export type PropertyType = (typeof PROPERTY_TYPES)[number];
 
 export interface SchemaProperty {
   id: string;
