@@ -8,6 +8,7 @@ import { MAX_PROXIED_BODY_BYTES, proxy } from '../local/gateway.ts';
 import { closeServer, listen, serve } from '../local/http.ts';
 import { anonClient, newGuest, newUser, stack } from './support/clients.ts';
 import { createBlock } from './support/drafts.ts';
+import { readUntilClosed } from './support/fuzz.ts';
 import { eventually } from './support/providers.ts';
 
 describe('gateway', () => {
@@ -49,25 +50,13 @@ describe('gateway', () => {
       ['GET', '/auth/v1/settings', ''],
       ['GET', '/rest/v1/messages?limit=1', ''],
     ] as const) {
-      const answer = await new Promise<{ text: string; closed: boolean }>((resolve) => {
-        const socket = net.connect(Number(port), '127.0.0.1');
-        let text = '';
-        const timer = setTimeout(() => {
-          socket.destroy();
-          resolve({ text, closed: false });
-        }, 10_000);
-        socket.on('data', (chunk) => (text += chunk.toString('utf8')));
-        socket.on('close', () => {
-          clearTimeout(timer);
-          resolve({ text, closed: true });
-        });
-        socket.on('error', () => {});
-        socket.write(
-          `${method} ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\napikey: ${stack().anonKey}\r\n` +
-            `content-type: application/json\r\ncontent-length: ${Buffer.byteLength(payload)}\r\n` +
-            `connection: close\r\n\r\n${payload}`,
-        );
-      });
+      const answer = await readUntilClosed(
+        Number(port),
+        `${method} ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\napikey: ${stack().anonKey}\r\n` +
+          `content-type: application/json\r\ncontent-length: ${Buffer.byteLength(payload)}\r\n` +
+          `connection: close\r\n\r\n${payload}`,
+        10_000,
+      );
       expect(answer.text, path).toMatch(/^HTTP\/1\.1 200 /);
       expect(answer.text.toLowerCase(), path).not.toContain('connection: keep-alive');
       expect(answer.closed, `${path}: closed after its answer`).toBe(true);

@@ -11,6 +11,7 @@ import net, { type AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { MAX_PIPELINED_REQUESTS, closeServer, listen, serve } from '../local/http.ts';
 import { anonClient, stack } from './support/clients.ts';
+import { rawConnection } from './support/fuzz.ts';
 
 /** How long a flooded connection may stay open before the test calls it kept (a state, not a time). */
 const CLOSE_WAIT_MS = 60_000;
@@ -29,21 +30,10 @@ function floodWithoutReading(
   chunk: Buffer,
   times: number,
 ): Promise<{ closed: boolean; received: number }> {
-  return new Promise((resolve) => {
-    const socket = net.connect(port, '127.0.0.1');
-    let sent = 0;
-    let received = 0;
-    let timer: NodeJS.Timeout | undefined;
-    let settled = false;
-    const finish = (closed: boolean) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      socket.destroy();
-      resolve({ closed, received });
-    };
-    socket.on('error', () => finish(true));
-    socket.on('close', () => finish(true));
+  let sent = 0;
+  let received = 0;
+  const outcome = (closed: boolean) => () => ({ closed, received });
+  return rawConnection(port, outcome(true), (socket, _finish, timeout) => {
     const pump = () => {
       while (sent < times) {
         sent++;
@@ -53,7 +43,7 @@ function floodWithoutReading(
       // a server that kept the connection open keeps it open however much the client reads
       socket.on('data', (data: Buffer) => (received += data.length));
       socket.resume();
-      timer = setTimeout(() => finish(false), CLOSE_WAIT_MS);
+      timeout(CLOSE_WAIT_MS, outcome(false));
     };
     socket.on('connect', () => {
       if (!head) {

@@ -6,6 +6,40 @@
 import { createSocket } from 'node:dgram';
 import { connect, type Socket } from 'node:net';
 
+/**
+ * A raw TCP connection to the local server on `port`, settled once: `finish(result)` clears its
+ * timer, destroys the socket and resolves with `result`; an error or the server's close finishes
+ * it with `closed()`. `use` writes and reads; `timeout(ms, result)` finishes it with `result()`
+ * after `ms` unless it has finished before.
+ */
+export function rawConnection<T>(
+  port: number,
+  closed: () => T,
+  use: (
+    socket: Socket,
+    finish: (result: T) => void,
+    timeout: (ms: number, result: () => T) => void,
+  ) => void,
+): Promise<T> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    let timer: NodeJS.Timeout | undefined;
+    let settled = false;
+    const finish = (result: T) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      socket.destroy();
+      resolve(result);
+    };
+    socket.on('error', () => finish(closed()));
+    socket.on('close', () => finish(closed()));
+    use(socket, finish, (ms, result) => {
+      timer = setTimeout(() => finish(result()), ms);
+    });
+  });
+}
+
 /** The status of the answer (0: the server closed without one; -1: no answer in time). */
 export type Outcome = number;
 
@@ -15,43 +49,50 @@ export function sendRaw(
   payload: Buffer | string,
   timeoutMs = 5_000,
 ): Promise<Outcome> {
-  return new Promise((resolve) => {
-    const socket = connect(port, '127.0.0.1');
-    let data = '';
-    let done = false;
-    const finish = (outcome: Outcome) => {
-      if (done) return;
-      done = true;
-      clearTimeout(timer);
-      socket.destroy();
-      resolve(outcome);
-    };
-    const timer = setTimeout(() => finish(-1), timeoutMs);
-    socket.on('connect', () => socket.write(payload));
-    socket.on('data', (chunk) => {
-      data += chunk.toString('latin1');
-      const status = /^HTTP\/1\.[01] (\d{3})/.exec(data);
-      if (status) finish(Number(status[1]));
-    });
-    socket.on('error', () => finish(0));
-    socket.on('close', () => finish(0));
-  });
+  let data = '';
+  return rawConnection<Outcome>(
+    port,
+    () => 0,
+    (socket, finish, timeout) => {
+      timeout(timeoutMs, () => -1);
+      socket.on('connect', () => socket.write(payload));
+      socket.on('data', (chunk) => {
+        data += chunk.toString('latin1');
+        const status = /^HTTP\/1\.[01] (\d{3})/.exec(data);
+        if (status) finish(Number(status[1]));
+      });
+    },
+  );
 }
 
 /** Sends raw bytes and reads the whole answer until the server closes (Connection: close). */
-export function sendRawText(port: number, payload: string, timeoutMs = 10_000): Promise<string> {
-  return new Promise((resolve) => {
-    const socket = connect(port, '127.0.0.1');
-    let data = '';
-    const timer = setTimeout(() => socket.destroy(), timeoutMs);
-    socket.on('connect', () => socket.write(payload));
-    socket.on('data', (chunk) => (data += chunk.toString('utf8')));
-    socket.on('error', () => {});
-    socket.on('close', () => {
-      clearTimeout(timer);
-      resolve(data);
-    });
-  });
+export async function sendRawText(
+  port: number,
+  payload: string,
+  timeoutMs = 10_000,
+): Promise<string> {
+  return (await readUntilClosed(port, payload, timeoutMs)).text;
+}
+
+/**
+ * Sends raw bytes and reads the answer until the server closes, or `timeoutMs` (then `closed` is
+ * false: the server kept the connection open).
+ */
+export function readUntilClosed(
+  port: number,
+  payload: string | Buffer,
+  timeoutMs: number,
+): Promise<{ text: string; closed: boolean }> {
+  let text = '';
+  return rawConnection<{ text: string; closed: boolean }>(
+    port,
+    () => ({ text, closed: true }),
+    (socket, _finish, timeout) => {
+      timeout(timeoutMs, () => ({ text, closed: false }));
+      socket.on('connect', () => socket.write(payload));
+      socket.on('data', (chunk) => (text += chunk.toString('utf8')));
+    },
+  );
 }
 
 const HOST = 'Host: 127.0.0.1\r\n';
@@ -181,17 +222,10 @@ export async function leavingClients(port: number, path: string, headers = ''): 
 type Leave = { after: 'sent' | 'first-byte' | 'half-close' | number };
 
 function leave(port: number, payload: string, { after }: Leave): Promise<void> {
-  return new Promise((resolve) => {
-    const socket = connect(port, '127.0.0.1');
-    const done = () => {
-      clearTimeout(timer);
-      socket.destroy();
-      resolve();
-    };
+  const gone = () => undefined;
+  return rawConnection<void>(port, gone, (socket, done, timeout) => {
     // whatever happens, the client is gone after 5 s
-    const timer = setTimeout(done, 5_000);
-    socket.on('error', done);
-    socket.on('close', done);
+    timeout(5_000, gone);
     socket.on('connect', () => {
       if (after === 'half-close') return void socket.end(payload);
       socket.write(payload);
