@@ -38,12 +38,11 @@ import {
   type LetterDraft,
 } from '../model/draft';
 import {
-  SaveState,
-  useFocusAfterSave,
   WorkspaceBackLink,
   WorkspaceModeNav,
   WorkspaceTitle,
 } from '../../../components/layouts/workspace-header';
+import { WorkspaceActions } from '../../../components/layouts/workspace-actions';
 import { letterMessage } from '../model/messages';
 import { BrunchVerifyDialog } from './brunch-verify-dialog';
 import { HistoryView } from './history-view';
@@ -83,7 +82,6 @@ export function LetterWorkspacePage() {
   const senders = useSenders(user?.id);
   const progress = useProgress(loadingPage);
   const leaveTo = useRef<string>(paths.dashboardSend);
-  const actions = useRef<HTMLDivElement>(null);
   // Load and Load sample are disabled while the page loads, which drops keyboard focus to the
   // page's body; when it is done, focus goes to the letter, or to the page URL with its error.
   const preview = useRef<HTMLElement>(null);
@@ -110,7 +108,6 @@ export function LetterWorkspacePage() {
   }, [senders.data, status, hasSavedHtml, setBase, setDraft]);
 
   const dirty = !!base && !!draft && !sameDraft(base, draft);
-  useFocusAfterSave(dirty, actions);
   useEffect(() => {
     if (!dirty) return;
     const warn = (event: BeforeUnloadEvent) => event.preventDefault();
@@ -243,8 +240,11 @@ export function LetterWorkspacePage() {
             label: t(`letters.modes.${m}`),
           }))}
         />
-        <div className="workspace-actions" ref={actions}>
-          <SaveState saving={saveState === 'saving'} saved={saveState === 'saved'} dirty={dirty} />
+        <WorkspaceActions
+          saving={saveState === 'saving'}
+          saved={saveState === 'saved'}
+          dirty={dirty}
+        >
           {mode === 'edit' && dirty ? (
             <BusyButton
               className="button button-primary"
@@ -264,7 +264,7 @@ export function LetterWorkspacePage() {
               {t('letters.sendLetter')}
             </button>
           ) : null}
-        </div>
+        </WorkspaceActions>
         {saveState === 'error' && saveError ? (
           <p className="workspace-save-error error-text" role="alert">
             {t('letters.saveFailed', { message: saveError })}

@@ -1,7 +1,7 @@
 // The workspace's own top bar (spec: workspace section 2): back to the dashboard, the block name
 // (editable on edit, read-only on result; see workspace-header.tsx for its width), the mode
 // tabs, and on the right Save when changed, Block link when saved, Export CSV on result.
-import { useRef, useState, type MouseEvent } from 'react';
+import { useState, type MouseEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { paths } from '../../../config/paths';
 import type { ReactionType } from '../../../lib/db-types';
@@ -10,12 +10,11 @@ import type { SaveStatus } from '../hooks/use-workspace';
 import { translateMessage } from '../model/messages';
 import { modeLabelKey, modesFor, type WorkspaceMode } from '../model/modes';
 import {
-  SaveState,
-  useFocusAfterSave,
   WorkspaceBackLink,
   WorkspaceModeNav,
   WorkspaceTitle,
 } from '../../../components/layouts/workspace-header';
+import { WorkspaceActions } from '../../../components/layouts/workspace-actions';
 import { BusyButton } from '../../../components/ui/busy-button';
 import { Download } from '../../../components/ui/icons';
 
@@ -42,8 +41,6 @@ export function WorkspaceTopBar(props: WorkspaceTopBarProps) {
   const [exporting, setExporting] = useState(false);
   const [exportError, setExportError] = useState<string | null>(null);
   const nameError = props.nameError ? translateMessage(t, props.nameError) : undefined;
-  const actions = useRef<HTMLDivElement>(null);
-  useFocusAfterSave(dirty, actions);
 
   const exportCsv = async () => {
     setExporting(true);
@@ -82,13 +79,12 @@ export function WorkspaceTopBar(props: WorkspaceTopBarProps) {
         }))}
       />
 
-      <div className="workspace-actions" ref={actions}>
-        <SaveState
-          saving={saveStatus === 'saving'}
-          saved={saveStatus === 'saved'}
-          dirty={dirty}
-          otherwise={exporting ? t('workspace.exporting') : ''}
-        />
+      <WorkspaceActions
+        saving={saveStatus === 'saving'}
+        saved={saveStatus === 'saved'}
+        dirty={dirty}
+        otherwise={exporting ? t('workspace.exporting') : ''}
+      >
         {mode === 'result' ? (
           <BusyButton
             busy={exporting}
@@ -112,7 +108,7 @@ export function WorkspaceTopBar(props: WorkspaceTopBarProps) {
             {t('workspace.blockLink')}
           </button>
         ) : null}
-      </div>
+      </WorkspaceActions>
       {saveStatus === 'invalid' ? (
         <p className="workspace-save-error error-text" role="alert">
           {t('workspace.fixErrors')}
