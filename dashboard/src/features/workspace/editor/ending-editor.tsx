@@ -14,7 +14,7 @@ import { CheckboxField } from '../../../components/ui/fields';
 import { PaidHint } from '../components/paid-hint';
 import { translateMessage } from '../model/messages';
 import { ConditionEditor } from './condition-editor';
-import { TextField } from './fields';
+import { OptionalUrlField, TextField } from './fields';
 import {
   addCondition,
   canAddCondition,
@@ -158,15 +158,12 @@ function EndingFields({
       >
         <legend>{t('editor.ending.linkGroup')}</legend>
         {!paid ? <PaidHint id={paidHintId} text={t('editor.ending.openLinkPaid')} /> : null}
-        <TextField
+        <OptionalUrlField
           label={t('editor.ending.openUrl')}
-          type="url"
-          value={ending.open_url ?? ''}
-          max={BLOCK_LIMITS.url}
-          placeholder="https://"
+          value={ending.open_url}
           disabled={!paid}
           error={error('open_url')}
-          onChange={(value) => onChange({ open_url: value.trim() === '' ? null : value })}
+          onChange={(open_url) => onChange({ open_url })}
         />
         <div role="radiogroup" aria-labelledby={`${base}-link-type`} className="radio-group">
           <span id={`${base}-link-type`} className="radio-group-label">

@@ -11,7 +11,7 @@ import { CheckboxField } from '../../../components/ui/fields';
 import { Spinner } from '../../../components/ui/spinner';
 import { PaidHint } from '../components/paid-hint';
 import { translateMessage } from '../model/messages';
-import { TextField } from './fields';
+import { OptionalUrlField, TextField } from './fields';
 import {
   DISPLAY_ONLY_TYPES,
   OPTION_TYPES,
@@ -116,14 +116,11 @@ export function QuestionEditor({
       ) : null}
 
       {type === 'image' ? (
-        <TextField
+        <OptionalUrlField
           label={t('editor.question.imageUrl')}
-          type="url"
-          value={question.image_src ?? ''}
-          max={BLOCK_LIMITS.url}
-          placeholder="https://"
+          value={question.image_src}
           error={error('image_src')}
-          onChange={(value) => onPatch({ image_src: value.trim() === '' ? null : value })}
+          onChange={(image_src) => onPatch({ image_src })}
         />
       ) : null}
 
