@@ -26,6 +26,11 @@ export function audienceMessage(
   return message ? audienceReason(t, message) : undefined;
 }
 
+/** What a failed add, group change or import says, its reason in the reader's language. */
+function failure(t: (key: string, options?: Record<string, unknown>) => string, cause: unknown) {
+  return t('audience.failed', { reason: audienceMessage(t, messageOf(cause)) });
+}
+
 /** A member's group choices: none, then the owner's groups. */
 export function groupOptions(t: (key: string) => string, groups: readonly string[]) {
   return [
@@ -63,7 +68,7 @@ export function AddAudienceDialog({ userId, groups, onDone, onClose }: MemberDia
         await addMember(userId, member);
         onDone();
       },
-      (cause) => t('audience.failed', { reason: audienceMessage(t, messageOf(cause)) }),
+      (cause) => failure(t, cause),
     );
   };
   return (
@@ -131,7 +136,7 @@ export function GroupNameDialog({
       onSubmit={() =>
         void run(
           () => onSubmit(name.trim()),
-          (cause) => t('audience.failed', { reason: audienceMessage(t, messageOf(cause)) }),
+          (cause) => failure(t, cause),
         )
       }
       submitLabel={t('common.save')}
@@ -209,10 +214,16 @@ export function CsvImportDialog({ userId, groups, onDone, onClose }: MemberDialo
       setResult({ added, already: done - added, unsubscribed });
       onDone();
     } catch (cause) {
-      setError(t('audience.failed', { reason: audienceMessage(t, messageOf(cause)) }));
+      setError(failure(t, cause));
     } finally {
       setProgress(null);
     }
+  };
+
+  /** Closing stops the batches still to go; those sent stay imported. */
+  const close = () => {
+    cancelled.current = true;
+    onClose();
   };
 
   const list = <T,>(items: T[], line: (item: T) => string) => (
@@ -230,20 +241,10 @@ export function CsvImportDialog({ userId, groups, onDone, onClose }: MemberDialo
     <Dialog
       open
       title={t('audience.importDialog.title')}
-      onClose={() => {
-        cancelled.current = true;
-        onClose();
-      }}
+      onClose={close}
       actions={
         <>
-          <button
-            type="button"
-            className="button"
-            onClick={() => {
-              cancelled.current = true;
-              onClose();
-            }}
-          >
+          <button type="button" className="button" onClick={close}>
             {t('common.close')}
           </button>
           {!result ? (
