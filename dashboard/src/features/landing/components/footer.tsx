@@ -1,4 +1,4 @@
-import { useId, type ReactNode } from 'react';
+import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { paths } from '../../../config/paths';
@@ -27,12 +27,19 @@ export function LanguagePicker() {
   );
 }
 
-/** A path of this app through the router; an outside page in a new tab. */
-function FooterLink({ href, children }: { href: string; children: ReactNode }) {
-  if (href.startsWith('/')) return <Link to={href}>{children}</Link>;
+/** A footer link: where it goes and its text. */
+interface FooterItem {
+  href: string;
+  label: string;
+}
+
+/** A path of this app through the router; a mail address as it is; an outside page in a new tab. */
+function FooterLink({ href, label }: FooterItem) {
+  if (href.startsWith('/')) return <Link to={href}>{label}</Link>;
+  if (href.startsWith('mailto:')) return <a href={href}>{label}</a>;
   return (
     <a href={href} target="_blank" rel="noreferrer noopener">
-      {children}
+      {label}
     </a>
   );
 }
@@ -64,11 +71,17 @@ function KoreanBusiness({ info, label }: { info: KoreanBusinessInfo; label: stri
 }
 
 /** A column of links under its heading, a navigation region named by the heading. */
-function FooterColumn({ title, children }: { title: string; children: ReactNode }) {
+function FooterColumn({ title, links }: { title: string; links: FooterItem[] }) {
   return (
     <nav className="footer-column" aria-label={title}>
       <h2 className="footer-heading">{title}</h2>
-      <ul>{children}</ul>
+      <ul>
+        {links.map((link) => (
+          <li key={`${link.href} ${link.label}`}>
+            <FooterLink {...link} />
+          </li>
+        ))}
+      </ul>
     </nav>
   );
 }
@@ -83,37 +96,30 @@ export function Footer({ config = site }: { config?: SiteConfig }) {
         <div className="footer-column">
           <LanguagePicker />
         </div>
-        <FooterColumn title={t('footer.product')}>
-          <li>
-            <Link to={paths.reaction}>{t('nav.reaction')}</Link>
-          </li>
-          <li>
-            <Link to={paths.send}>{t('nav.send')}</Link>
-          </li>
-        </FooterColumn>
-        <FooterColumn title={t('footer.contact')}>
-          {links.contactEmail ? (
-            <li>
-              <a href={`mailto:${links.contactEmail}`}>{links.contactEmail}</a>
-            </li>
-          ) : null}
-          {links.social.map((link) => (
-            <li key={link.href}>
-              <FooterLink href={link.href}>{link.label}</FooterLink>
-            </li>
-          ))}
-          <li>
-            <Link to={paths.help}>{t('help.title')}</Link>
-          </li>
-        </FooterColumn>
-        <FooterColumn title={t('footer.policies')}>
-          <li>
-            <FooterLink href={links.terms}>{t('footer.terms')}</FooterLink>
-          </li>
-          <li>
-            <FooterLink href={links.cookie}>{t('footer.cookie')}</FooterLink>
-          </li>
-        </FooterColumn>
+        <FooterColumn
+          title={t('footer.product')}
+          links={[
+            { href: paths.reaction, label: t('nav.reaction') },
+            { href: paths.send, label: t('nav.send') },
+          ]}
+        />
+        <FooterColumn
+          title={t('footer.contact')}
+          links={[
+            ...(links.contactEmail
+              ? [{ href: `mailto:${links.contactEmail}`, label: links.contactEmail }]
+              : []),
+            ...links.social,
+            { href: paths.help, label: t('help.title') },
+          ]}
+        />
+        <FooterColumn
+          title={t('footer.policies')}
+          links={[
+            { href: links.terms, label: t('footer.terms') },
+            { href: links.cookie, label: t('footer.cookie') },
+          ]}
+        />
       </div>
       {lng === 'ko' && config.koreanBusiness ? (
         <KoreanBusiness info={config.koreanBusiness} label={t('footer.business')} />
