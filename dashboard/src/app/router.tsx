@@ -1,6 +1,6 @@
 // The route table. Every screen module is lazy, so the landing never loads the signed-in app.
 import { lazy, Suspense, useEffect, useRef, useState, type ReactNode } from 'react';
-import { Navigate, Route, Routes, useLocation, useParams } from 'react-router-dom';
+import { Navigate, Outlet, Route, Routes, useLocation, useParams } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { Spinner } from '../components/ui/spinner';
 import { paths, SEND_MODES } from '../config/paths';
@@ -88,11 +88,11 @@ function RedirectSignedIn({
 }
 
 /** Signed-in area: only non-anonymous users with an email; others see the login screen. */
-function RequireUser({ children }: { children: ReactNode }) {
+function RequireUser() {
   const { status, user } = useSession();
   if (status === 'loading') return <PageLoading />;
   if (!isEligibleUser(user)) return <LoginPage />;
-  return <>{children}</>;
+  return <Outlet />;
 }
 
 function LoginRoute() {
@@ -139,42 +139,27 @@ export function AppRoutes() {
           <Route path={paths.unsubscribe} element={<UnsubscribePage />} />
           <Route path={paths.confirmEmail} element={<ConfirmEmailPage />} />
           <Route path={paths.login} element={<LoginRoute />} />
-          <Route
-            element={
-              <RequireUser>
-                <SignedInLayout />
-              </RequireUser>
-            }
-          >
-            <Route path="dashboard" element={<Navigate to={paths.dashboardReaction} replace />} />
-            <Route path="dashboard/reaction" element={<DashboardPage />} />
-            <Route path="dashboard/reaction/:type" element={<DashboardTypeRoute />} />
-            <Route path="dashboard/send" element={<DashboardPage />} />
-            <Route path="dashboard/send/:mode" element={<DashboardSendRoute />} />
-            <Route path="dashboard/*" element={<Navigate to={paths.dashboardReaction} replace />} />
-            <Route path="audience" element={<AudiencePage />} />
-            <Route path="profile" element={<ProfilePage />} />
-            <Route path="profile/email" element={<SenderEmailsPage />} />
-            <Route path="profile/plan" element={<PlanPage />} />
-            <Route path="purchase/*" element={<PurchasePage />} />
-            <Route path="profile/integration" element={<IntegrationsPage />} />
+          <Route element={<RequireUser />}>
+            <Route element={<SignedInLayout />}>
+              <Route path="dashboard" element={<Navigate to={paths.dashboardReaction} replace />} />
+              <Route path="dashboard/reaction" element={<DashboardPage />} />
+              <Route path="dashboard/reaction/:type" element={<DashboardTypeRoute />} />
+              <Route path="dashboard/send" element={<DashboardPage />} />
+              <Route path="dashboard/send/:mode" element={<DashboardSendRoute />} />
+              <Route
+                path="dashboard/*"
+                element={<Navigate to={paths.dashboardReaction} replace />}
+              />
+              <Route path="audience" element={<AudiencePage />} />
+              <Route path="profile" element={<ProfilePage />} />
+              <Route path="profile/email" element={<SenderEmailsPage />} />
+              <Route path="profile/plan" element={<PlanPage />} />
+              <Route path="purchase/*" element={<PurchasePage />} />
+              <Route path="profile/integration" element={<IntegrationsPage />} />
+            </Route>
+            <Route path="oauth/:service" element={<OAuthPage />} />
+            <Route path="work/:blockId/:mode?" element={<WorkPage />} />
           </Route>
-          <Route
-            path="oauth/:service"
-            element={
-              <RequireUser>
-                <OAuthPage />
-              </RequireUser>
-            }
-          />
-          <Route
-            path="work/:blockId/:mode?"
-            element={
-              <RequireUser>
-                <WorkPage />
-              </RequireUser>
-            }
-          />
           <Route
             element={
               <RedirectSignedIn to={paths.profilePlan}>
