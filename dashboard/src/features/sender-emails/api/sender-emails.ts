@@ -1,6 +1,7 @@
 // Sender emails: the list (RLS: the owner's rows) and the spec's four calls, as edge functions,
 // with the fifth a claim needs: the owner confirming the link mailed to the address.
 import { ZMailConfirm, ZMailDelete, ZMailVerify } from '@reaction-blocks/contracts/schemas';
+import type { Database } from '../../../lib/db-types';
 import { supabase, invokeFunction } from '../../../lib/supabase';
 
 export {
@@ -12,23 +13,22 @@ export {
   ZMailVerify,
 } from '@reaction-blocks/contracts/schemas';
 
-export interface SenderEmail {
-  id: string;
-  email: string;
-  status: 'pending' | 'not_verified' | 'verified';
-  spf_verified: boolean;
-  dkim_verified: boolean;
-  dmarc_policy: 'none' | 'quarantine' | 'reject' | null;
-  checked_at: string | null;
-  /** When the owner opened the link mailed to the address; null until then. */
-  confirmed_at: string | null;
-  created_at: string;
-}
+/** The address's DMARC policy as check-spf-dkim read it (the column is text). */
+export type DmarcPolicy = 'none' | 'quarantine' | 'reject';
+
+/**
+ * A row of the list, the columns listSenderEmails reads (confirmed_at: when the owner opened the
+ * link mailed to the address; null until then).
+ */
+export type SenderEmail = Omit<
+  Database['public']['Tables']['sender_emails']['Row'],
+  'user_id' | 'updated_at' | 'dmarc_policy'
+> & { dmarc_policy: DmarcPolicy | null };
 
 export interface SpfDkimResult {
   spfVerified: boolean;
   dkimVerified: boolean;
-  dmarcPolicy: 'none' | 'quarantine' | 'reject' | null;
+  dmarcPolicy: DmarcPolicy | null;
   /** 'platform' when letters go from the platform's address with Reply-To this one. */
   sendsAs: 'own' | 'platform';
 }
