@@ -86,12 +86,8 @@ export function requireAllowedRedirect(redirectUrl: string, service: string): vo
 }
 
 export function allowedRedirect(redirectUrl: string, service: string): boolean {
-  let url: URL;
-  try {
-    url = new URL(redirectUrl);
-  } catch {
-    return false;
-  }
+  const url = URL.parse(redirectUrl);
+  if (!url) return false;
   if (url.pathname !== `/oauth/${service}` || url.search || url.hash) return false;
   const extra = optionalEnv('OAUTH_REDIRECT_ORIGINS', optionalEnv('NOTION_REDIRECT_ORIGINS', ''));
   const patterns = [siteUrl(), ...extra.split(',')]

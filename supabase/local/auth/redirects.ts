@@ -21,12 +21,8 @@ function globToRegExp(glob: string): RegExp {
 export function validRedirect(settings: AuthSettings, raw: string | null | undefined): string {
   const { siteUrl, allowList } = settings;
   if (!raw) return siteUrl;
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    return siteUrl;
-  }
+  const url = URL.parse(raw);
+  if (!url) return siteUrl;
   const webScheme = url.protocol === 'http:' || url.protocol === 'https:';
   try {
     if (webScheme && url.hostname === new URL(siteUrl).hostname) return raw;

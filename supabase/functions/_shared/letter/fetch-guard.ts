@@ -172,12 +172,8 @@ export async function guardedFetch(
   deps: GuardDeps,
   init: GuardedInit = {},
 ): Promise<Fetched> {
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw new FetchRefused('scheme', 'not a URL');
-  }
+  let url = URL.parse(raw);
+  if (!url) throw new FetchRefused('scheme', 'not a URL');
   const signal = AbortSignal.timeout(policy.timeoutMs);
   try {
     for (let hop = 0; ; hop++) {
@@ -209,12 +205,8 @@ export async function guardedFetch(
       if (res.status >= 300 && res.status < 400 && res.headers.has('location')) {
         await res.body?.cancel();
         if (hop >= policy.maxRedirects) throw new FetchRefused('redirect', 'too many redirects');
-        let next: URL;
-        try {
-          next = new URL(res.headers.get('location')!, url);
-        } catch {
-          throw new FetchRefused('redirect', 'invalid redirect');
-        }
+        const next = URL.parse(res.headers.get('location')!, url);
+        if (!next) throw new FetchRefused('redirect', 'invalid redirect');
         try {
           await check(next, policy, deps);
         } catch (err) {

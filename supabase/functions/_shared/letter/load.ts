@@ -122,12 +122,8 @@ export async function copyImages(
       out.push(block);
       continue;
     }
-    let url: URL;
-    try {
-      url = new URL(block.src);
-    } catch {
-      continue;
-    }
+    const url = URL.parse(block.src);
+    if (!url) continue;
     if (policy.allowHost(url.hostname.toLowerCase())) {
       const stored = await copy(block.src);
       if (stored) out.push({ ...block, src: stored });
