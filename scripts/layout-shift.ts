@@ -1,6 +1,6 @@
 // Cumulative Layout Shift as Chrome defines it, from a page's `layout-shift` entries: one
 // definition for the SDK's layout measure (sdk/e2e/layout-shift.ts: its end-to-end run and
-// `npm run bench:cls`) and any other bench that reads the same entries.
+// `npm run bench:cls`) and the dashboard's lab figures (dashboard/scripts/bench/web-vitals.ts).
 
 /**
  * The largest session window of shifts given as [start time in ms, value]: shifts less than 1 s

@@ -72,7 +72,9 @@ export async function buildConsumerApp(): Promise<ConsumerApp> {
   const remove = () => rmSync(app, { recursive: true, force: true });
   try {
     const packed = await run('npm', ['pack', '--pack-destination', app, '--json'], { cwd: sdk });
-    const [{ filename }] = JSON.parse(packed.stdout) as Array<{ filename: string }>;
+    const [tarball] = JSON.parse(packed.stdout) as Array<{ filename: string }>;
+    if (!tarball) throw new Error(`npm pack named no tarball: ${packed.stdout}`);
+    const { filename } = tarball;
     writeFileSync(
       join(app, 'package.json'),
       JSON.stringify({

@@ -194,13 +194,10 @@ try {
   const open = async (tag: string, id: string, asOwner = false): Promise<Page> => {
     const ctx = await browser.newContext();
     if (asOwner)
-      await ctx.addInitScript(
-        ([key, session]) => localStorage.setItem(key, session),
-        [
-          'reaction-blocks.session:' + stack.apiUrl,
-          JSON.stringify({ ...owner, user: { ...owner.user, is_anonymous: false } }),
-        ],
-      );
+      await ctx.addInitScript(({ key, session }) => localStorage.setItem(key, session), {
+        key: 'reaction-blocks.session:' + stack.apiUrl,
+        session: JSON.stringify({ ...owner, user: { ...owner.user, is_anonymous: false } }),
+      });
     const page = await ctx.newPage();
     page.on('pageerror', (e) => console.error(tag, 'pageerror', e.message));
     await page.goto(`${origin}/page?tag=${tag}&id=${id}`);

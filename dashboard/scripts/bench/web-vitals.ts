@@ -3,6 +3,7 @@
 // Lighthouse's mobile preset ("slow 4G" and a 4x slower CPU) applied the way Lighthouse's
 // DevTools throttling mode does it (request latency and throughput through CDP).
 import type { Browser } from 'playwright-core';
+import { largestSessionWindow } from '../../../scripts/layout-shift.ts';
 
 /** Lighthouse's mobileSlow4G with its DevTools adjustment factors (RTT x3.75, throughput x0.9). */
 export const SLOW_4G = {
@@ -67,24 +68,6 @@ export function totalBlockingTime(longTasks: [number, number][], fcp: number): n
   return total;
 }
 
-/** CLS as Chrome defines it: the largest session window (gaps < 1 s, at most 5 s long). */
-export function cumulativeLayoutShift(shifts: [number, number][]): number {
-  let best = 0;
-  let current = 0;
-  let windowStart = -Infinity;
-  let last = -Infinity;
-  for (const [time, value] of [...shifts].sort((a, b) => a[0] - b[0])) {
-    if (time - last > 1000 || time - windowStart > 5000) {
-      current = 0;
-      windowStart = time;
-    }
-    current += value;
-    last = time;
-    best = Math.max(best, current);
-  }
-  return best;
-}
-
 /** One cold load of `url` in a fresh context (empty cache, new connections). */
 export async function measureColdLoad(browser: Browser, url: string): Promise<Vitals> {
   const context = await browser.newContext({
@@ -122,7 +105,7 @@ export async function measureColdLoad(browser: Browser, url: string): Promise<Vi
       fcp: raw.fcp,
       lcp: raw.lcp ?? raw.fcp,
       tbt: totalBlockingTime(raw.longTasks, raw.fcp),
-      cls: cumulativeLayoutShift(raw.shifts),
+      cls: largestSessionWindow(raw.shifts),
     };
   } finally {
     await context.close();
