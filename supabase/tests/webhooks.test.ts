@@ -71,6 +71,27 @@ let guest: TestUser;
 let comment: string;
 let like: string;
 
+const MESSAGE_KEYS = [
+  'content',
+  'created_at',
+  'creator_id',
+  'creator_name',
+  'id',
+  'is_owner',
+  'page_key',
+  'parent_id',
+  'status',
+];
+const RESPONSE_KEYS = [
+  'answers',
+  'created_at',
+  'creator_id',
+  'creator_name',
+  'id',
+  'kind',
+  'page_key',
+];
+
 async function saveEndpoint(user: TestUser, body: Record<string, unknown>) {
   return callFunction(
     'save-webhook-endpoint',
@@ -142,6 +163,16 @@ describe('outgoing webhooks', () => {
         },
       },
     });
+    // the whole payload's shape, key for key (a receiver parses these)
+    expect(Object.keys(body.data).sort()).toEqual(['block', 'message']);
+    expect(Object.keys(body.data.block).sort()).toEqual(['id', 'name', 'type']);
+    expect(Object.keys(body.data.message).sort()).toEqual(MESSAGE_KEYS);
+    expect(body.data.message).toMatchObject({
+      parent_id: null,
+      page_key: '',
+      is_owner: false,
+      creator_id: guest.id,
+    });
     // the endpoint for every block got both events; the comment's endpoint not the like
     const both = await eventually(async () => {
       const got = await received(everywhere);
@@ -151,6 +182,13 @@ describe('outgoing webhooks', () => {
       'message.created',
       'response.created',
     ]);
+    const liked = both.map((h) => JSON.parse(h.body)).find((b) => b.type === 'response.created');
+    expect(Object.keys(liked.data).sort()).toEqual(['block', 'response']);
+    expect(Object.keys(liked.data.response).sort()).toEqual(RESPONSE_KEYS);
+    expect(liked.data).toMatchObject({
+      block: { id: like, type: 'like' },
+      response: { kind: 'like', creator_id: guest.id, page_key: '', answers: [] },
+    });
     expect(both.every((h) => signedBy(all.secret, h))).toBe(true);
     expect((await received(onComment)).length).toBe(1);
 
@@ -181,6 +219,53 @@ describe('outgoing webhooks', () => {
       .from('webhook_secrets')
       .select('*');
     expect(direct.data ?? []).toEqual([]);
+    await sql('delete from public.webhook_endpoints where user_id = $1', [owner.id]);
+  });
+
+  it('a held form response goes out once, when the owner approves it, with its answers', async () => {
+    const path = unique();
+    const ep = await endpoint(owner, {
+      url: `https://${HOST}${path}`,
+      events: ['response.created'],
+    });
+    const form = await createBlock(owner, 'form');
+    const [row] = await sql<{ id: string }>(
+      `insert into public.responses (block_id, kind, creator_id, creator_name, answers, held)
+       values ($1, 'form', $2, 'Held', $3, true) returning id`,
+      [
+        form,
+        guest.id,
+        JSON.stringify({
+          q2: { index: 1, title: 'Why?', type: 'text', value: 'Because' },
+          q1: { index: 0, title: 'Name', type: 'text', value: 'Ann' },
+        }),
+      ],
+    );
+    const deliveries = () =>
+      sql<{ n: number }>(
+        'select count(*)::int as n from public.webhook_deliveries where endpoint_id = $1',
+        [ep.endpoint.id],
+      ).then((r) => r[0]!.n);
+    expect(await deliveries()).toBe(0);
+    await sql('update public.responses set held = false where id = $1', [row!.id]);
+    // a later change to the approved row is not a new response
+    await sql("update public.responses set creator_name = 'Renamed' where id = $1", [row!.id]);
+    expect(await deliveries()).toBe(1);
+    await runWorker();
+    const [hook] = await eventually(async () => {
+      const got = await received(path);
+      return got.length > 0 && got;
+    });
+    const body = JSON.parse(hook!.body);
+    expect(body.type).toBe('response.created');
+    expect(Object.keys(body.data.response).sort()).toEqual(RESPONSE_KEYS);
+    expect(body.data.response).toMatchObject({ id: row!.id, kind: 'form', creator_name: 'Held' });
+    // the answers in the form's question order, each with its question
+    expect(body.data.response.answers).toEqual([
+      { question_id: 'q1', title: 'Name', type: 'text', value: 'Ann' },
+      { question_id: 'q2', title: 'Why?', type: 'text', value: 'Because' },
+    ]);
+    expect((await received(path)).length).toBe(1);
     await sql('delete from public.webhook_endpoints where user_id = $1', [owner.id]);
   });
 
