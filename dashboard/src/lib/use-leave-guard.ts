@@ -1,14 +1,15 @@
 // Warns before unsaved changes are lost. The app uses BrowserRouter, which has no navigation
 // blocker, so three ways out are covered here:
 // - closing or reloading the tab, or typing another address: the browser's beforeunload prompt;
-// - the workspace's own links out (back to the dashboard): `confirmLeave(go)` asks first;
+// - the workspace's own links out (back to the dashboard or to Send): `confirmLeave(go)` asks first;
 // - the browser's Back button: the router handles popstate before any listener added later
 //   (Chromium runs window listeners in the order they were added, capture or not), so it cannot
 //   be stopped. Instead, once there are unsaved changes, a copy of the current history entry is
 //   pushed (a "guard entry"). Back then lands on the same workspace page, the router stays, and
 //   the question is asked: Stay pushes the guard entry again, Leave goes back to the entry
 //   before the workspace was opened (react-router numbers its entries in history.state.idx).
-// Moving between the workspace's modes is not leaving: the draft lives above them.
+// Moving between a workspace's modes is not leaving (`stayInside`): the draft lives above them.
+// Used by the block workspace and the letter workspace.
 import { useCallback, useEffect, useRef, useState } from 'react';
 
 const GUARD_KEY = 'reactionLeaveGuard';

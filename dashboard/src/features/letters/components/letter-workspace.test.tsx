@@ -144,3 +144,46 @@ describe('letter workspace focus', () => {
     expect(document.activeElement?.hasAttribute('data-page-heading')).toBe(true);
   });
 });
+
+describe('leaving the letter with unsaved changes', () => {
+  const location = () => screen.getByTestId('location').textContent;
+
+  it('asks before the back link leaves, and stays or leaves as told', async () => {
+    api.loadLetterBlock.mockResolvedValue(letterData(model(['Hello'])));
+    renderLetter();
+    const name = await screen.findByRole('textbox', { name: 'Block name' });
+    const back = screen.getByRole('link', { name: 'Back to Send' });
+    fireEvent.change(name, { target: { value: 'Unsaved' } });
+    fireEvent.click(back);
+    const dialog = screen.getByRole('alertdialog', { name: 'Leave without saving?' });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Stay' }));
+    expect(location()).toBe(`/work/${BLOCK_ID}`);
+    expect(screen.getByRole('textbox', { name: 'Block name' })).toHaveProperty('value', 'Unsaved');
+
+    fireEvent.click(back);
+    fireEvent.click(screen.getByRole('button', { name: 'Leave' }));
+    expect(location()).toBe('/dashboard/send');
+  });
+
+  it('leaves without asking when nothing is unsaved', async () => {
+    api.loadLetterBlock.mockResolvedValue(letterData(model(['Hello'])));
+    renderLetter();
+    await screen.findByRole('textbox', { name: 'Block name' });
+    fireEvent.click(screen.getByRole('link', { name: 'Back to Send' }));
+    expect(screen.queryByRole('alertdialog')).toBeNull();
+    expect(location()).toBe('/dashboard/send');
+  });
+
+  it('asks the browser before the tab closes', async () => {
+    api.loadLetterBlock.mockResolvedValue(letterData(model(['Hello'])));
+    renderLetter();
+    const name = await screen.findByRole('textbox', { name: 'Block name' });
+    const clean = new Event('beforeunload', { cancelable: true });
+    window.dispatchEvent(clean);
+    expect(clean.defaultPrevented).toBe(false);
+    fireEvent.change(name, { target: { value: 'Unsaved' } });
+    const dirty = new Event('beforeunload', { cancelable: true });
+    window.dispatchEvent(dirty);
+    expect(dirty.defaultPrevented).toBe(true);
+  });
+});

@@ -18,6 +18,7 @@ import { paths } from '../../../config/paths';
 import { isLetterType, type LetterType } from '../../../lib/db-types';
 import { messageOf, withWait } from '../../../lib/errors';
 import { useSession } from '../../../lib/session';
+import { useLeaveGuard } from '../../../lib/use-leave-guard';
 import { useDraftQuery } from '../../../lib/use-draft-query';
 import {
   emptyLetter,
@@ -56,7 +57,7 @@ import { useProgress } from '../hooks/use-progress';
 type Mode = 'edit' | 'history';
 const MODES: readonly Mode[] = ['edit', 'history'];
 
-type Dialog = 'send' | 'cta' | 'image' | 'brunch' | 'clear' | 'leave' | null;
+type Dialog = 'send' | 'cta' | 'image' | 'brunch' | 'clear' | null;
 
 export function LetterWorkspacePage() {
   const { t } = useTranslation();
@@ -81,7 +82,6 @@ export function LetterWorkspacePage() {
   const [dialog, setDialog] = useState<Dialog>(null);
   const senders = useSenders(user?.id);
   const progress = useProgress(loadingPage);
-  const leaveTo = useRef<string>(paths.dashboardSend);
   // Load and Load sample are disabled while the page loads, which drops keyboard focus to the
   // page's body; when it is done, focus goes to the letter, or to the page URL with its error.
   const preview = useRef<HTMLElement>(null);
@@ -108,12 +108,13 @@ export function LetterWorkspacePage() {
   }, [senders.data, status, hasSavedHtml, setBase, setDraft]);
 
   const dirty = !!base && !!draft && !sameDraft(base, draft);
-  useEffect(() => {
-    if (!dirty) return;
-    const warn = (event: BeforeUnloadEvent) => event.preventDefault();
-    window.addEventListener('beforeunload', warn);
-    return () => window.removeEventListener('beforeunload', warn);
-  }, [dirty]);
+  const inside = useCallback(
+    (pathname: string) =>
+      pathname === paths.work(blockId) || pathname.startsWith(`${paths.work(blockId)}/`),
+    [blockId],
+  );
+  // the same guard as the block workspace's: the tab closing, the back link and the browser's Back
+  const guard = useLeaveGuard(dirty, inside);
 
   const change = useCallback(
     (patch: Partial<LetterDraft>) => {
@@ -204,8 +205,7 @@ export function LetterWorkspacePage() {
   const leave = (event: MouseEvent<HTMLAnchorElement>) => {
     if (!dirty) return;
     event.preventDefault();
-    leaveTo.current = paths.dashboardSend;
-    setDialog('leave');
+    guard.confirmLeave(() => navigate(paths.dashboardSend));
   };
 
   const showSend = canSend({
@@ -533,16 +533,12 @@ export function LetterWorkspacePage() {
         <p>{t('letters.preview.clearText')}</p>
       </ConfirmDialog>
       <ConfirmDialog
-        open={dialog === 'leave'}
+        open={guard.confirming}
         title={t('letters.leave.title')}
         cancelLabel={t('letters.leave.stay')}
         confirmLabel={t('letters.leave.leave')}
-        onCancel={() => setDialog(null)}
-        onConfirm={() => {
-          setDialog(null);
-          setBase(draft);
-          navigate(leaveTo.current);
-        }}
+        onCancel={guard.stay}
+        onConfirm={guard.leave}
       >
         <p>{t('letters.leave.text')}</p>
       </ConfirmDialog>
