@@ -9,6 +9,7 @@ import type { TLetterModel } from '@reaction-blocks/contracts/letters';
 import { fakeExports, renderWithProviders, signedInSession } from '../../../test/utils';
 import * as lettersApi from '../api/letters';
 import type { LetterData, Loaded } from '../api/letters';
+import { expectBackLinkAsks, expectTabCloseAsks } from '../../../test/leave-guard';
 import { registerLetterTranslations } from '../locales';
 import { LetterWorkspacePage } from './letter-workspace';
 
@@ -151,18 +152,7 @@ describe('leaving the letter with unsaved changes', () => {
   it('asks before the back link leaves, and stays or leaves as told', async () => {
     api.loadLetterBlock.mockResolvedValue(letterData(model(['Hello'])));
     renderLetter();
-    const name = await screen.findByRole('textbox', { name: 'Block name' });
-    const back = screen.getByRole('link', { name: 'Back to Send' });
-    fireEvent.change(name, { target: { value: 'Unsaved' } });
-    fireEvent.click(back);
-    const dialog = screen.getByRole('alertdialog', { name: 'Leave without saving?' });
-    fireEvent.click(within(dialog).getByRole('button', { name: 'Stay' }));
-    expect(location()).toBe(`/work/${BLOCK_ID}`);
-    expect(screen.getByRole('textbox', { name: 'Block name' })).toHaveProperty('value', 'Unsaved');
-
-    fireEvent.click(back);
-    fireEvent.click(screen.getByRole('button', { name: 'Leave' }));
-    expect(location()).toBe('/dashboard/send');
+    await expectBackLinkAsks('Back to Send', `/work/${BLOCK_ID}`, '/dashboard/send');
   });
 
   it('leaves without asking when nothing is unsaved', async () => {
@@ -177,13 +167,6 @@ describe('leaving the letter with unsaved changes', () => {
   it('asks the browser before the tab closes', async () => {
     api.loadLetterBlock.mockResolvedValue(letterData(model(['Hello'])));
     renderLetter();
-    const name = await screen.findByRole('textbox', { name: 'Block name' });
-    const clean = new Event('beforeunload', { cancelable: true });
-    window.dispatchEvent(clean);
-    expect(clean.defaultPrevented).toBe(false);
-    fireEvent.change(name, { target: { value: 'Unsaved' } });
-    const dirty = new Event('beforeunload', { cancelable: true });
-    window.dispatchEvent(dirty);
-    expect(dirty.defaultPrevented).toBe(true);
+    await expectTabCloseAsks();
   });
 });

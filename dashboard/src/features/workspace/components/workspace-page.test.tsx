@@ -1,8 +1,9 @@
-import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { Link, Route, Routes } from 'react-router-dom';
 import { describe, expect, it, vi } from 'vitest';
 import { PageHeading, resetNavigation } from '../../../components/ui/page-heading';
 import type { ReactionType } from '../../../lib/db-types';
+import { expectBackLinkAsks, expectTabCloseAsks } from '../../../test/leave-guard';
 import { renderWithProviders, signedInSession } from '../../../test/utils';
 import type { WorkspaceData } from '../api';
 import { BLOCK_ID, workspaceData } from '../test/fixtures';
@@ -222,31 +223,12 @@ describe('preview', () => {
 describe('leaving with unsaved changes', () => {
   it('asks before the back link leaves, and stays or leaves as told', async () => {
     renderWorkspace(fakeApi(workspaceData('like')));
-    fireEvent.change(await screen.findByRole('textbox', { name: 'Block name' }), {
-      target: { value: 'Unsaved' },
-    });
-    const back = screen.getByRole('link', { name: 'Back to dashboard' });
-    fireEvent.click(back);
-    const dialog = screen.getByRole('alertdialog', { name: 'Leave without saving?' });
-    fireEvent.click(within(dialog).getByRole('button', { name: 'Stay' }));
-    expect(location()).toBe(`/work/${BLOCK_ID}`);
-    expect(screen.getByRole('textbox', { name: 'Block name' })).toHaveProperty('value', 'Unsaved');
-
-    fireEvent.click(back);
-    fireEvent.click(screen.getByRole('button', { name: 'Leave' }));
-    expect(location()).toBe('/dashboard/reaction');
+    await expectBackLinkAsks('Back to dashboard', `/work/${BLOCK_ID}`, '/dashboard/reaction');
   });
 
   it('asks the browser before the tab closes', async () => {
     renderWorkspace(fakeApi(workspaceData('like')));
-    const name = await screen.findByRole('textbox', { name: 'Block name' });
-    const clean = new Event('beforeunload', { cancelable: true });
-    window.dispatchEvent(clean);
-    expect(clean.defaultPrevented).toBe(false);
-    fireEvent.change(name, { target: { value: 'Unsaved' } });
-    const dirty = new Event('beforeunload', { cancelable: true });
-    window.dispatchEvent(dirty);
-    expect(dirty.defaultPrevented).toBe(true);
+    await expectTabCloseAsks();
   });
 
   it('switching modes keeps the draft', async () => {
