@@ -1,6 +1,6 @@
 // Shared by the three host pages: the local stack's project (from the /env.js that `npm start`
 // serves), and ?theme= / ?lang= to show every block in one theme or language (npm run screens).
-// Runs at the end of <body>, before the CDN loader imports any element.
+// Runs in <head>, before the CDN loader, which imports no element before the page is parsed.
 (function () {
   var env = window.__REACTION_ENV__ || {};
   window.ReactionBlocks = {

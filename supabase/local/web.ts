@@ -145,6 +145,14 @@ export function startWeb(opts: WebOptions): Promise<http.Server> {
       }
     }
     if (file) return send(file);
+    // The example pages name no icon (a site copying one should not carry a workaround for our
+    // server), so the browser's own request for one is answered empty, not with a 404 on the
+    // console. The dashboard's pages name theirs (/favicon.svg) and never ask.
+    if (url.pathname === '/favicon.ico') {
+      res.writeHead(204);
+      res.end();
+      return;
+    }
     res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' });
     const unbuilt = url.pathname.startsWith('/examples/react/')
       ? !existsSync(reactExampleDist) && 'the React example'
