@@ -39,8 +39,16 @@ const idsOf = (call: { body: Record<string, unknown> }) =>
 
 describe('reaction-count', () => {
   let api: ReturnType<typeof mockApi> | undefined;
-  beforeEach(reset);
-  afterEach(() => api?.restore());
+  // The project as a site with the loader names it, once for the page (window.ReactionBlocks);
+  // the first test names it on the tag, a later element by its properties.
+  beforeEach(() => {
+    reset();
+    window.ReactionBlocks = { projectUrl: PROJECT, anonKey: KEY };
+  });
+  afterEach(() => {
+    api?.restore();
+    delete window.ReactionBlocks;
+  });
 
   it('is accessible', async () => {
     const id = uuid(1, '0');
@@ -66,11 +74,7 @@ describe('reaction-count', () => {
         ${ids.map(
           (id) =>
             html`<li>
-              <reaction-count
-                block-id=${id}
-                project-url=${PROJECT}
-                anon-key=${KEY}
-              ></reaction-count>
+              <reaction-count block-id=${id}></reaction-count>
             </li>`,
         )}
       </ul>`,
@@ -95,12 +99,7 @@ describe('reaction-count', () => {
     const list = await fixture<HTMLElement>(
       html`<div>
         ${[...ids, ids[0]!, ids[1]!].map(
-          (id) =>
-            html`<reaction-count
-              block-id=${id}
-              project-url=${PROJECT}
-              anon-key=${KEY}
-            ></reaction-count>`,
+          (id) => html`<reaction-count block-id=${id}></reaction-count>`,
         )}
       </div>`,
     );
@@ -125,21 +124,11 @@ describe('reaction-count', () => {
     });
     const box = await fixture<HTMLElement>(
       html`<div>
-        <reaction-count block-id=${a} project-url=${PROJECT} anon-key=${KEY}></reaction-count>
-        <reaction-count block-id=${b} project-url=${PROJECT} anon-key=${KEY}></reaction-count>
-        <reaction-count block-id=${c} project-url=${PROJECT} anon-key=${KEY}></reaction-count>
-        <reaction-count
-          block-id=${d}
-          number
-          project-url=${PROJECT}
-          anon-key=${KEY}
-        ></reaction-count>
-        <reaction-count
-          block-id=${c}
-          kind="likes"
-          project-url=${PROJECT}
-          anon-key=${KEY}
-        ></reaction-count>
+        <reaction-count block-id=${a}></reaction-count>
+        <reaction-count block-id=${b}></reaction-count>
+        <reaction-count block-id=${c}></reaction-count>
+        <reaction-count block-id=${d} number></reaction-count>
+        <reaction-count block-id=${c} kind="likes"></reaction-count>
       </div>`,
     );
     const els = [...box.querySelectorAll('reaction-count')];
@@ -155,13 +144,8 @@ describe('reaction-count', () => {
     api = server({ [a]: row(a, 'comment', 5), [b]: row(b, 'like', 2) });
     const box = await fixture<HTMLElement>(
       html`<div lang="ko">
-        <reaction-count block-id=${a} project-url=${PROJECT} anon-key=${KEY}></reaction-count>
-        <reaction-count
-          block-id=${b}
-          lang="en"
-          project-url=${PROJECT}
-          anon-key=${KEY}
-        ></reaction-count>
+        <reaction-count block-id=${a}></reaction-count>
+        <reaction-count block-id=${b} lang="en"></reaction-count>
       </div>`,
     );
     const els = [...box.querySelectorAll('reaction-count')];
@@ -174,13 +158,9 @@ describe('reaction-count', () => {
     api = server({ [a]: row(a, 'button', 7) });
     const box = await fixture<HTMLElement>(
       html`<div>
-        <reaction-count block-id=${a} project-url=${PROJECT} anon-key=${KEY}></reaction-count>
-        <reaction-count block-id=${gone} project-url=${PROJECT} anon-key=${KEY}></reaction-count>
-        <reaction-count
-          block-id="not-a-block');drop"
-          project-url=${PROJECT}
-          anon-key=${KEY}
-        ></reaction-count>
+        <reaction-count block-id=${a}></reaction-count>
+        <reaction-count block-id=${gone}></reaction-count>
+        <reaction-count block-id="not-a-block');drop"></reaction-count>
       </div>`,
     );
     const els = [...box.querySelectorAll('reaction-count')];
@@ -204,11 +184,7 @@ describe('reaction-count', () => {
     window.addEventListener('error', onError);
     try {
       const el = await fixture<ReactionCount>(
-        html`<reaction-count
-          block-id=${a}
-          project-url=${PROJECT}
-          anon-key=${KEY}
-        ></reaction-count>`,
+        html`<reaction-count block-id=${a}></reaction-count>`,
       );
       await until(() => api!.calls.length === 1);
       await new Promise((r) => setTimeout(r, 20));
@@ -229,12 +205,7 @@ describe('reaction-count', () => {
       get_block_counts: () => [{ ...row(a, 'comment', 1), type: '<img src=x onerror=alert(1)>' }],
     });
     const el = await fixture<ReactionCount>(
-      html`<reaction-count
-        block-id=${a}
-        kind="comments"
-        project-url=${PROJECT}
-        anon-key=${KEY}
-      ></reaction-count>`,
+      html`<reaction-count block-id=${a} kind="comments"></reaction-count>`,
     );
     await until(() => text(el) === '1 comment');
     expect(el.shadowRoot!.querySelector('img')).to.equal(null);
