@@ -4,7 +4,7 @@
 // SDK's end-to-end run (the example page must stay under 0.05) and by `npm run bench:cls`.
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { chromiumLaunchOptions } from '../../scripts/chromium.mjs';
-import { largestSessionWindow } from '../../scripts/layout-shift.ts';
+import { largestSessionWindow, throttleNetwork } from '../../scripts/layout-shift.ts';
 
 declare global {
   interface Window {
@@ -69,17 +69,7 @@ export async function measureLayoutShift(
     const page = await ctx.newPage();
     await page.addInitScript({ content: OBSERVER });
     if (o.initScript) await page.addInitScript({ content: o.initScript });
-    if (o.latencyMs) {
-      const cdp = await ctx.newCDPSession(page);
-      await cdp.send('Network.enable');
-      await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
-      await cdp.send('Network.emulateNetworkConditions', {
-        offline: false,
-        latency: o.latencyMs,
-        downloadThroughput: -1,
-        uploadThroughput: -1,
-      });
-    }
+    if (o.latencyMs) await throttleNetwork(page, { latencyMs: o.latencyMs });
     const rewrite = o.rewrite;
     if (rewrite)
       await page.route(url, async (route) => {

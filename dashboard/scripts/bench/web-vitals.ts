@@ -3,7 +3,7 @@
 // Lighthouse's mobile preset ("slow 4G" and a 4x slower CPU) applied the way Lighthouse's
 // DevTools throttling mode does it (request latency and throughput through CDP).
 import type { Browser } from 'playwright-core';
-import { largestSessionWindow } from '../../../scripts/layout-shift.ts';
+import { largestSessionWindow, throttleNetwork } from '../../../scripts/layout-shift.ts';
 
 /** Lighthouse's mobileSlow4G with its DevTools adjustment factors (RTT x3.75, throughput x0.9). */
 export const SLOW_4G = {
@@ -79,15 +79,7 @@ export async function measureColdLoad(browser: Browser, url: string): Promise<Vi
   try {
     const page = await context.newPage();
     await page.addInitScript({ content: OBSERVER_SCRIPT });
-    const cdp = await context.newCDPSession(page);
-    await cdp.send('Network.enable');
-    await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
-    await cdp.send('Network.emulateNetworkConditions', {
-      offline: false,
-      latency: SLOW_4G.latencyMs,
-      downloadThroughput: (SLOW_4G.downloadKbps * 1024) / 8,
-      uploadThroughput: (SLOW_4G.uploadKbps * 1024) / 8,
-    });
+    const cdp = await throttleNetwork(page, SLOW_4G);
     await cdp.send('Emulation.setCPUThrottlingRate', { rate: CPU_SLOWDOWN });
     await page.goto(url, { waitUntil: 'load', timeout: 60000 });
     await page.waitForLoadState('networkidle', { timeout: 60000 });
