@@ -1,6 +1,7 @@
 // What a benchmark's viewer sends to join a block's public Realtime topic: the frame
-// sdk/src/core/live.ts sends (protocol 2.0.0, `[join_ref, ref, topic, event, payload]`), for the
-// views of bench:cache and the viewers of bench:realtime.
+// sdk/src/core/live.ts sends (protocol 2.0.0, `[join_ref, ref, topic, event, payload]`, with its
+// PUBLIC_JOIN payload), for the views of bench:cache and the viewers of bench:realtime.
+import { PUBLIC_JOIN } from '../../sdk/src/core/live.ts';
 
 /** The websocket URL of a project's Realtime, as live.ts opens it. */
 export const realtimeUrl = (projectUrl: string, anonKey: string): string =>
@@ -13,14 +14,7 @@ export function blockJoinFrame(block: string, isPrivate = false): string {
     '1',
     `realtime:block:${block}`,
     'phx_join',
-    {
-      config: {
-        broadcast: { ack: false, self: false },
-        presence: { key: '', enabled: false },
-        postgres_changes: [],
-        private: isPrivate,
-      },
-    },
+    { config: { ...PUBLIC_JOIN.config, private: isPrivate } },
   ]);
 }
 

@@ -83,6 +83,19 @@ interface Topic {
 /** A change as get_block_change answers it. */
 type Read = { event: 'change' | 'counts'; payload: Record<string, unknown> } | null;
 
+/**
+ * The phx_join payload of a block's topic. A public topic: no token (the socket's apikey is
+ * enough), no policy asked. The benchmarks' viewers send it too (scripts/bench/realtime-join.ts).
+ */
+export const PUBLIC_JOIN = {
+  config: {
+    broadcast: { ack: false, self: false },
+    presence: { key: '', enabled: false },
+    postgres_changes: [],
+    private: false,
+  },
+};
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /**
@@ -242,21 +255,7 @@ class Hub {
     t.joinRef = '';
     if (this.ws?.readyState != 1) return;
     const ref = (t.joinRef = String(++this.ref));
-    // a public topic: no token (the socket's apikey is enough), no policy asked
-    this.send(
-      ref,
-      'realtime:' + name,
-      'phx_join',
-      {
-        config: {
-          broadcast: { ack: false, self: false },
-          presence: { key: '', enabled: false },
-          postgres_changes: [],
-          private: false,
-        },
-      },
-      ref,
-    );
+    this.send(ref, 'realtime:' + name, 'phx_join', PUBLIC_JOIN, ref);
   }
 
   private leave(name: string, t: Topic): void {
