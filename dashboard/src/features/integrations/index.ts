@@ -1,6 +1,3 @@
-export {
-  IntegrationsPage,
-  supabaseIntegrationsApi,
-  type IntegrationsApi,
-} from './components/integrations-page';
+export { supabaseIntegrationsApi, type IntegrationsApi } from './api/integrations';
+export { IntegrationsPage } from './components/integrations-page';
 export { OAuthReturnPage } from './components/oauth-return-page';

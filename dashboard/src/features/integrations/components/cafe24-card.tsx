@@ -10,81 +10,28 @@ import {
   normalizeMallId,
 } from '@reaction-blocks/contracts/cafe24';
 import { TextField } from '../../../components/ui/fields';
-import {
-  IntegrationNotes,
-  useNoteDismissal,
-} from '../../../components/integrations/integration-notes';
+import { useNoteDismissal } from '../../../components/integrations/integration-notes';
 import { integrationReason } from '../../../components/integrations/texts';
 import { useConnection } from '../../../components/integrations/use-connection';
-import {
-  getCafe24Shop,
-  listCafe24Placements,
-  listPlaceableBlocks,
-  loaderState,
-  saveCafe24Placements,
-  type Cafe24Placement,
-  type Cafe24Shop,
-  type PlaceableBlock,
-} from '../../../lib/cafe24';
-import {
-  connectCafe24,
-  dismissIntegrationNote,
-  getIntegration,
-  listIntegrationNotes,
-  removeIntegration,
-  type IntegrationNote,
-  type NotionIntegration,
-} from '../../../lib/integrations';
+import { loaderState } from '../../../lib/cafe24';
 import { messageOf } from '../../../lib/errors';
+import type { Cafe24Api, Cafe24Data } from '../api/integrations';
 import { Cafe24Placements } from './cafe24-placements';
 import {
   IntegrationActions,
   IntegrationCardHead,
   IntegrationConnected,
-  RemoveIntegrationDialog,
+  IntegrationProblems,
 } from './integration-card';
 import { ErrorText } from '../../../components/ui/error-text';
 import { LoadFailed } from '../../../components/ui/load-failed';
 import { UpgradeHint } from '../../../components/ui/upgrade-hint';
-
-export interface Cafe24Data {
-  integration: NotionIntegration | null;
-  shop: Cafe24Shop | null;
-  placements: Cafe24Placement[];
-  blocks: PlaceableBlock[];
-  notes: IntegrationNote[];
-}
-
-export interface Cafe24Api {
-  load: () => Promise<Cafe24Data>;
-  connect: (mallId: string, blockedMessage: string) => ReturnType<typeof connectCafe24>;
-  save: (placements: Cafe24Placement[]) => Promise<void>;
-  remove: () => Promise<{ removing: boolean }>;
-  dismiss: (id: string) => Promise<void>;
-}
 
 /** The card's query key (under the integrations root, so an integrations write can mark it stale). */
 export const cafe24QueryKey = ['integrations', 'cafe24'] as const;
 
 /** While the queue is changing the shop, the card asks again every few seconds. */
 const WATCH_MS = 3000;
-
-export const supabaseCafe24Api: Cafe24Api = {
-  load: async () => {
-    const [integration, shop, placements, blocks, notes] = await Promise.all([
-      getIntegration('cafe24'),
-      getCafe24Shop(),
-      listCafe24Placements(),
-      listPlaceableBlocks(),
-      listIntegrationNotes(null, 'cafe24'),
-    ]);
-    return { integration, shop, placements, blocks, notes };
-  },
-  connect: connectCafe24,
-  save: saveCafe24Placements,
-  remove: () => removeIntegration('cafe24'),
-  dismiss: dismissIntegrationNote,
-};
 
 export interface Cafe24CardProps {
   api: Cafe24Api;
@@ -111,7 +58,6 @@ export function Cafe24Card({ api, paid, announce }: Cafe24CardProps) {
   const [mall, setMall] = useState('');
   const [mallError, setMallError] = useState<string | undefined>();
   const [error, setError] = useState<string | null>(null);
-  const [confirming, setConfirming] = useState(false);
   const data = state.data;
   const integration = data?.integration ?? null;
   const shop = data?.shop ?? null;
@@ -173,16 +119,12 @@ export function Cafe24Card({ api, paid, announce }: Cafe24CardProps) {
                 : s(`loader.${loader.kind}`)}
         </p>
       ) : null}
-      {integration?.status === 'not_granted' ? (
-        <p className="integration-warning" role="note">
-          {s('notGrantedText')}
-        </p>
-      ) : null}
       {data ? (
-        <IntegrationNotes
-          notes={data.notes.filter(
-            (n) => n.code !== 'cafe24_unauthorized' || integration?.status !== 'not_granted',
-          )}
+        <IntegrationProblems
+          status={integration?.status}
+          notGrantedText={s('notGrantedText')}
+          notes={data.notes}
+          unauthorizedCode="cafe24_unauthorized"
           {...dismissal}
         />
       ) : null}
@@ -239,7 +181,16 @@ export function Cafe24Card({ api, paid, announce }: Cafe24CardProps) {
             connecting={connecting}
             paid={paid}
             onConnect={() => connect(shop.mall_id)}
-            onRemove={() => setConfirming(true)}
+            removal={{
+              title: s('removeTitle'),
+              text: s('removeText'),
+              remove: async (close) => {
+                await api.remove();
+                close();
+                announce(s('removing'));
+                await reload();
+              },
+            }}
           />
         </>
       ) : null}
@@ -250,19 +201,6 @@ export function Cafe24Card({ api, paid, announce }: Cafe24CardProps) {
           link={t('integrations.upgrade')}
         />
       ) : null}
-      <RemoveIntegrationDialog
-        open={confirming}
-        title={s('removeTitle')}
-        onCancel={() => setConfirming(false)}
-        onRemove={async () => {
-          await api.remove();
-          setConfirming(false);
-          announce(s('removing'));
-          await reload();
-        }}
-      >
-        <p>{s('removeText')}</p>
-      </RemoveIntegrationDialog>
     </li>
   );
 }

@@ -1,10 +1,15 @@
 // What the integration cards (Notion's, Cafe24's) share: the head with the service's mark, name
-// and status, the line that says what is connected since when, the row of actions (connect,
-// remove), and the confirmation before the integration is removed (Cancel or Remove; a failure of
-// the removal stays in the dialog with its reason).
-import type { ReactNode } from 'react';
+// and status, the line that says what is connected since when, the warning and the notes, and the
+// row of actions (connect, remove) with the confirmation before the integration is removed (Cancel
+// or Remove; a failure of the removal stays in the dialog with its reason).
+import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import {
+  IntegrationNotes,
+  type IntegrationNotesProps,
+} from '../../../components/integrations/integration-notes';
 import { integrationReason } from '../../../components/integrations/texts';
+import type { IntegrationNote, NotionIntegration } from '../../../lib/integrations';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { formatDate } from '../../../lib/dates';
 import { DangerButton } from '../../../components/ui/danger-button';
@@ -43,6 +48,47 @@ export function IntegrationConnected({ name, since }: { name: string; since: str
   );
 }
 
+export interface IntegrationProblemsProps extends Omit<IntegrationNotesProps, 'notes'> {
+  status: NotionIntegration['status'] | undefined;
+  /** Said while the service refuses our access (status not_granted). */
+  notGrantedText: string;
+  notes: readonly IntegrationNote[];
+  /** The note that says the same as that warning: left out while the warning shows. */
+  unauthorizedCode: IntegrationNote['code'];
+}
+
+/** What is wrong with the integration: the warning that access was refused, then the notes. */
+export function IntegrationProblems({
+  status,
+  notGrantedText,
+  notes,
+  unauthorizedCode,
+  ...dismissal
+}: IntegrationProblemsProps) {
+  const notGranted = status === 'not_granted';
+  return (
+    <>
+      {notGranted ? (
+        <p className="integration-warning" role="note">
+          {notGrantedText}
+        </p>
+      ) : null}
+      <IntegrationNotes
+        notes={notGranted ? notes.filter((n) => n.code !== unauthorizedCode) : notes}
+        {...dismissal}
+      />
+    </>
+  );
+}
+
+export interface IntegrationRemoval {
+  /** The confirmation's title, and what the removal does. */
+  title: string;
+  text: string;
+  /** Removes the integration; `close` closes the confirmation, and what follows is the card's. */
+  remove: (close: () => void) => Promise<void>;
+}
+
 export interface IntegrationActionsProps {
   /** The connect button's words (connect, connect again, waiting); none: no connect button. */
   connectLabel: string | null;
@@ -52,7 +98,7 @@ export interface IntegrationActionsProps {
   connectHint?: string;
   onConnect: () => void;
   /** None: nothing to remove yet. */
-  onRemove: (() => void) | null;
+  removal: IntegrationRemoval | null;
 }
 
 export function IntegrationActions({
@@ -61,9 +107,10 @@ export function IntegrationActions({
   paid,
   connectHint,
   onConnect,
-  onRemove,
+  removal,
 }: IntegrationActionsProps) {
   const { t } = useTranslation();
+  const [confirming, setConfirming] = useState(false);
   return (
     <div className="integration-actions">
       {connectLabel ? (
@@ -77,43 +124,24 @@ export function IntegrationActions({
           {connectLabel}
         </button>
       ) : null}
-      {onRemove ? (
-        <DangerButton disabled={connecting} onClick={onRemove}>
-          {t('integrations.remove')}
-        </DangerButton>
+      {removal ? (
+        <>
+          <DangerButton disabled={connecting} onClick={() => setConfirming(true)}>
+            {t('integrations.remove')}
+          </DangerButton>
+          <ConfirmDialog
+            open={confirming}
+            title={removal.title}
+            cancelLabel={t('common.cancel')}
+            confirmLabel={t('integrations.remove')}
+            onCancel={() => setConfirming(false)}
+            errorText={(cause) => t('integrations.failed', { reason: integrationReason(t, cause) })}
+            onConfirm={() => removal.remove(() => setConfirming(false))}
+          >
+            <p>{removal.text}</p>
+          </ConfirmDialog>
+        </>
       ) : null}
     </div>
-  );
-}
-
-export interface RemoveIntegrationDialogProps {
-  open: boolean;
-  title: string;
-  /** What the removal does. */
-  children: ReactNode;
-  onCancel: () => void;
-  onRemove: () => Promise<void>;
-}
-
-export function RemoveIntegrationDialog({
-  open,
-  title,
-  children,
-  onCancel,
-  onRemove,
-}: RemoveIntegrationDialogProps) {
-  const { t } = useTranslation();
-  return (
-    <ConfirmDialog
-      open={open}
-      title={title}
-      cancelLabel={t('common.cancel')}
-      confirmLabel={t('integrations.remove')}
-      onCancel={onCancel}
-      errorText={(cause) => t('integrations.failed', { reason: integrationReason(t, cause) })}
-      onConfirm={onRemove}
-    >
-      {children}
-    </ConfirmDialog>
   );
 }

@@ -3,8 +3,8 @@ import { describe, expect, it, vi } from 'vitest';
 import type { IntegrationNote, NotionIntegration } from '../../../lib/integrations';
 import { fakeProfile, renderWithProviders, signedInSession } from '../../../test/utils';
 import type { Cafe24Shop } from '../../../lib/cafe24';
-import type { Cafe24Api, Cafe24Data } from './cafe24-card';
-import { IntegrationsPage, type IntegrationsApi } from './integrations-page';
+import type { Cafe24Api, Cafe24Data, IntegrationsApi } from '../api/integrations';
+import { IntegrationsPage } from './integrations-page';
 
 vi.mock('../../../lib/supabase', () => ({
   supabase: { from: vi.fn(), rpc: vi.fn() },

@@ -6,30 +6,23 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PageHeading } from '../../../components/ui/page-heading';
 import { Spinner } from '../../../components/ui/spinner';
-import {
-  IntegrationNotes,
-  NotionMark,
-  useNoteDismissal,
-} from '../../../components/integrations/integration-notes';
+import { NotionMark, useNoteDismissal } from '../../../components/integrations/integration-notes';
 import { registerIntegrationTranslations } from '../../../components/integrations/texts';
 import {
-  connectNotion,
-  dismissIntegrationNote,
-  getNotionIntegration,
-  listIntegrationNotes,
-  removeIntegration,
-  type IntegrationNote,
-  type NotionIntegration,
-} from '../../../lib/integrations';
+  supabaseCafe24Api,
+  supabaseIntegrationsApi,
+  type Cafe24Api,
+  type IntegrationsApi,
+} from '../api/integrations';
 import { useSession } from '../../../lib/session';
 import { useConnection } from '../../../components/integrations/use-connection';
 import {
   IntegrationActions,
   IntegrationCardHead,
   IntegrationConnected,
-  RemoveIntegrationDialog,
+  IntegrationProblems,
 } from './integration-card';
-import { Cafe24Card, supabaseCafe24Api, type Cafe24Api } from './cafe24-card';
+import { Cafe24Card } from './cafe24-card';
 import { useQuery } from '../../../lib/use-query';
 import { Announcement } from '../../../components/ui/announcement';
 import { ErrorText } from '../../../components/ui/error-text';
@@ -37,23 +30,6 @@ import { LoadFailed } from '../../../components/ui/load-failed';
 import { UpgradeHint } from '../../../components/ui/upgrade-hint';
 
 registerIntegrationTranslations();
-
-export interface IntegrationsApi {
-  load: () => Promise<{ notion: NotionIntegration | null; notes: IntegrationNote[] }>;
-  connect: (blockedMessage: string) => ReturnType<typeof connectNotion>;
-  remove: () => Promise<{ revoked: boolean; unlinked: number }>;
-  dismiss: (id: string) => Promise<void>;
-}
-
-export const supabaseIntegrationsApi: IntegrationsApi = {
-  load: async () => {
-    const [notion, notes] = await Promise.all([getNotionIntegration(), listIntegrationNotes(null)]);
-    return { notion, notes };
-  },
-  connect: connectNotion,
-  remove: () => removeIntegration('notion'),
-  dismiss: dismissIntegrationNote,
-};
 
 export function IntegrationsPage({
   api = supabaseIntegrationsApi,
@@ -69,7 +45,6 @@ export function IntegrationsPage({
   const state = useQuery(['integrations', user?.id ?? ''], api.load);
   const [announcement, setAnnouncement] = useState('');
   const [error, setError] = useState<string | null>(null);
-  const [confirming, setConfirming] = useState(false);
   const dismissal = useNoteDismissal({
     dismiss: api.dismiss,
     setData: state.setData,
@@ -116,15 +91,11 @@ export function IntegrationsPage({
                 since={notion.created_at}
               />
             ) : null}
-            {notion?.status === 'not_granted' ? (
-              <p className="integration-warning" role="note">
-                {s('notGrantedText')}
-              </p>
-            ) : null}
-            <IntegrationNotes
-              notes={state.data.notes.filter(
-                (n) => n.code !== 'unauthorized' || notion?.status !== 'not_granted',
-              )}
+            <IntegrationProblems
+              status={notion?.status}
+              notGrantedText={s('notGrantedText')}
+              notes={state.data.notes}
+              unauthorizedCode="unauthorized"
               {...dismissal}
             />
             <IntegrationActions
@@ -139,7 +110,24 @@ export function IntegrationsPage({
               paid={paid}
               connectHint={paid ? undefined : 'integration-paid'}
               onConnect={connect}
-              onRemove={notion ? () => setConfirming(true) : null}
+              removal={
+                notion
+                  ? {
+                      title: s('removeTitle'),
+                      text: s('removeText'),
+                      remove: async (close) => {
+                        const result = await api.remove();
+                        close();
+                        setAnnouncement(
+                          result.revoked
+                            ? s('removed', { count: result.unlinked })
+                            : s('removedNotRevoked'),
+                        );
+                        await state.reload();
+                      },
+                    }
+                  : null
+              }
             />
             {!paid && !notion ? (
               <UpgradeHint id="integration-paid" text={s('paidOnly')} link={s('upgrade')} />
@@ -148,21 +136,6 @@ export function IntegrationsPage({
           <Cafe24Card api={cafe24Api} paid={paid} announce={setAnnouncement} />
         </ul>
       ) : null}
-      <RemoveIntegrationDialog
-        open={confirming}
-        title={s('removeTitle')}
-        onCancel={() => setConfirming(false)}
-        onRemove={async () => {
-          const result = await api.remove();
-          setConfirming(false);
-          setAnnouncement(
-            result.revoked ? s('removed', { count: result.unlinked }) : s('removedNotRevoked'),
-          );
-          await state.reload();
-        }}
-      >
-        <p>{s('removeText')}</p>
-      </RemoveIntegrationDialog>
     </section>
   );
 }
