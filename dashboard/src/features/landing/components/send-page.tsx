@@ -1,8 +1,6 @@
 import { useEffect, useRef, type Ref, type UIEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { TabPanel, Tabs } from '../../../components/ui/tabs';
 import { LETTER_TYPES, type LetterType } from '../../../lib/db-types';
-import { useFocusParam } from '../hooks/use-focus-param';
 import { ProductPage } from './product-page';
 
 const FEATURES = ['page', 'audience', 'manual', 'stats', 'cta', 'history'] as const;
@@ -93,7 +91,6 @@ function SamplePane({
 
 export function SendPage() {
   const { t } = useTranslation();
-  const [selected, select] = useFocusParam(LETTER_TYPES, 'notion_letter', ALIASES);
   const before = useRef<HTMLDivElement>(null);
   const after = useRef<HTMLDivElement>(null);
   // The pane being scrolled by the user leads; the other follows (avoids feedback loops).
@@ -110,23 +107,23 @@ export function SendPage() {
   };
 
   return (
-    <ProductPage page="send" features={FEATURES}>
-      <section className="section">
-        <Tabs
-          label={t('send.tabsLabel')}
-          idPrefix="send"
-          items={LETTER_TYPES.map((type) => ({ id: type, label: t(`send.tabs.${type}`) }))}
-          selected={selected}
-          onSelect={select}
-        />
-        <TabPanel idPrefix="send" selected={selected} className="tab-panel">
+    <ProductPage
+      page="send"
+      features={FEATURES}
+      types={LETTER_TYPES}
+      fallback="notion_letter"
+      aliases={ALIASES}
+      tabLabel={(type) => t(`send.tabs.${type}`)}
+    >
+      {(selected) => (
+        <>
           <div className="before-after">
             <SamplePane side="before" type={selected} ref={before} onScroll={onScroll} />
             <SamplePane side="after" type={selected} ref={after} onScroll={onScroll} />
           </div>
           <p className="sample-note">{t('send.sampleNote')}</p>
-        </TabPanel>
-      </section>
+        </>
+      )}
     </ProductPage>
   );
 }
