@@ -5,18 +5,26 @@ import type { ReactNode } from 'react';
  * screen readers, not shown). On a phone (base.css `.card-table`) each row is a card and the
  * header is hidden: each cell shows its column's name from `data-label`, and the table's own CSS
  * draws the cards. `columns` are the header row's cells (`className`: "num" right-aligns).
+ * Without rows there is no table: `empty` is said instead (nothing while the rows are loading).
  */
-export function CardTable({
+export function CardTable<T>({
   className,
   caption,
   columns,
+  rows,
+  empty,
   children,
 }: {
   className: string;
   caption: string;
   columns: { label: ReactNode; className?: string }[];
-  children: ReactNode;
+  rows: readonly T[];
+  /** What there being no rows means; null while that is not known yet. */
+  empty: string | null;
+  /** One row's `<tr>`. */
+  children: (row: T) => ReactNode;
 }) {
+  if (rows.length === 0) return empty ? <p className="empty-state">{empty}</p> : null;
   return (
     <div className="table-scroll" role="region" tabIndex={0} aria-label={caption}>
       <table className={`card-table ${className}`}>
@@ -30,7 +38,7 @@ export function CardTable({
             ))}
           </tr>
         </thead>
-        <tbody>{children}</tbody>
+        <tbody>{rows.map((row) => children(row))}</tbody>
       </table>
     </div>
   );

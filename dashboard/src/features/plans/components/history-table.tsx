@@ -23,51 +23,50 @@ export function HistoryTable({ history }: { history: ReturnType<typeof usePlanHi
     <section className="plan-history" aria-labelledby="plan-history-title" ref={root}>
       <h2 id="plan-history-title">{s('heading')}</h2>
       {error ? <ErrorText>{t('plans.loadFailed', { reason: error })}</ErrorText> : null}
-      {done && rows.length === 0 ? <p className="empty-state">{s('empty')}</p> : null}
-      {rows.length > 0 ? (
-        <CardTable
-          className="plan-history-table"
-          caption={s('caption')}
-          columns={[
-            { label: s('start') },
-            { label: s('end') },
-            { label: s('type') },
-            { label: s('status') },
-            { label: s('blocks'), className: 'num' },
-            { label: s('emails'), className: 'num' },
-            { label: s('price'), className: 'num' },
-          ]}
-        >
-          {rows.map((row) => {
-            const price = rowPrice(row);
-            const legacy = row.content?.planName && row.content.planName.startsWith('$');
-            return (
-              <tr key={row.id}>
-                <td data-label={s('start')}>{formatPlanDate(row.start_date)}</td>
-                <td data-label={s('end')}>{row.end_date ? formatPlanDate(row.end_date) : '—'}</td>
-                <td data-label={s('type')}>
-                  {t(`plans.types.${row.type}`)}
-                  {legacy ? <span className="hint"> ({row.content!.planName})</span> : null}
-                </td>
-                <td data-label={s('status')}>
-                  <span className={`status-chip ${row.is_active ? 'status-verified' : ''}`}>
-                    {row.is_active ? s('active') : s('expired')}
-                  </span>
-                </td>
-                <td className="num" data-label={s('blocks')}>
-                  {fmt(rowBlocks(row))}
-                </td>
-                <td className="num" data-label={s('emails')}>
-                  {fmt(rowEmails(row))}
-                </td>
-                <td className="num" data-label={s('price')}>
-                  {price > 0 ? routePrice(price, row.method, lang) : s('free')}
-                </td>
-              </tr>
-            );
-          })}
-        </CardTable>
-      ) : null}
+      <CardTable
+        className="plan-history-table"
+        caption={s('caption')}
+        rows={rows}
+        empty={done ? s('empty') : null}
+        columns={[
+          { label: s('start') },
+          { label: s('end') },
+          { label: s('type') },
+          { label: s('status') },
+          { label: s('blocks'), className: 'num' },
+          { label: s('emails'), className: 'num' },
+          { label: s('price'), className: 'num' },
+        ]}
+      >
+        {(row) => {
+          const price = rowPrice(row);
+          const legacy = row.content?.planName && row.content.planName.startsWith('$');
+          return (
+            <tr key={row.id}>
+              <td data-label={s('start')}>{formatPlanDate(row.start_date)}</td>
+              <td data-label={s('end')}>{row.end_date ? formatPlanDate(row.end_date) : '—'}</td>
+              <td data-label={s('type')}>
+                {t(`plans.types.${row.type}`)}
+                {legacy ? <span className="hint"> ({row.content!.planName})</span> : null}
+              </td>
+              <td data-label={s('status')}>
+                <span className={`status-chip ${row.is_active ? 'status-verified' : ''}`}>
+                  {row.is_active ? s('active') : s('expired')}
+                </span>
+              </td>
+              <td className="num" data-label={s('blocks')}>
+                {fmt(rowBlocks(row))}
+              </td>
+              <td className="num" data-label={s('emails')}>
+                {fmt(rowEmails(row))}
+              </td>
+              <td className="num" data-label={s('price')}>
+                {price > 0 ? routePrice(price, row.method, lang) : s('free')}
+              </td>
+            </tr>
+          );
+        }}
+      </CardTable>
       {loading && rows.length > 0 ? (
         <p className="hint" role="status">
           {s('loading')}

@@ -238,91 +238,89 @@ export function SenderEmailsPage() {
       <LoadFailed onRetry={() => void list.reload()}>
         {list.error ? s('loadFailed', { reason: list.error }) : null}
       </LoadFailed>
-      {list.data && rows.length === 0 ? <p className="empty-state">{s('empty')}</p> : null}
-
-      {rows.length > 0 ? (
-        <CardTable
-          className="sender-emails-table"
-          caption={s('listLabel')}
-          columns={[
-            { label: s('address') },
-            { label: s('status') },
-            { label: <abbr title={s('spfHelp')}>{s('spf')}</abbr> },
-            { label: <abbr title={s('dkimHelp')}>{s('dkim')}</abbr> },
-            { label: s('actions') },
-          ]}
-        >
-          {rows.map((row) => {
-            const strict =
-              (row.dmarc_policy === 'reject' || row.dmarc_policy === 'quarantine') &&
-              !row.dkim_verified;
-            return (
-              <tr key={row.id}>
-                <th scope="row" className="sender-email-address">
-                  {row.email}
+      <CardTable
+        className="sender-emails-table"
+        caption={s('listLabel')}
+        rows={rows}
+        empty={list.data ? s('empty') : null}
+        columns={[
+          { label: s('address') },
+          { label: s('status') },
+          { label: <abbr title={s('spfHelp')}>{s('spf')}</abbr> },
+          { label: <abbr title={s('dkimHelp')}>{s('dkim')}</abbr> },
+          { label: s('actions') },
+        ]}
+      >
+        {(row) => {
+          const strict =
+            (row.dmarc_policy === 'reject' || row.dmarc_policy === 'quarantine') &&
+            !row.dkim_verified;
+          return (
+            <tr key={row.id}>
+              <th scope="row" className="sender-email-address">
+                {row.email}
+                {row.status !== 'verified' ? (
+                  <span className="hint sender-email-next">
+                    {row.confirmed_at
+                      ? s('awaitingProviderHint', { email: row.email })
+                      : s('pendingHint', { email: row.email })}
+                  </span>
+                ) : null}
+                {strict ? (
+                  <span className="hint sender-email-dmarc">
+                    {s('dmarcPlatform', {
+                      domain: domainOf(row.email),
+                      policy: row.dmarc_policy,
+                      email: row.email,
+                    })}
+                  </span>
+                ) : null}
+              </th>
+              <td data-label={s('status')}>
+                <span className={`status-chip status-${row.status}`}>{statusText(row)}</span>
+              </td>
+              <td data-label={s('spf')}>{flag(row, row.spf_verified)}</td>
+              <td data-label={s('dkim')}>{flag(row, row.dkim_verified)}</td>
+              <td>
+                <div className="sender-email-actions">
                   {row.status !== 'verified' ? (
-                    <span className="hint sender-email-next">
-                      {row.confirmed_at
-                        ? s('awaitingProviderHint', { email: row.email })
-                        : s('pendingHint', { email: row.email })}
-                    </span>
-                  ) : null}
-                  {strict ? (
-                    <span className="hint sender-email-dmarc">
-                      {s('dmarcPlatform', {
-                        domain: domainOf(row.email),
-                        policy: row.dmarc_policy,
-                        email: row.email,
-                      })}
-                    </span>
-                  ) : null}
-                </th>
-                <td data-label={s('status')}>
-                  <span className={`status-chip status-${row.status}`}>{statusText(row)}</span>
-                </td>
-                <td data-label={s('spf')}>{flag(row, row.spf_verified)}</td>
-                <td data-label={s('dkim')}>{flag(row, row.dkim_verified)}</td>
-                <td>
-                  <div className="sender-email-actions">
-                    {row.status !== 'verified' ? (
-                      <>
-                        <RowAction
-                          label={s('checkAgain')}
-                          busy={busy[row.email]}
-                          onClick={() => void check(row)}
-                        />
-                        <RowAction
-                          label={s('sendAgain')}
-                          busy={busy[row.email]}
-                          email={row.email}
-                          onClick={() => void sendAgain(row)}
-                        />
-                      </>
-                    ) : (
+                    <>
                       <RowAction
-                        label={s('checkSpfDkim')}
+                        label={s('checkAgain')}
                         busy={busy[row.email]}
-                        onClick={() =>
-                          void run(row.email, async () =>
-                            replaceRow(withResult(row, await checkSpfDkim(row.email))),
-                          )
-                        }
+                        onClick={() => void check(row)}
                       />
-                    )}
+                      <RowAction
+                        label={s('sendAgain')}
+                        busy={busy[row.email]}
+                        email={row.email}
+                        onClick={() => void sendAgain(row)}
+                      />
+                    </>
+                  ) : (
                     <RowAction
-                      label={s('delete')}
+                      label={s('checkSpfDkim')}
                       busy={busy[row.email]}
-                      email={row.email}
-                      danger
-                      onClick={() => setToDelete(row)}
+                      onClick={() =>
+                        void run(row.email, async () =>
+                          replaceRow(withResult(row, await checkSpfDkim(row.email))),
+                        )
+                      }
                     />
-                  </div>
-                </td>
-              </tr>
-            );
-          })}
-        </CardTable>
-      ) : null}
+                  )}
+                  <RowAction
+                    label={s('delete')}
+                    busy={busy[row.email]}
+                    email={row.email}
+                    danger
+                    onClick={() => setToDelete(row)}
+                  />
+                </div>
+              </td>
+            </tr>
+          );
+        }}
+      </CardTable>
 
       <ConfirmDialog
         open={toDelete !== null}
