@@ -7,12 +7,21 @@ import { useMediaQuery } from '../../../lib/use-media-query';
 
 export const DEMO_INTERVAL_MS = 3200;
 
+/** One block type's scene: its own class, so the CSS draws and animates it. */
 function DemoScene({ type }: { type: ReactionType }) {
+  return (
+    <div className={`demo-scene demo-${type}`}>
+      <SceneContent type={type} />
+    </div>
+  );
+}
+
+function SceneContent({ type }: { type: ReactionType }) {
   const { t } = useTranslation();
   switch (type) {
     case 'comment':
       return (
-        <div className="demo-scene demo-comment">
+        <>
           <div className="demo-bubble">
             <span className="demo-avatar" />
             <p>{t('home.demo.comment')}</p>
@@ -20,32 +29,32 @@ function DemoScene({ type }: { type: ReactionType }) {
           <div className="demo-input">
             <span className="demo-caret" />
           </div>
-        </div>
+        </>
       );
     case 'qna':
       return (
-        <div className="demo-scene demo-qna">
+        <>
           <p className="demo-bubble">{t('home.demo.qna')}</p>
           <p className="demo-bubble demo-answer">✓ {t('home.demo.qnaAnswer')}</p>
-        </div>
+        </>
       );
     case 'like':
       return (
-        <div className="demo-scene demo-like">
+        <>
           <span className="demo-heart">♥</span>
           <span>{t('home.demo.like')}</span>
-        </div>
+        </>
       );
     case 'button':
       return (
-        <div className="demo-scene demo-button">
+        <>
           <span className="demo-fake-button">{t('home.demo.button')}</span>
           <span className="demo-pointer" />
-        </div>
+        </>
       );
     case 'ab':
       return (
-        <div className="demo-scene demo-ab">
+        <>
           <p>{t('home.demo.abQuestion')}</p>
           <div className="demo-options">
             <span className="demo-option demo-option-picked">
@@ -55,17 +64,17 @@ function DemoScene({ type }: { type: ReactionType }) {
               B · {t('home.demo.abB')} <b>36%</b>
             </span>
           </div>
-        </div>
+        </>
       );
     case 'form':
       return (
-        <div className="demo-scene demo-form">
+        <>
           <p>{t('home.demo.formQuestion')}</p>
           <div className="demo-input">
             <span className="demo-typing" />
           </div>
           <span className="demo-fake-button">{t('home.demo.formSubmit')}</span>
-        </div>
+        </>
       );
   }
 }
