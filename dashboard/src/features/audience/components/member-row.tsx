@@ -3,7 +3,7 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { IconButton } from '../../../components/ui/icon-button';
-import { messageOf } from '../../../lib/errors';
+import { useSubmit } from '../../../lib/use-submit';
 import { ZAudienceRow } from '@reaction-blocks/contracts/letters';
 import { updateMember, type MemberRow } from '../api/audience';
 import { audienceMessage, groupOptions } from './audience-dialogs';
@@ -89,8 +89,7 @@ export function MemberRowView({
     deactivated: member.deactivated,
   };
   const [draft, setDraft] = useState(initial);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { busy, error, run } = useSubmit();
   const parsed = ZAudienceRow.safeParse({ ...draft, group: draft.group || null });
   const issue = (f: string) =>
     parsed.success ? undefined : parsed.error.issues.find((i) => i.path[0] === f)?.message;
@@ -131,21 +130,16 @@ export function MemberRowView({
 
   const save = async () => {
     if (!parsed.success) return;
-    setBusy(true);
-    setError(null);
-    try {
+    const { name, email, group, deactivated } = parsed.data;
+    await run(async () => {
       const row = await updateMember(member.id, {
-        creator_name: parsed.data.name,
-        email: parsed.data.email || null,
-        group_name: parsed.data.group,
-        deactivated: parsed.data.deactivated,
+        creator_name: name,
+        email: email || null,
+        group_name: group,
+        deactivated,
       });
       onSaved(row);
-    } catch (cause) {
-      setError(messageOf(cause));
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   return (

@@ -13,6 +13,7 @@ import { integrationReason } from '../../../components/integrations/texts';
 import { keepsPerProduct, type Cafe24Placement, type PlaceableBlock } from '../../../lib/cafe24';
 import { EmptyState } from '../../../components/ui/empty-state';
 import { ErrorText } from '../../../components/ui/error-text';
+import { useSubmit } from '../../../lib/use-submit';
 
 export interface Cafe24PlacementsProps {
   blocks: PlaceableBlock[];
@@ -49,8 +50,7 @@ export function Cafe24Placements({ blocks, placements, disabled, onSave }: Cafe2
   const s = (key: string, options?: Record<string, unknown>) =>
     t(`integrations.cafe24.placements.${key}`, options);
   const [rows, setRows] = useState<Row[]>(() => toRows(placements));
-  const [saving, setSaving] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { busy: saving, error, setError, run } = useSubmit();
   const blockName = (id: string) => {
     const b = blocks.find((x) => x.id === id);
     return b ? `${b.name || s('untitled')}${b.deactivated ? ` ${s('deactivated')}` : ''}` : '?';
@@ -84,14 +84,10 @@ export function Cafe24Placements({ blocks, placements, disabled, onSave }: Cafe2
       setError(integrationReason(t, new Error(parsed.error.issues[0]?.message ?? '')));
       return;
     }
-    setSaving(true);
-    try {
-      await onSave(list);
-    } catch (cause) {
-      setError(t('integrations.failed', { reason: integrationReason(t, cause) }));
-    } finally {
-      setSaving(false);
-    }
+    await run(
+      () => onSave(list),
+      (cause) => t('integrations.failed', { reason: integrationReason(t, cause) }),
+    );
   };
 
   return (

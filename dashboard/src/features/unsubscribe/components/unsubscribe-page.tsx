@@ -9,8 +9,8 @@ import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router-dom';
 import { LinkAnswerCard, linkRead } from '../../../components/layouts/link-answer-card';
 import { paths } from '../../../config/paths';
-import { messageOf } from '../../../lib/errors';
 import { useQuery } from '../../../lib/use-query';
+import { useSubmit } from '../../../lib/use-submit';
 import { confirmUnsubscribe, INVALID_LINK, readUnsubscribe } from '../api/unsubscribe';
 import { ErrorText } from '../../../components/ui/error-text';
 import { RetryButton } from '../../../components/ui/load-failed';
@@ -22,25 +22,24 @@ export function UnsubscribePage() {
   const [params] = useSearchParams();
   const token = params.get('token') ?? '';
   const info = useQuery(['unsubscribe', token], () => readUnsubscribe(token));
-  const [action, setAction] = useState<'idle' | 'busy' | 'done'>('idle');
-  const [error, setError] = useState<string | null>(null);
+  const [done, setDone] = useState(false);
+  const { busy, error, run } = useSubmit();
 
-  const confirm = async () => {
-    setAction('busy');
-    setError(null);
-    try {
+  const confirm = () =>
+    run(async () => {
       await confirmUnsubscribe(token);
-      setAction('done');
-    } catch (cause) {
-      setError(messageOf(cause));
-      setAction('idle');
-    }
-  };
+      setDone(true);
+    });
 
   const data = info.data;
   const read = linkRead(info, INVALID_LINK);
-  const state: PageState =
-    action === 'done' ? 'done' : read !== 'read' ? read : data?.unsubscribed ? 'already' : 'ask';
+  const state: PageState = done
+    ? 'done'
+    : read !== 'read'
+      ? read
+      : data?.unsubscribed
+        ? 'already'
+        : 'ask';
 
   const what = data
     ? t(`unsubscribe.what.${data.scope}`, { block: data.blockName ?? t('common.untitled') })
@@ -84,11 +83,11 @@ export function UnsubscribePage() {
             <button
               type="button"
               className="button button-primary"
-              disabled={action === 'busy'}
-              aria-busy={action === 'busy'}
+              disabled={busy}
+              aria-busy={busy}
               onClick={() => void confirm()}
             >
-              {action === 'busy' ? t('unsubscribe.busy') : t('unsubscribe.confirm')}
+              {busy ? t('unsubscribe.busy') : t('unsubscribe.confirm')}
             </button>
           ) : null}
         </>
