@@ -18,6 +18,14 @@ import { createBlock } from './support/drafts.ts';
 
 const CLIENT_ROLES = ['anon', 'authenticated'];
 
+/** Every function of schema public, and whether each client role may execute it. */
+const functionGrants = () =>
+  sql<{ name: string; anon: boolean; authenticated: boolean }>(
+    `select p.proname as name, has_function_privilege('anon', p.oid, 'execute') as anon,
+            has_function_privilege('authenticated', p.oid, 'execute') as authenticated
+     from pg_proc p join pg_namespace n on n.oid = p.pronamespace where n.nspname = 'public'`,
+  );
+
 /** An owner with a published comment block that keeps commenter emails, and a form block. */
 async function ownerWithBlocks() {
   const owner = await newUser('owner');
@@ -199,11 +207,7 @@ describe('catalogue: what client roles are granted', () => {
   });
 
   it('client roles may call exactly the listed public functions', async () => {
-    const rows = await sql<{ name: string; anon: boolean; authenticated: boolean }>(
-      `select p.proname as name, has_function_privilege('anon', p.oid, 'execute') as anon,
-              has_function_privilege('authenticated', p.oid, 'execute') as authenticated
-       from pg_proc p join pg_namespace n on n.oid = p.pronamespace where n.nspname = 'public'`,
-    );
+    const rows = await functionGrants();
     const visitorReads = [
       'get_block_view',
       'get_block_public',
@@ -250,26 +254,17 @@ describe('catalogue: what client roles are granted', () => {
       // issue 17: the caller's own confirmation mails of the day (counts only)
       'confirmation_mail_usage',
     ];
-    expect(
+    const callableBy = (role: 'anon' | 'authenticated') =>
       rows
-        .filter((r) => r.anon)
+        .filter((r) => r[role])
         .map((r) => r.name)
-        .sort(),
-    ).toEqual([...visitorReads].sort());
-    expect(
-      rows
-        .filter((r) => r.authenticated)
-        .map((r) => r.name)
-        .sort(),
-    ).toEqual([...signedIn].sort());
+        .sort();
+    expect(callableBy('anon')).toEqual([...visitorReads].sort());
+    expect(callableBy('authenticated')).toEqual([...signedIn].sort());
   });
 
   it('the API document (GET /rest/v1/) shows each role only the functions it may call', async () => {
-    const rows = await sql<{ name: string; anon: boolean; authenticated: boolean }>(
-      `select p.proname as name, has_function_privilege('anon', p.oid, 'execute') as anon,
-              has_function_privilege('authenticated', p.oid, 'execute') as authenticated
-       from pg_proc p join pg_namespace n on n.oid = p.pronamespace where n.nspname = 'public'`,
-    );
+    const rows = await functionGrants();
     const user = await newUser('openapi');
     const documentOf = async (token: string) => {
       const res = await fetch(`${stack().apiUrl}/rest/v1/`, {
