@@ -78,6 +78,12 @@ const runsOf = (jobid: string, n: number) =>
 
 const unique = (label: string) => `rb-test-${label}-${randomUUID().slice(0, 8)}`;
 
+/** Schedules `command` as the job `name` (cron.schedule) and returns the job's id. */
+async function scheduleJob(name: string, schedule: string, command: string): Promise<string> {
+  const args = [name, schedule, command];
+  return (await one<{ jobid: string }>('select cron.schedule($1, $2, $3) as jobid', args)).jobid;
+}
+
 /** A local HTTP server that records what it receives and answers as told by the path. */
 interface Received {
   method: string;
@@ -224,10 +230,7 @@ describe('cron schedules', () => {
 
   it('checks the schedule on every write of cron.job, alter_job included', async () => {
     const name = unique('alter');
-    const { jobid } = await one<{ jobid: string }>(
-      `select cron.schedule($1, '0 3 * * *', 'select 1') as jobid`,
-      [name],
-    );
+    const jobid = await scheduleJob(name, '0 3 * * *', 'select 1');
     await expect(
       sql(`select cron.alter_job($1, schedule := '99 * * * *')`, [jobid]),
     ).rejects.toThrow('invalid schedule');
@@ -372,10 +375,7 @@ describe('cron timing (fake clock)', () => {
 describe('pg_cron stand-in', () => {
   it('fires an "N seconds" schedule repeatedly and records each run like pg_cron', async () => {
     const name = unique('ticks');
-    const { jobid } = await one<{ jobid: string }>(
-      `select cron.schedule($1, '1 seconds', 'select 1') as jobid`,
-      [name],
-    );
+    const jobid = await scheduleJob(name, '1 seconds', 'select 1');
     const runs = await runsOf(jobid, 3);
     for (const run of runs.slice(0, 3)) {
       expect(run).toMatchObject({
@@ -399,20 +399,14 @@ describe('pg_cron stand-in', () => {
   it('stops a job when it is unscheduled', async () => {
     const stopped = unique('stopped');
     const witness = unique('witness');
-    const { jobid } = await one<{ jobid: string }>(
-      `select cron.schedule($1, '1 seconds', 'select 1') as jobid`,
-      [stopped],
-    );
+    const jobid = await scheduleJob(stopped, '1 seconds', 'select 1');
     await runsOf(jobid, 1);
     expect(await sql('select cron.unschedule($1) as ok', [stopped])).toEqual([{ ok: true }]);
     expect(await sql('select 1 from cron.job where jobid = $1', [jobid])).toEqual([]);
     // A job scheduled after the unschedule: once it has run twice the worker has reloaded the
     // jobs since; from then on, two more of its 1-second ticks pass and the unscheduled job starts
     // no run.
-    const { jobid: witnessId } = await one<{ jobid: string }>(
-      `select cron.schedule($1, '1 seconds', 'select 2') as jobid`,
-      [witness],
-    );
+    const witnessId = await scheduleJob(witness, '1 seconds', 'select 2');
     const countRuns = async () =>
       (await sql('select 1 from cron.job_run_details where jobid = $1', [jobid])).length;
     await runsOf(witnessId, 2);
@@ -424,14 +418,8 @@ describe('pg_cron stand-in', () => {
 
   it('scheduling an existing name replaces the job (same id, new command and schedule)', async () => {
     const name = unique('replace');
-    const { jobid } = await one<{ jobid: string }>(
-      `select cron.schedule($1, '0 0 1 1 *', 'select 1') as jobid`,
-      [name],
-    );
-    const { again } = await one<{ again: string }>(
-      `select cron.schedule($1, '1 seconds', 'select 1 union all select 2') as again`,
-      [name],
-    );
+    const jobid = await scheduleJob(name, '0 0 1 1 *', 'select 1');
+    const again = await scheduleJob(name, '1 seconds', 'select 1 union all select 2');
     expect(again).toBe(jobid);
     expect(await sql('select schedule, command from cron.job where jobname = $1', [name])).toEqual([
       { schedule: '1 seconds', command: 'select 1 union all select 2' },
@@ -476,13 +464,11 @@ describe('pg_cron stand-in', () => {
   it('records a failing command as failed with its error, and command tags as pg_cron does', async () => {
     const failing = unique('failing');
     const tagged = unique('tagged');
-    const { jobid } = await one<{ jobid: string }>(
-      `select cron.schedule($1, '1 seconds', 'select 1/0') as jobid`,
-      [failing],
-    );
-    const { jobid: taggedId } = await one<{ jobid: string }>(
-      `select cron.schedule($1, '1 seconds', $2) as jobid`,
-      [tagged, `create temp table t (x int); insert into t values (1), (2)`],
+    const jobid = await scheduleJob(failing, '1 seconds', 'select 1/0');
+    const taggedId = await scheduleJob(
+      tagged,
+      '1 seconds',
+      `create temp table t (x int); insert into t values (1), (2)`,
     );
     const [failed] = await runsOf(jobid, 1);
     expect(failed).toMatchObject({ status: 'failed' });
@@ -906,8 +892,9 @@ describe('a schedule that posts to a URL kept in Vault', () => {
       keyName,
     ]);
     const job = unique('worker');
-    await sql(`select cron.schedule($1, '1 seconds', $2)`, [
+    await scheduleJob(
       job,
+      '1 seconds',
       `select net.http_post(
          url := (select decrypted_secret from vault.decrypted_secrets where name = '${urlName}'),
          headers := jsonb_build_object(
@@ -916,7 +903,7 @@ describe('a schedule that posts to a URL kept in Vault', () => {
          ),
          body := jsonb_build_object('source', 'cron')
        ) as request_id`,
-    ]);
+    );
     const request = await eventually(
       async () => requestsTo(path)[0],
       20_000,
