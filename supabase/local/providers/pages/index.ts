@@ -43,15 +43,35 @@ const redirect = (res: ServerResponse, location: string) => {
   res.end();
 };
 
+/** What the hosts the local DNS puts at private addresses would show, if the guard let it. */
+const INTERNAL_HTML =
+  '<!doctype html><title>internal</title><main><p>SECRET internal page</p></main>';
+/** The fixture pages and images by `<host><path>` (the demo owner's are in demo-pages.ts). */
+const FIXTURE_PAGES: Record<string, string> = {
+  'brunch.co.kr/@letterwriter': BRUNCH_PROFILE_HTML,
+  'brunch.co.kr/@letterwriter/12': BRUNCH_ARTICLE_HTML,
+  'brunch.co.kr/@someoneelse':
+    '<!doctype html><title>someone</title><p class="profile_desc">no address here</p>',
+  'reaction-demo.typedream.app/': TYPEDREAM_HTML,
+  'hostile.typedream.app/': HOSTILE_HTML,
+  'big-image.typedream.app/': BIG_IMAGE_HTML,
+  'internal.typedream.app/': INTERNAL_HTML,
+  'private.typedream.app/': INTERNAL_HTML,
+  'metadata.typedream.app/': INTERNAL_HTML,
+};
+const FIXTURE_IMAGES: Record<string, () => Buffer> = {
+  'file.notion.so/f/f/7f1c2d3e/9a8b7c6d/letter-cover.png': () => png(600, 300, [70, 110, 160]),
+  'img1.daumcdn.net/thumb/R1280x0/': () => png(640, 360, [120, 170, 90]),
+  'api.typedream.com/v0/document/public/notes-cover.png': () => png(600, 240, [200, 120, 60]),
+};
+
 export function createPagesFake(ctx: FakeContext): ProviderFake {
   const seedDns = () => {
     for (const [name, value] of PAGE_HOST_ADDRESSES) ctx.zone.add({ name, type: 'A', value });
   };
   seedDns();
-  const cover = png(600, 300, [70, 110, 160]);
-  const spring = png(640, 360, [120, 170, 90]);
-  const notes = png(600, 240, [200, 120, 60]);
-  const demoImages = new Map<string, Buffer>();
+  /** The images made so far, by address. */
+  const images = new Map<string, Buffer>();
   const held = new Set<ServerResponse>();
   const requests: string[] = [];
 
@@ -105,38 +125,18 @@ export function createPagesFake(ctx: FakeContext): ProviderFake {
         return notionApi(req, res, rel.slice('/api/v3/'.length));
       }
       if (req.method !== 'GET' && req.method !== 'HEAD') throw new HttpError(405, 'GET only');
-      const demoPage = DEMO_PAGES[`${host}${rel}`];
-      if (demoPage) return html(res, demoPage);
-      const demoImage = DEMO_IMAGES[`${host}${rel}`];
-      if (demoImage) {
-        if (!demoImages.has(`${host}${rel}`)) demoImages.set(`${host}${rel}`, demoImage());
-        return image(res, demoImages.get(`${host}${rel}`)!);
+      const address = `${host}${rel}`;
+      const page = DEMO_PAGES[address] ?? FIXTURE_PAGES[address];
+      if (page) return html(res, page);
+      const makeImage = DEMO_IMAGES[address] ?? FIXTURE_IMAGES[address];
+      if (makeImage) {
+        if (!images.has(address)) images.set(address, makeImage());
+        return image(res, images.get(address)!);
       }
-      switch (`${host}${rel}`) {
-        case 'file.notion.so/f/f/7f1c2d3e/9a8b7c6d/letter-cover.png':
-          return image(res, cover);
-        case 'brunch.co.kr/@letterwriter':
-          return html(res, BRUNCH_PROFILE_HTML);
-        case 'brunch.co.kr/@letterwriter/12':
-          return html(res, BRUNCH_ARTICLE_HTML);
-        case 'brunch.co.kr/@someoneelse':
-          return html(
-            res,
-            '<!doctype html><title>someone</title><p class="profile_desc">no address here</p>',
-          );
-        case 'img1.daumcdn.net/thumb/R1280x0/':
-          return image(res, spring);
-        case 'reaction-demo.typedream.app/':
-          return html(res, TYPEDREAM_HTML);
-        case 'api.typedream.com/v0/document/public/notes-cover.png':
-          return image(res, notes);
+      switch (address) {
         case 'api.typedream.com/v0/document/public/huge.png':
           // over the 5 MB image limit, without a Content-Length: the guard stops reading
           return stream(res, 'image/png', Buffer.alloc(256 * 1024, 1), 24);
-        case 'hostile.typedream.app/':
-          return html(res, HOSTILE_HTML);
-        case 'big-image.typedream.app/':
-          return html(res, BIG_IMAGE_HTML);
         case 'huge.typedream.app/':
           return stream(res, 'text/html; charset=utf-8', `<p>${'x'.repeat(64 * 1024)}</p>`, 80);
         case 'slow.typedream.app/':
@@ -150,13 +150,6 @@ export function createPagesFake(ctx: FakeContext): ProviderFake {
           return redirect(res, 'https://internal.typedream.app/');
         case 'outside.typedream.app/':
           return redirect(res, 'https://example.com/');
-        case 'internal.typedream.app/':
-        case 'private.typedream.app/':
-        case 'metadata.typedream.app/':
-          return html(
-            res,
-            '<!doctype html><title>internal</title><main><p>SECRET internal page</p></main>',
-          );
       }
       throw new HttpError(404, `no fixture page ${host}${rel}`);
     },
