@@ -13,11 +13,17 @@ import { callFunction, newUser, sql, stack } from './support/clients.ts';
 import { eventually, inbox, mailbox, sesClient } from './support/providers.ts';
 import * as letters from './support/letters.ts';
 
+/** A Notion letter's owner (support/letters.ts) with the fixture page loaded and saved as the letter. */
+async function savedLetterOwner(opts?: Parameters<typeof letters.letterOwner>[1]) {
+  const o = await letters.letterOwner('notion_letter', opts);
+  const saved = await letters.save(o, await letters.loaded(o, 'notion', NOTION_PAGE_URL));
+  expect(saved.json.error).toBeUndefined();
+  return o;
+}
+
 describe('sending', () => {
   it('two addresses: a mail each with footer and one-click unsubscribe; counts; open; unsubscribe; skipped next time', async () => {
-    const o = await letters.letterOwner('notion_letter');
-    const l = await letters.loaded(o, 'notion', NOTION_PAGE_URL);
-    expect((await letters.save(o, l)).json.error).toBeUndefined();
+    const o = await savedLetterOwner();
     const a = inbox('a');
     const b = inbox('b');
     const sent = await letters.sendAndDeliver(o, [` ${a.toUpperCase()}`.trim(), b, a]);
@@ -87,9 +93,7 @@ describe('sending', () => {
   });
 
   it('the manual send rules: invalid address, over 100, quota, register audience is paid', async () => {
-    const o = await letters.letterOwner('notion_letter', { limit: 3, paid: false });
-    const l = await letters.loaded(o, 'notion', NOTION_PAGE_URL);
-    await letters.save(o, l);
+    const o = await savedLetterOwner({ limit: 3, paid: false });
     const send = (emailList: string[], registerAudience = false) =>
       callFunction(
         'send-letter',
@@ -146,13 +150,11 @@ describe('sending', () => {
   });
 
   it('a DMARC reject domain without DKIM sends from the platform address with Reply-To the owner', async () => {
-    const o = await letters.letterOwner('notion_letter', {
+    const o = await savedLetterOwner({
       sender: `w-${randomUUID().slice(0, 6)}@reject.example`,
       dkim: false,
       dmarc: 'reject',
     });
-    const l = await letters.loaded(o, 'notion', NOTION_PAGE_URL);
-    await letters.save(o, l);
     const to = inbox();
     await letters.sendAndDeliver(o, [to]);
     const mail = await letters.delivered(to);
@@ -162,9 +164,7 @@ describe('sending', () => {
   });
 
   it('a letter queued from an address its owner deleted meanwhile sends nothing, and says why', async () => {
-    const o = await letters.letterOwner('notion_letter');
-    const l = await letters.loaded(o, 'notion', NOTION_PAGE_URL);
-    expect((await letters.save(o, l)).json.error).toBeUndefined();
+    const o = await savedLetterOwner();
     const to = inbox('late');
     const release = await letters.reserveHeld(o, to);
     const deleted = await callFunction(
@@ -190,9 +190,7 @@ describe('sending', () => {
   });
 
   it('a sender SES no longer sends as: the send is refused before anything is reserved, and the sender page says so', async () => {
-    const o = await letters.letterOwner('notion_letter');
-    const l = await letters.loaded(o, 'notion', NOTION_PAGE_URL);
-    expect((await letters.save(o, l)).json.error).toBeUndefined();
+    const o = await savedLetterOwner();
     // the identity is gone at SES (deleted in the console, or a fake that forgot it)
     await sesClient(LOCAL_AWS.accessKeyId).send(
       new DeleteEmailIdentityCommand({ EmailIdentity: o.sender }),
@@ -217,9 +215,7 @@ describe('sending', () => {
   });
 
   it('a mail SES refuses is failed at once, with SES’s reason, in the history’s data', async () => {
-    const o = await letters.letterOwner('notion_letter');
-    const l = await letters.loaded(o, 'notion', NOTION_PAGE_URL);
-    expect((await letters.save(o, l)).json.error).toBeUndefined();
+    const o = await savedLetterOwner();
     const to = inbox('refused');
     const release = await letters.reserveHeld(o, to);
     await sesClient(LOCAL_AWS.accessKeyId).send(
@@ -249,9 +245,7 @@ describe('sending', () => {
   });
 
   it('to a group: members with an email, active, once each; suppressed addresses skipped; member counts', async () => {
-    const o = await letters.letterOwner('notion_letter');
-    const l = await letters.loaded(o, 'notion', NOTION_PAGE_URL);
-    await letters.save(o, l);
+    const o = await savedLetterOwner();
     const { error: groupError } = await o.owner.client
       .from('audience_groups')
       .insert({ name: 'friends' });
