@@ -24,17 +24,27 @@ async function dayOldAccounts(n: number): Promise<TestUser[]> {
   return accounts;
 }
 
+/**
+ * A free owner's form with its own bucket widened, as storm.test does, so that a test sees the
+ * address's share alone; and a visitor's submit to it.
+ */
+async function wideForm(ownerName: string) {
+  const owner = await newUser(ownerName);
+  const form = await createBlock(owner, 'form');
+  await overrideLimits(form, { submit: { block_per_minute: 1200, block_burst: 1200 } });
+  const submit = (v: TestUser) =>
+    v.client.rpc('submit_response', { p_block_id: form, p_answers: {}, p_honeypot: '' });
+  return { owner, form, submit };
+}
+
 describe('signed-in accounts a day old, of one address (the loopback)', () => {
   it("count at most 10 % of a free owner's month; the rest is kept, held", async () => {
-    const owner = await newUser('day-old-owner');
-    const form = await createBlock(owner, 'form');
-    // the form's own bucket widened, as storm.test does: this test sees the address's share alone
-    await overrideLimits(form, { submit: { block_per_minute: 1200, block_burst: 1200 } });
+    const { owner, submit } = await wideForm('day-old-owner');
     const accounts = await dayOldAccounts(20);
     // each submits as fast as it can until its own limit refuses it (five): 100 in all
     const { answers: all, refusals } = await writeUntilRefused<{ held: boolean }, TestUser>(
       accounts,
-      (a) => a.client.rpc('submit_response', { p_block_id: form, p_answers: {}, p_honeypot: '' }),
+      submit,
     );
     expect(refusals.map((r) => r.scope)).toEqual(accounts.map(() => 'visitor'));
     expect(all).toHaveLength(100);
@@ -124,12 +134,8 @@ async function aDayLater(block: string, owner: string) {
 
 describe('anonymous visitors of one address who made their history on the block a day ahead', () => {
   it("count at most 10 % of a free owner's month on the second day too", async () => {
-    const owner = await newUser('aged-owner');
-    const form = await createBlock(owner, 'form');
-    await overrideLimits(form, { submit: { block_per_minute: 1200, block_burst: 1200 } });
+    const { owner, form, submit } = await wideForm('aged-owner');
     const visitors = await guests(20);
-    const submit = (v: TestUser) =>
-      v.client.rpc('submit_response', { p_block_id: form, p_answers: {}, p_honeypot: '' });
     // day 1: one response each, within reason
     const day1 = await Promise.all(visitors.map(submit));
     expect(day1.filter((r) => !r.error && !(r.data as { held: boolean }).held)).toHaveLength(10);
