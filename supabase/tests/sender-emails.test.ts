@@ -90,6 +90,19 @@ async function confirm(owner: TestUser, email: string, token: string) {
 const check = (owner: TestUser, email: string) =>
   invoke(owner, 'check-mail-verified', { emailToVerify: email });
 
+/** The Brunch check of a letter block: does the fixture profile show `email`, the owner's sender? */
+const verifyBrunch = (owner: TestUser, blockId: string, email: string) =>
+  invoke(owner, 'verify-brunch-id', { blockId, brunchProfilePage: BRUNCH_PROFILE_URL, email });
+
+/** The Brunch profile a letter block keeps (set by a passed check only). */
+async function brunchProfileOf(blockId: string) {
+  const [row] = await sql<{ brunch_profile_page: string | null }>(
+    'select brunch_profile_page from public.block_private where block_id = $1',
+    [blockId],
+  );
+  return row!.brunch_profile_page;
+}
+
 describe('an address is one owner’s claim', () => {
   it('request, the confirmation mail, its link, SES’s link, check, SPF/DKIM, delete', async () => {
     const owner = await newUser('sender');
@@ -315,11 +328,7 @@ describe('an address is one owner’s claim', () => {
     expect((await check(thief, BRUNCH_WRITER_EMAIL)).data?.result).toBe(false);
 
     const blockId = await createBlock(thief, 'brunch_letter');
-    const brunch = await invoke(thief, 'verify-brunch-id', {
-      blockId,
-      brunchProfilePage: BRUNCH_PROFILE_URL,
-      email: BRUNCH_WRITER_EMAIL,
-    });
+    const brunch = await verifyBrunch(thief, blockId, BRUNCH_WRITER_EMAIL);
     expect(brunch.error?.message).toBe('Verify the sender email first');
     const saved = await invoke(thief, 'save-letter', {
       blockId,
@@ -339,11 +348,7 @@ describe('an address is one owner’s claim', () => {
     ]);
     const sent = await invoke(thief, 'send-letter', { blockId, emailList: ['x@example.com'] });
     expect(sent.error?.message).toBe('Verify the sender email first');
-    const [priv] = await sql<{ brunch_profile_page: string | null }>(
-      'select brunch_profile_page from public.block_private where block_id = $1',
-      [blockId],
-    );
-    expect(priv!.brunch_profile_page).toBeNull();
+    expect(await brunchProfileOf(blockId)).toBeNull();
 
     // the thief deleting their claim leaves the writer's address and identity as they were
     expect(
@@ -368,17 +373,9 @@ describe('an address is one owner’s claim', () => {
     if (mine.token) await confirm(thief, tail, mine.token);
     expect((await check(thief, tail)).data?.result).toBe(true);
     const blockId = await createBlock(thief, 'brunch_letter');
-    const brunch = await invoke(thief, 'verify-brunch-id', {
-      blockId,
-      brunchProfilePage: BRUNCH_PROFILE_URL,
-      email: tail,
-    });
+    const brunch = await verifyBrunch(thief, blockId, tail);
     expect(brunch.error?.message).toBe('Failed to verify writer');
-    const [priv] = await sql<{ brunch_profile_page: string | null }>(
-      'select brunch_profile_page from public.block_private where block_id = $1',
-      [blockId],
-    );
-    expect(priv!.brunch_profile_page).toBeNull();
+    expect(await brunchProfileOf(blockId)).toBeNull();
   });
 
   it('an owner who never confirmed cannot take the platform’s or another owner’s identity away', async () => {
