@@ -155,15 +155,7 @@ describe('webhooks', () => {
   it('refuses a PayPal webhook that PayPal did not sign, applies a signed one once', async () => {
     const owner = await newUser('paypal-renew');
     const sub = await plans.paypalSubscription(owner, 3);
-    expect(
-      (
-        await callFunction(
-          'check-paypal-payment',
-          { plan: plans.BASIC, subscriptionId: sub },
-          owner.accessToken,
-        )
-      ).status,
-    ).toBe(200);
+    expect((await plans.buyByPaypal(owner, sub)).status).toBe(200);
     const [before] = await plans.paymentsOf(owner.id);
     await plans.control('paypal', `/subscriptions/${sub}/bill`);
     const after = await eventually(async () => {
@@ -246,9 +238,7 @@ describe('stop, change, expiry', () => {
     await sql('select private.expire_plans()');
     expect((await plans.paymentsOf(owner.id))[0]).toMatchObject({ is_active: false });
     expect(await plans.profileOf(owner.id)).toMatchObject({
-      paid: false,
-      block_limit: 3,
-      response_monthly_limit: 100,
+      ...plans.FREE_PROFILE,
       block_count: 5,
     });
     const rows = await sql<{ id: string; deactivated: boolean }>(
@@ -384,13 +374,7 @@ describe('stop, change, expiry', () => {
     const payer = await newUser('paypal-changer');
     const sub = await plans.paypalSubscription(payer, 3);
     const ppId = (
-      (
-        await callFunction(
-          'check-paypal-payment',
-          { plan: plans.BASIC, subscriptionId: sub },
-          payer.accessToken,
-        )
-      ).json.data as {
+      (await plans.buyByPaypal(payer, sub)).json.data as {
         payment: { id: string };
       }
     ).payment.id;

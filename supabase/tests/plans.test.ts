@@ -138,17 +138,7 @@ describe('purchase by card (PortOne)', () => {
       PLAN_MESSAGES.activePlan,
     );
     const sub = await plans.paypalSubscription(owner, 3);
-    await plans.refused(
-      owner,
-      () =>
-        callFunction(
-          'check-paypal-payment',
-          { plan: plans.BASIC, subscriptionId: sub },
-          owner.accessToken,
-        ),
-      409,
-      PLAN_MESSAGES.activePlan,
-    );
+    await plans.refused(owner, () => plans.buyByPaypal(owner, sub), 409, PLAN_MESSAGES.activePlan);
     // PayPal would bill that second subscription for nothing: it is cancelled
     expect((await plans.paypalState()).subscriptions.find((s) => s.id === sub)?.status).toBe(
       'CANCELLED',
@@ -160,11 +150,7 @@ describe('purchase by card (PortOne)', () => {
     const res = await plans.buyByCard(owner, await plans.cardKey(owner, true));
     expect(res.status).toBe(402);
     expect(res.json.error?.message).toMatch(/^Failed to payment: Declined/);
-    expect(await plans.profileOf(owner.id)).toMatchObject({
-      paid: false,
-      block_limit: 3,
-      response_monthly_limit: 100,
-    });
+    expect(await plans.profileOf(owner.id)).toMatchObject(plans.FREE_PROFILE);
     expect(await plans.paymentsOf(owner.id)).toEqual([]);
     expect((await plans.chargesOf(owner.id)).map((c) => c.status)).toEqual(['failed']);
     expect((await plans.buyByCard(owner, await plans.cardKey(owner))).status).toBe(200);
@@ -253,11 +239,7 @@ describe('purchase by PayPal subscription', () => {
     const owner = await newUser('paypal');
     const plan = plans.custom(16, 2000);
     const subscriptionId = await plans.paypalSubscription(owner, planPrice(plan));
-    const res = await callFunction(
-      'check-paypal-payment',
-      { plan, subscriptionId },
-      owner.accessToken,
-    );
+    const res = await plans.buyByPaypal(owner, subscriptionId, plan);
     expect(res.status, JSON.stringify(res.json)).toBe(200);
     const [row] = await plans.paymentsOf(owner.id);
     expect(row).toMatchObject({
@@ -280,12 +262,7 @@ describe('purchase by PayPal subscription', () => {
     const cheap = await plans.paypalSubscription(owner, 3);
     await plans.refused(
       owner,
-      () =>
-        callFunction(
-          'check-paypal-payment',
-          { plan: plans.custom(40, 0), subscriptionId: cheap },
-          owner.accessToken,
-        ),
+      () => plans.buyByPaypal(owner, cheap, plans.custom(40, 0)),
       400,
       /Failed to payment: The subscription price does not match the plan/,
     );
@@ -293,24 +270,10 @@ describe('purchase by PayPal subscription', () => {
       'CANCELLED',
     );
     const someoneElse = await plans.paypalSubscription({ id: randomUUID() }, 3);
+    await plans.refused(owner, () => plans.buyByPaypal(owner, someoneElse), 403);
     await plans.refused(
       owner,
-      () =>
-        callFunction(
-          'check-paypal-payment',
-          { plan: plans.BASIC, subscriptionId: someoneElse },
-          owner.accessToken,
-        ),
-      403,
-    );
-    await plans.refused(
-      owner,
-      () =>
-        callFunction(
-          'check-paypal-payment',
-          { plan: plans.BASIC, subscriptionId: 'I-NOSUCHONE00' },
-          owner.accessToken,
-        ),
+      () => plans.buyByPaypal(owner, 'I-NOSUCHONE00'),
       400,
       'Invalid subscription id',
     );
@@ -320,11 +283,7 @@ describe('purchase by PayPal subscription', () => {
       custom_id: owner.id,
       approve: false,
     });
-    const res = await callFunction(
-      'check-paypal-payment',
-      { plan: plans.BASIC, subscriptionId: pending.id },
-      owner.accessToken,
-    );
+    const res = await plans.buyByPaypal(owner, pending.id);
     expect(res.status).toBe(409);
     expect(await plans.paymentsOf(owner.id)).toEqual([]);
     await plans.control('paypal', `/subscriptions/${pending.id}/approve`);
@@ -478,11 +437,7 @@ describe('rules in the database', () => {
         sql(`begin; set local role ${role}; select * from private.payment_charges; commit;`),
       ).rejects.toThrow(/permission denied/);
     }
-    expect(await plans.profileOf(owner.id)).toMatchObject({
-      paid: false,
-      block_limit: 3,
-      response_monthly_limit: 100,
-    });
+    expect(await plans.profileOf(owner.id)).toMatchObject(plans.FREE_PROFILE);
   });
 
   it('payments: owners read their own rows only; visitors none', async () => {

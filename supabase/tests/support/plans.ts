@@ -80,14 +80,14 @@ export const paypalSubscription = (user: TestUser | { id: string }, quantity: nu
     custom_id: user.id,
   }).then((s) => s.id);
 
+/** check-paypal-payment: `plan` bought with the PayPal subscription `subscriptionId`. */
+export const buyByPaypal = (user: TestUser, subscriptionId: string, plan: TPlan = BASIC) =>
+  callFunction('check-paypal-payment', { plan, subscriptionId }, user.accessToken);
+
 /** The basic plan bought with a PayPal subscription of `quantity` (check-paypal-payment). */
 export async function boughtByPaypal(owner: TestUser, quantity: number) {
   const sub = await paypalSubscription(owner, quantity);
-  const bought = await callFunction(
-    'check-paypal-payment',
-    { plan: BASIC, subscriptionId: sub },
-    owner.accessToken,
-  );
+  const bought = await buyByPaypal(owner, sub);
   return { sub, paymentId: (bought.json.data as { payment: { id: string } }).payment.id };
 }
 
@@ -106,6 +106,9 @@ export const profileOf = async (id: string) =>
       [id],
     )
   )[0]!;
+
+/** profileOf's plan columns for an owner on the free plan (a new one, or one whose plan ended). */
+export const FREE_PROFILE = { paid: false, block_limit: 3, response_monthly_limit: 100 } as const;
 
 export const paymentsOf = (id: string) =>
   sql<{
