@@ -76,6 +76,30 @@ async function visitorsOnDistinctShards(n: number): Promise<TestUser[]> {
   return out;
 }
 
+/**
+ * Two visitors on distinct shards in sessions of their own: the first has run `firstWrite` in a
+ * transaction it keeps open; the second has begun one with a 1 s lock timeout, so a write of its
+ * that waits for the first fails ("canceling statement due to lock timeout").
+ */
+async function secondBesideOpenFirst(firstWrite: string) {
+  const [a, b] = await visitorsOnDistinctShards(2);
+  const first = await session();
+  const second = await sessionBeside(first);
+  await beginAs(first, a!);
+  await first.query(firstWrite);
+  await beginAs(second, b!, '1s');
+  return { first, second };
+}
+
+/** How many lock requests of these sessions wait now. */
+async function waitingLocks(...sessions: pg.Client[]): Promise<number> {
+  const [row] = await sql<{ n: number }>(
+    'select count(*)::int as n from pg_locks where not granted and pid = any($1)',
+    [await Promise.all(sessions.map(pidOf))],
+  );
+  return row!.n;
+}
+
 async function ownerWithBlocks(...types: string[]): Promise<{ owner: TestUser; ids: string[] }> {
   const owner = await paidOwner('hot');
   const ids: string[] = [];
@@ -93,20 +117,11 @@ const likeSql = (block: string) =>
 describe("a visitor's write does not wait for another visitor's", () => {
   it('submits to two forms of one owner: the second goes through while the first is open', async () => {
     const { owner, ids } = await ownerWithBlocks('form', 'form');
-    const [a, b] = await visitorsOnDistinctShards(2);
-    const first = await session();
-    const second = await sessionBeside(first);
-    await beginAs(first, a!);
-    await first.query(submitSql(ids[0]!));
+    const { first, second } = await secondBesideOpenFirst(submitSql(ids[0]!));
     // the first submit holds its locks (its count shard, the owner's group row, its block row)
-    await beginAs(second, b!, '1s');
     await second.query(submitSql(ids[1]!));
     // neither session waits for a lock (other test files may be waiting on their own locks)
-    const waiting = await sql<{ n: number }>(
-      'select count(*)::int as n from pg_locks where not granted and pid = any($1)',
-      [[await pidOf(first), await pidOf(second)]],
-    );
-    expect(waiting[0]!.n).toBe(0);
+    expect(await waitingLocks(first, second)).toBe(0);
     await second.query('commit');
     await first.query('commit');
     const [counted] = await sql<{ n: number; members: number }>(
@@ -121,12 +136,7 @@ describe("a visitor's write does not wait for another visitor's", () => {
 
   it('likes on one block: the second goes through while the first is open', async () => {
     const { ids } = await ownerWithBlocks('like');
-    const [a, b] = await visitorsOnDistinctShards(2);
-    const first = await session();
-    const second = await sessionBeside(first);
-    await beginAs(first, a!);
-    await first.query(likeSql(ids[0]!));
-    await beginAs(second, b!, '1s');
+    const { first, second } = await secondBesideOpenFirst(likeSql(ids[0]!));
     const { rows } = await second.query<{ toggle_block_like: { like_count: number } }>(
       likeSql(ids[0]!),
     );
@@ -196,11 +206,7 @@ describe("one popular form or A/B: a submit does not wait for another's option c
       answerSql(block, { [question]: options[0] }),
     );
     expect(rows[0]!.r.options).toEqual([{ id: options[0], response_count: 1 }]);
-    const waiting = await sql<{ n: number }>(
-      'select count(*)::int as n from pg_locks where not granted and pid = any($1)',
-      [[await pidOf(first), await pidOf(second)]],
-    );
-    expect(waiting[0]!.n).toBe(0);
+    expect(await waitingLocks(first, second)).toBe(0);
     await second.query('commit');
     // the row is still held by the first (so no fold can run): the second's count waits beside it
     const [beside] = await sql<{ n: number }>(
