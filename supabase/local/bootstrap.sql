@@ -2,24 +2,23 @@
 -- so that supabase/migrations/*.sql run unchanged on both. Never pushed to a Supabase project.
 -- Idempotent: applied on every start before the migrations.
 
+-- The roles hosted Supabase has, with their attributes; supabase_auth_admin is the role the auth
+-- server and realtime connect as there.
 do $$
+declare
+  v_role text[];
 begin
-  if not exists (select from pg_roles where rolname = 'anon') then
-    create role anon nologin noinherit;
-  end if;
-  if not exists (select from pg_roles where rolname = 'authenticated') then
-    create role authenticated nologin noinherit;
-  end if;
-  if not exists (select from pg_roles where rolname = 'service_role') then
-    create role service_role nologin noinherit bypassrls;
-  end if;
-  if not exists (select from pg_roles where rolname = 'authenticator') then
-    create role authenticator login noinherit;
-  end if;
-  -- the role the auth server and realtime connect as on hosted Supabase
-  if not exists (select from pg_roles where rolname = 'supabase_auth_admin') then
-    create role supabase_auth_admin login noinherit createrole;
-  end if;
+  foreach v_role slice 1 in array array[
+    ['anon', 'nologin noinherit'],
+    ['authenticated', 'nologin noinherit'],
+    ['service_role', 'nologin noinherit bypassrls'],
+    ['authenticator', 'login noinherit'],
+    ['supabase_auth_admin', 'login noinherit createrole']]
+  loop
+    if not exists (select from pg_roles where rolname = v_role[1]) then
+      execute format('create role %I %s', v_role[1], v_role[2]);
+    end if;
+  end loop;
 end
 $$;
 
@@ -140,31 +139,21 @@ as $$
   )::jsonb
 $$;
 
-create or replace function auth.uid() returns uuid
+-- A claim of the request's JWT: the older request.jwt.claim.<name> setting, or the one in
+-- request.jwt.claims, as hosted Supabase's auth.uid(), auth.role() and auth.email() read theirs.
+create or replace function auth._claim(p_name text) returns text
 language sql stable
 as $$
   select coalesce(
-    nullif(current_setting('request.jwt.claim.sub', true), ''),
-    (nullif(current_setting('request.jwt.claims', true), '')::jsonb ->> 'sub')
-  )::uuid
+    nullif(current_setting('request.jwt.claim.' || p_name, true), ''),
+    nullif(current_setting('request.jwt.claims', true), '')::jsonb ->> p_name
+  )
 $$;
+create or replace function auth.uid() returns uuid language sql stable as $$ select auth._claim('sub')::uuid $$;
+create or replace function auth.role() returns text language sql stable as $$ select auth._claim('role') $$;
+create or replace function auth.email() returns text language sql stable as $$ select auth._claim('email') $$;
 
-create or replace function auth.role() returns text
-language sql stable
-as $$
-  select coalesce(
-    nullif(current_setting('request.jwt.claim.role', true), ''),
-    (nullif(current_setting('request.jwt.claims', true), '')::jsonb ->> 'role')
-  )::text
-$$;
-
-create or replace function auth.email() returns text
-language sql stable
-as $$
-  select (nullif(current_setting('request.jwt.claims', true), '')::jsonb ->> 'email')::text
-$$;
-
-grant execute on function auth.jwt(), auth.uid(), auth.role(), auth.email()
+grant execute on function auth.jwt(), auth._claim(text), auth.uid(), auth.role(), auth.email()
   to anon, authenticated, service_role;
 
 -- Hosted Supabase grants the API roles full table privileges in public and relies on RLS.

@@ -128,24 +128,6 @@ begin
 end;
 $$;
 
-create function private.audience_members_keep_counts()
-returns trigger language plpgsql set search_path = '' as $$
-begin
-  -- clients only; inline because client roles have no usage on schema private
-  if current_user in ('anon', 'authenticated') then
-    if tg_op = 'INSERT' then
-      new.sent_count := 0; new.delivered_count := 0; new.opened_count := 0;
-      new.bounced_count := 0; new.rejected_count := 0; new.complaint_count := 0;
-    else
-      new.sent_count := old.sent_count; new.delivered_count := old.delivered_count;
-      new.opened_count := old.opened_count; new.bounced_count := old.bounced_count;
-      new.rejected_count := old.rejected_count; new.complaint_count := old.complaint_count;
-    end if;
-  end if;
-  return new;
-end;
-$$;
-
 -- An owner's audience has a ceiling: adding people by hand or by CSV import stops at
 -- audience.max_members (private.settings, default 100,000), so a loop of imports cannot fill the
 -- database. People who join by writing on the owner's blocks (record_audience_event, as the
@@ -268,7 +250,8 @@ create trigger audience_members_take_awaiting before insert on public.audience_m
 create trigger audience_members_touch before update on public.audience_members
   for each row execute function private.audience_members_touch();
 create trigger audience_members_keep_counts before insert or update on public.audience_members
-  for each row execute function private.audience_members_keep_counts();
+  for each row execute function private.keep_from_clients('sent_count', 'delivered_count', 'opened_count',
+                                                          'bounced_count', 'rejected_count', 'complaint_count');
 create trigger audience_members_cap
   after insert on public.audience_members
   referencing new table as inserted

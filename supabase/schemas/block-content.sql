@@ -129,31 +129,9 @@ begin
 end;
 $$;
 
-create function private.options_keep_counts()
-returns trigger language plpgsql set search_path = '' as $$
-begin
-  -- clients only; inline because client roles have no usage on schema private
-  if current_user in ('anon', 'authenticated') then
-    new.response_count := case when tg_op = 'INSERT' then 0 else old.response_count end;
-  end if;
-  return new;
-end;
-$$;
-
-create function private.endings_keep_default()
-returns trigger language plpgsql set search_path = '' as $$
-begin
-  -- clients only; inline because client roles have no usage on schema private
-  if current_user in ('anon', 'authenticated') then
-    new.is_default := old.is_default;
-  end if;
-  return new;
-end;
-$$;
-
 create trigger questions_check_count before insert or update of deleted on public.questions
   for each row execute function private.questions_check_count();
 create trigger options_keep_counts before insert or update on public.options
-  for each row execute function private.options_keep_counts();
+  for each row execute function private.keep_from_clients('response_count');
 create trigger endings_keep_default before update on public.endings
-  for each row execute function private.endings_keep_default();
+  for each row execute function private.keep_from_clients('is_default');

@@ -85,8 +85,8 @@ begin
   end if;
   if not exists (select 1 from private.jobs
                  where group_key = 'cafe24:' || p_user_id and kind = 'cafe24.sync' and status = 'queued') then
-    perform private.enqueue_job('cafe24.sync', jsonb_build_object('user_id', p_user_id), null, null,
-                                'cafe24:' || p_user_id, null, 20);
+    perform public.enqueue_job('cafe24.sync', jsonb_build_object('user_id', p_user_id), null, null,
+                               'cafe24:' || p_user_id, null, 20);
   end if;
 end;
 $$;
@@ -99,8 +99,8 @@ begin
   update private.jobs set run_at = p_run_at, updated_at = now()
     where group_key = 'cafe24:' || p_user_id and kind = 'cafe24.refresh' and status = 'queued';
   if not found then
-    perform private.enqueue_job('cafe24.refresh', jsonb_build_object('user_id', p_user_id), null, p_run_at,
-                                'cafe24:' || p_user_id, null, 20);
+    perform public.enqueue_job('cafe24.refresh', jsonb_build_object('user_id', p_user_id), null, p_run_at,
+                               'cafe24:' || p_user_id, null, 20);
   end if;
 end;
 $$;

@@ -86,24 +86,8 @@ begin
 end;
 $$;
 
--- Adds a job. A dedupe key already used returns null and adds nothing.
-create function private.enqueue_job(
-  p_kind text,
-  p_payload jsonb default '{}'::jsonb,
-  p_dedupe_key text default null,
-  p_run_at timestamptz default null,
-  p_group_key text default null,
-  p_rate_bucket text default null,
-  p_max_attempts integer default null)
-returns bigint language sql set search_path = '' as $$
-  insert into private.jobs (kind, payload, dedupe_key, run_at, group_key, rate_bucket, max_attempts)
-  values (p_kind, coalesce(p_payload, '{}'::jsonb), p_dedupe_key, coalesce(p_run_at, now()),
-          p_group_key, p_rate_bucket, coalesce(p_max_attempts, 8))
-  on conflict (dedupe_key) do nothing
-  returning id;
-$$;
-
--- The same for edge functions (service role only; definer because private is not theirs).
+-- Adds a job. A dedupe key already used returns null and adds nothing. For the SQL code that
+-- causes jobs and for edge functions (service role only; definer because private is not theirs).
 create function public.enqueue_job(
   p_kind text,
   p_payload jsonb default '{}'::jsonb,
@@ -113,7 +97,11 @@ create function public.enqueue_job(
   p_rate_bucket text default null,
   p_max_attempts integer default null)
 returns bigint language sql security definer set search_path = '' as $$
-  select private.enqueue_job(p_kind, p_payload, p_dedupe_key, p_run_at, p_group_key, p_rate_bucket, p_max_attempts);
+  insert into private.jobs (kind, payload, dedupe_key, run_at, group_key, rate_bucket, max_attempts)
+  values (p_kind, coalesce(p_payload, '{}'::jsonb), p_dedupe_key, coalesce(p_run_at, now()),
+          p_group_key, p_rate_bucket, coalesce(p_max_attempts, 8))
+  on conflict (dedupe_key) do nothing
+  returning id;
 $$;
 revoke execute on function public.enqueue_job(text, jsonb, text, timestamp with time zone, text, text, integer) from public, anon, authenticated;
 

@@ -113,7 +113,7 @@ begin
   if private.mail_confirmed(v_email, p_owner_id, p_commenter_id) then
     return 'confirmed';
   end if;
-  perform private.enqueue_job('confirm.mail',
+  perform public.enqueue_job('confirm.mail',
     jsonb_build_object('email', v_email, 'owner_id', p_owner_id, 'commenter_id', p_commenter_id,
                        'block_id', p_block_id, 'locale', coalesce(p_locale, 'en')),
     'confirm.mail:' || p_owner_id || ':' || coalesce(p_commenter_id::text, 'letters') || ':' || v_email

@@ -18,7 +18,7 @@ begin
     from public.blocks b left join public.block_private bp on bp.block_id = b.id
     where b.id = new.block_id;
   if tg_op = 'INSERT' and v_mail_to is not null and new.creator_id is distinct from v_owner then
-    perform private.enqueue_job('notify.owner',
+    perform public.enqueue_job('notify.owner',
       jsonb_build_object('block_id', new.block_id, 'message_id', new.id),
       'notify.owner:message:' || new.id, null, 'notify.owner:' || new.block_id, 'mail');
   end if;
@@ -27,7 +27,7 @@ begin
       from public.messages m join public.message_private mp on mp.message_id = m.id
       where m.id = new.parent_id;
     if found and v_parent_creator is distinct from new.creator_id then
-      perform private.enqueue_job('notify.reply',
+      perform public.enqueue_job('notify.reply',
         jsonb_build_object('block_id', new.block_id, 'parent_id', new.parent_id, 'message_id', new.id),
         'notify.reply:' || new.id, null, 'notify.reply:' || new.parent_id, 'mail');
     end if;
@@ -43,7 +43,7 @@ begin
   if exists (select 1 from public.block_private bp join public.blocks b on b.id = bp.block_id
              where bp.block_id = new.block_id and bp.mail_to is not null
                and b.owner_id is distinct from new.creator_id) then
-    perform private.enqueue_job('notify.owner',
+    perform public.enqueue_job('notify.owner',
       jsonb_build_object('block_id', new.block_id, 'response_id', new.id),
       'notify.owner:response:' || new.id, null, 'notify.owner:' || new.block_id, 'mail');
   end if;

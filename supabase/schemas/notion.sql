@@ -133,7 +133,7 @@ begin
   if not exists (select 1 from public.integrations where user_id = v_owner and provider = 'notion') then
     return null;
   end if;
-  perform private.enqueue_job('notion',
+  perform public.enqueue_job('notion',
     jsonb_build_object('block_id', new.block_id,
                        case when tg_table_name = 'messages' then 'message_id' else 'response_id' end, new.id),
     'notion:' || tg_table_name || ':' || new.id, null, 'notion:' || v_owner, null, 40);

@@ -34,8 +34,8 @@ begin
           left(p_schedule_id, 200))
   on conflict (id) do nothing;
   if p_schedule_id is null then
-    perform private.enqueue_job('plan.schedule-renewal', jsonb_build_object('charge_id', v_id),
-                                'plan.schedule-renewal:' || v_id);
+    perform public.enqueue_job('plan.schedule-renewal', jsonb_build_object('charge_id', v_id),
+                               'plan.schedule-renewal:' || v_id);
   end if;
   return v_id;
 end;
@@ -105,7 +105,7 @@ begin
       where id = p_charge_id and kind = 'renewal' and status in ('unscheduled', 'scheduled');
   end if;
   update public.payments set auto_renew = false, renewal_failed_at = now() where id = v_payment.id;
-  perform private.enqueue_job('plan.mail',
+  perform public.enqueue_job('plan.mail',
     jsonb_build_object('payment_id', v_payment.id, 'template', 'renewal_failed'),
     'plan.mail:renewal_failed:' || v_payment.id || ':' || v_payment.end_date);
 end;
@@ -307,8 +307,8 @@ begin
     where is_active and not auto_renew and renewal_failed_at is null
       and end_date = current_date + 3
   loop
-    if private.enqueue_job('plan.mail', jsonb_build_object('payment_id', v_row.id, 'template', 'ending'),
-                           'plan.mail:ending:' || v_row.id || ':' || v_row.end_date) is not null then
+    if public.enqueue_job('plan.mail', jsonb_build_object('payment_id', v_row.id, 'template', 'ending'),
+                          'plan.mail:ending:' || v_row.id || ':' || v_row.end_date) is not null then
       v_notices := v_notices + 1;
     end if;
   end loop;
@@ -317,8 +317,8 @@ begin
     select id, end_date from public.payments
     where is_active and auto_renew and end_date < current_date and end_date >= current_date - 7
   loop
-    if private.enqueue_job('plan.renewal-check', jsonb_build_object('payment_id', v_row.id),
-                           'plan.renewal-check:' || v_row.id || ':' || v_row.end_date) is not null then
+    if public.enqueue_job('plan.renewal-check', jsonb_build_object('payment_id', v_row.id),
+                          'plan.renewal-check:' || v_row.id || ':' || v_row.end_date) is not null then
       v_checks := v_checks + 1;
     end if;
   end loop;

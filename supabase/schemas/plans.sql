@@ -269,8 +269,8 @@ begin
           case when p_method = 'iamport' then gen_random_uuid() end)
   returning * into v_charge;
 
-  perform private.enqueue_job('plan.reconcile', jsonb_build_object('charge_id', v_charge.id),
-                              'plan.reconcile:' || v_charge.id, now() + interval '2 minutes');
+  perform public.enqueue_job('plan.reconcile', jsonb_build_object('charge_id', v_charge.id),
+                             'plan.reconcile:' || v_charge.id, now() + interval '2 minutes');
   return to_jsonb(v_charge) || jsonb_build_object('existing', false);
 end;
 $$;

@@ -61,7 +61,7 @@ begin
   insert into private.quota_notices (user_id, month, level) values (p_user_id, p_month, v_level)
     on conflict do nothing;
   if found then
-    perform private.enqueue_job('quota.notice',
+    perform public.enqueue_job('quota.notice',
       jsonb_build_object('user_id', p_user_id, 'month', p_month, 'level', v_level,
                          'count', p_count, 'limit', p_limit),
       'quota.notice:' || p_user_id || ':' || p_month || ':' || v_level, null, null, 'mail');

@@ -76,6 +76,48 @@ $$;
 revoke execute on function private.check_setting_value(jsonb, text, text[], text) from public;
 grant execute on function private.check_setting_value(jsonb, text, text[], text) to service_role;
 
+-- Writes the settings p_columns of p_table's row whose p_key is p_id, from p_new (the row as the
+-- save made it): those columns only, so what other writes changed meanwhile (counters) stays.
+create function private.update_settings(p_table regclass, p_key text, p_id uuid, p_new jsonb, p_columns text[])
+returns void language plpgsql set search_path = '' as $$
+begin
+  execute format('update %1$s set (%2$s) = (select %3$s from jsonb_populate_record(null::%1$s, $1) n) where %4$I = $2',
+                 p_table, (select string_agg(format('%I', c), ', ') from unnest(p_columns) c),
+                 (select string_agg(format('n.%I', c), ', ') from unnest(p_columns) c), p_key)
+    using p_new, p_id;
+end;
+$$;
+revoke execute on function private.update_settings(regclass, text, uuid, jsonb, text[]) from public;
+grant execute on function private.update_settings(regclass, text, uuid, jsonb, text[]) to service_role;
+
+-- The ids of the p_key lists of a list's items (a question's options, an ending's conditions),
+-- checked as payload_ids checks a list's own.
+create function private.payload_child_ids(p_items jsonb, p_key text, p_what text)
+returns uuid[] language sql immutable set search_path = '' as $$
+  select private.payload_ids(coalesce((
+    select jsonb_agg(c) from jsonb_array_elements(p_items) i,
+      jsonb_array_elements(coalesce(i -> p_key, '[]'::jsonb)) c), '[]'::jsonb), p_what);
+$$;
+revoke execute on function private.payload_child_ids(jsonb, text, text) from public;
+grant execute on function private.payload_child_ids(jsonb, text, text) to service_role;
+
+-- Ids of a save's list that name rows of p_table are this block's (the others are new), or the
+-- save fails with p_message.
+create function private.check_block_ids(p_table regclass, p_ids uuid[], p_block_id uuid, p_message text)
+returns void language plpgsql stable set search_path = '' as $$
+declare
+  v_other boolean;
+begin
+  execute format('select exists (select 1 from %s t where t.id = any ($1) and t.block_id <> $2)', p_table)
+    into v_other using p_ids, p_block_id;
+  if v_other then
+    raise exception '%', p_message using errcode = 'P0001';
+  end if;
+end;
+$$;
+revoke execute on function private.check_block_ids(regclass, uuid[], uuid, text) from public;
+grant execute on function private.check_block_ids(regclass, uuid[], uuid, text) to service_role;
+
 create or replace function private.save_block_settings(p_block public.blocks, p_settings jsonb,
   p_paid boolean)
 returns void language plpgsql set search_path = '' as $$
@@ -139,35 +181,7 @@ begin
     perform private.require_paid('captcha', v_new.captcha and not v_old.captcha);
   end if;
 
-  update public.blocks set
-    name = v_new.name,
-    theme = v_new.theme,
-    custom_color = v_new.custom_color,
-    custom_label_color = v_new.custom_label_color,
-    custom_label_name = v_new.custom_label_name,
-    embeded_url = v_new.embeded_url,
-    welcome_message = v_new.welcome_message,
-    placeholder = v_new.placeholder,
-    submit_button_text = v_new.submit_button_text,
-    language = v_new.language,
-    block_anonymous = v_new.block_anonymous,
-    allow_reaction = v_new.allow_reaction,
-    allow_reply = v_new.allow_reply,
-    admin_only_reply = v_new.admin_only_reply,
-    show_count = v_new.show_count,
-    show_profile = v_new.show_profile,
-    owner_name = v_new.owner_name,
-    owner_photo_url = v_new.owner_photo_url,
-    qna_subject = v_new.qna_subject,
-    align = v_new.align,
-    button_text = v_new.button_text,
-    url_to_open = v_new.url_to_open,
-    open_graph = v_new.open_graph,
-    allow_creator_email = v_new.allow_creator_email,
-    hold_messages = v_new.hold_messages,
-    honeypot = v_new.honeypot,
-    captcha = v_new.captcha
-  where id = v_old.id;
+  perform private.update_settings('public.blocks', 'id', v_old.id, to_jsonb(v_new), v_allowed);
 end;
 $$;
 revoke execute on function private.save_block_settings(public.blocks, jsonb, boolean) from public;
@@ -206,12 +220,7 @@ begin
       and v_new.notion_database_title <> 'response_id');
   end if;
 
-  update public.block_private set
-    mail_to = v_new.mail_to,
-    notion_database = v_new.notion_database,
-    notion_page = v_new.notion_page,
-    notion_database_title = v_new.notion_database_title
-  where block_id = p_block.id;
+  perform private.update_settings('public.block_private', 'block_id', p_block.id, to_jsonb(v_new), v_allowed);
 end;
 $$;
 revoke execute on function private.save_block_private(public.blocks, jsonb, boolean) from public;
@@ -230,16 +239,9 @@ declare
   v_option_row public.options;
   v_letter_types constant public.block_type[] := array['notion_letter', 'typedream_letter', 'brunch_letter'];
 begin
-  if p_block.type not in ('form', 'ab') then
-    raise exception 'Not supported block' using errcode = 'P0001';
-  end if;
-  if exists (select 1 from public.questions q where q.id = any (v_ids) and q.block_id <> p_block.id) then
-    raise exception 'Not valid question' using errcode = 'P0001';
-  end if;
+  perform private.check_block_ids('public.questions', v_ids, p_block.id, 'Not valid question');
   -- option ids: unique across the payload, and each one new or already this question's
-  v_option_ids := private.payload_ids(coalesce((
-    select jsonb_agg(o) from jsonb_array_elements(p_questions) q,
-      jsonb_array_elements(coalesce(q -> 'options', '[]'::jsonb)) o), '[]'::jsonb), 'option');
+  v_option_ids := private.payload_child_ids(p_questions, 'options', 'option');
   if exists (
     select 1 from jsonb_array_elements(p_questions) q,
       jsonb_array_elements(coalesce(q -> 'options', '[]'::jsonb)) o
@@ -370,20 +372,9 @@ declare
   v_cond public.ending_conditions;
   v_question public.questions;
 begin
-  if p_block.type not in ('form', 'ab') then
-    raise exception 'Not supported block' using errcode = 'P0001';
-  end if;
-  if exists (select 1 from public.endings e where e.id = any (v_ids) and e.block_id <> p_block.id) then
-    raise exception 'Not valid ending' using errcode = 'P0001';
-  end if;
-  v_condition_ids := private.payload_ids(coalesce((
-    select jsonb_agg(c) from jsonb_array_elements(p_endings) e,
-      jsonb_array_elements(coalesce(e -> 'conditions', '[]'::jsonb)) c), '[]'::jsonb), 'condition');
-  if exists (
-    select 1 from public.ending_conditions c
-    where c.id = any (v_condition_ids) and c.block_id <> p_block.id) then
-    raise exception 'Not valid condition' using errcode = 'P0001';
-  end if;
+  perform private.check_block_ids('public.endings', v_ids, p_block.id, 'Not valid ending');
+  v_condition_ids := private.payload_child_ids(p_endings, 'conditions', 'condition');
+  perform private.check_block_ids('public.ending_conditions', v_condition_ids, p_block.id, 'Not valid condition');
 
   -- the default ending stays, and stays the default; no other ending becomes one
   select * into v_default from public.endings where block_id = p_block.id and is_default;
@@ -499,6 +490,9 @@ begin
     perform private.save_block_private(v_block, v_private, v_paid);
   end if;
   -- questions before endings: conditions may name questions created by this save
+  if (v_questions is not null or v_endings is not null) and v_block.type not in ('form', 'ab') then
+    raise exception 'Not supported block' using errcode = 'P0001';
+  end if;
   if v_questions is not null then
     perform private.save_block_questions(v_block, v_questions, v_paid);
   end if;

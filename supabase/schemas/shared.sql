@@ -70,6 +70,24 @@ begin
 end;
 $$;
 
+-- The columns named in the trigger's arguments are the database's to write (counters, flags a
+-- function sets): a client role (anon, authenticated) that inserts a row gets them at 0, one that
+-- updates a row keeps them as they were. Other roles (definer functions, the service role) write
+-- them. For example `before insert or update ... execute function
+-- private.keep_from_clients('response_count')`.
+create function private.keep_from_clients()
+returns trigger language plpgsql set search_path = '' as $$
+begin
+  -- clients only; inline because client roles have no usage on schema private
+  if current_user in ('anon', 'authenticated') then
+    new := jsonb_populate_record(new, (
+      select jsonb_object_agg(c, case when tg_op = 'INSERT' then to_jsonb(0) else to_jsonb(old) -> c end)
+      from unnest(tg_argv) c));
+  end if;
+  return new;
+end;
+$$;
+
 -- An integer member of a JSON object, or null when it is missing or not a whole number.
 create function private.jsonb_int(p_value jsonb, p_key text)
 returns integer language sql immutable set search_path = '' as $$

@@ -101,8 +101,8 @@ begin
                                  'timestamp', to_char(now() at time zone 'utc', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
                                  'data', p_data))
       returning id into v_delivery;
-    perform private.enqueue_job('webhook', jsonb_build_object('delivery_id', v_delivery),
-                                'webhook:' || v_delivery, null, null, null, 8);
+    perform public.enqueue_job('webhook', jsonb_build_object('delivery_id', v_delivery),
+                               'webhook:' || v_delivery, null, null, null, 8);
   end loop;
 end;
 $$;

@@ -276,12 +276,13 @@ language plpgsql
 strict
 set search_path = ''
 as $$
+declare
+  job_id bigint := (select j.jobid from cron.job as j where j.jobname = $1 and j.username = current_user);
 begin
-  delete from cron.job where jobname = $1 and username = current_user;
-  if not found then
+  if job_id is null then
     raise exception 'could not find valid entry for job ''%''', $1;
   end if;
-  return true;
+  return cron.unschedule(job_id);
 end
 $$;
 comment on function cron.unschedule(text) is 'unschedule a pg_cron job';
