@@ -9,8 +9,8 @@ import { LinkAnswerCard, linkRead } from '../../../components/layouts/link-answe
 import { ErrorText } from '../../../components/ui/error-text';
 import { RetryButton } from '../../../components/ui/load-failed';
 import { paths } from '../../../config/paths';
+import { messageOf } from '../../../lib/errors';
 import { useQuery } from '../../../lib/use-query';
-import { useSubmit } from '../../../lib/use-submit';
 import {
   answerMailConsent,
   INVALID_LINK,
@@ -28,10 +28,20 @@ export function ConfirmEmailPage() {
   const notMeFirst = params.get('answer') === 'not-me';
   const info = useQuery(['mail-consent', token], () => readMailConsent(token));
   const [done, setDone] = useState<'confirmed' | 'declined' | null>(null);
-  const { busy, error, run } = useSubmit();
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
 
-  const answer = (choice: ConsentAnswer) =>
-    run(async () => setDone((await answerMailConsent(token, choice)).outcome));
+  const answer = async (choice: ConsentAnswer) => {
+    setBusy(true);
+    setError(null);
+    try {
+      setDone((await answerMailConsent(token, choice)).outcome);
+    } catch (cause) {
+      setError(messageOf(cause));
+    } finally {
+      setBusy(false);
+    }
+  };
 
   const data = info.data;
   const read = linkRead(info, INVALID_LINK);

@@ -9,8 +9,8 @@ import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router-dom';
 import { LinkAnswerCard, linkRead } from '../../../components/layouts/link-answer-card';
 import { paths } from '../../../config/paths';
+import { messageOf } from '../../../lib/errors';
 import { useQuery } from '../../../lib/use-query';
-import { useSubmit } from '../../../lib/use-submit';
 import { confirmUnsubscribe, INVALID_LINK, readUnsubscribe } from '../api/unsubscribe';
 import { ErrorText } from '../../../components/ui/error-text';
 import { RetryButton } from '../../../components/ui/load-failed';
@@ -22,24 +22,25 @@ export function UnsubscribePage() {
   const [params] = useSearchParams();
   const token = params.get('token') ?? '';
   const info = useQuery(['unsubscribe', token], () => readUnsubscribe(token));
-  const [done, setDone] = useState(false);
-  const { busy, error, run } = useSubmit();
+  const [action, setAction] = useState<'idle' | 'busy' | 'done'>('idle');
+  const [error, setError] = useState<string | null>(null);
 
-  const confirm = () =>
-    run(async () => {
+  const confirm = async () => {
+    setAction('busy');
+    setError(null);
+    try {
       await confirmUnsubscribe(token);
-      setDone(true);
-    });
+      setAction('done');
+    } catch (cause) {
+      setError(messageOf(cause));
+      setAction('idle');
+    }
+  };
 
   const data = info.data;
   const read = linkRead(info, INVALID_LINK);
-  const state: PageState = done
-    ? 'done'
-    : read !== 'read'
-      ? read
-      : data?.unsubscribed
-        ? 'already'
-        : 'ask';
+  const state: PageState =
+    action === 'done' ? 'done' : read !== 'read' ? read : data?.unsubscribed ? 'already' : 'ask';
 
   const what = data
     ? t(`unsubscribe.what.${data.scope}`, { block: data.blockName ?? t('common.untitled') })
@@ -83,11 +84,11 @@ export function UnsubscribePage() {
             <button
               type="button"
               className="button button-primary"
-              disabled={busy}
-              aria-busy={busy}
+              disabled={action === 'busy'}
+              aria-busy={action === 'busy'}
               onClick={() => void confirm()}
             >
-              {busy ? t('unsubscribe.busy') : t('unsubscribe.confirm')}
+              {action === 'busy' ? t('unsubscribe.busy') : t('unsubscribe.confirm')}
             </button>
           ) : null}
         </>
