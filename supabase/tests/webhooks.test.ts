@@ -46,6 +46,13 @@ async function received(path: string): Promise<Received[]> {
   return (await res.json()) as Received[];
 }
 
+/** The requests the receiver has had at `path`, once there are `n` or more. */
+const receivedAtLeast = (path: string, n: number) =>
+  eventually(async () => {
+    const got = await received(path);
+    return got.length >= n && got;
+  });
+
 async function rule(path: string, body: Record<string, unknown>, host = HOST) {
   const res = await fetch(`${providersUrl()}/hooks/_control/rules`, {
     method: 'POST',
@@ -110,6 +117,12 @@ async function endpoint(user: TestUser, body: Record<string, unknown>) {
   return res.json.data as { endpoint: { id: string; secret_hint: string }; secret: string };
 }
 
+/** A new endpoint of the owner's at a path of its own on the receiver: the path, the endpoint. */
+async function ownerEndpoint(fields: Record<string, unknown> = {}) {
+  const path = unique();
+  return { path, ep: await endpoint(owner, { url: `https://${HOST}${path}`, ...fields }) };
+}
+
 beforeAll(async () => {
   owner = await paidOwner('hooks-owner');
   guest = await newGuest();
@@ -139,10 +152,7 @@ describe('outgoing webhooks', () => {
     await guest.client.rpc('toggle_block_like', { p_block_id: like, p_liked: true });
     await runWorker();
 
-    const [hook] = await eventually(async () => {
-      const got = await received(onComment);
-      return got.length > 0 && got;
-    });
+    const [hook] = await receivedAtLeast(onComment, 1);
     expect(hook!.headers['content-type']).toBe('application/json');
     expect(hook!.address).toBe('93.184.216.34');
     expect(hook!.headers['webhook-id']).toMatch(/^[0-9a-f-]{36}$/);
@@ -174,10 +184,7 @@ describe('outgoing webhooks', () => {
       creator_id: guest.id,
     });
     // the endpoint for every block got both events; the comment's endpoint not the like
-    const both = await eventually(async () => {
-      const got = await received(everywhere);
-      return got.length >= 2 && got;
-    });
+    const both = await receivedAtLeast(everywhere, 2);
     expect(both.map((h) => JSON.parse(h.body).type).sort()).toEqual([
       'message.created',
       'response.created',
@@ -223,11 +230,7 @@ describe('outgoing webhooks', () => {
   });
 
   it('a held form response goes out once, when the owner approves it, with its answers', async () => {
-    const path = unique();
-    const ep = await endpoint(owner, {
-      url: `https://${HOST}${path}`,
-      events: ['response.created'],
-    });
+    const { path, ep } = await ownerEndpoint({ events: ['response.created'] });
     const form = await createBlock(owner, 'form');
     const [row] = await sql<{ id: string }>(
       `insert into public.responses (block_id, kind, creator_id, creator_name, answers, held)
@@ -252,10 +255,7 @@ describe('outgoing webhooks', () => {
     await sql("update public.responses set creator_name = 'Renamed' where id = $1", [row!.id]);
     expect(await deliveries()).toBe(1);
     await runWorker();
-    const [hook] = await eventually(async () => {
-      const got = await received(path);
-      return got.length > 0 && got;
-    });
+    const [hook] = await receivedAtLeast(path, 1);
     const body = JSON.parse(hook!.body);
     expect(body.type).toBe('response.created');
     expect(Object.keys(body.data.response).sort()).toEqual(RESPONSE_KEYS);
@@ -270,11 +270,7 @@ describe('outgoing webhooks', () => {
   });
 
   it('retries a failing receiver on the schedule and an unsubscribe is an event too', async () => {
-    const path = unique();
-    const ep = await endpoint(owner, {
-      url: `https://${HOST}${path}`,
-      events: ['unsubscribe.created'],
-    });
+    const { path, ep } = await ownerEndpoint({ events: ['unsubscribe.created'] });
     await rule(path, { status: 503, times: 1, secret: ep.secret });
     await sql(
       "insert into public.unsubscribes (user_id, block_id, email) values ($1, $2, 'gone@example.com')",
@@ -322,8 +318,7 @@ describe('outgoing webhooks', () => {
   });
 
   it('sends a test on demand, and signs with both secrets for a day after a rotation', async () => {
-    const path = unique();
-    const ep = await endpoint(owner, { blockId: like, url: `https://${HOST}${path}` });
+    const { path, ep } = await ownerEndpoint({ blockId: like });
     const test = await callFunction(
       'send-test-webhook',
       { endpointId: ep.endpoint.id },
@@ -446,8 +441,7 @@ describe('outgoing webhooks', () => {
   });
 
   it('keeps each owner to their own endpoints, a paid plan and ten endpoints', async () => {
-    const path = unique();
-    const ep = await endpoint(owner, { url: `https://${HOST}${path}` });
+    const { path, ep } = await ownerEndpoint();
     const other = await newUser('hooks-other');
     await sql('update public.profiles set paid = true where id = $1', [other.id]);
     for (const name of ['send-test-webhook', 'rotate-webhook-secret']) {
