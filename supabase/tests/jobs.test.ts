@@ -317,6 +317,13 @@ async function jobsOf(blockId: string) {
   );
 }
 
+/** The one job the block's writes enqueued (there must be exactly one). */
+async function onlyJobOf(blockId: string) {
+  const jobs = await jobsOf(blockId);
+  expect(jobs).toHaveLength(1);
+  return jobs[0]!;
+}
+
 describe('notification jobs', () => {
   it('a comment on a block with a notification address enqueues the owner digest job, in its transaction', async () => {
     const { blockId } = await ownerWithBlock('comment', { mailTo: 'owner-inbox@example.com' });
@@ -325,9 +332,7 @@ describe('notification jobs', () => {
     expect(ok.error).toBeNull();
     const failed = await postMessage(visitor, blockId, 'x'.repeat(501));
     expect(failed.error?.message).toBe('Too long message');
-    const jobs = await jobsOf(blockId);
-    expect(jobs).toHaveLength(1);
-    expect(jobs[0]).toMatchObject({
+    expect(await onlyJobOf(blockId)).toMatchObject({
       kind: 'notify.owner',
       payload: { block_id: blockId, message_id: (ok.data as { id: string }).id },
       group_key: `notify.owner:${blockId}`,
@@ -380,9 +385,7 @@ describe('notification jobs', () => {
     expect(await jobsOf(blockId)).toEqual([]);
     const reply = await postMessage(owner, blockId, 'Thanks, answered!', { p_parent_id: parentId });
     expect(reply.error).toBeNull();
-    const jobs = await jobsOf(blockId);
-    expect(jobs).toHaveLength(1);
-    expect(jobs[0]).toMatchObject({
+    expect(await onlyJobOf(blockId)).toMatchObject({
       kind: 'notify.reply',
       payload: { parent_id: parentId, message_id: (reply.data as { id: string }).id },
       group_key: `notify.reply:${parentId}`,
