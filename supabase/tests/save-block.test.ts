@@ -28,6 +28,13 @@ async function owner(paid = false): Promise<TestUser> {
   return user;
 }
 
+/** A paid owner's new form block, and its default ending as a draft. */
+async function paidForm() {
+  const user = await owner(true);
+  const blockId = await drafts.createBlock(user, 'form');
+  return { user, blockId, fallback: await drafts.defaultEnding(user, blockId) };
+}
+
 /** Everything stored for a block, to compare before and after a refused save. */
 async function snapshot(blockId: string): Promise<unknown> {
   const [row] = await sql<{ s: unknown }>(
@@ -132,9 +139,7 @@ describe('save-block: the owner', () => {
   });
 
   it('saves a form: questions with options, a custom ending with a condition, in one call', async () => {
-    const user = await owner(true);
-    const blockId = await drafts.createBlock(user, 'form');
-    const fallback = await drafts.defaultEnding(user, blockId);
+    const { user, blockId, fallback } = await paidForm();
     const poll = drafts.question({
       type: 'poll',
       title: 'Pick one',
@@ -175,9 +180,7 @@ describe('save-block: the owner', () => {
   });
 
   it('soft deletes questions and options, removes options of text questions, deletes absent custom endings', async () => {
-    const user = await owner(true);
-    const blockId = await drafts.createBlock(user, 'form');
-    const fallback = await drafts.defaultEnding(user, blockId);
+    const { user, blockId, fallback } = await paidForm();
     const poll = drafts.question({
       type: 'poll',
       index: 0,
@@ -341,9 +344,7 @@ describe('save-block: owner-written HTML is sanitised before it is stored', () =
       BLOCK_LIMITS_FOR_TEST.endings,
     ),
   )('closing texts, payloads %#', async (...batch) => {
-    const user = await owner(true);
-    const blockId = await drafts.createBlock(user, 'form');
-    const fallback = await drafts.defaultEnding(user, blockId);
+    const { user, blockId, fallback } = await paidForm();
     const [[, first], ...rest] = batch as [(typeof batch)[number], ...typeof batch];
     const endings = [
       { ...fallback, closing_text: first },
@@ -503,9 +504,7 @@ describe('save-block: bad payloads fail with the right message and change nothin
   });
 
   it('deleting the default ending, or making another ending the default', async () => {
-    const user = await owner(true);
-    const blockId = await drafts.createBlock(user, 'form');
-    const fallback = await drafts.defaultEnding(user, blockId);
+    const { user, blockId, fallback } = await paidForm();
     await expectRefused(
       user,
       blockId,
@@ -850,9 +849,7 @@ describe('save-block is the only write path for block settings and content', () 
 
 describe('save-block: concurrent saves', () => {
   it('run one after the other: the result is exactly one of the saves, never a mix', async () => {
-    const user = await owner(true);
-    const blockId = await drafts.createBlock(user, 'form');
-    const fallback = await drafts.defaultEnding(user, blockId);
+    const { user, blockId, fallback } = await paidForm();
     const lists = Array.from({ length: 6 }, (_, n) =>
       Array.from({ length: 4 }, (_, index) =>
         drafts.question({
