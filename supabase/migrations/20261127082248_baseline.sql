@@ -1,11 +1,10 @@
--- Baseline (sixth squash): every migration up to 20261127053134 squashed into one, made of the
+-- Baseline (seventh squash): every migration up to 20261127082248 squashed into one, made of the
 -- declarative schema (supabase/schemas/, in the order of config.toml schema_paths) as it was then,
--- file after file. It replaces the fifth baseline (20261127022505, itself the fourth baseline, its
--- schedules and the 5 migrations of 2026-11-27 after them), its schedules and the 2 migrations of
--- 2026-11-27 that followed them (both generated; the first with its three revokes of procedures
--- written by hand); its version is the newest of those, so a project that applied them all
--- already has it (docs/data-model.md, "Migrations", says what such a project does). The
--- schedules are in the next migration.
+-- file after file. It replaces the sixth baseline (20261127053134, itself the fifth baseline, its
+-- schedules and the 2 migrations of 2026-11-27 after them), its schedules and the one migration
+-- of 2026-11-27 that followed them (generated); its version is that migration's, the newest, so a
+-- project that applied them all already has it (docs/data-model.md, "Migrations", says what such
+-- a project does). The schedules are in the next migration.
 -- Like every migration, never edited: change supabase/schemas/ and run `npm run db:diff -- <name>`.
 
 -- =============================================================================================
@@ -144,6 +143,24 @@ create function private.set_updated_at()
 returns trigger language plpgsql set search_path = '' as $$
 begin
   new.updated_at := now();
+  return new;
+end;
+$$;
+
+-- The columns named in the trigger's arguments are the database's to write (counters, flags a
+-- function sets): a client role (anon, authenticated) that inserts a row gets them at 0, one that
+-- updates a row keeps them as they were. Other roles (definer functions, the service role) write
+-- them. For example `before insert or update ... execute function
+-- private.keep_from_clients('response_count')`.
+create function private.keep_from_clients()
+returns trigger language plpgsql set search_path = '' as $$
+begin
+  -- clients only; inline because client roles have no usage on schema private
+  if current_user in ('anon', 'authenticated') then
+    new := jsonb_populate_record(new, (
+      select jsonb_object_agg(c, case when tg_op = 'INSERT' then to_jsonb(0) else to_jsonb(old) -> c end)
+      from unnest(tg_argv) c));
+  end if;
   return new;
 end;
 $$;
@@ -972,34 +989,12 @@ begin
 end;
 $$;
 
-create function private.options_keep_counts()
-returns trigger language plpgsql set search_path = '' as $$
-begin
-  -- clients only; inline because client roles have no usage on schema private
-  if current_user in ('anon', 'authenticated') then
-    new.response_count := case when tg_op = 'INSERT' then 0 else old.response_count end;
-  end if;
-  return new;
-end;
-$$;
-
-create function private.endings_keep_default()
-returns trigger language plpgsql set search_path = '' as $$
-begin
-  -- clients only; inline because client roles have no usage on schema private
-  if current_user in ('anon', 'authenticated') then
-    new.is_default := old.is_default;
-  end if;
-  return new;
-end;
-$$;
-
 create trigger questions_check_count before insert or update of deleted on public.questions
   for each row execute function private.questions_check_count();
 create trigger options_keep_counts before insert or update on public.options
-  for each row execute function private.options_keep_counts();
+  for each row execute function private.keep_from_clients('response_count');
 create trigger endings_keep_default before update on public.endings
-  for each row execute function private.endings_keep_default();
+  for each row execute function private.keep_from_clients('is_default');
 
 -- =============================================================================================
 -- schemas/audience.sql
@@ -1135,24 +1130,6 @@ begin
 end;
 $$;
 
-create function private.audience_members_keep_counts()
-returns trigger language plpgsql set search_path = '' as $$
-begin
-  -- clients only; inline because client roles have no usage on schema private
-  if current_user in ('anon', 'authenticated') then
-    if tg_op = 'INSERT' then
-      new.sent_count := 0; new.delivered_count := 0; new.opened_count := 0;
-      new.bounced_count := 0; new.rejected_count := 0; new.complaint_count := 0;
-    else
-      new.sent_count := old.sent_count; new.delivered_count := old.delivered_count;
-      new.opened_count := old.opened_count; new.bounced_count := old.bounced_count;
-      new.rejected_count := old.rejected_count; new.complaint_count := old.complaint_count;
-    end if;
-  end if;
-  return new;
-end;
-$$;
-
 -- An owner's audience has a ceiling: adding people by hand or by CSV import stops at
 -- audience.max_members (private.settings, default 100,000), so a loop of imports cannot fill the
 -- database. People who join by writing on the owner's blocks (record_audience_event, as the
@@ -1275,7 +1252,8 @@ create trigger audience_members_take_awaiting before insert on public.audience_m
 create trigger audience_members_touch before update on public.audience_members
   for each row execute function private.audience_members_touch();
 create trigger audience_members_keep_counts before insert or update on public.audience_members
-  for each row execute function private.audience_members_keep_counts();
+  for each row execute function private.keep_from_clients('sent_count', 'delivered_count', 'opened_count',
+                                                          'bounced_count', 'rejected_count', 'complaint_count');
 create trigger audience_members_cap
   after insert on public.audience_members
   referencing new table as inserted
@@ -1764,7 +1742,7 @@ begin
   insert into private.quota_notices (user_id, month, level) values (p_user_id, p_month, v_level)
     on conflict do nothing;
   if found then
-    perform private.enqueue_job('quota.notice',
+    perform public.enqueue_job('quota.notice',
       jsonb_build_object('user_id', p_user_id, 'month', p_month, 'level', v_level,
                          'count', p_count, 'limit', p_limit),
       'quota.notice:' || p_user_id || ':' || p_month || ':' || v_level, null, null, 'mail');
@@ -4273,24 +4251,8 @@ begin
 end;
 $$;
 
--- Adds a job. A dedupe key already used returns null and adds nothing.
-create function private.enqueue_job(
-  p_kind text,
-  p_payload jsonb default '{}'::jsonb,
-  p_dedupe_key text default null,
-  p_run_at timestamptz default null,
-  p_group_key text default null,
-  p_rate_bucket text default null,
-  p_max_attempts integer default null)
-returns bigint language sql set search_path = '' as $$
-  insert into private.jobs (kind, payload, dedupe_key, run_at, group_key, rate_bucket, max_attempts)
-  values (p_kind, coalesce(p_payload, '{}'::jsonb), p_dedupe_key, coalesce(p_run_at, now()),
-          p_group_key, p_rate_bucket, coalesce(p_max_attempts, 8))
-  on conflict (dedupe_key) do nothing
-  returning id;
-$$;
-
--- The same for edge functions (service role only; definer because private is not theirs).
+-- Adds a job. A dedupe key already used returns null and adds nothing. For the SQL code that
+-- causes jobs and for edge functions (service role only; definer because private is not theirs).
 create function public.enqueue_job(
   p_kind text,
   p_payload jsonb default '{}'::jsonb,
@@ -4300,7 +4262,11 @@ create function public.enqueue_job(
   p_rate_bucket text default null,
   p_max_attempts integer default null)
 returns bigint language sql security definer set search_path = '' as $$
-  select private.enqueue_job(p_kind, p_payload, p_dedupe_key, p_run_at, p_group_key, p_rate_bucket, p_max_attempts);
+  insert into private.jobs (kind, payload, dedupe_key, run_at, group_key, rate_bucket, max_attempts)
+  values (p_kind, coalesce(p_payload, '{}'::jsonb), p_dedupe_key, coalesce(p_run_at, now()),
+          p_group_key, p_rate_bucket, coalesce(p_max_attempts, 8))
+  on conflict (dedupe_key) do nothing
+  returning id;
 $$;
 revoke execute on function public.enqueue_job(text, jsonb, text, timestamp with time zone, text, text, integer) from public, anon, authenticated;
 
@@ -5781,7 +5747,7 @@ begin
   if private.mail_confirmed(v_email, p_owner_id, p_commenter_id) then
     return 'confirmed';
   end if;
-  perform private.enqueue_job('confirm.mail',
+  perform public.enqueue_job('confirm.mail',
     jsonb_build_object('email', v_email, 'owner_id', p_owner_id, 'commenter_id', p_commenter_id,
                        'block_id', p_block_id, 'locale', coalesce(p_locale, 'en')),
     'confirm.mail:' || p_owner_id || ':' || coalesce(p_commenter_id::text, 'letters') || ':' || v_email
@@ -6038,7 +6004,7 @@ begin
     from public.blocks b left join public.block_private bp on bp.block_id = b.id
     where b.id = new.block_id;
   if tg_op = 'INSERT' and v_mail_to is not null and new.creator_id is distinct from v_owner then
-    perform private.enqueue_job('notify.owner',
+    perform public.enqueue_job('notify.owner',
       jsonb_build_object('block_id', new.block_id, 'message_id', new.id),
       'notify.owner:message:' || new.id, null, 'notify.owner:' || new.block_id, 'mail');
   end if;
@@ -6047,7 +6013,7 @@ begin
       from public.messages m join public.message_private mp on mp.message_id = m.id
       where m.id = new.parent_id;
     if found and v_parent_creator is distinct from new.creator_id then
-      perform private.enqueue_job('notify.reply',
+      perform public.enqueue_job('notify.reply',
         jsonb_build_object('block_id', new.block_id, 'parent_id', new.parent_id, 'message_id', new.id),
         'notify.reply:' || new.id, null, 'notify.reply:' || new.parent_id, 'mail');
     end if;
@@ -6063,7 +6029,7 @@ begin
   if exists (select 1 from public.block_private bp join public.blocks b on b.id = bp.block_id
              where bp.block_id = new.block_id and bp.mail_to is not null
                and b.owner_id is distinct from new.creator_id) then
-    perform private.enqueue_job('notify.owner',
+    perform public.enqueue_job('notify.owner',
       jsonb_build_object('block_id', new.block_id, 'response_id', new.id),
       'notify.owner:response:' || new.id, null, 'notify.owner:' || new.block_id, 'mail');
   end if;
@@ -6483,8 +6449,8 @@ begin
           case when p_method = 'iamport' then gen_random_uuid() end)
   returning * into v_charge;
 
-  perform private.enqueue_job('plan.reconcile', jsonb_build_object('charge_id', v_charge.id),
-                              'plan.reconcile:' || v_charge.id, now() + interval '2 minutes');
+  perform public.enqueue_job('plan.reconcile', jsonb_build_object('charge_id', v_charge.id),
+                             'plan.reconcile:' || v_charge.id, now() + interval '2 minutes');
   return to_jsonb(v_charge) || jsonb_build_object('existing', false);
 end;
 $$;
@@ -6682,8 +6648,8 @@ begin
           left(p_schedule_id, 200))
   on conflict (id) do nothing;
   if p_schedule_id is null then
-    perform private.enqueue_job('plan.schedule-renewal', jsonb_build_object('charge_id', v_id),
-                                'plan.schedule-renewal:' || v_id);
+    perform public.enqueue_job('plan.schedule-renewal', jsonb_build_object('charge_id', v_id),
+                               'plan.schedule-renewal:' || v_id);
   end if;
   return v_id;
 end;
@@ -6753,7 +6719,7 @@ begin
       where id = p_charge_id and kind = 'renewal' and status in ('unscheduled', 'scheduled');
   end if;
   update public.payments set auto_renew = false, renewal_failed_at = now() where id = v_payment.id;
-  perform private.enqueue_job('plan.mail',
+  perform public.enqueue_job('plan.mail',
     jsonb_build_object('payment_id', v_payment.id, 'template', 'renewal_failed'),
     'plan.mail:renewal_failed:' || v_payment.id || ':' || v_payment.end_date);
 end;
@@ -6955,8 +6921,8 @@ begin
     where is_active and not auto_renew and renewal_failed_at is null
       and end_date = current_date + 3
   loop
-    if private.enqueue_job('plan.mail', jsonb_build_object('payment_id', v_row.id, 'template', 'ending'),
-                           'plan.mail:ending:' || v_row.id || ':' || v_row.end_date) is not null then
+    if public.enqueue_job('plan.mail', jsonb_build_object('payment_id', v_row.id, 'template', 'ending'),
+                          'plan.mail:ending:' || v_row.id || ':' || v_row.end_date) is not null then
       v_notices := v_notices + 1;
     end if;
   end loop;
@@ -6965,8 +6931,8 @@ begin
     select id, end_date from public.payments
     where is_active and auto_renew and end_date < current_date and end_date >= current_date - 7
   loop
-    if private.enqueue_job('plan.renewal-check', jsonb_build_object('payment_id', v_row.id),
-                           'plan.renewal-check:' || v_row.id || ':' || v_row.end_date) is not null then
+    if public.enqueue_job('plan.renewal-check', jsonb_build_object('payment_id', v_row.id),
+                          'plan.renewal-check:' || v_row.id || ':' || v_row.end_date) is not null then
       v_checks := v_checks + 1;
     end if;
   end loop;
@@ -7151,7 +7117,7 @@ begin
   if not exists (select 1 from public.integrations where user_id = v_owner and provider = 'notion') then
     return null;
   end if;
-  perform private.enqueue_job('notion',
+  perform public.enqueue_job('notion',
     jsonb_build_object('block_id', new.block_id,
                        case when tg_table_name = 'messages' then 'message_id' else 'response_id' end, new.id),
     'notion:' || tg_table_name || ':' || new.id, null, 'notion:' || v_owner, null, 40);
@@ -7489,8 +7455,8 @@ begin
   end if;
   if not exists (select 1 from private.jobs
                  where group_key = 'cafe24:' || p_user_id and kind = 'cafe24.sync' and status = 'queued') then
-    perform private.enqueue_job('cafe24.sync', jsonb_build_object('user_id', p_user_id), null, null,
-                                'cafe24:' || p_user_id, null, 20);
+    perform public.enqueue_job('cafe24.sync', jsonb_build_object('user_id', p_user_id), null, null,
+                               'cafe24:' || p_user_id, null, 20);
   end if;
 end;
 $$;
@@ -7503,8 +7469,8 @@ begin
   update private.jobs set run_at = p_run_at, updated_at = now()
     where group_key = 'cafe24:' || p_user_id and kind = 'cafe24.refresh' and status = 'queued';
   if not found then
-    perform private.enqueue_job('cafe24.refresh', jsonb_build_object('user_id', p_user_id), null, p_run_at,
-                                'cafe24:' || p_user_id, null, 20);
+    perform public.enqueue_job('cafe24.refresh', jsonb_build_object('user_id', p_user_id), null, p_run_at,
+                               'cafe24:' || p_user_id, null, 20);
   end if;
 end;
 $$;
@@ -7923,8 +7889,8 @@ begin
                                  'timestamp', to_char(now() at time zone 'utc', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
                                  'data', p_data))
       returning id into v_delivery;
-    perform private.enqueue_job('webhook', jsonb_build_object('delivery_id', v_delivery),
-                                'webhook:' || v_delivery, null, null, null, 8);
+    perform public.enqueue_job('webhook', jsonb_build_object('delivery_id', v_delivery),
+                               'webhook:' || v_delivery, null, null, null, 8);
   end loop;
 end;
 $$;
@@ -8215,6 +8181,48 @@ $$;
 revoke execute on function private.check_setting_value(jsonb, text, text[], text) from public;
 grant execute on function private.check_setting_value(jsonb, text, text[], text) to service_role;
 
+-- Writes the settings p_columns of p_table's row whose p_key is p_id, from p_new (the row as the
+-- save made it): those columns only, so what other writes changed meanwhile (counters) stays.
+create function private.update_settings(p_table regclass, p_key text, p_id uuid, p_new jsonb, p_columns text[])
+returns void language plpgsql set search_path = '' as $$
+begin
+  execute format('update %1$s set (%2$s) = (select %3$s from jsonb_populate_record(null::%1$s, $1) n) where %4$I = $2',
+                 p_table, (select string_agg(format('%I', c), ', ') from unnest(p_columns) c),
+                 (select string_agg(format('n.%I', c), ', ') from unnest(p_columns) c), p_key)
+    using p_new, p_id;
+end;
+$$;
+revoke execute on function private.update_settings(regclass, text, uuid, jsonb, text[]) from public;
+grant execute on function private.update_settings(regclass, text, uuid, jsonb, text[]) to service_role;
+
+-- The ids of the p_key lists of a list's items (a question's options, an ending's conditions),
+-- checked as payload_ids checks a list's own.
+create function private.payload_child_ids(p_items jsonb, p_key text, p_what text)
+returns uuid[] language sql immutable set search_path = '' as $$
+  select private.payload_ids(coalesce((
+    select jsonb_agg(c) from jsonb_array_elements(p_items) i,
+      jsonb_array_elements(coalesce(i -> p_key, '[]'::jsonb)) c), '[]'::jsonb), p_what);
+$$;
+revoke execute on function private.payload_child_ids(jsonb, text, text) from public;
+grant execute on function private.payload_child_ids(jsonb, text, text) to service_role;
+
+-- Ids of a save's list that name rows of p_table are this block's (the others are new), or the
+-- save fails with p_message.
+create function private.check_block_ids(p_table regclass, p_ids uuid[], p_block_id uuid, p_message text)
+returns void language plpgsql stable set search_path = '' as $$
+declare
+  v_other boolean;
+begin
+  execute format('select exists (select 1 from %s t where t.id = any ($1) and t.block_id <> $2)', p_table)
+    into v_other using p_ids, p_block_id;
+  if v_other then
+    raise exception '%', p_message using errcode = 'P0001';
+  end if;
+end;
+$$;
+revoke execute on function private.check_block_ids(regclass, uuid[], uuid, text) from public;
+grant execute on function private.check_block_ids(regclass, uuid[], uuid, text) to service_role;
+
 create or replace function private.save_block_settings(p_block public.blocks, p_settings jsonb,
   p_paid boolean)
 returns void language plpgsql set search_path = '' as $$
@@ -8278,35 +8286,7 @@ begin
     perform private.require_paid('captcha', v_new.captcha and not v_old.captcha);
   end if;
 
-  update public.blocks set
-    name = v_new.name,
-    theme = v_new.theme,
-    custom_color = v_new.custom_color,
-    custom_label_color = v_new.custom_label_color,
-    custom_label_name = v_new.custom_label_name,
-    embeded_url = v_new.embeded_url,
-    welcome_message = v_new.welcome_message,
-    placeholder = v_new.placeholder,
-    submit_button_text = v_new.submit_button_text,
-    language = v_new.language,
-    block_anonymous = v_new.block_anonymous,
-    allow_reaction = v_new.allow_reaction,
-    allow_reply = v_new.allow_reply,
-    admin_only_reply = v_new.admin_only_reply,
-    show_count = v_new.show_count,
-    show_profile = v_new.show_profile,
-    owner_name = v_new.owner_name,
-    owner_photo_url = v_new.owner_photo_url,
-    qna_subject = v_new.qna_subject,
-    align = v_new.align,
-    button_text = v_new.button_text,
-    url_to_open = v_new.url_to_open,
-    open_graph = v_new.open_graph,
-    allow_creator_email = v_new.allow_creator_email,
-    hold_messages = v_new.hold_messages,
-    honeypot = v_new.honeypot,
-    captcha = v_new.captcha
-  where id = v_old.id;
+  perform private.update_settings('public.blocks', 'id', v_old.id, to_jsonb(v_new), v_allowed);
 end;
 $$;
 revoke execute on function private.save_block_settings(public.blocks, jsonb, boolean) from public;
@@ -8345,12 +8325,7 @@ begin
       and v_new.notion_database_title <> 'response_id');
   end if;
 
-  update public.block_private set
-    mail_to = v_new.mail_to,
-    notion_database = v_new.notion_database,
-    notion_page = v_new.notion_page,
-    notion_database_title = v_new.notion_database_title
-  where block_id = p_block.id;
+  perform private.update_settings('public.block_private', 'block_id', p_block.id, to_jsonb(v_new), v_allowed);
 end;
 $$;
 revoke execute on function private.save_block_private(public.blocks, jsonb, boolean) from public;
@@ -8369,16 +8344,9 @@ declare
   v_option_row public.options;
   v_letter_types constant public.block_type[] := array['notion_letter', 'typedream_letter', 'brunch_letter'];
 begin
-  if p_block.type not in ('form', 'ab') then
-    raise exception 'Not supported block' using errcode = 'P0001';
-  end if;
-  if exists (select 1 from public.questions q where q.id = any (v_ids) and q.block_id <> p_block.id) then
-    raise exception 'Not valid question' using errcode = 'P0001';
-  end if;
+  perform private.check_block_ids('public.questions', v_ids, p_block.id, 'Not valid question');
   -- option ids: unique across the payload, and each one new or already this question's
-  v_option_ids := private.payload_ids(coalesce((
-    select jsonb_agg(o) from jsonb_array_elements(p_questions) q,
-      jsonb_array_elements(coalesce(q -> 'options', '[]'::jsonb)) o), '[]'::jsonb), 'option');
+  v_option_ids := private.payload_child_ids(p_questions, 'options', 'option');
   if exists (
     select 1 from jsonb_array_elements(p_questions) q,
       jsonb_array_elements(coalesce(q -> 'options', '[]'::jsonb)) o
@@ -8509,20 +8477,9 @@ declare
   v_cond public.ending_conditions;
   v_question public.questions;
 begin
-  if p_block.type not in ('form', 'ab') then
-    raise exception 'Not supported block' using errcode = 'P0001';
-  end if;
-  if exists (select 1 from public.endings e where e.id = any (v_ids) and e.block_id <> p_block.id) then
-    raise exception 'Not valid ending' using errcode = 'P0001';
-  end if;
-  v_condition_ids := private.payload_ids(coalesce((
-    select jsonb_agg(c) from jsonb_array_elements(p_endings) e,
-      jsonb_array_elements(coalesce(e -> 'conditions', '[]'::jsonb)) c), '[]'::jsonb), 'condition');
-  if exists (
-    select 1 from public.ending_conditions c
-    where c.id = any (v_condition_ids) and c.block_id <> p_block.id) then
-    raise exception 'Not valid condition' using errcode = 'P0001';
-  end if;
+  perform private.check_block_ids('public.endings', v_ids, p_block.id, 'Not valid ending');
+  v_condition_ids := private.payload_child_ids(p_endings, 'conditions', 'condition');
+  perform private.check_block_ids('public.ending_conditions', v_condition_ids, p_block.id, 'Not valid condition');
 
   -- the default ending stays, and stays the default; no other ending becomes one
   select * into v_default from public.endings where block_id = p_block.id and is_default;
@@ -8638,6 +8595,9 @@ begin
     perform private.save_block_private(v_block, v_private, v_paid);
   end if;
   -- questions before endings: conditions may name questions created by this save
+  if (v_questions is not null or v_endings is not null) and v_block.type not in ('form', 'ab') then
+    raise exception 'Not supported block' using errcode = 'P0001';
+  end if;
   if v_questions is not null then
     perform private.save_block_questions(v_block, v_questions, v_paid);
   end if;
