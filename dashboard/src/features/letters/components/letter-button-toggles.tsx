@@ -1,9 +1,7 @@
 // The letter's two optional buttons under its settings: the call-to-action and the image button,
 // each a switch (on opens its link dialog, off removes it) with Edit beside it while it is on.
 import { useTranslation } from 'react-i18next';
-import type { TLetterModel } from '@reaction-blocks/contracts/letters';
-
-type Kind = 'cta' | 'image';
+import type { LetterButtonKind as Kind, LetterButtons } from './link-dialog';
 
 export function LetterButtonToggles({
   idPrefix,
@@ -12,7 +10,7 @@ export function LetterButtonToggles({
   onRemove,
 }: {
   idPrefix: string;
-  model: Pick<TLetterModel, 'cta' | 'imageButton'>;
+  model: LetterButtons;
   /** Opens the kind's link dialog (switching it on, or Edit). */
   onEdit: (kind: Kind) => void;
   onRemove: (kind: Kind) => void;

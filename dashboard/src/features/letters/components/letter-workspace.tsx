@@ -24,7 +24,6 @@ import {
   emptyLetter,
   LETTER_LIMITS,
   MODE_OF_TYPE,
-  type TLetterModel,
   ZSaveLetter,
 } from '@reaction-blocks/contracts/letters';
 import { letterKeys, useSenders } from '../api/queries';
@@ -50,7 +49,7 @@ import { HistoryView } from './history-view';
 import { LetterButtonToggles } from './letter-button-toggles';
 import { LetterPreview } from './letter-preview';
 import { ExternalLink, RotateCw } from '../../../components/ui/icons';
-import { LinkDialog } from './link-dialog';
+import { BUTTON_KEY, LinkDialog, type LetterButtons } from './link-dialog';
 import { SendLetterDialog } from './send-letter-dialog';
 import { useProgress } from '../hooks/use-progress';
 
@@ -124,10 +123,10 @@ export function LetterWorkspacePage() {
     [setDraft],
   );
 
-  /** The call to action or the image button set (or removed, null) from its dialog, which closes. */
-  const setButton = <K extends 'cta' | 'imageButton'>(key: K, value: TLetterModel[K]) => {
+  /** The call to action or the image button set (or removed, null); its dialog, if open, closes. */
+  const setButtons = (buttons: Partial<LetterButtons>) => {
     if (!draft) return;
-    change({ model: { ...draft.model, [key]: value } });
+    change({ model: { ...draft.model, ...buttons } });
     setDialog(null);
   };
 
@@ -386,11 +385,7 @@ export function LetterWorkspacePage() {
                 idPrefix={nameId}
                 model={draft.model}
                 onEdit={(kind) => setDialog(kind)}
-                onRemove={(kind) =>
-                  change({
-                    model: { ...draft.model, [kind === 'cta' ? 'cta' : 'imageButton']: null },
-                  })
-                }
+                onRemove={(kind) => setButtons({ [BUTTON_KEY[kind]]: null })}
               />
             </section>
             <section
@@ -458,49 +453,11 @@ export function LetterWorkspacePage() {
           onClose={() => setDialog(null)}
         />
       ) : null}
-      {dialog === 'cta' ? (
+      {dialog === 'cta' || dialog === 'image' ? (
         <LinkDialog
-          title={t('letters.cta.dialogTitle')}
-          fields={[
-            {
-              key: 'text',
-              label: t('letters.cta.text'),
-              value: draft.model.cta?.text ?? '',
-              max: LETTER_LIMITS.ctaText,
-              kind: 'text',
-              placeholder: t('letters.cta.placeholder'),
-            },
-            {
-              key: 'link',
-              label: t('letters.cta.link'),
-              value: draft.model.cta?.link ?? 'https://',
-              kind: 'link',
-            },
-          ]}
-          onApply={(v) => setButton('cta', { text: v.text!, link: v.link! })}
-          onRemove={draft.model.cta ? () => setButton('cta', null) : undefined}
-          onClose={() => setDialog(null)}
-        />
-      ) : null}
-      {dialog === 'image' ? (
-        <LinkDialog
-          title={t('letters.image.dialogTitle')}
-          fields={[
-            {
-              key: 'src',
-              label: t('letters.image.src'),
-              value: draft.model.imageButton?.src ?? 'https://',
-              kind: 'image',
-            },
-            {
-              key: 'link',
-              label: t('letters.image.link'),
-              value: draft.model.imageButton?.link ?? 'https://',
-              kind: 'link',
-            },
-          ]}
-          onApply={(v) => setButton('imageButton', { src: v.src!, link: v.link! })}
-          onRemove={draft.model.imageButton ? () => setButton('imageButton', null) : undefined}
+          kind={dialog}
+          buttons={draft.model}
+          onChange={setButtons}
           onClose={() => setDialog(null)}
         />
       ) : null}

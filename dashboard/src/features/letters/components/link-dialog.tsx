@@ -1,41 +1,67 @@
-// The call-to-action link modal and the image-button modal: one dialog with two or three fields.
+// The letter's two optional buttons' dialog: the call to action (its text and link) or the image
+// button (the image's address and its link). Opened from LetterButtonToggles.
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FormDialog } from '../../../components/ui/form-dialog';
 import { TextField } from '../../../components/ui/fields';
-import { isLetterLink, LETTER_LIMITS } from '@reaction-blocks/contracts/letters';
+import { isLetterLink, LETTER_LIMITS, type TLetterModel } from '@reaction-blocks/contracts/letters';
 
-export interface LinkField {
-  key: string;
-  label: string;
-  value: string;
+/** The letter's optional buttons, by the name their texts are under (`letters.cta`, `letters.image`). */
+export type LetterButtonKind = 'cta' | 'image';
+
+/** The buttons as the letter model holds them. */
+export type LetterButtons = Pick<TLetterModel, 'cta' | 'imageButton'>;
+
+/** The model's key of each kind. */
+export const BUTTON_KEY = { cta: 'cta', image: 'imageButton' } as const satisfies Record<
+  LetterButtonKind,
+  keyof LetterButtons
+>;
+
+interface LinkField {
+  /** The field's key in the button, and its label's under `letters.<kind>`. */
+  key: 'text' | 'src' | 'link';
   max?: number;
   /** Checked as a link (http, https, mailto); https only for images. */
-  kind: 'text' | 'link' | 'image';
-  placeholder?: string;
+  check: 'text' | 'link' | 'image';
 }
 
-export interface LinkDialogProps {
-  title: string;
-  fields: LinkField[];
-  onApply: (values: Record<string, string>) => void;
-  onRemove?: () => void;
-  onClose: () => void;
-}
+const FIELDS: Record<LetterButtonKind, LinkField[]> = {
+  cta: [
+    { key: 'text', max: LETTER_LIMITS.ctaText, check: 'text' },
+    { key: 'link', check: 'link' },
+  ],
+  image: [
+    { key: 'src', check: 'image' },
+    { key: 'link', check: 'link' },
+  ],
+};
 
 /** What is wrong with a field's value, as a key of the messages below; undefined when fine. */
 function problem(field: LinkField, value: string): 'required' | 'tooLong' | 'invalid' | undefined {
   if (value.trim() === '') return 'required';
   if (field.max && value.length > field.max) return 'tooLong';
-  if (field.kind === 'link' && !isLetterLink(value.trim())) return 'invalid';
-  if (field.kind === 'image' && !/^https:\/\/\S+$/i.test(value.trim())) return 'invalid';
+  if (field.check === 'link' && !isLetterLink(value.trim())) return 'invalid';
+  if (field.check === 'image' && !/^https:\/\/\S+$/i.test(value.trim())) return 'invalid';
   return undefined;
 }
 
-export function LinkDialog({ title, fields, onApply, onRemove, onClose }: LinkDialogProps) {
+export interface LinkDialogProps {
+  kind: LetterButtonKind;
+  buttons: LetterButtons;
+  /** The button set from the dialog, or removed (null). */
+  onChange: (buttons: Partial<LetterButtons>) => void;
+  onClose: () => void;
+}
+
+export function LinkDialog({ kind, buttons, onChange, onClose }: LinkDialogProps) {
   const { t } = useTranslation();
+  const fields = FIELDS[kind];
+  const current = buttons[BUTTON_KEY[kind]] as Partial<Record<LinkField['key'], string>> | null;
   const [values, setValues] = useState(() =>
-    Object.fromEntries(fields.map((f) => [f.key, f.value])),
+    Object.fromEntries(
+      fields.map((f) => [f.key, current?.[f.key] ?? (f.check === 'text' ? '' : 'https://')]),
+    ),
   );
   const [tried, setTried] = useState(false);
   const message = {
@@ -50,14 +76,26 @@ export function LinkDialog({ title, fields, onApply, onRemove, onClose }: LinkDi
     }),
   );
   const valid = Object.values(errors).every((e) => !e);
+  const apply = () => {
+    const v = Object.fromEntries(Object.entries(values).map(([k, value]) => [k, value.trim()]));
+    onChange(
+      kind === 'cta'
+        ? { cta: { text: v.text!, link: v.link! } }
+        : { imageButton: { src: v.src!, link: v.link! } },
+    );
+  };
   return (
     <FormDialog
-      title={title}
+      title={t(`letters.${kind}.dialogTitle`)}
       onClose={onClose}
       submitLabel={t('letters.linkDialog.save')}
       before={
-        onRemove ? (
-          <button type="button" className="button button-ghost" onClick={onRemove}>
+        current ? (
+          <button
+            type="button"
+            className="button button-ghost"
+            onClick={() => onChange({ [BUTTON_KEY[kind]]: null })}
+          >
             {t('letters.linkDialog.remove')}
           </button>
         ) : null
@@ -65,18 +103,17 @@ export function LinkDialog({ title, fields, onApply, onRemove, onClose }: LinkDi
       onSubmit={() => {
         // the action stays enabled: a first try shows what is missing
         setTried(true);
-        if (!valid) return;
-        onApply(Object.fromEntries(Object.entries(values).map(([k, v]) => [k, v.trim()])));
+        if (valid) apply();
       }}
     >
       {fields.map((f) => (
         <TextField
           key={f.key}
-          label={f.label}
+          label={t(`letters.${kind}.${f.key}`)}
           value={values[f.key] ?? ''}
           max={f.max ?? LETTER_LIMITS.url}
-          type={f.kind === 'text' ? 'text' : 'url'}
-          placeholder={f.placeholder}
+          type={f.check === 'text' ? 'text' : 'url'}
+          placeholder={f.check === 'text' ? t(`letters.${kind}.placeholder`) : undefined}
           error={tried ? errors[f.key] : undefined}
           onChange={(v) => setValues((old) => ({ ...old, [f.key]: v }))}
         />
