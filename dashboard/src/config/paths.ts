@@ -42,3 +42,7 @@ export const paths = {
   publicBlock: (origin: string, ownerId: string, blockId: string) =>
     `${origin}/block/?id=${encodeURIComponent(ownerId)}&block_id=${encodeURIComponent(blockId)}`,
 } as const;
+
+/** The path is `base` or under it: `/work/1/result` is within `/work/1`, `/work/12` is not. */
+export const isWithin = (pathname: string, base: string) =>
+  pathname === base || pathname.startsWith(`${base}/`);

@@ -8,9 +8,11 @@
 //   pushed (a "guard entry"). Back then lands on the same workspace page, the router stays, and
 //   the question is asked: Stay pushes the guard entry again, Leave goes back to the entry
 //   before the workspace was opened (react-router numbers its entries in history.state.idx).
-// Moving between a workspace's modes is not leaving (`stayInside`): the draft lives above them.
+// Moving between a workspace's modes (the paths under `home`) is not leaving: the draft lives
+// above them.
 // Used by the block workspace and the letter workspace.
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { isWithin } from '../config/paths';
 
 const GUARD_KEY = 'reactionLeaveGuard';
 
@@ -29,17 +31,18 @@ function pushGuardEntry() {
   window.history.pushState({ ...base, [GUARD_KEY]: true }, '', window.location.href);
 }
 
-export function useLeaveGuard(dirty: boolean, stayInside: (pathname: string) => boolean) {
+/** `home`: the workspace's path (`/work/{id}`); its modes are paths under it. */
+export function useLeaveGuard(dirty: boolean, home: string) {
   const [pending, setPending] = useState<(() => void) | null>(null);
   const dirtyRef = useRef(dirty);
-  const stayRef = useRef(stayInside);
+  const homeRef = useRef(home);
   /** A guard entry sits at or below the current history entry. */
   const guarded = useRef(false);
   /** The history entry the workspace was opened at. */
   const [openedAt] = useState(() => historyIndex(window.history.state));
   useEffect(() => {
     dirtyRef.current = dirty;
-    stayRef.current = stayInside;
+    homeRef.current = home;
   });
 
   useEffect(() => {
@@ -61,7 +64,7 @@ export function useLeaveGuard(dirty: boolean, stayInside: (pathname: string) => 
     let leaving = false;
     const onPopState = (event: PopStateEvent) => {
       if (leaving || isGuardEntry(event.state) || !guarded.current) return;
-      if (!stayRef.current(window.location.pathname)) return;
+      if (!isWithin(window.location.pathname, homeRef.current)) return;
       // stepped back off the guard entry onto the page it copies
       guarded.current = false;
       if (!dirtyRef.current) return;

@@ -24,6 +24,8 @@ const en = {
     sendNoticeTitle: 'About sending',
     /** a workspace's save state line (workspace-header.tsx SaveState) */
     saveState: { saving: 'Saving…', saved: 'Saved', unsaved: 'Unsaved changes' },
+    /** a workspace's question before unsaved changes are lost (workspace-leave-dialog.tsx) */
+    leave: { title: 'Leave without saving?', stay: 'Stay', leave: 'Leave' },
   },
   blocks: {
     listLabel: 'Blocks',
@@ -140,6 +142,7 @@ const ko: SameShape<typeof en> = {
     sendTypes: { notion: '노션', typedream: '타입드림', brunch: '브런치' },
     sendNoticeTitle: '보내기 안내',
     saveState: { saving: '저장하는 중…', saved: '저장됨', unsaved: '저장하지 않은 변경 사항' },
+    leave: { title: '저장하지 않고 나갈까요?', stay: '머무르기', leave: '나가기' },
   },
   blocks: {
     listLabel: '블록',

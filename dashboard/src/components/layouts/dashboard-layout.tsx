@@ -2,7 +2,7 @@
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, NavLink, useLocation, useNavigate } from 'react-router-dom';
-import { paths, SEND_MODES } from '../../config/paths';
+import { isWithin, paths, SEND_MODES } from '../../config/paths';
 import { REACTION_TYPES } from '../../lib/db-types';
 import { useSession } from '../../lib/session';
 import { breakpoints, useMediaQuery } from '../../lib/use-media-query';
@@ -58,9 +58,9 @@ function UserMenu() {
 export function TopBar() {
   const { t } = useTranslation();
   const { pathname } = useLocation();
-  const onDashboard = pathname === paths.dashboard || pathname.startsWith(`${paths.dashboard}/`);
+  const onDashboard = isWithin(pathname, paths.dashboard);
   // spec: on purchase paths the back button goes to the plan page, labelled Plan
-  const onPurchase = pathname === paths.purchase || pathname.startsWith(`${paths.purchase}/`);
+  const onPurchase = isWithin(pathname, paths.purchase);
   return (
     <header className="top-bar">
       {onDashboard ? (
@@ -182,7 +182,7 @@ export function DashboardLayout({ children }: { children: ReactNode }) {
   const { pathname } = useLocation();
   const onProfile = pathname.startsWith(paths.profile);
   // the purchase screens show their own step list instead of a side menu (spec)
-  const onPurchase = pathname === paths.purchase || pathname.startsWith(`${paths.purchase}/`);
+  const onPurchase = isWithin(pathname, paths.purchase);
   return (
     <div className="app-shell">
       <SkipLink />

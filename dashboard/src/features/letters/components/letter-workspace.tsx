@@ -43,6 +43,7 @@ import {
   WorkspaceTitle,
 } from '../../../components/layouts/workspace-header';
 import { WorkspaceActions } from '../../../components/layouts/workspace-actions';
+import { WorkspaceLeaveDialog } from '../../../components/layouts/workspace-leave-dialog';
 import { letterMessage } from '../model/messages';
 import { BrunchVerifyDialog } from './brunch-verify-dialog';
 import { HistoryView } from './history-view';
@@ -107,13 +108,8 @@ export function LetterWorkspacePage() {
   }, [senders.data, status, hasSavedHtml, setBase, setDraft]);
 
   const dirty = !!base && !!draft && !sameDraft(base, draft);
-  const inside = useCallback(
-    (pathname: string) =>
-      pathname === paths.work(blockId) || pathname.startsWith(`${paths.work(blockId)}/`),
-    [blockId],
-  );
   // the same guard as the block workspace's: the tab closing, the back link and the browser's Back
-  const guard = useLeaveGuard(dirty, inside);
+  const guard = useLeaveGuard(dirty, paths.work(blockId));
 
   const change = useCallback(
     (patch: Partial<LetterDraft>) => {
@@ -489,16 +485,7 @@ export function LetterWorkspacePage() {
       >
         <p>{t('letters.preview.clearText')}</p>
       </ConfirmDialog>
-      <ConfirmDialog
-        open={guard.confirming}
-        title={t('letters.leave.title')}
-        cancelLabel={t('letters.leave.stay')}
-        confirmLabel={t('letters.leave.leave')}
-        onCancel={guard.stay}
-        onConfirm={guard.leave}
-      >
-        <p>{t('letters.leave.text')}</p>
-      </ConfirmDialog>
+      <WorkspaceLeaveDialog guard={guard} text={t('letters.leave.text')} />
     </div>
   );
 }

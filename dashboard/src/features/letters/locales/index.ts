@@ -156,12 +156,7 @@ export const en = {
     verifySenderFirst: 'Verify the sender email first',
     subjectLineBreak: 'The title is the mail’s subject: it cannot contain line breaks.',
   },
-  leave: {
-    title: 'Leave without saving?',
-    text: 'Your changes to this letter are not saved.',
-    stay: 'Stay',
-    leave: 'Leave',
-  },
+  leave: { text: 'Your changes to this letter are not saved.' },
 };
 
 export const ko: typeof en = {
@@ -319,12 +314,7 @@ export const ko: typeof en = {
     verifySenderFirst: '먼저 발신 이메일을 인증하세요',
     subjectLineBreak: '제목은 메일 제목으로 쓰이므로 줄바꿈을 넣을 수 없습니다.',
   },
-  leave: {
-    title: '저장하지 않고 나갈까요?',
-    text: '이 레터의 변경 사항이 저장되지 않았습니다.',
-    stay: '머무르기',
-    leave: '나가기',
-  },
+  leave: { text: '이 레터의 변경 사항이 저장되지 않았습니다.' },
 };
 
 export const registerLetterTranslations = textRegistration({ en, ko }, 'letters');

@@ -1,10 +1,10 @@
 // /work/{blockId}[/{mode}]: the block workspace. Loads the owner's block (anything else, or a
 // failed load, goes back to /dashboard/reaction), keeps the draft across the modes, and saves
 // settings, private settings and the form lists in one save-block call.
-import { useCallback, useEffect, useMemo, useState, type MouseEvent, type ReactNode } from 'react';
+import { useEffect, useMemo, useState, type MouseEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useNavigate, useParams } from 'react-router-dom';
-import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
+import { WorkspaceLeaveDialog } from '../../../components/layouts/workspace-leave-dialog';
 import { PageHeading } from '../../../components/ui/page-heading';
 import { Spinner } from '../../../components/ui/spinner';
 import { paths } from '../../../config/paths';
@@ -43,12 +43,7 @@ export function WorkspacePage({ api = supabaseWorkspaceApi, renderBlockLink }: W
   const { saved, draft } = ws;
   const [selectedEnding, setSelectedEnding] = useState<number | null>(null);
   const [linkOpen, setLinkOpen] = useState(false);
-  const inside = useCallback(
-    (pathname: string) =>
-      pathname === paths.work(blockId) || pathname.startsWith(`${paths.work(blockId)}/`),
-    [blockId],
-  );
-  const guard = useLeaveGuard(ws.dirty, inside);
+  const guard = useLeaveGuard(ws.dirty, paths.work(blockId));
   // "+ N responses" as it was when the owner opened what shows them; then back to 0
   const [newAtOpen, setNewAtOpen] = useState(0);
 
@@ -204,16 +199,7 @@ export function WorkspacePage({ api = supabaseWorkspaceApi, renderBlockLink }: W
         ) : null}
       </main>
       {linkOpen && renderBlockLink ? renderBlockLink(block, () => setLinkOpen(false)) : null}
-      <ConfirmDialog
-        open={guard.confirming}
-        title={t('workspace.leave.title')}
-        cancelLabel={t('workspace.leave.stay')}
-        confirmLabel={t('workspace.leave.leave')}
-        onCancel={guard.stay}
-        onConfirm={guard.leave}
-      >
-        <p>{t('workspace.leave.text')}</p>
-      </ConfirmDialog>
+      <WorkspaceLeaveDialog guard={guard} text={t('workspace.leave.text')} />
     </div>
   );
 }

@@ -19,12 +19,7 @@ export const en = {
   blockLink: 'Block link',
   exportCsv: 'Export CSV',
   exporting: 'Exporting…',
-  leave: {
-    title: 'Leave without saving?',
-    text: 'You have unsaved changes. They will be lost if you leave this page.',
-    stay: 'Stay',
-    leave: 'Leave',
-  },
+  leave: { text: 'You have unsaved changes. They will be lost if you leave this page.' },
   settings: {
     title: '{{type}} settings',
     main: 'Main settings',
@@ -213,12 +208,7 @@ export const ko: typeof en = {
   blockLink: '블록 링크',
   exportCsv: 'CSV 내보내기',
   exporting: '내보내는 중…',
-  leave: {
-    title: '저장하지 않고 나갈까요?',
-    text: '저장하지 않은 변경 사항이 있습니다. 이 페이지를 나가면 사라집니다.',
-    stay: '머무르기',
-    leave: '나가기',
-  },
+  leave: { text: '저장하지 않은 변경 사항이 있습니다. 이 페이지를 나가면 사라집니다.' },
   settings: {
     title: '{{type}} 설정',
     main: '기본 설정',
