@@ -106,6 +106,8 @@ const url = (n: number, c: string) => 'https://' + c.repeat(n - 8);
 /** An address the contracts' email rules accept (ASCII), whatever the case's character. */
 const address = (n: number) => 'a'.repeat(n - 12) + '@example.com';
 const settings = (key: string) => (v: string) => accepts(ZBlockSettings, { [key]: v });
+const privateSettings = (key: string) => (v: string) =>
+  accepts(ZBlockPrivateSettings, { [key]: v });
 const field = (schema: { shape: Record<string, z.ZodType> }, key: string) => (v: string) =>
   accepts(schema.shape[key]!, v);
 const letter = (key: string) => (v: string) =>
@@ -228,20 +230,20 @@ const LIMITS_TABLE: Limit[] = [
     table: 'block_private',
     column: 'mail_to',
     max: BLOCK_LIMITS.mailTo,
-    browser: (v) => accepts(ZBlockPrivateSettings, { mail_to: v }),
+    browser: privateSettings('mail_to'),
     make: address,
   },
   {
     table: 'block_private',
     column: 'notion_database',
     max: BLOCK_LIMITS.notionTarget,
-    browser: (v) => accepts(ZBlockPrivateSettings, { notion_database: v }),
+    browser: privateSettings('notion_database'),
   },
   {
     table: 'block_private',
     column: 'notion_page',
     max: BLOCK_LIMITS.notionTarget,
-    browser: (v) => accepts(ZBlockPrivateSettings, { notion_page: v }),
+    browser: privateSettings('notion_page'),
   },
   // form content
   {
