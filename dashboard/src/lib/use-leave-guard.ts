@@ -1,7 +1,7 @@
 // Warns before unsaved changes are lost. The app uses BrowserRouter, which has no navigation
 // blocker, so three ways out are covered here:
 // - closing or reloading the tab, or typing another address: the browser's beforeunload prompt;
-// - the workspace's own links out (back to the dashboard or to Send): `confirmLeave(go)` asks first;
+// - the workspace's own links out (back to the dashboard or to Send): `leaveByLink` asks first;
 // - the browser's Back button: the router handles popstate before any listener added later
 //   (Chromium runs window listeners in the order they were added, capture or not), so it cannot
 //   be stopped. Instead, once there are unsaved changes, a copy of the current history entry is
@@ -11,7 +11,8 @@
 // Moving between a workspace's modes (the paths under `home`) is not leaving: the draft lives
 // above them.
 // Used by the block workspace and the letter workspace.
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState, type MouseEvent } from 'react';
+import { useNavigate } from 'react-router-dom';
 import { isWithin } from '../config/paths';
 
 const GUARD_KEY = 'reactionLeaveGuard';
@@ -33,6 +34,7 @@ function pushGuardEntry() {
 
 /** `home`: the workspace's path (`/work/{id}`); its modes are paths under it. */
 export function useLeaveGuard(dirty: boolean, home: string) {
+  const navigate = useNavigate();
   const [pending, setPending] = useState<(() => void) | null>(null);
   const dirtyRef = useRef(dirty);
   const homeRef = useRef(home);
@@ -79,11 +81,18 @@ export function useLeaveGuard(dirty: boolean, home: string) {
     return () => window.removeEventListener('popstate', onPopState);
   }, [openedAt]);
 
-  /** Runs `go` at once when nothing is unsaved, else after the owner confirms. */
-  const confirmLeave = useCallback((go: () => void) => {
-    if (dirtyRef.current) setPending(() => go);
-    else go();
-  }, []);
+  /**
+   * A click on one of the workspace's own links out (to `to`): followed at once when nothing is
+   * unsaved, else held until the owner confirms.
+   */
+  const leaveByLink = useCallback(
+    (event: MouseEvent<HTMLAnchorElement>, to: string) => {
+      if (!dirtyRef.current) return;
+      event.preventDefault();
+      setPending(() => () => navigate(to));
+    },
+    [navigate],
+  );
 
   const stay = useCallback(() => {
     setPending(null);
@@ -99,5 +108,5 @@ export function useLeaveGuard(dirty: boolean, home: string) {
     go?.();
   }, [pending]);
 
-  return { confirming: pending !== null, confirmLeave, stay, leave };
+  return { confirming: pending !== null, leaveByLink, stay, leave };
 }

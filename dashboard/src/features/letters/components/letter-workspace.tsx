@@ -5,9 +5,9 @@
 // name, page URL with Load and Load sample, the 30-second loading progress, the brunch profile),
 // and the letter as rows to delete, with the call-to-action and image buttons and their link
 // modals, refresh, clear and open. A failed save keeps the draft.
-import { useCallback, useEffect, useId, useMemo, useRef, useState, type MouseEvent } from 'react';
+import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, Navigate, useNavigate, useParams } from 'react-router-dom';
+import { Link, Navigate, useParams } from 'react-router-dom';
 import { Announcement } from '../../../components/ui/announcement';
 import { BusyButton } from '../../../components/ui/busy-button';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
@@ -62,7 +62,6 @@ type Dialog = 'send' | 'cta' | 'image' | 'brunch' | 'clear' | null;
 export function LetterWorkspacePage() {
   const { t } = useTranslation();
   const { blockId = '', mode: segment } = useParams();
-  const navigate = useNavigate();
   const { user, profile } = useSession();
   const paid = profile?.paid === true;
   const nameId = useId();
@@ -197,12 +196,6 @@ export function LetterWorkspacePage() {
     }
   };
 
-  const leave = (event: MouseEvent<HTMLAnchorElement>) => {
-    if (!dirty) return;
-    event.preventDefault();
-    guard.confirmLeave(() => navigate(paths.dashboardSend));
-  };
-
   const showSend = canSend({
     dirty,
     hasHtml: !!saved.private?.mail_html,
@@ -217,7 +210,11 @@ export function LetterWorkspacePage() {
         {t('common.skipToContent')}
       </a>
       <header className="workspace-top-bar">
-        <WorkspaceBackLink to={paths.dashboardSend} label={t('letters.back')} onClick={leave} />
+        <WorkspaceBackLink
+          to={paths.dashboardSend}
+          label={t('letters.back')}
+          onClick={(event) => guard.leaveByLink(event, paths.dashboardSend)}
+        />
         <WorkspaceTitle
           type={type}
           iconLabel={t(`blockTypes.${type}`)}

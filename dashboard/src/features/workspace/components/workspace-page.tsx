@@ -1,9 +1,9 @@
 // /work/{blockId}[/{mode}]: the block workspace. Loads the owner's block (anything else, or a
 // failed load, goes back to /dashboard/reaction), keeps the draft across the modes, and saves
 // settings, private settings and the form lists in one save-block call.
-import { useEffect, useMemo, useState, type MouseEvent, type ReactNode } from 'react';
+import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Navigate, useNavigate, useParams } from 'react-router-dom';
+import { Navigate, useParams } from 'react-router-dom';
 import { WorkspaceLeaveDialog } from '../../../components/layouts/workspace-leave-dialog';
 import { PageHeading } from '../../../components/ui/page-heading';
 import { Spinner } from '../../../components/ui/spinner';
@@ -36,7 +36,6 @@ export interface WorkspacePageProps {
 export function WorkspacePage({ api = supabaseWorkspaceApi, renderBlockLink }: WorkspacePageProps) {
   const { t } = useTranslation();
   const { blockId = '', mode: segment } = useParams();
-  const navigate = useNavigate();
   const { user, profile } = useSession();
   const paid = profile?.paid === true;
   const ws = useWorkspace(blockId, user?.id, api);
@@ -88,11 +87,6 @@ export function WorkspacePage({ api = supabaseWorkspaceApi, renderBlockLink }: W
 
   const block: WorkspaceBlockRow = saved.block;
   const name = draft.settings.name;
-  const leave = (event: MouseEvent<HTMLAnchorElement>) => {
-    if (!ws.dirty) return;
-    event.preventDefault();
-    guard.confirmLeave(() => navigate(paths.dashboardReaction));
-  };
   const savedQuestions = saved.questions.map((q) => ({
     id: q.id,
     index: q.index,
@@ -124,7 +118,7 @@ export function WorkspacePage({ api = supabaseWorkspaceApi, renderBlockLink }: W
         }}
         onBlockLink={() => setLinkOpen(true)}
         onExportCsv={() => exportResultsCsv(block, savedQuestions)}
-        onLeave={leave}
+        onLeave={(event) => guard.leaveByLink(event, paths.dashboardReaction)}
       />
       <main id="workspace-main" className="workspace-main" tabIndex={-1}>
         {/* takes focus on arrival and on a change of mode (PageHeading), so a screen reader
