@@ -3,11 +3,20 @@
 // condition around it.
 import type { ReactNode } from 'react';
 
-export function ErrorText({ children, id }: { children: ReactNode; id?: string }) {
+export function ErrorText({
+  children,
+  id,
+  className,
+}: {
+  children: ReactNode;
+  id?: string;
+  /** Placed by its container (e.g. `workspace-save-error`: a line of its own in the top bar). */
+  className?: string;
+}) {
   if (children === null || children === undefined || children === false || children === '')
     return null;
   return (
-    <p id={id} className="error-text" role="alert">
+    <p id={id} className={className ? `error-text ${className}` : 'error-text'} role="alert">
       {children}
     </p>
   );

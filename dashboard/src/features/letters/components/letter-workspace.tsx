@@ -11,6 +11,7 @@ import { Link, Navigate, useParams } from 'react-router-dom';
 import { Announcement } from '../../../components/ui/announcement';
 import { BusyButton } from '../../../components/ui/busy-button';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
+import { ErrorText } from '../../../components/ui/error-text';
 import { SelectField, TextField } from '../../../components/ui/fields';
 import { PageHeading } from '../../../components/ui/page-heading';
 import { Spinner } from '../../../components/ui/spinner';
@@ -257,11 +258,11 @@ export function LetterWorkspacePage() {
             </button>
           ) : null}
         </WorkspaceActions>
-        {saveState === 'error' && saveError ? (
-          <p className="workspace-save-error error-text" role="alert">
-            {t('letters.saveFailed', { message: saveError })}
-          </p>
-        ) : null}
+        <ErrorText className="workspace-save-error">
+          {saveState === 'error' && saveError
+            ? t('letters.saveFailed', { message: saveError })
+            : null}
+        </ErrorText>
       </header>
 
       <main id="workspace-main" className="workspace-main" tabIndex={-1}>

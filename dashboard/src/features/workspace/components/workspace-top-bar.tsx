@@ -16,6 +16,7 @@ import {
 } from '../../../components/layouts/workspace-header';
 import { WorkspaceActions } from '../../../components/layouts/workspace-actions';
 import { BusyButton } from '../../../components/ui/busy-button';
+import { ErrorText } from '../../../components/ui/error-text';
 import { Download } from '../../../components/ui/icons';
 
 export interface WorkspaceTopBarProps {
@@ -109,21 +110,14 @@ export function WorkspaceTopBar(props: WorkspaceTopBarProps) {
           </button>
         ) : null}
       </WorkspaceActions>
-      {saveStatus === 'invalid' ? (
-        <p className="workspace-save-error error-text" role="alert">
-          {t('workspace.fixErrors')}
-        </p>
-      ) : null}
-      {saveStatus === 'error' && saveError ? (
-        <p className="workspace-save-error error-text" role="alert">
-          {t('workspace.saveFailed', { message: translateMessage(t, saveError) })}
-        </p>
-      ) : null}
-      {exportError ? (
-        <p className="workspace-save-error error-text" role="alert">
-          {exportError}
-        </p>
-      ) : null}
+      <ErrorText className="workspace-save-error">
+        {saveStatus === 'invalid'
+          ? t('workspace.fixErrors')
+          : saveStatus === 'error' && saveError
+            ? t('workspace.saveFailed', { message: translateMessage(t, saveError) })
+            : null}
+      </ErrorText>
+      <ErrorText className="workspace-save-error">{exportError}</ErrorText>
     </header>
   );
 }

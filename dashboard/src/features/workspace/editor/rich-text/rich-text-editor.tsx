@@ -20,6 +20,7 @@ import {
   type KeyboardEvent,
 } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ErrorText } from '../../../../components/ui/error-text';
 import { useFieldDescription } from '../../../../components/ui/fields';
 import {
   activeFormats,
@@ -507,11 +508,9 @@ export function RichTextEditor({ label, value, onChange, hint, error }: RichText
               {t('editor.richText.linkCancel')}
             </button>
           </div>
-          {linkError ? (
-            <p id={`${linkInputId}-error`} className="error-text" role="alert">
-              {t('editor.richText.linkInvalid')}
-            </p>
-          ) : null}
+          <ErrorText id={`${linkInputId}-error`}>
+            {linkError ? t('editor.richText.linkInvalid') : null}
+          </ErrorText>
         </div>
       ) : null}
       <div
