@@ -1,8 +1,7 @@
 // The route table. Every screen module is lazy, so the landing never loads the signed-in app.
 import { lazy, Suspense, useEffect, useRef, useState, type ReactNode } from 'react';
 import { Navigate, Outlet, Route, Routes, useLocation, useParams } from 'react-router-dom';
-import { useTranslation } from 'react-i18next';
-import { Spinner } from '../components/ui/spinner';
+import { PageLoading } from '../components/ui/spinner';
 import { paths, SEND_MODES } from '../config/paths';
 import { isReactionType } from '../lib/db-types';
 import { isEligibleUser, useSession } from '../lib/session';
@@ -48,15 +47,6 @@ const PurchasePage = lazy(() =>
   import('./routes/plans').then((m) => ({ default: m.PurchasePage })),
 );
 const AudiencePage = lazy(() => import('./routes/audience'));
-
-function PageLoading() {
-  const { t } = useTranslation();
-  return (
-    <div className="page-loading">
-      <Spinner label={t('common.loading')} />
-    </div>
-  );
-}
 
 function ScrollToTop() {
   const { pathname } = useLocation();

@@ -6,9 +6,8 @@
 // is handed to the workspace.
 import { useQuery } from '@tanstack/react-query';
 import { useParams } from 'react-router-dom';
-import { useTranslation } from 'react-i18next';
 import { DashboardLayout } from '../../components/layouts/dashboard-layout';
-import { Spinner } from '../../components/ui/spinner';
+import { PageLoading } from '../../components/ui/spinner';
 import { BlockLinkDialog } from '../../features/blocks/components/block-link-dialog';
 import { ConsentGate } from '../../features/consent';
 import { AudiencePage, registerAudienceTranslations } from '../../features/audience';
@@ -45,7 +44,6 @@ export default function WorkRoute() {
 }
 
 function WorkScreen() {
-  const { t } = useTranslation();
   const { blockId = '', mode } = useParams();
   const { user } = useSession();
   const ownerId = user?.id ?? '';
@@ -63,11 +61,7 @@ function WorkScreen() {
     );
   }
   if (summary.isPending && summary.fetchStatus !== 'idle') {
-    return (
-      <div className="page-loading">
-        <Spinner label={t('common.loading')} />
-      </div>
-    );
+    return <PageLoading />;
   }
   return (
     <>

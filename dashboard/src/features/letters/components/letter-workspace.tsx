@@ -14,7 +14,7 @@ import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { ErrorText } from '../../../components/ui/error-text';
 import { SelectField, TextField } from '../../../components/ui/fields';
 import { PageHeading } from '../../../components/ui/page-heading';
-import { Spinner } from '../../../components/ui/spinner';
+import { PageLoading } from '../../../components/ui/spinner';
 import { paths } from '../../../config/paths';
 import { isLetterType, type LetterType } from '../../../lib/db-types';
 import { messageOf, withWait } from '../../../lib/errors';
@@ -133,11 +133,7 @@ export function LetterWorkspacePage() {
 
   if (status === 'missing') return <Navigate to={paths.dashboardSend} replace />;
   if (status === 'loading' || !saved || !draft || !base) {
-    return (
-      <div className="page-loading">
-        <Spinner label={t('letters.loading')} />
-      </div>
-    );
+    return <PageLoading label={t('letters.loading')} />;
   }
   const type = saved.block.type as LetterType;
   const letterMode = MODE_OF_TYPE[type];

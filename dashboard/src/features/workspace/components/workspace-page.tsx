@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { Navigate, useParams } from 'react-router-dom';
 import { WorkspaceLeaveDialog } from '../../../components/layouts/workspace-leave-dialog';
 import { PageHeading } from '../../../components/ui/page-heading';
-import { Spinner } from '../../../components/ui/spinner';
+import { PageLoading } from '../../../components/ui/spinner';
 import { paths } from '../../../config/paths';
 import type { BlockRow, ReactionType } from '../../../lib/db-types';
 import { useSession } from '../../../lib/session';
@@ -76,11 +76,7 @@ export function WorkspacePage({ api = supabaseWorkspaceApi, renderBlockLink }: W
 
   if (ws.status === 'missing') return <Navigate to={paths.dashboardReaction} replace />;
   if (ws.status === 'loading' || !saved || !draft || !type || !view) {
-    return (
-      <div className="page-loading">
-        <Spinner label={t('workspace.loading')} />
-      </div>
-    );
+    return <PageLoading label={t('workspace.loading')} />;
   }
   // a mode the type does not have, and the spelled-out /edit, go to the edit view
   if (mode === null || segment === 'edit') return <Navigate to={paths.work(blockId)} replace />;
