@@ -62,8 +62,8 @@ function ScrollToTop() {
 }
 
 /**
- * Landing screens: a signed-in user goes to the dashboard; from /pricing to their own plan page,
- * which shows their plan and the way to change it (docs/dashboard.md, Routes).
+ * Landing screens and /login: a signed-in user goes to the dashboard; from /pricing to their own
+ * plan page, which shows their plan and the way to change it (docs/dashboard.md, Routes).
  */
 function RedirectSignedIn({
   children,
@@ -83,12 +83,6 @@ function RequireUser() {
   if (status === 'loading') return <PageLoading />;
   if (!isEligibleUser(user)) return <LoginPage />;
   return <Outlet />;
-}
-
-function LoginRoute() {
-  const { user } = useSession();
-  if (isEligibleUser(user)) return <Navigate to={paths.dashboardReaction} replace />;
-  return <LoginPage />;
 }
 
 /** /dashboard/reaction/{type}: a known type filters the list, anything else goes back to all. */
@@ -128,7 +122,14 @@ export function AppRoutes() {
           <Route path={paths.notSupported} element={<NotSupportedPage />} />
           <Route path={paths.unsubscribe} element={<UnsubscribePage />} />
           <Route path={paths.confirmEmail} element={<ConfirmEmailPage />} />
-          <Route path={paths.login} element={<LoginRoute />} />
+          <Route
+            path={paths.login}
+            element={
+              <RedirectSignedIn to={paths.dashboardReaction}>
+                <LoginPage />
+              </RedirectSignedIn>
+            }
+          />
           <Route element={<RequireUser />}>
             <Route element={<SignedInLayout />}>
               <Route path="dashboard" element={<Navigate to={paths.dashboardReaction} replace />} />
