@@ -2,7 +2,7 @@
 import { lazy, Suspense, useEffect, useRef, useState, type ReactNode } from 'react';
 import { Navigate, Outlet, Route, Routes, useLocation, useParams } from 'react-router-dom';
 import { PageLoading } from '../components/ui/spinner';
-import { paths, SEND_MODES } from '../config/paths';
+import { isSendMode, paths } from '../config/paths';
 import { isReactionType } from '../lib/db-types';
 import { isEligibleUser, useSession } from '../lib/session';
 import { isLocalStorageAvailable } from '../lib/storage';
@@ -85,18 +85,13 @@ function RequireUser() {
   return <Outlet />;
 }
 
-/** /dashboard/reaction/{type}: a known type filters the list, anything else goes back to all. */
-function DashboardTypeRoute() {
-  const { type } = useParams();
-  if (!isReactionType(type)) return <Navigate to={paths.dashboardReaction} replace />;
-  return <DashboardPage />;
-}
-
-/** /dashboard/send/{mode}: a known source filters the letters; anything else is an unknown
- * dashboard path (spec: to /dashboard/reaction). */
-function DashboardSendRoute() {
-  const { mode } = useParams();
-  if (!(SEND_MODES as readonly string[]).includes(mode ?? ''))
+/**
+ * /dashboard/reaction/{type} and /dashboard/send/{mode}: a known type or source filters the list;
+ * anything else is an unknown dashboard path (spec: to /dashboard/reaction, all the blocks).
+ */
+function DashboardFilterRoute() {
+  const { type, mode } = useParams();
+  if (type === undefined ? !isSendMode(mode) : !isReactionType(type))
     return <Navigate to={paths.dashboardReaction} replace />;
   return <DashboardPage />;
 }
@@ -134,9 +129,9 @@ export function AppRoutes() {
             <Route element={<SignedInLayout />}>
               <Route path="dashboard" element={<Navigate to={paths.dashboardReaction} replace />} />
               <Route path="dashboard/reaction" element={<DashboardPage />} />
-              <Route path="dashboard/reaction/:type" element={<DashboardTypeRoute />} />
+              <Route path="dashboard/reaction/:type" element={<DashboardFilterRoute />} />
               <Route path="dashboard/send" element={<DashboardPage />} />
-              <Route path="dashboard/send/:mode" element={<DashboardSendRoute />} />
+              <Route path="dashboard/send/:mode" element={<DashboardFilterRoute />} />
               <Route
                 path="dashboard/*"
                 element={<Navigate to={paths.dashboardReaction} replace />}

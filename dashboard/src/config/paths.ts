@@ -4,6 +4,8 @@ import type { ReactionType } from '../lib/db-types';
 /** The Send menu's sub-routes (letter sources). */
 export const SEND_MODES = ['notion', 'typedream', 'brunch'] as const;
 export type SendMode = (typeof SEND_MODES)[number];
+export const isSendMode = (value: string | undefined): value is SendMode =>
+  (SEND_MODES as readonly string[]).includes(value ?? '');
 
 export const paths = {
   home: '/',

@@ -5,7 +5,7 @@ import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate, useParams } from 'react-router-dom';
 import { Spinner } from '../../../components/ui/spinner';
-import { paths } from '../../../config/paths';
+import { isSendMode, paths } from '../../../config/paths';
 import {
   isReactionType,
   LETTER_TYPES,
@@ -14,7 +14,6 @@ import {
   type BlockType,
   type UserTagRow,
 } from '../../../lib/db-types';
-import { SEND_MODES, type SendMode } from '../../../config/paths';
 import { SendNotice } from './send-notice';
 import { messageOf } from '../../../lib/errors';
 import { useSession } from '../../../lib/session';
@@ -54,9 +53,7 @@ export function BlockDashboard() {
   const { type, mode } = useParams();
   const { pathname } = useLocation();
   const sending = pathname.startsWith(paths.dashboardSend);
-  const sendMode = (SEND_MODES as readonly string[]).includes(mode ?? '')
-    ? (mode as SendMode)
-    : undefined;
+  const sendMode = isSendMode(mode) ? mode : undefined;
   const filterType: BlockType | undefined = sending
     ? sendMode && (`${sendMode}_letter` as BlockType)
     : isReactionType(type)
