@@ -78,20 +78,19 @@ export function TopBar() {
   );
 }
 
-/** A side menu entry and, while its section is open, one link a type under it. */
+/** A side menu entry and, while its section is shown, one link a type under it. */
 function SideGroup({
   to,
   icon,
   label,
-  open,
   items,
 }: {
   to: string;
   icon: ReactNode;
   label: string;
-  open: boolean;
   items: Array<{ to: string; type: BlockTypeIconProps['type']; label: string }>;
 }) {
+  const open = isWithin(useLocation().pathname, to);
   return (
     <li>
       <NavLink to={to} end className="side-link">
@@ -116,7 +115,6 @@ function SideGroup({
 
 export function SideMenu() {
   const { t } = useTranslation();
-  const { pathname } = useLocation();
   return (
     <nav className="side-menu" aria-label={t('shell.sideMenu')}>
       <ul>
@@ -124,7 +122,6 @@ export function SideMenu() {
           to={paths.dashboardReaction}
           icon={<Blocks size={18} />}
           label={t('shell.reaction')}
-          open={pathname.startsWith(paths.dashboardReaction)}
           items={REACTION_TYPES.map((type) => ({
             to: paths.dashboardReactionType(type),
             type,
@@ -135,7 +132,6 @@ export function SideMenu() {
           to={paths.dashboardSend}
           icon={<Send size={18} />}
           label={t('shell.send')}
-          open={pathname.startsWith(paths.dashboardSend)}
           items={SEND_MODES.map((mode) => ({
             to: paths.dashboardSendType(mode),
             type: `${mode}_letter` as const,
