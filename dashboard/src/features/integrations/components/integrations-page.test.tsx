@@ -21,6 +21,18 @@ const notion = (over: Partial<NotionIntegration> = {}): NotionIntegration => ({
   ...over,
 });
 
+const note = (
+  over: Partial<IntegrationNote> & Pick<IntegrationNote, 'id' | 'code'>,
+): IntegrationNote => ({
+  provider: 'notion',
+  block_id: null,
+  property: '',
+  detail: { message: 'boom' },
+  count: 1,
+  last_at: '2026-11-02T05:06:00Z',
+  ...over,
+});
+
 function api(
   state: { notion: NotionIntegration | null; notes?: IntegrationNote[] },
   over: Partial<IntegrationsApi> = {},
@@ -140,6 +152,21 @@ describe('/profile/integration', () => {
     await waitFor(() =>
       expect(screen.getByRole('button', { name: 'Connect Notion' })).toBeTruthy(),
     );
+  });
+
+  it('not granted: the warning says it, and the note saying the same is left out', async () => {
+    render(
+      api({
+        notion: notion({ status: 'not_granted' }),
+        notes: [note({ id: 'n1', code: 'unauthorized' }), note({ id: 'n2', code: 'write_failed' })],
+      }),
+    );
+    const card = (await screen.findByRole('heading', { name: 'Notion' })).closest('li')!;
+    expect(within(card).getByRole('note').textContent).toMatch(/^Notion refused our access/);
+    const notes = within(card).getByRole('list', { name: 'Notes' });
+    expect(within(notes).getAllByRole('listitem')).toHaveLength(1);
+    expect(notes.textContent).toContain('could not be written to Notion after every retry: boom');
+    expect(card.textContent).not.toContain('Connect Notion again; responses received meanwhile');
   });
 
   it('not granted: explains, offers to connect again, and dismisses notes', async () => {
@@ -316,6 +343,26 @@ describe('/profile/integration: Cafe24', () => {
     fireEvent.click(within(dialog).getByRole('button', { name: 'Remove' }));
     await waitFor(() => expect(c.remove).toHaveBeenCalledTimes(1));
     await waitFor(() => expect(card.textContent).toContain('Taking the script off your shop…'));
+  });
+
+  it('not granted: the warning says it, and the note saying the same is left out', async () => {
+    const c = cafe24({
+      integration: notion({ status: 'not_granted', workspace_name: 'myshop' }),
+      shop: shop(),
+      notes: [
+        note({ id: 'c1', provider: 'cafe24', code: 'cafe24_unauthorized' }),
+        note({ id: 'c2', provider: 'cafe24', code: 'cafe24_loader_failed' }),
+      ],
+    });
+    render(api({ notion: null }), true, c);
+    const card = await cafe24Card();
+    expect((await within(card).findByRole('note')).textContent).toMatch(
+      /^Cafe24 refused our access/,
+    );
+    const notes = within(card).getByRole('list', { name: 'Notes' });
+    expect(within(notes).getAllByRole('listitem')).toHaveLength(1);
+    expect(notes.textContent).toContain('could not be updated after every retry: boom');
+    expect(card.textContent).not.toContain('or its access expired. Connect Cafe24 again.');
   });
 
   it('says the loader came off when the plan ended', async () => {
