@@ -1,8 +1,9 @@
 // What the integration cards (Notion's, Cafe24's) share: the head with the service's mark, name
 // and status, the line that says what is connected since when, the warning and the notes, and the
 // row of actions (connect, remove) with the confirmation before the integration is removed (Cancel
-// or Remove; a failure of the removal stays in the dialog with its reason).
-import { useState, type ReactNode } from 'react';
+// or Remove; a failure of the removal stays in the dialog with its reason, and after a removal the
+// page's heading has the focus).
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
   IntegrationNotes,
@@ -13,6 +14,7 @@ import type { IntegrationNote, NotionIntegration } from '../../../lib/integratio
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { formatDate } from '../../../lib/dates';
 import { DangerButton } from '../../../components/ui/danger-button';
+import { focusPageHeading } from '../../../components/ui/page-heading';
 
 export interface IntegrationCardHeadProps {
   mark: ReactNode;
@@ -111,6 +113,15 @@ export function IntegrationActions({
 }: IntegrationActionsProps) {
   const { t } = useTranslation();
   const [confirming, setConfirming] = useState(false);
+  // The dialog gives focus back to Remove, but after a removal that button goes with the
+  // integration once the card is read again, and focus would fall to <body>: the page's heading
+  // takes it instead (this effect runs after the closed dialog's own).
+  const removed = useRef(false);
+  useEffect(() => {
+    if (confirming || !removed.current) return;
+    removed.current = false;
+    focusPageHeading();
+  }, [confirming]);
   return (
     <div className="integration-actions">
       {connectLabel ? (
@@ -136,7 +147,12 @@ export function IntegrationActions({
             confirmLabel={t('integrations.remove')}
             onCancel={() => setConfirming(false)}
             errorText={(cause) => t('integrations.failed', { reason: integrationReason(t, cause) })}
-            onConfirm={() => removal.remove(() => setConfirming(false))}
+            onConfirm={() =>
+              removal.remove(() => {
+                removed.current = true;
+                setConfirming(false);
+              })
+            }
           >
             <p>{removal.text}</p>
           </ConfirmDialog>

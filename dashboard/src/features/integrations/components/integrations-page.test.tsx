@@ -1,5 +1,5 @@
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { describe, expect, it, vi } from 'vitest';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it, vi, type Mock } from 'vitest';
 import type { IntegrationNote, NotionIntegration } from '../../../lib/integrations';
 import { fakeProfile, renderWithProviders, signedInSession } from '../../../test/utils';
 import type { Cafe24Shop } from '../../../lib/cafe24';
@@ -32,6 +32,16 @@ const note = (
   last_at: '2026-11-02T05:06:00Z',
   ...over,
 });
+
+/** The next call of load answers (as load would then) only when the function returned is called. */
+function holdNextLoad<T>(load: Mock<() => Promise<T>>) {
+  const real = load.getMockImplementation()!;
+  let answer = () => {};
+  load.mockImplementationOnce(
+    () => new Promise<T>((resolve) => (answer = () => void real().then(resolve))),
+  );
+  return () => answer();
+}
 
 function api(
   state: { notion: NotionIntegration | null; notes?: IntegrationNote[] },
@@ -152,6 +162,31 @@ describe('/profile/integration', () => {
     await waitFor(() =>
       expect(screen.getByRole('button', { name: 'Connect Notion' })).toBeTruthy(),
     );
+  });
+
+  it('removal: the dialog closes and the removal is said before the card is read again; focus then on the heading', async () => {
+    const a = api({ notion: notion() });
+    render(a);
+    const remove = await screen.findByRole('button', { name: 'Remove' });
+    remove.focus();
+    fireEvent.click(remove);
+    const dialog = screen.getByRole('alertdialog', { name: 'Remove the Notion integration?' });
+    const answer = holdNextLoad(vi.mocked(a.load));
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Remove' }));
+    await waitFor(() => {
+      expect(a.load).toHaveBeenCalledTimes(2);
+      expect(screen.getByRole('status').textContent).toBe(
+        'Notion was removed. 2 blocks were unlinked.',
+      );
+    });
+    // the reload has not answered (the card still has its Remove), and the dialog is gone
+    expect(screen.getByRole('button', { name: 'Remove' })).toBeTruthy();
+    expect(screen.queryByRole('alertdialog')).toBeNull();
+    await act(async () => answer());
+    expect(await screen.findByRole('button', { name: 'Connect Notion' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Remove' })).toBeNull();
+    // Remove went with the integration: focus is on the page's heading, not lost to <body>
+    expect(document.activeElement).toBe(screen.getByRole('heading', { level: 1 }));
   });
 
   it('not granted: the warning says it, and the note saying the same is left out', async () => {
@@ -363,6 +398,31 @@ describe('/profile/integration: Cafe24', () => {
     expect(within(notes).getAllByRole('listitem')).toHaveLength(1);
     expect(notes.textContent).toContain('could not be updated after every retry: boom');
     expect(card.textContent).not.toContain('or its access expired. Connect Cafe24 again.');
+  });
+
+  it('disconnecting: the dialog closes and it is said before the card is read again; focus then on the heading', async () => {
+    const c = cafe24({ integration: notion({ workspace_name: 'myshop' }), shop: shop() });
+    render(api({ notion: null }), true, c);
+    const card = await cafe24Card();
+    const remove = await within(card).findByRole('button', { name: 'Remove' });
+    remove.focus();
+    fireEvent.click(remove);
+    const dialog = screen.getByRole('alertdialog', { name: 'Disconnect your Cafe24 shop?' });
+    const answer = holdNextLoad(vi.mocked(c.load));
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Remove' }));
+    await waitFor(() => {
+      expect(c.load).toHaveBeenCalledTimes(2);
+      expect(screen.getByRole('status').textContent).toBe(
+        'Disconnecting: the script is being taken off your shop.',
+      );
+    });
+    // the reload has not answered (the card still has its Remove), and the dialog is gone
+    expect(within(card).getByRole('button', { name: 'Remove' })).toBeTruthy();
+    expect(screen.queryByRole('alertdialog')).toBeNull();
+    await act(async () => answer());
+    await waitFor(() => expect(card.textContent).toContain('Taking the script off your shop…'));
+    expect(within(card).queryByRole('button', { name: 'Remove' })).toBeNull();
+    expect(document.activeElement).toBe(screen.getByRole('heading', { level: 1 }));
   });
 
   it('says the loader came off when the plan ended', async () => {
