@@ -1,4 +1,4 @@
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import i18next from 'i18next';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeExports, renderWithProviders, signedInSession } from '../../../test/utils';
@@ -55,6 +55,19 @@ describe('plan page', () => {
     render();
     expect(await screen.findByText('Starter')).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Upgrade' }).getAttribute('href')).toBe('/purchase');
+    expect(await screen.findByText('No plans yet.')).toBeTruthy();
+  });
+
+  it('says there are no plans yet only once the history is read, not while it loads', async () => {
+    api.listActivePlans.mockResolvedValue([]);
+    let answer: (rows: PlanRow[]) => void = () => {};
+    api.listPlanHistory.mockImplementation(() => new Promise((resolve) => (answer = resolve)));
+    render();
+    expect(await screen.findByText('Starter')).toBeTruthy();
+    expect(screen.getByRole('heading', { name: 'History' })).toBeTruthy();
+    expect(api.listPlanHistory).toHaveBeenCalledTimes(1);
+    expect(screen.queryByText('No plans yet.')).toBeNull();
+    await act(async () => answer([]));
     expect(await screen.findByText('No plans yet.')).toBeTruthy();
   });
 
