@@ -10,6 +10,8 @@ const nameField = () => screen.findByRole('textbox', { name: 'Block name' });
 export async function expectBackLinkAsks(backLabel: string, here: string, leftTo: string) {
   fireEvent.change(await nameField(), { target: { value: 'Unsaved' } });
   const back = screen.getByRole('link', { name: backLabel });
+  // the name holds the word the link shows (WCAG 2.5.3: a voice user says what they see)
+  expect(backLabel.toLowerCase()).toContain(back.textContent!.trim().toLowerCase());
   fireEvent.click(back);
   const dialog = screen.getByRole('alertdialog', { name: 'Leave without saving?' });
   fireEvent.click(within(dialog).getByRole('button', { name: 'Stay' }));

@@ -152,16 +152,24 @@ describe('leaving the letter with unsaved changes', () => {
   it('asks before the back link leaves, and stays or leaves as told', async () => {
     api.loadLetterBlock.mockResolvedValue(letterData(model(['Hello'])));
     renderLetter();
-    await expectBackLinkAsks('Back to Send', `/work/${BLOCK_ID}`, '/dashboard/send');
+    await expectBackLinkAsks('Back to dashboard: Send', `/work/${BLOCK_ID}`, '/dashboard/send');
   });
 
   it('leaves without asking when nothing is unsaved', async () => {
     api.loadLetterBlock.mockResolvedValue(letterData(model(['Hello'])));
     renderLetter();
     await screen.findByRole('textbox', { name: 'Block name' });
-    fireEvent.click(screen.getByRole('link', { name: 'Back to Send' }));
+    fireEvent.click(screen.getByRole('link', { name: 'Back to dashboard: Send' }));
     expect(screen.queryByRole('alertdialog')).toBeNull();
     expect(location()).toBe('/dashboard/send');
+  });
+
+  it('names the back link with the word it shows, in Korean too', async () => {
+    await i18next.changeLanguage('ko');
+    api.loadLetterBlock.mockResolvedValue(letterData(model(['Hello'])));
+    renderLetter();
+    const back = await screen.findByRole('link', { name: '대시보드의 보내기로 돌아가기' });
+    expect(back.textContent!.trim()).toBe('대시보드');
   });
 
   it('asks the browser before the tab closes', async () => {

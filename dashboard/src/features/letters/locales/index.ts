@@ -6,7 +6,8 @@ export const en = {
   loading: 'Loading the letter…',
   heading: '{{name}}, {{type}}: {{mode}}',
   modes: { label: 'Letter views', edit: 'Edit', history: 'History' },
-  back: 'Back to Send',
+  // the link shows the word Dashboard (common.dashboard): its name holds that word (WCAG 2.5.3)
+  back: 'Back to dashboard: Send',
   save: 'Save',
   saveFailed: 'Could not save: {{message}}',
   sendLetter: 'Send letter',
@@ -163,7 +164,7 @@ export const ko: typeof en = {
   loading: '레터를 불러오는 중…',
   heading: '{{name}}, {{type}}: {{mode}}',
   modes: { label: '레터 보기', edit: '편집', history: '기록' },
-  back: '보내기로 돌아가기',
+  back: '대시보드의 보내기로 돌아가기',
   save: '저장',
   saveFailed: '저장하지 못했습니다: {{message}}',
   sendLetter: '레터 보내기',
