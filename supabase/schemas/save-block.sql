@@ -239,6 +239,10 @@ declare
   v_option_row public.options;
   v_letter_types constant public.block_type[] := array['notion_letter', 'typedream_letter', 'brunch_letter'];
 begin
+  -- the block's type after the list is read (declare): a bad list answers with its own fault
+  if p_block.type not in ('form', 'ab') then
+    raise exception 'Not supported block' using errcode = 'P0001';
+  end if;
   perform private.check_block_ids('public.questions', v_ids, p_block.id, 'Not valid question');
   -- option ids: unique across the payload, and each one new or already this question's
   v_option_ids := private.payload_child_ids(p_questions, 'options', 'option');
@@ -372,6 +376,9 @@ declare
   v_cond public.ending_conditions;
   v_question public.questions;
 begin
+  if p_block.type not in ('form', 'ab') then
+    raise exception 'Not supported block' using errcode = 'P0001';
+  end if;
   perform private.check_block_ids('public.endings', v_ids, p_block.id, 'Not valid ending');
   v_condition_ids := private.payload_child_ids(p_endings, 'conditions', 'condition');
   perform private.check_block_ids('public.ending_conditions', v_condition_ids, p_block.id, 'Not valid condition');
@@ -490,9 +497,6 @@ begin
     perform private.save_block_private(v_block, v_private, v_paid);
   end if;
   -- questions before endings: conditions may name questions created by this save
-  if (v_questions is not null or v_endings is not null) and v_block.type not in ('form', 'ab') then
-    raise exception 'Not supported block' using errcode = 'P0001';
-  end if;
   if v_questions is not null then
     perform private.save_block_questions(v_block, v_questions, v_paid);
   end if;

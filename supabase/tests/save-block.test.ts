@@ -74,6 +74,7 @@ async function expectSqlRefused(
   blockId: string,
   payload: Record<string, unknown>,
   message: string,
+  code = 'P0001',
 ) {
   const before = await snapshot(blockId);
   const direct = await serviceClient().rpc('save_block', {
@@ -82,6 +83,7 @@ async function expectSqlRefused(
     p_payload: payload,
   });
   expect(direct.error?.message).toBe(message);
+  expect(direct.error?.code).toBe(code);
   expect(await snapshot(blockId)).toEqual(before);
 }
 
@@ -462,6 +464,57 @@ describe('save-block: bad payloads fail with the right message and change nothin
       const user = await owner();
       const blockId = await drafts.createBlock(user, type);
       await expectRefused(user, blockId, body(), 400, message);
+    });
+  }
+
+  // The order of the answers (pinned after 6f26866 moved the type check ahead of the lists): the
+  // questions are read (their ids checked) before the block's type is, then the endings likewise,
+  // so a bad list on a block without questions answers with its own fault, and valid questions
+  // answer "Not supported block" before the endings are read. Past the edge function's schema.
+  const question = drafts.question();
+  const ending = drafts.ending();
+  for (const { fault, payload, message, code } of [
+    {
+      fault: 'two questions with one id',
+      payload: { questions: [question, question] },
+      message: 'Duplicate question id',
+    },
+    {
+      fault: 'questions that are not a list',
+      payload: { questions: { a: 1 } },
+      message: 'Invalid question list',
+    },
+    {
+      fault: 'a question without an id',
+      payload: { questions: [{ ...question, id: undefined }] },
+      message: 'Invalid id',
+    },
+    {
+      fault: 'a question id that is not a uuid',
+      payload: { questions: [{ ...question, id: 'xyz' }] },
+      message: 'invalid input syntax for type uuid: "xyz"',
+      code: '22P02',
+    },
+    {
+      fault: 'two endings with one id',
+      payload: { endings: [ending, ending] },
+      message: 'Duplicate ending id',
+    },
+    {
+      fault: 'endings that are not a list',
+      payload: { endings: 5 },
+      message: 'Invalid ending list',
+    },
+    {
+      fault: 'valid questions, endings that are not a list',
+      payload: { questions: [question], endings: 5 },
+      message: 'Not supported block',
+    },
+  ]) {
+    it(`a comment block given ${fault}: "${message}"`, async () => {
+      const user = await owner();
+      const blockId = await drafts.createBlock(user, 'comment');
+      await expectSqlRefused(user.id, blockId, payload, message, code);
     });
   }
 
