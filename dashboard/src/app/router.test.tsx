@@ -8,6 +8,7 @@ import {
   renderWithProviders,
   signedInSession,
 } from '../test/utils';
+import { useNavigate } from 'react-router-dom';
 import { AppRoutes } from './router';
 
 vi.mock('../lib/supabase', () => ({
@@ -88,6 +89,28 @@ describe('routes and redirects', () => {
     });
     expect(await screen.findByRole('heading', { level: 1, name: 'Button' })).toBeTruthy();
     expect(location()).toBe('/dashboard/reaction/button');
+  });
+
+  it('starts the list afresh going from a reaction type straight to a send source (Back, history)', async () => {
+    function Jump() {
+      const navigate = useNavigate();
+      return (
+        <button type="button" onClick={() => navigate('/dashboard/send/notion')}>
+          jump
+        </button>
+      );
+    }
+    renderWithProviders(
+      <>
+        <AppRoutes />
+        <Jump />
+      </>,
+      { route: '/dashboard/reaction/comment', session: signedInSession() },
+    );
+    const before = await screen.findByRole('heading', { level: 1, name: 'Comment' });
+    fireEvent.click(screen.getByRole('button', { name: 'jump' }));
+    // a new page, not the reaction list's state under a new heading
+    expect(await screen.findByRole('heading', { level: 1, name: 'Notion' })).not.toBe(before);
   });
 
   it.each([

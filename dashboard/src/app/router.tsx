@@ -87,7 +87,9 @@ function RequireUser() {
 
 /**
  * /dashboard/reaction/{type} and /dashboard/send/{mode}: a known type or source filters the list;
- * anything else is an unknown dashboard path (spec: to /dashboard/reaction, all the blocks).
+ * anything else is an unknown dashboard path (spec: to /dashboard/reaction, all the blocks). The
+ * two routes give it their own key, so going from one to the other starts the page afresh (its
+ * selection, notice and dialog), as going between two routes of their own did.
  */
 function DashboardFilterRoute() {
   const { type, mode } = useParams();
@@ -129,9 +131,12 @@ export function AppRoutes() {
             <Route element={<SignedInLayout />}>
               <Route path="dashboard" element={<Navigate to={paths.dashboardReaction} replace />} />
               <Route path="dashboard/reaction" element={<DashboardPage />} />
-              <Route path="dashboard/reaction/:type" element={<DashboardFilterRoute />} />
+              <Route
+                path="dashboard/reaction/:type"
+                element={<DashboardFilterRoute key="reaction" />}
+              />
               <Route path="dashboard/send" element={<DashboardPage />} />
-              <Route path="dashboard/send/:mode" element={<DashboardFilterRoute />} />
+              <Route path="dashboard/send/:mode" element={<DashboardFilterRoute key="send" />} />
               <Route
                 path="dashboard/*"
                 element={<Navigate to={paths.dashboardReaction} replace />}

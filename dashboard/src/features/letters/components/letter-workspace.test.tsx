@@ -172,6 +172,21 @@ describe('leaving the letter with unsaved changes', () => {
     expect(back.textContent!.trim()).toBe('대시보드');
   });
 
+  it('asks before the link to verify a sender leaves an unsaved letter', async () => {
+    api.loadLetterBlock.mockResolvedValue(letterData(model(['Hello'])));
+    renderLetter();
+    fireEvent.change(await screen.findByRole('textbox', { name: 'Block name' }), {
+      target: { value: 'Unsaved' },
+    });
+    fireEvent.click(await screen.findByRole('link', { name: 'Verify a sender email' }));
+    const dialog = screen.getByRole('alertdialog', { name: 'Leave without saving?' });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Stay' }));
+    expect(location()).toBe(`/work/${BLOCK_ID}`);
+    fireEvent.click(screen.getByRole('link', { name: 'Verify a sender email' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Leave' }));
+    expect(location()).toBe('/profile/email');
+  });
+
   it('asks the browser before the tab closes', async () => {
     api.loadLetterBlock.mockResolvedValue(letterData(model(['Hello'])));
     renderLetter();

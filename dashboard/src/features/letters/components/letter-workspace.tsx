@@ -296,7 +296,11 @@ export function LetterWorkspacePage() {
               ) : senders.data ? (
                 <div className="letter-prompt" role="note">
                   <p>{t('letters.noSender')}</p>
-                  <Link to={paths.profileEmail} className="button">
+                  <Link
+                    to={paths.profileEmail}
+                    className="button"
+                    onClick={(event) => guard.leaveByLink(event, paths.profileEmail)}
+                  >
                     {t('letters.verifySender')}
                   </Link>
                 </div>
