@@ -1,10 +1,10 @@
--- Baseline (seventh squash): every migration up to 20261127082248 squashed into one, made of the
+-- Baseline (eighth squash): every migration up to 20261127092319 squashed into one, made of the
 -- declarative schema (supabase/schemas/, in the order of config.toml schema_paths) as it was then,
--- file after file. It replaces the sixth baseline (20261127053134, itself the fifth baseline, its
--- schedules and the 2 migrations of 2026-11-27 after them), its schedules and the one migration
--- of 2026-11-27 that followed them (generated); its version is that migration's, the newest, so a
--- project that applied them all already has it (docs/data-model.md, "Migrations", says what such
--- a project does). The schedules are in the next migration.
+-- file after file. It replaces the seventh baseline (20261127082248, itself the sixth baseline,
+-- its schedules and the one migration of 2026-11-27 after them), its schedules and the one
+-- migration of 2026-11-27 that followed them (generated); its version is that migration's, the
+-- newest, so a project that applied them all already has it (docs/data-model.md, "Migrations",
+-- says what such a project does). The schedules are in the next migration.
 -- Like every migration, never edited: change supabase/schemas/ and run `npm run db:diff -- <name>`.
 
 -- =============================================================================================
@@ -8344,6 +8344,10 @@ declare
   v_option_row public.options;
   v_letter_types constant public.block_type[] := array['notion_letter', 'typedream_letter', 'brunch_letter'];
 begin
+  -- the block's type after the list is read (declare): a bad list answers with its own fault
+  if p_block.type not in ('form', 'ab') then
+    raise exception 'Not supported block' using errcode = 'P0001';
+  end if;
   perform private.check_block_ids('public.questions', v_ids, p_block.id, 'Not valid question');
   -- option ids: unique across the payload, and each one new or already this question's
   v_option_ids := private.payload_child_ids(p_questions, 'options', 'option');
@@ -8477,6 +8481,9 @@ declare
   v_cond public.ending_conditions;
   v_question public.questions;
 begin
+  if p_block.type not in ('form', 'ab') then
+    raise exception 'Not supported block' using errcode = 'P0001';
+  end if;
   perform private.check_block_ids('public.endings', v_ids, p_block.id, 'Not valid ending');
   v_condition_ids := private.payload_child_ids(p_endings, 'conditions', 'condition');
   perform private.check_block_ids('public.ending_conditions', v_condition_ids, p_block.id, 'Not valid condition');
@@ -8595,9 +8602,6 @@ begin
     perform private.save_block_private(v_block, v_private, v_paid);
   end if;
   -- questions before endings: conditions may name questions created by this save
-  if (v_questions is not null or v_endings is not null) and v_block.type not in ('form', 'ab') then
-    raise exception 'Not supported block' using errcode = 'P0001';
-  end if;
   if v_questions is not null then
     perform private.save_block_questions(v_block, v_questions, v_paid);
   end if;
