@@ -99,8 +99,26 @@ export function forwardedHeaders(req: IncomingMessage): http.OutgoingHttpHeaders
   return headers;
 }
 
+/**
+ * How long an upstream connection may wait unused in the pool before this side closes it: shorter
+ * than any upstream's own idle timeout. A connection the upstream closed while this process was
+ * busy (a loaded machine: the close is read only after the next request took the connection)
+ * failed that request with ECONNRESET, answered 502, so a function's database call answered 500
+ * (reproduced against PostgREST, 8 requests of 8; the likely cause of a check-mail-verified due
+ * 404 that answered 500 once in CI). PostgREST (Warp's reaper) closes a connection idle for 30 to
+ * 60 s, the services' server after 65 s, the Deno runtime never.
+ */
+export const UPSTREAM_IDLE_MS = 10_000;
+
 // reuse upstream connections: a new TCP connection per request would dominate hot-path latency
-const upstreamAgent = new http.Agent({ keepAlive: true, maxSockets: 64 });
+const upstreamAgent = new http.Agent({
+  keepAlive: true,
+  maxSockets: 64,
+  timeout: UPSTREAM_IDLE_MS,
+});
+
+/** How long the gateway keeps a client's idle connection (see startGateway). */
+export const GATEWAY_KEEP_ALIVE_MS = 120_000;
 
 /**
  * The largest request body passed to PostgREST and the edge functions. Both read a body whole
@@ -454,7 +472,10 @@ export function startGateway(opts: GatewayOptions): Promise<http.Server> {
     );
   });
 
-  // many concurrent clients in benchmarks: keep sockets alive
-  server.keepAliveTimeout = 65_000;
+  // many concurrent clients in benchmarks: keep sockets alive. Longer than any client of ours
+  // keeps an idle connection, so the client closes it first: Deno's fetch (the functions' calls
+  // to /rest/v1 and /auth/v1) keeps one 90 s, and a request on a connection this server closed
+  // at the same moment failed (a function's database call answered 500)
+  server.keepAliveTimeout = GATEWAY_KEEP_ALIVE_MS;
   return listen(server, opts.port);
 }

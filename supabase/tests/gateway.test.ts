@@ -4,7 +4,12 @@ import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
 import { describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
-import { MAX_PROXIED_BODY_BYTES, proxy } from '../local/gateway.ts';
+import {
+  GATEWAY_KEEP_ALIVE_MS,
+  MAX_PROXIED_BODY_BYTES,
+  proxy,
+  UPSTREAM_IDLE_MS,
+} from '../local/gateway.ts';
 import { closeServer, listen, serve } from '../local/http.ts';
 import { anonClient, newGuest, newUser, stack } from './support/clients.ts';
 import { createBlock } from './support/drafts.ts';
@@ -226,6 +231,63 @@ describe('gateway proxy', () => {
       await closeServer(front);
       await closeServer(upstream);
     }
+  });
+
+  // A connection the upstream closed while the gateway was busy (a loaded machine: the close is
+  // read after the next request took the connection) failed that request with "socket hang up",
+  // 502: a function's database call answered 500 (CI, sender-emails.test, a check due 404). The
+  // gateway now closes an idle upstream connection first (PostgREST closes one idle 30 to 60 s).
+  it('closes an idle upstream connection itself, before the upstream would', async () => {
+    const upstream = http.createServer((req, res) => res.end('ok'));
+    // the upstream keeps an idle connection 30 s, as PostgREST at least: one closed sooner was
+    // closed by the gateway
+    upstream.keepAliveTimeout = 3 * UPSTREAM_IDLE_MS;
+    let open = 0;
+    let closed = 0;
+    upstream.on('connection', (socket) => {
+      open++;
+      socket.on('close', () => closed++);
+    });
+    await listen(upstream, 0);
+    const upstreamPort = (upstream.address() as AddressInfo).port;
+    const front = serve((req, res) => proxy(req, res, upstreamPort, req.url ?? '/', {}), {
+      name: 'gateway-test',
+      log: () => {},
+    });
+    await listen(front, 0);
+    const frontPort = (front.address() as AddressInfo).port;
+    try {
+      expect((await fetch(`http://127.0.0.1:${frontPort}/one`)).status).toBe(200);
+      expect([open, closed]).toEqual([1, 0]);
+      await vi.waitFor(() => expect(closed).toBe(1), {
+        timeout: UPSTREAM_IDLE_MS + 5_000,
+        interval: 200,
+      });
+      // the next request opens a connection of its own
+      expect((await fetch(`http://127.0.0.1:${frontPort}/two`)).status).toBe(200);
+      expect(open).toBe(2);
+    } finally {
+      await closeServer(front);
+      await closeServer(upstream);
+    }
+  }, 30_000);
+
+  // The other way round: the functions' fetch (Deno) keeps an idle connection to the gateway
+  // 90 s (measured, deno 2.9), so the gateway keeps it longer and the client closes it first.
+  it("keeps a client's idle connection longer than the functions' fetch does", async () => {
+    const hint = await new Promise<string>((resolve, reject) => {
+      const req = http.get(
+        `${stack().apiUrl}/rest/v1/messages?limit=1`,
+        { headers: { apikey: stack().anonKey } },
+        (res) => {
+          res.resume();
+          resolve(String(res.headers['keep-alive']));
+        },
+      );
+      req.on('error', reject);
+    });
+    expect(hint).toBe(`timeout=${GATEWAY_KEEP_ALIVE_MS / 1000}`);
+    expect(GATEWAY_KEEP_ALIVE_MS).toBeGreaterThan(90_000);
   });
 
   // Found in the seventh hostile review: PostgREST reads a body whole and keeps several times its
