@@ -8,6 +8,7 @@
 //   pushed (a "guard entry"). Back then lands on the same workspace page, the router stays, and
 //   the question is asked: Stay pushes the guard entry again, Leave goes back to the entry
 //   before the workspace was opened (react-router numbers its entries in history.state.idx).
+//   Once nothing is unsaved any more, stepping off the guard entry goes back one more entry.
 // Moving between a workspace's modes (the paths under `home`) is not leaving: the draft lives
 // above them.
 // Used by the block workspace and the letter workspace.
@@ -69,7 +70,12 @@ export function useLeaveGuard(dirty: boolean, home: string) {
       if (!isWithin(window.location.pathname, homeRef.current)) return;
       // stepped back off the guard entry onto the page it copies
       guarded.current = false;
-      if (!dirtyRef.current) return;
+      if (!dirtyRef.current) {
+        // saved (or changed back) since: the copy is no page of its own, so Back goes on to
+        // where the owner meant (without this, the first Back after a Save did nothing)
+        window.history.back();
+        return;
+      }
       setPending(() => () => {
         leaving = true;
         const now = historyIndex(window.history.state);
