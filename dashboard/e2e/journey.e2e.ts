@@ -5,9 +5,10 @@
 //   through the type picker until "Block limit reached!" (the database refuses too), Upgrade to
 //   Basic paid by card on the local PortOne checkout, the fourth block, the plan page and Stop,
 //   then all six types;
-// - each type's workspace: modes, rename, a setting, Save, reload; the leave guard; the form
-//   editor (questions, one added and reordered by keyboard only, options, capture, submit text,
-//   a custom ending with a condition); preview with the theme switch; the block link dialog;
+// - each type's workspace: modes, rename, a setting, Save, reload; the leave guard (the back
+//   link; the browser's Back in the Q&A's, opened from its card); the form editor (questions,
+//   one added and reordered by keyboard only, options, capture, submit text, a custom ending
+//   with a condition); preview with the theme switch; the block link dialog;
 // - a visitor on the public block pages (comment, like, A/B vote, form with the required
 //   check and the matching ending) and the copied snippet embedded on another site;
 // - the owner again: response counts, result rows, details, Export CSV, deleting a response;
@@ -55,6 +56,7 @@ import { embedOnAnotherSite, visitorReacts } from './visitor.ts';
 import { pageWeights } from './weight.ts';
 import {
   blockLinkDialog,
+  browserBackAsks,
   editBlock,
   leaveGuard,
   NAMES,
@@ -129,6 +131,12 @@ try {
       await editBlock(page, journey, type, ids[type]);
     }
     await leaveGuard(page, journey, ids.comment);
+    await browserBackAsks(page, journey, {
+      list: '/dashboard/reaction',
+      name: NAMES.qna,
+      modes: 'Workspace modes',
+      mode: 'Questions',
+    });
     await previewMode(page, journey, 'button', ids.button, 'Visit us');
   });
   await step('form editor', () => editForm(page, journey, ids.form));

@@ -3,11 +3,13 @@
 // providers server's /pages fake through the SSRF guard), deletes a row, adds a call to action,
 // saves, sends to two addresses and to a group, sees the mails in the mailbox, opens one (the
 // open count moves), unsubscribes one from its link, sends again (skipped), reads the history,
-// imports a CSV; then the same screens in Korean. axe on each new screen.
+// imports a CSV; the browser's Back with an unsaved change; then the same screens in Korean.
+// axe on each new screen.
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { signInWithGoogle } from './owner.ts';
 import { axe, type Journey, until } from './support.ts';
+import { browserBackAsks } from './workspace.ts';
 
 const NOTION_PAGE =
   'https://reaction-demo.notion.site/Weekly-letter-5e0f0c1e9d2a4b7c8e3f1a2b3c4d5e6f';
@@ -269,6 +271,15 @@ export async function lettersJourney(journey: Journey, errors: string[]) {
   assert.equal(Number(n), 10_000);
 
   note('CSV imported');
+  // the browser's Back with an unsaved change, from History and back (the new letter's name is
+  // the database's default)
+  await browserBackAsks(page, journey, {
+    list: '/dashboard/send',
+    name: 'Untitled',
+    modes: 'Letter views',
+    mode: 'History',
+  });
+  note("the browser's Back");
   // the same screens in Korean
   await db.query("update public.profiles set language = 'ko' where id = $1", [owner]);
   await page.goto(`${base}/work/${blockId}?locale=ko`);

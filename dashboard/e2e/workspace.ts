@@ -1,9 +1,11 @@
 // The block workspace of each type: the mode tabs, renaming, one setting per type, Save, and
-// that a reload shows what was saved; the leave guard; the preview mode with the theme switch;
-// and the block link dialog (public URL, QR code, copied embed snippet).
+// that a reload shows what was saved; the leave guard (the back link; the browser's Back, here
+// and in the letter workspace); the preview mode with the theme switch; and the block link dialog
+// (public URL, QR code, copied embed snippet).
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import type { Page } from 'playwright-core';
+import { card } from './blocks.ts';
 import { type BlockType, type Journey, waitForValue } from './support.ts';
 
 /** The modes each type has (spec: workspace section 2; the moderation mode of issue 9). */
@@ -143,6 +145,84 @@ export async function leaveGuard(page: Page, journey: Journey, id: string) {
   // Typing the saved name back is no change at all.
   await name.fill(saved);
   await page.getByRole('button', { name: 'Block link' }).waitFor();
+}
+
+/** What the browser's Back is checked on: a workspace and the dashboard list it is opened from. */
+export interface BackCheck {
+  /** The dashboard list (`/dashboard/reaction`, `/dashboard/send`). */
+  list: string;
+  /** The block's name on its card; the check leaves it so. */
+  name: string;
+  /** The accessible name of the workspace's mode tabs, and one mode other than Edit. */
+  modes: string;
+  mode: string;
+}
+
+/**
+ * The browser's Back with unsaved changes (lib/use-leave-guard.ts), in a workspace opened from
+ * its card so that Back has a page to go to: moving to another mode and back does not ask; Back
+ * from the workspace asks; Stay keeps the address and the draft; Back again and Leave goes to the
+ * list. Once saved, Back goes to the list without asking (twice: the second restores the name).
+ */
+export async function browserBackAsks(page: Page, { base }: Journey, check: BackCheck) {
+  const list = new RegExp(`${check.list}$`);
+  const dialog = page.getByRole('alertdialog', { name: 'Leave without saving?' });
+  const nameField = page.getByRole('textbox', { name: 'Block name' });
+  const openFromList = async (name: string) => {
+    await page.goto(`${base}${check.list}`);
+    const main = card(page, name).locator('.block-card-main');
+    await main.click(); // selects
+    await main.click(); // opens
+    await page.waitForURL(/\/work\/[0-9a-f-]{36}$/);
+    await waitForValue(nameField, name);
+    return page.url();
+  };
+  const draft = `${check.name} (draft)`;
+
+  const here = await openFromList(check.name);
+  await nameField.fill(draft);
+  await page.getByRole('status').filter({ hasText: 'Unsaved changes' }).waitFor();
+  // another mode and Back to Edit: the draft goes along, nothing asks
+  const modes = page.getByRole('navigation', { name: check.modes });
+  await modes.getByRole('link', { name: check.mode, exact: true }).click();
+  await modes.locator('[aria-current=page]', { hasText: check.mode }).waitFor();
+  assert.notEqual(page.url(), here);
+  await page.goBack();
+  await waitForValue(nameField, draft);
+  assert.equal(page.url(), here);
+  assert.equal(await dialog.count(), 0, 'moving between modes asked');
+
+  // Back from the workspace asks; Stay keeps the address and the draft
+  await page.goBack();
+  await dialog.waitFor();
+  await dialog.getByRole('button', { name: 'Stay' }).click();
+  await dialog.waitFor({ state: 'detached' });
+  assert.equal(page.url(), here);
+  assert.equal(await nameField.inputValue(), draft);
+  // asked again on the next Back; Leave goes to the list, the draft dropped
+  await page.goBack();
+  await dialog.waitFor();
+  await dialog.getByRole('button', { name: 'Leave' }).click();
+  await page.waitForURL(list);
+  await card(page, check.name).waitFor();
+
+  // saved: Back goes to the list at once
+  for (const [from, to] of [
+    [check.name, draft],
+    [draft, check.name],
+  ] as const) {
+    await openFromList(from);
+    await nameField.fill(to);
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page
+      .getByRole('status')
+      .filter({ hasText: /^Saved$/ })
+      .waitFor();
+    await page.goBack();
+    await page.waitForURL(list);
+    await card(page, to).waitFor();
+    assert.equal(await dialog.count(), 0, 'Back asked after saving');
+  }
 }
 
 /**
