@@ -1,7 +1,10 @@
 // Warns before unsaved changes are lost. The app uses BrowserRouter, which has no navigation
 // blocker, so three ways out are covered here:
 // - closing or reloading the tab, or typing another address: the browser's beforeunload prompt;
-// - the workspace's own links out (back to the dashboard or to Send): `leaveByLink` asks first;
+// - every link in the app that leaves the workspace (the back link, a link to the profile or the
+//   plan, in a dialog too): a click listener on the document, in the capture phase so it runs
+//   before the router's link handler, holds the click and asks first; links to other sites, in a
+//   new tab or with a modifier key are the browser's (beforeunload asks where it must);
 // - the browser's Back button: the router handles popstate before any listener added later
 //   (Chromium runs window listeners in the order they were added, capture or not), so it cannot
 //   be stopped. Instead, once there are unsaved changes, a copy of the current history entry is
@@ -12,7 +15,7 @@
 // Moving between a workspace's modes (the paths under `home`) is not leaving: the draft lives
 // above them.
 // Used by the block workspace and the letter workspace.
-import { useCallback, useEffect, useRef, useState, type MouseEvent } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { isWithin } from '../config/paths';
 
@@ -31,6 +34,21 @@ function pushGuardEntry() {
   // keep the router's own fields (key, idx) so it reads the copy as the same location
   const base = state && typeof state === 'object' ? (state as Record<string, unknown>) : {};
   window.history.pushState({ ...base, [GUARD_KEY]: true }, '', window.location.href);
+}
+
+/**
+ * Where a click on an in-app link goes when it leaves the workspace at `home` (its path, search
+ * and hash), or null: not a plain click on a same-site link, or one that stays in the workspace.
+ */
+function leavingPath(event: MouseEvent, home: string): string | null {
+  if (event.defaultPrevented || event.button !== 0) return null;
+  if (event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return null;
+  const link = event.target instanceof Element ? event.target.closest('a[href]') : null;
+  if (!(link instanceof HTMLAnchorElement) || link.hasAttribute('download')) return null;
+  if (link.target && link.target !== '_self') return null;
+  const url = new URL(link.href);
+  if (url.origin !== window.location.origin || isWithin(url.pathname, home)) return null;
+  return url.pathname + url.search + url.hash;
 }
 
 /** `home`: the workspace's path (`/work/{id}`); its modes are paths under it. */
@@ -64,6 +82,18 @@ export function useLeaveGuard(dirty: boolean, home: string) {
   }, [dirty]);
 
   useEffect(() => {
+    if (!dirty) return;
+    const onClick = (event: MouseEvent) => {
+      const to = leavingPath(event, homeRef.current);
+      if (to === null) return;
+      event.preventDefault();
+      setPending(() => () => navigate(to));
+    };
+    document.addEventListener('click', onClick, true);
+    return () => document.removeEventListener('click', onClick, true);
+  }, [dirty, navigate]);
+
+  useEffect(() => {
     let leaving = false;
     const onPopState = (event: PopStateEvent) => {
       if (leaving || isGuardEntry(event.state) || !guarded.current) return;
@@ -87,19 +117,6 @@ export function useLeaveGuard(dirty: boolean, home: string) {
     return () => window.removeEventListener('popstate', onPopState);
   }, [openedAt]);
 
-  /**
-   * A click on one of the workspace's own links out (to `to`): followed at once when nothing is
-   * unsaved, else held until the owner confirms.
-   */
-  const leaveByLink = useCallback(
-    (event: MouseEvent<HTMLAnchorElement>, to: string) => {
-      if (!dirtyRef.current) return;
-      event.preventDefault();
-      setPending(() => () => navigate(to));
-    },
-    [navigate],
-  );
-
   const stay = useCallback(() => {
     setPending(null);
     // a Back that was answered with Stay needs a new guard entry for the next one
@@ -114,5 +131,5 @@ export function useLeaveGuard(dirty: boolean, home: string) {
     go?.();
   }, [pending]);
 
-  return { confirming: pending !== null, leaveByLink, stay, leave };
+  return { confirming: pending !== null, stay, leave };
 }

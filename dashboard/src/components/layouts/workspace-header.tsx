@@ -6,7 +6,7 @@
 // The input grows with the name (a hidden copy of the text sizes it) from 150 px up to a cap
 // (workspace.css); a name longer than that scrolls inside the focused input and is always
 // readable in full in the tooltip and in the page's heading. Elsewhere the name wraps.
-import { useId, useLayoutEffect, useRef, type MouseEvent, type RefObject } from 'react';
+import { useId, useLayoutEffect, useRef, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { BlockTypeIcon } from '../ui/block-type-icon';
@@ -16,16 +16,14 @@ import { ArrowLeft } from '../ui/icons';
 export function WorkspaceBackLink({
   to,
   label,
-  onClick,
 }: {
   to: string;
   /** What the link does, for screen readers ("Back to the dashboard"). */
   label: string;
-  onClick: (event: MouseEvent<HTMLAnchorElement>) => void;
 }) {
   const { t } = useTranslation();
   return (
-    <Link to={to} className="button button-ghost back-button" onClick={onClick} aria-label={label}>
+    <Link to={to} className="button button-ghost back-button" aria-label={label}>
       <ArrowLeft size={18} />
       <span className="back-button-text">{t('common.dashboard')}</span>
     </Link>

@@ -207,11 +207,7 @@ export function LetterWorkspacePage() {
         {t('common.skipToContent')}
       </a>
       <header className="workspace-top-bar">
-        <WorkspaceBackLink
-          to={paths.dashboardSend}
-          label={t('letters.back')}
-          onClick={(event) => guard.leaveByLink(event, paths.dashboardSend)}
-        />
+        <WorkspaceBackLink to={paths.dashboardSend} label={t('letters.back')} />
         <WorkspaceTitle
           type={type}
           iconLabel={t(`blockTypes.${type}`)}
@@ -296,11 +292,7 @@ export function LetterWorkspacePage() {
               ) : senders.data ? (
                 <div className="letter-prompt" role="note">
                   <p>{t('letters.noSender')}</p>
-                  <Link
-                    to={paths.profileEmail}
-                    className="button"
-                    onClick={(event) => guard.leaveByLink(event, paths.profileEmail)}
-                  >
+                  <Link to={paths.profileEmail} className="button">
                     {t('letters.verifySender')}
                   </Link>
                 </div>

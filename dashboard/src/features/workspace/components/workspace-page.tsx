@@ -114,7 +114,6 @@ export function WorkspacePage({ api = supabaseWorkspaceApi, renderBlockLink }: W
         }}
         onBlockLink={() => setLinkOpen(true)}
         onExportCsv={() => exportResultsCsv(block, savedQuestions)}
-        onLeave={(event) => guard.leaveByLink(event, paths.dashboardReaction)}
       />
       <main id="workspace-main" className="workspace-main" tabIndex={-1}>
         {/* takes focus on arrival and on a change of mode (PageHeading), so a screen reader

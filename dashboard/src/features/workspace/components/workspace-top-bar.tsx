@@ -1,7 +1,7 @@
 // The workspace's own top bar (spec: workspace section 2): back to the dashboard, the block name
 // (editable on edit, read-only on result; see workspace-header.tsx for its width), the mode
 // tabs, and on the right Save when changed, Block link when saved, Export CSV on result.
-import { useState, type MouseEvent } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { paths } from '../../../config/paths';
 import type { ReactionType } from '../../../lib/db-types';
@@ -33,7 +33,6 @@ export interface WorkspaceTopBarProps {
   onBlockLink: () => void;
   onExportCsv: () => Promise<void>;
   /** Leaving the workspace: asks first when there are unsaved changes. */
-  onLeave: (event: MouseEvent<HTMLAnchorElement>) => void;
 }
 
 export function WorkspaceTopBar(props: WorkspaceTopBarProps) {
@@ -57,11 +56,7 @@ export function WorkspaceTopBar(props: WorkspaceTopBarProps) {
 
   return (
     <header className="workspace-top-bar">
-      <WorkspaceBackLink
-        to={paths.dashboardReaction}
-        label={t('workspace.back')}
-        onClick={props.onLeave}
-      />
+      <WorkspaceBackLink to={paths.dashboardReaction} label={t('workspace.back')} />
       <WorkspaceTitle
         type={type}
         iconLabel={t('workspace.typeIcon', { type: t(`blockTypes.${type}`) })}
