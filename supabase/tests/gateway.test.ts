@@ -187,6 +187,21 @@ describe('gateway', () => {
   });
 });
 
+/**
+ * The gateway's proxy in front of `upstream` (started here), both on ports of their own;
+ * `limit`: the proxy's request body limit, when not its default.
+ */
+async function proxyFront(upstream: http.Server, limit?: number) {
+  await listen(upstream, 0);
+  const upstreamPort = (upstream.address() as AddressInfo).port;
+  const front = serve((req, res) => proxy(req, res, upstreamPort, req.url ?? '/', {}, limit), {
+    name: 'gateway-test',
+    log: () => {},
+  });
+  await listen(front, 0);
+  return { front, frontPort: (front.address() as AddressInfo).port };
+}
+
 describe('gateway proxy', () => {
   it('survives clients that leave before, while and after the upstream answers', async () => {
     // an upstream that answers each request only when told to, so the client can leave first
@@ -194,14 +209,7 @@ describe('gateway proxy', () => {
     const upstream = http.createServer((req, res) => {
       waiting.push(() => res.end('x'.repeat(256 * 1024)));
     });
-    await listen(upstream, 0);
-    const upstreamPort = (upstream.address() as AddressInfo).port;
-    const front = serve((req, res) => proxy(req, res, upstreamPort, req.url ?? '/', {}), {
-      name: 'gateway-test',
-      log: () => {},
-    });
-    await listen(front, 0);
-    const frontPort = (front.address() as AddressInfo).port;
+    const { front, frontPort } = await proxyFront(upstream);
     try {
       for (let round = 0; round < 20; round++) {
         const controller = new AbortController();
@@ -248,14 +256,7 @@ describe('gateway proxy', () => {
       open++;
       socket.on('close', () => closed++);
     });
-    await listen(upstream, 0);
-    const upstreamPort = (upstream.address() as AddressInfo).port;
-    const front = serve((req, res) => proxy(req, res, upstreamPort, req.url ?? '/', {}), {
-      name: 'gateway-test',
-      log: () => {},
-    });
-    await listen(front, 0);
-    const frontPort = (front.address() as AddressInfo).port;
+    const { front, frontPort } = await proxyFront(upstream);
     try {
       expect((await fetch(`http://127.0.0.1:${frontPort}/one`)).status).toBe(200);
       expect([open, closed]).toEqual([1, 0]);
@@ -304,14 +305,8 @@ describe('gateway proxy', () => {
       });
       req.on('error', () => {});
     });
-    await listen(upstream, 0);
-    const upstreamPort = (upstream.address() as AddressInfo).port;
-    const front = serve((req, res) => proxy(req, res, upstreamPort, req.url ?? '/', {}, limit), {
-      name: 'gateway-test',
-      log: () => {},
-    });
-    await listen(front, 0);
-    const url = `http://127.0.0.1:${(front.address() as AddressInfo).port}`;
+    const { front, frontPort } = await proxyFront(upstream, limit);
+    const url = `http://127.0.0.1:${frontPort}`;
     /** POSTs `size` bytes, with Content-Length or chunked; answers the status and body. */
     const post = (path: string, size: number, chunked: boolean) =>
       new Promise<{ status: number; body: string }>((resolve, reject) => {
