@@ -135,6 +135,7 @@ try {
       list: '/dashboard/reaction',
       name: NAMES.qna,
       modes: 'Workspace modes',
+      edit: 'Edit',
       mode: 'Questions',
     });
     await previewMode(page, journey, 'button', ids.button, 'Visit us');

@@ -277,6 +277,7 @@ export async function lettersJourney(journey: Journey, errors: string[]) {
     list: '/dashboard/send',
     name: 'Untitled',
     modes: 'Letter views',
+    edit: 'Edit',
     mode: 'History',
   });
   note("the browser's Back");

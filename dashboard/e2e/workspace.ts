@@ -153,8 +153,9 @@ export interface BackCheck {
   list: string;
   /** The block's name on its card; the check leaves it so. */
   name: string;
-  /** The accessible name of the workspace's mode tabs, and one mode other than Edit. */
+  /** The accessible name of the workspace's mode tabs, its Edit mode's, and one other mode's. */
   modes: string;
+  edit: string;
   mode: string;
 }
 
@@ -191,6 +192,20 @@ export async function browserBackAsks(page: Page, { base }: Journey, check: Back
   await waitForValue(nameField, draft);
   assert.equal(page.url(), here);
   assert.equal(await dialog.count(), 0, 'moving between modes asked');
+  // to the mode and to Edit by their links, then Back: to the mode, nothing asks
+  await modes.getByRole('link', { name: check.mode, exact: true }).click();
+  await modes.locator('[aria-current=page]', { hasText: check.mode }).waitFor();
+  const there = page.url();
+  await modes.getByRole('link', { name: check.edit, exact: true }).click();
+  await waitForValue(nameField, draft);
+  await page.goBack();
+  await modes.locator('[aria-current=page]', { hasText: check.mode }).waitFor();
+  assert.equal(page.url(), there);
+  assert.equal(await dialog.count(), 0, 'Back between modes asked');
+  await page.goBack();
+  await waitForValue(nameField, draft);
+  assert.equal(page.url(), here);
+  assert.equal(await dialog.count(), 0, 'Back to the first mode asked');
 
   // Back from the workspace asks; Stay keeps the address and the draft
   await page.goBack();

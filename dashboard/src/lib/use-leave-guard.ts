@@ -29,11 +29,13 @@ function historyIndex(state: unknown): number | null {
   return typeof idx === 'number' ? idx : null;
 }
 
-function pushGuardEntry() {
+/** Pushes the guard entry; answers the router's index of the page it copies (the copy has it too). */
+function pushGuardEntry(): number | null {
   const state: unknown = window.history.state;
   // keep the router's own fields (key, idx) so it reads the copy as the same location
   const base = state && typeof state === 'object' ? (state as Record<string, unknown>) : {};
   window.history.pushState({ ...base, [GUARD_KEY]: true }, '', window.location.href);
+  return historyIndex(state);
 }
 
 /**
@@ -59,6 +61,8 @@ export function useLeaveGuard(dirty: boolean, home: string) {
   const homeRef = useRef(home);
   /** A guard entry sits at or below the current history entry. */
   const guarded = useRef(false);
+  /** The router's index of the page the guard entry copies: entries above it are the modes. */
+  const guardAt = useRef<number | null>(null);
   /** The history entry the workspace was opened at. */
   const [openedAt] = useState(() => historyIndex(window.history.state));
   useEffect(() => {
@@ -75,7 +79,7 @@ export function useLeaveGuard(dirty: boolean, home: string) {
     };
     window.addEventListener('beforeunload', onBeforeUnload);
     if (!guarded.current) {
-      pushGuardEntry();
+      guardAt.current = pushGuardEntry();
       guarded.current = true;
     }
     return () => window.removeEventListener('beforeunload', onBeforeUnload);
@@ -98,6 +102,10 @@ export function useLeaveGuard(dirty: boolean, home: string) {
     const onPopState = (event: PopStateEvent) => {
       if (leaving || isGuardEntry(event.state) || !guarded.current) return;
       if (!isWithin(window.location.pathname, homeRef.current)) return;
+      // Back from one mode to another opened after the guard entry (Edit, Preview, Edit, Back):
+      // still above the guard entry, not leaving
+      const at = historyIndex(event.state);
+      if (at !== null && guardAt.current !== null && at > guardAt.current) return;
       // stepped back off the guard entry onto the page it copies
       guarded.current = false;
       if (!dirtyRef.current) {
@@ -121,7 +129,7 @@ export function useLeaveGuard(dirty: boolean, home: string) {
     setPending(null);
     // a Back that was answered with Stay needs a new guard entry for the next one
     if (dirtyRef.current && !guarded.current) {
-      pushGuardEntry();
+      guardAt.current = pushGuardEntry();
       guarded.current = true;
     }
   }, []);
