@@ -9,7 +9,7 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { INTEGRATION_MESSAGES } from '@reaction-blocks/contracts/schemas';
 import { optionalEnv, siteUrl } from './env.ts';
-import { HttpError } from './http.ts';
+import { dbError, HttpError } from './http.ts';
 import { base64url, hmacKey, readClaims, signClaims } from './signed-token.ts';
 
 const STATE_TTL_MS = 10 * 60_000;
@@ -69,7 +69,7 @@ export async function spendState(
     p_nonce: claims.nonce,
     p_expires_at: new Date(claims.expires).toISOString(),
   });
-  if (error) throw new Error(error.message);
+  if (error) throw dbError(error);
   return data === true ? claims : null;
 }
 

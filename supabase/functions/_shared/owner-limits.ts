@@ -3,7 +3,7 @@
 // emails). The count is in Postgres (public.note_owner_call, service role only), so every
 // instance of a function shares it.
 import { serviceClient } from './clients.ts';
-import { HttpError } from './http.ts';
+import { dbError, HttpError } from './http.ts';
 import { MESSAGES, SENDER_EMAIL_LIMITS } from '@reaction-blocks/contracts/schemas';
 
 /** Calls an owner may make per hour, per function. */
@@ -30,7 +30,7 @@ export async function limitOwnerCalls(
     p_name: name,
     p_per_hour: OWNER_CALLS_PER_HOUR[name],
   });
-  if (error) throw new Error(`note_owner_call: ${error.message}`);
+  if (error) throw dbError(error, new Error(`note_owner_call: ${error.message}`));
   const wait = Number(data);
   if (wait > 0) throw new HttpError(429, 'too_many_requests', message, wait);
 }

@@ -4,7 +4,7 @@
 // a retry, a double submit, a replayed webhook and the reconcile job may all run it again.
 import type { TPaymentMethod } from '@reaction-blocks/contracts/enums';
 import { serviceClient } from './clients.ts';
-import { HttpError } from './http.ts';
+import { HttpError, inTransit, unavailable } from './http.ts';
 import { paypalClient } from './paypal-env.ts';
 import { approveLink, PayPalError, type PayPalSubscription } from './paypal.ts';
 import {
@@ -59,7 +59,10 @@ export async function rpc<T>(name: string, args: Record<string, unknown>): Promi
   return data as T;
 }
 
-/** The caller's view of a database refusal; anything unexpected is a 500 (logged). */
+/**
+ * The caller's view of a database refusal; a failure in transit is a 503, anything unexpected a
+ * 500 (logged).
+ */
 export function httpErrorOf(err: unknown, what: string): HttpError {
   if (err instanceof HttpError) return err;
   if (err instanceof DbError) {
@@ -77,6 +80,7 @@ export function httpErrorOf(err: unknown, what: string): HttpError {
       return new HttpError(status, code, err.message);
     }
     if (err.code === 'P0001') return new HttpError(400, 'invalid_input', err.message);
+    if (inTransit(err)) return unavailable(err, what);
   }
   console.error(`[${what}]`, err);
   return new HttpError(500, 'internal_error', 'Something went wrong');

@@ -3,7 +3,7 @@
 // single-use token mailed to the address, confirmed_at) and the provider can send as the address
 // (the SES identity, which is the platform's and shared by every owner who confirmed it).
 import type { SupabaseClient } from '@supabase/supabase-js';
-import { HttpError } from './http.ts';
+import { dbError, HttpError } from './http.ts';
 import { MailError, type Mailer } from './mail.ts';
 import { platformSender } from './mail-delivery.ts';
 import { base64url } from './signed-token.ts';
@@ -32,7 +32,7 @@ export async function ownSenderEmail(
     .eq('user_id', userId)
     .eq('email', email)
     .maybeSingle();
-  if (error) throw new Error(error.message);
+  if (error) throw dbError(error);
   if (!data) throw new HttpError(404, 'not_found', 'No such sender email');
   return data as SenderEmailRow;
 }
@@ -95,7 +95,7 @@ export async function settleWithProvider(
       .update({ status: 'verified' })
       .eq('id', row.id)
       .not('confirmed_at', 'is', null);
-    if (error) throw new Error(error.message);
+    if (error) throw dbError(error);
     return 'verified';
   }
   const identity = await mailer.getIdentity(row.email);
@@ -122,6 +122,6 @@ export async function releaseIdentity(
     .eq('email', row.email)
     .neq('user_id', row.user_id)
     .not('confirmed_at', 'is', null);
-  if (error) throw new Error(error.message);
+  if (error) throw dbError(error);
   if (!count) await mailer.deleteIdentity(row.email);
 }

@@ -4,7 +4,7 @@
 // away at SES shows as not verified). data.result is the boolean the spec's screen reads;
 // data.confirmed says which of the two is missing.
 import { serviceClient } from '../_shared/clients.ts';
-import { ownerHandler } from '../_shared/http.ts';
+import { dbError, ownerHandler } from '../_shared/http.ts';
 import { sesMailer } from '../_shared/mail.ts';
 import { ZMailVerify } from '@reaction-blocks/contracts/schemas';
 import { canSendAs, ownSenderEmail, providerError } from '../_shared/sender-emails.ts';
@@ -25,7 +25,7 @@ Deno.serve(
     const status = verified ? 'verified' : 'not_verified';
     if (status !== row.status) {
       const { error } = await db.from('sender_emails').update({ status }).eq('id', row.id);
-      if (error) throw new Error(error.message);
+      if (error) throw dbError(error);
     }
     return { status: true, result: verified, confirmed };
   }),

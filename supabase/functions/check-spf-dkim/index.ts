@@ -5,7 +5,7 @@
 // platform address with Reply-To this one (sendsAs: 'platform'), and the screen says so.
 import { serviceClient } from '../_shared/clients.ts';
 import { dmarcPolicy, spfAllowsProvider } from '../_shared/dns.ts';
-import { ownerHandler } from '../_shared/http.ts';
+import { dbError, ownerHandler } from '../_shared/http.ts';
 import { sesMailer } from '../_shared/mail.ts';
 import { ZMailVerify } from '@reaction-blocks/contracts/schemas';
 import { domainOf, ownSenderEmail, providerError } from '../_shared/sender-emails.ts';
@@ -37,7 +37,7 @@ Deno.serve(
         checked_at: new Date().toISOString(),
       })
       .eq('id', row.id);
-    if (error) throw new Error(error.message);
+    if (error) throw dbError(error);
     const strict = policy === 'quarantine' || policy === 'reject';
     return {
       status: true,

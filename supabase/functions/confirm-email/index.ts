@@ -5,7 +5,7 @@
 // Not a user call: verify_jwt is off, the single-use token is the authorisation. A token that is
 // unknown, spent or expired is refused alike (400 invalid_link).
 import { serviceClient } from '../_shared/clients.ts';
-import { corsHeaders, json } from '../_shared/http.ts';
+import { corsHeaders, dbError, errorResponse, HttpError, json } from '../_shared/http.ts';
 import { ZMailConsent } from '@reaction-blocks/contracts/schemas';
 import { tokenHash } from '../_shared/sender-emails.ts';
 
@@ -42,7 +42,7 @@ Deno.serve(async (req) => {
   try {
     if (req.method === 'GET') {
       const { data, error } = await db.rpc('mail_consent_info', { p_token_hash: hash });
-      if (error) throw new Error(error.message);
+      if (error) throw dbError(error);
       if (!data) return invalid();
       const info = data as {
         scope: string;
@@ -63,13 +63,14 @@ Deno.serve(async (req) => {
       p_token_hash: hash,
       p_confirm: parsed.data.answer === 'confirm',
     });
-    if (error) throw new Error(error.message);
+    if (error) throw dbError(error);
     const answer = data as { outcome: string; scope?: string; email?: string };
     if (answer.outcome === 'invalid' || !answer.email) return invalid();
     return json(200, {
       data: { outcome: answer.outcome, scope: answer.scope, email: masked(answer.email) },
     });
   } catch (err) {
+    if (err instanceof HttpError) return errorResponse(err);
     console.error('[confirm-email]', err);
     return fail(500, 'internal_error', 'Could not read this link; try again');
   }

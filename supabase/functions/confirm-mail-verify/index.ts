@@ -4,7 +4,7 @@
 // the provider can already send as the address, or the provider's identity is created and SES
 // mails its own verification link (state awaiting_provider; check-mail-verified settles it).
 import { serviceClient } from '../_shared/clients.ts';
-import { ownerHandler, HttpError } from '../_shared/http.ts';
+import { dbError, HttpError, ownerHandler } from '../_shared/http.ts';
 import { sesMailer } from '../_shared/mail.ts';
 import { SENDER_MESSAGES, ZMailConfirm } from '@reaction-blocks/contracts/schemas';
 import { providerError, settleWithProvider, tokenHash } from '../_shared/sender-emails.ts';
@@ -22,7 +22,7 @@ Deno.serve(
       p_user_id: user.id,
       p_token_hash: await tokenHash(body.token),
     });
-    if (error) throw new Error(error.message);
+    if (error) throw dbError(error);
     const confirmation = data as Confirmation;
     if (confirmation.outcome === 'other_account') {
       throw new HttpError(403, 'other_account', SENDER_MESSAGES.otherAccount);

@@ -1,6 +1,6 @@
 // Creates a block of the given type for the caller. The limit, the counter and the defaults
 // live in the database (public.create_block); this validates the type and shapes the answer.
-import { ownerHandler, HttpError } from '../_shared/http.ts';
+import { dbError, HttpError, ownerHandler } from '../_shared/http.ts';
 import { MESSAGES, ZCreateBlock } from '@reaction-blocks/contracts/schemas';
 
 Deno.serve(
@@ -12,7 +12,7 @@ Deno.serve(
       }
       if (error.message === MESSAGES.invalidBlock)
         throw new HttpError(400, 'invalid_block', MESSAGES.invalidBlock);
-      throw new HttpError(400, 'create_failed', error.message);
+      throw dbError(error, new HttpError(400, 'create_failed', error.message));
     }
     const block = data as { id: string };
     return {

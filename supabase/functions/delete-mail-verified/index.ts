@@ -3,7 +3,7 @@
 // that named it as sender lose it (the workspace asks for another), and letters already queued
 // from it stop (prepare_letter_jobs checks the sender again).
 import { serviceClient } from '../_shared/clients.ts';
-import { ownerHandler } from '../_shared/http.ts';
+import { dbError, ownerHandler } from '../_shared/http.ts';
 import { sesMailer } from '../_shared/mail.ts';
 import { ZMailDelete } from '@reaction-blocks/contracts/schemas';
 import { ownSenderEmail, providerError, releaseIdentity } from '../_shared/sender-emails.ts';
@@ -18,7 +18,7 @@ Deno.serve(
       throw providerError(err, 'delete-mail-verified');
     }
     const { error } = await db.from('sender_emails').delete().eq('id', row.id);
-    if (error) throw new Error(error.message);
+    if (error) throw dbError(error);
     await db
       .from('block_private')
       .update({ mail_from: null })

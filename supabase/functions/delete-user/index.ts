@@ -2,7 +2,7 @@
 // so removing the auth user removes all their data in one transaction. Their sender addresses'
 // provider identities go first where no other owner's confirmed claim keeps them (as
 // delete-mail-verified does); a provider that is down does not keep an account from going.
-import { handler, HttpError } from '../_shared/http.ts';
+import { dbError, handler, HttpError } from '../_shared/http.ts';
 import { serviceClient } from '../_shared/clients.ts';
 import { sesMailer } from '../_shared/mail.ts';
 import { ZEmpty } from '@reaction-blocks/contracts/schemas';
@@ -24,7 +24,10 @@ Deno.serve(
     }
     const { error } = await db.auth.admin.deleteUser(user.id);
     if (error)
-      throw new HttpError(500, 'delete_failed', `Could not delete the account: ${error.message}`);
+      throw dbError(
+        error,
+        new HttpError(500, 'delete_failed', `Could not delete the account: ${error.message}`),
+      );
     return { status: true };
   }),
 );

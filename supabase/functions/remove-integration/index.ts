@@ -7,7 +7,7 @@
 //   tokens; the card says so until then (docs/cafe24.md).
 import { kickWorker } from '../_shared/background.ts';
 import { serviceClient } from '../_shared/clients.ts';
-import { ownerHandler } from '../_shared/http.ts';
+import { dbError, ownerHandler } from '../_shared/http.ts';
 import { classifyNotionError, notionClient, notionOAuthClient } from '../_shared/notion.ts';
 import { ZRemoveIntegration } from '@reaction-blocks/contracts/schemas';
 
@@ -15,7 +15,7 @@ async function removeNotion(userId: string) {
   const { data, error } = await serviceClient().rpc('remove_notion_connection', {
     p_user_id: userId,
   });
-  if (error) throw new Error(error.message);
+  if (error) throw dbError(error);
   const removed = data as { access_token: string | null; unlinked: number };
   let revoked = false;
   if (removed.access_token) {
@@ -42,7 +42,7 @@ async function removeCafe24(userId: string) {
   const { data, error } = await serviceClient().rpc('remove_cafe24_connection', {
     p_user_id: userId,
   });
-  if (error) throw new Error(error.message);
+  if (error) throw dbError(error);
   // the tag comes off within seconds; the schedule runs the job if this kick is lost
   if (data === true) kickWorker();
   return { status: true, removing: data === true };

@@ -8,7 +8,7 @@
 // one mails an address the owner may not control.
 import { serviceClient } from '../_shared/clients.ts';
 import { siteUrl } from '../_shared/env.ts';
-import { ownerHandler, HttpError } from '../_shared/http.ts';
+import { dbError, HttpError, ownerHandler } from '../_shared/http.ts';
 import { sesMailer } from '../_shared/mail.ts';
 import { platformSender } from '../_shared/mail-delivery.ts';
 import { limitOwnerCalls } from '../_shared/owner-limits.ts';
@@ -33,7 +33,7 @@ Deno.serve(
       db.from('sender_emails').select('id, email, status, confirmed_at').eq('user_id', user.id),
       db.from('profiles').select('name, language').eq('id', user.id).maybeSingle(),
     ]);
-    if (error || profileError) throw new Error((error ?? profileError)!.message);
+    if (error || profileError) throw dbError((error ?? profileError)!);
     const existing = (rows as SenderEmailRow[]).find((r) => r.email === email);
     if (existing?.status === 'verified') return { status: true, email, state: 'verified' };
     if (!existing && rows.length >= SENDER_EMAIL_LIMITS.addresses) {
@@ -78,7 +78,7 @@ Deno.serve(
       p_email: email,
       p_token_hash: hash,
     });
-    if (writeError) throw new Error(writeError.message);
+    if (writeError) throw dbError(writeError);
     return { status: true, email, state: 'pending' };
   }),
 );

@@ -6,7 +6,7 @@ import { ZSaveCafe24Placements } from '@reaction-blocks/contracts/cafe24';
 import { kickWorker } from '../_shared/background.ts';
 import { serviceClient } from '../_shared/clients.ts';
 import { requirePaid } from '../_shared/paid.ts';
-import { ownerHandler, HttpError } from '../_shared/http.ts';
+import { dbError, HttpError, ownerHandler } from '../_shared/http.ts';
 
 Deno.serve(
   ownerHandler(ZSaveCafe24Placements, async ({ body, user }) => {
@@ -25,7 +25,7 @@ Deno.serve(
     if (error) {
       if (error.code === 'PT404') throw new HttpError(404, 'not_found', error.message);
       if (error.code === 'P0001') throw new HttpError(400, 'invalid_input', error.message);
-      throw new Error(error.message);
+      throw dbError(error);
     }
     kickWorker();
     return { placements: data };

@@ -4,7 +4,7 @@
 // page of its own. A 401 marks the integration not granted.
 import type { TIntegrationStatus } from '@reaction-blocks/contracts/enums';
 import { serviceClient } from '../_shared/clients.ts';
-import { ownerHandler, HttpError } from '../_shared/http.ts';
+import { dbError, HttpError, ownerHandler } from '../_shared/http.ts';
 import { classifyNotionError, notionClient, plainText } from '../_shared/notion.ts';
 import {
   BLOCK_MESSAGES,
@@ -25,7 +25,7 @@ Deno.serve(
       db.from('profiles').select('paid').eq('id', user.id).maybeSingle(),
       db.rpc('notion_connection', { p_user_id: user.id }),
     ]);
-    if (error) throw new Error(error.message);
+    if (error) throw dbError(error);
     if (!profile?.paid)
       throw new HttpError(403, 'paid_plan_required', BLOCK_MESSAGES.paidPlanRequired);
     const conn = connection as Connection | null;

@@ -3,7 +3,7 @@
 // said. Paid owners only.
 import { ZWebhookEndpointId } from '@reaction-blocks/contracts/webhooks';
 import { serviceClient } from '../_shared/clients.ts';
-import { ownerHandler } from '../_shared/http.ts';
+import { dbError, ownerHandler } from '../_shared/http.ts';
 import { endpointError, requirePaid } from '../_shared/webhook-endpoints.ts';
 import { webhookContexts } from '../_shared/webhook-jobs.ts';
 import { deliverWebhook } from '../_shared/webhooks.ts';
@@ -22,7 +22,7 @@ Deno.serve(
     const { error: recordError } = await db.rpc('record_webhook_attempts', {
       p_results: [{ delivery_id: ctx.delivery_id, ...attempt, final: !attempt.ok }],
     });
-    if (recordError) throw new Error(recordError.message);
+    if (recordError) throw dbError(recordError);
     return { deliveryId, ok: attempt.ok, status: attempt.status, error: attempt.error };
   }),
 );

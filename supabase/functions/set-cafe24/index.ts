@@ -15,7 +15,7 @@ import { Cafe24Error, cafe24App, exchangeCafe24Code } from '../_shared/cafe24.ts
 import { tokenData } from '../_shared/cafe24-jobs.ts';
 import { serviceClient } from '../_shared/clients.ts';
 import { requirePaid } from '../_shared/paid.ts';
-import { ownerHandler, HttpError } from '../_shared/http.ts';
+import { dbError, HttpError, ownerHandler } from '../_shared/http.ts';
 import { requireAllowedRedirect, spendState } from '../_shared/oauth-state.ts';
 
 Deno.serve(
@@ -59,7 +59,7 @@ Deno.serve(
           error.message === CAFE24_MESSAGES.otherShop ? 'other_shop' : 'other_account',
           error.message,
         );
-      throw new Error(error.message);
+      throw dbError(error);
     }
     kickWorker();
     const saved = data as { status: string; mall_id: string; shop_id: string };

@@ -5,7 +5,7 @@
 // releases the writes parked while access was revoked.
 import { serviceClient } from '../_shared/clients.ts';
 import { kickWorker } from '../_shared/background.ts';
-import { ownerHandler, HttpError } from '../_shared/http.ts';
+import { dbError, HttpError, ownerHandler } from '../_shared/http.ts';
 import { classifyNotionError, notionClient, notionOAuthClient } from '../_shared/notion.ts';
 import { requireAllowedRedirect, spendState } from '../_shared/oauth-state.ts';
 import { INTEGRATION_MESSAGES, ZSetNotionToken } from '@reaction-blocks/contracts/schemas';
@@ -59,7 +59,7 @@ Deno.serve(
       p_workspace_name: token.workspace_name ?? 'Notion',
       p_workspace_icon: token.workspace_icon ?? null,
     });
-    if (error) throw new Error(error.message);
+    if (error) throw dbError(error);
     // writes parked while access was revoked run now
     kickWorker();
     const saved = data as { status: string; workspace_name: string };

@@ -1,6 +1,6 @@
 // Records the caller's consent to the terms. `agree` is not writable by client roles, so the
 // service client sets it, for the caller's own row only.
-import { ownerHandler, HttpError } from '../_shared/http.ts';
+import { dbError, HttpError, ownerHandler } from '../_shared/http.ts';
 import { serviceClient } from '../_shared/clients.ts';
 import { ZEmpty } from '@reaction-blocks/contracts/schemas';
 
@@ -12,7 +12,7 @@ Deno.serve(
       .eq('id', user.id)
       .select('id, agree')
       .maybeSingle();
-    if (error) throw new HttpError(500, 'update_failed', error.message);
+    if (error) throw dbError(error, new HttpError(500, 'update_failed', error.message));
     if (!data) throw new HttpError(404, 'not_found', 'Profile not found');
     return { status: true, agree: true };
   }),

@@ -7,7 +7,7 @@
 //   POST {token}      the /unsubscribe page's confirm button
 // Not a user call: verify_jwt is off, the token is the authorisation.
 import { serviceClient } from '../_shared/clients.ts';
-import { corsHeaders, json } from '../_shared/http.ts';
+import { corsHeaders, dbError, errorResponse, HttpError, json } from '../_shared/http.ts';
 import { ZUnsubscribe } from '@reaction-blocks/contracts/schemas';
 import { verifyUnsubscribe, type UnsubscribeClaim } from '../_shared/unsubscribe-token.ts';
 
@@ -46,7 +46,7 @@ async function alreadyOut(claim: UnsubscribeClaim): Promise<boolean> {
       .eq('user_id', claim.u)
       .eq('email', claim.e)
       .maybeSingle();
-    if (error) throw new Error(error.message);
+    if (error) throw dbError(error);
     return data != null;
   }
   const { data, error } = await db.rpc('mail_optout_exists', {
@@ -54,7 +54,7 @@ async function alreadyOut(claim: UnsubscribeClaim): Promise<boolean> {
     p_scope: claim.s,
     p_block_id: claim.b,
   });
-  if (error) throw new Error(error.message);
+  if (error) throw dbError(error);
   return data === true;
 }
 
@@ -68,7 +68,7 @@ async function record(claim: UnsubscribeClaim): Promise<void> {
         { user_id: claim.u, block_id: claim.b, email: claim.e },
         { onConflict: 'user_id,email', ignoreDuplicates: true },
       );
-    if (error) throw new Error(error.message);
+    if (error) throw dbError(error);
     return;
   }
   const { error } = await db.rpc('record_mail_optout', {
@@ -76,7 +76,7 @@ async function record(claim: UnsubscribeClaim): Promise<void> {
     p_scope: claim.s,
     p_block_id: claim.b,
   });
-  if (error) throw new Error(error.message);
+  if (error) throw dbError(error);
 }
 
 Deno.serve(async (req) => {
@@ -109,6 +109,7 @@ Deno.serve(async (req) => {
   try {
     await record(claim);
   } catch (err) {
+    if (err instanceof HttpError) return errorResponse(err);
     console.error('[unsubscribe]', err);
     return fail(500, 'internal_error', 'Could not unsubscribe; try again');
   }

@@ -1,6 +1,6 @@
 // Updates the caller's profile fields (name, image URL, homepage URL, language) with the spec's
 // limits. Runs as the caller: RLS and column grants keep everything else out of reach.
-import { ownerHandler, HttpError } from '../_shared/http.ts';
+import { dbError, HttpError, ownerHandler } from '../_shared/http.ts';
 import { ZUpdateProfile } from '@reaction-blocks/contracts/schemas';
 
 Deno.serve(
@@ -16,7 +16,7 @@ Deno.serve(
       .eq('id', user.id)
       .select()
       .maybeSingle();
-    if (error) throw new HttpError(400, 'update_failed', error.message);
+    if (error) throw dbError(error, new HttpError(400, 'update_failed', error.message));
     if (!data) throw new HttpError(404, 'not_found', 'Profile not found');
     return { status: true, profile: data };
   }),

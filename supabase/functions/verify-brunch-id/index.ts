@@ -4,7 +4,7 @@
 // brunch letters of this block accept only that writer's articles. Messages: "Invalid brunch
 // profile page" (not a profile link), "Failed to verify writer" (the address is not there).
 import { serviceClient } from '../_shared/clients.ts';
-import { ownerHandler, HttpError } from '../_shared/http.ts';
+import { dbError, HttpError, ownerHandler } from '../_shared/http.ts';
 import {
   LETTER_MESSAGES,
   normalizeBrunchProfile,
@@ -57,7 +57,7 @@ Deno.serve(
       .update({ brunch_profile_page: profile.url })
       .eq('block_id', block.id)
       .eq('owner_id', user.id);
-    if (error) throw new Error(error.message);
+    if (error) throw dbError(error);
     return { status: true, message: '', brunchProfilePage: profile.url };
   }),
 );

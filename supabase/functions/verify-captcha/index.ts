@@ -11,7 +11,7 @@
 // Cloudflare's; locally the providers server's fake). docs/self-hosting.md.
 import { serviceClient } from '../_shared/clients.ts';
 import { env, optionalEnv } from '../_shared/env.ts';
-import { handler, HttpError } from '../_shared/http.ts';
+import { dbError, handler, HttpError, inTransit, unavailable } from '../_shared/http.ts';
 import { ZVerifyCaptcha } from '@reaction-blocks/contracts/schemas';
 
 const DEFAULT_VERIFY_URL = 'https://challenges.cloudflare.com/turnstile/v0/siteverify';
@@ -77,7 +77,7 @@ Deno.serve(
     const { data: wanted, error: wantedError } = await db.rpc('captcha_wanted', {
       p_block_id: body.blockId,
     });
-    if (wantedError) throw new Error(wantedError.message);
+    if (wantedError) throw dbError(wantedError);
     if (wanted !== true) throw new HttpError(400, 'invalid_input', NOT_ASKED);
     const hash = await sha256Hex(body.token);
     const verdict = await siteverify(body.token, crypto.randomUUID());
@@ -106,6 +106,7 @@ Deno.serve(
       if (error.message === 'This captcha was already used')
         throw new HttpError(403, 'captcha_spent', 'The check failed. Please try again.');
       if (error.code === 'P0001') throw new HttpError(400, 'invalid_input', error.message);
+      if (inTransit(error)) throw unavailable(error, 'verify-captcha');
       console.error('[verify-captcha]', error);
       throw new HttpError(500, 'captcha_failed', 'The check failed. Please try again.');
     }

@@ -1,6 +1,6 @@
 // What the letter functions share: the caller's letter block and the sender a send goes out as.
 import type { SupabaseClient } from '@supabase/supabase-js';
-import { HttpError } from '../http.ts';
+import { dbError, HttpError } from '../http.ts';
 import {
   LETTER_MESSAGES,
   LETTER_TYPES,
@@ -37,7 +37,7 @@ export async function ownLetterBlock(
     .eq('id', blockId)
     .eq('owner_id', ownerId)
     .maybeSingle();
-  if (error) throw new Error(error.message);
+  if (error) throw dbError(error);
   const row = data as
     | (Omit<LetterBlockRow, 'private'> & {
         private: LetterBlockRow['private'] | LetterBlockRow['private'][];
@@ -88,7 +88,7 @@ export async function senderFor(
       .maybeSingle(),
     db.rpc('mail_sender_status', { p_user_id: ownerId }),
   ]);
-  if (error || statusError) throw new Error((error ?? statusError)!.message);
+  if (error || statusError) throw dbError((error ?? statusError)!);
   const sender = row as {
     email: string;
     status: string;
