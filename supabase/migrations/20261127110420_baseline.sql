@@ -1,6 +1,6 @@
--- Baseline (eighth squash): every migration up to 20261127092319 squashed into one, made of the
+-- Baseline (ninth squash): every migration up to 20261127110420 squashed into one, made of the
 -- declarative schema (supabase/schemas/, in the order of config.toml schema_paths) as it was then,
--- file after file. It replaces the seventh baseline (20261127082248, itself the sixth baseline,
+-- file after file. It replaces the eighth baseline (20261127092319, itself the seventh baseline,
 -- its schedules and the one migration of 2026-11-27 after them), its schedules and the one
 -- migration of 2026-11-27 that followed them (generated); its version is that migration's, the
 -- newest, so a project that applied them all already has it (docs/data-model.md, "Migrations",
@@ -154,12 +154,20 @@ $$;
 -- private.keep_from_clients('response_count')`.
 create function private.keep_from_clients()
 returns trigger language plpgsql set search_path = '' as $$
+declare
+  v_old jsonb;
+  v_kept jsonb := '{}';
+  v_column text;
 begin
   -- clients only; inline because client roles have no usage on schema private
-  if current_user in ('anon', 'authenticated') then
-    new := jsonb_populate_record(new, (
-      select jsonb_object_agg(c, case when tg_op = 'INSERT' then to_jsonb(0) else to_jsonb(old) -> c end)
-      from unnest(tg_argv) c));
+  if current_user in ('anon', 'authenticated') and tg_nargs > 0 then
+    if tg_op <> 'INSERT' then
+      v_old := to_jsonb(old); -- once per row, not once per column
+    end if;
+    foreach v_column in array tg_argv loop
+      v_kept[v_column] := case when tg_op = 'INSERT' then to_jsonb(0) else v_old -> v_column end;
+    end loop;
+    new := jsonb_populate_record(new, v_kept);
   end if;
   return new;
 end;
