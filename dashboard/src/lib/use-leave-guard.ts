@@ -69,6 +69,12 @@ export function useLeaveGuard(dirty: boolean, home: string) {
     dirtyRef.current = dirty;
     homeRef.current = home;
   });
+  /** Pushes a guard entry unless one is in place. */
+  const guard = useCallback(() => {
+    if (guarded.current) return;
+    guardAt.current = pushGuardEntry();
+    guarded.current = true;
+  }, []);
 
   useEffect(() => {
     if (!dirty) return;
@@ -78,12 +84,9 @@ export function useLeaveGuard(dirty: boolean, home: string) {
       event.returnValue = '';
     };
     window.addEventListener('beforeunload', onBeforeUnload);
-    if (!guarded.current) {
-      guardAt.current = pushGuardEntry();
-      guarded.current = true;
-    }
+    guard();
     return () => window.removeEventListener('beforeunload', onBeforeUnload);
-  }, [dirty]);
+  }, [dirty, guard]);
 
   useEffect(() => {
     if (!dirty) return;
@@ -128,11 +131,8 @@ export function useLeaveGuard(dirty: boolean, home: string) {
   const stay = useCallback(() => {
     setPending(null);
     // a Back that was answered with Stay needs a new guard entry for the next one
-    if (dirtyRef.current && !guarded.current) {
-      guardAt.current = pushGuardEntry();
-      guarded.current = true;
-    }
-  }, []);
+    if (dirtyRef.current) guard();
+  }, [guard]);
   const leave = useCallback(() => {
     const go = pending;
     setPending(null);
