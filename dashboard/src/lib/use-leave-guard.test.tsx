@@ -1,8 +1,11 @@
-// The leave guard's hold on links (lib/use-leave-guard.ts): while something is unsaved, a plain
+// The leave guard (lib/use-leave-guard.ts). Its hold on links: while something is unsaved, a plain
 // click on any in-app link out of the workspace asks first, wherever the link is; links inside the
-// workspace, to other sites, to a new tab or with a modifier key are left alone.
-import { fireEvent, screen } from '@testing-library/react';
-import { Link } from 'react-router-dom';
+// workspace, to other sites, to a new tab or with a modifier key are left alone. Its guard entry
+// for the browser's Back (jsdom's session history, with the app's BrowserRouter): leaving by Back
+// leaves no step forward where nothing happens.
+import { fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { useState } from 'react';
+import { BrowserRouter, Link, Route, Routes, useLocation } from 'react-router-dom';
 import { describe, expect, it } from 'vitest';
 import { renderWithProviders } from '../test/utils';
 import { useLeaveGuard } from './use-leave-guard';
@@ -77,5 +80,110 @@ describe('useLeaveGuard on links', () => {
     click('Plan');
     expect(asking()).toBe(false);
     expect(location()).toBe('/profile/plan?from=work');
+  });
+});
+
+/** A workspace whose draft is a checkbox: checked is unsaved. */
+function CheckboxWorkspace() {
+  const [dirty, setDirty] = useState(false);
+  const guard = useLeaveGuard(dirty, '/work/1');
+  return (
+    <>
+      <label>
+        <input type="checkbox" checked={dirty} onChange={(e) => setDirty(e.target.checked)} />
+        Changed
+      </label>
+      <Link to="/profile">Profile</Link>
+      <Link to="/work/1/comments">Comments</Link>
+      {guard.confirming ? (
+        <div role="alertdialog" aria-label="Leave?">
+          <button type="button" onClick={guard.leave}>
+            Leave
+          </button>
+        </div>
+      ) : null}
+    </>
+  );
+}
+
+function BrowserApp() {
+  const { pathname } = useLocation();
+  return (
+    <>
+      <div data-testid="path">{pathname}</div>
+      <Routes>
+        <Route path="/list" element={<Link to="/work/1">Open</Link>} />
+        <Route path="/profile" element={null} />
+        <Route path="/work/1/*" element={<CheckboxWorkspace />} />
+      </Routes>
+    </>
+  );
+}
+
+describe('useLeaveGuard on Back', () => {
+  const path = () => screen.getByTestId('path').textContent;
+  const changed = () => screen.findByRole<HTMLInputElement>('checkbox', { name: 'Changed' });
+  /** Opens the workspace from the list and changes it. */
+  async function openAndChange() {
+    window.history.replaceState(null, '', '/list');
+    render(
+      <BrowserRouter>
+        <BrowserApp />
+      </BrowserRouter>,
+    );
+    fireEvent.click(screen.getByRole('link', { name: 'Open' }));
+    fireEvent.click(await changed());
+  }
+  /** Forward, then Back: at the list after one Forward, nothing forward is left to step on. */
+  async function forwardOnceThenBack() {
+    window.history.forward();
+    expect((await changed()).checked).toBe(false);
+    // a guard entry left forward was the same page again: a Forward that did nothing
+    window.history.forward();
+    // jsdom traverses in two tasks; a Back asked for before would count from where Forward began
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    window.history.back();
+    await waitFor(() => expect(path()).toBe('/list'));
+  }
+
+  it('Back and Leave go to the list; Forward opens the workspace once', async () => {
+    await openAndChange();
+    window.history.back();
+    fireEvent.click(await screen.findByRole('button', { name: 'Leave' }));
+    await waitFor(() => expect(path()).toBe('/list'));
+    await forwardOnceThenBack();
+  });
+
+  it('changed back, Back goes to the list at once; Forward opens the workspace once', async () => {
+    await openAndChange();
+    fireEvent.click(await changed());
+    window.history.back();
+    await waitFor(() => expect(path()).toBe('/list'));
+    await forwardOnceThenBack();
+  });
+
+  it('left by a link: Back opens the workspace, the next Back is the list', async () => {
+    await openAndChange();
+    fireEvent.click(screen.getByRole('link', { name: 'Profile' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Leave' }));
+    await waitFor(() => expect(path()).toBe('/profile'));
+    window.history.back();
+    expect((await changed()).checked).toBe(false);
+    window.history.back();
+    await waitFor(() => expect(path()).toBe('/list'));
+  });
+
+  it('left by a link from another mode: Back, Back, Back is the list', async () => {
+    await openAndChange();
+    fireEvent.click(screen.getByRole('link', { name: 'Comments' }));
+    fireEvent.click(screen.getByRole('link', { name: 'Profile' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Leave' }));
+    await waitFor(() => expect(path()).toBe('/profile'));
+    window.history.back();
+    await waitFor(() => expect(path()).toBe('/work/1/comments'));
+    window.history.back();
+    await waitFor(() => expect(path()).toBe('/work/1'));
+    window.history.back();
+    await waitFor(() => expect(path()).toBe('/list'));
   });
 });

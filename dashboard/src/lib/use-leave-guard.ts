@@ -12,6 +12,11 @@
 //   the question is asked: Stay pushes the guard entry again, Leave goes back to the entry
 //   before the workspace was opened (react-router numbers its entries in history.state.idx).
 //   Once nothing is unsaved any more, stepping off the guard entry goes back one more entry.
+//   Going back past the guard entry would leave it in the forward history: Forward to the page
+//   it copies, then Forward onto it, a step where nothing happens. So both of these leave one
+//   entry forward, the page right above where they land (goBackPastGuard). A guard entry left
+//   behind by leaving with a link (Back from there lands on it, or on a mode above it) is taken
+//   by the workspace as its own, so the Back after it does not stop on the page it copies.
 // Moving between a workspace's modes (the paths under `home`) is not leaving: the draft lives
 // above them.
 // Used by the block workspace and the letter workspace.
@@ -29,13 +34,44 @@ function historyIndex(state: unknown): number | null {
   return typeof idx === 'number' ? idx : null;
 }
 
+/** A history entry: the router's state (without the guard's mark) and the address. */
+interface Entry {
+  state: Record<string, unknown>;
+  href: string;
+}
+
+function currentEntry(): Entry {
+  const state: unknown = window.history.state;
+  const fields =
+    state && typeof state === 'object' ? { ...(state as Record<string, unknown>) } : {};
+  delete fields[GUARD_KEY];
+  return { state: fields, href: window.location.href };
+}
+
 /** Pushes the guard entry; answers the router's index of the page it copies (the copy has it too). */
 function pushGuardEntry(): number | null {
-  const state: unknown = window.history.state;
+  const { state, href } = currentEntry();
   // keep the router's own fields (key, idx) so it reads the copy as the same location
-  const base = state && typeof state === 'object' ? (state as Record<string, unknown>) : {};
-  window.history.pushState({ ...base, [GUARD_KEY]: true }, '', window.location.href);
+  window.history.pushState({ ...state, [GUARD_KEY]: true }, '', href);
   return historyIndex(state);
+}
+
+/**
+ * Goes back `steps` entries and leaves one entry in the forward history, `next` (the page right
+ * above the one it lands on), in place of the pages and the guard entry that were there: the
+ * History API drops forward entries only when an entry is pushed, so once back there `next` is
+ * pushed again and left by Back. Forward then opens `next` and no guard entry is left to step on.
+ */
+function goBackPastGuard(steps: number, next: Entry) {
+  const from = historyIndex(window.history.state);
+  const landed = () => {
+    // nothing to rewrite if Back went to another site, or nowhere (then this is a later Back)
+    if (from === null || historyIndex(window.history.state) !== from - steps) return;
+    window.history.pushState(next.state, '', next.href);
+    window.history.back();
+  };
+  window.addEventListener('popstate', landed, { once: true });
+  window.history.go(-steps);
 }
 
 /**
@@ -59,12 +95,16 @@ export function useLeaveGuard(dirty: boolean, home: string) {
   const [pending, setPending] = useState<(() => void) | null>(null);
   const dirtyRef = useRef(dirty);
   const homeRef = useRef(home);
-  /** A guard entry sits at or below the current history entry. */
-  const guarded = useRef(false);
+  /** The history entry the workspace was opened at (a guard entry left by the last visit, too). */
+  const [opened] = useState(() => ({
+    ...currentEntry(),
+    guard: isGuardEntry(window.history.state),
+  }));
+  const openedAt = historyIndex(opened.state);
+  /** A guard entry sits at or below the current history entry (one opened on is this one's). */
+  const guarded = useRef(opened.guard);
   /** The router's index of the page the guard entry copies: entries above it are the modes. */
-  const guardAt = useRef<number | null>(null);
-  /** The history entry the workspace was opened at. */
-  const [openedAt] = useState(() => historyIndex(window.history.state));
+  const guardAt = useRef<number | null>(opened.guard ? openedAt : null);
   useEffect(() => {
     dirtyRef.current = dirty;
     homeRef.current = home;
@@ -103,8 +143,16 @@ export function useLeaveGuard(dirty: boolean, home: string) {
   useEffect(() => {
     let leaving = false;
     const onPopState = (event: PopStateEvent) => {
-      if (leaving || isGuardEntry(event.state) || !guarded.current) return;
-      if (!isWithin(window.location.pathname, homeRef.current)) return;
+      if (leaving || !isWithin(window.location.pathname, homeRef.current)) return;
+      if (isGuardEntry(event.state)) {
+        // one left by the last visit, stepped on from a page above it: this visit's now
+        if (!guarded.current) {
+          guardAt.current = historyIndex(event.state);
+          guarded.current = true;
+        }
+        return;
+      }
+      if (!guarded.current) return;
       // Back from one mode to another opened after the guard entry (Edit, Preview, Edit, Back):
       // still above the guard entry, not leaving
       const at = historyIndex(event.state);
@@ -114,19 +162,19 @@ export function useLeaveGuard(dirty: boolean, home: string) {
       if (!dirtyRef.current) {
         // saved (or changed back) since: the copy is no page of its own, so Back goes on to
         // where the owner meant (without this, the first Back after a Save did nothing)
-        window.history.back();
+        goBackPastGuard(1, currentEntry());
         return;
       }
       setPending(() => () => {
         leaving = true;
         const now = historyIndex(window.history.state);
         const steps = now !== null && openedAt !== null ? Math.max(1, now - openedAt + 1) : 1;
-        window.history.go(-steps);
+        goBackPastGuard(steps, opened);
       });
     };
     window.addEventListener('popstate', onPopState);
     return () => window.removeEventListener('popstate', onPopState);
-  }, [openedAt]);
+  }, [openedAt, opened]);
 
   const stay = useCallback(() => {
     setPending(null);
