@@ -10,6 +10,21 @@ import { describe, expect, it } from 'vitest';
 import { renderWithProviders } from '../test/utils';
 import { useLeaveGuard } from './use-leave-guard';
 
+/** The workspaces' question (WorkspaceLeaveDialog), while the guard asks. */
+function LeaveQuestion({ guard }: { guard: ReturnType<typeof useLeaveGuard> }) {
+  if (!guard.confirming) return null;
+  return (
+    <div role="alertdialog" aria-label="Leave?">
+      <button type="button" onClick={guard.stay}>
+        Stay
+      </button>
+      <button type="button" onClick={guard.leave}>
+        Leave
+      </button>
+    </div>
+  );
+}
+
 function Workspace({ dirty }: { dirty: boolean }) {
   const guard = useLeaveGuard(dirty, '/work/1');
   return (
@@ -21,16 +36,7 @@ function Workspace({ dirty }: { dirty: boolean }) {
         Profile in a new tab
       </Link>
       <Link to="/work/12">Another block</Link>
-      {guard.confirming ? (
-        <div role="alertdialog" aria-label="Leave?">
-          <button type="button" onClick={guard.stay}>
-            Stay
-          </button>
-          <button type="button" onClick={guard.leave}>
-            Leave
-          </button>
-        </div>
-      ) : null}
+      <LeaveQuestion guard={guard} />
     </>
   );
 }
@@ -95,13 +101,7 @@ function CheckboxWorkspace() {
       </label>
       <Link to="/profile">Profile</Link>
       <Link to="/work/1/comments">Comments</Link>
-      {guard.confirming ? (
-        <div role="alertdialog" aria-label="Leave?">
-          <button type="button" onClick={guard.leave}>
-            Leave
-          </button>
-        </div>
-      ) : null}
+      <LeaveQuestion guard={guard} />
     </>
   );
 }
