@@ -1,5 +1,7 @@
 // The account-area edge functions through the gateway: good input, bad input, bad tokens.
 import { describe, expect, it } from 'vitest';
+import { BLOCK_DEFAULTS } from '@reaction-blocks/contracts/block-defaults';
+import { LANGUAGES } from '@reaction-blocks/contracts/enums';
 import { callFunction, newGuest, newUser, serviceClient, sql } from './support/clients.ts';
 import { createBlock, option, question } from './support/drafts.ts';
 import { expiredToken, forgedToken } from './support/jwt.ts';
@@ -98,6 +100,79 @@ describe('create-block', () => {
     expect(results.filter((r) => r.status === 200)).toHaveLength(10);
     expect(results.filter((r) => r.status === 403)).toHaveLength(10);
     expect(await blockCount(owner.id)).toEqual({ counter: 10, rows: 10 });
+  });
+});
+
+describe("a new block's texts in its owner's language", () => {
+  it('the database and the dashboard hold the same defaults, for every language', async () => {
+    expect(Object.keys(BLOCK_DEFAULTS).sort()).toEqual([...LANGUAGES].sort());
+    for (const language of LANGUAGES) {
+      const [row] = await sql<{ d: unknown }>(
+        'select private.block_defaults($1::public.language_code) as d',
+        [language],
+      );
+      expect(row?.d, language).toEqual(BLOCK_DEFAULTS[language]);
+    }
+    // each language its own words, not English again
+    expect(BLOCK_DEFAULTS.ko).toEqual({
+      name: '제목 없음',
+      copySuffix: ' 사본',
+      ending: '감사합니다',
+      abOptions: ['좋아요', '별로예요'],
+    });
+  });
+
+  it.each(LANGUAGES)('creates and duplicates with the defaults of a %s owner', async (language) => {
+    const defaults = BLOCK_DEFAULTS[language];
+    const owner = await newUser();
+    await sql('update public.profiles set language = $2, block_limit = 10 where id = $1', [
+      owner.id,
+      language,
+    ]);
+    const created = await callFunction('create-block', { blockType: 'ab' }, owner.accessToken);
+    expect(created.status).toBe(200);
+    const blockId = (created.json.data as { blockId: string }).blockId;
+    const texts = async (id: string) => ({
+      block: (await sql('select name, language from public.blocks where id = $1', [id]))[0],
+      options: (
+        await sql<{ value: string }>(
+          'select value from public.options where block_id = $1 order by index',
+          [id],
+        )
+      ).map((o) => o.value),
+      endings: (
+        await sql<{ closing_text: string }>(
+          'select closing_text from public.endings where block_id = $1',
+          [id],
+        )
+      ).map((e) => e.closing_text),
+    });
+    expect(await texts(blockId)).toEqual({
+      block: { name: defaults.name, language },
+      options: defaults.abOptions,
+      endings: [defaults.ending],
+    });
+    const form = await createBlock(owner, 'form');
+    expect(await texts(form)).toEqual({
+      block: { name: defaults.name, language },
+      options: [],
+      endings: [defaults.ending],
+    });
+
+    // the copy: suffix in the block's language, the copied texts unchanged
+    const copy = await owner.client.rpc('duplicate_block', { p_block_id: blockId });
+    expect(copy.error).toBeNull();
+    expect(await texts((copy.data as { id: string }).id)).toEqual({
+      block: { name: defaults.name + defaults.copySuffix, language },
+      options: defaults.abOptions,
+      endings: [defaults.ending],
+    });
+    // a name at the length limit keeps the whole suffix and the limit
+    await sql('update public.blocks set name = $2 where id = $1', [blockId, 'x'.repeat(200)]);
+    const long = await owner.client.rpc('duplicate_block', { p_block_id: blockId });
+    expect((long.data as { name: string }).name).toBe(
+      'x'.repeat(200 - defaults.copySuffix.length) + defaults.copySuffix,
+    );
   });
 });
 

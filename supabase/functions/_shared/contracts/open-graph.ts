@@ -10,6 +10,7 @@
 // default image; an unknown or deactivated block (anon cannot read those) gets the site's own
 // preview. Every value is HTML-escaped.
 
+import { blockDefaults } from '@reaction-blocks/contracts/block-defaults';
 import { escapeHtml } from '@reaction-blocks/contracts/escape-html';
 
 export interface OgBlock {
@@ -207,10 +208,7 @@ export async function fetchOgBlock(
 export function fillBlockPage(template: string, block: OgBlock | null): string {
   if (!block) return template;
   const language = block.language === 'ko' ? 'ko' : 'en';
-  const name =
-    text(block.title, 200) ||
-    text(block.name, 200) ||
-    (language === 'ko' ? '제목 없음' : 'Untitled');
+  const name = text(block.title, 200) || text(block.name, 200) || blockDefaults(language).name;
   const type = /^[a-z_]{1,40}$/.test(block.type) ? block.type : '';
   return template
     .replace(/<html lang="en"/i, () => `<html lang="${language}"`)
