@@ -141,6 +141,7 @@ export function WorkspacePage({ api = supabaseWorkspaceApi, renderBlockLink }: W
               <div className="workspace-editor">
                 <FormEditor
                   blockType={type}
+                  language={draft.settings.language}
                   draft={draft.form}
                   onChange={ws.setForm}
                   paid={paid}

@@ -23,6 +23,7 @@ interface HarnessProps {
   initial: FormDraft;
   paid?: boolean;
   blockType?: 'form' | 'ab';
+  language?: 'en' | 'ko';
   onDraft?: (draft: FormDraft) => void;
   onSelectEnding?: (index: number | null) => void;
 }
@@ -31,6 +32,7 @@ function Harness({
   initial,
   paid = true,
   blockType = 'form',
+  language = 'en',
   onDraft,
   onSelectEnding,
 }: HarnessProps) {
@@ -40,6 +42,7 @@ function Harness({
   return (
     <FormEditor
       blockType={blockType}
+      language={language}
       draft={draft}
       onChange={(next) => {
         setDraft(next);
@@ -60,9 +63,11 @@ function Harness({
 function setup(questions: WorkspaceQuestionRow[], props: Omit<HarnessProps, 'initial'> = {}) {
   const onDraft = vi.fn<(draft: FormDraft) => void>();
   const initial = formDraft(...questions);
-  renderWithProviders(<Harness initial={initial} onDraft={onDraft} {...props} />);
+  const { unmount } = renderWithProviders(
+    <Harness initial={initial} onDraft={onDraft} {...props} />,
+  );
   const last = () => onDraft.mock.lastCall?.[0] ?? initial;
-  return { onDraft, last };
+  return { onDraft, last, unmount };
 }
 
 const questionList = () => screen.getByRole('list', { name: 'Questions' });
@@ -196,6 +201,32 @@ describe('FormEditor options', () => {
     expect(
       (screen.getByRole('button', { name: 'Delete option 1' }) as HTMLButtonElement).disabled,
     ).toBe(false);
+  });
+
+  it("a new ab question's options are the defaults of the block's language, not the dashboard's", async () => {
+    const addAb = (picker: string) => {
+      fireEvent.click(screen.getByRole('button', { name: picker }));
+      fireEvent.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'A/B' }));
+    };
+    const abValues = (draft: FormDraft) =>
+      liveOptions(liveQuestions(draft.questions).find((q) => q.type === 'ab')!).map((o) => o.value);
+    const en = setup([question('Name', 0)]);
+    addAb('Add question');
+    expect(abValues(en.last())).toEqual(['Good', 'Bad']);
+    en.unmount();
+
+    // an English dashboard editing a Korean block
+    const ko = setup([question('Name', 0)], { language: 'ko' });
+    addAb('Add question');
+    expect(abValues(ko.last())).toEqual(['좋아요', '별로예요']);
+    ko.unmount();
+
+    // a Korean dashboard editing an English block
+    await act(() => setLanguage('ko', false));
+    const enInKo = setup([question('이름', 0)]);
+    addAb('질문 추가');
+    expect(abValues(enInKo.last())).toEqual(['Good', 'Bad']);
+    enInKo.unmount();
   });
 
   it('an ab question keeps exactly two options', () => {

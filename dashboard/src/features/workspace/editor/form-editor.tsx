@@ -5,6 +5,8 @@
 // submit text and endings would never be seen and are not offered.
 import { useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { blockDefaults } from '@reaction-blocks/contracts/block-defaults';
+import type { TLanguage } from '@reaction-blocks/contracts/enums';
 import {
   BLOCK_LIMITS,
   type TQuestionDraft,
@@ -40,6 +42,8 @@ import { questionErrors } from './validation';
 
 export interface FormEditorProps {
   blockType: EditorBlockType;
+  /** The block's language: a new ab question's options are its defaults. */
+  language: TLanguage;
   draft: FormDraft;
   onChange: (next: FormDraft) => void;
   /** The owner's plan: more than 5 questions, custom endings, capture and open link need it. */
@@ -55,6 +59,7 @@ type FocusTarget = 'title' | 'questions' | 'endings';
 
 export function FormEditor({
   blockType,
+  language,
   draft,
   onChange,
   paid,
@@ -77,7 +82,7 @@ export function FormEditor({
   const questionsRef = useRef<HTMLElement>(null);
   const endingsRef = useRef<HTMLDivElement>(null);
 
-  const abOptions: [string, string] = [t('editor.options.abGood'), t('editor.options.abBad')];
+  const abOptions = blockDefaults(language).abOptions;
   const live = liveQuestions(draft.questions);
   const isForm = blockType === 'form';
   const selected = isForm

@@ -7,6 +7,7 @@
 //   index DELETED_INDEX and stay in the list (sent back with deleted: true);
 // - live options of a question have index 0..n-1; soft-deleted options stay, after them;
 // - the default ending is endings[0]; custom endings follow with index 1..n.
+import { BLOCK_DEFAULTS } from '@reaction-blocks/contracts/block-defaults';
 import {
   BLOCK_LIMITS,
   CONDITION_TYPES,
@@ -23,8 +24,11 @@ export type EditorBlockType = 'form' | 'ab';
 
 /** Index a soft-deleted question gets until the rest are reindexed (spec section 4). */
 export const DELETED_INDEX = 9999;
-/** Option texts a new ab question starts with (spec: defaults Good and Bad). */
-export const DEFAULT_AB_OPTIONS = ['Good', 'Bad'] as const;
+/**
+ * Option texts an ab question starts with when its block's language is not known (spec: defaults
+ * Good and Bad); the editor passes those of the block's language (blockDefaults).
+ */
+export const DEFAULT_AB_OPTIONS = BLOCK_DEFAULTS.en.abOptions;
 /** Question types that carry options. */
 export const OPTION_TYPES: readonly TQuestionType[] = ['poll', 'ab'];
 /** Question types a visitor does not answer: never required, never used in a condition. */

@@ -2,6 +2,7 @@
 // settings, form questions and endings), what changed, and Save. A failed save keeps the draft
 // as it is, so nothing the owner typed is lost.
 import { useCallback, useMemo, useState } from 'react';
+import { blockDefaults } from '@reaction-blocks/contracts/block-defaults';
 import type { TSaveBlock } from '@reaction-blocks/contracts/schemas';
 import { isReactionType } from '../../../lib/db-types';
 import { messageOf } from '../../../lib/errors';
@@ -42,7 +43,13 @@ function draftOf(data: WorkspaceData): Draft {
   return {
     settings: settingsFromBlock(data.block),
     private: privateFromRow(data.private),
-    form: hasForm(data.block.type) ? formDraftFromView(data.questions, data.endings) : null,
+    form: hasForm(data.block.type)
+      ? formDraftFromView(
+          data.questions,
+          data.endings,
+          blockDefaults(data.block.language).abOptions,
+        )
+      : null,
   };
 }
 
