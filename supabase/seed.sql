@@ -266,10 +266,12 @@ declare
   questions_en constant text[] := array[
     'Can I embed several blocks on one page?', 'Is there a free plan?',
     'Does the form work without JavaScript?', 'Can I change the text of the submit button?',
-    'Where is the data stored?', 'Can I show the answers publicly?',
+    'Can I show the answers publicly?', 'Where is the data stored?',
     'How do I get notified about new questions?'];
   questions_ko constant text[] := array[
-    '한 페이지에 블록을 여러 개 넣을 수 있나요?', '무료로 쓸 수 있나요?', '결과를 CSV로 받을 수 있나요?'];
+    '한 페이지에 블록을 여러 개 넣을 수 있나요?', '결과를 CSV로 받을 수 있나요?', '무료로 쓸 수 있나요?'];
+  -- the owner's answers to the questions answered below, in order: questions 1, 2, 3, 4 and 6
+  -- (questions_en), 8 and 9 (questions_ko 1 and 2)
   answers constant text[] := array[
     'Yes, as many as you like.', 'Yes: the Starter plan is free, with three blocks.',
     'It needs JavaScript; visitors without it see the fallback text you put inside the element.',
