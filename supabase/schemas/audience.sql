@@ -82,6 +82,10 @@ grant insert (id, user_id, creator_id, creator_name, creator_photo_url, color, e
 grant update (id, user_id, creator_id, creator_name, creator_photo_url, color, email, group_name, created_at, last_updated, deactivated, history, first_event, info, sent_count, delivered_count, opened_count, bounced_count, rejected_count, complaint_count) on public.audience_members to authenticated;
 create index audience_members_user_id_created_at_idx on public.audience_members (user_id, deactivated, created_at desc);
 create index audience_members_user_id_group_name_idx on public.audience_members (user_id, group_name);
+-- the lookups of an owner's member by address, case aside: the insert trigger
+-- audience_members_take_awaiting (once per inserted row: a CSV import), letters_allowed, a
+-- confirmed address (confirm_mail), a trigger letter's member and a manual send's recipients
+create index audience_members_user_id_lower_email_idx on public.audience_members (user_id, lower(email));
 
 create policy "Users can read their own audience" on public.audience_members
   for select to authenticated using (user_id = (select auth.uid()));
