@@ -436,6 +436,8 @@ const TABLES: TableCase[] = [
     strangerInsert: (w) => ({ question_id: w.question, block_id: w.formBlock, value: 'planted' }),
     update: { patch: { value: 'A2' }, ownerMay: false },
     ownerMayDelete: false,
+    // refused (no client grant nor policy to write) before the trigger keep_from_clients sees
+    // them: keep-from-clients.test.ts covers the trigger
     forbiddenUpdates: [
       ['set response_count', () => ({ response_count: 42 })],
       ["move to another user's block", (w) => ({ block_id: w.otherBlock })],
@@ -468,6 +470,8 @@ const TABLES: TableCase[] = [
     strangerInsert: (w) => ({ block_id: w.formBlock, index: 2, title: 'planted' }),
     update: { patch: { title: 'Retitled ending' }, ownerMay: false },
     ownerMayDelete: false,
+    // refused (no client grant nor policy to write) before the trigger keep_from_clients sees
+    // it: keep-from-clients.test.ts covers the trigger
     forbiddenUpdates: [
       ['make it the default', () => ({ is_default: true })],
       ["move to another user's block", (w) => ({ block_id: w.otherBlock })],
