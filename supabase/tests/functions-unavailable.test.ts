@@ -1,9 +1,13 @@
 // A function whose database call fails on the way (PostgREST or the gateway out of reach, a
 // connection reset, a 502 from upstream) answers 503 with Retry-After, not 500: the request may
-// succeed in a moment (functions/_shared/errors.ts). A real SQL error keeps its answer.
+// succeed in a moment (functions/_shared/errors.ts). A real SQL error keeps its answer, and so
+// does a refusal of the gateway itself (413, 401, 404, 429: no code) and auth's own 500.
+import { createHmac } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createClient } from '@supabase/supabase-js';
+import { AuthRetryableFetchError, createClient } from '@supabase/supabase-js';
+import { INTEGRATION_MESSAGES } from '@reaction-blocks/contracts/schemas';
 import { freePorts } from '../local/config.ts';
 import { startFunctions } from '../local/functions.ts';
 import { proxy } from '../local/gateway.ts';
@@ -12,24 +16,51 @@ import type { Managed } from '../local/process.ts';
 import {
   dbError,
   errorResponse,
+  failureText,
   HttpError,
   inTransit,
   rpcError,
-  UNAVAILABLE_WAIT,
+  TOO_LARGE_MESSAGE,
 } from '../functions/_shared/errors.ts';
-import { newUser, sql, stack, type TestUser } from './support/clients.ts';
+import { LOCAL_TURNSTILE } from '../local/providers/turnstile/index.ts';
+import { newGuest, newUser, paidOwner, sql, stack, type TestUser } from './support/clients.ts';
+import { ownerWith } from './support/hostile.ts';
+import { providersUrl } from './support/providers.ts';
 
-/** The 503 every failure in transit answers. */
+/** The 503 every failure in transit answers: Retry-After 2 s, the wait the docs state. */
 async function expectUnavailable(res: Response) {
   expect(res.status).toBe(503);
-  expect(res.headers.get('retry-after')).toBe(String(UNAVAILABLE_WAIT));
+  expect(res.headers.get('retry-after')).toBe('2');
   expect(await res.json()).toEqual({
     error: {
       code: 'unavailable',
       message: 'The service is briefly unavailable',
-      retryAfter: UNAVAILABLE_WAIT,
+      retryAfter: 2,
     },
   });
+}
+
+/** A PostgREST answer as supabase-js reads it: an error and the response's status. */
+async function postgrestAnswer(status: number, body: string) {
+  const server = serve(
+    (_req, res) => {
+      res.writeHead(status, { 'content-type': 'application/json' });
+      res.end(body);
+    },
+    { name: 'answers', log: () => {} },
+  );
+  await listen(server, 0);
+  try {
+    const client = createClient(
+      `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+      stack().anonKey,
+      { auth: { persistSession: false, autoRefreshToken: false } },
+    );
+    const { error, status: answered } = await client.rpc('save_letter', {});
+    return { error: error!, status: answered };
+  } finally {
+    await closeServer(server);
+  }
 }
 
 describe('errors.ts: what a failed database call answers', () => {
@@ -41,24 +72,68 @@ describe('errors.ts: what a failed database call answers', () => {
     const nowhere = createClient(`http://127.0.0.1:${(await freePorts()).api}`, stack().anonKey, {
       auth: { persistSession: false, autoRefreshToken: false },
     });
-    const { error } = await nowhere.rpc('create_block', { p_block_type: 'like' });
-    expect(error?.code).toBe('');
+    const { error, status } = await nowhere.rpc('create_block', { p_block_type: 'like' });
+    expect([error?.code, status]).toEqual(['', 0]);
     const { error: authError } = await nowhere.auth.getUser('token');
-    for (const failure of [error!, authError!]) {
-      expect(inTransit(failure)).toBe(true);
-      await expectUnavailable(errorResponse(rpcError(failure, 'test')));
-      await expectUnavailable(errorResponse(dbError(failure) as HttpError));
-    }
+    expect(inTransit(error, status)).toBe(true);
+    await expectUnavailable(errorResponse(rpcError(error!, status, 'test')));
+    await expectUnavailable(errorResponse(dbError(error!, status) as HttpError));
+    // auth's error carries its own status (0)
+    expect(inTransit(authError)).toBe(true);
+    await expectUnavailable(errorResponse(dbError(authError!, undefined) as HttpError));
   });
 
   it.each([
-    ["the gateway's own 502", { message: 'upstream unavailable: socket hang up' }],
-    ['a 504 page', { message: '<html>504 Gateway Time-out</html>' }],
-    ['PostgREST without its database', { code: 'PGRST001', message: 'Database client error' }],
-    ['a connection lost under the query', { code: '08006', message: 'connection failure' }],
-  ])('answers 503 for %s', async (_, failure) => {
-    expect(inTransit(failure)).toBe(true);
-    await expectUnavailable(errorResponse(rpcError(failure, 'test')));
+    ["the gateway's own 502", 502, '{"message":"upstream unavailable: socket hang up"}'],
+    ['a 504 page', 504, '<html>504 Gateway Time-out</html>'],
+    ['a 503 without a code', 503, '{"message":"name resolution failed"}'],
+    [
+      'PostgREST without its database',
+      503,
+      '{"code":"PGRST001","message":"Database client error"}',
+    ],
+    ['a connection lost under the query', 500, '{"code":"08006","message":"connection failure"}'],
+  ])('answers 503 for %s', async (_, answered, body) => {
+    const { error, status } = await postgrestAnswer(answered, body);
+    expect(inTransit(error, status)).toBe(true);
+    await expectUnavailable(errorResponse(rpcError(error, status, 'test')));
+    await expectUnavailable(errorResponse(dbError(error, status) as HttpError));
+  });
+
+  // the gateway's (and Kong's) own refusals have no code either: they are not a 503
+  it.each([
+    [401, '{"message":"Invalid API key"}'],
+    [404, '{"message":"no Route matched with those values"}'],
+    [429, '{"message":"API rate limit exceeded"}'],
+    [500, '{"message":"gateway error"}'],
+  ])('keeps a gateway %i without a code a 500', async (answered, body) => {
+    const { error, status } = await postgrestAnswer(answered, body);
+    expect(error.code).toBeUndefined();
+    expect(inTransit(error, status)).toBe(false);
+    expect(rpcError(error, status, 'test')).toMatchObject({ status: 500, code: 'internal_error' });
+    expect(dbError(error, status)).not.toBeInstanceOf(HttpError);
+  });
+
+  it("answers the gateway's 413 (a body too large) as the caller's: 400, not 503", async () => {
+    const { error, status } = await postgrestAnswer(
+      413,
+      '{"message":"Request body larger than 10485760 bytes"}',
+    );
+    expect(inTransit(error, status)).toBe(false);
+    expect(rpcError(error, status, 'test')).toMatchObject({
+      status: 400,
+      code: 'invalid_input',
+      message: TOO_LARGE_MESSAGE,
+    });
+  });
+
+  it("keeps auth's own 500 (a SQL failure in auth, which auth-js calls retryable) a 500", () => {
+    const failure = new AuthRetryableFetchError('Database error deleting user', 500);
+    expect(inTransit(failure)).toBe(false);
+    const own = new HttpError(500, 'delete_failed', 'refused');
+    expect(dbError(failure, failure.status, own)).toBe(own);
+    for (const status of [0, 502, 503, 504])
+      expect(inTransit(new AuthRetryableFetchError('x', status))).toBe(true);
   });
 
   it.each([
@@ -70,41 +145,68 @@ describe('errors.ts: what a failed database call answers', () => {
     ['42501', 500, 'internal_error'],
   ])('keeps the answer of a real SQL error (%s: %i)', (code, status, answer) => {
     const failure = { code, message: 'refused' };
-    expect(inTransit(failure)).toBe(false);
-    expect(rpcError(failure, 'test')).toMatchObject({ status, code: answer });
+    expect(inTransit(failure, 400)).toBe(false);
+    expect(rpcError(failure, 400, 'test')).toMatchObject({ status, code: answer });
     // the functions that answered 500 for any database error still do
-    const thrown = dbError(failure);
+    const thrown = dbError(failure, 400);
     expect(thrown).not.toBeInstanceOf(HttpError);
     expect(thrown.message).toBe('refused');
     const own = new HttpError(400, 'update_failed', 'refused');
-    expect(dbError(failure, own)).toBe(own);
+    expect(dbError(failure, 400, own)).toBe(own);
+  });
+
+  it('logs the line that made a call that failed in transit, and keeps its cause for a job', () => {
+    const log = vi.mocked(console.error);
+    const thrown = dbError({ code: '', message: 'TypeError: fetch failed' }, 0);
+    expect(String(log.mock.calls.at(-1)?.[0])).toContain('functions-unavailable.test.ts');
+    // a job records what failed (jobs.ts), not "briefly unavailable"
+    expect(thrown.message).toBe('The service is briefly unavailable');
+    expect(failureText(thrown)).toBe('TypeError: fetch failed');
+    expect(failureText(new Error('note_owner_call: refused'))).toBe('note_owner_call: refused');
   });
 });
 
+/** How the front fails a request: a reset, or an answer of its own. */
+type Failure = 'reset' | { status: number; body: unknown };
+
+/** The local gateway's answer when PostgREST is gone (local/gateway.ts). */
+const GATEWAY_502: Failure = {
+  status: 502,
+  body: { message: 'upstream unavailable: socket hang up' },
+};
+
+/** A request to the stack as the front sees it: its path, method and whether the service role made it. */
+interface Seen {
+  path: string;
+  method: string;
+  service: boolean;
+}
+
 describe('a function whose database is out of reach', () => {
-  /** How the way to the database fails, by service; undefined passes the request on. */
-  const failing: { rpc?: 'reset' | 502; auth?: 'reset' } = {};
+  /** Which requests the front fails, and how; undefined passes the request on. */
+  let failing: (req: Seen) => Failure | undefined = () => undefined;
   let front: ReturnType<typeof serve>;
   let functions: Managed;
   let functionsUrl: string;
   let owner: TestUser;
+  const UNSUBSCRIBE_SECRET = 'functions-unavailable-unsubscribe';
 
   beforeAll(async () => {
     // the functions' SUPABASE_URL: the stack's gateway behind a front that fails on demand
     const gatewayPort = Number(new URL(stack().apiUrl).port);
+    const serviceAuth = `Bearer ${stack().serviceRoleKey}`;
     front = serve(
-      (req, res) => {
+      (req: IncomingMessage, res) => {
         const path = req.url ?? '/';
-        const failure = path.startsWith('/rest/v1/rpc/')
-          ? failing.rpc
-          : path.startsWith('/auth/')
-            ? failing.auth
-            : undefined;
+        const failure = failing({
+          path,
+          method: req.method ?? 'GET',
+          service: req.headers.authorization === serviceAuth,
+        });
         if (failure === 'reset') return void req.socket.destroy();
-        if (failure === 502) {
-          // the local gateway's answer when PostgREST is gone (local/gateway.ts)
-          res.writeHead(502, { 'content-type': 'application/json' });
-          return void res.end(JSON.stringify({ message: 'upstream unavailable: socket hang up' }));
+        if (failure) {
+          res.writeHead(failure.status, { 'content-type': 'application/json' });
+          return void res.end(JSON.stringify(failure.body));
         }
         proxy(req, res, gatewayPort, path, { ...req.headers });
       },
@@ -119,6 +221,12 @@ describe('a function whose database is out of reach', () => {
         SUPABASE_ANON_KEY: stack().anonKey,
         SUPABASE_SERVICE_ROLE_KEY: stack().serviceRoleKey,
         SUPABASE_DB_URL: stack().dbUrl,
+        UNSUBSCRIBE_SECRET,
+        OAUTH_REDIRECT_ORIGINS: 'http://127.0.0.1:*',
+        TURNSTILE_SECRET_KEY: LOCAL_TURNSTILE.secretKey,
+        TURNSTILE_VERIFY_URL: `${providersUrl()}/turnstile/v0/siteverify`,
+        CAFE24_CLIENT_ID: 'functions-unavailable',
+        CAFE24_CLIENT_SECRET: 'functions-unavailable-secret',
       },
       log: () => {},
     });
@@ -131,38 +239,195 @@ describe('a function whose database is out of reach', () => {
     if (front) await closeServer(front);
   });
 
-  const createBlock = () =>
-    fetch(`${functionsUrl}/create-block`, {
-      method: 'POST',
+  /** A call of this test's functions process (POST with a JSON body, or GET). */
+  const call = (name: string, body: unknown, token?: string, method = 'POST') =>
+    fetch(`${functionsUrl}/${name}`, {
+      method,
       headers: {
-        authorization: `Bearer ${owner.accessToken}`,
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
         'content-type': 'application/json',
       },
-      body: JSON.stringify({ blockType: 'like' }),
+      body: method === 'GET' ? undefined : JSON.stringify(body),
     });
+
+  /** The answer's status and error code. */
+  const answer = async (res: Response) =>
+    [res.status, ((await res.json()) as { error?: { code: string } }).error?.code] as const;
+
+  /** Runs `check` while the front fails what `when` picks; passes everything on after. */
+  async function whileFailing(
+    when: (req: Seen) => Failure | undefined,
+    check: () => Promise<void>,
+  ) {
+    failing = when;
+    try {
+      await check();
+    } finally {
+      failing = () => undefined;
+    }
+  }
+
+  const createBlock = () => call('create-block', { blockType: 'like' }, owner.accessToken);
 
   it('answers a refusal of the database as before, and 503 when the call does not arrive', async () => {
     await sql('update public.profiles set block_limit = 0 where id = $1', [owner.id]);
-    failing.rpc = undefined;
-    const refused = await createBlock();
-    expect(refused.status).toBe(403);
-    expect(((await refused.json()) as { error: { code: string } }).error.code).toBe(
-      'block_limit_reached',
-    );
+    expect(await answer(await createBlock())).toEqual([403, 'block_limit_reached']);
     // create-block answered any other database error 400 (the caller's fault)
-    for (const failure of ['reset', 502] as const) {
-      failing.rpc = failure;
-      await expectUnavailable(await createBlock());
+    for (const failure of ['reset', GATEWAY_502] as const) {
+      await whileFailing(
+        (req) => (req.path.startsWith('/rest/v1/rpc/') ? failure : undefined),
+        async () => expectUnavailable(await createBlock()),
+      );
     }
-    failing.rpc = undefined;
   });
 
-  it('answers 503, not 401, when auth does not answer', async () => {
-    failing.auth = 'reset';
-    try {
-      await expectUnavailable(await createBlock());
-    } finally {
-      failing.auth = undefined;
-    }
+  it('answers 503, not 401, when auth does not answer, and 401 when auth fails in itself', async () => {
+    await whileFailing(
+      (req) => (req.path.startsWith('/auth/') ? 'reset' : undefined),
+      async () => expectUnavailable(await createBlock()),
+    );
+    await whileFailing(
+      (req) =>
+        req.path.startsWith('/auth/')
+          ? { status: 500, body: { code: 'unexpected_failure', message: 'Database error' } }
+          : undefined,
+      async () => expect(await answer(await createBlock())).toEqual([401, 'unauthorized']),
+    );
+  });
+
+  it("answers 503, not 500, when the owner check's profile read does not arrive", async () => {
+    await whileFailing(
+      (req) => (req.path.startsWith('/rest/v1/profiles') && !req.service ? 'reset' : undefined),
+      async () => expectUnavailable(await createBlock()),
+    );
+  });
+
+  it('answers 503, not 400, when the profile update does not arrive', async () => {
+    await whileFailing(
+      (req) =>
+        req.path.startsWith('/rest/v1/profiles') && req.method === 'PATCH' ? 'reset' : undefined,
+      async () =>
+        expectUnavailable(await call('update-profile', { name: 'Kim' }, owner.accessToken)),
+    );
+  });
+
+  it("answers a gateway's refusal without a code as before (500), not 503", async () => {
+    await whileFailing(
+      (req) =>
+        req.path.startsWith('/rest/v1/profiles') && req.method === 'PATCH'
+          ? { status: 401, body: { message: 'Invalid API key' } }
+          : undefined,
+      async () =>
+        expect(
+          await answer(await call('update-profile', { name: 'Kim' }, owner.accessToken)),
+        ).toEqual([400, 'update_failed']),
+    );
+  });
+
+  it('a paid owner whose profile cannot be read gets 503, not 403 paid_plan_required', async () => {
+    const paid = await paidOwner('unavailable-paid');
+    const profileRead = (req: Seen) =>
+      req.path.startsWith('/rest/v1/profiles') && req.service ? 'reset' : undefined;
+    await whileFailing(profileRead, async () => {
+      // requirePaid (webhooks, integrations)
+      await expectUnavailable(
+        await call('rotate-webhook-secret', { endpointId: crypto.randomUUID() }, paid.accessToken),
+      );
+      // search-notion-objects reads the profile beside the connection
+      await expectUnavailable(
+        await call('search-notion-objects', { target: 'page' }, paid.accessToken),
+      );
+    });
+  });
+
+  it('cafe24-authorize fails closed: no authorise link when the shop cannot be read', async () => {
+    const paid = await paidOwner('unavailable-cafe24');
+    const authorize = () =>
+      call(
+        'cafe24-authorize',
+        { mallId: 'unavailablemall', redirectUrl: 'http://127.0.0.1:54323/oauth/cafe24' },
+        paid.accessToken,
+      );
+    await whileFailing(
+      (req) => (req.path.startsWith('/rest/v1/cafe24_shops') ? 'reset' : undefined),
+      async () => expectUnavailable(await authorize()),
+    );
+    await whileFailing(
+      (req) =>
+        req.path.startsWith('/rest/v1/cafe24_shops')
+          ? { status: 404, body: { message: 'no Route matched with those values' } }
+          : undefined,
+      async () => expect(await answer(await authorize())).toEqual([500, 'internal_error']),
+    );
+  });
+
+  it('answers 503 from a plan call (httpErrorOf) and from verify-captcha after siteverify', async () => {
+    await whileFailing(
+      (req) => (req.path.startsWith('/rest/v1/rpc/redeem_coupon') ? 'reset' : undefined),
+      async () =>
+        expectUnavailable(await call('use-coupon', { couponId: 'NO-SUCH' }, owner.accessToken)),
+    );
+    const { blocks } = await ownerWith('comment');
+    const visitor = await newGuest();
+    const res = await fetch(
+      `${providersUrl()}/turnstile/v0/token?sitekey=${LOCAL_TURNSTILE.siteKey}&outcome=pass`,
+    );
+    const { token } = (await res.json()) as { token: string };
+    await whileFailing(
+      (req) => (req.path.startsWith('/rest/v1/rpc/grant_captcha_pass') ? 'reset' : undefined),
+      async () =>
+        expectUnavailable(
+          await call('verify-captcha', { blockId: blocks.comment, token }, visitor.accessToken),
+        ),
+    );
+  });
+
+  it('answers 503 from the token links (unsubscribe, confirm-email) when the write does not arrive', async () => {
+    // an unsubscribe link signed with this process's secret (signed-token.ts)
+    const claim = Buffer.from(
+      JSON.stringify({ s: 'owner', e: 'reader@example.com', b: crypto.randomUUID() }),
+    ).toString('base64url');
+    const mac = createHmac('sha256', UNSUBSCRIBE_SECRET).update(claim).digest('base64url');
+    await whileFailing(
+      (req) => (req.path.startsWith('/rest/v1/rpc/record_mail_optout') ? 'reset' : undefined),
+      async () => expectUnavailable(await call('unsubscribe', { token: `${claim}.${mac}` })),
+    );
+    await whileFailing(
+      (req) => (req.path.startsWith('/rest/v1/rpc/mail_consent_info') ? 'reset' : undefined),
+      async () =>
+        expectUnavailable(
+          await call('confirm-email?token=' + 'a'.repeat(43), undefined, undefined, 'GET'),
+        ),
+    );
+  });
+
+  it('set-cafe24 after its state is spent: a 503 that says to connect again, without Retry-After', async () => {
+    const paid = await paidOwner('unavailable-connect');
+    const redirectUrl = 'http://127.0.0.1:54323/oauth/cafe24';
+    const started = await call(
+      'cafe24-authorize',
+      { mallId: 'unavailablemall', redirectUrl },
+      paid.accessToken,
+    );
+    expect(started.status).toBe(200);
+    const state = new URL(
+      ((await started.json()) as { data: { url: string } }).data.url,
+    ).searchParams.get('state')!;
+    const connect = () =>
+      call('set-cafe24', { code: 'code', state, redirectUrl }, paid.accessToken);
+    // the paid check after the state is spent does not arrive
+    await whileFailing(
+      (req) => (req.path.startsWith('/rest/v1/profiles') && req.service ? 'reset' : undefined),
+      async () => {
+        const res = await connect();
+        expect(res.status).toBe(503);
+        expect(res.headers.get('retry-after')).toBeNull();
+        expect(await res.json()).toEqual({
+          error: { code: 'connect_again', message: INTEGRATION_MESSAGES.notSaved },
+        });
+      },
+    );
+    // what a retry would have got
+    expect(await answer(await connect())).toEqual([400, 'invalid_state']);
   });
 });

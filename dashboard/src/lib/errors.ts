@@ -2,8 +2,14 @@
 import i18next from 'i18next';
 import { waitUnit } from '@reaction-blocks/contracts/limits';
 
-/** A readable message from anything thrown (Error, PostgREST error object, string). */
+/**
+ * A readable message from anything thrown (Error, PostgREST error object, string); a function's
+ * 503 `unavailable` (a call that failed on the way, supabase/functions/_shared/errors.ts) in the
+ * reader's language.
+ */
 export function messageOf(cause: unknown): string {
+  if ((cause as { code?: unknown } | null)?.code === 'unavailable')
+    return i18next.t('common.unavailable');
   if (cause instanceof Error) return cause.message;
   if (cause && typeof cause === 'object' && 'message' in cause) return String(cause.message);
   return String(cause);

@@ -27,6 +27,22 @@ describe('messageOf', () => {
     expect(messageOf('offline')).toBe('offline');
     expect(messageOf(undefined)).toBe('undefined');
   });
+  it("says a function's 503 unavailable in the reader's language", async () => {
+    initI18n();
+    const unavailable = Object.assign(new Error('The service is briefly unavailable'), {
+      status: 503,
+      code: 'unavailable',
+      retryAfter: 2,
+    });
+    const i18next = (await import('i18next')).default;
+    await i18next.changeLanguage('ko');
+    try {
+      expect(messageOf(unavailable)).toBe('서비스가 잠시 응답하지 않습니다.');
+    } finally {
+      await i18next.changeLanguage('en');
+    }
+    expect(messageOf(unavailable)).toBe('The service is briefly unavailable.');
+  });
 });
 
 describe('withWait', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isTransient, shouldRetry } from './query-client';
+import { isTransient, retryDelay, shouldRetry } from './query-client';
 
 describe('retries', () => {
   it('tries a lost connection or a failed server again, twice', () => {
@@ -16,6 +16,17 @@ describe('retries', () => {
     expect(shouldRetry(0, network)).toBe(true);
     expect(shouldRetry(1, network)).toBe(true);
     expect(shouldRetry(2, network)).toBe(false);
+  });
+
+  it("waits 1 s, then 2 s, and never less than the answer's Retry-After", () => {
+    const network = new TypeError('Failed to fetch');
+    expect([retryDelay(0, network), retryDelay(1, network)]).toEqual([1000, 2000]);
+    // a function's 503 unavailable says Retry-After: 2
+    const unavailable = Object.assign(new Error('The service is briefly unavailable'), {
+      status: 503,
+      retryAfter: 2,
+    });
+    expect([retryDelay(0, unavailable), retryDelay(1, unavailable)]).toEqual([2000, 2000]);
   });
 
   it('does not repeat a request that was refused or wrong', () => {

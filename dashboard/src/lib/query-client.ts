@@ -2,6 +2,7 @@
 // feature names its queries under its own first key (['blocks', ownerId], ['plans', ...]) in
 // its api/ files and invalidates them after its writes.
 import { QueryClient } from '@tanstack/react-query';
+import { retryAfterOf } from './errors';
 import { onUserChange } from './session';
 
 /** PostgREST and Postgres codes that say "try again" rather than "this request is wrong". */
@@ -38,11 +39,17 @@ export function shouldRetry(failureCount: number, error: unknown): boolean {
   return failureCount < 2 && isTransient(error);
 }
 
+/** TanStack's wait before another try (1 s, 2 s, ...), never sooner than the answer's Retry-After. */
+export function retryDelay(failureCount: number, error: unknown): number {
+  return Math.max(Math.min(1000 * 2 ** failureCount, 30_000), (retryAfterOf(error) ?? 0) * 1000);
+}
+
 export function createQueryClient(): QueryClient {
   return new QueryClient({
     defaultOptions: {
       queries: {
         retry: shouldRetry,
+        retryDelay,
         // a screen opened again within 30 s shows what it read without asking again
         staleTime: 30_000,
       },

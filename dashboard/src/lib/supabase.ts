@@ -95,13 +95,15 @@ export async function invokeFunction<T>(
   if (error) {
     let message = error.message;
     let retryAfter: number | undefined;
+    let code: string | undefined;
     const context = (error as { context?: unknown }).context;
     if (context instanceof Response) {
       try {
         const payload = (await context.clone().json()) as {
-          error?: { message?: string; retryAfter?: number };
+          error?: { code?: string; message?: string; retryAfter?: number };
         };
         if (payload.error?.message) message = payload.error.message;
+        code = payload.error?.code;
         retryAfter = payload.error?.retryAfter;
       } catch {
         // not JSON; keep the client's message
@@ -110,11 +112,17 @@ export async function invokeFunction<T>(
     }
     // The status tells a refused request (4xx, not retried) from a failed server (5xx); without
     // an answer the error keeps supabase-js's name (FunctionsFetchError: the network failed). A
-    // 429 says how long to wait (lib/errors.ts withWait shows it).
-    const failure = new Error(message) as Error & { status?: number; retryAfter?: number };
+    // 429 says how long to wait (lib/errors.ts withWait shows it); the code names a few answers
+    // the dashboard says in its own words (messageOf: `unavailable`).
+    const failure = new Error(message) as Error & {
+      status?: number;
+      retryAfter?: number;
+      code?: string;
+    };
     if (context instanceof Response) failure.status = context.status;
     else failure.name = error.name;
     if (retryAfter && retryAfter > 0) failure.retryAfter = retryAfter;
+    if (code) failure.code = code;
     throw failure;
   }
   const payload = data as { data?: T; error?: { message?: string } } | null;

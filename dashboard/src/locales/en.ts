@@ -17,6 +17,8 @@ const en = {
     copied: 'Copied',
     /** after a refusal's reason: `in` is "in 42 minutes" */
     retryIn: 'Try again {{in}}.',
+    /** a function's 503 `unavailable`: a call that failed on the way, worth another try */
+    unavailable: 'The service is briefly unavailable.',
     retry: 'Try again',
   },
   blockTypes: {

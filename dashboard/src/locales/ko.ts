@@ -24,6 +24,7 @@ const ko: Shape<Resources> = {
     copy: '복사',
     copied: '복사했습니다',
     retryIn: '{{in}} 다시 시도해 주세요.',
+    unavailable: '서비스가 잠시 응답하지 않습니다.',
     retry: '다시 시도',
   },
   blockTypes: {

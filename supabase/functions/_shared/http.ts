@@ -38,8 +38,12 @@ export interface HandlerOptions {
 async function requireOwner(db: SupabaseClient, user: User): Promise<void> {
   const refused = new HttpError(403, 'forbidden', 'Sign in with Google or Apple first');
   if (user.is_anonymous) throw refused;
-  const { data, error } = await db.from('profiles').select('id').eq('id', user.id).maybeSingle();
-  if (error) throw rpcError(error, 'owner check');
+  const { data, error, status } = await db
+    .from('profiles')
+    .select('id')
+    .eq('id', user.id)
+    .maybeSingle();
+  if (error) throw rpcError(error, status, 'owner check');
   if (!data) throw refused;
 }
 

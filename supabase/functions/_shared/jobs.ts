@@ -5,6 +5,7 @@
 // next claim marks `unknown` instead of sending them again.
 import type { SupabaseClient } from '@supabase/supabase-js';
 import type { Mailer } from './mail.ts';
+import { failureText } from './errors.ts';
 import { mapLimit } from './map-limit.ts';
 
 export interface ClaimedJob {
@@ -134,7 +135,7 @@ export async function drain(
         } catch (err) {
           // nothing left the building: safe to try again later
           console.error(`[jobs] prepare ${mine[0]!.kind} (${mine.length} jobs):`, err);
-          const error = `prepare failed: ${(err as Error).message}`.slice(0, 500);
+          const error = `prepare failed: ${failureText(err)}`.slice(0, 500);
           for (const i of indexes) prepared[i] = { status: 'retry', error };
         }
       }),
@@ -163,7 +164,7 @@ export async function drain(
         console.error(`[jobs] deliver ${job.kind} #${job.id}:`, err);
         return {
           status: 'unknown',
-          error: `deliver failed: ${(err as Error).message}`.slice(0, 500),
+          error: `deliver failed: ${failureText(err)}`.slice(0, 500),
         } as Outcome;
       }
     });

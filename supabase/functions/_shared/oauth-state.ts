@@ -65,11 +65,11 @@ export async function spendState(
 ): Promise<StateClaims | null> {
   const claims = await readState(secret, state, userId);
   if (!claims) return null;
-  const { data, error } = await db.rpc('spend_oauth_state', {
+  const { data, error, status } = await db.rpc('spend_oauth_state', {
     p_nonce: claims.nonce,
     p_expires_at: new Date(claims.expires).toISOString(),
   });
-  if (error) throw dbError(error);
+  if (error) throw dbError(error, status);
   return data === true ? claims : null;
 }
 
@@ -100,4 +100,15 @@ export function allowedRedirect(redirectUrl: string, service: string): boolean {
     }
     return url.origin === pattern;
   });
+}
+
+/**
+ * A failure of a step after spendState, as what to throw: the state is spent, so a 503 in transit
+ * ("try again in 2 s") cannot succeed on retry (400 invalid_state); it says to connect again,
+ * without Retry-After. Anything else as it is.
+ */
+export function afterSpentState(err: unknown): never {
+  if (err instanceof HttpError && err.code === 'unavailable')
+    throw new HttpError(503, 'connect_again', INTEGRATION_MESSAGES.notSaved);
+  throw err;
 }

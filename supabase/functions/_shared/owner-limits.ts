@@ -25,12 +25,12 @@ export async function limitOwnerCalls(
   name: keyof typeof OWNER_CALLS_PER_HOUR,
   message: string = MESSAGES.tooManyCalls,
 ): Promise<void> {
-  const { data, error } = await serviceClient().rpc('note_owner_call', {
+  const { data, error, status } = await serviceClient().rpc('note_owner_call', {
     p_user_id: userId,
     p_name: name,
     p_per_hour: OWNER_CALLS_PER_HOUR[name],
   });
-  if (error) throw dbError(error, new Error(`note_owner_call: ${error.message}`));
+  if (error) throw dbError(error, status, new Error(`note_owner_call: ${error.message}`));
   const wait = Number(data);
   if (wait > 0) throw new HttpError(429, 'too_many_requests', message, wait);
 }

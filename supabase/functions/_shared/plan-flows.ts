@@ -48,14 +48,16 @@ export class DbError extends Error {
   constructor(
     readonly code: string | undefined,
     message: string,
+    /** The response's status (0: the fetch failed), for inTransit. */
+    readonly status?: number,
   ) {
     super(message);
   }
 }
 
 export async function rpc<T>(name: string, args: Record<string, unknown>): Promise<T> {
-  const { data, error } = await serviceClient().rpc(name, args);
-  if (error) throw new DbError(error.code, error.message);
+  const { data, error, status } = await serviceClient().rpc(name, args);
+  if (error) throw new DbError(error.code, error.message, status);
   return data as T;
 }
 
@@ -80,7 +82,7 @@ export function httpErrorOf(err: unknown, what: string): HttpError {
       return new HttpError(status, code, err.message);
     }
     if (err.code === 'P0001') return new HttpError(400, 'invalid_input', err.message);
-    if (inTransit(err)) return unavailable(err, what);
+    if (inTransit(err, err.status)) return unavailable(err, what);
   }
   console.error(`[${what}]`, err);
   return new HttpError(500, 'internal_error', 'Something went wrong');

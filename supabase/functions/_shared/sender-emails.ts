@@ -26,13 +26,13 @@ export async function ownSenderEmail(
   userId: string,
   email: string,
 ): Promise<SenderEmailRow> {
-  const { data, error } = await db
+  const { data, error, status } = await db
     .from('sender_emails')
     .select('id, user_id, email, status, spf_verified, dkim_verified, dmarc_policy, confirmed_at')
     .eq('user_id', userId)
     .eq('email', email)
     .maybeSingle();
-  if (error) throw dbError(error);
+  if (error) throw dbError(error, status);
   if (!data) throw new HttpError(404, 'not_found', 'No such sender email');
   return data as SenderEmailRow;
 }
@@ -90,12 +90,12 @@ export async function settleWithProvider(
   restart = false,
 ): Promise<'verified' | 'awaiting_provider'> {
   if (await canSendAs(mailer, row.email)) {
-    const { error } = await db
+    const { error, status } = await db
       .from('sender_emails')
       .update({ status: 'verified' })
       .eq('id', row.id)
       .not('confirmed_at', 'is', null);
-    if (error) throw dbError(error);
+    if (error) throw dbError(error, status);
     return 'verified';
   }
   const identity = await mailer.getIdentity(row.email);
@@ -116,12 +116,12 @@ export async function releaseIdentity(
   row: Pick<SenderEmailRow, 'user_id' | 'email' | 'confirmed_at'>,
 ): Promise<void> {
   if (!row.confirmed_at || row.email === platformSender().address.toLowerCase()) return;
-  const { count, error } = await db
+  const { count, error, status } = await db
     .from('sender_emails')
     .select('id', { count: 'exact', head: true })
     .eq('email', row.email)
     .neq('user_id', row.user_id)
     .not('confirmed_at', 'is', null);
-  if (error) throw dbError(error);
+  if (error) throw dbError(error, status);
   if (!count) await mailer.deleteIdentity(row.email);
 }

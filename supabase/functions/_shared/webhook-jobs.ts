@@ -5,6 +5,7 @@
 // runs again. Retries follow a schedule close to what receivers expect of Standard Webhooks
 // senders: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h (eight attempts over about a day).
 import { serviceClient } from './clients.ts';
+import { dbError } from './errors.ts';
 import { type JobHandler, type Outcome } from './jobs.ts';
 import { mapLimit } from './map-limit.ts';
 import { deliverWebhook } from './webhooks.ts';
@@ -23,8 +24,9 @@ interface DeliveryContext {
 }
 
 async function rpc<T>(name: string, args: Record<string, unknown>): Promise<T> {
-  const { data, error } = await serviceClient().rpc(name, args);
-  if (error) throw new Error(`${name}: ${error.message}`);
+  const { data, error, status } = await serviceClient().rpc(name, args);
+  // send-test-webhook's request path comes here too: a failure in transit is its 503
+  if (error) throw dbError(error, status, new Error(`${name}: ${error.message}`));
   return data as T;
 }
 

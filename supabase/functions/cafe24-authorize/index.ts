@@ -7,7 +7,7 @@ import { CAFE24_MESSAGES } from '@reaction-blocks/contracts/cafe24';
 import { cafe24App, cafe24AuthorizeUrl } from '../_shared/cafe24.ts';
 import { serviceClient } from '../_shared/clients.ts';
 import { requirePaid } from '../_shared/paid.ts';
-import { ownerHandler, HttpError } from '../_shared/http.ts';
+import { dbError, HttpError, ownerHandler } from '../_shared/http.ts';
 import { requireAllowedRedirect, signState } from '../_shared/oauth-state.ts';
 
 Deno.serve(
@@ -15,11 +15,17 @@ Deno.serve(
     requireAllowedRedirect(body.redirectUrl, 'cafe24');
     const db = serviceClient();
     await requirePaid(user.id);
-    const { data: shop } = await db
+    const {
+      data: shop,
+      error,
+      status,
+    } = await db
       .from('cafe24_shops')
       .select('mall_id, removing')
       .eq('user_id', user.id)
       .maybeSingle();
+    // the other-shop check fails closed: no state is signed without it
+    if (error) throw dbError(error, status);
     if (shop && shop.mall_id !== body.mallId)
       throw new HttpError(409, 'other_shop', CAFE24_MESSAGES.otherShop);
     const state = await signState(cafe24App().clientSecret, user.id, Date.now(), body.mallId);

@@ -24,8 +24,8 @@ Deno.serve(
     }
     const status = verified ? 'verified' : 'not_verified';
     if (status !== row.status) {
-      const { error } = await db.from('sender_emails').update({ status }).eq('id', row.id);
-      if (error) throw dbError(error);
+      const result = await db.from('sender_emails').update({ status }).eq('id', row.id);
+      if (result.error) throw dbError(result.error, result.status);
     }
     return { status: true, result: verified, confirmed };
   }),

@@ -28,7 +28,7 @@ Deno.serve(
       spfAllowsProvider(domain),
       dmarcPolicy(domain),
     ]);
-    const { error } = await db
+    const { error, status } = await db
       .from('sender_emails')
       .update({
         spf_verified: spfVerified,
@@ -37,7 +37,7 @@ Deno.serve(
         checked_at: new Date().toISOString(),
       })
       .eq('id', row.id);
-    if (error) throw dbError(error);
+    if (error) throw dbError(error, status);
     const strict = policy === 'quarantine' || policy === 'reject';
     return {
       status: true,

@@ -41,8 +41,8 @@ Deno.serve(async (req) => {
   const hash = await tokenHash(parsed.data.token);
   try {
     if (req.method === 'GET') {
-      const { data, error } = await db.rpc('mail_consent_info', { p_token_hash: hash });
-      if (error) throw dbError(error);
+      const { data, error, status } = await db.rpc('mail_consent_info', { p_token_hash: hash });
+      if (error) throw dbError(error, status);
       if (!data) return invalid();
       const info = data as {
         scope: string;
@@ -59,11 +59,11 @@ Deno.serve(async (req) => {
         },
       });
     }
-    const { data, error } = await db.rpc('answer_mail_consent', {
+    const { data, error, status } = await db.rpc('answer_mail_consent', {
       p_token_hash: hash,
       p_confirm: parsed.data.answer === 'confirm',
     });
-    if (error) throw dbError(error);
+    if (error) throw dbError(error, status);
     const answer = data as { outcome: string; scope?: string; email?: string };
     if (answer.outcome === 'invalid' || !answer.email) return invalid();
     return json(200, {

@@ -18,11 +18,11 @@ interface Confirmation {
 Deno.serve(
   ownerHandler(ZMailConfirm, async ({ body, user }) => {
     const db = serviceClient();
-    const { data, error } = await db.rpc('confirm_sender_email', {
+    const { data, error, status } = await db.rpc('confirm_sender_email', {
       p_user_id: user.id,
       p_token_hash: await tokenHash(body.token),
     });
-    if (error) throw dbError(error);
+    if (error) throw dbError(error, status);
     const confirmation = data as Confirmation;
     if (confirmation.outcome === 'other_account') {
       throw new HttpError(403, 'other_account', SENDER_MESSAGES.otherAccount);

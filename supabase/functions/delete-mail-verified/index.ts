@@ -17,8 +17,8 @@ Deno.serve(
     } catch (err) {
       throw providerError(err, 'delete-mail-verified');
     }
-    const { error } = await db.from('sender_emails').delete().eq('id', row.id);
-    if (error) throw dbError(error);
+    const { error, status } = await db.from('sender_emails').delete().eq('id', row.id);
+    if (error) throw dbError(error, status);
     await db
       .from('block_private')
       .update({ mail_from: null })

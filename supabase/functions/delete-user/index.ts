@@ -11,11 +11,17 @@ import { releaseIdentity, type SenderEmailRow } from '../_shared/sender-emails.t
 Deno.serve(
   handler(ZEmpty, async ({ user }) => {
     const db = serviceClient();
-    const { data: senders } = await db
+    const {
+      data: senders,
+      error: sendersError,
+      status,
+    } = await db
       .from('sender_emails')
       .select('user_id, email, confirmed_at')
       .eq('user_id', user.id)
       .not('confirmed_at', 'is', null);
+    // not read, the identities would stay behind the deleted account: nothing is deleted yet
+    if (sendersError) throw dbError(sendersError, status);
     const mailer = sesMailer();
     for (const row of (senders ?? []) as SenderEmailRow[]) {
       await releaseIdentity(db, mailer, row).catch((err) =>
@@ -26,6 +32,7 @@ Deno.serve(
     if (error)
       throw dbError(
         error,
+        error.status,
         new HttpError(500, 'delete_failed', `Could not delete the account: ${error.message}`),
       );
     return { status: true };

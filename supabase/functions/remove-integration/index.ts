@@ -12,10 +12,10 @@ import { classifyNotionError, notionClient, notionOAuthClient } from '../_shared
 import { ZRemoveIntegration } from '@reaction-blocks/contracts/schemas';
 
 async function removeNotion(userId: string) {
-  const { data, error } = await serviceClient().rpc('remove_notion_connection', {
+  const { data, error, status } = await serviceClient().rpc('remove_notion_connection', {
     p_user_id: userId,
   });
-  if (error) throw dbError(error);
+  if (error) throw dbError(error, status);
   const removed = data as { access_token: string | null; unlinked: number };
   let revoked = false;
   if (removed.access_token) {
@@ -39,10 +39,10 @@ async function removeNotion(userId: string) {
 }
 
 async function removeCafe24(userId: string) {
-  const { data, error } = await serviceClient().rpc('remove_cafe24_connection', {
+  const { data, error, status } = await serviceClient().rpc('remove_cafe24_connection', {
     p_user_id: userId,
   });
-  if (error) throw dbError(error);
+  if (error) throw dbError(error, status);
   // the tag comes off within seconds; the schedule runs the job if this kick is lost
   if (data === true) kickWorker();
   return { status: true, removing: data === true };

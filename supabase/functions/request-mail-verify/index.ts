@@ -29,11 +29,13 @@ Deno.serve(
   ownerHandler(ZMailVerify, async ({ body, user }) => {
     const email = body.emailToVerify;
     const db = serviceClient();
-    const [{ data: rows, error }, { data: profile, error: profileError }] = await Promise.all([
+    const [rowsRead, profileRead] = await Promise.all([
       db.from('sender_emails').select('id, email, status, confirmed_at').eq('user_id', user.id),
       db.from('profiles').select('name, language').eq('id', user.id).maybeSingle(),
     ]);
-    if (error || profileError) throw dbError((error ?? profileError)!);
+    for (const read of [rowsRead, profileRead])
+      if (read.error) throw dbError(read.error, read.status);
+    const [rows, profile] = [rowsRead.data!, profileRead.data];
     const existing = (rows as SenderEmailRow[]).find((r) => r.email === email);
     if (existing?.status === 'verified') return { status: true, email, state: 'verified' };
     if (!existing && rows.length >= SENDER_EMAIL_LIMITS.addresses) {
@@ -73,12 +75,12 @@ Deno.serve(
       throw providerError(err, 'request-mail-verify');
     }
     // written once the mail is out: a provider that refused it leaves nothing behind
-    const { error: writeError } = await db.rpc('request_sender_email', {
+    const { error: writeError, status: writeStatus } = await db.rpc('request_sender_email', {
       p_user_id: user.id,
       p_email: email,
       p_token_hash: hash,
     });
-    if (writeError) throw dbError(writeError);
+    if (writeError) throw dbError(writeError, writeStatus);
     return { status: true, email, state: 'pending' };
   }),
 );

@@ -10,12 +10,12 @@ Deno.serve(
   ownerHandler(ZWebhookEndpointId, async ({ body, user }) => {
     await requirePaid(user.id);
     const secret = newWebhookSecret();
-    const { data, error } = await serviceClient().rpc('rotate_webhook_secret', {
+    const { data, error, status } = await serviceClient().rpc('rotate_webhook_secret', {
       p_user_id: user.id,
       p_endpoint_id: body.endpointId,
       p_secret: secret,
     });
-    if (error) endpointError(error);
+    if (error) endpointError(error, status);
     return { endpoint: data, secret };
   }),
 );

@@ -60,13 +60,13 @@ Deno.serve(
       ...(rest.questions && { questions: sanitizeQuestions(rest.questions) }),
       ...(rest.endings && { endings: sanitizeEndings(rest.endings) }),
     };
-    const { data, error } = await serviceClient().rpc('save_block', {
+    const { data, error, status } = await serviceClient().rpc('save_block', {
       p_owner_id: user.id,
       p_block_id: blockId,
       p_payload: payload,
     });
     if (error)
-      throw rpcError(error, 'save-block', {
+      throw rpcError(error, status, 'save-block', {
         code: 'save_failed',
         message: 'Could not save the block',
       });

@@ -12,7 +12,7 @@ Deno.serve(
   ownerHandler(ZSaveCafe24Placements, async ({ body, user }) => {
     const db = serviceClient();
     await requirePaid(user.id);
-    const { data, error } = await db.rpc('save_cafe24_placements', {
+    const { data, error, status } = await db.rpc('save_cafe24_placements', {
       p_user_id: user.id,
       p_placements: body.placements.map((p) => ({
         block_id: p.blockId,
@@ -25,7 +25,7 @@ Deno.serve(
     if (error) {
       if (error.code === 'PT404') throw new HttpError(404, 'not_found', error.message);
       if (error.code === 'P0001') throw new HttpError(400, 'invalid_input', error.message);
-      throw dbError(error);
+      throw dbError(error, status);
     }
     kickWorker();
     return { placements: data };

@@ -17,7 +17,7 @@ Deno.serve(
     const rendered = empty
       ? { html: '', text: '' }
       : renderLetter(letter.title, letter.model, { imageOrigins: imageOrigins() });
-    const { data, error } = await serviceClient().rpc('save_letter', {
+    const { data, error, status } = await serviceClient().rpc('save_letter', {
       p_owner_id: user.id,
       p_block_id: body.blockId,
       p_payload: {
@@ -31,7 +31,7 @@ Deno.serve(
         mail_text: rendered.text,
       },
     });
-    if (error) throw rpcError(error, 'save-letter');
+    if (error) throw rpcError(error, status, 'save-letter');
     return { status: true, ...(data as Record<string, unknown>) };
   }),
 );

@@ -13,7 +13,7 @@ Deno.serve(
     await requirePaid(user.id);
     await requirePublicHost(body.url);
     const secret = body.id ? '' : newWebhookSecret();
-    const { data, error } = await serviceClient().rpc('save_webhook_endpoint', {
+    const { data, error, status } = await serviceClient().rpc('save_webhook_endpoint', {
       p_user_id: user.id,
       p_endpoint: {
         id: body.id ?? null,
@@ -25,7 +25,7 @@ Deno.serve(
       },
       p_secret: secret,
     });
-    if (error) endpointError(error);
+    if (error) endpointError(error, status);
     return { endpoint: data, ...(secret ? { secret } : {}) };
   }),
 );

@@ -21,14 +21,16 @@ interface Connection {
 Deno.serve(
   ownerHandler(ZSearchNotionObjects, async ({ body, user }) => {
     const db = serviceClient();
-    const [{ data: profile }, { data: connection, error }] = await Promise.all([
+    const [profileRead, connectionRead] = await Promise.all([
       db.from('profiles').select('paid').eq('id', user.id).maybeSingle(),
       db.rpc('notion_connection', { p_user_id: user.id }),
     ]);
-    if (error) throw dbError(error);
-    if (!profile?.paid)
+    // a failed profile read is not a refusal of the plan
+    for (const read of [profileRead, connectionRead])
+      if (read.error) throw dbError(read.error, read.status);
+    if (!profileRead.data?.paid)
       throw new HttpError(403, 'paid_plan_required', BLOCK_MESSAGES.paidPlanRequired);
-    const conn = connection as Connection | null;
+    const conn = connectionRead.data as Connection | null;
     if (!conn) throw new HttpError(409, 'not_connected', INTEGRATION_MESSAGES.notConnected);
     if (conn.status !== 'granted')
       throw new HttpError(409, 'not_granted', INTEGRATION_MESSAGES.notGranted);

@@ -12,17 +12,21 @@ Deno.serve(
   ownerHandler(ZWebhookEndpointId, async ({ body, user }) => {
     await requirePaid(user.id);
     const db = serviceClient();
-    const { data: deliveryId, error } = await db.rpc('create_test_webhook', {
+    const {
+      data: deliveryId,
+      error,
+      status,
+    } = await db.rpc('create_test_webhook', {
       p_user_id: user.id,
       p_endpoint_id: body.endpointId,
     });
-    if (error) endpointError(error);
+    if (error) endpointError(error, status);
     const ctx = (await webhookContexts([deliveryId as string])).get(deliveryId as string)!;
     const attempt = await deliverWebhook(ctx.url!, ctx.delivery_id, ctx.payload, ctx.secrets ?? []);
-    const { error: recordError } = await db.rpc('record_webhook_attempts', {
+    const { error: recordError, status: recordStatus } = await db.rpc('record_webhook_attempts', {
       p_results: [{ delivery_id: ctx.delivery_id, ...attempt, final: !attempt.ok }],
     });
-    if (recordError) throw dbError(recordError);
+    if (recordError) throw dbError(recordError, recordStatus);
     return { deliveryId, ok: attempt.ok, status: attempt.status, error: attempt.error };
   }),
 );

@@ -16,7 +16,7 @@ import { tokenData } from '../_shared/cafe24-jobs.ts';
 import { serviceClient } from '../_shared/clients.ts';
 import { requirePaid } from '../_shared/paid.ts';
 import { dbError, HttpError, ownerHandler } from '../_shared/http.ts';
-import { requireAllowedRedirect, spendState } from '../_shared/oauth-state.ts';
+import { afterSpentState, requireAllowedRedirect, spendState } from '../_shared/oauth-state.ts';
 
 Deno.serve(
   ownerHandler(ZSetCafe24, async ({ body, user }) => {
@@ -27,7 +27,7 @@ Deno.serve(
     if (!claims || !CAFE24_MALL_ID.test(claims.data)) {
       throw new HttpError(400, 'invalid_state', INTEGRATION_MESSAGES.invalidState);
     }
-    await requirePaid(user.id);
+    await requirePaid(user.id).catch(afterSpentState);
     const mallId = claims.data;
     let tokens;
     try {
@@ -43,7 +43,7 @@ Deno.serve(
       throw new HttpError(400, 'wrong_mall', CAFE24_MESSAGES.wrongMall);
     if (!CAFE24_SCOPES.every((s) => tokens.scopes.includes(s)))
       throw new HttpError(400, 'missing_scope', CAFE24_MESSAGES.missingScope);
-    const { data, error } = await db.rpc('save_cafe24_connection', {
+    const { data, error, status } = await db.rpc('save_cafe24_connection', {
       p_user_id: user.id,
       p_mall_id: mallId,
       p_shop_no: tokens.shopNo,
@@ -59,7 +59,7 @@ Deno.serve(
           error.message === CAFE24_MESSAGES.otherShop ? 'other_shop' : 'other_account',
           error.message,
         );
-      throw dbError(error);
+      afterSpentState(dbError(error, status));
     }
     kickWorker();
     const saved = data as { status: string; mall_id: string; shop_id: string };

@@ -7,7 +7,7 @@ import { serviceClient } from '../_shared/clients.ts';
 import { kickWorker } from '../_shared/background.ts';
 import { dbError, HttpError, ownerHandler } from '../_shared/http.ts';
 import { classifyNotionError, notionClient, notionOAuthClient } from '../_shared/notion.ts';
-import { requireAllowedRedirect, spendState } from '../_shared/oauth-state.ts';
+import { afterSpentState, requireAllowedRedirect, spendState } from '../_shared/oauth-state.ts';
 import { INTEGRATION_MESSAGES, ZSetNotionToken } from '@reaction-blocks/contracts/schemas';
 
 Deno.serve(
@@ -47,7 +47,7 @@ Deno.serve(
         'Notion did not accept this authorisation; connect again',
       );
     }
-    const { data, error } = await serviceClient().rpc('save_notion_connection', {
+    const { data, error, status } = await serviceClient().rpc('save_notion_connection', {
       p_user_id: user.id,
       p_access_token: token.access_token,
       p_token_data: {
@@ -59,7 +59,7 @@ Deno.serve(
       p_workspace_name: token.workspace_name ?? 'Notion',
       p_workspace_icon: token.workspace_icon ?? null,
     });
-    if (error) throw dbError(error);
+    if (error) afterSpentState(dbError(error, status));
     // writes parked while access was revoked run now
     kickWorker();
     const saved = data as { status: string; workspace_name: string };

@@ -6,13 +6,13 @@ import { ZEmpty } from '@reaction-blocks/contracts/schemas';
 
 Deno.serve(
   ownerHandler(ZEmpty, async ({ user }) => {
-    const { data, error } = await serviceClient()
+    const { data, error, status } = await serviceClient()
       .from('profiles')
       .update({ agree: true })
       .eq('id', user.id)
       .select('id, agree')
       .maybeSingle();
-    if (error) throw dbError(error, new HttpError(500, 'update_failed', error.message));
+    if (error) throw dbError(error, status, new HttpError(500, 'update_failed', error.message));
     if (!data) throw new HttpError(404, 'not_found', 'Profile not found');
     return { status: true, agree: true };
   }),

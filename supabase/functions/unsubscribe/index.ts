@@ -40,21 +40,21 @@ async function alreadyOut(claim: UnsubscribeClaim): Promise<boolean> {
   const db = serviceClient();
   if (claim.s === 'letter') {
     if (!claim.u) return false;
-    const { data, error } = await db
+    const { data, error, status } = await db
       .from('unsubscribes')
       .select('id')
       .eq('user_id', claim.u)
       .eq('email', claim.e)
       .maybeSingle();
-    if (error) throw dbError(error);
+    if (error) throw dbError(error, status);
     return data != null;
   }
-  const { data, error } = await db.rpc('mail_optout_exists', {
+  const { data, error, status } = await db.rpc('mail_optout_exists', {
     p_email: claim.e,
     p_scope: claim.s,
     p_block_id: claim.b,
   });
-  if (error) throw dbError(error);
+  if (error) throw dbError(error, status);
   return data === true;
 }
 
@@ -62,21 +62,21 @@ async function record(claim: UnsubscribeClaim): Promise<void> {
   const db = serviceClient();
   if (claim.s === 'letter') {
     if (!claim.u) throw new Error('a letter token names its owner');
-    const { error } = await db
+    const { error, status } = await db
       .from('unsubscribes')
       .upsert(
         { user_id: claim.u, block_id: claim.b, email: claim.e },
         { onConflict: 'user_id,email', ignoreDuplicates: true },
       );
-    if (error) throw dbError(error);
+    if (error) throw dbError(error, status);
     return;
   }
-  const { error } = await db.rpc('record_mail_optout', {
+  const { error, status } = await db.rpc('record_mail_optout', {
     p_email: claim.e,
     p_scope: claim.s,
     p_block_id: claim.b,
   });
-  if (error) throw dbError(error);
+  if (error) throw dbError(error, status);
 }
 
 Deno.serve(async (req) => {

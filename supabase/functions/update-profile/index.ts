@@ -10,13 +10,13 @@ Deno.serve(
     if (body.photoUrl !== undefined) patch.photo_url = body.photoUrl;
     if (body.homeUrl !== undefined) patch.home_url = body.homeUrl;
     if (body.language !== undefined) patch.language = body.language;
-    const { data, error } = await db
+    const { data, error, status } = await db
       .from('profiles')
       .update(patch)
       .eq('id', user.id)
       .select()
       .maybeSingle();
-    if (error) throw dbError(error, new HttpError(400, 'update_failed', error.message));
+    if (error) throw dbError(error, status, new HttpError(400, 'update_failed', error.message));
     if (!data) throw new HttpError(404, 'not_found', 'Profile not found');
     return { status: true, profile: data };
   }),

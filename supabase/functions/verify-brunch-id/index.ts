@@ -26,13 +26,18 @@ Deno.serve(
     }
     const profile = normalizeBrunchProfile(body.brunchProfilePage);
     if ('error' in profile) throw new HttpError(400, 'invalid_profile', profile.error);
-    const { data: sender } = await db
+    const {
+      data: sender,
+      error: senderError,
+      status: senderStatus,
+    } = await db
       .from('sender_emails')
       .select('email')
       .eq('user_id', user.id)
       .eq('email', body.email)
       .eq('status', 'verified')
       .maybeSingle();
+    if (senderError) throw dbError(senderError, senderStatus);
     if (!sender) throw new HttpError(400, 'no_sender', LETTER_MESSAGES.verifySenderFirst);
     // the fetch is what a loop would make us do: counted only for calls that get this far
     await limitOwnerCalls(user.id, 'verify-brunch-id');
@@ -52,12 +57,12 @@ Deno.serve(
     if (!mentionsAddress(text, body.email)) {
       throw new HttpError(400, 'not_verified', LETTER_MESSAGES.brunchFailed);
     }
-    const { error } = await db
+    const { error, status } = await db
       .from('block_private')
       .update({ brunch_profile_page: profile.url })
       .eq('block_id', block.id)
       .eq('owner_id', user.id);
-    if (error) throw dbError(error);
+    if (error) throw dbError(error, status);
     return { status: true, message: '', brunchProfilePage: profile.url };
   }),
 );

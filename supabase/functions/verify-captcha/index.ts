@@ -74,10 +74,14 @@ Deno.serve(
   handler(ZVerifyCaptcha, async ({ body, user }) => {
     const db = serviceClient();
     // the rule grant_captcha_pass applies after the token is spent, asked before (issue 17)
-    const { data: wanted, error: wantedError } = await db.rpc('captcha_wanted', {
+    const {
+      data: wanted,
+      error: wantedError,
+      status: wantedStatus,
+    } = await db.rpc('captcha_wanted', {
       p_block_id: body.blockId,
     });
-    if (wantedError) throw dbError(wantedError);
+    if (wantedError) throw dbError(wantedError, wantedStatus);
     if (wanted !== true) throw new HttpError(400, 'invalid_input', NOT_ASKED);
     const hash = await sha256Hex(body.token);
     const verdict = await siteverify(body.token, crypto.randomUUID());
@@ -97,7 +101,7 @@ Deno.serve(
         'The check failed. Please try again.',
       );
     }
-    const { data, error } = await db.rpc('grant_captcha_pass', {
+    const { data, error, status } = await db.rpc('grant_captcha_pass', {
       p_user_id: user.id,
       p_block_id: body.blockId,
       p_token_hash: hash,
@@ -106,7 +110,9 @@ Deno.serve(
       if (error.message === 'This captcha was already used')
         throw new HttpError(403, 'captcha_spent', 'The check failed. Please try again.');
       if (error.code === 'P0001') throw new HttpError(400, 'invalid_input', error.message);
-      if (inTransit(error)) throw unavailable(error, 'verify-captcha');
+      // the token is spent at the provider: the SDK offers the widget again on any failure, so
+      // the 503 (and its wait) stays the same as everywhere
+      if (inTransit(error, status)) throw unavailable(error, 'verify-captcha');
       console.error('[verify-captcha]', error);
       throw new HttpError(500, 'captcha_failed', 'The check failed. Please try again.');
     }

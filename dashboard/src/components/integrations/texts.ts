@@ -169,6 +169,7 @@ export const ko: typeof en = {
     invalidState: '만료되었거나 다른 세션의 인증 링크입니다. 다시 연결해 주세요',
     notConnected: '먼저 노션을 연결해 주세요',
     notGranted: '노션 접근 권한이 해제되었습니다. 노션을 다시 연결해 주세요',
+    notSaved: '서비스가 잠시 응답하지 않아 연결을 저장하지 못했습니다. 다시 연결해 주세요',
     invalidMall: '카페24 쇼핑몰 아이디를 입력하세요: 영문 소문자와 숫자 4~16자',
     otherAccount: '이 카페24 쇼핑몰은 다른 계정에 연결되어 있습니다',
     otherShop: '먼저 연결된 다른 카페24 쇼핑몰의 연결을 해제하세요',

@@ -335,6 +335,7 @@ export const INTEGRATION_MESSAGES = {
   invalidState: 'This authorisation link has expired or belongs to another session; connect again',
   notConnected: 'Connect Notion first',
   notGranted: 'Notion access was removed; connect Notion again',
+  notSaved: 'The connection was not saved: the service was briefly unavailable; connect again',
 } as const;
 
 /** The dashboard's /oauth/<service> page an authorisation returns to (its origin is checked by the function). */

@@ -29,7 +29,7 @@ export async function ownLetterBlock(
   ownerId: string,
   blockId: string,
 ): Promise<LetterBlockRow> {
-  const { data, error } = await db
+  const { data, error, status } = await db
     .from('blocks')
     .select(
       'id, owner_id, type, name, deactivated, private:block_private(mail_from, mail_name, brunch_profile_page)',
@@ -37,7 +37,7 @@ export async function ownLetterBlock(
     .eq('id', blockId)
     .eq('owner_id', ownerId)
     .maybeSingle();
-  if (error) throw dbError(error);
+  if (error) throw dbError(error, status);
   const row = data as
     | (Omit<LetterBlockRow, 'private'> & {
         private: LetterBlockRow['private'] | LetterBlockRow['private'][];
@@ -79,7 +79,7 @@ export async function senderFor(
 ): Promise<Sender> {
   const address = block.private.mail_from;
   if (!address) throw new HttpError(400, 'no_sender', LETTER_MESSAGES.verifySenderFirst);
-  const [{ data: row, error }, { data: status, error: statusError }] = await Promise.all([
+  const [senderRead, statusRead] = await Promise.all([
     db
       .from('sender_emails')
       .select('email, status, dkim_verified, dmarc_policy')
@@ -88,8 +88,10 @@ export async function senderFor(
       .maybeSingle(),
     db.rpc('mail_sender_status', { p_user_id: ownerId }),
   ]);
-  if (error || statusError) throw dbError((error ?? statusError)!);
-  const sender = row as {
+  for (const read of [senderRead, statusRead])
+    if (read.error) throw dbError(read.error, read.status);
+  const status = statusRead.data;
+  const sender = senderRead.data as {
     email: string;
     status: string;
     dkim_verified: boolean;

@@ -3,7 +3,7 @@
 // worker and answer at once with the reserved count; the mails go out at the worker's pace.
 import { kickWorker } from '../background.ts';
 import { serviceClient } from '../clients.ts';
-import { rpcError } from '../http.ts';
+import { dbError, rpcError } from '../http.ts';
 import { ownLetterBlock, senderFor } from './calls.ts';
 
 export interface ReserveInput {
@@ -17,18 +17,20 @@ export interface ReserveInput {
 export async function reserveSend(input: ReserveInput) {
   const db = serviceClient();
   const block = await ownLetterBlock(db, input.ownerId, input.blockId);
-  const { data: profile } = await db
-    .from('profiles')
-    .select('name')
-    .eq('id', input.ownerId)
-    .maybeSingle();
+  const {
+    data: profile,
+    error: profileError,
+    status: profileStatus,
+  } = await db.from('profiles').select('name').eq('id', input.ownerId).maybeSingle();
+  // without the profile the letter would go out under the sender's address, not the name
+  if (profileError) throw dbError(profileError, profileStatus);
   const sender = await senderFor(
     db,
     input.ownerId,
     block,
     (profile as { name?: string } | null)?.name ?? '',
   );
-  const { data, error } = await db.rpc('reserve_letter', {
+  const { data, error, status } = await db.rpc('reserve_letter', {
     p_owner_id: input.ownerId,
     p_block_id: input.blockId,
     p_emails: input.emails,
@@ -36,7 +38,7 @@ export async function reserveSend(input: ReserveInput) {
     p_register: input.register,
     p_sender: sender,
   });
-  if (error) throw rpcError(error, 'reserve-letter');
+  if (error) throw rpcError(error, status, 'reserve-letter');
   const result = data as { publish_id: string | null; reserved: number; skipped: number };
   if (result.reserved > 0) kickWorker();
   return {
