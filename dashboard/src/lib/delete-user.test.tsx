@@ -7,8 +7,14 @@ import { invokeFunction } from './supabase';
 
 vi.mock('./supabase', () => ({ supabase: {}, invokeFunction: vi.fn() }));
 
-function RemoveButton({ onError }: { onError: (cause: unknown) => void }) {
-  const removeAccount = useRemoveAccount();
+function RemoveButton({
+  onError,
+  leaveAnyway,
+}: {
+  onError: (cause: unknown) => void;
+  leaveAnyway?: boolean;
+}) {
+  const removeAccount = useRemoveAccount({ leaveAnyway });
   return (
     <button type="button" onClick={() => void removeAccount().catch(onError)}>
       Remove
@@ -16,24 +22,43 @@ function RemoveButton({ onError }: { onError: (cause: unknown) => void }) {
   );
 }
 
+async function remove(outcome: 'deleted' | 'refused', leaveAnyway?: boolean) {
+  vi.mocked(invokeFunction).mockReset();
+  if (outcome === 'deleted') vi.mocked(invokeFunction).mockResolvedValue({});
+  else vi.mocked(invokeFunction).mockRejectedValue(new Error('Could not delete'));
+  const signOut = vi.fn(async () => {});
+  const onError = vi.fn();
+  const view = renderWithProviders(<RemoveButton onError={onError} leaveAnyway={leaveAnyway} />, {
+    route: '/profile',
+    session: signedInSession({ signOut }),
+  });
+  await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Remove' })));
+  expect(invokeFunction).toHaveBeenCalledWith('delete-user', {});
+  return { signOut, onError, location: screen.getByTestId('location').textContent, view };
+}
+
 describe('useRemoveAccount', () => {
-  it('deletes the account, then signs out and goes home, even when the deletion fails', async () => {
-    for (const outcome of ['deleted', 'refused'] as const) {
-      vi.mocked(invokeFunction).mockReset();
-      if (outcome === 'deleted') vi.mocked(invokeFunction).mockResolvedValue({});
-      else vi.mocked(invokeFunction).mockRejectedValue(new Error('Could not delete'));
-      const signOut = vi.fn(async () => {});
-      const onError = vi.fn();
-      const { unmount } = renderWithProviders(<RemoveButton onError={onError} />, {
-        route: '/profile',
-        session: signedInSession({ signOut }),
-      });
-      await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Remove' })));
-      expect(invokeFunction).toHaveBeenCalledWith('delete-user', {});
+  it('deletes the account, then signs out and goes home', async () => {
+    for (const leaveAnyway of [false, true]) {
+      const { signOut, onError, location, view } = await remove('deleted', leaveAnyway);
       expect(signOut).toHaveBeenCalledTimes(1);
-      expect(screen.getByTestId('location').textContent).toBe(paths.home);
-      expect(onError).toHaveBeenCalledTimes(outcome === 'refused' ? 1 : 0);
-      unmount();
+      expect(location).toBe(paths.home);
+      expect(onError).not.toHaveBeenCalled();
+      view.unmount();
     }
+  });
+
+  it('keeps the owner signed in where they were when the deletion fails, and passes the error on', async () => {
+    const { signOut, onError, location } = await remove('refused');
+    expect(signOut).not.toHaveBeenCalled();
+    expect(location).toBe('/profile');
+    expect(onError).toHaveBeenCalledWith(new Error('Could not delete'));
+  });
+
+  it('leaves anyway when asked (consent Decline), still passing the error on', async () => {
+    const { signOut, onError, location } = await remove('refused', true);
+    expect(signOut).toHaveBeenCalledTimes(1);
+    expect(location).toBe(paths.home);
+    expect(onError).toHaveBeenCalledWith(new Error('Could not delete'));
   });
 });

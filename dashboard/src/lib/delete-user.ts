@@ -9,18 +9,25 @@ export function deleteUser() {
 }
 
 /**
- * Consent's Decline and profile's Remove account: deletes the account, then signs out and goes
- * home, even when the deletion failed (its error still reaches the caller).
+ * Deletes the account, then signs out and goes home. Profile's Remove account: a failed deletion
+ * keeps the owner signed in and reaches the caller (the dialog says why; they can retry).
+ * Consent's Decline passes `leaveAnyway`: whoever declines the terms leaves, deleted or not (the
+ * error still reaches the caller).
  */
-export function useRemoveAccount() {
+export function useRemoveAccount({ leaveAnyway = false } = {}) {
   const { signOut } = useSession();
   const navigate = useNavigate();
+  const leave = async () => {
+    await signOut();
+    navigate(paths.home);
+  };
   return async () => {
     try {
       await deleteUser();
-    } finally {
-      await signOut();
-      navigate(paths.home);
+    } catch (cause) {
+      if (leaveAnyway) await leave();
+      throw cause;
     }
+    await leave();
   };
 }

@@ -119,6 +119,7 @@ const en = {
       'Your account, your blocks and all their responses will be deleted. This cannot be undone.',
     removeConfirm: 'Remove account',
     removeBack: 'Back',
+    removeFailed: 'Your account was not removed: {{message}}',
   },
 };
 
@@ -235,6 +236,7 @@ const ko: SameShape<typeof en> = {
     removeText: '계정과 블록, 모든 응답이 삭제되며 되돌릴 수 없습니다.',
     removeConfirm: '계정 삭제',
     removeBack: '뒤로',
+    removeFailed: '계정을 삭제하지 못했습니다: {{message}}',
   },
 };
 

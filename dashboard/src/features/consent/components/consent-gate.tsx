@@ -6,7 +6,7 @@ import { ConsentModal } from './consent-modal';
 
 export function ConsentGate() {
   const { user, profile, refreshProfile } = useSession();
-  const removeAccount = useRemoveAccount();
+  const removeAccount = useRemoveAccount({ leaveAnyway: true });
   const open = !!profile && profile.agree === false;
   return (
     <ConsentModal

@@ -1,4 +1,4 @@
-import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { renderWithProviders } from '../../../test/utils';
 import { PROFILE_LIMITS, ZUpdateProfileInput } from '../api/update-profile';
@@ -89,5 +89,29 @@ describe('profile field limits', () => {
       .find((b) => b.closest('[role="alertdialog"]'));
     fireEvent.click(confirm!);
     expect(onRemove).toHaveBeenCalledTimes(1);
+  });
+
+  it('says in the dialog why the account was not removed, and lets the owner try again', async () => {
+    const onRemove = vi
+      .fn<() => Promise<void>>()
+      .mockRejectedValueOnce(new Error('The service is briefly unavailable'))
+      .mockResolvedValueOnce(undefined);
+    renderWithProviders(
+      <ProfileForm initial={initial} email="o@e.com" onSave={vi.fn()} onRemoveAccount={onRemove} />,
+    );
+    fireEvent.click(screen.getByRole('button', { name: 'Remove account' }));
+    const dialog = screen.getByRole('alertdialog', { name: 'Remove account' });
+    const confirm = () =>
+      within(dialog)
+        .getAllByRole('button', { name: 'Remove account' })
+        .find((b) => b.closest('[role="alertdialog"]'))!;
+    fireEvent.click(confirm());
+    expect(
+      await within(dialog).findByText(
+        'Your account was not removed: The service is briefly unavailable',
+      ),
+    ).toBeTruthy();
+    fireEvent.click(confirm());
+    await waitFor(() => expect(onRemove).toHaveBeenCalledTimes(2));
   });
 });

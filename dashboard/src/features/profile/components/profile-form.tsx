@@ -122,6 +122,7 @@ export function ProfileForm({ initial, email, onSave, onRemoveAccount }: Profile
         confirmLabel={t('profile.removeConfirm')}
         onCancel={() => setConfirmRemove(false)}
         onConfirm={onRemoveAccount}
+        errorText={(cause) => t('profile.removeFailed', { message: messageOf(cause) })}
       >
         <p>{t('profile.removeText')}</p>
       </ConfirmDialog>
