@@ -1,6 +1,7 @@
 // results texts of the workspace (en, ko), under the `results.` key prefix. Spec wording verbatim
 // where the spec has any ('Failed to load'); the rest is ours.
 export const en = {
+  title: 'Responses',
   count_one: '{{count}} response',
   count_other: '{{count}} responses',
   loading: 'Loading responses…',
@@ -101,6 +102,7 @@ export const en = {
 };
 
 export const ko: typeof en = {
+  title: '응답',
   count_one: '응답 {{count}}개',
   count_other: '응답 {{count}}개',
   loading: '응답을 불러오는 중…',

@@ -40,9 +40,10 @@ export function useApproveResponses(blockId: string, approve: typeof approveResp
   const client = useQueryClient();
   return useMutation({
     mutationFn: (input: TApproveResponsesInput) => approve(input),
+    // the summary (and the list's count with it) is read before the mutation settles
     onSuccess: () => {
-      void client.invalidateQueries({ queryKey: [...resultKeys.all(blockId), 'summary'] });
       void client.invalidateQueries({ queryKey: queryRoots.blocks });
+      return client.invalidateQueries({ queryKey: [...resultKeys.all(blockId), 'summary'] });
     },
   });
 }

@@ -26,9 +26,10 @@ export function useDeleteResponse(blockId: string, remove: typeof deleteResponse
   const client = useQueryClient();
   return useMutation({
     mutationFn: (input: Parameters<typeof remove>[0]) => remove(input),
+    // the summary (and the list's count with it) is read before the mutation settles
     onSuccess: () => {
-      void client.invalidateQueries({ queryKey: [...resultKeys.all(blockId), 'summary'] });
       void client.invalidateQueries({ queryKey: queryRoots.blocks });
+      return client.invalidateQueries({ queryKey: [...resultKeys.all(blockId), 'summary'] });
     },
   });
 }

@@ -1,15 +1,14 @@
 // The summary above a block's results: totals, responses over time, and per question the share
 // of each option (poll, A/B), count/mean/median (number) or the latest answers (text). One
 // database call computes it (block_results_summary), however many responses there are.
-import { useQuery } from '@tanstack/react-query';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Spinner } from '../../../../components/ui/spinner';
 import { formatDate } from '../../../../lib/dates';
 import { messageOf } from '../../../../lib/errors';
-import { resultKeys } from '../api/keys';
 import type { ResultsApi } from '../api/results-api';
-import { browserTimeZone, type TSummaryQuestion } from '../api/results-summary';
+import type { TSummaryQuestion } from '../api/results-summary';
+import { useResultsSummary } from '../hooks/use-results-summary';
 import type { ResultsBlock } from '../types';
 import { OptionBars } from './charts/option-bars';
 import { TimelineChart } from './charts/timeline-chart';
@@ -107,11 +106,7 @@ export function ResultsSummary({
 }: ResultsSummaryProps) {
   const { t } = useTranslation();
   const headingId = useId();
-  const timeZone = browserTimeZone();
-  const summary = useQuery({
-    queryKey: resultKeys.summary(block.id, timeZone),
-    queryFn: () => api.summary({ blockId: block.id, timeZone }),
-  });
+  const summary = useResultsSummary(block.id, api);
   const Heading = headingLevel === 2 ? 'h2' : 'h3';
   const data = summary.data;
   const noun = t(`results.summary.noun.${block.type}`, {

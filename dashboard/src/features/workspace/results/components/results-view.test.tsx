@@ -26,15 +26,28 @@ const formBlock: ResultsBlock = {
   response_count: 25,
 };
 
-/** An API over a fixed list of rows that pages like the real one (cursor + limit). */
-function fakeApi(all: ResponseRow[], overrides: Partial<ResultsApi> = {}) {
+/**
+ * An API over a fixed list of rows that pages like the real one (cursor + limit); its summary
+ * counts `counted` responses, one fewer after a delete of a counted one, more after approvals.
+ */
+function fakeApi(given: ResponseRow[], overrides: Partial<ResultsApi> = {}, counted = 25) {
+  const all = [...given];
   const listResponses = vi.fn<ResultsApi['listResponses']>(async ({ after, limit }) => {
     const start = after ? all.findIndex((row) => row.id === after.id) + 1 : 0;
     return all.slice(start, start + limit);
   });
-  const deleteResponse = vi.fn<ResultsApi['deleteResponse']>(async () => {});
-  const summary = vi.fn<ResultsApi['summary']>(async () => summaryOf());
-  const approveResponses = vi.fn<ResultsApi['approveResponses']>(async ({ ids }) => ids.length);
+  const deleteResponse = vi.fn<ResultsApi['deleteResponse']>(async ({ id }) => {
+    const index = all.findIndex((row) => row.id === id);
+    if (!all[index]!.held) counted -= 1;
+    all.splice(index, 1);
+  });
+  const summary = vi.fn<ResultsApi['summary']>(async () =>
+    summaryOf({ totals: { ...summaryOf().totals, responses: counted } }),
+  );
+  const approveResponses = vi.fn<ResultsApi['approveResponses']>(async ({ ids }) => {
+    counted += ids.length;
+    return ids.length;
+  });
   return { listResponses, deleteResponse, approveResponses, summary, ...overrides };
 }
 
@@ -128,6 +141,24 @@ describe('ResultsView', () => {
     expect(onDeleted).toHaveBeenCalledWith(all[1]);
     // the summary is read again, so its figures count the rows that remain
     await waitFor(() => expect(api.summary).toHaveBeenCalledTimes(2));
+  });
+
+  it('counts the responses the summary counts, not the block count from when the workspace opened', async () => {
+    // the workspace opened with 1 response; a second came in before the Result tab was shown
+    const all = [responseRow({ creator_name: 'New' }), responseRow({ creator_name: 'Old' })];
+    const api = fakeApi(all, {}, 2);
+    renderView(api, { ...formBlock, response_count: 1 });
+    await waitFor(() => expect(rows()).toHaveLength(2));
+    expect(await screen.findByRole('heading', { name: '2 responses' })).toBeTruthy();
+    expect(screen.getByText('All responses are shown.')).toBeTruthy();
+
+    fireEvent.click(within(rows()[0]!).getByRole('button', { name: 'Delete' }));
+    fireEvent.click(
+      within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Delete' }),
+    );
+    await waitFor(() => expect(rows()).toHaveLength(1));
+    expect(screen.getByRole('heading', { name: '1 response' })).toBeTruthy();
+    expect(document.activeElement?.textContent).toBe('1 response');
   });
 
   it('marks a response held by escalation, and Approve counts it', async () => {

@@ -10,6 +10,7 @@ import { QuotaError, useApproveResponses } from '../api/approve-responses';
 import { useDeleteResponse } from '../api/delete-response';
 import { supabaseResultsApi, type ResultsApi } from '../api/results-api';
 import { useResponses } from '../hooks/use-responses';
+import { useResultsSummary } from '../hooks/use-results-summary';
 import type { ResponseRow, ResultsBlock, ResultsQuestion } from '../types';
 import { DeleteResponseDialog } from './delete-response-dialog';
 import { ResultRow } from './result-row';
@@ -43,13 +44,14 @@ export function ResultsView({
   const root = useRef<HTMLDivElement>(null);
   const heading = useRef<HTMLHeadingElement>(null);
   const { rows, status, hasMore, error, loadMore, remove } = useResponses(block.id, api);
+  // the count the summary shows (read again after a delete or an approval), not the block's
+  // count from when the workspace opened: responses keep arriving while it is open
+  const total = useResultsSummary(block.id, api).data?.totals.responses;
   const [target, setTarget] = useState<ResponseRow | null>(null);
-  const [deletedCount, setDeletedCount] = useState(0);
-  // held responses approved here: counted now (the list is read again the next time it is shown)
+  // held responses approved here: no longer marked (the list is read again the next time it is shown)
   const [approved, setApproved] = useState<ReadonlySet<string>>(() => new Set());
   const [approveError, setApproveError] = useState('');
   const [announcement, setAnnouncement] = useState('');
-  const total = Math.max(0, (block.response_count ?? 0) - deletedCount + approved.size);
   const canAutoLoad = hasMore && status === 'ready' && !error;
 
   useScrollLoading(root, canAutoLoad, loadMore, rows.length);
@@ -59,15 +61,13 @@ export function ResultsView({
     async (row: ResponseRow) => {
       await deleteResponse.mutateAsync({ id: row.id });
       remove(row.id);
-      // a held response was never counted
-      if (!row.held || approved.has(row.id)) setDeletedCount((n) => n + 1);
       setTarget(null);
       setAnnouncement(t('results.deleted'));
       // The row (and its Delete button, the dialog's opener) is gone: land on the heading.
       heading.current?.focus();
       onDeleted?.(row);
     },
-    [deleteResponse, remove, t, onDeleted, approved],
+    [deleteResponse, remove, t, onDeleted],
   );
 
   const approveResponse = useApproveResponses(block.id, api.approveResponses);
@@ -120,7 +120,7 @@ export function ResultsView({
       <ResultsSummary block={block} api={api} newSinceLastVisit={newSinceLastVisit} />
       <section className="results-rows" aria-labelledby={headingId} aria-busy={status !== 'ready'}>
         <h2 className="results-heading" id={headingId} ref={heading} tabIndex={-1}>
-          {t('results.count', { count: total })}
+          {total === undefined ? t('results.title') : t('results.count', { count: total })}
         </h2>
         <p className="visually-hidden" role="status">
           {announcement}
