@@ -1,7 +1,7 @@
 // The client signs out only once the API requests under way have answered (lib/supabase.ts
 // signedOutWhenIdle): a read that took its token after the sign-out went as anon and got a 401.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { supabase } from './supabase';
+import { invokeFunction, supabase } from './supabase';
 
 describe('signedOutWhenIdle', () => {
   afterEach(() => {
@@ -43,5 +43,24 @@ describe('signedOutWhenIdle', () => {
     await vi.waitFor(() => expect(fetch).toHaveBeenCalledTimes(1));
     await supabase.signedOutWhenIdle(100);
     expect(signOut).toHaveBeenCalledTimes(2);
+  });
+});
+
+describe('invokeFunction', () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it("throws the server's message with its status and code", async () => {
+    const body = { error: { code: 'payment_failed', message: 'Failed to payment: Declined' } };
+    const context = new Response(JSON.stringify(body), { status: 402 });
+    vi.spyOn(supabase.functions, 'invoke').mockResolvedValue({
+      data: null,
+      error: Object.assign(new Error('Edge Function returned a non-2xx status code'), { context }),
+      response: context,
+    } as never);
+    await expect(invokeFunction('check-iamport-payment')).rejects.toMatchObject({
+      message: 'Failed to payment: Declined',
+      status: 402,
+      code: 'payment_failed',
+    });
   });
 });

@@ -12,9 +12,13 @@ export const PAYMENT_TIMEOUT_MS = 300_000;
 
 export const paymentsConfig = (): PaymentsEnv => env.payments ?? {};
 
+/**
+ * `refused`: the provider answered with a failure (a declined card; its message is the
+ * provider's, for the log); `failed`: the checkout could not run (not configured, no SDK).
+ */
 export type BillingKeyResult =
   | { ok: true; billingKey: string }
-  | { ok: false; reason: 'cancelled' | 'timeout' | 'failed'; message?: string };
+  | { ok: false; reason: 'cancelled' | 'timeout' | 'refused' | 'failed'; message?: string };
 
 export interface BillingKeyRequest {
   route: 'card' | 'wallet';
@@ -54,7 +58,7 @@ export async function requestBillingKey(request: BillingKeyRequest): Promise<Bil
     if (answer.code !== undefined || !answer.billingKey) {
       const cancelled =
         answer.code === 'FAILURE_TYPE_PG' && /cancel|취소/i.test(answer.message ?? '');
-      return { ok: false, reason: cancelled ? 'cancelled' : 'failed', message: answer.message };
+      return { ok: false, reason: cancelled ? 'cancelled' : 'refused', message: answer.message };
     }
     return { ok: true, billingKey: answer.billingKey };
   } catch (cause) {

@@ -1,5 +1,7 @@
-import { fireEvent, screen, waitFor } from '@testing-library/react';
+import type { PayPalButtonsComponentOptions, PayPalNamespace } from '@paypal/paypal-js';
+import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import i18next from 'i18next';
+import { Route, Routes, useLocation } from 'react-router-dom';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeExports, renderWithProviders, signedInSession } from '../../../test/utils';
 import * as plansApi from '../api/plans';
@@ -17,6 +19,16 @@ vi.mock(import('../api/providers'), (original) =>
 const providers = vi.mocked(providersApi);
 
 const location = () => screen.getByTestId('location').textContent;
+/** A refusal of the payment provider as invokeFunction throws it (supabase/functions plan-flows). */
+const refused = () =>
+  Object.assign(new Error('Failed to payment: Declined: local test card 4000 0000 0000 0002'), {
+    status: 402,
+    code: 'payment_failed',
+  });
+function NoticeProbe() {
+  const state = useLocation().state as { notice?: string } | null;
+  return <p data-testid="notice">{state?.notice}</p>;
+}
 const render = (route: string) =>
   renderWithProviders(<PurchasePage />, { route, session: signedInSession() });
 
@@ -108,12 +120,77 @@ describe('payment', () => {
       await screen.findByText('The payment window was closed. Nothing was charged.'),
     ).toBeTruthy();
     providers.requestBillingKey.mockResolvedValueOnce({ ok: true, billingKey: 'k' });
-    api.checkIamportPayment.mockRejectedValueOnce(new Error('Failed to payment: Declined'));
+    api.checkIamportPayment.mockRejectedValueOnce(new Error('Failed to payment: no answer'));
     fireEvent.click(screen.getByRole('button', { name: 'Pay with the wallet' }));
     expect((await screen.findByRole('alert')).textContent).toBe(
-      'The payment did not go through: Failed to payment: Declined',
+      'The payment did not go through: Failed to payment: no answer',
     );
     expect(location()).toBe('/purchase/payment?focus=basic');
+  });
+
+  it("says what to do when the card is declined, without the provider's words, in Korean too", async () => {
+    providers.requestBillingKey.mockResolvedValue({ ok: true, billingKey: 'k' });
+    api.checkIamportPayment.mockRejectedValue(refused());
+    render('/purchase/payment?focus=basic');
+    fireEvent.click(await screen.findByRole('button', { name: 'Pay by card' }));
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      'The payment did not go through. Try another card, or ask your card issuer why it was declined.',
+    );
+    await i18next.changeLanguage('ko');
+    fireEvent.click(screen.getByRole('button', { name: '카드로 결제' }));
+    await waitFor(() =>
+      expect(screen.getByRole('alert').textContent).toBe(
+        '결제가 완료되지 않았습니다. 다른 카드로 다시 시도하거나 카드사에 거절 사유를 문의해 주세요.',
+      ),
+    );
+    // the same when PortOne's own checkout refuses the card
+    providers.requestBillingKey.mockResolvedValue({
+      ok: false,
+      reason: 'refused',
+      message: '[KCP] 카드 한도 초과 (Card limit exceeded)',
+    });
+    fireEvent.click(screen.getByRole('button', { name: '카드로 결제' }));
+    await waitFor(() => expect(providers.requestBillingKey).toHaveBeenCalledTimes(3));
+    expect(screen.getByRole('alert').textContent).toBe(
+      '결제가 완료되지 않았습니다. 다른 카드로 다시 시도하거나 카드사에 거절 사유를 문의해 주세요.',
+    );
+  });
+
+  it("a failed PayPal payment returns to the plan page saying what to do, not PayPal's words", async () => {
+    providers.paymentsConfig.mockReturnValue({ paypal: { clientId: 'c', planId: 'P-1' } });
+    let buttons: PayPalButtonsComponentOptions | undefined;
+    providers.loadPaypal.mockResolvedValue({
+      Buttons: (options: PayPalButtonsComponentOptions) => {
+        buttons = options;
+        return { render: async () => {}, close: async () => {}, isEligible: () => true };
+      },
+    } as unknown as PayPalNamespace);
+    api.checkPaypalPayment.mockRejectedValue(refused());
+    renderWithProviders(
+      <Routes>
+        <Route path="/purchase/payment" element={<PurchasePage />} />
+        <Route path="/profile/plan" element={<NoticeProbe />} />
+      </Routes>,
+      { route: '/purchase/payment?focus=basic', session: signedInSession() },
+    );
+    await waitFor(() => expect(buttons).toBeDefined());
+    const text =
+      'The PayPal payment did not go through. Try another way to pay in PayPal, or ask PayPal why it was declined.';
+    await act(() => buttons!.onApprove!({ subscriptionID: 'I-1' } as never, {} as never));
+    expect((await screen.findByTestId('notice')).textContent).toBe(text);
+
+    cleanup();
+    renderWithProviders(
+      <Routes>
+        <Route path="/purchase/payment" element={<PurchasePage />} />
+        <Route path="/profile/plan" element={<NoticeProbe />} />
+      </Routes>,
+      { route: '/purchase/payment?focus=basic', session: signedInSession() },
+    );
+    buttons = undefined;
+    await waitFor(() => expect(buttons).toBeDefined());
+    act(() => buttons!.onError!({ message: 'INSTRUMENT_DECLINED: debug_id 12ab' }));
+    expect((await screen.findByTestId('notice')).textContent).toBe(text);
   });
 
   it('in Korean shows the terms note', async () => {

@@ -30,7 +30,7 @@ import {
   toPlan,
   type Basket,
 } from '../model/plans';
-import { planReason } from '../model/messages';
+import { isPaymentRefused, planReason } from '../model/messages';
 import { useLang } from '../model/use-lang';
 import { registerPlanTranslations } from '../locales';
 import { PlanFields } from './plan-fields';
@@ -178,6 +178,13 @@ function KoreanBusiness() {
   );
 }
 
+/** What the page says when PortOne's checkout ends without a billing key. */
+const CHECKOUT_ENDED = {
+  cancelled: 'payment.cancelled',
+  timeout: 'payment.timeout',
+  refused: 'payment.declined.card',
+} as const;
+
 function Payment({ basket }: { basket: Basket }) {
   const { t } = useTranslation();
   const s = (key: string, o?: Record<string, unknown>) => t(`plans.${key}`, o);
@@ -205,6 +212,12 @@ function Payment({ basket }: { basket: Basket }) {
     navigate(`${paths.profilePlan}?purchased=1`);
   };
 
+  // a refused payment says what to do, not the provider's words; other failures say why
+  const failedText = (cause: unknown, via: 'card' | 'paypal') =>
+    isPaymentRefused(cause)
+      ? s(`payment.declined.${via}`)
+      : s('payment.failed', { reason: planReason(t, cause) });
+
   const payWithPortOne = async (route: 'card' | 'wallet') => {
     if (paying || !user) return;
     setPaying(true);
@@ -217,21 +230,18 @@ function Payment({ basket }: { basket: Basket }) {
         language: lang,
       });
       if (!result.ok) {
-        setMessage({
-          text:
-            result.reason === 'cancelled'
-              ? s('payment.cancelled')
-              : result.reason === 'timeout'
-                ? s('payment.timeout')
-                : s('payment.failed', { reason: result.message ?? '' }),
-          error: result.reason === 'failed',
-        });
+        const { reason } = result;
+        setMessage(
+          reason === 'failed'
+            ? { text: s('payment.failed', { reason: result.message ?? '' }), error: true }
+            : { text: s(CHECKOUT_ENDED[reason]), error: reason === 'refused' },
+        );
         return;
       }
       await checkIamportPayment(plan, result.billingKey, route);
       await done();
     } catch (cause) {
-      setMessage({ text: s('payment.failed', { reason: planReason(t, cause) }), error: true });
+      setMessage({ text: failedText(cause, 'card'), error: true });
     } finally {
       setPaying(false);
     }
@@ -274,17 +284,16 @@ function Payment({ basket }: { basket: Basket }) {
             } catch (cause) {
               // spec: an error on the international route returns to the plan page
               navigate(paths.profilePlan, {
-                state: { notice: s('payment.failed', { reason: planReason(t, cause) }) },
+                state: { notice: failedText(cause, 'paypal') },
               });
             } finally {
               setPaying(false);
             }
           },
           onCancel: () => navigate(`${paths.profilePlan}?paypal=cancelled`),
-          onError: (err) =>
-            navigate(paths.profilePlan, {
-              state: { notice: s('payment.failed', { reason: planReason(t, err) }) },
-            }),
+          // PayPal's own failure (its words are for developers): what to do, not why
+          onError: () =>
+            navigate(paths.profilePlan, { state: { notice: s('payment.declined.paypal') } }),
         });
         buttons = instance;
         await instance.render(paypalBox.current);

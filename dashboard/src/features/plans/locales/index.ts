@@ -156,6 +156,11 @@ export const en = {
     paypalLoading: 'Loading PayPal…',
     paypalFailed: 'PayPal could not be loaded: {{reason}}',
     failed: 'The payment did not go through: {{reason}}',
+    declined: {
+      card: 'The payment did not go through. Try another card, or ask your card issuer why it was declined.',
+      paypal:
+        'The PayPal payment did not go through. Try another way to pay in PayPal, or ask PayPal why it was declined.',
+    },
     back: 'Back to plan selection',
     termsNote:
       'By paying you agree to the Terms of Service and the Privacy Policy. The plan renews every month until you stop it on the Plan page.',
@@ -333,6 +338,11 @@ export const ko: typeof en = {
     paypalLoading: 'PayPal을 불러오는 중…',
     paypalFailed: 'PayPal을 불러오지 못했습니다: {{reason}}',
     failed: '결제가 완료되지 않았습니다: {{reason}}',
+    declined: {
+      card: '결제가 완료되지 않았습니다. 다른 카드로 다시 시도하거나 카드사에 거절 사유를 문의해 주세요.',
+      paypal:
+        'PayPal 결제가 완료되지 않았습니다. PayPal에서 다른 결제 수단을 선택하거나 PayPal에 거절 사유를 문의해 주세요.',
+    },
     back: '플랜 선택으로 돌아가기',
     termsNote:
       '결제하면 이용약관과 개인정보 처리방침에 동의하는 것으로 봅니다. 플랜은 플랜 페이지에서 중지할 때까지 매월 자동으로 갱신됩니다.',
