@@ -142,6 +142,33 @@ describe('plan page', () => {
     open.mockRestore();
   });
 
+  it('warns, as Stop does, when the new plan allows fewer blocks than are in use, in Korean too', async () => {
+    api.listActivePlans.mockResolvedValue([row({ method: 'iamport' })]);
+    api.loadUsage.mockResolvedValue({
+      block_count: 6,
+      block_limit: 15,
+      response_monthly_count: 0,
+      response_monthly_limit: 2100,
+    });
+    render();
+    fireEvent.click(await screen.findByRole('button', { name: 'Change' }));
+    const dialog = screen.getByRole('dialog', { name: 'Change your plan' });
+    const warning =
+      'You have 6 blocks; the new plan allows 3. When it starts, blocks beyond the limit are deactivated, newest first. Nothing is deleted.';
+    expect(within(dialog).queryByText(warning)).toBeNull();
+    const blocks = within(dialog).getByLabelText('Extra blocks');
+    fireEvent.change(blocks, { target: { value: '0' } });
+    expect(within(dialog).getByRole('status').textContent).toBe(warning);
+    // room for the 6 again (3 + 4): no warning
+    fireEvent.change(blocks, { target: { value: '4' } });
+    expect(within(dialog).getByRole('status').textContent).toBe('');
+    fireEvent.change(blocks, { target: { value: '0' } });
+    await act(() => i18next.changeLanguage('ko'));
+    expect(within(dialog).getByRole('status').textContent).toBe(
+      '지금 블록이 6개 있고, 새 플랜은 3개까지입니다. 새 플랜이 시작되면 한도를 넘는 블록은 최근에 만든 것부터 비활성화됩니다. 삭제되는 것은 없습니다.',
+    );
+  });
+
   it("redeems a coupon of 1 to 99 characters and shows the server's refusal", async () => {
     api.listActivePlans.mockResolvedValue([]);
     api.useCoupon.mockRejectedValueOnce(new Error('No such coupon'));

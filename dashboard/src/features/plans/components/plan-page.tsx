@@ -49,16 +49,19 @@ registerPlanTranslations();
 
 function ChangeDialog({
   row,
+  blocksInUse,
   onClose,
   onChanged,
 }: {
   row: PlanRow;
+  /** The owner's blocks now (usage), to warn when the new plan allows fewer. */
+  blocksInUse?: number;
   onClose: () => void;
   onChanged: (row: PlanRow, link: string | null, tab: Window | null) => void;
 }) {
   const { t } = useTranslation();
   const s = (key: string, o?: Record<string, unknown>) => t(`plans.${key}`, o);
-  const { lang } = useLang();
+  const { lang, fmt } = useLang();
   const [basket, setBasket] = useState<Basket>(() => basketOf(row));
   const { busy, error, run } = useSubmit();
   const price = basketPrice(basket);
@@ -68,6 +71,8 @@ function ChangeDialog({
     current.blockLimit === basket.blockLimit &&
     current.responseMonthlyLimit === basket.responseMonthlyLimit;
   const paypal = row.method === 'paypal';
+  const newLimit = shownBlocks(basket.blockLimit);
+  const overLimit = !same && blocksInUse !== undefined && newLimit < blocksInUse;
 
   const submit = () => {
     // a tab opened now, while the click counts, is not blocked; PayPal's link goes into it
@@ -121,6 +126,12 @@ function ChangeDialog({
         </ErrorText>
       ) : null}
       {same ? <p className="hint">{s('change.same')}</p> : null}
+      {/* as the Stop dialog says: the blocks beyond the new limit are deactivated */}
+      <p className={overLimit ? 'plan-change-warning' : 'visually-hidden'} role="status">
+        {overLimit
+          ? s('change.overLimit', { used: fmt(blocksInUse ?? 0), limit: fmt(newLimit) })
+          : null}
+      </p>
     </FormDialog>
   );
 }
@@ -374,6 +385,7 @@ export function PlanPage() {
       {plan && dialog === 'change' ? (
         <ChangeDialog
           row={plan}
+          blocksInUse={usage?.block_count}
           onClose={() => setDialog(null)}
           onChanged={(row, link, tab) => {
             setDialog(null);
