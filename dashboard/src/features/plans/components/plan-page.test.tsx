@@ -230,6 +230,24 @@ describe('plan page', () => {
     expect(await screen.findByText('월 5,000원')).toBeTruthy();
   });
 
+  it('names the plans in Korean as the pricing page does, in the history too', async () => {
+    await i18next.changeLanguage('ko');
+    api.listActivePlans.mockResolvedValue([row({ method: 'iamport' })]);
+    api.listPlanHistory.mockResolvedValue([
+      row({ method: 'iamport' }),
+      row({ id: 'b', type: 'basic', is_active: false }),
+      row({ id: 'c', type: 'coupon', method: null, is_active: false }),
+    ]);
+    render();
+    const table = await screen.findByRole('table');
+    const types = within(table)
+      .getAllByRole('row')
+      .slice(1)
+      .map((r) => r.querySelectorAll('td')[2]?.textContent);
+    expect(types).toEqual(['커스텀', '베이직', '쿠폰']);
+    expect(screen.getByText('커스텀', { selector: '.plan-card-name strong' })).toBeTruthy();
+  });
+
   it("says the server's refusals in Korean, and Enter applies the coupon", async () => {
     await i18next.changeLanguage('ko');
     api.listActivePlans.mockResolvedValue([]);

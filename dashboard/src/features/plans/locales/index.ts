@@ -194,13 +194,14 @@ export const ko: typeof en = {
   },
   failed: '처리하지 못했습니다: {{reason}}',
   types: {
-    basic: 'Basic',
-    custom: 'Custom',
+    // the plans' Korean names, as the pricing page says them (landing/locales/pages.ts)
+    basic: '베이직',
+    custom: '커스텀',
     coupon: '쿠폰',
     promote_coupon: '프로모션',
     subscription: '구독',
   },
-  starter: 'Starter',
+  starter: '스타터',
   starterLine: '무료: 블록 {{blocks}}개, 월 이메일 {{emails}}건.',
   upgrade: '업그레이드',
   active: {
@@ -243,7 +244,7 @@ export const ko: typeof en = {
   },
   stop: {
     title: '플랜을 중지할까요?',
-    text: '더 이상 결제되지 않습니다. {{date}}까지는 블록과 이메일을 그대로 쓸 수 있고, 그 후에는 Starter(블록 {{blocks}}개, 월 이메일 {{emails}}건)로 돌아가며 한도를 넘는 블록은 최근에 만든 것부터 비활성화됩니다. 삭제되는 것은 없습니다.',
+    text: '더 이상 결제되지 않습니다. {{date}}까지는 블록과 이메일을 그대로 쓸 수 있고, 그 후에는 스타터(블록 {{blocks}}개, 월 이메일 {{emails}}건)로 돌아가며 한도를 넘는 블록은 최근에 만든 것부터 비활성화됩니다. 삭제되는 것은 없습니다.',
     confirm: '플랜 중지',
     cancel: '유지하기',
   },
@@ -294,9 +295,9 @@ export const ko: typeof en = {
     customLineKo: '블록과 이메일을 고르세요: 월 1,000원마다 블록 4개 또는 이메일 1,000건.',
     start: '시작일',
     blocks: '추가 블록',
-    blocksHint: '4개 단위, Starter의 3개에 더해 모두 {{total}}개.',
+    blocksHint: '4개 단위, 스타터의 3개에 더해 모두 {{total}}개.',
     emails: '추가 월 이메일',
-    emailsHint: '1,000건 단위, Starter의 100건에 더해 모두 월 {{total}}건.',
+    emailsHint: '1,000건 단위, 스타터의 100건에 더해 모두 월 {{total}}건.',
     included: '포함된 기능',
     groups: {
       general: '일반',
