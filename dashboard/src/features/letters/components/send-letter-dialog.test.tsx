@@ -35,6 +35,21 @@ describe('send letter dialog', () => {
     ).toBeTruthy();
   });
 
+  it('writes the quota with one formatter on both tabs, in en and ko', async () => {
+    api.remainingEmails.mockResolvedValue(8741);
+    api.listSendGroups.mockResolvedValue([
+      { name: 'activated', emailCount: 2, skipCount: 0, awaitingCount: 0 },
+    ]);
+    dialog();
+    expect(
+      await screen.findByText(/Up to 100 addresses at a time; 8,741 emails left this month\./),
+    ).toBeTruthy();
+    fireEvent.click(screen.getByRole('tab', { name: 'Audience' }));
+    expect(await screen.findByText('You can send 8,741 more emails this month.')).toBeTruthy();
+    await i18next.changeLanguage('ko');
+    expect(await screen.findByText('이번 달에 8,741통 더 보낼 수 있습니다.')).toBeTruthy();
+  });
+
   it('with fewer than 100 left it says how many', async () => {
     api.remainingEmails.mockResolvedValue(7);
     api.listSendGroups.mockResolvedValue([]);
@@ -49,7 +64,7 @@ describe('send letter dialog', () => {
     ]);
     dialog();
     fireEvent.click(await screen.findByRole('tab', { name: 'Audience' }));
-    expect(await screen.findByText('1004 member(s) with an email')).toBeTruthy();
+    expect(await screen.findByText('1,004 member(s) with an email')).toBeTruthy();
     expect(
       screen.getByText('1 of them unsubscribed or bounced before and will be skipped.'),
     ).toBeTruthy();
@@ -72,13 +87,13 @@ describe('send letter dialog', () => {
     ]);
     dialog();
     fireEvent.click(await screen.findByRole('tab', { name: 'Audience' }));
-    await screen.findByText('1004 member(s) with an email');
+    await screen.findByText('1,004 member(s) with an email');
     const send = () =>
       screen.getByRole('button', { name: 'Send to the group' }) as HTMLButtonElement;
     // 1,000 addresses reached, 999 left
     expect(send().disabled).toBe(true);
     fireEvent.change(screen.getByLabelText('Group'), { target: { value: 'friends' } });
-    await screen.findByText('1003 member(s) with an email');
+    await screen.findByText('1,003 member(s) with an email');
     expect(send().disabled).toBe(false);
   });
 });

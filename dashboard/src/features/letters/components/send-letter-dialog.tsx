@@ -46,7 +46,7 @@ export function SendLetterDialog({
   onClose,
   onSent,
 }: SendLetterDialogProps) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const idPrefix = useId();
   const [mode, setMode] = useState<Mode>('manual');
   const [text, setText] = useState('');
@@ -79,13 +79,11 @@ export function SendLetterDialog({
   const audienceReach = chosen ? chosen.emailCount - chosen.skipCount : 0;
   const audienceDisabled =
     !paid || !chosen || audienceReach === 0 || audienceReach > remaining || state === 'loading';
-  // the spec caps the shown quota at 100 (a manual send's most); more left is said beside it
+  // the spec caps the shown quota at 100 (a manual send's most); more left is said beside it.
+  // The texts format their numbers ({{count, number}}: the language's digit grouping).
   const manualQuota =
     remaining > LETTER_LIMITS.manualMax
-      ? t('letters.send.remainingAtOnce', {
-          count: LETTER_LIMITS.manualMax,
-          left: remaining.toLocaleString(i18n.language === 'ko' ? 'ko-KR' : 'en-US'),
-        })
+      ? t('letters.send.remainingAtOnce', { count: LETTER_LIMITS.manualMax, left: remaining })
       : t('letters.send.remaining', { count: remaining });
 
   const translate = (message: string) =>
