@@ -38,6 +38,35 @@ async function waitForMail(providersUrl: string, to: string, count = 1): Promise
 const historyCount = (page: Page, kind: string) =>
   page.locator(`.history-count[data-count="${kind}"] dd`).textContent();
 
+/**
+ * The history's count labels at 375 px with the browser's text at 125 %: each word on one line
+ * and inside its tile (they read "Complain / t" when .workspace-main's overflow-wrap broke them
+ * in narrow tiles).
+ */
+async function countLabelsWhole(page: Page) {
+  const size = page.viewportSize();
+  await page.setViewportSize({ width: 375, height: 812 });
+  const style = await page.addStyleTag({ content: 'html { font-size: 125%; }' });
+  const split = await page.locator('.history-count dt').evaluateAll((labels) =>
+    labels.flatMap((label) => {
+      const text = label.firstChild!;
+      if (label.scrollWidth > label.clientWidth)
+        return [`${text.textContent} (wider than its tile)`];
+      return [...(text.textContent ?? '').matchAll(/\S+/g)]
+        .filter((word) => {
+          const range = document.createRange();
+          range.setStart(text, word.index);
+          range.setEnd(text, word.index + word[0].length);
+          return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size > 1;
+        })
+        .map((word) => word[0]);
+    }),
+  );
+  assert.deepEqual(split, [], 'history count labels split inside a word at 375 px');
+  await style.evaluate((node) => (node as Element).remove());
+  if (size) await page.setViewportSize(size);
+}
+
 async function sendManual(page: Page, addresses: string) {
   await page.getByRole('button', { name: 'Send letter' }).click();
   const dialog = page.getByRole('dialog', { name: 'Send letter' });
@@ -197,6 +226,7 @@ export async function lettersJourney(journey: Journey, errors: string[]) {
   assert.equal(await historyCount(page, 'opened'), '1');
   assert.equal(await historyCount(page, 'reserved'), '2');
   assert.equal(await page.locator('.history-item').count(), 2);
+  await countLabelsWhole(page);
   // the sandboxed frame (no scripts) is the letter, not our screen: axe cannot enter it
   await page.evaluate(() => document.querySelectorAll('iframe').forEach((f) => f.remove()));
   await axe(page, 'letter history');
