@@ -1,6 +1,6 @@
 import { html, nothing, type TemplateResult } from 'lit/html.js';
 import { state, type PropertyValues } from '../../core/element.js';
-import { displayUser, isSignedIn, openPopup } from '../../core/user.js';
+import { isSignedIn, openPopup } from '../../core/user.js';
 import { BlockElement } from '../../core/base.js';
 import { mineWithMessages } from '../../core/mine.js';
 import { loadIdentity, openProfile } from '../../core/profile.js';
@@ -13,7 +13,13 @@ import { pinnedFirst, threads } from './model.js';
 import { byId, changes, loadChanges, PAGE_SIZE } from './comment.live.js';
 import styles from './comment.styles.js';
 import { message, skeleton, type Mode } from './comment.templates.js';
-import { composer, DEBOUNCE_MS, takeProfile, type ComposerView } from './comment.composer.js';
+import {
+  composer,
+  DEBOUNCE_MS,
+  takeName,
+  takeProfile,
+  type ComposerView,
+} from './comment.composer.js';
 import { comment, fields, like } from '../../core/locales/en.js';
 
 export { PAGE_SIZE, DEBOUNCE_MS };
@@ -179,7 +185,6 @@ export default class ReactionComment extends BlockElement {
     this.shownFor = this.identityOf();
     // the stored profile is open now (BlockElement.load waits for it)
     takeProfile(this.asHost);
-    this.takeName();
     // (an element taken off the page meanwhile watches once it is back: comment.watch.ts)
     if (!this.isDummy)
       loadChanges().then(
@@ -193,11 +198,6 @@ export default class ReactionComment extends BlockElement {
       );
   }
 
-  private takeName() {
-    const n = displayUser(this._session).name;
-    if (isSignedIn(this._session) && n) this._name = n;
-  }
-
   /** The visitor the list was read for: likes, "Me" and owner rights depend on it. */
   private identityOf(): string {
     const u = this._session?.user;
@@ -206,14 +206,16 @@ export default class ReactionComment extends BlockElement {
 
   protected override willUpdate(changed: PropertyValues): void {
     super.willUpdate(changed);
-    // Signed in or out (here or in another element of the page): read the list again for the new
-    // identity, keeping what is on screen. A first anonymous session (the first write) has no
-    // likes or messages of its own yet, so nothing needs reading.
+    // Signed in or out (here or in another element of the page): the composer's name for the new
+    // identity, and the list read again for it, keeping what is on screen. A first anonymous
+    // session (the first write) has no likes or messages of its own yet, so nothing needs reading.
     const now = this.identityOf();
     if (!changed.has('_session') || now === this.shownFor) return;
     const fresh = !this.shownFor && now.startsWith('anon:');
     this.shownFor = now;
-    if (this._status === 'ready' && this.view && !fresh) void this.refresh();
+    if (fresh) return;
+    takeName(this.asHost);
+    if (this._status === 'ready' && this.view) void this.refresh();
   }
 
   /**
@@ -238,7 +240,6 @@ export default class ReactionComment extends BlockElement {
       this.reported = new Set(v.me?.reported_message_ids || []);
       this.markLiked(fresh);
       this._count = v.block.response_count ?? this._count;
-      this.takeName();
     } catch (e) {
       this.fail(e);
     }

@@ -7,6 +7,7 @@
 import { html, nothing, type TemplateResult } from 'lit/html.js';
 import { COMMENT_LIMITS, EMAIL_RE, LIMITS } from '@reaction-blocks/contracts/limits';
 import { profile } from '../../core/profile.js';
+import { displayUser } from '../../core/user.js';
 import { fill } from '../../core/text.js';
 import { honeypot } from '../../core/trust.js';
 import type { CommentView } from './comment.templates.js';
@@ -112,18 +113,33 @@ export function composer(c: ComposerView): TemplateResult {
 /**
  * The composer's name, website and email from the writer's profile, once its code is here: a
  * stored one opens beside the view (BlockElement.load), a new one comes with the writer's code
- * on the first interaction (startWriting). A field being typed in keeps what it holds.
+ * on the first interaction (startWriting). The name is a signed-in visitor's account name
+ * (takeName). A field being typed in keeps what it holds.
  */
 export function takeProfile(c: ComposerView): void {
+  takeName(c);
   const id = profile();
   if (!id) return;
-  // typed and not taken yet: the field shows other than its state
-  const typing = (part: string, now: string) =>
-    (c.renderRoot?.querySelector<HTMLInputElement>(`[part~=${part}]`)?.value ?? now) !== now;
-  if (!typing('name', c._name)) c._name = id.name;
-  if (!typing('home', c._home)) c._home = id.homeUrl || '';
-  if (!typing('email', c._email)) c._email = id.email || '';
+  if (!typing(c, 'home', c._home)) c._home = id.homeUrl || '';
+  if (!typing(c, 'email', c._email)) c._email = id.email || '';
 }
+
+/**
+ * The name field for who writes now (with the profile, and when the visitor signs in or out),
+ * unless it is being typed in: a signed-in visitor's account name, else the profile's (an
+ * anonymous visitor's random animal name, or the name they chose).
+ */
+export function takeName(c: ComposerView): void {
+  const name = writerName(c);
+  if (name && !typing(c, 'name', c._name)) c._name = name;
+}
+
+const writerName = (c: ComposerView): string =>
+  (c.signedIn && displayUser(c._session).name) || profile()?.name || '';
+
+/** Typed and not taken yet: the field shows other than its state. */
+const typing = (c: ComposerView, part: string, now: string) =>
+  (c.renderRoot?.querySelector<HTMLInputElement>(`[part~=${part}]`)?.value ?? now) !== now;
 
 function onEmail(c: ComposerView, e: Event) {
   c._email = (e.target as HTMLInputElement).value.trim();
@@ -145,9 +161,12 @@ function onHome(c: ComposerView, e: Event) {
   else void c.writing('', (w) => w.takeHome(c, typed));
 }
 
-/** The writer's name as typed; emptied, the profile's name again. */
+/**
+ * The writer's name as typed, kept in their profile; emptied, the name for who writes again (a
+ * signed-in visitor's account name is never kept as the profile's).
+ */
 function onName(c: ComposerView, e: Event) {
   const typed = (e.target as HTMLInputElement).value.trim().slice(0, NAME_MAX);
-  c._name = typed || profile()?.name || '';
-  if (c._name) c.keep({ name: c._name });
+  c._name = typed || writerName(c);
+  if (typed) c.keep({ name: typed });
 }

@@ -3,11 +3,14 @@
 // loaded none of it before the first test (comment.test.ts writes, which loads it).
 import { expect } from '@open-wc/testing';
 import './comment.js';
+import '../qna/qna.js';
 import type ReactionComment from './comment.component.js';
 import { takeProfile, type ComposerView } from './comment.composer.js';
 import { getIdentity } from '../../core/identity.js';
-import { $, block, mockApi, reset, until } from '../../test/mock-api.js';
+import { loadIdentity } from '../../core/profile.js';
+import { $, block, mockApi, reset, type, until, withSession } from '../../test/mock-api.js';
 import { mountReady } from '../../test/mount.js';
+import { message } from '../../test/fixtures.js';
 
 describe("reaction-comment's composer and the writer's profile", () => {
   let api: ReturnType<typeof mockApi>;
@@ -23,6 +26,9 @@ describe("reaction-comment's composer and the writer's profile", () => {
     return mountReady<ReactionComment>('reaction-comment');
   };
   const name = (el: Element) => $<HTMLInputElement>(el, '[part=name]');
+  const textarea = (el: Element) => $<HTMLTextAreaElement>(el, '[part=composer] textarea');
+  const focus = (el: Element) =>
+    textarea(el).dispatchEvent(new FocusEvent('focusin', { bubbles: true, composed: true }));
 
   it('fills the name in on the first interaction, not before, and keeps what is being typed', async () => {
     // a reader has loaded no profile code: the name field is empty, its placeholder says what for
@@ -44,4 +50,51 @@ describe("reaction-comment's composer and the writer's profile", () => {
     await other.updateComplete;
     expect(name(other).value).to.equal('Typing Tapir');
   });
+
+  // A signed-in visitor writes under their account's name (the profile's animal name is the
+  // anonymous visitor's): the profile's code, which comes on the first interaction, does not put
+  // the animal name over it. It runs after the test above, so the profile's code is here: the
+  // element shows both names with its first data.
+  for (const tag of ['comment', 'qna'] as const)
+    it(`keeps a signed-in writer's account name when the composer is focused, and sends it (${tag})`, async () => {
+      api.restore();
+      api = mockApi({
+        get_block_view: () => ({ block: block({ type: tag }), messages: [], me: {} }),
+        post_message: (b) =>
+          message('new', { creator_id: 'owner-1', creator_name: b.p_creator_name as string }),
+        '/auth/v1/logout': () => new Response(null, { status: 204 }),
+      });
+      withSession('owner-1', false, { user_metadata: { full_name: 'New Owner' } });
+      const el = await mountReady<ReactionComment>(`reaction-${tag}`);
+      expect(name(el).value).to.equal('New Owner');
+      // the first interaction: the writer's code and the profile's, with the animal name
+      focus(el);
+      await until(() => el['paths']);
+      await loadIdentity();
+      await el.updateComplete;
+      expect(name(el).value, 'after the first focus').to.equal('New Owner');
+      type(textarea(el), 'hello');
+      await el.updateComplete;
+      $<HTMLButtonElement>(el, '[part=composer] [part=submit]').click();
+      await until(() => api.rpcCalls().some((c) => c.name === 'post_message'));
+      expect(api.rpcCalls().find((c) => c.name === 'post_message')!.body.p_creator_name).to.equal(
+        'New Owner',
+      );
+      // the name is editable (kept in the profile); emptied, it is the account's again, which
+      // the profile does not take
+      type(name(el), 'Nick');
+      await until(() => getIdentity().name === 'Nick');
+      type(name(el), '');
+      await el.updateComplete;
+      expect(name(el).value).to.equal('New Owner');
+      // logged out, the visitor is anonymous again: the profile's name, not the account's
+      $(el, '[part=menu-button]').click();
+      await until(() => el.shadowRoot!.querySelector('[part=menu]'));
+      [...el.shadowRoot!.querySelectorAll<HTMLButtonElement>('[part=menu] button')]
+        .find((b) => b.textContent!.trim() === 'Log out')!
+        .click();
+      await until(() => !el['signedIn']);
+      await el.updateComplete;
+      expect(name(el).value, 'after logging out').to.equal('Nick');
+    });
 });
