@@ -71,7 +71,7 @@ export function IntegrationProblems({
   return (
     <>
       {notGranted ? (
-        <p className="integration-warning" role="note">
+        <p className="warning-note" role="note">
           {notGrantedText}
         </p>
       ) : null}

@@ -127,7 +127,7 @@ function ChangeDialog({
       ) : null}
       {same ? <p className="hint">{s('change.same')}</p> : null}
       {/* as the Stop dialog says: the blocks beyond the new limit are deactivated */}
-      <p className={overLimit ? 'plan-change-warning' : 'visually-hidden'} role="status">
+      <p className={overLimit ? 'warning-note' : 'visually-hidden'} role="status">
         {overLimit
           ? s('change.overLimit', { used: fmt(blocksInUse ?? 0), limit: fmt(newLimit) })
           : null}

@@ -166,29 +166,26 @@ describe('payment', () => {
       },
     } as unknown as PayPalNamespace);
     api.checkPaypalPayment.mockRejectedValue(refused());
-    renderWithProviders(
-      <Routes>
-        <Route path="/purchase/payment" element={<PurchasePage />} />
-        <Route path="/profile/plan" element={<NoticeProbe />} />
-      </Routes>,
-      { route: '/purchase/payment?focus=basic', session: signedInSession() },
-    );
-    await waitFor(() => expect(buttons).toBeDefined());
+    // the payment page, and the plan page as a probe of the notice it is sent with
+    const renderPayment = async () => {
+      buttons = undefined;
+      renderWithProviders(
+        <Routes>
+          <Route path="/purchase/payment" element={<PurchasePage />} />
+          <Route path="/profile/plan" element={<NoticeProbe />} />
+        </Routes>,
+        { route: '/purchase/payment?focus=basic', session: signedInSession() },
+      );
+      await waitFor(() => expect(buttons).toBeDefined());
+    };
+    await renderPayment();
     const text =
       'The PayPal payment did not go through. Try another way to pay in PayPal, or ask PayPal why it was declined.';
     await act(() => buttons!.onApprove!({ subscriptionID: 'I-1' } as never, {} as never));
     expect((await screen.findByTestId('notice')).textContent).toBe(text);
 
     cleanup();
-    renderWithProviders(
-      <Routes>
-        <Route path="/purchase/payment" element={<PurchasePage />} />
-        <Route path="/profile/plan" element={<NoticeProbe />} />
-      </Routes>,
-      { route: '/purchase/payment?focus=basic', session: signedInSession() },
-    );
-    buttons = undefined;
-    await waitFor(() => expect(buttons).toBeDefined());
+    await renderPayment();
     act(() => buttons!.onError!({ message: 'INSTRUMENT_DECLINED: debug_id 12ab' }));
     expect((await screen.findByTestId('notice')).textContent).toBe(text);
   });

@@ -147,7 +147,7 @@ export function IntegrationSection({
       <p className="hint">{w(like ? 'integrationTextLike' : 'integrationText')}</p>
       {integration === undefined ? <Spinner label={t('common.loading')} /> : null}
       {integration?.status === 'not_granted' ? (
-        <p className="integration-warning" role="note">
+        <p className="warning-note" role="note">
           {t('integrations.notGrantedText')}
         </p>
       ) : null}
