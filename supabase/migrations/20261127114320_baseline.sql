@@ -1,10 +1,10 @@
--- Baseline (ninth squash): every migration up to 20261127110420 squashed into one, made of the
+-- Baseline (tenth squash): every migration up to 20261127114320 squashed into one, made of the
 -- declarative schema (supabase/schemas/, in the order of config.toml schema_paths) as it was then,
--- file after file. It replaces the eighth baseline (20261127092319, itself the seventh baseline,
--- its schedules and the one migration of 2026-11-27 after them), its schedules and the one
--- migration of 2026-11-27 that followed them (generated); its version is that migration's, the
--- newest, so a project that applied them all already has it (docs/data-model.md, "Migrations",
--- says what such a project does). The schedules are in the next migration.
+-- file after file. It replaces the ninth baseline (20261127110420, itself the eighth baseline,
+-- its schedules and the one migration of 2026-11-27 after them), its schedules and the two
+-- migrations of 2026-11-27 that followed them (both generated); its version is the later one's,
+-- the newest, so a project that applied them all already has it (docs/data-model.md,
+-- "Migrations", says what such a project does). The schedules are in the next migration.
 -- Like every migration, never edited: change supabase/schemas/ and run `npm run db:diff -- <name>`.
 
 -- =============================================================================================
@@ -654,29 +654,47 @@ begin
 end;
 $$;
 
+-- The texts a new block starts with, in its language: name, the suffix of a duplicate's name, the
+-- default ending's text and the ab question's two options. The same table as BLOCK_DEFAULTS in
+-- @reaction-blocks/contracts/block-defaults (what the dashboard shows), tied by
+-- tests/functions.test.ts for every language_code.
+create function private.block_defaults(p_language public.language_code)
+returns jsonb language sql immutable parallel safe set search_path = '' as $$
+  select case p_language
+    when 'ko' then '{"name": "제목 없음", "copySuffix": " 사본", "ending": "감사합니다",
+                     "abOptions": ["좋아요", "별로예요"]}'::jsonb
+    else '{"name": "Untitled", "copySuffix": " Copy", "ending": "Thank you",
+           "abOptions": ["Good", "Bad"]}'::jsonb
+  end;
+$$;
+
 -- Creates what every block needs: its private settings row and, for form and ab, the default
--- ending ('Thank you'); for ab also the ab question with options Good and Bad.
+-- ending; for ab also the ab question with its two options (texts in the block's language,
+-- private.block_defaults).
 -- duplicate_block sets private.skip_block_defaults to copy these instead.
 -- security definer: the default ending may not be inserted by clients.
 create function private.blocks_after_insert()
 returns trigger language plpgsql security definer set search_path = '' as $$
 declare
   v_question_id uuid;
+  v_defaults jsonb;
 begin
   insert into public.block_private (block_id, owner_id) values (new.id, new.owner_id);
   if coalesce(current_setting('private.skip_block_defaults', true), '') = 'on' then
     return new;
   end if;
+  v_defaults := private.block_defaults(new.language);
   if new.type in ('form', 'ab') then
     insert into public.endings (block_id, is_default, index, closing_text)
-      values (new.id, true, 0, 'Thank you');
+      values (new.id, true, 0, v_defaults ->> 'ending');
   end if;
   if new.type = 'ab' then
     insert into public.questions (block_id, type, title, required, index)
       values (new.id, 'ab', '', true, 0)
       returning id into v_question_id;
     insert into public.options (question_id, block_id, value, index)
-      values (v_question_id, new.id, 'Good', 0), (v_question_id, new.id, 'Bad', 1);
+      values (v_question_id, new.id, v_defaults -> 'abOptions' ->> 0, 0),
+             (v_question_id, new.id, v_defaults -> 'abOptions' ->> 1, 1);
   end if;
   return new;
 end;
@@ -746,7 +764,8 @@ begin
 end;
 $$;
 
--- A new block of the caller's with the defaults of its type. security definer: clients hold no
+-- A new block of the caller's with the defaults of its type, named and worded in the caller's
+-- language (private.block_defaults). security definer: clients hold no
 -- insert on public.blocks (the settings columns are written by save_block only). The owner is the caller (auth.uid()), checked below; the blocks
 -- triggers still refuse a row for anyone else, enforce the block limit and add the defaults.
 create or replace function public.create_block(p_block_type text)
@@ -767,8 +786,9 @@ begin
   if not found then
     raise exception 'Please sign in to create a block' using errcode = 'PT401';
   end if;
-  insert into public.blocks (owner_id, type, language, owner_name, owner_photo_url)
-    values (v_uid, p_block_type::public.block_type, v_profile.language,
+  insert into public.blocks (owner_id, type, name, language, owner_name, owner_photo_url)
+    values (v_uid, p_block_type::public.block_type,
+            private.block_defaults(v_profile.language) ->> 'name', v_profile.language,
             nullif(v_profile.name, ''), v_profile.photo_url)
     returning * into v_block;
   return v_block;
@@ -779,7 +799,8 @@ comment on function public.create_block(text) is
 revoke execute on function public.create_block(text) from public, anon;
 
 -- Copies a block of the caller: settings, private settings, questions and options (option
--- counts reset), endings and their conditions; name + ' Copy', created now, counters reset.
+-- counts reset), endings and their conditions; name + ' Copy' (in the block's language,
+-- private.block_defaults), created now, counters reset.
 -- security definer: the copy of the default ending may not be inserted by clients; ownership
 -- is checked explicitly below.
 create function public.duplicate_block(p_block_id uuid)
@@ -790,6 +811,7 @@ declare
   v_new public.blocks;
   v_question_map jsonb;
   v_ending_map jsonb;
+  v_suffix text;
 begin
   select * into v_src from public.blocks where id = p_block_id and owner_id = v_uid;
   if v_uid is null or not found then
@@ -798,7 +820,8 @@ begin
 
   v_new := v_src;
   v_new.id := gen_random_uuid();
-  v_new.name := left(v_src.name, 195) || ' Copy';
+  v_suffix := private.block_defaults(v_src.language) ->> 'copySuffix';
+  v_new.name := left(v_src.name, 200 - char_length(v_suffix)) || v_suffix;
   -- the insert trigger resets counters, created_at and deactivated and checks the limit
   perform set_config('private.skip_block_defaults', 'on', true);
   insert into public.blocks select (v_new).* returning * into v_new;
@@ -846,7 +869,7 @@ begin
 end;
 $$;
 comment on function public.duplicate_block(uuid) is
-  'Copies one of the caller''s blocks (name + '' Copy'', counters reset). Errors: block doesn''t exists, Block limit reached!';
+  'Copies one of the caller''s blocks (name + '' Copy'' in the block''s language, counters reset). Errors: block doesn''t exists, Block limit reached!';
 revoke execute on function public.duplicate_block(uuid) from public, anon;
 
 create trigger blocks_set_updated_at before update on public.blocks
@@ -1092,6 +1115,10 @@ grant insert (id, user_id, creator_id, creator_name, creator_photo_url, color, e
 grant update (id, user_id, creator_id, creator_name, creator_photo_url, color, email, group_name, created_at, last_updated, deactivated, history, first_event, info, sent_count, delivered_count, opened_count, bounced_count, rejected_count, complaint_count) on public.audience_members to authenticated;
 create index audience_members_user_id_created_at_idx on public.audience_members (user_id, deactivated, created_at desc);
 create index audience_members_user_id_group_name_idx on public.audience_members (user_id, group_name);
+-- the lookups of an owner's member by address, case aside: the insert trigger
+-- audience_members_take_awaiting (once per inserted row: a CSV import), letters_allowed, a
+-- confirmed address (confirm_mail), a trigger letter's member and a manual send's recipients
+create index audience_members_user_id_lower_email_idx on public.audience_members (user_id, lower(email));
 
 create policy "Users can read their own audience" on public.audience_members
   for select to authenticated using (user_id = (select auth.uid()));
