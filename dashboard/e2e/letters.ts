@@ -309,7 +309,6 @@ export async function lettersJourney(journey: Journey, errors: string[]) {
     modes: 'Letter views',
     edit: 'Edit',
     mode: 'History',
-    forward: false,
   });
   note("the browser's Back");
   // the same screens in Korean

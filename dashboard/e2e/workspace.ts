@@ -157,12 +157,6 @@ export interface BackCheck {
   modes: string;
   edit: string;
   mode: string;
-  /**
-   * Whether Forward after leaving is checked (it is unless false). Not in the letter workspace:
-   * there Back to the list and Forward can leave 'Loading the letter…' on screen for good, with
-   * or without a change made (seen on 2026-11-27; not the leave guard's doing).
-   */
-  forward?: boolean;
 }
 
 /**
@@ -234,19 +228,17 @@ export async function browserBackAsks(page: Page, { base }: Journey, check: Back
   await dialog.getByRole('button', { name: 'Leave' }).click();
   await backOnList();
   await card(page, check.name).waitFor();
-  if (check.forward !== false) {
-    // Forward opens the workspace as saved, and nothing is forward of it any more: the guard
-    // entry was (Forward onto it did nothing, and so did the Back after it)
-    await page.goForward();
-    await waitForValue(nameField, check.name);
-    assert.equal(page.url(), here);
-    await page.goForward();
-    await page.goBack();
-    await page
-      .waitForURL(list, { timeout: 5000 })
-      .catch(() => assert.fail('Forward, Forward, Back after leaving: not the list'));
-    await card(page, check.name).waitFor();
-  }
+  // Forward opens the workspace as saved, and nothing is forward of it any more: the guard
+  // entry was (Forward onto it did nothing, and so did the Back after it)
+  await page.goForward();
+  await waitForValue(nameField, check.name);
+  assert.equal(page.url(), here);
+  await page.goForward();
+  await page.goBack();
+  await page
+    .waitForURL(list, { timeout: 5000 })
+    .catch(() => assert.fail('Forward, Forward, Back after leaving: not the list'));
+  await card(page, check.name).waitFor();
 
   // saved: Back goes to the list at once
   for (const [from, to] of [

@@ -5,7 +5,7 @@
 // save replaces (`setSaved`); `base` (what the draft is compared with) and `draft` start from the
 // first answer for this key and are the editor's own from then on.
 import { useQuery, useQueryClient, type QueryKey } from '@tanstack/react-query';
-import { useCallback, useState } from 'react';
+import { useCallback, useState, type SetStateAction } from 'react';
 
 export type DraftStatus = 'loading' | 'ready' | 'missing';
 
@@ -17,12 +17,14 @@ export interface DraftQueryOptions<T, D> {
   /** Whether this editor edits what was read (a letter block is not the reaction editor's). */
   usable: (data: T) => boolean;
   toDraft: (data: T) => D;
+  /** What the draft is compared with at first, when it is not the draft itself. */
+  toBase?: (data: T) => D;
   /** Named in the console when the read fails. */
   what: string;
 }
 
 export function useDraftQuery<T, D>(options: DraftQueryOptions<T, D>) {
-  const { queryKey, queryFn, enabled, usable, toDraft, what } = options;
+  const { queryKey, queryFn, enabled, usable, toDraft, toBase, what } = options;
   const client = useQueryClient();
   const hash = JSON.stringify(queryKey);
   const query = useQuery({
@@ -51,17 +53,26 @@ export function useDraftQuery<T, D>(options: DraftQueryOptions<T, D>) {
         ? 'missing'
         : 'ready';
 
-  const [seededFor, setSeededFor] = useState<string | null>(null);
-  const [base, setBase] = useState<D | null>(null);
-  const [draft, setDraft] = useState<D | null>(null);
-  // Seeded while rendering (React's pattern for state that follows a prop), so the first frame
-  // with the data already shows the draft.
-  if (status === 'ready' && seededFor !== hash) {
-    const start = toDraft(data!);
-    setSeededFor(hash);
-    setBase(start);
-    setDraft(start);
+  // The key seeded for, `base` and `draft` are one state: seeded while rendering (React's pattern
+  // for state that follows a prop, so the first frame with the data already shows the draft),
+  // which React does not keep when it later replays an update that was waiting on the same state
+  // at a lower priority (such as the letter workspace's senders effect, queued before the answer
+  // rendered): it replays from the state before that update, without the seed. Held apart, the
+  // key stayed seeded while base and draft went back to null ("Loading the letter…" for good
+  // after Back and Forward); together, the seed is lost with its key and made again.
+  const [seed, setSeed] = useState<Seed<D>>(UNSEEDED);
+  if (status === 'ready' && seed.for !== hash) {
+    const draft = toDraft(data!);
+    setSeed({ for: hash, base: toBase ? toBase(data!) : draft, draft });
   }
+  const setBase = useCallback(
+    (update: SetStateAction<D | null>) => setSeed((s) => withPart(s, 'base', update)),
+    [],
+  );
+  const setDraft = useCallback(
+    (update: SetStateAction<D | null>) => setSeed((s) => withPart(s, 'draft', update)),
+    [],
+  );
 
   const setSaved = useCallback(
     (update: T | ((saved: T) => T)) =>
@@ -75,14 +86,29 @@ export function useDraftQuery<T, D>(options: DraftQueryOptions<T, D>) {
     [client, hash],
   );
 
-  const seeded = status === 'ready' && seededFor === hash;
+  const seeded = status === 'ready' && seed.for === hash;
   return {
     status,
     saved: status === 'ready' ? (data as T) : null,
     setSaved,
-    base: seeded ? base : null,
+    base: seeded ? seed.base : null,
     setBase,
-    draft: seeded ? draft : null,
+    draft: seeded ? seed.draft : null,
     setDraft,
   };
+}
+
+interface Seed<D> {
+  /** The query key's hash base and draft were seeded for. */
+  for: string | null;
+  base: D | null;
+  draft: D | null;
+}
+
+const UNSEEDED: Seed<never> = { for: null, base: null, draft: null };
+
+function withPart<D>(seed: Seed<D>, part: 'base' | 'draft', update: SetStateAction<D | null>) {
+  const next =
+    typeof update === 'function' ? (update as (value: D | null) => D | null)(seed[part]) : update;
+  return next === seed[part] ? seed : { ...seed, [part]: next };
 }

@@ -66,12 +66,24 @@ export function LetterWorkspacePage() {
   const { user, profile } = useSession();
   const paid = profile?.paid === true;
   const nameId = useId();
+  const senders = useSenders(user?.id);
+  // spec section 4: a sender that is not verified is cleared; with none, the first verified one
+  // A letter with nothing saved yet takes the sender as if it had been stored (opening it does
+  // not make it "unsaved"; the first Save stores it with the page); a saved letter whose sender
+  // changes shows the change as unsaved, so Send waits for a Save. The draft is seeded with the
+  // senders read so far (a seed can be made again, see useDraftQuery) and follows them after.
+  const pick = useCallback(
+    <D extends LetterDraft | null>(d: D): D =>
+      d && senders.data ? { ...d, mailFrom: pickSender(d.mailFrom, senders.data) } : d,
+    [senders.data],
+  );
   const { status, saved, setSaved, base, setBase, draft, setDraft } = useDraftQuery({
     queryKey: letterKeys.block(user?.id ?? '', blockId),
     queryFn: () => loadLetterBlock(blockId, user!.id),
     enabled: !!user,
     usable: (data: LetterData) => isLetterType(data.block.type),
-    toDraft: draftFromData,
+    toDraft: (data) => pick(draftFromData(data)),
+    toBase: (data) => (data.private?.mail_html ? draftFromData(data) : pick(draftFromData(data))),
     what: 'letter',
   });
   const [saveState, setSaveState] = useState<'idle' | 'saving' | 'saved' | 'error'>('idle');
@@ -80,7 +92,6 @@ export function LetterWorkspacePage() {
   const [loadError, setLoadError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const [dialog, setDialog] = useState<Dialog>(null);
-  const senders = useSenders(user?.id);
   const progress = useProgress(loadingPage);
   // Load and Load sample are disabled while the page loads, which drops keyboard focus to the
   // page's body; when it is done, focus goes to the letter, or to the page URL with its error.
@@ -94,18 +105,11 @@ export function LetterWorkspacePage() {
     else document.querySelector<HTMLElement>('.letter-settings [aria-invalid="true"]')?.focus();
   }, [loadingPage]);
 
-  // spec section 4: a sender that is not verified is cleared; with none, the first verified one
-  // A letter with nothing saved yet takes the sender as if it had been stored (opening it does
-  // not make it "unsaved"; the first Save stores it with the page); a saved letter whose sender
-  // changes shows the change as unsaved, so Send waits for a Save.
   const hasSavedHtml = !!saved?.private?.mail_html;
   useEffect(() => {
-    if (!senders.data) return;
-    const pick = <T extends LetterDraft | null>(d: T): T =>
-      d ? { ...d, mailFrom: pickSender(d.mailFrom, senders.data!) } : d;
     if (!hasSavedHtml) setBase(pick);
     setDraft(pick);
-  }, [senders.data, status, hasSavedHtml, setBase, setDraft]);
+  }, [pick, hasSavedHtml, setBase, setDraft]);
 
   const dirty = !!base && !!draft && !sameDraft(base, draft);
   // the same guard as the block workspace's: the tab closing, the back link and the browser's Back
