@@ -167,14 +167,7 @@ export interface BackCheck {
  */
 export async function browserBackAsks(page: Page, { base }: Journey, check: BackCheck) {
   const list = new RegExp(`${check.list}$`);
-  /** Back on the list, the workspace forward: the guard rewrites the forward history once there. */
-  const backOnList = async () => {
-    await page.waitForURL(list);
-    await page.waitForFunction(
-      () =>
-        (window as unknown as { navigation: { canGoForward: boolean } }).navigation.canGoForward,
-    );
-  };
+  const backOnList = () => page.waitForURL(list);
   const dialog = page.getByRole('alertdialog', { name: 'Leave without saving?' });
   const nameField = page.getByRole('textbox', { name: 'Block name' });
   const openFromList = async (name: string) => {
@@ -222,14 +215,22 @@ export async function browserBackAsks(page: Page, { base }: Journey, check: Back
   await dialog.waitFor({ state: 'detached' });
   assert.equal(page.url(), here);
   assert.equal(await nameField.inputValue(), draft);
-  // asked again on the next Back; Leave goes to the list, the draft dropped
+  // asked again on the next Back, and a Back while asking only asks again: the draft kept
   await page.goBack();
   await dialog.waitFor();
+  await page.goBack();
+  await dialog.waitFor();
+  assert.equal(page.url(), here);
+  assert.equal(await nameField.inputValue(), draft);
+  // Forward (nothing forward: the question stays), then Leave goes to the list, the draft dropped
+  await page.goForward();
+  await dialog.waitFor();
+  assert.equal(page.url(), here);
   await dialog.getByRole('button', { name: 'Leave' }).click();
   await backOnList();
   await card(page, check.name).waitFor();
-  // Forward opens the workspace as saved, and nothing is forward of it any more: the guard
-  // entry was (Forward onto it did nothing, and so did the Back after it)
+  // Forward opens the workspace as saved; Forward again steps onto the guard entry left forward
+  // (the same page, nothing happens), and Back from there is the list
   await page.goForward();
   await waitForValue(nameField, check.name);
   assert.equal(page.url(), here);

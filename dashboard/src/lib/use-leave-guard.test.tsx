@@ -1,12 +1,13 @@
 // The leave guard (lib/use-leave-guard.ts). Its hold on links: while something is unsaved, a plain
 // click on any in-app link out of the workspace asks first, wherever the link is; links inside the
 // workspace, to other sites, to a new tab or with a modifier key are left alone. Its guard entry
-// for the browser's Back (jsdom's session history, with the app's BrowserRouter): leaving by Back
-// leaves no step forward where nothing happens.
+// for the browser's Back (jsdom's session history, with the app's BrowserRouter): a Back while it
+// asks, or after Forward, asks again and keeps the draft; Leave goes to the list from wherever it is,
+// and to the list by address when there is nothing to go back to.
 import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { useState } from 'react';
 import { BrowserRouter, Link, Route, Routes, useLocation } from 'react-router-dom';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { renderWithProviders } from '../test/utils';
 import { useLeaveGuard } from './use-leave-guard';
 
@@ -26,7 +27,7 @@ function LeaveQuestion({ guard }: { guard: ReturnType<typeof useLeaveGuard> }) {
 }
 
 function Workspace({ dirty }: { dirty: boolean }) {
-  const guard = useLeaveGuard(dirty, '/work/1');
+  const guard = useLeaveGuard(dirty, '/work/1', '/list');
   return (
     <>
       <Link to="/profile/plan?from=work#top">Plan</Link>
@@ -92,7 +93,7 @@ describe('useLeaveGuard on links', () => {
 /** A workspace whose draft is a checkbox: checked is unsaved. */
 function CheckboxWorkspace() {
   const [dirty, setDirty] = useState(false);
-  const guard = useLeaveGuard(dirty, '/work/1');
+  const guard = useLeaveGuard(dirty, '/work/1', '/list');
   return (
     <>
       <label>
@@ -134,32 +135,37 @@ describe('useLeaveGuard on Back', () => {
     fireEvent.click(screen.getByRole('link', { name: 'Open' }));
     fireEvent.click(await changed());
   }
-  /** Forward, then Back: at the list after one Forward, nothing forward is left to step on. */
-  async function forwardOnceThenBack() {
+  /** jsdom traverses in two tasks; a Back asked for before would count from where Forward began. */
+  const traversed = () => new Promise((resolve) => setTimeout(resolve, 20));
+  /**
+   * From the list: Forward opens the workspace as saved; Forward again steps onto the guard entry
+   * left forward (the same page, nothing happens); Back from there is the list.
+   */
+  async function forwardForwardBack() {
     window.history.forward();
     expect((await changed()).checked).toBe(false);
-    // a guard entry left forward was the same page again: a Forward that did nothing
     window.history.forward();
-    // jsdom traverses in two tasks; a Back asked for before would count from where Forward began
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await traversed();
+    expect(path()).toBe('/work/1');
+    expect((await changed()).checked).toBe(false);
     window.history.back();
     await waitFor(() => expect(path()).toBe('/list'));
   }
 
-  it('Back and Leave go to the list; Forward opens the workspace once', async () => {
+  it('Back and Leave go to the list; Forward opens the workspace as saved', async () => {
     await openAndChange();
     window.history.back();
     fireEvent.click(await screen.findByRole('button', { name: 'Leave' }));
     await waitFor(() => expect(path()).toBe('/list'));
-    await forwardOnceThenBack();
+    await forwardForwardBack();
   });
 
-  it('changed back, Back goes to the list at once; Forward opens the workspace once', async () => {
+  it('changed back, Back goes to the list at once; Forward opens it as saved', async () => {
     await openAndChange();
     fireEvent.click(await changed());
     window.history.back();
     await waitFor(() => expect(path()).toBe('/list'));
-    await forwardOnceThenBack();
+    await forwardForwardBack();
   });
 
   it('left by a link: Back opens the workspace, the next Back is the list', async () => {
@@ -185,5 +191,58 @@ describe('useLeaveGuard on Back', () => {
     await waitFor(() => expect(path()).toBe('/work/1'));
     window.history.back();
     await waitFor(() => expect(path()).toBe('/list'));
+  });
+
+  it('a Back while asking asks again and keeps the draft; Leave then goes to the list', async () => {
+    await openAndChange();
+    window.history.back();
+    await screen.findByRole('button', { name: 'Leave' });
+    window.history.back();
+    await traversed();
+    expect(path()).toBe('/work/1');
+    expect(asking()).toBe(true);
+    expect((await changed()).checked).toBe(true);
+    fireEvent.click(screen.getByRole('button', { name: 'Leave' }));
+    await waitFor(() => expect(path()).toBe('/list'));
+  });
+
+  it('Back, Forward (still asking), Leave goes to the list', async () => {
+    await openAndChange();
+    window.history.back();
+    await screen.findByRole('button', { name: 'Leave' });
+    window.history.forward();
+    await traversed();
+    expect(asking()).toBe(true);
+    fireEvent.click(screen.getByRole('button', { name: 'Leave' }));
+    await waitFor(() => expect(path()).toBe('/list'));
+  });
+
+  it('Back, Forward, Stay: the next Back asks again, the draft kept', async () => {
+    await openAndChange();
+    window.history.back();
+    await screen.findByRole('button', { name: 'Stay' });
+    window.history.forward();
+    await traversed();
+    fireEvent.click(screen.getByRole('button', { name: 'Stay' }));
+    expect(asking()).toBe(false);
+    window.history.back();
+    await screen.findByRole('button', { name: 'Leave' });
+    expect(path()).toBe('/work/1');
+    expect((await changed()).checked).toBe(true);
+  });
+
+  it('Leave with nothing to go back to (a new tab) opens the list', async () => {
+    await openAndChange();
+    window.history.back();
+    await screen.findByRole('button', { name: 'Leave' });
+    // history.go going nowhere, as in a tab opened on the workspace
+    const go = vi.spyOn(window.history, 'go').mockImplementation(() => {});
+    try {
+      fireEvent.click(screen.getByRole('button', { name: 'Leave' }));
+      await waitFor(() => expect(path()).toBe('/list'), { timeout: 3000 });
+      expect(go).toHaveBeenCalledTimes(1);
+    } finally {
+      go.mockRestore();
+    }
   });
 });

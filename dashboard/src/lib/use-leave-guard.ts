@@ -7,16 +7,19 @@
 //   new tab or with a modifier key are the browser's (beforeunload asks where it must);
 // - the browser's Back button: the router handles popstate before any listener added later
 //   (Chromium runs window listeners in the order they were added, capture or not), so it cannot
-//   be stopped. Instead, once there are unsaved changes, a copy of the current history entry is
-//   pushed (a "guard entry"). Back then lands on the same workspace page, the router stays, and
-//   the question is asked: Stay pushes the guard entry again, Leave goes back to the entry
-//   before the workspace was opened (react-router numbers its entries in history.state.idx).
+//   be stopped. Instead, while there are unsaved changes, a copy of the current history entry (a
+//   "guard entry") is on top. Back lands on the page it copies, the same workspace page, so the
+//   router stays; the guard entry is pushed again at once and the question is asked. So a Back
+//   while asking, or two quick Backs, only ask again, and Stay just closes the question. Leave
+//   counts its steps back from wherever it is then to the entry before the workspace was opened
+//   (react-router numbers its entries in history.state.idx; a guard entry has its copy's); when
+//   that goes nowhere (a new tab: nothing before), it opens the workspace's list instead.
 //   Once nothing is unsaved any more, stepping off the guard entry goes back one more entry.
-//   Going back past the guard entry would leave it in the forward history: Forward to the page
-//   it copies, then Forward onto it, a step where nothing happens. So both of these leave one
-//   entry forward, the page right above where they land (goBackPastGuard). A guard entry left
-//   behind by leaving with a link (Back from there lands on it, or on a mode above it) is taken
-//   by the workspace as its own, so the Back after it does not stop on the page it copies.
+//   The guard entry stays in the forward history after that (Forward, Forward: the second does
+//   nothing); taking it out again once back (9033ede) raced with the owner's own Back and
+//   Forward and lost drafts, a dead Forward step loses nothing. A guard entry left behind by
+//   leaving with a link (Back from there lands on it, or on a mode above it) is taken by the
+//   workspace as its own, so the Back after it does not stop on the page it copies.
 // Moving between a workspace's modes (the paths under `home`) is not leaving: the draft lives
 // above them.
 // Used by the block workspace and the letter workspace.
@@ -56,23 +59,8 @@ function pushGuardEntry(): number | null {
   return historyIndex(state);
 }
 
-/**
- * Goes back `steps` entries and leaves one entry in the forward history, `next` (the page right
- * above the one it lands on), in place of the pages and the guard entry that were there: the
- * History API drops forward entries only when an entry is pushed, so once back there `next` is
- * pushed again and left by Back. Forward then opens `next` and no guard entry is left to step on.
- */
-function goBackPastGuard(steps: number, next: Entry) {
-  const from = historyIndex(window.history.state);
-  const landed = () => {
-    // nothing to rewrite if Back went to another site, or nowhere (then this is a later Back)
-    if (from === null || historyIndex(window.history.state) !== from - steps) return;
-    window.history.pushState(next.state, '', next.href);
-    window.history.back();
-  };
-  window.addEventListener('popstate', landed, { once: true });
-  window.history.go(-steps);
-}
+/** How long a Leave waits for history.go to land before it takes the history as ending there. */
+const LEAVE_LANDS_WITHIN_MS = 1000;
 
 /**
  * Where a click on an in-app link goes when it leaves the workspace at `home` (its path, search
@@ -89,25 +77,31 @@ function leavingPath(event: MouseEvent, home: string): string | null {
   return url.pathname + url.search + url.hash;
 }
 
-/** `home`: the workspace's path (`/work/{id}`); its modes are paths under it. */
-export function useLeaveGuard(dirty: boolean, home: string) {
+/**
+ * `home`: the workspace's path (`/work/{id}`), its modes are paths under it; `list`: where Leave
+ * goes when there is no history before the workspace to go back to (opened in a new tab).
+ */
+export function useLeaveGuard(dirty: boolean, home: string, list: string) {
   const navigate = useNavigate();
   const [pending, setPending] = useState<(() => void) | null>(null);
   const dirtyRef = useRef(dirty);
   const homeRef = useRef(home);
+  const listRef = useRef(list);
   /** The history entry the workspace was opened at (a guard entry left by the last visit, too). */
   const [opened] = useState(() => ({
-    ...currentEntry(),
+    at: historyIndex(window.history.state),
     guard: isGuardEntry(window.history.state),
   }));
-  const openedAt = historyIndex(opened.state);
   /** A guard entry sits at or below the current history entry (one opened on is this one's). */
   const guarded = useRef(opened.guard);
   /** The router's index of the page the guard entry copies: entries above it are the modes. */
-  const guardAt = useRef<number | null>(opened.guard ? openedAt : null);
+  const guardAt = useRef<number | null>(opened.guard ? opened.at : null);
+  /** Leave by Back is going back: from history.go until it lands or is taken as going nowhere. */
+  const leaving = useRef(false);
   useEffect(() => {
     dirtyRef.current = dirty;
     homeRef.current = home;
+    listRef.current = list;
   });
   /** Pushes a guard entry unless one is in place. */
   const guard = useCallback(() => {
@@ -119,6 +113,8 @@ export function useLeaveGuard(dirty: boolean, home: string) {
   useEffect(() => {
     if (!dirty) return;
     const onBeforeUnload = (event: BeforeUnloadEvent) => {
+      // Leave was answered already (Back to another site)
+      if (leaving.current) return;
       event.preventDefault();
       // older browsers show the prompt only when returnValue is set
       event.returnValue = '';
@@ -140,10 +136,41 @@ export function useLeaveGuard(dirty: boolean, home: string) {
     return () => document.removeEventListener('click', onClick, true);
   }, [dirty, navigate]);
 
+  /** Leave, asked by Back: back from where it is now to the entry before the workspace. */
+  const leaveByBack = useCallback(() => {
+    const state: unknown = window.history.state;
+    const now = historyIndex(state);
+    const toList = () => navigate(listRef.current, { replace: true });
+    if (now === null || opened.at === null) {
+      toList();
+      return;
+    }
+    // a guard entry, and a mode above one, have one entry more below them than their index says
+    const above = isGuardEntry(state) || (guardAt.current !== null && now > guardAt.current);
+    const steps = now - opened.at + 1 + (above ? 1 : 0);
+    leaving.current = true;
+    let timer = 0;
+    const done = () => {
+      window.clearTimeout(timer);
+      leaving.current = false;
+      window.removeEventListener('popstate', done);
+      window.removeEventListener('pagehide', done);
+    };
+    // added after the router's and the guard's popstate listeners: runs once they have seen it
+    window.addEventListener('popstate', done);
+    // off to another site
+    window.addEventListener('pagehide', done);
+    // no popstate: history.go went nowhere (nothing before the workspace in this tab)
+    timer = window.setTimeout(() => {
+      done();
+      toList();
+    }, LEAVE_LANDS_WITHIN_MS);
+    window.history.go(-steps);
+  }, [navigate, opened]);
+
   useEffect(() => {
-    let leaving = false;
     const onPopState = (event: PopStateEvent) => {
-      if (leaving || !isWithin(window.location.pathname, homeRef.current)) return;
+      if (leaving.current || !isWithin(window.location.pathname, homeRef.current)) return;
       if (isGuardEntry(event.state)) {
         // one left by the last visit, stepped on from a page above it: this visit's now
         if (!guarded.current) {
@@ -157,28 +184,26 @@ export function useLeaveGuard(dirty: boolean, home: string) {
       // still above the guard entry, not leaving
       const at = historyIndex(event.state);
       if (at !== null && guardAt.current !== null && at > guardAt.current) return;
-      // stepped back off the guard entry onto the page it copies
+      // stepped back off the guard entry onto the page it copies (or further, two quick Backs)
+      const onCopy = at === null || at === guardAt.current;
       guarded.current = false;
       if (!dirtyRef.current) {
         // saved (or changed back) since: the copy is no page of its own, so Back goes on to
         // where the owner meant (without this, the first Back after a Save did nothing)
-        goBackPastGuard(1, currentEntry());
+        if (onCopy) window.history.back();
         return;
       }
-      setPending(() => () => {
-        leaving = true;
-        const now = historyIndex(window.history.state);
-        const steps = now !== null && openedAt !== null ? Math.max(1, now - openedAt + 1) : 1;
-        goBackPastGuard(steps, opened);
-      });
+      // the guard entry on top again before anything else can step back, then ask
+      guard();
+      setPending(() => leaveByBack);
     };
     window.addEventListener('popstate', onPopState);
     return () => window.removeEventListener('popstate', onPopState);
-  }, [openedAt, opened]);
+  }, [guard, leaveByBack]);
 
   const stay = useCallback(() => {
     setPending(null);
-    // a Back that was answered with Stay needs a new guard entry for the next one
+    // the guard entry is on top already while something is unsaved; this is for safety
     if (dirtyRef.current) guard();
   }, [guard]);
   const leave = useCallback(() => {

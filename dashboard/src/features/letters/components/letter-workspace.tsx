@@ -113,7 +113,7 @@ export function LetterWorkspacePage() {
 
   const dirty = !!base && !!draft && !sameDraft(base, draft);
   // the same guard as the block workspace's: the tab closing, the back link and the browser's Back
-  const guard = useLeaveGuard(dirty, paths.work(blockId));
+  const guard = useLeaveGuard(dirty, paths.work(blockId), paths.dashboardSend);
 
   const change = useCallback(
     (patch: Partial<LetterDraft>) => {

@@ -42,7 +42,7 @@ export function WorkspacePage({ api = supabaseWorkspaceApi, renderBlockLink }: W
   const { saved, draft } = ws;
   const [selectedEnding, setSelectedEnding] = useState<number | null>(null);
   const [linkOpen, setLinkOpen] = useState(false);
-  const guard = useLeaveGuard(ws.dirty, paths.work(blockId));
+  const guard = useLeaveGuard(ws.dirty, paths.work(blockId), paths.dashboardReaction);
   // "+ N responses" as it was when the owner opened what shows them; then back to 0
   const [newAtOpen, setNewAtOpen] = useState(0);
 
