@@ -162,11 +162,12 @@ function onHome(c: ComposerView, e: Event) {
 }
 
 /**
- * The writer's name as typed, kept in their profile; emptied, the name for who writes again (a
- * signed-in visitor's account name is never kept as the profile's).
+ * The writer's name as typed; emptied, the name for who writes again. Kept in the profile only for
+ * an anonymous visitor: the profile is the browser's anonymous writer, so nothing a signed-in
+ * visitor types (their account's name, or a nickname) shows for the next anonymous writer.
  */
 function onName(c: ComposerView, e: Event) {
   const typed = (e.target as HTMLInputElement).value.trim().slice(0, NAME_MAX);
   c._name = typed || writerName(c);
-  if (typed) c.keep({ name: typed });
+  if (typed && !c.signedIn) c.keep({ name: typed });
 }

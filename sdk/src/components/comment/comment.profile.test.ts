@@ -80,13 +80,20 @@ describe("reaction-comment's composer and the writer's profile", () => {
       expect(api.rpcCalls().find((c) => c.name === 'post_message')!.body.p_creator_name).to.equal(
         'New Owner',
       );
-      // the name is editable (kept in the profile); emptied, it is the account's again, which
-      // the profile does not take
+      // the name is editable; emptied, it is the account's again. Nothing typed while signed in
+      // is kept in the profile, which is the browser's anonymous writer's: not a nickname, not the
+      // account's own name typed back
+      const animal = getIdentity().name;
       type(name(el), 'Nick');
-      await until(() => getIdentity().name === 'Nick');
+      await el.updateComplete;
+      expect(name(el).value).to.equal('Nick');
       type(name(el), '');
       await el.updateComplete;
       expect(name(el).value).to.equal('New Owner');
+      type(name(el), 'New Owner');
+      await el.updateComplete;
+      await new Promise((r) => setTimeout(r, 50));
+      expect(getIdentity().name, 'the profile keeps its own name').to.equal(animal);
       // logged out, the visitor is anonymous again: the profile's name, not the account's
       $(el, '[part=menu-button]').click();
       await until(() => el.shadowRoot!.querySelector('[part=menu]'));
@@ -95,6 +102,6 @@ describe("reaction-comment's composer and the writer's profile", () => {
         .click();
       await until(() => !el['signedIn']);
       await el.updateComplete;
-      expect(name(el).value, 'after logging out').to.equal('Nick');
+      expect(name(el).value, 'after logging out').to.equal(animal);
     });
 });
