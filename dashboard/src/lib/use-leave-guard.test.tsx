@@ -232,7 +232,14 @@ describe('useLeaveGuard on Back', () => {
   });
 
   it('Leave with nothing to go back to (a new tab) opens the list', async () => {
-    await openAndChange();
+    // a tab opened on the workspace: its first entry
+    window.history.replaceState(null, '', '/work/1');
+    render(
+      <BrowserRouter>
+        <BrowserApp />
+      </BrowserRouter>,
+    );
+    fireEvent.click(await changed());
     window.history.back();
     await screen.findByRole('button', { name: 'Leave' });
     // history.go going nowhere, as in a tab opened on the workspace
@@ -240,6 +247,22 @@ describe('useLeaveGuard on Back', () => {
     try {
       fireEvent.click(screen.getByRole('button', { name: 'Leave' }));
       await waitFor(() => expect(path()).toBe('/list'), { timeout: 3000 });
+      expect(go).toHaveBeenCalledTimes(1);
+    } finally {
+      go.mockRestore();
+    }
+  });
+
+  it('Leave from a workspace opened from the list waits for Back to land, however slow', async () => {
+    await openAndChange();
+    window.history.back();
+    await screen.findByRole('button', { name: 'Leave' });
+    // a popstate slower than any timer: the list is reached only by Back itself
+    const go = vi.spyOn(window.history, 'go').mockImplementation(() => {});
+    try {
+      fireEvent.click(screen.getByRole('button', { name: 'Leave' }));
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      expect(path()).toBe('/work/1');
       expect(go).toHaveBeenCalledTimes(1);
     } finally {
       go.mockRestore();

@@ -160,11 +160,14 @@ export function useLeaveGuard(dirty: boolean, home: string, list: string) {
     window.addEventListener('popstate', done);
     // off to another site
     window.addEventListener('pagehide', done);
-    // no popstate: history.go went nowhere (nothing before the workspace in this tab)
-    timer = window.setTimeout(() => {
-      done();
-      toList();
-    }, LEAVE_LANDS_WITHIN_MS);
+    // the workspace was the app's first entry in this tab: history.go goes to another site, or
+    // nowhere (then no popstate comes). Otherwise an entry of the app is there to land on, and no
+    // timer may race a slow popstate on a busy machine.
+    if (opened.at === 0)
+      timer = window.setTimeout(() => {
+        done();
+        toList();
+      }, LEAVE_LANDS_WITHIN_MS);
     window.history.go(-steps);
   }, [navigate, opened]);
 
