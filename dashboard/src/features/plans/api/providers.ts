@@ -56,9 +56,12 @@ export async function requestBillingKey(request: BillingKeyRequest): Promise<Bil
     if (answer === 'timeout') return { ok: false, reason: 'timeout' };
     if (!answer) return { ok: false, reason: 'cancelled' };
     if (answer.code !== undefined || !answer.billingKey) {
-      const cancelled =
-        answer.code === 'FAILURE_TYPE_PG' && /cancel|취소/i.test(answer.message ?? '');
-      return { ok: false, reason: cancelled ? 'cancelled' : 'refused', message: answer.message };
+      // the payment gateway's own answer (a refusal, or the payer's cancel); anything else (the
+      // request, the channel, the connection) is a failure with its reason, not a declined card
+      const pg = answer.code === 'FAILURE_TYPE_PG' || answer.pgCode !== undefined;
+      const cancelled = pg && /cancel|취소/i.test(answer.message ?? '');
+      const reason = cancelled ? 'cancelled' : pg ? 'refused' : 'failed';
+      return { ok: false, reason, message: answer.message ?? answer.code ?? '' };
     }
     return { ok: true, billingKey: answer.billingKey };
   } catch (cause) {

@@ -128,6 +128,24 @@ describe('payment', () => {
     expect(location()).toBe('/purchase/payment?focus=basic');
   });
 
+  it('a refused wallet payment speaks of the wallet, not of a card', async () => {
+    providers.requestBillingKey.mockResolvedValueOnce({ ok: false, reason: 'refused' });
+    render('/purchase/payment?focus=basic');
+    fireEvent.click(await screen.findByRole('button', { name: 'Pay with the wallet' }));
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      'The payment did not go through. Try another way to pay, or ask the payment service why it was declined.',
+    );
+    providers.requestBillingKey.mockResolvedValueOnce({ ok: true, billingKey: 'k' });
+    api.checkIamportPayment.mockRejectedValueOnce(refused());
+    fireEvent.click(screen.getByRole('button', { name: 'Pay with the wallet' }));
+    await waitFor(() => expect(api.checkIamportPayment).toHaveBeenCalled());
+    await waitFor(() =>
+      expect(screen.getByRole('alert').textContent).toBe(
+        'The payment did not go through. Try another way to pay, or ask the payment service why it was declined.',
+      ),
+    );
+  });
+
   it("says what to do when the card is declined, without the provider's words, in Korean too", async () => {
     providers.requestBillingKey.mockResolvedValue({ ok: true, billingKey: 'k' });
     api.checkIamportPayment.mockRejectedValue(refused());

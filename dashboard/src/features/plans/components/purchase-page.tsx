@@ -182,7 +182,6 @@ function KoreanBusiness() {
 const CHECKOUT_ENDED = {
   cancelled: 'payment.cancelled',
   timeout: 'payment.timeout',
-  refused: 'payment.declined.card',
 } as const;
 
 function Payment({ basket }: { basket: Basket }) {
@@ -213,7 +212,7 @@ function Payment({ basket }: { basket: Basket }) {
   };
 
   // a refused payment says what to do, not the provider's words; other failures say why
-  const failedText = (cause: unknown, via: 'card' | 'paypal') =>
+  const failedText = (cause: unknown, via: 'card' | 'wallet' | 'paypal') =>
     isPaymentRefused(cause)
       ? s(`payment.declined.${via}`)
       : s('payment.failed', { reason: planReason(t, cause) });
@@ -234,14 +233,16 @@ function Payment({ basket }: { basket: Basket }) {
         setMessage(
           reason === 'failed'
             ? { text: s('payment.failed', { reason: result.message ?? '' }), error: true }
-            : { text: s(CHECKOUT_ENDED[reason]), error: reason === 'refused' },
+            : reason === 'refused'
+              ? { text: s(`payment.declined.${route}`), error: true }
+              : { text: s(CHECKOUT_ENDED[reason]), error: false },
         );
         return;
       }
       await checkIamportPayment(plan, result.billingKey, route);
       await done();
     } catch (cause) {
-      setMessage({ text: failedText(cause, 'card'), error: true });
+      setMessage({ text: failedText(cause, route), error: true });
     } finally {
       setPaying(false);
     }

@@ -160,6 +160,8 @@ export const en = {
     failed: 'The payment did not go through: {{reason}}',
     declined: {
       card: 'The payment did not go through. Try another card, or ask your card issuer why it was declined.',
+      wallet:
+        'The payment did not go through. Try another way to pay, or ask the payment service why it was declined.',
       paypal:
         'The PayPal payment did not go through. Try another way to pay in PayPal, or ask PayPal why it was declined.',
     },
@@ -345,6 +347,8 @@ export const ko: typeof en = {
     failed: '결제가 완료되지 않았습니다: {{reason}}',
     declined: {
       card: '결제가 완료되지 않았습니다. 다른 카드로 다시 시도하거나 카드사에 거절 사유를 문의해 주세요.',
+      wallet:
+        '결제가 완료되지 않았습니다. 다른 결제 수단으로 다시 시도하거나 결제 서비스에 거절 사유를 문의해 주세요.',
       paypal:
         'PayPal 결제가 완료되지 않았습니다. PayPal에서 다른 결제 수단을 선택하거나 PayPal에 거절 사유를 문의해 주세요.',
     },
