@@ -15,7 +15,8 @@ export function safeUrl(raw?: string | null, addScheme = false): string {
   }
 }
 
-const link = (href: string, text: string) =>
+/** A link out of the page to what a visitor wrote (a link in a message, a writer's website). */
+export const link = (href: string, text: string): TemplateResult =>
   html`<a href=${href} target="_blank" rel="noopener noreferrer nofollow ugc">${text}</a>`;
 
 /** Message text as text; http(s) links become anchors. Nothing is parsed as HTML. */

@@ -7,7 +7,7 @@
 import { html, nothing, type TemplateResult } from 'lit/html.js';
 import { bone, line } from '../../core/base.js';
 import { AVATAR_PLACEHOLDER, fallBackTo } from '../../core/placeholder.js';
-import { linkify, safeUrl, shortDate } from '../../core/text.js';
+import { link, linkify, safeUrl, shortDate } from '../../core/text.js';
 import type { Message } from '../../core/types.js';
 import { avatarStyle } from './avatar.js';
 import { byId } from './comment.live.js';
@@ -49,6 +49,7 @@ export function message(c: CommentView, m: Message): TemplateResult {
   const labels = b.custom_label_name || {};
   const mine = !!c.userId && m.creator_id === c.userId;
   const home = safeUrl(m.home_url, true);
+  const photo = safeUrl(m.creator_photo_url);
   const mode = c._modes[m.id];
   const top = !m.parent_id;
   const replyMode = mode === 'reply';
@@ -58,20 +59,13 @@ export function message(c: CommentView, m: Message): TemplateResult {
   return html`<li part="message" id="m-${m.id}">
     <div part="message-header">
       ${
-        m.creator_photo_url && safeUrl(m.creator_photo_url)
-          ? html`<img
-              part="avatar"
-              src=${safeUrl(m.creator_photo_url)}
-              alt=""
-              @error=${fallBackTo(AVATAR_PLACEHOLDER)}
-            />`
+        photo
+          ? html`<img part="avatar" src=${photo} alt="" @error=${fallBackTo(AVATAR_PLACEHOLDER)} />`
           : html`<span part="avatar" aria-hidden="true" style=${avatarStyle(m.color)}
               >${name[0]}</span
             >`
       }
-      <span part="author"
-        >${home ? html`<a href=${home} target="_blank" rel="noopener noreferrer nofollow ugc">${name}</a>` : name}</span
-      >
+      <span part="author">${home ? link(home, name) : name}</span>
       ${m.creator_id === b.owner_id ? html`<span part="label" class="admin">${labels.admin || c.t('admin')}</span>` : nothing}
       ${mine ? html`<span part="label">${labels.me || c.t('me')}</span>` : nothing}
       <time part="date" class="muted" datetime=${m.created_at}>${shortDate(m.created_at)}</time>
