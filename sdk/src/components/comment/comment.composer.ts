@@ -164,10 +164,14 @@ function onHome(c: ComposerView, e: Event) {
 /**
  * The writer's name as typed; emptied, the name for who writes again. Kept in the profile only for
  * an anonymous visitor: the profile is the browser's anonymous writer, so nothing a signed-in
- * visitor types (their account's name, or a nickname) shows for the next anonymous writer.
+ * visitor types (their account's name, or a nickname) shows for the next anonymous writer. The
+ * field shows the name taken: Lit writes it only when the state changes, so " Kim " over "Kim" (or
+ * spaces over the account's name) would stay in it, read by takeName as still being typed, and
+ * outlive a sign-in or log out.
  */
 function onName(c: ComposerView, e: Event) {
-  const typed = (e.target as HTMLInputElement).value.trim().slice(0, NAME_MAX);
-  c._name = typed || writerName(c);
+  const field = e.target as HTMLInputElement;
+  const typed = field.value.trim().slice(0, NAME_MAX);
+  field.value = c._name = typed || writerName(c);
   if (typed && !c.signedIn) c.keep({ name: typed });
 }

@@ -51,35 +51,60 @@ describe("reaction-comment's composer and the writer's profile", () => {
     expect(name(other).value).to.equal('Typing Tapir');
   });
 
+  /**
+   * `reaction-<tag>` with 'New Owner' signed in, which shows the account's name, after the first
+   * interaction brought the writer's code and the profile's (with its animal name).
+   */
+  const signedIn = async (tag: 'comment' | 'qna') => {
+    api.restore();
+    api = mockApi({
+      get_block_view: () => ({ block: block({ type: tag }), messages: [], me: {} }),
+      post_message: (b) =>
+        message('new', { creator_id: 'owner-1', creator_name: b.p_creator_name as string }),
+      '/auth/v1/logout': () => new Response(null, { status: 204 }),
+    });
+    withSession('owner-1', false, { user_metadata: { full_name: 'New Owner' } });
+    const el = await mountReady<ReactionComment>(`reaction-${tag}`);
+    expect(name(el).value).to.equal('New Owner');
+    focus(el);
+    await until(() => el['paths']);
+    await loadIdentity();
+    await el.updateComplete;
+    return el;
+  };
+  /** Posts a message from the composer: the writer's name it was sent with. */
+  const send = async (el: ReactionComment) => {
+    const before = api.rpcCalls().length;
+    type(textarea(el), 'hello');
+    await el.updateComplete;
+    $<HTMLButtonElement>(el, '[part=composer] [part=submit]').click();
+    const post = () =>
+      api
+        .rpcCalls()
+        .slice(before)
+        .find((c) => c.name === 'post_message');
+    await until(post);
+    return post()!.body.p_creator_name;
+  };
+  const logOut = async (el: ReactionComment) => {
+    $(el, '[part=menu-button]').click();
+    await until(() => el.shadowRoot!.querySelector('[part=menu]'));
+    [...el.shadowRoot!.querySelectorAll<HTMLButtonElement>('[part=menu] button')]
+      .find((b) => b.textContent!.trim() === 'Log out')!
+      .click();
+    await until(() => !el['signedIn']);
+    await el.updateComplete;
+  };
+
   // A signed-in visitor writes under their account's name (the profile's animal name is the
   // anonymous visitor's): the profile's code, which comes on the first interaction, does not put
   // the animal name over it. It runs after the test above, so the profile's code is here: the
   // element shows both names with its first data.
   for (const tag of ['comment', 'qna'] as const)
     it(`keeps a signed-in writer's account name when the composer is focused, and sends it (${tag})`, async () => {
-      api.restore();
-      api = mockApi({
-        get_block_view: () => ({ block: block({ type: tag }), messages: [], me: {} }),
-        post_message: (b) =>
-          message('new', { creator_id: 'owner-1', creator_name: b.p_creator_name as string }),
-        '/auth/v1/logout': () => new Response(null, { status: 204 }),
-      });
-      withSession('owner-1', false, { user_metadata: { full_name: 'New Owner' } });
-      const el = await mountReady<ReactionComment>(`reaction-${tag}`);
-      expect(name(el).value).to.equal('New Owner');
-      // the first interaction: the writer's code and the profile's, with the animal name
-      focus(el);
-      await until(() => el['paths']);
-      await loadIdentity();
-      await el.updateComplete;
+      const el = await signedIn(tag);
       expect(name(el).value, 'after the first focus').to.equal('New Owner');
-      type(textarea(el), 'hello');
-      await el.updateComplete;
-      $<HTMLButtonElement>(el, '[part=composer] [part=submit]').click();
-      await until(() => api.rpcCalls().some((c) => c.name === 'post_message'));
-      expect(api.rpcCalls().find((c) => c.name === 'post_message')!.body.p_creator_name).to.equal(
-        'New Owner',
-      );
+      expect(await send(el)).to.equal('New Owner');
       // the name is editable; emptied, it is the account's again. Nothing typed while signed in
       // is kept in the profile, which is the browser's anonymous writer's: not a nickname, not the
       // account's own name typed back
@@ -95,13 +120,27 @@ describe("reaction-comment's composer and the writer's profile", () => {
       await new Promise((r) => setTimeout(r, 50));
       expect(getIdentity().name, 'the profile keeps its own name').to.equal(animal);
       // logged out, the visitor is anonymous again: the profile's name, not the account's
-      $(el, '[part=menu-button]').click();
-      await until(() => el.shadowRoot!.querySelector('[part=menu]'));
-      [...el.shadowRoot!.querySelectorAll<HTMLButtonElement>('[part=menu] button')]
-        .find((b) => b.textContent!.trim() === 'Log out')!
-        .click();
-      await until(() => !el['signedIn']);
-      await el.updateComplete;
+      await logOut(el);
       expect(name(el).value, 'after logging out').to.equal(animal);
     });
+
+  // Once typed, the field holds the name taken (trimmed; spaces alone are no name, so the account's
+  // again). A field left showing " Kim " over the state's "Kim" reads as still being typed in: the
+  // name stayed through log out, and the next anonymous writer posted under it.
+  for (const tag of ['comment', 'qna'] as const)
+    for (const typed of [['Kim', ' Kim '], [' New Owner '], ['Kim', '   '], ['   ']])
+      it(`takes ${JSON.stringify(typed)} typed while signed in as the name, gone at log out (${tag})`, async () => {
+        const el = await signedIn(tag);
+        const animal = getIdentity().name;
+        for (const t of typed) {
+          type(name(el), t);
+          await el.updateComplete;
+        }
+        const taken = typed.at(-1)!.trim() || 'New Owner';
+        expect(name(el).value, 'the field shows the name taken').to.equal(taken);
+        await logOut(el);
+        expect(name(el).value, 'after logging out').to.equal(animal);
+        expect(getIdentity().name, 'the profile keeps its own name').to.equal(animal);
+        expect(await send(el), 'the anonymous writer posts under').to.equal(animal);
+      });
 });
