@@ -186,6 +186,7 @@ returns jsonb language sql immutable parallel safe set search_path = '' as $$
            "abOptions": ["Good", "Bad"]}'::jsonb
   end;
 $$;
+revoke execute on function private.block_defaults(public.language_code) from public;
 
 -- Creates what every block needs: its private settings row and, for form and ab, the default
 -- ending; for ab also the ab question with its two options (texts in the block's language,

@@ -493,6 +493,7 @@ begin
   return jsonb_build_object('done', v_done, 'requeued', v_requeued, 'failed', v_failed);
 end;
 $$;
+revoke execute on function private.settle_letter_jobs() from public;
 
 -- The letter of a published letter block as its public page shows it: the title and the HTML
 -- that save-letter rendered and sanitised (never an address, a sender or a send). anon too.

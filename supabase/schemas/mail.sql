@@ -36,6 +36,26 @@ call private.clients_read('public.sender_emails', 'Users can read their own send
 -- delete-mail-verified counts the other owners' claims of an address
 create index sender_emails_email_idx on public.sender_emails (email);
 
+-- An account that goes takes its claims with it (the profile's cascade): the provider's identity
+-- of each confirmed one is released by the jobs worker (`sender.release`,
+-- _shared/sender-emails.ts), enqueued in the deleting transaction and retried until SES answers,
+-- so it never stays at SES unowned. A claim deleted by itself (delete-mail-verified) releases the
+-- identity before its row goes: only a claim whose profile went in this transaction enqueues.
+create function private.sender_emails_after_delete()
+returns trigger language plpgsql security definer set search_path = '' as $$
+begin
+  if old.confirmed_at is not null
+     and not exists (select 1 from public.profiles p where p.id = old.user_id) then
+    perform public.enqueue_job('sender.release',
+      jsonb_build_object('user_id', old.user_id, 'email', old.email),
+      'sender.release:' || old.user_id || ':' || old.email);
+  end if;
+  return old;
+end;
+$$;
+create trigger sender_emails_after_delete after delete on public.sender_emails
+  for each row execute function private.sender_emails_after_delete();
+
 create table private.sender_email_tokens (
   sender_email_id uuid primary key references public.sender_emails (id) on delete cascade,
   token_hash text not null unique check (token_hash ~ '^[0-9a-f]{64}$'),
@@ -114,14 +134,20 @@ comment on table public.unsubscribes is
 call private.clients_read('public.unsubscribes', 'Owners can read their unsubscribes',
   'user_id = (select auth.uid())');
 create index unsubscribes_block_id_idx on public.unsubscribes (block_id);
+-- Every read asks by the address in lower case (is_unsubscribed per member of the audience list
+-- and of a CSV import's answer, letter_send_groups, reserve_letter, prepare_letter_jobs, a form's
+-- letter); the unique key above is on the address as written.
+create index unsubscribes_user_id_lower_email_idx on public.unsubscribes (user_id, lower(email));
 
 -- Whether the member's address unsubscribed from the owner's letters (computed field of
 -- audience_members: `audience_members?select=*,is_unsubscribed`), so the audience list says
 -- Unsubscribed instead of Active and a CSV import can say which new members letters will skip.
--- security invoker: RLS on unsubscribes gives the caller only their own.
+-- security definer, and the caller's own rows by auth.uid(): under RLS the index on
+-- (user_id, lower(email)) could not serve the read (lower() is not leakproof, so Postgres applies
+-- the policy first and then filters every unsubscribe of the owner's, for each member).
 create function public.is_unsubscribed(p_member public.audience_members)
-returns boolean language sql stable set search_path = '' as $$
-  select p_member.email is not null and exists (
+returns boolean language sql stable security definer set search_path = '' as $$
+  select p_member.email is not null and p_member.user_id = (select auth.uid()) and exists (
     select 1 from public.unsubscribes u
     where u.user_id = p_member.user_id and lower(u.email) = lower(p_member.email));
 $$;

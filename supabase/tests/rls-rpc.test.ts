@@ -249,7 +249,7 @@ describe('catalogue: what client roles are granted', () => {
       'letter_send_groups',
       // issue 18: the letters a form question may send by itself (the caller's own)
       'trigger_letter_choices',
-      // issue 18: computed field of audience_members (RLS on unsubscribes: the caller's own)
+      // issue 18: computed field of audience_members (the caller's own members: auth.uid())
       'is_unsubscribed',
       // issue 17: the caller's own confirmation mails of the day (counts only)
       'confirmation_mail_usage',
@@ -333,6 +333,78 @@ describe('catalogue: what client roles are granted', () => {
          and not exists (select 1 from unnest(coalesce(p.proconfig, '{}')) c where c like 'search_path=%')`,
     );
     expect(rows).toEqual([]);
+  });
+
+  // The grant rule: a function revokes Postgres's default EXECUTE for PUBLIC and grants it by
+  // name to the roles that call it (client roles only where the test above lists them). Schema
+  // private's lack of usage keeps clients from naming its functions, but not a policy, a check or
+  // a definer from reaching one. Trigger functions are run by their triggers, not called by a
+  // role. block_defaults (the default texts, read only by definers) and settle_letter_jobs (a
+  // definer, run by pg_cron) kept it until 2026-11-27.
+  it('no security definer function keeps the default EXECUTE for PUBLIC, and no new function does', async () => {
+    const rows = await sql<{ name: string; definer: boolean }>(
+      `select p.oid::regprocedure::text as name, p.prosecdef as definer
+       from pg_proc p join pg_namespace n on n.oid = p.pronamespace
+       where n.nspname in ('public', 'private')
+         and p.prorettype not in ('trigger'::regtype, 'event_trigger'::regtype)
+         and not exists (select 1 from pg_depend d where d.classid = 'pg_proc'::regclass
+                         and d.objid = p.oid and d.deptype = 'e')
+         and exists (select 1 from aclexplode(coalesce(p.proacl, acldefault('f', p.proowner))) a
+                     where a.grantee = 0 and a.privilege_type = 'EXECUTE')
+       order by 1`,
+    );
+    expect(rows.filter((r) => r.definer).map((r) => r.name)).toEqual([]);
+    // Invoker helpers of schema private that still keep it, from before the rule was checked:
+    // some run inside a client's own statement (a check constraint, a policy's helper), the
+    // others only inside definers. Each one taken off this list revokes PUBLIC and grants the
+    // client roles what their statements run; a function added to the schema follows the rule.
+    expect(rows.map((r) => r.name.replace(/^private\./, ''))).toEqual([
+      'address_group(inet,integer)',
+      'address_key(inet)',
+      'block_tags_are_valid(text[])',
+      'bump_audience_group(uuid,text,integer)',
+      'captcha_config()',
+      'check_honeypot(blocks,text)',
+      'check_message_content(text)',
+      'check_rate_limit(blocks,uuid,text)',
+      'check_visitor_fields(text,text,text,text,text)',
+      'check_visitor_urls(text,text)',
+      'check_writer(blocks,uuid)',
+      'client_address(jsonb,text)',
+      'has_link(text)',
+      'has_track_record(uuid,uuid)',
+      'hold_address_burst(blocks,uuid,timestamp with time zone)',
+      'hold_status(blocks,uuid,text)',
+      'imitates_owner(blocks,text)',
+      'is_anonymous_caller()',
+      'is_valid_email(text)',
+      'job_backoff(integer)',
+      'jobs_are_due()',
+      'mail_state_rank(text)',
+      'message_for_update(uuid)',
+      'message_json(messages,uuid)',
+      'message_visible(messages,uuid,boolean)',
+      'parse_address(text)',
+      'public_block_json(blocks)',
+      'purge_jobs()',
+      'purge_trust()',
+      'record_audience_event(blocks,uuid,text,text,text,text)',
+      'record_outbound_mail(bigint,jsonb,text)',
+      'refuse_limit(text,text,double precision,text,boolean)',
+      'require_uid()',
+      'reserve_key(inet)',
+      'response_option_ids(jsonb)',
+      'setting(text,jsonb)',
+      'take_tokens(text,integer)',
+      'thread_json(messages,uuid)',
+      'threads_json(uuid,timestamp with time zone,integer,uuid,text)',
+      'trim_whitespace(text)',
+      'visible_block(uuid,uuid,block_type[])',
+      'visible_message(uuid,uuid,boolean)',
+      'visible_thread_json(messages,uuid,boolean)',
+      'visible_threads_json(uuid,timestamp with time zone,integer,uuid,boolean,text)',
+      'wait_text(double precision)',
+    ]);
   });
 
   // TRUNCATE ignores RLS. PostgREST cannot send it, so this is defence in depth
