@@ -62,6 +62,14 @@ async function identity(email: string): Promise<{ verified: boolean } | null> {
   }
 }
 
+/** The sender.release jobs of an account that went (one per confirmed claim), by address. */
+const releaseJobs = (owner: TestUser) =>
+  sql<{ email: string; status: string; attempts: number }>(
+    `select payload ->> 'email' as email, status, attempts from private.jobs
+     where kind = 'sender.release' and payload ->> 'user_id' = $1 order by 1`,
+    [owner.id],
+  );
+
 /** Asks to verify: the answer and the token of the confirmation mail it sent (if any). */
 async function add(owner: TestUser, email: string) {
   const before = await seen(email);
@@ -417,9 +425,44 @@ describe('an address is one owner’s claim', () => {
     await confirm(leaving, shared, (await add(leaving, shared)).token!);
     await confirm(staying, shared, (await add(staying, shared)).token!);
     expect((await invoke(leaving, 'delete-user', {})).status).toBe(200);
-    expect(await identity(alone)).toBeNull();
+    // released by the jobs worker (sender.release), which delete-user kicks
+    await eventually(async () => (await identity(alone)) === null, 15_000);
+    expect(await releaseJobs(leaving)).toEqual([
+      { email: alone, status: 'done', attempts: 1 },
+      { email: shared, status: 'done', attempts: 1 },
+    ]);
     expect(await identity(shared)).toEqual({ verified: true });
     expect((await check(staying, shared)).data?.result).toBe(true);
+  });
+
+  it('an account deleted while SES is down goes at once; its identity goes when SES is back, released once', async () => {
+    const leaving = await newUser('leaving-outage');
+    const alone = address('outage');
+    await confirm(leaving, alone, (await add(leaving, alone)).token!);
+    await sesControl('', { outage: true, outageFor: [alone] });
+    try {
+      expect((await invoke(leaving, 'delete-user', {})).status).toBe(200);
+      expect(
+        await sql('select 1 from public.sender_emails where user_id = $1', [leaving.id]),
+      ).toEqual([]);
+      // the first attempt fails at SES and is queued again (before: logged, and the identity stayed)
+      const [failed] = await eventually(async () => {
+        const jobs = await releaseJobs(leaving);
+        return jobs[0]?.attempts === 1 && jobs[0].status === 'queued' && jobs;
+      }, 15_000);
+      expect(failed).toEqual({ email: alone, status: 'queued', attempts: 1 });
+    } finally {
+      await sesControl('', { outage: false, outageFor: [] });
+    }
+    expect(await identity(alone)).toEqual({ verified: true });
+    // the retry's backoff (5 s) made due now
+    await sql(
+      `update private.jobs set run_at = now() where kind = 'sender.release' and payload ->> 'user_id' = $1`,
+      [leaving.id],
+    );
+    await eventually(async () => (await releaseJobs(leaving))[0]?.status === 'done', 15_000);
+    expect(await identity(alone)).toBeNull();
+    expect(await releaseJobs(leaving)).toEqual([{ email: alone, status: 'done', attempts: 2 }]);
   });
 });
 

@@ -14,6 +14,7 @@ import { letterDocument, letterFooter } from './letter/render.ts';
 import { letterTriggerHandler } from './letter/trigger-jobs.ts';
 import { renderQuotaNotice, type QuotaNoticeContext } from './quota-mail.ts';
 import { confirmMailHandler } from './confirm-mail.ts';
+import { senderReleaseHandler } from './sender-emails.ts';
 
 interface PreparedNotification {
   id: number;
@@ -196,4 +197,6 @@ export const handlers: Record<string, JobHandler> = {
   ...cafe24JobHandlers,
   // outgoing webhooks: one signed POST per delivery, retried on a schedule (webhook-jobs.ts)
   ...webhookJobHandlers,
+  // the SES identity of a sender address that went with its owner's account (sender-emails.ts)
+  'sender.release': senderReleaseHandler,
 };

@@ -4,6 +4,9 @@
 // (the SES identity, which is the platform's and shared by every owner who confirmed it).
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { dbError, HttpError } from './http.ts';
+import { failureText } from './errors.ts';
+import type { JobHandler, Outcome } from './jobs.ts';
+import { mapLimit } from './map-limit.ts';
 import { MailError, type Mailer } from './mail.ts';
 import { platformSender } from './mail-delivery.ts';
 import { base64url } from './signed-token.ts';
@@ -125,3 +128,24 @@ export async function releaseIdentity(
   if (error) throw dbError(error, status);
   if (!count) await mailer.deleteIdentity(row.email);
 }
+
+/**
+ * sender.release: the provider's identity of a confirmed claim that went with its owner's account
+ * (private.sender_emails_after_delete enqueues one job per claim in the deleting transaction),
+ * released as releaseIdentity decides it. Deleting an identity twice is harmless (SES's
+ * NotFound is success), so the call is made here and a failure is the queue's retry with its
+ * backoff: the identity does not stay at SES unowned because SES was down when the account went.
+ */
+export const senderReleaseHandler: JobHandler = {
+  prepare: (jobs, { db, mailer }) =>
+    mapLimit(jobs, 4, async (job): Promise<Outcome> => {
+      const { user_id, email } = job.payload as { user_id: string; email: string };
+      try {
+        await releaseIdentity(db, mailer, { user_id, email, confirmed_at: 'with the account' });
+        return { status: 'done' };
+      } catch (err) {
+        console.error(`[jobs] sender.release #${job.id}:`, err);
+        return { status: 'retry', error: failureText(err).slice(0, 500) };
+      }
+    }),
+};
