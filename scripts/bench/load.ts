@@ -41,6 +41,7 @@ import {
   benchDurability,
   connectDb,
   int,
+  loadNow,
   mapLimit,
   runBench,
   setting,
@@ -242,6 +243,8 @@ interface Meta {
   pgVersion: string;
   /** load average of the machine before the run */
   load: string;
+  /** and at its end */
+  loadAfter: string;
   /** seconds the whole benchmark took */
   took: number;
   /** Postgres milliseconds per call, per path */
@@ -287,7 +290,7 @@ function report(results: LoadResult, meta: Meta) {
   return `Measured by \`npm run bench\` on ${date}; the whole run took ${Math.round(meta.took)} s.
 
 - Machine: ${cpu.length} cores (${cpu[0]?.model.trim() ?? 'unknown CPU'}), load average ${meta.load} before the run
-  (other jobs share it). Node ${process.version}, ${meta.pgVersion}, PostgREST 12 (pool 20). Postgres,
+  and ${meta.loadAfter} at its end (other jobs share it). Node ${process.version}, ${meta.pgVersion}, PostgREST 12 (pool 20). Postgres,
   PostgREST, the gateway (a process of its own) and the load generator (a second Node
   process, plain \`node:http\` with keep-alive) all share these cores.
 - Requests: what the SDK sends (\`sdk/src/core/api.ts\`), \`POST /rest/v1/rpc/<name>\` with \`apikey\`
@@ -386,6 +389,7 @@ await runBench(
       limits,
       pgVersion: `PostgreSQL ${pgVersion}, ${benchDurability().label} (fsync ${durability?.f}, synchronous_commit ${durability?.s})`,
       load,
+      loadAfter: loadNow(),
       took: (performance.now() - started) / 1000,
       dbMs,
     });

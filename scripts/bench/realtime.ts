@@ -284,6 +284,7 @@ try {
   }
   await db.end();
 
+  const loadAfter = loadNow();
   const row = (r: Result) =>
     `| ${r.viewers.toLocaleString('en')} | ${r.label} | ${ms(quantile(r.last, 0.5))} | ${ms(quantile(r.last, 0.95))} | ${ms(quantile(r.all, 0.5))} | ${ms(r.last[0]!)} → ${ms(r.last.at(-1)!)} | ${r.backlog ? 'yes' : 'no'} | ${r.missing} / ${r.dupes} | ${(r.joinMs / 1000).toFixed(1)} s |`;
   const hard = results.find((r) => r.viewers === SPREAD.viewers && r.blocks === 1);
@@ -312,7 +313,7 @@ try {
     '',
     memoryGrowth(measured),
     '',
-    `Machine: ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown'}), load average before the run ${load}, shared with other work; the viewers' process, the gateway and the stack share these cores.`,
+    `Machine: ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown'}), load average before the run ${load} and at its end ${loadAfter}, shared with other work; the viewers' process, the gateway and the stack share these cores.`,
   ].join('\n');
   process.stdout.write(`\n${body}\n`);
   writeBenchmarkSection('Realtime', body);
