@@ -2,7 +2,7 @@
 // connection reset, a 502 from upstream) answers 503 with Retry-After, not 500: the request may
 // succeed in a moment (functions/_shared/errors.ts). A real SQL error keeps its answer, and so
 // does a refusal of the gateway itself (413, 401, 404, 429: no code) and auth's own 500.
-import { createHmac } from 'node:crypto';
+import { createHmac, randomUUID, sign } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -22,10 +22,14 @@ import {
   rpcError,
   TOO_LARGE_MESSAGE,
 } from '../functions/_shared/errors.ts';
+import { canonicalString, type SnsMessage } from '../functions/_shared/sns.ts';
+import { PORTONE_DEFAULTS, signStandardWebhook } from '../local/providers/portone/index.ts';
+import { makeSigningIdentity, type SigningIdentity } from '../local/providers/ses/x509.ts';
 import { LOCAL_TURNSTILE } from '../local/providers/turnstile/index.ts';
 import { newGuest, newUser, paidOwner, sql, stack, type TestUser } from './support/clients.ts';
 import { ownerWith } from './support/hostile.ts';
 import { providersUrl } from './support/providers.ts';
+import { workerSecret } from './support/worker.ts';
 
 /** The 503 every failure in transit answers: Retry-After 2 s, the wait the docs state. */
 async function expectUnavailable(res: Response) {
@@ -189,15 +193,36 @@ describe('a function whose database is out of reach', () => {
   let functions: Managed;
   let functionsUrl: string;
   let owner: TestUser;
+  let sns: SigningIdentity;
+  let frontUrl: string;
   const UNSUBSCRIBE_SECRET = 'functions-unavailable-unsubscribe';
+  const TOPIC = 'arn:aws:sns:us-east-1:123456789012:functions-unavailable';
+
+  /** What the front answers itself in PayPal's and SNS's place: the webhooks' own checks pass. */
+  function standIn(path: string): string | undefined {
+    if (path === '/paypal/v1/oauth2/token')
+      return JSON.stringify({ access_token: 'functions-unavailable', expires_in: 3600 });
+    if (path === '/paypal/v1/notifications/verify-webhook-signature')
+      return JSON.stringify({ verification_status: 'SUCCESS' });
+    if (path === '/sns/cert.pem') return sns.certPem;
+  }
 
   beforeAll(async () => {
     // the functions' SUPABASE_URL: the stack's gateway behind a front that fails on demand
     const gatewayPort = Number(new URL(stack().apiUrl).port);
     const serviceAuth = `Bearer ${stack().serviceRoleKey}`;
+    sns = await makeSigningIdentity({
+      commonName: 'sns.test',
+      organization: 'functions-unavailable',
+    });
     front = serve(
       (req: IncomingMessage, res) => {
         const path = req.url ?? '/';
+        const own = standIn(path);
+        if (own !== undefined) {
+          res.writeHead(200, { 'content-type': 'application/json' });
+          return void res.end(own);
+        }
         const failure = failing({
           path,
           method: req.method ?? 'GET',
@@ -214,10 +239,11 @@ describe('a function whose database is out of reach', () => {
     );
     await listen(front, 0);
     const port = (await freePorts()).functions;
+    frontUrl = `http://127.0.0.1:${(front.address() as AddressInfo).port}`;
     functions = await startFunctions({
       port,
       env: {
-        SUPABASE_URL: `http://127.0.0.1:${(front.address() as AddressInfo).port}`,
+        SUPABASE_URL: frontUrl,
         SUPABASE_ANON_KEY: stack().anonKey,
         SUPABASE_SERVICE_ROLE_KEY: stack().serviceRoleKey,
         SUPABASE_DB_URL: stack().dbUrl,
@@ -227,6 +253,15 @@ describe('a function whose database is out of reach', () => {
         TURNSTILE_VERIFY_URL: `${providersUrl()}/turnstile/v0/siteverify`,
         CAFE24_CLIENT_ID: 'functions-unavailable',
         CAFE24_CLIENT_SECRET: 'functions-unavailable-secret',
+        // the callers that send again by themselves: the schedule and the providers' webhooks
+        JOBS_WORKER_SECRET: workerSecret(),
+        PORTONE_WEBHOOK_SECRET: PORTONE_DEFAULTS.webhookSecret,
+        PAYPAL_API_URL: `${frontUrl}/paypal`,
+        PAYPAL_CLIENT_ID: 'functions-unavailable',
+        PAYPAL_CLIENT_SECRET: 'functions-unavailable-secret',
+        PAYPAL_WEBHOOK_ID: 'WH-FUNCTIONS-UNAVAILABLE',
+        SNS_CERT_HOSTS: frontUrl,
+        SNS_TOPIC_ARNS: TOPIC,
       },
       log: () => {},
     });
@@ -294,6 +329,101 @@ describe('a function whose database is out of reach', () => {
       async () => expect(await answer(await createBlock())).toEqual([401, 'unauthorized']),
     );
   });
+
+  /** A post each of them takes as genuine, and the database call it makes first. */
+  const retriedCallers: Array<[string, () => Promise<Response>, string]> = [
+    [
+      'jobs-worker',
+      () =>
+        fetch(`${functionsUrl}/jobs-worker`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${workerSecret()}` },
+          body: '{}',
+        }),
+      '/rest/v1/rpc/claim_jobs',
+    ],
+    [
+      'portone-webhook',
+      () => {
+        const id = `msg_${randomUUID()}`;
+        const ts = String(Math.floor(Date.now() / 1000));
+        const body = JSON.stringify({
+          type: 'Transaction.Paid',
+          timestamp: new Date().toISOString(),
+          data: { paymentId: randomUUID(), storeId: 'store', transactionId: 'tx' },
+        });
+        return fetch(`${functionsUrl}/portone-webhook`, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            'webhook-id': id,
+            'webhook-timestamp': ts,
+            'webhook-signature': signStandardWebhook(PORTONE_DEFAULTS.webhookSecret, id, ts, body),
+          },
+          body,
+        });
+      },
+      '/rest/v1/rpc/payment_event_seen',
+    ],
+    [
+      'paypal-webhook',
+      () =>
+        fetch(`${functionsUrl}/paypal-webhook`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({
+            id: `WH-${randomUUID()}`,
+            event_type: 'BILLING.SUBSCRIPTION.UPDATED',
+            resource: { id: 'I-FUNCTIONSUNAVAILABLE' },
+          }),
+        }),
+      '/rest/v1/rpc/payment_event_seen',
+    ],
+    [
+      'ses-events',
+      () => {
+        const message: Omit<SnsMessage, 'Signature' | 'SignatureVersion' | 'SigningCertURL'> = {
+          Type: 'Notification',
+          MessageId: randomUUID(),
+          TopicArn: TOPIC,
+          Message: JSON.stringify({ eventType: 'Delivery', mail: { messageId: randomUUID() } }),
+          Timestamp: new Date().toISOString(),
+        };
+        const signature = sign('sha256', Buffer.from(canonicalString(message)), sns.privateKey);
+        return fetch(`${functionsUrl}/ses-events`, {
+          method: 'POST',
+          headers: { 'content-type': 'text/plain; charset=UTF-8' },
+          body: JSON.stringify({
+            ...message,
+            SignatureVersion: '2',
+            Signature: signature.toString('base64'),
+            SigningCertURL: `${frontUrl}/sns/cert.pem`,
+          }),
+        });
+      },
+      '/rest/v1/rpc/record_mail_event',
+    ],
+  ];
+
+  it.each(retriedCallers)(
+    '%s answers 503 when its database call does not arrive, and 500 on a real error',
+    async (_, send, first) => {
+      for (const failure of ['reset', GATEWAY_502] as const) {
+        await whileFailing(
+          (req) => (req.path.startsWith(first) ? failure : undefined),
+          async () => expectUnavailable(await send()),
+        );
+      }
+      // a real SQL error stays a 500: the provider retries it too, and it reads as a bug
+      await whileFailing(
+        (req) =>
+          req.path.startsWith(first)
+            ? { status: 500, body: { code: 'XX000', message: 'internal error' } }
+            : undefined,
+        async () => expect((await send()).status).toBe(500),
+      );
+    },
+  );
 
   it("answers 503, not 500, when the owner check's profile read does not arrive", async () => {
     await whileFailing(

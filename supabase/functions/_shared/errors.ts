@@ -90,12 +90,16 @@ export function unavailable(cause: unknown, label = 'unavailable'): HttpError {
   return err;
 }
 
+/** Whether `err` is the 503 of a call that failed in transit (`unavailable`). */
+export const isUnavailable = (err: unknown): err is HttpError =>
+  err instanceof HttpError && err.code === 'unavailable';
+
 /**
  * What a job records of a failure: the message of what failed on the way for a 503 in transit
  * (its cause, not "briefly unavailable"), else the error's own.
  */
 export function failureText(err: unknown): string {
-  const shown = err instanceof HttpError && err.code === 'unavailable' ? (err.cause ?? err) : err;
+  const shown = isUnavailable(err) ? (err.cause ?? err) : err;
   const message = (shown as { message?: unknown } | null)?.message;
   return message === undefined ? String(shown) : String(message);
 }
@@ -152,6 +156,22 @@ export function rpcError(
 
 /** rpcError's answer when the gateway refused the call's body as too large. */
 export const TOO_LARGE_MESSAGE = 'This is too large to save; make it shorter';
+
+/**
+ * The answer to a caller that sends again by itself (a provider's webhook, the jobs schedule) when
+ * the work failed: an `unavailable` (a database call that failed in transit) is its 503 with
+ * Retry-After; anything else is logged under `label` and answered 500 with `failure`, so a real
+ * bug still reads as one (providers retry any 5xx either way).
+ */
+export function retriedFailure(
+  err: unknown,
+  label: string,
+  failure: { code: string; message: string },
+): Response {
+  if (isUnavailable(err)) return errorResponse(err);
+  console.error(`[${label}]`, err);
+  return json(500, { error: failure });
+}
 
 /** The answer of a refusal: `{ error: { code, message, retryAfter? } }`, with Retry-After when it has a wait. */
 export function errorResponse(err: HttpError): Response {

@@ -5,7 +5,7 @@
 // next claim marks `unknown` instead of sending them again.
 import type { SupabaseClient } from '@supabase/supabase-js';
 import type { Mailer } from './mail.ts';
-import { failureText } from './errors.ts';
+import { failureText, inTransit, isUnavailable, unavailable } from './errors.ts';
 import { mapLimit } from './map-limit.ts';
 
 export interface ClaimedJob {
@@ -78,14 +78,20 @@ export interface DrainSummary {
 
 const isDelivery = (p: Outcome | Delivery): p is Delivery => 'deliver' in p;
 
-/** A call of the worker or a handler's prepare: its data, or the database's error thrown, named. */
+/**
+ * A call of the worker or a handler's prepare: its data, or the database's error thrown, named;
+ * one that failed in transit is an `unavailable` (the worker's 503; a job records its cause).
+ */
 export async function rpc<T>(
   db: SupabaseClient,
   name: string,
   args: Record<string, unknown>,
 ): Promise<T> {
-  const { data, error } = await db.rpc(name, args);
-  if (error) throw new Error(`${name}: ${error.message}`);
+  const { data, error, status } = await db.rpc(name, args);
+  if (error)
+    throw inTransit(error, status)
+      ? unavailable(error, name)
+      : new Error(`${name}: ${error.message}`);
   return data as T;
 }
 
@@ -171,15 +177,21 @@ export async function drain(
 
     const payload = jobs.map((job, i) => ({ id: job.id, ...outcomes[i] }));
     let counts: Record<string, number> | undefined;
+    let failure: unknown;
     for (let attempt = 0; attempt < 3 && !counts; attempt++) {
       try {
         counts = await rpc<Record<string, number>>(deps.db, 'finish_jobs', { p_outcomes: payload });
       } catch (err) {
         console.error('[jobs] finish_jobs failed:', err);
+        failure = err;
         await new Promise((r) => setTimeout(r, 200 * (attempt + 1)));
       }
     }
-    if (!counts) throw new Error('could not record the outcomes of a batch');
+    // the last failure in transit stays one (the worker's 503)
+    if (!counts)
+      throw isUnavailable(failure)
+        ? failure
+        : new Error('could not record the outcomes of a batch');
     summary.done += counts.done ?? 0;
     summary.retried += counts.retried ?? 0;
     summary.failed += counts.failed ?? 0;

@@ -4,7 +4,7 @@
 // a retry, a double submit, a replayed webhook and the reconcile job may all run it again.
 import type { TPaymentMethod } from '@reaction-blocks/contracts/enums';
 import { serviceClient } from './clients.ts';
-import { HttpError, inTransit, unavailable } from './http.ts';
+import { HttpError, inTransit, retriedFailure, unavailable } from './http.ts';
 import { paypalClient } from './paypal-env.ts';
 import { approveLink, PayPalError, type PayPalSubscription } from './paypal.ts';
 import {
@@ -87,6 +87,17 @@ export function httpErrorOf(err: unknown, what: string): HttpError {
   console.error(`[${what}]`, err);
   return new HttpError(500, 'internal_error', 'Something went wrong');
 }
+
+/**
+ * A payment webhook's answer when applying it failed: 503 with Retry-After when its database call
+ * failed in transit, else 500 (retriedFailure); the provider sends it again either way.
+ */
+export const webhookFailure = (err: unknown, label: string): Response =>
+  retriedFailure(
+    err instanceof DbError && inTransit(err, err.status) ? unavailable(err, label) : err,
+    label,
+    { code: 'internal_error', message: 'Not applied; send it again' },
+  );
 
 /** The provider did not answer: nothing is assumed, the queue checks again. */
 export const providerUnavailable = () =>

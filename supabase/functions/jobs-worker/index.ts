@@ -4,7 +4,7 @@
 // reads from Vault.
 import { serviceClient } from '../_shared/clients.ts';
 import { env, optionalEnv } from '../_shared/env.ts';
-import { json } from '../_shared/http.ts';
+import { json, retriedFailure } from '../_shared/http.ts';
 import { drain } from '../_shared/jobs.ts';
 import { handlers } from '../_shared/job-handlers.ts';
 import { sesMailer } from '../_shared/mail.ts';
@@ -52,7 +52,9 @@ Deno.serve(async (req) => {
     if (summary.more) kickWorker();
     return json(200, { data: summary });
   } catch (err) {
-    console.error('[jobs-worker]', err);
-    return json(500, { error: { code: 'worker_failed', message: 'The worker stopped early' } });
+    return retriedFailure(err, 'jobs-worker', {
+      code: 'worker_failed',
+      message: 'The worker stopped early',
+    });
   }
 });

@@ -1,9 +1,16 @@
 // PayPal's webhooks (subscription activated, updated, cancelled, payments completed or failed).
 // Not a user call: verify_jwt is off and PayPal's verify-webhook-signature call (with our
 // PAYPAL_WEBHOOK_ID) is the check. Each event id is applied once; the subscription it names is
-// read back from PayPal's API before anything changes. A failure answers 500 and PayPal retries.
+// read back from PayPal's API before anything changes. A failure answers 500 (503 with
+// Retry-After when the database was out of reach) and PayPal retries.
 import { json } from '../_shared/http.ts';
-import { rpc, settleCharge, syncPaypalPlan, type ChargeRow } from '../_shared/plan-flows.ts';
+import {
+  rpc,
+  settleCharge,
+  syncPaypalPlan,
+  webhookFailure,
+  type ChargeRow,
+} from '../_shared/plan-flows.ts';
 import { paypalClient } from '../_shared/paypal-env.ts';
 
 interface PayPalEvent {
@@ -71,7 +78,6 @@ Deno.serve(async (req) => {
     await rpc('record_payment_event', { p_id: key });
     return json(200, { data: { type, applied } });
   } catch (err) {
-    console.error('[paypal-webhook]', err);
-    return json(500, { error: { code: 'internal_error', message: 'Not applied; send it again' } });
+    return webhookFailure(err, 'paypal-webhook');
   }
 });

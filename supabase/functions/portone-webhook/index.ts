@@ -2,11 +2,12 @@
 // off and the Standard Webhooks signature (PORTONE_WEBHOOK_SECRET, checked by the official SDK,
 // five minutes' tolerance) is the check. Each webhook-id is applied once; the payment it names is
 // read back from PortOne's API before anything changes, so the body itself is never trusted.
-// A failure answers 500 and PortOne sends it again.
+// A failure answers 500 (503 with Retry-After when the database was out of reach) and PortOne
+// sends it again.
 import { Webhook } from '@portone/server-sdk';
 import { env } from '../_shared/env.ts';
 import { json } from '../_shared/http.ts';
-import { chargeById, rpc, settleCharge } from '../_shared/plan-flows.ts';
+import { chargeById, rpc, settleCharge, webhookFailure } from '../_shared/plan-flows.ts';
 
 Deno.serve(async (req) => {
   if (req.method !== 'POST')
@@ -45,7 +46,6 @@ Deno.serve(async (req) => {
     await rpc('record_payment_event', { p_id: key });
     return json(200, { data: { type: event.type, applied } });
   } catch (err) {
-    console.error('[portone-webhook]', err);
-    return json(500, { error: { code: 'internal_error', message: 'Not applied; send it again' } });
+    return webhookFailure(err, 'portone-webhook');
   }
 });

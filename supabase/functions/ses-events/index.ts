@@ -5,7 +5,7 @@
 // letter delivery and its counts, suppression after a hard bounce or a complaint.
 import { serviceClient } from '../_shared/clients.ts';
 import { optionalEnv } from '../_shared/env.ts';
-import { json } from '../_shared/http.ts';
+import { dbError, json, retriedFailure } from '../_shared/http.ts';
 import { parseSesEvent } from '../_shared/mail.ts';
 import { isSnsUrl, SnsError, verifySnsMessage, type SnsPolicy } from '../_shared/sns.ts';
 
@@ -50,7 +50,7 @@ Deno.serve(async (req) => {
     }
     const event = parseSesEvent(message.Message);
     if (!event) return json(200, { data: { applied: false, reason: 'not an SES event' } });
-    const { data, error } = await serviceClient().rpc('record_mail_event', {
+    const { data, error, status } = await serviceClient().rpc('record_mail_event', {
       p_event: {
         event_id: message.MessageId,
         type: event.type,
@@ -60,11 +60,12 @@ Deno.serve(async (req) => {
         tags: event.tags,
       },
     });
-    // SNS retries a failed post, so a database error is worth a 500
-    if (error) {
-      console.error('[ses-events]', error);
-      return fail(500, 'record_failed', 'Could not record the event');
-    }
+    // SNS retries a failed post: a database error is worth a 500, one in transit a 503
+    if (error)
+      return retriedFailure(dbError(error, status), 'ses-events', {
+        code: 'record_failed',
+        message: 'Could not record the event',
+      });
     return json(200, { data });
   } catch (err) {
     if (err instanceof SnsError)
