@@ -470,6 +470,17 @@ describe('a function whose database is out of reach', () => {
     });
   });
 
+  it('search-notion-objects refuses a free owner for the plan even when the connection read does not arrive', async () => {
+    // the paid check runs beside the connection read (requirePaid) and its refusal comes first
+    await whileFailing(
+      (req) => (req.path.startsWith('/rest/v1/rpc/notion_connection') ? 'reset' : undefined),
+      async () =>
+        expect(
+          await answer(await call('search-notion-objects', { target: 'page' }, owner.accessToken)),
+        ).toEqual([403, 'paid_plan_required']),
+    );
+  });
+
   it('cafe24-authorize fails closed: no authorise link when the shop cannot be read', async () => {
     const paid = await paidOwner('unavailable-cafe24');
     const authorize = () =>

@@ -6,8 +6,8 @@ import type { TIntegrationStatus } from '@reaction-blocks/contracts/enums';
 import { serviceClient } from '../_shared/clients.ts';
 import { dbError, HttpError, ownerHandler } from '../_shared/http.ts';
 import { classifyNotionError, notionClient, plainText } from '../_shared/notion.ts';
+import { requirePaid } from '../_shared/paid.ts';
 import {
-  BLOCK_MESSAGES,
   INTEGRATION_MESSAGES,
   ZSearchNotionObjects,
   type TNotionObject,
@@ -21,15 +21,12 @@ interface Connection {
 Deno.serve(
   ownerHandler(ZSearchNotionObjects, async ({ body, user }) => {
     const db = serviceClient();
-    const [profileRead, connectionRead] = await Promise.all([
-      db.from('profiles').select('paid').eq('id', user.id).maybeSingle(),
+    // the paid check beside the connection read: its refusal (or its failed read) comes first
+    const [, connectionRead] = await Promise.all([
+      requirePaid(user.id),
       db.rpc('notion_connection', { p_user_id: user.id }),
     ]);
-    // a failed profile read is not a refusal of the plan
-    for (const read of [profileRead, connectionRead])
-      if (read.error) throw dbError(read.error, read.status);
-    if (!profileRead.data?.paid)
-      throw new HttpError(403, 'paid_plan_required', BLOCK_MESSAGES.paidPlanRequired);
+    if (connectionRead.error) throw dbError(connectionRead.error, connectionRead.status);
     const conn = connectionRead.data as Connection | null;
     if (!conn) throw new HttpError(409, 'not_connected', INTEGRATION_MESSAGES.notConnected);
     if (conn.status !== 'granted')
