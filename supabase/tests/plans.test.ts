@@ -149,6 +149,8 @@ describe('purchase by card (PortOne)', () => {
     const owner = await newUser('declined');
     const res = await plans.buyByCard(owner, await plans.cardKey(owner, true));
     expect(res.status).toBe(402);
+    // the provider's refusal, the one code the dashboard reads as a declined card
+    expect(res.json.error?.code).toBe('payment_failed');
     expect(res.json.error?.message).toMatch(/^Failed to payment: Declined/);
     expect(await plans.profileOf(owner.id)).toMatchObject(plans.FREE_PROFILE);
     expect(await plans.paymentsOf(owner.id)).toEqual([]);
@@ -277,6 +279,18 @@ describe('purchase by PayPal subscription', () => {
       400,
       'Invalid subscription id',
     );
+    // a cancelled subscription (the one cancelled above) ends the checkout by our own reading, not
+    // by a refusal: `checkout_failed`, never the decline's `payment_failed`; a retry of that
+    // checkout (no longer pending) answers the same
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const ended = await plans.buyByPaypal(owner, cheap);
+      expect(ended.status, JSON.stringify(ended.json)).toBe(409);
+      expect(ended.json.error).toMatchObject({
+        code: 'checkout_failed',
+        message: 'Failed to payment: The subscription is cancelled',
+      });
+    }
+    expect(await plans.paymentsOf(owner.id)).toEqual([]);
     // not approved yet: nothing recorded, the reconcile job waits for it
     const pending = await plans.control<{ id: string }>('paypal', '/subscriptions', {
       quantity: '3',

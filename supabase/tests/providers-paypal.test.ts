@@ -234,6 +234,22 @@ describe('PayPal JS SDK stand-in', () => {
     expect((await fetch(`${providersUrl()}/paypal/sdk/js?client-id=other`)).status).toBe(400);
   });
 
+  it("answers an unknown plan as PayPal's create call does: the opener's onError, by name", async () => {
+    const body = JSON.stringify({ plan_id: 'P-NOSUCHPLAN', quantity: '3', custom_id: 'owner-12' });
+    const html = await (
+      await fetch(
+        `${providersUrl()}/paypal/checkout/subscribe?client_id=${PAYPAL_DEFAULTS.clientId}&origin=http://127.0.0.1:5&body=${encodeURIComponent(body)}`,
+      )
+    ).text();
+    // no page to approve: the SDK stand-in rejects the create call with RESOURCE_NOT_FOUND
+    expect(html).not.toContain('Agree &amp; Subscribe');
+    expect(html).toContain('"result":"error","name":"RESOURCE_NOT_FOUND"');
+    const sdk = await (
+      await fetch(`${providersUrl()}/paypal/sdk/js?client-id=${PAYPAL_DEFAULTS.clientId}`)
+    ).text();
+    expect(sdk).toContain("if (data.result === 'error') reject(new Error(String(data.name)))");
+  });
+
   it('subscribes from the popup page and tells the opener', async () => {
     const body = JSON.stringify({
       plan_id: PAYPAL_DEFAULTS.planId,

@@ -73,7 +73,8 @@ export function httpErrorOf(err: unknown, what: string): HttpError {
       const status = Number(m[1]);
       const code =
         {
-          402: 'payment_failed',
+          // the database's 402 is a checkout no longer pending, never the provider's refusal
+          402: 'checkout_failed',
           403: 'forbidden',
           404: 'not_found',
           409: 'conflict',
@@ -151,7 +152,11 @@ export const chargeById = (id: string) => rpc<ChargeRow | null>('plan_charge', {
 
 export type Settled =
   | { state: 'recorded'; payment: PaymentRow }
-  | { state: 'failed'; message: string }
+  /**
+   * `refused`: the provider refused the payment (a declined card); otherwise our own reading
+   * ended the checkout (no such subscription, one not active, a charge no longer pending).
+   */
+  | { state: 'failed'; message: string; refused?: boolean }
   /** The provider took the money but the plan could not be recorded: the money went back. */
   | { state: 'refunded'; message: string }
   | { state: 'pending' }
@@ -223,7 +228,7 @@ export async function settleCardCheckout(charge: ChargeRow): Promise<Settled> {
         ? payment.failure.pgMessage || payment.failure.reason || 'The card was declined'
         : 'The payment was cancelled';
     await rpc('fail_plan_checkout', { p_charge_id: charge.id, p_error: reason });
-    return { state: 'failed', message: reason };
+    return { state: 'failed', message: reason, refused: payment.status === 'FAILED' };
   }
   if (payment.status !== 'PAID') return { state: 'pending' };
   if (
@@ -412,9 +417,10 @@ export function checkoutAnswer(settled: Settled): { status: true; payment: Payme
     case 'recorded':
       return { status: true, payment: settled.payment };
     case 'failed':
+      // only the provider's refusal is `payment_failed` (the dashboard reads it as a decline)
       throw new HttpError(
-        402,
-        'payment_failed',
+        settled.refused ? 402 : 409,
+        settled.refused ? 'payment_failed' : 'checkout_failed',
         `${PLAN_MESSAGES.failedToPayment}: ${settled.message}`,
       );
     case 'refunded':
@@ -431,7 +437,8 @@ export function checkoutAnswer(settled: Settled): { status: true; payment: Payme
 }
 
 /**
- * A double submit or a retry of a checkout that has finished: its outcome, nothing charged again;
+ * A double submit or a retry of a checkout that has finished: its outcome, nothing charged again
+ * (a failed one as `checkout_failed`: the charge keeps why, not whether the provider refused);
  * null for a new or pending one.
  */
 export async function finishedCheckoutAnswer(

@@ -39,14 +39,23 @@ function subscribe(model: PayPalModel, visit: Visit) {
   } catch {
     // shown as an error
   }
-  const error =
+  // what PayPal's API answers the JS SDK's create call: its error's name, and our words for it
+  const error: [string, string] | undefined =
     form.get('client_id') !== options.clientId
-      ? 'Unknown client id'
+      ? ['INVALID_CLIENT', 'Unknown client id']
       : body.plan_id !== options.planId
-        ? 'Unknown plan'
+        ? ['RESOURCE_NOT_FOUND', 'Unknown plan']
         : !validQuantity(String(body.quantity ?? '1'))
-          ? 'Invalid quantity'
+          ? ['UNPROCESSABLE_ENTITY', 'Invalid quantity']
           : undefined;
+  // as PayPal's SDK, a refused create call is the button's onError (with the error's name), not
+  // a page the buyer could approve
+  if (error) {
+    return sendPage(
+      visit,
+      popupResultPage({ result: 'error', name: error[0] }, origin, error[1], nonce),
+    );
+  }
   if (!decision) {
     const quantity = String(body.quantity ?? '1');
     return sendPage(
@@ -65,12 +74,11 @@ function subscribe(model: PayPalModel, visit: Visit) {
         },
         action: 'subscribe',
         approveLabel: 'Agree & Subscribe',
-        error,
         nonce,
       }),
     );
   }
-  if (decision !== 'approve' || error) return cancelled(visit);
+  if (decision !== 'approve') return cancelled(visit);
   const s = model.create(body, {
     subscriber: {
       email_address: 'buyer@paypal.local',

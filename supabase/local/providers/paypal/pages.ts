@@ -48,6 +48,7 @@ export function jsSdkScript(base: string, clientId: string): string {
             return new Promise(function (resolve, reject) {
               waiters.push(function (data) {
                 if (data.result === 'approve') resolve(data.subscriptionID);
+                else if (data.result === 'error') reject(new Error(String(data.name)));
                 else reject(CANCELLED);
               });
             });

@@ -174,19 +174,19 @@ describe('payment', () => {
     );
   });
 
-  it("a failed PayPal payment returns to the plan page saying what to do, not PayPal's words", async () => {
+  /** The payment page with a stand-in PayPal button, and the plan page as a probe of the notice. */
+  function paypalPage() {
     providers.paymentsConfig.mockReturnValue({ paypal: { clientId: 'c', planId: 'P-1' } });
-    let buttons: PayPalButtonsComponentOptions | undefined;
+    const page = { buttons: undefined as PayPalButtonsComponentOptions | undefined };
     providers.loadPaypal.mockResolvedValue({
       Buttons: (options: PayPalButtonsComponentOptions) => {
-        buttons = options;
+        page.buttons = options;
         return { render: async () => {}, close: async () => {}, isEligible: () => true };
       },
     } as unknown as PayPalNamespace);
-    api.checkPaypalPayment.mockRejectedValue(refused());
-    // the payment page, and the plan page as a probe of the notice it is sent with
-    const renderPayment = async () => {
-      buttons = undefined;
+    const open = async () => {
+      cleanup();
+      page.buttons = undefined;
       renderWithProviders(
         <Routes>
           <Route path="/purchase/payment" element={<PurchasePage />} />
@@ -194,18 +194,89 @@ describe('payment', () => {
         </Routes>,
         { route: '/purchase/payment?focus=basic', session: signedInSession() },
       );
-      await waitFor(() => expect(buttons).toBeDefined());
+      await waitFor(() => expect(page.buttons).toBeDefined());
+      return page.buttons!;
     };
-    await renderPayment();
+    return open;
+  }
+
+  it("a failed PayPal payment returns to the plan page saying what to do, not PayPal's words", async () => {
+    const renderPayment = paypalPage();
+    api.checkPaypalPayment.mockRejectedValue(refused());
+    let buttons = await renderPayment();
     const text =
       'The PayPal payment did not go through. Try another way to pay in PayPal, or ask PayPal why it was declined.';
-    await act(() => buttons!.onApprove!({ subscriptionID: 'I-1' } as never, {} as never));
+    await act(() => buttons.onApprove!({ subscriptionID: 'I-1' } as never, {} as never));
     expect((await screen.findByTestId('notice')).textContent).toBe(text);
 
-    cleanup();
-    await renderPayment();
-    act(() => buttons!.onError!({ message: 'INSTRUMENT_DECLINED: debug_id 12ab' }));
+    buttons = await renderPayment();
+    act(() => buttons.onError!({ message: 'INSTRUMENT_DECLINED: debug_id 12ab' }));
     expect((await screen.findByTestId('notice')).textContent).toBe(text);
+  });
+
+  it("PayPal's other errors say what happened, not that the payment was declined (en, ko)", async () => {
+    const renderPayment = paypalPage();
+    // PayPal's catch-all onError: a popup closed while loading, a wrong plan id, a failed call
+    const cases: Array<[string, string, string]> = [
+      [
+        'Detected popup close',
+        'The payment did not go through: the PayPal window closed before the payment was finished. Nothing was charged; try again.',
+        '결제가 완료되지 않았습니다: 결제가 끝나기 전에 PayPal 창이 닫혔습니다. 결제된 금액은 없으니 다시 시도해 주세요.',
+      ],
+      [
+        'RESOURCE_NOT_FOUND',
+        'The payment did not go through: PayPal refused our subscription plan, a fault on our side. Nothing was charged; try again later, or pay another way.',
+        '결제가 완료되지 않았습니다: PayPal이 구독 플랜을 받아들이지 않았습니다(저희 쪽 문제입니다). 결제된 금액은 없으니 나중에 다시 시도하거나 다른 결제 수단을 이용해 주세요.',
+      ],
+      [
+        'Failed to fetch',
+        'The payment did not go through: PayPal could not be reached. Check your connection and try again; nothing was charged.',
+        '결제가 완료되지 않았습니다: PayPal에 연결하지 못했습니다. 인터넷 연결을 확인하고 다시 시도해 주세요. 결제된 금액은 없습니다.',
+      ],
+      [
+        'The PayPal window was blocked',
+        'The payment did not go through: your browser blocked the PayPal window. Allow pop-ups for this site and try again.',
+        '결제가 완료되지 않았습니다: 브라우저가 PayPal 창을 막았습니다. 이 사이트의 팝업을 허용한 뒤 다시 시도해 주세요.',
+      ],
+      [
+        'zoid destroyed all components',
+        'The payment did not go through: PayPal stopped with an error. Nothing was charged; try again, or pay another way.',
+        '결제가 완료되지 않았습니다: PayPal에서 오류가 발생했습니다. 결제된 금액은 없으니 다시 시도하거나 다른 결제 수단을 이용해 주세요.',
+      ],
+    ];
+    for (const [language, column] of [
+      ['en', 1],
+      ['ko', 2],
+    ] as const) {
+      await i18next.changeLanguage(language);
+      for (const row of cases) {
+        const buttons = await renderPayment();
+        act(() => buttons.onError!(new Error(row[0]) as never));
+        expect((await screen.findByTestId('notice')).textContent).toBe(row[column]);
+      }
+    }
+  });
+
+  it('a checkout our own reading ended is not told as a decline (en, ko)', async () => {
+    const renderPayment = paypalPage();
+    // the server's checkout_failed (plan-flows checkoutAnswer): here a cancelled subscription
+    api.checkPaypalPayment.mockRejectedValue(
+      Object.assign(new Error('Failed to payment: The subscription is cancelled'), {
+        status: 409,
+        code: 'checkout_failed',
+      }),
+    );
+    let buttons = await renderPayment();
+    await act(() => buttons.onApprove!({ subscriptionID: 'I-1' } as never, {} as never));
+    expect((await screen.findByTestId('notice')).textContent).toBe(
+      'The payment did not go through: we could not confirm this payment for your order (it was cancelled, not found, or the checkout had already ended). No plan was added; start again.',
+    );
+    await i18next.changeLanguage('ko');
+    buttons = await renderPayment();
+    await act(() => buttons.onApprove!({ subscriptionID: 'I-1' } as never, {} as never));
+    expect((await screen.findByTestId('notice')).textContent).toBe(
+      '결제가 완료되지 않았습니다: 주문의 결제를 확인하지 못했습니다(결제가 취소되었거나, 찾을 수 없거나, 이미 끝난 결제입니다). 플랜은 추가되지 않았으니 처음부터 다시 시도해 주세요.',
+    );
   });
 
   it('in Korean shows the terms note', async () => {

@@ -30,7 +30,7 @@ import {
   toPlan,
   type Basket,
 } from '../model/plans';
-import { isPaymentRefused, planReason } from '../model/messages';
+import { paymentFailedText, paypalErrorText, planReason } from '../model/messages';
 import { useLang } from '../model/use-lang';
 import { registerPlanTranslations } from '../locales';
 import { PlanFields } from './plan-fields';
@@ -211,12 +211,6 @@ function Payment({ basket }: { basket: Basket }) {
     navigate(`${paths.profilePlan}?purchased=1`);
   };
 
-  // a refused payment says what to do, not the provider's words; other failures say why
-  const failedText = (cause: unknown, via: 'card' | 'wallet' | 'paypal') =>
-    isPaymentRefused(cause)
-      ? s(`payment.declined.${via}`)
-      : s('payment.failed', { reason: planReason(t, cause) });
-
   const payWithPortOne = async (route: 'card' | 'wallet') => {
     if (paying || !user) return;
     setPaying(true);
@@ -242,7 +236,7 @@ function Payment({ basket }: { basket: Basket }) {
       await checkIamportPayment(plan, result.billingKey, route);
       await done();
     } catch (cause) {
-      setMessage({ text: failedText(cause, route), error: true });
+      setMessage({ text: paymentFailedText(t, cause, route), error: true });
     } finally {
       setPaying(false);
     }
@@ -285,16 +279,16 @@ function Payment({ basket }: { basket: Basket }) {
             } catch (cause) {
               // spec: an error on the international route returns to the plan page
               navigate(paths.profilePlan, {
-                state: { notice: failedText(cause, 'paypal') },
+                state: { notice: paymentFailedText(t, cause, 'paypal') },
               });
             } finally {
               setPaying(false);
             }
           },
           onCancel: () => navigate(`${paths.profilePlan}?paypal=cancelled`),
-          // PayPal's own failure (its words are for developers): what to do, not why
-          onError: () =>
-            navigate(paths.profilePlan, { state: { notice: s('payment.declined.paypal') } }),
+          // PayPal's catch-all (its words are for developers): what happened and what to do
+          onError: (error) =>
+            navigate(paths.profilePlan, { state: { notice: paypalErrorText(t, error) } }),
         });
         buttons = instance;
         await instance.render(paypalBox.current);

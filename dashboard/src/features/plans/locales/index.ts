@@ -158,6 +158,20 @@ export const en = {
     paypalLoading: 'Loading PayPal…',
     paypalFailed: 'PayPal could not be loaded: {{reason}}',
     failed: 'The payment did not go through: {{reason}}',
+    // the server's checkout_failed: our own reading ended the checkout, not a refusal
+    checkoutEnded:
+      'we could not confirm this payment for your order (it was cancelled, not found, or the checkout had already ended). No plan was added; start again.',
+    // PayPal's onError, by what happened (model/messages.ts paypalErrorText)
+    paypalError: {
+      closed:
+        'the PayPal window closed before the payment was finished. Nothing was charged; try again.',
+      blocked: 'your browser blocked the PayPal window. Allow pop-ups for this site and try again.',
+      network:
+        'PayPal could not be reached. Check your connection and try again; nothing was charged.',
+      setup:
+        'PayPal refused our subscription plan, a fault on our side. Nothing was charged; try again later, or pay another way.',
+      other: 'PayPal stopped with an error. Nothing was charged; try again, or pay another way.',
+    },
     declined: {
       card: 'The payment did not go through. Try another card, or ask your card issuer why it was declined.',
       wallet:
@@ -345,6 +359,19 @@ export const ko: typeof en = {
     paypalLoading: 'PayPal을 불러오는 중…',
     paypalFailed: 'PayPal을 불러오지 못했습니다: {{reason}}',
     failed: '결제가 완료되지 않았습니다: {{reason}}',
+    checkoutEnded:
+      '주문의 결제를 확인하지 못했습니다(결제가 취소되었거나, 찾을 수 없거나, 이미 끝난 결제입니다). 플랜은 추가되지 않았으니 처음부터 다시 시도해 주세요.',
+    paypalError: {
+      closed: '결제가 끝나기 전에 PayPal 창이 닫혔습니다. 결제된 금액은 없으니 다시 시도해 주세요.',
+      blocked:
+        '브라우저가 PayPal 창을 막았습니다. 이 사이트의 팝업을 허용한 뒤 다시 시도해 주세요.',
+      network:
+        'PayPal에 연결하지 못했습니다. 인터넷 연결을 확인하고 다시 시도해 주세요. 결제된 금액은 없습니다.',
+      setup:
+        'PayPal이 구독 플랜을 받아들이지 않았습니다(저희 쪽 문제입니다). 결제된 금액은 없으니 나중에 다시 시도하거나 다른 결제 수단을 이용해 주세요.',
+      other:
+        'PayPal에서 오류가 발생했습니다. 결제된 금액은 없으니 다시 시도하거나 다른 결제 수단을 이용해 주세요.',
+    },
     declined: {
       card: '결제가 완료되지 않았습니다. 다른 카드로 다시 시도하거나 카드사에 거절 사유를 문의해 주세요.',
       wallet:

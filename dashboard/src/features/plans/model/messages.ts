@@ -6,11 +6,43 @@ import { PLAN_MESSAGES } from './plans';
 /** The reason of a failure of a plan call, in the reader's language where it is one of ours. */
 export const planReason = sharedMessageReason(PLAN_MESSAGES, 'plans.messages');
 
+type T = (key: string, options?: Record<string, unknown>) => string;
+
+const codeOf = (cause: unknown) => (cause as { code?: unknown } | null)?.code;
+
 /**
- * Whether a payment call failed because the provider refused the payment (a declined card, a
- * PayPal charge that failed): the server's 'payment_failed'. Its message carries the provider's
- * own words (in English); the screens say what to do instead (plans.payment.declined).
+ * What a failed payment call says. Only the provider's refusal (the server's `payment_failed`: a
+ * declined card, a refused wallet payment) reads as a decline, with what to do instead of the
+ * provider's English words (plans.payment.declined); a checkout our own reading ended (the
+ * server's `checkout_failed`: no such subscription, one no longer active, a checkout no longer
+ * pending) says so; anything else says why.
  */
-export function isPaymentRefused(cause: unknown): boolean {
-  return (cause as { code?: unknown } | null)?.code === 'payment_failed';
+export function paymentFailedText(t: T, cause: unknown, via: 'card' | 'wallet' | 'paypal') {
+  const code = codeOf(cause);
+  if (code === 'payment_failed') return t(`plans.payment.declined.${via}`);
+  if (code === 'checkout_failed')
+    return t('plans.payment.failed', { reason: t('plans.payment.checkoutEnded') });
+  return t('plans.payment.failed', { reason: planReason(t, cause) });
+}
+
+/**
+ * PayPal's JS SDK calls `onError` for anything that stops its button (its docs: "a catch-all"):
+ * a popup closed while loading ("Detected popup close", "Window closed"), a popup the browser
+ * blocked, a call that failed on the way, our plan id refused (RESOURCE_NOT_FOUND), and, rarely,
+ * a funding source it declined (INSTRUMENT_DECLINED). Its words are for developers: the owner
+ * reads what happened and what to do, in their language; only a refusal reads as a decline.
+ */
+const PAYPAL_ERRORS: ReadonlyArray<readonly [RegExp, string]> = [
+  [/INSTRUMENT_DECLINED|PAYER_CANNOT_PAY|declined/i, 'declined'],
+  [/popup close|window (is )?closed|closed/i, 'closed'],
+  [/block|can ?not open popup/i, 'blocked'],
+  [/fetch|network|timed? ?out|timeout|offline|load failed/i, 'network'],
+  [/RESOURCE_NOT_FOUND|INVALID_RESOURCE_ID|INVALID_REQUEST|UNPROCESSABLE|plan/i, 'setup'],
+];
+
+export function paypalErrorText(t: T, error: unknown): string {
+  const message = String((error as { message?: unknown } | null)?.message ?? error ?? '');
+  const kind = PAYPAL_ERRORS.find(([pattern]) => pattern.test(message))?.[1] ?? 'other';
+  if (kind === 'declined') return t('plans.payment.declined.paypal');
+  return t('plans.payment.failed', { reason: t(`plans.payment.paypalError.${kind}`) });
 }
