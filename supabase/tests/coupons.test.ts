@@ -3,7 +3,7 @@
 // coupon is for owners who never had a plan. Plans bought with money: plans.test.ts.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PLAN_MESSAGES } from '@reaction-blocks/contracts/plans';
+import { blocksAllowed, PLAN_MESSAGES } from '@reaction-blocks/contracts/plans';
 import { callFunction, newUser, sql, type TestUser } from './support/clients.ts';
 import * as plans from './support/plans.ts';
 
@@ -127,5 +127,19 @@ describe('coupons', () => {
       block_limit: 23,
       response_monthly_limit: 1100,
     });
+    // the plan-change warning counts as the server: the larger addition, not the sum
+    expect(blocksAllowed([20, 8])).toBe(23);
+  });
+
+  it('a coupon larger than the plan gives its blocks, not the sum, as blocksAllowed counts', async () => {
+    const owner = await newUser('coupon-over-plan');
+    expect(
+      (await plans.buyByCard(owner, await plans.cardKey(owner), plans.custom(4, 2000))).status,
+    ).toBe(200);
+    expect((await plans.profileOf(owner.id)).block_limit).toBe(blocksAllowed([4]));
+    expect((await use(owner, code)).status).toBe(200);
+    const { block_limit } = await plans.profileOf(owner.id);
+    expect(block_limit).toBe(11);
+    expect(block_limit).toBe(blocksAllowed([4, 8]));
   });
 });

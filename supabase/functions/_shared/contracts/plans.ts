@@ -82,6 +82,14 @@ export const roundEmails = (previous: number, typed: number) =>
 export const shownBlocks = (blockLimit: number) => STARTER.blocks + blockLimit;
 export const shownEmails = (responseMonthlyLimit: number) => STARTER.emails + responseMonthlyLimit;
 
+/**
+ * The blocks an owner may keep active under the active rows adding these `blockLimit`s (a plan,
+ * coupons), as private.apply_plan_limits counts them: Starter's plus the LARGEST addition (a
+ * coupon beside a plan gives the larger of the two, not the sum).
+ */
+export const blocksAllowed = (blockLimits: readonly number[]) =>
+  shownBlocks(Math.max(0, ...blockLimits));
+
 /** What a plan row's content and next_content say of the plan (a coupon's row names its code). */
 export interface TPlanContent {
   planName?: string;

@@ -1,4 +1,4 @@
-import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import i18next from 'i18next';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeExports, renderWithProviders, signedInSession } from '../../../test/utils';
@@ -166,6 +166,49 @@ describe('plan page', () => {
     await act(() => i18next.changeLanguage('ko'));
     expect(within(dialog).getByRole('status').textContent).toBe(
       '지금 블록이 6개 있고, 새 플랜은 3개까지입니다. 새 플랜이 시작되면 한도를 넘는 블록은 최근에 만든 것부터 비활성화됩니다. 삭제되는 것은 없습니다.',
+    );
+  });
+
+  it('counts a coupon still running when the new plan starts, as the server does (both boundaries, ko)', async () => {
+    // the card plan ends 2026-12-22, so the new plan starts 2026-12-23; the coupon adds 8 (11)
+    const coupon = (end: string) =>
+      row({
+        id: 'coupon-1',
+        type: 'coupon',
+        price: 0,
+        method: null,
+        end_date: end,
+        content: { planName: 'Coupon', blockLimit: 8, responseMonthlyLimit: 0 },
+        auto_renew: false,
+      });
+    const open = async (blocks: number, couponEnds: string) => {
+      cleanup();
+      api.listActivePlans.mockResolvedValue([row({ method: 'iamport' }), coupon(couponEnds)]);
+      api.loadUsage.mockResolvedValue({
+        block_count: blocks,
+        block_limit: 15,
+        response_monthly_count: 0,
+        response_monthly_limit: 2100,
+      });
+      render();
+      fireEvent.click(await screen.findByRole('button', { name: 'Change' }));
+      const dialog = screen.getByRole('dialog', { name: 'Change your plan' });
+      fireEvent.change(within(dialog).getByLabelText('Extra blocks'), { target: { value: '0' } });
+      return within(dialog).getByRole('status');
+    };
+    // the coupon runs through the new plan's first day: 11 blocks fit, 12 do not
+    expect((await open(11, '2026-12-23')).textContent).toBe('');
+    expect((await open(12, '2026-12-23')).textContent).toBe(
+      'You have 12 blocks; with your coupon, the new plan allows 11. When it starts, blocks beyond the limit are deactivated, newest first. Nothing is deleted.',
+    );
+    // a coupon that ends the day before does not count: 3
+    expect((await open(11, '2026-12-22')).textContent).toBe(
+      'You have 11 blocks; the new plan allows 3. When it starts, blocks beyond the limit are deactivated, newest first. Nothing is deleted.',
+    );
+    const status = await open(12, '2026-12-23');
+    await act(() => i18next.changeLanguage('ko'));
+    expect(status.textContent).toBe(
+      '지금 블록이 12개 있고, 쿠폰을 더해도 새 플랜은 11개까지입니다. 새 플랜이 시작되면 한도를 넘는 블록은 최근에 만든 것부터 비활성화됩니다. 삭제되는 것은 없습니다.',
     );
   });
 

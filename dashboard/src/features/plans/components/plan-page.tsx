@@ -17,6 +17,7 @@ import {
   activeCoupons,
   activePlan,
   basketOf,
+  blocksAllowedFrom,
   basketPrice,
   canBuy,
   dayAfter,
@@ -50,12 +51,15 @@ registerPlanTranslations();
 function ChangeDialog({
   row,
   blocksInUse,
+  coupons,
   onClose,
   onChanged,
 }: {
   row: PlanRow;
   /** The owner's blocks now (usage), to warn when the new plan allows fewer. */
   blocksInUse?: number;
+  /** The active coupons: one still running when the new plan starts adds to its limit. */
+  coupons: PlanRow[];
   onClose: () => void;
   onChanged: (row: PlanRow, link: string | null, tab: Window | null) => void;
 }) {
@@ -71,7 +75,10 @@ function ChangeDialog({
     current.blockLimit === basket.blockLimit &&
     current.responseMonthlyLimit === basket.responseMonthlyLimit;
   const paypal = row.method === 'paypal';
-  const newLimit = shownBlocks(basket.blockLimit);
+  // as the server counts when the new plan starts (the day after this period)
+  const starts = row.end_date ? dayAfter(row.end_date) : '';
+  const newLimit = blocksAllowedFrom(basket, coupons, starts);
+  const byCoupon = newLimit > shownBlocks(basket.blockLimit);
   const overLimit = !same && blocksInUse !== undefined && newLimit < blocksInUse;
 
   const submit = () => {
@@ -129,7 +136,10 @@ function ChangeDialog({
       {/* as the Stop dialog says: the blocks beyond the new limit are deactivated */}
       <p className={overLimit ? 'warning-note' : 'visually-hidden'} role="status">
         {overLimit
-          ? s('change.overLimit', { used: fmt(blocksInUse ?? 0), limit: fmt(newLimit) })
+          ? s(byCoupon ? 'change.overLimitCoupon' : 'change.overLimit', {
+              used: fmt(blocksInUse ?? 0),
+              limit: fmt(newLimit),
+            })
           : null}
       </p>
     </FormDialog>
@@ -386,6 +396,7 @@ export function PlanPage() {
         <ChangeDialog
           row={plan}
           blocksInUse={usage?.block_count}
+          coupons={coupons}
           onClose={() => setDialog(null)}
           onChanged={(row, link, tab) => {
             setDialog(null);

@@ -72,6 +72,8 @@ export const en = {
     same: 'That is your plan already.',
     overLimit:
       'You have {{used}} blocks; the new plan allows {{limit}}. When it starts, blocks beyond the limit are deactivated, newest first. Nothing is deleted.',
+    overLimitCoupon:
+      'You have {{used}} blocks; with your coupon, the new plan allows {{limit}}. When it starts, blocks beyond the limit are deactivated, newest first. Nothing is deleted.',
   },
   coupon: {
     title: 'Use a coupon',
@@ -273,6 +275,8 @@ export const ko: typeof en = {
     same: '이미 사용 중인 플랜입니다.',
     overLimit:
       '지금 블록이 {{used}}개 있고, 새 플랜은 {{limit}}개까지입니다. 새 플랜이 시작되면 한도를 넘는 블록은 최근에 만든 것부터 비활성화됩니다. 삭제되는 것은 없습니다.',
+    overLimitCoupon:
+      '지금 블록이 {{used}}개 있고, 쿠폰을 더해도 새 플랜은 {{limit}}개까지입니다. 새 플랜이 시작되면 한도를 넘는 블록은 최근에 만든 것부터 비활성화됩니다. 삭제되는 것은 없습니다.',
   },
   coupon: {
     title: '쿠폰 사용',

@@ -2,6 +2,7 @@
 // active plan and history rows, usage. The price and rounding come from the module the payment
 // functions use (supabase/functions/_shared/contracts/plans.ts), so the screen shows what the server charges.
 import {
+  blocksAllowed,
   DEFAULT_BASKET,
   formatPlanPrice as formatPlanPriceFor,
   historyPrice,
@@ -150,6 +151,16 @@ export const todayUtc = (now = new Date()) => now.toISOString().slice(0, 10);
 export function usagePercent(used: number, limit: number): number {
   if (!(limit > 0)) return used > 0 ? 100 : 0;
   return Math.min(100, Math.max(0, Math.round((used / limit) * 100)));
+}
+
+/**
+ * The blocks the owner may keep active once `basket` starts on `start` (YYYY-MM-DD): the server's
+ * count (blocksAllowed, private.apply_plan_limits) over the new plan and the coupons still
+ * running that day (a coupon is active through its end date).
+ */
+export function blocksAllowedFrom(basket: Basket, coupons: PlanRow[], start: string): number {
+  const running = coupons.filter((c) => !c.end_date || c.end_date >= start);
+  return blocksAllowed([basket.blockLimit, ...running.map((c) => c.content?.blockLimit ?? 0)]);
 }
 
 /** The basket a plan row would be changed from. */
