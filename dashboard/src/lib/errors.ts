@@ -15,6 +15,44 @@ export function messageOf(cause: unknown): string {
   return String(cause);
 }
 
+/** What a failed removal's answer was, by its code (PostgREST, SQLSTATE or a function's). */
+const REMOVAL_REASONS: ReadonlyArray<
+  readonly [(code: string, message: string) => boolean, string]
+> = [
+  // a function's 503, PostgREST's own connection failures, SQLSTATE class 08
+  [(code) => code === 'unavailable' || /^PGRST00\d$/.test(code) || /^08/.test(code), 'unavailable'],
+  // no answer at all: postgrest-js names the fetch's error ("TypeError: Failed to fetch")
+  [
+    (code, message) =>
+      code === '' && /^(TypeError|FetchError|AbortError)\b|failed to fetch|network/i.test(message),
+    'offline',
+  ],
+  // the session's token refused (PGRST301-303: expired or invalid)
+  [(code) => /^PGRST30\d$/.test(code), 'signedOut'],
+  // row-level security or a grant refused it
+  [(code) => code === '42501', 'notAllowed'],
+  // a statement that ran out of time
+  [(code) => code === '57014', 'timeout'],
+];
+
+/**
+ * The reason of a failed removal (a block, a response) in the reader's language: the known
+ * answers by their code, `known` for a caller's own codes (e.g. `{ not_found: 'results.notFound' }`),
+ * and a translated generic sentence for anything else, never the server's English words.
+ */
+export function removalReason(
+  cause: unknown,
+  known: Readonly<Record<string, string>> = {},
+): string {
+  const code = String((cause as { code?: unknown } | null)?.code ?? '');
+  const message = String((cause as { message?: unknown } | null)?.message ?? cause ?? '');
+  if (Object.hasOwn(known, code)) return i18next.t(known[code]!);
+  const reason = REMOVAL_REASONS.find(([matches]) => matches(code, message))?.[1] ?? 'other';
+  return reason === 'unavailable'
+    ? i18next.t('common.unavailable')
+    : i18next.t(`common.reasons.${reason}`);
+}
+
 /**
  * A function that says a failure in the reader's language when its message is one of a set of
  * shared server messages (`{ key: 'English text' }`, e.g. PLAN_MESSAGES), through the texts

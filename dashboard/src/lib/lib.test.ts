@@ -1,7 +1,7 @@
 import type { User } from '@supabase/auth-js';
 import { describe, expect, it } from 'vitest';
 import { AUTH_STORAGE_KEY, mayHaveSession } from './auth-storage';
-import { formatWait, messageOf, withWait } from './errors';
+import { formatWait, messageOf, removalReason, withWait } from './errors';
 import { detectLanguage, initI18n, toLanguage } from './i18n';
 import { isEligibleUser } from './session';
 
@@ -42,6 +42,76 @@ describe('messageOf', () => {
       await i18next.changeLanguage('en');
     }
     expect(messageOf(unavailable)).toBe('The service is briefly unavailable.');
+  });
+});
+
+describe('removalReason', () => {
+  it("says the known answers by their code and anything else generically, never the server's English", async () => {
+    initI18n();
+    const error = (code: string, message: string) => ({ code, message, details: '', hint: '' });
+    const cases: Array<[unknown, string, string]> = [
+      [
+        error('unavailable', 'The service is briefly unavailable'),
+        'The service is briefly unavailable.',
+        '서비스가 잠시 응답하지 않습니다.',
+      ],
+      [
+        error('PGRST001', 'Could not connect with the database'),
+        'The service is briefly unavailable.',
+        '서비스가 잠시 응답하지 않습니다.',
+      ],
+      [
+        error('08006', 'connection failure'),
+        'The service is briefly unavailable.',
+        '서비스가 잠시 응답하지 않습니다.',
+      ],
+      [
+        error('', 'TypeError: Failed to fetch'),
+        'The connection failed. Check it and try again.',
+        '연결에 실패했습니다. 인터넷 연결을 확인하고 다시 시도해 주세요.',
+      ],
+      [
+        error('PGRST303', 'JWT expired'),
+        'Your session has ended. Sign in again, then try again.',
+        '로그인이 만료되었습니다. 다시 로그인한 뒤 시도해 주세요.',
+      ],
+      [
+        error('42501', 'permission denied for table blocks'),
+        'You may not do this with your account.',
+        '이 계정으로는 할 수 없는 작업입니다.',
+      ],
+      [
+        error('57014', 'canceling statement due to statement timeout'),
+        'The server took too long. Try again in a moment.',
+        '서버 응답이 너무 늦었습니다. 잠시 후 다시 시도해 주세요.',
+      ],
+      [
+        error('23503', 'update or delete on table "blocks" violates foreign key constraint'),
+        'Something went wrong on our side. Try again in a moment.',
+        '서버에서 문제가 발생했습니다. 잠시 후 다시 시도해 주세요.',
+      ],
+      [
+        new Error('boom'),
+        'Something went wrong on our side. Try again in a moment.',
+        '서버에서 문제가 발생했습니다. 잠시 후 다시 시도해 주세요.',
+      ],
+    ];
+    const i18next = (await import('i18next')).default;
+    for (const [language, column] of [
+      ['en', 1],
+      ['ko', 2],
+    ] as const) {
+      await i18next.changeLanguage(language);
+      try {
+        for (const row of cases) expect(removalReason(row[0]), String(row[0])).toBe(row[column]);
+        // a caller's own code, through its own text
+        expect(removalReason({ code: 'not_found' }, { not_found: 'common.retry' })).toBe(
+          i18next.t('common.retry'),
+        );
+      } finally {
+        await i18next.changeLanguage('en');
+      }
+    }
   });
 });
 

@@ -20,6 +20,14 @@ const en = {
     /** a function's 503 `unavailable`: a call that failed on the way, worth another try */
     unavailable: 'The service is briefly unavailable.',
     retry: 'Try again',
+    /** why a removal failed, by the answer's code (lib/errors.ts removalReason) */
+    reasons: {
+      offline: 'The connection failed. Check it and try again.',
+      signedOut: 'Your session has ended. Sign in again, then try again.',
+      notAllowed: 'You may not do this with your account.',
+      timeout: 'The server took too long. Try again in a moment.',
+      other: 'Something went wrong on our side. Try again in a moment.',
+    },
   },
   blockTypes: {
     comment: 'Comment',

@@ -26,6 +26,13 @@ const ko: Shape<Resources> = {
     retryIn: '{{in}} 다시 시도해 주세요.',
     unavailable: '서비스가 잠시 응답하지 않습니다.',
     retry: '다시 시도',
+    reasons: {
+      offline: '연결에 실패했습니다. 인터넷 연결을 확인하고 다시 시도해 주세요.',
+      signedOut: '로그인이 만료되었습니다. 다시 로그인한 뒤 시도해 주세요.',
+      notAllowed: '이 계정으로는 할 수 없는 작업입니다.',
+      timeout: '서버 응답이 너무 늦었습니다. 잠시 후 다시 시도해 주세요.',
+      other: '서버에서 문제가 발생했습니다. 잠시 후 다시 시도해 주세요.',
+    },
   },
   blockTypes: {
     comment: '댓글',

@@ -66,6 +66,7 @@ const en = {
       text: 'Delete “{{name}}”? Its responses are deleted too. This cannot be undone.',
       back: 'Back',
       confirm: 'Delete',
+      error: 'The block was not deleted: {{message}}',
     },
     tagDialog: {
       title: 'Change tag',
@@ -184,6 +185,7 @@ const ko: SameShape<typeof en> = {
       text: '“{{name}}” 블록을 삭제할까요? 응답도 함께 삭제되며 되돌릴 수 없습니다.',
       back: '뒤로',
       confirm: '삭제',
+      error: '블록을 삭제하지 못했습니다: {{message}}',
     },
     tagDialog: {
       title: '태그 변경',

@@ -15,7 +15,8 @@ export async function deleteResponse(input: TDeleteResponseInput): Promise<void>
   // id back so that case is reported instead of silently removing the row from the screen.
   const { data, error } = await supabase.from('responses').delete().eq('id', id).select('id');
   if (error) throw error;
-  if (!data || data.length === 0) throw new Error(i18next.t('results.notFound'));
+  if (!data || data.length === 0)
+    throw Object.assign(new Error(i18next.t('results.notFound')), { code: 'not_found' });
 }
 
 /**

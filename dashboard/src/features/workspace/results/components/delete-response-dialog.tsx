@@ -2,7 +2,7 @@
 // so the owner can retry or cancel; the list is untouched until the delete succeeded.
 import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '../../../../components/ui/confirm-dialog';
-import { messageOf } from '../../../../lib/errors';
+import { removalReason } from '../../../../lib/errors';
 import type { ResponseRow } from '../types';
 import { formatTime, respondentName } from './result-row';
 
@@ -23,7 +23,11 @@ export function DeleteResponseDialog({ row, onClose, onConfirm }: DeleteResponse
       confirmLabel={t('results.deleteDialog.confirm')}
       onCancel={onClose}
       onConfirm={() => onConfirm(row)}
-      errorText={(cause) => t('results.deleteDialog.error', { message: messageOf(cause) })}
+      errorText={(cause) =>
+        t('results.deleteDialog.error', {
+          message: removalReason(cause, { not_found: 'results.notFound' }),
+        })
+      }
     >
       <p>
         {t('results.deleteDialog.text', {

@@ -225,7 +225,7 @@ describe('ResultsView', () => {
     vi.spyOn(console, 'error').mockImplementation(() => {});
     const api = fakeApi([responseRow({ creator_name: 'Stays' })], {
       deleteResponse: vi.fn(async () => {
-        throw new Error('permission denied');
+        throw { code: '42501', message: 'permission denied for table responses' };
       }),
     });
     renderView(api);
@@ -234,10 +234,39 @@ describe('ResultsView', () => {
     fireEvent.click(within(dialog).getByRole('button', { name: 'Delete' }));
 
     const alert = await within(dialog).findByRole('alert');
-    expect(alert.textContent).toBe('The response could not be deleted: permission denied');
+    expect(alert.textContent).toBe(
+      'The response could not be deleted: You may not do this with your account.',
+    );
     expect(rows()).toHaveLength(1);
     expect(screen.getByText('Stays')).toBeTruthy();
     expect(screen.getByRole('heading', { name: '25 responses' })).toBeTruthy();
+  });
+
+  it("says a failed delete's reason in Korean, not the server's English", async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    await i18next.changeLanguage('ko');
+    const failures: unknown[] = [
+      { code: 'XX000', message: 'internal error in trigger responses_after_delete' },
+      Object.assign(new Error('The response no longer exists'), { code: 'not_found' }),
+    ];
+    const api = fakeApi([responseRow()], {
+      deleteResponse: vi.fn(async () => {
+        throw failures.shift();
+      }),
+    });
+    renderView(api);
+    fireEvent.click(await screen.findByRole('button', { name: '삭제' }));
+    const dialog = screen.getByRole('alertdialog');
+    fireEvent.click(within(dialog).getByRole('button', { name: '삭제' }));
+    expect((await within(dialog).findByRole('alert')).textContent).toBe(
+      '응답을 삭제하지 못했습니다: 서버에서 문제가 발생했습니다. 잠시 후 다시 시도해 주세요.',
+    );
+    fireEvent.click(within(dialog).getByRole('button', { name: '삭제' }));
+    await waitFor(() =>
+      expect(within(dialog).getByRole('alert').textContent).toBe(
+        '응답을 삭제하지 못했습니다: 응답이 이미 없거나 삭제할 권한이 없습니다.',
+      ),
+    );
   });
 
   it('asks for the next page after the last row with "Load more" and stops on a short page', async () => {
