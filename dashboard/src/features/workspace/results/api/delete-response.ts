@@ -4,6 +4,8 @@ import { z } from 'zod';
 import i18next from 'i18next';
 import { queryRoots } from '../../../../lib/query-keys';
 import { supabase } from '../../../../lib/supabase';
+import type { ResponseRow } from '../types';
+import type { TResultsSummary } from './results-summary';
 import { resultKeys } from './keys';
 
 export const ZDeleteResponseInput = z.strictObject({ id: z.guid() });
@@ -20,17 +22,27 @@ export async function deleteResponse(input: TDeleteResponseInput): Promise<void>
 }
 
 /**
- * Deletes through `remove` (the results area's injectable call); then the summary is read
- * again, and the block list's counts are stale.
+ * Deletes `row` through `remove` (the results area's injectable call). The delete shows at once:
+ * the cached summary counts one fewer (a held response among the held, as the database counts
+ * it), so the list's "N responses" heading agrees with the rows as the row goes; the summary is
+ * then read again without being waited for, and the block list's counts are stale.
  */
 export function useDeleteResponse(blockId: string, remove: typeof deleteResponse) {
   const client = useQueryClient();
+  const summaries = [...resultKeys.all(blockId), 'summary'];
   return useMutation({
-    mutationFn: (input: Parameters<typeof remove>[0]) => remove(input),
-    // the summary (and the list's count with it) is read before the mutation settles
-    onSuccess: () => {
+    mutationFn: (row: Pick<ResponseRow, 'id' | 'held'>) => remove({ id: row.id }),
+    onSuccess: (_done, row) => {
+      client.setQueriesData<TResultsSummary>({ queryKey: summaries }, (summary) => {
+        if (!summary) return summary;
+        const { responses, held } = summary.totals;
+        const totals = row.held
+          ? { ...summary.totals, held: Math.max(0, held - 1) }
+          : { ...summary.totals, responses: Math.max(0, responses - 1) };
+        return { ...summary, totals };
+      });
       void client.invalidateQueries({ queryKey: queryRoots.blocks });
-      return client.invalidateQueries({ queryKey: [...resultKeys.all(blockId), 'summary'] });
+      void client.invalidateQueries({ queryKey: summaries });
     },
   });
 }

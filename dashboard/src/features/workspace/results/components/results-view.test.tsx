@@ -161,6 +161,35 @@ describe('ResultsView', () => {
     expect(document.activeElement?.textContent).toBe('1 response');
   });
 
+  it("shows a delete at once, the count following, without waiting for the summary's re-read", async () => {
+    const all = [responseRow({ creator_name: 'New' }), responseRow({ creator_name: 'Old' })];
+    const fake = fakeApi(all, {}, 2);
+    // the first read answers; the re-read after the delete waits until released
+    let release = () => {};
+    const later = new Promise<void>((resolve) => (release = resolve));
+    const summary = vi.fn<ResultsApi['summary']>(async (input) => {
+      if (summary.mock.calls.length > 1) await later;
+      return fake.summary(input);
+    });
+    renderView({ ...fake, summary });
+    await waitFor(() => expect(rows()).toHaveLength(2));
+    expect(await screen.findByRole('heading', { name: '2 responses' })).toBeTruthy();
+
+    fireEvent.click(within(rows()[0]!).getByRole('button', { name: 'Delete' }));
+    fireEvent.click(
+      within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Delete' }),
+    );
+    // the row and the dialog go, and the heading agrees, while the re-read is still under way
+    await waitFor(() => expect(rows()).toHaveLength(1));
+    expect(screen.queryByRole('alertdialog')).toBeNull();
+    expect(screen.getByRole('heading', { name: '1 response' })).toBeTruthy();
+    await waitFor(() => expect(summary).toHaveBeenCalledTimes(2));
+    release();
+    await act(() => later);
+    expect(screen.getByRole('heading', { name: '1 response' })).toBeTruthy();
+    expect(rows()).toHaveLength(1);
+  });
+
   it('marks a response held by escalation, and Approve counts it', async () => {
     const held = responseRow({ creator_name: 'Storm', held: true });
     const api = fakeApi([responseRow({ creator_name: 'Counted' }), held]);

@@ -59,7 +59,7 @@ export function ResultsView({
   const deleteResponse = useDeleteResponse(block.id, api.deleteResponse);
   const confirmDelete = useCallback(
     async (row: ResponseRow) => {
-      await deleteResponse.mutateAsync({ id: row.id });
+      await deleteResponse.mutateAsync(row);
       remove(row.id);
       setTarget(null);
       setAnnouncement(t('results.deleted'));
