@@ -1,10 +1,10 @@
 import type { User } from '@supabase/auth-js';
-import { render } from '@testing-library/react';
+import { fireEvent, render, waitFor, within } from '@testing-library/react';
 import i18next from 'i18next';
 import type { ReactElement } from 'react';
 import { I18nextProvider } from 'react-i18next';
 import { MemoryRouter, useLocation } from 'react-router-dom';
-import { vi } from 'vitest';
+import { expect, vi } from 'vitest';
 import type { QueryClient } from '@tanstack/react-query';
 import type { ProfileRow } from '../lib/db-types';
 import { createQueryClient } from '../lib/query-client';
@@ -128,4 +128,19 @@ export async function fakeExports<T extends object>(
 ): Promise<T> {
   const fakes = Object.fromEntries(names.map((name) => [name, vi.fn()]));
   return { ...(await importOriginal()), ...fakes };
+}
+
+/**
+ * Presses a dialog's confirm button once per failure the action will meet and answers the error
+ * the dialog shows after each (each one's words differ from the last's).
+ */
+export async function alertsAfterTries(dialog: HTMLElement, confirmLabel: string, tries: number) {
+  const alerts: string[] = [];
+  for (let n = 0; n < tries; n++) {
+    const before = within(dialog).queryByRole('alert')?.textContent ?? null;
+    fireEvent.click(within(dialog).getByRole('button', { name: confirmLabel }));
+    await waitFor(() => expect(within(dialog).getByRole('alert').textContent).not.toBe(before));
+    alerts.push(within(dialog).getByRole('alert').textContent ?? '');
+  }
+  return alerts;
 }

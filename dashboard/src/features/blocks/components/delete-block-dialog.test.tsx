@@ -1,7 +1,7 @@
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { screen } from '@testing-library/react';
 import i18next from 'i18next';
 import { describe, expect, it, vi } from 'vitest';
-import { renderWithProviders } from '../../../test/utils';
+import { alertsAfterTries, renderWithProviders } from '../../../test/utils';
 import { DeleteBlockDialog } from './delete-block-dialog';
 
 describe('DeleteBlockDialog', () => {
@@ -16,16 +16,9 @@ describe('DeleteBlockDialog', () => {
       throw failures.shift();
     });
     renderWithProviders(<DeleteBlockDialog name="설문" onClose={() => {}} onConfirm={onConfirm} />);
-    const dialog = screen.getByRole('alertdialog');
-    fireEvent.click(within(dialog).getByRole('button', { name: '삭제' }));
-    expect((await within(dialog).findByRole('alert')).textContent).toBe(
+    expect(await alertsAfterTries(screen.getByRole('alertdialog'), '삭제', 2)).toEqual([
       '블록을 삭제하지 못했습니다: 연결에 실패했습니다. 인터넷 연결을 확인하고 다시 시도해 주세요.',
-    );
-    fireEvent.click(within(dialog).getByRole('button', { name: '삭제' }));
-    await waitFor(() =>
-      expect(within(dialog).getByRole('alert').textContent).toBe(
-        '블록을 삭제하지 못했습니다: 서버에서 문제가 발생했습니다. 잠시 후 다시 시도해 주세요.',
-      ),
-    );
+      '블록을 삭제하지 못했습니다: 서버에서 문제가 발생했습니다. 잠시 후 다시 시도해 주세요.',
+    ]);
   });
 });

@@ -39,6 +39,20 @@ const row = (over: Partial<PlanRow> = {}): PlanRow => ({
 const render = () =>
   renderWithProviders(<PlanPage />, { route: '/profile/plan', session: signedInSession() });
 
+/** The page with these active rows and blocks in use, its Change dialog open. */
+async function openChange(active: PlanRow[], blocksInUse: number) {
+  api.listActivePlans.mockResolvedValue(active);
+  api.loadUsage.mockResolvedValue({
+    block_count: blocksInUse,
+    block_limit: 15,
+    response_monthly_count: 0,
+    response_monthly_limit: 2100,
+  });
+  render();
+  fireEvent.click(await screen.findByRole('button', { name: 'Change' }));
+  return screen.getByRole('dialog', { name: 'Change your plan' });
+}
+
 beforeEach(() => {
   api.loadUsage.mockResolvedValue({
     block_count: 20,
@@ -143,16 +157,7 @@ describe('plan page', () => {
   });
 
   it('warns, as Stop does, when the new plan allows fewer blocks than are in use, in Korean too', async () => {
-    api.listActivePlans.mockResolvedValue([row({ method: 'iamport' })]);
-    api.loadUsage.mockResolvedValue({
-      block_count: 6,
-      block_limit: 15,
-      response_monthly_count: 0,
-      response_monthly_limit: 2100,
-    });
-    render();
-    fireEvent.click(await screen.findByRole('button', { name: 'Change' }));
-    const dialog = screen.getByRole('dialog', { name: 'Change your plan' });
+    const dialog = await openChange([row({ method: 'iamport' })], 6);
     const warning =
       'You have 6 blocks; the new plan allows 3. When it starts, blocks beyond the limit are deactivated, newest first. Nothing is deleted.';
     expect(within(dialog).queryByText(warning)).toBeNull();
@@ -183,16 +188,7 @@ describe('plan page', () => {
       });
     const open = async (blocks: number, couponEnds: string) => {
       cleanup();
-      api.listActivePlans.mockResolvedValue([row({ method: 'iamport' }), coupon(couponEnds)]);
-      api.loadUsage.mockResolvedValue({
-        block_count: blocks,
-        block_limit: 15,
-        response_monthly_count: 0,
-        response_monthly_limit: 2100,
-      });
-      render();
-      fireEvent.click(await screen.findByRole('button', { name: 'Change' }));
-      const dialog = screen.getByRole('dialog', { name: 'Change your plan' });
+      const dialog = await openChange([row({ method: 'iamport' }), coupon(couponEnds)], blocks);
       fireEvent.change(within(dialog).getByLabelText('Extra blocks'), { target: { value: '0' } });
       return within(dialog).getByRole('status');
     };

@@ -1,7 +1,7 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import i18next from 'i18next';
 import { describe, expect, it, vi } from 'vitest';
-import { renderWithProviders } from '../../../../test/utils';
+import { alertsAfterTries, renderWithProviders } from '../../../../test/utils';
 import { QuotaError } from '../api/approve-responses';
 import type { ResultsApi } from '../api/results-api';
 import {
@@ -285,17 +285,10 @@ describe('ResultsView', () => {
     });
     renderView(api);
     fireEvent.click(await screen.findByRole('button', { name: '삭제' }));
-    const dialog = screen.getByRole('alertdialog');
-    fireEvent.click(within(dialog).getByRole('button', { name: '삭제' }));
-    expect((await within(dialog).findByRole('alert')).textContent).toBe(
+    expect(await alertsAfterTries(screen.getByRole('alertdialog'), '삭제', 2)).toEqual([
       '응답을 삭제하지 못했습니다: 서버에서 문제가 발생했습니다. 잠시 후 다시 시도해 주세요.',
-    );
-    fireEvent.click(within(dialog).getByRole('button', { name: '삭제' }));
-    await waitFor(() =>
-      expect(within(dialog).getByRole('alert').textContent).toBe(
-        '응답을 삭제하지 못했습니다: 응답이 이미 없거나 삭제할 권한이 없습니다.',
-      ),
-    );
+      '응답을 삭제하지 못했습니다: 응답이 이미 없거나 삭제할 권한이 없습니다.',
+    ]);
   });
 
   it('asks for the next page after the last row with "Load more" and stops on a short page', async () => {
