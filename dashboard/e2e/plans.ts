@@ -133,6 +133,20 @@ export async function planAndStop(page: Page, journey: Journey, ownerId: string)
   const blocks = page.getByRole('meter', { name: 'Blocks' });
   await blocks.waitFor();
   assert.equal(await blocks.getAttribute('aria-valuetext'), '4 of 11 blocks (36%)');
+  // a change to fewer blocks than in use warns, as Stop does (not submitted)
+  await page.getByRole('button', { name: 'Change' }).click();
+  const change = page.getByRole('dialog', { name: 'Change your plan' });
+  await change.getByRole('radio', { name: /Custom/ }).check();
+  await change.getByLabel('Extra blocks').fill('0');
+  await change.getByLabel('Extra blocks').press('Tab');
+  await change
+    .getByRole('status')
+    .filter({ hasText: /^You have 4 blocks; the new plan allows 3\. When it starts, / })
+    .waitFor();
+  await axe(page, 'change dialog (over the limit)');
+  await shoot(page, 'plan-change-over-limit');
+  await page.keyboard.press('Escape');
+  await change.waitFor({ state: 'detached' });
   await page.getByRole('button', { name: 'Stop' }).click();
   const dialog = page.getByRole('alertdialog', { name: 'Stop your plan?' });
   await dialog.waitFor();
@@ -157,7 +171,14 @@ export async function planAndStop(page: Page, journey: Journey, ownerId: string)
 /** A second owner, in Korean: pricing, sign-in on /purchase, Custom, PayPal in the local popup. */
 export async function secondOwnerPaysByPaypal(journey: Journey, errors: string[]) {
   const { base } = journey;
-  await inNewPage(journey, errors, { label: 'paypal owner', locale: 'ko-KR' }, async (page) => {
+  const declined = {
+    match:
+      /^error: Failed to load resource: the server responded with a status of 402 \(Payment Required\) \S+\/functions\/v1\/check-iamport-payment$/,
+    reason:
+      'the test card 4000 0000 0000 0002 is declined on purpose: the function answers 402, which Chromium logs for any failed resource',
+  };
+  const options = { label: 'paypal owner', locale: 'ko-KR', expected: [declined] };
+  await inNewPage(journey, errors, options, async (page) => {
     await page.goto(`${base}/pricing?locale=ko`);
     await page.locator('.plans a[href="/purchase?focus=custom"]').click();
     await page.waitForURL(`${base}/purchase?focus=custom`);
@@ -195,6 +216,21 @@ export async function secondOwnerPaysByPaypal(journey: Journey, errors: string[]
     await paypal.waitFor();
     await axe(page, 'payment (ko)');
     await shoot(page, 'purchase-payment-ko');
+
+    // the test card 4000 0000 0000 0002 is declined: said in Korean, with what to do
+    await page.getByRole('button', { name: '카드로 결제' }).click();
+    const checkout = page.frameLocator('iframe[title="PortOne checkout (local stand-in)"]');
+    await checkout.getByRole('radio', { name: /4000 0000 0000 0002/ }).check();
+    await checkout.getByRole('button', { name: 'Register' }).click();
+    await page
+      .getByRole('alert')
+      .filter({
+        hasText:
+          /^결제가 완료되지 않았습니다\. 다른 카드로 다시 시도하거나 카드사에 거절 사유를 문의해 주세요\.$/,
+      })
+      .waitFor();
+    await axe(page, 'payment declined (ko)');
+    await shoot(page, 'purchase-declined-ko');
 
     const [popup] = await Promise.all([page.waitForEvent('popup'), paypal.click()]);
     await popup.getByText('LOCAL test checkout').waitFor();

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { AxeBuilder } from '@axe-core/playwright';
 import type pg from 'pg';
 import type { Browser, BrowserContextOptions, Locator, Page } from 'playwright-core';
-import { watchConsole } from '../../scripts/console-watch.ts';
+import { type ExpectedConsole, watchConsole } from '../../scripts/console-watch.ts';
 import { eventually } from '../../scripts/poll.ts';
 import en from '../src/locales/en.ts';
 
@@ -63,10 +63,15 @@ export async function step<T>(name: string, fn: () => Promise<T>): Promise<T> {
 }
 
 /** Collects uncaught page errors and unexpected console lines, which must stay empty. */
-export function watchErrors(page: Page, errors: string[], label: string) {
+export function watchErrors(
+  page: Page,
+  errors: string[],
+  label: string,
+  expected: ExpectedConsole[] = [],
+) {
   page.on('pageerror', (error) => errors.push(`${label}: ${error.message}`));
   // console errors and warnings too, but for the expected ones (scripts/console-watch.ts)
-  watchConsole(page, errors, label);
+  watchConsole(page, errors, label, expected);
   // a request that never got an answer is logged, so a failure's cause shows in the output
   page.on('requestfailed', (request) => {
     const failure = request.failure()?.errorText ?? '';
@@ -77,12 +82,17 @@ export function watchErrors(page: Page, errors: string[], label: string) {
 
 /**
  * Runs `run` on a page of a browser context of its own, its errors watched under `label` (a
- * 1280 x 900 window unless the options say otherwise), and closes the context however `run` ends.
+ * 1280 x 900 window unless the options say otherwise; `expected`: console lines the step causes
+ * on purpose), and closes the context however `run` ends.
  */
 export async function inNewPage<T>(
   journey: Journey,
   errors: string[],
-  { label, ...options }: BrowserContextOptions & { label: string },
+  {
+    label,
+    expected,
+    ...options
+  }: BrowserContextOptions & { label: string; expected?: ExpectedConsole[] },
   run: (page: Page) => Promise<T>,
 ): Promise<T> {
   const context = await journey.browser.newContext({
@@ -91,7 +101,7 @@ export async function inNewPage<T>(
   });
   try {
     const page = await context.newPage();
-    watchErrors(page, errors, label);
+    watchErrors(page, errors, label, expected);
     return await run(page);
   } finally {
     await context.close();
