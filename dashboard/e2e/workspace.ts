@@ -161,9 +161,10 @@ export interface BackCheck {
 
 /**
  * The browser's Back with unsaved changes (lib/use-leave-guard.ts), in a workspace opened from
- * its card so that Back has a page to go to: moving to another mode and back does not ask; Back
- * from the workspace asks; Stay keeps the address and the draft; Back again and Leave goes to the
- * list. Once saved, Back goes to the list without asking (twice: the second restores the name).
+ * its card so that Back has a page to go to: moving to another mode and back does not ask, nor
+ * does Back to a mode opened before the change; Back from the workspace asks; Stay keeps the
+ * address and the draft; Back again and Leave goes to the list. Once saved, Back goes to the
+ * list without asking (twice: the second restores the name).
  */
 export async function browserBackAsks(page: Page, { base }: Journey, check: BackCheck) {
   const list = new RegExp(`${check.list}$`);
@@ -182,12 +183,28 @@ export async function browserBackAsks(page: Page, { base }: Journey, check: Back
   const draft = `${check.name} (draft)`;
 
   const here = await openFromList(check.name);
+  const modes = page.getByRole('navigation', { name: check.modes });
+  const inMode = () => modes.locator('[aria-current=page]', { hasText: check.mode }).waitFor();
+  // to the mode and to Edit by their links, then the change: Back is the mode, Back again is
+  // Edit, nothing asks (the page below the change's is the workspace's own)
+  await modes.getByRole('link', { name: check.mode, exact: true }).click();
+  await inMode();
+  const there = page.url();
+  await modes.getByRole('link', { name: check.edit, exact: true }).click();
+  await waitForValue(nameField, check.name);
   await nameField.fill(draft);
   await page.getByRole('status').filter({ hasText: 'Unsaved changes' }).waitFor();
+  await page.goBack();
+  await inMode();
+  assert.equal(page.url(), there);
+  assert.equal(await dialog.count(), 0, 'Back to the mode the change was made after asked');
+  await page.goBack();
+  await waitForValue(nameField, draft);
+  assert.equal(page.url(), here);
+  assert.equal(await dialog.count(), 0, 'Back to Edit, the first mode, asked');
   // another mode and Back to Edit: the draft goes along, nothing asks
-  const modes = page.getByRole('navigation', { name: check.modes });
   await modes.getByRole('link', { name: check.mode, exact: true }).click();
-  await modes.locator('[aria-current=page]', { hasText: check.mode }).waitFor();
+  await inMode();
   assert.notEqual(page.url(), here);
   await page.goBack();
   await waitForValue(nameField, draft);
@@ -195,12 +212,12 @@ export async function browserBackAsks(page: Page, { base }: Journey, check: Back
   assert.equal(await dialog.count(), 0, 'moving between modes asked');
   // to the mode and to Edit by their links, then Back: to the mode, nothing asks
   await modes.getByRole('link', { name: check.mode, exact: true }).click();
-  await modes.locator('[aria-current=page]', { hasText: check.mode }).waitFor();
-  const there = page.url();
+  await inMode();
+  assert.equal(page.url(), there);
   await modes.getByRole('link', { name: check.edit, exact: true }).click();
   await waitForValue(nameField, draft);
   await page.goBack();
-  await modes.locator('[aria-current=page]', { hasText: check.mode }).waitFor();
+  await inMode();
   assert.equal(page.url(), there);
   assert.equal(await dialog.count(), 0, 'Back between modes asked');
   await page.goBack();

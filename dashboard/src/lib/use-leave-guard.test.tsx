@@ -102,6 +102,7 @@ function CheckboxWorkspace() {
       </label>
       <Link to="/profile">Profile</Link>
       <Link to="/work/1/comments">Comments</Link>
+      <Link to="/work/1">Edit</Link>
       <LeaveQuestion guard={guard} />
     </>
   );
@@ -124,8 +125,8 @@ function BrowserApp() {
 describe('useLeaveGuard on Back', () => {
   const path = () => screen.getByTestId('path').textContent;
   const changed = () => screen.findByRole<HTMLInputElement>('checkbox', { name: 'Changed' });
-  /** Opens the workspace from the list and changes it. */
-  async function openAndChange() {
+  /** Opens the workspace from the list. */
+  function open() {
     window.history.replaceState(null, '', '/list');
     render(
       <BrowserRouter>
@@ -133,6 +134,10 @@ describe('useLeaveGuard on Back', () => {
       </BrowserRouter>,
     );
     fireEvent.click(screen.getByRole('link', { name: 'Open' }));
+  }
+  /** Opens the workspace from the list and changes it. */
+  async function openAndChange() {
+    open();
     fireEvent.click(await changed());
   }
   /** jsdom traverses in two tasks; a Back asked for before would count from where Forward began. */
@@ -229,6 +234,50 @@ describe('useLeaveGuard on Back', () => {
     await screen.findByRole('button', { name: 'Leave' });
     expect(path()).toBe('/work/1');
     expect((await changed()).checked).toBe(true);
+  });
+
+  it('Edit, Comments, Edit by the links, then a change: Back is Comments, nothing asks', async () => {
+    open();
+    fireEvent.click(screen.getByRole('link', { name: 'Comments' }));
+    fireEvent.click(screen.getByRole('link', { name: 'Edit' }));
+    fireEvent.click(await changed());
+    window.history.back();
+    await waitFor(() => expect(path()).toBe('/work/1/comments'));
+    await traversed();
+    expect(asking()).toBe(false);
+    expect((await changed()).checked).toBe(true);
+    window.history.back();
+    await waitFor(() => expect(path()).toBe('/work/1'));
+    await traversed();
+    expect(asking()).toBe(false);
+    expect((await changed()).checked).toBe(true);
+    // Back from the workspace's first entry leaves: asks
+    window.history.back();
+    await screen.findByRole('button', { name: 'Leave' });
+    expect(path()).toBe('/work/1');
+    fireEvent.click(screen.getByRole('button', { name: 'Leave' }));
+    await waitFor(() => expect(path()).toBe('/list'));
+  });
+
+  it('opened above a guard entry left behind, two Backs onto it: Leave goes to the list', async () => {
+    await openAndChange();
+    fireEvent.click(screen.getByRole('link', { name: 'Comments' }));
+    fireEvent.click(screen.getByRole('link', { name: 'Profile' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Leave' }));
+    await waitFor(() => expect(path()).toBe('/profile'));
+    // Back to Comments (the workspace opened again, as saved) and a change there
+    window.history.back();
+    fireEvent.click(await changed());
+    // two Backs at once: onto the guard entry left behind on Edit, the last visit's; nothing asks
+    window.history.go(-2);
+    await waitFor(() => expect(path()).toBe('/work/1'));
+    await traversed();
+    expect(asking()).toBe(false);
+    expect((await changed()).checked).toBe(true);
+    // the next Back leaves: asks
+    window.history.back();
+    fireEvent.click(await screen.findByRole('button', { name: 'Leave' }));
+    await waitFor(() => expect(path()).toBe('/list'));
   });
 
   it('Leave with nothing to go back to (a new tab) opens the list', async () => {

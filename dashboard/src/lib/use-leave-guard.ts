@@ -14,6 +14,9 @@
 //   counts its steps back from wherever it is then to the entry before the workspace was opened
 //   (react-router numbers its entries in history.state.idx; a guard entry has its copy's); when
 //   that goes nowhere (a new tab: nothing before), it opens the workspace's list instead.
+//   When the page below the copy is a mode of this workspace (Edit, Questions, Edit by the links,
+//   then the change), Back is not leaving: it goes on to that mode without asking, and the guard
+//   entry is pushed again there.
 //   Once nothing is unsaved any more, stepping off the guard entry goes back one more entry.
 //   The guard entry stays in the forward history after that (Forward, Forward: the second does
 //   nothing); taking it out again once back (9033ede) raced with the owner's own Back and
@@ -87,11 +90,20 @@ export function useLeaveGuard(dirty: boolean, home: string, list: string) {
   const dirtyRef = useRef(dirty);
   const homeRef = useRef(home);
   const listRef = useRef(list);
-  /** The history entry the workspace was opened at (a guard entry left by the last visit, too). */
+  // the router's navigate changes with the path: the popstate listeners below stay the same
+  // (a listener renewed while a popstate is handled would miss it: Chromium lets React render
+  // the router's update, and run its effects, between the router's listener and the next)
+  const navigateRef = useRef(navigate);
   const [opened] = useState(() => ({
     at: historyIndex(window.history.state),
     guard: isGuardEntry(window.history.state),
   }));
+  /**
+   * The router's index of the workspace's first history entry (opened at it, a guard entry left
+   * by the last visit too; or one of its modes below that, stepped back to): entries from there
+   * up are the workspace's, the one below it is where leaving goes.
+   */
+  const openedAt = useRef(opened.at);
   /** A guard entry sits at or below the current history entry (one opened on is this one's). */
   const guarded = useRef(opened.guard);
   /** The router's index of the page the guard entry copies: entries above it are the modes. */
@@ -102,6 +114,7 @@ export function useLeaveGuard(dirty: boolean, home: string, list: string) {
     dirtyRef.current = dirty;
     homeRef.current = home;
     listRef.current = list;
+    navigateRef.current = navigate;
   });
   /** Pushes a guard entry unless one is in place. */
   const guard = useCallback(() => {
@@ -140,14 +153,15 @@ export function useLeaveGuard(dirty: boolean, home: string, list: string) {
   const leaveByBack = useCallback(() => {
     const state: unknown = window.history.state;
     const now = historyIndex(state);
-    const toList = () => navigate(listRef.current, { replace: true });
-    if (now === null || opened.at === null) {
+    const toList = () => navigateRef.current(listRef.current, { replace: true });
+    const first = openedAt.current;
+    if (now === null || first === null) {
       toList();
       return;
     }
     // a guard entry, and a mode above one, have one entry more below them than their index says
     const above = isGuardEntry(state) || (guardAt.current !== null && now > guardAt.current);
-    const steps = now - opened.at + 1 + (above ? 1 : 0);
+    const steps = now - first + 1 + (above ? 1 : 0);
     leaving.current = true;
     let timer = 0;
     const done = () => {
@@ -163,21 +177,27 @@ export function useLeaveGuard(dirty: boolean, home: string, list: string) {
     // the workspace was the app's first entry in this tab: history.go goes to another site, or
     // nowhere (then no popstate comes). Otherwise an entry of the app is there to land on, and no
     // timer may race a slow popstate on a busy machine.
-    if (opened.at === 0)
+    if (first === 0)
       timer = window.setTimeout(() => {
         done();
         toList();
       }, LEAVE_LANDS_WITHIN_MS);
     window.history.go(-steps);
-  }, [navigate, opened]);
+  }, []);
 
   useEffect(() => {
     const onPopState = (event: PopStateEvent) => {
       if (leaving.current || !isWithin(window.location.pathname, homeRef.current)) return;
+      const at = historyIndex(event.state);
+      // a mode of this workspace below its first entry (the workspace opened again above the
+      // last visit's entries): the workspace's too, leaving goes below it
+      if (at !== null && openedAt.current !== null && at < openedAt.current) openedAt.current = at;
       if (isGuardEntry(event.state)) {
-        // one left by the last visit, stepped on from a page above it: this visit's now
-        if (!guarded.current) {
-          guardAt.current = historyIndex(event.state);
+        // one left by the last visit, stepped on from a page above it (or below this visit's, by
+        // two Backs at once): this visit's now, so the next Back asks
+        const below = at !== null && guardAt.current !== null && at < guardAt.current;
+        if (!guarded.current || below) {
+          guardAt.current = at;
           guarded.current = true;
         }
         return;
@@ -185,20 +205,30 @@ export function useLeaveGuard(dirty: boolean, home: string, list: string) {
       if (!guarded.current) return;
       // Back from one mode to another opened after the guard entry (Edit, Preview, Edit, Back):
       // still above the guard entry, not leaving
-      const at = historyIndex(event.state);
       if (at !== null && guardAt.current !== null && at > guardAt.current) return;
       // stepped back off the guard entry onto the page it copies (or further, two quick Backs)
       const onCopy = at === null || at === guardAt.current;
-      guarded.current = false;
       if (!dirtyRef.current) {
+        guarded.current = false;
         // saved (or changed back) since: the copy is no page of its own, so Back goes on to
         // where the owner meant (without this, the first Back after a Save did nothing)
         if (onCopy) window.history.back();
         return;
       }
-      // the guard entry on top again before anything else can step back, then ask
+      if (onCopy && at !== null && openedAt.current !== null && at > openedAt.current) {
+        // the change was made in a mode opened after another (Edit, Questions, Edit, change,
+        // Back): the entry below the copy is the other mode, so Back goes on to it and nothing
+        // asks; once it lands there (below the guard entry, still guarded), the guard entry is
+        // pushed again on top of it
+        window.history.back();
+        return;
+      }
+      // the guard entry on top again before anything else can step back
+      guarded.current = false;
       guard();
-      setPending(() => leaveByBack);
+      // Back meant to leave: ask. Else it landed on a mode below the copy (the step above, or
+      // two quick Backs): still in the workspace, nothing to ask
+      if (onCopy) setPending(() => leaveByBack);
     };
     window.addEventListener('popstate', onPopState);
     return () => window.removeEventListener('popstate', onPopState);
