@@ -1,6 +1,8 @@
 import { StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { App } from './app/app';
+// before the router's: the leave guard sees a Back first
+import './lib/popstate-first';
 import { currentLanguage, initI18n, loadLanguage } from './lib/i18n';
 
 initI18n();

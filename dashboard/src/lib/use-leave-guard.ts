@@ -5,18 +5,25 @@
 //   plan, in a dialog too): a click listener on the document, in the capture phase so it runs
 //   before the router's link handler, holds the click and asks first; links to other sites, in a
 //   new tab or with a modifier key are the browser's (beforeunload asks where it must);
-// - the browser's Back button: the router handles popstate before any listener added later
-//   (Chromium runs window listeners in the order they were added, capture or not), so it cannot
-//   be stopped. Instead, while there are unsaved changes, a copy of the current history entry (a
-//   "guard entry") is on top. Back lands on the page it copies, the same workspace page, so the
-//   router stays; the guard entry is pushed again at once and the question is asked. So a Back
-//   while asking, or two quick Backs, only ask again, and Stay just closes the question. Leave
-//   counts its steps back from wherever it is then to the entry before the workspace was opened
-//   (react-router numbers its entries in history.state.idx; a guard entry has its copy's); when
-//   that goes nowhere (a new tab: nothing before), it opens the workspace's list instead.
+// - the browser's Back button: the router handles popstate before the workspace's listeners
+//   (Chromium runs window listeners in the order they were added, capture or not), so they
+//   cannot stop it. Instead, while there are unsaved changes, a copy of the current history
+//   entry (a "guard entry") is on top. Back lands on the page it copies, the same workspace
+//   page, so the router stays; the guard entry is pushed again at once and the question is
+//   asked. So a Back while asking, or two quick Backs, only ask again, and Stay just closes the
+//   question. Leave counts its steps back from wherever it is then to the entry before the
+//   workspace was opened (react-router numbers its entries in history.state.idx; a guard entry
+//   has its copy's); when that goes nowhere (a new tab: nothing before), it opens the
+//   workspace's list instead.
 //   When the page below the copy is a mode of this workspace (Edit, Questions, Edit by the links,
 //   then the change), Back is not leaving: it goes on to that mode without asking, and the guard
 //   entry is pushed again there.
+//   Two Backs taken by the browser at once (Chromium sends the second below the workspace
+//   before the page has handled the first) would land past the guard entry and its copy, and the
+//   router renders a popstate before any later listener runs. So a listener that runs before the
+//   router's (lib/popstate-first.ts, loaded by main.tsx) holds a Back that lands outside the
+//   workspace while something is unsaved: the router never sees it, the workspace's entry and a
+//   guard entry are pushed again on top of where it landed, and the question is asked.
 //   Once nothing is unsaved any more, stepping off the guard entry goes back one more entry.
 //   The guard entry stays in the forward history after that (Forward, Forward: the second does
 //   nothing); taking it out again once back (9033ede) raced with the owner's own Back and
@@ -27,8 +34,9 @@
 // above them.
 // Used by the block workspace and the letter workspace.
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { useNavigate } from 'react-router-dom';
+import { useLocation, useNavigate } from 'react-router-dom';
 import { isWithin } from '../config/paths';
+import { holdPopState } from './popstate-first';
 
 const GUARD_KEY = 'reactionLeaveGuard';
 
@@ -94,6 +102,7 @@ export function useLeaveGuard(dirty: boolean, home: string, list: string) {
   // (a listener renewed while a popstate is handled would miss it: Chromium lets React render
   // the router's update, and run its effects, between the router's listener and the next)
   const navigateRef = useRef(navigate);
+  const location = useLocation();
   const [opened] = useState(() => ({
     at: historyIndex(window.history.state),
     guard: isGuardEntry(window.history.state),
@@ -108,6 +117,8 @@ export function useLeaveGuard(dirty: boolean, home: string, list: string) {
   const guarded = useRef(opened.guard);
   /** The router's index of the page the guard entry copies: entries above it are the modes. */
   const guardAt = useRef<number | null>(opened.guard ? opened.at : null);
+  /** The workspace's current history entry, to put back when a Back that would leave is held. */
+  const here = useRef<Entry | null>(null);
   /** Leave by Back is going back: from history.go until it lands or is taken as going nowhere. */
   const leaving = useRef(false);
   useEffect(() => {
@@ -116,6 +127,9 @@ export function useLeaveGuard(dirty: boolean, home: string, list: string) {
     listRef.current = list;
     navigateRef.current = navigate;
   });
+  useEffect(() => {
+    here.current = currentEntry();
+  }, [location]);
   /** Pushes a guard entry unless one is in place. */
   const guard = useCallback(() => {
     if (guarded.current) return;
@@ -233,6 +247,29 @@ export function useLeaveGuard(dirty: boolean, home: string, list: string) {
     window.addEventListener('popstate', onPopState);
     return () => window.removeEventListener('popstate', onPopState);
   }, [guard, leaveByBack]);
+
+  useEffect(
+    () =>
+      holdPopState((event) => {
+        if (!dirtyRef.current || leaving.current || here.current === null) return false;
+        if (isWithin(window.location.pathname, homeRef.current)) return false;
+        // Back went past the guard entry and the page it copies before the guard could answer:
+        // two Backs taken by the browser before the page handled the first (after the first,
+        // the guard entry is pushed again, but the second was already headed below the
+        // workspace). The router never sees this one, so the workspace stays on screen with
+        // the draft; its entry goes back on top of where Back landed, the guard entry above
+        // it, and Leave goes to where Back landed.
+        const at = historyIndex(event.state);
+        const idx = at === null ? null : at + 1;
+        window.history.pushState({ ...here.current.state, idx }, '', here.current.href);
+        openedAt.current = idx;
+        guarded.current = false;
+        guard();
+        setPending(() => leaveByBack);
+        return true;
+      }),
+    [guard, leaveByBack],
+  );
 
   const stay = useCallback(() => {
     setPending(null);
