@@ -190,18 +190,22 @@ export async function browserBackAsks(page: Page, { base }: Journey, check: Back
   await modes.getByRole('link', { name: check.mode, exact: true }).click();
   await inMode();
   const there = page.url();
+  /** Back from Edit to the mode, and Back to Edit, the first mode: nothing asks. */
+  const backToModeAndEdit = async (after: string) => {
+    await page.goBack();
+    await inMode();
+    assert.equal(page.url(), there);
+    assert.equal(await dialog.count(), 0, `Back between modes asked (${after})`);
+    await page.goBack();
+    await waitForValue(nameField, draft);
+    assert.equal(page.url(), here);
+    assert.equal(await dialog.count(), 0, `Back to the first mode asked (${after})`);
+  };
   await modes.getByRole('link', { name: check.edit, exact: true }).click();
   await waitForValue(nameField, check.name);
   await nameField.fill(draft);
   await page.getByRole('status').filter({ hasText: 'Unsaved changes' }).waitFor();
-  await page.goBack();
-  await inMode();
-  assert.equal(page.url(), there);
-  assert.equal(await dialog.count(), 0, 'Back to the mode the change was made after asked');
-  await page.goBack();
-  await waitForValue(nameField, draft);
-  assert.equal(page.url(), here);
-  assert.equal(await dialog.count(), 0, 'Back to Edit, the first mode, asked');
+  await backToModeAndEdit('changed after the mode');
   // two Backs in one go (Chromium sends the second below the workspace before the page has
   // handled the first): asks, the address and the draft kept; Stay
   await page.evaluate(() => {
@@ -228,14 +232,7 @@ export async function browserBackAsks(page: Page, { base }: Journey, check: Back
   assert.equal(page.url(), there);
   await modes.getByRole('link', { name: check.edit, exact: true }).click();
   await waitForValue(nameField, draft);
-  await page.goBack();
-  await inMode();
-  assert.equal(page.url(), there);
-  assert.equal(await dialog.count(), 0, 'Back between modes asked');
-  await page.goBack();
-  await waitForValue(nameField, draft);
-  assert.equal(page.url(), here);
-  assert.equal(await dialog.count(), 0, 'Back to the first mode asked');
+  await backToModeAndEdit('changed before the mode');
 
   // Back from the workspace asks; Stay keeps the address and the draft
   await page.goBack();

@@ -140,6 +140,14 @@ describe('useLeaveGuard on Back', () => {
     open();
     fireEvent.click(await changed());
   }
+  /** Opens the workspace, changes it, goes to Comments and leaves for the profile by its link. */
+  async function leaveByLinkFromComments() {
+    await openAndChange();
+    fireEvent.click(screen.getByRole('link', { name: 'Comments' }));
+    fireEvent.click(screen.getByRole('link', { name: 'Profile' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Leave' }));
+    await waitFor(() => expect(path()).toBe('/profile'));
+  }
   /** jsdom traverses in two tasks; a Back asked for before would count from where Forward began. */
   const traversed = () => new Promise((resolve) => setTimeout(resolve, 20));
   /**
@@ -185,11 +193,7 @@ describe('useLeaveGuard on Back', () => {
   });
 
   it('left by a link from another mode: Back, Back, Back is the list', async () => {
-    await openAndChange();
-    fireEvent.click(screen.getByRole('link', { name: 'Comments' }));
-    fireEvent.click(screen.getByRole('link', { name: 'Profile' }));
-    fireEvent.click(await screen.findByRole('button', { name: 'Leave' }));
-    await waitFor(() => expect(path()).toBe('/profile'));
+    await leaveByLinkFromComments();
     window.history.back();
     await waitFor(() => expect(path()).toBe('/work/1/comments'));
     window.history.back();
@@ -278,11 +282,7 @@ describe('useLeaveGuard on Back', () => {
   });
 
   it('opened above a guard entry left behind, two Backs onto it: Leave goes to the list', async () => {
-    await openAndChange();
-    fireEvent.click(screen.getByRole('link', { name: 'Comments' }));
-    fireEvent.click(screen.getByRole('link', { name: 'Profile' }));
-    fireEvent.click(await screen.findByRole('button', { name: 'Leave' }));
-    await waitFor(() => expect(path()).toBe('/profile'));
+    await leaveByLinkFromComments();
     // Back to Comments (the workspace opened again, as saved) and a change there
     window.history.back();
     fireEvent.click(await changed());
