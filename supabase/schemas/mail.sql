@@ -38,9 +38,13 @@ create index sender_emails_email_idx on public.sender_emails (email);
 
 -- An account that goes takes its claims with it (the profile's cascade): the provider's identity
 -- of each confirmed one is released by the jobs worker (`sender.release`,
--- _shared/sender-emails.ts), enqueued in the deleting transaction and retried until SES answers,
--- so it never stays at SES unowned. A claim deleted by itself (delete-mail-verified) releases the
--- identity before its row goes: only a claim whose profile went in this transaction enqueues.
+-- _shared/sender-emails.ts), enqueued in the deleting transaction with the queue's most attempts
+-- (100: with the backoff capped at an hour, about 90 hours of SES outage, give or take the 20%
+-- jitter). Only an outage longer than that leaves the identity at SES unowned: the job is then
+-- `failed` with SES's last answer (kept 30 days) and the identity is deleted by hand. A claim
+-- deleted by itself (delete-mail-verified) releases the identity before its row goes: only a
+-- claim whose profile went in this transaction enqueues. A claim never confirmed never enqueues:
+-- it never made the identity (the handler relies on this and does not check it again).
 create function private.sender_emails_after_delete()
 returns trigger language plpgsql security definer set search_path = '' as $$
 begin
@@ -48,7 +52,7 @@ begin
      and not exists (select 1 from public.profiles p where p.id = old.user_id) then
     perform public.enqueue_job('sender.release',
       jsonb_build_object('user_id', old.user_id, 'email', old.email),
-      'sender.release:' || old.user_id || ':' || old.email);
+      'sender.release:' || old.user_id || ':' || old.email, p_max_attempts => 100);
   end if;
   return old;
 end;

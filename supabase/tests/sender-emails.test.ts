@@ -5,7 +5,7 @@
 // confirmed claim needs it and removed with the last one; the attacks of the issue (a second
 // owner verified without mail, sending from the address, the Brunch writer check).
 import { createHash, randomUUID } from 'node:crypto';
-import { GetEmailIdentityCommand } from '@aws-sdk/client-sesv2';
+import { CreateEmailIdentityCommand, GetEmailIdentityCommand } from '@aws-sdk/client-sesv2';
 import { describe, expect, it } from 'vitest';
 import { LOCAL_AWS } from '../local/stack.ts';
 import { BRUNCH_PROFILE_URL, BRUNCH_WRITER_EMAIL } from '../local/providers/pages/fixtures.ts';
@@ -13,6 +13,7 @@ import { emptyLetter } from '@reaction-blocks/contracts/letters';
 import { SENDER_MESSAGES } from '@reaction-blocks/contracts/schemas';
 import { callFunction, newGuest, newUser, sql, type TestUser } from './support/clients.ts';
 import { createBlock } from './support/drafts.ts';
+import { runWorker } from './support/worker.ts';
 import { eventually, mailbox, sesClient, sesControl, type Mail } from './support/providers.ts';
 
 interface Answer {
@@ -402,6 +403,20 @@ describe('an address is one owner’s claim', () => {
     expect(await identity('reaction-blocks.local')).toEqual({ verified: true });
   });
 
+  it('an account that never confirmed an address leaves its identity at SES when it goes', async () => {
+    // an identity no confirmed claim holds (made at SES by another hand): the trigger's check of
+    // confirmed_at is what keeps it, as sender.release does not look at confirmed_at again
+    const [owner, email] = [await newUser('unconfirmed-leaving'), address('unconfirmed')];
+    await sesClient(LOCAL_AWS.accessKeyId).send(
+      new CreateEmailIdentityCommand({ EmailIdentity: email }),
+    );
+    await add(owner, email);
+    expect((await invoke(owner, 'delete-user', {})).status).toBe(200);
+    expect(await releaseJobs(owner)).toEqual([]);
+    await runWorker();
+    expect(await identity(email)).not.toBeNull();
+  });
+
   it('a few verification mails an hour per owner, then 429 and no mail', async () => {
     const owner = await newUser('loop');
     const email = address('loop');
@@ -451,6 +466,20 @@ describe('an address is one owner’s claim', () => {
         return jobs[0]?.attempts === 1 && jobs[0].status === 'queued' && jobs;
       }, 15_000);
       expect(failed).toEqual({ email: alone, status: 'queued', attempts: 1 });
+      // past the queue's default 8 attempts (10.6 min of backoff): still queued, up to 100
+      await sql(
+        `update private.jobs set attempts = 8, run_at = now()
+         where kind = 'sender.release' and payload ->> 'user_id' = $1`,
+        [leaving.id],
+      );
+      await eventually(async () => (await releaseJobs(leaving))[0]?.attempts === 9, 15_000);
+      expect(
+        await sql(
+          `select status, max_attempts from private.jobs
+           where kind = 'sender.release' and payload ->> 'user_id' = $1`,
+          [leaving.id],
+        ),
+      ).toEqual([{ status: 'queued', max_attempts: 100 }]);
     } finally {
       await sesControl('', { outage: false, outageFor: [] });
     }
@@ -462,7 +491,7 @@ describe('an address is one owner’s claim', () => {
     );
     await eventually(async () => (await releaseJobs(leaving))[0]?.status === 'done', 15_000);
     expect(await identity(alone)).toBeNull();
-    expect(await releaseJobs(leaving)).toEqual([{ email: alone, status: 'done', attempts: 2 }]);
+    expect(await releaseJobs(leaving)).toEqual([{ email: alone, status: 'done', attempts: 10 }]);
   });
 });
 

@@ -134,7 +134,8 @@ export async function releaseIdentity(
  * (private.sender_emails_after_delete enqueues one job per claim in the deleting transaction),
  * released as releaseIdentity decides it. Deleting an identity twice is harmless (SES's
  * NotFound is success), so the call is made here and a failure is the queue's retry with its
- * backoff: the identity does not stay at SES unowned because SES was down when the account went.
+ * backoff, for the 100 attempts the trigger gives it (about 90 hours of SES outage). Only
+ * confirmed claims are enqueued, so confirmed_at is not read again here.
  */
 export const senderReleaseHandler: JobHandler = {
   prepare: (jobs, { db, mailer }) =>

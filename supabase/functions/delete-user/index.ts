@@ -3,7 +3,8 @@
 // provider identities go after it, through the jobs queue: the same transaction enqueues a
 // `sender.release` job for each confirmed claim (private.sender_emails_after_delete), which
 // releases the identity where no other owner's confirmed claim keeps it (as delete-mail-verified
-// does) and is retried while the provider is down, so the account goes either way.
+// does) and is retried while the provider is down (100 attempts, about 90 hours), so the account
+// goes either way.
 import { dbError, handler, HttpError } from '../_shared/http.ts';
 import { serviceClient } from '../_shared/clients.ts';
 import { kickWorker } from '../_shared/background.ts';
