@@ -28,7 +28,7 @@ import { makeSigningIdentity, type SigningIdentity } from '../local/providers/se
 import { LOCAL_TURNSTILE } from '../local/providers/turnstile/index.ts';
 import { newGuest, newUser, paidOwner, sql, stack, type TestUser } from './support/clients.ts';
 import { ownerWith } from './support/hostile.ts';
-import { providersUrl } from './support/providers.ts';
+import { eventually, providersUrl } from './support/providers.ts';
 import { workerSecret } from './support/worker.ts';
 
 /** The 503 every failure in transit answers: Retry-After 2 s, the wait the docs state. */
@@ -195,6 +195,10 @@ describe('a function whose database is out of reach', () => {
   let owner: TestUser;
   let sns: SigningIdentity;
   let frontUrl: string;
+  /** The lines this test's functions process logged. */
+  const logged: string[] = [];
+  /** The body of the last request the front failed, by path. */
+  const failedBodies = new Map<string, string>();
   const UNSUBSCRIBE_SECRET = 'functions-unavailable-unsubscribe';
   const TOPIC = 'arn:aws:sns:us-east-1:123456789012:functions-unavailable';
 
@@ -228,12 +232,16 @@ describe('a function whose database is out of reach', () => {
           method: req.method ?? 'GET',
           service: req.headers.authorization === serviceAuth,
         });
-        if (failure === 'reset') return void req.socket.destroy();
-        if (failure) {
+        if (!failure) return void proxy(req, res, gatewayPort, path, { ...req.headers });
+        // what the failed call sent, read before it fails
+        const chunks: Buffer[] = [];
+        req.on('data', (chunk: Buffer) => chunks.push(chunk));
+        req.on('end', () => {
+          failedBodies.set(path, Buffer.concat(chunks).toString());
+          if (failure === 'reset') return void req.socket.destroy();
           res.writeHead(failure.status, { 'content-type': 'application/json' });
-          return void res.end(JSON.stringify(failure.body));
-        }
-        proxy(req, res, gatewayPort, path, { ...req.headers });
+          res.end(JSON.stringify(failure.body));
+        });
       },
       { name: 'failing-front', log: () => {} },
     );
@@ -263,7 +271,7 @@ describe('a function whose database is out of reach', () => {
         SNS_CERT_HOSTS: frontUrl,
         SNS_TOPIC_ARNS: TOPIC,
       },
-      log: () => {},
+      log: (_, line) => void logged.push(line),
     });
     functionsUrl = `http://127.0.0.1:${port}`;
     owner = await newUser('unavailable');
@@ -330,18 +338,39 @@ describe('a function whose database is out of reach', () => {
     );
   });
 
+  /** One run of this process's jobs worker, as the schedule calls it. */
+  const runWorker = () =>
+    fetch(`${functionsUrl}/jobs-worker`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${workerSecret()}` },
+      body: '{}',
+    });
+
+  /** A delivery event of SES as SNS posts it, signed by the stand-in's certificate. */
+  function postSesEvent() {
+    const message: Omit<SnsMessage, 'Signature' | 'SignatureVersion' | 'SigningCertURL'> = {
+      Type: 'Notification',
+      MessageId: randomUUID(),
+      TopicArn: TOPIC,
+      Message: JSON.stringify({ eventType: 'Delivery', mail: { messageId: randomUUID() } }),
+      Timestamp: new Date().toISOString(),
+    };
+    const signature = sign('sha256', Buffer.from(canonicalString(message)), sns.privateKey);
+    return fetch(`${functionsUrl}/ses-events`, {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain; charset=UTF-8' },
+      body: JSON.stringify({
+        ...message,
+        SignatureVersion: '2',
+        Signature: signature.toString('base64'),
+        SigningCertURL: `${frontUrl}/sns/cert.pem`,
+      }),
+    });
+  }
+
   /** A post each of them takes as genuine, and the database call it makes first. */
   const retriedCallers: Array<[string, () => Promise<Response>, string]> = [
-    [
-      'jobs-worker',
-      () =>
-        fetch(`${functionsUrl}/jobs-worker`, {
-          method: 'POST',
-          headers: { authorization: `Bearer ${workerSecret()}` },
-          body: '{}',
-        }),
-      '/rest/v1/rpc/claim_jobs',
-    ],
+    ['jobs-worker', runWorker, '/rest/v1/rpc/claim_jobs'],
     [
       'portone-webhook',
       () => {
@@ -379,30 +408,7 @@ describe('a function whose database is out of reach', () => {
         }),
       '/rest/v1/rpc/payment_event_seen',
     ],
-    [
-      'ses-events',
-      () => {
-        const message: Omit<SnsMessage, 'Signature' | 'SignatureVersion' | 'SigningCertURL'> = {
-          Type: 'Notification',
-          MessageId: randomUUID(),
-          TopicArn: TOPIC,
-          Message: JSON.stringify({ eventType: 'Delivery', mail: { messageId: randomUUID() } }),
-          Timestamp: new Date().toISOString(),
-        };
-        const signature = sign('sha256', Buffer.from(canonicalString(message)), sns.privateKey);
-        return fetch(`${functionsUrl}/ses-events`, {
-          method: 'POST',
-          headers: { 'content-type': 'text/plain; charset=UTF-8' },
-          body: JSON.stringify({
-            ...message,
-            SignatureVersion: '2',
-            Signature: signature.toString('base64'),
-            SigningCertURL: `${frontUrl}/sns/cert.pem`,
-          }),
-        });
-      },
-      '/rest/v1/rpc/record_mail_event',
-    ],
+    ['ses-events', postSesEvent, '/rest/v1/rpc/record_mail_event'],
   ];
 
   it.each(retriedCallers)(
@@ -424,6 +430,62 @@ describe('a function whose database is out of reach', () => {
       );
     },
   );
+
+  it('jobs-worker answers 503 when the outcomes of its batch do not arrive, and 500 on a real error', async () => {
+    // the front answers the claim with a job of its own (no job of the stack is touched); its
+    // prepare does not arrive either (a retry outcome), then finish_jobs fails each of its tries
+    const claimed = [
+      { id: -1, kind: 'notify.owner', payload: {}, attempts: 1, max_attempts: 8, group_key: null },
+    ];
+    const finishFails =
+      (failure: Failure) =>
+      (req: Seen): Failure | undefined => {
+        if (req.path.startsWith('/rest/v1/rpc/claim_jobs')) return { status: 200, body: claimed };
+        if (req.path.startsWith('/rest/v1/rpc/finish_jobs')) return failure;
+        return req.path.startsWith('/rest/v1/rpc/') ? 'reset' : undefined;
+      };
+    for (const failure of ['reset', GATEWAY_502] as const)
+      await whileFailing(finishFails(failure), async () => expectUnavailable(await runWorker()));
+    // the outcome it could not record names the call that did not arrive
+    expect(JSON.parse(failedBodies.get('/rest/v1/rpc/finish_jobs')!)).toEqual({
+      p_outcomes: [
+        {
+          id: -1,
+          status: 'retry',
+          error: expect.stringMatching(/^prepare failed: prepare_notification_jobs: \S/),
+        },
+      ],
+    });
+    await whileFailing(
+      finishFails({ status: 500, body: { code: 'XX000', message: 'internal error' } }),
+      async () => expect((await runWorker()).status).toBe(500),
+    );
+  });
+
+  it("ses-events logs the database's whole error with its 500: code, details and hint", async () => {
+    const from = logged.length;
+    const refusal = {
+      code: 'XX000',
+      message: 'internal error',
+      details: 'record_mail_event refused the event',
+      hint: 'read the event row',
+    };
+    await whileFailing(
+      (req) =>
+        req.path.startsWith('/rest/v1/rpc/record_mail_event')
+          ? { status: 500, body: refusal }
+          : undefined,
+      async () => expect((await postSesEvent()).status).toBe(500),
+    );
+    await eventually(
+      async () => {
+        const log = logged.slice(from).join('\n');
+        return [refusal.code, refusal.details, refusal.hint].every((part) => log.includes(part));
+      },
+      5_000,
+      async () => logged.slice(from),
+    );
+  });
 
   it("answers 503, not 500, when the owner check's profile read does not arrive", async () => {
     await whileFailing(

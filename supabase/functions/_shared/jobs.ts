@@ -79,8 +79,9 @@ export interface DrainSummary {
 const isDelivery = (p: Outcome | Delivery): p is Delivery => 'deliver' in p;
 
 /**
- * A call of the worker or a handler's prepare: its data, or the database's error thrown, named;
- * one that failed in transit is an `unavailable` (the worker's 503; a job records its cause).
+ * A call of the worker or a handler's prepare: its data, or the database's error thrown, named
+ * (the error itself its cause); one that failed in transit is an `unavailable` of it (the
+ * worker's 503; a job records the named cause).
  */
 export async function rpc<T>(
   db: SupabaseClient,
@@ -88,11 +89,9 @@ export async function rpc<T>(
   args: Record<string, unknown>,
 ): Promise<T> {
   const { data, error, status } = await db.rpc(name, args);
-  if (error)
-    throw inTransit(error, status)
-      ? unavailable(error, name)
-      : new Error(`${name}: ${error.message}`);
-  return data as T;
+  if (!error) return data as T;
+  const failure = new Error(`${name}: ${error.message}`, { cause: error });
+  throw inTransit(error, status) ? unavailable(failure, name) : failure;
 }
 
 export async function drain(

@@ -60,9 +60,10 @@ Deno.serve(async (req) => {
         tags: event.tags,
       },
     });
-    // SNS retries a failed post: a database error is worth a 500, one in transit a 503
+    // SNS retries a failed post: a database error is worth a 500 (logged whole: its code,
+    // details and hint), one in transit a 503
     if (error)
-      return retriedFailure(dbError(error, status), 'ses-events', {
+      return retriedFailure(dbError(error, status, error), 'ses-events', {
         code: 'record_failed',
         message: 'Could not record the event',
       });
