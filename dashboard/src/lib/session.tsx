@@ -139,7 +139,9 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       const lng = row?.agree ? toLanguage(row.language) : null;
       if (lng) void setLanguage(lng, false);
     } catch (error) {
-      console.error('[reaction-dashboard] profile load failed', error);
+      // a read the sign-out cut short (lib/supabase.ts drops it) is no failure
+      if (lastUser.current === userId)
+        console.error('[reaction-dashboard] profile load failed', error);
     } finally {
       setProfileLoading(false);
     }

@@ -44,6 +44,30 @@ describe('signedOutWhenIdle', () => {
     await supabase.signedOutWhenIdle(100);
     expect(signOut).toHaveBeenCalledTimes(2);
   });
+
+  it('drops a request that reads its token only after the sign-out, instead of sending it as anon', async () => {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(() => Promise.resolve(new Response('[]', { status: 200 }))),
+    );
+    let session!: (s: unknown) => void;
+    const getSession = vi
+      .spyOn(supabase.auth, 'getSession')
+      .mockImplementationOnce(() => new Promise((r) => (session = r)) as never)
+      .mockResolvedValue({ data: { session: null }, error: null } as never);
+    vi.spyOn(supabase.auth, 'signOut').mockResolvedValue({ error: null });
+    const late = supabase.from('blocks').select('id');
+    const answer = late.then((r) => r);
+    await vi.waitFor(() => expect(getSession).toHaveBeenCalledTimes(1));
+    // the request is still waiting for its token when sign-out's limit runs out
+    await supabase.signedOutWhenIdle(50);
+    session({ data: { session: null }, error: null });
+    expect((await answer).error?.message).toMatch(/AbortError/);
+    expect(fetch).not.toHaveBeenCalled();
+    // a request started after the sign-out goes as anonymous, as before
+    await supabase.from('blocks').select('id');
+    expect(fetch).toHaveBeenCalledTimes(1);
+  });
 });
 
 describe('invokeFunction', () => {

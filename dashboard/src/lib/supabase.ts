@@ -41,14 +41,26 @@ export async function accessToken(): Promise<string | null> {
 
 /** Requests of the API not answered yet (sign-out waits for them: signedOutWhenIdle). */
 const inFlight = new Set<Promise<unknown>>();
+/** Sign-outs so far: a request started before one and not yet holding its token is not sent. */
+let signOuts = 0;
 
-/** fetch with the project's key, and the user's token as the bearer (the key without a session). */
+/**
+ * fetch with the project's key, and the user's token as the bearer (the key without a session).
+ * A request started with a session that reads its token only after a sign-out (one that waited
+ * longer than signedOutWhenIdle's limit, on a busy machine) is dropped with an AbortError, not
+ * sent as anonymous: PostgREST would refuse the owner's tables with a 401.
+ */
 const fetchWithAuth: typeof fetch = (input, init) => {
+  const started = signOuts;
   const sent = (async () => {
     const headers = new Headers(init?.headers);
     if (!headers.has('apikey')) headers.set('apikey', apiKey);
-    if (!headers.has('Authorization'))
-      headers.set('Authorization', `Bearer ${(await accessToken()) ?? apiKey}`);
+    if (!headers.has('Authorization')) {
+      const token = await accessToken();
+      if (!token && signOuts !== started)
+        throw new DOMException('Signed out before the request was sent', 'AbortError');
+      headers.set('Authorization', `Bearer ${token ?? apiKey}`);
+    }
     return fetch(input, { ...init, headers });
   })();
   inFlight.add(sent);
@@ -68,6 +80,7 @@ async function signedOutWhenIdle(ms = 3000) {
       Promise.allSettled([...inFlight]),
       new Promise((r) => setTimeout(r, until - Date.now())),
     ]);
+  signOuts += 1;
   return auth.signOut();
 }
 
