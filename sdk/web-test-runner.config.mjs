@@ -124,7 +124,19 @@ export default {
     {
       name: 'first-interaction',
       files: fileURLToPath(new URL('./src/**/*.late.test.ts', import.meta.url)),
-      browsers: [chromeLauncher({ launchOptions: chromiumLaunchOptions })],
+      browsers: [
+        chromeLauncher({
+          launchOptions: chromiumLaunchOptions,
+          // The pages of the group share the browser, whose HTTP cache would give one test file a
+          // module an earlier file loaded (the test runner serves them for a year) without a
+          // request to hold: each page asks for its own.
+          createPage: async ({ context }) => {
+            const page = await context.newPage();
+            await page.setCacheEnabled(false);
+            return page;
+          },
+        }),
+      ],
     },
     {
       name: 'storage-blocked',

@@ -456,14 +456,6 @@ export default class ReactionComment extends BlockElement {
     else popup?.close();
   }
 
-  /** Keeps a change of the writer's profile, with the writer's code (nothing said if it fails). */
-  private keep(patch: { name?: string; homeUrl?: string }) {
-    loadCommentWriter().then(
-      (w) => w.keep(patch),
-      () => {},
-    );
-  }
-
   /** Likes or unlikes a message: at once on screen, then sent (comment.writer.ts like). */
   private async like(m: Message) {
     const was = this.liked.has(m.id);
@@ -576,6 +568,5 @@ const hostCheck = (c: ReactionComment): ComposerView => ({
   submit: c['submit'],
   emailTimer: c['emailTimer'],
   renderRoot: c['renderRoot'],
-  keep: c['keep'],
 });
 void hostCheck;

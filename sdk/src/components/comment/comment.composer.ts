@@ -23,8 +23,6 @@ export interface ComposerView extends CommentView {
   /** The pause in typing after which the email is checked. */
   emailTimer?: ReturnType<typeof setTimeout>;
   readonly renderRoot: HTMLElement | DocumentFragment;
-  /** Keeps a change of the writer's profile, with the writer's code (nothing said if it fails). */
-  keep(patch: { name?: string; homeUrl?: string }): void;
 }
 
 export const DEBOUNCE_MS = 500;
@@ -164,14 +162,21 @@ function onHome(c: ComposerView, e: Event) {
 /**
  * The writer's name as typed; emptied, the name for who writes again. Kept in the profile only for
  * an anonymous visitor: the profile is the browser's anonymous writer, so nothing a signed-in
- * visitor types (their account's name, or a nickname) shows for the next anonymous writer. The
- * field shows the name taken: Lit writes it only when the state changes, so " Kim " over "Kim" (or
- * spaces over the account's name) would stay in it, read by takeName as still being typed, and
- * outlive a sign-in or log out.
+ * visitor types (their account's name, or a nickname) shows for the next anonymous writer. It is
+ * kept by the write paths (which the focus on the field started loading), and taken again then: a
+ * name typed before the profile's code came was replaced by the profile's random animal name when
+ * that code came (takeProfile), before the write paths that keep it. The field shows the name
+ * taken: Lit writes it only when the state changes, so " Kim " over "Kim" (or spaces over the
+ * account's name) would stay in it, read by takeName as still being typed, and outlive a sign-in
+ * or log out.
  */
 function onName(c: ComposerView, e: Event) {
   const field = e.target as HTMLInputElement;
   const typed = field.value.trim().slice(0, NAME_MAX);
   field.value = c._name = typed || writerName(c);
-  if (typed && !c.signedIn) c.keep({ name: typed });
+  if (typed && !c.signedIn)
+    void c.writing('', (w) => {
+      w.keep({ name: typed });
+      takeName(c);
+    });
 }

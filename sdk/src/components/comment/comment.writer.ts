@@ -244,10 +244,12 @@ export const keep = (patch: { name?: string; homeUrl?: string }) =>
 
 /**
  * The website typed in the composer (comment.composer.ts onHome): one that is not one the server
- * takes is said at once and never kept (nor sent: post checks it again).
+ * takes is said at once and never kept (nor sent: post checks it again). Typed before the
+ * profile's code came, it is shown again: that code put the profile's there (takeProfile).
  */
-export function takeHome(c: { _homeBad: boolean }, typed: string): void {
+export function takeHome(c: { _home: string; _homeBad: boolean }, typed: string): void {
   const url = homeUrl(typed);
+  c._home = typed;
   c._homeBad = url == null;
   if (url != null) keep({ homeUrl: url || undefined });
 }
