@@ -13,13 +13,7 @@ import { pinnedFirst, threads } from './model.js';
 import { byId, changes, loadChanges, PAGE_SIZE } from './comment.live.js';
 import styles from './comment.styles.js';
 import { message, skeleton, type Mode } from './comment.templates.js';
-import {
-  composer,
-  DEBOUNCE_MS,
-  takeName,
-  takeProfile,
-  type ComposerView,
-} from './comment.composer.js';
+import { composer, DEBOUNCE_MS, takeProfile, type ComposerView } from './comment.composer.js';
 import { comment, fields, like } from '../../core/locales/en.js';
 
 export { PAGE_SIZE, DEBOUNCE_MS };
@@ -206,15 +200,16 @@ export default class ReactionComment extends BlockElement {
 
   protected override willUpdate(changed: PropertyValues): void {
     super.willUpdate(changed);
-    // Signed in or out (here or in another element of the page): the composer's name for the new
-    // identity, and the list read again for it, keeping what is on screen. A first anonymous
-    // session (the first write) has no likes or messages of its own yet, so nothing needs reading.
+    // Signed in or out (here or in another element of the page): the composer's fields for the new
+    // identity (takeProfile: after a log out, nothing the signed-in writer typed), and the list
+    // read again for it, keeping what is on screen. A first anonymous session (the first write)
+    // has no likes or messages of its own yet, so nothing needs reading.
     const now = this.identityOf();
     if (!changed.has('_session') || now === this.shownFor) return;
     const fresh = !this.shownFor && now.startsWith('anon:');
     this.shownFor = now;
     if (fresh) return;
-    takeName(this.asHost);
+    takeProfile(this.asHost);
     if (this._status === 'ready' && this.view) void this.refresh();
   }
 

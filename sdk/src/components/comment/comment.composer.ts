@@ -111,15 +111,24 @@ export function composer(c: ComposerView): TemplateResult {
 /**
  * The composer's name, website and email from the writer's profile, once its code is here: a
  * stored one opens beside the view (BlockElement.load), a new one comes with the writer's code
- * on the first interaction (startWriting). The name is a signed-in visitor's account name
- * (takeName). A field being typed in keeps what it holds.
+ * on the first interaction (startWriting); again when the visitor signs in or out (willUpdate).
+ * The name is a signed-in visitor's account name (takeName). The profile is the browser's
+ * anonymous writer's and keeps no website or email typed while signed in (comment.writer.ts post,
+ * takeHome): after a log out the composer shows its own again, and says nothing of what was typed.
+ * A field being typed in keeps what it holds.
  */
 export function takeProfile(c: ComposerView): void {
   takeName(c);
   const id = profile();
   if (!id) return;
-  if (!typing(c, 'home', c._home)) c._home = id.homeUrl || '';
-  if (!typing(c, 'email', c._email)) c._email = id.email || '';
+  if (!typing(c, 'home', c._home)) {
+    c._home = id.homeUrl || '';
+    c._homeBad = false;
+  }
+  if (!typing(c, 'email', c._email)) {
+    c._email = id.email || '';
+    c._emailBad = false;
+  }
 }
 
 /**

@@ -6,9 +6,24 @@ import './comment.js';
 import '../qna/qna.js';
 import type ReactionComment from './comment.component.js';
 import { takeProfile, type ComposerView } from './comment.composer.js';
-import { getIdentity } from '../../core/identity.js';
+import { getIdentity, PROFILE_KEY } from '../../core/identity.js';
 import { loadIdentity } from '../../core/profile.js';
-import { $, block, mockApi, reset, type, until, withSession } from '../../test/mock-api.js';
+import { saveSession } from '../../core/auth.js';
+import { flush } from '../../core/storage.js';
+import type { Block } from '../../core/types.js';
+import {
+  $,
+  block,
+  fakeJwt,
+  KEY,
+  mockApi,
+  newPage,
+  PROJECT,
+  reset,
+  type,
+  until,
+  withSession,
+} from '../../test/mock-api.js';
 import { mountReady } from '../../test/mount.js';
 import { message } from '../../test/fixtures.js';
 
@@ -51,18 +66,22 @@ describe("reaction-comment's composer and the writer's profile", () => {
     expect(name(other).value).to.equal('Typing Tapir');
   });
 
-  /**
-   * `reaction-<tag>` with 'New Owner' signed in, which shows the account's name, after the first
-   * interaction brought the writer's code and the profile's (with its animal name).
-   */
-  const signedIn = async (tag: 'comment' | 'qna') => {
+  /** The block `tag` (with `over`) served; posts are taken under the name sent. */
+  const serve = (tag: 'comment' | 'qna', over: Partial<Block> = {}) => {
     api.restore();
     api = mockApi({
-      get_block_view: () => ({ block: block({ type: tag }), messages: [], me: {} }),
+      get_block_view: () => ({ block: block({ type: tag, ...over }), messages: [], me: {} }),
       post_message: (b) =>
         message('new', { creator_id: 'owner-1', creator_name: b.p_creator_name as string }),
       '/auth/v1/logout': () => new Response(null, { status: 204 }),
     });
+  };
+  /**
+   * `reaction-<tag>` with 'New Owner' signed in, which shows the account's name, after the first
+   * interaction brought the writer's code and the profile's (with its animal name).
+   */
+  const signedIn = async (tag: 'comment' | 'qna', over: Partial<Block> = {}) => {
+    serve(tag, over);
     withSession('owner-1', false, { user_metadata: { full_name: 'New Owner' } });
     const el = await mountReady<ReactionComment>(`reaction-${tag}`);
     expect(name(el).value).to.equal('New Owner');
@@ -72,20 +91,32 @@ describe("reaction-comment's composer and the writer's profile", () => {
     await el.updateComplete;
     return el;
   };
-  /** Posts a message from the composer: the writer's name it was sent with. */
-  const send = async (el: ReactionComment) => {
+  /** `reaction-<tag>` for an anonymous visitor, once the first interaction brought the profile. */
+  const anonymous = async (tag: 'comment' | 'qna', over: Partial<Block> = {}) => {
+    serve(tag, over);
+    const el = await mountReady<ReactionComment>(`reaction-${tag}`);
+    focus(el);
+    await until(() => el['paths']);
+    await loadIdentity();
+    await until(() => name(el).value !== '');
+    return el;
+  };
+  /** Posts a message from the composer: what it was sent with. */
+  const post = async (el: ReactionComment) => {
     const before = api.rpcCalls().length;
     type(textarea(el), 'hello');
     await el.updateComplete;
     $<HTMLButtonElement>(el, '[part=composer] [part=submit]').click();
-    const post = () =>
+    const sent = () =>
       api
         .rpcCalls()
         .slice(before)
         .find((c) => c.name === 'post_message');
-    await until(post);
-    return post()!.body.p_creator_name;
+    await until(sent);
+    return sent()!.body;
   };
+  /** Posts a message from the composer: the writer's name it was sent with. */
+  const send = async (el: ReactionComment) => (await post(el)).p_creator_name;
   const logOut = async (el: ReactionComment) => {
     $(el, '[part=menu-button]').click();
     await until(() => el.shadowRoot!.querySelector('[part=menu]'));
@@ -143,4 +174,72 @@ describe("reaction-comment's composer and the writer's profile", () => {
         expect(getIdentity().name, 'the profile keeps its own name').to.equal(animal);
         expect(await send(el), 'the anonymous writer posts under').to.equal(animal);
       });
+
+  // Signing in: the composer shows the account's name, whatever the anonymous writer chose (here
+  // "Kim", typed again with spaces around it: the field shows "Kim", not read as being typed in),
+  // and the post goes under it; log out shows the profile's name again.
+  for (const tag of ['comment', 'qna'] as const)
+    it(`shows and sends the account's name once an anonymous "Kim", then " Kim ", signs in (${tag})`, async () => {
+      const el = await anonymous(tag);
+      for (const t of ['Kim', ' Kim ']) {
+        type(name(el), t);
+        await el.updateComplete;
+        expect(name(el).value, JSON.stringify(t)).to.equal('Kim');
+      }
+      await until(() => getIdentity().name === 'Kim');
+      saveSession(
+        { url: PROJECT, key: KEY } as never,
+        {
+          access_token: fakeJwt('owner-1', { is_anonymous: false }),
+          refresh_token: 'r',
+          expires_at: Date.now() / 1000 + 3600,
+          user: { id: 'owner-1', is_anonymous: false, user_metadata: { full_name: 'New Owner' } },
+        } as never,
+      );
+      await until(() => el['signedIn']);
+      await el.updateComplete;
+      expect(name(el).value, 'after signing in').to.equal('New Owner');
+      expect(await send(el)).to.equal('New Owner');
+      await logOut(el);
+      expect(name(el).value, 'after logging out').to.equal('Kim');
+    });
+
+  // The profile is the browser's anonymous writer's, so it keeps no website or email a signed-in
+  // writer typed (both go with their post), and log out takes them, with what was said of them,
+  // off the composer: on a shared browser the next anonymous writer, on this page or the next, is
+  // not offered them.
+  for (const tag of ['comment', 'qna'] as const)
+    it(`keeps no website or email typed while signed in; log out clears them (${tag})`, async () => {
+      const el = await signedIn(tag, { allow_creator_email: true });
+      const home = () => $<HTMLInputElement>(el, '[part=home]');
+      const email = () => $<HTMLInputElement>(el, '[part=email]');
+      type(home(), 'https://owner.example');
+      type(email(), 'owner@example.com');
+      await el.updateComplete;
+      expect(await post(el)).to.include({
+        p_creator_name: 'New Owner',
+        p_home_url: 'https://owner.example',
+        p_creator_email: 'owner@example.com',
+      });
+      // the post is done once its message is on the list (the email was kept before, if at all)
+      await until(() => $(el, '#m-new'));
+      expect(getIdentity().homeUrl, "the profile's website").to.equal(undefined);
+      expect(getIdentity().email, "the profile's email").to.equal(undefined);
+      // typed again, not ones the server takes: said at once (the email once typing pauses)
+      type(home(), 'ftp://owner.example');
+      type(email(), 'owner@');
+      const errors = () => $(el, '[part=composer]').querySelectorAll('[part=error]').length;
+      await until(() => errors() === 2);
+      await logOut(el);
+      expect(home().value, 'the website after logging out').to.equal('');
+      expect(email().value, 'the email after logging out').to.equal('');
+      expect(errors(), 'errors after logging out').to.equal(0);
+      // the next page, anonymous: the profile offers neither
+      await flush(PROFILE_KEY);
+      el.remove();
+      newPage();
+      const again = await anonymous(tag, { allow_creator_email: true });
+      expect($<HTMLInputElement>(again, '[part=home]').value).to.equal('');
+      expect($<HTMLInputElement>(again, '[part=email]').value).to.equal('');
+    });
 });

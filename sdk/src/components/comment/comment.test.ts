@@ -364,6 +364,33 @@ describe('reaction-comment', () => {
     expect(img.alt).to.equal('');
   });
 
+  // A message's website and photo are drawn as the server gives them (rows it took before its
+  // checks, or that an owner imported): the header links the name and shows the photo only for an
+  // http(s) address, never javascript:, data:, vbscript: or blob:.
+  it("links a writer's name and shows their photo only for an http(s) address", async () => {
+    const unsafe: Array<[string, string]> = [
+      ['javascript:alert(1)', 'javascript:alert(1)'],
+      [' JaVaScRiPt:alert(1)', 'data:image/svg+xml,<svg onload=alert(1)>'],
+      ['vbscript:msgbox(1)', 'blob:https://photos.example/1'],
+      ['data:text/html,<script>alert(1)</script>', 'javascript:alert(1)'],
+    ];
+    const el = await mount({
+      messages: [
+        ...unsafe.map(([home, photo], i) =>
+          msg('u' + i, { home_url: home, creator_photo_url: photo }),
+        ),
+        msg('s1', { home_url: 'example.com/me', creator_photo_url: 'https://x.test/a.png' }),
+      ],
+    });
+    // what the header points at: its links' and images' addresses
+    const urls = (id: string) =>
+      [...item(el, id).querySelectorAll('[part=message-header] :is(a, img)')].map(
+        (e) => e.getAttribute('href') ?? e.getAttribute('src'),
+      );
+    for (const i of unsafe.keys()) expect(urls('u' + i), unsafe[i]!.join(' ')).to.deep.equal([]);
+    expect(urls('s1')).to.deep.equal(['https://x.test/a.png', 'https://example.com/me']);
+  });
+
   describe('says why it refuses, in a live region (en and ko)', () => {
     it('a second send within the message term', async () => {
       await inEnglishAndKorean(

@@ -133,8 +133,10 @@ export async function post(
           ...pageOf(b),
         });
     c.lastSent = Date.now();
-    // the address replies are announced to is offered again next time
-    if (!parentId && b.allow_creator_email) setProfile({ email: email || undefined });
+    // the address replies are announced to is offered again next time, to the anonymous writer
+    // only: the profile is the browser's anonymous writer's (takeHome; the name: composer onName)
+    if (!parentId && b.allow_creator_email && !c.signedIn)
+      setProfile({ email: email || undefined });
     c.applyChange({ type: 'INSERT', row });
     c._notice = [
       row.status === 'held' && c.t('heldNotice'),
@@ -244,14 +246,18 @@ export const keep = (patch: { name?: string; homeUrl?: string }) =>
 
 /**
  * The website typed in the composer (comment.composer.ts onHome): one that is not one the server
- * takes is said at once and never kept (nor sent: post checks it again). Typed before the
- * profile's code came, it is shown again: that code put the profile's there (takeProfile).
+ * takes is said at once and never kept (nor sent: post checks it again). It is kept in the profile
+ * only for an anonymous writer, as the name is (comment.composer.ts onName), and shown again when
+ * the profile's code, come since it was typed, put the profile's there (takeProfile).
  */
-export function takeHome(c: { _home: string; _homeBad: boolean }, typed: string): void {
+export function takeHome(
+  c: { _home: string; _homeBad: boolean; signedIn: boolean },
+  typed: string,
+): void {
   const url = homeUrl(typed);
   c._home = typed;
   c._homeBad = url == null;
-  if (url != null) keep({ homeUrl: url || undefined });
+  if (url != null && !c.signedIn) keep({ homeUrl: url || undefined });
 }
 
 /**
