@@ -186,25 +186,47 @@ describe('plan page', () => {
         content: { planName: 'Coupon', blockLimit: 8, responseMonthlyLimit: 0 },
         auto_renew: false,
       });
-    const open = async (blocks: number, couponEnds: string) => {
+    const open = async (blocks: number, couponEnds: string, extra = '0') => {
       cleanup();
       const dialog = await openChange([row({ method: 'iamport' }), coupon(couponEnds)], blocks);
-      fireEvent.change(within(dialog).getByLabelText('Extra blocks'), { target: { value: '0' } });
+      fireEvent.change(within(dialog).getByLabelText('Extra blocks'), { target: { value: extra } });
       return within(dialog).getByRole('status');
     };
-    // the coupon runs through the new plan's first day: 11 blocks fit, 12 do not
-    expect((await open(11, '2026-12-23')).textContent).toBe('');
-    expect((await open(12, '2026-12-23')).textContent).toBe(
-      'You have 12 blocks; with your coupon, the new plan allows 11. When it starts, blocks beyond the limit are deactivated, newest first. Nothing is deleted.',
+    // a coupon running past the new plan's first months: 11 blocks fit until it ends, 12 do not
+    expect((await open(11, '2027-06-30')).textContent).toBe(
+      'You have 11 blocks; with your coupon the new plan allows them, but from 27.07.01, when the coupon has ended, it allows 3. Then blocks beyond the limit are deactivated, newest first. Nothing is deleted.',
     );
+    expect((await open(12, '2027-06-30')).textContent).toBe(
+      'You have 12 blocks; with your coupon, the new plan allows 11 when it starts, and 3 from 27.07.01, when the coupon has ended. Each time, blocks beyond the limit are deactivated, newest first. Nothing is deleted.',
+    );
+    // the largest, not the sum: 4 extra blocks (7) and the coupon's 8 (11) allow 11, not 15
+    expect((await open(12, '2027-06-30', '4')).textContent).toBe(
+      'You have 12 blocks; with your coupon, the new plan allows 11 when it starts, and 7 from 27.07.01, when the coupon has ended. Each time, blocks beyond the limit are deactivated, newest first. Nothing is deleted.',
+    );
+    expect((await open(11, '2027-06-30', '4')).textContent).toBe(
+      'You have 11 blocks; with your coupon the new plan allows them, but from 27.07.01, when the coupon has ended, it allows 7. Then blocks beyond the limit are deactivated, newest first. Nothing is deleted.',
+    );
+    // the coupon runs through the new plan's first day only: the server expires it on the
+    // next (24 Dec) and deactivates blocks down to the plan's 3
+    expect((await open(11, '2026-12-23')).textContent).toBe(
+      'You have 11 blocks; with your coupon the new plan allows them, but from 26.12.24, when the coupon has ended, it allows 3. Then blocks beyond the limit are deactivated, newest first. Nothing is deleted.',
+    );
+    // nothing over, then or later: no warning
+    expect((await open(3, '2026-12-23')).textContent).toBe('');
     // a coupon that ends the day before does not count: 3
     expect((await open(11, '2026-12-22')).textContent).toBe(
       'You have 11 blocks; the new plan allows 3. When it starts, blocks beyond the limit are deactivated, newest first. Nothing is deleted.',
     );
-    const status = await open(12, '2026-12-23');
+    const status = await open(12, '2027-06-30');
     await act(() => i18next.changeLanguage('ko'));
     expect(status.textContent).toBe(
-      '지금 블록이 12개 있고, 쿠폰을 더해도 새 플랜은 11개까지입니다. 새 플랜이 시작되면 한도를 넘는 블록은 최근에 만든 것부터 비활성화됩니다. 삭제되는 것은 없습니다.',
+      '지금 블록이 12개 있고, 쿠폰을 더해도 새 플랜은 시작할 때 11개까지, 쿠폰이 끝난 뒤인 27.07.01부터는 3개까지입니다. 그때마다 한도를 넘는 블록은 최근에 만든 것부터 비활성화됩니다. 삭제되는 것은 없습니다.',
+    );
+    await act(() => i18next.changeLanguage('en'));
+    const later = await open(11, '2026-12-23');
+    await act(() => i18next.changeLanguage('ko'));
+    expect(later.textContent).toBe(
+      '지금 블록이 11개 있고, 쿠폰 덕분에 새 플랜에서도 모두 쓸 수 있지만, 쿠폰이 끝난 뒤인 26.12.24부터는 3개까지입니다. 그때 한도를 넘는 블록은 최근에 만든 것부터 비활성화됩니다. 삭제되는 것은 없습니다.',
     );
   });
 

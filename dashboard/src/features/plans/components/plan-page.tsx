@@ -18,6 +18,7 @@ import {
   activePlan,
   basketOf,
   blocksAllowedFrom,
+  blocksDropAfter,
   basketPrice,
   canBuy,
   dayAfter,
@@ -79,7 +80,19 @@ function ChangeDialog({
   const starts = row.end_date ? dayAfter(row.end_date) : '';
   const newLimit = blocksAllowedFrom(basket, coupons, starts);
   const byCoupon = newLimit > shownBlocks(basket.blockLimit);
-  const overLimit = !same && blocksInUse !== undefined && newLimit < blocksInUse;
+  const used = blocksInUse ?? 0;
+  // the coupons running then end later: the limit falls again, below what is in use or kept
+  const drop = blocksDropAfter(basket, coupons, starts, Math.min(used, newLimit));
+  const overLimit = !same && blocksInUse !== undefined && (newLimit < used || drop !== null);
+  const warning = (): string => {
+    const counts = { used: fmt(used), limit: fmt(newLimit) };
+    const later = drop && { lowest: fmt(drop.limit), date: formatPlanDate(drop.date) };
+    if (newLimit >= used && later) return s('change.overLimitLater', { ...counts, ...later });
+    if (!byCoupon) return s('change.overLimit', counts);
+    return later
+      ? s('change.overLimitCouponEnds', { ...counts, ...later })
+      : s('change.overLimitCoupon', counts);
+  };
 
   const submit = () => {
     // a tab opened now, while the click counts, is not blocked; PayPal's link goes into it
@@ -135,12 +148,7 @@ function ChangeDialog({
       {same ? <p className="hint">{s('change.same')}</p> : null}
       {/* as the Stop dialog says: the blocks beyond the new limit are deactivated */}
       <p className={overLimit ? 'warning-note' : 'visually-hidden'} role="status">
-        {overLimit
-          ? s(byCoupon ? 'change.overLimitCoupon' : 'change.overLimit', {
-              used: fmt(blocksInUse ?? 0),
-              limit: fmt(newLimit),
-            })
-          : null}
+        {overLimit ? warning() : null}
       </p>
     </FormDialog>
   );

@@ -74,6 +74,11 @@ export const en = {
       'You have {{used}} blocks; the new plan allows {{limit}}. When it starts, blocks beyond the limit are deactivated, newest first. Nothing is deleted.',
     overLimitCoupon:
       'You have {{used}} blocks; with your coupon, the new plan allows {{limit}}. When it starts, blocks beyond the limit are deactivated, newest first. Nothing is deleted.',
+    // a coupon running when the new plan starts ends later (the server expires it the next day)
+    overLimitLater:
+      'You have {{used}} blocks; with your coupon the new plan allows them, but from {{date}}, when the coupon has ended, it allows {{lowest}}. Then blocks beyond the limit are deactivated, newest first. Nothing is deleted.',
+    overLimitCouponEnds:
+      'You have {{used}} blocks; with your coupon, the new plan allows {{limit}} when it starts, and {{lowest}} from {{date}}, when the coupon has ended. Each time, blocks beyond the limit are deactivated, newest first. Nothing is deleted.',
   },
   coupon: {
     title: 'Use a coupon',
@@ -277,6 +282,10 @@ export const ko: typeof en = {
       '지금 블록이 {{used}}개 있고, 새 플랜은 {{limit}}개까지입니다. 새 플랜이 시작되면 한도를 넘는 블록은 최근에 만든 것부터 비활성화됩니다. 삭제되는 것은 없습니다.',
     overLimitCoupon:
       '지금 블록이 {{used}}개 있고, 쿠폰을 더해도 새 플랜은 {{limit}}개까지입니다. 새 플랜이 시작되면 한도를 넘는 블록은 최근에 만든 것부터 비활성화됩니다. 삭제되는 것은 없습니다.',
+    overLimitLater:
+      '지금 블록이 {{used}}개 있고, 쿠폰 덕분에 새 플랜에서도 모두 쓸 수 있지만, 쿠폰이 끝난 뒤인 {{date}}부터는 {{lowest}}개까지입니다. 그때 한도를 넘는 블록은 최근에 만든 것부터 비활성화됩니다. 삭제되는 것은 없습니다.',
+    overLimitCouponEnds:
+      '지금 블록이 {{used}}개 있고, 쿠폰을 더해도 새 플랜은 시작할 때 {{limit}}개까지, 쿠폰이 끝난 뒤인 {{date}}부터는 {{lowest}}개까지입니다. 그때마다 한도를 넘는 블록은 최근에 만든 것부터 비활성화됩니다. 삭제되는 것은 없습니다.',
   },
   coupon: {
     title: '쿠폰 사용',

@@ -163,6 +163,27 @@ export function blocksAllowedFrom(basket: Basket, coupons: PlanRow[], start: str
   return blocksAllowed([basket.blockLimit, ...running.map((c) => c.content?.blockLimit ?? 0)]);
 }
 
+/**
+ * The first day after `start` on which the coupons running then have ended so far that the
+ * count falls below `below`, with the count from that day; null when it never does. The server
+ * expires a coupon the day after its end date and then deactivates blocks down to the limit.
+ */
+export function blocksDropAfter(
+  basket: Basket,
+  coupons: PlanRow[],
+  start: string,
+  below: number,
+): { date: string; limit: number } | null {
+  const ends = coupons
+    .flatMap((c) => (c.end_date && c.end_date >= start ? [dayAfter(c.end_date)] : []))
+    .sort();
+  for (const date of ends) {
+    const limit = blocksAllowedFrom(basket, coupons, date);
+    if (limit < below) return { date, limit };
+  }
+  return null;
+}
+
 /** The basket a plan row would be changed from. */
 export function basketOf(row: PlanRow): Basket {
   const type: TPlanType = row.type === 'basic' ? 'basic' : 'custom';
