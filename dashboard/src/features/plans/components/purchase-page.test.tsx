@@ -120,10 +120,11 @@ describe('payment', () => {
       await screen.findByText('The payment window was closed. Nothing was charged.'),
     ).toBeTruthy();
     providers.requestBillingKey.mockResolvedValueOnce({ ok: true, billingKey: 'k' });
+    // an answer without one of our codes: a translated sentence, not the server's words
     api.checkIamportPayment.mockRejectedValueOnce(new Error('Failed to payment: no answer'));
     fireEvent.click(screen.getByRole('button', { name: 'Pay with the wallet' }));
     expect((await screen.findByRole('alert')).textContent).toBe(
-      'The payment did not go through: Failed to payment: no answer',
+      'The payment did not go through: Something went wrong on our side. Try again in a moment.',
     );
     expect(location()).toBe('/purchase/payment?focus=basic');
   });
@@ -277,6 +278,71 @@ describe('payment', () => {
     expect((await screen.findByTestId('notice')).textContent).toBe(
       '결제가 완료되지 않았습니다: 주문의 결제를 확인하지 못했습니다(결제가 취소되었거나, 찾을 수 없거나, 이미 끝난 결제입니다). 플랜은 추가되지 않았으니 처음부터 다시 시도해 주세요.',
     );
+  });
+
+  it("says the payment functions' other failures in the reader's language, never their English (en, ko)", async () => {
+    const failure = (code: string, message: string) =>
+      Object.assign(new Error(message), { status: 409, code });
+    const cases: Array<[Error, string, string]> = [
+      [
+        failure('refunded', 'The payment does not match the order. The payment was given back.'),
+        'the payment was taken but your plan could not be recorded, so it was given back. No plan was added; start again.',
+        '결제는 되었지만 플랜을 기록하지 못해 결제를 취소(환불)했습니다. 플랜은 추가되지 않았으니 처음부터 다시 시도해 주세요.',
+      ],
+      [
+        failure('provider_unavailable', 'The payment service did not answer.'),
+        'the payment service did not answer. Nothing changed on your plan; try again in a moment.',
+        '결제 서비스가 응답하지 않았습니다. 플랜에는 바뀐 것이 없으니 잠시 후 다시 시도해 주세요.',
+      ],
+      [
+        failure('payment_pending', 'The payment is not complete yet.'),
+        'the payment is not complete yet. Your plan appears on the Plan page as soon as it is; do not pay again.',
+        '결제가 아직 끝나지 않았습니다. 결제가 끝나는 대로 플랜 페이지에 표시되니 다시 결제하지 마세요.',
+      ],
+      [
+        failure('plan_mismatch', 'Failed to payment: The subscription is not on our plan'),
+        'the PayPal subscription does not match the plan you chose, so it was cancelled. No plan was added; start again.',
+        'PayPal 구독이 선택한 플랜과 맞지 않아 구독을 취소했습니다. 플랜은 추가되지 않았으니 처음부터 다시 시도해 주세요.',
+      ],
+      [
+        failure('invalid_billing_key', 'Invalid billing key'),
+        'the card or wallet you registered cannot be used (not found, deleted, or not the way to pay you chose). Nothing was charged; register it again.',
+        '등록한 카드나 간편결제 수단을 사용할 수 없습니다(찾을 수 없거나, 삭제되었거나, 선택한 결제 방식과 다릅니다). 결제된 금액은 없으니 다시 등록해 주세요.',
+      ],
+      [
+        failure('forbidden', 'This subscription belongs to another account'),
+        'this payment is not for this account, or this account cannot buy a plan. Sign in with your Google or Apple account and start again.',
+        '이 계정의 결제가 아니거나, 이 계정으로는 플랜을 구매할 수 없습니다. Google 또는 Apple 계정으로 로그인한 뒤 처음부터 다시 시도해 주세요.',
+      ],
+      // one of the shared plan messages: its own text
+      [
+        failure('conflict', 'You already have an active plan'),
+        'You already have an active plan',
+        '이미 이용 중인 플랜이 있습니다',
+      ],
+      // a code we do not know: a translated sentence, not the server's words
+      [
+        failure('internal_error', 'Something went wrong'),
+        'Something went wrong on our side. Try again in a moment.',
+        '서버에서 문제가 발생했습니다. 잠시 후 다시 시도해 주세요.',
+      ],
+    ];
+    providers.requestBillingKey.mockResolvedValue({ ok: true, billingKey: 'k' });
+    for (const [language, column, pay, failed] of [
+      ['en', 1, 'Pay by card', 'The payment did not go through: '],
+      ['ko', 2, '카드로 결제', '결제가 완료되지 않았습니다: '],
+    ] as const) {
+      cleanup();
+      await i18next.changeLanguage(language);
+      render('/purchase/payment?focus=basic');
+      for (const row of cases) {
+        api.checkIamportPayment.mockRejectedValueOnce(row[0]);
+        fireEvent.click(await screen.findByRole('button', { name: pay }));
+        await waitFor(() =>
+          expect(screen.getByRole('alert').textContent).toBe(failed + row[column]),
+        );
+      }
+    }
   });
 
   it('in Korean shows the terms note', async () => {

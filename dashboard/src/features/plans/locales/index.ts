@@ -168,6 +168,23 @@ export const en = {
     // the server's checkout_failed: our own reading ended the checkout, not a refusal
     checkoutEnded:
       'we could not confirm this payment for your order (it was cancelled, not found, or the checkout had already ended). No plan was added; start again.',
+    // the payment functions' other codes (model/messages.ts paymentReason)
+    reasons: {
+      refunded:
+        'the payment was taken but your plan could not be recorded, so it was given back. No plan was added; start again.',
+      provider_unavailable:
+        'the payment service did not answer. Nothing changed on your plan; try again in a moment.',
+      payment_pending:
+        'the payment is not complete yet. Your plan appears on the Plan page as soon as it is; do not pay again.',
+      plan_mismatch:
+        'the PayPal subscription does not match the plan you chose, so it was cancelled. No plan was added; start again.',
+      invalid_billing_key:
+        'the card or wallet you registered cannot be used (not found, deleted, or not the way to pay you chose). Nothing was charged; register it again.',
+      invalid_subscription:
+        'PayPal does not know this subscription. No plan was added; start again.',
+      forbidden:
+        'this payment is not for this account, or this account cannot buy a plan. Sign in with your Google or Apple account and start again.',
+    },
     // PayPal's onError, by what happened (model/messages.ts paypalErrorText)
     paypalError: {
       closed:
@@ -374,6 +391,22 @@ export const ko: typeof en = {
     failed: '결제가 완료되지 않았습니다: {{reason}}',
     checkoutEnded:
       '주문의 결제를 확인하지 못했습니다(결제가 취소되었거나, 찾을 수 없거나, 이미 끝난 결제입니다). 플랜은 추가되지 않았으니 처음부터 다시 시도해 주세요.',
+    reasons: {
+      refunded:
+        '결제는 되었지만 플랜을 기록하지 못해 결제를 취소(환불)했습니다. 플랜은 추가되지 않았으니 처음부터 다시 시도해 주세요.',
+      provider_unavailable:
+        '결제 서비스가 응답하지 않았습니다. 플랜에는 바뀐 것이 없으니 잠시 후 다시 시도해 주세요.',
+      payment_pending:
+        '결제가 아직 끝나지 않았습니다. 결제가 끝나는 대로 플랜 페이지에 표시되니 다시 결제하지 마세요.',
+      plan_mismatch:
+        'PayPal 구독이 선택한 플랜과 맞지 않아 구독을 취소했습니다. 플랜은 추가되지 않았으니 처음부터 다시 시도해 주세요.',
+      invalid_billing_key:
+        '등록한 카드나 간편결제 수단을 사용할 수 없습니다(찾을 수 없거나, 삭제되었거나, 선택한 결제 방식과 다릅니다). 결제된 금액은 없으니 다시 등록해 주세요.',
+      invalid_subscription:
+        'PayPal에서 이 구독을 찾을 수 없습니다. 플랜은 추가되지 않았으니 처음부터 다시 시도해 주세요.',
+      forbidden:
+        '이 계정의 결제가 아니거나, 이 계정으로는 플랜을 구매할 수 없습니다. Google 또는 Apple 계정으로 로그인한 뒤 처음부터 다시 시도해 주세요.',
+    },
     paypalError: {
       closed: '결제가 끝나기 전에 PayPal 창이 닫혔습니다. 결제된 금액은 없으니 다시 시도해 주세요.',
       blocked:

@@ -1,10 +1,26 @@
 // The plan functions answer with the shared English messages (PLAN_MESSAGES); the screens show
 // them in the reader's language (plans.messages.*).
-import { sharedMessageReason } from '../../../lib/errors';
+import { messageOf, removalReason, sharedMessageReason } from '../../../lib/errors';
 import { PLAN_MESSAGES } from './plans';
 
 /** The reason of a failure of a plan call, in the reader's language where it is one of ours. */
 export const planReason = sharedMessageReason(PLAN_MESSAGES, 'plans.messages');
+
+const planMessages = new Set<string>(Object.values(PLAN_MESSAGES));
+
+/**
+ * The payment functions' own failure codes (supabase/functions check-*-payment, plan-flows
+ * checkoutAnswer), each with its text under plans.payment.reasons.
+ */
+const PAYMENT_CODES = [
+  'refunded',
+  'provider_unavailable',
+  'payment_pending',
+  'plan_mismatch',
+  'invalid_billing_key',
+  'invalid_subscription',
+  'forbidden',
+] as const;
 
 type T = (key: string, options?: Record<string, unknown>) => string;
 
@@ -22,7 +38,20 @@ export function paymentFailedText(t: T, cause: unknown, via: 'card' | 'wallet' |
   if (code === 'payment_failed') return t(`plans.payment.declined.${via}`);
   if (code === 'checkout_failed')
     return t('plans.payment.failed', { reason: t('plans.payment.checkoutEnded') });
-  return t('plans.payment.failed', { reason: planReason(t, cause) });
+  return t('plans.payment.failed', { reason: paymentReason(t, cause) });
+}
+
+/**
+ * Why a payment call failed, in the reader's language: a payment code's text, one of the shared
+ * plan messages, or (a failed call, anything unknown) removalReason's translated sentence, never
+ * the server's English words.
+ */
+function paymentReason(t: T, cause: unknown): string {
+  const code = codeOf(cause);
+  if ((PAYMENT_CODES as readonly unknown[]).includes(code))
+    return t(`plans.payment.reasons.${String(code)}`);
+  if (planMessages.has(messageOf(cause))) return planReason(t, cause);
+  return removalReason(cause);
 }
 
 /**
