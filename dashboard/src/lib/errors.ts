@@ -29,8 +29,8 @@ const REMOVAL_REASONS: ReadonlyArray<
   ],
   // the session's token refused (PGRST301-303: expired or invalid)
   [(code) => /^PGRST30\d$/.test(code), 'signedOut'],
-  // row-level security or a grant refused it
-  [(code) => code === '42501', 'notAllowed'],
+  // row-level security, a grant or a function's own check (PT403: e.g. not the block's owner)
+  [(code) => code === '42501' || code === 'PT403', 'notAllowed'],
   // a statement that ran out of time
   [(code) => code === '57014', 'timeout'],
 ];

@@ -1,4 +1,5 @@
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import i18next from 'i18next';
 import { describe, expect, it, vi } from 'vitest';
 import { renderWithProviders } from '../../../test/utils';
 import { PROFILE_LIMITS, ZUpdateProfileInput } from '../api/update-profile';
@@ -91,10 +92,22 @@ describe('profile field limits', () => {
     expect(onRemove).toHaveBeenCalledTimes(1);
   });
 
-  it('says in the dialog why the account was not removed, and lets the owner try again', async () => {
+  it("says in the dialog why the account was not removed, in the reader's language, and lets the owner try again", async () => {
+    // delete-user's answers as invokeFunction throws them: a 503 in transit, then its own 500
     const onRemove = vi
       .fn<() => Promise<void>>()
-      .mockRejectedValueOnce(new Error('The service is briefly unavailable'))
+      .mockRejectedValueOnce(
+        Object.assign(new Error('The service is briefly unavailable'), {
+          status: 503,
+          code: 'unavailable',
+        }),
+      )
+      .mockRejectedValueOnce(
+        Object.assign(new Error('Could not delete the account: permission denied for table x'), {
+          status: 500,
+          code: 'delete_failed',
+        }),
+      )
       .mockResolvedValueOnce(undefined);
     renderWithProviders(
       <ProfileForm initial={initial} email="o@e.com" onSave={vi.fn()} onRemoveAccount={onRemove} />,
@@ -103,15 +116,24 @@ describe('profile field limits', () => {
     const dialog = screen.getByRole('alertdialog', { name: 'Remove account' });
     const confirm = () =>
       within(dialog)
-        .getAllByRole('button', { name: 'Remove account' })
-        .find((b) => b.closest('[role="alertdialog"]'))!;
+        .getAllByRole('button')
+        .filter((b) => b.closest('[role="alertdialog"]'))
+        .at(-1)!;
     fireEvent.click(confirm());
     expect(
       await within(dialog).findByText(
-        'Your account was not removed: The service is briefly unavailable',
+        'Your account was not removed: The service is briefly unavailable.',
+      ),
+    ).toBeTruthy();
+    await act(() => i18next.changeLanguage('ko'));
+    fireEvent.click(confirm());
+    // never the server's English ('permission denied ...')
+    expect(
+      await within(dialog).findByText(
+        '계정을 삭제하지 못했습니다: 서버에서 문제가 발생했습니다. 잠시 후 다시 시도해 주세요.',
       ),
     ).toBeTruthy();
     fireEvent.click(confirm());
-    await waitFor(() => expect(onRemove).toHaveBeenCalledTimes(2));
+    await waitFor(() => expect(onRemove).toHaveBeenCalledTimes(3));
   });
 });

@@ -1,7 +1,7 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import i18next from 'i18next';
 import { describe, expect, it, vi } from 'vitest';
-import { renderWithProviders } from '../../../../test/utils';
+import { alertsAfterTries, renderWithProviders } from '../../../../test/utils';
 import type { LiveStatus, MessageChange, ModerationApi, ModerationMessage } from '../api';
 import { ModerationView } from './moderation-view';
 
@@ -316,5 +316,36 @@ describe('ModerationView', () => {
       'Could not do that: Only the block owner can moderate messages',
     );
     expect(rows()).toHaveLength(1);
+  });
+  it("says why a delete or a block failed in the reader's language, never the server's English", async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    const spam = message({ creator_name: 'Spammer' });
+    const { api } = fakeApi([spam]);
+    // moderate_messages' own refusal (PT403) and a failure of another kind
+    api.moderate.mockRejectedValueOnce({
+      code: 'PT403',
+      message: 'Only the block owner can moderate messages',
+      details: '',
+      hint: '',
+    });
+    api.blockWriter.mockRejectedValueOnce({
+      code: 'XX000',
+      message: 'could not block: internal error',
+      details: '',
+      hint: '',
+    });
+    renderView(api);
+    await waitFor(() => expect(rows()).toHaveLength(1));
+    await act(() => i18next.changeLanguage('ko'));
+    const row = rows()[0]!;
+    fireEvent.click(within(row).getByRole('button', { name: '삭제' }));
+    expect(await alertsAfterTries(await screen.findByRole('alertdialog'), '삭제', 1)).toEqual([
+      '처리하지 못했습니다: 이 계정으로는 할 수 없는 작업입니다.',
+    ]);
+    fireEvent.click(within(screen.getByRole('alertdialog')).getByRole('button', { name: '취소' }));
+    fireEvent.click(within(row).getByRole('button', { name: '작성자 차단' }));
+    expect(
+      await alertsAfterTries(await screen.findByRole('alertdialog'), '작성자 차단', 1),
+    ).toEqual(['처리하지 못했습니다: 서버에서 문제가 발생했습니다. 잠시 후 다시 시도해 주세요.']);
   });
 });
