@@ -162,32 +162,42 @@ describe('ResultsView', () => {
   });
 
   it("shows a delete at once, the count following, without waiting for the summary's re-read", async () => {
-    const all = [responseRow({ creator_name: 'New' }), responseRow({ creator_name: 'Old' })];
+    const all = [
+      responseRow({ creator_name: 'New' }),
+      responseRow({ creator_name: 'Storm', held: true }),
+      responseRow({ creator_name: 'Old' }),
+    ];
     const fake = fakeApi(all, {}, 2);
-    // the first read answers; the re-read after the delete waits until released
+    // the first read answers; each re-read after a delete waits until released
     let release = () => {};
-    const later = new Promise<void>((resolve) => (release = resolve));
     const summary = vi.fn<ResultsApi['summary']>(async (input) => {
-      if (summary.mock.calls.length > 1) await later;
+      if (summary.mock.calls.length > 1) await new Promise<void>((resolve) => (release = resolve));
       return fake.summary(input);
     });
     renderView({ ...fake, summary });
-    await waitFor(() => expect(rows()).toHaveLength(2));
+    await waitFor(() => expect(rows()).toHaveLength(3));
     expect(await screen.findByRole('heading', { name: '2 responses' })).toBeTruthy();
 
-    fireEvent.click(within(rows()[0]!).getByRole('button', { name: 'Delete' }));
-    fireEvent.click(
-      within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Delete' }),
-    );
-    // the row and the dialog go, and the heading agrees, while the re-read is still under way
-    await waitFor(() => expect(rows()).toHaveLength(1));
-    expect(screen.queryByRole('alertdialog')).toBeNull();
-    expect(screen.getByRole('heading', { name: '1 response' })).toBeTruthy();
-    await waitFor(() => expect(summary).toHaveBeenCalledTimes(2));
-    release();
-    await act(() => later);
-    expect(screen.getByRole('heading', { name: '1 response' })).toBeTruthy();
-    expect(rows()).toHaveLength(1);
+    // a counted response, then a held one (which the count never had: it stays)
+    for (const [name, left, heading] of [
+      ['New', 2, '1 response'],
+      ['Storm', 1, '1 response'],
+    ] as const) {
+      const calls = summary.mock.calls.length;
+      const row = rows().find((r) => within(r).queryByText(name))!;
+      fireEvent.click(within(row).getByRole('button', { name: 'Delete' }));
+      fireEvent.click(
+        within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Delete' }),
+      );
+      // the row and the dialog go, and the heading agrees, while the re-read is still under way
+      await waitFor(() => expect(rows()).toHaveLength(left));
+      expect(screen.queryByRole('alertdialog')).toBeNull();
+      expect(screen.getByRole('heading', { name: heading })).toBeTruthy();
+      await waitFor(() => expect(summary).toHaveBeenCalledTimes(calls + 1));
+      await act(async () => release());
+      await waitFor(() => expect(screen.getByRole('heading', { name: heading })).toBeTruthy());
+      expect(rows()).toHaveLength(left);
+    }
   });
 
   it('marks a response held by escalation, and Approve counts it', async () => {
