@@ -26,8 +26,13 @@ const refused = () =>
     code: 'payment_failed',
   });
 function NoticeProbe() {
-  const state = useLocation().state as { notice?: string } | null;
-  return <p data-testid="notice">{state?.notice}</p>;
+  const { state, search } = useLocation() as { state: { notice?: string } | null; search: string };
+  return (
+    <>
+      <p data-testid="notice">{state?.notice}</p>
+      <p data-testid="search">{search}</p>
+    </>
+  );
 }
 const render = (route: string) =>
   renderWithProviders(<PurchasePage />, { route, session: signedInSession() });
@@ -234,6 +239,12 @@ describe('payment', () => {
         'The payment did not go through: PayPal could not be reached. Check your connection and try again; nothing was charged.',
         '결제가 완료되지 않았습니다: PayPal에 연결하지 못했습니다. 인터넷 연결을 확인하고 다시 시도해 주세요. 결제된 금액은 없습니다.',
       ],
+      // the SDK's own call with no answer (status 0)
+      [
+        'Request to post https://www.sandbox.paypal.com/smart/api/vault/create failed with 0 error. Correlation id: 5a1b',
+        'The payment did not go through: PayPal could not be reached. Check your connection and try again; nothing was charged.',
+        '결제가 완료되지 않았습니다: PayPal에 연결하지 못했습니다. 인터넷 연결을 확인하고 다시 시도해 주세요. 결제된 금액은 없습니다.',
+      ],
       [
         'The PayPal window was blocked',
         'The payment did not go through: your browser blocked the PayPal window. Allow pop-ups for this site and try again.',
@@ -256,6 +267,26 @@ describe('payment', () => {
         expect((await screen.findByTestId('notice')).textContent).toBe(row[column]);
       }
     }
+  });
+
+  it('a popup closed while loading leaves once, though PayPal calls both onCancel and onError', async () => {
+    const renderPayment = paypalPage();
+    const navigations = () => screen.getByTestId('search').textContent;
+    // paypal-js#613: both are called, in either order; the first one decides
+    let buttons = await renderPayment();
+    act(() => buttons.onCancel!({} as never, {} as never));
+    act(() => buttons.onError!(new Error('Detected popup close') as never));
+    expect(await screen.findByTestId('search')).toBeTruthy();
+    expect(navigations()).toBe('?paypal=cancelled');
+    expect(screen.getByTestId('notice').textContent).toBe('');
+
+    buttons = await renderPayment();
+    act(() => buttons.onError!(new Error('Detected popup close') as never));
+    act(() => buttons.onCancel!({} as never, {} as never));
+    expect((await screen.findByTestId('notice')).textContent).toBe(
+      'The payment did not go through: the PayPal window closed before the payment was finished. Nothing was charged; try again.',
+    );
+    expect(navigations()).toBe('');
   });
 
   it('a checkout our own reading ended is not told as a decline (en, ko)', async () => {

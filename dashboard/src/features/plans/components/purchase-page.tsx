@@ -249,6 +249,14 @@ function Payment({ basket }: { basket: Basket }) {
     if (!paypalConfigured || !userId || !canBuy(basket)) return;
     let alive = true;
     let buttons: { close: () => Promise<void> } | undefined;
+    // PayPal can call both onCancel and onError for a popup closed while it loads
+    // (paypal-js#613): the first of them leaves the page, the other is ignored
+    let left = false;
+    const leave = (to: string, notice?: string) => {
+      if (left) return;
+      left = true;
+      navigate(to, notice ? { state: { notice } } : undefined);
+    };
     loadPaypal()
       .then(async (paypal) => {
         if (!alive || !paypalBox.current || !paypal.Buttons) return;
@@ -278,17 +286,14 @@ function Payment({ basket }: { basket: Basket }) {
               await done();
             } catch (cause) {
               // spec: an error on the international route returns to the plan page
-              navigate(paths.profilePlan, {
-                state: { notice: paymentFailedText(t, cause, 'paypal') },
-              });
+              leave(paths.profilePlan, paymentFailedText(t, cause, 'paypal'));
             } finally {
               setPaying(false);
             }
           },
-          onCancel: () => navigate(`${paths.profilePlan}?paypal=cancelled`),
+          onCancel: () => leave(`${paths.profilePlan}?paypal=cancelled`),
           // PayPal's catch-all (its words are for developers): what happened and what to do
-          onError: (error) =>
-            navigate(paths.profilePlan, { state: { notice: paypalErrorText(t, error) } }),
+          onError: (error) => leave(paths.profilePlan, paypalErrorText(t, error)),
         });
         buttons = instance;
         await instance.render(paypalBox.current);

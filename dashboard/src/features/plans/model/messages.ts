@@ -57,7 +57,7 @@ function paymentReason(t: T, cause: unknown): string {
 /**
  * PayPal's JS SDK calls `onError` for anything that stops its button (its docs: "a catch-all"):
  * a popup closed while loading ("Detected popup close", "Window closed"), a popup the browser
- * blocked, a call that failed on the way, our plan id refused (RESOURCE_NOT_FOUND), and, rarely,
+ * blocked, a call that failed on the way (its status 0), our plan id refused (RESOURCE_NOT_FOUND), and, rarely,
  * a funding source it declined (INSTRUMENT_DECLINED). Its words are for developers: the owner
  * reads what happened and what to do, in their language; only a refusal reads as a decline.
  */
@@ -65,7 +65,8 @@ const PAYPAL_ERRORS: ReadonlyArray<readonly [RegExp, string]> = [
   [/INSTRUMENT_DECLINED|PAYER_CANNOT_PAY|declined/i, 'declined'],
   [/popup close|window (is )?closed|closed/i, 'closed'],
   [/block|can ?not open popup/i, 'blocked'],
-  [/fetch|network|timed? ?out|timeout|offline|load failed/i, 'network'],
+  // the SDK's own call that got no answer: "Request to post /smart/api/... failed with 0 error"
+  [/fetch|network|timed? ?out|timeout|offline|load failed|failed with 0 error/i, 'network'],
   [/RESOURCE_NOT_FOUND|INVALID_RESOURCE_ID|INVALID_REQUEST|UNPROCESSABLE|plan/i, 'setup'],
 ];
 
