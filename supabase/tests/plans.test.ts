@@ -304,6 +304,30 @@ describe('purchase by PayPal subscription', () => {
     // the ACTIVATED webhook finishes the checkout
     await eventually(async () => (await plans.paymentsOf(owner.id)).length === 1, 15_000);
   });
+
+  it('a first PayPal payment refused after the approval is a decline (payment_failed), for a suspended or a cancelled subscription', async () => {
+    const owner = await newUser('paypal-refused');
+    for (const status of ['SUSPENDED', 'CANCELLED']) {
+      // approved, its first payment fails, and PayPal suspends it (payment_failure_threshold) or
+      // cancels it (setup_fee_failure_action): a failed payment, none paid
+      const sub = await plans.control<{ id: string }>('paypal', '/subscriptions', {
+        quantity: '3',
+        custom_id: owner.id,
+        approve: false,
+      });
+      await plans.control('paypal', `/subscriptions/${sub.id}`, { fail: true });
+      await plans.control('paypal', `/subscriptions/${sub.id}/approve`);
+      await plans.control('paypal', `/subscriptions/${sub.id}`, { status });
+      const res = await plans.buyByPaypal(owner, sub.id);
+      expect(res.status, JSON.stringify(res.json)).toBe(402);
+      expect(res.json.error).toMatchObject({
+        code: 'payment_failed',
+        message: 'Failed to payment: PayPal refused the first payment',
+      });
+    }
+    expect(await plans.paymentsOf(owner.id)).toEqual([]);
+    expect(await plans.profileOf(owner.id)).toMatchObject(plans.FREE_PROFILE);
+  });
 });
 
 describe('bad input', () => {

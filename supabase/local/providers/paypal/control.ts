@@ -35,6 +35,17 @@ export async function control(
     if (!s) throw new HttpError(404, 'No such subscription');
     const body = await readJson(req);
     if (typeof body.fail === 'boolean') s.fail = body.fail;
+    // what PayPal does on its own after failed payments: suspends the subscription (the plan's
+    // payment_failure_threshold) or cancels it (setup_fee_failure_action: CANCEL)
+    if (body.status === 'SUSPENDED' || body.status === 'CANCELLED') {
+      s.status = body.status;
+      s.status_update_time = s.update_time = new Date().toISOString();
+      model.subscriptionEvent(
+        s,
+        `BILLING.SUBSCRIPTION.${body.status}`,
+        `Subscription ${body.status.toLowerCase()}`,
+      );
+    }
     return sendJson(res, 200, model.view(s));
   }
   if ((m = /^\/subscriptions\/([^/]+)\/(bill|approve)$/.exec(path)) && method === 'POST') {
