@@ -242,4 +242,26 @@ describe("reaction-comment's composer and the writer's profile", () => {
       expect($<HTMLInputElement>(again, '[part=home]').value).to.equal('');
       expect($<HTMLInputElement>(again, '[part=email]').value).to.equal('');
     });
+
+  // Who sends the post decides what is kept, not who is signed in when its answer comes: a log out
+  // (in another tab or element) while a signed-in writer's post is on its way keeps no email.
+  it('keeps no email of a signed-in post answered after a log out elsewhere', async () => {
+    const el = await signedIn('comment', { allow_creator_email: true });
+    let answer!: () => void;
+    api.restore();
+    api = mockApi({
+      post_message: async (b) => {
+        await new Promise<void>((r) => (answer = r));
+        return message('new', { creator_id: 'owner-1', creator_name: b.p_creator_name as string });
+      },
+    });
+    type($<HTMLInputElement>(el, '[part=email]'), 'owner@example.com');
+    await el.updateComplete;
+    expect(await post(el)).to.include({ p_creator_email: 'owner@example.com' });
+    saveSession({ url: PROJECT, key: KEY } as never, null);
+    await until(() => !el['signedIn']);
+    answer();
+    await until(() => $(el, '#m-new'));
+    expect(getIdentity().email, "the profile's email").to.equal(undefined);
+  });
 });

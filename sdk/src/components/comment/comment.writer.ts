@@ -101,6 +101,8 @@ export async function post(
   c._notice = '';
   try {
     const id = getIdentity();
+    // who sends it: a log out while the post is on its way must not keep a signed-in email
+    const anonymous = !c.signedIn;
     const email = !parentId && b.allow_creator_email && EMAIL_RE.test(c._email) ? c._email : null;
     const home = (!c._homeBad && homeUrl(c._home)) || null;
     const row: Message = c.isDummy
@@ -135,8 +137,7 @@ export async function post(
     c.lastSent = Date.now();
     // the address replies are announced to is offered again next time, to the anonymous writer
     // only: the profile is the browser's anonymous writer's (takeHome; the name: composer onName)
-    if (!parentId && b.allow_creator_email && !c.signedIn)
-      setProfile({ email: email || undefined });
+    if (!parentId && b.allow_creator_email && anonymous) setProfile({ email: email || undefined });
     c.applyChange({ type: 'INSERT', row });
     c._notice = [
       row.status === 'held' && c.t('heldNotice'),
