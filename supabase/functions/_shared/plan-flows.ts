@@ -342,22 +342,25 @@ export async function settlePaypalCheckout(charge: ChargeRow): Promise<Settled> 
     throw err;
   }
   if (s.status === 'APPROVAL_PENDING' || s.status === 'APPROVED') return { state: 'pending' };
-  // PayPal refused the first payment after the approval: it suspends the subscription (the
-  // plan's payment_failure_threshold) or cancels it (setup_fee_failure_action), with a failed
-  // payment and none paid. That is the provider's refusal (payment_failed), not our reading.
+  // PayPal refused the first payment after the approval: a failed payment and none paid. The
+  // subscription stays ACTIVE while PayPal retries (days apart), then is suspended (the plan's
+  // payment_failure_threshold) or cancelled. That is the provider's refusal (payment_failed), not
+  // our reading; an ACTIVE one is cancelled, so PayPal never charges later for a plan not recorded.
   const refused =
-    (s.status === 'SUSPENDED' || s.status === 'CANCELLED') &&
+    (s.status === 'ACTIVE' || s.status === 'SUSPENDED' || s.status === 'CANCELLED') &&
     (s.billing_info?.failed_payments_count ?? 0) > 0 &&
     !s.billing_info?.last_payment;
-  const mismatch =
-    s.status === 'ACTIVE'
+  const mismatch = refused
+    ? 'PayPal refused the first payment'
+    : s.status === 'ACTIVE'
       ? paypalMismatch(s, charge)
-      : refused
-        ? 'PayPal refused the first payment'
-        : `The subscription is ${s.status.toLowerCase()}`;
+      : `The subscription is ${s.status.toLowerCase()}`;
   if (mismatch) {
     if (s.status === 'ACTIVE' && s.custom_id === charge.user_id) {
-      await paypalClient().cancelSubscription(s.id, 'It does not match the plan ordered');
+      await paypalClient().cancelSubscription(
+        s.id,
+        refused ? mismatch : 'It does not match the plan ordered',
+      );
     }
     await rpc('fail_plan_checkout', { p_charge_id: charge.id, p_error: mismatch });
     if (refused) return { state: 'failed', message: mismatch, refused };
