@@ -27,8 +27,10 @@ const REMOVAL_REASONS: ReadonlyArray<
       code === '' && /^(TypeError|FetchError|AbortError)\b|failed to fetch|network/i.test(message),
     'offline',
   ],
-  // the session's token refused (PGRST301-303: expired or invalid)
-  [(code) => /^PGRST30\d$/.test(code), 'signedOut'],
+  // the session's token refused (PGRST301-303: expired or invalid; a function's 401)
+  [(code) => /^PGRST30\d$/.test(code) || code === 'unauthorized', 'signedOut'],
+  // what was to be removed is not there any more (a function's PT404: removed meanwhile)
+  [(code) => code === 'PT404', 'gone'],
   // row-level security, a grant or a function's own check (PT403: e.g. not the block's owner)
   [(code) => code === '42501' || code === 'PT403', 'notAllowed'],
   // a statement that ran out of time

@@ -76,6 +76,16 @@ describe('removalReason', () => {
         '로그인이 만료되었습니다. 다시 로그인한 뒤 시도해 주세요.',
       ],
       [
+        error('unauthorized', 'Sign in first'),
+        'Your session has ended. Sign in again, then try again.',
+        '로그인이 만료되었습니다. 다시 로그인한 뒤 시도해 주세요.',
+      ],
+      [
+        error('PT404', "message doesn't exists"),
+        'It is not there any more (removed meanwhile). Reload to see how things are now.',
+        '이미 없습니다(그사이 삭제되었습니다). 새로 고침해 지금 상태를 확인해 주세요.',
+      ],
+      [
         error('42501', 'permission denied for table blocks'),
         'You may not do this with your account.',
         '이 계정으로는 할 수 없는 작업입니다.',
