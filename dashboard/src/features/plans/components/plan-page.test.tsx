@@ -118,6 +118,45 @@ describe('plan page', () => {
     expect(await screen.findByText('Your plan is stopped. It runs until 26.12.22.')).toBeTruthy();
   });
 
+  it("says a coupon running past the plan's end keeps its limits until it ends (the last day it runs; en, ko)", async () => {
+    const coupon = (id: string, end: string) =>
+      row({
+        id,
+        type: 'coupon',
+        price: 0,
+        method: null,
+        end_date: end,
+        content: { planName: 'Coupon', blockLimit: 8, responseMonthlyLimit: 0 },
+        auto_renew: false,
+      });
+    const stopText = async (active: PlanRow[]) => {
+      cleanup();
+      api.listActivePlans.mockResolvedValue(active);
+      render();
+      fireEvent.click(await screen.findByRole('button', { name: 'Stop' }));
+      return screen.getByRole('alertdialog', { name: 'Stop your plan?' }).querySelector('p')!;
+    };
+    // the plan ends 2026-12-22: a coupon through 2026-12-23 runs a day past it, the later of two
+    // is the one that counts, one that ends with the plan does not
+    expect((await stopText([row(), coupon('c1', '2026-12-23')])).textContent).toBe(
+      "No more payments. You keep your blocks and emails until 26.12.22; after that your coupon's limits apply until 26.12.23, and then your account is on Starter (3 blocks, 100 emails a month). Each time, blocks beyond the limit are deactivated, newest first. Nothing is deleted.",
+    );
+    expect(
+      (await stopText([row(), coupon('c1', '2027-01-31'), coupon('c2', '2027-03-31')])).textContent,
+    ).toMatch(/until 27\.03\.31, and then/);
+    const plain = await stopText([row(), coupon('c1', '2026-12-22')]);
+    expect(plain.textContent).toMatch(/until 26\.12\.22; after that your account is on Starter/);
+    const ko = await stopText([row(), coupon('c1', '2027-01-31')]);
+    await act(() => i18next.changeLanguage('ko'));
+    try {
+      expect(ko.textContent).toBe(
+        '더 이상 결제되지 않습니다. 26.12.22까지는 블록과 이메일을 그대로 쓸 수 있고, 그 후 27.01.31까지는 쿠폰의 한도가 적용되며, 그다음에는 스타터(블록 3개, 월 이메일 100건)로 돌아갑니다. 그때마다 한도를 넘는 블록은 최근에 만든 것부터 비활성화됩니다. 삭제되는 것은 없습니다.',
+      );
+    } finally {
+      await act(() => i18next.changeLanguage('en'));
+    }
+  });
+
   it('changes a PayPal plan by opening the approval link in a new tab', async () => {
     api.listActivePlans.mockResolvedValue([row()]);
     const tab = { opener: {}, location: { href: '' }, close: vi.fn() };

@@ -21,6 +21,7 @@ import {
   blocksDropAfter,
   basketPrice,
   canBuy,
+  couponsRunUntil,
   dayAfter,
   formatPlanDate,
   routePrice,
@@ -226,6 +227,8 @@ export function PlanPage() {
   if (!user) return <Spinner label={t('common.loading')} />;
   const plan = state.data ? activePlan(state.data.active) : undefined;
   const coupons = state.data ? activeCoupons(state.data.active) : [];
+  // a coupon running past the plan's end keeps its limits until it ends, as the server counts
+  const stopCouponUntil = plan?.end_date ? couponsRunUntil(coupons, dayAfter(plan.end_date)) : null;
   const usage = state.data?.usage;
   const shownNotice = notice?.text ?? queryNotice;
 
@@ -392,8 +395,9 @@ export function PlanPage() {
           }}
         >
           <p>
-            {s('stop.text', {
+            {s(stopCouponUntil ? 'stop.textWithCoupon' : 'stop.text', {
               date: plan.end_date ? formatPlanDate(plan.end_date) : '',
+              until: stopCouponUntil ? formatPlanDate(stopCouponUntil) : '',
               blocks: STARTER.blocks,
               emails: STARTER.emails,
             })}

@@ -59,6 +59,8 @@ export const en = {
   stop: {
     title: 'Stop your plan?',
     text: 'No more payments. You keep your blocks and emails until {{date}}; after that your account is on Starter ({{blocks}} blocks, {{emails}} emails a month) and blocks beyond the limit are deactivated, newest first. Nothing is deleted.',
+    textWithCoupon:
+      "No more payments. You keep your blocks and emails until {{date}}; after that your coupon's limits apply until {{until}}, and then your account is on Starter ({{blocks}} blocks, {{emails}} emails a month). Each time, blocks beyond the limit are deactivated, newest first. Nothing is deleted.",
     confirm: 'Stop plan',
     cancel: 'Keep plan',
   },
@@ -285,6 +287,8 @@ export const ko: typeof en = {
   stop: {
     title: '플랜을 중지할까요?',
     text: '더 이상 결제되지 않습니다. {{date}}까지는 블록과 이메일을 그대로 쓸 수 있고, 그 후에는 스타터(블록 {{blocks}}개, 월 이메일 {{emails}}건)로 돌아가며 한도를 넘는 블록은 최근에 만든 것부터 비활성화됩니다. 삭제되는 것은 없습니다.',
+    textWithCoupon:
+      '더 이상 결제되지 않습니다. {{date}}까지는 블록과 이메일을 그대로 쓸 수 있고, 그 후 {{until}}까지는 쿠폰의 한도가 적용되며, 그다음에는 스타터(블록 {{blocks}}개, 월 이메일 {{emails}}건)로 돌아갑니다. 그때마다 한도를 넘는 블록은 최근에 만든 것부터 비활성화됩니다. 삭제되는 것은 없습니다.',
     confirm: '플랜 중지',
     cancel: '유지하기',
   },

@@ -164,6 +164,15 @@ export function blocksAllowedFrom(basket: Basket, coupons: PlanRow[], start: str
 }
 
 /**
+ * The last day a coupon still running on `date` (YYYY-MM-DD) runs, or null: after a stopped
+ * plan ends, those coupons' limits apply until then (private.apply_plan_limits), not Starter's.
+ */
+export function couponsRunUntil(coupons: PlanRow[], date: string): string | null {
+  const ends = coupons.flatMap((c) => (c.end_date && c.end_date >= date ? [c.end_date] : []));
+  return ends.length ? ends.sort().at(-1)! : null;
+}
+
+/**
  * The first day after `start` on which the coupons running then have ended so far that the
  * count falls below `below`, with the count from that day; null when it never does. The server
  * expires a coupon the day after its end date and then deactivates blocks down to the limit.
