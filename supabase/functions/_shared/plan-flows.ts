@@ -215,6 +215,22 @@ async function portonePayment(charge: ChargeRow): Promise<PortOnePayment | null>
 }
 
 /**
+ * What a failed first charge records of a provider's refusal: its error starts with this, so a
+ * retry, or a check after a webhook settled it, answers the same decline (payment_failed).
+ */
+const REFUSED = 'Refused: ';
+
+/** A failed first charge's outcome from its recorded error. */
+const failedCharge = (error: string | null | undefined): Settled => {
+  const refused = !!error?.startsWith(REFUSED);
+  return {
+    state: 'failed',
+    message: refused ? error!.slice(REFUSED.length) : (error ?? PLAN_MESSAGES.failedToPayment),
+    refused,
+  };
+};
+
+/**
  * A card checkout, read back from PortOne: paid (the amount, currency and billing key ours) ->
  * the renewal is scheduled and the plan recorded; failed -> the checkout fails; not there ->
  * `none` (nothing was charged).
@@ -227,8 +243,12 @@ export async function settleCardCheckout(charge: ChargeRow): Promise<Settled> {
       payment.status === 'FAILED'
         ? payment.failure.pgMessage || payment.failure.reason || 'The card was declined'
         : 'The payment was cancelled';
-    await rpc('fail_plan_checkout', { p_charge_id: charge.id, p_error: reason });
-    return { state: 'failed', message: reason, refused: payment.status === 'FAILED' };
+    const refused = payment.status === 'FAILED';
+    await rpc('fail_plan_checkout', {
+      p_charge_id: charge.id,
+      p_error: refused ? REFUSED + reason : reason,
+    });
+    return { state: 'failed', message: reason, refused };
   }
   if (payment.status !== 'PAID') return { state: 'pending' };
   if (
@@ -362,7 +382,10 @@ export async function settlePaypalCheckout(charge: ChargeRow): Promise<Settled> 
         refused ? mismatch : 'It does not match the plan ordered',
       );
     }
-    await rpc('fail_plan_checkout', { p_charge_id: charge.id, p_error: mismatch });
+    await rpc('fail_plan_checkout', {
+      p_charge_id: charge.id,
+      p_error: refused ? REFUSED + mismatch : mismatch,
+    });
     if (refused) return { state: 'failed', message: mismatch, refused };
     return {
       state: s.status === 'ACTIVE' && s.custom_id === charge.user_id ? 'refunded' : 'failed',
@@ -413,8 +436,7 @@ export async function settleCharge(charge: ChargeRow): Promise<Settled> {
   if (charge.kind === 'first') {
     if (charge.status === 'recorded' && charge.payment)
       return { state: 'recorded', payment: charge.payment };
-    if (charge.status !== 'pending')
-      return { state: 'failed', message: charge.error ?? PLAN_MESSAGES.failedToPayment };
+    if (charge.status !== 'pending') return failedCharge(charge.error);
     return charge.method === 'iamport' ? settleCardCheckout(charge) : settlePaypalCheckout(charge);
   }
   if (charge.status === 'recorded' && charge.payment)
@@ -461,7 +483,7 @@ export async function finishedCheckoutAnswer(
   const current = await chargeById(charge.id);
   if (current?.status === 'recorded' && current.payment)
     return { status: true, payment: current.payment };
-  return checkoutAnswer({ state: 'failed', message: current?.error ?? 'Failed to payment' });
+  return checkoutAnswer(failedCharge(current?.error));
 }
 
 /** checkoutAnswer of `settle`; a provider failing while it settles is providerUnavailable. */
