@@ -37,6 +37,7 @@ function Workspace({ dirty }: { dirty: boolean }) {
         Profile in a new tab
       </Link>
       <Link to="/work/12">Another block</Link>
+      <Link to="/work/1/audience">Audience</Link>
       <LeaveQuestion guard={guard} />
     </>
   );
@@ -66,6 +67,13 @@ describe('useLeaveGuard on links', () => {
     renderWithProviders(<Workspace dirty />, { route: '/work/1' });
     click('Another block');
     expect(asking()).toBe(true);
+  });
+
+  it("asks for the block's audience: under the workspace's path, but not one of its modes", () => {
+    renderWithProviders(<Workspace dirty />, { route: '/work/1' });
+    click('Audience');
+    expect(asking()).toBe(true);
+    expect(location()).toBe('/work/1');
   });
 
   it("lets the workspace's own modes, other sites, new tabs and modified clicks through", () => {
@@ -114,7 +122,17 @@ function BrowserApp() {
     <>
       <div data-testid="path">{pathname}</div>
       <Routes>
-        <Route path="/list" element={<Link to="/work/1">Open</Link>} />
+        <Route
+          path="/list"
+          element={
+            <>
+              <Link to="/work/1">Open</Link>
+              <Link to="/work/1/audience">Audience</Link>
+            </>
+          }
+        />
+        {/* the block's audience (app/routes/work.tsx): the workspace is not on it */}
+        <Route path="/work/1/audience" element={<Link to="/work/1">Open</Link>} />
         <Route path="/profile" element={null} />
         <Route path="/work/1/*" element={<CheckboxWorkspace />} />
       </Routes>
@@ -125,19 +143,21 @@ function BrowserApp() {
 describe('useLeaveGuard on Back', () => {
   const path = () => screen.getByTestId('path').textContent;
   const changed = () => screen.findByRole<HTMLInputElement>('checkbox', { name: 'Changed' });
-  /** Opens the workspace from the list. */
-  function open() {
+  type From = 'list' | 'audience';
+  /** Opens the workspace from the list, or from the block's audience opened from the list. */
+  function open(from: From = 'list') {
     window.history.replaceState(null, '', '/list');
     render(
       <BrowserRouter>
         <BrowserApp />
       </BrowserRouter>,
     );
+    if (from === 'audience') fireEvent.click(screen.getByRole('link', { name: 'Audience' }));
     fireEvent.click(screen.getByRole('link', { name: 'Open' }));
   }
-  /** Opens the workspace from the list and changes it. */
-  async function openAndChange() {
-    open();
+  /** Opens the workspace (from the list, or from the block's audience) and changes it. */
+  async function openAndChange(from: From = 'list') {
+    open(from);
     fireEvent.click(await changed());
   }
   /** Opens the workspace, changes it, goes to Comments and leaves for the profile by its link. */
@@ -150,6 +170,30 @@ describe('useLeaveGuard on Back', () => {
   }
   /** jsdom traverses in two tasks; a Back asked for before would count from where Forward began. */
   const traversed = () => new Promise((resolve) => setTimeout(resolve, 20));
+  /**
+   * Back `steps` entries at once, past the guard entry and the page it copies, below the
+   * workspace: held, it asks, the workspace's address and the draft kept.
+   */
+  async function backHeld(steps: number) {
+    window.history.go(-steps);
+    await screen.findByRole('button', { name: 'Stay' });
+    expect(path()).toBe('/work/1');
+    expect(window.location.pathname).toBe('/work/1');
+    expect((await changed()).checked).toBe(true);
+  }
+  /**
+   * Landed on Edit, still in the workspace: nothing asks, the draft kept; the next Back leaves:
+   * it asks, and Leave goes to the list.
+   */
+  async function onEditThenBackLeaves() {
+    await waitFor(() => expect(path()).toBe('/work/1'));
+    await traversed();
+    expect(asking()).toBe(false);
+    expect((await changed()).checked).toBe(true);
+    window.history.back();
+    fireEvent.click(await screen.findByRole('button', { name: 'Leave' }));
+    await waitFor(() => expect(path()).toBe('/list'));
+  }
   /**
    * From the list: Forward opens the workspace as saved; Forward again steps onto the guard entry
    * left forward (the same page, nothing happens); Back from there is the list.
@@ -268,11 +312,7 @@ describe('useLeaveGuard on Back', () => {
     // both Backs taken by the browser before the page handled the first, so they land below the
     // workspace (Chromium does so with two history.back() in one task; jsdom takes those as one
     // step, so one step of two here)
-    window.history.go(-2);
-    await screen.findByRole('button', { name: 'Stay' });
-    expect(path()).toBe('/work/1');
-    expect(window.location.pathname).toBe('/work/1');
-    expect((await changed()).checked).toBe(true);
+    await backHeld(2);
     fireEvent.click(screen.getByRole('button', { name: 'Stay' }));
     window.history.back();
     fireEvent.click(await screen.findByRole('button', { name: 'Leave' }));
@@ -281,6 +321,31 @@ describe('useLeaveGuard on Back', () => {
     expect((await changed()).checked).toBe(false);
   });
 
+  it('two Backs past the guard entry, Stay, Comments, Back: Edit, nothing asks', async () => {
+    await openAndChange();
+    window.history.go(-2);
+    fireEvent.click(await screen.findByRole('button', { name: 'Stay' }));
+    // the guard entry is on top again: Back from a mode opened after it is not leaving
+    fireEvent.click(screen.getByRole('link', { name: 'Comments' }));
+    window.history.back();
+    await onEditThenBackLeaves();
+  });
+
+  // the audience is no mode of the workspace (the router would unmount it, draft and all); past
+  // it, the workspace's entry is put back right above the list, so Leave counts from there
+  it.each([
+    [2, "the block's audience", '/work/1/audience'],
+    [3, 'the list (from Back’s menu)', '/list'],
+  ])(
+    'from the audience to the workspace, a change, %i Backs at once onto %s: asks; Leave goes there',
+    async (steps, _onto, to) => {
+      await openAndChange('audience');
+      await backHeld(steps);
+      fireEvent.click(screen.getByRole('button', { name: 'Leave' }));
+      await waitFor(() => expect(path()).toBe(to));
+    },
+  );
+
   it('opened above a guard entry left behind, two Backs onto it: Leave goes to the list', async () => {
     await leaveByLinkFromComments();
     // Back to Comments (the workspace opened again, as saved) and a change there
@@ -288,14 +353,7 @@ describe('useLeaveGuard on Back', () => {
     fireEvent.click(await changed());
     // two Backs at once: onto the guard entry left behind on Edit, the last visit's; nothing asks
     window.history.go(-2);
-    await waitFor(() => expect(path()).toBe('/work/1'));
-    await traversed();
-    expect(asking()).toBe(false);
-    expect((await changed()).checked).toBe(true);
-    // the next Back leaves: asks
-    window.history.back();
-    fireEvent.click(await screen.findByRole('button', { name: 'Leave' }));
-    await waitFor(() => expect(path()).toBe('/list'));
+    await onEditThenBackLeaves();
   });
 
   it('Leave with nothing to go back to (a new tab) opens the list', async () => {

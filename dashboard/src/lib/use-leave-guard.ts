@@ -30,12 +30,13 @@
 //   Forward and lost drafts, a dead Forward step loses nothing. A guard entry left behind by
 //   leaving with a link (Back from there lands on it, or on a mode above it) is taken by the
 //   workspace as its own, so the Back after it does not stop on the page it copies.
-// Moving between a workspace's modes (the paths under `home`) is not leaving: the draft lives
-// above them.
+// Moving between a workspace's modes (the paths under `home` but its audience: isWorkspacePage)
+// is not leaving: the draft lives above them. /work/{id}/audience is a page of the dashboard
+// (the workspace is not on it), so a link or a Back to it leaves.
 // Used by the block workspace and the letter workspace.
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
-import { isWithin } from '../config/paths';
+import { isWorkspacePage } from '../config/paths';
 import { holdPopState } from './popstate-first';
 
 const GUARD_KEY = 'reactionLeaveGuard';
@@ -84,13 +85,14 @@ function leavingPath(event: MouseEvent, home: string): string | null {
   if (!(link instanceof HTMLAnchorElement) || link.hasAttribute('download')) return null;
   if (link.target && link.target !== '_self') return null;
   const url = new URL(link.href);
-  if (url.origin !== window.location.origin || isWithin(url.pathname, home)) return null;
+  if (url.origin !== window.location.origin || isWorkspacePage(url.pathname, home)) return null;
   return url.pathname + url.search + url.hash;
 }
 
 /**
- * `home`: the workspace's path (`/work/{id}`), its modes are paths under it; `list`: where Leave
- * goes when there is no history before the workspace to go back to (opened in a new tab).
+ * `home`: the workspace's path (`/work/{id}`), its modes are paths under it (isWorkspacePage);
+ * `list`: where Leave goes when there is no history before the workspace to go back to (opened in
+ * a new tab).
  */
 export function useLeaveGuard(dirty: boolean, home: string, list: string) {
   const navigate = useNavigate();
@@ -201,7 +203,7 @@ export function useLeaveGuard(dirty: boolean, home: string, list: string) {
 
   useEffect(() => {
     const onPopState = (event: PopStateEvent) => {
-      if (leaving.current || !isWithin(window.location.pathname, homeRef.current)) return;
+      if (leaving.current || !isWorkspacePage(window.location.pathname, homeRef.current)) return;
       const at = historyIndex(event.state);
       // a mode of this workspace below its first entry (the workspace opened again above the
       // last visit's entries): the workspace's too, leaving goes below it
@@ -252,7 +254,7 @@ export function useLeaveGuard(dirty: boolean, home: string, list: string) {
     () =>
       holdPopState((event) => {
         if (!dirtyRef.current || leaving.current || here.current === null) return false;
-        if (isWithin(window.location.pathname, homeRef.current)) return false;
+        if (isWorkspacePage(window.location.pathname, homeRef.current)) return false;
         // Back went past the guard entry and the page it copies before the guard could answer:
         // two Backs taken by the browser before the page handled the first (after the first,
         // the guard entry is pushed again, but the second was already headed below the
