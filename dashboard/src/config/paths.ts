@@ -48,11 +48,3 @@ export const paths = {
 /** The path is `base` or under it: `/work/1/result` is within `/work/1`, `/work/12` is not. */
 export const isWithin = (pathname: string, base: string) =>
   pathname === base || pathname.startsWith(`${base}/`);
-
-/**
- * The path is a page of the workspace at `home` (`/work/{id}`): Edit and its modes under it, not
- * `/work/{id}/audience`, the block's audience, which app/routes/work.tsx renders in the
- * dashboard's shell instead of the workspace.
- */
-export const isWorkspacePage = (pathname: string, home: string) =>
-  isWithin(pathname, home) && !isWithin(pathname, `${home}/audience`);

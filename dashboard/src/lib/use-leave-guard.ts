@@ -36,10 +36,19 @@
 // Used by the block workspace and the letter workspace.
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
-import { isWorkspacePage } from '../config/paths';
+import { isWithin } from '../config/paths';
 import { holdPopState } from './popstate-first';
 
 const GUARD_KEY = 'reactionLeaveGuard';
+
+/**
+ * The path is a page of the workspace at `home` (`/work/{id}`): Edit and its modes under it, not
+ * `/work/{id}/audience`, the block's audience, which app/routes/work.tsx renders in the
+ * dashboard's shell instead of the workspace. (Here, not in config/paths: that is in the
+ * landing's JS.)
+ */
+const isWorkspacePage = (pathname: string, home: string) =>
+  isWithin(pathname, home) && !isWithin(pathname, `${home}/audience`);
 
 const isGuardEntry = (state: unknown) =>
   !!state && typeof state === 'object' && (state as Record<string, unknown>)[GUARD_KEY] === true;
