@@ -36,7 +36,10 @@ export const paths = {
   /** A confirmation mail's link (double opt-in of an address a visitor typed). */
   confirmEmail: '/confirm-email',
   work: (blockId: string) => `/work/${blockId}`,
-  /** A workspace mode: edit is /work/{id} itself, the others /work/{id}/{mode}. */
+  /**
+   * A page of a block: edit is /work/{id} itself, the others /work/{id}/{mode}; all are modes of
+   * its workspace but `audience`, which shows the owner's audience without it (use-leave-guard).
+   */
   workMode: (
     blockId: string,
     mode: 'edit' | 'preview' | 'result' | 'history' | 'audience' | 'comments',

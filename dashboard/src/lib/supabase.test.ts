@@ -67,6 +67,17 @@ describe('signedOutWhenIdle', () => {
     // a request started after the sign-out goes as anonymous, as before
     await supabase.from('blocks').select('id');
     expect(fetch).toHaveBeenCalledTimes(1);
+    // nor does a late one go as whoever signed in meanwhile
+    getSession.mockImplementationOnce(() => new Promise((r) => (session = r)) as never);
+    const another = supabase
+      .from('blocks')
+      .select('id')
+      .then((r) => r);
+    await vi.waitFor(() => expect(getSession).toHaveBeenCalledTimes(3));
+    await supabase.signedOutWhenIdle(50);
+    session({ data: { session: { access_token: 'next-user' } }, error: null });
+    expect((await another).error?.message).toMatch(/AbortError/);
+    expect(fetch).toHaveBeenCalledTimes(1);
   });
 });
 

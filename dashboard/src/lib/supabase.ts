@@ -47,8 +47,9 @@ let signOuts = 0;
 /**
  * fetch with the project's key, and the user's token as the bearer (the key without a session).
  * A request started with a session that reads its token only after a sign-out (one that waited
- * longer than signedOutWhenIdle's limit, on a busy machine) is dropped with an AbortError, not
- * sent as anonymous: PostgREST would refuse the owner's tables with a 401.
+ * longer than signedOutWhenIdle's limit, on a busy machine) is dropped with an AbortError: not
+ * sent as anonymous (PostgREST would refuse the owner's tables with a 401), nor as whoever signed
+ * in meanwhile.
  */
 const fetchWithAuth: typeof fetch = (input, init) => {
   const started = signOuts;
@@ -57,7 +58,8 @@ const fetchWithAuth: typeof fetch = (input, init) => {
     if (!headers.has('apikey')) headers.set('apikey', apiKey);
     if (!headers.has('Authorization')) {
       const token = await accessToken();
-      if (!token && signOuts !== started)
+      // any token read after a sign-out is nobody's or the next user's, never this request's
+      if (signOuts !== started)
         throw new DOMException('Signed out before the request was sent', 'AbortError');
       headers.set('Authorization', `Bearer ${token ?? apiKey}`);
     }

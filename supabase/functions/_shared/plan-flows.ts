@@ -473,8 +473,8 @@ export function checkoutAnswer(settled: Settled): { status: true; payment: Payme
 
 /**
  * A double submit or a retry of a checkout that has finished: its outcome, nothing charged again
- * (a failed one as `checkout_failed`: the charge keeps why, not whether the provider refused);
- * null for a new or pending one.
+ * (a failed one as it failed: the provider's refusal, which its charge's error marks, as
+ * `payment_failed`, anything else as `checkout_failed`: failedCharge); null for a new or pending one.
  */
 export async function finishedCheckoutAnswer(
   charge: ChargeRow,

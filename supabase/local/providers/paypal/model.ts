@@ -277,6 +277,8 @@ export class PayPalModel {
       return;
     }
     const value = `${Number(s.quantity)}.00`;
+    // PayPal counts consecutive failures: a payment made sets the count back to 0
+    s.failed_payments_count = 0;
     s.cycles_completed++;
     s.last_payment = { amount: { currency_code: 'USD', value }, time: t };
     s.next_billing_time = addMonth(

@@ -146,6 +146,14 @@ describe('plan page', () => {
     ).toMatch(/until 27\.03\.31, and then/);
     const plain = await stopText([row(), coupon('c1', '2026-12-22')]);
     expect(plain.textContent).toMatch(/until 26\.12\.22; after that your account is on Starter/);
+    // a coupon that adds nothing to Starter keeps nothing: the plain text
+    const empty = {
+      ...coupon('c0', '2027-01-31'),
+      content: { blockLimit: 0, responseMonthlyLimit: 0 },
+    };
+    expect((await stopText([row(), empty])).textContent).toMatch(
+      /after that your account is on Starter/,
+    );
     const ko = await stopText([row(), coupon('c1', '2027-01-31')]);
     await act(() => i18next.changeLanguage('ko'));
     try {

@@ -168,7 +168,11 @@ export function blocksAllowedFrom(basket: Basket, coupons: PlanRow[], start: str
  * plan ends, those coupons' limits apply until then (private.apply_plan_limits), not Starter's.
  */
 export function couponsRunUntil(coupons: PlanRow[], date: string): string | null {
-  const ends = coupons.flatMap((c) => (c.end_date && c.end_date >= date ? [c.end_date] : []));
+  // a coupon that adds nothing to Starter keeps nothing
+  const adds = (c: PlanRow) => !!(c.content?.blockLimit || c.content?.responseMonthlyLimit);
+  const ends = coupons.flatMap((c) =>
+    c.end_date && c.end_date >= date && adds(c) ? [c.end_date] : [],
+  );
   return ends.length ? ends.sort().at(-1)! : null;
 }
 
