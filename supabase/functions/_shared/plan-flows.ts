@@ -220,6 +220,22 @@ async function portonePayment(charge: ChargeRow): Promise<PortOnePayment | null>
  */
 const REFUSED = 'Refused: ';
 
+/**
+ * Ends a first charge's checkout as failed, recording whether the provider refused it, and says
+ * so (the outcome failedCharge reads back later).
+ */
+async function failCheckout(
+  charge: ChargeRow,
+  message: string,
+  refused: boolean,
+): Promise<Settled> {
+  await rpc('fail_plan_checkout', {
+    p_charge_id: charge.id,
+    p_error: refused ? REFUSED + message : message,
+  });
+  return { state: 'failed', message, refused };
+}
+
 /** A failed first charge's outcome from its recorded error. */
 const failedCharge = (error: string | null | undefined): Settled => {
   const refused = !!error?.startsWith(REFUSED);
@@ -243,12 +259,7 @@ export async function settleCardCheckout(charge: ChargeRow): Promise<Settled> {
       payment.status === 'FAILED'
         ? payment.failure.pgMessage || payment.failure.reason || 'The card was declined'
         : 'The payment was cancelled';
-    const refused = payment.status === 'FAILED';
-    await rpc('fail_plan_checkout', {
-      p_charge_id: charge.id,
-      p_error: refused ? REFUSED + reason : reason,
-    });
-    return { state: 'failed', message: reason, refused };
+    return failCheckout(charge, reason, payment.status === 'FAILED');
   }
   if (payment.status !== 'PAID') return { state: 'pending' };
   if (
@@ -382,15 +393,10 @@ export async function settlePaypalCheckout(charge: ChargeRow): Promise<Settled> 
         refused ? mismatch : 'It does not match the plan ordered',
       );
     }
-    await rpc('fail_plan_checkout', {
-      p_charge_id: charge.id,
-      p_error: refused ? REFUSED + mismatch : mismatch,
-    });
-    if (refused) return { state: 'failed', message: mismatch, refused };
-    return {
-      state: s.status === 'ACTIVE' && s.custom_id === charge.user_id ? 'refunded' : 'failed',
-      message: mismatch,
-    };
+    const failed = await failCheckout(charge, mismatch, refused);
+    return !refused && s.status === 'ACTIVE' && s.custom_id === charge.user_id
+      ? { state: 'refunded', message: mismatch }
+      : failed;
   }
   const next = s.billing_info?.next_billing_time;
   try {
