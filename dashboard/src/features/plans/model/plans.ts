@@ -153,6 +153,10 @@ export function usagePercent(used: number, limit: number): number {
   return Math.min(100, Math.max(0, Math.round((used / limit) * 100)));
 }
 
+/** The last day of the coupons still running on `date` (a coupon is active through its end date). */
+const endsOfCouponsOn = (coupons: PlanRow[], date: string): string[] =>
+  coupons.flatMap((c) => (c.end_date && c.end_date >= date ? [c.end_date] : []));
+
 /**
  * The blocks the owner may keep active once `basket` starts on `start` (YYYY-MM-DD): the server's
  * count (blocksAllowed, private.apply_plan_limits) over the new plan and the coupons still
@@ -170,9 +174,7 @@ export function blocksAllowedFrom(basket: Basket, coupons: PlanRow[], start: str
 export function couponsRunUntil(coupons: PlanRow[], date: string): string | null {
   // a coupon that adds nothing to Starter keeps nothing
   const adds = (c: PlanRow) => !!(c.content?.blockLimit || c.content?.responseMonthlyLimit);
-  const ends = coupons.flatMap((c) =>
-    c.end_date && c.end_date >= date && adds(c) ? [c.end_date] : [],
-  );
+  const ends = endsOfCouponsOn(coupons.filter(adds), date);
   return ends.length ? ends.sort().at(-1)! : null;
 }
 
@@ -187,9 +189,7 @@ export function blocksDropAfter(
   start: string,
   below: number,
 ): { date: string; limit: number } | null {
-  const ends = coupons
-    .flatMap((c) => (c.end_date && c.end_date >= start ? [dayAfter(c.end_date)] : []))
-    .sort();
+  const ends = endsOfCouponsOn(coupons, start).map(dayAfter).sort();
   for (const date of ends) {
     const limit = blocksAllowedFrom(basket, coupons, date);
     if (limit < below) return { date, limit };
