@@ -245,6 +245,7 @@ begin
   end;
 end;
 $$;
+revoke execute on function private.record_audience_event(public.blocks, uuid, text, text, text, text) from public;
 
 create trigger audience_members_after_change
   after insert or delete or update of deactivated, group_name on public.audience_members

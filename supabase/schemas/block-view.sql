@@ -23,6 +23,7 @@ returns jsonb language sql stable set search_path = '' as $$
     'liked', p_uid is not null and exists (
       select 1 from public.message_likes l where l.message_id = p_message.id and l.user_id = p_uid));
 $$;
+revoke execute on function private.message_json(public.messages, uuid) from public;
 
 -- A top-level message with its replies, oldest reply first.
 create function private.thread_json(p_message public.messages, p_uid uuid)
@@ -31,6 +32,7 @@ returns jsonb language sql stable set search_path = '' as $$
     select jsonb_agg(private.message_json(r, p_uid) order by r.created_at, r.id)
     from public.messages r where r.parent_id = p_message.id), '[]'::jsonb));
 $$;
+revoke execute on function private.thread_json(public.messages, uuid) from public;
 
 -- Top-level messages of a block created before p_before, newest first, with replies.
 create function private.threads_json(p_block_id uuid, p_before timestamptz, p_limit integer, p_uid uuid,
@@ -45,6 +47,7 @@ returns jsonb language sql stable set search_path = '' as $$
     limit greatest(1, least(coalesce(p_limit, 5), 50))
   ) m;
 $$;
+revoke execute on function private.threads_json(uuid, timestamp with time zone, integer, uuid, text) from public;
 
 -- A message the caller may see: published, their own held one, or anything for the owner. (The
 -- list queries write the same test out: a function with SET search_path is never inlined.)
@@ -53,6 +56,7 @@ returns boolean language sql immutable set search_path = '' as $$
   select p_owner or p_message.status = 'published'
       or (p_message.status = 'held' and p_message.creator_id = p_uid);
 $$;
+revoke execute on function private.message_visible(public.messages, uuid, boolean) from public;
 
 -- A message for a visitor's change (edit, like, reply, report): on a published block and
 -- visible to the caller, else 'message doesn''t exists'.
@@ -75,6 +79,7 @@ begin
   return v_message;
 end;
 $$;
+revoke execute on function private.visible_message(uuid, uuid, boolean) from public;
 
 -- A top-level message with the replies the caller may see, oldest reply first.
 create function private.visible_thread_json(p_message public.messages, p_uid uuid, p_owner boolean)
@@ -85,6 +90,7 @@ returns jsonb language sql stable set search_path = '' as $$
     where r.parent_id = p_message.id
       and (p_owner or r.status = 'published' or (r.status = 'held' and r.creator_id = p_uid))), '[]'::jsonb));
 $$;
+revoke execute on function private.visible_thread_json(public.messages, uuid, boolean) from public;
 
 -- Top-level messages of a block created before p_before, newest first, pinned ones excluded
 -- (get_block_view sends them first), each with its replies: those the caller may see.
@@ -101,6 +107,7 @@ returns jsonb language sql stable set search_path = '' as $$
     limit greatest(1, least(coalesce(p_limit, 5), 50))
   ) m;
 $$;
+revoke execute on function private.visible_threads_json(uuid, timestamp with time zone, integer, uuid, boolean, text) from public;
 
 -- Older top-level messages (before p_before, newest first, not pinned) with their replies: the
 -- ones the caller may see. security definer: as get_block_view.
@@ -178,6 +185,7 @@ returns jsonb language sql stable set search_path = '' as $$
                     then private.captcha_config() end)
   from private.with_live_counts(p_block) c;
 $$;
+revoke execute on function private.public_block_json(public.blocks) from public;
 
 -- The block view of an active block, or null when there is none: public settings, form content,
 -- the pinned (at most 10) and the five newest other top-level messages the caller may see with

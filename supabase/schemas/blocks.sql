@@ -8,7 +8,8 @@
 -- dashboard's rule (ZUpdateBlockTagsInput): at most 50 labels, each 1..50 characters with no
 -- leading or trailing whitespace (the characters JavaScript's trim() strips, as in
 -- private.trim_whitespace, inlined: the check runs as the client role, which may not use schema
--- private by name). Defined before the table, whose check constraint calls it.
+-- private by name). Defined before the table, whose check constraint calls it; a check runs with
+-- the writer's rights, so the roles that write blocks may execute it.
 create function private.block_tags_are_valid(p_tags text[])
 returns boolean language sql immutable parallel safe set search_path = '' as $$
   select coalesce(bool_and(
@@ -17,6 +18,8 @@ returns boolean language sql immutable parallel safe set search_path = '' as $$
          true)
   from unnest(p_tags) t;
 $$;
+revoke execute on function private.block_tags_are_valid(text[]) from public;
+grant execute on function private.block_tags_are_valid(text[]) to authenticated, service_role;
 comment on function private.block_tags_are_valid(text[]) is
   'Every tag is 1..50 characters without leading or trailing whitespace (blocks.tags check).';
 
@@ -283,6 +286,7 @@ begin
   return v_block;
 end;
 $$;
+revoke execute on function private.visible_block(uuid, uuid, public.block_type[]) from public;
 
 -- A new block of the caller's with the defaults of its type, named and worded in the caller's
 -- language (private.block_defaults). security definer: clients hold no

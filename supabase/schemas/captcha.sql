@@ -35,6 +35,7 @@ returns jsonb language sql stable set search_path = '' as $$
          end
   from (select private.setting('captcha.site_key', 'null'::jsonb) #>> '{}' as site_key) k;
 $$;
+revoke execute on function private.captcha_config() from public;
 
 -- Whether a block asks for the captcha: it is active, and either the platform escalates every block
 -- to it when a shared budget is spent (limits.escalation, on by default) or a paid block asks for it

@@ -25,6 +25,7 @@ begin
   return v_address;
 end;
 $$;
+revoke execute on function private.parse_address(text) from public;
 
 -- The client's address as the API saw it (issue 17): the right-most X-Forwarded-For entry that is
 -- not a trusted proxy (`network.trusted_proxies`: addresses or CIDR ranges, none by default), the
@@ -70,6 +71,7 @@ begin
   return v_address;
 end;
 $$;
+revoke execute on function private.client_address(jsonb, text) from public;
 
 -- What an address's limits count under: an IPv4 address itself (an IPv4-mapped IPv6 one too),
 -- or an IPv6 address's /64 (one host gets a whole /64 to pick addresses from), written as
@@ -82,6 +84,7 @@ returns text language sql immutable set search_path = '' as $$
               else host(a) end
   from (select private.parse_address(host(p_address)) as a) x;
 $$;
+revoke execute on function private.address_group(inet, integer) from public;
 
 -- The key of what a site takes of a block's reserve (check_rate_limit): an IPv4 address's group,
 -- an IPv6 address's /48, the most one site is usually given (a home connection gets a /56: 256
@@ -91,6 +94,7 @@ create function private.reserve_key(p_address inet)
 returns uuid language sql immutable set search_path = '' as $$
   select md5('reserve:' || private.address_group(p_address, 48))::uuid;
 $$;
+revoke execute on function private.reserve_key(inet) from public;
 
 -- The key of an address's bucket: its group (above), hashed. Never a user id: not a version 4
 -- UUID.
@@ -98,3 +102,4 @@ create function private.address_key(p_address inet)
 returns uuid language sql immutable set search_path = '' as $$
   select case when p_address is not null then md5('address:' || private.address_group(p_address))::uuid end;
 $$;
+revoke execute on function private.address_key(inet) from public;

@@ -190,6 +190,7 @@ begin
     on conflict (group_id, shard) do update set delta = d.delta + excluded.delta;
 end;
 $$;
+revoke execute on function private.bump_audience_group(uuid, text, integer) from public;
 
 -- A group's exact member count (computed field of audience_groups:
 -- `audience_groups?select=*,member_count`): the row's count plus the deltas not folded yet.

@@ -31,6 +31,7 @@ returns boolean language sql stable set search_path = '' as $$
                    and r.created_at < now() - make_interval(hours => h.hours))
   from (select coalesce((private.setting('limits.track_record_hours', '24'::jsonb) #>> '{}')::integer, 24) as hours) h;
 $$;
+revoke execute on function private.has_track_record(uuid, uuid) from public;
 
 -- An address whose burst was held (private.hold_address_burst), and when: for
 -- `limits.burst_hold_minutes` after it, its fresh writers' messages are held as they come
@@ -92,6 +93,7 @@ returns void language sql set search_path = '' as $$
   insert into private.address_holds as h (block_id, address, held_at) values (p_block.id, p_address, p_now)
     on conflict (block_id, address) do update set held_at = greatest(h.held_at, excluded.held_at);
 $$;
+revoke execute on function private.hold_address_burst(public.blocks, uuid, timestamp with time zone) from public;
 
 -- A message of the address about to be published (private.check_rate_limit): true when it is
 -- held instead, because the address's burst was held in the last `limits.burst_hold_minutes` and

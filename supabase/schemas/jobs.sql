@@ -85,6 +85,7 @@ begin
   return v_granted;
 end;
 $$;
+revoke execute on function private.take_tokens(text, integer) from public;
 
 -- Adds a job. A dedupe key already used returns null and adds nothing. For the SQL code that
 -- causes jobs and for edge functions (service role only; definer because private is not theirs).
@@ -112,6 +113,7 @@ returns interval language sql volatile set search_path = '' as $$
   select make_interval(secs => least(3600, 5 * power(2, greatest(p_attempts - 1, 0)))
                                * (0.8 + random() * 0.4));
 $$;
+revoke execute on function private.job_backoff(integer) from public;
 
 -- Claims up to p_limit due jobs for p_lock_seconds. Leases that ran out are settled first:
 -- `running` goes back to the queue (or fails after its last attempt), `sending` becomes
@@ -343,6 +345,7 @@ returns boolean language sql stable set search_path = '' as $$
   select exists (select 1 from private.jobs where status = 'queued' and run_at <= now())
       or exists (select 1 from private.jobs where status in ('running', 'sending') and locked_until < now());
 $$;
+revoke execute on function private.jobs_are_due() from public;
 
 -- Finished jobs are kept for a while to read what happened, then purged.
 create function private.purge_jobs()
@@ -366,3 +369,4 @@ begin
   return v_done + v_other;
 end;
 $$;
+revoke execute on function private.purge_jobs() from public;

@@ -248,6 +248,7 @@ begin
   end if;
 end;
 $$;
+revoke execute on function private.record_outbound_mail(bigint, jsonb, text) from public;
 
 -- Order of delivery states: a late Delivery never overwrites a Bounce or Complaint.
 create function private.mail_state_rank(p_status text)
@@ -255,6 +256,7 @@ returns integer language sql immutable set search_path = '' as $$
   select case p_status when 'sent' then 1 when 'unknown' then 1 when 'delivered' then 2
                        when 'rejected' then 3 when 'bounced' then 3 when 'complaint' then 4 else 0 end;
 $$;
+revoke execute on function private.mail_state_rank(text) from public;
 
 -- Applies a provider event (SES through SNS) once per SNS MessageId to the mail it is about: the
 -- mail's state, a letter's delivery row and counts, suppression of the address after a permanent

@@ -193,6 +193,7 @@ begin
   return p_content;
 end;
 $$;
+revoke execute on function private.check_message_content(text) from public;
 
 create function private.check_visitor_fields(p_creator_name text, p_color text,
                                               p_photo_url text default null, p_home_url text default null,
@@ -213,6 +214,7 @@ begin
   end if;
 end;
 $$;
+revoke execute on function private.check_visitor_fields(text, text, text, text, text) from public;
 
 -- Loads a message for a change and checks its block is published.
 create function private.message_for_update(p_message_id uuid)
@@ -230,6 +232,7 @@ begin
   return v_message;
 end;
 $$;
+revoke execute on function private.message_for_update(uuid) from public;
 
 -- Posts a comment, question or reply. security definer: see the header.
 create function public.post_message(p_block_id uuid, p_parent_id uuid default null, p_content text default null,

@@ -83,6 +83,7 @@ returns uuid[] language sql immutable set search_path = '' as $$
          jsonb_array_elements_text(case when jsonb_typeof(a.value -> 'option_ids') = 'array'
                                         then a.value -> 'option_ids' else '[]'::jsonb end) o;
 $$;
+revoke execute on function private.response_option_ids(jsonb) from public;
 
 create or replace function private.responses_after_delete()
 returns trigger language plpgsql security definer set search_path = '' as $$

@@ -5,6 +5,14 @@
 -- Conventions: internal functions (triggers, helpers) live in schema `private`, which PostgREST
 -- does not expose and no client role may use. Counters and limits are kept by triggers so they
 -- hold whoever writes: a client through PostgREST, an RPC, or an edge function.
+--
+-- Every function revokes PostgreSQL's default EXECUTE for PUBLIC where it is defined and grants it
+-- by name to the roles whose statements run it. Schema private's lack of usage keeps clients from
+-- naming its functions, but not a policy, a check constraint or an invoker the service role calls
+-- from reaching one, as the caller. Written per function because default privileges cannot do it
+-- for one schema (a per-schema revoke does not take away the built-in PUBLIC grant) and a global
+-- one would reach the functions of every extension created later. Trigger functions are exempt
+-- (a trigger runs its function without the check). rls-rpc.test.ts lists what clients may run.
 
 -- Function bodies are checked when they first run, not when they are created (as pg_dump's output
 -- does): a file holds a table with the functions that serve it, and those may read tables of a

@@ -16,6 +16,7 @@ create function private.setting(p_key text, p_default jsonb)
 returns jsonb language sql stable set search_path = '' as $$
   select coalesce((select value from private.settings where key = p_key), p_default);
 $$;
+revoke execute on function private.setting(text, jsonb) from public;
 
 -- A table clients may read but never write (their writes go through RPCs, edge functions and
 -- triggers): RLS on, no insert, update or delete for anon and authenticated, and the policy by
@@ -115,13 +116,19 @@ returns text language sql immutable parallel safe set search_path = '' as $$
     '^[\u0009-\u000d\u0020\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]+|[\u0009-\u000d\u0020\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]+$',
     '', 'g');
 $$;
+revoke execute on function private.trim_whitespace(text) from public;
 comment on function private.trim_whitespace(text) is
   'p_text without leading and trailing whitespace, as JavaScript''s String.prototype.trim().';
 
+-- The address rule of the email columns' check constraints (audience_members, sender_emails) and
+-- of the RPCs. A check runs with the writer's rights: owners write their audience, the service
+-- role both tables and save_block (an invoker), so those two roles may execute it.
 create function private.is_valid_email(p_email text)
 returns boolean language sql immutable set search_path = '' as $$
   select p_email ~* '^[A-Z0-9._%+''-]+@[A-Z0-9.-]+\.[A-Z]{2,}$';
 $$;
+revoke execute on function private.is_valid_email(text) from public;
+grant execute on function private.is_valid_email(text) to authenticated, service_role;
 
 create function private.require_uid()
 returns uuid language plpgsql stable set search_path = '' as $$
@@ -134,11 +141,13 @@ begin
   return v_uid;
 end;
 $$;
+revoke execute on function private.require_uid() from public;
 
 create function private.is_anonymous_caller()
 returns boolean language sql stable set search_path = '' as $$
   select coalesce((auth.jwt() ->> 'is_anonymous')::boolean, false);
 $$;
+revoke execute on function private.is_anonymous_caller() from public;
 
 -- Whether the caller may read what is p_user_id's: that user, or the service role and internal
 -- callers (no API role). The computed fields that add private rows to a row (member_count,

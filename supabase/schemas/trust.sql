@@ -44,6 +44,7 @@ returns text language sql immutable set search_path = '' as $$
   from (select greatest(ceil(coalesce(p_seconds, 1)), 1) as s,
                greatest(ceil(coalesce(p_seconds, 1)), 1)::bigint as n_s) x;
 $$;
+revoke execute on function private.wait_text(double precision) from public;
 
 -- Refuses a write over a limit: HTTP 429 with Retry-After (whole seconds, at least 1) and a body
 -- that says what is refused and for how long, per action, in the shape of every PostgREST error:
@@ -90,6 +91,7 @@ begin
   raise sqlstate 'PGRST' using message = v_body, detail = v_status;
 end;
 $$;
+revoke execute on function private.refuse_limit(text, text, double precision, text, boolean) from public;
 
 -- The visitor's and the block's token for this action, or a 429. The owner is never limited on
 -- their own block. A visitor holding a captcha pass for the block goes through while it lasts.
@@ -423,6 +425,7 @@ begin
   return false;
 end;
 $$;
+revoke execute on function private.check_rate_limit(public.blocks, uuid, text) from public;
 
 -- Buckets full again are worth nothing (a missing row is a full bucket); passes and tokens
 -- expire; owner calls older than an hour no longer count. Every 10 minutes; a sequential scan of
@@ -441,3 +444,4 @@ returns void language sql set search_path = '' as $$
   delete from private.captcha_tokens where created_at < now() - interval '1 day';
   delete from private.owner_calls where called_at < now() - interval '1 hour';
 $$;
+revoke execute on function private.purge_trust() from public;

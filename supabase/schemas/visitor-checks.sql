@@ -12,6 +12,7 @@ begin
   end if;
 end;
 $$;
+revoke execute on function private.check_writer(public.blocks, uuid) from public;
 
 -- The honeypot: the elements always send the hidden field's value, which people leave empty.
 -- A block with the honeypot on refuses a filled one, and a missing one (a script calling the
@@ -24,6 +25,7 @@ begin
   end if;
 end;
 $$;
+revoke execute on function private.check_honeypot(public.blocks, text) from public;
 
 -- An avatar comes only from a signed-in visitor's provider profile (https, the providers' image
 -- hosts of setting avatars.hosts, or the project's storage under avatars.storage_prefix);
@@ -57,6 +59,7 @@ begin
   end if;
 end;
 $$;
+revoke execute on function private.check_visitor_urls(text, text) from public;
 
 -- A link in a message: a URL with a scheme, www., or a host with a common top-level domain.
 create function private.has_link(p_content text)
@@ -64,6 +67,7 @@ returns boolean language sql immutable set search_path = '' as $$
   select p_content ~* '(https?://|www\.)[^[:space:]]'
       or p_content ~* '[a-z0-9-]\.(com|net|org|io|co|kr|xyz|info|biz|ru|cn|top|site|online|shop|app|dev|me|ly|gl|link|click|live|store|vip|club)([/:?#[:space:]]|$)';
 $$;
+revoke execute on function private.has_link(text) from public;
 
 -- The state of a new or edited message under the block's hold setting (the owner's are always
 -- published).
@@ -80,6 +84,7 @@ returns text language sql stable set search_path = '' as $$
     else 'held'
   end;
 $$;
+revoke execute on function private.hold_status(public.blocks, uuid, text) from public;
 
 -- Whether a visitor's name reads like the owner. Names are compared after NFKC (full-width
 -- letters), lower case, without spaces, punctuation and invisible characters: the same as, or
@@ -123,3 +128,4 @@ begin
   return v_other <> '' and (v_other = v_key or (char_length(v_other) >= 4 and position(v_other in v_key) > 0));
 end;
 $$;
+revoke execute on function private.imitates_owner(public.blocks, text) from public;

@@ -9,6 +9,7 @@ import {
   anonClient,
   newGuest,
   newUser,
+  rolledBack,
   serviceClient,
   sql,
   stack,
@@ -335,15 +336,15 @@ describe('catalogue: what client roles are granted', () => {
     expect(rows).toEqual([]);
   });
 
-  // The grant rule: a function revokes Postgres's default EXECUTE for PUBLIC and grants it by
-  // name to the roles that call it (client roles only where the test above lists them). Schema
-  // private's lack of usage keeps clients from naming its functions, but not a policy, a check or
-  // a definer from reaching one. Trigger functions are run by their triggers, not called by a
-  // role. block_defaults (the default texts, read only by definers) and settle_letter_jobs (a
-  // definer, run by pg_cron) kept it until 2026-11-27.
-  it('no security definer function keeps the default EXECUTE for PUBLIC, and no new function does', async () => {
-    const rows = await sql<{ name: string; definer: boolean }>(
-      `select p.oid::regprocedure::text as name, p.prosecdef as definer
+  // The grant rule (supabase/schemas/setup.sql): a function revokes Postgres's default EXECUTE
+  // for PUBLIC and grants it by name to the roles that call it (client roles only where the test
+  // above lists them). Schema private's lack of usage keeps clients from naming its functions,
+  // but not a policy or a check constraint from reaching one as the client. Trigger functions
+  // are run by their triggers, not called by a role. Until 2026-11-27, block_defaults and
+  // settle_letter_jobs (definers) and 45 invoker helpers of schema private kept it.
+  it('no function keeps the default EXECUTE for PUBLIC', async () => {
+    const rows = await sql<{ name: string }>(
+      `select p.oid::regprocedure::text as name
        from pg_proc p join pg_namespace n on n.oid = p.pronamespace
        where n.nspname in ('public', 'private')
          and p.prorettype not in ('trigger'::regtype, 'event_trigger'::regtype)
@@ -353,57 +354,86 @@ describe('catalogue: what client roles are granted', () => {
                      where a.grantee = 0 and a.privilege_type = 'EXECUTE')
        order by 1`,
     );
-    expect(rows.filter((r) => r.definer).map((r) => r.name)).toEqual([]);
-    // Invoker helpers of schema private that still keep it, from before the rule was checked:
-    // some run inside a client's own statement (a check constraint, a policy's helper), the
-    // others only inside definers. Each one taken off this list revokes PUBLIC and grants the
-    // client roles what their statements run; a function added to the schema follows the rule.
-    expect(rows.map((r) => r.name.replace(/^private\./, ''))).toEqual([
-      'address_group(inet,integer)',
-      'address_key(inet)',
-      'block_tags_are_valid(text[])',
-      'bump_audience_group(uuid,text,integer)',
-      'captcha_config()',
-      'check_honeypot(blocks,text)',
-      'check_message_content(text)',
-      'check_rate_limit(blocks,uuid,text)',
-      'check_visitor_fields(text,text,text,text,text)',
-      'check_visitor_urls(text,text)',
-      'check_writer(blocks,uuid)',
-      'client_address(jsonb,text)',
-      'has_link(text)',
-      'has_track_record(uuid,uuid)',
-      'hold_address_burst(blocks,uuid,timestamp with time zone)',
-      'hold_status(blocks,uuid,text)',
-      'imitates_owner(blocks,text)',
-      'is_anonymous_caller()',
-      'is_valid_email(text)',
-      'job_backoff(integer)',
-      'jobs_are_due()',
-      'mail_state_rank(text)',
-      'message_for_update(uuid)',
-      'message_json(messages,uuid)',
-      'message_visible(messages,uuid,boolean)',
-      'parse_address(text)',
-      'public_block_json(blocks)',
-      'purge_jobs()',
-      'purge_trust()',
-      'record_audience_event(blocks,uuid,text,text,text,text)',
-      'record_outbound_mail(bigint,jsonb,text)',
-      'refuse_limit(text,text,double precision,text,boolean)',
-      'require_uid()',
-      'reserve_key(inet)',
-      'response_option_ids(jsonb)',
-      'setting(text,jsonb)',
-      'take_tokens(text,integer)',
-      'thread_json(messages,uuid)',
-      'threads_json(uuid,timestamp with time zone,integer,uuid,text)',
-      'trim_whitespace(text)',
-      'visible_block(uuid,uuid,block_type[])',
-      'visible_message(uuid,uuid,boolean)',
-      'visible_thread_json(messages,uuid,boolean)',
-      'visible_threads_json(uuid,timestamp with time zone,integer,uuid,boolean,text)',
-      'wait_text(double precision)',
+    expect(rows.map((r) => r.name)).toEqual([]);
+  });
+
+  // What a client role may run in schema private, each with the statement of the client's own
+  // that runs it. A function added here needs such a reason: anything else is run by definers
+  // (as their owner), by pg_cron (as postgres) or by the service role.
+  const CLIENTS_RUN_IN_PRIVATE: Record<string, { roles: string; why: string }> = {
+    'block_is_published(uuid)': {
+      roles: 'anon, authenticated',
+      why: 'the read policies of questions, options, endings, ending_conditions and messages (a definer)',
+    },
+    'block_tags_are_valid(text[])': {
+      roles: 'authenticated',
+      why: "blocks' tags check constraint, run on an owner's update of tags or new_response_count",
+    },
+    'block_topic_readable(text)': {
+      roles: 'anon, authenticated',
+      why: "realtime.messages' policy on an owner topic (a definer)",
+    },
+    'is_block_owner(uuid)': {
+      roles: 'anon, authenticated',
+      why: 'the owner read policies of questions, options, endings, messages, reports (a definer)',
+    },
+    'is_valid_email(text)': {
+      roles: 'authenticated',
+      why: "audience_members' email check constraint, run on an owner's insert or update",
+    },
+  };
+
+  it('client roles may run in schema private only what a policy or check of theirs runs', async () => {
+    const rows = await sql<{ name: string; roles: string }>(
+      `select p.oid::regprocedure::text as name,
+              array_to_string(array(select r from unnest(array['public', 'anon', 'authenticated']) r
+                where case r when 'public' then exists (
+                        select 1 from aclexplode(coalesce(p.proacl, acldefault('f', p.proowner))) a
+                        where a.grantee = 0 and a.privilege_type = 'EXECUTE')
+                      else has_function_privilege(r, p.oid, 'execute') end), ', ') as roles
+       from pg_proc p join pg_namespace n on n.oid = p.pronamespace
+       where n.nspname = 'private' and p.prorettype not in ('trigger'::regtype, 'event_trigger'::regtype)
+       order by 1`,
+    );
+    const found = Object.fromEntries(
+      rows.filter((r) => r.roles).map((r) => [r.name.replace(/^private\./, ''), r.roles]),
+    );
+    const allowed = Object.fromEntries(
+      Object.entries(CLIENTS_RUN_IN_PRIVATE).map(([name, { roles }]) => [name, roles]),
+    );
+    expect(found).toEqual(allowed);
+  });
+
+  it('a client role given usage on schema private still cannot run its helpers', async () => {
+    const refused = await rolledBack(async (db) => {
+      await db.query('grant usage on schema private to authenticated');
+      await db.query('set local role authenticated');
+      const out: string[] = [];
+      for (const call of [
+        "private.setting('rate.mail.per_second', null)",
+        'private.purge_jobs()',
+        "private.take_tokens('mail', 1)",
+      ]) {
+        await db.query('savepoint call');
+        try {
+          await db.query(`select ${call}`);
+          out.push(`${call}: ran`);
+        } catch (err) {
+          out.push(`${call}: ${(err as Error).message}`);
+        }
+        await db.query('rollback to savepoint call');
+      }
+      // what its own statements run, it may
+      out.push(
+        String((await db.query(`select private.is_valid_email('a@example.com') as ok`)).rows[0].ok),
+      );
+      return out;
+    });
+    expect(refused).toEqual([
+      "private.setting('rate.mail.per_second', null): permission denied for function setting",
+      'private.purge_jobs(): permission denied for function purge_jobs',
+      "private.take_tokens('mail', 1): permission denied for function take_tokens",
+      'true',
     ]);
   });
 
