@@ -40,8 +40,9 @@ create index sender_emails_email_idx on public.sender_emails (email);
 -- of each confirmed one is released by the jobs worker (`sender.release`,
 -- _shared/sender-emails.ts), enqueued in the deleting transaction with the queue's most attempts
 -- (100: with the backoff capped at an hour, about 90 hours of SES outage, give or take the 20%
--- jitter). Only an outage longer than that leaves the identity at SES unowned: the job is then
--- `failed` with SES's last answer (kept 30 days) and the identity is deleted by hand. A claim
+-- jitter); SES refusing the call for good (a 4xx but a throttle or its 404) fails it at once.
+-- An outage longer than that, or such a refusal, leaves the identity at SES unowned: the job is
+-- then `failed` with SES's last answer (kept 30 days) and the identity is deleted by hand. A claim
 -- deleted by itself (delete-mail-verified) releases the identity before its row goes: only a
 -- claim whose profile went in this transaction enqueues. A claim never confirmed never enqueues:
 -- it never made the identity (the handler relies on this and does not check it again).

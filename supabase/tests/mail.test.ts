@@ -5,6 +5,7 @@
 // outages and forged or replayed SNS posts (sender emails: sender-emails.test.ts).
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { classify } from '../functions/_shared/mail-errors.ts';
 import { verifySnsMessage } from '../functions/_shared/sns.ts';
 import { newGuest, serviceClient, sql, stack } from './support/clients.ts';
 import { callWorker } from './support/worker.ts';
@@ -440,5 +441,44 @@ describe('SNS posts to ses-events', () => {
     await expect(verifySnsMessage(raw, policy, Date.now() + 2 * 3600_000)).rejects.toThrow(
       'The message is too old',
     );
+  });
+});
+
+describe('what an SES failure tells the queue (classify)', () => {
+  /** An error as the SES v2 client throws it: the error's code as its name, SES's HTTP status. */
+  const sesError = (name: string, status?: number, code?: string) =>
+    Object.assign(new Error(`${name} said no`), {
+      name,
+      code,
+      $metadata: { httpStatusCode: status },
+    });
+
+  it('a throttle, a 5xx or a refused connection is tried again; any other 4xx is a refusal for good', () => {
+    const outcomes = Object.fromEntries(
+      (
+        [
+          ['TooManyRequestsException', 429],
+          ['ThrottlingException', 400], // one of the errors common to AWS APIs: a 400
+          ['ServiceUnavailable', 503],
+          ['ConcurrentModificationException', 500],
+          ['Error', undefined, 'ECONNREFUSED'],
+          ['AccessDeniedException', 400],
+          ['BadRequestException', 400],
+          ['NotFoundException', 404],
+          ['TimeoutError', undefined],
+        ] as const
+      ).map(([name, status, code]) => [name, classify(sesError(name, status, code)).outcome]),
+    );
+    expect(outcomes).toEqual({
+      TooManyRequestsException: 'retry',
+      ThrottlingException: 'retry',
+      ServiceUnavailable: 'retry',
+      ConcurrentModificationException: 'retry',
+      Error: 'retry',
+      AccessDeniedException: 'rejected',
+      BadRequestException: 'rejected',
+      NotFoundException: 'rejected',
+      TimeoutError: 'unknown',
+    });
   });
 });

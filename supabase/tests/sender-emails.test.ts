@@ -5,7 +5,11 @@
 // confirmed claim needs it and removed with the last one; the attacks of the issue (a second
 // owner verified without mail, sending from the address, the Brunch writer check).
 import { createHash, randomUUID } from 'node:crypto';
-import { CreateEmailIdentityCommand, GetEmailIdentityCommand } from '@aws-sdk/client-sesv2';
+import {
+  CreateEmailIdentityCommand,
+  DeleteEmailIdentityCommand,
+  GetEmailIdentityCommand,
+} from '@aws-sdk/client-sesv2';
 import { describe, expect, it } from 'vitest';
 import { LOCAL_AWS } from '../local/stack.ts';
 import { BRUNCH_PROFILE_URL, BRUNCH_WRITER_EMAIL } from '../local/providers/pages/fixtures.ts';
@@ -492,6 +496,51 @@ describe('an address is one owner’s claim', () => {
     await eventually(async () => (await releaseJobs(leaving))[0]?.status === 'done', 15_000);
     expect(await identity(alone)).toBeNull();
     expect(await releaseJobs(leaving)).toEqual([{ email: alone, status: 'done', attempts: 10 }]);
+  });
+
+  it('an identity already gone at SES is released as done (its 404 is no failure)', async () => {
+    const leaving = await newUser('leaving-gone');
+    const gone = address('gone');
+    await confirm(leaving, gone, (await add(leaving, gone)).token!);
+    await sesClient(LOCAL_AWS.accessKeyId).send(
+      new DeleteEmailIdentityCommand({ EmailIdentity: gone }),
+    );
+    expect((await invoke(leaving, 'delete-user', {})).status).toBe(200);
+    await eventually(async () => (await releaseJobs(leaving))[0]?.status === 'done', 15_000);
+    expect(await releaseJobs(leaving)).toEqual([{ email: gone, status: 'done', attempts: 1 }]);
+  });
+
+  it('SES refusing the release for good (a 400) fails the job at once, with its answer; nothing is retried', async () => {
+    // before: retried like an outage, 100 times over about 90 hours
+    const leaving = await newUser('leaving-denied');
+    const denied = address('denied');
+    await confirm(leaving, denied, (await add(leaving, denied)).token!);
+    await sesControl('', { outage: 'denied', outageFor: [denied] });
+    try {
+      expect((await invoke(leaving, 'delete-user', {})).status).toBe(200);
+      await eventually(async () => (await releaseJobs(leaving))[0]?.status === 'failed', 15_000);
+      expect(await releaseJobs(leaving)).toEqual([
+        { email: denied, status: 'failed', attempts: 1 },
+      ]);
+      const [job] = await sql<{ last_error: string; finished: boolean }>(
+        `select last_error, finished_at is not null as finished from private.jobs
+         where kind = 'sender.release' and payload ->> 'user_id' = $1`,
+        [leaving.id],
+      );
+      expect(job).toEqual({
+        last_error: expect.stringMatching(/^AccessDeniedException: /),
+        finished: true,
+      });
+      // the worker again: nothing of it is claimed
+      await runWorker();
+      expect(await releaseJobs(leaving)).toEqual([
+        { email: denied, status: 'failed', attempts: 1 },
+      ]);
+    } finally {
+      await sesControl('', { outage: false, outageFor: [] });
+    }
+    // left at SES, for the operator to delete by hand (docs/architecture.md)
+    expect(await identity(denied)).toEqual({ verified: true });
   });
 });
 

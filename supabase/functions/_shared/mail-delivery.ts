@@ -3,7 +3,8 @@
 // (job-handlers.ts, plan-jobs.ts) and the letter functions use it without importing each other.
 import { optionalEnv } from './env.ts';
 import type { ClaimedJob, Delivery, MailRecord, Outcome } from './jobs.ts';
-import { MailError, type OutgoingMail } from './mail.ts';
+import type { OutgoingMail } from './mail.ts';
+import { MailError } from './mail-errors.ts';
 
 /** The platform's own sender (a verified SES identity). */
 export function platformSender(): { address: string; name: string } {

@@ -13,6 +13,7 @@ import {
 } from '@aws-sdk/client-sesv2';
 import { convert } from 'html-to-text';
 import { optionalEnv } from './env.ts';
+import { classify, MailError, type AwsError } from './mail-errors.ts';
 
 export interface OutgoingMail {
   /** The From address; `fromName` is its display name. */
@@ -33,22 +34,6 @@ export interface Identity {
   verified: boolean;
   /** DKIM signing state as SES reports it (SUCCESS, PENDING, FAILED, ...), if any. */
   dkimStatus?: string;
-}
-
-/**
- * Why a call failed, which decides what the queue does:
- * - `retry`: the provider certainly did not take it (refused connection, 5xx, throttled): send later;
- * - `rejected`: the provider refused it for good (unverified sender, bad address): do not retry;
- * - `unknown`: it may have been taken (timeout after the request went out): never re-send blindly.
- */
-export class MailError extends Error {
-  constructor(
-    message: string,
-    readonly outcome: 'retry' | 'rejected' | 'unknown',
-    readonly retryAfterSeconds?: number,
-  ) {
-    super(message);
-  }
 }
 
 export interface Mailer {
@@ -101,50 +86,6 @@ export function encodedWords(text: string): string {
   }
   if (chunk.length) words.push(chunk);
   return words.map((b) => `=?UTF-8?B?${btoa(String.fromCharCode(...b))}?=`).join(' ');
-}
-
-interface AwsError {
-  name?: string;
-  code?: string;
-  message?: string;
-  $metadata?: { httpStatusCode?: number };
-  $retryable?: unknown;
-  $response?: { headers?: Record<string, string> };
-}
-
-const NOT_SENT_CODES = new Set([
-  'ECONNREFUSED',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-]);
-const REJECTED = new Set([
-  'MessageRejected',
-  'MailFromDomainNotVerifiedException',
-  'BadRequestException',
-  'NotFoundException',
-  'AccountSuspendedException',
-]);
-
-/** Maps an SDK failure to what the queue should do with the mail. */
-export function classify(err: unknown): MailError {
-  const e = err as AwsError;
-  const status = e.$metadata?.httpStatusCode;
-  const name = e.name ?? 'Error';
-  const message = `${name}: ${e.message ?? String(err)}`.slice(0, 500);
-  if (status === 429 || name === 'TooManyRequestsException' || name === 'LimitExceededException') {
-    const retryAfter = Number(e.$response?.headers?.['retry-after']);
-    return new MailError(message, 'retry', Number.isFinite(retryAfter) ? retryAfter : undefined);
-  }
-  if (name === 'SendingPausedException') return new MailError(message, 'retry', 600);
-  if (status !== undefined && status >= 500) return new MailError(message, 'retry');
-  if (REJECTED.has(name) || (status !== undefined && status >= 400)) {
-    return new MailError(message, 'rejected');
-  }
-  if (e.code && NOT_SENT_CODES.has(e.code)) return new MailError(message, 'retry');
-  // a timeout or a connection dropped after the request was written: the provider may have it
-  return new MailError(message, 'unknown');
 }
 
 let client: SESv2Client | undefined;

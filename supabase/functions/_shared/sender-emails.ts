@@ -7,7 +7,8 @@ import { dbError, HttpError } from './http.ts';
 import { failureText } from './errors.ts';
 import type { JobHandler, Outcome } from './jobs.ts';
 import { mapLimit } from './map-limit.ts';
-import { MailError, type Mailer } from './mail.ts';
+import type { Mailer } from './mail.ts';
+import { MailError } from './mail-errors.ts';
 import { platformSender } from './mail-delivery.ts';
 import { base64url } from './signed-token.ts';
 import { SENDER_MESSAGES } from '@reaction-blocks/contracts/schemas';
@@ -133,9 +134,12 @@ export async function releaseIdentity(
  * sender.release: the provider's identity of a confirmed claim that went with its owner's account
  * (private.sender_emails_after_delete enqueues one job per claim in the deleting transaction),
  * released as releaseIdentity decides it. Deleting an identity twice is harmless (SES's
- * NotFound is success), so the call is made here and a failure is the queue's retry with its
- * backoff, for the 100 attempts the trigger gives it (about 90 hours of SES outage). Only
- * confirmed claims are enqueued, so confirmed_at is not read again here.
+ * NotFound is success: the identity went already), so the call is made here. What may pass (a
+ * throttle, a 5xx, the network, a timeout, our own database) is the queue's retry with its
+ * backoff, for the 100 attempts the trigger gives it (about 90 hours of SES outage); SES's
+ * refusal for good (another 4xx: access denied, a validation error) fails the job at once, with
+ * SES's answer kept as its error: the identity is then deleted by hand. Only confirmed claims are
+ * enqueued, so confirmed_at is not read again here.
  */
 export const senderReleaseHandler: JobHandler = {
   prepare: (jobs, { db, mailer }) =>
@@ -146,7 +150,10 @@ export const senderReleaseHandler: JobHandler = {
         return { status: 'done' };
       } catch (err) {
         console.error(`[jobs] sender.release #${job.id}:`, err);
-        return { status: 'retry', error: failureText(err).slice(0, 500) };
+        const error = failureText(err).slice(0, 500);
+        if (err instanceof MailError && err.outcome === 'rejected')
+          return { status: 'failed', error };
+        return { status: 'retry', error };
       }
     }),
 };

@@ -27,10 +27,10 @@ function validateSettings(input: JsonObject): Partial<Settings> {
   bool('sandbox');
   bool('duplicates');
   if (input.outage !== undefined) {
-    if (input.outage !== true && input.outage !== false && input.outage !== 'throttle') {
-      throw new HttpError(400, "outage must be true, false or 'throttle'");
+    if (![true, false, 'throttle', 'denied'].includes(input.outage as boolean | string)) {
+      throw new HttpError(400, "outage must be true, false, 'throttle' or 'denied'");
     }
-    out.outage = input.outage;
+    out.outage = input.outage as Settings['outage'];
   }
   if (input.outageFor !== undefined) {
     const list = input.outageFor;

@@ -98,6 +98,13 @@ async function accountAndBody(
         'Service is unavailable. Please try again later.',
       );
     }
+    if (outage === 'denied') {
+      throw new SesError(
+        400,
+        'AccessDeniedException',
+        'User: arn:aws:iam::000000000000:user/local is not authorized to perform this action',
+      );
+    }
     throw new SesError(
       429,
       'TooManyRequestsException',

@@ -20,8 +20,12 @@ export const VERIFICATION_STATUSES: VerificationStatus[] = [
 ];
 
 export interface Settings {
-  /** true: every API call answers 503 ServiceUnavailable; 'throttle': 429 TooManyRequestsException. */
-  outage: boolean | 'throttle';
+  /**
+   * true: every API call answers 503 ServiceUnavailable; 'throttle': 429 TooManyRequestsException;
+   * 'denied': 400 AccessDeniedException, as when the account's IAM policy does not allow the call
+   * (a refusal for good, one of SES's common errors).
+   */
+  outage: boolean | 'throttle' | 'denied';
   /**
    * Addresses the outage is limited to (lower case): only calls naming one of them, as a
    * destination or as the identity, fail. Empty: every call. Lets a test on the stack's own
