@@ -385,12 +385,13 @@ export default class ReactionComment extends BlockElement {
   }
 
   /**
-   * Runs one of the write paths (comment.writer.ts), loaded with the writer's code on the
-   * visitor's first interaction (or now). When it cannot load, the reason is said where the
-   * visitor acted (`at`: '' under the composer, or a message id) and the next try loads it again.
+   * Runs one of the write paths (comment.writer.ts): at once when they are here (before this
+   * returns), else once loaded with the writer's code on the visitor's first interaction (or now).
+   * When it cannot load, the reason is said where the visitor acted (`at`: '' under the composer,
+   * or a message id) and the next try loads it again.
    */
   private async writing<T>(at: string, fn: (w: CommentWriter) => T): Promise<T | undefined> {
-    const w = await this.writePaths(at);
+    const w = paths ?? (await this.writePaths(at));
     return w && fn(w);
   }
 

@@ -164,8 +164,7 @@ function onEmail(c: ComposerView, e: Event) {
 function onHome(c: ComposerView, e: Event) {
   const typed = (e.target as HTMLInputElement).value;
   c._home = typed;
-  if (c.paths) c.paths.takeHome(c, typed);
-  else void c.writing('', (w) => w.takeHome(c, typed));
+  void c.writing('', (w) => w.takeHome(c, typed));
 }
 
 /**
