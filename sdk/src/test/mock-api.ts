@@ -129,6 +129,13 @@ export function block(over: Partial<BlockView['block']> = {}): BlockView['block'
   };
 }
 
+/** The view of a comment block (or as `over` says) with no messages yet, read by no one in particular. */
+export const commentView = (over: Partial<BlockView['block']> = {}) => ({
+  block: block({ type: 'comment', ...over }),
+  messages: [],
+  me: {},
+});
+
 /**
  * A stored session, as after a first write (anonymous) or a sign-in, with `user`'s fields (its
  * user_metadata) and `token` (a test that checks requests against one token gives it); kept in

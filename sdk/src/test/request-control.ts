@@ -1,10 +1,10 @@
 // The dev server's request control (web-test-runner.config.mjs): this page's requests for a
 // module held or counted, told apart from other pages' by a cookie.
-import { fixture, html } from '@open-wc/testing';
+import { expect, fixture, html } from '@open-wc/testing';
 import { executeServerCommand } from '@web/test-runner-commands';
 import '../components/like/like.js';
 import type ReactionLike from '../components/like/like.component.js';
-import { $, KEY, PROJECT, block, mockApi, until } from './mock-api.js';
+import { $, KEY, PROJECT, block, mockApi, until, wait } from './mock-api.js';
 
 const page = Math.random().toString(36).slice(2);
 document.cookie = `rb-page=${page}; path=/`;
@@ -17,6 +17,42 @@ export const requested = (path: string) =>
   executeServerCommand<number, object>('requested', { page, path });
 export const holdNext = (path: string) => executeServerCommand('hold-request', { page, path });
 export const release = (path: string) => executeServerCommand('release-request', { page, path });
+
+/** Waits for this page's first request for `path` (the visitor's first interaction asks for it). */
+export async function requestedOnce(path: string): Promise<void> {
+  for (let n = 0; (await requested(path)) !== 1; n++)
+    if (n > 200) throw new Error('the first interaction did not start loading ' + path);
+}
+
+/** The writer's profile's code (core/identity.ts) and the comment element's write paths. */
+const IDENTITY = modulePath('../core/identity.js', import.meta.url);
+const PATHS = modulePath('../components/comment/comment.writer.js', import.meta.url);
+
+/**
+ * Holds the writer's profile's code and the comment element's write paths, which `start` (the
+ * visitor's first interaction) asks for, until releaseWriting.
+ */
+export async function holdWriting(start: () => void): Promise<void> {
+  expect(await requested(IDENTITY), 'a reader loads no profile').to.equal(0);
+  await holdNext(IDENTITY);
+  await holdNext(PATHS);
+  start();
+  await requestedOnce(IDENTITY);
+  await requestedOnce(PATHS);
+}
+
+/**
+ * Lets the profile's code come (the composer takes the profile), then the write paths, and waits
+ * for `el` to have them.
+ */
+export async function releaseWriting(el: HTMLElement & { updateComplete: Promise<unknown> }) {
+  await release(IDENTITY);
+  await wait(100);
+  await release(PATHS);
+  await until(() => (el as unknown as { paths?: unknown }).paths, 10000);
+  await wait(50);
+  await el.updateComplete;
+}
 
 /** A like block of 7 likes, loaded; the fake server takes the like (8) and its undoing (7). */
 export async function mountLike() {

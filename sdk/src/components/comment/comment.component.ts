@@ -209,7 +209,7 @@ export default class ReactionComment extends BlockElement {
     const fresh = !this.shownFor && now.startsWith('anon:');
     this.shownFor = now;
     if (fresh) return;
-    takeProfile(this.asHost);
+    takeProfile(this.asHost, !this.signedIn);
     if (this._status === 'ready' && this.view) void this.refresh();
   }
 

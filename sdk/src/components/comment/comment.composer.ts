@@ -6,6 +6,7 @@
 // (comment.writer.ts post).
 import { html, nothing, type TemplateResult } from 'lit/html.js';
 import { COMMENT_LIMITS, EMAIL_RE, LIMITS } from '@reaction-blocks/contracts/limits';
+import type { Identity } from '../../core/identity.js';
 import { profile } from '../../core/profile.js';
 import { displayUser } from '../../core/user.js';
 import { fill } from '../../core/text.js';
@@ -114,18 +115,19 @@ export function composer(c: ComposerView): TemplateResult {
  * on the first interaction (startWriting); again when the visitor signs in or out (willUpdate).
  * The name is a signed-in visitor's account name (takeName). The profile is the browser's
  * anonymous writer's and keeps no website or email typed while signed in (comment.writer.ts post,
- * takeHome): after a log out the composer shows its own again, and says nothing of what was typed.
- * A field being typed in keeps what it holds.
+ * takeHome): on a log out (`out`: no longer signed in) the composer shows its own again (none
+ * until its code is here), and says nothing of what was typed. Otherwise a website or email the
+ * visitor typed stays: typed before the profile's code came, or before signing in (the same
+ * visitor going on with what they write, as the draft does); an empty field takes the profile's.
  */
-export function takeProfile(c: ComposerView): void {
+export function takeProfile(c: ComposerView, out?: boolean): void {
   takeName(c);
-  const id = profile();
-  if (!id) return;
-  if (!typing(c, 'home', c._home)) {
+  const id: Partial<Identity> = profile() || {};
+  if (out || !c._home) {
     c._home = id.homeUrl || '';
     c._homeBad = false;
   }
-  if (!typing(c, 'email', c._email)) {
+  if (out || !c._email) {
     c._email = id.email || '';
     c._emailBad = false;
   }
@@ -133,20 +135,18 @@ export function takeProfile(c: ComposerView): void {
 
 /**
  * The name field for who writes now (with the profile, and when the visitor signs in or out),
- * unless it is being typed in: a signed-in visitor's account name, else the profile's (an
- * anonymous visitor's random animal name, or the name they chose).
+ * unless it is being typed in (the field shows other than its state): a signed-in visitor's
+ * account name, else the profile's (an anonymous visitor's random animal name, or the name they
+ * chose).
  */
 export function takeName(c: ComposerView): void {
   const name = writerName(c);
-  if (name && !typing(c, 'name', c._name)) c._name = name;
+  const field = c.renderRoot?.querySelector<HTMLInputElement>('[part~=name]');
+  if (name && (field?.value ?? c._name) === c._name) c._name = name;
 }
 
 const writerName = (c: ComposerView): string =>
   (c.signedIn && displayUser(c._session).name) || profile()?.name || '';
-
-/** Typed and not taken yet: the field shows other than its state. */
-const typing = (c: ComposerView, part: string, now: string) =>
-  (c.renderRoot?.querySelector<HTMLInputElement>(`[part~=${part}]`)?.value ?? now) !== now;
 
 function onEmail(c: ComposerView, e: Event) {
   c._email = (e.target as HTMLInputElement).value.trim();

@@ -13,7 +13,7 @@ import { flush } from '../../core/storage.js';
 import type { Block } from '../../core/types.js';
 import {
   $,
-  block,
+  commentView,
   fakeJwt,
   KEY,
   mockApi,
@@ -32,7 +32,7 @@ describe("reaction-comment's composer and the writer's profile", () => {
   beforeEach(() => {
     reset();
     api = mockApi({
-      get_block_view: () => ({ block: block({ type: 'comment' }), messages: [], me: {} }),
+      get_block_view: () => commentView(),
     });
   });
   afterEach(() => api.restore());
@@ -70,7 +70,7 @@ describe("reaction-comment's composer and the writer's profile", () => {
   const serve = (tag: 'comment' | 'qna', over: Partial<Block> = {}) => {
     api.restore();
     api = mockApi({
-      get_block_view: () => ({ block: block({ type: tag, ...over }), messages: [], me: {} }),
+      get_block_view: () => commentView({ type: tag, ...over }),
       post_message: (b) =>
         message('new', { creator_id: 'owner-1', creator_name: b.p_creator_name as string }),
       '/auth/v1/logout': () => new Response(null, { status: 204 }),
@@ -100,6 +100,20 @@ describe("reaction-comment's composer and the writer's profile", () => {
     await loadIdentity();
     await until(() => name(el).value !== '');
     return el;
+  };
+  /** 'New Owner' signs in (in another tab or element): `el` shows it. */
+  const signIn = async (el: ReactionComment) => {
+    saveSession(
+      { url: PROJECT, key: KEY } as never,
+      {
+        access_token: fakeJwt('owner-1', { is_anonymous: false }),
+        refresh_token: 'r',
+        expires_at: Date.now() / 1000 + 3600,
+        user: { id: 'owner-1', is_anonymous: false, user_metadata: { full_name: 'New Owner' } },
+      } as never,
+    );
+    await until(() => el['signedIn']);
+    await el.updateComplete;
   };
   /** Posts a message from the composer: what it was sent with. */
   const post = async (el: ReactionComment) => {
@@ -187,17 +201,7 @@ describe("reaction-comment's composer and the writer's profile", () => {
         expect(name(el).value, JSON.stringify(t)).to.equal('Kim');
       }
       await until(() => getIdentity().name === 'Kim');
-      saveSession(
-        { url: PROJECT, key: KEY } as never,
-        {
-          access_token: fakeJwt('owner-1', { is_anonymous: false }),
-          refresh_token: 'r',
-          expires_at: Date.now() / 1000 + 3600,
-          user: { id: 'owner-1', is_anonymous: false, user_metadata: { full_name: 'New Owner' } },
-        } as never,
-      );
-      await until(() => el['signedIn']);
-      await el.updateComplete;
+      await signIn(el);
       expect(name(el).value, 'after signing in').to.equal('New Owner');
       expect(await send(el)).to.equal('New Owner');
       await logOut(el);
@@ -241,6 +245,33 @@ describe("reaction-comment's composer and the writer's profile", () => {
       const again = await anonymous(tag, { allow_creator_email: true });
       expect($<HTMLInputElement>(again, '[part=home]').value).to.equal('');
       expect($<HTMLInputElement>(again, '[part=email]').value).to.equal('');
+    });
+
+  // Signing in is the same visitor going on with what they are writing: an email typed anonymously
+  // and not sent yet stays in the composer (as the draft does) and goes with the signed-in post, in
+  // place of the one the profile kept from an earlier post. Log out takes it off, as it takes what
+  // a signed-in writer typed.
+  for (const tag of ['comment', 'qna'] as const)
+    it(`keeps an anonymous writer's unsent email through signing in (${tag})`, async () => {
+      const el = await anonymous(tag, { allow_creator_email: true });
+      const email = () => $<HTMLInputElement>(el, '[part=email]');
+      type(email(), 'old@example.com');
+      expect(await post(el)).to.include({ p_creator_email: 'old@example.com' });
+      await until(() => getIdentity().email === 'old@example.com');
+      // the message term (3 s) is over before the next post
+      el['lastSent'] = 0;
+      type(email(), 'kim@example.com');
+      await el.updateComplete;
+      await signIn(el);
+      expect(email().value, 'the email after signing in').to.equal('kim@example.com');
+      expect(await post(el)).to.include({
+        p_creator_name: 'New Owner',
+        p_creator_email: 'kim@example.com',
+      });
+      await until(() => !el['_sending']);
+      expect(getIdentity().email, "the profile's email").to.equal('old@example.com');
+      await logOut(el);
+      expect(email().value, 'the email after logging out').to.equal('old@example.com');
     });
 
   // Who sends the post decides what is kept, not who is signed in when its answer comes: a log out

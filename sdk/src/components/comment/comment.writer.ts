@@ -246,17 +246,19 @@ export const keep = (patch: { name?: string; homeUrl?: string }) =>
   patch.name === undefined ? setProfile(patch) : setIdentityName(patch.name);
 
 /**
- * The website typed in the composer (comment.composer.ts onHome): one that is not one the server
- * takes is said at once and never kept (nor sent: post checks it again). It is kept in the profile
- * only for an anonymous writer, as the name is (comment.composer.ts onName), and shown again when
- * the profile's code, come since it was typed, put the profile's there (takeProfile).
+ * The website typed in the composer (comment.composer.ts onHome), checked once this code is here:
+ * one that is not one the server takes is said at once and never kept (nor sent: post checks it
+ * again). It is kept in the profile only for an anonymous writer, as the name is
+ * (comment.composer.ts onName). One no longer in the composer when this code comes is left: typed
+ * over, or taken off by a log out since (takeProfile), which made the visitor anonymous but did
+ * not make what the signed-in writer typed the anonymous writer's.
  */
 export function takeHome(
   c: { _home: string; _homeBad: boolean; signedIn: boolean },
   typed: string,
 ): void {
+  if (c._home !== typed) return;
   const url = homeUrl(typed);
-  c._home = typed;
   c._homeBad = url == null;
   if (url != null && !c.signedIn) keep({ homeUrl: url || undefined });
 }
