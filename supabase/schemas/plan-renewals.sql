@@ -12,17 +12,20 @@ returns jsonb language sql immutable set search_path = '' as $$
 $$;
 revoke execute on function private.content_plan(jsonb) from public;
 
--- The next period's charge of a card plan: scheduled when the provider already made its schedule
--- (p_schedule_id: a checkout's first payment came with it), else unscheduled with a job that
--- schedules it. p_id: the id the checkout gave the provider for it (next_charge_id), else a new
--- one; a charge of that id already written stays as it is.
+-- The next period's charge of a card plan, at the plan the owner asked for (next_content), else
+-- the one paid for already and not started (paid_next_content), else the current one: scheduled
+-- when the provider already made its schedule (p_schedule_id: a checkout's first payment came
+-- with it), else unscheduled with a job that schedules it. p_id: the id the checkout gave the
+-- provider for it (next_charge_id), else a new one; a charge of that id already written stays as
+-- it is.
 create function private.next_card_charge(p_payment public.payments, p_billing_key text,
   p_id uuid default null, p_schedule_id text default null)
 returns uuid language plpgsql set search_path = '' as $$
 declare
   v_id uuid := coalesce(p_id, gen_random_uuid());
-  v_plan jsonb := private.content_plan(coalesce(p_payment.next_content, p_payment.content));
-  v_price numeric := coalesce(p_payment.next_price, p_payment.price);
+  v_plan jsonb := private.content_plan(
+    coalesce(p_payment.next_content, p_payment.paid_next_content, p_payment.content));
+  v_price numeric := coalesce(p_payment.next_price, p_payment.paid_next_price, p_payment.price);
 begin
   insert into private.payment_charges (id, user_id, payment_id, kind, method, provider_ref, plan,
                                        price, amount, currency, status, period_start, period_end,
@@ -50,13 +53,43 @@ returns void language sql security definer set search_path = '' as $$
 $$;
 revoke execute on function public.mark_charge_scheduled(uuid, text) from public, anon, authenticated;
 
--- A card renewal the provider charged: the plan runs one more period (a changed plan starts
--- now), and the following period's charge is written. Idempotent per charge.
+-- Paid next plans whose first day has come become their rows' plans (type, content, price), and
+-- the limits follow. p_payment_id: that row only (a renewal just recorded), else every row due
+-- (the daily expiry). Answers how many owners' plans started.
+create function private.start_paid_plans(p_payment_id uuid default null)
+returns integer language plpgsql set search_path = '' as $$
+declare
+  v_users uuid[];
+  v_user uuid;
+begin
+  with started as (
+    update public.payments
+      set type = (private.content_plan(paid_next_content) ->> 'type')::public.payment_type,
+          content = paid_next_content, price = paid_next_price,
+          paid_next_content = null, paid_next_price = null, paid_next_from = null
+      where paid_next_from <= current_date and (p_payment_id is null or id = p_payment_id)
+      returning user_id
+  )
+  select array_agg(distinct user_id) into v_users from started;
+  foreach v_user in array coalesce(v_users, '{}'::uuid[]) loop
+    perform private.apply_plan_limits(v_user);
+  end loop;
+  return coalesce(cardinality(v_users), 0);
+end;
+$$;
+revoke execute on function private.start_paid_plans(uuid) from public;
+
+-- A card renewal the provider charged: the plan runs one more period, and the following period's
+-- charge is written. A changed plan is charged 3 days before its period, so it is kept beside the
+-- plan (paid_next_*) and starts on its period's first day (private.start_paid_plans: here when
+-- that day has come, else the daily expiry); the same plan simply runs on. Idempotent per charge.
 create function public.record_plan_renewal(p_charge_id uuid, p_provider_payment_id text)
 returns jsonb language plpgsql security definer set search_path = '' as $$
 declare
   v_charge private.payment_charges;
   v_payment public.payments;
+  v_content jsonb;
+  v_changed boolean;
 begin
   select * into v_charge from private.payment_charges
     where id = p_charge_id and kind = 'renewal' for update;
@@ -70,20 +103,24 @@ begin
   update private.payment_charges
     set status = 'recorded', provider_payment_id = left(p_provider_payment_id, 200), error = null
     where id = v_charge.id;
+  v_content := private.plan_content(v_charge.plan);
+  v_changed := (v_payment.content, v_payment.price) is distinct from (v_content, v_charge.price);
   -- the money came in: the period is the owner's even if they stopped meanwhile
   update public.payments
     set end_date = greatest(end_date, v_charge.period_end),
         is_active = true,
-        type = (v_charge.plan ->> 'type')::public.payment_type,
-        content = private.plan_content(v_charge.plan),
-        price = v_charge.price,
+        paid_next_content = case when v_changed then v_content end,
+        paid_next_price = case when v_changed then v_charge.price end,
+        paid_next_from = case when v_changed then v_charge.period_start end,
         next_content = null, next_price = null, renewal_failed_at = null
     where id = v_payment.id
     returning * into v_payment;
   if v_payment.auto_renew then
     perform private.next_card_charge(v_payment, v_charge.provider_ref);
   end if;
+  perform private.start_paid_plans(v_payment.id);
   perform private.apply_plan_limits(v_payment.user_id);
+  select * into v_payment from public.payments where id = v_payment.id;
   return to_jsonb(v_payment);
 end;
 $$;
@@ -210,7 +247,8 @@ $$;
 revoke execute on function public.plan_for_owner(uuid, uuid, public.payment_method) from public, anon, authenticated;
 
 -- The owner stopped the plan (the provider was told first): no more renewals, the plan runs to
--- its end date. Idempotent.
+-- its end date; a period paid already keeps its plan (paid_next_*, which starts on its day).
+-- Idempotent.
 create function public.record_plan_stop(p_user_id uuid, p_payment_id uuid)
 returns jsonb language plpgsql security definer set search_path = '' as $$
 declare
@@ -230,7 +268,8 @@ end;
 $$;
 revoke execute on function public.record_plan_stop(uuid, uuid) from public, anon, authenticated;
 
--- The owner changed the plan of the next periods (p_plan, priced p_price). For a card plan the
+-- The owner changed the plan of the next periods not paid yet (p_plan, priced p_price: from
+-- end_date + 1, so after a period charged already, whose paid_next_* stay). For a card plan the
 -- pending renewal charge is replaced (its schedule was revoked first) and a new one is scheduled
 -- by the queue; for PayPal the change waits for the owner's approval on PayPal.
 create function public.record_plan_change(p_user_id uuid, p_payment_id uuid, p_plan jsonb, p_price numeric)
@@ -287,8 +326,9 @@ end;
 $$;
 revoke execute on function public.record_payment_event(text) from public, anon, authenticated;
 
--- Once a day: plans that do not renew and are past their end date become inactive (limits fall
--- back, blocks beyond the limit are deactivated); plans that renew and are past their end are
+-- Once a day: paid next plans whose first day has come start (private.start_paid_plans); plans
+-- that do not renew and are past their end date become inactive (limits fall back, blocks
+-- beyond the limit are deactivated); plans that renew and are past their end are
 -- checked with the provider first (`plan.renewal-check`: a renewal may have been paid without
 -- its webhook reaching us), and ended after a week without an answer; owners of plans that end
 -- in PLAN_RULES.noticeDays (3) days without renewing are mailed. Answers what it did.
@@ -298,10 +338,13 @@ declare
   v_notices integer := 0;
   v_checks integer := 0;
   v_ended integer := 0;
+  v_started integer;
   v_row record;
   v_users uuid[];
   v_user uuid;
 begin
+  v_started := private.start_paid_plans();
+
   for v_row in
     select id, end_date from public.payments
     where is_active and not auto_renew and renewal_failed_at is null
@@ -339,7 +382,8 @@ begin
     v_ended := v_ended + 1;
   end loop;
 
-  return jsonb_build_object('notices', v_notices, 'checks', v_checks, 'owners_ended', v_ended);
+  return jsonb_build_object('started', v_started, 'notices', v_notices, 'checks', v_checks,
+                            'owners_ended', v_ended);
 end;
 $$;
 revoke execute on function private.expire_plans() from public;

@@ -34,15 +34,25 @@ create table public.payments (
   next_content jsonb check (next_content is null or jsonb_typeof(next_content) = 'object'),
   next_price numeric(10, 2) check (next_price is null or next_price >= 0),
   updated_at timestamptz not null default now(),
-  check (end_date is null or end_date >= start_date)
+  -- a changed plan already paid for (a card renewal is charged 3 days before its period): it
+  -- becomes the row's plan on paid_next_from, its period's first day (private.start_paid_plans)
+  paid_next_content jsonb check (paid_next_content is null or jsonb_typeof(paid_next_content) = 'object'),
+  paid_next_from date,
+  paid_next_price numeric(10, 2) check (paid_next_price is null or paid_next_price >= 0),
+  check (end_date is null or end_date >= start_date),
+  constraint payments_paid_next_check check (
+    (paid_next_content is null) = (paid_next_from is null) and (paid_next_price is null) = (paid_next_from is null))
 );
 comment on table public.payments is
   'Plan history of a user (basic, custom, coupon, subscription). Owner reads; only the service role writes.';
 comment on column public.payments.auto_renew is 'The plan renews at the provider (card schedule or PayPal subscription) until stopped.';
 comment on column public.payments.stopped_at is 'When the owner stopped the renewals (the plan keeps running until end_date).';
 comment on column public.payments.renewal_failed_at is 'When the last renewal payment failed (the plan then ends at end_date).';
-comment on column public.payments.next_content is 'A changed plan {planName, blockLimit, responseMonthlyLimit} that starts with the next period.';
+comment on column public.payments.next_content is 'A changed plan {planName, blockLimit, responseMonthlyLimit} that starts with the first period not charged yet (end_date + 1).';
 comment on column public.payments.next_price is 'The price of next_content.';
+comment on column public.payments.paid_next_content is 'A changed plan {planName, blockLimit, responseMonthlyLimit} charged already for the period starting paid_next_from; the row''s plan from that day.';
+comment on column public.payments.paid_next_price is 'The price of paid_next_content.';
+comment on column public.payments.paid_next_from is 'The first day of the period paid_next_content was charged for (the old end_date + 1).';
 comment on column public.payments.end_date is 'Last day of the current period (inclusive): the plan ends the day after unless it renews.';
 call private.clients_read('public.payments', 'Users can read their own payments',
   'user_id = (select auth.uid())');
@@ -50,6 +60,8 @@ create index payments_user_id_created_at_idx on public.payments (user_id, create
 create unique index payments_one_active_plan_idx on public.payments (user_id)
   where is_active and type in ('basic', 'custom', 'subscription');
 create index payments_active_end_date_idx on public.payments (end_date) where is_active;
+create index payments_paid_next_from_idx on public.payments (paid_next_from)
+  where paid_next_from is not null;
 create index payments_provider_payment_id_idx on public.payments (method, provider_payment_id)
   where provider_payment_id is not null;
 

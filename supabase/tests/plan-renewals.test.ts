@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { PORTONE_DEFAULTS, signStandardWebhook } from '../local/providers/portone/index.ts';
-import { PLAN_MESSAGES } from '@reaction-blocks/contracts/plans';
+import { PLAN_MESSAGES, planPrice, type TPlan } from '@reaction-blocks/contracts/plans';
 import {
   callFunction,
   newUser,
@@ -127,6 +127,8 @@ describe('webhooks', () => {
     expect(resent.status).toBe(200);
     const [final] = await plans.paymentsOf(owner.id);
     expect(final!.end_date).toBe(after!.end_date);
+    // the same plan renewed: nothing waits for the new period
+    expect(final).toMatchObject({ type: 'basic', price: '3.00', paid_next_from: null });
     expect(
       (await plans.portoneState()).payments.filter(
         (p) => p.customer.id === owner.id && p.status === 'PAID',
@@ -201,6 +203,103 @@ describe('stop, change, expiry', () => {
     }
     return ids;
   }
+
+  const deactivated = async (owner: TestUser) =>
+    (
+      await sql<{ deactivated: boolean }>(
+        'select deactivated from public.blocks where owner_id = $1 order by created_at, id',
+        [owner.id],
+      )
+    ).map((r) => r.deactivated);
+
+  /** The first day and the last of the period after one ending in two days (the next one). */
+  const nextPeriod = async () =>
+    (
+      await sql<{ start: string; end: string }>(
+        `select (current_date + 3)::text as start, private.period_end(current_date + 3)::text as end`,
+      )
+    )[0]!;
+
+  /**
+   * A card owner on Basic changes to `plan`: the next period's charge is replaced by one at the
+   * new price, which the queue schedules at PortOne. Then the period is made to end in two days
+   * (the schedule stays due later, so only charge() runs it).
+   */
+  async function changedBeforeRenewal(owner: TestUser, plan: TPlan) {
+    const key = await plans.cardKey(owner);
+    const paymentId = ((await plans.buyByCard(owner, key)).json.data as { payment: { id: string } })
+      .payment.id;
+    const res = await callFunction(
+      'change-iamport-payment',
+      { paymentId, plan },
+      owner.accessToken,
+    );
+    expect(res.status, JSON.stringify(res.json)).toBe(200);
+    const schedule = await scheduled(key, planPrice(plan)!);
+    await sql(`update public.payments set end_date = current_date + 2 where id = $1`, [paymentId]);
+    await sql(
+      `update private.payment_charges
+          set period_start = current_date + 3, period_end = private.period_end(current_date + 3)
+        where id = $1`,
+      [schedule.paymentId],
+    );
+    return { key, paymentId, chargeId: schedule.paymentId };
+  }
+
+  /** The billing key's schedule at PortOne for `price` dollars, once the queue has made it. */
+  const scheduled = (key: string, price: number) =>
+    eventually(async () => {
+      await plans.runWorker();
+      return (await plans.portoneState()).schedules.find(
+        (s) => s.billingKey === key && s.status === 'SCHEDULED' && s.totalAmount === price * 1000,
+      );
+    }, 15_000);
+
+  /** PortOne charges a scheduled renewal (3 days before its period, as it does); it is recorded. */
+  async function charge(owner: TestUser, chargeId: string) {
+    await plans.control('portone', '/schedules/run', { paymentId: chargeId });
+    await eventually(async () =>
+      (await plans.chargesOf(owner.id)).some((c) => c.id === chargeId && c.status === 'recorded'),
+    );
+  }
+
+  /**
+   * Between the charge and the period it paid for: a card owner on Basic changed to Custom
+   * 20/5000, charged 3 days before the next period, whose following period's charge is scheduled.
+   */
+  async function chargedInWindow(label: string) {
+    const owner = await newUser(label);
+    const { key, paymentId, chargeId } = await changedBeforeRenewal(owner, plans.custom(20, 5000));
+    const next = await nextPeriod();
+    await charge(owner, chargeId);
+    await scheduled(key, 10);
+    return { owner, key, paymentId, next };
+  }
+
+  /** `days` pass: the plan's dates and its renewals' move back, and the daily expiry runs. */
+  async function daysPass(paymentId: string, days: number) {
+    await sql(
+      `update public.payments
+          set start_date = start_date - $2::int, end_date = end_date - $2::int,
+              paid_next_from = paid_next_from - $2::int
+        where id = $1`,
+      [paymentId, days],
+    );
+    await sql(
+      `update private.payment_charges
+          set period_start = period_start - $2::int, period_end = period_end - $2::int
+        where payment_id = $1 and kind = 'renewal'`,
+      [paymentId, days],
+    );
+    await sql('select private.expire_plans()');
+  }
+
+  const BASIC_CONTENT = { planName: 'Basic', blockLimit: 8, responseMonthlyLimit: 1000 };
+  const custom = (blockLimit: number, responseMonthlyLimit: number) => ({
+    planName: 'Custom',
+    blockLimit,
+    responseMonthlyLimit,
+  });
 
   it('stop keeps the plan to its end; expiry then falls back to Starter and deactivates the newest blocks', async () => {
     const owner = await newUser('stopper');
@@ -334,41 +433,58 @@ describe('stop, change, expiry', () => {
     expect(await plans.profileOf(owner.id)).toMatchObject({ paid: false, block_limit: 3 });
   }, 150_000);
 
-  it('change by card: the next month is charged at the new price; by PayPal: an approval link, applied once approved and billed', async () => {
+  it('change by card: the next month is charged at the new price, 3 days early, and starts on its first day; by PayPal: an approval link, applied once approved and billed', async () => {
     const owner = await newUser('changer');
-    const key = await plans.cardKey(owner);
-    const paymentId = ((await plans.buyByCard(owner, key)).json.data as { payment: { id: string } })
-      .payment.id;
-    const res = await callFunction(
-      'change-iamport-payment',
-      { paymentId, plan: plans.custom(20, 5000) },
-      owner.accessToken,
-    );
-    expect(res.status, JSON.stringify(res.json)).toBe(200);
+    const { key, paymentId, chargeId } = await changedBeforeRenewal(owner, plans.custom(20, 5000));
     expect((await plans.paymentsOf(owner.id))[0]).toMatchObject({
       next_price: '10.00',
-      next_content: { planName: 'Custom', blockLimit: 20, responseMonthlyLimit: 5000 },
+      next_content: custom(20, 5000),
     });
     // this month is still the one paid for
     expect(await plans.profileOf(owner.id)).toMatchObject({ block_limit: 11 });
-    const schedule = await eventually(async () => {
-      await plans.runWorker();
-      return (await plans.portoneState()).schedules.find(
-        (s) => s.billingKey === key && s.status === 'SCHEDULED' && s.totalAmount === 10000,
-      );
-    }, 15_000);
     expect(
       (await plans.portoneState()).schedules
         .filter((s) => s.billingKey === key)
         .map((s) => s.status)
         .sort(),
     ).toEqual(['REVOKED', 'SCHEDULED']);
-    await plans.control('portone', '/schedules/run', { paymentId: schedule.paymentId });
-    await eventually(async () => (await plans.profileOf(owner.id)).block_limit === 23);
+
+    const next = await nextPeriod();
+    await charge(owner, chargeId);
+    // paid for the next period, kept beside this one's plan until the next period starts
+    expect((await plans.paymentsOf(owner.id))[0]).toMatchObject({
+      type: 'basic',
+      price: '3.00',
+      content: BASIC_CONTENT,
+      end_date: next.end,
+      next_content: null,
+      paid_next_content: custom(20, 5000),
+      paid_next_price: '10.00',
+      paid_next_from: next.start,
+    });
+    expect(await plans.profileOf(owner.id)).toMatchObject({
+      block_limit: 11,
+      response_monthly_limit: 1100,
+    });
+    // the month after is charged at the new price too
+    await scheduled(key, 10);
+    // the day before it starts, the daily expiry leaves it waiting
+    await daysPass(paymentId, 2);
+    expect(await plans.profileOf(owner.id)).toMatchObject({ block_limit: 11 });
+    // its first day: it starts
+    await daysPass(paymentId, 1);
+    expect(await plans.profileOf(owner.id)).toMatchObject({
+      block_limit: 23,
+      response_monthly_limit: 5100,
+    });
     expect((await plans.paymentsOf(owner.id))[0]).toMatchObject({
       price: '10.00',
+      content: custom(20, 5000),
       next_content: null,
       type: 'custom',
+      paid_next_content: null,
+      paid_next_price: null,
+      paid_next_from: null,
     });
 
     const payer = await newUser('paypal-changer');
@@ -390,6 +506,127 @@ describe('stop, change, expiry', () => {
     await plans.control('paypal', `/subscriptions/${sub}/approve`);
     await plans.control('paypal', `/subscriptions/${sub}/bill`);
     await eventually(async () => (await plans.profileOf(payer.id)).response_monthly_limit === 4100);
+  });
+
+  it('a smaller plan charged 3 days early deactivates no block before its first day', async () => {
+    const owner = await newUser('downgrader');
+    const { paymentId, chargeId } = await changedBeforeRenewal(owner, plans.custom(4, 2000));
+    await blocks(owner, 8);
+    await charge(owner, chargeId);
+    expect(await plans.profileOf(owner.id)).toMatchObject({
+      block_limit: 11,
+      response_monthly_limit: 1100,
+    });
+    expect(await deactivated(owner)).toEqual(Array(8).fill(false));
+    await daysPass(paymentId, 3);
+    expect(await plans.profileOf(owner.id)).toMatchObject({
+      block_limit: 7,
+      response_monthly_limit: 2100,
+    });
+    expect(await deactivated(owner)).toEqual([...Array(7).fill(false), true]);
+  });
+
+  it('a changed plan charged on its first day or later (a late webhook, the renewal check) starts at once', async () => {
+    const owner = await newUser('late-renewal');
+    const { paymentId, chargeId } = await changedBeforeRenewal(owner, plans.custom(20, 5000));
+    await daysPass(paymentId, 3);
+    await charge(owner, chargeId);
+    expect(await plans.profileOf(owner.id)).toMatchObject({ block_limit: 23 });
+    expect((await plans.paymentsOf(owner.id))[0]).toMatchObject({
+      type: 'custom',
+      price: '10.00',
+      content: custom(20, 5000),
+      paid_next_content: null,
+      paid_next_from: null,
+    });
+  });
+
+  it('Stop between the renewal charge and its period: the paid period keeps its plan, then the plan ends', async () => {
+    const { owner, paymentId, next } = await chargedInWindow('stop-paid');
+    const res = await callFunction('cancel-iamport-payment', { paymentId }, owner.accessToken);
+    expect(res.status, JSON.stringify(res.json)).toBe(200);
+    expect((await plans.paymentsOf(owner.id))[0]).toMatchObject({
+      is_active: true,
+      auto_renew: false,
+      end_date: next.end,
+      content: BASIC_CONTENT,
+      paid_next_content: custom(20, 5000),
+      paid_next_price: '10.00',
+      paid_next_from: next.start,
+    });
+    // the checkout's renewal (replaced by the change), the paid one, the one after (stopped)
+    expect((await plans.chargesOf(owner.id)).map((c) => c.status)).toEqual([
+      'recorded',
+      'revoked',
+      'recorded',
+      'revoked',
+    ]);
+    expect(await plans.profileOf(owner.id)).toMatchObject({ block_limit: 11 });
+
+    await daysPass(paymentId, 3);
+    expect((await plans.paymentsOf(owner.id))[0]).toMatchObject({
+      is_active: true,
+      content: custom(20, 5000),
+      paid_next_content: null,
+    });
+    expect(await plans.profileOf(owner.id)).toMatchObject({ paid: true, block_limit: 23 });
+
+    // its period ends
+    await sql(
+      `update public.payments set start_date = current_date - 31, end_date = current_date - 1 where id = $1`,
+      [paymentId],
+    );
+    await sql('select private.expire_plans()');
+    expect((await plans.paymentsOf(owner.id))[0]).toMatchObject({ is_active: false });
+    expect(await plans.profileOf(owner.id)).toMatchObject(plans.FREE_PROFILE);
+  });
+
+  it('a second Change between the renewal charge and its period is for the period after; the paid plan stays', async () => {
+    const { owner, key, paymentId, next } = await chargedInWindow('rechanger');
+    const res = await callFunction(
+      'change-iamport-payment',
+      { paymentId, plan: plans.custom(12, 3000) },
+      owner.accessToken,
+    );
+    expect(res.status, JSON.stringify(res.json)).toBe(200);
+    expect((await plans.paymentsOf(owner.id))[0]).toMatchObject({
+      content: BASIC_CONTENT,
+      end_date: next.end,
+      next_content: custom(12, 3000),
+      next_price: '6.00',
+      paid_next_content: custom(20, 5000),
+      paid_next_price: '10.00',
+      paid_next_from: next.start,
+    });
+    expect(await plans.profileOf(owner.id)).toMatchObject({ block_limit: 11 });
+    // the period after the paid one is charged at the second change's price, the $10 one revoked
+    const after = await scheduled(key, 6);
+    expect(
+      (await plans.portoneState()).schedules
+        .filter((s) => s.billingKey === key && s.totalAmount === 10000)
+        .map((s) => s.status)
+        .sort(),
+    ).toEqual(['REVOKED', 'SUCCEEDED']);
+
+    await daysPass(paymentId, 3);
+    expect(await plans.profileOf(owner.id)).toMatchObject({ block_limit: 23 });
+    expect((await plans.paymentsOf(owner.id))[0]).toMatchObject({
+      type: 'custom',
+      price: '10.00',
+      content: custom(20, 5000),
+      next_content: custom(12, 3000),
+      paid_next_content: null,
+    });
+
+    // the period after, charged in its turn, brings the second change on its own first day
+    await charge(owner, after.paymentId);
+    expect((await plans.paymentsOf(owner.id))[0]).toMatchObject({
+      content: custom(20, 5000),
+      next_content: null,
+      paid_next_content: custom(12, 3000),
+      paid_next_price: '6.00',
+    });
+    expect(await plans.profileOf(owner.id)).toMatchObject({ block_limit: 23 });
   });
 });
 

@@ -1113,6 +1113,9 @@ export type Database = {
           method: Database['public']['Enums']['payment_method'] | null;
           next_content: Json | null;
           next_price: number | null;
+          paid_next_content: Json | null;
+          paid_next_from: string | null;
+          paid_next_price: number | null;
           price: number;
           provider_payment_id: string | null;
           renewal_failed_at: string | null;
@@ -1133,6 +1136,9 @@ export type Database = {
           method?: Database['public']['Enums']['payment_method'] | null;
           next_content?: Json | null;
           next_price?: number | null;
+          paid_next_content?: Json | null;
+          paid_next_from?: string | null;
+          paid_next_price?: number | null;
           price?: number;
           provider_payment_id?: string | null;
           renewal_failed_at?: string | null;
@@ -1152,6 +1158,9 @@ export type Database = {
           method?: Database['public']['Enums']['payment_method'] | null;
           next_content?: Json | null;
           next_price?: number | null;
+          paid_next_content?: Json | null;
+          paid_next_from?: string | null;
+          paid_next_price?: number | null;
           price?: number;
           provider_payment_id?: string | null;
           renewal_failed_at?: string | null;

@@ -123,12 +123,16 @@ export const paymentsOf = (id: string) =>
     content: Record<string, unknown>;
     next_content: Record<string, unknown> | null;
     next_price: string | null;
+    paid_next_content: Record<string, unknown> | null;
+    paid_next_price: string | null;
+    paid_next_from: string | null;
     stopped_at: string | null;
     renewal_failed_at: string | null;
     provider_payment_id: string | null;
   }>(
     `select id, type, price, method, is_active, auto_renew, start_date::text, end_date::text, content,
-            next_content, next_price, stopped_at, renewal_failed_at, provider_payment_id
+            next_content, next_price, paid_next_content, paid_next_price, paid_next_from::text,
+            stopped_at, renewal_failed_at, provider_payment_id
        from public.payments where user_id = $1 order by created_at`,
     [id],
   );
