@@ -121,6 +121,53 @@ export async function upgradeByCard(page: Page, journey: Journey, ownerId: strin
   await page.getByTestId('remaining').filter({ hasText: '8 blocks left' }).waitFor();
 }
 
+/**
+ * A change the card renewal charged already, 3 days before its period (the row as
+ * record_plan_renewal leaves it): shown beside the plan until that period starts, and a second
+ * Change is for the period after. The row is put back as it was afterwards.
+ */
+async function paidNextPeriod(page: Page, journey: Journey, ownerId: string) {
+  const plan = `user_id = $1 and is_active and type = 'basic'`;
+  const { rows } = await journey.db.query<{ end_date: string }>(
+    `select end_date::text from public.payments where ${plan}`,
+    [ownerId],
+  );
+  await journey.db.query(
+    `update public.payments
+        set paid_next_content = '{"planName": "Custom", "blockLimit": 20, "responseMonthlyLimit": 5000}',
+            paid_next_price = 10, paid_next_from = end_date + 1,
+            end_date = private.period_end(end_date + 1)
+      where ${plan}`,
+    [ownerId],
+  );
+  await page.reload();
+  await page
+    .getByText(/^From \d\d\.\d\d\.\d\d: 23 blocks, 5,100 emails a month, 10,000원 a month\.$/)
+    .waitFor();
+  await page.getByText('11 blocks · 1,100 emails a month').waitFor();
+  await page.getByRole('button', { name: 'Change' }).click();
+  const change = page.getByRole('dialog', { name: 'Change your plan' });
+  await change
+    .getByText(
+      /^Your next period, from (\d\d\.\d\d\.\d\d), is paid already .* on \d\d\.\d\d\.\d\d\.$/,
+    )
+    .waitFor();
+  assert.equal(await change.getByLabel('Extra blocks').inputValue(), '20');
+  await axe(page, 'change dialog (next period paid)');
+  await shoot(page, 'plan-change-next-paid');
+  await page.keyboard.press('Escape');
+  await change.waitFor({ state: 'detached' });
+  await shoot(page, 'plan-next-paid');
+  await journey.db.query(
+    `update public.payments
+        set paid_next_content = null, paid_next_price = null, paid_next_from = null, end_date = $2
+      where ${plan}`,
+    [ownerId, rows[0]!.end_date],
+  );
+  await page.reload();
+  await page.getByRole('meter', { name: 'Blocks' }).waitFor();
+}
+
 /** The plan page after the fourth block: usage, history, and Stop (confirmed). */
 export async function planAndStop(page: Page, journey: Journey, ownerId: string) {
   const { base } = journey;
@@ -133,6 +180,7 @@ export async function planAndStop(page: Page, journey: Journey, ownerId: string)
   const blocks = page.getByRole('meter', { name: 'Blocks' });
   await blocks.waitFor();
   assert.equal(await blocks.getAttribute('aria-valuetext'), '4 of 11 blocks (36%)');
+  await paidNextPeriod(page, journey, ownerId);
   // a change to fewer blocks than in use warns, as Stop does (not submitted)
   await page.getByRole('button', { name: 'Change' }).click();
   const change = page.getByRole('dialog', { name: 'Change your plan' });

@@ -90,7 +90,7 @@ export const shownEmails = (responseMonthlyLimit: number) => STARTER.emails + re
 export const blocksAllowed = (blockLimits: readonly number[]) =>
   shownBlocks(Math.max(0, ...blockLimits));
 
-/** What a plan row's content and next_content say of the plan (a coupon's row names its code). */
+/** What a plan row's content, next_content and paid_next_content say of the plan (a coupon's row names its code). */
 export interface TPlanContent {
   planName?: string;
   blockLimit?: number;
@@ -116,8 +116,13 @@ export interface TPaymentRow {
   auto_renew: boolean;
   stopped_at: string | null;
   renewal_failed_at: string | null;
+  /** a change not charged yet: from the period after end_date */
   next_content: TPlanContent | null;
   next_price: number | null;
+  /** a change charged already (3 days before its period): the plan from paid_next_from */
+  paid_next_content: TPlanContent | null;
+  paid_next_price: number | null;
+  paid_next_from: string | null;
   created_at: string;
 }
 

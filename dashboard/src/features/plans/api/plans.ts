@@ -14,7 +14,7 @@ import type { PlanRow, TPlan } from '../model/plans';
 export const HISTORY_PAGE_SIZE = 10;
 
 const PLAN_COLUMNS =
-  'id, type, price, method, start_date, end_date, is_active, content, auto_renew, stopped_at, renewal_failed_at, next_content, next_price, created_at';
+  'id, type, price, method, start_date, end_date, is_active, content, auto_renew, stopped_at, renewal_failed_at, next_content, next_price, paid_next_content, paid_next_price, paid_next_from, created_at';
 
 /** One page of the history, newest first (spec: page size 10). */
 export async function listPlanHistory(page: number): Promise<PlanRow[]> {
@@ -41,13 +41,14 @@ export async function listActivePlans(): Promise<PlanRow[]> {
 }
 
 /** Prices come as numeric strings (Postgres numeric): numbers for the screens. */
-function toPlanRows<R extends { price: unknown; next_price: unknown }>(
+function toPlanRows<R extends { price: unknown; next_price: unknown; paid_next_price: unknown }>(
   rows: R[] | null,
 ): PlanRow[] {
   return (rows ?? []).map((r) => ({
     ...r,
     price: Number(r.price),
     next_price: r.next_price === null ? null : Number(r.next_price),
+    paid_next_price: r.paid_next_price === null ? null : Number(r.paid_next_price),
   })) as unknown as PlanRow[];
 }
 

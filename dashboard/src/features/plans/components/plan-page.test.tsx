@@ -32,6 +32,9 @@ const row = (over: Partial<PlanRow> = {}): PlanRow => ({
   renewal_failed_at: null,
   next_content: null,
   next_price: null,
+  paid_next_content: null,
+  paid_next_price: null,
+  paid_next_from: null,
   created_at: '2026-11-23T00:00:00Z',
   ...over,
 });
@@ -97,6 +100,65 @@ describe('plan page', () => {
     expect(
       screen.getByRole('meter', { name: 'Emails this month' }).getAttribute('aria-valuenow'),
     ).toBe('14');
+  });
+
+  it('shows a card plan charged 3 days early beside the current one until it starts, and a second change after it (en, ko)', async () => {
+    // Basic until 26.12.22; 26.12.23 – 27.01.22 paid as Custom 20/5000; a second change after
+    const charged = row({
+      type: 'basic',
+      price: 3,
+      method: 'iamport',
+      end_date: '2027-01-22',
+      content: { planName: 'Basic', blockLimit: 8, responseMonthlyLimit: 1000 },
+      paid_next_content: { planName: 'Custom', blockLimit: 20, responseMonthlyLimit: 5000 },
+      paid_next_price: 10,
+      paid_next_from: '2026-12-23',
+    });
+    const dialog = await openChange(
+      [
+        {
+          ...charged,
+          next_content: { planName: 'Custom', blockLimit: 12, responseMonthlyLimit: 3000 },
+          next_price: 6,
+        },
+      ],
+      6,
+    );
+    expect(screen.getByText('11 blocks · 1,100 emails a month')).toBeTruthy();
+    expect(
+      screen.getByText('From 26.12.23: 23 blocks, 5,100 emails a month, 10,000원 a month.'),
+    ).toBeTruthy();
+    expect(
+      screen.getByText('From 27.01.23: 15 blocks, 3,100 emails a month, 6,000원 a month.'),
+    ).toBeTruthy();
+    expect(
+      within(dialog).getByText(
+        'Your next period, from 26.12.23, is paid already and keeps the plan shown. The change starts with the period after it, on 27.01.23.',
+      ),
+    ).toBeTruthy();
+    // the dialog starts from the last plan asked for
+    expect((within(dialog).getByLabelText('Extra blocks') as HTMLInputElement).value).toBe('12');
+    cleanup();
+
+    await act(() => i18next.changeLanguage('ko'));
+    try {
+      api.listActivePlans.mockResolvedValue([charged]);
+      render();
+      fireEvent.click(await screen.findByRole('button', { name: '변경' }));
+      const ko = screen.getByRole('dialog', { name: '플랜 변경' });
+      expect(
+        screen.getByText('26.12.23부터: 블록 23개, 월 이메일 5,100건, 월 10,000원.'),
+      ).toBeTruthy();
+      expect(
+        within(ko).getByText(
+          '26.12.23부터의 다음 기간은 이미 결제되어 표시된 플랜이 유지됩니다. 변경 내용은 그다음 기간(27.01.23)부터 적용됩니다.',
+        ),
+      ).toBeTruthy();
+      // from the plan paid for: Custom, though the row is Basic until then
+      expect((within(ko).getByLabelText('추가 블록') as HTMLInputElement).value).toBe('20');
+    } finally {
+      await act(() => i18next.changeLanguage('en'));
+    }
   });
 
   it('stops after confirmation and says until when the plan runs', async () => {

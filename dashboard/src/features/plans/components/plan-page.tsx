@@ -33,6 +33,7 @@ import {
   shownEmails,
   STARTER,
   toPlan,
+  upcomingPlans,
   ZUseCoupon,
   type Basket,
   type PlanRow,
@@ -132,8 +133,9 @@ function ChangeDialog({
       <p className="hint">
         {paypal
           ? s('change.paypalIntro')
-          : s('change.intro', {
+          : s(row.paid_next_from ? 'change.introPaid' : 'change.intro', {
               date: row.end_date ? formatPlanDate(dayAfter(row.end_date)) : '',
+              paid: row.paid_next_from ? formatPlanDate(row.paid_next_from) : '',
             })}
       </p>
       <PlanFields basket={basket} onChange={setBasket} dollars={paypal} />
@@ -292,16 +294,19 @@ export function PlanPage() {
                     })}
                   </p>
                 ) : null}
-                {plan.next_content && plan.end_date ? (
-                  <p className="hint">
-                    {s(plan.method === 'paypal' ? 'active.nextPaypal' : 'active.next', {
-                      date: formatPlanDate(dayAfter(plan.end_date)),
-                      blocks: fmt(shownBlocks(plan.next_content.blockLimit ?? 0)),
-                      emails: fmt(shownEmails(plan.next_content.responseMonthlyLimit ?? 0)),
-                      price: routePrice(plan.next_price ?? 0, plan.method, lang),
-                    })}
+                {upcomingPlans(plan).map((next) => (
+                  <p key={next.from} className="hint">
+                    {s(
+                      plan.method === 'paypal' && !next.paid ? 'active.nextPaypal' : 'active.next',
+                      {
+                        date: formatPlanDate(next.from),
+                        blocks: fmt(shownBlocks(next.content.blockLimit ?? 0)),
+                        emails: fmt(shownEmails(next.content.responseMonthlyLimit ?? 0)),
+                        price: routePrice(next.price, plan.method, lang),
+                      },
+                    )}
                   </p>
-                ) : null}
+                ))}
                 {plan.auto_renew && plan.method ? (
                   <div className="plan-actions">
                     <button type="button" className="button" onClick={() => setDialog('change')}>

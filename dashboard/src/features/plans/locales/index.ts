@@ -67,6 +67,9 @@ export const en = {
   change: {
     title: 'Change your plan',
     intro: 'The change starts with your next period, on {{date}}. This period stays as paid.',
+    // a renewal charged already (3 days before its period): the change is for the period after
+    introPaid:
+      'Your next period, from {{paid}}, is paid already and keeps the plan shown. The change starts with the period after it, on {{date}}.',
     paypalIntro:
       'PayPal asks you to approve the new price in a new tab. The change starts with the first payment after that.',
     save: 'Change plan',
@@ -295,6 +298,8 @@ export const ko: typeof en = {
   change: {
     title: '플랜 변경',
     intro: '변경 내용은 다음 기간({{date}})부터 적용됩니다. 이번 기간은 결제한 그대로 유지됩니다.',
+    introPaid:
+      '{{paid}}부터의 다음 기간은 이미 결제되어 표시된 플랜이 유지됩니다. 변경 내용은 그다음 기간({{date}})부터 적용됩니다.',
     paypalIntro: '새 금액은 새 탭에서 PayPal 승인이 필요합니다. 승인 후 첫 결제부터 적용됩니다.',
     save: '플랜 변경',
     cancel: '취소',

@@ -2,12 +2,14 @@ import { describe, expect, it } from 'vitest';
 import {
   activePlan,
   basketFor,
+  basketOf,
   basketFromSearch,
   basketPrice,
   basketToSearch,
   canBuy,
   periodEnd,
   rowPrice,
+  upcomingPlans,
   usagePercent,
   withBlocks,
   withEmails,
@@ -28,6 +30,9 @@ const row = (over: Partial<PlanRow>): PlanRow => ({
   renewal_failed_at: null,
   next_content: null,
   next_price: null,
+  paid_next_content: null,
+  paid_next_price: null,
+  paid_next_from: null,
   created_at: '2026-11-01T00:00:00Z',
   ...over,
 });
@@ -100,6 +105,40 @@ describe('history and usage', () => {
     expect(usagePercent(5, 11)).toBe(45);
     expect(usagePercent(20, 11)).toBe(100);
     expect(usagePercent(0, 0)).toBe(0);
+  });
+
+  it('the coming periods: the one charged already from its first day, then a change after end_date', () => {
+    const paid = { planName: 'Custom', blockLimit: 20, responseMonthlyLimit: 5000 };
+    const asked = { planName: 'Basic', blockLimit: 8, responseMonthlyLimit: 1000 };
+    const basic = row({ type: 'basic', content: asked, end_date: '2026-12-29' });
+    expect(upcomingPlans(basic)).toEqual([]);
+    expect(basketOf(basic)).toEqual({ type: 'basic', blockLimit: 8, responseMonthlyLimit: 1000 });
+    // charged 3 days before 2026-11-30, the first day of the period it paid for
+    const charged = {
+      ...basic,
+      paid_next_content: paid,
+      paid_next_price: 10,
+      paid_next_from: '2026-11-30',
+    };
+    expect(upcomingPlans(charged)).toEqual([
+      { from: '2026-11-30', content: paid, price: 10, paid: true },
+    ]);
+    // a Change starts from the plan paid for, a Custom one on a Basic row
+    expect(basketOf(charged)).toEqual({
+      type: 'custom',
+      blockLimit: 20,
+      responseMonthlyLimit: 5000,
+    });
+    const changedAgain = { ...charged, next_content: asked, next_price: 3 };
+    expect(upcomingPlans(changedAgain)).toEqual([
+      { from: '2026-11-30', content: paid, price: 10, paid: true },
+      { from: '2026-12-30', content: asked, price: 3, paid: false },
+    ]);
+    expect(basketOf(changedAgain)).toEqual({
+      type: 'basic',
+      blockLimit: 8,
+      responseMonthlyLimit: 1000,
+    });
   });
 
   it('a period runs a month less a day', () => {

@@ -15,6 +15,7 @@ import {
   ZPlan,
   type TPaymentRow,
   type TPlan,
+  type TPlanContent,
   type TPlanType,
 } from '@reaction-blocks/contracts/plans';
 import type { TPaymentType } from '@reaction-blocks/contracts/enums';
@@ -197,10 +198,44 @@ export function blocksDropAfter(
   return null;
 }
 
-/** The basket a plan row would be changed from. */
+/** A plan a row's coming period has: from its first day, charged already or not yet. */
+export interface UpcomingPlan {
+  from: string;
+  content: TPlanContent;
+  price: number;
+  paid: boolean;
+}
+
+/**
+ * What the row's coming periods have, in order: a change charged already (a card renewal is
+ * charged 3 days before its period), from its first day; then a change not charged yet, from
+ * the period after end_date (for PayPal, once the owner approves it).
+ */
+export function upcomingPlans(row: PlanRow): UpcomingPlan[] {
+  const plans: UpcomingPlan[] = [];
+  if (row.paid_next_content && row.paid_next_from)
+    plans.push({
+      from: row.paid_next_from,
+      content: row.paid_next_content,
+      price: row.paid_next_price ?? 0,
+      paid: true,
+    });
+  if (row.next_content && row.end_date)
+    plans.push({
+      from: dayAfter(row.end_date),
+      content: row.next_content,
+      price: row.next_price ?? 0,
+      paid: false,
+    });
+  return plans;
+}
+
+/** The basket a plan row would be changed from: the plan of its last period known. */
 export function basketOf(row: PlanRow): Basket {
-  const type: TPlanType = row.type === 'basic' ? 'basic' : 'custom';
-  const content = row.next_content ?? row.content ?? {};
+  const next = upcomingPlans(row).at(-1)?.content;
+  const content = next ?? row.content ?? {};
+  const basic = next ? next.planName === 'Basic' : row.type === 'basic';
+  const type: TPlanType = basic ? 'basic' : 'custom';
   return {
     type,
     blockLimit: content.blockLimit ?? DEFAULT_BASKET.blockLimit,
