@@ -15,41 +15,47 @@ export function messageOf(cause: unknown): string {
   return String(cause);
 }
 
-/** What a failed removal's answer was, by its code (PostgREST, SQLSTATE or a function's). */
-const REMOVAL_REASONS: ReadonlyArray<
-  readonly [(code: string, message: string) => boolean, string]
+/** What a failed call's answer was, by its code (PostgREST, SQLSTATE or a function's). */
+const FAILURE_REASONS: ReadonlyArray<
+  readonly [(code: string, message: string, name: string) => boolean, string]
 > = [
   // a function's 503, PostgREST's own connection failures, SQLSTATE class 08
   [(code) => code === 'unavailable' || /^PGRST00\d$/.test(code) || /^08/.test(code), 'unavailable'],
-  // no answer at all: postgrest-js names the fetch's error ("TypeError: Failed to fetch")
+  // no answer at all: postgrest-js names the fetch's error ("TypeError: Failed to fetch"),
+  // invokeFunction keeps functions-js's name (FunctionsFetchError: the request was not sent)
   [
-    (code, message) =>
-      code === '' && /^(TypeError|FetchError|AbortError)\b|failed to fetch|network/i.test(message),
+    (code, message, name) =>
+      code === '' &&
+      (name === 'FunctionsFetchError' ||
+        /^(TypeError|FetchError|AbortError)\b|failed to fetch|network/i.test(message)),
     'offline',
   ],
   // the session's token refused (PGRST301-303: expired or invalid; a function's 401)
   [(code) => /^PGRST30\d$/.test(code) || code === 'unauthorized', 'signedOut'],
   // what was to be removed is not there any more (a function's PT404: removed meanwhile)
   [(code) => code === 'PT404', 'gone'],
-  // row-level security, a grant or a function's own check (PT403: e.g. not the block's owner)
-  [(code) => code === '42501' || code === 'PT403', 'notAllowed'],
+  // row-level security, a grant or a function's own check (PT403: e.g. not the block's owner; a
+  // function's 403 forbidden: not an owner's account)
+  [(code) => code === '42501' || code === 'PT403' || code === 'forbidden', 'notAllowed'],
   // a statement that ran out of time
   [(code) => code === '57014', 'timeout'],
 ];
 
 /**
- * The reason of a failed removal (a block, a response) in the reader's language: the known
- * answers by their code, `known` for a caller's own codes (e.g. `{ not_found: 'results.notFound' }`),
- * and a translated generic sentence for anything else, never the server's English words.
+ * The reason of a failed call (a removal, a moderation action, a save) in the reader's language:
+ * the known answers by their code, `known` for a caller's own codes (e.g.
+ * `{ not_found: 'results.notFound' }`), and a translated generic sentence for anything else,
+ * never the server's English words.
  */
-export function removalReason(
+export function failureReason(
   cause: unknown,
   known: Readonly<Record<string, string>> = {},
 ): string {
   const code = String((cause as { code?: unknown } | null)?.code ?? '');
   const message = String((cause as { message?: unknown } | null)?.message ?? cause ?? '');
+  const name = cause instanceof Error ? cause.name : '';
   if (Object.hasOwn(known, code)) return i18next.t(known[code]!);
-  const reason = REMOVAL_REASONS.find(([matches]) => matches(code, message))?.[1] ?? 'other';
+  const reason = FAILURE_REASONS.find(([matches]) => matches(code, message, name))?.[1] ?? 'other';
   return reason === 'unavailable'
     ? i18next.t('common.unavailable')
     : i18next.t(`common.reasons.${reason}`);

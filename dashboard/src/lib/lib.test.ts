@@ -1,7 +1,7 @@
 import type { User } from '@supabase/auth-js';
 import { describe, expect, it } from 'vitest';
 import { AUTH_STORAGE_KEY, mayHaveSession } from './auth-storage';
-import { formatWait, messageOf, removalReason, withWait } from './errors';
+import { formatWait, messageOf, failureReason, withWait } from './errors';
 import { detectLanguage, initI18n, toLanguage } from './i18n';
 import { isEligibleUser } from './session';
 
@@ -45,7 +45,7 @@ describe('messageOf', () => {
   });
 });
 
-describe('removalReason', () => {
+describe('failureReason', () => {
   it("says the known answers by their code and anything else generically, never the server's English", async () => {
     initI18n();
     const error = (code: string, message: string) => ({ code, message, details: '', hint: '' });
@@ -71,6 +71,14 @@ describe('removalReason', () => {
         '연결에 실패했습니다. 인터넷 연결을 확인하고 다시 시도해 주세요.',
       ],
       [
+        // a function's request that was not sent (invokeFunction keeps functions-js's name)
+        Object.assign(new Error('Failed to send a request to the Edge Function'), {
+          name: 'FunctionsFetchError',
+        }),
+        'The connection failed. Check it and try again.',
+        '연결에 실패했습니다. 인터넷 연결을 확인하고 다시 시도해 주세요.',
+      ],
+      [
         error('PGRST303', 'JWT expired'),
         'Your session has ended. Sign in again, then try again.',
         '로그인이 만료되었습니다. 다시 로그인한 뒤 시도해 주세요.',
@@ -87,6 +95,11 @@ describe('removalReason', () => {
       ],
       [
         error('42501', 'permission denied for table blocks'),
+        'You may not do this with your account.',
+        '이 계정으로는 할 수 없는 작업입니다.',
+      ],
+      [
+        error('forbidden', 'Sign in with Google or Apple first'),
         'You may not do this with your account.',
         '이 계정으로는 할 수 없는 작업입니다.',
       ],
@@ -113,9 +126,9 @@ describe('removalReason', () => {
     ] as const) {
       await i18next.changeLanguage(language);
       try {
-        for (const row of cases) expect(removalReason(row[0]), String(row[0])).toBe(row[column]);
+        for (const row of cases) expect(failureReason(row[0]), String(row[0])).toBe(row[column]);
         // a caller's own code, through its own text
-        expect(removalReason({ code: 'not_found' }, { not_found: 'common.retry' })).toBe(
+        expect(failureReason({ code: 'not_found' }, { not_found: 'common.retry' })).toBe(
           i18next.t('common.retry'),
         );
       } finally {

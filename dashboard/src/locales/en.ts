@@ -20,7 +20,7 @@ const en = {
     /** a function's 503 `unavailable`: a call that failed on the way, worth another try */
     unavailable: 'The service is briefly unavailable.',
     retry: 'Try again',
-    /** why a removal failed, by the answer's code (lib/errors.ts removalReason) */
+    /** why a call failed, by the answer's code (lib/errors.ts failureReason) */
     reasons: {
       offline: 'The connection failed. Check it and try again.',
       signedOut: 'Your session has ended. Sign in again, then try again.',

@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
-import { removalReason } from '../../../lib/errors';
+import { failureReason } from '../../../lib/errors';
 
 export interface DeleteBlockDialogProps {
   name: string | null;
@@ -21,7 +21,7 @@ export function DeleteBlockDialog({ name, onClose, onConfirm }: DeleteBlockDialo
         await onConfirm();
         onClose();
       }}
-      errorText={(cause) => t('blocks.deleteDialog.error', { message: removalReason(cause) })}
+      errorText={(cause) => t('blocks.deleteDialog.error', { message: failureReason(cause) })}
     >
       <p>{t('blocks.deleteDialog.text', { name })}</p>
     </ConfirmDialog>

@@ -1,6 +1,6 @@
 // The plan functions answer with the shared English messages (PLAN_MESSAGES); the screens show
 // them in the reader's language (plans.messages.*).
-import { messageOf, removalReason, sharedMessageReason } from '../../../lib/errors';
+import { messageOf, failureReason, sharedMessageReason } from '../../../lib/errors';
 import { PLAN_MESSAGES } from './plans';
 
 /** The reason of a failure of a plan call, in the reader's language where it is one of ours. */
@@ -43,7 +43,7 @@ export function paymentFailedText(t: T, cause: unknown, via: 'card' | 'wallet' |
 
 /**
  * Why a payment call failed, in the reader's language: a payment code's text, one of the shared
- * plan messages, or (a failed call, anything unknown) removalReason's translated sentence, never
+ * plan messages, or (a failed call, anything unknown) failureReason's translated sentence, never
  * the server's English words.
  */
 function paymentReason(t: T, cause: unknown): string {
@@ -51,7 +51,7 @@ function paymentReason(t: T, cause: unknown): string {
   if ((PAYMENT_CODES as readonly unknown[]).includes(code))
     return t(`plans.payment.reasons.${String(code)}`);
   if (planMessages.has(messageOf(cause))) return planReason(t, cause);
-  return removalReason(cause);
+  return failureReason(cause);
 }
 
 /**

@@ -3,7 +3,7 @@ import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { SelectField, TextField } from '../../../components/ui/fields';
-import { messageOf, removalReason } from '../../../lib/errors';
+import { messageOf, failureReason } from '../../../lib/errors';
 import { LANGUAGES } from '../../../lib/i18n';
 import {
   INVALID_URL,
@@ -122,7 +122,7 @@ export function ProfileForm({ initial, email, onSave, onRemoveAccount }: Profile
         confirmLabel={t('profile.removeConfirm')}
         onCancel={() => setConfirmRemove(false)}
         onConfirm={onRemoveAccount}
-        errorText={(cause) => t('profile.removeFailed', { message: removalReason(cause) })}
+        errorText={(cause) => t('profile.removeFailed', { message: failureReason(cause) })}
       >
         <p>{t('profile.removeText')}</p>
       </ConfirmDialog>

@@ -6,7 +6,7 @@ import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '../../../../components/ui/confirm-dialog';
 import { Spinner } from '../../../../components/ui/spinner';
-import { messageOf, removalReason } from '../../../../lib/errors';
+import { messageOf, failureReason } from '../../../../lib/errors';
 import { formatTime } from '../../results/components/result-row';
 import { ResponseAvatar } from '../../results/components/response-avatar';
 import {
@@ -262,7 +262,7 @@ export function ModerationView({ block, api = supabaseModerationApi }: Moderatio
           setDeleting(null);
           setAnnouncement(t('moderation.done.delete', { count: ids.length }));
         }}
-        errorText={(cause) => t('moderation.failed', { message: removalReason(cause) })}
+        errorText={(cause) => t('moderation.failed', { message: failureReason(cause) })}
       >
         <p>{t('moderation.confirmDelete.text')}</p>
       </ConfirmDialog>
@@ -276,7 +276,7 @@ export function ModerationView({ block, api = supabaseModerationApi }: Moderatio
           if (blocking) await setBlocked(blocking, true, hideToo);
           setBlocking(null);
         }}
-        errorText={(cause) => t('moderation.failed', { message: removalReason(cause) })}
+        errorText={(cause) => t('moderation.failed', { message: failureReason(cause) })}
       >
         <p>{t('moderation.confirmBlock.text')}</p>
         <label className="moderation-hide-too">

@@ -2,7 +2,7 @@
 // so the owner can retry or cancel; the list is untouched until the delete succeeded.
 import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '../../../../components/ui/confirm-dialog';
-import { removalReason } from '../../../../lib/errors';
+import { failureReason } from '../../../../lib/errors';
 import type { ResponseRow } from '../types';
 import { formatTime, respondentName } from './result-row';
 
@@ -25,7 +25,7 @@ export function DeleteResponseDialog({ row, onClose, onConfirm }: DeleteResponse
       onConfirm={() => onConfirm(row)}
       errorText={(cause) =>
         t('results.deleteDialog.error', {
-          message: removalReason(cause, { not_found: 'results.notFound' }),
+          message: failureReason(cause, { not_found: 'results.notFound' }),
         })
       }
     >
