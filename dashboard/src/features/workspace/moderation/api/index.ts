@@ -24,6 +24,7 @@ export const supabaseModerationApi: ModerationApi = {
 };
 
 export { MODERATION_PAGE_SIZE } from './list-moderation';
+export { MODERATE_AT_ONCE } from './moderate-messages';
 export type * from './types';
 export { MODERATION_ACTIONS, MODERATION_FILTERS } from './types';
 export type { LiveStatus, MessageChange } from './subscribe-messages';

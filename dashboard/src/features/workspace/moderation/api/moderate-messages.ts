@@ -4,8 +4,11 @@ import { z } from 'zod';
 import { supabase } from '../../../../lib/supabase';
 import { MODERATION_ACTIONS } from './types';
 
+/** Messages acted on in one call: public.moderate_messages refuses more. */
+export const MODERATE_AT_ONCE = 200;
+
 export const ZModerateMessagesInput = z.strictObject({
-  ids: z.array(z.guid()).min(1).max(200),
+  ids: z.array(z.guid()).min(1).max(MODERATE_AT_ONCE),
   action: z.enum(MODERATION_ACTIONS),
 });
 export type TModerateMessagesInput = z.infer<typeof ZModerateMessagesInput>;

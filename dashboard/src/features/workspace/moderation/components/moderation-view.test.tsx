@@ -305,17 +305,90 @@ describe('ModerationView', () => {
     }
   });
 
-  it('shows a refused action with its reason and keeps the list', async () => {
-    const m = message();
+  it("shows a refused action with its reason in the reader's language and keeps the list", async () => {
+    const m = message({ writer_blocked: true });
     const { api } = fakeApi([m]);
-    api.moderate.mockRejectedValueOnce(new Error('Only the block owner can moderate messages'));
+    const refusal = (code: string, text: string) => ({
+      code,
+      message: text,
+      details: '',
+      hint: '',
+    });
+    api.moderate
+      .mockRejectedValueOnce(refusal('PT403', 'Only the block owner can moderate messages'))
+      .mockRejectedValueOnce(refusal('PT404', "message doesn't exists"));
+    // block_writer's PT404: the block is not the signed-in account's (deleted meanwhile, or
+    // another account signed in), not the writer gone
+    api.blockWriter.mockRejectedValue(refusal('PT404', "block doesn't exists"));
     renderView(api);
     await waitFor(() => expect(rows()).toHaveLength(1));
     fireEvent.click(screen.getByRole('button', { name: 'Hide' }));
     expect((await screen.findByRole('alert')).textContent).toBe(
-      'Could not do that: Only the block owner can moderate messages',
+      'Could not do that: You may not do this with your account.',
     );
     expect(rows()).toHaveLength(1);
+    await act(() => i18next.changeLanguage('ko'));
+    fireEvent.click(screen.getByRole('button', { name: '숨기기' }));
+    await waitFor(() =>
+      expect(screen.getByRole('alert').textContent).toBe(
+        '처리하지 못했습니다: 선택한 메시지 중 이미 없는 것이 있습니다(그사이 삭제되었습니다). 새로 고침해 지금 메시지를 확인해 주세요.',
+      ),
+    );
+    fireEvent.click(screen.getByRole('button', { name: '차단 해제' }));
+    await waitFor(() =>
+      expect(screen.getByRole('alert').textContent).toBe(
+        '처리하지 못했습니다: 이 블록은 더 이상 내 블록 목록에 없습니다(그사이 삭제되었거나 다른 계정으로 로그인했습니다). 새로 고침해 지금 블록을 확인해 주세요.',
+      ),
+    );
+    await act(() => i18next.changeLanguage('en'));
+    fireEvent.click(screen.getByRole('button', { name: 'Unblock writer' }));
+    await waitFor(() =>
+      expect(screen.getByRole('alert').textContent).toBe(
+        'Could not do that: This block is no longer among your blocks (deleted meanwhile, or another account signed in). Reload to see your blocks as they are now.',
+      ),
+    );
+  });
+
+  it('says why the list could not be read, in Korean too', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    const { api } = fakeApi([]);
+    api.list.mockRejectedValue({
+      code: 'PT404',
+      message: "block doesn't exists",
+      details: '',
+      hint: '',
+    });
+    await i18next.changeLanguage('ko');
+    renderView(api);
+    expect((await screen.findByRole('alert')).textContent).toContain(
+      '메시지를 불러오지 못했습니다: 이 블록은 더 이상 내 블록 목록에 없습니다(그사이 삭제되었거나 다른 계정으로 로그인했습니다).',
+    );
+  });
+
+  it('says when more messages are chosen than one action takes, and sends nothing', async () => {
+    const { api } = fakeApi([]);
+    const many = Array.from({ length: 201 }, () => message());
+    api.list.mockResolvedValue(many);
+    renderView(api);
+    await waitFor(() => expect(rows()).toHaveLength(201));
+    fireEvent.click(screen.getByRole('checkbox', { name: 'Select all shown' }));
+    fireEvent.click(
+      within(screen.getByRole('group', { name: 'Actions for the selected messages' })).getByRole(
+        'button',
+        { name: 'Hide' },
+      ),
+    );
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      'Could not do that: Choose at most 200 messages at once.',
+    );
+    fireEvent.click(
+      within(screen.getByRole('group', { name: 'Actions for the selected messages' })).getByRole(
+        'button',
+        { name: 'Delete' },
+      ),
+    );
+    expect(screen.queryByRole('alertdialog')).toBeNull();
+    expect(api.moderate).not.toHaveBeenCalled();
   });
   it("says why a delete or a block failed in the reader's language, never the server's English", async () => {
     vi.spyOn(console, 'error').mockImplementation(() => {});

@@ -6,10 +6,11 @@ import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '../../../../components/ui/confirm-dialog';
 import { Spinner } from '../../../../components/ui/spinner';
-import { messageOf, failureReason } from '../../../../lib/errors';
+import { failureReason } from '../../../../lib/errors';
 import { formatTime } from '../../results/components/result-row';
 import { ResponseAvatar } from '../../results/components/response-avatar';
 import {
+  MODERATE_AT_ONCE,
   MODERATION_FILTERS,
   supabaseModerationApi,
   type ModerationAction,
@@ -46,15 +47,42 @@ export function ModerationView({ block, api = supabaseModerationApi }: Moderatio
   const selectedIds = m.rows.filter((r) => m.selected.has(r.id)).map((r) => r.id);
   const allSelected = m.rows.length > 0 && selectedIds.length === m.rows.length;
 
+  /**
+   * A refused call in the reader's language: every PT404 here means the block is no longer the
+   * signed-in owner's (moderation_messages, block_writer) or, for moderate_messages, a message
+   * deleted meanwhile; anything else through failureReason, never the server's English.
+   */
+  const reasonOf = (cause: unknown, gone: 'blockGone' | 'messageGone') =>
+    failureReason(cause, { PT404: `moderation.reasons.${gone}` });
+  const failed = (cause: unknown, gone: 'blockGone' | 'messageGone') =>
+    t('moderation.failed', { message: reasonOf(cause, gone) });
+  /** More messages chosen than one call takes: says so (nothing is sent) and answers true. */
+  const tooMany = (ids: readonly string[]) => {
+    const over = ids.length > MODERATE_AT_ONCE;
+    if (over)
+      setFailure(
+        t('moderation.failed', {
+          message: t('moderation.reasons.tooMany', { max: MODERATE_AT_ONCE }),
+        }),
+      );
+    return over;
+  };
+
   const run = async (ids: string[], action: ModerationAction) => {
     setFailure(null);
     setAnnouncement('');
+    if (tooMany(ids)) return;
     try {
       await m.act(ids, action);
       setAnnouncement(t(`moderation.done.${action}`, { count: ids.length }));
     } catch (cause) {
-      setFailure(t('moderation.failed', { message: messageOf(cause) }));
+      setFailure(failed(cause, 'messageGone'));
     }
+  };
+
+  const remove = (ids: string[]) => {
+    setFailure(null);
+    if (!tooMany(ids)) setDeleting(ids);
   };
 
   const setBlocked = async (message: ModerationMessage, blocked: boolean, hide = false) => {
@@ -183,7 +211,7 @@ export function ModerationView({ block, api = supabaseModerationApi }: Moderatio
                   {t('moderation.actions.resolve')}
                 </button>
               ) : null}
-              <DangerButton onClick={() => setDeleting(selectedIds)}>
+              <DangerButton onClick={() => remove(selectedIds)}>
                 {t('moderation.actions.delete')}
               </DangerButton>
             </>
@@ -214,12 +242,12 @@ export function ModerationView({ block, api = supabaseModerationApi }: Moderatio
               selected={m.selected.has(message.id)}
               onToggle={() => m.toggle(message.id)}
               onAct={(action) =>
-                action === 'delete' ? setDeleting([message.id]) : run([message.id], action)
+                action === 'delete' ? remove([message.id]) : run([message.id], action)
               }
               onBlock={() => {
                 if (message.writer_blocked) {
                   void setBlocked(message, false).catch((cause: unknown) =>
-                    setFailure(t('moderation.failed', { message: messageOf(cause) })),
+                    setFailure(failed(cause, 'blockGone')),
                   );
                 } else {
                   setHideToo(false);
@@ -232,7 +260,9 @@ export function ModerationView({ block, api = supabaseModerationApi }: Moderatio
       ) : null}
       {m.error ? (
         <div role="alert">
-          <p className="error-text">{t('moderation.loadFailed', { message: m.error })}</p>
+          <p className="error-text">
+            {t('moderation.loadFailed', { message: reasonOf(m.error, 'blockGone') })}
+          </p>
           <button type="button" className="button" onClick={() => void m.retry()}>
             {t('common.retry')}
           </button>
@@ -262,7 +292,7 @@ export function ModerationView({ block, api = supabaseModerationApi }: Moderatio
           setDeleting(null);
           setAnnouncement(t('moderation.done.delete', { count: ids.length }));
         }}
-        errorText={(cause) => t('moderation.failed', { message: failureReason(cause) })}
+        errorText={(cause) => failed(cause, 'messageGone')}
       >
         <p>{t('moderation.confirmDelete.text')}</p>
       </ConfirmDialog>
@@ -276,7 +306,7 @@ export function ModerationView({ block, api = supabaseModerationApi }: Moderatio
           if (blocking) await setBlocked(blocking, true, hideToo);
           setBlocking(null);
         }}
-        errorText={(cause) => t('moderation.failed', { message: failureReason(cause) })}
+        errorText={(cause) => failed(cause, 'blockGone')}
       >
         <p>{t('moderation.confirmBlock.text')}</p>
         <label className="moderation-hide-too">

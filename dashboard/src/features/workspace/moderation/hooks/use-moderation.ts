@@ -152,7 +152,8 @@ export function useModeration(
     setSearch: changeSearch,
     rows,
     status: list.status as ModerationStatus,
-    error: list.error,
+    /** Why the list could not be read (the failure itself: the view says it), or null. */
+    error: query.error,
     hasMore: query.data !== undefined && list.hasMore,
     selected,
     toggle,
