@@ -113,6 +113,8 @@ const en = {
     saving: 'Saving…',
     saved: 'Saved',
     error: 'Could not save: {{message}}',
+    // update-profile's 404 not_found: the account was removed meanwhile (another tab)
+    notFound: 'Your account is not there any more (removed meanwhile). Sign in again.',
     invalidUrl: 'Enter a full URL starting with http:// or https://',
     removeAccount: 'Remove account',
     removeTitle: 'Remove account',
@@ -232,6 +234,7 @@ const ko: SameShape<typeof en> = {
     saving: '저장하는 중…',
     saved: '저장했습니다',
     error: '저장하지 못했습니다: {{message}}',
+    notFound: '계정이 이미 없습니다(그사이 삭제되었습니다). 다시 로그인해 주세요.',
     invalidUrl: 'http:// 또는 https://로 시작하는 전체 URL을 입력하세요',
     removeAccount: '계정 삭제',
     removeTitle: '계정 삭제',

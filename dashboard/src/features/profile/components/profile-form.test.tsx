@@ -70,6 +70,33 @@ describe('profile field limits', () => {
     expect(await screen.findByText('Saved')).toBeTruthy();
   });
 
+  it("says why a save failed in the reader's language, never update-profile's English", async () => {
+    // update-profile's answers as invokeFunction throws them: its 404, then a failed check
+    const onSave = vi
+      .fn<() => Promise<void>>()
+      .mockRejectedValueOnce(
+        Object.assign(new Error('Profile not found'), { status: 404, code: 'not_found' }),
+      )
+      .mockRejectedValueOnce(
+        Object.assign(new Error('new row violates check constraint "profiles_name_check"'), {
+          status: 400,
+          code: 'update_failed',
+        }),
+      );
+    setup(onSave);
+    fireEvent.click(save());
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      'Could not save: Your account is not there any more (removed meanwhile). Sign in again.',
+    );
+    await act(() => i18next.changeLanguage('ko'));
+    fireEvent.click(screen.getByRole('button', { name: '저장' }));
+    await waitFor(() =>
+      expect(screen.getByRole('alert').textContent).toBe(
+        '저장하지 못했습니다: 서버에서 문제가 발생했습니다. 잠시 후 다시 시도해 주세요.',
+      ),
+    );
+  });
+
   it('schema refuses an unknown language', () => {
     expect(ZUpdateProfileInput.safeParse({ ...initial, language: 'fr' }).success).toBe(false);
   });

@@ -3,7 +3,7 @@ import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { SelectField, TextField } from '../../../components/ui/fields';
-import { messageOf, failureReason } from '../../../lib/errors';
+import { failureReason } from '../../../lib/errors';
 import { LANGUAGES } from '../../../lib/i18n';
 import {
   INVALID_URL,
@@ -59,7 +59,8 @@ export function ProfileForm({ initial, email, onSave, onRemoveAccount }: Profile
       await onSave(parsed.data);
       setStatus('saved');
     } catch (cause) {
-      setServerError(messageOf(cause));
+      // update-profile's answer in the reader's language, never its English words
+      setServerError(failureReason(cause, { not_found: 'profile.notFound' }));
       setStatus('error');
     }
   };
