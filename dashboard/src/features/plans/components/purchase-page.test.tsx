@@ -180,6 +180,43 @@ describe('payment', () => {
     );
   });
 
+  it("says why a checkout could not start without the provider's words (PortOne, PayPal; en, ko)", async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    // PortOne's SDK that did not load, then its answer to our request (a developer's words)
+    providers.requestBillingKey
+      .mockResolvedValueOnce({
+        ok: false,
+        reason: 'failed',
+        message:
+          'Failed to fetch dynamically imported module: https://cdn.portone.io/v2/browser-sdk.js',
+      })
+      .mockResolvedValueOnce({ ok: false, reason: 'failed', message: 'No such channel' });
+    render('/purchase/payment?focus=basic');
+    fireEvent.click(await screen.findByRole('button', { name: 'Pay by card' }));
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      'The payment did not go through: the payment service could not be reached (the connection, or a blocker in the browser). Check the connection and reload the page; nothing was charged.',
+    );
+    await act(() => i18next.changeLanguage('ko'));
+    fireEvent.click(screen.getByRole('button', { name: '카드로 결제' }));
+    await waitFor(() =>
+      expect(screen.getByRole('alert').textContent).toBe(
+        '결제가 완료되지 않았습니다: 결제 서비스에서 오류가 발생했습니다. 결제된 금액은 없으니 페이지를 새로 고쳐 다시 시도하거나 다른 결제 수단을 이용해 주세요.',
+      ),
+    );
+    // PayPal's script refused (paypal-js's own words name the URL)
+    cleanup();
+    providers.paymentsConfig.mockReturnValue({ paypal: { clientId: 'c', planId: 'P-1' } });
+    providers.loadPaypal.mockRejectedValue(
+      new Error(
+        'The script "https://www.paypal.com/sdk/js?client-id=c" failed to load. Check the HTTP status code and response body in DevTools to learn more.',
+      ),
+    );
+    render('/purchase/payment?focus=basic');
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      'PayPal을 불러오지 못했습니다: 결제 서비스에 연결하지 못했습니다(인터넷 연결 문제이거나 브라우저의 차단 기능 때문입니다). 연결을 확인하고 페이지를 새로 고쳐 주세요. 결제된 금액은 없습니다.',
+    );
+  });
+
   /** The payment page with a stand-in PayPal button, and the plan page as a probe of the notice. */
   function paypalPage() {
     providers.paymentsConfig.mockReturnValue({ paypal: { clientId: 'c', planId: 'P-1' } });

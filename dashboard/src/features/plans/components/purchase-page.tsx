@@ -30,7 +30,7 @@ import {
   toPlan,
   type Basket,
 } from '../model/plans';
-import { paymentFailedText, paypalErrorText, planReason } from '../model/messages';
+import { checkoutErrorReason, paymentFailedText, paypalErrorText } from '../model/messages';
 import { useLang } from '../model/use-lang';
 import { registerPlanTranslations } from '../locales';
 import { PlanFields } from './plan-fields';
@@ -224,9 +224,15 @@ function Payment({ basket }: { basket: Basket }) {
       });
       if (!result.ok) {
         const { reason } = result;
+        // the provider's words are for developers; the owner reads checkoutErrorReason's
+        if (reason === 'failed')
+          console.error('[reaction-dashboard] checkout failed', result.message);
         setMessage(
           reason === 'failed'
-            ? { text: s('payment.failed', { reason: result.message ?? '' }), error: true }
+            ? {
+                text: s('payment.failed', { reason: checkoutErrorReason(t, result.message) }),
+                error: true,
+              }
             : reason === 'refused'
               ? { text: s(`payment.declined.${route}`), error: true }
               : { text: s(CHECKOUT_ENDED[reason]), error: false },
@@ -301,8 +307,9 @@ function Payment({ basket }: { basket: Basket }) {
       })
       .catch((cause: unknown) => {
         if (!alive) return;
+        console.error('[reaction-dashboard] PayPal did not load', cause);
         setPaypalState('failed');
-        setPaypalError(planReason(t, cause));
+        setPaypalError(checkoutErrorReason(t, cause));
       });
     return () => {
       alive = false;

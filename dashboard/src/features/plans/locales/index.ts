@@ -190,6 +190,15 @@ export const en = {
       forbidden:
         'this payment is not for this account, or this account cannot buy a plan. Sign in with your Google or Apple account and start again.',
     },
+    // a checkout that could not start: PortOne's window, PayPal's button (model/messages.ts
+    // checkoutErrorReason)
+    checkoutError: {
+      notConfigured: 'this way to pay is not set up on this server. Pay another way.',
+      unreachable:
+        'the payment service could not be reached (the connection, or a blocker in the browser). Check the connection and reload the page; nothing was charged.',
+      other:
+        'the payment service stopped with an error. Nothing was charged; reload the page and try again, or pay another way.',
+    },
     // PayPal's onError, by what happened (model/messages.ts paypalErrorText)
     paypalError: {
       closed:
@@ -415,6 +424,14 @@ export const ko: typeof en = {
         'PayPal에서 이 구독을 찾을 수 없습니다. 플랜은 추가되지 않았으니 처음부터 다시 시도해 주세요.',
       forbidden:
         '이 계정의 결제가 아니거나, 이 계정으로는 플랜을 구매할 수 없습니다. Google 또는 Apple 계정으로 로그인한 뒤 처음부터 다시 시도해 주세요.',
+    },
+    checkoutError: {
+      notConfigured:
+        '이 서버에는 이 결제 수단이 설정되어 있지 않습니다. 다른 결제 수단을 이용해 주세요.',
+      unreachable:
+        '결제 서비스에 연결하지 못했습니다(인터넷 연결 문제이거나 브라우저의 차단 기능 때문입니다). 연결을 확인하고 페이지를 새로 고쳐 주세요. 결제된 금액은 없습니다.',
+      other:
+        '결제 서비스에서 오류가 발생했습니다. 결제된 금액은 없으니 페이지를 새로 고쳐 다시 시도하거나 다른 결제 수단을 이용해 주세요.',
     },
     paypalError: {
       closed: '결제가 끝나기 전에 PayPal 창이 닫혔습니다. 결제된 금액은 없으니 다시 시도해 주세요.',

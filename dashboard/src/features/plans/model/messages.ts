@@ -76,3 +76,23 @@ export function paypalErrorText(t: T, error: unknown): string {
   if (kind === 'declined') return t('plans.payment.declined.paypal');
   return t('plans.payment.failed', { reason: t(`plans.payment.paypalError.${kind}`) });
 }
+
+/**
+ * Why a provider's checkout could not start (PortOne's window, PayPal's button): not set up on
+ * this server (providers.ts 'not configured'), the provider's script out of reach (paypal-js:
+ * 'The script "…" failed to load'; a dynamic import or fetch that failed), or anything else. The
+ * provider's words are for developers (a URL, a parameter): the owner reads what happened.
+ */
+const CHECKOUT_ERRORS: ReadonlyArray<readonly [RegExp, string]> = [
+  [/^not configured$/, 'notConfigured'],
+  [
+    /failed to load|failed to fetch|dynamically imported module|network|load failed/i,
+    'unreachable',
+  ],
+];
+
+export function checkoutErrorReason(t: T, cause: unknown): string {
+  const message = String((cause as { message?: unknown } | null)?.message ?? cause ?? '');
+  const kind = CHECKOUT_ERRORS.find(([pattern]) => pattern.test(message))?.[1] ?? 'other';
+  return t(`plans.payment.checkoutError.${kind}`);
+}
