@@ -17,10 +17,17 @@ export function messageOf(cause: unknown): string {
 
 /** What a failed call's answer was, by its code (PostgREST, SQLSTATE or a function's). */
 const FAILURE_REASONS: ReadonlyArray<
-  readonly [(code: string, message: string, name: string) => boolean, string]
+  readonly [(code: string, message: string, name: string, status: unknown) => boolean, string]
 > = [
-  // a function's 503, PostgREST's own connection failures, SQLSTATE class 08
-  [(code) => code === 'unavailable' || /^PGRST00\d$/.test(code) || /^08/.test(code), 'unavailable'],
+  // a function's 503 (`unavailable`, or any code at that status), PostgREST's own connection
+  // failures, SQLSTATE class 08
+  [
+    (code, _message, _name, status) =>
+      code === 'unavailable' || status === 503 || /^PGRST00\d$/.test(code) || /^08/.test(code),
+    'unavailable',
+  ],
+  // a function's 429 whatever its code: too many calls in a short time (its wait follows)
+  [(_code, _message, _name, status) => status === 429, 'tooMany'],
   // no answer at all: postgrest-js names the fetch's error ("TypeError: Failed to fetch"),
   // invokeFunction keeps functions-js's name (FunctionsFetchError: the request was not sent)
   [
@@ -45,7 +52,7 @@ const FAILURE_REASONS: ReadonlyArray<
  * The reason of a failed call (a removal, a moderation action, a save) in the reader's language:
  * the known answers by their code, `known` for a caller's own codes (e.g.
  * `{ not_found: 'results.notFound' }`), and a translated generic sentence for anything else,
- * never the server's English words.
+ * never the server's English words; then the wait when the answer says one (withWait).
  */
 export function failureReason(
   cause: unknown,
@@ -54,11 +61,16 @@ export function failureReason(
   const code = String((cause as { code?: unknown } | null)?.code ?? '');
   const message = String((cause as { message?: unknown } | null)?.message ?? cause ?? '');
   const name = cause instanceof Error ? cause.name : '';
-  if (Object.hasOwn(known, code)) return i18next.t(known[code]!);
-  const reason = FAILURE_REASONS.find(([matches]) => matches(code, message, name))?.[1] ?? 'other';
-  return reason === 'unavailable'
-    ? i18next.t('common.unavailable')
-    : i18next.t(`common.reasons.${reason}`);
+  const status = (cause as { status?: unknown } | null)?.status;
+  const t = i18next.t.bind(i18next) as (key: string, options?: Record<string, unknown>) => string;
+  if (Object.hasOwn(known, code)) return withWait(t, cause, t(known[code]!));
+  const reason =
+    FAILURE_REASONS.find(([matches]) => matches(code, message, name, status))?.[1] ?? 'other';
+  return withWait(
+    t,
+    cause,
+    reason === 'unavailable' ? t('common.unavailable') : t(`common.reasons.${reason}`),
+  );
 }
 
 /**

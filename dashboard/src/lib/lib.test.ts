@@ -127,6 +127,20 @@ describe('failureReason', () => {
       await i18next.changeLanguage(language);
       try {
         for (const row of cases) expect(failureReason(row[0]), String(row[0])).toBe(row[column]);
+        // a function's 429 with a code we do not know: too many tries, and how long to wait
+        expect(
+          failureReason(
+            Object.assign(new Error('Slow down'), {
+              status: 429,
+              code: 'slow_down',
+              retryAfter: 120,
+            }),
+          ),
+        ).toBe(
+          language === 'en'
+            ? 'Too many tries in a short time. Try again in 2 minutes.'
+            : '짧은 시간에 너무 많이 시도했습니다. 2분 후 다시 시도해 주세요.',
+        );
         // a caller's own code, through its own text
         expect(failureReason({ code: 'not_found' }, { not_found: 'common.retry' })).toBe(
           i18next.t('common.retry'),

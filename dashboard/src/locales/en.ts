@@ -26,6 +26,7 @@ const en = {
       signedOut: 'Your session has ended. Sign in again, then try again.',
       notAllowed: 'You may not do this with your account.',
       timeout: 'The server took too long. Try again in a moment.',
+      tooMany: 'Too many tries in a short time.',
       gone: 'It is not there any more (removed meanwhile). Reload to see how things are now.',
       other: 'Something went wrong on our side. Try again in a moment.',
     },

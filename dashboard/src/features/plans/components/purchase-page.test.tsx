@@ -348,6 +348,26 @@ describe('payment', () => {
     );
   });
 
+  /** Each failure of the card payment's check, as the page says it in en and in ko. */
+  async function expectCardFailures(cases: ReadonlyArray<readonly [Error, string, string]>) {
+    providers.requestBillingKey.mockResolvedValue({ ok: true, billingKey: 'k' });
+    for (const [language, column, pay, failed] of [
+      ['en', 1, 'Pay by card', 'The payment did not go through: '],
+      ['ko', 2, '카드로 결제', '결제가 완료되지 않았습니다: '],
+    ] as const) {
+      cleanup();
+      await i18next.changeLanguage(language);
+      render('/purchase/payment?focus=basic');
+      for (const row of cases) {
+        api.checkIamportPayment.mockRejectedValueOnce(row[0]);
+        fireEvent.click(await screen.findByRole('button', { name: pay }));
+        await waitFor(() =>
+          expect(screen.getByRole('alert').textContent).toBe(failed + row[column]),
+        );
+      }
+    }
+  }
+
   it("says the payment functions' other failures in the reader's language, never their English (en, ko)", async () => {
     const failure = (code: string, message: string) =>
       Object.assign(new Error(message), { status: 409, code });
@@ -395,22 +415,31 @@ describe('payment', () => {
         '서버에서 문제가 발생했습니다. 잠시 후 다시 시도해 주세요.',
       ],
     ];
-    providers.requestBillingKey.mockResolvedValue({ ok: true, billingKey: 'k' });
-    for (const [language, column, pay, failed] of [
-      ['en', 1, 'Pay by card', 'The payment did not go through: '],
-      ['ko', 2, '카드로 결제', '결제가 완료되지 않았습니다: '],
-    ] as const) {
-      cleanup();
-      await i18next.changeLanguage(language);
-      render('/purchase/payment?focus=basic');
-      for (const row of cases) {
-        api.checkIamportPayment.mockRejectedValueOnce(row[0]);
-        fireEvent.click(await screen.findByRole('button', { name: pay }));
-        await waitFor(() =>
-          expect(screen.getByRole('alert').textContent).toBe(failed + row[column]),
-        );
-      }
-    }
+    await expectCardFailures(cases);
+  });
+
+  it('says how long to wait when a payment call answers 503 with Retry-After, whatever its code (en, ko)', async () => {
+    await expectCardFailures([
+      // a 503 asking to wait, with a code we do not know, and the shared unavailable one: the wait
+      [
+        Object.assign(new Error('The payment service is restarting'), {
+          status: 503,
+          code: 'provider_restarting',
+          retryAfter: 120,
+        }),
+        'The service is briefly unavailable. Try again in 2 minutes.',
+        '서비스가 잠시 응답하지 않습니다. 2분 후 다시 시도해 주세요.',
+      ],
+      [
+        Object.assign(new Error('The service is briefly unavailable'), {
+          status: 503,
+          code: 'unavailable',
+          retryAfter: 2,
+        }),
+        'The service is briefly unavailable. Try again in 2 seconds.',
+        '서비스가 잠시 응답하지 않습니다. 2초 후 다시 시도해 주세요.',
+      ],
+    ]);
   });
 
   it('in Korean shows the terms note', async () => {
