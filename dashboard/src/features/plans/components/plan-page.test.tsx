@@ -181,7 +181,7 @@ describe('plan page', () => {
   });
 
   it("says a coupon running past the plan's end keeps its limits until it ends (the last day it runs; en, ko)", async () => {
-    const coupon = (id: string, end: string) =>
+    const coupon = (id: string, end: string | null) =>
       row({
         id,
         type: 'coupon',
@@ -216,6 +216,13 @@ describe('plan page', () => {
     expect((await stopText([row(), empty])).textContent).toMatch(
       /after that your account is on Starter/,
     );
+    // a coupon without an end date: the server never ends it (expire_plans reads end_date), so
+    // its limits apply after the plan with no end, and its line says so
+    const lasting = await stopText([row(), coupon('c1', '2027-01-31'), coupon('c2', null)]);
+    expect(lasting.textContent).toBe(
+      "No more payments. You keep your blocks and emails until 26.12.22; after that your coupon's limits apply (it has no end date). Blocks beyond the limit are then deactivated, newest first. Nothing is deleted.",
+    );
+    expect(screen.getByText(/11 blocks and 100 emails a month, with no end date\./)).toBeTruthy();
     const ko = await stopText([row(), coupon('c1', '2027-01-31')]);
     await act(() => i18next.changeLanguage('ko'));
     try {

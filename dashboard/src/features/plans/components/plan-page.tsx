@@ -230,7 +230,7 @@ export function PlanPage() {
   const plan = state.data ? activePlan(state.data.active) : undefined;
   const coupons = state.data ? activeCoupons(state.data.active) : [];
   // a coupon running past the plan's end keeps its limits until it ends, as the server counts
-  const stopCouponUntil = plan?.end_date ? couponsRunUntil(coupons, dayAfter(plan.end_date)) : null;
+  const stopCoupons = plan?.end_date ? couponsRunUntil(coupons, dayAfter(plan.end_date)) : null;
   const usage = state.data?.usage;
   const shownNotice = notice?.text ?? queryNotice;
 
@@ -337,7 +337,7 @@ export function PlanPage() {
             )}
             {coupons.map((c) => (
               <p key={c.id} className="plan-coupon">
-                {s('active.coupon', {
+                {s(c.end_date ? 'active.coupon' : 'active.couponNoEnd', {
                   name: c.content?.coupon ?? c.content?.planName ?? '',
                   blocks: fmt(rowBlocks(c)),
                   emails: fmt(rowEmails(c)),
@@ -400,12 +400,19 @@ export function PlanPage() {
           }}
         >
           <p>
-            {s(stopCouponUntil ? 'stop.textWithCoupon' : 'stop.text', {
-              date: plan.end_date ? formatPlanDate(plan.end_date) : '',
-              until: stopCouponUntil ? formatPlanDate(stopCouponUntil) : '',
-              blocks: STARTER.blocks,
-              emails: STARTER.emails,
-            })}
+            {s(
+              !stopCoupons
+                ? 'stop.text'
+                : stopCoupons.until
+                  ? 'stop.textWithCoupon'
+                  : 'stop.textWithLastingCoupon',
+              {
+                date: plan.end_date ? formatPlanDate(plan.end_date) : '',
+                until: stopCoupons?.until ? formatPlanDate(stopCoupons.until) : '',
+                blocks: STARTER.blocks,
+                emails: STARTER.emails,
+              },
+            )}
           </p>
         </ConfirmDialog>
       ) : null}

@@ -32,6 +32,9 @@ export const en = {
       'Waiting for your approval on PayPal: {{blocks}} blocks, {{emails}} emails a month, {{price}} a month, from the next payment.',
     method: { iamport: 'Paid by card', paypal: 'Paid with PayPal' },
     coupon: 'Coupon {{name}}: {{blocks}} blocks and {{emails}} emails a month until {{date}}.',
+    // a coupon row without an end date (written by hand): the server never ends it
+    couponNoEnd:
+      'Coupon {{name}}: {{blocks}} blocks and {{emails}} emails a month, with no end date.',
   },
   notices: {
     purchased: 'Your plan is active. Thank you!',
@@ -61,6 +64,9 @@ export const en = {
     text: 'No more payments. You keep your blocks and emails until {{date}}; after that your account is on Starter ({{blocks}} blocks, {{emails}} emails a month) and blocks beyond the limit are deactivated, newest first. Nothing is deleted.',
     textWithCoupon:
       "No more payments. You keep your blocks and emails until {{date}}; after that your coupon's limits apply until {{until}}, and then your account is on Starter ({{blocks}} blocks, {{emails}} emails a month). Each time, blocks beyond the limit are deactivated, newest first. Nothing is deleted.",
+    // a coupon without an end date runs on after the plan (model/plans.ts couponsRunUntil)
+    textWithLastingCoupon:
+      "No more payments. You keep your blocks and emails until {{date}}; after that your coupon's limits apply (it has no end date). Blocks beyond the limit are then deactivated, newest first. Nothing is deleted.",
     confirm: 'Stop plan',
     cancel: 'Keep plan',
   },
@@ -272,6 +278,7 @@ export const ko: typeof en = {
       'PayPal에서 승인을 기다리는 중: 다음 결제부터 블록 {{blocks}}개, 월 이메일 {{emails}}건, 월 {{price}}.',
     method: { iamport: '카드 결제', paypal: 'PayPal 결제' },
     coupon: '쿠폰 {{name}}: {{date}}까지 블록 {{blocks}}개, 월 이메일 {{emails}}건.',
+    couponNoEnd: '쿠폰 {{name}}: 블록 {{blocks}}개, 월 이메일 {{emails}}건(종료일 없음).',
   },
   notices: {
     purchased: '플랜이 시작되었습니다. 감사합니다!',
@@ -301,6 +308,8 @@ export const ko: typeof en = {
     text: '더 이상 결제되지 않습니다. {{date}}까지는 블록과 이메일을 그대로 쓸 수 있고, 그 후에는 스타터(블록 {{blocks}}개, 월 이메일 {{emails}}건)로 돌아가며 한도를 넘는 블록은 최근에 만든 것부터 비활성화됩니다. 삭제되는 것은 없습니다.',
     textWithCoupon:
       '더 이상 결제되지 않습니다. {{date}}까지는 블록과 이메일을 그대로 쓸 수 있고, 그 후 {{until}}까지는 쿠폰의 한도가 적용되며, 그다음에는 스타터(블록 {{blocks}}개, 월 이메일 {{emails}}건)로 돌아갑니다. 그때마다 한도를 넘는 블록은 최근에 만든 것부터 비활성화됩니다. 삭제되는 것은 없습니다.',
+    textWithLastingCoupon:
+      '더 이상 결제되지 않습니다. {{date}}까지는 블록과 이메일을 그대로 쓸 수 있고, 그 후에는 쿠폰의 한도가 적용됩니다(쿠폰에 종료일이 없습니다). 그때 한도를 넘는 블록은 최근에 만든 것부터 비활성화됩니다. 삭제되는 것은 없습니다.',
     confirm: '플랜 중지',
     cancel: '유지하기',
   },

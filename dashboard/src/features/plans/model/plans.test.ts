@@ -6,7 +6,10 @@ import {
   basketFromSearch,
   basketPrice,
   basketToSearch,
+  blocksAllowedFrom,
+  blocksDropAfter,
   canBuy,
+  couponsRunUntil,
   periodEnd,
   rowPrice,
   upcomingPlans,
@@ -145,5 +148,29 @@ describe('history and usage', () => {
     expect(periodEnd('2026-11-23')).toBe('2026-12-22');
     expect(periodEnd('2026-01-31')).toBe('2026-02-27');
     expect(periodEnd('2026-12-15')).toBe('2027-01-14');
+  });
+});
+
+describe('coupons beside a plan, as private.apply_plan_limits and expire_plans count them', () => {
+  const coupon = (id: string, end: string | null, blockLimit: number) =>
+    row({ id, type: 'coupon', price: 0, end_date: end, content: { blockLimit } });
+  const basic = { type: 'basic' as const, blockLimit: 7, responseMonthlyLimit: 900 };
+
+  it('a coupon without an end date runs on every day after: counted, never ending, never dropping', () => {
+    const coupons = [coupon('dated', '2027-01-31', 17), coupon('lasting', null, 12)];
+    // the dated one counts through its last day, the lasting one every day after it
+    expect(blocksAllowedFrom(basic, coupons, '2027-01-31')).toBe(20);
+    expect(blocksAllowedFrom(basic, coupons, '2027-02-01')).toBe(15);
+    expect(blocksAllowedFrom(basic, coupons, '2099-01-01')).toBe(15);
+    // the limit drops once, when the dated one ends, to the lasting one's, and no lower
+    expect(blocksDropAfter(basic, coupons, '2026-12-23', 20)).toEqual({
+      date: '2027-02-01',
+      limit: 15,
+    });
+    expect(blocksDropAfter(basic, coupons, '2026-12-23', 15)).toBeNull();
+    // after a stopped plan, the coupons' limits have no last day
+    expect(couponsRunUntil(coupons, '2026-12-23')).toEqual({ until: null });
+    expect(couponsRunUntil([coupons[0]!], '2026-12-23')).toEqual({ until: '2027-01-31' });
+    expect(couponsRunUntil([coupons[0]!], '2027-02-01')).toBeNull();
   });
 });

@@ -154,29 +154,40 @@ export function usagePercent(used: number, limit: number): number {
   return Math.min(100, Math.max(0, Math.round((used / limit) * 100)));
 }
 
-/** The last day of the coupons still running on `date` (a coupon is active through its end date). */
+/**
+ * Whether a coupon runs on `date` (YYYY-MM-DD), as the server has it: through its end date, and
+ * for good without one. private.expire_plans ends active rows whose end_date is before today (a
+ * null end_date never is) and private.apply_plan_limits counts every active row; redeem_coupon
+ * always sets one, so a coupon without it is one an operator wrote by hand.
+ */
+const runsOn = (coupon: PlanRow, date: string) => !coupon.end_date || coupon.end_date >= date;
+
+/** The last day of each coupon running on `date`; one without an end date has none. */
 const endsOfCouponsOn = (coupons: PlanRow[], date: string): string[] =>
-  coupons.flatMap((c) => (c.end_date && c.end_date >= date ? [c.end_date] : []));
+  coupons.flatMap((c) => (c.end_date && runsOn(c, date) ? [c.end_date] : []));
 
 /**
  * The blocks the owner may keep active once `basket` starts on `start` (YYYY-MM-DD): the server's
- * count (blocksAllowed, private.apply_plan_limits) over the new plan and the coupons still
- * running that day (a coupon is active through its end date).
+ * count (blocksAllowed, private.apply_plan_limits) over the new plan and the coupons running
+ * that day (runsOn).
  */
 export function blocksAllowedFrom(basket: Basket, coupons: PlanRow[], start: string): number {
-  const running = coupons.filter((c) => !c.end_date || c.end_date >= start);
+  const running = coupons.filter((c) => runsOn(c, start));
   return blocksAllowed([basket.blockLimit, ...running.map((c) => c.content?.blockLimit ?? 0)]);
 }
 
 /**
- * The last day a coupon still running on `date` (YYYY-MM-DD) runs, or null: after a stopped
- * plan ends, those coupons' limits apply until then (private.apply_plan_limits), not Starter's.
+ * How long the coupons running on `date` (YYYY-MM-DD) keep their limits, after a stopped plan
+ * ends (private.apply_plan_limits), rather than Starter's: `until` their last day, or null when
+ * one of them has no end date (it runs until ended by hand); null when none adds anything.
  */
-export function couponsRunUntil(coupons: PlanRow[], date: string): string | null {
+export function couponsRunUntil(coupons: PlanRow[], date: string): { until: string | null } | null {
   // a coupon that adds nothing to Starter keeps nothing
   const adds = (c: PlanRow) => !!(c.content?.blockLimit || c.content?.responseMonthlyLimit);
-  const ends = endsOfCouponsOn(coupons.filter(adds), date);
-  return ends.length ? ends.sort().at(-1)! : null;
+  const running = coupons.filter((c) => adds(c) && runsOn(c, date));
+  if (running.length === 0) return null;
+  if (running.some((c) => !c.end_date)) return { until: null };
+  return { until: endsOfCouponsOn(running, date).sort().at(-1)! };
 }
 
 /**
