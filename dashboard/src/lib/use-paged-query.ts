@@ -9,7 +9,7 @@ import {
   type QueryKey,
 } from '@tanstack/react-query';
 import { useCallback, useMemo, useState } from 'react';
-import { messageOf } from './errors';
+import { failureReason } from './errors';
 
 export type PagedStatus = 'loading' | 'ready' | 'loadingMore';
 
@@ -101,8 +101,8 @@ export function usePagedQuery<T extends { id: string }, P>(options: PagedQueryOp
     status,
     /** False once a page came back shorter than the page size. */
     hasMore: !data || hasNextPage,
-    /** The message of the last failed read; the rows read before stay. */
-    error: query.error ? messageOf(query.error) : null,
+    /** Why the last read failed, in the reader's language; the rows read before stay. */
+    error: query.error ? failureReason(query.error) : null,
     loadMore,
     remove,
     replace,

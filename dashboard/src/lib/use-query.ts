@@ -1,15 +1,17 @@
-// TanStack Query's useQuery in the shape the screens use: the data, the failure as a message,
-// loading, reload, and setData for a write whose result the screen already knows. Caching,
-// de-duplication and retries are TanStack's (lib/query-client.ts); the key is the feature's own
+// TanStack Query's useQuery in the shape the screens use: the data, the failure as a reason in
+// the reader's language (failureReason), loading, reload, and setData for a write whose result
+// the screen already knows. Caching, de-duplication and retries are TanStack's (lib/query-client.ts); the key is the feature's own
 // (its first part names the feature, the owner follows where the data is the owner's).
 import { useQuery as useTanstackQuery, useQueryClient, type QueryKey } from '@tanstack/react-query';
 import { useCallback, useMemo } from 'react';
-import { messageOf } from './errors';
+import { failureReason } from './errors';
 
 export interface QueryState<T> {
   data: T | undefined;
-  /** The message of the last failed load (the data read before stays). */
+  /** Why the last load failed, in the reader's language (the data read before stays). */
   error: string | null;
+  /** The last load's failure itself, for a screen that tells the server's answers apart. */
+  cause: unknown;
   loading: boolean;
   /** Loads again; resolves when done. */
   reload: () => Promise<void>;
@@ -40,7 +42,8 @@ export function useQuery<T>(
   );
   return {
     data: query.data,
-    error: query.error ? messageOf(query.error) : null,
+    error: query.error ? failureReason(query.error) : null,
+    cause: query.error,
     loading: query.isFetching,
     reload,
     setData,

@@ -5,17 +5,18 @@
 // which buttons it offers.
 import { useEffect, useRef, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { messageOf } from '../../lib/errors';
 import { PageHeading } from '../ui/page-heading';
 import { PublicPage, PublicPicture, type PublicPictureKind } from './public-page';
 
 /** Where the read of a link's token stands: under way, refused as no link, failed, or read. */
 export type LinkRead = 'loading' | 'invalid' | 'unreadable' | 'read';
 
-/** The read's state from the page's query; `invalid` is the server's answer to no link. */
-export function linkRead(info: { data: unknown; error: string | null }, invalid: string): LinkRead {
+/** The read's state from the page's query; `invalid` is the server's message for no link. */
+export function linkRead(info: { data: unknown; cause: unknown }, invalid: string): LinkRead {
   if (info.data) return 'read';
-  if (!info.error) return 'loading';
-  return info.error === invalid ? 'invalid' : 'unreadable';
+  if (!info.cause) return 'loading';
+  return messageOf(info.cause) === invalid ? 'invalid' : 'unreadable';
 }
 
 export function LinkAnswerCard({

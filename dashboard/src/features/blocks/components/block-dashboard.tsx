@@ -15,7 +15,7 @@ import {
   type UserTagRow,
 } from '../../../lib/db-types';
 import { SendNotice } from './send-notice';
-import { messageOf } from '../../../lib/errors';
+import { failureReason } from '../../../lib/errors';
 import { useSession } from '../../../lib/session';
 import { breakpoints, useMediaQuery } from '../../../lib/use-media-query';
 import { useCreateBlock } from '../api/create-block';
@@ -26,7 +26,7 @@ import { useBlocks } from '../api/list-blocks';
 import { useUserTags } from '../api/list-user-tags';
 import { useSetTagActive } from '../api/set-tag-active';
 import { useUpdateBlockTags } from '../api/update-block-tags';
-import { blockName, filterBlocks, sortBlocks } from '../utils/block-utils';
+import { blockFailure, blockName, filterBlocks, sortBlocks } from '../utils/block-utils';
 import { copyText } from '../utils/embed';
 import type { CardAction } from './block-card';
 import { BlockLinkDialog } from './block-link-dialog';
@@ -64,7 +64,7 @@ export function BlockDashboard() {
   const blocksQuery = useBlocks(user?.id);
   const blocks = blocksQuery.data;
   // a failed first read shows an empty list under the message
-  const error = blocksQuery.error ? messageOf(blocksQuery.error) : null;
+  const error = blocksQuery.error ? failureReason(blocksQuery.error) : null;
   const tags = useUserTags(user?.id).data ?? NO_TAGS;
   const setTagActive = useSetTagActive(user?.id);
   const createBlock = useCreateBlock();
@@ -144,7 +144,7 @@ export function BlockDashboard() {
     } catch (cause) {
       setNotice(
         t('blocks.actionError', {
-          message: messageOf(cause),
+          message: blockFailure(cause, t),
         }),
       );
     }

@@ -1,4 +1,5 @@
-import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor } from '@testing-library/react';
+import i18next from 'i18next';
 import { describe, expect, it, vi } from 'vitest';
 import { renderWithProviders } from '../../../test/utils';
 import { CreateBlockControl } from './create-block-control';
@@ -92,14 +93,31 @@ describe('CreateBlockControl', () => {
     await waitFor(() => expect(screen.queryByText('Creating block…')).toBeNull());
   });
 
-  it('shows the server message when creation fails', async () => {
-    const onCreate = vi.fn(() => Promise.reject(new Error('Block limit reached!')));
+  it("says why creation failed in the reader's language, never the server's English", async () => {
+    const onCreate = vi
+      .fn<() => Promise<void>>()
+      .mockRejectedValueOnce(new Error('Block limit reached!'))
+      .mockRejectedValueOnce({ code: 'PT401', message: 'Please sign in to create a block' })
+      .mockRejectedValueOnce(new Error('Block limit reached!'));
     vi.spyOn(console, 'error').mockImplementation(() => {});
     renderWithProviders(<CreateBlockControl remaining={1} onCreate={onCreate} />);
     fireEvent.click(screen.getByRole('button', { name: 'Create block' }));
     fireEvent.click(screen.getByRole('button', { name: 'Form' }));
     expect((await screen.findByRole('alert')).textContent).toBe(
       'Could not create the block: Block limit reached!',
+    );
+    await act(() => i18next.changeLanguage('ko'));
+    fireEvent.click(screen.getByRole('button', { name: '폼' }));
+    await waitFor(() =>
+      expect(screen.getByRole('alert').textContent).toBe(
+        '블록을 만들지 못했습니다: 서버에서 문제가 발생했습니다. 잠시 후 다시 시도해 주세요.',
+      ),
+    );
+    fireEvent.click(screen.getByRole('button', { name: '폼' }));
+    await waitFor(() =>
+      expect(screen.getByRole('alert').textContent).toBe(
+        '블록을 만들지 못했습니다: 블록 개수 제한에 도달했습니다!',
+      ),
     );
   });
 });

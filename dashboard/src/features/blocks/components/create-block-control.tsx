@@ -5,12 +5,11 @@ import { Link } from 'react-router-dom';
 import { Spinner } from '../../../components/ui/spinner';
 import { paths } from '../../../config/paths';
 import { REACTION_TYPES, type BlockType } from '../../../lib/db-types';
-import { messageOf } from '../../../lib/errors';
 import { useDisclosure } from '../../../lib/use-disclosure';
-import { MESSAGES } from '@reaction-blocks/contracts/schemas';
 import { BlockTypeIcon } from '../../../components/ui/block-type-icon';
 import { Plus, X } from '../../../components/ui/icons';
 import { ErrorText } from '../../../components/ui/error-text';
+import { blockFailure } from '../utils/block-utils';
 
 export interface CreateBlockControlProps {
   /** Blocks left (block_limit - block_count); null while the profile loads. */
@@ -68,9 +67,7 @@ export function CreateBlockControl({
       setOpen(false);
     } catch (cause) {
       console.error('[reaction-dashboard] create block failed', cause);
-      // the block limit (another tab may have created the last one) in the reader's language
-      const message = messageOf(cause);
-      setError(message === MESSAGES.blockLimitReached ? t('create.limitReached') : message);
+      setError(blockFailure(cause, t));
     } finally {
       setCreating(null);
     }

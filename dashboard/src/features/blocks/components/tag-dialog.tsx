@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Dialog } from '../../../components/ui/dialog';
 import { DialogActions } from '../../../components/ui/form-dialog';
 import type { UserTagRow } from '../../../lib/db-types';
-import { messageOf } from '../../../lib/errors';
+import { blockFailure } from '../utils/block-utils';
 import { useSubmit } from '../../../lib/use-submit';
 import { ErrorText } from '../../../components/ui/error-text';
 
@@ -32,7 +32,7 @@ export function TagDialog({
   const [label, setLabel] = useState('');
   const { busy, error, run } = useSubmit();
   const guard = (work: () => Promise<void>) =>
-    void run(work, (cause) => t('blocks.actionError', { message: messageOf(cause) }));
+    void run(work, (cause) => t('blocks.actionError', { message: blockFailure(cause, t) }));
 
   const add = (event: FormEvent) => {
     event.preventDefault();

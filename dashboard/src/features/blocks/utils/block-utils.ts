@@ -1,6 +1,8 @@
 import type { TFunction } from 'i18next';
+import { MESSAGES } from '@reaction-blocks/contracts/schemas';
 import type { BlockRow } from '../../../lib/db-types';
 import { isLetterType } from '../../../lib/db-types';
+import { failureReason, messageOf } from '../../../lib/errors';
 
 /**
  * Card order: most new responses first; ties keep the stored order (newest created first).
@@ -41,4 +43,15 @@ export function filterBlocks(
 
 export function blockName(block: Pick<BlockRow, 'name'>, t: TFunction) {
   return block.name?.trim() ? block.name : t('common.untitled');
+}
+
+/**
+ * Why a block call failed (create, duplicate, tags), in the reader's language: the block limit
+ * (another tab may have created the last one) by its own text, anything else through
+ * failureReason, never the server's English.
+ */
+export function blockFailure(cause: unknown, t: TFunction): string {
+  return messageOf(cause) === MESSAGES.blockLimitReached
+    ? t('create.limitReached')
+    : failureReason(cause);
 }

@@ -14,7 +14,7 @@ import { useNoteDismissal } from '../../../components/integrations/integration-n
 import { integrationReason } from '../../../components/integrations/texts';
 import { useConnection } from '../../../components/integrations/use-connection';
 import { loaderState } from '../../../lib/cafe24';
-import { messageOf } from '../../../lib/errors';
+import { failureReason } from '../../../lib/errors';
 import type { Cafe24Api, Cafe24Data } from '../api/integrations';
 import { Cafe24Placements } from './cafe24-placements';
 import {
@@ -103,7 +103,7 @@ export function Cafe24Card({ api, paid, announce }: Cafe24CardProps) {
       <p className="hint">{s('text')}</p>
       <ErrorText>{error}</ErrorText>
       <LoadFailed onRetry={() => void reload()}>
-        {state.error ? t('integrations.loadFailed', { reason: messageOf(state.error) }) : null}
+        {state.error ? t('integrations.loadFailed', { reason: failureReason(state.error) }) : null}
       </LoadFailed>
       {shop ? (
         <IntegrationConnected name={s('mall', { name: shop.mall_id })} since={shop.created_at} />

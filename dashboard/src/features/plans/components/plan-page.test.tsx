@@ -75,6 +75,23 @@ describe('plan page', () => {
     expect(await screen.findByText('No plans yet.')).toBeTruthy();
   });
 
+  it("says why the plan could not be read in the reader's language, not the server's words", async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    api.listActivePlans.mockRejectedValue({
+      code: 'PGRST303',
+      message: 'JWT expired',
+      details: '',
+      hint: '',
+    });
+    await i18next.changeLanguage('ko');
+    render();
+    expect(
+      await screen.findByText(
+        '플랜을 불러오지 못했습니다: 로그인이 만료되었습니다. 다시 로그인한 뒤 시도해 주세요.',
+      ),
+    ).toBeTruthy();
+  });
+
   it('says there are no plans yet only once the history is read, not while it loads', async () => {
     api.listActivePlans.mockResolvedValue([]);
     let answer: (rows: PlanRow[]) => void = () => {};

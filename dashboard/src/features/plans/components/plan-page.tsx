@@ -10,7 +10,7 @@ import { FormDialog } from '../../../components/ui/form-dialog';
 import { TextField } from '../../../components/ui/fields';
 import { Spinner } from '../../../components/ui/spinner';
 import { useSession } from '../../../lib/session';
-import { messageOf } from '../../../lib/errors';
+import { failureReason } from '../../../lib/errors';
 import { useSubmit } from '../../../lib/use-submit';
 import { cancelPayment, changePayment, useCoupon as redeemCoupon } from '../api/plans';
 import {
@@ -252,7 +252,7 @@ export function PlanPage() {
       </div>
 
       <LoadFailed onRetry={() => void state.refetch()}>
-        {state.error ? s('loadFailed', { reason: messageOf(state.error) }) : null}
+        {state.error ? s('loadFailed', { reason: failureReason(state.error) }) : null}
       </LoadFailed>
       {!state.data && !state.error ? <Spinner label={t('common.loading')} /> : null}
 

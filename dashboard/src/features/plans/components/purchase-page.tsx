@@ -8,7 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useLocation, useNavigate } from 'react-router-dom';
 import { Spinner } from '../../../components/ui/spinner';
 import { paths } from '../../../config/paths';
-import { messageOf } from '../../../lib/errors';
+import { failureReason, messageOf } from '../../../lib/errors';
 import { site } from '../../../config/site';
 import { useSession } from '../../../lib/session';
 import { planKeys } from '../api/keys';
@@ -451,7 +451,7 @@ export function PurchasePage() {
           <SelectPlan basket={basket} />
         )}
         {plans.error ? (
-          <ErrorText>{t('plans.loadFailed', { reason: messageOf(plans.error) })}</ErrorText>
+          <ErrorText>{t('plans.loadFailed', { reason: failureReason(plans.error) })}</ErrorText>
         ) : null}
       </section>
     </div>

@@ -110,7 +110,7 @@ describe('ResultsSummary', () => {
       .mockResolvedValue(summaryOf());
     renderWithProviders(<ResultsSummary block={block} api={{ summary }} />);
     expect((await screen.findByRole('alert')).textContent).toContain(
-      'Failed to load the summary: offline',
+      'Failed to load the summary: Something went wrong on our side. Try again in a moment.',
     );
     fireEvent.click(screen.getByRole('button', { name: 'Try again' }));
     expect(await screen.findByRole('img', { name: /responses per day/i })).toBeTruthy();

@@ -5,7 +5,7 @@ import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Spinner } from '../../../../components/ui/spinner';
 import { formatDate } from '../../../../lib/dates';
-import { messageOf } from '../../../../lib/errors';
+import { failureReason } from '../../../../lib/errors';
 import type { ResultsApi } from '../api/results-api';
 import type { TSummaryQuestion } from '../api/results-summary';
 import { useResultsSummary } from '../hooks/use-results-summary';
@@ -122,7 +122,7 @@ export function ResultsSummary({
         {summary.error ? (
           <div role="alert" className="results-error">
             <p className="error-text">
-              {t('results.summary.loadError', { message: messageOf(summary.error) })}
+              {t('results.summary.loadError', { message: failureReason(summary.error) })}
             </p>
             <button type="button" className="button" onClick={() => void summary.refetch()}>
               {t('common.retry')}

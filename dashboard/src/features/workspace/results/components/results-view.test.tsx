@@ -369,7 +369,7 @@ describe('ResultsView', () => {
 
     fireEvent.click(screen.getByRole('button', { name: 'Load more' }));
     expect((await screen.findByRole('alert')).textContent).toContain(
-      'Failed to load: network down',
+      'Failed to load: The connection failed. Check it and try again.',
     );
     expect(rows()).toHaveLength(10);
 
