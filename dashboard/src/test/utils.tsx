@@ -1,5 +1,5 @@
 import type { User } from '@supabase/auth-js';
-import { fireEvent, render, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import i18next from 'i18next';
 import type { ReactElement } from 'react';
 import { I18nextProvider } from 'react-i18next';
@@ -128,6 +128,20 @@ export async function fakeExports<T extends object>(
 ): Promise<T> {
   const fakes = Object.fromEntries(names.map((name) => [name, vi.fn()]));
   return { ...(await importOriginal()), ...fakes };
+}
+
+/**
+ * Presses each step's button in the step's language and waits until the page's alert reads the
+ * step's text: the steps of a test that a failure is said in the reader's language.
+ */
+export async function alertsAfterClicks(
+  steps: ReadonlyArray<readonly [language: 'en' | 'ko', button: string, text: string]>,
+) {
+  for (const [language, name, text] of steps) {
+    if (i18next.language !== language) await act(() => i18next.changeLanguage(language));
+    fireEvent.click(screen.getByRole('button', { name }));
+    await waitFor(() => expect(screen.getByRole('alert').textContent).toBe(text));
+  }
 }
 
 /**

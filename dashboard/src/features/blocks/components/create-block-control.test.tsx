@@ -1,7 +1,6 @@
-import { act, fireEvent, screen, waitFor } from '@testing-library/react';
-import i18next from 'i18next';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
-import { renderWithProviders } from '../../../test/utils';
+import { alertsAfterClicks, renderWithProviders } from '../../../test/utils';
 import { CreateBlockControl } from './create-block-control';
 
 function deferred() {
@@ -102,22 +101,14 @@ describe('CreateBlockControl', () => {
     vi.spyOn(console, 'error').mockImplementation(() => {});
     renderWithProviders(<CreateBlockControl remaining={1} onCreate={onCreate} />);
     fireEvent.click(screen.getByRole('button', { name: 'Create block' }));
-    fireEvent.click(screen.getByRole('button', { name: 'Form' }));
-    expect((await screen.findByRole('alert')).textContent).toBe(
-      'Could not create the block: Block limit reached!',
-    );
-    await act(() => i18next.changeLanguage('ko'));
-    fireEvent.click(screen.getByRole('button', { name: '폼' }));
-    await waitFor(() =>
-      expect(screen.getByRole('alert').textContent).toBe(
+    await alertsAfterClicks([
+      ['en', 'Form', 'Could not create the block: Block limit reached!'],
+      [
+        'ko',
+        '폼',
         '블록을 만들지 못했습니다: 서버에서 문제가 발생했습니다. 잠시 후 다시 시도해 주세요.',
-      ),
-    );
-    fireEvent.click(screen.getByRole('button', { name: '폼' }));
-    await waitFor(() =>
-      expect(screen.getByRole('alert').textContent).toBe(
-        '블록을 만들지 못했습니다: 블록 개수 제한에 도달했습니다!',
-      ),
-    );
+      ],
+      ['ko', '폼', '블록을 만들지 못했습니다: 블록 개수 제한에 도달했습니다!'],
+    ]);
   });
 });

@@ -3,7 +3,12 @@ import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react
 import i18next from 'i18next';
 import { Route, Routes, useLocation } from 'react-router-dom';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { fakeExports, renderWithProviders, signedInSession } from '../../../test/utils';
+import {
+  alertsAfterClicks,
+  fakeExports,
+  renderWithProviders,
+  signedInSession,
+} from '../../../test/utils';
 import * as plansApi from '../api/plans';
 import * as providersApi from '../api/providers';
 import type { PlanRow } from '../model/plans';
@@ -160,13 +165,13 @@ describe('payment', () => {
     expect((await screen.findByRole('alert')).textContent).toBe(
       'The payment did not go through. Try another card, or ask your card issuer why it was declined.',
     );
-    await i18next.changeLanguage('ko');
-    fireEvent.click(screen.getByRole('button', { name: '카드로 결제' }));
-    await waitFor(() =>
-      expect(screen.getByRole('alert').textContent).toBe(
+    await alertsAfterClicks([
+      [
+        'ko',
+        '카드로 결제',
         '결제가 완료되지 않았습니다. 다른 카드로 다시 시도하거나 카드사에 거절 사유를 문의해 주세요.',
-      ),
-    );
+      ],
+    ]);
     // the same when PortOne's own checkout refuses the card
     providers.requestBillingKey.mockResolvedValue({
       ok: false,
@@ -192,17 +197,19 @@ describe('payment', () => {
       })
       .mockResolvedValueOnce({ ok: false, reason: 'failed', message: 'No such channel' });
     render('/purchase/payment?focus=basic');
-    fireEvent.click(await screen.findByRole('button', { name: 'Pay by card' }));
-    expect((await screen.findByRole('alert')).textContent).toBe(
-      'The payment did not go through: the payment service could not be reached (the connection, or a blocker in the browser). Check the connection and reload the page; nothing was charged.',
-    );
-    await act(() => i18next.changeLanguage('ko'));
-    fireEvent.click(screen.getByRole('button', { name: '카드로 결제' }));
-    await waitFor(() =>
-      expect(screen.getByRole('alert').textContent).toBe(
+    await screen.findByRole('button', { name: 'Pay by card' });
+    await alertsAfterClicks([
+      [
+        'en',
+        'Pay by card',
+        'The payment did not go through: the payment service could not be reached (the connection, or a blocker in the browser). Check the connection and reload the page; nothing was charged.',
+      ],
+      [
+        'ko',
+        '카드로 결제',
         '결제가 완료되지 않았습니다: 결제 서비스에서 오류가 발생했습니다. 결제된 금액은 없으니 페이지를 새로 고쳐 다시 시도하거나 다른 결제 수단을 이용해 주세요.',
-      ),
-    );
+      ],
+    ]);
     // PayPal's script refused (paypal-js's own words name the URL)
     cleanup();
     providers.paymentsConfig.mockReturnValue({ paypal: { clientId: 'c', planId: 'P-1' } });

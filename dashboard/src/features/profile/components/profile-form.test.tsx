@@ -1,7 +1,7 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import i18next from 'i18next';
 import { describe, expect, it, vi } from 'vitest';
-import { renderWithProviders } from '../../../test/utils';
+import { alertsAfterClicks, renderWithProviders } from '../../../test/utils';
 import { PROFILE_LIMITS, ZUpdateProfileInput } from '../api/update-profile';
 import { ProfileForm } from './profile-form';
 
@@ -84,17 +84,18 @@ describe('profile field limits', () => {
         }),
       );
     setup(onSave);
-    fireEvent.click(save());
-    expect((await screen.findByRole('alert')).textContent).toBe(
-      'Could not save: Your account is not there any more (removed meanwhile). Sign in again.',
-    );
-    await act(() => i18next.changeLanguage('ko'));
-    fireEvent.click(screen.getByRole('button', { name: '저장' }));
-    await waitFor(() =>
-      expect(screen.getByRole('alert').textContent).toBe(
+    await alertsAfterClicks([
+      [
+        'en',
+        'Save',
+        'Could not save: Your account is not there any more (removed meanwhile). Sign in again.',
+      ],
+      [
+        'ko',
+        '저장',
         '저장하지 못했습니다: 서버에서 문제가 발생했습니다. 잠시 후 다시 시도해 주세요.',
-      ),
-    );
+      ],
+    ]);
   });
 
   it('schema refuses an unknown language', () => {

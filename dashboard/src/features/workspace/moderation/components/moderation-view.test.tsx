@@ -1,7 +1,7 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import i18next from 'i18next';
 import { describe, expect, it, vi } from 'vitest';
-import { alertsAfterTries, renderWithProviders } from '../../../../test/utils';
+import { alertsAfterClicks, alertsAfterTries, renderWithProviders } from '../../../../test/utils';
 import type { LiveStatus, MessageChange, ModerationApi, ModerationMessage } from '../api';
 import { ModerationView } from './moderation-view';
 
@@ -322,31 +322,25 @@ describe('ModerationView', () => {
     api.blockWriter.mockRejectedValue(refusal('PT404', "block doesn't exists"));
     renderView(api);
     await waitFor(() => expect(rows()).toHaveLength(1));
-    fireEvent.click(screen.getByRole('button', { name: 'Hide' }));
-    expect((await screen.findByRole('alert')).textContent).toBe(
-      'Could not do that: You may not do this with your account.',
-    );
-    expect(rows()).toHaveLength(1);
-    await act(() => i18next.changeLanguage('ko'));
-    fireEvent.click(screen.getByRole('button', { name: '숨기기' }));
-    await waitFor(() =>
-      expect(screen.getByRole('alert').textContent).toBe(
+    await alertsAfterClicks([
+      ['en', 'Hide', 'Could not do that: You may not do this with your account.'],
+      [
+        'ko',
+        '숨기기',
         '처리하지 못했습니다: 선택한 메시지 중 이미 없는 것이 있습니다(그사이 삭제되었습니다). 새로 고침해 지금 메시지를 확인해 주세요.',
-      ),
-    );
-    fireEvent.click(screen.getByRole('button', { name: '차단 해제' }));
-    await waitFor(() =>
-      expect(screen.getByRole('alert').textContent).toBe(
+      ],
+      [
+        'ko',
+        '차단 해제',
         '처리하지 못했습니다: 이 블록은 더 이상 내 블록 목록에 없습니다(그사이 삭제되었거나 다른 계정으로 로그인했습니다). 새로 고침해 지금 블록을 확인해 주세요.',
-      ),
-    );
-    await act(() => i18next.changeLanguage('en'));
-    fireEvent.click(screen.getByRole('button', { name: 'Unblock writer' }));
-    await waitFor(() =>
-      expect(screen.getByRole('alert').textContent).toBe(
+      ],
+      [
+        'en',
+        'Unblock writer',
         'Could not do that: This block is no longer among your blocks (deleted meanwhile, or another account signed in). Reload to see your blocks as they are now.',
-      ),
-    );
+      ],
+    ]);
+    expect(rows()).toHaveLength(1);
   });
 
   it('says why the list could not be read, in Korean too', async () => {
