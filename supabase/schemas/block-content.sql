@@ -4,18 +4,22 @@
 
 -- The access of each of the four tables (p_what: its rows in the policies' names): anyone reads
 -- the content of a published block, a signed-in user that and their own blocks' too; no client
--- writes it.
-create procedure private.block_content_read(p_table regclass, p_what text)
+-- writes it. A soft-deleted row (p_soft_deleted: the table has a deleted column) is its owner's
+-- only: a visitor reads none, whatever the block.
+create procedure private.block_content_read(p_table regclass, p_what text, p_soft_deleted boolean default false)
 language plpgsql set search_path = '' as $$
+declare
+  v_visible text := case when p_soft_deleted then 'not deleted and private.block_is_published(block_id)'
+                         else 'private.block_is_published(block_id)' end;
 begin
   call private.clients_read(p_table,
     format('Users can read %s of published or own blocks', p_what),
-    'private.block_is_published(block_id) or private.is_block_owner(block_id)',
+    format('(%s) or private.is_block_owner(block_id)', v_visible),
     format('Anyone can read %s of published blocks', p_what),
-    'private.block_is_published(block_id)');
+    v_visible);
 end;
 $$;
-revoke execute on procedure private.block_content_read(regclass, text) from public;
+revoke execute on procedure private.block_content_read(regclass, text, boolean) from public;
 
 create table public.questions (
   id uuid primary key default gen_random_uuid(),
@@ -36,7 +40,7 @@ create table public.questions (
 );
 comment on table public.questions is
   'Questions of a form or ab block, ordered by index; deleted marks a soft delete.';
-call private.block_content_read('public.questions', 'questions');
+call private.block_content_read('public.questions', 'questions', p_soft_deleted => true);
 create index questions_block_id_index_idx on public.questions (block_id, index);
 create index questions_trigger_letter_block_idx on public.questions (trigger_letter_block);
 
@@ -55,7 +59,7 @@ create table public.options (
 with (fillfactor = 80);
 comment on table public.options is
   'Choices of a poll or ab question with their response counts; deleted marks a soft delete.';
-call private.block_content_read('public.options', 'options');
+call private.block_content_read('public.options', 'options', p_soft_deleted => true);
 create index options_question_id_index_idx on public.options (question_id, index);
 create index options_block_id_idx on public.options (block_id);
 

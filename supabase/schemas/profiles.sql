@@ -2,12 +2,23 @@
 -- says who is one) and the owner's tag list. Deleting an auth user also deletes what they wrote
 -- as a visitor on other owners' blocks; idle anonymous visitors are purged daily.
 
+-- A profile's photo or homepage URL: empty (cleared) or http(s) without spaces, the rule of the
+-- contracts' ZUpdateProfile (optionalUrl), so an owner writing the row through PostgREST stores no
+-- other scheme (javascript:) than update-profile would; create_block copies the photo to a block.
+-- The check constraints run it as the writer (update-profile runs as the owner).
+create function private.is_profile_url(p_url text)
+returns boolean language sql immutable set search_path = '' as $$
+  select p_url = '' or p_url ~* '^https?://[^[:space:]]+$';
+$$;
+revoke execute on function private.is_profile_url(text) from public;
+grant execute on function private.is_profile_url(text) to authenticated, service_role;
+
 create table public.profiles (
   id uuid primary key references auth.users (id) on delete cascade,
   name text not null default '' check (char_length(name) <= 100),
   email text check (char_length(email) <= 255),
-  photo_url text check (char_length(photo_url) <= 500),
-  home_url text check (char_length(home_url) <= 500),
+  photo_url text check (char_length(photo_url) <= 500 and private.is_profile_url(photo_url)),
+  home_url text check (char_length(home_url) <= 500 and private.is_profile_url(home_url)),
   language public.language_code not null default 'en',
   agree boolean not null default false,
   domain_list text[] not null default '{}' check (cardinality(domain_list) <= 100),
@@ -73,6 +84,8 @@ returns trigger language plpgsql security definer set search_path = '' as $$
 declare
   v_meta jsonb := coalesce(new.raw_user_meta_data, '{}'::jsonb);
   v_language text := v_meta ->> 'language';
+  v_photo text := left(coalesce(nullif(v_meta ->> 'avatar_url', ''), nullif(v_meta ->> 'picture', '')),
+                       500);
 begin
   if not private.is_owner_account(new.raw_app_meta_data, new.is_anonymous) then
     return new;
@@ -83,7 +96,7 @@ begin
     left(coalesce(nullif(v_meta ->> 'full_name', ''), nullif(v_meta ->> 'name', ''),
                   split_part(coalesce(new.email, ''), '@', 1)), 100),
     new.email,
-    left(coalesce(nullif(v_meta ->> 'avatar_url', ''), nullif(v_meta ->> 'picture', '')), 500),
+    case when private.is_profile_url(v_photo) then v_photo end,
     (case when v_language in ('en', 'ko') then v_language else 'en' end)::public.language_code
   )
   on conflict (id) do nothing;

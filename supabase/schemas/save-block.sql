@@ -237,6 +237,7 @@ declare
   v_row public.questions;
   v_old_option public.options;
   v_option_row public.options;
+  v_live_options bigint;
   v_letter_types constant public.block_type[] := array['notion_letter', 'typedream_letter', 'brunch_letter'];
 begin
   -- the block's type after the list is read (declare): a bad list answers with its own fault
@@ -353,9 +354,13 @@ begin
       end if;
     end loop;
 
-    if v_row.type = 'ab' and not v_row.deleted and (
-      select count(*) from public.options where question_id = v_row.id and not deleted) <> 2 then
-      raise exception 'An A/B question has exactly two options' using errcode = 'P0001';
+    if v_row.type in ('ab', 'poll') and not v_row.deleted then
+      select count(*) into v_live_options from public.options where question_id = v_row.id and not deleted;
+      if v_row.type = 'ab' and v_live_options <> 2 then
+        raise exception 'An A/B question has exactly two options' using errcode = 'P0001';
+      elsif v_row.type = 'poll' and v_live_options = 0 then
+        raise exception 'A poll question has at least one option' using errcode = 'P0001';
+      end if;
     end if;
   end loop;
 end;

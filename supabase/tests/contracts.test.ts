@@ -508,3 +508,32 @@ describe("a 429's wait: the database says it as the elements and the dashboard d
     }
   });
 });
+
+describe("profile URLs: update-profile's rule is the profiles columns' rule", () => {
+  // The contracts trim first (update-profile stores the trimmed value); the cases are trimmed.
+  const CASES: Array<[string, boolean]> = [
+    ['https://example.com/me.png', true],
+    ['HTTP://EXAMPLE.COM', true],
+    ['https://예시.kr/경로?q=1#top', true],
+    ['', true],
+    ['javascript:alert(1)', false],
+    ['JavaScript://%0aalert(1)', false],
+    ['data:text/html,<script>alert(1)</script>', false],
+    ['ftp://example.com', false],
+    ['https://', false],
+    ['https://a b', false],
+    ['https://a\tb', false],
+    ['example.com', false],
+  ];
+  it('the same verdict in the contracts and both columns', async () => {
+    for (const [url, ok] of CASES) {
+      expect({
+        url,
+        photoUrl: accepts(ZUpdateProfile, { photoUrl: url }),
+        homeUrl: accepts(ZUpdateProfile, { homeUrl: url }),
+        photoColumn: await databaseAccepts('profiles', 'photo_url', url),
+        homeColumn: await databaseAccepts('profiles', 'home_url', url),
+      }).toEqual({ url, photoUrl: ok, homeUrl: ok, photoColumn: ok, homeColumn: ok });
+    }
+  }, 60_000);
+});

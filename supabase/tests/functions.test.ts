@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { BLOCK_DEFAULTS } from '@reaction-blocks/contracts/block-defaults';
 import { LANGUAGES } from '@reaction-blocks/contracts/enums';
+import { ZUpdateProfile } from '@reaction-blocks/contracts/schemas';
 import { callFunction, newGuest, newUser, serviceClient, sql } from './support/clients.ts';
 import { createBlock, option, question } from './support/drafts.ts';
 import { expiredToken, forgedToken } from './support/jwt.ts';
@@ -310,6 +311,46 @@ describe('update-profile', () => {
     expect(res.status).toBe(400);
     expect(res.json.error?.message).toContain(message);
     expect(await sql('select * from public.profiles where id = $1', [owner.id])).toEqual(before);
+  });
+
+  it('the database refuses what update-profile refuses, written straight through PostgREST', async () => {
+    const owner = await newUser();
+    await sql(
+      "update public.profiles set photo_url = 'https://example.com/me.png', home_url = null where id = $1",
+      [owner.id],
+    );
+    const before = await sql('select * from public.profiles where id = $1', [owner.id]);
+    for (const bad of [
+      'javascript:alert(1)',
+      'data:text/html,hi',
+      'ftp://example.com',
+      'https://a b',
+    ]) {
+      expect(ZUpdateProfile.safeParse({ photoUrl: bad, homeUrl: bad }).success, bad).toBe(false);
+      for (const column of ['photo_url', 'home_url']) {
+        const res = await owner.client
+          .from('profiles')
+          .update({ [column]: bad })
+          .eq('id', owner.id);
+        expect(res.error?.code, `${column} ${bad}`).toBe('23514');
+      }
+    }
+    expect(await sql('select * from public.profiles where id = $1', [owner.id])).toEqual(before);
+    // so a new block takes the photo the owner had, never a script
+    const { data: block, error } = await owner.client.rpc('create_block', {
+      p_block_type: 'comment',
+    });
+    expect(error).toBeNull();
+    expect(block.owner_photo_url).toBe('https://example.com/me.png');
+    // what the function accepts the database takes too: http(s) in any case, or empty to clear
+    for (const good of ['HTTP://example.com', 'https://example.com/a?b#c', '']) {
+      expect(ZUpdateProfile.safeParse({ photoUrl: good, homeUrl: good }).success, good).toBe(true);
+      const res = await owner.client
+        .from('profiles')
+        .update({ photo_url: good, home_url: good })
+        .eq('id', owner.id);
+      expect(res.error, good).toBeNull();
+    }
   });
 
   it('refuses forged and expired tokens', async () => {

@@ -381,6 +381,10 @@ describe('catalogue: what client roles are granted', () => {
       roles: 'authenticated',
       why: "audience_members' email check constraint, run on an owner's insert or update",
     },
+    'is_profile_url(text)': {
+      roles: 'authenticated',
+      why: "profiles' photo_url and home_url check constraints, run on an owner's update (update-profile)",
+    },
   };
 
   it('client roles may run in schema private only what a policy or check of theirs runs', async () => {
@@ -819,6 +823,67 @@ describe('published blocks and private fields', () => {
     expect(
       (await owner.client.from('messages').select('id').eq('block_id', commentBlock)).data,
     ).toHaveLength(1);
+  });
+
+  it('deleted questions and options are hidden from anon and other users, not from the owner', async () => {
+    const { owner, formBlock } = await ownerWithBlocks();
+    const other = await newUser('other');
+    const guest = await newGuest();
+    // one live poll with a live and a deleted option, one deleted poll with a live option
+    const [live, gone] = await sql<{ id: string }>(
+      `insert into public.questions (block_id, type, title, index, deleted)
+       values ($1, 'poll', 'Live', 0, false), ($1, 'poll', 'Deleted', 9999, true) returning id`,
+      [formBlock],
+    );
+    await sql(
+      `insert into public.options (question_id, block_id, value, index, deleted)
+       values ($1, $3, 'kept', 0, false), ($1, $3, 'dropped', 1, true), ($2, $3, 'of deleted', 0, false)`,
+      [live!.id, gone!.id, formBlock],
+    );
+
+    for (const [who, client] of [
+      ['anon', anonClient()],
+      ['other', other.client],
+      ['guest', guest.client],
+    ] as const) {
+      // the tester's request: GET /rest/v1/questions?deleted=eq.true&select=title,block_id
+      expect(
+        seen(await client.from('questions').select('title, block_id').eq('deleted', true)),
+        who,
+      ).toEqual([]);
+      expect(
+        seen(await client.from('questions').select('title').eq('block_id', formBlock)),
+        who,
+      ).toEqual([{ title: 'Live' }]);
+      expect(
+        seen(await client.from('options').select('value').eq('block_id', formBlock).order('value')),
+        who,
+      ).toEqual([{ value: 'kept' }, { value: 'of deleted' }]);
+      expect(seen(await client.from('options').select('value').eq('deleted', true)), who).toEqual(
+        [],
+      );
+      // nor embedded in a live question
+      const embedded = await client
+        .from('questions')
+        .select('title, options(value)')
+        .eq('block_id', formBlock);
+      expect(JSON.stringify(embedded.data), who).not.toContain('dropped');
+    }
+    // the owner still reads everything (results and the CSV name deleted questions and options)
+    expect(
+      seen(
+        await owner.client
+          .from('questions')
+          .select('title')
+          .eq('block_id', formBlock)
+          .order('index'),
+      ),
+    ).toEqual([{ title: 'Live' }, { title: 'Deleted' }]);
+    expect(
+      seen(
+        await owner.client.from('options').select('value').eq('block_id', formBlock).order('value'),
+      ),
+    ).toEqual([{ value: 'dropped' }, { value: 'kept' }, { value: 'of deleted' }]);
   });
 
   it('anonymous visitors cannot write to a deactivated block', async () => {

@@ -595,6 +595,35 @@ describe('save-block: bad payloads fail with the right message and change nothin
     );
   });
 
+  it('a poll with no live option (spec: an empty poll gets one option)', async () => {
+    const user = await owner();
+    const blockId = await drafts.createBlock(user, 'form');
+    const gone = drafts.option('Gone', 0);
+    for (const options of [[], [{ ...gone, deleted: true }]]) {
+      const poll = drafts.question({ type: 'poll', options });
+      await expectRefused(
+        user,
+        blockId,
+        { questions: [poll] },
+        400,
+        /^A poll question has at least one option/,
+      );
+      // the SQL function says the same when called past the schema (service role)
+      await expectSqlRefused(
+        user.id,
+        blockId,
+        { questions: [poll] },
+        'A poll question has at least one option',
+      );
+    }
+    // a deleted poll keeps what it had, and one option is enough
+    const kept = drafts.question({ type: 'poll', options: [drafts.option('Only', 0)] });
+    const dropped = drafts.question({ type: 'poll', index: 1, deleted: true, options: [] });
+    expect((await drafts.save(user.client, { blockId, questions: [kept, dropped] })).status).toBe(
+      200,
+    );
+  });
+
   for (const { who, paid, max, message } of [
     { who: 'a free owner', paid: false, max: 5, message: 'Too many questions (at most 5)' },
     // the schema's check, which names the field

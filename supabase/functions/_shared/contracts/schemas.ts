@@ -81,6 +81,7 @@ export const BLOCK_MESSAGES = {
   invalidEmail: 'Invalid email address.',
   incompleteCondition: 'Please complete the condition',
   abTwoOptions: 'An A/B question has exactly two options',
+  pollOneOption: 'A poll question has at least one option',
   defaultEndingDeleted: 'The default ending cannot be deleted',
   paidPlanRequired: 'Paid plan required',
 } as const;
@@ -226,8 +227,9 @@ export type TEndingDraft = z.infer<typeof ZEndingDraft>;
 
 /**
  * A complete question list: at most 20 questions that are not deleted (the free plan's 5 is the
- * server's check, it depends on the owner), and every live ab question with exactly two live
- * options. The save_block SQL function checks the same again.
+ * server's check, it depends on the owner), every live ab question with exactly two live
+ * options and every live poll with at least one (spec: an empty poll gets one option). The
+ * save_block SQL function checks the same again.
  */
 export const ZQuestionList = z
   .array(ZQuestionDraft)
@@ -237,13 +239,15 @@ export const ZQuestionList = z
       ctx.addIssue({ code: 'custom', message: tooManyQuestions(BLOCK_LIMITS.questionCountMax) });
     }
     list.forEach((q, i) => {
-      if (q.type === 'ab' && !q.deleted && q.options.filter((o) => !o.deleted).length !== 2) {
-        ctx.addIssue({
-          code: 'custom',
-          message: BLOCK_MESSAGES.abTwoOptions,
-          path: [i, 'options'],
-        });
-      }
+      if (q.deleted) return;
+      const live = q.options.filter((o) => !o.deleted).length;
+      const message =
+        q.type === 'ab' && live !== 2
+          ? BLOCK_MESSAGES.abTwoOptions
+          : q.type === 'poll' && live === 0
+            ? BLOCK_MESSAGES.pollOneOption
+            : null;
+      if (message) ctx.addIssue({ code: 'custom', message, path: [i, 'options'] });
     });
   });
 
