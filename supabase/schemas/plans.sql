@@ -156,7 +156,6 @@ begin
 end;
 $$;
 revoke execute on function private.plan_price(jsonb) from public;
-grant execute on function private.plan_price(jsonb) to service_role;
 
 -- The content a plan row keeps: {planName, blockLimit, responseMonthlyLimit}.
 create function private.plan_content(p_plan jsonb)

@@ -352,7 +352,7 @@ describe('a letter a form sends by itself', () => {
   it('the provider down: the letter is retried and leaves once when it is back', async () => {
     const s = await formWithLetter();
     const to = inbox('outage');
-    await sesControl('', { outage: true, outageFor: [to] });
+    await sesControl('', { outageOf: { [to]: true } });
     try {
       const { responseId } = await submit(s, to);
       await triggered(responseId);
@@ -368,7 +368,7 @@ describe('a letter a form sends by itself', () => {
       }, 20_000);
       expect(await mailbox(to)).toEqual([]);
     } finally {
-      await sesControl('', { outage: false, outageFor: [] });
+      await sesControl('', { outageOf: { [to]: false } });
     }
     await sql(
       `update private.jobs set run_at = now() where kind = 'letter' and status = 'queued'

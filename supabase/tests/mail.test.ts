@@ -270,7 +270,7 @@ describe('notification mails', () => {
     const { blockId } = await ownerBlock('comment', { mailTo: to });
     const visitor = await newGuest();
     // down for this test's mail only: other test files send mail at the same time
-    await sesControl('', { outage: true, outageFor: [to] });
+    await sesControl('', { outageOf: { [to]: true } });
     try {
       const { error } = await postMessage(visitor, blockId, 'written during the outage');
       expect(error).toBeNull();
@@ -282,7 +282,7 @@ describe('notification mails', () => {
       expect(job.last_error).toMatch(/ServiceUnavailable|503/);
       expect(await mailbox(to)).toEqual([]);
     } finally {
-      await sesControl('', { outage: false, outageFor: [] });
+      await sesControl('', { outageOf: { [to]: false } });
     }
     await sql(
       `update private.jobs set run_at = now() where payload ->> 'block_id' = $1 and status = 'queued'`,
@@ -453,7 +453,7 @@ describe('what an SES failure tells the queue (classify)', () => {
       $metadata: { httpStatusCode: status },
     });
 
-  it('a throttle, a 5xx or a refused connection is tried again; any other 4xx is a refusal for good', () => {
+  it('a throttle, a 5xx, a refused connection or a request SES never took is tried again; any other 4xx is a refusal for good', () => {
     const outcomes = Object.fromEntries(
       (
         [
@@ -466,6 +466,13 @@ describe('what an SES failure tells the queue (classify)', () => {
           ['BadRequestException', 400],
           ['NotFoundException', 404],
           ['TimeoutError', undefined],
+          // common AWS errors for a request SES did not take: timed out or cut off on the way
+          // in, or our temporary credentials expired
+          ['RequestTimeoutException', 408],
+          ['RequestAbortedException', 400],
+          ['ExpiredTokenException', 403],
+          // the identity quota: "too many instances of the specified resource type"
+          ['LimitExceededException', 400],
         ] as const
       ).map(([name, status, code]) => [name, classify(sesError(name, status, code)).outcome]),
     );
@@ -479,6 +486,10 @@ describe('what an SES failure tells the queue (classify)', () => {
       BadRequestException: 'rejected',
       NotFoundException: 'rejected',
       TimeoutError: 'unknown',
+      RequestTimeoutException: 'retry',
+      RequestAbortedException: 'retry',
+      ExpiredTokenException: 'retry',
+      LimitExceededException: 'rejected',
     });
   });
 });

@@ -337,6 +337,34 @@ describe('SES fake: sending', () => {
     expect(await mailbox(down)).toHaveLength(1);
   });
 
+  it('keeps outages of single addresses apart: outageOf sets and clears one address at a time', async () => {
+    // test files share the stack's own account: one file's outage must outlive another's reset
+    const key = newAccessKeyId();
+    const client = sesClient(key, { maxAttempts: 1 });
+    const down = rcpt('down-of');
+    const refused = rcpt('refused-of');
+    await sesControl('', { outageOf: { [down]: true } }, key);
+    await sesControl('', { outageOf: { [refused.toUpperCase()]: 'denied' } }, key);
+    const names = async () => [
+      (await failure(client.send(new SendEmailCommand(simple(down))))).name,
+      (await failure(client.send(new SendEmailCommand(simple(refused))))).name,
+    ];
+    expect(await names()).toEqual(['ServiceUnavailable', 'AccessDeniedException']);
+    // the account-wide switch going back up leaves them down
+    await sesControl('', { outage: false, outageFor: [] }, key);
+    expect(await names()).toEqual(['ServiceUnavailable', 'AccessDeniedException']);
+    await sesControl('', { outageOf: { [down]: false } }, key);
+    await client.send(new SendEmailCommand(simple(down)));
+    expect((await failure(client.send(new SendEmailCommand(simple(refused))))).name).toBe(
+      'AccessDeniedException',
+    );
+    await expect(sesControl('', { outageOf: { nobody: true } }, key)).rejects.toThrow(/400/);
+    await expect(sesControl('', { outageOf: { [down]: 'sometimes' } }, key)).rejects.toThrow(/400/);
+    await sesControl('', { outageOf: { [refused]: false } }, key);
+    await client.send(new SendEmailCommand(simple(refused)));
+    expect(await mailbox(refused)).toHaveLength(1);
+  });
+
   it('limits the sending rate to MaxSendRate when one is set', async () => {
     const key = newAccessKeyId();
     const client = sesClient(key, { maxAttempts: 1 });

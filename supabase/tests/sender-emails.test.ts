@@ -458,7 +458,7 @@ describe('an address is one owner’s claim', () => {
     const leaving = await newUser('leaving-outage');
     const alone = address('outage');
     await confirm(leaving, alone, (await add(leaving, alone)).token!);
-    await sesControl('', { outage: true, outageFor: [alone] });
+    await sesControl('', { outageOf: { [alone]: true } });
     try {
       expect((await invoke(leaving, 'delete-user', {})).status).toBe(200);
       expect(
@@ -485,7 +485,7 @@ describe('an address is one owner’s claim', () => {
         ),
       ).toEqual([{ status: 'queued', max_attempts: 100 }]);
     } finally {
-      await sesControl('', { outage: false, outageFor: [] });
+      await sesControl('', { outageOf: { [alone]: false } });
     }
     expect(await identity(alone)).toEqual({ verified: true });
     // the retry's backoff (5 s) made due now
@@ -515,7 +515,7 @@ describe('an address is one owner’s claim', () => {
     const leaving = await newUser('leaving-denied');
     const denied = address('denied');
     await confirm(leaving, denied, (await add(leaving, denied)).token!);
-    await sesControl('', { outage: 'denied', outageFor: [denied] });
+    await sesControl('', { outageOf: { [denied]: 'denied' } });
     try {
       expect((await invoke(leaving, 'delete-user', {})).status).toBe(200);
       await eventually(async () => (await releaseJobs(leaving))[0]?.status === 'failed', 15_000);
@@ -537,7 +537,7 @@ describe('an address is one owner’s claim', () => {
         { email: denied, status: 'failed', attempts: 1 },
       ]);
     } finally {
-      await sesControl('', { outage: false, outageFor: [] });
+      await sesControl('', { outageOf: { [denied]: false } });
     }
     // left at SES, for the operator to delete by hand (docs/architecture.md)
     expect(await identity(denied)).toEqual({ verified: true });
@@ -735,13 +735,13 @@ describe('sender email input and outages', () => {
     ).toBe(401);
     const owner = await newUser('outage');
     const down = `down-${randomUUID().slice(0, 8)}@example.com`;
-    await sesControl('', { outage: true, outageFor: [down] });
+    await sesControl('', { outageOf: { [down]: true } });
     try {
       const res = await invoke(owner, 'request-mail-verify', { emailToVerify: down });
       expect(res.status).toBe(503);
       expect(res.error?.message).toBe(SENDER_MESSAGES.unavailable);
     } finally {
-      await sesControl('', { outage: false, outageFor: [] });
+      await sesControl('', { outageOf: { [down]: false } });
     }
     expect((await owner.client.from('sender_emails').select('*')).data).toEqual([]);
     expect(await mailbox(down)).toEqual([]);

@@ -34,18 +34,26 @@ const NOT_SENT_CODES = new Set([
   'ENETUNREACH',
 ]);
 // SES v2's own throttles are 429s; the errors common to all AWS APIs include ThrottlingException
-// as a 400 (SES's API reference, Common Errors), which must not read as a refusal for good
-const THROTTLED = new Set([
-  'TooManyRequestsException',
-  'LimitExceededException',
-  'ThrottlingException',
+// as a 400 (SES's API reference, Common Errors; the sending quotas answer it too), which must not
+// read as a refusal for good
+const THROTTLED = new Set(['TooManyRequestsException', 'ThrottlingException']);
+// 4xx answers that refuse nothing for good: the request timed out or was cut off before SES
+// took it (common errors RequestTimeoutException 408, RequestAbortedException 400), or our own
+// temporary credentials expired (ExpiredTokenException 403): the same call can succeed later
+const NOT_TAKEN = new Set([
+  'RequestTimeoutException',
+  'RequestAbortedException',
+  'ExpiredTokenException',
 ]);
+// LimitExceededException: "too many instances of the specified resource type" (400), the
+// account's identity quota: no retry makes room
 const REJECTED = new Set([
   'MessageRejected',
   'MailFromDomainNotVerifiedException',
   'BadRequestException',
   'NotFoundException',
   'AccountSuspendedException',
+  'LimitExceededException',
 ]);
 
 /** Maps an SDK failure to what the queue should do with the mail. */
@@ -59,7 +67,9 @@ export function classify(err: unknown): MailError {
     return new MailError(message, 'retry', Number.isFinite(retryAfter) ? retryAfter : undefined);
   }
   if (name === 'SendingPausedException') return new MailError(message, 'retry', 600);
-  if (status !== undefined && status >= 500) return new MailError(message, 'retry');
+  if ((status !== undefined && status >= 500) || NOT_TAKEN.has(name)) {
+    return new MailError(message, 'retry');
+  }
   if (REJECTED.has(name) || (status !== undefined && status >= 400)) {
     return new MailError(message, 'rejected');
   }

@@ -12,12 +12,22 @@ import {
   type BounceType,
 } from './events.ts';
 import type { SesRoute, SesRuntime } from './runtime.ts';
-import { VERIFICATION_STATUSES, type Settings, type VerificationStatus } from './state.ts';
+import {
+  VERIFICATION_STATUSES,
+  type Outage,
+  type Settings,
+  type VerificationStatus,
+} from './state.ts';
 
 const BOUNCE_TYPES: BounceType[] = ['Permanent', 'Transient', 'Undetermined'];
 
-function validateSettings(input: JsonObject): Partial<Settings> {
-  const out: Partial<Settings> = {};
+/** A settings change; `outageOf` names only the addresses it changes (false: back up). */
+type SettingsPatch = Partial<Omit<Settings, 'outageOf'>> & {
+  outageOf?: Record<string, Outage | false>;
+};
+
+function validateSettings(input: JsonObject): SettingsPatch {
+  const out: SettingsPatch = {};
   const bool = (key: 'verifyFrom' | 'sandbox' | 'duplicates') => {
     if (input[key] === undefined) return;
     if (typeof input[key] !== 'boolean') throw new HttpError(400, `${key} must be true or false`);
@@ -26,18 +36,30 @@ function validateSettings(input: JsonObject): Partial<Settings> {
   bool('verifyFrom');
   bool('sandbox');
   bool('duplicates');
-  if (input.outage !== undefined) {
-    if (![true, false, 'throttle', 'denied'].includes(input.outage as boolean | string)) {
-      throw new HttpError(400, "outage must be true, false, 'throttle' or 'denied'");
+  const outageKind = (value: unknown, key: string) => {
+    if (![true, false, 'throttle', 'denied'].includes(value as boolean | string)) {
+      throw new HttpError(400, `${key} must be true, false, 'throttle' or 'denied'`);
     }
-    out.outage = input.outage as Settings['outage'];
-  }
+    return value as Outage | false;
+  };
+  if (input.outage !== undefined) out.outage = outageKind(input.outage, 'outage');
   if (input.outageFor !== undefined) {
     const list = input.outageFor;
     if (!Array.isArray(list) || !list.every((a) => typeof a === 'string' && a.includes('@'))) {
       throw new HttpError(400, 'outageFor must be a list of addresses');
     }
     out.outageFor = (list as string[]).map((a) => a.toLowerCase());
+  }
+  if (input.outageOf !== undefined) {
+    if (!isObject(input.outageOf) || !Object.keys(input.outageOf).every((a) => a.includes('@'))) {
+      throw new HttpError(400, 'outageOf must map addresses to an outage');
+    }
+    out.outageOf = Object.fromEntries(
+      Object.entries(input.outageOf).map(([a, kind]) => [
+        a.toLowerCase(),
+        outageKind(kind, `outageOf['${a}']`),
+      ]),
+    );
   }
   const int = (value: unknown, key: string, max: number) => {
     if (!Number.isInteger(value) || (value as number) < 0 || (value as number) > max) {
@@ -168,9 +190,17 @@ export const control: SesRoute = async (rt, req, res, path, url) => {
   if (!ACCOUNT_PATHS.has(path)) throw new HttpError(404, 'Not found');
   const account = rt.controlAccount(url, body);
   switch (path) {
-    case '':
-      Object.assign(account.settings, validateSettings(body));
+    case '': {
+      const { outageOf, ...settings } = validateSettings(body);
+      Object.assign(account.settings, settings);
+      // merged address by address; false clears one
+      const merged = { ...account.settings.outageOf, ...outageOf };
+      for (const [address, kind] of Object.entries(merged)) {
+        if (kind === false) delete merged[address];
+      }
+      account.settings.outageOf = merged as Settings['outageOf'];
       return sendJson(res, 200, rt.accountState(account));
+    }
     case '/reset': {
       state.accounts.delete(account.accessKeyId);
       rt.outbox.forget(account.accessKeyId);

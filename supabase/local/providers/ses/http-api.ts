@@ -15,7 +15,7 @@ import {
   sendEmail,
 } from './api.ts';
 import type { SesRoute, SesRuntime } from './runtime.ts';
-import type { Account } from './state.ts';
+import type { Account, Outage } from './state.ts';
 
 function sendSesError(res: ServerResponse, err: SesError): void {
   sendJson(
@@ -57,6 +57,29 @@ function namesAny(path: string, body: JsonObject | undefined, addresses: string[
   );
 }
 
+/** What SES answers while down in the way `kind` says (Settings.outage). */
+function outageError(kind: Outage): SesError {
+  if (kind === true) {
+    return new SesError(
+      503,
+      'ServiceUnavailable',
+      'Service is unavailable. Please try again later.',
+    );
+  }
+  if (kind === 'denied') {
+    return new SesError(
+      400,
+      'AccessDeniedException',
+      'User: arn:aws:iam::000000000000:user/local is not authorized to perform this action',
+    );
+  }
+  return new SesError(
+    429,
+    'TooManyRequestsException',
+    'Too many requests have been made to the operation.',
+  );
+}
+
 /**
  * The request's account and JSON body. The body is read before answering, as a real endpoint
  * does, even during an outage; an outage switched on for the account (or for the addresses the
@@ -89,27 +112,12 @@ async function accountAndBody(
       // answered below, after the outage (a real endpoint that is down reads nothing)
     }
   }
-  const { outage, outageFor } = account.settings;
+  const { outage, outageFor, outageOf } = account.settings;
   if (outage !== false && (!outageFor.length || namesAny(path, body, outageFor))) {
-    if (outage === true) {
-      throw new SesError(
-        503,
-        'ServiceUnavailable',
-        'Service is unavailable. Please try again later.',
-      );
-    }
-    if (outage === 'denied') {
-      throw new SesError(
-        400,
-        'AccessDeniedException',
-        'User: arn:aws:iam::000000000000:user/local is not authorized to perform this action',
-      );
-    }
-    throw new SesError(
-      429,
-      'TooManyRequestsException',
-      'Too many requests have been made to the operation.',
-    );
+    throw outageError(outage);
+  }
+  for (const [address, kind] of Object.entries(outageOf)) {
+    if (namesAny(path, body, [address])) throw outageError(kind);
   }
   if (raw.length && !body) {
     throw new SesError(400, 'BadRequestException', 'The request body is not a JSON object');

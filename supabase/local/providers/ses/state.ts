@@ -19,6 +19,9 @@ export const VERIFICATION_STATUSES: VerificationStatus[] = [
   'NOT_STARTED',
 ];
 
+/** How a provider that is down answers: 503, 429, or a 400 refusal (see Settings.outage). */
+export type Outage = true | 'throttle' | 'denied';
+
 export interface Settings {
   /**
    * true: every API call answers 503 ServiceUnavailable; 'throttle': 429 TooManyRequestsException;
@@ -32,6 +35,12 @@ export interface Settings {
    * account take the provider down for its own mail without failing other tests' mail.
    */
   outageFor: string[];
+  /**
+   * Outages of single addresses (lower case), each with its own kind, beside the account's: a
+   * call naming one of them fails so. Set and cleared one address at a time (`outageOf` in the
+   * control API), so test files sharing the stack's own account cannot undo each other's.
+   */
+  outageOf: Record<string, Outage>;
   /** Refuse a From address whose identity (address, domain or parent domain) is not verified (SES always does). */
   verifyFrom: boolean;
   /** SES sandbox: recipients must be verified identities too (mailbox simulator excepted). */
@@ -78,6 +87,7 @@ export interface SesFakeOptions {
 export const DEFAULT_SETTINGS: Settings = {
   outage: false,
   outageFor: [],
+  outageOf: {},
   verifyFrom: true,
   sandbox: false,
   maxSendRate: 0,
