@@ -83,6 +83,8 @@ revoke execute on function private.start_paid_plans(uuid) from public;
 -- charge is written. A changed plan is charged 3 days before its period, so it is kept beside the
 -- plan (paid_next_*) and starts on its period's first day (private.start_paid_plans: here when
 -- that day has come, else the daily expiry); the same plan simply runs on. Idempotent per charge.
+-- Locks the plan row, then the charge: every plan function locks a plan's payments row before its
+-- charges (a Change or Stop revokes the charges of the row it locked), so none waits for another.
 create function public.record_plan_renewal(p_charge_id uuid, p_provider_payment_id text)
 returns jsonb language plpgsql security definer set search_path = '' as $$
 declare
@@ -91,12 +93,15 @@ declare
   v_content jsonb;
   v_changed boolean;
 begin
-  select * into v_charge from private.payment_charges
-    where id = p_charge_id and kind = 'renewal' for update;
+  -- a renewal charge's plan row never changes: read it unlocked, lock the row, then the charge
+  select * into v_payment from public.payments
+    where id = (select payment_id from private.payment_charges
+                  where id = p_charge_id and kind = 'renewal')
+    for update;
   if not found then
     raise exception 'No such plan' using errcode = 'PT404';
   end if;
-  select * into v_payment from public.payments where id = v_charge.payment_id for update;
+  select * into v_charge from private.payment_charges where id = p_charge_id for update;
   if v_charge.status = 'recorded' then
     return to_jsonb(v_payment);
   end if;

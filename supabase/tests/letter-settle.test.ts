@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { NOTION_PAGE_URL } from '../local/providers/pages/fixtures.ts';
-import { sql, stack, transaction } from './support/clients.ts';
+import { backendPid, sql, stack, transaction, waitsOnLock } from './support/clients.ts';
 import { eventually, inbox, mailbox, providersUrl } from './support/providers.ts';
 import { runWorker, type Owner, letterOwner, loaded, save, delivered } from './support/letters.ts';
 
@@ -219,7 +219,7 @@ describe('the worker and provider events on one send', () => {
       await worker.query('begin');
       await worker.query('select public.finish_jobs($1)', [JSON.stringify(outcome(jobs[0]!))]);
       // SES reports b's mail before the worker records it: the event names b's delivery
-      const { rows: pid } = await ses.query<{ pid: number }>('select pg_backend_pid() as pid');
+      const pid = await backendPid(ses);
       const event = ses
         .query<{ r: unknown }>('select public.record_mail_event($1) as r', [
           JSON.stringify({
@@ -234,13 +234,7 @@ describe('the worker and provider events on one send', () => {
           (e: Error) => e.message,
         );
       // the event waits on the worker's transaction
-      await eventually(async () => {
-        const [w] = await sql<{ wait_event_type: string | null }>(
-          'select wait_event_type from pg_stat_activity where pid = $1',
-          [pid[0]!.pid],
-        );
-        return w?.wait_event_type === 'Lock';
-      }, 60_000);
+      await waitsOnLock(pid);
       // the worker goes on to b's mail in the same transaction and commits; neither deadlocks
       await worker.query('select public.finish_jobs($1)', [JSON.stringify(outcome(jobs[1]!))]);
       await worker.query('commit');

@@ -3,16 +3,19 @@
 // mails; stop, change and expiry; and nothing charged stays unrecorded. The purchase itself:
 // plans.test.ts.
 import { randomUUID } from 'node:crypto';
+import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { PORTONE_DEFAULTS, signStandardWebhook } from '../local/providers/portone/index.ts';
 import { PLAN_MESSAGES, planPrice, type TPlan } from '@reaction-blocks/contracts/plans';
 import {
+  backendPid,
   callFunction,
   newUser,
   serviceClient,
   sql,
   stack,
   type TestUser,
+  waitsOnLock,
 } from './support/clients.ts';
 import { createBlock } from './support/drafts.ts';
 import * as plans from './support/plans.ts';
@@ -627,6 +630,56 @@ describe('stop, change, expiry', () => {
       paid_next_price: '6.00',
     });
     expect(await plans.profileOf(owner.id)).toMatchObject({ block_limit: 23 });
+  });
+});
+
+describe('plan functions lock the plan row before its charges', () => {
+  it('a renewal recorded while a Change holds the plan row waits for it; neither deadlocks', async () => {
+    const owner = await newUser('lock-order');
+    const key = await plans.cardKey(owner);
+    const paymentId = ((await plans.buyByCard(owner, key)).json.data as { payment: { id: string } })
+      .payment.id;
+    const renewal = (await plans.chargesOf(owner.id)).find((c) => c.kind === 'renewal')!;
+    const change = new pg.Client({ connectionString: stack().dbUrl });
+    const webhook = new pg.Client({ connectionString: stack().dbUrl });
+    await change.connect();
+    await webhook.connect();
+    try {
+      // record_plan_change has locked the plan row (its first statement) ...
+      await change.query('begin');
+      await change.query('select 1 from public.payments where id = $1 for update', [paymentId]);
+      // ... when the renewal's webhook records it
+      const pid = await backendPid(webhook);
+      const recorded = webhook
+        .query<{ r: { id: string } }>('select public.record_plan_renewal($1, $2) as r', [
+          renewal.id,
+          'tx-lock-order',
+        ])
+        .then(
+          ({ rows }) => rows[0]!.r.id,
+          (e: Error) => e.message,
+        );
+      await waitsOnLock(pid);
+      // the change goes on to the plan's charges and commits
+      const changed = await change
+        .query('select public.record_plan_change($1, $2, $3, $4)', [
+          owner.id,
+          paymentId,
+          JSON.stringify(plans.custom(20, 5000)),
+          10,
+        ])
+        .then(
+          () => 'changed',
+          (e: Error) => e.message,
+        );
+      await change.query(changed === 'changed' ? 'commit' : 'rollback');
+      expect(changed).toBe('changed');
+      expect(await recorded).toBe(paymentId);
+    } finally {
+      await change.query('rollback').catch(() => undefined);
+      await change.end();
+      await webhook.end();
+    }
   });
 });
 

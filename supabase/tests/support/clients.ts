@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { inject } from 'vitest';
 import { inTransaction } from '../../local/transaction.ts';
+import { eventually } from '../../../scripts/poll.ts';
 
 export const stack = () => inject('stack');
 
@@ -91,6 +92,20 @@ export async function sql<T extends pg.QueryResultRow = Record<string, unknown>>
     await client.end();
   }
 }
+
+/** The backend pid of a session, for waitsOnLock. */
+export const backendPid = async (client: pg.Client) =>
+  (await client.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0]!.pid;
+
+/** Resolves once the session `pid` waits on a lock another session holds. */
+export const waitsOnLock = (pid: number) =>
+  eventually(async () => {
+    const [w] = await sql<{ wait_event_type: string | null }>(
+      'select wait_event_type from pg_stat_activity where pid = $1',
+      [pid],
+    );
+    return w?.wait_event_type === 'Lock';
+  }, 60_000);
 
 /** Runs `fn` in one transaction of its own session as the superuser: committed, or rolled back if it throws. */
 export async function transaction<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
