@@ -28,6 +28,10 @@ const en = {
       timeout: 'The server took too long. Try again in a moment.',
       tooMany: 'Too many tries in a short time.',
       gone: 'It is not there any more (removed meanwhile). Reload to see how things are now.',
+      // a call on a block that is not the signed-in account's (its PT404): deleted meanwhile, or
+      // another account signed in in another tab (the dashboard offers only the owner's blocks)
+      blockGone:
+        'This block is no longer among your blocks (deleted meanwhile, or another account signed in). Reload to see your blocks as they are now.',
       other: 'Something went wrong on our side. Try again in a moment.',
     },
   },

@@ -4,7 +4,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { PageHeading, resetNavigation } from '../../../components/ui/page-heading';
 import type { ReactionType } from '../../../lib/db-types';
 import { expectBackLinkAsks, expectTabCloseAsks } from '../../../test/leave-guard';
-import { renderWithProviders, signedInSession } from '../../../test/utils';
+import { alertsAfterClicks, renderWithProviders, signedInSession } from '../../../test/utils';
 import type { WorkspaceData } from '../api';
 import { BLOCK_ID, workspaceData } from '../test/fixtures';
 import { fakeApi, location, modeTabs, renderWorkspace } from '../test/workspace-page-harness';
@@ -136,9 +136,18 @@ describe('saving', () => {
     expect(document.activeElement).toBe(name);
   });
 
-  it('keeps the draft and shows the server message when the save fails', async () => {
+  it("keeps the draft and says why the save failed in the reader's language", async () => {
+    // save-block's answers as invokeFunction throws them: its 404 (save_block's PT404, the block
+    // not the owner's), a request not sent, and a schema message (said through its own text)
+    const failures = [
+      Object.assign(new Error("block doesn't exists"), { status: 404, code: 'not_found' }),
+      Object.assign(new Error('Failed to send a request to the Edge Function'), {
+        name: 'FunctionsFetchError',
+      }),
+      Object.assign(new Error('Invalid email address.'), { status: 400, code: 'invalid_input' }),
+    ];
     const api = fakeApi(workspaceData('comment'), async () => {
-      throw new Error("block doesn't exists");
+      throw failures.shift();
     });
     renderWorkspace(api);
     const name = await screen.findByRole('textbox', { name: 'Block name' });
@@ -148,7 +157,7 @@ describe('saving', () => {
     });
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
     expect((await screen.findByRole('alert')).textContent).toBe(
-      "Could not save: block doesn't exists",
+      'Could not save: This block is no longer among your blocks (deleted meanwhile, or another account signed in). Reload to see your blocks as they are now.',
     );
     expect(name).toHaveProperty('value', 'Guest book');
     expect(screen.getByRole('textbox', { name: 'Placeholder' })).toHaveProperty(
@@ -160,6 +169,14 @@ describe('saving', () => {
       blockId: BLOCK_ID,
       settings: { name: 'Guest book', placeholder: 'Say something' },
     });
+    await alertsAfterClicks([
+      [
+        'ko',
+        '저장',
+        '저장하지 못했습니다: 연결에 실패했습니다. 인터넷 연결을 확인하고 다시 시도해 주세요.',
+      ],
+      ['ko', '저장', '저장하지 못했습니다: 올바르지 않은 이메일 주소입니다.'],
+    ]);
   });
 
   it('sends the settings and the form lists in one call for a form', async () => {

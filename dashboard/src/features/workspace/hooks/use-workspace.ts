@@ -5,7 +5,8 @@ import { useCallback, useMemo, useState } from 'react';
 import { blockDefaults } from '@reaction-blocks/contracts/block-defaults';
 import type { TSaveBlock } from '@reaction-blocks/contracts/schemas';
 import { isReactionType } from '../../../lib/db-types';
-import { messageOf } from '../../../lib/errors';
+import { failureReason, messageOf } from '../../../lib/errors';
+import { isSchemaMessage } from '../model/messages';
 import { useDraftQuery, type DraftStatus } from '../../../lib/use-draft-query';
 import type { WorkspaceApi, WorkspaceData } from '../api';
 import { saveBlockProblem } from '../api';
@@ -153,7 +154,14 @@ export function useWorkspace(blockId: string, ownerId: string | undefined, api: 
       setSaveStatus('saved');
       return true;
     } catch (cause) {
-      setSaveError(messageOf(cause));
+      // a schema's message as it came (the top bar says it through translateMessage); anything
+      // else in the reader's language: save_block's PT404 is a block no longer the owner's
+      const message = messageOf(cause);
+      setSaveError(
+        isSchemaMessage(message)
+          ? message
+          : failureReason(cause, { not_found: 'common.reasons.blockGone' }),
+      );
       setSaveStatus('error');
       return false;
     }

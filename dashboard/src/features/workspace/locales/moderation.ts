@@ -127,10 +127,6 @@ export const en = {
     // moderate_messages: a chosen message deleted meanwhile (another tab, another moderator)
     messageGone:
       'A message you chose is not there any more (deleted meanwhile). Reload to see the messages as they are now.',
-    // moderation_messages, block_writer: the block is not the signed-in account's (deleted
-    // meanwhile, or another account signed in in another tab)
-    blockGone:
-      'This block is no longer among your blocks (deleted meanwhile, or another account signed in). Reload to see your blocks as they are now.',
     tooMany: 'Choose at most {{max}} messages at once.',
   },
 };
@@ -259,8 +255,6 @@ export const ko: typeof en = {
   reasons: {
     messageGone:
       '선택한 메시지 중 이미 없는 것이 있습니다(그사이 삭제되었습니다). 새로 고침해 지금 메시지를 확인해 주세요.',
-    blockGone:
-      '이 블록은 더 이상 내 블록 목록에 없습니다(그사이 삭제되었거나 다른 계정으로 로그인했습니다). 새로 고침해 지금 블록을 확인해 주세요.',
     tooMany: '한 번에 {{max}}개까지만 선택할 수 있습니다.',
   },
 };

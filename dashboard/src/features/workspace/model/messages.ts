@@ -14,6 +14,9 @@ const KEYS = new Map<string, string>([
   [BLOCK_MESSAGES.notValidType, 'editor.errors.notValidType'],
 ]);
 
+/** Whether `message` is one of the schema messages the table translates. */
+export const isSchemaMessage = (message: string) => KEYS.has(message);
+
 /** `message` in the owner's language; a message the table does not know shows as it is. */
 export function translateMessage(t: TFunction, message: string): string {
   const key = KEYS.get(message);

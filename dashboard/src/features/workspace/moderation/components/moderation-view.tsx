@@ -53,7 +53,9 @@ export function ModerationView({ block, api = supabaseModerationApi }: Moderatio
    * deleted meanwhile; anything else through failureReason, never the server's English.
    */
   const reasonOf = (cause: unknown, gone: 'blockGone' | 'messageGone') =>
-    failureReason(cause, { PT404: `moderation.reasons.${gone}` });
+    failureReason(cause, {
+      PT404: gone === 'blockGone' ? 'common.reasons.blockGone' : 'moderation.reasons.messageGone',
+    });
   const failed = (cause: unknown, gone: 'blockGone' | 'messageGone') =>
     t('moderation.failed', { message: reasonOf(cause, gone) });
   /** More messages chosen than one call takes: says so (nothing is sent) and answers true. */
