@@ -76,7 +76,7 @@ describe('exportResultsCsv', () => {
     expect(counted?.at(-1)).toBe('');
   });
 
-  it('rejects with the server message and downloads nothing when a read fails', async () => {
+  it("rejects saying why a read failed in the reader's language and downloads nothing", async () => {
     const listResponses = vi
       .fn()
       .mockResolvedValueOnce(Array.from({ length: 1000 }, () => responseRow()))
@@ -86,7 +86,9 @@ describe('exportResultsCsv', () => {
 
     await expect(
       exportResultsCsv({ id: BLOCK_ID, name: null }, questions, { api: { listResponses }, save }),
-    ).rejects.toThrow('Could not read the responses for the CSV file: JWT expired');
+    ).rejects.toThrow(
+      'Could not read the responses for the CSV file: Your session has ended. Sign in again, then try again.',
+    );
     expect(save).not.toHaveBeenCalled();
   });
 });

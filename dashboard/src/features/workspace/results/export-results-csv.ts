@@ -1,7 +1,7 @@
 // "Export CSV": reads every response of the block and downloads {blockName}_result_{YYMMDD}.csv.
 import i18next from 'i18next';
 import { saveBlob } from '../../../lib/download';
-import { messageOf } from '../../../lib/errors';
+import { failureReason, messageOf } from '../../../lib/errors';
 import { listAllResponses } from './api/list-responses';
 import { supabaseResultsApi, type ResultsApi } from './api/results-api';
 import type { ResultsBlock, ResultsQuestion } from './types';
@@ -30,7 +30,7 @@ export async function exportResultsCsv(
     rows = await listAllResponses(block.id, api.listResponses, EXPORT_PAGE_SIZE);
   } catch (cause) {
     console.error('[reaction-dashboard] CSV export: reading responses failed', cause);
-    throw new Error(i18next.t('results.export.readError', { message: messageOf(cause) }), {
+    throw new Error(i18next.t('results.export.readError', { message: failureReason(cause) }), {
       cause,
     });
   }

@@ -1,7 +1,7 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import i18next from 'i18next';
 import { describe, expect, it, vi } from 'vitest';
-import { alertsAfterTries, renderWithProviders } from '../../../../test/utils';
+import { alertsAfterClicks, alertsAfterTries, renderWithProviders } from '../../../../test/utils';
 import { QuotaError } from '../api/approve-responses';
 import type { ResultsApi } from '../api/results-api';
 import {
@@ -227,6 +227,25 @@ describe('ResultsView', () => {
     );
     expect(screen.getByRole('heading', { name: '26 responses' })).toBeTruthy();
     await waitFor(() => expect(api.summary).toHaveBeenCalledTimes(2));
+  });
+
+  it("says why an approval failed in the reader's language, not the server's words", async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    const api = fakeApi([responseRow({ held: true })], {
+      approveResponses: vi.fn(async () => {
+        throw { code: 'PT404', message: "response doesn't exists", details: '', hint: '' };
+      }),
+    });
+    await i18next.changeLanguage('ko');
+    renderView(api);
+    await screen.findByRole('button', { name: '승인' });
+    await alertsAfterClicks([
+      [
+        'ko',
+        '승인',
+        '응답을 승인하지 못했습니다: 이미 없습니다(그사이 삭제되었습니다). 새로 고침해 지금 상태를 확인해 주세요.',
+      ],
+    ]);
   });
 
   it('says how much of the month is left when approving would go over it, in Korean too', async () => {

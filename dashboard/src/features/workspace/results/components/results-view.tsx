@@ -5,7 +5,7 @@ import { useCallback, useId, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Spinner } from '../../../../components/ui/spinner';
 import { useScrollLoading } from '../../../../lib/use-scroll-loading';
-import { messageOf } from '../../../../lib/errors';
+import { failureReason } from '../../../../lib/errors';
 import { QuotaError, useApproveResponses } from '../api/approve-responses';
 import { useDeleteResponse } from '../api/delete-response';
 import { supabaseResultsApi, type ResultsApi } from '../api/results-api';
@@ -86,7 +86,7 @@ export function ResultsView({
             setApproveError(
               cause instanceof QuotaError
                 ? t('results.held.quota', { left: cause.left, approving: cause.approving })
-                : t('results.held.error', { message: messageOf(cause) }),
+                : t('results.held.error', { message: failureReason(cause) }),
             ),
         },
       );
