@@ -16,7 +16,7 @@ const en = {
     checkbox: 'I agree to the Terms of Service and the Privacy Policy',
     agree: 'Agree',
     decline: 'Decline',
-    error: 'Something went wrong: {{message}}',
+    error: 'Could not do that: {{message}}',
   },
 };
 
@@ -33,7 +33,7 @@ const ko: SameShape<typeof en> = {
     checkbox: '서비스 이용약관과 개인정보처리방침에 동의합니다',
     agree: '동의',
     decline: '거절',
-    error: '문제가 발생했습니다: {{message}}',
+    error: '처리하지 못했습니다: {{message}}',
   },
 };
 

@@ -88,7 +88,7 @@ const en = {
       qrDownload: 'Download QR code',
       qrError: 'The QR code could not be created.',
     },
-    actionError: 'Something went wrong: {{message}}',
+    actionError: 'Could not do that: {{message}}',
   },
   create: {
     button: 'Create block',
@@ -209,7 +209,7 @@ const ko: SameShape<typeof en> = {
       qrDownload: 'QR 코드 내려받기',
       qrError: 'QR 코드를 만들지 못했습니다.',
     },
-    actionError: '문제가 발생했습니다: {{message}}',
+    actionError: '처리하지 못했습니다: {{message}}',
   },
   create: {
     button: '블록 만들기',

@@ -130,6 +130,10 @@ export async function fakeExports<T extends object>(
   return { ...(await importOriginal()), ...fakes };
 }
 
+/** An edge function's refusal as lib/supabase.ts invokeFunction throws it. */
+export const functionError = (status: number, code: string, message: string) =>
+  Object.assign(new Error(message), { status, code });
+
 /**
  * Presses each step's button in the step's language and waits until the page's alert reads the
  * step's text: the steps of a test that a failure is said in the reader's language.

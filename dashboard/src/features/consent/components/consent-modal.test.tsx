@@ -1,6 +1,6 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
-import { renderWithProviders } from '../../../test/utils';
+import { alertsAfterClicks, functionError, renderWithProviders } from '../../../test/utils';
 import { ConsentModal } from './consent-modal';
 
 describe('ConsentModal', () => {
@@ -52,11 +52,25 @@ describe('ConsentModal', () => {
     expect(onDecline).toHaveBeenCalledTimes(1);
   });
 
-  it('shows an error when agreeing fails', async () => {
-    const onAgree = vi.fn(() => Promise.reject(new Error('boom')));
+  it("says why agreeing failed in the reader's language, not the server's words", async () => {
+    // submit-agreement's answers as invokeFunction throws them: its 500, then its 404
+    const onAgree = vi
+      .fn<() => Promise<void>>()
+      .mockRejectedValueOnce(functionError(500, 'update_failed', 'permission denied for table p'))
+      .mockRejectedValueOnce(functionError(404, 'not_found', 'Profile not found'));
     renderWithProviders(<ConsentModal open onAgree={onAgree} onDecline={vi.fn()} />);
     fireEvent.click(screen.getByRole('checkbox'));
-    fireEvent.click(screen.getByRole('button', { name: 'Agree' }));
-    expect((await screen.findByRole('alert')).textContent).toBe('Something went wrong: boom');
+    await alertsAfterClicks([
+      [
+        'en',
+        'Agree',
+        'Could not do that: Something went wrong on our side. Try again in a moment.',
+      ],
+      [
+        'ko',
+        '동의',
+        '처리하지 못했습니다: 서버에서 문제가 발생했습니다. 잠시 후 다시 시도해 주세요.',
+      ],
+    ]);
   });
 });

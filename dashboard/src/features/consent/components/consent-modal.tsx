@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Dialog } from '../../../components/ui/dialog';
 import { Spinner } from '../../../components/ui/spinner';
 import { TextList } from '../../../components/ui/text-list';
-import { messageOf } from '../../../lib/errors';
+import { failureReason } from '../../../lib/errors';
 import { ErrorText } from '../../../components/ui/error-text';
 
 export interface ConsentModalProps {
@@ -28,7 +28,8 @@ export function ConsentModal({ open, onAgree, onDecline }: ConsentModalProps) {
     try {
       await (kind === 'agree' ? onAgree() : onDecline());
     } catch (cause) {
-      setError(messageOf(cause));
+      // submit-agreement's or delete-user's answer in the reader's language, never its English
+      setError(failureReason(cause));
     } finally {
       setBusy(null);
     }
