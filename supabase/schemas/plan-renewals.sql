@@ -67,7 +67,8 @@ begin
       set type = (private.content_plan(paid_next_content) ->> 'type')::public.payment_type,
           content = paid_next_content, price = paid_next_price,
           paid_next_content = null, paid_next_price = null, paid_next_from = null
-      where paid_next_from <= current_date and (p_payment_id is null or id = p_payment_id)
+      where paid_next_from <= current_date and is_active
+        and (p_payment_id is null or id = p_payment_id)
       returning user_id
   )
   select array_agg(distinct user_id) into v_users from started;
@@ -391,8 +392,9 @@ begin
                             'owners_ended', v_ended);
 end;
 $$;
+-- the cron job runs it as postgres; the service role runs public.expire_plans below (this one
+-- writes tables and calls helpers the service role is not granted)
 revoke execute on function private.expire_plans() from public;
-grant execute on function private.expire_plans() to service_role;
 
 -- The same for the service role (tests and operators run it through PostgREST).
 create function public.expire_plans()

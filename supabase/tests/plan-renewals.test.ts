@@ -279,7 +279,10 @@ describe('stop, change, expiry', () => {
     return { owner, key, paymentId, next };
   }
 
-  /** `days` pass: the plan's dates and its renewals' move back, and the daily expiry runs. */
+  /**
+   * `days` pass: the plan's dates and its renewals' move back, and the daily expiry runs, as the
+   * service role runs it (public.expire_plans).
+   */
   async function daysPass(paymentId: string, days: number) {
     await sql(
       `update public.payments
@@ -294,7 +297,7 @@ describe('stop, change, expiry', () => {
         where payment_id = $1 and kind = 'renewal'`,
       [paymentId, days],
     );
-    await sql('select private.expire_plans()');
+    await sql('begin; set local role service_role; select public.expire_plans(); commit');
   }
 
   const BASIC_CONTENT = { planName: 'Basic', blockLimit: 8, responseMonthlyLimit: 1000 };
@@ -581,6 +584,20 @@ describe('stop, change, expiry', () => {
     );
     await sql('select private.expire_plans()');
     expect((await plans.paymentsOf(owner.id))[0]).toMatchObject({ is_active: false });
+    expect(await plans.profileOf(owner.id)).toMatchObject(plans.FREE_PROFILE);
+  });
+
+  it('a plan ended between the renewal charge and its period keeps the plan it had (the paid one never starts on it)', async () => {
+    const { owner, paymentId, next } = await chargedInWindow('ended-paid');
+    await sql('select public.end_plan($1)', [paymentId]);
+    await daysPass(paymentId, 3);
+    expect((await plans.paymentsOf(owner.id))[0]).toMatchObject({
+      is_active: false,
+      type: 'basic',
+      content: BASIC_CONTENT,
+      paid_next_content: custom(20, 5000),
+      paid_next_from: plans.addDays(next.start, -3),
+    });
     expect(await plans.profileOf(owner.id)).toMatchObject(plans.FREE_PROFILE);
   });
 
