@@ -1,5 +1,6 @@
 // /work/{id} through the app's route table: the lazy workspace module, the signed-in guard, the
-// owner filter of the load, and the redirect when the block is not found.
+// owner filter of the load, and the redirect when the block is not found (in every mode, the
+// block's audience too).
 import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { BLOCK_ID, workspaceData } from '../../features/workspace/test/fixtures';
@@ -54,5 +55,42 @@ describe('/work/{blockId}', () => {
     tables.blocks = null;
     renderWithProviders(<AppRoutes />, { route: `/work/${BLOCK_ID}`, session: signedInSession() });
     await waitFor(() => expect(location()).toBe('/dashboard/reaction'), { timeout: 5000 });
+  });
+
+  it("shows the audience of the owner's own block under its name", async () => {
+    tables.blocks = { type: 'notion_letter', name: 'Weekly notes' };
+    renderWithProviders(<AppRoutes />, {
+      route: `/work/${BLOCK_ID}/audience`,
+      session: signedInSession(),
+    });
+    expect(
+      await screen.findByRole('heading', { name: 'Audience of “Weekly notes”' }, { timeout: 5000 }),
+    ).toBeTruthy();
+    expect(eq).toHaveBeenCalledWith('blocks', 'owner_id', 'user-1');
+    expect(location()).toBe(`/work/${BLOCK_ID}/audience`);
+  });
+
+  it("sends the audience of a block not the owner's (another's, the demo) to /dashboard/reaction", async () => {
+    tables.blocks = null;
+    renderWithProviders(<AppRoutes />, {
+      route: `/work/${BLOCK_ID}/audience`,
+      session: signedInSession(),
+    });
+    await waitFor(() => expect(location()).toBe('/dashboard/reaction'), { timeout: 5000 });
+    expect(eq).toHaveBeenCalledWith('blocks', 'id', BLOCK_ID);
+    expect(screen.queryByRole('heading', { name: /Audience/ })).toBeNull();
+  });
+
+  it('sends a malformed id there without asking the server (no 400)', async () => {
+    for (const mode of ['/audience', '']) {
+      eq.mockClear();
+      const view = renderWithProviders(<AppRoutes />, {
+        route: `/work/zzz${mode}`,
+        session: signedInSession(),
+      });
+      await waitFor(() => expect(location()).toBe('/dashboard/reaction'), { timeout: 5000 });
+      expect(eq).not.toHaveBeenCalledWith('blocks', 'id', 'zzz');
+      view.unmount();
+    }
   });
 });

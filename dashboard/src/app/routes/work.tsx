@@ -2,12 +2,14 @@
 // (back, name, modes, actions) instead of the dashboard shell's, so it is not inside
 // DashboardLayout; the consent gate still applies. Letter blocks have their own workspace
 // (features/letters); /work/{id}/audience is the audience of the block (features/audience),
-// inside the shell. Features are put together here: the block link dialog of the blocks feature
+// inside the shell, once the block is known to be the owner's. Features are put together here: the block link dialog of the blocks feature
 // is handed to the workspace.
 import { useQuery } from '@tanstack/react-query';
-import { useParams } from 'react-router-dom';
+import { Navigate, useParams } from 'react-router-dom';
+import { z } from 'zod';
 import { DashboardLayout } from '../../components/layouts/dashboard-layout';
 import { PageLoading } from '../../components/ui/spinner';
+import { paths } from '../../config/paths';
 import { BlockLinkDialog } from '../../features/blocks/components/block-link-dialog';
 import { ConsentGate } from '../../features/consent';
 import { AudiencePage, registerAudienceTranslations } from '../../features/audience';
@@ -23,8 +25,12 @@ registerWorkspaceTranslations();
 registerLetterTranslations();
 registerAudienceTranslations();
 
-/** The block's type and name (the owner's blocks only); null when it is not theirs. */
+/**
+ * The block's type and name (the owner's blocks only); null when it is not theirs, or when the id
+ * is not a uuid (not asked: PostgREST would answer 400, as the workspace's load does not ask).
+ */
 async function blockSummary(blockId: string, ownerId: string) {
+  if (!z.uuid().safeParse(blockId).success) return null;
   const { data, error } = await supabase
     .from('blocks')
     .select('type, name')
@@ -53,9 +59,15 @@ function WorkScreen() {
     enabled: !!ownerId,
   });
   if (mode === 'audience') {
+    // Another owner's block, the demo block, a malformed id or a failed read: where the workspace
+    // goes when its load fails (spec), not the owner's own audience under an "Untitled" heading.
+    if (summary.data === null || summary.isError) {
+      return <Navigate to={paths.dashboardReaction} replace />;
+    }
+    if (!summary.data) return <PageLoading />;
     return (
       <DashboardLayout>
-        <AudiencePage blockId={blockId} blockName={summary.data?.name} />
+        <AudiencePage blockId={blockId} blockName={summary.data.name} />
         <ConsentGate />
       </DashboardLayout>
     );
