@@ -116,12 +116,27 @@ describe('the public block page', () => {
   });
 
   it('an incomplete link says so at once and loads nothing', () => {
-    for (const search of ['', `?id=${OWNER}`, `?id=x&block_id=${BLOCK}`]) {
+    const malformed = [
+      '',
+      `?id=${OWNER}`,
+      `?id=x&block_id=${BLOCK}`,
+      // a mistyped block id: the server refuses it with a 400, which is no failed load
+      `?id=${OWNER}&block_id=${BLOCK}X`,
+      `?id=${OWNER}&block_id=zzz`,
+    ];
+    for (const search of malformed) {
       const p = page(search);
       expect(p.doc.documentElement.dataset.state).toBe('incomplete');
       expect(p.visible('#block-status')).toBe(true);
       expect(p.element.hidden).toBe(true);
       expect(p.text('#block-status-title')).toBe('This link is incomplete');
+      expect(p.visible('#block-retry')).toBe(false);
+      // no element is left for the SDK's loader to find (it looks once the page has parsed), so
+      // neither block.js nor the block is asked for
+      expect(p.doc.querySelector('reaction-block')).toBeNull();
+      // and an element that loaded anyway does not turn it into "check your connection"
+      p.fire('reaction-error', { message: 'invalid input syntax for type uuid', code: '22P02' });
+      expect(p.doc.documentElement.dataset.state).toBe('incomplete');
       expect(p.visible('#block-retry')).toBe(false);
     }
   });

@@ -87,7 +87,7 @@ export function textsFor(lang: Lang): PageTexts {
   return TEXTS[lang];
 }
 
-/** Both ids present and well formed (the element would otherwise load nothing). */
+/** Both ids present and well formed (uuids: the server refuses any other id with a 400). */
 export function linkComplete(search: string): boolean {
   const q = new URLSearchParams(search);
   return UUID.test(q.get('id') ?? '') && UUID.test(q.get('block_id') ?? '');
@@ -224,8 +224,12 @@ export function initPage(doc: Document, win: Window): (state: PageState) => void
     }
   };
 
-  if (!linkComplete(win.location.search)) setState('incomplete');
-  else setState('loading');
+  // A malformed link loads nothing: the element leaves before the SDK's loader looks for it (it
+  // waits for DOMContentLoaded), so block.js is not fetched, nor the block with an id the server
+  // refuses (its 400 would read as a failed load, with a Try again that cannot work).
+  const complete = linkComplete(win.location.search);
+  if (!complete) element?.remove();
+  setState(complete ? 'loading' : 'incomplete');
 
   /** A letter: once its frame has loaded, the title it repeats goes (dropRepeatedTitle). */
   const watchLetter = () => {
@@ -256,8 +260,9 @@ export function initPage(doc: Document, win: Window): (state: PageState) => void
     setState('ready');
   });
   element?.addEventListener('reaction-error', (event) => {
-    // a failed write later (a vote, a comment) is the element's to show, not the page's
-    if (loaded) return;
+    // a failed write later (a vote, a comment) is the element's to show, not the page's; an
+    // incomplete link stays so whatever an element upgraded before the page's script says
+    if (loaded || !complete) return;
     setState(failureState((event as CustomEvent<{ code?: string; message?: string }>).detail));
     $(doc, '#block-status-title')?.focus();
   });
