@@ -26,7 +26,7 @@ async function remove(outcome: 'deleted' | 'refused', leaveAnyway?: boolean) {
   vi.mocked(invokeFunction).mockReset();
   if (outcome === 'deleted') vi.mocked(invokeFunction).mockResolvedValue({});
   else vi.mocked(invokeFunction).mockRejectedValue(new Error('Could not delete'));
-  const signOut = vi.fn(async () => {});
+  const signOut = vi.fn(async (_options?: { deleted?: boolean }) => {});
   const onError = vi.fn();
   const view = renderWithProviders(<RemoveButton onError={onError} leaveAnyway={leaveAnyway} />, {
     route: '/profile',
@@ -38,10 +38,11 @@ async function remove(outcome: 'deleted' | 'refused', leaveAnyway?: boolean) {
 }
 
 describe('useRemoveAccount', () => {
-  it('deletes the account, then signs out and goes home', async () => {
+  it('deletes the account, then signs out (here only: the session went with it) and goes home', async () => {
     for (const leaveAnyway of [false, true]) {
       const { signOut, onError, location, view } = await remove('deleted', leaveAnyway);
       expect(signOut).toHaveBeenCalledTimes(1);
+      expect(signOut).toHaveBeenCalledWith({ deleted: true });
       expect(location).toBe(paths.home);
       expect(onError).not.toHaveBeenCalled();
       view.unmount();
@@ -58,6 +59,8 @@ describe('useRemoveAccount', () => {
   it('leaves anyway when asked (consent Decline), still passing the error on', async () => {
     const { signOut, onError, location } = await remove('refused', true);
     expect(signOut).toHaveBeenCalledTimes(1);
+    // the account is still there: its session is ended at the server too
+    expect(signOut).toHaveBeenCalledWith({ deleted: false });
     expect(location).toBe(paths.home);
     expect(onError).toHaveBeenCalledWith(new Error('Could not delete'));
   });

@@ -4,21 +4,10 @@
 // end to end (e2e/own-block.ts).
 import { afterEach, describe, expect, it } from 'vitest';
 import { sessionKey, write } from '../../../sdk/src/core/storage';
+import { storedSession } from '../test/utils';
 import { AUTH_STORAGE_KEY, LEGACY_AUTH_STORAGE_KEY, mayHaveSession } from './auth-storage';
 import { env } from './env';
 import { onSessionStored, sealedStorage } from './sealed-storage';
-
-const session = {
-  access_token: 'eyJ.access',
-  refresh_token: 'refresh-1',
-  expires_at: 4102444800,
-  user: {
-    id: 'owner-1',
-    email: 'owner@example.com',
-    is_anonymous: false,
-    app_metadata: { provider: 'google', providers: ['google'] },
-  },
-};
 
 afterEach(async () => {
   await sealedStorage.removeItem(AUTH_STORAGE_KEY);
@@ -32,8 +21,8 @@ describe('sealedStorage', () => {
   });
 
   it('gives back what auth-js stores, and never writes it in plain', async () => {
-    await sealedStorage.setItem(AUTH_STORAGE_KEY, JSON.stringify(session));
-    expect(JSON.parse((await sealedStorage.getItem(AUTH_STORAGE_KEY))!)).toEqual(session);
+    await sealedStorage.setItem(AUTH_STORAGE_KEY, JSON.stringify(storedSession));
+    expect(JSON.parse((await sealedStorage.getItem(AUTH_STORAGE_KEY))!)).toEqual(storedSession);
     // no IndexedDB here, so no key: kept for the page only
     expect(Object.values(window.localStorage).join()).not.toContain('refresh-1');
     await sealedStorage.removeItem(AUTH_STORAGE_KEY);
@@ -41,9 +30,9 @@ describe('sealedStorage', () => {
   });
 
   it('takes the session the dashboard kept in plain before, once, and removes the plain copy', async () => {
-    window.localStorage.setItem(LEGACY_AUTH_STORAGE_KEY, JSON.stringify(session));
+    window.localStorage.setItem(LEGACY_AUTH_STORAGE_KEY, JSON.stringify(storedSession));
     expect(mayHaveSession('', '')).toBe(true);
-    expect(JSON.parse((await sealedStorage.getItem(AUTH_STORAGE_KEY))!)).toEqual(session);
+    expect(JSON.parse((await sealedStorage.getItem(AUTH_STORAGE_KEY))!)).toEqual(storedSession);
     expect(window.localStorage.getItem(LEGACY_AUTH_STORAGE_KEY)).toBeNull();
     expect(Object.values(window.localStorage).join()).not.toContain('refresh-1');
   });
@@ -58,9 +47,9 @@ describe('sealedStorage', () => {
     let heard = 0;
     const off = onSessionStored(() => heard++);
     try {
-      write(sessionKey('https://other-project.example'), session);
+      write(sessionKey('https://other-project.example'), storedSession);
       expect(heard).toBe(0);
-      write(AUTH_STORAGE_KEY, session);
+      write(AUTH_STORAGE_KEY, storedSession);
       write(AUTH_STORAGE_KEY, null);
       expect(heard).toBe(2);
     } finally {

@@ -26,7 +26,8 @@ export interface SessionValue {
   profile: ProfileRow | null;
   profileLoading: boolean;
   refreshProfile: () => Promise<void>;
-  signOut: () => Promise<void>;
+  /** `deleted`: the account was deleted (its sessions with it): nothing is asked of the server. */
+  signOut: (options?: { deleted?: boolean }) => Promise<void>;
 }
 
 export const SessionContext = createContext<SessionValue | null>(null);
@@ -154,7 +155,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     void refreshProfile();
   }, [userId, refreshProfile]);
 
-  const signOut = useCallback(async () => {
+  const signOut = useCallback(async ({ deleted = false } = {}) => {
     // Signed out here first: the owner's screens close and their queries stop (the cache is
     // cleared for the next user); the client forgets the session once the requests under way
     // have answered. The other way round, a read that started meanwhile sent itself without the
@@ -164,7 +165,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     setProfile(null);
     setStatus('signedOut');
     const supabase = await loadClient();
-    const { error } = await supabase.signedOutWhenIdle();
+    const { error } = await supabase.signedOutWhenIdle(undefined, { deleted });
     if (error) console.error('[reaction-dashboard] sign-out failed', error);
   }, []);
 

@@ -1,6 +1,10 @@
 // The client signs out only once the API requests under way have answered (lib/supabase.ts
 // signedOutWhenIdle): a read that took its token after the sign-out went as anon and got a 401.
+// After the account's deletion it only forgets the session: /logout would answer 403.
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { AUTH_STORAGE_KEY } from './auth-storage';
+import { sealedStorage } from './sealed-storage';
+import { storedSession } from '../test/utils';
 import { invokeFunction, supabase } from './supabase';
 
 describe('signedOutWhenIdle', () => {
@@ -78,6 +82,52 @@ describe('signedOutWhenIdle', () => {
     session({ data: { session: { access_token: 'next-user' } }, error: null });
     expect((await another).error?.message).toMatch(/AbortError/);
     expect(fetch).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe('signedOutWhenIdle after the account was deleted', () => {
+  afterEach(async () => {
+    vi.unstubAllGlobals();
+    await sealedStorage.removeItem(AUTH_STORAGE_KEY);
+  });
+
+  it('forgets the session without sending it to /logout (a deleted user gets a 403 there)', async () => {
+    // GoTrue's answer to a deleted user's token, which the browser logs as a console error
+    const requests: string[] = [];
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (input: RequestInfo | URL) => {
+        requests.push(input instanceof Request ? input.url : String(input));
+        return new Response(JSON.stringify({ code: 403, error_code: 'user_not_found' }), {
+          status: 403,
+          headers: { 'content-type': 'application/json' },
+        });
+      }),
+    );
+    const events: string[] = [];
+    const { data } = supabase.auth.onAuthStateChange((event) => void events.push(event));
+    try {
+      // a plain sign-out asks the server to end the session
+      await sealedStorage.setItem(AUTH_STORAGE_KEY, JSON.stringify(storedSession));
+      // (50 ms: a test above leaves a read that never answers under way)
+      await supabase.signedOutWhenIdle(50);
+      expect(requests.filter((url) => url.includes('/auth/v1/logout'))).toHaveLength(1);
+      expect((await supabase.auth.getSession()).data.session).toBeNull();
+
+      // the account's deletion ended it already: nothing is sent, the session is gone all the same
+      requests.length = 0;
+      events.length = 0;
+      await sealedStorage.setItem(AUTH_STORAGE_KEY, JSON.stringify(storedSession));
+      expect((await supabase.auth.getSession()).data.session?.access_token).toBe('eyJ.access');
+      const { error } = await supabase.signedOutWhenIdle(50, { deleted: true });
+      expect(error).toBeNull();
+      expect(requests).toEqual([]);
+      expect((await supabase.auth.getSession()).data.session).toBeNull();
+      expect(await sealedStorage.getItem(AUTH_STORAGE_KEY)).toBeNull();
+      expect(events).toContain('SIGNED_OUT');
+    } finally {
+      data.subscription.unsubscribe();
+    }
   });
 });
 

@@ -74,8 +74,13 @@ const fetchWithAuth: typeof fetch = (input, init) => {
  * Signs the client out once the requests under way have answered (for at most `ms`): one that
  * started with the session and read its token after the sign-out would go as anonymous, and
  * PostgREST refuses the owner's tables to anon with a 401.
+ *
+ * `deleted`: the account is gone, and its sessions with it, so the session is only forgotten here.
+ * auth-js's sign-out, even `{ scope: 'local' }`, still sends the token to /logout, which answers a
+ * deleted user's with 403 user_not_found (a console error in the browser): with no session left
+ * in storage it has no token to send, and it still tells its listeners SIGNED_OUT.
  */
-async function signedOutWhenIdle(ms = 3000) {
+async function signedOutWhenIdle(ms = 3000, { deleted = false } = {}) {
   const until = Date.now() + ms;
   while (inFlight.size && Date.now() < until)
     await Promise.race([
@@ -83,7 +88,9 @@ async function signedOutWhenIdle(ms = 3000) {
       new Promise((r) => setTimeout(r, until - Date.now())),
     ]);
   signOuts += 1;
-  return auth.signOut();
+  if (!deleted) return auth.signOut();
+  await sealedStorage.removeItem(AUTH_STORAGE_KEY);
+  return auth.signOut({ scope: 'local' });
 }
 
 const rest = new PostgrestClient<Database>(projectUrl('rest/v1').href, { fetch: fetchWithAuth });

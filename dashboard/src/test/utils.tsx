@@ -61,6 +61,19 @@ export function signedInSession(overrides: Partial<SessionValue> = {}): SessionV
   });
 }
 
+/** A session as auth-js keeps it in storage (lib/sealed-storage.ts), valid until 2100. */
+export const storedSession = {
+  access_token: 'eyJ.access',
+  refresh_token: 'refresh-1',
+  expires_at: 4102444800,
+  user: {
+    id: 'owner-1',
+    email: 'owner@example.com',
+    is_anonymous: false,
+    app_metadata: { provider: 'google', providers: ['google'] },
+  },
+};
+
 /** Prints the current location so tests can assert redirects. */
 export function LocationProbe() {
   const location = useLocation();
